@@ -1,0 +1,222 @@
+//! `arena duel`: one match, a result table (or JSON), a replay and a stderr log.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use arena::engine::MatchOptions;
+use arena::games;
+use arena::referee::{play_match, BotCommand, Limits, PlayedMatch};
+use arena::replay::{write_atomic, MatchResult};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
+
+use super::{DuelArgs, LimitArgs};
+
+impl LimitArgs {
+    /// The referee's limits.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            startup: Duration::from_millis(self.startup_ms),
+            per_move: Duration::from_millis(self.move_ms),
+            total: Duration::from_millis(self.total_ms),
+            grace: Duration::from_millis(self.grace_ms),
+            max_line: self.max_line,
+            ..Limits::default()
+        }
+    }
+}
+
+/// Interpreters whose script, not themselves, names a bot.
+const INTERPRETERS: [&str; 9] = [
+    "sh", "bash", "python", "python3", "node", "ruby", "perl", "java", "env",
+];
+
+/// A display name from a command line: the program's file name, or the script's when the
+/// program is an interpreter (`sh bots/x.sh` is `x`).
+fn program_name(command: &str) -> String {
+    let words = shell_words::split(command).unwrap_or_default();
+    let base = |w: &str| {
+        Path::new(w)
+            .file_name()
+            .map_or(w.to_string(), |n| n.to_string_lossy().into_owned())
+    };
+    let mut chosen = words.first().map(|w| base(w)).unwrap_or_default();
+    if INTERPRETERS.contains(&chosen.as_str()) {
+        if let Some(script) = words.iter().skip(1).find(|w| !w.starts_with('-')) {
+            chosen = Path::new(&base(script))
+                .file_stem()
+                .map_or(base(script), |s| s.to_string_lossy().into_owned());
+        }
+    }
+    if chosen.is_empty() {
+        "bot".to_string()
+    } else {
+        chosen
+    }
+}
+
+/// Display names: given ones first, then program names, made unique with `#2`, `#3`….
+fn names(given: &[String], commands: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (i, command) in commands.iter().enumerate() {
+        let base = given
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| program_name(command));
+        let mut name = base.clone();
+        let mut k = 2;
+        while out.contains(&name) {
+            name = format!("{base}#{k}");
+            k += 1;
+        }
+        out.push(name);
+    }
+    out
+}
+
+fn file_safe(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+fn default_replay_path(names: &[String]) -> PathBuf {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let vs: Vec<String> = names.iter().map(|n| file_safe(n)).collect();
+    let stem = format!("duel-{secs}-{}", vs.join("-vs-"));
+    let mut path = PathBuf::from("replays").join(format!("{stem}.json"));
+    let mut k = 2;
+    while path.exists() {
+        path = PathBuf::from("replays").join(format!("{stem}-{k}.json"));
+        k += 1;
+    }
+    path
+}
+
+/// Runs `arena duel`.
+pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
+    let game = games::by_name(&args.game)?;
+    let state = game.new_match(&MatchOptions {
+        map: Some(args.map.clone()),
+        players: Some(args.bots.len()),
+    })?;
+    let seed = args.seed.unwrap_or_else(rand::random);
+    let names = names(&args.names, &args.bots);
+    let bots: Vec<BotCommand> = args
+        .bots
+        .iter()
+        .zip(&names)
+        .enumerate()
+        .map(|(i, (command, name))| BotCommand {
+            name: name.clone(),
+            command: command.clone(),
+            cwd: args.cwd.clone(),
+            env: vec![
+                (
+                    "ARENA_SEED".to_string(),
+                    seed.wrapping_add(i as u64).to_string(),
+                ),
+                ("ARENA_PLAYER".to_string(), (i + 1).to_string()),
+            ],
+        })
+        .collect();
+    let replay_path = if args.no_replay {
+        None
+    } else {
+        Some(
+            args.replay
+                .clone()
+                .unwrap_or_else(|| default_replay_path(&names)),
+        )
+    };
+    if let Some(dir) = replay_path.as_deref().and_then(Path::parent) {
+        if !dir.as_os_str().is_empty() {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create the replay folder {}", dir.display()))?;
+        }
+    }
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let limits = args.limits.limits();
+    let played = runtime.block_on(play_match(game.name(), state, &bots, &limits, seed))?;
+    if let Some(path) = &replay_path {
+        played.replay.save(path)?;
+        let log = stderr_log(&played);
+        let log_path = path.with_extension("log");
+        write_atomic(&log_path, log.as_bytes())
+            .with_context(|| format!("cannot write {}", log_path.display()))?;
+    }
+    let result = &played.replay.result;
+    if args.json {
+        let mut value = serde_json::to_value(result)?;
+        value["replay"] = serde_json::json!(replay_path);
+        println!("{}", serde_json::to_string_pretty(&value)?);
+    } else {
+        println!(
+            "{} on {} (seed {seed}, {} steps)",
+            game.name(),
+            args.map.display(),
+            played.replay.steps.len()
+        );
+        println!("{}", result_table(result));
+        match result.winner.and_then(|w| result.players.get(w)) {
+            Some(p) => println!(
+                "Winner: {} (player {})",
+                p.name,
+                result.winner.unwrap_or(0) + 1
+            ),
+            None => println!("Draw"),
+        }
+        if let Some(path) = &replay_path {
+            println!(
+                "Replay: {}  (watch: arena replay {})",
+                path.display(),
+                path.display()
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn stderr_log(played: &PlayedMatch) -> String {
+    let mut out = String::new();
+    for (i, (info, err)) in played.replay.players.iter().zip(&played.stderr).enumerate() {
+        out.push_str(&format!(
+            "===== player {} ({}): stderr =====\n{err}\n",
+            i + 1,
+            info.name
+        ));
+    }
+    out
+}
+
+/// The result as a table: player, score, finished, forfeit.
+pub fn result_table(result: &MatchResult) -> Table {
+    let mut table = Table::new();
+    table
+        .load_style(UTF8_FULL_CONDENSED)
+        .set_header(vec!["#", "player", "score", "finished", "forfeit"]);
+    for (i, p) in result.players.iter().enumerate() {
+        let forfeit = match (&p.forfeit, &p.detail) {
+            (Some(r), Some(d)) => format!("{r}: {d}"),
+            (Some(r), None) => r.clone(),
+            _ => "-".to_string(),
+        };
+        table.add_row(vec![
+            (i + 1).to_string(),
+            p.name.clone(),
+            p.score.to_string(),
+            if p.finished { "yes" } else { "no" }.to_string(),
+            forfeit,
+        ]);
+    }
+    table
+}

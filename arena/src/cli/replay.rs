@@ -1,0 +1,102 @@
+//! `arena replay` (watch in a terminal) and `arena verify` (re-simulate and check).
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::bail;
+use arena::replay::{resimulate, Replay};
+
+use super::{ReplayArgs, VerifyArgs};
+
+/// Runs `arena replay`.
+pub fn show(args: ReplayArgs) -> anyhow::Result<ExitCode> {
+    let replay = Replay::load(&args.path)?;
+    let steps = replay.steps.len();
+    if let Some(k) = args.tick {
+        if k > steps {
+            bail!(
+                "{}: --tick {k} is past the end: the replay has ticks 0 to {steps}",
+                args.path.display()
+            );
+        }
+    }
+    let players: Vec<String> = replay
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("P{} {}", i + 1, p.name))
+        .collect();
+    let title = format!("{}: {}", replay.game, players.join(" vs "));
+    let animate = args.tick.is_none() && std::io::stdout().is_terminal();
+    let mut out = std::io::stdout().lock();
+    let mut failed = None;
+    let outcome = resimulate(&replay, |i, state| {
+        if failed.is_some() || args.tick.is_some_and(|k| k != i) {
+            return;
+        }
+        let text = if animate {
+            format!("\x1b[2J\x1b[H{title}\n{}", state.render())
+        } else {
+            format!("{title}\n{}\n", state.render())
+        };
+        if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+            failed = Some(e);
+        }
+        if animate && i < steps {
+            std::thread::sleep(Duration::from_millis(args.delay_ms));
+        }
+    });
+    if let Some(e) = failed {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(e.into());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Err(divergence) = outcome {
+        bail!(
+            "{}: the replay does not re-simulate: {divergence}",
+            args.path.display()
+        );
+    }
+    if args.tick.is_none() {
+        let result = &replay.result;
+        let verdict = match result.winner.and_then(|w| result.players.get(w)) {
+            Some(p) => format!("winner: {}", p.name),
+            None => "draw".to_string(),
+        };
+        let scores: Vec<String> = result
+            .players
+            .iter()
+            .map(|p| format!("{} {}", p.name, p.score))
+            .collect();
+        let _ = writeln!(out, "result: {} ({verdict})", scores.join(", "));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `arena verify`.
+pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
+    let replay = Replay::load(&args.path)?;
+    match resimulate(&replay, |_, _| {}) {
+        Ok(()) => {
+            let scores: Vec<String> = replay
+                .result
+                .players
+                .iter()
+                .map(|p| format!("{} {}", p.name, p.score))
+                .collect();
+            println!(
+                "OK {}: {} steps re-simulate to the recorded result ({})",
+                args.path.display(),
+                replay.steps.len(),
+                scores.join(", ")
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(divergence) => {
+            println!("MISMATCH {}: {divergence}", args.path.display());
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! The engine trait every hosted game implements, shaped after OpenSpiel's `State`.
+//!
+//! A [`State`] says whose move it is ([`Turn`]: several players at once, one player, chance,
+//! or nobody because the game is over), writes each player's observation as protocol lines,
+//! takes the players' replies, and reports frames and the outcome. The referee, replays and
+//! tournaments use only this trait; they know no game's rules.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use thiserror::Error;
+
+/// Index of a player in match order (0-based).
+pub type PlayerId = usize;
+
+/// Who acts next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Turn {
+    /// These players answer at once; their replies are applied together.
+    Simultaneous(Vec<PlayerId>),
+    /// This one player answers.
+    Sequential(PlayerId),
+    /// A chance event (dice) is drawn from [`State::chance_outcomes`].
+    Chance,
+    /// The game is over.
+    Terminal,
+}
+
+/// A failure the referee observed instead of an answer line. Games turn these into forfeits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Failure {
+    /// No answer within the time limit.
+    Timeout,
+    /// The bot exited or closed its stdout.
+    Crash,
+    /// A line arrived that no prompt asked for.
+    ExtraOutput,
+    /// The line was too long or not UTF-8.
+    Malformed,
+}
+
+impl Failure {
+    /// The forfeit reason recorded for this failure.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Failure::Timeout => "timeout",
+            Failure::Crash => "crash",
+            Failure::ExtraOutput => "extra_output",
+            Failure::Malformed => "malformed",
+        }
+    }
+
+    /// A sentence saying what happened.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Failure::Timeout => "no answer within the time limit",
+            Failure::Crash => "the bot exited or closed its stdout",
+            Failure::ExtraOutput => "printed a line that no TICK asked for",
+            Failure::Malformed => "the line was longer than the limit or not valid UTF-8",
+        }
+    }
+}
+
+/// What the referee got from a player it asked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reply {
+    /// One answer line, without its line ending.
+    Line(String),
+    /// No usable line.
+    Failed(Failure),
+}
+
+/// How one player's game ended (or stands).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerOutcome {
+    /// The player's score.
+    pub score: i64,
+    /// Reached the goal (for Resource Rush: the final cell).
+    pub finished: bool,
+    /// The forfeit reason (`fire`, `timeout`, …), or `None`.
+    pub forfeit: Option<String>,
+    /// What exactly caused the forfeit, for people.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// The result of a match as a game reports it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// One entry per player, in player order.
+    pub players: Vec<PlayerOutcome>,
+    /// The winning player, or `None` for a draw.
+    pub winner: Option<PlayerId>,
+}
+
+/// A game's setup could not be loaded (a bad replay or a bad map).
+#[derive(Debug, Error)]
+pub enum SetupError {
+    /// The setup is not valid for this game.
+    #[error("invalid {game} setup: {message}")]
+    Invalid {
+        /// The game's name.
+        game: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// No game of this name is hosted.
+    #[error("unknown game `{0}` (hosted: {1})")]
+    UnknownGame(String, String),
+    /// A map or option given for a new match is not usable; the message names where and what.
+    #[error("{0}")]
+    BadInput(String),
+}
+
+/// What the command line chose for a new match; each game uses what applies to it.
+#[derive(Debug, Clone, Default)]
+pub struct MatchOptions {
+    /// A map or configuration file.
+    pub map: Option<std::path::PathBuf>,
+    /// Number of players, for games that allow several counts.
+    pub players: Option<usize>,
+}
+
+/// The state of one match of a game. See the module docs.
+pub trait State: Send {
+    /// Number of players in the match.
+    fn num_players(&self) -> usize;
+
+    /// Who acts next.
+    fn turn(&self) -> Turn;
+
+    /// Lines sent to `player` once, at the start (may be empty). Each line ends with `\n`.
+    fn intro(&self, player: PlayerId) -> String;
+
+    /// Lines sent to `player` when it must act now. Each line ends with `\n`.
+    fn prompt(&self, player: PlayerId) -> String;
+
+    /// Applies the replies of the players [`State::turn`] named, all at once.
+    fn apply(&mut self, replies: &[(PlayerId, Reply)]);
+
+    /// At a chance node: the possible outcomes and their probabilities.
+    fn chance_outcomes(&self) -> Vec<(u64, f64)> {
+        Vec::new()
+    }
+
+    /// At a chance node: applies the drawn outcome.
+    fn apply_chance(&mut self, _outcome: u64) {}
+
+    /// Whether `player` still plays (is still prompted). The referee ends the process of a
+    /// player that no longer does.
+    fn is_active(&self, player: PlayerId) -> bool;
+
+    /// Scores, per-player outcomes and the winner (final once the turn is `Terminal`).
+    fn outcome(&self) -> Outcome;
+
+    /// What re-creates the initial state through [`Game::load`] (recorded in replays).
+    fn setup(&self) -> Value;
+
+    /// The replay frame describing the state now and the last step's events.
+    fn frame(&self) -> Value;
+
+    /// A text picture of the state for terminals.
+    fn render(&self) -> String;
+}
+
+/// A hosted game: its name and how to build an initial state from a recorded setup.
+pub trait Game: Sync {
+    /// The name used in replays and on the command line.
+    fn name(&self) -> &'static str;
+
+    /// A fresh initial state from a setup recorded by [`State::setup`].
+    fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError>;
+
+    /// A new match from command-line options (a map file, a player count).
+    fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError>;
+}

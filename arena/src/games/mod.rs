@@ -1,0 +1,18 @@
+//! The hosted games, one folder each, and the registry that finds them by name.
+
+pub mod resource_rush;
+
+use crate::engine::{Game, SetupError};
+
+/// Every hosted game.
+pub fn all() -> [&'static dyn Game; 1] {
+    [&resource_rush::ResourceRushGame]
+}
+
+/// The game called `name` (as written in replays and on the command line).
+pub fn by_name(name: &str) -> Result<&'static dyn Game, SetupError> {
+    all().into_iter().find(|g| g.name() == name).ok_or_else(|| {
+        let names: Vec<&str> = all().iter().map(|g| g.name()).collect();
+        SetupError::UnknownGame(name.to_string(), names.join(", "))
+    })
+}

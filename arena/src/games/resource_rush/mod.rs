@@ -1,0 +1,294 @@
+//! Resource Rush: two players on a grid collect resources and power-ups, avoid fire, and must
+//! reach the final cell before the rounds run out. Moves are simultaneous. The rules live in
+//! `bot_sdk::rules`; this module adds turns, forfeits, observations and replay frames.
+
+mod render;
+mod setup;
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+
+use bot_sdk::rules::{check_move, resolve, Action, Event, Player};
+use bot_sdk::{Grid, MapSpec, Pos};
+use serde_json::{json, Value};
+
+use crate::engine::{
+    Game, MatchOptions, Outcome, PlayerId, PlayerOutcome, Reply, SetupError, State, Turn,
+};
+
+pub use setup::{load_map_file, MapFileError};
+
+/// The game's name in replays and on the command line.
+pub const NAME: &str = "resource-rush";
+
+/// The Resource Rush entry of the game registry.
+pub struct ResourceRushGame;
+
+impl Game for ResourceRushGame {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
+        let spec = setup::spec_from_setup(setup).map_err(|message| SetupError::Invalid {
+            game: NAME,
+            message,
+        })?;
+        Ok(Box::new(ResourceRush::new(spec)))
+    }
+
+    fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError> {
+        if options.players.is_some_and(|n| n != 2) {
+            return Err(SetupError::BadInput(
+                "Resource Rush is played by exactly 2 players".to_string(),
+            ));
+        }
+        let path = options.map.as_deref().ok_or_else(|| {
+            SetupError::BadInput("Resource Rush needs a map: --map FILE".to_string())
+        })?;
+        let spec = load_map_file(path).map_err(|e| SetupError::BadInput(e.to_string()))?;
+        Ok(Box::new(ResourceRush::new(spec)))
+    }
+}
+
+/// Where a player stands in the match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// Still answering TICKs.
+    Playing,
+    /// Reached the final cell; its score is final.
+    Finished,
+    /// Out of the game with score 0.
+    Forfeit {
+        /// `fire`, `invalid_move`, `malformed`, `timeout`, `crash` or `extra_output`.
+        reason: &'static str,
+        /// What exactly happened, for people.
+        detail: String,
+    },
+}
+
+/// What one player did in the last tick, for the replay frame.
+#[derive(Debug, Clone, Default)]
+struct LastMove {
+    /// The action as parsed (`None` when the player was not asked or the answer was rejected).
+    action: Option<Action>,
+}
+
+/// A Resource Rush match in progress.
+#[derive(Debug, Clone)]
+pub struct ResourceRush {
+    spec: Arc<MapSpec>,
+    grid: Grid,
+    players: [Player; 2],
+    status: [Status; 2],
+    /// Ticks played so far.
+    tick: u32,
+    /// What each player did last tick, as its opponent is told (`WAIT` when rejected).
+    shown: [Action; 2],
+    last: [LastMove; 2],
+    events: Vec<Value>,
+}
+
+impl ResourceRush {
+    /// A match at tick 0 on `spec` (player 1 at `starts[0]`).
+    pub fn new(spec: MapSpec) -> Self {
+        ResourceRush {
+            grid: spec.grid.clone(),
+            players: [Player::new(spec.starts[0]), Player::new(spec.starts[1])],
+            status: [Status::Playing, Status::Playing],
+            tick: 0,
+            shown: [Action::Wait; 2],
+            last: Default::default(),
+            events: Vec::new(),
+            spec: Arc::new(spec),
+        }
+    }
+
+    /// The map as it stands (collected cells are `0`).
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// Player `p`'s position, score, multiplier and Jump.
+    pub fn player(&self, p: PlayerId) -> &Player {
+        &self.players[p]
+    }
+
+    /// Player `p`'s status.
+    pub fn status(&self, p: PlayerId) -> &Status {
+        &self.status[p]
+    }
+
+    /// Ticks played so far.
+    pub fn tick(&self) -> u32 {
+        self.tick
+    }
+
+    fn forfeit(&mut self, p: PlayerId, reason: &'static str, detail: String) {
+        self.events
+            .push(json!({"type": "forfeit", "player": p, "reason": reason, "detail": detail}));
+        self.players[p].score = 0;
+        self.status[p] = Status::Forfeit { reason, detail };
+    }
+
+    /// Validates one reply: `Ok(Some(dest))` for a valid move, `Ok(None)` for WAIT, or the
+    /// forfeit reason and detail.
+    fn judge(&self, p: PlayerId, reply: &Reply) -> Result<Option<Pos>, (&'static str, String)> {
+        let line = match reply {
+            Reply::Line(line) => line,
+            Reply::Failed(failure) => {
+                return Err((failure.reason(), failure.describe().to_string()))
+            }
+        };
+        match Action::parse_answer(line, self.tick + 1) {
+            Err(e) => Err(("malformed", e.to_string())),
+            Ok(Action::Wait) => Ok(None),
+            Ok(Action::Move(to)) => {
+                let me = &self.players[p];
+                check_move(&self.grid, me.pos, to, me.jump)
+                    .map(|_| Some(to))
+                    .map_err(|e| ("invalid_move", e.to_string()))
+            }
+        }
+    }
+}
+
+fn pos_json(p: Pos) -> Value {
+    json!([p.x, p.y])
+}
+
+impl State for ResourceRush {
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        let playing: Vec<PlayerId> = (0..2)
+            .filter(|&p| self.status[p] == Status::Playing)
+            .collect();
+        if playing.is_empty() || self.tick >= self.spec.rounds {
+            Turn::Terminal
+        } else {
+            Turn::Simultaneous(playing)
+        }
+    }
+
+    fn intro(&self, player: PlayerId) -> String {
+        self.spec.header_for(player)
+    }
+
+    fn prompt(&self, player: PlayerId) -> String {
+        format!("TICK {} {}\n", self.tick + 1, self.shown[1 - player])
+    }
+
+    fn apply(&mut self, replies: &[(PlayerId, Reply)]) {
+        self.events.clear();
+        self.last = Default::default();
+        let mut moves = [None, None];
+        let mut rejected = Vec::new();
+        for (p, reply) in replies {
+            let p = *p;
+            if p > 1 || self.status[p] != Status::Playing {
+                continue;
+            }
+            match self.judge(p, reply) {
+                Ok(dest) => {
+                    moves[p] = dest;
+                    self.last[p].action = Some(dest.map_or(Action::Wait, Action::Move));
+                }
+                Err(why) => rejected.push((p, why)),
+            }
+        }
+        for event in resolve(&mut self.grid, &mut self.players, &moves) {
+            match event {
+                Event::Collected {
+                    player,
+                    pos,
+                    item,
+                    points,
+                } => self.events.push(json!({
+                    "type": "collected", "player": player, "cell": pos_json(pos),
+                    "item": item.to_string(), "points": points,
+                })),
+                Event::Cancelled { pos, item } => self.events.push(json!({
+                    "type": "cancelled", "cell": pos_json(pos), "item": item.to_string(),
+                })),
+                Event::Fire { player, pos } => {
+                    self.forfeit(player, "fire", format!("entered the fire at {pos}"));
+                }
+            }
+        }
+        for (p, (reason, detail)) in rejected {
+            self.forfeit(p, reason, detail);
+        }
+        for p in 0..2 {
+            self.shown[p] = moves[p].map_or(Action::Wait, Action::Move);
+            if self.status[p] == Status::Playing && self.players[p].pos == self.spec.final_pos {
+                self.status[p] = Status::Finished;
+                self.events.push(json!({"type": "finished", "player": p}));
+            }
+        }
+        self.tick += 1;
+    }
+
+    fn is_active(&self, player: PlayerId) -> bool {
+        self.status[player] == Status::Playing && self.tick < self.spec.rounds
+    }
+
+    fn outcome(&self) -> Outcome {
+        let players: Vec<PlayerOutcome> = (0..2)
+            .map(|p| {
+                let (forfeit, detail) = match &self.status[p] {
+                    Status::Forfeit { reason, detail } => {
+                        (Some(reason.to_string()), Some(detail.clone()))
+                    }
+                    _ => (None, None),
+                };
+                PlayerOutcome {
+                    score: self.players[p].score,
+                    finished: self.status[p] == Status::Finished,
+                    forfeit,
+                    detail,
+                }
+            })
+            .collect();
+        let winner = match players[0].score.cmp(&players[1].score) {
+            std::cmp::Ordering::Greater => Some(0),
+            std::cmp::Ordering::Less => Some(1),
+            std::cmp::Ordering::Equal => None,
+        };
+        Outcome { players, winner }
+    }
+
+    fn setup(&self) -> Value {
+        setup::setup_json(&self.spec)
+    }
+
+    fn frame(&self) -> Value {
+        let players: Vec<Value> = (0..2)
+            .map(|p| {
+                let me = &self.players[p];
+                let (status, forfeit) = match &self.status[p] {
+                    Status::Playing => ("playing", Value::Null),
+                    Status::Finished => ("finished", Value::Null),
+                    Status::Forfeit { reason, .. } => ("forfeit", json!(reason)),
+                };
+                json!({
+                    "action": self.last[p].action.map(|a| a.to_string()),
+                    "pos": pos_json(me.pos),
+                    "score": me.score,
+                    "multiplier": me.multiplier,
+                    "jump": me.jump,
+                    "status": status,
+                    "forfeit": forfeit,
+                })
+            })
+            .collect();
+        json!({"tick": self.tick, "players": players, "events": self.events})
+    }
+
+    fn render(&self) -> String {
+        render::render(self)
+    }
+}

@@ -1,0 +1,104 @@
+//! Loading maps from files, and the map as recorded in a replay's `setup`.
+
+use std::path::{Path, PathBuf};
+
+use bot_sdk::{MapError, MapSpec, Pos};
+use serde_json::{json, Value};
+use thiserror::Error;
+
+/// A map file that could not be used: the file, and the line and reason when it was read.
+#[derive(Debug, Error)]
+pub enum MapFileError {
+    /// The file could not be read.
+    #[error("{}: cannot read map: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a valid map.
+    #[error("{}:{}: {}", path.display(), source.line, source.message)]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// Line and reason.
+        source: MapError,
+    },
+}
+
+/// Reads and validates a map file.
+pub fn load_map_file(path: &Path) -> Result<MapSpec, MapFileError> {
+    let text = std::fs::read_to_string(path).map_err(|source| MapFileError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    MapSpec::parse(&text).map_err(|source| MapFileError::Parse {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The map as a replay records it: sizes, starts, final, and the rows as the file writes them.
+pub fn setup_json(spec: &MapSpec) -> Value {
+    let pos = |p: Pos| json!([p.x, p.y]);
+    let rows: Vec<String> = (0..spec.grid.rows())
+        .map(|x| spec.grid.row_text(x))
+        .collect();
+    json!({
+        "rows": spec.grid.rows(),
+        "cols": spec.grid.cols(),
+        "rounds": spec.rounds,
+        "starts": [pos(spec.starts[0]), pos(spec.starts[1])],
+        "final": pos(spec.final_pos),
+        "map": rows,
+    })
+}
+
+/// Rebuilds the map from a replay's `setup`, validating it like a map file.
+pub fn spec_from_setup(setup: &Value) -> Result<MapSpec, String> {
+    let int = |key: &str| {
+        setup
+            .get(key)
+            .and_then(Value::as_u64)
+            .ok_or(format!("`{key}` must be a non-negative integer"))
+    };
+    let pos = |v: Option<&Value>, what: &str| -> Result<(i64, i64), String> {
+        match v.and_then(Value::as_array).map(Vec::as_slice) {
+            Some([x, y]) => match (x.as_i64(), y.as_i64()) {
+                (Some(x), Some(y)) => Ok((x, y)),
+                _ => Err(format!("`{what}` must be two integers")),
+            },
+            _ => Err(format!("`{what}` must be `[x, y]`")),
+        }
+    };
+    let (rows, cols, rounds) = (int("rows")?, int("cols")?, int("rounds")?);
+    let starts = setup
+        .get("starts")
+        .and_then(Value::as_array)
+        .ok_or("`starts` must be an array of two positions")?;
+    if starts.len() != 2 {
+        return Err("`starts` must hold two positions".to_string());
+    }
+    let s1 = pos(starts.first(), "starts[0]")?;
+    let s2 = pos(starts.get(1), "starts[1]")?;
+    let fin = pos(setup.get("final"), "final")?;
+    let map = setup
+        .get("map")
+        .and_then(Value::as_array)
+        .ok_or("`map` must be an array of rows")?;
+    let mut text = format!(
+        "ARENA {rows} {cols} {rounds}\n{} {}\n{} {}\n{} {}\nMAP\n",
+        s1.0, s1.1, s2.0, s2.1, fin.0, fin.1
+    );
+    for row in map {
+        let row = row.as_str().ok_or("`map` rows must be strings")?;
+        if row.contains(['\n', '\r', '#']) {
+            return Err("`map` rows must be single lines of cells".to_string());
+        }
+        text.push_str(row);
+        text.push('\n');
+    }
+    text.push_str("END_MAP\nSTREAM\n");
+    MapSpec::parse(&text).map_err(|e| format!("map: {}", e.message))
+}

@@ -1,0 +1,257 @@
+//! One test (or table) per ruling of the Resource Rush section of the rulings.
+
+use bot_sdk::{MapSpec, Pos};
+
+use super::*;
+use crate::engine::Failure;
+
+fn game(text: &str) -> ResourceRush {
+    ResourceRush::new(MapSpec::parse(text).unwrap())
+}
+
+/// A 3x5 map: P1 at (0,0), P2 at (0,4), final (2,2).
+const SMALL: &str =
+    "ARENA 3 5 10\n0 0\n0 4\n2 2\nMAP\n0 5 W 7 0\nF F D T 0\n0 9 0 3 0\nEND_MAP\nSTREAM\n";
+
+fn line(s: &str) -> Reply {
+    Reply::Line(s.to_string())
+}
+
+fn tick(g: &mut ResourceRush, a: Reply, b: Reply) {
+    let replies: Vec<(PlayerId, Reply)> = match g.turn() {
+        Turn::Simultaneous(ps) => ps
+            .into_iter()
+            .map(|p| (p, if p == 0 { a.clone() } else { b.clone() }))
+            .collect(),
+        other => panic!("expected simultaneous turn, got {other:?}"),
+    };
+    g.apply(&replies);
+}
+
+fn forfeit(g: &ResourceRush, p: PlayerId) -> Option<&'static str> {
+    match g.status(p) {
+        Status::Forfeit { reason, .. } => Some(reason),
+        _ => None,
+    }
+}
+
+#[test]
+fn intro_is_the_header_from_each_players_perspective() {
+    let g = game(SMALL);
+    assert_eq!(g.intro(0), SMALL);
+    assert!(g.intro(1).starts_with("ARENA 3 5 10\n0 4\n0 0\n2 2\nMAP\n"));
+    assert!(g.intro(1).ends_with("END_MAP\nSTREAM\n"));
+}
+
+#[test]
+fn prompts_report_the_opponents_previous_action() {
+    let mut g = game(SMALL);
+    assert_eq!(g.prompt(0), "TICK 1 WAIT\n");
+    assert_eq!(g.prompt(1), "TICK 1 WAIT\n");
+    tick(&mut g, line("MOVE 0 1"), line("WAIT"));
+    assert_eq!(g.prompt(1), "TICK 2 MOVE 0 1\n");
+    assert_eq!(g.prompt(0), "TICK 2 WAIT\n");
+    tick(&mut g, line("PLAYER 2 MOVE 0 0"), line("MOVE 1 4"));
+    assert_eq!(g.prompt(0), "TICK 3 MOVE 1 4\n");
+    assert_eq!(g.prompt(1), "TICK 3 MOVE 0 0\n");
+}
+
+#[test]
+fn a_rejected_answer_shows_as_wait_and_a_fatal_move_as_made() {
+    let mut g = game(SMALL);
+    tick(&mut g, line("MOVE 1 0"), line("MOVE 0 2")); // P1 into fire, P2 onto a wall
+    assert_eq!(forfeit(&g, 0), Some("fire"));
+    assert_eq!(forfeit(&g, 1), Some("invalid_move"));
+    assert_eq!(g.shown, [Action::Move(Pos::new(1, 0)), Action::Wait]);
+    assert_eq!(g.turn(), Turn::Terminal);
+}
+
+#[test]
+fn after_finishing_or_forfeiting_the_opponent_sees_wait() {
+    let text = "ARENA 1 4 10\n0 1\n0 3\n0 0\nMAP\n0 0 0 0\nEND_MAP\nSTREAM\n";
+    let mut g = game(text);
+    tick(&mut g, line("MOVE 0 0"), line("WAIT"));
+    assert_eq!(*g.status(0), Status::Finished);
+    assert_eq!(
+        g.prompt(1),
+        "TICK 2 MOVE 0 0\n",
+        "the move that reached the final shows as made"
+    );
+    assert_eq!(g.turn(), Turn::Simultaneous(vec![1]));
+    assert!(!g.is_active(0));
+    tick(&mut g, line("unused"), line("MOVE 0 2"));
+    assert_eq!(g.prompt(1), "TICK 3 WAIT\n");
+}
+
+#[test]
+fn every_forfeit_reason_zeroes_the_score_and_the_opponent_plays_on() {
+    let cases: Vec<(Reply, &str)> = vec![
+        (line("MOVE 1 1"), "fire"),
+        (line("MOVE 0 2"), "invalid_move"),
+        (line("MOVE 2 2"), "invalid_move"),
+        (line("GO EAST"), "malformed"),
+        (line(""), "malformed"),
+        (Reply::Failed(Failure::Malformed), "malformed"),
+        (Reply::Failed(Failure::Timeout), "timeout"),
+        (Reply::Failed(Failure::Crash), "crash"),
+        (Reply::Failed(Failure::ExtraOutput), "extra_output"),
+    ];
+    for (bad, reason) in cases {
+        let mut g = game(SMALL);
+        tick(&mut g, line("MOVE 0 1"), line("MOVE 0 3")); // both collect first
+        assert_eq!((g.player(0).score, g.player(1).score), (5, 7));
+        tick(&mut g, bad.clone(), line("MOVE 0 4"));
+        assert_eq!(forfeit(&g, 0), Some(reason), "{bad:?}");
+        assert_eq!(g.player(0).score, 0, "{reason} zeroes the score");
+        assert_eq!(
+            g.turn(),
+            Turn::Simultaneous(vec![1]),
+            "the opponent plays on after {reason}"
+        );
+        tick(&mut g, line("WAIT"), line("MOVE 1 4"));
+        tick(&mut g, line("WAIT"), line("MOVE 2 4"));
+        tick(&mut g, line("WAIT"), line("MOVE 2 3"));
+        tick(&mut g, line("WAIT"), line("MOVE 2 2"));
+        assert_eq!(*g.status(1), Status::Finished);
+        assert_eq!(g.turn(), Turn::Terminal);
+        let outcome = g.outcome();
+        assert_eq!(outcome.players[0].forfeit.as_deref(), Some(reason));
+        assert!(outcome.players[0].detail.is_some());
+        assert_eq!(
+            (outcome.players[1].score, outcome.players[1].finished),
+            (10, true)
+        );
+        assert_eq!(outcome.winner, Some(1));
+    }
+}
+
+#[test]
+fn moves_are_checked_against_the_start_of_the_tick() {
+    // P1 takes J this tick; a jump in the same tick would still be invalid, the next tick it is fine.
+    let text = "ARENA 1 5 10\n0 0\n0 4\n0 4\nMAP\n0 J W 0 0\nEND_MAP\nSTREAM\n";
+    let mut g = game(text);
+    tick(&mut g, line("MOVE 0 1"), line("WAIT"));
+    assert_eq!(
+        *g.status(1),
+        Status::Finished,
+        "P2 started on the final and is done after tick 1"
+    );
+    assert!(g.player(0).jump);
+    tick(&mut g, line("MOVE 0 3"), line("ignored"));
+    assert_eq!(g.player(0).pos, Pos::new(0, 3));
+    let mut h = game(text);
+    tick(&mut h, line("MOVE 0 2"), line("WAIT"));
+    assert_eq!(forfeit(&h, 0), Some("invalid_move"));
+}
+
+#[test]
+fn simultaneous_arrival_cancels_the_item() {
+    let text = "ARENA 1 3 10\n0 0\n0 2\n0 0\nMAP\n0 D 0\nEND_MAP\nSTREAM\n";
+    let mut g = game(text);
+    tick(&mut g, line("MOVE 0 1"), line("MOVE 0 1"));
+    assert_eq!(g.grid().get(Pos::new(0, 1)), Some(bot_sdk::Cell::Floor));
+    assert_eq!((g.player(0).multiplier, g.player(1).multiplier), (1, 1));
+    assert_eq!(g.frame()["events"][0]["type"], "cancelled");
+}
+
+#[test]
+fn finishing_and_running_out_of_rounds() {
+    let text = "ARENA 1 4 3\n0 0\n0 0\n0 3\nMAP\n0 4 4 0\nEND_MAP\nSTREAM\n";
+    let mut g = game(text);
+    tick(&mut g, line("MOVE 0 1"), line("WAIT"));
+    tick(&mut g, line("MOVE 0 2"), line("WAIT"));
+    tick(&mut g, line("MOVE 0 3"), line("MOVE 0 1"));
+    assert_eq!(g.turn(), Turn::Terminal, "3 rounds played");
+    assert!(!g.is_active(1));
+    let outcome = g.outcome();
+    assert_eq!(
+        (outcome.players[0].score, outcome.players[0].finished),
+        (8, true)
+    );
+    assert_eq!(
+        (outcome.players[1].score, outcome.players[1].finished),
+        (0, false)
+    );
+    assert_eq!(outcome.players[1].forfeit, None);
+    assert_eq!(outcome.winner, Some(0));
+}
+
+#[test]
+fn an_unfinished_player_keeps_its_score_and_can_win() {
+    let text = "ARENA 1 4 2\n0 1\n0 2\n0 3\nMAP\n9 0 0 0\nEND_MAP\nSTREAM\n";
+    let mut g = game(text);
+    tick(&mut g, line("MOVE 0 0"), line("MOVE 0 3"));
+    tick(&mut g, line("WAIT"), line("ignored"));
+    let outcome = g.outcome();
+    assert_eq!(
+        (outcome.players[0].score, outcome.players[0].finished),
+        (9, false)
+    );
+    assert_eq!(
+        (outcome.players[1].score, outcome.players[1].finished),
+        (0, true)
+    );
+    assert_eq!(
+        outcome.winner,
+        Some(0),
+        "the higher score wins, finished or not"
+    );
+}
+
+#[test]
+fn equal_scores_draw() {
+    let text = "ARENA 1 3 1\n0 1\n0 1\n0 1\nMAP\n0 0 0\nEND_MAP\nSTREAM\n";
+    let mut g = game(text);
+    tick(&mut g, line("WAIT"), line("WAIT"));
+    assert_eq!(g.outcome().winner, None);
+    assert!(
+        g.outcome().players.iter().all(|p| p.finished),
+        "both start on the final: done after tick 1"
+    );
+}
+
+#[test]
+fn the_spec_example_move_onto_a_wall_is_invalid() {
+    // The handout's worked example answers MOVE 0 2 from (0,1), but (0,2) is `W`.
+    let text = "ARENA 5 5 10\n0 0\n3 2\n4 4\nMAP\n0 5 W 0 10\nE 3 0 W 7\n0 0 J 0 0\nW 2 0 4 W\n0 0 F 0 0\nEND_MAP\nSTREAM\n";
+    let mut g = game(text);
+    tick(&mut g, line("MOVE 0 1"), line("WAIT"));
+    tick(&mut g, line("MOVE 0 2"), line("MOVE 3 3"));
+    assert_eq!(forfeit(&g, 0), Some("invalid_move"));
+    assert_eq!(
+        g.outcome().players[0].detail.as_deref(),
+        Some("(0, 2) is `W`, which cannot be entered")
+    );
+}
+
+#[test]
+fn setup_round_trips_through_the_registry() {
+    let g = game(SMALL);
+    let loaded = ResourceRushGame.load(&g.setup()).unwrap();
+    assert_eq!(loaded.setup(), g.setup());
+    assert_eq!(loaded.frame(), g.frame());
+    assert_eq!(loaded.intro(1), g.intro(1));
+}
+
+#[test]
+fn bad_setups_are_rejected_with_a_reason() {
+    let mut setup = game(SMALL).setup();
+    setup["map"][1] = serde_json::json!("F J D T");
+    let err = ResourceRushGame
+        .load(&setup)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(err.contains("map row 1 has 4 cells, expected 5"), "{err}");
+    setup["map"][1] = serde_json::json!("0 0 0 0 0\nEND_MAP");
+    assert!(ResourceRushGame.load(&setup).is_err());
+    let err = ResourceRushGame
+        .load(&serde_json::json!({"rows": 1}))
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        err.contains("`cols` must be a non-negative integer"),
+        "{err}"
+    );
+}

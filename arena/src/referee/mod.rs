@@ -1,0 +1,253 @@
+//! The referee: runs one match of any [`State`] between bot processes, asking the players
+//! each turn names (concurrently when simultaneous) under time limits, and records the replay.
+//! It knows no game's rules.
+
+mod process;
+
+use std::time::Duration;
+
+use futures::future::join_all;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+use tokio::task::JoinHandle;
+
+pub use process::{BotCommand, BotProcess};
+
+use crate::engine::{PlayerId, Reply, State, Turn};
+use crate::replay::{MatchResult, PlayerInfo, RecordedReply, Replay, Step};
+
+/// Time and size limits for bots (defaults from the rulings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limits {
+    /// Time for a bot's first answer (includes start-up).
+    #[serde(with = "millis")]
+    pub startup: Duration,
+    /// Time for each later answer.
+    #[serde(with = "millis")]
+    pub per_move: Duration,
+    /// Total answer time for one bot over a whole game.
+    #[serde(with = "millis")]
+    pub total: Duration,
+    /// How long a bot that is done may take to exit before it is ended.
+    #[serde(with = "millis")]
+    pub grace: Duration,
+    /// Longest accepted answer line, in bytes.
+    pub max_line: usize,
+    /// How much of a bot's stderr is kept, in bytes.
+    pub stderr_cap: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            startup: Duration::from_secs(2),
+            per_move: Duration::from_secs(1),
+            total: Duration::from_secs(5),
+            grace: Duration::from_millis(200),
+            max_line: 4096,
+            stderr_cap: 64 * 1024,
+        }
+    }
+}
+
+mod millis {
+    use std::time::Duration;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(d.as_millis() as u64)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+        u64::deserialize(d).map(Duration::from_millis)
+    }
+}
+
+/// Why a match could not be played.
+#[derive(Debug, Error)]
+pub enum RefereeError {
+    /// The command line could not be split or is empty.
+    #[error("bot `{name}`: bad command `{command}`: {message}")]
+    BadCommand {
+        /// The bot.
+        name: String,
+        /// Its command line.
+        command: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The process could not be started.
+    #[error("bot `{name}`: cannot start `{command}`: {source}")]
+    Spawn {
+        /// The bot.
+        name: String,
+        /// Its command line.
+        command: String,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// The number of bots does not match the game.
+    #[error("this match needs {expected} bots, got {got}")]
+    PlayerCount {
+        /// Players the game has.
+        expected: usize,
+        /// Bots given.
+        got: usize,
+    },
+}
+
+/// A finished match: its replay and each bot's stderr.
+#[derive(Debug)]
+pub struct PlayedMatch {
+    /// The full record, result included.
+    pub replay: Replay,
+    /// What each bot wrote to stderr (capped), in player order.
+    pub stderr: Vec<String>,
+}
+
+/// Plays `state` to the end with `bots` (one per player, in order). `game` is the game's
+/// registry name; `seed` drives chance nodes and is recorded.
+pub async fn play_match(
+    game: &str,
+    mut state: Box<dyn State>,
+    bots: &[BotCommand],
+    limits: &Limits,
+    seed: u64,
+) -> Result<PlayedMatch, RefereeError> {
+    let n = state.num_players();
+    if bots.len() != n {
+        return Err(RefereeError::PlayerCount {
+            expected: n,
+            got: bots.len(),
+        });
+    }
+    let mut procs: Vec<Option<BotProcess>> = Vec::with_capacity(n);
+    for bot in bots {
+        match BotProcess::spawn(bot, limits) {
+            Ok(p) => procs.push(Some(p)),
+            Err(e) => {
+                for p in procs.into_iter().flatten() {
+                    p.shutdown(Duration::ZERO).await;
+                }
+                return Err(e);
+            }
+        }
+    }
+    let mut replay = Replay::new(
+        game,
+        seed,
+        state.setup(),
+        bots.iter()
+            .map(|b| PlayerInfo {
+                name: b.name.clone(),
+                command: b.command.clone(),
+            })
+            .collect(),
+        *limits,
+        state.frame(),
+    );
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut introduced = vec![false; n];
+    let mut endings: Vec<(PlayerId, JoinHandle<String>)> = Vec::new();
+    loop {
+        let step = match state.turn() {
+            Turn::Terminal => break,
+            Turn::Chance => {
+                let outcome = draw(&state.chance_outcomes(), &mut rng);
+                state.apply_chance(outcome);
+                Step {
+                    replies: Vec::new(),
+                    chance: Some(outcome),
+                    frame: state.frame(),
+                }
+            }
+            Turn::Sequential(p) => {
+                ask_and_apply(&mut *state, &mut procs, &mut introduced, &[p], limits).await
+            }
+            Turn::Simultaneous(ps) => {
+                ask_and_apply(&mut *state, &mut procs, &mut introduced, &ps, limits).await
+            }
+        };
+        replay.steps.push(step);
+        for (p, slot) in procs.iter_mut().enumerate() {
+            if !state.is_active(p) {
+                if let Some(bot) = slot.take() {
+                    endings.push((p, tokio::spawn(bot.shutdown(limits.grace))));
+                }
+            }
+        }
+    }
+    for (p, slot) in procs.iter_mut().enumerate() {
+        if let Some(bot) = slot.take() {
+            endings.push((p, tokio::spawn(bot.shutdown(limits.grace))));
+        }
+    }
+    let mut stderr = vec![String::new(); n];
+    for (p, handle) in endings {
+        stderr[p] = handle.await.unwrap_or_default();
+    }
+    replay.result = MatchResult::from_outcome(state.outcome(), &replay.players);
+    Ok(PlayedMatch { replay, stderr })
+}
+
+/// Asks `players` at once and applies their replies as one step.
+async fn ask_and_apply(
+    state: &mut dyn State,
+    procs: &mut [Option<BotProcess>],
+    introduced: &mut [bool],
+    players: &[PlayerId],
+    limits: &Limits,
+) -> Step {
+    let mut asks = Vec::new();
+    for (p, slot) in procs.iter_mut().enumerate() {
+        if !players.contains(&p) {
+            continue;
+        }
+        let mut text = String::new();
+        if !introduced[p] {
+            text.push_str(&state.intro(p));
+            introduced[p] = true;
+        }
+        text.push_str(&state.prompt(p));
+        asks.push(async move {
+            match slot.as_mut() {
+                Some(bot) => {
+                    let (reply, took) = bot.ask(&text, limits).await;
+                    (p, reply, took)
+                }
+                None => (
+                    p,
+                    Reply::Failed(crate::engine::Failure::Crash),
+                    Duration::ZERO,
+                ),
+            }
+        });
+    }
+    let answers = join_all(asks).await;
+    let replies: Vec<(PlayerId, Reply)> = answers.iter().map(|(p, r, _)| (*p, r.clone())).collect();
+    state.apply(&replies);
+    Step {
+        replies: answers
+            .into_iter()
+            .map(|(p, r, took)| RecordedReply::new(p, r, took))
+            .collect(),
+        chance: None,
+        frame: state.frame(),
+    }
+}
+
+/// Draws one outcome by its probability.
+fn draw(outcomes: &[(u64, f64)], rng: &mut StdRng) -> u64 {
+    let total: f64 = outcomes.iter().map(|(_, w)| w).sum();
+    let mut x = rng.random::<f64>() * total;
+    for (o, w) in outcomes {
+        if x < *w {
+            return *o;
+        }
+        x -= w;
+    }
+    outcomes.last().map_or(0, |(o, _)| *o)
+}

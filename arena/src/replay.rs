@@ -1,0 +1,421 @@
+//! Replays: one versioned JSON file per match, written atomically, loaded with precise errors,
+//! and re-simulated from the recorded answers to verify the recorded result.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use thiserror::Error;
+
+use crate::engine::{Failure, Outcome, PlayerId, Reply, SetupError, State, Turn};
+use crate::games;
+use crate::referee::Limits;
+
+/// The `format` field of every replay.
+pub const FORMAT: &str = "arena-replay";
+/// The replay format version this build writes and reads.
+pub const VERSION: u32 = 1;
+
+/// A bot as the replay names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerInfo {
+    /// Display name.
+    pub name: String,
+    /// The command line it ran with.
+    pub command: String,
+}
+
+/// One player's answer in one step.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedReply {
+    /// The player.
+    pub player: PlayerId,
+    /// The raw line, when one arrived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    /// What went wrong instead, when no usable line arrived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<Failure>,
+    /// How long the answer took, in milliseconds.
+    #[serde(default)]
+    pub ms: u64,
+}
+
+impl RecordedReply {
+    /// Records `reply` of `player` that took `took`.
+    pub fn new(player: PlayerId, reply: Reply, took: Duration) -> Self {
+        let ms = took.as_millis() as u64;
+        match reply {
+            Reply::Line(line) => RecordedReply {
+                player,
+                answer: Some(line),
+                failure: None,
+                ms,
+            },
+            Reply::Failed(f) => RecordedReply {
+                player,
+                answer: None,
+                failure: Some(f),
+                ms,
+            },
+        }
+    }
+
+    /// The reply to feed the game again.
+    pub fn reply(&self) -> Reply {
+        match (&self.answer, self.failure) {
+            (Some(line), _) => Reply::Line(line.clone()),
+            (None, Some(f)) => Reply::Failed(f),
+            (None, None) => Reply::Failed(Failure::Crash),
+        }
+    }
+}
+
+/// One step of a match: the players' replies (or a chance outcome), then the frame after it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    /// Replies of the players asked in this step.
+    #[serde(default)]
+    pub replies: Vec<RecordedReply>,
+    /// The outcome drawn at a chance node.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chance: Option<u64>,
+    /// The game's frame after the step.
+    pub frame: Value,
+}
+
+/// One player's line of the result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerResult {
+    /// Display name.
+    pub name: String,
+    /// Final score (0 after a forfeit).
+    pub score: i64,
+    /// Reached the goal.
+    pub finished: bool,
+    /// Forfeit reason, or `null`.
+    pub forfeit: Option<String>,
+    /// What caused the forfeit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// The result of a match: players in order, and the winner's index (`null` for a draw).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct MatchResult {
+    /// In player order.
+    pub players: Vec<PlayerResult>,
+    /// Index of the winner, or `None` for a draw.
+    pub winner: Option<PlayerId>,
+}
+
+impl MatchResult {
+    /// The result from a game's outcome and the players' names.
+    pub fn from_outcome(outcome: Outcome, players: &[PlayerInfo]) -> Self {
+        MatchResult {
+            players: outcome
+                .players
+                .into_iter()
+                .zip(players)
+                .map(|(o, info)| PlayerResult {
+                    name: info.name.clone(),
+                    score: o.score,
+                    finished: o.finished,
+                    forfeit: o.forfeit,
+                    detail: o.detail,
+                })
+                .collect(),
+            winner: outcome.winner,
+        }
+    }
+}
+
+/// A whole match. See `docs/replay-format.md`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Replay {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The format version ([`VERSION`]).
+    pub version: u32,
+    /// The game's registry name.
+    pub game: String,
+    /// The match seed (chance nodes; passed to bots as `ARENA_SEED`).
+    pub seed: u64,
+    /// What re-creates the initial state (for Resource Rush: the map).
+    pub setup: Value,
+    /// The bots, in player order.
+    pub players: Vec<PlayerInfo>,
+    /// The limits the match ran under.
+    pub limits: Limits,
+    /// The frame before the first step.
+    pub initial: Value,
+    /// Every step in order.
+    pub steps: Vec<Step>,
+    /// The final result.
+    pub result: MatchResult,
+}
+
+/// A replay file that could not be written or read.
+#[derive(Debug, Error)]
+pub enum ReplayError {
+    /// File system error.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Not JSON of the replay format.
+    #[error("{}: not a valid replay: {source}", path.display())]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// Line, column and reason.
+        source: serde_json::Error,
+    },
+    /// A format or version this build does not read.
+    #[error("{}: unsupported replay format `{format}` version {version} (this arena reads `{FORMAT}` version {VERSION})", path.display())]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// Its `format`.
+        format: String,
+        /// Its `version`.
+        version: u32,
+    },
+}
+
+impl Replay {
+    /// A replay with no steps yet.
+    pub fn new(
+        game: &str,
+        seed: u64,
+        setup: Value,
+        players: Vec<PlayerInfo>,
+        limits: Limits,
+        initial: Value,
+    ) -> Self {
+        Replay {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            game: game.to_string(),
+            seed,
+            setup,
+            players,
+            limits,
+            initial,
+            steps: Vec::new(),
+            result: MatchResult::default(),
+        }
+    }
+
+    /// Writes the replay to a temporary file beside `path`, syncs it and renames it into
+    /// place, so `path` is either absent or complete.
+    pub fn save(&self, path: &Path) -> Result<(), ReplayError> {
+        let io = |source| ReplayError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let json = serde_json::to_vec(self).map_err(|source| ReplayError::Json {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        write_atomic(path, &json).map_err(io)
+    }
+
+    /// Reads and checks a replay file.
+    pub fn load(path: &Path) -> Result<Replay, ReplayError> {
+        let text = std::fs::read(path).map_err(|source| ReplayError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let json = |source| ReplayError::Json {
+            path: path.to_path_buf(),
+            source,
+        };
+        let head: Value = serde_json::from_slice(&text).map_err(json)?;
+        let format = head
+            .get("format")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let version = head.get("version").and_then(Value::as_u64).unwrap_or(0) as u32;
+        if format != FORMAT || version != VERSION {
+            return Err(ReplayError::Version {
+                path: path.to_path_buf(),
+                format,
+                version,
+            });
+        }
+        serde_json::from_value(head).map_err(json)
+    }
+
+    /// A fresh initial state of this replay's game and setup.
+    pub fn initial_state(&self) -> Result<Box<dyn State>, SetupError> {
+        games::by_name(&self.game)?.load(&self.setup)
+    }
+}
+
+/// Writes `bytes` to `path` through a synced temporary file in the same folder and a rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Where a re-simulation disagrees with the replay.
+#[derive(Debug, Error)]
+pub enum Divergence {
+    /// The setup does not load.
+    #[error("cannot rebuild the game: {0}")]
+    Setup(#[from] SetupError),
+    /// A frame differs.
+    #[error("{at}: `{path}` is recorded as {recorded} but re-simulates to {actual}")]
+    Frame {
+        /// Which frame (`initial frame` or `step N`).
+        at: String,
+        /// JSON path of the first difference.
+        path: String,
+        /// Recorded value.
+        recorded: String,
+        /// Re-simulated value.
+        actual: String,
+    },
+    /// A step does not fit the game's turn at that point.
+    #[error("step {step}: {message}")]
+    Step {
+        /// 1-based step number.
+        step: usize,
+        /// What does not fit.
+        message: String,
+    },
+    /// The steps stop before the game is over.
+    #[error("the replay ends after {steps} steps but the game is not over")]
+    Truncated {
+        /// Number of steps recorded.
+        steps: usize,
+    },
+    /// The recorded result differs from the re-simulated one.
+    #[error("result: `{path}` is recorded as {recorded} but re-simulates to {actual}")]
+    Result {
+        /// JSON path of the first difference.
+        path: String,
+        /// Recorded value.
+        recorded: String,
+        /// Re-simulated value.
+        actual: String,
+    },
+}
+
+/// Replays `replay` step by step, calling `visit(step index, state)` after the initial state
+/// (index 0) and after each step, and checks every frame and the result against the record.
+pub fn resimulate(
+    replay: &Replay,
+    mut visit: impl FnMut(usize, &dyn State),
+) -> Result<(), Divergence> {
+    let mut state = replay.initial_state()?;
+    compare(&replay.initial, &state.frame()).map_err(|(path, recorded, actual)| {
+        Divergence::Frame {
+            at: "initial frame".to_string(),
+            path,
+            recorded,
+            actual,
+        }
+    })?;
+    visit(0, &*state);
+    for (i, step) in replay.steps.iter().enumerate() {
+        let n = i + 1;
+        let bad = |message: String| Divergence::Step { step: n, message };
+        match (state.turn(), step.chance) {
+            (Turn::Terminal, _) => return Err(bad("recorded after the game was over".to_string())),
+            (Turn::Chance, Some(outcome)) => state.apply_chance(outcome),
+            (Turn::Chance, None) => {
+                return Err(bad("a chance node has no recorded outcome".to_string()))
+            }
+            (_, Some(_)) => {
+                return Err(bad(
+                    "records a chance outcome where players move".to_string()
+                ))
+            }
+            (turn, None) => {
+                let expected: Vec<PlayerId> = match turn {
+                    Turn::Sequential(p) => vec![p],
+                    Turn::Simultaneous(ps) => ps,
+                    _ => Vec::new(),
+                };
+                let got: Vec<PlayerId> = step.replies.iter().map(|r| r.player).collect();
+                if got != expected {
+                    return Err(bad(format!(
+                        "replies come from players {got:?}, but players {expected:?} were to move"
+                    )));
+                }
+                let replies: Vec<(PlayerId, Reply)> =
+                    step.replies.iter().map(|r| (r.player, r.reply())).collect();
+                state.apply(&replies);
+            }
+        }
+        compare(&step.frame, &state.frame()).map_err(|(path, recorded, actual)| {
+            Divergence::Frame {
+                at: format!("step {n}"),
+                path,
+                recorded,
+                actual,
+            }
+        })?;
+        visit(n, &*state);
+    }
+    if state.turn() != Turn::Terminal {
+        return Err(Divergence::Truncated {
+            steps: replay.steps.len(),
+        });
+    }
+    let actual = MatchResult::from_outcome(state.outcome(), &replay.players);
+    let to_json = |r: &MatchResult| serde_json::to_value(r).unwrap_or(Value::Null);
+    compare(&to_json(&replay.result), &to_json(&actual)).map_err(|(path, recorded, actual)| {
+        Divergence::Result {
+            path,
+            recorded,
+            actual,
+        }
+    })
+}
+
+/// The first difference between two JSON values: (path, recorded, actual).
+fn compare(recorded: &Value, actual: &Value) -> Result<(), (String, String, String)> {
+    fn walk(path: &str, a: &Value, b: &Value) -> Option<(String, String, String)> {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => {
+                let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+                keys.sort();
+                keys.dedup();
+                keys.into_iter().find_map(|k| {
+                    walk(
+                        &format!("{path}.{k}"),
+                        x.get(k).unwrap_or(&Value::Null),
+                        y.get(k).unwrap_or(&Value::Null),
+                    )
+                })
+            }
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+                .iter()
+                .zip(y)
+                .enumerate()
+                .find_map(|(i, (p, q))| walk(&format!("{path}[{i}]"), p, q)),
+            _ if a == b => None,
+            _ => Some((path.to_string(), a.to_string(), b.to_string())),
+        }
+    }
+    match walk("", recorded, actual) {
+        None => Ok(()),
+        Some((path, a, b)) => Err((path.trim_start_matches('.').to_string(), a, b)),
+    }
+}

@@ -1,0 +1,77 @@
+//! The stdin/stdout loop: read the header, answer each TICK with one flushed line.
+
+use std::io::{self, BufRead, Write};
+
+use thiserror::Error;
+
+use crate::map::MapError;
+use crate::rules::Action;
+use crate::state::{parse_tick, GameState, Mode, TickError};
+
+/// A Resource Rush bot: given the state, choose this tick's action.
+pub trait Bot {
+    /// Called once, after the header, before the first TICK.
+    fn start(&mut self, _state: &GameState) {}
+
+    /// The action for the current tick (`state.tick`).
+    fn act(&mut self, state: &GameState) -> Action;
+}
+
+/// What can stop [`run`].
+#[derive(Debug, Error)]
+pub enum RunError {
+    /// Reading stdin or writing stdout failed.
+    #[error("i/o error: {0}")]
+    Io(#[from] io::Error),
+    /// The header was not a valid map.
+    #[error("bad header: {0}")]
+    Header(#[from] MapError),
+    /// A TICK line could not be parsed.
+    #[error(transparent)]
+    Tick(#[from] TickError),
+}
+
+/// Runs `bot` on stdin/stdout until the referee closes stdin. The mode comes from `RR_MODE`.
+pub fn run<B: Bot>(bot: B) -> Result<(), RunError> {
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    run_io(bot, stdin.lock(), stdout.lock(), Mode::from_env())
+}
+
+/// [`run`] on any input and output, for tests and custom set-ups.
+pub fn run_io<B: Bot, R: BufRead, W: Write>(
+    mut bot: B,
+    mut input: R,
+    mut output: W,
+    mode: Mode,
+) -> Result<(), RunError> {
+    let mut header = String::new();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            return Ok(());
+        }
+        header.push_str(&line);
+        if line.split('#').next().unwrap_or("").trim() == "STREAM" {
+            break;
+        }
+    }
+    let mut state = GameState::from_header(&header, mode)?;
+    bot.start(&state);
+    loop {
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            return Ok(());
+        }
+        if line.trim().is_empty() {
+            continue;
+        }
+        let (tick, opponent) = parse_tick(&line)?;
+        state.on_tick(tick, opponent);
+        let action = bot.act(&state);
+        state.commit(action);
+        writeln!(output, "{action}")?;
+        output.flush()?;
+    }
+}

@@ -1,0 +1,150 @@
+//! What a bot knows: the header it was sent, then every TICK line, folded into a game state.
+
+use thiserror::Error;
+
+use crate::map::{Grid, MapError, MapSpec, Pos};
+use crate::path::{legal_moves, safe_moves, Distances};
+use crate::rules::{resolve, Action, Player};
+
+/// How the referee orders the opponent's move against yours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// A duel: both moves of a tick happen at once, and `TICK t` reports the opponent's move
+    /// of tick `t-1`.
+    #[default]
+    Duel,
+    /// A single-player test: `TICK t` carries the scripted opponent's move of tick `t`, applied
+    /// before yours.
+    Test,
+}
+
+impl Mode {
+    /// The mode named by the `RR_MODE` environment variable (`duel` or `test`), else `Duel`.
+    pub fn from_env() -> Mode {
+        match std::env::var("RR_MODE").as_deref() {
+            Ok("test") => Mode::Test,
+            _ => Mode::Duel,
+        }
+    }
+}
+
+/// A `TICK` line that could not be understood.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("bad TICK line `{line}`: {why}")]
+pub struct TickError {
+    /// The line as received.
+    pub line: String,
+    /// What was wrong.
+    pub why: String,
+}
+
+/// Parses `TICK t WAIT` or `TICK t MOVE x y`.
+pub fn parse_tick(line: &str) -> Result<(u32, Action), TickError> {
+    let fail = |why: String| TickError {
+        line: line.trim().to_string(),
+        why,
+    };
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    match tokens.as_slice() {
+        ["TICK", t, rest @ ..] => {
+            let tick = t
+                .parse::<u32>()
+                .map_err(|_| fail(format!("`{t}` is not a tick number")))?;
+            let action = Action::parse_tokens(rest).map_err(|e| fail(e.to_string()))?;
+            Ok((tick, action))
+        }
+        _ => Err(fail("expected `TICK t <action>`".to_string())),
+    }
+}
+
+/// The game as one bot sees it: the map with collected cells cleared, both players, the clock.
+#[derive(Debug, Clone)]
+pub struct GameState {
+    /// The header as received: `starts[0]` is this bot, `starts[1]` the opponent.
+    pub spec: MapSpec,
+    /// The map now: collected resources and power-ups are `0`.
+    pub grid: Grid,
+    /// This bot.
+    pub me: Player,
+    /// The opponent, as far as its moves tell (its score is inferred the same way).
+    pub opponent: Player,
+    /// The tick being answered (0 before the first TICK).
+    pub tick: u32,
+    mode: Mode,
+    pending: Option<Action>,
+}
+
+impl GameState {
+    /// A state from the header text (everything up to and including `STREAM`).
+    pub fn from_header(text: &str, mode: Mode) -> Result<GameState, MapError> {
+        let spec = MapSpec::parse(text)?;
+        Ok(GameState {
+            grid: spec.grid.clone(),
+            me: Player::new(spec.starts[0]),
+            opponent: Player::new(spec.starts[1]),
+            tick: 0,
+            mode,
+            pending: None,
+            spec,
+        })
+    }
+
+    /// The cell both players must reach.
+    pub fn final_pos(&self) -> Pos {
+        self.spec.final_pos
+    }
+
+    /// Ticks still to play, the current one included.
+    pub fn ticks_left(&self) -> u32 {
+        (self.spec.rounds + 1).saturating_sub(self.tick.max(1))
+    }
+
+    /// Valid moves for this bot now (fire included).
+    pub fn legal_moves(&self) -> Vec<Pos> {
+        legal_moves(&self.grid, self.me.pos, self.me.jump)
+    }
+
+    /// Valid moves for this bot now that do not enter fire.
+    pub fn safe_moves(&self) -> Vec<Pos> {
+        safe_moves(&self.grid, self.me.pos, self.me.jump)
+    }
+
+    /// Shortest distances from `from` on the current map, with this bot's Jump.
+    pub fn distances_from(&self, from: Pos) -> Distances {
+        Distances::from(&self.grid, from, self.me.jump)
+    }
+
+    /// Takes in `TICK tick <opponent action>`; call before deciding tick `tick`.
+    pub fn on_tick(&mut self, tick: u32, opponent: Action) {
+        let opp_move = match opponent {
+            Action::Move(p) => Some(p),
+            Action::Wait => None,
+        };
+        match self.mode {
+            Mode::Duel => {
+                let mine = match self.pending.take() {
+                    Some(Action::Move(p)) => Some(p),
+                    _ => None,
+                };
+                self.apply(&[mine, opp_move]);
+            }
+            Mode::Test => self.apply(&[None, opp_move]),
+        }
+        self.tick = tick;
+    }
+
+    /// Records this bot's answer for the current tick.
+    pub fn commit(&mut self, action: Action) {
+        match (self.mode, action) {
+            (Mode::Duel, _) => self.pending = Some(action),
+            (Mode::Test, Action::Move(p)) => self.apply(&[Some(p), None]),
+            (Mode::Test, Action::Wait) => {}
+        }
+    }
+
+    fn apply(&mut self, moves: &[Option<Pos>; 2]) {
+        let mut players = [self.me, self.opponent];
+        resolve(&mut self.grid, &mut players, moves);
+        [self.me, self.opponent] = players;
+    }
+}

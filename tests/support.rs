@@ -1,0 +1,139 @@
+//! Helpers for the end-to-end tests: build the real binaries once, run `arena`, read results.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+}
+
+/// The folder holding the built binaries (`target/debug` or `target/release`), after building
+/// every binary of the workspace and the C++ sample bot once per test process.
+pub fn bins() -> &'static Path {
+    static BINS: OnceLock<PathBuf> = OnceLock::new();
+    BINS.get_or_init(|| {
+        // The test executable lives in target/<profile>/deps/.
+        let exe = std::env::current_exe().expect("test executable path");
+        let dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("target/<profile>")
+            .to_path_buf();
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        let mut build = Command::new(cargo);
+        build
+            .current_dir(root())
+            .args(["build", "--workspace", "--bins", "--quiet"]);
+        if dir.file_name().is_some_and(|n| n == "release") {
+            build.arg("--release");
+        }
+        let status = build.status().expect("run cargo build");
+        assert!(status.success(), "cargo build --workspace --bins failed");
+        let status = Command::new("make")
+            .args(["-s", "-C"])
+            .arg(root().join("sample-bots/cpp-greedy"))
+            .status()
+            .expect("run make for the C++ sample bot");
+        assert!(status.success(), "make for sample-bots/cpp-greedy failed");
+        dir
+    })
+}
+
+/// The path of a workspace binary, as a string for command lines.
+pub fn bin(name: &str) -> String {
+    bins().join(name).display().to_string()
+}
+
+/// The C++ sample bot.
+pub fn cpp_greedy() -> String {
+    bins();
+    root()
+        .join("sample-bots/cpp-greedy/cpp-greedy")
+        .display()
+        .to_string()
+}
+
+/// A hostile test bot from `tests/bots/`, run with `sh`.
+pub fn script(name: &str) -> String {
+    format!("sh {}", root().join("tests/bots").join(name).display())
+}
+
+/// A map from `maps/`.
+pub fn map(name: &str) -> String {
+    root().join("maps").join(name).display().to_string()
+}
+
+/// Runs `arena` with `args` from the workspace root.
+pub fn arena(args: &[&str]) -> Output {
+    Command::new(bin("arena"))
+        .current_dir(root())
+        .args(args)
+        .output()
+        .expect("run arena")
+}
+
+/// Runs a duel with `--json` and a replay in `dir`; returns the result JSON and the replay path.
+pub fn duel(
+    dir: &Path,
+    map_name: &str,
+    extra: &[&str],
+    bots: [&str; 2],
+) -> (serde_json::Value, PathBuf) {
+    let replay = dir.join(format!(
+        "replay-{}.json",
+        std::process::id() as u64 * 1000 + next_id()
+    ));
+    let replay_arg = replay.display().to_string();
+    let map_arg = map(map_name);
+    let mut args = vec!["duel", "--json", "--map", &map_arg, "--replay", &replay_arg];
+    if !extra.contains(&"--seed") {
+        args.extend_from_slice(&["--seed", "7"]);
+    }
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&bots);
+    let out = arena(&args);
+    assert!(
+        out.status.success(),
+        "arena duel failed: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let result = serde_json::from_slice(&out.stdout).expect("duel --json prints JSON");
+    (result, replay)
+}
+
+fn next_id() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    N.fetch_add(1, Ordering::SeqCst)
+}
+
+/// Player `i` of a result: (score, finished, forfeit).
+pub fn player(result: &serde_json::Value, i: usize) -> (i64, bool, Option<String>) {
+    let p = &result["players"][i];
+    (
+        p["score"].as_i64().expect("integer score"),
+        p["finished"].as_bool().expect("boolean finished"),
+        p["forfeit"].as_str().map(str::to_string),
+    )
+}
+
+/// Whether any process's command line contains `needle`.
+pub fn process_running(needle: &str) -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|e| {
+        std::fs::read(e.path().join("cmdline"))
+            .map(|c| {
+                let text = String::from_utf8_lossy(&c).replace('\0', " ");
+                text.contains(needle) && !text.contains("cargo") && !text.contains("/deps/")
+            })
+            .unwrap_or(false)
+    })
+}
