@@ -94,3 +94,13 @@ fn a_slow_bot_uses_up_its_total_time() {
         "it answered {answered} times before its 1.2 s ran out"
     );
 }
+
+#[test]
+fn a_line_over_the_size_limit_is_malformed() {
+    forfeits(&script("longline.sh"), "malformed");
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_malformed() {
+    forfeits(&script("binary.sh"), "malformed");
+}

@@ -148,3 +148,71 @@ impl GameState {
         [self.me, self.opponent] = players;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Cell;
+
+    const HEADER: &str = "ARENA 1 5 6\n0 1\n0 3\n0 4\nMAP\n0 0 9 0 0\nEND_MAP\nSTREAM\n";
+
+    #[test]
+    fn duel_mode_settles_a_tick_when_the_opponents_move_arrives() {
+        let mut s = GameState::from_header(HEADER, Mode::Duel).unwrap();
+        s.on_tick(1, Action::Wait);
+        assert_eq!(s.ticks_left(), 6);
+        s.commit(Action::Move(Pos::new(0, 2)));
+        assert_eq!(s.me.score, 0, "nothing is settled before the opponent's move is known");
+        // TICK 2 says the opponent also moved onto (0, 2) at tick 1: the 9 was cancelled.
+        s.on_tick(2, Action::Move(Pos::new(0, 2)));
+        assert_eq!((s.me.pos, s.me.score, s.opponent.score), (Pos::new(0, 2), 0, 0));
+        assert_eq!(s.grid.get(Pos::new(0, 2)), Some(Cell::Floor));
+        assert_eq!(s.ticks_left(), 5);
+    }
+
+    #[test]
+    fn duel_mode_collects_when_uncontested() {
+        let mut s = GameState::from_header(HEADER, Mode::Duel).unwrap();
+        s.on_tick(1, Action::Wait);
+        s.commit(Action::Move(Pos::new(0, 2)));
+        s.on_tick(2, Action::Move(Pos::new(0, 4)));
+        assert_eq!((s.me.score, s.opponent.pos), (9, Pos::new(0, 4)));
+    }
+
+    #[test]
+    fn test_mode_applies_the_scripted_move_first() {
+        let mut s = GameState::from_header(HEADER, Mode::Test).unwrap();
+        s.on_tick(1, Action::Move(Pos::new(0, 2)));
+        assert_eq!(s.grid.get(Pos::new(0, 2)), Some(Cell::Floor), "the opponent took the 9 first");
+        assert_eq!(s.opponent.score, 9);
+        s.commit(Action::Move(Pos::new(0, 2)));
+        assert_eq!((s.me.pos, s.me.score), (Pos::new(0, 2), 0));
+    }
+
+    #[test]
+    fn tick_lines_parse_or_explain() {
+        assert_eq!(parse_tick("TICK 3 MOVE 1 2\r\n"), Ok((3, Action::Move(Pos::new(1, 2)))));
+        assert_eq!(parse_tick(" TICK 1 WAIT "), Ok((1, Action::Wait)));
+        assert!(parse_tick("TOCK 1 WAIT").unwrap_err().why.contains("expected `TICK t <action>`"));
+        assert!(parse_tick("TICK x WAIT").unwrap_err().why.contains("not a tick number"));
+        assert!(parse_tick("TICK 1 JUMP").is_err());
+    }
+
+    #[test]
+    fn the_run_loop_answers_each_tick_and_stops_at_end_of_input() {
+        struct Right;
+        impl crate::Bot for Right {
+            fn act(&mut self, s: &GameState) -> Action {
+                Action::Move(Pos::new(s.me.pos.x, s.me.pos.y + 1))
+            }
+        }
+        let input = format!("{HEADER}TICK 1 WAIT\n\nTICK 2 MOVE 0 2\n");
+        let mut out = Vec::new();
+        crate::run_io(Right, input.as_bytes(), &mut out, Mode::Duel).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "MOVE 0 2\nMOVE 0 3\n");
+        let early = crate::run_io(Right, "ARENA 1\n".as_bytes(), Vec::new(), Mode::Duel);
+        assert!(early.is_ok(), "end of input before STREAM is a clean stop");
+        let bad = format!("{HEADER}TICK one WAIT\n");
+        assert!(matches!(crate::run_io(Right, bad.as_bytes(), Vec::new(), Mode::Duel), Err(crate::RunError::Tick(_))));
+    }
+}

@@ -206,11 +206,7 @@ async fn read_lines(out: tokio::process::ChildStdout, tx: mpsc::Sender<BotLine>,
     let mut reader = BufReader::new(out);
     let mut line = Vec::new();
     let mut too_long = false;
-    loop {
-        let chunk = match reader.fill_buf().await {
-            Ok(chunk) => chunk,
-            Err(_) => break,
-        };
+    while let Ok(chunk) = reader.fill_buf().await {
         if chunk.is_empty() {
             if !line.is_empty() && tx.send(decode(std::mem::take(&mut line))).await.is_err() {
                 return;

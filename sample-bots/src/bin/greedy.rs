@@ -40,7 +40,11 @@ impl Bot for Greedy {
         let rival = Distances::from(&s.grid, s.opponent.pos, s.opponent.jump);
         let i_lead = s.spec.starts[0] <= s.spec.starts[1];
         let spare = to_final.get(s.me.pos).is_none_or(|d| d < budget);
-        if !opponent_done && s.opponent.pos == s.me.pos && spare && (s.tick % 2 == 0) == i_lead {
+        if !opponent_done
+            && s.opponent.pos == s.me.pos
+            && spare
+            && s.tick.is_multiple_of(2) == i_lead
+        {
             return Action::Wait;
         }
         // Best uncontested target, and best target at all (used when everything is contested,

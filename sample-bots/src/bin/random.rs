@@ -21,17 +21,19 @@ impl Bot for RandomBot {
 }
 
 fn seed() -> Result<u64, String> {
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        if arg == "--seed" {
-            let value = args.next().ok_or("--seed needs a number")?;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.as_slice() {
+        [] => {}
+        [flag, value] if flag == "--seed" => {
             return value
                 .parse()
                 .map_err(|_| format!("--seed: `{value}` is not a number"));
         }
-        return Err(format!(
-            "unknown argument `{arg}` (usage: random [--seed N])"
-        ));
+        _ => {
+            return Err(format!(
+                "unexpected arguments {args:?} (usage: random [--seed N])"
+            ))
+        }
     }
     match std::env::var("ARENA_SEED") {
         Ok(v) => v

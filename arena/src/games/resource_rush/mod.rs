@@ -222,8 +222,8 @@ impl State for ResourceRush {
         for (p, (reason, detail)) in rejected {
             self.forfeit(p, reason, detail);
         }
+        self.shown = moves.map(|m| m.map_or(Action::Wait, Action::Move));
         for p in 0..2 {
-            self.shown[p] = moves[p].map_or(Action::Wait, Action::Move);
             if self.status[p] == Status::Playing && self.players[p].pos == self.spec.final_pos {
                 self.status[p] = Status::Finished;
                 self.events.push(json!({"type": "finished", "player": p}));
