@@ -8,3 +8,4 @@ pub mod engine;
 pub mod games;
 pub mod referee;
 pub mod replay;
+pub mod tournament;

@@ -10,6 +10,7 @@ use arena::games;
 use arena::referee::{play_match, BotCommand, Limits, PlayedMatch};
 use arena::replay::{write_atomic, MatchResult};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
+use tokio_util::sync::CancellationToken;
 
 use super::{DuelArgs, LimitArgs};
 
@@ -146,7 +147,16 @@ pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
     }
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let limits = args.limits.limits();
-    let played = runtime.block_on(play_match(game.name(), state, &bots, &limits, seed))?;
+    let played = runtime.block_on(async {
+        let cancel = CancellationToken::new();
+        let on_signal = cancel.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                on_signal.cancel();
+            }
+        });
+        play_match(game.name(), state, &bots, &limits, seed, &cancel).await
+    })?;
     if let Some(path) = &replay_path {
         played.replay.save(path)?;
         let log = stderr_log(&played);

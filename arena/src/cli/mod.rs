@@ -2,6 +2,7 @@
 
 mod duel;
 mod replay;
+mod tournament;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -28,6 +29,65 @@ enum Command {
     Replay(ReplayArgs),
     /// Re-simulate a replay from its recorded answers and check its result.
     Verify(VerifyArgs),
+    /// Run a round-robin tournament (by default: the sample bots on maps/duel.txt).
+    Tournament(TournamentArgs),
+    /// Recompute and print the leaderboard of a tournament folder.
+    Leaderboard(LeaderboardArgs),
+}
+
+/// Options of `arena tournament`.
+#[derive(Debug, Args)]
+pub struct TournamentArgs {
+    /// A TOML configuration (see docs/tournaments.md).
+    #[arg(long, conflicts_with = "resume")]
+    pub config: Option<PathBuf>,
+    /// Continue the tournament in this folder: run only missing or superseded matches.
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
+    /// Add a bot, or replace the bot of that name (repeatable).
+    #[arg(long = "bot", value_name = "NAME=CMD", value_parser = parse_bot)]
+    pub bots: Vec<arena::tournament::config::BotEntry>,
+    /// Map pool (repeatable; replaces the configured maps).
+    #[arg(long = "map", value_name = "FILE")]
+    pub maps: Vec<PathBuf>,
+    /// Games per pairing and map, each played from both sides.
+    #[arg(long)]
+    pub games: Option<u32>,
+    /// Base seed for every match's seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Matches run at once (default: the number of cores).
+    #[arg(short = 'j', long)]
+    pub jobs: Option<usize>,
+    /// Output folder (default: a new folder under replays/).
+    #[arg(long, conflicts_with = "resume")]
+    pub out: Option<PathBuf>,
+    /// Milliseconds for a bot's first answer.
+    #[arg(long)]
+    pub startup_ms: Option<u64>,
+    /// Milliseconds for each later answer.
+    #[arg(long)]
+    pub move_ms: Option<u64>,
+    /// Milliseconds of answer time per bot and game.
+    #[arg(long)]
+    pub total_ms: Option<u64>,
+    /// Print the leaderboard as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_bot(arg: &str) -> Result<arena::tournament::config::BotEntry, String> {
+    arena::tournament::config::parse_bot_arg(arg)
+}
+
+/// Options of `arena leaderboard`.
+#[derive(Debug, Args)]
+pub struct LeaderboardArgs {
+    /// The tournament folder.
+    pub dir: PathBuf,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Options of `arena duel`.
@@ -124,5 +184,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Duel(args) => duel::run(args),
         Command::Replay(args) => replay::show(args),
         Command::Verify(args) => replay::verify(args),
+        Command::Tournament(args) => tournament::run(args),
+        Command::Leaderboard(args) => tournament::leaderboard(args),
     }
 }

@@ -12,6 +12,7 @@ use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
 
 pub use process::{BotCommand, BotProcess};
 
@@ -89,6 +90,12 @@ pub enum RefereeError {
         /// The system's reason.
         source: std::io::Error,
     },
+    /// The match could not be set up or its record not written.
+    #[error("{0}")]
+    Setup(String),
+    /// The match was cancelled (Ctrl-C); its bots were ended.
+    #[error("cancelled")]
+    Cancelled,
     /// The number of bots does not match the game.
     #[error("this match needs {expected} bots, got {got}")]
     PlayerCount {
@@ -116,6 +123,7 @@ pub async fn play_match(
     bots: &[BotCommand],
     limits: &Limits,
     seed: u64,
+    cancel: &CancellationToken,
 ) -> Result<PlayedMatch, RefereeError> {
     let n = state.num_players();
     if bots.len() != n {
@@ -153,22 +161,39 @@ pub async fn play_match(
     let mut introduced = vec![false; n];
     let mut endings: Vec<(PlayerId, JoinHandle<String>)> = Vec::new();
     loop {
-        let step = match state.turn() {
+        let mut step = None;
+        let players = match state.turn() {
             Turn::Terminal => break,
             Turn::Chance => {
                 let outcome = draw(&state.chance_outcomes(), &mut rng);
                 state.apply_chance(outcome);
-                Step {
+                step = Some(Step {
                     replies: Vec::new(),
                     chance: Some(outcome),
                     frame: state.frame(),
+                });
+                Vec::new()
+            }
+            Turn::Sequential(p) => vec![p],
+            Turn::Simultaneous(ps) => ps,
+        };
+        let step = match step {
+            Some(step) => step,
+            None => {
+                let asking =
+                    ask_and_apply(&mut *state, &mut procs, &mut introduced, &players, limits);
+                tokio::select! {
+                    step = asking => step,
+                    () = cancel.cancelled() => {
+                        for bot in procs.iter_mut().filter_map(Option::take) {
+                            endings.push((0, tokio::spawn(bot.shutdown(Duration::ZERO))));
+                        }
+                        for (_, handle) in endings {
+                            let _ = handle.await;
+                        }
+                        return Err(RefereeError::Cancelled);
+                    }
                 }
-            }
-            Turn::Sequential(p) => {
-                ask_and_apply(&mut *state, &mut procs, &mut introduced, &[p], limits).await
-            }
-            Turn::Simultaneous(ps) => {
-                ask_and_apply(&mut *state, &mut procs, &mut introduced, &ps, limits).await
             }
         };
         replay.steps.push(step);

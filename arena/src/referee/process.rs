@@ -56,6 +56,22 @@ pub struct BotProcess {
     tasks: Vec<JoinHandle<()>>,
     used: Duration,
     answered: bool,
+    ended: bool,
+}
+
+impl Drop for BotProcess {
+    /// A bot dropped without [`BotProcess::shutdown`] (a cancelled match, a panic) still has
+    /// its whole process group killed; tokio reaps the leader in the background.
+    fn drop(&mut self) {
+        if !self.ended {
+            if let Some(pgid) = self.pgid {
+                let _ = killpg(pgid, Signal::SIGKILL);
+            }
+        }
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
 }
 
 impl BotProcess {
@@ -115,6 +131,7 @@ impl BotProcess {
             tasks,
             used: Duration::ZERO,
             answered: false,
+            ended: false,
         })
     }
 
@@ -181,9 +198,7 @@ impl BotProcess {
             let _ = killpg(pgid, Signal::SIGKILL);
         }
         let _ = self.child.kill().await;
-        for task in &self.tasks {
-            task.abort();
-        }
+        self.ended = true;
         let log = match self.stderr.lock() {
             Ok(guard) => guard,
             Err(poisoned) => poisoned.into_inner(),

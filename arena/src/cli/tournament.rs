@@ -1,0 +1,106 @@
+//! `arena tournament` and `arena leaderboard`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use arena::tournament::config::TournamentConfig;
+use arena::tournament::{self as tour, TournamentRecord};
+use tokio_util::sync::CancellationToken;
+
+use super::{LeaderboardArgs, TournamentArgs};
+
+/// The configuration this command line asks for, and the folder it runs in.
+fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, bool)> {
+    let (mut config, out, resume) = if let Some(dir) = &args.resume {
+        (TournamentRecord::load(dir)?.config, dir.clone(), true)
+    } else {
+        let config = match &args.config {
+            Some(path) => TournamentConfig::load(path)?,
+            None if !args.bots.is_empty() => TournamentConfig::from_toml(
+                "maps = [\"maps/duel.txt\"]",
+                std::path::Path::new("<command line>"),
+            )?,
+            None => TournamentConfig::embedded()?,
+        };
+        let out = match args.out.clone().or(config.out.clone()) {
+            Some(out) => out,
+            None => {
+                let secs = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs());
+                PathBuf::from("replays").join(format!("tournament-{secs}"))
+            }
+        };
+        (config, out, false)
+    };
+    for bot in &args.bots {
+        config.put_bot(bot.clone());
+    }
+    if !args.maps.is_empty() {
+        config.maps = args.maps.clone();
+    }
+    config.games = args.games.unwrap_or(config.games);
+    config.seed = args.seed.unwrap_or(config.seed);
+    config.jobs = args.jobs.or(config.jobs);
+    config.limits.startup_ms = args.startup_ms.or(config.limits.startup_ms);
+    config.limits.move_ms = args.move_ms.or(config.limits.move_ms);
+    config.limits.total_ms = args.total_ms.or(config.limits.total_ms);
+    config.out = Some(out.clone());
+    Ok((config, out, resume))
+}
+
+/// Runs `arena tournament`.
+pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
+    let (config, out, resume) = resolve(&args)?;
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let summary = runtime.block_on(async {
+        let cancel = CancellationToken::new();
+        let on_signal = cancel.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                eprintln!("interrupted: finishing no new matches, ending running bots");
+                on_signal.cancel();
+            }
+        });
+        tour::run(config, &out, resume, cancel).await
+    })?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&summary.leaderboard)?);
+    } else {
+        println!("{}", summary.leaderboard.table());
+        println!(
+            "{} of {} matches played ({} now, {} kept, {} superseded dropped). Folder: {}",
+            summary.leaderboard.matches,
+            summary.leaderboard.scheduled,
+            summary.played,
+            summary.kept,
+            summary.dropped,
+            summary.out.display()
+        );
+    }
+    if summary.interrupted {
+        eprintln!(
+            "interrupted: resume with `arena tournament --resume {}`",
+            summary.out.display()
+        );
+        return Ok(ExitCode::from(130));
+    }
+    if !summary.failed.is_empty() {
+        eprintln!("{} matches could not be played", summary.failed.len());
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `arena leaderboard`.
+pub fn leaderboard(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
+    let board = tour::recompute(&args.dir)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&board)?);
+    } else {
+        println!("{}", board.table());
+        println!("{} of {} matches played.", board.matches, board.scheduled);
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,224 @@
+//! Tournament configuration: the TOML file, command-line overrides, and the resolved form
+//! recorded in `tournament.json`.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::TournamentError;
+use crate::referee::Limits;
+
+/// The configuration embedded in the binary: the sample bots on `maps/duel.txt`.
+pub const DEFAULT_CONFIG: &str = include_str!("default.toml");
+
+/// One bot of a tournament.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BotEntry {
+    /// Unique display name.
+    pub name: String,
+    /// Command line (split like a shell would; no shell is run).
+    pub command: String,
+    /// Working directory for the bot and its build command.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<PathBuf>,
+    /// Shell command run once before the tournament (e.g. `make build`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<String>,
+}
+
+/// Time limits in a config file, in milliseconds; missing ones keep the rulings' defaults.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsConfig {
+    /// First answer.
+    pub startup_ms: Option<u64>,
+    /// Each later answer.
+    pub move_ms: Option<u64>,
+    /// Answer time per game.
+    pub total_ms: Option<u64>,
+    /// Exit grace for a finished bot.
+    pub grace_ms: Option<u64>,
+}
+
+impl LimitsConfig {
+    /// The referee's limits.
+    pub fn limits(&self) -> Limits {
+        let d = Limits::default();
+        let ms = |v: Option<u64>, default: std::time::Duration| {
+            v.map_or(default, std::time::Duration::from_millis)
+        };
+        Limits {
+            startup: ms(self.startup_ms, d.startup),
+            per_move: ms(self.move_ms, d.per_move),
+            total: ms(self.total_ms, d.total),
+            grace: ms(self.grace_ms, d.grace),
+            ..d
+        }
+    }
+}
+
+/// A tournament as configured.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentConfig {
+    /// The game (`resource-rush`).
+    #[serde(default = "default_game")]
+    pub game: String,
+    /// The bots.
+    #[serde(default)]
+    pub bots: Vec<BotEntry>,
+    /// The map pool: every pairing plays every map.
+    #[serde(default)]
+    pub maps: Vec<PathBuf>,
+    /// Games per pairing and map, each played from both sides.
+    #[serde(default = "one")]
+    pub games: u32,
+    /// Base seed: every match's seed derives from it.
+    #[serde(default = "one_u64")]
+    pub seed: u64,
+    /// Time limits.
+    #[serde(default)]
+    pub limits: LimitsConfig,
+    /// Matches run at once (default: the number of cores).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jobs: Option<usize>,
+    /// Output folder (default: a new folder under `replays/`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub out: Option<PathBuf>,
+}
+
+fn default_game() -> String {
+    crate::games::resource_rush::NAME.to_string()
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn one_u64() -> u64 {
+    1
+}
+
+impl TournamentConfig {
+    /// Parses a TOML config; `origin` names it in errors.
+    pub fn from_toml(text: &str, origin: &Path) -> Result<Self, TournamentError> {
+        toml::from_str(text).map_err(|e| TournamentError::Config {
+            path: origin.to_path_buf(),
+            message: e.to_string(),
+        })
+    }
+
+    /// Reads a TOML config file.
+    pub fn load(path: &Path) -> Result<Self, TournamentError> {
+        let text = std::fs::read_to_string(path).map_err(|e| TournamentError::io(path, e))?;
+        Self::from_toml(&text, path)
+    }
+
+    /// The embedded default.
+    pub fn embedded() -> Result<Self, TournamentError> {
+        Self::from_toml(DEFAULT_CONFIG, Path::new("<embedded default>"))
+    }
+
+    /// Adds `bot`, or replaces the bot of the same name.
+    pub fn put_bot(&mut self, bot: BotEntry) {
+        match self.bots.iter_mut().find(|b| b.name == bot.name) {
+            Some(slot) => *slot = bot,
+            None => self.bots.push(bot),
+        }
+    }
+
+    /// Checks what a run needs: at least two bots with unique, non-empty names, a map, games.
+    pub fn validate(&self) -> Result<(), TournamentError> {
+        let bad = |message: String| Err(TournamentError::Invalid(message));
+        if self.bots.len() < 2 {
+            return bad(format!(
+                "a tournament needs at least 2 bots, the config has {}",
+                self.bots.len()
+            ));
+        }
+        for (i, bot) in self.bots.iter().enumerate() {
+            if bot.name.trim().is_empty() || bot.name.contains(['/', '\\']) {
+                return bad(format!(
+                    "bot {}: name `{}` must be non-empty and contain no slash",
+                    i + 1,
+                    bot.name
+                ));
+            }
+            if self.bots[..i].iter().any(|b| b.name == bot.name) {
+                return bad(format!("bot name `{}` is used twice", bot.name));
+            }
+            if bot.command.trim().is_empty() {
+                return bad(format!("bot `{}` has an empty command", bot.name));
+            }
+        }
+        if self.maps.is_empty() {
+            return bad("a tournament needs at least one map".to_string());
+        }
+        if self.games == 0 {
+            return bad("`games` must be at least 1".to_string());
+        }
+        Ok(())
+    }
+}
+
+/// Parses `NAME=CMD` from `--bot`.
+pub fn parse_bot_arg(arg: &str) -> Result<BotEntry, String> {
+    match arg.split_once('=') {
+        Some((name, command)) if !name.trim().is_empty() && !command.trim().is_empty() => {
+            Ok(BotEntry {
+                name: name.trim().to_string(),
+                command: command.trim().to_string(),
+                cwd: None,
+                build: None,
+            })
+        }
+        _ => Err(format!("expected NAME=COMMAND, found `{arg}`")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_default_is_valid() {
+        let config = TournamentConfig::embedded().unwrap();
+        config.validate().unwrap();
+        assert_eq!(config.maps, vec![PathBuf::from("maps/duel.txt")]);
+        assert!(config.bots.iter().any(|b| b.name == "cpp-greedy"));
+    }
+
+    #[test]
+    fn config_errors_name_the_file_and_the_field() {
+        let err = TournamentConfig::from_toml("games = \"two\"", Path::new("t.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("t.toml: "), "{err}");
+        assert!(err.contains("games"), "{err}");
+        let err = TournamentConfig::from_toml("colour = 1", Path::new("t.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("unknown field `colour`"), "{err}");
+    }
+
+    #[test]
+    fn validation_explains_what_is_missing() {
+        let mut c = TournamentConfig::from_toml("maps = [\"m.txt\"]", Path::new("t")).unwrap();
+        assert!(c
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("at least 2 bots"));
+        c.put_bot(parse_bot_arg("a=./a").unwrap());
+        c.put_bot(parse_bot_arg("b=./b").unwrap());
+        c.validate().unwrap();
+        c.put_bot(parse_bot_arg("a=./a2").unwrap());
+        assert_eq!(c.bots.len(), 2, "same name replaces");
+        assert_eq!(c.bots[0].command, "./a2");
+        c.games = 0;
+        assert!(c.validate().is_err());
+        assert!(parse_bot_arg("noequals").is_err());
+        assert!(parse_bot_arg("=cmd").is_err());
+    }
+}

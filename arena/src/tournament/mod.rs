@@ -1,0 +1,552 @@
+//! Round-robin tournaments: build the bots, schedule every pairing from both sides, run the
+//! matches concurrently, stream each result to disk as it ends, and rank the bots. Resuming a
+//! folder runs only what is missing or superseded. This module knows no game's rules: it
+//! goes through the engine trait and the referee.
+
+pub mod config;
+pub mod leaderboard;
+pub mod results;
+pub mod schedule;
+
+use std::collections::{BTreeMap, HashSet};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::stream::{self, StreamExt};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+use tokio_util::sync::CancellationToken;
+
+use self::config::TournamentConfig;
+use self::leaderboard::Leaderboard;
+use self::results::{ResultLine, ResultsWriter};
+use self::schedule::{BotVersion, ScheduledMatch};
+use crate::engine::{Game, MatchOptions};
+use crate::games;
+use crate::referee::{play_match, BotCommand, RefereeError};
+use crate::replay::write_atomic;
+
+/// The resolved tournament, as written to `tournament.json`.
+pub const TOURNAMENT_FILE: &str = "tournament.json";
+
+/// What can stop a tournament.
+#[derive(Debug, Error)]
+pub enum TournamentError {
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The config file is not valid TOML of the expected shape.
+    #[error("{}: {message}", path.display())]
+    Config {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, with line and column.
+        message: String,
+    },
+    /// The configuration cannot be run.
+    #[error("{0}")]
+    Invalid(String),
+    /// `results.jsonl` has a corrupt line before its end.
+    #[error("{}:{line}: corrupt result line: {message}", path.display())]
+    Results {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// Why.
+        message: String,
+    },
+    /// The output folder already holds a tournament.
+    #[error("{} already holds a tournament: resume it with --resume {}, or choose another --out", .0.display(), .0.display())]
+    Exists(PathBuf),
+    /// A game or map problem.
+    #[error(transparent)]
+    Setup(#[from] crate::engine::SetupError),
+}
+
+impl TournamentError {
+    /// An I/O error on `path`.
+    pub fn io(path: &Path, source: std::io::Error) -> Self {
+        TournamentError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// `tournament.json`: the resolved configuration, the bots' versions and the schedule.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TournamentRecord {
+    /// The configuration as run.
+    pub config: TournamentConfig,
+    /// Bots that could play, with their fingerprints.
+    pub bots: Vec<BotVersion>,
+    /// Bots that could not play, with the reason.
+    pub failures: BTreeMap<String, String>,
+    /// Every scheduled match.
+    pub schedule: Vec<ScheduledMatch>,
+}
+
+impl TournamentRecord {
+    /// Reads `dir/tournament.json`.
+    pub fn load(dir: &Path) -> Result<Self, TournamentError> {
+        let path = dir.join(TOURNAMENT_FILE);
+        let text = std::fs::read(&path).map_err(|e| TournamentError::io(&path, e))?;
+        serde_json::from_slice(&text).map_err(|e| TournamentError::Config {
+            path,
+            message: format!("not a tournament record: {e}"),
+        })
+    }
+
+    /// The leaderboard of `results` (only those in the schedule count).
+    pub fn leaderboard(&self, results: &[ResultLine]) -> Leaderboard {
+        let keys: HashSet<&str> = self.schedule.iter().map(|m| m.key.as_str()).collect();
+        let counted: Vec<ResultLine> = results
+            .iter()
+            .filter(|r| keys.contains(r.key.as_str()))
+            .cloned()
+            .collect();
+        let names: Vec<String> = self.config.bots.iter().map(|b| b.name.clone()).collect();
+        leaderboard::compute(&names, &self.failures, &counted, self.schedule.len())
+    }
+}
+
+/// How a tournament run ended.
+#[derive(Debug)]
+pub struct Summary {
+    /// The tournament folder.
+    pub out: PathBuf,
+    /// The leaderboard of every finished match.
+    pub leaderboard: Leaderboard,
+    /// Matches played in this run.
+    pub played: usize,
+    /// Finished matches found on disk and kept.
+    pub kept: usize,
+    /// Results dropped because their bot, map or settings changed.
+    pub dropped: usize,
+    /// Matches that could not be started (their bot failed to spawn).
+    pub failed: Vec<String>,
+    /// Ctrl-C stopped the run before every match was played.
+    pub interrupted: bool,
+}
+
+/// Runs (or resumes) the tournament `config` in `out`. With `resume`, an existing folder is
+/// continued; without it, a folder that already holds results is refused.
+pub async fn run(
+    config: TournamentConfig,
+    out: &Path,
+    resume: bool,
+    cancel: CancellationToken,
+) -> Result<Summary, TournamentError> {
+    config.validate()?;
+    let game = games::by_name(&config.game)?;
+    std::fs::create_dir_all(out.join("replays")).map_err(|e| TournamentError::io(out, e))?;
+    std::fs::create_dir_all(out.join("logs")).map_err(|e| TournamentError::io(out, e))?;
+    let (existing, valid_len) = results::read(out)?;
+    if !resume && (valid_len > 0 || out.join(TOURNAMENT_FILE).exists()) {
+        return Err(TournamentError::Exists(out.to_path_buf()));
+    }
+    remove_temporaries(out);
+
+    let failures = build_bots(&config).await;
+    let mut bots = Vec::new();
+    for entry in config
+        .bots
+        .iter()
+        .filter(|b| !failures.contains_key(&b.name))
+    {
+        bots.push(BotVersion {
+            fingerprint: schedule::fingerprint(entry)?,
+            entry: entry.clone(),
+        });
+    }
+    let digests = config
+        .maps
+        .iter()
+        .map(|m| schedule::map_digest(m))
+        .collect::<Result<Vec<_>, _>>()?;
+    for map in &config.maps {
+        game.new_match(&MatchOptions {
+            map: Some(map.clone()),
+            players: None,
+        })?;
+    }
+    let schedule = schedule::round_robin(&config, &bots, &digests);
+    let record = TournamentRecord {
+        config,
+        bots,
+        failures,
+        schedule,
+    };
+    let json =
+        serde_json::to_vec_pretty(&record).map_err(|e| TournamentError::Invalid(e.to_string()))?;
+    let record_path = out.join(TOURNAMENT_FILE);
+    write_atomic(&record_path, &json).map_err(|e| TournamentError::io(&record_path, e))?;
+
+    // Keep what is still scheduled; drop superseded results with their replays.
+    let keys: HashSet<&str> = record.schedule.iter().map(|m| m.key.as_str()).collect();
+    let (mut done, stale): (Vec<ResultLine>, Vec<ResultLine>) = existing
+        .into_iter()
+        .partition(|r| keys.contains(r.key.as_str()));
+    done.dedup_by(|a, b| a.key == b.key);
+    let mut valid_len = valid_len;
+    if !stale.is_empty() {
+        for line in &stale {
+            let _ = std::fs::remove_file(out.join(&line.replay));
+            let _ = std::fs::remove_file(out.join("logs").join(format!("{}.log", line.key)));
+        }
+        valid_len = results::rewrite(out, &done)?;
+    }
+    let done_keys: HashSet<String> = done.iter().map(|r| r.key.clone()).collect();
+    let todo: Vec<ScheduledMatch> = record
+        .schedule
+        .iter()
+        .filter(|m| !done_keys.contains(&m.key))
+        .cloned()
+        .collect();
+    let kept = done.len();
+    tracing::info!(
+        scheduled = record.schedule.len(),
+        kept,
+        dropped = stale.len(),
+        todo = todo.len(),
+        "tournament"
+    );
+
+    let mut writer = ResultsWriter::open(out, valid_len)?;
+    let jobs = record
+        .config
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let progress = Progress::new(todo.len(), kept);
+    let shared = Arc::new(Shared {
+        record: record.clone(),
+        out: out.to_path_buf(),
+        game,
+    });
+    let mut played = 0;
+    let mut failed = Vec::new();
+    let mut finished = stream::iter(todo.into_iter().map(|m| {
+        let shared = shared.clone();
+        let cancel = cancel.clone();
+        let progress = progress.clone();
+        async move {
+            if cancel.is_cancelled() {
+                return (m, Err(RefereeError::Cancelled));
+            }
+            progress.started(&m);
+            let outcome = play_one(&shared, &m, &cancel).await;
+            progress.ended(&m);
+            (m, outcome)
+        }
+    }))
+    .buffer_unordered(jobs);
+    while let Some((m, outcome)) = finished.next().await {
+        match outcome {
+            Ok(line) => {
+                writer.append(&line)?;
+                progress.finished(&m, &line);
+                done.push(line);
+                played += 1;
+            }
+            Err(RefereeError::Cancelled) => {}
+            Err(e) => {
+                progress.println(&format!("match {} could not be played: {e}", m.key));
+                failed.push(format!("{}: {e}", m.key));
+            }
+        }
+    }
+    progress.done();
+    let leaderboard = record.leaderboard(&done);
+    write_leaderboard(out, &leaderboard)?;
+    Ok(Summary {
+        out: out.to_path_buf(),
+        leaderboard,
+        played,
+        kept,
+        dropped: stale.len(),
+        failed,
+        interrupted: cancel.is_cancelled(),
+    })
+}
+
+/// Everything a match task needs.
+struct Shared {
+    record: TournamentRecord,
+    out: PathBuf,
+    game: &'static dyn Game,
+}
+
+/// Plays one scheduled match and writes its replay and log; returns its result line.
+async fn play_one(
+    shared: &Shared,
+    m: &ScheduledMatch,
+    cancel: &CancellationToken,
+) -> Result<ResultLine, RefereeError> {
+    let state = shared
+        .game
+        .new_match(&MatchOptions {
+            map: Some(m.map.clone()),
+            players: Some(m.seats.len()),
+        })
+        .map_err(|e| RefereeError::Setup(e.to_string()))?;
+    let bots: Vec<BotCommand> = m
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let entry = shared
+                .record
+                .bots
+                .iter()
+                .find(|b| &b.entry.name == name)
+                .map(|b| &b.entry);
+            BotCommand {
+                name: name.clone(),
+                command: entry.map(|e| e.command.clone()).unwrap_or_default(),
+                cwd: entry.and_then(|e| e.cwd.clone()),
+                env: vec![
+                    (
+                        "ARENA_SEED".to_string(),
+                        m.seed.wrapping_add(i as u64).to_string(),
+                    ),
+                    ("ARENA_PLAYER".to_string(), (i + 1).to_string()),
+                ],
+            }
+        })
+        .collect();
+    let limits = shared.record.config.limits.limits();
+    let played = play_match(shared.game.name(), state, &bots, &limits, m.seed, cancel).await?;
+    let replay = format!("replays/{}.json", m.key);
+    let replay_path = shared.out.join(&replay);
+    let log_path = shared.out.join("logs").join(format!("{}.log", m.key));
+    let log: String = played
+        .replay
+        .players
+        .iter()
+        .zip(&played.stderr)
+        .enumerate()
+        .map(|(i, (p, err))| format!("===== player {} ({}): stderr =====\n{err}\n", i + 1, p.name))
+        .collect();
+    let record = played.replay.clone();
+    let saved = tokio::task::spawn_blocking(move || {
+        record.save(&replay_path).map_err(|e| e.to_string())?;
+        write_atomic(&log_path, log.as_bytes()).map_err(|e| format!("{}: {e}", log_path.display()))
+    })
+    .await
+    .map_err(|e| RefereeError::Setup(e.to_string()))?;
+    saved.map_err(RefereeError::Setup)?;
+    Ok(ResultLine {
+        key: m.key.clone(),
+        seats: m.seats.clone(),
+        map: m.map.clone(),
+        game: m.game,
+        seed: m.seed,
+        steps: played.replay.steps.len(),
+        replay,
+        result: played.replay.result,
+    })
+}
+
+/// Runs each distinct build command once; returns the bots that cannot play, with why.
+async fn build_bots(config: &TournamentConfig) -> BTreeMap<String, String> {
+    let mut failures = BTreeMap::new();
+    let mut outcomes: BTreeMap<(String, Option<PathBuf>), Result<(), String>> = BTreeMap::new();
+    for bot in &config.bots {
+        if let Some(build) = &bot.build {
+            let key = (build.clone(), bot.cwd.clone());
+            if !outcomes.contains_key(&key) {
+                outcomes.insert(key.clone(), run_build(build, bot.cwd.as_deref()).await);
+            }
+            if let Some(Err(why)) = outcomes.get(&key) {
+                failures.insert(bot.name.clone(), why.clone());
+                continue;
+            }
+        }
+        if let Err(why) = check_program(bot) {
+            failures.insert(bot.name.clone(), why);
+        }
+    }
+    failures
+}
+
+async fn run_build(build: &str, cwd: Option<&Path>) -> Result<(), String> {
+    tracing::info!(build, "building");
+    let mut command = tokio::process::Command::new("sh");
+    command
+        .arg("-c")
+        .arg(build)
+        .stdin(std::process::Stdio::null());
+    if let Some(dir) = cwd {
+        command.current_dir(dir);
+    }
+    match command.output().await {
+        Err(e) => Err(format!("build `{build}` could not start: {e}")),
+        Ok(out) if out.status.success() => Ok(()),
+        Ok(out) => {
+            let err = String::from_utf8_lossy(&out.stderr);
+            let last: Vec<&str> = err.lines().rev().take(3).collect();
+            let tail: Vec<&str> = last.into_iter().rev().collect();
+            Err(format!(
+                "build `{build}` failed ({}): {}",
+                out.status,
+                tail.join(" / ")
+            ))
+        }
+    }
+}
+
+/// Checks that a bot's program exists (a path relative to its working directory, or a
+/// program found on PATH).
+fn check_program(bot: &config::BotEntry) -> Result<(), String> {
+    let words = shell_words::split(&bot.command)
+        .map_err(|e| format!("bad command `{}`: {e}", bot.command))?;
+    let program = words.first().ok_or_else(|| "empty command".to_string())?;
+    let found = if program.contains('/') {
+        bot.cwd.clone().unwrap_or_default().join(program).is_file()
+    } else {
+        std::env::var_os("PATH")
+            .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()))
+    };
+    if found {
+        Ok(())
+    } else {
+        Err(format!("cannot start: program `{program}` not found"))
+    }
+}
+
+/// Removes temporary files a crash may have left (replays are written to `.tmp-*` first).
+fn remove_temporaries(out: &Path) {
+    for dir in [out.to_path_buf(), out.join("replays"), out.join("logs")] {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            if entry.file_name().to_string_lossy().starts_with(".tmp-") {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+/// Writes `leaderboard.json` and `leaderboard.md` atomically.
+pub fn write_leaderboard(out: &Path, leaderboard: &Leaderboard) -> Result<(), TournamentError> {
+    let json = serde_json::to_vec_pretty(leaderboard)
+        .map_err(|e| TournamentError::Invalid(e.to_string()))?;
+    let path = out.join("leaderboard.json");
+    write_atomic(&path, &json).map_err(|e| TournamentError::io(&path, e))?;
+    let path = out.join("leaderboard.md");
+    let title = format!(
+        "Leaderboard: {}",
+        out.file_name()
+            .map_or("tournament".into(), |n| n.to_string_lossy())
+    );
+    write_atomic(&path, leaderboard.markdown(&title).as_bytes())
+        .map_err(|e| TournamentError::io(&path, e))
+}
+
+/// Recomputes the leaderboard of a tournament folder from its files.
+pub fn recompute(dir: &Path) -> Result<Leaderboard, TournamentError> {
+    let record = TournamentRecord::load(dir)?;
+    let (results, _) = results::read(dir)?;
+    let leaderboard = record.leaderboard(&results);
+    write_leaderboard(dir, &leaderboard)?;
+    Ok(leaderboard)
+}
+
+/// A progress bar on a terminal, plain lines on stderr otherwise.
+#[derive(Clone)]
+struct Progress {
+    bar: Option<ProgressBar>,
+    total: usize,
+    running: Arc<std::sync::Mutex<Vec<String>>>,
+    count: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Progress {
+    fn new(todo: usize, kept: usize) -> Self {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new(todo as u64);
+            let style =
+                ProgressStyle::with_template("{bar:30} {pos}/{len} matches  eta {eta}  {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar());
+            bar.set_style(style);
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        if bar.is_none() {
+            eprintln!("tournament: {todo} matches to play ({kept} already done)");
+        }
+        Progress {
+            bar,
+            total: todo,
+            running: Default::default(),
+            count: Default::default(),
+        }
+    }
+
+    fn running(&self) -> std::sync::MutexGuard<'_, Vec<String>> {
+        match self.running.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        }
+    }
+
+    fn started(&self, m: &ScheduledMatch) {
+        let mut running = self.running();
+        running.push(m.seats.join(" vs "));
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("running {}: {}", running.len(), running.join(", ")));
+        }
+    }
+
+    fn ended(&self, m: &ScheduledMatch) {
+        let name = m.seats.join(" vs ");
+        let mut running = self.running();
+        if let Some(i) = running.iter().position(|r| *r == name) {
+            running.remove(i);
+        }
+    }
+
+    fn finished(&self, m: &ScheduledMatch, line: &ResultLine) {
+        let n = self.count.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        let scores: Vec<String> = line
+            .result
+            .players
+            .iter()
+            .map(|p| p.score.to_string())
+            .collect();
+        match &self.bar {
+            Some(bar) => bar.inc(1),
+            None => eprintln!(
+                "[{n}/{}] {} on {}: {}",
+                self.total,
+                m.seats.join(" vs "),
+                m.map.display(),
+                scores.join("-")
+            ),
+        }
+    }
+
+    fn println(&self, text: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(text),
+            None => eprintln!("{text}"),
+        }
+    }
+
+    fn done(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! `results.jsonl`: one line per finished match, appended and synced as each match ends.
+//! A torn last line (a crash mid-write) is detected and discarded, never misread.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::TournamentError;
+use crate::replay::{write_atomic, MatchResult};
+
+/// The file name inside a tournament folder.
+pub const RESULTS_FILE: &str = "results.jsonl";
+
+/// One finished match.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResultLine {
+    /// The scheduled match's key.
+    pub key: String,
+    /// Bot names in seat order.
+    pub seats: Vec<String>,
+    /// The map file.
+    pub map: PathBuf,
+    /// Game number for the pairing and map.
+    pub game: u32,
+    /// The match seed.
+    pub seed: u64,
+    /// Number of steps played.
+    pub steps: usize,
+    /// The replay, relative to the tournament folder.
+    pub replay: String,
+    /// The result.
+    pub result: MatchResult,
+}
+
+/// Reads every complete line of `dir/results.jsonl` (none if the file does not exist).
+/// Returns the lines and the byte length of the complete part; a final line without its
+/// newline is torn and left out. A bad line before the end is an error naming its number.
+pub fn read(dir: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError> {
+    let path = dir.join(RESULTS_FILE);
+    let bytes = match std::fs::read(&path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
+        Err(e) => return Err(TournamentError::io(&path, e)),
+    };
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    if complete < bytes.len() {
+        tracing::warn!(file = %path.display(), bytes = bytes.len() - complete, "discarding a torn last line");
+    }
+    let mut lines = Vec::new();
+    for (i, line) in bytes[..complete].split(|&b| b == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let parsed = serde_json::from_slice(line).map_err(|e| TournamentError::Results {
+            path: path.clone(),
+            line: i + 1,
+            message: e.to_string(),
+        })?;
+        lines.push(parsed);
+    }
+    Ok((lines, complete as u64))
+}
+
+/// The results file open for appending.
+pub struct ResultsWriter {
+    path: PathBuf,
+    file: File,
+}
+
+impl ResultsWriter {
+    /// Opens `dir/results.jsonl` for appending after cutting it to `valid_len` bytes (which
+    /// drops a torn last line).
+    pub fn open(dir: &Path, valid_len: u64) -> Result<Self, TournamentError> {
+        let path = dir.join(RESULTS_FILE);
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(|e| TournamentError::io(&path, e))?;
+        file.set_len(valid_len)
+            .map_err(|e| TournamentError::io(&path, e))?;
+        Ok(ResultsWriter { path, file })
+    }
+
+    /// Appends one line and syncs it to disk.
+    pub fn append(&mut self, line: &ResultLine) -> Result<(), TournamentError> {
+        let mut text =
+            serde_json::to_string(line).map_err(|e| TournamentError::Invalid(e.to_string()))?;
+        text.push('\n');
+        self.file
+            .write_all(text.as_bytes())
+            .and_then(|_| self.file.sync_data())
+            .map_err(|e| TournamentError::io(&self.path, e))
+    }
+}
+
+/// Replaces `dir/results.jsonl` with `lines`, atomically.
+pub fn rewrite(dir: &Path, lines: &[ResultLine]) -> Result<u64, TournamentError> {
+    let path = dir.join(RESULTS_FILE);
+    let mut text = String::new();
+    for line in lines {
+        text.push_str(
+            &serde_json::to_string(line).map_err(|e| TournamentError::Invalid(e.to_string()))?,
+        );
+        text.push('\n');
+    }
+    write_atomic(&path, text.as_bytes()).map_err(|e| TournamentError::io(&path, e))?;
+    Ok(text.len() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::PlayerResult;
+
+    fn line(key: &str) -> ResultLine {
+        ResultLine {
+            key: key.to_string(),
+            seats: vec!["a".into(), "b".into()],
+            map: "m.txt".into(),
+            game: 1,
+            seed: 3,
+            steps: 10,
+            replay: format!("replays/{key}.json"),
+            result: MatchResult {
+                players: vec![
+                    PlayerResult {
+                        name: "a".into(),
+                        score: 5,
+                        finished: true,
+                        forfeit: None,
+                        detail: None,
+                    },
+                    PlayerResult {
+                        name: "b".into(),
+                        score: 0,
+                        finished: false,
+                        forfeit: Some("crash".into()),
+                        detail: None,
+                    },
+                ],
+                winner: Some(0),
+            },
+        }
+    }
+
+    #[test]
+    fn appended_lines_read_back_and_a_torn_tail_is_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = ResultsWriter::open(dir.path(), 0).unwrap();
+        w.append(&line("k1")).unwrap();
+        w.append(&line("k2")).unwrap();
+        drop(w);
+        let path = dir.path().join(RESULTS_FILE);
+        let full = std::fs::read(&path).unwrap();
+        // Simulate a crash in the middle of writing a third line.
+        let mut torn = full.clone();
+        torn.extend_from_slice(&serde_json::to_vec(&line("k3")).unwrap()[..40]);
+        std::fs::write(&path, &torn).unwrap();
+        let (lines, len) = read(dir.path()).unwrap();
+        assert_eq!(
+            lines.iter().map(|l| l.key.as_str()).collect::<Vec<_>>(),
+            ["k1", "k2"]
+        );
+        assert_eq!(len, full.len() as u64);
+        // Even a complete JSON value without its newline counts as torn.
+        let mut unterminated = full.clone();
+        unterminated.extend_from_slice(&serde_json::to_vec(&line("k3")).unwrap());
+        std::fs::write(&path, &unterminated).unwrap();
+        assert_eq!(read(dir.path()).unwrap().0.len(), 2);
+        // Reopening cuts the torn part, so the next append starts on a fresh line.
+        let mut w = ResultsWriter::open(dir.path(), len).unwrap();
+        w.append(&line("k4")).unwrap();
+        let keys: Vec<String> = read(dir.path())
+            .unwrap()
+            .0
+            .into_iter()
+            .map(|l| l.key)
+            .collect();
+        assert_eq!(keys, ["k1", "k2", "k4"]);
+    }
+
+    #[test]
+    fn a_corrupt_line_in_the_middle_is_an_error_with_its_number() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = serde_json::to_string(&line("k1")).unwrap();
+        std::fs::write(
+            dir.path().join(RESULTS_FILE),
+            format!("{good}\n{{oops\n{good}\n"),
+        )
+        .unwrap();
+        let err = read(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("results.jsonl:2:"), "{err}");
+    }
+
+    #[test]
+    fn rewrite_replaces_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        rewrite(dir.path(), &[line("a"), line("b")]).unwrap();
+        rewrite(dir.path(), &[line("b")]).unwrap();
+        assert_eq!(read(dir.path()).unwrap().0, vec![line("b")]);
+    }
+}

@@ -1,0 +1,141 @@
+//! Who plays whom: bot fingerprints, the match list, and each match's key and seed.
+//!
+//! A match's key names its bots' versions (fingerprints), the map's content, the game number,
+//! the seat order, the seed and the limits. Results are kept by key, so a new version of a
+//! bot, a changed map or new limits make new keys: exactly the matches to (re-)run.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::config::{BotEntry, TournamentConfig};
+use super::TournamentError;
+
+/// A bot with the fingerprint of its current version.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotVersion {
+    /// The configured bot.
+    #[serde(flatten)]
+    pub entry: BotEntry,
+    /// Hash of the command line and of every file it names (the executable, a script).
+    pub fingerprint: String,
+}
+
+/// One scheduled match.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScheduledMatch {
+    /// Unique key: also the replay's file name.
+    pub key: String,
+    /// Bot names in seat order.
+    pub seats: Vec<String>,
+    /// The map file.
+    pub map: PathBuf,
+    /// Game number for this pairing and map (1-based).
+    pub game: u32,
+    /// The match seed.
+    pub seed: u64,
+}
+
+fn hex(hash: &blake3::Hash, len: usize) -> String {
+    hash.to_hex()[..len].to_string()
+}
+
+/// Fingerprints `bot`: its command line, working directory, and the content of every word of
+/// the command that names an existing file (relative to its working directory).
+pub fn fingerprint(bot: &BotEntry) -> Result<String, TournamentError> {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(bot.command.as_bytes());
+    let words = shell_words::split(&bot.command).map_err(|e| {
+        TournamentError::Invalid(format!(
+            "bot `{}`: bad command `{}`: {e}",
+            bot.name, bot.command
+        ))
+    })?;
+    let base = bot.cwd.clone().unwrap_or_default();
+    for word in words {
+        let path = base.join(&word);
+        if path.is_file() {
+            let bytes = std::fs::read(&path).map_err(|e| TournamentError::io(&path, e))?;
+            hasher.update(word.as_bytes());
+            hasher.update(&bytes);
+        }
+    }
+    Ok(hex(&hasher.finalize(), 16))
+}
+
+/// Hash of a map file's content.
+pub fn map_digest(path: &Path) -> Result<String, TournamentError> {
+    let bytes = std::fs::read(path).map_err(|e| TournamentError::io(path, e))?;
+    Ok(hex(&blake3::hash(&bytes), 16))
+}
+
+fn seed_of(base: u64, map: &Path, game: u32, seats: &[&str]) -> u64 {
+    let text = format!("{base}|{}|{game}|{}", map.display(), seats.join("|"));
+    let hash = blake3::hash(text.as_bytes());
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&hash.as_bytes()[..8]);
+    u64::from_le_bytes(bytes)
+}
+
+fn file_safe(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// Every match of a round robin: each pair of `bots` (in config order), on each map, `games`
+/// times, from both sides. `digests` are the maps' content hashes, in map order.
+pub fn round_robin(
+    config: &TournamentConfig,
+    bots: &[BotVersion],
+    digests: &[String],
+) -> Vec<ScheduledMatch> {
+    let limits = serde_json::to_string(&config.limits.limits()).unwrap_or_default();
+    let mut out = Vec::new();
+    for (mi, map) in config.maps.iter().enumerate() {
+        let stem = file_safe(
+            &map.file_stem()
+                .map_or("map".into(), |s| s.to_string_lossy()),
+        );
+        for game in 1..=config.games {
+            for i in 0..bots.len() {
+                for j in i + 1..bots.len() {
+                    for (a, b) in [(&bots[i], &bots[j]), (&bots[j], &bots[i])] {
+                        let seats = [a.entry.name.as_str(), b.entry.name.as_str()];
+                        let seed = seed_of(config.seed, map, game, &seats);
+                        let identity = format!(
+                            "{}|{}|{}|{}|{}|{}|{}|{seed}|{limits}",
+                            config.game,
+                            digests[mi],
+                            game,
+                            a.entry.name,
+                            a.fingerprint,
+                            b.entry.name,
+                            b.fingerprint
+                        );
+                        let key = format!(
+                            "{stem}-g{game}-{}-vs-{}-{}",
+                            file_safe(&a.entry.name),
+                            file_safe(&b.entry.name),
+                            hex(&blake3::hash(identity.as_bytes()), 10)
+                        );
+                        out.push(ScheduledMatch {
+                            key,
+                            seats: seats.iter().map(|s| s.to_string()).collect(),
+                            map: map.clone(),
+                            game,
+                            seed,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
