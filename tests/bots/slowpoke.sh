@@ -1,4 +1,4 @@
-# Answers WAIT to every TICK after sleeping the given number of seconds.
+# Answers WAIT to every TICK after sleeping the given number of seconds ($1).
 while read -r word rest; do
   if [ "$word" = TICK ]; then
     sleep "$1"
