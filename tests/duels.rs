@@ -14,10 +14,7 @@ fn greedy_beats_waiter_on_the_duel_map_from_either_side() {
     assert_eq!(r["winner"], 0);
     assert_eq!(r["players"][0]["name"], "greedy");
     assert!(replay.exists(), "the replay is written");
-    assert!(
-        replay.with_extension("log").exists(),
-        "the stderr log is written"
-    );
+    assert!(replay.with_extension("log").exists(), "the stderr log is written");
 
     let (r, _) = duel(dir.path(), "duel.txt", &[], [&waiter, &greedy]);
     assert_eq!(r["winner"], 1);
@@ -31,10 +28,7 @@ fn the_cpp_sample_bot_plays_and_the_replay_verifies() {
     let (r, replay) = duel(dir.path(), "duel.txt", &[], [&cpp, &greedy]);
     for i in 0..2 {
         let (score, finished, forfeit) = player(&r, i);
-        assert!(
-            score > 0 && finished && forfeit.is_none(),
-            "player {i}: {r}"
-        );
+        assert!(score > 0 && finished && forfeit.is_none(), "player {i}: {r}");
     }
     let out = arena(&["verify", &replay.display().to_string()]);
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -46,26 +40,12 @@ fn the_cpp_sample_bot_plays_and_the_replay_verifies() {
 fn every_sample_map_is_playable_and_every_replay_verifies() {
     let dir = tempfile::tempdir().unwrap();
     let (greedy, random) = (bin("greedy"), bin("random"));
-    for name in [
-        "duel.txt",
-        "jump.txt",
-        "fire.txt",
-        "multipliers.txt",
-        "tight.txt",
-    ] {
+    for name in ["duel.txt", "jump.txt", "fire.txt", "multipliers.txt", "tight.txt"] {
         let (r, replay) = duel(dir.path(), name, &[], [&greedy, &random]);
         assert!(player(&r, 0).1, "greedy finishes on {name}: {r}");
-        assert_eq!(
-            player(&r, 1).2,
-            None,
-            "random never forfeits on {name}: {r}"
-        );
+        assert_eq!(player(&r, 1).2, None, "random never forfeits on {name}: {r}");
         let out = arena(&["verify", &replay.display().to_string()]);
-        assert!(
-            out.status.success(),
-            "{name}: {}",
-            String::from_utf8_lossy(&out.stdout)
-        );
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stdout));
     }
 }
 
@@ -101,20 +81,11 @@ fn a_seeded_random_bot_replays_the_same_game() {
     let (random, waiter) = (bin("random"), bin("waiter"));
     let answers = |path: &std::path::Path| -> Vec<Value> {
         let rep: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
-        rep["steps"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["replies"][0]["answer"].clone())
-            .collect()
+        rep["steps"].as_array().unwrap().iter().map(|s| s["replies"][0]["answer"].clone()).collect()
     };
     let (_, a) = duel(dir.path(), "duel.txt", &[], [&random, &waiter]);
     let (_, b) = duel(dir.path(), "duel.txt", &[], [&random, &waiter]);
-    assert_eq!(
-        answers(&a),
-        answers(&b),
-        "ARENA_SEED from --seed 7 fixes the random bot"
-    );
+    assert_eq!(answers(&a), answers(&b), "ARENA_SEED from --seed 7 fixes the random bot");
     let (_, c) = duel(dir.path(), "duel.txt", &["--seed", "8"], [&random, &waiter]);
     assert_ne!(answers(&a), answers(&c), "another seed, another game");
 }
@@ -136,29 +107,17 @@ fn verify_reports_where_a_tampered_replay_diverges() {
         assert!(!out.status.success(), "tampering went unnoticed: {needle}");
         assert!(stdout.contains(needle), "expected `{needle}` in: {stdout}");
     };
-    check(
-        &|r| r["result"]["players"][0]["score"] = 99999.into(),
-        "result: `players[0].score`",
-    );
+    check(&|r| r["result"]["players"][0]["score"] = 99999.into(), "result: `players[0].score`");
     check(&|r| r["result"]["winner"] = 1.into(), "result: `winner`");
-    check(
-        &|r| r["steps"][2]["frame"]["players"][0]["score"] = 1234.into(),
-        "step 3: `players[0].score`",
-    );
-    check(
-        &|r| r["steps"][0]["replies"][0]["answer"] = "MOVE 2 2".into(),
-        "step 1:",
-    );
+    check(&|r| r["steps"][2]["frame"]["players"][0]["score"] = 1234.into(), "step 3: `players[0].score`");
+    check(&|r| r["steps"][0]["replies"][0]["answer"] = "MOVE 2 2".into(), "step 1:");
     check(
         &|r| {
             r["steps"].as_array_mut().unwrap().pop();
         },
         "the game is not over",
     );
-    check(
-        &|r| r["setup"]["map"][0] = "0 J 0 W".into(),
-        "cannot rebuild the game",
-    );
+    check(&|r| r["setup"]["map"][0] = "0 J 0 W".into(), "cannot rebuild the game");
 }
 
 #[test]
@@ -171,21 +130,14 @@ fn replay_shows_the_board_tick_by_tick_when_piped() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success());
     assert!(text.contains("tick 0/20"), "{text}");
-    assert!(
-        text.contains(" @1  5  .  $  .  5 @2"),
-        "players at their starts, the final: {text}"
-    );
+    assert!(text.contains(" @1  5  .  $  .  5 @2"), "players at their starts, the final: {text}");
     assert!(!text.contains('\x1b'), "no terminal escapes when piped");
 
     let out = arena(&["replay", &path]);
     let text = String::from_utf8_lossy(&out.stdout);
     let frames = text.matches("tick ").count();
     let rep: Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
-    assert_eq!(
-        frames,
-        rep["steps"].as_array().unwrap().len() + 1,
-        "every tick is shown"
-    );
+    assert_eq!(frames, rep["steps"].as_array().unwrap().len() + 1, "every tick is shown");
     assert!(text.contains("P1 took J"), "events are shown: {text}");
     assert!(text.contains("result: greedy"), "{text}");
 
@@ -198,62 +150,30 @@ fn replay_shows_the_board_tick_by_tick_when_piped() {
 fn bad_maps_bad_bots_and_bad_replays_fail_with_a_clear_message() {
     let dir = tempfile::tempdir().unwrap();
     let bad_map = dir.path().join("bad.txt");
-    std::fs::write(
-        &bad_map,
-        "ARENA 2 2 5\n0 0\n1 1\n0 1\nMAP\n0 0\n0 Q\nEND_MAP\nSTREAM\n",
-    )
-    .unwrap();
+    std::fs::write(&bad_map, "ARENA 2 2 5\n0 0\n1 1\n0 1\nMAP\n0 0\n0 Q\nEND_MAP\nSTREAM\n").unwrap();
     let waiter = bin("waiter");
     let bad = bad_map.display().to_string();
     let out = arena(&["duel", "--map", &bad, "--no-replay", &waiter, &waiter]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
-    assert!(
-        err.contains(&format!("{bad}:7: bad cell `Q` at row 1, column 1")),
-        "{err}"
-    );
+    assert!(err.contains(&format!("{bad}:7: bad cell `Q` at row 1, column 1")), "{err}");
 
-    let out = arena(&[
-        "duel",
-        "--map",
-        "maps/none.txt",
-        "--no-replay",
-        &waiter,
-        &waiter,
-    ]);
+    let out = arena(&["duel", "--map", "maps/none.txt", "--no-replay", &waiter, &waiter]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("maps/none.txt: cannot read map"));
 
     let missing = dir.path().join("no-such-bot").display().to_string();
-    let out = arena(&[
-        "duel",
-        "--map",
-        "maps/duel.txt",
-        "--no-replay",
-        &waiter,
-        &missing,
-    ]);
+    let out = arena(&["duel", "--map", "maps/duel.txt", "--no-replay", &waiter, &missing]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(err.contains("bot `no-such-bot`: cannot start"), "{err}");
 
-    let out = arena(&[
-        "duel",
-        "--map",
-        "maps/duel.txt",
-        "--no-replay",
-        &waiter,
-        "\"unclosed",
-    ]);
+    let out = arena(&["duel", "--map", "maps/duel.txt", "--no-replay", &waiter, "\"unclosed"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad command"));
 
     let junk = dir.path().join("junk.json");
-    std::fs::write(
-        &junk,
-        "{\"format\": \"arena-replay\", \"version\": 1, \"game\": 3}",
-    )
-    .unwrap();
+    std::fs::write(&junk, "{\"format\": \"arena-replay\", \"version\": 1, \"game\": 3}").unwrap();
     let out = arena(&["verify", &junk.display().to_string()]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a valid replay"));

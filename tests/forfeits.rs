@@ -11,37 +11,23 @@ fn forfeits(bad: &str, reason: &str) {
     let dir = tempfile::tempdir().unwrap();
     let greedy = bin("greedy");
     for bad_side in 0..2 {
-        let bots = if bad_side == 0 {
-            [bad, greedy.as_str()]
-        } else {
-            [greedy.as_str(), bad]
-        };
+        let bots = if bad_side == 0 { [bad, greedy.as_str()] } else { [greedy.as_str(), bad] };
         let (r, replay) = duel(dir.path(), "fire.txt", &FAST, bots);
         let (score, finished, forfeit) = player(&r, bad_side);
         assert_eq!(forfeit.as_deref(), Some(reason), "side {bad_side}: {r}");
         assert_eq!((score, finished), (0, false), "a forfeit scores 0: {r}");
         let (score, finished, forfeit) = player(&r, 1 - bad_side);
-        assert!(
-            score > 0 && finished && forfeit.is_none(),
-            "the other bot plays on to the final: {r}"
-        );
+        assert!(score > 0 && finished && forfeit.is_none(), "the other bot plays on to the final: {r}");
         assert_eq!(r["winner"], 1 - bad_side);
         let out = arena(&["verify", &replay.display().to_string()]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stdout)
-        );
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
     }
 }
 
 #[test]
 fn a_bot_that_never_answers_times_out_and_is_ended() {
     forfeits(&format!("{} 4242", script("sleeper.sh")), "timeout");
-    assert!(
-        !process_running("sleep 4242"),
-        "the sleeping child was ended with its group"
-    );
+    assert!(!process_running("sleep 4242"), "the sleeping child was ended with its group");
 }
 
 #[test]
@@ -70,17 +56,9 @@ fn a_slow_bot_uses_up_its_total_time() {
     let dir = tempfile::tempdir().unwrap();
     let slow = format!("{} 0.3", script("slowpoke.sh"));
     let greedy = bin("greedy");
-    let (r, replay) = duel(
-        dir.path(),
-        "fire.txt",
-        &["--move-ms", "400", "--total-ms", "1200"],
-        [&slow, &greedy],
-    );
+    let (r, replay) = duel(dir.path(), "fire.txt", &["--move-ms", "400", "--total-ms", "1200"], [&slow, &greedy]);
     assert_eq!(player(&r, 0).2.as_deref(), Some("timeout"), "{r}");
-    assert_eq!(
-        r["players"][0]["name"], "slowpoke",
-        "a script is named after the script, not `sh`"
-    );
+    assert_eq!(r["players"][0]["name"], "slowpoke", "a script is named after the script, not `sh`");
     let rep: serde_json::Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
     let answered = rep["steps"]
         .as_array()
@@ -89,10 +67,7 @@ fn a_slow_bot_uses_up_its_total_time() {
         .flat_map(|s| s["replies"].as_array().unwrap())
         .filter(|r| r["player"] == 0 && r["answer"].is_string())
         .count();
-    assert!(
-        (3..=4).contains(&answered),
-        "it answered {answered} times before its 1.2 s ran out"
-    );
+    assert!((3..=4).contains(&answered), "it answered {answered} times before its 1.2 s ran out");
 }
 
 #[test]

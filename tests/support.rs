@@ -6,10 +6,7 @@ use std::sync::OnceLock;
 
 /// The workspace root.
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default()
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
 }
 
 /// The folder holding the built binaries (`target/debug` or `target/release`), after building
@@ -19,16 +16,10 @@ pub fn bins() -> &'static Path {
     BINS.get_or_init(|| {
         // The test executable lives in target/<profile>/deps/.
         let exe = std::env::current_exe().expect("test executable path");
-        let dir = exe
-            .parent()
-            .and_then(Path::parent)
-            .expect("target/<profile>")
-            .to_path_buf();
+        let dir = exe.parent().and_then(Path::parent).expect("target/<profile>").to_path_buf();
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
         let mut build = Command::new(cargo);
-        build
-            .current_dir(root())
-            .args(["build", "--workspace", "--bins", "--quiet"]);
+        build.current_dir(root()).args(["build", "--workspace", "--bins", "--quiet"]);
         if dir.file_name().is_some_and(|n| n == "release") {
             build.arg("--release");
         }
@@ -52,10 +43,7 @@ pub fn bin(name: &str) -> String {
 /// The C++ sample bot.
 pub fn cpp_greedy() -> String {
     bins();
-    root()
-        .join("sample-bots/cpp-greedy/cpp-greedy")
-        .display()
-        .to_string()
+    root().join("sample-bots/cpp-greedy/cpp-greedy").display().to_string()
 }
 
 /// A hostile test bot from `tests/bots/`, run with `sh`.
@@ -70,24 +58,12 @@ pub fn map(name: &str) -> String {
 
 /// Runs `arena` with `args` from the workspace root.
 pub fn arena(args: &[&str]) -> Output {
-    Command::new(bin("arena"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("run arena")
+    Command::new(bin("arena")).current_dir(root()).args(args).output().expect("run arena")
 }
 
 /// Runs a duel with `--json` and a replay in `dir`; returns the result JSON and the replay path.
-pub fn duel(
-    dir: &Path,
-    map_name: &str,
-    extra: &[&str],
-    bots: [&str; 2],
-) -> (serde_json::Value, PathBuf) {
-    let replay = dir.join(format!(
-        "replay-{}.json",
-        std::process::id() as u64 * 1000 + next_id()
-    ));
+pub fn duel(dir: &Path, map_name: &str, extra: &[&str], bots: [&str; 2]) -> (serde_json::Value, PathBuf) {
+    let replay = dir.join(format!("replay-{}.json", std::process::id() as u64 * 1000 + next_id()));
     let replay_arg = replay.display().to_string();
     let map_arg = map(map_name);
     let mut args = vec!["duel", "--json", "--map", &map_arg, "--replay", &replay_arg];

@@ -12,15 +12,10 @@ use serde_json::Value;
 fn config(dir: &Path, bots: &[(&str, String)], maps: &[&str], extra: &str) -> PathBuf {
     let mut text = format!(
         "seed = 5\ngames = 1\nmaps = [{}]\n{extra}\n",
-        maps.iter()
-            .map(|m| format!("{:?}", map(m)))
-            .collect::<Vec<_>>()
-            .join(", ")
+        maps.iter().map(|m| format!("{:?}", map(m))).collect::<Vec<_>>().join(", ")
     );
     for (name, command) in bots {
-        text.push_str(&format!(
-            "[[bots]]\nname = {name:?}\ncommand = {command:?}\n"
-        ));
+        text.push_str(&format!("[[bots]]\nname = {name:?}\ncommand = {command:?}\n"));
     }
     let path = dir.join("tournament.toml");
     std::fs::write(&path, text).unwrap();
@@ -45,12 +40,7 @@ fn result_lines(dir: &Path) -> usize {
 }
 
 fn row<'a>(board: &'a Value, bot: &str) -> &'a Value {
-    board["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["bot"] == bot)
-        .unwrap()
+    board["rows"].as_array().unwrap().iter().find(|r| r["bot"] == bot).unwrap()
 }
 
 fn sample_bots() -> Vec<(&'static str, String)> {
@@ -68,71 +58,42 @@ fn a_tournament_of_sample_bots_and_a_crasher_ranks_as_expected() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("t");
     let cfg = config(dir.path(), &sample_bots(), &["fire.txt", "jump.txt"], "");
-    let (stdout, stderr, code) = tournament(&[
-        "--config",
-        &cfg.display().to_string(),
-        "--out",
-        &out.display().to_string(),
-        "-j",
-        "2",
-    ]);
+    let (stdout, stderr, code) =
+        tournament(&["--config", &cfg.display().to_string(), "--out", &out.display().to_string(), "-j", "2"]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     // 5 bots: 10 pairings, both sides, 2 maps.
     assert_eq!(result_lines(&out), 40);
     let board = leaderboard(&out);
-    assert_eq!(
-        (board["matches"].as_u64(), board["scheduled"].as_u64()),
-        (Some(40), Some(40))
-    );
-    let ranks: Vec<&str> = board["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["bot"].as_str().unwrap())
-        .collect();
+    assert_eq!((board["matches"].as_u64(), board["scheduled"].as_u64()), (Some(40), Some(40)));
+    let ranks: Vec<&str> = board["rows"].as_array().unwrap().iter().map(|r| r["bot"].as_str().unwrap()).collect();
     assert_eq!(ranks.len(), 5);
     let crasher = row(&board, "crasher");
     // It ties with the waiter on total score (0) and draws against it (0-0): only the
     // tie-breaks order those two.
     assert_eq!(&ranks[..3], ["cpp-greedy", "greedy", "random"], "{ranks:?}");
-    assert_eq!(
-        (crasher["total_score"].as_i64(), crasher["games"].as_u64()),
-        (Some(0), Some(16))
-    );
+    assert_eq!((crasher["total_score"].as_i64(), crasher["games"].as_u64()), (Some(0), Some(16)));
     assert_eq!(crasher["forfeits"]["crash"], 16);
     assert_eq!(crasher["wins"], 0);
     assert_eq!(row(&board, "waiter")["total_score"], 0);
     for r in board["rows"].as_array().unwrap() {
-        let sum = r["wins"].as_u64().unwrap()
-            + r["draws"].as_u64().unwrap()
-            + r["losses"].as_u64().unwrap();
+        let sum = r["wins"].as_u64().unwrap() + r["draws"].as_u64().unwrap() + r["losses"].as_u64().unwrap();
         assert_eq!(sum, 16, "every bot plays 16 games: {r}");
         assert_eq!(r["matches"].as_array().unwrap().len(), 16);
     }
     assert!(row(&board, "greedy")["rank"].as_u64() < row(&board, "waiter")["rank"].as_u64());
-    assert!(
-        stdout.contains("rank") && stdout.contains("crash 16"),
-        "the table is printed: {stdout}"
-    );
+    assert!(stdout.contains("rank") && stdout.contains("crash 16"), "the table is printed: {stdout}");
     // Every replay exists and verifies; the Markdown leaderboard links to them.
     let md = std::fs::read_to_string(out.join("leaderboard.md")).unwrap();
     for m in row(&board, "greedy")["matches"].as_array().unwrap() {
         let replay = m["replay"].as_str().unwrap();
         assert!(md.contains(&format!("]({replay})")));
         let verified = arena(&["verify", &out.join(replay).display().to_string()]);
-        assert!(
-            verified.status.success(),
-            "{}",
-            String::from_utf8_lossy(&verified.stdout)
-        );
+        assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stdout));
     }
     // `arena leaderboard` recomputes the same thing from the folder.
     let again = arena(&["leaderboard", "--json", &out.display().to_string()]);
     assert!(again.status.success());
-    assert_eq!(
-        serde_json::from_slice::<Value>(&again.stdout).unwrap(),
-        board
-    );
+    assert_eq!(serde_json::from_slice::<Value>(&again.stdout).unwrap(), board);
 }
 
 #[test]
@@ -142,14 +103,8 @@ fn one_job_and_four_jobs_give_the_same_leaderboard() {
     let mut boards = Vec::new();
     for jobs in ["1", "4"] {
         let out = dir.path().join(format!("j{jobs}"));
-        let (stdout, stderr, code) = tournament(&[
-            "--config",
-            &cfg.display().to_string(),
-            "--out",
-            &out.display().to_string(),
-            "-j",
-            jobs,
-        ]);
+        let (stdout, stderr, code) =
+            tournament(&["--config", &cfg.display().to_string(), "--out", &out.display().to_string(), "-j", jobs]);
         assert_eq!(code, 0, "{stdout}\n{stderr}");
         boards.push(leaderboard(&out));
     }
@@ -180,10 +135,7 @@ fn spawn_tournament(args: &[&str]) -> Child {
 fn wait_for_results(dir: &Path, n: usize, child: &mut Child) {
     let start = Instant::now();
     while result_lines(dir) < n {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the tournament ended before {n} results"
-        );
+        assert!(child.try_wait().unwrap().is_none(), "the tournament ended before {n} results");
         assert!(start.elapsed() < Duration::from_secs(60), "no progress");
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -195,25 +147,11 @@ fn kill_9_then_resume_gives_the_uninterrupted_leaderboard() {
     let cfg = config(dir.path(), &slow_bots("0.011"), &["fire.txt"], "");
     let cfg = cfg.display().to_string();
     let whole = dir.path().join("whole");
-    let (_, stderr, code) = tournament(&[
-        "--config",
-        &cfg,
-        "--out",
-        &whole.display().to_string(),
-        "-j",
-        "2",
-    ]);
+    let (_, stderr, code) = tournament(&["--config", &cfg, "--out", &whole.display().to_string(), "-j", "2"]);
     assert_eq!(code, 0, "{stderr}");
 
     let cut = dir.path().join("cut");
-    let mut child = spawn_tournament(&[
-        "--config",
-        &cfg,
-        "--out",
-        &cut.display().to_string(),
-        "-j",
-        "1",
-    ]);
+    let mut child = spawn_tournament(&["--config", &cfg, "--out", &cut.display().to_string(), "-j", "1"]);
     wait_for_results(&cut, 3, &mut child);
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
@@ -222,10 +160,7 @@ fn kill_9_then_resume_gives_the_uninterrupted_leaderboard() {
 
     let (stdout, stderr, code) = tournament(&["--resume", &cut.display().to_string()]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
-    assert!(
-        stdout.contains(&format!("{} kept", before)),
-        "finished matches are kept, not re-run: {stdout}"
-    );
+    assert!(stdout.contains(&format!("{} kept", before)), "finished matches are kept, not re-run: {stdout}");
     assert_eq!(result_lines(&cut), 12);
     assert_eq!(leaderboard(&cut), leaderboard(&whole));
     let leftovers: Vec<_> = std::fs::read_dir(cut.join("replays"))
@@ -241,12 +176,7 @@ fn a_torn_last_result_line_is_discarded_and_its_match_re_run() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = config(dir.path(), &sample_bots()[..3], &["fire.txt"], "");
     let out = dir.path().join("t");
-    let (_, stderr, code) = tournament(&[
-        "--config",
-        &cfg.display().to_string(),
-        "--out",
-        &out.display().to_string(),
-    ]);
+    let (_, stderr, code) = tournament(&["--config", &cfg.display().to_string(), "--out", &out.display().to_string()]);
     assert_eq!(code, 0, "{stderr}");
     let complete = leaderboard(&out);
     let path = out.join("results.jsonl");
@@ -262,10 +192,7 @@ fn a_torn_last_result_line_is_discarded_and_its_match_re_run() {
 }
 
 fn summary_line(stdout: &str) -> &str {
-    stdout
-        .lines()
-        .find(|l| l.contains("matches played"))
-        .unwrap_or("")
+    stdout.lines().find(|l| l.contains("matches played")).unwrap_or("")
 }
 
 #[test]
@@ -274,66 +201,35 @@ fn the_league_reruns_only_what_a_new_or_changed_bot_touches() {
     // A bot whose executable we can swap, to check that a rebuilt bot counts as new.
     let swap = dir.path().join("swap-bot");
     std::fs::copy(bins().join("waiter"), &swap).unwrap();
-    let bots = vec![
-        ("greedy", bin("greedy")),
-        ("random", bin("random")),
-        ("swap", swap.display().to_string()),
-    ];
+    let bots = vec![("greedy", bin("greedy")), ("random", bin("random")), ("swap", swap.display().to_string())];
     let cfg = config(dir.path(), &bots, &["fire.txt"], "");
     let out = dir.path().join("league");
     let out_arg = out.display().to_string();
-    let (stdout, _, code) =
-        tournament(&["--config", &cfg.display().to_string(), "--out", &out_arg]);
+    let (stdout, _, code) = tournament(&["--config", &cfg.display().to_string(), "--out", &out_arg]);
     assert_eq!(code, 0);
-    assert!(
-        summary_line(&stdout).starts_with("6 of 6 matches played (6 now"),
-        "{stdout}"
-    );
+    assert!(summary_line(&stdout).starts_with("6 of 6 matches played (6 now"), "{stdout}");
 
     // A new submission: only its 6 matches are played.
     let cpp = format!("cpp={}", cpp_greedy());
     let (stdout, _, code) = tournament(&["--resume", &out_arg, "--bot", &cpp]);
     assert_eq!(code, 0);
-    assert!(
-        summary_line(&stdout).starts_with("12 of 12 matches played (6 now, 6 kept, 0 superseded"),
-        "{stdout}"
-    );
+    assert!(summary_line(&stdout).starts_with("12 of 12 matches played (6 now, 6 kept, 0 superseded"), "{stdout}");
 
     // Nothing changed: nothing runs.
     let (stdout, _, _) = tournament(&["--resume", &out_arg]);
-    assert!(
-        summary_line(&stdout).starts_with("12 of 12 matches played (0 now, 12 kept"),
-        "{stdout}"
-    );
+    assert!(summary_line(&stdout).starts_with("12 of 12 matches played (0 now, 12 kept"), "{stdout}");
 
     // The swap bot is rebuilt (its executable changes): its 6 matches are superseded and re-run.
     std::fs::copy(bins().join("greedy"), &swap).unwrap();
     let (stdout, _, code) = tournament(&["--resume", &out_arg]);
     assert_eq!(code, 0);
-    assert!(
-        summary_line(&stdout).starts_with("12 of 12 matches played (6 now, 6 kept, 6 superseded"),
-        "{stdout}"
-    );
-    assert!(
-        row(&leaderboard(&out), "swap")["total_score"]
-            .as_i64()
-            .unwrap()
-            > 0,
-        "the new version plays"
-    );
+    assert!(summary_line(&stdout).starts_with("12 of 12 matches played (6 now, 6 kept, 6 superseded"), "{stdout}");
+    assert!(row(&leaderboard(&out), "swap")["total_score"].as_i64().unwrap() > 0, "the new version plays");
 
     // A bot replaced on the command line under the same name.
-    let (stdout, _, code) = tournament(&[
-        "--resume",
-        &out_arg,
-        "--bot",
-        &format!("random={}", bin("waiter")),
-    ]);
+    let (stdout, _, code) = tournament(&["--resume", &out_arg, "--bot", &format!("random={}", bin("waiter"))]);
     assert_eq!(code, 0);
-    assert!(
-        summary_line(&stdout).starts_with("12 of 12 matches played (6 now, 6 kept, 6 superseded"),
-        "{stdout}"
-    );
+    assert!(summary_line(&stdout).starts_with("12 of 12 matches played (6 now, 6 kept, 6 superseded"), "{stdout}");
     assert_eq!(row(&leaderboard(&out), "random")["total_score"], 0);
     let replays = std::fs::read_dir(out.join("replays")).unwrap().count();
     assert_eq!(replays, 12, "superseded replays are removed");
@@ -344,33 +240,17 @@ fn ctrl_c_stops_starting_matches_ends_bots_and_keeps_what_finished() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = config(dir.path(), &slow_bots("0.013"), &["fire.txt"], "");
     let out = dir.path().join("t");
-    let mut child = spawn_tournament(&[
-        "--config",
-        &cfg.display().to_string(),
-        "--out",
-        &out.display().to_string(),
-        "-j",
-        "2",
-    ]);
+    let mut child =
+        spawn_tournament(&["--config", &cfg.display().to_string(), "--out", &out.display().to_string(), "-j", "2"]);
     wait_for_results(&out, 1, &mut child);
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(status.success());
     let code = child.wait().unwrap().code();
     assert_eq!(code, Some(130), "an interrupted tournament exits non-zero");
     let done = result_lines(&out);
     assert!(done < 12, "it stopped early ({done} of 12)");
-    assert_eq!(
-        leaderboard(&out)["matches"].as_u64(),
-        Some(done as u64),
-        "the leaderboard of finished matches"
-    );
-    assert!(
-        !process_running("slowpoke.sh 0.013"),
-        "no bot is left running"
-    );
+    assert_eq!(leaderboard(&out)["matches"].as_u64(), Some(done as u64), "the leaderboard of finished matches");
+    assert!(!process_running("slowpoke.sh 0.013"), "no bot is left running");
     let (_, stderr, code) = tournament(&["--resume", &out.display().to_string()]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(result_lines(&out), 12);
@@ -380,45 +260,22 @@ fn ctrl_c_stops_starting_matches_ends_bots_and_keeps_what_finished() {
 fn bots_that_cannot_build_or_start_get_a_clear_row() {
     let dir = tempfile::tempdir().unwrap();
     let mut text = format!("maps = [{:?}]\n", map("fire.txt"));
-    text.push_str(&format!(
-        "[[bots]]\nname = \"greedy\"\ncommand = {:?}\n",
-        bin("greedy")
-    ));
-    text.push_str(&format!(
-        "[[bots]]\nname = \"waiter\"\ncommand = {:?}\n",
-        bin("waiter")
-    ));
+    text.push_str(&format!("[[bots]]\nname = \"greedy\"\ncommand = {:?}\n", bin("greedy")));
+    text.push_str(&format!("[[bots]]\nname = \"waiter\"\ncommand = {:?}\n", bin("waiter")));
     text.push_str("[[bots]]\nname = \"broken\"\ncommand = \"./nothing\"\nbuild = \"echo compiling >&2; exit 3\"\n");
     text.push_str("[[bots]]\nname = \"ghost\"\ncommand = \"./no-such-program\"\n");
     let cfg = dir.path().join("t.toml");
     std::fs::write(&cfg, text).unwrap();
     let out = dir.path().join("t");
-    let (stdout, stderr, code) = tournament(&[
-        "--config",
-        &cfg.display().to_string(),
-        "--out",
-        &out.display().to_string(),
-    ]);
+    let (stdout, stderr, code) =
+        tournament(&["--config", &cfg.display().to_string(), "--out", &out.display().to_string()]);
     assert_eq!(code, 0, "{stderr}");
     let board = leaderboard(&out);
     assert_eq!(board["scheduled"], 2, "only the two working bots play");
-    let broken = row(&board, "broken")["failure"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert!(
-        broken.contains("build `echo compiling >&2; exit 3` failed")
-            && broken.contains("compiling"),
-        "{broken}"
-    );
-    let ghost = row(&board, "ghost")["failure"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert!(
-        ghost.contains("program `./no-such-program` not found"),
-        "{ghost}"
-    );
+    let broken = row(&board, "broken")["failure"].as_str().unwrap().to_string();
+    assert!(broken.contains("build `echo compiling >&2; exit 3` failed") && broken.contains("compiling"), "{broken}");
+    let ghost = row(&board, "ghost")["failure"].as_str().unwrap().to_string();
+    assert!(ghost.contains("program `./no-such-program` not found"), "{ghost}");
     assert!(stdout.contains("not found"), "{stdout}");
 }
 
@@ -429,26 +286,19 @@ fn bad_configs_and_folders_fail_clearly() {
     std::fs::write(&cfg, "maps = [\"x\"]\ngames = -1\n").unwrap();
     let (_, stderr, code) = tournament(&["--config", &cfg.display().to_string()]);
     assert_ne!(code, 0);
-    assert!(
-        stderr.contains("bad.toml") && stderr.contains("games"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("bad.toml") && stderr.contains("games"), "{stderr}");
 
     let (_, stderr, code) = tournament(&["--bot", "only=./one"]);
     assert_ne!(code, 0);
     assert!(stderr.contains("at least 2 bots"), "{stderr}");
 
-    let (_, stderr, code) =
-        tournament(&["--resume", &dir.path().join("none").display().to_string()]);
+    let (_, stderr, code) = tournament(&["--resume", &dir.path().join("none").display().to_string()]);
     assert_ne!(code, 0);
     assert!(stderr.contains("tournament.json"), "{stderr}");
 
     let cfg = config(dir.path(), &sample_bots()[..2], &["fire.txt"], "");
     let out = dir.path().join("t").display().to_string();
-    assert_eq!(
-        tournament(&["--config", &cfg.display().to_string(), "--out", &out]).2,
-        0
-    );
+    assert_eq!(tournament(&["--config", &cfg.display().to_string(), "--out", &out]).2, 0);
     let (_, stderr, code) = tournament(&["--config", &cfg.display().to_string(), "--out", &out]);
     assert_ne!(code, 0, "a folder with results is not overwritten");
     assert!(stderr.contains("--resume"), "{stderr}");

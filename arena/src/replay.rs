@@ -48,18 +48,8 @@ impl RecordedReply {
     pub fn new(player: PlayerId, reply: Reply, took: Duration) -> Self {
         let ms = took.as_millis() as u64;
         match reply {
-            Reply::Line(line) => RecordedReply {
-                player,
-                answer: Some(line),
-                failure: None,
-                ms,
-            },
-            Reply::Failed(f) => RecordedReply {
-                player,
-                answer: None,
-                failure: Some(f),
-                ms,
-            },
+            Reply::Line(line) => RecordedReply { player, answer: Some(line), failure: None, ms },
+            Reply::Failed(f) => RecordedReply { player, answer: None, failure: Some(f), ms },
         }
     }
 
@@ -190,14 +180,7 @@ pub enum ReplayError {
 
 impl Replay {
     /// A replay with no steps yet.
-    pub fn new(
-        game: &str,
-        seed: u64,
-        setup: Value,
-        players: Vec<PlayerInfo>,
-        limits: Limits,
-        initial: Value,
-    ) -> Self {
+    pub fn new(game: &str, seed: u64, setup: Value, players: Vec<PlayerInfo>, limits: Limits, initial: Value) -> Self {
         Replay {
             format: FORMAT.to_string(),
             version: VERSION,
@@ -215,40 +198,20 @@ impl Replay {
     /// Writes the replay to a temporary file beside `path`, syncs it and renames it into
     /// place, so `path` is either absent or complete.
     pub fn save(&self, path: &Path) -> Result<(), ReplayError> {
-        let io = |source| ReplayError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let json = serde_json::to_vec(self).map_err(|source| ReplayError::Json {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let io = |source| ReplayError::Io { path: path.to_path_buf(), source };
+        let json = serde_json::to_vec(self).map_err(|source| ReplayError::Json { path: path.to_path_buf(), source })?;
         write_atomic(path, &json).map_err(io)
     }
 
     /// Reads and checks a replay file.
     pub fn load(path: &Path) -> Result<Replay, ReplayError> {
-        let text = std::fs::read(path).map_err(|source| ReplayError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let json = |source| ReplayError::Json {
-            path: path.to_path_buf(),
-            source,
-        };
+        let text = std::fs::read(path).map_err(|source| ReplayError::Io { path: path.to_path_buf(), source })?;
+        let json = |source| ReplayError::Json { path: path.to_path_buf(), source };
         let head: Value = serde_json::from_slice(&text).map_err(json)?;
-        let format = head
-            .get("format")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
+        let format = head.get("format").and_then(Value::as_str).unwrap_or("").to_string();
         let version = head.get("version").and_then(Value::as_u64).unwrap_or(0) as u32;
         if format != FORMAT || version != VERSION {
-            return Err(ReplayError::Version {
-                path: path.to_path_buf(),
-                format,
-                version,
-            });
+            return Err(ReplayError::Version { path: path.to_path_buf(), format, version });
         }
         serde_json::from_value(head).map_err(json)
     }
@@ -318,18 +281,13 @@ pub enum Divergence {
 
 /// Replays `replay` step by step, calling `visit(step index, state)` after the initial state
 /// (index 0) and after each step, and checks every frame and the result against the record.
-pub fn resimulate(
-    replay: &Replay,
-    mut visit: impl FnMut(usize, &dyn State),
-) -> Result<(), Divergence> {
+pub fn resimulate(replay: &Replay, mut visit: impl FnMut(usize, &dyn State)) -> Result<(), Divergence> {
     let mut state = replay.initial_state()?;
-    compare(&replay.initial, &state.frame()).map_err(|(path, recorded, actual)| {
-        Divergence::Frame {
-            at: "initial frame".to_string(),
-            path,
-            recorded,
-            actual,
-        }
+    compare(&replay.initial, &state.frame()).map_err(|(path, recorded, actual)| Divergence::Frame {
+        at: "initial frame".to_string(),
+        path,
+        recorded,
+        actual,
     })?;
     visit(0, &*state);
     for (i, step) in replay.steps.iter().enumerate() {
@@ -338,14 +296,8 @@ pub fn resimulate(
         match (state.turn(), step.chance) {
             (Turn::Terminal, _) => return Err(bad("recorded after the game was over".to_string())),
             (Turn::Chance, Some(outcome)) => state.apply_chance(outcome),
-            (Turn::Chance, None) => {
-                return Err(bad("a chance node has no recorded outcome".to_string()))
-            }
-            (_, Some(_)) => {
-                return Err(bad(
-                    "records a chance outcome where players move".to_string()
-                ))
-            }
+            (Turn::Chance, None) => return Err(bad("a chance node has no recorded outcome".to_string())),
+            (_, Some(_)) => return Err(bad("records a chance outcome where players move".to_string())),
             (turn, None) => {
                 let expected: Vec<PlayerId> = match turn {
                     Turn::Sequential(p) => vec![p],
@@ -358,34 +310,27 @@ pub fn resimulate(
                         "replies come from players {got:?}, but players {expected:?} were to move"
                     )));
                 }
-                let replies: Vec<(PlayerId, Reply)> =
-                    step.replies.iter().map(|r| (r.player, r.reply())).collect();
+                let replies: Vec<(PlayerId, Reply)> = step.replies.iter().map(|r| (r.player, r.reply())).collect();
                 state.apply(&replies);
             }
         }
-        compare(&step.frame, &state.frame()).map_err(|(path, recorded, actual)| {
-            Divergence::Frame {
-                at: format!("step {n}"),
-                path,
-                recorded,
-                actual,
-            }
+        compare(&step.frame, &state.frame()).map_err(|(path, recorded, actual)| Divergence::Frame {
+            at: format!("step {n}"),
+            path,
+            recorded,
+            actual,
         })?;
         visit(n, &*state);
     }
     if state.turn() != Turn::Terminal {
-        return Err(Divergence::Truncated {
-            steps: replay.steps.len(),
-        });
+        return Err(Divergence::Truncated { steps: replay.steps.len() });
     }
     let actual = MatchResult::from_outcome(state.outcome(), &replay.players);
     let to_json = |r: &MatchResult| serde_json::to_value(r).unwrap_or(Value::Null);
-    compare(&to_json(&replay.result), &to_json(&actual)).map_err(|(path, recorded, actual)| {
-        Divergence::Result {
-            path,
-            recorded,
-            actual,
-        }
+    compare(&to_json(&replay.result), &to_json(&actual)).map_err(|(path, recorded, actual)| Divergence::Result {
+        path,
+        recorded,
+        actual,
     })
 }
 
@@ -398,18 +343,12 @@ fn compare(recorded: &Value, actual: &Value) -> Result<(), (String, String, Stri
                 keys.sort();
                 keys.dedup();
                 keys.into_iter().find_map(|k| {
-                    walk(
-                        &format!("{path}.{k}"),
-                        x.get(k).unwrap_or(&Value::Null),
-                        y.get(k).unwrap_or(&Value::Null),
-                    )
+                    walk(&format!("{path}.{k}"), x.get(k).unwrap_or(&Value::Null), y.get(k).unwrap_or(&Value::Null))
                 })
             }
-            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
-                .iter()
-                .zip(y)
-                .enumerate()
-                .find_map(|(i, (p, q))| walk(&format!("{path}[{i}]"), p, q)),
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+                x.iter().zip(y).enumerate().find_map(|(i, (p, q))| walk(&format!("{path}[{i}]"), p, q))
+            }
             _ if a == b => None,
             _ => Some((path.to_string(), a.to_string(), b.to_string())),
         }

@@ -70,10 +70,7 @@ impl Cell {
             "J" => Some(Cell::Jump),
             "D" => Some(Cell::Double),
             "T" => Some(Cell::Triple),
-            _ if !token.is_empty()
-                && token.len() <= 3
-                && token.bytes().all(|b| b.is_ascii_digit()) =>
-            {
+            _ if !token.is_empty() && token.len() <= 3 && token.bytes().all(|b| b.is_ascii_digit()) => {
                 match token.parse::<u8>().ok()? {
                     0 => Some(Cell::Floor),
                     v @ 1..=99 => Some(Cell::Resource(v)),
@@ -87,18 +84,12 @@ impl Cell {
     /// A player may stand here (`0`, resources and power-ups). Fire is enterable but fatal,
     /// so it is not walkable.
     pub fn is_walkable(self) -> bool {
-        matches!(
-            self,
-            Cell::Floor | Cell::Resource(_) | Cell::Jump | Cell::Double | Cell::Triple
-        )
+        matches!(self, Cell::Floor | Cell::Resource(_) | Cell::Jump | Cell::Double | Cell::Triple)
     }
 
     /// Something a player collects by moving here (a resource or a power-up).
     pub fn is_collectable(self) -> bool {
-        matches!(
-            self,
-            Cell::Resource(_) | Cell::Jump | Cell::Double | Cell::Triple
-        )
+        matches!(self, Cell::Resource(_) | Cell::Jump | Cell::Double | Cell::Triple)
     }
 }
 
@@ -130,11 +121,7 @@ impl Grid {
     pub fn from_rows(rows: Vec<Vec<Cell>>) -> Grid {
         let cols = rows.first().map_or(0, Vec::len);
         let n = rows.len();
-        Grid {
-            rows: n,
-            cols,
-            cells: rows.into_iter().flatten().collect(),
-        }
+        Grid { rows: n, cols, cells: rows.into_iter().flatten().collect() }
     }
 
     /// Number of rows (N).
@@ -154,8 +141,7 @@ impl Grid {
 
     /// The cell at `p`, or `None` off the map.
     pub fn get(&self, p: Pos) -> Option<Cell> {
-        self.in_bounds(p)
-            .then(|| self.cells[p.x as usize * self.cols + p.y as usize])
+        self.in_bounds(p).then(|| self.cells[p.x as usize * self.cols + p.y as usize])
     }
 
     /// Replaces the cell at `p` (ignored off the map).
@@ -173,10 +159,7 @@ impl Grid {
     /// Row `x` as the protocol writes it: tokens separated by single spaces.
     pub fn row_text(&self, x: usize) -> String {
         let row = &self.cells[x * self.cols..(x + 1) * self.cols];
-        row.iter()
-            .map(Cell::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
+        row.iter().map(Cell::to_string).collect::<Vec<_>>().join(" ")
     }
 }
 
@@ -217,10 +200,7 @@ pub struct MapError {
 }
 
 fn err<T>(line: usize, message: impl Into<String>) -> Result<T, MapError> {
-    Err(MapError {
-        line,
-        message: message.into(),
-    })
+    Err(MapError { line, message: message.into() })
 }
 
 /// Lines of a file with comments, trailing `\r` and surrounding space removed; blank ones skipped.
@@ -231,20 +211,14 @@ struct Lines<'a> {
 
 impl<'a> Lines<'a> {
     fn new(text: &'a str) -> Self {
-        Lines {
-            inner: text.lines().enumerate(),
-            last: 0,
-        }
+        Lines { inner: text.lines().enumerate(), last: 0 }
     }
 
     /// The next non-blank line as (line number, tokens), or an error naming `what` at end of file.
     fn expect(&mut self, what: &str) -> Result<(usize, Vec<&'a str>), MapError> {
         match self.next() {
             Some(item) => Ok(item),
-            None => err(
-                self.last + 1,
-                format!("unexpected end of file, expected {what}"),
-            ),
+            None => err(self.last + 1, format!("unexpected end of file, expected {what}")),
         }
     }
 }
@@ -266,21 +240,13 @@ impl<'a> Iterator for Lines<'a> {
 }
 
 fn parse_int<T: std::str::FromStr>(line: usize, token: &str, what: &str) -> Result<T, MapError> {
-    token.parse::<T>().or_else(|_| {
-        err(
-            line,
-            format!("expected {what} as an integer, found `{token}`"),
-        )
-    })
+    token.parse::<T>().or_else(|_| err(line, format!("expected {what} as an integer, found `{token}`")))
 }
 
 fn parse_pos(lines: &mut Lines<'_>, what: &str) -> Result<(usize, Pos), MapError> {
     let (line, tokens) = lines.expect(what)?;
     if tokens.len() != 2 {
-        return err(
-            line,
-            format!("expected {what} as `X Y`, found `{}`", tokens.join(" ")),
-        );
+        return err(line, format!("expected {what} as `X Y`, found `{}`", tokens.join(" ")));
     }
     let x = parse_int::<i32>(line, tokens[0], &format!("{what} X"))?;
     let y = parse_int::<i32>(line, tokens[1], &format!("{what} Y"))?;
@@ -290,10 +256,7 @@ fn parse_pos(lines: &mut Lines<'_>, what: &str) -> Result<(usize, Pos), MapError
 fn keyword(lines: &mut Lines<'_>, word: &str) -> Result<(), MapError> {
     let (line, tokens) = lines.expect(&format!("`{word}`"))?;
     if tokens != [word] {
-        return err(
-            line,
-            format!("expected `{word}`, found `{}`", tokens.join(" ")),
-        );
+        return err(line, format!("expected `{word}`, found `{}`", tokens.join(" ")));
     }
     Ok(())
 }
@@ -304,19 +267,13 @@ impl MapSpec {
         let mut lines = Lines::new(text);
         let (line, head) = lines.expect("`ARENA N M ROUNDS`")?;
         if head.len() != 4 || head[0] != "ARENA" {
-            return err(
-                line,
-                format!("expected `ARENA N M ROUNDS`, found `{}`", head.join(" ")),
-            );
+            return err(line, format!("expected `ARENA N M ROUNDS`, found `{}`", head.join(" ")));
         }
         let rows = parse_int::<usize>(line, head[1], "N (rows)")?;
         let cols = parse_int::<usize>(line, head[2], "M (columns)")?;
         let rounds = parse_int::<u32>(line, head[3], "ROUNDS")?;
         if !(1..=MAX_SIDE).contains(&rows) || !(1..=MAX_SIDE).contains(&cols) {
-            return err(
-                line,
-                format!("map size {rows}x{cols} is out of range: N and M must be 1..={MAX_SIDE}"),
-            );
+            return err(line, format!("map size {rows}x{cols} is out of range: N and M must be 1..={MAX_SIDE}"));
         }
         if rounds < 1 {
             return err(line, "ROUNDS must be at least 1");
@@ -332,10 +289,7 @@ impl MapSpec {
                 return err(line, format!("map has only {r} rows, expected {rows}"));
             }
             if tokens.len() != cols {
-                return err(
-                    line,
-                    format!("map row {r} has {} cells, expected {cols}", tokens.len()),
-                );
+                return err(line, format!("map row {r} has {} cells, expected {cols}", tokens.len()));
             }
             let mut row = Vec::with_capacity(cols);
             for (c, token) in tokens.iter().enumerate() {
@@ -354,37 +308,20 @@ impl MapSpec {
         let (line, tokens) = lines.expect("`END_MAP`")?;
         if tokens != ["END_MAP"] {
             return if tokens.len() == cols {
-                err(
-                    line,
-                    format!("map has more than {rows} rows, expected `END_MAP`"),
-                )
+                err(line, format!("map has more than {rows} rows, expected `END_MAP`"))
             } else {
-                err(
-                    line,
-                    format!("expected `END_MAP`, found `{}`", tokens.join(" ")),
-                )
+                err(line, format!("expected `END_MAP`, found `{}`", tokens.join(" ")))
             };
         }
         keyword(&mut lines, "STREAM")?;
         let grid = Grid::from_rows(grid_rows);
-        for ((line, pos), what) in [
-            (p1, "player 1 start"),
-            (p2, "player 2 start"),
-            (fin, "final cell"),
-        ] {
+        for ((line, pos), what) in [(p1, "player 1 start"), (p2, "player 2 start"), (fin, "final cell")] {
             match grid.get(pos) {
-                None => {
-                    return err(
-                        line,
-                        format!("{what} {pos} is outside the {rows}x{cols} map"),
-                    )
-                }
+                None => return err(line, format!("{what} {pos} is outside the {rows}x{cols} map")),
                 Some(cell) if !cell.is_walkable() => {
                     return err(
                         line,
-                        format!(
-                        "{what} {pos} is on `{cell}`, expected a walkable cell (0, 1..99, J, D, T)"
-                    ),
+                        format!("{what} {pos} is on `{cell}`, expected a walkable cell (0, 1..99, J, D, T)"),
                     )
                 }
                 Some(_) => {}
@@ -395,30 +332,17 @@ impl MapSpec {
             let tick = parse_tick_line(line, &tokens)?;
             let expected = script.len() as u32 + 1;
             if tick.tick != expected {
-                return err(
-                    line,
-                    format!("expected `TICK {expected}`, found `TICK {}`", tick.tick),
-                );
+                return err(line, format!("expected `TICK {expected}`, found `TICK {}`", tick.tick));
             }
             script.push(tick);
         }
-        Ok(MapSpec {
-            rounds,
-            starts: [p1.1, p2.1],
-            final_pos: fin.1,
-            grid,
-            script,
-        })
+        Ok(MapSpec { rounds, starts: [p1.1, p2.1], final_pos: fin.1, grid, script })
     }
 
     /// The header as player `me` (0 or 1) receives it: its own start on line 2, the opponent's on
     /// line 3, ending with `STREAM`. Each line ends with `\n`.
     pub fn header_for(&self, me: usize) -> String {
-        let (own, opp) = if me == 0 {
-            (self.starts[0], self.starts[1])
-        } else {
-            (self.starts[1], self.starts[0])
-        };
+        let (own, opp) = if me == 0 { (self.starts[0], self.starts[1]) } else { (self.starts[1], self.starts[0]) };
         let mut out = format!(
             "ARENA {} {} {}\n{} {}\n{} {}\n{} {}\nMAP\n",
             self.grid.rows(),
@@ -442,19 +366,11 @@ impl MapSpec {
 
 fn parse_tick_line(line: usize, tokens: &[&str]) -> Result<ScriptedTick, MapError> {
     if tokens.first() != Some(&"TICK") || tokens.len() < 3 {
-        return err(
-            line,
-            format!(
-                "expected `TICK t WAIT` or `TICK t MOVE x y`, found `{}`",
-                tokens.join(" ")
-            ),
-        );
+        return err(line, format!("expected `TICK t WAIT` or `TICK t MOVE x y`, found `{}`", tokens.join(" ")));
     }
     let tick = parse_int::<u32>(line, tokens[1], "the tick number")?;
-    let action = Action::parse_tokens(&tokens[2..]).map_err(|e| MapError {
-        line,
-        message: format!("bad action in `TICK {tick}`: {e}"),
-    })?;
+    let action = Action::parse_tokens(&tokens[2..])
+        .map_err(|e| MapError { line, message: format!("bad action in `TICK {tick}`: {e}") })?;
     Ok(ScriptedTick { line, tick, action })
 }
 
@@ -467,10 +383,7 @@ mod tests {
     #[test]
     fn parses_header_and_cells_with_x_as_row() {
         let spec = MapSpec::parse(GOOD).unwrap();
-        assert_eq!(
-            (spec.grid.rows(), spec.grid.cols(), spec.rounds),
-            (2, 3, 10)
-        );
+        assert_eq!((spec.grid.rows(), spec.grid.cols(), spec.rounds), (2, 3, 10));
         assert_eq!(spec.starts, [Pos::new(0, 0), Pos::new(1, 2)]);
         assert_eq!(spec.final_pos, Pos::new(1, 0));
         assert_eq!(spec.grid.get(Pos::new(0, 1)), Some(Cell::Resource(5)));
@@ -525,57 +438,21 @@ mod tests {
             ("ARENA 51 3 10\n", 1, "out of range"),
             ("ARENA 2 51 10\n", 1, "out of range"),
             ("ARENA 2 3 0\n", 1, "ROUNDS must be at least 1"),
-            (
-                "ARENA 2 x 10\n",
-                1,
-                "expected M (columns) as an integer, found `x`",
-            ),
+            ("ARENA 2 x 10\n", 1, "expected M (columns) as an integer, found `x`"),
             ("ARENA 2 3 10\n0\n", 2, "expected player 1 start as `X Y`"),
-            (
-                "ARENA 2 3 10\n0 0\n1 2\n1 0\nMAP\n0 5\n",
-                6,
-                "map row 0 has 2 cells, expected 3",
-            ),
-            (
-                "ARENA 2 3 10\n0 0\n1 2\n1 0\nMAP\n0 5 Q\n",
-                6,
-                "bad cell `Q` at row 0, column 2",
-            ),
-            (
-                "ARENA 2 3 10\n0 0\n1 2\n1 0\nMAP\n0 5 W\nEND_MAP\n",
-                7,
-                "map has only 1 rows, expected 2",
-            ),
-            (
-                "ARENA 2 3 10\n0 0\n1 2\n1 0\nMAP\n0 5 W\nJ D T\n0 0 0\n",
-                8,
-                "map has more than 2 rows",
-            ),
-            (
-                "ARENA 2 3 10\n0 0\n1 2\n1 0\nMAP\n0 5 W\nJ D T\nEND_MAP\n",
-                9,
-                "expected `STREAM`",
-            ),
-            (
-                "ARENA 2 3 10\n0 0\n1 2\n1 0\nMAP\n0 5 W\nJ D T\n",
-                8,
-                "expected `END_MAP`",
-            ),
-            (
-                "ARENA 2 3 10\n0 2\n1 2\n1 0\nMAP\n0 5 W\nJ D T\nEND_MAP\nSTREAM\n",
-                2,
-                "player 1 start (0, 2) is on `W`",
-            ),
+            ("ARENA 2 3 10\n0 0\n1 2\n1 0\nMAP\n0 5\n", 6, "map row 0 has 2 cells, expected 3"),
+            ("ARENA 2 3 10\n0 0\n1 2\n1 0\nMAP\n0 5 Q\n", 6, "bad cell `Q` at row 0, column 2"),
+            ("ARENA 2 3 10\n0 0\n1 2\n1 0\nMAP\n0 5 W\nEND_MAP\n", 7, "map has only 1 rows, expected 2"),
+            ("ARENA 2 3 10\n0 0\n1 2\n1 0\nMAP\n0 5 W\nJ D T\n0 0 0\n", 8, "map has more than 2 rows"),
+            ("ARENA 2 3 10\n0 0\n1 2\n1 0\nMAP\n0 5 W\nJ D T\nEND_MAP\n", 9, "expected `STREAM`"),
+            ("ARENA 2 3 10\n0 0\n1 2\n1 0\nMAP\n0 5 W\nJ D T\n", 8, "expected `END_MAP`"),
+            ("ARENA 2 3 10\n0 2\n1 2\n1 0\nMAP\n0 5 W\nJ D T\nEND_MAP\nSTREAM\n", 2, "player 1 start (0, 2) is on `W`"),
             (
                 "ARENA 2 3 10\n0 0\n1 3\n1 0\nMAP\n0 5 W\nJ D T\nEND_MAP\nSTREAM\n",
                 3,
                 "player 2 start (1, 3) is outside the 2x3 map",
             ),
-            (
-                "ARENA 2 3 10\n0 0\n1 2\n-1 0\nMAP\n0 5 W\nJ D T\nEND_MAP\nSTREAM\n",
-                4,
-                "final cell (-1, 0) is outside",
-            ),
+            ("ARENA 2 3 10\n0 0\n1 2\n-1 0\nMAP\n0 5 W\nJ D T\nEND_MAP\nSTREAM\n", 4, "final cell (-1, 0) is outside"),
             (
                 "ARENA 2 3 10\n0 0\n1 2\n1 0\nMAP\n0 5 W\nJ D T\nEND_MAP\nSTREAM\nTICK 2 WAIT\n",
                 10,
@@ -621,10 +498,7 @@ mod tests {
         let h1 = spec.header_for(0);
         let h2 = spec.header_for(1);
         assert_eq!(h1, GOOD);
-        assert_eq!(
-            h2,
-            "ARENA 2 3 10\n1 2\n0 0\n1 0\nMAP\n0 5 W\nJ D T\nEND_MAP\nSTREAM\n"
-        );
+        assert_eq!(h2, "ARENA 2 3 10\n1 2\n0 0\n1 0\nMAP\n0 5 W\nJ D T\nEND_MAP\nSTREAM\n");
         let seen_by_2 = MapSpec::parse(&h2).unwrap();
         assert_eq!(seen_by_2.starts, [spec.starts[1], spec.starts[0]]);
     }

@@ -64,10 +64,7 @@ impl Distances {
         if p.x < 0 || p.y < 0 || p.y as usize >= self.cols {
             return None;
         }
-        self.dist
-            .get(p.x as usize * self.cols + p.y as usize)
-            .copied()
-            .flatten()
+        self.dist.get(p.x as usize * self.cols + p.y as usize).copied().flatten()
     }
 }
 
@@ -79,7 +76,5 @@ pub fn first_step(grid: &Grid, from: Pos, to: Pos, has_jump: bool) -> Option<Pos
     if d == 0 {
         return None;
     }
-    safe_moves(grid, from, has_jump)
-        .into_iter()
-        .find(|q| back.get(*q) == Some(d - 1))
+    safe_moves(grid, from, has_jump).into_iter().find(|q| back.get(*q) == Some(d - 1))
 }

@@ -49,9 +49,7 @@ pub enum MalformedAnswer {
 }
 
 fn coordinate(token: &str) -> Result<i32, MalformedAnswer> {
-    let v: i64 = token
-        .parse()
-        .map_err(|_| MalformedAnswer::NotInteger(token.to_string()))?;
+    let v: i64 = token.parse().map_err(|_| MalformedAnswer::NotInteger(token.to_string()))?;
     // Far-off coordinates are still integers: they are an invalid move, not a malformed line.
     Ok(v.clamp(-1_000_000, 1_000_000) as i32)
 }
@@ -75,10 +73,7 @@ impl Action {
         match tokens.as_slice() {
             ["PLAYER", t, rest @ ..] => {
                 if t.parse::<u32>().ok() != Some(tick) {
-                    return Err(MalformedAnswer::WrongTick {
-                        expected: tick,
-                        found: t.to_string(),
-                    });
+                    return Err(MalformedAnswer::WrongTick { expected: tick, found: t.to_string() });
                 }
                 Action::parse_tokens(rest)
             }
@@ -136,12 +131,7 @@ pub enum InvalidMove {
 
 /// Checks a move from `from` to `to` against `grid` (the state at the start of the tick).
 /// Entering fire is valid (and fatal: see [`resolve`]).
-pub fn check_move(
-    grid: &Grid,
-    from: Pos,
-    to: Pos,
-    has_jump: bool,
-) -> Result<MoveKind, InvalidMove> {
+pub fn check_move(grid: &Grid, from: Pos, to: Pos, has_jump: bool) -> Result<MoveKind, InvalidMove> {
     let Some(dest) = grid.get(to) else {
         return Err(InvalidMove::OutOfBounds(to));
     };
@@ -154,10 +144,7 @@ pub fn check_move(
         _ => return Err(InvalidMove::Shape { from, to }),
     };
     if matches!(dest, Cell::Wall | Cell::Void) {
-        return Err(InvalidMove::Blocked {
-            pos: to,
-            cell: dest,
-        });
+        return Err(InvalidMove::Blocked { pos: to, cell: dest });
     }
     if kind == MoveKind::Jump {
         let middle = Pos::new(from.x + dx / 2, from.y + dy / 2);
@@ -184,12 +171,7 @@ pub struct Player {
 impl Player {
     /// A player at its start: no points, multiplier 1, no Jump.
     pub fn new(pos: Pos) -> Player {
-        Player {
-            pos,
-            score: 0,
-            multiplier: 1,
-            jump: false,
-        }
+        Player { pos, score: 0, multiplier: 1, jump: false }
     }
 
     /// Takes what `cell` holds and returns the points it earned.
@@ -257,36 +239,22 @@ pub fn resolve(grid: &mut Grid, players: &mut [Player], moves: &[Option<Pos>]) -
         players[i].pos = dest;
         let Some(cell) = grid.get(dest) else { continue };
         if cell == Cell::Fire {
-            events.push(Event::Fire {
-                player: i,
-                pos: dest,
-            });
+            events.push(Event::Fire { player: i, pos: dest });
             continue;
         }
         if !cell.is_collectable() {
             continue;
         }
-        let shared = moves
-            .iter()
-            .enumerate()
-            .any(|(j, d)| j != i && *d == Some(dest));
+        let shared = moves.iter().enumerate().any(|(j, d)| j != i && *d == Some(dest));
         if shared {
             let first = moves.iter().position(|d| *d == Some(dest)) == Some(i);
             if first {
-                events.push(Event::Cancelled {
-                    pos: dest,
-                    item: cell,
-                });
+                events.push(Event::Cancelled { pos: dest, item: cell });
             }
             continue;
         }
         let points = players[i].collect(cell);
-        events.push(Event::Collected {
-            player: i,
-            pos: dest,
-            item: cell,
-            points,
-        });
+        events.push(Event::Collected { player: i, pos: dest, item: cell, points });
     }
     for event in &events {
         if let Event::Collected { pos, .. } | Event::Cancelled { pos, .. } = event {
@@ -302,11 +270,7 @@ mod tests {
     use crate::map::MapSpec;
 
     fn grid(rows: &[&str]) -> Grid {
-        let mut text = format!(
-            "ARENA {} {} 10\n0 0\n0 0\n0 0\nMAP\n",
-            rows.len(),
-            rows[0].split_whitespace().count()
-        );
+        let mut text = format!("ARENA {} {} 10\n0 0\n0 0\n0 0\nMAP\n", rows.len(), rows[0].split_whitespace().count());
         for r in rows {
             text.push_str(r);
             text.push('\n');
@@ -333,26 +297,11 @@ mod tests {
             ("Move 1 2", Err(MalformedAnswer::Shape("Move 1 2".into()))),
             ("WAIT now", Err(MalformedAnswer::Shape("WAIT now".into()))),
             ("MOVE 1", Err(MalformedAnswer::Shape("MOVE 1".into()))),
-            (
-                "MOVE 1 2 3",
-                Err(MalformedAnswer::Shape("MOVE 1 2 3".into())),
-            ),
+            ("MOVE 1 2 3", Err(MalformedAnswer::Shape("MOVE 1 2 3".into()))),
             ("MOVE 1 b", Err(MalformedAnswer::NotInteger("b".into()))),
             ("MOVE 1.0 2", Err(MalformedAnswer::NotInteger("1.0".into()))),
-            (
-                "PLAYER 2 WAIT",
-                Err(MalformedAnswer::WrongTick {
-                    expected: 3,
-                    found: "2".into(),
-                }),
-            ),
-            (
-                "PLAYER x WAIT",
-                Err(MalformedAnswer::WrongTick {
-                    expected: 3,
-                    found: "x".into(),
-                }),
-            ),
+            ("PLAYER 2 WAIT", Err(MalformedAnswer::WrongTick { expected: 3, found: "2".into() })),
+            ("PLAYER x WAIT", Err(MalformedAnswer::WrongTick { expected: 3, found: "x".into() })),
             ("PLAYER 3", Err(MalformedAnswer::Empty)),
         ];
         for (line, want) in table {
@@ -368,97 +317,27 @@ mod tests {
             (p(0, 0), p(0, 1), false, Ok(MoveKind::Step)),
             (p(0, 0), p(1, 0), false, Ok(MoveKind::Step)),
             (p(2, 2), p(1, 2), false, Ok(MoveKind::Step)),
-            (
-                p(0, 1),
-                p(0, 2),
-                false,
-                Err(InvalidMove::Blocked {
-                    pos: p(0, 2),
-                    cell: Cell::Wall,
-                }),
-            ),
-            (
-                p(0, 1),
-                p(1, 1),
-                false,
-                Err(InvalidMove::Blocked {
-                    pos: p(1, 1),
-                    cell: Cell::Void,
-                }),
-            ),
+            (p(0, 1), p(0, 2), false, Err(InvalidMove::Blocked { pos: p(0, 2), cell: Cell::Wall })),
+            (p(0, 1), p(1, 1), false, Err(InvalidMove::Blocked { pos: p(1, 1), cell: Cell::Void })),
             (p(2, 3), p(1, 3), false, Ok(MoveKind::Step)), // entering fire is legal (and fatal)
-            (
-                p(0, 0),
-                p(-1, 0),
-                false,
-                Err(InvalidMove::OutOfBounds(p(-1, 0))),
-            ),
-            (
-                p(0, 4),
-                p(0, 5),
-                false,
-                Err(InvalidMove::OutOfBounds(p(0, 5))),
-            ),
+            (p(0, 0), p(-1, 0), false, Err(InvalidMove::OutOfBounds(p(-1, 0)))),
+            (p(0, 4), p(0, 5), false, Err(InvalidMove::OutOfBounds(p(0, 5)))),
             (p(0, 0), p(0, 0), false, Err(InvalidMove::Stay(p(0, 0)))),
-            (
-                p(0, 0),
-                p(1, 1),
-                true,
-                Err(InvalidMove::Shape {
-                    from: p(0, 0),
-                    to: p(1, 1),
-                }),
-            ),
-            (
-                p(0, 0),
-                p(0, 2),
-                false,
-                Err(InvalidMove::NoJump {
-                    from: p(0, 0),
-                    to: p(0, 2),
-                }),
-            ),
-            (
-                p(0, 0),
-                p(0, 3),
-                true,
-                Err(InvalidMove::Shape {
-                    from: p(0, 0),
-                    to: p(0, 3),
-                }),
-            ),
-            (
-                p(2, 0),
-                p(1, 2),
-                true,
-                Err(InvalidMove::Shape {
-                    from: p(2, 0),
-                    to: p(1, 2),
-                }),
-            ),
+            (p(0, 0), p(1, 1), true, Err(InvalidMove::Shape { from: p(0, 0), to: p(1, 1) })),
+            (p(0, 0), p(0, 2), false, Err(InvalidMove::NoJump { from: p(0, 0), to: p(0, 2) })),
+            (p(0, 0), p(0, 3), true, Err(InvalidMove::Shape { from: p(0, 0), to: p(0, 3) })),
+            (p(2, 0), p(1, 2), true, Err(InvalidMove::Shape { from: p(2, 0), to: p(1, 2) })),
             (p(0, 1), p(0, 3), true, Ok(MoveKind::Jump)), // over a wall
             (p(0, 1), p(2, 1), true, Ok(MoveKind::Jump)), // over a void
             (p(2, 0), p(2, 2), true, Ok(MoveKind::Jump)), // over plain ground
             (p(1, 2), p(1, 4), true, Err(InvalidMove::OverFire(p(1, 3)))),
             (p(2, 3), p(0, 3), true, Err(InvalidMove::OverFire(p(1, 3)))),
-            (
-                p(0, 0),
-                p(0, 2),
-                true,
-                Err(InvalidMove::Blocked {
-                    pos: p(0, 2),
-                    cell: Cell::Wall,
-                }),
-            ),
+            (p(0, 0), p(0, 2), true, Err(InvalidMove::Blocked { pos: p(0, 2), cell: Cell::Wall })),
             (p(2, 1), p(0, 1), true, Ok(MoveKind::Jump)), // upwards over a void
             (p(1, 0), p(3, 0), true, Ok(MoveKind::Jump)), // onto fire by jump: legal, fatal
         ];
         for (from, to, jump, want) in table {
-            assert_eq!(
-                check_move(&g, from, to, jump),
-                want,
-                "{from} -> {to} jump={jump}"
-            );
+            assert_eq!(check_move(&g, from, to, jump), want, "{from} -> {to} jump={jump}");
         }
     }
 
@@ -470,27 +349,16 @@ mod tests {
     fn collecting_resources_and_power_ups() {
         let mut g = grid(&["0 5 D 7 T 2 J"]);
         let mut ps = players(Pos::new(0, 0), Pos::new(0, 0));
-        let mut walk =
-            |ps: &mut [Player; 2], y: i32| resolve(&mut g, ps, &[Some(Pos::new(0, y)), None]);
+        let mut walk = |ps: &mut [Player; 2], y: i32| resolve(&mut g, ps, &[Some(Pos::new(0, y)), None]);
         assert_eq!(
             walk(&mut ps, 1),
-            vec![Event::Collected {
-                player: 0,
-                pos: Pos::new(0, 1),
-                item: Cell::Resource(5),
-                points: 5
-            }]
+            vec![Event::Collected { player: 0, pos: Pos::new(0, 1), item: Cell::Resource(5), points: 5 }]
         );
         walk(&mut ps, 2);
         assert_eq!(ps[0].multiplier, 2);
         assert_eq!(
             walk(&mut ps, 3)[0],
-            Event::Collected {
-                player: 0,
-                pos: Pos::new(0, 3),
-                item: Cell::Resource(7),
-                points: 14
-            }
+            Event::Collected { player: 0, pos: Pos::new(0, 3), item: Cell::Resource(7), points: 14 }
         );
         walk(&mut ps, 4);
         assert_eq!(ps[0].multiplier, 6, "D then T multiplies to 6");
@@ -524,19 +392,10 @@ mod tests {
             let mut ps = players(Pos::new(0, 0), Pos::new(0, 2));
             let target = Pos::new(0, 1);
             let events = resolve(&mut g, &mut ps, &[Some(target), Some(target)]);
-            assert_eq!(
-                events,
-                vec![Event::Cancelled {
-                    pos: target,
-                    item: Cell::parse(item).unwrap()
-                }]
-            );
+            assert_eq!(events, vec![Event::Cancelled { pos: target, item: Cell::parse(item).unwrap() }]);
             assert_eq!(g.get(target), Some(Cell::Floor));
             for p in &ps {
-                assert_eq!(
-                    (p.pos, p.score, p.multiplier, p.jump),
-                    (target, 0, 1, false)
-                );
+                assert_eq!((p.pos, p.score, p.multiplier, p.jump), (target, 0, 1, false));
             }
         }
     }
@@ -546,11 +405,7 @@ mod tests {
         let mut g = grid(&["0 8 9"]);
         let mut ps = players(Pos::new(0, 0), Pos::new(0, 1));
         // Player 2 stands on the (already cleared) start cell; player 1 moves where it was.
-        let events = resolve(
-            &mut g,
-            &mut ps,
-            &[Some(Pos::new(0, 1)), Some(Pos::new(0, 2))],
-        );
+        let events = resolve(&mut g, &mut ps, &[Some(Pos::new(0, 1)), Some(Pos::new(0, 2))]);
         assert_eq!(events.len(), 2);
         assert_eq!((ps[0].score, ps[1].score), (8, 9));
     }
@@ -569,10 +424,7 @@ mod tests {
         let mut g = grid(&["0 9 0"]);
         let mut ps = players(Pos::new(0, 0), Pos::new(0, 0));
         ps[0].jump = true;
-        assert_eq!(
-            check_move(&g, Pos::new(0, 0), Pos::new(0, 2), true),
-            Ok(MoveKind::Jump)
-        );
+        assert_eq!(check_move(&g, Pos::new(0, 0), Pos::new(0, 2), true), Ok(MoveKind::Jump));
         assert!(resolve(&mut g, &mut ps, &[Some(Pos::new(0, 2)), None]).is_empty());
         assert_eq!(g.get(Pos::new(0, 1)), Some(Cell::Resource(9)));
         assert_eq!(ps[0].score, 0);
@@ -583,13 +435,7 @@ mod tests {
         let mut g = grid(&["0 F"]);
         let mut ps = players(Pos::new(0, 0), Pos::new(0, 0));
         let events = resolve(&mut g, &mut ps, &[Some(Pos::new(0, 1)), None]);
-        assert_eq!(
-            events,
-            vec![Event::Fire {
-                player: 0,
-                pos: Pos::new(0, 1)
-            }]
-        );
+        assert_eq!(events, vec![Event::Fire { player: 0, pos: Pos::new(0, 1) }]);
         assert_eq!(ps[0].pos, Pos::new(0, 1));
     }
 

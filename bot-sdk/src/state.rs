@@ -40,16 +40,11 @@ pub struct TickError {
 
 /// Parses `TICK t WAIT` or `TICK t MOVE x y`.
 pub fn parse_tick(line: &str) -> Result<(u32, Action), TickError> {
-    let fail = |why: String| TickError {
-        line: line.trim().to_string(),
-        why,
-    };
+    let fail = |why: String| TickError { line: line.trim().to_string(), why };
     let tokens: Vec<&str> = line.split_whitespace().collect();
     match tokens.as_slice() {
         ["TICK", t, rest @ ..] => {
-            let tick = t
-                .parse::<u32>()
-                .map_err(|_| fail(format!("`{t}` is not a tick number")))?;
+            let tick = t.parse::<u32>().map_err(|_| fail(format!("`{t}` is not a tick number")))?;
             let action = Action::parse_tokens(rest).map_err(|e| fail(e.to_string()))?;
             Ok((tick, action))
         }
@@ -162,16 +157,10 @@ mod tests {
         s.on_tick(1, Action::Wait);
         assert_eq!(s.ticks_left(), 6);
         s.commit(Action::Move(Pos::new(0, 2)));
-        assert_eq!(
-            s.me.score, 0,
-            "nothing is settled before the opponent's move is known"
-        );
+        assert_eq!(s.me.score, 0, "nothing is settled before the opponent's move is known");
         // TICK 2 says the opponent also moved onto (0, 2) at tick 1: the 9 was cancelled.
         s.on_tick(2, Action::Move(Pos::new(0, 2)));
-        assert_eq!(
-            (s.me.pos, s.me.score, s.opponent.score),
-            (Pos::new(0, 2), 0, 0)
-        );
+        assert_eq!((s.me.pos, s.me.score, s.opponent.score), (Pos::new(0, 2), 0, 0));
         assert_eq!(s.grid.get(Pos::new(0, 2)), Some(Cell::Floor));
         assert_eq!(s.ticks_left(), 5);
     }
@@ -189,11 +178,7 @@ mod tests {
     fn test_mode_applies_the_scripted_move_first() {
         let mut s = GameState::from_header(HEADER, Mode::Test).unwrap();
         s.on_tick(1, Action::Move(Pos::new(0, 2)));
-        assert_eq!(
-            s.grid.get(Pos::new(0, 2)),
-            Some(Cell::Floor),
-            "the opponent took the 9 first"
-        );
+        assert_eq!(s.grid.get(Pos::new(0, 2)), Some(Cell::Floor), "the opponent took the 9 first");
         assert_eq!(s.opponent.score, 9);
         s.commit(Action::Move(Pos::new(0, 2)));
         assert_eq!((s.me.pos, s.me.score), (Pos::new(0, 2), 0));
@@ -201,19 +186,10 @@ mod tests {
 
     #[test]
     fn tick_lines_parse_or_explain() {
-        assert_eq!(
-            parse_tick("TICK 3 MOVE 1 2\r\n"),
-            Ok((3, Action::Move(Pos::new(1, 2))))
-        );
+        assert_eq!(parse_tick("TICK 3 MOVE 1 2\r\n"), Ok((3, Action::Move(Pos::new(1, 2)))));
         assert_eq!(parse_tick(" TICK 1 WAIT "), Ok((1, Action::Wait)));
-        assert!(parse_tick("TOCK 1 WAIT")
-            .unwrap_err()
-            .why
-            .contains("expected `TICK t <action>`"));
-        assert!(parse_tick("TICK x WAIT")
-            .unwrap_err()
-            .why
-            .contains("not a tick number"));
+        assert!(parse_tick("TOCK 1 WAIT").unwrap_err().why.contains("expected `TICK t <action>`"));
+        assert!(parse_tick("TICK x WAIT").unwrap_err().why.contains("not a tick number"));
         assert!(parse_tick("TICK 1 JUMP").is_err());
     }
 
@@ -232,9 +208,6 @@ mod tests {
         let early = crate::run_io(Right, "ARENA 1\n".as_bytes(), Vec::new(), Mode::Duel);
         assert!(early.is_ok(), "end of input before STREAM is a clean stop");
         let bad = format!("{HEADER}TICK one WAIT\n");
-        assert!(matches!(
-            crate::run_io(Right, bad.as_bytes(), Vec::new(), Mode::Duel),
-            Err(crate::RunError::Tick(_))
-        ));
+        assert!(matches!(crate::run_io(Right, bad.as_bytes(), Vec::new(), Mode::Duel), Err(crate::RunError::Tick(_))));
     }
 }

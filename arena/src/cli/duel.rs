@@ -10,7 +10,6 @@ use arena::games;
 use arena::referee::{play_match, BotCommand, Limits, PlayedMatch};
 use arena::replay::{write_atomic, MatchResult};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
-use tokio_util::sync::CancellationToken;
 
 use super::{DuelArgs, LimitArgs};
 
@@ -29,25 +28,17 @@ impl LimitArgs {
 }
 
 /// Interpreters whose script, not themselves, names a bot.
-const INTERPRETERS: [&str; 9] = [
-    "sh", "bash", "python", "python3", "node", "ruby", "perl", "java", "env",
-];
+const INTERPRETERS: [&str; 9] = ["sh", "bash", "python", "python3", "node", "ruby", "perl", "java", "env"];
 
 /// A display name from a command line: the program's file name, or the script's when the
 /// program is an interpreter (`sh bots/x.sh` is `x`).
 fn program_name(command: &str) -> String {
     let words = shell_words::split(command).unwrap_or_default();
-    let base = |w: &str| {
-        Path::new(w)
-            .file_name()
-            .map_or(w.to_string(), |n| n.to_string_lossy().into_owned())
-    };
+    let base = |w: &str| Path::new(w).file_name().map_or(w.to_string(), |n| n.to_string_lossy().into_owned());
     let mut chosen = words.first().map(|w| base(w)).unwrap_or_default();
     if INTERPRETERS.contains(&chosen.as_str()) {
         if let Some(script) = words.iter().skip(1).find(|w| !w.starts_with('-')) {
-            chosen = Path::new(&base(script))
-                .file_stem()
-                .map_or(base(script), |s| s.to_string_lossy().into_owned());
+            chosen = Path::new(&base(script)).file_stem().map_or(base(script), |s| s.to_string_lossy().into_owned());
         }
     }
     if chosen.is_empty() {
@@ -61,10 +52,7 @@ fn program_name(command: &str) -> String {
 fn names(given: &[String], commands: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for (i, command) in commands.iter().enumerate() {
-        let base = given
-            .get(i)
-            .cloned()
-            .unwrap_or_else(|| program_name(command));
+        let base = given.get(i).cloned().unwrap_or_else(|| program_name(command));
         let mut name = base.clone();
         let mut k = 2;
         while out.contains(&name) {
@@ -77,21 +65,11 @@ fn names(given: &[String], commands: &[String]) -> Vec<String> {
 }
 
 fn file_safe(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
 }
 
 fn default_replay_path(names: &[String]) -> PathBuf {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let vs: Vec<String> = names.iter().map(|n| file_safe(n)).collect();
     let stem = format!("duel-{secs}-{}", vs.join("-vs-"));
     let mut path = PathBuf::from("replays").join(format!("{stem}.json"));
@@ -106,10 +84,7 @@ fn default_replay_path(names: &[String]) -> PathBuf {
 /// Runs `arena duel`.
 pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
     let game = games::by_name(&args.game)?;
-    let state = game.new_match(&MatchOptions {
-        map: Some(args.map.clone()),
-        players: Some(args.bots.len()),
-    })?;
+    let state = game.new_match(&MatchOptions { map: Some(args.map.clone()), players: Some(args.bots.len()) })?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let names = names(&args.names, &args.bots);
     let bots: Vec<BotCommand> = args
@@ -122,47 +97,29 @@ pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
             command: command.clone(),
             cwd: args.cwd.clone(),
             env: vec![
-                (
-                    "ARENA_SEED".to_string(),
-                    seed.wrapping_add(i as u64).to_string(),
-                ),
+                ("ARENA_SEED".to_string(), seed.wrapping_add(i as u64).to_string()),
                 ("ARENA_PLAYER".to_string(), (i + 1).to_string()),
             ],
         })
         .collect();
-    let replay_path = if args.no_replay {
-        None
-    } else {
-        Some(
-            args.replay
-                .clone()
-                .unwrap_or_else(|| default_replay_path(&names)),
-        )
-    };
+    let replay_path =
+        if args.no_replay { None } else { Some(args.replay.clone().unwrap_or_else(|| default_replay_path(&names))) };
     if let Some(dir) = replay_path.as_deref().and_then(Path::parent) {
         if !dir.as_os_str().is_empty() {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create the replay folder {}", dir.display()))?;
         }
     }
-    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let runtime =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
     let limits = args.limits.limits();
-    let played = runtime.block_on(async {
-        let cancel = CancellationToken::new();
-        let on_signal = cancel.clone();
-        tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                on_signal.cancel();
-            }
-        });
-        play_match(game.name(), state, &bots, &limits, seed, &cancel).await
-    })?;
+    let cancel = super::cancel_on_ctrl_c("interrupted: ending the bots")?;
+    let played = runtime.block_on(play_match(game.name(), state, &bots, &limits, seed, &cancel))?;
     if let Some(path) = &replay_path {
         played.replay.save(path)?;
         let log = stderr_log(&played);
         let log_path = path.with_extension("log");
-        write_atomic(&log_path, log.as_bytes())
-            .with_context(|| format!("cannot write {}", log_path.display()))?;
+        write_atomic(&log_path, log.as_bytes()).with_context(|| format!("cannot write {}", log_path.display()))?;
     }
     let result = &played.replay.result;
     if args.json {
@@ -170,27 +127,14 @@ pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
         value["replay"] = serde_json::json!(replay_path);
         println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
-        println!(
-            "{} on {} (seed {seed}, {} steps)",
-            game.name(),
-            args.map.display(),
-            played.replay.steps.len()
-        );
+        println!("{} on {} (seed {seed}, {} steps)", game.name(), args.map.display(), played.replay.steps.len());
         println!("{}", result_table(result));
         match result.winner.and_then(|w| result.players.get(w)) {
-            Some(p) => println!(
-                "Winner: {} (player {})",
-                p.name,
-                result.winner.unwrap_or(0) + 1
-            ),
+            Some(p) => println!("Winner: {} (player {})", p.name, result.winner.unwrap_or(0) + 1),
             None => println!("Draw"),
         }
         if let Some(path) = &replay_path {
-            println!(
-                "Replay: {}  (watch: arena replay {})",
-                path.display(),
-                path.display()
-            );
+            println!("Replay: {}  (watch: arena replay {})", path.display(), path.display());
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -199,11 +143,7 @@ pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
 fn stderr_log(played: &PlayedMatch) -> String {
     let mut out = String::new();
     for (i, (info, err)) in played.replay.players.iter().zip(&played.stderr).enumerate() {
-        out.push_str(&format!(
-            "===== player {} ({}): stderr =====\n{err}\n",
-            i + 1,
-            info.name
-        ));
+        out.push_str(&format!("===== player {} ({}): stderr =====\n{err}\n", i + 1, info.name));
     }
     out
 }
@@ -211,9 +151,7 @@ fn stderr_log(played: &PlayedMatch) -> String {
 /// The result as a table: player, score, finished, forfeit.
 pub fn result_table(result: &MatchResult) -> Table {
     let mut table = Table::new();
-    table
-        .load_style(UTF8_FULL_CONDENSED)
-        .set_header(vec!["#", "player", "score", "finished", "forfeit"]);
+    table.load_style(UTF8_FULL_CONDENSED).set_header(vec!["#", "player", "score", "finished", "forfeit"]);
     for (i, p) in result.players.iter().enumerate() {
         let forfeit = match (&p.forfeit, &p.detail) {
             (Some(r), Some(d)) => format!("{r}: {d}"),

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use tokio_util::sync::CancellationToken;
 use tracing_subscriber::EnvFilter;
 
 /// Referee for bot games: duels between bot processes, JSON replays, verification.
@@ -172,10 +173,28 @@ pub fn init_logging(verbose: u8) {
         _ => "trace",
     };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .init();
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+}
+
+/// A token cancelled on the first Ctrl-C (after printing `message` to stderr). A small thread
+/// waits for the signal, so the work itself can run on any runtime or thread.
+pub fn cancel_on_ctrl_c(message: &'static str) -> anyhow::Result<CancellationToken> {
+    let cancel = CancellationToken::new();
+    let on_signal = cancel.clone();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    // Register the handler before returning, so that no early Ctrl-C is missed.
+    let signal =
+        runtime.block_on(async { tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()) })?;
+    std::thread::spawn(move || {
+        let mut signal = signal;
+        runtime.block_on(async move {
+            if signal.recv().await.is_some() {
+                eprintln!("{message}");
+                on_signal.cancel();
+            }
+        });
+    });
+    Ok(cancel)
 }
 
 /// Runs the chosen command.

@@ -15,18 +15,11 @@ pub fn show(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let steps = replay.steps.len();
     if let Some(k) = args.tick {
         if k > steps {
-            bail!(
-                "{}: --tick {k} is past the end: the replay has ticks 0 to {steps}",
-                args.path.display()
-            );
+            bail!("{}: --tick {k} is past the end: the replay has ticks 0 to {steps}", args.path.display());
         }
     }
-    let players: Vec<String> = replay
-        .players
-        .iter()
-        .enumerate()
-        .map(|(i, p)| format!("P{} {}", i + 1, p.name))
-        .collect();
+    let players: Vec<String> =
+        replay.players.iter().enumerate().map(|(i, p)| format!("P{} {}", i + 1, p.name)).collect();
     let title = format!("{}: {}", replay.game, players.join(" vs "));
     let animate = args.tick.is_none() && std::io::stdout().is_terminal();
     let mut out = std::io::stdout().lock();
@@ -54,10 +47,7 @@ pub fn show(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if let Err(divergence) = outcome {
-        bail!(
-            "{}: the replay does not re-simulate: {divergence}",
-            args.path.display()
-        );
+        bail!("{}: the replay does not re-simulate: {divergence}", args.path.display());
     }
     if args.tick.is_none() {
         let result = &replay.result;
@@ -65,11 +55,7 @@ pub fn show(args: ReplayArgs) -> anyhow::Result<ExitCode> {
             Some(p) => format!("winner: {}", p.name),
             None => "draw".to_string(),
         };
-        let scores: Vec<String> = result
-            .players
-            .iter()
-            .map(|p| format!("{} {}", p.name, p.score))
-            .collect();
+        let scores: Vec<String> = result.players.iter().map(|p| format!("{} {}", p.name, p.score)).collect();
         let _ = writeln!(out, "result: {} ({verdict})", scores.join(", "));
     }
     Ok(ExitCode::SUCCESS)
@@ -80,12 +66,7 @@ pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let replay = Replay::load(&args.path)?;
     match resimulate(&replay, |_, _| {}) {
         Ok(()) => {
-            let scores: Vec<String> = replay
-                .result
-                .players
-                .iter()
-                .map(|p| format!("{} {}", p.name, p.score))
-                .collect();
+            let scores: Vec<String> = replay.result.players.iter().map(|p| format!("{} {}", p.name, p.score)).collect();
             println!(
                 "OK {}: {} steps re-simulate to the recorded result ({})",
                 args.path.display(),

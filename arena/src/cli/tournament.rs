@@ -3,10 +3,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use arena::tournament::config::TournamentConfig;
 use arena::tournament::{self as tour, TournamentRecord};
-use tokio_util::sync::CancellationToken;
 
 use super::{LeaderboardArgs, TournamentArgs};
 
@@ -17,18 +15,16 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
     } else {
         let config = match &args.config {
             Some(path) => TournamentConfig::load(path)?,
-            None if !args.bots.is_empty() => TournamentConfig::from_toml(
-                "maps = [\"maps/duel.txt\"]",
-                std::path::Path::new("<command line>"),
-            )?,
+            None if !args.bots.is_empty() => {
+                TournamentConfig::from_toml("maps = [\"maps/duel.txt\"]", std::path::Path::new("<command line>"))?
+            }
             None => TournamentConfig::embedded()?,
         };
         let out = match args.out.clone().or(config.out.clone()) {
             Some(out) => out,
             None => {
-                let secs = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_secs());
+                let secs =
+                    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
                 PathBuf::from("replays").join(format!("tournament-{secs}"))
             }
         };
@@ -53,18 +49,8 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
 /// Runs `arena tournament`.
 pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     let (config, out, resume) = resolve(&args)?;
-    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    let summary = runtime.block_on(async {
-        let cancel = CancellationToken::new();
-        let on_signal = cancel.clone();
-        tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                eprintln!("interrupted: finishing no new matches, ending running bots");
-                on_signal.cancel();
-            }
-        });
-        tour::run(config, &out, resume, cancel).await
-    })?;
+    let cancel = super::cancel_on_ctrl_c("interrupted: starting no new matches, ending running bots")?;
+    let summary = tour::run(config, &out, resume, cancel)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary.leaderboard)?);
     } else {
@@ -80,10 +66,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if summary.interrupted {
-        eprintln!(
-            "interrupted: resume with `arena tournament --resume {}`",
-            summary.out.display()
-        );
+        eprintln!("interrupted: resume with `arena tournament --resume {}`", summary.out.display());
         return Ok(ExitCode::from(130));
     }
     if !summary.failed.is_empty() {

@@ -127,10 +127,7 @@ pub async fn play_match(
 ) -> Result<PlayedMatch, RefereeError> {
     let n = state.num_players();
     if bots.len() != n {
-        return Err(RefereeError::PlayerCount {
-            expected: n,
-            got: bots.len(),
-        });
+        return Err(RefereeError::PlayerCount { expected: n, got: bots.len() });
     }
     let mut procs: Vec<Option<BotProcess>> = Vec::with_capacity(n);
     for bot in bots {
@@ -148,12 +145,7 @@ pub async fn play_match(
         game,
         seed,
         state.setup(),
-        bots.iter()
-            .map(|b| PlayerInfo {
-                name: b.name.clone(),
-                command: b.command.clone(),
-            })
-            .collect(),
+        bots.iter().map(|b| PlayerInfo { name: b.name.clone(), command: b.command.clone() }).collect(),
         *limits,
         state.frame(),
     );
@@ -167,11 +159,7 @@ pub async fn play_match(
             Turn::Chance => {
                 let outcome = draw(&state.chance_outcomes(), &mut rng);
                 state.apply_chance(outcome);
-                step = Some(Step {
-                    replies: Vec::new(),
-                    chance: Some(outcome),
-                    frame: state.frame(),
-                });
+                step = Some(Step { replies: Vec::new(), chance: Some(outcome), frame: state.frame() });
                 Vec::new()
             }
             Turn::Sequential(p) => vec![p],
@@ -180,8 +168,7 @@ pub async fn play_match(
         let step = match step {
             Some(step) => step,
             None => {
-                let asking =
-                    ask_and_apply(&mut *state, &mut procs, &mut introduced, &players, limits);
+                let asking = ask_and_apply(&mut *state, &mut procs, &mut introduced, &players, limits);
                 tokio::select! {
                     step = asking => step,
                     () = cancel.cancelled() => {
@@ -243,11 +230,7 @@ async fn ask_and_apply(
                     let (reply, took) = bot.ask(&text, limits).await;
                     (p, reply, took)
                 }
-                None => (
-                    p,
-                    Reply::Failed(crate::engine::Failure::Crash),
-                    Duration::ZERO,
-                ),
+                None => (p, Reply::Failed(crate::engine::Failure::Crash), Duration::ZERO),
             }
         });
     }
@@ -255,10 +238,7 @@ async fn ask_and_apply(
     let replies: Vec<(PlayerId, Reply)> = answers.iter().map(|(p, r, _)| (*p, r.clone())).collect();
     state.apply(&replies);
     Step {
-        replies: answers
-            .into_iter()
-            .map(|(p, r, took)| RecordedReply::new(p, r, took))
-            .collect(),
+        replies: answers.into_iter().map(|(p, r, took)| RecordedReply::new(p, r, took)).collect(),
         chance: None,
         frame: state.frame(),
     }

@@ -83,9 +83,7 @@ impl BotProcess {
             message,
         };
         let words = shell_words::split(&cmd.command).map_err(|e| bad(e.to_string()))?;
-        let (program, args) = words
-            .split_first()
-            .ok_or_else(|| bad("the command is empty".to_string()))?;
+        let (program, args) = words.split_first().ok_or_else(|| bad("the command is empty".to_string()))?;
         let mut command = Command::new(program);
         command
             .args(args)
@@ -114,11 +112,7 @@ impl BotProcess {
             tasks.push(tokio::spawn(read_lines(out, tx, limits.max_line)));
         }
         if let Some(err) = child.stderr.take() {
-            tasks.push(tokio::spawn(keep_stderr(
-                err,
-                stderr.clone(),
-                limits.stderr_cap,
-            )));
+            tasks.push(tokio::spawn(keep_stderr(err, stderr.clone(), limits.stderr_cap)));
         }
         tracing::debug!(bot = %cmd.name, command = %cmd.command, pid = ?pgid, "spawned");
         Ok(BotProcess {
@@ -145,11 +139,7 @@ impl BotProcess {
             Ok(_) => return (Reply::Failed(Failure::ExtraOutput), Duration::ZERO),
             Err(mpsc::error::TryRecvError::Empty) => {}
         }
-        let per_answer = if self.answered {
-            limits.per_move
-        } else {
-            limits.startup
-        };
+        let per_answer = if self.answered { limits.per_move } else { limits.startup };
         let limit = per_answer.min(limits.total.saturating_sub(self.used));
         let start = Instant::now();
         let stdin = &mut self.stdin;
@@ -163,15 +153,11 @@ impl BotProcess {
             }
             match lines.recv().await {
                 Some(BotLine::Text(line)) => Reply::Line(line),
-                Some(BotLine::TooLong) | Some(BotLine::NotUtf8) => {
-                    Reply::Failed(Failure::Malformed)
-                }
+                Some(BotLine::TooLong) | Some(BotLine::NotUtf8) => Reply::Failed(Failure::Malformed),
                 Some(BotLine::Eof) | None => Reply::Failed(Failure::Crash),
             }
         };
-        let reply = tokio::time::timeout(limit, exchange)
-            .await
-            .unwrap_or(Reply::Failed(Failure::Timeout));
+        let reply = tokio::time::timeout(limit, exchange).await.unwrap_or(Reply::Failed(Failure::Timeout));
         let took = start.elapsed();
         self.used += took;
         self.answered = true;
@@ -187,10 +173,7 @@ impl BotProcess {
         if let Some(pgid) = self.pgid {
             if !exited {
                 let _ = killpg(pgid, Signal::SIGTERM);
-                if tokio::time::timeout(grace, self.child.wait())
-                    .await
-                    .is_err()
-                {
+                if tokio::time::timeout(grace, self.child.wait()).await.is_err() {
                     tracing::debug!(bot = %self.name, "did not end on SIGTERM");
                 }
             }
@@ -205,10 +188,7 @@ impl BotProcess {
         };
         let mut text = String::from_utf8_lossy(&log.kept).into_owned();
         if log.dropped > 0 {
-            text.push_str(&format!(
-                "\n[arena: {} more bytes of stderr dropped]\n",
-                log.dropped
-            ));
+            text.push_str(&format!("\n[arena: {} more bytes of stderr dropped]\n", log.dropped));
         }
         tracing::debug!(bot = %self.name, "ended");
         text

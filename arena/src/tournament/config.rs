@@ -45,9 +45,7 @@ impl LimitsConfig {
     /// The referee's limits.
     pub fn limits(&self) -> Limits {
         let d = Limits::default();
-        let ms = |v: Option<u64>, default: std::time::Duration| {
-            v.map_or(default, std::time::Duration::from_millis)
-        };
+        let ms = |v: Option<u64>, default: std::time::Duration| v.map_or(default, std::time::Duration::from_millis);
         Limits {
             startup: ms(self.startup_ms, d.startup),
             per_move: ms(self.move_ms, d.per_move),
@@ -103,10 +101,7 @@ fn one_u64() -> u64 {
 impl TournamentConfig {
     /// Parses a TOML config; `origin` names it in errors.
     pub fn from_toml(text: &str, origin: &Path) -> Result<Self, TournamentError> {
-        toml::from_str(text).map_err(|e| TournamentError::Config {
-            path: origin.to_path_buf(),
-            message: e.to_string(),
-        })
+        toml::from_str(text).map_err(|e| TournamentError::Config { path: origin.to_path_buf(), message: e.to_string() })
     }
 
     /// Reads a TOML config file.
@@ -132,18 +127,11 @@ impl TournamentConfig {
     pub fn validate(&self) -> Result<(), TournamentError> {
         let bad = |message: String| Err(TournamentError::Invalid(message));
         if self.bots.len() < 2 {
-            return bad(format!(
-                "a tournament needs at least 2 bots, the config has {}",
-                self.bots.len()
-            ));
+            return bad(format!("a tournament needs at least 2 bots, the config has {}", self.bots.len()));
         }
         for (i, bot) in self.bots.iter().enumerate() {
             if bot.name.trim().is_empty() || bot.name.contains(['/', '\\']) {
-                return bad(format!(
-                    "bot {}: name `{}` must be non-empty and contain no slash",
-                    i + 1,
-                    bot.name
-                ));
+                return bad(format!("bot {}: name `{}` must be non-empty and contain no slash", i + 1, bot.name));
             }
             if self.bots[..i].iter().any(|b| b.name == bot.name) {
                 return bad(format!("bot name `{}` is used twice", bot.name));
@@ -166,12 +154,7 @@ impl TournamentConfig {
 pub fn parse_bot_arg(arg: &str) -> Result<BotEntry, String> {
     match arg.split_once('=') {
         Some((name, command)) if !name.trim().is_empty() && !command.trim().is_empty() => {
-            Ok(BotEntry {
-                name: name.trim().to_string(),
-                command: command.trim().to_string(),
-                cwd: None,
-                build: None,
-            })
+            Ok(BotEntry { name: name.trim().to_string(), command: command.trim().to_string(), cwd: None, build: None })
         }
         _ => Err(format!("expected NAME=COMMAND, found `{arg}`")),
     }
@@ -191,25 +174,17 @@ mod tests {
 
     #[test]
     fn config_errors_name_the_file_and_the_field() {
-        let err = TournamentConfig::from_toml("games = \"two\"", Path::new("t.toml"))
-            .unwrap_err()
-            .to_string();
+        let err = TournamentConfig::from_toml("games = \"two\"", Path::new("t.toml")).unwrap_err().to_string();
         assert!(err.starts_with("t.toml: "), "{err}");
         assert!(err.contains("games"), "{err}");
-        let err = TournamentConfig::from_toml("colour = 1", Path::new("t.toml"))
-            .unwrap_err()
-            .to_string();
+        let err = TournamentConfig::from_toml("colour = 1", Path::new("t.toml")).unwrap_err().to_string();
         assert!(err.contains("unknown field `colour`"), "{err}");
     }
 
     #[test]
     fn validation_explains_what_is_missing() {
         let mut c = TournamentConfig::from_toml("maps = [\"m.txt\"]", Path::new("t")).unwrap();
-        assert!(c
-            .validate()
-            .unwrap_err()
-            .to_string()
-            .contains("at least 2 bots"));
+        assert!(c.validate().unwrap_err().to_string().contains("at least 2 bots"));
         c.put_bot(parse_bot_arg("a=./a").unwrap());
         c.put_bot(parse_bot_arg("b=./b").unwrap());
         c.validate().unwrap();

@@ -99,10 +99,7 @@ pub fn compute(
 ) -> Leaderboard {
     let mut sorted: Vec<&ResultLine> = results.iter().collect();
     sorted.sort_by(|a, b| a.key.cmp(&b.key));
-    let mut tally: BTreeMap<&str, Tally> = bots
-        .iter()
-        .map(|b| (b.as_str(), Tally::default()))
-        .collect();
+    let mut tally: BTreeMap<&str, Tally> = bots.iter().map(|b| (b.as_str(), Tally::default())).collect();
     for line in &sorted {
         for (seat, name) in line.seats.iter().enumerate() {
             let Some(t) = tally.get_mut(name.as_str()) else {
@@ -143,13 +140,7 @@ pub fn compute(
             }
             t.matches.push(MatchRef {
                 key: line.key.clone(),
-                opponents: line
-                    .seats
-                    .iter()
-                    .enumerate()
-                    .filter(|(s, _)| *s != seat)
-                    .map(|(_, n)| n.clone())
-                    .collect(),
+                opponents: line.seats.iter().enumerate().filter(|(s, _)| *s != seat).map(|(_, n)| n.clone()).collect(),
                 seat: seat + 1,
                 map: line.map.display().to_string(),
                 score: me.score,
@@ -163,8 +154,7 @@ pub fn compute(
     let mut rows: Vec<Row> = tally
         .into_iter()
         .map(|(name, t)| {
-            let period: Vec<(Glicko2Rating, Outcomes)> =
-                t.outcomes.iter().map(|(_, o)| (start, *o)).collect();
+            let period: Vec<(Glicko2Rating, Outcomes)> = t.outcomes.iter().map(|(_, o)| (start, *o)).collect();
             let rating = glicko2_rating_period(&start, &period, &config);
             Row {
                 rank: 0,
@@ -174,11 +164,7 @@ pub fn compute(
                 wins: t.wins,
                 draws: t.draws,
                 losses: t.losses,
-                average_score: if t.games == 0 {
-                    0.0
-                } else {
-                    t.total as f64 / f64::from(t.games)
-                },
+                average_score: if t.games == 0 { 0.0 } else { t.total as f64 / f64::from(t.games) },
                 forfeits: t.forfeits,
                 rating: (rating.rating * 10.0).round() / 10.0,
                 deviation: (rating.deviation * 10.0).round() / 10.0,
@@ -188,29 +174,15 @@ pub fn compute(
         })
         .collect();
     rows.sort_by(|a, b| {
-        (
-            a.failure.is_some(),
-            std::cmp::Reverse(a.total_score),
-            std::cmp::Reverse(a.wins),
-            a.losses,
-        )
-            .cmp(&(
-                b.failure.is_some(),
-                std::cmp::Reverse(b.total_score),
-                std::cmp::Reverse(b.wins),
-                b.losses,
-            ))
+        (a.failure.is_some(), std::cmp::Reverse(a.total_score), std::cmp::Reverse(a.wins), a.losses)
+            .cmp(&(b.failure.is_some(), std::cmp::Reverse(b.total_score), std::cmp::Reverse(b.wins), b.losses))
             .then(b.rating.total_cmp(&a.rating))
             .then(a.bot.cmp(&b.bot))
     });
     for (i, row) in rows.iter_mut().enumerate() {
         row.rank = i + 1;
     }
-    Leaderboard {
-        matches: sorted.len(),
-        scheduled,
-        rows,
-    }
+    Leaderboard { matches: sorted.len(), scheduled, rows }
 }
 
 fn forfeit_text(row: &Row) -> String {
@@ -220,25 +192,11 @@ fn forfeit_text(row: &Row) -> String {
     if row.forfeits.is_empty() {
         return "-".to_string();
     }
-    row.forfeits
-        .iter()
-        .map(|(r, n)| format!("{r} {n}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    row.forfeits.iter().map(|(r, n)| format!("{r} {n}")).collect::<Vec<_>>().join(", ")
 }
 
-const HEADER: [&str; 10] = [
-    "rank",
-    "bot",
-    "total score",
-    "games",
-    "wins",
-    "draws",
-    "losses",
-    "avg score",
-    "forfeits",
-    "rating",
-];
+const HEADER: [&str; 10] =
+    ["rank", "bot", "total score", "games", "wins", "draws", "losses", "avg score", "forfeits", "rating"];
 
 fn cells(row: &Row) -> [String; 10] {
     [
@@ -259,9 +217,7 @@ impl Leaderboard {
     /// The leaderboard as a terminal table.
     pub fn table(&self) -> Table {
         let mut table = Table::new();
-        table
-            .load_style(UTF8_FULL_CONDENSED)
-            .set_header(HEADER.to_vec());
+        table.load_style(UTF8_FULL_CONDENSED).set_header(HEADER.to_vec());
         for row in &self.rows {
             table.add_row(cells(row).to_vec());
         }
@@ -271,10 +227,7 @@ impl Leaderboard {
     /// The leaderboard as Markdown: the table (each bot linking to its list of matches), then
     /// every bot's matches with links to their replays.
     pub fn markdown(&self, title: &str) -> String {
-        let mut out = format!(
-            "# {title}\n\n{} of {} matches played.\n\n",
-            self.matches, self.scheduled
-        );
+        let mut out = format!("# {title}\n\n{} of {} matches played.\n\n", self.matches, self.scheduled);
         let _ = writeln!(out, "| {} |", HEADER.join(" | "));
         let _ = writeln!(out, "|{}", " --- |".repeat(HEADER.len()));
         for row in &self.rows {
@@ -334,11 +287,7 @@ mod tests {
             name: seats[i].to_string(),
             score: scores[i],
             finished: true,
-            forfeit: if i == 1 {
-                forfeit.map(str::to_string)
-            } else {
-                None
-            },
+            forfeit: if i == 1 { forfeit.map(str::to_string) } else { None },
             detail: None,
         };
         ResultLine {
@@ -349,10 +298,7 @@ mod tests {
             seed: 0,
             steps: 1,
             replay: format!("replays/{key}.json"),
-            result: MatchResult {
-                players: vec![p(0), p(1)],
-                winner,
-            },
+            result: MatchResult { players: vec![p(0), p(1)], winner },
         }
     }
 
@@ -372,15 +318,9 @@ mod tests {
         let order: Vec<&str> = lb.rows.iter().map(|r| r.bot.as_str()).collect();
         assert_eq!(order, ["c", "a", "b"]);
         let a = &lb.rows[1];
-        assert_eq!(
-            (a.total_score, a.games, a.wins, a.draws, a.losses),
-            (16, 3, 1, 1, 1)
-        );
+        assert_eq!((a.total_score, a.games, a.wins, a.draws, a.losses), (16, 3, 1, 1, 1));
         let b = &lb.rows[2];
-        assert_eq!(
-            b.forfeits,
-            BTreeMap::from([("crash".to_string(), 1), ("timeout".to_string(), 1)])
-        );
+        assert_eq!(b.forfeits, BTreeMap::from([("crash".to_string(), 1), ("timeout".to_string(), 1)]));
         assert_eq!((b.wins, b.draws, b.losses), (0, 1, 2));
         assert!(lb.rows[0].rating > 1500.0 && b.rating < 1500.0);
         assert_eq!(lb.rows[0].matches.len(), 2);
@@ -403,18 +343,11 @@ mod tests {
 
     #[test]
     fn failed_bots_go_last_and_are_explained() {
-        let results = vec![
-            result("1", ["a", "b"], [5, 5], None),
-            result("2", ["c", "a"], [0, 0], None),
-        ];
+        let results = vec![result("1", ["a", "b"], [5, 5], None), result("2", ["c", "a"], [0, 0], None)];
         let failures = BTreeMap::from([("b".to_string(), "build failed".to_string())]);
         let lb = compute(&names(), &failures, &results, 2);
         let order: Vec<&str> = lb.rows.iter().map(|r| r.bot.as_str()).collect();
-        assert_eq!(
-            order,
-            ["a", "c", "b"],
-            "a bot that could not play goes last"
-        );
+        assert_eq!(order, ["a", "c", "b"], "a bot that could not play goes last");
         assert!(lb.markdown("t").contains("| 3 | [b](#b) | 5 |"));
         assert!(lb.markdown("t").contains("build failed"));
     }
@@ -428,10 +361,6 @@ mod tests {
         ];
         let lb = compute(&names(), &BTreeMap::new(), &results, 3);
         let order: Vec<&str> = lb.rows.iter().map(|r| r.bot.as_str()).collect();
-        assert_eq!(
-            order,
-            ["a", "c", "b"],
-            "a and c both total 4: a has a win; b totals 4 with a loss"
-        );
+        assert_eq!(order, ["a", "c", "b"], "a and c both total 4: a has a win; b totals 4 with a loss");
     }
 }

@@ -8,13 +8,12 @@ pub mod leaderboard;
 pub mod results;
 pub mod schedule;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
-use futures::stream::{self, StreamExt};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -75,10 +74,7 @@ pub enum TournamentError {
 impl TournamentError {
     /// An I/O error on `path`.
     pub fn io(path: &Path, source: std::io::Error) -> Self {
-        TournamentError::Io {
-            path: path.to_path_buf(),
-            source,
-        }
+        TournamentError::Io { path: path.to_path_buf(), source }
     }
 }
 
@@ -100,20 +96,14 @@ impl TournamentRecord {
     pub fn load(dir: &Path) -> Result<Self, TournamentError> {
         let path = dir.join(TOURNAMENT_FILE);
         let text = std::fs::read(&path).map_err(|e| TournamentError::io(&path, e))?;
-        serde_json::from_slice(&text).map_err(|e| TournamentError::Config {
-            path,
-            message: format!("not a tournament record: {e}"),
-        })
+        serde_json::from_slice(&text)
+            .map_err(|e| TournamentError::Config { path, message: format!("not a tournament record: {e}") })
     }
 
     /// The leaderboard of `results` (only those in the schedule count).
     pub fn leaderboard(&self, results: &[ResultLine]) -> Leaderboard {
         let keys: HashSet<&str> = self.schedule.iter().map(|m| m.key.as_str()).collect();
-        let counted: Vec<ResultLine> = results
-            .iter()
-            .filter(|r| keys.contains(r.key.as_str()))
-            .cloned()
-            .collect();
+        let counted: Vec<ResultLine> = results.iter().filter(|r| keys.contains(r.key.as_str())).cloned().collect();
         let names: Vec<String> = self.config.bots.iter().map(|b| b.name.clone()).collect();
         leaderboard::compute(&names, &self.failures, &counted, self.schedule.len())
     }
@@ -140,7 +130,7 @@ pub struct Summary {
 
 /// Runs (or resumes) the tournament `config` in `out`. With `resume`, an existing folder is
 /// continued; without it, a folder that already holds results is refused.
-pub async fn run(
+pub fn run(
     config: TournamentConfig,
     out: &Path,
     resume: bool,
@@ -156,46 +146,26 @@ pub async fn run(
     }
     remove_temporaries(out);
 
-    let failures = build_bots(&config).await;
+    let failures = build_bots(&config);
     let mut bots = Vec::new();
-    for entry in config
-        .bots
-        .iter()
-        .filter(|b| !failures.contains_key(&b.name))
-    {
-        bots.push(BotVersion {
-            fingerprint: schedule::fingerprint(entry)?,
-            entry: entry.clone(),
-        });
+    let mut file_hashes = BTreeMap::new();
+    for entry in config.bots.iter().filter(|b| !failures.contains_key(&b.name)) {
+        bots.push(BotVersion { fingerprint: schedule::fingerprint(entry, &mut file_hashes)?, entry: entry.clone() });
     }
-    let digests = config
-        .maps
-        .iter()
-        .map(|m| schedule::map_digest(m))
-        .collect::<Result<Vec<_>, _>>()?;
+    let digests = config.maps.iter().map(|m| schedule::map_digest(m)).collect::<Result<Vec<_>, _>>()?;
     for map in &config.maps {
-        game.new_match(&MatchOptions {
-            map: Some(map.clone()),
-            players: None,
-        })?;
+        game.new_match(&MatchOptions { map: Some(map.clone()), players: None })?;
     }
     let schedule = schedule::round_robin(&config, &bots, &digests);
-    let record = TournamentRecord {
-        config,
-        bots,
-        failures,
-        schedule,
-    };
-    let json =
-        serde_json::to_vec_pretty(&record).map_err(|e| TournamentError::Invalid(e.to_string()))?;
+    let record = TournamentRecord { config, bots, failures, schedule };
+    let json = serde_json::to_vec_pretty(&record).map_err(|e| TournamentError::Invalid(e.to_string()))?;
     let record_path = out.join(TOURNAMENT_FILE);
     write_atomic(&record_path, &json).map_err(|e| TournamentError::io(&record_path, e))?;
 
     // Keep what is still scheduled; drop superseded results with their replays.
     let keys: HashSet<&str> = record.schedule.iter().map(|m| m.key.as_str()).collect();
-    let (mut done, stale): (Vec<ResultLine>, Vec<ResultLine>) = existing
-        .into_iter()
-        .partition(|r| keys.contains(r.key.as_str()));
+    let (mut done, stale): (Vec<ResultLine>, Vec<ResultLine>) =
+        existing.into_iter().partition(|r| keys.contains(r.key.as_str()));
     done.dedup_by(|a, b| a.key == b.key);
     let mut valid_len = valid_len;
     if !stale.is_empty() {
@@ -206,65 +176,69 @@ pub async fn run(
         valid_len = results::rewrite(out, &done)?;
     }
     let done_keys: HashSet<String> = done.iter().map(|r| r.key.clone()).collect();
-    let todo: Vec<ScheduledMatch> = record
-        .schedule
-        .iter()
-        .filter(|m| !done_keys.contains(&m.key))
-        .cloned()
-        .collect();
+    let todo: Vec<ScheduledMatch> = record.schedule.iter().filter(|m| !done_keys.contains(&m.key)).cloned().collect();
     let kept = done.len();
-    tracing::info!(
-        scheduled = record.schedule.len(),
-        kept,
-        dropped = stale.len(),
-        todo = todo.len(),
-        "tournament"
-    );
+    tracing::info!(scheduled = record.schedule.len(), kept, dropped = stale.len(), todo = todo.len(), "tournament");
 
     let mut writer = ResultsWriter::open(out, valid_len)?;
-    let jobs = record
-        .config
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let jobs = record.config.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let progress = Progress::new(todo.len(), kept);
-    let shared = Arc::new(Shared {
-        record: record.clone(),
-        out: out.to_path_buf(),
-        game,
-    });
+    let shared = Shared { record: record.clone(), out: out.to_path_buf(), game };
+    let queue = Mutex::new(VecDeque::from(todo));
+    let (sender, receiver) = mpsc::channel::<(ScheduledMatch, Result<ResultLine, RefereeError>)>();
     let mut played = 0;
     let mut failed = Vec::new();
-    let mut finished = stream::iter(todo.into_iter().map(|m| {
-        let shared = shared.clone();
-        let cancel = cancel.clone();
-        let progress = progress.clone();
-        async move {
-            if cancel.is_cancelled() {
-                return (m, Err(RefereeError::Cancelled));
-            }
-            progress.started(&m);
-            let outcome = play_one(&shared, &m, &cancel).await;
-            progress.ended(&m);
-            (m, outcome)
+    // Each worker thread runs its matches one at a time on its own single-threaded runtime:
+    // a match is a ping-pong between processes, and keeping its wake-ups on one thread is
+    // what makes -j scale with the cores.
+    std::thread::scope(|scope| -> Result<(), TournamentError> {
+        for _ in 0..jobs {
+            let sender = sender.clone();
+            let (shared, queue, cancel, progress) = (&shared, &queue, &cancel, &progress);
+            scope.spawn(move || {
+                let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+                    Ok(rt) => rt,
+                    Err(e) => {
+                        progress.println(&format!("cannot start a worker: {e}"));
+                        return;
+                    }
+                };
+                loop {
+                    let next = match queue.lock() {
+                        Ok(mut q) => q.pop_front(),
+                        Err(poisoned) => poisoned.into_inner().pop_front(),
+                    };
+                    let Some(m) = next else { break };
+                    if cancel.is_cancelled() {
+                        break;
+                    }
+                    progress.started(&m);
+                    let outcome = runtime.block_on(play_one(shared, &m, cancel));
+                    progress.ended(&m);
+                    if sender.send((m, outcome)).is_err() {
+                        break;
+                    }
+                }
+            });
         }
-    }))
-    .buffer_unordered(jobs);
-    while let Some((m, outcome)) = finished.next().await {
-        match outcome {
-            Ok(line) => {
-                writer.append(&line)?;
-                progress.finished(&m, &line);
-                done.push(line);
-                played += 1;
-            }
-            Err(RefereeError::Cancelled) => {}
-            Err(e) => {
-                progress.println(&format!("match {} could not be played: {e}", m.key));
-                failed.push(format!("{}: {e}", m.key));
+        drop(sender);
+        for (m, outcome) in receiver {
+            match outcome {
+                Ok(line) => {
+                    writer.append(&line)?;
+                    progress.finished(&m, &line);
+                    done.push(line);
+                    played += 1;
+                }
+                Err(RefereeError::Cancelled) => {}
+                Err(e) => {
+                    progress.println(&format!("match {} could not be played: {e}", m.key));
+                    failed.push(format!("{}: {e}", m.key));
+                }
             }
         }
-    }
+        Ok(())
+    })?;
     progress.done();
     let leaderboard = record.leaderboard(&done);
     write_leaderboard(out, &leaderboard)?;
@@ -287,38 +261,23 @@ struct Shared {
 }
 
 /// Plays one scheduled match and writes its replay and log; returns its result line.
-async fn play_one(
-    shared: &Shared,
-    m: &ScheduledMatch,
-    cancel: &CancellationToken,
-) -> Result<ResultLine, RefereeError> {
+async fn play_one(shared: &Shared, m: &ScheduledMatch, cancel: &CancellationToken) -> Result<ResultLine, RefereeError> {
     let state = shared
         .game
-        .new_match(&MatchOptions {
-            map: Some(m.map.clone()),
-            players: Some(m.seats.len()),
-        })
+        .new_match(&MatchOptions { map: Some(m.map.clone()), players: Some(m.seats.len()) })
         .map_err(|e| RefereeError::Setup(e.to_string()))?;
     let bots: Vec<BotCommand> = m
         .seats
         .iter()
         .enumerate()
         .map(|(i, name)| {
-            let entry = shared
-                .record
-                .bots
-                .iter()
-                .find(|b| &b.entry.name == name)
-                .map(|b| &b.entry);
+            let entry = shared.record.bots.iter().find(|b| &b.entry.name == name).map(|b| &b.entry);
             BotCommand {
                 name: name.clone(),
                 command: entry.map(|e| e.command.clone()).unwrap_or_default(),
                 cwd: entry.and_then(|e| e.cwd.clone()),
                 env: vec![
-                    (
-                        "ARENA_SEED".to_string(),
-                        m.seed.wrapping_add(i as u64).to_string(),
-                    ),
+                    ("ARENA_SEED".to_string(), m.seed.wrapping_add(i as u64).to_string()),
                     ("ARENA_PLAYER".to_string(), (i + 1).to_string()),
                 ],
             }
@@ -337,14 +296,9 @@ async fn play_one(
         .enumerate()
         .map(|(i, (p, err))| format!("===== player {} ({}): stderr =====\n{err}\n", i + 1, p.name))
         .collect();
-    let record = played.replay.clone();
-    let saved = tokio::task::spawn_blocking(move || {
-        record.save(&replay_path).map_err(|e| e.to_string())?;
-        write_atomic(&log_path, log.as_bytes()).map_err(|e| format!("{}: {e}", log_path.display()))
-    })
-    .await
-    .map_err(|e| RefereeError::Setup(e.to_string()))?;
-    saved.map_err(RefereeError::Setup)?;
+    // Blocking writes are fine here: each worker thread runs one match at a time.
+    played.replay.save(&replay_path).map_err(|e| RefereeError::Setup(e.to_string()))?;
+    write_atomic(&log_path, log.as_bytes()).map_err(|e| RefereeError::Setup(format!("{}: {e}", log_path.display())))?;
     Ok(ResultLine {
         key: m.key.clone(),
         seats: m.seats.clone(),
@@ -358,14 +312,14 @@ async fn play_one(
 }
 
 /// Runs each distinct build command once; returns the bots that cannot play, with why.
-async fn build_bots(config: &TournamentConfig) -> BTreeMap<String, String> {
+fn build_bots(config: &TournamentConfig) -> BTreeMap<String, String> {
     let mut failures = BTreeMap::new();
     let mut outcomes: BTreeMap<(String, Option<PathBuf>), Result<(), String>> = BTreeMap::new();
     for bot in &config.bots {
         if let Some(build) = &bot.build {
             let key = (build.clone(), bot.cwd.clone());
             if !outcomes.contains_key(&key) {
-                outcomes.insert(key.clone(), run_build(build, bot.cwd.as_deref()).await);
+                outcomes.insert(key.clone(), run_build(build, bot.cwd.as_deref()));
             }
             if let Some(Err(why)) = outcomes.get(&key) {
                 failures.insert(bot.name.clone(), why.clone());
@@ -379,28 +333,21 @@ async fn build_bots(config: &TournamentConfig) -> BTreeMap<String, String> {
     failures
 }
 
-async fn run_build(build: &str, cwd: Option<&Path>) -> Result<(), String> {
+fn run_build(build: &str, cwd: Option<&Path>) -> Result<(), String> {
     tracing::info!(build, "building");
-    let mut command = tokio::process::Command::new("sh");
-    command
-        .arg("-c")
-        .arg(build)
-        .stdin(std::process::Stdio::null());
+    let mut command = std::process::Command::new("sh");
+    command.arg("-c").arg(build).stdin(std::process::Stdio::null());
     if let Some(dir) = cwd {
         command.current_dir(dir);
     }
-    match command.output().await {
+    match command.output() {
         Err(e) => Err(format!("build `{build}` could not start: {e}")),
         Ok(out) if out.status.success() => Ok(()),
         Ok(out) => {
             let err = String::from_utf8_lossy(&out.stderr);
             let last: Vec<&str> = err.lines().rev().take(3).collect();
             let tail: Vec<&str> = last.into_iter().rev().collect();
-            Err(format!(
-                "build `{build}` failed ({}): {}",
-                out.status,
-                tail.join(" / ")
-            ))
+            Err(format!("build `{build}` failed ({}): {}", out.status, tail.join(" / ")))
         }
     }
 }
@@ -408,14 +355,12 @@ async fn run_build(build: &str, cwd: Option<&Path>) -> Result<(), String> {
 /// Checks that a bot's program exists (a path relative to its working directory, or a
 /// program found on PATH).
 fn check_program(bot: &config::BotEntry) -> Result<(), String> {
-    let words = shell_words::split(&bot.command)
-        .map_err(|e| format!("bad command `{}`: {e}", bot.command))?;
+    let words = shell_words::split(&bot.command).map_err(|e| format!("bad command `{}`: {e}", bot.command))?;
     let program = words.first().ok_or_else(|| "empty command".to_string())?;
     let found = if program.contains('/') {
         bot.cwd.clone().unwrap_or_default().join(program).is_file()
     } else {
-        std::env::var_os("PATH")
-            .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()))
+        std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()))
     };
     if found {
         Ok(())
@@ -440,18 +385,12 @@ fn remove_temporaries(out: &Path) {
 
 /// Writes `leaderboard.json` and `leaderboard.md` atomically.
 pub fn write_leaderboard(out: &Path, leaderboard: &Leaderboard) -> Result<(), TournamentError> {
-    let json = serde_json::to_vec_pretty(leaderboard)
-        .map_err(|e| TournamentError::Invalid(e.to_string()))?;
+    let json = serde_json::to_vec_pretty(leaderboard).map_err(|e| TournamentError::Invalid(e.to_string()))?;
     let path = out.join("leaderboard.json");
     write_atomic(&path, &json).map_err(|e| TournamentError::io(&path, e))?;
     let path = out.join("leaderboard.md");
-    let title = format!(
-        "Leaderboard: {}",
-        out.file_name()
-            .map_or("tournament".into(), |n| n.to_string_lossy())
-    );
-    write_atomic(&path, leaderboard.markdown(&title).as_bytes())
-        .map_err(|e| TournamentError::io(&path, e))
+    let title = format!("Leaderboard: {}", out.file_name().map_or("tournament".into(), |n| n.to_string_lossy()));
+    write_atomic(&path, leaderboard.markdown(&title).as_bytes()).map_err(|e| TournamentError::io(&path, e))
 }
 
 /// Recomputes the leaderboard of a tournament folder from its files.
@@ -476,9 +415,8 @@ impl Progress {
     fn new(todo: usize, kept: usize) -> Self {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new(todo as u64);
-            let style =
-                ProgressStyle::with_template("{bar:30} {pos}/{len} matches  eta {eta}  {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar());
+            let style = ProgressStyle::with_template("{bar:30} {pos}/{len} matches  eta {eta}  {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar());
             bar.set_style(style);
             bar.enable_steady_tick(Duration::from_millis(200));
             bar
@@ -486,12 +424,7 @@ impl Progress {
         if bar.is_none() {
             eprintln!("tournament: {todo} matches to play ({kept} already done)");
         }
-        Progress {
-            bar,
-            total: todo,
-            running: Default::default(),
-            count: Default::default(),
-        }
+        Progress { bar, total: todo, running: Default::default(), count: Default::default() }
     }
 
     fn running(&self) -> std::sync::MutexGuard<'_, Vec<String>> {
@@ -519,21 +452,12 @@ impl Progress {
 
     fn finished(&self, m: &ScheduledMatch, line: &ResultLine) {
         let n = self.count.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-        let scores: Vec<String> = line
-            .result
-            .players
-            .iter()
-            .map(|p| p.score.to_string())
-            .collect();
+        let scores: Vec<String> = line.result.players.iter().map(|p| p.score.to_string()).collect();
         match &self.bar {
             Some(bar) => bar.inc(1),
-            None => eprintln!(
-                "[{n}/{}] {} on {}: {}",
-                self.total,
-                m.seats.join(" vs "),
-                m.map.display(),
-                scores.join("-")
-            ),
+            None => {
+                eprintln!("[{n}/{}] {} on {}: {}", self.total, m.seats.join(" vs "), m.map.display(), scores.join("-"))
+            }
         }
     }
 

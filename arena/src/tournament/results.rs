@@ -74,20 +74,15 @@ impl ResultsWriter {
     /// drops a torn last line).
     pub fn open(dir: &Path, valid_len: u64) -> Result<Self, TournamentError> {
         let path = dir.join(RESULTS_FILE);
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .map_err(|e| TournamentError::io(&path, e))?;
-        file.set_len(valid_len)
-            .map_err(|e| TournamentError::io(&path, e))?;
+        let file =
+            OpenOptions::new().create(true).append(true).open(&path).map_err(|e| TournamentError::io(&path, e))?;
+        file.set_len(valid_len).map_err(|e| TournamentError::io(&path, e))?;
         Ok(ResultsWriter { path, file })
     }
 
     /// Appends one line and syncs it to disk.
     pub fn append(&mut self, line: &ResultLine) -> Result<(), TournamentError> {
-        let mut text =
-            serde_json::to_string(line).map_err(|e| TournamentError::Invalid(e.to_string()))?;
+        let mut text = serde_json::to_string(line).map_err(|e| TournamentError::Invalid(e.to_string()))?;
         text.push('\n');
         self.file
             .write_all(text.as_bytes())
@@ -101,9 +96,7 @@ pub fn rewrite(dir: &Path, lines: &[ResultLine]) -> Result<u64, TournamentError>
     let path = dir.join(RESULTS_FILE);
     let mut text = String::new();
     for line in lines {
-        text.push_str(
-            &serde_json::to_string(line).map_err(|e| TournamentError::Invalid(e.to_string()))?,
-        );
+        text.push_str(&serde_json::to_string(line).map_err(|e| TournamentError::Invalid(e.to_string()))?);
         text.push('\n');
     }
     write_atomic(&path, text.as_bytes()).map_err(|e| TournamentError::io(&path, e))?;
@@ -126,13 +119,7 @@ mod tests {
             replay: format!("replays/{key}.json"),
             result: MatchResult {
                 players: vec![
-                    PlayerResult {
-                        name: "a".into(),
-                        score: 5,
-                        finished: true,
-                        forfeit: None,
-                        detail: None,
-                    },
+                    PlayerResult { name: "a".into(), score: 5, finished: true, forfeit: None, detail: None },
                     PlayerResult {
                         name: "b".into(),
                         score: 0,
@@ -160,10 +147,7 @@ mod tests {
         torn.extend_from_slice(&serde_json::to_vec(&line("k3")).unwrap()[..40]);
         std::fs::write(&path, &torn).unwrap();
         let (lines, len) = read(dir.path()).unwrap();
-        assert_eq!(
-            lines.iter().map(|l| l.key.as_str()).collect::<Vec<_>>(),
-            ["k1", "k2"]
-        );
+        assert_eq!(lines.iter().map(|l| l.key.as_str()).collect::<Vec<_>>(), ["k1", "k2"]);
         assert_eq!(len, full.len() as u64);
         // Even a complete JSON value without its newline counts as torn.
         let mut unterminated = full.clone();
@@ -173,12 +157,7 @@ mod tests {
         // Reopening cuts the torn part, so the next append starts on a fresh line.
         let mut w = ResultsWriter::open(dir.path(), len).unwrap();
         w.append(&line("k4")).unwrap();
-        let keys: Vec<String> = read(dir.path())
-            .unwrap()
-            .0
-            .into_iter()
-            .map(|l| l.key)
-            .collect();
+        let keys: Vec<String> = read(dir.path()).unwrap().0.into_iter().map(|l| l.key).collect();
         assert_eq!(keys, ["k1", "k2", "k4"]);
     }
 
@@ -186,11 +165,7 @@ mod tests {
     fn a_corrupt_line_in_the_middle_is_an_error_with_its_number() {
         let dir = tempfile::tempdir().unwrap();
         let good = serde_json::to_string(&line("k1")).unwrap();
-        std::fs::write(
-            dir.path().join(RESULTS_FILE),
-            format!("{good}\n{{oops\n{good}\n"),
-        )
-        .unwrap();
+        std::fs::write(dir.path().join(RESULTS_FILE), format!("{good}\n{{oops\n{good}\n")).unwrap();
         let err = read(dir.path()).unwrap_err().to_string();
         assert!(err.contains("results.jsonl:2:"), "{err}");
     }

@@ -4,6 +4,7 @@
 //! the seat order, the seed and the limits. Results are kept by key, so a new version of a
 //! bot, a changed map or new limits make new keys: exactly the matches to (re-)run.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -41,23 +42,28 @@ fn hex(hash: &blake3::Hash, len: usize) -> String {
 }
 
 /// Fingerprints `bot`: its command line, working directory, and the content of every word of
-/// the command that names an existing file (relative to its working directory).
-pub fn fingerprint(bot: &BotEntry) -> Result<String, TournamentError> {
+/// the command that names an existing file (relative to its working directory). `cache`
+/// keeps file hashes, so bots sharing an executable hash it once.
+pub fn fingerprint(bot: &BotEntry, cache: &mut BTreeMap<PathBuf, blake3::Hash>) -> Result<String, TournamentError> {
     let mut hasher = blake3::Hasher::new();
     hasher.update(bot.command.as_bytes());
-    let words = shell_words::split(&bot.command).map_err(|e| {
-        TournamentError::Invalid(format!(
-            "bot `{}`: bad command `{}`: {e}",
-            bot.name, bot.command
-        ))
-    })?;
+    let words = shell_words::split(&bot.command)
+        .map_err(|e| TournamentError::Invalid(format!("bot `{}`: bad command `{}`: {e}", bot.name, bot.command)))?;
     let base = bot.cwd.clone().unwrap_or_default();
     for word in words {
         let path = base.join(&word);
         if path.is_file() {
-            let bytes = std::fs::read(&path).map_err(|e| TournamentError::io(&path, e))?;
+            let digest = match cache.get(&path) {
+                Some(d) => *d,
+                None => {
+                    let bytes = std::fs::read(&path).map_err(|e| TournamentError::io(&path, e))?;
+                    let d = blake3::hash(&bytes);
+                    cache.insert(path.clone(), d);
+                    d
+                }
+            };
             hasher.update(word.as_bytes());
-            hasher.update(&bytes);
+            hasher.update(digest.as_bytes());
         }
     }
     Ok(hex(&hasher.finalize(), 16))
@@ -78,31 +84,16 @@ fn seed_of(base: u64, map: &Path, game: u32, seats: &[&str]) -> u64 {
 }
 
 fn file_safe(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
+    s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
 }
 
 /// Every match of a round robin: each pair of `bots` (in config order), on each map, `games`
 /// times, from both sides. `digests` are the maps' content hashes, in map order.
-pub fn round_robin(
-    config: &TournamentConfig,
-    bots: &[BotVersion],
-    digests: &[String],
-) -> Vec<ScheduledMatch> {
+pub fn round_robin(config: &TournamentConfig, bots: &[BotVersion], digests: &[String]) -> Vec<ScheduledMatch> {
     let limits = serde_json::to_string(&config.limits.limits()).unwrap_or_default();
     let mut out = Vec::new();
     for (mi, map) in config.maps.iter().enumerate() {
-        let stem = file_safe(
-            &map.file_stem()
-                .map_or("map".into(), |s| s.to_string_lossy()),
-        );
+        let stem = file_safe(&map.file_stem().map_or("map".into(), |s| s.to_string_lossy()));
         for game in 1..=config.games {
             for i in 0..bots.len() {
                 for j in i + 1..bots.len() {
@@ -111,13 +102,7 @@ pub fn round_robin(
                         let seed = seed_of(config.seed, map, game, &seats);
                         let identity = format!(
                             "{}|{}|{}|{}|{}|{}|{}|{seed}|{limits}",
-                            config.game,
-                            digests[mi],
-                            game,
-                            a.entry.name,
-                            a.fingerprint,
-                            b.entry.name,
-                            b.fingerprint
+                            config.game, digests[mi], game, a.entry.name, a.fingerprint, b.entry.name, b.fingerprint
                         );
                         let key = format!(
                             "{stem}-g{game}-{}-vs-{}-{}",

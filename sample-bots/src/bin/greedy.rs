@@ -40,11 +40,7 @@ impl Bot for Greedy {
         let rival = Distances::from(&s.grid, s.opponent.pos, s.opponent.jump);
         let i_lead = s.spec.starts[0] <= s.spec.starts[1];
         let spare = to_final.get(s.me.pos).is_none_or(|d| d < budget);
-        if !opponent_done
-            && s.opponent.pos == s.me.pos
-            && spare
-            && s.tick.is_multiple_of(2) == i_lead
-        {
+        if !opponent_done && s.opponent.pos == s.me.pos && spare && s.tick.is_multiple_of(2) == i_lead {
             return Action::Wait;
         }
         // Best uncontested target, and best target at all (used when everything is contested,
@@ -57,21 +53,14 @@ impl Bot for Greedy {
             if value <= 0.0 {
                 continue;
             }
-            let back = if cell == Cell::Jump {
-                to_final_jumping.get(p)
-            } else {
-                to_final.get(p)
-            };
+            let back = if cell == Cell::Jump { to_final_jumping.get(p) } else { to_final.get(p) };
             let (Some(d), Some(back)) = (here.get(p), back) else {
                 continue;
             };
             if d == 0 || d + back > budget {
                 continue;
             }
-            let contested = !opponent_done
-                && rival
-                    .get(p)
-                    .is_some_and(|theirs| theirs < d || (theirs == d && !i_lead));
+            let contested = !opponent_done && rival.get(p).is_some_and(|theirs| theirs < d || (theirs == d && !i_lead));
             let score = value / f64::from(d);
             if best_any.is_none_or(|(b, _)| score > b) {
                 best_any = Some((score, p));

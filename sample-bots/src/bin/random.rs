@@ -25,20 +25,12 @@ fn seed() -> Result<u64, String> {
     match args.as_slice() {
         [] => {}
         [flag, value] if flag == "--seed" => {
-            return value
-                .parse()
-                .map_err(|_| format!("--seed: `{value}` is not a number"));
+            return value.parse().map_err(|_| format!("--seed: `{value}` is not a number"));
         }
-        _ => {
-            return Err(format!(
-                "unexpected arguments {args:?} (usage: random [--seed N])"
-            ))
-        }
+        _ => return Err(format!("unexpected arguments {args:?} (usage: random [--seed N])")),
     }
     match std::env::var("ARENA_SEED") {
-        Ok(v) => v
-            .parse()
-            .map_err(|_| format!("ARENA_SEED: `{v}` is not a number")),
+        Ok(v) => v.parse().map_err(|_| format!("ARENA_SEED: `{v}` is not a number")),
         Err(_) => Ok(rand::random()),
     }
 }
@@ -51,9 +43,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    if let Err(e) = bot_sdk::run(RandomBot {
-        rng: StdRng::seed_from_u64(seed),
-    }) {
+    if let Err(e) = bot_sdk::run(RandomBot { rng: StdRng::seed_from_u64(seed) }) {
         eprintln!("random: {e}");
         std::process::exit(1);
     }

@@ -13,9 +13,7 @@ use bot_sdk::rules::{check_move, resolve, Action, Event, Player};
 use bot_sdk::{Grid, MapSpec, Pos};
 use serde_json::{json, Value};
 
-use crate::engine::{
-    Game, MatchOptions, Outcome, PlayerId, PlayerOutcome, Reply, SetupError, State, Turn,
-};
+use crate::engine::{Game, MatchOptions, Outcome, PlayerId, PlayerOutcome, Reply, SetupError, State, Turn};
 
 pub use setup::{load_map_file, MapFileError};
 
@@ -31,22 +29,18 @@ impl Game for ResourceRushGame {
     }
 
     fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
-        let spec = setup::spec_from_setup(setup).map_err(|message| SetupError::Invalid {
-            game: NAME,
-            message,
-        })?;
+        let spec = setup::spec_from_setup(setup).map_err(|message| SetupError::Invalid { game: NAME, message })?;
         Ok(Box::new(ResourceRush::new(spec)))
     }
 
     fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError> {
         if options.players.is_some_and(|n| n != 2) {
-            return Err(SetupError::BadInput(
-                "Resource Rush is played by exactly 2 players".to_string(),
-            ));
+            return Err(SetupError::BadInput("Resource Rush is played by exactly 2 players".to_string()));
         }
-        let path = options.map.as_deref().ok_or_else(|| {
-            SetupError::BadInput("Resource Rush needs a map: --map FILE".to_string())
-        })?;
+        let path = options
+            .map
+            .as_deref()
+            .ok_or_else(|| SetupError::BadInput("Resource Rush needs a map: --map FILE".to_string()))?;
         let spec = load_map_file(path).map_err(|e| SetupError::BadInput(e.to_string()))?;
         Ok(Box::new(ResourceRush::new(spec)))
     }
@@ -126,8 +120,7 @@ impl ResourceRush {
     }
 
     fn forfeit(&mut self, p: PlayerId, reason: &'static str, detail: String) {
-        self.events
-            .push(json!({"type": "forfeit", "player": p, "reason": reason, "detail": detail}));
+        self.events.push(json!({"type": "forfeit", "player": p, "reason": reason, "detail": detail}));
         self.players[p].score = 0;
         self.status[p] = Status::Forfeit { reason, detail };
     }
@@ -137,9 +130,7 @@ impl ResourceRush {
     fn judge(&self, p: PlayerId, reply: &Reply) -> Result<Option<Pos>, (&'static str, String)> {
         let line = match reply {
             Reply::Line(line) => line,
-            Reply::Failed(failure) => {
-                return Err((failure.reason(), failure.describe().to_string()))
-            }
+            Reply::Failed(failure) => return Err((failure.reason(), failure.describe().to_string())),
         };
         match Action::parse_answer(line, self.tick + 1) {
             Err(e) => Err(("malformed", e.to_string())),
@@ -164,9 +155,7 @@ impl State for ResourceRush {
     }
 
     fn turn(&self) -> Turn {
-        let playing: Vec<PlayerId> = (0..2)
-            .filter(|&p| self.status[p] == Status::Playing)
-            .collect();
+        let playing: Vec<PlayerId> = (0..2).filter(|&p| self.status[p] == Status::Playing).collect();
         if playing.is_empty() || self.tick >= self.spec.rounds {
             Turn::Terminal
         } else {
@@ -202,12 +191,7 @@ impl State for ResourceRush {
         }
         for event in resolve(&mut self.grid, &mut self.players, &moves) {
             match event {
-                Event::Collected {
-                    player,
-                    pos,
-                    item,
-                    points,
-                } => self.events.push(json!({
+                Event::Collected { player, pos, item, points } => self.events.push(json!({
                     "type": "collected", "player": player, "cell": pos_json(pos),
                     "item": item.to_string(), "points": points,
                 })),
@@ -240,9 +224,7 @@ impl State for ResourceRush {
         let players: Vec<PlayerOutcome> = (0..2)
             .map(|p| {
                 let (forfeit, detail) = match &self.status[p] {
-                    Status::Forfeit { reason, detail } => {
-                        (Some(reason.to_string()), Some(detail.clone()))
-                    }
+                    Status::Forfeit { reason, detail } => (Some(reason.to_string()), Some(detail.clone())),
                     _ => (None, None),
                 };
                 PlayerOutcome {

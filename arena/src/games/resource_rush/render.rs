@@ -21,11 +21,7 @@ fn cell_token(cell: Cell) -> String {
 pub fn render(game: &ResourceRush) -> String {
     let grid = game.grid();
     let mut out = format!("tick {}/{}\n", game.tick(), game.spec.rounds);
-    let at = |p: Pos| {
-        (0..2)
-            .filter(|&i| game.player(i).pos == p)
-            .collect::<Vec<_>>()
-    };
+    let at = |p: Pos| (0..2).filter(|&i| game.player(i).pos == p).collect::<Vec<_>>();
     for x in 0..grid.rows() {
         for y in 0..grid.cols() {
             let p = Pos::new(x as i32, y as i32);
@@ -49,9 +45,7 @@ pub fn render(game: &ResourceRush) -> String {
             Status::Finished => "finished".to_string(),
             Status::Forfeit { reason, detail } => format!("forfeit: {reason} ({detail})"),
         };
-        let action = game.last[i]
-            .action
-            .map_or("-".to_string(), |a| a.to_string());
+        let action = game.last[i].action.map_or("-".to_string(), |a| a.to_string());
         let _ = writeln!(
             out,
             "P{} at {}  score {}  x{}  jump {}  last {}  [{}]",
@@ -72,13 +66,8 @@ pub fn render(game: &ResourceRush) -> String {
 }
 
 fn describe_event(event: &Value) -> String {
-    let player = event
-        .get("player")
-        .and_then(Value::as_u64)
-        .map_or(0, |p| p + 1);
-    let cell = event
-        .get("cell")
-        .map_or(String::new(), |c| format!("({}, {})", c[0], c[1]));
+    let player = event.get("player").and_then(Value::as_u64).map_or(0, |p| p + 1);
+    let cell = event.get("cell").map_or(String::new(), |c| format!("({}, {})", c[0], c[1]));
     let item = event.get("item").and_then(Value::as_str).unwrap_or("");
     match event.get("type").and_then(Value::as_str).unwrap_or("") {
         "collected" => format!("P{player} took {item} at {cell} (+{})", event["points"]),

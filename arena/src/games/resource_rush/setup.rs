@@ -29,22 +29,15 @@ pub enum MapFileError {
 
 /// Reads and validates a map file.
 pub fn load_map_file(path: &Path) -> Result<MapSpec, MapFileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| MapFileError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    MapSpec::parse(&text).map_err(|source| MapFileError::Parse {
-        path: path.to_path_buf(),
-        source,
-    })
+    let text =
+        std::fs::read_to_string(path).map_err(|source| MapFileError::Read { path: path.to_path_buf(), source })?;
+    MapSpec::parse(&text).map_err(|source| MapFileError::Parse { path: path.to_path_buf(), source })
 }
 
 /// The map as a replay records it: sizes, starts, final, and the rows as the file writes them.
 pub fn setup_json(spec: &MapSpec) -> Value {
     let pos = |p: Pos| json!([p.x, p.y]);
-    let rows: Vec<String> = (0..spec.grid.rows())
-        .map(|x| spec.grid.row_text(x))
-        .collect();
+    let rows: Vec<String> = (0..spec.grid.rows()).map(|x| spec.grid.row_text(x)).collect();
     json!({
         "rows": spec.grid.rows(),
         "cols": spec.grid.cols(),
@@ -57,12 +50,8 @@ pub fn setup_json(spec: &MapSpec) -> Value {
 
 /// Rebuilds the map from a replay's `setup`, validating it like a map file.
 pub fn spec_from_setup(setup: &Value) -> Result<MapSpec, String> {
-    let int = |key: &str| {
-        setup
-            .get(key)
-            .and_then(Value::as_u64)
-            .ok_or(format!("`{key}` must be a non-negative integer"))
-    };
+    let int =
+        |key: &str| setup.get(key).and_then(Value::as_u64).ok_or(format!("`{key}` must be a non-negative integer"));
     let pos = |v: Option<&Value>, what: &str| -> Result<(i64, i64), String> {
         match v.and_then(Value::as_array).map(Vec::as_slice) {
             Some([x, y]) => match (x.as_i64(), y.as_i64()) {
@@ -73,24 +62,16 @@ pub fn spec_from_setup(setup: &Value) -> Result<MapSpec, String> {
         }
     };
     let (rows, cols, rounds) = (int("rows")?, int("cols")?, int("rounds")?);
-    let starts = setup
-        .get("starts")
-        .and_then(Value::as_array)
-        .ok_or("`starts` must be an array of two positions")?;
+    let starts = setup.get("starts").and_then(Value::as_array).ok_or("`starts` must be an array of two positions")?;
     if starts.len() != 2 {
         return Err("`starts` must hold two positions".to_string());
     }
     let s1 = pos(starts.first(), "starts[0]")?;
     let s2 = pos(starts.get(1), "starts[1]")?;
     let fin = pos(setup.get("final"), "final")?;
-    let map = setup
-        .get("map")
-        .and_then(Value::as_array)
-        .ok_or("`map` must be an array of rows")?;
-    let mut text = format!(
-        "ARENA {rows} {cols} {rounds}\n{} {}\n{} {}\n{} {}\nMAP\n",
-        s1.0, s1.1, s2.0, s2.1, fin.0, fin.1
-    );
+    let map = setup.get("map").and_then(Value::as_array).ok_or("`map` must be an array of rows")?;
+    let mut text =
+        format!("ARENA {rows} {cols} {rounds}\n{} {}\n{} {}\n{} {}\nMAP\n", s1.0, s1.1, s2.0, s2.1, fin.0, fin.1);
     for row in map {
         let row = row.as_str().ok_or("`map` rows must be strings")?;
         if row.contains(['\n', '\r', '#']) {

@@ -10,8 +10,7 @@ fn game(text: &str) -> ResourceRush {
 }
 
 /// A 3x5 map: P1 at (0,0), P2 at (0,4), final (2,2).
-const SMALL: &str =
-    "ARENA 3 5 10\n0 0\n0 4\n2 2\nMAP\n0 5 W 7 0\nF F D T 0\n0 9 0 3 0\nEND_MAP\nSTREAM\n";
+const SMALL: &str = "ARENA 3 5 10\n0 0\n0 4\n2 2\nMAP\n0 5 W 7 0\nF F D T 0\n0 9 0 3 0\nEND_MAP\nSTREAM\n";
 
 fn line(s: &str) -> Reply {
     Reply::Line(s.to_string())
@@ -19,10 +18,7 @@ fn line(s: &str) -> Reply {
 
 fn tick(g: &mut ResourceRush, a: Reply, b: Reply) {
     let replies: Vec<(PlayerId, Reply)> = match g.turn() {
-        Turn::Simultaneous(ps) => ps
-            .into_iter()
-            .map(|p| (p, if p == 0 { a.clone() } else { b.clone() }))
-            .collect(),
+        Turn::Simultaneous(ps) => ps.into_iter().map(|p| (p, if p == 0 { a.clone() } else { b.clone() })).collect(),
         other => panic!("expected simultaneous turn, got {other:?}"),
     };
     g.apply(&replies);
@@ -72,11 +68,7 @@ fn after_finishing_or_forfeiting_the_opponent_sees_wait() {
     let mut g = game(text);
     tick(&mut g, line("MOVE 0 0"), line("WAIT"));
     assert_eq!(*g.status(0), Status::Finished);
-    assert_eq!(
-        g.prompt(1),
-        "TICK 2 MOVE 0 0\n",
-        "the move that reached the final shows as made"
-    );
+    assert_eq!(g.prompt(1), "TICK 2 MOVE 0 0\n", "the move that reached the final shows as made");
     assert_eq!(g.turn(), Turn::Simultaneous(vec![1]));
     assert!(!g.is_active(0));
     tick(&mut g, line("unused"), line("MOVE 0 2"));
@@ -103,11 +95,7 @@ fn every_forfeit_reason_zeroes_the_score_and_the_opponent_plays_on() {
         tick(&mut g, bad.clone(), line("MOVE 0 4"));
         assert_eq!(forfeit(&g, 0), Some(reason), "{bad:?}");
         assert_eq!(g.player(0).score, 0, "{reason} zeroes the score");
-        assert_eq!(
-            g.turn(),
-            Turn::Simultaneous(vec![1]),
-            "the opponent plays on after {reason}"
-        );
+        assert_eq!(g.turn(), Turn::Simultaneous(vec![1]), "the opponent plays on after {reason}");
         tick(&mut g, line("WAIT"), line("MOVE 1 4"));
         tick(&mut g, line("WAIT"), line("MOVE 2 4"));
         tick(&mut g, line("WAIT"), line("MOVE 2 3"));
@@ -117,10 +105,7 @@ fn every_forfeit_reason_zeroes_the_score_and_the_opponent_plays_on() {
         let outcome = g.outcome();
         assert_eq!(outcome.players[0].forfeit.as_deref(), Some(reason));
         assert!(outcome.players[0].detail.is_some());
-        assert_eq!(
-            (outcome.players[1].score, outcome.players[1].finished),
-            (10, true)
-        );
+        assert_eq!((outcome.players[1].score, outcome.players[1].finished), (10, true));
         assert_eq!(outcome.winner, Some(1));
     }
 }
@@ -131,11 +116,7 @@ fn moves_are_checked_against_the_start_of_the_tick() {
     let text = "ARENA 1 5 10\n0 0\n0 4\n0 4\nMAP\n0 J W 0 0\nEND_MAP\nSTREAM\n";
     let mut g = game(text);
     tick(&mut g, line("MOVE 0 1"), line("WAIT"));
-    assert_eq!(
-        *g.status(1),
-        Status::Finished,
-        "P2 started on the final and is done after tick 1"
-    );
+    assert_eq!(*g.status(1), Status::Finished, "P2 started on the final and is done after tick 1");
     assert!(g.player(0).jump);
     tick(&mut g, line("MOVE 0 3"), line("ignored"));
     assert_eq!(g.player(0).pos, Pos::new(0, 3));
@@ -164,14 +145,8 @@ fn finishing_and_running_out_of_rounds() {
     assert_eq!(g.turn(), Turn::Terminal, "3 rounds played");
     assert!(!g.is_active(1));
     let outcome = g.outcome();
-    assert_eq!(
-        (outcome.players[0].score, outcome.players[0].finished),
-        (8, true)
-    );
-    assert_eq!(
-        (outcome.players[1].score, outcome.players[1].finished),
-        (0, false)
-    );
+    assert_eq!((outcome.players[0].score, outcome.players[0].finished), (8, true));
+    assert_eq!((outcome.players[1].score, outcome.players[1].finished), (0, false));
     assert_eq!(outcome.players[1].forfeit, None);
     assert_eq!(outcome.winner, Some(0));
 }
@@ -183,19 +158,9 @@ fn an_unfinished_player_keeps_its_score_and_can_win() {
     tick(&mut g, line("MOVE 0 0"), line("MOVE 0 3"));
     tick(&mut g, line("WAIT"), line("ignored"));
     let outcome = g.outcome();
-    assert_eq!(
-        (outcome.players[0].score, outcome.players[0].finished),
-        (9, false)
-    );
-    assert_eq!(
-        (outcome.players[1].score, outcome.players[1].finished),
-        (0, true)
-    );
-    assert_eq!(
-        outcome.winner,
-        Some(0),
-        "the higher score wins, finished or not"
-    );
+    assert_eq!((outcome.players[0].score, outcome.players[0].finished), (9, false));
+    assert_eq!((outcome.players[1].score, outcome.players[1].finished), (0, true));
+    assert_eq!(outcome.winner, Some(0), "the higher score wins, finished or not");
 }
 
 #[test]
@@ -204,24 +169,19 @@ fn equal_scores_draw() {
     let mut g = game(text);
     tick(&mut g, line("WAIT"), line("WAIT"));
     assert_eq!(g.outcome().winner, None);
-    assert!(
-        g.outcome().players.iter().all(|p| p.finished),
-        "both start on the final: done after tick 1"
-    );
+    assert!(g.outcome().players.iter().all(|p| p.finished), "both start on the final: done after tick 1");
 }
 
 #[test]
 fn the_spec_example_move_onto_a_wall_is_invalid() {
     // The handout's worked example answers MOVE 0 2 from (0,1), but (0,2) is `W`.
-    let text = "ARENA 5 5 10\n0 0\n3 2\n4 4\nMAP\n0 5 W 0 10\nE 3 0 W 7\n0 0 J 0 0\nW 2 0 4 W\n0 0 F 0 0\nEND_MAP\nSTREAM\n";
+    let text =
+        "ARENA 5 5 10\n0 0\n3 2\n4 4\nMAP\n0 5 W 0 10\nE 3 0 W 7\n0 0 J 0 0\nW 2 0 4 W\n0 0 F 0 0\nEND_MAP\nSTREAM\n";
     let mut g = game(text);
     tick(&mut g, line("MOVE 0 1"), line("WAIT"));
     tick(&mut g, line("MOVE 0 2"), line("MOVE 3 3"));
     assert_eq!(forfeit(&g, 0), Some("invalid_move"));
-    assert_eq!(
-        g.outcome().players[0].detail.as_deref(),
-        Some("(0, 2) is `W`, which cannot be entered")
-    );
+    assert_eq!(g.outcome().players[0].detail.as_deref(), Some("(0, 2) is `W`, which cannot be entered"));
 }
 
 #[test]
@@ -237,21 +197,10 @@ fn setup_round_trips_through_the_registry() {
 fn bad_setups_are_rejected_with_a_reason() {
     let mut setup = game(SMALL).setup();
     setup["map"][1] = serde_json::json!("F J D T");
-    let err = ResourceRushGame
-        .load(&setup)
-        .err()
-        .map(|e| e.to_string())
-        .unwrap_or_default();
+    let err = ResourceRushGame.load(&setup).err().map(|e| e.to_string()).unwrap_or_default();
     assert!(err.contains("map row 1 has 4 cells, expected 5"), "{err}");
     setup["map"][1] = serde_json::json!("0 0 0 0 0\nEND_MAP");
     assert!(ResourceRushGame.load(&setup).is_err());
-    let err = ResourceRushGame
-        .load(&serde_json::json!({"rows": 1}))
-        .err()
-        .map(|e| e.to_string())
-        .unwrap_or_default();
-    assert!(
-        err.contains("`cols` must be a non-negative integer"),
-        "{err}"
-    );
+    let err = ResourceRushGame.load(&serde_json::json!({"rows": 1})).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(err.contains("`cols` must be a non-negative integer"), "{err}");
 }
