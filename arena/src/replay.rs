@@ -222,6 +222,11 @@ impl Replay {
     }
 }
 
+/// `name` reduced to characters that are safe in a file name (others become `_`).
+pub fn file_safe(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
+}
+
 /// Writes `bytes` to `path` through a synced temporary file in the same folder and a rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {

@@ -7,8 +7,8 @@ use std::time::Duration;
 use anyhow::Context;
 use arena::engine::MatchOptions;
 use arena::games;
-use arena::referee::{play_match, BotCommand, Limits, PlayedMatch};
-use arena::replay::{write_atomic, MatchResult};
+use arena::referee::{play_match, BotCommand, Limits};
+use arena::replay::{file_safe, MatchResult};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 
 use super::{DuelArgs, LimitArgs};
@@ -64,10 +64,6 @@ fn names(given: &[String], commands: &[String]) -> Vec<String> {
     out
 }
 
-fn file_safe(name: &str) -> String {
-    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
-}
-
 fn default_replay_path(names: &[String]) -> PathBuf {
     let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let vs: Vec<String> = names.iter().map(|n| file_safe(n)).collect();
@@ -92,15 +88,7 @@ pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .zip(&names)
         .enumerate()
-        .map(|(i, (command, name))| BotCommand {
-            name: name.clone(),
-            command: command.clone(),
-            cwd: args.cwd.clone(),
-            env: vec![
-                ("ARENA_SEED".to_string(), seed.wrapping_add(i as u64).to_string()),
-                ("ARENA_PLAYER".to_string(), (i + 1).to_string()),
-            ],
-        })
+        .map(|(seat, (command, name))| BotCommand::seated(name, command, args.cwd.clone(), seed, seat))
         .collect();
     let replay_path =
         if args.no_replay { None } else { Some(args.replay.clone().unwrap_or_else(|| default_replay_path(&names))) };
@@ -116,10 +104,7 @@ pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
     let cancel = super::cancel_on_ctrl_c("interrupted: ending the bots")?;
     let played = runtime.block_on(play_match(game.name(), state, &bots, &limits, seed, &cancel))?;
     if let Some(path) = &replay_path {
-        played.replay.save(path)?;
-        let log = stderr_log(&played);
-        let log_path = path.with_extension("log");
-        write_atomic(&log_path, log.as_bytes()).with_context(|| format!("cannot write {}", log_path.display()))?;
+        played.save(path, &path.with_extension("log"))?;
     }
     let result = &played.replay.result;
     if args.json {
@@ -138,14 +123,6 @@ pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn stderr_log(played: &PlayedMatch) -> String {
-    let mut out = String::new();
-    for (i, (info, err)) in played.replay.players.iter().zip(&played.stderr).enumerate() {
-        out.push_str(&format!("===== player {} ({}): stderr =====\n{err}\n", i + 1, info.name));
-    }
-    out
 }
 
 /// The result as a table: player, score, finished, forfeit.

@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 pub use process::{BotCommand, BotProcess};
 
 use crate::engine::{PlayerId, Reply, State, Turn};
-use crate::replay::{MatchResult, PlayerInfo, RecordedReply, Replay, Step};
+use crate::replay::{write_atomic, MatchResult, PlayerInfo, RecordedReply, Replay, ReplayError, Step};
 
 /// Time and size limits for bots (defaults from the rulings).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -113,6 +113,21 @@ pub struct PlayedMatch {
     pub replay: Replay,
     /// What each bot wrote to stderr (capped), in player order.
     pub stderr: Vec<String>,
+}
+
+impl PlayedMatch {
+    /// The bots' stderr as one log, a section per player.
+    pub fn stderr_log(&self) -> String {
+        let sections = self.replay.players.iter().zip(&self.stderr).enumerate();
+        sections.map(|(i, (p, err))| format!("===== player {} ({}): stderr =====\n{err}\n", i + 1, p.name)).collect()
+    }
+
+    /// Writes the replay to `replay` and the stderr log to `log`, each atomically.
+    pub fn save(&self, replay: &std::path::Path, log: &std::path::Path) -> Result<(), ReplayError> {
+        self.replay.save(replay)?;
+        write_atomic(log, self.stderr_log().as_bytes())
+            .map_err(|source| ReplayError::Io { path: log.to_path_buf(), source })
+    }
 }
 
 /// Plays `state` to the end with `bots` (one per player, in order). `game` is the game's

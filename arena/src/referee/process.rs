@@ -29,6 +29,23 @@ pub struct BotCommand {
     pub env: Vec<(String, String)>,
 }
 
+impl BotCommand {
+    /// The bot in seat `seat` (0-based) of a match with seed `seed`: its environment gets
+    /// `ARENA_SEED` = seed + seat (so seeded random bots replay the same) and `ARENA_PLAYER`
+    /// = seat + 1.
+    pub fn seated(name: &str, command: &str, cwd: Option<PathBuf>, seed: u64, seat: usize) -> Self {
+        BotCommand {
+            name: name.to_string(),
+            command: command.to_string(),
+            cwd,
+            env: vec![
+                ("ARENA_SEED".to_string(), seed.wrapping_add(seat as u64).to_string()),
+                ("ARENA_PLAYER".to_string(), (seat + 1).to_string()),
+            ],
+        }
+    }
+}
+
 /// What the stdout reader saw.
 #[derive(Debug)]
 enum BotLine {

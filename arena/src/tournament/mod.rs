@@ -270,17 +270,10 @@ async fn play_one(shared: &Shared, m: &ScheduledMatch, cancel: &CancellationToke
         .seats
         .iter()
         .enumerate()
-        .map(|(i, name)| {
+        .map(|(seat, name)| {
             let entry = shared.record.bots.iter().find(|b| &b.entry.name == name).map(|b| &b.entry);
-            BotCommand {
-                name: name.clone(),
-                command: entry.map(|e| e.command.clone()).unwrap_or_default(),
-                cwd: entry.and_then(|e| e.cwd.clone()),
-                env: vec![
-                    ("ARENA_SEED".to_string(), m.seed.wrapping_add(i as u64).to_string()),
-                    ("ARENA_PLAYER".to_string(), (i + 1).to_string()),
-                ],
-            }
+            let command = entry.map_or("", |e| e.command.as_str());
+            BotCommand::seated(name, command, entry.and_then(|e| e.cwd.clone()), m.seed, seat)
         })
         .collect();
     let limits = shared.record.config.limits.limits();
@@ -288,17 +281,8 @@ async fn play_one(shared: &Shared, m: &ScheduledMatch, cancel: &CancellationToke
     let replay = format!("replays/{}.json", m.key);
     let replay_path = shared.out.join(&replay);
     let log_path = shared.out.join("logs").join(format!("{}.log", m.key));
-    let log: String = played
-        .replay
-        .players
-        .iter()
-        .zip(&played.stderr)
-        .enumerate()
-        .map(|(i, (p, err))| format!("===== player {} ({}): stderr =====\n{err}\n", i + 1, p.name))
-        .collect();
     // Blocking writes are fine here: each worker thread runs one match at a time.
-    played.replay.save(&replay_path).map_err(|e| RefereeError::Setup(e.to_string()))?;
-    write_atomic(&log_path, log.as_bytes()).map_err(|e| RefereeError::Setup(format!("{}: {e}", log_path.display())))?;
+    played.save(&replay_path, &log_path).map_err(|e| RefereeError::Setup(e.to_string()))?;
     Ok(ResultLine {
         key: m.key.clone(),
         seats: m.seats.clone(),

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::config::{BotEntry, TournamentConfig};
 use super::TournamentError;
+use crate::replay::file_safe;
 
 /// A bot with the fingerprint of its current version.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,10 +82,6 @@ fn seed_of(base: u64, map: &Path, game: u32, seats: &[&str]) -> u64 {
     let mut bytes = [0u8; 8];
     bytes.copy_from_slice(&hash.as_bytes()[..8]);
     u64::from_le_bytes(bytes)
-}
-
-fn file_safe(s: &str) -> String {
-    s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
 }
 
 /// Every match of a round robin: each pair of `bots` (in config order), on each map, `games`
