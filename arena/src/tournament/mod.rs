@@ -399,7 +399,7 @@ impl Progress {
     fn new(todo: usize, kept: usize) -> Self {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new(todo as u64);
-            let style = ProgressStyle::with_template("{bar:30} {pos}/{len} matches  eta {eta}  {msg}")
+            let style = ProgressStyle::with_template("{bar:30} {pos}/{len} matches  eta {eta}  {wide_msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar());
             bar.set_style(style);
             bar.enable_steady_tick(Duration::from_millis(200));
@@ -421,9 +421,7 @@ impl Progress {
     fn started(&self, m: &ScheduledMatch) {
         let mut running = self.running();
         running.push(m.seats.join(" vs "));
-        if let Some(bar) = &self.bar {
-            bar.set_message(format!("running {}: {}", running.len(), running.join(", ")));
-        }
+        self.show_running(&running);
     }
 
     fn ended(&self, m: &ScheduledMatch) {
@@ -431,6 +429,13 @@ impl Progress {
         let mut running = self.running();
         if let Some(i) = running.iter().position(|r| *r == name) {
             running.remove(i);
+        }
+        self.show_running(&running);
+    }
+
+    fn show_running(&self, running: &[String]) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("running {}: {}", running.len(), running.join(", ")));
         }
     }
 
