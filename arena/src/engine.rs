@@ -37,6 +37,10 @@ pub enum Failure {
     ExtraOutput,
     /// The line was too long or not UTF-8.
     Malformed,
+    /// The bot hit its CPU-time limit.
+    Cpu,
+    /// The bot ran out of memory under its limit.
+    Memory,
 }
 
 impl Failure {
@@ -47,6 +51,8 @@ impl Failure {
             Failure::Crash => "crash",
             Failure::ExtraOutput => "extra_output",
             Failure::Malformed => "malformed",
+            Failure::Cpu => "cpu",
+            Failure::Memory => "memory",
         }
     }
 
@@ -57,6 +63,8 @@ impl Failure {
             Failure::Crash => "the bot exited or closed its stdout",
             Failure::ExtraOutput => "printed a line that no TICK asked for",
             Failure::Malformed => "the line was longer than the limit or not valid UTF-8",
+            Failure::Cpu => "used up its CPU-time limit",
+            Failure::Memory => "ran out of memory under its limit",
         }
     }
 }

@@ -8,4 +8,5 @@ pub mod engine;
 pub mod games;
 pub mod referee;
 pub mod replay;
+pub mod sandbox;
 pub mod tournament;

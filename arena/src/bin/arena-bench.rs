@@ -8,8 +8,8 @@
 //!   pipes with blocking I/O and no game logic;
 //! - (b) a 200-tick duel through the referee (`play_match`), without and with writing the
 //!   replay;
-//! - (c) tournament throughput for 10 bots on `maps/duel.txt` at `-j 1` and `-j 2` (three
-//!   alternating runs of each, medians reported).
+//! - (c) tournament throughput for 10 bots (180 duels) on `maps/duel.txt` at `-j 1` and `-j 2`
+//!   with the default sandbox (five alternating runs of each, medians reported).
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -20,6 +20,7 @@ use anyhow::{bail, Context};
 use arena::engine::MatchOptions;
 use arena::games;
 use arena::referee::{play_match, BotCommand, Limits};
+use arena::sandbox::{Sandbox, SandboxLimits, SandboxMode};
 use arena::tournament::config::{BotEntry, TournamentConfig};
 use bot_sdk::MapSpec;
 use tokio_util::sync::CancellationToken;
@@ -50,12 +51,21 @@ fn main() -> anyhow::Result<()> {
     let raw = start.elapsed() / duels as u32;
 
     let tmp = tempfile::tempdir()?;
+    let sandbox = Sandbox::new(SandboxMode::Auto, SandboxLimits::default(), Vec::new())?;
+    let bare = Sandbox::limits_only(SandboxLimits::default());
+    let sandboxed = runtime.block_on(async {
+        let t = Instant::now();
+        for _ in 0..duels {
+            referee_duel(&waiter, &sandbox).await?;
+        }
+        anyhow::Ok(t.elapsed() / duels as u32)
+    })?;
     let (referee, with_replay) = runtime.block_on(async {
         let mut plain = Duration::ZERO;
         let mut saving = Duration::ZERO;
         for i in 0..duels {
             let t = Instant::now();
-            let played = referee_duel(&waiter).await?;
+            let played = referee_duel(&waiter, &bare).await?;
             plain += t.elapsed();
             let t = Instant::now();
             played.replay.save(&tmp.path().join(format!("{i}.json")))?;
@@ -64,26 +74,30 @@ fn main() -> anyhow::Result<()> {
         anyhow::Ok((plain / duels as u32, (plain + saving) / duels as u32))
     })?;
 
-    // Alternate -j 1 and -j 2 three times and keep the medians: one short run is noisy.
+    // Alternate -j 1 and -j 2 five times and keep the medians: one short run is noisy.
     let (mut j1s, mut j2s) = (Vec::new(), Vec::new());
-    for round in 0..3 {
+    for round in 0..5 {
         j1s.push(tournament(&waiter, 1, &tmp.path().join(format!("r{round}")))?);
         j2s.push(tournament(&waiter, 2, &tmp.path().join(format!("r{round}")))?);
     }
+    let show = |v: &[f64]| v.iter().map(|x| format!("{x:.0}")).collect::<Vec<_>>().join(", ");
+    let runs = format!("-j 1 runs: {}; -j 2 runs: {}", show(&j1s), show(&j2s));
     let (j1, j2) = (median(j1s), median(j2s));
 
     println!();
     println!("(a) raw floor (spawn 2 bots, {ticks} round trips each, plain pipes): {:.2} ms per duel", ms(raw));
-    println!("(b) referee duel (play_match):                 {:.2} ms per duel", ms(referee));
-    println!("    referee duel + replay written and synced:  {:.2} ms per duel", ms(with_replay));
+    println!("(b) referee duel (play_match, resource limits only): {:.2} ms per duel", ms(referee));
+    println!("    + replay written and synced:                     {:.2} ms per duel", ms(with_replay));
+    println!("    with the full sandbox (network namespace, cgroup): {:.2} ms per duel", ms(sandboxed));
     println!(
         "    overhead (b)/(a) = {:.2}  (target <= 1.3); with the replay write: {:.2}",
         ratio(referee, raw),
         ratio(with_replay, raw)
     );
-    println!("(c) tournament, 10 bots, 90 duels on {MAP}:");
-    println!("    -j 1: {:.1} duels/s (median of 3)", j1);
-    println!("    -j 2: {:.1} duels/s (median of 3)", j2);
+    println!("(c) tournament, 10 bots, 180 duels (2 games per pairing, both sides) on {MAP}:");
+    println!("    -j 1: {:.1} duels/s (median of 5)", j1);
+    println!("    -j 2: {:.1} duels/s (median of 5)", j2);
+    println!("    ({runs})");
     println!("    speed-up -j 2 / -j 1 = {:.2}  (target >= 1.8 on 2 cores)", j2 / j1);
     Ok(())
 }
@@ -137,19 +151,20 @@ fn raw_duel(bot: &Path, spec: &MapSpec) -> anyhow::Result<()> {
 }
 
 /// (b): one duel through the referee.
-async fn referee_duel(bot: &Path) -> anyhow::Result<arena::referee::PlayedMatch> {
+async fn referee_duel(bot: &Path, sandbox: &Sandbox) -> anyhow::Result<arena::referee::PlayedMatch> {
     let game = games::by_name(games::resource_rush::NAME)?;
     let state = game.new_match(&MatchOptions { map: Some(PathBuf::from(MAP)), players: Some(2) })?;
     let bots: Vec<BotCommand> = (1..=2)
         .map(|i| BotCommand { name: format!("w{i}"), command: bot.display().to_string(), cwd: None, env: Vec::new() })
         .collect();
-    Ok(play_match(game.name(), state, &bots, &Limits::default(), 1, &CancellationToken::new()).await?)
+    Ok(play_match(game.name(), state, &bots, &Limits::default(), 1, sandbox, &CancellationToken::new()).await?)
 }
 
 /// (c): duels per second of a 10-bot round robin with `jobs` matches at once.
 fn tournament(bot: &Path, jobs: usize, tmp: &Path) -> anyhow::Result<f64> {
     let mut config = TournamentConfig::from_toml(&format!("maps = [{MAP:?}]"), Path::new("<bench>"))?;
     config.jobs = Some(jobs);
+    config.games = 2;
     for i in 0..10 {
         config.put_bot(BotEntry { name: format!("w{i}"), command: bot.display().to_string(), cwd: None, build: None });
     }

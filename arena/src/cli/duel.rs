@@ -9,6 +9,7 @@ use arena::engine::MatchOptions;
 use arena::games;
 use arena::referee::{play_match, BotCommand, Limits};
 use arena::replay::{file_safe, MatchResult};
+use arena::sandbox::Sandbox;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 
 use super::{DuelArgs, LimitArgs};
@@ -102,7 +103,12 @@ pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
         tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
     let limits = args.limits.limits();
     let cancel = super::cancel_on_ctrl_c("interrupted: ending the bots")?;
-    let played = runtime.block_on(play_match(game.name(), state, &bots, &limits, seed, &cancel))?;
+    let mut resource_limits = arena::tournament::config::LimitsConfig::default();
+    args.sandbox.apply(&mut resource_limits);
+    let protect: Vec<PathBuf> =
+        replay_path.as_deref().and_then(Path::parent).map(Path::to_path_buf).into_iter().collect();
+    let sandbox = Sandbox::new(args.sandbox.mode().unwrap_or_default(), resource_limits.sandbox_limits(), protect)?;
+    let played = runtime.block_on(play_match(game.name(), state, &bots, &limits, seed, &sandbox, &cancel))?;
     if let Some(path) = &replay_path {
         played.save(path, &path.with_extension("log"))?;
     }

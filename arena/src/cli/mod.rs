@@ -75,6 +75,8 @@ pub struct TournamentArgs {
     /// Print the leaderboard as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
 }
 
 fn parse_bot(arg: &str) -> Result<arena::tournament::config::BotEntry, String> {
@@ -120,9 +122,58 @@ pub struct DuelArgs {
     pub cwd: Option<PathBuf>,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
     /// The bots' command lines, in player order (split like a shell would, no shell is run).
     #[arg(required = true, num_args = 2.., value_name = "BOT")]
     pub bots: Vec<String>,
+}
+
+/// How bots are confined (see the README's Security section).
+#[derive(Debug, Args)]
+pub struct SandboxArgs {
+    /// auto: confine as far as the system allows; require: refuse to run without network
+    /// isolation and a process cap; none: resource limits only (for debugging).
+    #[arg(long, value_name = "MODE")]
+    pub sandbox: Option<arena::sandbox::SandboxMode>,
+    /// The same as --sandbox require.
+    #[arg(long, conflicts_with = "sandbox")]
+    pub require_sandbox: bool,
+    /// CPU seconds per bot process [default: 10].
+    #[arg(long)]
+    pub max_cpu_s: Option<u64>,
+    /// Address space per bot process, in MiB [default: 1024].
+    #[arg(long)]
+    pub max_memory_mb: Option<u64>,
+    /// Largest file a bot may write, in MiB [default: 64].
+    #[arg(long)]
+    pub max_file_mb: Option<u64>,
+    /// Open files per bot process [default: 256].
+    #[arg(long)]
+    pub max_open_files: Option<u64>,
+    /// Processes per bot, children included [default: 64].
+    #[arg(long)]
+    pub max_procs: Option<u64>,
+}
+
+impl SandboxArgs {
+    /// The mode asked for, if any.
+    pub fn mode(&self) -> Option<arena::sandbox::SandboxMode> {
+        if self.require_sandbox {
+            Some(arena::sandbox::SandboxMode::Require)
+        } else {
+            self.sandbox
+        }
+    }
+
+    /// Overrides `limits` with the flags given.
+    pub fn apply(&self, limits: &mut arena::tournament::config::LimitsConfig) {
+        limits.cpu_seconds = self.max_cpu_s.or(limits.cpu_seconds);
+        limits.memory_mb = self.max_memory_mb.or(limits.memory_mb);
+        limits.file_size_mb = self.max_file_mb.or(limits.file_size_mb);
+        limits.open_files = self.max_open_files.or(limits.open_files);
+        limits.processes = self.max_procs.or(limits.processes);
+    }
 }
 
 /// Time and size limits (defaults from the rulings).

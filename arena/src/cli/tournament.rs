@@ -42,6 +42,8 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
     config.limits.startup_ms = args.startup_ms.or(config.limits.startup_ms);
     config.limits.move_ms = args.move_ms.or(config.limits.move_ms);
     config.limits.total_ms = args.total_ms.or(config.limits.total_ms);
+    args.sandbox.apply(&mut config.limits);
+    config.sandbox = args.sandbox.mode().unwrap_or(config.sandbox);
     config.out = Some(out.clone());
     Ok((config, out, resume))
 }

@@ -18,6 +18,7 @@ pub use process::{BotCommand, BotProcess};
 
 use crate::engine::{PlayerId, Reply, State, Turn};
 use crate::replay::{write_atomic, MatchResult, PlayerInfo, RecordedReply, Replay, ReplayError, Step};
+use crate::sandbox::Sandbox;
 
 /// Time and size limits for bots (defaults from the rulings).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,9 +123,13 @@ impl PlayedMatch {
         sections.map(|(i, (p, err))| format!("===== player {} ({}): stderr =====\n{err}\n", i + 1, p.name)).collect()
     }
 
-    /// Writes the replay to `replay` and the stderr log to `log`, each atomically.
+    /// Writes the replay to `replay` and, when a bot wrote to stderr, the log to `log`; each
+    /// atomically.
     pub fn save(&self, replay: &std::path::Path, log: &std::path::Path) -> Result<(), ReplayError> {
         self.replay.save(replay)?;
+        if self.stderr.iter().all(String::is_empty) {
+            return Ok(());
+        }
         write_atomic(log, self.stderr_log().as_bytes())
             .map_err(|source| ReplayError::Io { path: log.to_path_buf(), source })
     }
@@ -138,6 +143,7 @@ pub async fn play_match(
     bots: &[BotCommand],
     limits: &Limits,
     seed: u64,
+    sandbox: &Sandbox,
     cancel: &CancellationToken,
 ) -> Result<PlayedMatch, RefereeError> {
     let n = state.num_players();
@@ -146,7 +152,7 @@ pub async fn play_match(
     }
     let mut procs: Vec<Option<BotProcess>> = Vec::with_capacity(n);
     for bot in bots {
-        match BotProcess::spawn(bot, limits) {
+        match BotProcess::spawn(bot, limits, sandbox) {
             Ok(p) => procs.push(Some(p)),
             Err(e) => {
                 for p in procs.into_iter().flatten() {

@@ -15,6 +15,7 @@ use tokio::task::JoinHandle;
 
 use super::{Limits, RefereeError};
 use crate::engine::{Failure, Reply};
+use crate::sandbox::{Cage, Sandbox};
 
 /// How to start one bot.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,6 +75,7 @@ pub struct BotProcess {
     used: Duration,
     answered: bool,
     ended: bool,
+    cage: Option<Cage>,
 }
 
 impl Drop for BotProcess {
@@ -85,6 +87,9 @@ impl Drop for BotProcess {
                 let _ = killpg(pgid, Signal::SIGKILL);
             }
         }
+        if let Some(cage) = self.cage.take() {
+            cage.end();
+        }
         for task in &self.tasks {
             task.abort();
         }
@@ -93,7 +98,7 @@ impl Drop for BotProcess {
 
 impl BotProcess {
     /// Starts the bot. Fails when the command is empty, cannot be split, or cannot be run.
-    pub fn spawn(cmd: &BotCommand, limits: &Limits) -> Result<BotProcess, RefereeError> {
+    pub fn spawn(cmd: &BotCommand, limits: &Limits, sandbox: &Sandbox) -> Result<BotProcess, RefereeError> {
         let bad = |message: String| RefereeError::BadCommand {
             name: cmd.name.clone(),
             command: cmd.command.clone(),
@@ -115,11 +120,18 @@ impl BotProcess {
         for (k, v) in &cmd.env {
             command.env(k, v);
         }
-        let mut child = command.spawn().map_err(|source| RefereeError::Spawn {
-            name: cmd.name.clone(),
-            command: cmd.command.clone(),
-            source,
-        })?;
+        let cwd = match &cmd.cwd {
+            Some(dir) => dir.clone(),
+            None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+        };
+        let cage = sandbox.confine(&mut command, &cwd).map_err(|e| bad(e.to_string()))?;
+        let mut child = match command.spawn() {
+            Ok(child) => child,
+            Err(source) => {
+                cage.end();
+                return Err(RefereeError::Spawn { name: cmd.name.clone(), command: cmd.command.clone(), source });
+            }
+        };
         let pgid = child.id().map(|id| Pid::from_raw(id as i32));
         let stdin = child.stdin.take();
         let (tx, lines) = mpsc::channel(4);
@@ -143,6 +155,7 @@ impl BotProcess {
             used: Duration::ZERO,
             answered: false,
             ended: false,
+            cage: Some(cage),
         })
     }
 
@@ -151,7 +164,7 @@ impl BotProcess {
     pub async fn ask(&mut self, text: &str, limits: &Limits) -> (Reply, Duration) {
         match self.lines.try_recv() {
             Ok(BotLine::Eof) | Err(mpsc::error::TryRecvError::Disconnected) => {
-                return (Reply::Failed(Failure::Crash), Duration::ZERO)
+                return (Reply::Failed(self.why_it_died().await), Duration::ZERO)
             }
             Ok(_) => return (Reply::Failed(Failure::ExtraOutput), Duration::ZERO),
             Err(mpsc::error::TryRecvError::Empty) => {}
@@ -174,12 +187,47 @@ impl BotProcess {
                 Some(BotLine::Eof) | None => Reply::Failed(Failure::Crash),
             }
         };
-        let reply = tokio::time::timeout(limit, exchange).await.unwrap_or(Reply::Failed(Failure::Timeout));
+        let mut reply = tokio::time::timeout(limit, exchange).await.unwrap_or(Reply::Failed(Failure::Timeout));
         let took = start.elapsed();
+        if reply == Reply::Failed(Failure::Crash) {
+            reply = Reply::Failed(self.why_it_died().await);
+        }
         self.used += took;
         self.answered = true;
         tracing::trace!(bot = %self.name, ?reply, ?took, "answer");
         (reply, took)
+    }
+
+    /// Tells a limit apart from a plain crash once the bot has gone: SIGXCPU is `cpu`; an
+    /// allocation failure its runtime reported on stderr is `memory`; anything else `crash`.
+    async fn why_it_died(&mut self) -> Failure {
+        let status = tokio::time::timeout(Duration::from_millis(200), self.child.wait()).await;
+        if let Ok(Ok(status)) = status {
+            if std::os::unix::process::ExitStatusExt::signal(&status) == Some(libc::SIGXCPU) {
+                return Failure::Cpu;
+            }
+        }
+        // Give the stderr reader a moment to take the last words.
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let log = self.stderr_text();
+        const OUT_OF_MEMORY: [&str; 5] =
+            ["memory allocation of", "bad_alloc", "MemoryError", "Cannot allocate memory", "out of memory"];
+        if OUT_OF_MEMORY.iter().any(|m| log.contains(m)) {
+            return Failure::Memory;
+        }
+        Failure::Crash
+    }
+
+    fn stderr_text(&self) -> String {
+        let log = match self.stderr.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let mut text = String::from_utf8_lossy(&log.kept).into_owned();
+        if log.dropped > 0 {
+            text.push_str(&format!("\n[arena: {} more bytes of stderr dropped]\n", log.dropped));
+        }
+        text
     }
 
     /// Closes stdin, lets the bot exit within `grace`, then ends its whole process group
@@ -198,17 +246,16 @@ impl BotProcess {
             let _ = killpg(pgid, Signal::SIGKILL);
         }
         let _ = self.child.kill().await;
-        self.ended = true;
-        let log = match self.stderr.lock() {
-            Ok(guard) => guard,
-            Err(poisoned) => poisoned.into_inner(),
-        };
-        let mut text = String::from_utf8_lossy(&log.kept).into_owned();
-        if log.dropped > 0 {
-            text.push_str(&format!("\n[arena: {} more bytes of stderr dropped]\n", log.dropped));
+        if let Some(cage) = self.cage.take() {
+            let left = cage.remaining();
+            if left > 0 {
+                tracing::debug!(bot = %self.name, left, "ending processes that left the group");
+            }
+            cage.end();
         }
+        self.ended = true;
         tracing::debug!(bot = %self.name, "ended");
-        text
+        self.stderr_text()
     }
 }
 

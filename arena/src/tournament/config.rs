@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::TournamentError;
 use crate::referee::Limits;
+use crate::sandbox::{SandboxLimits, SandboxMode};
 
 /// The configuration embedded in the binary: the sample bots on `maps/duel.txt`.
 pub const DEFAULT_CONFIG: &str = include_str!("default.toml");
@@ -39,9 +40,31 @@ pub struct LimitsConfig {
     pub total_ms: Option<u64>,
     /// Exit grace for a finished bot.
     pub grace_ms: Option<u64>,
+    /// CPU seconds per bot process.
+    pub cpu_seconds: Option<u64>,
+    /// Address space per bot process, in MiB.
+    pub memory_mb: Option<u64>,
+    /// Largest file a bot may write, in MiB.
+    pub file_size_mb: Option<u64>,
+    /// Open files per bot process.
+    pub open_files: Option<u64>,
+    /// Processes per bot (itself and its children).
+    pub processes: Option<u64>,
 }
 
 impl LimitsConfig {
+    /// The sandbox's resource limits.
+    pub fn sandbox_limits(&self) -> SandboxLimits {
+        let d = SandboxLimits::default();
+        SandboxLimits {
+            cpu_seconds: self.cpu_seconds.unwrap_or(d.cpu_seconds),
+            memory_mb: self.memory_mb.unwrap_or(d.memory_mb),
+            file_size_mb: self.file_size_mb.unwrap_or(d.file_size_mb),
+            open_files: self.open_files.unwrap_or(d.open_files),
+            processes: self.processes.unwrap_or(d.processes),
+        }
+    }
+
     /// The referee's limits.
     pub fn limits(&self) -> Limits {
         let d = Limits::default();
@@ -75,9 +98,12 @@ pub struct TournamentConfig {
     /// Base seed: every match's seed derives from it.
     #[serde(default = "one_u64")]
     pub seed: u64,
-    /// Time limits.
+    /// Time and resource limits.
     #[serde(default)]
     pub limits: LimitsConfig,
+    /// How bots are confined: `auto`, `require` or `none`.
+    #[serde(default)]
+    pub sandbox: SandboxMode,
     /// Matches run at once (default: the number of cores).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jobs: Option<usize>,

@@ -25,8 +25,9 @@ use self::results::{ResultLine, ResultsWriter};
 use self::schedule::{BotVersion, ScheduledMatch};
 use crate::engine::{Game, MatchOptions};
 use crate::games;
-use crate::referee::{play_match, BotCommand, RefereeError};
+use crate::referee::{play_match, BotCommand, PlayedMatch, RefereeError};
 use crate::replay::write_atomic;
+use crate::sandbox::Sandbox;
 
 /// The resolved tournament, as written to `tournament.json`.
 pub const TOURNAMENT_FILE: &str = "tournament.json";
@@ -183,9 +184,13 @@ pub fn run(
     let mut writer = ResultsWriter::open(out, valid_len)?;
     let jobs = record.config.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let progress = Progress::new(todo.len(), kept);
-    let shared = Shared { record: record.clone(), out: out.to_path_buf(), game };
+    let sandbox = Sandbox::new(record.config.sandbox, record.config.limits.sandbox_limits(), vec![out.to_path_buf()])
+        .map_err(|e| TournamentError::Invalid(e.to_string()))?;
+    let shared = Shared { record: record.clone(), game, sandbox };
     let queue = Mutex::new(VecDeque::from(todo));
-    let (sender, receiver) = mpsc::channel::<(ScheduledMatch, Result<ResultLine, RefereeError>)>();
+    // Workers only play; this thread writes every replay and result, so that no worker waits
+    // on the disk.
+    let (sender, receiver) = mpsc::channel::<(ScheduledMatch, Result<(ResultLine, PlayedMatch), RefereeError>)>();
     let mut played = 0;
     let mut failed = Vec::new();
     // Each worker thread runs its matches one at a time on its own single-threaded runtime:
@@ -224,7 +229,11 @@ pub fn run(
         drop(sender);
         for (m, outcome) in receiver {
             match outcome {
-                Ok(line) => {
+                Ok((line, record)) => {
+                    // The replay is on disk before the result line that names it.
+                    let replay_path = out.join(&line.replay);
+                    let log_path = out.join("logs").join(format!("{}.log", line.key));
+                    record.save(&replay_path, &log_path).map_err(|e| TournamentError::Invalid(e.to_string()))?;
                     writer.append(&line)?;
                     progress.finished(&m, &line);
                     done.push(line);
@@ -256,12 +265,16 @@ pub fn run(
 /// Everything a match task needs.
 struct Shared {
     record: TournamentRecord,
-    out: PathBuf,
     game: &'static dyn Game,
+    sandbox: Sandbox,
 }
 
-/// Plays one scheduled match and writes its replay and log; returns its result line.
-async fn play_one(shared: &Shared, m: &ScheduledMatch, cancel: &CancellationToken) -> Result<ResultLine, RefereeError> {
+/// Plays one scheduled match; returns its result line and record (saved by the caller).
+async fn play_one(
+    shared: &Shared,
+    m: &ScheduledMatch,
+    cancel: &CancellationToken,
+) -> Result<(ResultLine, PlayedMatch), RefereeError> {
     let state = shared
         .game
         .new_match(&MatchOptions { map: Some(m.map.clone()), players: Some(m.seats.len()) })
@@ -277,22 +290,18 @@ async fn play_one(shared: &Shared, m: &ScheduledMatch, cancel: &CancellationToke
         })
         .collect();
     let limits = shared.record.config.limits.limits();
-    let played = play_match(shared.game.name(), state, &bots, &limits, m.seed, cancel).await?;
-    let replay = format!("replays/{}.json", m.key);
-    let replay_path = shared.out.join(&replay);
-    let log_path = shared.out.join("logs").join(format!("{}.log", m.key));
-    // Blocking writes are fine here: each worker thread runs one match at a time.
-    played.save(&replay_path, &log_path).map_err(|e| RefereeError::Setup(e.to_string()))?;
-    Ok(ResultLine {
+    let played = play_match(shared.game.name(), state, &bots, &limits, m.seed, &shared.sandbox, cancel).await?;
+    let line = ResultLine {
         key: m.key.clone(),
         seats: m.seats.clone(),
         map: m.map.clone(),
         game: m.game,
         seed: m.seed,
         steps: played.replay.steps.len(),
-        replay,
-        result: played.replay.result,
-    })
+        replay: format!("replays/{}.json", m.key),
+        result: played.replay.result.clone(),
+    };
+    Ok((line, played))
 }
 
 /// Runs each distinct build command once; returns the bots that cannot play, with why.
