@@ -9,11 +9,13 @@ use clap::Parser;
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     cli::init_logging(args.verbose);
-    match cli::run(args) {
+    let code = match cli::run(args) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
-    }
+    };
+    cli::log_peak_memory();
+    code
 }

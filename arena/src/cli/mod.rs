@@ -224,7 +224,8 @@ pub fn init_logging(verbose: u8) {
         _ => "trace",
     };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi).init();
 }
 
 /// A token cancelled on the first Ctrl-C (after printing `message` to stderr). A small thread
@@ -246,6 +247,16 @@ pub fn cancel_on_ctrl_c(message: &'static str) -> anyhow::Result<CancellationTok
         });
     });
     Ok(cancel)
+}
+
+/// Logs (at debug level) the arena's own peak memory, so that tests and users can check it
+/// stays bounded whatever the bots do.
+pub fn log_peak_memory() {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let peak = status.lines().find_map(|l| l.strip_prefix("VmHWM:")).map(|v| v.trim().trim_end_matches(" kB").trim());
+    if let Some(kb) = peak {
+        tracing::debug!(peak_rss_kb = kb, "arena exits");
+    }
 }
 
 /// Runs the chosen command.

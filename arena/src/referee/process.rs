@@ -189,7 +189,10 @@ impl BotProcess {
         };
         let mut reply = tokio::time::timeout(limit, exchange).await.unwrap_or(Reply::Failed(Failure::Timeout));
         let took = start.elapsed();
-        if reply == Reply::Failed(Failure::Crash) {
+        // A bot that exited while a child still holds its pipe open crashed: it did not merely
+        // run out of time.
+        let exited = reply == Reply::Failed(Failure::Timeout) && matches!(self.child.try_wait(), Ok(Some(_)));
+        if reply == Reply::Failed(Failure::Crash) || exited {
             reply = Reply::Failed(self.why_it_died().await);
         }
         self.used += took;

@@ -1,0 +1,4 @@
+# Answers every TICK with an empty line.
+while read -r word rest; do
+  [ "$word" = TICK ] && echo
+done
