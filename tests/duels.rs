@@ -182,3 +182,41 @@ fn bad_maps_bad_bots_and_bad_replays_fail_with_a_clear_message() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 1 column 2"));
 }
+
+#[test]
+fn every_kind_of_bad_map_is_rejected_with_file_line_and_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let waiter = bin("waiter");
+    let head = "ARENA 2 3 5\n0 0\n1 2\n1 1\nMAP\n";
+    let cases: [(&str, String, usize, &str); 6] = [
+        ("truncated", format!("{head}0 0 0\n"), 7, "unexpected end of file, expected map row 1 of 2"),
+        ("oversized", "ARENA 51 3 5\n".to_string(), 1, "map size 51x3 is out of range"),
+        ("short row", format!("{head}0 0 0\n0 0\nEND_MAP\nSTREAM\n"), 7, "map row 1 has 2 cells, expected 3"),
+        ("bad cell", format!("{head}0 0 0\n0 0 %\nEND_MAP\nSTREAM\n"), 7, "bad cell `%`"),
+        ("start on a wall", format!("{head}W 0 0\n0 0 0\nEND_MAP\nSTREAM\n"), 2, "player 1 start (0, 0) is on `W`"),
+        (
+            "final out of bounds",
+            "ARENA 2 3 5\n0 0\n1 2\n2 1\nMAP\n0 0 0\n0 0 0\nEND_MAP\nSTREAM\n".to_string(),
+            4,
+            "final cell (2, 1) is outside the 2x3 map",
+        ),
+    ];
+    for (what, text, line, reason) in cases {
+        let path = dir.path().join(format!("{}.txt", what.replace(' ', "-")));
+        std::fs::write(&path, text).unwrap();
+        let replay = dir.path().join("never.json");
+        let out = arena(&[
+            "duel",
+            "--map",
+            &path.display().to_string(),
+            "--replay",
+            &replay.display().to_string(),
+            &waiter,
+            &waiter,
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{what} was accepted");
+        assert!(err.contains(&format!("{}:{line}: {reason}", path.display())), "{what}: {err}");
+        assert!(!replay.exists(), "{what}: no bot started, no replay");
+    }
+}
