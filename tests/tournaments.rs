@@ -153,6 +153,7 @@ fn kill_9_then_resume_gives_the_uninterrupted_leaderboard() {
     let cut = dir.path().join("cut");
     let mut child = spawn_tournament(&["--config", &cfg, "--out", &cut.display().to_string(), "-j", "1"]);
     wait_for_results(&cut, 3, &mut child);
+    let killed = child.id();
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     let before = result_lines(&cut);
@@ -169,6 +170,14 @@ fn kill_9_then_resume_gives_the_uninterrupted_leaderboard() {
         .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp"))
         .collect();
     assert!(leftovers.is_empty(), "no half-written replay remains");
+    for root in ["/sys/fs/cgroup/pids", "/sys/fs/cgroup"] {
+        let stale = std::fs::read_dir(root)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with(&format!("arena-{killed}-")));
+        assert!(!stale, "the resumed run ended the killed arena's bot cgroups in {root}");
+    }
 }
 
 #[test]

@@ -199,6 +199,9 @@ impl Sandbox {
     /// (made read-only for them where mount namespaces work).
     pub fn new(mode: SandboxMode, limits: SandboxLimits, protect: Vec<PathBuf>) -> Result<Sandbox, SandboxError> {
         let caps = if mode == SandboxMode::None { Capabilities::none() } else { Capabilities::probe() };
+        if let Some(root) = &caps.pids_cgroup {
+            end_stale_cages(root, caps.cgroup_v2);
+        }
         let protect: Vec<CString> = protect
             .into_iter()
             .filter_map(|p| std::fs::canonicalize(p).ok())
@@ -402,6 +405,21 @@ fn find_pids_cgroup() -> (Option<PathBuf>, bool) {
         }
     }
     (None, false)
+}
+
+/// Ends what an arena that died (`kill -9`) left in its bots' cgroups, and removes them.
+fn end_stale_cages(root: &Path, v2: bool) {
+    let Ok(entries) = std::fs::read_dir(root) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(owner) = name.strip_prefix("arena-").and_then(|rest| rest.split('-').next()) else { continue };
+        let Ok(pid) = owner.parse::<u32>() else { continue };
+        if Path::new(&format!("/proc/{pid}")).exists() {
+            continue; // a running arena's cage
+        }
+        tracing::info!(cgroup = %entry.path().display(), "ending a cage left by an arena that died");
+        Cage { cgroup: Some(entry.path()), v2 }.end();
+    }
 }
 
 fn user_process_count() -> u64 {
