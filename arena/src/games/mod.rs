@@ -5,8 +5,8 @@ pub mod resource_rush;
 use crate::engine::{Game, SetupError};
 
 /// Every hosted game.
-pub fn all() -> [&'static dyn Game; 1] {
-    [&resource_rush::ResourceRushGame]
+pub fn all() -> [&'static dyn Game; 2] {
+    [&resource_rush::ResourceRushGame, &resource_rush::ResourceRushTestGame]
 }
 
 /// The game called `name` (as written in replays and on the command line).

@@ -1,9 +1,14 @@
 //! Resource Rush: two players on a grid collect resources and power-ups, avoid fire, and must
 //! reach the final cell before the rounds run out. Moves are simultaneous. The rules live in
 //! `bot_sdk::rules`; this module adds turns, forfeits, observations and replay frames.
+//!
+//! The same state also plays the course's single-player tests (game `resource-rush-test`):
+//! one bot against the file's scripted opponent, whose move of tick t is applied first.
 
+pub mod offline;
 mod render;
 mod setup;
+pub mod solver;
 #[cfg(test)]
 mod tests;
 
@@ -19,6 +24,9 @@ pub use setup::{load_map_file, MapFileError};
 
 /// The game's name in replays and on the command line.
 pub const NAME: &str = "resource-rush";
+
+/// The single-player test variant's name in replays.
+pub const TEST_NAME: &str = "resource-rush-test";
 
 /// The Resource Rush entry of the game registry.
 pub struct ResourceRushGame;
@@ -44,6 +52,44 @@ impl Game for ResourceRushGame {
         let spec = load_map_file(path).map_err(|e| SetupError::BadInput(e.to_string()))?;
         Ok(Box::new(ResourceRush::new(spec)))
     }
+}
+
+/// The single-player test entry of the game registry: one bot against the map file's scripted
+/// opponent (its TICK lines).
+pub struct ResourceRushTestGame;
+
+impl Game for ResourceRushTestGame {
+    fn name(&self) -> &'static str {
+        TEST_NAME
+    }
+
+    fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
+        let spec = setup::spec_from_setup(setup).map_err(|message| SetupError::Invalid { game: TEST_NAME, message })?;
+        let piped = setup.get("piped").and_then(Value::as_bool).unwrap_or(false);
+        Ok(Box::new(ResourceRush::test(spec, piped)))
+    }
+
+    fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError> {
+        if options.players.is_some_and(|n| n != 1) {
+            return Err(SetupError::BadInput("a single-player test has exactly 1 bot".to_string()));
+        }
+        let path = options.map.as_deref().ok_or_else(|| SetupError::BadInput("a test needs its file".to_string()))?;
+        let spec = load_map_file(path).map_err(|e| SetupError::BadInput(e.to_string()))?;
+        Ok(Box::new(ResourceRush::test(spec, false)))
+    }
+}
+
+/// Who the second player is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Mode {
+    /// A duel: both players are bots.
+    Duel,
+    /// A single-player test: player 2 follows the file's TICK lines; `piped` sends the bot the
+    /// whole file at once instead of one TICK per answer.
+    Test {
+        /// Send everything at the start.
+        piped: bool,
+    },
 }
 
 /// Where a player stands in the match.
@@ -82,12 +128,29 @@ pub struct ResourceRush {
     shown: [Action; 2],
     last: [LastMove; 2],
     events: Vec<Value>,
+    mode: Mode,
 }
 
 impl ResourceRush {
+    /// A single-player test at tick 0: the bot is player 1, player 2 follows `spec.script`.
+    pub fn test(spec: MapSpec, piped: bool) -> Self {
+        ResourceRush { mode: Mode::Test { piped }, ..ResourceRush::new(spec) }
+    }
+
+    /// The scripted opponent's action at tick `t` (1-based); `WAIT` past the script's end.
+    fn scripted(&self, t: u32) -> Action {
+        self.spec.script.get(t as usize - 1).map_or(Action::Wait, |s| s.action)
+    }
+
+    /// Whether this is a single-player test.
+    pub fn is_test(&self) -> bool {
+        self.mode != Mode::Duel
+    }
+
     /// A match at tick 0 on `spec` (player 1 at `starts[0]`).
     pub fn new(spec: MapSpec) -> Self {
         ResourceRush {
+            mode: Mode::Duel,
             grid: spec.grid.clone(),
             players: [Player::new(spec.starts[0]), Player::new(spec.starts[1])],
             status: [Status::Playing, Status::Playing],
@@ -151,29 +214,58 @@ fn pos_json(p: Pos) -> Value {
 
 impl State for ResourceRush {
     fn num_players(&self) -> usize {
-        2
+        match self.mode {
+            Mode::Duel => 2,
+            Mode::Test { .. } => 1,
+        }
     }
 
     fn turn(&self) -> Turn {
-        let playing: Vec<PlayerId> = (0..2).filter(|&p| self.status[p] == Status::Playing).collect();
+        let bots = self.num_players();
+        let playing: Vec<PlayerId> = (0..bots).filter(|&p| self.status[p] == Status::Playing).collect();
         if playing.is_empty() || self.tick >= self.spec.rounds {
             Turn::Terminal
+        } else if self.is_test() {
+            Turn::Sequential(0)
         } else {
             Turn::Simultaneous(playing)
         }
     }
 
     fn intro(&self, player: PlayerId) -> String {
-        self.spec.header_for(player)
+        let mut text = self.spec.header_for(player);
+        if self.mode == (Mode::Test { piped: true }) {
+            for t in 1..=self.spec.rounds {
+                text.push_str(&format!("TICK {t} {}\n", self.scripted(t)));
+            }
+        }
+        text
     }
 
     fn prompt(&self, player: PlayerId) -> String {
-        format!("TICK {} {}\n", self.tick + 1, self.shown[1 - player])
+        let t = self.tick + 1;
+        match self.mode {
+            Mode::Duel => format!("TICK {t} {}\n", self.shown[1 - player]),
+            Mode::Test { piped: false } => format!("TICK {t} {}\n", self.scripted(t)),
+            Mode::Test { piped: true } => String::new(),
+        }
     }
 
     fn apply(&mut self, replies: &[(PlayerId, Reply)]) {
         self.events.clear();
         self.last = Default::default();
+        if self.is_test() {
+            // The scripted opponent moves first, unchecked, and takes what lies there.
+            let action = self.scripted(self.tick + 1);
+            self.last[1].action = Some(action);
+            if let Action::Move(dest) = action {
+                self.players[1].pos = dest;
+                if let Some(item) = self.grid.get(dest).filter(|c| c.is_collectable()) {
+                    self.grid.set(dest, bot_sdk::Cell::Floor);
+                    self.events.push(json!({"type": "taken", "player": 1, "cell": pos_json(dest), "item": item.to_string()}));
+                }
+            }
+        }
         let mut moves = [None, None];
         let mut rejected = Vec::new();
         for (p, reply) in replies {
@@ -207,7 +299,7 @@ impl State for ResourceRush {
             self.forfeit(p, reason, detail);
         }
         self.shown = moves.map(|m| m.map_or(Action::Wait, Action::Move));
-        for p in 0..2 {
+        for p in 0..self.num_players() {
             if self.status[p] == Status::Playing && self.players[p].pos == self.spec.final_pos {
                 self.status[p] = Status::Finished;
                 self.events.push(json!({"type": "finished", "player": p}));
@@ -217,11 +309,11 @@ impl State for ResourceRush {
     }
 
     fn is_active(&self, player: PlayerId) -> bool {
-        self.status[player] == Status::Playing && self.tick < self.spec.rounds
+        player < self.num_players() && self.status[player] == Status::Playing && self.tick < self.spec.rounds
     }
 
     fn outcome(&self) -> Outcome {
-        let players: Vec<PlayerOutcome> = (0..2)
+        let players: Vec<PlayerOutcome> = (0..self.num_players())
             .map(|p| {
                 let (forfeit, detail) = match &self.status[p] {
                     Status::Forfeit { reason, detail } => (Some(reason.to_string()), Some(detail.clone())),
@@ -235,16 +327,25 @@ impl State for ResourceRush {
                 }
             })
             .collect();
-        let winner = match players[0].score.cmp(&players[1].score) {
-            std::cmp::Ordering::Greater => Some(0),
-            std::cmp::Ordering::Less => Some(1),
-            std::cmp::Ordering::Equal => None,
+        let winner = match (self.is_test(), players.first(), players.get(1)) {
+            (false, Some(a), Some(b)) => match a.score.cmp(&b.score) {
+                std::cmp::Ordering::Greater => Some(0),
+                std::cmp::Ordering::Less => Some(1),
+                std::cmp::Ordering::Equal => None,
+            },
+            _ => None,
         };
         Outcome { players, winner }
     }
 
     fn setup(&self) -> Value {
-        setup::setup_json(&self.spec)
+        let mut setup = setup::setup_json(&self.spec);
+        if let Mode::Test { piped } = self.mode {
+            let script: Vec<String> = self.spec.script.iter().map(|s| s.action.to_string()).collect();
+            setup["script"] = json!(script);
+            setup["piped"] = json!(piped);
+        }
+        setup
     }
 
     fn frame(&self) -> Value {

@@ -81,5 +81,15 @@ pub fn spec_from_setup(setup: &Value) -> Result<MapSpec, String> {
         text.push('\n');
     }
     text.push_str("END_MAP\nSTREAM\n");
+    if let Some(script) = setup.get("script") {
+        let script = script.as_array().ok_or("`script` must be an array of actions")?;
+        for (i, action) in script.iter().enumerate() {
+            let action = action.as_str().ok_or("`script` actions must be strings")?;
+            if action.contains(['\n', '\r', '#']) {
+                return Err("`script` actions must be single lines".to_string());
+            }
+            text.push_str(&format!("TICK {} {action}\n", i + 1));
+        }
+    }
     MapSpec::parse(&text).map_err(|e| format!("map: {}", e.message))
 }
