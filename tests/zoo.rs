@@ -29,12 +29,8 @@ fn duel_with(bot: &str, opponent: &str, extra: &[&str]) -> Run {
     args.extend_from_slice(&FAST);
     args.extend_from_slice(extra);
     args.extend_from_slice(&[bot, opponent]);
-    let out = Command::new(bin("arena"))
-        .current_dir(root())
-        .env("RUST_LOG", "arena=debug")
-        .args(&args)
-        .output()
-        .unwrap();
+    let out =
+        Command::new(bin("arena")).current_dir(root()).env("RUST_LOG", "arena=debug").args(&args).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "arena duel failed: {stderr}");
     let peak_rss_kb = stderr
@@ -76,7 +72,8 @@ fn sleeps_forever() {
 #[test]
 fn exits_mid_game() {
     let run = zoo(&script("midquit.sh"), Some("crash"), &[]);
-    let answered = run.replay["steps"].as_array().unwrap().iter().filter(|s| s["replies"][0]["answer"] == "WAIT").count();
+    let answered =
+        run.replay["steps"].as_array().unwrap().iter().filter(|s| s["replies"][0]["answer"] == "WAIT").count();
     assert_eq!(answered, 3, "it played three ticks first");
 }
 
@@ -182,14 +179,16 @@ fn a_tournament_mixing_the_zoo_with_sample_bots_ranks_them_right() {
     let cfg = dir.path().join("zoo.toml");
     std::fs::write(&cfg, text).unwrap();
     let out = dir.path().join("t");
-    let run = arena(&["tournament", "--config", &cfg.display().to_string(), "--out", &out.display().to_string(), "-j", "2"]);
+    let run =
+        arena(&["tournament", "--config", &cfg.display().to_string(), "--out", &out.display().to_string(), "-j", "2"]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let board: Value = serde_json::from_slice(&std::fs::read(out.join("leaderboard.json")).unwrap()).unwrap();
     let rows = board["rows"].as_array().unwrap();
     assert_eq!(board["matches"], 30);
     assert_eq!(rows[0]["bot"], "greedy");
     assert_eq!(rows[0]["wins"], 10, "greedy wins every game");
-    for (name, reason) in [("sleeper", "timeout"), ("garbage", "malformed"), ("holder", "crash"), ("memhog", "memory")] {
+    for (name, reason) in [("sleeper", "timeout"), ("garbage", "malformed"), ("holder", "crash"), ("memhog", "memory")]
+    {
         let row = rows.iter().find(|r| r["bot"] == name).unwrap();
         assert_eq!(row["forfeits"][reason], 10, "{name}: {row}");
         assert_eq!(row["total_score"], 0);

@@ -4,6 +4,7 @@
 //! Modules: [`engine`] (the trait every game implements), [`games`] (one folder per game),
 //! [`referee`] (processes, pipes, time limits), [`replay`] (the JSON record and its checks).
 
+pub mod checker;
 pub mod engine;
 pub mod games;
 pub mod referee;

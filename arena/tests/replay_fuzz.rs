@@ -41,11 +41,7 @@ fn replay_of(answers: &[String]) -> Replay {
 }
 
 fn answer() -> impl Strategy<Value = String> {
-    prop_oneof![
-        Just("WAIT".to_string()),
-        (0i32..6, 0i32..8).prop_map(|(x, y)| format!("MOVE {x} {y}")),
-        ".{0,12}",
-    ]
+    prop_oneof![Just("WAIT".to_string()), (0i32..6, 0i32..8).prop_map(|(x, y)| format!("MOVE {x} {y}")), ".{0,12}",]
 }
 
 /// Replaces the value at a pseudo-random place in `v` (chosen by `pick`) with `new`.

@@ -98,9 +98,14 @@ impl Planner {
     /// Walks `route` from `start` over `grid`: its score and the ticks it takes to finish, or
     /// `None` when the final is not reached in time.
     fn evaluate(&self, grid: &Grid, start: Start, route: &[usize]) -> Option<(i64, u32)> {
-        let (mut cell, mut jump, mut mult, mut score, mut time) = (start.cell, start.jump, start.multiplier, 0i64, 0u32);
+        let (mut cell, mut jump, mut mult, mut score, mut time) =
+            (start.cell, start.jump, start.multiplier, 0i64, 0u32);
         for &k in route {
-            let d = self.dist[k][jump as usize][cell];
+            let mut d = self.dist[k][jump as usize][cell];
+            if d == 0 {
+                // An item under the bot is only taken by stepping off and back on.
+                d = 2;
+            }
             if d == FAR {
                 return None;
             }
@@ -232,12 +237,8 @@ impl Reference {
     fn plan(&mut self, s: &GameState) {
         let planner = self.planner.get_or_insert_with(|| Planner::new(&s.grid, s.final_pos()));
         let available = |k: usize| s.grid.get(planner.items[k]).is_some_and(Cell::is_collectable);
-        let start = Start {
-            cell: planner.cell(s.me.pos),
-            jump: s.me.jump,
-            multiplier: s.me.multiplier,
-            limit: s.ticks_left(),
-        };
+        let start =
+            Start { cell: planner.cell(s.me.pos), jump: s.me.jump, multiplier: s.me.multiplier, limit: s.ticks_left() };
         // In a duel, leave out what the opponent is strictly closer to (it would take it first).
         let opponent = planner.cell(s.opponent.pos);
         let rival_done = s.opponent.pos == s.final_pos();
@@ -282,19 +283,29 @@ impl Bot for Reference {
         let target = self.route.first().copied().unwrap_or(planner.final_node());
         let table = &planner.dist[target][s.me.jump as usize];
         let here = table[planner.cell(s.me.pos)];
-        if here == 0 || here == FAR {
+        if here == FAR || (here == 0 && self.route.is_empty()) {
             return Action::Wait;
         }
-        // A step one closer to the target, preferring one that picks something up.
         let gain = |p: Pos| match s.grid.get(p) {
             Some(Cell::Resource(v)) => i64::from(v) * s.me.multiplier,
             Some(Cell::Double | Cell::Triple) => 1_000_000,
             Some(Cell::Jump) if !s.me.jump => 1_000,
             _ => 0,
         };
-        legal_moves(&s.grid, s.me.pos, s.me.jump)
+        let safe: Vec<Pos> = legal_moves(&s.grid, s.me.pos, s.me.jump)
             .into_iter()
-            .filter(|&q| s.grid.get(q) != Some(Cell::Fire) && table[planner.cell(q)] == here - 1)
+            .filter(|&q| s.grid.get(q) != Some(Cell::Fire))
+            .collect();
+        if here == 0 {
+            // The next item is under the bot: step off (onto the best neighbour), then back.
+            return safe
+                .into_iter()
+                .max_by_key(|&q| (gain(q), std::cmp::Reverse((q.x, q.y))))
+                .map_or(Action::Wait, Action::Move);
+        }
+        // A step one closer to the target, preferring one that picks something up.
+        safe.into_iter()
+            .filter(|&q| table[planner.cell(q)] == here - 1)
             .max_by_key(|&q| (gain(q), std::cmp::Reverse((q.x, q.y))))
             .map_or(Action::Wait, Action::Move)
     }

@@ -116,16 +116,16 @@ pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
     if args.json {
         let mut value = serde_json::to_value(result)?;
         value["replay"] = serde_json::json!(replay_path);
-        println!("{}", serde_json::to_string_pretty(&value)?);
+        say!("{}", serde_json::to_string_pretty(&value)?);
     } else {
-        println!("{} on {} (seed {seed}, {} steps)", game.name(), args.map.display(), played.replay.steps.len());
-        println!("{}", result_table(result));
+        say!("{} on {} (seed {seed}, {} steps)", game.name(), args.map.display(), played.replay.steps.len());
+        say!("{}", result_table(result));
         match result.winner.and_then(|w| result.players.get(w)) {
-            Some(p) => println!("Winner: {} (player {})", p.name, result.winner.unwrap_or(0) + 1),
-            None => println!("Draw"),
+            Some(p) => say!("Winner: {} (player {})", p.name, result.winner.unwrap_or(0) + 1),
+            None => say!("Draw"),
         }
         if let Some(path) = &replay_path {
-            println!("Replay: {}  (watch: arena replay {})", path.display(), path.display());
+            say!("Replay: {}  (watch: arena replay {})", path.display(), path.display());
         }
     }
     Ok(ExitCode::SUCCESS)

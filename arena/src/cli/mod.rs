@@ -1,5 +1,15 @@
 //! Command-line parsing and dispatch. Results go to stdout; logs go to stderr via `tracing`.
 
+/// Prints a line of results to stdout. A closed stdout (`arena … | head`) is not an error:
+/// the rest of the output is dropped and the command still finishes its work.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+mod course;
 mod duel;
 mod replay;
 mod tournament;
@@ -34,6 +44,60 @@ enum Command {
     Tournament(TournamentArgs),
     /// Recompute and print the leaderboard of a tournament folder.
     Leaderboard(LeaderboardArgs),
+    /// Run the single-player tests (the course's 20 tests) on a bot.
+    Test(TestArgs),
+    /// Generate the 20 single-player tests and their minimums.
+    GenTests(GenTestsArgs),
+    /// The best score a bot can reach on a test file (exact, or an upper bound).
+    Solve(SolveArgs),
+}
+
+/// Options of `arena test`.
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// The bot's command line.
+    pub bot: String,
+    /// The folder of tests: test<N>.txt here or in input/, and limite_minime.txt.
+    #[arg(long, default_value = "maps/tests")]
+    pub tests: PathBuf,
+    /// Run only test K.
+    #[arg(long, value_name = "K")]
+    pub only: Option<usize>,
+    /// Send the whole file at once instead of one TICK per answer.
+    #[arg(long)]
+    pub piped: bool,
+    /// Write each test's course-style transcript (header, TICK lines and answers) here.
+    #[arg(long, value_name = "DIR")]
+    pub transcripts: Option<PathBuf>,
+    /// Save each test's replay here (watch with `arena replay`).
+    #[arg(long, value_name = "DIR")]
+    pub replays: Option<PathBuf>,
+    /// Print the reports as JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
+}
+
+/// Options of `arena gen-tests`.
+#[derive(Debug, Args)]
+pub struct GenTestsArgs {
+    /// The generator's seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Output folder.
+    #[arg(long, default_value = "maps/tests")]
+    pub out: PathBuf,
+}
+
+/// Options of `arena solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// A test file (its TICK lines are the scripted opponent).
+    pub map: PathBuf,
+    /// Most states per tick before giving up on the exact answer.
+    #[arg(long, default_value_t = arena::games::resource_rush::solver::DEFAULT_STATE_LIMIT)]
+    pub state_limit: usize,
 }
 
 /// Options of `arena tournament`.
@@ -267,5 +331,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Verify(args) => replay::verify(args),
         Command::Tournament(args) => tournament::run(args),
         Command::Leaderboard(args) => tournament::leaderboard(args),
+        Command::Test(args) => course::test(args),
+        Command::GenTests(args) => course::gen_tests(args),
+        Command::Solve(args) => course::solve(args),
     }
 }

@@ -67,7 +67,7 @@ pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     match resimulate(&replay, |_, _| {}) {
         Ok(()) => {
             let scores: Vec<String> = replay.result.players.iter().map(|p| format!("{} {}", p.name, p.score)).collect();
-            println!(
+            say!(
                 "OK {}: {} steps re-simulate to the recorded result ({})",
                 args.path.display(),
                 replay.steps.len(),
@@ -76,7 +76,7 @@ pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Err(divergence) => {
-            println!("MISMATCH {}: {divergence}", args.path.display());
+            say!("MISMATCH {}: {divergence}", args.path.display());
             Ok(ExitCode::FAILURE)
         }
     }

@@ -54,10 +54,10 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     let cancel = super::cancel_on_ctrl_c("interrupted: starting no new matches, ending running bots")?;
     let summary = tour::run(config, &out, resume, cancel)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&summary.leaderboard)?);
+        say!("{}", serde_json::to_string_pretty(&summary.leaderboard)?);
     } else {
-        println!("{}", summary.leaderboard.table());
-        println!(
+        say!("{}", summary.leaderboard.table());
+        say!(
             "{} of {} matches played ({} now, {} kept, {} superseded dropped). Folder: {}",
             summary.leaderboard.matches,
             summary.leaderboard.scheduled,
@@ -82,10 +82,10 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
 pub fn leaderboard(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
     let board = tour::recompute(&args.dir)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&board)?);
+        say!("{}", serde_json::to_string_pretty(&board)?);
     } else {
-        println!("{}", board.table());
-        println!("{} of {} matches played.", board.matches, board.scheduled);
+        say!("{}", board.table());
+        say!("{} of {} matches played.", board.matches, board.scheduled);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -9,6 +9,7 @@ pub mod offline;
 mod render;
 mod setup;
 pub mod solver;
+pub mod testgen;
 #[cfg(test)]
 mod tests;
 
@@ -262,7 +263,8 @@ impl State for ResourceRush {
                 self.players[1].pos = dest;
                 if let Some(item) = self.grid.get(dest).filter(|c| c.is_collectable()) {
                     self.grid.set(dest, bot_sdk::Cell::Floor);
-                    self.events.push(json!({"type": "taken", "player": 1, "cell": pos_json(dest), "item": item.to_string()}));
+                    self.events
+                        .push(json!({"type": "taken", "player": 1, "cell": pos_json(dest), "item": item.to_string()}));
                 }
             }
         }

@@ -107,8 +107,7 @@ pub fn upper_bound(spec: &MapSpec) -> Solution {
     let grid = &spec.grid;
     let from_start = Distances::from(grid, spec.starts[0], true);
     let to_final = Distances::from(grid, spec.final_pos, true);
-    let reachable =
-        |p: Pos| matches!((from_start.get(p), to_final.get(p)), (Some(a), Some(b)) if a + b <= spec.rounds);
+    let reachable = |p: Pos| matches!((from_start.get(p), to_final.get(p)), (Some(a), Some(b)) if a + b <= spec.rounds);
     let mut multiplier = 1i64;
     let mut sum = 0i64;
     for p in grid.positions().filter(|p| reachable(*p)) {
@@ -173,7 +172,10 @@ mod tests {
                 cells[x as usize][y as usize] = "0";
             }
         }
-        let mut text = format!("ARENA {rows} {cols} {rounds}\n{} {}\n{} {}\n{} {}\nMAP\n", start.0, start.1, opp.0, opp.1, fin.0, fin.1);
+        let mut text = format!(
+            "ARENA {rows} {cols} {rounds}\n{} {}\n{} {}\n{} {}\nMAP\n",
+            start.0, start.1, opp.0, opp.1, fin.0, fin.1
+        );
         for row in &cells {
             text.push_str(&row.join(" "));
             text.push('\n');
@@ -185,7 +187,10 @@ mod tests {
             if rng.next(2) == 0 {
                 text.push_str(&format!("TICK {t} WAIT\n"));
             } else {
-                at = ((at.0 + rng.next(3) as i32 - 1).clamp(0, rows - 1), (at.1 + rng.next(3) as i32 - 1).clamp(0, cols - 1));
+                at = (
+                    (at.0 + rng.next(3) as i32 - 1).clamp(0, rows - 1),
+                    (at.1 + rng.next(3) as i32 - 1).clamp(0, cols - 1),
+                );
                 text.push_str(&format!("TICK {t} MOVE {} {}\n", at.0, at.1));
             }
         }
@@ -217,7 +222,9 @@ mod tests {
         let mut rng = Rng(11);
         for _ in 0..200 {
             let spec = MapSpec::parse(&random_map(&mut rng)).unwrap();
-            if let (Solution::Exact(best), Solution::AtMost(bound)) = (solve(&spec, DEFAULT_STATE_LIMIT), upper_bound(&spec)) {
+            if let (Solution::Exact(best), Solution::AtMost(bound)) =
+                (solve(&spec, DEFAULT_STATE_LIMIT), upper_bound(&spec))
+            {
                 assert!(bound >= best, "bound {bound} < optimum {best}");
             }
         }

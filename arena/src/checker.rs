@@ -1,0 +1,224 @@
+//! The course's single-player test checker: finds a folder's tests and minimums, plays each
+//! test with a bot process the way the course's checker does (header, then one TICK at a
+//! time, 5 s per answer; or the whole file at once with `--piped`), and judges it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Serialize;
+use thiserror::Error;
+use tokio_util::sync::CancellationToken;
+
+use crate::engine::Game;
+use crate::games::resource_rush::{load_map_file, ResourceRush, ResourceRushTestGame, TEST_NAME};
+use crate::referee::{play_match, BotCommand, Limits, PlayedMatch, RefereeError};
+use crate::replay::{resimulate, Replay};
+use crate::sandbox::Sandbox;
+
+/// Time for each answer, as in the course's checker.
+pub const ANSWER_TIME: Duration = Duration::from_secs(5);
+
+/// What stops the checker before it can judge.
+#[derive(Debug, Error)]
+pub enum CheckerError {
+    /// A folder or file could not be read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A line of `limite_minime.txt` is not `testN minimum`.
+    #[error("{}:{line}: expected `test<N> <minimum>`, found `{text}`", path.display())]
+    Minimums {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// The line.
+        text: String,
+    },
+    /// No test files were found.
+    #[error("{}: no test files (test1.txt, test01.txt, … here or in input/)", .0.display())]
+    NoTests(PathBuf),
+    /// `--only` names a test that is not there.
+    #[error("there is no test {number} in {}", dir.display())]
+    NoSuchTest {
+        /// The test asked for.
+        number: usize,
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// A test file is not a valid map.
+    #[error("{0}")]
+    BadTest(String),
+    /// The bot could not be run.
+    #[error(transparent)]
+    Referee(#[from] RefereeError),
+}
+
+/// One test of a folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestCase {
+    /// Its number (from `test<N>.txt`).
+    pub number: usize,
+    /// The file.
+    pub path: PathBuf,
+    /// Its minimum score, from `limite_minime.txt`.
+    pub minimum: Option<i64>,
+}
+
+/// Reads `limite_minime.txt`: lines `test01 297` or `test1 297`; CRLF and blank lines are fine.
+pub fn read_minimums(path: &Path) -> Result<BTreeMap<usize, i64>, CheckerError> {
+    let text = std::fs::read_to_string(path).map_err(|source| CheckerError::Io { path: path.to_path_buf(), source })?;
+    let mut out = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.is_empty() {
+            continue;
+        }
+        let bad = || CheckerError::Minimums { path: path.to_path_buf(), line: i + 1, text: line.trim().to_string() };
+        let [name, value] = words.as_slice() else { return Err(bad()) };
+        let number = name.strip_prefix("test").and_then(|n| n.parse::<usize>().ok()).ok_or_else(bad)?;
+        let minimum = value.parse::<i64>().map_err(|_| bad())?;
+        out.insert(number, minimum);
+    }
+    Ok(out)
+}
+
+/// Finds the tests of `dir`: `test<N>.txt` files in `dir/input/` if it exists, else in
+/// `dir`, with minimums from `dir/limite_minime.txt` (if present).
+pub fn discover(dir: &Path) -> Result<Vec<TestCase>, CheckerError> {
+    let input = if dir.join("input").is_dir() { dir.join("input") } else { dir.to_path_buf() };
+    let entries = std::fs::read_dir(&input).map_err(|source| CheckerError::Io { path: input.clone(), source })?;
+    let minimums_path = dir.join("limite_minime.txt");
+    let minimums = if minimums_path.exists() { read_minimums(&minimums_path)? } else { BTreeMap::new() };
+    let mut tests: Vec<TestCase> = entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let number = name.strip_prefix("test")?.strip_suffix(".txt")?.parse::<usize>().ok()?;
+            Some(TestCase { number, path: e.path(), minimum: minimums.get(&number).copied() })
+        })
+        .collect();
+    if tests.is_empty() {
+        return Err(CheckerError::NoTests(dir.to_path_buf()));
+    }
+    tests.sort_by_key(|t| t.number);
+    Ok(tests)
+}
+
+/// How one test went.
+#[derive(Debug, Clone, Serialize)]
+pub struct TestReport {
+    /// Test number.
+    pub number: usize,
+    /// Passed: reached the final in time, no forfeit, score at least the minimum.
+    pub passed: bool,
+    /// The bot's score.
+    pub score: i64,
+    /// The minimum, if the folder has one.
+    pub minimum: Option<i64>,
+    /// Ticks played.
+    pub ticks: usize,
+    /// Why it failed.
+    pub reason: Option<String>,
+    /// The full record.
+    #[serde(skip)]
+    pub replay: Replay,
+}
+
+/// Plays `case` with `bot` and judges it.
+pub async fn run_test(
+    case: &TestCase,
+    bot: &str,
+    piped: bool,
+    sandbox: &Sandbox,
+    cancel: &CancellationToken,
+) -> Result<TestReport, CheckerError> {
+    let spec = load_map_file(&case.path).map_err(|e| CheckerError::BadTest(e.to_string()))?;
+    let rounds = spec.rounds;
+    let state = Box::new(ResourceRush::test(spec, piped));
+    let mut command = BotCommand::seated(&bot_name(bot), bot, None, case.number as u64, 0);
+    command.env.push(("RR_MODE".to_string(), "test".to_string()));
+    let limits =
+        Limits { startup: ANSWER_TIME, per_move: ANSWER_TIME, total: ANSWER_TIME * rounds.max(1), ..Limits::default() };
+    let PlayedMatch { replay, .. } = play_match(TEST_NAME, state, &[command], &limits, 0, sandbox, cancel).await?;
+    let me = &replay.result.players[0];
+    let reason = match (&me.forfeit, me.finished, case.minimum) {
+        (Some(f), _, _) if f == "timeout" => Some(format!("time limit: no answer within {} s", ANSWER_TIME.as_secs())),
+        (Some(f), _, _) => Some(format!("forfeit {f}: {}", me.detail.clone().unwrap_or_default())),
+        (None, false, _) => Some(format!("did not reach the final in {rounds} ticks")),
+        (None, true, Some(min)) if me.score < min => Some(format!("below the minimum ({} < {min})", me.score)),
+        _ => None,
+    };
+    Ok(TestReport {
+        number: case.number,
+        passed: reason.is_none(),
+        score: me.score,
+        minimum: case.minimum,
+        ticks: replay.steps.len(),
+        reason,
+        replay,
+    })
+}
+
+/// The course-style transcript of a played test: the header, then each TICK line followed by
+/// the bot's answer (or what happened instead).
+pub fn transcript(replay: &Replay) -> String {
+    let Ok(state) = ResourceRushTestGame.load(&replay.setup) else { return String::new() };
+    let mut out = state.intro(0);
+    let mut prompts = Vec::new();
+    let _ = resimulate(replay, |_, s| prompts.push(s.prompt(0)));
+    for (step, prompt) in replay.steps.iter().zip(prompts) {
+        out.push_str(&prompt);
+        for reply in &step.replies {
+            match (&reply.answer, reply.failure) {
+                (Some(line), _) => out.push_str(line),
+                (None, Some(f)) => out.push_str(&format!("({})", f.reason())),
+                (None, None) => {}
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn bot_name(command: &str) -> String {
+    let first = shell_words::split(command).ok().and_then(|w| w.into_iter().next()).unwrap_or_default();
+    Path::new(&first).file_name().map_or("bot".to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minimums_accept_both_spellings_crlf_and_blank_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("limite_minime.txt");
+        std::fs::write(&path, "test01 297\r\n\r\ntest2   15  \r\ntest10 0\n").unwrap();
+        let m = read_minimums(&path).unwrap();
+        assert_eq!(m, BTreeMap::from([(1, 297), (2, 15), (10, 0)]));
+        std::fs::write(&path, "test1 297\nexam2 3\n").unwrap();
+        let err = read_minimums(&path).unwrap_err().to_string();
+        assert!(err.ends_with("limite_minime.txt:2: expected `test<N> <minimum>`, found `exam2 3`"), "{err}");
+    }
+
+    #[test]
+    fn discovery_finds_input_folders_and_numbers() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("input")).unwrap();
+        for name in ["test2.txt", "test10.txt", "test01.txt", "notes.txt"] {
+            std::fs::write(dir.path().join("input").join(name), "").unwrap();
+        }
+        std::fs::write(dir.path().join("limite_minime.txt"), "test1 5\ntest02 7\n").unwrap();
+        let tests = discover(dir.path()).unwrap();
+        let got: Vec<(usize, Option<i64>)> = tests.iter().map(|t| (t.number, t.minimum)).collect();
+        assert_eq!(got, [(1, Some(5)), (2, Some(7)), (10, None)]);
+        let empty = tempfile::tempdir().unwrap();
+        assert!(matches!(discover(empty.path()), Err(CheckerError::NoTests(_))));
+    }
+}
