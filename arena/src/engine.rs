@@ -144,6 +144,12 @@ pub trait State: Send {
     /// Lines sent to `player` when it must act now. Each line ends with `\n`.
     fn prompt(&self, player: PlayerId) -> String;
 
+    /// Whether a bot's answers may arrive before it is prompted (it was sent its whole input
+    /// at once); otherwise an unprompted line is a forfeit.
+    fn answers_may_run_ahead(&self) -> bool {
+        false
+    }
+
     /// Applies the replies of the players [`State::turn`] named, all at once.
     fn apply(&mut self, replies: &[(PlayerId, Reply)]);
 

@@ -30,6 +30,8 @@ pub struct Reference {
     planner: Option<Planner>,
     route: Vec<usize>,
     seed: u64,
+    /// Where the opponent was last tick, and for how many ticks it has not moved.
+    rival: Option<(Pos, u32)>,
 }
 
 /// Distance tables over a fixed grid.
@@ -95,9 +97,36 @@ impl Planner {
         self.items.len()
     }
 
+    /// When (in ticks from now) the opponent is expected to take each item, if it keeps
+    /// walking to the nearest one (`u32::MAX`: never). Used only for an opponent that moves.
+    fn predict_takes(&self, grid: &Grid, from: Pos, jump: bool, horizon: u32) -> Vec<u32> {
+        let mut takes = vec![u32::MAX; self.items.len()];
+        let mut left: Vec<usize> =
+            (0..self.items.len()).filter(|&k| grid.get(self.items[k]).is_some_and(Cell::is_collectable)).collect();
+        let (mut cell, mut jump, mut time) = (self.cell(from), jump, 0u32);
+        while let Some((i, d)) = left
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| (i, self.dist[k][jump as usize][cell]))
+            .filter(|(_, d)| *d > 0 && *d != FAR)
+            .min_by_key(|&(i, d)| (d, self.items[left[i]].x, self.items[left[i]].y))
+        {
+            time += u32::from(d);
+            if time > horizon {
+                break;
+            }
+            let k = left.swap_remove(i);
+            takes[k] = time;
+            cell = self.cell(self.items[k]);
+            jump |= grid.get(self.items[k]) == Some(Cell::Jump);
+        }
+        takes
+    }
+
     /// Walks `route` from `start` over `grid`: its score and the ticks it takes to finish, or
-    /// `None` when the final is not reached in time.
-    fn evaluate(&self, grid: &Grid, start: Start, route: &[usize]) -> Option<(i64, u32)> {
+    /// `None` when the final is not reached in time. An item reached no earlier than the
+    /// opponent is expected to take it (`takes`) gives nothing.
+    fn evaluate(&self, grid: &Grid, start: Start, takes: &[u32], route: &[usize]) -> Option<(i64, u32)> {
         let (mut cell, mut jump, mut mult, mut score, mut time) =
             (start.cell, start.jump, start.multiplier, 0i64, 0u32);
         for &k in route {
@@ -113,6 +142,10 @@ impl Planner {
             if time > start.limit {
                 return None;
             }
+            cell = self.cell(self.items[k]);
+            if time >= takes[k] {
+                continue;
+            }
             match grid.get(self.items[k]) {
                 Some(Cell::Resource(v)) => score = score.saturating_add(i64::from(v).saturating_mul(mult)),
                 Some(Cell::Jump) => jump = true,
@@ -120,7 +153,6 @@ impl Planner {
                 Some(Cell::Triple) => mult = mult.saturating_mul(3),
                 _ => {}
             }
-            cell = self.cell(self.items[k]);
         }
         let d = self.dist[self.final_node()][jump as usize][cell];
         if d == FAR || time + u32::from(d) > start.limit {
@@ -143,6 +175,7 @@ struct Search<'a> {
     planner: &'a Planner,
     grid: &'a Grid,
     start: Start,
+    takes: Vec<u32>,
     candidates: Vec<usize>,
     budget: usize,
 }
@@ -152,7 +185,7 @@ type Value = (i64, std::cmp::Reverse<u32>);
 impl Search<'_> {
     fn value(&mut self, route: &[usize]) -> Option<Value> {
         self.budget = self.budget.saturating_sub(1);
-        self.planner.evaluate(self.grid, self.start, route).map(|(s, t)| (s, std::cmp::Reverse(t)))
+        self.planner.evaluate(self.grid, self.start, &self.takes, route).map(|(s, t)| (s, std::cmp::Reverse(t)))
     }
 
     /// Applies the best improving insert, remove, relocate or reversal until none improves.
@@ -239,21 +272,27 @@ impl Reference {
         let available = |k: usize| s.grid.get(planner.items[k]).is_some_and(Cell::is_collectable);
         let start =
             Start { cell: planner.cell(s.me.pos), jump: s.me.jump, multiplier: s.me.multiplier, limit: s.ticks_left() };
-        // In a duel, leave out what the opponent is strictly closer to (it would take it first).
-        let opponent = planner.cell(s.opponent.pos);
-        let rival_done = s.opponent.pos == s.final_pos();
-        let contested = |k: usize| {
-            !rival_done
-                && s.spec.script.is_empty()
-                && planner.dist[k][s.opponent.jump as usize][opponent] < planner.dist[k][s.me.jump as usize][start.cell]
+        // A moving opponent is expected to keep taking the nearest item; one that has stood
+        // still for a few ticks, or finished, takes nothing.
+        self.rival = Some(match self.rival {
+            Some((at, still)) if at == s.opponent.pos => (at, still + 1),
+            _ => (s.opponent.pos, 0),
+        });
+        let rival_moves =
+            s.tick > 1 && self.rival.is_some_and(|(_, still)| still < 3) && s.opponent.pos != s.final_pos();
+        let takes = if rival_moves {
+            planner.predict_takes(&s.grid, s.opponent.pos, s.opponent.jump, start.limit)
+        } else {
+            vec![u32::MAX; planner.items.len()]
         };
-        let candidates: Vec<usize> = (0..planner.items.len()).filter(|&k| available(k) && !contested(k)).collect();
+        let candidates: Vec<usize> = (0..planner.items.len()).filter(|&k| available(k)).collect();
         let first = self.route.is_empty() && s.tick <= 1;
         let mut route: Vec<usize> = self.route.iter().copied().filter(|&k| available(k)).collect();
         let mut search = Search {
             planner,
             grid: &s.grid,
             start,
+            takes,
             candidates,
             budget: if first { FIRST_BUDGET } else { TICK_BUDGET },
         };

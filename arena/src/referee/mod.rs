@@ -234,6 +234,7 @@ async fn ask_and_apply(
     players: &[PlayerId],
     limits: &Limits,
 ) -> Step {
+    let early_ok = state.answers_may_run_ahead();
     let mut asks = Vec::new();
     for (p, slot) in procs.iter_mut().enumerate() {
         if !players.contains(&p) {
@@ -248,7 +249,7 @@ async fn ask_and_apply(
         asks.push(async move {
             match slot.as_mut() {
                 Some(bot) => {
-                    let (reply, took) = bot.ask(&text, limits).await;
+                    let (reply, took) = bot.ask(&text, limits, early_ok).await;
                     (p, reply, took)
                 }
                 None => (p, Reply::Failed(crate::engine::Failure::Crash), Duration::ZERO),

@@ -160,14 +160,17 @@ impl BotProcess {
     }
 
     /// Sends `text` and waits for one answer line under the limits. Returns the reply and the
-    /// time it took.
-    pub async fn ask(&mut self, text: &str, limits: &Limits) -> (Reply, Duration) {
-        match self.lines.try_recv() {
-            Ok(BotLine::Eof) | Err(mpsc::error::TryRecvError::Disconnected) => {
-                return (Reply::Failed(self.why_it_died().await), Duration::ZERO)
+    /// time it took. A line already waiting is output nobody asked for, unless `early_ok` (the
+    /// bot was sent its whole input at once, so answers may run ahead).
+    pub async fn ask(&mut self, text: &str, limits: &Limits, early_ok: bool) -> (Reply, Duration) {
+        if !early_ok {
+            match self.lines.try_recv() {
+                Ok(BotLine::Eof) | Err(mpsc::error::TryRecvError::Disconnected) => {
+                    return (Reply::Failed(self.why_it_died().await), Duration::ZERO)
+                }
+                Ok(_) => return (Reply::Failed(Failure::ExtraOutput), Duration::ZERO),
+                Err(mpsc::error::TryRecvError::Empty) => {}
             }
-            Ok(_) => return (Reply::Failed(Failure::ExtraOutput), Duration::ZERO),
-            Err(mpsc::error::TryRecvError::Empty) => {}
         }
         let per_answer = if self.answered { limits.per_move } else { limits.startup };
         let limit = per_answer.min(limits.total.saturating_sub(self.used));

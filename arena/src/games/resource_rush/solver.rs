@@ -38,9 +38,19 @@ struct Key {
 /// states; otherwise returns the upper bound.
 pub fn solve(spec: &MapSpec, limit: usize) -> Solution {
     let grid = &spec.grid;
-    let items: Vec<Pos> = grid.positions().filter(|p| grid.get(*p).is_some_and(Cell::is_collectable)).collect();
     let walk = Distances::from(grid, spec.final_pos, false);
     let fly = Distances::from(grid, spec.final_pos, true);
+    // With no `J` on the map nobody ever jumps; with one, jumping all the way is optimistic.
+    let can_jump = grid.positions().any(|p| grid.get(p) == Some(Cell::Jump));
+    let from_start = Distances::from(grid, spec.starts[0], can_jump);
+    let fly = if can_jump { fly } else { Distances::from(grid, spec.final_pos, false) };
+    // Only items on some way to the final in time matter: stepping on any other one leaves the
+    // bot unable to finish, and such states are dropped anyway.
+    let items: Vec<Pos> = grid
+        .positions()
+        .filter(|p| grid.get(*p).is_some_and(Cell::is_collectable))
+        .filter(|p| matches!((from_start.get(*p), fly.get(*p)), (Some(a), Some(b)) if a + b <= spec.rounds))
+        .collect();
     if fly.get(spec.starts[0]).is_none_or(|d| d > spec.rounds) {
         return Solution::Impossible;
     }
@@ -105,8 +115,9 @@ pub fn solve(spec: &MapSpec, limit: usize) -> Solution {
 /// each worth its value times the product of every reachable `D` and `T`.
 pub fn upper_bound(spec: &MapSpec) -> Solution {
     let grid = &spec.grid;
-    let from_start = Distances::from(grid, spec.starts[0], true);
-    let to_final = Distances::from(grid, spec.final_pos, true);
+    let can_jump = grid.positions().any(|p| grid.get(p) == Some(Cell::Jump));
+    let from_start = Distances::from(grid, spec.starts[0], can_jump);
+    let to_final = Distances::from(grid, spec.final_pos, can_jump);
     let reachable = |p: Pos| matches!((from_start.get(p), to_final.get(p)), (Some(a), Some(b)) if a + b <= spec.rounds);
     let mut multiplier = 1i64;
     let mut sum = 0i64;
