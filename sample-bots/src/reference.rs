@@ -20,9 +20,13 @@ use bot_sdk::{Action, Bot, Cell, GameState, Grid, Pos};
 /// Unreachable.
 const FAR: u16 = u16::MAX;
 
-/// Local-search effort: route evaluations on the first tick, then per tick.
-const FIRST_BUDGET: usize = 400_000;
-const TICK_BUDGET: usize = 20_000;
+/// Local-search effort, in route stops walked by evaluations: on the first tick, then per tick
+/// when something changed (an item the route counted on is gone, the opponent is expected to
+/// do otherwise), and per tick otherwise (the route is a local optimum already: only
+/// perturbations).
+const QUIET_BUDGET: usize = 60000;
+const FIRST_BUDGET: usize = 20000000;
+const TICK_BUDGET: usize = 600000;
 
 /// The reference strategy (see the module docs).
 #[derive(Debug, Default)]
@@ -30,8 +34,47 @@ pub struct Reference {
     planner: Option<Planner>,
     route: Vec<usize>,
     seed: u64,
-    /// Where the opponent was last tick, and for how many ticks it has not moved.
-    rival: Option<(Pos, u32)>,
+    /// Where the opponent was last tick, and how many ticks ago it last moved (`None`: never).
+    rival: Option<(Pos, Option<u32>)>,
+    /// How well "it walks to the nearest item" has predicted the opponent: the item it was
+    /// expected to head for and its distance then, and the moves that fit or did not.
+    model: OpponentModel,
+    /// The opponent's expected takes the route was planned with, and whether the search
+    /// ended on a local optimum (then an unchanged situation needs no new search).
+    planned_with: Vec<u32>,
+    settled: bool,
+}
+
+/// Checks the nearest-item model of the opponent against its actual moves.
+#[derive(Debug, Default)]
+struct OpponentModel {
+    heading: Option<(usize, u16)>,
+    fits: u32,
+    misses: u32,
+}
+
+impl OpponentModel {
+    /// Trusted once it has fit several moves and missed few.
+    fn trusted(&self) -> bool {
+        self.fits >= 2 && self.misses * 4 <= self.fits
+    }
+
+    /// Scores the opponent's latest position against the last expectation, then expects anew.
+    fn observe(&mut self, planner: &Planner, grid: &Grid, at: Pos, jump: bool, moved: bool) {
+        let cell = planner.cell(at);
+        if let (true, Some((k, before))) = (moved, self.heading) {
+            if planner.dist[k][jump as usize][cell] < before {
+                self.fits += 1;
+            } else {
+                self.misses += 1;
+            }
+        }
+        self.heading = (0..planner.items.len())
+            .filter(|&k| grid.get(planner.items[k]).is_some_and(Cell::is_collectable))
+            .map(|k| (k, planner.dist[k][jump as usize][cell]))
+            .filter(|&(_, d)| d > 0 && d != FAR)
+            .min_by_key(|&(k, d)| (d, planner.items[k].x, planner.items[k].y));
+    }
 }
 
 /// Distance tables over a fixed grid.
@@ -43,6 +86,9 @@ struct Planner {
     /// `dist[node][jump][cell]`: ticks between `node` (an item, or the final at index
     /// `items.len()`) and `cell`; moves are symmetric, so either way round.
     dist: Vec<[Vec<u16>; 2]>,
+    final_pos: Pos,
+    /// Whether a bot can step off the cell (elsewhere than onto the final) and come back.
+    leave: Vec<bool>,
 }
 
 /// Where a route starts from.
@@ -66,12 +112,19 @@ impl Planner {
                 adjacency[j][index(p)] = safe_moves(grid, p, jump).into_iter().map(|q| index(q) as u32).collect();
             }
         }
-        let items: Vec<Pos> = grid.positions().filter(|p| grid.get(*p).is_some_and(Cell::is_collectable)).collect();
+        // An item on the final is taken on arrival, as the route ends: it is no stop of its own.
+        let items: Vec<Pos> =
+            grid.positions().filter(|p| *p != final_pos && grid.get(*p).is_some_and(Cell::is_collectable)).collect();
+        // Walking onto the final ends the game, so no path goes on through it.
+        let end = index(final_pos);
         let bfs = |from: usize, adj: &Vec<Vec<u32>>| {
             let mut dist = vec![FAR; cells];
             let mut queue = std::collections::VecDeque::from([from]);
             dist[from] = 0;
             while let Some(c) = queue.pop_front() {
+                if c == end && c != from {
+                    continue;
+                }
                 for &n in &adj[c] {
                     if dist[n as usize] == FAR {
                         dist[n as usize] = dist[c] + 1;
@@ -86,7 +139,8 @@ impl Planner {
             .chain(std::iter::once(&final_pos))
             .map(|&p| [bfs(index(p), &adjacency[0]), bfs(index(p), &adjacency[1])])
             .collect();
-        Planner { cols, items, dist }
+        let leave = (0..cells).map(|c| adjacency[0][c].iter().any(|&n| n as usize != end)).collect();
+        Planner { cols, items, dist, final_pos, leave }
     }
 
     fn cell(&self, p: Pos) -> usize {
@@ -133,6 +187,9 @@ impl Planner {
             let mut d = self.dist[k][jump as usize][cell];
             if d == 0 {
                 // An item under the bot is only taken by stepping off and back on.
+                if !self.leave[cell] {
+                    return None;
+                }
                 d = 2;
             }
             if d == FAR {
@@ -157,6 +214,9 @@ impl Planner {
         let d = self.dist[self.final_node()][jump as usize][cell];
         if d == FAR || time + u32::from(d) > start.limit {
             return None;
+        }
+        if let Some(Cell::Resource(v)) = grid.get(self.final_pos) {
+            score = score.saturating_add(i64::from(v).saturating_mul(mult));
         }
         Some((score, time + u32::from(d)))
     }
@@ -184,56 +244,62 @@ type Value = (i64, std::cmp::Reverse<u32>);
 
 impl Search<'_> {
     fn value(&mut self, route: &[usize]) -> Option<Value> {
-        self.budget = self.budget.saturating_sub(1);
+        // Effort is counted in route stops walked, so long routes cost what they take.
+        self.budget = self.budget.saturating_sub(route.len() + 1);
         self.planner.evaluate(self.grid, self.start, &self.takes, route).map(|(s, t)| (s, std::cmp::Reverse(t)))
     }
 
     /// Applies the best improving insert, remove, relocate or reversal until none improves.
     fn local_search(&mut self, route: &mut Vec<usize>) -> Option<Value> {
         let mut best = self.value(route)?;
+        // Best improvement among insertions, removals, relocations, swaps and short reversals,
+        // each tried only near where it could help; repeat until nothing improves.
         loop {
             if self.budget == 0 {
                 return Some(best);
             }
             let mut improved: Option<(Value, Vec<usize>)> = None;
-            let consider = |s: &mut Self, cand: Vec<usize>, improved: &mut Option<(Value, Vec<usize>)>| {
+            let mut consider = |s: &mut Self, cand: Vec<usize>| {
                 if let Some(v) = s.value(&cand) {
                     if v > improved.as_ref().map_or(best, |(b, _)| *b) {
-                        *improved = Some((v, cand));
+                        improved = Some((v, cand));
                     }
                 }
             };
-            // Insert an item not on the route.
             let on_route: std::collections::HashSet<usize> = route.iter().copied().collect();
-            for &k in &self.candidates.clone() {
-                if on_route.contains(&k) || self.budget == 0 {
+            for k in self.candidates.clone() {
+                if on_route.contains(&k) {
                     continue;
                 }
-                for at in 0..=route.len() {
+                for at in self.positions_near(route, k) {
                     let mut cand = route.clone();
                     cand.insert(at, k);
-                    consider(self, cand, &mut improved);
-                }
-            }
-            // Remove, or move elsewhere, an item on the route.
-            for i in 0..route.len() {
-                let mut without = route.clone();
-                let k = without.remove(i);
-                consider(self, without.clone(), &mut improved);
-                for at in 0..=without.len() {
-                    if at != i {
-                        let mut cand = without.clone();
-                        cand.insert(at, k);
-                        consider(self, cand, &mut improved);
+                    consider(self, cand.clone());
+                    // Or instead of a neighbouring stop.
+                    for swap in [at.wrapping_sub(1), at + 1] {
+                        if swap < cand.len() && swap != at {
+                            let mut alt = cand.clone();
+                            alt.remove(swap);
+                            consider(self, alt);
+                        }
                     }
                 }
             }
-            // Reverse a stretch.
             for i in 0..route.len() {
-                for j in i + 2..=route.len() {
+                let mut without = route.clone();
+                let k = without.remove(i);
+                consider(self, without.clone());
+                for at in self.positions_near(&without, k) {
+                    if at != i {
+                        let mut cand = without.clone();
+                        cand.insert(at, k);
+                        consider(self, cand);
+                    }
+                }
+                for j in i + 2..=route.len().min(i + 10) {
                     let mut cand = route.clone();
                     cand[i..j].reverse();
-                    consider(self, cand, &mut improved);
+                    consider(self, cand);
                 }
             }
             match improved {
@@ -246,11 +312,86 @@ impl Search<'_> {
         }
     }
 
+    /// A first route: from where the bot stands, keep going to the item with the best value per
+    /// tick of travel from which the final is still reached in time.
+    fn construct(&mut self) -> Vec<usize> {
+        let p = self.planner;
+        let (mut cell, mut jump, mut mult, mut time) = (self.start.cell, self.start.jump, self.start.multiplier, 0u32);
+        let mut route = Vec::new();
+        let mut left: Vec<usize> = self.candidates.clone();
+        loop {
+            let final_from = |k: usize, jump: bool| p.dist[p.final_node()][jump as usize][p.cell(p.items[k])];
+            let pick = left
+                .iter()
+                .enumerate()
+                .filter_map(|(i, &k)| {
+                    let d = match p.dist[k][jump as usize][cell] {
+                        0 => 2,
+                        d => d,
+                    };
+                    let item = self.grid.get(p.items[k])?;
+                    let back = final_from(k, jump || item == Cell::Jump);
+                    if d == FAR || back == FAR || time + u32::from(d) + u32::from(back) > self.start.limit {
+                        return None;
+                    }
+                    if time + u32::from(d) >= self.takes[k] {
+                        return None;
+                    }
+                    let worth = match item {
+                        Cell::Resource(v) => f64::from(v) * mult as f64,
+                        Cell::Double => 25.0 * mult as f64,
+                        Cell::Triple => 50.0 * mult as f64,
+                        Cell::Jump if !jump => 20.0,
+                        _ => 0.0,
+                    };
+                    (worth > 0.0).then_some((worth / f64::from(d), i))
+                })
+                .max_by(|a, b| a.0.total_cmp(&b.0));
+            let Some((_, i)) = pick else { break };
+            let k = left.swap_remove(i);
+            let d = match p.dist[k][jump as usize][cell] {
+                0 => 2,
+                d => d,
+            };
+            time += u32::from(d);
+            match self.grid.get(p.items[k]) {
+                Some(Cell::Jump) => jump = true,
+                Some(Cell::Double) => mult = mult.saturating_mul(2),
+                Some(Cell::Triple) => mult = mult.saturating_mul(3),
+                _ => {}
+            }
+            cell = p.cell(p.items[k]);
+            route.push(k);
+        }
+        route
+    }
+
+    /// Where inserting item `k` into `route` is worth trying: around the three stops nearest to
+    /// it, and at both ends.
+    fn positions_near(&self, route: &[usize], k: usize) -> Vec<usize> {
+        let table = &self.planner.dist[k][0];
+        let mut stops: Vec<(u16, usize)> =
+            route.iter().enumerate().map(|(i, &r)| (table[self.planner.cell(self.planner.items[r])], i)).collect();
+        stops.sort_unstable();
+        let mut at: Vec<usize> = vec![0, route.len()];
+        for &(_, i) in stops.iter().take(3) {
+            at.extend([i, i + 1]);
+        }
+        at.sort_unstable();
+        at.dedup();
+        at
+    }
+
     /// Local search, then perturb (drop a random stretch) and search again while the budget
     /// lasts, keeping the best route found.
-    fn improve(&mut self, route: &mut Vec<usize>, seed: &mut u64) {
-        let Some(mut best) = self.local_search(route) else { return };
-        while self.budget > 0 && !route.is_empty() {
+    /// Returns whether the first local search reached a local optimum within the budget.
+    fn improve(&mut self, route: &mut Vec<usize>, seed: &mut u64) -> bool {
+        let Some(mut best) = self.local_search(route) else { return false };
+        let settled = self.budget > 0;
+        // Perturb until the budget runs out or many tries in a row bring nothing.
+        let mut fruitless = 0;
+        while self.budget > 0 && !route.is_empty() && fruitless < 300 {
+            fruitless += 1;
             let mut trial = route.clone();
             let len = 1 + (next(seed) as usize % trial.len().min(6));
             let at = next(seed) as usize % (trial.len() - len + 1);
@@ -259,9 +400,11 @@ impl Search<'_> {
                 if v > best {
                     best = v;
                     *route = trial;
+                    fruitless = 0;
                 }
             }
         }
+        settled
     }
 }
 
@@ -272,14 +415,17 @@ impl Reference {
         let available = |k: usize| s.grid.get(planner.items[k]).is_some_and(Cell::is_collectable);
         let start =
             Start { cell: planner.cell(s.me.pos), jump: s.me.jump, multiplier: s.me.multiplier, limit: s.ticks_left() };
-        // A moving opponent is expected to keep taking the nearest item; one that has stood
-        // still for a few ticks, or finished, takes nothing.
+        // An opponent that moves, and whose moves so far fit "it walks to the nearest item",
+        // is expected to keep doing so; any other one is not predicted (it takes nothing).
+        let moved = self.rival.is_some_and(|(at, _)| at != s.opponent.pos);
         self.rival = Some(match self.rival {
-            Some((at, still)) if at == s.opponent.pos => (at, still + 1),
-            _ => (s.opponent.pos, 0),
+            None => (s.opponent.pos, None),
+            Some((at, ago)) if at == s.opponent.pos => (at, ago.map(|a| a + 1)),
+            Some(_) => (s.opponent.pos, Some(0)),
         });
-        let rival_moves =
-            s.tick > 1 && self.rival.is_some_and(|(_, still)| still < 3) && s.opponent.pos != s.final_pos();
+        self.model.observe(planner, &s.grid, s.opponent.pos, s.opponent.jump, moved);
+        let moved_lately = self.rival.is_some_and(|(_, ago)| ago.is_some_and(|a| a < 3));
+        let rival_moves = moved_lately && self.model.trusted() && s.opponent.pos != s.final_pos();
         let takes = if rival_moves {
             planner.predict_takes(&s.grid, s.opponent.pos, s.opponent.jump, start.limit)
         } else {
@@ -288,14 +434,30 @@ impl Reference {
         let candidates: Vec<usize> = (0..planner.items.len()).filter(|&k| available(k)).collect();
         let first = self.route.is_empty() && s.tick <= 1;
         let mut route: Vec<usize> = self.route.iter().copied().filter(|&k| available(k)).collect();
+        // Nothing new since the last plan (only the item just stepped on is gone, the opponent
+        // is expected to do the same): the settled route stands.
+        let just_taken = self.route.first().is_some_and(|&k| planner.items[k] == s.me.pos);
+        // (Expected takes compared in absolute ticks: relative ones shift every tick.)
+        let absolute: Vec<u32> = takes.iter().map(|&t| t.saturating_add(s.tick)).collect();
+        let unchanged = route.len() + usize::from(just_taken) == self.route.len() && absolute == self.planned_with;
+        let quiet = unchanged && self.settled && !first;
         let mut search = Search {
             planner,
             grid: &s.grid,
             start,
             takes,
             candidates,
-            budget: if first { FIRST_BUDGET } else { TICK_BUDGET },
+            budget: if first {
+                FIRST_BUDGET
+            } else if quiet {
+                QUIET_BUDGET
+            } else {
+                TICK_BUDGET
+            },
         };
+        if route.is_empty() {
+            route = search.construct();
+        }
         if search.value(&route).is_none() {
             // Make the route feasible: the best single item (a `J`, when only jumping reaches
             // the final), else nothing.
@@ -306,7 +468,8 @@ impl Reference {
                 .map(|(_, r)| r)
                 .unwrap_or_default();
         }
-        search.improve(&mut route, &mut self.seed);
+        self.settled = search.improve(&mut route, &mut self.seed);
+        self.planned_with = absolute;
         self.route = route;
     }
 }
@@ -339,12 +502,15 @@ impl Bot for Reference {
             // The next item is under the bot: step off (onto the best neighbour), then back.
             return safe
                 .into_iter()
+                .filter(|&q| q != s.final_pos())
                 .max_by_key(|&q| (gain(q), std::cmp::Reverse((q.x, q.y))))
                 .map_or(Action::Wait, Action::Move);
         }
-        // A step one closer to the target, preferring one that picks something up.
+        // A step one closer to the target (never onto the final before the route is done),
+        // preferring one that picks something up.
+        let heading_home = self.route.is_empty();
         safe.into_iter()
-            .filter(|&q| table[planner.cell(q)] == here - 1)
+            .filter(|&q| table[planner.cell(q)] == here - 1 && (heading_home || q != s.final_pos()))
             .max_by_key(|&q| (gain(q), std::cmp::Reverse((q.x, q.y))))
             .map_or(Action::Wait, Action::Move)
     }
