@@ -176,7 +176,7 @@ mod tests {
         let tokens = ["0", "0", "3", "5", "9", "W", "E", "F", "J", "D", "T"];
         let mut cells: Vec<Vec<&str>> =
             (0..rows).map(|_| (0..cols).map(|_| tokens[rng.next(tokens.len() as u64) as usize]).collect()).collect();
-        let mut pick = |rng: &mut Rng| (rng.next(rows as u64) as i32, rng.next(cols as u64) as i32);
+        let pick = |rng: &mut Rng| (rng.next(rows as u64) as i32, rng.next(cols as u64) as i32);
         let (start, opp, fin) = (pick(rng), pick(rng), pick(rng));
         for (x, y) in [start, opp, fin] {
             if !["0", "3", "5", "9", "J", "D", "T"].contains(&cells[x as usize][y as usize]) {

@@ -1,0 +1,148 @@
+//! The 20 single-player tests: the checker through the real binary, course folders as they
+//! really are, regeneration byte for byte, and the reference bot against greedy.
+
+use arena_e2e::*;
+use serde_json::Value;
+
+fn run(args: &[&str]) -> (String, String, i32) {
+    let out = arena(args);
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn the_reference_bot_passes_all_20_tests() {
+    let (stdout, stderr, code) = run(&["test", &bin("reference")]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert_eq!(stdout.lines().filter(|l| l.contains("  PASS  ")).count(), 20, "{stdout}");
+    assert_eq!(stdout.lines().last(), Some("20 passed, 0 failed"));
+}
+
+#[test]
+fn the_waiter_fails_every_test_with_a_reason() {
+    let (stdout, _, code) = run(&["test", &bin("waiter")]);
+    assert_eq!(code, 1, "any failure makes a non-zero exit");
+    for line in stdout.lines().filter(|l| l.starts_with("test")) {
+        assert!(line.contains("  FAIL  ") && line.contains("did not reach the final in"), "{line}");
+    }
+    assert_eq!(stdout.lines().last(), Some("0 passed, 20 failed"));
+}
+
+#[test]
+fn a_test_below_its_minimum_or_forfeited_says_so() {
+    let (stdout, _, code) = run(&["test", &bin("greedy"), "--only", "2"]);
+    assert_eq!(code, 1);
+    assert!(stdout.contains("below the minimum"), "{stdout}");
+    let (stdout, _, _) = run(&["test", &script("garbage.sh"), "--only", "1"]);
+    assert!(stdout.contains("forfeit malformed"), "{stdout}");
+    let (_, stderr, code) = run(&["test", &bin("waiter"), "--only", "99"]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("there is no test 99"), "{stderr}");
+}
+
+#[test]
+fn the_tests_regenerate_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().display().to_string();
+    let (_, stderr, code) = run(&["gen-tests", "--seed", "1", "--out", &out]);
+    assert_eq!(code, 0, "{stderr}");
+    let committed = root().join("maps/tests");
+    let mut compared = 0;
+    for entry in std::fs::read_dir(&committed).unwrap().flatten() {
+        let name = entry.file_name();
+        let fresh = std::fs::read(dir.path().join(&name)).unwrap();
+        assert!(fresh == std::fs::read(entry.path()).unwrap(), "{name:?} differs from its regeneration");
+        compared += 1;
+    }
+    assert_eq!(compared, 22, "20 tests, limite_minime.txt and README.md");
+    let minimums = std::fs::read_to_string(committed.join("limite_minime.txt")).unwrap();
+    assert_eq!(minimums.lines().count(), 20);
+}
+
+#[test]
+fn course_folders_are_read_as_they_really_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let course = dir.path().join("teste");
+    std::fs::create_dir_all(course.join("input")).unwrap();
+    // CRLF, trailing spaces, blank lines in the STREAM, `test01` in the minimums.
+    let original = std::fs::read_to_string(root().join("maps/tests/test9.txt")).unwrap();
+    let mut messy = String::new();
+    for line in original.lines() {
+        messy.push_str(line);
+        messy.push_str("  \r\n");
+        if line.starts_with("TICK 3 ") {
+            messy.push_str("\r\n\r\n");
+        }
+    }
+    std::fs::write(course.join("input/test1.txt"), messy).unwrap();
+    std::fs::write(course.join("limite_minime.txt"), "test01 40\r\n\r\n").unwrap();
+    let (transcripts, replays) = (dir.path().join("t"), dir.path().join("r"));
+    let course_arg = course.display().to_string();
+    let (stdout, stderr, code) = run(&[
+        "test",
+        &bin("reference"),
+        "--tests",
+        &course_arg,
+        "--transcripts",
+        &transcripts.display().to_string(),
+        "--replays",
+        &replays.display().to_string(),
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.starts_with("test01  PASS"), "{stdout}");
+    assert!(stdout.contains("min      40"), "the minimum comes from test01: {stdout}");
+
+    let transcript = std::fs::read_to_string(transcripts.join("test01.txt")).unwrap();
+    assert!(transcript.starts_with("ARENA 8 8 30\n3 3\n7 7\n3 4\nMAP\n"), "{transcript}");
+    assert!(transcript.contains("END_MAP\nSTREAM\nTICK 1 WAIT\nMOVE "), "each TICK then its answer: {transcript}");
+
+    let replay = replays.join("test01.json").display().to_string();
+    let (stdout, _, code) = run(&["verify", &replay]);
+    assert_eq!(code, 0, "{stdout}");
+    let (stdout, _, code) = run(&["replay", &replay, "--tick", "2"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("resource-rush-test") && stdout.contains("tick 2/30"), "{stdout}");
+
+    let (stdout, _, code) = run(&["test", &bin("reference"), "--tests", &course_arg, "--piped"]);
+    assert_eq!(code, 0, "the whole file at once works too: {stdout}");
+    let (stdout, _, code) = run(&["test", &cpp_greedy(), "--tests", &course_arg, "--piped"]);
+    assert!(stdout.contains("test01"), "a C++ bot reads the piped file: {stdout} ({code})");
+}
+
+#[test]
+fn the_solver_answers_for_test_files() {
+    let (stdout, _, code) = run(&["solve", &map("tests/test1.txt")]);
+    assert_eq!(code, 0);
+    assert_eq!(stdout.trim(), format!("{}: optimum 16 (exact)", map("tests/test1.txt")));
+    let (stdout, _, _) = run(&["solve", &map("tests/test2.txt"), "--state-limit", "1000"]);
+    assert!(stdout.contains("at most"), "{stdout}");
+}
+
+#[test]
+fn the_reference_beats_greedy_in_a_duel_tournament_over_the_test_maps() {
+    let dir = tempfile::tempdir().unwrap();
+    let maps: Vec<String> = (1..=20).map(|k| format!("{:?}", map(&format!("tests/test{k}.txt")))).collect();
+    let cfg = dir.path().join("t.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "maps = [{}]\n[[bots]]\nname = \"reference\"\ncommand = {:?}\n[[bots]]\nname = \"greedy\"\ncommand = {:?}\n",
+            maps.join(", "),
+            bin("reference"),
+            bin("greedy")
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let (stdout, stderr, code) = run(&["tournament", "--config", &cfg.display().to_string(), "--out", &out.display().to_string()]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let board: Value = serde_json::from_slice(&std::fs::read(out.join("leaderboard.json")).unwrap()).unwrap();
+    assert_eq!(board["matches"], 40);
+    assert_eq!(board["rows"][0]["bot"], "reference", "{}", board["rows"]);
+    let (r, g) = (&board["rows"][0], &board["rows"][1]);
+    assert!(r["total_score"].as_i64() > g["total_score"].as_i64());
+    assert!(r["wins"].as_u64() > g["wins"].as_u64(), "{r}\n{g}");
+}
