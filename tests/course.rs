@@ -137,7 +137,8 @@ fn the_reference_beats_greedy_in_a_duel_tournament_over_the_test_maps() {
     )
     .unwrap();
     let out = dir.path().join("out");
-    let (stdout, stderr, code) = run(&["tournament", "--config", &cfg.display().to_string(), "--out", &out.display().to_string()]);
+    let (stdout, stderr, code) =
+        run(&["tournament", "--config", &cfg.display().to_string(), "--out", &out.display().to_string()]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     let board: Value = serde_json::from_slice(&std::fs::read(out.join("leaderboard.json")).unwrap()).unwrap();
     assert_eq!(board["matches"], 40);

@@ -19,7 +19,7 @@
 //! game through [`run_io`]; a real bot calls `bot_sdk::run(Nearest).unwrap()` in `main`.
 //!
 //! ```
-//! use bot_sdk::{path, Action, Bot, Cell, GameState, Mode};
+//! use bot_sdk::{Action, Bot, Cell, GameState, Mode};
 //!
 //! struct Nearest;
 //!
@@ -37,7 +37,7 @@
 //!             .filter(|(d, back, _)| d + back <= budget)
 //!             .min()
 //!             .map_or(s.final_pos(), |(_, _, p)| p);
-//!         match path::first_step(&s.grid, s.me.pos, target, s.me.jump) {
+//!         match s.step_towards(target) {
 //!             Some(step) => Action::Move(step),
 //!             None => Action::Wait,
 //!         }

@@ -40,6 +40,12 @@ pub struct Distances {
 impl Distances {
     /// Breadth-first search from `source` on `grid`, using jumps when `has_jump`.
     pub fn from(grid: &Grid, source: Pos, has_jump: bool) -> Distances {
+        Distances::avoiding(grid, source, has_jump, None)
+    }
+
+    /// Like [`Distances::from`], but no path goes on through `stop` (it can only be a path's
+    /// end). Pass the final cell: stepping on it ends your game.
+    pub fn avoiding(grid: &Grid, source: Pos, has_jump: bool, stop: Option<Pos>) -> Distances {
         let cols = grid.cols();
         let mut dist = vec![None; grid.rows() * cols];
         let index = |p: Pos| p.x as usize * cols + p.y as usize;
@@ -47,6 +53,9 @@ impl Distances {
             dist[index(source)] = Some(0);
             let mut queue = VecDeque::from([source]);
             while let Some(p) = queue.pop_front() {
+                if Some(p) == stop && p != source {
+                    continue;
+                }
                 let d = dist[index(p)].unwrap_or(0);
                 for q in safe_moves(grid, p, has_jump) {
                     if dist[index(q)].is_none() {
@@ -71,10 +80,34 @@ impl Distances {
 /// The first move of a shortest safe path from `from` to `to`, or `None` when `to` is
 /// unreachable or `from == to`.
 pub fn first_step(grid: &Grid, from: Pos, to: Pos, has_jump: bool) -> Option<Pos> {
-    let back = Distances::from(grid, to, has_jump);
+    first_step_avoiding(grid, from, to, has_jump, None)
+}
+
+/// Like [`first_step`], on a path that does not pass through `stop` on its way to `to`
+/// (pass the final cell: stepping on it ends your game).
+pub fn first_step_avoiding(grid: &Grid, from: Pos, to: Pos, has_jump: bool, stop: Option<Pos>) -> Option<Pos> {
+    let stop = stop.filter(|s| *s != to);
+    let back = Distances::avoiding(grid, to, has_jump, stop);
     let d = back.get(from)?;
     if d == 0 {
         return None;
     }
-    safe_moves(grid, from, has_jump).into_iter().find(|q| back.get(*q) == Some(d - 1))
+    safe_moves(grid, from, has_jump).into_iter().find(|q| back.get(*q) == Some(d - 1) && Some(*q) != stop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::MapSpec;
+
+    #[test]
+    fn paths_can_be_kept_off_the_final() {
+        let text = "ARENA 2 3 9\n0 0\n0 0\n0 1\nMAP\n0 0 9\n0 0 0\nEND_MAP\nSTREAM\n";
+        let spec = MapSpec::parse(text).unwrap();
+        let (start, fin, item) = (Pos::new(0, 0), Pos::new(0, 1), Pos::new(0, 2));
+        assert_eq!(first_step(&spec.grid, start, item, false), Some(fin), "the plain shortest path crosses the final");
+        assert_eq!(first_step_avoiding(&spec.grid, start, item, false, Some(fin)), Some(Pos::new(1, 0)));
+        assert_eq!(Distances::avoiding(&spec.grid, item, false, Some(fin)).get(start), Some(4));
+        assert_eq!(first_step_avoiding(&spec.grid, start, fin, false, Some(fin)), Some(fin), "unless going there");
+    }
 }

@@ -104,9 +104,16 @@ impl GameState {
         safe_moves(&self.grid, self.me.pos, self.me.jump)
     }
 
-    /// Shortest distances from `from` on the current map, with this bot's Jump.
+    /// Shortest distances from `from` on the current map, with this bot's Jump, on paths that
+    /// do not go on through the final (reaching it ends the game).
     pub fn distances_from(&self, from: Pos) -> Distances {
-        Distances::from(&self.grid, from, self.me.jump)
+        Distances::avoiding(&self.grid, from, self.me.jump, Some(self.final_pos()))
+    }
+
+    /// The first move towards `target` on a shortest safe path that does not cross the final
+    /// on the way (`None` when there is none, or the bot is there).
+    pub fn step_towards(&self, target: Pos) -> Option<Pos> {
+        crate::path::first_step_avoiding(&self.grid, self.me.pos, target, self.me.jump, Some(self.final_pos()))
     }
 
     /// Takes in `TICK tick <opponent action>`; call before deciding tick `tick`.

@@ -70,6 +70,7 @@ std::vector<int> Game::distances(Pos from, bool jump) const {
     while (!q.empty()) {
         Pos p = q.front();
         q.pop();
+        if (p == final_ && !(p == from)) continue;  // stepping on the final ends the game
         for (Pos n : moves(p, jump)) {
             int& d = dist[n.x * cols_ + n.y];
             if (d == INT_MAX) {
@@ -138,7 +139,7 @@ std::string Game::decide(int tick) {
     int d = toTarget[me_.x * cols_ + me_.y];
     if (d == INT_MAX || d == 0) return "WAIT";
     for (Pos n : moves(me_, jump_))
-        if (toTarget[n.x * cols_ + n.y] == d - 1) {
+        if (toTarget[n.x * cols_ + n.y] == d - 1 && (target == final_ || !(n == final_))) {
             enter(n);
             return "MOVE " + std::to_string(n.x) + " " + std::to_string(n.y);
         }

@@ -204,3 +204,49 @@ fn bad_setups_are_rejected_with_a_reason() {
     let err = ResourceRushGame.load(&serde_json::json!({"rows": 1})).err().map(|e| e.to_string()).unwrap_or_default();
     assert!(err.contains("`cols` must be a non-negative integer"), "{err}");
 }
+
+const SCRIPTED: &str =
+    "ARENA 1 5 6\n0 0\n0 4\n0 4\nMAP\n0 7 9 3 0\nEND_MAP\nSTREAM\nTICK 1 MOVE 0 3\nTICK 2 MOVE 0 2\n";
+
+#[test]
+fn in_a_test_the_scripted_opponent_moves_first_and_takes_the_item() {
+    let mut g = ResourceRush::test(MapSpec::parse(SCRIPTED).unwrap(), false);
+    assert_eq!(g.num_players(), 1);
+    assert_eq!(g.turn(), Turn::Sequential(0));
+    assert_eq!(g.prompt(0), "TICK 1 MOVE 0 3\n", "the file's line for tick 1");
+    g.apply(&[(0, line("MOVE 0 1"))]);
+    assert_eq!(g.player(0).score, 7);
+    assert_eq!(g.prompt(0), "TICK 2 MOVE 0 2\n");
+    // Both go for the 9 at tick 2: the opponent got there first, no cancellation.
+    g.apply(&[(0, line("MOVE 0 2"))]);
+    assert_eq!(g.player(0).score, 7, "the opponent took the 9 first");
+    let events = g.frame()["events"].clone();
+    assert_eq!(events[0]["type"], "taken", "{events}");
+    assert!(events.as_array().unwrap().iter().all(|e| e["type"] != "cancelled"));
+    assert_eq!(g.prompt(0), "TICK 3 WAIT\n", "past the script the opponent waits");
+}
+
+#[test]
+fn in_a_test_the_bot_alone_finishes_and_is_judged() {
+    let mut g = ResourceRush::test(MapSpec::parse(SCRIPTED).unwrap(), false);
+    for to in ["MOVE 0 1", "MOVE 0 2", "MOVE 0 3", "MOVE 0 4"] {
+        g.apply(&[(0, line(to))]);
+    }
+    assert_eq!(g.turn(), Turn::Terminal, "no more TICK lines after the final");
+    assert!(!g.is_active(0));
+    let outcome = g.outcome();
+    assert_eq!(outcome.players.len(), 1);
+    assert_eq!((outcome.players[0].score, outcome.players[0].finished), (7, true));
+}
+
+#[test]
+fn a_piped_test_sends_the_whole_file_at_once() {
+    let g = ResourceRush::test(MapSpec::parse(SCRIPTED).unwrap(), true);
+    let intro = g.intro(0);
+    assert!(intro
+        .ends_with("STREAM\nTICK 1 MOVE 0 3\nTICK 2 MOVE 0 2\nTICK 3 WAIT\nTICK 4 WAIT\nTICK 5 WAIT\nTICK 6 WAIT\n"));
+    assert_eq!(g.prompt(0), "");
+    assert!(g.answers_may_run_ahead());
+    let again = ResourceRushTestGame.load(&g.setup()).unwrap();
+    assert_eq!(again.intro(0), intro, "the replay setup keeps the script and the mode");
+}
