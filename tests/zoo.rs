@@ -26,7 +26,9 @@ fn duel_with(bot: &str, opponent: &str, extra: &[&str]) -> Run {
     let map_arg = map("fire.txt");
     let replay_arg = replay.display().to_string();
     let mut args = vec!["duel", "--json", "--seed", "3", "--map", &map_arg, "--replay", &replay_arg];
-    args.extend_from_slice(&FAST);
+    if !extra.contains(&"--startup-ms") {
+        args.extend_from_slice(&FAST);
+    }
     args.extend_from_slice(extra);
     args.extend_from_slice(&[bot, opponent]);
     let out =
@@ -196,4 +198,36 @@ fn a_tournament_mixing_the_zoo_with_sample_bots_ranks_them_right() {
     for marker in ["sleep 5106", "sleep 5107", "sleep 5108"] {
         assert!(!process_running(marker), "`{marker}` is still running");
     }
+}
+
+#[test]
+fn burns_cpu_past_its_limit() {
+    let greedy = bin("greedy");
+    let limits = ["--startup-ms", "8000", "--move-ms", "8000", "--total-ms", "20000", "--max-cpu-s", "1"];
+    let run = duel_with(&script("spinner.sh"), &greedy, &limits);
+    assert_eq!(player(&run.result, 0).2.as_deref(), Some("cpu"), "{}", run.result);
+    assert!(player(&run.result, 1).1, "the normal bot finishes");
+}
+
+#[test]
+fn cannot_write_into_the_output_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json");
+    let bot = format!("{} {}", script("scribbler.sh"), dir.path().display());
+    let greedy = bin("greedy");
+    let duel = |extra: &[&str]| {
+        let mut args = vec!["duel", "--map", "maps/fire.txt", "--json", "--replay"];
+        let replay_arg = replay.display().to_string();
+        args.push(&replay_arg);
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&[&bot, &greedy]);
+        let out = arena(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    };
+    duel(&["--require-sandbox"]);
+    assert!(replay.exists(), "the arena itself still writes there");
+    assert!(!dir.path().join("scribbled.txt").exists(), "the bot could not");
+    // The control: without the sandbox the same bot does write there.
+    duel(&["--sandbox", "none"]);
+    assert!(dir.path().join("scribbled.txt").exists());
 }

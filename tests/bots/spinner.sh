@@ -1,0 +1,2 @@
+# Burns CPU without ever answering.
+while :; do :; done
