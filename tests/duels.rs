@@ -220,3 +220,36 @@ fn every_kind_of_bad_map_is_rejected_with_file_line_and_reason() {
         assert!(!replay.exists(), "{what}: no bot started, no replay");
     }
 }
+
+#[test]
+fn lcr_plays_the_handout_run_through_the_binary_and_hosts_a_verified_game() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let expected = std::fs::read_to_string(root().join("arena/src/games/lcr/examples/run2.stdout")).unwrap();
+    let dice: Vec<String> =
+        expected.lines().filter_map(|l| l.trim().strip_prefix("Rolled a ")).map(|l| l[..1].to_string()).collect();
+    let mut child = Command::new(bin("arena"))
+        .args(["play", "lcr", "--dice", &dice.join(",")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"3\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("lcr.json").display().to_string();
+    let out = arena(&["duel", "--game", "lcr", "--players", "4", "--seed", "3", "--json", "--replay", &replay]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let winner = result["winner"].as_u64().unwrap() as usize;
+    let chips: i64 = result["players"].as_array().unwrap().iter().map(|p| p["score"].as_i64().unwrap()).sum();
+    assert!(chips > 0 && chips <= 12 && result["players"][winner]["score"].as_i64() == Some(chips), "{result}");
+    let verified = arena(&["verify", &replay]);
+    assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stdout));
+    let again = arena(&["duel", "--game", "lcr", "--players", "4", "--seed", "3", "--json", "--no-replay"]);
+    let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(again["players"], result["players"], "the same seed, the same game");
+}

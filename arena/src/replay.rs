@@ -108,9 +108,10 @@ impl MatchResult {
             players: outcome
                 .players
                 .into_iter()
-                .zip(players)
-                .map(|(o, info)| PlayerResult {
-                    name: info.name.clone(),
+                .enumerate()
+                .map(|(i, o)| PlayerResult {
+                    // Games without bot processes (LCR) name their players themselves.
+                    name: players.get(i).map_or_else(|| format!("Player #{}", i + 1), |p| p.name.clone()),
                     score: o.score,
                     finished: o.finished,
                     forfeit: o.forfeit,

@@ -81,7 +81,11 @@ fn default_replay_path(names: &[String]) -> PathBuf {
 /// Runs `arena duel`.
 pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
     let game = games::by_name(&args.game)?;
-    let state = game.new_match(&MatchOptions { map: Some(args.map.clone()), players: Some(args.bots.len()) })?;
+    let players = args.players.or((!args.bots.is_empty()).then_some(args.bots.len()));
+    let state = game.new_match(&MatchOptions { map: args.map.clone(), players })?;
+    if state.num_players() != args.bots.len() {
+        anyhow::bail!("{} needs {} bot command lines, got {}", game.name(), state.num_players(), args.bots.len());
+    }
     let seed = args.seed.unwrap_or_else(rand::random);
     let names = names(&args.names, &args.bots);
     let bots: Vec<BotCommand> = args
@@ -118,7 +122,8 @@ pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
         value["replay"] = serde_json::json!(replay_path);
         say!("{}", serde_json::to_string_pretty(&value)?);
     } else {
-        say!("{} on {} (seed {seed}, {} steps)", game.name(), args.map.display(), played.replay.steps.len());
+        let place = args.map.as_ref().map_or(String::new(), |m| format!(" on {}", m.display()));
+        say!("{}{place} (seed {seed}, {} steps)", game.name(), played.replay.steps.len());
         say!("{}", result_table(result));
         match result.winner.and_then(|w| result.players.get(w)) {
             Some(p) => say!("Winner: {} (player {})", p.name, result.winner.unwrap_or(0) + 1),

@@ -11,6 +11,7 @@ macro_rules! say {
 
 mod course;
 mod duel;
+mod lcr;
 mod replay;
 mod tournament;
 
@@ -50,6 +51,42 @@ enum Command {
     GenTests(GenTestsArgs),
     /// The best score a bot can reach on a test file (exact, or an upper bound).
     Solve(SolveArgs),
+    /// A game's original text program (`arena play lcr`).
+    Play(PlayArgs),
+    /// Statistics by simulation (`arena simulate lcr`).
+    Simulate(SimulateArgs),
+}
+
+/// Options of `arena play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The game: `lcr`.
+    pub game: String,
+    /// Seed for the dice (default: random, printed on stderr).
+    #[arg(long, conflicts_with = "dice")]
+    pub seed: Option<u64>,
+    /// Play this sequence of rolls instead of random dice: 7,0,4,…
+    #[arg(long, value_name = "LIST")]
+    pub dice: Option<String>,
+}
+
+/// Options of `arena simulate`.
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// The game: `lcr`.
+    pub game: String,
+    /// Player counts, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "2,3,4,5,10,20")]
+    pub players: Vec<usize>,
+    /// Games per player count.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub games: u64,
+    /// Seed of the whole run.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads (default: the number of cores).
+    #[arg(short = 'j', long)]
+    pub jobs: Option<usize>,
 }
 
 /// Options of `arena test`.
@@ -163,9 +200,12 @@ pub struct DuelArgs {
     /// The game to play.
     #[arg(long, default_value = "resource-rush")]
     pub game: String,
-    /// The map file.
+    /// The map file (Resource Rush).
     #[arg(long)]
-    pub map: PathBuf,
+    pub map: Option<PathBuf>,
+    /// Number of players, for games without bot processes (LCR).
+    #[arg(long)]
+    pub players: Option<usize>,
     /// Where to write the replay (default: a new file under replays/).
     #[arg(long, conflicts_with = "no_replay")]
     pub replay: Option<PathBuf>,
@@ -189,7 +229,7 @@ pub struct DuelArgs {
     #[command(flatten)]
     pub sandbox: SandboxArgs,
     /// The bots' command lines, in player order (split like a shell would, no shell is run).
-    #[arg(required = true, num_args = 2.., value_name = "BOT")]
+    #[arg(num_args = 0.., value_name = "BOT")]
     pub bots: Vec<String>,
 }
 
@@ -334,5 +374,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Test(args) => course::test(args),
         Command::GenTests(args) => course::gen_tests(args),
         Command::Solve(args) => course::solve(args),
+        Command::Play(args) => lcr::play(args),
+        Command::Simulate(args) => lcr::simulate(args),
     }
 }

@@ -1,12 +1,13 @@
 //! The hosted games, one folder each, and the registry that finds them by name.
 
+pub mod lcr;
 pub mod resource_rush;
 
 use crate::engine::{Game, SetupError};
 
 /// Every hosted game.
-pub fn all() -> [&'static dyn Game; 2] {
-    [&resource_rush::ResourceRushGame, &resource_rush::ResourceRushTestGame]
+pub fn all() -> [&'static dyn Game; 3] {
+    [&resource_rush::ResourceRushGame, &resource_rush::ResourceRushTestGame, &lcr::LcrGame]
 }
 
 /// The game called `name` (as written in replays and on the command line).

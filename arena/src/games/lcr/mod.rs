@@ -1,0 +1,306 @@
+//! Wild Left-Center-Right: a game of dice only, no decisions. Three chips each; the player
+//! to roll throws one 8-sided die per chip (three at most): 0-2 keep, 3 give a chip to the
+//! left (the next player, k+1), 4 to the right (the previous player, k-1), 5 to the centre,
+//! 6 reverse the direction of play, 7 skip one more player. Then play moves on one player
+//! in the current direction, and one more per skip; a player without chips takes no turn
+//! (play passes on to the next player with chips) but stays in the circle and can be given
+//! chips again. The game ends when at most one player has chips.
+//!
+//! As a hosted game it has no bot processes: every step is a chance node (one die), so a
+//! match runs through the referee and `arena verify` re-simulates it from the recorded dice.
+
+pub mod classic;
+pub mod sim;
+
+use serde_json::{json, Value};
+
+use crate::engine::{Game, MatchOptions, Outcome, PlayerId, PlayerOutcome, Reply, SetupError, State, Turn};
+
+/// The game's name in replays and on the command line.
+pub const NAME: &str = "lcr";
+
+/// Chips each player starts with.
+pub const START_CHIPS: u32 = 3;
+
+/// What one die did, for transcripts and replays.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DieEffect {
+    /// 0-2.
+    Keep,
+    /// 3: a chip to player `to`.
+    Left { to: usize },
+    /// 4: a chip to player `to`.
+    Right { to: usize },
+    /// 5: a chip to the centre.
+    Center,
+    /// 6.
+    Reverse,
+    /// 7: the turn's skip count so far.
+    Skip { skips: u32 },
+}
+
+impl std::fmt::Display for DieEffect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DieEffect::Keep => f.write_str("keep"),
+            DieEffect::Left { to } => write!(f, "give left to Player #{}", to + 1),
+            DieEffect::Right { to } => write!(f, "give right to Player #{}", to + 1),
+            DieEffect::Center => f.write_str("give center"),
+            DieEffect::Reverse => f.write_str("reverse"),
+            DieEffect::Skip { skips } => write!(f, "skip ({skips} this turn)"),
+        }
+    }
+}
+
+/// The state of a game (pure rules, no I/O).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lcr {
+    /// Chips per player (index 0 is Player #1).
+    pub chips: Vec<u32>,
+    /// Chips in the centre.
+    pub center: u32,
+    /// The player to roll.
+    pub current: usize,
+    /// Play moves to k+1 (clockwise) or k-1.
+    pub clockwise: bool,
+    /// Turns taken so far.
+    pub turns: u32,
+    /// Dice left to roll in the current turn (0 before it starts).
+    pub dice_left: u32,
+    /// Skips rolled in the current turn.
+    pub skips: u32,
+}
+
+impl Lcr {
+    /// A new game of `players` players, Player #1 to roll.
+    pub fn new(players: usize) -> Lcr {
+        Lcr {
+            chips: vec![START_CHIPS; players],
+            center: 0,
+            current: 0,
+            clockwise: true,
+            turns: 0,
+            dice_left: 0,
+            skips: 0,
+        }
+    }
+
+    /// Players that still hold chips.
+    pub fn holders(&self) -> usize {
+        self.chips.iter().filter(|&&c| c > 0).count()
+    }
+
+    /// Over when at most one player has chips (and no turn is half played).
+    pub fn is_over(&self) -> bool {
+        self.dice_left == 0 && self.holders() <= 1
+    }
+
+    /// Starts the current player's turn: returns how many dice it rolls.
+    pub fn start_turn(&mut self) -> u32 {
+        self.turns += 1;
+        self.skips = 0;
+        self.dice_left = self.chips[self.current].min(3);
+        self.dice_left
+    }
+
+    /// Applies one die of the current turn; ends the turn (moves play on) after its last die.
+    pub fn roll(&mut self, die: u8) -> DieEffect {
+        let n = self.chips.len();
+        let me = self.current;
+        let effect = match die {
+            3 => {
+                let to = (me + 1) % n;
+                self.chips[me] -= 1;
+                self.chips[to] += 1;
+                DieEffect::Left { to }
+            }
+            4 => {
+                let to = (me + n - 1) % n;
+                self.chips[me] -= 1;
+                self.chips[to] += 1;
+                DieEffect::Right { to }
+            }
+            5 => {
+                self.chips[me] -= 1;
+                self.center += 1;
+                DieEffect::Center
+            }
+            6 => {
+                self.clockwise = !self.clockwise;
+                DieEffect::Reverse
+            }
+            7 => {
+                self.skips += 1;
+                DieEffect::Skip { skips: self.skips }
+            }
+            _ => DieEffect::Keep,
+        };
+        self.dice_left = self.dice_left.saturating_sub(1);
+        if self.dice_left == 0 {
+            self.pass_on();
+        }
+        effect
+    }
+
+    /// Moves play on: one player, then one more per skip, then on to a player with chips.
+    fn pass_on(&mut self) {
+        if self.holders() <= 1 {
+            return;
+        }
+        let n = self.chips.len();
+        let step = |k: usize, cw: bool| if cw { (k + 1) % n } else { (k + n - 1) % n };
+        for _ in 0..=self.skips {
+            self.current = step(self.current, self.clockwise);
+        }
+        while self.chips[self.current] == 0 {
+            self.current = step(self.current, self.clockwise);
+        }
+    }
+
+    /// The winner (the one player with chips) once the game is over.
+    pub fn winner(&self) -> Option<usize> {
+        if self.holders() == 1 {
+            self.chips.iter().position(|&c| c > 0)
+        } else {
+            None
+        }
+    }
+}
+
+/// The Wild Left-Center-Right entry of the game registry.
+pub struct LcrGame;
+
+impl Game for LcrGame {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
+        let players = setup.get("players").and_then(Value::as_u64).unwrap_or(0) as usize;
+        if !(2..=MAX_PLAYERS).contains(&players) {
+            return Err(SetupError::Invalid { game: NAME, message: format!("`players` must be 2..={MAX_PLAYERS}") });
+        }
+        Ok(Box::new(LcrState::new(players)))
+    }
+
+    fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError> {
+        match options.players {
+            Some(n) if (2..=MAX_PLAYERS).contains(&n) => Ok(Box::new(LcrState::new(n))),
+            _ => Err(SetupError::BadInput(format!("LCR needs --players N with N in 2..={MAX_PLAYERS}"))),
+        }
+    }
+}
+
+/// The most players a hosted game or the classic program accepts.
+pub const MAX_PLAYERS: usize = 10_000;
+
+/// A hosted LCR match: only chance nodes, one per die.
+#[derive(Debug, Clone)]
+pub struct LcrState {
+    game: Lcr,
+    last: Option<(usize, u8, DieEffect)>,
+}
+
+impl LcrState {
+    /// A new match of `players` players.
+    pub fn new(players: usize) -> Self {
+        LcrState { game: Lcr::new(players), last: None }
+    }
+}
+
+impl State for LcrState {
+    fn num_players(&self) -> usize {
+        0
+    }
+
+    fn turn(&self) -> Turn {
+        if self.game.is_over() {
+            Turn::Terminal
+        } else {
+            Turn::Chance
+        }
+    }
+
+    fn intro(&self, _player: PlayerId) -> String {
+        String::new()
+    }
+
+    fn prompt(&self, _player: PlayerId) -> String {
+        String::new()
+    }
+
+    fn apply(&mut self, _replies: &[(PlayerId, Reply)]) {}
+
+    fn chance_outcomes(&self) -> Vec<(u64, f64)> {
+        (0..8).map(|d| (d, 1.0 / 8.0)).collect()
+    }
+
+    fn apply_chance(&mut self, outcome: u64) {
+        if self.game.dice_left == 0 {
+            self.game.start_turn();
+        }
+        let player = self.game.current;
+        let die = (outcome % 8) as u8;
+        let effect = self.game.roll(die);
+        self.last = Some((player, die, effect));
+    }
+
+    fn is_active(&self, _player: PlayerId) -> bool {
+        false
+    }
+
+    fn outcome(&self) -> Outcome {
+        let winner = self.game.winner();
+        let players = self
+            .game
+            .chips
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| PlayerOutcome {
+                score: i64::from(c),
+                finished: winner == Some(i),
+                forfeit: None,
+                detail: None,
+            })
+            .collect();
+        Outcome { players, winner }
+    }
+
+    fn setup(&self) -> Value {
+        json!({ "players": self.game.chips.len() })
+    }
+
+    fn frame(&self) -> Value {
+        let (player, die, effect) = match &self.last {
+            Some((p, d, e)) => (json!(p), json!(d), json!(e.to_string())),
+            None => (Value::Null, Value::Null, Value::Null),
+        };
+        json!({
+            "turn": self.game.turns,
+            "roller": player,
+            "die": die,
+            "effect": effect,
+            "chips": self.game.chips,
+            "center": self.game.center,
+            "next": self.game.current,
+            "clockwise": self.game.clockwise,
+        })
+    }
+
+    fn render(&self) -> String {
+        let chips: Vec<String> =
+            self.game.chips.iter().enumerate().map(|(i, c)| format!("Player #{}: {c}", i + 1)).collect();
+        let last = match &self.last {
+            Some((p, d, e)) => format!("Player #{} rolled a {d}: {e}\n", p + 1),
+            None => String::new(),
+        };
+        format!(
+            "turn {}  {}\n{last}{}  centre: {}\nnext: Player #{}\n",
+            self.game.turns,
+            if self.game.clockwise { "clockwise" } else { "counter-clockwise" },
+            chips.join("  "),
+            self.game.center,
+            self.game.current + 1
+        )
+    }
+}
