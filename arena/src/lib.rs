@@ -11,3 +11,4 @@ pub mod referee;
 pub mod replay;
 pub mod sandbox;
 pub mod tournament;
+pub mod view;

@@ -55,6 +55,21 @@ enum Command {
     Play(PlayArgs),
     /// Statistics by simulation (`arena simulate lcr`).
     Simulate(SimulateArgs),
+    /// Write a replay as a self-contained HTML page that animates it.
+    View(ViewArgs),
+}
+
+/// Options of `arena view`.
+#[derive(Debug, Args)]
+pub struct ViewArgs {
+    /// The replay file.
+    pub replay: PathBuf,
+    /// The page to write (default: the replay's path with `.html`).
+    #[arg(short = 'o', long = "out")]
+    pub out: Option<PathBuf>,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
 }
 
 /// Options of `arena play`.
@@ -376,5 +391,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Solve(args) => course::solve(args),
         Command::Play(args) => lcr::play(args),
         Command::Simulate(args) => lcr::simulate(args),
+        Command::View(args) => replay::view(args),
     }
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::bail;
 use arena::replay::{resimulate, Replay};
 
-use super::{ReplayArgs, VerifyArgs};
+use super::{ReplayArgs, VerifyArgs, ViewArgs};
 
 /// Runs `arena replay`.
 pub fn show(args: ReplayArgs) -> anyhow::Result<ExitCode> {
@@ -80,4 +80,20 @@ pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::FAILURE)
         }
     }
+}
+
+/// Runs `arena view`.
+pub fn view(args: ViewArgs) -> anyhow::Result<ExitCode> {
+    let replay = Replay::load(&args.replay)?;
+    let out = args.out.clone().unwrap_or_else(|| args.replay.with_extension("html"));
+    arena::replay::write_atomic(&out, arena::view::replay_page(&replay).as_bytes())
+        .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
+    say!("{}", out.display());
+    if args.open {
+        let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
+        if let Err(e) = std::process::Command::new(opener).arg(&out).spawn() {
+            eprintln!("cannot open a browser ({opener}: {e}); open {} yourself", out.display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

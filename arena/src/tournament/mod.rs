@@ -172,6 +172,7 @@ pub fn run(
     if !stale.is_empty() {
         for line in &stale {
             let _ = std::fs::remove_file(out.join(&line.replay));
+            let _ = std::fs::remove_file(out.join(&line.replay).with_extension("html"));
             let _ = std::fs::remove_file(out.join("logs").join(format!("{}.log", line.key)));
         }
         valid_len = results::rewrite(out, &done)?;
@@ -234,6 +235,9 @@ pub fn run(
                     let replay_path = out.join(&line.replay);
                     let log_path = out.join("logs").join(format!("{}.log", line.key));
                     record.save(&replay_path, &log_path).map_err(|e| TournamentError::Invalid(e.to_string()))?;
+                    let page = replay_path.with_extension("html");
+                    write_atomic(&page, crate::view::replay_page(&record.replay).as_bytes())
+                        .map_err(|e| TournamentError::io(&page, e))?;
                     writer.append(&line)?;
                     progress.finished(&m, &line);
                     done.push(line);
@@ -383,7 +387,10 @@ pub fn write_leaderboard(out: &Path, leaderboard: &Leaderboard) -> Result<(), To
     write_atomic(&path, &json).map_err(|e| TournamentError::io(&path, e))?;
     let path = out.join("leaderboard.md");
     let title = format!("Leaderboard: {}", out.file_name().map_or("tournament".into(), |n| n.to_string_lossy()));
-    write_atomic(&path, leaderboard.markdown(&title).as_bytes()).map_err(|e| TournamentError::io(&path, e))
+    write_atomic(&path, leaderboard.markdown(&title).as_bytes()).map_err(|e| TournamentError::io(&path, e))?;
+    let path = out.join("index.html");
+    write_atomic(&path, crate::view::index_page(&title, leaderboard).as_bytes())
+        .map_err(|e| TournamentError::io(&path, e))
 }
 
 /// Recomputes the leaderboard of a tournament folder from its files.
