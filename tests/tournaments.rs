@@ -240,8 +240,13 @@ fn the_league_reruns_only_what_a_new_or_changed_bot_touches() {
     assert_eq!(code, 0);
     assert!(summary_line(&stdout).starts_with("12 of 12 matches played (6 now, 6 kept, 6 superseded"), "{stdout}");
     assert_eq!(row(&leaderboard(&out), "random")["total_score"], 0);
-    let replays = std::fs::read_dir(out.join("replays")).unwrap().count();
-    assert_eq!(replays, 12, "superseded replays are removed");
+    let files: Vec<String> = std::fs::read_dir(out.join("replays"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(files.iter().filter(|f| f.ends_with(".json")).count(), 12, "superseded replays are removed");
+    assert_eq!(files.iter().filter(|f| f.ends_with(".html")).count(), 12, "and their pages");
 }
 
 #[test]
