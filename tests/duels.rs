@@ -253,3 +253,32 @@ fn lcr_plays_the_handout_run_through_the_binary_and_hosts_a_verified_game() {
     let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(again["players"], result["players"], "the same seed, the same game");
 }
+
+#[test]
+fn atoms_classic_cases_in_and_out() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let cases = root().join("tests/atoms");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&cases).unwrap().flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "in") {
+            continue;
+        }
+        let expected = std::fs::read_to_string(path.with_extension("out")).unwrap();
+        let work = tempfile::tempdir().unwrap();
+        let mut child = Command::new(bin("arena"))
+            .args(["play", "atoms"])
+            .current_dir(work.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(&std::fs::read(&path).unwrap()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{}", path.display());
+        checked += 1;
+    }
+    assert!(checked >= 4, "the .in/.out cases are there");
+}

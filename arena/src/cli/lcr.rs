@@ -16,8 +16,17 @@ fn check_game(game: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Runs `arena play lcr`.
+/// Runs `arena play lcr` or `arena play atoms`.
 pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
+    if args.game == arena::games::atoms::NAME {
+        let stdin = std::io::stdin();
+        let code = arena::games::atoms::classic::run(
+            &mut stdin.lock(),
+            &mut std::io::stdout().lock(),
+            std::path::Path::new("."),
+        )?;
+        return Ok(ExitCode::from(code as u8));
+    }
     check_game(&args.game)?;
     let mut dice = match (&args.dice, args.seed) {
         (Some(list), _) => Dice::given(list).map_err(anyhow::Error::msg)?,

@@ -75,7 +75,7 @@ pub struct ViewArgs {
 /// Options of `arena play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// The game: `lcr`.
+    /// The game: `lcr` or `atoms`.
     pub game: String,
     /// Seed for the dice (default: random, printed on stderr).
     #[arg(long, conflicts_with = "dice")]

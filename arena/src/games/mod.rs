@@ -1,5 +1,6 @@
 //! The hosted games, one folder each, and the registry that finds them by name.
 
+pub mod atoms;
 pub mod lcr;
 pub mod resource_rush;
 

@@ -1,0 +1,332 @@
+//! Atoms: 2 to 6 players place atoms on a grid; a cell that reaches its limit (corner 2,
+//! edge 3, interior 4) explodes, sending one atom to each neighbour (clockwise from the cell
+//! above: up, right, down, left), which become the exploding player's; explosions cascade.
+//! Once every player has moved once, a player with no cells is out; the last one standing
+//! wins, at once, even in the middle of a cascade.
+//!
+//! This module holds the rules; `classic` is the original text program.
+
+pub mod classic;
+
+/// The game's name on the command line.
+pub const NAME: &str = "atoms";
+
+/// Player colours in turn order.
+pub const COLOURS: [&str; 6] = ["Red", "Green", "Purple", "Blue", "Yellow", "White"];
+
+/// One cell: owner and atoms (owner is meaningless when there are none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Cell {
+    /// Owning player.
+    pub owner: u8,
+    /// Atoms in it.
+    pub atoms: u8,
+}
+
+/// Why a placement was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlaceError {
+    /// Off the board.
+    OffBoard,
+    /// Another player's cell.
+    NotYours,
+    /// The game is over.
+    Over,
+}
+
+/// A game of Atoms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Atoms {
+    /// Board width (x ranges over it).
+    pub width: usize,
+    /// Board height (y ranges over it).
+    pub height: usize,
+    /// Cells, row by row (`y * width + x`).
+    pub cells: Vec<Cell>,
+    /// Players still in the game.
+    pub alive: Vec<bool>,
+    /// Whose turn it is.
+    pub turn: usize,
+    /// Moves made so far.
+    pub moves: Vec<(u8, u8)>,
+    /// The winner, once only one player is left.
+    pub winner: Option<usize>,
+}
+
+impl Atoms {
+    /// A new game; `players` in 2..=6, sizes in 2..=255.
+    pub fn new(players: usize, width: usize, height: usize) -> Atoms {
+        Atoms {
+            width,
+            height,
+            cells: vec![Cell::default(); width * height],
+            alive: vec![true; players],
+            turn: 0,
+            moves: Vec::new(),
+            winner: None,
+        }
+    }
+
+    /// Number of players.
+    pub fn players(&self) -> usize {
+        self.alive.len()
+    }
+
+    /// The explosion limit of a cell: 2 in a corner, 3 on an edge, 4 inside.
+    pub fn limit(&self, x: usize, y: usize) -> u8 {
+        let edges = usize::from(x == 0 || x == self.width - 1) + usize::from(y == 0 || y == self.height - 1);
+        4 - edges as u8
+    }
+
+    /// Cells owned by `player`.
+    pub fn grid_count(&self, player: usize) -> usize {
+        self.cells.iter().filter(|c| c.atoms > 0 && c.owner as usize == player).count()
+    }
+
+    /// The cell at (x, y).
+    pub fn cell(&self, x: usize, y: usize) -> Cell {
+        self.cells[y * self.width + x]
+    }
+
+    /// Places an atom for the player whose turn it is, resolves explosions, removes players
+    /// without cells (once everyone has moved once) and passes the turn on.
+    pub fn place(&mut self, x: i64, y: i64) -> Result<(), PlaceError> {
+        if self.winner.is_some() {
+            return Err(PlaceError::Over);
+        }
+        if x < 0 || y < 0 || x as usize >= self.width || y as usize >= self.height {
+            return Err(PlaceError::OffBoard);
+        }
+        let (x, y) = (x as usize, y as usize);
+        let me = self.turn;
+        let c = self.cell(x, y);
+        if c.atoms > 0 && c.owner as usize != me {
+            return Err(PlaceError::NotYours);
+        }
+        self.moves.push((x as u8, y as u8));
+        self.add(x, y, me);
+        if self.winner.is_none() {
+            self.pass_turn();
+        }
+        Ok(())
+    }
+
+    /// Adds one atom of `player` at (x, y) and resolves the cascade (depth first, neighbours
+    /// clockwise from the one above). Stops as soon as the game is won.
+    fn add(&mut self, x: usize, y: usize, player: usize) {
+        // An explicit stack keeps deep cascades off the call stack: each entry is a cell to
+        // receive an atom.
+        let mut stack = vec![(x, y)];
+        let mut guard = 0u64;
+        while let Some((x, y)) = stack.pop() {
+            let i = y * self.width + x;
+            self.cells[i].owner = player as u8;
+            self.cells[i].atoms += 1;
+            // Each atom that lands may leave one player alone: the game ends right there.
+            self.settle();
+            guard += 1;
+            if self.winner.is_some() || guard > 10_000_000 {
+                return;
+            }
+            if self.cells[i].atoms < self.limit(x, y) {
+                continue;
+            }
+            self.cells[i].atoms = 0;
+            // Neighbours clockwise from above: up, right, down, left; pushed in reverse so that
+            // the first one is handled (with its own cascade) first.
+            let mut around = Vec::with_capacity(4);
+            if y > 0 {
+                around.push((x, y - 1));
+            }
+            if x + 1 < self.width {
+                around.push((x + 1, y));
+            }
+            if y + 1 < self.height {
+                around.push((x, y + 1));
+            }
+            if x > 0 {
+                around.push((x - 1, y));
+            }
+            stack.extend(around.into_iter().rev());
+        }
+    }
+
+    /// Removes players without cells, once every player has had a first move, and records a
+    /// winner when one is left.
+    fn settle(&mut self) {
+        if self.moves.len() < self.players() {
+            return;
+        }
+        for p in 0..self.players() {
+            if self.alive[p] && self.grid_count(p) == 0 {
+                self.alive[p] = false;
+            }
+        }
+        let alive: Vec<usize> = (0..self.players()).filter(|&p| self.alive[p]).collect();
+        if alive.len() == 1 {
+            self.winner = Some(alive[0]);
+        }
+    }
+
+    fn pass_turn(&mut self) {
+        let n = self.players();
+        for step in 1..=n {
+            let p = (self.turn + step) % n;
+            if self.alive[p] {
+                self.turn = p;
+                return;
+            }
+        }
+    }
+
+    /// The game after replaying the first `moves` moves of `all` (for undo and PLAYFROM).
+    pub fn replay(players: usize, width: usize, height: usize, all: &[(u8, u8)]) -> Atoms {
+        let mut game = Atoms::new(players, width, height);
+        for &(x, y) in all {
+            if game.place(i64::from(x), i64::from(y)).is_err() {
+                break;
+            }
+        }
+        game
+    }
+
+    /// The board as DISPLAY draws it.
+    pub fn display(&self) -> String {
+        let mut out = format!("+{}+\n", "-".repeat(3 * self.width - 1));
+        for y in 0..self.height {
+            out.push('|');
+            for x in 0..self.width {
+                let c = self.cell(x, y);
+                if c.atoms == 0 {
+                    out.push_str("  ");
+                } else {
+                    out.push_str(&COLOURS[c.owner as usize][..1]);
+                    out.push_str(&c.atoms.to_string());
+                }
+                out.push('|');
+            }
+            out.push('\n');
+        }
+        out.push_str(&format!("+{}+\n", "-".repeat(3 * self.width - 1)));
+        out
+    }
+
+    /// The save file: width, height, players, then 4 bytes per move (x, y, 0, 0).
+    pub fn save_bytes(&self) -> Vec<u8> {
+        let mut out = vec![self.width as u8, self.height as u8, self.players() as u8];
+        for &(x, y) in &self.moves {
+            out.extend_from_slice(&[x, y, 0, 0]);
+        }
+        out
+    }
+}
+
+/// What a save file holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SaveFile {
+    /// Players.
+    pub players: usize,
+    /// Board width.
+    pub width: usize,
+    /// Board height.
+    pub height: usize,
+    /// The moves, in order.
+    pub moves: Vec<(u8, u8)>,
+}
+
+impl SaveFile {
+    /// The game after the first `upto` moves.
+    pub fn game(&self, upto: usize) -> Atoms {
+        Atoms::replay(self.players, self.width, self.height, &self.moves[..upto.min(self.moves.len())])
+    }
+}
+
+/// Reads a save file, or `None` when the bytes are not one.
+pub fn parse_save(bytes: &[u8]) -> Option<SaveFile> {
+    let (&[w, h, k], rest) = bytes.split_first_chunk::<3>()?;
+    if !(2..=6).contains(&k) || w < 2 || h < 2 || rest.len() % 4 != 0 {
+        return None;
+    }
+    let moves = rest.chunks(4).map(|m| (m[0], m[1])).collect();
+    Some(SaveFile { players: k as usize, width: w as usize, height: h as usize, moves })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_are_two_three_four() {
+        let g = Atoms::new(2, 4, 3);
+        assert_eq!((g.limit(0, 0), g.limit(3, 2), g.limit(1, 0), g.limit(0, 1), g.limit(1, 1)), (2, 2, 3, 3, 4));
+    }
+
+    #[test]
+    fn a_corner_explodes_clockwise_from_above_and_takes_the_neighbours() {
+        let mut g = Atoms::new(2, 3, 3);
+        g.place(2, 1).unwrap(); // Red, right edge
+        g.place(1, 1).unwrap(); // Green, centre
+        g.place(0, 0).unwrap(); // Red
+        g.place(1, 1).unwrap(); // Green (2 atoms)
+        g.place(0, 0).unwrap(); // Red: corner explodes to (1,0) and (0,1)
+        assert_eq!(g.cell(0, 0).atoms, 0);
+        assert_eq!(g.cell(1, 0), Cell { owner: 0, atoms: 1 });
+        assert_eq!(g.cell(0, 1), Cell { owner: 0, atoms: 1 });
+        assert_eq!(g.turn, 1);
+    }
+
+    #[test]
+    fn nobody_is_out_before_everyone_has_moved() {
+        let mut g = Atoms::new(3, 2, 2);
+        g.place(0, 0).unwrap(); // Red
+        g.place(0, 0).unwrap_err(); // Green cannot place on Red's cell
+        g.place(1, 1).unwrap(); // Green
+        assert!(g.alive.iter().all(|a| *a));
+        assert_eq!(g.turn, 2);
+    }
+
+    #[test]
+    fn the_game_ends_mid_cascade() {
+        // 2x2: every cell is a corner (limit 2). Green's explosion takes (1,0), which explodes
+        // in turn; the atom it sends to (0,0) takes Red's last cell, and the game is over
+        // before the atom bound for (0,1) lands.
+        let mut g = Atoms::new(2, 2, 2);
+        for (x, y) in [(0, 0), (1, 1), (1, 0), (1, 1)] {
+            g.place(x, y).unwrap();
+        }
+        assert_eq!(g.winner, Some(1));
+        assert_eq!(g.alive, [false, true]);
+        assert_eq!(g.cell(0, 0), Cell { owner: 1, atoms: 2 }, "at its limit, but never exploded");
+        assert_eq!(g.cell(0, 1).atoms, 0, "the last atom of the cascade never landed");
+        assert_eq!(g.place(0, 1), Err(PlaceError::Over));
+    }
+
+    #[test]
+    fn a_cascade_runs_round_the_board() {
+        // 3 wide, 2 high: Green's explosion at (2,0) runs down the right side, then back along
+        // the top through Red's (1,0) (limit 3) to Red's last cell at (0,0).
+        let mut g = Atoms::new(2, 3, 2);
+        for (x, y) in [(0, 0), (2, 1), (1, 0), (2, 1), (1, 0)] {
+            g.place(x, y).unwrap();
+        }
+        assert_eq!(g.display(), "+--------+\n|R1|R2|G1|\n|  |G1|  |\n+--------+\n");
+        g.place(2, 0).unwrap();
+        assert_eq!(g.winner, Some(1));
+        assert_eq!(g.display(), "+--------+\n|G2|  |G1|\n|  |G2|G1|\n+--------+\n");
+    }
+
+    #[test]
+    fn save_files_round_trip() {
+        let mut g = Atoms::new(3, 4, 5);
+        for (x, y) in [(0, 0), (3, 4), (1, 1)] {
+            g.place(x, y).unwrap();
+        }
+        let bytes = g.save_bytes();
+        assert_eq!(bytes[..3], [4, 5, 3]);
+        assert_eq!(bytes[3..], [0, 0, 0, 0, 3, 4, 0, 0, 1, 1, 0, 0]);
+        let save = parse_save(&bytes).unwrap();
+        assert_eq!(save.game(usize::MAX), g);
+        assert_eq!(parse_save(&[4, 5]), None);
+        assert_eq!(parse_save(&[4, 5, 9]), None);
+    }
+}
