@@ -52,11 +52,12 @@ fn a_bot_that_answers_twice_printed_extra_output() {
 
 #[test]
 fn a_slow_bot_uses_up_its_total_time() {
-    // Each answer takes 0.3 s: under the 0.4 s per answer, but 5 of them pass a 1.2 s total.
+    // Each answer takes 0.3 s: well under the 0.7 s per answer, but a few of them use up a
+    // 1.2 s total (how many exactly depends on the machine's load: 2 to 4).
     let dir = tempfile::tempdir().unwrap();
     let slow = format!("{} 0.3", script("slowpoke.sh"));
     let greedy = bin("greedy");
-    let (r, replay) = duel(dir.path(), "fire.txt", &["--move-ms", "400", "--total-ms", "1200"], [&slow, &greedy]);
+    let (r, replay) = duel(dir.path(), "fire.txt", &["--move-ms", "700", "--total-ms", "1200"], [&slow, &greedy]);
     assert_eq!(player(&r, 0).2.as_deref(), Some("timeout"), "{r}");
     assert_eq!(r["players"][0]["name"], "slowpoke", "a script is named after the script, not `sh`");
     let rep: serde_json::Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
@@ -67,7 +68,7 @@ fn a_slow_bot_uses_up_its_total_time() {
         .flat_map(|s| s["replies"].as_array().unwrap())
         .filter(|r| r["player"] == 0 && r["answer"].is_string())
         .count();
-    assert!((3..=4).contains(&answered), "it answered {answered} times before its 1.2 s ran out");
+    assert!((2..=4).contains(&answered), "it answered {answered} times before its 1.2 s ran out");
 }
 
 #[test]

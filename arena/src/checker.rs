@@ -141,7 +141,7 @@ pub async fn run_test(
     let spec = load_map_file(&case.path).map_err(|e| CheckerError::BadTest(e.to_string()))?;
     let rounds = spec.rounds;
     let state = Box::new(ResourceRush::test(spec, piped));
-    let mut command = BotCommand::seated(&bot_name(bot), bot, None, case.number as u64, 0);
+    let mut command = BotCommand::seated(&BotCommand::display_name(bot), bot, None, case.number as u64, 0);
     command.env.push(("RR_MODE".to_string(), "test".to_string()));
     let limits =
         Limits { startup: ANSWER_TIME, per_move: ANSWER_TIME, total: ANSWER_TIME * rounds.max(1), ..Limits::default() };
@@ -184,11 +184,6 @@ pub fn transcript(replay: &Replay) -> String {
         }
     }
     out
-}
-
-fn bot_name(command: &str) -> String {
-    let first = shell_words::split(command).ok().and_then(|w| w.into_iter().next()).unwrap_or_default();
-    Path::new(&first).file_name().map_or("bot".to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 #[cfg(test)]

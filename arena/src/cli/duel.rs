@@ -28,32 +28,11 @@ impl LimitArgs {
     }
 }
 
-/// Interpreters whose script, not themselves, names a bot.
-const INTERPRETERS: [&str; 9] = ["sh", "bash", "python", "python3", "node", "ruby", "perl", "java", "env"];
-
-/// A display name from a command line: the program's file name, or the script's when the
-/// program is an interpreter (`sh bots/x.sh` is `x`).
-fn program_name(command: &str) -> String {
-    let words = shell_words::split(command).unwrap_or_default();
-    let base = |w: &str| Path::new(w).file_name().map_or(w.to_string(), |n| n.to_string_lossy().into_owned());
-    let mut chosen = words.first().map(|w| base(w)).unwrap_or_default();
-    if INTERPRETERS.contains(&chosen.as_str()) {
-        if let Some(script) = words.iter().skip(1).find(|w| !w.starts_with('-')) {
-            chosen = Path::new(&base(script)).file_stem().map_or(base(script), |s| s.to_string_lossy().into_owned());
-        }
-    }
-    if chosen.is_empty() {
-        "bot".to_string()
-    } else {
-        chosen
-    }
-}
-
 /// Display names: given ones first, then program names, made unique with `#2`, `#3`….
 fn names(given: &[String], commands: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for (i, command) in commands.iter().enumerate() {
-        let base = given.get(i).cloned().unwrap_or_else(|| program_name(command));
+        let base = given.get(i).cloned().unwrap_or_else(|| BotCommand::display_name(command));
         let mut name = base.clone();
         let mut k = 2;
         while out.contains(&name) {

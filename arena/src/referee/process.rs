@@ -1,7 +1,7 @@
 //! One bot process: spawned in its own process group, fed through stdin, read line by line
 //! from stdout under time limits, its stderr kept up to a cap, and ended without leftovers.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -30,7 +30,29 @@ pub struct BotCommand {
     pub env: Vec<(String, String)>,
 }
 
+/// Interpreters whose script, not themselves, names a bot.
+const INTERPRETERS: [&str; 9] = ["sh", "bash", "python", "python3", "node", "ruby", "perl", "java", "env"];
+
 impl BotCommand {
+    /// A display name from a command line: the program's file name, or the script's when the
+    /// program is an interpreter (`sh bots/x.sh` is `x`).
+    pub fn display_name(command: &str) -> String {
+        let words = shell_words::split(command).unwrap_or_default();
+        let base = |w: &str| Path::new(w).file_name().map_or(w.to_string(), |n| n.to_string_lossy().into_owned());
+        let mut chosen = words.first().map(|w| base(w)).unwrap_or_default();
+        if INTERPRETERS.contains(&chosen.as_str()) {
+            if let Some(script) = words.iter().skip(1).find(|w| !w.starts_with('-')) {
+                chosen =
+                    Path::new(&base(script)).file_stem().map_or(base(script), |s| s.to_string_lossy().into_owned());
+            }
+        }
+        if chosen.is_empty() {
+            "bot".to_string()
+        } else {
+            chosen
+        }
+    }
+
     /// The bot in seat `seat` (0-based) of a match with seed `seed`: its environment gets
     /// `ARENA_SEED` = seed + seat (so seeded random bots replay the same) and `ARENA_PLAYER`
     /// = seat + 1.
