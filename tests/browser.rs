@@ -258,3 +258,45 @@ fn an_lcr_replay_page_shows_the_chips() {
     }
     assert_eq!(b.text("center"), frame["center"].to_string());
 }
+
+#[test]
+fn an_atoms_replay_page_shows_the_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("atoms.json");
+    let (greedy, random) = (bin("atoms-greedy"), bin("atoms-random"));
+    let replay_arg = replay.display().to_string();
+    let out = arena(&[
+        "duel",
+        "--game",
+        "atoms",
+        "--players",
+        "2",
+        "--size",
+        "5x5",
+        "--seed",
+        "1",
+        "--replay",
+        &replay_arg,
+        &greedy,
+        &random,
+    ]);
+    assert!(out.status.success());
+    assert!(arena(&["view", &replay_arg]).status.success());
+    let rep: Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+    let k = rep["steps"].as_array().unwrap().len().min(6);
+    let mut b = Browser::launch();
+    b.open(&format!("{}#tick={k}", file_url(&replay.with_extension("html"))));
+    let rows = rep["steps"][k - 1]["frame"]["board"].as_array().unwrap();
+    let shown = b.eval("Array.from(document.querySelectorAll('#board .cell')).map(c => c.textContent || '.').join('')");
+    let expected: String = rows
+        .iter()
+        .flat_map(|r| {
+            r.as_str()
+                .unwrap()
+                .split(' ')
+                .map(|t| if t == ".." { ".".to_string() } else { t[1..].to_string() })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(shown, json!(expected));
+}

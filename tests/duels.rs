@@ -282,3 +282,68 @@ fn atoms_classic_cases_in_and_out() {
     }
     assert!(checked >= 4, "the .in/.out cases are there");
 }
+
+#[test]
+fn atoms_hosted_games_verify_export_and_play_in_tournaments() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("atoms.json");
+    let (greedy, random) = (bin("atoms-greedy"), bin("atoms-random"));
+    let args = ["duel", "--game", "atoms", "--players", "3", "--size", "4x4", "--seed", "5", "--json", "--replay"];
+    let replay_arg = replay.display().to_string();
+    let out = arena(&[&args[..], &[&replay_arg, &greedy, &random, &greedy]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut scores: Vec<i64> =
+        result["players"].as_array().unwrap().iter().map(|p| p["score"].as_i64().unwrap()).collect();
+    scores.sort();
+    assert_eq!(scores, [0, 1, 2], "scores are the players each one outlasted: {result}");
+    assert!(arena(&["verify", &replay_arg]).status.success());
+    let out = arena(&["duel", "--game", "atoms", "--players", "3", "--no-replay", &greedy, &random]);
+    assert!(!out.status.success(), "three seats need three bots");
+
+    // The replay exports as a classic save file that the classic program loads.
+    let save = dir.path().join("game.sav");
+    assert!(arena(&["export-save", &replay_arg, &save.display().to_string()]).status.success());
+    let bytes = std::fs::read(&save).unwrap();
+    assert_eq!(bytes[..3], [4, 4, 3]);
+    let mut child = Command::new(bin("arena"))
+        .args(["play", "atoms"])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"LOAD game.sav\nPLAYFROM END\nDISPLAY\n").unwrap();
+    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let rep: serde_json::Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+    let last = &rep["steps"].as_array().unwrap().last().unwrap()["frame"]["board"];
+    let first_row: String =
+        last[0].as_str().unwrap().split(' ').map(|c| if c == ".." { "  " } else { c }).collect::<Vec<_>>().join("|");
+    assert!(out.contains(&format!("|{first_row}|")), "the loaded game is the replay's final board:\n{out}\n{last}");
+
+    // A 4-player tournament of the sample bots through the shared tournament code.
+    let t = dir.path().join("t").display().to_string();
+    let bots = [
+        format!("g1={greedy}"),
+        format!("r1={random}"),
+        format!("g2={greedy}"),
+        format!("r2={random}"),
+        format!("r3={random}"),
+    ];
+    let mut args = vec!["tournament", "--game", "atoms", "--seats", "4", "--size", "5x5", "--out", &t];
+    for b in &bots {
+        args.extend(["--bot", b.as_str()]);
+    }
+    let out = arena(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let board: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("t/leaderboard.json")).unwrap()).unwrap();
+    assert_eq!(board["matches"], 20, "5 groups of 4, each in 4 seat rotations");
+    let total: i64 = board["rows"].as_array().unwrap().iter().map(|r| r["total_score"].as_i64().unwrap()).sum();
+    assert_eq!(total, 20 * 6, "each match hands out 0 + 1 + 2 + 3");
+    for r in board["rows"].as_array().unwrap() {
+        assert_eq!(r["games"], 16, "{r}");
+    }
+}

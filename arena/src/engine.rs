@@ -128,6 +128,8 @@ pub struct MatchOptions {
     pub map: Option<std::path::PathBuf>,
     /// Number of players, for games that allow several counts.
     pub players: Option<usize>,
+    /// Board size (width, height), for games played on a plain board.
+    pub size: Option<(usize, usize)>,
 }
 
 /// The state of one match of a game. See the module docs.

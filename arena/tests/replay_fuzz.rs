@@ -14,7 +14,7 @@ use serde_json::Value;
 fn replay_of(answers: &[String]) -> Replay {
     let map = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../maps/fire.txt");
     let game = games::by_name("resource-rush").unwrap();
-    let mut state = game.new_match(&MatchOptions { map: Some(map), players: Some(2) }).unwrap();
+    let mut state = game.new_match(&MatchOptions { map: Some(map), players: Some(2), ..Default::default() }).unwrap();
     let players = vec![
         PlayerInfo { name: "a".into(), command: "a".into() },
         PlayerInfo { name: "b".into(), command: "b".into() },

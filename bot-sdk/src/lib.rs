@@ -53,6 +53,7 @@
 //!
 //! Print debug output to stderr only: stdout is the protocol.
 
+pub mod atoms;
 pub mod bot;
 pub mod map;
 pub mod path;

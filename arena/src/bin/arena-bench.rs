@@ -153,7 +153,8 @@ fn raw_duel(bot: &Path, spec: &MapSpec) -> anyhow::Result<()> {
 /// (b): one duel through the referee.
 async fn referee_duel(bot: &Path, sandbox: &Sandbox) -> anyhow::Result<arena::referee::PlayedMatch> {
     let game = games::by_name(games::resource_rush::NAME)?;
-    let state = game.new_match(&MatchOptions { map: Some(PathBuf::from(MAP)), players: Some(2) })?;
+    let state =
+        game.new_match(&MatchOptions { map: Some(PathBuf::from(MAP)), players: Some(2), ..Default::default() })?;
     let bots: Vec<BotCommand> = (1..=2)
         .map(|i| BotCommand { name: format!("w{i}"), command: bot.display().to_string(), cwd: None, env: Vec::new() })
         .collect();

@@ -57,6 +57,17 @@ enum Command {
     Simulate(SimulateArgs),
     /// Write a replay as a self-contained HTML page that animates it.
     View(ViewArgs),
+    /// Export an Atoms replay as a save file that `arena play atoms` can LOAD.
+    ExportSave(ExportSaveArgs),
+}
+
+/// Options of `arena export-save`.
+#[derive(Debug, Args)]
+pub struct ExportSaveArgs {
+    /// The replay (of game `atoms`).
+    pub replay: PathBuf,
+    /// The save file to write (refused if it exists).
+    pub out: PathBuf,
 }
 
 /// Options of `arena view`.
@@ -170,6 +181,15 @@ pub struct TournamentArgs {
     /// Games per pairing and map, each played from both sides.
     #[arg(long)]
     pub games: Option<u32>,
+    /// The game (default: the config's, else resource-rush).
+    #[arg(long)]
+    pub game: Option<String>,
+    /// Bots per match (Atoms: 2 to 6).
+    #[arg(long)]
+    pub seats: Option<usize>,
+    /// Board size WIDTHxHEIGHT for games without maps (Atoms).
+    #[arg(long)]
+    pub size: Option<String>,
     /// Base seed for every match's seed.
     #[arg(long)]
     pub seed: Option<u64>,
@@ -193,6 +213,12 @@ pub struct TournamentArgs {
     pub json: bool,
     #[command(flatten)]
     pub sandbox: SandboxArgs,
+}
+
+fn parse_size(arg: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("expected WIDTHxHEIGHT such as 6x5, found `{arg}`");
+    let (w, h) = arg.split_once('x').ok_or_else(bad)?;
+    Ok((w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?))
 }
 
 fn parse_bot(arg: &str) -> Result<arena::tournament::config::BotEntry, String> {
@@ -221,6 +247,9 @@ pub struct DuelArgs {
     /// Number of players, for games without bot processes (LCR).
     #[arg(long)]
     pub players: Option<usize>,
+    /// Board size WIDTHxHEIGHT, for games on a plain board (Atoms; default 6x5).
+    #[arg(long, value_parser = parse_size)]
+    pub size: Option<(usize, usize)>,
     /// Where to write the replay (default: a new file under replays/).
     #[arg(long, conflicts_with = "no_replay")]
     pub replay: Option<PathBuf>,
@@ -392,5 +421,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Play(args) => lcr::play(args),
         Command::Simulate(args) => lcr::simulate(args),
         Command::View(args) => replay::view(args),
+        Command::ExportSave(args) => replay::export_save(args),
     }
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::bail;
 use arena::replay::{resimulate, Replay};
 
-use super::{ReplayArgs, VerifyArgs, ViewArgs};
+use super::{ExportSaveArgs, ReplayArgs, VerifyArgs, ViewArgs};
 
 /// Runs `arena replay`.
 pub fn show(args: ReplayArgs) -> anyhow::Result<ExitCode> {
@@ -95,5 +95,19 @@ pub fn view(args: ViewArgs) -> anyhow::Result<ExitCode> {
             eprintln!("cannot open a browser ({opener}: {e}); open {} yourself", out.display());
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `arena export-save`.
+pub fn export_save(args: ExportSaveArgs) -> anyhow::Result<ExitCode> {
+    let replay = Replay::load(&args.replay)?;
+    let bytes = arena::games::atoms::hosted::save_file(&replay).map_err(anyhow::Error::msg)?;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&args.out)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.out.display()))?;
+    file.write_all(&bytes)?;
+    say!("{}", args.out.display());
     Ok(ExitCode::SUCCESS)
 }

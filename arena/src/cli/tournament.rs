@@ -15,6 +15,9 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
     } else {
         let config = match &args.config {
             Some(path) => TournamentConfig::load(path)?,
+            None if !args.bots.is_empty() && args.game.as_deref().is_some_and(|g| g != "resource-rush") => {
+                TournamentConfig::from_toml("", std::path::Path::new("<command line>"))?
+            }
             None if !args.bots.is_empty() => {
                 TournamentConfig::from_toml("maps = [\"maps/duel.txt\"]", std::path::Path::new("<command line>"))?
             }
@@ -37,6 +40,9 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
         config.maps = args.maps.clone();
     }
     config.games = args.games.unwrap_or(config.games);
+    config.game = args.game.clone().unwrap_or(config.game);
+    config.seats = args.seats.or(config.seats);
+    config.size = args.size.clone().or(config.size);
     config.seed = args.seed.unwrap_or(config.seed);
     config.jobs = args.jobs.or(config.jobs);
     config.limits.startup_ms = args.startup_ms.or(config.limits.startup_ms);

@@ -7,8 +7,8 @@ pub mod resource_rush;
 use crate::engine::{Game, SetupError};
 
 /// Every hosted game.
-pub fn all() -> [&'static dyn Game; 3] {
-    [&resource_rush::ResourceRushGame, &resource_rush::ResourceRushTestGame, &lcr::LcrGame]
+pub fn all() -> [&'static dyn Game; 4] {
+    [&resource_rush::ResourceRushGame, &resource_rush::ResourceRushTestGame, &lcr::LcrGame, &atoms::hosted::AtomsGame]
 }
 
 /// The game called `name` (as written in replays and on the command line).

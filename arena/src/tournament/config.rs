@@ -95,6 +95,13 @@ pub struct TournamentConfig {
     /// Games per pairing and map, each played from both sides.
     #[serde(default = "one")]
     pub games: u32,
+    /// Bots per match (default 2). With more, every group of that many bots meets, once per
+    /// rotation of the seats, so that nobody always moves first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seats: Option<usize>,
+    /// Board size `WIDTHxHEIGHT` for games without map files (Atoms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<String>,
     /// Base seed: every match's seed derives from it.
     #[serde(default = "one_u64")]
     pub seed: u64,
@@ -166,13 +173,47 @@ impl TournamentConfig {
                 return bad(format!("bot `{}` has an empty command", bot.name));
             }
         }
-        if self.maps.is_empty() {
-            return bad("a tournament needs at least one map".to_string());
-        }
         if self.games == 0 {
             return bad("`games` must be at least 1".to_string());
         }
+        let seats = self.seats();
+        if seats < 2 || seats > self.bots.len() {
+            return bad(format!("`seats` must be 2 to the number of bots ({}), not {seats}", self.bots.len()));
+        }
+        self.board_size()?;
         Ok(())
+    }
+
+    /// Bots per match.
+    pub fn seats(&self) -> usize {
+        self.seats.unwrap_or(2)
+    }
+
+    /// The `size` setting as (width, height).
+    pub fn board_size(&self) -> Result<Option<(usize, usize)>, TournamentError> {
+        let Some(size) = &self.size else { return Ok(None) };
+        let parsed = size.split_once('x').and_then(|(w, h)| Some((w.trim().parse().ok()?, h.trim().parse().ok()?)));
+        parsed
+            .map(Some)
+            .ok_or_else(|| TournamentError::Invalid(format!("`size` must be WIDTHxHEIGHT, such as 6x5, not `{size}`")))
+    }
+
+    /// What each match is played on: the map files, or one plain board for games without maps.
+    pub fn boards(&self) -> Vec<PathBuf> {
+        if self.maps.is_empty() {
+            vec![PathBuf::from(format!("board-{}", self.size.as_deref().unwrap_or("default")))]
+        } else {
+            self.maps.clone()
+        }
+    }
+
+    /// The options of a match on `board` (one of [`TournamentConfig::boards`]).
+    pub fn match_options(&self, board: &Path) -> crate::engine::MatchOptions {
+        crate::engine::MatchOptions {
+            map: (!self.maps.is_empty()).then(|| board.to_path_buf()),
+            players: Some(self.seats()),
+            size: self.board_size().ok().flatten(),
+        }
     }
 }
 
@@ -210,6 +251,7 @@ mod tests {
     #[test]
     fn validation_explains_what_is_missing() {
         let mut c = TournamentConfig::from_toml("maps = [\"m.txt\"]", Path::new("t")).unwrap();
+        assert_eq!(c.seats(), 2);
         assert!(c.validate().unwrap_err().to_string().contains("at least 2 bots"));
         c.put_bot(parse_bot_arg("a=./a").unwrap());
         c.put_bot(parse_bot_arg("b=./b").unwrap());

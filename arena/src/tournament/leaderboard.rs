@@ -3,7 +3,9 @@
 //!
 //! Order: total score (the course league's order), then wins, then fewer losses, then rating,
 //! then name. The rating is Glicko-2 with every game in one rating period, each bot starting
-//! at 1500 / 350 / 0.06: the same results give the same ratings in any order.
+//! at 1500 / 350 / 0.06: the same results give the same ratings in any order. A match counts
+//! as one rating game between every two seats, won by the higher score, so a multi-player
+//! finishing order rates everyone against everyone.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -127,13 +129,15 @@ pub fn compute(
                     "loss"
                 }
             };
+            // Every other seat is one rating game, won by the higher score: the duel's result
+            // for two players, the finishing order for more.
             for (other_seat, other) in line.seats.iter().enumerate() {
+                let Some(them) = line.result.players.get(other_seat) else { continue };
                 if other_seat != seat {
-                    let o = match line.result.winner {
-                        None => Outcomes::DRAW,
-                        Some(w) if w == seat => Outcomes::WIN,
-                        Some(w) if w == other_seat => Outcomes::LOSS,
-                        Some(_) => continue,
+                    let o = match me.score.cmp(&them.score) {
+                        std::cmp::Ordering::Greater => Outcomes::WIN,
+                        std::cmp::Ordering::Less => Outcomes::LOSS,
+                        std::cmp::Ordering::Equal => Outcomes::DRAW,
                     };
                     t.outcomes.push((other.clone(), o));
                 }

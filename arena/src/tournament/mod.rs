@@ -23,7 +23,7 @@ use self::config::TournamentConfig;
 use self::leaderboard::Leaderboard;
 use self::results::{ResultLine, ResultsWriter};
 use self::schedule::{BotVersion, ScheduledMatch};
-use crate::engine::{Game, MatchOptions};
+use crate::engine::Game;
 use crate::games;
 use crate::referee::{play_match, BotCommand, PlayedMatch, RefereeError};
 use crate::replay::write_atomic;
@@ -153,9 +153,11 @@ pub fn run(
     for entry in config.bots.iter().filter(|b| !failures.contains_key(&b.name)) {
         bots.push(BotVersion { fingerprint: schedule::fingerprint(entry, &mut file_hashes)?, entry: entry.clone() });
     }
-    let digests = config.maps.iter().map(|m| schedule::map_digest(m)).collect::<Result<Vec<_>, _>>()?;
-    for map in &config.maps {
-        game.new_match(&MatchOptions { map: Some(map.clone()), players: None })?;
+    let mut digests = Vec::new();
+    for board in config.boards() {
+        // A bad map or board size is reported before any bot starts.
+        game.new_match(&config.match_options(&board))?;
+        digests.push(if config.maps.is_empty() { board.display().to_string() } else { schedule::map_digest(&board)? });
     }
     let schedule = schedule::round_robin(&config, &bots, &digests);
     let record = TournamentRecord { config, bots, failures, schedule };
@@ -281,7 +283,7 @@ async fn play_one(
 ) -> Result<(ResultLine, PlayedMatch), RefereeError> {
     let state = shared
         .game
-        .new_match(&MatchOptions { map: Some(m.map.clone()), players: Some(m.seats.len()) })
+        .new_match(&shared.record.config.match_options(&m.map))
         .map_err(|e| RefereeError::Setup(e.to_string()))?;
     let bots: Vec<BotCommand> = m
         .seats

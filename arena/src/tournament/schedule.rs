@@ -84,40 +84,74 @@ fn seed_of(base: u64, map: &Path, game: u32, seats: &[&str]) -> u64 {
     u64::from_le_bytes(bytes)
 }
 
-/// Every match of a round robin: each pair of `bots` (in config order), on each map, `games`
-/// times, from both sides. `digests` are the maps' content hashes, in map order.
+/// Every group of `k` indices out of `0..n`, in lexicographic order.
+fn groups(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut pick: Vec<usize> = (0..k).collect();
+    if k == 0 || k > n {
+        return out;
+    }
+    loop {
+        out.push(pick.clone());
+        let Some(i) = (0..k).rev().find(|&i| pick[i] < n - k + i) else { return out };
+        pick[i] += 1;
+        for j in i + 1..k {
+            pick[j] = pick[j - 1] + 1;
+        }
+    }
+}
+
+/// Every match of a round robin: each group of `seats` bots (in config order; for two seats,
+/// each pair), on each board, `games` times, once per rotation of the seats (for two seats:
+/// from both sides). `digests` identify the boards' contents, in board order.
 pub fn round_robin(config: &TournamentConfig, bots: &[BotVersion], digests: &[String]) -> Vec<ScheduledMatch> {
     let limits = serde_json::to_string(&config.limits.limits()).unwrap_or_default();
     let mut out = Vec::new();
-    for (mi, map) in config.maps.iter().enumerate() {
+    for (mi, map) in config.boards().iter().enumerate() {
         let stem = file_safe(&map.file_stem().map_or("map".into(), |s| s.to_string_lossy()));
         for game in 1..=config.games {
-            for i in 0..bots.len() {
-                for j in i + 1..bots.len() {
-                    for (a, b) in [(&bots[i], &bots[j]), (&bots[j], &bots[i])] {
-                        let seats = [a.entry.name.as_str(), b.entry.name.as_str()];
-                        let seed = seed_of(config.seed, map, game, &seats);
-                        let identity = format!(
-                            "{}|{}|{}|{}|{}|{}|{}|{seed}|{limits}",
-                            config.game, digests[mi], game, a.entry.name, a.fingerprint, b.entry.name, b.fingerprint
-                        );
-                        let key = format!(
-                            "{stem}-g{game}-{}-vs-{}-{}",
-                            file_safe(&a.entry.name),
-                            file_safe(&b.entry.name),
-                            hex(&blake3::hash(identity.as_bytes()), 10)
-                        );
-                        out.push(ScheduledMatch {
-                            key,
-                            seats: seats.iter().map(|s| s.to_string()).collect(),
-                            map: map.clone(),
-                            game,
-                            seed,
-                        });
-                    }
+            for group in groups(bots.len(), config.seats()) {
+                for turn in 0..group.len() {
+                    let order: Vec<&BotVersion> =
+                        (0..group.len()).map(|s| &bots[group[(s + turn) % group.len()]]).collect();
+                    let seats: Vec<&str> = order.iter().map(|b| b.entry.name.as_str()).collect();
+                    let seed = seed_of(config.seed, map, game, &seats);
+                    let who: Vec<String> =
+                        order.iter().map(|b| format!("{}|{}", b.entry.name, b.fingerprint)).collect();
+                    let identity =
+                        format!("{}|{}|{}|{}|{seed}|{limits}", config.game, digests[mi], game, who.join("|"));
+                    let names: Vec<String> = seats.iter().map(|s| file_safe(s)).collect();
+                    let key = format!(
+                        "{stem}-g{game}-{}-{}",
+                        names.join("-vs-"),
+                        hex(&blake3::hash(identity.as_bytes()), 10)
+                    );
+                    out.push(ScheduledMatch {
+                        key,
+                        seats: seats.iter().map(|s| s.to_string()).collect(),
+                        map: map.clone(),
+                        game,
+                        seed,
+                    });
                 }
             }
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::groups;
+
+    #[test]
+    fn groups_are_all_combinations() {
+        assert_eq!(groups(4, 2).len(), 6);
+        assert_eq!(
+            groups(5, 4),
+            vec![vec![0, 1, 2, 3], vec![0, 1, 2, 4], vec![0, 1, 3, 4], vec![0, 2, 3, 4], vec![1, 2, 3, 4]]
+        );
+        assert_eq!(groups(3, 3), vec![vec![0, 1, 2]]);
+        assert!(groups(2, 3).is_empty());
+    }
 }

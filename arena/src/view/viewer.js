@@ -142,12 +142,49 @@
     };
   }
 
+  // ---- Atoms --------------------------------------------------------------------------
+  function atoms() {
+    const S = R.setup;
+    const letters = "RGPBYW";
+    const board = $("board");
+    board.style.gridTemplateColumns = "repeat(" + S.width + ", var(--cell))";
+    document.documentElement.style.setProperty("--cell", Math.max(18, Math.min(48, Math.floor(560 / S.width))) + "px");
+    const cells = [];
+    for (let y = 0; y < S.height; y++) for (let x = 0; x < S.width; x++) {
+      const c = el("div", "cell"); c.dataset.x = x; c.dataset.y = y; board.appendChild(c); cells.push(c);
+    }
+    const table = $("players");
+    for (let i = 0; i < S.players; i++) {
+      const tr = el("tr");
+      const who = el("td"); who.appendChild(el("span", "swatch p" + i)); who.appendChild(document.createTextNode(name(i)));
+      tr.appendChild(who);
+      const st = el("td"); st.id = "status-" + i; tr.appendChild(st);
+      table.appendChild(tr);
+    }
+    $("legend").textContent = "each cell: the owner's colour and its atoms; corners hold 2, edges 3, the rest 4";
+    return function draw(t) {
+      const f = frames[t];
+      f.board.forEach((row, y) => row.split(" ").forEach((tok, x) => {
+        const c = cells[y * S.width + x];
+        c.className = "cell";
+        c.textContent = "";
+        if (tok !== "..") {
+          const tokn = el("div", "token p" + letters.indexOf(tok[0]), tok.slice(1));
+          c.appendChild(tokn);
+        }
+      }));
+      f.alive.forEach((a, i) => { $("status-" + i).textContent = f.winner === i ? "winner" : a ? (f.next === i ? "to move" : "in") : "out"; });
+      const l = f.last;
+      $("events").textContent = !l ? "start" : l.place ? name(l.player) + " placed at (" + l.place + ")" : name(l.player) + " forfeits: " + l.forfeit + " (" + l.detail + ")";
+    };
+  }
+
   function generic() {
     $("legend").textContent = "no renderer for this game: the raw frame is shown";
     return function draw(t) { $("events").textContent = JSON.stringify(frames[t], null, 1); };
   }
 
-  const draw = ({ "resource-rush": resourceRush, "resource-rush-test": resourceRush, lcr: lcr }[R.game] || generic)();
+  const draw = ({ "resource-rush": resourceRush, "resource-rush-test": resourceRush, lcr: lcr, atoms: atoms }[R.game] || generic)();
 
   // ---- Shell: tick state, controls, keyboard ---------------------------------------------
   let t = 0, timer = null;

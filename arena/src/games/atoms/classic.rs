@@ -292,6 +292,10 @@ mod tests {
         );
         let (out, _) = session("LOAD game.bin\nPLAYFROM END\n", dir.path());
         assert_eq!(out, "Game Loaded\nGame Ready\nRed's Turn\n");
+        let (out, _) = session("START 5 3 3\nPLACE 0 0\nPLACE 1 0\nPLACE 2 0\nPLACE 0 1\nSAVE five.bin\n", dir.path());
+        assert!(out.ends_with("Yellow's Turn\nGame Saved\n"));
+        let (out, _) = session("LOAD five.bin\nPLAYFROM END\n", dir.path());
+        assert_eq!(out, "Game Loaded\nGame Ready\nYellow's Turn\n", "the handout's PLAYFROM example");
         let (out, _) = session("LOAD game.bin\nPLAYFROM 99\n", dir.path());
         assert_eq!(out, "Game Loaded\nGame Ready\nRed's Turn\n");
         let (out, _) = session("START 2 2 2\nLOAD game.bin\nPLAYFROM 1\n", dir.path());

@@ -7,6 +7,7 @@
 //! This module holds the rules; `classic` is the original text program.
 
 pub mod classic;
+pub mod hosted;
 
 /// The game's name on the command line.
 pub const NAME: &str = "atoms";
@@ -165,6 +166,21 @@ impl Atoms {
         let alive: Vec<usize> = (0..self.players()).filter(|&p| self.alive[p]).collect();
         if alive.len() == 1 {
             self.winner = Some(alive[0]);
+        }
+    }
+
+    /// Takes `player` out of the game (a forfeit): its cells stay on the board but it plays no
+    /// more; the last player left wins.
+    pub fn resign(&mut self, player: usize) {
+        if self.winner.is_some() || !self.alive[player] {
+            return;
+        }
+        self.alive[player] = false;
+        let alive: Vec<usize> = (0..self.players()).filter(|&p| self.alive[p]).collect();
+        if alive.len() == 1 {
+            self.winner = Some(alive[0]);
+        } else if self.turn == player {
+            self.pass_turn();
         }
     }
 

@@ -1,0 +1,300 @@
+//! Atoms as a hosted game for 2 to 6 bots.
+//!
+//! Protocol (one line each, `\n`-terminated): at the start a bot gets
+//! `ATOMS <players> <width> <height> <its colour letter>`; at each of its turns
+//! `TURN <move number>`, then `<height>` lines of `<width>` cells (`..` for an empty cell,
+//! else the owner's letter and the atom count, e.g. `R2`), then `END`. It answers
+//! `PLACE x y`. An answer that is not `PLACE x y`, or a placement the rules refuse, forfeits:
+//! that player is out (its cells stay on the board). The last player left wins. A game that
+//! reaches `MAX_MOVES` moves ends without a winner, players ranked by cells owned.
+//!
+//! A player's score is the number of players it outlasted (the winner: players - 1), so
+//! summing scores over a tournament ranks bots by how long they survive.
+
+use serde_json::{json, Value};
+
+use super::{Atoms, PlaceError, COLOURS};
+use crate::engine::{Game, MatchOptions, Outcome, PlayerId, PlayerOutcome, Reply, SetupError, State, Turn};
+
+/// The game's name in replays and on the command line.
+pub const NAME: &str = super::NAME;
+
+/// Moves after which a game stops without a winner.
+pub const MAX_MOVES: usize = 2_000;
+
+/// The Atoms entry of the game registry.
+pub struct AtomsGame;
+
+fn check(players: usize, width: usize, height: usize) -> Result<(), String> {
+    if !(2..=6).contains(&players) {
+        return Err(format!("Atoms is played by 2 to 6 players, not {players}"));
+    }
+    if !(2..=255).contains(&width) || !(2..=255).contains(&height) || width * height < players {
+        return Err(format!("a {width}x{height} board does not fit: sizes are 2..255 and cells >= players"));
+    }
+    Ok(())
+}
+
+impl Game for AtomsGame {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
+        let get = |k: &str| setup.get(k).and_then(Value::as_u64).unwrap_or(0) as usize;
+        let (players, width, height) = (get("players"), get("width"), get("height"));
+        check(players, width, height).map_err(|message| SetupError::Invalid { game: NAME, message })?;
+        Ok(Box::new(AtomsState::new(players, width, height)))
+    }
+
+    fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError> {
+        let players = options.players.unwrap_or(2);
+        let (width, height) = options.size.unwrap_or((6, 5));
+        check(players, width, height).map_err(SetupError::BadInput)?;
+        Ok(Box::new(AtomsState::new(players, width, height)))
+    }
+}
+
+/// A hosted match.
+#[derive(Debug, Clone)]
+pub struct AtomsState {
+    game: Atoms,
+    /// Forfeit reason and detail per player.
+    forfeits: Vec<Option<(&'static str, String)>>,
+    /// Players in the order they went out.
+    out_order: Vec<usize>,
+    last: Option<Value>,
+}
+
+impl AtomsState {
+    /// A new match.
+    pub fn new(players: usize, width: usize, height: usize) -> Self {
+        AtomsState {
+            game: Atoms::new(players, width, height),
+            forfeits: vec![None; players],
+            out_order: Vec::new(),
+            last: None,
+        }
+    }
+
+    /// The rules state.
+    pub fn game(&self) -> &Atoms {
+        &self.game
+    }
+
+    fn board_rows(&self) -> Vec<String> {
+        (0..self.game.height)
+            .map(|y| {
+                (0..self.game.width)
+                    .map(|x| {
+                        let c = self.game.cell(x, y);
+                        if c.atoms == 0 {
+                            "..".to_string()
+                        } else {
+                            format!("{}{}", &COLOURS[c.owner as usize][..1], c.atoms)
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    }
+
+    fn note_outs(&mut self, before: &[bool]) {
+        for (p, was) in before.iter().enumerate() {
+            if *was && !self.game.alive[p] && !self.out_order.contains(&p) {
+                self.out_order.push(p);
+            }
+        }
+    }
+}
+
+/// The classic save file of a hosted game's replay: its board, players and every placement
+/// that was made (forfeits are not moves).
+pub fn save_file(replay: &crate::replay::Replay) -> Result<Vec<u8>, String> {
+    if replay.game != NAME {
+        return Err(format!("only `{NAME}` replays have save files, this one is `{}`", replay.game));
+    }
+    let get = |k: &str| replay.setup.get(k).and_then(Value::as_u64).unwrap_or(0) as u8;
+    let mut out = vec![get("width"), get("height"), get("players")];
+    for step in &replay.steps {
+        if let Some(place) = step.frame.get("last").and_then(|l| l.get("place")).and_then(Value::as_array) {
+            let coord = |i: usize| place.get(i).and_then(Value::as_u64).unwrap_or(0) as u8;
+            out.extend_from_slice(&[coord(0), coord(1), 0, 0]);
+        }
+    }
+    Ok(out)
+}
+
+/// Parses `PLACE x y`.
+fn parse_place(line: &str) -> Result<(i64, i64), String> {
+    match line.split_whitespace().collect::<Vec<_>>().as_slice() {
+        ["PLACE", x, y] => match (x.parse(), y.parse()) {
+            (Ok(x), Ok(y)) => Ok((x, y)),
+            _ => Err(format!("coordinates must be integers: `{}`", line.trim())),
+        },
+        _ => Err(format!("expected `PLACE x y`, found `{}`", line.trim())),
+    }
+}
+
+impl State for AtomsState {
+    fn num_players(&self) -> usize {
+        self.game.players()
+    }
+
+    fn turn(&self) -> Turn {
+        if self.game.winner.is_some() || self.game.moves.len() >= MAX_MOVES {
+            Turn::Terminal
+        } else {
+            Turn::Sequential(self.game.turn)
+        }
+    }
+
+    fn intro(&self, player: PlayerId) -> String {
+        let letter = &COLOURS[player][..1];
+        format!("ATOMS {} {} {} {letter}\n", self.game.players(), self.game.width, self.game.height)
+    }
+
+    fn prompt(&self, _player: PlayerId) -> String {
+        let mut text = format!("TURN {}\n", self.game.moves.len() + 1);
+        for row in self.board_rows() {
+            text.push_str(&row);
+            text.push('\n');
+        }
+        text.push_str("END\n");
+        text
+    }
+
+    fn apply(&mut self, replies: &[(PlayerId, Reply)]) {
+        let Some((p, reply)) = replies.first() else { return };
+        let p = *p;
+        if p != self.game.turn {
+            return;
+        }
+        let before = self.game.alive.clone();
+        let verdict = match reply {
+            Reply::Failed(f) => Err((f.reason(), f.describe().to_string())),
+            Reply::Line(line) => match parse_place(line) {
+                Err(why) => Err(("malformed", why)),
+                Ok((x, y)) => match self.game.place(x, y) {
+                    Ok(()) => Ok((x, y)),
+                    Err(PlaceError::OffBoard) => Err(("invalid_move", format!("({x}, {y}) is off the board"))),
+                    Err(PlaceError::NotYours) => Err(("invalid_move", format!("({x}, {y}) belongs to another player"))),
+                    Err(PlaceError::Over) => Err(("invalid_move", "the game is over".to_string())),
+                },
+            },
+        };
+        self.last = Some(match verdict {
+            Ok((x, y)) => json!({"player": p, "place": [x, y]}),
+            Err((reason, detail)) => {
+                self.forfeits[p] = Some((reason, detail.clone()));
+                self.game.resign(p);
+                json!({"player": p, "forfeit": reason, "detail": detail})
+            }
+        });
+        self.note_outs(&before);
+    }
+
+    fn is_active(&self, player: PlayerId) -> bool {
+        self.game.alive[player] && self.turn() != Turn::Terminal
+    }
+
+    fn outcome(&self) -> Outcome {
+        let n = self.game.players();
+        // Rank: the winner, then those still in (by cells), then the fallen, last out first.
+        let mut order: Vec<usize> = (0..n).filter(|p| self.game.alive[*p]).collect();
+        order.sort_by_key(|&p| (std::cmp::Reverse(self.game.grid_count(p)), p));
+        order.extend(self.out_order.iter().rev());
+        let players = (0..n)
+            .map(|p| {
+                let rank = order.iter().position(|&q| q == p).unwrap_or(n - 1);
+                PlayerOutcome {
+                    score: (n - 1 - rank) as i64,
+                    finished: self.game.winner == Some(p),
+                    forfeit: self.forfeits[p].as_ref().map(|(r, _)| r.to_string()),
+                    detail: self.forfeits[p].as_ref().map(|(_, d)| d.clone()),
+                }
+            })
+            .collect();
+        Outcome { players, winner: self.game.winner }
+    }
+
+    fn setup(&self) -> Value {
+        json!({"players": self.game.players(), "width": self.game.width, "height": self.game.height})
+    }
+
+    fn frame(&self) -> Value {
+        json!({
+            "move": self.game.moves.len(),
+            "last": self.last,
+            "board": self.board_rows(),
+            "alive": self.game.alive,
+            "next": self.game.turn,
+            "winner": self.game.winner,
+        })
+    }
+
+    fn render(&self) -> String {
+        let last = match &self.last {
+            Some(v) if v.get("place").is_some() => {
+                format!(
+                    "{} placed at ({}, {})\n",
+                    COLOURS[v["player"].as_u64().unwrap_or(0) as usize],
+                    v["place"][0],
+                    v["place"][1]
+                )
+            }
+            Some(v) => format!(
+                "{} forfeits: {} ({})\n",
+                COLOURS[v["player"].as_u64().unwrap_or(0) as usize],
+                v["forfeit"].as_str().unwrap_or(""),
+                v["detail"].as_str().unwrap_or("")
+            ),
+            None => String::new(),
+        };
+        let status = match self.game.winner {
+            Some(w) => format!("{} Wins", COLOURS[w]),
+            None => format!("{}'s Turn", COLOURS[self.game.turn]),
+        };
+        format!("move {}\n{last}{}{status}\n", self.game.moves.len(), self.game.display())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Failure;
+
+    fn line(s: &str) -> Reply {
+        Reply::Line(s.to_string())
+    }
+
+    #[test]
+    fn bots_take_turns_see_the_board_and_forfeits_leave_cells() {
+        let mut s = AtomsState::new(3, 3, 2);
+        assert_eq!(s.intro(1), "ATOMS 3 3 2 G\n");
+        assert_eq!(s.turn(), Turn::Sequential(0));
+        s.apply(&[(0, line("PLACE 0 0"))]);
+        assert_eq!(s.prompt(1), "TURN 2\nR1 .. ..\n.. .. ..\nEND\n");
+        s.apply(&[(1, line("PLACE 0 0"))]); // Red's cell: Green forfeits
+        assert_eq!(s.turn(), Turn::Sequential(2));
+        assert!(!s.is_active(1));
+        s.apply(&[(2, line("PLACE 2 1"))]);
+        s.apply(&[(0, Reply::Failed(Failure::Timeout))]);
+        assert_eq!(s.turn(), Turn::Terminal, "Purple is the last one in");
+        let o = s.outcome();
+        assert_eq!(o.winner, Some(2));
+        assert_eq!(o.players.iter().map(|p| p.score).collect::<Vec<_>>(), [1, 0, 2], "Green went out first");
+        assert_eq!(o.players[1].forfeit.as_deref(), Some("invalid_move"));
+        assert_eq!(o.players[0].forfeit.as_deref(), Some("timeout"));
+        assert_eq!(s.game().cell(0, 0).atoms, 1, "a forfeited player's cells stay");
+    }
+
+    #[test]
+    fn malformed_answers_forfeit() {
+        let mut s = AtomsState::new(2, 2, 2);
+        s.apply(&[(0, line("place 0 0"))]);
+        assert_eq!(s.outcome().players[0].forfeit.as_deref(), Some("malformed"));
+        assert_eq!(s.outcome().winner, Some(1));
+    }
+}
