@@ -8,6 +8,31 @@ use std::io::{self, BufRead, Write};
 use crate::bot::RunError;
 use crate::state::TickError;
 
+/// The explosion limit of (x, y) on a `width` x `height` board: 2 in a corner, 3 on an edge,
+/// 4 inside. The arena's Atoms rules use this very function.
+pub fn limit(width: usize, height: usize, x: usize, y: usize) -> u8 {
+    4 - u8::from(x == 0 || x == width - 1) - u8::from(y == 0 || y == height - 1)
+}
+
+/// The neighbours of (x, y), clockwise from the one above (up, right, down, left): the order
+/// in which an explosion hands out its atoms.
+pub fn neighbours(width: usize, height: usize, x: usize, y: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::with_capacity(4);
+    if y > 0 {
+        out.push((x, y - 1));
+    }
+    if x + 1 < width {
+        out.push((x + 1, y));
+    }
+    if y + 1 < height {
+        out.push((x, y + 1));
+    }
+    if x > 0 {
+        out.push((x - 1, y));
+    }
+    out
+}
+
 /// What your bot sees at its turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AtomsView {
@@ -33,7 +58,7 @@ impl AtomsView {
 
     /// The explosion limit at (x, y): 2 in a corner, 3 on an edge, 4 inside.
     pub fn limit(&self, x: usize, y: usize) -> u8 {
-        4 - u8::from(x == 0 || x == self.width - 1) - u8::from(y == 0 || y == self.height - 1)
+        limit(self.width, self.height, x, y)
     }
 
     /// Cells you may place on: yours or empty.
@@ -46,20 +71,7 @@ impl AtomsView {
 
     /// The neighbours of (x, y), clockwise from the one above.
     pub fn neighbours(&self, x: usize, y: usize) -> Vec<(usize, usize)> {
-        let mut out = Vec::with_capacity(4);
-        if y > 0 {
-            out.push((x, y - 1));
-        }
-        if x + 1 < self.width {
-            out.push((x + 1, y));
-        }
-        if y + 1 < self.height {
-            out.push((x, y + 1));
-        }
-        if x > 0 {
-            out.push((x - 1, y));
-        }
-        out
+        neighbours(self.width, self.height, x, y)
     }
 }
 

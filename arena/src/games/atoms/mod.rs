@@ -75,8 +75,7 @@ impl Atoms {
 
     /// The explosion limit of a cell: 2 in a corner, 3 on an edge, 4 inside.
     pub fn limit(&self, x: usize, y: usize) -> u8 {
-        let edges = usize::from(x == 0 || x == self.width - 1) + usize::from(y == 0 || y == self.height - 1);
-        4 - edges as u8
+        bot_sdk::atoms::limit(self.width, self.height, x, y)
     }
 
     /// Cells owned by `player`.
@@ -133,21 +132,9 @@ impl Atoms {
                 continue;
             }
             self.cells[i].atoms = 0;
-            // Neighbours clockwise from above: up, right, down, left; pushed in reverse so that
-            // the first one is handled (with its own cascade) first.
-            let mut around = Vec::with_capacity(4);
-            if y > 0 {
-                around.push((x, y - 1));
-            }
-            if x + 1 < self.width {
-                around.push((x + 1, y));
-            }
-            if y + 1 < self.height {
-                around.push((x, y + 1));
-            }
-            if x > 0 {
-                around.push((x - 1, y));
-            }
+            // Neighbours clockwise from above, pushed in reverse so that the first one is
+            // handled (with its own cascade) first.
+            let around = bot_sdk::atoms::neighbours(self.width, self.height, x, y);
             stack.extend(around.into_iter().rev());
         }
     }
