@@ -347,3 +347,39 @@ fn atoms_hosted_games_verify_export_and_play_in_tournaments() {
         assert_eq!(r["games"], 16, "{r}");
     }
 }
+
+#[test]
+fn tactics_plays_the_handout_examples_through_the_binary() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    for (rounds, file) in [("2", "example1.txt"), ("1", "example2.txt")] {
+        let text = std::fs::read_to_string(root().join("arena/src/games/tactics/examples").join(file)).unwrap();
+        let (mut input, mut expected) = (String::new(), String::new());
+        for line in text.split_inclusive('\n') {
+            match line.strip_prefix(" > ") {
+                Some(typed) => {
+                    input.push_str(typed);
+                    expected.push_str(" > ");
+                }
+                None => expected.push_str(line),
+            }
+        }
+        let mut child = Command::new(bin("arena"))
+            .args(["play", "tactics", rounds, &map("tactics/config_01.txt")])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{file}");
+    }
+    let out = arena(&["play", "tactics", "2"]);
+    assert_eq!(
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned()),
+        (Some(1), "[ERROR] Wrong number of parameters!\n".to_string())
+    );
+    let out = arena(&["play", "tactics", "2", "maps/none.txt"]);
+    assert_eq!(out.status.code(), Some(3));
+}

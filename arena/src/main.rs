@@ -11,6 +11,10 @@ fn main() -> ExitCode {
     cli::init_logging(args.verbose);
     let code = match cli::run(args) {
         Ok(code) => code,
+        // A reader that stopped reading (`arena … | head`) is not an error.
+        Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) => {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE

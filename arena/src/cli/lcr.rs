@@ -16,8 +16,13 @@ fn check_game(game: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Runs `arena play lcr` or `arena play atoms`.
+/// Runs `arena play lcr`, `arena play atoms` or `arena play tactics`.
 pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
+    if args.game == "tactics" {
+        let stdin = std::io::stdin();
+        let code = arena::games::tactics::classic::run(&args.params, &mut stdin.lock(), &mut std::io::stdout().lock())?;
+        return Ok(ExitCode::from(code as u8));
+    }
     if args.game == arena::games::atoms::NAME {
         let stdin = std::io::stdin();
         let code = arena::games::atoms::classic::run(

@@ -86,7 +86,7 @@ pub struct ViewArgs {
 /// Options of `arena play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// The game: `lcr` or `atoms`.
+    /// The game: `lcr`, `atoms` or `tactics`.
     pub game: String,
     /// Seed for the dice (default: random, printed on stderr).
     #[arg(long, conflicts_with = "dice")]
@@ -94,6 +94,9 @@ pub struct PlayArgs {
     /// Play this sequence of rolls instead of random dice: 7,0,4,…
     #[arg(long, value_name = "LIST")]
     pub dice: Option<String>,
+    /// The program's own parameters (tactics: `<ROUNDS> <CONFIG>`).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "PARAMS")]
+    pub params: Vec<String>,
 }
 
 /// Options of `arena simulate`.

@@ -3,6 +3,7 @@
 pub mod atoms;
 pub mod lcr;
 pub mod resource_rush;
+pub mod tactics;
 
 use crate::engine::{Game, SetupError};
 

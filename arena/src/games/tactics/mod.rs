@@ -1,0 +1,220 @@
+//! OOPtimal Tactics: two players claim fields on a grid. Each round both get chips
+//! (ceil(fields / 3)), place them on their fields (Placement Phase), then move chips to
+//! adjacent fields, diagonals included, to claim empty or enemy fields (Movement Phase).
+//! The game ends when a player has no field left or after the last round; most fields wins.
+//!
+//! This module holds the rules and the map; `classic` is the original text program.
+
+pub mod classic;
+
+/// Who holds a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    /// Nobody.
+    Empty,
+    /// Water: nobody can ever hold it.
+    Water,
+    /// Player 0 (A) or 1 (B), with its chips.
+    Claimed(usize, u32),
+}
+
+/// The two players' letters.
+pub const IDS: [char; 2] = ['A', 'B'];
+
+/// A game board and the players' saved chips.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Board {
+    /// Width (columns).
+    pub width: usize,
+    /// Height (rows).
+    pub height: usize,
+    /// Fields row by row.
+    pub fields: Vec<Field>,
+    /// Unplaced chips per player.
+    pub chips: [u32; 2],
+}
+
+/// Why a config file is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadConfig;
+
+impl Board {
+    /// Parses a config file: `OOP`, then `<WIDTH>_<HEIGHT>`, then the rows (`a`, `b`, `0`, `-`).
+    /// Past a correct magic number the file is taken as well formed (as the handout says), but
+    /// nothing in it can make this panic.
+    pub fn parse(text: &str) -> Result<Board, BadConfig> {
+        let mut lines = text.lines().map(|l| l.trim_end_matches('\r'));
+        if lines.next() != Some("OOP") {
+            return Err(BadConfig);
+        }
+        let (w, h) = lines.next().and_then(|l| l.trim().split_once('_')).ok_or(BadConfig)?;
+        let (width, height): (usize, usize) = (w.parse().map_err(|_| BadConfig)?, h.parse().map_err(|_| BadConfig)?);
+        if width == 0 || height == 0 || width > 9 || height > 9 {
+            return Err(BadConfig);
+        }
+        let mut fields = Vec::with_capacity(width * height);
+        for _ in 0..height {
+            let row: Vec<char> = lines.next().ok_or(BadConfig)?.chars().collect();
+            for x in 0..width {
+                fields.push(match row.get(x) {
+                    Some('a') => Field::Claimed(0, 1),
+                    Some('b') => Field::Claimed(1, 1),
+                    Some('-') => Field::Water,
+                    _ => Field::Empty,
+                });
+            }
+        }
+        Ok(Board { width, height, fields, chips: [0, 0] })
+    }
+
+    /// The field at 1-based (column, row), if on the board.
+    pub fn get(&self, col: i64, row: i64) -> Option<Field> {
+        if col < 1 || row < 1 || col as usize > self.width || row as usize > self.height {
+            return None;
+        }
+        Some(self.fields[(row as usize - 1) * self.width + col as usize - 1])
+    }
+
+    fn set(&mut self, col: i64, row: i64, field: Field) {
+        let i = (row as usize - 1) * self.width + col as usize - 1;
+        self.fields[i] = field;
+    }
+
+    /// Fields claimed by `player`.
+    pub fn claimed(&self, player: usize) -> usize {
+        self.fields.iter().filter(|f| matches!(f, Field::Claimed(p, _) if *p == player)).count()
+    }
+
+    /// Gives each player ceil(fields / 3) chips (the start of a round).
+    pub fn hand_out_chips(&mut self) {
+        for p in 0..2 {
+            self.chips[p] += self.claimed(p).div_ceil(3) as u32;
+        }
+    }
+
+    /// The map as the program prints it, followed by an empty line.
+    pub fn render(&self) -> String {
+        let mut out = String::from("  ");
+        for c in 1..=self.width {
+            out.push_str(&format!("| {c} "));
+        }
+        out.push('\n');
+        for r in 0..self.height {
+            out.push_str(&format!("{} ", r + 1));
+            for c in 0..self.width {
+                out.push('|');
+                out.push_str(&match self.fields[r * self.width + c] {
+                    Field::Empty => "   ".to_string(),
+                    Field::Water => " ~ ".to_string(),
+                    Field::Claimed(p, n) => format!("{} {n}", IDS[p]),
+                });
+            }
+            out.push('\n');
+        }
+        out.push('\n');
+        out
+    }
+}
+
+/// A command's error, in the handout's order of precedence (highest first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum CommandError {
+    /// `[ERROR] Entered command not found!`
+    NotFound,
+    /// `[ERROR] Wrong number of parameters for this command!`
+    Parameters,
+    /// `[ERROR] Entered command is not valid in this phase!`
+    Phase,
+    /// `[ERROR] Invalid amount! Must be a number > 0!`
+    AmountPositive,
+    /// `[ERROR] Invalid amount! Must be a number <= chips in player inventory!`
+    AmountInventory,
+    /// `[ERROR] Invalid field!`
+    Field,
+    /// `[ERROR] Invalid origin!`
+    Origin,
+    /// `[ERROR] Invalid amount! Must be a number <= chips on origin field!`
+    AmountOrigin,
+    /// `[ERROR] Invalid destination!`
+    Destination,
+}
+
+impl CommandError {
+    /// The message the program prints.
+    pub fn message(self) -> &'static str {
+        match self {
+            CommandError::NotFound => "[ERROR] Entered command not found!",
+            CommandError::Parameters => "[ERROR] Wrong number of parameters for this command!",
+            CommandError::Phase => "[ERROR] Entered command is not valid in this phase!",
+            CommandError::AmountPositive => "[ERROR] Invalid amount! Must be a number > 0!",
+            CommandError::AmountInventory => "[ERROR] Invalid amount! Must be a number <= chips in player inventory!",
+            CommandError::Field => "[ERROR] Invalid field!",
+            CommandError::Origin => "[ERROR] Invalid origin!",
+            CommandError::AmountOrigin => "[ERROR] Invalid amount! Must be a number <= chips on origin field!",
+            CommandError::Destination => "[ERROR] Invalid destination!",
+        }
+    }
+}
+
+/// A positive amount, or the error for a bad one.
+fn amount(word: &str) -> Result<u32, CommandError> {
+    match word.parse::<i64>() {
+        Ok(n) if n > 0 => Ok(n.min(u32::MAX as i64) as u32),
+        _ => Err(CommandError::AmountPositive),
+    }
+}
+
+fn coordinate(word: &str) -> i64 {
+    word.parse::<i64>().unwrap_or(0)
+}
+
+impl Board {
+    /// `place <AMOUNT> <COLUMN> <ROW>` by `player` (words after the command).
+    pub fn place(&mut self, player: usize, args: &[&str]) -> Result<(), CommandError> {
+        let [n, col, row] = args else { return Err(CommandError::Parameters) };
+        let n = amount(n)?;
+        if n > self.chips[player] {
+            return Err(CommandError::AmountInventory);
+        }
+        let (col, row) = (coordinate(col), coordinate(row));
+        let Some(Field::Claimed(owner, have)) = self.get(col, row) else { return Err(CommandError::Field) };
+        if owner != player {
+            return Err(CommandError::Field);
+        }
+        self.set(col, row, Field::Claimed(player, have + n));
+        self.chips[player] -= n;
+        Ok(())
+    }
+
+    /// `move <AMOUNT> <FROM_COL> <FROM_ROW> <TO_COL> <TO_ROW>` by `player`.
+    pub fn move_chips(&mut self, player: usize, args: &[&str]) -> Result<(), CommandError> {
+        let [n, fc, fr, tc, tr] = args else { return Err(CommandError::Parameters) };
+        let n = amount(n)?;
+        let (fc, fr, tc, tr) = (coordinate(fc), coordinate(fr), coordinate(tc), coordinate(tr));
+        let Some(Field::Claimed(owner, have)) = self.get(fc, fr) else { return Err(CommandError::Origin) };
+        if owner != player {
+            return Err(CommandError::Origin);
+        }
+        if n > have {
+            return Err(CommandError::AmountOrigin);
+        }
+        let adjacent = (fc - tc).abs().max((fr - tr).abs()) == 1;
+        let to = self.get(tc, tr).filter(|_| adjacent).ok_or(CommandError::Destination)?;
+        let after = match to {
+            Field::Water => return Err(CommandError::Destination),
+            Field::Empty => Field::Claimed(player, n),
+            Field::Claimed(p, m) if p == player => Field::Claimed(player, m + n),
+            Field::Claimed(p, m) => {
+                let left = i64::from(m) + 1 - i64::from(n);
+                match left.cmp(&0) {
+                    std::cmp::Ordering::Equal => Field::Empty,
+                    std::cmp::Ordering::Less => Field::Claimed(player, (-left) as u32),
+                    std::cmp::Ordering::Greater => Field::Claimed(p, left as u32),
+                }
+            }
+        };
+        self.set(fc, fr, if have == n { Field::Empty } else { Field::Claimed(player, have - n) });
+        self.set(tc, tr, after);
+        Ok(())
+    }
+}
