@@ -300,3 +300,43 @@ fn an_atoms_replay_page_shows_the_board() {
         .collect();
     assert_eq!(shown, json!(expected));
 }
+
+#[test]
+fn a_tactics_replay_page_shows_fields_water_and_chips() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("tactics.json");
+    let replay_arg = replay.display().to_string();
+    let config = root().join("maps/tactics/config_02.txt").display().to_string();
+    let (greedy, random) = (bin("tactics-greedy"), bin("tactics-random"));
+    let args =
+        ["duel", "--game", "tactics", "--map", &config, "--seed", "2", "--replay", &replay_arg, &greedy, &random];
+    assert!(arena(&args).status.success());
+    assert!(arena(&["view", &replay_arg]).status.success());
+    let rep: Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+    let k = rep["steps"].as_array().unwrap().len().min(9);
+    let frame = &rep["steps"][k - 1]["frame"];
+    let mut b = Browser::launch();
+    b.open(&format!("{}#tick={k}", file_url(&replay.with_extension("html"))));
+    let shown = b.eval(
+        "Array.from(document.querySelectorAll('#board .cell')).map(c => c.classList.contains('water') ? '~' : (c.textContent || '.')).join('')",
+    );
+    let expected: String = frame["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| {
+            r.as_str()
+                .unwrap()
+                .split(' ')
+                .map(|t| match t {
+                    ".." => ".".to_string(),
+                    "~~" => "~".to_string(),
+                    _ => t[1..].to_string(),
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(shown, json!(expected));
+    let status = b.text("status-0");
+    assert!(status.starts_with(&format!("{} fields, {} chips", frame["fields"][0], frame["chips"][0])), "{status}");
+}

@@ -324,7 +324,6 @@ fn atoms_hosted_games_verify_export_and_play_in_tournaments() {
     assert!(out.contains(&format!("|{first_row}|")), "the loaded game is the replay's final board:\n{out}\n{last}");
 
     // A 4-player tournament of the sample bots through the shared tournament code.
-    let t = dir.path().join("t").display().to_string();
     let bots = [
         format!("g1={greedy}"),
         format!("r1={random}"),
@@ -332,14 +331,7 @@ fn atoms_hosted_games_verify_export_and_play_in_tournaments() {
         format!("r2={random}"),
         format!("r3={random}"),
     ];
-    let mut args = vec!["tournament", "--game", "atoms", "--seats", "4", "--size", "5x5", "--out", &t];
-    for b in &bots {
-        args.extend(["--bot", b.as_str()]);
-    }
-    let out = arena(&args);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let board: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.path().join("t/leaderboard.json")).unwrap()).unwrap();
+    let board = tournament(&dir.path().join("t"), &["--game", "atoms", "--seats", "4", "--size", "5x5"], &bots);
     assert_eq!(board["matches"], 20, "5 groups of 4, each in 4 seat rotations");
     let total: i64 = board["rows"].as_array().unwrap().iter().map(|r| r["total_score"].as_i64().unwrap()).sum();
     assert_eq!(total, 20 * 6, "each match hands out 0 + 1 + 2 + 3");
@@ -382,4 +374,43 @@ fn tactics_plays_the_handout_examples_through_the_binary() {
     );
     let out = arena(&["play", "tactics", "2", "maps/none.txt"]);
     assert_eq!(out.status.code(), Some(3));
+}
+
+#[test]
+fn tactics_hosted_games_verify_forfeit_and_rank_by_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("tactics.json");
+    let replay_arg = replay.display().to_string();
+    let (greedy, random) = (bin("tactics-greedy"), bin("tactics-random"));
+    let config = map("tactics/config_02.txt");
+    let base = ["duel", "--game", "tactics", "--map", &config, "--rounds", "4", "--seed", "3", "--json"];
+    let out = arena(&[&base[..], &["--replay", &replay_arg, &random, &greedy]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rep: serde_json::Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+    let last = &rep["steps"].as_array().unwrap().last().unwrap()["frame"];
+    assert_eq!(last["over"], true);
+    assert!(last["round"].as_u64().unwrap() <= 4, "--rounds 4 is honoured: {last}");
+    for i in 0..2 {
+        assert_eq!(result["players"][i]["score"], last["fields"][i], "the score is the fields held: {result}");
+    }
+    assert!(arena(&["verify", &replay_arg]).status.success());
+
+    // A refused command ends the game at once: the cheat scores 0 and loses.
+    let out = arena(&[&base[..], &["--no-replay", &greedy, &script("tactics-cheat.sh")]].concat());
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(player(&result, 1), (0, false, Some("invalid_move".to_string())), "{result}");
+    assert_eq!(result["winner"], 0, "{result}");
+    assert!(arena(&["duel", "--game", "tactics", "--no-replay", &greedy, &random]).status.code() != Some(0));
+
+    // In a tournament the bot with most wins leads, whatever its total of fields.
+    let bots =
+        [format!("greedy={greedy}"), format!("random={random}"), format!("passer={}", script("tactics-passer.sh"))];
+    let board = tournament(&dir.path().join("t"), &["--game", "tactics", "--map", &config, "--rounds", "3"], &bots);
+    assert_eq!(board["matches"], 6, "3 pairings, both sides");
+    let rows = board["rows"].as_array().unwrap();
+    assert_eq!(rows[0]["bot"], "greedy", "{board}");
+    for pair in rows.windows(2) {
+        assert!(pair[0]["wins"].as_u64() >= pair[1]["wins"].as_u64(), "ranked by wins first: {board}");
+    }
 }

@@ -113,3 +113,17 @@ pub fn process_running(needle: &str) -> bool {
             .unwrap_or(false)
     })
 }
+
+/// Runs `arena tournament` with `args`, one `--bot` per entry of `bots` and `--out out`;
+/// asserts it succeeded and returns the written `leaderboard.json`.
+pub fn tournament(out: &Path, args: &[&str], bots: &[String]) -> serde_json::Value {
+    let out_arg = out.display().to_string();
+    let mut all = vec!["tournament", "--out", &out_arg];
+    all.extend_from_slice(args);
+    for b in bots {
+        all.extend(["--bot", b.as_str()]);
+    }
+    let run = arena(&all);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    serde_json::from_slice(&std::fs::read(out.join("leaderboard.json")).expect("leaderboard.json")).expect("JSON")
+}

@@ -130,6 +130,20 @@ pub struct MatchOptions {
     pub players: Option<usize>,
     /// Board size (width, height), for games played on a plain board.
     pub size: Option<(usize, usize)>,
+    /// Number of rounds, for games played in rounds (Tactics).
+    pub rounds: Option<u32>,
+}
+
+/// A prompt made of a `head`, the board's `rows` one per line, and `END`: the shape of the
+/// board games' prompts.
+pub fn board_prompt(head: String, rows: &[String]) -> String {
+    let mut text = head;
+    for row in rows {
+        text.push_str(row);
+        text.push('\n');
+    }
+    text.push_str("END\n");
+    text
 }
 
 /// The state of one match of a game. See the module docs.
@@ -190,4 +204,9 @@ pub trait Game: Sync {
 
     /// A new match from command-line options (a map file, a player count).
     fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError>;
+
+    /// Whether leaderboards rank this game by wins first (else by total score first).
+    fn ranks_by_wins(&self) -> bool {
+        false
+    }
 }

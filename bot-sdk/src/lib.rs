@@ -59,6 +59,7 @@ pub mod map;
 pub mod path;
 pub mod rules;
 pub mod state;
+pub mod tactics;
 
 pub use bot::{run, run_io, Bot, RunError};
 pub use map::{Cell, Grid, MapError, MapSpec, Pos};

@@ -61,7 +61,8 @@ fn default_replay_path(names: &[String]) -> PathBuf {
 pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
     let game = games::by_name(&args.game)?;
     let players = args.players.or((!args.bots.is_empty()).then_some(args.bots.len()));
-    let state = game.new_match(&MatchOptions { map: args.map.clone(), players, size: args.size })?;
+    let state =
+        game.new_match(&MatchOptions { map: args.map.clone(), players, size: args.size, rounds: args.rounds })?;
     if state.num_players() != args.bots.len() {
         anyhow::bail!("{} needs {} bot command lines, got {}", game.name(), state.num_players(), args.bots.len());
     }

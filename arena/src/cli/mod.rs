@@ -193,6 +193,9 @@ pub struct TournamentArgs {
     /// Board size WIDTHxHEIGHT for games without maps (Atoms).
     #[arg(long)]
     pub size: Option<String>,
+    /// Rounds per match, for games that have them (Tactics).
+    #[arg(long)]
+    pub rounds: Option<u32>,
     /// Base seed for every match's seed.
     #[arg(long)]
     pub seed: Option<u64>,
@@ -253,6 +256,9 @@ pub struct DuelArgs {
     /// Board size WIDTHxHEIGHT, for games on a plain board (Atoms; default 6x5).
     #[arg(long, value_parser = parse_size)]
     pub size: Option<(usize, usize)>,
+    /// Rounds, for games that have them (Tactics; default: the game's own).
+    #[arg(long)]
+    pub rounds: Option<u32>,
     /// Where to write the replay (default: a new file under replays/).
     #[arg(long, conflicts_with = "no_replay")]
     pub replay: Option<PathBuf>,

@@ -43,6 +43,7 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
     config.game = args.game.clone().unwrap_or(config.game);
     config.seats = args.seats.or(config.seats);
     config.size = args.size.clone().or(config.size);
+    config.rounds = args.rounds.or(config.rounds);
     config.seed = args.seed.unwrap_or(config.seed);
     config.jobs = args.jobs.or(config.jobs);
     config.limits.startup_ms = args.startup_ms.or(config.limits.startup_ms);

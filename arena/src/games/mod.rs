@@ -8,8 +8,14 @@ pub mod tactics;
 use crate::engine::{Game, SetupError};
 
 /// Every hosted game.
-pub fn all() -> [&'static dyn Game; 4] {
-    [&resource_rush::ResourceRushGame, &resource_rush::ResourceRushTestGame, &lcr::LcrGame, &atoms::hosted::AtomsGame]
+pub fn all() -> [&'static dyn Game; 5] {
+    [
+        &resource_rush::ResourceRushGame,
+        &resource_rush::ResourceRushTestGame,
+        &lcr::LcrGame,
+        &atoms::hosted::AtomsGame,
+        &tactics::hosted::TacticsGame,
+    ]
 }
 
 /// The game called `name` (as written in replays and on the command line).

@@ -102,6 +102,9 @@ pub struct TournamentConfig {
     /// Board size `WIDTHxHEIGHT` for games without map files (Atoms).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<String>,
+    /// Rounds per match, for games that have them (Tactics; default: the game's own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
     /// Base seed: every match's seed derives from it.
     #[serde(default = "one_u64")]
     pub seed: u64,
@@ -213,6 +216,7 @@ impl TournamentConfig {
             map: (!self.maps.is_empty()).then(|| board.to_path_buf()),
             players: Some(self.seats()),
             size: self.board_size().ok().flatten(),
+            rounds: self.rounds,
         }
     }
 }

@@ -92,12 +92,14 @@ struct Tally {
 }
 
 /// Computes the leaderboard of `bots` (in config order) from `results`; `failures` lists bots
-/// that could not play, with the reason. Results are taken in key order.
+/// that could not play, with the reason. Results are taken in key order. Rows rank by total
+/// score, then wins; with `wins_first` (games won on matches, such as Tactics), the other way.
 pub fn compute(
     bots: &[String],
     failures: &BTreeMap<String, String>,
     results: &[ResultLine],
     scheduled: usize,
+    wins_first: bool,
 ) -> Leaderboard {
     let mut sorted: Vec<&ResultLine> = results.iter().collect();
     sorted.sort_by(|a, b| a.key.cmp(&b.key));
@@ -177,12 +179,11 @@ pub fn compute(
             }
         })
         .collect();
-    rows.sort_by(|a, b| {
-        (a.failure.is_some(), std::cmp::Reverse(a.total_score), std::cmp::Reverse(a.wins), a.losses)
-            .cmp(&(b.failure.is_some(), std::cmp::Reverse(b.total_score), std::cmp::Reverse(b.wins), b.losses))
-            .then(b.rating.total_cmp(&a.rating))
-            .then(a.bot.cmp(&b.bot))
-    });
+    let key = |r: &Row| {
+        let (first, second) = if wins_first { (r.wins as i64, r.total_score) } else { (r.total_score, r.wins as i64) };
+        (r.failure.is_some(), std::cmp::Reverse(first), std::cmp::Reverse(second), r.losses)
+    };
+    rows.sort_by(|a, b| key(a).cmp(&key(b)).then(b.rating.total_cmp(&a.rating)).then(a.bot.cmp(&b.bot)));
     for (i, row) in rows.iter_mut().enumerate() {
         row.rank = i + 1;
     }
@@ -318,7 +319,7 @@ mod tests {
             result("3", ["a", "c"], [1, 30], None),
             result("4", ["c", "b"], [7, 0], Some("timeout")),
         ];
-        let lb = compute(&names(), &BTreeMap::new(), &results, 6);
+        let lb = compute(&names(), &BTreeMap::new(), &results, 6, false);
         let order: Vec<&str> = lb.rows.iter().map(|r| r.bot.as_str()).collect();
         assert_eq!(order, ["c", "a", "b"]);
         let a = &lb.rows[1];
@@ -339,17 +340,17 @@ mod tests {
             result("3", ["c", "a"], [9, 2], None),
             result("4", ["b", "a"], [1, 1], None),
         ];
-        let first = compute(&names(), &BTreeMap::new(), &results, 4);
+        let first = compute(&names(), &BTreeMap::new(), &results, 4, false);
         results.reverse();
         results.swap(0, 2);
-        assert_eq!(compute(&names(), &BTreeMap::new(), &results, 4), first);
+        assert_eq!(compute(&names(), &BTreeMap::new(), &results, 4, false), first);
     }
 
     #[test]
     fn failed_bots_go_last_and_are_explained() {
         let results = vec![result("1", ["a", "b"], [5, 5], None), result("2", ["c", "a"], [0, 0], None)];
         let failures = BTreeMap::from([("b".to_string(), "build failed".to_string())]);
-        let lb = compute(&names(), &failures, &results, 2);
+        let lb = compute(&names(), &failures, &results, 2, false);
         let order: Vec<&str> = lb.rows.iter().map(|r| r.bot.as_str()).collect();
         assert_eq!(order, ["a", "c", "b"], "a bot that could not play goes last");
         assert!(lb.markdown("t").contains("| 3 | [b](#b) | 5 |"));
@@ -363,8 +364,23 @@ mod tests {
             result("2", ["c", "b"], [2, 2], None), // c: 1 draw, b: 1 draw
             result("3", ["c", "b"], [2, 2], None), // c: 2 draws
         ];
-        let lb = compute(&names(), &BTreeMap::new(), &results, 3);
+        let lb = compute(&names(), &BTreeMap::new(), &results, 3, false);
         let order: Vec<&str> = lb.rows.iter().map(|r| r.bot.as_str()).collect();
         assert_eq!(order, ["a", "c", "b"], "a and c both total 4: a has a win; b totals 4 with a loss");
+    }
+
+    #[test]
+    fn games_won_on_matches_rank_by_wins_first() {
+        let results = vec![
+            result("1", ["a", "b"], [2, 1], None),
+            result("2", ["a", "c"], [2, 1], None),
+            result("3", ["b", "c"], [30, 0], None),
+        ];
+        let order = |wins_first| {
+            let lb = compute(&names(), &BTreeMap::new(), &results, 3, wins_first);
+            lb.rows.iter().map(|r| r.bot.clone()).collect::<Vec<_>>()
+        };
+        assert_eq!(order(false), ["b", "a", "c"], "b totals 31, a 4");
+        assert_eq!(order(true), ["a", "b", "c"], "a won twice, b once");
     }
 }

@@ -106,7 +106,8 @@ impl TournamentRecord {
         let keys: HashSet<&str> = self.schedule.iter().map(|m| m.key.as_str()).collect();
         let counted: Vec<ResultLine> = results.iter().filter(|r| keys.contains(r.key.as_str())).cloned().collect();
         let names: Vec<String> = self.config.bots.iter().map(|b| b.name.clone()).collect();
-        leaderboard::compute(&names, &self.failures, &counted, self.schedule.len())
+        let wins_first = crate::games::by_name(&self.config.game).is_ok_and(|g| g.ranks_by_wins());
+        leaderboard::compute(&names, &self.failures, &counted, self.schedule.len(), wins_first)
     }
 }
 

@@ -179,12 +179,49 @@
     };
   }
 
+  // ---- OOPtimal Tactics ----------------------------------------------------------------
+  function tactics() {
+    const rows0 = frames[0].board;
+    const width = rows0[0].split(" ").length, height = rows0.length;
+    const board = $("board");
+    board.style.gridTemplateColumns = "repeat(" + width + ", var(--cell))";
+    document.documentElement.style.setProperty("--cell", Math.max(24, Math.min(56, Math.floor(560 / width))) + "px");
+    const cells = [];
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
+      const c = el("div", "cell"); c.dataset.x = x + 1; c.dataset.y = y + 1; board.appendChild(c); cells.push(c);
+    }
+    const table = $("players");
+    for (let i = 0; i < 2; i++) {
+      const tr = el("tr");
+      const who = el("td"); who.appendChild(el("span", "swatch p" + i)); who.appendChild(document.createTextNode(name(i) + " (" + "AB"[i] + ")"));
+      tr.appendChild(who);
+      const st = el("td"); st.id = "status-" + i; tr.appendChild(st);
+      table.appendChild(tr);
+    }
+    $("legend").textContent = "each field: the owner's colour and its chips; blue fields are water. " + R.setup.rounds + " rounds, each a placement then a movement phase";
+    return function draw(t) {
+      const f = frames[t];
+      f.board.forEach((row, y) => row.split(" ").forEach((tok, x) => {
+        const c = cells[y * width + x];
+        c.className = tok === "~~" ? "cell water" : "cell";
+        c.textContent = "";
+        if (tok !== ".." && tok !== "~~") c.appendChild(el("div", "token p" + "AB".indexOf(tok[0]), tok.slice(1)));
+      }));
+      for (let i = 0; i < 2; i++) {
+        $("status-" + i).textContent = f.fields[i] + " fields, " + f.chips[i] + " chips to place" + (!f.over && f.next === i ? " · to move" : "");
+      }
+      const l = f.last;
+      const head = "round " + f.round + "/" + R.setup.rounds + " · " + f.phase + " phase" + (f.over ? " · game over" : "") + "\n";
+      $("events").textContent = head + (!l ? "start" : l.action ? name(l.player) + ": " + l.action : name(l.player) + " forfeits: " + l.forfeit + " (" + l.detail + ")");
+    };
+  }
+
   function generic() {
     $("legend").textContent = "no renderer for this game: the raw frame is shown";
     return function draw(t) { $("events").textContent = JSON.stringify(frames[t], null, 1); };
   }
 
-  const draw = ({ "resource-rush": resourceRush, "resource-rush-test": resourceRush, lcr: lcr, atoms: atoms }[R.game] || generic)();
+  const draw = ({ "resource-rush": resourceRush, "resource-rush-test": resourceRush, lcr: lcr, atoms: atoms, tactics: tactics }[R.game] || generic)();
 
   // ---- Shell: tick state, controls, keyboard ---------------------------------------------
   let t = 0, timer = null;

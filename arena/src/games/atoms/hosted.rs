@@ -156,13 +156,7 @@ impl State for AtomsState {
     }
 
     fn prompt(&self, _player: PlayerId) -> String {
-        let mut text = format!("TURN {}\n", self.game.moves.len() + 1);
-        for row in self.board_rows() {
-            text.push_str(&row);
-            text.push('\n');
-        }
-        text.push_str("END\n");
-        text
+        crate::engine::board_prompt(format!("TURN {}\n", self.game.moves.len() + 1), &self.board_rows())
     }
 
     fn apply(&mut self, replies: &[(PlayerId, Reply)]) {

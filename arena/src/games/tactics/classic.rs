@@ -4,7 +4,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use super::{Board, CommandError, IDS};
+use super::{Board, CommandError, Phase, IDS};
 
 const RULE: &str = "------------------";
 
@@ -48,12 +48,6 @@ enum Outcome {
     Passed,
     /// Quit, or end of input: stop the program.
     Stop,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Phase {
-    Placement,
-    Movement,
 }
 
 impl<R: BufRead, W: Write> Classic<'_, R, W> {
@@ -156,13 +150,7 @@ impl<R: BufRead, W: Write> Classic<'_, R, W> {
                 return Ok(Outcome::Again);
             }
             "pass" => return Ok(Outcome::Passed),
-            "place" if args.len() != 3 => Err(CommandError::Parameters),
-            "move" if args.len() != 5 => Err(CommandError::Parameters),
-            "place" if phase != Phase::Placement => Err(CommandError::Phase),
-            "move" if phase != Phase::Movement => Err(CommandError::Phase),
-            "place" => self.board.place(player, args),
-            "move" => self.board.move_chips(player, args),
-            _ => Err(CommandError::NotFound),
+            _ => self.board.command(player, phase, command, args),
         };
         match result {
             Err(e) => {

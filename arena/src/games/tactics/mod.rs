@@ -6,6 +6,7 @@
 //! This module holds the rules and the map; `classic` is the original text program.
 
 pub mod classic;
+pub mod hosted;
 
 /// Who holds a field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,7 +169,30 @@ fn coordinate(word: &str) -> i64 {
     word.parse::<i64>().unwrap_or(0)
 }
 
+/// The two phases of a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Players put their new chips on their fields.
+    Placement,
+    /// Players move chips to neighbouring fields.
+    Movement,
+}
+
 impl Board {
+    /// A `place` or `move` command (lowercase `command`, then its words) by `player` in `phase`,
+    /// with the handout's error precedence; anything else is "command not found".
+    pub fn command(&mut self, player: usize, phase: Phase, command: &str, args: &[&str]) -> Result<(), CommandError> {
+        match command {
+            "place" if args.len() != 3 => Err(CommandError::Parameters),
+            "move" if args.len() != 5 => Err(CommandError::Parameters),
+            "place" if phase != Phase::Placement => Err(CommandError::Phase),
+            "move" if phase != Phase::Movement => Err(CommandError::Phase),
+            "place" => self.place(player, args),
+            "move" => self.move_chips(player, args),
+            _ => Err(CommandError::NotFound),
+        }
+    }
+
     /// `place <AMOUNT> <COLUMN> <ROW>` by `player` (words after the command).
     pub fn place(&mut self, player: usize, args: &[&str]) -> Result<(), CommandError> {
         let [n, col, row] = args else { return Err(CommandError::Parameters) };

@@ -1,0 +1,371 @@
+//! OOPtimal Tactics as a hosted game for two bots.
+//!
+//! Protocol (one line each): at the start a bot gets `TACTICS <rounds> <width> <height> <A|B>`.
+//! At each of its turns it gets `ROUND <r>/<rounds>`, `PHASE PLACEMENT` or `PHASE MOVEMENT`,
+//! `CHIPS <its unplaced chips>`, the map as `<height>` lines of `<width>` cells (`..` empty,
+//! `~~` water, else the owner and its chips, such as `A3`), then `END`. It answers one command
+//! of the classic program: `place <amount> <col> <row>` in the Placement Phase,
+//! `move <amount> <from col> <from row> <to col> <to row>` in the Movement Phase, or `pass`
+//! (coordinates 1-based, as in the classic program). Anything the classic program would refuse
+//! forfeits: the game ends at once, the forfeiting bot scores 0 and loses. A player gets at most
+//! `MAX_ACTIONS` commands per phase; past that it has passed.
+//!
+//! Score: fields claimed at the end. The winner has more fields; equal fields draw.
+
+use serde_json::{json, Value};
+
+use super::{Board, Field, Phase, IDS};
+use crate::engine::{Game, MatchOptions, Outcome, PlayerId, PlayerOutcome, Reply, SetupError, State, Turn};
+
+/// The game's name in replays and on the command line.
+pub const NAME: &str = "tactics";
+
+/// Commands a player may give in one phase.
+pub const MAX_ACTIONS: u32 = 100;
+
+/// Rounds when none are given.
+pub const DEFAULT_ROUNDS: u32 = 10;
+
+/// The Tactics entry of the game registry.
+pub struct TacticsGame;
+
+impl Game for TacticsGame {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
+        let bad = |m: &str| SetupError::Invalid { game: NAME, message: m.to_string() };
+        let rounds = setup
+            .get("rounds")
+            .and_then(Value::as_u64)
+            .filter(|r| *r >= 1)
+            .ok_or_else(|| bad("`rounds` must be >= 1"))?;
+        let config = setup
+            .get("config")
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad("`config` must be the config file's text"))?;
+        let board = Board::parse(config).map_err(|_| bad("`config` is not a valid config file"))?;
+        Ok(Box::new(TacticsState::new(board, config.to_string(), rounds as u32)))
+    }
+
+    fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError> {
+        if options.players.is_some_and(|n| n != 2) {
+            return Err(SetupError::BadInput("Tactics is played by exactly 2 players".to_string()));
+        }
+        let path = options
+            .map
+            .as_deref()
+            .ok_or_else(|| SetupError::BadInput("Tactics needs a config: --map FILE".to_string()))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| SetupError::BadInput(format!("{}: {e}", path.display())))?;
+        let board = Board::parse(&text).map_err(|_| {
+            SetupError::BadInput(format!(
+                "{}: not a config file (`OOP`, `W_H`, then rows of a, b, 0, -)",
+                path.display()
+            ))
+        })?;
+        Ok(Box::new(TacticsState::new(board, text, options.rounds.unwrap_or(DEFAULT_ROUNDS))))
+    }
+
+    fn ranks_by_wins(&self) -> bool {
+        true
+    }
+}
+
+/// A hosted match.
+#[derive(Debug, Clone)]
+pub struct TacticsState {
+    board: Board,
+    config: String,
+    rounds: u32,
+    round: u32,
+    phase: Phase,
+    passed: [bool; 2],
+    actions: [u32; 2],
+    current: usize,
+    over: bool,
+    forfeit: Option<(usize, &'static str, String)>,
+    last: Value,
+}
+
+impl TacticsState {
+    /// A new match on `board` (parsed from `config`) for `rounds` rounds.
+    pub fn new(board: Board, config: String, rounds: u32) -> Self {
+        let mut s = TacticsState {
+            board,
+            config,
+            rounds,
+            round: 0,
+            phase: Phase::Placement,
+            passed: [false; 2],
+            actions: [0; 2],
+            current: 0,
+            over: false,
+            forfeit: None,
+            last: Value::Null,
+        };
+        s.next_round();
+        s
+    }
+
+    fn done(&self, p: usize) -> bool {
+        self.passed[p] || self.actions[p] >= MAX_ACTIONS || (self.phase == Phase::Placement && self.board.chips[p] == 0)
+    }
+
+    fn next_round(&mut self) {
+        if self.round >= self.rounds {
+            self.over = true;
+            return;
+        }
+        self.round += 1;
+        self.board.hand_out_chips();
+        self.start_phase(Phase::Placement);
+    }
+
+    fn start_phase(&mut self, phase: Phase) {
+        self.phase = phase;
+        self.passed = [false; 2];
+        self.actions = [0; 2];
+        let first = if self.round % 2 == 1 { 0 } else { 1 };
+        self.current = if phase == Phase::Placement { first } else { 1 - first };
+        self.settle();
+    }
+
+    /// Moves on to whoever plays next: the other player, the same one, the next phase, the next
+    /// round or the end.
+    fn settle(&mut self) {
+        if self.board.claimed(0) == 0 || self.board.claimed(1) == 0 {
+            self.over = true;
+            return;
+        }
+        if self.done(0) && self.done(1) {
+            match self.phase {
+                Phase::Placement => self.start_phase(Phase::Movement),
+                Phase::Movement => self.next_round(),
+            }
+        } else if self.done(self.current) {
+            self.current = 1 - self.current;
+        }
+    }
+
+    fn rows(&self) -> Vec<String> {
+        (0..self.board.height)
+            .map(|r| {
+                (0..self.board.width)
+                    .map(|c| match self.board.fields[r * self.board.width + c] {
+                        Field::Empty => "..".to_string(),
+                        Field::Water => "~~".to_string(),
+                        Field::Claimed(p, n) => format!("{}{n}", IDS[p]),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    }
+}
+
+impl State for TacticsState {
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        if self.over {
+            Turn::Terminal
+        } else {
+            Turn::Sequential(self.current)
+        }
+    }
+
+    fn intro(&self, player: PlayerId) -> String {
+        format!("TACTICS {} {} {} {}\n", self.rounds, self.board.width, self.board.height, IDS[player])
+    }
+
+    fn prompt(&self, player: PlayerId) -> String {
+        let phase = if self.phase == Phase::Placement { "PLACEMENT" } else { "MOVEMENT" };
+        let head = format!("ROUND {}/{}\nPHASE {phase}\nCHIPS {}\n", self.round, self.rounds, self.board.chips[player]);
+        crate::engine::board_prompt(head, &self.rows())
+    }
+
+    fn apply(&mut self, replies: &[(PlayerId, Reply)]) {
+        let Some((p, reply)) = replies.first() else { return };
+        let p = *p;
+        if p != self.current || self.over {
+            return;
+        }
+        let result = match reply {
+            Reply::Failed(f) => Err((f.reason(), f.describe().to_string())),
+            Reply::Line(line) => {
+                let lower = line.to_lowercase();
+                let words: Vec<&str> = lower.split_whitespace().collect();
+                match words.split_first() {
+                    Some((&"pass", [])) => {
+                        self.passed[p] = true;
+                        Ok("pass".to_string())
+                    }
+                    Some((&command @ ("place" | "move"), args)) => self
+                        .board
+                        .command(p, self.phase, command, args)
+                        .map(|()| words.join(" "))
+                        .map_err(|e| ("invalid_move", format!("`{}`: {}", line.trim(), e.message()))),
+                    _ => Err(("malformed", format!("expected place, move or pass, found `{}`", line.trim()))),
+                }
+            }
+        };
+        self.actions[p] += 1;
+        match result {
+            Ok(action) => {
+                self.last = json!({"player": p, "action": action});
+                // Turns alternate while both still play; settle() skips one who is done.
+                if !self.done(1 - p) {
+                    self.current = 1 - p;
+                }
+                self.settle();
+            }
+            Err((reason, detail)) => {
+                self.last = json!({"player": p, "forfeit": reason, "detail": detail});
+                self.forfeit = Some((p, reason, detail));
+                self.over = true;
+            }
+        }
+    }
+
+    fn is_active(&self, _player: PlayerId) -> bool {
+        !self.over
+    }
+
+    fn outcome(&self) -> Outcome {
+        let fields = [self.board.claimed(0) as i64, self.board.claimed(1) as i64];
+        let players = (0..2)
+            .map(|p| {
+                let lost = self.forfeit.as_ref().filter(|(q, _, _)| *q == p);
+                PlayerOutcome {
+                    score: if lost.is_some() { 0 } else { fields[p] },
+                    finished: false,
+                    forfeit: lost.map(|(_, r, _)| r.to_string()),
+                    detail: lost.map(|(_, _, d)| d.clone()),
+                }
+            })
+            .collect::<Vec<_>>();
+        let winner = match &self.forfeit {
+            Some((p, _, _)) => Some(1 - p),
+            None => match fields[0].cmp(&fields[1]) {
+                std::cmp::Ordering::Greater => Some(0),
+                std::cmp::Ordering::Less => Some(1),
+                std::cmp::Ordering::Equal => None,
+            },
+        };
+        let mut players = players;
+        if let Some(w) = winner {
+            players[w].finished = true;
+        }
+        Outcome { players, winner }
+    }
+
+    fn setup(&self) -> Value {
+        json!({"rounds": self.rounds, "config": self.config})
+    }
+
+    fn frame(&self) -> Value {
+        json!({
+            "round": self.round,
+            "phase": if self.phase == Phase::Placement { "placement" } else { "movement" },
+            "last": self.last,
+            "board": self.rows(),
+            "chips": self.board.chips,
+            "fields": [self.board.claimed(0), self.board.claimed(1)],
+            "next": self.current,
+            "over": self.over,
+        })
+    }
+
+    fn render(&self) -> String {
+        let last = match self.last.get("action").and_then(Value::as_str) {
+            Some(a) => format!("Player {}: {a}\n", IDS[self.last["player"].as_u64().unwrap_or(0) as usize]),
+            None if !self.last.is_null() => format!(
+                "Player {} forfeits: {}\n",
+                IDS[self.last["player"].as_u64().unwrap_or(0) as usize],
+                self.last["detail"].as_str().unwrap_or("")
+            ),
+            None => String::new(),
+        };
+        let phase = if self.phase == Phase::Placement { "Placement" } else { "Movement" };
+        format!(
+            "round {}/{} · {phase} phase · chips A {} B {} · fields A {} B {}\n{last}{}",
+            self.round,
+            self.rounds,
+            self.board.chips[0],
+            self.board.chips[1],
+            self.board.claimed(0),
+            self.board.claimed(1),
+            self.board.render()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CONFIG: &str = "OOP\n4_5\naaa0\n0000\n00--\n00--\n0bbb\n";
+
+    fn line(s: &str) -> Reply {
+        Reply::Line(s.to_string())
+    }
+
+    #[test]
+    fn phases_and_rounds_follow_the_classic_order() {
+        let mut s = TacticsState::new(Board::parse(CONFIG).unwrap(), CONFIG.to_string(), 2);
+        assert_eq!(s.intro(1), "TACTICS 2 4 5 B\n");
+        assert_eq!(s.turn(), Turn::Sequential(0), "A places first in odd rounds");
+        assert!(s.prompt(0).starts_with("ROUND 1/2\nPHASE PLACEMENT\nCHIPS 1\nA1 A1 A1 ..\n"));
+        s.apply(&[(0, line("place 1 1 1"))]);
+        assert_eq!(s.turn(), Turn::Sequential(1));
+        s.apply(&[(1, line("PLACE 1 2 5"))]);
+        assert_eq!(s.turn(), Turn::Sequential(1), "B moves first in the odd rounds' Movement Phase");
+        assert!(s.prompt(1).contains("PHASE MOVEMENT"));
+        s.apply(&[(1, line("move 1 2 5 1 5"))]);
+        s.apply(&[(0, line("move 1 1 1 1 2"))]);
+        s.apply(&[(1, line("pass"))]);
+        s.apply(&[(0, line("pass"))]);
+        assert!(
+            s.prompt(1).starts_with("ROUND 2/2\nPHASE PLACEMENT\nCHIPS 2\n"),
+            "B places first in even rounds: {}",
+            s.prompt(1)
+        );
+        assert_eq!(s.turn(), Turn::Sequential(1));
+        for (p, cmd) in [(1, "place 2 1 5"), (0, "place 2 1 2"), (0, "pass"), (1, "pass")] {
+            s.apply(&[(p, line(cmd))]);
+        }
+        assert_eq!(s.turn(), Turn::Terminal);
+        let o = s.outcome();
+        assert_eq!(
+            (o.players[0].score, o.players[1].score, o.winner),
+            (4, 4, None),
+            "the handout's first example ends 4:4"
+        );
+    }
+
+    #[test]
+    fn a_refused_command_forfeits_the_game() {
+        let mut s = TacticsState::new(Board::parse(CONFIG).unwrap(), CONFIG.to_string(), 3);
+        s.apply(&[(0, line("move 1 1 1 1 2"))]);
+        assert_eq!(s.turn(), Turn::Terminal);
+        let o = s.outcome();
+        assert_eq!((o.winner, o.players[0].score, o.players[0].forfeit.as_deref()), (Some(1), 0, Some("invalid_move")));
+        assert_eq!(
+            o.players[0].detail.as_deref(),
+            Some("`move 1 1 1 1 2`: [ERROR] Entered command is not valid in this phase!")
+        );
+        let mut s = TacticsState::new(Board::parse(CONFIG).unwrap(), CONFIG.to_string(), 3);
+        s.apply(&[(0, line("PLACE 5 1 1"))]);
+        assert_eq!(
+            s.outcome().players[0].detail.as_deref(),
+            Some("`PLACE 5 1 1`: [ERROR] Invalid amount! Must be a number <= chips in player inventory!")
+        );
+        let mut s = TacticsState::new(Board::parse(CONFIG).unwrap(), CONFIG.to_string(), 3);
+        s.apply(&[(0, line("info"))]);
+        assert_eq!(s.outcome().players[0].forfeit.as_deref(), Some("malformed"), "info is not in the protocol");
+    }
+}
