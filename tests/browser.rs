@@ -38,7 +38,17 @@ impl Browser {
                 panic!("Chromium is needed for the browser tests: `apt-get install chromium` (.ci/run installs it)")
             });
         let profile = tempfile::tempdir().unwrap();
-        let mut child = Command::new(chromium)
+        let mut command = Command::new(chromium);
+        // Chromium dies with the test process even if that is killed (Drop does not run then).
+        // SAFETY: prctl is async-signal-safe and touches only the child being set up.
+        unsafe {
+            use std::os::unix::process::CommandExt;
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+        let mut child = command
             .args([
                 "--headless",
                 "--no-sandbox",
