@@ -45,7 +45,7 @@ impl Game for TacticsGame {
             .get("config")
             .and_then(Value::as_str)
             .ok_or_else(|| bad("`config` must be the config file's text"))?;
-        let board = Board::parse(config).map_err(|_| bad("`config` is not a valid config file"))?;
+        let board = Board::check(config).map_err(|(line, what)| bad(&format!("`config` line {line}: {what}")))?;
         Ok(Box::new(TacticsState::new(board, config.to_string(), rounds as u32)))
     }
 
@@ -59,12 +59,8 @@ impl Game for TacticsGame {
             .ok_or_else(|| SetupError::BadInput("Tactics needs a config: --map FILE".to_string()))?;
         let text =
             std::fs::read_to_string(path).map_err(|e| SetupError::BadInput(format!("{}: {e}", path.display())))?;
-        let board = Board::parse(&text).map_err(|_| {
-            SetupError::BadInput(format!(
-                "{}: not a config file (`OOP`, `W_H`, then rows of a, b, 0, -)",
-                path.display()
-            ))
-        })?;
+        let board = Board::check(&text)
+            .map_err(|(line, what)| SetupError::BadInput(format!("{}:{line}: {what}", path.display())))?;
         Ok(Box::new(TacticsState::new(board, text, options.rounds.unwrap_or(DEFAULT_ROUNDS))))
     }
 
@@ -367,5 +363,29 @@ mod tests {
         let mut s = TacticsState::new(Board::parse(CONFIG).unwrap(), CONFIG.to_string(), 3);
         s.apply(&[(0, line("info"))]);
         assert_eq!(s.outcome().players[0].forfeit.as_deref(), Some("malformed"), "info is not in the protocol");
+    }
+
+    #[test]
+    fn hosted_configs_are_checked_strictly_with_the_line() {
+        assert!(Board::check(CONFIG).is_ok());
+        for (text, line, what) in [
+            ("OPP\n1_1\na\n", 1, "magic"),
+            ("OOP\n10_2\n", 2, "each 1 to 9"),
+            ("OOP\n2_2\nab\n", 4, "missing row 2"),
+            ("OOP\n2_2\nab\n0\n", 4, "row has 1 fields, expected 2"),
+            ("OOP\n2_2\nab\n0x\n", 4, "column 2: `x`"),
+            ("OOP\n2_1\nab\nzz\n", 4, "extra text"),
+            ("OOP\n2_1\naa\n", 3, "player B has no field"),
+        ] {
+            let (l, w) = Board::check(text).unwrap_err();
+            assert_eq!(l, line, "{text:?}: {w}");
+            assert!(w.contains(what), "{text:?}: {w}");
+        }
+        let dir = std::env::temp_dir().join(format!("tactics-check-{}", std::process::id()));
+        std::fs::write(&dir, "OOP\n2_2\nab\n0x\n").unwrap();
+        let options = MatchOptions { map: Some(dir.clone()), ..Default::default() };
+        let err = TacticsGame.new_match(&options).err().unwrap().to_string();
+        std::fs::remove_file(&dir).unwrap();
+        assert!(err.contains(&format!("{}:4: column 2", dir.display())), "{err}");
     }
 }

@@ -68,6 +68,41 @@ impl Board {
         Ok(Board { width, height, fields, chips: [0, 0] })
     }
 
+    /// Checks a config strictly, for hosted matches (the classic program is lenient past the
+    /// magic number): on failure, the 1-based line and what is wrong there.
+    pub fn check(text: &str) -> Result<Board, (usize, String)> {
+        let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+        if lines.first() != Some(&"OOP") {
+            return Err((1, "expected the magic number `OOP`".to_string()));
+        }
+        let size = lines.get(1).and_then(|l| l.trim().split_once('_'));
+        let size = size.and_then(|(w, h)| Some((w.parse::<usize>().ok()?, h.parse::<usize>().ok()?)));
+        let Some((width, height)) = size.filter(|&(w, h)| (1..=9).contains(&w) && (1..=9).contains(&h)) else {
+            return Err((2, "expected the size `WIDTH_HEIGHT`, each 1 to 9".to_string()));
+        };
+        for y in 0..height {
+            let Some(row) = lines.get(2 + y) else {
+                return Err((3 + y, format!("missing row {} of {height}", y + 1)));
+            };
+            if row.chars().count() != width {
+                return Err((3 + y, format!("row has {} fields, expected {width}", row.chars().count())));
+            }
+            if let Some((x, c)) = row.chars().enumerate().find(|(_, c)| !matches!(c, 'a' | 'b' | '0' | '-')) {
+                return Err((3 + y, format!("column {}: `{c}` is not a, b, 0 or -", x + 1)));
+            }
+        }
+        if let Some((i, _)) = lines.iter().enumerate().skip(2 + height).find(|(_, l)| !l.trim().is_empty()) {
+            return Err((i + 1, format!("extra text after the {height} rows")));
+        }
+        let board = Board::parse(text).map_err(|_| (1, "not a config file".to_string()))?;
+        for (p, id) in IDS.iter().enumerate() {
+            if board.claimed(p) == 0 {
+                return Err((3, format!("player {id} has no field (`{}`)", id.to_ascii_lowercase())));
+            }
+        }
+        Ok(board)
+    }
+
     /// The field at 1-based (column, row), if on the board.
     pub fn get(&self, col: i64, row: i64) -> Option<Field> {
         if col < 1 || row < 1 || col as usize > self.width || row as usize > self.height {
