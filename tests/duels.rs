@@ -410,6 +410,15 @@ fn tactics_hosted_games_verify_forfeit_and_rank_by_wins() {
     assert_eq!(board["matches"], 6, "3 pairings, both sides");
     let rows = board["rows"].as_array().unwrap();
     assert_eq!(rows[0]["bot"], "greedy", "{board}");
+
+    // Without a config the tournament stops before writing anything.
+    let none = dir.path().join("none");
+    let none_arg = none.display().to_string();
+    let out = arena(&["tournament", "--game", "tactics", "--out", &none_arg, "--bot", &bots[0], "--bot", &bots[1]]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("Tactics needs a config: --map FILE"), "{stderr}");
+    assert!(!none.exists(), "no output folder is left behind");
     for pair in rows.windows(2) {
         assert!(pair[0]["wins"].as_u64() >= pair[1]["wins"].as_u64(), "ranked by wins first: {board}");
     }

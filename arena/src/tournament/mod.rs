@@ -140,6 +140,10 @@ pub fn run(
 ) -> Result<Summary, TournamentError> {
     config.validate()?;
     let game = games::by_name(&config.game)?;
+    // A bad map or board size is reported before anything is built, started or written.
+    for board in config.boards() {
+        game.new_match(&config.match_options(&board))?;
+    }
     std::fs::create_dir_all(out.join("replays")).map_err(|e| TournamentError::io(out, e))?;
     std::fs::create_dir_all(out.join("logs")).map_err(|e| TournamentError::io(out, e))?;
     let (existing, valid_len) = results::read(out)?;
@@ -156,8 +160,6 @@ pub fn run(
     }
     let mut digests = Vec::new();
     for board in config.boards() {
-        // A bad map or board size is reported before any bot starts.
-        game.new_match(&config.match_options(&board))?;
         digests.push(if config.maps.is_empty() { board.display().to_string() } else { schedule::map_digest(&board)? });
     }
     let schedule = schedule::round_robin(&config, &bots, &digests);
