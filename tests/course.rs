@@ -2,7 +2,6 @@
 //! really are, regeneration byte for byte, and the reference bot against greedy.
 
 use arena_e2e::*;
-use serde_json::Value;
 
 fn run(args: &[&str]) -> (String, String, i32) {
     let out = arena(args);
@@ -140,7 +139,7 @@ fn the_reference_beats_greedy_in_a_duel_tournament_over_the_test_maps() {
     let (stdout, stderr, code) =
         run(&["tournament", "--config", &cfg.display().to_string(), "--out", &out.display().to_string()]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
-    let board: Value = serde_json::from_slice(&std::fs::read(out.join("leaderboard.json")).unwrap()).unwrap();
+    let board = leaderboard(&out);
     assert_eq!(board["matches"], 40);
     assert_eq!(board["rows"][0]["bot"], "reference", "{}", board["rows"]);
     let (r, g) = (&board["rows"][0], &board["rows"][1]);

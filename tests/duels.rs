@@ -223,19 +223,10 @@ fn every_kind_of_bad_map_is_rejected_with_file_line_and_reason() {
 
 #[test]
 fn lcr_plays_the_handout_run_through_the_binary_and_hosts_a_verified_game() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     let expected = std::fs::read_to_string(root().join("arena/src/games/lcr/examples/run2.stdout")).unwrap();
     let dice: Vec<String> =
         expected.lines().filter_map(|l| l.trim().strip_prefix("Rolled a ")).map(|l| l[..1].to_string()).collect();
-    let mut child = Command::new(bin("arena"))
-        .args(["play", "lcr", "--dice", &dice.join(",")])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"3\n").unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = arena_fed(&root(), &["play", "lcr", "--dice", &dice.join(",")], b"3\n");
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
 
@@ -256,8 +247,6 @@ fn lcr_plays_the_handout_run_through_the_binary_and_hosts_a_verified_game() {
 
 #[test]
 fn atoms_classic_cases_in_and_out() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     let cases = root().join("tests/atoms");
     let mut checked = 0;
     for entry in std::fs::read_dir(&cases).unwrap().flatten() {
@@ -267,15 +256,7 @@ fn atoms_classic_cases_in_and_out() {
         }
         let expected = std::fs::read_to_string(path.with_extension("out")).unwrap();
         let work = tempfile::tempdir().unwrap();
-        let mut child = Command::new(bin("arena"))
-            .args(["play", "atoms"])
-            .current_dir(work.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(&std::fs::read(&path).unwrap()).unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = arena_fed(work.path(), &["play", "atoms"], &std::fs::read(&path).unwrap());
         assert!(out.status.success());
         assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{}", path.display());
         checked += 1;
@@ -285,8 +266,6 @@ fn atoms_classic_cases_in_and_out() {
 
 #[test]
 fn atoms_hosted_games_verify_export_and_play_in_tournaments() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     let dir = tempfile::tempdir().unwrap();
     let replay = dir.path().join("atoms.json");
     let (greedy, random) = (bin("atoms-greedy"), bin("atoms-random"));
@@ -308,15 +287,8 @@ fn atoms_hosted_games_verify_export_and_play_in_tournaments() {
     assert!(arena(&["export-save", &replay_arg, &save.display().to_string()]).status.success());
     let bytes = std::fs::read(&save).unwrap();
     assert_eq!(bytes[..3], [4, 4, 3]);
-    let mut child = Command::new(bin("arena"))
-        .args(["play", "atoms"])
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"LOAD game.sav\nPLAYFROM END\nDISPLAY\n").unwrap();
-    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let out = arena_fed(dir.path(), &["play", "atoms"], b"LOAD game.sav\nPLAYFROM END\nDISPLAY\n");
+    let out = String::from_utf8(out.stdout).unwrap();
     let rep: serde_json::Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
     let last = &rep["steps"].as_array().unwrap().last().unwrap()["frame"]["board"];
     let first_row: String =
@@ -342,8 +314,6 @@ fn atoms_hosted_games_verify_export_and_play_in_tournaments() {
 
 #[test]
 fn tactics_plays_the_handout_examples_through_the_binary() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     for (rounds, file) in [("2", "example1.txt"), ("1", "example2.txt")] {
         let text = std::fs::read_to_string(root().join("arena/src/games/tactics/examples").join(file)).unwrap();
         let (mut input, mut expected) = (String::new(), String::new());
@@ -356,14 +326,7 @@ fn tactics_plays_the_handout_examples_through_the_binary() {
                 None => expected.push_str(line),
             }
         }
-        let mut child = Command::new(bin("arena"))
-            .args(["play", "tactics", rounds, &map("tactics/config_01.txt")])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = arena_fed(&root(), &["play", "tactics", rounds, &map("tactics/config_01.txt")], input.as_bytes());
         assert_eq!(out.status.code(), Some(0));
         assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{file}");
     }

@@ -1,7 +1,7 @@
 //! Helpers for the end-to-end tests: build the real binaries once, run `arena`, read results.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
 /// The workspace root.
@@ -125,5 +125,25 @@ pub fn tournament(out: &Path, args: &[&str], bots: &[String]) -> serde_json::Val
     }
     let run = arena(&all);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    serde_json::from_slice(&std::fs::read(out.join("leaderboard.json")).expect("leaderboard.json")).expect("JSON")
+    leaderboard(out)
+}
+
+/// The `leaderboard.json` a tournament wrote in `dir`.
+pub fn leaderboard(dir: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(dir.join("leaderboard.json")).expect("leaderboard.json")).expect("JSON")
+}
+
+/// Runs `arena` with `args` in `dir`, `input` on its stdin; returns its output.
+pub fn arena_fed(dir: &Path, args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(bin("arena"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run arena");
+    child.stdin.take().expect("stdin").write_all(input).expect("write stdin");
+    child.wait_with_output().expect("wait for arena")
 }

@@ -31,10 +31,6 @@ fn tournament(args: &[&str]) -> (String, String, i32) {
     )
 }
 
-fn leaderboard(dir: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(dir.join("leaderboard.json")).unwrap()).unwrap()
-}
-
 fn result_lines(dir: &Path) -> usize {
     std::fs::read_to_string(dir.join("results.jsonl")).map_or(0, |t| t.lines().count())
 }

@@ -180,11 +180,7 @@ fn a_tournament_mixing_the_zoo_with_sample_bots_ranks_them_right() {
     }
     let cfg = dir.path().join("zoo.toml");
     std::fs::write(&cfg, text).unwrap();
-    let out = dir.path().join("t");
-    let run =
-        arena(&["tournament", "--config", &cfg.display().to_string(), "--out", &out.display().to_string(), "-j", "2"]);
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    let board: Value = serde_json::from_slice(&std::fs::read(out.join("leaderboard.json")).unwrap()).unwrap();
+    let board = tournament(&dir.path().join("t"), &["--config", &cfg.display().to_string(), "-j", "2"], &[]);
     let rows = board["rows"].as_array().unwrap();
     assert_eq!(board["matches"], 30);
     assert_eq!(rows[0]["bot"], "greedy");
