@@ -5,8 +5,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use crate::bot::RunError;
-use crate::state::TickError;
+use crate::bot::{next_line, read_board, RunError};
 
 /// The explosion limit of (x, y) on a `width` x `height` board: 2 in a corner, 3 on an edge,
 /// 4 inside. The arena's Atoms rules use this very function.
@@ -81,10 +80,6 @@ pub trait AtomsBot {
     fn place(&mut self, view: &AtomsView) -> (usize, usize);
 }
 
-fn bad(line: &str, why: &str) -> RunError {
-    RunError::Tick(TickError { line: line.trim().to_string(), why: why.to_string() })
-}
-
 /// Runs `bot` on stdin/stdout until the arena closes stdin.
 pub fn run_atoms<B: AtomsBot>(bot: B) -> Result<(), RunError> {
     let stdin = io::stdin();
@@ -99,44 +94,39 @@ pub fn run_atoms_io<B: AtomsBot, R: BufRead, W: Write>(
     mut output: W,
 ) -> Result<(), RunError> {
     let mut line = String::new();
-    if input.read_line(&mut line)? == 0 {
+    if !next_line(&mut input, &mut line)? {
         return Ok(());
     }
     let head: Vec<&str> = line.split_whitespace().collect();
     let (players, width, height, me) = match head.as_slice() {
         ["ATOMS", k, w, h, me] => match (k.parse(), w.parse(), h.parse(), me.chars().next()) {
             (Ok(k), Ok(w), Ok(h), Some(me)) => (k, w, h, me),
-            _ => return Err(bad(&line, "expected `ATOMS players width height letter`")),
+            _ => return Err(RunError::bad_line(&line, "expected `ATOMS players width height letter`")),
         },
-        _ => return Err(bad(&line, "expected `ATOMS players width height letter`")),
+        _ => return Err(RunError::bad_line(&line, "expected `ATOMS players width height letter`")),
     };
     loop {
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
+        if !next_line(&mut input, &mut line)? {
             return Ok(());
         }
         let turn = match line.split_whitespace().collect::<Vec<_>>().as_slice() {
-            ["TURN", n] => n.parse().map_err(|_| bad(&line, "bad turn number"))?,
-            _ => return Err(bad(&line, "expected `TURN n`")),
+            ["TURN", n] => n.parse().map_err(|_| RunError::bad_line(&line, "bad turn number"))?,
+            _ => return Err(RunError::bad_line(&line, "expected `TURN n`")),
         };
-        let mut cells = Vec::with_capacity(width * height);
-        for _ in 0..height {
-            line.clear();
-            input.read_line(&mut line)?;
-            for token in line.split_whitespace() {
+        let cells = read_board(
+            &mut input,
+            &mut line,
+            (width, height),
+            |token| {
                 let mut chars = token.chars();
-                cells.push(match (chars.next(), chars.as_str().parse::<u8>()) {
-                    (Some('.'), _) => None,
-                    (Some(owner), Ok(n)) => Some((owner, n)),
-                    _ => return Err(bad(&line, "bad cell")),
-                });
-            }
-        }
-        line.clear();
-        input.read_line(&mut line)?;
-        if line.trim() != "END" || cells.len() != width * height {
-            return Err(bad(&line, "expected the board then `END`"));
-        }
+                match (chars.next(), chars.as_str().parse::<u8>()) {
+                    (Some('.'), _) => Some(None),
+                    (Some(owner), Ok(n)) => Some(Some((owner, n))),
+                    _ => None,
+                }
+            },
+            ("bad cell", "expected the board then `END`"),
+        )?;
         let view = AtomsView { players, width, height, me, turn, cells };
         let (x, y) = bot.place(&view);
         writeln!(output, "PLACE {x} {y}")?;

@@ -31,6 +31,42 @@ pub enum RunError {
     Tick(#[from] TickError),
 }
 
+impl RunError {
+    /// A protocol line the SDK could not read, and why.
+    pub(crate) fn bad_line(line: &str, why: &str) -> Self {
+        RunError::Tick(TickError { line: line.trim().to_string(), why: why.to_string() })
+    }
+}
+
+/// Reads the next line into `line` (cleared first); `false` at the end of input.
+pub(crate) fn next_line<R: BufRead>(input: &mut R, line: &mut String) -> io::Result<bool> {
+    line.clear();
+    Ok(input.read_line(line)? > 0)
+}
+
+/// Reads a board prompt's rest: `height` lines of `width` space-separated cells, each read by
+/// `cell`, then `END`. `bad_cell` and `bad_end` say what went wrong.
+pub(crate) fn read_board<T, R: BufRead>(
+    input: &mut R,
+    line: &mut String,
+    (width, height): (usize, usize),
+    cell: impl Fn(&str) -> Option<T>,
+    (bad_cell, bad_end): (&str, &str),
+) -> Result<Vec<T>, RunError> {
+    let mut cells = Vec::with_capacity(width * height);
+    for _ in 0..height {
+        next_line(input, line)?;
+        for token in line.split_whitespace() {
+            cells.push(cell(token).ok_or_else(|| RunError::bad_line(line, bad_cell))?);
+        }
+    }
+    next_line(input, line)?;
+    if line.trim() != "END" || cells.len() != width * height {
+        return Err(RunError::bad_line(line, bad_end));
+    }
+    Ok(cells)
+}
+
 /// Runs `bot` on stdin/stdout until the referee closes stdin. The mode comes from `RR_MODE`.
 pub fn run<B: Bot>(bot: B) -> Result<(), RunError> {
     let stdin = io::stdin();

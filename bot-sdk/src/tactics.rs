@@ -7,8 +7,7 @@
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
-use crate::bot::RunError;
-use crate::state::TickError;
+use crate::bot::{next_line, read_board, RunError};
 
 /// One field of the map.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,21 +111,11 @@ pub trait TacticsBot {
     fn act(&mut self, view: &TacticsView) -> Command;
 }
 
-fn bad(line: &str, why: &str) -> RunError {
-    RunError::Tick(TickError { line: line.trim().to_string(), why: why.to_string() })
-}
-
 /// Runs `bot` on stdin/stdout until the arena closes stdin.
 pub fn run_tactics<B: TacticsBot>(bot: B) -> Result<(), RunError> {
     let stdin = io::stdin();
     let stdout = io::stdout();
     run_tactics_io(bot, stdin.lock(), stdout.lock())
-}
-
-/// Reads one line; `None` at the end of input.
-fn next<R: BufRead>(input: &mut R, line: &mut String) -> Result<Option<()>, RunError> {
-    line.clear();
-    Ok((input.read_line(line)? > 0).then_some(()))
 }
 
 /// [`run_tactics`] on any input and output.
@@ -136,53 +125,55 @@ pub fn run_tactics_io<B: TacticsBot, R: BufRead, W: Write>(
     mut output: W,
 ) -> Result<(), RunError> {
     let mut line = String::new();
-    if next(&mut input, &mut line)?.is_none() {
+    if !next_line(&mut input, &mut line)? {
         return Ok(());
     }
     let intro = "expected `TACTICS rounds width height letter`";
     let (rounds, width, height, me) = match line.split_whitespace().collect::<Vec<_>>().as_slice() {
         ["TACTICS", r, w, h, me] => match (r.parse(), w.parse(), h.parse(), me.chars().next()) {
             (Ok(r), Ok(w), Ok(h), Some(me)) => (r, w, h, me),
-            _ => return Err(bad(&line, intro)),
+            _ => return Err(RunError::bad_line(&line, intro)),
         },
-        _ => return Err(bad(&line, intro)),
+        _ => return Err(RunError::bad_line(&line, intro)),
     };
     loop {
-        if next(&mut input, &mut line)?.is_none() {
+        if !next_line(&mut input, &mut line)? {
             return Ok(());
         }
         let round = match line.split_whitespace().collect::<Vec<_>>().as_slice() {
-            ["ROUND", r] => r.split('/').next().and_then(|r| r.parse().ok()).ok_or_else(|| bad(&line, "bad round"))?,
-            _ => return Err(bad(&line, "expected `ROUND r/rounds`")),
+            ["ROUND", r] => r
+                .split('/')
+                .next()
+                .and_then(|r| r.parse().ok())
+                .ok_or_else(|| RunError::bad_line(&line, "bad round"))?,
+            _ => return Err(RunError::bad_line(&line, "expected `ROUND r/rounds`")),
         };
-        next(&mut input, &mut line)?;
+        next_line(&mut input, &mut line)?;
         let movement = match line.trim() {
             "PHASE PLACEMENT" => false,
             "PHASE MOVEMENT" => true,
-            _ => return Err(bad(&line, "expected `PHASE PLACEMENT` or `PHASE MOVEMENT`")),
+            _ => return Err(RunError::bad_line(&line, "expected `PHASE PLACEMENT` or `PHASE MOVEMENT`")),
         };
-        next(&mut input, &mut line)?;
+        next_line(&mut input, &mut line)?;
         let chips = match line.split_whitespace().collect::<Vec<_>>().as_slice() {
-            ["CHIPS", n] => n.parse().map_err(|_| bad(&line, "bad chip count"))?,
-            _ => return Err(bad(&line, "expected `CHIPS n`")),
+            ["CHIPS", n] => n.parse().map_err(|_| RunError::bad_line(&line, "bad chip count"))?,
+            _ => return Err(RunError::bad_line(&line, "expected `CHIPS n`")),
         };
-        let mut fields = Vec::with_capacity(width * height);
-        for _ in 0..height {
-            next(&mut input, &mut line)?;
-            for token in line.split_whitespace() {
+        let fields = read_board(
+            &mut input,
+            &mut line,
+            (width, height),
+            |token| {
                 let mut chars = token.chars();
-                fields.push(match (chars.next(), chars.as_str()) {
-                    (Some('.'), _) => Field::Empty,
-                    (Some('~'), _) => Field::Water,
-                    (Some(owner), n) => Field::Held(owner, n.parse().map_err(|_| bad(&line, "bad field"))?),
-                    (None, _) => return Err(bad(&line, "bad field")),
-                });
-            }
-        }
-        next(&mut input, &mut line)?;
-        if line.trim() != "END" || fields.len() != width * height {
-            return Err(bad(&line, "expected the map then `END`"));
-        }
+                match (chars.next(), chars.as_str()) {
+                    (Some('.'), _) => Some(Field::Empty),
+                    (Some('~'), _) => Some(Field::Water),
+                    (Some(owner), n) => n.parse().ok().map(|n| Field::Held(owner, n)),
+                    (None, _) => None,
+                }
+            },
+            ("bad field", "expected the map then `END`"),
+        )?;
         let view = TacticsView { rounds, round, movement, chips, me, width, height, fields };
         writeln!(output, "{}", bot.act(&view))?;
         output.flush()?;
