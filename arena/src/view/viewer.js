@@ -142,77 +142,75 @@
     };
   }
 
-  // ---- Atoms --------------------------------------------------------------------------
-  function atoms() {
-    const S = R.setup;
-    const letters = "RGPBYW";
+  // ---- Board games (Atoms, Tactics): a grid of fields, each an owner's token and a count ----
+  /** Builds a width x height grid of cells (coordinates from `base`) and returns the cells. */
+  function grid(width, height, minCell, maxCell, base) {
     const board = $("board");
-    board.style.gridTemplateColumns = "repeat(" + S.width + ", var(--cell))";
-    document.documentElement.style.setProperty("--cell", Math.max(18, Math.min(48, Math.floor(560 / S.width))) + "px");
+    board.style.gridTemplateColumns = "repeat(" + width + ", var(--cell))";
+    document.documentElement.style.setProperty("--cell", Math.max(minCell, Math.min(maxCell, Math.floor(560 / width))) + "px");
     const cells = [];
-    for (let y = 0; y < S.height; y++) for (let x = 0; x < S.width; x++) {
-      const c = el("div", "cell"); c.dataset.x = x; c.dataset.y = y; board.appendChild(c); cells.push(c);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
+      const c = el("div", "cell"); c.dataset.x = x + base; c.dataset.y = y + base; board.appendChild(c); cells.push(c);
     }
+    return cells;
+  }
+
+  /** One row per player: a swatch, `label(i)` and an empty status cell `status-i`. */
+  function statusTable(n, label) {
     const table = $("players");
-    for (let i = 0; i < S.players; i++) {
+    for (let i = 0; i < n; i++) {
       const tr = el("tr");
-      const who = el("td"); who.appendChild(el("span", "swatch p" + i)); who.appendChild(document.createTextNode(name(i)));
+      const who = el("td"); who.appendChild(el("span", "swatch p" + i)); who.appendChild(document.createTextNode(label(i)));
       tr.appendChild(who);
       const st = el("td"); st.id = "status-" + i; tr.appendChild(st);
       table.appendChild(tr);
     }
+  }
+
+  /** Draws a frame's rows of fields (`..` empty, `~~` water, else owner letter and count). */
+  function drawFields(cells, rows, letters) {
+    const width = rows[0].split(" ").length;
+    rows.forEach((row, y) => row.split(" ").forEach((tok, x) => {
+      const c = cells[y * width + x];
+      c.className = tok === "~~" ? "cell water" : "cell";
+      c.textContent = "";
+      const owner = letters.indexOf(tok[0]);
+      if (owner >= 0) c.appendChild(el("div", "token p" + owner, tok.slice(1)));
+    }));
+  }
+
+  function forfeitText(l) { return name(l.player) + " forfeits: " + l.forfeit + " (" + l.detail + ")"; }
+
+  // ---- Atoms --------------------------------------------------------------------------
+  function atoms() {
+    const S = R.setup;
+    const cells = grid(S.width, S.height, 18, 48, 0);
+    statusTable(S.players, name);
     $("legend").textContent = "each cell: the owner's colour and its atoms; corners hold 2, edges 3, the rest 4";
     return function draw(t) {
       const f = frames[t];
-      f.board.forEach((row, y) => row.split(" ").forEach((tok, x) => {
-        const c = cells[y * S.width + x];
-        c.className = "cell";
-        c.textContent = "";
-        if (tok !== "..") {
-          const tokn = el("div", "token p" + letters.indexOf(tok[0]), tok.slice(1));
-          c.appendChild(tokn);
-        }
-      }));
+      drawFields(cells, f.board, "RGPBYW");
       f.alive.forEach((a, i) => { $("status-" + i).textContent = f.winner === i ? "winner" : a ? (f.next === i ? "to move" : "in") : "out"; });
       const l = f.last;
-      $("events").textContent = !l ? "start" : l.place ? name(l.player) + " placed at (" + l.place + ")" : name(l.player) + " forfeits: " + l.forfeit + " (" + l.detail + ")";
+      $("events").textContent = !l ? "start" : l.place ? name(l.player) + " placed at (" + l.place + ")" : forfeitText(l);
     };
   }
 
   // ---- OOPtimal Tactics ----------------------------------------------------------------
   function tactics() {
     const rows0 = frames[0].board;
-    const width = rows0[0].split(" ").length, height = rows0.length;
-    const board = $("board");
-    board.style.gridTemplateColumns = "repeat(" + width + ", var(--cell))";
-    document.documentElement.style.setProperty("--cell", Math.max(24, Math.min(56, Math.floor(560 / width))) + "px");
-    const cells = [];
-    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
-      const c = el("div", "cell"); c.dataset.x = x + 1; c.dataset.y = y + 1; board.appendChild(c); cells.push(c);
-    }
-    const table = $("players");
-    for (let i = 0; i < 2; i++) {
-      const tr = el("tr");
-      const who = el("td"); who.appendChild(el("span", "swatch p" + i)); who.appendChild(document.createTextNode(name(i) + " (" + "AB"[i] + ")"));
-      tr.appendChild(who);
-      const st = el("td"); st.id = "status-" + i; tr.appendChild(st);
-      table.appendChild(tr);
-    }
+    const cells = grid(rows0[0].split(" ").length, rows0.length, 24, 56, 1);
+    statusTable(2, (i) => name(i) + " (" + "AB"[i] + ")");
     $("legend").textContent = "each field: the owner's colour and its chips; blue fields are water. " + R.setup.rounds + " rounds, each a placement then a movement phase";
     return function draw(t) {
       const f = frames[t];
-      f.board.forEach((row, y) => row.split(" ").forEach((tok, x) => {
-        const c = cells[y * width + x];
-        c.className = tok === "~~" ? "cell water" : "cell";
-        c.textContent = "";
-        if (tok !== ".." && tok !== "~~") c.appendChild(el("div", "token p" + "AB".indexOf(tok[0]), tok.slice(1)));
-      }));
+      drawFields(cells, f.board, "AB");
       for (let i = 0; i < 2; i++) {
         $("status-" + i).textContent = f.fields[i] + " fields, " + f.chips[i] + " chips to place" + (!f.over && f.next === i ? " · to move" : "");
       }
       const l = f.last;
       const head = "round " + f.round + "/" + R.setup.rounds + " · " + f.phase + " phase" + (f.over ? " · game over" : "") + "\n";
-      $("events").textContent = head + (!l ? "start" : l.action ? name(l.player) + ": " + l.action : name(l.player) + " forfeits: " + l.forfeit + " (" + l.detail + ")");
+      $("events").textContent = head + (!l ? "start" : l.action ? name(l.player) + ": " + l.action : forfeitText(l));
     };
   }
 
