@@ -62,14 +62,13 @@ impl<R: BufRead, W: Write> Classic<'_, R, W> {
         for round in 1..=rounds {
             write!(self.out, "\n{RULE}\nRound {round}/{rounds} starts!\n{RULE}\n\n")?;
             self.board.hand_out_chips();
-            let first = if round % 2 == 1 { 0 } else { 1 };
-            for (phase, starter) in [(Phase::Placement, first), (Phase::Movement, 1 - first)] {
+            for phase in [Phase::Placement, Phase::Movement] {
                 let title = if phase == Phase::Placement { "Placement Phase" } else { "Movement Phase" };
                 write!(self.out, "{RULE}\n{title}\n{RULE}\n")?;
                 self.map()?;
-                match self.phase(phase, starter)? {
+                match self.phase(phase, phase.starter(round))? {
                     Some(code) => return Ok(code),
-                    None if self.board.claimed(0) == 0 || self.board.claimed(1) == 0 => return self.end(),
+                    None if self.board.has_loser() => return self.end(),
                     None => {}
                 }
             }
@@ -82,13 +81,11 @@ impl<R: BufRead, W: Write> Classic<'_, R, W> {
         let mut passed = [false, false];
         let mut player = starter;
         loop {
-            let done = |p: usize, passed: &[bool; 2], board: &Board| {
-                passed[p] || (phase == Phase::Placement && board.chips[p] == 0)
-            };
-            if done(0, &passed, self.board) && done(1, &passed, self.board) {
+            let done = |p: usize| self.board.done(phase, p, passed[p]);
+            if done(0) && done(1) {
                 return Ok(None);
             }
-            if done(player, &passed, self.board) {
+            if done(player) {
                 player = 1 - player;
                 continue;
             }
@@ -100,7 +97,7 @@ impl<R: BufRead, W: Write> Classic<'_, R, W> {
                     player = 1 - player;
                 }
                 Outcome::Done => {
-                    if self.board.claimed(0) == 0 || self.board.claimed(1) == 0 {
+                    if self.board.has_loser() {
                         return Ok(None);
                     }
                     player = 1 - player;

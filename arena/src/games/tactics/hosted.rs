@@ -106,7 +106,7 @@ impl TacticsState {
     }
 
     fn done(&self, p: usize) -> bool {
-        self.passed[p] || self.actions[p] >= MAX_ACTIONS || (self.phase == Phase::Placement && self.board.chips[p] == 0)
+        self.board.done(self.phase, p, self.passed[p]) || self.actions[p] >= MAX_ACTIONS
     }
 
     fn next_round(&mut self) {
@@ -123,15 +123,14 @@ impl TacticsState {
         self.phase = phase;
         self.passed = [false; 2];
         self.actions = [0; 2];
-        let first = if self.round % 2 == 1 { 0 } else { 1 };
-        self.current = if phase == Phase::Placement { first } else { 1 - first };
+        self.current = phase.starter(self.round);
         self.settle();
     }
 
     /// Moves on to whoever plays next: the other player, the same one, the next phase, the next
     /// round or the end.
     fn settle(&mut self) {
-        if self.board.claimed(0) == 0 || self.board.claimed(1) == 0 {
+        if self.board.has_loser() {
             self.over = true;
             return;
         }

@@ -213,7 +213,30 @@ pub enum Phase {
     Movement,
 }
 
+impl Phase {
+    /// Who starts this phase in `round`: A places first in odd rounds and B in even ones; the
+    /// other player moves first.
+    pub fn starter(self, round: u32) -> usize {
+        let first = if round % 2 == 1 { 0 } else { 1 };
+        if self == Phase::Placement {
+            first
+        } else {
+            1 - first
+        }
+    }
+}
+
 impl Board {
+    /// Whether `player` (who has `passed` or not) has nothing more to do in `phase`.
+    pub fn done(&self, phase: Phase, player: usize, passed: bool) -> bool {
+        passed || (phase == Phase::Placement && self.chips[player] == 0)
+    }
+
+    /// Whether a player holds no field, which ends the game.
+    pub fn has_loser(&self) -> bool {
+        self.claimed(0) == 0 || self.claimed(1) == 0
+    }
+
     /// A `place` or `move` command (lowercase `command`, then its words) by `player` in `phase`,
     /// with the handout's error precedence; anything else is "command not found".
     pub fn command(&mut self, player: usize, phase: Phase, command: &str, args: &[&str]) -> Result<(), CommandError> {
