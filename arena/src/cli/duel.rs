@@ -45,7 +45,7 @@ fn names(given: &[String], commands: &[String]) -> Vec<String> {
 }
 
 fn default_replay_path(names: &[String]) -> PathBuf {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let secs = super::unix_secs();
     let vs: Vec<String> = names.iter().map(|n| file_safe(n)).collect();
     let stem = format!("duel-{secs}-{}", vs.join("-vs-"));
     let mut path = PathBuf::from("replays").join(format!("{stem}.json"));

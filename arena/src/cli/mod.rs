@@ -373,6 +373,11 @@ pub struct VerifyArgs {
     pub path: PathBuf,
 }
 
+/// Seconds since the Unix epoch, for default output names (0 if the clock is before it).
+pub fn unix_secs() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
 /// Sends `tracing` output to stderr: warnings by default, more with -v, RUST_LOG wins.
 pub fn init_logging(verbose: u8) {
     let level = match verbose {

@@ -25,11 +25,7 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
         };
         let out = match args.out.clone().or(config.out.clone()) {
             Some(out) => out,
-            None => {
-                let secs =
-                    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-                PathBuf::from("replays").join(format!("tournament-{secs}"))
-            }
+            None => PathBuf::from("replays").join(format!("tournament-{}", super::unix_secs())),
         };
         (config, out, false)
     };
