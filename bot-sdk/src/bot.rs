@@ -29,12 +29,20 @@ pub enum RunError {
     /// A TICK line could not be parsed.
     #[error(transparent)]
     Tick(#[from] TickError),
+    /// A line of another game's protocol (Atoms, Tactics) could not be read.
+    #[error("bad line `{line}`: {why}")]
+    Line {
+        /// The line as received.
+        line: String,
+        /// What was wrong.
+        why: String,
+    },
 }
 
 impl RunError {
     /// A protocol line the SDK could not read, and why.
     pub(crate) fn bad_line(line: &str, why: &str) -> Self {
-        RunError::Tick(TickError { line: line.trim().to_string(), why: why.to_string() })
+        RunError::Line { line: line.trim().to_string(), why: why.to_string() }
     }
 }
 

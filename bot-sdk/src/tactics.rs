@@ -224,6 +224,7 @@ mod tests {
         assert_eq!(v.get(3, 2), Some(Held('B', 4)));
         assert_eq!(v.get(4, 1), None);
         let bad = "TACTICS 1 3 2 A\nROUND x\n";
-        assert!(run_tactics_io(FirstField, bad.as_bytes(), Vec::new()).is_err());
+        let err = run_tactics_io(FirstField, bad.as_bytes(), Vec::new()).unwrap_err();
+        assert_eq!(err.to_string(), "bad line `ROUND x`: bad round");
     }
 }
