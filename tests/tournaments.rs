@@ -313,3 +313,23 @@ fn bad_configs_and_folders_fail_clearly() {
     assert_ne!(code, 0, "a folder with results is not overwritten");
     assert!(stderr.contains("--resume"), "{stderr}");
 }
+
+#[test]
+fn a_default_output_folder_never_reuses_a_taken_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    for secs in now..now + 30 {
+        std::fs::create_dir_all(dir.path().join(format!("replays/tournament-{secs}"))).unwrap();
+    }
+    let (a, b) = (format!("a={}", bin("waiter")), format!("b={}", bin("waiter")));
+    let out = arena_fed(dir.path(), &["tournament", "--map", &map("fire.txt"), "--bot", &a, "--bot", &b], b"");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let made: Vec<String> = std::fs::read_dir(dir.path().join("replays"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with("-2"))
+        .collect();
+    assert_eq!(made.len(), 1, "{made:?}");
+    assert!(dir.path().join("replays").join(&made[0]).join("leaderboard.json").is_file());
+}

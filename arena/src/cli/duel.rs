@@ -47,14 +47,7 @@ fn names(given: &[String], commands: &[String]) -> Vec<String> {
 fn default_replay_path(names: &[String]) -> PathBuf {
     let secs = super::unix_secs();
     let vs: Vec<String> = names.iter().map(|n| file_safe(n)).collect();
-    let stem = format!("duel-{secs}-{}", vs.join("-vs-"));
-    let mut path = PathBuf::from("replays").join(format!("{stem}.json"));
-    let mut k = 2;
-    while path.exists() {
-        path = PathBuf::from("replays").join(format!("{stem}-{k}.json"));
-        k += 1;
-    }
-    path
+    super::fresh_output(&format!("duel-{secs}-{}", vs.join("-vs-")), ".json")
 }
 
 /// Runs `arena duel`.

@@ -378,6 +378,17 @@ pub fn unix_secs() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
+/// `replays/<stem><ext>`, or `replays/<stem>-2<ext>`, `-3`… if that is taken.
+pub fn fresh_output(stem: &str, ext: &str) -> PathBuf {
+    let mut path = PathBuf::from("replays").join(format!("{stem}{ext}"));
+    let mut k = 2;
+    while path.exists() {
+        path = PathBuf::from("replays").join(format!("{stem}-{k}{ext}"));
+        k += 1;
+    }
+    path
+}
+
 /// Sends `tracing` output to stderr: warnings by default, more with -v, RUST_LOG wins.
 pub fn init_logging(verbose: u8) {
     let level = match verbose {

@@ -25,7 +25,7 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
         };
         let out = match args.out.clone().or(config.out.clone()) {
             Some(out) => out,
-            None => PathBuf::from("replays").join(format!("tournament-{}", super::unix_secs())),
+            None => super::fresh_output(&format!("tournament-{}", super::unix_secs()), ""),
         };
         (config, out, false)
     };
