@@ -142,8 +142,11 @@ fn closes_stdout_but_keeps_running() {
 }
 
 #[test]
-fn answers_just_after_the_time_limit() {
-    zoo(&format!("{} 0.4", script("late.sh")), Some("timeout"), &[]);
+fn answers_just_after_the_time_limit_on_the_wall_clock() {
+    // It sleeps: only the wall clock counts that (the CPU clock's side is in tests/clocks.rs).
+    let run = duel_with(&format!("{} 0.4", script("late.sh")), &bin("greedy"), &["--clock", "wall"]);
+    assert_eq!(player(&run.result, 0).2.as_deref(), Some("timeout"), "{}", run.result);
+    assert!(player(&run.result, 1).1, "the normal bot finishes");
 }
 
 #[test]

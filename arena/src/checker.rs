@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::engine::Game;
 use crate::games::resource_rush::{load_map_file, ResourceRush, ResourceRushTestGame, TEST_NAME};
-use crate::referee::{play_match, BotCommand, Limits, PlayedMatch, RefereeError};
+use crate::referee::{play_match, BotCommand, ClockKind, Limits, PlayedMatch, RefereeError};
 use crate::replay::{resimulate, Replay};
 use crate::sandbox::Sandbox;
 
@@ -135,6 +135,7 @@ pub async fn run_test(
     case: &TestCase,
     bot: &str,
     piped: bool,
+    (clock, backstop): (ClockKind, Option<u32>),
     sandbox: &Sandbox,
     cancel: &CancellationToken,
 ) -> Result<TestReport, CheckerError> {
@@ -143,8 +144,15 @@ pub async fn run_test(
     let state = Box::new(ResourceRush::test(spec, piped));
     let mut command = BotCommand::seated(&BotCommand::display_name(bot), bot, None, case.number as u64, 0);
     command.env.push(("RR_MODE".to_string(), "test".to_string()));
-    let limits =
-        Limits { startup: ANSWER_TIME, per_move: ANSWER_TIME, total: ANSWER_TIME * rounds.max(1), ..Limits::default() };
+    let d = Limits::default();
+    let limits = Limits {
+        startup: ANSWER_TIME,
+        per_move: ANSWER_TIME,
+        total: ANSWER_TIME * rounds.max(1),
+        clock,
+        backstop_factor: backstop.unwrap_or(d.backstop_factor),
+        ..d
+    };
     let PlayedMatch { replay, .. } = play_match(TEST_NAME, state, &[command], &limits, 0, sandbox, cancel).await?;
     let me = &replay.result.players[0];
     let reason = match (&me.forfeit, me.finished, case.minimum) {

@@ -3,7 +3,6 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -11,7 +10,7 @@ use thiserror::Error;
 
 use crate::engine::{Failure, Outcome, PlayerId, Reply, SetupError, State, Turn};
 use crate::games;
-use crate::referee::Limits;
+use crate::referee::{Answer, Limits};
 
 /// The `format` field of every replay.
 pub const FORMAT: &str = "arena-replay";
@@ -38,18 +37,22 @@ pub struct RecordedReply {
     /// What went wrong instead, when no usable line arrived.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<Failure>,
-    /// How long the answer took, in milliseconds.
+    /// How long the answer took, in milliseconds of wall time.
     #[serde(default)]
     pub ms: u64,
+    /// CPU time the bot's box used for it (since its previous answer), in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_ms: Option<u64>,
 }
 
 impl RecordedReply {
-    /// Records `reply` of `player` that took `took`.
-    pub fn new(player: PlayerId, reply: Reply, took: Duration) -> Self {
-        let ms = took.as_millis() as u64;
-        match reply {
-            Reply::Line(line) => RecordedReply { player, answer: Some(line), failure: None, ms },
-            Reply::Failed(f) => RecordedReply { player, answer: None, failure: Some(f), ms },
+    /// Records the answer of `player`.
+    pub fn new(player: PlayerId, answer: Answer) -> Self {
+        let ms = answer.wall.as_millis() as u64;
+        let cpu_ms = Some(answer.cpu.as_millis() as u64);
+        match answer.reply {
+            Reply::Line(line) => RecordedReply { player, answer: Some(line), failure: None, ms, cpu_ms },
+            Reply::Failed(f) => RecordedReply { player, answer: None, failure: Some(f), ms, cpu_ms },
         }
     }
 

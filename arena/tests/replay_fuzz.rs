@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use arena::engine::{MatchOptions, Reply, Turn};
 use arena::games;
-use arena::referee::Limits;
+use arena::referee::{Answer, Limits};
 use arena::replay::{resimulate, MatchResult, PlayerInfo, RecordedReply, Replay, Step};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -31,7 +31,7 @@ fn replay_of(answers: &[String]) -> Replay {
             .collect();
         state.apply(&replies);
         replay.steps.push(Step {
-            replies: replies.into_iter().map(|(p, r)| RecordedReply::new(p, r, Default::default())).collect(),
+            replies: replies.into_iter().map(|(p, r)| RecordedReply::new(p, Answer::untimed(r))).collect(),
             chance: None,
             frame: state.frame(),
         });

@@ -4,7 +4,7 @@
 use arena::engine::{Game, Reply, State, Turn};
 use arena::games::tactics::hosted::{TacticsGame, TacticsState, MAX_ACTIONS};
 use arena::games::tactics::{Board, Field};
-use arena::referee::Limits;
+use arena::referee::{Answer, Limits};
 use arena::replay::{resimulate, MatchResult, PlayerInfo, RecordedReply, Replay, Step};
 use bot_sdk::tactics::{run_tactics_io, Command, TacticsBot, TacticsView};
 use proptest::prelude::*;
@@ -90,7 +90,7 @@ proptest! {
             state.apply(&replies);
             let _ = state.render();
             replay.steps.push(Step {
-                replies: replies.into_iter().map(|(p, r)| RecordedReply::new(p, r, Default::default())).collect(),
+                replies: replies.into_iter().map(|(p, r)| RecordedReply::new(p, Answer::untimed(r))).collect(),
                 chance: None,
                 frame: state.frame(),
             });

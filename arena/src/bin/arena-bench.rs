@@ -51,8 +51,8 @@ fn main() -> anyhow::Result<()> {
     let raw = start.elapsed() / duels as u32;
 
     let tmp = tempfile::tempdir()?;
-    let sandbox = Sandbox::new(SandboxMode::Auto, SandboxLimits::default(), Vec::new())?;
-    let bare = Sandbox::limits_only(SandboxLimits::default());
+    let sandbox = Sandbox::new(SandboxMode::Auto, SandboxLimits::default())?;
+    let bare = Sandbox::new(SandboxMode::None, SandboxLimits::default())?;
     let sandboxed = runtime.block_on(async {
         let t = Instant::now();
         for _ in 0..duels {

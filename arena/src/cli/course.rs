@@ -7,6 +7,7 @@ use arena::checker::{discover, run_test, transcript, CheckerError};
 use arena::games::resource_rush::load_map_file;
 use arena::games::resource_rush::solver::{solve as solve_map, Solution};
 use arena::games::resource_rush::testgen::{generate, minimums_file};
+use arena::referee::ClockKind;
 use arena::replay::write_atomic;
 use arena::sandbox::Sandbox;
 use arena::tournament::config::LimitsConfig;
@@ -27,13 +28,15 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
     }
     let mut limits = LimitsConfig::default();
     args.sandbox.apply(&mut limits);
-    let sandbox = Sandbox::new(args.sandbox.mode().unwrap_or_default(), limits.sandbox_limits(), Vec::new())?;
+    let sandbox = Sandbox::new(args.sandbox.mode().unwrap_or_default(), limits.sandbox_limits())?;
     let cancel = super::cancel_on_ctrl_c("interrupted: ending the bot")?;
+    // Like the course's own checker: wall time, unless asked otherwise.
+    let clock = (args.clock.clock.unwrap_or(ClockKind::Wall), args.clock.backstop_factor);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let (mut passed, mut failed) = (0, 0);
     let mut reports = Vec::new();
     for case in &cases {
-        let report = runtime.block_on(run_test(case, &args.bot, args.piped, &sandbox, &cancel))?;
+        let report = runtime.block_on(run_test(case, &args.bot, args.piped, clock, &sandbox, &cancel))?;
         let name = format!("test{:02}", case.number);
         if let Some(dir) = &args.replays {
             report.replay.save(&dir.join(format!("{name}.json")))?;

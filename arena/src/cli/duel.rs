@@ -78,13 +78,13 @@ pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
     }
     let runtime =
         tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
-    let limits = args.limits.limits();
+    let mut limits = args.limits.limits();
+    limits.clock = args.clock.clock.unwrap_or(limits.clock);
+    limits.backstop_factor = args.clock.backstop_factor.unwrap_or(limits.backstop_factor);
     let cancel = super::cancel_on_ctrl_c("interrupted: ending the bots")?;
     let mut resource_limits = arena::tournament::config::LimitsConfig::default();
     args.sandbox.apply(&mut resource_limits);
-    let protect: Vec<PathBuf> =
-        replay_path.as_deref().and_then(Path::parent).map(Path::to_path_buf).into_iter().collect();
-    let sandbox = Sandbox::new(args.sandbox.mode().unwrap_or_default(), resource_limits.sandbox_limits(), protect)?;
+    let sandbox = Sandbox::new(args.sandbox.mode().unwrap_or_default(), resource_limits.sandbox_limits())?;
     let played = runtime.block_on(play_match(game.name(), state, &bots, &limits, seed, &sandbox, &cancel))?;
     if let Some(path) = &replay_path {
         played.save(path, &path.with_extension("log"))?;

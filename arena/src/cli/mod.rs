@@ -143,6 +143,8 @@ pub struct TestArgs {
     pub json: bool,
     #[command(flatten)]
     pub sandbox: SandboxArgs,
+    #[command(flatten)]
+    pub clock: ClockArgs,
 }
 
 /// Options of `arena gen-tests`.
@@ -219,6 +221,8 @@ pub struct TournamentArgs {
     pub json: bool,
     #[command(flatten)]
     pub sandbox: SandboxArgs,
+    #[command(flatten)]
+    pub clock: ClockArgs,
 }
 
 fn parse_size(arg: &str) -> Result<(usize, usize), String> {
@@ -281,6 +285,8 @@ pub struct DuelArgs {
     pub limits: LimitArgs,
     #[command(flatten)]
     pub sandbox: SandboxArgs,
+    #[command(flatten)]
+    pub clock: ClockArgs,
     /// The bots' command lines, in player order (split like a shell would, no shell is run).
     #[arg(num_args = 0.., value_name = "BOT")]
     pub bots: Vec<String>,
@@ -330,6 +336,28 @@ impl SandboxArgs {
         limits.file_size_mb = self.max_file_mb.or(limits.file_size_mb);
         limits.open_files = self.max_open_files.or(limits.open_files);
         limits.processes = self.max_procs.or(limits.processes);
+    }
+}
+
+/// What bots' time limits count.
+#[derive(Debug, Args)]
+pub struct ClockArgs {
+    /// What time limits count: `cpu` (the CPU time of the bot's whole box, with a wall-clock
+    /// backstop; results do not depend on the machine's load) or `wall` (as the course's own
+    /// checker) [default: cpu; for `arena test`: wall].
+    #[arg(long, value_name = "CLOCK")]
+    pub clock: Option<arena::referee::ClockKind>,
+    /// With `--clock cpu`, an answer also ends after this many times its limit in wall time
+    /// (a bot that sleeps or blocks) [default: 5].
+    #[arg(long, value_name = "N")]
+    pub backstop_factor: Option<u32>,
+}
+
+impl ClockArgs {
+    /// Overrides the clock settings of `limits` with the flags given.
+    pub fn apply(&self, limits: &mut arena::tournament::config::LimitsConfig) {
+        limits.clock = self.clock.or(limits.clock);
+        limits.backstop_factor = self.backstop_factor.or(limits.backstop_factor);
     }
 }
 

@@ -46,6 +46,7 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
     config.limits.move_ms = args.move_ms.or(config.limits.move_ms);
     config.limits.total_ms = args.total_ms.or(config.limits.total_ms);
     args.sandbox.apply(&mut config.limits);
+    args.clock.apply(&mut config.limits);
     config.sandbox = args.sandbox.mode().unwrap_or(config.sandbox);
     config.out = Some(out.clone());
     Ok((config, out, resume))

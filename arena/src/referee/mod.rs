@@ -2,6 +2,8 @@
 //! each turn names (concurrently when simultaneous) under time limits, and records the replay.
 //! It knows no game's rules.
 
+pub mod clock;
+mod monitor;
 mod process;
 
 use std::time::Duration;
@@ -14,7 +16,8 @@ use thiserror::Error;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-pub use process::{BotCommand, BotProcess};
+pub use clock::ClockKind;
+pub use process::{Answer, BotCommand, BotProcess};
 
 use crate::engine::{PlayerId, Reply, State, Turn};
 use crate::replay::{write_atomic, MatchResult, PlayerInfo, RecordedReply, Replay, ReplayError, Step};
@@ -39,6 +42,17 @@ pub struct Limits {
     pub max_line: usize,
     /// How much of a bot's stderr is kept, in bytes.
     pub stderr_cap: usize,
+    /// What the time limits count: the CPU time of the bot's box, or wall time.
+    #[serde(default = "ClockKind::legacy")]
+    pub clock: ClockKind,
+    /// With the CPU clock, an answer also ends after this many times its limit in wall time
+    /// (a bot that sleeps or blocks).
+    #[serde(default = "default_backstop")]
+    pub backstop_factor: u32,
+}
+
+fn default_backstop() -> u32 {
+    5
 }
 
 impl Default for Limits {
@@ -50,6 +64,8 @@ impl Default for Limits {
             grace: Duration::from_millis(200),
             max_line: 4096,
             stderr_cap: 64 * 1024,
+            clock: ClockKind::Cpu,
+            backstop_factor: default_backstop(),
         }
     }
 }
@@ -90,6 +106,14 @@ pub enum RefereeError {
         command: String,
         /// The system's reason.
         source: std::io::Error,
+    },
+    /// The bot's box could not be made.
+    #[error("bot `{name}`: {source}")]
+    Sandbox {
+        /// The bot.
+        name: String,
+        /// What the sandbox said.
+        source: crate::sandbox::SandboxError,
     },
     /// The match could not be set up or its record not written.
     #[error("{0}")]
@@ -170,6 +194,8 @@ pub async fn play_match(
         *limits,
         state.frame(),
     );
+    let watches = procs.iter().flatten().map(BotProcess::watch).collect();
+    let monitor = AbortOnDrop(tokio::spawn(monitor::watch(watches, *limits)));
     let mut rng = StdRng::seed_from_u64(seed);
     let mut introduced = vec![false; n];
     let mut endings: Vec<(PlayerId, JoinHandle<String>)> = Vec::new();
@@ -218,6 +244,7 @@ pub async fn play_match(
             endings.push((p, tokio::spawn(bot.shutdown(limits.grace))));
         }
     }
+    drop(monitor);
     let mut stderr = vec![String::new(); n];
     for (p, handle) in endings {
         stderr[p] = handle.await.unwrap_or_default();
@@ -248,21 +275,27 @@ async fn ask_and_apply(
         text.push_str(&state.prompt(p));
         asks.push(async move {
             match slot.as_mut() {
-                Some(bot) => {
-                    let (reply, took) = bot.ask(&text, limits, early_ok).await;
-                    (p, reply, took)
-                }
-                None => (p, Reply::Failed(crate::engine::Failure::Crash), Duration::ZERO),
+                Some(bot) => (p, bot.ask(&text, limits, early_ok).await),
+                None => (p, Answer::untimed(Reply::Failed(crate::engine::Failure::Crash))),
             }
         });
     }
     let answers = join_all(asks).await;
-    let replies: Vec<(PlayerId, Reply)> = answers.iter().map(|(p, r, _)| (*p, r.clone())).collect();
+    let replies: Vec<(PlayerId, Reply)> = answers.iter().map(|(p, a)| (*p, a.reply.clone())).collect();
     state.apply(&replies);
     Step {
-        replies: answers.into_iter().map(|(p, r, took)| RecordedReply::new(p, r, took)).collect(),
+        replies: answers.into_iter().map(|(p, a)| RecordedReply::new(p, a)).collect(),
         chance: None,
         frame: state.frame(),
+    }
+}
+
+/// Aborts a task when dropped (the monitor ends with its match, however the match ends).
+struct AbortOnDrop(JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 

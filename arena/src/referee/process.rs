@@ -1,21 +1,22 @@
-//! One bot process: spawned in its own process group, fed through stdin, read line by line
-//! from stdout under time limits, its stderr kept up to a cap, and ended without leftovers.
+//! One bot process: spawned in a box of its own, fed through stdin, read line by line from
+//! stdout under time limits (CPU or wall), its stderr kept up to a cap, and ended with
+//! everything in its box.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use nix::sys::signal::{killpg, Signal};
-use nix::unistd::Pid;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use super::clock::{AnswerClock, ClockKind, Look};
 use super::{Limits, RefereeError};
 use crate::engine::{Failure, Reply};
-use crate::sandbox::{Cage, Sandbox};
+use crate::sandbox::{BoxHandle, Launch, Sandbox};
 
 /// How to start one bot.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,32 +86,108 @@ struct StderrLog {
     dropped: usize,
 }
 
+/// One answer: the reply and what it cost.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    /// The line, or why there was none.
+    pub reply: Reply,
+    /// Wall time from the prompt to the answer.
+    pub wall: Duration,
+    /// CPU time the bot's box used since its previous answer.
+    pub cpu: Duration,
+}
+
+impl Answer {
+    /// An answer that took no time (replays built by hand, failures found before asking).
+    pub fn untimed(reply: Reply) -> Answer {
+        Answer { reply, wall: Duration::ZERO, cpu: Duration::ZERO }
+    }
+
+    fn failed(f: Failure) -> Answer {
+        Answer::untimed(Reply::Failed(f))
+    }
+}
+
+/// What a bot shares with its match's monitor (see [`super::monitor`]).
+#[derive(Debug)]
+pub(super) struct Watch {
+    /// The box; `None` once released.
+    handle: Mutex<Option<BoxHandle>>,
+    /// What the monitor found (the box is killed then).
+    verdict: Mutex<Option<Failure>>,
+    /// The box's CPU time when the bot last answered (or started).
+    mark: Mutex<Duration>,
+    /// Being asked now (the answer's own clock watches it).
+    pub asked: AtomicBool,
+    /// Answered at least once.
+    pub answered: AtomicBool,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+impl Watch {
+    /// CPU time of the whole box so far.
+    pub fn cpu(&self) -> Duration {
+        lock(&self.handle).as_ref().map_or(Duration::ZERO, BoxHandle::cpu_time)
+    }
+
+    /// CPU time since the bot last answered.
+    pub fn cpu_since_answer(&self) -> Duration {
+        self.cpu().saturating_sub(*lock(&self.mark))
+    }
+
+    /// Whether the box is over its memory limit.
+    pub fn out_of_memory(&self) -> bool {
+        lock(&self.handle).as_ref().is_some_and(BoxHandle::out_of_memory)
+    }
+
+    /// Ends the box for `failure` (the first verdict stands).
+    pub fn condemn(&self, failure: Failure) {
+        lock(&self.verdict).get_or_insert(failure);
+        if let Some(h) = lock(&self.handle).as_ref() {
+            h.kill();
+        }
+    }
+
+    fn verdict(&self) -> Option<Failure> {
+        *lock(&self.verdict)
+    }
+
+    /// The process of the box that runs the bot's program, for the monitor's looks.
+    pub fn main_pid(&self) -> Option<i32> {
+        lock(&self.handle).as_ref().and_then(BoxHandle::main_pid)
+    }
+}
+
 /// A running bot.
 pub struct BotProcess {
     name: String,
     child: Child,
-    pgid: Option<Pid>,
     stdin: Option<ChildStdin>,
     lines: mpsc::Receiver<BotLine>,
     stderr: Arc<Mutex<StderrLog>>,
     tasks: Vec<JoinHandle<()>>,
     used: Duration,
-    answered: bool,
     ended: bool,
-    cage: Option<Cage>,
+    /// Cores the box may use at once (how fast its CPU time can run).
+    parallel: u32,
+    watch: Arc<Watch>,
 }
 
 impl Drop for BotProcess {
     /// A bot dropped without [`BotProcess::shutdown`] (a cancelled match, a panic) still has
-    /// its whole process group killed; tokio reaps the leader in the background.
+    /// its whole box killed; its cgroups are removed off this thread.
     fn drop(&mut self) {
         if !self.ended {
-            if let Some(pgid) = self.pgid {
-                let _ = killpg(pgid, Signal::SIGKILL);
+            if let Some(handle) = lock(&self.watch.handle).take() {
+                handle.kill();
+                std::thread::spawn(move || handle.release());
             }
-        }
-        if let Some(cage) = self.cage.take() {
-            cage.end();
         }
         for task in &self.tasks {
             task.abort();
@@ -119,7 +196,8 @@ impl Drop for BotProcess {
 }
 
 impl BotProcess {
-    /// Starts the bot. Fails when the command is empty, cannot be split, or cannot be run.
+    /// Starts the bot in a box of its own. Fails when the command is empty, cannot be split,
+    /// cannot be boxed, or cannot be run.
     pub fn spawn(cmd: &BotCommand, limits: &Limits, sandbox: &Sandbox) -> Result<BotProcess, RefereeError> {
         let bad = |message: String| RefereeError::BadCommand {
             name: cmd.name.clone(),
@@ -127,34 +205,24 @@ impl BotProcess {
             message,
         };
         let words = shell_words::split(&cmd.command).map_err(|e| bad(e.to_string()))?;
-        let (program, args) = words.split_first().ok_or_else(|| bad("the command is empty".to_string()))?;
-        let mut command = Command::new(program);
-        command
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0)
-            .kill_on_drop(true);
-        if let Some(dir) = &cmd.cwd {
-            command.current_dir(dir);
+        if words.is_empty() {
+            return Err(bad("the command is empty".to_string()));
         }
-        for (k, v) in &cmd.env {
-            command.env(k, v);
-        }
-        let cwd = match &cmd.cwd {
-            Some(dir) => dir.clone(),
-            None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
-        };
-        let cage = sandbox.confine(&mut command, &cwd).map_err(|e| bad(e.to_string()))?;
+        let launch = Launch { words: &words, folder: cmd.cwd.as_deref(), env: &cmd.env, build: false };
+        let (command, mut handle) =
+            sandbox.command(&launch).map_err(|source| RefereeError::Sandbox { name: cmd.name.clone(), source })?;
+        let mut command = Command::from(command);
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).kill_on_drop(true);
         let mut child = match command.spawn() {
             Ok(child) => child,
             Err(source) => {
-                cage.end();
+                std::thread::spawn(move || handle.release());
                 return Err(RefereeError::Spawn { name: cmd.name.clone(), command: cmd.command.clone(), source });
             }
         };
-        let pgid = child.id().map(|id| Pid::from_raw(id as i32));
+        if let Some(pid) = child.id() {
+            handle.started(pid);
+        }
         let stdin = child.stdin.take();
         let (tx, lines) = mpsc::channel(4);
         let stderr = Arc::new(Mutex::new(StderrLog::default()));
@@ -165,75 +233,128 @@ impl BotProcess {
         if let Some(err) = child.stderr.take() {
             tasks.push(tokio::spawn(keep_stderr(err, stderr.clone(), limits.stderr_cap)));
         }
-        tracing::debug!(bot = %cmd.name, command = %cmd.command, pid = ?pgid, "spawned");
+        let parallel = if sandbox.caps_cpu() {
+            sandbox.limits().cores as u32
+        } else {
+            std::thread::available_parallelism().map_or(1, |n| n.get() as u32)
+        };
+        tracing::debug!(bot = %cmd.name, command = %cmd.command, pid = ?child.id(), "spawned");
+        let watch = Arc::new(Watch {
+            handle: Mutex::new(Some(handle)),
+            verdict: Mutex::new(None),
+            mark: Mutex::new(Duration::ZERO),
+            asked: AtomicBool::new(false),
+            answered: AtomicBool::new(false),
+        });
         Ok(BotProcess {
             name: cmd.name.clone(),
             child,
-            pgid,
             stdin,
             lines,
             stderr,
             tasks,
             used: Duration::ZERO,
-            answered: false,
             ended: false,
-            cage: Some(cage),
+            parallel,
+            watch,
         })
     }
 
-    /// Sends `text` and waits for one answer line under the limits. Returns the reply and the
-    /// time it took. A line already waiting is output nobody asked for, unless `early_ok` (the
-    /// bot was sent its whole input at once, so answers may run ahead).
-    pub async fn ask(&mut self, text: &str, limits: &Limits, early_ok: bool) -> (Reply, Duration) {
+    /// What the match's monitor watches.
+    pub(super) fn watch(&self) -> Arc<Watch> {
+        self.watch.clone()
+    }
+
+    /// Sends `text` and waits for one answer line under the limits. A line already waiting is
+    /// output nobody asked for, unless `early_ok` (the bot was sent its whole input at once,
+    /// so answers may run ahead).
+    pub async fn ask(&mut self, text: &str, limits: &Limits, early_ok: bool) -> Answer {
+        if let Some(f) = self.watch.verdict() {
+            return Answer::failed(f);
+        }
         if !early_ok {
             match self.lines.try_recv() {
                 Ok(BotLine::Eof) | Err(mpsc::error::TryRecvError::Disconnected) => {
-                    return (Reply::Failed(self.why_it_died().await), Duration::ZERO)
+                    return Answer::failed(self.why_it_died().await)
                 }
-                Ok(_) => return (Reply::Failed(Failure::ExtraOutput), Duration::ZERO),
+                Ok(_) => return Answer::failed(Failure::ExtraOutput),
                 Err(mpsc::error::TryRecvError::Empty) => {}
             }
         }
-        let per_answer = if self.answered { limits.per_move } else { limits.startup };
+        let answered = self.watch.answered.load(Ordering::Relaxed);
+        let per_answer = if answered { limits.per_move } else { limits.startup };
         let limit = per_answer.min(limits.total.saturating_sub(self.used));
+        let clock = AnswerClock::new(limits.clock, limit, limits.backstop_factor, self.parallel);
+        let watch = &self.watch;
+        watch.asked.store(true, Ordering::Relaxed);
+        let mark = *lock(&watch.mark);
         let start = Instant::now();
-        let stdin = &mut self.stdin;
-        let lines = &mut self.lines;
-        let exchange = async {
-            let Some(pipe) = stdin.as_mut() else {
-                return Reply::Failed(Failure::Crash);
+        let mut reply = {
+            let stdin = &mut self.stdin;
+            let lines = &mut self.lines;
+            let exchange = async {
+                let Some(pipe) = stdin.as_mut() else {
+                    return Reply::Failed(Failure::Crash);
+                };
+                if pipe.write_all(text.as_bytes()).await.is_err() || pipe.flush().await.is_err() {
+                    return Reply::Failed(Failure::Crash);
+                }
+                match lines.recv().await {
+                    Some(BotLine::Text(line)) => Reply::Line(line),
+                    Some(BotLine::TooLong) | Some(BotLine::NotUtf8) => Reply::Failed(Failure::Malformed),
+                    Some(BotLine::Eof) | None => Reply::Failed(Failure::Crash),
+                }
             };
-            if pipe.write_all(text.as_bytes()).await.is_err() || pipe.flush().await.is_err() {
-                return Reply::Failed(Failure::Crash);
-            }
-            match lines.recv().await {
-                Some(BotLine::Text(line)) => Reply::Line(line),
-                Some(BotLine::TooLong) | Some(BotLine::NotUtf8) => Reply::Failed(Failure::Malformed),
-                Some(BotLine::Eof) | None => Reply::Failed(Failure::Crash),
+            tokio::pin!(exchange);
+            let mut next = start + clock.first_look();
+            loop {
+                tokio::select! {
+                    reply = &mut exchange => break reply,
+                    () = tokio::time::sleep_until(next.into()) => {
+                        let cpu = if limits.clock == ClockKind::Cpu { watch.cpu().saturating_sub(mark) } else { Duration::ZERO };
+                        match clock.look(start.elapsed(), cpu) {
+                            Look::Over => break Reply::Failed(Failure::Timeout),
+                            Look::Again(after) => next = Instant::now() + after,
+                        }
+                    }
+                }
             }
         };
-        let mut reply = tokio::time::timeout(limit, exchange).await.unwrap_or(Reply::Failed(Failure::Timeout));
-        let took = start.elapsed();
+        let wall = start.elapsed();
+        let now = watch.cpu();
+        let cpu = now.saturating_sub(mark);
+        if matches!(reply, Reply::Line(_)) && !clock.accepts(wall, cpu) {
+            reply = Reply::Failed(Failure::Timeout);
+        }
+        *lock(&watch.mark) = now;
+        watch.asked.store(false, Ordering::Relaxed);
+        watch.answered.store(true, Ordering::Relaxed);
         // A bot that exited while a child still holds its pipe open crashed: it did not merely
         // run out of time.
         let exited = reply == Reply::Failed(Failure::Timeout) && matches!(self.child.try_wait(), Ok(Some(_)));
         if reply == Reply::Failed(Failure::Crash) || exited {
             reply = Reply::Failed(self.why_it_died().await);
         }
-        self.used += took;
-        self.answered = true;
-        tracing::trace!(bot = %self.name, ?reply, ?took, "answer");
-        (reply, took)
+        self.used += clock.charged(wall, cpu);
+        tracing::trace!(bot = %self.name, ?reply, ?wall, ?cpu, "answer");
+        Answer { reply, wall, cpu }
     }
 
-    /// Tells a limit apart from a plain crash once the bot has gone: SIGXCPU is `cpu`; an
-    /// allocation failure its runtime reported on stderr is `memory`; anything else `crash`.
+    /// Tells a limit apart from a plain crash once the bot has gone: what the monitor found;
+    /// SIGXCPU is `cpu`; the box's memory limit (or an allocation failure its runtime
+    /// reported on stderr) is `memory`; anything else `crash`.
     async fn why_it_died(&mut self) -> Failure {
         let status = tokio::time::timeout(Duration::from_millis(200), self.child.wait()).await;
+        if let Some(f) = self.watch.verdict() {
+            return f;
+        }
         if let Ok(Ok(status)) = status {
             if std::os::unix::process::ExitStatusExt::signal(&status) == Some(libc::SIGXCPU) {
                 return Failure::Cpu;
             }
+        }
+        if self.watch.out_of_memory() {
+            return Failure::Memory;
         }
         // Give the stderr reader a moment to take the last words.
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -247,10 +368,7 @@ impl BotProcess {
     }
 
     fn stderr_text(&self) -> String {
-        let log = match self.stderr.lock() {
-            Ok(guard) => guard,
-            Err(poisoned) => poisoned.into_inner(),
-        };
+        let log = lock(&self.stderr);
         let mut text = String::from_utf8_lossy(&log.kept).into_owned();
         if log.dropped > 0 {
             text.push_str(&format!("\n[arena: {} more bytes of stderr dropped]\n", log.dropped));
@@ -258,31 +376,34 @@ impl BotProcess {
         text
     }
 
-    /// Closes stdin, lets the bot exit within `grace`, then ends its whole process group
-    /// (SIGTERM, then SIGKILL) and reaps it. Returns what it wrote to stderr.
+    /// Closes stdin, lets the bot exit within `grace`, then kills everything in its box and
+    /// waits until it is gone; the box's cgroups are removed on a blocking thread, never on
+    /// the referee's. Returns what the bot wrote to stderr.
     pub async fn shutdown(mut self, grace: Duration) -> String {
         drop(self.stdin.take());
         let exited = tokio::time::timeout(grace, self.child.wait()).await.is_ok();
-        if let Some(pgid) = self.pgid {
+        let handle = lock(&self.watch.handle).take();
+        if let Some(h) = &handle {
             if !exited {
-                let _ = killpg(pgid, Signal::SIGTERM);
-                if tokio::time::timeout(grace, self.child.wait()).await.is_err() {
-                    tracing::debug!(bot = %self.name, "did not end on SIGTERM");
-                }
+                tracing::debug!(bot = %self.name, "did not end within the grace time");
             }
-            // Children that outlived the leader (or ignored SIGTERM) go too.
-            let _ = killpg(pgid, Signal::SIGKILL);
-        }
-        let _ = self.child.kill().await;
-        if let Some(cage) = self.cage.take() {
-            let left = cage.remaining();
+            h.kill();
+            let left = h.remaining();
             if left > 0 {
-                tracing::debug!(bot = %self.name, left, "ending processes that left the group");
+                tracing::debug!(bot = %self.name, left, "ending what was left in the box");
             }
-            cage.end();
+        }
+        // The box's supervisor exits only once everything in the box is gone.
+        let _ = self.child.kill().await;
+        if let Some(h) = handle {
+            let _ = tokio::task::spawn_blocking(move || h.release()).await;
         }
         self.ended = true;
         tracing::debug!(bot = %self.name, "ended");
+        // The readers end with the pipes; give the stderr reader the last bytes.
+        for task in self.tasks.drain(..) {
+            let _ = tokio::time::timeout(Duration::from_millis(100), task).await;
+        }
         self.stderr_text()
     }
 }
@@ -346,10 +467,7 @@ async fn keep_stderr(mut err: tokio::process::ChildStderr, log: Arc<Mutex<Stderr
             Ok(0) | Err(_) => return,
             Ok(n) => n,
         };
-        let mut log = match log.lock() {
-            Ok(guard) => guard,
-            Err(poisoned) => poisoned.into_inner(),
-        };
+        let mut log = lock(&log);
         let room = cap.saturating_sub(log.kept.len()).min(n);
         log.kept.extend_from_slice(&buf[..room]);
         log.dropped += n - room;

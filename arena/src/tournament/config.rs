@@ -50,6 +50,10 @@ pub struct LimitsConfig {
     pub open_files: Option<u64>,
     /// Processes per bot (itself and its children).
     pub processes: Option<u64>,
+    /// What time limits count: `cpu` (default) or `wall`.
+    pub clock: Option<crate::referee::ClockKind>,
+    /// With the CPU clock, an answer also ends after this many times its limit in wall time.
+    pub backstop_factor: Option<u32>,
 }
 
 impl LimitsConfig {
@@ -62,6 +66,7 @@ impl LimitsConfig {
             file_size_mb: self.file_size_mb.unwrap_or(d.file_size_mb),
             open_files: self.open_files.unwrap_or(d.open_files),
             processes: self.processes.unwrap_or(d.processes),
+            ..d
         }
     }
 
@@ -74,6 +79,8 @@ impl LimitsConfig {
             per_move: ms(self.move_ms, d.per_move),
             total: ms(self.total_ms, d.total),
             grace: ms(self.grace_ms, d.grace),
+            clock: self.clock.unwrap_or(d.clock),
+            backstop_factor: self.backstop_factor.unwrap_or(d.backstop_factor),
             ..d
         }
     }

@@ -190,7 +190,7 @@ pub fn run(
     let mut writer = ResultsWriter::open(out, valid_len)?;
     let jobs = record.config.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let progress = Progress::new(todo.len(), kept);
-    let sandbox = Sandbox::new(record.config.sandbox, record.config.limits.sandbox_limits(), vec![out.to_path_buf()])
+    let sandbox = Sandbox::new(record.config.sandbox, record.config.limits.sandbox_limits())
         .map_err(|e| TournamentError::Invalid(e.to_string()))?;
     let shared = Shared { record: record.clone(), game, sandbox };
     let queue = Mutex::new(VecDeque::from(todo));

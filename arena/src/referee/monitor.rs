@@ -1,0 +1,74 @@
+//! A match's monitor: while bots think, it looks at every box now and then. A bot that is not
+//! being asked but burns more CPU than one answer may use (children busy in the background,
+//! starving the opponent) is ended with `timeout`, and a box over its memory limit with
+//! `memory`, at once rather than at its next answer. It also notices when bots wait for a
+//! CPU much of the time: a machine busy with something else, or `-j` set too high.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::clock::ClockKind;
+use super::process::Watch;
+use super::Limits;
+use crate::engine::Failure;
+
+/// How often the monitor looks.
+pub(super) const PERIOD: Duration = Duration::from_millis(25);
+
+/// Watches `bots` until dropped (run it as a task; abort it when the match ends).
+pub(super) async fn watch(bots: Vec<Arc<Watch>>, limits: Limits) {
+    let mut tick = tokio::time::interval(PERIOD);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    tick.tick().await;
+    let mut waits: Vec<Option<(Instant, u64)>> = vec![None; bots.len()];
+    let mut starved = 0u32;
+    loop {
+        tick.tick().await;
+        for (bot, wait) in bots.iter().zip(waits.iter_mut()) {
+            if bot.out_of_memory() {
+                bot.condemn(Failure::Memory);
+                continue;
+            }
+            let asked = bot.asked.load(Ordering::Relaxed);
+            if limits.clock == ClockKind::Cpu && !asked {
+                let limit = if bot.answered.load(Ordering::Relaxed) { limits.per_move } else { limits.startup };
+                if bot.cpu_since_answer() > limit {
+                    tracing::debug!("a bot used more than an answer's CPU while not asked");
+                    bot.condemn(Failure::Timeout);
+                    continue;
+                }
+            }
+            // Time spent runnable but waiting for a CPU, while thinking.
+            let now = asked.then(|| bot.main_pid().and_then(run_delay)).flatten().map(|d| (Instant::now(), d));
+            if let (Some((t0, d0)), Some((t1, d1))) = (*wait, now) {
+                let span = t1.duration_since(t0).as_nanos() as u64;
+                if span > 0 && d1.saturating_sub(d0) * 2 > span {
+                    starved += 1;
+                }
+            }
+            *wait = now;
+        }
+        if starved >= 8 {
+            warn_overloaded();
+        }
+    }
+}
+
+/// Nanoseconds the process has waited for a CPU while runnable (`/proc/<pid>/schedstat`).
+fn run_delay(pid: i32) -> Option<u64> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/schedstat")).ok()?;
+    text.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Says once per run that bots wait for a CPU.
+fn warn_overloaded() {
+    static WARNED: AtomicBool = AtomicBool::new(false);
+    if !WARNED.swap(true, Ordering::Relaxed) {
+        tracing::warn!(
+            "the machine is overloaded: thinking bots wait for a CPU more than half of the time \
+             (another load, or -j above cores / players); with --clock cpu results stay fair but \
+             take longer; with --clock wall they would not be fair"
+        );
+    }
+}

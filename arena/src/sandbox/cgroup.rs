@@ -1,0 +1,261 @@
+//! Per-box cgroups: a process cap (`pids`), a memory limit for the whole box (`memory`), one
+//! core's worth of CPU (`cpu`), and the box's CPU time (`cpuacct`, or `cpu.stat` on v2).
+//!
+//! Works with cgroup v1 (one hierarchy per controller, as on this project's machines) and v2
+//! (one hierarchy). Each box gets a directory `arena-<arena pid>-<n>` in every hierarchy it
+//! uses, under the arena's own cgroup (v1) or under `arena-boxes` at the v2 root.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// The controllers a box uses.
+const WANTED: [&str; 4] = ["pids", "memory", "cpu", "cpuacct"];
+
+/// Where box cgroups are made: one parent directory per hierarchy, with its controllers.
+#[derive(Debug, Clone)]
+pub(super) struct Roots {
+    parents: Vec<(PathBuf, Vec<&'static str>, bool)>,
+}
+
+/// One box's cgroup directories.
+#[derive(Debug)]
+pub(super) struct BoxGroup {
+    dirs: Vec<(PathBuf, Vec<&'static str>, bool)>,
+}
+
+static SEQ: AtomicU64 = AtomicU64::new(0);
+
+impl Roots {
+    /// Finds the hierarchies this process may make cgroups in, if any.
+    pub fn discover() -> Option<Roots> {
+        let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+        let mounts = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+        let mut parents: Vec<(PathBuf, Vec<&'static str>, bool)> = Vec::new();
+        let mut missing: Vec<&'static str> = WANTED.to_vec();
+        // v1 first: a controller bound to a v1 hierarchy is not available on v2.
+        for line in own.lines() {
+            let mut parts = line.splitn(3, ':');
+            let (Some(_), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next()) else { continue };
+            if controllers.is_empty() {
+                continue;
+            }
+            let here: Vec<&'static str> =
+                WANTED.iter().copied().filter(|w| controllers.split(',').any(|c| c == *w)).collect();
+            if here.is_empty() {
+                continue;
+            }
+            let Some(mount) = mount_point(&mounts, "cgroup", here[0]) else { continue };
+            let dir = mount.join(path.trim_start_matches('/'));
+            if usable(&dir) {
+                missing.retain(|m| !here.contains(m));
+                parents.push((dir, here, false));
+            }
+        }
+        // cpuacct is v1 only: on v2, cpu.stat has the usage.
+        let v2_wanted: Vec<&'static str> = missing.iter().copied().filter(|c| *c != "cpuacct").collect();
+        if !v2_wanted.is_empty() {
+            if let Some((dir, here)) = v2_parent(&mounts, &v2_wanted) {
+                parents.push((dir, here, true));
+            }
+        }
+        (!parents.is_empty()).then_some(Roots { parents })
+    }
+
+    /// The controllers available.
+    pub fn controllers(&self) -> Vec<&'static str> {
+        let mut all: Vec<&'static str> = self.parents.iter().flat_map(|(_, c, _)| c.iter().copied()).collect();
+        if self.parents.iter().any(|(_, c, v2)| *v2 && c.contains(&"cpu")) {
+            all.push("cpuacct");
+        }
+        all
+    }
+
+    /// Makes a box's cgroups with its limits.
+    pub fn make(&self, limits: &super::SandboxLimits) -> std::io::Result<BoxGroup> {
+        let n = SEQ.fetch_add(1, Ordering::SeqCst);
+        let name = format!("arena-{}-{n}", std::process::id());
+        let mut group = BoxGroup { dirs: Vec::new() };
+        for (parent, controllers, v2) in &self.parents {
+            let dir = parent.join(&name);
+            std::fs::create_dir(&dir)?;
+            group.dirs.push((dir.clone(), controllers.clone(), *v2));
+            let set = |file: &str, value: String| {
+                std::fs::write(dir.join(file), value)
+                    .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", dir.join(file).display())))
+            };
+            for c in controllers {
+                match (*c, *v2) {
+                    ("pids", _) => set("pids.max", limits.processes.to_string())?,
+                    ("memory", false) => set("memory.limit_in_bytes", (limits.memory_mb << 20).to_string())?,
+                    ("memory", true) => {
+                        set("memory.max", (limits.memory_mb << 20).to_string())?;
+                        let _ = set("memory.swap.max", "0".to_string());
+                    }
+                    ("cpu", false) => {
+                        set("cpu.cfs_period_us", "100000".to_string())?;
+                        set("cpu.cfs_quota_us", (100_000 * limits.cores.max(1)).to_string())?;
+                    }
+                    ("cpu", true) => set("cpu.max", format!("{} 100000", 100_000 * limits.cores.max(1)))?,
+                    _ => {}
+                }
+            }
+        }
+        Ok(group)
+    }
+
+    /// Ends what an arena that died (`kill -9`) left in its boxes' cgroups, and removes them.
+    pub fn end_stale(&self) {
+        for (parent, _, v2) in &self.parents {
+            let Ok(entries) = std::fs::read_dir(parent) else { continue };
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let Some(owner) = name.strip_prefix("arena-").and_then(|rest| rest.split('-').next()) else { continue };
+                let Ok(pid) = owner.parse::<u32>() else { continue };
+                if Path::new(&format!("/proc/{pid}")).exists() {
+                    continue; // a running arena's box
+                }
+                tracing::info!(cgroup = %entry.path().display(), "ending a box left by an arena that died");
+                BoxGroup { dirs: vec![(entry.path(), Vec::new(), *v2)] }.remove();
+            }
+        }
+    }
+}
+
+/// The mount point of the cgroup hierarchy of type `fstype` carrying `controller`.
+fn mount_point(mountinfo: &str, fstype: &str, controller: &str) -> Option<PathBuf> {
+    mountinfo.lines().find_map(|line| {
+        let (left, right) = line.split_once(" - ")?;
+        let mut right = right.split_whitespace();
+        if right.next()? != fstype {
+            return None;
+        }
+        let options = right.nth(1).unwrap_or("");
+        let point = left.split_whitespace().nth(4)?;
+        (fstype == "cgroup2" || options.split(',').any(|o| o == controller)).then(|| PathBuf::from(point))
+    })
+}
+
+/// As root on cgroup v2: `arena-boxes` at the root, with those of `wanted` that exist
+/// enabled for its children.
+fn v2_parent(mountinfo: &str, wanted: &[&'static str]) -> Option<(PathBuf, Vec<&'static str>)> {
+    let mount = mount_point(mountinfo, "cgroup2", "")?;
+    let available = std::fs::read_to_string(mount.join("cgroup.controllers")).ok()?;
+    let here: Vec<&'static str> =
+        wanted.iter().copied().filter(|w| available.split_whitespace().any(|a| a == *w)).collect();
+    if here.is_empty() {
+        return None;
+    }
+    let enable: Vec<String> = here.iter().map(|c| format!("+{c}")).collect();
+    let enable = enable.join(" ");
+    std::fs::write(mount.join("cgroup.subtree_control"), &enable).ok()?;
+    let dir = mount.join("arena-boxes");
+    let _ = std::fs::create_dir(&dir);
+    std::fs::write(dir.join("cgroup.subtree_control"), &enable).ok()?;
+    usable(&dir).then_some((dir, here))
+}
+
+/// Whether a cgroup can be made under `dir`.
+fn usable(dir: &Path) -> bool {
+    let probe = dir.join(format!("arena-probe-{}", std::process::id()));
+    let ok = std::fs::create_dir(&probe).is_ok();
+    let _ = std::fs::remove_dir(&probe);
+    ok
+}
+
+/// The first number after `key ` in a `key value` file.
+fn keyed(text: &str, key: &str) -> Option<u64> {
+    text.lines().find_map(|l| l.strip_prefix(key)?.strip_prefix(' ')?.trim().parse().ok())
+}
+
+impl BoxGroup {
+    /// The `cgroup.procs` files a process joins to enter the box's cgroups.
+    pub fn procs_files(&self) -> Vec<PathBuf> {
+        self.dirs.iter().map(|(d, _, _)| d.join("cgroup.procs")).collect()
+    }
+
+    /// CPU time used by every process of the box so far, if a hierarchy counts it.
+    pub fn cpu_time(&self) -> Option<Duration> {
+        self.dirs.iter().find_map(|(dir, controllers, v2)| {
+            if *v2 && controllers.contains(&"cpu") {
+                let text = std::fs::read_to_string(dir.join("cpu.stat")).ok()?;
+                keyed(&text, "usage_usec").map(Duration::from_micros)
+            } else if controllers.contains(&"cpuacct") {
+                let text = std::fs::read_to_string(dir.join("cpuacct.usage")).ok()?;
+                text.trim().parse().ok().map(Duration::from_nanos)
+            } else {
+                None
+            }
+        })
+    }
+
+    /// Whether the kernel killed a process of the box for going over its memory limit.
+    pub fn out_of_memory(&self) -> bool {
+        self.dirs.iter().any(|(dir, controllers, v2)| {
+            if !controllers.contains(&"memory") {
+                return false;
+            }
+            let file = if *v2 { "memory.events" } else { "memory.oom_control" };
+            std::fs::read_to_string(dir.join(file)).ok().and_then(|t| keyed(&t, "oom_kill")).is_some_and(|n| n > 0)
+        })
+    }
+
+    /// Whether the box has a memory limit of its own.
+    pub fn limits_memory(&self) -> bool {
+        self.dirs.iter().any(|(_, c, _)| c.contains(&"memory"))
+    }
+
+    /// Kills every process left in the box's cgroups.
+    pub fn kill_all(&self) {
+        for (dir, _, v2) in &self.dirs {
+            if *v2 && std::fs::write(dir.join("cgroup.kill"), "1").is_ok() {
+                continue;
+            }
+            for pid in pids(dir) {
+                // SAFETY: kill has no memory preconditions.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+        }
+    }
+
+    /// Kills what is left and removes the directories (blocking: waits for the processes to
+    /// go, a few milliseconds). Call it off the referee's thread.
+    pub fn remove(self) {
+        for (dir, _, _) in &self.dirs {
+            for _ in 0..400 {
+                let left = pids(dir);
+                if left.is_empty() {
+                    break;
+                }
+                for pid in left {
+                    // SAFETY: kill has no memory preconditions.
+                    unsafe {
+                        libc::kill(pid, libc::SIGKILL);
+                    }
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let mut removed = false;
+            for _ in 0..400 {
+                if std::fs::remove_dir(dir).is_ok() || !dir.exists() {
+                    removed = true;
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            if !removed {
+                tracing::warn!(cgroup = %dir.display(), "could not remove a box's cgroup");
+            }
+        }
+    }
+}
+
+fn pids(dir: &Path) -> Vec<i32> {
+    std::fs::read_to_string(dir.join("cgroup.procs"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect()
+}

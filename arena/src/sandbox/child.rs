@@ -1,0 +1,370 @@
+//! What runs in the forked child before `exec`: the box is built here, from a [`Plan`] made
+//! beforehand, with raw system calls only (no allocation, no locks: the parent is
+//! multi-threaded).
+//!
+//! Three processes per box, as bubblewrap does it:
+//! - the *supervisor* (the process the arena spawned) joins the box's cgroups, makes the
+//!   namespaces, forks the init and waits for it, then exits the way the bot did;
+//! - the *init* (PID 1 of the box's PID namespace) builds the file system view, forks the
+//!   bot, reaps every orphan, and exits when the bot does: the kernel then kills whatever is
+//!   left in the box;
+//! - the *bot* drops every privilege and returns to `std`, which execs the program.
+
+use std::ffi::CString;
+use std::io;
+
+use libc::{c_int, c_ulong};
+
+/// A step of the file system view, run by the init in the new mount namespace.
+#[derive(Debug, Clone)]
+pub(super) enum Op {
+    /// Makes a directory.
+    Mkdir(CString, libc::mode_t),
+    /// Makes a symbolic link `path` -> `target`.
+    Symlink { target: CString, path: CString },
+    /// Makes an empty file (a mount point for a file).
+    File(CString),
+    /// Bind-mounts `src` on `dst`, then remounts it with `flags` (read-only, nosuid…).
+    Bind { src: CString, dst: CString, flags: c_ulong },
+    /// Mounts a tmpfs with mount data `data` (size, mode, owner).
+    Tmpfs { dst: CString, data: CString, flags: c_ulong },
+    /// Mounts a fresh, read-only proc for the box's PID namespace.
+    Proc(CString),
+    /// Changes the owner of a path.
+    Chown { path: CString, uid: libc::uid_t, gid: libc::gid_t },
+}
+
+/// Everything the child needs, prepared before the fork.
+#[derive(Debug, Clone)]
+pub(super) struct Plan {
+    /// The arena's pid: a supervisor whose parent is gone already exits.
+    pub parent: libc::pid_t,
+    /// `cgroup.procs` files to join.
+    pub cgroup_procs: Vec<CString>,
+    /// Maps for a user namespace (`uid_map`, `gid_map` contents), when not root.
+    pub user_maps: Option<(CString, CString)>,
+    /// Namespaces to make besides the user namespace.
+    pub namespaces: c_int,
+    /// The empty directory on which the box's root is built.
+    pub root: CString,
+    /// The file system view, relative to nothing: every path is absolute on the host, under `root`.
+    pub ops: Vec<Op>,
+    /// The read-only remount flags for the root once built.
+    pub root_flags: c_ulong,
+    /// The bot's working directory inside the box.
+    pub cwd: CString,
+    /// Resource limits: (resource, soft, hard).
+    pub rlimits: Vec<(libc::__rlimit_resource_t, u64, u64)>,
+    /// The user and group the bot runs as (root only: a box user of its own).
+    pub ids: Option<(libc::uid_t, libc::gid_t)>,
+    /// The host name inside the box.
+    pub hostname: CString,
+    /// The arena's command line and environment in memory (start, end): the init, a copy of
+    /// the arena, blanks them so that the box cannot read them in /proc/1.
+    pub wipe: [(usize, usize); 2],
+}
+
+const CLOSE_RANGE_CLOEXEC: libc::c_uint = 4;
+const SECBIT_NOROOT: c_ulong = 1 << 0;
+const SECBIT_NOROOT_LOCKED: c_ulong = 1 << 1;
+const LINUX_CAPABILITY_VERSION_3: u32 = 0x2008_0522;
+
+fn check(ret: c_int) -> io::Result<()> {
+    if ret < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
+}
+
+/// Writes `data` to the file `path` (a /proc or cgroup file).
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn write_file(path: &CString, data: &[u8]) -> io::Result<()> {
+    let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let n = libc::write(fd, data.as_ptr().cast(), data.len());
+    let err = io::Error::last_os_error();
+    libc::close(fd);
+    if n != data.len() as isize {
+        return Err(err);
+    }
+    Ok(())
+}
+
+/// Closes every descriptor (`from` and up), or marks them close-on-exec.
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn close_from(from: libc::c_uint, cloexec: bool) {
+    let flags = if cloexec { CLOSE_RANGE_CLOEXEC } else { 0 };
+    if libc::syscall(libc::SYS_close_range, from, libc::c_uint::MAX, flags) != 0 {
+        // Kernels before 5.9 (5.11 for CLOEXEC): do it one by one.
+        for fd in from as c_int..4096 {
+            if cloexec {
+                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+            } else {
+                libc::close(fd);
+            }
+        }
+    }
+}
+
+/// Exits the way a process with wait status `status` ended: the same code, or (when
+/// `reraise`) by the same signal; without re-raising, a signal `s` becomes code 128 + s.
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn exit_like(status: c_int, reraise: bool) -> ! {
+    if libc::WIFSIGNALED(status) {
+        let sig = libc::WTERMSIG(status);
+        if reraise {
+            raise_default(sig);
+        }
+        libc::_exit(128 + sig);
+    }
+    let code = libc::WEXITSTATUS(status);
+    // The init passes a bot's death by signal on as 128 + signal.
+    if reraise && (129..=128 + 64).contains(&code) {
+        raise_default(code - 128);
+    }
+    libc::_exit(code)
+}
+
+/// Dies by signal `sig` (no core file).
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn raise_default(sig: c_int) {
+    let none = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    libc::setrlimit(libc::RLIMIT_CORE, &none);
+    libc::signal(sig, libc::SIG_DFL);
+    let mut set: libc::sigset_t = std::mem::zeroed();
+    libc::sigemptyset(&mut set);
+    libc::sigaddset(&mut set, sig);
+    libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+    libc::kill(libc::getpid(), sig);
+}
+
+/// Waits for `pid` (or, with -1, reaps every child until `target` ends); returns its status.
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn reap_until(target: libc::pid_t, any: bool) -> c_int {
+    loop {
+        let mut status = 0;
+        let got = libc::waitpid(if any { -1 } else { target }, &mut status, 0);
+        if got == target {
+            return status;
+        }
+        if got < 0 && io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            return 1 << 8; // no such child: as if it exited with 1
+        }
+    }
+}
+
+/// Signals back to their defaults and none blocked: the arena's handlers mean nothing here.
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn reset_signals() {
+    for sig in 1..libc::SIGRTMIN() {
+        if sig != libc::SIGKILL && sig != libc::SIGSTOP {
+            libc::signal(sig, libc::SIG_DFL);
+        }
+    }
+    let mut set: libc::sigset_t = std::mem::zeroed();
+    libc::sigemptyset(&mut set);
+    libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
+}
+
+/// Runs the plan: returns in the bot process (ready to exec); the supervisor and the init
+/// never return.
+///
+/// # Safety
+/// Must run between `fork` and `exec`; raw system calls only.
+pub(super) unsafe fn enter(plan: &Plan) -> io::Result<()> {
+    reset_signals();
+    check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL))?;
+    if libc::getppid() != plan.parent {
+        libc::_exit(1); // the arena died while we were starting
+    }
+    // The kernel's OOM killer takes a bot before anything else.
+    write_file(&CString::from(c"/proc/self/oom_score_adj"), b"1000")?;
+    for procs in &plan.cgroup_procs {
+        write_file(procs, b"0")?;
+    }
+    if let Some((uid_map, gid_map)) = &plan.user_maps {
+        check(libc::unshare(libc::CLONE_NEWUSER))?;
+        write_file(&CString::from(c"/proc/self/setgroups"), b"deny")?;
+        write_file(&CString::from(c"/proc/self/uid_map"), uid_map.as_bytes())?;
+        write_file(&CString::from(c"/proc/self/gid_map"), gid_map.as_bytes())?;
+    }
+    check(libc::unshare(plan.namespaces))?;
+    let init = libc::fork();
+    if init < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    if init > 0 {
+        // The supervisor: holds nothing of the bot's (its pipes close when the bot's do).
+        close_from(0, false);
+        let status = reap_until(init, false);
+        exit_like(status, true);
+    }
+    // The init, PID 1 of the box: a copy of the arena, so it hides the arena's command line,
+    // environment and memory from the box.
+    check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL))?;
+    check(libc::prctl(libc::PR_SET_DUMPABLE, 0))?;
+    for (start, end) in plan.wipe {
+        if start != 0 && end > start {
+            std::ptr::write_bytes(start as *mut u8, 0, end - start);
+        }
+    }
+    // A session of its own: no controlling terminal (no TIOCSTI into the teacher's shell).
+    check(libc::setsid())?;
+    build_view(plan)?;
+    check(libc::sethostname(plan.hostname.as_ptr(), plan.hostname.as_bytes().len()))?;
+    let bot = libc::fork();
+    if bot < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    if bot > 0 {
+        close_from(0, false);
+        let status = reap_until(bot, true);
+        exit_like(status, false);
+    }
+    // The bot.
+    check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL))?;
+    check(libc::chdir(plan.cwd.as_ptr()))?;
+    for &(resource, soft, hard) in &plan.rlimits {
+        let rl = libc::rlimit { rlim_cur: soft as libc::rlim_t, rlim_max: hard as libc::rlim_t };
+        check(libc::setrlimit(resource, &rl))?;
+    }
+    drop_privileges(plan.ids)?;
+    // Nothing of the arena's but the three pipes survives the exec.
+    close_from(3, true);
+    Ok(())
+}
+
+/// Builds the box's root from the plan's steps and moves into it.
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn build_view(plan: &Plan) -> io::Result<()> {
+    let null = std::ptr::null::<libc::c_char>();
+    let no_data = std::ptr::null::<libc::c_void>();
+    // Nothing mounted here shows outside, and nothing mounted outside shows here.
+    check(libc::mount(null, c"/".as_ptr(), null, libc::MS_REC | libc::MS_PRIVATE, no_data))?;
+    for op in &plan.ops {
+        match op {
+            Op::Mkdir(path, mode) => {
+                if libc::mkdir(path.as_ptr(), *mode) != 0
+                    && io::Error::last_os_error().raw_os_error() != Some(libc::EEXIST)
+                {
+                    return Err(io::Error::last_os_error());
+                }
+                check(libc::chmod(path.as_ptr(), *mode))?;
+            }
+            Op::Symlink { target, path } => check(libc::symlink(target.as_ptr(), path.as_ptr()))?,
+            Op::File(path) => {
+                let fd = libc::open(path.as_ptr(), libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC, 0o644);
+                if fd < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                libc::close(fd);
+            }
+            Op::Bind { src, dst, flags } => {
+                check(libc::mount(src.as_ptr(), dst.as_ptr(), null, libc::MS_BIND, no_data))?;
+                let remount = libc::MS_BIND | libc::MS_REMOUNT | flags;
+                check(libc::mount(null, dst.as_ptr(), null, remount, no_data))?;
+            }
+            Op::Tmpfs { dst, data, flags } => {
+                check(libc::mount(c"tmpfs".as_ptr(), dst.as_ptr(), c"tmpfs".as_ptr(), *flags, data.as_ptr().cast()))?
+            }
+            Op::Proc(dst) => {
+                let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC | libc::MS_RDONLY;
+                check(libc::mount(c"proc".as_ptr(), dst.as_ptr(), c"proc".as_ptr(), flags, no_data))?
+            }
+            Op::Chown { path, uid, gid } => check(libc::chown(path.as_ptr(), *uid, *gid))?,
+        }
+    }
+    // The new root replaces the old one, which is then let go entirely.
+    check(libc::chdir(plan.root.as_ptr()))?;
+    check(libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()) as c_int)?;
+    check(libc::umount2(c".".as_ptr(), libc::MNT_DETACH))?;
+    check(libc::chdir(c"/".as_ptr()))?;
+    let remount = libc::MS_BIND | libc::MS_REMOUNT | plan.root_flags;
+    check(libc::mount(null, c"/".as_ptr(), null, remount, no_data))?;
+    Ok(())
+}
+
+/// Leaves the bot with no capability it could use or regain: an exec as uid 0 grants none
+/// (`SECBIT_NOROOT`), the bounding set is empty, then the box user is taken (root only),
+/// and `no_new_privs` stops set-uid programs.
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn drop_privileges(ids: Option<(libc::uid_t, libc::gid_t)>) -> io::Result<()> {
+    check(libc::prctl(libc::PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED))?;
+    for cap in 0..64 {
+        if libc::prctl(libc::PR_CAPBSET_DROP, cap) != 0
+            && io::Error::last_os_error().raw_os_error() != Some(libc::EINVAL)
+        {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    libc::prctl(libc::PR_CAP_AMBIENT, libc::PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    if let Some((uid, gid)) = ids {
+        check(libc::setgroups(0, std::ptr::null()))?;
+        check(libc::setresgid(gid, gid, gid))?;
+        check(libc::setresuid(uid, uid, uid))?;
+    }
+    #[repr(C)]
+    struct Header {
+        version: u32,
+        pid: c_int,
+    }
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    struct Data {
+        effective: u32,
+        permitted: u32,
+        inheritable: u32,
+    }
+    let header = Header { version: LINUX_CAPABILITY_VERSION_3, pid: 0 };
+    let data = [Data { effective: 0, permitted: 0, inheritable: 0 }; 2];
+    check(libc::syscall(libc::SYS_capset, &header, data.as_ptr()) as c_int)?;
+    check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
+    Ok(())
+}
+
+/// The plain child of `--sandbox none` (and of systems without namespaces): resource limits,
+/// death with the arena, a session of its own, and no descriptor but the pipes.
+///
+/// # Safety
+/// Must run between `fork` and `exec`; raw system calls only.
+pub(super) unsafe fn enter_plain(
+    parent: libc::pid_t,
+    rlimits: &[(libc::__rlimit_resource_t, u64, u64)],
+    keep_terminal: bool,
+) -> io::Result<()> {
+    check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL))?;
+    if libc::getppid() != parent {
+        libc::_exit(1);
+    }
+    if !keep_terminal {
+        check(libc::setsid())?;
+    }
+    for &(resource, soft, hard) in rlimits {
+        let rl = libc::rlimit { rlim_cur: soft as libc::rlim_t, rlim_max: hard as libc::rlim_t };
+        check(libc::setrlimit(resource, &rl))?;
+    }
+    if !keep_terminal {
+        check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
+        close_from(3, true);
+    }
+    Ok(())
+}

@@ -1,0 +1,843 @@
+//! The sandbox: one box per bot process, so that a bot cannot touch its opponent, the
+//! referee, the results or the rest of the machine.
+//!
+//! A box (built in the forked child, see `child`) has its own PID, mount, network, IPC and
+//! UTS namespaces; its own user (a reserved uid per running box when the arena is root, an
+//! unprivileged user namespace otherwise) with no capabilities and `no_new_privs`; a file
+//! system view of the system directories and the bot's own files, read-only, plus a private
+//! size-capped scratch directory (`HOME`, `/tmp`, `/dev/shm`); a clean environment; no
+//! controlling terminal and no descriptor but its three pipes. Its cgroups (where the system
+//! has them) cap its processes, its memory and its CPU at one core, and count its CPU time;
+//! elsewhere the kernel's per-process accounting stands in (see `meter`).
+//!
+//! What the system does not allow is said once; `--sandbox require` refuses to run without a box.
+
+mod cgroup;
+mod child;
+mod meter;
+
+use std::collections::BTreeSet;
+use std::ffi::CString;
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::process::CommandExt;
+use std::path::{Component, Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use child::{Op, Plan};
+
+/// How much confinement to insist on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SandboxMode {
+    /// A box per bot where the system allows it; say once what is missing.
+    #[default]
+    Auto,
+    /// Refuse to run bots without a box.
+    Require,
+    /// No box at all: plain child processes with resource limits (for debugging bots).
+    None,
+}
+
+impl std::str::FromStr for SandboxMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "auto" => Ok(SandboxMode::Auto),
+            "require" => Ok(SandboxMode::Require),
+            "none" => Ok(SandboxMode::None),
+            _ => Err(format!("expected auto, require or none, found `{s}`")),
+        }
+    }
+}
+
+/// Resource limits of a box. Missing fields in a config file keep their defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SandboxLimits {
+    /// CPU seconds per process (SIGXCPU at the limit: forfeit `cpu`).
+    pub cpu_seconds: u64,
+    /// Memory of the whole box in MiB (its cgroup; address space per process without one).
+    pub memory_mb: u64,
+    /// Largest file the bot may write, in MiB.
+    pub file_size_mb: u64,
+    /// Open file descriptors per process.
+    pub open_files: u64,
+    /// Processes in the box at once.
+    pub processes: u64,
+    /// Size of the box's scratch space (`HOME`, `/tmp`, `/dev/shm` together), in MiB.
+    pub tmp_mb: u64,
+    /// Cores' worth of CPU time the box may use at once.
+    pub cores: u64,
+}
+
+impl Default for SandboxLimits {
+    fn default() -> Self {
+        SandboxLimits {
+            cpu_seconds: 10,
+            memory_mb: 1024,
+            file_size_mb: 64,
+            open_files: 256,
+            processes: 64,
+            tmp_mb: 64,
+            cores: 1,
+        }
+    }
+}
+
+impl SandboxLimits {
+    /// The limits of a build (a compiler needs more than a bot): `seconds` of CPU per process,
+    /// 4 GiB, 512 processes, every core.
+    pub fn for_build(seconds: u64) -> SandboxLimits {
+        SandboxLimits {
+            cpu_seconds: seconds,
+            memory_mb: 4096,
+            file_size_mb: 1024,
+            open_files: 1024,
+            processes: 512,
+            tmp_mb: 512,
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get() as u64),
+        }
+    }
+}
+
+/// The sandbox could not be set up as required.
+#[derive(Debug, Error)]
+pub enum SandboxError {
+    /// `--sandbox require` and no box can be made here.
+    #[error("the sandbox is required but unavailable: {0}")]
+    Unavailable(String),
+    /// A box could not be prepared (its cgroups, its user).
+    #[error("cannot prepare a box: {what}: {source}")]
+    Setup {
+        /// What was being done.
+        what: String,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// The bot's files cannot be given to it.
+    #[error("{0}")]
+    Files(String),
+}
+
+/// What a run's boxes give, for reports.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Isolation {
+    /// Every bot runs in a box of its own.
+    pub boxed: bool,
+    /// What is missing, in words (empty when fully isolated).
+    pub missing: Vec<String>,
+}
+
+/// What to start in a box.
+#[derive(Debug, Clone, Copy)]
+pub struct Launch<'a> {
+    /// The command's words: program first.
+    pub words: &'a [String],
+    /// The bot's own folder (its configured working directory), if it has one: visible in the
+    /// box, read-only (writable for a build).
+    pub folder: Option<&'a Path>,
+    /// Extra environment variables (the protocol's `ARENA_*`, `RR_MODE`).
+    pub env: &'a [(String, String)],
+    /// A build: the folder is writable and the toolchains are visible.
+    pub build: bool,
+}
+
+/// The host's directories every box sees, read-only.
+const SYSTEM: [&str; 8] = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"];
+/// Device nodes every box gets.
+const DEVICES: [&str; 5] = ["null", "zero", "full", "random", "urandom"];
+/// `PATH` inside a box.
+const BOX_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+/// The first uid of the range boxes run as when the arena is root (as isolate does).
+const FIRST_BOX_UID: u32 = 60000;
+/// How many box uids there are.
+const BOX_UIDS: u32 = 2000;
+
+/// The sandbox for a run: mode, limits, and what the system allows.
+#[derive(Debug)]
+pub struct Sandbox {
+    mode: SandboxMode,
+    limits: SandboxLimits,
+    /// Boxes can be made (namespaces work).
+    boxed: bool,
+    root: bool,
+    cgroups: Option<cgroup::Roots>,
+    box_root: PathBuf,
+    missing: Vec<String>,
+}
+
+/// A running box, to be ended with its bot.
+#[derive(Debug)]
+pub struct BoxHandle {
+    group: Option<cgroup::BoxGroup>,
+    uid: Option<UidClaim>,
+    /// The process the arena spawned: the supervisor of a box, or the bot itself.
+    leader: Option<i32>,
+    /// A pidfd of the box's init (killing it ends everything in the box).
+    init: Option<OwnedFd>,
+    /// The process running the bot's program.
+    main: Option<i32>,
+    boxed: bool,
+    memory_cap: u64,
+}
+
+impl Sandbox {
+    /// Probes the system (by making one box) and checks `mode`.
+    pub fn new(mode: SandboxMode, limits: SandboxLimits) -> Result<Sandbox, SandboxError> {
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        let box_root = std::env::temp_dir().join(format!("arena-box-root-{}", unsafe { libc::geteuid() }));
+        let mut sandbox = Sandbox { mode, limits, boxed: false, root, cgroups: None, box_root, missing: Vec::new() };
+        if mode == SandboxMode::None {
+            sandbox.missing.push("the sandbox is off (--sandbox none)".to_string());
+            return Ok(sandbox);
+        }
+        if root {
+            sandbox.cgroups = cgroup::Roots::discover();
+            if let Some(roots) = &sandbox.cgroups {
+                roots.end_stale();
+            }
+        }
+        let made = std::fs::create_dir_all(&sandbox.box_root)
+            .and_then(|()| std::fs::set_permissions(&sandbox.box_root, std::fs::Permissions::from_mode(0o700)));
+        match made.map_err(|e| format!("{}: {e}", sandbox.box_root.display())).and_then(|()| sandbox.probe()) {
+            Ok(()) => sandbox.boxed = true,
+            Err(e) => sandbox.missing.push(format!("no box: {e}; bots run as plain processes with resource limits")),
+        }
+        let controllers = sandbox.cgroups.as_ref().map(cgroup::Roots::controllers).unwrap_or_default();
+        for (controller, without) in [
+            ("pids", "processes are capped per user, not per box"),
+            ("memory", "memory is limited per process and watched by the arena"),
+            (
+                "cpu",
+                "a box's CPU is not capped at one core; the arena's monitor ends a bot that uses more than its time",
+            ),
+        ] {
+            if sandbox.boxed && !controllers.contains(&controller) {
+                sandbox.missing.push(format!("no {controller} cgroup: {without}"));
+            }
+        }
+        match mode {
+            SandboxMode::Require if !sandbox.boxed => {
+                return Err(SandboxError::Unavailable(sandbox.missing.join("; ")))
+            }
+            _ if !sandbox.missing.is_empty() => warn_once(&sandbox.missing),
+            _ => {}
+        }
+        Ok(sandbox)
+    }
+
+    /// The limits applied.
+    pub fn limits(&self) -> &SandboxLimits {
+        &self.limits
+    }
+
+    /// What this run's boxes give.
+    pub fn isolation(&self) -> Isolation {
+        Isolation { boxed: self.boxed, missing: self.missing.clone() }
+    }
+
+    /// Whether a box's CPU time is capped at its cores by a cgroup (else a box may use every
+    /// core, and the referee watches it more often).
+    pub fn caps_cpu(&self) -> bool {
+        self.boxed && self.cgroups.as_ref().is_some_and(|r| r.controllers().contains(&"cpu"))
+    }
+
+    /// Makes one box running `true`, to learn whether boxes work here.
+    fn probe(&self) -> Result<(), String> {
+        let words = ["true".to_string()];
+        let launch = Launch { words: &words, folder: None, env: &[], build: false };
+        let (mut command, handle) = self.boxed_command(&launch, &self.limits).map_err(|e| e.to_string())?;
+        command.stdin(std::process::Stdio::null()).stdout(std::process::Stdio::null());
+        let status = command.status().map_err(|e| e.to_string());
+        handle.release();
+        match status? {
+            s if s.success() => Ok(()),
+            s => Err(format!("a test box ended with {s}")),
+        }
+    }
+
+    /// Prepares `launch` to run in a box of its own (or as a plain process where boxes cannot
+    /// be made). The caller sets the standard streams, spawns, then calls
+    /// [`BoxHandle::started`].
+    pub fn command(&self, launch: &Launch) -> Result<(std::process::Command, BoxHandle), SandboxError> {
+        let limits = if launch.build { SandboxLimits::for_build(self.limits.cpu_seconds) } else { self.limits };
+        if self.boxed {
+            self.boxed_command(launch, &limits)
+        } else {
+            Ok(self.plain_command(launch, &limits))
+        }
+    }
+
+    fn plain_command(&self, launch: &Launch, limits: &SandboxLimits) -> (std::process::Command, BoxHandle) {
+        let (program, args) = launch.words.split_first().map_or(("", &[][..]), |(p, a)| (p.as_str(), a));
+        let mut command = std::process::Command::new(program);
+        command.args(args);
+        if let Some(dir) = launch.folder {
+            command.current_dir(dir);
+        }
+        // Off means off: the arena's environment and terminal (the controls of the tests).
+        let keep_terminal = self.mode == SandboxMode::None;
+        if !keep_terminal {
+            command.env_clear().envs(box_env(launch, "/tmp"));
+        }
+        command.envs(launch.env.iter().map(|(k, v)| (k, v)));
+        let mut rlimits = rlimits(limits);
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            // Without a box, RLIMIT_NPROC caps processes; it counts every process of the user.
+            let n = user_process_count() + limits.processes;
+            rlimits.push((libc::RLIMIT_NPROC, n, n));
+        }
+        let parent = std::process::id() as libc::pid_t;
+        // SAFETY: the hook only makes system calls on data prepared before the fork.
+        unsafe {
+            command.pre_exec(move || child::enter_plain(parent, &rlimits, keep_terminal));
+        }
+        if keep_terminal {
+            command.process_group(0);
+        }
+        let handle = BoxHandle {
+            group: None,
+            uid: None,
+            leader: None,
+            init: None,
+            main: None,
+            boxed: false,
+            memory_cap: limits.memory_mb << 20,
+        };
+        (command, handle)
+    }
+
+    fn boxed_command(
+        &self,
+        launch: &Launch,
+        limits: &SandboxLimits,
+    ) -> Result<(std::process::Command, BoxHandle), SandboxError> {
+        let (program, args) =
+            launch.words.split_first().ok_or_else(|| SandboxError::Files("the command is empty".to_string()))?;
+        let here = std::env::current_dir().map_err(|e| setup("the current folder", e))?;
+        let cwd = normalize(&launch.folder.map_or(here.clone(), |f| here.join(f)));
+        let folder = launch.folder.map(|_| cwd.clone());
+        // As root: a build writes the bot's folder as the folder's owner; anything else runs as
+        // a box uid of its own. Otherwise: the arena's user, in a user namespace.
+        let builds_as_owner = self.root && launch.build && folder.is_some();
+        let uid = if self.root && !builds_as_owner { Some(UidClaim::take()?) } else { None };
+        let ids = match (&uid, &folder) {
+            (Some(claim), _) => Some((claim.uid, claim.uid)),
+            (None, Some(dir)) if builds_as_owner => {
+                let meta = std::fs::metadata(dir).map_err(|e| setup(&dir.display().to_string(), e))?;
+                Some((meta.uid(), meta.gid()))
+            }
+            _ => None,
+        };
+        let group = match &self.cgroups {
+            Some(roots) => Some(roots.make(limits).map_err(|e| setup("the box's cgroups", e))?),
+            None => None,
+        };
+        let mut view = View::new(&self.box_root);
+        for dir in SYSTEM {
+            view.system(Path::new(dir))?;
+        }
+        let toolchains = if launch.build { toolchains() } else { Vec::new() };
+        for (_, dir) in &toolchains {
+            view.system(dir)?;
+        }
+        view.devices()?;
+        let scratch_owner = ids.unwrap_or((0, 0));
+        view.scratch(limits.tmp_mb, scratch_owner)?;
+        if let Some(dir) = &folder {
+            view.bind(dir, dir, launch.build)?;
+        }
+        // Files the command names (the program, a script, a data file) are visible read-only.
+        for word in launch.words {
+            if word.is_empty() || word.starts_with('-') {
+                continue;
+            }
+            let path = normalize(&cwd.join(word));
+            if path.exists() && !view.covers(&path) {
+                if self.root && !readable_by_others(&path) {
+                    return Err(SandboxError::Files(format!(
+                        "{} is not readable by others, so a box cannot read it: make it readable (chmod o+r), \
+                         or give the bot a folder",
+                        path.display()
+                    )));
+                }
+                view.bind(&path, &path, false)?;
+            }
+        }
+        view.workdir(&cwd)?;
+        view.proc()?;
+        let user_maps = (!self.root).then(|| {
+            // SAFETY: getuid/getgid have no preconditions.
+            let (u, g) = unsafe { (libc::getuid(), libc::getgid()) };
+            (cstring(format!("0 {u} 1")), cstring(format!("0 {g} 1")))
+        });
+        let namespaces =
+            libc::CLONE_NEWPID | libc::CLONE_NEWNS | libc::CLONE_NEWNET | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS;
+        let plan = Plan {
+            parent: std::process::id() as libc::pid_t,
+            cgroup_procs: group.iter().flat_map(|g| g.procs_files()).map(|p| cpath(&p)).collect(),
+            user_maps,
+            namespaces,
+            root: cpath(&self.box_root),
+            ops: view.ops,
+            root_flags: libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
+            cwd: cpath(&cwd),
+            rlimits: rlimits(limits),
+            ids,
+            hostname: cstring("arena".to_string()),
+            wipe: arena_strings(),
+        };
+        let mut command = std::process::Command::new(program);
+        command.args(args).current_dir(&here).env_clear();
+        let mut env = box_env(launch, "/scratch");
+        if launch.build {
+            let path = toolchains.iter().map(|(_, d)| format!("{}/bin:", d.display())).collect::<String>() + BOX_PATH;
+            env.retain(|(k, _)| k != "PATH");
+            env.push(("PATH".to_string(), path));
+            for (var, dir) in &toolchains {
+                env.push((var.to_string(), dir.display().to_string()));
+            }
+        }
+        command.envs(env).envs(launch.env.iter().map(|(k, v)| (k, v)));
+        // SAFETY: the hook only makes system calls on data prepared before the fork.
+        unsafe {
+            command.pre_exec(move || child::enter(&plan));
+        }
+        let handle = BoxHandle {
+            group,
+            uid,
+            leader: None,
+            init: None,
+            main: None,
+            boxed: true,
+            memory_cap: limits.memory_mb << 20,
+        };
+        Ok((command, handle))
+    }
+}
+
+/// Where this process's command line and environment strings are in memory, from
+/// /proc/self/stat (fields 48 to 51); zeros where unknown.
+fn arena_strings() -> [(usize, usize); 2] {
+    let text = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = text.rfind(')').map_or("", |i| &text[i + 1..]);
+    // After the name, field 3 is the first; arg_start is field 48.
+    let f: Vec<usize> = after.split_whitespace().skip(45).take(4).filter_map(|x| x.parse().ok()).collect();
+    match f[..] {
+        [a0, a1, e0, e1] => [(a0, a1), (e0, e1)],
+        _ => [(0, 0); 2],
+    }
+}
+
+fn setup(what: &str, source: std::io::Error) -> SandboxError {
+    SandboxError::Setup { what: what.to_string(), source }
+}
+
+fn cstring(s: String) -> CString {
+    CString::new(s.replace('\0', "")).unwrap_or_default()
+}
+
+fn cpath(p: &Path) -> CString {
+    CString::new(p.as_os_str().as_bytes().iter().copied().filter(|&b| b != 0).collect::<Vec<u8>>()).unwrap_or_default()
+}
+
+/// The environment of a box: only what the protocol documents, a `PATH`, `HOME`, `LANG`.
+fn box_env(launch: &Launch, home: &str) -> Vec<(String, String)> {
+    let mut env = vec![
+        ("PATH".to_string(), BOX_PATH.to_string()),
+        ("HOME".to_string(), home.to_string()),
+        ("TMPDIR".to_string(), "/tmp".to_string()),
+        ("LANG".to_string(), "C.UTF-8".to_string()),
+    ];
+    if launch.build {
+        env.push(("CARGO_NET_OFFLINE".to_string(), "true".to_string()));
+    }
+    env
+}
+
+/// The toolchains a build may use (read-only): Rust's, where installed.
+fn toolchains() -> Vec<(&'static str, PathBuf)> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let mut out = Vec::new();
+    for (var, default) in [("CARGO_HOME", ".cargo"), ("RUSTUP_HOME", ".rustup")] {
+        let dir = std::env::var_os(var).map(PathBuf::from).or_else(|| home.as_ref().map(|h| h.join(default)));
+        if let Some(dir) = dir.filter(|d| d.is_dir()) {
+            out.push((var, normalize(&dir)));
+        }
+    }
+    out
+}
+
+/// Resource limits as (resource, soft, hard). The address space is capped per process too
+/// (at the box's figure), so that one huge allocation fails cleanly, before any OOM killer.
+fn rlimits(limits: &SandboxLimits) -> Vec<(libc::__rlimit_resource_t, u64, u64)> {
+    let mb = 1024 * 1024;
+    let mut out = vec![
+        (libc::RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds.saturating_add(1)),
+        (libc::RLIMIT_FSIZE, limits.file_size_mb.saturating_mul(mb), limits.file_size_mb.saturating_mul(mb)),
+        (libc::RLIMIT_NOFILE, limits.open_files, limits.open_files),
+        (libc::RLIMIT_CORE, 0, 0),
+    ];
+    out.push((libc::RLIMIT_AS, limits.memory_mb.saturating_mul(mb), limits.memory_mb.saturating_mul(mb)));
+    out
+}
+
+/// `path` made absolute without touching the file system: `.` dropped, `..` taken back.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::from("/");
+    for c in path.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(n) => out.push(n),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn readable_by_others(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.mode() & 0o004 != 0 && (!m.is_dir() || m.mode() & 0o001 != 0))
+}
+
+/// The mount flags of the mount holding `path` that a bind mount of it must keep.
+fn kept_flags(path: &Path) -> libc::c_ulong {
+    let c = cpath(path);
+    // SAFETY: statvfs writes into the struct we own.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+        return 0;
+    }
+    // The ST_* bits have the values of the MS_* flags.
+    let keep = libc::MS_RDONLY
+        | libc::MS_NOSUID
+        | libc::MS_NODEV
+        | libc::MS_NOEXEC
+        | libc::MS_NOATIME
+        | libc::MS_NODIRATIME
+        | libc::MS_RELATIME;
+    st.f_flag & keep
+}
+
+/// The box's file system view, as steps for the init.
+struct View {
+    root: PathBuf,
+    ops: Vec<Op>,
+    /// Directories made so far on the root tmpfs.
+    made: BTreeSet<PathBuf>,
+    /// Paths bound (whatever is under them is there already).
+    bound: Vec<PathBuf>,
+}
+
+impl View {
+    fn new(root: &Path) -> View {
+        let ops = vec![Op::Tmpfs {
+            dst: cpath(root),
+            data: cstring("size=1m,nr_inodes=4096,mode=0755".to_string()),
+            flags: libc::MS_NOSUID | libc::MS_NODEV,
+        }];
+        View { root: root.to_path_buf(), ops, made: BTreeSet::from([PathBuf::from("/")]), bound: Vec::new() }
+    }
+
+    /// The host path of `inside` in the new root.
+    fn at(&self, inside: &Path) -> PathBuf {
+        self.root.join(inside.strip_prefix("/").unwrap_or(inside))
+    }
+
+    fn covers(&self, path: &Path) -> bool {
+        self.bound.iter().any(|b| path.starts_with(b))
+    }
+
+    /// Makes `dir` and its missing parents on the root tmpfs.
+    fn mkdirs(&mut self, dir: &Path) {
+        if self.made.contains(dir) || self.covers(dir) {
+            return;
+        }
+        if let Some(parent) = dir.parent() {
+            self.mkdirs(parent);
+        }
+        self.ops.push(Op::Mkdir(cpath(&self.at(dir)), 0o755));
+        self.made.insert(dir.to_path_buf());
+    }
+
+    /// A system directory, read-only (or a symbolic link, as on the host).
+    fn system(&mut self, dir: &Path) -> Result<(), SandboxError> {
+        let Ok(meta) = std::fs::symlink_metadata(dir) else { return Ok(()) };
+        if meta.file_type().is_symlink() {
+            let target = std::fs::read_link(dir).map_err(|e| setup(&dir.display().to_string(), e))?;
+            if let Some(parent) = dir.parent() {
+                self.mkdirs(parent);
+            }
+            self.ops.push(Op::Symlink { target: cpath(&target), path: cpath(&self.at(dir)) });
+            return Ok(());
+        }
+        self.bind(dir, dir, false)
+    }
+
+    /// Binds host `src` at `dst` in the box, read-only unless `writable`.
+    fn bind(&mut self, src: &Path, dst: &Path, writable: bool) -> Result<(), SandboxError> {
+        let real = std::fs::canonicalize(src).map_err(|e| setup(&src.display().to_string(), e))?;
+        let is_dir = real.is_dir();
+        if let Some(parent) = dst.parent() {
+            self.mkdirs(parent);
+        }
+        let at = cpath(&self.at(dst));
+        self.ops.push(if is_dir { Op::Mkdir(at.clone(), 0o755) } else { Op::File(at.clone()) });
+        let mut flags = libc::MS_NOSUID | libc::MS_NODEV | kept_flags(&real);
+        if !writable {
+            flags |= libc::MS_RDONLY;
+        }
+        self.ops.push(Op::Bind { src: cpath(&real), dst: at, flags });
+        self.bound.push(dst.to_path_buf());
+        Ok(())
+    }
+
+    /// `/dev` with the harmless devices and the usual links; no terminal.
+    fn devices(&mut self) -> Result<(), SandboxError> {
+        let dev = Path::new("/dev");
+        self.mkdirs(dev);
+        let at = cpath(&self.at(dev));
+        self.ops.push(Op::Tmpfs {
+            dst: at,
+            data: cstring("size=64k,nr_inodes=64,mode=0755".to_string()),
+            flags: libc::MS_NOSUID | libc::MS_NOEXEC,
+        });
+        for name in DEVICES {
+            let host = dev.join(name);
+            if !host.exists() {
+                continue;
+            }
+            let at = cpath(&self.at(&host));
+            self.ops.push(Op::File(at.clone()));
+            let flags = libc::MS_NOSUID | libc::MS_NOEXEC | (kept_flags(&host) & !libc::MS_NODEV);
+            self.ops.push(Op::Bind { src: cpath(&host), dst: at, flags });
+        }
+        for (name, target) in [
+            ("fd", "/proc/self/fd"),
+            ("stdin", "/proc/self/fd/0"),
+            ("stdout", "/proc/self/fd/1"),
+            ("stderr", "/proc/self/fd/2"),
+        ] {
+            self.ops.push(Op::Symlink { target: cstring(target.to_string()), path: cpath(&self.at(&dev.join(name))) });
+        }
+        self.ops.push(Op::Mkdir(cpath(&self.at(&dev.join("shm"))), 0o755));
+        self.made.insert(dev.to_path_buf());
+        self.bound.push(dev.to_path_buf());
+        Ok(())
+    }
+
+    /// The private scratch space: one size-capped tmpfs at `/scratch` (`HOME`), with its
+    /// `tmp` and `shm` folders bound at `/tmp` and `/dev/shm`.
+    fn scratch(&mut self, mb: u64, (uid, gid): (u32, u32)) -> Result<(), SandboxError> {
+        let scratch = Path::new("/scratch");
+        self.mkdirs(scratch);
+        let at = self.at(scratch);
+        self.ops.push(Op::Tmpfs {
+            dst: cpath(&at),
+            data: cstring(format!("size={}m,mode=0700,uid={uid},gid={gid}", mb.max(1))),
+            flags: libc::MS_NOSUID | libc::MS_NODEV,
+        });
+        for sub in ["tmp", "shm"] {
+            self.ops.push(Op::Mkdir(cpath(&at.join(sub)), 0o1777));
+            self.ops.push(Op::Chown { path: cpath(&at.join(sub)), uid, gid });
+        }
+        // Not marked as bound: the bot's own files may be bound below /tmp on top of it (a bot
+        // kept in a temporary folder on the host).
+        self.made.insert(scratch.to_path_buf());
+        for (src, dst) in [("tmp", "/tmp"), ("shm", "/dev/shm")] {
+            let dst_at = self.at(Path::new(dst));
+            if dst == "/tmp" {
+                self.mkdirs(Path::new(dst));
+            }
+            self.ops.push(Op::Bind {
+                src: cpath(&at.join(src)),
+                dst: cpath(&dst_at),
+                flags: libc::MS_NOSUID | libc::MS_NODEV,
+            });
+        }
+        Ok(())
+    }
+
+    /// The working directory exists in the box.
+    fn workdir(&mut self, cwd: &Path) -> Result<(), SandboxError> {
+        self.mkdirs(cwd);
+        Ok(())
+    }
+
+    fn proc(&mut self) -> Result<(), SandboxError> {
+        let proc = Path::new("/proc");
+        self.mkdirs(proc);
+        self.ops.push(Op::Proc(cpath(&self.at(proc))));
+        Ok(())
+    }
+}
+
+/// A box uid, held (by a lock file) while its box runs, so that no two boxes on this machine
+/// share one, whichever arena made them.
+#[derive(Debug)]
+struct UidClaim {
+    uid: u32,
+    _lock: std::fs::File,
+}
+
+impl UidClaim {
+    fn take() -> Result<UidClaim, SandboxError> {
+        let dir = std::env::temp_dir().join("arena-box-uids");
+        std::fs::create_dir_all(&dir).map_err(|e| setup("the box uid locks", e))?;
+        let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
+        let start = std::process::id() % BOX_UIDS;
+        for k in 0..BOX_UIDS {
+            let uid = FIRST_BOX_UID + (start + k) % BOX_UIDS;
+            let path = dir.join(uid.to_string());
+            let Ok(file) = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path) else {
+                continue;
+            };
+            // SAFETY: flock on a descriptor we own.
+            let locked = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&file), libc::LOCK_EX | libc::LOCK_NB) };
+            if locked == 0 {
+                return Ok(UidClaim { uid, _lock: file });
+            }
+        }
+        Err(setup("a box uid", std::io::Error::other("all box uids are in use")))
+    }
+}
+
+impl BoxHandle {
+    /// Records the spawned process (the box's supervisor, or the plain bot).
+    pub fn started(&mut self, pid: u32) {
+        let pid = pid as i32;
+        self.leader = Some(pid);
+        self.main = Some(pid);
+        if self.boxed {
+            if let Some(init) = meter::first_child(pid) {
+                self.main = meter::first_child(init);
+                // SAFETY: pidfd_open returns a new descriptor or -1.
+                let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, init, 0) };
+                if fd >= 0 {
+                    // SAFETY: a fresh descriptor that nothing else owns.
+                    self.init = Some(unsafe { OwnedFd::from_raw_fd(fd as i32) });
+                }
+            }
+        }
+    }
+
+    /// The process running the bot's program (in the host's PID namespace).
+    pub fn main_pid(&self) -> Option<i32> {
+        self.main
+    }
+
+    /// CPU time used by every process of the box so far.
+    pub fn cpu_time(&self) -> Duration {
+        if let Some(t) = self.group.as_ref().and_then(cgroup::BoxGroup::cpu_time) {
+            return t;
+        }
+        self.leader.map_or(Duration::ZERO, meter::tree_cpu)
+    }
+
+    /// Whether the box went over its memory limit (its cgroup's OOM killer acted, or, without
+    /// a memory cgroup, its processes hold more than the limit together).
+    pub fn out_of_memory(&self) -> bool {
+        match &self.group {
+            Some(g) if g.limits_memory() => g.out_of_memory(),
+            _ => self.leader.is_some_and(|pid| meter::tree_rss(pid) > self.memory_cap),
+        }
+    }
+
+    /// Kills every process of the box at once (the bot, its children, any daemon).
+    pub fn kill(&self) {
+        if let Some(fd) = &self.init {
+            // SAFETY: a pidfd we own; no memory is passed.
+            unsafe {
+                libc::syscall(
+                    libc::SYS_pidfd_send_signal,
+                    std::os::fd::AsRawFd::as_raw_fd(fd),
+                    libc::SIGKILL,
+                    std::ptr::null::<libc::c_void>(),
+                    0,
+                );
+            }
+        }
+        if let Some(g) = &self.group {
+            g.kill_all();
+        }
+        if !self.boxed {
+            if let Some(pid) = self.leader {
+                // SAFETY: kill has no memory preconditions; the bot leads its own group.
+                unsafe {
+                    libc::kill(-pid, libc::SIGKILL);
+                }
+            }
+        }
+    }
+
+    /// Processes left in the box's cgroups (0 without cgroups).
+    pub fn remaining(&self) -> usize {
+        self.group.as_ref().map_or(0, |g| g.procs_files().iter().map(|f| count_lines(f)).sum())
+    }
+
+    /// Kills what is left, removes the cgroups and gives the uid back. Blocking (a few
+    /// milliseconds): run it off the referee's thread.
+    pub fn release(mut self) {
+        self.kill();
+        if let Some(g) = self.group.take() {
+            g.remove();
+        }
+        self.uid.take();
+    }
+}
+
+fn count_lines(file: &Path) -> usize {
+    std::fs::read_to_string(file).map_or(0, |s| s.lines().count())
+}
+
+fn user_process_count() -> u64 {
+    // SAFETY: getuid has no preconditions.
+    let uid = unsafe { libc::getuid() };
+    let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().as_bytes().iter().all(u8::is_ascii_digit))
+        .filter(|e| e.metadata().is_ok_and(|m| m.uid() == uid))
+        .count() as u64
+}
+
+fn warn_once(missing: &[String]) {
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    WARNED.call_once(|| {
+        for m in missing {
+            tracing::warn!("sandbox: {m} (use --require-sandbox to refuse to run like this)");
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_made_absolute_without_the_file_system() {
+        assert_eq!(normalize(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
+        assert_eq!(normalize(Path::new("/../x")), PathBuf::from("/x"));
+    }
+
+    #[test]
+    fn a_view_makes_each_parent_once_and_nothing_under_a_bind() {
+        let mut view = View::new(Path::new("/r"));
+        view.mkdirs(Path::new("/a/b/c"));
+        view.mkdirs(Path::new("/a/b/d"));
+        let mkdirs = view.ops.iter().filter(|o| matches!(o, Op::Mkdir(..))).count();
+        assert_eq!(mkdirs, 4, "a, a/b, a/b/c, a/b/d");
+        view.bound.push(PathBuf::from("/x"));
+        view.mkdirs(Path::new("/x/y"));
+        assert_eq!(view.ops.iter().filter(|o| matches!(o, Op::Mkdir(..))).count(), 4);
+    }
+}
