@@ -344,7 +344,9 @@ mod tests {
         // Three players, two moves: after them it is Purple's turn.
         std::fs::write(dir.path().join("g.bin"), [3, 3, 3, 0, 0, 0, 0, 2, 2, 0, 0]).unwrap();
         let ready = "Game Loaded\nGame Ready\nPurple's Turn\n";
-        for turn in ["2", "3", "18446744073709551615", "18446744073709551616", "0099999999999999999999999999999999999999"] {
+        for turn in
+            ["2", "3", "18446744073709551615", "18446744073709551616", "0099999999999999999999999999999999999999"]
+        {
             assert_eq!(session(&format!("LOAD g.bin\nPLAYFROM {turn}\n"), dir.path()).0, ready, "PLAYFROM {turn}");
         }
         assert_eq!(session("LOAD g.bin\nPLAYFROM 1\n", dir.path()).0, "Game Loaded\nGame Ready\nGreen's Turn\n");
@@ -379,7 +381,11 @@ mod tests {
         assert_eq!(std::fs::read(saved).unwrap(), [2, 2, 2, 0, 0, 0, 0]);
         let (out, _) = session_bytes(b"LOAD g\xff.sav\nPLAYFROM END\n", dir.path());
         assert_eq!(out, "Game Loaded\nGame Ready\nGreen's Turn\n");
-        assert_eq!(session_bytes(b"LOAD g\xef\xbf\xbd.sav\n", dir.path()).0, "Cannot Load Save\n", "not the lossy name");
+        assert_eq!(
+            session_bytes(b"LOAD g\xef\xbf\xbd.sav\n", dir.path()).0,
+            "Cannot Load Save\n",
+            "not the lossy name"
+        );
     }
 
     #[test]

@@ -225,7 +225,8 @@ mod tests {
             "        Rolled a 5 - give center - Center has 3 chips - Player #1 has 0 chips\n",
             "Player #2 wins with 3 chips left after 1 turns\n",
         );
-        let expected = [ASK, WHOLE, ASK, WHOLE, ASK, WHOLE, ASK, MANY, ASK, FEW, ASK, FEW, ASK, MANY, ASK, game].concat();
+        let expected =
+            [ASK, WHOLE, ASK, WHOLE, ASK, WHOLE, ASK, MANY, ASK, FEW, ASK, FEW, ASK, MANY, ASK, game].concat();
         assert_eq!(got, expected);
     }
 }

@@ -433,7 +433,14 @@ mod tests {
     fn the_magic_number_is_exactly_oop_and_a_line_feed() {
         let dir = tempfile::tempdir().unwrap();
         let invalid = ("[ERROR] Invalid file!\n".to_string(), 3);
-        for bad in [&b"OOP\r\n2_1\r\nab\r\n"[..], b"OOP", b"OOP \n2_1\nab\n", b"\xef\xbb\xbfOOP\n2_1\nab\n", b"oop\n2_1\nab\n", b""] {
+        for bad in [
+            &b"OOP\r\n2_1\r\nab\r\n"[..],
+            b"OOP",
+            b"OOP \n2_1\nab\n",
+            b"\xef\xbb\xbfOOP\n2_1\nab\n",
+            b"oop\n2_1\nab\n",
+            b"",
+        ] {
             assert_eq!(run_with(&["1", &tiny(&dir, bad)], "quit\n"), invalid, "{:?}", String::from_utf8_lossy(bad));
         }
         // Past the magic number the file is read byte by byte: a byte that is not UTF-8 is a
