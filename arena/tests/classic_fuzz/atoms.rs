@@ -164,19 +164,28 @@ impl Game {
     }
 }
 
+/// A loaded save file.
+struct Save {
+    players: usize,
+    width: usize,
+    height: usize,
+    moves: Vec<(u8, u8)>,
+}
+
 /// A save file: width, height and players, then 4 bytes per move.
-fn parse_save(bytes: &[u8]) -> Option<(usize, usize, usize, Vec<(u8, u8)>)> {
+fn parse_save(bytes: &[u8]) -> Option<Save> {
     let [w, h, k, rest @ ..] = bytes else { return None };
     if !(2..=6).contains(k) || *w < 2 || *h < 2 || rest.len() % 4 != 0 {
         return None;
     }
-    Some((*k as usize, *w as usize, *h as usize, rest.chunks(4).map(|m| (m[0], m[1])).collect()))
+    let moves = rest.chunks(4).map(|m| (m[0], m[1])).collect();
+    Some(Save { players: *k as usize, width: *w as usize, height: *h as usize, moves })
 }
 
 enum Phase {
     Idle,
     Playing(Game),
-    Loaded(usize, usize, usize, Vec<(u8, u8)>),
+    Loaded(Save),
 }
 
 /// The model's stdout and the files in its folder at the end.
@@ -261,8 +270,8 @@ pub fn model(case: &Case) -> (String, HashMap<Vec<u8>, Vec<u8>>) {
             },
             (b"LOAD", Phase::Idle) => match args {
                 [name] => match files.get(*name).and_then(|b| parse_save(b)) {
-                    Some((k, w, h, moves)) => {
-                        phase = Phase::Loaded(k, w, h, moves);
+                    Some(save) => {
+                        phase = Phase::Loaded(save);
                         out += "Game Loaded\n";
                     }
                     None => out += "Cannot Load Save\n",
@@ -270,7 +279,7 @@ pub fn model(case: &Case) -> (String, HashMap<Vec<u8>, Vec<u8>>) {
                 _ => out += "Cannot Load Save\n",
             },
             (b"LOAD", _) => out += "Restart Application To Load Save\n",
-            (b"PLAYFROM", Phase::Loaded(k, w, h, moves)) => {
+            (b"PLAYFROM", Phase::Loaded(Save { players, width, height, moves })) => {
                 // END, or any turn in digits: past the last one loaded it is the last one.
                 let upto = match args {
                     [b"END"] => Some(moves.len()),
@@ -279,7 +288,7 @@ pub fn model(case: &Case) -> (String, HashMap<Vec<u8>, Vec<u8>>) {
                 };
                 match upto {
                     Some(upto) => {
-                        let game = Game::replay(*k, *w, *h, &moves[..upto]);
+                        let game = Game::replay(*players, *width, *height, &moves[..upto]);
                         out += &format!("Game Ready\n{}", turn(&game));
                         phase = Phase::Playing(game);
                     }
