@@ -32,17 +32,21 @@ pub fn lines(input: &[u8]) -> impl Iterator<Item = &[u8]> {
     input.split_inclusive(|&b| b == b'\n').map(|l| l.strip_suffix(b"\n").unwrap_or(l))
 }
 
-/// A whole number as Rust's and C's parsers take it: an optional sign, then digits; `None`
-/// when it is not one or does not fit in 64 bits.
-pub fn int(word: &[u8]) -> Option<i64> {
+/// A whole number of any size: an optional sign, then digits. Whether it is negative, and its
+/// digits.
+pub fn signed(word: &[u8]) -> Option<(bool, &[u8])> {
     let (negative, digits) = match word.split_first() {
         Some((b'-', rest)) => (true, rest),
         Some((b'+', rest)) => (false, rest),
         _ => (false, word),
     };
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
+    (!digits.is_empty() && digits.iter().all(u8::is_ascii_digit)).then_some((negative, digits))
+}
+
+/// A whole number as Rust's and C's parsers take it (see [`signed`]); `None` when it is not
+/// one or does not fit in 64 bits.
+pub fn int(word: &[u8]) -> Option<i64> {
+    let (negative, digits) = signed(word)?;
     let mut value: i128 = 0;
     for &d in digits {
         value = value * 10 + i128::from(d - b'0');

@@ -8,7 +8,7 @@ use arena::games::lcr::classic::{run, Dice};
 use proptest::prelude::*;
 use proptest::sample::select;
 
-use crate::gen::{lines, nothing, number, session, spaced, Bytes};
+use crate::gen::{is_space, lines, nothing, number, session, signed, spaced, Bytes};
 
 const ASK: &str = "How many players are playing: ";
 const MAX_PLAYERS: usize = 10_000;
@@ -26,17 +26,9 @@ pub struct Case {
 /// The answer to the prompt: a whole number of any size (a negative one is 0, a huge one
 /// `usize::MAX`), or `None`.
 fn players(line: &[u8]) -> Option<usize> {
-    let start = line.iter().position(|&b| !crate::gen::is_space(b)).unwrap_or(line.len());
-    let end = line.iter().rposition(|&b| !crate::gen::is_space(b)).map_or(start, |i| i + 1);
-    let answer = &line[start..end];
-    let (negative, digits) = match answer.split_first() {
-        Some((b'-', rest)) => (true, rest),
-        Some((b'+', rest)) => (false, rest),
-        _ => (false, answer),
-    };
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
+    let start = line.iter().position(|&b| !is_space(b)).unwrap_or(line.len());
+    let end = line.iter().rposition(|&b| !is_space(b)).map_or(start, |i| i + 1);
+    let (negative, digits) = signed(&line[start..end])?;
     let value = std::str::from_utf8(digits).ok()?.parse().unwrap_or(usize::MAX);
     Some(if negative { 0 } else { value })
 }
