@@ -326,6 +326,10 @@ fn tactics_plays_the_handout_examples_through_the_binary() {
                 None => expected.push_str(line),
             }
         }
+        // Example 1 is a tie: its block's last, blank line is not output (rulings).
+        if let Some(tie) = expected.strip_suffix("field(s)!\n\n") {
+            expected = format!("{tie}field(s)!\n");
+        }
         let out = arena_fed(&root(), &["play", "tactics", rounds, &map("tactics/config_01.txt")], input.as_bytes());
         assert_eq!(out.status.code(), Some(0));
         assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{file}");

@@ -82,3 +82,20 @@ fn a_line_over_the_size_limit_is_malformed() {
 fn a_line_that_is_not_utf8_is_malformed() {
     forfeits(&script("binary.sh"), "malformed");
 }
+
+#[test]
+fn a_line_that_is_not_utf8_is_malformed_in_atoms_and_tactics_too() {
+    let (bad, greedy) = (script("binary-end.sh"), bin("tactics-greedy"));
+    let config = map("tactics/config_01.txt");
+    let args = ["duel", "--game", "tactics", "--map", &config, "--rounds", "2", "--no-replay", "--json"];
+    let out = arena(&[&args[..], &[&greedy, &bad]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(player(&r, 1).2.as_deref(), Some("malformed"), "{r}");
+    let atoms_greedy = bin("atoms-greedy");
+    let args = ["duel", "--game", "atoms", "--players", "2", "--size", "3x3", "--no-replay", "--json"];
+    let out = arena(&[&args[..], &[&bad, &atoms_greedy]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["players"][0]["forfeit"], "malformed", "{r}");
+}

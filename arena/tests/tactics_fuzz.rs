@@ -61,7 +61,7 @@ proptest! {
 
     #[test]
     fn legal_commands_never_forfeit_and_games_end(picks in prop::collection::vec(any::<u64>(), 1..64), rounds in 1u32..6) {
-        let mut state: Box<dyn State> = Box::new(TacticsState::new(Board::parse(CONFIG).unwrap(), CONFIG.to_string(), rounds));
+        let mut state: Box<dyn State> = Box::new(TacticsState::new(Board::parse(CONFIG.as_bytes()).unwrap(), CONFIG.to_string(), rounds));
         let mut turns = 0usize;
         while let Turn::Sequential(p) = state.turn() {
             let line = legal(state.as_ref(), p, picks[turns % picks.len()]);
@@ -76,7 +76,7 @@ proptest! {
 
     #[test]
     fn any_answers_end_the_game_consistently_and_replay(answers in prop::collection::vec(answer(), 1..40), rounds in 1u32..4) {
-        let board = Board::parse(CONFIG).unwrap();
+        let board = Board::parse(CONFIG.as_bytes()).unwrap();
         let mut state: Box<dyn State> = Box::new(TacticsState::new(board, CONFIG.to_string(), rounds));
         let players = vec![PlayerInfo { name: "a".into(), command: "a".into() }, PlayerInfo { name: "b".into(), command: "b".into() }];
         let mut replay = Replay::new("tactics", 0, state.setup(), players.clone(), Limits::default(), state.frame());
@@ -120,6 +120,6 @@ proptest! {
             let b = Board::check(&text).unwrap();
             prop_assert!(b.fields.iter().any(|f| matches!(f, Field::Claimed(0, _))));
         }
-        let _ = Board::parse(&text);
+        let _ = Board::parse(text.as_bytes());
     }
 }

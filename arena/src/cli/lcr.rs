@@ -18,6 +18,17 @@ fn check_game(game: &str) -> anyhow::Result<()> {
 
 /// Runs `arena play lcr`, `arena play atoms` or `arena play tactics`.
 pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
+    if ![arena::games::lcr::NAME, arena::games::atoms::NAME, "tactics"].contains(&args.game.as_str()) {
+        bail!("unknown game `{}`: `arena play` knows lcr, atoms and tactics", args.game);
+    }
+    if args.game != arena::games::lcr::NAME && (args.seed.is_some() || args.dice.is_some()) {
+        bail!("--seed and --dice are for `arena play lcr` only");
+    }
+    if args.game != "tactics" {
+        if let Some(extra) = args.params.first() {
+            bail!("`arena play {}` takes no parameters (got `{}`)", args.game, extra.to_string_lossy());
+        }
+    }
     if args.game == "tactics" {
         let stdin = std::io::stdin();
         let code = arena::games::tactics::classic::run(&args.params, &mut stdin.lock(), &mut std::io::stdout().lock())?;
@@ -32,7 +43,6 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
         )?;
         return Ok(ExitCode::from(code as u8));
     }
-    check_game(&args.game)?;
     let mut dice = match (&args.dice, args.seed) {
         (Some(list), _) => Dice::given(list).map_err(anyhow::Error::msg)?,
         (None, Some(seed)) => Dice::seeded(seed),

@@ -94,9 +94,10 @@ pub struct PlayArgs {
     /// Play this sequence of rolls instead of random dice: 7,0,4,…
     #[arg(long, value_name = "LIST")]
     pub dice: Option<String>,
-    /// The program's own parameters (tactics: `<ROUNDS> <CONFIG>`).
+    /// The program's own parameters (tactics: `<ROUNDS> <CONFIG>`; lcr and atoms take none).
+    /// Bytes, as a C program gets them: they need not be UTF-8.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "PARAMS")]
-    pub params: Vec<String>,
+    pub params: Vec<std::ffi::OsString>,
 }
 
 /// Options of `arena simulate`.

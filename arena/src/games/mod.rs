@@ -1,6 +1,7 @@
 //! The hosted games, one folder each, and the registry that finds them by name.
 
 pub mod atoms;
+pub mod classic_input;
 pub mod lcr;
 pub mod resource_rush;
 pub mod tactics;

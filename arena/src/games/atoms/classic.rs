@@ -1,9 +1,14 @@
 //! The original Atoms program: commands on stdin, the handout's exact messages on stdout.
+//! Input is bytes, as for the handout's C program: a line that is not UTF-8 is just a command
+//! nobody knows, and a SAVE or LOAD file name is taken byte for byte.
 
+use std::ffi::OsStr;
 use std::io::{self, BufRead, Write};
+use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use super::{parse_save, Atoms, PlaceError, SaveFile, COLOURS};
+use crate::games::classic_input::{read_line, text, words};
 
 /// The HELP text.
 pub const HELP: &str = "\
@@ -35,35 +40,55 @@ fn turn_line(game: &Atoms) -> String {
     format!("{}'s Turn", COLOURS[game.turn])
 }
 
-/// Parses a whole number made of digits only (no sign).
-fn number(word: &str) -> Option<usize> {
-    (!word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())).then(|| word.parse().ok()).flatten()
+/// Parses a whole number made of digits only (no sign); `None` also when it does not fit.
+fn number(word: &[u8]) -> Option<usize> {
+    digits(word).then(|| text(word).parse().ok()).flatten()
+}
+
+/// Whether `word` is a whole number written with digits only (no sign), of any size.
+fn digits(word: &[u8]) -> bool {
+    !word.is_empty() && word.iter().all(u8::is_ascii_digit)
+}
+
+/// The largest save file LOAD reads: 4 million moves, far more than a 255 x 255 game needs.
+const MAX_SAVE: u64 = 3 + 4 * (1 << 22);
+
+/// Reads a save file; `None` when it is not a regular file (a FIFO would block, `/dev/zero`
+/// never end), is too large, or is not a save.
+fn read_save(path: &Path) -> Option<SaveFile> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_SAVE {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).ok()?.take(MAX_SAVE + 1).read_to_end(&mut bytes).ok()?;
+    parse_save(&bytes).filter(|_| bytes.len() as u64 <= MAX_SAVE)
 }
 
 /// Runs the program until QUIT, a win or the end of input; `dir` is where SAVE and LOAD
 /// files live. Returns the exit status.
 pub fn run(input: &mut impl BufRead, out: &mut impl Write, dir: &Path) -> io::Result<i32> {
     let mut phase = Phase::Idle;
-    let mut line = String::new();
+    let mut line = Vec::new();
     loop {
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
+        if !read_line(input, &mut line)? {
             return Ok(0);
         }
-        let words: Vec<&str> = line.split_whitespace().collect();
+        let words = words(&line);
         let Some((&command, args)) = words.split_first() else { continue };
         // After LOAD only PLAYFROM and QUIT are accepted.
-        if matches!(phase, Phase::Loaded(_)) && !matches!(command, "PLAYFROM" | "QUIT") {
+        if matches!(phase, Phase::Loaded(_)) && !matches!(command, b"PLAYFROM" | b"QUIT") {
             writeln!(out, "Invalid Command")?;
             continue;
         }
         match command {
-            "HELP" => write!(out, "\n{HELP}\n")?,
-            "QUIT" => {
+            b"HELP" => write!(out, "\n{HELP}\n")?,
+            b"QUIT" => {
                 writeln!(out, "Bye!")?;
                 return Ok(0);
             }
-            "START" => {
+            b"START" => {
                 if !matches!(phase, Phase::Idle) {
                     writeln!(out, "Invalid Command")?;
                 } else if args.len() < 3 {
@@ -87,13 +112,13 @@ pub fn run(input: &mut impl BufRead, out: &mut impl Write, dir: &Path) -> io::Re
                     }
                 }
             }
-            "PLACE" => {
+            b"PLACE" => {
                 let Phase::Playing(game) = &mut phase else {
                     writeln!(out, "Invalid Command")?;
                     continue;
                 };
                 let coords = match args {
-                    [x, y] => x.parse::<i64>().ok().zip(y.parse::<i64>().ok()),
+                    [x, y] => text(x).parse::<i64>().ok().zip(text(y).parse::<i64>().ok()),
                     _ => None,
                 };
                 let Some((x, y)) = coords else {
@@ -112,7 +137,7 @@ pub fn run(input: &mut impl BufRead, out: &mut impl Write, dir: &Path) -> io::Re
                     },
                 }
             }
-            "UNDO" => {
+            b"UNDO" => {
                 let Phase::Playing(game) = &mut phase else {
                     writeln!(out, "Invalid Command")?;
                     continue;
@@ -126,7 +151,7 @@ pub fn run(input: &mut impl BufRead, out: &mut impl Write, dir: &Path) -> io::Re
                     writeln!(out, "{}", turn_line(game))?;
                 }
             }
-            "STAT" => {
+            b"STAT" => {
                 let Phase::Playing(game) = &phase else {
                     writeln!(out, "Game Not In Progress")?;
                     continue;
@@ -142,14 +167,14 @@ pub fn run(input: &mut impl BufRead, out: &mut impl Write, dir: &Path) -> io::Re
                     }
                 }
             }
-            "DISPLAY" => {
+            b"DISPLAY" => {
                 let Phase::Playing(game) = &phase else {
                     writeln!(out, "Invalid Command")?;
                     continue;
                 };
                 write!(out, "\n{}\n", game.display())?;
             }
-            "SAVE" => {
+            b"SAVE" => {
                 let Phase::Playing(game) = &phase else {
                     writeln!(out, "Invalid Command")?;
                     continue;
@@ -158,7 +183,7 @@ pub fn run(input: &mut impl BufRead, out: &mut impl Write, dir: &Path) -> io::Re
                     writeln!(out, "Invalid Command")?;
                     continue;
                 };
-                let path = dir.join(name);
+                let path = dir.join(OsStr::from_bytes(name));
                 let created = std::fs::OpenOptions::new().write(true).create_new(true).open(&path);
                 match created {
                     Err(e) if e.kind() == io::ErrorKind::AlreadyExists => writeln!(out, "File Already Exists")?,
@@ -169,13 +194,13 @@ pub fn run(input: &mut impl BufRead, out: &mut impl Write, dir: &Path) -> io::Re
                     }
                 }
             }
-            "LOAD" => {
+            b"LOAD" => {
                 if !matches!(phase, Phase::Idle) {
                     writeln!(out, "Restart Application To Load Save")?;
                     continue;
                 }
                 let loaded = match args {
-                    [name] => std::fs::read(dir.join(name)).ok().and_then(|b| parse_save(&b)),
+                    [name] => read_save(&dir.join(OsStr::from_bytes(name))),
                     _ => None,
                 };
                 match loaded {
@@ -186,14 +211,15 @@ pub fn run(input: &mut impl BufRead, out: &mut impl Write, dir: &Path) -> io::Re
                     None => writeln!(out, "Cannot Load Save")?,
                 }
             }
-            "PLAYFROM" => {
+            b"PLAYFROM" => {
                 let Phase::Loaded(save) = &phase else {
                     writeln!(out, "Invalid Command")?;
                     continue;
                 };
+                // A turn past the last one loaded, however many digits it has, is the last one.
                 let upto = match args {
-                    ["END"] => Some(save.moves.len()),
-                    [n] => number(n),
+                    [b"END"] => Some(save.moves.len()),
+                    [n] if digits(n) => Some(number(n).unwrap_or(usize::MAX).min(save.moves.len())),
                     _ => None,
                 };
                 let Some(upto) = upto else {
@@ -214,8 +240,12 @@ mod tests {
     use super::*;
 
     fn session(input: &str, dir: &Path) -> (String, i32) {
+        session_bytes(input.as_bytes(), dir)
+    }
+
+    fn session_bytes(mut input: &[u8], dir: &Path) -> (String, i32) {
         let mut out = Vec::new();
-        let code = run(&mut input.as_bytes(), &mut out, dir).unwrap();
+        let code = run(&mut input, &mut out, dir).unwrap();
         (String::from_utf8(out).unwrap(), code)
     }
 
@@ -306,5 +336,81 @@ mod tests {
     fn end_of_input_exits_cleanly() {
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(session("START 2 2 2\n", dir.path()), ("Game Ready\nRed's Turn\n".to_string(), 0));
+    }
+
+    #[test]
+    fn playfrom_past_the_last_turn_is_the_last_turn_whatever_its_size() {
+        let dir = tempfile::tempdir().unwrap();
+        // Three players, two moves: after them it is Purple's turn.
+        std::fs::write(dir.path().join("g.bin"), [3, 3, 3, 0, 0, 0, 0, 2, 2, 0, 0]).unwrap();
+        let ready = "Game Loaded\nGame Ready\nPurple's Turn\n";
+        for turn in
+            ["2", "3", "18446744073709551615", "18446744073709551616", "0099999999999999999999999999999999999999"]
+        {
+            assert_eq!(session(&format!("LOAD g.bin\nPLAYFROM {turn}\n"), dir.path()).0, ready, "PLAYFROM {turn}");
+        }
+        assert_eq!(session("LOAD g.bin\nPLAYFROM 1\n", dir.path()).0, "Game Loaded\nGame Ready\nGreen's Turn\n");
+        for bad in ["-1", "-18446744073709551616", "+1", "1x", "\u{0661}"] {
+            assert_eq!(
+                session(&format!("LOAD g.bin\nPLAYFROM {bad}\n"), dir.path()).0,
+                "Game Loaded\nInvalid Turn Number\n",
+                "PLAYFROM {bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_just_bad_commands() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = b"\xff\xfe\nSTART 2 3 \xff\nSTART 2 3 3\nPLACE 0 \xc3\nPL\xc3ACE 0 0\nPLACE\xa00 0\n\nSTAT\n";
+        let (out, code) = session_bytes(input, dir.path());
+        assert_eq!(code, 0);
+        assert_eq!(
+            out,
+            "Invalid Command\nInvalid command arguments\nGame Ready\nRed's Turn\nInvalid Coordinates\nInvalid Command\nInvalid Command\nPlayer Red:\nGrid Count: 0\n\nPlayer Green:\nGrid Count: 0\n"
+        );
+    }
+
+    #[test]
+    fn save_and_load_file_names_are_bytes() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let (out, _) = session_bytes(b"START 2 2 2\nPLACE 0 0\nSAVE g\xff.sav\nQUIT\n", dir.path());
+        assert_eq!(out, "Game Ready\nRed's Turn\nGreen's Turn\nGame Saved\nBye!\n");
+        let saved = dir.path().join(std::ffi::OsStr::from_bytes(b"g\xff.sav"));
+        assert_eq!(std::fs::read(saved).unwrap(), [2, 2, 2, 0, 0, 0, 0]);
+        let (out, _) = session_bytes(b"LOAD g\xff.sav\nPLAYFROM END\n", dir.path());
+        assert_eq!(out, "Game Loaded\nGame Ready\nGreen's Turn\n");
+        assert_eq!(
+            session_bytes(b"LOAD g\xef\xbf\xbd.sav\n", dir.path()).0,
+            "Cannot Load Save\n",
+            "not the lossy name"
+        );
+    }
+
+    #[test]
+    fn load_refuses_what_is_not_a_regular_file_without_waiting() {
+        let dir = tempfile::tempdir().unwrap();
+        let made = std::process::Command::new("mkfifo").arg(dir.path().join("fifo")).status().unwrap();
+        assert!(made.success(), "mkfifo");
+        std::fs::create_dir(dir.path().join("folder")).unwrap();
+        let path = dir.path().to_path_buf();
+        let (tx, rx) = std::sync::mpsc::channel();
+        // Opening a FIFO with no writer blocks forever: a watchdog turns that into a failure.
+        std::thread::spawn(move || {
+            let _ = tx.send(session("LOAD fifo\nLOAD folder\nLOAD /dev/zero\n", &path));
+        });
+        let (out, code) = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("LOAD must not block");
+        assert_eq!((out.as_str(), code), ("Cannot Load Save\nCannot Load Save\nCannot Load Save\n", 0));
+        // Control: reading the FIFO as a plain file does block, until a writer comes.
+        let fifo = dir.path().join("fifo");
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reader = fifo.clone();
+        std::thread::spawn(move || {
+            let _ = tx.send(std::fs::read(&reader).is_ok());
+        });
+        assert!(rx.recv_timeout(std::time::Duration::from_millis(300)).is_err(), "a plain read waits for a writer");
+        drop(std::fs::OpenOptions::new().write(true).open(&fifo).unwrap());
+        assert!(rx.recv().unwrap());
     }
 }

@@ -7,6 +7,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::{DieEffect, Lcr, MAX_PLAYERS};
+use crate::games::classic_input::{read_line, text, trim};
 
 /// Where the dice come from.
 pub enum Dice {
@@ -48,24 +49,38 @@ impl Dice {
     }
 }
 
-/// Asks for the number of players until it gets a valid one; `None` at end of input.
+/// Asks for the number of players until it gets a valid one; `None` at end of input. The
+/// answer is read as bytes: one that is not UTF-8 is just not a number.
 fn ask_players(input: &mut impl BufRead, out: &mut impl Write) -> io::Result<Option<usize>> {
-    let mut line = String::new();
+    let mut line = Vec::new();
     loop {
         write!(out, "How many players are playing: ")?;
         out.flush()?;
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
+        if !read_line(input, &mut line)? {
             writeln!(out)?;
             return Ok(None);
         }
-        match line.trim().parse::<usize>() {
-            Ok(n) if (2..=MAX_PLAYERS).contains(&n) => return Ok(Some(n)),
-            Ok(n) if n < 2 => writeln!(out, "At least 2 players are needed to play.")?,
-            Ok(_) => writeln!(out, "At most {MAX_PLAYERS} players can play.")?,
-            Err(_) => writeln!(out, "Please enter the number of players as a whole number, such as 3.")?,
+        match players(trim(&line)) {
+            Some(n) if (2..=MAX_PLAYERS).contains(&n) => return Ok(Some(n)),
+            Some(n) if n < 2 => writeln!(out, "At least 2 players are needed to play.")?,
+            Some(_) => writeln!(out, "At most {MAX_PLAYERS} players can play.")?,
+            None => writeln!(out, "Please enter the number of players as a whole number, such as 3.")?,
         }
     }
+}
+
+/// A whole number (digits after an optional sign), of any size: a negative one counts as 0, one
+/// too large for `usize` as `usize::MAX`.
+fn players(answer: &[u8]) -> Option<usize> {
+    let (negative, digits) = match answer.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, answer),
+    };
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(if negative { 0 } else { text(digits).parse().unwrap_or(usize::MAX) })
 }
 
 /// Runs the program: returns its exit status (0 when a game was played or input ended at the
@@ -145,8 +160,12 @@ mod tests {
     }
 
     fn play(input: &str, dice: &mut Dice) -> (String, i32) {
+        play_bytes(input.as_bytes(), dice)
+    }
+
+    fn play_bytes(mut input: &[u8], dice: &mut Dice) -> (String, i32) {
         let mut out = Vec::new();
-        let code = run(&mut input.as_bytes(), &mut out, dice).unwrap();
+        let code = run(&mut input, &mut out, dice).unwrap();
         (String::from_utf8(out).unwrap(), code)
     }
 
@@ -188,5 +207,26 @@ mod tests {
     fn dice_lists_are_checked() {
         assert!(Dice::given("7,0, 4").is_ok());
         assert_eq!(Dice::given("7,8").err().unwrap(), "--dice: `8` is not a die value 0..7");
+    }
+
+    #[test]
+    fn any_bytes_are_an_answer_and_numbers_of_any_size_are_numbers() {
+        const ASK: &str = "How many players are playing: ";
+        const WHOLE: &str = "Please enter the number of players as a whole number, such as 3.\n";
+        const FEW: &str = "At least 2 players are needed to play.\n";
+        const MANY: &str = "At most 10000 players can play.\n";
+        let input = b"\xff\xfe\n3\xa0\n\xef\xbc\x93\n99999999999999999999999\n-99999999999999999999999\n+1\n10001\n \t+2\x0b\r\n";
+        let (got, code) = play_bytes(input, &mut Dice::Given(vec![5, 5, 5], 0));
+        assert_eq!(code, 0);
+        let game = concat!(
+            "Player #1 has 3 chips left\n        Rolling 3 dice\n",
+            "        Rolled a 5 - give center - Center has 1 chips - Player #1 has 2 chips\n",
+            "        Rolled a 5 - give center - Center has 2 chips - Player #1 has 1 chips\n",
+            "        Rolled a 5 - give center - Center has 3 chips - Player #1 has 0 chips\n",
+            "Player #2 wins with 3 chips left after 1 turns\n",
+        );
+        let expected =
+            [ASK, WHOLE, ASK, WHOLE, ASK, WHOLE, ASK, MANY, ASK, FEW, ASK, FEW, ASK, MANY, ASK, game].concat();
+        assert_eq!(got, expected);
     }
 }

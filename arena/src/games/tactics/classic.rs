@@ -1,28 +1,30 @@
 //! The original OOPtimal Tactics program (`./a1 <ROUNDS> <CONFIG>`), byte for byte: welcome,
 //! round and phase headers, maps, prompts with their spaces, commands (case-insensitive,
-//! extra whitespace ignored), error messages in their precedence, and return values.
+//! extra whitespace ignored), error messages in their precedence, and return values. Input is
+//! bytes: a line that is not UTF-8 is a command like any other, and an empty or blank line
+//! prompts again without an error, as the course's framework (`CommandLine::readCommand`) does.
 
+use std::ffi::OsString;
 use std::io::{self, BufRead, Write};
 
 use super::{Board, CommandError, Phase, IDS};
+use crate::games::classic_input::{read_line, text, words};
 
 const RULE: &str = "------------------";
 
 /// Runs the program with its command-line parameters (`<ROUNDS> <CONFIG>`); returns the exit
 /// status: 0 normally, 1 wrong parameter count, 2 bad round number, 3 bad config file.
-pub fn run(params: &[String], input: &mut impl BufRead, out: &mut impl Write) -> io::Result<i32> {
+pub fn run(params: &[OsString], input: &mut impl BufRead, out: &mut impl Write) -> io::Result<i32> {
     let [rounds, config] = params else {
         writeln!(out, "[ERROR] Wrong number of parameters!")?;
         return Ok(1);
     };
-    let rounds = match rounds.parse::<u32>() {
-        Ok(r) if r >= 1 && rounds.bytes().all(|b| b.is_ascii_digit()) => r,
-        _ => {
-            writeln!(out, "[ERROR] Invalid maximum round number!")?;
-            return Ok(2);
-        }
+    let rounds = rounds.to_str().filter(|r| r.bytes().all(|b| b.is_ascii_digit())).and_then(|r| r.parse::<u32>().ok());
+    let Some(rounds) = rounds.filter(|&r| r >= 1) else {
+        writeln!(out, "[ERROR] Invalid maximum round number!")?;
+        return Ok(2);
     };
-    let Some(mut board) = std::fs::read_to_string(config).ok().and_then(|t| Board::parse(&t).ok()) else {
+    let Some(mut board) = std::fs::read(config).ok().and_then(|bytes| Board::parse(&bytes).ok()) else {
         writeln!(out, "[ERROR] Invalid file!")?;
         return Ok(3);
     };
@@ -118,16 +120,15 @@ impl<R: BufRead, W: Write> Classic<'_, R, W> {
             Phase::Movement => write!(self.out, "Player {id}, what do you want to do?\n > ")?,
         }
         self.out.flush()?;
-        let mut line = String::new();
-        if self.input.read_line(&mut line)? == 0 {
+        let mut line = Vec::new();
+        if !read_line(self.input, &mut line)? {
             return Ok(Outcome::Stop);
         }
-        let lower = line.to_lowercase();
-        let words: Vec<&str> = lower.split_whitespace().collect();
-        let Some((&command, args)) = words.split_first() else {
-            writeln!(self.out, "{}", CommandError::NotFound.message())?;
-            return Ok(Outcome::Again);
-        };
+        let lower: Vec<String> = words(&line).into_iter().map(|w| text(w).to_ascii_lowercase()).collect();
+        let words: Vec<&str> = lower.iter().map(String::as_str).collect();
+        // An empty or blank line: the framework returns without a message and the player is
+        // asked again.
+        let Some((&command, args)) = words.split_first() else { return Ok(Outcome::Again) };
         let result = match command {
             "quit" | "info" | "map" | "pass" if !args.is_empty() => Err(CommandError::Parameters),
             "quit" => return Ok(Outcome::Stop),
@@ -164,9 +165,10 @@ impl<R: BufRead, W: Write> Classic<'_, R, W> {
     fn end(&mut self) -> io::Result<i32> {
         write!(self.out, "{RULE}\nGAME END!\n\n")?;
         let (a, b) = (self.board.claimed(0), self.board.claimed(1));
-        write!(self.out, "Player A claimed {a} field(s)!\nPlayer B claimed {b} field(s)!\n\n")?;
+        write!(self.out, "Player A claimed {a} field(s)!\nPlayer B claimed {b} field(s)!\n")?;
+        // The handout's blank line opens the congratulations, which a tie does not print.
         if a != b {
-            writeln!(self.out, "Congratulations, Player {}! You won!", if a > b { 'A' } else { 'B' })?;
+            write!(self.out, "\nCongratulations, Player {}! You won!\n", if a > b { 'A' } else { 'B' })?;
         }
         Ok(0)
     }
@@ -177,7 +179,9 @@ mod tests {
     use super::*;
 
     /// An example run of the handout (copied into `examples/`): the commands typed after
-    /// ` > `, and stdout as the program really writes it (typed commands are not echoed).
+    /// ` > `, and stdout as the program really writes it (typed commands are not echoed). The
+    /// blank line that ends Example Output 1's block (a tie) is not output: the handout gives
+    /// that `\n` to the congratulations, which a tie does not print.
     fn example(text: &str) -> (String, String) {
         let mut input = String::new();
         let mut stdout = String::new();
@@ -190,14 +194,21 @@ mod tests {
                 _ => stdout.push_str(line),
             }
         }
+        if let Some(tie) = stdout.strip_suffix("field(s)!\n\n") {
+            stdout = format!("{tie}field(s)!\n");
+        }
         (input, stdout)
     }
 
-    fn run_with(params: &[&str], input: &str) -> (String, i32) {
-        let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
+    fn run_bytes(params: &[&str], input: &[u8]) -> (String, i32) {
+        let params: Vec<OsString> = params.iter().map(OsString::from).collect();
         let mut out = Vec::new();
-        let code = run(&params, &mut input.as_bytes(), &mut out).unwrap();
+        let code = run(&params, &mut &input[..], &mut out).unwrap();
         (String::from_utf8(out).unwrap(), code)
+    }
+
+    fn run_with(params: &[&str], input: &str) -> (String, i32) {
+        run_bytes(params, input.as_bytes())
     }
 
     fn config() -> String {
@@ -247,7 +258,8 @@ mod tests {
     fn every_error_message_and_its_precedence() {
         let table: &[(&str, &str)] = &[
             ("jump", "[ERROR] Entered command not found!"),
-            ("   ", "[ERROR] Entered command not found!"),
+            ("pl\u{fffd}ce 1 1 1", "[ERROR] Entered command not found!"),
+            ("pl\u{a0}ce 1 1 1", "[ERROR] Entered command not found!"),
             ("info me", "[ERROR] Wrong number of parameters for this command!"),
             ("pass now", "[ERROR] Wrong number of parameters for this command!"),
             ("quit now", "[ERROR] Wrong number of parameters for this command!"),
@@ -304,7 +316,7 @@ mod tests {
 
     #[test]
     fn attacks_follow_the_formula() {
-        let mut b = Board::parse("OOP\n3_1\nab0\n").unwrap();
+        let mut b = Board::parse(b"OOP\n3_1\nab0\n").unwrap();
         b.fields[0] = super::super::Field::Claimed(0, 4);
         b.fields[1] = super::super::Field::Claimed(1, 2);
         // 2 + 1 - 2 = 1: B keeps the field with 1 chip.
@@ -314,7 +326,7 @@ mod tests {
         b.move_chips(0, &["2", "1", "1", "2", "1"]).unwrap();
         assert_eq!(b.fields[1], super::super::Field::Empty);
         assert_eq!(b.fields[0], super::super::Field::Empty, "the origin emptied");
-        let mut c = Board::parse("OOP\n2_1\nab\n").unwrap();
+        let mut c = Board::parse(b"OOP\n2_1\nab\n").unwrap();
         c.fields[0] = super::super::Field::Claimed(0, 5);
         // 1 + 1 - 4 = -2: A takes it with 2 chips.
         c.move_chips(0, &["4", "1", "1", "2", "1"]).unwrap();
@@ -341,5 +353,116 @@ mod tests {
         let (out, code) = run_with(&["5", &config()], "");
         assert_eq!(code, 0);
         assert!(out.ends_with(" > "), "it stops at the first prompt: {out}");
+    }
+
+    /// A 2x1 config (A on the left, B on the right) in a temporary folder.
+    fn tiny(dir: &tempfile::TempDir, bytes: &[u8]) -> String {
+        let path = dir.path().join("tiny.txt");
+        std::fs::write(&path, bytes).unwrap();
+        path.display().to_string()
+    }
+
+    const TINY_START: &str = concat!(
+        "Welcome to OOPtimal Tactics!\nPlaying maximum of 1 round(s)!\n",
+        "\n------------------\nRound 1/1 starts!\n------------------\n\n",
+        "------------------\nPlacement Phase\n------------------\n",
+        "  | 1 | 2 \n1 |A 1|B 1\n\n",
+    );
+    const A_PLACES: &str = "Player A, you have 1 chip(s) left, where and how do you want to place your chips?\n > ";
+
+    #[test]
+    fn a_tied_game_ends_right_after_player_bs_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = tiny(&dir, b"OOP\n2_1\nab\n");
+        let (out, code) = run_with(&["1", &cfg], "place 1 1 1\nplace 1 2 1\npass\npass\n");
+        assert_eq!(code, 0);
+        let expected = [
+            TINY_START,
+            A_PLACES,
+            "  | 1 | 2 \n1 |A 2|B 1\n\n",
+            "Player B, you have 1 chip(s) left, where and how do you want to place your chips?\n > ",
+            "  | 1 | 2 \n1 |A 2|B 2\n\n",
+            "------------------\nMovement Phase\n------------------\n",
+            "  | 1 | 2 \n1 |A 2|B 2\n\n",
+            "Player B, what do you want to do?\n > ",
+            "Player A, what do you want to do?\n > ",
+            "------------------\nGAME END!\n\n",
+            "Player A claimed 1 field(s)!\nPlayer B claimed 1 field(s)!\n",
+        ]
+        .concat();
+        assert_eq!(out, expected);
+        // The handout's Example Output 1 is a tie too: its block's last, blank line is not output.
+        let (_, example1) = example(include_str!("examples/example1.txt"));
+        assert!(include_str!("examples/example1.txt").ends_with("Player B claimed 4 field(s)!\n\n"));
+        assert!(example1.ends_with("Player A claimed 4 field(s)!\nPlayer B claimed 4 field(s)!\n"));
+    }
+
+    #[test]
+    fn empty_and_blank_lines_prompt_again_without_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = tiny(&dir, b"OOP\n2_1\nab\n");
+        let (out, code) = run_bytes(&["1", &cfg], b"\n   \n\t\x0b\x0c\r\n\r\nquit\n");
+        assert_eq!(code, 0);
+        assert_eq!(out, [TINY_START, A_PLACES, A_PLACES, A_PLACES, A_PLACES, A_PLACES].concat());
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_just_bad_commands() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = tiny(&dir, b"OOP\n2_1\nab\n");
+        let input = b"\xff\xfe\nplace 1 1 \xff\nPLACE\xa01 1 1\nmove \xc3\x28 1 1 1 1\nquit\n";
+        let (out, code) = run_bytes(&["1", &cfg], input);
+        assert_eq!(code, 0);
+        let expected = [
+            TINY_START,
+            A_PLACES,
+            "[ERROR] Entered command not found!\n",
+            A_PLACES,
+            "[ERROR] Invalid field!\n",
+            A_PLACES,
+            "[ERROR] Entered command not found!\n",
+            A_PLACES,
+            "[ERROR] Entered command is not valid in this phase!\n",
+            A_PLACES,
+        ]
+        .concat();
+        assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn the_magic_number_is_exactly_oop_and_a_line_feed() {
+        let dir = tempfile::tempdir().unwrap();
+        let invalid = ("[ERROR] Invalid file!\n".to_string(), 3);
+        for bad in [
+            &b"OOP\r\n2_1\r\nab\r\n"[..],
+            b"OOP",
+            b"OOP \n2_1\nab\n",
+            b"\xef\xbb\xbfOOP\n2_1\nab\n",
+            b"oop\n2_1\nab\n",
+            b"",
+        ] {
+            assert_eq!(run_with(&["1", &tiny(&dir, bad)], "quit\n"), invalid, "{:?}", String::from_utf8_lossy(bad));
+        }
+        // Past the magic number the file is read byte by byte: a byte that is not UTF-8 is a
+        // field like any other that is not `a`, `b` or `-`: an empty one.
+        let (out, code) = run_with(&["1", &tiny(&dir, b"OOP\n3_1\na\xffb\n")], "quit\n");
+        assert_eq!(code, 0);
+        assert!(out.contains("  | 1 | 2 | 3 \n1 |A 1|   |B 1\n\n"), "{out}");
+    }
+
+    #[test]
+    fn parameters_are_bytes_too() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(std::ffi::OsStr::from_bytes(b"conf\xff.txt"));
+        std::fs::write(&path, "OOP\n2_1\nab\n").unwrap();
+        let mut out = Vec::new();
+        let params = [OsString::from("1"), path.into_os_string()];
+        assert_eq!(run(&params, &mut &b"quit\n"[..], &mut out).unwrap(), 0);
+        assert!(out.starts_with(TINY_START.as_bytes()));
+        let params = [OsString::from(std::ffi::OsStr::from_bytes(b"1\xff")), OsString::from("x")];
+        out.clear();
+        assert_eq!(run(&params, &mut &b""[..], &mut out).unwrap(), 2);
+        assert_eq!(out, b"[ERROR] Invalid maximum round number!\n");
     }
 }

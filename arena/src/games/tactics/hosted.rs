@@ -311,7 +311,7 @@ mod tests {
 
     #[test]
     fn phases_and_rounds_follow_the_classic_order() {
-        let mut s = TacticsState::new(Board::parse(CONFIG).unwrap(), CONFIG.to_string(), 2);
+        let mut s = TacticsState::new(Board::parse(CONFIG.as_bytes()).unwrap(), CONFIG.to_string(), 2);
         assert_eq!(s.intro(1), "TACTICS 2 4 5 B\n");
         assert_eq!(s.turn(), Turn::Sequential(0), "A places first in odd rounds");
         assert!(s.prompt(0).starts_with("ROUND 1/2\nPHASE PLACEMENT\nCHIPS 1\nA1 A1 A1 ..\n"));
@@ -344,7 +344,7 @@ mod tests {
 
     #[test]
     fn a_refused_command_forfeits_the_game() {
-        let mut s = TacticsState::new(Board::parse(CONFIG).unwrap(), CONFIG.to_string(), 3);
+        let mut s = TacticsState::new(Board::parse(CONFIG.as_bytes()).unwrap(), CONFIG.to_string(), 3);
         s.apply(&[(0, line("move 1 1 1 1 2"))]);
         assert_eq!(s.turn(), Turn::Terminal);
         let o = s.outcome();
@@ -353,13 +353,13 @@ mod tests {
             o.players[0].detail.as_deref(),
             Some("`move 1 1 1 1 2`: [ERROR] Entered command is not valid in this phase!")
         );
-        let mut s = TacticsState::new(Board::parse(CONFIG).unwrap(), CONFIG.to_string(), 3);
+        let mut s = TacticsState::new(Board::parse(CONFIG.as_bytes()).unwrap(), CONFIG.to_string(), 3);
         s.apply(&[(0, line("PLACE 5 1 1"))]);
         assert_eq!(
             s.outcome().players[0].detail.as_deref(),
             Some("`PLACE 5 1 1`: [ERROR] Invalid amount! Must be a number <= chips in player inventory!")
         );
-        let mut s = TacticsState::new(Board::parse(CONFIG).unwrap(), CONFIG.to_string(), 3);
+        let mut s = TacticsState::new(Board::parse(CONFIG.as_bytes()).unwrap(), CONFIG.to_string(), 3);
         s.apply(&[(0, line("info"))]);
         assert_eq!(s.outcome().players[0].forfeit.as_deref(), Some("malformed"), "info is not in the protocol");
     }
@@ -369,6 +369,8 @@ mod tests {
         assert!(Board::check(CONFIG).is_ok());
         for (text, line, what) in [
             ("OPP\n1_1\na\n", 1, "magic"),
+            ("OOP", 1, "magic"),
+            ("OOP\r\n2_1\r\nab\r\n", 1, "CRLF (Windows) line endings"),
             ("OOP\n10_2\n", 2, "each 1 to 9"),
             ("OOP\n2_2\nab\n", 4, "missing row 2"),
             ("OOP\n2_2\nab\n0\n", 4, "row has 1 fields, expected 2"),

@@ -8,6 +8,8 @@
 pub mod classic;
 pub mod hosted;
 
+use super::classic_input::{text, trim};
+
 /// Who holds a field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Field {
@@ -18,6 +20,9 @@ pub enum Field {
     /// Player 0 (A) or 1 (B), with its chips.
     Claimed(usize, u32),
 }
+
+/// The first bytes of every config file (the handout's magic number `OOP\n`).
+pub const MAGIC: &[u8] = b"OOP\n";
 
 /// The two players' letters.
 pub const IDS: [char; 2] = ['A', 'B'];
@@ -40,27 +45,32 @@ pub struct Board {
 pub struct BadConfig;
 
 impl Board {
-    /// Parses a config file: `OOP`, then `<WIDTH>_<HEIGHT>`, then the rows (`a`, `b`, `0`, `-`).
-    /// Past a correct magic number the file is taken as well formed (as the handout says), but
-    /// nothing in it can make this panic.
-    pub fn parse(text: &str) -> Result<Board, BadConfig> {
-        let mut lines = text.lines().map(|l| l.trim_end_matches('\r'));
-        if lines.next() != Some("OOP") {
-            return Err(BadConfig);
-        }
-        let (w, h) = lines.next().and_then(|l| l.trim().split_once('_')).ok_or(BadConfig)?;
+    /// Parses a config file: exactly `OOP\n` (the magic number; `OOP\r\n` is not it), then
+    /// `<WIDTH>_<HEIGHT>`, then the rows (`a`, `b`, `0`, `-`), byte by byte as the handout's C++
+    /// program reads them. Past a correct magic number the file is taken as well formed (as the
+    /// handout says), but nothing in it can make this panic.
+    pub fn parse(bytes: &[u8]) -> Result<Board, BadConfig> {
+        let rest = bytes.strip_prefix(MAGIC).ok_or(BadConfig)?;
+        let mut lines = rest.split_inclusive(|&b| b == b'\n').map(|l| {
+            let l = l.strip_suffix(b"\n").unwrap_or(l);
+            let end = l.iter().rposition(|&b| b != b'\r').map_or(0, |i| i + 1);
+            &l[..end]
+        });
+        let size = lines.next().ok_or(BadConfig)?;
+        let size = text(trim(size));
+        let (w, h) = size.split_once('_').ok_or(BadConfig)?;
         let (width, height): (usize, usize) = (w.parse().map_err(|_| BadConfig)?, h.parse().map_err(|_| BadConfig)?);
         if width == 0 || height == 0 || width > 9 || height > 9 {
             return Err(BadConfig);
         }
         let mut fields = Vec::with_capacity(width * height);
         for _ in 0..height {
-            let row: Vec<char> = lines.next().ok_or(BadConfig)?.chars().collect();
+            let row = lines.next().ok_or(BadConfig)?;
             for x in 0..width {
                 fields.push(match row.get(x) {
-                    Some('a') => Field::Claimed(0, 1),
-                    Some('b') => Field::Claimed(1, 1),
-                    Some('-') => Field::Water,
+                    Some(b'a') => Field::Claimed(0, 1),
+                    Some(b'b') => Field::Claimed(1, 1),
+                    Some(b'-') => Field::Water,
                     _ => Field::Empty,
                 });
             }
@@ -72,8 +82,11 @@ impl Board {
     /// magic number): on failure, the 1-based line and what is wrong there.
     pub fn check(text: &str) -> Result<Board, (usize, String)> {
         let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
-        if lines.first() != Some(&"OOP") {
-            return Err((1, "expected the magic number `OOP`".to_string()));
+        if text.starts_with("OOP\r\n") {
+            return Err((1, "the magic number is `OOP` and a line feed, but this file has CRLF (Windows) line endings: convert them to LF".to_string()));
+        }
+        if !text.as_bytes().starts_with(MAGIC) {
+            return Err((1, "expected the magic number `OOP` alone on the first line".to_string()));
         }
         let size = lines.get(1).and_then(|l| l.trim().split_once('_'));
         let size = size.and_then(|(w, h)| Some((w.parse::<usize>().ok()?, h.parse::<usize>().ok()?)));
@@ -94,7 +107,7 @@ impl Board {
         if let Some((i, _)) = lines.iter().enumerate().skip(2 + height).find(|(_, l)| !l.trim().is_empty()) {
             return Err((i + 1, format!("extra text after the {height} rows")));
         }
-        let board = Board::parse(text).map_err(|_| (1, "not a config file".to_string()))?;
+        let board = Board::parse(text.as_bytes()).map_err(|_| (1, "not a config file".to_string()))?;
         for (p, id) in IDS.iter().enumerate() {
             if board.claimed(p) == 0 {
                 return Err((3, format!("player {id} has no field (`{}`)", id.to_ascii_lowercase())));
