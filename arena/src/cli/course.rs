@@ -22,7 +22,7 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
             return Err(CheckerError::NoSuchTest { number: k, dir: args.tests.clone() }.into());
         }
     }
-    for dir in [&args.transcripts, &args.replays].into_iter().flatten() {
+    for dir in [&args.transcripts, &args.replays, &args.logs].into_iter().flatten() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let mut limits = LimitsConfig::default();
@@ -36,11 +36,17 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
         let report = runtime.block_on(run_test(case, &args.bot, args.piped, &sandbox, &cancel))?;
         let name = format!("test{:02}", case.number);
         if let Some(dir) = &args.replays {
-            report.replay.save(&dir.join(format!("{name}.json")))?;
+            // The bot's stderr goes beside its replay, as `arena duel` does (when it wrote any).
+            report.played.save(&dir.join(format!("{name}.json")), &dir.join(format!("{name}.log")))?;
+        }
+        if let Some(dir) = &args.logs {
+            let path = dir.join(format!("{name}.log"));
+            write_atomic(&path, report.played.stderr_log().as_bytes())
+                .with_context(|| format!("cannot write {}", path.display()))?;
         }
         if let Some(dir) = &args.transcripts {
             let path = dir.join(format!("{name}.txt"));
-            write_atomic(&path, transcript(&report.replay).as_bytes())
+            write_atomic(&path, transcript(&report.played.replay).as_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;
         }
         if report.passed {

@@ -90,6 +90,10 @@ pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
         played.save(path, &path.with_extension("log"))?;
     }
     let result = &played.replay.result;
+    for remark in &played.remarks {
+        let name = result.players.get(remark.player).map_or("?", |p| p.name.as_str());
+        eprintln!("warning: {name} (player {}) {}", remark.player + 1, remark.text);
+    }
     if args.json {
         let mut value = serde_json::to_value(result)?;
         value["replay"] = serde_json::json!(replay_path);

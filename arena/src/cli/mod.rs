@@ -135,9 +135,13 @@ pub struct TestArgs {
     /// Write each test's course-style transcript (header, TICK lines and answers) here.
     #[arg(long, value_name = "DIR")]
     pub transcripts: Option<PathBuf>,
-    /// Save each test's replay here (watch with `arena replay`).
+    /// Save each test's replay here (watch with `arena replay`), with the bot's stderr beside
+    /// it (`testNN.log`, when it wrote any).
     #[arg(long, value_name = "DIR")]
     pub replays: Option<PathBuf>,
+    /// Keep each test's bot stderr here, as `testNN.log` (written for every test).
+    #[arg(long, value_name = "DIR")]
+    pub logs: Option<PathBuf>,
     /// Print the reports as JSON.
     #[arg(long)]
     pub json: bool,
