@@ -91,8 +91,7 @@ pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
     }
     let result = &played.replay.result;
     for remark in &played.remarks {
-        let name = result.players.get(remark.player).map_or("?", |p| p.name.as_str());
-        eprintln!("warning: {name} (player {}) {}", remark.player + 1, remark.text);
+        eprintln!("{}", super::warning_line(result, remark));
     }
     if args.json {
         let mut value = serde_json::to_value(result)?;

@@ -377,6 +377,12 @@ pub struct VerifyArgs {
     pub path: PathBuf,
 }
 
+/// A game's remark about a player as a warning line: `warning: NAME (player K) TEXT`.
+pub fn warning_line(result: &arena::replay::MatchResult, remark: &arena::engine::Remark) -> String {
+    let name = result.players.get(remark.player).map_or("?", |p| p.name.as_str());
+    format!("warning: {name} (player {}) {}", remark.player + 1, remark.text)
+}
+
 /// Seconds since the Unix epoch, for default output names (0 if the clock is before it).
 pub fn unix_secs() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())

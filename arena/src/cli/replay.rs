@@ -57,7 +57,10 @@ pub fn show(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     if args.tick.is_none() {
         let result = &replay.result;
         let scores: Vec<String> = result.players.iter().map(|p| format!("{} {}", p.name, p.score)).collect();
-        let (verdict, remarks) = ending;
+        let (verdict, mut remarks) = ending;
+        if verdict.is_some() {
+            remarks.clear(); // a test's verdict already names the causes
+        }
         let verdict = match (verdict, result.winner.and_then(|w| result.players.get(w))) {
             (Some(Verdict { passed: true, .. }), _) => "PASS".to_string(),
             (Some(Verdict { passed: false, reason }), _) => format!("FAIL: {}", reason.unwrap_or_default()),
@@ -65,9 +68,8 @@ pub fn show(args: ReplayArgs) -> anyhow::Result<ExitCode> {
             (None, None) => "draw".to_string(),
         };
         let _ = writeln!(out, "result: {} ({verdict})", scores.join(", "));
-        for remark in remarks {
-            let name = result.players.get(remark.player).map_or("?", |p| p.name.as_str());
-            let _ = writeln!(out, "warning: {name} (player {}) {}", remark.player + 1, remark.text);
+        for remark in &remarks {
+            let _ = writeln!(out, "{}", super::warning_line(result, remark));
         }
     }
     Ok(ExitCode::SUCCESS)
