@@ -146,3 +146,71 @@ fn the_reference_beats_greedy_in_a_duel_tournament_over_the_test_maps() {
     assert!(r["total_score"].as_i64() > g["total_score"].as_i64());
     assert!(r["wins"].as_u64() > g["wins"].as_u64(), "{r}\n{g}");
 }
+
+#[test]
+fn arena_test_keeps_each_tests_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let (logs, replays) = (dir.path().join("logs"), dir.path().join("replays"));
+    let (logs_arg, replays_arg) = (logs.display().to_string(), replays.display().to_string());
+    let bot = script("narrator.sh");
+    let (stdout, stderr, code) = run(&["test", &bot, "--logs", &logs_arg, "--replays", &replays_arg]);
+    assert_eq!(code, 1, "{stdout}\n{stderr}");
+    for k in 1..=20 {
+        let name = format!("test{k:02}");
+        let first = std::fs::read_to_string(root().join(format!("maps/tests/test{k}.txt"))).unwrap();
+        let first = first.lines().next().unwrap().to_string();
+        let rounds: usize = first.split_whitespace().last().unwrap().parse().unwrap();
+        for folder in [&logs, &replays] {
+            let log = std::fs::read_to_string(folder.join(format!("{name}.log"))).unwrap();
+            assert!(log.starts_with("===== player 1 (narrator): stderr =====\n"), "{log}");
+            assert!(log.contains(&format!("header: {first}\n")), "{name}'s own header, in {}: {log}", folder.display());
+            assert_eq!(log.matches("got: TICK ").count(), rounds, "every TICK of {name}");
+        }
+    }
+    // A bot that writes nothing still gets its file under --logs (empty), none beside replays.
+    let (logs_arg, replays_arg) = (dir.path().join("quiet").display().to_string(), dir.path().join("qr"));
+    let (_, _, _) = run(&[
+        "test",
+        &bin("waiter"),
+        "--only",
+        "1",
+        "--logs",
+        &logs_arg,
+        "--replays",
+        &replays_arg.display().to_string(),
+    ]);
+    let log = std::fs::read_to_string(dir.path().join("quiet/test01.log")).unwrap();
+    assert_eq!(log, "===== player 1 (waiter): stderr =====\n\n");
+    assert!(replays_arg.join("test01.json").exists() && !replays_arg.join("test01.log").exists());
+}
+
+#[test]
+fn a_failed_test_names_its_cause_and_its_replay_shows_the_minimum_and_the_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let replays = dir.path().display().to_string();
+    // Test 3's final is behind walls that only Jump crosses.
+    let (stdout, _, code) = run(&["test", &bin("waiter"), "--only", "3", "--replays", &replays]);
+    assert_eq!(code, 1);
+    assert!(stdout.contains("never moved"), "{stdout}");
+    assert!(stdout.contains("the final is unreachable without J"), "{stdout}");
+    let (text, _, code) = run(&["replay", &dir.path().join("test03.json").display().to_string()]);
+    assert_eq!(code, 0);
+    let minimum = std::fs::read_to_string(root().join("maps/tests/limite_minime.txt")).unwrap();
+    let minimum = minimum.lines().find_map(|l| l.strip_prefix("test3 ")).unwrap().trim().to_string();
+    assert!(text.starts_with("resource-rush-test: P1 waiter\ntick 0/40  (test: minimum "), "{text}");
+    assert!(text.contains(&format!("(test: minimum {minimum})")), "{text}");
+    assert!(text.contains("result: waiter 0 (FAIL: did not reach the final in 40 ticks; never moved"), "{text}");
+    assert!(!text.contains("draw"), "{text}");
+
+    // Test 15's scripted opponent races for the power-ups: a nearest-resource bot is told so.
+    let (stdout, _, _) = run(&["test", &bin("first-bot"), "--only", "15", "--replays", &replays]);
+    assert!(stdout.contains("below the minimum") && stdout.contains("the opponent took "), "{stdout}");
+    let (text, _, _) = run(&["replay", &dir.path().join("test15.json").display().to_string()]);
+    assert!(text.contains("P2 took ") && text.contains(" first"), "the scripted opponent's takes are told: {text}");
+    assert!(text.contains("(FAIL: below the minimum"), "{text}");
+
+    let (stdout, _, code) = run(&["test", &bin("reference"), "--only", "1", "--replays", &replays]);
+    assert_eq!(code, 0, "{stdout}");
+    let (text, _, _) = run(&["replay", &dir.path().join("test01.json").display().to_string()]);
+    assert!(text.trim_end().ends_with("(PASS)"), "{text}");
+}

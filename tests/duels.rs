@@ -390,3 +390,23 @@ fn tactics_hosted_games_verify_forfeit_and_rank_by_wins() {
         assert!(pair[0]["wins"].as_u64() >= pair[1]["wins"].as_u64(), "ranked by wins first: {board}");
     }
 }
+
+#[test]
+fn a_duel_warns_about_a_bot_that_never_moved() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json").display().to_string();
+    let (waiter, greedy) = (bin("waiter"), bin("greedy"));
+    let out = arena(&["duel", "--map", &map("duel.txt"), "--replay", &replay, &waiter, &greedy]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    // On the course map the final's neighbours are a void and fire: only a jump reaches it.
+    assert!(
+        err.contains("warning: waiter (player 1) never moved (it answered WAIT to every TICK); the final is unreachable without J"),
+        "{err}"
+    );
+    assert!(!err.contains("greedy (player 2)"), "greedy moved: {err}");
+    let text = String::from_utf8_lossy(&arena(&["replay", &replay]).stdout).into_owned();
+    assert!(text.contains("warning: waiter (player 1) never moved"), "the replay tells it too: {text}");
+    let out = arena(&["duel", "--map", &map("jump.txt"), "--no-replay", &greedy, &greedy]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"), "no warning when both moved");
+}

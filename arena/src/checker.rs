@@ -10,7 +10,7 @@ use serde::Serialize;
 use thiserror::Error;
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::Game;
+use crate::engine::{Game, Verdict};
 use crate::games::resource_rush::{load_map_file, ResourceRush, ResourceRushTestGame, TEST_NAME};
 use crate::referee::{play_match, BotCommand, ClockKind, Limits, PlayedMatch, RefereeError};
 use crate::replay::{resimulate, Replay};
@@ -111,23 +111,25 @@ pub fn discover(dir: &Path) -> Result<Vec<TestCase>, CheckerError> {
 }
 
 /// How one test went.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Serialize)]
 pub struct TestReport {
     /// Test number.
     pub number: usize,
     /// Passed: reached the final in time, no forfeit, score at least the minimum.
     pub passed: bool,
+    /// Reached the final (whatever its score).
+    pub finished: bool,
     /// The bot's score.
     pub score: i64,
     /// The minimum, if the folder has one.
     pub minimum: Option<i64>,
     /// Ticks played.
     pub ticks: usize,
-    /// Why it failed.
+    /// Why it failed, naming the cause where the checker can see it.
     pub reason: Option<String>,
-    /// The full record.
+    /// The full record, and the bot's stderr.
     #[serde(skip)]
-    pub replay: Replay,
+    pub played: PlayedMatch,
 }
 
 /// Plays `case` with `bot` and judges it.
@@ -141,7 +143,7 @@ pub async fn run_test(
 ) -> Result<TestReport, CheckerError> {
     let spec = load_map_file(&case.path).map_err(|e| CheckerError::BadTest(e.to_string()))?;
     let rounds = spec.rounds;
-    let state = Box::new(ResourceRush::test(spec, piped));
+    let state = Box::new(ResourceRush::test(spec, piped).with_minimum(case.minimum));
     let mut command = BotCommand::seated(&BotCommand::display_name(bot), bot, None, case.number as u64, 0);
     command.env.push(("RR_MODE".to_string(), "test".to_string()));
     let d = Limits::default();
@@ -153,23 +155,20 @@ pub async fn run_test(
         backstop_factor: backstop.unwrap_or(d.backstop_factor),
         ..d
     };
-    let PlayedMatch { replay, .. } = play_match(TEST_NAME, state, &[command], &limits, 0, sandbox, cancel).await?;
-    let me = &replay.result.players[0];
-    let reason = match (&me.forfeit, me.finished, case.minimum) {
-        (Some(f), _, _) if f == "timeout" => Some(format!("time limit: no answer within {} s", ANSWER_TIME.as_secs())),
-        (Some(f), _, _) => Some(format!("forfeit {f}: {}", me.detail.clone().unwrap_or_default())),
-        (None, false, _) => Some(format!("did not reach the final in {rounds} ticks")),
-        (None, true, Some(min)) if me.score < min => Some(format!("below the minimum ({} < {min})", me.score)),
-        _ => None,
-    };
+    let played = play_match(TEST_NAME, state, &[command], &limits, 0, sandbox, cancel).await?;
+    let Verdict { passed, reason } = played.verdict.clone().unwrap_or(Verdict {
+        passed: false,
+        reason: Some("the game gave no verdict (the test did not end)".to_string()),
+    });
     Ok(TestReport {
         number: case.number,
-        passed: reason.is_none(),
-        score: me.score,
+        passed,
+        finished: played.replay.result.players.first().is_some_and(|p| p.finished),
+        score: played.replay.result.players.first().map_or(0, |p| p.score),
         minimum: case.minimum,
-        ticks: replay.steps.len(),
+        ticks: played.replay.steps.len(),
         reason,
-        replay,
+        played,
     })
 }
 

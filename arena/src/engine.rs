@@ -102,6 +102,24 @@ pub struct Outcome {
     pub winner: Option<PlayerId>,
 }
 
+/// How a lone bot did against a bar (a single-player test): passed, or why not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// Met every condition.
+    pub passed: bool,
+    /// Why it did not, naming the cause where the game can see it.
+    pub reason: Option<String>,
+}
+
+/// Something about one player worth a warning once a match is over (a bot that never moved).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Remark {
+    /// The player.
+    pub player: PlayerId,
+    /// What to tell, as a phrase after the player's name.
+    pub text: String,
+}
+
 /// A game's setup could not be loaded (a bad replay or a bad map).
 #[derive(Debug, Error)]
 pub enum SetupError {
@@ -192,6 +210,18 @@ pub trait State: Send {
 
     /// A text picture of the state for terminals.
     fn render(&self) -> String;
+
+    /// For a game that judges one bot against a bar (a single-player test), once it is over:
+    /// whether the bot passed, and why not. `None` for games played between players.
+    fn verdict(&self) -> Option<Verdict> {
+        None
+    }
+
+    /// Once the game is over: warnings about players (a bot that never moved), for whoever
+    /// runs the match.
+    fn remarks(&self) -> Vec<Remark> {
+        Vec::new()
+    }
 }
 
 /// A hosted game: its name and how to build an initial state from a recorded setup.

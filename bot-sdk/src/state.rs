@@ -1,10 +1,13 @@
 //! What a bot knows: the header it was sent, then every TICK line, folded into a game state.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
 use thiserror::Error;
 
-use crate::map::{Grid, MapError, MapSpec, Pos};
-use crate::path::{legal_moves, safe_moves, Distances};
-use crate::rules::{resolve, Action, Player};
+use crate::map::{Cell, Grid, MapError, MapSpec, Pos};
+use crate::path::{legal_moves, safe_moves, Distances, DistancesTo};
+use crate::rules::{resolve, Action, Event, Player};
 
 /// How the referee orders the opponent's move against yours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -25,6 +28,43 @@ impl Mode {
             Ok("test") => Mode::Test,
             _ => Mode::Duel,
         }
+    }
+}
+
+/// Whether the opponent still plays, as far as its moves tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OpponentStatus {
+    /// Still on the board. (A forfeit for an invalid, malformed or late answer, or a crash,
+    /// shows as `WAIT` on every later tick: it cannot be told from waiting.)
+    #[default]
+    Playing,
+    /// It reached the final: its score is final and it moves no more.
+    Finished,
+    /// It stepped into fire: its score is 0 and it moves no more.
+    Forfeited,
+}
+
+/// Distances this bot asked for, kept until they may change: from this bot until it moves,
+/// to each target until a `J` leaves the map (walls, voids and fire never change).
+#[derive(Debug, Default)]
+struct PathCache {
+    from_me: Option<Arc<Distances>>,
+    to: HashMap<Pos, Arc<DistancesTo>>,
+}
+
+/// A [`PathCache`] behind a lock, so that a `&GameState` can fill it.
+#[derive(Debug, Default)]
+struct SharedCache(Mutex<PathCache>);
+
+impl SharedCache {
+    fn with<T>(&self, f: impl FnOnce(&mut PathCache) -> T) -> T {
+        f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
+impl Clone for SharedCache {
+    fn clone(&self) -> Self {
+        self.with(|c| SharedCache(Mutex::new(PathCache { from_me: c.from_me.clone(), to: c.to.clone() })))
     }
 }
 
@@ -66,7 +106,9 @@ pub struct GameState {
     /// The tick being answered (0 before the first TICK).
     pub tick: u32,
     mode: Mode,
+    opponent_status: OpponentStatus,
     pending: Option<Action>,
+    paths: SharedCache,
 }
 
 impl GameState {
@@ -79,9 +121,22 @@ impl GameState {
             opponent: Player::new(spec.starts[1]),
             tick: 0,
             mode,
+            opponent_status: OpponentStatus::Playing,
             pending: None,
+            paths: SharedCache::default(),
             spec,
         })
+    }
+
+    /// Whether this is a duel or a single-player test (from `RR_MODE` when run by [`crate::run`]).
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Whether the opponent still plays. In a single-player test the opponent is a recording
+    /// that never finishes nor forfeits: it is always [`OpponentStatus::Playing`].
+    pub fn opponent_status(&self) -> OpponentStatus {
+        self.opponent_status
     }
 
     /// The cell both players must reach.
@@ -110,10 +165,47 @@ impl GameState {
         Distances::avoiding(&self.grid, from, self.me.jump, Some(self.final_pos()))
     }
 
-    /// The first move towards `target` on a shortest safe path that does not cross the final
-    /// on the way (`None` when there is none, or the bot is there).
+    /// Shortest distances from this bot to every cell, planning through `J` pickups (a path
+    /// may take a `J` on the way and jump after it), over safe moves, never on through the
+    /// final. Kept until this bot moves.
+    pub fn distances(&self) -> Arc<Distances> {
+        self.paths.with(|c| {
+            let (grid, me, stop) = (&self.grid, self.me, self.final_pos());
+            c.from_me
+                .get_or_insert_with(|| Arc::new(Distances::planning_jumps(grid, me.pos, me.jump, Some(stop))))
+                .clone()
+        })
+    }
+
+    /// Ticks from this bot to `target` on the shortest safe way, planning through `J` pickups
+    /// and never on through the final; `None` when it cannot be reached.
+    pub fn distance_to(&self, target: Pos) -> Option<u32> {
+        self.distances().get(target)
+    }
+
+    /// Shortest distances to `target` from every cell, with or without Jump, planning through
+    /// `J` pickups and never on through the final (`.get(cell, has_jump)`). Cached per target
+    /// until a `J` leaves the map; for instance `state.distances_to(state.final_pos())` says
+    /// how far the final is from any cell.
+    pub fn distances_to(&self, target: Pos) -> Arc<DistancesTo> {
+        self.paths.with(|c| {
+            c.to.entry(target)
+                .or_insert_with(|| Arc::new(DistancesTo::new(&self.grid, target, Some(self.final_pos()))))
+                .clone()
+        })
+    }
+
+    /// The moves of a shortest safe path from this bot to `target` (the target last; empty when
+    /// the bot is there), planning through `J` pickups and never on through the final; `None`
+    /// when it cannot be reached.
+    pub fn path_to(&self, target: Pos) -> Option<Vec<Pos>> {
+        self.distances_to(target).path(&self.grid, self.me.pos, self.me.jump)
+    }
+
+    /// The first move of [`GameState::path_to`]: `None` when `target` cannot be reached, or
+    /// the bot is there.
     pub fn step_towards(&self, target: Pos) -> Option<Pos> {
-        crate::path::first_step_avoiding(&self.grid, self.me.pos, target, self.me.jump, Some(self.final_pos()))
+        self.distances_to(target).next_step(&self.grid, self.me.pos, self.me.jump)
     }
 
     /// Takes in `TICK tick <opponent action>`; call before deciding tick `tick`.
@@ -133,6 +225,15 @@ impl GameState {
             Mode::Test => self.apply(&[None, opp_move]),
         }
         self.tick = tick;
+        // The opponent's move of tick t-1 is known now: did it end its game?
+        if self.mode == Mode::Duel && tick > 1 && self.opponent_status == OpponentStatus::Playing {
+            if self.grid.get(self.opponent.pos) == Some(Cell::Fire) {
+                self.opponent_status = OpponentStatus::Forfeited;
+                self.opponent.score = 0;
+            } else if self.opponent.pos == self.final_pos() {
+                self.opponent_status = OpponentStatus::Finished;
+            }
+        }
     }
 
     /// Records this bot's answer for the current tick.
@@ -146,8 +247,19 @@ impl GameState {
 
     fn apply(&mut self, moves: &[Option<Pos>; 2]) {
         let mut players = [self.me, self.opponent];
-        resolve(&mut self.grid, &mut players, moves);
+        let events = resolve(&mut self.grid, &mut players, moves);
         [self.me, self.opponent] = players;
+        let jump_gone = events.iter().any(|e| {
+            matches!(e, Event::Collected { item: Cell::Jump, .. } | Event::Cancelled { item: Cell::Jump, .. })
+        });
+        self.paths.with(|c| {
+            if moves[0].is_some() || jump_gone {
+                c.from_me = None;
+            }
+            if jump_gone {
+                c.to.clear();
+            }
+        });
     }
 }
 
@@ -189,6 +301,53 @@ mod tests {
         assert_eq!(s.opponent.score, 9);
         s.commit(Action::Move(Pos::new(0, 2)));
         assert_eq!((s.me.pos, s.me.score), (Pos::new(0, 2), 0));
+    }
+
+    #[test]
+    fn the_mode_and_the_opponents_status_are_known() {
+        // P2 starts at (0, 3) beside the final (0, 4) and fire (1, 3).
+        let header = "ARENA 2 5 9\n0 0\n0 3\n0 4\nMAP\n0 0 0 7 0\n0 0 0 F 0\nEND_MAP\nSTREAM\n";
+        let mut s = GameState::from_header(header, Mode::Duel).unwrap();
+        assert_eq!((s.mode(), s.opponent_status()), (Mode::Duel, OpponentStatus::Playing));
+        s.on_tick(1, Action::Wait);
+        s.commit(Action::Wait);
+        s.on_tick(2, Action::Move(Pos::new(0, 4)));
+        assert_eq!(s.opponent_status(), OpponentStatus::Finished, "its move onto the final shows as made");
+        let mut s = GameState::from_header(header, Mode::Duel).unwrap();
+        s.on_tick(1, Action::Wait);
+        s.commit(Action::Wait);
+        s.on_tick(2, Action::Move(Pos::new(1, 3)));
+        assert_eq!((s.opponent_status(), s.opponent.score), (OpponentStatus::Forfeited, 0), "it entered fire");
+        s.commit(Action::Wait);
+        s.on_tick(3, Action::Wait);
+        assert_eq!(s.opponent_status(), OpponentStatus::Forfeited, "and stays out");
+        // In a test the opponent is a recording: it walks over the final and plays on.
+        let mut t = GameState::from_header(header, Mode::Test).unwrap();
+        assert_eq!(t.mode(), Mode::Test);
+        t.on_tick(1, Action::Move(Pos::new(0, 4)));
+        t.commit(Action::Wait);
+        t.on_tick(2, Action::Move(Pos::new(0, 3)));
+        assert_eq!(t.opponent_status(), OpponentStatus::Playing);
+    }
+
+    #[test]
+    fn paths_plan_through_a_j_and_forget_it_once_it_is_gone() {
+        // The final (0, 4) is behind a wall; the only J is at (1, 0), next to both players.
+        let header = "ARENA 2 5 20\n0 0\n1 1\n0 4\nMAP\n0 0 0 W 0\nJ 0 0 W 0\nEND_MAP\nSTREAM\n";
+        let mut s = GameState::from_header(header, Mode::Duel).unwrap();
+        let fin = s.final_pos();
+        assert_eq!(s.path_to(fin), Some(vec![Pos::new(1, 0), Pos::new(0, 0), Pos::new(0, 2), Pos::new(0, 4)]));
+        assert_eq!(s.distance_to(fin), Some(4));
+        assert_eq!(s.step_towards(fin), Some(Pos::new(1, 0)));
+        assert_eq!(s.distances_to(fin).get(Pos::new(0, 2), false), Some(6), "from any cell, without Jump");
+        assert_eq!(s.distances_to(fin).get(Pos::new(0, 2), true), Some(1), "and with it: one jump over the wall");
+        // The opponent takes the J at tick 1: now nothing reaches the final.
+        s.on_tick(1, Action::Wait);
+        s.commit(Action::Move(Pos::new(0, 1)));
+        s.on_tick(2, Action::Move(Pos::new(1, 0)));
+        assert!(s.opponent.jump);
+        assert_eq!((s.path_to(fin), s.distance_to(fin), s.step_towards(fin)), (None, None, None));
+        assert_eq!(s.distances().get(Pos::new(0, 2)), Some(1), "distances from here follow the bot");
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! both stand on one cell it waits on every other tick (the two players on opposite ticks),
 //! if it has a tick to spare, so that the two split up.
 
-use bot_sdk::path::Distances;
+use bot_sdk::path::{first_step_avoiding, Distances};
 use bot_sdk::{Action, Bot, Cell, GameState, Pos};
 
 /// The greedy strategy (see the module docs).
@@ -72,7 +72,8 @@ impl Bot for Greedy {
             }
         }
         let target = best.or(best_any).map_or(s.final_pos(), |(_, p)| p);
-        match s.step_towards(target) {
+        // A shortest path with the Jump held now (`step_towards` would also plan through a J).
+        match first_step_avoiding(&s.grid, s.me.pos, target, s.me.jump, Some(s.final_pos())) {
             Some(step) => Action::Move(step),
             None => Action::Wait,
         }

@@ -90,6 +90,9 @@ pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
         played.save(path, &path.with_extension("log"))?;
     }
     let result = &played.replay.result;
+    for remark in &played.remarks {
+        eprintln!("{}", super::warning_line(result, remark));
+    }
     if args.json {
         let mut value = serde_json::to_value(result)?;
         value["replay"] = serde_json::json!(replay_path);

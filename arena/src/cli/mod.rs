@@ -136,9 +136,13 @@ pub struct TestArgs {
     /// Write each test's course-style transcript (header, TICK lines and answers) here.
     #[arg(long, value_name = "DIR")]
     pub transcripts: Option<PathBuf>,
-    /// Save each test's replay here (watch with `arena replay`).
+    /// Save each test's replay here (watch with `arena replay`), with the bot's stderr beside
+    /// it (`testNN.log`, when it wrote any).
     #[arg(long, value_name = "DIR")]
     pub replays: Option<PathBuf>,
+    /// Keep each test's bot stderr here, as `testNN.log` (written for every test).
+    #[arg(long, value_name = "DIR")]
+    pub logs: Option<PathBuf>,
     /// Print the reports as JSON.
     #[arg(long)]
     pub json: bool,
@@ -400,6 +404,12 @@ pub struct ReplayArgs {
 pub struct VerifyArgs {
     /// The replay file.
     pub path: PathBuf,
+}
+
+/// A game's remark about a player as a warning line: `warning: NAME (player K) TEXT`.
+pub fn warning_line(result: &arena::replay::MatchResult, remark: &arena::engine::Remark) -> String {
+    let name = result.players.get(remark.player).map_or("?", |p| p.name.as_str());
+    format!("warning: {name} (player {}) {}", remark.player + 1, remark.text)
 }
 
 /// Seconds since the Unix epoch, for default output names (0 if the clock is before it).

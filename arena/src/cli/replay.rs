@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::bail;
+use arena::engine::Verdict;
 use arena::replay::{resimulate, Replay};
 
 use super::{ExportSaveArgs, ReplayArgs, VerifyArgs, ViewArgs};
@@ -24,7 +25,11 @@ pub fn show(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let animate = args.tick.is_none() && std::io::stdout().is_terminal();
     let mut out = std::io::stdout().lock();
     let mut failed = None;
+    let mut ending = (None, Vec::new());
     let outcome = resimulate(&replay, |i, state| {
+        if i == steps {
+            ending = (state.verdict(), state.remarks());
+        }
         if failed.is_some() || args.tick.is_some_and(|k| k != i) {
             return;
         }
@@ -51,12 +56,21 @@ pub fn show(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     }
     if args.tick.is_none() {
         let result = &replay.result;
-        let verdict = match result.winner.and_then(|w| result.players.get(w)) {
-            Some(p) => format!("winner: {}", p.name),
-            None => "draw".to_string(),
-        };
         let scores: Vec<String> = result.players.iter().map(|p| format!("{} {}", p.name, p.score)).collect();
+        let (verdict, mut remarks) = ending;
+        if verdict.is_some() {
+            remarks.clear(); // a test's verdict already names the causes
+        }
+        let verdict = match (verdict, result.winner.and_then(|w| result.players.get(w))) {
+            (Some(Verdict { passed: true, .. }), _) => "PASS".to_string(),
+            (Some(Verdict { passed: false, reason }), _) => format!("FAIL: {}", reason.unwrap_or_default()),
+            (None, Some(p)) => format!("winner: {}", p.name),
+            (None, None) => "draw".to_string(),
+        };
         let _ = writeln!(out, "result: {} ({verdict})", scores.join(", "));
+        for remark in &remarks {
+            let _ = writeln!(out, "{}", super::warning_line(result, remark));
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -19,7 +19,7 @@ use tokio_util::sync::CancellationToken;
 pub use clock::ClockKind;
 pub use process::{Answer, BotCommand, BotProcess};
 
-use crate::engine::{PlayerId, Reply, State, Turn};
+use crate::engine::{PlayerId, Remark, Reply, State, Turn, Verdict};
 use crate::replay::{write_atomic, MatchResult, PlayerInfo, RecordedReply, Replay, ReplayError, Step};
 use crate::sandbox::Sandbox;
 
@@ -138,6 +138,10 @@ pub struct PlayedMatch {
     pub replay: Replay,
     /// What each bot wrote to stderr (capped), in player order.
     pub stderr: Vec<String>,
+    /// The game's verdict, for a single-player test ([`State::verdict`]).
+    pub verdict: Option<Verdict>,
+    /// The game's warnings about players ([`State::remarks`]).
+    pub remarks: Vec<Remark>,
 }
 
 impl PlayedMatch {
@@ -250,7 +254,7 @@ pub async fn play_match(
         stderr[p] = handle.await.unwrap_or_default();
     }
     replay.result = MatchResult::from_outcome(state.outcome(), &replay.players);
-    Ok(PlayedMatch { replay, stderr })
+    Ok(PlayedMatch { replay, stderr, verdict: state.verdict(), remarks: state.remarks() })
 }
 
 /// Asks `players` at once and applies their replies as one step.

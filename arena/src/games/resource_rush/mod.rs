@@ -5,6 +5,7 @@
 //! The same state also plays the course's single-player tests (game `resource-rush-test`):
 //! one bot against the file's scripted opponent, whose move of tick t is applied first.
 
+mod events;
 pub mod offline;
 mod render;
 mod setup;
@@ -15,12 +16,16 @@ mod tests;
 
 use std::sync::Arc;
 
+use bot_sdk::path::{Distances, DistancesTo};
 use bot_sdk::rules::{check_move, resolve, Action, Event, Player};
-use bot_sdk::{Grid, MapSpec, Pos};
+use bot_sdk::{Cell, Grid, MapSpec, Pos};
 use serde_json::{json, Value};
 
-use crate::engine::{Game, MatchOptions, Outcome, PlayerId, PlayerOutcome, Reply, SetupError, State, Turn};
+use crate::engine::{
+    Game, MatchOptions, Outcome, PlayerId, PlayerOutcome, Remark, Reply, SetupError, State, Turn, Verdict,
+};
 
+pub use events::TickEvent;
 pub use setup::{load_map_file, MapFileError};
 
 /// The game's name in replays and on the command line.
@@ -67,7 +72,14 @@ impl Game for ResourceRushTestGame {
     fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
         let spec = setup::spec_from_setup(setup).map_err(|message| SetupError::Invalid { game: TEST_NAME, message })?;
         let piped = setup.get("piped").and_then(Value::as_bool).unwrap_or(false);
-        Ok(Box::new(ResourceRush::test(spec, piped)))
+        let minimum = match setup.get("minimum") {
+            None | Some(Value::Null) => None,
+            Some(m) => Some(m.as_i64().ok_or_else(|| SetupError::Invalid {
+                game: TEST_NAME,
+                message: "`minimum` must be an integer".to_string(),
+            })?),
+        };
+        Ok(Box::new(ResourceRush::test(spec, piped).with_minimum(minimum)))
     }
 
     fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError> {
@@ -128,14 +140,30 @@ pub struct ResourceRush {
     /// What each player did last tick, as its opponent is told (`WAIT` when rejected).
     shown: [Action; 2],
     last: [LastMove; 2],
-    events: Vec<Value>,
+    events: Vec<TickEvent>,
     mode: Mode,
+    /// Whether each player has made a move (not only WAIT) so far.
+    moved: [bool; 2],
+    /// In a test: what the scripted opponent took, in order.
+    taken: Vec<Cell>,
+    /// In a test: the score to reach, if known (recorded in the replay's setup).
+    minimum: Option<i64>,
 }
 
 impl ResourceRush {
     /// A single-player test at tick 0: the bot is player 1, player 2 follows `spec.script`.
     pub fn test(spec: MapSpec, piped: bool) -> Self {
         ResourceRush { mode: Mode::Test { piped }, ..ResourceRush::new(spec) }
+    }
+
+    /// The same test judged against `minimum` (recorded in the setup, shown by `arena replay`).
+    pub fn with_minimum(self, minimum: Option<i64>) -> Self {
+        ResourceRush { minimum, ..self }
+    }
+
+    /// The test's minimum score, if known.
+    pub fn minimum(&self) -> Option<i64> {
+        self.minimum
     }
 
     /// The scripted opponent's action at tick `t` (1-based); `WAIT` past the script's end.
@@ -159,6 +187,9 @@ impl ResourceRush {
             shown: [Action::Wait; 2],
             last: Default::default(),
             events: Vec::new(),
+            moved: [false; 2],
+            taken: Vec::new(),
+            minimum: None,
             spec: Arc::new(spec),
         }
     }
@@ -184,7 +215,7 @@ impl ResourceRush {
     }
 
     fn forfeit(&mut self, p: PlayerId, reason: &'static str, detail: String) {
-        self.events.push(json!({"type": "forfeit", "player": p, "reason": reason, "detail": detail}));
+        self.events.push(TickEvent::Forfeit { player: p, reason: reason.to_string(), detail: detail.clone() });
         self.players[p].score = 0;
         self.status[p] = Status::Forfeit { reason, detail };
     }
@@ -266,9 +297,9 @@ impl State for ResourceRush {
             if let Action::Move(dest) = action {
                 self.players[1].pos = dest;
                 if let Some(item) = self.grid.get(dest).filter(|c| c.is_collectable()) {
-                    self.grid.set(dest, bot_sdk::Cell::Floor);
-                    self.events
-                        .push(json!({"type": "taken", "player": 1, "cell": pos_json(dest), "item": item.to_string()}));
+                    self.grid.set(dest, Cell::Floor);
+                    self.taken.push(item);
+                    self.events.push(TickEvent::Taken { player: 1, cell: events::cell(dest), item: item.to_string() });
                 }
             }
         }
@@ -287,15 +318,20 @@ impl State for ResourceRush {
                 Err(why) => rejected.push((p, why)),
             }
         }
+        for (p, dest) in moves.iter().enumerate() {
+            self.moved[p] |= dest.is_some();
+        }
         for event in resolve(&mut self.grid, &mut self.players, &moves) {
             match event {
-                Event::Collected { player, pos, item, points } => self.events.push(json!({
-                    "type": "collected", "player": player, "cell": pos_json(pos),
-                    "item": item.to_string(), "points": points,
-                })),
-                Event::Cancelled { pos, item } => self.events.push(json!({
-                    "type": "cancelled", "cell": pos_json(pos), "item": item.to_string(),
-                })),
+                Event::Collected { player, pos, item, points } => self.events.push(TickEvent::Collected {
+                    player,
+                    cell: events::cell(pos),
+                    item: item.to_string(),
+                    points,
+                }),
+                Event::Cancelled { pos, item } => {
+                    self.events.push(TickEvent::Cancelled { cell: events::cell(pos), item: item.to_string() })
+                }
                 Event::Fire { player, pos } => {
                     self.forfeit(player, "fire", format!("entered the fire at {pos}"));
                 }
@@ -308,7 +344,7 @@ impl State for ResourceRush {
         for p in 0..self.num_players() {
             if self.status[p] == Status::Playing && self.players[p].pos == self.spec.final_pos {
                 self.status[p] = Status::Finished;
-                self.events.push(json!({"type": "finished", "player": p}));
+                self.events.push(TickEvent::Finished { player: p });
             }
         }
         self.tick += 1;
@@ -350,6 +386,9 @@ impl State for ResourceRush {
             let script: Vec<String> = self.spec.script.iter().map(|s| s.action.to_string()).collect();
             setup["script"] = json!(script);
             setup["piped"] = json!(piped);
+            if let Some(minimum) = self.minimum {
+                setup["minimum"] = json!(minimum);
+            }
         }
         setup
     }
@@ -374,10 +413,114 @@ impl State for ResourceRush {
                 })
             })
             .collect();
-        json!({"tick": self.tick, "players": players, "events": self.events})
+        let events = serde_json::to_value(&self.events).unwrap_or_else(|_| json!([]));
+        json!({"tick": self.tick, "players": players, "events": events})
     }
 
     fn render(&self) -> String {
         render::render(self)
+    }
+
+    fn verdict(&self) -> Option<Verdict> {
+        if !self.is_test() || self.turn() != Turn::Terminal {
+            return None;
+        }
+        let me = &self.players[0];
+        let reason = match (&self.status[0], self.minimum) {
+            (Status::Forfeit { reason, detail }, _) => Some(format!("forfeit {reason}: {detail}")),
+            (Status::Playing, _) => {
+                let mut why = format!("did not reach the final in {} ticks", self.spec.rounds);
+                for cause in self.why_unfinished(0) {
+                    why.push_str("; ");
+                    why.push_str(&cause);
+                }
+                Some(why)
+            }
+            (Status::Finished, Some(min)) if me.score < min => {
+                let mut why = format!("below the minimum ({} < {min})", me.score);
+                if let Some(cause) = self.what_the_opponent_took() {
+                    why.push_str(": ");
+                    why.push_str(&cause);
+                }
+                Some(why)
+            }
+            (Status::Finished, _) => None,
+        };
+        Some(Verdict { passed: reason.is_none(), reason })
+    }
+
+    fn remarks(&self) -> Vec<Remark> {
+        if self.turn() != Turn::Terminal {
+            return Vec::new();
+        }
+        (0..self.num_players())
+            .filter(|&p| !self.moved[p] && self.status[p] == Status::Playing)
+            .map(|p| Remark { player: p, text: self.why_unfinished(p).join("; ") })
+            .collect()
+    }
+}
+
+/// Why a map's final may be out of a player's reach from its start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FinalReach {
+    /// Reachable with the Jump the player starts without.
+    Walking,
+    /// Only by picking up a `J` first.
+    NeedsJump,
+    /// Not at all.
+    Never,
+}
+
+impl ResourceRush {
+    /// How player `p` can reach the final from its start on the initial map.
+    fn final_reach(&self, p: PlayerId) -> FinalReach {
+        let (grid, start, fin) = (&self.spec.grid, self.spec.starts[p], self.spec.final_pos);
+        if Distances::from(grid, start, false).get(fin).is_some() {
+            FinalReach::Walking
+        } else if DistancesTo::new(grid, fin, None).get(start, false).is_some() {
+            FinalReach::NeedsJump
+        } else {
+            FinalReach::Never
+        }
+    }
+
+    /// What the arena can see of why player `p` is not on the final: it never moved, the final
+    /// needs a J it never took, or where it ended up.
+    fn why_unfinished(&self, p: PlayerId) -> Vec<String> {
+        let me = &self.players[p];
+        let mut causes = Vec::new();
+        if !self.moved[p] {
+            causes.push("never moved (it answered WAIT to every TICK)".to_string());
+        }
+        match self.final_reach(p) {
+            FinalReach::NeedsJump if !me.jump => causes
+                .push("the final is unreachable without J: only a jump reaches it, so pick up a J first".to_string()),
+            FinalReach::Never => causes.push("the final cannot be reached from the start at all".to_string()),
+            _ if self.moved[p] => {
+                let left = DistancesTo::new(&self.grid, self.spec.final_pos, None).get(me.pos, me.jump);
+                causes.push(match left {
+                    Some(d) => format!("it ended at {}, {d} moves from the final", me.pos),
+                    None => format!("it ended at {}, from where the final cannot be reached", me.pos),
+                });
+            }
+            _ => {}
+        }
+        causes
+    }
+
+    /// In a test: what the scripted opponent took first, when it took anything.
+    fn what_the_opponent_took(&self) -> Option<String> {
+        if self.taken.is_empty() {
+            return None;
+        }
+        let worth: i64 = self.taken.iter().map(|c| if let Cell::Resource(v) = c { i64::from(*v) } else { 0 }).sum();
+        let powers: Vec<String> =
+            self.taken.iter().filter(|c| !matches!(c, Cell::Resource(_))).map(Cell::to_string).collect();
+        let items = if self.taken.len() == 1 { "item" } else { "items" };
+        let mut text = format!("the opponent took {} {items} worth {worth} before you", self.taken.len());
+        if !powers.is_empty() {
+            text.push_str(&format!(" (power-ups among them: {})", powers.join(", ")));
+        }
+        Some(text)
     }
 }

@@ -3,7 +3,6 @@
 use std::fmt::Write;
 
 use bot_sdk::{Cell, Pos};
-use serde_json::Value;
 
 use super::{ResourceRush, Status};
 
@@ -20,7 +19,11 @@ fn cell_token(cell: Cell) -> String {
 /// The board, then one line per player, then the last tick's events.
 pub fn render(game: &ResourceRush) -> String {
     let grid = game.grid();
-    let mut out = format!("tick {}/{}\n", game.tick(), game.spec.rounds);
+    let mut out = format!("tick {}/{}", game.tick(), game.spec.rounds);
+    if let Some(minimum) = game.minimum() {
+        let _ = write!(out, "  (test: minimum {minimum})");
+    }
+    out.push('\n');
     let at = |p: Pos| (0..2).filter(|&i| game.player(i).pos == p).collect::<Vec<_>>();
     for x in 0..grid.rows() {
         for y in 0..grid.cols() {
@@ -41,6 +44,7 @@ pub fn render(game: &ResourceRush) -> String {
     for i in 0..2 {
         let me = game.player(i);
         let status = match game.status(i) {
+            Status::Playing if i == 1 && game.is_test() => "scripted opponent".to_string(),
             Status::Playing => "playing".to_string(),
             Status::Finished => "finished".to_string(),
             Status::Forfeit { reason, detail } => format!("forfeit: {reason} ({detail})"),
@@ -58,26 +62,10 @@ pub fn render(game: &ResourceRush) -> String {
             status
         );
     }
-    let events: Vec<String> = game.events.iter().map(describe_event).collect();
+    let who = |p: usize| format!("P{}", p + 1);
+    let events: Vec<String> = game.events.iter().map(|e| e.describe(who)).collect();
     if !events.is_empty() {
         let _ = writeln!(out, "events: {}", events.join("; "));
     }
     out
-}
-
-fn describe_event(event: &Value) -> String {
-    let player = event.get("player").and_then(Value::as_u64).map_or(0, |p| p + 1);
-    let cell = event.get("cell").map_or(String::new(), |c| format!("({}, {})", c[0], c[1]));
-    let item = event.get("item").and_then(Value::as_str).unwrap_or("");
-    match event.get("type").and_then(Value::as_str).unwrap_or("") {
-        "collected" => format!("P{player} took {item} at {cell} (+{})", event["points"]),
-        "cancelled" => format!("both reached {cell}: {item} cancelled"),
-        "finished" => format!("P{player} reached the final"),
-        "forfeit" => format!(
-            "P{player} forfeits: {} ({})",
-            event["reason"].as_str().unwrap_or(""),
-            event["detail"].as_str().unwrap_or("")
-        ),
-        other => other.to_string(),
-    }
 }

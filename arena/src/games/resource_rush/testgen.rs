@@ -4,7 +4,8 @@
 //!
 //! **How minimums are set**: each test is played offline by the `reference` and `greedy`
 //! sample strategies; the minimum is 3/4 of the reference's score (rounded down), and on the
-//! tests marked easy it is also never above greedy's score. Every test is checked to be
+//! tests marked easy it is also never above greedy's score (so `greedy` passes them; a bot that
+//! ignores value and walks to the nearest resource may not). Every test is checked to be
 //! passable: the reference must finish it.
 
 use bot_sdk::path::{first_step, safe_moves, Distances};

@@ -250,3 +250,181 @@ fn a_piped_test_sends_the_whole_file_at_once() {
     let again = ResourceRushTestGame.load(&g.setup()).unwrap();
     assert_eq!(again.intro(0), intro, "the replay setup keeps the script and the mode");
 }
+
+fn scripted(text: &str, minimum: Option<i64>) -> ResourceRush {
+    ResourceRush::test(MapSpec::parse(text).unwrap(), false).with_minimum(minimum)
+}
+
+fn play_test(g: &mut ResourceRush, answers: &[&str]) {
+    for a in answers {
+        if g.turn() == Turn::Terminal {
+            break;
+        }
+        g.apply(&[(0, line(a))]);
+    }
+    while g.turn() != Turn::Terminal {
+        g.apply(&[(0, line("WAIT"))]);
+    }
+}
+
+fn reason(g: &ResourceRush) -> String {
+    let verdict = g.verdict().expect("a finished test has a verdict");
+    assert_eq!(verdict.passed, verdict.reason.is_none());
+    verdict.reason.unwrap_or_else(|| "PASS".to_string())
+}
+
+#[test]
+fn a_test_passes_at_the_minimum_and_fails_below_it_naming_what_the_opponent_took() {
+    // The opponent takes the 3 at tick 1 and the 9 at tick 2; the bot gets the 7.
+    let answers = ["MOVE 0 1", "MOVE 0 2", "MOVE 0 3", "MOVE 0 4"];
+    let mut g = scripted(SCRIPTED, Some(7));
+    assert_eq!(g.verdict(), None, "no verdict before the end");
+    play_test(&mut g, &answers);
+    assert_eq!(reason(&g), "PASS");
+    let mut g = scripted(SCRIPTED, Some(8));
+    play_test(&mut g, &answers);
+    assert_eq!(reason(&g), "below the minimum (7 < 8): the opponent took 2 items worth 12 before you");
+    let power = SCRIPTED.replace("0 7 9 3 0", "0 7 9 D 0");
+    let mut g = scripted(&power, Some(100));
+    play_test(&mut g, &answers);
+    assert_eq!(
+        reason(&g),
+        "below the minimum (7 < 100): the opponent took 2 items worth 9 before you (power-ups among them: D)"
+    );
+    assert_eq!(game(SMALL).verdict(), None, "a duel has no verdict");
+}
+
+#[test]
+fn a_test_not_finished_says_whether_the_bot_never_moved_or_needed_a_j() {
+    let mut g = scripted(SCRIPTED, Some(0));
+    play_test(&mut g, &[]);
+    assert_eq!(reason(&g), "did not reach the final in 6 ticks; never moved (it answered WAIT to every TICK)");
+    let mut g = scripted(SCRIPTED, Some(0));
+    play_test(&mut g, &["MOVE 0 1"]);
+    assert_eq!(reason(&g), "did not reach the final in 6 ticks; it ended at (0, 1), 3 moves from the final");
+    // The final (0, 4) lies behind a wall: only a jump gets there, and the J is at (0, 0).
+    let walled = "ARENA 1 5 6\n0 1\n0 1\n0 4\nMAP\nJ 0 0 W 0\nEND_MAP\nSTREAM\n";
+    let mut g = scripted(walled, None);
+    play_test(&mut g, &["MOVE 0 2"]);
+    assert_eq!(
+        reason(&g),
+        "did not reach the final in 6 ticks; the final is unreachable without J: only a jump reaches it, so pick up a J first"
+    );
+    let mut g = scripted(walled, None);
+    play_test(&mut g, &["MOVE 0 0", "MOVE 0 2", "MOVE 0 4"]);
+    assert_eq!(reason(&g), "PASS", "no minimum: finishing is enough");
+    let mut g = scripted(&walled.replace("J 0 0 W 0", "0 0 0 W 0"), None);
+    play_test(&mut g, &["MOVE 0 2"]);
+    assert!(reason(&g).ends_with("the final cannot be reached from the start at all"), "{}", reason(&g));
+    let mut g = scripted(walled, Some(0));
+    play_test(&mut g, &["MOVE 0 2", "MOVE 0 3"]);
+    assert_eq!(reason(&g), "forfeit invalid_move: (0, 3) is `W`, which cannot be entered");
+}
+
+#[test]
+fn a_duel_remarks_on_a_bot_that_never_moved() {
+    let mut g = game(SMALL);
+    for to in ["MOVE 2 4", "MOVE 2 3", "MOVE 2 2"] {
+        assert!(g.remarks().is_empty(), "nothing to say before the end");
+        tick(&mut g, line("WAIT"), line(to));
+    }
+    for _ in 3..10 {
+        tick(&mut g, line("WAIT"), line("WAIT"));
+    }
+    assert_eq!(g.turn(), Turn::Terminal);
+    // P1 never moved (and, walled in by W and F with no J on the map, could not have finished).
+    let remarks = g.remarks();
+    assert_eq!(remarks.len(), 1, "P2 finished: nothing to say about it ({remarks:?})");
+    assert_eq!(remarks[0].player, 0);
+    assert_eq!(
+        remarks[0].text,
+        "never moved (it answered WAIT to every TICK); the final cannot be reached from the start at all"
+    );
+    let mut g = game(SMALL);
+    tick(&mut g, line("MOVE 0 1"), line("MOVE 1 4"));
+    for _ in 1..10 {
+        tick(&mut g, line("WAIT"), line("WAIT"));
+    }
+    assert_eq!(g.remarks(), [], "both moved at least once");
+}
+
+#[test]
+fn the_minimum_is_recorded_in_the_setup_and_shown() {
+    let g = scripted(SCRIPTED, Some(42));
+    assert_eq!(g.setup()["minimum"], 42);
+    let again = ResourceRushTestGame.load(&g.setup()).unwrap();
+    assert!(again.render().starts_with("tick 0/6  (test: minimum 42)\n"), "{}", again.render());
+    let mut bad = g.setup();
+    bad["minimum"] = serde_json::json!("lots");
+    let err = ResourceRushTestGame.load(&bad).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(err.contains("`minimum` must be an integer"), "{err}");
+    let without = scripted(SCRIPTED, None);
+    assert!(without.setup().get("minimum").is_none());
+}
+
+/// One event of each kind. The match makes adding a kind without a case here a compile error.
+fn one_event_of_each_kind() -> Vec<TickEvent> {
+    let all = vec![
+        TickEvent::Collected { player: 0, cell: [1, 2], item: "7".into(), points: 14 },
+        TickEvent::Cancelled { cell: [3, 4], item: "D".into() },
+        TickEvent::Taken { player: 1, cell: [5, 6], item: "J".into() },
+        TickEvent::Finished { player: 1 },
+        TickEvent::Forfeit { player: 0, reason: "fire".into(), detail: "entered the fire at (1, 1)".into() },
+    ];
+    let mut seen = [false; 5];
+    for e in &all {
+        seen[match e {
+            TickEvent::Collected { .. } => 0,
+            TickEvent::Cancelled { .. } => 1,
+            TickEvent::Taken { .. } => 2,
+            TickEvent::Finished { .. } => 3,
+            TickEvent::Forfeit { .. } => 4,
+        }] = true;
+    }
+    assert!(seen.iter().all(|s| *s));
+    all
+}
+
+#[test]
+fn every_event_kind_has_a_text_description() {
+    let who = |p: usize| format!("P{}", p + 1);
+    let texts: Vec<String> = one_event_of_each_kind().iter().map(|e| e.describe(who)).collect();
+    assert_eq!(
+        texts,
+        [
+            "P1 took 7 at (1, 2) (+14)",
+            "both reached (3, 4): D cancelled",
+            "P2 took J at (5, 6) first",
+            "P2 reached the final",
+            "P1 forfeits: fire (entered the fire at (1, 1))",
+        ]
+    );
+}
+
+#[test]
+fn the_text_replay_and_the_html_viewer_know_the_same_event_kinds() {
+    let kinds: std::collections::BTreeSet<String> = one_event_of_each_kind()
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap()["type"].as_str().unwrap().to_string())
+        .collect();
+    // The viewer's Resource Rush `describe(e)`: one `case "kind":` per event kind.
+    let js = include_str!("../../view/viewer.js");
+    let start = js.find("function describe(e)").expect("the viewer describes events");
+    let body = &js[start..start + js[start..].find("default:").expect("a default case")];
+    let viewer: std::collections::BTreeSet<String> =
+        body.split("case \"").skip(1).filter_map(|c| c.split('"').next()).map(str::to_string).collect();
+    assert_eq!(kinds, viewer);
+}
+
+#[test]
+fn the_events_a_game_records_read_back_and_show_in_the_text_board() {
+    let mut g = scripted(SCRIPTED, None);
+    g.apply(&[(0, line("MOVE 0 1"))]);
+    g.apply(&[(0, line("MOVE 0 2"))]);
+    let text = g.render();
+    assert!(text.contains("events: P2 took 9 at (0, 2) first"), "{text}");
+    assert!(!text.contains("events: taken"), "{text}");
+    let frame = g.frame();
+    let back: Vec<TickEvent> = serde_json::from_value(frame["events"].clone()).unwrap();
+    assert_eq!(back, g.events);
+}
