@@ -11,7 +11,7 @@ use thiserror::Error;
 use tokio_util::sync::CancellationToken;
 
 use crate::engine::{Game, Verdict};
-use crate::games::resource_rush::{load_map_file, ResourceRush, ResourceRushTestGame, TEST_NAME};
+use crate::games::resource_rush::{parse_map, ResourceRush, ResourceRushTestGame, TEST_NAME};
 use crate::referee::{play_match, BotCommand, ClockKind, Limits, PlayedMatch, RefereeError};
 use crate::replay::{resimulate, Replay};
 use crate::sandbox::Sandbox;
@@ -68,6 +68,11 @@ pub struct TestCase {
     pub path: PathBuf,
     /// Its minimum score, from `limite_minime.txt`.
     pub minimum: Option<i64>,
+    /// The file's content, read with every other test before the first one runs (a bot
+    /// cannot change a later test by writing the file).
+    pub text: std::sync::Arc<str>,
+    /// The content's hash, for reports.
+    pub digest: String,
 }
 
 /// Reads `limite_minime.txt`: lines `test01 297` or `test1 297`; CRLF and blank lines are fine.
@@ -95,14 +100,20 @@ pub fn discover(dir: &Path) -> Result<Vec<TestCase>, CheckerError> {
     let entries = std::fs::read_dir(&input).map_err(|source| CheckerError::Io { path: input.clone(), source })?;
     let minimums_path = dir.join("limite_minime.txt");
     let minimums = if minimums_path.exists() { read_minimums(&minimums_path)? } else { BTreeMap::new() };
-    let mut tests: Vec<TestCase> = entries
+    let found: Vec<(usize, PathBuf)> = entries
         .flatten()
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
             let number = name.strip_prefix("test")?.strip_suffix(".txt")?.parse::<usize>().ok()?;
-            Some(TestCase { number, path: e.path(), minimum: minimums.get(&number).copied() })
+            Some((number, e.path()))
         })
         .collect();
+    let mut tests = Vec::new();
+    for (number, path) in found {
+        let text = crate::engine::read_map_file(&path).map_err(|e| CheckerError::BadTest(e.to_string()))?;
+        let digest = blake3::hash(text.as_bytes()).to_hex()[..16].to_string();
+        tests.push(TestCase { number, path, minimum: minimums.get(&number).copied(), text: text.into(), digest });
+    }
     if tests.is_empty() {
         return Err(CheckerError::NoTests(dir.to_path_buf()));
     }
@@ -141,10 +152,10 @@ pub async fn run_test(
     sandbox: &Sandbox,
     cancel: &CancellationToken,
 ) -> Result<TestReport, CheckerError> {
-    let spec = load_map_file(&case.path).map_err(|e| CheckerError::BadTest(e.to_string()))?;
+    let spec = parse_map(&case.path, &case.text).map_err(|e| CheckerError::BadTest(e.to_string()))?;
     let rounds = spec.rounds;
     let state = Box::new(ResourceRush::test(spec, piped).with_minimum(case.minimum));
-    let mut command = BotCommand::seated(&BotCommand::display_name(bot), bot, None, case.number as u64, 0);
+    let mut command = BotCommand::seated(&BotCommand::display_name(bot), bot, None, b"test", case.number as u64, 0);
     command.env.push(("RR_MODE".to_string(), "test".to_string()));
     let d = Limits::default();
     let limits = Limits {

@@ -139,17 +139,80 @@ pub enum SetupError {
     BadInput(String),
 }
 
+/// The largest map or configuration file read (a 50x50 map is a few KiB).
+pub const MAX_MAP_BYTES: u64 = 1 << 20;
+
+/// Reads a map or configuration file: a regular file of at most [`MAX_MAP_BYTES`], as text.
+/// A FIFO, a device or a folder is refused at once rather than waited for or read forever.
+pub fn read_map_file(path: &std::path::Path) -> Result<String, SetupError> {
+    use std::io::Read;
+    let bad = |what: String| SetupError::BadInput(format!("{}: {what}", path.display()));
+    let unreadable = |e: std::io::Error| bad(format!("cannot read map: {e}"));
+    let meta = std::fs::metadata(path).map_err(unreadable)?;
+    if !meta.is_file() {
+        return Err(bad("not a regular file (a map or config must be a plain file)".to_string()));
+    }
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_MAP_BYTES + 1).read_to_end(&mut bytes).map_err(unreadable)?;
+    if bytes.len() as u64 > MAX_MAP_BYTES {
+        return Err(bad(format!("larger than {} KiB: not a map", MAX_MAP_BYTES >> 10)));
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| bad(format!("not text (invalid UTF-8 at byte {})", e.utf8_error().valid_up_to())))
+}
+
 /// What the command line chose for a new match; each game uses what applies to it.
 #[derive(Debug, Clone, Default)]
 pub struct MatchOptions {
     /// A map or configuration file.
     pub map: Option<std::path::PathBuf>,
+    /// The map file's content, read once before a run (so that every match of a tournament
+    /// plays the same map, whatever happens to the file); read from `map` when absent.
+    pub text: Option<std::sync::Arc<str>>,
     /// Number of players, for games that allow several counts.
     pub players: Option<usize>,
     /// Board size (width, height), for games played on a plain board.
     pub size: Option<(usize, usize)>,
     /// Number of rounds, for games played in rounds (Tactics).
     pub rounds: Option<u32>,
+}
+
+impl MatchOptions {
+    /// The map file and its content (the copy read before the run, else the file now), or
+    /// `None` without a map.
+    pub fn map_text(&self) -> Result<Option<(&std::path::Path, std::sync::Arc<str>)>, SetupError> {
+        let Some(path) = self.map.as_deref() else { return Ok(None) };
+        let text = match &self.text {
+            Some(t) => t.clone(),
+            None => read_map_file(path)?.into(),
+        };
+        Ok(Some((path, text)))
+    }
+}
+
+/// The dice of a match: every chance outcome is drawn from the match seed, so a replay's
+/// chance steps can be checked against its seed.
+pub struct Chance(rand::rngs::StdRng);
+
+impl Chance {
+    /// The dice of a match with `seed`.
+    pub fn new(seed: u64) -> Chance {
+        Chance(rand::SeedableRng::seed_from_u64(seed))
+    }
+
+    /// Draws one of `outcomes` by its probability.
+    pub fn draw(&mut self, outcomes: &[(u64, f64)]) -> u64 {
+        let total: f64 = outcomes.iter().map(|(_, w)| w).sum();
+        let mut x = rand::Rng::random::<f64>(&mut self.0) * total;
+        for (o, w) in outcomes {
+            if x < *w {
+                return *o;
+            }
+            x -= w;
+        }
+        outcomes.last().map_or(0, |(o, _)| *o)
+    }
 }
 
 /// A prompt made of a `head`, the board's `rows` one per line, and `END`: the shape of the

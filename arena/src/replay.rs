@@ -8,9 +8,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use thiserror::Error;
 
-use crate::engine::{Failure, Outcome, PlayerId, Reply, SetupError, State, Turn};
+use std::time::Duration;
+
+use crate::engine::{Chance, Failure, Outcome, PlayerId, Reply, SetupError, State, Turn};
 use crate::games;
-use crate::referee::{Answer, Limits};
+use crate::referee::{Answer, ClockKind, Limits};
 
 /// The `format` field of every replay.
 pub const FORMAT: &str = "arena-replay";
@@ -43,6 +45,9 @@ pub struct RecordedReply {
     /// CPU time the bot's box used for it (since its previous answer), in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_ms: Option<u64>,
+    /// The line's length as the bot sent it, when surrounding whitespace was trimmed off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw_len: Option<usize>,
 }
 
 impl RecordedReply {
@@ -50,9 +55,10 @@ impl RecordedReply {
     pub fn new(player: PlayerId, answer: Answer) -> Self {
         let ms = answer.wall.as_millis() as u64;
         let cpu_ms = Some(answer.cpu.as_millis() as u64);
+        let raw_len = answer.raw_len;
         match answer.reply {
-            Reply::Line(line) => RecordedReply { player, answer: Some(line), failure: None, ms, cpu_ms },
-            Reply::Failed(f) => RecordedReply { player, answer: None, failure: Some(f), ms, cpu_ms },
+            Reply::Line(line) => RecordedReply { player, answer: Some(line), failure: None, ms, cpu_ms, raw_len },
+            Reply::Failed(f) => RecordedReply { player, answer: None, failure: Some(f), ms, cpu_ms, raw_len },
         }
     }
 
@@ -126,6 +132,9 @@ impl MatchResult {
     }
 }
 
+/// The largest replay file read (a 10,000-round duel on a 50x50 map stays far below).
+pub const MAX_REPLAY_BYTES: u64 = 64 << 20;
+
 /// A whole match. See `docs/replay-format.md`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Replay {
@@ -147,6 +156,9 @@ pub struct Replay {
     pub initial: Value,
     /// Every step in order.
     pub steps: Vec<Step>,
+    /// Each bot's `ARENA_SEED`, in player order (recorded once the match is over).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seat_seeds: Vec<u64>,
     /// The final result.
     pub result: MatchResult,
 }
@@ -169,6 +181,12 @@ pub enum ReplayError {
         path: PathBuf,
         /// Line, column and reason.
         source: serde_json::Error,
+    },
+    /// Bigger than any match makes.
+    #[error("{}: larger than {} MiB: not a replay this arena wrote", path.display(), MAX_REPLAY_BYTES >> 20)]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
     },
     /// A format or version this build does not read.
     #[error("{}: unsupported replay format `{format}` version {version} (this arena reads `{FORMAT}` version {VERSION})", path.display())]
@@ -195,6 +213,7 @@ impl Replay {
             limits,
             initial,
             steps: Vec::new(),
+            seat_seeds: Vec::new(),
             result: MatchResult::default(),
         }
     }
@@ -207,17 +226,28 @@ impl Replay {
         write_atomic(path, &json).map_err(io)
     }
 
-    /// Reads and checks a replay file.
+    /// Reads and checks a replay file (at most [`MAX_REPLAY_BYTES`]).
     pub fn load(path: &Path) -> Result<Replay, ReplayError> {
-        let text = std::fs::read(path).map_err(|source| ReplayError::Io { path: path.to_path_buf(), source })?;
-        let json = |source| ReplayError::Json { path: path.to_path_buf(), source };
-        let head: Value = serde_json::from_slice(&text).map_err(json)?;
-        let format = head.get("format").and_then(Value::as_str).unwrap_or("").to_string();
-        let version = head.get("version").and_then(Value::as_u64).unwrap_or(0) as u32;
-        if format != FORMAT || version != VERSION {
-            return Err(ReplayError::Version { path: path.to_path_buf(), format, version });
+        use std::io::Read;
+        let io = |source| ReplayError::Io { path: path.to_path_buf(), source };
+        let mut text = Vec::new();
+        std::fs::File::open(path).and_then(|f| f.take(MAX_REPLAY_BYTES + 1).read_to_end(&mut text)).map_err(io)?;
+        if text.len() as u64 > MAX_REPLAY_BYTES {
+            return Err(ReplayError::TooLarge { path: path.to_path_buf() });
         }
-        serde_json::from_value(head).map_err(json)
+        let json = |source| ReplayError::Json { path: path.to_path_buf(), source };
+        #[derive(Deserialize)]
+        struct Head {
+            #[serde(default)]
+            format: String,
+            #[serde(default)]
+            version: u32,
+        }
+        let head: Head = serde_json::from_slice(&text).map_err(json)?;
+        if head.format != FORMAT || head.version != VERSION {
+            return Err(ReplayError::Version { path: path.to_path_buf(), format: head.format, version: head.version });
+        }
+        serde_json::from_slice(&text).map_err(json)
     }
 
     /// A fresh initial state of this replay's game and setup.
@@ -292,7 +322,71 @@ pub enum Divergence {
 
 /// Replays `replay` step by step, calling `visit(step index, state)` after the initial state
 /// (index 0) and after each step, and checks every frame and the result against the record.
-pub fn resimulate(replay: &Replay, mut visit: impl FnMut(usize, &dyn State)) -> Result<(), Divergence> {
+pub fn resimulate(replay: &Replay, visit: impl FnMut(usize, &dyn State)) -> Result<(), Divergence> {
+    resimulate_checking(replay, false, visit)
+}
+
+/// What `arena verify` checks: [`resimulate`], plus every chance outcome drawn again from the
+/// seed, and every answer's time against the recorded limits.
+pub fn audit(replay: &Replay) -> Result<(), Divergence> {
+    resimulate_checking(replay, true, |_, _| {})?;
+    check_times(replay)
+}
+
+/// Answers' recorded times may be off by this much (milliseconds are rounded down, timers
+/// fire a little late).
+const TIME_SLACK: Duration = Duration::from_millis(5);
+
+/// Whether every answer's recorded time agrees with the limits: an accepted answer within
+/// them, a `timeout` past them.
+fn check_times(replay: &Replay) -> Result<(), Divergence> {
+    let l = &replay.limits;
+    let n = replay.players.len();
+    let (mut used, mut answered) = (vec![Duration::ZERO; n], vec![false; n]);
+    for (i, step) in replay.steps.iter().enumerate() {
+        for r in &step.replies {
+            let Some(p) = (r.player < n).then_some(r.player) else { continue };
+            let per = if answered[p] { l.per_move } else { l.startup };
+            let limit = per.min(l.total.saturating_sub(used[p]));
+            let wall = Duration::from_millis(r.ms);
+            let cpu = r.cpu_ms.map_or(wall, Duration::from_millis);
+            let (charged, backstop) = match l.clock {
+                ClockKind::Cpu => (cpu, limit.saturating_mul(l.backstop_factor.max(1))),
+                ClockKind::Wall => (wall, limit),
+            };
+            let bad = |what: String| Divergence::Step { step: i + 1, message: format!("player {}: {what}", p + 1) };
+            match (&r.answer, r.failure) {
+                (Some(_), _) if charged > limit + TIME_SLACK || wall > backstop + TIME_SLACK => {
+                    return Err(bad(format!(
+                        "an answer after {} ms ({} ms of CPU) is recorded as accepted, but the limit was {} ms",
+                        r.ms,
+                        cpu.as_millis(),
+                        limit.as_millis()
+                    )))
+                }
+                (None, Some(Failure::Timeout)) if charged + TIME_SLACK < limit && wall + TIME_SLACK < backstop => {
+                    return Err(bad(format!(
+                        "a timeout after {} ms ({} ms of CPU) is recorded, but the limit was {} ms",
+                        r.ms,
+                        cpu.as_millis(),
+                        limit.as_millis()
+                    )))
+                }
+                _ => {}
+            }
+            used[p] += charged;
+            answered[p] = true;
+        }
+    }
+    Ok(())
+}
+
+fn resimulate_checking(
+    replay: &Replay,
+    chance_from_seed: bool,
+    mut visit: impl FnMut(usize, &dyn State),
+) -> Result<(), Divergence> {
+    let mut dice = Chance::new(replay.seed);
     let mut state = replay.initial_state()?;
     compare(&replay.initial, &state.frame()).map_err(|(path, recorded, actual)| Divergence::Frame {
         at: "initial frame".to_string(),
@@ -306,7 +400,18 @@ pub fn resimulate(replay: &Replay, mut visit: impl FnMut(usize, &dyn State)) -> 
         let bad = |message: String| Divergence::Step { step: n, message };
         match (state.turn(), step.chance) {
             (Turn::Terminal, _) => return Err(bad("recorded after the game was over".to_string())),
-            (Turn::Chance, Some(outcome)) => state.apply_chance(outcome),
+            (Turn::Chance, Some(outcome)) => {
+                if chance_from_seed {
+                    let drawn = dice.draw(&state.chance_outcomes());
+                    if drawn != outcome {
+                        return Err(bad(format!(
+                            "records the chance outcome {outcome}, but the seed {} draws {drawn}",
+                            replay.seed
+                        )));
+                    }
+                }
+                state.apply_chance(outcome)
+            }
             (Turn::Chance, None) => return Err(bad("a chance node has no recorded outcome".to_string())),
             (_, Some(_)) => return Err(bad("records a chance outcome where players move".to_string())),
             (turn, None) => {

@@ -11,6 +11,9 @@ use crate::rules::Action;
 
 /// Largest number of rows or columns a map may have.
 pub const MAX_SIDE: usize = 50;
+/// The largest ROUNDS a map may ask for (the course uses 200 at most; a huge one would only
+/// make huge replays).
+pub const MAX_ROUNDS: u32 = 10_000;
 
 /// A cell position: `x` is the row, `y` the column, both 0-based (as in the protocol).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -275,8 +278,8 @@ impl MapSpec {
         if !(1..=MAX_SIDE).contains(&rows) || !(1..=MAX_SIDE).contains(&cols) {
             return err(line, format!("map size {rows}x{cols} is out of range: N and M must be 1..={MAX_SIDE}"));
         }
-        if rounds < 1 {
-            return err(line, "ROUNDS must be at least 1");
+        if !(1..=MAX_ROUNDS).contains(&rounds) {
+            return err(line, format!("ROUNDS {rounds} is out of range: it must be 1..={MAX_ROUNDS}"));
         }
         let p1 = parse_pos(&mut lines, "player 1 start")?;
         let p2 = parse_pos(&mut lines, "player 2 start")?;
@@ -437,7 +440,8 @@ mod tests {
             ("ARENA 0 3 10\n", 1, "out of range"),
             ("ARENA 51 3 10\n", 1, "out of range"),
             ("ARENA 2 51 10\n", 1, "out of range"),
-            ("ARENA 2 3 0\n", 1, "ROUNDS must be at least 1"),
+            ("ARENA 2 3 0\n", 1, "ROUNDS 0 is out of range: it must be 1..=10000"),
+            ("ARENA 2 3 4294967295\n", 1, "ROUNDS 4294967295 is out of range"),
             ("ARENA 2 x 10\n", 1, "expected M (columns) as an integer, found `x`"),
             ("ARENA 2 3 10\n0\n", 2, "expected player 1 start as `X Y`"),
             ("ARENA 2 3 10\n0 0\n1 2\n1 0\nMAP\n0 5\n", 6, "map row 0 has 2 cells, expected 3"),

@@ -54,8 +54,13 @@ fn default_replay_path(names: &[String]) -> PathBuf {
 pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
     let game = games::by_name(&args.game)?;
     let players = args.players.or((!args.bots.is_empty()).then_some(args.bots.len()));
-    let state =
-        game.new_match(&MatchOptions { map: args.map.clone(), players, size: args.size, rounds: args.rounds })?;
+    let state = game.new_match(&MatchOptions {
+        map: args.map.clone(),
+        players,
+        size: args.size,
+        rounds: args.rounds,
+        text: None,
+    })?;
     if state.num_players() != args.bots.len() {
         anyhow::bail!("{} needs {} bot command lines, got {}", game.name(), state.num_players(), args.bots.len());
     }
@@ -66,7 +71,9 @@ pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .zip(&names)
         .enumerate()
-        .map(|(seat, (command, name))| BotCommand::seated(name, command, args.cwd.clone(), seed, seat))
+        .map(|(seat, (command, name))| {
+            BotCommand::seated(name, command, args.cwd.clone(), &seed.to_le_bytes(), seed, seat)
+        })
         .collect();
     let replay_path =
         if args.no_replay { None } else { Some(args.replay.clone().unwrap_or_else(|| default_replay_path(&names))) };

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::bail;
 use arena::engine::Verdict;
-use arena::replay::{resimulate, Replay};
+use arena::replay::{audit, resimulate, Replay};
 
 use super::{ExportSaveArgs, ReplayArgs, VerifyArgs, ViewArgs};
 
@@ -78,7 +78,7 @@ pub fn show(args: ReplayArgs) -> anyhow::Result<ExitCode> {
 /// Runs `arena verify`.
 pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let replay = Replay::load(&args.path)?;
-    match resimulate(&replay, |_, _| {}) {
+    match audit(&replay) {
         Ok(()) => {
             let scores: Vec<String> = replay.result.players.iter().map(|p| format!("{} {}", p.name, p.score)).collect();
             say!(

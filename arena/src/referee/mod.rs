@@ -9,17 +9,15 @@ mod process;
 use std::time::Duration;
 
 use futures::future::join_all;
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 pub use clock::ClockKind;
-pub use process::{Answer, BotCommand, BotProcess};
+pub use process::{seat_seed, Answer, BotCommand, BotProcess};
 
-use crate::engine::{PlayerId, Remark, Reply, State, Turn, Verdict};
+use crate::engine::{Chance, PlayerId, Remark, Reply, State, Turn, Verdict};
 use crate::replay::{write_atomic, MatchResult, PlayerInfo, RecordedReply, Replay, ReplayError, Step};
 use crate::sandbox::Sandbox;
 
@@ -200,7 +198,7 @@ pub async fn play_match(
     );
     let watches = procs.iter().flatten().map(BotProcess::watch).collect();
     let monitor = AbortOnDrop(tokio::spawn(monitor::watch(watches, *limits)));
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut chance = Chance::new(seed);
     let mut introduced = vec![false; n];
     let mut endings: Vec<(PlayerId, JoinHandle<String>)> = Vec::new();
     loop {
@@ -208,7 +206,7 @@ pub async fn play_match(
         let players = match state.turn() {
             Turn::Terminal => break,
             Turn::Chance => {
-                let outcome = draw(&state.chance_outcomes(), &mut rng);
+                let outcome = chance.draw(&state.chance_outcomes());
                 state.apply_chance(outcome);
                 step = Some(Step { replies: Vec::new(), chance: Some(outcome), frame: state.frame() });
                 Vec::new()
@@ -254,6 +252,7 @@ pub async fn play_match(
         stderr[p] = handle.await.unwrap_or_default();
     }
     replay.result = MatchResult::from_outcome(state.outcome(), &replay.players);
+    replay.seat_seeds = bots.iter().filter_map(BotCommand::seat_seed).collect();
     Ok(PlayedMatch { replay, stderr, verdict: state.verdict(), remarks: state.remarks() })
 }
 
@@ -301,17 +300,4 @@ impl Drop for AbortOnDrop {
     fn drop(&mut self) {
         self.0.abort();
     }
-}
-
-/// Draws one outcome by its probability.
-fn draw(outcomes: &[(u64, f64)], rng: &mut StdRng) -> u64 {
-    let total: f64 = outcomes.iter().map(|(_, w)| w).sum();
-    let mut x = rng.random::<f64>() * total;
-    for (o, w) in outcomes {
-        if x < *w {
-            return *o;
-        }
-        x -= w;
-    }
-    outcomes.last().map_or(0, |(o, _)| *o)
 }

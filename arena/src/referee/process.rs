@@ -55,25 +55,43 @@ impl BotCommand {
     }
 
     /// The bot in seat `seat` (0-based) of a match with seed `seed`: its environment gets
-    /// `ARENA_SEED` = seed + seat (so seeded random bots replay the same) and `ARENA_PLAYER`
-    /// = seat + 1.
-    pub fn seated(name: &str, command: &str, cwd: Option<PathBuf>, seed: u64, seat: usize) -> Self {
+    /// `ARENA_SEED` = [`seat_seed`] (so seeded random bots replay the same, and no bot can
+    /// work out its opponent's) and `ARENA_PLAYER` = seat + 1.
+    pub fn seated(name: &str, command: &str, cwd: Option<PathBuf>, secret: &[u8], seed: u64, seat: usize) -> Self {
         BotCommand {
             name: name.to_string(),
             command: command.to_string(),
             cwd,
             env: vec![
-                ("ARENA_SEED".to_string(), seed.wrapping_add(seat as u64).to_string()),
+                ("ARENA_SEED".to_string(), seat_seed(secret, seed, seat).to_string()),
                 ("ARENA_PLAYER".to_string(), (seat + 1).to_string()),
             ],
         }
     }
+
+    /// The `ARENA_SEED` this bot gets, if any.
+    pub fn seat_seed(&self) -> Option<u64> {
+        self.env.iter().find(|(k, _)| k == "ARENA_SEED").and_then(|(_, v)| v.parse().ok())
+    }
+}
+
+/// The seed of seat `seat` in a match with seed `seed`: a keyed hash of both with `secret`
+/// (something the bots never see), so one seat's seed tells nothing of another's.
+pub fn seat_seed(secret: &[u8], seed: u64, seat: usize) -> u64 {
+    let mut h = blake3::Hasher::new_derive_key("resource-rush-arena 2026 seat seed");
+    h.update(secret);
+    h.update(&seed.to_le_bytes());
+    h.update(&(seat as u64).to_le_bytes());
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&h.finalize().as_bytes()[..8]);
+    u64::from_le_bytes(bytes)
 }
 
 /// What the stdout reader saw.
 #[derive(Debug)]
 enum BotLine {
-    Text(String),
+    /// A line without its surrounding whitespace, and its length as sent.
+    Text(String, usize),
     TooLong,
     NotUtf8,
     Eof,
@@ -95,12 +113,14 @@ pub struct Answer {
     pub wall: Duration,
     /// CPU time the bot's box used since its previous answer.
     pub cpu: Duration,
+    /// The line's length as sent, when whitespace around it was trimmed.
+    pub raw_len: Option<usize>,
 }
 
 impl Answer {
     /// An answer that took no time (replays built by hand, failures found before asking).
     pub fn untimed(reply: Reply) -> Answer {
-        Answer { reply, wall: Duration::ZERO, cpu: Duration::ZERO }
+        Answer { reply, wall: Duration::ZERO, cpu: Duration::ZERO, raw_len: None }
     }
 
     fn failed(f: Failure) -> Answer {
@@ -113,8 +133,9 @@ impl Answer {
 pub(super) struct Watch {
     /// The box; `None` once released.
     handle: Mutex<Option<BoxHandle>>,
-    /// What the monitor found (the box is killed then).
-    verdict: Mutex<Option<Failure>>,
+    /// What the monitor found, and the CPU time the bot had used since its last answer then
+    /// (the box is killed at once).
+    verdict: Mutex<Option<(Failure, Duration)>>,
     /// The box's CPU time when the bot last answered (or started).
     mark: Mutex<Duration>,
     /// Being asked now (the answer's own clock watches it).
@@ -148,13 +169,14 @@ impl Watch {
 
     /// Ends the box for `failure` (the first verdict stands).
     pub fn condemn(&self, failure: Failure) {
-        lock(&self.verdict).get_or_insert(failure);
+        let used = self.cpu_since_answer();
+        lock(&self.verdict).get_or_insert((failure, used));
         if let Some(h) = lock(&self.handle).as_ref() {
             h.kill();
         }
     }
 
-    fn verdict(&self) -> Option<Failure> {
+    fn verdict(&self) -> Option<(Failure, Duration)> {
         *lock(&self.verdict)
     }
 
@@ -269,8 +291,9 @@ impl BotProcess {
     /// output nobody asked for, unless `early_ok` (the bot was sent its whole input at once,
     /// so answers may run ahead).
     pub async fn ask(&mut self, text: &str, limits: &Limits, early_ok: bool) -> Answer {
-        if let Some(f) = self.watch.verdict() {
-            return Answer::failed(f);
+        if let Some((f, used)) = self.watch.verdict() {
+            // Ended by the monitor: what it had used since its last answer is what it is charged.
+            return Answer { cpu: used, ..Answer::failed(f) };
         }
         if !early_ok {
             match self.lines.try_recv() {
@@ -289,7 +312,9 @@ impl BotProcess {
         watch.asked.store(true, Ordering::Relaxed);
         let mark = *lock(&watch.mark);
         let start = Instant::now();
+        let mut raw = 0;
         let mut reply = {
+            let raw_len = &mut raw;
             let stdin = &mut self.stdin;
             let lines = &mut self.lines;
             let exchange = async {
@@ -300,7 +325,10 @@ impl BotProcess {
                     return Reply::Failed(Failure::Crash);
                 }
                 match lines.recv().await {
-                    Some(BotLine::Text(line)) => Reply::Line(line),
+                    Some(BotLine::Text(line, raw)) => {
+                        *raw_len = raw;
+                        Reply::Line(line)
+                    }
                     Some(BotLine::TooLong) | Some(BotLine::NotUtf8) => Reply::Failed(Failure::Malformed),
                     Some(BotLine::Eof) | None => Reply::Failed(Failure::Crash),
                 }
@@ -337,7 +365,11 @@ impl BotProcess {
         }
         self.used += clock.charged(wall, cpu);
         tracing::trace!(bot = %self.name, ?reply, ?wall, ?cpu, "answer");
-        Answer { reply, wall, cpu }
+        let raw_len = match &reply {
+            Reply::Line(line) if line.len() != raw => Some(raw),
+            _ => None,
+        };
+        Answer { reply, wall, cpu, raw_len }
     }
 
     /// Tells a limit apart from a plain crash once the bot has gone: what the monitor found;
@@ -345,7 +377,7 @@ impl BotProcess {
     /// reported on stderr) is `memory`; anything else `crash`.
     async fn why_it_died(&mut self) -> Failure {
         let status = tokio::time::timeout(Duration::from_millis(200), self.child.wait()).await;
-        if let Some(f) = self.watch.verdict() {
+        if let Some((f, _)) = self.watch.verdict() {
             return f;
         }
         if let Ok(Ok(status)) = status {
@@ -448,14 +480,12 @@ async fn read_lines(out: tokio::process::ChildStdout, tx: mpsc::Sender<BotLine>,
     let _ = tx.send(BotLine::Eof).await;
 }
 
+/// A line as the games see it: surrounding whitespace (a trailing `\r` among it) is trimmed,
+/// so that a padded answer neither means nor stores more than the plain one.
 fn decode(bytes: Vec<u8>) -> BotLine {
+    let raw = bytes.len();
     match String::from_utf8(bytes) {
-        Ok(mut text) => {
-            if text.ends_with('\r') {
-                text.pop();
-            }
-            BotLine::Text(text)
-        }
+        Ok(text) => BotLine::Text(text.trim().to_string(), raw),
         Err(_) => BotLine::NotUtf8,
     }
 }

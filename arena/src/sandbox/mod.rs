@@ -744,11 +744,12 @@ impl BoxHandle {
     }
 
     /// Whether the box went over its memory limit (its cgroup's OOM killer acted, or, without
-    /// a memory cgroup, its processes hold more than the limit together).
+    /// a memory cgroup, its processes hold more than the limit together; never without a box).
     pub fn out_of_memory(&self) -> bool {
         match &self.group {
             Some(g) if g.limits_memory() => g.out_of_memory(),
-            _ => self.leader.is_some_and(|pid| meter::tree_rss(pid) > self.memory_cap),
+            // A plain process (no box) is limited per process only.
+            _ => self.boxed && self.leader.is_some_and(|pid| meter::tree_rss(pid) > self.memory_cap),
         }
     }
 

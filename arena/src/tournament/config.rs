@@ -115,6 +115,11 @@ pub struct TournamentConfig {
     /// Base seed: every match's seed derives from it.
     #[serde(default = "one_u64")]
     pub seed: u64,
+    /// What the bots' seeds (`ARENA_SEED`) are keyed with, so that no bot can work out its
+    /// opponent's. Without it they are keyed with the seed: keep the config private then, or
+    /// set this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
     /// Time and resource limits.
     #[serde(default)]
     pub limits: LimitsConfig,
@@ -218,9 +223,10 @@ impl TournamentConfig {
     }
 
     /// The options of a match on `board` (one of [`TournamentConfig::boards`]).
-    pub fn match_options(&self, board: &Path) -> crate::engine::MatchOptions {
+    pub fn match_options(&self, board: &Path, text: Option<std::sync::Arc<str>>) -> crate::engine::MatchOptions {
         crate::engine::MatchOptions {
             map: (!self.maps.is_empty()).then(|| board.to_path_buf()),
+            text,
             players: Some(self.seats()),
             size: self.board_size().ok().flatten(),
             rounds: self.rounds,

@@ -54,15 +54,13 @@ pub enum TournamentError {
     /// The configuration cannot be run.
     #[error("{0}")]
     Invalid(String),
-    /// `results.jsonl` has a corrupt line before its end.
-    #[error("{}:{line}: corrupt result line: {message}", path.display())]
-    Results {
-        /// The file.
-        path: PathBuf,
-        /// 1-based line.
-        line: usize,
-        /// Why.
-        message: String,
+    /// Another run is writing the folder.
+    #[error("{} is being written by another arena run ({holder}): wait for it to end, or use another --out", .dir.display())]
+    Locked {
+        /// The folder.
+        dir: PathBuf,
+        /// Who holds the lock, as it wrote itself down.
+        holder: String,
     },
     /// The output folder already holds a tournament.
     #[error("{} already holds a tournament: resume it with --resume {}, or choose another --out", .0.display(), .0.display())]
@@ -90,6 +88,13 @@ pub struct TournamentRecord {
     pub failures: BTreeMap<String, String>,
     /// Every scheduled match.
     pub schedule: Vec<ScheduledMatch>,
+}
+
+impl TournamentConfig {
+    /// What the bots' seeds are keyed with (the config's `secret`, else its seed).
+    pub fn seat_secret(&self) -> Vec<u8> {
+        self.secret.clone().unwrap_or_else(|| format!("seed {}", self.seed)).into_bytes()
+    }
 }
 
 impl TournamentRecord {
@@ -140,41 +145,66 @@ pub fn run(
 ) -> Result<Summary, TournamentError> {
     config.validate()?;
     let game = games::by_name(&config.game)?;
-    // A bad map or board size is reported before anything is built, started or written.
-    for board in config.boards() {
-        game.new_match(&config.match_options(&board))?;
+    // Every map is read once, here: every match plays these contents, whatever happens to the
+    // files later. A bad map or board size is reported before anything is built, started or
+    // written.
+    let boards = load_boards(&config)?;
+    for (path, board) in &boards {
+        game.new_match(&config.match_options(path, board.text.clone()))?;
     }
     std::fs::create_dir_all(out.join("replays")).map_err(|e| TournamentError::io(out, e))?;
     std::fs::create_dir_all(out.join("logs")).map_err(|e| TournamentError::io(out, e))?;
+    let _lock = FolderLock::take(out)?;
     let (existing, valid_len) = results::read(out)?;
     if !resume && (valid_len > 0 || out.join(TOURNAMENT_FILE).exists()) {
         return Err(TournamentError::Exists(out.to_path_buf()));
     }
     remove_temporaries(out);
 
-    let failures = build_bots(&config);
+    let mut failures = build_bots(&config);
     let mut bots = Vec::new();
     let mut file_hashes = BTreeMap::new();
-    for entry in config.bots.iter().filter(|b| !failures.contains_key(&b.name)) {
-        bots.push(BotVersion { fingerprint: schedule::fingerprint(entry, &mut file_hashes)?, entry: entry.clone() });
+    for entry in &config.bots {
+        if failures.contains_key(&entry.name) {
+            continue;
+        }
+        // A bot whose files cannot be read cannot play; the others go on.
+        match schedule::fingerprint(entry, &mut file_hashes) {
+            Ok(fingerprint) => bots.push(BotVersion { fingerprint, entry: entry.clone() }),
+            Err(e) => {
+                failures.insert(entry.name.clone(), e.to_string());
+            }
+        }
     }
-    let mut digests = Vec::new();
-    for board in config.boards() {
-        digests.push(if config.maps.is_empty() { board.display().to_string() } else { schedule::map_digest(&board)? });
-    }
+    let digests: Vec<String> =
+        config.boards().iter().map(|p| boards.get(p).map_or_else(String::new, |b| b.digest.clone())).collect();
     let schedule = schedule::round_robin(&config, &bots, &digests);
     let record = TournamentRecord { config, bots, failures, schedule };
     let json = serde_json::to_vec_pretty(&record).map_err(|e| TournamentError::Invalid(e.to_string()))?;
     let record_path = out.join(TOURNAMENT_FILE);
     write_atomic(&record_path, &json).map_err(|e| TournamentError::io(&record_path, e))?;
 
-    // Keep what is still scheduled; drop superseded results with their replays.
+    // Keep what is still scheduled (once per key, wherever a duplicate stands, and only with
+    // its replay on disk, agreeing); drop superseded results with their replays.
     let keys: HashSet<&str> = record.schedule.iter().map(|m| m.key.as_str()).collect();
-    let (mut done, stale): (Vec<ResultLine>, Vec<ResultLine>) =
-        existing.into_iter().partition(|r| keys.contains(r.key.as_str()));
-    done.dedup_by(|a, b| a.key == b.key);
+    let mut seen = HashSet::new();
+    let (mut done, mut stale) = (Vec::new(), Vec::new());
+    let mut rewrite = false;
+    for line in existing {
+        if !keys.contains(line.key.as_str()) {
+            stale.push(line);
+        } else if !seen.insert(line.key.clone()) {
+            tracing::warn!(key = %line.key, "dropping a duplicate result line");
+            rewrite = true;
+        } else if !replay_agrees(out, &line) {
+            tracing::warn!(key = %line.key, "its replay is missing or disagrees with the result: playing it again");
+            rewrite = true;
+        } else {
+            done.push(line);
+        }
+    }
     let mut valid_len = valid_len;
-    if !stale.is_empty() {
+    if !stale.is_empty() || rewrite {
         for line in &stale {
             let _ = std::fs::remove_file(out.join(&line.replay));
             let _ = std::fs::remove_file(out.join(&line.replay).with_extension("html"));
@@ -192,7 +222,7 @@ pub fn run(
     let progress = Progress::new(todo.len(), kept);
     let sandbox = Sandbox::new(record.config.sandbox, record.config.limits.sandbox_limits())
         .map_err(|e| TournamentError::Invalid(e.to_string()))?;
-    let shared = Shared { record: record.clone(), game, sandbox };
+    let shared = Shared { record: record.clone(), game, sandbox, boards };
     let queue = Mutex::new(VecDeque::from(todo));
     // Workers only play; this thread writes every replay and result, so that no worker waits
     // on the disk.
@@ -276,6 +306,71 @@ struct Shared {
     record: TournamentRecord,
     game: &'static dyn Game,
     sandbox: Sandbox,
+    boards: BTreeMap<PathBuf, Board>,
+}
+
+/// A map (or pseudo board) as read at the start of a run.
+struct Board {
+    /// The file's content (`None` for a pseudo board `board-WxH`).
+    text: Option<Arc<str>>,
+    /// What identifies it in match keys and seeds: the content's hash.
+    digest: String,
+}
+
+/// Reads every map of `config` once, in board order.
+fn load_boards(config: &TournamentConfig) -> Result<BTreeMap<PathBuf, Board>, TournamentError> {
+    let mut boards = BTreeMap::new();
+    for path in config.boards() {
+        let board = if config.maps.is_empty() {
+            Board { text: None, digest: path.display().to_string() }
+        } else {
+            let text = crate::engine::read_map_file(&path)?;
+            Board { digest: schedule::digest(text.as_bytes()), text: Some(text.into()) }
+        };
+        boards.insert(path, board);
+    }
+    Ok(boards)
+}
+
+/// Whether the replay a result names is on disk and records the same result.
+fn replay_agrees(out: &Path, line: &ResultLine) -> bool {
+    let path = out.join(&line.replay);
+    let Ok(bytes) = std::fs::read(&path) else { return false };
+    #[derive(Deserialize)]
+    struct Head {
+        result: crate::replay::MatchResult,
+    }
+    serde_json::from_slice::<Head>(&bytes).is_ok_and(|h| h.result == line.result)
+}
+
+/// The lock of a tournament folder, held while a run writes it.
+struct FolderLock {
+    _file: std::fs::File,
+}
+
+impl FolderLock {
+    /// Takes the lock of `out`, or says which run holds it.
+    fn take(out: &Path) -> Result<FolderLock, TournamentError> {
+        use std::io::{Read, Seek, Write};
+        let path = out.join(".lock");
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| TournamentError::io(&path, e))?;
+        // SAFETY: flock on a descriptor we own.
+        let locked = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&file), libc::LOCK_EX | libc::LOCK_NB) } == 0;
+        if !locked {
+            let mut holder = String::new();
+            let _ = file.read_to_string(&mut holder);
+            return Err(TournamentError::Locked { dir: out.to_path_buf(), holder: holder.trim().to_string() });
+        }
+        let _ = file.set_len(0).and_then(|()| file.rewind());
+        let _ = write!(file, "pid {}", std::process::id());
+        Ok(FolderLock { _file: file })
+    }
 }
 
 /// Plays one scheduled match; returns its result line and record (saved by the caller).
@@ -286,7 +381,7 @@ async fn play_one(
 ) -> Result<(ResultLine, PlayedMatch), RefereeError> {
     let state = shared
         .game
-        .new_match(&shared.record.config.match_options(&m.map))
+        .new_match(&shared.record.config.match_options(&m.map, shared.boards.get(&m.map).and_then(|b| b.text.clone())))
         .map_err(|e| RefereeError::Setup(e.to_string()))?;
     let bots: Vec<BotCommand> = m
         .seats
@@ -295,7 +390,8 @@ async fn play_one(
         .map(|(seat, name)| {
             let entry = shared.record.bots.iter().find(|b| &b.entry.name == name).map(|b| &b.entry);
             let command = entry.map_or("", |e| e.command.as_str());
-            BotCommand::seated(name, command, entry.and_then(|e| e.cwd.clone()), m.seed, seat)
+            let secret = shared.record.config.seat_secret();
+            BotCommand::seated(name, command, entry.and_then(|e| e.cwd.clone()), &secret, m.seed, seat)
         })
         .collect();
     let limits = shared.record.config.limits.limits();

@@ -36,7 +36,8 @@ pub struct ResultLine {
 
 /// Reads every complete line of `dir/results.jsonl` (none if the file does not exist).
 /// Returns the lines and the byte length of the complete part; a final line without its
-/// newline is torn and left out. A bad line before the end is an error naming its number.
+/// newline is torn and left out. A line that is not a result (corrupted, or written by
+/// something else) is skipped with a warning naming it: its match, if any, is played again.
 pub fn read(dir: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError> {
     let path = dir.join(RESULTS_FILE);
     let bytes = match std::fs::read(&path) {
@@ -53,12 +54,10 @@ pub fn read(dir: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError> {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let parsed = serde_json::from_slice(line).map_err(|e| TournamentError::Results {
-            path: path.clone(),
-            line: i + 1,
-            message: e.to_string(),
-        })?;
-        lines.push(parsed);
+        match serde_json::from_slice(line) {
+            Ok(parsed) => lines.push(parsed),
+            Err(e) => tracing::warn!("{}:{}: not a result line, skipped: {e}", path.display(), i + 1),
+        }
     }
     Ok((lines, complete as u64))
 }
@@ -162,12 +161,14 @@ mod tests {
     }
 
     #[test]
-    fn a_corrupt_line_in_the_middle_is_an_error_with_its_number() {
+    fn a_line_that_is_not_a_result_is_skipped_not_trusted() {
         let dir = tempfile::tempdir().unwrap();
         let good = serde_json::to_string(&line("k1")).unwrap();
-        std::fs::write(dir.path().join(RESULTS_FILE), format!("{good}\n{{oops\n{good}\n")).unwrap();
-        let err = read(dir.path()).unwrap_err().to_string();
-        assert!(err.contains("results.jsonl:2:"), "{err}");
+        let text = format!("{good}\n{{oops\n{{\"forged\": true}}\n{good}\n");
+        std::fs::write(dir.path().join(RESULTS_FILE), &text).unwrap();
+        let (lines, len) = read(dir.path()).unwrap();
+        assert_eq!(lines, vec![line("k1"), line("k1")], "the good lines (duplicates are the caller's to drop)");
+        assert_eq!(len, text.len() as u64);
     }
 
     #[test]

@@ -42,9 +42,14 @@ fn hex(hash: &blake3::Hash, len: usize) -> String {
     hash.to_hex()[..len].to_string()
 }
 
+/// The largest file a fingerprint reads; a bot naming a bigger one cannot play.
+pub const MAX_FINGERPRINTED_BYTES: u64 = 512 << 20;
+
 /// Fingerprints `bot`: its command line, working directory, and the content of every word of
 /// the command that names an existing file (relative to its working directory). `cache`
-/// keeps file hashes, so bots sharing an executable hash it once.
+/// keeps file hashes, so bots sharing an executable hash it once. Files are hashed as they
+/// are read, up to [`MAX_FINGERPRINTED_BYTES`]; one that is not a regular file or cannot be
+/// read makes this bot unable to play, not the tournament.
 pub fn fingerprint(bot: &BotEntry, cache: &mut BTreeMap<PathBuf, blake3::Hash>) -> Result<String, TournamentError> {
     let mut hasher = blake3::Hasher::new();
     hasher.update(bot.command.as_bytes());
@@ -57,8 +62,7 @@ pub fn fingerprint(bot: &BotEntry, cache: &mut BTreeMap<PathBuf, blake3::Hash>) 
             let digest = match cache.get(&path) {
                 Some(d) => *d,
                 None => {
-                    let bytes = std::fs::read(&path).map_err(|e| TournamentError::io(&path, e))?;
-                    let d = blake3::hash(&bytes);
+                    let d = hash_file(&path)?;
                     cache.insert(path.clone(), d);
                     d
                 }
@@ -70,14 +74,33 @@ pub fn fingerprint(bot: &BotEntry, cache: &mut BTreeMap<PathBuf, blake3::Hash>) 
     Ok(hex(&hasher.finalize(), 16))
 }
 
-/// Hash of a map file's content.
-pub fn map_digest(path: &Path) -> Result<String, TournamentError> {
-    let bytes = std::fs::read(path).map_err(|e| TournamentError::io(path, e))?;
-    Ok(hex(&blake3::hash(&bytes), 16))
+/// Hashes a regular file as it is read, refusing one over [`MAX_FINGERPRINTED_BYTES`].
+fn hash_file(path: &Path) -> Result<blake3::Hash, TournamentError> {
+    use std::io::Read;
+    let bad = |what: String| TournamentError::Invalid(format!("{}: {what}", path.display()));
+    let file = std::fs::File::open(path).map_err(|e| TournamentError::io(path, e))?;
+    let meta = file.metadata().map_err(|e| TournamentError::io(path, e))?;
+    if !meta.is_file() {
+        return Err(bad("not a regular file".to_string()));
+    }
+    let mut hasher = blake3::Hasher::new();
+    let mut limited = file.take(MAX_FINGERPRINTED_BYTES + 1);
+    let n = std::io::copy(&mut limited, &mut hasher).map_err(|e| TournamentError::io(path, e))?;
+    if n > MAX_FINGERPRINTED_BYTES {
+        return Err(bad(format!("larger than {} MiB", MAX_FINGERPRINTED_BYTES >> 20)));
+    }
+    Ok(hasher.finalize())
 }
 
-fn seed_of(base: u64, map: &Path, game: u32, seats: &[&str]) -> u64 {
-    let text = format!("{base}|{}|{game}|{}", map.display(), seats.join("|"));
+/// Hash of a map's content: what identifies it, wherever the file lives.
+pub fn digest(bytes: &[u8]) -> String {
+    hex(&blake3::hash(bytes), 16)
+}
+
+/// A match's seed: from the tournament's seed, the map's content (not its path: the same
+/// config gives the same games in any folder), the game number and the seats.
+fn seed_of(base: u64, digest: &str, game: u32, seats: &[&str]) -> u64 {
+    let text = format!("{base}|{digest}|{game}|{}", seats.join("|"));
     let hash = blake3::hash(text.as_bytes());
     let mut bytes = [0u8; 8];
     bytes.copy_from_slice(&hash.as_bytes()[..8]);
@@ -108,19 +131,21 @@ pub fn round_robin(config: &TournamentConfig, bots: &[BotVersion], digests: &[St
     let limits = serde_json::to_string(&config.limits.limits()).unwrap_or_default();
     let mut out = Vec::new();
     for (mi, map) in config.boards().iter().enumerate() {
-        let stem = file_safe(&map.file_stem().map_or("map".into(), |s| s.to_string_lossy()));
+        let stem: String =
+            file_safe(&map.file_stem().map_or("map".into(), |s| s.to_string_lossy())).chars().take(40).collect();
         for game in 1..=config.games {
             for group in groups(bots.len(), config.seats()) {
                 for turn in 0..group.len() {
                     let order: Vec<&BotVersion> =
                         (0..group.len()).map(|s| &bots[group[(s + turn) % group.len()]]).collect();
                     let seats: Vec<&str> = order.iter().map(|b| b.entry.name.as_str()).collect();
-                    let seed = seed_of(config.seed, map, game, &seats);
+                    let seed = seed_of(config.seed, &digests[mi], game, &seats);
                     let who: Vec<String> =
                         order.iter().map(|b| format!("{}|{}", b.entry.name, b.fingerprint)).collect();
                     let identity =
                         format!("{}|{}|{}|{}|{seed}|{limits}", config.game, digests[mi], game, who.join("|"));
-                    let names: Vec<String> = seats.iter().map(|s| file_safe(s)).collect();
+                    // Names cut short, so that a long name cannot make a file name too long.
+                    let names: Vec<String> = seats.iter().map(|s| file_safe(s).chars().take(40).collect()).collect();
                     let key = format!(
                         "{stem}-g{game}-{}-{}",
                         names.join("-vs-"),

@@ -18,7 +18,9 @@ fn esc(s: &str) -> String {
 
 /// The replay's JSON made safe inside a `<script>` element.
 fn embedded_json(replay: &Replay) -> String {
-    serde_json::to_string(replay).unwrap_or_else(|_| "null".to_string()).replace("</", "<\\/")
+    // No `<` at all inside the script block: no answer, name or detail can end it or open a
+    // comment (`\u003c` is the same character to JSON).
+    serde_json::to_string(replay).unwrap_or_else(|_| "null".to_string()).replace('<', "\\u003c")
 }
 
 /// One page that animates `replay`.

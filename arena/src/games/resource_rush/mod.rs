@@ -26,7 +26,7 @@ use crate::engine::{
 };
 
 pub use events::TickEvent;
-pub use setup::{load_map_file, MapFileError};
+pub use setup::{load_map_file, parse_map, MapFileError};
 
 /// The game's name in replays and on the command line.
 pub const NAME: &str = "resource-rush";
@@ -51,11 +51,10 @@ impl Game for ResourceRushGame {
         if options.players.is_some_and(|n| n != 2) {
             return Err(SetupError::BadInput("Resource Rush is played by exactly 2 players".to_string()));
         }
-        let path = options
-            .map
-            .as_deref()
+        let (path, text) = options
+            .map_text()?
             .ok_or_else(|| SetupError::BadInput("Resource Rush needs a map: --map FILE".to_string()))?;
-        let spec = load_map_file(path).map_err(|e| SetupError::BadInput(e.to_string()))?;
+        let spec = setup::parse_map(path, &text).map_err(|e| SetupError::BadInput(e.to_string()))?;
         Ok(Box::new(ResourceRush::new(spec)))
     }
 }

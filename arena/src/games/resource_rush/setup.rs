@@ -9,14 +9,9 @@ use thiserror::Error;
 /// A map file that could not be used: the file, and the line and reason when it was read.
 #[derive(Debug, Error)]
 pub enum MapFileError {
-    /// The file could not be read.
-    #[error("{}: cannot read map: {source}", path.display())]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
+    /// The file could not be read (or is no plain file of a sane size); the message names it.
+    #[error(transparent)]
+    Read(crate::engine::SetupError),
     /// The file is not a valid map.
     #[error("{}:{}: {}", path.display(), source.line, source.message)]
     Parse {
@@ -27,11 +22,16 @@ pub enum MapFileError {
     },
 }
 
-/// Reads and validates a map file.
+/// Reads and validates a map file (a regular file of a sane size, see
+/// [`crate::engine::read_map_file`]).
 pub fn load_map_file(path: &Path) -> Result<MapSpec, MapFileError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|source| MapFileError::Read { path: path.to_path_buf(), source })?;
-    MapSpec::parse(&text).map_err(|source| MapFileError::Parse { path: path.to_path_buf(), source })
+    let text = crate::engine::read_map_file(path).map_err(MapFileError::Read)?;
+    parse_map(path, &text)
+}
+
+/// Validates a map read from `path`.
+pub fn parse_map(path: &Path, text: &str) -> Result<MapSpec, MapFileError> {
+    MapSpec::parse(text).map_err(|source| MapFileError::Parse { path: path.to_path_buf(), source })
 }
 
 /// The map as a replay records it: sizes, starts, final, and the rows as the file writes them.

@@ -53,12 +53,10 @@ impl Game for TacticsGame {
         if options.players.is_some_and(|n| n != 2) {
             return Err(SetupError::BadInput("Tactics is played by exactly 2 players".to_string()));
         }
-        let path = options
-            .map
-            .as_deref()
+        let (path, text) = options
+            .map_text()?
             .ok_or_else(|| SetupError::BadInput("Tactics needs a config: --map FILE".to_string()))?;
-        let text =
-            std::fs::read_to_string(path).map_err(|e| SetupError::BadInput(format!("{}: {e}", path.display())))?;
+        let text = text.to_string();
         let board = Board::check(&text)
             .map_err(|(line, what)| SetupError::BadInput(format!("{}:{line}: {what}", path.display())))?;
         Ok(Box::new(TacticsState::new(board, text, options.rounds.unwrap_or(DEFAULT_ROUNDS))))

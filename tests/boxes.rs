@@ -1,0 +1,449 @@
+//! The attack zoo of the box (one box per bot): each attack is `zoo-attack` in a real duel or
+//! tournament against a normal bot. Inside the box every attack fails: the victim finishes
+//! with its normal score, the arena stays up, nothing is left running, and the attacker's own
+//! forfeit is recorded where it broke a rule. Each test also has a control, the same attack
+//! with `--sandbox none`, that shows it working when the box is off (so the test can fail).
+//!
+//! CI runs this file as root and once more as an unprivileged user (see `tools/test`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use arena_e2e::*;
+use serde_json::Value;
+
+/// What a duel left.
+struct Run {
+    out: Output,
+    result: Value,
+}
+
+impl Run {
+    fn forfeit(&self, seat: usize) -> Option<String> {
+        player(&self.result, seat).2
+    }
+
+    fn score(&self, seat: usize) -> i64 {
+        player(&self.result, seat).0
+    }
+}
+
+fn hex(path: &Path) -> String {
+    let bytes = path.display().to_string().into_bytes();
+    format!("hex:{}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>())
+}
+
+fn attacker(args: &str) -> String {
+    format!("{} {args}", bin("zoo-attack"))
+}
+
+/// A unique token for names the attacks look for (tests run in parallel).
+fn token() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    format!("{}x{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst))
+}
+
+/// A copy of `greedy` under a name no other test uses, so that an attack on it (and its
+/// control) hits no other test's bot.
+fn victim(dir: &Path) -> (String, String) {
+    let name = format!("victim{}", token());
+    let path = dir.join(&name);
+    std::fs::copy(bin("greedy"), &path).unwrap();
+    (name, path.display().to_string())
+}
+
+/// `arena duel --json` of `bots` on `map`, with `extra` flags and `env` set for the arena.
+fn duel_run(map_name: &str, extra: &[&str], env: &[(&str, &str)], bots: [&str; 2]) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json").display().to_string();
+    let map_arg = map(map_name);
+    let mut args = vec!["duel", "--json", "--seed", "5", "--map", &map_arg, "--replay", &replay];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&bots);
+    let out = Command::new(bin("arena")).current_dir(root()).args(&args).envs(env.iter().copied()).output().unwrap();
+    let result = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    Run { out, result }
+}
+
+/// The victim's score on maps/fire.txt against a bot that only waits: what it must still get.
+fn normal_score() -> i64 {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, greedy) = victim(dir.path());
+    let run = duel_run("fire.txt", &[], &[], [&attacker("read /nonexistent"), &greedy]);
+    assert!(run.out.status.success());
+    assert!(player(&run.result, 1).1, "greedy finishes on fire.txt: {}", run.result);
+    run.score(1)
+}
+
+/// Plays `attack` against a fresh victim; `boxed` or with `--sandbox none`.
+fn against_victim(attack: impl Fn(&str) -> String, boxed: bool) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let (name, path) = victim(dir.path());
+    let mode: &[&str] = if boxed { &[] } else { &["--sandbox", "none"] };
+    duel_run("fire.txt", mode, &[], [&attacker(&attack(&name)), &path])
+}
+
+/// The promises of the box: the victim plays its normal game, the arena is fine, the attacker
+/// did not get through.
+fn unharmed(run: &Run, normal: i64) {
+    assert!(run.out.status.success(), "the arena lives: {}", String::from_utf8_lossy(&run.out.stderr));
+    assert_eq!(run.forfeit(1), None, "{}", run.result);
+    assert!(player(&run.result, 1).1, "the victim finishes: {}", run.result);
+    assert_eq!(run.score(1), normal, "with its normal score: {}", run.result);
+    assert_ne!(run.forfeit(0).as_deref(), Some("invalid_move"), "the attack did not get through: {}", run.result);
+}
+
+#[test]
+fn cannot_kill_or_stop_the_opponent() {
+    let normal = normal_score();
+    for sig in ["KILL", "STOP"] {
+        unharmed(&against_victim(|v| format!("signal {v} {sig}"), true), normal);
+    }
+    let control = against_victim(|v| format!("signal {v} KILL"), false);
+    assert_eq!(control.forfeit(1).as_deref(), Some("crash"), "the control: {}", control.result);
+    let control = against_victim(|v| format!("signal {v} STOP"), false);
+    assert_eq!(control.forfeit(1).as_deref(), Some("timeout"), "the control: {}", control.result);
+}
+
+#[test]
+fn cannot_write_into_the_opponents_stdin_or_read_its_stdout() {
+    let normal = normal_score();
+    unharmed(&against_victim(|v| format!("stdin {v}"), true), normal);
+    unharmed(&against_victim(|v| format!("stdout {v}"), true), normal);
+    let control = against_victim(|v| format!("stdin {v}"), false);
+    assert_eq!(control.forfeit(1).as_deref(), Some("extra_output"), "the control: {}", control.result);
+    let control = against_victim(|v| format!("stdout {v}"), false);
+    assert!(control.forfeit(1).is_some(), "the control: the victim is blamed: {}", control.result);
+}
+
+#[test]
+fn cannot_trace_the_opponent_or_read_its_memory() {
+    let normal = normal_score();
+    unharmed(&against_victim(|v| format!("ptrace {v}"), true), normal);
+    let control = against_victim(|v| format!("ptrace {v}"), false);
+    assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control: {}", control.result);
+    assert_eq!(
+        control.forfeit(1).as_deref(),
+        Some("timeout"),
+        "the control: the victim was stopped: {}",
+        control.result
+    );
+}
+
+#[test]
+fn cannot_read_the_arenas_environment_or_the_opponents() {
+    let normal = normal_score();
+    let var = format!("ZOO_SECRET_{}", token());
+    let dir = tempfile::tempdir().unwrap();
+    let (_, path) = victim(dir.path());
+    let attack = attacker(&format!("environ {var}"));
+    let env = [(var.as_str(), "teacher-token")];
+    unharmed(&duel_run("fire.txt", &[], &env, [&attack, &path]), normal);
+    let control = duel_run("fire.txt", &["--sandbox", "none"], &env, [&attack, &path]);
+    assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control: {}", control.result);
+}
+
+#[test]
+fn cannot_read_or_overwrite_another_bots_files() {
+    let normal = normal_score();
+    // The victim is a script (a running program cannot be written to, a script can).
+    let dir = tempfile::tempdir().unwrap();
+    let (_, greedy) = victim(dir.path());
+    let script = dir.path().join("victim.sh");
+    std::fs::write(&script, "exec \"$1\"\n").unwrap();
+    let victim = format!("sh {} {greedy}", script.display());
+    let before = std::fs::read(&script).unwrap();
+    for attack in ["read", "write"] {
+        let run = duel_run("fire.txt", &[], &[], [&attacker(&format!("{attack} {}", hex(&script))), &victim]);
+        unharmed(&run, normal);
+    }
+    assert_eq!(std::fs::read(&script).unwrap(), before, "the victim's program is untouched");
+    let control =
+        duel_run("fire.txt", &["--sandbox", "none"], &[], [&attacker(&format!("write {}", hex(&script))), &victim]);
+    assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control: {}", control.result);
+    assert_ne!(std::fs::read(&script).unwrap(), before, "the control overwrote it");
+}
+
+#[test]
+fn cannot_signal_the_arena() {
+    let normal = normal_score();
+    for sig in ["TERM", "STOP"] {
+        unharmed(&against_victim(|_| format!("parent {sig}"), true), normal);
+    }
+    let control = against_victim(|_| "parent TERM".to_string(), false);
+    assert!(!control.out.status.success(), "the control: the arena was killed");
+}
+
+#[test]
+fn leaves_no_daemon_behind() {
+    let normal = normal_score();
+    let marker = format!("51{}", std::process::id() % 1000 + 1000);
+    unharmed(&against_victim(|_| format!("daemon {marker}"), true), normal);
+    let pattern = format!("sleep {marker}");
+    assert!(!process_running(&pattern), "the daemon ended with the box");
+    against_victim(|_| format!("daemon {marker}"), false);
+    let survived = process_running(&pattern);
+    let _ = Command::new("pkill").args(["-f", &pattern]).status();
+    assert!(survived, "the control: without the box the daemon survives the match");
+}
+
+#[test]
+fn two_bots_cannot_talk() {
+    for how in ["abstract", "tmp", "shm"] {
+        let talker = attacker(&format!("talk {how} {}", token()));
+        let run = duel_run("fire.txt", &[], &[], [&talker, &talker]);
+        assert!(run.out.status.success());
+        assert_eq!(run.forfeit(1), None, "{how}: nothing was heard: {}", run.result);
+        let talker = attacker(&format!("talk {how} {}", token()));
+        let control = duel_run("fire.txt", &["--sandbox", "none"], &[], [&talker, &talker]);
+        assert_eq!(control.forfeit(1).as_deref(), Some("invalid_move"), "{how}: the control heard: {}", control.result);
+    }
+}
+
+#[test]
+fn cannot_fill_tmp_past_its_cap() {
+    let normal = normal_score();
+    unharmed(&against_victim(|_| "fill-tmp 100".to_string(), true), normal);
+    let control = against_victim(|_| "fill-tmp 100".to_string(), false);
+    assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control wrote 100 MiB: {}", control.result);
+}
+
+#[test]
+fn cannot_reach_the_network_remount_or_escape_the_box() {
+    let normal = normal_score();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("outside.txt");
+    std::fs::write(&target, "").unwrap();
+    let attack = |_: &str| format!("escape {port} {}", hex(&target));
+    unharmed(&against_victim(attack, true), normal);
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "", "nothing was written outside");
+    let control = against_victim(attack, false);
+    assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control: {}", control.result);
+}
+
+#[test]
+fn has_no_descriptor_of_the_arenas_but_its_pipes() {
+    let normal = normal_score();
+    // The arena is started with a descriptor 7 open (as a shell or a CI runner may leave one).
+    let run = |boxed: bool| {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, path) = victim(dir.path());
+        let leaked = std::fs::File::open(map("fire.txt")).unwrap();
+        let fd = std::os::fd::AsRawFd::as_raw_fd(&leaked);
+        let replay = dir.path().join("r.json").display().to_string();
+        let mut command = Command::new(bin("arena"));
+        command.current_dir(root()).args([
+            "duel",
+            "--json",
+            "--seed",
+            "5",
+            "--map",
+            &map("fire.txt"),
+            "--replay",
+            &replay,
+        ]);
+        if !boxed {
+            command.args(["--sandbox", "none"]);
+        }
+        command.args([&attacker("fds"), &path]);
+        // SAFETY: dup2 in the child before exec.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut command, move || {
+                if libc::dup2(fd, 7) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let out = command.output().unwrap();
+        let result = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        Run { out, result }
+    };
+    unharmed(&run(true), normal);
+    let control = run(false);
+    assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control saw fd 7: {}", control.result);
+}
+
+#[test]
+fn cannot_inject_commands_into_the_teachers_terminal() {
+    // The arena runs in a pseudo-terminal of its own, as in a teacher's shell.
+    let run = |boxed: bool| -> Value {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, path) = victim(dir.path());
+        let (mut master, mut slave) = (0, 0);
+        // SAFETY: openpty fills two descriptors.
+        let ok =
+            unsafe { libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), std::ptr::null()) };
+        assert_eq!(ok, 0, "openpty");
+        let json = dir.path().join("result.json");
+        let replay = dir.path().join("r.json").display().to_string();
+        let mut command = Command::new(bin("arena"));
+        command.current_dir(root()).args([
+            "duel",
+            "--json",
+            "--seed",
+            "5",
+            "--map",
+            &map("fire.txt"),
+            "--replay",
+            &replay,
+        ]);
+        if !boxed {
+            command.args(["--sandbox", "none"]);
+        }
+        command.args([&attacker("tty"), &path]);
+        command.stdout(std::fs::File::create(&json).unwrap()).stderr(Stdio::null());
+        // SAFETY: session, controlling terminal and stdin in the child before exec.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut command, move || {
+                libc::setsid();
+                if libc::ioctl(slave, libc::TIOCSCTTY, 0) < 0 || libc::dup2(slave, 0) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let status = command.status().unwrap();
+        // SAFETY: closing our descriptors.
+        unsafe {
+            libc::close(slave);
+            libc::close(master);
+        }
+        assert!(status.success());
+        serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap()
+    };
+    let normal = normal_score();
+    let boxed = run(true);
+    assert_eq!(player(&boxed, 0).2, None, "no terminal to inject into: {boxed}");
+    assert_eq!(player(&boxed, 1).0, normal);
+    let control = run(false);
+    assert_eq!(player(&control, 0).2.as_deref(), Some("invalid_move"), "the control injected: {control}");
+}
+
+#[test]
+fn cannot_starve_the_opponent_of_cpu() {
+    // 60 busy children, then normal play: the reference bot still plans in time on the
+    // course's map. The control turns off the box and uses the wall clock.
+    let reference = bin("reference");
+    let hog = attacker("hog-cpu 60");
+    let baseline = duel_run("duel.txt", &[], &[], [&attacker("read /nonexistent"), &reference]);
+    let run = duel_run("duel.txt", &[], &[], [&hog, &reference]);
+    assert!(run.out.status.success());
+    assert_eq!(run.forfeit(1), None, "{}", run.result);
+    assert_eq!(run.score(1), baseline.score(1), "the reference plays its normal game: {}", run.result);
+    let control = duel_run("duel.txt", &["--sandbox", "none", "--clock", "wall"], &[], [&hog, &reference]);
+    assert_eq!(control.forfeit(1).as_deref(), Some("timeout"), "the control starved it: {}", control.result);
+}
+
+#[test]
+fn memory_is_limited_for_the_whole_box() {
+    // Five children of 100 MiB each, under a 200 MiB limit: each is under it, the box is not.
+    let normal = normal_score();
+    let limit = ["--max-memory-mb", "200"];
+    let dir = tempfile::tempdir().unwrap();
+    let (_, path) = victim(dir.path());
+    let hog = attacker("hog-memory 5 100");
+    let run = duel_run("fire.txt", &limit, &[], [&hog, &path]);
+    assert_eq!(run.forfeit(0).as_deref(), Some("memory"), "{}", run.result);
+    assert_eq!(run.forfeit(1), None);
+    assert_eq!(run.score(1), normal);
+    let control = duel_run("fire.txt", &["--max-memory-mb", "200", "--sandbox", "none"], &[], [&hog, &path]);
+    assert_eq!(control.forfeit(0), None, "the control: 500 MiB held under a 200 MiB limit: {}", control.result);
+}
+
+#[test]
+fn a_bot_ending_with_busy_children_does_not_stall_its_opponent() {
+    // Its box is ended off the referee's clock: the opponent, on tight limits, plays on. (No
+    // control: no mode of the arena ends boxes on the match's thread.)
+    let normal = normal_score();
+    let dir = tempfile::tempdir().unwrap();
+    let (_, path) = victim(dir.path());
+    let run = duel_run("fire.txt", &["--move-ms", "150", "--startup-ms", "1000"], &[], [&attacker("quit-busy"), &path]);
+    assert_eq!(run.forfeit(0).as_deref(), Some("crash"), "{}", run.result);
+    assert_eq!(run.forfeit(1), None, "the opponent never waited for the cleanup: {}", run.result);
+    assert_eq!(run.score(1), normal);
+}
+
+#[test]
+fn cannot_predict_its_opponents_random_moves() {
+    // The seats' seeds are drawn from a secret of the arena's: ARENA_SEED + 1 is not the
+    // opponent's. The control gives the attacker the opponent's real seed.
+    let random = bin("random");
+    let run = duel_run("duel.txt", &[], &[], [&attacker("seed"), &random]);
+    assert_eq!(run.forfeit(0), None, "ten predictions never came true: {}", run.result);
+    let control = duel_run("duel.txt", &[], &[], [&attacker("seed 4242"), &format!("{random} --seed 4242")]);
+    assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control predicted: {}", control.result);
+}
+
+/// A copy of the 20 tests in a fresh folder.
+fn tests_copy(dir: &Path) -> PathBuf {
+    let copy = dir.join("tests");
+    std::fs::create_dir(&copy).unwrap();
+    for e in std::fs::read_dir(root().join("maps/tests")).unwrap().flatten() {
+        std::fs::copy(e.path(), copy.join(e.file_name())).unwrap();
+    }
+    copy
+}
+
+#[test]
+fn cannot_rewrite_the_tests_it_is_checked_against() {
+    let dir = tempfile::tempdir().unwrap();
+    let tests = tests_copy(dir.path());
+    let before = std::fs::read(tests.join("test7.txt")).unwrap();
+    let run = |extra: &[&str]| {
+        let tests_arg = tests.display().to_string();
+        let bot = attacker(&format!("rewrite-tests {}", hex(&tests)));
+        let mut args = vec!["test", "--json", "--tests", &tests_arg];
+        args.extend_from_slice(extra);
+        args.push(&bot);
+        let out = arena(&args);
+        let reports: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        reports.as_array().map_or(0, |r| r.iter().filter(|t| t["passed"] == true).count())
+    };
+    assert_eq!(run(&[]), 0, "waiting passes no test");
+    assert_eq!(std::fs::read(tests.join("test7.txt")).unwrap(), before, "the tests are untouched");
+    // The control: without the box the files are rewritten, but they were all read before the
+    // first test, so the results stand.
+    assert_eq!(run(&["--sandbox", "none"]), 0);
+    assert_ne!(std::fs::read(tests.join("test7.txt")).unwrap(), before, "the control rewrote them");
+}
+
+#[test]
+fn cannot_touch_the_tournament_folder_or_rig_its_maps() {
+    let dir = tempfile::tempdir().unwrap();
+    let maps = dir.path().join("maps");
+    std::fs::create_dir(&maps).unwrap();
+    let rigged = maps.join("fire.txt");
+    std::fs::copy(map("fire.txt"), &rigged).unwrap();
+    let original = std::fs::read(&rigged).unwrap();
+    let out = dir.path().join("t");
+    let run = |out: &Path, extra: &[&str]| -> Value {
+        let results = out.join("results.jsonl");
+        let bots = [
+            format!("rig={}", attacker(&format!("rig-map {}", hex(&rigged)))),
+            format!("forge={}", attacker(&format!("proc-root {}", hex(&results)))),
+            format!("greedy={}", bin("greedy")),
+        ];
+        let mut args = vec!["--map", rigged.to_str().unwrap(), "-j", "1"];
+        args.extend_from_slice(extra);
+        tournament(out, &args, &bots)
+    };
+    let board = run(&out, &[]);
+    assert_eq!(std::fs::read(&rigged).unwrap(), original, "the map is untouched");
+    let lines = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    assert!(!lines.contains("forged"), "the results are untouched");
+    assert_eq!(board["matches"], 6);
+    let greedy = board["rows"].as_array().unwrap().iter().find(|r| r["bot"] == "greedy").unwrap().clone();
+    // The control: both attacks work on the files, yet every match was played on the map as
+    // loaded at the start (the map is read once), so the standings are the same.
+    let control_out = dir.path().join("control");
+    let control = run(&control_out, &["--sandbox", "none"]);
+    assert_ne!(std::fs::read(&rigged).unwrap(), original, "the control rigged the map");
+    let lines = std::fs::read_to_string(control_out.join("results.jsonl")).unwrap();
+    assert!(lines.contains("forged"), "the control wrote into the results");
+    let greedy_control = control["rows"].as_array().unwrap().iter().find(|r| r["bot"] == "greedy").unwrap().clone();
+    assert_eq!(greedy["total_score"], greedy_control["total_score"], "the rigged map was never played");
+}

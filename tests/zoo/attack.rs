@@ -1,0 +1,479 @@
+//! Zoo bot `zoo-attack ATTACK [ARGS…]`: a Resource Rush bot that tries one attack on its
+//! opponent, the referee, the results or the machine, then plays on (WAIT). Where only the
+//! attacker can tell whether the attack worked, it says so by answering an invalid move
+//! (`MOVE 99 99`), so that the duel's result shows it; the tests assert it never does
+//! inside the box, and does with `--sandbox none` (the controls).
+
+use std::ffi::CString;
+use std::io::{BufRead, Read, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::time::Duration;
+
+use bot_sdk::{Action, GameState, Mode};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// What an attack does at each later TICK (tick, line); true when it got through.
+type Stepper = Box<dyn FnMut(u32, &str) -> bool>;
+
+/// The answer that shows an attack worked.
+const GOT_THROUGH: &str = "MOVE 99 99";
+
+fn main() {
+    // `hex:…` arguments name paths without naming them (a box shows a bot the files its
+    // command names).
+    let args: Vec<String> = std::env::args().skip(1).map(|a| unhex(&a)).collect();
+    let mut worked = false;
+    let mut stepper: Option<Stepper> = None;
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut header = String::new();
+    let mut playing = false;
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { return };
+        if !playing {
+            header.push_str(&line);
+            header.push('\n');
+            playing = line.trim() == "STREAM";
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        if words.next() != Some("TICK") {
+            continue;
+        }
+        let tick: u32 = words.next().and_then(|t| t.parse().ok()).unwrap_or(0);
+        if tick == 1 {
+            (worked, stepper) = attack(&args);
+            if let Some(s) = stepper.as_mut() {
+                worked |= s(0, &header);
+            }
+        }
+        if let Some(s) = stepper.as_mut() {
+            worked |= s(tick, &line);
+        }
+        let answer = if worked { GOT_THROUGH } else { "WAIT" };
+        if writeln!(out, "{answer}").and_then(|()| out.flush()).is_err() {
+            return;
+        }
+    }
+}
+
+fn unhex(arg: &str) -> String {
+    let Some(hex) = arg.strip_prefix("hex:") else { return arg.to_string() };
+    let bytes: Vec<u8> =
+        (0..hex.len() / 2).filter_map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()).collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Makes the attack, at the first TICK (both bots run by then). Returns whether it already
+/// worked, and what to do at each later TICK.
+fn attack(args: &[String]) -> (bool, Option<Stepper>) {
+    let attack = args.first().cloned().unwrap_or_default();
+    let arg = |i: usize| args.get(i).cloned().unwrap_or_default();
+    let mut worked = false;
+    let mut stepper: Option<Stepper> = None;
+    match attack.as_str() {
+        "signal" => signal_processes(&arg(1), parse_signal(&arg(2))),
+        "parent" => {
+            // SAFETY: kill has no memory preconditions.
+            unsafe {
+                libc::kill(libc::getppid(), parse_signal(&arg(1)));
+            }
+        }
+        "stdin" => {
+            for pid in find(&arg(1)) {
+                if let Ok(mut f) = std::fs::OpenOptions::new().write(true).open(format!("/proc/{pid}/fd/0")) {
+                    worked |= f.write_all(b"TICK 1 WAIT\nTICK 1 WAIT\n").is_ok();
+                }
+            }
+        }
+        "stdout" => {
+            for pid in find(&arg(1)) {
+                // It plays on: the victim's result shows whether this worked.
+                if let Ok(f) = std::fs::OpenOptions::new().read(true).write(true).open(format!("/proc/{pid}/fd/1")) {
+                    std::thread::spawn(move || steal_answers(f));
+                }
+            }
+        }
+        "ptrace" => {
+            for pid in find(&arg(1)) {
+                // SAFETY: attaching to another process; no memory is passed.
+                worked |= unsafe { libc::ptrace(libc::PTRACE_ATTACH, pid, 0, 0) } == 0;
+                worked |= read_memory(pid);
+            }
+        }
+        "environ" => {
+            let var = arg(1);
+            worked = std::env::var_os(&var).is_some()
+                || find("").iter().any(|pid| {
+                    std::fs::read(format!("/proc/{pid}/environ"))
+                        .is_ok_and(|e| e.windows(var.len()).any(|w| w == var.as_bytes()))
+                });
+        }
+        "read" => worked = std::fs::read(arg(1)).is_ok_and(|b| !b.is_empty()),
+        "write" => {
+            worked = std::fs::OpenOptions::new()
+                .append(true)
+                .open(arg(1))
+                .and_then(|mut f| f.write_all(b"\nexit 3 # overwritten by the attacker\n"))
+                .is_ok();
+        }
+        "proc-root" => {
+            // Through any process's root: the arena's folder, the results file.
+            let target = arg(1);
+            worked = find("").iter().any(|pid| {
+                std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(format!("/proc/{pid}/root{target}"))
+                    .and_then(|mut f| f.write_all(b"{\"forged\": true}\n"))
+                    .is_ok()
+            });
+        }
+        "daemon" => daemon(&arg(1)),
+        "talk" => stepper = Some(talk(&arg(1), &arg(2))),
+        "fill-tmp" => {
+            let mb: usize = arg(1).parse().unwrap_or(100);
+            let dir = std::env::var("TMPDIR").unwrap_or_else(|_| "/tmp".to_string());
+            // In files of 8 MiB (under the per-file size limit).
+            let chunk = vec![7u8; 1 << 20];
+            let mut written = 0;
+            let mut files = Vec::new();
+            'fill: for k in 0.. {
+                let path = format!("{dir}/zoo-fill-{}-{k}", std::process::id());
+                let Ok(mut f) = std::fs::File::create(&path) else { break };
+                files.push(path);
+                for _ in 0..8 {
+                    if written >= mb || f.write_all(&chunk).is_err() {
+                        break 'fill;
+                    }
+                    written += 1;
+                }
+            }
+            for f in files {
+                let _ = std::fs::remove_file(f);
+            }
+            worked = written >= mb;
+        }
+        "escape" => worked = escape(&arg(1), &arg(2)),
+        "tty" => worked = tiocsti(),
+        "fds" => worked = open_fds().into_iter().any(|fd| fd > 2),
+        "hog-cpu" => {
+            for _ in 0..arg(1).parse().unwrap_or(60) {
+                // SAFETY: the child only spins and never returns.
+                if unsafe { libc::fork() } == 0 {
+                    #[allow(clippy::empty_loop)]
+                    loop {}
+                }
+            }
+        }
+        "hog-memory" => {
+            let mb: usize = arg(2).parse().unwrap_or(100);
+            for _ in 0..arg(1).parse().unwrap_or(30) {
+                // SAFETY: the child allocates, touches and sleeps; it never returns.
+                if unsafe { libc::fork() } == 0 {
+                    let hoard = vec![1u8; mb << 20];
+                    std::hint::black_box(&hoard);
+                    std::thread::sleep(Duration::from_secs(600));
+                    std::process::exit(0);
+                }
+            }
+            // Long enough for every child to have its memory before the game goes on.
+            std::thread::sleep(Duration::from_millis(500));
+        }
+        "quit-busy" => {
+            for k in 0..8 {
+                // SAFETY: the child writes and syncs until killed; it never returns.
+                if unsafe { libc::fork() } == 0 {
+                    let home = std::env::var("HOME").unwrap_or_else(|_| "/tmp".to_string());
+                    let path = format!("{home}/zoo-sync-{}-{k}", std::process::id());
+                    let block = vec![1u8; 1 << 20];
+                    loop {
+                        if let Ok(mut f) = std::fs::File::create(&path) {
+                            for _ in 0..8 {
+                                let _ = f.write_all(&block);
+                            }
+                            let _ = f.sync_all();
+                        }
+                    }
+                }
+            }
+            stepper = Some(Box::new(|tick, _| if tick >= 3 { std::process::exit(0) } else { false }));
+        }
+        "seed" => stepper = Some(predict_random(arg(1).parse().ok())),
+        "rewrite-tests" => rewrite_tests(&arg(1)),
+        "rig-map" => {
+            // Makes every cell around the start a wall and the final unreachable.
+            worked = std::fs::read_to_string(arg(1))
+                .map(|t| t.replace(" 0 ", " W "))
+                .and_then(|t| std::fs::write(arg(1), t))
+                .is_ok();
+        }
+        _ => {
+            eprintln!("zoo-attack: unknown attack `{attack}`");
+            std::process::exit(2);
+        }
+    }
+    (worked, stepper)
+}
+
+fn parse_signal(name: &str) -> i32 {
+    match name {
+        "STOP" => libc::SIGSTOP,
+        "TERM" => libc::SIGTERM,
+        _ => libc::SIGKILL,
+    }
+}
+
+/// Pids of the processes this one can see whose program name contains `needle` (all of them
+/// for an empty needle), itself excluded.
+fn find(needle: &str) -> Vec<i32> {
+    let me = std::process::id() as i32;
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&pid| pid != me)
+        .filter(|pid| {
+            // The program's name (argv[0]), not its arguments: the arena names its bots there.
+            std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| {
+                let argv0 = c.split(|&b| b == 0).next().unwrap_or_default();
+                needle.is_empty() || argv0.windows(needle.len()).any(|w| w == needle.as_bytes())
+            })
+        })
+        .collect()
+}
+
+fn signal_processes(needle: &str, sig: i32) {
+    for pid in find(needle) {
+        // SAFETY: kill has no memory preconditions.
+        unsafe {
+            libc::kill(pid, sig);
+        }
+    }
+}
+
+/// Reads the victim's answers off its stdout, and keeps putting `MOVE 0 0` there.
+fn steal_answers(pipe: std::fs::File) {
+    if let Ok(mut reader) = pipe.try_clone() {
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while reader.read(&mut buf).is_ok_and(|n| n > 0) {}
+        });
+    }
+    let mut pipe = pipe;
+    while pipe.write_all(b"MOVE 0 0\n").is_ok() {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// Reads a page of `pid`'s memory with `process_vm_readv`.
+fn read_memory(pid: i32) -> bool {
+    let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).unwrap_or_default();
+    let Some(start) =
+        maps.lines().next().and_then(|l| l.split('-').next()).and_then(|a| usize::from_str_radix(a, 16).ok())
+    else {
+        return false;
+    };
+    let mut buf = [0u8; 64];
+    let local = libc::iovec { iov_base: buf.as_mut_ptr().cast(), iov_len: buf.len() };
+    let remote = libc::iovec { iov_base: start as *mut libc::c_void, iov_len: buf.len() };
+    // SAFETY: the local buffer is ours and as long as said.
+    unsafe { libc::process_vm_readv(pid, &local, 1, &remote, 1, 0) > 0 }
+}
+
+/// A daemon that leaves the bot's session and group (double fork, setsid) and runs
+/// `sleep MARKER`; it also tries to leave the box's cgroups for the root ones.
+fn daemon(marker: &str) {
+    // SAFETY: fork/setsid/exec in a plain child.
+    unsafe {
+        if libc::fork() == 0 {
+            libc::setsid();
+            if libc::fork() == 0 {
+                for procs in [
+                    "/sys/fs/cgroup/cgroup.procs",
+                    "/sys/fs/cgroup/pids/cgroup.procs",
+                    "/sys/fs/cgroup/unified/cgroup.procs",
+                ] {
+                    let _ = std::fs::write(procs, libc::getpid().to_string());
+                }
+                let sleep = CString::new("sleep").unwrap_or_default();
+                let arg = CString::new(marker).unwrap_or_default();
+                let argv = [sleep.as_ptr(), arg.as_ptr(), std::ptr::null()];
+                libc::execvp(sleep.as_ptr(), argv.as_ptr());
+            }
+            libc::_exit(0);
+        }
+    }
+}
+
+/// Two copies of this bot, one per seat, try to talk: seat 1 offers, seat 2 listens for 40
+/// ticks, through an abstract Unix socket, a file in /tmp, or SysV shared memory.
+fn talk(how: &str, token: &str) -> Stepper {
+    let seat = std::env::var("ARENA_PLAYER").unwrap_or_default();
+    let how = how.to_string();
+    let key: libc::key_t = token.bytes().fold(0x5a00_0001_i32, |k, b| k.wrapping_mul(31).wrapping_add(b as i32));
+    let file = format!("/tmp/arena-zoo-talk-{token}");
+    let name = format!("\0arena-zoo-talk-{token}").into_bytes();
+    let addr = {
+        // SAFETY: a zeroed sockaddr_un is valid.
+        let mut a: libc::sockaddr_un = unsafe { std::mem::zeroed() };
+        a.sun_family = libc::AF_UNIX as libc::sa_family_t;
+        for (d, s) in a.sun_path.iter_mut().zip(&name) {
+            *d = *s as libc::c_char;
+        }
+        a
+    };
+    let len = (std::mem::size_of::<libc::sa_family_t>() + name.len()) as libc::socklen_t;
+    if seat == "1" {
+        match how.as_str() {
+            // SAFETY: socket calls on our own descriptor and address.
+            "abstract" => unsafe {
+                let fd = libc::socket(libc::AF_UNIX, libc::SOCK_STREAM, 0);
+                libc::bind(fd, std::ptr::addr_of!(addr).cast(), len);
+                libc::listen(fd, 4);
+            },
+            "tmp" => {
+                let _ = std::fs::write(&file, "hello");
+            }
+            // SAFETY: a new segment; nothing is attached.
+            "shm" => unsafe {
+                libc::shmget(key, 4096, libc::IPC_CREAT | 0o666);
+            },
+            _ => {}
+        }
+        return Box::new(|_, _| false);
+    }
+    Box::new(move |tick, _| {
+        if tick > 40 {
+            return false;
+        }
+        match how.as_str() {
+            // SAFETY: socket calls on our own descriptor and address.
+            "abstract" => unsafe {
+                let fd = libc::socket(libc::AF_UNIX, libc::SOCK_STREAM, 0);
+                let ok = libc::connect(fd, std::ptr::addr_of!(addr).cast(), len) == 0;
+                libc::close(fd);
+                ok
+            },
+            // Heard: clean up what the control left on the host.
+            "tmp" => std::fs::remove_file(&file).is_ok(),
+            // SAFETY: looks a segment up and removes it; nothing is attached.
+            "shm" => unsafe {
+                let id = libc::shmget(key, 0, 0);
+                id >= 0 && libc::shmctl(id, libc::IPC_RMID, std::ptr::null_mut()) == 0
+            },
+            _ => false,
+        }
+    })
+}
+
+/// Tries to get out of the box: into any other network namespace it can see (then reaches
+/// 127.0.0.1:`port`), or by making the folder holding `path` writable and writing there.
+fn escape(port: &str, path: &str) -> bool {
+    let connect = || {
+        std::net::TcpStream::connect_timeout(&format!("127.0.0.1:{port}").parse().unwrap(), Duration::from_millis(300))
+            .is_ok()
+    };
+    if connect() {
+        return true;
+    }
+    for pid in find("") {
+        if let Ok(ns) = std::fs::File::open(format!("/proc/{pid}/ns/net")) {
+            // SAFETY: setns on a descriptor we own.
+            if unsafe { libc::setns(std::os::fd::AsRawFd::as_raw_fd(&ns), libc::CLONE_NEWNET) } == 0 && connect() {
+                return true;
+            }
+        }
+    }
+    let dir = std::path::Path::new(path).parent().map(|d| d.as_os_str().as_bytes().to_vec()).unwrap_or_default();
+    let dir = CString::new(dir).unwrap_or_default();
+    // SAFETY: mount(2) with valid C strings or nulls.
+    unsafe {
+        libc::mount(
+            std::ptr::null(),
+            dir.as_ptr(),
+            std::ptr::null(),
+            libc::MS_REMOUNT | libc::MS_BIND,
+            std::ptr::null(),
+        );
+        libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS);
+        libc::mount(
+            std::ptr::null(),
+            dir.as_ptr(),
+            std::ptr::null(),
+            libc::MS_REMOUNT | libc::MS_BIND,
+            std::ptr::null(),
+        );
+    }
+    std::fs::OpenOptions::new().append(true).open(path).and_then(|mut f| f.write_all(b"escaped\n")).is_ok()
+}
+
+/// Queues a command line into the controlling terminal's input (`TIOCSTI`).
+fn tiocsti() -> bool {
+    let Ok(tty) = std::fs::OpenOptions::new().read(true).write(true).open("/dev/tty") else { return false };
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&tty);
+    b"echo INJECTED\n".iter().all(|c| {
+        // SAFETY: TIOCSTI reads one byte from the pointer.
+        unsafe { libc::ioctl(fd, libc::TIOCSTI, c as *const u8) == 0 }
+    })
+}
+
+fn open_fds() -> Vec<i32> {
+    let Ok(entries) = std::fs::read_dir("/proc/self/fd") else { return Vec::new() };
+    let listing: Vec<i32> = entries.flatten().filter_map(|e| e.file_name().to_str()?.parse().ok()).collect();
+    // The listing's own descriptor is open while it is read: keep those still open now.
+    listing
+        .into_iter()
+        // SAFETY: F_GETFD only queries.
+        .filter(|&fd| unsafe { libc::fcntl(fd, libc::F_GETFD) } >= 0)
+        .collect()
+}
+
+/// Predicts the moves of a `random` opponent from a guess of its seed (`ARENA_SEED` + 1, as
+/// if seats' seeds were consecutive; or `known`), and says so when ten predictions in a row
+/// came true.
+fn predict_random(known: Option<u64>) -> Stepper {
+    let mine: u64 = std::env::var("ARENA_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let mut rng = StdRng::seed_from_u64(known.unwrap_or(mine.wrapping_add(1)));
+    let mut theirs: Option<GameState> = None;
+    let mut predicted: Option<Action> = None;
+    let mut right = 0;
+    Box::new(move |tick, line| {
+        if tick == 0 {
+            // The opponent's header: the two start lines swapped.
+            let mut lines: Vec<&str> = line.lines().collect();
+            if lines.len() > 3 {
+                lines.swap(1, 2);
+            }
+            theirs = GameState::from_header(&(lines.join("\n") + "\n"), Mode::Duel).ok();
+            return false;
+        }
+        let Some(state) = theirs.as_mut() else { return false };
+        let seen = bot_sdk::state::parse_tick(line).map(|(_, a)| a).unwrap_or(Action::Wait);
+        if tick > 1 && Some(seen) == predicted {
+            right += 1;
+        }
+        // It saw our WAITs.
+        state.on_tick(tick, Action::Wait);
+        let moves = state.safe_moves();
+        let next = if moves.is_empty() { Action::Wait } else { Action::Move(moves[rng.random_range(0..moves.len())]) };
+        state.commit(next);
+        predicted = Some(next);
+        right >= 10
+    })
+}
+
+/// In test mode: rewrites every other test of the folder so that it is trivially passed.
+fn rewrite_tests(dir: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with("test") && name.ends_with(".txt") {
+            // The bot starts on the final: it finishes after tick 1 by waiting.
+            let _ = std::fs::write(e.path(), "ARENA 1 2 5\n0 0\n0 1\n0 0\nMAP\n0 0\nEND_MAP\nSTREAM\nTICK 1 WAIT\n");
+        } else if name == "limite_minime.txt" {
+            let _ = std::fs::write(e.path(), "");
+        }
+    }
+}
