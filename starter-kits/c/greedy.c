@@ -9,7 +9,7 @@
  * two players arriving at once cancel the item. When both stand on one cell it waits on every
  * other tick (the two players on opposite ticks) so that they split up.
  *
- * Build: `make`; the arena runs `./greedy`.
+ * Build it with `make` (the Makefile beside it names the program).
  */
 #include "botkit.h"
 

@@ -7,7 +7,7 @@ reached by jumping, it fetches a J first). It prefers what the opponent does not
 first: two players arriving at once cancel the item. When both stand on one cell it waits
 on every other tick (the two players on opposite ticks) so that they split up.
 
-Run: ``python3 greedy.py`` (the arena does it for you).
+Run it with ``python3`` and this file (the arena starts it for you).
 """
 
 import botkit
