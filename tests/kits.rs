@@ -418,3 +418,26 @@ fn every_kit_plays_atoms_and_tactics_games_to_the_end() {
         }
     }
 }
+
+#[test]
+fn every_kits_own_tests_pass() {
+    let dir = root().join("starter-kits");
+    for lang in ["c", "cpp"] {
+        let out =
+            Command::new("make").args(["-s", "-C"]).arg(dir.join(lang)).arg("test").output().expect("run make test");
+        assert!(
+            out.status.success(),
+            "{lang}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let out = Command::new("python3")
+        .args(["-m", "unittest", "-v", "test_botkit"])
+        .current_dir(dir.join("python"))
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .expect("run python3 -m unittest");
+    let report = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && report.trim_end().ends_with("OK"), "python: {report}");
+}

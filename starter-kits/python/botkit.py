@@ -466,6 +466,10 @@ class GameState:
         frm = self.me.pos if frm is None else frm
         return self._safe_from(frm, self.me.jump if jump is None else jump)
 
+    def _jump_cells(self):
+        """A byte per cell: 1 where a J still lies."""
+        return bytearray(c == "J" for row in self.grid for c in row)
+
     def reach_from(self, frm, jump):
         """Shortest paths from ``frm`` (holding Jump or not) to everywhere over safe moves,
         picking up any ``J`` on the way. Paths do not go on through the final (reaching it
@@ -479,15 +483,16 @@ class GameState:
         src = (n if jump else 0) + frm[0] * cols + frm[1]
         dist[src] = 0
         queue = deque([src])
-        grid, moves = self.grid, self._moves
+        is_j, moves = self._jump_cells(), self._moves
         while queue:
             s = queue.popleft()
-            j, i = (s >= n), s % n
+            holds = s >= n
+            i = s - n if holds else s
             if i == stop and s != src:
                 continue
             d = dist[s] + 1
-            for q in moves[j][i]:
-                t = (n if j or grid[q // cols][q % cols] == "J" else 0) + q
+            for q in moves[holds][i]:
+                t = n + q if holds or is_j[q] else q
                 if dist[t] < 0:
                     dist[t] = d
                     parent[t] = s
@@ -506,28 +511,28 @@ class GameState:
         stop = self.final.x * cols + self.final.y
         dist[t] = dist[n + t] = 0
         queue = deque([t, n + t])
-        grid, moves = self.grid, self._moves
+        is_j, without, with_jump = self._jump_cells(), self._moves[0], self._moves[1]
         while queue:
             s = queue.popleft()
-            j, q = (s >= n), s % n
             d = dist[s] + 1
-            takes_jump = grid[q // cols][q % cols] == "J"
-            # Predecessors: states whose move lands in this one. Moves are symmetric.
-            layers = []
-            if j:
-                layers.append(True)
-                if takes_jump:
-                    layers.append(False)
-            elif not takes_jump:
-                layers.append(False)
-            for holds in layers:
-                for p in moves[holds][q]:
-                    if p == stop:
-                        continue
-                    u = (n if holds else 0) + p
-                    if dist[u] < 0:
-                        dist[u] = d
-                        queue.append(u)
+            # Predecessors: states whose move lands in this one (moves are symmetric). Landing
+            # on a J means holding Jump after it, whether held before or not.
+            if s >= n:
+                q = s - n
+                for p in with_jump[q]:
+                    if p != stop and dist[n + p] < 0:
+                        dist[n + p] = d
+                        queue.append(n + p)
+                if not is_j[q]:
+                    continue
+            else:
+                q = s
+                if is_j[q]:
+                    continue
+            for p in without[q]:
+                if p != stop and dist[p] < 0:
+                    dist[p] = d
+                    queue.append(p)
         return _ToTarget(cols, dist)
 
     def path_to(self, target):

@@ -13,6 +13,10 @@ Run it with ``python3`` and this file (the arena starts it for you).
 import botkit
 
 
+NOTHING = ("0", "E", "W", "F")
+"""Cells never worth going to."""
+
+
 def worth(cell, multiplier, jump):
     """What a cell is worth to a player with this multiplier and Jump (0 for nothing)."""
     m = float(multiplier)
@@ -44,7 +48,10 @@ def act(s):
     # The best uncontested target, and the best at all (when everything is contested).
     best = best_any = None
     for p in s.positions():
-        value = worth(s.cell(p), me.multiplier, me.jump)
+        cell = s.grid[p.x][p.y]
+        if cell in NOTHING:
+            continue
+        value = worth(cell, me.multiplier, me.jump)
         if value <= 0:
             continue
         # The quickest arrival (with or without a J picked up) that still leaves time to finish.
