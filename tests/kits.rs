@@ -375,47 +375,26 @@ fn every_kit_duels_every_sample_bot_without_a_forfeit_and_outscores_cpp_greedy()
     }
 }
 
+/// Plays `game` (its own arguments in `args`) with `mine` in `seat` against `opponent` and
+/// asserts `mine` did not forfeit.
+fn plays_without_forfeit(args: &[&str], mine: &str, opponent: &str, seat: usize, label: &str) {
+    let other = bin(opponent);
+    let bots = if seat == 0 { [mine, other.as_str()] } else { [other.as_str(), mine] };
+    let all = [&["duel", "--json", "--no-replay", "--seed", "4"][..], args, &bots[..]].concat();
+    let result: Value = serde_json::from_slice(&arena(&all).stdout).expect("duel --json");
+    assert!(result["players"][seat]["forfeit"].is_null(), "{label} vs {opponent}: {result}");
+}
+
 #[test]
 fn every_kit_plays_atoms_and_tactics_games_to_the_end() {
+    let config = root().join("maps/tactics/config_02.txt").display().to_string();
     for kit in kits() {
-        for (opponent, seat) in [("atoms-random", 0), ("atoms-greedy", 1)] {
-            let bots = if seat == 0 { [kit.atoms.clone(), bin(opponent)] } else { [bin(opponent), kit.atoms.clone()] };
-            let out = arena(&[
-                "duel",
-                "--game",
-                "atoms",
-                "--players",
-                "2",
-                "--json",
-                "--no-replay",
-                "--seed",
-                "4",
-                &bots[0],
-                &bots[1],
-            ]);
-            let result: Value = serde_json::from_slice(&out.stdout).expect("duel --json");
-            assert!(result["players"][seat]["forfeit"].is_null(), "{} atoms vs {opponent}: {result}", kit.name);
-        }
-        let config = root().join("maps/tactics/config_02.txt").display().to_string();
-        for (opponent, seat) in [("tactics-random", 0), ("tactics-greedy", 1)] {
-            let bots =
-                if seat == 0 { [kit.tactics.clone(), bin(opponent)] } else { [bin(opponent), kit.tactics.clone()] };
-            let args = [
-                "duel",
-                "--game",
-                "tactics",
-                "--map",
-                &config,
-                "--json",
-                "--no-replay",
-                "--seed",
-                "4",
-                &bots[0],
-                &bots[1],
-            ];
-            let result: Value = serde_json::from_slice(&arena(&args).stdout).expect("duel --json");
-            assert!(result["players"][seat]["forfeit"].is_null(), "{} tactics vs {opponent}: {result}", kit.name);
-        }
+        let atoms = ["--game", "atoms", "--players", "2"];
+        plays_without_forfeit(&atoms, &kit.atoms, "atoms-random", 0, &format!("{} atoms", kit.name));
+        plays_without_forfeit(&atoms, &kit.atoms, "atoms-greedy", 1, &format!("{} atoms", kit.name));
+        let tactics = ["--game", "tactics", "--map", &config];
+        plays_without_forfeit(&tactics, &kit.tactics, "tactics-random", 0, &format!("{} tactics", kit.name));
+        plays_without_forfeit(&tactics, &kit.tactics, "tactics-greedy", 1, &format!("{} tactics", kit.name));
     }
 }
 

@@ -185,50 +185,55 @@ struct Recipe {
     debug: &'static str,
 }
 
+/// A C or C++ recipe: the kit and sample `files`, and a Makefile building `name` from
+/// `sources` with the compiler variable and flags of `(compiler, flags, sources, headers)`.
+fn make_recipe(
+    name: &str,
+    mut files: Vec<(PathBuf, String)>,
+    (compiler, flags, sources, headers): (&str, &str, &str, &str),
+    edit: &'static str,
+    debug: &'static str,
+) -> Recipe {
+    let flags_var = flags.split_whitespace().next().unwrap_or("CFLAGS");
+    files.push((
+        PathBuf::from("Makefile"),
+        format!(
+            "# Builds {name} (your bot and the starter kit): `make`, then ./{name}.\n{flags}\n\n\
+             {name}: {sources} {headers}\n\t$({compiler}) $({flags_var}) -o {name} {sources}\n\n\
+             clean:\n\trm -f {name}\n\n.PHONY: clean\n"
+        ),
+    ));
+    Recipe {
+        files,
+        build: "make".to_string(),
+        bot: format!("./{name}"),
+        tournament_build: Some("make -s".to_string()),
+        edit,
+        debug,
+    }
+}
+
 fn recipe(lang: Lang, name: &str) -> Recipe {
     let file = |path: &str, text: String| (PathBuf::from(path), text);
     match lang {
-        Lang::Cpp => Recipe {
-            files: vec![
-                file("botkit.hpp", CPP_KIT.to_string()),
-                file("bot.cpp", CPP_SAMPLE.to_string()),
-                file(
-                    "Makefile",
-                    format!(
-                        "# Builds {name} from bot.cpp and the kit (botkit.hpp): `make`, then ./{name}.\n\
-                         CXX ?= g++\nCXXFLAGS ?= -std=c++17 -O2 -Wall -Wextra -pedantic\n\n\
-                         {name}: bot.cpp botkit.hpp\n\t$(CXX) $(CXXFLAGS) -o {name} bot.cpp\n\n\
-                         clean:\n\trm -f {name}\n\n.PHONY: clean\n"
-                    ),
-                ),
-            ],
-            build: "make".to_string(),
-            bot: format!("./{name}"),
-            tournament_build: Some("make -s".to_string()),
-            edit: "`bot.cpp` (the `Greedy::act` function)",
-            debug: "`std::cerr`",
-        },
-        Lang::C => Recipe {
-            files: vec![
+        Lang::Cpp => make_recipe(
+            name,
+            vec![file("botkit.hpp", CPP_KIT.to_string()), file("bot.cpp", CPP_SAMPLE.to_string())],
+            ("CXX", "CXXFLAGS ?= -std=c++17 -O2 -Wall -Wextra -pedantic", "bot.cpp", "botkit.hpp"),
+            "`bot.cpp` (the `Greedy::act` function)",
+            "`std::cerr`",
+        ),
+        Lang::C => make_recipe(
+            name,
+            vec![
                 file("botkit.h", C_KIT_H.to_string()),
                 file("botkit.c", C_KIT_C.to_string()),
                 file("bot.c", C_SAMPLE.to_string()),
-                file(
-                    "Makefile",
-                    format!(
-                        "# Builds {name} from bot.c and the kit (botkit.h, botkit.c): `make`, then ./{name}.\n\
-                         CFLAGS ?= -std=c99 -O2 -Wall -Wextra -pedantic\n\n\
-                         {name}: bot.c botkit.c botkit.h\n\t$(CC) $(CFLAGS) -o {name} bot.c botkit.c\n\n\
-                         clean:\n\trm -f {name}\n\n.PHONY: clean\n"
-                    ),
-                ),
             ],
-            build: "make".to_string(),
-            bot: format!("./{name}"),
-            tournament_build: Some("make -s".to_string()),
-            edit: "`bot.c` (the `act` function)",
-            debug: "`stderr` (`fprintf(stderr, …)`)",
-        },
+            ("CC", "CFLAGS ?= -std=c99 -O2 -Wall -Wextra -pedantic", "bot.c botkit.c", "botkit.h"),
+            "`bot.c` (the `act` function)",
+            "`stderr` (`fprintf(stderr, …)`)",
+        ),
         Lang::Python => Recipe {
             files: vec![file("botkit.py", PY_KIT.to_string()), file("bot.py", PY_SAMPLE.to_string())],
             build: "python3 -m py_compile bot.py botkit.py".to_string(),

@@ -693,18 +693,31 @@ static bool read_board(FILE *in, int width, int height, bool (*cell)(const char 
     return true;
 }
 
-/* Reads `KEYWORD a b c letter` into its three numbers and letter. */
-static bool read_intro(const char *line, const char *keyword, long long v[3], char *letter) {
-    char copy[LINE_MAX_LEN], *w[MAX_WORDS];
+/* Reads the intro line `KEYWORD a b c letter` (Atoms, Tactics; `shape` is the whole expected
+ * line) into `v` and `letter`, and allocates the board: `v[1] * v[2]` items of `item` bytes.
+ * Returns 1 when ready, 0 at the end of input, -1 after reporting a bad line. */
+static int read_intro(FILE *in, const char *shape, long long v[3], char *letter, size_t item, void **board) {
+    char line[LINE_MAX_LEN], copy[LINE_MAX_LEN], keyword[16], err[LINE_MAX_LEN + 128], *w[MAX_WORDS];
+    bool too_long;
     int n;
-    strncpy(copy, line, sizeof copy - 1);
-    copy[sizeof copy - 1] = '\0';
+    if (!read_line(in, line, sizeof line, &too_long)) return 0;
+    chomp(line);
+    strcpy(copy, line);
     n = split(copy, w, false);
-    if (n != 5 || strcmp(w[0], keyword) != 0 || !parse_int(w[1], &v[0]) || !parse_int(w[2], &v[1]) ||
-        !parse_int(w[3], &v[2]) || v[1] < 1 || v[2] < 1 || v[1] > 1000 || v[2] > 1000)
-        return false;
+    sscanf(shape, "%15s", keyword);
+    if (too_long || n != 5 || strcmp(w[0], keyword) != 0 || !parse_int(w[1], &v[0]) || !parse_int(w[2], &v[1]) ||
+        !parse_int(w[3], &v[2]) || v[1] < 1 || v[2] < 1 || v[1] > 1000 || v[2] > 1000) {
+        say(err, sizeof err, "bad line `%s`: expected `%s`", line, shape);
+        fail(err);
+        return -1;
+    }
     *letter = w[4][0];
-    return true;
+    *board = malloc(item * (size_t)v[1] * (size_t)v[2]);
+    if (!*board) {
+        fail("out of memory");
+        return -1;
+    }
+    return 1;
 }
 
 /* ---- Atoms ---- */
@@ -750,18 +763,14 @@ int atoms_run_io(atoms_place_fn place, void *user, FILE *in, FILE *out) {
     long long v[3], turn;
     atoms_view view;
     bool too_long;
-    int status = 0;
-    if (!read_line(in, line, sizeof line, &too_long)) return 0;
-    chomp(line);
-    if (!read_intro(line, "ATOMS", v, &view.me)) {
-        say(err, sizeof err, "bad line `%s`: expected `ATOMS players width height letter`", line);
-        return fail(err);
-    }
+    void *board = NULL;
+    int status = read_intro(in, "ATOMS players width height letter", v, &view.me, sizeof *view.cells, &board);
+    if (status <= 0) return -status;
+    status = 0;
     view.players = (int)v[0];
     view.width = (int)v[1];
     view.height = (int)v[2];
-    view.cells = malloc(sizeof *view.cells * (size_t)view.width * (size_t)view.height);
-    if (!view.cells) return fail("out of memory");
+    view.cells = board;
     while (read_line(in, line, sizeof line, &too_long)) {
         int x = 0, y = 0;
         chomp(line);
@@ -840,18 +849,14 @@ int tactics_run_io(tactics_act_fn act, void *user, FILE *in, FILE *out) {
     long long v[3], n;
     tactics_view view;
     bool too_long;
-    int status = 0;
-    if (!read_line(in, line, sizeof line, &too_long)) return 0;
-    chomp(line);
-    if (!read_intro(line, "TACTICS", v, &view.me)) {
-        say(err, sizeof err, "bad line `%s`: expected `TACTICS rounds width height letter`", line);
-        return fail(err);
-    }
+    void *board = NULL;
+    int status = read_intro(in, "TACTICS rounds width height letter", v, &view.me, sizeof *view.fields, &board);
+    if (status <= 0) return -status;
+    status = 0;
     view.rounds = (int)v[0];
     view.width = (int)v[1];
     view.height = (int)v[2];
-    view.fields = malloc(sizeof *view.fields * (size_t)view.width * (size_t)view.height);
-    if (!view.fields) return fail("out of memory");
+    view.fields = board;
     while (read_line(in, line, sizeof line, &too_long)) {
         bool round_ok;
         chomp(line);

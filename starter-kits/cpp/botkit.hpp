@@ -591,6 +591,33 @@ inline void chomp(std::string& line) {
 }
 
 namespace detail {
+/// Reads the intro line `KEYWORD a b c letter` (Atoms, Tactics) into `v` and `letter`; false at
+/// the end of input; throws ProtocolError naming `shape` when the line is not one.
+inline bool read_intro(std::istream& in, const char* keyword, const char* shape, long long v[3], char& letter) {
+    std::string line;
+    if (!std::getline(in, line)) return false;
+    chomp(line);
+    auto head = words(line);
+    if (head.size() != 5 || head[0] != keyword || !parse_int(head[1], v[0]) || !parse_int(head[2], v[1]) ||
+        !parse_int(head[3], v[2]) || v[1] < 1 || v[2] < 1)
+        throw ProtocolError("bad line `" + line + "`: expected `" + shape + "`");
+    letter = head[4][0];
+    return true;
+}
+
+/// Runs `loop`, turning a ProtocolError into a message on stderr; returns the exit status.
+template <class F>
+int guarded(F loop) {
+    try {
+        loop();
+    } catch (const ProtocolError& e) {
+        std::cerr << "botkit: " << e.what() << std::endl;
+        return 1;
+    }
+    return 0;
+}
+
+/// Calls `bot.start(g)` when the bot has a start method.
 template <class B>
 auto start(B& bot, const Game& g, int) -> decltype(bot.start(g), void()) {
     bot.start(g);
@@ -635,13 +662,7 @@ int run(Bot& bot) {
     const char* env = std::getenv("RR_MODE");
     Mode mode = env && std::string(env) == "test" ? Mode::Test : Mode::Duel;
     const char* dbg = std::getenv("RR_DEBUG");
-    try {
-        run_io(bot, std::cin, std::cout, mode, dbg && *dbg ? &std::cerr : nullptr);
-    } catch (const ProtocolError& e) {
-        std::cerr << "botkit: " << e.what() << std::endl;
-        return 1;
-    }
-    return 0;
+    return detail::guarded([&] { run_io(bot, std::cin, std::cout, mode, dbg && *dbg ? &std::cerr : nullptr); });
 }
 
 /// Reads a board prompt's `height` lines of `width` cells and then `END`; `cell` turns a token
@@ -717,19 +738,13 @@ struct View {
 /// Plays Atoms on `in`/`out`: `bot.place(const View&)` returns (x, y). Throws ProtocolError.
 template <class Bot>
 void run_io(Bot& bot, std::istream& in, std::ostream& out) {
-    std::string line;
-    if (!std::getline(in, line)) return;
-    chomp(line);
-    auto head = words(line);
-    long long k = 0, w = 0, h = 0;
-    if (head.size() != 5 || head[0] != "ATOMS" || !parse_int(head[1], k) || !parse_int(head[2], w) ||
-        !parse_int(head[3], h) || w < 1 || h < 1)
-        throw ProtocolError("bad line `" + line + "`: expected `ATOMS players width height letter`");
+    long long head[3];
     View v;
-    v.players = int(k);
-    v.width = int(w);
-    v.height = int(h);
-    v.me = head[4][0];
+    if (!detail::read_intro(in, "ATOMS", "ATOMS players width height letter", head, v.me)) return;
+    v.players = int(head[0]);
+    v.width = int(head[1]);
+    v.height = int(head[2]);
+    std::string line;
     while (std::getline(in, line)) {
         chomp(line);
         auto turn = words(line);
@@ -752,13 +767,7 @@ void run_io(Bot& bot, std::istream& in, std::ostream& out) {
 /// Plays Atoms on stdin/stdout; returns the exit status for main().
 template <class Bot>
 int run(Bot& bot) {
-    try {
-        run_io(bot, std::cin, std::cout);
-    } catch (const ProtocolError& e) {
-        std::cerr << "botkit: " << e.what() << std::endl;
-        return 1;
-    }
-    return 0;
+    return detail::guarded([&] { run_io(bot, std::cin, std::cout); });
 }
 
 }  // namespace atoms
@@ -827,19 +836,13 @@ struct View {
 /// ProtocolError.
 template <class Bot>
 void run_io(Bot& bot, std::istream& in, std::ostream& out) {
-    std::string line;
-    if (!std::getline(in, line)) return;
-    chomp(line);
-    auto head = words(line);
-    long long r = 0, w = 0, h = 0;
-    if (head.size() != 5 || head[0] != "TACTICS" || !parse_int(head[1], r) || !parse_int(head[2], w) ||
-        !parse_int(head[3], h) || w < 1 || h < 1)
-        throw ProtocolError("bad line `" + line + "`: expected `TACTICS rounds width height letter`");
+    long long head[3];
     View v;
-    v.rounds = int(r);
-    v.width = int(w);
-    v.height = int(h);
-    v.me = head[4][0];
+    if (!detail::read_intro(in, "TACTICS", "TACTICS rounds width height letter", head, v.me)) return;
+    v.rounds = int(head[0]);
+    v.width = int(head[1]);
+    v.height = int(head[2]);
+    std::string line;
     while (std::getline(in, line)) {
         chomp(line);
         auto round = words(line);
@@ -873,13 +876,7 @@ void run_io(Bot& bot, std::istream& in, std::ostream& out) {
 /// Plays Tactics on stdin/stdout; returns the exit status for main().
 template <class Bot>
 int run(Bot& bot) {
-    try {
-        run_io(bot, std::cin, std::cout);
-    } catch (const ProtocolError& e) {
-        std::cerr << "botkit: " << e.what() << std::endl;
-        return 1;
-    }
-    return 0;
+    return detail::guarded([&] { run_io(bot, std::cin, std::cout); });
 }
 
 }  // namespace tactics

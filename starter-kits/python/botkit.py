@@ -622,8 +622,13 @@ def run(bot):
     A bad line from the arena is reported on stderr and ends the program with status 1.
     """
     debug = bool(os.environ.get("RR_DEBUG"))
+    _guarded(lambda: run_io(bot, sys.stdin, sys.stdout, _mode_from_env(), sys.stderr if debug else None))
+
+
+def _guarded(loop):
+    """Runs ``loop``; a bad line from the arena is reported on stderr and exits with status 1."""
     try:
-        run_io(bot, sys.stdin, sys.stdout, _mode_from_env(), sys.stderr if debug else None)
+        loop()
     except ProtocolError as e:
         sys.stderr.write("botkit: {}\n".format(e))
         sys.exit(1)
@@ -713,6 +718,21 @@ class AtomsView:
                 if self.cell(x, y) is None or self.cell(x, y)[0] == self.me]
 
 
+def _read_intro(input, shape):
+    """The intro line ``KEYWORD a b c letter`` (Atoms, Tactics) as (a, b, c, letter); None at the
+    end of input. ``shape`` is the expected line, for the error."""
+    line = input.readline()
+    if not line:
+        return None
+    head = line.split()
+    try:
+        if len(head) != 5 or head[0] != shape.split()[0] or int(head[2]) < 1 or int(head[3]) < 1:
+            raise ValueError
+        return int(head[1]), int(head[2]), int(head[3]), head[4][0]
+    except ValueError:
+        raise ProtocolError("bad line `{}`: expected `{}`".format(line.strip(), shape))
+
+
 def _read_board(input, width, height, field):
     cells = []
     for _ in range(height):
@@ -738,19 +758,16 @@ def _atoms_cell(token):
 
 def run_atoms(bot, input=None, output=None):
     """Plays Atoms on stdin/stdout (or the given streams) until the arena closes stdin.
-    ``bot`` is a function ``place(view)`` or an object with ``place(view)``, returning (x, y)."""
-    input = input or sys.stdin
+    ``bot`` is a function ``place(view)`` or an object with ``place(view)``, returning (x, y).
+    On stdin, a bad line is reported on stderr and exits with status 1; on a given stream it
+    raises :class:`ProtocolError`."""
+    if input is None:
+        return _guarded(lambda: run_atoms(bot, sys.stdin, output or sys.stdout))
     output = output or sys.stdout
-    line = input.readline()
-    if not line:
+    intro = _read_intro(input, "ATOMS players width height letter")
+    if intro is None:
         return
-    head = line.split()
-    try:
-        if len(head) != 5 or head[0] != "ATOMS":
-            raise ValueError
-        players, width, height, me = int(head[1]), int(head[2]), int(head[3]), head[4][0]
-    except ValueError:
-        raise ProtocolError("bad line `{}`: expected `ATOMS players width height letter`".format(line.strip()))
+    players, width, height, me = intro
     while True:
         line = input.readline()
         if not line:
@@ -836,19 +853,16 @@ def _tactics_field(token):
 def run_tactics(bot, input=None, output=None):
     """Plays OOPtimal Tactics on stdin/stdout (or the given streams) until the arena closes
     stdin. ``bot`` is a function ``act(view)`` or an object with ``act(view)``, returning a
-    command line (:func:`tactics_place`, :func:`tactics_move` or :data:`TACTICS_PASS`)."""
-    input = input or sys.stdin
+    command line (:func:`tactics_place`, :func:`tactics_move` or :data:`TACTICS_PASS`). On
+    stdin, a bad line is reported on stderr and exits with status 1; on a given stream it raises
+    :class:`ProtocolError`."""
+    if input is None:
+        return _guarded(lambda: run_tactics(bot, sys.stdin, output or sys.stdout))
     output = output or sys.stdout
-    line = input.readline()
-    if not line:
+    intro = _read_intro(input, "TACTICS rounds width height letter")
+    if intro is None:
         return
-    head = line.split()
-    try:
-        if len(head) != 5 or head[0] != "TACTICS":
-            raise ValueError
-        rounds, width, height, me = int(head[1]), int(head[2]), int(head[3]), head[4][0]
-    except ValueError:
-        raise ProtocolError("bad line `{}`: expected `TACTICS rounds width height letter`".format(line.strip()))
+    rounds, width, height, me = intro
     while True:
         line = input.readline()
         if not line:
