@@ -28,7 +28,7 @@ pub fn run(args: CheckBotArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     say!("Checking `{}` in short scripted games (the opponent is a script)…", args.bot);
     let checked = runtime.block_on(check_bot(&args.bot, &sandbox, &cancel))?;
-    let mut problems = 0;
+    let (mut problems, mut notes) = (0, 0);
     for c in &checked {
         let verdict = if c.skipped {
             "-"
@@ -42,6 +42,7 @@ pub fn run(args: CheckBotArgs) -> anyhow::Result<ExitCode> {
         say!("{:<12} {verdict:<8} {}", c.name, c.summary);
         for f in &c.findings {
             problems += usize::from(f.serious);
+            notes += usize::from(!f.serious);
             say!("    {}", f.problem);
             if !f.fix.is_empty() {
                 say!("    fix: {}", f.fix);
@@ -49,7 +50,11 @@ pub fn run(args: CheckBotArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if problems == 0 {
-        say!("No problems found.");
+        match notes {
+            0 => say!("No problems found."),
+            1 => say!("No problems found (1 note above)."),
+            n => say!("No problems found ({n} notes above)."),
+        }
         Ok(ExitCode::SUCCESS)
     } else {
         say!("{problems} problem{} found.", if problems == 1 { "" } else { "s" });
