@@ -153,3 +153,54 @@ pub fn arena_fed(dir: &Path, args: &[&str], input: &[u8]) -> Output {
     child.stdin.take().expect("stdin").write_all(input).expect("write stdin");
     child.wait_with_output().expect("wait for arena")
 }
+
+/// One starter kit's sample bots, as command lines.
+#[derive(Debug, Clone)]
+pub struct Kit {
+    /// `c`, `cpp` or `python`.
+    pub name: &'static str,
+    /// The Resource Rush sample bot.
+    pub greedy: String,
+    /// The Atoms sample bot.
+    pub atoms: String,
+    /// The Tactics sample bot.
+    pub tactics: String,
+}
+
+/// The three starter kits' sample bots, the C and C++ ones built once per test process.
+pub fn kits() -> &'static [Kit] {
+    static KITS: OnceLock<Vec<Kit>> = OnceLock::new();
+    KITS.get_or_init(|| {
+        let dir = root().join("starter-kits");
+        for lang in ["c", "cpp"] {
+            let status = Command::new("make")
+                .args(["-s", "-C"])
+                .arg(dir.join(lang))
+                .status()
+                .expect("run make for a starter kit");
+            assert!(status.success(), "make for starter-kits/{lang} failed");
+        }
+        let at = |lang: &str, file: &str| dir.join(lang).join(file).display().to_string();
+        let py = |file: &str| format!("python3 {}", at("python", file));
+        vec![
+            Kit { name: "c", greedy: at("c", "greedy"), atoms: at("c", "atoms-bot"), tactics: at("c", "tactics-bot") },
+            Kit {
+                name: "cpp",
+                greedy: at("cpp", "greedy"),
+                atoms: at("cpp", "atoms-bot"),
+                tactics: at("cpp", "tactics-bot"),
+            },
+            Kit { name: "python", greedy: py("greedy.py"), atoms: py("atoms_bot.py"), tactics: py("tactics_bot.py") },
+        ]
+    })
+}
+
+/// The numbers of the tests marked easy in `maps/tests/README.md`.
+pub fn easy_tests() -> Vec<usize> {
+    let readme = std::fs::read_to_string(root().join("maps/tests/README.md")).expect("maps/tests/README.md");
+    readme
+        .lines()
+        .filter(|l| l.contains("(easy)"))
+        .filter_map(|l| l.trim_start_matches("| test").split(' ').next()?.parse().ok())
+        .collect()
+}

@@ -5,10 +5,12 @@
 //! [`referee`] (processes, pipes, time limits), [`replay`] (the JSON record and its checks).
 
 pub mod checker;
+pub mod doctor;
 pub mod engine;
 pub mod games;
 pub mod referee;
 pub mod replay;
 pub mod sandbox;
+pub mod starter;
 pub mod tournament;
 pub mod view;

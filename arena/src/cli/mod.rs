@@ -9,9 +9,12 @@ macro_rules! say {
     }};
 }
 
+mod bot;
+mod check_bot;
 mod course;
 mod duel;
 mod lcr;
+mod new_bot;
 mod replay;
 mod tournament;
 
@@ -59,6 +62,12 @@ enum Command {
     View(ViewArgs),
     /// Export an Atoms replay as a save file that `arena play atoms` can LOAD.
     ExportSave(ExportSaveArgs),
+    /// Create a ready folder for a new bot: starter kit, sample bot, build file, tests, README.
+    NewBot(new_bot::NewBotArgs),
+    /// Play a bot through short scripted situations and explain every problem, with the fix.
+    CheckBot(check_bot::CheckBotArgs),
+    /// Play a built-in sample bot on stdin/stdout (an opponent: `"arena bot greedy"`).
+    Bot(bot::BotArgs),
 }
 
 /// Options of `arena export-save`.
@@ -486,5 +495,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Simulate(args) => lcr::simulate(args),
         Command::View(args) => replay::view(args),
         Command::ExportSave(args) => replay::export_save(args),
+        Command::NewBot(args) => new_bot::run(args),
+        Command::CheckBot(args) => check_bot::run(args),
+        Command::Bot(args) => bot::run(args),
     }
 }

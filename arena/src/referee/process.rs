@@ -31,9 +31,6 @@ pub struct BotCommand {
     pub env: Vec<(String, String)>,
 }
 
-/// Interpreters whose script, not themselves, names a bot.
-const INTERPRETERS: [&str; 9] = ["sh", "bash", "python", "python3", "node", "ruby", "perl", "java", "env"];
-
 impl BotCommand {
     /// A display name from a command line: the program's file name, or the script's when the
     /// program is an interpreter (`sh bots/x.sh` is `x`).
@@ -41,7 +38,7 @@ impl BotCommand {
         let words = shell_words::split(command).unwrap_or_default();
         let base = |w: &str| Path::new(w).file_name().map_or(w.to_string(), |n| n.to_string_lossy().into_owned());
         let mut chosen = words.first().map(|w| base(w)).unwrap_or_default();
-        if INTERPRETERS.contains(&chosen.as_str()) {
+        if crate::sandbox::is_interpreter(&chosen) {
             if let Some(script) = words.iter().skip(1).find(|w| !w.starts_with('-')) {
                 chosen =
                     Path::new(&base(script)).file_stem().map_or(base(script), |s| s.to_string_lossy().into_owned());

@@ -355,12 +355,17 @@ impl Sandbox {
         if let Some(dir) = &folder {
             view.bind(dir, dir, launch.build)?;
         }
-        // Files the command names (the program, a script, a data file) are visible read-only.
+        // Files the command names (the program, a script, a data file) are visible read-only;
+        // a script run by an interpreter brings its folder (its modules).
+        let interpreted = Path::new(program).file_name().and_then(|n| n.to_str()).is_some_and(is_interpreter);
         for word in launch.words {
             if word.is_empty() || word.starts_with('-') {
                 continue;
             }
-            let path = normalize(&cwd.join(word));
+            let mut path = normalize(&cwd.join(word));
+            if interpreted && word != program && path.is_file() {
+                path = path.parent().map_or(path.clone(), Path::to_path_buf);
+            }
             if path.exists() && !view.covers(&path) {
                 if self.root && !readable_by_others(&path) {
                     return Err(SandboxError::Files(format!(
@@ -435,6 +440,12 @@ fn arena_strings() -> [(usize, usize); 2] {
         [a0, a1, e0, e1] => [(a0, a1), (e0, e1)],
         _ => [(0, 0); 2],
     }
+}
+
+/// Whether a program runs a script named after it (whose folder then holds its modules).
+pub fn is_interpreter(program: &str) -> bool {
+    const INTERPRETERS: [&str; 9] = ["sh", "bash", "python", "python3", "node", "ruby", "perl", "java", "env"];
+    INTERPRETERS.contains(&program) || program.starts_with("python3.")
 }
 
 fn setup(what: &str, source: std::io::Error) -> SandboxError {

@@ -1,0 +1,63 @@
+//! `arena check-bot BOT`: plays a bot through short scripted situations and explains each
+//! problem, with the fix.
+
+use std::process::ExitCode;
+
+use arena::doctor::check_bot;
+use arena::sandbox::Sandbox;
+use arena::tournament::config::LimitsConfig;
+use clap::Args;
+
+use super::SandboxArgs;
+
+/// Options of `arena check-bot`.
+#[derive(Debug, Args)]
+pub struct CheckBotArgs {
+    /// The bot's command line (split like a shell would): `./mybot`, `"python3 bot.py"`.
+    pub bot: String,
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
+}
+
+/// Runs `arena check-bot`.
+pub fn run(args: CheckBotArgs) -> anyhow::Result<ExitCode> {
+    let mut limits = LimitsConfig::default();
+    args.sandbox.apply(&mut limits);
+    let sandbox = Sandbox::new(args.sandbox.mode().unwrap_or_default(), limits.sandbox_limits())?;
+    let cancel = super::cancel_on_ctrl_c("interrupted: ending the bot")?;
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    say!("Checking `{}` in short scripted games (the opponent is a script)…", args.bot);
+    let checked = runtime.block_on(check_bot(&args.bot, &sandbox, &cancel))?;
+    let (mut problems, mut notes) = (0, 0);
+    for c in &checked {
+        let verdict = if c.skipped {
+            "-"
+        } else if c.failed() {
+            "PROBLEM"
+        } else if c.findings.is_empty() {
+            "ok"
+        } else {
+            "note"
+        };
+        say!("{:<12} {verdict:<8} {}", c.name, c.summary);
+        for f in &c.findings {
+            problems += usize::from(f.serious);
+            notes += usize::from(!f.serious);
+            say!("    {}", f.problem);
+            if !f.fix.is_empty() {
+                say!("    fix: {}", f.fix);
+            }
+        }
+    }
+    if problems == 0 {
+        match notes {
+            0 => say!("No problems found."),
+            1 => say!("No problems found (1 note above)."),
+            n => say!("No problems found ({n} notes above)."),
+        }
+        Ok(ExitCode::SUCCESS)
+    } else {
+        say!("{problems} problem{} found.", if problems == 1 { "" } else { "s" });
+        Ok(ExitCode::FAILURE)
+    }
+}

@@ -1,0 +1,55 @@
+//! `arena new-bot --lang cpp|c|python|rust NAME`: a ready folder for a student's bot.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use arena::starter::{create, starter, Lang};
+use clap::Args;
+
+/// Options of `arena new-bot`.
+#[derive(Debug, Args)]
+pub struct NewBotArgs {
+    /// The language: cpp, c, python or rust.
+    #[arg(long, value_parser = parse_lang)]
+    pub lang: Lang,
+    /// The bot's name: the folder created in the current directory, the program, the name in results.
+    pub name: String,
+}
+
+fn parse_lang(arg: &str) -> Result<Lang, String> {
+    Lang::parse(arg).map_err(|e| e.to_string())
+}
+
+/// How the README should call the arena: `arena` when that is this very program on the PATH,
+/// else its full path.
+fn arena_command() -> String {
+    let Ok(me) = std::env::current_exe().and_then(|p| p.canonicalize()) else {
+        return "arena".to_string();
+    };
+    let on_path =
+        std::env::var_os("PATH").into_iter().flat_map(|p| std::env::split_paths(&p).collect::<Vec<PathBuf>>());
+    for dir in on_path {
+        if let Ok(found) = dir.join("arena").canonicalize() {
+            if found == me {
+                return "arena".to_string();
+            }
+            break;
+        }
+    }
+    me.display().to_string()
+}
+
+/// Runs `arena new-bot`.
+pub fn run(args: NewBotArgs) -> anyhow::Result<ExitCode> {
+    let made = starter(args.lang, &args.name, &arena_command())?;
+    create(Path::new(&args.name), &made)?;
+    say!("Created {}/: a {} bot from the starter kit. Next, in that folder:", args.name, args.lang);
+    say!();
+    say!("  cd {}", args.name);
+    for (what, command) in ["build", "duel against greedy", "run the 20 tests"].iter().zip(&made.commands) {
+        say!("  {command}    # {what}");
+    }
+    say!();
+    say!("{}/README.md says more.", args.name);
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,624 @@
+//! The bot doctor behind `arena check-bot`: plays a bot through a few short scripted Resource
+//! Rush situations (both seats, CRLF input, a jump, power-ups, test mode) through the referee,
+//! then explains each problem in words, with the fix.
+//!
+//! The opponent is a script inside the arena, not a process: the bot under test is the only
+//! process, so every problem is its own. When the very first answer never comes, two probes
+//! tell a slow start-up from a bot that does not flush its output.
+
+use std::time::Duration;
+
+use bot_sdk::rules::{check_move, Action, InvalidMove};
+use bot_sdk::{MapSpec, Pos};
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use crate::engine::{Failure, Outcome, PlayerId, Reply, State, Turn};
+use crate::games::resource_rush::{ResourceRush, NAME};
+use crate::referee::{play_match, BotCommand, Limits, PlayedMatch, RefereeError};
+use crate::replay::Replay;
+use crate::sandbox::Sandbox;
+
+/// The base map: player 1 at (0, 0), player 2 at (3, 5), the final at (3, 0).
+const BASE_MAP: &str =
+    "ARENA 4 6 30\n0 0\n3 5\n3 0\nMAP\n0 5 0 0 7 W\n0 0 W 0 0 0\n9 0 0 0 0 0\n0 0 0 8 0 0\nEND_MAP\nSTREAM\n";
+/// The final lies behind a wall: only a jump (after taking the J) gets there.
+const JUMP_MAP: &str = "ARENA 3 5 20\n1 0\n2 0\n1 4\nMAP\n0 0 0 W 0\n0 J 0 W 0\n0 0 0 W 6\nEND_MAP\nSTREAM\n";
+/// Every kind of cell; D and T on the way to the final.
+const POWER_MAP: &str = "ARENA 3 6 20\n0 0\n2 0\n0 5\nMAP\n0 D 9 T 9 0\n0 F E W 0 0\n0 0 0 0 0 0\nEND_MAP\nSTREAM\n";
+/// A single-player test: the scripted opponent walks along the bottom row.
+const TEST_MAP: &str = "ARENA 3 5 20\n0 0\n2 4\n0 4\nMAP\n0 5 0 5 0\n0 W W W 0\n0 0 9 0 0\nEND_MAP\nSTREAM\n\
+                        TICK 1 MOVE 2 3\nTICK 2 MOVE 2 2\nTICK 3 MOVE 2 1\nTICK 4 WAIT\n";
+/// A bot boxed in by walls: it can only WAIT, for many ticks (the output-buffer probe).
+const BOXED_MAP: &str = "ARENA 1 3 8000\n0 0\n0 0\n0 2\nMAP\n0 W 0\nEND_MAP\nSTREAM\n";
+
+/// How long the start-up probe waits for a first answer.
+const PATIENCE: Duration = Duration::from_secs(8);
+
+/// One scripted situation.
+#[derive(Debug, Clone, Copy)]
+struct Situation {
+    name: &'static str,
+    map: &'static str,
+    /// 0: the bot is player 1; 1: player 2.
+    seat: usize,
+    crlf: bool,
+    /// A single-player test (`RR_MODE=test`) instead of a duel.
+    test: bool,
+    /// The scripted opponent's answers, tick by tick (`WAIT` after the last).
+    opponent: &'static [&'static str],
+    /// Why a bot might not finish here.
+    finish_hint: &'static str,
+}
+
+const SITUATIONS: [Situation; 6] = [
+    Situation {
+        name: "seat 1",
+        map: BASE_MAP,
+        seat: 0,
+        crlf: false,
+        test: false,
+        opponent: &["MOVE 3 4", "MOVE 3 3", "MOVE 2 3", "MOVE 1 3", "MOVE 1 4", "MOVE 0 4"],
+        finish_hint: "",
+    },
+    Situation {
+        name: "seat 2",
+        map: BASE_MAP,
+        seat: 1,
+        crlf: false,
+        test: false,
+        opponent: &["MOVE 0 1", "MOVE 0 2", "MOVE 0 3", "MOVE 0 4", "MOVE 1 4"],
+        finish_hint: "",
+    },
+    Situation {
+        name: "CRLF input",
+        map: BASE_MAP,
+        seat: 0,
+        crlf: true,
+        test: false,
+        opponent: &["MOVE 3 4", "MOVE 3 3", "MOVE 2 3"],
+        finish_hint: "",
+    },
+    Situation {
+        name: "a jump",
+        map: JUMP_MAP,
+        seat: 0,
+        crlf: false,
+        test: false,
+        opponent: &[],
+        finish_hint: " Here the final lies behind a wall: take the J at (1, 1), then jump from (1, 2) to (1, 4) \
+                      with `MOVE 1 4` (a jump goes two cells in a straight line, over walls and voids).",
+    },
+    Situation { name: "power-ups", map: POWER_MAP, seat: 0, crlf: false, test: false, opponent: &[], finish_hint: "" },
+    Situation {
+        name: "test mode",
+        map: TEST_MAP,
+        seat: 0,
+        crlf: false,
+        test: true,
+        opponent: &[],
+        finish_hint: " In a test, `TICK t MOVE x y` is the scripted opponent's move of this very tick, \
+                      already made when you answer.",
+    },
+];
+
+/// One problem, in words, and how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// What went wrong, as the bot's author sees it.
+    pub problem: String,
+    /// What to change.
+    pub fix: String,
+    /// A forfeit (the bot would lose games) rather than a weakness.
+    pub serious: bool,
+}
+
+/// How one situation went.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// The situation.
+    pub name: &'static str,
+    /// Score, ticks, finished, or why it was not played.
+    pub summary: String,
+    /// What went wrong (empty when all went well).
+    pub findings: Vec<Finding>,
+    /// Not played (an earlier problem would only repeat).
+    pub skipped: bool,
+}
+
+impl Checked {
+    /// Whether a forfeit-level problem was found.
+    pub fn failed(&self) -> bool {
+        self.findings.iter().any(|f| f.serious)
+    }
+}
+
+/// A game with one bot process: the bot plays `seat` of `inner`; the other seat (in a duel)
+/// answers from a script. Lines go out with CRLF endings when `crlf`.
+struct Scripted {
+    inner: ResourceRush,
+    seat: PlayerId,
+    crlf: bool,
+    test: bool,
+    opponent: Vec<String>,
+}
+
+impl Scripted {
+    fn endings(&self, text: String) -> String {
+        if self.crlf {
+            text.replace('\n', "\r\n")
+        } else {
+            text
+        }
+    }
+}
+
+impl State for Scripted {
+    fn num_players(&self) -> usize {
+        1
+    }
+
+    fn turn(&self) -> Turn {
+        match self.inner.turn() {
+            Turn::Terminal => Turn::Terminal,
+            _ if self.inner.is_active(self.seat) => Turn::Sequential(0),
+            _ => Turn::Terminal,
+        }
+    }
+
+    fn intro(&self, _player: PlayerId) -> String {
+        self.endings(self.inner.intro(self.seat))
+    }
+
+    fn prompt(&self, _player: PlayerId) -> String {
+        self.endings(self.inner.prompt(self.seat))
+    }
+
+    fn answers_may_run_ahead(&self) -> bool {
+        self.inner.answers_may_run_ahead()
+    }
+
+    fn apply(&mut self, replies: &[(PlayerId, Reply)]) {
+        let mine = replies.first().map_or(Reply::Failed(Failure::Crash), |(_, r)| r.clone());
+        if self.test {
+            self.inner.apply(&[(0, mine)]);
+        } else {
+            let theirs = self.opponent.get(self.inner.tick() as usize).cloned().unwrap_or_else(|| "WAIT".to_string());
+            self.inner.apply(&[(self.seat, mine), (1 - self.seat, Reply::Line(theirs))]);
+        }
+    }
+
+    fn is_active(&self, _player: PlayerId) -> bool {
+        self.inner.is_active(self.seat)
+    }
+
+    fn outcome(&self) -> Outcome {
+        let mut all = self.inner.outcome();
+        Outcome { players: vec![all.players.swap_remove(self.seat)], winner: None }
+    }
+
+    fn setup(&self) -> Value {
+        self.inner.setup()
+    }
+
+    fn frame(&self) -> Value {
+        self.inner.frame()
+    }
+
+    fn render(&self) -> String {
+        self.inner.render()
+    }
+}
+
+/// Plays `situation` with `command` under `limits`.
+async fn play(
+    command: &str,
+    situation: &Situation,
+    piped: bool,
+    limits: &Limits,
+    sandbox: &Sandbox,
+    cancel: &CancellationToken,
+) -> Result<(PlayedMatch, MapSpec), RefereeError> {
+    let spec = MapSpec::parse(situation.map).map_err(|e| RefereeError::Setup(format!("built-in map: {e}")))?;
+    let inner = if situation.test { ResourceRush::test(spec.clone(), piped) } else { ResourceRush::new(spec.clone()) };
+    let state = Box::new(Scripted {
+        inner,
+        seat: if situation.test { 0 } else { situation.seat },
+        crlf: situation.crlf,
+        test: situation.test,
+        opponent: situation.opponent.iter().map(|s| s.to_string()).collect(),
+    });
+    let mut bot =
+        BotCommand::seated(&BotCommand::display_name(command), command, None, b"check-bot", 1, situation.seat);
+    if situation.test {
+        bot.env.push(("RR_MODE".to_string(), "test".to_string()));
+    }
+    let played = play_match(NAME, state, &[bot], limits, 1, sandbox, cancel).await?;
+    Ok((played, spec))
+}
+
+/// The frame before step `k` (1-based tick).
+fn frame_before(replay: &Replay, k: usize) -> &Value {
+    if k <= 1 {
+        &replay.initial
+    } else {
+        &replay.steps[k - 2].frame
+    }
+}
+
+fn pos_of(frame: &Value, seat: usize) -> Option<Pos> {
+    let p = &frame["players"][seat]["pos"];
+    Some(Pos::new(p[0].as_i64()? as i32, p[1].as_i64()? as i32))
+}
+
+/// The last lines the bot wrote to stderr, for a crash report.
+fn last_words(stderr: &str) -> String {
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    let tail = &lines[lines.len().saturating_sub(3)..];
+    if tail.is_empty() {
+        " It wrote nothing to stderr.".to_string()
+    } else {
+        format!(" Its last words on stderr:\n      {}", tail.join("\n      "))
+    }
+}
+
+/// The answer a malformed line most likely meant, if it can tell: a wait, or a move (a line
+/// with the word MOVE, or with nothing but two numbers).
+fn meant(line: &str) -> Option<String> {
+    let upper = line.trim().to_uppercase();
+    if upper.starts_with("WAIT") || matches!(upper.as_str(), "STAY" | "PASS" | "NONE") {
+        return Some("WAIT".to_string());
+    }
+    let numbers: Vec<i64> =
+        line.split(|c: char| !(c.is_ascii_digit() || c == '-')).filter_map(|w| w.parse().ok()).collect();
+    let movelike = upper.contains("MOVE") || !upper.chars().any(|c| c.is_ascii_alphabetic());
+    (movelike && numbers.len() == 2).then(|| format!("MOVE {} {}", numbers[0], numbers[1]))
+}
+
+/// How to flush stdout, in the languages students use.
+const FLUSH: &str = "flush stdout after every answer: C `fflush(stdout);` after `printf`, \
+                     C++ `std::cout << answer << std::endl;` (`endl` flushes), Python `print(answer, flush=True)`, \
+                     Java `System.out.flush()`. The starter kits (`arena new-bot`) do it for you.";
+
+/// Reads what happened in one situation.
+fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits: &Limits) -> Checked {
+    let replay = &played.replay;
+    let seat = if situation.test { 0 } else { situation.seat };
+    let me = &replay.result.players[0];
+    let ticks = replay.steps.len();
+    let replies: Vec<_> = replay.steps.iter().filter_map(|s| s.replies.first()).collect();
+    let mut findings = Vec::new();
+    let serious = |problem: String, fix: String| Finding { problem, fix, serious: true };
+    let summary = match (&me.forfeit, me.finished) {
+        (Some(reason), _) => format!("forfeit ({reason}) at tick {ticks}"),
+        (None, true) => format!("score {}, reached the final after {ticks} ticks", me.score),
+        (None, false) => format!("score {}, did not reach the final in {ticks} ticks", me.score),
+    };
+    let t = ticks.max(1);
+    let line = replies.last().and_then(|r| r.answer.clone());
+    let detail = me.detail.clone().unwrap_or_default();
+    let context = if situation.crlf {
+        " (here every line it was sent ends in `\\r\\n`, as in the course's own test files)"
+    } else if situation.seat == 1 {
+        " (here it plays as player 2)"
+    } else if situation.test {
+        " (here in test mode, `RR_MODE=test`)"
+    } else {
+        ""
+    };
+    match me.forfeit.as_deref() {
+        Some("timeout") if t == 1 => findings.push(serious(
+            format!(
+                "your bot printed nothing for {} ms after the header and `TICK 1`{context}",
+                limits.startup.as_millis()
+            ),
+            format!("answer every TICK at once with one line, then {FLUSH}"),
+        )),
+        Some("timeout") => {
+            let used: u64 = replies.iter().map(|r| r.ms).sum();
+            let total = limits.total.as_millis() as u64;
+            if used + limits.per_move.as_millis() as u64 > total {
+                findings.push(serious(
+                    format!("your bot used up its {total} ms of answer time for the game ({used} ms over {t} answers)"),
+                    "think less per tick: the whole game's answers must fit in that budget".to_string(),
+                ));
+            } else {
+                findings.push(serious(
+                    format!(
+                        "your bot printed nothing for {} ms after `TICK {t}`{context}: did you flush stdout?",
+                        limits.per_move.as_millis()
+                    ),
+                    format!(
+                        "{FLUSH} If it was still thinking: each answer must come within {} ms.",
+                        limits.per_move.as_millis()
+                    ),
+                ));
+            }
+        }
+        Some("crash") => {
+            let when = if replies.iter().all(|r| r.answer.is_none()) {
+                "before answering `TICK 1`".to_string()
+            } else {
+                format!("after answering `TICK {}`", t - 1)
+            };
+            let fix = if situation.crlf {
+                "strip the trailing `\\r` from every line you read before you split or compare it (C/C++: drop a \
+                 final '\\r'; Python: `line.strip()`; split on any whitespace, not on ' ')"
+            } else if situation.map == POWER_MAP {
+                "read every kind of cell: `0`, `1`..`99`, `E`, `W`, `F`, `J`, `D` and `T` (not only numbers)"
+            } else if situation.test {
+                "in test mode the TICK lines carry the scripted opponent's moves: read `TICK t MOVE x y` as well \
+                 as `TICK t WAIT`, and keep answering until stdin ends"
+            } else {
+                "read the header up to `STREAM` (N map rows of M cells), then one `TICK t WAIT` or \
+                 `TICK t MOVE x y` line per tick, until stdin ends; run it by hand with a map on stdin to see \
+                 where it stops"
+            };
+            findings.push(serious(
+                format!(
+                    "your bot exited (or closed stdout) {when}{context}.{}",
+                    last_words(played.stderr.first().map_or("", String::as_str))
+                ),
+                fix.to_string(),
+            ));
+        }
+        Some("extra_output") => {
+            let when = if t == 1 {
+                "before the first TICK (a greeting or a debug line?)".to_string()
+            } else {
+                format!("that no TICK asked for, after answering `TICK {}`", t - 1)
+            };
+            findings.push(serious(
+                format!("your bot printed a line {when}"),
+                "print exactly one line per TICK; write debug output to stderr (the arena keeps it in the match \
+                 log)"
+                    .to_string(),
+            ));
+        }
+        Some("malformed") => match &line {
+            Some(line) => {
+                let fix = match meant(line) {
+                    Some(good) => format!(
+                        "write `{good}`: the keyword in upper case, then (for a move) the row and the column, \
+                         separated by spaces, nothing else on the line"
+                    ),
+                    None if line.chars().any(|c| c.is_ascii_alphabetic()) && t > 1 => {
+                        "if that line is debug output, write it to stderr: stdout carries exactly one answer per \
+                         TICK, `WAIT` or `MOVE x y` (x the row, y the column)"
+                            .to_string()
+                    }
+                    None => "answer exactly `WAIT` or `MOVE x y` (x the row, y the column), one per line".to_string(),
+                };
+                findings.push(serious(format!("you answered `{line}` to `TICK {t}`: {detail}"), fix));
+            }
+            None => findings.push(serious(
+                format!("your answer to `TICK {t}` was {}", detail),
+                format!("answer `WAIT` or `MOVE x y` in plain ASCII, under {} bytes", limits.max_line),
+            )),
+        },
+        Some("invalid_move") => {
+            let before = frame_before(replay, t);
+            let at = pos_of(before, seat);
+            let jump = before["players"][seat]["jump"].as_bool().unwrap_or(false);
+            let asked = line.as_deref().and_then(|l| Action::parse_answer(l, t as u32).ok());
+            let fix = match (asked, at) {
+                (Some(Action::Move(to)), Some(at)) => invalid_move_fix(spec, situation, at, to, jump),
+                _ => "check the move against the map before answering".to_string(),
+            };
+            let from = at.map_or(String::new(), |p| format!(" at {p}"));
+            findings.push(serious(
+                format!("you answered `{}`{from} to `TICK {t}`: {detail}", line.unwrap_or_default()),
+                fix,
+            ));
+        }
+        Some("fire") => findings.push(serious(
+            format!("your bot walked into the fire on `TICK {t}`: {detail}"),
+            "an `F` cell ends your game with 0 points: leave fire out of the moves you consider (the kits' \
+             safe moves and paths do)"
+                .to_string(),
+        )),
+        Some(other) => findings.push(serious(format!("your bot forfeited ({other}): {detail}"), String::new())),
+        None => {
+            if ticks > 1 && replies.iter().all(|r| r.answer.as_deref().map(str::trim) == Some("WAIT")) {
+                findings.push(Finding {
+                    problem: format!("your bot answered `WAIT` to all {ticks} TICKs: it never moved"),
+                    fix: format!(
+                        "move towards resources and the final with `MOVE x y`; a bot that stays put scores 0 \
+                         and fails every test.{}",
+                        situation.finish_hint
+                    ),
+                    serious: false,
+                });
+            } else if !me.finished {
+                findings.push(Finding {
+                    problem: format!("your bot did not reach the final {} in {ticks} ticks", spec.final_pos),
+                    fix: format!(
+                        "keep enough ticks to get there: in a duel it keeps its points, but a test only passes \
+                         when it finishes.{}",
+                        situation.finish_hint
+                    ),
+                    serious: false,
+                });
+            }
+        }
+    }
+    Checked { name: situation.name, summary, findings, skipped: false }
+}
+
+/// What to change after an invalid move from `at` to `to`.
+fn invalid_move_fix(spec: &MapSpec, situation: &Situation, at: Pos, to: Pos, jump: bool) -> String {
+    let own = spec.starts[situation.seat];
+    let theirs = spec.starts[1 - situation.seat];
+    if own != theirs && at == own && check_move(&spec.grid, theirs, to, jump).is_ok() {
+        return format!(
+            "line 2 of the header is always your own start and line 3 the opponent's, whichever seat you play: \
+             you are at {own}, yet you moved as if you stood at {theirs}"
+        );
+    }
+    if check_move(&spec.grid, at, Pos::new(to.y, to.x), jump).is_ok() {
+        return format!("x is the row and y the column: did you mean `MOVE {} {}`?", to.y, to.x);
+    }
+    match check_move(&spec.grid, at, to, jump) {
+        Err(InvalidMove::Stay(_)) => "to stay where you are, answer `WAIT`".to_string(),
+        Err(InvalidMove::NoJump { .. }) => {
+            "a two-cell move needs Jump, which you get by stepping on a `J`; until then move one cell at a time"
+                .to_string()
+        }
+        Err(InvalidMove::Blocked { .. }) => {
+            "walls (`W`) and voids (`E`) cannot be entered, only jumped over once you hold Jump".to_string()
+        }
+        Err(InvalidMove::OverFire(_)) => "a jump cannot pass over fire: go around it".to_string(),
+        Err(InvalidMove::OutOfBounds(_)) => {
+            "stay on the map: rows go from 0 to N-1 and columns from 0 to M-1 (`ARENA N M ROUNDS`)".to_string()
+        }
+        _ => "move one cell up, down, left or right (or two in a straight line once you hold Jump); no diagonals"
+            .to_string(),
+    }
+}
+
+/// When the very first answer never came: tells a slow start-up from unflushed output.
+async fn first_answer_probe(
+    command: &str,
+    limits: &Limits,
+    sandbox: &Sandbox,
+    cancel: &CancellationToken,
+) -> Result<Finding, RefereeError> {
+    let patient = Limits { startup: PATIENCE, total: PATIENCE + limits.total, ..*limits };
+    let (played, _) = play(command, &SITUATIONS[0], false, &patient, sandbox, cancel).await?;
+    if let Some(first) = played.replay.steps.first().and_then(|s| s.replies.first()) {
+        if first.answer.is_some() {
+            return Ok(Finding {
+                problem: format!(
+                    "your bot took {} ms to answer `TICK 1`, but the first answer must come within {} ms, \
+                     start-up included",
+                    first.ms,
+                    limits.startup.as_millis()
+                ),
+                fix: "do less before the first answer: load or precompute lazily, or spread the work over the \
+                      first ticks (and build compiled bots with optimisations, such as -O2)"
+                    .to_string(),
+                serious: true,
+            });
+        }
+    }
+    let boxed = Situation { name: "output buffer", map: BOXED_MAP, test: true, ..SITUATIONS[0] };
+    let burst = Limits { startup: Duration::from_secs(5), total: Duration::from_secs(60), ..*limits };
+    let (played, _) = play(command, &boxed, true, &burst, sandbox, cancel).await?;
+    let answered = played.replay.steps.first().and_then(|s| s.replies.first()).is_some_and(|r| r.answer.is_some());
+    Ok(if answered {
+        Finding {
+            problem: format!(
+                "your bot printed nothing for {} ms after `TICK 1`, yet when sent thousands of TICK lines at once \
+                 its answers arrived in a burst: it does not flush stdout, so its answers wait in its output buffer",
+                limits.startup.as_millis()
+            ),
+            fix: FLUSH.to_string(),
+            serious: true,
+        }
+    } else {
+        Finding {
+            problem: format!(
+                "your bot printed nothing after the header and `TICK 1`, not even in {} s",
+                PATIENCE.as_secs()
+            ),
+            fix: "read the header up to `STREAM`, then answer each TICK line as soon as it arrives (a bot that \
+                  waits for the end of its input never answers), and flush stdout after every answer"
+                .to_string(),
+            serious: true,
+        }
+    })
+}
+
+/// Plays every situation with `command` and explains what went wrong.
+pub async fn check_bot(
+    command: &str,
+    sandbox: &Sandbox,
+    cancel: &CancellationToken,
+) -> Result<Vec<Checked>, RefereeError> {
+    // The wall clock: a bot that never flushes uses no CPU, and a doctor should say so
+    // after the plain time limit, not after the CPU clock's backstop.
+    let limits = Limits { clock: crate::referee::ClockKind::Wall, ..Limits::default() };
+    let mut out: Vec<Checked> = Vec::new();
+    for (i, situation) in SITUATIONS.iter().enumerate() {
+        let (played, spec) = play(command, situation, false, &limits, sandbox, cancel).await?;
+        let mut checked = diagnose(situation, &spec, &played, &limits);
+        let never_answered =
+            played.replay.steps.len() <= 1 && played.replay.result.players[0].forfeit.as_deref() == Some("timeout");
+        if i == 0 && never_answered {
+            checked.findings = vec![first_answer_probe(command, &limits, sandbox, cancel).await?];
+            out.push(checked);
+            for skipped in &SITUATIONS[1..] {
+                out.push(Checked {
+                    name: skipped.name,
+                    summary: "not played: fix the first answer first".to_string(),
+                    findings: Vec::new(),
+                    skipped: true,
+                });
+            }
+            break;
+        }
+        if situation.crlf && checked.failed() && !out[0].failed() {
+            for f in &mut checked.findings {
+                f.problem.push_str("\n    It played fine with the same lines ending in `\\n`: only the `\\r` differs.");
+            }
+        }
+        out.push(checked);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_in_maps_are_valid_and_the_scripts_legal() {
+        for s in SITUATIONS {
+            let spec = MapSpec::parse(s.map).unwrap_or_else(|e| panic!("{}: {e}", s.name));
+            let mut at = spec.starts[1 - s.seat];
+            for (t, answer) in s.opponent.iter().enumerate() {
+                let Ok(Action::Move(to)) = Action::parse_answer(answer, t as u32 + 1) else { panic!("{answer}") };
+                assert!(check_move(&spec.grid, at, to, false).is_ok(), "{}: {answer} from {at}", s.name);
+                at = to;
+            }
+        }
+        assert_eq!(MapSpec::parse(BOXED_MAP).unwrap().rounds, 8000);
+    }
+
+    #[test]
+    fn malformed_answers_get_the_line_they_meant() {
+        let table = [
+            ("MOVE 3,4", Some("MOVE 3 4")),
+            ("move 3 4", Some("MOVE 3 4")),
+            ("MOVE (3, 4)", Some("MOVE 3 4")),
+            ("3 4", Some("MOVE 3 4")),
+            ("wait", Some("WAIT")),
+            ("WAIT.", Some("WAIT")),
+            ("STAY", Some("WAIT")),
+            ("MOVE 1 2 3", None),
+            ("hello", None),
+            ("debug: now at 3 4", None),
+        ];
+        for (line, want) in table {
+            assert_eq!(meant(line).as_deref(), want, "{line}");
+        }
+    }
+
+    #[test]
+    fn invalid_moves_get_a_fix_that_names_the_cause() {
+        let spec = MapSpec::parse(BASE_MAP).unwrap();
+        let seat2 = SITUATIONS[1];
+        // As player 2 at (3, 5), moving as if from player 1's start (0, 0).
+        let fix = invalid_move_fix(&spec, &seat2, Pos::new(3, 5), Pos::new(0, 1), false);
+        assert!(fix.contains("line 2 of the header is always your own start"), "{fix}");
+        let seat1 = SITUATIONS[0];
+        let swapped = invalid_move_fix(&spec, &seat1, Pos::new(2, 0), Pos::new(0, 3), false);
+        assert!(swapped.contains("did you mean `MOVE 3 0`"), "{swapped}");
+        let stay = invalid_move_fix(&spec, &seat1, Pos::new(0, 0), Pos::new(0, 0), false);
+        assert!(stay.contains("answer `WAIT`"), "{stay}");
+        let jump = invalid_move_fix(&spec, &seat1, Pos::new(2, 0), Pos::new(2, 2), false);
+        assert!(jump.contains("needs Jump"), "{jump}");
+        let wall = invalid_move_fix(&spec, &seat1, Pos::new(1, 3), Pos::new(1, 2), false);
+        assert!(wall.contains("walls"), "{wall}");
+    }
+}

@@ -1,0 +1,85 @@
+# A plain Resource Rush bot written without any kit (it walks a shortest path to the final,
+# stepping only), with one flaw a student's bot often has, chosen by the first argument:
+#   good       none (the control)
+#   noflush    never flushes stdout
+#   stopflush  flushes its first two answers only
+#   comma      answers `MOVE x,y`
+#   extra      prints a debug line to stdout after each answer
+#   slow       takes 3 s before its first answer
+#   crlfcrash  splits lines on ' ', so a `\r` at the end of a map row crashes it
+#   seats      takes line 3 of the header for its own start
+import sys
+import time
+from collections import deque
+
+flaw = sys.argv[1] if len(sys.argv) > 1 else "good"
+if flaw in ("noflush", "stopflush"):
+    # Block-buffered whatever PYTHONUNBUFFERED says, as stdout to a pipe normally is.
+    sys.stdout = open(sys.stdout.fileno(), "w", buffering=8192, closefd=False)
+
+
+answered = 0
+
+
+def say(line):
+    global answered
+    sys.stdout.write(line + "\n")
+    answered += 1
+    if flaw != "noflush" and (flaw != "stopflush" or answered <= 2):
+        sys.stdout.flush()
+
+
+def cell(token):
+    if flaw == "crlfcrash":
+        return token if token in ("E", "W", "F", "J", "D", "T") else str(int(token))
+    return token.strip()
+
+
+if flaw == "slow":
+    time.sleep(3)
+header = []
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        sys.exit(0)
+    header.append(line)
+    if line.strip() == "STREAM":
+        break
+rows = [l for l in header if l.strip()]
+n, m = int(rows[0].split()[1]), int(rows[0].split()[2])
+me = tuple(int(v) for v in rows[2 if flaw == "seats" else 1].split())
+final = tuple(int(v) for v in rows[3].split())
+grid = [[cell(t) for t in (r.rstrip("\n").split(" ") if flaw == "crlfcrash" else r.split())] for r in rows[5:5 + n]]
+
+
+def first_step(frm, to):
+    prev = {frm: None}
+    queue = deque([frm])
+    while queue:
+        p = queue.popleft()
+        if p == to:
+            while prev[p] != frm and prev[p] is not None:
+                p = prev[p]
+            return p if p != frm else None
+        for dx, dy in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+            q = (p[0] + dx, p[1] + dy)
+            if 0 <= q[0] < n and 0 <= q[1] < m and grid[q[0]][q[1]] not in ("E", "W", "F") and q not in prev:
+                prev[q] = p
+                queue.append(q)
+    return None
+
+
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        break
+    if not line.startswith("TICK"):
+        continue
+    step = first_step(me, final)
+    if step is None:
+        say("WAIT")
+    else:
+        me = step
+        say("MOVE {},{}".format(*step) if flaw == "comma" else "MOVE {} {}".format(*step))
+    if flaw == "extra":
+        say("debug: now at {} {}".format(*me))

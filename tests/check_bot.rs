@@ -1,0 +1,74 @@
+//! `arena check-bot`: names the right problem, with its fix, for bots with one flaw each
+//! (`tests/bots/flawed.py`), and finds nothing wrong with the control and the kits' bots.
+
+use arena_e2e::*;
+
+/// Runs check-bot on `bot`; returns its stdout and exit code.
+fn check(bot: &str) -> (String, i32) {
+    let out = arena(&["check-bot", bot]);
+    (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code().unwrap_or(-1))
+}
+
+fn flawed(flaw: &str) -> String {
+    format!("python3 {} {flaw}", root().join("tests/bots/flawed.py").display())
+}
+
+/// The report's line for one situation.
+fn row<'a>(stdout: &'a str, situation: &str) -> &'a str {
+    stdout.lines().find(|l| l.starts_with(situation)).unwrap_or("")
+}
+
+#[test]
+fn good_bots_pass_with_no_problem() {
+    let (stdout, code) = check(&flawed("good"));
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.ends_with("No problems found (1 note above).\n"), "{stdout}");
+    for situation in ["seat 1", "seat 2", "CRLF input", "power-ups", "test mode"] {
+        assert!(row(&stdout, situation).contains(" ok "), "{situation}: {stdout}");
+    }
+    // It only steps, so on the jump map it never moves: a note, not a problem.
+    assert!(row(&stdout, "a jump").contains(" note "), "{stdout}");
+    assert!(stdout.contains("take the J at (1, 1)"), "{stdout}");
+    for kit in kits() {
+        let (stdout, code) = check(&kit.greedy);
+        assert_eq!(code, 0, "{}: {stdout}", kit.name);
+        assert_eq!(stdout.matches(" ok ").count(), 6, "{}: every situation is clean: {stdout}", kit.name);
+    }
+}
+
+#[test]
+fn each_flaw_is_named_with_its_fix() {
+    let table: &[(&str, &[&str])] = &[
+        (
+            "noflush",
+            &["printed nothing for 2000 ms after `TICK 1`", "does not flush stdout", "print(answer, flush=True)"],
+        ),
+        ("stopflush", &["printed nothing for 1000 ms after `TICK 3`: did you flush stdout?"]),
+        ("comma", &["you answered `MOVE 1,0` to `TICK 1`", "fix: write `MOVE 1 0`"]),
+        ("extra", &["stderr", "one", "per TICK"]),
+        (
+            "slow",
+            &["to answer `TICK 1`, but the first answer must come within 2000 ms", "do less before the first answer"],
+        ),
+        ("crlfcrash", &["ends in `\\r\\n`", "ValueError", "only the `\\r` differs", "strip the trailing `\\r`"]),
+        ("seats", &["line 2 of the header is always your own start"]),
+    ];
+    // The flaws are checked at once: most of the time goes into waiting out time limits.
+    let reports: Vec<(String, i32)> = std::thread::scope(|scope| {
+        let runs: Vec<_> = table.iter().map(|(flaw, _)| scope.spawn(move || check(&flawed(flaw)))).collect();
+        runs.into_iter().map(|r| r.join().expect("check-bot run")).collect()
+    });
+    for ((flaw, phrases), (stdout, code)) in table.iter().zip(&reports) {
+        assert_eq!(*code, 1, "{flaw}: a problem makes a non-zero exit\n{stdout}");
+        for phrase in *phrases {
+            assert!(stdout.contains(phrase), "{flaw}: expected {phrase:?} in\n{stdout}");
+        }
+        if *flaw == "crlfcrash" {
+            // The CRLF crash is pinned on CRLF input alone.
+            assert!(row(stdout, "CRLF input").contains("PROBLEM"), "{stdout}");
+            for situation in ["seat 1", "seat 2", "power-ups", "test mode"] {
+                assert!(row(stdout, situation).contains(" ok "), "{situation}: {stdout}");
+            }
+        }
+    }
+}

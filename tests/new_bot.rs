@@ -1,0 +1,94 @@
+//! `arena new-bot`: for each language, the three commands of the generated README (build,
+//! duel against greedy, the 20 tests) work from the created folder as written; the tournament
+//! snippet runs; bad names and existing folders are refused.
+
+use std::path::Path;
+use std::process::Command;
+
+use arena_e2e::*;
+use serde_json::Value;
+
+/// The shell commands of the README's "The three commands" block.
+fn three_commands(readme: &str) -> Vec<String> {
+    let block = readme.split("## The three commands").nth(1).and_then(|rest| rest.split("```sh\n").nth(1));
+    let block = block.and_then(|b| b.split("```").next()).unwrap_or("");
+    block.lines().map(str::to_string).collect()
+}
+
+/// Runs `command` with `sh -c` in `dir`, without a target-dir override (as a student would).
+fn sh(dir: &Path, command: &str) -> (String, String, i32) {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .current_dir(dir)
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .expect("run sh");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn each_language_goes_from_new_bot_to_a_passing_duel_in_three_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let easy = easy_tests();
+    for lang in ["cpp", "c", "python", "rust"] {
+        let name = format!("my-{lang}-bot");
+        let out = arena_fed(dir.path(), &["new-bot", "--lang", lang, &name], b"");
+        assert!(out.status.success(), "{lang}: {}", String::from_utf8_lossy(&out.stderr));
+        let folder = dir.path().join(&name);
+        let readme = std::fs::read_to_string(folder.join("README.md")).unwrap();
+        let commands = three_commands(&readme);
+        assert_eq!(commands.len(), 3, "{lang}: the README's three commands\n{readme}");
+        assert!(String::from_utf8_lossy(&out.stdout).contains(&commands[1]), "new-bot prints the commands too");
+
+        let (stdout, stderr, code) = sh(&folder, &commands[0]);
+        assert_eq!(code, 0, "{lang}: build `{}`\n{stdout}\n{stderr}", commands[0]);
+
+        let (stdout, stderr, code) = sh(&folder, &commands[1]);
+        assert_eq!(code, 0, "{lang}: duel `{}`\n{stdout}\n{stderr}", commands[1]);
+        let mut replays = std::fs::read_dir(folder.join("replays")).unwrap().flatten().map(|e| e.path());
+        let replay = replays.find(|p| p.extension().is_some_and(|e| e == "json")).expect("a replay");
+        let replay: Value = serde_json::from_slice(&std::fs::read(replay).unwrap()).unwrap();
+        let me = &replay["result"]["players"][0];
+        assert_eq!(me["name"], name.as_str(), "{lang}: {stdout}");
+        assert!(me["forfeit"].is_null() && me["finished"] == true, "{lang}: {me}");
+        assert!(me["score"].as_i64().unwrap_or(0) > 0, "{lang}: {me}");
+        assert_eq!(replay["result"]["players"][1]["name"], "greedy");
+
+        let (stdout, stderr, _) = sh(&folder, &commands[2]);
+        assert!(stdout.contains("passed,"), "{lang}: tests `{}`\n{stdout}\n{stderr}", commands[2]);
+        for k in &easy {
+            let line = stdout.lines().find(|l| l.starts_with(&format!("test{k:02} "))).unwrap_or("");
+            assert!(line.contains("PASS"), "{lang}: easy test {k}: {line}\n{stdout}");
+        }
+
+        let (stdout, stderr, code) =
+            sh(&folder, &format!("{} tournament --config tournament.toml --out league -j 1", bin("arena")));
+        assert_eq!(code, 0, "{lang}: tournament\n{stdout}\n{stderr}");
+        let board = leaderboard(&folder.join("league"));
+        assert!(board.to_string().contains(&name), "{lang}: the bot is on the leaderboard: {board}");
+    }
+}
+
+#[test]
+fn new_bot_refuses_bad_names_and_existing_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = arena_fed(dir.path(), &["new-bot", "--lang", "c", "my bot"], b"");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a usable bot name"));
+    let out = arena_fed(dir.path(), &["new-bot", "--lang", "java", "mybot"], b"");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected cpp, c, python or rust"));
+    std::fs::create_dir(dir.path().join("taken")).unwrap();
+    std::fs::write(dir.path().join("taken/mine.txt"), "keep me").unwrap();
+    let out = arena_fed(dir.path(), &["new-bot", "--lang", "python", "taken"], b"");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already exists"));
+    assert_eq!(std::fs::read_to_string(dir.path().join("taken/mine.txt")).unwrap(), "keep me");
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("taken")], "nothing else was created");
+}
