@@ -33,10 +33,11 @@ pub fn show(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         if failed.is_some() || args.tick.is_some_and(|k| k != i) {
             return;
         }
+        let times = i.checked_sub(1).and_then(|s| replay.steps.get(s)).map(answer_times).unwrap_or_default();
         let text = if animate {
-            format!("\x1b[2J\x1b[H{title}\n{}", state.render())
+            format!("\x1b[2J\x1b[H{title}\n{}{times}", state.render())
         } else {
-            format!("{title}\n{}\n", state.render())
+            format!("{title}\n{}{times}\n", state.render())
         };
         if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
             failed = Some(e);
@@ -73,6 +74,24 @@ pub fn show(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// How long each answer of a step took, wall and CPU time (a line, or nothing at a chance
+/// step).
+fn answer_times(step: &arena::replay::Step) -> String {
+    let parts: Vec<String> = step
+        .replies
+        .iter()
+        .map(|r| match r.cpu_ms {
+            Some(cpu) => format!("P{} {} ms ({cpu} ms CPU)", r.player + 1, r.ms),
+            None => format!("P{} {} ms", r.player + 1, r.ms),
+        })
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("answer times: {}\n", parts.join(", "))
+    }
 }
 
 /// Runs `arena verify`.

@@ -218,7 +218,7 @@ pub fn run(
     tracing::info!(scheduled = record.schedule.len(), kept, dropped = stale.len(), todo = todo.len(), "tournament");
 
     let mut writer = ResultsWriter::open(out, valid_len)?;
-    let jobs = record.config.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let jobs = record.config.jobs.unwrap_or_else(|| default_jobs(record.config.seats())).max(1);
     let progress = Progress::new(todo.len(), kept);
     let sandbox = Sandbox::new(record.config.sandbox, record.config.limits.sandbox_limits())
         .map_err(|e| TournamentError::Invalid(e.to_string()))?;
@@ -299,6 +299,14 @@ pub fn run(
         failed,
         interrupted: cancel.is_cancelled(),
     })
+}
+
+/// Matches at once by default: one core per thinking bot (cores / players per match, at
+/// least 1), so that no bot's clock depends on the others (cutechess and fastchess advise the
+/// same).
+pub fn default_jobs(seats: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (cores / seats.max(1)).max(1)
 }
 
 /// Everything a match task needs.

@@ -1,0 +1,173 @@
+//! Fair clocks: a bot's time counts the CPU time of its whole box (children included), with a
+//! wall-clock backstop, so that its result does not depend on `-j` or on what else the machine
+//! runs. Each test has its control: the same run on the wall clock, or a bot within its limit.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+
+use arena_e2e::*;
+use serde_json::Value;
+
+/// The tests that load the machine run one at a time (they measure each other otherwise).
+static HEAVY: Mutex<()> = Mutex::new(());
+
+fn thinker(args: &str) -> String {
+    format!("{} {args}", bin("clock-thinker"))
+}
+
+/// A copy of maps/tight.txt with `rounds` rounds.
+fn short_map(dir: &Path, rounds: u32) -> String {
+    let text = std::fs::read_to_string(map("tight.txt")).unwrap().replace("ARENA 3 9 8", &format!("ARENA 3 9 {rounds}"));
+    let path = dir.join("short.txt");
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+/// A duel of `bots` on `map`; returns the result and the replay.
+fn duel_on(map: &str, extra: &[&str], bots: [&str; 2]) -> (Value, Value, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json");
+    let replay_arg = replay.display().to_string();
+    let mut args = vec!["duel", "--json", "--seed", "3", "--map", map, "--replay", &replay_arg];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&bots);
+    let out = arena(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let result = serde_json::from_slice(&out.stdout).unwrap();
+    let replay = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+    (result, replay, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// Player `p`'s recorded replies: (wall ms, CPU ms, failure).
+fn replies(replay: &Value, p: u64) -> Vec<(u64, u64, Option<String>)> {
+    replay["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["replies"].as_array().unwrap().iter())
+        .filter(|r| r["player"] == p)
+        .map(|r| (r["ms"].as_u64().unwrap(), r["cpu_ms"].as_u64().unwrap_or(0), r["failure"].as_str().map(String::from)))
+        .collect()
+}
+
+/// What a leaderboard says of each bot, without timing.
+fn standings(board: &Value) -> Vec<String> {
+    board["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| format!("{} {} {}-{}-{} {}", r["bot"], r["total_score"], r["wins"], r["draws"], r["losses"], r["forfeits"]))
+        .collect()
+}
+
+#[test]
+fn a_league_of_cpu_heavy_bots_gives_the_same_standings_at_any_j() {
+    let _heavy = HEAVY.lock().unwrap_or_else(|p| p.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let map = short_map(dir.path(), 3);
+    // Three copies of a bot that spends 600 ms of CPU on each answer, well inside 1 s.
+    let bots: Vec<String> = (1..=3).map(|i| format!("t{i}={}", thinker("spin 600"))).collect();
+    let run = |name: &str, extra: &[&str]| {
+        let mut args = vec!["--map", map.as_str(), "--total-ms", "100000"];
+        args.extend_from_slice(extra);
+        tournament(&dir.path().join(name), &args, &bots)
+    };
+    let one = run("j1", &["-j", "1"]);
+    let default = run("default", &[]);
+    let four = run("j4", &["-j", "4"]);
+    for (name, board) in [("-j 1", &one), ("the default -j", &default), ("-j 4", &four)] {
+        for row in board["rows"].as_array().unwrap() {
+            assert_eq!(row["forfeits"], serde_json::json!({}), "{name}: no forfeit: {row}");
+        }
+    }
+    assert_eq!(standings(&one), standings(&four));
+    assert_eq!(standings(&one), standings(&default));
+    // The control: on the wall clock, four matches at once on this machine's cores time out.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores <= 4 {
+        let wall = run("wall", &["-j", "4", "--clock", "wall"]);
+        let timeouts: u64 =
+            wall["rows"].as_array().unwrap().iter().filter_map(|r| r["forfeits"]["timeout"].as_u64()).sum();
+        assert!(timeouts > 0, "the control: the wall clock at -j 4 gives timeouts: {:?}", standings(&wall));
+    }
+}
+
+#[test]
+fn a_bot_that_sleeps_forever_ends_at_the_backstop() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = short_map(dir.path(), 3);
+    let limits = ["--startup-ms", "200", "--move-ms", "200"];
+    let (result, replay, _) = duel_on(&map, &limits, [&thinker("forever 0"), &thinker("spin 1")]);
+    assert_eq!(result["players"][0]["forfeit"], "timeout", "{result}");
+    let (ms, cpu, failure) = replies(&replay, 0).pop().unwrap();
+    assert_eq!(failure.as_deref(), Some("timeout"));
+    assert!((1000..3000).contains(&ms), "ended at the backstop, 5 x 200 ms of wall time: {ms} ms");
+    assert!(cpu < 100, "having used no CPU: {cpu} ms");
+}
+
+#[test]
+fn a_bot_burning_cpu_ends_at_about_its_limit_in_cpu_time() {
+    let _heavy = HEAVY.lock().unwrap_or_else(|p| p.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let map = short_map(dir.path(), 3);
+    let limits = ["--startup-ms", "300", "--move-ms", "300"];
+    let (result, replay, _) = duel_on(&map, &limits, [&thinker("spin 5000"), &thinker("spin 1")]);
+    assert_eq!(result["players"][0]["forfeit"], "timeout", "{result}");
+    let (_, cpu, _) = replies(&replay, 0).pop().unwrap();
+    assert!((300..450).contains(&cpu), "about 300 ms of CPU: {cpu} ms");
+    // The control: within its limit it plays to the end.
+    let (result, replay, _) = duel_on(&map, &limits, [&thinker("spin 150"), &thinker("spin 1")]);
+    assert_eq!(result["players"][0]["forfeit"], Value::Null, "{result}");
+    assert!(replies(&replay, 0).iter().all(|(_, cpu, _)| *cpu >= 150), "each answer is charged its CPU");
+}
+
+#[test]
+fn a_bot_is_charged_for_the_cpu_its_children_use() {
+    let _heavy = HEAVY.lock().unwrap_or_else(|p| p.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let map = short_map(dir.path(), 3);
+    let limits = ["--startup-ms", "300", "--move-ms", "300"];
+    let (result, replay, _) = duel_on(&map, &limits, [&thinker("child 2000"), &thinker("spin 1")]);
+    assert_eq!(result["players"][0]["forfeit"], "timeout", "{result}");
+    let (_, cpu, _) = replies(&replay, 0).pop().unwrap();
+    assert!(cpu >= 300, "the child's time counted: {cpu} ms");
+    let (result, replay, _) = duel_on(&map, &limits, [&thinker("child 100"), &thinker("spin 1")]);
+    assert_eq!(result["players"][0]["forfeit"], Value::Null, "the control: {result}");
+    assert!(replies(&replay, 0).iter().all(|(_, cpu, _)| *cpu >= 100), "the child's CPU shows in each answer");
+}
+
+#[test]
+fn a_sleeping_bot_uses_no_cpu_time() {
+    // The wall clock's counterpart is in tests/forfeits.rs: there it uses up its total.
+    let dir = tempfile::tempdir().unwrap();
+    let map = short_map(dir.path(), 6);
+    let limits = ["--move-ms", "700", "--total-ms", "1200"];
+    let (result, _, _) = duel_on(&map, &limits, [&thinker("sleep 300"), &thinker("spin 1")]);
+    assert_eq!(result["players"][0]["forfeit"], Value::Null, "{result}");
+    let (result, _, _) = duel_on(&map, &[&limits[..], &["--clock", "wall"]].concat(), [&thinker("sleep 300"), &thinker("spin 1")]);
+    assert_eq!(result["players"][0]["forfeit"], "timeout", "the control: {result}");
+}
+
+#[test]
+fn an_overloaded_machine_is_reported() {
+    let _heavy = HEAVY.lock().unwrap_or_else(|p| p.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let map = short_map(dir.path(), 4);
+    // A load the arena did not cause: twice as many busy processes as cores.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let hogs: Vec<std::process::Child> = (0..2 * cores)
+        .map(|_| Command::new("sh").args(["-c", "while :; do :; done"]).stdout(Stdio::null()).spawn().unwrap())
+        .collect();
+    let (spinner, sleeper) = (thinker("spin 300"), thinker("sleep 300"));
+    let (result, _, loud) = duel_on(&map, &[], [&spinner, &spinner]);
+    // The control: bots that sleep while they think wait for no CPU, whatever the load.
+    let (_, _, quiet) = duel_on(&map, &[], [&sleeper, &sleeper]);
+    for mut h in hogs {
+        let _ = h.kill();
+        let _ = h.wait();
+    }
+    assert!(loud.contains("overloaded"), "{loud}");
+    assert_eq!(result["players"][0]["forfeit"], Value::Null, "and the bots still play fair: {result}");
+    assert!(!quiet.contains("overloaded"), "the control: {quiet}");
+}
