@@ -18,7 +18,8 @@ fn thinker(args: &str) -> String {
 
 /// A copy of maps/tight.txt with `rounds` rounds.
 fn short_map(dir: &Path, rounds: u32) -> String {
-    let text = std::fs::read_to_string(map("tight.txt")).unwrap().replace("ARENA 3 9 8", &format!("ARENA 3 9 {rounds}"));
+    let text =
+        std::fs::read_to_string(map("tight.txt")).unwrap().replace("ARENA 3 9 8", &format!("ARENA 3 9 {rounds}"));
     let path = dir.join("short.txt");
     std::fs::write(&path, text).unwrap();
     path.display().to_string()
@@ -47,7 +48,9 @@ fn replies(replay: &Value, p: u64) -> Vec<(u64, u64, Option<String>)> {
         .iter()
         .flat_map(|s| s["replies"].as_array().unwrap().iter())
         .filter(|r| r["player"] == p)
-        .map(|r| (r["ms"].as_u64().unwrap(), r["cpu_ms"].as_u64().unwrap_or(0), r["failure"].as_str().map(String::from)))
+        .map(|r| {
+            (r["ms"].as_u64().unwrap(), r["cpu_ms"].as_u64().unwrap_or(0), r["failure"].as_str().map(String::from))
+        })
         .collect()
 }
 
@@ -57,7 +60,9 @@ fn standings(board: &Value) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|r| format!("{} {} {}-{}-{} {}", r["bot"], r["total_score"], r["wins"], r["draws"], r["losses"], r["forfeits"]))
+        .map(|r| {
+            format!("{} {} {}-{}-{} {}", r["bot"], r["total_score"], r["wins"], r["draws"], r["losses"], r["forfeits"])
+        })
         .collect()
 }
 
@@ -145,7 +150,8 @@ fn a_sleeping_bot_uses_no_cpu_time() {
     let limits = ["--move-ms", "700", "--total-ms", "1200"];
     let (result, _, _) = duel_on(&map, &limits, [&thinker("sleep 300"), &thinker("spin 1")]);
     assert_eq!(result["players"][0]["forfeit"], Value::Null, "{result}");
-    let (result, _, _) = duel_on(&map, &[&limits[..], &["--clock", "wall"]].concat(), [&thinker("sleep 300"), &thinker("spin 1")]);
+    let (result, _, _) =
+        duel_on(&map, &[&limits[..], &["--clock", "wall"]].concat(), [&thinker("sleep 300"), &thinker("spin 1")]);
     assert_eq!(result["players"][0]["forfeit"], "timeout", "the control: {result}");
 }
 
