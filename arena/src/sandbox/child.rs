@@ -342,7 +342,8 @@ unsafe fn drop_privileges(ids: Option<(libc::uid_t, libc::gid_t)>) -> io::Result
 }
 
 /// The plain child of `--sandbox none` (and of systems without namespaces): resource limits,
-/// death with the arena, a session of its own, and no descriptor but the pipes.
+/// death with the arena and `no_new_privs`; without `keep_terminal` (no namespaces), also a
+/// session of its own and no descriptor but the pipes.
 ///
 /// # Safety
 /// Must run between `fork` and `exec`; raw system calls only.
@@ -362,8 +363,8 @@ pub(super) unsafe fn enter_plain(
         let rl = libc::rlimit { rlim_cur: soft as libc::rlim_t, rlim_max: hard as libc::rlim_t };
         check(libc::setrlimit(resource, &rl))?;
     }
+    check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
     if !keep_terminal {
-        check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
         close_from(3, true);
     }
     Ok(())

@@ -1,0 +1,169 @@
+//! Hardening, second round: what a bot or a bad input could do to a league or to a check,
+//! beyond the box (tests/boxes.rs). Each attack is real; where the defence is a mode that can
+//! be turned off, the test runs the control; where it is a fix in the arena's own logic, the
+//! control is the unattacked run beside it.
+
+use std::path::Path;
+
+use arena_e2e::*;
+use serde_json::Value;
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn one_bot_with_an_unreadable_or_huge_file_does_not_brick_the_league() {
+    let dir = tempfile::tempdir().unwrap();
+    // A script replaced by a link to /proc/self/mem (reading it fails), and a bot naming a
+    // sparse file of 1 GiB beyond the fingerprint's cap.
+    let link = dir.path().join("bot.sh");
+    std::os::unix::fs::symlink("/proc/self/mem", &link).unwrap();
+    let huge = dir.path().join("weights.bin");
+    let f = std::fs::File::create(&huge).unwrap();
+    f.set_len(1 << 30).unwrap();
+    let bots = [
+        format!("linked=sh {}", link.display()),
+        format!("huge={} {}", bin("waiter"), huge.display()),
+        format!("greedy={}", bin("greedy")),
+        format!("waiter={}", bin("waiter")),
+    ];
+    let board = tournament(&dir.path().join("t"), &["--map", &map("fire.txt"), "-j", "2"], &bots);
+    assert_eq!(board["matches"], 2, "greedy and waiter play each other from both sides");
+    let rows = board["rows"].as_array().unwrap();
+    for name in ["linked", "huge"] {
+        let row = rows.iter().find(|r| r["bot"] == name).unwrap();
+        assert!(row["failure"].is_string(), "{name} gets a clear row: {row}");
+    }
+    let huge_row = rows.iter().find(|r| r["bot"] == "huge").unwrap();
+    assert!(huge_row["failure"].as_str().unwrap().contains("larger than"), "{huge_row}");
+}
+
+#[test]
+fn a_very_long_bot_name_is_cut_in_file_names_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "n".repeat(300);
+    let bots = [format!("{long}={}", bin("waiter")), format!("greedy={}", bin("greedy"))];
+    let board = tournament(&dir.path().join("t"), &["--map", &map("fire.txt")], &bots);
+    assert_eq!(board["matches"], 2);
+    assert!(board["rows"].as_array().unwrap().iter().any(|r| r["bot"] == long.as_str()), "the name stays whole");
+    for e in std::fs::read_dir(dir.path().join("t/replays")).unwrap().flatten() {
+        assert!(e.file_name().len() < 200, "{:?}", e.file_name());
+    }
+}
+
+#[test]
+fn a_map_asking_for_billions_of_rounds_is_refused_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge = write(dir.path(), "huge.txt", "ARENA 1 3 4294967295\n0 0\n0 0\n0 2\nMAP\n0 0 0\nEND_MAP\nSTREAM\n");
+    let waiter = bin("waiter");
+    let out = arena(&["duel", "--map", &huge, "--no-replay", &waiter, &waiter]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains(&format!("{huge}:1: ROUNDS 4294967295 is out of range")), "{err}");
+    // The control: the same map with 10 rounds plays.
+    let fine = write(dir.path(), "fine.txt", "ARENA 1 3 10\n0 0\n0 0\n0 2\nMAP\n0 0 0\nEND_MAP\nSTREAM\n");
+    assert!(arena(&["duel", "--map", &fine, "--no-replay", &waiter, &waiter]).status.success());
+}
+
+#[test]
+fn map_files_that_are_not_plain_files_are_refused_without_waiting() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo.txt");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let waiter = bin("waiter");
+    for bad in [fifo.display().to_string(), "/dev/zero".to_string(), dir.path().display().to_string()] {
+        let out = arena(&["duel", "--map", &bad, "--no-replay", &waiter, &waiter]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success());
+        assert!(err.contains(&format!("{bad}: not a regular file")), "{err}");
+    }
+    let big = write(dir.path(), "big.txt", &"# padding\n".repeat(200_000));
+    let out = arena(&["duel", "--map", &big, "--no-replay", &waiter, &waiter]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("larger than 1024 KiB"));
+}
+
+#[test]
+fn a_padded_answer_is_stored_trimmed_with_its_length() {
+    let dir = tempfile::tempdir().unwrap();
+    // WAIT followed by 4000 vertical tabs, a legal answer.
+    let script = write(
+        dir.path(),
+        "padded.sh",
+        "pad=$(printf '%4000s' '' | tr ' ' '\\v')\nwhile read -r w r; do [ \"$w\" = TICK ] && printf 'WAIT%s\\n' \"$pad\"; done\n",
+    );
+    let (result, replay) = duel(dir.path(), "fire.txt", &[], [&format!("sh {script}"), &bin("greedy")]);
+    assert_eq!(player(&result, 0).2, None, "a padded WAIT is a WAIT: {result}");
+    let rep: Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+    let first = &rep["steps"][0]["replies"][0];
+    assert_eq!(first["answer"], "WAIT");
+    assert_eq!(first["raw_len"], 4004);
+    let size = std::fs::metadata(&replay).unwrap().len();
+    assert!(size < 40_000, "the replay stays small: {size} bytes");
+}
+
+/// A replay of a short duel, as JSON to tamper with.
+fn recorded(dir: &Path) -> (Value, std::path::PathBuf) {
+    let (_, replay) = duel(dir, "fire.txt", &[], [&bin("greedy"), &bin("waiter")]);
+    (serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap(), replay)
+}
+
+fn verify(path: &Path, replay: &Value) -> (bool, String) {
+    std::fs::write(path, serde_json::to_vec(replay).unwrap()).unwrap();
+    let out = arena(&["verify", &path.display().to_string()]);
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr))
+}
+
+#[test]
+fn verify_checks_answer_times_against_the_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let (replay, path) = recorded(dir.path());
+    let (ok, text) = verify(&path, &replay);
+    assert!(ok, "the control: the untouched replay verifies: {text}");
+    // A 987 s answer recorded as accepted.
+    let mut slow = replay.clone();
+    slow["steps"][3]["replies"][0]["ms"] = 987_000.into();
+    slow["steps"][3]["replies"][0]["cpu_ms"] = 987_000.into();
+    let (ok, text) = verify(&path, &slow);
+    assert!(!ok && text.contains("step 4: player 1: an answer after 987000 ms"), "{text}");
+    // A "timeout" after 3 ms.
+    let mut quick = replay.clone();
+    let reply = &mut quick["steps"][0]["replies"][1];
+    reply.as_object_mut().unwrap().remove("answer");
+    reply["failure"] = "timeout".into();
+    reply["ms"] = 3.into();
+    reply["cpu_ms"] = 1.into();
+    let (ok, text) = verify(&path, &quick);
+    assert!(!ok, "{text}");
+    assert!(text.contains("re-simulates") || text.contains("a timeout after 3 ms"), "{text}");
+}
+
+#[test]
+fn verify_draws_the_dice_again_from_the_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lcr.json");
+    let out =
+        arena(&["duel", "--game", "lcr", "--players", "3", "--seed", "2", "--replay", &path.display().to_string()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let replay: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let (ok, text) = verify(&path, &replay);
+    assert!(ok, "the control: {text}");
+    // The same dice under another seed: every step still re-simulates, but not from the seed.
+    let mut other = replay.clone();
+    other["seed"] = 3.into();
+    let (ok, text) = verify(&path, &other);
+    assert!(!ok && text.contains("but the seed 3 draws"), "{text}");
+}
+
+#[test]
+fn verify_refuses_a_huge_file_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.json");
+    let f = std::fs::File::create(&path).unwrap();
+    f.set_len(65 << 20).unwrap();
+    let out = arena(&["verify", &path.display().to_string()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("larger than 64 MiB"));
+}
