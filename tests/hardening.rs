@@ -167,3 +167,34 @@ fn verify_refuses_a_huge_file_at_once() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("larger than 64 MiB"));
 }
+
+#[test]
+fn a_second_run_on_a_folder_being_written_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t");
+    let out_arg = out.display().to_string();
+    let slow = format!("{} 0.02", script("slowpoke.sh"));
+    let mut args = vec!["tournament".to_string(), "--out".into(), out_arg.clone(), "--map".into(), map("fire.txt")];
+    for name in ["a", "b", "c"] {
+        args.extend(["--bot".to_string(), format!("{name}={slow}")]);
+    }
+    let mut first = std::process::Command::new(bin("arena"))
+        .current_dir(root())
+        .args(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !out.join("tournament.json").exists() {
+        assert!(start.elapsed().as_secs() < 30, "the first run started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let second = arena(&["tournament", "--resume", &out_arg]);
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success() && err.contains("is being written by another arena run"), "{err}");
+    assert!(first.wait().unwrap().success());
+    // The control: once the first run is over, resuming works (and finds everything done).
+    let third = arena(&["tournament", "--resume", &out_arg]);
+    assert!(third.status.success(), "{}", String::from_utf8_lossy(&third.stderr));
+}

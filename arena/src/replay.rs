@@ -42,7 +42,8 @@ pub struct RecordedReply {
     /// How long the answer took, in milliseconds of wall time.
     #[serde(default)]
     pub ms: u64,
-    /// CPU time the bot's box used for it (since its previous answer), in milliseconds.
+    /// CPU time the bot's box used for it (since its previous answer), in milliseconds;
+    /// absent when not measured (an answer within 5 ms of the last reading).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_ms: Option<u64>,
     /// The line's length as the bot sent it, when surrounding whitespace was trimmed off.
@@ -54,7 +55,7 @@ impl RecordedReply {
     /// Records the answer of `player`.
     pub fn new(player: PlayerId, answer: Answer) -> Self {
         let ms = answer.wall.as_millis() as u64;
-        let cpu_ms = Some(answer.cpu.as_millis() as u64);
+        let cpu_ms = answer.cpu.map(|c| c.as_millis() as u64);
         let raw_len = answer.raw_len;
         match answer.reply {
             Reply::Line(line) => RecordedReply { player, answer: Some(line), failure: None, ms, cpu_ms, raw_len },

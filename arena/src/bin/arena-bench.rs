@@ -1,15 +1,17 @@
-//! `arena-bench`: measures the referee against a raw floor, and tournament throughput.
+//! `arena-bench`: the referee and tournaments against a raw floor, wall and CPU time.
 //!
-//! Run `cargo build --release --workspace && target/release/arena-bench` from the repository
-//! root. It uses the `waiter` sample bot (a minimal compiled bot) built next to it and
-//! `maps/duel.txt` (200 rounds; two waiters play all of them).
+//! Run `cargo build --release --workspace && target/release/arena-bench [DUELS]` from the
+//! repository root. It uses the `waiter` sample bot (a minimal compiled bot) built next to it
+//! and `maps/duel.txt` (200 rounds; two waiters play all of them). Every figure is per duel,
+//! wall time and CPU time (user + system, of this process and every bot it ran):
 //!
 //! - (a) raw floor: the same process spawns and line round trips as a duel, through plain
-//!   pipes with blocking I/O and no game logic;
-//! - (b) a 200-tick duel through the referee (`play_match`), without and with writing the
-//!   replay;
-//! - (c) tournament throughput for 10 bots (180 duels) on `maps/duel.txt` at `-j 1` and `-j 2`
-//!   with the default sandbox (five alternating runs of each, medians reported).
+//!   pipes with blocking I/O, no game logic, no box;
+//! - (b) a duel through the referee (`play_match`) without a box (`--sandbox none`), and with
+//!   the full box (namespaces, cgroups, user);
+//! - (c) a tournament of 10 bots on the course map at `-j 1`, as `arena tournament` runs it
+//!   (replays, pages, results synced; default box), and the same without the box;
+//! - (d) `-j 2` throughput against two floors running side by side.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -27,6 +29,42 @@ use tokio_util::sync::CancellationToken;
 
 const MAP: &str = "maps/duel.txt";
 
+/// Wall and CPU time of a piece of work.
+#[derive(Debug, Clone, Copy)]
+struct Cost {
+    wall: Duration,
+    cpu: Duration,
+}
+
+impl Cost {
+    fn per(self, n: usize) -> Cost {
+        Cost { wall: self.wall / n as u32, cpu: self.cpu / n as u32 }
+    }
+
+    fn show(self) -> String {
+        format!("{:6.2} ms wall, {:6.2} ms CPU", ms(self.wall), ms(self.cpu))
+    }
+}
+
+/// CPU time (user + system) of this process and of every child it has waited for.
+fn cpu_used() -> Duration {
+    let of = |who| {
+        // SAFETY: getrusage writes into the struct we own.
+        let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+        unsafe { libc::getrusage(who, &mut u) };
+        let t = |tv: libc::timeval| Duration::new(tv.tv_sec as u64, tv.tv_usec as u32 * 1000);
+        t(u.ru_utime) + t(u.ru_stime)
+    };
+    of(libc::RUSAGE_SELF) + of(libc::RUSAGE_CHILDREN)
+}
+
+/// Runs `work` and measures it.
+fn measure<T>(work: impl FnOnce() -> anyhow::Result<T>) -> anyhow::Result<(Cost, T)> {
+    let (t, c) = (Instant::now(), cpu_used());
+    let out = work()?;
+    Ok((Cost { wall: t.elapsed(), cpu: cpu_used() - c }, out))
+}
+
 fn main() -> anyhow::Result<()> {
     let duels: usize = std::env::args().nth(1).map_or(Ok(40), |a| a.parse()).context("usage: arena-bench [DUELS]")?;
     let exe = std::env::current_exe()?;
@@ -40,71 +78,78 @@ fn main() -> anyhow::Result<()> {
     let ticks = spec.rounds as usize;
     println!("arena-bench: {duels} duels of {ticks} ticks, waiter vs waiter on {MAP}; {} cores", cores());
 
-    // Warm-up, so that the first spawn's page cache misses are in neither figure.
+    // Warm-up, so that the first spawn's page cache misses are in no figure.
     raw_duel(&waiter, &spec)?;
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let boxed = Sandbox::new(SandboxMode::Auto, SandboxLimits::default())?;
+    let bare = Sandbox::new(SandboxMode::None, SandboxLimits::default())?;
+    let isolation = boxed.isolation();
 
-    let start = Instant::now();
-    for _ in 0..duels {
-        raw_duel(&waiter, &spec)?;
-    }
-    let raw = start.elapsed() / duels as u32;
+    let (raw, ()) = measure(|| (0..duels).try_for_each(|_| raw_duel(&waiter, &spec)))?;
+    let (plain, ()) = measure(|| {
+        runtime.block_on(async {
+            for _ in 0..duels {
+                referee_duel(&waiter, &bare).await?;
+            }
+            anyhow::Ok(())
+        })
+    })?;
+    let (in_box, ()) = measure(|| {
+        runtime.block_on(async {
+            for _ in 0..duels {
+                referee_duel(&waiter, &boxed).await?;
+            }
+            anyhow::Ok(())
+        })
+    })?;
+    let (raw, plain, in_box) = (raw.per(duels), plain.per(duels), in_box.per(duels));
 
     let tmp = tempfile::tempdir()?;
-    let sandbox = Sandbox::new(SandboxMode::Auto, SandboxLimits::default())?;
-    let bare = Sandbox::new(SandboxMode::None, SandboxLimits::default())?;
-    let sandboxed = runtime.block_on(async {
-        let t = Instant::now();
-        for _ in 0..duels {
-            referee_duel(&waiter, &sandbox).await?;
-        }
-        anyhow::Ok(t.elapsed() / duels as u32)
+    let (t_box, n) = tournament(&waiter, 1, SandboxMode::Auto, &tmp.path().join("box"))?;
+    let (t_bare, m) = tournament(&waiter, 1, SandboxMode::None, &tmp.path().join("bare"))?;
+    let (t_box, t_bare) = (t_box.per(n), t_bare.per(m));
+    let (t_j2, k) = tournament(&waiter, 2, SandboxMode::Auto, &tmp.path().join("j2"))?;
+    // Two floors side by side: two threads, each playing raw duels, as many as -j 2 played.
+    let (floors, ()) = measure(|| {
+        let half = k / 2;
+        std::thread::scope(|s| {
+            let a = s.spawn(|| (0..half).try_for_each(|_| raw_duel(&waiter, &spec)));
+            let b = s.spawn(|| (0..k - half).try_for_each(|_| raw_duel(&waiter, &spec)));
+            a.join().map_err(|_| anyhow::anyhow!("a floor thread panicked"))??;
+            b.join().map_err(|_| anyhow::anyhow!("a floor thread panicked"))??;
+            anyhow::Ok(())
+        })
     })?;
-    let (referee, with_replay) = runtime.block_on(async {
-        let mut plain = Duration::ZERO;
-        let mut saving = Duration::ZERO;
-        for i in 0..duels {
-            let t = Instant::now();
-            let played = referee_duel(&waiter, &bare).await?;
-            plain += t.elapsed();
-            let t = Instant::now();
-            played.replay.save(&tmp.path().join(format!("{i}.json")))?;
-            saving += t.elapsed();
-        }
-        anyhow::Ok((plain / duels as u32, (plain + saving) / duels as u32))
-    })?;
+    let rate = |c: Cost, n: usize| n as f64 / c.wall.as_secs_f64();
 
-    // Alternate -j 1 and -j 2 five times and keep the medians: one short run is noisy.
-    let (mut j1s, mut j2s) = (Vec::new(), Vec::new());
-    for round in 0..5 {
-        j1s.push(tournament(&waiter, 1, &tmp.path().join(format!("r{round}")))?);
-        j2s.push(tournament(&waiter, 2, &tmp.path().join(format!("r{round}")))?);
-    }
-    let show = |v: &[f64]| v.iter().map(|x| format!("{x:.0}")).collect::<Vec<_>>().join(", ");
-    let runs = format!("-j 1 runs: {}; -j 2 runs: {}", show(&j1s), show(&j2s));
-    let (j1, j2) = (median(j1s), median(j2s));
-
+    println!("box: {}", if isolation.missing.is_empty() { "full".to_string() } else { isolation.missing.join("; ") });
     println!();
-    println!("(a) raw floor (spawn 2 bots, {ticks} round trips each, plain pipes): {:.2} ms per duel", ms(raw));
-    println!("(b) referee duel (play_match, resource limits only): {:.2} ms per duel", ms(referee));
-    println!("    + replay written and synced:                     {:.2} ms per duel", ms(with_replay));
-    println!("    with the full sandbox (network namespace, cgroup): {:.2} ms per duel", ms(sandboxed));
+    println!("(a) raw floor (2 bots, {ticks} round trips each, plain pipes):        {}", raw.show());
+    println!("(b) referee duel, no box (--sandbox none):                      {}", plain.show());
+    println!("    referee duel in the box:                                    {}", in_box.show());
     println!(
-        "    overhead (b)/(a) = {:.2}  (target <= 1.3); with the replay write: {:.2}",
-        ratio(referee, raw),
-        ratio(with_replay, raw)
+        "    referee/floor: {:.2} wall, {:.2} CPU (no box); {:.2} wall, {:.2} CPU (box; target <= 2)",
+        ratio(plain.wall, raw.wall),
+        ratio(plain.cpu, raw.cpu),
+        ratio(in_box.wall, raw.wall),
+        ratio(in_box.cpu, raw.cpu)
     );
-    println!("(c) tournament, 10 bots, 180 duels (2 games per pairing, both sides) on {MAP}:");
-    println!("    -j 1: {:.1} duels/s (median of 5)", j1);
-    println!("    -j 2: {:.1} duels/s (median of 5)", j2);
-    println!("    ({runs})");
-    println!("    speed-up -j 2 / -j 1 = {:.2}  (target >= 1.8 on 2 cores)", j2 / j1);
+    println!("(c) tournament -j 1, 10 bots, {n} duels, replays + pages, box:     {}", t_box.show());
+    println!("    the same without the box:                                   {}", t_bare.show());
+    println!(
+        "    tournament/floor per duel: {:.2} wall, {:.2} CPU (target <= 2); box/no box throughput: {:.2} (target >= 0.7)",
+        ratio(t_box.wall, raw.wall),
+        ratio(t_box.cpu, raw.cpu),
+        ratio(t_bare.wall, t_box.wall)
+    );
+    println!(
+        "(d) -j 2: {:.1} duels/s; two floors side by side: {:.1} duels/s; ratio {:.2} (target >= 0.8)",
+        rate(t_j2, k),
+        rate(floors, k),
+        rate(t_j2, k) / rate(floors, k)
+    );
+    println!("    -j 2 CPU per duel: {:.2} ms; floors: {:.2} ms", ms(t_j2.per(k).cpu), ms(floors.per(k).cpu));
     Ok(())
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn cores() -> usize {
@@ -161,16 +206,14 @@ async fn referee_duel(bot: &Path, sandbox: &Sandbox) -> anyhow::Result<arena::re
     Ok(play_match(game.name(), state, &bots, &Limits::default(), 1, sandbox, &CancellationToken::new()).await?)
 }
 
-/// (c): duels per second of a 10-bot round robin with `jobs` matches at once.
-fn tournament(bot: &Path, jobs: usize, tmp: &Path) -> anyhow::Result<f64> {
+/// (c), (d): a 10-bot round robin (90 duels) with `jobs` matches at once; its cost and duels.
+fn tournament(bot: &Path, jobs: usize, sandbox: SandboxMode, out: &Path) -> anyhow::Result<(Cost, usize)> {
     let mut config = TournamentConfig::from_toml(&format!("maps = [{MAP:?}]"), Path::new("<bench>"))?;
     config.jobs = Some(jobs);
-    config.games = 2;
+    config.sandbox = sandbox;
     for i in 0..10 {
         config.put_bot(BotEntry { name: format!("w{i}"), command: bot.display().to_string(), cwd: None, build: None });
     }
-    let out = tmp.join(format!("tournament-j{jobs}"));
-    let start = Instant::now();
-    let summary = arena::tournament::run(config, &out, false, CancellationToken::new())?;
-    Ok(summary.played as f64 / start.elapsed().as_secs_f64())
+    let (cost, summary) = measure(|| Ok(arena::tournament::run(config, out, false, CancellationToken::new())?))?;
+    Ok((cost, summary.played))
 }

@@ -176,17 +176,26 @@ pub async fn play_match(
     if bots.len() != n {
         return Err(RefereeError::PlayerCount { expected: n, got: bots.len() });
     }
+    // The bots' boxes are made at once: making a box waits on the kernel (forks, namespaces,
+    // cgroups) more than it computes.
+    let starting: Vec<_> = bots.iter().map(|bot| process::spawn_soon(bot, limits, sandbox)).collect();
+    let mut spawned = Vec::with_capacity(n);
+    for start in starting {
+        spawned.push(start.await.unwrap_or_else(|_| Err(RefereeError::Setup("a bot's start-up failed".to_string()))));
+    }
     let mut procs: Vec<Option<BotProcess>> = Vec::with_capacity(n);
-    for bot in bots {
-        match BotProcess::spawn(bot, limits, sandbox) {
+    let mut failure = None;
+    for result in spawned {
+        match result {
             Ok(p) => procs.push(Some(p)),
-            Err(e) => {
-                for p in procs.into_iter().flatten() {
-                    p.shutdown(Duration::ZERO).await;
-                }
-                return Err(e);
-            }
+            Err(e) => failure = failure.or(Some(e)),
         }
+    }
+    if let Some(e) = failure {
+        for p in procs.into_iter().flatten() {
+            p.shutdown(Duration::ZERO).await;
+        }
+        return Err(e);
     }
     let mut replay = Replay::new(
         game,

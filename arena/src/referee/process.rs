@@ -108,8 +108,9 @@ pub struct Answer {
     pub reply: Reply,
     /// Wall time from the prompt to the answer.
     pub wall: Duration,
-    /// CPU time the bot's box used since its previous answer.
-    pub cpu: Duration,
+    /// CPU time the bot's box used since its CPU time was last read (at its previous answer);
+    /// `None` when that was under [`UNMEASURED`] ago (the time goes to a later answer).
+    pub cpu: Option<Duration>,
     /// The line's length as sent, when whitespace around it was trimmed.
     pub raw_len: Option<usize>,
 }
@@ -117,13 +118,17 @@ pub struct Answer {
 impl Answer {
     /// An answer that took no time (replays built by hand, failures found before asking).
     pub fn untimed(reply: Reply) -> Answer {
-        Answer { reply, wall: Duration::ZERO, cpu: Duration::ZERO, raw_len: None }
+        Answer { reply, wall: Duration::ZERO, cpu: None, raw_len: None }
     }
 
     fn failed(f: Failure) -> Answer {
         Answer::untimed(Reply::Failed(f))
     }
 }
+
+/// A bot's CPU time is not read at an answer that comes less than this after the last
+/// reading: it cannot have used much of it (at most this times its cores).
+pub const UNMEASURED: Duration = Duration::from_millis(5);
 
 /// What a bot shares with its match's monitor (see [`super::monitor`]).
 #[derive(Debug)]
@@ -133,8 +138,8 @@ pub(super) struct Watch {
     /// What the monitor found, and the CPU time the bot had used since its last answer then
     /// (the box is killed at once).
     verdict: Mutex<Option<(Failure, Duration)>>,
-    /// The box's CPU time when the bot last answered (or started).
-    mark: Mutex<Duration>,
+    /// The box's CPU time when last read, and when that was (at an answer, or the start).
+    mark: Mutex<(Duration, Instant)>,
     /// Being asked now (the answer's own clock watches it).
     pub asked: AtomicBool,
     /// Answered at least once.
@@ -156,7 +161,7 @@ impl Watch {
 
     /// CPU time since the bot last answered.
     pub fn cpu_since_answer(&self) -> Duration {
-        self.cpu().saturating_sub(*lock(&self.mark))
+        self.cpu().saturating_sub(lock(&self.mark).0)
     }
 
     /// Whether the box is over its memory limit.
@@ -261,7 +266,7 @@ impl BotProcess {
         let watch = Arc::new(Watch {
             handle: Mutex::new(Some(handle)),
             verdict: Mutex::new(None),
-            mark: Mutex::new(Duration::ZERO),
+            mark: Mutex::new((Duration::ZERO, Instant::now())),
             asked: AtomicBool::new(false),
             answered: AtomicBool::new(false),
         });
@@ -290,7 +295,7 @@ impl BotProcess {
     pub async fn ask(&mut self, text: &str, limits: &Limits, early_ok: bool) -> Answer {
         if let Some((f, used)) = self.watch.verdict() {
             // Ended by the monitor: what it had used since its last answer is what it is charged.
-            return Answer { cpu: used, ..Answer::failed(f) };
+            return Answer { cpu: Some(used), ..Answer::failed(f) };
         }
         if !early_ok {
             match self.lines.try_recv() {
@@ -307,7 +312,7 @@ impl BotProcess {
         let clock = AnswerClock::new(limits.clock, limit, limits.backstop_factor, self.parallel);
         let watch = &self.watch;
         watch.asked.store(true, Ordering::Relaxed);
-        let mark = *lock(&watch.mark);
+        let (mark, marked) = *lock(&watch.mark);
         let start = Instant::now();
         let mut raw = 0;
         let mut reply = {
@@ -346,12 +351,17 @@ impl BotProcess {
             }
         };
         let wall = start.elapsed();
-        let now = watch.cpu();
-        let cpu = now.saturating_sub(mark);
+        // The box's CPU time is read when it can matter: a box cannot use much of it in a
+        // few milliseconds of wall time, and reading it costs system calls on every answer.
+        let measured = (marked.elapsed() >= UNMEASURED).then(|| {
+            let now = watch.cpu();
+            *lock(&watch.mark) = (now, Instant::now());
+            now.saturating_sub(mark)
+        });
+        let cpu = measured.unwrap_or(Duration::ZERO);
         if matches!(reply, Reply::Line(_)) && !clock.accepts(wall, cpu) {
             reply = Reply::Failed(Failure::Timeout);
         }
-        *lock(&watch.mark) = now;
         watch.asked.store(false, Ordering::Relaxed);
         watch.answered.store(true, Ordering::Relaxed);
         // A bot that exited while a child still holds its pipe open crashed: it did not merely
@@ -366,7 +376,7 @@ impl BotProcess {
             Reply::Line(line) if line.len() != raw => Some(raw),
             _ => None,
         };
-        Answer { reply, wall, cpu, raw_len }
+        Answer { reply, wall, cpu: measured, raw_len }
     }
 
     /// Tells a limit apart from a plain crash once the bot has gone: what the monitor found;
@@ -435,6 +445,46 @@ impl BotProcess {
         }
         self.stderr_text()
     }
+}
+
+/// A start-up job for the spawner threads.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// Starts `cmd`'s box on one of the arena's spawner threads; the returned receiver yields the
+/// running bot. Starting a box waits on the kernel (forks, namespaces, cgroups), so a
+/// match's bots start side by side. The spawner threads live as long as the arena: a box
+/// dies with the thread that started it (`PR_SET_PDEATHSIG`).
+pub(super) fn spawn_soon(
+    cmd: &BotCommand,
+    limits: &Limits,
+    sandbox: &Sandbox,
+) -> tokio::sync::oneshot::Receiver<Result<BotProcess, RefereeError>> {
+    static SPAWNERS: std::sync::OnceLock<Mutex<std::sync::mpsc::Sender<Job>>> = std::sync::OnceLock::new();
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let (cmd, limits, sandbox, runtime) = (cmd.clone(), *limits, sandbox.clone(), tokio::runtime::Handle::current());
+    let job: Job = Box::new(move || {
+        let _entered = runtime.enter();
+        let _ = tx.send(BotProcess::spawn(&cmd, &limits, &sandbox));
+    });
+    let pool = SPAWNERS.get_or_init(|| {
+        let (sender, receiver) = std::sync::mpsc::channel::<Job>();
+        let receiver = Arc::new(Mutex::new(receiver));
+        for i in 0..8 {
+            let receiver = receiver.clone();
+            let _ = std::thread::Builder::new().name(format!("arena-spawner-{i}")).spawn(move || loop {
+                let next = lock(&receiver).recv();
+                match next {
+                    Ok(job) => job(),
+                    Err(_) => return,
+                }
+            });
+        }
+        Mutex::new(sender)
+    });
+    if let Err(std::sync::mpsc::SendError(job)) = lock(pool).send(job) {
+        job(); // no spawner thread (cannot happen): start it here
+    }
+    rx
 }
 
 /// Splits stdout into lines of at most `max` bytes. A longer line is reported as soon as it

@@ -160,7 +160,7 @@ const FIRST_BOX_UID: u32 = 60000;
 const BOX_UIDS: u32 = 2000;
 
 /// The sandbox for a run: mode, limits, and what the system allows.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Sandbox {
     mode: SandboxMode,
     limits: SandboxLimits,

@@ -368,11 +368,29 @@ impl FolderLock {
             .truncate(false)
             .open(&path)
             .map_err(|e| TournamentError::io(&path, e))?;
-        // SAFETY: flock on a descriptor we own.
-        let locked = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&file), libc::LOCK_EX | libc::LOCK_NB) } == 0;
+        let try_lock = |file: &std::fs::File| {
+            // SAFETY: flock on a descriptor we own.
+            unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(file), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+        };
+        let mut locked = try_lock(&file);
+        let mut holder = String::new();
         if !locked {
-            let mut holder = String::new();
             let _ = file.read_to_string(&mut holder);
+            // A run killed a moment ago: its boxes, dying with it, may still hold the lock.
+            let dead = holder
+                .trim()
+                .strip_prefix("pid ")
+                .and_then(|p| p.parse::<u32>().ok())
+                .is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
+            for _ in 0..(if dead { 100 } else { 0 }) {
+                std::thread::sleep(Duration::from_millis(50));
+                if try_lock(&file) {
+                    locked = true;
+                    break;
+                }
+            }
+        }
+        if !locked {
             return Err(TournamentError::Locked { dir: out.to_path_buf(), holder: holder.trim().to_string() });
         }
         let _ = file.set_len(0).and_then(|()| file.rewind());
