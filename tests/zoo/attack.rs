@@ -90,8 +90,11 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         }
         "stdout" => {
             for pid in find(&arg(1)) {
-                // It plays on: the victim's result shows whether this worked.
-                if let Ok(f) = std::fs::OpenOptions::new().read(true).write(true).open(format!("/proc/{pid}/fd/1")) {
+                // It plays on: the victim's result shows whether this worked. A first line goes in
+                // at once: this tick cannot end before the victim's pipe holds a line it never wrote.
+                if let Ok(mut f) = std::fs::OpenOptions::new().read(true).write(true).open(format!("/proc/{pid}/fd/1"))
+                {
+                    let _ = f.write_all(b"MOVE 0 0\n");
                     std::thread::spawn(move || steal_answers(f));
                 }
             }
