@@ -6,3 +6,4 @@
 
 pub mod greedy;
 pub mod reference;
+pub mod plan_search;

@@ -17,6 +17,8 @@
 use bot_sdk::path::{legal_moves, safe_moves};
 use bot_sdk::{Action, Bot, Cell, GameState, Grid, Pos};
 
+use crate::plan_search::{search, Limits, Model, Outcome, Problem};
+
 /// Unreachable.
 const FAR: u16 = u16::MAX;
 
@@ -28,9 +30,29 @@ const QUIET_BUDGET: usize = 60000;
 const FIRST_BUDGET: usize = 20000000;
 const TICK_BUDGET: usize = 600000;
 
+/// Exact planning effort, in search states per attempt (a few tens of milliseconds), and how
+/// many attempts a game may make; past that, or when an attempt does not finish, the bot
+/// plays the local search's route.
+const EXACT_STATES: usize = 150_000;
+const EXACT_ATTEMPTS: u32 = 8;
+/// Maps whose distance tables for the exact search would be larger than this (items x cells x
+/// ticks) are not tried at all.
+const EXACT_TABLES: usize = 12_000_000;
+
+/// A proved-optimal plan being followed: the moves left, and the cells whose items it counts on.
+#[derive(Debug)]
+struct ExactPlan {
+    moves: std::collections::VecDeque<Action>,
+    needs: Vec<Pos>,
+}
+
 /// The reference strategy (see the module docs).
 #[derive(Debug, Default)]
 pub struct Reference {
+    exact: Option<ExactPlan>,
+    /// Exact attempts made, and the ticks left at the last one that did not finish.
+    attempts: u32,
+    gave_up_at: Option<u32>,
     planner: Option<Planner>,
     route: Vec<usize>,
     seed: u64,
@@ -474,12 +496,76 @@ impl Reference {
     }
 }
 
+impl Reference {
+    /// The next move of a proved-optimal plan, planning one when the exact search may fit:
+    /// on the first tick, when the opponent took an item the plan counted on, and again when
+    /// the ticks left have halved since an attempt ran out of budget.
+    fn exact_move(&mut self, s: &GameState, takes: Option<&[(Pos, u32)]>) -> Option<Action> {
+        if let Some(plan) = &mut self.exact {
+            let intact = plan.needs.iter().all(|&p| s.grid.get(p).is_some_and(Cell::is_collectable));
+            if intact && takes.is_none() {
+                if let Some(action) = plan.moves.pop_front() {
+                    if let Action::Move(p) = action {
+                        plan.needs.retain(|&q| q != p);
+                    }
+                    return Some(action);
+                }
+            }
+            self.exact = None;
+        }
+        let left = s.ticks_left();
+        if self.attempts >= EXACT_ATTEMPTS || self.gave_up_at.is_some_and(|at| left * 2 > at) {
+            return None;
+        }
+        let items = s.grid.positions().filter(|p| s.grid.get(*p).is_some_and(Cell::is_collectable)).count();
+        if items * s.grid.rows() * s.grid.cols() * left as usize > EXACT_TABLES {
+            return None;
+        }
+        self.attempts += 1;
+        let problem = Problem {
+            grid: s.grid.clone(),
+            start: s.me.pos,
+            final_pos: s.final_pos(),
+            jump: s.me.jump,
+            multiplier: s.me.multiplier,
+            ticks: left,
+            cleared: takes.map(<[_]>::to_vec).unwrap_or_default(),
+        };
+        let model = Model::new(problem);
+        let quick = match search(&model, Limits { beam: Some(32), max_states: usize::MAX, incumbent: None }, None) {
+            Outcome::Found(plan) => plan,
+            _ => return None,
+        };
+        let plan = match search(&model, Limits { beam: None, max_states: EXACT_STATES, incumbent: Some(quick.score) }, None) {
+            Outcome::Optimal(plan) => plan,
+            Outcome::NoneBetter => quick,
+            _ => {
+                self.gave_up_at = Some(left);
+                return None;
+            }
+        };
+        let needs = plan
+            .moves
+            .iter()
+            .filter_map(|a| match a {
+                Action::Move(p) if s.grid.get(*p).is_some_and(Cell::is_collectable) => Some(*p),
+                _ => None,
+            })
+            .collect();
+        self.exact = Some(ExactPlan { moves: plan.moves.into(), needs });
+        self.exact_move(s, None)
+    }
+}
+
 impl Bot for Reference {
     fn start(&mut self, state: &GameState) {
         self.seed = 0x9E37_79B9_7F4A_7C15 ^ (state.spec.rounds as u64);
     }
 
     fn act(&mut self, s: &GameState) -> Action {
+        if let Some(action) = self.exact_move(s, None) {
+            return action;
+        }
         self.plan(s);
         let Some(planner) = &self.planner else { return Action::Wait };
         let target = self.route.first().copied().unwrap_or(planner.final_node());

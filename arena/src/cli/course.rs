@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use arena::checker::{discover, run_test, transcript, CheckerError};
 use arena::games::resource_rush::load_map_file;
-use arena::games::resource_rush::solver::{solve as solve_map, Solution};
+use arena::games::resource_rush::solver::{solve as solve_map, Budget, Solution};
 use arena::games::resource_rush::testgen::{generate, minimums_file};
 use arena::replay::write_atomic;
 use arena::sandbox::Sandbox;
@@ -106,10 +106,11 @@ pub fn gen_tests(args: GenTestsArgs) -> anyhow::Result<ExitCode> {
 /// Runs `arena solve`.
 pub fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let spec = load_map_file(&args.map)?;
-    match solve_map(&spec, args.state_limit) {
+    let budget = Budget { exact_states: args.state_limit, ..Budget::default() };
+    match solve_map(&spec, &budget, None).solution {
         Solution::Exact(score) => say!("{}: optimum {score} (exact)", args.map.display()),
-        Solution::AtMost(bound) => {
-            say!("{}: at most {bound} (upper bound; exact search too large)", args.map.display())
+        Solution::Bounded { best, bound } => {
+            say!("{}: at most {bound} (upper bound; exact search too large); best plan found {best}", args.map.display())
         }
         Solution::Impossible => say!("{}: the final cannot be reached in time", args.map.display()),
     }

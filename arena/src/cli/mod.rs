@@ -162,7 +162,7 @@ pub struct SolveArgs {
     /// A test file (its TICK lines are the scripted opponent).
     pub map: PathBuf,
     /// Most states per tick before giving up on the exact answer.
-    #[arg(long, default_value_t = arena::games::resource_rush::solver::DEFAULT_STATE_LIMIT)]
+    #[arg(long, default_value_t = 20_000_000)]
     pub state_limit: usize,
 }
 

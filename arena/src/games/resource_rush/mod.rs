@@ -8,6 +8,7 @@
 pub mod offline;
 mod render;
 mod setup;
+pub mod relaxation;
 pub mod solver;
 pub mod testgen;
 #[cfg(test)]

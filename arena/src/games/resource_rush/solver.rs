@@ -1,119 +1,268 @@
 //! The best score a bot can reach on a single-player test, against the file's scripted
-//! opponent: exact by search over every reachable state, or an upper bound when the map is
-//! too large for that.
+//! opponent: proved by exact search where it finishes, otherwise bracketed between the best
+//! plan found and a certified upper bound.
 //!
-//! The exact search walks the ticks in order. A state is (cell, Jump, multiplier, items taken
-//! so far); for each it keeps the best score. States that can no longer reach the final in
-//! time are dropped (sound: such a bot cannot pass). The scripted opponent's move of each tick
-//! is applied first and removes its item from every state, as in the checker.
+//! 1. Quick plans: beam searches of growing width over the real rules
+//!    ([`sample_bots::plan_search`]), plus any plan the caller already has (the reference
+//!    bot's game).
+//! 2. Exact search with that incumbent, pruning every state whose admissible bound cannot
+//!    beat it; finishing within its state budget proves the optimum.
+//! 3. Otherwise the Lagrangian relaxation ([`super::relaxation`]) is tightened by subgradient
+//!    steps; each step gives a certified bound and, replayed, a plan. Its cost-to-go then
+//!    prunes a second exact search, which may still prove the optimum.
+//!
+//! Every effort is counted (states, iterations), so the answer does not depend on the machine;
+//! a CPU-time limit only stops the subgradient steps early.
 
-use std::collections::HashMap;
+use std::time::Duration;
 
-use bot_sdk::path::{legal_moves, Distances};
+use crate::cputime::thread_cpu;
+
+use bot_sdk::rules::Action;
+use bot_sdk::path::Distances;
 use bot_sdk::{Cell, MapSpec, Pos};
+use sample_bots::plan_search::{search, CostToGo, Limits, Model, Outcome, Plan, Problem};
+
+use super::relaxation::{replay, Relaxation};
+use tracing::trace;
 
 /// What the solver found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Solution {
-    /// The best achievable score, proved by exhaustive search.
+    /// The best achievable score, proved (with a plan that scores it).
     Exact(i64),
-    /// No bot can score more than this (the search was too large to finish).
-    AtMost(i64),
+    /// The best plan found scores `best`; no bot can score more than `bound`.
+    Bounded {
+        /// Score of the best plan found.
+        best: i64,
+        /// Certified upper bound.
+        bound: i64,
+    },
     /// No bot can reach the final in time.
     Impossible,
 }
 
-/// Most states kept at one tick before the exact search gives up for the bound.
-pub const DEFAULT_STATE_LIMIT: usize = 2_000_000;
-
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct Key {
-    pos: Pos,
-    jump: bool,
-    multiplier: i64,
-    taken: u64,
+impl Solution {
+    /// The certified gap, `bound / best - 1` (0 when exact).
+    pub fn gap(&self) -> f64 {
+        match *self {
+            Solution::Bounded { best, bound } => bound as f64 / (best.max(1)) as f64 - 1.0,
+            _ => 0.0,
+        }
+    }
 }
 
-/// Solves `spec` exactly when it has at most 64 items and no tick holds more than `limit`
-/// states; otherwise returns the upper bound.
-pub fn solve(spec: &MapSpec, limit: usize) -> Solution {
-    let grid = &spec.grid;
-    let walk = Distances::from(grid, spec.final_pos, false);
-    let fly = Distances::from(grid, spec.final_pos, true);
-    // With no `J` on the map nobody ever jumps; with one, jumping all the way is optimistic.
-    let can_jump = grid.positions().any(|p| grid.get(p) == Some(Cell::Jump));
-    let from_start = Distances::from(grid, spec.starts[0], can_jump);
-    let fly = if can_jump { fly } else { Distances::from(grid, spec.final_pos, false) };
-    // Only items on some way to the final in time matter: stepping on any other one leaves the
-    // bot unable to finish, and such states are dropped anyway.
-    let items: Vec<Pos> = grid
-        .positions()
-        .filter(|p| grid.get(*p).is_some_and(Cell::is_collectable))
-        .filter(|p| matches!((from_start.get(*p), fly.get(*p)), (Some(a), Some(b)) if a + b <= spec.rounds))
-        .collect();
-    if fly.get(spec.starts[0]).is_none_or(|d| d > spec.rounds) {
-        return Solution::Impossible;
-    }
-    if items.len() > 64 {
-        return upper_bound(spec);
-    }
-    let bit = |p: Pos| items.iter().position(|q| *q == p).map(|i| 1u64 << i);
-    let jump_bits: u64 = items.iter().filter(|p| grid.get(**p) == Some(Cell::Jump)).filter_map(|p| bit(*p)).sum();
-    let mut states: HashMap<Key, i64> = HashMap::new();
-    states.insert(Key { pos: spec.starts[0], jump: false, multiplier: 1, taken: 0 }, 0);
-    let mut opponent_taken = 0u64;
-    let mut best: Option<i64> = None;
-    for t in 1..=spec.rounds {
-        if let Some(bot_sdk::rules::Action::Move(p)) = spec.script.get(t as usize - 1).map(|s| s.action) {
-            opponent_taken |= bit(p).unwrap_or(0);
+/// What the solver did and found.
+#[derive(Debug, Clone)]
+pub struct Solved {
+    /// The answer.
+    pub solution: Solution,
+    /// A plan scoring the optimum (or the best found), one answer per tick.
+    pub plan: Option<Plan>,
+}
+
+/// How much the solver may search.
+#[derive(Debug, Clone)]
+pub struct Budget {
+    /// Widths of the beam searches for quick plans.
+    pub beams: Vec<usize>,
+    /// States the first exact search may create (before the relaxation).
+    pub quick_states: usize,
+    /// States the exact search pruned by the relaxation may create.
+    pub exact_states: usize,
+    /// Subgradient steps of the relaxation.
+    pub iterations: usize,
+    /// Width of the beam searches guided by the relaxation.
+    pub guided_beam: usize,
+    /// Stop improving once the bound is within this fraction of the best plan.
+    pub target_gap: f64,
+    /// CPU time after which the relaxation stops improving.
+    pub time_limit: Duration,
+}
+
+impl Default for Budget {
+    /// The budget `arena solve` and `tests-bench` use: within a minute on one core for maps of
+    /// the course's size.
+    fn default() -> Budget {
+        Budget {
+            beams: vec![64, 1024],
+            quick_states: 300_000,
+            exact_states: 2_000_000,
+            iterations: 3000,
+            guided_beam: 256,
+            target_gap: 0.0,
+            time_limit: Duration::from_secs(40),
         }
-        let left = spec.rounds - t;
-        let mut next: HashMap<Key, i64> = HashMap::new();
-        for (key, score) in states {
-            let taken = key.taken | opponent_taken;
-            let mut options = legal_moves(grid, key.pos, key.jump);
-            options.retain(|q| grid.get(*q) != Some(Cell::Fire));
-            options.push(key.pos);
-            for dest in options {
-                let mut k = Key { pos: dest, taken, ..key };
-                let mut s = score;
-                let moved = dest != key.pos;
-                if let (true, Some(b)) = (moved, bit(dest)) {
-                    if taken & b == 0 {
-                        k.taken |= b;
-                        match grid.get(dest) {
-                            Some(Cell::Resource(v)) => s = s.saturating_add(i64::from(v).saturating_mul(k.multiplier)),
-                            Some(Cell::Jump) => k.jump = true,
-                            Some(Cell::Double) => k.multiplier = k.multiplier.saturating_mul(2),
-                            Some(Cell::Triple) => k.multiplier = k.multiplier.saturating_mul(3),
-                            _ => {}
-                        }
-                    }
-                }
-                if dest == spec.final_pos {
-                    best = Some(best.map_or(s, |b| b.max(s)));
-                    continue;
-                }
-                let can_fly = k.jump || (jump_bits & !k.taken) != 0;
-                let to_final = if can_fly { fly.get(dest) } else { walk.get(dest) };
-                if to_final.is_none_or(|d| d > left) {
-                    continue;
-                }
-                let slot = next.entry(k).or_insert(s);
-                *slot = (*slot).max(s);
+    }
+}
+
+impl Budget {
+    /// A small budget for tests.
+    pub fn small() -> Budget {
+        Budget {
+            beams: vec![64],
+            quick_states: 200_000,
+            exact_states: 200_000,
+            iterations: 20,
+            guided_beam: 16,
+            target_gap: 0.0,
+            time_limit: Duration::from_secs(20),
+        }
+    }
+}
+
+/// The single-player problem of a test file: player 1 from its start, the scripted opponent's
+/// moves as the cells it clears.
+pub fn problem(spec: &MapSpec) -> Problem {
+    let cleared = spec
+        .script
+        .iter()
+        .filter_map(|s| match s.action {
+            Action::Move(p) => Some((p, s.tick)),
+            Action::Wait => None,
+        })
+        .collect();
+    Problem {
+        grid: spec.grid.clone(),
+        start: spec.starts[0],
+        final_pos: spec.final_pos,
+        jump: false,
+        multiplier: 1,
+        ticks: spec.rounds,
+        cleared,
+    }
+}
+
+/// Solves `spec` within `budget`; `known` is a plan the caller already has (checked here).
+pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solved {
+    let started = thread_cpu();
+    let elapsed = || thread_cpu().saturating_sub(started);
+    let model = Model::new(problem(spec));
+    let mut best: Option<Plan> = known.and_then(|moves| replay(&model, moves));
+    let offer = |best: &mut Option<Plan>, plan: Plan| {
+        if best.as_ref().is_none_or(|b| plan.score > b.score) {
+            *best = Some(plan);
+        }
+    };
+    for &width in &budget.beams {
+        match search(&model, Limits { beam: Some(width), max_states: usize::MAX, incumbent: None }, None) {
+            Outcome::Found(plan) => offer(&mut best, plan),
+            Outcome::Impossible => return Solved { solution: Solution::Impossible, plan: None },
+            _ => {}
+        }
+    }
+    let exact = |best: &mut Option<Plan>, states: usize, extra: Option<&Relaxation>| {
+        let limits = Limits { beam: None, max_states: states, incumbent: best.as_ref().map(|b| b.score) };
+        match search(&model, limits, extra.map(|r| r as &dyn CostToGo)) {
+            Outcome::Optimal(plan) => {
+                *best = Some(plan);
+                true
+            }
+            Outcome::NoneBetter => true,
+            _ => false,
+        }
+    };
+    let proved = |best: Option<Plan>| match best {
+        Some(plan) => Solved { solution: Solution::Exact(plan.score), plan: Some(plan) },
+        None => Solved { solution: Solution::Impossible, plan: None },
+    };
+    trace!("[{:?}] beams: {:?}", elapsed(), best.as_ref().map(|b| b.score));
+    if exact(&mut best, budget.quick_states, None) {
+        return proved(best);
+    }
+    let Some(mut relaxation) = Relaxation::new(&model) else {
+        let bound = upper_bound(spec);
+        return match (best, bound) {
+            (Some(plan), Some(bound)) => {
+                Solved { solution: Solution::Bounded { best: plan.score, bound: bound.max(plan.score) }, plan: Some(plan) }
+            }
+            _ => Solved { solution: Solution::Impossible, plan: None },
+        };
+    };
+    let mut bound = f64::INFINITY;
+    let mut best_prices = relaxation.prices.clone();
+    let mut step = 2.0;
+    let mut stalled = 0;
+    let guided = |best: &mut Option<Plan>, relaxation: &Relaxation, width: usize| {
+        let limits = Limits { beam: Some(width), max_states: usize::MAX, incumbent: None };
+        if let Outcome::Found(plan) = search(&model, limits, Some(relaxation as &dyn CostToGo)) {
+            offer(best, plan);
+        }
+    };
+    for round in 0..budget.iterations {
+        let relaxed = relaxation.solve();
+        if round % 50 == 49 {
+            guided(&mut best, &relaxation, budget.guided_beam);
+        }
+        if relaxed.bound == f64::NEG_INFINITY {
+            return Solved { solution: Solution::Impossible, plan: None };
+        }
+        if let Some(plan) = relaxed.walk.as_deref().and_then(|w| replay(&model, w)) {
+            offer(&mut best, plan);
+        }
+        trace!("[{:?}] relaxed {:.1} best {:?} step {step}", elapsed(), relaxed.bound, best.as_ref().map(|b| b.score));
+        if relaxed.bound < bound - 1e-9 {
+            bound = relaxed.bound;
+            best_prices = relaxation.prices.clone();
+            stalled = 0;
+        } else {
+            stalled += 1;
+            if stalled >= 15 {
+                step /= 2.0;
+                stalled = 0;
             }
         }
-        if next.len() > limit {
-            return upper_bound(spec);
+        let lower = best.as_ref().map_or(0, |b| b.score) as f64;
+        if bound.floor() <= lower * (1.0 + budget.target_gap) || elapsed() > budget.time_limit {
+            break;
         }
-        states = next;
+        // Subgradient of the bound in the prices: 1 - takes (only resources carry a price).
+        let grad: Vec<f64> = model
+            .items()
+            .iter()
+            .enumerate()
+            .map(|(i, (_, item))| match item {
+                sample_bots::plan_search::Item::Resource(_) => 1.0 - f64::from(relaxed.takes[i]),
+                _ => 0.0,
+            })
+            .collect();
+        let norm: f64 = grad
+            .iter()
+            .zip(&relaxation.prices)
+            .map(|(g, p)| if *g > 0.0 && *p <= 0.0 { 0.0 } else { g * g })
+            .sum();
+        if norm == 0.0 || step < 1e-4 {
+            break;
+        }
+        let t = step * (relaxed.bound - lower) / norm;
+        for (p, g) in relaxation.prices.iter_mut().zip(&grad) {
+            *p = (*p - t * g).max(0.0);
+        }
     }
-    best.map_or(Solution::Impossible, Solution::Exact)
+    relaxation.prices = best_prices;
+    let _ = relaxation.solve();
+    for width in [budget.guided_beam, budget.guided_beam * 8] {
+        guided(&mut best, &relaxation, width);
+    }
+    let lower = best.as_ref().map_or(0, |b| b.score);
+    let bound = (bound + 1e-7 * bound.abs().max(1.0)).floor() as i64;
+    if bound <= lower {
+        return proved(best);
+    }
+    trace!("[{:?}] exact with relaxation from {lower} to {bound}", elapsed());
+    if exact(&mut best, budget.exact_states, Some(&relaxation)) {
+        return proved(best);
+    }
+    match best {
+        Some(plan) => Solved { solution: Solution::Bounded { best: plan.score, bound }, plan: Some(plan) },
+        None => Solved { solution: Solution::Impossible, plan: None },
+    }
 }
 
 /// A valid upper bound: every resource the bot could visit on some way to the final in time,
-/// each worth its value times the product of every reachable `D` and `T`.
-pub fn upper_bound(spec: &MapSpec) -> Solution {
+/// each worth its value times the product of every reachable `D` and `T` (`None`: the final
+/// cannot be reached in time).
+pub fn upper_bound(spec: &MapSpec) -> Option<i64> {
     let grid = &spec.grid;
     let can_jump = grid.positions().any(|p| grid.get(p) == Some(Cell::Jump));
     let from_start = Distances::from(grid, spec.starts[0], can_jump);
@@ -130,9 +279,9 @@ pub fn upper_bound(spec: &MapSpec) -> Solution {
         }
     }
     if from_start.get(spec.final_pos).is_none_or(|d| d > spec.rounds) {
-        return Solution::Impossible;
+        return None;
     }
-    Solution::AtMost(sum.saturating_mul(multiplier))
+    Some(sum.saturating_mul(multiplier))
 }
 
 #[cfg(test)]
