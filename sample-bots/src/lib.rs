@@ -7,3 +7,5 @@
 pub mod greedy;
 pub mod reference;
 pub mod plan_search;
+pub mod planner;
+pub mod relaxation;

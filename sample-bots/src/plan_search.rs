@@ -12,7 +12,7 @@
 //! which the opponent can only make better. Effort is counted in states, not seconds, so a
 //! search gives the same answer on every machine.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use bot_sdk::path::safe_moves;
 use bot_sdk::{Action, Cell, Grid, Pos};
@@ -102,10 +102,10 @@ pub struct Model {
     dead: Vec<u64>,
     /// Indexes of the `J` items.
     jumps: Vec<usize>,
+    /// Ticks from each cell to each item without Jump (filled for the `J` items only).
+    jump_walk: Vec<Vec<u16>>,
     words: usize,
 }
-
-type Bits = Box<[u64]>;
 
 fn has(bits: &[u64], i: usize) -> bool {
     bits[i / 64] >> (i % 64) & 1 == 1
@@ -192,7 +192,10 @@ impl Model {
             _ => 0,
         }));
         let words = items.len().div_ceil(64).max(1);
-        let jumps = (0..items.len()).filter(|&i| items[i].1 == Item::Jump).collect();
+        let jumps: Vec<usize> = (0..items.len()).filter(|&i| items[i].1 == Item::Jump).collect();
+        let jump_walk = (0..items.len())
+            .map(|i| if jumps.contains(&i) { bfs(&moves[0], items[i].0 as usize, fin) } else { Vec::new() })
+            .collect();
         let mut dead = vec![0u64; (problem.ticks as usize + 1) * words];
         for t in 0..=problem.ticks {
             for (i, &d) in deadline.iter().enumerate() {
@@ -201,7 +204,7 @@ impl Model {
                 }
             }
         }
-        Model { cols, problem, moves, items, item_at, deadline, to_final, may_jump, item_dist, by_value, from_start, reach: std::sync::OnceLock::new(), dead, jumps, words }
+        Model { cols, problem, moves, items, item_at, deadline, to_final, may_jump, item_dist, by_value, from_start, reach: std::sync::OnceLock::new(), dead, jumps, jump_walk, words }
     }
 
     /// The problem this model was built from.
@@ -264,18 +267,34 @@ impl Model {
     }
 
     /// Ticks from `cell` to the final for a bot in this state (optimistic about an untaken `J`).
-    fn home(&self, cell: usize, jump: bool, taken: &[u64]) -> u16 {
-        let fly = jump || self.jumps.iter().any(|&i| !has(taken, i));
-        self.to_final[usize::from(fly)][cell]
+    /// Whether a bot at `cell` can still reach the final within `left` ticks: directly, or by
+    /// way of a `J` it has not taken yet.
+    fn can_finish(&self, cell: usize, jump: bool, taken: &[u64], left: u32) -> bool {
+        let fits = |d: u16| d != FAR && u32::from(d) <= left;
+        if fits(self.to_final[usize::from(jump)][cell]) {
+            return true;
+        }
+        !jump
+            && self.jumps.iter().any(|&i| {
+                let (d, back) = (self.jump_walk[i][cell], self.to_final[1][self.items[i].0 as usize]);
+                !has(taken, i) && d != FAR && back != FAR && u32::from(d) + u32::from(back) <= left
+            })
     }
 
     /// Marks as taken every item the bot at `cell` with `left` ticks can no longer collect on a
     /// way to the final, so that states differing only in such items merge.
-    fn canonical(&self, taken: &mut [u64], cell: usize, tick: u32, left: u32) {
-        let reach = self.reach(cell, left);
+    /// With `exact` false only the items the opponent has cleared are marked (the reach
+    /// table is large on large maps, and a beam needs no merging to be right).
+    fn canonical(&self, taken: &mut [u64], cell: usize, tick: u32, left: u32, exact: bool) {
         let dead = &self.dead[(tick as usize).min(self.problem.ticks as usize) * self.words..][..self.words];
         for w in 0..self.words {
-            taken[w] |= !reach[w] | dead[w];
+            taken[w] |= dead[w];
+        }
+        if exact {
+            let reach = self.reach(cell, left);
+            for w in 0..self.words {
+                taken[w] |= !reach[w];
+            }
         }
     }
 
@@ -354,16 +373,17 @@ pub struct Limits {
     pub incumbent: Option<i64>,
 }
 
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct Key {
+/// A search state; `N` words of item bits, so that keys are plain values (no allocation).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Key<const N: usize> {
     cell: u32,
     jump: bool,
     mult: i64,
-    taken: Bits,
+    taken: [u64; N],
 }
 
-struct Entry {
-    key: Key,
+struct Entry<const N: usize> {
+    key: Key<N>,
     score: i64,
     /// Score plus the bound on what is still to come (a beam keeps the highest).
     reach: i64,
@@ -373,12 +393,23 @@ struct Entry {
 
 /// Searches `model` within `limits` (see the module docs).
 pub fn search(model: &Model, limits: Limits, extra: Option<&dyn CostToGo>) -> Outcome {
+    match model.words {
+        1 => search_n::<1>(model, limits, extra),
+        2 => search_n::<2>(model, limits, extra),
+        3 | 4 => search_n::<4>(model, limits, extra),
+        5..=8 => search_n::<8>(model, limits, extra),
+        9..=16 => search_n::<16>(model, limits, extra),
+        _ => search_n::<40>(model, limits, extra),
+    }
+}
+
+fn search_n<const N: usize>(model: &Model, limits: Limits, extra: Option<&dyn CostToGo>) -> Outcome {
     let p = &model.problem;
     let start = model.cell(p.start);
     let fin = model.cell(p.final_pos);
-    let mut taken: Bits = vec![0u64; model.words].into_boxed_slice();
-    let far = model.home(start, p.jump, &taken);
-    if far == FAR || u32::from(far) > p.ticks {
+    // (A 50x50 map has at most 2,500 items: 40 words.)
+    let mut taken = [0u64; N];
+    if !model.can_finish(start, p.jump, &taken, p.ticks) {
         return Outcome::Impossible;
     }
     // A bot whose start is the final may stop at once with nothing.
@@ -387,12 +418,12 @@ pub fn search(model: &Model, limits: Limits, extra: Option<&dyn CostToGo>) -> Ou
         best = None;
     }
     let floor = limits.incumbent.unwrap_or(i64::MIN);
-    model.canonical(&mut taken, start, 0, p.ticks);
+    model.canonical(&mut taken, start, 0, p.ticks, limits.beam.is_none());
     // Trail: per tick, each kept state's (parent index, cell), to rebuild the plan.
     let mut trail: Vec<Vec<(u32, u32)>> = vec![vec![(u32::MAX, start as u32)]];
     let mut states =
         vec![Entry { key: Key { cell: start as u32, jump: p.jump, mult: p.multiplier, taken }, score: 0, reach: 0, node: 0 }];
-    let mut seen: HashMap<Key, i64> = HashMap::new();
+    let mut seen: HashMap<Key<N>, i64> = HashMap::default();
     let mut created = 0usize;
     // Expected points per tick of a fresh walk, to rank states in a beam by their future too.
     let walkable = p.grid.positions().filter(|q| p.grid.get(*q).is_some_and(Cell::is_walkable)).count().max(1);
@@ -400,14 +431,14 @@ pub fn search(model: &Model, limits: Limits, extra: Option<&dyn CostToGo>) -> Ou
     let rate = total as f64 / walkable as f64;
     for t in 1..=p.ticks {
         let left = p.ticks - t;
-        let mut next: Vec<Entry> = Vec::new();
-        let mut index: HashMap<Key, usize> = HashMap::new();
+        let mut next: Vec<Entry<N>> = Vec::new();
+        let mut index: HashMap<Key<N>, usize> = HashMap::default();
         let mut nodes: Vec<(u32, u32)> = Vec::new();
         for (si, s) in states.iter().enumerate() {
             let cell = s.key.cell as usize;
             for &dest in &model.moves[usize::from(s.key.jump)][cell] {
                 let d = dest as usize;
-                let mut key = Key { cell: dest, jump: s.key.jump, mult: s.key.mult, taken: s.key.taken.clone() };
+                let mut key = Key { cell: dest, jump: s.key.jump, mult: s.key.mult, taken: s.key.taken };
                 let mut score = s.score;
                 if let Some(i) = model.item_at[d] {
                     let i = i as usize;
@@ -426,11 +457,13 @@ pub fn search(model: &Model, limits: Limits, extra: Option<&dyn CostToGo>) -> Ou
                     }
                     continue;
                 }
-                let home = model.home(d, key.jump, &key.taken);
-                if home == FAR || u32::from(home) > left {
+                if !model.can_finish(d, key.jump, &key.taken, left) {
                     continue;
                 }
-                model.canonical(&mut key.taken, d, t, left);
+                model.canonical(&mut key.taken, d, t, left, limits.beam.is_none());
+                if seen.get(&key).is_some_and(|&old| old >= score) {
+                    continue;
+                }
                 let mut ub = model.bound(&key.taken, key.mult, left);
                 if let Some(x) = extra {
                     match x.bound(d, t, key.jump, key.mult, &key.taken) {
@@ -440,9 +473,6 @@ pub fn search(model: &Model, limits: Limits, extra: Option<&dyn CostToGo>) -> Ou
                 }
                 let reach = score.saturating_add(ub);
                 if reach <= floor || best.is_some_and(|(b, _, _)| reach <= b) {
-                    continue;
-                }
-                if seen.get(&key).is_some_and(|&old| old >= score) {
                     continue;
                 }
                 created += 1;
@@ -458,7 +488,7 @@ pub fn search(model: &Model, limits: Limits, extra: Option<&dyn CostToGo>) -> Ou
                         }
                     }
                     None => {
-                        index.insert(key.clone(), next.len());
+                        index.insert(key, next.len());
                         next.push(Entry { key, score, reach, node: nodes.len() as u32 });
                         nodes.push((si as u32, dest));
                     }
@@ -469,7 +499,7 @@ pub fn search(model: &Model, limits: Limits, extra: Option<&dyn CostToGo>) -> Ou
             if next.len() > width {
                 // Guided by the caller's bound when there is one, else by a rough estimate of
                 // what the multiplier will earn.
-                let rank = |e: &Entry| match extra {
+                let rank = |e: &Entry<N>| match extra {
                     Some(_) => e.reach as f64,
                     None => e.score as f64 + e.key.mult as f64 * rate * f64::from(left),
                 };
@@ -483,7 +513,7 @@ pub fn search(model: &Model, limits: Limits, extra: Option<&dyn CostToGo>) -> Ou
             kept_nodes.push(nodes[e.node as usize]);
             e.node = k as u32;
             if limits.beam.is_none() {
-                seen.insert(e.key.clone(), e.score);
+                seen.insert(e.key, e.score);
             }
         }
         trail.push(kept_nodes);

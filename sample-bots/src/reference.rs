@@ -17,7 +17,8 @@
 use bot_sdk::path::{legal_moves, safe_moves};
 use bot_sdk::{Action, Bot, Cell, GameState, Grid, Pos};
 
-use crate::plan_search::{search, Limits, Model, Outcome, Problem};
+use crate::plan_search::{Model, Problem};
+use crate::planner::{best_plan, Budget};
 
 /// Unreachable.
 const FAR: u16 = u16::MAX;
@@ -27,13 +28,15 @@ const FAR: u16 = u16::MAX;
 /// do otherwise), and per tick otherwise (the route is a local optimum already: only
 /// perturbations).
 const QUIET_BUDGET: usize = 60000;
-const FIRST_BUDGET: usize = 20000000;
+const FIRST_BUDGET: usize = 8_000_000;
 const TICK_BUDGET: usize = 600000;
 
-/// Exact planning effort, in search states per attempt (a few tens of milliseconds), and how
-/// many attempts a game may make; past that, or when an attempt does not finish, the bot
-/// plays the local search's route.
-const EXACT_STATES: usize = 150_000;
+/// Planning effort per attempt (a few tens of milliseconds each): exact search states,
+/// relaxation work (see `Relaxation::work`), guided beam width; and how many attempts a game
+/// may make.
+const EXACT_STATES: usize = 60_000;
+const RELAX_WORK: usize = 6_000_000;
+const GUIDED_BEAM: usize = 32;
 const EXACT_ATTEMPTS: u32 = 8;
 /// Maps whose distance tables for the exact search would be larger than this (items x cells x
 /// ticks) are not tried at all.
@@ -518,9 +521,6 @@ impl Reference {
             return None;
         }
         let items = s.grid.positions().filter(|p| s.grid.get(*p).is_some_and(Cell::is_collectable)).count();
-        if items * s.grid.rows() * s.grid.cols() * left as usize > EXACT_TABLES {
-            return None;
-        }
         self.attempts += 1;
         let problem = Problem {
             grid: s.grid.clone(),
@@ -532,18 +532,28 @@ impl Reference {
             cleared: takes.map(<[_]>::to_vec).unwrap_or_default(),
         };
         let model = Model::new(problem);
-        let quick = match search(&model, Limits { beam: Some(32), max_states: usize::MAX, incumbent: None }, None) {
-            Outcome::Found(plan) => plan,
-            _ => return None,
+        // The exact search's tables grow with items x cells x ticks: on large maps only the
+        // relaxation and its guided beam run (they skip themselves when too large too).
+        let small = items * s.grid.rows() * s.grid.cols() * left as usize <= EXACT_TABLES;
+        let budget = Budget {
+            beams: vec![32],
+            quick_states: if small { EXACT_STATES / 4 } else { 0 },
+            steps: 400,
+            relax_work: RELAX_WORK,
+            guided_beams: vec![GUIDED_BEAM],
+            exact_states: if small { EXACT_STATES } else { 0 },
         };
-        let plan = match search(&model, Limits { beam: None, max_states: EXACT_STATES, incumbent: Some(quick.score) }, None) {
-            Outcome::Optimal(plan) => plan,
-            Outcome::NoneBetter => quick,
-            _ => {
-                self.gave_up_at = Some(left);
-                return None;
-            }
-        };
+        let planned = best_plan(&model, &budget, None, &|| false);
+        if !planned.proved {
+            self.gave_up_at = Some(left);
+        }
+        let plan = planned.plan?;
+        // A plan neither proved optimal nor certified within 1 % of the bound is left for the
+        // local search's route, which goes on improving every tick.
+        let close = planned.bound.is_some_and(|b| b as f64 <= plan.score as f64 * 1.01);
+        if !planned.proved && !close {
+            return None;
+        }
         let needs = plan
             .moves
             .iter()
@@ -567,6 +577,13 @@ impl Bot for Reference {
             return action;
         }
         self.plan(s);
+        self.route_step(s)
+    }
+}
+
+impl Reference {
+    /// The next step along the local search's route.
+    fn route_step(&mut self, s: &GameState) -> Action {
         let Some(planner) = &self.planner else { return Action::Wait };
         let target = self.route.first().copied().unwrap_or(planner.final_node());
         let table = &planner.dist[target][s.me.jump as usize];

@@ -8,7 +8,6 @@
 pub mod offline;
 mod render;
 mod setup;
-pub mod relaxation;
 pub mod solver;
 pub mod testgen;
 #[cfg(test)]

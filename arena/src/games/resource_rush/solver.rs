@@ -1,30 +1,20 @@
 //! The best score a bot can reach on a single-player test, against the file's scripted
-//! opponent: proved by exact search where it finishes, otherwise bracketed between the best
-//! plan found and a certified upper bound.
-//!
-//! 1. Quick plans: beam searches of growing width over the real rules
-//!    ([`sample_bots::plan_search`]), plus any plan the caller already has (the reference
-//!    bot's game).
-//! 2. Exact search with that incumbent, pruning every state whose admissible bound cannot
-//!    beat it; finishing within its state budget proves the optimum.
-//! 3. Otherwise the Lagrangian relaxation ([`super::relaxation`]) is tightened by subgradient
-//!    steps; each step gives a certified bound and, replayed, a plan. Its cost-to-go then
-//!    prunes a second exact search, which may still prove the optimum.
-//!
-//! Every effort is counted (states, iterations), so the answer does not depend on the machine;
-//! a CPU-time limit only stops the subgradient steps early.
+//! opponent: proved where the search finishes, otherwise bracketed between the best plan found
+//! and a certified upper bound. The search itself is [`sample_bots::planner`] (the reference
+//! bot plays with it too, on a smaller budget); this module gives it a test file, the
+//! reference's own game as a first plan, a budget of about a minute of CPU time, and falls
+//! back to a coarse bound where the relaxation does not apply (more than six `D`/`T`).
 
 use std::time::Duration;
 
-use crate::cputime::thread_cpu;
-
-use bot_sdk::rules::Action;
 use bot_sdk::path::Distances;
+use bot_sdk::rules::Action;
 use bot_sdk::{Cell, MapSpec, Pos};
-use sample_bots::plan_search::{search, CostToGo, Limits, Model, Outcome, Plan, Problem};
+use sample_bots::plan_search::{Model, Plan, Problem};
+use sample_bots::planner::{best_plan, Budget as PlanBudget};
+use sample_bots::relaxation::replay;
 
-use super::relaxation::{replay, Relaxation};
-use tracing::trace;
+use crate::cputime::thread_cpu;
 
 /// What the solver found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,33 +54,25 @@ pub struct Solved {
 /// How much the solver may search.
 #[derive(Debug, Clone)]
 pub struct Budget {
-    /// Widths of the beam searches for quick plans.
-    pub beams: Vec<usize>,
-    /// States the first exact search may create (before the relaxation).
-    pub quick_states: usize,
-    /// States the exact search pruned by the relaxation may create.
-    pub exact_states: usize,
-    /// Subgradient steps of the relaxation.
-    pub iterations: usize,
-    /// Width of the beam searches guided by the relaxation.
-    pub guided_beam: usize,
-    /// Stop improving once the bound is within this fraction of the best plan.
-    pub target_gap: f64,
-    /// CPU time after which the relaxation stops improving.
+    /// The planner's budget.
+    pub plan: PlanBudget,
+    /// CPU time after which the relaxation stops improving its bound.
     pub time_limit: Duration,
 }
 
 impl Default for Budget {
-    /// The budget `arena solve` and `tests-bench` use: within a minute on one core for maps of
+    /// The budget `arena solve` and `tests-bench` use: under a minute of CPU time on maps of
     /// the course's size.
     fn default() -> Budget {
         Budget {
-            beams: vec![64, 1024],
-            quick_states: 300_000,
-            exact_states: 2_000_000,
-            iterations: 3000,
-            guided_beam: 256,
-            target_gap: 0.0,
+            plan: PlanBudget {
+                beams: vec![64, 1024],
+                quick_states: 300_000,
+                steps: 3000,
+                relax_work: usize::MAX,
+                guided_beams: vec![256, 2048],
+                exact_states: 2_000_000,
+            },
             time_limit: Duration::from_secs(40),
         }
     }
@@ -100,12 +82,14 @@ impl Budget {
     /// A small budget for tests.
     pub fn small() -> Budget {
         Budget {
-            beams: vec![64],
-            quick_states: 200_000,
-            exact_states: 200_000,
-            iterations: 20,
-            guided_beam: 16,
-            target_gap: 0.0,
+            plan: PlanBudget {
+                beams: vec![64],
+                quick_states: 200_000,
+                steps: 20,
+                relax_work: usize::MAX,
+                guided_beams: vec![16],
+                exact_states: 200_000,
+            },
             time_limit: Duration::from_secs(20),
         }
     }
@@ -133,130 +117,21 @@ pub fn problem(spec: &MapSpec) -> Problem {
     }
 }
 
-/// Solves `spec` within `budget`; `known` is a plan the caller already has (checked here).
+/// Solves `spec` within `budget`; `known` is a plan the caller already has (replayed here).
 pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solved {
     let started = thread_cpu();
-    let elapsed = || thread_cpu().saturating_sub(started);
     let model = Model::new(problem(spec));
-    let mut best: Option<Plan> = known.and_then(|moves| replay(&model, moves));
-    let offer = |best: &mut Option<Plan>, plan: Plan| {
-        if best.as_ref().is_none_or(|b| plan.score > b.score) {
-            *best = Some(plan);
-        }
+    let known = known.and_then(|moves| replay(&model, moves));
+    let stop = || thread_cpu().saturating_sub(started) > budget.time_limit;
+    let planned = best_plan(&model, &budget.plan, known, &stop);
+    let solution = match (&planned.plan, planned.proved, planned.bound.or_else(|| upper_bound(spec))) {
+        (None, _, _) => Solution::Impossible,
+        (Some(plan), true, _) => Solution::Exact(plan.score),
+        (Some(plan), false, Some(bound)) if bound <= plan.score => Solution::Exact(plan.score),
+        (Some(plan), false, Some(bound)) => Solution::Bounded { best: plan.score, bound },
+        (Some(plan), false, None) => Solution::Bounded { best: plan.score, bound: i64::MAX },
     };
-    for &width in &budget.beams {
-        match search(&model, Limits { beam: Some(width), max_states: usize::MAX, incumbent: None }, None) {
-            Outcome::Found(plan) => offer(&mut best, plan),
-            Outcome::Impossible => return Solved { solution: Solution::Impossible, plan: None },
-            _ => {}
-        }
-    }
-    let exact = |best: &mut Option<Plan>, states: usize, extra: Option<&Relaxation>| {
-        let limits = Limits { beam: None, max_states: states, incumbent: best.as_ref().map(|b| b.score) };
-        match search(&model, limits, extra.map(|r| r as &dyn CostToGo)) {
-            Outcome::Optimal(plan) => {
-                *best = Some(plan);
-                true
-            }
-            Outcome::NoneBetter => true,
-            _ => false,
-        }
-    };
-    let proved = |best: Option<Plan>| match best {
-        Some(plan) => Solved { solution: Solution::Exact(plan.score), plan: Some(plan) },
-        None => Solved { solution: Solution::Impossible, plan: None },
-    };
-    trace!("[{:?}] beams: {:?}", elapsed(), best.as_ref().map(|b| b.score));
-    if exact(&mut best, budget.quick_states, None) {
-        return proved(best);
-    }
-    let Some(mut relaxation) = Relaxation::new(&model) else {
-        let bound = upper_bound(spec);
-        return match (best, bound) {
-            (Some(plan), Some(bound)) => {
-                Solved { solution: Solution::Bounded { best: plan.score, bound: bound.max(plan.score) }, plan: Some(plan) }
-            }
-            _ => Solved { solution: Solution::Impossible, plan: None },
-        };
-    };
-    let mut bound = f64::INFINITY;
-    let mut best_prices = relaxation.prices.clone();
-    let mut step = 2.0;
-    let mut stalled = 0;
-    let guided = |best: &mut Option<Plan>, relaxation: &Relaxation, width: usize| {
-        let limits = Limits { beam: Some(width), max_states: usize::MAX, incumbent: None };
-        if let Outcome::Found(plan) = search(&model, limits, Some(relaxation as &dyn CostToGo)) {
-            offer(best, plan);
-        }
-    };
-    for round in 0..budget.iterations {
-        let relaxed = relaxation.solve();
-        if round % 50 == 49 {
-            guided(&mut best, &relaxation, budget.guided_beam);
-        }
-        if relaxed.bound == f64::NEG_INFINITY {
-            return Solved { solution: Solution::Impossible, plan: None };
-        }
-        if let Some(plan) = relaxed.walk.as_deref().and_then(|w| replay(&model, w)) {
-            offer(&mut best, plan);
-        }
-        trace!("[{:?}] relaxed {:.1} best {:?} step {step}", elapsed(), relaxed.bound, best.as_ref().map(|b| b.score));
-        if relaxed.bound < bound - 1e-9 {
-            bound = relaxed.bound;
-            best_prices = relaxation.prices.clone();
-            stalled = 0;
-        } else {
-            stalled += 1;
-            if stalled >= 15 {
-                step /= 2.0;
-                stalled = 0;
-            }
-        }
-        let lower = best.as_ref().map_or(0, |b| b.score) as f64;
-        if bound.floor() <= lower * (1.0 + budget.target_gap) || elapsed() > budget.time_limit {
-            break;
-        }
-        // Subgradient of the bound in the prices: 1 - takes (only resources carry a price).
-        let grad: Vec<f64> = model
-            .items()
-            .iter()
-            .enumerate()
-            .map(|(i, (_, item))| match item {
-                sample_bots::plan_search::Item::Resource(_) => 1.0 - f64::from(relaxed.takes[i]),
-                _ => 0.0,
-            })
-            .collect();
-        let norm: f64 = grad
-            .iter()
-            .zip(&relaxation.prices)
-            .map(|(g, p)| if *g > 0.0 && *p <= 0.0 { 0.0 } else { g * g })
-            .sum();
-        if norm == 0.0 || step < 1e-4 {
-            break;
-        }
-        let t = step * (relaxed.bound - lower) / norm;
-        for (p, g) in relaxation.prices.iter_mut().zip(&grad) {
-            *p = (*p - t * g).max(0.0);
-        }
-    }
-    relaxation.prices = best_prices;
-    let _ = relaxation.solve();
-    for width in [budget.guided_beam, budget.guided_beam * 8] {
-        guided(&mut best, &relaxation, width);
-    }
-    let lower = best.as_ref().map_or(0, |b| b.score);
-    let bound = (bound + 1e-7 * bound.abs().max(1.0)).floor() as i64;
-    if bound <= lower {
-        return proved(best);
-    }
-    trace!("[{:?}] exact with relaxation from {lower} to {bound}", elapsed());
-    if exact(&mut best, budget.exact_states, Some(&relaxation)) {
-        return proved(best);
-    }
-    match best {
-        Some(plan) => Solved { solution: Solution::Bounded { best: plan.score, bound }, plan: Some(plan) },
-        None => Solved { solution: Solution::Impossible, plan: None },
-    }
+    Solved { solution, plan: planned.plan }
 }
 
 /// A valid upper bound: every resource the bot could visit on some way to the final in time,

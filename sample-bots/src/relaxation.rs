@@ -16,7 +16,7 @@
 //! the map; an LP solver would need the same model with millions of variables.
 
 use bot_sdk::{Action, Pos};
-use sample_bots::plan_search::{CostToGo, Item, Model, Plan};
+use crate::plan_search::{CostToGo, Item, Model, Plan};
 
 /// Arrival directions: four steps, four jumps.
 const DIRS: [(i32, i32); 8] = [(-1, 0), (0, 1), (1, 0), (0, -1), (-2, 0), (0, 2), (2, 0), (0, -2)];
@@ -35,7 +35,13 @@ pub struct Relaxation<'a> {
     /// Multiplier for each mask.
     mult: Vec<f64>,
     /// Price of each model item (0 for power-ups).
-    pub prices: Vec<f64>,
+    prices: Vec<f64>,
+    /// Subgradient state: the best bound so far and its prices, the step scale, and how many
+    /// steps in a row brought no better bound.
+    best_bound: f64,
+    best_prices: Vec<f64>,
+    step: f64,
+    stalled: u32,
     /// Moves as (destination, arrival direction), without and with Jump.
     moves: [Vec<Vec<(u32, u8)>>; 2],
     /// Earliest tick a cell can be reached, and ticks from it to the final (optimistic).
@@ -53,13 +59,13 @@ pub struct Relaxation<'a> {
 }
 
 /// What one relaxed solve gives.
-pub struct Relaxed {
+struct Relaxed {
     /// The bound at these prices: best priced walk plus every price.
-    pub bound: f64,
+    bound: f64,
     /// How many times the best walk takes each item.
-    pub takes: Vec<u32>,
+    takes: Vec<u32>,
     /// The best walk as moves (the last one onto the final), if any walk reaches the final.
-    pub walk: Option<Vec<Action>>,
+    walk: Option<Vec<Action>>,
 }
 
 impl<'a> Relaxation<'a> {
@@ -120,6 +126,10 @@ impl<'a> Relaxation<'a> {
             powerups,
             mult,
             prices: vec![0.0; model.items().len()],
+            best_bound: f64::INFINITY,
+            best_prices: vec![0.0; model.items().len()],
+            step: 2.0,
+            stalled: 0,
             moves,
             early,
             home,
@@ -128,6 +138,69 @@ impl<'a> Relaxation<'a> {
             next_a1: Vec::new(),
             back,
         })
+    }
+
+    /// One subgradient step: solves at the current prices, keeps the bound if it is the best
+    /// so far, then moves the prices (Polyak's step towards `lower`, the best known plan's
+    /// score; the scale halves after 15 steps without progress). Returns the relaxed walk
+    /// replayed as a real plan, and whether more steps may still help.
+    pub fn tighten(&mut self, lower: i64) -> (Option<Plan>, bool) {
+        let relaxed = self.solve();
+        if relaxed.bound == NEG {
+            return (None, false);
+        }
+        let plan = relaxed.walk.as_deref().and_then(|w| replay(self.model, w));
+        if relaxed.bound < self.best_bound - 1e-9 {
+            self.best_bound = relaxed.bound;
+            self.best_prices.clone_from(&self.prices);
+            self.stalled = 0;
+        } else {
+            self.stalled += 1;
+            if self.stalled >= 15 {
+                self.step /= 2.0;
+                self.stalled = 0;
+            }
+        }
+        let lower = lower.max(plan.as_ref().map_or(0, |p| p.score)) as f64;
+        // Subgradient of the bound in the prices: 1 - takes (only resources carry a price).
+        let grad: Vec<f64> = self
+            .model
+            .items()
+            .iter()
+            .zip(&relaxed.takes)
+            .map(|((_, item), &n)| if matches!(item, Item::Resource(_)) { 1.0 - f64::from(n) } else { 0.0 })
+            .collect();
+        let norm: f64 =
+            grad.iter().zip(&self.prices).map(|(g, p)| if *g > 0.0 && *p <= 0.0 { 0.0 } else { g * g }).sum();
+        if norm == 0.0 || self.step < 1e-4 || self.best_bound.floor() <= lower {
+            return (plan, false);
+        }
+        let t = self.step * (relaxed.bound - lower).max(0.0) / norm;
+        for (p, g) in self.prices.iter_mut().zip(&grad) {
+            *p = (*p - t * g).max(0.0);
+        }
+        (plan, true)
+    }
+
+    /// The best certified bound so far (rounded down: scores are integers); `None` when no
+    /// walk reaches the final.
+    pub fn bound(&self) -> Option<i64> {
+        let b = self.best_bound;
+        (b.is_finite()).then(|| (b + 1e-7 * b.abs().max(1.0)).floor() as i64)
+    }
+
+    /// Goes back to the best prices found and solves with them, so that the cost-to-go
+    /// ([`CostToGo`]) is the one of the best bound.
+    pub fn settle(&mut self) {
+        if self.best_bound.is_finite() {
+            self.prices.clone_from(&self.best_prices);
+            let _ = self.solve();
+        }
+    }
+
+    /// Rough work of one solve (states times moves), to size budgets.
+    pub fn work(&self) -> usize {
+        self.cells * self.mult.len() * (1 + usize::from(self.model.may_jump())) * self.ticks as usize * 4
     }
 
     fn state(&self, mask: usize, jump: bool, cell: usize) -> usize {
@@ -140,7 +213,7 @@ impl<'a> Relaxation<'a> {
     /// when the remembered cell is the one `a1` goes to (`v2`, by move `a2`; bit 7: back onto
     /// it, taking nothing). Moving onto the remembered cell can never beat taking what another
     /// move takes, since values only grow with what the bot holds.
-    pub fn solve(&mut self) -> Relaxed {
+    fn solve(&mut self) -> Relaxed {
         let model = self.model;
         let p = model.problem();
         let start = model.cell(p.start);
