@@ -32,6 +32,9 @@ pub struct Budget {
     pub guided_beams: Vec<usize>,
     /// States the exact search pruned by the relaxation may create.
     pub exact_states: usize,
+    /// When the optimum is not proved: gaps (fractions of the best plan's score) to certify in
+    /// turn by exact searches for better plans only, each with `exact_states`.
+    pub certify_gaps: Vec<f64>,
 }
 
 /// What the planner found.
@@ -46,8 +49,9 @@ pub struct Planned {
 }
 
 /// The best plan for `model` within `budget` (see the module docs). `known` is a plan the
-/// caller already has; `stop` is asked between subgradient steps.
-pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn Fn() -> bool) -> Planned {
+/// caller already has; `stop(false)` is asked between subgradient steps, `stop(true)` before
+/// each exact search after them (a caller's clock, for instance).
+pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn Fn(bool) -> bool) -> Planned {
     let mut best = known;
     let offer = |best: &mut Option<Plan>, plan: Plan| {
         if best.as_ref().is_none_or(|b| plan.score > b.score) {
@@ -98,7 +102,7 @@ pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn
         if round % 50 == 49 {
             guided(&mut best, &relaxation, budget.guided_beams.first().copied().unwrap_or(0));
         }
-        if !more || stop() {
+        if !more || stop(false) {
             break;
         }
     }
@@ -112,7 +116,40 @@ pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn
     if best.as_ref().is_some_and(|b| bound <= b.score) {
         return proved(best);
     }
-    if budget.exact_states > 0 && exact(&mut best, budget.exact_states, Some(&relaxation)) {
+    if budget.exact_states > 0 && !stop(true) && exact(&mut best, budget.exact_states, Some(&relaxation)) {
+        return proved(best);
+    }
+    // Not proved: certify a smaller bound instead. An exact search that only looks for plans
+    // scoring more than `target` prunes far more; if it finishes without finding one, no plan
+    // scores more than `target`.
+    // A search that finds a better plan is tried again from it (a few times at most).
+    let mut bound = bound;
+    let mut gaps = budget.certify_gaps.iter().copied().peekable();
+    let mut retries = 0;
+    while let (Some(&gap), Some(score), false) = (gaps.peek(), best.as_ref().map(|b| b.score), stop(true)) {
+        let target = (score as f64 * (1.0 + gap)).floor() as i64;
+        if target >= bound {
+            gaps.next();
+            continue;
+        }
+        let limits = Limits { beam: None, max_states: budget.exact_states, incumbent: Some(target) };
+        match search(model, limits, Some(&relaxation as &dyn CostToGo)) {
+            Outcome::NoneBetter => {
+                bound = target;
+                gaps.next();
+            }
+            Outcome::Optimal(plan) if retries < 3 => {
+                offer(&mut best, plan);
+                retries += 1;
+            }
+            Outcome::Optimal(plan) => {
+                offer(&mut best, plan);
+                break;
+            }
+            _ => break,
+        }
+    }
+    if best.as_ref().is_some_and(|b| bound <= b.score) {
         return proved(best);
     }
     Planned { plan: best, bound: Some(bound), proved: false }

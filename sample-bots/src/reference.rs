@@ -27,9 +27,9 @@ const FAR: u16 = u16::MAX;
 /// when something changed (an item the route counted on is gone, the opponent is expected to
 /// do otherwise), and per tick otherwise (the route is a local optimum already: only
 /// perturbations).
-const QUIET_BUDGET: usize = 60000;
-const FIRST_BUDGET: usize = 8_000_000;
-const TICK_BUDGET: usize = 600000;
+const QUIET_BUDGET: usize = 20_000;
+const FIRST_BUDGET: usize = 2_000_000;
+const TICK_BUDGET: usize = 250_000;
 
 /// Planning effort per attempt (a few tens of milliseconds each): exact search states,
 /// relaxation work (see `Relaxation::work`), guided beam width; and how many attempts a game
@@ -40,7 +40,7 @@ const GUIDED_BEAM: usize = 32;
 const EXACT_ATTEMPTS: u32 = 8;
 /// Maps whose distance tables for the exact search would be larger than this (items x cells x
 /// ticks) are not tried at all.
-const EXACT_TABLES: usize = 12_000_000;
+const EXACT_TABLES: usize = 4_000_000;
 
 /// A proved-optimal plan being followed: the moves left, and the cells whose items it counts on.
 #[derive(Debug)]
@@ -531,10 +531,17 @@ impl Reference {
             ticks: left,
             cleared: takes.map(<[_]>::to_vec).unwrap_or_default(),
         };
+        // The exact search's tables grow with items x cells x ticks, the relaxation's work with
+        // cells x ticks x 2^(D and T): on maps too large for both, only the route search plays.
+        let cells = s.grid.rows() * s.grid.cols();
+        let small = items * cells * left as usize <= EXACT_TABLES;
+        let powerups = s.grid.positions().filter(|p| matches!(s.grid.get(*p), Some(Cell::Double | Cell::Triple))).count();
+        let relax_work = (cells * 8 * left as usize).saturating_mul(1 << powerups.min(30));
+        if !small && relax_work * 2 > RELAX_WORK {
+            self.gave_up_at = Some(0);
+            return None;
+        }
         let model = Model::new(problem);
-        // The exact search's tables grow with items x cells x ticks: on large maps only the
-        // relaxation and its guided beam run (they skip themselves when too large too).
-        let small = items * s.grid.rows() * s.grid.cols() * left as usize <= EXACT_TABLES;
         let budget = Budget {
             beams: vec![32],
             quick_states: if small { EXACT_STATES / 4 } else { 0 },
@@ -542,8 +549,9 @@ impl Reference {
             relax_work: RELAX_WORK,
             guided_beams: vec![GUIDED_BEAM],
             exact_states: if small { EXACT_STATES } else { 0 },
+            certify_gaps: vec![],
         };
-        let planned = best_plan(&model, &budget, None, &|| false);
+        let planned = best_plan(&model, &budget, None, &|_| false);
         if !planned.proved {
             self.gave_up_at = Some(left);
         }

@@ -239,7 +239,11 @@ impl<'a> Relaxation<'a> {
             let choice = &mut choice_rest[..size];
             v2_cur.fill(NEG);
             for c in 0..self.cells {
-                if c == fin || self.early[c] > t || self.home[c] > left || (t == 0 && c != start) {
+                // (The final ends the game, except as the start: a bot may leave it first.)
+                if (c == fin && t > 0) || self.early[c] > t || (t == 0 && c != start) {
+                    continue;
+                }
+                if c != fin && self.home[c] > left {
                     continue;
                 }
                 for mask in 0..masks {
@@ -311,6 +315,10 @@ impl<'a> Relaxation<'a> {
         }
         let best = self.values[self.state(0, p.jump, start)];
         let mut takes = vec![0u32; model.items().len()];
+        if start == fin && best <= 0.0 {
+            // Standing on the final at the start: stopping at once scores 0.
+            return Relaxed { bound: self.prices.iter().sum::<f64>(), takes, walk: Some(vec![Action::Wait]) };
+        }
         if best == NEG {
             return Relaxed { bound: NEG, takes, walk: None };
         }
@@ -397,7 +405,12 @@ pub fn replay(model: &Model, moves: &[Action]) -> Option<Plan> {
                 grid.set(q, bot_sdk::Cell::Floor);
             }
         }
-        let Action::Move(to) = *action else { continue };
+        let Action::Move(to) = *action else {
+            if at == p.final_pos {
+                return Some(Plan { score, moves: moves[..=t].to_vec() });
+            }
+            continue;
+        };
         bot_sdk::rules::check_move(&grid, at, to, jump).ok()?;
         at = to;
         match grid.get(to) {

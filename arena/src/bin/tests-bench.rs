@@ -41,8 +41,12 @@ struct Args {
     /// Skip the 20 tests (random maps only).
     #[arg(long)]
     no_tests: bool,
-    /// CPU seconds the solver may spend improving its bound, per map.
-    #[arg(long, default_value_t = 50)]
+    /// Write the random maps into this folder (`course_map_<seed>.txt`) too.
+    #[arg(long)]
+    write_maps: Option<PathBuf>,
+    /// CPU seconds the solver may spend improving its bound, per map (exact searches may
+    /// start until 3/2 of it).
+    #[arg(long, default_value_t = 30)]
     solver_seconds: u64,
 }
 
@@ -141,6 +145,10 @@ fn main() -> anyhow::Result<()> {
         for seed in args.seed..args.seed + args.random {
             let text = course_map(seed).map_err(anyhow::Error::msg)?;
             let spec = MapSpec::parse(&text).map_err(|e| anyhow::anyhow!("random map {seed}: {e}"))?;
+            if let Some(dir) = &args.write_maps {
+                let path = dir.join(format!("course_map_{seed}.txt"));
+                std::fs::write(&path, &text).with_context(|| format!("writing {}", path.display()))?;
+            }
             let r = play_test(&spec, Reference::default());
             let (solved, cpu, wall) = timed_solve(&spec, &budget, &r);
             let gap = solved.solution.gap();

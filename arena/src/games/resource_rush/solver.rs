@@ -56,7 +56,8 @@ pub struct Solved {
 pub struct Budget {
     /// The planner's budget.
     pub plan: PlanBudget,
-    /// CPU time after which the relaxation stops improving its bound.
+    /// CPU time after which the relaxation stops improving its bound (and after 3/2 of which
+    /// no exact search starts).
     pub time_limit: Duration,
 }
 
@@ -70,10 +71,11 @@ impl Default for Budget {
                 quick_states: 300_000,
                 steps: 3000,
                 relax_work: usize::MAX,
-                guided_beams: vec![256, 2048],
-                exact_states: 2_000_000,
+                guided_beams: vec![256, 2048, 8192],
+                exact_states: 10_000_000,
+                certify_gaps: vec![0.029, 0.01, 0.0],
             },
-            time_limit: Duration::from_secs(40),
+            time_limit: Duration::from_secs(30),
         }
     }
 }
@@ -89,6 +91,7 @@ impl Budget {
                 relax_work: usize::MAX,
                 guided_beams: vec![16],
                 exact_states: 200_000,
+                certify_gaps: vec![],
             },
             time_limit: Duration::from_secs(20),
         }
@@ -122,7 +125,11 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
     let started = thread_cpu();
     let model = Model::new(problem(spec));
     let known = known.and_then(|moves| replay(&model, moves));
-    let stop = || thread_cpu().saturating_sub(started) > budget.time_limit;
+    // The relaxation stops at the time limit; exact searches are not started past 3/2 of it.
+    let stop = |exact: bool| {
+        let spent = thread_cpu().saturating_sub(started);
+        spent > if exact { budget.time_limit * 3 / 2 } else { budget.time_limit }
+    };
     let planned = best_plan(&model, &budget.plan, known, &stop);
     let solution = match (&planned.plan, planned.proved, planned.bound.or_else(|| upper_bound(spec))) {
         (None, _, _) => Solution::Impossible,
@@ -164,6 +171,7 @@ mod tests {
     use super::*;
     use crate::engine::{Reply, State, Turn};
     use crate::games::resource_rush::ResourceRush;
+    use bot_sdk::path::legal_moves;
 
     /// The best finishing score over every possible sequence of answers, played through the
     /// real game: the reference the solver is checked against.
@@ -232,6 +240,22 @@ mod tests {
         text
     }
 
+    /// A bot that plays a fixed list of answers (then waits).
+    struct Plays(std::collections::VecDeque<Action>);
+    impl bot_sdk::Bot for Plays {
+        fn act(&mut self, _: &bot_sdk::GameState) -> Action {
+            self.0.pop_front().unwrap_or(Action::Wait)
+        }
+    }
+
+    /// Plays `plan` as a bot in a real single-player test and checks it scores what it claims.
+    fn check_plan(spec: &MapSpec, plan: &Plan, text: &str) {
+        let run = crate::games::resource_rush::offline::play_test(spec, Plays(plan.moves.iter().copied().collect()));
+        let me = &run.outcome.players[0];
+        assert!(me.finished && me.forfeit.is_none(), "the plan finishes: {me:?}\n{text}");
+        assert_eq!(me.score, plan.score, "the plan scores what it claims\n{text}");
+    }
+
     #[test]
     fn the_solver_matches_brute_force_on_tiny_random_maps() {
         let mut rng = Rng(7);
@@ -240,37 +264,85 @@ mod tests {
             let text = random_map(&mut rng);
             let spec = MapSpec::parse(&text).unwrap();
             let truth = brute_force(&ResourceRush::test(spec.clone(), false));
-            match solve(&spec, DEFAULT_STATE_LIMIT) {
+            let solved = solve(&spec, &Budget::small(), None);
+            match solved.solution {
                 Solution::Exact(score) => {
                     assert_eq!(Some(score), truth, "{text}");
+                    check_plan(&spec, solved.plan.as_ref().unwrap(), &text);
                     exact += 1;
                 }
                 Solution::Impossible => assert_eq!(truth, None, "{text}"),
-                Solution::AtMost(_) => panic!("tiny maps are solved exactly"),
+                Solution::Bounded { .. } => panic!("tiny maps are solved exactly"),
             }
         }
         assert!(exact > 100, "enough maps can be finished to mean something ({exact})");
     }
 
+    /// A budget with no exact search and a single relaxed solve at zero prices: the answer is
+    /// that relaxation's bound and its walk, replayed.
+    fn relaxation_only() -> Budget {
+        let plan = PlanBudget { beams: vec![], quick_states: 0, steps: 1, guided_beams: vec![], exact_states: 0, ..Budget::small().plan };
+        Budget { plan, ..Budget::small() }
+    }
+
     #[test]
-    fn the_bound_is_never_below_the_optimum() {
+    fn relaxation_bounds_are_never_below_the_optimum_and_plans_replay() {
         let mut rng = Rng(11);
+        let mut bounded = 0;
+        for _ in 0..300 {
+            let text = random_map(&mut rng);
+            let spec = MapSpec::parse(&text).unwrap();
+            let truth = brute_force(&ResourceRush::test(spec.clone(), false));
+            let solved = solve(&spec, &relaxation_only(), None);
+            match (solved.solution, truth) {
+                (Solution::Bounded { best, bound }, Some(best_possible)) => {
+                    assert!(bound >= best_possible && best <= best_possible, "{best} <= {best_possible} <= {bound}\n{text}");
+                    check_plan(&spec, solved.plan.as_ref().unwrap(), &text);
+                    bounded += 1;
+                }
+                (Solution::Exact(score), Some(best_possible)) => {
+                    assert_eq!(score, best_possible, "a bound reaching a plan's score proves it\n{text}");
+                    check_plan(&spec, solved.plan.as_ref().unwrap(), &text);
+                }
+                (Solution::Impossible, None) => {}
+                (other, truth) => panic!("{other:?} but brute force says {truth:?}\n{text}"),
+            }
+        }
+        assert!(bounded >= 5, "enough maps end with a bound above the plan ({bounded})");
+    }
+
+    #[test]
+    fn the_bound_fallback_is_never_below_the_optimum() {
+        let mut rng = Rng(13);
         for _ in 0..200 {
             let spec = MapSpec::parse(&random_map(&mut rng)).unwrap();
-            if let (Solution::Exact(best), Solution::AtMost(bound)) =
-                (solve(&spec, DEFAULT_STATE_LIMIT), upper_bound(&spec))
-            {
+            if let (Some(best), Some(bound)) = (brute_force(&ResourceRush::test(spec.clone(), false)), upper_bound(&spec)) {
                 assert!(bound >= best, "bound {bound} < optimum {best}");
             }
         }
     }
 
     #[test]
-    fn a_state_limit_falls_back_to_the_bound() {
-        let text = "ARENA 3 3 6\n0 0\n0 0\n2 2\nMAP\n0 5 5\n5 5 5\n5 5 0\nEND_MAP\nSTREAM\n";
-        let spec = MapSpec::parse(text).unwrap();
-        assert_eq!(solve(&spec, DEFAULT_STATE_LIMIT), Solution::Exact(25), "six steps take five 5s");
-        assert_eq!(solve(&spec, 1), upper_bound(&spec));
-        assert_eq!(upper_bound(&spec), Solution::AtMost(35));
+    fn a_small_budget_ends_with_a_certified_bound_on_a_large_test() {
+        let spec = crate::games::resource_rush::load_map_file(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests/test12.txt"),
+        )
+        .unwrap();
+        let budget = Budget { plan: PlanBudget { beams: vec![8], quick_states: 1000, steps: 3, guided_beams: vec![], exact_states: 1000, ..Budget::small().plan }, ..Budget::small() };
+        let solved = solve(&spec, &budget, None);
+        let Solution::Bounded { best, bound } = solved.solution else { panic!("{:?}", solved.solution) };
+        assert!(best < bound);
+        check_plan(&spec, solved.plan.as_ref().unwrap(), "test12");
+    }
+
+    #[test]
+    fn the_default_budget_proves_a_mid_sized_test() {
+        let spec = crate::games::resource_rush::load_map_file(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests/test7.txt"),
+        )
+        .unwrap();
+        let solved = solve(&spec, &Budget::small(), None);
+        assert_eq!(solved.solution, Solution::Exact(383));
+        check_plan(&spec, solved.plan.as_ref().unwrap(), "test7");
     }
 }
