@@ -73,7 +73,7 @@ pub enum Item {
 }
 
 /// Unreachable.
-const FAR: u16 = u16::MAX;
+pub const FAR: u16 = u16::MAX;
 
 /// The problem prepared for search: move lists, the items that matter, distances.
 #[derive(Debug)]
@@ -115,8 +115,23 @@ fn set(bits: &mut [u64], i: usize) {
     bits[i / 64] |= 1 << (i % 64);
 }
 
-/// Breadth-first distances from `from` over `adj`; no path goes on through `stop`.
-fn bfs(adj: &[Vec<u32>], from: usize, stop: usize) -> Vec<u16> {
+/// Safe moves (fire excluded: entering it is never worth it) from each cell, as row-major
+/// indexes, without and with Jump.
+pub fn move_lists(grid: &Grid) -> [Vec<Vec<u32>>; 2] {
+    let cols = grid.cols();
+    let index = |p: Pos| p.x as usize * cols + p.y as usize;
+    let mut moves: [Vec<Vec<u32>>; 2] = [vec![Vec::new(); grid.rows() * cols], vec![Vec::new(); grid.rows() * cols]];
+    for p in grid.positions() {
+        for (j, jump) in [false, true].into_iter().enumerate() {
+            moves[j][index(p)] = safe_moves(grid, p, jump).into_iter().map(|q| index(q) as u32).collect();
+        }
+    }
+    moves
+}
+
+/// Breadth-first distances (in ticks, `u16::MAX`: unreachable) from `from` over the move lists
+/// `adj`; no path goes on through `stop` (pass the final: stepping on it ends the game).
+pub fn bfs(adj: &[Vec<u32>], from: usize, stop: usize) -> Vec<u16> {
     let mut dist = vec![FAR; adj.len()];
     let mut queue = std::collections::VecDeque::from([from]);
     dist[from] = 0;
@@ -141,12 +156,7 @@ impl Model {
         let cols = grid.cols();
         let cells = grid.rows() * cols;
         let index = |p: Pos| p.x as usize * cols + p.y as usize;
-        let mut moves: [Vec<Vec<u32>>; 2] = [vec![Vec::new(); cells], vec![Vec::new(); cells]];
-        for p in grid.positions() {
-            for (j, jump) in [false, true].into_iter().enumerate() {
-                moves[j][index(p)] = safe_moves(grid, p, jump).into_iter().map(|q| index(q) as u32).collect();
-            }
-        }
+        let moves = move_lists(grid);
         let fin = index(problem.final_pos);
         let to_final = [bfs(&moves[0], fin, fin), bfs(&moves[1], fin, fin)];
         let may_jump = problem.jump || grid.positions().any(|p| grid.get(p) == Some(Cell::Jump));
@@ -186,11 +196,14 @@ impl Model {
             deadline.push(first_clear[c]);
         }
         let item_dist = items.iter().map(|&(c, _)| bfs(&moves[j], c as usize, fin)).collect();
-        let mut by_value: Vec<u32> = (0..items.len() as u32).filter(|&i| matches!(items[i as usize].1, Item::Resource(_))).collect();
-        by_value.sort_by_key(|&i| std::cmp::Reverse(match items[i as usize].1 {
-            Item::Resource(v) => v,
-            _ => 0,
-        }));
+        let mut by_value: Vec<u32> =
+            (0..items.len() as u32).filter(|&i| matches!(items[i as usize].1, Item::Resource(_))).collect();
+        by_value.sort_by_key(|&i| {
+            std::cmp::Reverse(match items[i as usize].1 {
+                Item::Resource(v) => v,
+                _ => 0,
+            })
+        });
         let words = items.len().div_ceil(64).max(1);
         let jumps: Vec<usize> = (0..items.len()).filter(|&i| items[i].1 == Item::Jump).collect();
         let jump_walk = (0..items.len())
@@ -204,7 +217,24 @@ impl Model {
                 }
             }
         }
-        Model { cols, problem, moves, items, item_at, deadline, to_final, may_jump, item_dist, by_value, from_start, reach: std::sync::OnceLock::new(), dead, jumps, jump_walk, words }
+        Model {
+            cols,
+            problem,
+            moves,
+            items,
+            item_at,
+            deadline,
+            to_final,
+            may_jump,
+            item_dist,
+            by_value,
+            from_start,
+            reach: std::sync::OnceLock::new(),
+            dead,
+            jumps,
+            jump_walk,
+            words,
+        }
     }
 
     /// The problem this model was built from.
@@ -421,8 +451,12 @@ fn search_n<const N: usize>(model: &Model, limits: Limits, extra: Option<&dyn Co
     model.canonical(&mut taken, start, 0, p.ticks, limits.beam.is_none());
     // Trail: per tick, each kept state's (parent index, cell), to rebuild the plan.
     let mut trail: Vec<Vec<(u32, u32)>> = vec![vec![(u32::MAX, start as u32)]];
-    let mut states =
-        vec![Entry { key: Key { cell: start as u32, jump: p.jump, mult: p.multiplier, taken }, score: 0, reach: 0, node: 0 }];
+    let mut states = vec![Entry {
+        key: Key { cell: start as u32, jump: p.jump, mult: p.multiplier, taken },
+        score: 0,
+        reach: 0,
+        node: 0,
+    }];
     let mut seen: HashMap<Key<N>, i64> = HashMap::default();
     let mut created = 0usize;
     // Expected points per tick of a fresh walk, to rank states in a beam by their future too.
@@ -523,7 +557,11 @@ fn search_n<const N: usize>(model: &Model, limits: Limits, extra: Option<&dyn Co
         }
     }
     let Some((score, tick, parent)) = best else {
-        return if limits.incumbent.is_some() && limits.beam.is_none() { Outcome::NoneBetter } else { Outcome::Impossible };
+        return if limits.incumbent.is_some() && limits.beam.is_none() {
+            Outcome::NoneBetter
+        } else {
+            Outcome::Impossible
+        };
     };
     let mut moves = vec![Action::Wait; tick as usize];
     if tick > 0 {

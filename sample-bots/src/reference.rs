@@ -1,27 +1,33 @@
-//! The `reference` strategy: plans a whole route and replans every tick.
+//! The `reference` strategy: the optimal plan where it can be proved within a small budget,
+//! otherwise a whole route found by local search, replanned every tick.
 //!
-//! Walls, voids and fire never change during a game (collecting only turns cells into `0`),
-//! so shortest distances from every item and from the final are computed once, with and
-//! without Jump, over precomputed move lists. A route is a sequence of items to collect before
-//! heading for the final; it is valued by walking it (each item's value times the multiplier
-//! held when it is reached, Jump shortening everything after a `J`) and is feasible when the
-//! final is still reached in time. An iterated local search (insert, remove, relocate, reverse,
-//! then perturb and search again) improves the route; its effort is counted in evaluations,
-//! not seconds, so the bot plays the same game on any machine.
+//! **Planning** ([`crate::planner`], the search `arena solve` uses, on a budget of some tens
+//! of milliseconds): on the first tick, the bot searches the best plan from where it stands
+//! against the map as it is (the opponent's future moves are unknown, so the plan assumes it
+//! takes nothing more). A plan proved optimal, or certified within 1 % of the relaxation's
+//! bound, is followed move by move; when the opponent takes an item the plan counts on, the
+//! bot plans again. An attempt that does not finish is tried again once the ticks left have
+//! halved (the problem shrinks); a game makes a few attempts at most.
+//!
+//! **Route search** otherwise: walls, voids and fire never change during a game (collecting
+//! only turns cells into `0`), so shortest distances from every item and from the final are
+//! computed once, with and without Jump, over precomputed move lists. A route is a sequence of
+//! items to collect before heading for the final; it is valued by walking it (each item's value
+//! times the multiplier held when it is reached, Jump shortening everything after a `J`) and is
+//! feasible when the final is still reached in time. An iterated local search (insert, remove,
+//! relocate, reverse, then perturb and search again) improves the route; its effort is counted
+//! in evaluations, not seconds, so the bot plays the same game on any machine.
 //!
 //! Every tick the bot steps along a shortest path to the route's next item, preferring steps
 //! that pick something up on the way, and it never takes a route that misses the final: a
 //! feasible route stays feasible as the game goes on, so the bot always finishes in time.
 //! In a duel it leaves out items the opponent is strictly closer to.
 
-use bot_sdk::path::{legal_moves, safe_moves};
+use bot_sdk::path::legal_moves;
 use bot_sdk::{Action, Bot, Cell, GameState, Grid, Pos};
 
-use crate::plan_search::{Model, Problem};
+use crate::plan_search::{bfs, move_lists, Model, Problem, FAR};
 use crate::planner::{best_plan, Budget};
-
-/// Unreachable.
-const FAR: u16 = u16::MAX;
 
 /// Local-search effort, in route stops walked by evaluations: on the first tick, then per tick
 /// when something changed (an item the route counted on is gone, the opponent is expected to
@@ -128,37 +134,15 @@ struct Start {
 impl Planner {
     fn new(grid: &Grid, final_pos: Pos) -> Planner {
         let cols = grid.cols();
-        let cells = grid.rows() * cols;
         let index = |p: Pos| p.x as usize * cols + p.y as usize;
-        // Move lists (fire excluded: entering it is never worth it), without and with Jump.
-        let mut adjacency: [Vec<Vec<u32>>; 2] = [vec![Vec::new(); cells], vec![Vec::new(); cells]];
-        for p in grid.positions() {
-            for (j, jump) in [false, true].into_iter().enumerate() {
-                adjacency[j][index(p)] = safe_moves(grid, p, jump).into_iter().map(|q| index(q) as u32).collect();
-            }
-        }
+        let adjacency = move_lists(grid);
+        let cells = adjacency[0].len();
         // An item on the final is taken on arrival, as the route ends: it is no stop of its own.
         let items: Vec<Pos> =
             grid.positions().filter(|p| *p != final_pos && grid.get(*p).is_some_and(Cell::is_collectable)).collect();
         // Walking onto the final ends the game, so no path goes on through it.
         let end = index(final_pos);
-        let bfs = |from: usize, adj: &Vec<Vec<u32>>| {
-            let mut dist = vec![FAR; cells];
-            let mut queue = std::collections::VecDeque::from([from]);
-            dist[from] = 0;
-            while let Some(c) = queue.pop_front() {
-                if c == end && c != from {
-                    continue;
-                }
-                for &n in &adj[c] {
-                    if dist[n as usize] == FAR {
-                        dist[n as usize] = dist[c] + 1;
-                        queue.push_back(n as usize);
-                    }
-                }
-            }
-            dist
-        };
+        let bfs = |from: usize, adj: &Vec<Vec<u32>>| bfs(adj, from, end);
         let dist = items
             .iter()
             .chain(std::iter::once(&final_pos))
@@ -503,10 +487,10 @@ impl Reference {
     /// The next move of a proved-optimal plan, planning one when the exact search may fit:
     /// on the first tick, when the opponent took an item the plan counted on, and again when
     /// the ticks left have halved since an attempt ran out of budget.
-    fn exact_move(&mut self, s: &GameState, takes: Option<&[(Pos, u32)]>) -> Option<Action> {
+    fn exact_move(&mut self, s: &GameState) -> Option<Action> {
         if let Some(plan) = &mut self.exact {
             let intact = plan.needs.iter().all(|&p| s.grid.get(p).is_some_and(Cell::is_collectable));
-            if intact && takes.is_none() {
+            if intact {
                 if let Some(action) = plan.moves.pop_front() {
                     if let Action::Move(p) = action {
                         plan.needs.retain(|&q| q != p);
@@ -529,13 +513,15 @@ impl Reference {
             jump: s.me.jump,
             multiplier: s.me.multiplier,
             ticks: left,
-            cleared: takes.map(<[_]>::to_vec).unwrap_or_default(),
+            // The opponent's future moves are unknown: the plan assumes it takes nothing more.
+            cleared: Vec::new(),
         };
         // The exact search's tables grow with items x cells x ticks, the relaxation's work with
         // cells x ticks x 2^(D and T): on maps too large for both, only the route search plays.
         let cells = s.grid.rows() * s.grid.cols();
         let small = items * cells * left as usize <= EXACT_TABLES;
-        let powerups = s.grid.positions().filter(|p| matches!(s.grid.get(*p), Some(Cell::Double | Cell::Triple))).count();
+        let powerups =
+            s.grid.positions().filter(|p| matches!(s.grid.get(*p), Some(Cell::Double | Cell::Triple))).count();
         let relax_work = (cells * 8 * left as usize).saturating_mul(1 << powerups.min(30));
         if !small && relax_work * 2 > RELAX_WORK {
             self.gave_up_at = Some(0);
@@ -571,7 +557,7 @@ impl Reference {
             })
             .collect();
         self.exact = Some(ExactPlan { moves: plan.moves.into(), needs });
-        self.exact_move(s, None)
+        self.exact_move(s)
     }
 }
 
@@ -581,7 +567,7 @@ impl Bot for Reference {
     }
 
     fn act(&mut self, s: &GameState) -> Action {
-        if let Some(action) = self.exact_move(s, None) {
+        if let Some(action) = self.exact_move(s) {
             return action;
         }
         self.plan(s);

@@ -15,8 +15,8 @@
 //! plain DP over the grid, with travel time and multiplier order built in, in memory linear in
 //! the map; an LP solver would need the same model with millions of variables.
 
-use bot_sdk::{Action, Pos};
 use crate::plan_search::{CostToGo, Item, Model, Plan};
+use bot_sdk::{Action, Pos};
 
 /// Arrival directions: four steps, four jumps.
 const DIRS: [(i32, i32); 8] = [(-1, 0), (0, 1), (1, 0), (0, -1), (-2, 0), (0, 2), (2, 0), (0, -2)];
@@ -89,33 +89,39 @@ impl<'a> Relaxation<'a> {
                 m
             })
             .collect();
-        let mut moves: [Vec<Vec<(u32, u8)>>; 2] = [vec![Vec::new(); cells], vec![Vec::new(); cells]];
-        for (j, jump) in [false, true].into_iter().enumerate() {
-            for c in 0..cells {
-                let from = model.pos(c);
-                moves[j][c] = model
-                    .moves(c, jump)
-                    .iter()
-                    .map(|&d| {
-                        let to = model.pos(d as usize);
-                        let dir = DIRS.iter().position(|&(dx, dy)| from.x + dx == to.x && from.y + dy == to.y);
-                        (d, dir.map_or(NONE as u8, |k| k as u8))
-                    })
-                    .collect();
-            }
-        }
-        let mut back: [Vec<[u8; PREV]>; 2] = [vec![[u8::MAX; PREV]; cells], vec![[u8::MAX; PREV]; cells]];
-        for j in 0..2 {
-            for c in 0..cells {
-                let from = model.pos(c);
-                for (prev, &(dx, dy)) in DIRS.iter().enumerate() {
-                    let q = Pos::new(from.x - dx, from.y - dy);
-                    if let Some(k) = moves[j][c].iter().position(|&(d, _)| model.pos(d as usize) == q) {
-                        back[j][c][prev] = k as u8;
+        // Moves as (destination, arrival direction), and the index of the move back onto each
+        // direction's cell.
+        let moves: [Vec<Vec<(u32, u8)>>; 2] = [false, true].map(|jump| {
+            (0..cells)
+                .map(|c| {
+                    let from = model.pos(c);
+                    let arrival =
+                        |to: Pos| DIRS.iter().position(|&(dx, dy)| from.x + dx == to.x && from.y + dy == to.y);
+                    model
+                        .moves(c, jump)
+                        .iter()
+                        .map(|&d| (d, arrival(model.pos(d as usize)).map_or(NONE as u8, |k| k as u8)))
+                        .collect()
+                })
+                .collect()
+        });
+        let back: [Vec<[u8; PREV]>; 2] = [0, 1].map(|j: usize| {
+            moves[j]
+                .iter()
+                .enumerate()
+                .map(|(c, list)| {
+                    let from = model.pos(c);
+                    let mut row = [u8::MAX; PREV];
+                    for (prev, &(dx, dy)) in DIRS.iter().enumerate() {
+                        let q = Pos::new(from.x - dx, from.y - dy);
+                        if let Some(k) = list.iter().position(|&(d, _)| model.pos(d as usize) == q) {
+                            row[prev] = k as u8;
+                        }
                     }
-                }
-            }
-        }
+                    row
+                })
+                .collect()
+        });
         let j = model.may_jump();
         let early = (0..cells).map(|c| model.from_start(c).unwrap_or(u32::MAX)).collect();
         let home = (0..cells).map(|c| model.to_final(c, j).unwrap_or(u32::MAX)).collect();
@@ -280,7 +286,9 @@ impl<'a> Relaxation<'a> {
                                     return 0.0;
                                 }
                                 let s = (m * 2 + usize::from(j)) * cells + d;
-                                let remembered = t > 0 && self.back[usize::from(j)][d][usize::from(dir)] == choice_next_a1(&self.next_a1, s);
+                                let remembered = t > 0
+                                    && self.back[usize::from(j)][d][usize::from(dir)]
+                                        == choice_next_a1(&self.next_a1, s);
                                 if remembered {
                                     v2_next[s]
                                 } else {

@@ -71,7 +71,11 @@ fn judge(solution: &Solution, score: i64) -> (String, String, String) {
         Solution::Bounded { best, bound } => (
             format!("{best} ..= {bound}"),
             format!("{:.1} %", solution.gap() * 100.0),
-            format!("{:.1} % of best, >= {:.1} %", score as f64 / best.max(1) as f64 * 100.0, score as f64 / bound.max(1) as f64 * 100.0),
+            format!(
+                "{:.1} % of best, >= {:.1} %",
+                score as f64 / best.max(1) as f64 * 100.0,
+                score as f64 / bound.max(1) as f64 * 100.0
+            ),
         ),
         Solution::Impossible => ("impossible".into(), "-".into(), "-".into()),
     }
@@ -135,7 +139,11 @@ fn main() -> anyhow::Result<()> {
             ms(slowest),
             ms(slowest_answer),
         );
-        println!("solver: worst certified gap {:.1} % (target <= 3 %); slowest {} ms CPU (target < 60000 ms)", worst_gap * 100.0, ms(slowest_solve));
+        println!(
+            "solver: worst certified gap {:.1} % (target <= 3 %); slowest {} ms CPU (target < 60000 ms)",
+            worst_gap * 100.0,
+            ms(slowest_solve)
+        );
     }
     if args.random > 0 {
         println!();

@@ -281,7 +281,14 @@ mod tests {
     /// A budget with no exact search and a single relaxed solve at zero prices: the answer is
     /// that relaxation's bound and its walk, replayed.
     fn relaxation_only() -> Budget {
-        let plan = PlanBudget { beams: vec![], quick_states: 0, steps: 1, guided_beams: vec![], exact_states: 0, ..Budget::small().plan };
+        let plan = PlanBudget {
+            beams: vec![],
+            quick_states: 0,
+            steps: 1,
+            guided_beams: vec![],
+            exact_states: 0,
+            ..Budget::small().plan
+        };
         Budget { plan, ..Budget::small() }
     }
 
@@ -296,7 +303,10 @@ mod tests {
             let solved = solve(&spec, &relaxation_only(), None);
             match (solved.solution, truth) {
                 (Solution::Bounded { best, bound }, Some(best_possible)) => {
-                    assert!(bound >= best_possible && best <= best_possible, "{best} <= {best_possible} <= {bound}\n{text}");
+                    assert!(
+                        bound >= best_possible && best <= best_possible,
+                        "{best} <= {best_possible} <= {bound}\n{text}"
+                    );
                     check_plan(&spec, solved.plan.as_ref().unwrap(), &text);
                     bounded += 1;
                 }
@@ -316,7 +326,9 @@ mod tests {
         let mut rng = Rng(13);
         for _ in 0..200 {
             let spec = MapSpec::parse(&random_map(&mut rng)).unwrap();
-            if let (Some(best), Some(bound)) = (brute_force(&ResourceRush::test(spec.clone(), false)), upper_bound(&spec)) {
+            if let (Some(best), Some(bound)) =
+                (brute_force(&ResourceRush::test(spec.clone(), false)), upper_bound(&spec))
+            {
                 assert!(bound >= best, "bound {bound} < optimum {best}");
             }
         }
@@ -328,7 +340,17 @@ mod tests {
             &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests/test12.txt"),
         )
         .unwrap();
-        let budget = Budget { plan: PlanBudget { beams: vec![8], quick_states: 1000, steps: 3, guided_beams: vec![], exact_states: 1000, ..Budget::small().plan }, ..Budget::small() };
+        let budget = Budget {
+            plan: PlanBudget {
+                beams: vec![8],
+                quick_states: 1000,
+                steps: 3,
+                guided_beams: vec![],
+                exact_states: 1000,
+                ..Budget::small().plan
+            },
+            ..Budget::small()
+        };
         let solved = solve(&spec, &budget, None);
         let Solution::Bounded { best, bound } = solved.solution else { panic!("{:?}", solved.solution) };
         assert!(best < bound);
@@ -344,5 +366,28 @@ mod tests {
         let solved = solve(&spec, &Budget::small(), None);
         assert_eq!(solved.solution, Solution::Exact(383));
         check_plan(&spec, solved.plan.as_ref().unwrap(), "test7");
+    }
+
+    #[test]
+    fn the_reference_bot_reaches_the_proved_optimum_where_the_opponent_waits() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests");
+        let budget = Budget {
+            plan: PlanBudget { steps: 300, guided_beams: vec![256], exact_states: 2_000_000, ..Budget::small().plan },
+            ..Budget::small()
+        };
+        let mut checked = Vec::new();
+        for k in 1..=20 {
+            let spec = crate::games::resource_rush::load_map_file(&dir.join(format!("test{k}.txt"))).unwrap();
+            let waits = spec.script.iter().all(|s| s.action == Action::Wait);
+            if !waits || spec.grid.rows() * spec.grid.cols() > 200 {
+                continue;
+            }
+            let Solution::Exact(optimum) = solve(&spec, &budget, None).solution else { continue };
+            let run =
+                crate::games::resource_rush::offline::play_test(&spec, sample_bots::reference::Reference::default());
+            assert_eq!(run.outcome.players[0].score, optimum, "test{k}");
+            checked.push(k);
+        }
+        assert!(checked.len() >= 6, "enough tests are proved and played: {checked:?}");
     }
 }
