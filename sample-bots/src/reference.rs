@@ -48,7 +48,8 @@ const EXACT_ATTEMPTS: u32 = 8;
 /// ticks) are not tried at all.
 const EXACT_TABLES: usize = 4_000_000;
 
-/// A proved-optimal plan being followed: the moves left, and the cells whose items it counts on.
+/// A plan being followed (proved optimal, or within 1 % of a certified bound): the moves left,
+/// and the cells whose items it counts on.
 #[derive(Debug)]
 struct ExactPlan {
     moves: std::collections::VecDeque<Action>,
@@ -484,9 +485,9 @@ impl Reference {
 }
 
 impl Reference {
-    /// The next move of a proved-optimal plan, planning one when the exact search may fit:
-    /// on the first tick, when the opponent took an item the plan counted on, and again when
-    /// the ticks left have halved since an attempt ran out of budget.
+    /// The next move of a proved-optimal (or certified near-optimal) plan, planning one when
+    /// the search may fit: on the first tick, when the opponent took an item the plan counted
+    /// on, and again when the ticks left have halved since an attempt proved nothing.
     fn exact_move(&mut self, s: &GameState) -> Option<Action> {
         if let Some(plan) = &mut self.exact {
             let intact = plan.needs.iter().all(|&p| s.grid.get(p).is_some_and(Cell::is_collectable));

@@ -10,17 +10,18 @@
 //! prices of resources nobody takes and raise those taken twice, tightening the bound; every
 //! relaxed walk, replayed through the rules, is also a real plan (a lower bound).
 //!
-//! Why this relaxation: it is the linear-programming relaxation of the time-expanded integer
-//! model (the bound equals that model's LP optimum at the best prices) but it is solved by a
-//! plain DP over the grid, with travel time and multiplier order built in, in memory linear in
-//! the map; an LP solver would need the same model with millions of variables.
+//! Why this relaxation: at the best prices its bound is the linear programme over all relaxed
+//! walks, at least as tight as the LP relaxation of the natural time-expanded integer model
+//! (whose walks may also step straight back), yet each step is a plain DP over the grid with
+//! travel time and multiplier order built in, in memory linear in the map; an LP or MILP
+//! solver would need that model with millions of variables.
 
 use crate::plan_search::{CostToGo, Item, Model, Plan};
 use bot_sdk::{Action, Pos};
 
 /// Arrival directions: four steps, four jumps.
 const DIRS: [(i32, i32); 8] = [(-1, 0), (0, 1), (1, 0), (0, -1), (-2, 0), (0, 2), (2, 0), (0, -2)];
-/// "No cell remembered" (the start, or a jump's take-off is not remembered either).
+/// Nothing remembered (on leaving the start at tick 0, whose item is still there).
 const NONE: usize = 8;
 const PREV: usize = 9;
 const NEG: f64 = f64::NEG_INFINITY;
