@@ -84,6 +84,11 @@ impl GameState {
         })
     }
 
+    /// Whether this is a duel or a single-player test.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
     /// The cell both players must reach.
     pub fn final_pos(&self) -> Pos {
         self.spec.final_pos

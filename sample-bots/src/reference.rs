@@ -2,7 +2,7 @@
 //! otherwise a whole route found by local search, replanned every tick.
 //!
 //! **Planning** ([`crate::planner`], the search `arena solve` uses, on a budget of some tens
-//! of milliseconds): on the first tick, the bot searches the best plan from where it stands
+//! of milliseconds), in single-player tests: on the first tick, the bot searches the best plan from where it stands
 //! against the map as it is (the opponent's future moves are unknown, so the plan assumes it
 //! takes nothing more). A plan proved optimal, or certified within 1 % of the relaxation's
 //! bound, is followed move by move; when the opponent takes an item the plan counts on, the
@@ -24,7 +24,7 @@
 //! In a duel it leaves out items the opponent is strictly closer to.
 
 use bot_sdk::path::legal_moves;
-use bot_sdk::{Action, Bot, Cell, GameState, Grid, Pos};
+use bot_sdk::{Action, Bot, Cell, GameState, Grid, Mode, Pos};
 
 use crate::plan_search::{bfs, move_lists, Model, Problem, FAR};
 use crate::planner::{best_plan, Budget};
@@ -32,10 +32,10 @@ use crate::planner::{best_plan, Budget};
 /// Local-search effort, in route stops walked by evaluations: on the first tick, then per tick
 /// when something changed (an item the route counted on is gone, the opponent is expected to
 /// do otherwise), and per tick otherwise (the route is a local optimum already: only
-/// perturbations).
-const QUIET_BUDGET: usize = 20_000;
-const FIRST_BUDGET: usize = 2_000_000;
-const TICK_BUDGET: usize = 250_000;
+/// perturbations). In tests (`[FIRST, TICK, QUIET]`) the budgets keep a whole game under a
+/// second of thinking; duels give a second per answer and keep the larger ones.
+const TEST_BUDGETS: [usize; 3] = [2_000_000, 250_000, 20_000];
+const DUEL_BUDGETS: [usize; 3] = [20_000_000, 600_000, 60_000];
 
 /// Planning effort per attempt (a few tens of milliseconds each): exact search states,
 /// relaxation work (see `Relaxation::work`), guided beam width; and how many attempts a game
@@ -457,12 +457,16 @@ impl Reference {
             start,
             takes,
             candidates,
-            budget: if first {
-                FIRST_BUDGET
-            } else if quiet {
-                QUIET_BUDGET
-            } else {
-                TICK_BUDGET
+            budget: {
+                let [first_budget, tick_budget, quiet_budget] =
+                    if s.mode() == Mode::Test { TEST_BUDGETS } else { DUEL_BUDGETS };
+                if first {
+                    first_budget
+                } else if quiet {
+                    quiet_budget
+                } else {
+                    tick_budget
+                }
             },
         };
         if route.is_empty() {
@@ -568,8 +572,12 @@ impl Bot for Reference {
     }
 
     fn act(&mut self, s: &GameState) -> Action {
-        if let Some(action) = self.exact_move(s) {
-            return action;
+        // Plans assume the opponent takes nothing more: right for a scripted test opponent,
+        // not for a duel's, where the route search's handling of the opponent plays.
+        if s.mode() == Mode::Test {
+            if let Some(action) = self.exact_move(s) {
+                return action;
+            }
         }
         self.plan(s);
         self.route_step(s)
