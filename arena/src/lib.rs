@@ -5,6 +5,7 @@
 //! [`referee`] (processes, pipes, time limits), [`replay`] (the JSON record and its checks).
 
 pub mod checker;
+pub mod cputime;
 pub mod doctor;
 pub mod engine;
 pub mod games;

@@ -1,8 +1,13 @@
 //! Sample Resource Rush bots, as strategies (the binaries in `src/bin/` run them).
 //!
 //! - [`greedy::Greedy`]: best value per tick of distance, always keeping time to finish.
-//! - [`reference::Reference`]: plans a whole route (which items, in which order) and replans
-//!   every tick; the course's reference for what a strong bot scores.
+//! - [`reference::Reference`]: plays the optimal plan where a small search proves it, else a
+//!   route found by local search; the course's reference for what a strong bot scores.
+//! - [`plan_search`], [`relaxation`], [`planner`]: the single-player search the reference bot
+//!   plans with and `arena solve` proves optima and certifies bounds with.
 
 pub mod greedy;
+pub mod plan_search;
+pub mod planner;
 pub mod reference;
+pub mod relaxation;

@@ -1,36 +1,68 @@
-//! The `reference` strategy: plans a whole route and replans every tick.
+//! The `reference` strategy: the optimal plan where it can be proved within a small budget,
+//! otherwise a whole route found by local search, replanned every tick.
 //!
-//! Walls, voids and fire never change during a game (collecting only turns cells into `0`),
-//! so shortest distances from every item and from the final are computed once, with and
-//! without Jump, over precomputed move lists. A route is a sequence of items to collect before
-//! heading for the final; it is valued by walking it (each item's value times the multiplier
-//! held when it is reached, Jump shortening everything after a `J`) and is feasible when the
-//! final is still reached in time. An iterated local search (insert, remove, relocate, reverse,
-//! then perturb and search again) improves the route; its effort is counted in evaluations,
-//! not seconds, so the bot plays the same game on any machine.
+//! **Planning** ([`crate::planner`], the search `arena solve` uses, on a budget of some tens
+//! of milliseconds), in single-player tests: on the first tick, the bot searches the best plan from where it stands
+//! against the map as it is (the opponent's future moves are unknown, so the plan assumes it
+//! takes nothing more). A plan proved optimal, or certified within 1 % of the relaxation's
+//! bound, is followed move by move; when the opponent takes an item the plan counts on, the
+//! bot plans again. An attempt that does not finish is tried again once the ticks left have
+//! halved (the problem shrinks); a game makes a few attempts at most.
+//!
+//! **Route search** otherwise: walls, voids and fire never change during a game (collecting
+//! only turns cells into `0`), so shortest distances from every item and from the final are
+//! computed once, with and without Jump, over precomputed move lists. A route is a sequence of
+//! items to collect before heading for the final; it is valued by walking it (each item's value
+//! times the multiplier held when it is reached, Jump shortening everything after a `J`) and is
+//! feasible when the final is still reached in time. An iterated local search (insert, remove,
+//! relocate, reverse, then perturb and search again) improves the route; its effort is counted
+//! in evaluations, not seconds, so the bot plays the same game on any machine.
 //!
 //! Every tick the bot steps along a shortest path to the route's next item, preferring steps
 //! that pick something up on the way, and it never takes a route that misses the final: a
 //! feasible route stays feasible as the game goes on, so the bot always finishes in time.
 //! In a duel it leaves out items the opponent is strictly closer to.
 
-use bot_sdk::path::{legal_moves, safe_moves};
-use bot_sdk::{Action, Bot, Cell, GameState, Grid, Pos};
+use bot_sdk::path::legal_moves;
+use bot_sdk::{Action, Bot, Cell, GameState, Grid, Mode, Pos};
 
-/// Unreachable.
-const FAR: u16 = u16::MAX;
+use crate::plan_search::{bfs, move_lists, Model, Problem, FAR};
+use crate::planner::{best_plan, Budget};
 
 /// Local-search effort, in route stops walked by evaluations: on the first tick, then per tick
 /// when something changed (an item the route counted on is gone, the opponent is expected to
 /// do otherwise), and per tick otherwise (the route is a local optimum already: only
-/// perturbations).
-const QUIET_BUDGET: usize = 60000;
-const FIRST_BUDGET: usize = 20000000;
-const TICK_BUDGET: usize = 600000;
+/// perturbations). In tests (`[FIRST, TICK, QUIET]`) the budgets keep a whole game under a
+/// second of thinking; duels give a second per answer and keep the larger ones.
+const TEST_BUDGETS: [usize; 3] = [2_000_000, 250_000, 20_000];
+const DUEL_BUDGETS: [usize; 3] = [20_000_000, 600_000, 60_000];
+
+/// Planning effort per attempt (a few tens of milliseconds each): exact search states,
+/// relaxation work (see `Relaxation::work`), guided beam width; and how many attempts a game
+/// may make.
+const EXACT_STATES: usize = 60_000;
+const RELAX_WORK: usize = 6_000_000;
+const GUIDED_BEAM: usize = 32;
+const EXACT_ATTEMPTS: u32 = 8;
+/// Maps whose distance tables for the exact search would be larger than this (items x cells x
+/// ticks) are not tried at all.
+const EXACT_TABLES: usize = 4_000_000;
+
+/// A plan being followed (proved optimal, or within 1 % of a certified bound): the moves left,
+/// and the cells whose items it counts on.
+#[derive(Debug)]
+struct ExactPlan {
+    moves: std::collections::VecDeque<Action>,
+    needs: Vec<Pos>,
+}
 
 /// The reference strategy (see the module docs).
 #[derive(Debug, Default)]
 pub struct Reference {
+    exact: Option<ExactPlan>,
+    /// Exact attempts made, and the ticks left at the last one that did not finish.
+    attempts: u32,
+    gave_up_at: Option<u32>,
     planner: Option<Planner>,
     route: Vec<usize>,
     seed: u64,
@@ -103,37 +135,15 @@ struct Start {
 impl Planner {
     fn new(grid: &Grid, final_pos: Pos) -> Planner {
         let cols = grid.cols();
-        let cells = grid.rows() * cols;
         let index = |p: Pos| p.x as usize * cols + p.y as usize;
-        // Move lists (fire excluded: entering it is never worth it), without and with Jump.
-        let mut adjacency: [Vec<Vec<u32>>; 2] = [vec![Vec::new(); cells], vec![Vec::new(); cells]];
-        for p in grid.positions() {
-            for (j, jump) in [false, true].into_iter().enumerate() {
-                adjacency[j][index(p)] = safe_moves(grid, p, jump).into_iter().map(|q| index(q) as u32).collect();
-            }
-        }
+        let adjacency = move_lists(grid);
+        let cells = adjacency[0].len();
         // An item on the final is taken on arrival, as the route ends: it is no stop of its own.
         let items: Vec<Pos> =
             grid.positions().filter(|p| *p != final_pos && grid.get(*p).is_some_and(Cell::is_collectable)).collect();
         // Walking onto the final ends the game, so no path goes on through it.
         let end = index(final_pos);
-        let bfs = |from: usize, adj: &Vec<Vec<u32>>| {
-            let mut dist = vec![FAR; cells];
-            let mut queue = std::collections::VecDeque::from([from]);
-            dist[from] = 0;
-            while let Some(c) = queue.pop_front() {
-                if c == end && c != from {
-                    continue;
-                }
-                for &n in &adj[c] {
-                    if dist[n as usize] == FAR {
-                        dist[n as usize] = dist[c] + 1;
-                        queue.push_back(n as usize);
-                    }
-                }
-            }
-            dist
-        };
+        let bfs = |from: usize, adj: &Vec<Vec<u32>>| bfs(adj, from, end);
         let dist = items
             .iter()
             .chain(std::iter::once(&final_pos))
@@ -447,12 +457,16 @@ impl Reference {
             start,
             takes,
             candidates,
-            budget: if first {
-                FIRST_BUDGET
-            } else if quiet {
-                QUIET_BUDGET
-            } else {
-                TICK_BUDGET
+            budget: {
+                let [first_budget, tick_budget, quiet_budget] =
+                    if s.mode() == Mode::Test { TEST_BUDGETS } else { DUEL_BUDGETS };
+                if first {
+                    first_budget
+                } else if quiet {
+                    quiet_budget
+                } else {
+                    tick_budget
+                }
             },
         };
         if route.is_empty() {
@@ -474,13 +488,105 @@ impl Reference {
     }
 }
 
+impl Reference {
+    /// The next move of a proved-optimal (or certified near-optimal) plan, planning one when
+    /// the search may fit: on the first tick, when the opponent took an item the plan counted
+    /// on, and again when the ticks left have halved since an attempt proved nothing.
+    fn exact_move(&mut self, s: &GameState) -> Option<Action> {
+        if let Some(plan) = &mut self.exact {
+            let intact = plan.needs.iter().all(|&p| s.grid.get(p).is_some_and(Cell::is_collectable));
+            if intact {
+                if let Some(action) = plan.moves.pop_front() {
+                    if let Action::Move(p) = action {
+                        plan.needs.retain(|&q| q != p);
+                    }
+                    return Some(action);
+                }
+            }
+            self.exact = None;
+        }
+        let left = s.ticks_left();
+        if self.attempts >= EXACT_ATTEMPTS || self.gave_up_at.is_some_and(|at| left * 2 > at) {
+            return None;
+        }
+        let items = s.grid.positions().filter(|p| s.grid.get(*p).is_some_and(Cell::is_collectable)).count();
+        self.attempts += 1;
+        let problem = Problem {
+            grid: s.grid.clone(),
+            start: s.me.pos,
+            final_pos: s.final_pos(),
+            jump: s.me.jump,
+            multiplier: s.me.multiplier,
+            ticks: left,
+            // The opponent's future moves are unknown: the plan assumes it takes nothing more.
+            cleared: Vec::new(),
+        };
+        // The exact search's tables grow with items x cells x ticks, the relaxation's work with
+        // cells x ticks x 2^(D and T): on maps too large for both, only the route search plays.
+        let cells = s.grid.rows() * s.grid.cols();
+        let small = items * cells * left as usize <= EXACT_TABLES;
+        let powerups =
+            s.grid.positions().filter(|p| matches!(s.grid.get(*p), Some(Cell::Double | Cell::Triple))).count();
+        let relax_work = (cells * 8 * left as usize).saturating_mul(1 << powerups.min(30));
+        if !small && relax_work * 2 > RELAX_WORK {
+            self.gave_up_at = Some(0);
+            return None;
+        }
+        let model = Model::new(problem);
+        let budget = Budget {
+            beams: vec![32],
+            quick_states: if small { EXACT_STATES / 4 } else { 0 },
+            steps: 400,
+            relax_work: RELAX_WORK,
+            guided_beams: vec![GUIDED_BEAM],
+            exact_states: if small { EXACT_STATES } else { 0 },
+            certify_gaps: vec![],
+        };
+        let planned = best_plan(&model, &budget, None, &|_| false);
+        if !planned.proved {
+            self.gave_up_at = Some(left);
+        }
+        let plan = planned.plan?;
+        // A plan neither proved optimal nor certified within 1 % of the bound is left for the
+        // local search's route, which goes on improving every tick.
+        let close = planned.bound.is_some_and(|b| b as f64 <= plan.score as f64 * 1.01);
+        if !planned.proved && !close {
+            return None;
+        }
+        let needs = plan
+            .moves
+            .iter()
+            .filter_map(|a| match a {
+                Action::Move(p) if s.grid.get(*p).is_some_and(Cell::is_collectable) => Some(*p),
+                _ => None,
+            })
+            .collect();
+        self.exact = Some(ExactPlan { moves: plan.moves.into(), needs });
+        self.exact_move(s)
+    }
+}
+
 impl Bot for Reference {
     fn start(&mut self, state: &GameState) {
         self.seed = 0x9E37_79B9_7F4A_7C15 ^ (state.spec.rounds as u64);
     }
 
     fn act(&mut self, s: &GameState) -> Action {
+        // Plans assume the opponent takes nothing more: right for a scripted test opponent,
+        // not for a duel's, where the route search's handling of the opponent plays.
+        if s.mode() == Mode::Test {
+            if let Some(action) = self.exact_move(s) {
+                return action;
+            }
+        }
         self.plan(s);
+        self.route_step(s)
+    }
+}
+
+impl Reference {
+    /// The next step along the local search's route.
+    fn route_step(&mut self, s: &GameState) -> Action {
         let Some(planner) = &self.planner else { return Action::Wait };
         let target = self.route.first().copied().unwrap_or(planner.final_node());
         let table = &planner.dist[target][s.me.jump as usize];

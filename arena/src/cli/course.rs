@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use arena::checker::{discover, run_test, transcript, CheckerError};
 use arena::games::resource_rush::load_map_file;
-use arena::games::resource_rush::solver::{solve as solve_map, Solution};
+use arena::games::resource_rush::solver::{solve as solve_map, Budget, Solution};
 use arena::games::resource_rush::testgen::{generate, minimums_file};
 use arena::referee::ClockKind;
 use arena::replay::write_atomic;
@@ -117,11 +117,17 @@ pub fn gen_tests(args: GenTestsArgs) -> anyhow::Result<ExitCode> {
 /// Runs `arena solve`.
 pub fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let spec = load_map_file(&args.map)?;
-    match solve_map(&spec, args.state_limit) {
+    let mut budget = Budget { time_limit: std::time::Duration::from_secs(args.cpu_seconds), ..Budget::default() };
+    budget.plan.quick_states = budget.plan.quick_states.min(args.state_limit);
+    budget.plan.exact_states = args.state_limit;
+    let solved = solve_map(&spec, &budget, None);
+    match solved.solution {
         Solution::Exact(score) => say!("{}: optimum {score} (exact)", args.map.display()),
-        Solution::AtMost(bound) => {
-            say!("{}: at most {bound} (upper bound; exact search too large)", args.map.display())
-        }
+        Solution::Bounded { best, bound } => say!(
+            "{}: best plan found {best}, at most {bound} (certified upper bound; gap {:.1} %)",
+            args.map.display(),
+            solved.solution.gap() * 100.0
+        ),
         Solution::Impossible => say!("{}: the final cannot be reached in time", args.map.display()),
     }
     Ok(ExitCode::SUCCESS)

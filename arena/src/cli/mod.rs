@@ -177,9 +177,13 @@ pub struct GenTestsArgs {
 pub struct SolveArgs {
     /// A test file (its TICK lines are the scripted opponent).
     pub map: PathBuf,
-    /// Most states per tick before giving up on the exact answer.
-    #[arg(long, default_value_t = arena::games::resource_rush::solver::DEFAULT_STATE_LIMIT)]
+    /// Most states each exact search may create.
+    #[arg(long, default_value_t = 10_000_000)]
     pub state_limit: usize,
+    /// CPU seconds the relaxation may spend tightening the bound (exact searches may start
+    /// until 3/2 of it).
+    #[arg(long, default_value_t = 30)]
+    pub cpu_seconds: u64,
 }
 
 /// Options of `arena tournament`.

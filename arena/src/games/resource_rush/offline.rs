@@ -4,9 +4,10 @@
 use std::time::{Duration, Instant};
 
 use bot_sdk::state::parse_tick;
-use bot_sdk::{Bot, GameState, MapSpec, Mode};
+use bot_sdk::{Action, Bot, GameState, MapSpec, Mode};
 
 use super::ResourceRush;
+use crate::cputime::thread_cpu;
 use crate::engine::{Outcome, Reply, State, Turn};
 
 /// How an offline test went.
@@ -18,6 +19,14 @@ pub struct OfflineRun {
     pub ticks: u32,
     /// Time the strategy spent deciding, in total.
     pub thinking: Duration,
+    /// The longest single decision.
+    pub slowest: Duration,
+    /// CPU time (user + system) the strategy spent deciding, in total.
+    pub thinking_cpu: Duration,
+    /// The longest single decision in CPU time.
+    pub slowest_cpu: Duration,
+    /// The bot's answers, one per tick played.
+    pub actions: Vec<Action>,
 }
 
 /// Plays `spec` (a test file with its scripted opponent) with `bot`, exactly as the checker
@@ -25,6 +34,9 @@ pub struct OfflineRun {
 pub fn play_test<B: Bot>(spec: &MapSpec, mut bot: B) -> OfflineRun {
     let mut state = ResourceRush::test(spec.clone(), false);
     let mut thinking = Duration::ZERO;
+    let mut slowest = Duration::ZERO;
+    let (mut thinking_cpu, mut slowest_cpu) = (Duration::ZERO, Duration::ZERO);
+    let mut actions = Vec::new();
     let mut view = GameState::from_header(&state.intro(0), Mode::Test).ok();
     if let Some(v) = &view {
         bot.start(v);
@@ -34,15 +46,21 @@ pub fn play_test<B: Bot>(spec: &MapSpec, mut bot: B) -> OfflineRun {
         let answer = match (&mut view, parse_tick(&prompt)) {
             (Some(v), Ok((tick, opponent))) => {
                 v.on_tick(tick, opponent);
-                let start = Instant::now();
+                let (start, cpu) = (Instant::now(), thread_cpu());
                 let action = bot.act(v);
-                thinking += start.elapsed();
+                let spent = start.elapsed();
+                let used = thread_cpu().saturating_sub(cpu);
+                thinking_cpu += used;
+                slowest_cpu = slowest_cpu.max(used);
+                thinking += spent;
+                slowest = slowest.max(spent);
                 v.commit(action);
+                actions.push(action);
                 action.to_string()
             }
             _ => String::new(),
         };
         state.apply(&[(0, Reply::Line(answer))]);
     }
-    OfflineRun { outcome: state.outcome(), ticks: state.tick(), thinking }
+    OfflineRun { outcome: state.outcome(), ticks: state.tick(), thinking, slowest, thinking_cpu, slowest_cpu, actions }
 }

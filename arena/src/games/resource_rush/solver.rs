@@ -1,119 +1,150 @@
 //! The best score a bot can reach on a single-player test, against the file's scripted
-//! opponent: exact by search over every reachable state, or an upper bound when the map is
-//! too large for that.
-//!
-//! The exact search walks the ticks in order. A state is (cell, Jump, multiplier, items taken
-//! so far); for each it keeps the best score. States that can no longer reach the final in
-//! time are dropped (sound: such a bot cannot pass). The scripted opponent's move of each tick
-//! is applied first and removes its item from every state, as in the checker.
+//! opponent: proved where the search finishes, otherwise bracketed between the best plan found
+//! and a certified upper bound. The search itself is [`sample_bots::planner`] (the reference
+//! bot plays with it too, on a smaller budget); this module gives it a test file, the
+//! reference's own game as a first plan, a budget of about a minute of CPU time, and falls
+//! back to a coarse bound where the relaxation does not apply (more than six `D`/`T`).
 
-use std::collections::HashMap;
+use std::time::Duration;
 
-use bot_sdk::path::{legal_moves, Distances};
+use bot_sdk::path::Distances;
+use bot_sdk::rules::Action;
 use bot_sdk::{Cell, MapSpec, Pos};
+use sample_bots::plan_search::{Model, Plan, Problem};
+use sample_bots::planner::{best_plan, Budget as PlanBudget};
+use sample_bots::relaxation::replay;
+
+use crate::cputime::thread_cpu;
 
 /// What the solver found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Solution {
-    /// The best achievable score, proved by exhaustive search.
+    /// The best achievable score, proved (with a plan that scores it).
     Exact(i64),
-    /// No bot can score more than this (the search was too large to finish).
-    AtMost(i64),
+    /// The best plan found scores `best`; no bot can score more than `bound`.
+    Bounded {
+        /// Score of the best plan found.
+        best: i64,
+        /// Certified upper bound.
+        bound: i64,
+    },
     /// No bot can reach the final in time.
     Impossible,
 }
 
-/// Most states kept at one tick before the exact search gives up for the bound.
-pub const DEFAULT_STATE_LIMIT: usize = 2_000_000;
-
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct Key {
-    pos: Pos,
-    jump: bool,
-    multiplier: i64,
-    taken: u64,
+impl Solution {
+    /// The certified gap, `bound / best - 1` (0 when exact).
+    pub fn gap(&self) -> f64 {
+        match *self {
+            Solution::Bounded { best, bound } => bound as f64 / (best.max(1)) as f64 - 1.0,
+            _ => 0.0,
+        }
+    }
 }
 
-/// Solves `spec` exactly when it has at most 64 items and no tick holds more than `limit`
-/// states; otherwise returns the upper bound.
-pub fn solve(spec: &MapSpec, limit: usize) -> Solution {
-    let grid = &spec.grid;
-    let walk = Distances::from(grid, spec.final_pos, false);
-    let fly = Distances::from(grid, spec.final_pos, true);
-    // With no `J` on the map nobody ever jumps; with one, jumping all the way is optimistic.
-    let can_jump = grid.positions().any(|p| grid.get(p) == Some(Cell::Jump));
-    let from_start = Distances::from(grid, spec.starts[0], can_jump);
-    let fly = if can_jump { fly } else { Distances::from(grid, spec.final_pos, false) };
-    // Only items on some way to the final in time matter: stepping on any other one leaves the
-    // bot unable to finish, and such states are dropped anyway.
-    let items: Vec<Pos> = grid
-        .positions()
-        .filter(|p| grid.get(*p).is_some_and(Cell::is_collectable))
-        .filter(|p| matches!((from_start.get(*p), fly.get(*p)), (Some(a), Some(b)) if a + b <= spec.rounds))
+/// What the solver did and found.
+#[derive(Debug, Clone)]
+pub struct Solved {
+    /// The answer.
+    pub solution: Solution,
+    /// A plan scoring the optimum (or the best found), one answer per tick.
+    pub plan: Option<Plan>,
+}
+
+/// How much the solver may search.
+#[derive(Debug, Clone)]
+pub struct Budget {
+    /// The planner's budget.
+    pub plan: PlanBudget,
+    /// CPU time after which the relaxation stops improving its bound (and after 3/2 of which
+    /// no exact search starts).
+    pub time_limit: Duration,
+}
+
+impl Default for Budget {
+    /// The budget `arena solve` and `tests-bench` use: under a minute of CPU time on maps of
+    /// the course's size.
+    fn default() -> Budget {
+        Budget {
+            plan: PlanBudget {
+                beams: vec![64, 1024],
+                quick_states: 300_000,
+                steps: 3000,
+                relax_work: usize::MAX,
+                guided_beams: vec![256, 2048, 8192],
+                exact_states: 10_000_000,
+                certify_gaps: vec![0.029, 0.01, 0.0],
+            },
+            time_limit: Duration::from_secs(30),
+        }
+    }
+}
+
+impl Budget {
+    /// A small budget for tests.
+    pub fn small() -> Budget {
+        Budget {
+            plan: PlanBudget {
+                beams: vec![64],
+                quick_states: 200_000,
+                steps: 20,
+                relax_work: usize::MAX,
+                guided_beams: vec![16],
+                exact_states: 200_000,
+                certify_gaps: vec![],
+            },
+            time_limit: Duration::from_secs(20),
+        }
+    }
+}
+
+/// The single-player problem of a test file: player 1 from its start, the scripted opponent's
+/// moves as the cells it clears.
+pub fn problem(spec: &MapSpec) -> Problem {
+    let cleared = spec
+        .script
+        .iter()
+        .filter_map(|s| match s.action {
+            Action::Move(p) => Some((p, s.tick)),
+            Action::Wait => None,
+        })
         .collect();
-    if fly.get(spec.starts[0]).is_none_or(|d| d > spec.rounds) {
-        return Solution::Impossible;
+    Problem {
+        grid: spec.grid.clone(),
+        start: spec.starts[0],
+        final_pos: spec.final_pos,
+        jump: false,
+        multiplier: 1,
+        ticks: spec.rounds,
+        cleared,
     }
-    if items.len() > 64 {
-        return upper_bound(spec);
-    }
-    let bit = |p: Pos| items.iter().position(|q| *q == p).map(|i| 1u64 << i);
-    let jump_bits: u64 = items.iter().filter(|p| grid.get(**p) == Some(Cell::Jump)).filter_map(|p| bit(*p)).sum();
-    let mut states: HashMap<Key, i64> = HashMap::new();
-    states.insert(Key { pos: spec.starts[0], jump: false, multiplier: 1, taken: 0 }, 0);
-    let mut opponent_taken = 0u64;
-    let mut best: Option<i64> = None;
-    for t in 1..=spec.rounds {
-        if let Some(bot_sdk::rules::Action::Move(p)) = spec.script.get(t as usize - 1).map(|s| s.action) {
-            opponent_taken |= bit(p).unwrap_or(0);
-        }
-        let left = spec.rounds - t;
-        let mut next: HashMap<Key, i64> = HashMap::new();
-        for (key, score) in states {
-            let taken = key.taken | opponent_taken;
-            let mut options = legal_moves(grid, key.pos, key.jump);
-            options.retain(|q| grid.get(*q) != Some(Cell::Fire));
-            options.push(key.pos);
-            for dest in options {
-                let mut k = Key { pos: dest, taken, ..key };
-                let mut s = score;
-                let moved = dest != key.pos;
-                if let (true, Some(b)) = (moved, bit(dest)) {
-                    if taken & b == 0 {
-                        k.taken |= b;
-                        match grid.get(dest) {
-                            Some(Cell::Resource(v)) => s = s.saturating_add(i64::from(v).saturating_mul(k.multiplier)),
-                            Some(Cell::Jump) => k.jump = true,
-                            Some(Cell::Double) => k.multiplier = k.multiplier.saturating_mul(2),
-                            Some(Cell::Triple) => k.multiplier = k.multiplier.saturating_mul(3),
-                            _ => {}
-                        }
-                    }
-                }
-                if dest == spec.final_pos {
-                    best = Some(best.map_or(s, |b| b.max(s)));
-                    continue;
-                }
-                let can_fly = k.jump || (jump_bits & !k.taken) != 0;
-                let to_final = if can_fly { fly.get(dest) } else { walk.get(dest) };
-                if to_final.is_none_or(|d| d > left) {
-                    continue;
-                }
-                let slot = next.entry(k).or_insert(s);
-                *slot = (*slot).max(s);
-            }
-        }
-        if next.len() > limit {
-            return upper_bound(spec);
-        }
-        states = next;
-    }
-    best.map_or(Solution::Impossible, Solution::Exact)
+}
+
+/// Solves `spec` within `budget`; `known` is a plan the caller already has (replayed here).
+pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solved {
+    let started = thread_cpu();
+    let model = Model::new(problem(spec));
+    let known = known.and_then(|moves| replay(&model, moves));
+    // The relaxation stops at the time limit; exact searches are not started past 3/2 of it.
+    let stop = |exact: bool| {
+        let spent = thread_cpu().saturating_sub(started);
+        spent > if exact { budget.time_limit * 3 / 2 } else { budget.time_limit }
+    };
+    let planned = best_plan(&model, &budget.plan, known, &stop);
+    let solution = match (&planned.plan, planned.proved, planned.bound.or_else(|| upper_bound(spec))) {
+        (None, _, _) => Solution::Impossible,
+        (Some(plan), true, _) => Solution::Exact(plan.score),
+        (Some(plan), false, Some(bound)) if bound <= plan.score => Solution::Exact(plan.score),
+        (Some(plan), false, Some(bound)) => Solution::Bounded { best: plan.score, bound },
+        (Some(plan), false, None) => Solution::Bounded { best: plan.score, bound: i64::MAX },
+    };
+    Solved { solution, plan: planned.plan }
 }
 
 /// A valid upper bound: every resource the bot could visit on some way to the final in time,
-/// each worth its value times the product of every reachable `D` and `T`.
-pub fn upper_bound(spec: &MapSpec) -> Solution {
+/// each worth its value times the product of every reachable `D` and `T` (`None`: the final
+/// cannot be reached in time).
+pub fn upper_bound(spec: &MapSpec) -> Option<i64> {
     let grid = &spec.grid;
     let can_jump = grid.positions().any(|p| grid.get(p) == Some(Cell::Jump));
     let from_start = Distances::from(grid, spec.starts[0], can_jump);
@@ -130,9 +161,9 @@ pub fn upper_bound(spec: &MapSpec) -> Solution {
         }
     }
     if from_start.get(spec.final_pos).is_none_or(|d| d > spec.rounds) {
-        return Solution::Impossible;
+        return None;
     }
-    Solution::AtMost(sum.saturating_mul(multiplier))
+    Some(sum.saturating_mul(multiplier))
 }
 
 #[cfg(test)]
@@ -140,6 +171,7 @@ mod tests {
     use super::*;
     use crate::engine::{Reply, State, Turn};
     use crate::games::resource_rush::ResourceRush;
+    use bot_sdk::path::legal_moves;
 
     /// The best finishing score over every possible sequence of answers, played through the
     /// real game: the reference the solver is checked against.
@@ -208,6 +240,22 @@ mod tests {
         text
     }
 
+    /// A bot that plays a fixed list of answers (then waits).
+    struct Plays(std::collections::VecDeque<Action>);
+    impl bot_sdk::Bot for Plays {
+        fn act(&mut self, _: &bot_sdk::GameState) -> Action {
+            self.0.pop_front().unwrap_or(Action::Wait)
+        }
+    }
+
+    /// Plays `plan` as a bot in a real single-player test and checks it scores what it claims.
+    fn check_plan(spec: &MapSpec, plan: &Plan, text: &str) {
+        let run = crate::games::resource_rush::offline::play_test(spec, Plays(plan.moves.iter().copied().collect()));
+        let me = &run.outcome.players[0];
+        assert!(me.finished && me.forfeit.is_none(), "the plan finishes: {me:?}\n{text}");
+        assert_eq!(me.score, plan.score, "the plan scores what it claims\n{text}");
+    }
+
     #[test]
     fn the_solver_matches_brute_force_on_tiny_random_maps() {
         let mut rng = Rng(7);
@@ -216,25 +264,70 @@ mod tests {
             let text = random_map(&mut rng);
             let spec = MapSpec::parse(&text).unwrap();
             let truth = brute_force(&ResourceRush::test(spec.clone(), false));
-            match solve(&spec, DEFAULT_STATE_LIMIT) {
+            let solved = solve(&spec, &Budget::small(), None);
+            match solved.solution {
                 Solution::Exact(score) => {
                     assert_eq!(Some(score), truth, "{text}");
+                    check_plan(&spec, solved.plan.as_ref().unwrap(), &text);
                     exact += 1;
                 }
                 Solution::Impossible => assert_eq!(truth, None, "{text}"),
-                Solution::AtMost(_) => panic!("tiny maps are solved exactly"),
+                Solution::Bounded { .. } => panic!("tiny maps are solved exactly"),
             }
         }
         assert!(exact > 100, "enough maps can be finished to mean something ({exact})");
     }
 
+    /// A budget with no exact search and a single relaxed solve at zero prices: the answer is
+    /// that relaxation's bound and its walk, replayed.
+    fn relaxation_only() -> Budget {
+        let plan = PlanBudget {
+            beams: vec![],
+            quick_states: 0,
+            steps: 1,
+            guided_beams: vec![],
+            exact_states: 0,
+            ..Budget::small().plan
+        };
+        Budget { plan, ..Budget::small() }
+    }
+
     #[test]
-    fn the_bound_is_never_below_the_optimum() {
+    fn relaxation_bounds_are_never_below_the_optimum_and_plans_replay() {
         let mut rng = Rng(11);
+        let mut bounded = 0;
+        for _ in 0..300 {
+            let text = random_map(&mut rng);
+            let spec = MapSpec::parse(&text).unwrap();
+            let truth = brute_force(&ResourceRush::test(spec.clone(), false));
+            let solved = solve(&spec, &relaxation_only(), None);
+            match (solved.solution, truth) {
+                (Solution::Bounded { best, bound }, Some(best_possible)) => {
+                    assert!(
+                        bound >= best_possible && best <= best_possible,
+                        "{best} <= {best_possible} <= {bound}\n{text}"
+                    );
+                    check_plan(&spec, solved.plan.as_ref().unwrap(), &text);
+                    bounded += 1;
+                }
+                (Solution::Exact(score), Some(best_possible)) => {
+                    assert_eq!(score, best_possible, "a bound reaching a plan's score proves it\n{text}");
+                    check_plan(&spec, solved.plan.as_ref().unwrap(), &text);
+                }
+                (Solution::Impossible, None) => {}
+                (other, truth) => panic!("{other:?} but brute force says {truth:?}\n{text}"),
+            }
+        }
+        assert!(bounded >= 5, "enough maps end with a bound above the plan ({bounded})");
+    }
+
+    #[test]
+    fn the_bound_fallback_is_never_below_the_optimum() {
+        let mut rng = Rng(13);
         for _ in 0..200 {
             let spec = MapSpec::parse(&random_map(&mut rng)).unwrap();
-            if let (Solution::Exact(best), Solution::AtMost(bound)) =
-                (solve(&spec, DEFAULT_STATE_LIMIT), upper_bound(&spec))
+            if let (Some(best), Some(bound)) =
+                (brute_force(&ResourceRush::test(spec.clone(), false)), upper_bound(&spec))
             {
                 assert!(bound >= best, "bound {bound} < optimum {best}");
             }
@@ -242,11 +335,59 @@ mod tests {
     }
 
     #[test]
-    fn a_state_limit_falls_back_to_the_bound() {
-        let text = "ARENA 3 3 6\n0 0\n0 0\n2 2\nMAP\n0 5 5\n5 5 5\n5 5 0\nEND_MAP\nSTREAM\n";
-        let spec = MapSpec::parse(text).unwrap();
-        assert_eq!(solve(&spec, DEFAULT_STATE_LIMIT), Solution::Exact(25), "six steps take five 5s");
-        assert_eq!(solve(&spec, 1), upper_bound(&spec));
-        assert_eq!(upper_bound(&spec), Solution::AtMost(35));
+    fn a_small_budget_ends_with_a_certified_bound_on_a_large_test() {
+        let spec = crate::games::resource_rush::load_map_file(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests/test12.txt"),
+        )
+        .unwrap();
+        let budget = Budget {
+            plan: PlanBudget {
+                beams: vec![8],
+                quick_states: 1000,
+                steps: 3,
+                guided_beams: vec![],
+                exact_states: 1000,
+                ..Budget::small().plan
+            },
+            ..Budget::small()
+        };
+        let solved = solve(&spec, &budget, None);
+        let Solution::Bounded { best, bound } = solved.solution else { panic!("{:?}", solved.solution) };
+        assert!(best < bound);
+        check_plan(&spec, solved.plan.as_ref().unwrap(), "test12");
+    }
+
+    #[test]
+    fn the_default_budget_proves_a_mid_sized_test() {
+        let spec = crate::games::resource_rush::load_map_file(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests/test7.txt"),
+        )
+        .unwrap();
+        let solved = solve(&spec, &Budget::small(), None);
+        assert_eq!(solved.solution, Solution::Exact(383));
+        check_plan(&spec, solved.plan.as_ref().unwrap(), "test7");
+    }
+
+    #[test]
+    fn the_reference_bot_reaches_the_proved_optimum_where_the_opponent_waits() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests");
+        let budget = Budget {
+            plan: PlanBudget { steps: 300, guided_beams: vec![256], exact_states: 2_000_000, ..Budget::small().plan },
+            ..Budget::small()
+        };
+        let mut checked = Vec::new();
+        for k in 1..=20 {
+            let spec = crate::games::resource_rush::load_map_file(&dir.join(format!("test{k}.txt"))).unwrap();
+            let waits = spec.script.iter().all(|s| s.action == Action::Wait);
+            if !waits || spec.grid.rows() * spec.grid.cols() > 200 {
+                continue;
+            }
+            let Solution::Exact(optimum) = solve(&spec, &budget, None).solution else { continue };
+            let run =
+                crate::games::resource_rush::offline::play_test(&spec, sample_bots::reference::Reference::default());
+            assert_eq!(run.outcome.players[0].score, optimum, "test{k}");
+            checked.push(k);
+        }
+        assert!(checked.len() >= 6, "enough tests are proved and played: {checked:?}");
     }
 }

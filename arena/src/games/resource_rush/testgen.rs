@@ -439,6 +439,30 @@ pub fn generate(seed: u64) -> Result<Vec<GeneratedTest>, String> {
     Ok(out)
 }
 
+/// A random test of the course's size, for benchmarks: 6x6 to 22x22, up to 160 ticks, with
+/// walls, voids, fire, resources, one or two `J` and `D`, maybe a `T`, and a scripted opponent
+/// that waits, races greedily or wanders. The same `seed` gives the same file.
+pub fn course_map(seed: u64) -> Result<String, String> {
+    let mut rng = Rng(seed ^ 0xC0FF_EE00_D15E_A5E5);
+    let (rows, cols) = (6 + rng.below(17), 6 + rng.below(17));
+    let rounds = ((rows + cols) as u32 + rng.below(161) as u32).min(160);
+    let mut d = Draft::new(rows, cols, rounds);
+    let density = 20 + rng.below(16);
+    d.scatter(&mut rng, 8, 3, 3, density);
+    for (token, least) in [("J", 1), ("D", 1), ("T", 0)] {
+        let count = least + rng.below(2);
+        d.sprinkle(&mut rng, token, count);
+    }
+    let p = Pos::new;
+    d.starts = [p(0, 0), p(rows as i32 - 1, 0)];
+    d.final_pos = p(rows as i32 - 1, cols as i32 - 1);
+    d.carve(p(0, 0), d.final_pos);
+    d.carve(d.starts[1], p(0, cols as i32 - 1));
+    d.clear_key_cells();
+    let opponent = [Opponent::Waits, Opponent::Greedy, Opponent::Wanders][rng.below(3)];
+    d.finish(opponent, &mut rng)
+}
+
 /// `limite_minime.txt`: one `testN minimum` line per test.
 pub fn minimums_file(tests: &[GeneratedTest]) -> String {
     tests.iter().map(|t| format!("test{} {}\n", t.number, t.minimum)).collect()

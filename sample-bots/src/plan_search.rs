@@ -1,0 +1,584 @@
+//! Plans for the single-player problem (the bot alone on the map, against a known list of
+//! cells a scripted opponent clears and when), searched tick by tick over the real rules.
+//!
+//! A state is (cell, Jump, multiplier, items no longer available); states that cannot reach
+//! the final in time are dropped, equal states keep the best score, and a state seen at an
+//! earlier tick with at least the same score dominates a later one. Two modes share the code:
+//! - **beam**: only the most promising states of each tick are kept; a quick plan, no proof;
+//! - **exact**: every state is kept unless an admissible bound shows it cannot beat the
+//!   incumbent, so a search that finishes within its state budget proves its answer optimal.
+//!
+//! Waiting is never expanded: dropping the waits from a plan collects the same items sooner,
+//! which the opponent can only make better. Effort is counted in states, not seconds, so a
+//! search gives the same answer on every machine.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use bot_sdk::path::safe_moves;
+use bot_sdk::{Action, Cell, Grid, Pos};
+
+/// The problem: where the bot stands, what it holds, how many ticks it has, and when the
+/// scripted opponent clears which cell (ticks counted from 1 = the bot's next answer).
+#[derive(Debug, Clone)]
+pub struct Problem {
+    /// The map as it is now.
+    pub grid: Grid,
+    /// Where the bot stands (nothing is collected here until it steps off and back).
+    pub start: Pos,
+    /// The final cell.
+    pub final_pos: Pos,
+    /// Whether the bot holds Jump.
+    pub jump: bool,
+    /// The bot's multiplier.
+    pub multiplier: i64,
+    /// Ticks left to reach the final.
+    pub ticks: u32,
+    /// `(cell, t)`: the opponent moves onto `cell` at tick `t`, before the bot's move.
+    pub cleared: Vec<(Pos, u32)>,
+}
+
+/// A plan: one move per tick until the final, and what it scores from the problem's start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// Points the plan collects.
+    pub score: i64,
+    /// The bot's answer for each tick; the last one reaches the final.
+    pub moves: Vec<Action>,
+}
+
+/// How a search ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Exact search: this plan is optimal (or, with an incumbent, the best plan that beats it).
+    Optimal(Plan),
+    /// Exact search: no plan scores more than the incumbent.
+    NoneBetter,
+    /// Beam search: the best plan kept (no proof).
+    Found(Plan),
+    /// The state budget ran out before the search finished.
+    OverBudget,
+    /// No plan reaches the final in time.
+    Impossible,
+}
+
+/// What an item is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Item {
+    /// A resource worth this much (times the multiplier).
+    Resource(i64),
+    /// Jump.
+    Jump,
+    /// Multiplies the multiplier by 2 or 3.
+    Multiplier(i64),
+}
+
+/// Unreachable.
+pub const FAR: u16 = u16::MAX;
+
+/// The problem prepared for search: move lists, the items that matter, distances.
+#[derive(Debug)]
+pub struct Model {
+    cols: usize,
+    problem: Problem,
+    /// Safe moves from each cell, without and with Jump (fire is never worth entering).
+    moves: [Vec<Vec<u32>>; 2],
+    /// Cells of the items that some plan could still collect, with what they are.
+    items: Vec<(u32, Item)>,
+    item_at: Vec<Option<u32>>,
+    /// `deadline[i]`: item `i` can be collected only at ticks before this one.
+    deadline: Vec<u32>,
+    /// Ticks from each cell to the final, without and with Jump.
+    to_final: [Vec<u16>; 2],
+    /// Whether Jump is (or may become) part of the problem: the distances below assume it.
+    may_jump: bool,
+    /// Ticks from each cell to each item (with Jump when `may_jump`), never through the final.
+    item_dist: Vec<Vec<u16>>,
+    /// Items' resource values, largest first (for the bound).
+    by_value: Vec<u32>,
+    from_start: Vec<u16>,
+    /// `reach[(cell * (ticks + 1) + left) * words ..]`: see [`Model::reach`].
+    reach: std::sync::OnceLock<Vec<u64>>,
+    /// `dead[tick * words ..]`: items the opponent clears by tick + 1.
+    dead: Vec<u64>,
+    /// Indexes of the `J` items.
+    jumps: Vec<usize>,
+    /// Ticks from each cell to each item without Jump (filled for the `J` items only).
+    jump_walk: Vec<Vec<u16>>,
+    words: usize,
+}
+
+fn has(bits: &[u64], i: usize) -> bool {
+    bits[i / 64] >> (i % 64) & 1 == 1
+}
+
+fn set(bits: &mut [u64], i: usize) {
+    bits[i / 64] |= 1 << (i % 64);
+}
+
+/// Safe moves (fire excluded: entering it is never worth it) from each cell, as row-major
+/// indexes, without and with Jump.
+pub fn move_lists(grid: &Grid) -> [Vec<Vec<u32>>; 2] {
+    let cols = grid.cols();
+    let index = |p: Pos| p.x as usize * cols + p.y as usize;
+    let mut moves: [Vec<Vec<u32>>; 2] = [vec![Vec::new(); grid.rows() * cols], vec![Vec::new(); grid.rows() * cols]];
+    for p in grid.positions() {
+        for (j, jump) in [false, true].into_iter().enumerate() {
+            moves[j][index(p)] = safe_moves(grid, p, jump).into_iter().map(|q| index(q) as u32).collect();
+        }
+    }
+    moves
+}
+
+/// Breadth-first distances (in ticks, `u16::MAX`: unreachable) from `from` over the move lists
+/// `adj`; no path goes on through `stop` (pass the final: stepping on it ends the game).
+pub fn bfs(adj: &[Vec<u32>], from: usize, stop: usize) -> Vec<u16> {
+    let mut dist = vec![FAR; adj.len()];
+    let mut queue = std::collections::VecDeque::from([from]);
+    dist[from] = 0;
+    while let Some(c) = queue.pop_front() {
+        if c == stop && c != from {
+            continue;
+        }
+        for &n in &adj[c] {
+            if dist[n as usize] == FAR {
+                dist[n as usize] = dist[c] + 1;
+                queue.push_back(n as usize);
+            }
+        }
+    }
+    dist
+}
+
+impl Model {
+    /// Prepares `problem`.
+    pub fn new(problem: Problem) -> Model {
+        let grid = &problem.grid;
+        let cols = grid.cols();
+        let cells = grid.rows() * cols;
+        let index = |p: Pos| p.x as usize * cols + p.y as usize;
+        let moves = move_lists(grid);
+        let fin = index(problem.final_pos);
+        let to_final = [bfs(&moves[0], fin, fin), bfs(&moves[1], fin, fin)];
+        let may_jump = problem.jump || grid.positions().any(|p| grid.get(p) == Some(Cell::Jump));
+        let j = usize::from(may_jump);
+        let start = index(problem.start);
+        let from_start = bfs(&moves[j], start, fin);
+        let mut first_clear = vec![u32::MAX; cells];
+        for &(p, t) in &problem.cleared {
+            if grid.in_bounds(p) {
+                let c = &mut first_clear[index(p)];
+                *c = (*c).min(t);
+            }
+        }
+        let mut items = Vec::new();
+        let mut deadline = Vec::new();
+        let mut item_at = vec![None; cells];
+        for p in grid.positions() {
+            let c = index(p);
+            let item = match grid.get(p) {
+                Some(Cell::Resource(v)) => Item::Resource(i64::from(v)),
+                Some(Cell::Jump) if !problem.jump => Item::Jump,
+                Some(Cell::Double) => Item::Multiplier(2),
+                Some(Cell::Triple) => Item::Multiplier(3),
+                _ => continue,
+            };
+            // Reached at the earliest at tick `from_start` (or 2, for the cell under the bot).
+            let earliest = if c == start { 2 } else { u32::from(from_start[c]) };
+            let back = if c == fin { 0 } else { u32::from(to_final[j][c]) };
+            if from_start[c] == FAR || to_final[j][c] == FAR || earliest + back > problem.ticks {
+                continue;
+            }
+            if earliest >= first_clear[c] {
+                continue;
+            }
+            item_at[c] = Some(items.len() as u32);
+            items.push((c as u32, item));
+            deadline.push(first_clear[c]);
+        }
+        let item_dist = items.iter().map(|&(c, _)| bfs(&moves[j], c as usize, fin)).collect();
+        let mut by_value: Vec<u32> =
+            (0..items.len() as u32).filter(|&i| matches!(items[i as usize].1, Item::Resource(_))).collect();
+        by_value.sort_by_key(|&i| {
+            std::cmp::Reverse(match items[i as usize].1 {
+                Item::Resource(v) => v,
+                _ => 0,
+            })
+        });
+        let words = items.len().div_ceil(64).max(1);
+        let jumps: Vec<usize> = (0..items.len()).filter(|&i| items[i].1 == Item::Jump).collect();
+        let jump_walk = (0..items.len())
+            .map(|i| if jumps.contains(&i) { bfs(&moves[0], items[i].0 as usize, fin) } else { Vec::new() })
+            .collect();
+        let mut dead = vec![0u64; (problem.ticks as usize + 1) * words];
+        for t in 0..=problem.ticks {
+            for (i, &d) in deadline.iter().enumerate() {
+                if t + 1 >= d {
+                    dead[t as usize * words + i / 64] |= 1 << (i % 64);
+                }
+            }
+        }
+        Model {
+            cols,
+            problem,
+            moves,
+            items,
+            item_at,
+            deadline,
+            to_final,
+            may_jump,
+            item_dist,
+            by_value,
+            from_start,
+            reach: std::sync::OnceLock::new(),
+            dead,
+            jumps,
+            jump_walk,
+            words,
+        }
+    }
+
+    /// The problem this model was built from.
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    /// The items some plan could collect: cell index (row-major) and what it is.
+    pub fn items(&self) -> &[(u32, Item)] {
+        &self.items
+    }
+
+    /// The item index at a cell index, if any.
+    pub fn item_at(&self, cell: usize) -> Option<usize> {
+        self.item_at[cell].map(|i| i as usize)
+    }
+
+    /// Cell index of a position.
+    pub fn cell(&self, p: Pos) -> usize {
+        p.x as usize * self.cols + p.y as usize
+    }
+
+    /// Number of cells (row-major indexes).
+    pub fn cells(&self) -> usize {
+        self.item_at.len()
+    }
+
+    /// Safe moves from `cell`, with or without Jump.
+    pub fn moves(&self, cell: usize, jump: bool) -> &[u32] {
+        &self.moves[usize::from(jump)][cell]
+    }
+
+    /// Ticks from `cell` to the final (never through it), with or without Jump; `None` when
+    /// unreachable.
+    pub fn to_final(&self, cell: usize, jump: bool) -> Option<u32> {
+        let d = self.to_final[usize::from(jump)][cell];
+        (d != FAR).then_some(u32::from(d))
+    }
+
+    /// Ticks from the start to `cell` (with Jump when some `J` may be taken), never through
+    /// the final; `None` when unreachable.
+    pub fn from_start(&self, cell: usize) -> Option<u32> {
+        let d = self.from_start[cell];
+        (d != FAR).then_some(u32::from(d))
+    }
+
+    /// Item `i` can be collected only at ticks before this one.
+    pub fn deadline(&self, i: usize) -> u32 {
+        self.deadline[i]
+    }
+
+    /// Whether distances assume Jump (the bot holds it or a `J` may be taken).
+    pub fn may_jump(&self) -> bool {
+        self.may_jump
+    }
+
+    /// The cell at a row-major index.
+    pub fn pos(&self, cell: usize) -> Pos {
+        Pos::new((cell / self.cols) as i32, (cell % self.cols) as i32)
+    }
+
+    /// Ticks from `cell` to the final for a bot in this state (optimistic about an untaken `J`).
+    /// Whether a bot at `cell` can still reach the final within `left` ticks: directly, or by
+    /// way of a `J` it has not taken yet.
+    fn can_finish(&self, cell: usize, jump: bool, taken: &[u64], left: u32) -> bool {
+        let fits = |d: u16| d != FAR && u32::from(d) <= left;
+        if fits(self.to_final[usize::from(jump)][cell]) {
+            return true;
+        }
+        !jump
+            && self.jumps.iter().any(|&i| {
+                let (d, back) = (self.jump_walk[i][cell], self.to_final[1][self.items[i].0 as usize]);
+                !has(taken, i) && d != FAR && back != FAR && u32::from(d) + u32::from(back) <= left
+            })
+    }
+
+    /// Marks as taken every item the bot at `cell` with `left` ticks can no longer collect on a
+    /// way to the final, so that states differing only in such items merge.
+    /// With `exact` false only the items the opponent has cleared are marked (the reach
+    /// table is large on large maps, and a beam needs no merging to be right).
+    fn canonical(&self, taken: &mut [u64], cell: usize, tick: u32, left: u32, exact: bool) {
+        let dead = &self.dead[(tick as usize).min(self.problem.ticks as usize) * self.words..][..self.words];
+        for w in 0..self.words {
+            taken[w] |= dead[w];
+        }
+        if exact {
+            let reach = self.reach(cell, left);
+            for w in 0..self.words {
+                taken[w] |= !reach[w];
+            }
+        }
+    }
+
+    /// Items collectable from `cell` on a way to the final within `left` ticks (ignoring the
+    /// opponent), as bits; built on first use, row by row of cells.
+    fn reach(&self, cell: usize, left: u32) -> &[u64] {
+        let rows = self.reach.get_or_init(|| {
+            let fin = self.cell(self.problem.final_pos);
+            let j = usize::from(self.may_jump);
+            let span = self.problem.ticks as usize + 1;
+            let mut table = vec![0u64; self.item_at.len() * span * self.words];
+            for (i, &(c, _)) in self.items.iter().enumerate() {
+                let c = c as usize;
+                let back = if c == fin { 0 } else { u32::from(self.to_final[j][c]) };
+                for (from, &d) in self.item_dist[i].iter().enumerate() {
+                    if d == FAR || back == u32::from(FAR) {
+                        continue;
+                    }
+                    // An item under the bot is taken by stepping off and back: two ticks.
+                    let need = if d == 0 { 2 } else { u32::from(d) } + back;
+                    for l in need as usize..span {
+                        table[(from * span + l) * self.words + i / 64] |= 1 << (i % 64);
+                    }
+                }
+            }
+            table
+        });
+        let span = self.problem.ticks as usize + 1;
+        &rows[(cell * span + left as usize) * self.words..][..self.words]
+    }
+
+    /// An upper bound on what a bot with `mult` can still add from a state whose unavailable
+    /// items are `taken`, with `left` ticks: one item per tick at most, each worth its value
+    /// times every multiplier still available.
+    fn bound(&self, taken: &[u64], mult: i64, left: u32) -> i64 {
+        let mut m = mult;
+        for (i, &(_, item)) in self.items.iter().enumerate() {
+            if let (Item::Multiplier(k), false) = (item, has(taken, i)) {
+                m = m.saturating_mul(k);
+            }
+        }
+        let mut sum = 0i64;
+        let mut count = 0;
+        for &i in &self.by_value {
+            if count >= left {
+                break;
+            }
+            if !has(taken, i as usize) {
+                if let Item::Resource(v) = self.items[i as usize].1 {
+                    sum += v;
+                    count += 1;
+                }
+            }
+        }
+        sum.saturating_mul(m)
+    }
+}
+
+/// A bound on what a state can still add, tighter than the model's own (for instance from a
+/// relaxation computed once for the whole map). Must never be below the truth.
+pub trait CostToGo {
+    /// Most points a bot at `cell` at `tick` (ticks done so far), with Jump `jump`,
+    /// multiplier `mult` and unavailable items `taken` (bit per [`Model::items`] index), can
+    /// still collect on a way to the final; `None` when it cannot reach the final.
+    fn bound(&self, cell: usize, tick: u32, jump: bool, mult: i64, taken: &[u64]) -> Option<i64>;
+}
+
+/// How much to search.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Keep only this many states per tick (beam search), or all (exact search).
+    pub beam: Option<usize>,
+    /// Most states created over the whole search before giving up.
+    pub max_states: usize,
+    /// Only plans scoring more than this are of interest (exact search prunes with it).
+    pub incumbent: Option<i64>,
+}
+
+/// A search state; `N` words of item bits, so that keys are plain values (no allocation).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Key<const N: usize> {
+    cell: u32,
+    jump: bool,
+    mult: i64,
+    taken: [u64; N],
+}
+
+struct Entry<const N: usize> {
+    key: Key<N>,
+    score: i64,
+    /// Score plus the bound on what is still to come (a beam keeps the highest).
+    reach: i64,
+    /// Index in this tick's trail.
+    node: u32,
+}
+
+/// Searches `model` within `limits` (see the module docs).
+pub fn search(model: &Model, limits: Limits, extra: Option<&dyn CostToGo>) -> Outcome {
+    match model.words {
+        1 => search_n::<1>(model, limits, extra),
+        2 => search_n::<2>(model, limits, extra),
+        3 | 4 => search_n::<4>(model, limits, extra),
+        5..=8 => search_n::<8>(model, limits, extra),
+        9..=16 => search_n::<16>(model, limits, extra),
+        _ => search_n::<40>(model, limits, extra),
+    }
+}
+
+fn search_n<const N: usize>(model: &Model, limits: Limits, extra: Option<&dyn CostToGo>) -> Outcome {
+    let p = &model.problem;
+    let start = model.cell(p.start);
+    let fin = model.cell(p.final_pos);
+    // (A 50x50 map has at most 2,500 items: 40 words.)
+    let mut taken = [0u64; N];
+    if !model.can_finish(start, p.jump, &taken, p.ticks) {
+        return Outcome::Impossible;
+    }
+    // A bot whose start is the final may stop at once with nothing.
+    let mut best: Option<(i64, u32, u32)> = (start == fin).then_some((0, 0, u32::MAX));
+    if start == fin && limits.incumbent.is_some_and(|inc| inc >= 0) {
+        best = None;
+    }
+    let floor = limits.incumbent.unwrap_or(i64::MIN);
+    model.canonical(&mut taken, start, 0, p.ticks, limits.beam.is_none());
+    // Trail: per tick, each kept state's (parent index, cell), to rebuild the plan.
+    let mut trail: Vec<Vec<(u32, u32)>> = vec![vec![(u32::MAX, start as u32)]];
+    let mut states = vec![Entry {
+        key: Key { cell: start as u32, jump: p.jump, mult: p.multiplier, taken },
+        score: 0,
+        reach: 0,
+        node: 0,
+    }];
+    let mut seen: HashMap<Key<N>, i64> = HashMap::default();
+    let mut created = 0usize;
+    // Expected points per tick of a fresh walk, to rank states in a beam by their future too.
+    let walkable = p.grid.positions().filter(|q| p.grid.get(*q).is_some_and(Cell::is_walkable)).count().max(1);
+    let total: i64 = model.items.iter().map(|(_, it)| if let Item::Resource(v) = it { *v } else { 0 }).sum();
+    let rate = total as f64 / walkable as f64;
+    for t in 1..=p.ticks {
+        let left = p.ticks - t;
+        let mut next: Vec<Entry<N>> = Vec::new();
+        let mut index: HashMap<Key<N>, usize> = HashMap::default();
+        let mut nodes: Vec<(u32, u32)> = Vec::new();
+        for (si, s) in states.iter().enumerate() {
+            let cell = s.key.cell as usize;
+            for &dest in &model.moves[usize::from(s.key.jump)][cell] {
+                let d = dest as usize;
+                let mut key = Key { cell: dest, jump: s.key.jump, mult: s.key.mult, taken: s.key.taken };
+                let mut score = s.score;
+                if let Some(i) = model.item_at[d] {
+                    let i = i as usize;
+                    if !has(&key.taken, i) && t < model.deadline[i] {
+                        set(&mut key.taken, i);
+                        match model.items[i].1 {
+                            Item::Resource(v) => score = score.saturating_add(v.saturating_mul(key.mult)),
+                            Item::Jump => key.jump = true,
+                            Item::Multiplier(k) => key.mult = key.mult.saturating_mul(k),
+                        }
+                    }
+                }
+                if d == fin {
+                    if score > floor && best.is_none_or(|(b, _, _)| score > b) {
+                        best = Some((score, t, si as u32));
+                    }
+                    continue;
+                }
+                if !model.can_finish(d, key.jump, &key.taken, left) {
+                    continue;
+                }
+                model.canonical(&mut key.taken, d, t, left, limits.beam.is_none());
+                if seen.get(&key).is_some_and(|&old| old >= score) {
+                    continue;
+                }
+                let mut ub = model.bound(&key.taken, key.mult, left);
+                if let Some(x) = extra {
+                    match x.bound(d, t, key.jump, key.mult, &key.taken) {
+                        Some(b) => ub = ub.min(b),
+                        None => continue,
+                    }
+                }
+                let reach = score.saturating_add(ub);
+                if reach <= floor || best.is_some_and(|(b, _, _)| reach <= b) {
+                    continue;
+                }
+                created += 1;
+                if created > limits.max_states {
+                    return Outcome::OverBudget;
+                }
+                match index.get(&key) {
+                    Some(&at) => {
+                        if score > next[at].score {
+                            next[at].score = score;
+                            next[at].reach = reach;
+                            nodes[next[at].node as usize] = (si as u32, dest);
+                        }
+                    }
+                    None => {
+                        index.insert(key, next.len());
+                        next.push(Entry { key, score, reach, node: nodes.len() as u32 });
+                        nodes.push((si as u32, dest));
+                    }
+                }
+            }
+        }
+        if let Some(width) = limits.beam {
+            if next.len() > width {
+                // Guided by the caller's bound when there is one, else by a rough estimate of
+                // what the multiplier will earn.
+                let rank = |e: &Entry<N>| match extra {
+                    Some(_) => e.reach as f64,
+                    None => e.score as f64 + e.key.mult as f64 * rate * f64::from(left),
+                };
+                next.sort_by(|a, b| rank(b).total_cmp(&rank(a)));
+                next.truncate(width);
+            }
+        }
+        // Kept states, re-indexed so that the trail points at their positions.
+        let mut kept_nodes = Vec::with_capacity(next.len());
+        for (k, e) in next.iter_mut().enumerate() {
+            kept_nodes.push(nodes[e.node as usize]);
+            e.node = k as u32;
+            if limits.beam.is_none() {
+                seen.insert(e.key, e.score);
+            }
+        }
+        trail.push(kept_nodes);
+        states = next;
+        if states.is_empty() {
+            break;
+        }
+    }
+    let Some((score, tick, parent)) = best else {
+        return if limits.incumbent.is_some() && limits.beam.is_none() {
+            Outcome::NoneBetter
+        } else {
+            Outcome::Impossible
+        };
+    };
+    let mut moves = vec![Action::Wait; tick as usize];
+    if tick > 0 {
+        moves[tick as usize - 1] = Action::Move(p.final_pos);
+        let mut at = parent;
+        for t in (1..tick).rev() {
+            let (up, cell) = trail[t as usize][at as usize];
+            moves[t as usize - 1] = Action::Move(model.pos(cell as usize));
+            at = up;
+        }
+    } else {
+        moves = vec![Action::Wait];
+    }
+    let plan = Plan { score, moves };
+    if limits.beam.is_some() {
+        Outcome::Found(plan)
+    } else {
+        Outcome::Optimal(plan)
+    }
+}

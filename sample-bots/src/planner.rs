@@ -1,0 +1,156 @@
+//! The best plan a budget allows, and how far from optimal it can be: what the `reference`
+//! bot plays and what `arena solve` certifies, with different budgets.
+//!
+//! 1. Quick plans: beam searches over the real rules ([`crate::plan_search`]), plus any plan
+//!    the caller already has.
+//! 2. Exact search with that incumbent, pruned by the model's own bound; finishing within its
+//!    state budget proves the optimum.
+//! 3. Otherwise the Lagrangian relaxation ([`crate::relaxation`]) is tightened by subgradient
+//!    steps; each step gives a certified bound and, replayed, a plan. Beam searches guided by
+//!    its cost-to-go then find better plans, and a second exact search pruned by that
+//!    cost-to-go may still prove the optimum.
+//!
+//! Effort is counted (states, steps, relaxation work), so the answer does not depend on the
+//! machine; the caller's `stop` can only end the subgradient steps early.
+
+use crate::plan_search::{search, CostToGo, Limits, Model, Outcome, Plan};
+use crate::relaxation::Relaxation;
+
+/// How much the planner may search.
+#[derive(Debug, Clone)]
+pub struct Budget {
+    /// Widths of the first beam searches.
+    pub beams: Vec<usize>,
+    /// States the first exact search may create.
+    pub quick_states: usize,
+    /// Subgradient steps at most, and their total work (see [`Relaxation::work`]).
+    pub steps: usize,
+    /// Total relaxation work allowed.
+    pub relax_work: usize,
+    /// Widths of the beam searches guided by the relaxation at the end (the first one also
+    /// runs every 50 steps).
+    pub guided_beams: Vec<usize>,
+    /// States the exact search pruned by the relaxation may create.
+    pub exact_states: usize,
+    /// When the optimum is not proved: gaps (fractions of the best plan's score) to certify in
+    /// turn by exact searches for better plans only, each with `exact_states`.
+    pub certify_gaps: Vec<f64>,
+}
+
+/// What the planner found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Planned {
+    /// The best plan found (`None`: no plan reaches the final in time).
+    pub plan: Option<Plan>,
+    /// A certified upper bound on any plan's score, when one was computed.
+    pub bound: Option<i64>,
+    /// Whether the plan is proved optimal (or no plan exists).
+    pub proved: bool,
+}
+
+/// The best plan for `model` within `budget` (see the module docs). `known` is a plan the
+/// caller already has; `stop(false)` is asked between subgradient steps, `stop(true)` before
+/// each exact search after them (a caller's clock, for instance).
+pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn Fn(bool) -> bool) -> Planned {
+    let mut best = known;
+    let offer = |best: &mut Option<Plan>, plan: Plan| {
+        if best.as_ref().is_none_or(|b| plan.score > b.score) {
+            *best = Some(plan);
+        }
+    };
+    let proved = |best: Option<Plan>| Planned { bound: best.as_ref().map(|p| p.score), plan: best, proved: true };
+    for &width in &budget.beams {
+        match search(model, Limits { beam: Some(width), max_states: usize::MAX, incumbent: None }, None) {
+            Outcome::Found(plan) => offer(&mut best, plan),
+            Outcome::Impossible => return proved(None),
+            _ => {}
+        }
+    }
+    let exact = |best: &mut Option<Plan>, states: usize, extra: Option<&Relaxation>| {
+        let limits = Limits { beam: None, max_states: states, incumbent: best.as_ref().map(|b| b.score) };
+        match search(model, limits, extra.map(|r| r as &dyn CostToGo)) {
+            Outcome::Optimal(plan) => {
+                *best = Some(plan);
+                true
+            }
+            Outcome::NoneBetter | Outcome::Impossible => true,
+            _ => false,
+        }
+    };
+    if budget.quick_states > 0 && exact(&mut best, budget.quick_states, None) {
+        return proved(best);
+    }
+    let relaxation = Relaxation::new(model).filter(|r| r.work() * 2 <= budget.relax_work);
+    let Some(mut relaxation) = relaxation else {
+        return Planned { plan: best, bound: None, proved: false };
+    };
+    let guided = |best: &mut Option<Plan>, relaxation: &Relaxation, width: usize| {
+        if width == 0 {
+            return;
+        }
+        let limits = Limits { beam: Some(width), max_states: usize::MAX, incumbent: None };
+        if let Outcome::Found(plan) = search(model, limits, Some(relaxation as &dyn CostToGo)) {
+            offer(best, plan);
+        }
+    };
+    let steps = budget.steps.min(budget.relax_work / relaxation.work().max(1));
+    for round in 0..steps {
+        let (plan, more) = relaxation.tighten(best.as_ref().map_or(0, |b| b.score));
+        if let Some(plan) = plan {
+            offer(&mut best, plan);
+        }
+        if round % 50 == 49 {
+            guided(&mut best, &relaxation, budget.guided_beams.first().copied().unwrap_or(0));
+        }
+        if !more || stop(false) {
+            break;
+        }
+    }
+    let Some(bound) = relaxation.bound() else {
+        return proved(None);
+    };
+    relaxation.settle();
+    for &width in &budget.guided_beams {
+        guided(&mut best, &relaxation, width);
+    }
+    if best.as_ref().is_some_and(|b| bound <= b.score) {
+        return proved(best);
+    }
+    if budget.exact_states > 0 && !stop(true) && exact(&mut best, budget.exact_states, Some(&relaxation)) {
+        return proved(best);
+    }
+    // Not proved: certify a smaller bound instead. An exact search that only looks for plans
+    // scoring more than `target` prunes far more; if it finishes without finding one, no plan
+    // scores more than `target`.
+    // A search that finds a better plan is tried again from it (a few times at most).
+    let mut bound = bound;
+    let mut gaps = budget.certify_gaps.iter().copied().peekable();
+    let mut retries = 0;
+    while let (Some(&gap), Some(score), false) = (gaps.peek(), best.as_ref().map(|b| b.score), stop(true)) {
+        let target = (score as f64 * (1.0 + gap)).floor() as i64;
+        if target >= bound {
+            gaps.next();
+            continue;
+        }
+        let limits = Limits { beam: None, max_states: budget.exact_states, incumbent: Some(target) };
+        match search(model, limits, Some(&relaxation as &dyn CostToGo)) {
+            Outcome::NoneBetter => {
+                bound = target;
+                gaps.next();
+            }
+            Outcome::Optimal(plan) if retries < 3 => {
+                offer(&mut best, plan);
+                retries += 1;
+            }
+            Outcome::Optimal(plan) => {
+                offer(&mut best, plan);
+                break;
+            }
+            _ => break,
+        }
+    }
+    if best.as_ref().is_some_and(|b| bound <= b.score) {
+        return proved(best);
+    }
+    Planned { plan: best, bound: Some(bound), proved: false }
+}

@@ -1,0 +1,441 @@
+//! A certified upper bound for the single-player problem: a Lagrangian relaxation solved by
+//! dynamic programming over (tick, cell, power-ups taken, Jump, the cell just left).
+//!
+//! The relaxed bot walks the real map tick by tick, with the real travel times, Jump, the
+//! multipliers in the order it takes them (power-ups are tracked exactly) and the opponent's
+//! clearing times; what it forgets is which resources it already took, beyond the cell it just
+//! left. Taking resource `i` again is allowed but costs a price `λ_i`, and the bound is the best
+//! relaxed walk's priced score plus every `λ_i`: for any price, no real plan scores more (each
+//! real plan is a relaxed walk that takes each resource once). Subgradient steps then lower the
+//! prices of resources nobody takes and raise those taken twice, tightening the bound; every
+//! relaxed walk, replayed through the rules, is also a real plan (a lower bound).
+//!
+//! Why this relaxation: at the best prices its bound is the linear programme over all relaxed
+//! walks, at least as tight as the LP relaxation of the natural time-expanded integer model
+//! (whose walks may also step straight back), yet each step is a plain DP over the grid with
+//! travel time and multiplier order built in, in memory linear in the map; an LP or MILP
+//! solver would need that model with millions of variables.
+
+use crate::plan_search::{CostToGo, Item, Model, Plan};
+use bot_sdk::{Action, Pos};
+
+/// Arrival directions: four steps, four jumps.
+const DIRS: [(i32, i32); 8] = [(-1, 0), (0, 1), (1, 0), (0, -1), (-2, 0), (0, 2), (2, 0), (0, -2)];
+/// Nothing remembered (on leaving the start at tick 0, whose item is still there).
+const NONE: usize = 8;
+const PREV: usize = 9;
+const NEG: f64 = f64::NEG_INFINITY;
+
+/// The relaxation of one problem, with its current prices.
+pub struct Relaxation<'a> {
+    model: &'a Model,
+    cells: usize,
+    ticks: u32,
+    /// Power-up items (`D`, `T`), as model item indexes; a mask over them is exact.
+    powerups: Vec<usize>,
+    /// Multiplier for each mask.
+    mult: Vec<f64>,
+    /// Price of each model item (0 for power-ups).
+    prices: Vec<f64>,
+    /// Subgradient state: the best bound so far and its prices, the step scale, and how many
+    /// steps in a row brought no better bound.
+    best_bound: f64,
+    best_prices: Vec<f64>,
+    step: f64,
+    stalled: u32,
+    /// Moves as (destination, arrival direction), without and with Jump.
+    moves: [Vec<Vec<(u32, u8)>>; 2],
+    /// Earliest tick a cell can be reached, and ticks from it to the final (optimistic).
+    early: Vec<u32>,
+    home: Vec<u32>,
+    /// After a solve: best relaxed value from (tick, cell, mask, jump) with nothing
+    /// remembered, excluding prices (see [`CostToGo`]).
+    values: Vec<f64>,
+    /// `[a1, a2]` per state and tick (see [`Relaxation::solve`]).
+    choice: Vec<[u8; 2]>,
+    /// `a1` of the tick after the one being computed.
+    next_a1: Vec<u8>,
+    /// `back[jump][cell][prev]`: the index of the move back onto the remembered cell.
+    back: [Vec<[u8; PREV]>; 2],
+}
+
+/// What one relaxed solve gives.
+struct Relaxed {
+    /// The bound at these prices: best priced walk plus every price.
+    bound: f64,
+    /// How many times the best walk takes each item.
+    takes: Vec<u32>,
+    /// The best walk as moves (the last one onto the final), if any walk reaches the final.
+    walk: Option<Vec<Action>>,
+}
+
+impl<'a> Relaxation<'a> {
+    /// The relaxation of `model`, or `None` when it has too many power-ups for exact masks.
+    pub fn new(model: &'a Model) -> Option<Relaxation<'a>> {
+        let p = model.problem();
+        let cells = model.cells();
+        let powerups: Vec<usize> =
+            (0..model.items().len()).filter(|&i| matches!(model.items()[i].1, Item::Multiplier(_))).collect();
+        if powerups.len() > 6 {
+            return None;
+        }
+        let mult = (0..1usize << powerups.len())
+            .map(|mask| {
+                let mut m = p.multiplier as f64;
+                for (b, &i) in powerups.iter().enumerate() {
+                    if let (true, Item::Multiplier(k)) = (mask >> b & 1 == 1, model.items()[i].1) {
+                        m *= k as f64;
+                    }
+                }
+                m
+            })
+            .collect();
+        // Moves as (destination, arrival direction), and the index of the move back onto each
+        // direction's cell.
+        let moves: [Vec<Vec<(u32, u8)>>; 2] = [false, true].map(|jump| {
+            (0..cells)
+                .map(|c| {
+                    let from = model.pos(c);
+                    let arrival =
+                        |to: Pos| DIRS.iter().position(|&(dx, dy)| from.x + dx == to.x && from.y + dy == to.y);
+                    model
+                        .moves(c, jump)
+                        .iter()
+                        .map(|&d| (d, arrival(model.pos(d as usize)).map_or(NONE as u8, |k| k as u8)))
+                        .collect()
+                })
+                .collect()
+        });
+        let back: [Vec<[u8; PREV]>; 2] = [0, 1].map(|j: usize| {
+            moves[j]
+                .iter()
+                .enumerate()
+                .map(|(c, list)| {
+                    let from = model.pos(c);
+                    let mut row = [u8::MAX; PREV];
+                    for (prev, &(dx, dy)) in DIRS.iter().enumerate() {
+                        let q = Pos::new(from.x - dx, from.y - dy);
+                        if let Some(k) = list.iter().position(|&(d, _)| model.pos(d as usize) == q) {
+                            row[prev] = k as u8;
+                        }
+                    }
+                    row
+                })
+                .collect()
+        });
+        let j = model.may_jump();
+        let early = (0..cells).map(|c| model.from_start(c).unwrap_or(u32::MAX)).collect();
+        let home = (0..cells).map(|c| model.to_final(c, j).unwrap_or(u32::MAX)).collect();
+        Some(Relaxation {
+            model,
+            cells,
+            ticks: p.ticks,
+            powerups,
+            mult,
+            prices: vec![0.0; model.items().len()],
+            best_bound: f64::INFINITY,
+            best_prices: vec![0.0; model.items().len()],
+            step: 2.0,
+            stalled: 0,
+            moves,
+            early,
+            home,
+            values: Vec::new(),
+            choice: Vec::new(),
+            next_a1: Vec::new(),
+            back,
+        })
+    }
+
+    /// One subgradient step: solves at the current prices, keeps the bound if it is the best
+    /// so far, then moves the prices (Polyak's step towards `lower`, the best known plan's
+    /// score; the scale halves after 15 steps without progress). Returns the relaxed walk
+    /// replayed as a real plan, and whether more steps may still help.
+    pub fn tighten(&mut self, lower: i64) -> (Option<Plan>, bool) {
+        let relaxed = self.solve();
+        if relaxed.bound == NEG {
+            return (None, false);
+        }
+        let plan = relaxed.walk.as_deref().and_then(|w| replay(self.model, w));
+        if relaxed.bound < self.best_bound - 1e-9 {
+            self.best_bound = relaxed.bound;
+            self.best_prices.clone_from(&self.prices);
+            self.stalled = 0;
+        } else {
+            self.stalled += 1;
+            if self.stalled >= 15 {
+                self.step /= 2.0;
+                self.stalled = 0;
+            }
+        }
+        let lower = lower.max(plan.as_ref().map_or(0, |p| p.score)) as f64;
+        // Subgradient of the bound in the prices: 1 - takes (only resources carry a price).
+        let grad: Vec<f64> = self
+            .model
+            .items()
+            .iter()
+            .zip(&relaxed.takes)
+            .map(|((_, item), &n)| if matches!(item, Item::Resource(_)) { 1.0 - f64::from(n) } else { 0.0 })
+            .collect();
+        let norm: f64 =
+            grad.iter().zip(&self.prices).map(|(g, p)| if *g > 0.0 && *p <= 0.0 { 0.0 } else { g * g }).sum();
+        if norm == 0.0 || self.step < 1e-4 || self.best_bound.floor() <= lower {
+            return (plan, false);
+        }
+        let t = self.step * (relaxed.bound - lower).max(0.0) / norm;
+        for (p, g) in self.prices.iter_mut().zip(&grad) {
+            *p = (*p - t * g).max(0.0);
+        }
+        (plan, true)
+    }
+
+    /// The best certified bound so far (rounded down: scores are integers); `None` when no
+    /// walk reaches the final.
+    pub fn bound(&self) -> Option<i64> {
+        let b = self.best_bound;
+        (b.is_finite()).then(|| (b + 1e-7 * b.abs().max(1.0)).floor() as i64)
+    }
+
+    /// Goes back to the best prices found and solves with them, so that the cost-to-go
+    /// ([`CostToGo`]) is the one of the best bound.
+    pub fn settle(&mut self) {
+        if self.best_bound.is_finite() {
+            self.prices.clone_from(&self.best_prices);
+            let _ = self.solve();
+        }
+    }
+
+    /// Rough work of one solve (states times moves), to size budgets.
+    pub fn work(&self) -> usize {
+        self.cells * self.mult.len() * (1 + usize::from(self.model.may_jump())) * self.ticks as usize * 4
+    }
+
+    fn state(&self, mask: usize, jump: bool, cell: usize) -> usize {
+        (mask * 2 + usize::from(jump)) * self.cells + cell
+    }
+
+    /// Solves the relaxation at the current prices.
+    ///
+    /// Per state and tick only two values are kept: the best (`v1`, by move `a1`) and the best
+    /// when the remembered cell is the one `a1` goes to (`v2`, by move `a2`; bit 7: back onto
+    /// it, taking nothing). Moving onto the remembered cell can never beat taking what another
+    /// move takes, since values only grow with what the bot holds.
+    fn solve(&mut self) -> Relaxed {
+        let model = self.model;
+        let p = model.problem();
+        let start = model.cell(p.start);
+        let fin = model.cell(p.final_pos);
+        let masks = self.mult.len();
+        let size = self.cells * 2 * masks;
+        let steps = self.ticks as usize + 1;
+        let cells = self.cells;
+        self.values.clear();
+        self.values.resize(steps * size, NEG);
+        self.choice.clear();
+        self.choice.resize(steps * size, [u8::MAX; 2]);
+        let mut v2_next = vec![NEG; size];
+        let mut v2_cur = vec![NEG; size];
+        let bit_of: Vec<Option<usize>> =
+            (0..model.items().len()).map(|i| self.powerups.iter().position(|&q| q == i)).collect();
+        for t in (0..self.ticks).rev() {
+            let left = self.ticks - t;
+            let (done, rest) = self.values.split_at_mut((t as usize + 1) * size);
+            let v1_cur = &mut done[t as usize * size..];
+            let v1_next = &rest[..size];
+            let (_, choice_rest) = self.choice.split_at_mut(t as usize * size);
+            let choice = &mut choice_rest[..size];
+            v2_cur.fill(NEG);
+            for c in 0..self.cells {
+                // (The final ends the game, except as the start: a bot may leave it first.)
+                if (c == fin && t > 0) || self.early[c] > t || (t == 0 && c != start) {
+                    continue;
+                }
+                if c != fin && self.home[c] > left {
+                    continue;
+                }
+                for mask in 0..masks {
+                    for jump in [false, true] {
+                        if jump && !model.may_jump() {
+                            continue;
+                        }
+                        let mv = &self.moves[usize::from(jump)][c];
+                        let mut with = [NEG; 8];
+                        let mut without = [NEG; 8];
+                        let (mut v1, mut a1) = (NEG, u8::MAX);
+                        for (k, &(d, dir)) in mv.iter().enumerate() {
+                            let d = d as usize;
+                            let (mut m2, mut j2, mut gain) = (mask, jump, 0.0);
+                            if let Some(i) = model.item_at(d) {
+                                if t + 1 < model.deadline(i) {
+                                    match model.items()[i].1 {
+                                        Item::Resource(v) => {
+                                            gain = (v as f64 * self.mult[mask] - self.prices[i]).max(0.0)
+                                        }
+                                        Item::Jump => j2 = true,
+                                        Item::Multiplier(_) => {
+                                            if let Some(b) = bit_of[i] {
+                                                m2 |= 1 << b;
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                            // Value on arrival at `d` remembering where the bot came from
+                            // (nothing, when leaving the start at tick 0: its item is still there).
+                            let after = |m: usize, j: bool| {
+                                if d == fin {
+                                    return 0.0;
+                                }
+                                let s = (m * 2 + usize::from(j)) * cells + d;
+                                let remembered = t > 0
+                                    && self.back[usize::from(j)][d][usize::from(dir)]
+                                        == choice_next_a1(&self.next_a1, s);
+                                if remembered {
+                                    v2_next[s]
+                                } else {
+                                    v1_next[s]
+                                }
+                            };
+                            with[k] = gain + after(m2, j2);
+                            without[k] = after(mask, jump);
+                            if with[k] > v1 {
+                                (v1, a1) = (with[k], k as u8);
+                            }
+                        }
+                        if v1 == NEG {
+                            continue;
+                        }
+                        let (mut v2, mut a2) = (without[usize::from(a1)], a1 | 0x80);
+                        for (k, &w) in with.iter().enumerate().take(mv.len()) {
+                            if k as u8 != a1 && w > v2 {
+                                (v2, a2) = (w, k as u8);
+                            }
+                        }
+                        let s = (mask * 2 + usize::from(jump)) * cells + c;
+                        v1_cur[s] = v1;
+                        v2_cur[s] = v2;
+                        choice[s] = [a1, a2];
+                    }
+                }
+            }
+            std::mem::swap(&mut v2_cur, &mut v2_next);
+            self.next_a1.clear();
+            self.next_a1.extend(choice.iter().map(|c| c[0]));
+        }
+        let best = self.values[self.state(0, p.jump, start)];
+        let mut takes = vec![0u32; model.items().len()];
+        if start == fin && best <= 0.0 {
+            // Standing on the final at the start: stopping at once scores 0.
+            return Relaxed { bound: self.prices.iter().sum::<f64>(), takes, walk: Some(vec![Action::Wait]) };
+        }
+        if best == NEG {
+            return Relaxed { bound: NEG, takes, walk: None };
+        }
+        // Follow the choices forward.
+        let mut walk = Vec::new();
+        let (mut mask, mut jump, mut cell, mut prev) = (0usize, p.jump, start, NONE);
+        for t in 0..self.ticks {
+            let s = self.state(mask, jump, cell);
+            let [a1, a2] = self.choice[t as usize * size + s];
+            if a1 == u8::MAX {
+                break;
+            }
+            let remembered = prev != NONE && self.back[usize::from(jump)][cell][prev] == a1;
+            let k = if remembered { a2 } else { a1 };
+            let (d, dir) = self.moves[usize::from(jump)][cell][usize::from(k & 0x7f)];
+            let d = d as usize;
+            walk.push(Action::Move(model.pos(d)));
+            if let (0, Some(i)) = (k & 0x80, model.item_at(d)) {
+                if t + 1 < model.deadline(i) {
+                    match model.items()[i].1 {
+                        Item::Resource(v) => {
+                            if v as f64 * self.mult[mask] - self.prices[i] > 0.0 {
+                                takes[i] += 1;
+                            }
+                        }
+                        Item::Jump => jump = true,
+                        Item::Multiplier(_) => {
+                            if let Some(b) = bit_of[i] {
+                                mask |= 1 << b;
+                            }
+                        }
+                    }
+                }
+            }
+            if d == fin {
+                break;
+            }
+            cell = d;
+            prev = if t == 0 { NONE } else { usize::from(dir) };
+        }
+        Relaxed { bound: best + self.prices.iter().sum::<f64>(), takes, walk: Some(walk) }
+    }
+}
+
+fn choice_next_a1(next: &[u8], s: usize) -> u8 {
+    next.get(s).copied().unwrap_or(u8::MAX)
+}
+
+impl CostToGo for Relaxation<'_> {
+    fn bound(&self, cell: usize, tick: u32, jump: bool, _mult: i64, taken: &[u64]) -> Option<i64> {
+        if self.values.is_empty() || tick > self.ticks {
+            return Some(i64::MAX);
+        }
+        let has = |i: usize| taken[i / 64] >> (i % 64) & 1 == 1;
+        let mut mask = 0;
+        for (b, &i) in self.powerups.iter().enumerate() {
+            if has(i) {
+                mask |= 1 << b;
+            }
+        }
+        let masks = self.mult.len();
+        let v = self.values[((tick as usize * masks + mask) * 2 + usize::from(jump)) * self.cells + cell];
+        // (values hold `v1`: the best value with nothing remembered.)
+        if v == NEG {
+            return None;
+        }
+        let prices: f64 = (0..self.prices.len()).filter(|&i| !has(i)).map(|i| self.prices[i]).sum();
+        let x = v + prices;
+        Some((x + 1e-7 * x.abs().max(1.0)).floor() as i64)
+    }
+}
+
+/// Replays `moves` from the model's problem through the rules (each item once, the opponent's
+/// clearing first): the plan a relaxed walk really is.
+pub fn replay(model: &Model, moves: &[Action]) -> Option<Plan> {
+    let p = model.problem();
+    let mut grid = p.grid.clone();
+    let mut at = p.start;
+    let (mut jump, mut mult, mut score) = (p.jump, p.multiplier, 0i64);
+    for (t, action) in moves.iter().enumerate() {
+        let tick = t as u32 + 1;
+        for &(q, when) in &p.cleared {
+            if when == tick && grid.in_bounds(q) && grid.get(q).is_some_and(bot_sdk::Cell::is_collectable) {
+                grid.set(q, bot_sdk::Cell::Floor);
+            }
+        }
+        let Action::Move(to) = *action else {
+            if at == p.final_pos {
+                return Some(Plan { score, moves: moves[..=t].to_vec() });
+            }
+            continue;
+        };
+        bot_sdk::rules::check_move(&grid, at, to, jump).ok()?;
+        at = to;
+        match grid.get(to) {
+            Some(bot_sdk::Cell::Resource(v)) => score = score.saturating_add(i64::from(v).saturating_mul(mult)),
+            Some(bot_sdk::Cell::Jump) => jump = true,
+            Some(bot_sdk::Cell::Double) => mult = mult.saturating_mul(2),
+            Some(bot_sdk::Cell::Triple) => mult = mult.saturating_mul(3),
+            Some(bot_sdk::Cell::Fire) => return None,
+            _ => {}
+        }
+        if grid.get(to).is_some_and(bot_sdk::Cell::is_collectable) {
+            grid.set(to, bot_sdk::Cell::Floor);
+        }
+        if to == p.final_pos {
+            return (tick <= p.ticks).then(|| Plan { score, moves: moves[..=t].to_vec() });
+        }
+    }
+    None
+}
