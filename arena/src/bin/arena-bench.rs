@@ -167,10 +167,17 @@ fn tournament(bot: &Path, jobs: usize, tmp: &Path) -> anyhow::Result<f64> {
     config.jobs = Some(jobs);
     config.games = 2;
     for i in 0..10 {
-        config.put_bot(BotEntry { name: format!("w{i}"), command: bot.display().to_string(), cwd: None, build: None });
+        config.put_bot(BotEntry {
+            name: format!("w{i}"),
+            command: bot.display().to_string(),
+            cwd: None,
+            build: None,
+            files: Vec::new(),
+            ignore: Vec::new(),
+        });
     }
     let out = tmp.join(format!("tournament-j{jobs}"));
     let start = Instant::now();
-    let summary = arena::tournament::run(config, &out, false, CancellationToken::new())?;
+    let summary = arena::tournament::run(config, &out, &Default::default(), CancellationToken::new())?;
     Ok(summary.played as f64 / start.elapsed().as_secs_f64())
 }

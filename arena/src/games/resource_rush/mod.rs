@@ -244,6 +244,11 @@ fn pos_json(p: Pos) -> Value {
 }
 
 impl State for ResourceRush {
+    /// Cells x rounds: the bots answer once a tick, and think over the whole board.
+    fn expected_cost(&self) -> u64 {
+        (self.grid.rows() * self.grid.cols()) as u64 * u64::from(self.spec.rounds)
+    }
+
     fn num_players(&self) -> usize {
         match self.mode {
             Mode::Duel => 2,
