@@ -139,6 +139,21 @@ pub fn leaderboard(dir: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(dir.join("leaderboard.json")).expect("leaderboard.json")).expect("JSON")
 }
 
+/// A leaderboard without its timing fields (the date it was made, when each version was first
+/// seen): what two runs of the same league must agree on.
+pub fn untimed(board: &serde_json::Value) -> serde_json::Value {
+    let mut board = board.clone();
+    if let Some(facts) = board.get_mut("facts").and_then(|f| f.as_object_mut()) {
+        facts.remove("date");
+    }
+    for row in board.get_mut("rows").and_then(|r| r.as_array_mut()).into_iter().flatten() {
+        if let Some(row) = row.as_object_mut() {
+            row.remove("version_at");
+        }
+    }
+    board
+}
+
 /// Runs `arena` with `args` in `dir`, `input` on its stdin; returns its output.
 pub fn arena_fed(dir: &Path, args: &[&str], input: &[u8]) -> Output {
     use std::io::Write;

@@ -28,9 +28,12 @@ pub struct Row {
     pub rank: usize,
     /// The bot.
     pub bot: String,
-    /// The version its standing comes from (its label: commit and time).
+    /// The version its standing comes from (`v<N>`, and its git commit when there is one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
+    /// When the league first saw that version (UTC, RFC 3339).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version_at: Option<String>,
     /// Sum of its scores over all its games.
     pub total_score: i64,
     /// Games played.
@@ -310,6 +313,7 @@ pub fn compute(input: &Input) -> Leaderboard {
                 rank: 0,
                 bot: name.to_string(),
                 version: None,
+                version_at: None,
                 total_score: t.total,
                 games: t.games,
                 wins: t.wins,
@@ -435,7 +439,12 @@ impl Leaderboard {
             let c = cells(row);
             let mut c: Vec<String> = c.to_vec();
             c[1] = format!("[{}](#{})", row.bot, anchor(&row.bot));
-            c.insert(2, row.version.clone().unwrap_or_else(|| "-".to_string()));
+            let version = match (&row.version, &row.version_at) {
+                (Some(v), Some(at)) => format!("{v} ({at})"),
+                (Some(v), None) => v.clone(),
+                _ => "-".to_string(),
+            };
+            c.insert(2, version);
             let cells: Vec<String> = c.iter().map(|s| s.replace('|', "\\|")).collect();
             let _ = writeln!(out, "| {} |", cells.join(" | "));
         }

@@ -175,6 +175,7 @@ impl TournamentRecord {
         for row in &mut board.rows {
             if let Some(h) = self.history.get(&row.bot) {
                 row.version = h.standing(as_of).map(|v| v.label.clone());
+                row.version_at = h.standing(as_of).map(|v| versions::time_text(v.at));
                 if as_of.is_none() {
                     row.note = h.note();
                     row.build_log = h.latest().and_then(|v| v.build_log.clone());
@@ -335,7 +336,10 @@ pub fn run(
     let done_keys: HashSet<String> = sorted.done.iter().map(|r| r.key.clone()).collect();
     let (todo, waiting) = to_play(&record, &done_keys, |_| true);
     let kept = sorted.done.len();
-    let superseded = sorted.history.len();
+    // Superseded now: results the previous schedule counted that this one does not.
+    let before: HashSet<&str> =
+        previous.as_ref().map(|p| p.schedule.iter().map(|m| m.key.as_str()).collect()).unwrap_or_default();
+    let superseded = sorted.history.iter().filter(|l| before.contains(l.key.as_str())).count();
     eprintln!("{}", plan_text(&todo, kept, waiting));
     if options.prepare_only {
         let leaderboard = record.leaderboard(&sorted.done, out);

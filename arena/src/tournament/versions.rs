@@ -19,8 +19,8 @@ use crate::sandbox::Sandbox;
 pub struct Version {
     /// The fingerprint of its files (empty when they could not be read at all).
     pub fingerprint: String,
-    /// `v<N>` for the N-th good version (`failed` otherwise), the git commit when the bot's
-    /// folder is a git work tree, and when the league first saw it.
+    /// `v<N>` for the N-th good version (`failed` otherwise), then the git commit when the
+    /// bot's folder is a git work tree.
     pub label: String,
     /// When the league first saw it (seconds since the Unix epoch).
     pub at: u64,
@@ -32,6 +32,13 @@ pub struct Version {
     /// Its build's full log, relative to the tournament folder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build_log: Option<String>,
+}
+
+impl Version {
+    /// The label with the time: `v2 3f2a1bc (2026-11-30T16:40:00Z)`.
+    pub fn describe(&self) -> String {
+        format!("{} ({})", self.label, time_text(self.at))
+    }
 }
 
 /// Every version of one bot, oldest first, and what its builds wrote.
@@ -69,7 +76,7 @@ impl BotHistory {
             "{what} at {} ({}), standing from {}",
             time_text(latest.at),
             latest.problem.as_deref().unwrap_or("?"),
-            standing.label
+            standing.describe()
         ))
     }
 
@@ -84,7 +91,7 @@ impl BotHistory {
         let n = self.versions.iter().filter(|v| v.ok).count() + 1;
         let head = if version.ok { format!("v{n}") } else { "failed".to_string() };
         let commit = commit.map_or(String::new(), |c| format!(" {c}"));
-        version.label = format!("{head}{commit} ({})", time_text(version.at));
+        version.label = format!("{head}{commit}");
         self.versions.push(version);
     }
 }
@@ -239,7 +246,7 @@ mod tests {
         assert!(note.starts_with("build failed at 1970-01-01T00:05:00Z"), "{note}");
         assert!(note.ends_with("standing from v1 abc123 (1970-01-01T00:01:40Z)"), "{note}");
         h.record(v("cc", 400, true), None);
-        assert_eq!(h.standing(None).unwrap().label, "v2 (1970-01-01T00:06:40Z)");
+        assert_eq!(h.standing(None).unwrap().describe(), "v2 (1970-01-01T00:06:40Z)");
         assert_eq!(h.note(), None);
         assert_eq!(h.standing(Some(399)).unwrap().fingerprint, "aa", "as of a past time");
         assert_eq!(h.standing(Some(99)), None);
