@@ -1,0 +1,205 @@
+//! A league split into shards, each in its own process, then merged: the same leaderboard and
+//! the same replays as the whole league on one machine, in a shared folder or in separate
+//! ones, and after a shard is killed with kill -9 and run again.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use arena_e2e::*;
+use serde_json::Value;
+
+/// A config of the sample bots on maps of different sizes.
+fn config(dir: &Path, bots: &[(&str, String)]) -> PathBuf {
+    let maps = ["duel.txt", "fire.txt", "tight.txt"];
+    let mut text = format!(
+        "seed = 11\ngames = 1\njobs = 1\nmaps = [{}]\n",
+        maps.iter().map(|m| format!("{:?}", map(m))).collect::<Vec<_>>().join(", ")
+    );
+    for (name, command) in bots {
+        text.push_str(&format!("[[bots]]\nname = {name:?}\ncommand = {command:?}\n"));
+    }
+    let path = dir.join("league.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn bots() -> Vec<(&'static str, String)> {
+    vec![("greedy", bin("greedy")), ("random", bin("random")), ("waiter", bin("waiter")), ("cpp", cpp_greedy())]
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = arena(args);
+    assert!(
+        out.status.success(),
+        "arena {args:?} failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn spawn(args: &[&str]) -> std::process::Child {
+    Command::new(bin("arena"))
+        .current_dir(root())
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn s(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// A replay without its timing fields (each answer's wall and CPU milliseconds).
+fn untimed_replay(path: &Path) -> Value {
+    let mut replay: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    for step in replay["steps"].as_array_mut().unwrap() {
+        for reply in step["replies"].as_array_mut().into_iter().flatten() {
+            let reply = reply.as_object_mut().unwrap();
+            reply.remove("ms");
+            reply.remove("cpu_ms");
+        }
+    }
+    replay
+}
+
+/// Every replay of a folder, by file name, without timing fields.
+fn replays(dir: &Path) -> BTreeMap<String, Value> {
+    std::fs::read_dir(dir.join("replays"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), untimed_replay(&e.path())))
+        .collect()
+}
+
+fn whole(dir: &Path, cfg: &Path) -> PathBuf {
+    let out = dir.join("whole");
+    ok(&["tournament", "--config", &s(cfg), "--out", &s(&out)]);
+    out
+}
+
+fn assert_same_league(merged: &Path, whole: &Path) {
+    assert_eq!(untimed(&leaderboard(merged)), untimed(&leaderboard(whole)));
+    let (a, b) = (replays(merged), replays(whole));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "the same replays");
+    for (name, replay) in &a {
+        assert_eq!(replay, &b[name], "{name} differs beyond timing fields");
+    }
+    for entry in std::fs::read_dir(merged.join("replays")).unwrap().flatten() {
+        assert!(!entry.file_name().to_string_lossy().starts_with(".tmp"), "no half-written replay");
+    }
+}
+
+#[test]
+fn four_shards_in_one_shared_folder_merge_into_the_whole_league() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), &bots());
+    let whole = whole(dir.path(), &cfg);
+    let league = dir.path().join("league");
+    let built = ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    assert!(built.contains("36 matches scheduled"), "{built}");
+    // All four at once, in the same folder.
+    let children: Vec<_> =
+        (1..=4).map(|k| spawn(&["tournament", "--resume", &s(&league), "--shard", &format!("{k}/4")])).collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    for k in 1..=4 {
+        let lines = std::fs::read_to_string(league.join(format!("results.shard-{k}-of-4.jsonl"))).unwrap();
+        assert!(lines.lines().count() >= 5, "every shard played its share: {}", lines.lines().count());
+    }
+    let merged = arena(&["merge", &s(&league), &s(&league)]);
+    assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
+    assert!(String::from_utf8_lossy(&merged.stdout).contains("36 of 36 matches played"));
+    assert_same_league(&league, &whole);
+    assert!(!league.join("results.shard-1-of-4.jsonl").exists(), "the shards' files are folded into results.jsonl");
+}
+
+#[test]
+fn shards_in_separate_folders_and_a_killed_shard_resumed_merge_into_the_whole_league() {
+    let dir = tempfile::tempdir().unwrap();
+    // A slow but deterministic bot, so that a shard is still running when it is killed.
+    let mut bots = bots();
+    bots.push(("slow", format!("{} 0.004", script("slowpoke.sh"))));
+    let cfg = config(dir.path(), &bots);
+    let whole = whole(dir.path(), &cfg);
+    let league = dir.path().join("league");
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    let shard_dir = |k: usize| dir.path().join(format!("shard{k}"));
+
+    // Shard 2 is killed with kill -9 once it has recorded a result.
+    let results = shard_dir(2).join("results.shard-2-of-4.jsonl");
+    let mut child = spawn(&["tournament", "--resume", &s(&league), "--shard", "2/4", "--out", &s(&shard_dir(2))]);
+    let start = Instant::now();
+    while std::fs::read_to_string(&results).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(child.try_wait().unwrap().is_none(), "the shard ended before it was killed");
+        assert!(start.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = std::fs::read_to_string(&results).unwrap().lines().count();
+
+    // A partial league is not called complete.
+    let partial = dir.path().join("partial");
+    let out = arena(&["merge", &s(&partial), &s(&shard_dir(2))]);
+    assert_eq!(out.status.code(), Some(2), "missing matches make the merge fail");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not complete") && stderr.contains("are missing"), "{stderr}");
+    assert_eq!(leaderboard(&partial)["complete"], false);
+    assert!(std::fs::read_to_string(partial.join("leaderboard.md")).unwrap().contains("Partial: "));
+
+    // Run again, it resumes: what it finished is kept.
+    for k in 1..=4 {
+        let out =
+            ok(&["tournament", "--resume", &s(&league), "--shard", &format!("{k}/4"), "--out", &s(&shard_dir(k))]);
+        if k == 2 {
+            assert!(out.contains(&format!("{before} kept")), "the killed shard's results are kept: {out}");
+        }
+    }
+    let merged = dir.path().join("merged");
+    let dirs: Vec<String> = (1..=4).map(|k| s(&shard_dir(k))).collect();
+    let mut args = vec!["merge", "--json"];
+    let out_arg = s(&merged);
+    args.push(&out_arg);
+    args.extend(dirs.iter().map(String::as_str));
+    let out = arena(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_same_league(&merged, &whole);
+}
+
+#[test]
+fn a_shard_refuses_bots_changed_since_the_build_and_shards_split_by_cost() {
+    let dir = tempfile::tempdir().unwrap();
+    let swap = dir.path().join("swap");
+    std::fs::copy(bins().join("waiter"), &swap).unwrap();
+    let mut bots = bots();
+    bots.push(("swap", s(&swap)));
+    let cfg = config(dir.path(), &bots);
+    let league = dir.path().join("league");
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    // The split: each of the 60 matches in exactly one shard, the big map's spread evenly.
+    let record: Value = serde_json::from_slice(&std::fs::read(league.join("tournament.json")).unwrap()).unwrap();
+    let schedule = record["schedule"].as_array().unwrap();
+    assert_eq!(schedule.len(), 60);
+    assert!(schedule.iter().any(|m| m["cost"] == 12 * 21 * 200) && schedule.iter().any(|m| m["cost"] == 3 * 9 * 8));
+
+    std::fs::copy(bins().join("greedy"), &swap).unwrap();
+    let out = arena(&["tournament", "--resume", &s(&league), "--shard", "1/4"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("bots changed since the league was built: swap") && stderr.contains("arena build"),
+        "{stderr}"
+    );
+    let out = arena(&["tournament", "--resume", &s(&league), "--shard", "0/4"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("count from 1"));
+    let out = arena(&["tournament", "--resume", &s(&league), "--shard", "auto"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("SLURM_ARRAY_TASK_ID"));
+}
