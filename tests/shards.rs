@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use arena_e2e::*;
+use serde::Deserialize;
 use serde_json::Value;
 
 /// A config of the sample bots on maps of different sizes.
@@ -202,4 +203,59 @@ fn a_shard_refuses_bots_changed_since_the_build_and_shards_split_by_cost() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("count from 1"));
     let out = arena(&["tournament", "--resume", &s(&league), "--shard", "auto"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("SLURM_ARRAY_TASK_ID"));
+}
+
+/// Every string in a YAML value (commands, run scripts), joined.
+fn strings(value: &serde_yaml::Value, out: &mut String) {
+    match value {
+        serde_yaml::Value::String(s) => {
+            out.push_str(s);
+            out.push(' ');
+        }
+        serde_yaml::Value::Sequence(items) => items.iter().for_each(|v| strings(v, out)),
+        serde_yaml::Value::Mapping(map) => map.values().for_each(|v| strings(v, out)),
+        serde_yaml::Value::Tagged(t) => strings(&t.value, out),
+        _ => {}
+    }
+}
+
+#[test]
+fn the_kubernetes_and_github_files_parse_and_run_the_slurm_test_s_commands() {
+    let deploy = root().join("deploy");
+    let slurm = ["slurm/submit.sh", "slurm/league.sbatch", "slurm/merge.sbatch"]
+        .map(|f| std::fs::read_to_string(deploy.join(f)).unwrap())
+        .join("\n");
+    // What tools/slurm-test runs through the Slurm scripts: build once, shards, merge.
+    for command in ["\" build ", "\" tournament --resume ", "--shard auto", "\" merge "] {
+        assert!(slurm.contains(command), "the Slurm scripts run `{command}`");
+    }
+    let mut k8s = String::new();
+    for file in ["kubernetes/league-job.yaml", "kubernetes/merge-job.yaml"] {
+        let text = std::fs::read_to_string(deploy.join(file)).unwrap();
+        for doc in serde_yaml::Deserializer::from_str(&text) {
+            let value = serde_yaml::Value::deserialize(doc).unwrap_or_else(|e| panic!("{file}: {e}"));
+            assert_eq!(value["apiVersion"], "batch/v1", "{file}");
+            strings(&value, &mut k8s);
+        }
+    }
+    assert!(k8s.contains("Indexed") && k8s.contains("ARENA_SHARD_COUNT"), "an Indexed Job: {k8s}");
+    for command in ["arena build ", "arena tournament --resume ", "--shard auto", "arena merge "] {
+        assert!(k8s.contains(command), "the Kubernetes Jobs run `{command}`");
+    }
+    let text = std::fs::read_to_string(deploy.join("github/league.yml")).unwrap();
+    let workflow: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
+    let jobs = &workflow["jobs"];
+    assert_eq!(jobs["shard"]["strategy"]["matrix"]["shard"].as_sequence().map(Vec::len), Some(4));
+    assert_eq!(jobs["merge"]["needs"], "shard");
+    let mut gh = String::new();
+    strings(jobs, &mut gh);
+    for command in [
+        "arena\" build ",
+        "arena tournament --resume ",
+        "--shard ${{ matrix.shard }}/4",
+        "arena merge ",
+        "deploy-pages",
+    ] {
+        assert!(gh.contains(command), "the workflow runs `{command}`: {gh}");
+    }
 }
