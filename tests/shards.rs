@@ -189,7 +189,9 @@ fn a_shard_refuses_bots_changed_since_the_build_and_shards_split_by_cost() {
     let record: Value = serde_json::from_slice(&std::fs::read(league.join("tournament.json")).unwrap()).unwrap();
     let schedule = record["schedule"].as_array().unwrap();
     assert_eq!(schedule.len(), 60);
-    assert!(schedule.iter().any(|m| m["cost"] == 12 * 21 * 200) && schedule.iter().any(|m| m["cost"] == 3 * 9 * 8));
+    // Cost: rounds x (cells + 4) + 1500.
+    assert!(schedule.iter().any(|m| m["cost"] == 200 * (12 * 21 + 4) + 1500));
+    assert!(schedule.iter().any(|m| m["cost"] == 8 * (3 * 9 + 4) + 1500));
 
     std::fs::copy(bins().join("greedy"), &swap).unwrap();
     let out = arena(&["tournament", "--resume", &s(&league), "--shard", "1/4"]);
