@@ -37,7 +37,9 @@ fn class_config(class: &Path, bots: &[&str]) -> PathBuf {
     for bot in bots {
         text.push_str(&match *bot {
             "alice" => "[[bots]]\nname = \"alice\"\ncommand = \"python3 greedy.py\"\ncwd = \"alice\"\n".to_string(),
-            "bob" | "erin" => format!("[[bots]]\nname = \"{bot}\"\ncommand = \"./bot\"\ncwd = \"{bot}\"\nbuild = \"sh build.sh\"\n"),
+            "bob" | "erin" => {
+                format!("[[bots]]\nname = \"{bot}\"\ncommand = \"./bot\"\ncwd = \"{bot}\"\nbuild = \"sh build.sh\"\n")
+            }
             "carol" => format!("[[bots]]\nname = \"carol\"\ncommand = {:?}\n", bin("greedy")),
             "dave" | "gus" => format!("[[bots]]\nname = \"{bot}\"\ncommand = {:?}\n", bin("waiter")),
             _ => unreachable!(),
@@ -95,7 +97,10 @@ fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
     // Two waiters have exactly the same results: they share a rank, and the next rank skips.
     let (dave, gus) = (row(&week1, "dave"), row(&week1, "gus"));
     assert_eq!(dave["rank"], gus["rank"]);
-    assert_eq!((dave["total_score"].as_i64(), dave["wins"].as_u64()), (gus["total_score"].as_i64(), gus["wins"].as_u64()));
+    assert_eq!(
+        (dave["total_score"].as_i64(), dave["wins"].as_u64()),
+        (gus["total_score"].as_i64(), gus["wins"].as_u64())
+    );
     let after_week1 = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
     std::thread::sleep(std::time::Duration::from_millis(1100));
 
@@ -119,7 +124,10 @@ fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
     let week3 = leaderboard(&league);
     assert_eq!(standing(&week3, "bob"), bob_before, "bob stands on v1");
     let note = row(&week3, "bob")["note"].as_str().unwrap().to_string();
-    assert!(note.contains("could not start at") && note.contains("missing") && note.contains("standing from v1"), "{note}");
+    assert!(
+        note.contains("could not start at") && note.contains("missing") && note.contains("standing from v1"),
+        "{note}"
+    );
 
     // Week 4: it is back, but its new version does not build.
     std::fs::rename(&away, class.join("bob")).unwrap();

@@ -232,7 +232,7 @@ fn the_kubernetes_and_github_files_parse_and_run_the_slurm_test_s_commands() {
         assert!(slurm.contains(command), "the Slurm scripts run `{command}`");
     }
     let mut k8s = String::new();
-    for file in ["kubernetes/league-job.yaml", "kubernetes/merge-job.yaml"] {
+    for file in ["kubernetes/build-job.yaml", "kubernetes/league-job.yaml", "kubernetes/merge-job.yaml"] {
         let text = std::fs::read_to_string(deploy.join(file)).unwrap();
         for doc in serde_yaml::Deserializer::from_str(&text) {
             let value = serde_yaml::Value::deserialize(doc).unwrap_or_else(|e| panic!("{file}: {e}"));
