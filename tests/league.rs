@@ -129,13 +129,20 @@ fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
         "{note}"
     );
 
-    // Week 4: it is back, but its new version does not build.
+    // Week 4: it is back, but its new version does not build; alice pushes again the same
+    // week. Bob plays on as v1, from the copy the league kept of it: alice's new version meets
+    // it too.
     std::fs::rename(&away, class.join("bob")).unwrap();
     write(&class.join("bob/bot.src"), BROKEN_SH);
+    write(&class.join("alice/botkit.py"), &format!("{kit}\n# tuned again\n"));
     let (_, stderr) = run(&["tournament", "--resume", &league_arg]);
-    assert!(stderr.contains("plan: 0 matches to play"), "{stderr}");
+    assert!(stderr.contains("plan: 16 matches to play (alice 16, bob 4, carol 4, dave 4, gus 4), 24 kept"), "{stderr}");
     let week4 = leaderboard(&league);
-    assert_eq!(standing(&week4, "bob"), bob_before, "bob still stands on v1");
+    assert!(week4["complete"].as_bool().unwrap());
+    assert_eq!(row(&week4, "alice")["version"], "v3");
+    let bob = row(&week4, "bob");
+    assert_eq!((bob["version"].as_str(), bob["games"].as_u64()), (Some("v1"), Some(16)), "bob still stands on v1");
+    assert_eq!(bob["total_score"], bob_before[2], "a waiter scores 0 whoever it meets");
     let bob = row(&week4, "bob");
     let note = bob["note"].as_str().unwrap();
     assert!(note.starts_with("build failed at ") && note.contains("standing from v1 ("), "{note}");
@@ -151,15 +158,16 @@ fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
     let (stdout, _) = run(&["tournament", "--resume", &league_arg]);
     assert!(stdout.contains("(16 now, 24 kept, 16 superseded"), "{stdout}");
     let week5 = leaderboard(&league);
+    assert_eq!(row(&week5, "alice")["version"], "v3");
     let bob = row(&week5, "bob");
     assert_eq!(bob["version"], "v2");
     assert!(bob.get("note").is_none(), "{bob}");
     assert!(bob["total_score"].as_i64().unwrap() > 0, "the fixed version plays: {bob}");
     assert!(week5["complete"].as_bool().unwrap());
     // Nothing was lost: every result ever played is still in results.jsonl, with its replay.
-    assert_eq!(lines(&league), 40 + 16 + 16);
+    assert_eq!(lines(&league), 40 + 16 + 16 + 16);
     let replays = std::fs::read_dir(league.join("replays")).unwrap().flatten();
-    assert_eq!(replays.filter(|e| e.file_name().to_string_lossy().ends_with(".json")).count(), 72);
+    assert_eq!(replays.filter(|e| e.file_name().to_string_lossy().ends_with(".json")).count(), 88);
 
     // The standings at the end of week 1, reproduced.
     let (json, _) = run(&["leaderboard", &league_arg, "--json", "--as-of", &after_week1.to_string()]);
@@ -204,7 +212,7 @@ fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
     let bots: Vec<&str> = last["rows"].as_array().unwrap().iter().map(|r| r["bot"].as_str().unwrap()).collect();
     assert!(bots.contains(&"erin") && !bots.contains(&"dave"), "{bots:?}");
     assert_eq!(row(&last, "erin")["games"], 16);
-    assert_eq!(lines(&league), 72 + 16, "dave's results stay on disk");
+    assert_eq!(lines(&league), 88 + 16, "dave's results stay on disk");
 
     // --exclude and --rerun.
     let key = row(&last, "carol")["matches"][0]["key"].as_str().unwrap().to_string();

@@ -68,7 +68,7 @@ pub enum TournamentError {
         holder: String,
     },
     /// The output folder already holds a tournament.
-    #[error("{} already holds a tournament: resume it with --resume {}, or choose another --out", .0.display(), .0.display())]
+    #[error("{} already holds a tournament: resume it with --resume {} (add --config FILE to apply a changed config), or choose another --out", .0.display(), .0.display())]
     Exists(PathBuf),
     /// A game or map problem.
     #[error(transparent)]
@@ -137,9 +137,12 @@ impl TournamentRecord {
         let mut failures = BTreeMap::new();
         for entry in &self.config.bots {
             match self.history.get(&entry.name).and_then(|h| h.standing(Some(as_of))) {
-                Some(v) => {
-                    bots.push(BotVersion { entry: entry.clone(), fingerprint: v.fingerprint.clone(), runnable: true })
-                }
+                Some(v) => bots.push(BotVersion {
+                    entry: entry.clone(),
+                    fingerprint: v.fingerprint.clone(),
+                    runnable: true,
+                    kept: false,
+                }),
                 None => {
                     failures.insert(entry.name.clone(), format!("no good version by {}", versions::time_text(as_of)));
                 }
@@ -396,6 +399,13 @@ fn run_shard(
     let mut cache = BTreeMap::new();
     let mut changed = Vec::new();
     for bot in record.bots.iter().filter(|b| b.runnable) {
+        if bot.kept {
+            // The league's own copy of an older version: it must still be there.
+            if let Err(why) = versions::check_program(&bot.entry) {
+                changed.push(format!("{} (its kept copy: {why})", bot.entry.name));
+            }
+            continue;
+        }
         let outputs = record.history.get(&bot.entry.name).map(|h| h.outputs.clone()).unwrap_or_default();
         match submission::fingerprint(&bot.entry, &outputs, &mut cache) {
             Ok(fp) if fp == bot.fingerprint => {}

@@ -24,6 +24,10 @@ pub struct BotVersion {
     /// after a failed build cannot play it: its missing matches wait).
     #[serde(default = "yes")]
     pub runnable: bool,
+    /// Whether it runs from the copy the league kept of this version (its own files hold a
+    /// newer version that failed).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub kept: bool,
 }
 
 fn yes() -> bool {

@@ -174,6 +174,86 @@ fn hash_file(path: &Path) -> Result<blake3::Hash, TournamentError> {
     Ok(hasher.finalize())
 }
 
+/// The most a kept copy of one bot version may hold.
+pub const MAX_SNAPSHOT_BYTES: u64 = 256 << 20;
+
+/// Copies what runs `bot` (its folder, build outputs included, minus ignored files, and the
+/// files its command names) into `dest`, and returns the entry that runs the copy: a league
+/// keeps each good version so that it can still play after its files changed (a broken push).
+/// A copy bigger than [`MAX_SNAPSHOT_BYTES`] is not kept.
+pub fn snapshot(bot: &BotEntry, dest: &Path) -> Result<BotEntry, TournamentError> {
+    let fail = |what: String| TournamentError::Invalid(format!("bot `{}`: cannot keep a copy: {what}", bot.name));
+    let mut words = shell_words::split(&bot.command).map_err(|e| fail(e.to_string()))?;
+    let base = bot.cwd.clone().unwrap_or_default();
+    let tmp = dest.with_extension("tmp");
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).map_err(|e| TournamentError::io(&tmp, e))?;
+    let mut bytes = 0u64;
+    let mut copy = |from: &Path, to: &Path| -> Result<(), TournamentError> {
+        bytes += std::fs::metadata(from).map_err(|e| TournamentError::io(from, e))?.len();
+        if bytes > MAX_SNAPSHOT_BYTES {
+            return Err(fail(format!("larger than {} MiB", MAX_SNAPSHOT_BYTES >> 20)));
+        }
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| TournamentError::io(parent, e))?;
+        }
+        std::fs::copy(from, to).map_err(|e| TournamentError::io(from, e))?;
+        Ok(())
+    };
+    let mut entry = bot.clone();
+    if let Some(dir) = folder(bot) {
+        let ignore = globs(
+            &DEFAULT_IGNORE.iter().map(|s| s.to_string()).chain(bot.ignore.iter().cloned()).collect::<Vec<_>>(),
+            "ignore",
+            &bot.name,
+        )?;
+        let root = tmp.join("folder");
+        let walk = walkdir::WalkDir::new(&dir).follow_links(false).into_iter();
+        for e in walk.filter_entry(|e| {
+            let rel = e.path().strip_prefix(&dir).unwrap_or(e.path());
+            rel.as_os_str().is_empty() || !matches_any(&ignore, rel)
+        }) {
+            let e = e.map_err(|e| fail(e.to_string()))?;
+            if e.file_type().is_file() {
+                let rel = e.path().strip_prefix(&dir).unwrap_or(e.path());
+                copy(e.path(), &root.join(rel))?;
+            }
+        }
+        let dir_abs = normalize(&dir);
+        let final_root = dest.join("folder");
+        for word in &mut words {
+            let path = normalize(&base.join(&*word));
+            if let (true, Ok(rel)) = (path.is_file(), path.strip_prefix(&dir_abs)) {
+                // A named file in an ignored place (target/release/bot) comes along too.
+                if !root.join(rel).exists() {
+                    copy(&path, &root.join(rel))?;
+                }
+                if Path::new(&*word).is_absolute() {
+                    *word = final_root.join(rel).display().to_string();
+                }
+            }
+        }
+        if bot.cwd.is_some() {
+            entry.cwd = Some(final_root);
+        }
+    } else {
+        for (i, word) in words.iter_mut().enumerate() {
+            let path = base.join(&*word);
+            if path.is_file() {
+                let name = path.file_name().map_or("file".into(), |n| n.to_string_lossy().into_owned());
+                let rel = PathBuf::from("files").join(format!("{i}-{name}"));
+                copy(&path, &tmp.join(&rel))?;
+                *word = dest.join(rel).display().to_string();
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(dest);
+    std::fs::rename(&tmp, dest).map_err(|e| TournamentError::io(dest, e))?;
+    entry.command = shell_words::join(words);
+    entry.build = None;
+    Ok(entry)
+}
+
 /// What a folder holds, to tell afterwards what a build wrote: each path (relative) with its
 /// modification time, size, inode and whether it is a folder.
 pub type Stamp = BTreeMap<String, (i64, i64, u64, u64, bool)>;
@@ -276,6 +356,35 @@ mod tests {
         let gone = bot(&dir.path().join("nothing"), "./bot");
         let err = fingerprint(&gone, &BTreeSet::new(), &mut BTreeMap::new()).unwrap_err().to_string();
         assert!(err.contains("folder") && err.contains("missing"), "{err}");
+    }
+
+    #[test]
+    fn a_kept_copy_runs_the_version_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let bot_dir = dir.path().join("alice");
+        std::fs::create_dir_all(bot_dir.join("target/release")).unwrap();
+        std::fs::create_dir_all(bot_dir.join(".git")).unwrap();
+        std::fs::write(bot_dir.join("target/release/bot"), "v1 binary").unwrap();
+        std::fs::write(bot_dir.join("target/release/big.rlib"), "not needed").unwrap();
+        std::fs::write(bot_dir.join("main.rs"), "fn main() {}").unwrap();
+        std::fs::write(bot_dir.join(".git/HEAD"), "ref").unwrap();
+        let b = bot(&bot_dir, "target/release/bot --fast");
+        let dest = dir.path().join("versions/alice/fp1");
+        let copy = snapshot(&b, &dest).unwrap();
+        assert_eq!(copy.cwd, Some(dest.join("folder")));
+        assert_eq!(copy.command, "target/release/bot --fast");
+        assert_eq!(std::fs::read_to_string(dest.join("folder/target/release/bot")).unwrap(), "v1 binary");
+        assert!(dest.join("folder/main.rs").is_file());
+        assert!(!dest.join("folder/.git").exists() && !dest.join("folder/target/release/big.rlib").exists());
+        // A bot without a folder: the files its command names.
+        let exe = dir.path().join("prebuilt");
+        std::fs::write(&exe, "elf").unwrap();
+        let b = super::super::config::parse_bot_arg(&format!("p={} --x", exe.display())).unwrap();
+        let copy = snapshot(&b, &dir.path().join("versions/p/fp")).unwrap();
+        let words = shell_words::split(&copy.command).unwrap();
+        assert_eq!(std::fs::read_to_string(&words[0]).unwrap(), "elf");
+        assert!(words[0].starts_with(&dir.path().join("versions/p/fp").display().to_string()));
+        assert_eq!(words[1], "--x");
     }
 
     #[test]

@@ -32,6 +32,10 @@ pub struct Version {
     /// Its build's full log, relative to the tournament folder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build_log: Option<String>,
+    /// How to run the copy of it the league keeps (`versions/<bot>/<fingerprint>/`), so that
+    /// it can still play once the bot's files hold another version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<BotEntry>,
 }
 
 impl Version {
@@ -164,6 +168,16 @@ pub fn prepare(
         let commit = submission::folder(entry).and_then(|f| submission::git_label(&f));
         match attempt {
             Ok(fingerprint) => {
+                let known =
+                    h.versions.iter().find(|v| v.ok && v.fingerprint == fingerprint).and_then(|v| v.kept.clone());
+                let kept = known.or_else(|| {
+                    let dest = out.join("versions").join(crate::replay::file_safe(&entry.name)).join(&fingerprint);
+                    submission::snapshot(entry, &dest)
+                        .map_err(|e| {
+                            tracing::warn!("{e}: if its next version fails, its matches against new versions wait")
+                        })
+                        .ok()
+                });
                 let version = Version {
                     fingerprint: fingerprint.clone(),
                     label: String::new(),
@@ -171,9 +185,10 @@ pub fn prepare(
                     ok: true,
                     problem: None,
                     build_log: log,
+                    kept,
                 };
                 h.record(version, commit);
-                bots.push(BotVersion { entry: entry.clone(), fingerprint, runnable: true });
+                bots.push(BotVersion { entry: entry.clone(), fingerprint, runnable: true, kept: false });
             }
             Err(why) => {
                 let fingerprint = submission::fingerprint(entry, &h.outputs, &mut cache).unwrap_or_default();
@@ -184,13 +199,24 @@ pub fn prepare(
                     ok: false,
                     problem: Some(why.clone()),
                     build_log: log,
+                    kept: None,
                 };
                 h.record(version, commit);
                 match h.standing(None) {
-                    Some(good) => bots.push(BotVersion {
-                        entry: entry.clone(),
-                        fingerprint: good.fingerprint.clone(),
-                        runnable: false,
+                    // It plays on as its last good version, from the copy the league kept.
+                    Some(good) => bots.push(match good.kept.as_ref().filter(|k| check_program(k).is_ok()) {
+                        Some(kept) => BotVersion {
+                            entry: kept.clone(),
+                            fingerprint: good.fingerprint.clone(),
+                            runnable: true,
+                            kept: true,
+                        },
+                        None => BotVersion {
+                            entry: entry.clone(),
+                            fingerprint: good.fingerprint.clone(),
+                            runnable: false,
+                            kept: false,
+                        },
                     }),
                     None => {
                         failures.insert(entry.name.clone(), why);
@@ -231,6 +257,7 @@ mod tests {
             ok,
             problem: (!ok).then(|| "build `make` failed (exit status: 2): bot.c:1: error: x".to_string()),
             build_log: Some(format!("builds/b-{at}.log")),
+            kept: None,
         }
     }
 
