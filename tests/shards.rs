@@ -11,19 +11,14 @@ use arena_e2e::*;
 use serde::Deserialize;
 use serde_json::Value;
 
-/// A config of the sample bots on maps of different sizes.
+/// A config of `bots` on maps of different sizes.
 fn config(dir: &Path, bots: &[(&str, String)]) -> PathBuf {
-    let maps = ["duel.txt", "fire.txt", "tight.txt"];
-    let mut text = format!(
-        "seed = 11\ngames = 1\njobs = 1\nmaps = [{}]\n",
-        maps.iter().map(|m| format!("{:?}", map(m))).collect::<Vec<_>>().join(", ")
-    );
-    for (name, command) in bots {
-        text.push_str(&format!("[[bots]]\nname = {name:?}\ncommand = {command:?}\n"));
-    }
-    let path = dir.join("league.toml");
-    std::fs::write(&path, text).unwrap();
-    path
+    config_file(
+        &dir.join("league.toml"),
+        "seed = 11\ngames = 1\njobs = 1",
+        &["duel.txt", "fire.txt", "tight.txt"],
+        bots,
+    )
 }
 
 fn bots() -> Vec<(&'static str, String)> {

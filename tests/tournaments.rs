@@ -10,16 +10,7 @@ use serde_json::Value;
 
 /// Writes a config with `bots` (name, command) on `maps` and returns its path.
 fn config(dir: &Path, bots: &[(&str, String)], maps: &[&str], extra: &str) -> PathBuf {
-    let mut text = format!(
-        "seed = 5\ngames = 1\nmaps = [{}]\n{extra}\n",
-        maps.iter().map(|m| format!("{:?}", map(m))).collect::<Vec<_>>().join(", ")
-    );
-    for (name, command) in bots {
-        text.push_str(&format!("[[bots]]\nname = {name:?}\ncommand = {command:?}\n"));
-    }
-    let path = dir.join("tournament.toml");
-    std::fs::write(&path, text).unwrap();
-    path
+    config_file(&dir.join("tournament.toml"), &format!("seed = 5\ngames = 1\n{extra}"), maps, bots)
 }
 
 fn tournament(args: &[&str]) -> (String, String, i32) {

@@ -177,8 +177,8 @@ fn hash_file(path: &Path) -> Result<blake3::Hash, TournamentError> {
 /// The most a kept copy of one bot version may hold.
 pub const MAX_SNAPSHOT_BYTES: u64 = 256 << 20;
 
-/// Copies what runs `bot` (its folder, build outputs included, minus ignored files, and the
-/// files its command names) into `dest`, and returns the entry that runs the copy: a league
+/// Copies what runs `bot` (its folder's files, build outputs included, minus ignored files and
+/// symbolic links, and the files its command names) into `dest`, and returns the entry that runs the copy: a league
 /// keeps each good version so that it can still play after its files changed (a broken push).
 /// A copy bigger than [`MAX_SNAPSHOT_BYTES`] is not kept.
 pub fn snapshot(bot: &BotEntry, dest: &Path) -> Result<BotEntry, TournamentError> {
@@ -224,8 +224,13 @@ pub fn snapshot(bot: &BotEntry, dest: &Path) -> Result<BotEntry, TournamentError
         for word in &mut words {
             let path = normalize(&base.join(&*word));
             if let (true, Ok(rel)) = (path.is_file(), path.strip_prefix(&dir_abs)) {
-                // A named file in an ignored place (target/release/bot) comes along too.
-                if !root.join(rel).exists() {
+                // A named file in an ignored place (target/release/bot) comes along too, unless
+                // it is a link out of the folder (a student's file must not bring in another).
+                let inside = std::fs::canonicalize(&path)
+                    .ok()
+                    .zip(std::fs::canonicalize(&dir).ok())
+                    .is_some_and(|(real, dir)| real.starts_with(dir));
+                if !root.join(rel).exists() && inside {
                     copy(&path, &root.join(rel))?;
                 }
                 if Path::new(&*word).is_absolute() {
@@ -385,6 +390,13 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&words[0]).unwrap(), "elf");
         assert!(words[0].starts_with(&dir.path().join("versions/p/fp").display().to_string()));
         assert_eq!(words[1], "--x");
+        // A named file that links out of the bot's folder is not brought in.
+        let secret = dir.path().join("secret");
+        std::fs::write(&secret, "teacher's").unwrap();
+        std::os::unix::fs::symlink(&secret, bot_dir.join("target/release/leak")).unwrap();
+        let b = bot(&bot_dir, "target/release/leak");
+        snapshot(&b, &dir.path().join("versions/alice/fp2")).unwrap();
+        assert!(!dir.path().join("versions/alice/fp2/folder/target/release/leak").exists());
     }
 
     #[test]
