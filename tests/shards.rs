@@ -110,6 +110,9 @@ fn four_shards_in_one_shared_folder_merge_into_the_whole_league() {
         let lines = std::fs::read_to_string(league.join(format!("results.shard-{k}-of-4.jsonl"))).unwrap();
         assert!(lines.lines().count() >= 5, "every shard played its share: {}", lines.lines().count());
     }
+    // `arena leaderboard` reads a folder that shards wrote into, too.
+    let board = ok(&["leaderboard", "--json", &s(&league)]);
+    assert_eq!(untimed(&serde_json::from_str(&board).unwrap()), untimed(&leaderboard(&whole)));
     let merged = arena(&["merge", &s(&league), &s(&league)]);
     assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
     assert!(String::from_utf8_lossy(&merged.stdout).contains("36 of 36 matches played"));
