@@ -139,6 +139,33 @@ pub fn leaderboard(dir: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(dir.join("leaderboard.json")).expect("leaderboard.json")).expect("JSON")
 }
 
+/// Writes a tournament config at `path`: `settings` (TOML lines), the maps of `maps/` named in
+/// `maps`, and one `[[bots]]` table per (name, command); returns `path`.
+pub fn config_file(path: &Path, settings: &str, maps: &[&str], bots: &[(&str, String)]) -> PathBuf {
+    let maps: Vec<String> = maps.iter().map(|m| format!("{:?}", map(m))).collect();
+    let mut text = format!("{settings}\nmaps = [{}]\n", maps.join(", "));
+    for (name, command) in bots {
+        text.push_str(&format!("[[bots]]\nname = {name:?}\ncommand = {command:?}\n"));
+    }
+    std::fs::write(path, text).expect("write the config");
+    path.to_path_buf()
+}
+
+/// A leaderboard without its timing fields (the date it was made, when each version was first
+/// seen): what two runs of the same league must agree on.
+pub fn untimed(board: &serde_json::Value) -> serde_json::Value {
+    let mut board = board.clone();
+    if let Some(facts) = board.get_mut("facts").and_then(|f| f.as_object_mut()) {
+        facts.remove("date");
+    }
+    for row in board.get_mut("rows").and_then(|r| r.as_array_mut()).into_iter().flatten() {
+        if let Some(row) = row.as_object_mut() {
+            row.remove("version_at");
+        }
+    }
+    board
+}
+
 /// Runs `arena` with `args` in `dir`, `input` on its stdin; returns its output.
 pub fn arena_fed(dir: &Path, args: &[&str], input: &[u8]) -> Output {
     use std::io::Write;

@@ -285,6 +285,12 @@ pub trait State: Send {
     fn remarks(&self) -> Vec<Remark> {
         Vec::new()
     }
+
+    /// What a match from this state is expected to cost to play, relative to other matches
+    /// of the same game (tournaments balance shards by it). Default: all alike.
+    fn expected_cost(&self) -> u64 {
+        1
+    }
 }
 
 /// A hosted game: its name and how to build an initial state from a recorded setup.

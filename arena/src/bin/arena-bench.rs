@@ -212,8 +212,16 @@ fn tournament(bot: &Path, jobs: usize, sandbox: SandboxMode, out: &Path) -> anyh
     config.jobs = Some(jobs);
     config.sandbox = sandbox;
     for i in 0..10 {
-        config.put_bot(BotEntry { name: format!("w{i}"), command: bot.display().to_string(), cwd: None, build: None });
+        config.put_bot(BotEntry {
+            name: format!("w{i}"),
+            command: bot.display().to_string(),
+            cwd: None,
+            build: None,
+            files: Vec::new(),
+            ignore: Vec::new(),
+        });
     }
-    let (cost, summary) = measure(|| Ok(arena::tournament::run(config, out, false, CancellationToken::new())?))?;
+    let (cost, summary) =
+        measure(|| Ok(arena::tournament::run(config, out, &Default::default(), CancellationToken::new())?))?;
     Ok((cost, summary.played))
 }

@@ -48,6 +48,10 @@ enum Command {
     Tournament(TournamentArgs),
     /// Recompute and print the leaderboard of a tournament folder.
     Leaderboard(LeaderboardArgs),
+    /// Build a league's bots once and prepare its folder, so that shards can play it.
+    Build(BuildArgs),
+    /// Merge the folders of a league's shards into one leaderboard.
+    Merge(MergeArgs),
     /// Run the single-player tests (the course's 20 tests) on a bot.
     Test(TestArgs),
     /// Generate the 20 single-player tests and their minimums.
@@ -189,12 +193,30 @@ pub struct SolveArgs {
 /// Options of `arena tournament`.
 #[derive(Debug, Args)]
 pub struct TournamentArgs {
-    /// A TOML configuration (see docs/tournaments.md).
-    #[arg(long, conflicts_with = "resume")]
+    /// A TOML configuration (see docs/tournaments.md). With --resume: the league's new
+    /// roster and settings (what changes is said before anything runs).
+    #[arg(long)]
     pub config: Option<PathBuf>,
     /// Continue the tournament in this folder: run only missing or superseded matches.
     #[arg(long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
+    /// Play only slice K of N of a league prepared by `arena build` (K from 1), or `auto`
+    /// (from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX and ARENA_SHARD_COUNT). Needs
+    /// --resume DIR; with --out, the shard writes to its own folder.
+    #[arg(long, value_name = "K/N|auto", requires = "resume")]
+    pub shard: Option<String>,
+    /// Remove a bot from the league (repeatable); its results stay on disk, uncounted.
+    #[arg(long, value_name = "NAME")]
+    pub exclude: Vec<String>,
+    /// Play this match again, by key (repeatable; keys are in results.jsonl and the pages).
+    #[arg(long, value_name = "KEY", requires = "resume")]
+    pub rerun: Vec<String>,
+    /// How forfeits count in wins, draws and losses: `loss` (default) or `score`.
+    #[arg(long, value_name = "RULE")]
+    pub forfeits: Option<String>,
+    /// Wall-clock seconds a bot's build may take [default: 300].
+    #[arg(long, value_name = "S")]
+    pub build_timeout_s: Option<u64>,
     /// Add a bot, or replace the bot of that name (repeatable).
     #[arg(long = "bot", value_name = "NAME=CMD", value_parser = parse_bot)]
     pub bots: Vec<arena::tournament::config::BotEntry>,
@@ -224,7 +246,7 @@ pub struct TournamentArgs {
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
     /// Output folder (default: a new folder under replays/).
-    #[arg(long, conflicts_with = "resume")]
+    #[arg(long)]
     pub out: Option<PathBuf>,
     /// Milliseconds for a bot's first answer.
     #[arg(long)]
@@ -259,6 +281,38 @@ fn parse_bot(arg: &str) -> Result<arena::tournament::config::BotEntry, String> {
 pub struct LeaderboardArgs {
     /// The tournament folder.
     pub dir: PathBuf,
+    /// Print JSON instead of a table.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// Print CSV for a gradebook: one row per bot (rank, version, points, W/D/L, forfeits by
+    /// reason, status).
+    #[arg(long)]
+    pub csv: bool,
+    /// The standings as they were at this time (each bot on its newest good version by then):
+    /// 2026-11-30T17:00:00Z, "2026-11-30 17:00:00" (UTC) or seconds since 1970. Writes nothing.
+    #[arg(long, value_name = "TIME")]
+    pub as_of: Option<String>,
+}
+
+/// Options of `arena build`: those of `arena tournament` (an existing league folder takes the
+/// config as its new roster and settings).
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// The league's TOML configuration.
+    #[arg(value_name = "CONFIG")]
+    pub config_file: Option<PathBuf>,
+    #[command(flatten)]
+    pub tournament: TournamentArgs,
+}
+
+/// Options of `arena merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Where the merged league goes (may be one of the folders).
+    pub out: PathBuf,
+    /// The shards' folders (or the one folder they shared).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -493,6 +547,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Verify(args) => replay::verify(args),
         Command::Tournament(args) => tournament::run(args),
         Command::Leaderboard(args) => tournament::leaderboard(args),
+        Command::Build(args) => tournament::build(args),
+        Command::Merge(args) => tournament::merge(args),
         Command::Test(args) => course::test(args),
         Command::GenTests(args) => course::gen_tests(args),
         Command::Solve(args) => course::solve(args),

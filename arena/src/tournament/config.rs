@@ -23,9 +23,29 @@ pub struct BotEntry {
     /// Working directory for the bot and its build command.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cwd: Option<PathBuf>,
-    /// Shell command run once before the tournament (e.g. `make build`).
+    /// Shell command run once before the tournament (e.g. `make build`), in the bot's folder
+    /// (`cwd`; without one, the config file's folder), in a box.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build: Option<String>,
+    /// The submission's files, as globs relative to its folder (default: all of it). The
+    /// fingerprint covers them, so a change to any re-runs the bot's matches.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
+    /// Globs of files in the folder that are not part of the submission (besides `.git`,
+    /// `__pycache__`, `*.pyc`, `target`, `node_modules` and whatever the build writes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignore: Vec<String>,
+}
+
+/// How a forfeit counts in wins, draws and losses (the score is the game's either way).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ForfeitRule {
+    /// A bot that forfeited lost the match (whatever the scores), unless every bot did.
+    #[default]
+    Loss,
+    /// The match is decided by the scores, as the game reports it (a 0-0 is a draw).
+    Score,
 }
 
 /// Time limits in a config file, in milliseconds; missing ones keep the rulings' defaults.
@@ -68,6 +88,22 @@ impl LimitsConfig {
             processes: self.processes.unwrap_or(d.processes),
             ..d
         }
+    }
+
+    /// The limits in words, for the run facts.
+    pub fn describe(&self) -> String {
+        let l = self.limits();
+        let b = self.sandbox_limits();
+        format!(
+            "first answer {} ms, each answer {} ms, {} ms per game ({:?} clock), {} s CPU, {} MiB per bot",
+            l.startup.as_millis(),
+            l.per_move.as_millis(),
+            l.total.as_millis(),
+            l.clock,
+            b.cpu_seconds,
+            b.memory_mb
+        )
+        .to_lowercase()
     }
 
     /// The referee's limits.
@@ -132,7 +168,21 @@ pub struct TournamentConfig {
     /// Output folder (default: a new folder under `replays/`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub out: Option<PathBuf>,
+    /// How forfeits count in wins, draws and losses: `loss` (default) or `score`.
+    #[serde(default)]
+    pub forfeits: ForfeitRule,
+    /// Wall-clock seconds a bot's build may take (default 300); a build that takes longer
+    /// failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build_timeout_s: Option<u64>,
+    /// The folder relative paths were resolved against (the config file's); bots without a
+    /// folder build here. Set by the arena, not in config files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<PathBuf>,
 }
+
+/// The default limit of a bot's build, in seconds.
+pub const DEFAULT_BUILD_TIMEOUT_S: u64 = 300;
 
 fn default_game() -> String {
     crate::games::resource_rush::NAME.to_string()
@@ -152,10 +202,38 @@ impl TournamentConfig {
         toml::from_str(text).map_err(|e| TournamentError::Config { path: origin.to_path_buf(), message: e.to_string() })
     }
 
-    /// Reads a TOML config file.
+    /// Reads a TOML config file; its relative paths (maps, `out`, bots' `cwd` and the files
+    /// their commands name) are taken from the file's own folder.
     pub fn load(path: &Path) -> Result<Self, TournamentError> {
         let text = std::fs::read_to_string(path).map_err(|e| TournamentError::io(path, e))?;
-        Self::from_toml(&text, path)
+        let mut config = Self::from_toml(&text, path)?;
+        if config.base.is_some() {
+            return Err(TournamentError::Config {
+                path: path.to_path_buf(),
+                message: "`base` is set by the arena (the config file's folder), not in a config".to_string(),
+            });
+        }
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        config.resolve_paths(dir);
+        Ok(config)
+    }
+
+    /// Makes every relative path absolute against `base` (the config file's folder, or the
+    /// current folder for the embedded default and the command line), and records `base`.
+    pub fn resolve_paths(&mut self, base: &Path) {
+        let base = std::path::absolute(base).unwrap_or_else(|_| base.to_path_buf());
+        let at = |p: &Path| if p.is_absolute() { p.to_path_buf() } else { base.join(p) };
+        self.maps = self.maps.iter().map(|m| at(m)).collect();
+        self.out = self.out.as_deref().map(at);
+        for bot in &mut self.bots {
+            bot.resolve_paths(&base);
+        }
+        self.base = Some(base);
+    }
+
+    /// The build time limit.
+    pub fn build_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.build_timeout_s.unwrap_or(DEFAULT_BUILD_TIMEOUT_S))
     }
 
     /// The embedded default.
@@ -234,12 +312,47 @@ impl TournamentConfig {
     }
 }
 
+impl BotEntry {
+    /// Makes the bot's folder absolute against `base`; without a folder, also each word of its
+    /// command that names a file relative to `base`.
+    pub fn resolve_paths(&mut self, base: &Path) {
+        match &self.cwd {
+            Some(dir) if dir.is_relative() => self.cwd = Some(base.join(dir)),
+            Some(_) => {}
+            None => {
+                let Ok(words) = shell_words::split(&self.command) else { return };
+                let mut changed = false;
+                let words: Vec<String> = words
+                    .into_iter()
+                    .map(|w| {
+                        let p = Path::new(&w);
+                        if p.is_relative() && !w.starts_with('-') && base.join(p).is_file() {
+                            changed = true;
+                            base.join(p).display().to_string()
+                        } else {
+                            w
+                        }
+                    })
+                    .collect();
+                if changed {
+                    self.command = shell_words::join(words);
+                }
+            }
+        }
+    }
+}
+
 /// Parses `NAME=CMD` from `--bot`.
 pub fn parse_bot_arg(arg: &str) -> Result<BotEntry, String> {
     match arg.split_once('=') {
-        Some((name, command)) if !name.trim().is_empty() && !command.trim().is_empty() => {
-            Ok(BotEntry { name: name.trim().to_string(), command: command.trim().to_string(), cwd: None, build: None })
-        }
+        Some((name, command)) if !name.trim().is_empty() && !command.trim().is_empty() => Ok(BotEntry {
+            name: name.trim().to_string(),
+            command: command.trim().to_string(),
+            cwd: None,
+            build: None,
+            files: Vec::new(),
+            ignore: Vec::new(),
+        }),
         _ => Err(format!("expected NAME=COMMAND, found `{arg}`")),
     }
 }
@@ -247,6 +360,25 @@ pub fn parse_bot_arg(arg: &str) -> Result<BotEntry, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn relative_paths_are_the_config_file_s_folder_s() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("class/alice")).unwrap();
+        std::fs::write(dir.path().join("class/bob.py"), "").unwrap();
+        let text = "maps = [\"maps/a.txt\"]\nout = \"league\"\n[[bots]]\nname = \"alice\"\ncommand = \"./bot\"\ncwd = \"alice\"\n[[bots]]\nname = \"bob\"\ncommand = \"python3 bob.py --fast\"\n";
+        std::fs::write(dir.path().join("class/class.toml"), text).unwrap();
+        let c = TournamentConfig::load(&dir.path().join("class/class.toml")).unwrap();
+        let class = dir.path().join("class");
+        assert_eq!(c.maps, vec![class.join("maps/a.txt")]);
+        assert_eq!(c.out, Some(class.join("league")));
+        assert_eq!(c.bots[0].cwd, Some(class.join("alice")));
+        assert_eq!(c.bots[0].command, "./bot", "a bot with a folder runs its command there");
+        assert_eq!(c.bots[1].command, format!("python3 {} --fast", class.join("bob.py").display()));
+        assert_eq!(c.base.as_deref(), Some(class.as_path()));
+        std::fs::write(dir.path().join("class/bad.toml"), "base = \"/\"\n").unwrap();
+        assert!(TournamentConfig::load(&dir.path().join("class/bad.toml")).unwrap_err().to_string().contains("base"));
+    }
 
     #[test]
     fn the_embedded_default_is_valid() {
@@ -278,6 +410,7 @@ mod tests {
         assert_eq!(c.bots[0].command, "./a2");
         c.games = 0;
         assert!(c.validate().is_err());
+        assert_eq!(c.forfeits, ForfeitRule::Loss);
         assert!(parse_bot_arg("noequals").is_err());
         assert!(parse_bot_arg("=cmd").is_err());
     }

@@ -1,13 +1,16 @@
 //! Leaderboards from match results: totals, wins/draws/losses, forfeits by reason, and a
-//! Glicko-2 rating, ranked in a documented order.
+//! Glicko-2 rating, ranked in a documented order with standard competition ranking.
 //!
-//! Order: total score (the course league's order), then wins, then fewer losses, then rating,
-//! then name. The rating is Glicko-2 with every game in one rating period, each bot starting
-//! at 1500 / 350 / 0.06: the same results give the same ratings in any order. A match counts
-//! as one rating game between every two seats, won by the higher score, so a multi-player
+//! Order: total score (the course league's order), then wins, then fewer losses, then rating;
+//! a game that ranks by wins (Tactics) puts wins before total score. Rows equal on all of these
+//! share a rank (1, 2, 2, 4) and are listed by name. A forfeit counts as a loss by default
+//! (`forfeits = "score"`: by the scores, as the game decides). The rating is Glicko-2 with
+//! every game in one rating period, each bot starting at 1500 / 350 / 0.06: the same results
+//! give the same ratings in any order. A match counts as one rating game between every two
+//! seats, won by the higher score (or by the one that did not forfeit), so a multi-player
 //! finishing order rates everyone against everyone.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
@@ -15,15 +18,22 @@ use serde::{Deserialize, Serialize};
 use skillratings::glicko2::{glicko2_rating_period, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 
+use super::config::ForfeitRule;
 use super::results::ResultLine;
 
 /// One bot's line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
-    /// 1-based rank.
+    /// 1-based rank; rows equal on every ranking criterion share one (1, 2, 2, 4).
     pub rank: usize,
     /// The bot.
     pub bot: String,
+    /// The version its standing comes from (`v<N>`, and its git commit when there is one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// When the league first saw that version (UTC, RFC 3339).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version_at: Option<String>,
     /// Sum of its scores over all its games.
     pub total_score: i64,
     /// Games played.
@@ -42,9 +52,16 @@ pub struct Row {
     pub rating: f64,
     /// Glicko-2 rating deviation.
     pub deviation: f64,
-    /// Why the bot could not play (build failed, program missing), if so.
+    /// Why the bot could not play at all (build failed, program missing), if so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<String>,
+    /// What else a reader should know: its newest version failed ("build failed at <time>,
+    /// standing from <version>"), some of its matches wait for a good build.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The log of its last build, relative to the tournament folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build_log: Option<String>,
     /// Its matches, in key order.
     pub matches: Vec<MatchRef>,
 }
@@ -62,10 +79,53 @@ pub struct MatchRef {
     pub map: String,
     /// This bot's score.
     pub score: i64,
-    /// `win`, `draw` or `loss`.
+    /// The opponents' scores, in the order of `opponents`.
+    #[serde(default)]
+    pub opponent_scores: Vec<i64>,
+    /// `win`, `draw` or `loss` (forfeits counted by the league's rule).
     pub outcome: String,
+    /// Why this bot forfeited, if it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<String>,
+    /// Why each opponent forfeited, if one did, in the order of `opponents`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opponent_forfeits: Vec<Option<String>>,
+    /// The step at which this bot's game ended (it finished, forfeited, or the rounds ran out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<usize>,
     /// The replay, relative to the tournament folder.
     pub replay: String,
+    /// The bots' stderr for this match, relative to the tournament folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<String>,
+}
+
+/// What a run was: shown on every page and in `leaderboard.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunFacts {
+    /// The game.
+    pub game: String,
+    /// The maps (or boards), each with its content digest.
+    pub maps: Vec<MapFact>,
+    /// Games per pairing and map.
+    pub games: u32,
+    /// The tournament seed.
+    pub seed: u64,
+    /// The time and resource limits, in words.
+    pub limits: String,
+    /// When this leaderboard was made (UTC, RFC 3339).
+    pub date: String,
+    /// The arena's version.
+    pub arena_version: String,
+}
+
+/// A map of the pool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MapFact {
+    /// Its path.
+    pub path: String,
+    /// Its content's digest (what match keys and seeds use).
+    pub digest: String,
 }
 
 /// A whole leaderboard.
@@ -75,6 +135,15 @@ pub struct Leaderboard {
     pub matches: usize,
     /// Matches scheduled.
     pub scheduled: usize,
+    /// Every scheduled match is counted.
+    #[serde(default)]
+    pub complete: bool,
+    /// How rows are ranked, in words (from the game's own ranking and the forfeit rule).
+    #[serde(default)]
+    pub rule: String,
+    /// What the run was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<RunFacts>,
     /// Rows in rank order.
     pub rows: Vec<Row>,
 }
@@ -91,20 +160,75 @@ struct Tally {
     matches: Vec<MatchRef>,
 }
 
-/// Computes the leaderboard of `bots` (in config order) from `results`; `failures` lists bots
-/// that could not play, with the reason. Results are taken in key order. Rows rank by total
-/// score, then wins; with `wins_first` (games won on matches, such as Tactics), the other way.
-pub fn compute(
-    bots: &[String],
-    failures: &BTreeMap<String, String>,
-    results: &[ResultLine],
-    scheduled: usize,
-    wins_first: bool,
-) -> Leaderboard {
-    let mut sorted: Vec<&ResultLine> = results.iter().collect();
+/// What a leaderboard is computed from.
+#[derive(Debug, Clone, Copy)]
+pub struct Input<'a> {
+    /// The bots, in config order.
+    pub bots: &'a [String],
+    /// Bots that could not play, with the reason.
+    pub failures: &'a BTreeMap<String, String>,
+    /// The results to count (in any order: they are taken in key order).
+    pub results: &'a [ResultLine],
+    /// Matches scheduled.
+    pub scheduled: usize,
+    /// Rank by wins before total score (games won on matches, such as Tactics).
+    pub wins_first: bool,
+    /// How forfeits count.
+    pub forfeits: ForfeitRule,
+}
+
+/// The ranking rule in words.
+pub fn rule_text(wins_first: bool, forfeits: ForfeitRule) -> String {
+    let order = if wins_first {
+        "Ranked by wins, then total score, then fewer losses, then rating"
+    } else {
+        "Ranked by total score, then wins, then fewer losses, then rating"
+    };
+    let forfeit = match forfeits {
+        ForfeitRule::Loss => "A forfeit counts as a loss, whatever the scores (unless every bot forfeited).",
+        ForfeitRule::Score => "A forfeit counts by the scores (0 for the bot that forfeited; 0-0 is a draw).",
+    };
+    format!(
+        "{order}; rows equal on all of these share a rank (1, 2, 2, 4). {forfeit} Rating: Glicko-2, all games in one rating period from 1500 / 350."
+    )
+}
+
+/// Each seat's outcome of `line` under `rule`: 1 win, 0 draw, -1 loss.
+fn outcomes(line: &ResultLine, rule: ForfeitRule) -> Vec<i8> {
+    let players = &line.result.players;
+    let by_score = |seat: usize| match line.result.winner {
+        None => 0,
+        Some(w) if w == seat => 1,
+        Some(_) => -1,
+    };
+    let forfeited: Vec<bool> = players.iter().map(|p| p.forfeit.is_some()).collect();
+    let all = forfeited.iter().all(|f| *f);
+    let any = forfeited.iter().any(|f| *f);
+    (0..players.len())
+        .map(|seat| {
+            if rule == ForfeitRule::Score || !any || all {
+                return by_score(seat);
+            }
+            if forfeited[seat] {
+                return -1;
+            }
+            match line.result.winner {
+                Some(w) if w == seat => 1,
+                Some(w) if !forfeited[w] => -1,
+                _ if forfeited.iter().filter(|f| !**f).count() == 1 => 1,
+                _ => 0,
+            }
+        })
+        .collect()
+}
+
+/// Computes the leaderboard of `input`.
+pub fn compute(input: &Input) -> Leaderboard {
+    let mut sorted: Vec<&ResultLine> = input.results.iter().collect();
     sorted.sort_by(|a, b| a.key.cmp(&b.key));
-    let mut tally: BTreeMap<&str, Tally> = bots.iter().map(|b| (b.as_str(), Tally::default())).collect();
+    let mut tally: BTreeMap<&str, Tally> = input.bots.iter().map(|b| (b.as_str(), Tally::default())).collect();
     for line in &sorted {
+        let outcome = outcomes(line, input.forfeits);
         for (seat, name) in line.seats.iter().enumerate() {
             let Some(t) = tally.get_mut(name.as_str()) else {
                 continue;
@@ -117,41 +241,64 @@ pub fn compute(
             if let Some(reason) = &me.forfeit {
                 *t.forfeits.entry(reason.clone()).or_default() += 1;
             }
-            let outcome = match line.result.winner {
-                None => {
-                    t.draws += 1;
-                    "draw"
-                }
-                Some(w) if w == seat => {
+            let word = match outcome.get(seat).copied().unwrap_or(0) {
+                1 => {
                     t.wins += 1;
                     "win"
                 }
-                Some(_) => {
+                0 => {
+                    t.draws += 1;
+                    "draw"
+                }
+                _ => {
                     t.losses += 1;
                     "loss"
                 }
             };
-            // Every other seat is one rating game, won by the higher score: the duel's result
-            // for two players, the finishing order for more.
+            // Every other seat is one rating game, won by the higher score (or, under the loss
+            // rule, by the one that did not forfeit): the duel's result for two players, the
+            // finishing order for more.
             for (other_seat, other) in line.seats.iter().enumerate() {
                 let Some(them) = line.result.players.get(other_seat) else { continue };
-                if other_seat != seat {
-                    let o = match me.score.cmp(&them.score) {
+                if other_seat == seat {
+                    continue;
+                }
+                let by_forfeit = input.forfeits == ForfeitRule::Loss && me.forfeit.is_some() != them.forfeit.is_some();
+                let o = if by_forfeit {
+                    if me.forfeit.is_none() {
+                        Outcomes::WIN
+                    } else {
+                        Outcomes::LOSS
+                    }
+                } else {
+                    match me.score.cmp(&them.score) {
                         std::cmp::Ordering::Greater => Outcomes::WIN,
                         std::cmp::Ordering::Less => Outcomes::LOSS,
                         std::cmp::Ordering::Equal => Outcomes::DRAW,
-                    };
-                    t.outcomes.push((other.clone(), o));
-                }
+                    }
+                };
+                t.outcomes.push((other.clone(), o));
             }
+            let others: Vec<usize> = (0..line.seats.len()).filter(|s| *s != seat).collect();
+            let opponent_forfeits: Vec<Option<String>> =
+                others.iter().map(|s| line.result.players.get(*s).and_then(|p| p.forfeit.clone())).collect();
             t.matches.push(MatchRef {
                 key: line.key.clone(),
-                opponents: line.seats.iter().enumerate().filter(|(s, _)| *s != seat).map(|(_, n)| n.clone()).collect(),
+                opponents: others.iter().map(|s| line.seats[*s].clone()).collect(),
                 seat: seat + 1,
                 map: line.map.display().to_string(),
                 score: me.score,
-                outcome: outcome.to_string(),
+                opponent_scores: others.iter().map(|s| line.result.players.get(*s).map_or(0, |p| p.score)).collect(),
+                outcome: word.to_string(),
+                forfeit: me.forfeit.clone(),
+                opponent_forfeits: if opponent_forfeits.iter().any(Option::is_some) {
+                    opponent_forfeits
+                } else {
+                    Vec::new()
+                },
+                ended_at: line.ended_at.get(seat).copied(),
                 replay: line.replay.clone(),
+                log: None,
             });
         }
     }
@@ -165,6 +312,8 @@ pub fn compute(
             Row {
                 rank: 0,
                 bot: name.to_string(),
+                version: None,
+                version_at: None,
                 total_score: t.total,
                 games: t.games,
                 wins: t.wins,
@@ -174,30 +323,46 @@ pub fn compute(
                 forfeits: t.forfeits,
                 rating: (rating.rating * 10.0).round() / 10.0,
                 deviation: (rating.deviation * 10.0).round() / 10.0,
-                failure: failures.get(name).cloned(),
+                failure: input.failures.get(name).cloned(),
+                note: None,
+                build_log: None,
                 matches: t.matches,
             }
         })
         .collect();
+    let wins_first = input.wins_first;
     let key = |r: &Row| {
         let (first, second) = if wins_first { (r.wins as i64, r.total_score) } else { (r.total_score, r.wins as i64) };
         (r.failure.is_some(), std::cmp::Reverse(first), std::cmp::Reverse(second), r.losses)
     };
-    rows.sort_by(|a, b| key(a).cmp(&key(b)).then(b.rating.total_cmp(&a.rating)).then(a.bot.cmp(&b.bot)));
-    for (i, row) in rows.iter_mut().enumerate() {
-        row.rank = i + 1;
+    let order = |a: &Row, b: &Row| key(a).cmp(&key(b)).then(b.rating.total_cmp(&a.rating));
+    rows.sort_by(|a, b| order(a, b).then(a.bot.cmp(&b.bot)));
+    for i in 0..rows.len() {
+        rows[i].rank = if i > 0 && order(&rows[i - 1], &rows[i]).is_eq() { rows[i - 1].rank } else { i + 1 };
     }
-    Leaderboard { matches: sorted.len(), scheduled, rows }
+    Leaderboard {
+        matches: sorted.len(),
+        scheduled: input.scheduled,
+        complete: sorted.len() >= input.scheduled,
+        rule: rule_text(input.wins_first, input.forfeits),
+        facts: None,
+        rows,
+    }
 }
 
 fn forfeit_text(row: &Row) -> String {
     if let Some(f) = &row.failure {
         return f.clone();
     }
-    if row.forfeits.is_empty() {
-        return "-".to_string();
+    let mut text = if row.forfeits.is_empty() {
+        "-".to_string()
+    } else {
+        row.forfeits.iter().map(|(r, n)| format!("{r} {n}")).collect::<Vec<_>>().join(", ")
+    };
+    if let Some(note) = &row.note {
+        text = format!("{text} ({note})");
     }
-    row.forfeits.iter().map(|(r, n)| format!("{r} {n}")).collect::<Vec<_>>().join(", ")
+    text
 }
 
 const HEADER: [&str; 10] =
@@ -229,40 +394,148 @@ impl Leaderboard {
         table
     }
 
-    /// The leaderboard as Markdown: the table (each bot linking to its list of matches), then
-    /// every bot's matches with links to their replays.
-    pub fn markdown(&self, title: &str) -> String {
-        let mut out = format!("# {title}\n\n{} of {} matches played.\n\n", self.matches, self.scheduled);
-        let _ = writeln!(out, "| {} |", HEADER.join(" | "));
-        let _ = writeln!(out, "|{}", " --- |".repeat(HEADER.len()));
-        for row in &self.rows {
-            let mut c = cells(row);
-            c[1] = format!("[{}](#{})", row.bot, anchor(&row.bot));
-            let _ = writeln!(out, "| {} |", c.map(|s| s.replace('|', "\\|")).join(" | "));
+    /// "40 of 40 matches played", or, for a partial league, what is missing.
+    pub fn played_text(&self) -> String {
+        if self.complete {
+            format!("{} of {} matches played.", self.matches, self.scheduled)
+        } else {
+            format!(
+                "Partial: {} of {} matches played; {} missing (not counted).",
+                self.matches,
+                self.scheduled,
+                self.scheduled.saturating_sub(self.matches)
+            )
         }
-        out.push_str("\nRanked by total score, then wins, then fewer losses, then rating, then name. Rating: Glicko-2, all games in one rating period from 1500 / 350.\n");
+    }
+
+    /// The run facts in one line.
+    pub fn facts_text(&self) -> String {
+        let Some(f) = &self.facts else { return String::new() };
+        let maps: Vec<String> = f.maps.iter().map(|m| format!("{} ({})", m.path, m.digest)).collect();
+        format!(
+            "Game {}; maps: {}; {} game(s) per pairing and map; seed {}; limits: {}; made {} by arena {}.",
+            f.game,
+            maps.join(", "),
+            f.games,
+            f.seed,
+            f.limits,
+            f.date,
+            f.arena_version
+        )
+    }
+
+    /// The leaderboard as Markdown: the table (each bot linking to its list of matches), then
+    /// every bot's matches with the opponents' scores, forfeits and links to replays and logs.
+    pub fn markdown(&self, title: &str) -> String {
+        let mut out = format!("# {title}\n\n{}\n\n", self.played_text());
+        if self.facts.is_some() {
+            let _ = writeln!(out, "{}\n", self.facts_text());
+        }
+        let mut header = HEADER.to_vec();
+        header.insert(2, "version");
+        let _ = writeln!(out, "| {} |", header.join(" | "));
+        let _ = writeln!(out, "|{}", " --- |".repeat(header.len()));
+        for row in &self.rows {
+            let c = cells(row);
+            let mut c: Vec<String> = c.to_vec();
+            c[1] = format!("[{}](#{})", row.bot, anchor(&row.bot));
+            let version = match (&row.version, &row.version_at) {
+                (Some(v), Some(at)) => format!("{v} ({at})"),
+                (Some(v), None) => v.clone(),
+                _ => "-".to_string(),
+            };
+            c.insert(2, version);
+            let cells: Vec<String> = c.iter().map(|s| s.replace('|', "\\|")).collect();
+            let _ = writeln!(out, "| {} |", cells.join(" | "));
+        }
+        let _ = writeln!(out, "\n{}", self.rule);
         for row in &self.rows {
             let _ = writeln!(out, "\n## {}\n", row.bot);
+            if let Some(note) = &row.note {
+                let _ = writeln!(out, "{note}\n");
+            }
+            if let Some(log) = &row.build_log {
+                let _ = writeln!(out, "[build log]({log})\n");
+            }
             if row.matches.is_empty() {
                 out.push_str("No matches.\n");
                 continue;
             }
             for m in &row.matches {
-                let _ = writeln!(
-                    out,
-                    "- {} vs {} on {} (seat {}): {} points, {} — [replay]({})",
-                    row.bot,
-                    m.opponents.join(", "),
-                    m.map,
-                    m.seat,
-                    m.score,
-                    m.outcome,
-                    m.replay
-                );
+                let _ = writeln!(out, "- {}", match_text(&row.bot, m, true));
             }
         }
         out
     }
+
+    /// One row per bot for a gradebook: rank, bot, version, points, games, W/D/L, forfeits
+    /// (all, then one column per reason), status.
+    pub fn csv(&self) -> Result<String, csv::Error> {
+        let reasons: BTreeSet<&str> = self.rows.iter().flat_map(|r| r.forfeits.keys().map(String::as_str)).collect();
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let mut header: Vec<String> =
+            ["rank", "bot", "version", "points", "games", "wins", "draws", "losses", "forfeits"]
+                .map(String::from)
+                .to_vec();
+        header.extend(reasons.iter().map(|r| format!("forfeits_{r}")));
+        header.push("status".to_string());
+        w.write_record(&header)?;
+        for row in &self.rows {
+            let mut rec = vec![
+                row.rank.to_string(),
+                row.bot.clone(),
+                row.version.clone().unwrap_or_default(),
+                row.total_score.to_string(),
+                row.games.to_string(),
+                row.wins.to_string(),
+                row.draws.to_string(),
+                row.losses.to_string(),
+                row.forfeits.values().sum::<u32>().to_string(),
+            ];
+            rec.extend(reasons.iter().map(|r| row.forfeits.get(*r).copied().unwrap_or(0).to_string()));
+            rec.push(row.failure.clone().or_else(|| row.note.clone()).unwrap_or_else(|| "ok".to_string()));
+            w.write_record(&rec)?;
+        }
+        let bytes = w.into_inner().map_err(|e| e.into_error())?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+}
+
+/// One match of `bot` in words; with `links`, Markdown links to its replay and log.
+pub fn match_text(bot: &str, m: &MatchRef, links: bool) -> String {
+    let opponents: Vec<String> = m
+        .opponents
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let score = m.opponent_scores.get(i).map_or(String::new(), |s| format!(" {s}"));
+            let forfeit = match m.opponent_forfeits.get(i) {
+                Some(Some(r)) => format!(", forfeit: {r}"),
+                _ => String::new(),
+            };
+            format!("{o}{score}{forfeit}")
+        })
+        .collect();
+    let mine = match &m.forfeit {
+        Some(r) => format!(", forfeit: {r}"),
+        None => String::new(),
+    };
+    let tick = m.ended_at.map_or(String::new(), |t| format!(", ended at step {t}"));
+    let mut text = format!(
+        "{bot} {}{mine} vs {} on {} (seat {}): {}{tick}",
+        m.score,
+        opponents.join("; "),
+        m.map,
+        m.seat,
+        m.outcome
+    );
+    if links {
+        let _ = write!(text, " — [replay]({})", m.replay);
+        if let Some(log) = &m.log {
+            let _ = write!(text, " · [log]({log})");
+        }
+    }
+    text
 }
 
 /// GitHub-style heading anchor for a bot name.
@@ -304,11 +577,24 @@ mod tests {
             steps: 1,
             replay: format!("replays/{key}.json"),
             result: MatchResult { players: vec![p(0), p(1)], winner },
+            versions: Vec::new(),
+            ended_at: vec![10, 12],
+            at: 0,
         }
     }
 
     fn names() -> Vec<String> {
         ["a", "b", "c"].map(String::from).to_vec()
+    }
+
+    fn compute(
+        bots: &[String],
+        failures: &BTreeMap<String, String>,
+        results: &[ResultLine],
+        scheduled: usize,
+        wins_first: bool,
+    ) -> Leaderboard {
+        super::compute(&Input { bots, failures, results, scheduled, wins_first, forfeits: ForfeitRule::Score })
     }
 
     #[test]
@@ -353,7 +639,7 @@ mod tests {
         let lb = compute(&names(), &failures, &results, 2, false);
         let order: Vec<&str> = lb.rows.iter().map(|r| r.bot.as_str()).collect();
         assert_eq!(order, ["a", "c", "b"], "a bot that could not play goes last");
-        assert!(lb.markdown("t").contains("| 3 | [b](#b) | 5 |"));
+        assert!(lb.markdown("t").contains("| 3 | [b](#b) | - | 5 |"));
         assert!(lb.markdown("t").contains("build failed"));
     }
 
@@ -382,5 +668,66 @@ mod tests {
         };
         assert_eq!(order(false), ["b", "a", "c"], "b totals 31, a 4");
         assert_eq!(order(true), ["a", "b", "c"], "a won twice, b once");
+    }
+
+    #[test]
+    fn exact_ties_share_a_rank_and_the_next_rank_skips() {
+        let names: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+        let results = vec![
+            result("1", ["a", "d"], [9, 0], None),
+            result("2", ["b", "c"], [3, 3], None),
+            result("3", ["c", "b"], [3, 3], None),
+        ];
+        let lb = compute(&names, &BTreeMap::new(), &results, 3, false);
+        let ranks: Vec<(&str, usize)> = lb.rows.iter().map(|r| (r.bot.as_str(), r.rank)).collect();
+        assert_eq!(ranks, [("a", 1), ("b", 2), ("c", 2), ("d", 4)]);
+        assert!(lb.complete);
+        assert!(lb.rule.contains("share a rank (1, 2, 2, 4)") && lb.rule.starts_with("Ranked by total score"));
+        assert!(rule_text(true, ForfeitRule::Loss).starts_with("Ranked by wins"));
+    }
+
+    #[test]
+    fn a_forfeit_is_a_loss_by_default_and_a_draw_by_score_if_asked() {
+        // b times out at 0 against a waiter-like a that scores 0 too.
+        let results = vec![result("1", ["a", "b"], [0, 0], Some("timeout"))];
+        let by = |forfeits| {
+            let lb = super::compute(&Input {
+                bots: &names()[..2],
+                failures: &BTreeMap::new(),
+                results: &results,
+                scheduled: 1,
+                wins_first: false,
+                forfeits,
+            });
+            lb.rows.iter().map(|r| (r.bot.clone(), r.wins, r.draws, r.losses, r.rank)).collect::<Vec<_>>()
+        };
+        assert_eq!(by(ForfeitRule::Loss), [("a".into(), 1, 0, 0, 1), ("b".into(), 0, 0, 1, 2)]);
+        assert_eq!(by(ForfeitRule::Score), [("a".into(), 0, 1, 0, 1), ("b".into(), 0, 1, 0, 1)]);
+    }
+
+    #[test]
+    fn match_rows_say_the_opponent_s_score_the_forfeit_and_the_step() {
+        let results = vec![result("1", ["a", "b"], [7, 0], Some("timeout"))];
+        let lb = compute(&names()[..2], &BTreeMap::new(), &results, 2, false);
+        assert!(!lb.complete && lb.played_text().starts_with("Partial: 1 of 2"));
+        let b = lb.rows.iter().find(|r| r.bot == "b").unwrap();
+        let m = &b.matches[0];
+        assert_eq!((m.opponent_scores.clone(), m.forfeit.as_deref(), m.ended_at), (vec![7], Some("timeout"), Some(12)));
+        let text = match_text("b", m, true);
+        assert_eq!(
+            text,
+            "b 0, forfeit: timeout vs a 7 on m.txt (seat 2): loss, ended at step 12 — [replay](replays/1.json)"
+        );
+    }
+
+    #[test]
+    fn the_csv_has_one_row_per_bot_with_forfeits_by_reason() {
+        let results = vec![result("1", ["a", "b"], [7, 0], Some("timeout")), result("2", ["b", "a"], [1, 1], None)];
+        let lb = compute(&names()[..2], &BTreeMap::new(), &results, 2, false);
+        let csv = lb.csv().unwrap();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines[0], "rank,bot,version,points,games,wins,draws,losses,forfeits,forfeits_timeout,status");
+        assert_eq!(lines[1], "1,a,,8,2,1,1,0,0,0,ok");
+        assert_eq!(lines[2], "2,b,,1,2,0,1,1,1,1,ok");
     }
 }

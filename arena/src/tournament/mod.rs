@@ -3,10 +3,14 @@
 //! folder runs only what is missing or superseded. This module knows no game's rules: it
 //! goes through the engine trait and the referee.
 
+pub mod build;
 pub mod config;
 pub mod leaderboard;
+pub mod merge;
 pub mod results;
 pub mod schedule;
+pub mod submission;
+pub mod versions;
 
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::io::IsTerminal;
@@ -20,14 +24,15 @@ use thiserror::Error;
 use tokio_util::sync::CancellationToken;
 
 use self::config::TournamentConfig;
-use self::leaderboard::Leaderboard;
-use self::results::{ResultLine, ResultsWriter};
-use self::schedule::{BotVersion, ScheduledMatch};
+use self::leaderboard::{Leaderboard, MapFact, RunFacts};
+use self::results::{ResultLine, ResultsWriter, RESULTS_FILE};
+use self::schedule::{BotVersion, ScheduledMatch, Shard};
+use self::versions::BotHistory;
 use crate::engine::Game;
 use crate::games;
 use crate::referee::{play_match, BotCommand, PlayedMatch, RefereeError};
 use crate::replay::write_atomic;
-use crate::sandbox::Sandbox;
+use crate::sandbox::{Sandbox, SandboxLimits};
 
 /// The resolved tournament, as written to `tournament.json`.
 pub const TOURNAMENT_FILE: &str = "tournament.json";
@@ -63,7 +68,7 @@ pub enum TournamentError {
         holder: String,
     },
     /// The output folder already holds a tournament.
-    #[error("{} already holds a tournament: resume it with --resume {}, or choose another --out", .0.display(), .0.display())]
+    #[error("{} already holds a tournament: resume it with --resume {} (add --config FILE to apply a changed config), or choose another --out", .0.display(), .0.display())]
     Exists(PathBuf),
     /// A game or map problem.
     #[error(transparent)]
@@ -82,12 +87,18 @@ impl TournamentError {
 pub struct TournamentRecord {
     /// The configuration as run.
     pub config: TournamentConfig,
-    /// Bots that could play, with their fingerprints.
+    /// Bots that play, each on its standing version.
     pub bots: Vec<BotVersion>,
-    /// Bots that could not play, with the reason.
+    /// Bots that could not play at all, with the reason.
     pub failures: BTreeMap<String, String>,
     /// Every scheduled match.
     pub schedule: Vec<ScheduledMatch>,
+    /// Every version of every bot the league has seen.
+    #[serde(default)]
+    pub history: BTreeMap<String, BotHistory>,
+    /// The maps (or boards) with their content digests, in board order.
+    #[serde(default)]
+    pub boards: Vec<MapFact>,
 }
 
 impl TournamentConfig {
@@ -106,14 +117,110 @@ impl TournamentRecord {
             .map_err(|e| TournamentError::Config { path, message: format!("not a tournament record: {e}") })
     }
 
-    /// The leaderboard of `results` (only those in the schedule count).
-    pub fn leaderboard(&self, results: &[ResultLine]) -> Leaderboard {
-        let keys: HashSet<&str> = self.schedule.iter().map(|m| m.key.as_str()).collect();
-        let counted: Vec<ResultLine> = results.iter().filter(|r| keys.contains(r.key.as_str())).cloned().collect();
+    /// Writes `dir/tournament.json` atomically.
+    pub fn save(&self, dir: &Path) -> Result<(), TournamentError> {
+        let json = serde_json::to_vec_pretty(self).map_err(|e| TournamentError::Invalid(e.to_string()))?;
+        let path = dir.join(TOURNAMENT_FILE);
+        write_atomic(&path, &json).map_err(|e| TournamentError::io(&path, e))
+    }
+
+    /// The leaderboard of `results` (only those in the schedule count), with each bot's
+    /// version and notes, the run facts, and links to the logs found in `dir`.
+    pub fn leaderboard(&self, results: &[ResultLine], dir: &Path) -> Leaderboard {
+        self.leaderboard_of(&self.schedule, &self.failures, results, dir, None)
+    }
+
+    /// The standings as they were at `as_of`: each bot on its newest good version seen by
+    /// then, and every result between those versions (under the current maps and limits).
+    pub fn leaderboard_as_of(&self, results: &[ResultLine], dir: &Path, as_of: u64) -> Leaderboard {
+        let mut bots = Vec::new();
+        let mut failures = BTreeMap::new();
+        for entry in &self.config.bots {
+            match self.history.get(&entry.name).and_then(|h| h.standing(Some(as_of))) {
+                Some(v) => bots.push(BotVersion {
+                    entry: entry.clone(),
+                    fingerprint: v.fingerprint.clone(),
+                    runnable: true,
+                    kept: false,
+                }),
+                None => {
+                    failures.insert(entry.name.clone(), format!("no good version by {}", versions::time_text(as_of)));
+                }
+            }
+        }
+        let digests: Vec<String> = self.boards.iter().map(|b| b.digest.clone()).collect();
+        let schedule = schedule::round_robin(&self.config, &bots, &digests, &[]);
+        self.leaderboard_of(&schedule, &failures, results, dir, Some(as_of))
+    }
+
+    fn leaderboard_of(
+        &self,
+        schedule: &[ScheduledMatch],
+        failures: &BTreeMap<String, String>,
+        results: &[ResultLine],
+        dir: &Path,
+        as_of: Option<u64>,
+    ) -> Leaderboard {
+        let keys: HashSet<&str> = schedule.iter().map(|m| m.key.as_str()).collect();
+        let mut seen = HashSet::new();
+        let counted: Vec<ResultLine> =
+            results.iter().filter(|r| keys.contains(r.key.as_str()) && seen.insert(r.key.clone())).cloned().collect();
         let names: Vec<String> = self.config.bots.iter().map(|b| b.name.clone()).collect();
         let wins_first = crate::games::by_name(&self.config.game).is_ok_and(|g| g.ranks_by_wins());
-        leaderboard::compute(&names, &self.failures, &counted, self.schedule.len(), wins_first)
+        let mut board = leaderboard::compute(&leaderboard::Input {
+            bots: &names,
+            failures,
+            results: &counted,
+            scheduled: schedule.len(),
+            wins_first,
+            forfeits: self.config.forfeits,
+        });
+        for row in &mut board.rows {
+            if let Some(h) = self.history.get(&row.bot) {
+                row.version = h.standing(as_of).map(|v| v.label.clone());
+                row.version_at = h.standing(as_of).map(|v| versions::time_text(v.at));
+                if as_of.is_none() {
+                    row.note = h.note();
+                    row.build_log = h.latest().and_then(|v| v.build_log.clone());
+                }
+            }
+            for m in &mut row.matches {
+                let log = format!("logs/{}.log", m.key);
+                m.log = dir.join(&log).is_file().then_some(log);
+            }
+        }
+        let waiting: Vec<&str> = self.bots.iter().filter(|b| !b.runnable).map(|b| b.entry.name.as_str()).collect();
+        for row in &mut board.rows {
+            if as_of.is_none() && waiting.contains(&row.bot.as_str()) && row.matches.len() < self.matches_of(&row.bot) {
+                let note = row.note.take().unwrap_or_default();
+                row.note = Some(format!("{note}; its matches against new versions wait for a good build"));
+            }
+        }
+        board.facts = Some(self.facts());
+        board
     }
+
+    fn matches_of(&self, bot: &str) -> usize {
+        self.schedule.iter().filter(|m| m.seats.iter().any(|s| s == bot)).count()
+    }
+
+    /// The run facts: game, maps, seed, limits, date, arena version.
+    pub fn facts(&self) -> RunFacts {
+        RunFacts {
+            game: self.config.game.clone(),
+            maps: self.boards.clone(),
+            games: self.config.games,
+            seed: self.config.seed,
+            limits: self.config.limits.describe(),
+            date: versions::time_text(unix_secs()),
+            arena_version: env!("CARGO_PKG_VERSION").to_string(),
+        }
+    }
+}
+
+/// Seconds since the Unix epoch (0 if the clock is before it).
+pub fn unix_secs() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
 /// How a tournament run ended.
@@ -127,99 +234,374 @@ pub struct Summary {
     pub played: usize,
     /// Finished matches found on disk and kept.
     pub kept: usize,
-    /// Results dropped because their bot, map or settings changed.
+    /// Results no longer counted because their bot, map or settings changed (kept on disk).
     pub dropped: usize,
+    /// Matches that wait for a good build of one of their bots.
+    pub waiting: usize,
     /// Matches that could not be started (their bot failed to spawn).
     pub failed: Vec<String>,
     /// Ctrl-C stopped the run before every match was played.
     pub interrupted: bool,
+    /// The shard this run played, if it was one.
+    pub shard: Option<Shard>,
 }
 
-/// Runs (or resumes) the tournament `config` in `out`. With `resume`, an existing folder is
-/// continued; without it, a folder that already holds results is refused.
+/// What a run does besides playing what is missing.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Continue the tournament in the output folder (else a folder with results is refused).
+    pub resume: bool,
+    /// Play only this slice of the schedule, without building: the league must have been
+    /// prepared (`arena build`), and every bot's files must still match its fingerprint.
+    pub shard: Option<Shard>,
+    /// The prepared league a shard reads, when it writes to another folder.
+    pub league: Option<PathBuf>,
+    /// Build, fingerprint and schedule, but play nothing (`arena build`).
+    pub prepare_only: bool,
+    /// Match keys to play again, whatever their results.
+    pub rerun: Vec<String>,
+}
+
+/// Runs (or resumes) the tournament `config` in `out`.
 pub fn run(
     config: TournamentConfig,
     out: &Path,
-    resume: bool,
+    options: &RunOptions,
     cancel: CancellationToken,
 ) -> Result<Summary, TournamentError> {
+    if let Some(shard) = options.shard {
+        return run_shard(shard, out, options, cancel);
+    }
     config.validate()?;
     let game = games::by_name(&config.game)?;
     // Every map is read once, here: every match plays these contents, whatever happens to the
     // files later. A bad map or board size is reported before anything is built, started or
     // written.
-    let boards = load_boards(&config)?;
-    for (path, board) in &boards {
-        game.new_match(&config.match_options(path, board.text.clone()))?;
-    }
+    let boards = load_boards(&config, game)?;
     std::fs::create_dir_all(out.join("replays")).map_err(|e| TournamentError::io(out, e))?;
     std::fs::create_dir_all(out.join("logs")).map_err(|e| TournamentError::io(out, e))?;
-    let _lock = FolderLock::take(out)?;
-    let (existing, valid_len) = results::read(out)?;
-    if !resume && (valid_len > 0 || out.join(TOURNAMENT_FILE).exists()) {
+    let _lock = FolderLock::take(out, None)?;
+    let previous = if out.join(TOURNAMENT_FILE).exists() { Some(TournamentRecord::load(out)?) } else { None };
+    let existing = results::read_all(out)?;
+    if !options.resume && (!existing.is_empty() || previous.is_some()) {
         return Err(TournamentError::Exists(out.to_path_buf()));
     }
     remove_temporaries(out);
 
-    let mut failures = build_bots(&config);
-    let mut bots = Vec::new();
-    let mut file_hashes = BTreeMap::new();
-    for entry in &config.bots {
-        if failures.contains_key(&entry.name) {
+    let now = unix_secs();
+    let mut history = previous.as_ref().map(|p| p.history.clone()).unwrap_or_default();
+    let build_limits =
+        SandboxLimits { cpu_seconds: config.build_timeout().as_secs(), ..config.limits.sandbox_limits() };
+    let builder = Sandbox::new(config.sandbox, build_limits).map_err(|e| TournamentError::Invalid(e.to_string()))?;
+    let (bots, failures) = versions::prepare(&config, &builder, out, now, &mut history);
+    let facts: Vec<MapFact> = config
+        .boards()
+        .iter()
+        .map(|p| MapFact {
+            path: p.display().to_string(),
+            digest: boards.get(p).map_or_else(String::new, |b| b.digest.clone()),
+        })
+        .collect();
+    let digests: Vec<String> = facts.iter().map(|f| f.digest.clone()).collect();
+    let costs: Vec<u64> = config.boards().iter().map(|p| boards.get(p).map_or(1, |b| b.cost)).collect();
+    let schedule = schedule::round_robin(&config, &bots, &digests, &costs);
+    let record = TournamentRecord { config, bots, failures, schedule, history, boards: facts };
+    if let Some(previous) = &previous {
+        for line in changes(previous, &record) {
+            eprintln!("change: {line}");
+        }
+    }
+    for key in &options.rerun {
+        if !record.schedule.iter().any(|m| &m.key == key) {
+            return Err(TournamentError::Invalid(format!("--rerun {key}: no such match in the schedule")));
+        }
+    }
+    record.save(out)?;
+
+    // Keep what is scheduled (once per key, wherever a duplicate stands, and only with its
+    // replay on disk, agreeing) and, as history, what no longer is; drop what is re-run.
+    let sorted = sort_results(&record, existing, out, &options.rerun);
+    let main = out.join(RESULTS_FILE);
+    let shard_files: Vec<PathBuf> = results::files(out).into_iter().filter(|f| *f != main).collect();
+    let valid_len = if sorted.dropped > 0 || !shard_files.is_empty() || !main.exists() {
+        // Shards' files are folded into the main file (then removed: a crash in between only
+        // leaves duplicates, which are dropped).
+        let mut all = sorted.done.clone();
+        all.extend(sorted.history.iter().cloned());
+        let len = results::rewrite(&main, &all)?;
+        for f in &shard_files {
+            let _ = std::fs::remove_file(f);
+        }
+        len
+    } else {
+        results::read_file(&main)?.1
+    };
+    let done_keys: HashSet<String> = sorted.done.iter().map(|r| r.key.clone()).collect();
+    let (todo, waiting) = to_play(&record, &done_keys, |_| true);
+    let kept = sorted.done.len();
+    // Superseded now: results the previous schedule counted that this one does not.
+    let before: HashSet<&str> =
+        previous.as_ref().map(|p| p.schedule.iter().map(|m| m.key.as_str()).collect()).unwrap_or_default();
+    let superseded = sorted.history.iter().filter(|l| before.contains(l.key.as_str())).count();
+    eprintln!("{}", plan_text(&todo, kept, waiting));
+    if options.prepare_only {
+        let leaderboard = record.leaderboard(&sorted.done, out);
+        write_leaderboard(out, &leaderboard)?;
+        return Ok(Summary {
+            out: out.to_path_buf(),
+            leaderboard,
+            played: 0,
+            kept,
+            dropped: superseded,
+            waiting,
+            failed: Vec::new(),
+            interrupted: false,
+            shard: None,
+        });
+    }
+    let writer = ResultsWriter::open(&main, valid_len)?;
+    let mut done = sorted.done;
+    let (played, failed) = play_all(&record, game, boards, todo, writer, out, &mut done, &cancel)?;
+    let leaderboard = record.leaderboard(&done, out);
+    write_leaderboard(out, &leaderboard)?;
+    Ok(Summary {
+        out: out.to_path_buf(),
+        leaderboard,
+        played,
+        kept,
+        dropped: superseded,
+        waiting,
+        failed,
+        interrupted: cancel.is_cancelled(),
+        shard: None,
+    })
+}
+
+/// One shard of a prepared league: checks the bots' fingerprints and the maps against the
+/// league's record, then plays its slice of what is missing, writing its own results file.
+fn run_shard(
+    shard: Shard,
+    out: &Path,
+    options: &RunOptions,
+    cancel: CancellationToken,
+) -> Result<Summary, TournamentError> {
+    let source = options.league.clone().unwrap_or_else(|| out.to_path_buf());
+    if !source.join(TOURNAMENT_FILE).exists() {
+        return Err(TournamentError::Invalid(format!(
+            "{}: no tournament.json: a shard plays a league prepared by `arena build CONFIG --out {}`",
+            source.display(),
+            source.display()
+        )));
+    }
+    let record = TournamentRecord::load(&source)?;
+    let game = games::by_name(&record.config.game)?;
+    let boards = load_boards(&record.config, game)?;
+    let mut cache = BTreeMap::new();
+    let mut changed = Vec::new();
+    for bot in record.bots.iter().filter(|b| b.runnable) {
+        if bot.kept {
+            // The league's own copy of an older version: it must still be there.
+            if let Err(why) = versions::check_program(&bot.entry) {
+                changed.push(format!("{} (its kept copy: {why})", bot.entry.name));
+            }
             continue;
         }
-        // A bot whose files cannot be read cannot play; the others go on.
-        match schedule::fingerprint(entry, &mut file_hashes) {
-            Ok(fingerprint) => bots.push(BotVersion { fingerprint, entry: entry.clone() }),
-            Err(e) => {
-                failures.insert(entry.name.clone(), e.to_string());
-            }
+        let outputs = record.history.get(&bot.entry.name).map(|h| h.outputs.clone()).unwrap_or_default();
+        match submission::fingerprint(&bot.entry, &outputs, &mut cache) {
+            Ok(fp) if fp == bot.fingerprint => {}
+            Ok(fp) => changed.push(format!("{} (now {fp}, built as {})", bot.entry.name, bot.fingerprint)),
+            Err(e) => changed.push(format!("{} ({e})", bot.entry.name)),
         }
     }
-    let digests: Vec<String> =
-        config.boards().iter().map(|p| boards.get(p).map_or_else(String::new, |b| b.digest.clone())).collect();
-    let schedule = schedule::round_robin(&config, &bots, &digests);
-    let record = TournamentRecord { config, bots, failures, schedule };
-    let json = serde_json::to_vec_pretty(&record).map_err(|e| TournamentError::Invalid(e.to_string()))?;
-    let record_path = out.join(TOURNAMENT_FILE);
-    write_atomic(&record_path, &json).map_err(|e| TournamentError::io(&record_path, e))?;
+    if !changed.is_empty() {
+        return Err(TournamentError::Invalid(format!(
+            "shard {shard}: bots changed since the league was built: {}; run `arena build` again before the shards",
+            changed.join(", ")
+        )));
+    }
+    for fact in &record.boards {
+        let now = boards.get(Path::new(&fact.path)).map(|b| b.digest.as_str());
+        if now != Some(fact.digest.as_str()) {
+            return Err(TournamentError::Invalid(format!(
+                "shard {shard}: map {} changed since the league was built; run `arena build` again",
+                fact.path
+            )));
+        }
+    }
+    std::fs::create_dir_all(out.join("replays")).map_err(|e| TournamentError::io(out, e))?;
+    std::fs::create_dir_all(out.join("logs")).map_err(|e| TournamentError::io(out, e))?;
+    let _lock = FolderLock::take(out, Some(shard))?;
+    if source != out {
+        record.save(out)?;
+    }
+    let existing = results::read_all(out)?;
+    let sorted = sort_results(&record, existing, out, &[]);
+    let mine = out.join(shard.results_file());
+    let (own, mut valid_len) = results::read_file(&mine)?;
+    let kept_keys: HashSet<&str> = sorted.done.iter().map(|r| r.key.as_str()).collect();
+    let own_kept: Vec<ResultLine> = own.iter().filter(|l| kept_keys.contains(l.key.as_str())).cloned().collect();
+    if own_kept.len() != own.len() {
+        // Only what this shard wrote is this shard's to rewrite.
+        let mut seen = HashSet::new();
+        let own_kept: Vec<ResultLine> = own_kept.into_iter().filter(|l| seen.insert(l.key.clone())).collect();
+        valid_len = results::rewrite(&mine, &own_kept)?;
+    }
+    let slices = schedule::slices(&record.schedule, shard.count);
+    let done_keys: HashSet<String> = sorted.done.iter().map(|r| r.key.clone()).collect();
+    let (todo, waiting) = to_play(&record, &done_keys, |m| slices.get(&m.key) == Some(&shard.index));
+    let mine_total = slices.values().filter(|k| **k == shard.index).count();
+    let kept = mine_total - todo.len() - waiting;
+    eprintln!(
+        "shard {shard}: {} of the league's {} matches; {}",
+        mine_total,
+        record.schedule.len(),
+        plan_text(&todo, kept, waiting)
+    );
+    let writer = ResultsWriter::open(&mine, valid_len)?;
+    let mut done = sorted.done;
+    let (played, failed) = play_all(&record, game, boards, todo, writer, out, &mut done, &cancel)?;
+    let leaderboard = record.leaderboard(&done, out);
+    Ok(Summary {
+        out: out.to_path_buf(),
+        leaderboard,
+        played,
+        kept,
+        dropped: 0,
+        waiting,
+        failed,
+        interrupted: cancel.is_cancelled(),
+        shard: Some(shard),
+    })
+}
 
-    // Keep what is still scheduled (once per key, wherever a duplicate stands, and only with
-    // its replay on disk, agreeing); drop superseded results with their replays.
+/// Results found on disk, sorted out against a record.
+struct Sorted {
+    /// Scheduled results to keep, once per key.
+    done: Vec<ResultLine>,
+    /// Results no longer scheduled (earlier versions, removed bots), once per key: kept on
+    /// disk, not counted.
+    history: Vec<ResultLine>,
+    /// Lines dropped: duplicates, results whose replay is missing or disagrees, re-runs.
+    dropped: usize,
+}
+
+fn sort_results(record: &TournamentRecord, existing: Vec<ResultLine>, out: &Path, rerun: &[String]) -> Sorted {
     let keys: HashSet<&str> = record.schedule.iter().map(|m| m.key.as_str()).collect();
     let mut seen = HashSet::new();
-    let (mut done, mut stale) = (Vec::new(), Vec::new());
-    let mut rewrite = false;
+    let mut sorted = Sorted { done: Vec::new(), history: Vec::new(), dropped: 0 };
     for line in existing {
-        if !keys.contains(line.key.as_str()) {
-            stale.push(line);
+        if rerun.contains(&line.key) {
+            tracing::info!(key = %line.key, "playing it again (--rerun)");
+            sorted.dropped += 1;
         } else if !seen.insert(line.key.clone()) {
             tracing::warn!(key = %line.key, "dropping a duplicate result line");
-            rewrite = true;
+            sorted.dropped += 1;
+        } else if !keys.contains(line.key.as_str()) {
+            sorted.history.push(line);
         } else if !replay_agrees(out, &line) {
             tracing::warn!(key = %line.key, "its replay is missing or disagrees with the result: playing it again");
-            rewrite = true;
+            sorted.dropped += 1;
         } else {
-            done.push(line);
+            sorted.done.push(line);
         }
     }
-    let mut valid_len = valid_len;
-    if !stale.is_empty() || rewrite {
-        for line in &stale {
-            let _ = std::fs::remove_file(out.join(&line.replay));
-            let _ = std::fs::remove_file(out.join(&line.replay).with_extension("html"));
-            let _ = std::fs::remove_file(out.join("logs").join(format!("{}.log", line.key)));
-        }
-        valid_len = results::rewrite(out, &done)?;
-    }
-    let done_keys: HashSet<String> = done.iter().map(|r| r.key.clone()).collect();
-    let todo: Vec<ScheduledMatch> = record.schedule.iter().filter(|m| !done_keys.contains(&m.key)).cloned().collect();
-    let kept = done.len();
-    tracing::info!(scheduled = record.schedule.len(), kept, dropped = stale.len(), todo = todo.len(), "tournament");
+    sorted
+}
 
-    let mut writer = ResultsWriter::open(out, valid_len)?;
+/// The scheduled matches still to play (those `pick` selects), and how many of them wait for
+/// a good build of one of their bots.
+fn to_play(
+    record: &TournamentRecord,
+    done: &HashSet<String>,
+    pick: impl Fn(&ScheduledMatch) -> bool,
+) -> (Vec<ScheduledMatch>, usize) {
+    let runnable: HashSet<&str> = record.bots.iter().filter(|b| b.runnable).map(|b| b.entry.name.as_str()).collect();
+    let missing = record.schedule.iter().filter(|m| pick(m) && !done.contains(&m.key));
+    let (todo, waiting): (Vec<&ScheduledMatch>, Vec<&ScheduledMatch>) =
+        missing.partition(|m| m.seats.iter().all(|s| runnable.contains(s.as_str())));
+    (todo.into_iter().cloned().collect(), waiting.len())
+}
+
+/// What a run is about to do, in one line: matches to play by bot, kept, waiting.
+fn plan_text(todo: &[ScheduledMatch], kept: usize, waiting: usize) -> String {
+    let mut by_bot: BTreeMap<&str, usize> = BTreeMap::new();
+    for m in todo {
+        for s in &m.seats {
+            *by_bot.entry(s.as_str()).or_default() += 1;
+        }
+    }
+    let who: Vec<String> = by_bot.iter().map(|(b, n)| format!("{b} {n}")).collect();
+    let mut text = format!("plan: {} matches to play", todo.len());
+    if !who.is_empty() {
+        text.push_str(&format!(" ({})", who.join(", ")));
+    }
+    text.push_str(&format!(", {kept} kept"));
+    if waiting > 0 {
+        text.push_str(&format!(", {waiting} waiting for a good build"));
+    }
+    text
+}
+
+/// What changed from `old` to `new`, in words, and what it re-runs.
+fn changes(old: &TournamentRecord, new: &TournamentRecord) -> Vec<String> {
+    let mut out = Vec::new();
+    let names = |r: &TournamentRecord| -> Vec<String> { r.config.bots.iter().map(|b| b.name.clone()).collect() };
+    let (before, after) = (names(old), names(new));
+    let added: Vec<&String> = after.iter().filter(|n| !before.contains(n)).collect();
+    let removed: Vec<&String> = before.iter().filter(|n| !after.contains(n)).collect();
+    if !added.is_empty() {
+        out.push(format!("bots added: {} (their matches are played)", join(&added)));
+    }
+    if !removed.is_empty() {
+        out.push(format!("bots removed: {} (their results are kept on disk, no longer counted)", join(&removed)));
+    }
+    let fp = |r: &TournamentRecord, n: &str| r.bots.iter().find(|b| b.entry.name == n).map(|b| b.fingerprint.clone());
+    let versions: Vec<&String> =
+        after.iter().filter(|n| before.contains(n) && fp(old, n).is_some() && fp(old, n) != fp(new, n)).collect();
+    if !versions.is_empty() {
+        out.push(format!("new versions: {} (their matches are played again)", join(&versions)));
+    }
+    for (name, h) in &new.history {
+        if let (Some(note), true) = (h.note(), after.contains(name)) {
+            out.push(format!("{name}: {note}"));
+        }
+    }
+    if old.boards != new.boards {
+        out.push("maps changed: the matches on new or changed maps are played".to_string());
+    }
+    let (a, b) = (&old.config, &new.config);
+    if a.limits != b.limits || a.seed != b.seed || a.game != b.game || a.seats != b.seats || a.rounds != b.rounds {
+        out.push("game settings (limits, seed, seats or rounds) changed: every match is played again".to_string());
+    }
+    if a.games != b.games {
+        out.push(format!("games per pairing and map: {} -> {}", a.games, b.games));
+    }
+    if a.forfeits != b.forfeits {
+        out.push(format!("forfeit rule: {:?} -> {:?} (no match re-runs)", a.forfeits, b.forfeits));
+    }
+    out
+}
+
+fn join(names: &[&String]) -> String {
+    names.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+/// Plays `todo` with the configured number of workers, saving each replay and appending each
+/// result to `writer` as it ends; finished results are added to `done`. Returns how many
+/// matches were played and the ones that could not be started.
+#[allow(clippy::too_many_arguments)]
+fn play_all(
+    record: &TournamentRecord,
+    game: &'static dyn Game,
+    boards: BTreeMap<PathBuf, Board>,
+    todo: Vec<ScheduledMatch>,
+    mut writer: ResultsWriter,
+    out: &Path,
+    done: &mut Vec<ResultLine>,
+    cancel: &CancellationToken,
+) -> Result<(usize, Vec<String>), TournamentError> {
     let jobs = record.config.jobs.unwrap_or_else(|| default_jobs(record.config.seats())).max(1);
-    let progress = Progress::new(todo.len(), kept);
+    let progress = Progress::new(todo.len(), done.len());
     let sandbox = Sandbox::new(record.config.sandbox, record.config.limits.sandbox_limits())
         .map_err(|e| TournamentError::Invalid(e.to_string()))?;
     let shared = Shared { record: record.clone(), game, sandbox, boards };
@@ -235,7 +617,7 @@ pub fn run(
     std::thread::scope(|scope| -> Result<(), TournamentError> {
         for _ in 0..jobs {
             let sender = sender.clone();
-            let (shared, queue, cancel, progress) = (&shared, &queue, &cancel, &progress);
+            let (shared, queue, progress) = (&shared, &queue, &progress);
             scope.spawn(move || {
                 let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
                     Ok(rt) => rt,
@@ -288,17 +670,7 @@ pub fn run(
         Ok(())
     })?;
     progress.done();
-    let leaderboard = record.leaderboard(&done);
-    write_leaderboard(out, &leaderboard)?;
-    Ok(Summary {
-        out: out.to_path_buf(),
-        leaderboard,
-        played,
-        kept,
-        dropped: stale.len(),
-        failed,
-        interrupted: cancel.is_cancelled(),
-    })
+    Ok((played, failed))
 }
 
 /// Matches at once by default: one core per thinking bot (cores / players per match, at
@@ -323,19 +695,22 @@ struct Board {
     text: Option<Arc<str>>,
     /// What identifies it in match keys and seeds: the content's hash.
     digest: String,
+    /// The game's estimate of a match's cost on it.
+    cost: u64,
 }
 
-/// Reads every map of `config` once, in board order.
-fn load_boards(config: &TournamentConfig) -> Result<BTreeMap<PathBuf, Board>, TournamentError> {
+/// Reads every map of `config` once, in board order, and checks that the game accepts it.
+fn load_boards(config: &TournamentConfig, game: &dyn Game) -> Result<BTreeMap<PathBuf, Board>, TournamentError> {
     let mut boards = BTreeMap::new();
     for path in config.boards() {
-        let board = if config.maps.is_empty() {
-            Board { text: None, digest: path.display().to_string() }
+        let (text, digest) = if config.maps.is_empty() {
+            (None, path.display().to_string())
         } else {
             let text = crate::engine::read_map_file(&path)?;
-            Board { digest: schedule::digest(text.as_bytes()), text: Some(text.into()) }
+            (Some(Arc::<str>::from(text.as_str())), schedule::digest(text.as_bytes()))
         };
-        boards.insert(path, board);
+        let cost = game.new_match(&config.match_options(&path, text.clone()))?.expected_cost();
+        boards.insert(path, Board { text, digest, cost });
     }
     Ok(boards)
 }
@@ -354,23 +729,41 @@ fn replay_agrees(out: &Path, line: &ResultLine) -> bool {
 /// The lock of a tournament folder, held while a run writes it.
 struct FolderLock {
     _file: std::fs::File,
+    _shard: Option<std::fs::File>,
 }
 
 impl FolderLock {
-    /// Takes the lock of `out`, or says which run holds it.
-    fn take(out: &Path) -> Result<FolderLock, TournamentError> {
+    /// Takes the lock of `out`, or says which run holds it. A whole run (or a merge) holds the
+    /// folder alone; shards share it, each holding its own shard's lock alone.
+    fn take(out: &Path, shard: Option<Shard>) -> Result<FolderLock, TournamentError> {
+        let mode = if shard.is_some() { libc::LOCK_SH } else { libc::LOCK_EX };
+        let main = Self::lock_file(out, &out.join(".lock"), mode, shard.is_none())?;
+        match shard {
+            None => Ok(FolderLock { _file: main, _shard: None }),
+            Some(s) => {
+                let own = Self::lock_file(
+                    out,
+                    &out.join(format!(".lock.shard-{}-of-{}", s.index, s.count)),
+                    libc::LOCK_EX,
+                    true,
+                )?;
+                Ok(FolderLock { _file: main, _shard: Some(own) })
+            }
+        }
+    }
+
+    fn lock_file(out: &Path, path: &Path, mode: libc::c_int, sign: bool) -> Result<std::fs::File, TournamentError> {
         use std::io::{Read, Seek, Write};
-        let path = out.join(".lock");
         let mut file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
             .truncate(false)
-            .open(&path)
-            .map_err(|e| TournamentError::io(&path, e))?;
+            .open(path)
+            .map_err(|e| TournamentError::io(path, e))?;
         let try_lock = |file: &std::fs::File| {
             // SAFETY: flock on a descriptor we own.
-            unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(file), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+            unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(file), mode | libc::LOCK_NB) == 0 }
         };
         let mut locked = try_lock(&file);
         let mut holder = String::new();
@@ -391,11 +784,20 @@ impl FolderLock {
             }
         }
         if !locked {
+            if holder.trim().is_empty() {
+                holder = "shards of the league".to_string();
+            }
             return Err(TournamentError::Locked { dir: out.to_path_buf(), holder: holder.trim().to_string() });
         }
-        let _ = file.set_len(0).and_then(|()| file.rewind());
-        let _ = write!(file, "pid {}", std::process::id());
-        Ok(FolderLock { _file: file })
+        if sign {
+            let _ = file.set_len(0).and_then(|()| file.rewind());
+            let _ = write!(file, "pid {}", std::process::id());
+        } else {
+            // A shard leaves the main lock's text empty: an exclusive run failing to get it
+            // then says shards hold it.
+            let _ = file.set_len(0);
+        }
+        Ok(file)
     }
 }
 
@@ -422,6 +824,13 @@ async fn play_one(
         .collect();
     let limits = shared.record.config.limits.limits();
     let played = play_match(shared.game.name(), state, &bots, &limits, m.seed, &shared.sandbox, cancel).await?;
+    let versions = m
+        .seats
+        .iter()
+        .map(|name| {
+            shared.record.bots.iter().find(|b| &b.entry.name == name).map_or(String::new(), |b| b.fingerprint.clone())
+        })
+        .collect();
     let line = ResultLine {
         key: m.key.clone(),
         seats: m.seats.clone(),
@@ -431,66 +840,19 @@ async fn play_one(
         steps: played.replay.steps.len(),
         replay: format!("replays/{}.json", m.key),
         result: played.replay.result.clone(),
+        versions,
+        ended_at: ended_at(&played.replay),
+        at: unix_secs(),
     };
     Ok((line, played))
 }
 
-/// Runs each distinct build command once; returns the bots that cannot play, with why.
-fn build_bots(config: &TournamentConfig) -> BTreeMap<String, String> {
-    let mut failures = BTreeMap::new();
-    let mut outcomes: BTreeMap<(String, Option<PathBuf>), Result<(), String>> = BTreeMap::new();
-    for bot in &config.bots {
-        if let Some(build) = &bot.build {
-            let key = (build.clone(), bot.cwd.clone());
-            if !outcomes.contains_key(&key) {
-                outcomes.insert(key.clone(), run_build(build, bot.cwd.as_deref()));
-            }
-            if let Some(Err(why)) = outcomes.get(&key) {
-                failures.insert(bot.name.clone(), why.clone());
-                continue;
-            }
-        }
-        if let Err(why) = check_program(bot) {
-            failures.insert(bot.name.clone(), why);
-        }
-    }
-    failures
-}
-
-fn run_build(build: &str, cwd: Option<&Path>) -> Result<(), String> {
-    tracing::info!(build, "building");
-    let mut command = std::process::Command::new("sh");
-    command.arg("-c").arg(build).stdin(std::process::Stdio::null());
-    if let Some(dir) = cwd {
-        command.current_dir(dir);
-    }
-    match command.output() {
-        Err(e) => Err(format!("build `{build}` could not start: {e}")),
-        Ok(out) if out.status.success() => Ok(()),
-        Ok(out) => {
-            let err = String::from_utf8_lossy(&out.stderr);
-            let last: Vec<&str> = err.lines().rev().take(3).collect();
-            let tail: Vec<&str> = last.into_iter().rev().collect();
-            Err(format!("build `{build}` failed ({}): {}", out.status, tail.join(" / ")))
-        }
-    }
-}
-
-/// Checks that a bot's program exists (a path relative to its working directory, or a
-/// program found on PATH).
-fn check_program(bot: &config::BotEntry) -> Result<(), String> {
-    let words = shell_words::split(&bot.command).map_err(|e| format!("bad command `{}`: {e}", bot.command))?;
-    let program = words.first().ok_or_else(|| "empty command".to_string())?;
-    let found = if program.contains('/') {
-        bot.cwd.clone().unwrap_or_default().join(program).is_file()
-    } else {
-        std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()))
-    };
-    if found {
-        Ok(())
-    } else {
-        Err(format!("cannot start: program `{program}` not found"))
-    }
+/// The step at which each player's game ended: the last step holding one of its answers
+/// (0 when it never answered).
+fn ended_at(replay: &crate::replay::Replay) -> Vec<usize> {
+    (0..replay.players.len())
+        .map(|p| replay.steps.iter().rposition(|s| s.replies.iter().any(|r| r.player == p)).map_or(0, |i| i + 1))
+        .collect()
 }
 
 /// Removes temporary files a crash may have left (replays are written to `.tmp-*` first).
@@ -520,11 +882,16 @@ pub fn write_leaderboard(out: &Path, leaderboard: &Leaderboard) -> Result<(), To
         .map_err(|e| TournamentError::io(&path, e))
 }
 
-/// Recomputes the leaderboard of a tournament folder from its files.
-pub fn recompute(dir: &Path) -> Result<Leaderboard, TournamentError> {
+/// Recomputes the leaderboard of a tournament folder from its files (every results file, a
+/// shard's too) and rewrites it; `as_of` computes the standings at that time instead (and
+/// writes nothing).
+pub fn recompute(dir: &Path, as_of: Option<u64>) -> Result<Leaderboard, TournamentError> {
     let record = TournamentRecord::load(dir)?;
-    let (results, _) = results::read(dir)?;
-    let leaderboard = record.leaderboard(&results);
+    let results = results::read_all(dir)?;
+    if let Some(t) = as_of {
+        return Ok(record.leaderboard_as_of(&results, dir, t));
+    }
+    let leaderboard = record.leaderboard(&results, dir);
     write_leaderboard(dir, &leaderboard)?;
     Ok(leaderboard)
 }

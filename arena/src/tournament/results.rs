@@ -1,5 +1,7 @@
 //! `results.jsonl`: one line per finished match, appended and synced as each match ends.
-//! A torn last line (a crash mid-write) is detected and discarded, never misread.
+//! A torn last line (a crash mid-write) is detected and discarded, never misread. A shard of
+//! a league writes a file of its own (`results.shard-K-of-N.jsonl`), so that shards sharing a
+//! folder never write the same file; readers take every results file of a folder.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -32,18 +34,57 @@ pub struct ResultLine {
     pub replay: String,
     /// The result.
     pub result: MatchResult,
+    /// Each seat's bot version (fingerprint), in seat order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub versions: Vec<String>,
+    /// The step at which each seat's game ended (finished, forfeited or ran out of rounds).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ended_at: Vec<usize>,
+    /// When the match ended (seconds since the Unix epoch; 0 when unknown).
+    #[serde(default)]
+    pub at: u64,
 }
 
-/// Reads every complete line of `dir/results.jsonl` (none if the file does not exist).
+/// The results files of `dir`: `results.jsonl` first, then each shard's, by name.
+pub fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut shards: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("results.") && n.ends_with(".jsonl"))
+        })
+        .filter(|p| p.file_name().is_some_and(|n| n != RESULTS_FILE))
+        .collect();
+    shards.sort();
+    let main = dir.join(RESULTS_FILE);
+    let mut out = Vec::new();
+    if main.exists() {
+        out.push(main);
+    }
+    out.extend(shards);
+    out
+}
+
+/// Every complete result line of every results file in `dir`, file by file.
+pub fn read_all(dir: &Path) -> Result<Vec<ResultLine>, TournamentError> {
+    let mut lines = Vec::new();
+    for path in files(dir) {
+        lines.extend(read_file(&path)?.0);
+    }
+    Ok(lines)
+}
+
+/// Reads every complete line of the results file `path` (none if it does not exist).
 /// Returns the lines and the byte length of the complete part; a final line without its
 /// newline is torn and left out. A line that is not a result (corrupted, or written by
 /// something else) is skipped with a warning naming it: its match, if any, is played again.
-pub fn read(dir: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError> {
-    let path = dir.join(RESULTS_FILE);
-    let bytes = match std::fs::read(&path) {
+pub fn read_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError> {
+    let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
-        Err(e) => return Err(TournamentError::io(&path, e)),
+        Err(e) => return Err(TournamentError::io(path, e)),
     };
     let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     if complete < bytes.len() {
@@ -69,10 +110,10 @@ pub struct ResultsWriter {
 }
 
 impl ResultsWriter {
-    /// Opens `dir/results.jsonl` for appending after cutting it to `valid_len` bytes (which
+    /// Opens the results file `path` for appending after cutting it to `valid_len` bytes (which
     /// drops a torn last line).
-    pub fn open(dir: &Path, valid_len: u64) -> Result<Self, TournamentError> {
-        let path = dir.join(RESULTS_FILE);
+    pub fn open(path: &Path, valid_len: u64) -> Result<Self, TournamentError> {
+        let path = path.to_path_buf();
         let file =
             OpenOptions::new().create(true).append(true).open(&path).map_err(|e| TournamentError::io(&path, e))?;
         file.set_len(valid_len).map_err(|e| TournamentError::io(&path, e))?;
@@ -90,15 +131,14 @@ impl ResultsWriter {
     }
 }
 
-/// Replaces `dir/results.jsonl` with `lines`, atomically.
-pub fn rewrite(dir: &Path, lines: &[ResultLine]) -> Result<u64, TournamentError> {
-    let path = dir.join(RESULTS_FILE);
+/// Replaces the results file `path` with `lines`, atomically.
+pub fn rewrite(path: &Path, lines: &[ResultLine]) -> Result<u64, TournamentError> {
     let mut text = String::new();
     for line in lines {
         text.push_str(&serde_json::to_string(line).map_err(|e| TournamentError::Invalid(e.to_string()))?);
         text.push('\n');
     }
-    write_atomic(&path, text.as_bytes()).map_err(|e| TournamentError::io(&path, e))?;
+    write_atomic(path, text.as_bytes()).map_err(|e| TournamentError::io(path, e))?;
     Ok(text.len() as u64)
 }
 
@@ -116,6 +156,9 @@ mod tests {
             seed: 3,
             steps: 10,
             replay: format!("replays/{key}.json"),
+            versions: Vec::new(),
+            ended_at: Vec::new(),
+            at: 0,
             result: MatchResult {
                 players: vec![
                     PlayerResult { name: "a".into(), score: 5, finished: true, forfeit: None, detail: None },
@@ -135,28 +178,28 @@ mod tests {
     #[test]
     fn appended_lines_read_back_and_a_torn_tail_is_dropped() {
         let dir = tempfile::tempdir().unwrap();
-        let mut w = ResultsWriter::open(dir.path(), 0).unwrap();
+        let path = dir.path().join(RESULTS_FILE);
+        let mut w = ResultsWriter::open(&path, 0).unwrap();
         w.append(&line("k1")).unwrap();
         w.append(&line("k2")).unwrap();
         drop(w);
-        let path = dir.path().join(RESULTS_FILE);
         let full = std::fs::read(&path).unwrap();
         // Simulate a crash in the middle of writing a third line.
         let mut torn = full.clone();
         torn.extend_from_slice(&serde_json::to_vec(&line("k3")).unwrap()[..40]);
         std::fs::write(&path, &torn).unwrap();
-        let (lines, len) = read(dir.path()).unwrap();
+        let (lines, len) = read_file(&path).unwrap();
         assert_eq!(lines.iter().map(|l| l.key.as_str()).collect::<Vec<_>>(), ["k1", "k2"]);
         assert_eq!(len, full.len() as u64);
         // Even a complete JSON value without its newline counts as torn.
         let mut unterminated = full.clone();
         unterminated.extend_from_slice(&serde_json::to_vec(&line("k3")).unwrap());
         std::fs::write(&path, &unterminated).unwrap();
-        assert_eq!(read(dir.path()).unwrap().0.len(), 2);
+        assert_eq!(read_file(&path).unwrap().0.len(), 2);
         // Reopening cuts the torn part, so the next append starts on a fresh line.
-        let mut w = ResultsWriter::open(dir.path(), len).unwrap();
+        let mut w = ResultsWriter::open(&path, len).unwrap();
         w.append(&line("k4")).unwrap();
-        let keys: Vec<String> = read(dir.path()).unwrap().0.into_iter().map(|l| l.key).collect();
+        let keys: Vec<String> = read_file(&path).unwrap().0.into_iter().map(|l| l.key).collect();
         assert_eq!(keys, ["k1", "k2", "k4"]);
     }
 
@@ -166,7 +209,7 @@ mod tests {
         let good = serde_json::to_string(&line("k1")).unwrap();
         let text = format!("{good}\n{{oops\n{{\"forged\": true}}\n{good}\n");
         std::fs::write(dir.path().join(RESULTS_FILE), &text).unwrap();
-        let (lines, len) = read(dir.path()).unwrap();
+        let (lines, len) = read_file(&dir.path().join(RESULTS_FILE)).unwrap();
         assert_eq!(lines, vec![line("k1"), line("k1")], "the good lines (duplicates are the caller's to drop)");
         assert_eq!(len, text.len() as u64);
     }
@@ -174,8 +217,20 @@ mod tests {
     #[test]
     fn rewrite_replaces_the_file() {
         let dir = tempfile::tempdir().unwrap();
-        rewrite(dir.path(), &[line("a"), line("b")]).unwrap();
-        rewrite(dir.path(), &[line("b")]).unwrap();
-        assert_eq!(read(dir.path()).unwrap().0, vec![line("b")]);
+        let path = dir.path().join(RESULTS_FILE);
+        rewrite(&path, &[line("a"), line("b")]).unwrap();
+        rewrite(&path, &[line("b")]).unwrap();
+        assert_eq!(read_all(dir.path()).unwrap(), vec![line("b")]);
+    }
+
+    #[test]
+    fn every_results_file_of_a_folder_is_read_main_first() {
+        let dir = tempfile::tempdir().unwrap();
+        rewrite(&dir.path().join("results.shard-2-of-2.jsonl"), &[line("c")]).unwrap();
+        rewrite(&dir.path().join("results.shard-1-of-2.jsonl"), &[line("b")]).unwrap();
+        rewrite(&dir.path().join(RESULTS_FILE), &[line("a")]).unwrap();
+        std::fs::write(dir.path().join("results.txt"), "not a results file").unwrap();
+        let keys: Vec<String> = read_all(dir.path()).unwrap().into_iter().map(|l| l.key).collect();
+        assert_eq!(keys, ["a", "b", "c"]);
     }
 }

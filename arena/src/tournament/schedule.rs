@@ -5,12 +5,11 @@
 //! bot, a changed map or new limits make new keys: exactly the matches to (re-)run.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
 use super::config::{BotEntry, TournamentConfig};
-use super::TournamentError;
 use crate::replay::file_safe;
 
 /// A bot with the fingerprint of its current version.
@@ -19,8 +18,20 @@ pub struct BotVersion {
     /// The configured bot.
     #[serde(flatten)]
     pub entry: BotEntry,
-    /// Hash of the command line and of every file it names (the executable, a script).
+    /// Hash of the whole submission (see `submission::fingerprint`).
     pub fingerprint: String,
+    /// Whether the bot's files hold this version now (a bot standing on an older good version
+    /// after a failed build cannot play it: its missing matches wait).
+    #[serde(default = "yes")]
+    pub runnable: bool,
+    /// Whether it runs from the copy the league kept of this version (its own files hold a
+    /// newer version that failed).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub kept: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// One scheduled match.
@@ -36,60 +47,101 @@ pub struct ScheduledMatch {
     pub game: u32,
     /// The match seed.
     pub seed: u64,
+    /// What the match is expected to cost to play, relative to the others (the game's
+    /// estimate: for Resource Rush, cells x rounds). Shards are balanced by it.
+    #[serde(default = "one")]
+    pub cost: u64,
+}
+
+fn one() -> u64 {
+    1
+}
+
+/// One of `count` slices of a schedule, numbered from 1 (`--shard 1/4` … `--shard 4/4`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which slice, 1 to `count`.
+    pub index: usize,
+    /// How many slices.
+    pub count: usize,
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl Shard {
+    /// Parses `K/N` (1 <= K <= N).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("expected K/N with 1 <= K <= N (shards count from 1), such as 1/4, found `{text}`");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count): (usize, usize) =
+            (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The shard a batch scheduler gives this process: a Slurm array task
+    /// (`SLURM_ARRAY_TASK_ID` counted from `SLURM_ARRAY_TASK_MIN`, of `SLURM_ARRAY_TASK_COUNT`)
+    /// or a Kubernetes Indexed Job pod (`JOB_COMPLETION_INDEX`, from 0, of `ARENA_SHARD_COUNT`).
+    /// `var` reads an environment variable.
+    pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Result<Shard, String> {
+        let num = |name: &str| -> Result<Option<usize>, String> {
+            match var(name) {
+                None => Ok(None),
+                Some(v) => v.trim().parse().map(Some).map_err(|_| format!("{name}={v} is not a number")),
+            }
+        };
+        let shard = |index: usize, count: usize, from: &str| {
+            if count == 0 || index >= count {
+                Err(format!("{from} gives shard {} of {count}", index + 1))
+            } else {
+                Ok(Shard { index: index + 1, count })
+            }
+        };
+        if let Some(id) = num("SLURM_ARRAY_TASK_ID")? {
+            let count = num("SLURM_ARRAY_TASK_COUNT")?.ok_or("SLURM_ARRAY_TASK_COUNT is not set")?;
+            let min = num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+            let index = id.checked_sub(min).ok_or("SLURM_ARRAY_TASK_ID is below SLURM_ARRAY_TASK_MIN")?;
+            return shard(index, count, "the Slurm array");
+        }
+        if let Some(index) = num("JOB_COMPLETION_INDEX")? {
+            let count = num("ARENA_SHARD_COUNT")?
+                .ok_or("JOB_COMPLETION_INDEX is set but ARENA_SHARD_COUNT is not: set it to the Job's completions")?;
+            return shard(index, count, "the Indexed Job");
+        }
+        Err("--shard auto: neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set: give --shard K/N".to_string())
+    }
+
+    /// The name of this shard's results file.
+    pub fn results_file(&self) -> String {
+        format!("results.shard-{}-of-{}.jsonl", self.index, self.count)
+    }
+}
+
+/// Splits `schedule` into `count` slices of about equal expected cost: the matches, costliest
+/// first (then by key), each go to the slice with the least cost so far (then the lowest
+/// number). A pure function of the matches' keys and costs, so every shard computes the same
+/// split without talking to the others. Returns each match's slice (1-based), by key.
+pub fn slices(schedule: &[ScheduledMatch], count: usize) -> BTreeMap<String, usize> {
+    let mut order: Vec<&ScheduledMatch> = schedule.iter().collect();
+    order.sort_by(|a, b| b.cost.cmp(&a.cost).then_with(|| a.key.cmp(&b.key)));
+    let mut load = vec![0u128; count.max(1)];
+    let mut out = BTreeMap::new();
+    for m in order {
+        let (slot, _) = load.iter().enumerate().min_by_key(|&(i, l)| (*l, i)).unwrap_or((0, &0));
+        load[slot] += u128::from(m.cost.max(1));
+        out.insert(m.key.clone(), slot + 1);
+    }
+    out
 }
 
 fn hex(hash: &blake3::Hash, len: usize) -> String {
     hash.to_hex()[..len].to_string()
-}
-
-/// The largest file a fingerprint reads; a bot naming a bigger one cannot play.
-pub const MAX_FINGERPRINTED_BYTES: u64 = 512 << 20;
-
-/// Fingerprints `bot`: its command line, working directory, and the content of every word of
-/// the command that names an existing file (relative to its working directory). `cache`
-/// keeps file hashes, so bots sharing an executable hash it once. Files are hashed as they
-/// are read, up to [`MAX_FINGERPRINTED_BYTES`]; one that is not a regular file or cannot be
-/// read makes this bot unable to play, not the tournament.
-pub fn fingerprint(bot: &BotEntry, cache: &mut BTreeMap<PathBuf, blake3::Hash>) -> Result<String, TournamentError> {
-    let mut hasher = blake3::Hasher::new();
-    hasher.update(bot.command.as_bytes());
-    let words = shell_words::split(&bot.command)
-        .map_err(|e| TournamentError::Invalid(format!("bot `{}`: bad command `{}`: {e}", bot.name, bot.command)))?;
-    let base = bot.cwd.clone().unwrap_or_default();
-    for word in words {
-        let path = base.join(&word);
-        if path.is_file() {
-            let digest = match cache.get(&path) {
-                Some(d) => *d,
-                None => {
-                    let d = hash_file(&path)?;
-                    cache.insert(path.clone(), d);
-                    d
-                }
-            };
-            hasher.update(word.as_bytes());
-            hasher.update(digest.as_bytes());
-        }
-    }
-    Ok(hex(&hasher.finalize(), 16))
-}
-
-/// Hashes a regular file as it is read, refusing one over [`MAX_FINGERPRINTED_BYTES`].
-fn hash_file(path: &Path) -> Result<blake3::Hash, TournamentError> {
-    use std::io::Read;
-    let bad = |what: String| TournamentError::Invalid(format!("{}: {what}", path.display()));
-    let file = std::fs::File::open(path).map_err(|e| TournamentError::io(path, e))?;
-    let meta = file.metadata().map_err(|e| TournamentError::io(path, e))?;
-    if !meta.is_file() {
-        return Err(bad("not a regular file".to_string()));
-    }
-    let mut hasher = blake3::Hasher::new();
-    let mut limited = file.take(MAX_FINGERPRINTED_BYTES + 1);
-    let n = std::io::copy(&mut limited, &mut hasher).map_err(|e| TournamentError::io(path, e))?;
-    if n > MAX_FINGERPRINTED_BYTES {
-        return Err(bad(format!("larger than {} MiB", MAX_FINGERPRINTED_BYTES >> 20)));
-    }
-    Ok(hasher.finalize())
 }
 
 /// Hash of a map's content: what identifies it, wherever the file lives.
@@ -126,8 +178,14 @@ fn groups(n: usize, k: usize) -> Vec<Vec<usize>> {
 
 /// Every match of a round robin: each group of `seats` bots (in config order; for two seats,
 /// each pair), on each board, `games` times, once per rotation of the seats (for two seats:
-/// from both sides). `digests` identify the boards' contents, in board order.
-pub fn round_robin(config: &TournamentConfig, bots: &[BotVersion], digests: &[String]) -> Vec<ScheduledMatch> {
+/// from both sides). `digests` identify the boards' contents and `costs` estimate a match on
+/// each, in board order.
+pub fn round_robin(
+    config: &TournamentConfig,
+    bots: &[BotVersion],
+    digests: &[String],
+    costs: &[u64],
+) -> Vec<ScheduledMatch> {
     let limits = serde_json::to_string(&config.limits.limits()).unwrap_or_default();
     let mut out = Vec::new();
     for (mi, map) in config.boards().iter().enumerate() {
@@ -157,6 +215,7 @@ pub fn round_robin(config: &TournamentConfig, bots: &[BotVersion], digests: &[St
                         map: map.clone(),
                         game,
                         seed,
+                        cost: costs.get(mi).copied().unwrap_or(1),
                     });
                 }
             }
@@ -167,7 +226,56 @@ pub fn round_robin(config: &TournamentConfig, bots: &[BotVersion], digests: &[St
 
 #[cfg(test)]
 mod tests {
-    use super::groups;
+    use super::*;
+
+    fn m(key: &str, cost: u64) -> ScheduledMatch {
+        ScheduledMatch { key: key.into(), seats: vec![], map: "m".into(), game: 1, seed: 0, cost }
+    }
+
+    #[test]
+    fn shards_parse_from_one_and_from_schedulers() {
+        assert_eq!(Shard::parse("2/4"), Ok(Shard { index: 2, count: 4 }));
+        for bad in ["0/4", "5/4", "4", "a/b", "1/0"] {
+            assert!(Shard::parse(bad).unwrap_err().contains("count from 1"), "{bad}");
+        }
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+        };
+        const SLURM: [(&str, &str); 3] =
+            [("SLURM_ARRAY_TASK_ID", "3"), ("SLURM_ARRAY_TASK_COUNT", "4"), ("SLURM_ARRAY_TASK_MIN", "0")];
+        assert_eq!(Shard::from_env(env(&SLURM)), Ok(Shard { index: 4, count: 4 }));
+        const SLURM1: [(&str, &str); 3] =
+            [("SLURM_ARRAY_TASK_ID", "1"), ("SLURM_ARRAY_TASK_COUNT", "4"), ("SLURM_ARRAY_TASK_MIN", "1")];
+        assert_eq!(Shard::from_env(env(&SLURM1)), Ok(Shard { index: 1, count: 4 }));
+        const K8S: [(&str, &str); 2] = [("JOB_COMPLETION_INDEX", "0"), ("ARENA_SHARD_COUNT", "3")];
+        assert_eq!(Shard::from_env(env(&K8S)), Ok(Shard { index: 1, count: 3 }));
+        assert!(Shard::from_env(env(&[("JOB_COMPLETION_INDEX", "0")])).unwrap_err().contains("ARENA_SHARD_COUNT"));
+        assert!(Shard::from_env(env(&[("JOB_COMPLETION_INDEX", "3"), ("ARENA_SHARD_COUNT", "3")])).is_err());
+        assert!(Shard::from_env(env(&[])).unwrap_err().contains("--shard K/N"));
+    }
+
+    #[test]
+    fn slices_cover_everything_once_balance_cost_and_ignore_order() {
+        // Two board sizes: a few expensive matches and many cheap ones.
+        let mut schedule: Vec<ScheduledMatch> = (0..12).map(|i| m(&format!("big{i:02}"), 50_400)).collect();
+        schedule.extend((0..60).map(|i| m(&format!("small{i:02}"), 240)));
+        let split = slices(&schedule, 4);
+        assert_eq!(split.len(), schedule.len());
+        let mut load = [0u64; 4];
+        for s in &schedule {
+            load[split[&s.key] - 1] += s.cost;
+        }
+        let mean = load.iter().sum::<u64>() as f64 / 4.0;
+        assert!(load.iter().all(|&l| (l as f64) <= 1.05 * mean), "{load:?}");
+        // By count alone (every fourth match) the big ones could pile up on one shard; by
+        // cost they spread three per shard.
+        let bigs: Vec<usize> =
+            (1..=4).map(|k| schedule.iter().filter(|s| s.cost > 240 && split[&s.key] == k).count()).collect();
+        assert_eq!(bigs, [3, 3, 3, 3]);
+        let mut shuffled = schedule.clone();
+        shuffled.reverse();
+        assert_eq!(slices(&shuffled, 4), split, "the same matches in any order give the same split");
+    }
 
     #[test]
     fn groups_are_all_combinations() {

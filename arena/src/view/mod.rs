@@ -72,13 +72,19 @@ pub fn replay_page(replay: &Replay) -> String {
 pub fn index_page(title: &str, board: &Leaderboard) -> String {
     let mut rows = String::new();
     for row in &board.rows {
-        let forfeits = if let Some(f) = &row.failure {
+        let mut forfeits = if let Some(f) = &row.failure {
             esc(f)
         } else if row.forfeits.is_empty() {
             "-".to_string()
         } else {
             esc(&row.forfeits.iter().map(|(r, n)| format!("{r} {n}")).collect::<Vec<_>>().join(", "))
         };
+        if let Some(note) = &row.note {
+            let _ = write!(forfeits, " ({})", esc(note));
+        }
+        if let Some(log) = &row.build_log {
+            let _ = write!(forfeits, r#" <a href="{}">build log</a>"#, esc(log));
+        }
         let _ = write!(
             rows,
             r#"<tbody class="bot"><tr class="row" data-bot="{bot}"><td data-v="{rank}">{rank}</td><td data-v="{bot}"><button class="open" aria-expanded="false">▸</button> {bot}</td><td data-v="{total}">{total}</td><td data-v="{games}">{games}</td><td data-v="{wins}">{wins}</td><td data-v="{draws}">{draws}</td><td data-v="{losses}">{losses}</td><td data-v="{avg}">{avg:.1}</td><td data-v="{forfeits}">{forfeits}</td><td data-v="{rating}">{rating:.0} ± {dev:.0}</td></tr>"#,
@@ -96,16 +102,12 @@ pub fn index_page(title: &str, board: &Leaderboard) -> String {
         let _ = write!(rows, r#"<tr class="matches" hidden><td colspan="10"><ul>"#);
         for m in &row.matches {
             let page = m.replay.trim_end_matches(".json").to_string() + ".html";
+            let log = m.log.as_ref().map_or(String::new(), |l| format!(r#" · <a href="{}">log</a>"#, esc(l)));
             let _ = write!(
                 rows,
-                r#"<li><a class="replay-link" href="{page}">{bot} vs {opp}</a> on {map} (seat {seat}): {score} points, {outcome}</li>"#,
+                r#"<li><a class="replay-link" href="{page}">{text}</a>{log}</li>"#,
                 page = esc(&page),
-                bot = esc(&row.bot),
-                opp = esc(&m.opponents.join(", ")),
-                map = esc(&m.map),
-                seat = m.seat,
-                score = m.score,
-                outcome = m.outcome,
+                text = esc(&crate::tournament::leaderboard::match_text(&row.bot, m, false)),
             );
         }
         rows.push_str("</ul></td></tr></tbody>");
@@ -120,7 +122,7 @@ table.board td {{ padding: 6px; border-bottom: 1px solid #eee; }}
 .open {{ border: 0; background: none; cursor: pointer; font-size: 14px; }}
 .matches ul {{ margin: 4px 0 8px 24px; padding: 0; }} .wrap {{ overflow-x: auto; padding: 16px; }}
 </style></head>
-<body><header><h1>{title}</h1><div class="sub">{played} of {scheduled} matches played · ranked by total score, then wins, fewer losses, rating (Glicko-2), name · click a column to sort, a bot to see its matches</div></header>
+<body><header><h1>{title}</h1><div class="sub">{played} · {rule} · click a column to sort, a bot to see its matches</div><div class="sub">{facts}</div></header>
 <div class="wrap"><table class="board" id="board"><thead><tr><th>rank</th><th>bot</th><th>total score</th><th>games</th><th>wins</th><th>draws</th><th>losses</th><th>avg score</th><th>forfeits</th><th>rating</th></tr></thead>
 {rows}</table></div>
 <script>
@@ -146,7 +148,8 @@ document.querySelectorAll("#board th").forEach((th, col) => {{
 </script></body></html>
 "##,
         title = esc(title),
-        played = board.matches,
-        scheduled = board.scheduled,
+        played = esc(&board.played_text()),
+        rule = esc(&board.rule),
+        facts = esc(&board.facts_text()),
     )
 }

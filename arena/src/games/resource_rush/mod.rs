@@ -243,7 +243,20 @@ fn pos_json(p: Pos) -> Value {
     json!([p.x, p.y])
 }
 
+/// What passing one tick's lines costs, in cell-ticks (see `expected_cost`).
+const TICK_COST: u64 = 4;
+/// What starting a match's bots costs, in cell-ticks (see `expected_cost`).
+const MATCH_COST: u64 = 1500;
+
 impl State for ResourceRush {
+    /// In cell-ticks: map size x rounds (the bots think over the board every tick), plus a share
+    /// per tick for passing the lines and a share per match for starting the bots (both
+    /// measured with `tools/shard-balance`: about 4 and 1500 cell-ticks).
+    fn expected_cost(&self) -> u64 {
+        let cells = (self.grid.rows() * self.grid.cols()) as u64;
+        u64::from(self.spec.rounds) * (cells + TICK_COST) + MATCH_COST
+    }
+
     fn num_players(&self) -> usize {
         match self.mode {
             Mode::Duel => 2,

@@ -1,0 +1,99 @@
+//! `arena merge OUT DIR…`: one league from its shards' folders (or one shared folder). Every
+//! folder must hold the same league (the same schedule, from one `arena build`); each match
+//! counts once, with its replay, its page and its log copied into OUT; what no shard played is
+//! listed, and a league with missing matches is never called complete.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use super::leaderboard::Leaderboard;
+use super::results::{self, ResultLine, RESULTS_FILE};
+use super::{replay_agrees, write_leaderboard, FolderLock, TournamentError, TournamentRecord};
+use crate::replay::write_atomic;
+
+/// What a merge found.
+#[derive(Debug)]
+pub struct Merged {
+    /// The league's leaderboard, written to OUT.
+    pub leaderboard: Leaderboard,
+    /// Keys of the scheduled matches no folder holds (a valid result of).
+    pub missing: Vec<String>,
+    /// Results taken from the folders.
+    pub results: usize,
+}
+
+/// Merges the leagues in `dirs` into `out` (which may be one of them).
+pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged, TournamentError> {
+    let first = dirs.first().ok_or_else(|| TournamentError::Invalid("merge: give at least one folder".to_string()))?;
+    let record = TournamentRecord::load(first)?;
+    let keys: HashSet<&str> = record.schedule.iter().map(|m| m.key.as_str()).collect();
+    for dir in &dirs[1..] {
+        let other = TournamentRecord::load(dir)?;
+        let theirs: HashSet<&str> = other.schedule.iter().map(|m| m.key.as_str()).collect();
+        if theirs != keys {
+            let differ = theirs.symmetric_difference(&keys).count();
+            return Err(TournamentError::Invalid(format!(
+                "{}: its schedule differs from {}'s ({differ} matches are not in both): merge only the shards of one league (one `arena build`)",
+                dir.display(),
+                first.display()
+            )));
+        }
+    }
+    for sub in ["replays", "logs", "builds"] {
+        std::fs::create_dir_all(out.join(sub)).map_err(|e| TournamentError::io(out, e))?;
+    }
+    let _lock = FolderLock::take(out, None)?;
+    let out_real = std::fs::canonicalize(out).map_err(|e| TournamentError::io(out, e))?;
+    let mut seen = HashSet::new();
+    let mut lines: Vec<ResultLine> = Vec::new();
+    for dir in dirs {
+        let same = std::fs::canonicalize(dir).is_ok_and(|d| d == out_real);
+        for line in results::read_all(dir)? {
+            if seen.contains(&line.key) {
+                continue;
+            }
+            if !replay_agrees(dir, &line) {
+                tracing::warn!(key = %line.key, dir = %dir.display(), "its replay is missing or disagrees: not merged");
+                continue;
+            }
+            if !same {
+                let replay = PathBuf::from(&line.replay);
+                let log = PathBuf::from("logs").join(format!("{}.log", line.key));
+                for rel in [replay.clone(), replay.with_extension("html"), log] {
+                    copy_atomic(&dir.join(&rel), &out.join(&rel))?;
+                }
+            }
+            seen.insert(line.key.clone());
+            lines.push(line);
+        }
+        if !same {
+            // Build logs: the rows link to them.
+            for entry in std::fs::read_dir(dir.join("builds")).into_iter().flatten().flatten() {
+                let target = out.join("builds").join(entry.file_name());
+                if !target.exists() {
+                    copy_atomic(&entry.path(), &target)?;
+                }
+            }
+        }
+    }
+    record.save(out)?;
+    let main = out.join(RESULTS_FILE);
+    results::rewrite(&main, &lines)?;
+    for f in results::files(out).into_iter().filter(|f| *f != main) {
+        let _ = std::fs::remove_file(f);
+    }
+    let leaderboard = record.leaderboard(&lines, out);
+    write_leaderboard(out, &leaderboard)?;
+    let missing: Vec<String> =
+        record.schedule.iter().filter(|m| !seen.contains(&m.key)).map(|m| m.key.clone()).collect();
+    Ok(Merged { leaderboard, missing, results: lines.len() })
+}
+
+/// Copies `from` to `to` atomically, if `from` exists.
+fn copy_atomic(from: &Path, to: &Path) -> Result<(), TournamentError> {
+    match std::fs::read(from) {
+        Ok(bytes) => write_atomic(to, &bytes).map_err(|e| TournamentError::io(to, e)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(TournamentError::io(from, e)),
+    }
+}

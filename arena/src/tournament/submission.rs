@@ -1,0 +1,413 @@
+//! A bot's submission as a whole: its folder (its configured working directory, or the folder
+//! of the script an interpreter runs), narrowed by declared `files` globs and `ignore` globs,
+//! and the fingerprint that covers all of it, build outputs left out, so that any change to
+//! any of its files makes a new version.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+
+use super::config::BotEntry;
+use super::TournamentError;
+
+/// What a submission leaves out unless told otherwise: version control, caches, Rust's and
+/// Python's build folders.
+pub const DEFAULT_IGNORE: [&str; 6] = [".git", ".hg", "__pycache__", "*.pyc", "target", "node_modules"];
+
+/// The largest file a fingerprint reads; a bot naming a bigger one cannot play.
+pub const MAX_FINGERPRINTED_BYTES: u64 = 512 << 20;
+
+/// The most files a submission may have (declare `files` or `ignore` for bigger folders).
+pub const MAX_FILES: usize = 20_000;
+
+/// The folder that holds `bot`'s submission: its working directory, else (for a script run by
+/// an interpreter) the script's folder, else none (the files its command names are all).
+pub fn folder(bot: &BotEntry) -> Option<PathBuf> {
+    if let Some(dir) = &bot.cwd {
+        return Some(dir.clone());
+    }
+    let words = shell_words::split(&bot.command).ok()?;
+    let (program, args) = words.split_first()?;
+    let name = Path::new(program).file_name()?.to_str()?;
+    if !crate::sandbox::is_interpreter(name) {
+        return None;
+    }
+    args.iter().filter(|w| !w.starts_with('-')).map(Path::new).find(|p| p.is_file()).and_then(|p| p.parent()).map(|p| {
+        if p.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            p.to_path_buf()
+        }
+    })
+}
+
+fn globs(patterns: &[String], what: &str, bot: &str) -> Result<GlobSet, TournamentError> {
+    let mut builder = GlobSetBuilder::new();
+    for p in patterns {
+        let glob = Glob::new(p).map_err(|e| TournamentError::Invalid(format!("bot `{bot}`: {what} `{p}`: {e}")))?;
+        builder.add(glob);
+    }
+    builder.build().map_err(|e| TournamentError::Invalid(format!("bot `{bot}`: {what}: {e}")))
+}
+
+/// Whether `rel` (a path inside the folder) or one of its parent folders matches `set`.
+fn matches_any(set: &GlobSet, rel: &Path) -> bool {
+    rel.ancestors().filter(|a| !a.as_os_str().is_empty()).any(|a| set.is_match(a))
+}
+
+/// Fingerprints `bot`: its command line, its build command, every file of its submission
+/// folder (by relative path and content; minus ignored files and `outputs`, the files its
+/// build wrote) and every file its command names outside that folder. `cache` keeps file
+/// hashes, so bots sharing an executable hash it once. One unreadable file, or one bigger
+/// than [`MAX_FINGERPRINTED_BYTES`], makes this bot unable to play, not the tournament.
+pub fn fingerprint(
+    bot: &BotEntry,
+    outputs: &BTreeSet<String>,
+    cache: &mut BTreeMap<PathBuf, blake3::Hash>,
+) -> Result<String, TournamentError> {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(bot.command.as_bytes());
+    hasher.update(b"\0");
+    hasher.update(bot.build.as_deref().unwrap_or("").as_bytes());
+    let words = shell_words::split(&bot.command)
+        .map_err(|e| TournamentError::Invalid(format!("bot `{}`: bad command `{}`: {e}", bot.name, bot.command)))?;
+    let base = bot.cwd.clone().unwrap_or_default();
+    let folder = folder(bot);
+    let mut covered = BTreeSet::new();
+    if let Some(dir) = &folder {
+        if !dir.is_dir() {
+            return Err(TournamentError::Invalid(format!(
+                "bot `{}`: its folder {} is missing",
+                bot.name,
+                dir.display()
+            )));
+        }
+        let ignore = globs(
+            &DEFAULT_IGNORE.iter().map(|s| s.to_string()).chain(bot.ignore.iter().cloned()).collect::<Vec<_>>(),
+            "ignore",
+            &bot.name,
+        )?;
+        let only = (!bot.files.is_empty()).then(|| globs(&bot.files, "files", &bot.name)).transpose()?;
+        let mut count = 0;
+        let walk = walkdir::WalkDir::new(dir).follow_links(false).sort_by_file_name().into_iter();
+        for entry in walk.filter_entry(|e| {
+            let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
+            rel.as_os_str().is_empty() || !matches_any(&ignore, rel)
+        }) {
+            let entry = entry.map_err(|e| TournamentError::Invalid(format!("bot `{}`: {e}", bot.name)))?;
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let rel = entry.path().strip_prefix(dir).unwrap_or(entry.path()).to_path_buf();
+            let rel_text = rel.to_string_lossy().into_owned();
+            if is_output(outputs, &rel) || only.as_ref().is_some_and(|o| !o.is_match(&rel)) {
+                continue;
+            }
+            count += 1;
+            if count > MAX_FILES {
+                return Err(TournamentError::Invalid(format!(
+                    "bot `{}`: more than {MAX_FILES} files in {}: declare `files` or `ignore`",
+                    bot.name,
+                    dir.display()
+                )));
+            }
+            let digest = cached_hash(entry.path(), cache)?;
+            hasher.update(rel_text.as_bytes());
+            hasher.update(b"\0");
+            hasher.update(digest.as_bytes());
+            covered.insert(normalize(entry.path()));
+        }
+    }
+    for word in words {
+        let path = base.join(&word);
+        if !path.is_file() || covered.contains(&normalize(&path)) {
+            continue;
+        }
+        if let Some(dir) = &folder {
+            if let Ok(rel) = normalize(&path).strip_prefix(normalize(dir)) {
+                if is_output(outputs, rel) {
+                    continue;
+                }
+            }
+        }
+        let digest = cached_hash(&path, cache)?;
+        hasher.update(word.as_bytes());
+        hasher.update(digest.as_bytes());
+    }
+    Ok(hasher.finalize().to_hex()[..16].to_string())
+}
+
+fn is_output(outputs: &BTreeSet<String>, rel: &Path) -> bool {
+    rel.ancestors().filter(|a| !a.as_os_str().is_empty()).any(|a| outputs.contains(a.to_string_lossy().as_ref()))
+}
+
+fn normalize(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+fn cached_hash(path: &Path, cache: &mut BTreeMap<PathBuf, blake3::Hash>) -> Result<blake3::Hash, TournamentError> {
+    if let Some(d) = cache.get(path) {
+        return Ok(*d);
+    }
+    let d = hash_file(path)?;
+    cache.insert(path.to_path_buf(), d);
+    Ok(d)
+}
+
+/// Hashes a regular file as it is read, refusing one over [`MAX_FINGERPRINTED_BYTES`].
+fn hash_file(path: &Path) -> Result<blake3::Hash, TournamentError> {
+    use std::io::Read;
+    let bad = |what: String| TournamentError::Invalid(format!("{}: {what}", path.display()));
+    let file = std::fs::File::open(path).map_err(|e| TournamentError::io(path, e))?;
+    let meta = file.metadata().map_err(|e| TournamentError::io(path, e))?;
+    if !meta.is_file() {
+        return Err(bad("not a regular file".to_string()));
+    }
+    let mut hasher = blake3::Hasher::new();
+    let mut limited = file.take(MAX_FINGERPRINTED_BYTES + 1);
+    let n = std::io::copy(&mut limited, &mut hasher).map_err(|e| TournamentError::io(path, e))?;
+    if n > MAX_FINGERPRINTED_BYTES {
+        return Err(bad(format!("larger than {} MiB", MAX_FINGERPRINTED_BYTES >> 20)));
+    }
+    Ok(hasher.finalize())
+}
+
+/// The most a kept copy of one bot version may hold.
+pub const MAX_SNAPSHOT_BYTES: u64 = 256 << 20;
+
+/// Copies what runs `bot` (its folder's files, build outputs included, minus ignored files and
+/// symbolic links, and the files its command names) into `dest`, and returns the entry that runs the copy: a league
+/// keeps each good version so that it can still play after its files changed (a broken push).
+/// A copy bigger than [`MAX_SNAPSHOT_BYTES`] is not kept.
+pub fn snapshot(bot: &BotEntry, dest: &Path) -> Result<BotEntry, TournamentError> {
+    let fail = |what: String| TournamentError::Invalid(format!("bot `{}`: cannot keep a copy: {what}", bot.name));
+    let mut words = shell_words::split(&bot.command).map_err(|e| fail(e.to_string()))?;
+    let base = bot.cwd.clone().unwrap_or_default();
+    let tmp = dest.with_extension("tmp");
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).map_err(|e| TournamentError::io(&tmp, e))?;
+    let mut bytes = 0u64;
+    let mut copy = |from: &Path, to: &Path| -> Result<(), TournamentError> {
+        bytes += std::fs::metadata(from).map_err(|e| TournamentError::io(from, e))?.len();
+        if bytes > MAX_SNAPSHOT_BYTES {
+            return Err(fail(format!("larger than {} MiB", MAX_SNAPSHOT_BYTES >> 20)));
+        }
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| TournamentError::io(parent, e))?;
+        }
+        std::fs::copy(from, to).map_err(|e| TournamentError::io(from, e))?;
+        Ok(())
+    };
+    let mut entry = bot.clone();
+    if let Some(dir) = folder(bot) {
+        let ignore = globs(
+            &DEFAULT_IGNORE.iter().map(|s| s.to_string()).chain(bot.ignore.iter().cloned()).collect::<Vec<_>>(),
+            "ignore",
+            &bot.name,
+        )?;
+        let root = tmp.join("folder");
+        let walk = walkdir::WalkDir::new(&dir).follow_links(false).into_iter();
+        for e in walk.filter_entry(|e| {
+            let rel = e.path().strip_prefix(&dir).unwrap_or(e.path());
+            rel.as_os_str().is_empty() || !matches_any(&ignore, rel)
+        }) {
+            let e = e.map_err(|e| fail(e.to_string()))?;
+            if e.file_type().is_file() {
+                let rel = e.path().strip_prefix(&dir).unwrap_or(e.path());
+                copy(e.path(), &root.join(rel))?;
+            }
+        }
+        let dir_abs = normalize(&dir);
+        let final_root = dest.join("folder");
+        for word in &mut words {
+            let path = normalize(&base.join(&*word));
+            if let (true, Ok(rel)) = (path.is_file(), path.strip_prefix(&dir_abs)) {
+                // A named file in an ignored place (target/release/bot) comes along too, unless
+                // it is a link out of the folder (a student's file must not bring in another).
+                let inside = std::fs::canonicalize(&path)
+                    .ok()
+                    .zip(std::fs::canonicalize(&dir).ok())
+                    .is_some_and(|(real, dir)| real.starts_with(dir));
+                if !root.join(rel).exists() && inside {
+                    copy(&path, &root.join(rel))?;
+                }
+                if Path::new(&*word).is_absolute() {
+                    *word = final_root.join(rel).display().to_string();
+                }
+            }
+        }
+        if bot.cwd.is_some() {
+            entry.cwd = Some(final_root);
+        }
+    } else {
+        for (i, word) in words.iter_mut().enumerate() {
+            let path = base.join(&*word);
+            if path.is_file() {
+                let name = path.file_name().map_or("file".into(), |n| n.to_string_lossy().into_owned());
+                let rel = PathBuf::from("files").join(format!("{i}-{name}"));
+                copy(&path, &tmp.join(&rel))?;
+                *word = dest.join(rel).display().to_string();
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(dest);
+    std::fs::rename(&tmp, dest).map_err(|e| TournamentError::io(dest, e))?;
+    entry.command = shell_words::join(words);
+    entry.build = None;
+    Ok(entry)
+}
+
+/// What a folder holds, to tell afterwards what a build wrote: each path (relative) with its
+/// modification time, size, inode and whether it is a folder.
+pub type Stamp = BTreeMap<String, (i64, i64, u64, u64, bool)>;
+
+/// The [`Stamp`] of `folder` (empty when it is missing).
+pub fn stamp(folder: &Path) -> Stamp {
+    let mut out = Stamp::new();
+    for entry in walkdir::WalkDir::new(folder).follow_links(false).into_iter().flatten() {
+        let Ok(meta) = entry.metadata() else { continue };
+        let rel = entry.path().strip_prefix(folder).unwrap_or(entry.path());
+        if rel.as_os_str().is_empty() {
+            continue;
+        }
+        let facts = (meta.mtime(), meta.mtime_nsec(), meta.size(), meta.ino(), meta.is_dir());
+        out.insert(rel.to_string_lossy().into_owned(), facts);
+    }
+    out
+}
+
+/// The paths that are new or changed from `before` to `after`; a new folder stands for
+/// everything in it (a folder's own time changes whenever a file is added: only files count).
+pub fn changed(before: &Stamp, after: &Stamp) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (path, facts) in after {
+        if out.iter().any(|o| Path::new(path).starts_with(o)) {
+            continue;
+        }
+        match before.get(path) {
+            None => out.push(path.clone()),
+            Some(old) if old != facts && !facts.4 => out.push(path.clone()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A short label for the submission in `folder`: its git commit (with `+changes` when the
+/// work tree differs from it), if it is in a git work tree.
+pub fn git_label(folder: &Path) -> Option<String> {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(folder)
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let commit = git(&["rev-parse", "--short", "HEAD"]).filter(|c| !c.is_empty())?;
+    let dirty = git(&["status", "--porcelain", "--", "."]).is_some_and(|s| !s.is_empty());
+    Some(if dirty { format!("{commit}+changes") } else { commit })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bot(dir: &Path, command: &str) -> BotEntry {
+        BotEntry {
+            cwd: Some(dir.to_path_buf()),
+            ..super::super::config::parse_bot_arg(&format!("b={command}")).unwrap()
+        }
+    }
+
+    #[test]
+    fn every_file_of_the_folder_counts_but_ignored_files_and_outputs_do_not() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bot.py"), "import strategy\n").unwrap();
+        std::fs::write(dir.path().join("strategy.py"), "X = 1\n").unwrap();
+        std::fs::create_dir(dir.path().join("__pycache__")).unwrap();
+        let b = bot(dir.path(), "python3 bot.py");
+        let none = BTreeSet::new();
+        let first = fingerprint(&b, &none, &mut BTreeMap::new()).unwrap();
+        std::fs::write(dir.path().join("__pycache__/strategy.pyc"), "cache").unwrap();
+        assert_eq!(fingerprint(&b, &none, &mut BTreeMap::new()).unwrap(), first, "caches are ignored");
+        std::fs::write(dir.path().join("strategy.py"), "X = 2\n").unwrap();
+        let second = fingerprint(&b, &none, &mut BTreeMap::new()).unwrap();
+        assert_ne!(second, first, "a module the entry file imports is part of the bot");
+        std::fs::write(dir.path().join("bot"), "built").unwrap();
+        let outputs = BTreeSet::from(["bot".to_string()]);
+        assert_eq!(fingerprint(&b, &outputs, &mut BTreeMap::new()).unwrap(), second, "build outputs are left out");
+        let mut only = b.clone();
+        only.files = vec!["bot.py".into()];
+        std::fs::write(dir.path().join("strategy.py"), "X = 3\n").unwrap();
+        let a = fingerprint(&only, &outputs, &mut BTreeMap::new()).unwrap();
+        std::fs::write(dir.path().join("strategy.py"), "X = 4\n").unwrap();
+        assert_eq!(fingerprint(&only, &outputs, &mut BTreeMap::new()).unwrap(), a, "declared files only");
+    }
+
+    #[test]
+    fn a_script_without_a_folder_brings_its_own_and_a_missing_folder_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("bot.py");
+        std::fs::write(&script, "print()\n").unwrap();
+        let b = super::super::config::parse_bot_arg(&format!("b=python3 {}", script.display())).unwrap();
+        assert_eq!(folder(&b), Some(dir.path().to_path_buf()));
+        let gone = bot(&dir.path().join("nothing"), "./bot");
+        let err = fingerprint(&gone, &BTreeSet::new(), &mut BTreeMap::new()).unwrap_err().to_string();
+        assert!(err.contains("folder") && err.contains("missing"), "{err}");
+    }
+
+    #[test]
+    fn a_kept_copy_runs_the_version_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let bot_dir = dir.path().join("alice");
+        std::fs::create_dir_all(bot_dir.join("target/release")).unwrap();
+        std::fs::create_dir_all(bot_dir.join(".git")).unwrap();
+        std::fs::write(bot_dir.join("target/release/bot"), "v1 binary").unwrap();
+        std::fs::write(bot_dir.join("target/release/big.rlib"), "not needed").unwrap();
+        std::fs::write(bot_dir.join("main.rs"), "fn main() {}").unwrap();
+        std::fs::write(bot_dir.join(".git/HEAD"), "ref").unwrap();
+        let b = bot(&bot_dir, "target/release/bot --fast");
+        let dest = dir.path().join("versions/alice/fp1");
+        let copy = snapshot(&b, &dest).unwrap();
+        assert_eq!(copy.cwd, Some(dest.join("folder")));
+        assert_eq!(copy.command, "target/release/bot --fast");
+        assert_eq!(std::fs::read_to_string(dest.join("folder/target/release/bot")).unwrap(), "v1 binary");
+        assert!(dest.join("folder/main.rs").is_file());
+        assert!(!dest.join("folder/.git").exists() && !dest.join("folder/target/release/big.rlib").exists());
+        // A bot without a folder: the files its command names.
+        let exe = dir.path().join("prebuilt");
+        std::fs::write(&exe, "elf").unwrap();
+        let b = super::super::config::parse_bot_arg(&format!("p={} --x", exe.display())).unwrap();
+        let copy = snapshot(&b, &dir.path().join("versions/p/fp")).unwrap();
+        let words = shell_words::split(&copy.command).unwrap();
+        assert_eq!(std::fs::read_to_string(&words[0]).unwrap(), "elf");
+        assert!(words[0].starts_with(&dir.path().join("versions/p/fp").display().to_string()));
+        assert_eq!(words[1], "--x");
+        // A named file that links out of the bot's folder is not brought in.
+        let secret = dir.path().join("secret");
+        std::fs::write(&secret, "teacher's").unwrap();
+        std::os::unix::fs::symlink(&secret, bot_dir.join("target/release/leak")).unwrap();
+        let b = bot(&bot_dir, "target/release/leak");
+        snapshot(&b, &dir.path().join("versions/alice/fp2")).unwrap();
+        assert!(!dir.path().join("versions/alice/fp2/folder/target/release/leak").exists());
+    }
+
+    #[test]
+    fn a_build_s_new_files_and_folders_are_its_outputs() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("src.c"), "int main(){}").unwrap();
+        let before = stamp(dir.path());
+        std::fs::write(dir.path().join("bot"), "elf").unwrap();
+        std::fs::create_dir_all(dir.path().join("obj/deep")).unwrap();
+        std::fs::write(dir.path().join("obj/deep/a.o"), "o").unwrap();
+        let after = stamp(dir.path());
+        assert_eq!(changed(&before, &after), ["bot", "obj"]);
+    }
+}

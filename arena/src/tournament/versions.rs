@@ -1,0 +1,290 @@
+//! Bot versions over a league's life: every version seen is kept with its fingerprint, a label
+//! (number, commit, time) and whether it could play. A version that fails to build or start
+//! never replaces the last good one: the bot keeps standing on its last good version, and its
+//! row says so. `--as-of` picks each bot's standing version at a past time.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::build::{self, BuildOutcome};
+use super::config::{BotEntry, TournamentConfig};
+use super::schedule::BotVersion;
+use super::submission;
+use crate::sandbox::Sandbox;
+
+/// One version of a bot, as the league saw it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Version {
+    /// The fingerprint of its files (empty when they could not be read at all).
+    pub fingerprint: String,
+    /// `v<N>` for the N-th good version (`failed` otherwise), then the git commit when the
+    /// bot's folder is a git work tree.
+    pub label: String,
+    /// When the league first saw it (seconds since the Unix epoch).
+    pub at: u64,
+    /// Whether it built and could be started.
+    pub ok: bool,
+    /// Why it could not play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+    /// Its build's full log, relative to the tournament folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build_log: Option<String>,
+    /// How to run the copy of it the league keeps (`versions/<bot>/<fingerprint>/`), so that
+    /// it can still play once the bot's files hold another version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<BotEntry>,
+}
+
+impl Version {
+    /// The label with the time: `v2 3f2a1bc (2026-11-30T16:40:00Z)`.
+    pub fn describe(&self) -> String {
+        format!("{} ({})", self.label, time_text(self.at))
+    }
+}
+
+/// Every version of one bot, oldest first, and what its builds wrote.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotHistory {
+    /// The versions, oldest first.
+    pub versions: Vec<Version>,
+    /// Paths in the bot's folder its builds have written (left out of its fingerprint).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub outputs: BTreeSet<String>,
+}
+
+impl BotHistory {
+    /// The version the bot stands on: the newest good one (seen by `as_of`, if given).
+    pub fn standing(&self, as_of: Option<u64>) -> Option<&Version> {
+        self.versions.iter().rev().filter(|v| v.ok).find(|v| as_of.is_none_or(|t| v.at <= t))
+    }
+
+    /// The newest version, good or not.
+    pub fn latest(&self) -> Option<&Version> {
+        self.versions.last()
+    }
+
+    /// "build failed at <time>, standing from <version>" when the newest version failed but an
+    /// older one stands.
+    pub fn note(&self) -> Option<String> {
+        let latest = self.latest().filter(|v| !v.ok)?;
+        let standing = self.standing(None)?;
+        let what = if latest.build_log.is_some() && latest.problem.as_deref().is_some_and(|p| p.starts_with("build")) {
+            "build failed"
+        } else {
+            "could not start"
+        };
+        Some(format!(
+            "{what} at {} ({}), standing from {}",
+            time_text(latest.at),
+            latest.problem.as_deref().unwrap_or("?"),
+            standing.describe()
+        ))
+    }
+
+    /// Records `version` unless it is the newest already (same fingerprint and verdict).
+    fn record(&mut self, mut version: Version, commit: Option<String>) {
+        if self.latest().is_some_and(|v| v.fingerprint == version.fingerprint && v.ok == version.ok) {
+            if let (Some(v), Some(log)) = (self.versions.last_mut(), version.build_log) {
+                v.build_log = Some(log);
+            }
+            return;
+        }
+        let n = self.versions.iter().filter(|v| v.ok).count() + 1;
+        let head = if version.ok { format!("v{n}") } else { "failed".to_string() };
+        let commit = commit.map_or(String::new(), |c| format!(" {c}"));
+        version.label = format!("{head}{commit}");
+        self.versions.push(version);
+    }
+}
+
+/// `secs` since the Unix epoch as UTC RFC 3339 (`2026-11-30T16:40:00Z`).
+pub fn time_text(secs: u64) -> String {
+    humantime::format_rfc3339_seconds(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs)).to_string()
+}
+
+/// Parses a time for `--as-of`: RFC 3339 (`2026-11-30T17:00:00Z`, or with a space and no
+/// zone, read as UTC) or seconds since the Unix epoch.
+pub fn parse_time(text: &str) -> Result<u64, String> {
+    if let Ok(secs) = text.trim().parse::<u64>() {
+        return Ok(secs);
+    }
+    let t = text.trim();
+    let t = if t.len() == 10 { format!("{t}T23:59:59Z") } else { t.to_string() };
+    humantime::parse_rfc3339_weak(&t)
+        .map_err(|e| {
+            format!("`{text}` is not a time (such as 2026-11-30T17:00:00Z, 2026-11-30 17:00:00 or 2026-11-30): {e}")
+        })?
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .map_err(|_| format!("`{text}` is before 1970"))
+}
+
+/// The folder a bot is built in: its own, else the config's.
+pub fn build_folder(config: &TournamentConfig, bot: &BotEntry) -> PathBuf {
+    bot.cwd.clone().or_else(|| config.base.clone()).unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// Which bots play, on which version: builds every bot with a build command (once per command
+/// and folder), fingerprints it and records the version in `history`. A bot whose new version
+/// cannot play keeps standing on its last good version (`runnable: false`: its files no longer
+/// hold it, so its missing matches wait); one with no good version at all cannot play (the
+/// returned failures say why).
+pub fn prepare(
+    config: &TournamentConfig,
+    sandbox: &Sandbox,
+    out: &Path,
+    now: u64,
+    history: &mut BTreeMap<String, BotHistory>,
+) -> (Vec<BotVersion>, BTreeMap<String, String>) {
+    let to_build: Vec<(String, String, PathBuf)> = config
+        .bots
+        .iter()
+        .filter(|b| b.cwd.as_ref().is_none_or(|d| d.is_dir()))
+        .filter_map(|b| b.build.as_ref().map(|cmd| (b.name.clone(), cmd.clone(), build_folder(config, b))))
+        .collect();
+    let builds = build::build_all(sandbox, &to_build, config.build_timeout(), out, now);
+    let mut cache = BTreeMap::new();
+    let mut bots = Vec::new();
+    let mut failures = BTreeMap::new();
+    for entry in &config.bots {
+        let h = history.entry(entry.name.clone()).or_default();
+        let built: Option<&BuildOutcome> = builds.get(&entry.name);
+        if let Some(b) = built {
+            // Only what a build wrote inside the bot's own folder is left out of its fingerprint.
+            if entry.cwd.is_some() {
+                h.outputs.extend(b.outputs.iter().cloned());
+            }
+        }
+        let log = built.map(|b| b.log.clone());
+        let attempt = match (&entry.cwd, built.and_then(|b| b.problem.clone())) {
+            (Some(dir), _) if !dir.is_dir() => Err(format!("its folder {} is missing", dir.display())),
+            (_, Some(problem)) => Err(format!("{problem} (full log: {})", log.as_deref().unwrap_or("-"))),
+            _ => check_program(entry)
+                .and_then(|()| submission::fingerprint(entry, &h.outputs, &mut cache).map_err(|e| e.to_string())),
+        };
+        let commit = submission::folder(entry).and_then(|f| submission::git_label(&f));
+        match attempt {
+            Ok(fingerprint) => {
+                let known =
+                    h.versions.iter().find(|v| v.ok && v.fingerprint == fingerprint).and_then(|v| v.kept.clone());
+                let kept = known.or_else(|| {
+                    let dest = out.join("versions").join(crate::replay::file_safe(&entry.name)).join(&fingerprint);
+                    submission::snapshot(entry, &dest)
+                        .map_err(|e| {
+                            tracing::warn!("{e}: if its next version fails, its matches against new versions wait")
+                        })
+                        .ok()
+                });
+                let version = Version {
+                    fingerprint: fingerprint.clone(),
+                    label: String::new(),
+                    at: now,
+                    ok: true,
+                    problem: None,
+                    build_log: log,
+                    kept,
+                };
+                h.record(version, commit);
+                bots.push(BotVersion { entry: entry.clone(), fingerprint, runnable: true, kept: false });
+            }
+            Err(why) => {
+                let fingerprint = submission::fingerprint(entry, &h.outputs, &mut cache).unwrap_or_default();
+                let version = Version {
+                    fingerprint,
+                    label: String::new(),
+                    at: now,
+                    ok: false,
+                    problem: Some(why.clone()),
+                    build_log: log,
+                    kept: None,
+                };
+                h.record(version, commit);
+                match h.standing(None) {
+                    // It plays on as its last good version, from the copy the league kept.
+                    Some(good) => bots.push(match good.kept.as_ref().filter(|k| check_program(k).is_ok()) {
+                        Some(kept) => BotVersion {
+                            entry: kept.clone(),
+                            fingerprint: good.fingerprint.clone(),
+                            runnable: true,
+                            kept: true,
+                        },
+                        None => BotVersion {
+                            entry: entry.clone(),
+                            fingerprint: good.fingerprint.clone(),
+                            runnable: false,
+                            kept: false,
+                        },
+                    }),
+                    None => {
+                        failures.insert(entry.name.clone(), why);
+                    }
+                }
+            }
+        }
+    }
+    (bots, failures)
+}
+
+/// Checks that a bot's program exists (a path relative to its working directory, or a
+/// program found on PATH).
+pub fn check_program(bot: &BotEntry) -> Result<(), String> {
+    let words = shell_words::split(&bot.command).map_err(|e| format!("bad command `{}`: {e}", bot.command))?;
+    let program = words.first().ok_or_else(|| "empty command".to_string())?;
+    let found = if program.contains('/') {
+        bot.cwd.clone().unwrap_or_default().join(program).is_file()
+    } else {
+        std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()))
+    };
+    if found {
+        Ok(())
+    } else {
+        Err(format!("cannot start: program `{program}` not found"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(fp: &str, at: u64, ok: bool) -> Version {
+        Version {
+            fingerprint: fp.into(),
+            label: String::new(),
+            at,
+            ok,
+            problem: (!ok).then(|| "build `make` failed (exit status: 2): bot.c:1: error: x".to_string()),
+            build_log: Some(format!("builds/b-{at}.log")),
+            kept: None,
+        }
+    }
+
+    #[test]
+    fn a_failed_version_never_replaces_the_last_good_one() {
+        let mut h = BotHistory::default();
+        h.record(v("aa", 100, true), Some("abc123".into()));
+        h.record(v("aa", 200, true), None);
+        assert_eq!(h.versions.len(), 1, "the same version is recorded once");
+        h.record(v("bb", 300, false), None);
+        assert_eq!(h.standing(None).unwrap().fingerprint, "aa");
+        let note = h.note().unwrap();
+        assert!(note.starts_with("build failed at 1970-01-01T00:05:00Z"), "{note}");
+        assert!(note.ends_with("standing from v1 abc123 (1970-01-01T00:01:40Z)"), "{note}");
+        h.record(v("cc", 400, true), None);
+        assert_eq!(h.standing(None).unwrap().describe(), "v2 (1970-01-01T00:06:40Z)");
+        assert_eq!(h.note(), None);
+        assert_eq!(h.standing(Some(399)).unwrap().fingerprint, "aa", "as of a past time");
+        assert_eq!(h.standing(Some(99)), None);
+    }
+
+    #[test]
+    fn times_parse_in_several_spellings() {
+        assert_eq!(parse_time("2026-11-30T17:00:00Z"), Ok(1_796_058_000));
+        assert_eq!(parse_time("2026-11-30 17:00:00"), Ok(1_796_058_000));
+        assert_eq!(parse_time("1796058000"), Ok(1_796_058_000));
+        assert_eq!(parse_time("2026-11-30"), Ok(1_796_058_000 + 6 * 3600 + 59 * 60 + 59));
+        assert!(parse_time("next friday").unwrap_err().contains("not a time"));
+    }
+}

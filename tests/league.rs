@@ -1,0 +1,248 @@
+//! A league as a teacher runs it all term: several `--resume` rounds as students push, one
+//! push broken (the folder gone, then a build that fails), a roster change through `--config`;
+//! nothing is lost, every standing comes from the bot's newest good version, and the teacher
+//! never edits a file of the league by hand.
+
+use std::path::{Path, PathBuf};
+
+use arena_e2e::*;
+use serde_json::Value;
+
+const WAITER_SH: &str = "#!/bin/sh\nwhile read -r word rest; do\n  if [ \"$word\" = TICK ]; then echo WAIT; fi\ndone\n";
+const BROKEN_SH: &str = "#!/bin/sh\nwhile read -r word rest; do\n  if [ \"$word\" = TICK ] then echo WAIT; fi\ndone\n";
+const GREEDY_SH: &str = "#!/bin/sh\nexec python3 greedy.py\n";
+const BUILD_SH: &str = "sh -n bot.src && cp bot.src bot && chmod 755 bot\n";
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// A Python bot folder: the starter kit's greedy bot and its library.
+fn python_bot(dir: &Path) {
+    for file in ["greedy.py", "botkit.py"] {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::copy(root().join("starter-kits/python").join(file), dir.join(file)).unwrap();
+    }
+}
+
+/// A bot built by a shell "compiler": `bot.src` is checked and copied to `bot`.
+fn built_bot(dir: &Path, source: &str) {
+    write(&dir.join("build.sh"), BUILD_SH);
+    write(&dir.join("bot.src"), source);
+}
+
+fn class_config(class: &Path, bots: &[&str]) -> PathBuf {
+    let mut text = String::from("seed = 9\nout = \"league\"\nmaps = [\"maps/fire.txt\", \"maps/tight.txt\"]\n");
+    for bot in bots {
+        text.push_str(&match *bot {
+            "alice" => "[[bots]]\nname = \"alice\"\ncommand = \"python3 greedy.py\"\ncwd = \"alice\"\n".to_string(),
+            "bob" | "erin" => {
+                format!("[[bots]]\nname = \"{bot}\"\ncommand = \"./bot\"\ncwd = \"{bot}\"\nbuild = \"sh build.sh\"\n")
+            }
+            "carol" => format!("[[bots]]\nname = \"carol\"\ncommand = {:?}\n", bin("greedy")),
+            "dave" | "gus" => format!("[[bots]]\nname = \"{bot}\"\ncommand = {:?}\n", bin("waiter")),
+            _ => unreachable!(),
+        });
+    }
+    let path = class.join(format!("class-{}.toml", bots.len()));
+    write(&path, &text);
+    path
+}
+
+fn run(args: &[&str]) -> (String, String) {
+    let out = arena(args);
+    let (stdout, stderr) =
+        (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned());
+    assert!(out.status.success(), "arena {args:?}:\n{stdout}\n{stderr}");
+    (stdout, stderr)
+}
+
+fn row<'a>(board: &'a Value, bot: &str) -> &'a Value {
+    board["rows"].as_array().unwrap().iter().find(|r| r["bot"] == bot).unwrap_or_else(|| panic!("no row {bot}"))
+}
+
+fn lines(dir: &Path) -> usize {
+    std::fs::read_to_string(dir.join("results.jsonl")).unwrap().lines().count()
+}
+
+/// The fields a standing is made of.
+fn standing(board: &Value, bot: &str) -> Value {
+    let r = row(board, bot);
+    serde_json::json!([r["rank"], r["version"], r["total_score"], r["games"], r["wins"], r["draws"], r["losses"]])
+}
+
+#[test]
+fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    for m in ["fire.txt", "tight.txt"] {
+        std::fs::create_dir_all(class.join("maps")).unwrap();
+        std::fs::copy(map(m), class.join("maps").join(m)).unwrap();
+    }
+    python_bot(&class.join("alice"));
+    built_bot(&class.join("bob"), WAITER_SH);
+    let cfg = class_config(&class, &["alice", "bob", "carol", "dave", "gus"]);
+    let league = class.join("league");
+    let league_arg = league.display().to_string();
+
+    // Week 1: the first run. Paths in the config are the config file's folder's, wherever the
+    // arena is started (the e2e helper starts it from the repository root).
+    let (_, stderr) = run(&["tournament", "--config", &cfg.display().to_string()]);
+    assert!(stderr.contains("plan: 40 matches to play"), "{stderr}");
+    let week1 = leaderboard(&league);
+    assert!(week1["complete"].as_bool().unwrap());
+    assert_eq!(row(&week1, "bob")["version"], "v1");
+    assert!(league.join(row(&week1, "bob")["build_log"].as_str().unwrap()).is_file(), "the build log is kept");
+    // Two waiters have exactly the same results: they share a rank, and the next rank skips.
+    let (dave, gus) = (row(&week1, "dave"), row(&week1, "gus"));
+    assert_eq!(dave["rank"], gus["rank"]);
+    assert_eq!(
+        (dave["total_score"].as_i64(), dave["wins"].as_u64()),
+        (gus["total_score"].as_i64(), gus["wins"].as_u64())
+    );
+    let after_week1 = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+
+    // Week 2: alice changes a file her entry file imports (not the entry file): her 16
+    // matches, and only hers, are played again.
+    let kit = std::fs::read_to_string(class.join("alice/botkit.py")).unwrap();
+    write(&class.join("alice/botkit.py"), &format!("{kit}\n# tuned\n"));
+    let (stdout, stderr) = run(&["tournament", "--resume", &league_arg]);
+    assert!(stderr.contains("plan: 16 matches to play (alice 16,"), "{stderr}");
+    assert!(stderr.contains("new versions: alice"), "{stderr}");
+    assert!(stdout.contains("40 of 40 matches played (16 now, 24 kept, 16 superseded"), "{stdout}");
+    let week2 = leaderboard(&league);
+    assert_eq!(row(&week2, "alice")["version"], "v2");
+    let bob_before = standing(&week2, "bob");
+
+    // Week 3: bob's folder is gone for a while (a bad push): his standing survives.
+    let away = class.join("bob-away");
+    std::fs::rename(class.join("bob"), &away).unwrap();
+    let (_, stderr) = run(&["tournament", "--resume", &league_arg]);
+    assert!(stderr.contains("plan: 0 matches to play"), "{stderr}");
+    let week3 = leaderboard(&league);
+    assert_eq!(standing(&week3, "bob"), bob_before, "bob stands on v1");
+    let note = row(&week3, "bob")["note"].as_str().unwrap().to_string();
+    assert!(
+        note.contains("could not start at") && note.contains("missing") && note.contains("standing from v1"),
+        "{note}"
+    );
+
+    // Week 4: it is back, but its new version does not build; alice pushes again the same
+    // week. Bob plays on as v1, from the copy the league kept of it: alice's new version meets
+    // it too.
+    std::fs::rename(&away, class.join("bob")).unwrap();
+    write(&class.join("bob/bot.src"), BROKEN_SH);
+    write(&class.join("alice/botkit.py"), &format!("{kit}\n# tuned again\n"));
+    let (_, stderr) = run(&["tournament", "--resume", &league_arg]);
+    assert!(stderr.contains("plan: 16 matches to play (alice 16, bob 4, carol 4, dave 4, gus 4), 24 kept"), "{stderr}");
+    let week4 = leaderboard(&league);
+    assert!(week4["complete"].as_bool().unwrap());
+    assert_eq!(row(&week4, "alice")["version"], "v3");
+    let bob = row(&week4, "bob");
+    assert_eq!((bob["version"].as_str(), bob["games"].as_u64()), (Some("v1"), Some(16)), "bob still stands on v1");
+    assert_eq!(bob["total_score"], bob_before[2], "a waiter scores 0 whoever it meets");
+    let bob = row(&week4, "bob");
+    let note = bob["note"].as_str().unwrap();
+    assert!(note.starts_with("build failed at ") && note.contains("standing from v1 ("), "{note}");
+    let log = std::fs::read_to_string(league.join(bob["build_log"].as_str().unwrap())).unwrap();
+    assert!(log.contains("Syntax error"), "the full build log is kept: {log}");
+    assert!(note.contains("Syntax error"), "the note names the compiler's error: {note}");
+    let page = std::fs::read_to_string(league.join("index.html")).unwrap();
+    assert!(page.contains("build failed at") && page.contains("build log</a>"), "the page says so and links the log");
+
+    // Week 5: fixed (and better): bob v2 replaces v1, and only now.
+    python_bot(&class.join("bob"));
+    write(&class.join("bob/bot.src"), GREEDY_SH);
+    let (stdout, _) = run(&["tournament", "--resume", &league_arg]);
+    assert!(stdout.contains("(16 now, 24 kept, 16 superseded"), "{stdout}");
+    let week5 = leaderboard(&league);
+    assert_eq!(row(&week5, "alice")["version"], "v3");
+    let bob = row(&week5, "bob");
+    assert_eq!(bob["version"], "v2");
+    assert!(bob.get("note").is_none(), "{bob}");
+    assert!(bob["total_score"].as_i64().unwrap() > 0, "the fixed version plays: {bob}");
+    assert!(week5["complete"].as_bool().unwrap());
+    // Nothing was lost: every result ever played is still in results.jsonl, with its replay.
+    assert_eq!(lines(&league), 40 + 16 + 16 + 16);
+    let replays = std::fs::read_dir(league.join("replays")).unwrap().flatten();
+    assert_eq!(replays.filter(|e| e.file_name().to_string_lossy().ends_with(".json")).count(), 88);
+
+    // The standings at the end of week 1, reproduced.
+    let (json, _) = run(&["leaderboard", &league_arg, "--json", "--as-of", &after_week1.to_string()]);
+    let then: Value = serde_json::from_str(&json).unwrap();
+    for bot in ["alice", "bob", "carol", "dave", "gus"] {
+        assert_eq!(standing(&then, bot), standing(&week1, bot), "{bot} as of week 1");
+    }
+
+    // The gradebook: the CSV says what leaderboard.json says.
+    let (csv, _) = run(&["leaderboard", &league_arg, "--csv"]);
+    let mut csv_lines = csv.lines();
+    assert_eq!(
+        csv_lines.next(),
+        Some("rank,bot,version,points,games,wins,draws,losses,forfeits,status"),
+        "no bot forfeited, so no per-reason columns"
+    );
+    let board = leaderboard(&league);
+    for (line, r) in csv_lines.zip(board["rows"].as_array().unwrap()) {
+        let expected = format!(
+            "{},{},{},{},{},{},{},{},0,ok",
+            r["rank"],
+            r["bot"].as_str().unwrap(),
+            r["version"].as_str().unwrap(),
+            r["total_score"],
+            r["games"],
+            r["wins"],
+            r["draws"],
+            r["losses"]
+        );
+        assert_eq!(line, expected);
+    }
+
+    // The roster changes through a config: dave leaves, erin (built by a command) joins. What
+    // changes is said before anything runs.
+    built_bot(&class.join("erin"), WAITER_SH);
+    let cfg2 = class_config(&class, &["alice", "bob", "carol", "gus", "erin"]);
+    let (stdout, stderr) = run(&["tournament", "--resume", &league_arg, "--config", &cfg2.display().to_string()]);
+    assert!(stderr.contains("bots added: erin") && stderr.contains("bots removed: dave"), "{stderr}");
+    assert!(stderr.contains("plan: 16 matches to play"), "{stderr}");
+    assert!(stdout.contains("40 of 40 matches played (16 now, 24 kept"), "{stdout}");
+    let last = leaderboard(&league);
+    let bots: Vec<&str> = last["rows"].as_array().unwrap().iter().map(|r| r["bot"].as_str().unwrap()).collect();
+    assert!(bots.contains(&"erin") && !bots.contains(&"dave"), "{bots:?}");
+    assert_eq!(row(&last, "erin")["games"], 16);
+    assert_eq!(lines(&league), 88 + 16, "dave's results stay on disk");
+
+    // --exclude and --rerun.
+    let key = row(&last, "carol")["matches"][0]["key"].as_str().unwrap().to_string();
+    let (stdout, _) = run(&["tournament", "--resume", &league_arg, "--rerun", &key]);
+    assert!(stdout.contains("(1 now, 39 kept"), "{stdout}");
+    let (stdout, stderr) = run(&["tournament", "--resume", &league_arg, "--exclude", "gus"]);
+    assert!(stderr.contains("bots removed: gus"), "{stderr}");
+    assert!(stdout.contains("24 of 24 matches played (0 now"), "{stdout}");
+}
+
+#[test]
+fn bad_league_commands_fail_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    std::fs::create_dir_all(class.join("maps")).unwrap();
+    std::fs::copy(map("tight.txt"), class.join("maps/fire.txt")).unwrap();
+    std::fs::copy(map("tight.txt"), class.join("maps/tight.txt")).unwrap();
+    let cfg = class_config(&class, &["carol", "dave"]);
+    let league = class.join("league").display().to_string();
+    run(&["tournament", "--config", &cfg.display().to_string()]);
+    for (args, says) in [
+        (vec!["tournament", "--resume", &league, "--exclude", "nobody"], "no bot of that name"),
+        (vec!["tournament", "--resume", &league, "--rerun", "no-such-key"], "no such match"),
+        (vec!["tournament", "--resume", &league, "--forfeits", "maybe"], "expected loss or score"),
+        (vec!["leaderboard", &league, "--as-of", "next friday"], "not a time"),
+        (vec!["tournament", "--resume", &league, "--shard", "1/2", "--seed", "3"], "as `arena build` prepared it"),
+    ] {
+        let out = arena(&args);
+        assert!(!out.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}

@@ -1,0 +1,261 @@
+//! A league split into shards, each in its own process, then merged: the same leaderboard and
+//! the same replays as the whole league on one machine, in a shared folder or in separate
+//! ones, and after a shard is killed with kill -9 and run again.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use arena_e2e::*;
+use serde::Deserialize;
+use serde_json::Value;
+
+/// A config of `bots` on maps of different sizes.
+fn config(dir: &Path, bots: &[(&str, String)]) -> PathBuf {
+    config_file(
+        &dir.join("league.toml"),
+        "seed = 11\ngames = 1\njobs = 1",
+        &["duel.txt", "fire.txt", "tight.txt"],
+        bots,
+    )
+}
+
+fn bots() -> Vec<(&'static str, String)> {
+    vec![("greedy", bin("greedy")), ("random", bin("random")), ("waiter", bin("waiter")), ("cpp", cpp_greedy())]
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = arena(args);
+    assert!(
+        out.status.success(),
+        "arena {args:?} failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn spawn(args: &[&str]) -> std::process::Child {
+    Command::new(bin("arena"))
+        .current_dir(root())
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn s(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// A replay without its timing fields (each answer's wall and CPU milliseconds).
+fn untimed_replay(path: &Path) -> Value {
+    let mut replay: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    for step in replay["steps"].as_array_mut().unwrap() {
+        for reply in step["replies"].as_array_mut().into_iter().flatten() {
+            let reply = reply.as_object_mut().unwrap();
+            reply.remove("ms");
+            reply.remove("cpu_ms");
+        }
+    }
+    replay
+}
+
+/// Every replay of a folder, by file name, without timing fields.
+fn replays(dir: &Path) -> BTreeMap<String, Value> {
+    std::fs::read_dir(dir.join("replays"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), untimed_replay(&e.path())))
+        .collect()
+}
+
+fn whole(dir: &Path, cfg: &Path) -> PathBuf {
+    let out = dir.join("whole");
+    ok(&["tournament", "--config", &s(cfg), "--out", &s(&out)]);
+    out
+}
+
+fn assert_same_league(merged: &Path, whole: &Path) {
+    assert_eq!(untimed(&leaderboard(merged)), untimed(&leaderboard(whole)));
+    let (a, b) = (replays(merged), replays(whole));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "the same replays");
+    for (name, replay) in &a {
+        assert_eq!(replay, &b[name], "{name} differs beyond timing fields");
+    }
+    for entry in std::fs::read_dir(merged.join("replays")).unwrap().flatten() {
+        assert!(!entry.file_name().to_string_lossy().starts_with(".tmp"), "no half-written replay");
+    }
+}
+
+#[test]
+fn four_shards_in_one_shared_folder_merge_into_the_whole_league() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), &bots());
+    let whole = whole(dir.path(), &cfg);
+    let league = dir.path().join("league");
+    let built = ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    assert!(built.contains("36 matches scheduled"), "{built}");
+    // All four at once, in the same folder.
+    let children: Vec<_> =
+        (1..=4).map(|k| spawn(&["tournament", "--resume", &s(&league), "--shard", &format!("{k}/4")])).collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    for k in 1..=4 {
+        let lines = std::fs::read_to_string(league.join(format!("results.shard-{k}-of-4.jsonl"))).unwrap();
+        assert!(lines.lines().count() >= 5, "every shard played its share: {}", lines.lines().count());
+    }
+    // `arena leaderboard` reads a folder that shards wrote into, too.
+    let board = ok(&["leaderboard", "--json", &s(&league)]);
+    assert_eq!(untimed(&serde_json::from_str(&board).unwrap()), untimed(&leaderboard(&whole)));
+    let merged = arena(&["merge", &s(&league), &s(&league)]);
+    assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
+    assert!(String::from_utf8_lossy(&merged.stdout).contains("36 of 36 matches played"));
+    assert_same_league(&league, &whole);
+    assert!(!league.join("results.shard-1-of-4.jsonl").exists(), "the shards' files are folded into results.jsonl");
+}
+
+#[test]
+fn shards_in_separate_folders_and_a_killed_shard_resumed_merge_into_the_whole_league() {
+    let dir = tempfile::tempdir().unwrap();
+    // A slow but deterministic bot, so that a shard is still running when it is killed.
+    let mut bots = bots();
+    bots.push(("slow", format!("{} 0.004", script("slowpoke.sh"))));
+    let cfg = config(dir.path(), &bots);
+    let whole = whole(dir.path(), &cfg);
+    let league = dir.path().join("league");
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    let shard_dir = |k: usize| dir.path().join(format!("shard{k}"));
+
+    // Shard 2 is killed with kill -9 once it has recorded a result.
+    let results = shard_dir(2).join("results.shard-2-of-4.jsonl");
+    let mut child = spawn(&["tournament", "--resume", &s(&league), "--shard", "2/4", "--out", &s(&shard_dir(2))]);
+    let start = Instant::now();
+    while std::fs::read_to_string(&results).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(child.try_wait().unwrap().is_none(), "the shard ended before it was killed");
+        assert!(start.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = std::fs::read_to_string(&results).unwrap().lines().count();
+
+    // A partial league is not called complete.
+    let partial = dir.path().join("partial");
+    let out = arena(&["merge", &s(&partial), &s(&shard_dir(2))]);
+    assert_eq!(out.status.code(), Some(2), "missing matches make the merge fail");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not complete") && stderr.contains("are missing"), "{stderr}");
+    assert_eq!(leaderboard(&partial)["complete"], false);
+    assert!(std::fs::read_to_string(partial.join("leaderboard.md")).unwrap().contains("Partial: "));
+
+    // Run again, it resumes: what it finished is kept.
+    for k in 1..=4 {
+        let out =
+            ok(&["tournament", "--resume", &s(&league), "--shard", &format!("{k}/4"), "--out", &s(&shard_dir(k))]);
+        if k == 2 {
+            assert!(out.contains(&format!("{before} kept")), "the killed shard's results are kept: {out}");
+        }
+    }
+    let merged = dir.path().join("merged");
+    let dirs: Vec<String> = (1..=4).map(|k| s(&shard_dir(k))).collect();
+    let mut args = vec!["merge", "--json"];
+    let out_arg = s(&merged);
+    args.push(&out_arg);
+    args.extend(dirs.iter().map(String::as_str));
+    let out = arena(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_same_league(&merged, &whole);
+}
+
+#[test]
+fn a_shard_refuses_bots_changed_since_the_build_and_shards_split_by_cost() {
+    let dir = tempfile::tempdir().unwrap();
+    let swap = dir.path().join("swap");
+    std::fs::copy(bins().join("waiter"), &swap).unwrap();
+    let mut bots = bots();
+    bots.push(("swap", s(&swap)));
+    let cfg = config(dir.path(), &bots);
+    let league = dir.path().join("league");
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    // The split: each of the 60 matches in exactly one shard, the big map's spread evenly.
+    let record: Value = serde_json::from_slice(&std::fs::read(league.join("tournament.json")).unwrap()).unwrap();
+    let schedule = record["schedule"].as_array().unwrap();
+    assert_eq!(schedule.len(), 60);
+    // Cost: rounds x (cells + 4) + 1500.
+    assert!(schedule.iter().any(|m| m["cost"] == 200 * (12 * 21 + 4) + 1500));
+    assert!(schedule.iter().any(|m| m["cost"] == 8 * (3 * 9 + 4) + 1500));
+
+    std::fs::copy(bins().join("greedy"), &swap).unwrap();
+    let out = arena(&["tournament", "--resume", &s(&league), "--shard", "1/4"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("bots changed since the league was built: swap") && stderr.contains("arena build"),
+        "{stderr}"
+    );
+    let out = arena(&["tournament", "--resume", &s(&league), "--shard", "0/4"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("count from 1"));
+    let out = arena(&["tournament", "--resume", &s(&league), "--shard", "auto"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("SLURM_ARRAY_TASK_ID"));
+}
+
+/// Every string in a YAML value (commands, run scripts), joined.
+fn strings(value: &serde_yaml::Value, out: &mut String) {
+    match value {
+        serde_yaml::Value::String(s) => {
+            out.push_str(s);
+            out.push(' ');
+        }
+        serde_yaml::Value::Sequence(items) => items.iter().for_each(|v| strings(v, out)),
+        serde_yaml::Value::Mapping(map) => map.values().for_each(|v| strings(v, out)),
+        serde_yaml::Value::Tagged(t) => strings(&t.value, out),
+        _ => {}
+    }
+}
+
+#[test]
+fn the_kubernetes_and_github_files_parse_and_run_the_slurm_test_s_commands() {
+    let deploy = root().join("deploy");
+    let slurm = ["slurm/submit.sh", "slurm/league.sbatch", "slurm/merge.sbatch"]
+        .map(|f| std::fs::read_to_string(deploy.join(f)).unwrap())
+        .join("\n");
+    // What tools/slurm-test runs through the Slurm scripts: build once, shards, merge.
+    for command in ["\" build ", "\" tournament --resume ", "--shard auto", "\" merge "] {
+        assert!(slurm.contains(command), "the Slurm scripts run `{command}`");
+    }
+    let mut k8s = String::new();
+    for file in ["kubernetes/build-job.yaml", "kubernetes/league-job.yaml", "kubernetes/merge-job.yaml"] {
+        let text = std::fs::read_to_string(deploy.join(file)).unwrap();
+        for doc in serde_yaml::Deserializer::from_str(&text) {
+            let value = serde_yaml::Value::deserialize(doc).unwrap_or_else(|e| panic!("{file}: {e}"));
+            assert_eq!(value["apiVersion"], "batch/v1", "{file}");
+            strings(&value, &mut k8s);
+        }
+    }
+    assert!(k8s.contains("Indexed") && k8s.contains("ARENA_SHARD_COUNT"), "an Indexed Job: {k8s}");
+    for command in ["arena build ", "arena tournament --resume ", "--shard auto", "arena merge "] {
+        assert!(k8s.contains(command), "the Kubernetes Jobs run `{command}`");
+    }
+    let text = std::fs::read_to_string(deploy.join("github/league.yml")).unwrap();
+    let workflow: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
+    let jobs = &workflow["jobs"];
+    assert_eq!(jobs["shard"]["strategy"]["matrix"]["shard"].as_sequence().map(Vec::len), Some(4));
+    assert_eq!(jobs["merge"]["needs"], "shard");
+    let mut gh = String::new();
+    strings(jobs, &mut gh);
+    for command in [
+        "arena\" build ",
+        "arena tournament --resume ",
+        "--shard ${{ matrix.shard }}/4",
+        "arena merge ",
+        "deploy-pages",
+    ] {
+        assert!(gh.contains(command), "the workflow runs `{command}`: {gh}");
+    }
+}
