@@ -7,9 +7,11 @@
 pub mod checker;
 pub mod doctor;
 pub mod engine;
+pub mod explain;
 pub mod games;
 pub mod referee;
 pub mod replay;
+pub mod safe_text;
 pub mod sandbox;
 pub mod starter;
 pub mod tournament;

@@ -58,7 +58,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     let cancel = super::cancel_on_ctrl_c("interrupted: starting no new matches, ending running bots")?;
     let summary = tour::run(config, &out, resume, cancel)?;
     if args.json {
-        say!("{}", serde_json::to_string_pretty(&summary.leaderboard)?);
+        say!("{}", arena::safe_text::json(&summary.leaderboard, true)?);
     } else {
         say!("{}", summary.leaderboard.table());
         say!(
@@ -72,7 +72,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if summary.interrupted {
-        eprintln!("interrupted: resume with `arena tournament --resume {}`", summary.out.display());
+        tell!("interrupted: resume with `arena tournament --resume {}`", summary.out.display());
         return Ok(ExitCode::from(130));
     }
     if !summary.failed.is_empty() {
@@ -86,7 +86,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
 pub fn leaderboard(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
     let board = tour::recompute(&args.dir)?;
     if args.json {
-        say!("{}", serde_json::to_string_pretty(&board)?);
+        say!("{}", arena::safe_text::json(&board, true)?);
     } else {
         say!("{}", board.table());
         say!("{} of {} matches played.", board.matches, board.scheduled);

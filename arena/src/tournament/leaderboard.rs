@@ -16,6 +16,7 @@ use skillratings::glicko2::{glicko2_rating_period, Glicko2Config, Glicko2Rating}
 use skillratings::Outcomes;
 
 use super::results::ResultLine;
+use crate::safe_text;
 
 /// One bot's line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -219,30 +220,31 @@ fn cells(row: &Row) -> [String; 10] {
 }
 
 impl Leaderboard {
-    /// The leaderboard as a terminal table.
+    /// The leaderboard as a terminal table (names and failures as safe text).
     pub fn table(&self) -> Table {
         let mut table = Table::new();
         table.load_style(UTF8_FULL_CONDENSED).set_header(HEADER.to_vec());
         for row in &self.rows {
-            table.add_row(cells(row).to_vec());
+            table.add_row(cells(row).map(|c| safe_text::terminal(&c)).to_vec());
         }
         table
     }
 
     /// The leaderboard as Markdown: the table (each bot linking to its list of matches), then
-    /// every bot's matches with links to their replays.
+    /// every bot's matches with links to their replays. Every text is safe Markdown.
     pub fn markdown(&self, title: &str) -> String {
-        let mut out = format!("# {title}\n\n{} of {} matches played.\n\n", self.matches, self.scheduled);
+        let md = safe_text::markdown;
+        let mut out = format!("# {}\n\n{} of {} matches played.\n\n", md(title), self.matches, self.scheduled);
         let _ = writeln!(out, "| {} |", HEADER.join(" | "));
         let _ = writeln!(out, "|{}", " --- |".repeat(HEADER.len()));
         for row in &self.rows {
-            let mut c = cells(row);
-            c[1] = format!("[{}](#{})", row.bot, anchor(&row.bot));
-            let _ = writeln!(out, "| {} |", c.map(|s| s.replace('|', "\\|")).join(" | "));
+            let mut c = cells(row).map(|c| md(&c));
+            c[1] = format!("[{}](#{})", c[1], anchor(&row.bot));
+            let _ = writeln!(out, "| {} |", c.join(" | "));
         }
         out.push_str("\nRanked by total score, then wins, then fewer losses, then rating, then name. Rating: Glicko-2, all games in one rating period from 1500 / 350.\n");
         for row in &self.rows {
-            let _ = writeln!(out, "\n## {}\n", row.bot);
+            let _ = writeln!(out, "\n## {}\n", md(&row.bot));
             if row.matches.is_empty() {
                 out.push_str("No matches.\n");
                 continue;
@@ -250,13 +252,14 @@ impl Leaderboard {
             for m in &row.matches {
                 let _ = writeln!(
                     out,
-                    "- {} vs {} on {} (seat {}): {} points, {} — [replay]({})",
-                    row.bot,
-                    m.opponents.join(", "),
-                    m.map,
+                    "- {} vs {} on {} (seat {}): {} points, {} — [watch]({}) · [replay]({})",
+                    md(&row.bot),
+                    md(&m.opponents.join(", ")),
+                    md(&m.map),
                     m.seat,
                     m.score,
                     m.outcome,
+                    crate::replay::page_path(&m.replay),
                     m.replay
                 );
             }
@@ -304,6 +307,7 @@ mod tests {
             steps: 1,
             replay: format!("replays/{key}.json"),
             result: MatchResult { players: vec![p(0), p(1)], winner },
+            forfeits: Vec::new(),
         }
     }
 

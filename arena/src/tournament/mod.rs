@@ -27,6 +27,7 @@ use crate::engine::Game;
 use crate::games;
 use crate::referee::{play_match, BotCommand, PlayedMatch, RefereeError};
 use crate::replay::write_atomic;
+use crate::safe_text;
 use crate::sandbox::Sandbox;
 
 /// The resolved tournament, as written to `tournament.json`.
@@ -155,6 +156,8 @@ pub fn run(
     std::fs::create_dir_all(out.join("replays")).map_err(|e| TournamentError::io(out, e))?;
     std::fs::create_dir_all(out.join("logs")).map_err(|e| TournamentError::io(out, e))?;
     let _lock = FolderLock::take(out)?;
+    // Replay pages use the folder's shared viewer from the first match on.
+    crate::view::write_assets(out).map_err(|e| TournamentError::io(&out.join("assets"), e))?;
     let (existing, valid_len) = results::read(out)?;
     if !resume && (valid_len > 0 || out.join(TOURNAMENT_FILE).exists()) {
         return Err(TournamentError::Exists(out.to_path_buf()));
@@ -207,7 +210,7 @@ pub fn run(
     if !stale.is_empty() || rewrite {
         for line in &stale {
             let _ = std::fs::remove_file(out.join(&line.replay));
-            let _ = std::fs::remove_file(out.join(&line.replay).with_extension("html"));
+            let _ = std::fs::remove_file(crate::replay::page_file(&out.join(&line.replay)));
             let _ = std::fs::remove_file(out.join("logs").join(format!("{}.log", line.key)));
         }
         valid_len = results::rewrite(out, &done)?;
@@ -270,9 +273,7 @@ pub fn run(
                     let replay_path = out.join(&line.replay);
                     let log_path = out.join("logs").join(format!("{}.log", line.key));
                     record.save(&replay_path, &log_path).map_err(|e| TournamentError::Invalid(e.to_string()))?;
-                    let page = replay_path.with_extension("html");
-                    write_atomic(&page, crate::view::replay_page(&record.replay).as_bytes())
-                        .map_err(|e| TournamentError::io(&page, e))?;
+                    write_replay_page(&replay_path, &record.replay, &m)?;
                     writer.append(&line)?;
                     progress.finished(&m, &line);
                     done.push(line);
@@ -289,7 +290,7 @@ pub fn run(
     })?;
     progress.done();
     let leaderboard = record.leaderboard(&done);
-    write_leaderboard(out, &leaderboard)?;
+    write_leaderboard(out, &leaderboard, &done)?;
     Ok(Summary {
         out: out.to_path_buf(),
         leaderboard,
@@ -335,7 +336,7 @@ fn load_boards(config: &TournamentConfig) -> Result<BTreeMap<PathBuf, Board>, To
 /// Whether the replay a result names is on disk and records the same result.
 fn replay_agrees(out: &Path, line: &ResultLine) -> bool {
     let path = out.join(&line.replay);
-    let Ok(bytes) = std::fs::read(&path) else { return false };
+    let Ok(bytes) = crate::replay::read_json(&path) else { return false };
     #[derive(Deserialize)]
     struct Head {
         result: crate::replay::MatchResult,
@@ -403,8 +404,9 @@ async fn play_one(
         game: m.game,
         seed: m.seed,
         steps: played.replay.steps.len(),
-        replay: format!("replays/{}.json", m.key),
+        replay: format!("replays/{}.json.gz", m.key),
         result: played.replay.result.clone(),
+        forfeits: crate::explain::forfeit_facts(&played.replay),
     };
     Ok((line, played))
 }
@@ -481,17 +483,35 @@ fn remove_temporaries(out: &Path) {
     }
 }
 
-/// Writes `leaderboard.json` and `leaderboard.md` atomically.
-pub fn write_leaderboard(out: &Path, leaderboard: &Leaderboard) -> Result<(), TournamentError> {
+/// Writes a match's replay page beside its replay (`replays/<key>.html`): the replay file's
+/// bytes, read back, with links to the leaderboard and the players' pages.
+fn write_replay_page(
+    replay_path: &Path,
+    replay: &crate::replay::Replay,
+    m: &ScheduledMatch,
+) -> Result<(), TournamentError> {
+    let bytes = std::fs::read(replay_path).map_err(|e| TournamentError::io(replay_path, e))?;
+    let links = crate::view::Links {
+        index: Some("../index.html".to_string()),
+        bots: m.seats.iter().map(|s| Some(format!("../{}", crate::view::league::bot_page(s)))).collect(),
+        map: Some(m.map.display().to_string()),
+    };
+    let page = crate::replay::page_file(replay_path);
+    write_atomic(&page, crate::view::league_replay_page(replay, &bytes, &links).as_bytes())
+        .map_err(|e| TournamentError::io(&page, e))
+}
+
+/// Writes `leaderboard.json`, `leaderboard.md` and the pages (`index.html`, `bots/`, the
+/// shared `assets/`), each file atomically. `results` are the lines behind `leaderboard`.
+pub fn write_leaderboard(out: &Path, leaderboard: &Leaderboard, results: &[ResultLine]) -> Result<(), TournamentError> {
     let json = serde_json::to_vec_pretty(leaderboard).map_err(|e| TournamentError::Invalid(e.to_string()))?;
     let path = out.join("leaderboard.json");
     write_atomic(&path, &json).map_err(|e| TournamentError::io(&path, e))?;
     let path = out.join("leaderboard.md");
     let title = format!("Leaderboard: {}", out.file_name().map_or("tournament".into(), |n| n.to_string_lossy()));
     write_atomic(&path, leaderboard.markdown(&title).as_bytes()).map_err(|e| TournamentError::io(&path, e))?;
-    let path = out.join("index.html");
-    write_atomic(&path, crate::view::index_page(&title, leaderboard).as_bytes())
-        .map_err(|e| TournamentError::io(&path, e))
+    crate::view::write_assets(out).map_err(|e| TournamentError::io(&out.join("assets"), e))?;
+    crate::view::league::write_pages(out, &title, leaderboard, results).map_err(|e| TournamentError::io(out, e))
 }
 
 /// Recomputes the leaderboard of a tournament folder from its files.
@@ -499,11 +519,17 @@ pub fn recompute(dir: &Path) -> Result<Leaderboard, TournamentError> {
     let record = TournamentRecord::load(dir)?;
     let (results, _) = results::read(dir)?;
     let leaderboard = record.leaderboard(&results);
-    write_leaderboard(dir, &leaderboard)?;
+    write_leaderboard(dir, &leaderboard, &results)?;
     Ok(leaderboard)
 }
 
-/// A progress bar on a terminal, plain lines on stderr otherwise.
+/// `a vs b` with the names as safe terminal text (they come from config files).
+fn shown_pairing(m: &ScheduledMatch) -> String {
+    m.seats.iter().map(|s| safe_text::terminal(s)).collect::<Vec<_>>().join(" vs ")
+}
+
+/// A progress bar on a terminal, plain lines on stderr otherwise. Names and messages are
+/// shown as safe text.
 #[derive(Clone)]
 struct Progress {
     bar: Option<ProgressBar>,
@@ -537,12 +563,12 @@ impl Progress {
 
     fn started(&self, m: &ScheduledMatch) {
         let mut running = self.running();
-        running.push(m.seats.join(" vs "));
+        running.push(shown_pairing(m));
         self.show_running(&running);
     }
 
     fn ended(&self, m: &ScheduledMatch) {
-        let name = m.seats.join(" vs ");
+        let name = shown_pairing(m);
         let mut running = self.running();
         if let Some(i) = running.iter().position(|r| *r == name) {
             running.remove(i);
@@ -562,12 +588,15 @@ impl Progress {
         match &self.bar {
             Some(bar) => bar.inc(1),
             None => {
-                eprintln!("[{n}/{}] {} on {}: {}", self.total, m.seats.join(" vs "), m.map.display(), scores.join("-"))
+                let map = safe_text::terminal(&m.map.display().to_string());
+                eprintln!("[{n}/{}] {} on {map}: {}", self.total, shown_pairing(m), scores.join("-"))
             }
         }
     }
 
     fn println(&self, text: &str) {
+        let text = safe_text::terminal_lines(text);
+        let text = text.as_ref();
         match &self.bar {
             Some(bar) => bar.println(text),
             None => eprintln!("{text}"),

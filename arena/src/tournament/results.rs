@@ -32,6 +32,9 @@ pub struct ResultLine {
     pub replay: String,
     /// The result.
     pub result: MatchResult,
+    /// What the replay says about each forfeit (tick, times, limits), for the pages.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forfeits: Vec<crate::explain::ForfeitFact>,
 }
 
 /// Reads every complete line of `dir/results.jsonl` (none if the file does not exist).
@@ -129,6 +132,7 @@ mod tests {
                 ],
                 winner: Some(0),
             },
+            forfeits: Vec::new(),
         }
     }
 
