@@ -241,7 +241,7 @@ fn the_league_reruns_only_what_a_new_or_changed_bot_touches() {
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(files.iter().filter(|f| f.ends_with(".json")).count(), 12, "superseded replays are removed");
+    assert_eq!(files.iter().filter(|f| f.ends_with(".json.gz")).count(), 12, "superseded replays are removed");
     assert_eq!(files.iter().filter(|f| f.ends_with(".html")).count(), 12, "and their pages");
 }
 
