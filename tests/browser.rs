@@ -434,6 +434,72 @@ fn a_300_bot_league_index_opens_in_under_a_second_of_script_and_scrolls() {
 }
 
 #[test]
+fn bot_text_shows_literally_in_the_pages() {
+    // Names and answers with markup, a script end tag and terminal escapes: the pages' DOM
+    // holds them as text, and nothing of them runs or becomes an element.
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = |mode: &str| format!("{} {mode}", script("hostile.sh"));
+    let name = "<img src=x onerror=\"document.title='pwned'\">`x`|\u{1b}[2J";
+    let toml_name = "<img src=x onerror=\\\"document.title='pwned'\\\">`x`|\\u001b[2J";
+    let config = format!(
+        "maps = [{:?}]\n[[bots]]\nname = \"greedy\"\ncommand = {:?}\n[[bots]]\nname = \"{toml_name}\"\ncommand = {:?}\n[[bots]]\nname = \"markup\"\ncommand = {:?}\n",
+        map("fire.txt"),
+        bin("greedy"),
+        hostile("escapes"),
+        hostile("html")
+    );
+    let out = league(dir.path(), &config);
+    let board: Value = serde_json::from_slice(&std::fs::read(out.join("leaderboard.json")).unwrap()).unwrap();
+    assert!(board["rows"].as_array().unwrap().iter().any(|r| r["bot"] == name));
+    let mut b = Browser::launch();
+    let injected = "document.querySelectorAll('img, script:not([src]):not([type]), b.bold').length";
+
+    b.open(&file_url(&out.join("index.html")));
+    assert!(b.eval("document.title").as_str().unwrap().starts_with("Leaderboard"));
+    assert_eq!(b.eval(injected), json!(0));
+    let names = b.eval("Array.from(document.querySelectorAll('.vbody .vrow .name a')).map(a => a.textContent)");
+    assert!(names.as_array().unwrap().contains(&json!(name)), "{names}");
+    let in_cross =
+        format!("Array.from(document.querySelectorAll('#cross a.xc')).some(a => a.dataset.a === {})", json!(name));
+    assert_eq!(b.eval(&in_cross), json!(true));
+
+    // Its page and the markup bot's page quote the answers as text.
+    b.open(&file_url(&out.join("bots/markup.html")));
+    assert_eq!(b.eval(injected), json!(0));
+    let why = b.eval("document.querySelector('.forfeits li').textContent");
+    assert!(
+        why.as_str()
+            .unwrap()
+            .contains("found `<img src=x onerror=\"document.title=1\"></script><b>bold</b> `tick` *x*`"),
+        "{why}"
+    );
+    assert_eq!(b.eval("document.title"), json!("markup"));
+
+    // The replay page: the answer exactly as sent, its name as text, the title untouched.
+    let replay = b.eval("document.querySelector('#matches a.replay-link').href");
+    b.call("Page.navigate", json!({ "url": replay }));
+    b.wait_for("document.body.dataset.ready === '1'");
+    b.eval("document.getElementById('first').click(); document.getElementById('next').click()");
+    assert!(
+        b.text("answers").contains("markup: <img src=x onerror=\"document.title=1\"></script><b>bold</b> `tick` *x*"),
+        "{}",
+        b.text("answers")
+    );
+    assert_eq!(b.eval(injected), json!(0));
+    // No handler rewrote the title: it is still the page's own, names as text.
+    let titles = b.eval("[document.title, document.getElementById('title').textContent]");
+    // (The browser shows a control character in a title as a space.)
+    assert_eq!(titles[0], json!(titles[1].as_str().unwrap().replace('\u{1b}', " ")));
+    assert!(titles[0].as_str().unwrap().starts_with("resource-rush: "), "{titles}");
+    let escapes =
+        board["rows"].as_array().unwrap().iter().find(|r| r["bot"] == name).unwrap()["matches"][0]["replay"].clone();
+    b.open(&format!("{}#tick=1", file_url(&out.join(page_of(escapes.as_str().unwrap())))));
+    assert!(b.text("answers").contains("\u{1b}[2J\u{1b}]0;owned\u{7}\u{1b}[31m WAIT"), "{}", b.text("answers"));
+    assert!(b.text("title").contains(name), "{}", b.text("title"));
+    assert_eq!(b.eval(injected), json!(0));
+}
+
+#[test]
 fn an_lcr_replay_page_shows_the_chips() {
     let dir = tempfile::tempdir().unwrap();
     let replay = dir.path().join("lcr.json");

@@ -98,7 +98,7 @@ pub struct ExportSaveArgs {
 pub struct ViewArgs {
     /// The replay file.
     pub replay: PathBuf,
-    /// The page to write (default: the replay's path with `.html`).
+    /// The page to write (default: the replay's path with `.html` for `.json` or `.json.gz`).
     #[arg(short = 'o', long = "out")]
     pub out: Option<PathBuf>,
     /// Open the page in the default browser.

@@ -112,7 +112,7 @@ pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
 /// Runs `arena view`.
 pub fn view(args: ViewArgs) -> anyhow::Result<ExitCode> {
     let replay = Replay::load(&args.replay)?;
-    let out = args.out.clone().unwrap_or_else(|| args.replay.with_extension("html"));
+    let out = args.out.clone().unwrap_or_else(|| arena::replay::page_file(&args.replay));
     arena::replay::write_atomic(&out, arena::view::replay_page(&replay).as_bytes())
         .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
     say!("{}", out.display());
