@@ -6,19 +6,7 @@
 // page through textContent only.
 "use strict";
 (function () {
-  const $ = (id) => document.getElementById(id);
-  const el = (tag, cls, text) => {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
-  const SVG = "http://www.w3.org/2000/svg";
-  const svg = (tag, attrs) => {
-    const e = document.createElementNS(SVG, tag);
-    Object.entries(attrs || {}).forEach(([k, v]) => e.setAttribute(k, v));
-    return e;
-  };
+  const { $, el, svg } = window.arena;
 
   if (document.body.dataset.page === "bot") botPage();
   else if (document.body.dataset.page === "index") indexPage();

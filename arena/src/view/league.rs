@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{capitalise, head};
+use super::{asset, capitalise, head};
 use crate::explain::ForfeitFact;
 use crate::replay::{file_safe, page_path, write_atomic};
 use crate::safe_text::{html, json_in_html};
@@ -181,17 +181,20 @@ pub fn index_page(title: &str, board: &Leaderboard, results: &[ResultLine]) -> S
     let league = League::new(board, results);
     let data = json_in_html(&league.data(title)).unwrap_or_else(|_| "null".to_string());
     format!(
-        "{}<link rel=\"stylesheet\" href=\"assets/league.css\"></head>\n<body data-page=\"index\"><header><h1>{}</h1>\
+        "{}<link rel=\"stylesheet\" href=\"{}\"></head>\n<body data-page=\"index\"><header><h1>{}</h1>\
          <div class=\"sub\">{} of {} matches played · ranked by total score, then wins, fewer losses, rating \
          (Glicko-2), name · click a bot for its matches and why it lost them</div></header>\n\
          <noscript><p class=\"failed\">This page needs JavaScript; the leaderboard is also in \
          <a href=\"leaderboard.md\">leaderboard.md</a>.</p></noscript>\n<main id=\"league\"></main>\n\
-         <script type=\"application/json\" id=\"data\">{data}</script>\n<script src=\"assets/league.js\"></script>\n\
-         </body></html>\n",
+         <script type=\"application/json\" id=\"data\">{data}</script>\n<script src=\"{}\"></script>\
+         <script src=\"{}\"></script>\n</body></html>\n",
         head(title),
+        asset("league.css"),
         html(title),
         board.matches,
         board.scheduled,
+        asset("common.js"),
+        asset("league.js"),
     )
 }
 
@@ -251,10 +254,16 @@ fn bot_page_html(league: &League<'_>, out: &Path, row: &Row) -> String {
     for (m, line) in &matches {
         match_row(&mut body, out, row, m, *line);
     }
-    body.push_str("</tbody></table></div></section></main>\n<script src=\"../assets/league.js\"></script>\n");
+    let _ = write!(
+        body,
+        "</tbody></table></div></section></main>\n<script src=\"../{}\"></script><script src=\"../{}\"></script>\n",
+        asset("common.js"),
+        asset("league.js")
+    );
     format!(
-        "{}<link rel=\"stylesheet\" href=\"../assets/league.css\"></head>\n<body data-page=\"bot\">{body}</body></html>\n",
-        head(&row.bot)
+        "{}<link rel=\"stylesheet\" href=\"../{}\"></head>\n<body data-page=\"bot\">{body}</body></html>\n",
+        head(&row.bot),
+        asset("league.css")
     )
 }
 

@@ -19,26 +19,46 @@ use crate::explain::forfeit_facts;
 use crate::replay::{write_atomic, Replay};
 use crate::safe_text::{html, json_in_html};
 
+const COMMON_JS: &str = include_str!("common.js");
 const VIEWER_CSS: &str = include_str!("viewer.css");
 const VIEWER_JS: &str = include_str!("viewer.js");
 const LEAGUE_CSS: &str = include_str!("league.css");
 const LEAGUE_JS: &str = include_str!("league.js");
 
-/// The shared files of a tournament folder, relative to it.
-pub const ASSETS: [(&str, &str); 4] = [
-    ("assets/viewer.css", VIEWER_CSS),
-    ("assets/viewer.js", VIEWER_JS),
-    ("assets/league.css", LEAGUE_CSS),
-    ("assets/league.js", LEAGUE_JS),
+/// The shared scripts and styles of a tournament folder, by their plain names.
+const ASSETS: [(&str, &str); 5] = [
+    ("common.js", COMMON_JS),
+    ("viewer.css", VIEWER_CSS),
+    ("viewer.js", VIEWER_JS),
+    ("league.css", LEAGUE_CSS),
+    ("league.js", LEAGUE_JS),
 ];
 
-/// Writes the shared scripts and styles into `dir/assets/` (atomically, each).
+/// Where a shared script or style (`viewer.js`) lives in a tournament folder, relative to it:
+/// `assets/viewer.1a2b3c4d.js`, named by its content. A page always loads the version it was
+/// written with, even after a newer arena adds its own beside it, and a browser never uses a
+/// stale cached copy of a published folder.
+pub fn asset(name: &str) -> String {
+    static NAMES: std::sync::OnceLock<Vec<(&'static str, String)>> = std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        ASSETS
+            .iter()
+            .map(|(name, text)| {
+                let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
+                (*name, format!("assets/{stem}.{}.{ext}", &blake3::hash(text.as_bytes()).to_hex()[..8]))
+            })
+            .collect()
+    });
+    names.iter().find(|(n, _)| *n == name).map_or_else(|| format!("assets/{name}"), |(_, path)| path.clone())
+}
+
+/// Writes the shared scripts and styles into `dir/assets/` (each atomically, and only when
+/// missing: a file's name says its content).
 pub fn write_assets(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir.join("assets"))?;
     for (name, text) in ASSETS {
-        let path = dir.join(name);
-        // Rewritten only when different, so a published folder's files keep their dates.
-        if std::fs::read(&path).ok().as_deref() != Some(text.as_bytes()) {
+        let path = dir.join(asset(name));
+        if !path.is_file() {
             write_atomic(&path, text.as_bytes())?;
         }
     }
@@ -121,7 +141,7 @@ pub fn replay_page(replay: &Replay) -> String {
     let json = json_in_html(replay).unwrap_or_else(|_| "null".to_string());
     let names: Vec<&str> = replay.result.players.iter().map(|p| p.name.as_str()).collect();
     format!(
-        "{}<style>{VIEWER_CSS}</style></head>\n<body>{}\n<script type=\"application/json\" id=\"replay\">{json}</script>\n<script>{VIEWER_JS}</script>\n</body></html>\n",
+        "{}<style>{VIEWER_CSS}</style></head>\n<body>{}\n<script type=\"application/json\" id=\"replay\">{json}</script>\n<script>{COMMON_JS}</script>\n<script>{VIEWER_JS}</script>\n</body></html>\n",
         head(&format!("{}: {}", replay.game, names.join(" vs "))),
         replay_header(replay, &Links::default()),
     )
@@ -133,9 +153,12 @@ pub fn league_replay_page(replay: &Replay, file: &[u8], links: &Links) -> String
     let names: Vec<&str> = replay.result.players.iter().map(|p| p.name.as_str()).collect();
     let data = base64::engine::general_purpose::STANDARD.encode(file);
     format!(
-        "{}<link rel=\"stylesheet\" href=\"../assets/viewer.css\"></head>\n<body>{}\n<script type=\"application/gzip+base64\" id=\"replay\">{data}</script>\n<script src=\"../assets/viewer.js\"></script>\n</body></html>\n",
+        "{}<link rel=\"stylesheet\" href=\"../{}\"></head>\n<body>{}\n<script type=\"application/gzip+base64\" id=\"replay\">{data}</script>\n<script src=\"../{}\"></script><script src=\"../{}\"></script>\n</body></html>\n",
         head(&format!("{}: {}", replay.game, names.join(" vs "))),
+        asset("viewer.css"),
         replay_header(replay, links),
+        asset("common.js"),
+        asset("viewer.js"),
     )
 }
 

@@ -3,19 +3,7 @@
 // base64 (tournament pages, which share this script), so pages work from the file system.
 "use strict";
 (function () {
-  const $ = (id) => document.getElementById(id);
-  const el = (tag, cls, text) => {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
-  const SVG = "http://www.w3.org/2000/svg";
-  const svg = (tag, attrs) => {
-    const e = document.createElementNS(SVG, tag);
-    Object.entries(attrs || {}).forEach(([k, v]) => e.setAttribute(k, v));
-    return e;
-  };
+  const { $, el, svg } = window.arena;
   /** Long text a bot wrote, cut for display (the replay file keeps all of it). */
   const short = (s) => (s.length > 200 ? s.slice(0, 200) + "… [" + (s.length - 200) + " more characters]" : s);
 
