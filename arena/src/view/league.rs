@@ -65,6 +65,16 @@ struct BotData<'a> {
     failure: Option<&'a str>,
 }
 
+/// Why a bot played no match: its build or program failed, or every match it was in failed
+/// to start (or has not run yet).
+fn could_not_play(row: &Row) -> Option<&str> {
+    match (&row.failure, row.games) {
+        (Some(f), _) => Some(f),
+        (None, 0) => Some("it played no match: its matches could not start (see the tournament's output) or have not run yet"),
+        (None, _) => None,
+    }
+}
+
 /// The results behind a leaderboard, indexed for the pages.
 struct League<'a> {
     board: &'a Leaderboard,
@@ -167,7 +177,7 @@ impl<'a> League<'a> {
                     rating: r.rating,
                     dev: r.deviation,
                     forfeits: &r.forfeits,
-                    failure: r.failure.as_deref(),
+                    failure: could_not_play(r),
                 })
                 .collect(),
             per_map,
@@ -232,7 +242,7 @@ fn bot_page_html(league: &League<'_>, out: &Path, row: &Row) -> String {
         row.rating - 1.96 * row.deviation,
         row.rating + 1.96 * row.deviation,
     );
-    if let Some(failure) = &row.failure {
+    if let Some(failure) = could_not_play(row) {
         let _ = write!(
             body,
             r#"<section class="failed"><h2>⚠ This bot could not play</h2><p>{}</p><p>It played no match. Build and run it yourself with the same command, fix the first error, and the next run of the tournament includes it.</p></section>"#,
@@ -421,9 +431,14 @@ fn distribution_section(body: &mut String, matches: &[MatchRef]) {
             );
         }
     }
+    let note = if lo == hi {
+        format!("Every match scored {lo}.")
+    } else {
+        format!("Matches per score range (x: score, from {lo} to {hi}).")
+    };
     let _ = write!(
         body,
-        r#"<line class="axis" x1="{pad}" x2="{}" y1="{}" y2="{}"/><text x="{pad}" y="{}">{lo}</text><text x="{}" y="{}" text-anchor="end">{hi}</text></svg><p class="note">Matches per score range (x: score, from {lo} to {hi}).</p></div>"#,
+        r#"<line class="axis" x1="{pad}" x2="{}" y1="{}" y2="{}"/><text x="{pad}" y="{}">{lo}</text><text x="{}" y="{}" text-anchor="end">{hi}</text></svg><p class="note">{note}</p></div>"#,
         w - pad / 2.0 - 4.0,
         h - pad,
         h - pad,

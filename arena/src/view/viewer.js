@@ -311,7 +311,7 @@
     });
     const cursor = svg("line", { y1: 0, y2: H, class: "cursor" });
     g.appendChild(cursor);
-    const label = svg("text", { x: W - pad, y: 11, "text-anchor": "end", class: "top" }); label.textContent = String(top);
+    const label = svg("text", { x: pad + 2, y: 11, class: "top" }); label.textContent = String(top);
     g.appendChild(label);
     g.addEventListener("click", (e) => {
       const r = g.getBoundingClientRect();
