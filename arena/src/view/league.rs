@@ -70,7 +70,9 @@ struct BotData<'a> {
 fn could_not_play(row: &Row) -> Option<&str> {
     match (&row.failure, row.games) {
         (Some(f), _) => Some(f),
-        (None, 0) => Some("it played no match: its matches could not start (see the tournament's output) or have not run yet"),
+        (None, 0) => {
+            Some("it played no match: its matches could not start (see the tournament's output) or have not run yet")
+        }
         (None, _) => None,
     }
 }
