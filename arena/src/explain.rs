@@ -37,9 +37,6 @@ pub struct ForfeitFact {
     /// The wall time after which an answer ended whatever its CPU time, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backstop_ms: Option<u64>,
-    /// What the game said about it (may quote the bot's answer: raw text).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub detail: Option<String>,
 }
 
 /// The facts of every forfeit in `replay`, in player order.
@@ -65,23 +62,23 @@ pub fn forfeit_facts(replay: &Replay) -> Vec<ForfeitFact> {
                 limit: last.map(|t| t.kind),
                 clock: Some(replay.limits.clock),
                 backstop_ms: last.map(|t| t.backstop.as_millis() as u64),
-                detail: r.detail.clone(),
             })
         })
         .collect()
 }
 
 impl ForfeitFact {
-    /// The forfeit in a student's words, addressed to the bot's author ("your bot …").
-    /// Plain text that may quote the bot: escape it for the output it goes to.
-    pub fn sentence(&self) -> String {
-        self.sentence_about("your bot")
+    /// The forfeit in a student's words, addressed to the bot's author ("your bot …"), with
+    /// the game's `detail` of it (the result's). Plain text that may quote the bot: escape it
+    /// for the output it goes to.
+    pub fn sentence(&self, detail: Option<&str>) -> String {
+        self.sentence_about("your bot", detail)
     }
 
     /// The same sentence about `subject` (a bot's name, where both players read it).
-    pub fn sentence_about(&self, subject: &str) -> String {
+    pub fn sentence_about(&self, subject: &str, detail: Option<&str>) -> String {
         let at = self.tick.map_or(String::new(), |t| format!("at tick {t} "));
-        let detail = self.detail.as_deref().unwrap_or("");
+        let detail = detail.unwrap_or("");
         let ms = self.ms.unwrap_or(0);
         let limit = self.limit_ms.unwrap_or(0);
         match self.reason.as_str() {
@@ -145,41 +142,83 @@ mod tests {
             limit: Some(LimitKind::Answer),
             clock: Some(ClockKind::Cpu),
             backstop_ms: Some(5000),
-            detail: Some("no answer within the time limit".to_string()),
         }
     }
 
     #[test]
     fn timeouts_say_when_and_how_long() {
         assert_eq!(
-            fact("timeout").sentence(),
+            fact("timeout").sentence(None),
             "at tick 37 your bot took more than 1000 ms of CPU time to answer (it used 1000 ms; 1003 ms on the \
              clock). Each answer must come within 1000 ms."
         );
         let wall = ForfeitFact { clock: Some(ClockKind::Wall), backstop_ms: Some(1000), ..fact("timeout") };
         assert!(wall
-            .sentence()
+            .sentence(None)
             .starts_with("at tick 37 your bot took more than 1000 ms to answer (it was stopped after 1003 ms)"));
         let sleeping = ForfeitFact { ms: Some(5002), cpu_ms: Some(3), ..fact("timeout") };
         assert_eq!(
-            sleeping.sentence(),
+            sleeping.sentence(None),
             "at tick 37 your bot was silent for 5002 ms while using only 3 ms of CPU time: was it waiting for input \
              or sleeping, or did it forget to flush its output? An answer ends after 5000 ms on the clock, whatever \
              its CPU time."
         );
         let first =
             ForfeitFact { tick: Some(1), limit_ms: Some(2000), limit: Some(LimitKind::FirstAnswer), ..fact("timeout") };
-        assert!(first.sentence().contains("The first answer may take 2000 ms"));
+        assert!(first.sentence(None).contains("The first answer may take 2000 ms"));
+    }
+
+    #[test]
+    fn facts_come_from_the_forfeiting_players_last_answer() {
+        use crate::engine::Failure;
+        use crate::replay::{PlayerInfo, PlayerResult, RecordedReply, Step};
+        let player = |name: &str| PlayerInfo { name: name.into(), command: String::new() };
+        let mut replay = Replay::new(
+            "resource-rush",
+            1,
+            serde_json::json!({}),
+            vec![player("a"), player("b")],
+            crate::referee::Limits::default(),
+            serde_json::json!({}),
+        );
+        let reply = |p: usize, ms: u64, failure: Option<Failure>| RecordedReply {
+            player: p,
+            answer: failure.is_none().then(|| "WAIT".to_string()),
+            failure,
+            ms,
+            cpu_ms: Some(ms.saturating_sub(2)),
+            raw_len: None,
+        };
+        for (t, late) in [(1, None), (2, None), (3, Some(Failure::Timeout))] {
+            let mut replies = vec![reply(0, 5, None)];
+            replies.push(reply(1, if late.is_some() { 1003 } else { 7 * t }, late));
+            replay.steps.push(Step { replies, chance: None, frame: serde_json::json!({}) });
+        }
+        let result = |name: &str, forfeit: Option<&str>| PlayerResult {
+            name: name.into(),
+            score: 0,
+            finished: false,
+            forfeit: forfeit.map(str::to_string),
+            detail: None,
+        };
+        replay.result.players = vec![result("a", None), result("b", Some("timeout"))];
+        let facts = forfeit_facts(&replay);
+        assert_eq!(facts.len(), 1, "only the player who forfeited");
+        let f = &facts[0];
+        assert_eq!((f.player, f.tick, f.ms, f.cpu_ms), (1, Some(3), Some(1003), Some(1001)));
+        assert_eq!((f.limit_ms, f.limit, f.clock), (Some(1000), Some(LimitKind::Answer), Some(ClockKind::Cpu)));
+        assert!(f.sentence(None).starts_with("at tick 3 your bot took more than 1000 ms of CPU time"));
     }
 
     #[test]
     fn game_forfeits_quote_the_game() {
-        let f = ForfeitFact { detail: Some("entered the fire at (1, 1)".into()), ..fact("fire") };
+        let f = fact("fire");
         assert_eq!(
-            f.sentence(),
+            f.sentence(Some("entered the fire at (1, 1)")),
             "at tick 37 your bot walked into fire (entered the fire at (1, 1)): fire ends the game with 0 points."
         );
-        let f = ForfeitFact { detail: Some("expected `WAIT` or `MOVE x y`, found `GO`".into()), ..fact("malformed") };
-        assert!(f.sentence().ends_with("not understood: expected `WAIT` or `MOVE x y`, found `GO`."));
+        let f = fact("malformed");
+        let said = f.sentence(Some("expected `WAIT` or `MOVE x y`, found `GO`"));
+        assert!(said.ends_with("not understood: expected `WAIT` or `MOVE x y`, found `GO`."));
     }
 }

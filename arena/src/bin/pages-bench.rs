@@ -95,7 +95,6 @@ fn main() -> anyhow::Result<()> {
                             limit: Some(LimitKind::Answer),
                             clock: Some(ClockKind::Cpu),
                             backstop_ms: Some(5000),
-                            detail: Some("no answer within the time limit".into()),
                         });
                     }
                     players.push(PlayerResult {

@@ -110,8 +110,9 @@ pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
         say!("{}{place} (seed {seed}, {} steps)", game.name(), played.replay.steps.len());
         say!("{}", result_table(result));
         for fact in arena::explain::forfeit_facts(&played.replay) {
-            let who = result.players.get(fact.player).map_or("?", |p| p.name.as_str());
-            say!("Why: {}", safe_text::terminal_cut(&arena::view::capitalise(&fact.sentence_about(who)), 400));
+            let Some(p) = result.players.get(fact.player) else { continue };
+            let why = arena::view::capitalise(&fact.sentence_about(&p.name, p.detail.as_deref()));
+            say!("Why: {}", safe_text::terminal_cut(&why, 400));
         }
         match result.winner.and_then(|w| result.players.get(w)) {
             Some(p) => say!("Winner: {} (player {})", safe_text::terminal(&p.name), result.winner.unwrap_or(0) + 1),

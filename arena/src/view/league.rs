@@ -294,16 +294,14 @@ fn own_forfeit<'l>(
 
 /// The sentence explaining this bot's forfeit (from the recorded facts, or the detail).
 fn why(line: &ResultLine, seat: usize, fact: Option<&ForfeitFact>) -> String {
+    let Some(p) = line.result.players.get(seat) else { return String::new() };
     match fact {
-        Some(f) => capitalise(&f.sentence()),
-        None => {
-            let p = &line.result.players[seat];
-            capitalise(&format!(
-                "your bot forfeited ({}): {}",
-                p.forfeit.as_deref().unwrap_or("?"),
-                p.detail.as_deref().unwrap_or("no detail recorded")
-            ))
-        }
+        Some(f) => capitalise(&f.sentence(p.detail.as_deref())),
+        None => capitalise(&format!(
+            "your bot forfeited ({}): {}",
+            p.forfeit.as_deref().unwrap_or("?"),
+            p.detail.as_deref().unwrap_or("no detail recorded")
+        )),
     }
 }
 

@@ -112,9 +112,10 @@ fn replay_header(replay: &Replay, links: &Links) -> String {
         html(&verdict)
     );
     for fact in forfeit_facts(replay) {
-        let who = names.get(fact.player).copied().unwrap_or("?");
+        let Some(p) = replay.result.players.get(fact.player) else { continue };
         let jump = fact.tick.map_or(String::new(), |t| format!(r##" <a href="#tick={t}">show tick {t}</a>"##));
-        let _ = write!(out, r#"<p class="why">{}{jump}</p>"#, html(&capitalise(&fact.sentence_about(who))));
+        let why = capitalise(&fact.sentence_about(&p.name, p.detail.as_deref()));
+        let _ = write!(out, r#"<p class="why">{}{jump}</p>"#, html(&why));
     }
     out.push_str("</header>");
     out
