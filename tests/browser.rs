@@ -169,7 +169,12 @@ fn a_duel_page_shows_each_tick_as_the_replay_records_it() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let page = replay.with_extension("html");
     let html = std::fs::read_to_string(&page).unwrap();
-    assert!(!html.contains("http://") && !html.contains("https://"), "self-contained: no network");
+    // Self-contained: nothing is loaded from anywhere (the SVG namespace URI is a name, not a
+    // request).
+    for reference in ["src=\"http", "href=\"http", "url(http", "@import", "fetch(", "XMLHttpRequest"] {
+        assert!(!html.contains(reference), "self-contained: no network ({reference})");
+    }
+    assert!(!html.contains("<script src") && !html.contains("<link"), "script and styles are inlined");
     let rep: Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
     let steps = rep["steps"].as_array().unwrap();
 
@@ -210,45 +215,288 @@ fn a_duel_page_shows_each_tick_as_the_replay_records_it() {
     assert!(b.screenshot_colours() > 20, "the screenshot is not blank");
 }
 
-#[test]
-fn the_tournament_index_sorts_and_clicks_through_to_a_replay() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("t");
-    let cfg = dir.path().join("t.toml");
-    std::fs::write(
-        &cfg,
-        format!(
-            "maps = [{:?}]\n[[bots]]\nname = \"greedy\"\ncommand = {:?}\n[[bots]]\nname = \"waiter\"\ncommand = {:?}\n[[bots]]\nname = \"random\"\ncommand = {:?}\n",
-            map("fire.txt"),
-            bin("greedy"),
-            bin("waiter"),
-            bin("random")
-        ),
-    )
-    .unwrap();
+/// A tournament in `dir/t` from a TOML config body (bots and all); returns the folder.
+fn league(dir: &Path, config: &str) -> std::path::PathBuf {
+    let out = dir.join("t");
+    let cfg = dir.join("t.toml");
+    std::fs::write(&cfg, config).unwrap();
     let run = arena(&["tournament", "--config", &cfg.display().to_string(), "--out", &out.display().to_string()]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    let index = out.join("index.html");
-    assert!(index.exists(), "every tournament folder gets index.html");
+    out
+}
+
+/// A config of `bots` (name, command) on `maps`, in TOML.
+fn league_config(maps: &[&str], bots: &[(&str, String)]) -> String {
+    let maps: Vec<String> = maps.iter().map(|m| format!("{:?}", map(m))).collect();
+    let mut text = format!("seed = 3\nmaps = [{}]\n", maps.join(", "));
+    for (name, command) in bots {
+        text.push_str(&format!("[[bots]]\nname = {name:?}\ncommand = {command:?}\n"));
+    }
+    text
+}
+
+/// The matches of `bot` in `leaderboard.json` against exactly `opponent` (all with `None`).
+fn matches_of<'a>(board: &'a Value, bot: &str, opponent: Option<&str>) -> Vec<&'a Value> {
+    let row = board["rows"].as_array().unwrap().iter().find(|r| r["bot"] == bot).unwrap();
+    row["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| opponent.is_none_or(|o| m["opponents"] == json!([o])))
+        .collect()
+}
+
+/// A replay's page as a bot page links it: `…/replays/<key>.html` (without `#tick=`).
+fn page_of(replay: &str) -> String {
+    format!("{}.html", replay.trim_end_matches(".gz").trim_end_matches(".json"))
+}
+
+/// The replay pages linked from the rows a bot page shows.
+fn shown_replays(b: &mut Browser) -> Vec<String> {
+    let hrefs = b.eval(
+        "Array.from(document.querySelectorAll('#matches tbody tr')).filter(r => !r.hidden).map(r => r.querySelector('a.replay-link').getAttribute('href'))",
+    );
+    let mut out: Vec<String> = hrefs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap().split('#').next().unwrap().trim_start_matches("../").to_string())
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn the_league_index_cross_table_and_bot_pages_agree_with_leaderboard_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = [
+        ("greedy", bin("greedy")),
+        ("waiter", bin("waiter")),
+        ("random", bin("random")),
+        ("crasher", script("quitter.sh")),
+    ];
+    let mut config = league_config(&["fire.txt", "jump.txt"], &bots);
+    config.push_str(
+        "[[bots]]\nname = \"broken\"\ncommand = \"./nope\"\nbuild = \"echo 'main.c:3: error' >&2; exit 2\"\n",
+    );
+    let out = league(dir.path(), &config);
+    let board: Value = serde_json::from_slice(&std::fs::read(out.join("leaderboard.json")).unwrap()).unwrap();
+    let rows = board["rows"].as_array().unwrap();
 
     let mut b = Browser::launch();
-    let url = file_url(&index);
-    b.call("Page.navigate", json!({ "url": url }));
-    b.wait_for("document.readyState === 'complete' && document.querySelectorAll('tr.row').length === 3");
-    assert_eq!(b.eval("document.querySelector('tr.row').dataset.bot"), json!("greedy"), "ranked first");
-    // Sort by bot name, then open greedy's matches and click its first replay.
-    b.eval("document.querySelectorAll('#board th')[1].click()");
-    let order = b.eval("Array.from(document.querySelectorAll('tr.row')).map(r => r.dataset.bot).join(',')");
-    assert!(order == json!("waiter,random,greedy") || order == json!("greedy,random,waiter"), "{order}");
-    b.eval("document.querySelector('tr.row[data-bot=\"greedy\"]').click()");
-    assert_eq!(b.eval("document.querySelector('tr.row[data-bot=\"greedy\"]').nextElementSibling.hidden"), json!(false));
-    let href = b.eval(
-        "document.querySelector('tr.row[data-bot=\"greedy\"]').nextElementSibling.querySelector('a.replay-link').href",
+    b.open(&file_url(&out.join("index.html")));
+    // The rating chart: one mark per bot, in rank order, left to right.
+    let marks = b.eval(
+        "Array.from(document.querySelectorAll('#ratingchart .mark')).map(g => [g.dataset.bot, +g.dataset.rank, g.getBBox().x])",
     );
-    b.eval("document.querySelector('tr.row[data-bot=\"greedy\"]').nextElementSibling.querySelector('a.replay-link').click()");
+    let marks = marks.as_array().unwrap();
+    assert_eq!(marks.len(), rows.len(), "one mark per bot");
+    for (k, (m, r)) in marks.iter().zip(rows).enumerate() {
+        assert_eq!((&m[0], &m[1]), (&r["bot"], &r["rank"]), "mark {k} is rank {}", k + 1);
+        if k > 0 {
+            assert!(m[2].as_f64() > marks[k - 1][2].as_f64(), "rank order runs left to right");
+        }
+    }
+    // The bot that could not be built is marked, with why.
+    let failed = b.eval("document.getElementById('failed').textContent");
+    assert!(
+        failed.as_str().unwrap().contains("broken") && failed.as_str().unwrap().contains("main.c:3: error"),
+        "{failed}"
+    );
+    assert_eq!(b.eval("document.querySelector('.vrow.failedrow').dataset.bot"), json!("broken"));
+    assert_eq!(b.eval("document.querySelector('#ratingchart .mark.failed').dataset.bot"), json!("broken"));
+
+    // The cross-table cell greedy vs waiter: the points and wins of leaderboard.json.
+    let (a, o) = ("greedy", "waiter");
+    let mine = matches_of(&board, a, Some(o));
+    let theirs = matches_of(&board, o, Some(a));
+    let points = |ms: &[&Value]| ms.iter().map(|m| m["score"].as_i64().unwrap()).sum::<i64>();
+    let count = |what: &str| mine.iter().filter(|m| m["outcome"] == what).count();
+    let cell = format!("#cross a.xc[data-a=\"{a}\"][data-b=\"{o}\"]");
+    assert_eq!(
+        b.eval(&format!("document.querySelector('{cell} .pts').textContent")),
+        json!(format!("{}–{}", points(&mine), points(&theirs)))
+    );
+    assert_eq!(
+        b.eval(&format!("document.querySelector('{cell} .wdl').textContent")),
+        json!(format!("{}-{}-{}", count("win"), count("draw"), count("loss")))
+    );
+    // Its link opens greedy's page showing exactly those matches, linking their replays.
+    let href = b.eval(&format!("document.querySelector('{cell}').href"));
+    b.eval(&format!("document.querySelector('{cell}').click()"));
     b.wait_for(&format!("location.href === {href} && document.body.dataset.ready === '1'"));
-    assert!(b.text("title").contains("greedy"), "the replay page of a greedy match");
+    let mut expected: Vec<String> = mine.iter().map(|m| page_of(m["replay"].as_str().unwrap())).collect();
+    expected.sort();
+    assert_eq!(shown_replays(&mut b), expected);
+    assert_eq!(b.eval("document.body.dataset.shown"), json!(mine.len().to_string()));
+    // Every match of the bot is on its page.
+    b.open(&file_url(&out.join("bots/greedy.html")));
+    let mut all: Vec<String> =
+        matches_of(&board, a, None).iter().map(|m| page_of(m["replay"].as_str().unwrap())).collect();
+    all.sort();
+    assert_eq!(all.len(), 2 * 2 * 3, "two maps, both sides, three opponents");
+    assert_eq!(shown_replays(&mut b), all);
+    for page in &all {
+        assert!(out.join(page).is_file(), "{page} exists");
+    }
+
+    // Per-map standings: the map filter shows each bot's total on that map.
+    b.open(&file_url(&out.join("index.html")));
+    let jump = map("jump.txt");
+    b.eval(&format!(
+        "(() => {{ const s = document.getElementById('map'); s.value = String(Array.from(s.options).findIndex(o => o.textContent === {jump:?}) - 1); s.dispatchEvent(new Event('change')); }})()"
+    ));
+    assert_eq!(b.text("standings-title"), format!("Standings on {jump}"));
+    let on_jump: i64 =
+        matches_of(&board, a, None).iter().filter(|m| m["map"] == jump).map(|m| m["score"].as_i64().unwrap()).sum();
+    assert_eq!(
+        b.eval("document.querySelector('.vbody .vrow[data-bot=\"greedy\"] .td:nth-child(3)').textContent"),
+        json!(on_jump.to_string())
+    );
+    // Filters: a name, a forfeit reason, bots that could not play.
+    b.eval(
+        "(() => { const q = document.getElementById('q'); q.value = 'wait'; q.dispatchEvent(new Event('input')); })()",
+    );
+    assert_eq!(
+        b.eval("Array.from(document.querySelectorAll('.vbody .vrow')).map(r => r.dataset.bot)"),
+        json!(["waiter"])
+    );
+    b.eval("(() => { const q = document.getElementById('q'); q.value = ''; q.dispatchEvent(new Event('input')); const r = document.getElementById('reason'); r.value = 'crash'; r.dispatchEvent(new Event('change')); })()");
+    assert_eq!(
+        b.eval("Array.from(document.querySelectorAll('.vbody .vrow')).map(r => r.dataset.bot)"),
+        json!(["crasher"])
+    );
+    b.eval("(() => { const r = document.getElementById('reason'); r.value = '__failed'; r.dispatchEvent(new Event('change')); })()");
+    assert_eq!(
+        b.eval("Array.from(document.querySelectorAll('.vbody .vrow')).map(r => r.dataset.bot)"),
+        json!(["broken"])
+    );
+}
+
+#[test]
+fn from_the_index_two_clicks_reach_why_a_bot_lost_a_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = [("greedy", bin("greedy")), ("mine", script("midquit.sh")), ("waiter", bin("waiter"))];
+    let out = league(dir.path(), &league_config(&["fire.txt"], &bots));
+    let mut b = Browser::launch();
+    b.open(&file_url(&out.join("index.html")));
+    // Click 1: my bot's name in the leaderboard.
+    b.eval("document.querySelector('.vbody .vrow[data-bot=\"mine\"] .name a').click()");
+    b.wait_for("location.href.endsWith('/bots/mine.html') && document.body.dataset.ready === '1'");
+    let why = b.eval("document.querySelector('.forfeits li').textContent");
+    assert!(why.as_str().unwrap().contains("your bot exited or closed its output"), "{why}");
+    // Click 2: "watch" on a lost match: the replay opens at the tick where it forfeited, saying why.
+    let href = b.eval("document.querySelector('#matches tr.loss a.replay-link').href");
+    let tick: usize = href.as_str().unwrap().rsplit("#tick=").next().unwrap().parse().unwrap();
+    b.eval("document.querySelector('#matches tr.loss a.replay-link').click()");
+    b.wait_for(&format!("location.href === {href} && document.body.dataset.ready === '1'"));
+    assert_eq!(b.text("tick"), tick.to_string());
+    let header = b.eval("document.querySelector('header .why').textContent");
+    assert!(
+        header.as_str().unwrap().starts_with(&format!("At tick {tick} mine exited or closed its output")),
+        "{header}"
+    );
+    assert!(b.text("events").contains("mine forfeits: crash"), "{}", b.text("events"));
     assert!(b.screenshot_colours() > 20);
+}
+
+#[test]
+fn a_300_bot_league_index_opens_in_under_a_second_of_script_and_scrolls() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("league");
+    let run =
+        Command::new(bin("pages-bench")).args(["--bots", "300", "--out", &out.display().to_string()]).output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let mut b = Browser::launch();
+    b.call("Performance.enable", json!({}));
+    let metric = |b: &mut Browser, name: &str| {
+        let m = b.call("Performance.getMetrics", json!({}));
+        m["metrics"].as_array().unwrap().iter().find(|v| v["name"] == name).unwrap()["value"].as_f64().unwrap()
+    };
+    let before = metric(&mut b, "ScriptDuration");
+    b.open(&file_url(&out.join("index.html")));
+    let load = metric(&mut b, "ScriptDuration") - before;
+    let nodes = b.eval("document.getElementsByTagName('*').length").as_u64().unwrap();
+    // Scroll the leaderboard and the cross-table to their far ends: what comes into view is drawn.
+    b.eval("(() => { const t = document.getElementById('board'); t.scrollTop = t.scrollHeight; const c = document.getElementById('cross'); c.scrollTop = c.scrollHeight; c.scrollLeft = c.scrollWidth; })()");
+    b.wait_for("document.querySelector('.vbody .vrow[data-bot=\"bot-299\"]') !== null");
+    b.wait_for("Array.from(document.querySelectorAll('#cross .rowhead')).some(h => h.title === 'bot-299')");
+    let last = b.eval("document.querySelectorAll('#cross .xc').length");
+    let total = metric(&mut b, "ScriptDuration") - before;
+    let after = b.eval("document.getElementsByTagName('*').length").as_u64().unwrap();
+    eprintln!(
+        "300 bots: script {:.0} ms to open, {:.0} ms with both scrolls; {nodes} elements on load, {after} after scrolling; {last} cross-table cells drawn",
+        load * 1000.0,
+        total * 1000.0
+    );
+    assert!(load < 1.0, "the page took {load:.2} s of script to open");
+    assert!(nodes < 5000 && after < 5000, "only the visible part is drawn: {nodes}, {after} elements");
+}
+
+#[test]
+fn bot_text_shows_literally_in_the_pages() {
+    // Names and answers with markup, a script end tag and terminal escapes: the pages' DOM
+    // holds them as text, and nothing of them runs or becomes an element.
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = |mode: &str| format!("{} {mode}", script("hostile.sh"));
+    let name = "<img src=x onerror=\"document.title='pwned'\">`x`|\u{1b}[2J";
+    let toml_name = "<img src=x onerror=\\\"document.title='pwned'\\\">`x`|\\u001b[2J";
+    let config = format!(
+        "maps = [{:?}]\n[[bots]]\nname = \"greedy\"\ncommand = {:?}\n[[bots]]\nname = \"{toml_name}\"\ncommand = {:?}\n[[bots]]\nname = \"markup\"\ncommand = {:?}\n",
+        map("fire.txt"),
+        bin("greedy"),
+        hostile("escapes"),
+        hostile("html")
+    );
+    let out = league(dir.path(), &config);
+    let board: Value = serde_json::from_slice(&std::fs::read(out.join("leaderboard.json")).unwrap()).unwrap();
+    assert!(board["rows"].as_array().unwrap().iter().any(|r| r["bot"] == name));
+    let mut b = Browser::launch();
+    let injected = "document.querySelectorAll('img, script:not([src]):not([type]), b.bold').length";
+
+    b.open(&file_url(&out.join("index.html")));
+    assert!(b.eval("document.title").as_str().unwrap().starts_with("Leaderboard"));
+    assert_eq!(b.eval(injected), json!(0));
+    let names = b.eval("Array.from(document.querySelectorAll('.vbody .vrow .name a')).map(a => a.textContent)");
+    assert!(names.as_array().unwrap().contains(&json!(name)), "{names}");
+    let in_cross =
+        format!("Array.from(document.querySelectorAll('#cross a.xc')).some(a => a.dataset.a === {})", json!(name));
+    assert_eq!(b.eval(&in_cross), json!(true));
+
+    // Its page and the markup bot's page quote the answers as text.
+    b.open(&file_url(&out.join("bots/markup.html")));
+    assert_eq!(b.eval(injected), json!(0));
+    let why = b.eval("document.querySelector('.forfeits li').textContent");
+    assert!(
+        why.as_str()
+            .unwrap()
+            .contains("found `<img src=x onerror=\"document.title=1\"></script><b>bold</b> `tick` *x*`"),
+        "{why}"
+    );
+    assert_eq!(b.eval("document.title"), json!("markup"));
+
+    // The replay page: the answer exactly as sent, its name as text, the title untouched.
+    let replay = b.eval("document.querySelector('#matches a.replay-link').href");
+    b.call("Page.navigate", json!({ "url": replay }));
+    b.wait_for("document.body.dataset.ready === '1'");
+    b.eval("document.getElementById('first').click(); document.getElementById('next').click()");
+    assert!(
+        b.text("answers").contains("markup: <img src=x onerror=\"document.title=1\"></script><b>bold</b> `tick` *x*"),
+        "{}",
+        b.text("answers")
+    );
+    assert_eq!(b.eval(injected), json!(0));
+    // No handler rewrote the title: it is still the page's own, names as text.
+    let titles = b.eval("[document.title, document.getElementById('title').textContent]");
+    // (The browser shows a control character in a title as a space.)
+    assert_eq!(titles[0], json!(titles[1].as_str().unwrap().replace('\u{1b}', " ")));
+    assert!(titles[0].as_str().unwrap().starts_with("resource-rush: "), "{titles}");
+    let escapes =
+        board["rows"].as_array().unwrap().iter().find(|r| r["bot"] == name).unwrap()["matches"][0]["replay"].clone();
+    b.open(&format!("{}#tick=1", file_url(&out.join(page_of(escapes.as_str().unwrap())))));
+    assert!(b.text("answers").contains("\u{1b}[2J\u{1b}]0;owned\u{7}\u{1b}[31m WAIT"), "{}", b.text("answers"));
+    assert!(b.text("title").contains(name), "{}", b.text("title"));
+    assert_eq!(b.eval(injected), json!(0));
 }
 
 #[test]

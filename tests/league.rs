@@ -167,7 +167,7 @@ fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
     // Nothing was lost: every result ever played is still in results.jsonl, with its replay.
     assert_eq!(lines(&league), 40 + 16 + 16 + 16);
     let replays = std::fs::read_dir(league.join("replays")).unwrap().flatten();
-    assert_eq!(replays.filter(|e| e.file_name().to_string_lossy().ends_with(".json")).count(), 88);
+    assert_eq!(replays.filter(|e| e.file_name().to_string_lossy().ends_with(".json.gz")).count(), 88);
 
     // The standings at the end of week 1, reproduced.
     let (json, _) = run(&["leaderboard", &league_arg, "--json", "--as-of", &after_week1.to_string()]);

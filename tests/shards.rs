@@ -52,7 +52,10 @@ fn s(p: &Path) -> String {
 
 /// A replay without its timing fields (each answer's wall and CPU milliseconds).
 fn untimed_replay(path: &Path) -> Value {
-    let mut replay: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap()), &mut bytes)
+        .unwrap();
+    let mut replay: Value = serde_json::from_slice(&bytes).unwrap();
     for step in replay["steps"].as_array_mut().unwrap() {
         for reply in step["replies"].as_array_mut().into_iter().flatten() {
             let reply = reply.as_object_mut().unwrap();
@@ -68,7 +71,7 @@ fn replays(dir: &Path) -> BTreeMap<String, Value> {
     std::fs::read_dir(dir.join("replays"))
         .unwrap()
         .flatten()
-        .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".json.gz"))
         .map(|e| (e.file_name().to_string_lossy().into_owned(), untimed_replay(&e.path())))
         .collect()
 }
@@ -82,6 +85,7 @@ fn whole(dir: &Path, cfg: &Path) -> PathBuf {
 fn assert_same_league(merged: &Path, whole: &Path) {
     assert_eq!(untimed(&leaderboard(merged)), untimed(&leaderboard(whole)));
     let (a, b) = (replays(merged), replays(whole));
+    assert!(!a.is_empty(), "the league has replays");
     assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "the same replays");
     for (name, replay) in &a {
         assert_eq!(replay, &b[name], "{name} differs beyond timing fields");

@@ -233,7 +233,7 @@ fn the_league_reruns_only_what_a_new_or_changed_bot_touches() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     // Nothing is lost: superseded results stay on disk, with their replays, as history.
-    assert_eq!(files.iter().filter(|f| f.ends_with(".json")).count(), 24, "superseded replays are kept");
+    assert_eq!(files.iter().filter(|f| f.ends_with(".json.gz")).count(), 24, "superseded replays are kept");
     assert_eq!(files.iter().filter(|f| f.ends_with(".html")).count(), 24, "and their pages");
     assert_eq!(result_lines(&out), 24);
     assert_eq!(leaderboard(&out)["matches"], 12, "only the current versions' results count");

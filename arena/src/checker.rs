@@ -184,7 +184,8 @@ pub async fn run_test(
 }
 
 /// The course-style transcript of a played test: the header, then each TICK line followed by
-/// the bot's answer (or what happened instead).
+/// the bot's answer (or what happened instead). Answers are safe text: a transcript is read
+/// on a terminal, so control characters show visibly and a long line is cut.
 pub fn transcript(replay: &Replay) -> String {
     let Ok(state) = ResourceRushTestGame.load(&replay.setup) else { return String::new() };
     let mut out = state.intro(0);
@@ -194,7 +195,7 @@ pub fn transcript(replay: &Replay) -> String {
         out.push_str(&prompt);
         for reply in &step.replies {
             match (&reply.answer, reply.failure) {
-                (Some(line), _) => out.push_str(line),
+                (Some(line), _) => out.push_str(&crate::safe_text::terminal(line)),
                 (None, Some(f)) => out.push_str(&format!("({})", f.reason())),
                 (None, None) => {}
             }

@@ -253,7 +253,7 @@ fn pos_of(frame: &Value, seat: usize) -> Option<Pos> {
 
 /// The last lines the bot wrote to stderr, for a crash report.
 fn last_words(stderr: &str) -> String {
-    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    let lines: Vec<String> = stderr.lines().filter(|l| !l.trim().is_empty()).map(crate::safe_text::terminal).collect();
     let tail = &lines[lines.len().saturating_sub(3)..];
     if tail.is_empty() {
         " It wrote nothing to stderr.".to_string()
@@ -296,7 +296,9 @@ fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits:
     };
     let t = ticks.max(1);
     let line = replies.last().and_then(|r| r.answer.clone());
-    let detail = me.detail.clone().unwrap_or_default();
+    // What the bot wrote is quoted as safe text: visible control characters, cut when long.
+    let shown = line.as_deref().map(crate::safe_text::terminal).unwrap_or_default();
+    let detail = crate::safe_text::terminal(me.detail.as_deref().unwrap_or_default());
     let context = if situation.crlf {
         " (here every line it was sent ends in `\\r\\n`, as in the course's own test files)"
     } else if situation.seat == 1 {
@@ -389,7 +391,7 @@ fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits:
                     }
                     None => "answer exactly `WAIT` or `MOVE x y` (x the row, y the column), one per line".to_string(),
                 };
-                findings.push(serious(format!("you answered `{line}` to `TICK {t}`: {detail}"), fix));
+                findings.push(serious(format!("you answered `{shown}` to `TICK {t}`: {detail}"), fix));
             }
             None => findings.push(serious(
                 format!("your answer to `TICK {t}` was {}", detail),
@@ -406,10 +408,7 @@ fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits:
                 _ => "check the move against the map before answering".to_string(),
             };
             let from = at.map_or(String::new(), |p| format!(" at {p}"));
-            findings.push(serious(
-                format!("you answered `{}`{from} to `TICK {t}`: {detail}", line.unwrap_or_default()),
-                fix,
-            ));
+            findings.push(serious(format!("you answered `{shown}`{from} to `TICK {t}`: {detail}"), fix));
         }
         Some("fire") => findings.push(serious(
             format!("your bot walked into the fire on `TICK {t}`: {detail}"),

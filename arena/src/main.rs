@@ -16,7 +16,8 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // Errors may quote names and commands from config files: shown as safe text.
+            eprintln!("error: {}", arena::safe_text::terminal_lines(&format!("{e:#}")));
             ExitCode::FAILURE
         }
     };

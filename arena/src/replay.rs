@@ -220,22 +220,22 @@ impl Replay {
     }
 
     /// Writes the replay to a temporary file beside `path`, syncs it and renames it into
-    /// place, so `path` is either absent or complete.
+    /// place, so `path` is either absent or complete. A path ending in `.gz` gets the JSON
+    /// gzip-compressed (about a tenth of the size).
     pub fn save(&self, path: &Path) -> Result<(), ReplayError> {
         let io = |source| ReplayError::Io { path: path.to_path_buf(), source };
         let json = serde_json::to_vec(self).map_err(|source| ReplayError::Json { path: path.to_path_buf(), source })?;
-        write_atomic(path, &json).map_err(io)
+        if path.extension().is_some_and(|e| e == "gz") {
+            write_atomic(path, &gzip(&json).map_err(io)?).map_err(io)
+        } else {
+            write_atomic(path, &json).map_err(io)
+        }
     }
 
-    /// Reads and checks a replay file (at most [`MAX_REPLAY_BYTES`]).
+    /// Reads and checks a replay file, plain or gzip-compressed JSON (at most
+    /// [`MAX_REPLAY_BYTES`] of JSON).
     pub fn load(path: &Path) -> Result<Replay, ReplayError> {
-        use std::io::Read;
-        let io = |source| ReplayError::Io { path: path.to_path_buf(), source };
-        let mut text = Vec::new();
-        std::fs::File::open(path).and_then(|f| f.take(MAX_REPLAY_BYTES + 1).read_to_end(&mut text)).map_err(io)?;
-        if text.len() as u64 > MAX_REPLAY_BYTES {
-            return Err(ReplayError::TooLarge { path: path.to_path_buf() });
-        }
+        let text = read_json(path)?;
         let json = |source| ReplayError::Json { path: path.to_path_buf(), source };
         #[derive(Deserialize)]
         struct Head {
@@ -254,6 +254,58 @@ impl Replay {
     /// A fresh initial state of this replay's game and setup.
     pub fn initial_state(&self) -> Result<Box<dyn State>, SetupError> {
         games::by_name(&self.game)?.load(&self.setup)
+    }
+}
+
+/// The JSON text of a replay file: the file itself, or its content unpacked when it is
+/// gzip-compressed (told by its first bytes, whatever its name). At most
+/// [`MAX_REPLAY_BYTES`] either way, so a small compressed file cannot unpack into a huge one.
+pub fn read_json(path: &Path) -> Result<Vec<u8>, ReplayError> {
+    use std::io::Read;
+    let io = |source| ReplayError::Io { path: path.to_path_buf(), source };
+    let mut raw = Vec::new();
+    std::fs::File::open(path).and_then(|f| f.take(MAX_REPLAY_BYTES + 1).read_to_end(&mut raw)).map_err(io)?;
+    let text = if raw.starts_with(&GZIP_MAGIC) {
+        let mut text = Vec::new();
+        flate2::read::MultiGzDecoder::new(raw.as_slice())
+            .take(MAX_REPLAY_BYTES + 1)
+            .read_to_end(&mut text)
+            .map_err(io)?;
+        text
+    } else {
+        raw
+    };
+    if text.len() as u64 > MAX_REPLAY_BYTES {
+        return Err(ReplayError::TooLarge { path: path.to_path_buf() });
+    }
+    Ok(text)
+}
+
+/// The first bytes of every gzip file.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// `bytes` gzip-compressed, at the default level: on a 200-tick duel's replay (83 KB) it
+/// takes 1.0 ms for 5419 bytes, where the best level takes 1.8 ms for 5380.
+fn gzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
+    use std::io::Write as _;
+    let mut encoder =
+        flate2::write::GzEncoder::new(Vec::with_capacity(bytes.len() / 8), flate2::Compression::default());
+    encoder.write_all(bytes)?;
+    encoder.finish()
+}
+
+/// The page that shows a replay, beside it: `x.json` or `x.json.gz` gives `x.html`.
+pub fn page_path(replay: &str) -> String {
+    let stem = replay.strip_suffix(".gz").unwrap_or(replay);
+    let stem = stem.strip_suffix(".json").unwrap_or(stem);
+    format!("{stem}.html")
+}
+
+/// [`page_path`] of a file.
+pub fn page_file(replay: &Path) -> PathBuf {
+    match replay.file_name().and_then(|n| n.to_str()) {
+        Some(name) => replay.with_file_name(page_path(name)),
+        None => replay.with_extension("html"),
     }
 }
 
@@ -338,45 +390,96 @@ pub fn audit(replay: &Replay) -> Result<(), Divergence> {
 /// fire a little late).
 const TIME_SLACK: Duration = Duration::from_millis(5);
 
-/// Whether every answer's recorded time agrees with the limits: an accepted answer within
-/// them, a `timeout` past them.
-fn check_times(replay: &Replay) -> Result<(), Divergence> {
+/// Which limit an answer ran under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LimitKind {
+    /// The first answer (start-up included).
+    FirstAnswer,
+    /// A later answer.
+    Answer,
+    /// What was left of the game's total answer time (less than a normal answer's limit).
+    Total,
+}
+
+/// One recorded answer's time against the limit it ran under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnswerTime {
+    /// 1-based step number.
+    pub step: usize,
+    /// The player.
+    pub player: PlayerId,
+    /// Wall time it took.
+    pub wall: Duration,
+    /// CPU time of the bot's box (the wall time for replays that did not record it).
+    pub cpu: Duration,
+    /// What counted against the limit (the CPU or the wall time, by the replay's clock).
+    pub charged: Duration,
+    /// The limit of this answer.
+    pub limit: Duration,
+    /// Which limit that was.
+    pub kind: LimitKind,
+    /// The wall time after which the answer ended whatever the CPU time (the limit itself
+    /// with the wall clock).
+    pub backstop: Duration,
+}
+
+/// Every answer's time against its limit, in order: the first answer of each player runs
+/// under the start-up limit, later ones under the per-answer limit, each also under what is
+/// left of the game's total.
+pub fn answer_times(replay: &Replay) -> Vec<AnswerTime> {
     let l = &replay.limits;
     let n = replay.players.len();
     let (mut used, mut answered) = (vec![Duration::ZERO; n], vec![false; n]);
+    let mut out = Vec::new();
     for (i, step) in replay.steps.iter().enumerate() {
         for r in &step.replies {
             let Some(p) = (r.player < n).then_some(r.player) else { continue };
             let per = if answered[p] { l.per_move } else { l.startup };
-            let limit = per.min(l.total.saturating_sub(used[p]));
+            let left = l.total.saturating_sub(used[p]);
+            let (limit, kind) = match (left < per, answered[p]) {
+                (true, _) => (left, LimitKind::Total),
+                (false, false) => (per, LimitKind::FirstAnswer),
+                (false, true) => (per, LimitKind::Answer),
+            };
             let wall = Duration::from_millis(r.ms);
             let cpu = r.cpu_ms.map_or(wall, Duration::from_millis);
             let (charged, backstop) = match l.clock {
                 ClockKind::Cpu => (cpu, limit.saturating_mul(l.backstop_factor.max(1))),
                 ClockKind::Wall => (wall, limit),
             };
-            let bad = |what: String| Divergence::Step { step: i + 1, message: format!("player {}: {what}", p + 1) };
-            match (&r.answer, r.failure) {
-                (Some(_), _) if charged > limit + TIME_SLACK || wall > backstop + TIME_SLACK => {
-                    return Err(bad(format!(
-                        "an answer after {} ms ({} ms of CPU) is recorded as accepted, but the limit was {} ms",
-                        r.ms,
-                        cpu.as_millis(),
-                        limit.as_millis()
-                    )))
-                }
-                (None, Some(Failure::Timeout)) if charged + TIME_SLACK < limit && wall + TIME_SLACK < backstop => {
-                    return Err(bad(format!(
-                        "a timeout after {} ms ({} ms of CPU) is recorded, but the limit was {} ms",
-                        r.ms,
-                        cpu.as_millis(),
-                        limit.as_millis()
-                    )))
-                }
-                _ => {}
-            }
+            out.push(AnswerTime { step: i + 1, player: p, wall, cpu, charged, limit, kind, backstop });
             used[p] += charged;
             answered[p] = true;
+        }
+    }
+    out
+}
+
+/// Whether every answer's recorded time agrees with the limits: an accepted answer within
+/// them, a `timeout` past them.
+fn check_times(replay: &Replay) -> Result<(), Divergence> {
+    for t in answer_times(replay) {
+        let Some(r) = replay.steps[t.step - 1].replies.iter().find(|r| r.player == t.player) else { continue };
+        let bad = |what: String| Divergence::Step { step: t.step, message: format!("player {}: {what}", t.player + 1) };
+        match (&r.answer, r.failure) {
+            (Some(_), _) if t.charged > t.limit + TIME_SLACK || t.wall > t.backstop + TIME_SLACK => {
+                return Err(bad(format!(
+                    "an answer after {} ms ({} ms of CPU) is recorded as accepted, but the limit was {} ms",
+                    r.ms,
+                    t.cpu.as_millis(),
+                    t.limit.as_millis()
+                )))
+            }
+            (None, Some(Failure::Timeout)) if t.charged + TIME_SLACK < t.limit && t.wall + TIME_SLACK < t.backstop => {
+                return Err(bad(format!(
+                    "a timeout after {} ms ({} ms of CPU) is recorded, but the limit was {} ms",
+                    r.ms,
+                    t.cpu.as_millis(),
+                    t.limit.as_millis()
+                )))
+            }
+            _ => {}
         }
     }
     Ok(())

@@ -65,13 +65,13 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
                 report.score,
                 minimum,
                 report.ticks,
-                report.reason.as_ref().map_or(String::new(), |r| format!("  {r}"))
+                report.reason.as_ref().map_or(String::new(), |r| format!("  {}", arena::safe_text::terminal(r)))
             );
         }
         reports.push(report);
     }
     if args.json {
-        say!("{}", serde_json::to_string_pretty(&reports)?);
+        say!("{}", arena::safe_text::json(&reports, true)?);
     }
     say!("{passed} passed, {failed} failed");
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })

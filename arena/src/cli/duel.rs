@@ -9,6 +9,7 @@ use arena::engine::MatchOptions;
 use arena::games;
 use arena::referee::{play_match, BotCommand, Limits};
 use arena::replay::{file_safe, MatchResult};
+use arena::safe_text;
 use arena::sandbox::Sandbox;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 
@@ -98,18 +99,23 @@ pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
     }
     let result = &played.replay.result;
     for remark in &played.remarks {
-        eprintln!("{}", super::warning_line(result, remark));
+        tell!("{}", super::warning_line(result, remark));
     }
     if args.json {
         let mut value = serde_json::to_value(result)?;
         value["replay"] = serde_json::json!(replay_path);
-        say!("{}", serde_json::to_string_pretty(&value)?);
+        say!("{}", safe_text::json(&value, true)?);
     } else {
         let place = args.map.as_ref().map_or(String::new(), |m| format!(" on {}", m.display()));
         say!("{}{place} (seed {seed}, {} steps)", game.name(), played.replay.steps.len());
         say!("{}", result_table(result));
+        for fact in arena::explain::forfeit_facts(&played.replay) {
+            let Some(p) = result.players.get(fact.player) else { continue };
+            let why = arena::view::capitalise(&fact.sentence_about(&p.name, p.detail.as_deref()));
+            say!("Why: {}", safe_text::terminal_cut(&why, 400));
+        }
         match result.winner.and_then(|w| result.players.get(w)) {
-            Some(p) => say!("Winner: {} (player {})", p.name, result.winner.unwrap_or(0) + 1),
+            Some(p) => say!("Winner: {} (player {})", safe_text::terminal(&p.name), result.winner.unwrap_or(0) + 1),
             None => say!("Draw"),
         }
         if let Some(path) = &replay_path {
@@ -119,19 +125,19 @@ pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The result as a table: player, score, finished, forfeit.
+/// The result as a table: player, score, finished, forfeit (names and details as safe text).
 pub fn result_table(result: &MatchResult) -> Table {
     let mut table = Table::new();
     table.load_style(UTF8_FULL_CONDENSED).set_header(vec!["#", "player", "score", "finished", "forfeit"]);
     for (i, p) in result.players.iter().enumerate() {
         let forfeit = match (&p.forfeit, &p.detail) {
-            (Some(r), Some(d)) => format!("{r}: {d}"),
-            (Some(r), None) => r.clone(),
+            (Some(r), Some(d)) => safe_text::terminal(&format!("{r}: {d}")),
+            (Some(r), None) => safe_text::terminal(r),
             _ => "-".to_string(),
         };
         table.add_row(vec![
             (i + 1).to_string(),
-            p.name.clone(),
+            safe_text::terminal(&p.name),
             p.score.to_string(),
             if p.finished { "yes" } else { "no" }.to_string(),
             forfeit,

@@ -1,11 +1,25 @@
 //! Command-line parsing and dispatch. Results go to stdout; logs go to stderr via `tracing`.
 
 /// Prints a line of results to stdout. A closed stdout (`arena … | head`) is not an error:
-/// the rest of the output is dropped and the command still finishes its work.
+/// the rest of the output is dropped and the command still finishes its work. Whatever the
+/// line holds, no control character reaches the terminal ([`arena::safe_text`]).
 macro_rules! say {
+    () => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout());
+    }};
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($arg)*);
+        let line = format!($($arg)*);
+        let _ = writeln!(std::io::stdout(), "{}", arena::safe_text::terminal_lines(&line));
+    }};
+}
+
+/// Prints a line to stderr with every control character shown visibly, as [`say!`] does.
+macro_rules! tell {
+    ($($arg:tt)*) => {{
+        let line = format!($($arg)*);
+        eprintln!("{}", arena::safe_text::terminal_lines(&line));
     }};
 }
 
@@ -88,7 +102,7 @@ pub struct ExportSaveArgs {
 pub struct ViewArgs {
     /// The replay file.
     pub replay: PathBuf,
-    /// The page to write (default: the replay's path with `.html`).
+    /// The page to write (default: the replay's path with `.html` for `.json` or `.json.gz`).
     #[arg(short = 'o', long = "out")]
     pub out: Option<PathBuf>,
     /// Open the page in the default browser.
@@ -477,6 +491,7 @@ pub struct VerifyArgs {
 /// A game's remark about a player as a warning line: `warning: NAME (player K) TEXT`.
 pub fn warning_line(result: &arena::replay::MatchResult, remark: &arena::engine::Remark) -> String {
     let name = result.players.get(remark.player).map_or("?", |p| p.name.as_str());
+    let name = arena::safe_text::terminal(name);
     format!("warning: {name} (player {}) {}", remark.player + 1, remark.text)
 }
 

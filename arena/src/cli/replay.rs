@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use anyhow::bail;
 use arena::engine::Verdict;
-use arena::replay::{audit, resimulate, Replay};
+use arena::replay::{audit, resimulate, MatchResult, Replay};
+use arena::safe_text;
 
 use super::{ExportSaveArgs, ReplayArgs, VerifyArgs, ViewArgs};
 
@@ -19,8 +20,12 @@ pub fn show(args: ReplayArgs) -> anyhow::Result<ExitCode> {
             bail!("{}: --tick {k} is past the end: the replay has ticks 0 to {steps}", args.path.display());
         }
     }
-    let players: Vec<String> =
-        replay.players.iter().enumerate().map(|(i, p)| format!("P{} {}", i + 1, p.name)).collect();
+    let players: Vec<String> = replay
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("P{} {}", i + 1, safe_text::terminal(&p.name)))
+        .collect();
     let title = format!("{}: {}", replay.game, players.join(" vs "));
     let animate = args.tick.is_none() && std::io::stdout().is_terminal();
     let mut out = std::io::stdout().lock();
@@ -33,11 +38,14 @@ pub fn show(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         if failed.is_some() || args.tick.is_some_and(|k| k != i) {
             return;
         }
+        // The frame is safe text (a bot's answers and names show their control characters
+        // visibly); only the animation's own clear-screen is a real escape sequence.
         let times = i.checked_sub(1).and_then(|s| replay.steps.get(s)).map(answer_times).unwrap_or_default();
+        let frame = safe_text::terminal_lines(&state.render()).into_owned();
         let text = if animate {
-            format!("\x1b[2J\x1b[H{title}\n{}{times}", state.render())
+            format!("\x1b[2J\x1b[H{title}\n{frame}{times}")
         } else {
-            format!("{title}\n{}{times}\n", state.render())
+            format!("{title}\n{frame}{times}\n")
         };
         if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
             failed = Some(e);
@@ -57,20 +65,22 @@ pub fn show(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     }
     if args.tick.is_none() {
         let result = &replay.result;
-        let scores: Vec<String> = result.players.iter().map(|p| format!("{} {}", p.name, p.score)).collect();
+        let scores = scores_line(result);
         let (verdict, mut remarks) = ending;
         if verdict.is_some() {
             remarks.clear(); // a test's verdict already names the causes
         }
         let verdict = match (verdict, result.winner.and_then(|w| result.players.get(w))) {
             (Some(Verdict { passed: true, .. }), _) => "PASS".to_string(),
-            (Some(Verdict { passed: false, reason }), _) => format!("FAIL: {}", reason.unwrap_or_default()),
-            (None, Some(p)) => format!("winner: {}", p.name),
+            (Some(Verdict { passed: false, reason }), _) => {
+                format!("FAIL: {}", safe_text::terminal(&reason.unwrap_or_default()))
+            }
+            (None, Some(p)) => format!("winner: {}", safe_text::terminal(&p.name)),
             (None, None) => "draw".to_string(),
         };
-        let _ = writeln!(out, "result: {} ({verdict})", scores.join(", "));
+        let _ = writeln!(out, "result: {scores} ({verdict})");
         for remark in &remarks {
-            let _ = writeln!(out, "{}", super::warning_line(result, remark));
+            let _ = writeln!(out, "{}", safe_text::terminal_lines(&super::warning_line(result, remark)));
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -94,21 +104,28 @@ fn answer_times(step: &arena::replay::Step) -> String {
     }
 }
 
+/// `name score, name score` with the names as safe text.
+fn scores_line(result: &MatchResult) -> String {
+    let scores: Vec<String> =
+        result.players.iter().map(|p| format!("{} {}", safe_text::terminal(&p.name), p.score)).collect();
+    scores.join(", ")
+}
+
 /// Runs `arena verify`.
 pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let replay = Replay::load(&args.path)?;
     match audit(&replay) {
         Ok(()) => {
-            let scores: Vec<String> = replay.result.players.iter().map(|p| format!("{} {}", p.name, p.score)).collect();
             say!(
                 "OK {}: {} steps re-simulate to the recorded result ({})",
                 args.path.display(),
                 replay.steps.len(),
-                scores.join(", ")
+                scores_line(&replay.result)
             );
             Ok(ExitCode::SUCCESS)
         }
         Err(divergence) => {
+            // A diagnostic, whole; `say!` shows any control character in it visibly.
             say!("MISMATCH {}: {divergence}", args.path.display());
             Ok(ExitCode::FAILURE)
         }
@@ -118,7 +135,7 @@ pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
 /// Runs `arena view`.
 pub fn view(args: ViewArgs) -> anyhow::Result<ExitCode> {
     let replay = Replay::load(&args.replay)?;
-    let out = args.out.clone().unwrap_or_else(|| args.replay.with_extension("html"));
+    let out = args.out.clone().unwrap_or_else(|| arena::replay::page_file(&args.replay));
     arena::replay::write_atomic(&out, arena::view::replay_page(&replay).as_bytes())
         .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
     say!("{}", out.display());

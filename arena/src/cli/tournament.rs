@@ -119,7 +119,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
             summary.out.display()
         );
     } else if args.json {
-        say!("{}", serde_json::to_string_pretty(&summary.leaderboard)?);
+        say!("{}", arena::safe_text::json(&summary.leaderboard, true)?);
     } else {
         say!("{}", summary.leaderboard.table());
         say!(
@@ -134,7 +134,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if summary.interrupted {
-        eprintln!("interrupted: resume with `arena tournament --resume {}`", summary.out.display());
+        tell!("interrupted: resume with `arena tournament --resume {}`", summary.out.display());
         return Ok(ExitCode::from(130));
     }
     if !summary.failed.is_empty() {
@@ -190,7 +190,7 @@ pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
 pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let merged = tour::merge::merge(&args.out, &args.dirs)?;
     if args.json {
-        say!("{}", serde_json::to_string_pretty(&merged.leaderboard)?);
+        say!("{}", arena::safe_text::json(&merged.leaderboard, true)?);
     } else {
         say!("{}", merged.leaderboard.table());
         say!("{} Folder: {}", merged.leaderboard.played_text(), args.out.display());
@@ -219,7 +219,7 @@ pub fn leaderboard(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
         args.as_of.as_deref().map(arena::tournament::versions::parse_time).transpose().map_err(anyhow::Error::msg)?;
     let board = tour::recompute(&args.dir, as_of)?;
     if args.json {
-        say!("{}", serde_json::to_string_pretty(&board)?);
+        say!("{}", arena::safe_text::json(&board, true)?);
     } else if args.csv {
         let text = board.csv()?;
         say!("{}", text.trim_end());

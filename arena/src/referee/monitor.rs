@@ -1,8 +1,9 @@
 //! A match's monitor: while bots think, it looks at every box now and then. A bot that is not
 //! being asked but burns more CPU than one answer may use (children busy in the background,
 //! starving the opponent) is ended with `timeout`, and a box over its memory limit with
-//! `memory`, at once rather than at its next answer. It also notices when bots wait for a
-//! CPU much of the time: a machine busy with something else, or `-j` set too high.
+//! `memory`, at once rather than at its next answer. It also notices when thinking bots wait
+//! for a CPU a quarter of the time or more: a machine busy with something else, or `-j` set
+//! too high.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -43,7 +44,7 @@ pub(super) async fn watch(bots: Vec<Arc<Watch>>, limits: Limits) {
             let now = asked.then(|| bot.main_pid().and_then(run_delay)).flatten().map(|d| (Instant::now(), d));
             if let (Some((t0, d0)), Some((t1, d1))) = (*wait, now) {
                 let span = t1.duration_since(t0).as_nanos() as u64;
-                if span > 0 && d1.saturating_sub(d0) * 2 > span {
+                if span > 0 && d1.saturating_sub(d0) * 4 > span {
                     starved += 1;
                 }
             }
@@ -66,7 +67,7 @@ fn warn_overloaded() {
     static WARNED: AtomicBool = AtomicBool::new(false);
     if !WARNED.swap(true, Ordering::Relaxed) {
         tracing::warn!(
-            "the machine is overloaded: thinking bots wait for a CPU more than half of the time \
+            "the machine is overloaded: thinking bots wait for a CPU a quarter of the time or more \
              (another load, or -j above cores / players); with --clock cpu results stay fair but \
              take longer; with --clock wall they would not be fair"
         );

@@ -20,6 +20,7 @@ use skillratings::Outcomes;
 
 use super::config::ForfeitRule;
 use super::results::ResultLine;
+use crate::safe_text;
 
 /// One bot's line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -389,7 +390,7 @@ impl Leaderboard {
         let mut table = Table::new();
         table.load_style(UTF8_FULL_CONDENSED).set_header(HEADER.to_vec());
         for row in &self.rows {
-            table.add_row(cells(row).to_vec());
+            table.add_row(cells(row).map(|c| safe_text::terminal(&c)).to_vec());
         }
         table
     }
@@ -427,9 +428,10 @@ impl Leaderboard {
     /// The leaderboard as Markdown: the table (each bot linking to its list of matches), then
     /// every bot's matches with the opponents' scores, forfeits and links to replays and logs.
     pub fn markdown(&self, title: &str) -> String {
-        let mut out = format!("# {title}\n\n{}\n\n", self.played_text());
+        let md = safe_text::markdown;
+        let mut out = format!("# {}\n\n{}\n\n", md(title), self.played_text());
         if self.facts.is_some() {
-            let _ = writeln!(out, "{}\n", self.facts_text());
+            let _ = writeln!(out, "{}\n", md(&self.facts_text()));
         }
         let mut header = HEADER.to_vec();
         header.insert(2, "version");
@@ -438,21 +440,22 @@ impl Leaderboard {
         for row in &self.rows {
             let c = cells(row);
             let mut c: Vec<String> = c.to_vec();
-            c[1] = format!("[{}](#{})", row.bot, anchor(&row.bot));
+            c[1] = format!("[{}](#{})", md(&row.bot), anchor(&row.bot));
             let version = match (&row.version, &row.version_at) {
                 (Some(v), Some(at)) => format!("{v} ({at})"),
                 (Some(v), None) => v.clone(),
                 _ => "-".to_string(),
             };
             c.insert(2, version);
-            let cells: Vec<String> = c.iter().map(|s| s.replace('|', "\\|")).collect();
+            let cells: Vec<String> =
+                c.iter().enumerate().map(|(i, s)| if i == 1 { s.clone() } else { md(s) }).collect();
             let _ = writeln!(out, "| {} |", cells.join(" | "));
         }
         let _ = writeln!(out, "\n{}", self.rule);
         for row in &self.rows {
-            let _ = writeln!(out, "\n## {}\n", row.bot);
+            let _ = writeln!(out, "\n## {}\n", md(&row.bot));
             if let Some(note) = &row.note {
-                let _ = writeln!(out, "{note}\n");
+                let _ = writeln!(out, "{}\n", md(note));
             }
             if let Some(log) = &row.build_log {
                 let _ = writeln!(out, "[build log]({log})\n");
@@ -503,6 +506,8 @@ impl Leaderboard {
 
 /// One match of `bot` in words; with `links`, Markdown links to its replay and log.
 pub fn match_text(bot: &str, m: &MatchRef, links: bool) -> String {
+    // With links it is Markdown: every name and reason is made safe for it.
+    let safe = |t: &str| if links { safe_text::markdown(t) } else { t.to_string() };
     let opponents: Vec<String> = m
         .opponents
         .iter()
@@ -513,7 +518,7 @@ pub fn match_text(bot: &str, m: &MatchRef, links: bool) -> String {
                 Some(Some(r)) => format!(", forfeit: {r}"),
                 _ => String::new(),
             };
-            format!("{o}{score}{forfeit}")
+            format!("{}{score}{forfeit}", safe(o))
         })
         .collect();
     let mine = match &m.forfeit {
@@ -522,15 +527,16 @@ pub fn match_text(bot: &str, m: &MatchRef, links: bool) -> String {
     };
     let tick = m.ended_at.map_or(String::new(), |t| format!(", ended at step {t}"));
     let mut text = format!(
-        "{bot} {}{mine} vs {} on {} (seat {}): {}{tick}",
+        "{} {}{mine} vs {} on {} (seat {}): {}{tick}",
+        safe(bot),
         m.score,
         opponents.join("; "),
-        m.map,
+        safe(&m.map),
         m.seat,
         m.outcome
     );
     if links {
-        let _ = write!(text, " — [replay]({})", m.replay);
+        let _ = write!(text, " — [watch]({}) · [replay]({})", crate::replay::page_path(&m.replay), m.replay);
         if let Some(log) = &m.log {
             let _ = write!(text, " · [log]({log})");
         }
@@ -580,6 +586,7 @@ mod tests {
             versions: Vec::new(),
             ended_at: vec![10, 12],
             at: 0,
+            forfeits: Vec::new(),
         }
     }
 
@@ -716,7 +723,7 @@ mod tests {
         let text = match_text("b", m, true);
         assert_eq!(
             text,
-            "b 0, forfeit: timeout vs a 7 on m.txt (seat 2): loss, ended at step 12 — [replay](replays/1.json)"
+            "b 0, forfeit: timeout vs a 7 on m.txt (seat 2): loss, ended at step 12 — [watch](replays/1.html) · [replay](replays/1.json)"
         );
     }
 

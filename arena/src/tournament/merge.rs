@@ -59,7 +59,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged, TournamentError> {
             if !same {
                 let replay = PathBuf::from(&line.replay);
                 let log = PathBuf::from("logs").join(format!("{}.log", line.key));
-                for rel in [replay.clone(), replay.with_extension("html"), log] {
+                for rel in [replay.clone(), crate::replay::page_file(&replay), log] {
                     copy_atomic(&dir.join(&rel), &out.join(&rel))?;
                 }
             }
@@ -83,7 +83,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged, TournamentError> {
         let _ = std::fs::remove_file(f);
     }
     let leaderboard = record.leaderboard(&lines, out);
-    write_leaderboard(out, &leaderboard)?;
+    write_leaderboard(out, &leaderboard, &lines)?;
     let missing: Vec<String> =
         record.schedule.iter().filter(|m| !seen.contains(&m.key)).map(|m| m.key.clone()).collect();
     Ok(Merged { leaderboard, missing, results: lines.len() })

@@ -32,6 +32,7 @@ use crate::engine::Game;
 use crate::games;
 use crate::referee::{play_match, BotCommand, PlayedMatch, RefereeError};
 use crate::replay::write_atomic;
+use crate::safe_text;
 use crate::sandbox::{Sandbox, SandboxLimits};
 
 /// The resolved tournament, as written to `tournament.json`.
@@ -281,6 +282,8 @@ pub fn run(
     std::fs::create_dir_all(out.join("replays")).map_err(|e| TournamentError::io(out, e))?;
     std::fs::create_dir_all(out.join("logs")).map_err(|e| TournamentError::io(out, e))?;
     let _lock = FolderLock::take(out, None)?;
+    // Replay pages use the folder's shared viewer from the first match on.
+    crate::view::write_assets(out).map_err(|e| TournamentError::io(&out.join("assets"), e))?;
     let previous = if out.join(TOURNAMENT_FILE).exists() { Some(TournamentRecord::load(out)?) } else { None };
     let existing = results::read_all(out)?;
     if !options.resume && (!existing.is_empty() || previous.is_some()) {
@@ -308,7 +311,7 @@ pub fn run(
     let record = TournamentRecord { config, bots, failures, schedule, history, boards: facts };
     if let Some(previous) = &previous {
         for line in changes(previous, &record) {
-            eprintln!("change: {line}");
+            eprintln!("change: {}", safe_text::terminal_lines(&line));
         }
     }
     for key in &options.rerun {
@@ -346,7 +349,7 @@ pub fn run(
     eprintln!("{}", plan_text(&todo, kept, waiting));
     if options.prepare_only {
         let leaderboard = record.leaderboard(&sorted.done, out);
-        write_leaderboard(out, &leaderboard)?;
+        write_leaderboard(out, &leaderboard, &sorted.done)?;
         return Ok(Summary {
             out: out.to_path_buf(),
             leaderboard,
@@ -363,7 +366,7 @@ pub fn run(
     let mut done = sorted.done;
     let (played, failed) = play_all(&record, game, boards, todo, writer, out, &mut done, &cancel)?;
     let leaderboard = record.leaderboard(&done, out);
-    write_leaderboard(out, &leaderboard)?;
+    write_leaderboard(out, &leaderboard, &done)?;
     Ok(Summary {
         out: out.to_path_buf(),
         leaderboard,
@@ -530,7 +533,7 @@ fn plan_text(todo: &[ScheduledMatch], kept: usize, waiting: usize) -> String {
             *by_bot.entry(s.as_str()).or_default() += 1;
         }
     }
-    let who: Vec<String> = by_bot.iter().map(|(b, n)| format!("{b} {n}")).collect();
+    let who: Vec<String> = by_bot.iter().map(|(b, n)| format!("{} {n}", safe_text::terminal(b))).collect();
     let mut text = format!("plan: {} matches to play", todo.len());
     if !who.is_empty() {
         text.push_str(&format!(" ({})", who.join(", ")));
@@ -652,9 +655,7 @@ fn play_all(
                     let replay_path = out.join(&line.replay);
                     let log_path = out.join("logs").join(format!("{}.log", line.key));
                     record.save(&replay_path, &log_path).map_err(|e| TournamentError::Invalid(e.to_string()))?;
-                    let page = replay_path.with_extension("html");
-                    write_atomic(&page, crate::view::replay_page(&record.replay).as_bytes())
-                        .map_err(|e| TournamentError::io(&page, e))?;
+                    write_replay_page(&replay_path, &record.replay, &m)?;
                     writer.append(&line)?;
                     progress.finished(&m, &line);
                     done.push(line);
@@ -718,7 +719,7 @@ fn load_boards(config: &TournamentConfig, game: &dyn Game) -> Result<BTreeMap<Pa
 /// Whether the replay a result names is on disk and records the same result.
 fn replay_agrees(out: &Path, line: &ResultLine) -> bool {
     let path = out.join(&line.replay);
-    let Ok(bytes) = std::fs::read(&path) else { return false };
+    let Ok(bytes) = crate::replay::read_json(&path) else { return false };
     #[derive(Deserialize)]
     struct Head {
         result: crate::replay::MatchResult,
@@ -838,11 +839,12 @@ async fn play_one(
         game: m.game,
         seed: m.seed,
         steps: played.replay.steps.len(),
-        replay: format!("replays/{}.json", m.key),
+        replay: format!("replays/{}.json.gz", m.key),
         result: played.replay.result.clone(),
         versions,
         ended_at: ended_at(&played.replay),
         at: unix_secs(),
+        forfeits: crate::explain::forfeit_facts(&played.replay),
     };
     Ok((line, played))
 }
@@ -869,17 +871,35 @@ fn remove_temporaries(out: &Path) {
     }
 }
 
-/// Writes `leaderboard.json` and `leaderboard.md` atomically.
-pub fn write_leaderboard(out: &Path, leaderboard: &Leaderboard) -> Result<(), TournamentError> {
+/// Writes a match's replay page beside its replay (`replays/<key>.html`): the replay file's
+/// bytes, read back, with links to the leaderboard and the players' pages.
+fn write_replay_page(
+    replay_path: &Path,
+    replay: &crate::replay::Replay,
+    m: &ScheduledMatch,
+) -> Result<(), TournamentError> {
+    let bytes = std::fs::read(replay_path).map_err(|e| TournamentError::io(replay_path, e))?;
+    let links = crate::view::Links {
+        index: Some("../index.html".to_string()),
+        bots: m.seats.iter().map(|s| Some(format!("../{}", crate::view::league::bot_page(s)))).collect(),
+        map: Some(m.map.display().to_string()),
+    };
+    let page = crate::replay::page_file(replay_path);
+    write_atomic(&page, crate::view::league_replay_page(replay, &bytes, &links).as_bytes())
+        .map_err(|e| TournamentError::io(&page, e))
+}
+
+/// Writes `leaderboard.json`, `leaderboard.md` and the pages (`index.html`, `bots/`, the
+/// shared `assets/`), each file atomically. `results` are the lines behind `leaderboard`.
+pub fn write_leaderboard(out: &Path, leaderboard: &Leaderboard, results: &[ResultLine]) -> Result<(), TournamentError> {
     let json = serde_json::to_vec_pretty(leaderboard).map_err(|e| TournamentError::Invalid(e.to_string()))?;
     let path = out.join("leaderboard.json");
     write_atomic(&path, &json).map_err(|e| TournamentError::io(&path, e))?;
     let path = out.join("leaderboard.md");
     let title = format!("Leaderboard: {}", out.file_name().map_or("tournament".into(), |n| n.to_string_lossy()));
     write_atomic(&path, leaderboard.markdown(&title).as_bytes()).map_err(|e| TournamentError::io(&path, e))?;
-    let path = out.join("index.html");
-    write_atomic(&path, crate::view::index_page(&title, leaderboard).as_bytes())
-        .map_err(|e| TournamentError::io(&path, e))
+    crate::view::write_assets(out).map_err(|e| TournamentError::io(&out.join("assets"), e))?;
+    crate::view::league::write_pages(out, &title, leaderboard, results).map_err(|e| TournamentError::io(out, e))
 }
 
 /// Recomputes the leaderboard of a tournament folder from its files (every results file, a
@@ -892,11 +912,17 @@ pub fn recompute(dir: &Path, as_of: Option<u64>) -> Result<Leaderboard, Tourname
         return Ok(record.leaderboard_as_of(&results, dir, t));
     }
     let leaderboard = record.leaderboard(&results, dir);
-    write_leaderboard(dir, &leaderboard)?;
+    write_leaderboard(dir, &leaderboard, &results)?;
     Ok(leaderboard)
 }
 
-/// A progress bar on a terminal, plain lines on stderr otherwise.
+/// `a vs b` with the names as safe terminal text (they come from config files).
+fn shown_pairing(m: &ScheduledMatch) -> String {
+    m.seats.iter().map(|s| safe_text::terminal(s)).collect::<Vec<_>>().join(" vs ")
+}
+
+/// A progress bar on a terminal, plain lines on stderr otherwise. Names and messages are
+/// shown as safe text.
 #[derive(Clone)]
 struct Progress {
     bar: Option<ProgressBar>,
@@ -930,12 +956,12 @@ impl Progress {
 
     fn started(&self, m: &ScheduledMatch) {
         let mut running = self.running();
-        running.push(m.seats.join(" vs "));
+        running.push(shown_pairing(m));
         self.show_running(&running);
     }
 
     fn ended(&self, m: &ScheduledMatch) {
-        let name = m.seats.join(" vs ");
+        let name = shown_pairing(m);
         let mut running = self.running();
         if let Some(i) = running.iter().position(|r| *r == name) {
             running.remove(i);
@@ -955,12 +981,15 @@ impl Progress {
         match &self.bar {
             Some(bar) => bar.inc(1),
             None => {
-                eprintln!("[{n}/{}] {} on {}: {}", self.total, m.seats.join(" vs "), m.map.display(), scores.join("-"))
+                let map = safe_text::terminal(&m.map.display().to_string());
+                eprintln!("[{n}/{}] {} on {map}: {}", self.total, shown_pairing(m), scores.join("-"))
             }
         }
     }
 
     fn println(&self, text: &str) {
+        let text = safe_text::terminal_lines(text);
+        let text = text.as_ref();
         match &self.bar {
             Some(bar) => bar.println(text),
             None => eprintln!("{text}"),

@@ -43,6 +43,9 @@ pub struct ResultLine {
     /// When the match ended (seconds since the Unix epoch; 0 when unknown).
     #[serde(default)]
     pub at: u64,
+    /// What the replay says about each forfeit (tick, times, limits), for the pages.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forfeits: Vec<crate::explain::ForfeitFact>,
 }
 
 /// The results files of `dir`: `results.jsonl` first, then each shard's, by name.
@@ -172,6 +175,7 @@ mod tests {
                 ],
                 winner: Some(0),
             },
+            forfeits: Vec::new(),
         }
     }
 

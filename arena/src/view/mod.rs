@@ -1,155 +1,193 @@
-//! Self-contained HTML pages: a replay viewer (the page shell and controls are shared, each
-//! game has its renderer in `viewer.js`) and a tournament index. No server, no network: the
-//! script, the styles and the replay itself are inlined, so pages open from the file system
-//! and can be published as a static folder.
+//! HTML pages: the replay viewer (the page shell and controls are shared, each game has its
+//! renderer in `viewer.js`) and a tournament's league pages (`index.html`, one page per bot).
+//! No server, no network: pages open from the file system and can be published as a static
+//! folder. `arena view` makes one self-contained page (script, styles and replay inlined);
+//! a tournament folder shares one copy of the scripts and styles in `assets/`, and each
+//! replay page holds only its header and its replay, gzip-compressed.
+//!
+//! Every text a bot controls reaches a page through [`safe_text::html`] or, inside a script,
+//! as JSON through [`safe_text::json_in_html`]; the scripts only ever set `textContent`.
+
+pub mod league;
 
 use std::fmt::Write;
+use std::path::Path;
 
-use crate::replay::Replay;
-use crate::tournament::leaderboard::Leaderboard;
+use base64::Engine as _;
 
-const CSS: &str = include_str!("viewer.css");
-const JS: &str = include_str!("viewer.js");
+use crate::explain::forfeit_facts;
+use crate::replay::{write_atomic, Replay};
+use crate::safe_text::{html, json_in_html};
 
-/// Escapes text for HTML.
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+const COMMON_JS: &str = include_str!("common.js");
+const VIEWER_CSS: &str = include_str!("viewer.css");
+const VIEWER_JS: &str = include_str!("viewer.js");
+const LEAGUE_CSS: &str = include_str!("league.css");
+const LEAGUE_JS: &str = include_str!("league.js");
+
+/// The shared scripts and styles of a tournament folder, by their plain names.
+const ASSETS: [(&str, &str); 5] = [
+    ("common.js", COMMON_JS),
+    ("viewer.css", VIEWER_CSS),
+    ("viewer.js", VIEWER_JS),
+    ("league.css", LEAGUE_CSS),
+    ("league.js", LEAGUE_JS),
+];
+
+/// Where a shared script or style (`viewer.js`) lives in a tournament folder, relative to it:
+/// `assets/viewer.1a2b3c4d.js`, named by its content. A page always loads the version it was
+/// written with, even after a newer arena adds its own beside it, and a browser never uses a
+/// stale cached copy of a published folder.
+pub fn asset(name: &str) -> String {
+    static NAMES: std::sync::OnceLock<Vec<(&'static str, String)>> = std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        ASSETS
+            .iter()
+            .map(|(name, text)| {
+                let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
+                (*name, format!("assets/{stem}.{}.{ext}", &blake3::hash(text.as_bytes()).to_hex()[..8]))
+            })
+            .collect()
+    });
+    names.iter().find(|(n, _)| *n == name).map_or_else(|| format!("assets/{name}"), |(_, path)| path.clone())
 }
 
-/// The replay's JSON made safe inside a `<script>` element.
-fn embedded_json(replay: &Replay) -> String {
-    // No `<` at all inside the script block: no answer, name or detail can end it or open a
-    // comment (`\u003c` is the same character to JSON).
-    serde_json::to_string(replay).unwrap_or_else(|_| "null".to_string()).replace('<', "\\u003c")
+/// Writes the shared scripts and styles into `dir/assets/` (each atomically, and only when
+/// missing: a file's name says its content).
+pub fn write_assets(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir.join("assets"))?;
+    for (name, text) in ASSETS {
+        let path = dir.join(asset(name));
+        if !path.is_file() {
+            write_atomic(&path, text.as_bytes())?;
+        }
+    }
+    Ok(())
 }
 
-/// One page that animates `replay`.
-pub fn replay_page(replay: &Replay) -> String {
-    let names: Vec<String> = replay.result.players.iter().map(|p| p.name.clone()).collect();
+/// Where a replay page finds the rest of a tournament folder.
+#[derive(Debug, Clone, Default)]
+pub struct Links {
+    /// The leaderboard page, relative to the replay page.
+    pub index: Option<String>,
+    /// Each player's bot page, relative to the replay page, in player order.
+    pub bots: Vec<Option<String>>,
+    /// The map the match was played on, as the tournament names it.
+    pub map: Option<String>,
+}
+
+/// The page's header: title, result, and why each forfeiting player forfeited (with a link to
+/// that tick).
+fn replay_header(replay: &Replay, links: &Links) -> String {
+    let names: Vec<&str> = replay.result.players.iter().map(|p| p.name.as_str()).collect();
     let title = format!("{}: {}", replay.game, names.join(" vs "));
     let verdict = match replay.result.winner.and_then(|w| replay.result.players.get(w)) {
         Some(p) => format!("winner: {}", p.name),
+        None if replay.result.players.len() < 2 => "single-player test".to_string(),
         None => "draw".to_string(),
     };
     let scores: Vec<String> = replay.result.players.iter().map(|p| format!("{} {}", p.name, p.score)).collect();
+    let map = links.map.as_ref().map_or(String::new(), |m| format!("{m} · "));
+    let mut out = String::from("<header>");
+    if links.index.is_some() || links.bots.iter().any(Option::is_some) {
+        out.push_str("<nav>");
+        if let Some(index) = &links.index {
+            let _ = write!(out, r#"<a href="{}">← leaderboard</a>"#, html(index));
+        }
+        for (i, page) in links.bots.iter().enumerate() {
+            if let (Some(page), Some(name)) = (page, names.get(i)) {
+                let _ = write!(out, r#" · <a href="{}">{}</a>"#, html(page), html(name));
+            }
+        }
+        out.push_str("</nav>");
+    }
+    let _ = write!(
+        out,
+        r#"<h1 id="title">{}</h1><div class="sub">{}seed {} · {} steps · result: {} ({})</div>"#,
+        html(&title),
+        html(&map),
+        replay.seed,
+        replay.steps.len(),
+        html(&scores.join(", ")),
+        html(&verdict)
+    );
+    for fact in forfeit_facts(replay) {
+        let Some(p) = replay.result.players.get(fact.player) else { continue };
+        let jump = fact.tick.map_or(String::new(), |t| format!(r##" <a href="#tick={t}">show tick {t}</a>"##));
+        let why = capitalise(&fact.sentence_about(&p.name, p.detail.as_deref()));
+        let _ = write!(out, r#"<p class="why">{}{jump}</p>"#, html(&why));
+    }
+    out.push_str("</header>");
+    out
+}
+
+/// `text` with its first letter in upper case.
+pub fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
+}
+
+/// The start of every page: doctype, character set, viewport and title.
+fn head(title: &str) -> String {
     format!(
-        r##"<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title><style>{CSS}</style></head>
-<body>
-<header><h1 id="title">{title}</h1><div class="sub">seed {seed} · {steps} steps · result: {scores} ({verdict})</div></header>
-<main>
-<section id="stage"><div id="board"></div></section>
-<aside id="side">
-<div class="panel"><div id="controls">
-<button id="first" title="first (Home)">|◀</button><button id="prev" title="step back (←)">◀</button>
-<button id="play" title="play / pause (space)">▶</button><button id="next" title="step (→)">▶|</button>
-<button id="lastbtn" title="last (End)">▶▶|</button>
-<input id="scrub" type="range" min="0" value="0" aria-label="tick">
-<span id="tickline">tick <b id="tick">0</b> / <span id="ticks">0</span></span>
-<label>speed <select id="speed"><option value="400">0.5×</option><option value="200" selected>1×</option><option value="100">2×</option><option value="50">4×</option><option value="20">10×</option></select></label>
-</div><div class="keys">space play/pause · ← → step · Home/End</div></div>
-<div class="panel"><table class="players" id="players"></table></div>
-<div class="panel"><b>this tick</b><div id="events"></div></div>
-<div class="panel keys" id="legend"></div>
-</aside>
-</main>
-<script type="application/json" id="replay">{json}</script>
-<script>{JS}</script>
-</body></html>
-"##,
-        title = esc(&title),
-        seed = replay.seed,
-        steps = replay.steps.len(),
-        scores = esc(&scores.join(", ")),
-        verdict = esc(&verdict),
-        json = embedded_json(replay),
+        r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{}</title>"#,
+        html(title)
     )
 }
 
-/// The tournament's index: the leaderboard as a sortable table, each bot's row opening onto
-/// its matches, each match linking to its replay page.
-pub fn index_page(title: &str, board: &Leaderboard) -> String {
-    let mut rows = String::new();
-    for row in &board.rows {
-        let mut forfeits = if let Some(f) = &row.failure {
-            esc(f)
-        } else if row.forfeits.is_empty() {
-            "-".to_string()
-        } else {
-            esc(&row.forfeits.iter().map(|(r, n)| format!("{r} {n}")).collect::<Vec<_>>().join(", "))
-        };
-        if let Some(note) = &row.note {
-            let _ = write!(forfeits, " ({})", esc(note));
-        }
-        if let Some(log) = &row.build_log {
-            let _ = write!(forfeits, r#" <a href="{}">build log</a>"#, esc(log));
-        }
-        let _ = write!(
-            rows,
-            r#"<tbody class="bot"><tr class="row" data-bot="{bot}"><td data-v="{rank}">{rank}</td><td data-v="{bot}"><button class="open" aria-expanded="false">▸</button> {bot}</td><td data-v="{total}">{total}</td><td data-v="{games}">{games}</td><td data-v="{wins}">{wins}</td><td data-v="{draws}">{draws}</td><td data-v="{losses}">{losses}</td><td data-v="{avg}">{avg:.1}</td><td data-v="{forfeits}">{forfeits}</td><td data-v="{rating}">{rating:.0} ± {dev:.0}</td></tr>"#,
-            bot = esc(&row.bot),
-            rank = row.rank,
-            total = row.total_score,
-            games = row.games,
-            wins = row.wins,
-            draws = row.draws,
-            losses = row.losses,
-            avg = row.average_score,
-            rating = row.rating,
-            dev = row.deviation,
-        );
-        let _ = write!(rows, r#"<tr class="matches" hidden><td colspan="10"><ul>"#);
-        for m in &row.matches {
-            let page = m.replay.trim_end_matches(".json").to_string() + ".html";
-            let log = m.log.as_ref().map_or(String::new(), |l| format!(r#" · <a href="{}">log</a>"#, esc(l)));
-            let _ = write!(
-                rows,
-                r#"<li><a class="replay-link" href="{page}">{text}</a>{log}</li>"#,
-                page = esc(&page),
-                text = esc(&crate::tournament::leaderboard::match_text(&row.bot, m, false)),
-            );
-        }
-        rows.push_str("</ul></td></tr></tbody>");
-    }
+/// One self-contained page that animates `replay` (`arena view`): the viewer's script and
+/// styles and the replay's JSON are inlined.
+pub fn replay_page(replay: &Replay) -> String {
+    let json = json_in_html(replay).unwrap_or_else(|_| "null".to_string());
+    let names: Vec<&str> = replay.result.players.iter().map(|p| p.name.as_str()).collect();
     format!(
-        r##"<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title><style>{CSS}
-table.board {{ border-collapse: collapse; background: #fff; width: 100%; font-variant-numeric: tabular-nums; }}
-table.board th {{ cursor: pointer; text-align: left; border-bottom: 2px solid var(--line); padding: 6px; white-space: nowrap; }}
-table.board td {{ padding: 6px; border-bottom: 1px solid #eee; }}
-.open {{ border: 0; background: none; cursor: pointer; font-size: 14px; }}
-.matches ul {{ margin: 4px 0 8px 24px; padding: 0; }} .wrap {{ overflow-x: auto; padding: 16px; }}
-</style></head>
-<body><header><h1>{title}</h1><div class="sub">{played} · {rule} · click a column to sort, a bot to see its matches</div><div class="sub">{facts}</div></header>
-<div class="wrap"><table class="board" id="board"><thead><tr><th>rank</th><th>bot</th><th>total score</th><th>games</th><th>wins</th><th>draws</th><th>losses</th><th>avg score</th><th>forfeits</th><th>rating</th></tr></thead>
-{rows}</table></div>
-<script>
-"use strict";
-document.querySelectorAll("tr.row").forEach((tr) => tr.addEventListener("click", (e) => {{
-  if (e.target.tagName === "A") return;
-  const list = tr.nextElementSibling; list.hidden = !list.hidden;
-  tr.querySelector(".open").textContent = list.hidden ? "▸" : "▾";
-  tr.querySelector(".open").setAttribute("aria-expanded", String(!list.hidden));
-}}));
-document.querySelectorAll("#board th").forEach((th, col) => {{
-  let up = col !== 0;
-  th.addEventListener("click", () => {{
-    const table = document.getElementById("board");
-    const bodies = Array.from(table.querySelectorAll("tbody.bot"));
-    const key = (b) => b.rows[0].cells[col].dataset.v;
-    const num = bodies.every((b) => key(b) !== "" && !isNaN(parseFloat(key(b))));
-    bodies.sort((a, b) => {{ const x = key(a), y = key(b); const c = num ? parseFloat(x) - parseFloat(y) : x.localeCompare(y); return up ? -c : c; }});
-    up = !up;
-    bodies.forEach((b) => table.appendChild(b));
-  }});
-}});
-</script></body></html>
-"##,
-        title = esc(title),
-        played = esc(&board.played_text()),
-        rule = esc(&board.rule),
-        facts = esc(&board.facts_text()),
+        "{}<style>{VIEWER_CSS}</style></head>\n<body>{}\n<script type=\"application/json\" id=\"replay\">{json}</script>\n<script>{COMMON_JS}</script>\n<script>{VIEWER_JS}</script>\n</body></html>\n",
+        head(&format!("{}: {}", replay.game, names.join(" vs "))),
+        replay_header(replay, &Links::default()),
     )
+}
+
+/// A tournament's replay page, beside its replay in `replays/`: the header, the replay file's
+/// bytes (`file`, gzip-compressed JSON) in base64, and the folder's shared viewer.
+pub fn league_replay_page(replay: &Replay, file: &[u8], links: &Links) -> String {
+    let names: Vec<&str> = replay.result.players.iter().map(|p| p.name.as_str()).collect();
+    let data = base64::engine::general_purpose::STANDARD.encode(file);
+    format!(
+        "{}<link rel=\"stylesheet\" href=\"../{}\"></head>\n<body>{}\n<script type=\"application/gzip+base64\" id=\"replay\">{data}</script>\n<script src=\"../{}\"></script><script src=\"../{}\"></script>\n</body></html>\n",
+        head(&format!("{}: {}", replay.game, names.join(" vs "))),
+        asset("viewer.css"),
+        replay_header(replay, links),
+        asset("common.js"),
+        asset("viewer.js"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_escape_what_bots_control() {
+        let mut replay = Replay::new(
+            "resource-rush",
+            1,
+            serde_json::json!({}),
+            vec![],
+            crate::referee::Limits::default(),
+            serde_json::json!({}),
+        );
+        replay.result.players = vec![crate::replay::PlayerResult {
+            name: "<img src=x onerror=alert(1)>".into(),
+            score: 0,
+            finished: false,
+            forfeit: Some("malformed".into()),
+            detail: Some("found `</script><script>alert(2)</script>`".into()),
+        }];
+        for page in [replay_page(&replay), league_replay_page(&replay, b"\x1f\x8b", &Links::default())] {
+            assert!(!page.contains("<img"), "{page}");
+            assert!(!page.contains("</script><script>alert"), "{page}");
+            assert!(page.contains("&lt;img src=x onerror=alert(1)&gt;"));
+        }
+    }
 }

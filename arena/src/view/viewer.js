@@ -1,17 +1,65 @@
-// Replay viewer: the page shell (controls, keyboard, tick state) and one renderer per game.
-// The replay is embedded in the page as JSON, so the page works from the file system.
+// Replay viewer: the page shell (controls, keyboard, tick state, answers, score chart) and one
+// renderer per game. The replay is in the page itself, as JSON or as gzip-compressed JSON in
+// base64 (tournament pages, which share this script), so pages work from the file system.
 "use strict";
 (function () {
-  const R = JSON.parse(document.getElementById("replay").textContent);
+  const { $, el, svg } = window.arena;
+  /** Long text a bot wrote, cut for display (the replay file keeps all of it). */
+  const short = (s) => (s.length > 200 ? s.slice(0, 200) + "… [" + (s.length - 200) + " more characters]" : s);
+
+  /** The replay embedded in the page: plain JSON, or base64 of gzip-compressed JSON. */
+  async function load() {
+    const node = $("replay");
+    if (node.type === "application/json") return JSON.parse(node.textContent);
+    const bin = atob(node.textContent.trim());
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return JSON.parse(await new Response(stream).text());
+  }
+
+  /** The board, the side panels and the controls (the page itself holds only its header). */
+  function shell() {
+    const main = el("main");
+    const stage = el("section"); stage.id = "stage";
+    const board = el("div"); board.id = "board"; stage.appendChild(board);
+    const side = el("aside"); side.id = "side";
+    const controls = el("div"); controls.id = "controls";
+    [["first", "first (Home)", "|◀"], ["prev", "step back (←)", "◀"], ["play", "play / pause (space)", "▶"],
+      ["next", "step (→)", "▶|"], ["lastbtn", "last (End)", "▶▶|"]].forEach(([id, title, text]) => {
+      const b = el("button", "", text); b.id = id; b.title = title; controls.appendChild(b);
+    });
+    const scrub = el("input"); scrub.id = "scrub"; scrub.type = "range"; scrub.min = "0"; scrub.value = "0";
+    scrub.setAttribute("aria-label", "tick"); controls.appendChild(scrub);
+    const line = el("span"); line.id = "tickline";
+    line.append("tick ", el("b", "", "0"), " / ", el("span", "", "0"));
+    line.children[0].id = "tick"; line.children[1].id = "ticks";
+    controls.appendChild(line);
+    const speed = el("select"); speed.id = "speed";
+    [["400", "0.5×"], ["200", "1×"], ["100", "2×"], ["50", "4×"], ["20", "10×"]].forEach(([v, t]) => {
+      const o = el("option", "", t); o.value = v; if (v === "200") o.selected = true; speed.appendChild(o);
+    });
+    const label = el("label", "", "speed "); label.appendChild(speed); controls.appendChild(label);
+    const panel = (children, cls) => { const p = el("div", "panel" + (cls ? " " + cls : "")); children.forEach((c) => p.appendChild(c)); side.appendChild(p); return p; };
+    panel([controls, el("div", "keys", "space play/pause · ← → step · Home/End · click the chart to jump")]);
+    const players = el("table", "players"); players.id = "players"; panel([players]);
+    const chart = el("div"); chart.id = "chart"; panel([el("b", "", "score over time"), chart], "chart-panel");
+    const answers = el("div"); answers.id = "answers"; panel([el("b", "", "answers this tick"), answers]);
+    const events = el("div"); events.id = "events"; panel([el("b", "", "this tick"), events]);
+    const legend = panel([], "keys"); legend.id = "legend";
+    main.append(stage, side);
+    document.body.appendChild(main);
+  }
+
+  load().then((R) => start(R)).catch((e) => {
+    const p = el("p", "error", "This replay could not be read: " + e);
+    document.body.appendChild(p);
+  });
+
+  function start(R) {
+  shell();
   const frames = [R.initial].concat(R.steps.map((s) => s.frame));
   const last = frames.length - 1;
-  const $ = (id) => document.getElementById(id);
-  const el = (tag, cls, text) => {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
   const name = (i) => (R.players[i] ? R.players[i].name : i === 1 ? "scripted opponent" : "player " + (i + 1));
 
   // ---- Resource Rush -------------------------------------------------------------------
@@ -221,6 +269,58 @@
 
   const draw = ({ "resource-rush": resourceRush, "resource-rush-test": resourceRush, lcr: lcr, atoms: atoms, tactics: tactics }[R.game] || generic)();
 
+  // ---- Answers of a tick: the raw line (cut when long) and how long it took ----------------
+  function answers(t) {
+    if (t === 0) return "";
+    const s = R.steps[t - 1];
+    if (s.chance !== undefined && s.chance !== null) return "chance: " + s.chance;
+    return (s.replies || []).map((r) => {
+      const what = r.answer !== undefined && r.answer !== null ? short(r.answer) : "no answer (" + (r.failure || "?") + ")";
+      const cpu = r.cpu_ms !== undefined && r.cpu_ms !== null ? ", " + r.cpu_ms + " ms CPU" : "";
+      return name(r.player) + ": " + what + "  [" + (r.ms || 0) + " ms" + cpu + "]";
+    }).join("\n");
+  }
+
+  // ---- Score over time: one line per player, a cursor at the shown tick ---------------------
+  /** Per frame, one number per player (score, fields, chips…), or null for games without one. */
+  function series() {
+    const count = (rows, letters) => letters.split("").map((ch) => rows.join(" ").split(" ").filter((tok) => tok[0] === ch).length);
+    switch (R.game) {
+      case "resource-rush": case "resource-rush-test": return frames.map((f) => f.players.map((p) => p.score));
+      case "tactics": return frames.map((f) => f.fields);
+      case "lcr": return frames.map((f) => f.chips);
+      case "atoms": return frames.map((f) => count(f.board, "RGPBYW".slice(0, R.setup.players)));
+      default: return null;
+    }
+  }
+  const chart = (function () {
+    const data = series();
+    const box = $("chart");
+    if (!data || !data.length || !data[0]) { box.parentNode.style.display = "none"; return () => {}; }
+    const W = 276, H = 96, pad = 4;
+    const top = Math.max(1, ...data.map((row) => Math.max(...row)));
+    const x = (t) => pad + (W - 2 * pad) * (last ? t / last : 0);
+    const y = (v) => H - pad - (H - 2 * pad) * (v / top);
+    const g = svg("svg", { viewBox: "0 0 " + W + " " + H, width: W, height: H, role: "img" });
+    g.appendChild(svg("line", { x1: pad, x2: W - pad, y1: H - pad, y2: H - pad, class: "axis" }));
+    data[0].forEach((_, i) => {
+      const pts = data.map((row, t) => x(t).toFixed(1) + "," + y(row[i] || 0).toFixed(1)).join(" ");
+      const line = svg("polyline", { points: pts, class: "series s" + i });
+      const title = svg("title"); title.textContent = name(i); line.appendChild(title);
+      g.appendChild(line);
+    });
+    const cursor = svg("line", { y1: 0, y2: H, class: "cursor" });
+    g.appendChild(cursor);
+    const label = svg("text", { x: pad + 2, y: 11, class: "top" }); label.textContent = String(top);
+    g.appendChild(label);
+    g.addEventListener("click", (e) => {
+      const r = g.getBoundingClientRect();
+      stop(); show(Math.round(((e.clientX - r.left) / r.width * W - pad) / (W - 2 * pad) * last));
+    });
+    box.appendChild(g);
+    return (t) => { cursor.setAttribute("x1", x(t)); cursor.setAttribute("x2", x(t)); };
+  })();
+
   // ---- Shell: tick state, controls, keyboard ---------------------------------------------
   let t = 0, timer = null;
   const scrub = $("scrub");
@@ -228,6 +328,8 @@
   function show(k) {
     t = Math.max(0, Math.min(last, k));
     draw(t);
+    $("answers").textContent = answers(t) || "-";
+    chart(t);
     $("tick").textContent = t;
     $("ticks").textContent = last;
     scrub.value = t;
@@ -255,7 +357,12 @@
     else if (e.key === "Home") { stop(); show(0); }
     else if (e.key === "End") { stop(); show(last); }
   });
+  window.addEventListener("hashchange", () => {
+    const h = /tick=(\d+)/.exec(location.hash);
+    if (h) { stop(); show(+h[1]); }
+  });
   const m = /tick=(\d+)/.exec(location.hash);
   show(m ? +m[1] : 0);
   document.body.dataset.ready = "1";
+  }
 })();

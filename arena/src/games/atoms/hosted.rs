@@ -242,7 +242,7 @@ impl State for AtomsState {
                 "{} forfeits: {} ({})\n",
                 COLOURS[v["player"].as_u64().unwrap_or(0) as usize],
                 v["forfeit"].as_str().unwrap_or(""),
-                v["detail"].as_str().unwrap_or("")
+                crate::safe_text::terminal(v["detail"].as_str().unwrap_or(""))
             ),
             None => String::new(),
         };

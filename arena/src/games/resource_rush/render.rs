@@ -5,6 +5,7 @@ use std::fmt::Write;
 use bot_sdk::{Cell, Pos};
 
 use super::{ResourceRush, Status};
+use crate::safe_text;
 
 /// Legend printed under the board.
 const LEGEND: &str = "legend: @1 @2 players (@@ both), $ final, . ground, 1-99 resource, W wall, E void, F fire, J jump, D double, T triple";
@@ -47,7 +48,7 @@ pub fn render(game: &ResourceRush) -> String {
             Status::Playing if i == 1 && game.is_test() => "scripted opponent".to_string(),
             Status::Playing => "playing".to_string(),
             Status::Finished => "finished".to_string(),
-            Status::Forfeit { reason, detail } => format!("forfeit: {reason} ({detail})"),
+            Status::Forfeit { reason, detail } => format!("forfeit: {reason} ({})", safe_text::terminal(detail)),
         };
         let action = game.last[i].action.map_or("-".to_string(), |a| a.to_string());
         let _ = writeln!(
@@ -63,7 +64,8 @@ pub fn render(game: &ResourceRush) -> String {
         );
     }
     let who = |p: usize| format!("P{}", p + 1);
-    let events: Vec<String> = game.events.iter().map(|e| e.describe(who)).collect();
+    // A forfeit's detail may quote the bot's answer: shown as a safe, short field.
+    let events: Vec<String> = game.events.iter().map(|e| safe_text::terminal(&e.describe(who))).collect();
     if !events.is_empty() {
         let _ = writeln!(out, "events: {}", events.join("; "));
     }

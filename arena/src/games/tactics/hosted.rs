@@ -279,7 +279,7 @@ impl State for TacticsState {
             None if !self.last.is_null() => format!(
                 "Player {} forfeits: {}\n",
                 IDS[self.last["player"].as_u64().unwrap_or(0) as usize],
-                self.last["detail"].as_str().unwrap_or("")
+                crate::safe_text::terminal(self.last["detail"].as_str().unwrap_or(""))
             ),
             None => String::new(),
         };

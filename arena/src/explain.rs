@@ -1,0 +1,224 @@
+//! Why a bot forfeited, as facts taken from its replay (at which tick, how long its answer
+//! took against which limit) and in words a student understands ("at tick 37 your bot took
+//! more than 1000 ms to answer"). Tournaments record the facts with each result, so pages
+//! can explain every forfeit without reading the replays again.
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::PlayerId;
+use crate::referee::ClockKind;
+use crate::replay::{answer_times, LimitKind, Replay};
+
+/// What a replay says about one player's forfeit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForfeitFact {
+    /// The player (0-based, in seat order).
+    pub player: PlayerId,
+    /// The forfeit reason (`timeout`, `malformed`, `fire`, …).
+    pub reason: String,
+    /// The tick (1-based step) of its last answer, where the forfeit happened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tick: Option<usize>,
+    /// Wall time of that answer, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ms: Option<u64>,
+    /// CPU time of the bot's box for that answer, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_ms: Option<u64>,
+    /// The time limit of that answer, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit_ms: Option<u64>,
+    /// Which limit it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<LimitKind>,
+    /// What the limit counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockKind>,
+    /// The wall time after which an answer ended whatever its CPU time, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backstop_ms: Option<u64>,
+}
+
+/// The facts of every forfeit in `replay`, in player order.
+pub fn forfeit_facts(replay: &Replay) -> Vec<ForfeitFact> {
+    let times = answer_times(replay);
+    replay
+        .result
+        .players
+        .iter()
+        .enumerate()
+        .filter_map(|(p, r)| {
+            let reason = r.forfeit.clone()?;
+            // A player is not asked again after it forfeits: its last answer is where.
+            let last = times.iter().rev().find(|t| t.player == p);
+            let reply = last.and_then(|t| replay.steps[t.step - 1].replies.iter().find(|r| r.player == p));
+            Some(ForfeitFact {
+                player: p,
+                reason,
+                tick: last.map(|t| t.step),
+                ms: reply.map(|r| r.ms),
+                cpu_ms: reply.and_then(|r| r.cpu_ms),
+                limit_ms: last.map(|t| t.limit.as_millis() as u64),
+                limit: last.map(|t| t.kind),
+                clock: Some(replay.limits.clock),
+                backstop_ms: last.map(|t| t.backstop.as_millis() as u64),
+            })
+        })
+        .collect()
+}
+
+impl ForfeitFact {
+    /// The forfeit in a student's words, addressed to the bot's author ("your bot …"), with
+    /// the game's `detail` of it (the result's). Plain text that may quote the bot: escape it
+    /// for the output it goes to.
+    pub fn sentence(&self, detail: Option<&str>) -> String {
+        self.sentence_about("your bot", detail)
+    }
+
+    /// The same sentence about `subject` (a bot's name, where both players read it).
+    pub fn sentence_about(&self, subject: &str, detail: Option<&str>) -> String {
+        let at = self.tick.map_or(String::new(), |t| format!("at tick {t} "));
+        let detail = detail.unwrap_or("");
+        let ms = self.ms.unwrap_or(0);
+        let limit = self.limit_ms.unwrap_or(0);
+        match self.reason.as_str() {
+            "timeout" => {
+                let cpu = self.clock == Some(ClockKind::Cpu);
+                let cpu_ms = self.cpu_ms.unwrap_or(ms);
+                let backstop = self.backstop_ms.unwrap_or(limit);
+                if cpu && cpu_ms < limit && ms >= backstop {
+                    // Ended by the wall-clock backstop: it was not computing.
+                    return format!(
+                        "{at}{subject} was silent for {ms} ms while using only {cpu_ms} ms of CPU time: was it \
+                         waiting for input or sleeping, or did it forget to flush its output? An answer ends after \
+                         {backstop} ms on the clock, whatever its CPU time."
+                    );
+                }
+                let took = if cpu {
+                    format!(
+                        "took more than {limit} ms of CPU time to answer (it used {cpu_ms} ms; {ms} ms on the clock)"
+                    )
+                } else {
+                    format!("took more than {limit} ms to answer (it was stopped after {ms} ms)")
+                };
+                let which = match self.limit {
+                    Some(LimitKind::FirstAnswer) => {
+                        format!("The first answer may take {limit} ms, starting the program included.")
+                    }
+                    Some(LimitKind::Total) => "That was all that was left of the game's total answer time: the \
+                                               whole game's answers must fit in it, so think less per tick."
+                        .to_string(),
+                    _ => format!("Each answer must come within {limit} ms."),
+                };
+                format!("{at}{subject} {took}. {which}")
+            }
+            "crash" => format!("{at}{subject} exited or closed its output (its stderr is in the match log)."),
+            "extra_output" => {
+                format!("{at}{subject} printed a line that no TICK asked for (debug output goes to stderr).")
+            }
+            "malformed" => format!("{at}{subject}'s answer was not understood: {detail}."),
+            "invalid_move" => format!("{at}{subject} made a move the rules do not allow: {detail}."),
+            "fire" => format!("{at}{subject} walked into fire ({detail}): fire ends the game with 0 points."),
+            "cpu" => format!("{at}{subject} used up its CPU-time limit for the whole program."),
+            "memory" => format!("{at}{subject} ran out of memory under its limit."),
+            other if detail.is_empty() => format!("{at}{subject} forfeited ({other})."),
+            other => format!("{at}{subject} forfeited ({other}): {detail}."),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fact(reason: &str) -> ForfeitFact {
+        ForfeitFact {
+            player: 0,
+            reason: reason.to_string(),
+            tick: Some(37),
+            ms: Some(1003),
+            cpu_ms: Some(1000),
+            limit_ms: Some(1000),
+            limit: Some(LimitKind::Answer),
+            clock: Some(ClockKind::Cpu),
+            backstop_ms: Some(5000),
+        }
+    }
+
+    #[test]
+    fn timeouts_say_when_and_how_long() {
+        assert_eq!(
+            fact("timeout").sentence(None),
+            "at tick 37 your bot took more than 1000 ms of CPU time to answer (it used 1000 ms; 1003 ms on the \
+             clock). Each answer must come within 1000 ms."
+        );
+        let wall = ForfeitFact { clock: Some(ClockKind::Wall), backstop_ms: Some(1000), ..fact("timeout") };
+        assert!(wall
+            .sentence(None)
+            .starts_with("at tick 37 your bot took more than 1000 ms to answer (it was stopped after 1003 ms)"));
+        let sleeping = ForfeitFact { ms: Some(5002), cpu_ms: Some(3), ..fact("timeout") };
+        assert_eq!(
+            sleeping.sentence(None),
+            "at tick 37 your bot was silent for 5002 ms while using only 3 ms of CPU time: was it waiting for input \
+             or sleeping, or did it forget to flush its output? An answer ends after 5000 ms on the clock, whatever \
+             its CPU time."
+        );
+        let first =
+            ForfeitFact { tick: Some(1), limit_ms: Some(2000), limit: Some(LimitKind::FirstAnswer), ..fact("timeout") };
+        assert!(first.sentence(None).contains("The first answer may take 2000 ms"));
+    }
+
+    #[test]
+    fn facts_come_from_the_forfeiting_players_last_answer() {
+        use crate::engine::Failure;
+        use crate::replay::{PlayerInfo, PlayerResult, RecordedReply, Step};
+        let player = |name: &str| PlayerInfo { name: name.into(), command: String::new() };
+        let mut replay = Replay::new(
+            "resource-rush",
+            1,
+            serde_json::json!({}),
+            vec![player("a"), player("b")],
+            crate::referee::Limits::default(),
+            serde_json::json!({}),
+        );
+        let reply = |p: usize, ms: u64, failure: Option<Failure>| RecordedReply {
+            player: p,
+            answer: failure.is_none().then(|| "WAIT".to_string()),
+            failure,
+            ms,
+            cpu_ms: Some(ms.saturating_sub(2)),
+            raw_len: None,
+        };
+        for (t, late) in [(1, None), (2, None), (3, Some(Failure::Timeout))] {
+            let mut replies = vec![reply(0, 5, None)];
+            replies.push(reply(1, if late.is_some() { 1003 } else { 7 * t }, late));
+            replay.steps.push(Step { replies, chance: None, frame: serde_json::json!({}) });
+        }
+        let result = |name: &str, forfeit: Option<&str>| PlayerResult {
+            name: name.into(),
+            score: 0,
+            finished: false,
+            forfeit: forfeit.map(str::to_string),
+            detail: None,
+        };
+        replay.result.players = vec![result("a", None), result("b", Some("timeout"))];
+        let facts = forfeit_facts(&replay);
+        assert_eq!(facts.len(), 1, "only the player who forfeited");
+        let f = &facts[0];
+        assert_eq!((f.player, f.tick, f.ms, f.cpu_ms), (1, Some(3), Some(1003), Some(1001)));
+        assert_eq!((f.limit_ms, f.limit, f.clock), (Some(1000), Some(LimitKind::Answer), Some(ClockKind::Cpu)));
+        assert!(f.sentence(None).starts_with("at tick 3 your bot took more than 1000 ms of CPU time"));
+    }
+
+    #[test]
+    fn game_forfeits_quote_the_game() {
+        let f = fact("fire");
+        assert_eq!(
+            f.sentence(Some("entered the fire at (1, 1)")),
+            "at tick 37 your bot walked into fire (entered the fire at (1, 1)): fire ends the game with 0 points."
+        );
+        let f = fact("malformed");
+        let said = f.sentence(Some("expected `WAIT` or `MOVE x y`, found `GO`"));
+        assert!(said.ends_with("not understood: expected `WAIT` or `MOVE x y`, found `GO`."));
+    }
+}

@@ -1,0 +1,259 @@
+//! Text a bot controls (its answers, forfeit details that quote them, stderr excerpts, and
+//! names that come from config files) made safe for each kind of output: a terminal,
+//! Markdown, HTML and JSON. Replays keep the raw text as evidence; only its display changes.
+//!
+//! Terminal text shows every control character visibly (`ESC [2J` becomes `\e[2J`), so no
+//! escape sequence, carriage return or bidirectional override reaches a terminal; a field
+//! is also cut to [`FIELD_CHARS`] characters with a marker. The replacement leaves a
+//! backslash as it is, so applying it twice changes nothing: what has been made safe once
+//! passes any later check unchanged.
+
+use std::borrow::Cow;
+use std::fmt::Write;
+
+use serde::Serialize;
+
+/// Longest field shown in a table cell or a one-line message, in characters; longer text
+/// is cut and ends with a marker saying how much was left out.
+pub const FIELD_CHARS: usize = 200;
+
+/// Characters a terminal (or a renderer) would act on instead of showing: C0 and C1
+/// controls, DEL, bidirectional overrides and isolates, line and paragraph separators,
+/// and invisible characters that can hide text.
+pub fn is_unsafe(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
+        | '\u{61c}' | '\u{200b}' | '\u{200e}' | '\u{200f}' | '\u{2028}'..='\u{202e}'
+        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}')
+}
+
+/// How an unsafe character is shown: `\e`, `\r`, `\n`, `\t`, `\a`, `\b`, `\v`, `\f`, `\0`,
+/// `\x01` for other C0 controls and DEL, `\u{202e}` for the rest.
+fn visible(c: char, out: &mut String) {
+    let _ = match c {
+        '\u{1b}' => out.write_str("\\e"),
+        '\r' => out.write_str("\\r"),
+        '\n' => out.write_str("\\n"),
+        '\t' => out.write_str("\\t"),
+        '\u{7}' => out.write_str("\\a"),
+        '\u{8}' => out.write_str("\\b"),
+        '\u{b}' => out.write_str("\\v"),
+        '\u{c}' => out.write_str("\\f"),
+        '\0' => out.write_str("\\0"),
+        c if (c as u32) < 0x20 || c == '\u{7f}' => write!(out, "\\x{:02x}", c as u32),
+        c => write!(out, "\\u{{{:x}}}", c as u32),
+    };
+}
+
+/// Text for a terminal spanning several lines (a rendered board, a table, a message):
+/// every unsafe character shown visibly except `\n`. Nothing is cut.
+pub fn terminal_lines(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| c != '\n' && is_unsafe(c)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if c != '\n' && is_unsafe(c) {
+            visible(c, &mut out);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// One field for a terminal (a table cell, a quoted answer, a name in a line): every unsafe
+/// character shown visibly, newlines included, and cut to [`FIELD_CHARS`] characters.
+pub fn terminal(text: &str) -> String {
+    terminal_cut(text, FIELD_CHARS)
+}
+
+/// [`terminal`] with another length: cut to `max` characters as shown.
+pub fn terminal_cut(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if is_unsafe(c) {
+            visible(c, &mut out);
+        } else {
+            out.push(c);
+        }
+    }
+    shorten(&out, max).into_owned()
+}
+
+/// `text` cut to `max` characters, ending with `… [N more characters]` when cut.
+pub fn shorten(text: &str, max: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => Cow::Borrowed(text),
+        Some((at, _)) => {
+            let rest = text[at..].chars().count();
+            Cow::Owned(format!("{}… [{rest} more characters]", &text[..at]))
+        }
+    }
+}
+
+/// Inline Markdown (a table cell, a heading, a list item) showing `text` literally: a
+/// terminal field (controls visible, newlines included, cut), then every character that
+/// Markdown, GitHub's extensions or HTML would act on escaped with a backslash. A table cell
+/// cannot be split by `|`, a line cannot end inside it, and no tag, link, code span,
+/// emphasis or math starts in it.
+pub fn markdown(text: &str) -> String {
+    let field = terminal(text);
+    let mut out = String::with_capacity(field.len() + 8);
+    for c in field.chars() {
+        if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' | '#' | '$' | '!' | '(' | ')') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Text or an attribute value in HTML: `&`, `<`, `>`, `"` and `'` as character references.
+pub fn html(text: &str) -> Cow<'_, str> {
+    if !text.contains(['&', '<', '>', '"', '\'']) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// JSON of `value` that is safe on a terminal too: serde escapes C0 controls; the other
+/// unsafe characters (C1 controls, bidirectional overrides, separators) are written as
+/// `\uXXXX` escapes as well. The value read back is the same.
+pub fn json<T: Serialize + ?Sized>(value: &T, pretty: bool) -> serde_json::Result<String> {
+    let text = if pretty { serde_json::to_string_pretty(value)? } else { serde_json::to_string(value)? };
+    Ok(escape_json_text(text))
+}
+
+/// JSON of `value` to put inside an HTML `<script>` element: [`json`], with every `<` as
+/// `\u003c`, so no string can close the element or open a comment.
+pub fn json_in_html<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
+    Ok(json(value, false)?.replace('<', "\\u003c"))
+}
+
+/// Writes the unsafe characters left in serde's output as `\uXXXX` (inside strings, the only
+/// place they can be; raw C0 controls never are).
+fn escape_json_text(text: String) -> String {
+    if !text.chars().any(is_unsafe_in_json) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if is_unsafe_in_json(c) {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Unsafe characters other than the white space pretty JSON is laid out with.
+fn is_unsafe_in_json(c: char) -> bool {
+    is_unsafe(c) && !matches!(c, '\n' | ' ')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HOSTILE: &str = "\u{1b}[2J\u{1b}]0;owned\u{7}\u{1b}[31m WAIT";
+
+    #[test]
+    fn terminal_fields_show_escapes_visibly() {
+        assert!(HOSTILE.contains('\u{1b}'), "control: the attack carries escape bytes");
+        let shown = terminal(HOSTILE);
+        assert_eq!(shown, "\\e[2J\\e]0;owned\\a\\e[31m WAIT");
+        assert!(!shown.chars().any(is_unsafe));
+        assert_eq!(terminal("a|b\rc\nd\te\u{9b}f\u{202e}g\u{0}"), "a|b\\rc\\nd\\te\\u{9b}f\\u{202e}g\\0");
+        assert_eq!(terminal("\u{1}\u{7f}"), "\\x01\\x7f");
+        assert_eq!(terminal("MOVE 3 4"), "MOVE 3 4", "ordinary text is unchanged");
+        assert_eq!(terminal("日本 😀 café"), "日本 😀 café");
+    }
+
+    #[test]
+    fn terminal_text_is_idempotent_and_keeps_lines() {
+        let once = terminal_lines("line 1\nline\r2 \u{1b}[H\n");
+        assert_eq!(once, "line 1\nline\\r2 \\e[H\n");
+        assert_eq!(terminal_lines(&once), once);
+        assert_eq!(terminal(&terminal(HOSTILE)), terminal(HOSTILE));
+        assert!(matches!(terminal_lines("plain\ntext"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn long_fields_are_cut_with_a_marker() {
+        let long = "A".repeat(4096);
+        let shown = terminal(&long);
+        assert_eq!(shown.chars().count(), FIELD_CHARS + "… [3896 more characters]".chars().count());
+        assert!(shown.ends_with("… [3896 more characters]"), "{shown}");
+        assert_eq!(terminal(&"é".repeat(FIELD_CHARS)), "é".repeat(FIELD_CHARS), "exactly the limit is not cut");
+        // Visible escapes count as what is shown, and are never split.
+        let esc = terminal(&"\u{1b}".repeat(150));
+        assert!(esc.starts_with("\\e\\e") && esc.contains("… [100 more characters]"), "{esc}");
+    }
+
+    /// Columns of a Markdown table row: the number of `|` not escaped by a backslash, minus 1.
+    fn columns(row: &str) -> usize {
+        let (mut n, mut escaped) = (0, false);
+        for c in row.chars() {
+            match c {
+                '\\' if !escaped => escaped = true,
+                '|' if !escaped => n += 1,
+                _ => escaped = false,
+            }
+        }
+        n - 1
+    }
+
+    #[test]
+    fn markdown_cells_keep_the_table_whole() {
+        let name = "evil | name\n| x | y |\r`code` <img src=x onerror=alert(1)> [a](b) *em* $x$";
+        let naive = format!("| 1 | {name} | 5 |");
+        assert!(
+            columns(naive.lines().next().unwrap()) != 3 || naive.lines().count() > 1,
+            "control: raw text breaks the row"
+        );
+        let row = format!("| 1 | {} | 5 |", markdown(name));
+        assert_eq!(row.lines().count(), 1);
+        assert_eq!(columns(&row), 3, "{row}");
+        // Every character Markdown or HTML would act on comes after an escaping backslash.
+        let cell = markdown(name);
+        let mut escaped = false;
+        for c in cell.chars() {
+            assert!(escaped || !"`*_[]<>|~&#$!()".contains(c), "`{c}` unescaped in {cell}");
+            escaped = c == '\\' && !escaped;
+        }
+        assert!(!markdown(HOSTILE).chars().any(is_unsafe));
+        assert_eq!(markdown("cpp-greedy v2.1"), "cpp-greedy v2.1", "ordinary names stay readable");
+    }
+
+    #[test]
+    fn html_escapes_markup_and_quotes() {
+        assert_eq!(html("<b a=\"1\" b='2'>&</b>"), "&lt;b a=&quot;1&quot; b=&#39;2&#39;&gt;&amp;&lt;/b&gt;");
+        assert!(matches!(html("plain"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn json_is_terminal_safe_and_reads_back_the_same() {
+        let value = serde_json::json!({ "answer": "\u{1b}[2J\u{9b}31m\u{202e}x\u{2028}</script>", "n": 1 });
+        for pretty in [false, true] {
+            let text = json(&value, pretty).unwrap();
+            assert!(!text.chars().any(|c| c != '\n' && is_unsafe(c)), "{text}");
+            assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), value);
+        }
+        let in_html = json_in_html(&value).unwrap();
+        assert!(!in_html.contains('<'));
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&in_html).unwrap(), value);
+    }
+}

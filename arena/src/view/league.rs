@@ -1,0 +1,531 @@
+//! A tournament's league pages. `index.html`: the leaderboard with rating intervals drawn,
+//! a cross-table (who beat whom, each cell linking to the matches), per-map standings,
+//! filters and a clear mark of bots that could not play; `assets/league.js` draws it from
+//! data embedded in the page and renders only the visible part, so it stays quick at
+//! hundreds of bots. `bots/<name>.html`: one static page per bot with its matches, score per
+//! map, score distribution and its forfeits explained in words a student understands.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write;
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::{asset, capitalise, head};
+use crate::explain::ForfeitFact;
+use crate::replay::{file_safe, page_path, write_atomic};
+use crate::safe_text::{html, json_in_html};
+use crate::tournament::leaderboard::{Leaderboard, MatchRef, Row};
+use crate::tournament::results::ResultLine;
+
+/// A bot's page, relative to the tournament folder: `bots/<name>.html` for names made of
+/// letters, digits, `-` and `_`; other names are reduced to those and get a hash of the name
+/// after a dot (which no plain name has), so two bots never share a page.
+pub fn bot_page(name: &str) -> String {
+    let safe = file_safe(name);
+    if safe == name && !name.is_empty() && name.len() <= 60 {
+        format!("bots/{name}.html")
+    } else {
+        let short: String = safe.chars().take(40).collect();
+        format!("bots/{short}.{}.html", &blake3::hash(name.as_bytes()).to_hex()[..8])
+    }
+}
+
+/// What `league.js` draws the index from (embedded in `index.html` as JSON).
+#[derive(Serialize)]
+struct IndexData<'a> {
+    title: &'a str,
+    played: usize,
+    scheduled: usize,
+    maps: Vec<String>,
+    reasons: Vec<String>,
+    bots: Vec<BotData<'a>>,
+    /// Per map, per bot (rank order): total score, games, wins, draws, losses.
+    per_map: Vec<Vec<[i64; 5]>>,
+    /// Per map, per pair of bots i < j (rank order), five numbers: wins of i, draws, losses
+    /// of i, points of i, points of j. Pair (i, j) is at `(i * (2n - i - 1) / 2 + j - i - 1) * 5`.
+    cross: Vec<Vec<i64>>,
+}
+
+#[derive(Serialize)]
+struct BotData<'a> {
+    name: &'a str,
+    page: String,
+    rank: usize,
+    total: i64,
+    games: u32,
+    w: u32,
+    d: u32,
+    l: u32,
+    avg: f64,
+    rating: f64,
+    dev: f64,
+    forfeits: &'a BTreeMap<String, u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failure: Option<&'a str>,
+}
+
+/// Why a bot played no match: its build or program failed, or every match it was in failed
+/// to start (or has not run yet).
+fn could_not_play(row: &Row) -> Option<&str> {
+    match (&row.failure, row.games) {
+        (Some(f), _) => Some(f),
+        (None, 0) => {
+            Some("it played no match: its matches could not start (see the tournament's output) or have not run yet")
+        }
+        (None, _) => None,
+    }
+}
+
+/// The results behind a leaderboard, indexed for the pages.
+struct League<'a> {
+    board: &'a Leaderboard,
+    /// Result lines by key (only those the leaderboard counts).
+    lines: HashMap<&'a str, &'a ResultLine>,
+    /// Bot name -> row index (rank order).
+    index: HashMap<&'a str, usize>,
+    maps: Vec<String>,
+}
+
+impl<'a> League<'a> {
+    fn new(board: &'a Leaderboard, results: &'a [ResultLine]) -> Self {
+        let keys: std::collections::HashSet<&str> =
+            board.rows.iter().flat_map(|r| r.matches.iter().map(|m| m.key.as_str())).collect();
+        let lines: HashMap<&str, &ResultLine> =
+            results.iter().filter(|l| keys.contains(l.key.as_str())).map(|l| (l.key.as_str(), l)).collect();
+        let index = board.rows.iter().enumerate().map(|(i, r)| (r.bot.as_str(), i)).collect();
+        let mut maps: Vec<String> = board.rows.iter().flat_map(|r| r.matches.iter().map(|m| m.map.clone())).collect();
+        maps.sort();
+        maps.dedup();
+        League { board, lines, index, maps }
+    }
+
+    fn map_index(&self, map: &str) -> usize {
+        self.maps.binary_search_by(|m| m.as_str().cmp(map)).unwrap_or(0)
+    }
+
+    fn data(&self, title: &'a str) -> IndexData<'a> {
+        let n = self.board.rows.len();
+        let pairs = n * n.saturating_sub(1) / 2;
+        let mut per_map = vec![vec![[0i64; 5]; n]; self.maps.len()];
+        let mut cross = vec![vec![0i64; pairs * 5]; self.maps.len()];
+        for (i, row) in self.board.rows.iter().enumerate() {
+            for m in &row.matches {
+                let t = &mut per_map[self.map_index(&m.map)][i];
+                t[0] += m.score;
+                t[1] += 1;
+                t[2 + ["win", "draw", "loss"].iter().position(|o| *o == m.outcome).unwrap_or(1)] += 1;
+            }
+        }
+        let mut lines: Vec<&&ResultLine> = self.lines.values().collect();
+        lines.sort_by(|a, b| a.key.cmp(&b.key));
+        for line in lines {
+            let mi = self.map_index(&line.map.display().to_string());
+            // (seat, bot's row, score) of every seat whose bot is on the leaderboard.
+            let seats: Vec<(usize, usize, i64)> = line
+                .seats
+                .iter()
+                .enumerate()
+                .filter_map(|(s, name)| Some((s, *self.index.get(name.as_str())?, line.result.players.get(s)?.score)))
+                .collect();
+            for (k, &(s, a, sa)) in seats.iter().enumerate() {
+                for &(_, b, sb) in seats.iter().skip(k + 1) {
+                    if a == b {
+                        continue;
+                    }
+                    // A duel's own verdict; in a larger match, the two scores compared.
+                    let a_wins = match (line.seats.len(), line.result.winner) {
+                        (2, Some(w)) => Some(w == s),
+                        (2, None) => None,
+                        _ => (sa != sb).then_some(sa > sb),
+                    };
+                    let (i, j, si, sj, i_wins) =
+                        if a < b { (a, b, sa, sb, a_wins) } else { (b, a, sb, sa, a_wins.map(|w| !w)) };
+                    let k = (i * (2 * n - i - 1) / 2 + j - i - 1) * 5;
+                    let c = &mut cross[mi][k..k + 5];
+                    match i_wins {
+                        Some(true) => c[0] += 1,
+                        None => c[1] += 1,
+                        Some(false) => c[2] += 1,
+                    }
+                    c[3] += si;
+                    c[4] += sj;
+                }
+            }
+        }
+        let mut reasons: Vec<String> = self.board.rows.iter().flat_map(|r| r.forfeits.keys().cloned()).collect();
+        reasons.sort();
+        reasons.dedup();
+        IndexData {
+            title,
+            played: self.board.matches,
+            scheduled: self.board.scheduled,
+            maps: self.maps.clone(),
+            reasons,
+            bots: self
+                .board
+                .rows
+                .iter()
+                .map(|r| BotData {
+                    name: &r.bot,
+                    page: bot_page(&r.bot),
+                    rank: r.rank,
+                    total: r.total_score,
+                    games: r.games,
+                    w: r.wins,
+                    d: r.draws,
+                    l: r.losses,
+                    avg: (r.average_score * 10.0).round() / 10.0,
+                    rating: r.rating,
+                    dev: r.deviation,
+                    forfeits: &r.forfeits,
+                    failure: could_not_play(r),
+                })
+                .collect(),
+            per_map,
+            cross,
+        }
+    }
+}
+
+/// The tournament's `index.html`.
+pub fn index_page(title: &str, board: &Leaderboard, results: &[ResultLine]) -> String {
+    let league = League::new(board, results);
+    let data = json_in_html(&league.data(title)).unwrap_or_else(|_| "null".to_string());
+    // Bots standing on an older version (their newest failed to build or start), with the
+    // full build log: said in the page itself, not only by its script.
+    let mut notes = String::new();
+    for row in board.rows.iter().filter(|r| r.note.is_some() || r.build_log.is_some()) {
+        let log = row.build_log.as_ref().map_or(String::new(), |l| format!(r#" <a href="{}">build log</a>"#, html(l)));
+        let _ = write!(notes, "<li><b>{}</b>: {}{log}</li>", html(&row.bot), html(row.note.as_deref().unwrap_or("")));
+    }
+    if !notes.is_empty() {
+        notes = format!("<section class=\"failed\" id=\"notes\"><ul>{notes}</ul></section>\n");
+    }
+    let facts = board.facts_text();
+    format!(
+        "{}<link rel=\"stylesheet\" href=\"{}\"></head>\n<body data-page=\"index\"><header><h1>{}</h1>\
+         <div class=\"sub\">{} · {} · click a bot for its matches and why it lost them</div>\
+         <div class=\"sub\">{}</div></header>\n{notes}\
+         <noscript><p class=\"failed\">This page needs JavaScript; the leaderboard is also in \
+         <a href=\"leaderboard.md\">leaderboard.md</a>.</p></noscript>\n<main id=\"league\"></main>\n\
+         <script type=\"application/json\" id=\"data\">{data}</script>\n<script src=\"{}\"></script>\
+         <script src=\"{}\"></script>\n</body></html>\n",
+        head(title),
+        asset("league.css"),
+        html(title),
+        html(&board.played_text()),
+        html(&board.rule),
+        html(&facts),
+        asset("common.js"),
+        asset("league.js"),
+    )
+}
+
+/// Writes `index.html` and every bot's page into `out` (each atomically).
+pub fn write_pages(out: &Path, title: &str, board: &Leaderboard, results: &[ResultLine]) -> std::io::Result<()> {
+    let league = League::new(board, results);
+    std::fs::create_dir_all(out.join("bots"))?;
+    for row in &board.rows {
+        let page = bot_page_html(&league, out, row);
+        write_atomic(&out.join(bot_page(&row.bot)), page.as_bytes())?;
+    }
+    write_atomic(&out.join("index.html"), index_page(title, board, results).as_bytes())
+}
+
+/// The number of a forfeit reason's examples listed on a bot page (the table has them all).
+const EXAMPLES: usize = 5;
+
+/// One bot's page.
+fn bot_page_html(league: &League<'_>, out: &Path, row: &Row) -> String {
+    let n = league.board.rows.len();
+    let mut body = String::new();
+    let _ = write!(
+        body,
+        r#"<header><nav><a href="../index.html">← leaderboard</a></nav><h1>{}</h1><div class="sub">rank {} of {n} · total score {} · {} games: {} won, {} drawn, {} lost · average {:.1} · rating {:.0} ± {:.0} (95 %: {:.0} to {:.0})</div></header><main class="botpage">"#,
+        html(&row.bot),
+        row.rank,
+        row.total_score,
+        row.games,
+        row.wins,
+        row.draws,
+        row.losses,
+        row.average_score,
+        row.rating,
+        row.deviation,
+        row.rating - 1.96 * row.deviation,
+        row.rating + 1.96 * row.deviation,
+    );
+    if let Some(failure) = could_not_play(row) {
+        let _ = write!(
+            body,
+            r#"<section class="failed"><h2>⚠ This bot could not play</h2><p>{}</p><p>It played no match. Build and run it yourself with the same command, fix the first error, and the next run of the tournament includes it.</p></section>"#,
+            html(failure)
+        );
+    }
+    let matches: Vec<(&MatchRef, Option<&ResultLine>)> =
+        row.matches.iter().map(|m| (m, league.lines.get(m.key.as_str()).copied())).collect();
+    forfeits_section(&mut body, &matches, row);
+    body.push_str(r#"<section class="two">"#);
+    per_map_section(&mut body, league, row);
+    distribution_section(&mut body, &row.matches);
+    body.push_str("</section>");
+    let _ = write!(
+        body,
+        r#"<section><h2>Matches ({})</h2><p class="vsnote" id="vsnote" hidden></p><div class="wrap"><table class="matches" id="matches"><thead><tr><th>result</th><th>opponent</th><th>map</th><th>seat</th><th>score</th><th>forfeit</th><th>replay</th></tr></thead><tbody>"#,
+        row.matches.len()
+    );
+    for (m, line) in &matches {
+        match_row(&mut body, out, row, m, *line);
+    }
+    let _ = write!(
+        body,
+        "</tbody></table></div></section></main>\n<script src=\"../{}\"></script><script src=\"../{}\"></script>\n",
+        asset("common.js"),
+        asset("league.js")
+    );
+    format!(
+        "{}<link rel=\"stylesheet\" href=\"../{}\"></head>\n<body data-page=\"bot\">{body}</body></html>\n",
+        head(&row.bot),
+        asset("league.css")
+    )
+}
+
+/// This bot's forfeit in `line`, if it forfeited: (reason, the facts when recorded).
+fn own_forfeit<'l>(
+    row: &Row,
+    m: &MatchRef,
+    line: Option<&'l ResultLine>,
+) -> Option<(&'l str, Option<&'l ForfeitFact>)> {
+    let line = line?;
+    let seat = m.seat.checked_sub(1)?;
+    let reason = line.result.players.get(seat)?.forfeit.as_deref()?;
+    debug_assert!(line.seats.get(seat).is_some_and(|s| *s == row.bot));
+    Some((reason, line.forfeits.iter().find(|f| f.player == seat)))
+}
+
+/// The sentence explaining this bot's forfeit (from the recorded facts, or the detail).
+fn why(line: &ResultLine, seat: usize, fact: Option<&ForfeitFact>) -> String {
+    let Some(p) = line.result.players.get(seat) else { return String::new() };
+    match fact {
+        Some(f) => capitalise(&f.sentence(p.detail.as_deref())),
+        None => capitalise(&format!(
+            "your bot forfeited ({}): {}",
+            p.forfeit.as_deref().unwrap_or("?"),
+            p.detail.as_deref().unwrap_or("no detail recorded")
+        )),
+    }
+}
+
+/// The replay page of a match, from a bot page, at the forfeit's tick when there is one.
+fn replay_link(m: &MatchRef, tick: Option<usize>) -> String {
+    let page = format!("../{}", page_path(&m.replay));
+    match tick {
+        Some(t) => format!("{page}#tick={t}"),
+        None => page,
+    }
+}
+
+fn forfeits_section(body: &mut String, matches: &[(&MatchRef, Option<&ResultLine>)], row: &Row) {
+    if row.forfeits.is_empty() {
+        return;
+    }
+    let total: u32 = row.forfeits.values().sum();
+    let _ = write!(
+        body,
+        r#"<section class="forfeits"><h2>Why your bot forfeited ({total} of {} games)</h2><p class="note">A forfeit ends the bot's game at once with 0 points.</p>"#,
+        row.games
+    );
+    for (reason, count) in &row.forfeits {
+        let _ = write!(body, "<h3>{} × {count}</h3><ul>", html(reason));
+        let mut shown = 0;
+        for (m, line) in matches {
+            let Some(line) = line else { continue };
+            let Some((r, fact)) = own_forfeit(row, m, Some(line)) else { continue };
+            if r != reason {
+                continue;
+            }
+            shown += 1;
+            if shown > EXAMPLES {
+                continue;
+            }
+            let tick = fact.and_then(|f| f.tick);
+            let _ = write!(
+                body,
+                r#"<li><span class="what">vs {} on {}:</span> {} <a href="{}">watch{}</a></li>"#,
+                html(&m.opponents.join(", ")),
+                html(&m.map),
+                html(&why(line, m.seat - 1, fact)),
+                html(&replay_link(m, tick)),
+                tick.map_or(String::new(), |t| format!(" tick {t}"))
+            );
+        }
+        if shown > EXAMPLES {
+            let _ = write!(body, "<li class=\"note\">… and {} more in the table below.</li>", shown - EXAMPLES);
+        }
+        body.push_str("</ul>");
+    }
+    body.push_str("</section>");
+}
+
+fn per_map_section(body: &mut String, league: &League<'_>, row: &Row) {
+    body.push_str(r#"<div><h2>Score per map</h2><table class="permap"><thead><tr><th>map</th><th>games</th><th>won-drawn-lost</th><th>total</th><th>average</th><th>rank on the map</th></tr></thead><tbody>"#);
+    for (mi, map) in league.maps.iter().enumerate() {
+        let mine: Vec<&MatchRef> = row.matches.iter().filter(|m| m.map == *map).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let total: i64 = mine.iter().map(|m| m.score).sum();
+        let count = |o: &str| mine.iter().filter(|m| m.outcome == o).count();
+        // Rank on this map by total score there.
+        let totals: Vec<i64> = league
+            .board
+            .rows
+            .iter()
+            .map(|r| r.matches.iter().filter(|m| league.map_index(&m.map) == mi).map(|m| m.score).sum())
+            .collect();
+        let rank = 1 + totals.iter().filter(|t| **t > total).count();
+        let _ = write!(
+            body,
+            "<tr><td>{}</td><td>{}</td><td>{}-{}-{}</td><td>{total}</td><td>{:.1}</td><td>{rank} of {}</td></tr>",
+            html(map),
+            mine.len(),
+            count("win"),
+            count("draw"),
+            count("loss"),
+            total as f64 / mine.len() as f64,
+            league.board.rows.len()
+        );
+    }
+    body.push_str("</tbody></table></div>");
+}
+
+/// A histogram of the bot's match scores as inline SVG.
+fn distribution_section(body: &mut String, matches: &[MatchRef]) {
+    body.push_str("<div><h2>Score distribution</h2>");
+    if matches.is_empty() {
+        body.push_str("<p class=\"note\">No matches.</p></div>");
+        return;
+    }
+    let (lo, hi) = matches.iter().fold((i64::MAX, i64::MIN), |(lo, hi), m| (lo.min(m.score), hi.max(m.score)));
+    let lo = lo.min(0);
+    let bins = 12usize;
+    let width = ((hi - lo) as f64 / bins as f64).max(1.0);
+    let mut counts = vec![0usize; bins];
+    for m in matches {
+        let b = (((m.score - lo) as f64 / width) as usize).min(bins - 1);
+        counts[b] += 1;
+    }
+    let top = counts.iter().copied().max().unwrap_or(1).max(1);
+    let (w, h, pad, bar) = (360.0, 150.0, 22.0, 320.0 / bins as f64);
+    let _ = write!(
+        body,
+        r#"<svg class="hist" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-label="how many matches scored how much">"#
+    );
+    for (i, c) in counts.iter().enumerate() {
+        let bh = (h - 2.0 * pad) * *c as f64 / top as f64;
+        let from = lo as f64 + width * i as f64;
+        let _ = write!(
+            body,
+            r#"<rect class="bin" x="{:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}"><title>{c} matches scored {:.0} to {:.0}</title></rect>"#,
+            pad + bar * i as f64 + 1.0,
+            h - pad - bh,
+            bar - 2.0,
+            from,
+            from + width
+        );
+        if *c > 0 {
+            let _ = write!(
+                body,
+                r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{c}</text>"#,
+                pad + bar * (i as f64 + 0.5),
+                h - pad - bh - 3.0
+            );
+        }
+    }
+    let note = if lo == hi {
+        format!("Every match scored {lo}.")
+    } else {
+        format!("Matches per score range (x: score, from {lo} to {hi}).")
+    };
+    let _ = write!(
+        body,
+        r#"<line class="axis" x1="{pad}" x2="{}" y1="{}" y2="{}"/><text x="{pad}" y="{}">{lo}</text><text x="{}" y="{}" text-anchor="end">{hi}</text></svg><p class="note">{note}</p></div>"#,
+        w - pad / 2.0 - 4.0,
+        h - pad,
+        h - pad,
+        h - 6.0,
+        w - pad / 2.0 - 4.0,
+        h - 6.0
+    );
+}
+
+fn match_row(body: &mut String, out: &Path, row: &Row, m: &MatchRef, line: Option<&ResultLine>) {
+    let opps = serde_json::to_string(&m.opponents).unwrap_or_default();
+    let result = match m.outcome.as_str() {
+        "win" => "won",
+        "loss" => "lost",
+        _ => "draw",
+    };
+    let _ = write!(
+        body,
+        r#"<tr class="{}" data-opp="{}"><td class="res">{result}</td><td class="opp">"#,
+        html(&m.outcome),
+        html(&opps)
+    );
+    for (i, o) in m.opponents.iter().enumerate() {
+        let _ = write!(body, r#"{}<a href="../{}">{}</a>"#, if i > 0 { ", " } else { "" }, html(&bot_page(o)), html(o));
+    }
+    let scores = line.map_or(m.score.to_string(), |l| {
+        let mine = m.seat - 1;
+        let others: Vec<String> =
+            l.result.players.iter().enumerate().filter(|(s, _)| *s != mine).map(|(_, p)| p.score.to_string()).collect();
+        format!("{} – {}", m.score, others.join(", "))
+    });
+    let _ = write!(body, r#"</td><td>{}</td><td>{}</td><td>{scores}</td><td class="why">"#, html(&m.map), m.seat);
+    let mut tick = None;
+    if let Some(line) = line {
+        if let Some((reason, fact)) = own_forfeit(row, m, Some(line)) {
+            tick = fact.and_then(|f| f.tick);
+            let _ = write!(
+                body,
+                r#"<b class="ff">{}</b> {}"#,
+                html(reason),
+                html(&crate::safe_text::shorten(&why(line, m.seat - 1, fact), 400))
+            );
+            let log = format!("logs/{}.log", line.key);
+            if out.join(&log).exists() {
+                let _ = write!(body, r#" <a href="../{}">stderr log</a>"#, html(&log));
+            }
+        }
+        for (s, p) in line.result.players.iter().enumerate() {
+            if s != m.seat - 1 {
+                if let Some(reason) = &p.forfeit {
+                    let who = line.seats.get(s).map_or("the opponent", String::as_str);
+                    let _ = write!(body, r#"<span class="note">{} forfeited ({})</span>"#, html(who), html(reason));
+                }
+            }
+        }
+    }
+    let _ =
+        write!(body, r#"</td><td><a class="replay-link" href="{}">watch</a></td></tr>"#, html(&replay_link(m, tick)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bot_pages_never_collide_and_stay_file_names() {
+        assert_eq!(bot_page("greedy"), "bots/greedy.html");
+        assert_eq!(bot_page("cpp-greedy_2"), "bots/cpp-greedy_2.html");
+        let odd = bot_page("a b");
+        assert!(odd.starts_with("bots/a_b.") && odd.ends_with(".html"), "{odd}");
+        assert_ne!(bot_page("a b"), bot_page("a_b"));
+        assert_ne!(bot_page("a b"), bot_page("a+b"));
+        let hostile = bot_page("../../etc/\u{1b}[2J<x>");
+        assert!(hostile["bots/".len()..].chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)), "{hostile}");
+        assert!(!hostile.contains(".."));
+        assert!(bot_page(&"x".repeat(500)).len() < 80);
+    }
+}
