@@ -66,7 +66,14 @@ fn measure<T>(work: impl FnOnce() -> anyhow::Result<T>) -> anyhow::Result<(Cost,
 }
 
 fn main() -> anyhow::Result<()> {
-    let duels: usize = std::env::args().nth(1).map_or(Ok(40), |a| a.parse()).context("usage: arena-bench [DUELS]")?;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: arena-bench [DUELS] | arena-bench --only floor|plain|box|spawn N (one kind, for a profiler)";
+    if let [flag, kind, n] = &args[..] {
+        if flag == "--only" {
+            return only(kind, n.parse().context(usage)?);
+        }
+    }
+    let duels: usize = args.first().map_or(Ok(40), |a| a.parse()).context(usage)?;
     let exe = std::env::current_exe()?;
     let dir = exe.parent().context("binary folder")?;
     let waiter = dir.join("waiter");
@@ -150,6 +157,41 @@ fn main() -> anyhow::Result<()> {
     );
     println!("    -j 2 CPU per duel: {:.2} ms; floors: {:.2} ms", ms(t_j2.per(k).cpu), ms(floors.per(k).cpu));
     Ok(())
+}
+
+/// Plays `duels` duels of one kind and nothing else: what `perf record` should look at.
+fn only(kind: &str, duels: usize) -> anyhow::Result<()> {
+    let waiter = std::env::current_exe()?.parent().context("binary folder")?.join("waiter");
+    let spec =
+        MapSpec::parse(&std::fs::read_to_string(MAP).with_context(|| format!("{MAP}: run from the repository root"))?)?;
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let mode = match kind {
+        "floor" => return (0..duels).try_for_each(|_| raw_duel(&waiter, &spec)),
+        "spawn" => {
+            // Boxes alone: make a box, run `true` in it, end it.
+            let sandbox = Sandbox::new(SandboxMode::Auto, SandboxLimits::default())?;
+            let words = ["true".to_string()];
+            for _ in 0..duels {
+                let launch = arena::sandbox::Launch { words: &words, folder: None, env: &[], build: false };
+                let (mut command, mut handle) = sandbox.command(&launch)?;
+                let mut child = command.spawn()?;
+                handle.started(child.id());
+                child.wait()?;
+                handle.release();
+            }
+            return Ok(());
+        }
+        "plain" => SandboxMode::None,
+        "box" => SandboxMode::Auto,
+        other => bail!("--only {other}: expected floor, plain, box or spawn"),
+    };
+    let sandbox = Sandbox::new(mode, SandboxLimits::default())?;
+    runtime.block_on(async {
+        for _ in 0..duels {
+            referee_duel(&waiter, &sandbox).await?;
+        }
+        anyhow::Ok(())
+    })
 }
 
 fn cores() -> usize {

@@ -257,11 +257,8 @@ impl BotProcess {
         if let Some(err) = child.stderr.take() {
             tasks.push(tokio::spawn(keep_stderr(err, stderr.clone(), limits.stderr_cap)));
         }
-        let parallel = if sandbox.caps_cpu() {
-            sandbox.limits().cores as u32
-        } else {
-            std::thread::available_parallelism().map_or(1, |n| n.get() as u32)
-        };
+        // A box's CPU share is not capped: its CPU time can run as fast as every core.
+        let parallel = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
         tracing::debug!(bot = %cmd.name, command = %cmd.command, pid = ?child.id(), "spawned");
         let watch = Arc::new(Watch {
             handle: Mutex::new(Some(handle)),

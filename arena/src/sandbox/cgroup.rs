@@ -1,5 +1,5 @@
-//! Per-box cgroups: a process cap (`pids`), a memory limit for the whole box (`memory`), one
-//! core's worth of CPU (`cpu`), and the box's CPU time (`cpuacct`, or `cpu.stat` on v2).
+//! Per-box cgroups: a memory limit for the whole box (`memory`), the box's CPU time
+//! (`cpuacct`, or `cpu.stat` on v2), and for builds a process cap (`pids`).
 //!
 //! Works with cgroup v1 (one hierarchy per controller, as on this project's machines) and v2
 //! (one hierarchy). Each box gets a directory `arena-<arena pid>-<n>` in every hierarchy it
@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// The controllers a box uses.
-const WANTED: [&str; 4] = ["pids", "memory", "cpu", "cpuacct"];
+const WANTED: [&str; 3] = ["pids", "memory", "cpuacct"];
 
 /// Where box cgroups are made: one parent directory per hierarchy, with its controllers.
 #[derive(Debug, Clone)]
@@ -52,10 +52,9 @@ impl Roots {
                 parents.push((dir, here, false));
             }
         }
-        // cpuacct is v1 only: on v2, cpu.stat has the usage.
-        let v2_wanted: Vec<&'static str> = missing.iter().copied().filter(|c| *c != "cpuacct").collect();
-        if !v2_wanted.is_empty() {
-            if let Some((dir, here)) = v2_parent(&mounts, &v2_wanted) {
+        // On v2, every cgroup's cpu.stat counts its CPU time: "cpuacct" stands for that there.
+        if !missing.is_empty() {
+            if let Some((dir, here)) = v2_parent(&mounts, &missing) {
                 parents.push((dir, here, true));
             }
         }
@@ -64,19 +63,20 @@ impl Roots {
 
     /// The controllers available.
     pub fn controllers(&self) -> Vec<&'static str> {
-        let mut all: Vec<&'static str> = self.parents.iter().flat_map(|(_, c, _)| c.iter().copied()).collect();
-        if self.parents.iter().any(|(_, c, v2)| *v2 && c.contains(&"cpu")) {
-            all.push("cpuacct");
-        }
-        all
+        self.parents.iter().flat_map(|(_, c, _)| c.iter().copied()).collect()
     }
 
-    /// Makes a box's cgroups with its limits.
-    pub fn make(&self, limits: &super::SandboxLimits) -> std::io::Result<BoxGroup> {
+    /// Makes a box's cgroups with its limits, in the hierarchies of `wanted` controllers only
+    /// (each hierarchy costs a directory made, joined and removed per box).
+    pub fn make(&self, limits: &super::SandboxLimits, wanted: &[&str]) -> std::io::Result<BoxGroup> {
         let n = SEQ.fetch_add(1, Ordering::SeqCst);
         let name = format!("arena-{}-{n}", std::process::id());
         let mut group = BoxGroup { dirs: Vec::new() };
         for (parent, controllers, v2) in &self.parents {
+            let controllers: Vec<&'static str> = controllers.iter().copied().filter(|c| wanted.contains(c)).collect();
+            if controllers.is_empty() {
+                continue;
+            }
             let dir = parent.join(&name);
             std::fs::create_dir(&dir)?;
             group.dirs.push((dir.clone(), controllers.clone(), *v2));
@@ -84,7 +84,7 @@ impl Roots {
                 std::fs::write(dir.join(file), value)
                     .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", dir.join(file).display())))
             };
-            for c in controllers {
+            for c in &controllers {
                 match (*c, *v2) {
                     ("pids", _) => set("pids.max", limits.processes.to_string())?,
                     ("memory", false) => set("memory.limit_in_bytes", (limits.memory_mb << 20).to_string())?,
@@ -92,11 +92,6 @@ impl Roots {
                         set("memory.max", (limits.memory_mb << 20).to_string())?;
                         let _ = set("memory.swap.max", "0".to_string());
                     }
-                    ("cpu", false) => {
-                        set("cpu.cfs_period_us", "100000".to_string())?;
-                        set("cpu.cfs_quota_us", (100_000 * limits.cores.max(1)).to_string())?;
-                    }
-                    ("cpu", true) => set("cpu.max", format!("{} 100000", 100_000 * limits.cores.max(1)))?,
                     _ => {}
                 }
             }
@@ -141,17 +136,26 @@ fn mount_point(mountinfo: &str, fstype: &str, controller: &str) -> Option<PathBu
 fn v2_parent(mountinfo: &str, wanted: &[&'static str]) -> Option<(PathBuf, Vec<&'static str>)> {
     let mount = mount_point(mountinfo, "cgroup2", "")?;
     let available = std::fs::read_to_string(mount.join("cgroup.controllers")).ok()?;
-    let here: Vec<&'static str> =
+    // Controllers to enable for the boxes; CPU time needs none (cpu.stat is always there).
+    let enabled: Vec<&'static str> =
         wanted.iter().copied().filter(|w| available.split_whitespace().any(|a| a == *w)).collect();
+    let mut here = enabled.clone();
+    if wanted.contains(&"cpuacct") {
+        here.push("cpuacct");
+    }
     if here.is_empty() {
         return None;
     }
-    let enable: Vec<String> = here.iter().map(|c| format!("+{c}")).collect();
+    let enable: Vec<String> = enabled.iter().map(|c| format!("+{c}")).collect();
     let enable = enable.join(" ");
-    std::fs::write(mount.join("cgroup.subtree_control"), &enable).ok()?;
     let dir = mount.join("arena-boxes");
-    let _ = std::fs::create_dir(&dir);
-    std::fs::write(dir.join("cgroup.subtree_control"), &enable).ok()?;
+    if !enable.is_empty() {
+        std::fs::write(mount.join("cgroup.subtree_control"), &enable).ok()?;
+        let _ = std::fs::create_dir(&dir);
+        std::fs::write(dir.join("cgroup.subtree_control"), &enable).ok()?;
+    } else {
+        let _ = std::fs::create_dir(&dir);
+    }
     usable(&dir).then_some((dir, here))
 }
 
@@ -177,7 +181,7 @@ impl BoxGroup {
     /// CPU time used by every process of the box so far, if a hierarchy counts it.
     pub fn cpu_time(&self) -> Option<Duration> {
         self.dirs.iter().find_map(|(dir, controllers, v2)| {
-            if *v2 && controllers.contains(&"cpu") {
+            if *v2 && controllers.contains(&"cpuacct") {
                 let text = std::fs::read_to_string(dir.join("cpu.stat")).ok()?;
                 keyed(&text, "usage_usec").map(Duration::from_micros)
             } else if controllers.contains(&"cpuacct") {

@@ -72,8 +72,6 @@ pub struct SandboxLimits {
     pub processes: u64,
     /// Size of the box's scratch space (`HOME`, `/tmp`, `/dev/shm` together), in MiB.
     pub tmp_mb: u64,
-    /// Cores' worth of CPU time the box may use at once.
-    pub cores: u64,
 }
 
 impl Default for SandboxLimits {
@@ -85,14 +83,13 @@ impl Default for SandboxLimits {
             open_files: 256,
             processes: 64,
             tmp_mb: 64,
-            cores: 1,
         }
     }
 }
 
 impl SandboxLimits {
     /// The limits of a build (a compiler needs more than a bot): `seconds` of CPU per process,
-    /// 4 GiB, 512 processes, every core.
+    /// 4 GiB, 512 processes.
     pub fn for_build(seconds: u64) -> SandboxLimits {
         SandboxLimits {
             cpu_seconds: seconds,
@@ -101,7 +98,6 @@ impl SandboxLimits {
             open_files: 1024,
             processes: 512,
             tmp_mb: 512,
-            cores: std::thread::available_parallelism().map_or(1, |n| n.get() as u64),
         }
     }
 }
@@ -212,14 +208,11 @@ impl Sandbox {
         }
         let controllers = sandbox.cgroups.as_ref().map(cgroup::Roots::controllers).unwrap_or_default();
         for (controller, without) in [
-            ("pids", "processes are capped per user, not per box"),
-            ("memory", "memory is limited per process and watched by the arena"),
-            (
-                "cpu",
-                "a box's CPU is not capped at one core; the arena's monitor ends a bot that uses more than its time",
-            ),
+            ("memory", "memory is limited per process and watched by the arena, not enforced per box"),
+            ("cpuacct", "a box's CPU time is counted from /proc, every answer and every 25 ms"),
         ] {
-            if sandbox.boxed && !controllers.contains(&controller) {
+            let present = controllers.contains(&controller);
+            if sandbox.boxed && !present {
                 sandbox.missing.push(format!("no {controller} cgroup: {without}"));
             }
         }
@@ -241,12 +234,6 @@ impl Sandbox {
     /// What this run's boxes give.
     pub fn isolation(&self) -> Isolation {
         Isolation { boxed: self.boxed, missing: self.missing.clone() }
-    }
-
-    /// Whether a box's CPU time is capped at its cores by a cgroup (else a box may use every
-    /// core, and the referee watches it more often).
-    pub fn caps_cpu(&self) -> bool {
-        self.boxed && self.cgroups.as_ref().is_some_and(|r| r.controllers().contains(&"cpu"))
     }
 
     /// Makes one box running `true`, to learn whether boxes work here.
@@ -337,8 +324,12 @@ impl Sandbox {
             }
             _ => None,
         };
+        // A bot's box: its memory (enforced by the kernel) and its CPU time (counted); its
+        // processes are capped by RLIMIT_NPROC of its own user, and its CPU share by the clock
+        // and the monitor. A build's box (sharing its owner's uid) also gets a `pids` cap.
+        let wanted: &[&str] = if launch.build { &["memory", "cpuacct", "pids"] } else { &["memory", "cpuacct"] };
         let group = match &self.cgroups {
-            Some(roots) => Some(roots.make(limits).map_err(|e| setup("the box's cgroups", e))?),
+            Some(roots) => Some(roots.make(limits, wanted).map_err(|e| setup("the box's cgroups", e))?),
             None => None,
         };
         let mut view = View::new(&self.box_root);
@@ -395,7 +386,14 @@ impl Sandbox {
             ops: view.ops,
             root_flags: libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
             cwd: cpath(&cwd),
-            rlimits: rlimits(limits),
+            rlimits: {
+                let mut r = rlimits(limits);
+                // Its own user (a box uid, or the user namespace's): the cap counts its processes.
+                if !launch.build {
+                    r.push((libc::RLIMIT_NPROC, limits.processes, limits.processes));
+                }
+                r
+            },
             ids,
             hostname: cstring("arena".to_string()),
             wipe: arena_strings(),
