@@ -4,8 +4,6 @@
 //! Modules: [`engine`] (the trait every game implements), [`games`] (one folder per game),
 //! [`referee`] (processes, pipes, time limits), [`replay`] (the JSON record and its checks).
 
-pub mod checker;
-pub mod cputime;
 pub mod doctor;
 pub mod engine;
 pub mod games;

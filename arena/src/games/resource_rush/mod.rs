@@ -6,11 +6,8 @@
 //! one bot against the file's scripted opponent, whose move of tick t is applied first.
 
 mod events;
-pub mod offline;
 mod render;
 mod setup;
-pub mod solver;
-pub mod testgen;
 #[cfg(test)]
 mod tests;
 

@@ -5,19 +5,19 @@
 //! system of the thread, beside wall time). `--random N` does the same for N random maps of
 //! the course's size (`testgen::course_map`).
 //!
-//! Run `cargo build --release -p arena && target/release/tests-bench [DIR]` from the
+//! Run `cargo build --release -p arena-course && target/release/tests-bench [DIR]` from the
 //! repository root (DIR defaults to `maps/tests`).
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use arena::checker::discover;
-use arena::cputime::thread_cpu;
+use course::checker::discover;
+use course::cputime::thread_cpu;
 use arena::games::resource_rush::load_map_file;
-use arena::games::resource_rush::offline::{play_test, OfflineRun};
-use arena::games::resource_rush::solver::{solve, Budget, Solution, Solved};
-use arena::games::resource_rush::testgen::course_map;
+use course::offline::{play_test, OfflineRun};
+use course::solver::{solve, Budget, Solution, Solved};
+use course::testgen::course_map;
 use bot_sdk::MapSpec;
 use clap::Parser;
 use sample_bots::greedy::Greedy;

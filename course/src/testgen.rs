@@ -14,7 +14,7 @@ use bot_sdk::{Cell, MapSpec, Pos};
 use sample_bots::greedy::Greedy;
 use sample_bots::reference::Reference;
 
-use super::offline::play_test;
+use crate::offline::play_test;
 
 /// One generated test.
 #[derive(Debug, Clone)]
@@ -221,7 +221,7 @@ fn script(spec: &MapSpec, opponent: Opponent, rng: &mut Rng) -> Vec<Action> {
     out
 }
 
-const DUEL_MAP: &str = include_str!("../../../../maps/duel.txt");
+const DUEL_MAP: &str = include_str!("../../maps/duel.txt");
 
 /// Builds test `n` (1..=20).
 fn build(n: usize, rng: &mut Rng) -> Result<(&'static str, bool, String), String> {

@@ -10,11 +10,11 @@ use serde::Serialize;
 use thiserror::Error;
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::{Game, Verdict};
-use crate::games::resource_rush::{parse_map, ResourceRush, ResourceRushTestGame, TEST_NAME};
-use crate::referee::{play_match, BotCommand, ClockKind, Limits, PlayedMatch, RefereeError};
-use crate::replay::{resimulate, Replay};
-use crate::sandbox::Sandbox;
+use arena::engine::{Game, Verdict};
+use arena::games::resource_rush::{parse_map, ResourceRush, ResourceRushTestGame, TEST_NAME};
+use arena::referee::{play_match, BotCommand, ClockKind, Limits, PlayedMatch, RefereeError};
+use arena::replay::{resimulate, Replay};
+use arena::sandbox::Sandbox;
 
 /// Time for each answer, as in the course's checker.
 pub const ANSWER_TIME: Duration = Duration::from_secs(5);
@@ -110,7 +110,7 @@ pub fn discover(dir: &Path) -> Result<Vec<TestCase>, CheckerError> {
         .collect();
     let mut tests = Vec::new();
     for (number, path) in found {
-        let text = crate::engine::read_map_file(&path).map_err(|e| CheckerError::BadTest(e.to_string()))?;
+        let text = arena::engine::read_map_file(&path).map_err(|e| CheckerError::BadTest(e.to_string()))?;
         let digest = blake3::hash(text.as_bytes()).to_hex()[..16].to_string();
         tests.push(TestCase { number, path, minimum: minimums.get(&number).copied(), text: text.into(), digest });
     }

@@ -3,10 +3,10 @@
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use arena::checker::{discover, run_test, transcript, CheckerError};
+use course::checker::{discover, run_test, transcript, CheckerError};
 use arena::games::resource_rush::load_map_file;
-use arena::games::resource_rush::solver::{solve as solve_map, Budget, Solution};
-use arena::games::resource_rush::testgen::{generate, minimums_file};
+use course::solver::{solve as solve_map, Budget, Solution};
+use course::testgen::{generate, minimums_file};
 use arena::referee::ClockKind;
 use arena::replay::write_atomic;
 use arena::sandbox::Sandbox;

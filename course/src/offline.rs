@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 use bot_sdk::state::parse_tick;
 use bot_sdk::{Action, Bot, GameState, MapSpec, Mode};
 
-use super::ResourceRush;
+use arena::games::resource_rush::ResourceRush;
 use crate::cputime::thread_cpu;
-use crate::engine::{Outcome, Reply, State, Turn};
+use arena::engine::{Outcome, Reply, State, Turn};
 
 /// How an offline test went.
 #[derive(Debug, Clone)]

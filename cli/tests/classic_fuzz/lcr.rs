@@ -258,7 +258,7 @@ pub fn through_the_binary() {
 
 pub fn model_reproduces_the_handout() {
     for run in ["run1", "run2"] {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games/lcr/examples");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../arena/src/games/lcr/examples");
         let input = std::fs::read(dir.join(format!("{run}.stdin"))).unwrap();
         let expected = std::fs::read_to_string(dir.join(format!("{run}.stdout"))).unwrap();
         assert_eq!(model(&input, &rolls(&expected)), (expected.clone(), 0), "{run}");
