@@ -6,6 +6,7 @@
 
 pub mod doctor;
 pub mod engine;
+pub mod files;
 pub mod games;
 pub mod referee;
 pub mod replay;

@@ -32,7 +32,7 @@ pub struct OfflineRun {
 /// Plays `spec` (a test file with its scripted opponent) with `bot`, exactly as the checker
 /// does with a process: header, then one TICK at a time.
 pub fn play_test<B: Bot>(spec: &MapSpec, mut bot: B) -> OfflineRun {
-    let mut state = ResourceRush::test(spec.clone(), false);
+    let mut state = ResourceRush::against_script(spec.clone(), false);
     let mut thinking = Duration::ZERO;
     let mut slowest = Duration::ZERO;
     let (mut thinking_cpu, mut slowest_cpu) = (Duration::ZERO, Duration::ZERO);

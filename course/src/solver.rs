@@ -263,7 +263,7 @@ mod tests {
         for _ in 0..400 {
             let text = random_map(&mut rng);
             let spec = MapSpec::parse(&text).unwrap();
-            let truth = brute_force(&ResourceRush::test(spec.clone(), false));
+            let truth = brute_force(&ResourceRush::against_script(spec.clone(), false));
             let solved = solve(&spec, &Budget::small(), None);
             match solved.solution {
                 Solution::Exact(score) => {
@@ -299,7 +299,7 @@ mod tests {
         for _ in 0..300 {
             let text = random_map(&mut rng);
             let spec = MapSpec::parse(&text).unwrap();
-            let truth = brute_force(&ResourceRush::test(spec.clone(), false));
+            let truth = brute_force(&ResourceRush::against_script(spec.clone(), false));
             let solved = solve(&spec, &relaxation_only(), None);
             match (solved.solution, truth) {
                 (Solution::Bounded { best, bound }, Some(best_possible)) => {
@@ -327,7 +327,7 @@ mod tests {
         for _ in 0..200 {
             let spec = MapSpec::parse(&random_map(&mut rng)).unwrap();
             if let (Some(best), Some(bound)) =
-                (brute_force(&ResourceRush::test(spec.clone(), false)), upper_bound(&spec))
+                (brute_force(&ResourceRush::against_script(spec.clone(), false)), upper_bound(&spec))
             {
                 assert!(bound >= best, "bound {bound} < optimum {best}");
             }

@@ -203,7 +203,7 @@ pub fn in_process() {
     crate::fuzz(400, case(), |case| {
         let mut out = Vec::new();
         let mut dice = match &case.dice {
-            Some(list) => Dice::given(&dice_list(list)).map_err(TestCaseError::fail)?,
+            Some(list) => Dice::given(&dice_list(list)).map_err(|e| TestCaseError::fail(e.to_string()))?,
             None => Dice::seeded(case.seed),
         };
         let code = run(&mut &case.input.0[..], &mut out, &mut dice).map_err(|e| TestCaseError::fail(e.to_string()))?;

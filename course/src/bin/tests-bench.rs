@@ -151,7 +151,7 @@ fn main() -> anyhow::Result<()> {
         println!("| --- | --- | --- | --- | --- | --- | --- |");
         let (mut within, mut proved, mut worst, mut slowest) = (0, 0, 0.0f64, Duration::ZERO);
         for seed in args.seed..args.seed + args.random {
-            let text = course_map(seed).map_err(anyhow::Error::msg)?;
+            let text = course_map(seed)?;
             let spec = MapSpec::parse(&text).map_err(|e| anyhow::anyhow!("random map {seed}: {e}"))?;
             if let Some(dir) = &args.write_maps {
                 let path = dir.join(format!("course_map_{seed}.txt"));
