@@ -220,7 +220,11 @@ async fn play(
     cancel: &CancellationToken,
 ) -> Result<(PlayedMatch, MapSpec), RefereeError> {
     let spec = MapSpec::parse(situation.map).map_err(|e| RefereeError::Setup(SetupError::invalid(NAME, e)))?;
-    let inner = if situation.test { ResourceRush::against_script(spec.clone(), piped) } else { ResourceRush::new(spec.clone()) };
+    let inner = if situation.test {
+        ResourceRush::against_script(spec.clone(), piped)
+    } else {
+        ResourceRush::new(spec.clone())
+    };
     let state = Box::new(Scripted {
         inner,
         seat: if situation.test { 0 } else { situation.seat },

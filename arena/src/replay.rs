@@ -304,11 +304,7 @@ pub enum Divergence {
 /// Replays `replay` (of a game in `games`) step by step, calling `visit(step index, state)`
 /// after the initial state (index 0) and after each step, and checks every frame and the
 /// result against the record.
-pub fn resimulate(
-    replay: &Replay,
-    games: &Registry,
-    visit: impl FnMut(usize, &dyn State),
-) -> Result<(), Divergence> {
+pub fn resimulate(replay: &Replay, games: &Registry, visit: impl FnMut(usize, &dyn State)) -> Result<(), Divergence> {
     resimulate_checking(replay, games, false, visit)
 }
 

@@ -11,9 +11,9 @@ use thiserror::Error;
 use tokio_util::sync::CancellationToken;
 
 use arena::engine::{BoxError, Game, LimitChoices, Verdict};
+use arena::files::read_map_file;
 use arena::games::resource_rush::{parse_map, ResourceRush, ResourceRushTestGame, TEST_NAME};
 use arena::referee::{play_match, BotCommand, ClockKind, Limits, PlayedMatch, RefereeError};
-use arena::files::read_map_file;
 use arena::replay::{resimulate, Replay};
 use arena::sandbox::Sandbox;
 
@@ -158,7 +158,8 @@ pub async fn run_test(
     let state = Box::new(ResourceRush::against_script(spec, piped).with_minimum(case.minimum));
     let mut command = BotCommand::seated(&BotCommand::display_name(bot), bot, None, b"test", case.number as u64, 0);
     command.env.push(("RR_MODE".to_string(), "test".to_string()));
-    let checker = Limits { startup: ANSWER_TIME, per_move: ANSWER_TIME, total: ANSWER_TIME * rounds.max(1), ..Limits::default() };
+    let checker =
+        Limits { startup: ANSWER_TIME, per_move: ANSWER_TIME, total: ANSWER_TIME * rounds.max(1), ..Limits::default() };
     let limits = LimitChoices { clock: Some(clock), backstop_factor: backstop, ..Default::default() }.over(checker);
     let played = play_match(TEST_NAME, state, &[command], &limits, 0, sandbox, cancel).await?;
     let Verdict { passed, reason } = played.verdict.clone().unwrap_or(Verdict {

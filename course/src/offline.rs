@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 use bot_sdk::state::parse_tick;
 use bot_sdk::{Action, Bot, GameState, MapSpec, Mode};
 
-use arena::games::resource_rush::ResourceRush;
 use crate::cputime::thread_cpu;
 use arena::engine::{Outcome, Reply, State, Turn};
+use arena::games::resource_rush::ResourceRush;
 
 /// How an offline test went.
 #[derive(Debug, Clone)]

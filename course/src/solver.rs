@@ -383,8 +383,7 @@ mod tests {
                 continue;
             }
             let Solution::Exact(optimum) = solve(&spec, &budget, None).solution else { continue };
-            let run =
-                crate::offline::play_test(&spec, sample_bots::reference::Reference::default());
+            let run = crate::offline::play_test(&spec, sample_bots::reference::Reference::default());
             assert_eq!(run.outcome.players[0].score, optimum, "test{k}");
             checked.push(k);
         }

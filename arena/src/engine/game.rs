@@ -128,10 +128,11 @@ impl Registry {
 
     /// The game called `name`.
     pub fn get(&self, name: &str) -> Result<&'static dyn Game, SetupError> {
-        self.games.iter().copied().find(|g| g.name() == name).ok_or_else(|| SetupError::UnknownGame {
-            name: name.to_string(),
-            hosted: self.names().join(", "),
-        })
+        self.games
+            .iter()
+            .copied()
+            .find(|g| g.name() == name)
+            .ok_or_else(|| SetupError::UnknownGame { name: name.to_string(), hosted: self.names().join(", ") })
     }
 
     /// Every game, in registry order.

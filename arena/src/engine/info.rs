@@ -159,7 +159,8 @@ impl ParamKind {
             }
             ParamKind::Size { min, max } => {
                 let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
-                let (w, h): (usize, usize) = (w.trim().parse().map_err(|_| bad())?, h.trim().parse().map_err(|_| bad())?);
+                let (w, h): (usize, usize) =
+                    (w.trim().parse().map_err(|_| bad())?, h.trim().parse().map_err(|_| bad())?);
                 let fits = |side: usize| (min..=max).contains(&side);
                 (fits(w) && fits(h)).then_some(ParamValue::Size(w, h)).ok_or_else(bad)
             }
@@ -279,12 +280,8 @@ pub enum ClassicError {
 mod tests {
     use super::*;
 
-    const SIZE: ParamSpec = ParamSpec {
-        name: "size",
-        help: "board size",
-        kind: ParamKind::Size { min: 2, max: 255 },
-        default: "6x5",
-    };
+    const SIZE: ParamSpec =
+        ParamSpec { name: "size", help: "board size", kind: ParamKind::Size { min: 2, max: 255 }, default: "6x5" };
     const ROUNDS: ParamSpec =
         ParamSpec { name: "rounds", help: "rounds", kind: ParamKind::Count { min: 1, max: 100 }, default: "10" };
 
@@ -334,8 +331,17 @@ mod tests {
     fn player_counts_default_to_the_smallest_and_are_checked() {
         assert_eq!(info(2..=6).player_count(None).unwrap(), 2);
         assert_eq!(info(2..=6).player_count(Some(6)).unwrap(), 6);
-        assert_eq!(info(2..=6).player_count(Some(7)).unwrap_err().to_string(), "Toy is played by 2 to 6 players, not 7");
-        assert_eq!(info(2..=2).player_count(Some(3)).unwrap_err().to_string(), "Toy is played by exactly 2 players, not 3");
-        assert_eq!(info(1..=1).player_count(Some(2)).unwrap_err().to_string(), "Toy is played by exactly 1 player, not 2");
+        assert_eq!(
+            info(2..=6).player_count(Some(7)).unwrap_err().to_string(),
+            "Toy is played by 2 to 6 players, not 7"
+        );
+        assert_eq!(
+            info(2..=2).player_count(Some(3)).unwrap_err().to_string(),
+            "Toy is played by exactly 2 players, not 3"
+        );
+        assert_eq!(
+            info(1..=1).player_count(Some(2)).unwrap_err().to_string(),
+            "Toy is played by exactly 1 player, not 2"
+        );
     }
 }

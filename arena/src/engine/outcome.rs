@@ -131,7 +131,11 @@ mod tests {
             assert_eq!(serde_json::to_value(&reason).unwrap(), serde_json::json!(name));
             assert_eq!(serde_json::from_value::<ForfeitReason>(serde_json::json!(name)).unwrap(), reason);
         }
-        assert_eq!(ForfeitReason::from("stalemate"), ForfeitReason::Rule("stalemate".to_string()), "a game's own reason");
+        assert_eq!(
+            ForfeitReason::from("stalemate"),
+            ForfeitReason::Rule("stalemate".to_string()),
+            "a game's own reason"
+        );
         assert_eq!(ForfeitReason::from("timeout"), ForfeitReason::Timeout);
     }
 }

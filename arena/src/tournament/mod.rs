@@ -29,9 +29,9 @@ use self::results::{ResultLine, ResultsWriter, RESULTS_FILE};
 use self::schedule::{BotVersion, ScheduledMatch, Shard};
 use self::versions::BotHistory;
 use crate::engine::Game;
+use crate::files::write_atomic;
 use crate::games;
 use crate::referee::{play_match, BotCommand, PlayedMatch, RefereeError};
-use crate::files::write_atomic;
 use crate::sandbox::{Sandbox, SandboxLimits};
 
 /// The resolved tournament, as written to `tournament.json`.

@@ -3,12 +3,12 @@
 use std::process::ExitCode;
 
 use anyhow::Context;
-use course::checker::{discover, run_test, transcript, CheckerError};
+use arena::files::write_atomic;
 use arena::games::resource_rush::load_map_file;
+use arena::referee::ClockKind;
+use course::checker::{discover, run_test, transcript, CheckerError};
 use course::solver::{solve as solve_map, Budget, Solution};
 use course::testgen::{generate, minimums_file};
-use arena::referee::ClockKind;
-use arena::files::write_atomic;
 
 use super::{GenTestsArgs, SolveArgs, TestArgs};
 

@@ -12,14 +12,14 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use arena::games::resource_rush::load_map_file;
+use bot_sdk::MapSpec;
+use clap::Parser;
 use course::checker::discover;
 use course::cputime::thread_cpu;
-use arena::games::resource_rush::load_map_file;
 use course::offline::{play_test, OfflineRun};
 use course::solver::{solve, Budget, Solution, Solved};
 use course::testgen::course_map;
-use bot_sdk::MapSpec;
-use clap::Parser;
 use sample_bots::greedy::Greedy;
 use sample_bots::reference::Reference;
 
