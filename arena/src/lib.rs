@@ -4,6 +4,8 @@
 //! Modules: [`engine`] (the trait every game implements), [`games`] (one folder per game),
 //! [`referee`] (processes, pipes, time limits), [`replay`] (the JSON record and its checks).
 
+#![warn(missing_docs)]
+
 pub mod doctor;
 pub mod engine;
 pub mod files;

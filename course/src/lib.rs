@@ -5,6 +5,8 @@
 //! reference strategies they measure against live in `sample-bots`; the arena library itself
 //! knows nothing of them.
 
+#![warn(missing_docs)]
+
 pub mod checker;
 pub mod cputime;
 pub mod offline;

@@ -31,16 +31,25 @@ pub const START_CHIPS: u32 = 3;
 pub enum DieEffect {
     /// 0-2.
     Keep,
-    /// 3: a chip to player `to`.
-    Left { to: usize },
-    /// 4: a chip to player `to`.
-    Right { to: usize },
+    /// 3: a chip to the next player.
+    Left {
+        /// Who gets it.
+        to: usize,
+    },
+    /// 4: a chip to the previous player.
+    Right {
+        /// Who gets it.
+        to: usize,
+    },
     /// 5: a chip to the centre.
     Center,
     /// 6.
     Reverse,
-    /// 7: the turn's skip count so far.
-    Skip { skips: u32 },
+    /// 7: skip one more player.
+    Skip {
+        /// The turn's skip count so far.
+        skips: u32,
+    },
 }
 
 impl std::fmt::Display for DieEffect {
