@@ -120,7 +120,7 @@ impl MatchResult {
                 .into_iter()
                 .enumerate()
                 .map(|(i, o)| PlayerResult {
-                    // Games without bot processes (LCR) name their players themselves.
+                    // Games without bot processes name their players themselves.
                     name: players.get(i).map_or_else(|| format!("Player #{}", i + 1), |p| p.name.clone()),
                     score: o.score,
                     finished: o.finished,
@@ -147,7 +147,7 @@ pub struct Replay {
     pub game: String,
     /// The match seed (chance nodes; passed to bots as `ARENA_SEED`).
     pub seed: u64,
-    /// What re-creates the initial state (for Resource Rush: the map).
+    /// What re-creates the initial state (the game's own record of its map or parameters).
     pub setup: Value,
     /// The bots, in player order.
     pub players: Vec<PlayerInfo>,

@@ -242,8 +242,8 @@ pub enum ParamError {
 /// A handout's original text program, run byte for byte (`arena play NAME`).
 #[derive(Debug, Clone, Copy)]
 pub struct ClassicProgram {
-    /// Whether it takes parameters of its own on the command line (`arena play tactics
-    /// ROUNDS CONFIG`); without, any is refused before it runs.
+    /// Whether it takes parameters of its own on the command line (`arena play NAME
+    /// PARAMS…`, as a C program takes its `argv`); without, any is refused before it runs.
     pub takes_params: bool,
     /// Runs it to its end; returns its exit status.
     pub run: fn(ClassicSession<'_>) -> Result<i32, ClassicError>,

@@ -617,12 +617,16 @@ fn game_params(matches: &ArgMatches, games: &Registry) -> BTreeMap<String, Strin
 impl Cli {
     /// Parses the process's arguments (exiting with clap's message and status on an error).
     pub fn parse_with(games: &Registry) -> Cli {
-        let matches = command(games).get_matches();
-        let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+        Cli::from_matches(&command(games).get_matches(), games).unwrap_or_else(|e| e.exit())
+    }
+
+    /// The command line from what clap matched, the games' parameters included.
+    fn from_matches(matches: &ArgMatches, games: &Registry) -> Result<Cli, clap::Error> {
+        let mut cli = Cli::from_arg_matches(matches)?;
         if let (Command::Duel(args), Some(("duel", duel))) = (&mut cli.command, matches.subcommand()) {
             args.params = game_params(duel, games);
         }
-        cli
+        Ok(cli)
     }
 }
 
@@ -646,5 +650,38 @@ pub fn run(cli: Cli, games: &Registry) -> anyhow::Result<ExitCode> {
         Command::NewBot(args) => new_bot::run(args),
         Command::CheckBot(args) => check_bot::run(args),
         Command::Bot(args) => bot::run(args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(games: &Registry, args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::from_matches(&command(games).try_get_matches_from(args)?, games)
+    }
+
+    #[test]
+    fn the_command_line_builds_with_every_games_flags() {
+        // clap checks that no game's parameter takes a name the command already uses.
+        command(&arena::games::registry()).debug_assert();
+    }
+
+    #[test]
+    fn game_parameters_are_duel_flags_from_the_registry() {
+        let games = arena::games::registry();
+        let Ok(Cli { command: Command::Duel(duel), .. }) =
+            parse(&games, &["arena", "duel", "--game", "atoms", "--size", "4x4", "a", "b"])
+        else {
+            panic!("a duel")
+        };
+        assert_eq!(duel.params, BTreeMap::from([("size".to_string(), "4x4".to_string())]));
+        assert!(parse(&games, &["arena", "duel", "--rounds", "3"]).is_ok(), "Tactics brings --rounds");
+        // Control: a registry without those games has no such flags.
+        let none = Registry::default();
+        assert!(parse(&none, &["arena", "duel", "--size", "4x4"]).is_err());
+        let help = command(&games).find_subcommand_mut("duel").unwrap().render_long_help().to_string();
+        assert!(help.contains("atoms: the size of the board") && help.contains("[default: 6x5]"), "{help}");
+        assert!(help.contains("Milliseconds for each later answer [default: 1000]"), "{help}");
     }
 }
