@@ -13,7 +13,7 @@ use bot_sdk::{MapSpec, Pos};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::{Failure, Outcome, PlayerId, Reply, State, Turn};
+use crate::engine::{Failure, Outcome, PlayerId, Reply, SetupError, State, Turn};
 use crate::games::resource_rush::{ResourceRush, NAME};
 use crate::referee::{play_match, BotCommand, Limits, PlayedMatch, RefereeError};
 use crate::replay::Replay;
@@ -219,8 +219,12 @@ async fn play(
     sandbox: &Sandbox,
     cancel: &CancellationToken,
 ) -> Result<(PlayedMatch, MapSpec), RefereeError> {
-    let spec = MapSpec::parse(situation.map).map_err(|e| RefereeError::Setup(format!("built-in map: {e}")))?;
-    let inner = if situation.test { ResourceRush::test(spec.clone(), piped) } else { ResourceRush::new(spec.clone()) };
+    let spec = MapSpec::parse(situation.map).map_err(|e| RefereeError::Setup(SetupError::invalid(NAME, e)))?;
+    let inner = if situation.test {
+        ResourceRush::against_script(spec.clone(), piped)
+    } else {
+        ResourceRush::new(spec.clone())
+    };
     let state = Box::new(Scripted {
         inner,
         seat: if situation.test { 0 } else { situation.seat },

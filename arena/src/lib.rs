@@ -1,14 +1,15 @@
-//! The arena: hosts bot games (Resource Rush first) behind one engine trait, referees
-//! matches between bot processes, and records replays that re-simulate exactly.
-//!
-//! Modules: [`engine`] (the trait every game implements), [`games`] (one folder per game),
-//! [`referee`] (processes, pipes, time limits), [`replay`] (the JSON record and its checks).
+//! The arena's library: the engine traits every hosted game implements, the games, the
+//! referee that plays them between bot processes, replays that re-simulate exactly, leagues
+//! and pages. Layers, from the bottom (ARCHITECTURE.md; `tests/layers.rs` checks them): 0
+//! [`engine`], [`sandbox`] and [`safe_text`]; 1 [`files`]; 2 [`replay`]; 3 [`referee`] and
+//! [`games`], side by side; 4 [`explain`]; 5 [`tournament`], [`view`], [`doctor`] and [`starter`].
 
-pub mod checker;
-pub mod cputime;
+#![warn(missing_docs)]
+
 pub mod doctor;
 pub mod engine;
 pub mod explain;
+pub mod files;
 pub mod games;
 pub mod referee;
 pub mod replay;

@@ -1,18 +1,18 @@
 //! Replays: one versioned JSON file per match, written atomically, loaded with precise errors,
-//! and re-simulated from the recorded answers to verify the recorded result.
+//! and re-simulated from the recorded answers to verify the recorded result. The game of a
+//! replay comes from the [`Registry`] the caller passes: this module knows no game.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use thiserror::Error;
 
-use std::time::Duration;
-
-use crate::engine::{Chance, Failure, Outcome, PlayerId, Reply, SetupError, State, Turn};
-use crate::games;
-use crate::referee::{Answer, ClockKind, Limits};
+use crate::engine::{
+    Answer, Chance, ClockKind, Failure, Limits, Outcome, PlayerId, Registry, Reply, SetupError, State, Turn,
+};
+use crate::files::write_atomic;
 
 /// The `format` field of every replay.
 pub const FORMAT: &str = "arena-replay";
@@ -120,11 +120,11 @@ impl MatchResult {
                 .into_iter()
                 .enumerate()
                 .map(|(i, o)| PlayerResult {
-                    // Games without bot processes (LCR) name their players themselves.
+                    // Games without bot processes name their players themselves.
                     name: players.get(i).map_or_else(|| format!("Player #{}", i + 1), |p| p.name.clone()),
                     score: o.score,
                     finished: o.finished,
-                    forfeit: o.forfeit,
+                    forfeit: o.forfeit.map(String::from),
                     detail: o.detail,
                 })
                 .collect(),
@@ -147,7 +147,7 @@ pub struct Replay {
     pub game: String,
     /// The match seed (chance nodes; passed to bots as `ARENA_SEED`).
     pub seed: u64,
-    /// What re-creates the initial state (for Resource Rush: the map).
+    /// What re-creates the initial state (the game's own record of its map or parameters).
     pub setup: Value,
     /// The bots, in player order.
     pub players: Vec<PlayerInfo>,
@@ -251,9 +251,9 @@ impl Replay {
         serde_json::from_slice(&text).map_err(json)
     }
 
-    /// A fresh initial state of this replay's game and setup.
-    pub fn initial_state(&self) -> Result<Box<dyn State>, SetupError> {
-        games::by_name(&self.game)?.load(&self.setup)
+    /// A fresh initial state of this replay's game (found in `games`) and setup.
+    pub fn initial_state(&self, games: &Registry) -> Result<Box<dyn State>, SetupError> {
+        games.get(&self.game)?.load(&self.setup)
     }
 }
 
@@ -309,26 +309,6 @@ pub fn page_file(replay: &Path) -> PathBuf {
     }
 }
 
-/// `name` reduced to characters that are safe in a file name (others become `_`).
-pub fn file_safe(name: &str) -> String {
-    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
-}
-
-/// Writes `bytes` to `path` through a synced temporary file in the same folder and a rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
-    // Readable by others like any file written normally (pages get published as they are).
-    tmp.as_file().set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
 /// Where a re-simulation disagrees with the replay.
 #[derive(Debug, Error)]
 pub enum Divergence {
@@ -373,16 +353,17 @@ pub enum Divergence {
     },
 }
 
-/// Replays `replay` step by step, calling `visit(step index, state)` after the initial state
-/// (index 0) and after each step, and checks every frame and the result against the record.
-pub fn resimulate(replay: &Replay, visit: impl FnMut(usize, &dyn State)) -> Result<(), Divergence> {
-    resimulate_checking(replay, false, visit)
+/// Replays `replay` (of a game in `games`) step by step, calling `visit(step index, state)`
+/// after the initial state (index 0) and after each step, and checks every frame and the
+/// result against the record.
+pub fn resimulate(replay: &Replay, games: &Registry, visit: impl FnMut(usize, &dyn State)) -> Result<(), Divergence> {
+    resimulate_checking(replay, games, false, visit)
 }
 
 /// What `arena verify` checks: [`resimulate`], plus every chance outcome drawn again from the
 /// seed, and every answer's time against the recorded limits.
-pub fn audit(replay: &Replay) -> Result<(), Divergence> {
-    resimulate_checking(replay, true, |_, _| {})?;
+pub fn audit(replay: &Replay, games: &Registry) -> Result<(), Divergence> {
+    resimulate_checking(replay, games, true, |_, _| {})?;
     check_times(replay)
 }
 
@@ -487,11 +468,12 @@ fn check_times(replay: &Replay) -> Result<(), Divergence> {
 
 fn resimulate_checking(
     replay: &Replay,
+    games: &Registry,
     chance_from_seed: bool,
     mut visit: impl FnMut(usize, &dyn State),
 ) -> Result<(), Divergence> {
     let mut dice = Chance::new(replay.seed);
-    let mut state = replay.initial_state()?;
+    let mut state = replay.initial_state(games)?;
     compare(&replay.initial, &state.frame()).map_err(|(path, recorded, actual)| Divergence::Frame {
         at: "initial frame".to_string(),
         path,

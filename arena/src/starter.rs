@@ -98,9 +98,11 @@ pub const PY_SAMPLE: &str = include_str!("../../starter-kits/python/greedy.py");
 pub const RUST_SAMPLE: &str = include_str!("../../sample-bots/src/greedy.rs");
 
 /// The Rust SDK's source files, by file name (a test checks none is missing).
-pub const RUST_SDK: [(&str, &str); 9] = [
+pub const RUST_SDK: [(&str, &str); 11] = [
+    ("src/action.rs", include_str!("../../bot-sdk/src/action.rs")),
     ("src/atoms.rs", include_str!("../../bot-sdk/src/atoms.rs")),
     ("src/bot.rs", include_str!("../../bot-sdk/src/bot.rs")),
+    ("src/grid.rs", include_str!("../../bot-sdk/src/grid.rs")),
     ("src/lib.rs", include_str!("../../bot-sdk/src/lib.rs")),
     ("src/map.rs", include_str!("../../bot-sdk/src/map.rs")),
     ("src/path.rs", include_str!("../../bot-sdk/src/path.rs")),

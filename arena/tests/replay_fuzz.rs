@@ -80,7 +80,7 @@ proptest! {
     #[test]
     fn genuine_replays_verify(answers in prop::collection::vec(answer(), 1..12)) {
         let replay = replay_of(&answers);
-        let verified = resimulate(&replay, |_, _| ()).is_ok();
+        let verified = resimulate(&replay, &games::registry(), |_, _| ()).is_ok();
         prop_assert!(verified);
     }
 
@@ -94,7 +94,7 @@ proptest! {
         std::fs::write(&path, serde_json::to_vec(&json).unwrap()).unwrap();
         if let Ok(loaded) = Replay::load(&path) {
             let mut frames = 0;
-            let outcome = resimulate(&loaded, |_, state| {
+            let outcome = resimulate(&loaded, &games::registry(), |_, state| {
                 frames += 1;
                 let _ = state.render();
             });

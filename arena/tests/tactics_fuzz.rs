@@ -108,7 +108,7 @@ proptest! {
             prop_assert_eq!(outcome.players[p].score, expected);
         }
         replay.result = MatchResult::from_outcome(outcome, &players);
-        prop_assert!(resimulate(&replay, |_, _| ()).is_ok());
+        prop_assert!(resimulate(&replay, &arena::games::registry(), |_, _| ()).is_ok());
         prop_assert!(TacticsGame.load(&replay.setup).is_ok());
     }
 

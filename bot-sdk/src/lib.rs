@@ -74,8 +74,12 @@
 //! Print debug output to stderr only: stdout is the protocol. The arena keeps it
 //! (`arena duel` beside the replay, `arena test --logs DIR` per test).
 
+#![warn(missing_docs)]
+
+pub mod action;
 pub mod atoms;
 pub mod bot;
+pub mod grid;
 pub mod map;
 pub mod path;
 pub mod rules;

@@ -24,9 +24,23 @@ pub enum Field {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Command {
     /// Placement Phase: put `amount` unplaced chips on your field `(col, row)`.
-    Place { amount: u32, col: usize, row: usize },
+    Place {
+        /// Chips to put.
+        amount: u32,
+        /// The field's column, as the prompt numbers them (from 1).
+        col: usize,
+        /// The field's row, as the prompt numbers them (from 1).
+        row: usize,
+    },
     /// Movement Phase: move `amount` chips from your field to a neighbour (diagonals count).
-    Move { amount: u32, from: (usize, usize), to: (usize, usize) },
+    Move {
+        /// Chips to move.
+        amount: u32,
+        /// Your field, as `(col, row)`.
+        from: (usize, usize),
+        /// The neighbour, as `(col, row)`.
+        to: (usize, usize),
+    },
     /// Done for this phase.
     Pass,
 }

@@ -6,6 +6,8 @@
 //! - [`plan_search`], [`relaxation`], [`planner`]: the single-player search the reference bot
 //!   plans with and `arena solve` proves optima and certifies bounds with.
 
+#![warn(missing_docs)]
+
 pub mod greedy;
 pub mod plan_search;
 pub mod planner;

@@ -1,28 +1,31 @@
-//! The hosted games, one folder each, and the registry that finds them by name.
+//! The hosted games, one folder each, and their registry. A game's folder holds its rules, its
+//! `State`, its `GameInfo` and, when the arena plays the handout's program, that program;
+//! adding a game is its folder and one line below (ARCHITECTURE.md has the checklist).
 
-pub mod atoms;
 pub mod classic_input;
-pub mod lcr;
-pub mod resource_rush;
-pub mod tactics;
 
-use crate::engine::{Game, SetupError};
+use crate::engine::{Game, Registry, SetupError};
 
-/// Every hosted game.
-pub fn all() -> [&'static dyn Game; 5] {
-    [
-        &resource_rush::ResourceRushGame,
-        &resource_rush::ResourceRushTestGame,
-        &lcr::LcrGame,
-        &atoms::hosted::AtomsGame,
-        &tactics::hosted::TacticsGame,
-    ]
+/// Declares each game's module and lists its entries in [`registry`], in that order.
+macro_rules! hosted_games {
+    ($($module:ident: $($game:ident),+;)+) => {
+        $(pub mod $module;)+
+
+        /// The arena's own games, in the order `--help` lists them.
+        pub fn registry() -> Registry {
+            Registry::new([$($(&$module::$game as &'static dyn Game),+),+])
+        }
+    };
 }
 
-/// The game called `name` (as written in replays and on the command line).
+hosted_games! {
+    resource_rush: ResourceRushGame, ResourceRushTestGame;
+    lcr: LcrGame;
+    atoms: AtomsGame;
+    tactics: TacticsGame;
+}
+
+/// The arena's own game called `name` (as written in replays and on the command line).
 pub fn by_name(name: &str) -> Result<&'static dyn Game, SetupError> {
-    all().into_iter().find(|g| g.name() == name).ok_or_else(|| {
-        let names: Vec<&str> = all().iter().map(|g| g.name()).collect();
-        SetupError::UnknownGame(name.to_string(), names.join(", "))
-    })
+    registry().get(name)
 }

@@ -4,47 +4,7 @@
 
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
-
-/// What a bot's time limits count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ClockKind {
-    /// CPU time of the bot's whole box (children included), with a wall-clock backstop: a
-    /// result does not depend on how busy the machine is.
-    #[default]
-    Cpu,
-    /// Wall time from the prompt to the answer, as the course's own checker measures.
-    Wall,
-}
-
-impl ClockKind {
-    /// The clock of replays recorded before the clock was a setting.
-    pub fn legacy() -> ClockKind {
-        ClockKind::Wall
-    }
-}
-
-impl std::str::FromStr for ClockKind {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "cpu" => Ok(ClockKind::Cpu),
-            "wall" => Ok(ClockKind::Wall),
-            _ => Err(format!("expected cpu or wall, found `{s}`")),
-        }
-    }
-}
-
-impl std::fmt::Display for ClockKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            ClockKind::Cpu => "cpu",
-            ClockKind::Wall => "wall",
-        })
-    }
-}
+use crate::engine::ClockKind;
 
 /// What a look at the clock says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,91 +9,41 @@ mod process;
 use std::time::Duration;
 
 use futures::future::join_all;
-use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-pub use clock::ClockKind;
-pub use process::{seat_seed, Answer, BotCommand, BotProcess};
+pub use crate::engine::{Answer, ClockKind, Limits};
+pub use process::{seat_seed, BotCommand, BotProcess};
 
-use crate::engine::{Chance, PlayerId, Remark, Reply, State, Turn, Verdict};
-use crate::replay::{write_atomic, MatchResult, PlayerInfo, RecordedReply, Replay, ReplayError, Step};
+use crate::engine::{Chance, Failure, PlayerId, Remark, Reply, SetupError, State, Turn, Verdict};
+use crate::files::write_atomic;
+use crate::replay::{MatchResult, PlayerInfo, RecordedReply, Replay, ReplayError, Step};
 use crate::sandbox::Sandbox;
 
-/// Time and size limits for bots (defaults from the rulings).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Limits {
-    /// Time for a bot's first answer (includes start-up).
-    #[serde(with = "millis")]
-    pub startup: Duration,
-    /// Time for each later answer.
-    #[serde(with = "millis")]
-    pub per_move: Duration,
-    /// Total answer time for one bot over a whole game.
-    #[serde(with = "millis")]
-    pub total: Duration,
-    /// How long a bot that is done may take to exit before it is ended.
-    #[serde(with = "millis")]
-    pub grace: Duration,
-    /// Longest accepted answer line, in bytes.
-    pub max_line: usize,
-    /// How much of a bot's stderr is kept, in bytes.
-    pub stderr_cap: usize,
-    /// What the time limits count: the CPU time of the bot's box, or wall time.
-    #[serde(default = "ClockKind::legacy")]
-    pub clock: ClockKind,
-    /// With the CPU clock, an answer also ends after this many times its limit in wall time
-    /// (a bot that sleeps or blocks).
-    #[serde(default = "default_backstop")]
-    pub backstop_factor: u32,
-}
-
-fn default_backstop() -> u32 {
-    5
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            startup: Duration::from_secs(2),
-            per_move: Duration::from_secs(1),
-            total: Duration::from_secs(5),
-            grace: Duration::from_millis(200),
-            max_line: 4096,
-            stderr_cap: 64 * 1024,
-            clock: ClockKind::Cpu,
-            backstop_factor: default_backstop(),
-        }
-    }
-}
-
-mod millis {
-    use std::time::Duration;
-
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_u64(d.as_millis() as u64)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
-        u64::deserialize(d).map(Duration::from_millis)
-    }
+/// Why a bot's command line cannot be run.
+#[derive(Debug, Error)]
+pub enum CommandError {
+    /// It does not split like a shell would (an unclosed quote).
+    #[error(transparent)]
+    Split(#[from] shell_words::ParseError),
+    /// It is empty.
+    #[error("the command is empty")]
+    Empty,
 }
 
 /// Why a match could not be played.
 #[derive(Debug, Error)]
 pub enum RefereeError {
     /// The command line could not be split or is empty.
-    #[error("bot `{name}`: bad command `{command}`: {message}")]
+    #[error("bot `{name}`: bad command `{command}`: {source}")]
     BadCommand {
         /// The bot.
         name: String,
         /// Its command line.
         command: String,
         /// What is wrong.
-        message: String,
+        source: CommandError,
     },
     /// The process could not be started.
     #[error("bot `{name}`: cannot start `{command}`: {source}")]
@@ -113,9 +63,12 @@ pub enum RefereeError {
         /// What the sandbox said.
         source: crate::sandbox::SandboxError,
     },
-    /// The match could not be set up or its record not written.
-    #[error("{0}")]
-    Setup(String),
+    /// The match's game could not be set up.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The thread starting a bot ended without starting it (the arena is shutting down).
+    #[error("a bot's start-up was abandoned")]
+    StartAbandoned,
     /// The match was cancelled (Ctrl-C); its bots were ended.
     #[error("cancelled")]
     Cancelled,
@@ -176,93 +129,110 @@ pub async fn play_match(
     if bots.len() != n {
         return Err(RefereeError::PlayerCount { expected: n, got: bots.len() });
     }
-    // The bots' boxes are made at once: making a box waits on the kernel (forks, namespaces,
-    // cgroups) more than it computes.
-    let starting: Vec<_> = bots.iter().map(|bot| process::spawn_soon(bot, limits, sandbox)).collect();
-    let mut spawned = Vec::with_capacity(n);
-    for start in starting {
-        spawned.push(start.await.unwrap_or_else(|_| Err(RefereeError::Setup("a bot's start-up failed".to_string()))));
-    }
-    let mut procs: Vec<Option<BotProcess>> = Vec::with_capacity(n);
-    let mut failure = None;
-    for result in spawned {
-        match result {
-            Ok(p) => procs.push(Some(p)),
-            Err(e) => failure = failure.or(Some(e)),
-        }
-    }
-    if let Some(e) = failure {
-        for p in procs.into_iter().flatten() {
-            p.shutdown(Duration::ZERO).await;
-        }
-        return Err(e);
-    }
-    let mut replay = Replay::new(
-        game,
-        seed,
-        state.setup(),
-        bots.iter().map(|b| PlayerInfo { name: b.name.clone(), command: b.command.clone() }).collect(),
-        *limits,
-        state.frame(),
-    );
-    let watches = procs.iter().flatten().map(BotProcess::watch).collect();
+    let mut seats = Seats::start(bots, limits, sandbox).await?;
+    let players = bots.iter().map(|b| PlayerInfo { name: b.name.clone(), command: b.command.clone() }).collect();
+    let mut replay = Replay::new(game, seed, state.setup(), players, *limits, state.frame());
+    let watches = seats.procs.iter().flatten().map(BotProcess::watch).collect();
     let monitor = AbortOnDrop(tokio::spawn(monitor::watch(watches, *limits)));
     let mut chance = Chance::new(seed);
-    let mut introduced = vec![false; n];
-    let mut endings: Vec<(PlayerId, JoinHandle<String>)> = Vec::new();
     loop {
-        let mut step = None;
-        let players = match state.turn() {
+        let step = match state.turn() {
             Turn::Terminal => break,
-            Turn::Chance => {
-                let outcome = chance.draw(&state.chance_outcomes());
-                state.apply_chance(outcome);
-                step = Some(Step { replies: Vec::new(), chance: Some(outcome), frame: state.frame() });
-                Vec::new()
-            }
-            Turn::Sequential(p) => vec![p],
-            Turn::Simultaneous(ps) => ps,
-        };
-        let step = match step {
-            Some(step) => step,
-            None => {
-                let asking = ask_and_apply(&mut *state, &mut procs, &mut introduced, &players, limits);
-                tokio::select! {
-                    step = asking => step,
-                    () = cancel.cancelled() => {
-                        for bot in procs.iter_mut().filter_map(Option::take) {
-                            endings.push((0, tokio::spawn(bot.shutdown(Duration::ZERO))));
-                        }
-                        for (_, handle) in endings {
-                            let _ = handle.await;
-                        }
-                        return Err(RefereeError::Cancelled);
-                    }
-                }
-            }
+            Turn::Chance => chance_step(&mut *state, &mut chance),
+            Turn::Sequential(p) => seats.ask(&mut *state, &[p], limits, cancel).await?,
+            Turn::Simultaneous(ps) => seats.ask(&mut *state, &ps, limits, cancel).await?,
         };
         replay.steps.push(step);
-        for (p, slot) in procs.iter_mut().enumerate() {
-            if !state.is_active(p) {
-                if let Some(bot) = slot.take() {
-                    endings.push((p, tokio::spawn(bot.shutdown(limits.grace))));
-                }
-            }
-        }
+        // The game no longer prompts these players: their bots end.
+        seats.release(limits.grace, |p| !state.is_active(p));
     }
-    for (p, slot) in procs.iter_mut().enumerate() {
-        if let Some(bot) = slot.take() {
-            endings.push((p, tokio::spawn(bot.shutdown(limits.grace))));
-        }
-    }
+    seats.release(limits.grace, |_| true);
     drop(monitor);
-    let mut stderr = vec![String::new(); n];
-    for (p, handle) in endings {
-        stderr[p] = handle.await.unwrap_or_default();
-    }
+    let stderr = seats.stderr().await;
     replay.result = MatchResult::from_outcome(state.outcome(), &replay.players);
     replay.seat_seeds = bots.iter().filter_map(BotCommand::seat_seed).collect();
     Ok(PlayedMatch { replay, stderr, verdict: state.verdict(), remarks: state.remarks() })
+}
+
+/// Draws the outcome of a chance node from the match's dice and applies it.
+fn chance_step(state: &mut dyn State, chance: &mut Chance) -> Step {
+    let outcome = chance.draw(&state.chance_outcomes());
+    state.apply_chance(outcome);
+    Step { replies: Vec::new(), chance: Some(outcome), frame: state.frame() }
+}
+
+/// The bots of a match: their processes (`None` once ended), whether each got its intro, and
+/// the endings under way (each yields the bot's stderr).
+struct Seats {
+    procs: Vec<Option<BotProcess>>,
+    introduced: Vec<bool>,
+    endings: Vec<(PlayerId, JoinHandle<String>)>,
+}
+
+impl Seats {
+    /// Starts every bot at once (making a box waits on the kernel: forks, namespaces, cgroups,
+    /// more than it computes). If one cannot start, the others are ended.
+    async fn start(bots: &[BotCommand], limits: &Limits, sandbox: &Sandbox) -> Result<Seats, RefereeError> {
+        let starting: Vec<_> = bots.iter().map(|bot| process::spawn_soon(bot, limits, sandbox)).collect();
+        let mut procs = Vec::with_capacity(bots.len());
+        let mut failure = None;
+        for start in starting {
+            match start.await.unwrap_or(Err(RefereeError::StartAbandoned)) {
+                Ok(p) => procs.push(Some(p)),
+                Err(e) => failure = failure.or(Some(e)),
+            }
+        }
+        if let Some(e) = failure {
+            for p in procs.into_iter().flatten() {
+                p.shutdown(Duration::ZERO).await;
+            }
+            return Err(e);
+        }
+        Ok(Seats { introduced: vec![false; procs.len()], procs, endings: Vec::new() })
+    }
+
+    /// Asks `players` and applies their replies as one step; a Ctrl-C ends every bot at once.
+    async fn ask(
+        &mut self,
+        state: &mut dyn State,
+        players: &[PlayerId],
+        limits: &Limits,
+        cancel: &CancellationToken,
+    ) -> Result<Step, RefereeError> {
+        let asking = ask_and_apply(state, &mut self.procs, &mut self.introduced, players, limits);
+        tokio::select! {
+            step = asking => Ok(step),
+            () = cancel.cancelled() => {
+                for bot in self.procs.iter_mut().filter_map(Option::take) {
+                    self.endings.push((0, tokio::spawn(bot.shutdown(Duration::ZERO))));
+                }
+                for (_, handle) in self.endings.drain(..) {
+                    let _ = handle.await;
+                }
+                Err(RefereeError::Cancelled)
+            }
+        }
+    }
+
+    /// Ends, after `grace`, the bots of the players `done` names.
+    fn release(&mut self, grace: Duration, done: impl Fn(PlayerId) -> bool) {
+        for (p, slot) in self.procs.iter_mut().enumerate() {
+            if done(p) {
+                if let Some(bot) = slot.take() {
+                    self.endings.push((p, tokio::spawn(bot.shutdown(grace))));
+                }
+            }
+        }
+    }
+
+    /// Once every bot is ending: what each player wrote to stderr.
+    async fn stderr(self) -> Vec<String> {
+        let mut stderr = vec![String::new(); self.procs.len()];
+        for (p, handle) in self.endings {
+            stderr[p] = handle.await.unwrap_or_default();
+        }
+        stderr
+    }
 }
 
 /// Asks `players` at once and applies their replies as one step.
@@ -288,7 +258,7 @@ async fn ask_and_apply(
         asks.push(async move {
             match slot.as_mut() {
                 Some(bot) => (p, bot.ask(&text, limits, early_ok).await),
-                None => (p, Answer::untimed(Reply::Failed(crate::engine::Failure::Crash))),
+                None => (p, Answer::failed(Failure::Crash)),
             }
         });
     }

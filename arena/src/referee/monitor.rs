@@ -9,10 +9,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::clock::ClockKind;
 use super::process::Watch;
-use super::Limits;
-use crate::engine::Failure;
+use crate::engine::{ClockKind, Failure, Limits};
 
 /// How often the monitor looks.
 pub(super) const PERIOD: Duration = Duration::from_millis(25);

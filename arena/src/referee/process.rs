@@ -13,9 +13,9 @@ use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use super::clock::{AnswerClock, ClockKind, Look};
-use super::{Limits, RefereeError};
-use crate::engine::{Failure, Reply};
+use super::clock::{AnswerClock, Look};
+use super::{CommandError, RefereeError};
+use crate::engine::{Answer, ClockKind, Failure, Limits, Reply};
 use crate::sandbox::{BoxHandle, Launch, Sandbox};
 
 /// How to start one bot.
@@ -99,31 +99,6 @@ enum BotLine {
 struct StderrLog {
     kept: Vec<u8>,
     dropped: usize,
-}
-
-/// One answer: the reply and what it cost.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Answer {
-    /// The line, or why there was none.
-    pub reply: Reply,
-    /// Wall time from the prompt to the answer.
-    pub wall: Duration,
-    /// CPU time the bot's box used since its CPU time was last read (at its previous answer);
-    /// `None` when that was under [`UNMEASURED`] ago (the time goes to a later answer).
-    pub cpu: Option<Duration>,
-    /// The line's length as sent, when whitespace around it was trimmed.
-    pub raw_len: Option<usize>,
-}
-
-impl Answer {
-    /// An answer that took no time (replays built by hand, failures found before asking).
-    pub fn untimed(reply: Reply) -> Answer {
-        Answer { reply, wall: Duration::ZERO, cpu: None, raw_len: None }
-    }
-
-    fn failed(f: Failure) -> Answer {
-        Answer::untimed(Reply::Failed(f))
-    }
 }
 
 /// A bot's CPU time is not read at an answer that comes less than this after the last
@@ -223,14 +198,14 @@ impl BotProcess {
     /// Starts the bot in a box of its own. Fails when the command is empty, cannot be split,
     /// cannot be boxed, or cannot be run.
     pub fn spawn(cmd: &BotCommand, limits: &Limits, sandbox: &Sandbox) -> Result<BotProcess, RefereeError> {
-        let bad = |message: String| RefereeError::BadCommand {
+        let bad = |source: CommandError| RefereeError::BadCommand {
             name: cmd.name.clone(),
             command: cmd.command.clone(),
-            message,
+            source,
         };
-        let words = shell_words::split(&cmd.command).map_err(|e| bad(e.to_string()))?;
+        let words = shell_words::split(&cmd.command).map_err(|e| bad(CommandError::Split(e)))?;
         if words.is_empty() {
-            return Err(bad("the command is empty".to_string()));
+            return Err(bad(CommandError::Empty));
         }
         let launch = Launch { words: &words, folder: cmd.cwd.as_deref(), env: &cmd.env, build: false };
         let (command, mut handle) =

@@ -76,14 +76,7 @@ pub struct SandboxLimits {
 
 impl Default for SandboxLimits {
     fn default() -> Self {
-        SandboxLimits {
-            cpu_seconds: 10,
-            memory_mb: 1024,
-            file_size_mb: 64,
-            open_files: 256,
-            processes: 64,
-            tmp_mb: 64,
-        }
+        SandboxLimits { cpu_seconds: 10, memory_mb: 1024, file_size_mb: 64, open_files: 256, processes: 64, tmp_mb: 64 }
     }
 }
 

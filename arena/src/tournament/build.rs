@@ -112,7 +112,7 @@ pub fn build_all(
         let outcome = by_command
             .entry(key)
             .or_insert_with(|| {
-                let log = format!("builds/{}-{stamp}.log", crate::replay::file_safe(name));
+                let log = format!("builds/{}-{stamp}.log", crate::files::file_safe(name));
                 run(sandbox, build, folder, timeout, out, &log)
             })
             .clone();

@@ -306,8 +306,12 @@ impl TournamentConfig {
             map: (!self.maps.is_empty()).then(|| board.to_path_buf()),
             text,
             players: Some(self.seats()),
-            size: self.board_size().ok().flatten(),
-            rounds: self.rounds,
+            params: self
+                .size
+                .iter()
+                .map(|size| ("size".to_string(), size.clone()))
+                .chain(self.rounds.map(|rounds| ("rounds".to_string(), rounds.to_string())))
+                .collect(),
         }
     }
 }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use super::leaderboard::Leaderboard;
 use super::results::{self, ResultLine, RESULTS_FILE};
 use super::{replay_agrees, write_leaderboard, FolderLock, TournamentError, TournamentRecord};
-use crate::replay::write_atomic;
+use crate::files::write_atomic;
 
 /// What a merge found.
 #[derive(Debug)]

@@ -29,9 +29,9 @@ use self::results::{ResultLine, ResultsWriter, RESULTS_FILE};
 use self::schedule::{BotVersion, ScheduledMatch, Shard};
 use self::versions::BotHistory;
 use crate::engine::Game;
+use crate::files::write_atomic;
 use crate::games;
 use crate::referee::{play_match, BotCommand, PlayedMatch, RefereeError};
-use crate::replay::write_atomic;
 use crate::safe_text;
 use crate::sandbox::{Sandbox, SandboxLimits};
 
@@ -707,7 +707,7 @@ fn load_boards(config: &TournamentConfig, game: &dyn Game) -> Result<BTreeMap<Pa
         let (text, digest) = if config.maps.is_empty() {
             (None, path.display().to_string())
         } else {
-            let text = crate::engine::read_map_file(&path)?;
+            let text = crate::files::read_map_file(&path)?;
             (Some(Arc::<str>::from(text.as_str())), schedule::digest(text.as_bytes()))
         };
         let cost = game.new_match(&config.match_options(&path, text.clone()))?.expected_cost();
@@ -811,7 +811,7 @@ async fn play_one(
     let state = shared
         .game
         .new_match(&shared.record.config.match_options(&m.map, shared.boards.get(&m.map).and_then(|b| b.text.clone())))
-        .map_err(|e| RefereeError::Setup(e.to_string()))?;
+        .map_err(RefereeError::Setup)?;
     let bots: Vec<BotCommand> = m
         .seats
         .iter()

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::TournamentError;
-use crate::replay::{write_atomic, MatchResult};
+use crate::files::write_atomic;
+use crate::replay::MatchResult;
 
 /// The file name inside a tournament folder.
 pub const RESULTS_FILE: &str = "results.jsonl";

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use super::config::{BotEntry, TournamentConfig};
-use crate::replay::file_safe;
+use crate::files::file_safe;
 
 /// A bot with the fingerprint of its current version.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -13,7 +13,8 @@ use serde::Serialize;
 
 use super::{asset, capitalise, head};
 use crate::explain::ForfeitFact;
-use crate::replay::{file_safe, page_path, write_atomic};
+use crate::files::{file_safe, write_atomic};
+use crate::replay::page_path;
 use crate::safe_text::{html, json_in_html};
 use crate::tournament::leaderboard::{Leaderboard, MatchRef, Row};
 use crate::tournament::results::ResultLine;

@@ -16,7 +16,8 @@ use std::path::Path;
 use base64::Engine as _;
 
 use crate::explain::forfeit_facts;
-use crate::replay::{write_atomic, Replay};
+use crate::files::write_atomic;
+use crate::replay::Replay;
 use crate::safe_text::{html, json_in_html};
 
 const COMMON_JS: &str = include_str!("common.js");

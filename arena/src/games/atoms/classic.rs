@@ -8,6 +8,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use super::{parse_save, Atoms, PlaceError, SaveFile, COLOURS};
+use crate::engine::{ClassicError, ClassicSession};
 use crate::games::classic_input::{read_line, text, words};
 
 /// The HELP text.
@@ -69,7 +70,7 @@ fn read_save(path: &Path) -> Option<SaveFile> {
 /// Runs the program until QUIT, a win or the end of input; `dir` is where SAVE and LOAD
 /// files live. Returns the exit status.
 pub fn run(input: &mut impl BufRead, out: &mut impl Write, dir: &Path) -> io::Result<i32> {
-    let mut phase = Phase::Idle;
+    let mut program = Program { phase: Phase::Idle, dir };
     let mut line = Vec::new();
     loop {
         if !read_line(input, &mut line)? {
@@ -77,161 +78,184 @@ pub fn run(input: &mut impl BufRead, out: &mut impl Write, dir: &Path) -> io::Re
         }
         let words = words(&line);
         let Some((&command, args)) = words.split_first() else { continue };
+        if let Some(code) = program.command(command, args, out)? {
+            return Ok(code);
+        }
+    }
+}
+
+/// `arena play atoms`: the program on the session's input and output, its save files in the
+/// session's folder.
+pub fn session(mut s: ClassicSession<'_>) -> Result<i32, ClassicError> {
+    Ok(run(&mut s.input, &mut s.output, s.dir)?)
+}
+
+/// The program between commands: where it is, and where its files live.
+struct Program<'a> {
+    phase: Phase,
+    dir: &'a Path,
+}
+
+impl Program<'_> {
+    /// Runs one command; `Some(status)` when the program ends.
+    fn command(&mut self, command: &[u8], args: &[&[u8]], out: &mut impl Write) -> io::Result<Option<i32>> {
         // After LOAD only PLAYFROM and QUIT are accepted.
-        if matches!(phase, Phase::Loaded(_)) && !matches!(command, b"PLAYFROM" | b"QUIT") {
+        if matches!(self.phase, Phase::Loaded(_)) && !matches!(command, b"PLAYFROM" | b"QUIT") {
             writeln!(out, "Invalid Command")?;
-            continue;
+            return Ok(None);
         }
         match command {
             b"HELP" => write!(out, "\n{HELP}\n")?,
             b"QUIT" => {
                 writeln!(out, "Bye!")?;
-                return Ok(0);
+                return Ok(Some(0));
             }
-            b"START" => {
-                if !matches!(phase, Phase::Idle) {
-                    writeln!(out, "Invalid Command")?;
-                } else if args.len() < 3 {
-                    writeln!(out, "Missing Argument")?;
-                } else if args.len() > 3 {
-                    writeln!(out, "Too Many Arguments")?;
-                } else {
-                    match (number(args[0]), number(args[1]), number(args[2])) {
-                        (Some(k), Some(w), Some(h))
-                            if (2..=6).contains(&k) && (2..=255).contains(&w) && (2..=255).contains(&h) =>
-                        {
-                            if w * h < k {
-                                writeln!(out, "Cannot Start Game")?;
-                            } else {
-                                let game = Atoms::new(k, w, h);
-                                writeln!(out, "Game Ready\n{}", turn_line(&game))?;
-                                phase = Phase::Playing(game);
-                            }
-                        }
-                        _ => writeln!(out, "Invalid command arguments")?,
-                    }
-                }
-            }
-            b"PLACE" => {
-                let Phase::Playing(game) = &mut phase else {
-                    writeln!(out, "Invalid Command")?;
-                    continue;
-                };
-                let coords = match args {
-                    [x, y] => text(x).parse::<i64>().ok().zip(text(y).parse::<i64>().ok()),
-                    _ => None,
-                };
-                let Some((x, y)) = coords else {
-                    writeln!(out, "Invalid Coordinates")?;
-                    continue;
-                };
-                match game.place(x, y) {
-                    Err(PlaceError::OffBoard) => writeln!(out, "Invalid Coordinates")?,
-                    Err(PlaceError::NotYours | PlaceError::Over) => writeln!(out, "Cannot Place Atom Here")?,
-                    Ok(()) => match game.winner {
-                        Some(w) => {
-                            writeln!(out, "{} Wins", COLOURS[w])?;
-                            return Ok(0);
-                        }
-                        None => writeln!(out, "{}", turn_line(game))?,
-                    },
-                }
-            }
-            b"UNDO" => {
-                let Phase::Playing(game) = &mut phase else {
-                    writeln!(out, "Invalid Command")?;
-                    continue;
-                };
-                if game.moves.is_empty() {
-                    writeln!(out, "Cannot Undo")?;
-                } else {
-                    let mut moves = game.moves.clone();
-                    moves.pop();
-                    *game = Atoms::replay(game.players(), game.width, game.height, &moves);
-                    writeln!(out, "{}", turn_line(game))?;
-                }
-            }
-            b"STAT" => {
-                let Phase::Playing(game) = &phase else {
-                    writeln!(out, "Game Not In Progress")?;
-                    continue;
-                };
-                for (p, colour) in COLOURS.iter().enumerate().take(game.players()) {
-                    if game.alive[p] {
-                        writeln!(out, "Player {colour}:\nGrid Count: {}", game.grid_count(p))?;
-                    } else {
-                        writeln!(out, "Player {colour}:\nLost")?;
-                    }
-                    if p + 1 < game.players() {
-                        writeln!(out)?;
-                    }
-                }
-            }
-            b"DISPLAY" => {
-                let Phase::Playing(game) = &phase else {
-                    writeln!(out, "Invalid Command")?;
-                    continue;
-                };
-                write!(out, "\n{}\n", game.display())?;
-            }
-            b"SAVE" => {
-                let Phase::Playing(game) = &phase else {
-                    writeln!(out, "Invalid Command")?;
-                    continue;
-                };
-                let [name] = args else {
-                    writeln!(out, "Invalid Command")?;
-                    continue;
-                };
-                let path = dir.join(OsStr::from_bytes(name));
-                let created = std::fs::OpenOptions::new().write(true).create_new(true).open(&path);
-                match created {
-                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => writeln!(out, "File Already Exists")?,
-                    Err(_) => writeln!(out, "Invalid Command")?,
-                    Ok(mut file) => {
-                        file.write_all(&game.save_bytes())?;
-                        writeln!(out, "Game Saved")?;
-                    }
-                }
-            }
-            b"LOAD" => {
-                if !matches!(phase, Phase::Idle) {
-                    writeln!(out, "Restart Application To Load Save")?;
-                    continue;
-                }
-                let loaded = match args {
-                    [name] => read_save(&dir.join(OsStr::from_bytes(name))),
-                    _ => None,
-                };
-                match loaded {
-                    Some(save) => {
-                        phase = Phase::Loaded(save);
-                        writeln!(out, "Game Loaded")?;
-                    }
-                    None => writeln!(out, "Cannot Load Save")?,
-                }
-            }
-            b"PLAYFROM" => {
-                let Phase::Loaded(save) = &phase else {
-                    writeln!(out, "Invalid Command")?;
-                    continue;
-                };
-                // A turn past the last one loaded, however many digits it has, is the last one.
-                let upto = match args {
-                    [b"END"] => Some(save.moves.len()),
-                    [n] if digits(n) => Some(number(n).unwrap_or(usize::MAX).min(save.moves.len())),
-                    _ => None,
-                };
-                let Some(upto) = upto else {
-                    writeln!(out, "Invalid Turn Number")?;
-                    continue;
-                };
-                let game = save.game(upto);
-                writeln!(out, "Game Ready\n{}", turn_line(&game))?;
-                phase = Phase::Playing(game);
-            }
+            b"START" => self.start(args, out)?,
+            b"PLACE" => return self.place(args, out),
+            b"UNDO" => self.undo(out)?,
+            b"STAT" => self.stat(out)?,
+            b"DISPLAY" => match &self.phase {
+                Phase::Playing(game) => write!(out, "\n{}\n", game.display())?,
+                _ => writeln!(out, "Invalid Command")?,
+            },
+            b"SAVE" => self.save(args, out)?,
+            b"LOAD" => self.load(args, out)?,
+            b"PLAYFROM" => self.play_from(args, out)?,
             _ => writeln!(out, "Invalid Command")?,
         }
+        Ok(None)
+    }
+
+    fn start(&mut self, args: &[&[u8]], out: &mut impl Write) -> io::Result<()> {
+        if !matches!(self.phase, Phase::Idle) {
+            return writeln!(out, "Invalid Command");
+        }
+        if args.len() < 3 {
+            return writeln!(out, "Missing Argument");
+        }
+        if args.len() > 3 {
+            return writeln!(out, "Too Many Arguments");
+        }
+        match (number(args[0]), number(args[1]), number(args[2])) {
+            (Some(k), Some(w), Some(h)) if (2..=6).contains(&k) && (2..=255).contains(&w) && (2..=255).contains(&h) => {
+                if w * h < k {
+                    return writeln!(out, "Cannot Start Game");
+                }
+                let game = Atoms::new(k, w, h);
+                writeln!(out, "Game Ready\n{}", turn_line(&game))?;
+                self.phase = Phase::Playing(game);
+                Ok(())
+            }
+            _ => writeln!(out, "Invalid command arguments"),
+        }
+    }
+
+    fn place(&mut self, args: &[&[u8]], out: &mut impl Write) -> io::Result<Option<i32>> {
+        let Phase::Playing(game) = &mut self.phase else {
+            writeln!(out, "Invalid Command")?;
+            return Ok(None);
+        };
+        let coords = match args {
+            [x, y] => text(x).parse::<i64>().ok().zip(text(y).parse::<i64>().ok()),
+            _ => None,
+        };
+        let Some((x, y)) = coords else {
+            writeln!(out, "Invalid Coordinates")?;
+            return Ok(None);
+        };
+        match game.place(x, y) {
+            Err(PlaceError::OffBoard) => writeln!(out, "Invalid Coordinates")?,
+            Err(PlaceError::NotYours | PlaceError::Over) => writeln!(out, "Cannot Place Atom Here")?,
+            Ok(()) => match game.winner {
+                Some(w) => {
+                    writeln!(out, "{} Wins", COLOURS[w])?;
+                    return Ok(Some(0));
+                }
+                None => writeln!(out, "{}", turn_line(game))?,
+            },
+        }
+        Ok(None)
+    }
+
+    fn undo(&mut self, out: &mut impl Write) -> io::Result<()> {
+        let Phase::Playing(game) = &mut self.phase else {
+            return writeln!(out, "Invalid Command");
+        };
+        if game.moves.is_empty() {
+            return writeln!(out, "Cannot Undo");
+        }
+        let mut moves = game.moves.clone();
+        moves.pop();
+        *game = Atoms::replay(game.players(), game.width, game.height, &moves);
+        writeln!(out, "{}", turn_line(game))
+    }
+
+    fn stat(&self, out: &mut impl Write) -> io::Result<()> {
+        let Phase::Playing(game) = &self.phase else {
+            return writeln!(out, "Game Not In Progress");
+        };
+        for (p, colour) in COLOURS.iter().enumerate().take(game.players()) {
+            if game.alive[p] {
+                writeln!(out, "Player {colour}:\nGrid Count: {}", game.grid_count(p))?;
+            } else {
+                writeln!(out, "Player {colour}:\nLost")?;
+            }
+            if p + 1 < game.players() {
+                writeln!(out)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn save(&self, args: &[&[u8]], out: &mut impl Write) -> io::Result<()> {
+        let (Phase::Playing(game), [name]) = (&self.phase, args) else {
+            return writeln!(out, "Invalid Command");
+        };
+        let path = self.dir.join(OsStr::from_bytes(name));
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => writeln!(out, "File Already Exists"),
+            Err(_) => writeln!(out, "Invalid Command"),
+            Ok(mut file) => {
+                file.write_all(&game.save_bytes())?;
+                writeln!(out, "Game Saved")
+            }
+        }
+    }
+
+    fn load(&mut self, args: &[&[u8]], out: &mut impl Write) -> io::Result<()> {
+        if !matches!(self.phase, Phase::Idle) {
+            return writeln!(out, "Restart Application To Load Save");
+        }
+        let loaded = match args {
+            [name] => read_save(&self.dir.join(OsStr::from_bytes(name))),
+            _ => None,
+        };
+        match loaded {
+            Some(save) => {
+                self.phase = Phase::Loaded(save);
+                writeln!(out, "Game Loaded")
+            }
+            None => writeln!(out, "Cannot Load Save"),
+        }
+    }
+
+    fn play_from(&mut self, args: &[&[u8]], out: &mut impl Write) -> io::Result<()> {
+        let Phase::Loaded(save) = &self.phase else {
+            return writeln!(out, "Invalid Command");
+        };
+        // A turn past the last one loaded, however many digits it has, is the last one.
+        let upto = match args {
+            [b"END"] => Some(save.moves.len()),
+            [n] if digits(n) => Some(number(n).unwrap_or(usize::MAX).min(save.moves.len())),
+            _ => None,
+        };
+        let Some(upto) = upto else {
+            return writeln!(out, "Invalid Turn Number");
+        };
+        let game = save.game(upto);
+        writeln!(out, "Game Ready\n{}", turn_line(&game))?;
+        self.phase = Phase::Playing(game);
+        Ok(())
     }
 }
 

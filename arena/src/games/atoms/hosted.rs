@@ -9,12 +9,17 @@
 //! reaches `MAX_MOVES` moves ends without a winner, players ranked by cells owned.
 //!
 //! A player's score is the number of players it outlasted (the winner: players - 1), so
-//! summing scores over a tournament ranks bots by how long they survive.
+//! summing scores over a tournament ranks bots by how long they survive; its `finished` means
+//! it won.
 
 use serde_json::{json, Value};
+use thiserror::Error;
 
 use super::{Atoms, PlaceError, COLOURS};
-use crate::engine::{Game, MatchOptions, Outcome, PlayerId, PlayerOutcome, Reply, SetupError, State, Turn};
+use crate::engine::{
+    ClassicProgram, ForfeitReason, Game, GameInfo, MatchOptions, Outcome, ParamKind, ParamSpec, PlayerId,
+    PlayerOutcome, PlaysOn, Ranking, Reply, SetupError, State, Turn,
+};
 
 /// The game's name in replays and on the command line.
 pub const NAME: &str = super::NAME;
@@ -22,35 +27,73 @@ pub const NAME: &str = super::NAME;
 /// Moves after which a game stops without a winner.
 pub const MAX_MOVES: usize = 2_000;
 
+/// What the prompt is called in forfeit details. Replays recorded so far say `TICK` (the
+/// wording the arena once used for every game), and they must re-simulate to the same text.
+const PROMPT: &str = "TICK";
+
+/// Atoms as the registry describes it.
+pub static INFO: GameInfo = GameInfo {
+    name: NAME,
+    title: "Atoms",
+    players: 2..=6,
+    simultaneous: false,
+    chance: false,
+    plays_on: PlaysOn::Parameters,
+    ranking: Ranking::Score,
+    params: &[ParamSpec {
+        name: "size",
+        help: "the size of the board",
+        kind: ParamKind::Size { min: 2, max: 255 },
+        default: "6x5",
+    }],
+    classic: Some(ClassicProgram { takes_params: false, run: super::classic::session }),
+};
+
+/// A board that does not fit its players.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BoardError {
+    /// Not 2 to 6 players.
+    #[error("Atoms is played by 2 to 6 players, not {0}")]
+    Players(usize),
+    /// Sides out of 2..=255, or fewer cells than players.
+    #[error("a {width}x{height} board does not fit: sizes are 2..255 and cells >= players")]
+    Size {
+        /// Board width.
+        width: usize,
+        /// Board height.
+        height: usize,
+    },
+}
+
 /// The Atoms entry of the game registry.
 pub struct AtomsGame;
 
-fn check(players: usize, width: usize, height: usize) -> Result<(), String> {
+fn check(players: usize, width: usize, height: usize) -> Result<(), BoardError> {
     if !(2..=6).contains(&players) {
-        return Err(format!("Atoms is played by 2 to 6 players, not {players}"));
+        return Err(BoardError::Players(players));
     }
     if !(2..=255).contains(&width) || !(2..=255).contains(&height) || width * height < players {
-        return Err(format!("a {width}x{height} board does not fit: sizes are 2..255 and cells >= players"));
+        return Err(BoardError::Size { width, height });
     }
     Ok(())
 }
 
 impl Game for AtomsGame {
-    fn name(&self) -> &'static str {
-        NAME
+    fn info(&self) -> &GameInfo {
+        &INFO
     }
 
     fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
         let get = |k: &str| setup.get(k).and_then(Value::as_u64).unwrap_or(0) as usize;
         let (players, width, height) = (get("players"), get("width"), get("height"));
-        check(players, width, height).map_err(|message| SetupError::Invalid { game: NAME, message })?;
+        check(players, width, height).map_err(|e| SetupError::invalid(NAME, e))?;
         Ok(Box::new(AtomsState::new(players, width, height)))
     }
 
     fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError> {
-        let players = options.players.unwrap_or(2);
-        let (width, height) = options.size.unwrap_or((6, 5));
-        check(players, width, height).map_err(SetupError::BadInput)?;
+        let players = INFO.player_count(options.players)?;
+        let (width, height) = INFO.params(&options.params)?.size("size")?;
+        check(players, width, height).map_err(|e| SetupError::BadInput(Box::new(e)))?;
         Ok(Box::new(AtomsState::new(players, width, height)))
     }
 }
@@ -60,7 +103,7 @@ impl Game for AtomsGame {
 pub struct AtomsState {
     game: Atoms,
     /// Forfeit reason and detail per player.
-    forfeits: Vec<Option<(&'static str, String)>>,
+    forfeits: Vec<Option<(ForfeitReason, String)>>,
     /// Players in the order they went out.
     out_order: Vec<usize>,
     last: Option<Value>,
@@ -109,11 +152,16 @@ impl AtomsState {
     }
 }
 
+/// A replay that has no save file.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("only `{NAME}` replays have save files, this one is `{0}`")]
+pub struct NotAtoms(pub String);
+
 /// The classic save file of a hosted game's replay: its board, players and every placement
 /// that was made (forfeits are not moves).
-pub fn save_file(replay: &crate::replay::Replay) -> Result<Vec<u8>, String> {
+pub fn save_file(replay: &crate::replay::Replay) -> Result<Vec<u8>, NotAtoms> {
     if replay.game != NAME {
-        return Err(format!("only `{NAME}` replays have save files, this one is `{}`", replay.game));
+        return Err(NotAtoms(replay.game.clone()));
     }
     let get = |k: &str| replay.setup.get(k).and_then(Value::as_u64).unwrap_or(0) as u8;
     let mut out = vec![get("width"), get("height"), get("players")];
@@ -126,7 +174,16 @@ pub fn save_file(replay: &crate::replay::Replay) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-/// Parses `PLACE x y`.
+/// Why the rules refused a placement at (x, y), in words.
+fn refusal(e: PlaceError, x: i64, y: i64) -> String {
+    match e {
+        PlaceError::OffBoard => format!("({x}, {y}) is off the board"),
+        PlaceError::NotYours => format!("({x}, {y}) belongs to another player"),
+        PlaceError::Over => "the game is over".to_string(),
+    }
+}
+
+/// Parses `PLACE x y` (the detail of a malformed answer when it is not).
 fn parse_place(line: &str) -> Result<(i64, i64), String> {
     match line.split_whitespace().collect::<Vec<_>>().as_slice() {
         ["PLACE", x, y] => match (x.parse(), y.parse()) {
@@ -167,21 +224,19 @@ impl State for AtomsState {
         }
         let before = self.game.alive.clone();
         let verdict = match reply {
-            Reply::Failed(f) => Err((f.reason(), f.describe().to_string())),
+            Reply::Failed(f) => Err((f.reason(), f.describe(PROMPT))),
             Reply::Line(line) => match parse_place(line) {
-                Err(why) => Err(("malformed", why)),
+                Err(why) => Err((ForfeitReason::Malformed, why)),
                 Ok((x, y)) => match self.game.place(x, y) {
                     Ok(()) => Ok((x, y)),
-                    Err(PlaceError::OffBoard) => Err(("invalid_move", format!("({x}, {y}) is off the board"))),
-                    Err(PlaceError::NotYours) => Err(("invalid_move", format!("({x}, {y}) belongs to another player"))),
-                    Err(PlaceError::Over) => Err(("invalid_move", "the game is over".to_string())),
+                    Err(e) => Err((ForfeitReason::InvalidMove, refusal(e, x, y))),
                 },
             },
         };
         self.last = Some(match verdict {
             Ok((x, y)) => json!({"player": p, "place": [x, y]}),
             Err((reason, detail)) => {
-                self.forfeits[p] = Some((reason, detail.clone()));
+                self.forfeits[p] = Some((reason.clone(), detail.clone()));
                 self.game.resign(p);
                 json!({"player": p, "forfeit": reason, "detail": detail})
             }
@@ -205,7 +260,7 @@ impl State for AtomsState {
                 PlayerOutcome {
                     score: (n - 1 - rank) as i64,
                     finished: self.game.winner == Some(p),
-                    forfeit: self.forfeits[p].as_ref().map(|(r, _)| r.to_string()),
+                    forfeit: self.forfeits[p].as_ref().map(|(r, _)| r.clone()),
                     detail: self.forfeits[p].as_ref().map(|(_, d)| d.clone()),
                 }
             })
@@ -279,8 +334,8 @@ mod tests {
         let o = s.outcome();
         assert_eq!(o.winner, Some(2));
         assert_eq!(o.players.iter().map(|p| p.score).collect::<Vec<_>>(), [1, 0, 2], "Green went out first");
-        assert_eq!(o.players[1].forfeit.as_deref(), Some("invalid_move"));
-        assert_eq!(o.players[0].forfeit.as_deref(), Some("timeout"));
+        assert_eq!(o.players[1].forfeit, Some(ForfeitReason::InvalidMove));
+        assert_eq!(o.players[0].forfeit, Some(ForfeitReason::Timeout));
         assert_eq!(s.game().cell(0, 0).atoms, 1, "a forfeited player's cells stay");
     }
 
@@ -288,7 +343,7 @@ mod tests {
     fn malformed_answers_forfeit() {
         let mut s = AtomsState::new(2, 2, 2);
         s.apply(&[(0, line("place 0 0"))]);
-        assert_eq!(s.outcome().players[0].forfeit.as_deref(), Some("malformed"));
+        assert_eq!(s.outcome().players[0].forfeit, Some(ForfeitReason::Malformed));
         assert_eq!(s.outcome().winner, Some(1));
     }
 }

@@ -9,6 +9,8 @@
 pub mod classic;
 pub mod hosted;
 
+pub use hosted::AtomsGame;
+
 /// The game's name on the command line.
 pub const NAME: &str = "atoms";
 

@@ -6,8 +6,16 @@ use std::io::{self, BufRead, Write};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use thiserror::Error;
+
 use super::{DieEffect, Lcr, MAX_PLAYERS};
+use crate::engine::{ClassicError, ClassicSession};
 use crate::games::classic_input::{read_line, text, trim};
+
+/// A `--dice` list with something that is not a die.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("--dice: `{0}` is not a die value 0..7")]
+pub struct NotADie(pub String);
 
 /// Where the dice come from.
 pub enum Dice {
@@ -24,14 +32,14 @@ impl Dice {
     }
 
     /// Parses `7,0,4,…` (each 0..=7).
-    pub fn given(list: &str) -> Result<Dice, String> {
-        let dice: Result<Vec<u8>, String> = list
+    pub fn given(list: &str) -> Result<Dice, NotADie> {
+        let dice: Result<Vec<u8>, NotADie> = list
             .split(',')
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map(|s| match s.parse::<u8>() {
                 Ok(d) if d <= 7 => Ok(d),
-                _ => Err(format!("--dice: `{s}` is not a die value 0..7")),
+                _ => Err(NotADie(s.to_string())),
             })
             .collect();
         Ok(Dice::Given(dice?, 0))
@@ -81,6 +89,16 @@ fn players(answer: &[u8]) -> Option<usize> {
         return None;
     }
     Some(if negative { 0 } else { text(digits).parse().unwrap_or(usize::MAX) })
+}
+
+/// `arena play lcr`: the program with the session's dice (the given list, else random from
+/// its seed).
+pub fn session(mut s: ClassicSession<'_>) -> Result<i32, ClassicError> {
+    let mut dice = match s.dice {
+        Some(list) => Dice::given(list).map_err(|e| ClassicError::Options(Box::new(e)))?,
+        None => Dice::seeded(s.seed),
+    };
+    Ok(run(&mut s.input, &mut s.output, &mut dice)?)
 }
 
 /// Runs the program: returns its exit status (0 when a game was played or input ended at the
@@ -206,7 +224,7 @@ mod tests {
     #[test]
     fn dice_lists_are_checked() {
         assert!(Dice::given("7,0, 4").is_ok());
-        assert_eq!(Dice::given("7,8").err().unwrap(), "--dice: `8` is not a die value 0..7");
+        assert_eq!(Dice::given("7,8").err().unwrap().to_string(), "--dice: `8` is not a die value 0..7");
     }
 
     #[test]

@@ -8,13 +8,17 @@
 //!
 //! As a hosted game it has no bot processes: every step is a chance node (one die), so a
 //! match runs through the referee and `arena verify` re-simulates it from the recorded dice.
+//! A player's score is the chips it holds at the end; its `finished` means it won.
 
 pub mod classic;
 pub mod sim;
 
 use serde_json::{json, Value};
 
-use crate::engine::{Game, MatchOptions, Outcome, PlayerId, PlayerOutcome, Reply, SetupError, State, Turn};
+use crate::engine::{
+    ClassicProgram, Game, GameInfo, MatchOptions, Outcome, PlayerId, PlayerOutcome, PlaysOn, Ranking, Reply,
+    SetupError, State, Turn,
+};
 
 /// The game's name in replays and on the command line.
 pub const NAME: &str = "lcr";
@@ -27,16 +31,25 @@ pub const START_CHIPS: u32 = 3;
 pub enum DieEffect {
     /// 0-2.
     Keep,
-    /// 3: a chip to player `to`.
-    Left { to: usize },
-    /// 4: a chip to player `to`.
-    Right { to: usize },
+    /// 3: a chip to the next player.
+    Left {
+        /// Who gets it.
+        to: usize,
+    },
+    /// 4: a chip to the previous player.
+    Right {
+        /// Who gets it.
+        to: usize,
+    },
     /// 5: a chip to the centre.
     Center,
     /// 6.
     Reverse,
-    /// 7: the turn's skip count so far.
-    Skip { skips: u32 },
+    /// 7: skip one more player.
+    Skip {
+        /// The turn's skip count so far.
+        skips: u32,
+    },
 }
 
 impl std::fmt::Display for DieEffect {
@@ -167,27 +180,36 @@ impl Lcr {
     }
 }
 
+/// Wild Left-Center-Right as the registry describes it.
+pub static INFO: GameInfo = GameInfo {
+    name: NAME,
+    title: "Wild Left-Center-Right",
+    players: 2..=MAX_PLAYERS,
+    simultaneous: false,
+    chance: true,
+    plays_on: PlaysOn::Parameters,
+    ranking: Ranking::Score,
+    params: &[],
+    classic: Some(ClassicProgram { takes_params: false, run: classic::session }),
+};
+
 /// The Wild Left-Center-Right entry of the game registry.
 pub struct LcrGame;
 
 impl Game for LcrGame {
-    fn name(&self) -> &'static str {
-        NAME
+    fn info(&self) -> &GameInfo {
+        &INFO
     }
 
     fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
         let players = setup.get("players").and_then(Value::as_u64).unwrap_or(0) as usize;
-        if !(2..=MAX_PLAYERS).contains(&players) {
-            return Err(SetupError::Invalid { game: NAME, message: format!("`players` must be 2..={MAX_PLAYERS}") });
-        }
+        let players = INFO.player_count(Some(players)).map_err(|e| SetupError::invalid(NAME, e))?;
         Ok(Box::new(LcrState::new(players)))
     }
 
     fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError> {
-        match options.players {
-            Some(n) if (2..=MAX_PLAYERS).contains(&n) => Ok(Box::new(LcrState::new(n))),
-            _ => Err(SetupError::BadInput(format!("LCR needs --players N with N in 2..={MAX_PLAYERS}"))),
-        }
+        INFO.params(&options.params)?;
+        Ok(Box::new(LcrState::new(INFO.player_count(options.players)?)))
     }
 }
 

@@ -4,6 +4,8 @@
 use bot_sdk::Pos;
 use serde::{Deserialize, Serialize};
 
+use crate::engine::ForfeitReason;
+
 /// One event of a tick (`frame.events[]` in a replay; `type` names the kind).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -45,7 +47,7 @@ pub enum TickEvent {
         /// Index of the player.
         player: usize,
         /// `fire`, `invalid_move`, `malformed`, `timeout`, `crash`, …
-        reason: String,
+        reason: ForfeitReason,
         /// What exactly happened.
         detail: String,
     },

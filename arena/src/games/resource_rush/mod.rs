@@ -4,13 +4,12 @@
 //!
 //! The same state also plays the course's single-player tests (game `resource-rush-test`):
 //! one bot against the file's scripted opponent, whose move of tick t is applied first.
+//!
+//! A player's `finished` (in outcomes and results) means it reached the final cell.
 
 mod events;
-pub mod offline;
 mod render;
 mod setup;
-pub mod solver;
-pub mod testgen;
 #[cfg(test)]
 mod tests;
 
@@ -22,11 +21,13 @@ use bot_sdk::{Cell, Grid, MapSpec, Pos};
 use serde_json::{json, Value};
 
 use crate::engine::{
-    Game, MatchOptions, Outcome, PlayerId, PlayerOutcome, Remark, Reply, SetupError, State, Turn, Verdict,
+    ForfeitReason, Game, GameInfo, MatchOptions, Outcome, PlayerId, PlayerOutcome, PlaysOn, Ranking, Remark, Reply,
+    SetupError, State, Turn, Verdict,
 };
+use crate::files::required_map;
 
 pub use events::TickEvent;
-pub use setup::{load_map_file, parse_map, MapFileError};
+pub use setup::{load_map_file, parse_map, MapFileError, SetupJsonError};
 
 /// The game's name in replays and on the command line.
 pub const NAME: &str = "resource-rush";
@@ -34,29 +35,63 @@ pub const NAME: &str = "resource-rush";
 /// The single-player test variant's name in replays.
 pub const TEST_NAME: &str = "resource-rush-test";
 
+/// The forfeit reason of a player who entered fire.
+pub const FIRE: &str = "fire";
+
+/// What the prompt is called, in forfeit details ("printed a line that no TICK asked for").
+const PROMPT: &str = "TICK";
+
+/// Resource Rush as the registry describes it.
+pub static INFO: GameInfo = GameInfo {
+    name: NAME,
+    title: "Resource Rush",
+    players: 2..=2,
+    simultaneous: true,
+    chance: false,
+    plays_on: PlaysOn::MapFile { noun: "map" },
+    ranking: Ranking::Score,
+    params: &[],
+    classic: None,
+};
+
+/// The single-player tests as the registry describes them.
+pub static TEST_INFO: GameInfo = GameInfo {
+    name: TEST_NAME,
+    title: "A Resource Rush single-player test",
+    players: 1..=1,
+    simultaneous: false,
+    chance: false,
+    plays_on: PlaysOn::MapFile { noun: "test file" },
+    ranking: Ranking::Score,
+    params: &[],
+    classic: None,
+};
+
 /// The Resource Rush entry of the game registry.
 pub struct ResourceRushGame;
 
 impl Game for ResourceRushGame {
-    fn name(&self) -> &'static str {
-        NAME
+    fn info(&self) -> &GameInfo {
+        &INFO
     }
 
     fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
-        let spec = setup::spec_from_setup(setup).map_err(|message| SetupError::Invalid { game: NAME, message })?;
+        let spec = setup::spec_from_setup(setup).map_err(|e| SetupError::invalid(NAME, e))?;
         Ok(Box::new(ResourceRush::new(spec)))
     }
 
     fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError> {
-        if options.players.is_some_and(|n| n != 2) {
-            return Err(SetupError::BadInput("Resource Rush is played by exactly 2 players".to_string()));
-        }
-        let (path, text) = options
-            .map_text()?
-            .ok_or_else(|| SetupError::BadInput("Resource Rush needs a map: --map FILE".to_string()))?;
-        let spec = setup::parse_map(path, &text).map_err(|e| SetupError::BadInput(e.to_string()))?;
-        Ok(Box::new(ResourceRush::new(spec)))
+        Ok(Box::new(ResourceRush::new(new_spec(&INFO, options)?)))
     }
+}
+
+/// The map of a new match of `info`'s game: its player count and parameters checked, its map
+/// file read and validated.
+fn new_spec(info: &GameInfo, options: &MatchOptions) -> Result<MapSpec, SetupError> {
+    info.player_count(options.players)?;
+    info.params(&options.params)?;
+    let (path, text) = required_map(info, options)?;
+    setup::parse_map(path, &text).map_err(|e| SetupError::BadInput(Box::new(e)))
 }
 
 /// The single-player test entry of the game registry: one bot against the map file's scripted
@@ -64,30 +99,24 @@ impl Game for ResourceRushGame {
 pub struct ResourceRushTestGame;
 
 impl Game for ResourceRushTestGame {
-    fn name(&self) -> &'static str {
-        TEST_NAME
+    fn info(&self) -> &GameInfo {
+        &TEST_INFO
     }
 
     fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
-        let spec = setup::spec_from_setup(setup).map_err(|message| SetupError::Invalid { game: TEST_NAME, message })?;
+        let spec = setup::spec_from_setup(setup).map_err(|e| SetupError::invalid(TEST_NAME, e))?;
         let piped = setup.get("piped").and_then(Value::as_bool).unwrap_or(false);
         let minimum = match setup.get("minimum") {
             None | Some(Value::Null) => None,
-            Some(m) => Some(m.as_i64().ok_or_else(|| SetupError::Invalid {
-                game: TEST_NAME,
-                message: "`minimum` must be an integer".to_string(),
+            Some(m) => Some(m.as_i64().ok_or_else(|| {
+                SetupError::invalid(TEST_NAME, setup::SetupJsonError::Field { key: "minimum", expected: "an integer" })
             })?),
         };
-        Ok(Box::new(ResourceRush::test(spec, piped).with_minimum(minimum)))
+        Ok(Box::new(ResourceRush::against_script(spec, piped).with_minimum(minimum)))
     }
 
     fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError> {
-        if options.players.is_some_and(|n| n != 1) {
-            return Err(SetupError::BadInput("a single-player test has exactly 1 bot".to_string()));
-        }
-        let path = options.map.as_deref().ok_or_else(|| SetupError::BadInput("a test needs its file".to_string()))?;
-        let spec = load_map_file(path).map_err(|e| SetupError::BadInput(e.to_string()))?;
-        Ok(Box::new(ResourceRush::test(spec, false)))
+        Ok(Box::new(ResourceRush::against_script(new_spec(&TEST_INFO, options)?, false)))
     }
 }
 
@@ -114,7 +143,7 @@ pub enum Status {
     /// Out of the game with score 0.
     Forfeit {
         /// `fire`, `invalid_move`, `malformed`, `timeout`, `crash` or `extra_output`.
-        reason: &'static str,
+        reason: ForfeitReason,
         /// What exactly happened, for people.
         detail: String,
     },
@@ -150,8 +179,9 @@ pub struct ResourceRush {
 }
 
 impl ResourceRush {
-    /// A single-player test at tick 0: the bot is player 1, player 2 follows `spec.script`.
-    pub fn test(spec: MapSpec, piped: bool) -> Self {
+    /// A single-player test at tick 0: the bot is player 1, player 2 follows `spec.script`;
+    /// `piped` sends the bot the whole file at once.
+    pub fn against_script(spec: MapSpec, piped: bool) -> Self {
         ResourceRush { mode: Mode::Test { piped }, ..ResourceRush::new(spec) }
     }
 
@@ -213,27 +243,27 @@ impl ResourceRush {
         self.tick
     }
 
-    fn forfeit(&mut self, p: PlayerId, reason: &'static str, detail: String) {
-        self.events.push(TickEvent::Forfeit { player: p, reason: reason.to_string(), detail: detail.clone() });
+    fn forfeit(&mut self, p: PlayerId, reason: ForfeitReason, detail: String) {
+        self.events.push(TickEvent::Forfeit { player: p, reason: reason.clone(), detail: detail.clone() });
         self.players[p].score = 0;
         self.status[p] = Status::Forfeit { reason, detail };
     }
 
     /// Validates one reply: `Ok(Some(dest))` for a valid move, `Ok(None)` for WAIT, or the
     /// forfeit reason and detail.
-    fn judge(&self, p: PlayerId, reply: &Reply) -> Result<Option<Pos>, (&'static str, String)> {
+    fn judge(&self, p: PlayerId, reply: &Reply) -> Result<Option<Pos>, (ForfeitReason, String)> {
         let line = match reply {
             Reply::Line(line) => line,
-            Reply::Failed(failure) => return Err((failure.reason(), failure.describe().to_string())),
+            Reply::Failed(failure) => return Err((failure.reason(), failure.describe(PROMPT))),
         };
         match Action::parse_answer(line, self.tick + 1) {
-            Err(e) => Err(("malformed", e.to_string())),
+            Err(e) => Err((ForfeitReason::Malformed, e.to_string())),
             Ok(Action::Wait) => Ok(None),
             Ok(Action::Move(to)) => {
                 let me = &self.players[p];
                 check_move(&self.grid, me.pos, to, me.jump)
                     .map(|_| Some(to))
-                    .map_err(|e| ("invalid_move", e.to_string()))
+                    .map_err(|e| (ForfeitReason::InvalidMove, e.to_string()))
             }
         }
     }
@@ -345,7 +375,7 @@ impl State for ResourceRush {
                     self.events.push(TickEvent::Cancelled { cell: events::cell(pos), item: item.to_string() })
                 }
                 Event::Fire { player, pos } => {
-                    self.forfeit(player, "fire", format!("entered the fire at {pos}"));
+                    self.forfeit(player, ForfeitReason::Rule(FIRE.to_string()), format!("entered the fire at {pos}"));
                 }
             }
         }
@@ -370,7 +400,7 @@ impl State for ResourceRush {
         let players: Vec<PlayerOutcome> = (0..self.num_players())
             .map(|p| {
                 let (forfeit, detail) = match &self.status[p] {
-                    Status::Forfeit { reason, detail } => (Some(reason.to_string()), Some(detail.clone())),
+                    Status::Forfeit { reason, detail } => (Some(reason.clone()), Some(detail.clone())),
                     _ => (None, None),
                 };
                 PlayerOutcome {

@@ -23,9 +23,9 @@ pub enum MapFileError {
 }
 
 /// Reads and validates a map file (a regular file of a sane size, see
-/// [`crate::engine::read_map_file`]).
+/// [`crate::files::read_map_file`]).
 pub fn load_map_file(path: &Path) -> Result<MapSpec, MapFileError> {
-    let text = crate::engine::read_map_file(path).map_err(MapFileError::Read)?;
+    let text = crate::files::read_map_file(path).map_err(MapFileError::Read)?;
     parse_map(path, &text)
 }
 
@@ -48,48 +48,67 @@ pub fn setup_json(spec: &MapSpec) -> Value {
     })
 }
 
+/// Why a replay's `setup` is not a map.
+#[derive(Debug, Error)]
+pub enum SetupJsonError {
+    /// A field is missing or of the wrong kind.
+    #[error("`{key}` must be {expected}")]
+    Field {
+        /// The field.
+        key: &'static str,
+        /// What it must be.
+        expected: &'static str,
+    },
+    /// The fields make no valid map.
+    #[error("map: {}", .0.message)]
+    Map(#[source] MapError),
+}
+
 /// Rebuilds the map from a replay's `setup`, validating it like a map file.
-pub fn spec_from_setup(setup: &Value) -> Result<MapSpec, String> {
-    let int =
-        |key: &str| setup.get(key).and_then(Value::as_u64).ok_or(format!("`{key}` must be a non-negative integer"));
-    let pos = |v: Option<&Value>, what: &str| -> Result<(i64, i64), String> {
+pub fn spec_from_setup(setup: &Value) -> Result<MapSpec, SetupJsonError> {
+    use SetupJsonError::Field;
+    let int = |key: &'static str| {
+        setup.get(key).and_then(Value::as_u64).ok_or(Field { key, expected: "a non-negative integer" })
+    };
+    let pos = |v: Option<&Value>, key: &'static str| -> Result<(i64, i64), SetupJsonError> {
         match v.and_then(Value::as_array).map(Vec::as_slice) {
             Some([x, y]) => match (x.as_i64(), y.as_i64()) {
                 (Some(x), Some(y)) => Ok((x, y)),
-                _ => Err(format!("`{what}` must be two integers")),
+                _ => Err(Field { key, expected: "two integers" }),
             },
-            _ => Err(format!("`{what}` must be `[x, y]`")),
+            _ => Err(Field { key, expected: "`[x, y]`" }),
         }
     };
     let (rows, cols, rounds) = (int("rows")?, int("cols")?, int("rounds")?);
-    let starts = setup.get("starts").and_then(Value::as_array).ok_or("`starts` must be an array of two positions")?;
+    let starts = setup.get("starts").and_then(Value::as_array);
+    let starts = starts.ok_or(Field { key: "starts", expected: "an array of two positions" })?;
     if starts.len() != 2 {
-        return Err("`starts` must hold two positions".to_string());
+        return Err(Field { key: "starts", expected: "two positions" });
     }
     let s1 = pos(starts.first(), "starts[0]")?;
     let s2 = pos(starts.get(1), "starts[1]")?;
     let fin = pos(setup.get("final"), "final")?;
-    let map = setup.get("map").and_then(Value::as_array).ok_or("`map` must be an array of rows")?;
+    let map = setup.get("map").and_then(Value::as_array).ok_or(Field { key: "map", expected: "an array of rows" })?;
     let mut text =
         format!("ARENA {rows} {cols} {rounds}\n{} {}\n{} {}\n{} {}\nMAP\n", s1.0, s1.1, s2.0, s2.1, fin.0, fin.1);
     for row in map {
-        let row = row.as_str().ok_or("`map` rows must be strings")?;
+        let row = row.as_str().ok_or(Field { key: "map", expected: "rows of strings" })?;
         if row.contains(['\n', '\r', '#']) {
-            return Err("`map` rows must be single lines of cells".to_string());
+            return Err(Field { key: "map", expected: "single lines of cells" });
         }
         text.push_str(row);
         text.push('\n');
     }
     text.push_str("END_MAP\nSTREAM\n");
     if let Some(script) = setup.get("script") {
-        let script = script.as_array().ok_or("`script` must be an array of actions")?;
+        let script = script.as_array().ok_or(Field { key: "script", expected: "an array of actions" })?;
         for (i, action) in script.iter().enumerate() {
-            let action = action.as_str().ok_or("`script` actions must be strings")?;
+            let action = action.as_str().ok_or(Field { key: "script", expected: "actions as strings" })?;
             if action.contains(['\n', '\r', '#']) {
-                return Err("`script` actions must be single lines".to_string());
+                return Err(Field { key: "script", expected: "single-line actions" });
             }
             text.push_str(&format!("TICK {} {action}\n", i + 1));
         }
     }
-    MapSpec::parse(&text).map_err(|e| format!("map: {}", e.message))
+    MapSpec::parse(&text).map_err(SetupJsonError::Map)
 }

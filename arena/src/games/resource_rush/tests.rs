@@ -24,9 +24,9 @@ fn tick(g: &mut ResourceRush, a: Reply, b: Reply) {
     g.apply(&replies);
 }
 
-fn forfeit(g: &ResourceRush, p: PlayerId) -> Option<&'static str> {
+fn forfeit(g: &ResourceRush, p: PlayerId) -> Option<&str> {
     match g.status(p) {
-        Status::Forfeit { reason, .. } => Some(reason),
+        Status::Forfeit { reason, .. } => Some(reason.as_str()),
         _ => None,
     }
 }
@@ -103,7 +103,7 @@ fn every_forfeit_reason_zeroes_the_score_and_the_opponent_plays_on() {
         assert_eq!(*g.status(1), Status::Finished);
         assert_eq!(g.turn(), Turn::Terminal);
         let outcome = g.outcome();
-        assert_eq!(outcome.players[0].forfeit.as_deref(), Some(reason));
+        assert_eq!(outcome.players[0].forfeit, Some(reason.into()));
         assert!(outcome.players[0].detail.is_some());
         assert_eq!((outcome.players[1].score, outcome.players[1].finished), (10, true));
         assert_eq!(outcome.winner, Some(1));
@@ -210,7 +210,7 @@ const SCRIPTED: &str =
 
 #[test]
 fn in_a_test_the_scripted_opponent_moves_first_and_takes_the_item() {
-    let mut g = ResourceRush::test(MapSpec::parse(SCRIPTED).unwrap(), false);
+    let mut g = ResourceRush::against_script(MapSpec::parse(SCRIPTED).unwrap(), false);
     assert_eq!(g.num_players(), 1);
     assert_eq!(g.turn(), Turn::Sequential(0));
     assert_eq!(g.prompt(0), "TICK 1 MOVE 0 3\n", "the file's line for tick 1");
@@ -228,7 +228,7 @@ fn in_a_test_the_scripted_opponent_moves_first_and_takes_the_item() {
 
 #[test]
 fn in_a_test_the_bot_alone_finishes_and_is_judged() {
-    let mut g = ResourceRush::test(MapSpec::parse(SCRIPTED).unwrap(), false);
+    let mut g = ResourceRush::against_script(MapSpec::parse(SCRIPTED).unwrap(), false);
     for to in ["MOVE 0 1", "MOVE 0 2", "MOVE 0 3", "MOVE 0 4"] {
         g.apply(&[(0, line(to))]);
     }
@@ -241,7 +241,7 @@ fn in_a_test_the_bot_alone_finishes_and_is_judged() {
 
 #[test]
 fn a_piped_test_sends_the_whole_file_at_once() {
-    let g = ResourceRush::test(MapSpec::parse(SCRIPTED).unwrap(), true);
+    let g = ResourceRush::against_script(MapSpec::parse(SCRIPTED).unwrap(), true);
     let intro = g.intro(0);
     assert!(intro
         .ends_with("STREAM\nTICK 1 MOVE 0 3\nTICK 2 MOVE 0 2\nTICK 3 WAIT\nTICK 4 WAIT\nTICK 5 WAIT\nTICK 6 WAIT\n"));
@@ -252,7 +252,7 @@ fn a_piped_test_sends_the_whole_file_at_once() {
 }
 
 fn scripted(text: &str, minimum: Option<i64>) -> ResourceRush {
-    ResourceRush::test(MapSpec::parse(text).unwrap(), false).with_minimum(minimum)
+    ResourceRush::against_script(MapSpec::parse(text).unwrap(), false).with_minimum(minimum)
 }
 
 fn play_test(g: &mut ResourceRush, answers: &[&str]) {

@@ -8,9 +8,16 @@ use std::ffi::OsString;
 use std::io::{self, BufRead, Write};
 
 use super::{Board, CommandError, Phase, IDS};
+use crate::engine::{ClassicError, ClassicSession};
 use crate::games::classic_input::{read_line, text, words};
 
 const RULE: &str = "------------------";
+
+/// `arena play tactics ROUNDS CONFIG`: the program on the session's parameters, input and
+/// output.
+pub fn session(mut s: ClassicSession<'_>) -> Result<i32, ClassicError> {
+    Ok(run(s.params, &mut s.input, &mut s.output)?)
+}
 
 /// Runs the program with its command-line parameters (`<ROUNDS> <CONFIG>`); returns the exit
 /// status: 0 normally, 1 wrong parameter count, 2 bad round number, 3 bad config file.

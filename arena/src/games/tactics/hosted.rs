@@ -10,12 +10,20 @@
 //! forfeits: the game ends at once, the forfeiting bot scores 0 and loses. A player gets at most
 //! `MAX_ACTIONS` commands per phase; past that it has passed.
 //!
-//! Score: fields claimed at the end. The winner has more fields; equal fields draw.
+//! Score: fields claimed at the end. The winner has more fields; equal fields draw. A
+//! player's `finished` means it won (the other forfeited, or it claimed more fields).
+
+use std::path::PathBuf;
 
 use serde_json::{json, Value};
+use thiserror::Error;
 
 use super::{Board, Field, Phase, IDS};
-use crate::engine::{Game, MatchOptions, Outcome, PlayerId, PlayerOutcome, Reply, SetupError, State, Turn};
+use crate::engine::{
+    ClassicProgram, ForfeitReason, Game, GameInfo, MatchOptions, Outcome, ParamKind, ParamSpec, PlayerId,
+    PlayerOutcome, PlaysOn, Ranking, Reply, SetupError, State, Turn,
+};
+use crate::files::required_map;
 
 /// The game's name in replays and on the command line.
 pub const NAME: &str = "tactics";
@@ -23,47 +31,85 @@ pub const NAME: &str = "tactics";
 /// Commands a player may give in one phase.
 pub const MAX_ACTIONS: u32 = 100;
 
-/// Rounds when none are given.
-pub const DEFAULT_ROUNDS: u32 = 10;
+/// What the prompt is called in forfeit details. Replays recorded so far say `TICK` (the
+/// wording the arena once used for every game), and they must re-simulate to the same text.
+const PROMPT: &str = "TICK";
+
+/// OOPtimal Tactics as the registry describes it.
+pub static INFO: GameInfo = GameInfo {
+    name: NAME,
+    title: "OOPtimal Tactics",
+    players: 2..=2,
+    simultaneous: false,
+    chance: false,
+    plays_on: PlaysOn::MapFile { noun: "config" },
+    ranking: Ranking::Wins,
+    params: &[ParamSpec {
+        name: "rounds",
+        help: "rounds per match",
+        kind: ParamKind::Count { min: 1, max: u32::MAX as u64 },
+        default: "10",
+    }],
+    classic: Some(ClassicProgram { takes_params: true, run: super::classic::session }),
+};
+
+/// A recorded setup that is not a Tactics match.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RecordedSetupError {
+    /// No rounds, or not a number.
+    #[error("`rounds` must be >= 1")]
+    Rounds,
+    /// No config text.
+    #[error("`config` must be the config file's text")]
+    NoConfig,
+    /// The config does not pass the hosted game's checks.
+    #[error("`config` line {line}: {what}")]
+    Config {
+        /// 1-based line.
+        line: usize,
+        /// What is wrong there.
+        what: String,
+    },
+}
+
+/// A config file that does not pass the hosted game's checks.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{}:{line}: {what}", path.display())]
+pub struct ConfigFileError {
+    /// The file.
+    pub path: PathBuf,
+    /// 1-based line.
+    pub line: usize,
+    /// What is wrong there.
+    pub what: String,
+}
 
 /// The Tactics entry of the game registry.
 pub struct TacticsGame;
 
 impl Game for TacticsGame {
-    fn name(&self) -> &'static str {
-        NAME
+    fn info(&self) -> &GameInfo {
+        &INFO
     }
 
     fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
-        let bad = |m: &str| SetupError::Invalid { game: NAME, message: m.to_string() };
-        let rounds = setup
-            .get("rounds")
-            .and_then(Value::as_u64)
-            .filter(|r| *r >= 1)
-            .ok_or_else(|| bad("`rounds` must be >= 1"))?;
-        let config = setup
-            .get("config")
-            .and_then(Value::as_str)
-            .ok_or_else(|| bad("`config` must be the config file's text"))?;
-        let board = Board::check(config).map_err(|(line, what)| bad(&format!("`config` line {line}: {what}")))?;
+        let bad = |e: RecordedSetupError| SetupError::invalid(NAME, e);
+        let rounds = setup.get("rounds").and_then(Value::as_u64).filter(|r| *r >= 1);
+        let rounds = rounds.ok_or_else(|| bad(RecordedSetupError::Rounds))?;
+        let config = setup.get("config").and_then(Value::as_str).ok_or_else(|| bad(RecordedSetupError::NoConfig))?;
+        let board = Board::check(config).map_err(|(line, what)| bad(RecordedSetupError::Config { line, what }))?;
         Ok(Box::new(TacticsState::new(board, config.to_string(), rounds as u32)))
     }
 
     fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError> {
-        if options.players.is_some_and(|n| n != 2) {
-            return Err(SetupError::BadInput("Tactics is played by exactly 2 players".to_string()));
-        }
-        let (path, text) = options
-            .map_text()?
-            .ok_or_else(|| SetupError::BadInput("Tactics needs a config: --map FILE".to_string()))?;
+        INFO.player_count(options.players)?;
+        let rounds = INFO.params(&options.params)?.count("rounds")?;
+        let (path, text) = required_map(&INFO, options)?;
         let text = text.to_string();
-        let board = Board::check(&text)
-            .map_err(|(line, what)| SetupError::BadInput(format!("{}:{line}: {what}", path.display())))?;
-        Ok(Box::new(TacticsState::new(board, text, options.rounds.unwrap_or(DEFAULT_ROUNDS))))
-    }
-
-    fn ranks_by_wins(&self) -> bool {
-        true
+        let board = Board::check(&text).map_err(|(line, what)| {
+            SetupError::BadInput(Box::new(ConfigFileError { path: path.to_path_buf(), line, what }))
+        })?;
+        Ok(Box::new(TacticsState::new(board, text, u32::try_from(rounds).unwrap_or(u32::MAX))))
     }
 }
 
@@ -79,7 +125,7 @@ pub struct TacticsState {
     actions: [u32; 2],
     current: usize,
     over: bool,
-    forfeit: Option<(usize, &'static str, String)>,
+    forfeit: Option<(usize, ForfeitReason, String)>,
     last: Value,
 }
 
@@ -188,7 +234,7 @@ impl State for TacticsState {
             return;
         }
         let result = match reply {
-            Reply::Failed(f) => Err((f.reason(), f.describe().to_string())),
+            Reply::Failed(f) => Err((f.reason(), f.describe(PROMPT))),
             Reply::Line(line) => {
                 let lower = line.to_lowercase();
                 let words: Vec<&str> = lower.split_whitespace().collect();
@@ -201,8 +247,8 @@ impl State for TacticsState {
                         .board
                         .command(p, self.phase, command, args)
                         .map(|()| words.join(" "))
-                        .map_err(|e| ("invalid_move", format!("`{}`: {}", line.trim(), e.message()))),
-                    _ => Err(("malformed", format!("expected place, move or pass, found `{}`", line.trim()))),
+                        .map_err(|e| (ForfeitReason::InvalidMove, format!("`{}`: {}", line.trim(), e.message()))),
+                    _ => Err((ForfeitReason::Malformed, format!("expected place, move or pass, found `{}`", line.trim()))),
                 }
             }
         };
@@ -236,7 +282,7 @@ impl State for TacticsState {
                 PlayerOutcome {
                     score: if lost.is_some() { 0 } else { fields[p] },
                     finished: false,
-                    forfeit: lost.map(|(_, r, _)| r.to_string()),
+                    forfeit: lost.map(|(_, r, _)| r.clone()),
                     detail: lost.map(|(_, _, d)| d.clone()),
                 }
             })
@@ -346,7 +392,7 @@ mod tests {
         s.apply(&[(0, line("move 1 1 1 1 2"))]);
         assert_eq!(s.turn(), Turn::Terminal);
         let o = s.outcome();
-        assert_eq!((o.winner, o.players[0].score, o.players[0].forfeit.as_deref()), (Some(1), 0, Some("invalid_move")));
+        assert_eq!((o.winner, o.players[0].score, o.players[0].forfeit.clone()), (Some(1), 0, Some(ForfeitReason::InvalidMove)));
         assert_eq!(
             o.players[0].detail.as_deref(),
             Some("`move 1 1 1 1 2`: [ERROR] Entered command is not valid in this phase!")
@@ -359,7 +405,7 @@ mod tests {
         );
         let mut s = TacticsState::new(Board::parse(CONFIG.as_bytes()).unwrap(), CONFIG.to_string(), 3);
         s.apply(&[(0, line("info"))]);
-        assert_eq!(s.outcome().players[0].forfeit.as_deref(), Some("malformed"), "info is not in the protocol");
+        assert_eq!(s.outcome().players[0].forfeit, Some(ForfeitReason::Malformed), "info is not in the protocol");
     }
 
     #[test]

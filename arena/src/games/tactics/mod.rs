@@ -8,6 +8,8 @@
 pub mod classic;
 pub mod hosted;
 
+pub use hosted::TacticsGame;
+
 use super::classic_input::{text, trim};
 
 /// Who holds a field.

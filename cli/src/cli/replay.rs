@@ -5,14 +5,15 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::bail;
-use arena::engine::Verdict;
+use arena::engine::{Registry, Verdict};
+use arena::files::write_atomic;
 use arena::replay::{audit, resimulate, MatchResult, Replay};
 use arena::safe_text;
 
 use super::{ExportSaveArgs, ReplayArgs, VerifyArgs, ViewArgs};
 
 /// Runs `arena replay`.
-pub fn show(args: ReplayArgs) -> anyhow::Result<ExitCode> {
+pub fn show(args: ReplayArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     let replay = Replay::load(&args.path)?;
     let steps = replay.steps.len();
     if let Some(k) = args.tick {
@@ -31,7 +32,7 @@ pub fn show(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     let mut failed = None;
     let mut ending = (None, Vec::new());
-    let outcome = resimulate(&replay, |i, state| {
+    let outcome = resimulate(&replay, games, |i, state| {
         if i == steps {
             ending = (state.verdict(), state.remarks());
         }
@@ -112,9 +113,9 @@ fn scores_line(result: &MatchResult) -> String {
 }
 
 /// Runs `arena verify`.
-pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
+pub fn verify(args: VerifyArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     let replay = Replay::load(&args.path)?;
-    match audit(&replay) {
+    match audit(&replay, games) {
         Ok(()) => {
             say!(
                 "OK {}: {} steps re-simulate to the recorded result ({})",
@@ -136,7 +137,7 @@ pub fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
 pub fn view(args: ViewArgs) -> anyhow::Result<ExitCode> {
     let replay = Replay::load(&args.replay)?;
     let out = args.out.clone().unwrap_or_else(|| arena::replay::page_file(&args.replay));
-    arena::replay::write_atomic(&out, arena::view::replay_page(&replay).as_bytes())
+    write_atomic(&out, arena::view::replay_page(&replay).as_bytes())
         .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
     say!("{}", out.display());
     if args.open {
@@ -151,7 +152,7 @@ pub fn view(args: ViewArgs) -> anyhow::Result<ExitCode> {
 /// Runs `arena export-save`.
 pub fn export_save(args: ExportSaveArgs) -> anyhow::Result<ExitCode> {
     let replay = Replay::load(&args.replay)?;
-    let bytes = arena::games::atoms::hosted::save_file(&replay).map_err(anyhow::Error::msg)?;
+    let bytes = arena::games::atoms::hosted::save_file(&replay)?;
     let mut file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)

@@ -5,21 +5,21 @@
 //! system of the thread, beside wall time). `--random N` does the same for N random maps of
 //! the course's size (`testgen::course_map`).
 //!
-//! Run `cargo build --release -p arena && target/release/tests-bench [DIR]` from the
+//! Run `cargo build --release -p arena-course && target/release/tests-bench [DIR]` from the
 //! repository root (DIR defaults to `maps/tests`).
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use arena::checker::discover;
-use arena::cputime::thread_cpu;
 use arena::games::resource_rush::load_map_file;
-use arena::games::resource_rush::offline::{play_test, OfflineRun};
-use arena::games::resource_rush::solver::{solve, Budget, Solution, Solved};
-use arena::games::resource_rush::testgen::course_map;
 use bot_sdk::MapSpec;
 use clap::Parser;
+use course::checker::discover;
+use course::cputime::thread_cpu;
+use course::offline::{play_test, OfflineRun};
+use course::solver::{solve, Budget, Solution, Solved};
+use course::testgen::course_map;
 use sample_bots::greedy::Greedy;
 use sample_bots::reference::Reference;
 
@@ -151,7 +151,7 @@ fn main() -> anyhow::Result<()> {
         println!("| --- | --- | --- | --- | --- | --- | --- |");
         let (mut within, mut proved, mut worst, mut slowest) = (0, 0, 0.0f64, Duration::ZERO);
         for seed in args.seed..args.seed + args.random {
-            let text = course_map(seed).map_err(anyhow::Error::msg)?;
+            let text = course_map(seed)?;
             let spec = MapSpec::parse(&text).map_err(|e| anyhow::anyhow!("random map {seed}: {e}"))?;
             if let Some(dir) = &args.write_maps {
                 let path = dir.join(format!("course_map_{seed}.txt"));

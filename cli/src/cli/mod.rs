@@ -27,15 +27,18 @@ mod bot;
 mod check_bot;
 mod course;
 mod duel;
-mod lcr;
 mod new_bot;
+mod play;
 mod replay;
+mod simulate;
 mod tournament;
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use arena::engine::{LimitChoices, Limits, Registry};
+use clap::{Arg, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use tokio_util::sync::CancellationToken;
 use tracing_subscriber::EnvFilter;
 
@@ -280,12 +283,6 @@ pub struct TournamentArgs {
     pub clock: ClockArgs,
 }
 
-fn parse_size(arg: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("expected WIDTHxHEIGHT such as 6x5, found `{arg}`");
-    let (w, h) = arg.split_once('x').ok_or_else(bad)?;
-    Ok((w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?))
-}
-
 fn parse_bot(arg: &str) -> Result<arena::tournament::config::BotEntry, String> {
     arena::tournament::config::parse_bot_arg(arg)
 }
@@ -338,18 +335,16 @@ pub struct DuelArgs {
     /// The game to play.
     #[arg(long, default_value = "resource-rush")]
     pub game: String,
-    /// The map file (Resource Rush).
+    /// The map file, for games played on one.
     #[arg(long)]
     pub map: Option<PathBuf>,
-    /// Number of players, for games without bot processes (LCR).
+    /// Number of players (default: one per bot; for games without bot processes, the
+    /// smallest number the game allows).
     #[arg(long)]
     pub players: Option<usize>,
-    /// Board size WIDTHxHEIGHT, for games on a plain board (Atoms; default 6x5).
-    #[arg(long, value_parser = parse_size)]
-    pub size: Option<(usize, usize)>,
-    /// Rounds, for games that have them (Tactics; default: the game's own).
-    #[arg(long)]
-    pub rounds: Option<u32>,
+    /// The game's parameters, from the flags each game declares (`--size`, `--rounds`).
+    #[arg(skip)]
+    pub params: BTreeMap<String, String>,
     /// Where to write the replay (default: a new file under replays/).
     #[arg(long, conflicts_with = "no_replay")]
     pub replay: Option<PathBuf>,
@@ -416,6 +411,13 @@ impl SandboxArgs {
         }
     }
 
+    /// The sandbox these flags ask for (resource limits not given keep their defaults).
+    pub fn sandbox(&self) -> anyhow::Result<arena::sandbox::Sandbox> {
+        let mut limits = arena::tournament::config::LimitsConfig::default();
+        self.apply(&mut limits);
+        Ok(arena::sandbox::Sandbox::new(self.mode().unwrap_or_default(), limits.sandbox_limits())?)
+    }
+
     /// Overrides `limits` with the flags given.
     pub fn apply(&self, limits: &mut arena::tournament::config::LimitsConfig) {
         limits.cpu_seconds = self.max_cpu_s.or(limits.cpu_seconds);
@@ -448,24 +450,51 @@ impl ClockArgs {
     }
 }
 
-/// Time and size limits (defaults from the rulings).
+/// Time and size limits; those not given keep the rulings' defaults (shown by `--help`).
 #[derive(Debug, Args)]
 pub struct LimitArgs {
     /// Milliseconds for a bot's first answer, start-up included.
-    #[arg(long, default_value_t = 2000)]
-    pub startup_ms: u64,
+    #[arg(long)]
+    pub startup_ms: Option<u64>,
     /// Milliseconds for each later answer.
-    #[arg(long, default_value_t = 1000)]
-    pub move_ms: u64,
+    #[arg(long)]
+    pub move_ms: Option<u64>,
     /// Milliseconds of answer time per bot over the whole game.
-    #[arg(long, default_value_t = 5000)]
-    pub total_ms: u64,
+    #[arg(long)]
+    pub total_ms: Option<u64>,
     /// Milliseconds a finished bot may take to exit before it is ended.
-    #[arg(long, default_value_t = 200)]
-    pub grace_ms: u64,
+    #[arg(long)]
+    pub grace_ms: Option<u64>,
     /// Longest accepted answer line, in bytes.
-    #[arg(long, default_value_t = 4096)]
-    pub max_line: usize,
+    #[arg(long)]
+    pub max_line: Option<usize>,
+}
+
+impl LimitArgs {
+    /// The limits chosen by these flags and the clock flags.
+    pub fn choices(&self, clock: &ClockArgs) -> LimitChoices {
+        LimitChoices {
+            startup_ms: self.startup_ms,
+            move_ms: self.move_ms,
+            total_ms: self.total_ms,
+            grace_ms: self.grace_ms,
+            max_line: self.max_line,
+            clock: clock.clock,
+            backstop_factor: clock.backstop_factor,
+        }
+    }
+
+    /// Each limit flag's default, for `--help`: the rulings' [`Limits::default`].
+    fn defaults() -> [(&'static str, String); 5] {
+        let d = Limits::default();
+        [
+            ("startup_ms", d.startup.as_millis().to_string()),
+            ("move_ms", d.per_move.as_millis().to_string()),
+            ("total_ms", d.total.as_millis().to_string()),
+            ("grace_ms", d.grace.as_millis().to_string()),
+            ("max_line", d.max_line.to_string()),
+        ]
+    }
 }
 
 /// Options of `arena replay`.
@@ -554,12 +583,74 @@ pub fn log_peak_memory() {
     }
 }
 
-/// Runs the chosen command.
-pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+/// The command line with what the games bring: each game's parameters as flags of `arena
+/// duel` (`--size` for Atoms, `--rounds` for Tactics), and the limits' defaults in `--help`.
+pub fn command(games: &Registry) -> clap::Command {
+    Cli::command().mut_subcommand("duel", |mut duel| {
+        for (id, default) in LimitArgs::defaults() {
+            duel = duel.mut_arg(id, |arg| {
+                let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
+                arg.help(format!("{help} [default: {default}]"))
+            });
+        }
+        game_param_flags(duel, games)
+    })
+}
+
+/// One `--NAME VALUE` flag per parameter name any game declares; its help says which games
+/// take it, what it sets and its default.
+fn game_param_flags(mut command: clap::Command, games: &Registry) -> clap::Command {
+    let mut flags: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
+    for game in games.games() {
+        for p in game.info().params {
+            flags.entry(p.name).or_default().push(format!(
+                "{}: {}, {} [default: {}]",
+                game.name(),
+                p.help,
+                p.kind.expected(),
+                p.default
+            ));
+        }
+    }
+    for (name, help) in flags {
+        // The flag's id is its name: a game's parameter cannot take a name the command uses.
+        command = command.arg(Arg::new(name).long(name).value_name("VALUE").help(help.join("; ")));
+    }
+    command
+}
+
+/// The game parameters given on the command line, by name.
+fn game_params(matches: &ArgMatches, games: &Registry) -> BTreeMap<String, String> {
+    let names: std::collections::BTreeSet<&str> =
+        games.games().flat_map(|g| g.info().params.iter().map(|p| p.name)).collect();
+    names
+        .into_iter()
+        .filter_map(|name| matches.get_one::<String>(name).map(|v| (name.to_string(), v.clone())))
+        .collect()
+}
+
+impl Cli {
+    /// Parses the process's arguments (exiting with clap's message and status on an error).
+    pub fn parse_with(games: &Registry) -> Cli {
+        Cli::from_matches(&command(games).get_matches(), games).unwrap_or_else(|e| e.exit())
+    }
+
+    /// The command line from what clap matched, the games' parameters included.
+    fn from_matches(matches: &ArgMatches, games: &Registry) -> Result<Cli, clap::Error> {
+        let mut cli = Cli::from_arg_matches(matches)?;
+        if let (Command::Duel(args), Some(("duel", duel))) = (&mut cli.command, matches.subcommand()) {
+            args.params = game_params(duel, games);
+        }
+        Ok(cli)
+    }
+}
+
+/// Runs the chosen command with the games of `games`.
+pub fn run(cli: Cli, games: &Registry) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Duel(args) => duel::run(args),
-        Command::Replay(args) => replay::show(args),
-        Command::Verify(args) => replay::verify(args),
+        Command::Duel(args) => duel::run(args, games),
+        Command::Replay(args) => replay::show(args, games),
+        Command::Verify(args) => replay::verify(args, games),
         Command::Tournament(args) => tournament::run(args),
         Command::Leaderboard(args) => tournament::leaderboard(args),
         Command::Build(args) => tournament::build(args),
@@ -567,12 +658,45 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Test(args) => course::test(args),
         Command::GenTests(args) => course::gen_tests(args),
         Command::Solve(args) => course::solve(args),
-        Command::Play(args) => lcr::play(args),
-        Command::Simulate(args) => lcr::simulate(args),
+        Command::Play(args) => play::run(args, games),
+        Command::Simulate(args) => simulate::run(args),
         Command::View(args) => replay::view(args),
         Command::ExportSave(args) => replay::export_save(args),
         Command::NewBot(args) => new_bot::run(args),
         Command::CheckBot(args) => check_bot::run(args),
         Command::Bot(args) => bot::run(args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(games: &Registry, args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::from_matches(&command(games).try_get_matches_from(args)?, games)
+    }
+
+    #[test]
+    fn the_command_line_builds_with_every_games_flags() {
+        // clap checks that no game's parameter takes a name the command already uses.
+        command(&arena::games::registry()).debug_assert();
+    }
+
+    #[test]
+    fn game_parameters_are_duel_flags_from_the_registry() {
+        let games = arena::games::registry();
+        let Ok(Cli { command: Command::Duel(duel), .. }) =
+            parse(&games, &["arena", "duel", "--game", "atoms", "--size", "4x4", "a", "b"])
+        else {
+            panic!("a duel")
+        };
+        assert_eq!(duel.params, BTreeMap::from([("size".to_string(), "4x4".to_string())]));
+        assert!(parse(&games, &["arena", "duel", "--rounds", "3"]).is_ok(), "Tactics brings --rounds");
+        // Control: a registry without those games has no such flags.
+        let none = Registry::default();
+        assert!(parse(&none, &["arena", "duel", "--size", "4x4"]).is_err());
+        let help = command(&games).find_subcommand_mut("duel").unwrap().render_long_help().to_string();
+        assert!(help.contains("atoms: the size of the board") && help.contains("[default: 6x5]"), "{help}");
+        assert!(help.contains("Milliseconds for each later answer [default: 1000]"), "{help}");
     }
 }

@@ -4,8 +4,6 @@
 use std::process::ExitCode;
 
 use arena::doctor::check_bot;
-use arena::sandbox::Sandbox;
-use arena::tournament::config::LimitsConfig;
 use clap::Args;
 
 use super::SandboxArgs;
@@ -21,9 +19,7 @@ pub struct CheckBotArgs {
 
 /// Runs `arena check-bot`.
 pub fn run(args: CheckBotArgs) -> anyhow::Result<ExitCode> {
-    let mut limits = LimitsConfig::default();
-    args.sandbox.apply(&mut limits);
-    let sandbox = Sandbox::new(args.sandbox.mode().unwrap_or_default(), limits.sandbox_limits())?;
+    let sandbox = args.sandbox.sandbox()?;
     let cancel = super::cancel_on_ctrl_c("interrupted: ending the bot")?;
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     say!("Checking `{}` in short scripted games (the opponent is a script)…", args.bot);

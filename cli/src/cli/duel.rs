@@ -2,32 +2,16 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::Context;
-use arena::engine::MatchOptions;
-use arena::games;
-use arena::referee::{play_match, BotCommand, Limits};
-use arena::replay::{file_safe, MatchResult};
+use arena::engine::{MatchOptions, Registry};
+use arena::files::file_safe;
+use arena::referee::{play_match, BotCommand};
+use arena::replay::MatchResult;
 use arena::safe_text;
-use arena::sandbox::Sandbox;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 
-use super::{DuelArgs, LimitArgs};
-
-impl LimitArgs {
-    /// The referee's limits.
-    pub fn limits(&self) -> Limits {
-        Limits {
-            startup: Duration::from_millis(self.startup_ms),
-            per_move: Duration::from_millis(self.move_ms),
-            total: Duration::from_millis(self.total_ms),
-            grace: Duration::from_millis(self.grace_ms),
-            max_line: self.max_line,
-            ..Limits::default()
-        }
-    }
-}
+use super::DuelArgs;
 
 /// Display names: given ones first, then program names, made unique with `#2`, `#3`….
 fn names(given: &[String], commands: &[String]) -> Vec<String> {
@@ -52,16 +36,11 @@ fn default_replay_path(names: &[String]) -> PathBuf {
 }
 
 /// Runs `arena duel`.
-pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
-    let game = games::by_name(&args.game)?;
+pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
+    let game = games.get(&args.game)?;
     let players = args.players.or((!args.bots.is_empty()).then_some(args.bots.len()));
-    let state = game.new_match(&MatchOptions {
-        map: args.map.clone(),
-        players,
-        size: args.size,
-        rounds: args.rounds,
-        text: None,
-    })?;
+    let state =
+        game.new_match(&MatchOptions { map: args.map.clone(), players, params: args.params.clone(), text: None })?;
     if state.num_players() != args.bots.len() {
         anyhow::bail!("{} needs {} bot command lines, got {}", game.name(), state.num_players(), args.bots.len());
     }
@@ -86,13 +65,9 @@ pub fn run(args: DuelArgs) -> anyhow::Result<ExitCode> {
     }
     let runtime =
         tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
-    let mut limits = args.limits.limits();
-    limits.clock = args.clock.clock.unwrap_or(limits.clock);
-    limits.backstop_factor = args.clock.backstop_factor.unwrap_or(limits.backstop_factor);
+    let limits = args.limits.choices(&args.clock).limits();
     let cancel = super::cancel_on_ctrl_c("interrupted: ending the bots")?;
-    let mut resource_limits = arena::tournament::config::LimitsConfig::default();
-    args.sandbox.apply(&mut resource_limits);
-    let sandbox = Sandbox::new(args.sandbox.mode().unwrap_or_default(), resource_limits.sandbox_limits())?;
+    let sandbox = args.sandbox.sandbox()?;
     let played = runtime.block_on(play_match(game.name(), state, &bots, &limits, seed, &sandbox, &cancel))?;
     if let Some(path) = &replay_path {
         played.save(path, &path.with_extension("log"))?;

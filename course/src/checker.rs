@@ -10,11 +10,12 @@ use serde::Serialize;
 use thiserror::Error;
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::{Game, Verdict};
-use crate::games::resource_rush::{parse_map, ResourceRush, ResourceRushTestGame, TEST_NAME};
-use crate::referee::{play_match, BotCommand, ClockKind, Limits, PlayedMatch, RefereeError};
-use crate::replay::{resimulate, Replay};
-use crate::sandbox::Sandbox;
+use arena::engine::{BoxError, Game, LimitChoices, Verdict};
+use arena::files::read_map_file;
+use arena::games::resource_rush::{parse_map, ResourceRush, ResourceRushTestGame, TEST_NAME};
+use arena::referee::{play_match, BotCommand, ClockKind, Limits, PlayedMatch, RefereeError};
+use arena::replay::{resimulate, Replay};
+use arena::sandbox::Sandbox;
 
 /// Time for each answer, as in the course's checker.
 pub const ANSWER_TIME: Duration = Duration::from_secs(5);
@@ -51,9 +52,9 @@ pub enum CheckerError {
         /// The folder.
         dir: PathBuf,
     },
-    /// A test file is not a valid map.
-    #[error("{0}")]
-    BadTest(String),
+    /// A test file cannot be read or is not a valid map; the cause names the file.
+    #[error(transparent)]
+    BadTest(BoxError),
     /// The bot could not be run.
     #[error(transparent)]
     Referee(#[from] RefereeError),
@@ -110,7 +111,7 @@ pub fn discover(dir: &Path) -> Result<Vec<TestCase>, CheckerError> {
         .collect();
     let mut tests = Vec::new();
     for (number, path) in found {
-        let text = crate::engine::read_map_file(&path).map_err(|e| CheckerError::BadTest(e.to_string()))?;
+        let text = read_map_file(&path).map_err(|e| CheckerError::BadTest(Box::new(e)))?;
         let digest = blake3::hash(text.as_bytes()).to_hex()[..16].to_string();
         tests.push(TestCase { number, path, minimum: minimums.get(&number).copied(), text: text.into(), digest });
     }
@@ -152,20 +153,14 @@ pub async fn run_test(
     sandbox: &Sandbox,
     cancel: &CancellationToken,
 ) -> Result<TestReport, CheckerError> {
-    let spec = parse_map(&case.path, &case.text).map_err(|e| CheckerError::BadTest(e.to_string()))?;
+    let spec = parse_map(&case.path, &case.text).map_err(|e| CheckerError::BadTest(Box::new(e)))?;
     let rounds = spec.rounds;
-    let state = Box::new(ResourceRush::test(spec, piped).with_minimum(case.minimum));
+    let state = Box::new(ResourceRush::against_script(spec, piped).with_minimum(case.minimum));
     let mut command = BotCommand::seated(&BotCommand::display_name(bot), bot, None, b"test", case.number as u64, 0);
     command.env.push(("RR_MODE".to_string(), "test".to_string()));
-    let d = Limits::default();
-    let limits = Limits {
-        startup: ANSWER_TIME,
-        per_move: ANSWER_TIME,
-        total: ANSWER_TIME * rounds.max(1),
-        clock,
-        backstop_factor: backstop.unwrap_or(d.backstop_factor),
-        ..d
-    };
+    let checker =
+        Limits { startup: ANSWER_TIME, per_move: ANSWER_TIME, total: ANSWER_TIME * rounds.max(1), ..Limits::default() };
+    let limits = LimitChoices { clock: Some(clock), backstop_factor: backstop, ..Default::default() }.over(checker);
     let played = play_match(TEST_NAME, state, &[command], &limits, 0, sandbox, cancel).await?;
     let Verdict { passed, reason } = played.verdict.clone().unwrap_or(Verdict {
         passed: false,
@@ -190,12 +185,12 @@ pub fn transcript(replay: &Replay) -> String {
     let Ok(state) = ResourceRushTestGame.load(&replay.setup) else { return String::new() };
     let mut out = state.intro(0);
     let mut prompts = Vec::new();
-    let _ = resimulate(replay, |_, s| prompts.push(s.prompt(0)));
+    let _ = resimulate(replay, &arena::games::registry(), |_, s| prompts.push(s.prompt(0)));
     for (step, prompt) in replay.steps.iter().zip(prompts) {
         out.push_str(&prompt);
         for reply in &step.replies {
             match (&reply.answer, reply.failure) {
-                (Some(line), _) => out.push_str(&crate::safe_text::terminal(line)),
+                (Some(line), _) => out.push_str(&arena::safe_text::terminal(line)),
                 (None, Some(f)) => out.push_str(&format!("({})", f.reason())),
                 (None, None) => {}
             }

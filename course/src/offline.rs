@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 use bot_sdk::state::parse_tick;
 use bot_sdk::{Action, Bot, GameState, MapSpec, Mode};
 
-use super::ResourceRush;
 use crate::cputime::thread_cpu;
-use crate::engine::{Outcome, Reply, State, Turn};
+use arena::engine::{Outcome, Reply, State, Turn};
+use arena::games::resource_rush::ResourceRush;
 
 /// How an offline test went.
 #[derive(Debug, Clone)]
@@ -32,7 +32,7 @@ pub struct OfflineRun {
 /// Plays `spec` (a test file with its scripted opponent) with `bot`, exactly as the checker
 /// does with a process: header, then one TICK at a time.
 pub fn play_test<B: Bot>(spec: &MapSpec, mut bot: B) -> OfflineRun {
-    let mut state = ResourceRush::test(spec.clone(), false);
+    let mut state = ResourceRush::against_script(spec.clone(), false);
     let mut thinking = Duration::ZERO;
     let mut slowest = Duration::ZERO;
     let (mut thinking_cpu, mut slowest_cpu) = (Duration::ZERO, Duration::ZERO);

@@ -169,8 +169,8 @@ pub fn upper_bound(spec: &MapSpec) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Reply, State, Turn};
-    use crate::games::resource_rush::ResourceRush;
+    use arena::engine::{Reply, State, Turn};
+    use arena::games::resource_rush::ResourceRush;
     use bot_sdk::path::legal_moves;
 
     /// The best finishing score over every possible sequence of answers, played through the
@@ -250,7 +250,7 @@ mod tests {
 
     /// Plays `plan` as a bot in a real single-player test and checks it scores what it claims.
     fn check_plan(spec: &MapSpec, plan: &Plan, text: &str) {
-        let run = crate::games::resource_rush::offline::play_test(spec, Plays(plan.moves.iter().copied().collect()));
+        let run = crate::offline::play_test(spec, Plays(plan.moves.iter().copied().collect()));
         let me = &run.outcome.players[0];
         assert!(me.finished && me.forfeit.is_none(), "the plan finishes: {me:?}\n{text}");
         assert_eq!(me.score, plan.score, "the plan scores what it claims\n{text}");
@@ -263,7 +263,7 @@ mod tests {
         for _ in 0..400 {
             let text = random_map(&mut rng);
             let spec = MapSpec::parse(&text).unwrap();
-            let truth = brute_force(&ResourceRush::test(spec.clone(), false));
+            let truth = brute_force(&ResourceRush::against_script(spec.clone(), false));
             let solved = solve(&spec, &Budget::small(), None);
             match solved.solution {
                 Solution::Exact(score) => {
@@ -299,7 +299,7 @@ mod tests {
         for _ in 0..300 {
             let text = random_map(&mut rng);
             let spec = MapSpec::parse(&text).unwrap();
-            let truth = brute_force(&ResourceRush::test(spec.clone(), false));
+            let truth = brute_force(&ResourceRush::against_script(spec.clone(), false));
             let solved = solve(&spec, &relaxation_only(), None);
             match (solved.solution, truth) {
                 (Solution::Bounded { best, bound }, Some(best_possible)) => {
@@ -327,7 +327,7 @@ mod tests {
         for _ in 0..200 {
             let spec = MapSpec::parse(&random_map(&mut rng)).unwrap();
             if let (Some(best), Some(bound)) =
-                (brute_force(&ResourceRush::test(spec.clone(), false)), upper_bound(&spec))
+                (brute_force(&ResourceRush::against_script(spec.clone(), false)), upper_bound(&spec))
             {
                 assert!(bound >= best, "bound {bound} < optimum {best}");
             }
@@ -336,7 +336,7 @@ mod tests {
 
     #[test]
     fn a_small_budget_ends_with_a_certified_bound_on_a_large_test() {
-        let spec = crate::games::resource_rush::load_map_file(
+        let spec = arena::games::resource_rush::load_map_file(
             &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests/test12.txt"),
         )
         .unwrap();
@@ -359,7 +359,7 @@ mod tests {
 
     #[test]
     fn the_default_budget_proves_a_mid_sized_test() {
-        let spec = crate::games::resource_rush::load_map_file(
+        let spec = arena::games::resource_rush::load_map_file(
             &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests/test7.txt"),
         )
         .unwrap();
@@ -377,14 +377,13 @@ mod tests {
         };
         let mut checked = Vec::new();
         for k in 1..=20 {
-            let spec = crate::games::resource_rush::load_map_file(&dir.join(format!("test{k}.txt"))).unwrap();
+            let spec = arena::games::resource_rush::load_map_file(&dir.join(format!("test{k}.txt"))).unwrap();
             let waits = spec.script.iter().all(|s| s.action == Action::Wait);
             if !waits || spec.grid.rows() * spec.grid.cols() > 200 {
                 continue;
             }
             let Solution::Exact(optimum) = solve(&spec, &budget, None).solution else { continue };
-            let run =
-                crate::games::resource_rush::offline::play_test(&spec, sample_bots::reference::Reference::default());
+            let run = crate::offline::play_test(&spec, sample_bots::reference::Reference::default());
             assert_eq!(run.outcome.players[0].score, optimum, "test{k}");
             checked.push(k);
         }

@@ -4,12 +4,11 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let args = cli::Cli::parse();
+    let games = arena::games::registry();
+    let args = cli::Cli::parse_with(&games);
     cli::init_logging(args.verbose);
-    let code = match cli::run(args) {
+    let code = match cli::run(args, &games) {
         Ok(code) => code,
         // A reader that stopped reading (`arena … | head`) is not an error.
         Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) => {

@@ -10,11 +10,38 @@
 
 use bot_sdk::path::{first_step, safe_moves, Distances};
 use bot_sdk::rules::Action;
-use bot_sdk::{Cell, MapSpec, Pos};
+use bot_sdk::{Cell, MapError, MapSpec, Pos};
 use sample_bots::greedy::Greedy;
 use sample_bots::reference::Reference;
 
-use super::offline::play_test;
+use thiserror::Error;
+
+use crate::offline::play_test;
+
+/// Why the tests could not be generated (a bug in the generator: every seed should work).
+#[derive(Debug, Error)]
+pub enum TestgenError {
+    /// A generated map does not parse.
+    #[error("{what}: {source}")]
+    Map {
+        /// Which map.
+        what: String,
+        /// Line and reason.
+        source: MapError,
+    },
+    /// The reference strategy does not pass a generated test.
+    #[error("test {number} ({title}): the reference strategy does not pass it ({outcome})\n{text}")]
+    Unpassable {
+        /// The test.
+        number: usize,
+        /// What it exercises.
+        title: &'static str,
+        /// How the reference did.
+        outcome: String,
+        /// The file.
+        text: String,
+    },
+}
 
 /// One generated test.
 #[derive(Debug, Clone)]
@@ -170,9 +197,10 @@ impl Draft {
     }
 
     /// The file: header, then one TICK line per round for the scripted opponent.
-    fn finish(&self, opponent: Opponent, rng: &mut Rng) -> Result<String, String> {
+    fn finish(&self, opponent: Opponent, rng: &mut Rng) -> Result<String, TestgenError> {
         let header = self.header();
-        let spec = MapSpec::parse(&header).map_err(|e| format!("generated map is invalid: {e}"))?;
+        let spec = MapSpec::parse(&header)
+            .map_err(|source| TestgenError::Map { what: "a generated map".to_string(), source })?;
         let mut text = header;
         for (t, action) in script(&spec, opponent, rng).into_iter().enumerate() {
             text.push_str(&format!("TICK {} {action}\n", t + 1));
@@ -221,10 +249,10 @@ fn script(spec: &MapSpec, opponent: Opponent, rng: &mut Rng) -> Vec<Action> {
     out
 }
 
-const DUEL_MAP: &str = include_str!("../../../../maps/duel.txt");
+const DUEL_MAP: &str = include_str!("../../maps/duel.txt");
 
 /// Builds test `n` (1..=20).
-fn build(n: usize, rng: &mut Rng) -> Result<(&'static str, bool, String), String> {
+fn build(n: usize, rng: &mut Rng) -> Result<(&'static str, bool, String), TestgenError> {
     let p = Pos::new;
     let (title, easy, text) = match n {
         1 => {
@@ -374,7 +402,8 @@ fn build(n: usize, rng: &mut Rng) -> Result<(&'static str, bool, String), String
             ("an opponent that just waits", true, d.finish(Opponent::Waits, rng)?)
         }
         13 => {
-            let spec = MapSpec::parse(DUEL_MAP).map_err(|e| format!("maps/duel.txt: {e}"))?;
+            let spec = MapSpec::parse(DUEL_MAP)
+                .map_err(|source| TestgenError::Map { what: "maps/duel.txt".to_string(), source })?;
             let mut text = DUEL_MAP.to_string();
             for (t, action) in script(&spec, Opponent::Greedy, rng).into_iter().enumerate() {
                 text.push_str(&format!("TICK {} {action}\n", t + 1));
@@ -416,16 +445,17 @@ impl Draft {
 }
 
 /// Generates the 20 tests for `seed`.
-pub fn generate(seed: u64) -> Result<Vec<GeneratedTest>, String> {
+pub fn generate(seed: u64) -> Result<Vec<GeneratedTest>, TestgenError> {
     let mut rng = Rng(seed);
     let mut out = Vec::new();
     for number in 1..=20 {
         let (title, easy, text) = build(number, &mut rng)?;
-        let spec = MapSpec::parse(&text).map_err(|e| format!("test {number}: {e}"))?;
+        let spec =
+            MapSpec::parse(&text).map_err(|source| TestgenError::Map { what: format!("test {number}"), source })?;
         let reference = play_test(&spec, Reference::default());
         let r = &reference.outcome.players[0];
         if !r.finished || r.forfeit.is_some() {
-            return Err(format!("test {number} ({title}): the reference strategy does not pass it ({r:?})\n{text}"));
+            return Err(TestgenError::Unpassable { number, title, outcome: format!("{r:?}"), text });
         }
         let greedy = play_test(&spec, Greedy);
         let g = &greedy.outcome.players[0];
@@ -442,7 +472,7 @@ pub fn generate(seed: u64) -> Result<Vec<GeneratedTest>, String> {
 /// A random test of the course's size, for benchmarks: 6x6 to 22x22, up to 160 ticks, with
 /// walls, voids, fire, resources, one or two `J` and `D`, maybe a `T`, and a scripted opponent
 /// that waits, races greedily or wanders. The same `seed` gives the same file.
-pub fn course_map(seed: u64) -> Result<String, String> {
+pub fn course_map(seed: u64) -> Result<String, TestgenError> {
     let mut rng = Rng(seed ^ 0xC0FF_EE00_D15E_A5E5);
     let (rows, cols) = (6 + rng.below(17), 6 + rng.below(17));
     let rounds = ((rows + cols) as u32 + rng.below(161) as u32).min(160);

@@ -203,7 +203,7 @@ pub fn in_process() {
     crate::fuzz(400, case(), |case| {
         let mut out = Vec::new();
         let mut dice = match &case.dice {
-            Some(list) => Dice::given(&dice_list(list)).map_err(TestCaseError::fail)?,
+            Some(list) => Dice::given(&dice_list(list)).map_err(|e| TestCaseError::fail(e.to_string()))?,
             None => Dice::seeded(case.seed),
         };
         let code = run(&mut &case.input.0[..], &mut out, &mut dice).map_err(|e| TestCaseError::fail(e.to_string()))?;
@@ -258,7 +258,7 @@ pub fn through_the_binary() {
 
 pub fn model_reproduces_the_handout() {
     for run in ["run1", "run2"] {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games/lcr/examples");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../arena/src/games/lcr/examples");
         let input = std::fs::read(dir.join(format!("{run}.stdin"))).unwrap();
         let expected = std::fs::read_to_string(dir.join(format!("{run}.stdout"))).unwrap();
         assert_eq!(model(&input, &rolls(&expected)), (expected.clone(), 0), "{run}");

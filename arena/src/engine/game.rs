@@ -1,0 +1,147 @@
+//! A hosted game ([`Game`]: its [`GameInfo`], and how to make a match's first state), the
+//! options of a new match, and the [`Registry`] of games that the command line, replays and
+//! tournaments are given (they never look a game up anywhere else).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::Value;
+use thiserror::Error;
+
+use super::{BoxError, GameInfo, ParamError, State};
+
+/// A hosted game: what it says about itself and how to build a match's initial state.
+pub trait Game: Sync {
+    /// The game's description.
+    fn info(&self) -> &GameInfo;
+
+    /// A fresh initial state from a setup recorded by [`State::setup`].
+    fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError>;
+
+    /// A new match from options (a map file, a player count, the game's parameters).
+    fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError>;
+
+    /// The name used in replays and on the command line.
+    fn name(&self) -> &'static str {
+        self.info().name
+    }
+
+    /// Whether leaderboards rank this game by wins first (else by total score first).
+    fn ranks_by_wins(&self) -> bool {
+        self.info().ranking == super::Ranking::Wins
+    }
+}
+
+/// What is chosen for a new match; each game reads what its [`GameInfo`] declares.
+#[derive(Debug, Clone, Default)]
+pub struct MatchOptions {
+    /// The map file, for a game played on one ([`super::PlaysOn::MapFile`]).
+    pub map: Option<PathBuf>,
+    /// The map file's content, read once before a run (so that every match of a tournament
+    /// plays the same map, whatever happens to the file); read from `map` when absent.
+    pub text: Option<Arc<str>>,
+    /// Number of players (default: the smallest the game allows).
+    pub players: Option<usize>,
+    /// The game's parameters by name, as written (`size` = `6x5`); checked by
+    /// [`GameInfo::params`], which fills in the defaults.
+    pub params: BTreeMap<String, String>,
+}
+
+/// A game's setup could not be loaded (a bad replay, a bad map, bad options).
+#[derive(Debug, Error)]
+pub enum SetupError {
+    /// A recorded setup is not valid for this game.
+    #[error("invalid {game} setup: {source}")]
+    Invalid {
+        /// The game's name.
+        game: &'static str,
+        /// What is wrong.
+        source: BoxError,
+    },
+    /// No game of this name is in the registry.
+    #[error("unknown game `{name}` (hosted: {hosted})")]
+    UnknownGame {
+        /// The name asked for.
+        name: String,
+        /// The registry's names.
+        hosted: String,
+    },
+    /// The game needs a file for each match and none was given.
+    #[error("{title} needs a {noun}: --map FILE")]
+    NoMap {
+        /// The game's title.
+        title: &'static str,
+        /// What its file is called.
+        noun: &'static str,
+    },
+    /// The number of players does not fit the game.
+    #[error("{title} is played by {allowed}, not {given}")]
+    Players {
+        /// The game's title.
+        title: &'static str,
+        /// The counts it allows, in words.
+        allowed: String,
+        /// The count asked for.
+        given: usize,
+    },
+    /// A parameter does not fit the game.
+    #[error(transparent)]
+    Param(#[from] ParamError),
+    /// A map or option given for a new match is not usable; the cause names where and what.
+    #[error(transparent)]
+    BadInput(BoxError),
+}
+
+impl SetupError {
+    /// A recorded setup of `game` that is not valid, and why.
+    pub fn invalid(game: &'static str, source: impl Into<BoxError>) -> Self {
+        SetupError::Invalid { game, source: source.into() }
+    }
+}
+
+/// The games an arena knows, by name. The arena's own are `arena::games::registry()`; a
+/// program (or a test) can add its own with [`Registry::with`].
+#[derive(Clone, Default)]
+pub struct Registry {
+    games: Vec<&'static dyn Game>,
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.names()).finish()
+    }
+}
+
+impl Registry {
+    /// A registry of `games` (a later game replaces an earlier one of the same name).
+    pub fn new(games: impl IntoIterator<Item = &'static dyn Game>) -> Self {
+        games.into_iter().fold(Registry::default(), Registry::with)
+    }
+
+    /// This registry and `game` (which replaces a game of the same name).
+    pub fn with(mut self, game: &'static dyn Game) -> Self {
+        self.games.retain(|g| g.name() != game.name());
+        self.games.push(game);
+        self
+    }
+
+    /// The game called `name`.
+    pub fn get(&self, name: &str) -> Result<&'static dyn Game, SetupError> {
+        self.games
+            .iter()
+            .copied()
+            .find(|g| g.name() == name)
+            .ok_or_else(|| SetupError::UnknownGame { name: name.to_string(), hosted: self.names().join(", ") })
+    }
+
+    /// Every game, in registry order.
+    pub fn games(&self) -> impl Iterator<Item = &'static dyn Game> + '_ {
+        self.games.iter().copied()
+    }
+
+    /// Every game's name, in registry order.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.games.iter().map(|g| g.name()).collect()
+    }
+}

@@ -1,0 +1,347 @@
+//! What a game says about itself, as OpenSpiel's `GameType` does: its name, how many play,
+//! whether moves are simultaneous or chance plays a part, what a match is played on, how a
+//! league ranks it, its parameters (with defaults and checks) and its original text program.
+//! The command line, the referee, replays, tournaments and pages read this instead of
+//! knowing any game: a new game adds no field, flag or key to shared code.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::io::{BufRead, Write};
+use std::ops::RangeInclusive;
+use std::path::Path;
+
+use thiserror::Error;
+
+use super::{BoxError, SetupError};
+
+/// How a league ranks a game's bots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ranking {
+    /// By the sum of their scores first (the course league's order), then wins.
+    Score,
+    /// By matches won first (a score only says how a match was won), then the sum of scores.
+    Wins,
+}
+
+/// What a new match is played on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlaysOn {
+    /// A file given for each match (`--map FILE`); `noun` names it in messages (`map`).
+    MapFile {
+        /// What the file is called: `map`, `config`.
+        noun: &'static str,
+    },
+    /// The game's parameters alone (a board size, a number of players).
+    Parameters,
+}
+
+/// A game's description. Each game has one, as a constant, returned by its `Game::info`.
+#[derive(Debug, Clone)]
+pub struct GameInfo {
+    /// The registry name: in replays, results and `--game`.
+    pub name: &'static str,
+    /// The name for people.
+    pub title: &'static str,
+    /// How many players a match may have (for a game with no decisions to make, the players
+    /// chance plays for).
+    pub players: RangeInclusive<usize>,
+    /// Whether the players of a turn answer at once (else one at a time).
+    pub simultaneous: bool,
+    /// Whether chance (dice) plays a part: the match seed matters.
+    pub chance: bool,
+    /// What a match is played on.
+    pub plays_on: PlaysOn,
+    /// How a league ranks the game's bots.
+    pub ranking: Ranking,
+    /// The game's parameters (`size`, `rounds`), each with a default.
+    pub params: &'static [ParamSpec],
+    /// The handout's own text program, if the arena plays it (`arena play NAME`).
+    pub classic: Option<ClassicProgram>,
+}
+
+impl GameInfo {
+    /// The number of players of a new match: `given` if the game allows it, else the
+    /// smallest number the game allows.
+    pub fn player_count(&self, given: Option<usize>) -> Result<usize, SetupError> {
+        let n = given.unwrap_or(*self.players.start());
+        if self.players.contains(&n) {
+            return Ok(n);
+        }
+        let (lo, hi) = (*self.players.start(), *self.players.end());
+        let allowed = match (lo == hi, lo == 1) {
+            (true, true) => "exactly 1 player".to_string(),
+            (true, false) => format!("exactly {lo} players"),
+            (false, _) => format!("{lo} to {hi} players"),
+        };
+        Err(SetupError::Players { title: self.title, allowed, given: n })
+    }
+
+    /// The parameter called `name`.
+    pub fn param(&self, name: &str) -> Option<&'static ParamSpec> {
+        self.params.iter().find(|p| p.name == name)
+    }
+
+    /// Checks `given` (parameter values by name, as written) against the game's parameters:
+    /// each must be one of them and parse; those not given take their defaults.
+    pub fn params(&self, given: &BTreeMap<String, String>) -> Result<Params, ParamError> {
+        let mut values = BTreeMap::new();
+        for (name, text) in given {
+            let spec = self.param(name).ok_or_else(|| ParamError::Unknown {
+                game: self.name,
+                name: name.clone(),
+                known: match self.params {
+                    [] => "it has none".to_string(),
+                    all => {
+                        let names: Vec<String> = all.iter().map(|p| format!("`{}`", p.name)).collect();
+                        format!("its parameters: {}", names.join(", "))
+                    }
+                },
+            })?;
+            values.insert(spec.name, spec.kind.parse(spec.name, text)?);
+        }
+        for spec in self.params {
+            if !values.contains_key(spec.name) {
+                values.insert(spec.name, spec.kind.parse(spec.name, spec.default)?);
+            }
+        }
+        Ok(Params { game: self.name, values })
+    }
+}
+
+/// One parameter of a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParamSpec {
+    /// Its name: `--NAME VALUE` on the command line.
+    pub name: &'static str,
+    /// What it sets, for `--help`.
+    pub help: &'static str,
+    /// What values it takes.
+    pub kind: ParamKind,
+    /// Its value when none is given, as written.
+    pub default: &'static str,
+}
+
+/// The values a parameter takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamKind {
+    /// A whole number from `min` to `max`.
+    Count {
+        /// Smallest value.
+        min: u64,
+        /// Largest value.
+        max: u64,
+    },
+    /// A board size `WIDTHxHEIGHT`, each side from `min` to `max`.
+    Size {
+        /// Smallest side.
+        min: usize,
+        /// Largest side.
+        max: usize,
+    },
+}
+
+impl ParamKind {
+    /// What a value looks like, for messages and `--help`.
+    pub fn expected(&self) -> String {
+        match *self {
+            ParamKind::Count { min, max } => format!("a whole number from {min} to {max}"),
+            ParamKind::Size { min, max } => format!("WIDTHxHEIGHT such as 6x5, each side {min} to {max}"),
+        }
+    }
+
+    /// Parses `text` as a value of parameter `name` (the one place a `WIDTHxHEIGHT` is read).
+    pub fn parse(&self, name: &str, text: &str) -> Result<ParamValue, ParamError> {
+        let bad = || ParamError::Bad { name: name.to_string(), value: text.to_string(), expected: self.expected() };
+        match *self {
+            ParamKind::Count { min, max } => {
+                let n: u64 = text.trim().parse().map_err(|_| bad())?;
+                (min..=max).contains(&n).then_some(ParamValue::Count(n)).ok_or_else(bad)
+            }
+            ParamKind::Size { min, max } => {
+                let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+                let (w, h): (usize, usize) =
+                    (w.trim().parse().map_err(|_| bad())?, h.trim().parse().map_err(|_| bad())?);
+                let fits = |side: usize| (min..=max).contains(&side);
+                (fits(w) && fits(h)).then_some(ParamValue::Size(w, h)).ok_or_else(bad)
+            }
+        }
+    }
+}
+
+/// A parameter's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamValue {
+    /// A whole number.
+    Count(u64),
+    /// A board size (width, height).
+    Size(usize, usize),
+}
+
+/// A game's parameters, checked and complete (defaults filled in).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Params {
+    game: &'static str,
+    values: BTreeMap<&'static str, ParamValue>,
+}
+
+impl Params {
+    fn get(&self, name: &str) -> Result<ParamValue, ParamError> {
+        self.values.get(name).copied().ok_or_else(|| ParamError::Undeclared { game: self.game, name: name.to_string() })
+    }
+
+    /// The whole number `name`.
+    pub fn count(&self, name: &str) -> Result<u64, ParamError> {
+        match self.get(name)? {
+            ParamValue::Count(n) => Ok(n),
+            ParamValue::Size(..) => Err(ParamError::Undeclared { game: self.game, name: name.to_string() }),
+        }
+    }
+
+    /// The board size `name`, as (width, height).
+    pub fn size(&self, name: &str) -> Result<(usize, usize), ParamError> {
+        match self.get(name)? {
+            ParamValue::Size(w, h) => Ok((w, h)),
+            ParamValue::Count(_) => Err(ParamError::Undeclared { game: self.game, name: name.to_string() }),
+        }
+    }
+}
+
+/// A parameter that does not fit the game.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ParamError {
+    /// The game has no parameter of this name.
+    #[error("{game} has no parameter `{name}` ({known})")]
+    Unknown {
+        /// The game.
+        game: &'static str,
+        /// The name given.
+        name: String,
+        /// What parameters it has, in words.
+        known: String,
+    },
+    /// The value does not parse or is out of range.
+    #[error("--{name}: expected {expected}, found `{value}`")]
+    Bad {
+        /// The parameter.
+        name: String,
+        /// The value given.
+        value: String,
+        /// What a value looks like.
+        expected: String,
+    },
+    /// The game asked for a parameter of a kind it did not declare (a bug in the game).
+    #[error("{game} reads a parameter `{name}` it does not declare")]
+    Undeclared {
+        /// The game.
+        game: &'static str,
+        /// The parameter.
+        name: String,
+    },
+}
+
+/// A handout's original text program, run byte for byte (`arena play NAME`).
+#[derive(Debug, Clone, Copy)]
+pub struct ClassicProgram {
+    /// Whether it takes parameters of its own on the command line (`arena play NAME
+    /// PARAMS…`, as a C program takes its `argv`); without, any is refused before it runs.
+    pub takes_params: bool,
+    /// Runs it to its end; returns its exit status.
+    pub run: fn(ClassicSession<'_>) -> Result<i32, ClassicError>,
+}
+
+/// What a classic program runs with.
+pub struct ClassicSession<'a> {
+    /// Its own parameters, as bytes (a C program's `argv`).
+    pub params: &'a [OsString],
+    /// The seed of its dice, for a game with chance.
+    pub seed: u64,
+    /// Its dice given in advance instead (`--dice 7,0,4`), for a game with chance.
+    pub dice: Option<&'a str>,
+    /// Its standard input.
+    pub input: &'a mut dyn BufRead,
+    /// Its standard output.
+    pub output: &'a mut dyn Write,
+    /// Where it reads and writes files (save files).
+    pub dir: &'a Path,
+}
+
+/// Why a classic program could not run.
+#[derive(Debug, Error)]
+pub enum ClassicError {
+    /// Reading its input or writing its output failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// Its command-line options are not usable (dice that are not dice).
+    #[error(transparent)]
+    Options(BoxError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SIZE: ParamSpec =
+        ParamSpec { name: "size", help: "board size", kind: ParamKind::Size { min: 2, max: 255 }, default: "6x5" };
+    const ROUNDS: ParamSpec =
+        ParamSpec { name: "rounds", help: "rounds", kind: ParamKind::Count { min: 1, max: 100 }, default: "10" };
+
+    fn info(players: RangeInclusive<usize>) -> GameInfo {
+        GameInfo {
+            name: "toy",
+            title: "Toy",
+            players,
+            simultaneous: false,
+            chance: false,
+            plays_on: PlaysOn::Parameters,
+            ranking: Ranking::Score,
+            params: &[SIZE, ROUNDS],
+            classic: None,
+        }
+    }
+
+    #[test]
+    fn sizes_parse_in_one_place() {
+        let p = |t: &str| SIZE.kind.parse("size", t);
+        assert_eq!(p("6x5"), Ok(ParamValue::Size(6, 5)));
+        assert_eq!(p(" 7 x 3 "), Ok(ParamValue::Size(7, 3)), "spaces around the numbers are fine");
+        for bad in ["6", "6x", "x5", "6x5x4", "1x5", "256x2", "axb", "-3x4", ""] {
+            let err = p(bad).unwrap_err().to_string();
+            assert_eq!(err, format!("--size: expected WIDTHxHEIGHT such as 6x5, each side 2 to 255, found `{bad}`"));
+        }
+    }
+
+    #[test]
+    fn params_take_defaults_and_refuse_strangers() {
+        let game = info(2..=6);
+        let none = game.params(&BTreeMap::new()).unwrap();
+        assert_eq!((none.size("size"), none.count("rounds")), (Ok((6, 5)), Ok(10)));
+        let given = BTreeMap::from([("rounds".to_string(), "3".to_string())]);
+        assert_eq!(game.params(&given).unwrap().count("rounds"), Ok(3));
+        let stranger = BTreeMap::from([("colour".to_string(), "red".to_string())]);
+        assert_eq!(
+            game.params(&stranger).unwrap_err().to_string(),
+            "toy has no parameter `colour` (its parameters: `size`, `rounds`)"
+        );
+        let zero = BTreeMap::from([("rounds".to_string(), "0".to_string())]);
+        assert!(game.params(&zero).is_err(), "out of range");
+        assert!(none.count("size").is_err() && none.size("depth").is_err(), "a game reads what it declares");
+    }
+
+    #[test]
+    fn player_counts_default_to_the_smallest_and_are_checked() {
+        assert_eq!(info(2..=6).player_count(None).unwrap(), 2);
+        assert_eq!(info(2..=6).player_count(Some(6)).unwrap(), 6);
+        assert_eq!(
+            info(2..=6).player_count(Some(7)).unwrap_err().to_string(),
+            "Toy is played by 2 to 6 players, not 7"
+        );
+        assert_eq!(
+            info(2..=2).player_count(Some(3)).unwrap_err().to_string(),
+            "Toy is played by exactly 2 players, not 3"
+        );
+        assert_eq!(
+            info(1..=1).player_count(Some(2)).unwrap_err().to_string(),
+            "Toy is played by exactly 1 player, not 2"
+        );
+    }
+}

@@ -1,0 +1,229 @@
+//! The engine: the trait every hosted game implements, shaped after OpenSpiel's `State`, with
+//! what a game says about itself ([`GameInfo`], OpenSpiel's `GameType`), the registry of games,
+//! the limits bots play under and the outcome types. The bottom layer: it uses no other module
+//! of the arena (see ARCHITECTURE.md).
+//!
+//! A [`State`] says whose move it is ([`Turn`]: several players at once, one player, chance,
+//! or nobody because the game is over), writes each player's observation as protocol lines,
+//! takes the players' replies, and reports frames and the outcome. The referee, replays and
+//! tournaments use only this trait; they know no game's rules.
+
+mod game;
+mod info;
+mod limits;
+mod outcome;
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use game::{Game, MatchOptions, Registry, SetupError};
+pub use info::{
+    ClassicError, ClassicProgram, ClassicSession, GameInfo, ParamError, ParamKind, ParamSpec, ParamValue, Params,
+    PlaysOn, Ranking,
+};
+pub use limits::{ClockKind, LimitChoices, Limits, UnknownClock};
+pub use outcome::{ForfeitReason, Outcome, PlayerOutcome, Remark, Verdict};
+
+/// An error with its causes, boxed: what a game reports through the engine's error types.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Index of a player in match order (0-based).
+pub type PlayerId = usize;
+
+/// Who acts next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Turn {
+    /// These players answer at once; their replies are applied together.
+    Simultaneous(Vec<PlayerId>),
+    /// This one player answers.
+    Sequential(PlayerId),
+    /// A chance event (dice) is drawn from [`State::chance_outcomes`].
+    Chance,
+    /// The game is over.
+    Terminal,
+}
+
+/// A failure the referee observed instead of an answer line. Games turn these into forfeits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Failure {
+    /// No answer within the time limit.
+    Timeout,
+    /// The bot exited or closed its stdout.
+    Crash,
+    /// A line arrived that no prompt asked for.
+    ExtraOutput,
+    /// The line was too long or not UTF-8.
+    Malformed,
+    /// The bot hit its CPU-time limit.
+    Cpu,
+    /// The bot ran out of memory under its limit.
+    Memory,
+}
+
+impl Failure {
+    /// The forfeit this failure is.
+    pub fn reason(self) -> ForfeitReason {
+        match self {
+            Failure::Timeout => ForfeitReason::Timeout,
+            Failure::Crash => ForfeitReason::Crash,
+            Failure::ExtraOutput => ForfeitReason::ExtraOutput,
+            Failure::Malformed => ForfeitReason::Malformed,
+            Failure::Cpu => ForfeitReason::Cpu,
+            Failure::Memory => ForfeitReason::Memory,
+        }
+    }
+
+    /// A sentence saying what happened; `prompt` is what the game calls its prompt (a line
+    /// that arrives unasked came before one).
+    pub fn describe(self, prompt: &str) -> String {
+        match self {
+            Failure::Timeout => "no answer within the time limit".to_string(),
+            Failure::Crash => "the bot exited or closed its stdout".to_string(),
+            Failure::ExtraOutput => format!("printed a line that no {prompt} asked for"),
+            Failure::Malformed => "the line was longer than the limit or not valid UTF-8".to_string(),
+            Failure::Cpu => "used up its CPU-time limit".to_string(),
+            Failure::Memory => "ran out of memory under its limit".to_string(),
+        }
+    }
+}
+
+/// What the referee got from a player it asked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reply {
+    /// One answer line, without its line ending.
+    Line(String),
+    /// No usable line.
+    Failed(Failure),
+}
+
+/// One answer: the reply and what it cost (what a replay records of it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    /// The line, or why there was none.
+    pub reply: Reply,
+    /// Wall time from the prompt to the answer.
+    pub wall: Duration,
+    /// CPU time the bot's box used since its CPU time was last read (at its previous answer);
+    /// `None` when that was only a moment ago (the time goes to a later answer).
+    pub cpu: Option<Duration>,
+    /// The line's length as sent, when whitespace around it was trimmed.
+    pub raw_len: Option<usize>,
+}
+
+impl Answer {
+    /// An answer that took no time (replays built by hand, failures found before asking).
+    pub fn untimed(reply: Reply) -> Answer {
+        Answer { reply, wall: Duration::ZERO, cpu: None, raw_len: None }
+    }
+
+    /// A failure found before asking.
+    pub fn failed(f: Failure) -> Answer {
+        Answer::untimed(Reply::Failed(f))
+    }
+}
+
+/// The dice of a match: every chance outcome is drawn from the match seed, so a replay's
+/// chance steps can be checked against its seed.
+pub struct Chance(rand::rngs::StdRng);
+
+impl Chance {
+    /// The dice of a match with `seed`.
+    pub fn new(seed: u64) -> Chance {
+        Chance(rand::SeedableRng::seed_from_u64(seed))
+    }
+
+    /// Draws one of `outcomes` by its probability.
+    pub fn draw(&mut self, outcomes: &[(u64, f64)]) -> u64 {
+        let total: f64 = outcomes.iter().map(|(_, w)| w).sum();
+        let mut x = rand::Rng::random::<f64>(&mut self.0) * total;
+        for (o, w) in outcomes {
+            if x < *w {
+                return *o;
+            }
+            x -= w;
+        }
+        outcomes.last().map_or(0, |(o, _)| *o)
+    }
+}
+
+/// A prompt made of a `head`, the board's `rows` one per line, and `END`: the shape of the
+/// board games' prompts.
+pub fn board_prompt(head: String, rows: &[String]) -> String {
+    let mut text = head;
+    for row in rows {
+        text.push_str(row);
+        text.push('\n');
+    }
+    text.push_str("END\n");
+    text
+}
+
+/// The state of one match of a game. See the module docs.
+pub trait State: Send {
+    /// Number of players in the match.
+    fn num_players(&self) -> usize;
+
+    /// Who acts next.
+    fn turn(&self) -> Turn;
+
+    /// Lines sent to `player` once, at the start (may be empty). Each line ends with `\n`.
+    fn intro(&self, player: PlayerId) -> String;
+
+    /// Lines sent to `player` when it must act now. Each line ends with `\n`.
+    fn prompt(&self, player: PlayerId) -> String;
+
+    /// Whether a bot's answers may arrive before it is prompted (it was sent its whole input
+    /// at once); otherwise an unprompted line is a forfeit.
+    fn answers_may_run_ahead(&self) -> bool {
+        false
+    }
+
+    /// Applies the replies of the players [`State::turn`] named, all at once.
+    fn apply(&mut self, replies: &[(PlayerId, Reply)]);
+
+    /// At a chance node: the possible outcomes and their probabilities.
+    fn chance_outcomes(&self) -> Vec<(u64, f64)> {
+        Vec::new()
+    }
+
+    /// At a chance node: applies the drawn outcome.
+    fn apply_chance(&mut self, _outcome: u64) {}
+
+    /// Whether `player` still plays (is still prompted). The referee ends the process of a
+    /// player that no longer does.
+    fn is_active(&self, player: PlayerId) -> bool;
+
+    /// Scores, per-player outcomes and the winner (final once the turn is `Terminal`).
+    fn outcome(&self) -> Outcome;
+
+    /// What re-creates the initial state through [`Game::load`] (recorded in replays).
+    fn setup(&self) -> Value;
+
+    /// The replay frame describing the state now and the last step's events.
+    fn frame(&self) -> Value;
+
+    /// A text picture of the state for terminals.
+    fn render(&self) -> String;
+
+    /// For a game that judges one bot against a bar (a single-player test), once it is over:
+    /// whether the bot passed, and why not. `None` for games played between players.
+    fn verdict(&self) -> Option<Verdict> {
+        None
+    }
+
+    /// Once the game is over: warnings about players (a bot that never moved), for whoever
+    /// runs the match.
+    fn remarks(&self) -> Vec<Remark> {
+        Vec::new()
+    }
+
+    /// What a match from this state is expected to cost to play, relative to other matches
+    /// of the same game (tournaments balance shards by it). Default: all alike.
+    fn expected_cost(&self) -> u64 {
+        1
+    }
+}

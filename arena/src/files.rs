@@ -1,0 +1,116 @@
+//! File helpers every layer above the engine shares: atomic writes (a crash leaves a file
+//! absent or complete, never half written), names safe in a file system, and reading a map or
+//! configuration file with a size cap.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use thiserror::Error;
+
+use crate::engine::{GameInfo, MatchOptions, PlaysOn, SetupError};
+
+/// The largest map or configuration file read (a 50x50 map is a few KiB).
+pub const MAX_MAP_BYTES: u64 = 1 << 20;
+
+/// A map or configuration file that could not be read.
+#[derive(Debug, Error)]
+pub enum ReadError {
+    /// The file system refused.
+    #[error("{}: cannot read map: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A FIFO, a device or a folder.
+    #[error("{}: not a regular file (a map or config must be a plain file)", path.display())]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+    },
+    /// Over [`MAX_MAP_BYTES`].
+    #[error("{}: larger than {} KiB: not a map", path.display(), MAX_MAP_BYTES >> 10)]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Not UTF-8.
+    #[error("{}: not text (invalid UTF-8 at byte {at})", path.display())]
+    NotText {
+        /// The file.
+        path: PathBuf,
+        /// The first byte that is not.
+        at: usize,
+    },
+}
+
+impl From<ReadError> for SetupError {
+    fn from(e: ReadError) -> Self {
+        SetupError::BadInput(Box::new(e))
+    }
+}
+
+/// Reads a map or configuration file: a regular file of at most [`MAX_MAP_BYTES`], as text.
+/// A FIFO, a device or a folder is refused at once rather than waited for or read forever.
+pub fn read_map_file(path: &Path) -> Result<String, SetupError> {
+    read_text(path).map_err(SetupError::from)
+}
+
+fn read_text(path: &Path) -> Result<String, ReadError> {
+    let io = |source| ReadError::Io { path: path.to_path_buf(), source };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotAFile { path: path.to_path_buf() });
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_MAP_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > MAX_MAP_BYTES {
+        return Err(ReadError::TooLarge { path: path.to_path_buf() });
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| ReadError::NotText { path: path.to_path_buf(), at: e.utf8_error().valid_up_to() })
+}
+
+/// The map file of a match and its content (the copy read before the run, else the file
+/// now), or `None` without a map.
+pub fn map_text(options: &MatchOptions) -> Result<Option<(&Path, Arc<str>)>, SetupError> {
+    let Some(path) = options.map.as_deref() else { return Ok(None) };
+    let text = match &options.text {
+        Some(t) => t.clone(),
+        None => read_map_file(path)?.into(),
+    };
+    Ok(Some((path, text)))
+}
+
+/// The map file of a match of a game played on one, and its content; an error naming what
+/// the game needs when none was given.
+pub fn required_map<'a>(info: &GameInfo, options: &'a MatchOptions) -> Result<(&'a Path, Arc<str>), SetupError> {
+    let noun = match info.plays_on {
+        PlaysOn::MapFile { noun } => noun,
+        PlaysOn::Parameters => "map",
+    };
+    map_text(options)?.ok_or(SetupError::NoMap { title: info.title, noun })
+}
+
+/// `name` reduced to characters that are safe in a file name (others become `_`).
+pub fn file_safe(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
+}
+
+/// Writes `bytes` to `path` through a synced temporary file in the same folder and a rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
+    // Readable by others like any file written normally (pages get published as they are).
+    tmp.as_file().set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
