@@ -177,3 +177,71 @@ fn an_overloaded_machine_is_reported() {
     assert_eq!(result["players"][0]["forfeit"], Value::Null, "and the bots still play fair: {result}");
     assert!(!quiet.contains("overloaded"), "the control: {quiet}");
 }
+
+/// The CPUs each bot of a duel may run on, as its box's `/proc/self/status` says (the bots
+/// write it to the match log).
+fn bots_cpus(extra: &[&str]) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json");
+    let bot = "sh -c 'grep Cpus_allowed_list /proc/self/status >&2; \
+               while read l; do case $l in TICK*) echo WAIT;; esac; done'";
+    let replay_arg = replay.display().to_string();
+    let mut args = vec!["duel", "--seed", "3", "--map", "maps/tight.txt", "--replay", &replay_arg];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&[bot, bot]);
+    let out = arena(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let log = std::fs::read_to_string(dir.path().join("r.log")).unwrap();
+    let cpus: Vec<String> =
+        log.lines().filter_map(|l| l.split("Cpus_allowed_list:").nth(1)).map(|c| c.trim().to_string()).collect();
+    assert_eq!(cpus.len(), 2, "each bot says where it may run: {log}");
+    cpus
+}
+
+#[test]
+fn a_match_on_the_cpu_clock_keeps_its_bots_on_one_cpu() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let pinned = bots_cpus(&[]);
+    assert_eq!(pinned[0], pinned[1], "both bots on the match's CPU: {pinned:?}");
+    assert!(pinned[0].parse::<usize>().is_ok(), "one CPU: {pinned:?}");
+    // The control: on the wall clock each bot needs a core of its own, and may use any. (On a
+    // one-core machine both lists are that core, and there is nothing to tell apart.)
+    let free = bots_cpus(&["--clock", "wall"]);
+    if cores > 1 {
+        assert!(free.iter().all(|c| c.parse::<usize>().is_err()), "free to move: {free:?}");
+    }
+}
+
+#[test]
+fn a_tournament_on_the_cpu_clock_keeps_each_match_on_one_cpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = "sh -c 'grep Cpus_allowed_list /proc/self/status >&2; \
+               while read l; do case $l in TICK*) echo WAIT;; esac; done'";
+    let bots: Vec<String> = (1..=3).map(|i| format!("b{i}={bot}")).collect();
+    let cpus_in = |name: &str, extra: &[&str]| -> Vec<Vec<String>> {
+        let out = dir.path().join(name);
+        let mut args = vec!["--map", "maps/tight.txt"];
+        args.extend_from_slice(extra);
+        tournament(&out, &args, &bots);
+        let mut matches = Vec::new();
+        for log in std::fs::read_dir(out.join("logs")).unwrap() {
+            let text = std::fs::read_to_string(log.unwrap().path()).unwrap();
+            let cpus: Vec<String> =
+                text.lines().filter_map(|l| l.split("Cpus_allowed_list:").nth(1)).map(|c| c.trim().into()).collect();
+            assert_eq!(cpus.len(), 2, "each bot says where it may run: {text}");
+            matches.push(cpus);
+        }
+        assert_eq!(matches.len(), 6, "three bots, six matches");
+        matches
+    };
+    for cpus in cpus_in("cpu", &[]) {
+        assert_eq!(cpus[0], cpus[1], "a match's bots share its CPU: {cpus:?}");
+        assert!(cpus[0].parse::<usize>().is_ok(), "one CPU: {cpus:?}");
+    }
+    // The control: on the wall clock nothing is kept anywhere (see the duel's test for one core).
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) > 1 {
+        for cpus in cpus_in("wall", &["--clock", "wall"]) {
+            assert!(cpus.iter().all(|c| c.parse::<usize>().is_err()), "free to move: {cpus:?}");
+        }
+    }
+}

@@ -3,6 +3,7 @@
 //! It knows no game's rules.
 
 pub mod clock;
+pub mod cpus;
 mod monitor;
 mod process;
 

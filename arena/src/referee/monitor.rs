@@ -2,8 +2,8 @@
 //! being asked but burns more CPU than one answer may use (children busy in the background,
 //! starving the opponent) is ended with `timeout`, and a box over its memory limit with
 //! `memory`, at once rather than at its next answer. It also notices when thinking bots wait
-//! for a CPU a quarter of the time or more: a machine busy with something else, or `-j` set
-//! too high.
+//! for a CPU a quarter of the time or more (beyond sharing the CPU their match is kept on): a
+//! machine busy with something else, or `-j` set too high.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -22,8 +22,13 @@ pub(super) async fn watch(bots: Vec<Arc<Watch>>, limits: Limits) {
     tick.tick().await;
     let mut waits: Vec<Option<(Instant, u64)>> = vec![None; bots.len()];
     let mut starved = 0u32;
+    // A match kept on one CPU (see `cpus`) shares it between its thinking bots: that much
+    // waiting is its own doing, not the machine's.
+    let pinned = super::cpus::of_this_thread().is_some_and(|set| super::cpus::count(&set) == 1);
     loop {
         tick.tick().await;
+        let thinking = bots.iter().filter(|b| b.asked.load(Ordering::Relaxed)).count().max(1) as u64;
+        let sharing = if pinned { thinking } else { 1 };
         for (bot, wait) in bots.iter().zip(waits.iter_mut()) {
             if bot.out_of_memory() {
                 bot.condemn(Failure::Memory);
@@ -42,7 +47,10 @@ pub(super) async fn watch(bots: Vec<Arc<Watch>>, limits: Limits) {
             let now = asked.then(|| bot.main_pid().and_then(run_delay)).flatten().map(|d| (Instant::now(), d));
             if let (Some((t0, d0)), Some((t1, d1))) = (*wait, now) {
                 let span = t1.duration_since(t0).as_nanos() as u64;
-                if span > 0 && d1.saturating_sub(d0) * 4 > span {
+                // Waiting more than a quarter of the time its share of the CPU allows: with
+                // `sharing` bots on one CPU, running less than 3/4 of 1/sharing of the time.
+                let ran = span.saturating_sub(d1.saturating_sub(d0));
+                if span > 0 && ran * 4 * sharing < span * 3 {
                     starved += 1;
                 }
             }
@@ -66,7 +74,7 @@ fn warn_overloaded() {
     if !WARNED.swap(true, Ordering::Relaxed) {
         tracing::warn!(
             "the machine is overloaded: thinking bots wait for a CPU a quarter of the time or more \
-             (another load, or -j above cores / players); with --clock cpu results stay fair but \
+             (another load, or -j above the cores); with --clock cpu results stay fair but \
              take longer; with --clock wall they would not be fair"
         );
     }

@@ -434,8 +434,13 @@ pub(super) fn spawn_soon(
     static SPAWNERS: std::sync::OnceLock<Mutex<std::sync::mpsc::Sender<Job>>> = std::sync::OnceLock::new();
     let (tx, rx) = tokio::sync::oneshot::channel();
     let (cmd, limits, sandbox, runtime) = (cmd.clone(), *limits, sandbox.clone(), tokio::runtime::Handle::current());
+    // The bot runs where its match runs (see `cpus`): it inherits the spawner's CPUs.
+    let cpus = super::cpus::of_this_thread();
     let job: Job = Box::new(move || {
         let _entered = runtime.enter();
+        if let Some(set) = &cpus {
+            super::cpus::follow(set);
+        }
         let _ = tx.send(BotProcess::spawn(&cmd, &limits, &sandbox));
     });
     let pool = SPAWNERS.get_or_init(|| {

@@ -162,7 +162,8 @@ pub struct TournamentConfig {
     /// How bots are confined: `auto`, `require` or `none`.
     #[serde(default)]
     pub sandbox: SandboxMode,
-    /// Matches run at once (default: cores / players per match, at least 1).
+    /// Matches run at once (default: the cores on the CPU clock, cores / players per match on
+    /// the wall clock; at least 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jobs: Option<usize>,
     /// Output folder (default: a new folder under `replays/`).

@@ -31,7 +31,7 @@ use self::versions::BotHistory;
 use crate::engine::Game;
 use crate::files::write_atomic;
 use crate::games;
-use crate::referee::{play_match, BotCommand, PlayedMatch, RefereeError};
+use crate::referee::{play_match, BotCommand, ClockKind, PlayedMatch, RefereeError};
 use crate::safe_text;
 use crate::sandbox::{Sandbox, SandboxLimits};
 
@@ -603,7 +603,8 @@ fn play_all(
     done: &mut Vec<ResultLine>,
     cancel: &CancellationToken,
 ) -> Result<(usize, Vec<String>), TournamentError> {
-    let jobs = record.config.jobs.unwrap_or_else(|| default_jobs(record.config.seats())).max(1);
+    let clock = record.config.limits.limits().clock;
+    let jobs = record.config.jobs.unwrap_or_else(|| default_jobs(record.config.seats(), clock)).max(1);
     let progress = Progress::new(todo.len(), done.len());
     let sandbox = Sandbox::new(record.config.sandbox, record.config.limits.sandbox_limits())
         .map_err(|e| TournamentError::Invalid(e.to_string()))?;
@@ -616,12 +617,17 @@ fn play_all(
     let mut failed = Vec::new();
     // Each worker thread runs its matches one at a time on its own single-threaded runtime:
     // a match is a ping-pong between processes, and keeping its wake-ups on one thread is
-    // what makes -j scale with the cores.
+    // what makes -j scale with the cores. On the CPU clock a worker and its bots also keep to
+    // one CPU (`referee::cpus`).
+    let cpus = crate::referee::cpus::from_here();
     std::thread::scope(|scope| -> Result<(), TournamentError> {
-        for _ in 0..jobs {
+        for slot in 0..jobs {
             let sender = sender.clone();
-            let (shared, queue, progress) = (&shared, &queue, &progress);
+            let (shared, queue, progress, cpus) = (&shared, &queue, &progress, &cpus);
             scope.spawn(move || {
+                if let (ClockKind::Cpu, Some(&cpu)) = (clock, cpus.get(slot % cpus.len().max(1))) {
+                    crate::referee::cpus::pin_thread(cpu);
+                }
                 let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
                     Ok(rt) => rt,
                     Err(e) => {
@@ -674,12 +680,16 @@ fn play_all(
     Ok((played, failed))
 }
 
-/// Matches at once by default: one core per thinking bot (cores / players per match, at
-/// least 1), so that no bot's clock depends on the others (cutechess and fastchess advise the
-/// same).
-pub fn default_jobs(seats: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    (cores / seats.max(1)).max(1)
+/// Matches at once by default. On the CPU clock, one per CPU: each match keeps to its CPU
+/// and its bots are charged only their own time, so sharing it is fair. On the wall clock, one
+/// core per thinking bot (cores / players per match, at least 1), so that no bot's clock
+/// depends on the others (cutechess and fastchess advise the same).
+pub fn default_jobs(seats: usize, clock: ClockKind) -> usize {
+    let cores = crate::referee::cpus::allowed().len().max(1);
+    match clock {
+        ClockKind::Cpu => cores,
+        ClockKind::Wall => (cores / seats.max(1)).max(1),
+    }
 }
 
 /// Everything a match task needs.

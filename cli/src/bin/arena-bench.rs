@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use arena::engine::MatchOptions;
 use arena::games;
-use arena::referee::{play_match, BotCommand, Limits};
+use arena::referee::{cpus, play_match, BotCommand, Limits};
 use arena::sandbox::{Sandbox, SandboxLimits, SandboxMode};
 use arena::tournament::config::{BotEntry, TournamentConfig};
 use bot_sdk::MapSpec;
@@ -67,7 +67,12 @@ fn measure<T>(work: impl FnOnce() -> anyhow::Result<T>) -> anyhow::Result<(Cost,
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: arena-bench [DUELS] | arena-bench --only floor|plain|box|spawn N (one kind, for a profiler)";
+    let usage = "usage: arena-bench [DUELS] | arena-bench --only floor|plain|box|spawn N (one kind, for a \
+                 profiler; ARENA_BENCH_ONE_CPU=1 keeps it on one CPU)";
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{usage}");
+        return Ok(());
+    }
     if let [flag, kind, n] = &args[..] {
         if flag == "--only" {
             return only(kind, n.parse().context(usage)?);
@@ -92,36 +97,50 @@ fn main() -> anyhow::Result<()> {
     let bare = Sandbox::new(SandboxMode::None, SandboxLimits::default())?;
     let isolation = boxed.isolation();
 
-    let (raw, ()) = measure(|| (0..duels).try_for_each(|_| raw_duel(&waiter, &spec)))?;
-    let (plain, ()) = measure(|| {
-        runtime.block_on(async {
-            for _ in 0..duels {
-                referee_duel(&waiter, &bare).await?;
-            }
-            anyhow::Ok(())
+    let referee = |sandbox: &Sandbox| {
+        measure(|| {
+            runtime.block_on(async {
+                for _ in 0..duels {
+                    referee_duel(&waiter, sandbox).await?;
+                }
+                anyhow::Ok(())
+            })
         })
-    })?;
-    let (in_box, ()) = measure(|| {
-        runtime.block_on(async {
-            for _ in 0..duels {
-                referee_duel(&waiter, &boxed).await?;
-            }
-            anyhow::Ok(())
-        })
-    })?;
-    let (raw, plain, in_box) = (raw.per(duels), plain.per(duels), in_box.per(duels));
+    };
+    let floor = || measure(|| (0..duels).try_for_each(|_| raw_duel(&waiter, &spec)));
+    let (raw, ()) = floor()?;
+    let (plain, ()) = referee(&bare)?;
+    let (in_box, ()) = referee(&boxed)?;
+    // The same on one CPU, as `arena duel` and tournaments on the CPU clock run (`referee::cpus`).
+    let here = cpus::from_here();
+    cpus::pin_thread(here[0]);
+    let (raw1, ()) = floor()?;
+    let (plain1, ()) = referee(&bare)?;
+    let (box1, ()) = referee(&boxed)?;
+    cpus::unpin_thread();
+    let per = |c: Cost| c.per(duels);
+    let (raw, plain, in_box, raw1, plain1, box1) =
+        (per(raw), per(plain), per(in_box), per(raw1), per(plain1), per(box1));
 
     let tmp = tempfile::tempdir()?;
     let (t_box, n) = tournament(&waiter, 1, SandboxMode::Auto, &tmp.path().join("box"))?;
     let (t_bare, m) = tournament(&waiter, 1, SandboxMode::None, &tmp.path().join("bare"))?;
     let (t_box, t_bare) = (t_box.per(n), t_bare.per(m));
     let (t_j2, k) = tournament(&waiter, 2, SandboxMode::Auto, &tmp.path().join("j2"))?;
-    // Two floors side by side: two threads, each playing raw duels, as many as -j 2 played.
+    // Two floors side by side, each on a CPU of its own as -j 2 keeps its matches, together
+    // as many duels as -j 2 played.
     let (floors, ()) = measure(|| {
         let half = k / 2;
         std::thread::scope(|s| {
-            let a = s.spawn(|| (0..half).try_for_each(|_| raw_duel(&waiter, &spec)));
-            let b = s.spawn(|| (0..k - half).try_for_each(|_| raw_duel(&waiter, &spec)));
+            let side = |cpu: usize, n: usize| {
+                let (waiter, spec) = (&waiter, &spec);
+                s.spawn(move || {
+                    cpus::pin_thread(cpu);
+                    (0..n).try_for_each(|_| raw_duel(waiter, spec))
+                })
+            };
+            let a = side(here[0], half);
+            let b = side(here[1 % here.len()], k - half);
             a.join().map_err(|_| anyhow::anyhow!("a floor thread panicked"))??;
             b.join().map_err(|_| anyhow::anyhow!("a floor thread panicked"))??;
             anyhow::Ok(())
@@ -131,22 +150,23 @@ fn main() -> anyhow::Result<()> {
 
     println!("box: {}", if isolation.missing.is_empty() { "full".to_string() } else { isolation.missing.join("; ") });
     println!();
-    println!("(a) raw floor (2 bots, {ticks} round trips each, plain pipes):        {}", raw.show());
-    println!("(b) referee duel, no box (--sandbox none):                      {}", plain.show());
-    println!("    referee duel in the box:                                    {}", in_box.show());
+    println!("                                                  free to move            on one CPU");
+    let row = |name: &str, free: Cost, one: Cost| println!("{name:<42} {}   {}", free.show(), one.show());
+    row("(a) raw floor (plain pipes, no referee)", raw, raw1);
+    row("(b) referee duel, no box (--sandbox none)", plain, plain1);
+    row("    referee duel in the box", in_box, box1);
+    let ratios = |c: Cost, f: Cost| format!("{:.2} wall, {:.2} CPU", ratio(c.wall, f.wall), ratio(c.cpu, f.cpu));
     println!(
-        "    referee/floor: {:.2} wall, {:.2} CPU (no box); {:.2} wall, {:.2} CPU (box; target <= 2)",
-        ratio(plain.wall, raw.wall),
-        ratio(plain.cpu, raw.cpu),
-        ratio(in_box.wall, raw.wall),
-        ratio(in_box.cpu, raw.cpu)
+        "    referee/floor, no box: {} free; {} on one CPU (target <= 1.2)",
+        ratios(plain, raw),
+        ratios(plain1, raw1)
     );
+    println!("    referee/floor, box:    {} free; {} on one CPU", ratios(in_box, raw), ratios(box1, raw1));
     println!("(c) tournament -j 1, 10 bots, {n} duels, replays + pages, box:     {}", t_box.show());
     println!("    the same without the box:                                   {}", t_bare.show());
     println!(
-        "    tournament/floor per duel: {:.2} wall, {:.2} CPU (target <= 2); box/no box throughput: {:.2} (target >= 0.7)",
-        ratio(t_box.wall, raw.wall),
-        ratio(t_box.cpu, raw.cpu),
+        "    tournament/floor on one CPU per duel: {} (target <= 2); box/no box throughput: {:.2}",
+        ratios(t_box, raw1),
         ratio(t_bare.wall, t_box.wall)
     );
     println!(
@@ -161,6 +181,11 @@ fn main() -> anyhow::Result<()> {
 
 /// Plays `duels` duels of one kind and nothing else: what `perf record` should look at.
 fn only(kind: &str, duels: usize) -> anyhow::Result<()> {
+    if std::env::var_os("ARENA_BENCH_ONE_CPU").is_some() {
+        if let Some(&cpu) = cpus::from_here().first() {
+            cpus::pin_thread(cpu);
+        }
+    }
     let waiter = std::env::current_exe()?.parent().context("binary folder")?.join("waiter");
     let spec =
         MapSpec::parse(&std::fs::read_to_string(MAP).with_context(|| format!("{MAP}: run from the repository root"))?)?;

@@ -66,6 +66,11 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     let runtime =
         tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
     let limits = args.limits.choices(&args.clock).limits();
+    if limits.clock == arena::referee::ClockKind::Cpu {
+        if let Some(&cpu) = arena::referee::cpus::from_here().first() {
+            arena::referee::cpus::pin_thread(cpu);
+        }
+    }
     let cancel = super::cancel_on_ctrl_c("interrupted: ending the bots")?;
     let sandbox = args.sandbox.sandbox()?;
     let played = runtime.block_on(play_match(game.name(), state, &bots, &limits, seed, &sandbox, &cancel))?;

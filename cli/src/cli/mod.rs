@@ -258,8 +258,9 @@ pub struct TournamentArgs {
     /// Base seed for every match's seed.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Matches run at once (default: cores / players per match, at least 1: every thinking
-    /// bot gets a core of its own).
+    /// Matches run at once (default: one per core on the CPU clock, each match kept on its
+    /// core; on the wall clock, cores / players per match, so that every thinking bot gets a
+    /// core of its own).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
     /// Output folder (default: a new folder under replays/).

@@ -1,0 +1,70 @@
+//! Keeping a match on one CPU: its referee thread and its bots' processes.
+//!
+//! A match is a ping-pong of short lines between the referee and its bots. When they sit on
+//! different CPUs every line wakes an idle CPU (an interrupt and an exit from its idle state),
+//! which costs more than the line itself: on the 2-core machines the project targets, a
+//! 200-tick duel of two `waiter`s takes half the wall and CPU time when everything runs on one
+//! CPU (`arena-bench`). Bots of a match then share that CPU when they think at once, which
+//! the CPU clock (`ClockKind::Cpu`) already makes fair: each bot is charged only its own time.
+
+use nix::sched::{sched_getaffinity, sched_setaffinity, CpuSet};
+use nix::unistd::Pid;
+
+/// The CPUs this process may use (its main thread's), in order; empty when the kernel does not
+/// say.
+pub fn allowed() -> Vec<usize> {
+    let Ok(set) = sched_getaffinity(nix::unistd::getpid()) else { return Vec::new() };
+    cpus_of(&set).collect()
+}
+
+fn cpus_of(set: &CpuSet) -> impl Iterator<Item = usize> + '_ {
+    (0..CpuSet::count()).filter(|&cpu| set.is_set(cpu).unwrap_or(false))
+}
+
+/// The CPUs this process may use, starting with the one the calling thread runs on, so that
+/// arenas started side by side begin on different CPUs. Slot `k` of a run keeps to the `k`-th
+/// (modulo their number).
+pub fn from_here() -> Vec<usize> {
+    let mut cpus = allowed();
+    // SAFETY: sched_getcpu has no preconditions; it returns -1 on failure.
+    let here = unsafe { libc::sched_getcpu() };
+    if let Some(start) = cpus.iter().position(|&c| c as i64 == i64::from(here)) {
+        cpus.rotate_left(start);
+    }
+    cpus
+}
+
+/// Keeps the calling thread, and the bots it starts from now on, on CPU `cpu`. Does nothing
+/// where the kernel refuses.
+pub fn pin_thread(cpu: usize) {
+    let mut set = CpuSet::new();
+    if set.set(cpu).is_ok() {
+        if let Err(e) = sched_setaffinity(Pid::from_raw(0), &set) {
+            tracing::debug!("cannot keep the match on CPU {cpu}: {e}");
+        }
+    }
+}
+
+/// Lets the calling thread run on every CPU of the process again.
+pub fn unpin_thread() {
+    let mut set = CpuSet::new();
+    for cpu in allowed() {
+        let _ = set.set(cpu);
+    }
+    let _ = sched_setaffinity(Pid::from_raw(0), &set);
+}
+
+/// The CPUs the calling thread may run on, to hand to the thread that starts its bots.
+pub(super) fn of_this_thread() -> Option<CpuSet> {
+    sched_getaffinity(Pid::from_raw(0)).ok()
+}
+
+/// Puts the calling thread on `set` (a spawner thread, before it starts a bot for a match).
+pub(super) fn follow(set: &CpuSet) {
+    let _ = sched_setaffinity(Pid::from_raw(0), set);
+}
+
+/// How many CPUs `set` holds.
+pub(super) fn count(set: &CpuSet) -> usize {
+    cpus_of(set).count()
+}
