@@ -15,6 +15,7 @@ pub mod referee;
 pub mod replay;
 pub mod safe_text;
 pub mod sandbox;
+pub mod standings;
 pub mod starter;
 pub mod tournament;
 pub mod view;
