@@ -1,7 +1,9 @@
 //! Round-robin tournaments: build the bots, schedule every pairing from both sides, run the
 //! matches concurrently, stream each result to disk as it ends, and rank the bots. Resuming a
 //! folder runs only what is missing or superseded. This module knows no game's rules: it
-//! goes through the engine trait and the referee.
+//! goes through the engine trait, the registry it is given and the referee. A run reports
+//! what it does as [`Event`]s to its caller's [`Reporter`], which shows them and writes the
+//! pages; the run itself prints nothing.
 
 pub mod build;
 pub mod config;

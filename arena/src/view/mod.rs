@@ -1,5 +1,6 @@
-//! HTML pages: the replay viewer (the page shell and controls are shared, each game has its
-//! renderer in `viewer.js`) and a tournament's league pages (`index.html`, one page per bot).
+//! HTML pages: the replay viewer (the page shell, controls and a generic renderer are shared;
+//! a game with a renderer of its own gives it as `Game::renderer`) and a tournament's league
+//! pages (`index.html`, one page per bot), written from plain data (`crate::standings`).
 //! No server, no network: pages open from the file system and can be published as a static
 //! folder. `arena view` makes one self-contained page (script, styles and replay inlined);
 //! a tournament folder shares one copy of the scripts and styles in `assets/`, and each
