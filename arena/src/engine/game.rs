@@ -16,6 +16,12 @@ pub trait Game: Sync {
     /// The game's description.
     fn info(&self) -> &GameInfo;
 
+    /// How the replay viewer draws the game: a script (the game's own `viewer.js`) that sets
+    /// `window.arena.renderer`. None: the viewer's generic table of steps.
+    fn renderer(&self) -> Option<&'static str> {
+        None
+    }
+
     /// A fresh initial state from a setup recorded by [`State::setup`].
     fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError>;
 
@@ -133,6 +139,14 @@ impl Registry {
             .copied()
             .find(|g| g.name() == name)
             .ok_or_else(|| SetupError::UnknownGame { name: name.to_string(), hosted: self.names().join(", ") })
+    }
+
+    /// The first game: what plays where none is named (a league config without `game`).
+    pub fn first(&self) -> Result<&'static dyn Game, SetupError> {
+        self.games
+            .first()
+            .copied()
+            .ok_or_else(|| SetupError::UnknownGame { name: String::new(), hosted: String::new() })
     }
 
     /// Every game, in registry order.

@@ -37,16 +37,7 @@ pub struct BotEntry {
     pub ignore: Vec<String>,
 }
 
-/// How a forfeit counts in wins, draws and losses (the score is the game's either way).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ForfeitRule {
-    /// A bot that forfeited lost the match (whatever the scores), unless every bot did.
-    #[default]
-    Loss,
-    /// The match is decided by the scores, as the game reports it (a 0-0 is a draw).
-    Score,
-}
+pub use crate::standings::ForfeitRule;
 
 /// Time limits in a config file, in milliseconds; missing ones keep the rulings' defaults.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -126,8 +117,9 @@ impl LimitsConfig {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TournamentConfig {
-    /// The game (`resource-rush`).
-    #[serde(default = "default_game")]
+    /// The game, by its registry name (left out: the registry's first game, which a run
+    /// writes down in `tournament.json`).
+    #[serde(default)]
     pub game: String,
     /// The bots.
     #[serde(default)]
@@ -184,10 +176,6 @@ pub struct TournamentConfig {
 
 /// The default limit of a bot's build, in seconds.
 pub const DEFAULT_BUILD_TIMEOUT_S: u64 = 300;
-
-fn default_game() -> String {
-    crate::games::resource_rush::NAME.to_string()
-}
 
 fn one() -> u32 {
     1

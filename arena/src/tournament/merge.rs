@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use super::leaderboard::Leaderboard;
 use super::results::{self, ResultLine, RESULTS_FILE};
-use super::{replay_agrees, write_leaderboard, FolderLock, TournamentError, TournamentRecord};
+use super::{replay_agrees, write_leaderboard, FolderLock, Reporter, TournamentError, TournamentRecord};
+use crate::engine::Registry;
 use crate::files::write_atomic;
 
 /// What a merge found.
@@ -22,8 +23,14 @@ pub struct Merged {
     pub results: usize,
 }
 
-/// Merges the leagues in `dirs` into `out` (which may be one of them).
-pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged, TournamentError> {
+/// Merges the leagues in `dirs` into `out` (which may be one of them), with the games of
+/// `games`, reporting the leaderboard written to `reporter`.
+pub fn merge(
+    out: &Path,
+    dirs: &[PathBuf],
+    games: &Registry,
+    reporter: &dyn Reporter,
+) -> Result<Merged, TournamentError> {
     let first = dirs.first().ok_or_else(|| TournamentError::Invalid("merge: give at least one folder".to_string()))?;
     let record = TournamentRecord::load(first)?;
     let keys: HashSet<&str> = record.schedule.iter().map(|m| m.key.as_str()).collect();
@@ -82,8 +89,8 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged, TournamentError> {
     for f in results::files(out).into_iter().filter(|f| *f != main) {
         let _ = std::fs::remove_file(f);
     }
-    let leaderboard = record.leaderboard(&lines, out);
-    write_leaderboard(out, &leaderboard, &lines)?;
+    let leaderboard = record.leaderboard(&lines, out, games);
+    write_leaderboard(out, &leaderboard, &lines, reporter)?;
     let missing: Vec<String> =
         record.schedule.iter().filter(|m| !seen.contains(&m.key)).map(|m| m.key.clone()).collect();
     Ok(Merged { leaderboard, missing, results: lines.len() })

@@ -1,38 +1,40 @@
 //! Round-robin tournaments: build the bots, schedule every pairing from both sides, run the
 //! matches concurrently, stream each result to disk as it ends, and rank the bots. Resuming a
 //! folder runs only what is missing or superseded. This module knows no game's rules: it
-//! goes through the engine trait and the referee.
+//! goes through the engine trait, the registry it is given and the referee. A run reports
+//! what it does as [`Event`]s to its caller's [`Reporter`], which shows them and writes the
+//! pages; the run itself prints nothing.
 
 pub mod build;
 pub mod config;
-pub mod leaderboard;
+pub mod events;
 pub mod merge;
 pub mod results;
 pub mod schedule;
 pub mod submission;
 pub mod versions;
 
+/// The leaderboard, computed from the result lines (in [`crate::standings`], which the pages read).
+pub use crate::standings::leaderboard;
+
 use std::collections::{BTreeMap, HashSet, VecDeque};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use tokio_util::sync::CancellationToken;
 
 use self::config::TournamentConfig;
+pub use self::events::{Event, Plan, Quiet, Reporter};
 use self::leaderboard::{Leaderboard, MapFact, RunFacts};
 use self::results::{ResultLine, ResultsWriter, RESULTS_FILE};
 use self::schedule::{BotVersion, ScheduledMatch, Shard};
 use self::versions::BotHistory;
-use crate::engine::Game;
+use crate::engine::{Game, Registry};
 use crate::files::write_atomic;
-use crate::games;
 use crate::referee::{play_match, BotCommand, ClockKind, PlayedMatch, RefereeError};
-use crate::safe_text;
 use crate::sandbox::{Sandbox, SandboxLimits};
 
 /// The resolved tournament, as written to `tournament.json`.
@@ -127,13 +129,13 @@ impl TournamentRecord {
 
     /// The leaderboard of `results` (only those in the schedule count), with each bot's
     /// version and notes, the run facts, and links to the logs found in `dir`.
-    pub fn leaderboard(&self, results: &[ResultLine], dir: &Path) -> Leaderboard {
-        self.leaderboard_of(&self.schedule, &self.failures, results, dir, None)
+    pub fn leaderboard(&self, results: &[ResultLine], dir: &Path, games: &Registry) -> Leaderboard {
+        self.leaderboard_of(&self.schedule, &self.failures, results, dir, None, games)
     }
 
     /// The standings as they were at `as_of`: each bot on its newest good version seen by
     /// then, and every result between those versions (under the current maps and limits).
-    pub fn leaderboard_as_of(&self, results: &[ResultLine], dir: &Path, as_of: u64) -> Leaderboard {
+    pub fn leaderboard_as_of(&self, results: &[ResultLine], dir: &Path, as_of: u64, games: &Registry) -> Leaderboard {
         let mut bots = Vec::new();
         let mut failures = BTreeMap::new();
         for entry in &self.config.bots {
@@ -151,7 +153,7 @@ impl TournamentRecord {
         }
         let digests: Vec<String> = self.boards.iter().map(|b| b.digest.clone()).collect();
         let schedule = schedule::round_robin(&self.config, &bots, &digests, &[]);
-        self.leaderboard_of(&schedule, &failures, results, dir, Some(as_of))
+        self.leaderboard_of(&schedule, &failures, results, dir, Some(as_of), games)
     }
 
     fn leaderboard_of(
@@ -161,13 +163,14 @@ impl TournamentRecord {
         results: &[ResultLine],
         dir: &Path,
         as_of: Option<u64>,
+        games: &Registry,
     ) -> Leaderboard {
         let keys: HashSet<&str> = schedule.iter().map(|m| m.key.as_str()).collect();
         let mut seen = HashSet::new();
         let counted: Vec<ResultLine> =
             results.iter().filter(|r| keys.contains(r.key.as_str()) && seen.insert(r.key.clone())).cloned().collect();
         let names: Vec<String> = self.config.bots.iter().map(|b| b.name.clone()).collect();
-        let wins_first = crate::games::by_name(&self.config.game).is_ok_and(|g| g.ranks_by_wins());
+        let wins_first = games.get(&self.config.game).is_ok_and(|g| g.ranks_by_wins());
         let mut board = leaderboard::compute(&leaderboard::Input {
             bots: &names,
             failures,
@@ -263,27 +266,80 @@ pub struct RunOptions {
     pub rerun: Vec<String>,
 }
 
-/// Runs (or resumes) the tournament `config` in `out`.
+/// Runs (or resumes) the tournament `config` in `out`, with the games of `games`, as a
+/// pipeline of steps that report to `reporter`: plan (the league, its maps, versions and
+/// schedule), reconcile (what is on disk against it), execute and record (the matches),
+/// finish (the leaderboard).
 pub fn run(
     config: TournamentConfig,
     out: &Path,
     options: &RunOptions,
+    games: &Registry,
+    reporter: &dyn Reporter,
     cancel: CancellationToken,
 ) -> Result<Summary, TournamentError> {
     if let Some(shard) = options.shard {
-        return run_shard(shard, out, options, cancel);
+        return run_shard(shard, out, options, games, reporter, cancel);
+    }
+    let league = plan(config, out, options, games, reporter)?;
+    let plan = reconcile(&league, out, options)?;
+    reporter.report(Event::Planned(&Plan { todo: &plan.todo, kept: plan.kept, waiting: plan.waiting, shard: None }))?;
+    let Reconciled { mut done, todo, kept, waiting, superseded, valid_len } = plan;
+    let (played, failed) = if options.prepare_only {
+        (0, Vec::new())
+    } else {
+        let writer = ResultsWriter::open(&out.join(RESULTS_FILE), valid_len)?;
+        let matches = Matches { todo, writer, out, reporter, cancel: &cancel };
+        execute(&league.record, league.game, league.boards, matches, &mut done)?
+    };
+    // Finish.
+    let leaderboard = league.record.leaderboard(&done, out, games);
+    write_leaderboard(out, &leaderboard, &done, reporter)?;
+    Ok(Summary {
+        out: out.to_path_buf(),
+        leaderboard,
+        played,
+        kept,
+        dropped: superseded,
+        waiting,
+        failed,
+        interrupted: !options.prepare_only && cancel.is_cancelled(),
+        shard: None,
+    })
+}
+
+/// The league a run plays, as its first step made it: the record saved, the maps read, the
+/// folder locked (for as long as this lives).
+struct League {
+    record: TournamentRecord,
+    previous: Option<TournamentRecord>,
+    existing: Vec<ResultLine>,
+    game: &'static dyn Game,
+    boards: BTreeMap<PathBuf, Board>,
+    _lock: FolderLock,
+}
+
+/// Step 1, plan: checks the config and its maps, locks the folder, builds and fingerprints
+/// the bots, schedules every match, and saves the record (reporting what changed).
+fn plan(
+    mut config: TournamentConfig,
+    out: &Path,
+    options: &RunOptions,
+    games: &Registry,
+    reporter: &dyn Reporter,
+) -> Result<League, TournamentError> {
+    if config.game.is_empty() {
+        config.game = games.first()?.name().to_string();
     }
     config.validate()?;
-    let game = games::by_name(&config.game)?;
+    let game = games.get(&config.game)?;
     // Every map is read once, here: every match plays these contents, whatever happens to the
     // files later. A bad map or board size is reported before anything is built, started or
     // written.
     let boards = load_boards(&config, game)?;
     std::fs::create_dir_all(out.join("replays")).map_err(|e| TournamentError::io(out, e))?;
     std::fs::create_dir_all(out.join("logs")).map_err(|e| TournamentError::io(out, e))?;
-    let _lock = FolderLock::take(out, None)?;
-    // Replay pages use the folder's shared viewer from the first match on.
-    crate::view::write_assets(out).map_err(|e| TournamentError::io(&out.join("assets"), e))?;
+    let lock = FolderLock::take(out, None)?;
     let previous = if out.join(TOURNAMENT_FILE).exists() { Some(TournamentRecord::load(out)?) } else { None };
     let existing = results::read_all(out)?;
     if !options.resume && (!existing.is_empty() || previous.is_some()) {
@@ -310,8 +366,9 @@ pub fn run(
     let schedule = schedule::round_robin(&config, &bots, &digests, &costs);
     let record = TournamentRecord { config, bots, failures, schedule, history, boards: facts };
     if let Some(previous) = &previous {
-        for line in changes(previous, &record) {
-            eprintln!("change: {}", safe_text::terminal_lines(&line));
+        let lines = changes(previous, &record);
+        if !lines.is_empty() {
+            reporter.report(Event::Changed(&lines))?;
         }
     }
     for key in &options.rerun {
@@ -320,10 +377,27 @@ pub fn run(
         }
     }
     record.save(out)?;
+    Ok(League { record, previous, existing, game, boards, _lock: lock })
+}
 
-    // Keep what is scheduled (once per key, wherever a duplicate stands, and only with its
-    // replay on disk, agreeing) and, as history, what no longer is; drop what is re-run.
-    let sorted = sort_results(&record, existing, out, &options.rerun);
+/// What the second step found: the results that count, the matches still to play.
+struct Reconciled {
+    done: Vec<ResultLine>,
+    todo: Vec<ScheduledMatch>,
+    kept: usize,
+    waiting: usize,
+    /// Results the previous schedule counted that this one does not.
+    superseded: usize,
+    /// The valid length of `results.jsonl`, where appending goes on.
+    valid_len: u64,
+}
+
+/// Step 2, reconcile: keeps what is scheduled (once per key, wherever a duplicate stands, and
+/// only with its replay on disk, agreeing) and, as history, what no longer is; drops what is
+/// re-run; folds shards' results files into the main one.
+fn reconcile(league: &League, out: &Path, options: &RunOptions) -> Result<Reconciled, TournamentError> {
+    let record = &league.record;
+    let sorted = sort_results(record, league.existing.clone(), out, &options.rerun);
     let main = out.join(RESULTS_FILE);
     let shard_files: Vec<PathBuf> = results::files(out).into_iter().filter(|f| *f != main).collect();
     let valid_len = if sorted.dropped > 0 || !shard_files.is_empty() || !main.exists() {
@@ -340,44 +414,11 @@ pub fn run(
         results::read_file(&main)?.1
     };
     let done_keys: HashSet<String> = sorted.done.iter().map(|r| r.key.clone()).collect();
-    let (todo, waiting) = to_play(&record, &done_keys, |_| true);
-    let kept = sorted.done.len();
-    // Superseded now: results the previous schedule counted that this one does not.
+    let (todo, waiting) = to_play(record, &done_keys, |_| true);
     let before: HashSet<&str> =
-        previous.as_ref().map(|p| p.schedule.iter().map(|m| m.key.as_str()).collect()).unwrap_or_default();
+        league.previous.as_ref().map(|p| p.schedule.iter().map(|m| m.key.as_str()).collect()).unwrap_or_default();
     let superseded = sorted.history.iter().filter(|l| before.contains(l.key.as_str())).count();
-    eprintln!("{}", plan_text(&todo, kept, waiting));
-    if options.prepare_only {
-        let leaderboard = record.leaderboard(&sorted.done, out);
-        write_leaderboard(out, &leaderboard, &sorted.done)?;
-        return Ok(Summary {
-            out: out.to_path_buf(),
-            leaderboard,
-            played: 0,
-            kept,
-            dropped: superseded,
-            waiting,
-            failed: Vec::new(),
-            interrupted: false,
-            shard: None,
-        });
-    }
-    let writer = ResultsWriter::open(&main, valid_len)?;
-    let mut done = sorted.done;
-    let (played, failed) = play_all(&record, game, boards, todo, writer, out, &mut done, &cancel)?;
-    let leaderboard = record.leaderboard(&done, out);
-    write_leaderboard(out, &leaderboard, &done)?;
-    Ok(Summary {
-        out: out.to_path_buf(),
-        leaderboard,
-        played,
-        kept,
-        dropped: superseded,
-        waiting,
-        failed,
-        interrupted: cancel.is_cancelled(),
-        shard: None,
-    })
+    Ok(Reconciled { kept: sorted.done.len(), done: sorted.done, todo, waiting, superseded, valid_len })
 }
 
 /// One shard of a prepared league: checks the bots' fingerprints and the maps against the
@@ -386,6 +427,8 @@ fn run_shard(
     shard: Shard,
     out: &Path,
     options: &RunOptions,
+    games: &Registry,
+    reporter: &dyn Reporter,
     cancel: CancellationToken,
 ) -> Result<Summary, TournamentError> {
     let source = options.league.clone().unwrap_or_else(|| out.to_path_buf());
@@ -397,7 +440,7 @@ fn run_shard(
         )));
     }
     let record = TournamentRecord::load(&source)?;
-    let game = games::by_name(&record.config.game)?;
+    let game = games.get(&record.config.game)?;
     let boards = load_boards(&record.config, game)?;
     let mut cache = BTreeMap::new();
     let mut changed = Vec::new();
@@ -454,16 +497,13 @@ fn run_shard(
     let (todo, waiting) = to_play(&record, &done_keys, |m| slices.get(&m.key) == Some(&shard.index));
     let mine_total = slices.values().filter(|k| **k == shard.index).count();
     let kept = mine_total - todo.len() - waiting;
-    eprintln!(
-        "shard {shard}: {} of the league's {} matches; {}",
-        mine_total,
-        record.schedule.len(),
-        plan_text(&todo, kept, waiting)
-    );
+    let shard_plan = Some((shard, mine_total, record.schedule.len()));
+    reporter.report(Event::Planned(&Plan { todo: &todo, kept, waiting, shard: shard_plan }))?;
     let writer = ResultsWriter::open(&mine, valid_len)?;
     let mut done = sorted.done;
-    let (played, failed) = play_all(&record, game, boards, todo, writer, out, &mut done, &cancel)?;
-    let leaderboard = record.leaderboard(&done, out);
+    let matches = Matches { todo, writer, out, reporter, cancel: &cancel };
+    let (played, failed) = execute(&record, game, boards, matches, &mut done)?;
+    let leaderboard = record.leaderboard(&done, out, games);
     Ok(Summary {
         out: out.to_path_buf(),
         leaderboard,
@@ -525,26 +565,6 @@ fn to_play(
     (todo.into_iter().cloned().collect(), waiting.len())
 }
 
-/// What a run is about to do, in one line: matches to play by bot, kept, waiting.
-fn plan_text(todo: &[ScheduledMatch], kept: usize, waiting: usize) -> String {
-    let mut by_bot: BTreeMap<&str, usize> = BTreeMap::new();
-    for m in todo {
-        for s in &m.seats {
-            *by_bot.entry(s.as_str()).or_default() += 1;
-        }
-    }
-    let who: Vec<String> = by_bot.iter().map(|(b, n)| format!("{} {n}", safe_text::terminal(b))).collect();
-    let mut text = format!("plan: {} matches to play", todo.len());
-    if !who.is_empty() {
-        text.push_str(&format!(" ({})", who.join(", ")));
-    }
-    text.push_str(&format!(", {kept} kept"));
-    if waiting > 0 {
-        text.push_str(&format!(", {waiting} waiting for a good build"));
-    }
-    text
-}
-
 /// What changed from `old` to `new`, in words, and what it re-runs.
 fn changes(old: &TournamentRecord, new: &TournamentRecord) -> Vec<String> {
     let mut out = Vec::new();
@@ -589,27 +609,39 @@ fn join(names: &[&String]) -> String {
     names.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
 }
 
-/// Plays `todo` with the configured number of workers, saving each replay and appending each
-/// result to `writer` as it ends; finished results are added to `done`. Returns how many
-/// matches were played and the ones that could not be started.
-#[allow(clippy::too_many_arguments)]
-fn play_all(
+/// The matches a run plays, where their results go, and whom it tells.
+struct Matches<'a> {
+    todo: Vec<ScheduledMatch>,
+    writer: ResultsWriter,
+    out: &'a Path,
+    reporter: &'a dyn Reporter,
+    cancel: &'a CancellationToken,
+}
+
+/// Step 3, execute: plays the matches with the configured number of workers; each is recorded
+/// (step 4) as it ends and added to `done`. Returns how many matches were played and the ones
+/// that could not be started.
+fn execute(
     record: &TournamentRecord,
     game: &'static dyn Game,
     boards: BTreeMap<PathBuf, Board>,
-    todo: Vec<ScheduledMatch>,
-    mut writer: ResultsWriter,
-    out: &Path,
+    matches: Matches<'_>,
     done: &mut Vec<ResultLine>,
-    cancel: &CancellationToken,
 ) -> Result<(usize, Vec<String>), TournamentError> {
+    let Matches { todo, mut writer, out, reporter, cancel } = matches;
     let clock = record.config.limits.limits().clock;
     let jobs = record.config.jobs.unwrap_or_else(|| default_jobs(record.config.seats(), clock)).max(1);
-    let progress = Progress::new(todo.len(), done.len());
+    reporter.report(Event::Executing { matches: todo.len(), done: done.len() })?;
     let sandbox = Sandbox::new(record.config.sandbox, record.config.limits.sandbox_limits())
         .map_err(|e| TournamentError::Invalid(e.to_string()))?;
     let shared = Shared { record: record.clone(), game, sandbox, boards };
     let queue = Mutex::new(VecDeque::from(todo));
+    // A worker's event that fails to be reported does not stop its matches.
+    let tell = |event: Event<'_>| {
+        if let Err(e) = reporter.report(event) {
+            tracing::warn!("reporting a worker's event: {e}");
+        }
+    };
     // Workers only play; this thread writes every replay and result, so that no worker waits
     // on the disk.
     let (sender, receiver) = mpsc::channel::<(ScheduledMatch, Result<(ResultLine, PlayedMatch), RefereeError>)>();
@@ -623,7 +655,7 @@ fn play_all(
     std::thread::scope(|scope| -> Result<(), TournamentError> {
         for slot in 0..jobs {
             let sender = sender.clone();
-            let (shared, queue, progress, cpus) = (&shared, &queue, &progress, &cpus);
+            let (shared, queue, tell, cpus) = (&shared, &queue, &tell, &cpus);
             scope.spawn(move || {
                 if let (ClockKind::Cpu, Some(&cpu)) = (clock, cpus.get(slot % cpus.len().max(1))) {
                     crate::referee::cpus::pin_thread(cpu);
@@ -631,7 +663,7 @@ fn play_all(
                 let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
                     Ok(rt) => rt,
                     Err(e) => {
-                        progress.println(&format!("cannot start a worker: {e}"));
+                        tell(Event::Warning(&format!("cannot start a worker: {e}")));
                         return;
                     }
                 };
@@ -644,9 +676,9 @@ fn play_all(
                     if cancel.is_cancelled() {
                         break;
                     }
-                    progress.started(&m);
+                    tell(Event::Started(&m));
                     let outcome = runtime.block_on(play_one(shared, &m, cancel));
-                    progress.ended(&m);
+                    tell(Event::Ended(&m));
                     if sender.send((m, outcome)).is_err() {
                         break;
                     }
@@ -656,28 +688,39 @@ fn play_all(
         drop(sender);
         for (m, outcome) in receiver {
             match outcome {
-                Ok((line, record)) => {
-                    // The replay is on disk before the result line that names it.
-                    let replay_path = out.join(&line.replay);
-                    let log_path = out.join("logs").join(format!("{}.log", line.key));
-                    record.save(&replay_path, &log_path).map_err(|e| TournamentError::Invalid(e.to_string()))?;
-                    write_replay_page(&replay_path, &record.replay, &m)?;
-                    writer.append(&line)?;
-                    progress.finished(&m, &line);
+                Ok((line, played_match)) => {
+                    record_match(&m, &line, &played_match, &mut writer, out, reporter)?;
                     done.push(line);
                     played += 1;
                 }
                 Err(RefereeError::Cancelled) => {}
                 Err(e) => {
-                    progress.println(&format!("match {} could not be played: {e}", m.key));
+                    reporter.report(Event::Failed { scheduled: &m, error: &e })?;
                     failed.push(format!("{}: {e}", m.key));
                 }
             }
         }
         Ok(())
     })?;
-    progress.done();
     Ok((played, failed))
+}
+
+/// Step 4, record: saves a match's replay (and its bots' log), reports it, then appends its
+/// result line: the replay is on disk before the line that names it.
+fn record_match(
+    m: &ScheduledMatch,
+    line: &ResultLine,
+    played: &PlayedMatch,
+    writer: &mut ResultsWriter,
+    out: &Path,
+    reporter: &dyn Reporter,
+) -> Result<(), TournamentError> {
+    let replay_path = out.join(&line.replay);
+    let log_path = out.join("logs").join(format!("{}.log", line.key));
+    played.save(&replay_path, &log_path).map_err(|e| TournamentError::Invalid(e.to_string()))?;
+    reporter.report(Event::ReplaySaved { scheduled: m, replay: &played.replay, path: &replay_path })?;
+    writer.append(line)?;
+    reporter.report(Event::Recorded { scheduled: m, line })
 }
 
 /// Matches at once by default. On the CPU clock, one per CPU: each match keeps to its CPU
@@ -881,134 +924,39 @@ fn remove_temporaries(out: &Path) {
     }
 }
 
-/// Writes a match's replay page beside its replay (`replays/<key>.html`): the replay file's
-/// bytes, read back, with links to the leaderboard and the players' pages.
-fn write_replay_page(
-    replay_path: &Path,
-    replay: &crate::replay::Replay,
-    m: &ScheduledMatch,
+/// Step 5, finish: writes `leaderboard.json` and `leaderboard.md`, each file atomically, and
+/// reports them (the pages are written on that event). `results` are the lines behind
+/// `leaderboard`.
+pub fn write_leaderboard(
+    out: &Path,
+    leaderboard: &Leaderboard,
+    results: &[ResultLine],
+    reporter: &dyn Reporter,
 ) -> Result<(), TournamentError> {
-    let bytes = std::fs::read(replay_path).map_err(|e| TournamentError::io(replay_path, e))?;
-    let links = crate::view::Links {
-        index: Some("../index.html".to_string()),
-        bots: m.seats.iter().map(|s| Some(format!("../{}", crate::view::league::bot_page(s)))).collect(),
-        map: Some(m.map.display().to_string()),
-    };
-    let page = crate::replay::page_file(replay_path);
-    write_atomic(&page, crate::view::league_replay_page(replay, &bytes, &links).as_bytes())
-        .map_err(|e| TournamentError::io(&page, e))
-}
-
-/// Writes `leaderboard.json`, `leaderboard.md` and the pages (`index.html`, `bots/`, the
-/// shared `assets/`), each file atomically. `results` are the lines behind `leaderboard`.
-pub fn write_leaderboard(out: &Path, leaderboard: &Leaderboard, results: &[ResultLine]) -> Result<(), TournamentError> {
     let json = serde_json::to_vec_pretty(leaderboard).map_err(|e| TournamentError::Invalid(e.to_string()))?;
     let path = out.join("leaderboard.json");
     write_atomic(&path, &json).map_err(|e| TournamentError::io(&path, e))?;
     let path = out.join("leaderboard.md");
     let title = format!("Leaderboard: {}", out.file_name().map_or("tournament".into(), |n| n.to_string_lossy()));
     write_atomic(&path, leaderboard.markdown(&title).as_bytes()).map_err(|e| TournamentError::io(&path, e))?;
-    crate::view::write_assets(out).map_err(|e| TournamentError::io(&out.join("assets"), e))?;
-    crate::view::league::write_pages(out, &title, leaderboard, results).map_err(|e| TournamentError::io(out, e))
+    reporter.report(Event::LeaderboardWritten { out, title: &title, leaderboard, results })
 }
 
 /// Recomputes the leaderboard of a tournament folder from its files (every results file, a
-/// shard's too) and rewrites it; `as_of` computes the standings at that time instead (and
-/// writes nothing).
-pub fn recompute(dir: &Path, as_of: Option<u64>) -> Result<Leaderboard, TournamentError> {
+/// shard's too) and rewrites it, reporting to `reporter`; `as_of` computes the standings at
+/// that time instead (and writes nothing).
+pub fn recompute(
+    dir: &Path,
+    as_of: Option<u64>,
+    games: &Registry,
+    reporter: &dyn Reporter,
+) -> Result<Leaderboard, TournamentError> {
     let record = TournamentRecord::load(dir)?;
     let results = results::read_all(dir)?;
     if let Some(t) = as_of {
-        return Ok(record.leaderboard_as_of(&results, dir, t));
+        return Ok(record.leaderboard_as_of(&results, dir, t, games));
     }
-    let leaderboard = record.leaderboard(&results, dir);
-    write_leaderboard(dir, &leaderboard, &results)?;
+    let leaderboard = record.leaderboard(&results, dir, games);
+    write_leaderboard(dir, &leaderboard, &results, reporter)?;
     Ok(leaderboard)
-}
-
-/// `a vs b` with the names as safe terminal text (they come from config files).
-fn shown_pairing(m: &ScheduledMatch) -> String {
-    m.seats.iter().map(|s| safe_text::terminal(s)).collect::<Vec<_>>().join(" vs ")
-}
-
-/// A progress bar on a terminal, plain lines on stderr otherwise. Names and messages are
-/// shown as safe text.
-#[derive(Clone)]
-struct Progress {
-    bar: Option<ProgressBar>,
-    total: usize,
-    running: Arc<std::sync::Mutex<Vec<String>>>,
-    count: Arc<std::sync::atomic::AtomicUsize>,
-}
-
-impl Progress {
-    fn new(todo: usize, kept: usize) -> Self {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::new(todo as u64);
-            let style = ProgressStyle::with_template("{bar:30} {pos}/{len} matches  eta {eta}  {wide_msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar());
-            bar.set_style(style);
-            bar.enable_steady_tick(Duration::from_millis(200));
-            bar
-        });
-        if bar.is_none() {
-            eprintln!("tournament: {todo} matches to play ({kept} already done)");
-        }
-        Progress { bar, total: todo, running: Default::default(), count: Default::default() }
-    }
-
-    fn running(&self) -> std::sync::MutexGuard<'_, Vec<String>> {
-        match self.running.lock() {
-            Ok(g) => g,
-            Err(p) => p.into_inner(),
-        }
-    }
-
-    fn started(&self, m: &ScheduledMatch) {
-        let mut running = self.running();
-        running.push(shown_pairing(m));
-        self.show_running(&running);
-    }
-
-    fn ended(&self, m: &ScheduledMatch) {
-        let name = shown_pairing(m);
-        let mut running = self.running();
-        if let Some(i) = running.iter().position(|r| *r == name) {
-            running.remove(i);
-        }
-        self.show_running(&running);
-    }
-
-    fn show_running(&self, running: &[String]) {
-        if let Some(bar) = &self.bar {
-            bar.set_message(format!("running {}: {}", running.len(), running.join(", ")));
-        }
-    }
-
-    fn finished(&self, m: &ScheduledMatch, line: &ResultLine) {
-        let n = self.count.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-        let scores: Vec<String> = line.result.players.iter().map(|p| p.score.to_string()).collect();
-        match &self.bar {
-            Some(bar) => bar.inc(1),
-            None => {
-                let map = safe_text::terminal(&m.map.display().to_string());
-                eprintln!("[{n}/{}] {} on {map}: {}", self.total, shown_pairing(m), scores.join("-"))
-            }
-        }
-    }
-
-    fn println(&self, text: &str) {
-        let text = safe_text::terminal_lines(text);
-        let text = text.as_ref();
-        match &self.bar {
-            Some(bar) => bar.println(text),
-            None => eprintln!("{text}"),
-        }
-    }
-
-    fn done(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
 }

@@ -7,47 +7,13 @@ use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
 use super::TournamentError;
 use crate::files::write_atomic;
-use crate::replay::MatchResult;
 
 /// The file name inside a tournament folder.
 pub const RESULTS_FILE: &str = "results.jsonl";
 
-/// One finished match.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ResultLine {
-    /// The scheduled match's key.
-    pub key: String,
-    /// Bot names in seat order.
-    pub seats: Vec<String>,
-    /// The map file.
-    pub map: PathBuf,
-    /// Game number for the pairing and map.
-    pub game: u32,
-    /// The match seed.
-    pub seed: u64,
-    /// Number of steps played.
-    pub steps: usize,
-    /// The replay, relative to the tournament folder.
-    pub replay: String,
-    /// The result.
-    pub result: MatchResult,
-    /// Each seat's bot version (fingerprint), in seat order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub versions: Vec<String>,
-    /// The step at which each seat's game ended (finished, forfeited or ran out of rounds).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub ended_at: Vec<usize>,
-    /// When the match ended (seconds since the Unix epoch; 0 when unknown).
-    #[serde(default)]
-    pub at: u64,
-    /// What the replay says about each forfeit (tick, times, limits), for the pages.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub forfeits: Vec<crate::explain::ForfeitFact>,
-}
+pub use crate::standings::ResultLine;
 
 /// The results files of `dir`: `results.jsonl` first, then each shard's, by name.
 pub fn files(dir: &Path) -> Vec<PathBuf> {
@@ -149,7 +115,7 @@ pub fn rewrite(path: &Path, lines: &[ResultLine]) -> Result<u64, TournamentError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::replay::PlayerResult;
+    use crate::replay::{MatchResult, PlayerResult};
 
     fn line(key: &str) -> ResultLine {
         ResultLine {

@@ -12,12 +12,13 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::{asset, capitalise, head};
+use crate::engine::Registry;
 use crate::explain::ForfeitFact;
 use crate::files::{file_safe, write_atomic};
-use crate::replay::page_path;
+use crate::replay::{page_file, page_path, Replay};
 use crate::safe_text::{html, json_in_html};
-use crate::tournament::leaderboard::{Leaderboard, MatchRef, Row};
-use crate::tournament::results::ResultLine;
+use crate::standings::leaderboard::{Leaderboard, MatchRef, Row};
+use crate::standings::ResultLine;
 
 /// A bot's page, relative to the tournament folder: `bots/<name>.html` for names made of
 /// letters, digits, `-` and `_`; other names are reduced to those and get a hash of the name
@@ -221,6 +222,35 @@ pub fn index_page(title: &str, board: &Leaderboard, results: &[ResultLine]) -> S
         asset("common.js"),
         asset("league.js"),
     )
+}
+
+/// Writes a league's pages into `out` on its leaderboard: the shared scripts and styles,
+/// `index.html` and every bot's page (each file atomically).
+pub fn publish(out: &Path, title: &str, board: &Leaderboard, results: &[ResultLine]) -> std::io::Result<()> {
+    super::write_assets(out)?;
+    write_pages(out, title, board, results)
+}
+
+/// Writes a league match's replay page beside its replay (`replays/<key>.html`, for the
+/// replay at `replay_path` in `out`): the replay file's bytes, read back, with links to the
+/// leaderboard and the players' pages (`seats`), and the renderer of its game from `games`.
+pub fn write_replay_page(
+    out: &Path,
+    replay_path: &Path,
+    replay: &Replay,
+    seats: &[String],
+    map: &Path,
+    games: &Registry,
+) -> std::io::Result<()> {
+    let bytes = std::fs::read(replay_path)?;
+    let links = super::Links {
+        index: Some("../index.html".to_string()),
+        bots: seats.iter().map(|s| Some(format!("../{}", bot_page(s)))).collect(),
+        map: Some(map.display().to_string()),
+    };
+    let render = super::write_renderer(out, replay, games)?;
+    let page = page_file(replay_path);
+    write_atomic(&page, super::league_replay_page(replay, &bytes, &links, render.as_deref()).as_bytes())
 }
 
 /// Writes `index.html` and every bot's page into `out` (each atomically).

@@ -1,5 +1,6 @@
-//! HTML pages: the replay viewer (the page shell and controls are shared, each game has its
-//! renderer in `viewer.js`) and a tournament's league pages (`index.html`, one page per bot).
+//! HTML pages: the replay viewer (the page shell, controls and a generic renderer are shared;
+//! a game with a renderer of its own gives it as `Game::renderer`) and a tournament's league
+//! pages (`index.html`, one page per bot), written from plain data (`crate::standings`).
 //! No server, no network: pages open from the file system and can be published as a static
 //! folder. `arena view` makes one self-contained page (script, styles and replay inlined);
 //! a tournament folder shares one copy of the scripts and styles in `assets/`, and each
@@ -15,8 +16,9 @@ use std::path::Path;
 
 use base64::Engine as _;
 
+use crate::engine::Registry;
 use crate::explain::forfeit_facts;
-use crate::files::write_atomic;
+use crate::files::{file_safe, write_atomic};
 use crate::replay::Replay;
 use crate::safe_text::{html, json_in_html};
 
@@ -64,6 +66,31 @@ pub fn write_assets(dir: &Path) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The script that draws `replay`'s game: the game's own renderer when `games` has one for
+/// it, else none (the viewer's generic table of steps).
+fn renderer(replay: &Replay, games: &Registry) -> Option<&'static str> {
+    games.get(&replay.game).ok().and_then(|g| g.renderer())
+}
+
+/// Where a game's renderer lives in a tournament folder: `assets/render-<game>.<hash>.js`,
+/// named by its content like the other assets.
+fn renderer_asset(game: &str, script: &str) -> String {
+    format!("assets/render-{}.{}.js", file_safe(game), &blake3::hash(script.as_bytes()).to_hex()[..8])
+}
+
+/// Writes the renderer of `replay`'s game (if it has one) into `dir/assets/`, when missing;
+/// returns its path relative to `dir`.
+pub fn write_renderer(dir: &Path, replay: &Replay, games: &Registry) -> std::io::Result<Option<String>> {
+    let Some(script) = renderer(replay, games) else { return Ok(None) };
+    let rel = renderer_asset(&replay.game, script);
+    let path = dir.join(&rel);
+    if !path.is_file() {
+        std::fs::create_dir_all(dir.join("assets"))?;
+        write_atomic(&path, script.as_bytes())?;
+    }
+    Ok(Some(rel))
 }
 
 /// Where a replay page finds the rest of a tournament folder.
@@ -138,24 +165,27 @@ fn head(title: &str) -> String {
 }
 
 /// One self-contained page that animates `replay` (`arena view`): the viewer's script and
-/// styles and the replay's JSON are inlined.
-pub fn replay_page(replay: &Replay) -> String {
+/// styles, the renderer of its game (as `games` has it) and the replay's JSON are inlined.
+pub fn replay_page(replay: &Replay, games: &Registry) -> String {
     let json = json_in_html(replay).unwrap_or_else(|_| "null".to_string());
     let names: Vec<&str> = replay.result.players.iter().map(|p| p.name.as_str()).collect();
+    let render = renderer(replay, games).map_or(String::new(), |script| format!("<script>{script}</script>\n"));
     format!(
-        "{}<style>{VIEWER_CSS}</style></head>\n<body>{}\n<script type=\"application/json\" id=\"replay\">{json}</script>\n<script>{COMMON_JS}</script>\n<script>{VIEWER_JS}</script>\n</body></html>\n",
+        "{}<style>{VIEWER_CSS}</style></head>\n<body>{}\n<script type=\"application/json\" id=\"replay\">{json}</script>\n<script>{COMMON_JS}</script>\n{render}<script>{VIEWER_JS}</script>\n</body></html>\n",
         head(&format!("{}: {}", replay.game, names.join(" vs "))),
         replay_header(replay, &Links::default()),
     )
 }
 
 /// A tournament's replay page, beside its replay in `replays/`: the header, the replay file's
-/// bytes (`file`, gzip-compressed JSON) in base64, and the folder's shared viewer.
-pub fn league_replay_page(replay: &Replay, file: &[u8], links: &Links) -> String {
+/// bytes (`file`, gzip-compressed JSON) in base64, and the folder's shared viewer with the
+/// renderer of the game (`render`, a path relative to the folder: see [`write_renderer`]).
+pub fn league_replay_page(replay: &Replay, file: &[u8], links: &Links, render: Option<&str>) -> String {
     let names: Vec<&str> = replay.result.players.iter().map(|p| p.name.as_str()).collect();
     let data = base64::engine::general_purpose::STANDARD.encode(file);
+    let render = render.map_or(String::new(), |path| format!("<script src=\"../{}\"></script>", html(path)));
     format!(
-        "{}<link rel=\"stylesheet\" href=\"../{}\"></head>\n<body>{}\n<script type=\"application/gzip+base64\" id=\"replay\">{data}</script>\n<script src=\"../{}\"></script><script src=\"../{}\"></script>\n</body></html>\n",
+        "{}<link rel=\"stylesheet\" href=\"../{}\"></head>\n<body>{}\n<script type=\"application/gzip+base64\" id=\"replay\">{data}</script>\n<script src=\"../{}\"></script>{render}<script src=\"../{}\"></script>\n</body></html>\n",
         head(&format!("{}: {}", replay.game, names.join(" vs "))),
         asset("viewer.css"),
         replay_header(replay, links),
@@ -171,7 +201,7 @@ mod tests {
     #[test]
     fn pages_escape_what_bots_control() {
         let mut replay = Replay::new(
-            "resource-rush",
+            "some-game",
             1,
             serde_json::json!({}),
             vec![],
@@ -185,7 +215,10 @@ mod tests {
             forfeit: Some("malformed".into()),
             detail: Some("found `</script><script>alert(2)</script>`".into()),
         }];
-        for page in [replay_page(&replay), league_replay_page(&replay, b"\x1f\x8b", &Links::default())] {
+        for page in [
+            replay_page(&replay, &Registry::default()),
+            league_replay_page(&replay, b"\x1f\x8b", &Links::default(), None),
+        ] {
             assert!(!page.contains("<img"), "{page}");
             assert!(!page.contains("</script><script>alert"), "{page}");
             assert!(page.contains("&lt;img src=x onerror=alert(1)&gt;"));

@@ -1,5 +1,6 @@
-// Replay viewer: the page shell (controls, keyboard, tick state, answers, score chart) and one
-// renderer per game. The replay is in the page itself, as JSON or as gzip-compressed JSON in
+// Replay viewer: the page shell (controls, keyboard, tick state, answers, score chart). A game
+// draws itself with its own renderer, a script that sets `window.arena.renderer` before this
+// one runs; a game without one gets the generic table of steps. The replay is in the page itself, as JSON or as gzip-compressed JSON in
 // base64 (tournament pages, which share this script), so pages work from the file system.
 "use strict";
 (function () {
@@ -62,135 +63,7 @@
   const last = frames.length - 1;
   const name = (i) => (R.players[i] ? R.players[i].name : i === 1 ? "scripted opponent" : "player " + (i + 1));
 
-  // ---- Resource Rush -------------------------------------------------------------------
-  function resourceRush() {
-    const S = R.setup;
-    const rows = S.rows, cols = S.cols;
-    const tokens = S.map.map((r) => r.trim().split(/\s+/));
-    const cleared = new Map(); // "x,y" -> first tick at which the cell became 0
-    frames.forEach((f, t) => (f.events || []).forEach((e) => {
-      if (e.cell && ["collected", "cancelled", "taken"].includes(e.type)) {
-        const k = e.cell[0] + "," + e.cell[1];
-        if (!cleared.has(k)) cleared.set(k, t);
-      }
-    }));
-    const board = $("board");
-    board.style.gridTemplateColumns = "repeat(" + cols + ", var(--cell))";
-    const cells = [];
-    for (let x = 0; x < rows; x++) for (let y = 0; y < cols; y++) {
-      const c = el("div", "cell");
-      c.dataset.x = x; c.dataset.y = y;
-      if (x === S.final[0] && y === S.final[1]) c.classList.add("final");
-      board.appendChild(c);
-      cells.push(c);
-    }
-    const nplayers = frames[0].players.length;
-    const table = $("players");
-    const head = el("tr");
-    ["", "pos", "score", "×", "jump", "status"].forEach((h) => head.appendChild(el("th", "", h)));
-    table.appendChild(head);
-    for (let i = 0; i < nplayers; i++) {
-      const tr = el("tr");
-      const who = el("td");
-      who.appendChild(el("span", "swatch p" + i));
-      who.appendChild(document.createTextNode(name(i)));
-      tr.appendChild(who);
-      ["pos", "score", "mult", "jump", "status"].forEach((k) => { const td = el("td"); td.id = k + "-" + i; tr.appendChild(td); });
-      table.appendChild(tr);
-    }
-    function fit() {
-      const width = Math.min(window.innerWidth - 40, $("stage").clientWidth || window.innerWidth);
-      const size = Math.max(12, Math.min(34, Math.floor((width - cols) / cols)));
-      document.documentElement.style.setProperty("--cell", size + "px");
-    }
-    window.addEventListener("resize", fit);
-    fit();
-    $("legend").textContent = "numbers: resources · W wall · E void · F fire · J jump · D ×2 · T ×3 · " +
-      "outlined: the final · shaded: where each player has been";
-    function describe(e) {
-      const who = e.player !== undefined ? name(e.player) : "";
-      switch (e.type) {
-        case "collected": return who + " took " + e.item + " at (" + e.cell + ")" + (e.points ? " +" + e.points : "");
-        case "cancelled": return "both reached (" + e.cell + "): " + e.item + " cancelled";
-        case "taken": return who + " took " + e.item + " at (" + e.cell + ") first";
-        case "finished": return who + " reached the final";
-        case "forfeit": return who + " forfeits: " + e.reason + (e.detail ? " (" + e.detail + ")" : "");
-        default: return e.type;
-      }
-    }
-    return function draw(t) {
-      const f = frames[t];
-      cells.forEach((c) => {
-        const x = +c.dataset.x, y = +c.dataset.y;
-        const k = x + "," + y;
-        let tok = tokens[x][y];
-        if (cleared.has(k) && cleared.get(k) <= t) tok = "0";
-        c.className = "cell" + (/^\d+$/.test(tok) ? (tok === "0" ? "" : " R") : " " + tok) + (c.classList.contains("final") ? " final" : "");
-        c.textContent = tok === "0" ? "" : tok;
-      });
-      for (let i = 0; i < nplayers; i++) {
-        const seen = new Set();
-        for (let s = 0; s <= t; s++) seen.add(frames[s].players[i].pos.join(","));
-        seen.forEach((k) => {
-          const [x, y] = k.split(",").map(Number);
-          const tr = el("div", "trail p" + i);
-          cells[x * cols + y].appendChild(tr);
-        });
-      }
-      const here = {};
-      f.players.forEach((p, i) => { const k = p.pos.join(","); (here[k] = here[k] || []).push(i); });
-      Object.entries(here).forEach(([k, who]) => {
-        const [x, y] = k.split(",").map(Number);
-        who.forEach((i, n) => {
-          const tok = el("div", "token p" + i + (who.length > 1 ? " both " + (n ? "b" : "a") : ""), String(i + 1));
-          tok.title = name(i);
-          cells[x * cols + y].appendChild(tok);
-        });
-      });
-      f.players.forEach((p, i) => {
-        $("pos-" + i).textContent = p.pos.join(",");
-        $("score-" + i).textContent = p.score;
-        $("mult-" + i).textContent = p.multiplier;
-        $("jump-" + i).textContent = p.jump ? "yes" : "no";
-        $("status-" + i).textContent = p.status + (p.forfeit ? ": " + p.forfeit : "");
-      });
-      const lines = (f.events || []).map(describe);
-      const acts = f.players.map((p, i) => p.action ? name(i) + ": " + p.action : null).filter(Boolean);
-      $("events").textContent = t === 0 ? "start" : acts.concat(lines).join("\n");
-    };
-  }
-
-  // ---- Wild Left-Center-Right ----------------------------------------------------------
-  function lcr() {
-    const n = R.setup.players;
-    const stage = $("board");
-    stage.className = "lcr";
-    const seats = [];
-    for (let i = 0; i < n; i++) {
-      const s = el("div", "seat");
-      s.appendChild(el("div", "", "Player #" + (i + 1)));
-      const chips = el("div", "chips"); chips.id = "chips-" + i; s.appendChild(chips);
-      stage.appendChild(s); seats.push(s);
-    }
-    const centre = el("div", "seat");
-    centre.appendChild(el("div", "", "centre"));
-    const c = el("div", "chips"); c.id = "center"; centre.appendChild(c);
-    stage.appendChild(centre);
-    $("players").style.display = "none";
-    $("legend").textContent = "chips per player; the outlined seat rolls next";
-    return function draw(t) {
-      const f = frames[t];
-      f.chips.forEach((k, i) => {
-        $("chips-" + i).textContent = k;
-        seats[i].className = "seat" + (i === f.next && t < last ? " current" : "") + (k === 0 ? " out" : "");
-      });
-      $("center").textContent = f.center;
-      $("events").textContent = t === 0 ? "start" : "turn " + f.turn + ": Player #" + (f.roller + 1) + " rolled a " + f.die + ": " + f.effect +
-        "\nplay moves " + (f.clockwise ? "clockwise" : "counter-clockwise");
-    };
-  }
-
-  // ---- Board games (Atoms, Tactics): a grid of fields, each an owner's token and a count ----
+  // ---- Helpers for renderers of board games: a grid of fields, each an owner's token and a count ----
   /** Builds a width x height grid of cells (coordinates from `base`) and returns the cells. */
   function grid(width, height, minCell, maxCell, base) {
     const board = $("board");
@@ -229,45 +102,57 @@
 
   function forfeitText(l) { return name(l.player) + " forfeits: " + l.forfeit + " (" + l.detail + ")"; }
 
-  // ---- Atoms --------------------------------------------------------------------------
-  function atoms() {
-    const S = R.setup;
-    const cells = grid(S.width, S.height, 18, 48, 0);
-    statusTable(S.players, name);
-    $("legend").textContent = "each cell: the owner's colour and its atoms; corners hold 2, edges 3, the rest 4";
-    return function draw(t) {
-      const f = frames[t];
-      drawFields(cells, f.board, "RGPBYW");
-      f.alive.forEach((a, i) => { $("status-" + i).textContent = f.winner === i ? "winner" : a ? (f.next === i ? "to move" : "in") : "out"; });
-      const l = f.last;
-      $("events").textContent = !l ? "start" : l.place ? name(l.player) + " placed at (" + l.place + ")" : forfeitText(l);
-    };
-  }
-
-  // ---- OOPtimal Tactics ----------------------------------------------------------------
-  function tactics() {
-    const rows0 = frames[0].board;
-    const cells = grid(rows0[0].split(" ").length, rows0.length, 24, 56, 1);
-    statusTable(2, (i) => name(i) + " (" + "AB"[i] + ")");
-    $("legend").textContent = "each field: the owner's colour and its chips; blue fields are water. " + R.setup.rounds + " rounds, each a placement then a movement phase";
-    return function draw(t) {
-      const f = frames[t];
-      drawFields(cells, f.board, "AB");
-      for (let i = 0; i < 2; i++) {
-        $("status-" + i).textContent = f.fields[i] + " fields, " + f.chips[i] + " chips to place" + (!f.over && f.next === i ? " · to move" : "");
-      }
-      const l = f.last;
-      const head = "round " + f.round + "/" + R.setup.rounds + " · " + f.phase + " phase" + (f.over ? " · game over" : "") + "\n";
-      $("events").textContent = head + (!l ? "start" : l.action ? name(l.player) + ": " + l.action : forfeitText(l));
-    };
-  }
-
+  // ---- The generic renderer, for a game without its own: a table of steps -------------------
+  /** One row per step: each player's answer (or failure, or the chance outcome) and the frame
+   * as text; the shown step is marked, and its whole frame is shown beside. */
   function generic() {
-    $("legend").textContent = "no renderer for this game: the raw frame is shown";
-    return function draw(t) { $("events").textContent = JSON.stringify(frames[t], null, 1); };
+    const board = $("board");
+    board.dataset.renderer = "generic";
+    board.className = "steps";
+    const table = el("table", "steps");
+    const head = el("tr");
+    ["step"].concat(R.players.map((p, i) => name(i)), ["frame"]).forEach((h) => head.appendChild(el("th", "", h)));
+    table.appendChild(head);
+    const rows = frames.map((f, t) => {
+      const tr = el("tr");
+      tr.appendChild(el("td", "", String(t)));
+      const step = t > 0 ? R.steps[t - 1] : null;
+      R.players.forEach((p, i) => {
+        let text = t === 0 ? "start" : "";
+        if (step && step.chance !== undefined && step.chance !== null) text = "chance: " + step.chance;
+        const r = step && (step.replies || []).find((x) => x.player === i);
+        if (r) text = r.answer !== undefined && r.answer !== null ? short(r.answer) : "no answer (" + (r.failure || "?") + ")";
+        tr.appendChild(el("td", "", text));
+      });
+      tr.appendChild(el("td", "frame", short(JSON.stringify(f))));
+      table.appendChild(tr);
+      return tr;
+    });
+    const result = el("tr", "result");
+    result.appendChild(el("td", "", "result"));
+    R.players.forEach((p, i) => {
+      const q = (R.result.players || [])[i] || {};
+      const text = String(q.score === undefined ? "" : q.score) + (q.forfeit ? " (" + q.forfeit + ")" : "") + (R.result.winner === i ? " winner" : "");
+      result.appendChild(el("td", "", text));
+    });
+    result.appendChild(el("td", "", ""));
+    table.appendChild(result);
+    board.appendChild(table);
+    $("players").style.display = "none";
+    $("legend").textContent = "no renderer for this game: each step's answers and frame as text";
+    return {
+      draw: function (t) {
+        rows.forEach((tr, k) => { tr.className = k === t ? "now" : ""; });
+        $("events").textContent = JSON.stringify(frames[t], null, 1);
+      },
+      series: () => null,
+    };
   }
 
-  const draw = ({ "resource-rush": resourceRush, "resource-rush-test": resourceRush, lcr: lcr, atoms: atoms, tactics: tactics }[R.game] || generic)();
+  // The game's own renderer (a script the page loads before this one), else the generic one.
+  const view = { R, frames, last, name, grid, statusTable, drawFields, forfeitText };
+  const game = window.arena.renderer ? window.arena.renderer(view) : generic();
+  const draw = game.draw;
 
   // ---- Answers of a tick: the raw line (cut when long) and how long it took ----------------
   function answers(t) {
@@ -282,19 +167,8 @@
   }
 
   // ---- Score over time: one line per player, a cursor at the shown tick ---------------------
-  /** Per frame, one number per player (score, fields, chips…), or null for games without one. */
-  function series() {
-    const count = (rows, letters) => letters.split("").map((ch) => rows.join(" ").split(" ").filter((tok) => tok[0] === ch).length);
-    switch (R.game) {
-      case "resource-rush": case "resource-rush-test": return frames.map((f) => f.players.map((p) => p.score));
-      case "tactics": return frames.map((f) => f.fields);
-      case "lcr": return frames.map((f) => f.chips);
-      case "atoms": return frames.map((f) => count(f.board, "RGPBYW".slice(0, R.setup.players)));
-      default: return null;
-    }
-  }
   const chart = (function () {
-    const data = series();
+    const data = game.series ? game.series() : null;
     const box = $("chart");
     if (!data || !data.length || !data[0]) { box.parentNode.style.display = "none"; return () => {}; }
     const W = 276, H = 96, pad = 4;

@@ -24,6 +24,7 @@ use arena::games;
 use arena::referee::{cpus, play_match, BotCommand, Limits};
 use arena::sandbox::{Sandbox, SandboxLimits, SandboxMode};
 use arena::tournament::config::{BotEntry, TournamentConfig};
+use arena::tournament::{Event, TournamentError};
 use bot_sdk::MapSpec;
 use tokio_util::sync::CancellationToken;
 
@@ -288,7 +289,20 @@ fn tournament(bot: &Path, jobs: usize, sandbox: SandboxMode, out: &Path) -> anyh
             ignore: Vec::new(),
         });
     }
+    let registry = games::registry();
+    // The pages are written as the `arena` command writes them, so that they count in the figures.
+    let pages = |event: Event<'_>| match event {
+        Event::ReplaySaved { scheduled, replay, path } => {
+            arena::view::league::write_replay_page(out, path, replay, &scheduled.seats, &scheduled.map, &registry)
+                .map_err(|e| TournamentError::io(path, e))
+        }
+        Event::LeaderboardWritten { out, title, leaderboard, results } => {
+            arena::view::league::publish(out, title, leaderboard, results).map_err(|e| TournamentError::io(out, e))
+        }
+        _ => Ok(()),
+    };
+    let cancel = CancellationToken::new();
     let (cost, summary) =
-        measure(|| Ok(arena::tournament::run(config, out, &Default::default(), CancellationToken::new())?))?;
+        measure(|| Ok(arena::tournament::run(config, out, &Default::default(), &registry, &pages, cancel)?))?;
     Ok((cost, summary.played))
 }

@@ -20,7 +20,7 @@ use arena::replay::{LimitKind, MatchResult, PlayerResult};
 use arena::tournament::config::ForfeitRule;
 use arena::tournament::leaderboard::{compute, Input};
 use arena::tournament::results::ResultLine;
-use arena::tournament::write_leaderboard;
+use arena::tournament::{write_leaderboard, Event, TournamentError};
 use rand::{Rng, SeedableRng};
 
 struct Args {
@@ -140,7 +140,13 @@ fn main() -> anyhow::Result<()> {
     });
     let ranked = (wall.elapsed().as_secs_f64(), cpu_seconds() - cpu);
     let (wall, cpu) = (Instant::now(), cpu_seconds());
-    write_leaderboard(&a.out, &board, &results)?;
+    let pages = |event: Event<'_>| match event {
+        Event::LeaderboardWritten { out, title, leaderboard, results } => {
+            arena::view::league::publish(out, title, leaderboard, results).map_err(|e| TournamentError::io(out, e))
+        }
+        _ => Ok(()),
+    };
+    write_leaderboard(&a.out, &board, &results, &pages)?;
     let written = (wall.elapsed().as_secs_f64(), cpu_seconds() - cpu);
     let size = |p: PathBuf| std::fs::metadata(p).map_or(0, |m| m.len());
     let bots_bytes: u64 =

@@ -137,7 +137,7 @@ pub fn verify(args: VerifyArgs, games: &Registry) -> anyhow::Result<ExitCode> {
 pub fn view(args: ViewArgs) -> anyhow::Result<ExitCode> {
     let replay = Replay::load(&args.replay)?;
     let out = args.out.clone().unwrap_or_else(|| arena::replay::page_file(&args.replay));
-    write_atomic(&out, arena::view::replay_page(&replay).as_bytes())
+    write_atomic(&out, arena::view::replay_page(&replay, &arena::games::registry()).as_bytes())
         .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
     say!("{}", out.display());
     if args.open {

@@ -1,12 +1,22 @@
 //! `arena tournament`, `arena build`, `arena merge` and `arena leaderboard`.
 
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use anyhow::{bail, Context};
+use arena::engine::Registry;
+use arena::safe_text;
+use arena::standings::ResultLine;
 use arena::tournament::config::{ForfeitRule, TournamentConfig};
-use arena::tournament::schedule::Shard;
-use arena::tournament::{self as tour, RunOptions, TournamentRecord};
+use arena::tournament::schedule::{ScheduledMatch, Shard};
+use arena::tournament::{self as tour, Event, Plan, Reporter, RunOptions, TournamentError, TournamentRecord};
+use arena::view;
+use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{BuildArgs, LeaderboardArgs, MergeArgs, TournamentArgs};
 
@@ -109,7 +119,11 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
 pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     let (config, out, options) = resolve(&args)?;
     let cancel = super::cancel_on_ctrl_c("interrupted: starting no new matches, ending running bots")?;
-    let summary = tour::run(config, &out, &options, cancel)?;
+    let games = arena::games::registry();
+    let console = Console::new(&out, &games);
+    let summary = tour::run(config, &out, &options, &games, &console, cancel);
+    console.done();
+    let summary = summary?;
     if let Some(shard) = summary.shard {
         say!(
             "shard {shard}: {} matches played now, {} kept{}. Folder: {}",
@@ -167,7 +181,9 @@ pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     }
     let (config, out, mut options) = resolve(&targs)?;
     options.prepare_only = true;
-    let summary = tour::run(config, &out, &options, tokio_util::sync::CancellationToken::new())?;
+    let games = arena::games::registry();
+    let console = Console::new(&out, &games);
+    let summary = tour::run(config, &out, &options, &games, &console, tokio_util::sync::CancellationToken::new())?;
     let record = TournamentRecord::load(&out)?;
     for bot in &record.bots {
         let state = if bot.runnable { "ready" } else { "waiting (its newest version failed)" };
@@ -188,7 +204,7 @@ pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
 
 /// Runs `arena merge`.
 pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
-    let merged = tour::merge::merge(&args.out, &args.dirs)?;
+    let merged = tour::merge::merge(&args.out, &args.dirs, &arena::games::registry(), &pages)?;
     if args.json {
         say!("{}", arena::safe_text::json(&merged.leaderboard, true)?);
     } else {
@@ -217,7 +233,7 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
 pub fn leaderboard(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
     let as_of =
         args.as_of.as_deref().map(arena::tournament::versions::parse_time).transpose().map_err(anyhow::Error::msg)?;
-    let board = tour::recompute(&args.dir, as_of)?;
+    let board = tour::recompute(&args.dir, as_of, &arena::games::registry(), &pages)?;
     if args.json {
         say!("{}", arena::safe_text::json(&board, true)?);
     } else if args.csv {
@@ -228,4 +244,201 @@ pub fn leaderboard(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
         say!("{}", board.played_text());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What a run's events become on the command line: the plan's line, the progress bar (plain
+/// lines on stderr when it is not a terminal), and the pages (each match's replay page as its
+/// replay is saved, the league's pages on its leaderboard).
+struct Console<'a> {
+    /// The tournament folder.
+    out: &'a Path,
+    games: &'a Registry,
+    progress: Mutex<Option<Progress>>,
+}
+
+impl<'a> Console<'a> {
+    fn new(out: &'a Path, games: &'a Registry) -> Self {
+        Console { out, games, progress: Mutex::new(None) }
+    }
+
+    fn progress(&self) -> Option<Progress> {
+        match self.progress.lock() {
+            Ok(p) => p.clone(),
+            Err(p) => p.into_inner().clone(),
+        }
+    }
+
+    /// Prints `text` above the bar (or on stderr).
+    fn println(&self, text: &str) {
+        match self.progress() {
+            Some(p) => p.println(text),
+            None => eprintln!("{}", safe_text::terminal_lines(text)),
+        }
+    }
+
+    /// Clears the bar.
+    fn done(&self) {
+        if let Some(p) = self.progress() {
+            p.done();
+        }
+    }
+}
+
+impl Reporter for Console<'_> {
+    fn report(&self, event: Event<'_>) -> Result<(), TournamentError> {
+        match event {
+            Event::Changed(lines) => {
+                for line in lines {
+                    eprintln!("change: {}", safe_text::terminal_lines(line));
+                }
+            }
+            Event::Planned(plan) => match plan.shard {
+                Some((shard, mine, league)) => {
+                    eprintln!("shard {shard}: {mine} of the league's {league} matches; {}", plan_text(plan))
+                }
+                None => {
+                    // Replay pages use the folder's shared viewer from the first match on.
+                    view::write_assets(self.out).map_err(|e| TournamentError::io(&self.out.join("assets"), e))?;
+                    eprintln!("{}", plan_text(plan));
+                }
+            },
+            Event::Executing { matches, done } => {
+                let progress = Progress::new(matches, done);
+                match self.progress.lock() {
+                    Ok(mut p) => *p = Some(progress),
+                    Err(p) => *p.into_inner() = Some(progress),
+                }
+            }
+            Event::Started(m) => self.progress().into_iter().for_each(|p| p.started(m)),
+            Event::Ended(m) => self.progress().into_iter().for_each(|p| p.ended(m)),
+            Event::ReplaySaved { scheduled, replay, path } => {
+                view::league::write_replay_page(self.out, path, replay, &scheduled.seats, &scheduled.map, self.games)
+                    .map_err(|e| TournamentError::io(&arena::replay::page_file(path), e))?
+            }
+            Event::Recorded { scheduled, line } => {
+                self.progress().into_iter().for_each(|p| p.finished(scheduled, line))
+            }
+            Event::Failed { scheduled, error } => {
+                self.println(&format!("match {} could not be played: {error}", scheduled.key))
+            }
+            Event::Warning(text) => self.println(text),
+            Event::LeaderboardWritten { .. } => pages(event)?,
+        }
+        Ok(())
+    }
+}
+
+/// Writes the league's pages on its leaderboard (`arena leaderboard`, `arena merge` and runs).
+fn pages(event: Event<'_>) -> Result<(), TournamentError> {
+    if let Event::LeaderboardWritten { out, title, leaderboard, results } = event {
+        view::league::publish(out, title, leaderboard, results).map_err(|e| TournamentError::io(out, e))?;
+    }
+    Ok(())
+}
+
+/// What a run is about to do, in one line: matches to play by bot, kept, waiting.
+fn plan_text(plan: &Plan<'_>) -> String {
+    let mut by_bot: BTreeMap<&str, usize> = BTreeMap::new();
+    for m in plan.todo {
+        for s in &m.seats {
+            *by_bot.entry(s.as_str()).or_default() += 1;
+        }
+    }
+    let who: Vec<String> = by_bot.iter().map(|(b, n)| format!("{} {n}", safe_text::terminal(b))).collect();
+    let mut text = format!("plan: {} matches to play", plan.todo.len());
+    if !who.is_empty() {
+        text.push_str(&format!(" ({})", who.join(", ")));
+    }
+    text.push_str(&format!(", {} kept", plan.kept));
+    if plan.waiting > 0 {
+        text.push_str(&format!(", {} waiting for a good build", plan.waiting));
+    }
+    text
+}
+
+/// `a vs b` with the names as safe terminal text (they come from config files).
+fn shown_pairing(m: &ScheduledMatch) -> String {
+    m.seats.iter().map(|s| safe_text::terminal(s)).collect::<Vec<_>>().join(" vs ")
+}
+
+/// A progress bar on a terminal, plain lines on stderr otherwise. Names and messages are
+/// shown as safe text.
+#[derive(Clone)]
+struct Progress {
+    bar: Option<ProgressBar>,
+    total: usize,
+    running: Arc<Mutex<Vec<String>>>,
+    count: Arc<AtomicUsize>,
+}
+
+impl Progress {
+    fn new(todo: usize, kept: usize) -> Self {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new(todo as u64);
+            let style = ProgressStyle::with_template("{bar:30} {pos}/{len} matches  eta {eta}  {wide_msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar());
+            bar.set_style(style);
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        if bar.is_none() {
+            eprintln!("tournament: {todo} matches to play ({kept} already done)");
+        }
+        Progress { bar, total: todo, running: Default::default(), count: Default::default() }
+    }
+
+    fn running(&self) -> std::sync::MutexGuard<'_, Vec<String>> {
+        match self.running.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        }
+    }
+
+    fn started(&self, m: &ScheduledMatch) {
+        let mut running = self.running();
+        running.push(shown_pairing(m));
+        self.show_running(&running);
+    }
+
+    fn ended(&self, m: &ScheduledMatch) {
+        let name = shown_pairing(m);
+        let mut running = self.running();
+        if let Some(i) = running.iter().position(|r| *r == name) {
+            running.remove(i);
+        }
+        self.show_running(&running);
+    }
+
+    fn show_running(&self, running: &[String]) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("running {}: {}", running.len(), running.join(", ")));
+        }
+    }
+
+    fn finished(&self, m: &ScheduledMatch, line: &ResultLine) {
+        let n = self.count.fetch_add(1, Ordering::SeqCst) + 1;
+        let scores: Vec<String> = line.result.players.iter().map(|p| p.score.to_string()).collect();
+        match &self.bar {
+            Some(bar) => bar.inc(1),
+            None => {
+                let map = safe_text::terminal(&m.map.display().to_string());
+                eprintln!("[{n}/{}] {} on {map}: {}", self.total, shown_pairing(m), scores.join("-"))
+            }
+        }
+    }
+
+    fn println(&self, text: &str) {
+        let text = safe_text::terminal_lines(text);
+        let text = text.as_ref();
+        match &self.bar {
+            Some(bar) => bar.println(text),
+            None => eprintln!("{text}"),
+        }
+    }
+
+    fn done(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }

@@ -83,6 +83,10 @@ impl Game for AtomsGame {
         &INFO
     }
 
+    fn renderer(&self) -> Option<&'static str> {
+        Some(include_str!("viewer.js"))
+    }
+
     fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
         let get = |k: &str| setup.get(k).and_then(Value::as_u64).unwrap_or(0) as usize;
         let (players, width, height) = (get("players"), get("width"), get("height"));

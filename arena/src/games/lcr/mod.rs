@@ -201,6 +201,10 @@ impl Game for LcrGame {
         &INFO
     }
 
+    fn renderer(&self) -> Option<&'static str> {
+        Some(include_str!("viewer.js"))
+    }
+
     fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
         let players = setup.get("players").and_then(Value::as_u64).unwrap_or(0) as usize;
         let players = INFO.player_count(Some(players)).map_err(|e| SetupError::invalid(NAME, e))?;

@@ -75,6 +75,10 @@ impl Game for ResourceRushGame {
         &INFO
     }
 
+    fn renderer(&self) -> Option<&'static str> {
+        Some(include_str!("viewer.js"))
+    }
+
     fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
         let spec = setup::spec_from_setup(setup).map_err(|e| SetupError::invalid(NAME, e))?;
         Ok(Box::new(ResourceRush::new(spec)))
@@ -101,6 +105,10 @@ pub struct ResourceRushTestGame;
 impl Game for ResourceRushTestGame {
     fn info(&self) -> &GameInfo {
         &TEST_INFO
+    }
+
+    fn renderer(&self) -> Option<&'static str> {
+        Some(include_str!("viewer.js"))
     }
 
     fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {

@@ -407,8 +407,8 @@ fn the_text_replay_and_the_html_viewer_know_the_same_event_kinds() {
         .iter()
         .map(|e| serde_json::to_value(e).unwrap()["type"].as_str().unwrap().to_string())
         .collect();
-    // The viewer's Resource Rush `describe(e)`: one `case "kind":` per event kind.
-    let js = include_str!("../../view/viewer.js");
+    // The game renderer's `describe(e)`: one `case "kind":` per event kind.
+    let js = include_str!("viewer.js");
     let start = js.find("function describe(e)").expect("the viewer describes events");
     let body = &js[start..start + js[start..].find("default:").expect("a default case")];
     let viewer: std::collections::BTreeSet<String> =

@@ -92,6 +92,10 @@ impl Game for TacticsGame {
         &INFO
     }
 
+    fn renderer(&self) -> Option<&'static str> {
+        Some(include_str!("viewer.js"))
+    }
+
     fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
         let bad = |e: RecordedSetupError| SetupError::invalid(NAME, e);
         let rounds = setup.get("rounds").and_then(Value::as_u64).filter(|r| *r >= 1);

@@ -18,8 +18,7 @@ use serde::{Deserialize, Serialize};
 use skillratings::glicko2::{glicko2_rating_period, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 
-use super::config::ForfeitRule;
-use super::results::ResultLine;
+use super::{ForfeitRule, ResultLine};
 use crate::safe_text;
 
 /// One bot's line.
