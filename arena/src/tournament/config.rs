@@ -53,7 +53,7 @@ pub struct LimitsConfig {
     pub grace_ms: Option<u64>,
     /// CPU seconds per bot process.
     pub cpu_seconds: Option<u64>,
-    /// Address space per bot process, in MiB.
+    /// Memory of each bot's box, in MiB (also each process's address space).
     pub memory_mb: Option<u64>,
     /// Largest file a bot may write, in MiB.
     pub file_size_mb: Option<u64>,

@@ -388,7 +388,8 @@ pub struct SandboxArgs {
     /// CPU seconds per bot process [default: 10].
     #[arg(long)]
     pub max_cpu_s: Option<u64>,
-    /// Address space per bot process, in MiB [default: 1024].
+    /// Memory of each bot's box, in MiB (its cgroup, or the monitor; also each process's address
+    /// space) [default: 1024].
     #[arg(long)]
     pub max_memory_mb: Option<u64>,
     /// Largest file a bot may write, in MiB [default: 64].
