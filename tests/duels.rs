@@ -410,3 +410,14 @@ fn a_duel_warns_about_a_bot_that_never_moved() {
     let out = arena(&["duel", "--map", &map("jump.txt"), "--no-replay", &greedy, &greedy]);
     assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"), "no warning when both moved");
 }
+
+#[test]
+fn a_bot_named_through_a_parent_folder_plays_in_its_box() {
+    let dir = tempfile::tempdir().unwrap();
+    // target/<profile>/../<profile>/greedy: the box holds the file, not the folders on the way.
+    let profile = bins().file_name().unwrap().to_str().unwrap();
+    let greedy = format!("{}/../{profile}/greedy", bins().display());
+    let (r, _) = duel(dir.path(), "duel.txt", &[], [&greedy, &bin("waiter")]);
+    let (score, finished, forfeit) = player(&r, 0);
+    assert!(score > 1000 && finished && forfeit.is_none(), "greedy plays: {r}");
+}

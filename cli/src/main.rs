@@ -16,10 +16,47 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             // Errors may quote names and commands from config files: shown as safe text.
-            eprintln!("error: {}", arena::safe_text::terminal_lines(&format!("{e:#}")));
+            eprintln!("error: {}", arena::safe_text::terminal_lines(&message(&e)));
             ExitCode::FAILURE
         }
     };
     cli::log_peak_memory();
     code
+}
+
+/// The error and its causes, `: `-separated, each cause left out when the message before it
+/// already ends with it (the library's messages quote their source).
+fn message(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let part = cause.to_string();
+        if !text.ends_with(&part) {
+            if !text.is_empty() {
+                text.push_str(": ");
+            }
+            text.push_str(&part);
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::message;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("cannot start `bot`: {source}")]
+    struct Quoting {
+        source: std::io::Error,
+    }
+
+    #[test]
+    fn a_cause_the_message_quotes_is_not_repeated() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        let e = anyhow::Error::new(Quoting { source: io }).context("bot `a`");
+        assert_eq!(message(&e), "bot `a`: cannot start `bot`: no such file");
+        // The control: a cause the message does not quote is kept.
+        let e = anyhow::anyhow!("no such file").context("reading the map");
+        assert_eq!(message(&e), "reading the map: no such file");
+    }
 }

@@ -391,8 +391,19 @@ impl Sandbox {
             hostname: cstring("arena".to_string()),
             wipe: arena_strings(),
         };
-        let mut command = std::process::Command::new(program);
-        command.args(args).current_dir(&here).env_clear();
+        // A path through `..` names folders the box may not hold (only the file is bound): the
+        // box is given the path the file is bound at.
+        let in_box = |word: &String| -> String {
+            let through_parent = Path::new(word).components().any(|c| c == std::path::Component::ParentDir);
+            let path = normalize(&cwd.join(word));
+            if through_parent && path.exists() {
+                path.display().to_string()
+            } else {
+                word.clone()
+            }
+        };
+        let mut command = std::process::Command::new(in_box(program));
+        command.args(args.iter().map(in_box)).current_dir(&here).env_clear();
         let mut env = box_env(launch, "/scratch");
         if launch.build {
             let path = toolchains.iter().map(|(_, d)| format!("{}/bin:", d.display())).collect::<String>() + BOX_PATH;

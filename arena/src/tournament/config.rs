@@ -382,6 +382,23 @@ mod tests {
     }
 
     #[test]
+    fn the_class_of_42_loads_and_its_maps_and_folders_exist() {
+        // docs/class-42.toml makes the README's storage and page figures: it must keep working.
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/class-42.toml");
+        let config = TournamentConfig::load(&path).unwrap();
+        config.validate().unwrap();
+        assert_eq!(config.bots.len(), 42);
+        for map in &config.maps {
+            assert!(map.is_file(), "{}", map.display());
+        }
+        for bot in &config.bots {
+            if let Some(dir) = &bot.cwd {
+                assert!(dir.is_dir(), "{}: {}", bot.name, dir.display());
+            }
+        }
+    }
+
+    #[test]
     fn config_errors_name_the_file_and_the_field() {
         let err = TournamentConfig::from_toml("games = \"two\"", Path::new("t.toml")).unwrap_err().to_string();
         assert!(err.starts_with("t.toml: "), "{err}");
