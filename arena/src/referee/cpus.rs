@@ -10,11 +10,16 @@
 use nix::sched::{sched_getaffinity, sched_setaffinity, CpuSet};
 use nix::unistd::Pid;
 
-/// The CPUs this process may use (its main thread's), in order; empty when the kernel does not
-/// say.
+/// The CPUs this process may use, in order, as they were at the first call (before any thread
+/// was kept on one); empty when the kernel does not say.
 pub fn allowed() -> Vec<usize> {
-    let Ok(set) = sched_getaffinity(nix::unistd::getpid()) else { return Vec::new() };
-    cpus_of(&set).collect()
+    static ALLOWED: std::sync::OnceLock<Vec<usize>> = std::sync::OnceLock::new();
+    ALLOWED
+        .get_or_init(|| match sched_getaffinity(nix::unistd::getpid()) {
+            Ok(set) => cpus_of(&set).collect(),
+            Err(_) => Vec::new(),
+        })
+        .clone()
 }
 
 fn cpus_of(set: &CpuSet) -> impl Iterator<Item = usize> + '_ {
@@ -67,4 +72,32 @@ pub(super) fn follow(set: &CpuSet) {
 /// How many CPUs `set` holds.
 pub(super) fn count(set: &CpuSet) -> usize {
     cpus_of(set).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pinned_thread_still_sees_every_cpu_of_the_process_and_can_let_go() {
+        let all = allowed();
+        assert!(!all.is_empty());
+        let here = from_here();
+        assert_eq!(here.len(), all.len(), "the same CPUs, rotated: {here:?} {all:?}");
+        pin_thread(here[0]);
+        let pinned = of_this_thread().map(|s| count(&s));
+        assert_eq!(pinned, Some(1), "kept on one CPU");
+        // The main thread kept on one CPU too (as `arena duel` keeps it): what the process may
+        // use is still every CPU.
+        let main = Pid::from_raw(nix::unistd::getpid().as_raw());
+        let before = sched_getaffinity(main).unwrap();
+        let mut one = CpuSet::new();
+        one.set(here[0]).unwrap();
+        sched_setaffinity(main, &one).unwrap();
+        let seen = allowed();
+        sched_setaffinity(main, &before).unwrap();
+        assert_eq!(seen, all, "the process's CPUs, not its main thread's now");
+        unpin_thread();
+        assert_eq!(of_this_thread().map(|s| count(&s)), Some(all.len()), "free again");
+    }
 }
