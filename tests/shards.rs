@@ -263,3 +263,15 @@ fn the_kubernetes_and_github_files_parse_and_run_the_slurm_test_s_commands() {
         assert!(gh.contains(command), "the workflow runs `{command}`: {gh}");
     }
 }
+
+#[test]
+fn arena_build_refuses_the_flags_of_a_run() {
+    for flag in [&["--json"][..], &["--resume", "somewhere"], &["--rerun", "k", "--resume", "somewhere"]] {
+        let mut args = vec!["build", "docs/class-42.toml"];
+        args.extend_from_slice(flag);
+        let out = arena(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{flag:?}: {stderr}");
+        assert!(stderr.contains(&format!("{} is for `arena tournament`", flag[0])), "{flag:?}: {stderr}");
+    }
+}

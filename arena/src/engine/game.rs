@@ -73,6 +73,9 @@ pub enum SetupError {
         /// The registry's names.
         hosted: String,
     },
+    /// The registry holds no game, so none can be chosen by default.
+    #[error("no game is hosted: the registry is empty")]
+    NoGames,
     /// The game needs a file for each match and none was given.
     #[error("{title} needs a {noun}: --map FILE")]
     NoMap {
@@ -143,10 +146,7 @@ impl Registry {
 
     /// The first game: what plays where none is named (a league config without `game`).
     pub fn first(&self) -> Result<&'static dyn Game, SetupError> {
-        self.games
-            .first()
-            .copied()
-            .ok_or_else(|| SetupError::UnknownGame { name: String::new(), hosted: String::new() })
+        self.games.first().copied().ok_or(SetupError::NoGames)
     }
 
     /// Every game, in registry order.
@@ -157,5 +157,21 @@ impl Registry {
     /// Every game's name, in registry order.
     pub fn names(&self) -> Vec<&'static str> {
         self.games.iter().map(|g| g.name()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_registry_says_so() {
+        let empty = Registry::default();
+        assert_eq!(
+            empty.first().err().map(|e| e.to_string()).as_deref(),
+            Some("no game is hosted: the registry is empty")
+        );
+        let unknown = empty.get("chess").err().map(|e| e.to_string());
+        assert_eq!(unknown.as_deref(), Some("unknown game `chess` (hosted: )"));
     }
 }

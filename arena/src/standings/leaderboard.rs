@@ -55,8 +55,8 @@ pub struct Row {
     /// Why the bot could not play at all (build failed, program missing), if so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<String>,
-    /// What else a reader should know: its newest version failed ("build failed at <time>,
-    /// standing from <version>"), some of its matches wait for a good build.
+    /// What else a reader should know: its newest version failed ("build failed at `<time>`,
+    /// standing from `<version>`"), some of its matches wait for a good build.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     /// The log of its last build, relative to the tournament folder.

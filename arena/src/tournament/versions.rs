@@ -66,7 +66,7 @@ impl BotHistory {
         self.versions.last()
     }
 
-    /// "build failed at <time>, standing from <version>" when the newest version failed but an
+    /// "build failed at `<time>`, standing from `<version>`" when the newest version failed but an
     /// older one stands.
     pub fn note(&self) -> Option<String> {
         let latest = self.latest().filter(|v| !v.ok)?;

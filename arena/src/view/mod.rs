@@ -6,8 +6,8 @@
 //! a tournament folder shares one copy of the scripts and styles in `assets/`, and each
 //! replay page holds only its header and its replay, gzip-compressed.
 //!
-//! Every text a bot controls reaches a page through [`safe_text::html`] or, inside a script,
-//! as JSON through [`safe_text::json_in_html`]; the scripts only ever set `textContent`.
+//! Every text a bot controls reaches a page through [`crate::safe_text::html`] or, inside a script,
+//! as JSON through [`crate::safe_text::json_in_html`]; the scripts only ever set `textContent`.
 
 pub mod league;
 

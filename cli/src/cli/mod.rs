@@ -306,8 +306,9 @@ pub struct LeaderboardArgs {
     pub as_of: Option<String>,
 }
 
-/// Options of `arena build`: those of `arena tournament` (an existing league folder takes the
-/// config as its new roster and settings).
+/// Options of `arena build`: those of `arena tournament` but `--resume`, `--shard`, `--rerun`
+/// and `--json`, which it refuses (an existing league folder takes the config as its new
+/// roster and settings).
 #[derive(Debug, Args)]
 pub struct BuildArgs {
     /// The league's TOML configuration.

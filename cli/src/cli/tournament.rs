@@ -162,6 +162,20 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
 /// that shards can play it.
 pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let mut targs = args.tournament;
+    // Flags of a run, not of a build: said rather than silently ignored.
+    let run_only = [
+        // The flags that need --resume first, so that the one given is named.
+        ("--shard", targs.shard.is_some()),
+        ("--rerun", !targs.rerun.is_empty()),
+        ("--resume", targs.resume.is_some()),
+        ("--json", targs.json),
+    ];
+    if let Some((flag, _)) = run_only.iter().find(|(_, given)| *given) {
+        bail!(
+            "arena build: {flag} is for `arena tournament` (a build prepares the folder of --out or of \
+             the config's `out`, a new league or an existing one)"
+        );
+    }
     if let Some(file) = args.config_file {
         targs.config = Some(file);
     }
