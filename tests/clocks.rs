@@ -178,24 +178,30 @@ fn an_overloaded_machine_is_reported() {
     assert!(!quiet.contains("overloaded"), "the control: {quiet}");
 }
 
-/// The CPUs each bot of a duel may run on, as its box's `/proc/self/status` says (the bots
-/// write it to the match log).
-fn bots_cpus(extra: &[&str]) -> Vec<String> {
-    let dir = tempfile::tempdir().unwrap();
-    let replay = dir.path().join("r.json");
-    let bot = "sh -c 'grep Cpus_allowed_list /proc/self/status >&2; \
-               while read l; do case $l in TICK*) echo WAIT;; esac; done'";
-    let replay_arg = replay.display().to_string();
-    let mut args = vec!["duel", "--seed", "3", "--map", "maps/tight.txt", "--replay", &replay_arg];
-    args.extend_from_slice(extra);
-    args.extend_from_slice(&[bot, bot]);
-    let out = arena(&args);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let log = std::fs::read_to_string(dir.path().join("r.log")).unwrap();
+/// A bot that writes the CPUs it may run on (its box's `/proc/self/status`) to its stderr,
+/// then waits every tick.
+const CPU_TELLER: &str = "sh -c 'grep Cpus_allowed_list /proc/self/status >&2; \
+                          while read l; do case $l in TICK*) echo WAIT;; esac; done'";
+
+/// The CPU lists the two [`CPU_TELLER`]s of a match wrote to its log.
+fn told_cpus(log: &str) -> Vec<String> {
     let cpus: Vec<String> =
         log.lines().filter_map(|l| l.split("Cpus_allowed_list:").nth(1)).map(|c| c.trim().to_string()).collect();
     assert_eq!(cpus.len(), 2, "each bot says where it may run: {log}");
     cpus
+}
+
+/// The CPUs each bot of a duel may run on.
+fn bots_cpus(extra: &[&str]) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json");
+    let replay_arg = replay.display().to_string();
+    let mut args = vec!["duel", "--seed", "3", "--map", "maps/tight.txt", "--replay", &replay_arg];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&[CPU_TELLER, CPU_TELLER]);
+    let out = arena(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    told_cpus(&std::fs::read_to_string(dir.path().join("r.log")).unwrap())
 }
 
 #[test]
@@ -215,9 +221,7 @@ fn a_match_on_the_cpu_clock_keeps_its_bots_on_one_cpu() {
 #[test]
 fn a_tournament_on_the_cpu_clock_keeps_each_match_on_one_cpu() {
     let dir = tempfile::tempdir().unwrap();
-    let bot = "sh -c 'grep Cpus_allowed_list /proc/self/status >&2; \
-               while read l; do case $l in TICK*) echo WAIT;; esac; done'";
-    let bots: Vec<String> = (1..=3).map(|i| format!("b{i}={bot}")).collect();
+    let bots: Vec<String> = (1..=3).map(|i| format!("b{i}={CPU_TELLER}")).collect();
     let cpus_in = |name: &str, extra: &[&str]| -> Vec<Vec<String>> {
         let out = dir.path().join(name);
         let mut args = vec!["--map", "maps/tight.txt"];
@@ -225,11 +229,7 @@ fn a_tournament_on_the_cpu_clock_keeps_each_match_on_one_cpu() {
         tournament(&out, &args, &bots);
         let mut matches = Vec::new();
         for log in std::fs::read_dir(out.join("logs")).unwrap() {
-            let text = std::fs::read_to_string(log.unwrap().path()).unwrap();
-            let cpus: Vec<String> =
-                text.lines().filter_map(|l| l.split("Cpus_allowed_list:").nth(1)).map(|c| c.trim().into()).collect();
-            assert_eq!(cpus.len(), 2, "each bot says where it may run: {text}");
-            matches.push(cpus);
+            matches.push(told_cpus(&std::fs::read_to_string(log.unwrap().path()).unwrap()));
         }
         assert_eq!(matches.len(), 6, "three bots, six matches");
         matches

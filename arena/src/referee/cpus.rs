@@ -39,6 +39,14 @@ pub fn from_here() -> Vec<usize> {
     cpus
 }
 
+/// Keeps the calling thread (and its bots) on the CPU of slot `slot` of `cpus` (a list from
+/// [`from_here`], modulo its length); nothing when the list is empty.
+pub fn pin_slot(cpus: &[usize], slot: usize) {
+    if let Some(&cpu) = cpus.get(slot % cpus.len().max(1)) {
+        pin_thread(cpu);
+    }
+}
+
 /// Keeps the calling thread, and the bots it starts from now on, on CPU `cpu`. Does nothing
 /// where the kernel refuses.
 pub fn pin_thread(cpu: usize) {

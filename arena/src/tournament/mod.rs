@@ -657,8 +657,8 @@ fn execute(
             let sender = sender.clone();
             let (shared, queue, tell, cpus) = (&shared, &queue, &tell, &cpus);
             scope.spawn(move || {
-                if let (ClockKind::Cpu, Some(&cpu)) = (clock, cpus.get(slot % cpus.len().max(1))) {
-                    crate::referee::cpus::pin_thread(cpu);
+                if clock == ClockKind::Cpu {
+                    crate::referee::cpus::pin_slot(cpus, slot);
                 }
                 let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
                     Ok(rt) => rt,

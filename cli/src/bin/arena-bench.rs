@@ -183,9 +183,7 @@ fn main() -> anyhow::Result<()> {
 /// Plays `duels` duels of one kind and nothing else: what `perf record` should look at.
 fn only(kind: &str, duels: usize) -> anyhow::Result<()> {
     if std::env::var_os("ARENA_BENCH_ONE_CPU").is_some() {
-        if let Some(&cpu) = cpus::from_here().first() {
-            cpus::pin_thread(cpu);
-        }
+        cpus::pin_slot(&cpus::from_here(), 0);
     }
     let waiter = std::env::current_exe()?.parent().context("binary folder")?.join("waiter");
     let spec =

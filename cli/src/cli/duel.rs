@@ -67,9 +67,7 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
         tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
     let limits = args.limits.choices(&args.clock).limits();
     if limits.clock == arena::referee::ClockKind::Cpu {
-        if let Some(&cpu) = arena::referee::cpus::from_here().first() {
-            arena::referee::cpus::pin_thread(cpu);
-        }
+        arena::referee::cpus::pin_slot(&arena::referee::cpus::from_here(), 0);
     }
     let cancel = super::cancel_on_ctrl_c("interrupted: ending the bots")?;
     let sandbox = args.sandbox.sandbox()?;
