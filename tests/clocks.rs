@@ -160,15 +160,33 @@ fn an_overloaded_machine_is_reported() {
     let _heavy = HEAVY.lock().unwrap_or_else(|p| p.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let map = short_map(dir.path(), 4);
-    // A load the arena did not cause: twice as many busy processes as cores.
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let hogs: Vec<std::process::Child> = (0..2 * cores)
-        .map(|_| Command::new("sh").args(["-c", "while :; do :; done"]).stdout(Stdio::null()).spawn().unwrap())
+    // A load the arena did not cause, on the CPU the duel keeps to: the arena is started on
+    // CPU 0 (`taskset`), so its match keeps to CPU 0, where three busy processes also run. Each
+    // thinking bot then gets about a fifth of the CPU where its fair share is a half.
+    let hogs: Vec<std::process::Child> = (0..3)
+        .map(|_| {
+            Command::new("taskset")
+                .args(["-c", "0", "sh", "-c", "while :; do :; done"])
+                .stdout(Stdio::null())
+                .spawn()
+                .unwrap()
+        })
         .collect();
     let (spinner, sleeper) = (thinker("spin 300"), thinker("sleep 300"));
-    let (result, _, loud) = duel_on(&map, &[], [&spinner, &spinner]);
+    let on_cpu0 = |bots: [&str; 2]| {
+        let out = Command::new("taskset")
+            .args(["-c", "0", &bin("arena"), "duel", "--json", "--seed", "3", "--map", &map, "--no-replay"])
+            .args(bots)
+            .current_dir(root())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+        (result, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (result, loud) = on_cpu0([&spinner, &spinner]);
     // The control: bots that sleep while they think wait for no CPU, whatever the load.
-    let (_, _, quiet) = duel_on(&map, &[], [&sleeper, &sleeper]);
+    let (_, quiet) = on_cpu0([&sleeper, &sleeper]);
     for mut h in hogs {
         let _ = h.kill();
         let _ = h.wait();
