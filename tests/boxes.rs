@@ -400,8 +400,11 @@ fn cannot_rewrite_the_tests_it_is_checked_against() {
         args.extend_from_slice(extra);
         args.push(&bot);
         let out = arena(&args);
-        let reports: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-        reports.as_array().map_or(0, |r| r.iter().filter(|t| t["passed"] == true).count())
+        let reports: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+        let reports = reports.as_array().expect("one report per test");
+        assert_eq!(reports.len(), 20, "every test was played");
+        reports.iter().filter(|t| t["passed"] == true).count()
     };
     assert_eq!(run(&[]), 0, "waiting passes no test");
     assert_eq!(std::fs::read(tests.join("test7.txt")).unwrap(), before, "the tests are untouched");

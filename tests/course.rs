@@ -31,6 +31,16 @@ fn the_waiter_fails_every_test_with_a_reason() {
 }
 
 #[test]
+fn json_output_is_the_reports_alone() {
+    let (stdout, stderr, code) = run(&["test", &bin("greedy"), "--only", "2", "--json"]);
+    assert_eq!(code, 1, "a failed test still fails the run");
+    let reports: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    let report = &reports[0];
+    assert_eq!((report["number"].as_u64(), report["passed"].as_bool()), (Some(2), Some(false)), "{report}");
+    assert!(stderr.contains("0 passed, 1 failed"), "the count goes to stderr: {stderr}");
+}
+
+#[test]
 fn a_test_below_its_minimum_or_forfeited_says_so() {
     let (stdout, _, code) = run(&["test", &bin("greedy"), "--only", "2"]);
     assert_eq!(code, 1);

@@ -84,9 +84,8 @@ fn every_sample_bot_and_the_doc_example_finish_every_map_where_finishing_is_poss
         // Every single-player test.
         let out = arena(&["test", &bot, "--json"]);
         let stdout = String::from_utf8_lossy(&out.stdout);
-        // The reports, then the line `N passed, M failed`.
-        let json = stdout.trim_end().rsplit_once('\n').map_or("", |(reports, _)| reports);
-        let reports: serde_json::Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+        // The reports alone (the line `N passed, M failed` goes to stderr).
+        let reports: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
         for (path, spec) in maps_in("maps/tests") {
             let number: usize = path.file_stem().unwrap().to_str().unwrap()[4..].parse().unwrap();
             let report = reports.as_array().unwrap().iter().find(|r| r["number"] == number).unwrap();

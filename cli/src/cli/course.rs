@@ -67,9 +67,12 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
         reports.push(report);
     }
     if args.json {
+        // stdout holds the JSON alone, so that it parses; the count goes to stderr.
         say!("{}", arena::safe_text::json(&reports, true)?);
+        tell!("{passed} passed, {failed} failed");
+    } else {
+        say!("{passed} passed, {failed} failed");
     }
-    say!("{passed} passed, {failed} failed");
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
