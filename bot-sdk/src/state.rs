@@ -222,7 +222,11 @@ impl GameState {
                 };
                 self.apply(&[mine, opp_move]);
             }
-            Mode::Test => self.apply(&[None, opp_move]),
+            Mode::Test => {
+                if let Some(p) = opp_move {
+                    self.scripted_move(p);
+                }
+            }
         }
         self.tick = tick;
         // The opponent's move of tick t-1 is known now: did it end its game?
@@ -242,6 +246,22 @@ impl GameState {
             (Mode::Duel, _) => self.pending = Some(action),
             (Mode::Test, Action::Move(p)) => self.apply(&[Some(p), None]),
             (Mode::Test, Action::Wait) => {}
+        }
+    }
+
+    /// A test's scripted opponent moves as the arena moves it: unchecked, onto `p`, taking
+    /// whatever lies there, and scoring nothing (it is a recording, not a player). A `J` it
+    /// takes is noted, since its later moves may be jumps.
+    fn scripted_move(&mut self, p: Pos) {
+        self.opponent.pos = p;
+        let Some(item) = self.grid.get(p).filter(|c| c.is_collectable()) else { return };
+        self.grid.set(p, Cell::Floor);
+        if item == Cell::Jump {
+            self.opponent.jump = true;
+            self.paths.with(|c| {
+                c.from_me = None;
+                c.to.clear();
+            });
         }
     }
 
@@ -298,7 +318,11 @@ mod tests {
         let mut s = GameState::from_header(HEADER, Mode::Test).unwrap();
         s.on_tick(1, Action::Move(Pos::new(0, 2)));
         assert_eq!(s.grid.get(Pos::new(0, 2)), Some(Cell::Floor), "the opponent took the 9 first");
-        assert_eq!(s.opponent.score, 9);
+        assert_eq!(
+            (s.opponent.pos, s.opponent.score),
+            (Pos::new(0, 2), 0),
+            "a recording scores nothing, as in the arena"
+        );
         s.commit(Action::Move(Pos::new(0, 2)));
         assert_eq!((s.me.pos, s.me.score), (Pos::new(0, 2), 0));
     }
