@@ -1,6 +1,7 @@
 //! Tournament configuration: the TOML file, command-line overrides, and the resolved form
 //! recorded in `tournament.json`.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -134,12 +135,16 @@ pub struct TournamentConfig {
     /// rotation of the seats, so that nobody always moves first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seats: Option<usize>,
-    /// Board size `WIDTHxHEIGHT` for games without map files (Atoms).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub size: Option<String>,
-    /// Rounds per match, for games that have them (Tactics; default: the game's own).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rounds: Option<u32>,
+    /// The game's parameters, by name, as written (`[params]` with `size = "6x5"` for Atoms,
+    /// `rounds = 3` for Tactics): each game declares its own, checked when the league starts.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "param_values")]
+    pub params: BTreeMap<String, String>,
+    /// `size` and `rounds` at the top level, as configs and league records written before
+    /// `[params]` have them: read into `params` (see [`TournamentConfig::fold_legacy`]).
+    #[serde(default, skip_serializing, rename = "size")]
+    legacy_size: Option<String>,
+    #[serde(default, skip_serializing, rename = "rounds")]
+    legacy_rounds: Option<u32>,
     /// Base seed: every match's seed derives from it.
     #[serde(default = "one_u64")]
     pub seed: u64,
@@ -185,10 +190,50 @@ fn one_u64() -> u64 {
     1
 }
 
+/// A parameter's value as a string, whether the file wrote `"6x5"`, `3` or `true`.
+fn param_values<'de, D: serde::Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Scalar {
+        Text(String),
+        Whole(i64),
+        Flag(bool),
+    }
+    let map = BTreeMap::<String, Scalar>::deserialize(d)?;
+    Ok(map
+        .into_iter()
+        .map(|(k, v)| {
+            let text = match v {
+                Scalar::Text(t) => t,
+                Scalar::Whole(n) => n.to_string(),
+                Scalar::Flag(b) => b.to_string(),
+            };
+            (k, text)
+        })
+        .collect())
+}
+
 impl TournamentConfig {
     /// Parses a TOML config; `origin` names it in errors.
     pub fn from_toml(text: &str, origin: &Path) -> Result<Self, TournamentError> {
-        toml::from_str(text).map_err(|e| TournamentError::Config { path: origin.to_path_buf(), message: e.to_string() })
+        let mut config: Self = toml::from_str(text)
+            .map_err(|e| TournamentError::Config { path: origin.to_path_buf(), message: e.to_string() })?;
+        config.fold_legacy().map_err(|message| TournamentError::Config { path: origin.to_path_buf(), message })?;
+        Ok(config)
+    }
+
+    /// Moves the old top-level `size` and `rounds` keys into `params` (an error when both
+    /// forms set the same parameter).
+    pub fn fold_legacy(&mut self) -> Result<(), String> {
+        let legacy = [("size", self.legacy_size.take()), ("rounds", self.legacy_rounds.take().map(|r| r.to_string()))];
+        for (name, value) in legacy {
+            let Some(value) = value else { continue };
+            if self.params.contains_key(name) {
+                return Err(format!("`{name}` is set twice: at the top level and in [params]; keep the [params] one"));
+            }
+            self.params.insert(name.to_string(), value);
+        }
+        Ok(())
     }
 
     /// Reads a TOML config file; its relative paths (maps, `out`, bots' `cwd` and the files
@@ -262,7 +307,6 @@ impl TournamentConfig {
         if seats < 2 || seats > self.bots.len() {
             return bad(format!("`seats` must be 2 to the number of bots ({}), not {seats}", self.bots.len()));
         }
-        self.board_size()?;
         Ok(())
     }
 
@@ -271,19 +315,13 @@ impl TournamentConfig {
         self.seats.unwrap_or(2)
     }
 
-    /// The `size` setting as (width, height).
-    pub fn board_size(&self) -> Result<Option<(usize, usize)>, TournamentError> {
-        let Some(size) = &self.size else { return Ok(None) };
-        let parsed = size.split_once('x').and_then(|(w, h)| Some((w.trim().parse().ok()?, h.trim().parse().ok()?)));
-        parsed
-            .map(Some)
-            .ok_or_else(|| TournamentError::Invalid(format!("`size` must be WIDTHxHEIGHT, such as 6x5, not `{size}`")))
-    }
-
-    /// What each match is played on: the map files, or one plain board for games without maps.
+    /// What each match is played on: the map files, or one plain board for games without maps,
+    /// named for the parameters' values (`board-6x5`; `board-default` without any).
     pub fn boards(&self) -> Vec<PathBuf> {
         if self.maps.is_empty() {
-            vec![PathBuf::from(format!("board-{}", self.size.as_deref().unwrap_or("default")))]
+            let values: Vec<&str> = self.params.values().map(String::as_str).collect();
+            let name = if values.is_empty() { "default".to_string() } else { values.join("-") };
+            vec![PathBuf::from(format!("board-{name}"))]
         } else {
             self.maps.clone()
         }
@@ -295,12 +333,7 @@ impl TournamentConfig {
             map: (!self.maps.is_empty()).then(|| board.to_path_buf()),
             text,
             players: Some(self.seats()),
-            params: self
-                .size
-                .iter()
-                .map(|size| ("size".to_string(), size.clone()))
-                .chain(self.rounds.map(|rounds| ("rounds".to_string(), rounds.to_string())))
-                .collect(),
+            params: self.params.clone(),
         }
     }
 }
@@ -405,6 +438,24 @@ mod tests {
         assert!(err.contains("games"), "{err}");
         let err = TournamentConfig::from_toml("colour = 1", Path::new("t.toml")).unwrap_err().to_string();
         assert!(err.contains("unknown field `colour`"), "{err}");
+    }
+
+    #[test]
+    fn game_parameters_come_from_params_or_the_old_top_level_keys() {
+        let parse = |text: &str| TournamentConfig::from_toml(text, Path::new("t.toml"));
+        let c = parse("[params]\nsize = \"5x4\"\nrounds = 3").unwrap();
+        let want = BTreeMap::from([("rounds".to_string(), "3".to_string()), ("size".to_string(), "5x4".to_string())]);
+        assert_eq!(c.params, want, "a number is kept as written");
+        assert_eq!(c.match_options(Path::new("board"), None).params, want);
+        assert_eq!(c.boards(), vec![PathBuf::from("board-3-5x4")]);
+        // Configs and league records from before [params]: the same league, the same boards.
+        let old = parse("size = \"5x4\"\nrounds = 3").unwrap();
+        assert_eq!((old.params.clone(), old.boards()), (want, c.boards()));
+        let json = serde_json::to_value(&old).unwrap();
+        assert!(json["params"]["size"] == "5x4" && json.get("size").is_none(), "written the new way: {json}");
+        let err = parse("size = \"5x4\"\n[params]\nsize = \"6x5\"").unwrap_err().to_string();
+        assert!(err.starts_with("t.toml: ") && err.contains("`size` is set twice"), "{err}");
+        assert_eq!(parse("").unwrap().boards(), vec![PathBuf::from("board-default")]);
     }
 
     #[test]

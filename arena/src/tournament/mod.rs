@@ -116,8 +116,12 @@ impl TournamentRecord {
     pub fn load(dir: &Path) -> Result<Self, TournamentError> {
         let path = dir.join(TOURNAMENT_FILE);
         let text = std::fs::read(&path).map_err(|e| TournamentError::io(&path, e))?;
-        serde_json::from_slice(&text)
-            .map_err(|e| TournamentError::Config { path, message: format!("not a tournament record: {e}") })
+        let mut record: Self = serde_json::from_slice(&text).map_err(|e| TournamentError::Config {
+            path: path.clone(),
+            message: format!("not a tournament record: {e}"),
+        })?;
+        record.config.fold_legacy().map_err(|message| TournamentError::Config { path, message })?;
+        Ok(record)
     }
 
     /// Writes `dir/tournament.json` atomically.
@@ -593,8 +597,11 @@ fn changes(old: &TournamentRecord, new: &TournamentRecord) -> Vec<String> {
         out.push("maps changed: the matches on new or changed maps are played".to_string());
     }
     let (a, b) = (&old.config, &new.config);
-    if a.limits != b.limits || a.seed != b.seed || a.game != b.game || a.seats != b.seats || a.rounds != b.rounds {
-        out.push("game settings (limits, seed, seats or rounds) changed: every match is played again".to_string());
+    if a.limits != b.limits || a.seed != b.seed || a.game != b.game || a.seats != b.seats || a.params != b.params {
+        out.push(
+            "game settings (limits, seed, seats or the game's parameters) changed: every match is played again"
+                .to_string(),
+        );
     }
     if a.games != b.games {
         out.push(format!("games per pairing and map: {} -> {}", a.games, b.games));

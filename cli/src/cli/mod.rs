@@ -246,15 +246,12 @@ pub struct TournamentArgs {
     /// The game (default: the config's, else resource-rush).
     #[arg(long)]
     pub game: Option<String>,
-    /// Bots per match (Atoms: 2 to 6).
+    /// Bots per match (default 2; the game says how many it allows).
     #[arg(long)]
     pub seats: Option<usize>,
-    /// Board size WIDTHxHEIGHT for games without maps (Atoms).
-    #[arg(long)]
-    pub size: Option<String>,
-    /// Rounds per match, for games that have them (Tactics).
-    #[arg(long)]
-    pub rounds: Option<u32>,
+    /// The game's parameters, from the flags each game declares (`--size`, `--rounds`).
+    #[arg(skip)]
+    pub params: BTreeMap<String, String>,
     /// Base seed for every match's seed.
     #[arg(long)]
     pub seed: Option<u64>,
@@ -589,16 +586,27 @@ pub fn log_peak_memory() {
 /// The command line with what the games bring: each game's parameters as flags of `arena
 /// duel` (`--size` for Atoms, `--rounds` for Tactics), and the limits' defaults in `--help`.
 pub fn command(games: &Registry) -> clap::Command {
-    Cli::command().mut_subcommand("duel", |mut duel| {
-        for (id, default) in LimitArgs::defaults() {
-            duel = duel.mut_arg(id, |arg| {
-                let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
-                arg.help(format!("{help} [default: {default}]"))
-            });
-        }
-        game_param_flags(duel, games)
-    })
+    Cli::command()
+        .mut_subcommand("duel", |mut duel| {
+            for (id, default) in LimitArgs::defaults() {
+                duel = duel.mut_arg(id, |arg| {
+                    let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
+                    arg.help(format!("{help} [default: {default}]"))
+                });
+            }
+            game_param_flags(duel, games)
+        })
+        .mut_subcommand("tournament", |tournament| game_param_flags(tournament, games))
+        .mut_subcommand("build", |build| {
+            // The run's own flags, which a build refuses (it shares the tournament's options):
+            // kept out of its --help.
+            let build = BUILD_REFUSES.iter().fold(build, |b, id| b.mut_arg(*id, |arg| arg.hide(true)));
+            game_param_flags(build, games)
+        })
 }
+
+/// The options of `arena tournament` that `arena build` refuses.
+const BUILD_REFUSES: [&str; 4] = ["resume", "shard", "rerun", "json"];
 
 /// One `--NAME VALUE` flag per parameter name any game declares; its help says which games
 /// take it, what it sets and its default.
@@ -641,8 +649,11 @@ impl Cli {
     /// The command line from what clap matched, the games' parameters included.
     fn from_matches(matches: &ArgMatches, games: &Registry) -> Result<Cli, clap::Error> {
         let mut cli = Cli::from_arg_matches(matches)?;
-        if let (Command::Duel(args), Some(("duel", duel))) = (&mut cli.command, matches.subcommand()) {
-            args.params = game_params(duel, games);
+        match (&mut cli.command, matches.subcommand()) {
+            (Command::Duel(args), Some((_, sub))) => args.params = game_params(sub, games),
+            (Command::Tournament(args), Some((_, sub))) => args.params = game_params(sub, games),
+            (Command::Build(args), Some((_, sub))) => args.tournament.params = game_params(sub, games),
+            _ => {}
         }
         Ok(cli)
     }
@@ -701,5 +712,31 @@ mod tests {
         let help = command(&games).find_subcommand_mut("duel").unwrap().render_long_help().to_string();
         assert!(help.contains("atoms: the size of the board") && help.contains("[default: 6x5]"), "{help}");
         assert!(help.contains("Milliseconds for each later answer [default: 1000]"), "{help}");
+    }
+
+    #[test]
+    fn leagues_take_the_games_parameters_too() {
+        let games = arena::games::registry();
+        let tournament = parse(&games, &["arena", "tournament", "--game", "atoms", "--size", "5x5", "--rounds", "2"]);
+        let Ok(Cli { command: Command::Tournament(args), .. }) = tournament else { panic!("a tournament") };
+        let want = BTreeMap::from([("rounds".to_string(), "2".to_string()), ("size".to_string(), "5x5".to_string())]);
+        assert_eq!(args.params, want);
+        let Ok(Cli { command: Command::Build(args), .. }) =
+            parse(&games, &["arena", "build", "c.toml", "--size", "4x4"])
+        else {
+            panic!("a build")
+        };
+        assert_eq!(args.tournament.params, BTreeMap::from([("size".to_string(), "4x4".to_string())]));
+        assert!(parse(&Registry::default(), &["arena", "tournament", "--size", "4x4"]).is_err(), "no game, no flag");
+        // A build's help leaves out the run's flags it refuses; the tournament's shows them.
+        let mut command = command(&games);
+        let build = command.find_subcommand_mut("build").unwrap().render_long_help().to_string();
+        let offers = |help: &str, flag: &str| help.lines().any(|l| l.trim_start().starts_with(&format!("--{flag}")));
+        for flag in BUILD_REFUSES {
+            assert!(!offers(&build, flag), "--{flag} in {build}");
+        }
+        assert!(offers(&build, "size") && offers(&build, "exclude"), "{build}");
+        let tournament = command.find_subcommand_mut("tournament").unwrap().render_long_help().to_string();
+        assert!(BUILD_REFUSES.iter().all(|flag| offers(&tournament, flag)), "{tournament}");
     }
 }

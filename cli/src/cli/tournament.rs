@@ -36,7 +36,9 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
             || !args.exclude.is_empty()
             || args.games.is_some()
             || args.seed.is_some()
-            || args.game.is_some();
+            || args.game.is_some()
+            || args.seats.is_some()
+            || !args.params.is_empty();
         if changes {
             bail!("a shard plays the league as `arena build` prepared it: change the league with `arena build` (or --resume without --shard), then start the shards");
         }
@@ -93,8 +95,7 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
     config.games = args.games.unwrap_or(config.games);
     config.game = args.game.clone().unwrap_or(config.game);
     config.seats = args.seats.or(config.seats);
-    config.size = args.size.clone().or(config.size);
-    config.rounds = args.rounds.or(config.rounds);
+    config.params.extend(args.params.clone());
     config.seed = args.seed.unwrap_or(config.seed);
     config.jobs = args.jobs.or(config.jobs);
     config.build_timeout_s = args.build_timeout_s.or(config.build_timeout_s);
