@@ -12,6 +12,9 @@ use std::sync::Mutex;
 /// Games per chunk (the unit of work and of seeding).
 pub const CHUNK: u64 = 1 << 14;
 
+/// Games played side by side by the table walk (see `Markov::play_many`).
+const LANES: usize = 8;
+
 /// wyrand: small, fast, good enough for dice.
 struct Wy(u64);
 
@@ -215,8 +218,9 @@ impl Markov {
         Markov { players, ids, dice, next }
     }
 
-    /// Plays one game from the starting state; returns its turns.
-    #[inline]
+    /// Plays one game from the starting state; returns its turns (what each lane of
+    /// [`Markov::play_many`] does, checked against it).
+    #[cfg(test)]
     fn play(&self, start: u16, dice: &mut Dice) -> u32 {
         let mut state = start;
         let mut turns = 0;
@@ -228,6 +232,51 @@ impl Markov {
                 return turns;
             }
         }
+    }
+
+    /// Plays `count` games with dice seeded from `seed`; returns the sum of their turns and
+    /// of the squares. Each game is one chain of dependent table look-ups, so [`LANES`] games
+    /// are played side by side, each with its own dice, for the memory loads to overlap.
+    fn play_many(&self, seed: u64, count: u64) -> (u64, u128) {
+        let start = self.start();
+        let mut dice: [Dice; LANES] = std::array::from_fn(|lane| Dice::new(splitmix(seed ^ splitmix(lane as u64))));
+        let mut state = [start; LANES];
+        let mut turns = [0u64; LANES];
+        let mut active = [false; LANES];
+        let mut started = 0;
+        for slot in active.iter_mut().take(count.min(LANES as u64) as usize) {
+            *slot = true;
+            started += 1;
+        }
+        let mut live = started;
+        let (mut sum, mut squares) = (0u64, 0u128);
+        while live > 0 {
+            for lane in 0..LANES {
+                if !active[lane] {
+                    continue;
+                }
+                turns[lane] += 1;
+                let here = state[lane] as usize;
+                let k = u32::from(self.dice[here]);
+                let next = self.next[here * 512 + dice[lane].roll_many(k)];
+                if next != OVER {
+                    state[lane] = next;
+                    continue;
+                }
+                let t = turns[lane];
+                sum += t;
+                squares += u128::from(t * t);
+                turns[lane] = 0;
+                state[lane] = start;
+                if started < count {
+                    started += 1;
+                } else {
+                    active[lane] = false;
+                    live -= 1;
+                }
+            }
+        }
+        (sum, squares)
     }
 
     fn start(&self) -> u16 {
@@ -303,14 +352,17 @@ pub fn simulate(players: usize, games: u64, seed: u64, jobs: usize) -> Stats {
                     if c >= chunks {
                         break;
                     }
-                    let mut dice = Dice::new(splitmix(seed ^ splitmix((players as u64) << 32 ^ c)));
+                    let chunk_seed = splitmix(seed ^ splitmix((players as u64) << 32 ^ c));
                     let count = CHUNK.min(games - c * CHUNK);
-                    let start = fast.map_or(0, Markov::start);
+                    if let Some(m) = fast {
+                        let (s, q) = m.play_many(chunk_seed, count);
+                        sum += s;
+                        squares += q;
+                        continue;
+                    }
+                    let mut dice = Dice::new(chunk_seed);
                     for _ in 0..count {
-                        let t = u64::from(match fast {
-                            Some(m) => m.play(start, &mut dice),
-                            None => play(&mut chips, &mut dice, table),
-                        });
+                        let t = u64::from(play(&mut chips, &mut dice, table));
                         sum += t;
                         squares += u128::from(t * t);
                     }
@@ -447,6 +499,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn games_side_by_side_are_the_games_one_by_one() {
+        let m = markov(3).unwrap();
+        let lane_dice = |lane: usize| Dice::new(splitmix(77 ^ splitmix(lane as u64)));
+        for count in 1..=LANES as u64 {
+            let one_by_one: Vec<u64> =
+                (0..count as usize).map(|lane| u64::from(m.play(m.start(), &mut lane_dice(lane)))).collect();
+            let sum = one_by_one.iter().sum();
+            let squares = one_by_one.iter().map(|&t| u128::from(t * t)).sum();
+            assert_eq!(m.play_many(77, count), (sum, squares), "{count} games");
+        }
+        // Lanes start new games as theirs end: every game is counted once.
+        let (sum, _) = m.play_many(5, 10_000);
+        assert!((20.0..30.0).contains(&(sum as f64 / 10_000.0)), "3-player games last about 24.5 turns");
     }
 
     #[test]
