@@ -76,11 +76,30 @@ fn a_slow_bot_uses_up_its_total_time_on_the_wall_clock() {
 #[test]
 fn a_line_over_the_size_limit_is_malformed() {
     forfeits(&script("longline.sh"), "malformed");
+    says_which_line_failed(&script("longline.sh"), "too_long", "longer than the limit on an answer's length");
 }
 
 #[test]
 fn a_line_that_is_not_utf8_is_malformed() {
     forfeits(&script("binary.sh"), "malformed");
+    says_which_line_failed(&script("binary.sh"), "not_utf8", "not valid UTF-8");
+}
+
+/// The replay records which of the two unreadable lines it was, and the result says it.
+fn says_which_line_failed(bad: &str, failure: &str, detail: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let (r, replay) = duel(dir.path(), "fire.txt", &FAST, [bad, &bin("greedy")]);
+    let said = r["players"][0]["detail"].as_str().unwrap_or_default();
+    assert!(said.contains(detail), "{r}");
+    let replay: serde_json::Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+    let failures: Vec<&serde_json::Value> = replay["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["replies"].as_array().unwrap())
+        .filter_map(|reply| reply.get("failure"))
+        .collect();
+    assert_eq!(failures, [failure], "{replay}");
 }
 
 #[test]

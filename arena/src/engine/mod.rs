@@ -55,7 +55,12 @@ pub enum Failure {
     Crash,
     /// A line arrived that no prompt asked for.
     ExtraOutput,
-    /// The line was too long or not UTF-8.
+    /// The line was longer than the limit on an answer's length.
+    TooLong,
+    /// The line was not valid UTF-8.
+    NotUtf8,
+    /// The line was too long or not UTF-8: what replays recorded before the two were told
+    /// apart (still read, never recorded now).
     Malformed,
     /// The bot hit its CPU-time limit.
     Cpu,
@@ -70,7 +75,7 @@ impl Failure {
             Failure::Timeout => ForfeitReason::Timeout,
             Failure::Crash => ForfeitReason::Crash,
             Failure::ExtraOutput => ForfeitReason::ExtraOutput,
-            Failure::Malformed => ForfeitReason::Malformed,
+            Failure::TooLong | Failure::NotUtf8 | Failure::Malformed => ForfeitReason::Malformed,
             Failure::Cpu => ForfeitReason::Cpu,
             Failure::Memory => ForfeitReason::Memory,
         }
@@ -83,6 +88,8 @@ impl Failure {
             Failure::Timeout => "no answer within the time limit".to_string(),
             Failure::Crash => "the bot exited or closed its stdout".to_string(),
             Failure::ExtraOutput => format!("printed a line that no {prompt} asked for"),
+            Failure::TooLong => "the line was longer than the limit on an answer's length".to_string(),
+            Failure::NotUtf8 => "the line was not valid UTF-8 text (a stray byte, or binary output?)".to_string(),
             Failure::Malformed => "the line was longer than the limit or not valid UTF-8".to_string(),
             Failure::Cpu => "used up its CPU-time limit".to_string(),
             Failure::Memory => "ran out of memory under its limit".to_string(),

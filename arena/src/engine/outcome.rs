@@ -138,4 +138,17 @@ mod tests {
         );
         assert_eq!(ForfeitReason::from("timeout"), ForfeitReason::Timeout);
     }
+
+    #[test]
+    fn unreadable_lines_are_told_apart_and_old_replays_still_read() {
+        use super::super::Failure;
+        for (name, failure) in
+            [("too_long", Failure::TooLong), ("not_utf8", Failure::NotUtf8), ("malformed", Failure::Malformed)]
+        {
+            assert_eq!(serde_json::from_value::<Failure>(serde_json::json!(name)).unwrap(), failure);
+            assert_eq!(serde_json::to_value(failure).unwrap(), serde_json::json!(name));
+            assert_eq!(failure.reason(), ForfeitReason::Malformed, "all three forfeit as `malformed`");
+        }
+        assert_ne!(Failure::TooLong.describe("TICK"), Failure::NotUtf8.describe("TICK"));
+    }
 }

@@ -303,7 +303,8 @@ impl BotProcess {
                         *raw_len = raw;
                         Reply::Line(line)
                     }
-                    Some(BotLine::TooLong) | Some(BotLine::NotUtf8) => Reply::Failed(Failure::Malformed),
+                    Some(BotLine::TooLong) => Reply::Failed(Failure::TooLong),
+                    Some(BotLine::NotUtf8) => Reply::Failed(Failure::NotUtf8),
                     Some(BotLine::Eof) | None => Reply::Failed(Failure::Crash),
                 }
             };
