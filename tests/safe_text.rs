@@ -211,7 +211,7 @@ fn every_output_path_shows_bot_text_safely() {
                 let quoted = raw.split_whitespace().next().unwrap();
                 assert!(detail.contains(quoted), "{mode}: the detail quotes the answer: {detail:?}");
             }
-            None => assert_eq!(reply["failure"], "malformed", "{mode}: not UTF-8"),
+            None => assert_eq!(reply["failure"], "not_utf8", "{mode}: not UTF-8"),
         }
         replays.push(replay);
     }

@@ -100,6 +100,10 @@ pub struct MatchRef {
     pub log: Option<String>,
 }
 
+/// The most matches `leaderboard.md` lists for one bot (a 300-bot league's would make a file
+/// of tens of megabytes that no Markdown viewer opens).
+pub const MARKDOWN_MATCHES: usize = 100;
+
 /// What a run was: shown on every page and in `leaderboard.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunFacts {
@@ -425,7 +429,8 @@ impl Leaderboard {
     }
 
     /// The leaderboard as Markdown: the table (each bot linking to its list of matches), then
-    /// every bot's matches with the opponents' scores, forfeits and links to replays and logs.
+    /// every bot's matches with the opponents' scores, forfeits and links to replays and logs
+    /// (up to [`MARKDOWN_MATCHES`] per bot: a large league's file stays readable).
     pub fn markdown(&self, title: &str) -> String {
         let md = safe_text::markdown;
         let mut out = format!("# {}\n\n{}\n\n", md(title), self.played_text());
@@ -461,6 +466,15 @@ impl Leaderboard {
             }
             if row.matches.is_empty() {
                 out.push_str("No matches.\n");
+                continue;
+            }
+            if row.matches.len() > MARKDOWN_MATCHES {
+                let _ = writeln!(
+                    out,
+                    "{} matches, too many to list here: each is on the bot's page of the league's pages \
+                     (`index.html`) and in `results.jsonl`.",
+                    row.matches.len()
+                );
                 continue;
             }
             for m in &row.matches {
@@ -622,6 +636,18 @@ mod tests {
         assert!(lb.rows[0].rating > 1500.0 && b.rating < 1500.0);
         assert_eq!(lb.rows[0].matches.len(), 2);
         assert_eq!((lb.matches, lb.scheduled), (4, 6));
+    }
+
+    #[test]
+    fn markdown_lists_a_bots_matches_up_to_a_cap() {
+        let many = |n: usize| -> Vec<ResultLine> {
+            (0..n).map(|k| result(&k.to_string(), ["a", "b"], [1, 0], None)).collect()
+        };
+        let listed = compute(&names(), &BTreeMap::new(), &many(MARKDOWN_MATCHES), 0, false).markdown("t");
+        assert_eq!(listed.lines().filter(|l| l.starts_with("- ")).count(), 2 * MARKDOWN_MATCHES);
+        let capped = compute(&names(), &BTreeMap::new(), &many(MARKDOWN_MATCHES + 1), 0, false).markdown("t");
+        assert_eq!(capped.lines().filter(|l| l.starts_with("- ")).count(), 0, "{capped}");
+        assert!(capped.contains(&format!("{} matches, too many to list here", MARKDOWN_MATCHES + 1)));
     }
 
     #[test]
