@@ -295,29 +295,105 @@ pub fn changed(before: &Stamp, after: &Stamp) -> Vec<String> {
     out
 }
 
-/// A short label for the submission in `folder`: its git commit (with `+changes` when the
-/// work tree differs from it), if it is in a git work tree.
+/// A short label for the submission in `folder`: its git commit, if it is in a git work tree.
+///
+/// Read from the repository's files, never by running git: git acts on a repository's own
+/// configuration (`core.fsmonitor`, filters), which is the student's, and the arena may be
+/// root. Only regular files are read (no symbolic links), and only a commit id comes out.
 pub fn git_label(folder: &Path) -> Option<String> {
-    let git = |args: &[&str]| {
-        std::process::Command::new("git")
-            .arg("-C")
-            .arg(folder)
-            .args(args)
-            .stdin(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    let folder = std::path::absolute(folder).ok()?;
+    let gitdir = folder.ancestors().find_map(|dir| git_dir(&dir.join(".git")))?;
+    // A linked work tree keeps its HEAD in its own folder and the refs in the common one.
+    let common = match plain_file(&gitdir.join("commondir")) {
+        Some(text) => gitdir.join(text.trim()),
+        None => gitdir.clone(),
     };
-    let commit = git(&["rev-parse", "--short", "HEAD"]).filter(|c| !c.is_empty())?;
-    let dirty = git(&["status", "--porcelain", "--", "."]).is_some_and(|s| !s.is_empty());
-    Some(if dirty { format!("{commit}+changes") } else { commit })
+    let head = plain_file(&gitdir.join("HEAD"))?;
+    let id = match head.trim().strip_prefix("ref: ") {
+        None => head.trim().to_string(),
+        Some(name) if name.starts_with("refs/") && !name.split('/').any(|part| part == "..") => {
+            match plain_file(&common.join(name)) {
+                Some(text) => text.trim().to_string(),
+                None => plain_file(&common.join("packed-refs"))?
+                    .lines()
+                    .find_map(|line| line.strip_suffix(name).map(|id| id.trim().to_string()))?,
+            }
+        }
+        Some(_) => return None,
+    };
+    let is_id = matches!(id.len(), 40 | 64) && id.bytes().all(|b| b.is_ascii_hexdigit());
+    is_id.then(|| id[..7].to_string())
+}
+
+/// The git folder `.git` names: the folder itself, or the one a `gitdir: PATH` file points to.
+fn git_dir(dot_git: &Path) -> Option<PathBuf> {
+    let meta = std::fs::symlink_metadata(dot_git).ok()?;
+    if meta.is_dir() {
+        return Some(dot_git.to_path_buf());
+    }
+    let text = plain_file(dot_git)?;
+    let target = PathBuf::from(text.trim().strip_prefix("gitdir: ")?);
+    let target = dot_git.parent()?.join(target);
+    std::fs::symlink_metadata(&target).ok()?.is_dir().then_some(target)
+}
+
+/// A small regular file's text (`None` for a symbolic link, anything else or a large file).
+fn plain_file(path: &Path) -> Option<String> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > 1 << 20 {
+        return None;
+    }
+    std::fs::read_to_string(path).ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Runs git in `dir` (for setting up repositories; never what the arena does).
+    fn git(dir: &Path, args: &[&str]) -> std::process::Output {
+        std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .expect("git runs")
+    }
+
+    #[test]
+    fn the_git_label_is_read_without_running_the_students_git_configuration() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("alice");
+        std::fs::create_dir(&repo).unwrap();
+        git(&repo, &["init", "-q"]);
+        std::fs::write(repo.join("bot.py"), "print('WAIT')\n").unwrap();
+        git(&repo, &["add", "."]);
+        git(&repo, &["commit", "-qm", "one"]);
+        let head = String::from_utf8(git(&repo, &["rev-parse", "HEAD"]).stdout).unwrap();
+        // The attack: a command git runs by itself, from the repository's own configuration.
+        let marker = dir.path().join("pwned");
+        let hook = format!("touch {}", marker.display());
+        git(&repo, &["config", "core.fsmonitor", &hook]);
+        assert_eq!(git_label(&repo), Some(head[..7].to_string()));
+        assert_eq!(git_label(&repo.join("sub-folder-that-does-not-matter")), Some(head[..7].to_string()));
+        assert!(!marker.exists(), "reading the label ran nothing");
+        // The control: git itself runs it.
+        git(&repo, &["status", "--porcelain"]);
+        assert!(marker.exists(), "the control: `git status` runs the repository's fsmonitor");
+        // Packed refs, and a detached HEAD.
+        git(&repo, &["pack-refs", "--all"]);
+        assert_eq!(git_label(&repo), Some(head[..7].to_string()), "from packed-refs");
+        std::fs::write(repo.join(".git/HEAD"), &head).unwrap();
+        assert_eq!(git_label(&repo), Some(head[..7].to_string()), "detached");
+        // A HEAD that is a link elsewhere, or not a commit id, gives no label.
+        std::fs::remove_file(repo.join(".git/HEAD")).unwrap();
+        std::os::unix::fs::symlink("/etc/hostname", repo.join(".git/HEAD")).unwrap();
+        assert_eq!(git_label(&repo), None);
+        std::fs::remove_file(repo.join(".git/HEAD")).unwrap();
+        std::fs::write(repo.join(".git/HEAD"), "ref: refs/../../../etc/passwd\n").unwrap();
+        assert_eq!(git_label(&repo), None);
+        assert_eq!(git_label(dir.path()), None, "not a repository");
+    }
 
     fn bot(dir: &Path, command: &str) -> BotEntry {
         BotEntry {
