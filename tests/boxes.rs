@@ -107,6 +107,21 @@ fn cannot_kill_or_stop_the_opponent() {
 }
 
 #[test]
+fn cannot_leave_a_note_in_a_kernel_keyring_for_a_later_match() {
+    // Kernel keyrings belong to a user id, not to a namespace: a note left there would outlive
+    // the match (a bot's own next game could read the opponent's moves, an accomplice its hints).
+    let normal = normal_score();
+    let note = token();
+    unharmed(&against_victim(|_| format!("keyring-leave {note}"), true), normal);
+    unharmed(&against_victim(|_| format!("keyring-find {note}"), true), normal);
+    // The control: without the box, the note is left in one match and found in the next.
+    let left = against_victim(|_| format!("keyring-leave {note}"), false);
+    assert_eq!(left.forfeit(0).as_deref(), Some("invalid_move"), "the control left a note: {}", left.result);
+    let found = against_victim(|_| format!("keyring-find {note}"), false);
+    assert_eq!(found.forfeit(0).as_deref(), Some("invalid_move"), "the control found it: {}", found.result);
+}
+
+#[test]
 fn cannot_write_into_the_opponents_stdin_or_read_its_stdout() {
     let normal = normal_score();
     unharmed(&against_victim(|v| format!("stdin {v}"), true), normal);

@@ -160,6 +160,8 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         }
         "escape" => worked = escape(&arg(1), &arg(2)),
         "tty" => worked = tiocsti(),
+        "keyring-leave" => worked = leave_key(&arg(1)),
+        "keyring-find" => worked = find_key(&arg(1)),
         "fds" => worked = open_fds().into_iter().any(|fd| fd > 2),
         "hog-cpu" => {
             for _ in 0..arg(1).parse().unwrap_or(60) {
@@ -420,6 +422,33 @@ fn tiocsti() -> bool {
         // SAFETY: TIOCSTI reads one byte from the pointer.
         unsafe { libc::ioctl(fd, libc::TIOCSTI, c as *const u8) == 0 }
     })
+}
+
+/// Leaves a note in the user's kernel keyring that any user may see and read: what a later
+/// match's bot could find (see `find_key`).
+fn leave_key(name: &str) -> bool {
+    let (kind, desc, note) = (c"user", CString::new(format!("arena-note-{name}")).unwrap(), b"moves: 3 4 5");
+    const KEY_SPEC_USER_KEYRING: libc::c_long = -4;
+    const KEYCTL_SETPERM: libc::c_long = 5;
+    // SAFETY: add_key reads the strings and the payload given with their lengths.
+    let id = unsafe {
+        libc::syscall(libc::SYS_add_key, kind.as_ptr(), desc.as_ptr(), note.as_ptr(), note.len(), KEY_SPEC_USER_KEYRING)
+    };
+    // SAFETY: KEYCTL_SETPERM takes two integers. Every permission to everyone.
+    id > 0 && unsafe { libc::syscall(libc::SYS_keyctl, KEYCTL_SETPERM, id, 0x3f3f_3f3f_u32 as libc::c_long) } == 0
+}
+
+/// Finds a note `leave_key` left (in `/proc/keys`, as any user sees it) and removes it.
+fn find_key(name: &str) -> bool {
+    let listing = std::fs::read_to_string("/proc/keys").unwrap_or_default();
+    let wanted = format!("arena-note-{name}:");
+    let Some(line) = listing.lines().find(|l| l.contains(&wanted)) else { return false };
+    if let Some(id) = line.split_whitespace().next().and_then(|id| i64::from_str_radix(id, 16).ok()) {
+        const KEYCTL_INVALIDATE: libc::c_long = 21;
+        // SAFETY: KEYCTL_INVALIDATE takes a key id.
+        unsafe { libc::syscall(libc::SYS_keyctl, KEYCTL_INVALIDATE, id) };
+    }
+    true
 }
 
 fn open_fds() -> Vec<i32> {

@@ -62,6 +62,8 @@ pub(super) struct Plan {
     /// The arena's command line and environment in memory (start, end): the init, a copy of
     /// the arena, blanks them so that the box cannot read them in /proc/1.
     pub wipe: [(usize, usize); 2],
+    /// The system calls the bot may not make (see [`super::syscalls`]), compiled.
+    pub filter: Option<seccompiler::BpfProgram>,
 }
 
 const CLOSE_RANGE_CLOEXEC: libc::c_uint = 4;
@@ -244,6 +246,10 @@ pub(super) unsafe fn enter(plan: &Plan) -> io::Result<()> {
         check(libc::setrlimit(resource, &rl))?;
     }
     drop_privileges(plan.ids)?;
+    if let Some(filter) = &plan.filter {
+        // (Its error holds the errno; building another would allocate after the fork.)
+        seccompiler::apply_filter(filter).map_err(|_| io::Error::last_os_error())?;
+    }
     // Nothing of the arena's but the three pipes survives the exec.
     close_from(3, true);
     Ok(())

@@ -15,6 +15,7 @@
 mod cgroup;
 mod child;
 mod meter;
+mod syscalls;
 
 use std::collections::BTreeSet;
 use std::ffi::CString;
@@ -390,6 +391,7 @@ impl Sandbox {
             ids,
             hostname: cstring("arena".to_string()),
             wipe: arena_strings(),
+            filter: syscalls::filter(),
         };
         // A path through `..` names folders the box may not hold (only the file is bound): the
         // box is given the path the file is bound at.

@@ -1,0 +1,43 @@
+//! The system calls a box refuses, as a seccomp filter: those that reach state no namespace of
+//! the box isolates. Kernel keyrings (`add_key`, `request_key`, `keyctl`) belong to the user
+//! id, not to a namespace: a bot could leave a note there that a later match's bot (its own
+//! next game, an accomplice) reads, even under another box user, and a build running as root
+//! could read root's keys. Everything else is allowed: the namespaces, the box user and the
+//! limits do the rest.
+
+use seccompiler::{BpfProgram, SeccompAction, SeccompFilter, TargetArch};
+
+/// The refused calls.
+const REFUSED: [libc::c_long; 3] = [libc::SYS_add_key, libc::SYS_request_key, libc::SYS_keyctl];
+
+/// The compiled filter (refused calls fail with `ENOSYS`, as on a kernel without keyrings), or
+/// `None` on an architecture the filter compiler does not know.
+pub(super) fn filter() -> Option<BpfProgram> {
+    static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
+    FILTER.get_or_init(compile).clone()
+}
+
+fn compile() -> Option<BpfProgram> {
+    let arch = if cfg!(target_arch = "x86_64") {
+        TargetArch::x86_64
+    } else if cfg!(target_arch = "aarch64") {
+        TargetArch::aarch64
+    } else {
+        tracing::warn!("no system call filter on this architecture: bots may use kernel keyrings");
+        return None;
+    };
+    let rules = REFUSED.iter().map(|&call| (call, Vec::new())).collect();
+    let refused = SeccompAction::Errno(libc::ENOSYS as u32);
+    let compiled = SeccompFilter::new(rules, SeccompAction::Allow, refused, arch).and_then(BpfProgram::try_from);
+    compiled
+        .map_err(|e| tracing::error!("the system call filter does not compile ({e}): bots may use kernel keyrings"))
+        .ok()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_filter_compiles_here() {
+        assert!(super::filter().is_some_and(|f| !f.is_empty()));
+    }
+}
