@@ -9,8 +9,10 @@ use arena_e2e::*;
 use serde_json::Value;
 
 /// Writes a config with `bots` (name, command) on `maps` and returns its path.
+/// (A fixed `secret`, the key of leagues from before secrets were drawn, `seed 5`: two
+/// leagues of the same config then give the bots the same seeds, the ones these tests expect.)
 fn config(dir: &Path, bots: &[(&str, String)], maps: &[&str], extra: &str) -> PathBuf {
-    config_file(&dir.join("tournament.toml"), &format!("seed = 5\ngames = 1\n{extra}"), maps, bots)
+    config_file(&dir.join("tournament.toml"), &format!("seed = 5\ngames = 1\nsecret = \"seed 5\"\n{extra}"), maps, bots)
 }
 
 fn tournament(args: &[&str]) -> (String, String, i32) {
@@ -326,4 +328,61 @@ fn a_default_output_folder_never_reuses_a_taken_name() {
         .collect();
     assert_eq!(made.len(), 1, "{made:?}");
     assert!(dir.path().join("replays").join(&made[0]).join("leaderboard.json").is_file());
+}
+
+#[test]
+fn a_league_without_a_secret_draws_its_own_and_keeps_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = [("random", bin("random")), ("waiter", bin("waiter"))];
+    // No `secret`: the bots' seeds must not follow from the (published) seed alone.
+    let cfg = config_file(&dir.path().join("league.toml"), "seed = 5\ngames = 1", &["fire.txt"], &bots);
+    let run = |out: &Path, resume: bool| {
+        let (cfg, out) = (cfg.display().to_string(), out.display().to_string());
+        let flag = if resume { "--resume" } else { "--out" };
+        let (stdout, stderr, code) = tournament(&["--config", &cfg, flag, &out]);
+        assert_eq!(code, 0, "{stdout}\n{stderr}");
+    };
+    let secret = |out: &Path| {
+        let record: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join("tournament.json")).unwrap()).unwrap();
+        record["config"]["secret"].as_str().unwrap_or_default().to_string()
+    };
+    let seeds = |out: &Path| -> Vec<serde_json::Value> {
+        let mut seeds = Vec::new();
+        for entry in std::fs::read_dir(out.join("replays")).unwrap().flatten() {
+            if !entry.path().to_string_lossy().ends_with(".json.gz") {
+                continue;
+            }
+            let mut bytes = Vec::new();
+            let file = std::fs::File::open(entry.path()).unwrap();
+            std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(file), &mut bytes).unwrap();
+            let replay: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+            seeds.push(replay["seat_seeds"].clone());
+        }
+        seeds.sort_by_key(|s| s.to_string());
+        seeds
+    };
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    run(&a, false);
+    run(&b, false);
+    let (secret_a, secret_b) = (secret(&a), secret(&b));
+    assert_eq!(secret_a.len(), 32, "128 random bits: {secret_a}");
+    assert_ne!(secret_a, secret_b, "each league draws its own");
+    assert_eq!(seeds(&a).len(), 2);
+    assert_ne!(seeds(&a), seeds(&b), "the same seed, other seats' seeds");
+    // A resumed league (the config file still has no secret) keeps its own: matches whose
+    // replays are gone are played again, with the same seeds.
+    let before = seeds(&a);
+    for entry in std::fs::read_dir(a.join("replays")).unwrap().flatten() {
+        std::fs::remove_file(entry.path()).unwrap();
+    }
+    let _ = std::fs::remove_file(a.join("results.jsonl"));
+    run(&a, true);
+    assert_eq!(secret(&a), secret_a);
+    assert_eq!(seeds(&a), before);
+    // It is in the record only: no page, leaderboard or result shows it.
+    for file in ["index.html", "leaderboard.json", "leaderboard.md", "results.jsonl"] {
+        let text = std::fs::read_to_string(a.join(file)).unwrap();
+        assert!(!text.contains(&secret_a), "{file} shows the secret");
+    }
 }

@@ -104,8 +104,14 @@ pub struct TournamentRecord {
     pub boards: Vec<MapFact>,
 }
 
+/// A new league's secret: 128 random bits, in hex.
+fn fresh_secret() -> String {
+    format!("{:032x}", rand::random::<u128>())
+}
+
 impl TournamentConfig {
-    /// What the bots' seeds are keyed with (the config's `secret`, else its seed).
+    /// What the bots' seeds are keyed with: the config's `secret` (a league run draws one when
+    /// the config has none), else its seed (only a record from before that has neither).
     pub fn seat_secret(&self) -> Vec<u8> {
         self.secret.clone().unwrap_or_else(|| format!("seed {}", self.seed)).into_bytes()
     }
@@ -348,6 +354,11 @@ fn plan(
     let existing = results::read_all(out)?;
     if !options.resume && (!existing.is_empty() || previous.is_some()) {
         return Err(TournamentError::Exists(out.to_path_buf()));
+    }
+    // The bots' seeds are keyed with a secret no bot can work out: without one in the config,
+    // the league draws its own and keeps it in its record (resumes and shards read it there).
+    if config.secret.is_none() {
+        config.secret = previous.as_ref().and_then(|p| p.config.secret.clone()).or_else(|| Some(fresh_secret()));
     }
     remove_temporaries(out);
 
