@@ -112,6 +112,28 @@ fn a_bot_that_sleeps_forever_ends_at_the_backstop() {
 }
 
 #[test]
+fn a_bot_that_sleeps_through_every_answer_cannot_stretch_a_game() {
+    // Each answer sleeps 400 ms: under its own backstop (5 x 200 ms), but the game's answers
+    // may take 5 x 300 ms on the clock in all, so the fourth one is cut after 300 ms.
+    let dir = tempfile::tempdir().unwrap();
+    let map = short_map(dir.path(), 10);
+    let limits = ["--startup-ms", "200", "--move-ms", "200", "--total-ms", "300"];
+    let (result, replay, _) = duel_on(&map, &limits, [&thinker("sleep 400"), &thinker("spin 1")]);
+    assert_eq!(result["players"][0]["forfeit"], "timeout", "{result}");
+    let mine = replies(&replay, 0);
+    assert_eq!(mine.len(), 4, "three answers, then the game's wall time ran out: {mine:?}");
+    let (ms, cpu, failure) = mine[3].clone();
+    assert_eq!(failure.as_deref(), Some("timeout"));
+    assert!((250..900).contains(&ms) && cpu < 100, "cut at what was left of 1500 ms: {ms} ms, {cpu} ms of CPU");
+    // The control: with a game total large enough, only each answer's backstop counts, and the
+    // same bot sleeps through all ten rounds.
+    let roomy = ["--startup-ms", "200", "--move-ms", "200", "--total-ms", "100000"];
+    let (result, replay, _) = duel_on(&map, &roomy, [&thinker("sleep 400"), &thinker("spin 1")]);
+    assert_eq!(result["players"][0]["forfeit"], Value::Null, "the control: {result}");
+    assert_eq!(replies(&replay, 0).len(), 10);
+}
+
+#[test]
 fn a_bot_burning_cpu_ends_at_about_its_limit_in_cpu_time() {
     let _heavy = HEAVY.lock().unwrap_or_else(|p| p.into_inner());
     let dir = tempfile::tempdir().unwrap();

@@ -412,6 +412,7 @@ pub fn answer_times(replay: &Replay) -> Vec<AnswerTime> {
     let l = &replay.limits;
     let n = replay.players.len();
     let (mut used, mut answered) = (vec![Duration::ZERO; n], vec![false; n]);
+    let mut wall_used = vec![Duration::ZERO; n];
     let mut out = Vec::new();
     for (i, step) in replay.steps.iter().enumerate() {
         for r in &step.replies {
@@ -425,12 +426,14 @@ pub fn answer_times(replay: &Replay) -> Vec<AnswerTime> {
             };
             let wall = Duration::from_millis(r.ms);
             let cpu = r.cpu_ms.map_or(wall, Duration::from_millis);
-            let (charged, backstop) = match l.clock {
-                ClockKind::Cpu => (cpu, limit.saturating_mul(l.backstop_factor.max(1))),
-                ClockKind::Wall => (wall, limit),
+            let charged = match l.clock {
+                ClockKind::Cpu => cpu,
+                ClockKind::Wall => wall,
             };
+            let backstop = l.backstop(limit, wall_used[p]);
             out.push(AnswerTime { step: i + 1, player: p, wall, cpu, charged, limit, kind, backstop });
             used[p] += charged;
+            wall_used[p] += wall;
             answered[p] = true;
         }
     }

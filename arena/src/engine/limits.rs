@@ -99,6 +99,23 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// The wall time an answer with `limit` may take whatever its CPU time, when the bot's
+    /// answers so far took `wall_used`: the limit itself on the wall clock; on the CPU clock
+    /// `backstop_factor` times the limit, and no more than what is left of `backstop_factor`
+    /// times the game's total (a bot that sleeps just under every answer's backstop cannot
+    /// stretch a game to minutes).
+    pub fn backstop(&self, limit: Duration, wall_used: Duration) -> Duration {
+        let factor = self.backstop_factor.max(1);
+        match self.clock {
+            ClockKind::Wall => limit,
+            ClockKind::Cpu => {
+                limit.saturating_mul(factor).min(self.total.saturating_mul(factor).saturating_sub(wall_used))
+            }
+        }
+    }
+}
+
 /// Limits as chosen on a command line or in a config file, in milliseconds: each one left
 /// out keeps its default. [`LimitChoices::limits`] is where choices meet the defaults.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -160,6 +177,17 @@ mod millis {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_games_answers_share_one_wall_backstop() {
+        let ms = Duration::from_millis;
+        let l = Limits { total: ms(300), ..Limits::default() };
+        assert_eq!(l.backstop(ms(200), ms(0)), ms(1000), "five times the answer's limit");
+        assert_eq!(l.backstop(ms(200), ms(1200)), ms(300), "what is left of five times the total");
+        assert_eq!(l.backstop(ms(200), ms(2000)), ms(0));
+        let wall = Limits { clock: ClockKind::Wall, ..l };
+        assert_eq!(wall.backstop(ms(200), ms(2000)), ms(200), "the wall clock is the limit itself");
+    }
 
     #[test]
     fn choices_override_only_what_they_name() {

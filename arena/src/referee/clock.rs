@@ -29,11 +29,11 @@ pub struct AnswerClock {
 const MIN_LOOK: Duration = Duration::from_millis(2);
 
 impl AnswerClock {
-    /// An answer allowed `limit` on `kind`'s clock; with the CPU clock, wall time is cut at
-    /// `backstop_factor` times the limit; `parallel` is how many cores the box may use.
-    pub fn new(kind: ClockKind, limit: Duration, backstop_factor: u32, parallel: u32) -> AnswerClock {
+    /// An answer allowed `limit` on `kind`'s clock and `backstop` of wall time whatever its CPU
+    /// time ([`crate::engine::Limits::backstop`]); `parallel` is how many cores the box may use.
+    pub fn new(kind: ClockKind, limit: Duration, backstop: Duration, parallel: u32) -> AnswerClock {
         let backstop = match kind {
-            ClockKind::Cpu => limit.saturating_mul(backstop_factor.max(1)),
+            ClockKind::Cpu => backstop,
             ClockKind::Wall => limit,
         };
         AnswerClock { kind, limit, backstop, parallel: parallel.max(1) }
@@ -93,7 +93,7 @@ mod tests {
 
     #[test]
     fn the_wall_clock_is_the_limit_itself() {
-        let c = AnswerClock::new(ClockKind::Wall, MS(1000), 5, 1);
+        let c = AnswerClock::new(ClockKind::Wall, MS(1000), MS(5000), 1);
         assert_eq!(c.first_look(), MS(1000));
         assert_eq!(c.look(MS(400), MS(0)), Look::Again(MS(600)));
         assert_eq!(c.look(MS(1000), MS(0)), Look::Over);
@@ -104,7 +104,7 @@ mod tests {
 
     #[test]
     fn the_cpu_clock_waits_for_a_starved_bot() {
-        let c = AnswerClock::new(ClockKind::Cpu, MS(1000), 5, 1);
+        let c = AnswerClock::new(ClockKind::Cpu, MS(1000), MS(5000), 1);
         assert_eq!(c.first_look(), MS(1000));
         // Half a core for a second: half the CPU time used, so look again in half a second.
         assert_eq!(c.look(MS(1000), MS(500)), Look::Again(MS(500)));
@@ -116,7 +116,7 @@ mod tests {
 
     #[test]
     fn the_backstop_ends_a_bot_that_sleeps() {
-        let c = AnswerClock::new(ClockKind::Cpu, MS(1000), 5, 1);
+        let c = AnswerClock::new(ClockKind::Cpu, MS(1000), MS(5000), 1);
         assert_eq!(c.backstop(), MS(5000));
         assert_eq!(c.look(MS(4000), MS(0)), Look::Again(MS(1000)), "capped by the backstop");
         assert_eq!(c.look(MS(5000), MS(0)), Look::Over);
@@ -125,7 +125,7 @@ mod tests {
 
     #[test]
     fn a_box_with_several_cores_is_looked_at_sooner() {
-        let c = AnswerClock::new(ClockKind::Cpu, MS(1000), 5, 4);
+        let c = AnswerClock::new(ClockKind::Cpu, MS(1000), MS(5000), 4);
         assert_eq!(c.first_look(), MS(250), "four cores can burn a second in a quarter");
         assert!(!c.accepts(MS(300), MS(1001)), "over in CPU time, whatever the wall says");
     }

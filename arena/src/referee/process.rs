@@ -172,6 +172,8 @@ pub struct BotProcess {
     stderr: Arc<Mutex<StderrLog>>,
     tasks: Vec<JoinHandle<()>>,
     used: Duration,
+    /// Wall time its answers took in all (see [`Limits::backstop`]).
+    wall_used: Duration,
     ended: bool,
     /// Cores the box may use at once (how fast its CPU time can run).
     parallel: u32,
@@ -250,6 +252,7 @@ impl BotProcess {
             stderr,
             tasks,
             used: Duration::ZERO,
+            wall_used: Duration::ZERO,
             ended: false,
             parallel,
             watch,
@@ -281,7 +284,8 @@ impl BotProcess {
         let answered = self.watch.answered.load(Ordering::Relaxed);
         let per_answer = if answered { limits.per_move } else { limits.startup };
         let limit = per_answer.min(limits.total.saturating_sub(self.used));
-        let clock = AnswerClock::new(limits.clock, limit, limits.backstop_factor, self.parallel);
+        let backstop = limits.backstop(limit, self.wall_used);
+        let clock = AnswerClock::new(limits.clock, limit, backstop, self.parallel);
         let watch = &self.watch;
         watch.asked.store(true, Ordering::Relaxed);
         let (mark, marked) = *lock(&watch.mark);
@@ -344,6 +348,7 @@ impl BotProcess {
             reply = Reply::Failed(self.why_it_died().await);
         }
         self.used += clock.charged(wall, cpu);
+        self.wall_used += wall;
         tracing::trace!(bot = %self.name, ?reply, ?wall, ?cpu, "answer");
         let raw_len = match &reply {
             Reply::Line(line) if line.len() != raw => Some(raw),
