@@ -355,6 +355,9 @@ fn plan(
     if !options.resume && (!existing.is_empty() || previous.is_some()) {
         return Err(TournamentError::Exists(out.to_path_buf()));
     }
+    for overlap in submission::overlaps(&config.bots, config.base.as_deref()) {
+        tracing::warn!("{overlap}");
+    }
     // The bots' seeds are keyed with a secret no bot can work out: without one in the config,
     // the league draws its own and keeps it in its record (resumes and shards read it there).
     if config.secret.is_none() {

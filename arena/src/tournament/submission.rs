@@ -43,6 +43,40 @@ pub fn folder(bot: &BotEntry) -> Option<PathBuf> {
     })
 }
 
+/// What one bot's box would show of another's files, or of the config (its `secret`): a
+/// sentence per pair of bots whose folders are one or nest, and per folder that holds the
+/// config's folder (`base`), for the teacher to fix by giving each bot a folder of its own.
+pub fn overlaps(bots: &[BotEntry], base: Option<&Path>) -> Vec<String> {
+    let folders: Vec<(&str, PathBuf)> = bots
+        .iter()
+        .filter_map(|b| folder(b).map(|f| (b.name.as_str(), std::path::absolute(&f).unwrap_or(f))))
+        .collect();
+    let mut out = Vec::new();
+    for (i, (a, fa)) in folders.iter().enumerate() {
+        for (b, fb) in &folders[i + 1..] {
+            if fa == fb {
+                out.push(format!(
+                    "bots `{a}` and `{b}` share {}: each can read the other's files (give each its own `cwd`)",
+                    fa.display()
+                ));
+            } else if let Some((outer, inner)) =
+                if fb.starts_with(fa) { Some((a, b)) } else { fa.starts_with(fb).then_some((b, a)) }
+            {
+                out.push(format!(
+                    "bot `{outer}`'s folder holds bot `{inner}`'s: `{outer}` can read its files (give each its own `cwd`)"
+                ));
+            }
+        }
+        if base.is_some_and(|base| base.starts_with(fa)) {
+            out.push(format!(
+                "bot `{a}` can read the config's folder ({}), its `secret` included (give it a `cwd` of its own)",
+                fa.display()
+            ));
+        }
+    }
+    out
+}
+
 fn globs(patterns: &[String], what: &str, bot: &str) -> Result<GlobSet, TournamentError> {
     let mut builder = GlobSetBuilder::new();
     for p in patterns {
@@ -358,6 +392,39 @@ mod tests {
             .current_dir(dir)
             .output()
             .expect("git runs")
+    }
+
+    #[test]
+    fn bots_that_can_read_each_others_files_or_the_config_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let shared = dir.path().join("subs");
+        for d in ["subs/alice", "bob", "carol"] {
+            std::fs::create_dir_all(dir.path().join(d)).unwrap();
+        }
+        for f in ["subs/x.py", "subs/y.py", "subs/alice/bot.py"] {
+            std::fs::write(dir.path().join(f), "").unwrap();
+        }
+        let script = |name: &str, file: &str| BotEntry {
+            cwd: None,
+            ..super::super::config::parse_bot_arg(&format!("{name}=python3 {}", dir.path().join(file).display()))
+                .unwrap()
+        };
+        let own = |name: &str, dir: PathBuf| BotEntry { name: name.to_string(), ..bot(&dir, "./bot") };
+        let bots = [
+            script("x", "subs/x.py"),
+            script("y", "subs/y.py"),
+            own("alice", shared.join("alice")),
+            own("bob", dir.path().join("bob")),
+            own("carol", dir.path().join("carol")),
+        ];
+        let said = overlaps(&bots, Some(&shared));
+        assert_eq!(said.len(), 5, "{said:#?}");
+        assert!(said.iter().any(|s| s.contains("`x` and `y` share")), "{said:#?}");
+        assert!(said.iter().any(|s| s.contains("bot `x`'s folder holds bot `alice`'s")), "{said:#?}");
+        assert!(said.iter().any(|s| s.contains("bot `y`'s folder holds bot `alice`'s")), "{said:#?}");
+        assert!(said.iter().filter(|s| s.contains("the config's folder")).count() == 2, "x and y see the config");
+        assert!(!said.iter().any(|s| s.contains("bob") || s.contains("carol")), "own folders: {said:#?}");
+        assert!(overlaps(&bots[3..], Some(&shared)).is_empty());
     }
 
     #[test]
