@@ -349,7 +349,14 @@ fn cannot_starve_the_opponent_of_cpu() {
     assert!(run.out.status.success());
     assert_eq!(run.forfeit(1), None, "{}", run.result);
     assert_eq!(run.score(1), baseline.score(1), "the reference plays its normal game: {}", run.result);
-    let control = duel_run("duel.txt", &["--sandbox", "none", "--clock", "wall"], &[], [&hog, &reference]);
+    // On the wall clock too, where a starved opponent loses its time: children each in a
+    // session of their own (each weighed by the scheduler like another program) are ended
+    // with the hog, which forfeits.
+    let sessions = attacker("hog-cpu 60 setsid");
+    let wall = duel_run("duel.txt", &["--clock", "wall"], &[], [&sessions, &reference]);
+    assert_eq!(wall.forfeit(1), None, "{}", wall.result);
+    assert_eq!(wall.forfeit(0).as_deref(), Some("timeout"), "the hog is ended: {}", wall.result);
+    let control = duel_run("duel.txt", &["--sandbox", "none", "--clock", "wall"], &[], [&sessions, &reference]);
     assert_eq!(control.forfeit(1).as_deref(), Some("timeout"), "the control starved it: {}", control.result);
 }
 

@@ -164,9 +164,16 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "keyring-find" => worked = find_key(&arg(1)),
         "fds" => worked = open_fds().into_iter().any(|fd| fd > 2),
         "hog-cpu" => {
+            // With `setsid`, each child in a session of its own: the scheduler's autogroups
+            // then weigh each like a whole other program, not as a share of the bot's.
+            let own_sessions = arg(2) == "setsid";
             for _ in 0..arg(1).parse().unwrap_or(60) {
                 // SAFETY: the child only spins and never returns.
                 if unsafe { libc::fork() } == 0 {
+                    if own_sessions {
+                        // SAFETY: setsid has no memory preconditions.
+                        unsafe { libc::setsid() };
+                    }
                     #[allow(clippy::empty_loop)]
                     loop {}
                 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::process::Watch;
-use crate::engine::{ClockKind, Failure, Limits};
+use crate::engine::{Failure, Limits};
 
 /// How often the monitor looks.
 pub(super) const PERIOD: Duration = Duration::from_millis(25);
@@ -35,7 +35,9 @@ pub(super) async fn watch(bots: Vec<Arc<Watch>>, limits: Limits) {
                 continue;
             }
             let asked = bot.asked.load(Ordering::Relaxed);
-            if limits.clock == ClockKind::Cpu && !asked {
+            // On either clock: on the wall clock, CPU burnt in the background is the opponent's
+            // thinking time.
+            if !asked {
                 let limit = if bot.answered.load(Ordering::Relaxed) { limits.per_move } else { limits.startup };
                 if bot.cpu_since_answer() > limit {
                     tracing::debug!("a bot used more than an answer's CPU while not asked");
