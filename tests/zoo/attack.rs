@@ -181,17 +181,37 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         }
         "hog-memory" => {
             let mb: usize = arg(2).parse().unwrap_or(100);
+            // Each child says on a pipe when it holds its memory; the bot waits for all of them
+            // (however loaded the machine), then a little longer for the arena to notice, before
+            // the game goes on. A child killed for memory never tells: the bot then waits until
+            // the arena ends it.
+            let mut ends = [0; 2];
+            // SAFETY: pipe writes two descriptors into the array.
+            unsafe { libc::pipe(ends.as_mut_ptr()) };
             for _ in 0..arg(1).parse().unwrap_or(30) {
-                // SAFETY: the child allocates, touches and sleeps; it never returns.
+                // SAFETY: the child allocates, touches, tells and sleeps; it never returns.
                 if unsafe { libc::fork() } == 0 {
                     let hoard = vec![1u8; mb << 20];
                     std::hint::black_box(&hoard);
+                    // SAFETY: writes one byte from a valid buffer.
+                    unsafe { libc::write(ends[1], b"!".as_ptr().cast(), 1) };
                     std::thread::sleep(Duration::from_secs(600));
                     std::process::exit(0);
                 }
             }
-            // Long enough for every child to have its memory before the game goes on.
-            std::thread::sleep(Duration::from_millis(500));
+            // SAFETY: closes the bot's own copy of the write end: the read ends at the last child.
+            unsafe { libc::close(ends[1]) };
+            let mut told = [0u8; 64];
+            let mut held = 0;
+            while held < arg(1).parse().unwrap_or(30) {
+                // SAFETY: reads into a valid buffer of its length.
+                let n = unsafe { libc::read(ends[0], told.as_mut_ptr().cast(), told.len()) };
+                if n <= 0 {
+                    break;
+                }
+                held += n as usize;
+            }
+            std::thread::sleep(Duration::from_millis(300));
         }
         "quit-busy" => {
             for k in 0..8 {
