@@ -47,17 +47,22 @@ pub fn folder(bot: &BotEntry) -> Option<PathBuf> {
 /// sentence per pair of bots whose folders are one or nest, and per folder that holds the
 /// config's folder (`base`), for the teacher to fix by giving each bot a folder of its own.
 pub fn overlaps(bots: &[BotEntry], base: Option<&Path>) -> Vec<String> {
-    let folders: Vec<(&str, PathBuf)> = bots
+    // Names and paths are the config's and the students' text, shown on a terminal.
+    let folders: Vec<(String, PathBuf)> = bots
         .iter()
-        .filter_map(|b| folder(b).map(|f| (b.name.as_str(), std::path::absolute(&f).unwrap_or(f))))
+        .filter_map(|b| {
+            let name = crate::safe_text::terminal_cut(&b.name, 60);
+            folder(b).map(|f| (name, std::path::absolute(&f).unwrap_or(f)))
+        })
         .collect();
+    let shown = |p: &Path| crate::safe_text::terminal_cut(&p.display().to_string(), 200);
     let mut out = Vec::new();
     for (i, (a, fa)) in folders.iter().enumerate() {
         for (b, fb) in &folders[i + 1..] {
             if fa == fb {
                 out.push(format!(
                     "bots `{a}` and `{b}` share {}: each can read the other's files (give each its own `cwd`)",
-                    fa.display()
+                    shown(fa)
                 ));
             } else if let Some((outer, inner)) =
                 if fb.starts_with(fa) { Some((a, b)) } else { fa.starts_with(fb).then_some((b, a)) }
@@ -70,7 +75,7 @@ pub fn overlaps(bots: &[BotEntry], base: Option<&Path>) -> Vec<String> {
         if base.is_some_and(|base| base.starts_with(fa)) {
             out.push(format!(
                 "bot `{a}` can read the config's folder ({}), its `secret` included (give it a `cwd` of its own)",
-                fa.display()
+                shown(fa)
             ));
         }
     }
