@@ -364,7 +364,8 @@ fn cannot_starve_the_opponent_of_cpu() {
 fn memory_is_limited_for_the_whole_box() {
     // Five children of 100 MiB each, under a 200 MiB limit: each is under it, the box is not.
     let normal = normal_score();
-    let limit = ["--max-memory-mb", "200"];
+    // (A long first answer: the children's 500 MiB of page faults are its CPU time.)
+    let limit = ["--max-memory-mb", "200", "--startup-ms", "10000"];
     let dir = tempfile::tempdir().unwrap();
     let (_, path) = victim(dir.path());
     let hog = attacker("hog-memory 5 100");
@@ -372,7 +373,7 @@ fn memory_is_limited_for_the_whole_box() {
     assert_eq!(run.forfeit(0).as_deref(), Some("memory"), "{}", run.result);
     assert_eq!(run.forfeit(1), None);
     assert_eq!(run.score(1), normal);
-    let control = duel_run("fire.txt", &["--max-memory-mb", "200", "--sandbox", "none"], &[], [&hog, &path]);
+    let control = duel_run("fire.txt", &[&limit[..], &["--sandbox", "none"]].concat(), &[], [&hog, &path]);
     assert_eq!(control.forfeit(0), None, "the control: 500 MiB held under a 200 MiB limit: {}", control.result);
 }
 

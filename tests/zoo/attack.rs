@@ -183,8 +183,8 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
             let mb: usize = arg(2).parse().unwrap_or(100);
             // Each child says on a pipe when it holds its memory; the bot waits for all of them
             // (however loaded the machine), then a little longer for the arena to notice, before
-            // the game goes on. A child killed for memory never tells: the bot then waits until
-            // the arena ends it.
+            // the game goes on. A child killed for memory never tells: the bot then waits 3 s at
+            // most.
             let mut ends = [0; 2];
             // SAFETY: pipe writes two descriptors into the array.
             unsafe { libc::pipe(ends.as_mut_ptr()) };
@@ -199,13 +199,21 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
                     std::process::exit(0);
                 }
             }
-            // SAFETY: closes the bot's own copy of the write end: the read ends at the last child.
+            // SAFETY: closes the bot's own copy of the write end.
             unsafe { libc::close(ends[1]) };
             let mut told = [0u8; 64];
             let mut held = 0;
+            let deadline = std::time::Instant::now() + Duration::from_secs(3);
             while held < arg(1).parse().unwrap_or(30) {
-                // SAFETY: reads into a valid buffer of its length.
-                let n = unsafe { libc::read(ends[0], told.as_mut_ptr().cast(), told.len()) };
+                let left = deadline.saturating_duration_since(std::time::Instant::now()).as_millis() as i32;
+                let mut ready = libc::pollfd { fd: ends[0], events: libc::POLLIN, revents: 0 };
+                // SAFETY: polls one valid pollfd; reads into a valid buffer of its length.
+                let n = unsafe {
+                    if left == 0 || libc::poll(&mut ready, 1, left) <= 0 {
+                        break;
+                    }
+                    libc::read(ends[0], told.as_mut_ptr().cast(), told.len())
+                };
                 if n <= 0 {
                     break;
                 }
