@@ -56,7 +56,7 @@ pub struct Solved {
 pub struct Budget {
     /// The planner's budget.
     pub plan: PlanBudget,
-    /// CPU time after which the relaxation stops improving its bound (and after 3/2 of which
+    /// CPU time after which the relaxation stops improving its bound (and after 5/4 of which
     /// no exact search starts).
     pub time_limit: Duration,
 }
@@ -125,10 +125,10 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
     let started = thread_cpu();
     let model = Model::new(problem(spec));
     let known = known.and_then(|moves| replay(&model, moves));
-    // The relaxation stops at the time limit; exact searches are not started past 3/2 of it.
+    // The relaxation stops at the time limit; exact searches are not started past 5/4 of it.
     let stop = |exact: bool| {
         let spent = thread_cpu().saturating_sub(started);
-        spent > if exact { budget.time_limit * 3 / 2 } else { budget.time_limit }
+        spent > if exact { budget.time_limit * 5 / 4 } else { budget.time_limit }
     };
     let planned = best_plan(&model, &budget.plan, known, &stop);
     let solution = match (&planned.plan, planned.proved, planned.bound.or_else(|| upper_bound(spec))) {

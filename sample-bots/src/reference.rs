@@ -1,27 +1,37 @@
 //! The `reference` strategy: the optimal plan where it can be proved within a small budget,
 //! otherwise a whole route found by local search, replanned every tick.
 //!
+//! **The opponent**: an opponent that moves, and whose moves so far fit "it walks to the
+//! nearest item", is expected to keep doing so: each item gets the tick the opponent is
+//! expected to take it. A test's opponent is a recording that cannot see this bot, so there it
+//! is followed on the map as it sees it (only its own moves clear cells), from its first move.
+//!
 //! **Planning** ([`crate::planner`], the search `arena solve` uses, on a budget of some tens
-//! of milliseconds), in single-player tests: on the first tick, the bot searches the best plan from where it stands
-//! against the map as it is (the opponent's future moves are unknown, so the plan assumes it
-//! takes nothing more). A plan proved optimal, or certified within 1 % of the relaxation's
-//! bound, is followed move by move; when the opponent takes an item the plan counts on, the
-//! bot plans again. An attempt that does not finish is tried again once the ticks left have
-//! halved (the problem shrinks); a game makes a few attempts at most.
+//! of milliseconds), in single-player tests, on maps small enough for its tables: the bot
+//! searches the best plan from where it stands, with the items the opponent is expected to
+//! take gone at those ticks (or none, before the opponent is predicted). A plan proved
+//! optimal, or certified within 1 % of the relaxation's bound, is followed move by move; when
+//! the opponent takes an item the plan counts on, the bot plans again. An attempt that does
+//! not finish is tried again once the ticks left have halved (the problem shrinks), or at once
+//! when the opponent has just become predictable; a game makes a few attempts at most.
 //!
 //! **Route search** otherwise: walls, voids and fire never change during a game (collecting
 //! only turns cells into `0`), so shortest distances from every item and from the final are
 //! computed once, with and without Jump, over precomputed move lists. A route is a sequence of
 //! items to collect before heading for the final; it is valued by walking it (each item's value
-//! times the multiplier held when it is reached, Jump shortening everything after a `J`) and is
-//! feasible when the final is still reached in time. An iterated local search (insert, remove,
-//! relocate, reverse, then perturb and search again) improves the route; its effort is counted
-//! in evaluations, not seconds, so the bot plays the same game on any machine.
+//! times the multiplier held when it is reached, Jump shortening everything after a `J`, nothing
+//! for an item reached no earlier than the opponent is expected to take it) and is feasible
+//! when the final is still reached in time. The first route is the best greedy one that
+//! fetches some of the nearest power-ups first, in any order; an iterated local search (insert,
+//! swap, remove, relocate, reverse any stretch, then perturb and search again) improves it.
+//! Each move is a splice of the route, valued from one walk of it: in constant time while the
+//! rest of the route keeps its Jump and which items it wins, by walking the rest otherwise.
+//! Effort is counted in route stops walked, not seconds, so the bot plays the same game on any
+//! machine.
 //!
 //! Every tick the bot steps along a shortest path to the route's next item, preferring steps
 //! that pick something up on the way, and it never takes a route that misses the final: a
 //! feasible route stays feasible as the game goes on, so the bot always finishes in time.
-//! In a duel it leaves out items the opponent is strictly closer to.
 
 use bot_sdk::path::legal_moves;
 use bot_sdk::{Action, Bot, Cell, GameState, Grid, Mode, Pos};
@@ -32,10 +42,12 @@ use crate::planner::{best_plan, Budget};
 /// Local-search effort, in route stops walked by evaluations: on the first tick, then per tick
 /// when something changed (an item the route counted on is gone, the opponent is expected to
 /// do otherwise), and per tick otherwise (the route is a local optimum already: only
-/// perturbations). In tests (`[FIRST, TICK, QUIET]`) the budgets keep a whole game under a
-/// second of thinking; duels give a second per answer and keep the larger ones.
-const TEST_BUDGETS: [usize; 3] = [2_000_000, 250_000, 20_000];
-const DUEL_BUDGETS: [usize; 3] = [20_000_000, 600_000, 60_000];
+/// perturbations), then for all the ticks after the first together (each may take at most
+/// four times its share of what is left). In tests (`[FIRST, TICK, QUIET, GAME]`) the budgets
+/// keep a whole game under a second of thinking; duels give a second per answer and 5 s per
+/// game, and keep larger ones.
+const TEST_BUDGETS: [usize; 4] = [5_000_000, 400_000, 20_000, 20_000_000];
+const DUEL_BUDGETS: [usize; 4] = [20_000_000, 600_000, 60_000, 60_000_000];
 
 /// Planning effort per attempt (a few tens of milliseconds each): exact search states,
 /// relaxation work (see `Relaxation::work`), guided beam width; and how many attempts a game
@@ -63,11 +75,17 @@ pub struct Reference {
     /// Exact attempts made, and the ticks left at the last one that did not finish.
     attempts: u32,
     gave_up_at: Option<u32>,
+    /// Whether an attempt has been made with a prediction of the opponent's takes, and the
+    /// tick of the last one.
+    foreseen: bool,
+    attempted_at: Option<u32>,
     planner: Option<Planner>,
     route: Vec<usize>,
     seed: u64,
     /// Where the opponent was last tick, and how many ticks ago it last moved (`None`: never).
     rival: Option<(Pos, Option<u32>)>,
+    /// In tests: the map as the recorded opponent sees it, and whether it holds Jump there.
+    rival_world: Option<(Grid, bool)>,
     /// How well "it walks to the nearest item" has predicted the opponent: the item it was
     /// expected to head for and its distance then, and the moves that fit or did not.
     model: OpponentModel,
@@ -75,6 +93,8 @@ pub struct Reference {
     /// ended on a local optimum (then an unchanged situation needs no new search).
     planned_with: Vec<u32>,
     settled: bool,
+    /// Route-search effort left for the rest of the game (see [`TEST_BUDGETS`]).
+    pool: Option<usize>,
 }
 
 /// Checks the nearest-item model of the opponent against its actual moves.
@@ -248,9 +268,39 @@ struct Search<'a> {
     takes: Vec<u32>,
     candidates: Vec<usize>,
     budget: usize,
+    /// Per item: what taking it adds at multiplier 1, what it multiplies by, whether it is a
+    /// `J` (read from the grid once: walks ask for them millions of times).
+    gains: Vec<(i64, i64, bool)>,
 }
 
 type Value = (i64, std::cmp::Reverse<u32>);
+
+/// Where a route stands before one of its stops: the state [`Planner::evaluate`] walks.
+#[derive(Debug, Clone, Copy)]
+struct Leg {
+    cell: usize,
+    jump: bool,
+    mult: i64,
+    time: u32,
+    score: i64,
+}
+
+/// A feasible route walked once (see [`Search::walk`]).
+struct Walked {
+    /// The state before each stop, and after the last.
+    before: Vec<Leg>,
+    /// What the stops from `i` on and the final add, at multiplier 1.
+    rest: Vec<i64>,
+    /// Ticks from reaching stop `i` to the end (0 for `i` = the route's length: the final).
+    to_end: Vec<u32>,
+    /// How many ticks later the stops from `i` on may be reached before one of them is taken
+    /// by the opponent first, and how many earlier before one it takes first would be not.
+    later: Vec<u32>,
+    earlier: Vec<u32>,
+    /// How many of the stops before `i` are plain: no power-up, and taken (not expected to be
+    /// taken by the opponent first).
+    plain: Vec<usize>,
+}
 
 impl Search<'_> {
     fn value(&mut self, route: &[usize]) -> Option<Value> {
@@ -259,57 +309,231 @@ impl Search<'_> {
         self.planner.evaluate(self.grid, self.start, &self.takes, route).map(|(s, t)| (s, std::cmp::Reverse(t)))
     }
 
-    /// Applies the best improving insert, remove, relocate or reversal until none improves.
+    /// Walks `route` once for [`Search::splice`]; `None` when the route is infeasible.
+    fn walk(&mut self, route: &[usize]) -> Option<Walked> {
+        self.budget = self.budget.saturating_sub(route.len() + 1);
+        let p = self.planner;
+        let mut before = Vec::with_capacity(route.len() + 1);
+        let mut at =
+            Leg { cell: self.start.cell, jump: self.start.jump, mult: self.start.multiplier, time: 0, score: 0 };
+        for &k in route {
+            before.push(at);
+            at = self.step(at, k)?;
+            if at.time > self.start.limit {
+                return None;
+            }
+        }
+        before.push(at);
+        let d = p.dist[p.final_node()][at.jump as usize][at.cell];
+        let total = at.time.checked_add(u32::from(d)).filter(|&t| d != FAR && t <= self.start.limit)?;
+        // Per suffix: its worth at multiplier 1, and how much later (or earlier) its stops may
+        // be reached before one the opponent is expected to take changes hands.
+        let n = route.len();
+        let mut rest = vec![0i64; n + 1];
+        rest[n] = self.worth(self.planner.final_pos);
+        let (mut later, mut earlier) = (vec![u32::MAX; n + 1], vec![u32::MAX; n + 1]);
+        for i in (0..n).rev() {
+            let (arrival, take) = (before[i + 1].time, self.takes[route[i]]);
+            let (gain, times, _) = if arrival < take { self.gains[route[i]] } else { (0, 1, false) };
+            rest[i] = gain.saturating_add(times.saturating_mul(rest[i + 1]));
+            later[i] = later[i + 1];
+            earlier[i] = earlier[i + 1];
+            if take != u32::MAX {
+                if arrival < take {
+                    later[i] = later[i].min(take - 1 - arrival);
+                } else {
+                    earlier[i] = earlier[i].min(arrival + 1 - take);
+                }
+            }
+        }
+        let to_end = (0..=n).map(|i| total - before.get(i + 1).map_or(total, |b| b.time)).collect();
+        let plain = std::iter::once(0)
+            .chain(route.iter().enumerate().scan(0, |count, (i, &k)| {
+                let (_, times, jump) = self.gains[k];
+                *count += usize::from(times == 1 && !jump && before[i + 1].time < self.takes[k]);
+                Some(*count)
+            }))
+            .collect();
+        Some(Walked { before, rest, to_end, later, earlier, plain })
+    }
+
+    /// A resource's worth at multiplier 1 (0 for anything else).
+    fn worth(&self, p: Pos) -> i64 {
+        match self.grid.get(p) {
+            Some(Cell::Resource(v)) => i64::from(v),
+            _ => 0,
+        }
+    }
+
+    /// [`Search::gains`] for `grid`.
+    fn gains(planner: &Planner, grid: &Grid) -> Vec<(i64, i64, bool)> {
+        planner
+            .items
+            .iter()
+            .map(|&p| match grid.get(p) {
+                Some(Cell::Resource(v)) => (i64::from(v), 1, false),
+                Some(Cell::Double) => (0, 2, false),
+                Some(Cell::Triple) => (0, 3, false),
+                Some(Cell::Jump) => (0, 1, true),
+                _ => (0, 1, false),
+            })
+            .collect()
+    }
+
+    /// Goes on from `at` to item `k` and takes it (as [`Planner::evaluate`] does, without the
+    /// opponent); `None` when it cannot be reached.
+    fn step(&self, at: Leg, k: usize) -> Option<Leg> {
+        let p = self.planner;
+        let d = match p.dist[k][at.jump as usize][at.cell] {
+            0 if p.leave[at.cell] => 2,
+            0 | FAR => return None,
+            d => d,
+        };
+        let time = at.time + u32::from(d);
+        // An item the opponent is expected to take first gives nothing.
+        let (gain, times, jump) = if time < self.takes[k] { self.gains[k] } else { (0, 1, false) };
+        Some(Leg {
+            cell: p.cell(p.items[k]),
+            jump: at.jump || jump,
+            mult: at.mult.saturating_mul(times),
+            time,
+            score: at.score.saturating_add(gain.saturating_mul(at.mult)),
+        })
+    }
+
+    /// The value of `route` with stops `a..b` replaced by `ins` (`None`: infeasible), from a
+    /// walk of `route`: in time proportional to `ins` while the rest of the route keeps whether
+    /// the bot holds Jump and which of its items the opponent takes first, else by walking the
+    /// rest too.
+    fn splice(&mut self, walked: &Walked, route: &[usize], a: usize, b: usize, ins: &[usize]) -> Option<Value> {
+        self.budget = self.budget.saturating_sub(ins.len() + 1);
+        let mut at = walked.before[a];
+        for &k in ins {
+            at = self.step(at, k)?;
+        }
+        let p = self.planner;
+        if let (Some(&next), true) = (route.get(b), at.jump == walked.before[b].jump) {
+            let d = match p.dist[next][at.jump as usize][at.cell] {
+                0 if p.leave[at.cell] => 2,
+                0 | FAR => return None,
+                d => d,
+            };
+            // The rest is reached earlier or later than in the walk: while no expected take
+            // changes hands, it is worth what it was.
+            let (new, old) = (at.time + u32::from(d), walked.before[b + 1].time);
+            if (new >= old && new - old <= walked.later[b]) || (new < old && old - new < walked.earlier[b]) {
+                let total = new + walked.to_end[b];
+                let score = at.score.saturating_add(at.mult.saturating_mul(walked.rest[b]));
+                return (total <= self.start.limit).then_some((score, std::cmp::Reverse(total)));
+            }
+        }
+        self.budget = self.budget.saturating_sub(route.len() - b);
+        for &k in &route[b..] {
+            at = self.step(at, k)?;
+        }
+        let d = p.dist[p.final_node()][at.jump as usize][at.cell];
+        let total = at.time + u32::from(d);
+        let score = at.score.saturating_add(at.mult.saturating_mul(walked.rest[route.len()]));
+        (d != FAR && total <= self.start.limit).then_some((score, std::cmp::Reverse(total)))
+    }
+
+    /// Whether reversing a long stretch, stops `i..j`, of a feasible route is worth valuing.
+    /// When they are all plain (see [`Walked::plain`]), the same items are taken at the same
+    /// multiplier or lost, and nothing after them gains from being reached later: only a
+    /// shorter route can be better, which two-opt's four distances tell (moves are symmetric).
+    /// Otherwise (a power-up moves, an item may be won back) a longer one might be, but rarely:
+    /// it is valued only when not longer, which keeps passes over long routes affordable.
+    fn may_shorten(&mut self, walked: Option<&Walked>, route: &[usize], i: usize, j: usize) -> bool {
+        self.budget = self.budget.saturating_sub(1);
+        let Some(walked) = walked else { return true };
+        if i == 0 {
+            return true;
+        }
+        let plain = walked.plain[j] - walked.plain[i] == j - i;
+        let p = self.planner;
+        let jump = walked.before[i].jump as usize;
+        let (first, last) = (p.cell(p.items[route[i]]), p.cell(p.items[route[j - 1]]));
+        let next = route.get(j).map_or(p.final_node(), |&k| k);
+        let before = walked.before[i].cell;
+        let old = u32::from(p.dist[route[i]][jump][before]) + u32::from(p.dist[next][jump][last]);
+        let new = u32::from(p.dist[route[j - 1]][jump][before]) + u32::from(p.dist[next][jump][first]);
+        new < old || (new == old && !plain)
+    }
+
+    /// Tries `base` with stops `a..b` replaced by `ins`, keeping it in `improved` if it beats
+    /// `bar` and what `improved` holds.
+    #[allow(clippy::too_many_arguments)]
+    fn consider(
+        &mut self,
+        base: &[usize],
+        walked: Option<&Walked>,
+        (a, b): (usize, usize),
+        ins: &[usize],
+        bar: Value,
+        improved: &mut Option<(Value, Vec<usize>)>,
+    ) {
+        let build = || [&base[..a], ins, &base[b..]].concat();
+        let (v, cand) = match walked {
+            Some(w) => (self.splice(w, base, a, b, ins), None),
+            None => {
+                let cand = build();
+                (self.value(&cand), Some(cand))
+            }
+        };
+        if let Some(v) = v {
+            if v > improved.as_ref().map_or(bar, |(b, _)| *b) {
+                *improved = Some((v, cand.unwrap_or_else(build)));
+            }
+        }
+    }
+
+    /// Applies the best improving move until none improves: insert an item off the route (or
+    /// swap it for a neighbouring stop), remove a stop, move it, or reverse a stretch from it.
+    /// Each move is a splice valued from one walk of the route.
     fn local_search(&mut self, route: &mut Vec<usize>) -> Option<Value> {
         let mut best = self.value(route)?;
-        // Best improvement among insertions, removals, relocations, swaps and short reversals,
-        // each tried only near where it could help; repeat until nothing improves.
+        let mut on_route: Vec<bool> = vec![false; self.planner.items.len()];
         loop {
             if self.budget == 0 {
                 return Some(best);
             }
             let mut improved: Option<(Value, Vec<usize>)> = None;
-            let mut consider = |s: &mut Self, cand: Vec<usize>| {
-                if let Some(v) = s.value(&cand) {
-                    if v > improved.as_ref().map_or(best, |(b, _)| *b) {
-                        improved = Some((v, cand));
-                    }
-                }
-            };
-            let on_route: std::collections::HashSet<usize> = route.iter().copied().collect();
+            let walked = self.walk(route);
+            on_route.fill(false);
+            for &k in route.iter() {
+                on_route[k] = true;
+            }
             for k in self.candidates.clone() {
-                if on_route.contains(&k) {
+                if on_route[k] {
                     continue;
                 }
                 for at in self.positions_near(route, k) {
-                    let mut cand = route.clone();
-                    cand.insert(at, k);
-                    consider(self, cand.clone());
+                    self.consider(route, walked.as_ref(), (at, at), &[k], best, &mut improved);
                     // Or instead of a neighbouring stop.
-                    for swap in [at.wrapping_sub(1), at + 1] {
-                        if swap < cand.len() && swap != at {
-                            let mut alt = cand.clone();
-                            alt.remove(swap);
-                            consider(self, alt);
-                        }
+                    if at > 0 {
+                        self.consider(route, walked.as_ref(), (at - 1, at), &[k], best, &mut improved);
+                    }
+                    if at < route.len() {
+                        self.consider(route, walked.as_ref(), (at, at + 1), &[k], best, &mut improved);
                     }
                 }
             }
             for i in 0..route.len() {
+                self.consider(route, walked.as_ref(), (i, i + 1), &[], best, &mut improved);
                 let mut without = route.clone();
                 let k = without.remove(i);
-                consider(self, without.clone());
+                let walked_without = self.walk(&without);
                 for at in self.positions_near(&without, k) {
                     if at != i {
-                        let mut cand = without.clone();
-                        cand.insert(at, k);
-                        consider(self, cand);
+                        self.consider(&without, walked_without.as_ref(), (at, at), &[k], best, &mut improved);
                     }
                 }
-                for j in i + 2..=route.len().min(i + 10) {
-                    let mut cand = route.clone();
-                    cand[i..j].reverse();
-                    consider(self, cand);
+                for j in i + 2..=route.len() {
+                    if j > i + 10 && !self.may_shorten(walked.as_ref(), route, i, j) {
+                        continue;
+                    }
+                    let reversed: Vec<usize> = route[i..j].iter().rev().copied().collect();
+                    self.consider(route, walked.as_ref(), (i, j), &reversed, best, &mut improved);
                 }
             }
             match improved {
@@ -322,20 +546,29 @@ impl Search<'_> {
         }
     }
 
-    /// A first route: from where the bot stands, keep going to the item with the best value per
-    /// tick of travel from which the final is still reached in time.
-    fn construct(&mut self) -> Vec<usize> {
+    /// A first route: `prefix` (power-ups to fetch first), then from there keep going to the
+    /// item with the best value per tick of travel from which the final is still reached in time.
+    fn construct(&mut self, prefix: &[usize]) -> Vec<usize> {
         let p = self.planner;
-        let (mut cell, mut jump, mut mult, mut time) = (self.start.cell, self.start.jump, self.start.multiplier, 0u32);
+        let mut at =
+            Leg { cell: self.start.cell, jump: self.start.jump, mult: self.start.multiplier, time: 0, score: 0 };
         let mut route = Vec::new();
-        let mut left: Vec<usize> = self.candidates.clone();
+        let mut left: Vec<usize> = self.candidates.iter().copied().filter(|k| !prefix.contains(k)).collect();
+        for &k in prefix {
+            let Some(next) = self.step(at, k) else { return route };
+            at = next;
+            route.push(k);
+        }
         loop {
             let final_from = |k: usize, jump: bool| p.dist[p.final_node()][jump as usize][p.cell(p.items[k])];
+            // (Each pick looks at every item left.)
+            self.budget = self.budget.saturating_sub(left.len() / 4 + 1);
+            let (time, jump, mult) = (at.time, at.jump, at.mult);
             let pick = left
                 .iter()
                 .enumerate()
                 .filter_map(|(i, &k)| {
-                    let d = match p.dist[k][jump as usize][cell] {
+                    let d = match p.dist[k][jump as usize][at.cell] {
                         0 => 2,
                         d => d,
                     };
@@ -359,32 +592,68 @@ impl Search<'_> {
                 .max_by(|a, b| a.0.total_cmp(&b.0));
             let Some((_, i)) = pick else { break };
             let k = left.swap_remove(i);
-            let d = match p.dist[k][jump as usize][cell] {
-                0 => 2,
-                d => d,
-            };
-            time += u32::from(d);
-            match self.grid.get(p.items[k]) {
-                Some(Cell::Jump) => jump = true,
-                Some(Cell::Double) => mult = mult.saturating_mul(2),
-                Some(Cell::Triple) => mult = mult.saturating_mul(3),
-                _ => {}
-            }
-            cell = p.cell(p.items[k]);
+            let Some(next) = self.step(at, k) else { break };
+            at = next;
             route.push(k);
         }
         route
     }
 
+    /// The best of the greedy routes that first fetch some of the power-ups (`D`, `T`, `J`), in
+    /// every order, up to three of the nearest four: a multiplier taken late loses most of its
+    /// worth, and no single local-search move brings a far one to the front of a full route.
+    fn first_route(&mut self) -> Vec<usize> {
+        let p = self.planner;
+        let mut powerups: Vec<usize> = self
+            .candidates
+            .iter()
+            .copied()
+            .filter(|&k| matches!(self.grid.get(p.items[k]), Some(Cell::Double | Cell::Triple | Cell::Jump)))
+            .filter(|&k| p.dist[k][self.start.jump as usize][self.start.cell] != FAR)
+            .collect();
+        powerups.sort_by_key(|&k| (p.dist[k][self.start.jump as usize][self.start.cell], k));
+        powerups.truncate(4);
+        let mut prefixes: Vec<Vec<usize>> = vec![Vec::new()];
+        let mut frontier = prefixes.clone();
+        for _ in 0..powerups.len().min(3) {
+            frontier = frontier
+                .iter()
+                .flat_map(|f| {
+                    powerups
+                        .iter()
+                        .filter(|k| !f.contains(k))
+                        .map(|&k| [f.as_slice(), &[k]].concat())
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            prefixes.extend(frontier.iter().cloned());
+        }
+        let routes: Vec<Vec<usize>> = prefixes.iter().map(|prefix| self.construct(prefix)).collect();
+        routes
+            .into_iter()
+            .filter_map(|route| self.value(&route).map(|v| (v, route)))
+            .max_by_key(|(v, _)| *v)
+            .map(|(_, route)| route)
+            .unwrap_or_default()
+    }
+
     /// Where inserting item `k` into `route` is worth trying: around the three stops nearest to
     /// it, and at both ends.
-    fn positions_near(&self, route: &[usize], k: usize) -> Vec<usize> {
+    fn positions_near(&mut self, route: &[usize], k: usize) -> Vec<usize> {
+        self.budget = self.budget.saturating_sub(route.len() / 2 + 1);
         let table = &self.planner.dist[k][0];
-        let mut stops: Vec<(u16, usize)> =
-            route.iter().enumerate().map(|(i, &r)| (table[self.planner.cell(self.planner.items[r])], i)).collect();
-        stops.sort_unstable();
+        // The three nearest stops, in one pass (this runs for every candidate and route).
+        let mut nearest = [(u16::MAX, usize::MAX); 3];
+        for (i, &r) in route.iter().enumerate() {
+            let mut x = (table[self.planner.cell(self.planner.items[r])], i);
+            for slot in &mut nearest {
+                if x < *slot {
+                    std::mem::swap(slot, &mut x);
+                }
+            }
+        }
         let mut at: Vec<usize> = vec![0, route.len()];
-        for &(_, i) in stops.iter().take(3) {
+        for &(_, i) in nearest.iter().filter(|(_, i)| *i != usize::MAX) {
             at.extend([i, i + 1]);
         }
         at.sort_unstable();
@@ -420,27 +689,66 @@ impl Search<'_> {
 
 impl Reference {
     /// The route to follow from `s`, improved from the previous one.
+    /// Follows the opponent: where it is, when it last moved, and in tests the map as it sees
+    /// it (a recording cannot see this bot: only its own moves clear cells there).
+    fn observe(&mut self, s: &GameState) {
+        let planner = self.planner.get_or_insert_with(|| Planner::new(&s.grid, s.final_pos()));
+        let test = s.mode() == Mode::Test;
+        if test && self.rival.is_none() {
+            // A test's opponent starts where the map says: its first move is checked too.
+            self.model.observe(planner, &s.spec.grid, s.spec.starts[1], false, false);
+        }
+        let last = match self.rival {
+            None if test => Some(s.spec.starts[1]),
+            None => None,
+            Some((at, _)) => Some(at),
+        };
+        let moved = last.is_some_and(|at| at != s.opponent.pos);
+        self.rival = Some(match self.rival {
+            Some((at, ago)) if at == s.opponent.pos => (at, ago.map(|a| a + 1)),
+            _ if moved => (s.opponent.pos, Some(0)),
+            _ => (s.opponent.pos, None),
+        });
+        if test {
+            let (world, jump) = self.rival_world.get_or_insert_with(|| (s.spec.grid.clone(), false));
+            if let Some(item) = world.get(s.opponent.pos).filter(|c| moved && c.is_collectable()) {
+                *jump |= item == Cell::Jump;
+                world.set(s.opponent.pos, Cell::Floor);
+            }
+        }
+        let (world, jump) = self.rival_world.as_ref().map_or((&s.grid, s.opponent.jump), |(w, j)| (w, *j));
+        self.model.observe(planner, world, s.opponent.pos, jump, moved);
+    }
+
+    /// When the opponent is expected to take each item, in ticks from now (`u32::MAX`:
+    /// never): an opponent that moves, and whose moves so far fit "it walks to the nearest
+    /// item", is expected to keep doing so; any other one is not predicted (it takes nothing).
+    fn expected_takes(&self, s: &GameState, limit: u32) -> Vec<u32> {
+        let Some(planner) = &self.planner else { return Vec::new() };
+        let moved_lately = self.rival.is_some_and(|(_, ago)| ago.is_some_and(|a| a < 3));
+        if !(moved_lately && self.model.trusted() && s.opponent.pos != s.final_pos()) {
+            return vec![u32::MAX; planner.items.len()];
+        }
+        let (world, jump) = self.rival_world.as_ref().map_or((&s.grid, s.opponent.jump), |(w, j)| (w, *j));
+        let mut takes = planner.predict_takes(world, s.opponent.pos, jump, limit);
+        if s.mode() == Mode::Test {
+            // A test's opponent moves first within a tick, but its next move comes a tick after
+            // this answer: the bot's d-th move from now still beats its d-th.
+            for t in &mut takes {
+                *t = t.saturating_add(1);
+            }
+        }
+        takes
+    }
+
     fn plan(&mut self, s: &GameState) {
+        let start = {
+            let planner = self.planner.get_or_insert_with(|| Planner::new(&s.grid, s.final_pos()));
+            Start { cell: planner.cell(s.me.pos), jump: s.me.jump, multiplier: s.me.multiplier, limit: s.ticks_left() }
+        };
+        let takes = self.expected_takes(s, start.limit);
         let planner = self.planner.get_or_insert_with(|| Planner::new(&s.grid, s.final_pos()));
         let available = |k: usize| s.grid.get(planner.items[k]).is_some_and(Cell::is_collectable);
-        let start =
-            Start { cell: planner.cell(s.me.pos), jump: s.me.jump, multiplier: s.me.multiplier, limit: s.ticks_left() };
-        // An opponent that moves, and whose moves so far fit "it walks to the nearest item",
-        // is expected to keep doing so; any other one is not predicted (it takes nothing).
-        let moved = self.rival.is_some_and(|(at, _)| at != s.opponent.pos);
-        self.rival = Some(match self.rival {
-            None => (s.opponent.pos, None),
-            Some((at, ago)) if at == s.opponent.pos => (at, ago.map(|a| a + 1)),
-            Some(_) => (s.opponent.pos, Some(0)),
-        });
-        self.model.observe(planner, &s.grid, s.opponent.pos, s.opponent.jump, moved);
-        let moved_lately = self.rival.is_some_and(|(_, ago)| ago.is_some_and(|a| a < 3));
-        let rival_moves = moved_lately && self.model.trusted() && s.opponent.pos != s.final_pos();
-        let takes = if rival_moves {
-            planner.predict_takes(&s.grid, s.opponent.pos, s.opponent.jump, start.limit)
-        } else {
-            vec![u32::MAX; planner.items.len()]
-        };
         let candidates: Vec<usize> = (0..planner.items.len()).filter(|&k| available(k)).collect();
         let first = self.route.is_empty() && s.tick <= 1;
         let mut route: Vec<usize> = self.route.iter().copied().filter(|&k| available(k)).collect();
@@ -451,26 +759,29 @@ impl Reference {
         let absolute: Vec<u32> = takes.iter().map(|&t| t.saturating_add(s.tick)).collect();
         let unchanged = route.len() + usize::from(just_taken) == self.route.len() && absolute == self.planned_with;
         let quiet = unchanged && self.settled && !first;
+        let [first_budget, tick_budget, quiet_budget, game_budget] =
+            if s.mode() == Mode::Test { TEST_BUDGETS } else { DUEL_BUDGETS };
         let mut search = Search {
+            gains: Search::gains(planner, &s.grid),
             planner,
             grid: &s.grid,
             start,
             takes,
             candidates,
-            budget: {
-                let [first_budget, tick_budget, quiet_budget] =
-                    if s.mode() == Mode::Test { TEST_BUDGETS } else { DUEL_BUDGETS };
-                if first {
-                    first_budget
-                } else if quiet {
-                    quiet_budget
+            budget: if first {
+                // (A failed exact attempt has taken much of this answer's time already.)
+                if self.attempted_at == Some(s.tick) {
+                    first_budget / 4
                 } else {
-                    tick_budget
+                    first_budget
                 }
+            } else {
+                let pool = self.pool.get_or_insert(game_budget);
+                (if quiet { quiet_budget } else { tick_budget }).min(*pool * 4 / start.limit.max(1) as usize)
             },
         };
         if route.is_empty() {
-            route = search.construct();
+            route = search.first_route();
         }
         if search.value(&route).is_none() {
             // Make the route feasible: the best single item (a `J`, when only jumping reaches
@@ -482,7 +793,11 @@ impl Reference {
                 .map(|(_, r)| r)
                 .unwrap_or_default();
         }
+        let given = search.budget;
         self.settled = search.improve(&mut route, &mut self.seed);
+        if let (false, Some(pool)) = (first, &mut self.pool) {
+            *pool -= given - search.budget;
+        }
         self.planned_with = absolute;
         self.route = route;
     }
@@ -506,9 +821,22 @@ impl Reference {
             self.exact = None;
         }
         let left = s.ticks_left();
-        if self.attempts >= EXACT_ATTEMPTS || self.gave_up_at.is_some_and(|at| left * 2 > at) {
+        let cleared: Vec<(Pos, u32)> = match &self.planner {
+            Some(planner) => self
+                .expected_takes(s, left)
+                .iter()
+                .zip(&planner.items)
+                .filter(|(&t, _)| t != u32::MAX)
+                .map(|(&t, &p)| (p, t))
+                .collect(),
+            None => Vec::new(),
+        };
+        // A first prediction of the opponent makes a new problem, often a much smaller one.
+        let foreseen = !cleared.is_empty() && !self.foreseen;
+        if self.attempts >= EXACT_ATTEMPTS || (self.gave_up_at.is_some_and(|at| left * 2 > at) && !foreseen) {
             return None;
         }
+        self.foreseen |= foreseen;
         let items = s.grid.positions().filter(|p| s.grid.get(*p).is_some_and(Cell::is_collectable)).count();
         self.attempts += 1;
         let problem = Problem {
@@ -518,30 +846,29 @@ impl Reference {
             jump: s.me.jump,
             multiplier: s.me.multiplier,
             ticks: left,
-            // The opponent's future moves are unknown: the plan assumes it takes nothing more.
-            cleared: Vec::new(),
+            // The opponent's future moves are unknown: the plan assumes it takes what it is
+            // expected to (see `expected_takes`), or nothing more.
+            cleared,
         };
-        // The exact search's tables grow with items x cells x ticks, the relaxation's work with
-        // cells x ticks x 2^(D and T): on maps too large for both, only the route search plays.
+        // The exact search's tables grow with items x cells x ticks: on maps too large for them,
+        // only the route search plays (the relaxation alone, on this budget, proves nothing
+        // there and takes 100-200 ms of the first answer).
         let cells = s.grid.rows() * s.grid.cols();
-        let small = items * cells * left as usize <= EXACT_TABLES;
-        let powerups =
-            s.grid.positions().filter(|p| matches!(s.grid.get(*p), Some(Cell::Double | Cell::Triple))).count();
-        let relax_work = (cells * 8 * left as usize).saturating_mul(1 << powerups.min(30));
-        if !small && relax_work * 2 > RELAX_WORK {
+        if items * cells * left as usize > EXACT_TABLES {
             self.gave_up_at = Some(0);
             return None;
         }
         let model = Model::new(problem);
         let budget = Budget {
             beams: vec![32],
-            quick_states: if small { EXACT_STATES / 4 } else { 0 },
+            quick_states: EXACT_STATES / 4,
             steps: 400,
             relax_work: RELAX_WORK,
             guided_beams: vec![GUIDED_BEAM],
-            exact_states: if small { EXACT_STATES } else { 0 },
+            exact_states: EXACT_STATES,
             certify_gaps: vec![],
         };
+        self.attempted_at = Some(s.tick);
         let planned = best_plan(&model, &budget, None, &|_| false);
         if !planned.proved {
             self.gave_up_at = Some(left);
@@ -572,6 +899,7 @@ impl Bot for Reference {
     }
 
     fn act(&mut self, s: &GameState) -> Action {
+        self.observe(s);
         // Plans assume the opponent takes nothing more: right for a scripted test opponent,
         // not for a duel's, where the route search's handling of the opponent plays.
         if s.mode() == Mode::Test {
@@ -594,7 +922,17 @@ impl Reference {
         if here == FAR || (here == 0 && self.route.is_empty()) {
             return Action::Wait;
         }
+        // With a `D` or `T` still ahead on the route, resources are worth more later: the
+        // route leaves them for then, and a step that takes one on the way is avoided.
+        let saving =
+            self.route.iter().any(|&k| matches!(s.grid.get(planner.items[k]), Some(Cell::Double | Cell::Triple)));
+        // (Not one the opponent is expected to take first.)
+        let contested = |p: Pos| {
+            let k = planner.items.iter().position(|&q| q == p);
+            k.and_then(|k| self.planned_with.get(k)).is_some_and(|&t| t != u32::MAX)
+        };
         let gain = |p: Pos| match s.grid.get(p) {
+            Some(Cell::Resource(v)) if saving && !contested(p) => -i64::from(v),
             Some(Cell::Resource(v)) => i64::from(v) * s.me.multiplier,
             Some(Cell::Double | Cell::Triple) => 1_000_000,
             Some(Cell::Jump) if !s.me.jump => 1_000,
@@ -613,11 +951,70 @@ impl Reference {
                 .map_or(Action::Wait, Action::Move);
         }
         // A step one closer to the target (never onto the final before the route is done),
-        // preferring one that picks something up.
+        // preferring one that picks something up (or, saving, one that does not).
         let heading_home = self.route.is_empty();
         safe.into_iter()
             .filter(|&q| table[planner.cell(q)] == here - 1 && (heading_home || q != s.final_pos()))
             .max_by_key(|&q| (gain(q), std::cmp::Reverse((q.x, q.y))))
             .map_or(Action::Wait, Action::Move)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bot_sdk::MapSpec;
+
+    /// Every splice valued from a walk (insert, swap, remove, reverse) is worth exactly what
+    /// walking the whole new route gives, with and without items the opponent takes first.
+    #[test]
+    fn splices_are_valued_as_whole_routes() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests");
+        let mut seed = 0x1234_5678_u64;
+        let (mut fast, mut slow) = (0, 0);
+        for k in [9, 12, 13, 15, 19] {
+            let text = std::fs::read_to_string(dir.join(format!("test{k}.txt"))).unwrap();
+            let spec = MapSpec::parse(&text).unwrap();
+            let planner = Planner::new(&spec.grid, spec.final_pos);
+            let start = Start { cell: planner.cell(spec.starts[0]), jump: false, multiplier: 1, limit: spec.rounds };
+            let opponent = planner.predict_takes(&spec.grid, spec.starts[1], false, spec.rounds);
+            for takes in [vec![u32::MAX; planner.items.len()], opponent] {
+                let mut search = Search {
+                    gains: Search::gains(&planner, &spec.grid),
+                    planner: &planner,
+                    grid: &spec.grid,
+                    start,
+                    takes,
+                    candidates: (0..planner.items.len()).collect(),
+                    budget: usize::MAX,
+                };
+                let route = search.first_route();
+                let walked = search.walk(&route).expect("a first route is feasible");
+                for _ in 0..4000 {
+                    let a = next(&mut seed) as usize % (route.len() + 1);
+                    let b = (a + next(&mut seed) as usize % 4).min(route.len());
+                    let ins: Vec<usize> = match next(&mut seed) % 3 {
+                        0 => route[a..b].iter().rev().copied().collect(),
+                        1 => vec![],
+                        _ => vec![next(&mut seed) as usize % planner.items.len()],
+                    };
+                    if ins.iter().any(|k| route.contains(k) && !route[a..b].contains(k)) {
+                        continue;
+                    }
+                    let whole = [&route[..a], &ins, &route[b..]].concat();
+                    let expected = search.value(&whole);
+                    let budget = search.budget;
+                    assert_eq!(search.splice(&walked, &route, a, b, &ins), expected, "test{k}: {a}..{b} <- {ins:?}");
+                    match budget - search.budget {
+                        spent if spent <= ins.len() + 1 => fast += 1,
+                        _ => slow += 1,
+                    }
+                }
+            }
+        }
+        assert!(
+            fast > 3 * slow && slow > 100,
+            "both ways are checked, the walk-free one most ({fast} fast, {slow} not)"
+        );
     }
 }

@@ -202,7 +202,7 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 10_000_000)]
     pub state_limit: usize,
     /// CPU seconds the relaxation may spend tightening the bound (exact searches may start
-    /// until 3/2 of it).
+    /// until 5/4 of it).
     #[arg(long, default_value_t = 30)]
     pub cpu_seconds: u64,
 }

@@ -45,7 +45,7 @@ struct Args {
     #[arg(long)]
     write_maps: Option<PathBuf>,
     /// CPU seconds the solver may spend improving its bound, per map (exact searches may
-    /// start until 3/2 of it).
+    /// start until 5/4 of it).
     #[arg(long, default_value_t = 30)]
     solver_seconds: u64,
 }
