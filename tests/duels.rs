@@ -21,6 +21,19 @@ fn greedy_beats_waiter_on_the_duel_map_from_either_side() {
     assert!(player(&r, 1).1, "greedy finishes as player 2: {r}");
 }
 
+/// Two copies of the reference bot on the symmetric duel map used to walk in step all game,
+/// cancelling every take, and neither finished; one now gives way.
+#[test]
+fn the_reference_bot_against_itself_falls_out_of_step_and_both_finish() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = bin("reference");
+    let (r, _) = duel(dir.path(), "duel.txt", &[], [&reference, &reference]);
+    for i in 0..2 {
+        let (score, finished, forfeit) = player(&r, i);
+        assert!(finished && forfeit.is_none() && score > 0, "player {i}: {r}");
+    }
+}
+
 #[test]
 fn the_cpp_sample_bot_plays_and_the_replay_verifies() {
     let dir = tempfile::tempdir().unwrap();

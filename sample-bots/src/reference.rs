@@ -95,6 +95,11 @@ pub struct Reference {
     /// ended on a local optimum (then an unchanged situation needs no new search).
     planned_with: Vec<u32>,
     settled: bool,
+    /// The last answer, for how many ticks in a row both bots have shared a cell, and
+    /// whether this bot is the one that gives way (see `act`).
+    last: Option<Action>,
+    in_step: u32,
+    yields: bool,
     /// Route-search effort left for the rest of the game (see [`TEST_BUDGETS`]).
     pool: Option<usize>,
 }
@@ -904,6 +909,8 @@ impl Reference {
 impl Bot for Reference {
     fn start(&mut self, state: &GameState) {
         self.seed = 0x9E37_79B9_7F4A_7C15 ^ (state.spec.rounds as u64);
+        let (me, them) = (state.me.pos, state.opponent.pos);
+        self.yields = (me.x, me.y) > (them.x, them.y);
     }
 
     fn act(&mut self, s: &GameState) -> Action {
@@ -915,8 +922,20 @@ impl Bot for Reference {
                 return action;
             }
         }
-        self.plan(s);
-        self.route_step(s)
+        // Two bots on the same cell cancel each other's takes; an opponent that plays like this
+        // one would stay in step for the whole game (on a symmetric map neither scored nor
+        // finished, a cancelled `J` stranding both). The bot that started last in reading
+        // order waits a tick to fall out of step after three ticks on a shared cell.
+        let same_cell = s.mode() == Mode::Duel && s.tick > 1 && s.opponent.pos == s.me.pos;
+        self.in_step = if same_cell { self.in_step + 1 } else { 0 };
+        self.last = if self.in_step >= 3 && self.yields {
+            self.in_step = 0;
+            Some(Action::Wait)
+        } else {
+            self.plan(s);
+            Some(self.route_step(s))
+        };
+        self.last.unwrap_or(Action::Wait)
     }
 }
 
