@@ -259,6 +259,12 @@ impl Planner {
     }
 }
 
+/// The map the opponent is predicted on, and whether it holds Jump there: in tests its own
+/// (`rival_world`), in duels the shared one.
+fn rival_view<'a>(rival_world: &'a Option<(Grid, bool)>, s: &'a GameState) -> (&'a Grid, bool) {
+    rival_world.as_ref().map_or((&s.grid, s.opponent.jump), |(w, j)| (w, *j))
+}
+
 /// A small deterministic random source (xorshift), so that plans do not depend on the machine.
 fn next(seed: &mut u64) -> u64 {
     *seed ^= *seed << 13;
@@ -325,8 +331,7 @@ impl Search<'_> {
         self.budget = self.budget.saturating_sub(route.len() + 1);
         let p = self.planner;
         let mut before = Vec::with_capacity(route.len() + 1);
-        let mut at =
-            Leg { cell: self.start.cell, jump: self.start.jump, mult: self.start.multiplier, time: 0, score: 0 };
+        let mut at = self.origin();
         for &k in route {
             before.push(at);
             at = self.step(at, k)?;
@@ -391,16 +396,27 @@ impl Search<'_> {
             .collect()
     }
 
+    /// Ticks from `at` to item `k`: two for the item under the bot (off and back on), `None`
+    /// when it cannot be reached.
+    fn reach(&self, at: Leg, k: usize) -> Option<u32> {
+        let p = self.planner;
+        match p.dist[k][at.jump as usize][at.cell] {
+            0 if p.leave[at.cell] => Some(2),
+            0 | FAR => None,
+            d => Some(u32::from(d)),
+        }
+    }
+
+    /// Where every route starts: the bot, now.
+    fn origin(&self) -> Leg {
+        Leg { cell: self.start.cell, jump: self.start.jump, mult: self.start.multiplier, time: 0, score: 0 }
+    }
+
     /// Goes on from `at` to item `k` and takes it (as [`Planner::evaluate`] does, without the
     /// opponent); `None` when it cannot be reached.
     fn step(&self, at: Leg, k: usize) -> Option<Leg> {
         let p = self.planner;
-        let d = match p.dist[k][at.jump as usize][at.cell] {
-            0 if p.leave[at.cell] => 2,
-            0 | FAR => return None,
-            d => d,
-        };
-        let time = at.time + u32::from(d);
+        let time = at.time + self.reach(at, k)?;
         // An item the opponent is expected to take first gives nothing.
         let (gain, times, jump) = if time < self.takes[k] { self.gains[k] } else { (0, 1, false) };
         Some(Leg {
@@ -424,14 +440,9 @@ impl Search<'_> {
         }
         let p = self.planner;
         if let (Some(&next), true) = (route.get(b), at.jump == walked.before[b].jump) {
-            let d = match p.dist[next][at.jump as usize][at.cell] {
-                0 if p.leave[at.cell] => 2,
-                0 | FAR => return None,
-                d => d,
-            };
             // The rest is reached earlier or later than in the walk: while no expected take
             // changes hands, it is worth what it was.
-            let (new, old) = (at.time + u32::from(d), walked.before[b + 1].time);
+            let (new, old) = (at.time + self.reach(at, next)?, walked.before[b + 1].time);
             if (new >= old && new - old <= walked.later[b]) || (new < old && old - new < walked.earlier[b]) {
                 let total = new + walked.to_end[b];
                 let score = at.score.saturating_add(at.mult.saturating_mul(walked.rest[b]));
@@ -561,8 +572,7 @@ impl Search<'_> {
     /// item with the best value per tick of travel from which the final is still reached in time.
     fn construct(&mut self, prefix: &[usize]) -> Vec<usize> {
         let p = self.planner;
-        let mut at =
-            Leg { cell: self.start.cell, jump: self.start.jump, mult: self.start.multiplier, time: 0, score: 0 };
+        let mut at = self.origin();
         let mut route = Vec::new();
         let mut left: Vec<usize> = self.candidates.iter().copied().filter(|k| !prefix.contains(k)).collect();
         for &k in prefix {
@@ -727,8 +737,14 @@ impl Reference {
                 world.set(s.opponent.pos, Cell::Floor);
             }
         }
-        let (world, jump) = self.rival_world.as_ref().map_or((&s.grid, s.opponent.jump), |(w, j)| (w, *j));
+        let (world, jump) = rival_view(&self.rival_world, s);
         self.model.observe(planner, world, s.opponent.pos, jump, moved);
+    }
+
+    /// Whether the opponent is predicted (see [`Reference::expected_takes`]).
+    fn predicts(&self, s: &GameState) -> bool {
+        let moved_lately = self.rival.is_some_and(|(_, ago)| ago.is_some_and(|a| a < 3));
+        moved_lately && self.model.trusted() && s.opponent.pos != s.final_pos()
     }
 
     /// When the opponent is expected to take each item, in ticks from now (`u32::MAX`:
@@ -736,11 +752,10 @@ impl Reference {
     /// item", is expected to keep doing so; any other one is not predicted (it takes nothing).
     fn expected_takes(&self, s: &GameState, limit: u32) -> Vec<u32> {
         let Some(planner) = &self.planner else { return Vec::new() };
-        let moved_lately = self.rival.is_some_and(|(_, ago)| ago.is_some_and(|a| a < 3));
-        if !(moved_lately && self.model.trusted() && s.opponent.pos != s.final_pos()) {
+        if !self.predicts(s) {
             return vec![u32::MAX; planner.items.len()];
         }
-        let (world, jump) = self.rival_world.as_ref().map_or((&s.grid, s.opponent.jump), |(w, j)| (w, *j));
+        let (world, jump) = rival_view(&self.rival_world, s);
         let mut takes = planner.predict_takes(world, s.opponent.pos, jump, limit);
         if s.mode() == Mode::Test {
             // A test's opponent moves first within a tick, but its next move comes a tick after
@@ -753,12 +768,10 @@ impl Reference {
     }
 
     fn plan(&mut self, s: &GameState) {
-        let start = {
-            let planner = self.planner.get_or_insert_with(|| Planner::new(&s.grid, s.final_pos()));
-            Start { cell: planner.cell(s.me.pos), jump: s.me.jump, multiplier: s.me.multiplier, limit: s.ticks_left() }
-        };
-        let takes = self.expected_takes(s, start.limit);
+        let takes = self.expected_takes(s, s.ticks_left());
         let planner = self.planner.get_or_insert_with(|| Planner::new(&s.grid, s.final_pos()));
+        let start =
+            Start { cell: planner.cell(s.me.pos), jump: s.me.jump, multiplier: s.me.multiplier, limit: s.ticks_left() };
         let available = |k: usize| s.grid.get(planner.items[k]).is_some_and(Cell::is_collectable);
         let candidates: Vec<usize> = (0..planner.items.len()).filter(|&k| available(k)).collect();
         let first = self.route.is_empty() && s.tick <= 1;
@@ -834,6 +847,11 @@ impl Reference {
             self.exact = None;
         }
         let left = s.ticks_left();
+        // (Predicting the opponent is worth it only when an attempt may follow.)
+        let waiting = self.gave_up_at.is_some_and(|at| left * 2 > at);
+        if self.attempts >= EXACT_ATTEMPTS || (waiting && (self.foreseen || !self.predicts(s))) {
+            return None;
+        }
         let cleared: Vec<(Pos, u32)> = match &self.planner {
             Some(planner) => self
                 .expected_takes(s, left)
@@ -846,7 +864,7 @@ impl Reference {
         };
         // A first prediction of the opponent makes a new problem, often a much smaller one.
         let foreseen = !cleared.is_empty() && !self.foreseen;
-        if self.attempts >= EXACT_ATTEMPTS || (self.gave_up_at.is_some_and(|at| left * 2 > at) && !foreseen) {
+        if waiting && !foreseen {
             return None;
         }
         self.foreseen |= foreseen;
