@@ -213,50 +213,6 @@ impl Planner {
         }
         takes
     }
-
-    /// Walks `route` from `start` over `grid`: its score and the ticks it takes to finish, or
-    /// `None` when the final is not reached in time. An item reached no earlier than the
-    /// opponent is expected to take it (`takes`) gives nothing.
-    fn evaluate(&self, grid: &Grid, start: Start, takes: &[u32], route: &[usize]) -> Option<(i64, u32)> {
-        let (mut cell, mut jump, mut mult, mut score, mut time) =
-            (start.cell, start.jump, start.multiplier, 0i64, 0u32);
-        for &k in route {
-            let mut d = self.dist[k][jump as usize][cell];
-            if d == 0 {
-                // An item under the bot is only taken by stepping off and back on.
-                if !self.leave[cell] {
-                    return None;
-                }
-                d = 2;
-            }
-            if d == FAR {
-                return None;
-            }
-            time += u32::from(d);
-            if time > start.limit {
-                return None;
-            }
-            cell = self.cell(self.items[k]);
-            if time >= takes[k] {
-                continue;
-            }
-            match grid.get(self.items[k]) {
-                Some(Cell::Resource(v)) => score = score.saturating_add(i64::from(v).saturating_mul(mult)),
-                Some(Cell::Jump) => jump = true,
-                Some(Cell::Double) => mult = mult.saturating_mul(2),
-                Some(Cell::Triple) => mult = mult.saturating_mul(3),
-                _ => {}
-            }
-        }
-        let d = self.dist[self.final_node()][jump as usize][cell];
-        if d == FAR || time + u32::from(d) > start.limit {
-            return None;
-        }
-        if let Some(Cell::Resource(v)) = grid.get(self.final_pos) {
-            score = score.saturating_add(i64::from(v).saturating_mul(mult));
-        }
-        Some((score, time + u32::from(d)))
-    }
 }
 
 /// The map the opponent is predicted on, and whether it holds Jump there: in tests its own
@@ -320,16 +276,35 @@ struct Walked {
 }
 
 impl Search<'_> {
+    /// Walks `route`: its score and (reversed) the ticks it takes to finish, `None` when the
+    /// final is not reached in time. An item reached no earlier than the opponent is expected
+    /// to take it gives nothing.
     fn value(&mut self, route: &[usize]) -> Option<Value> {
         // Effort is counted in route stops walked, so long routes cost what they take.
         self.budget = self.budget.saturating_sub(route.len() + 1);
-        self.planner.evaluate(self.grid, self.start, &self.takes, route).map(|(s, t)| (s, std::cmp::Reverse(t)))
+        let mut at = self.origin();
+        for &k in route {
+            at = self.step(at, k)?;
+            if at.time > self.start.limit {
+                return None;
+            }
+        }
+        self.home(at)
+    }
+
+    /// From `at` onto the final (taking what lies there): the route's value, `None` when the
+    /// final is not reached in time.
+    fn home(&self, at: Leg) -> Option<Value> {
+        let p = self.planner;
+        let d = p.dist[p.final_node()][at.jump as usize][at.cell];
+        let total = at.time + u32::from(d);
+        let score = at.score.saturating_add(at.mult.saturating_mul(self.worth(p.final_pos)));
+        (d != FAR && total <= self.start.limit).then_some((score, std::cmp::Reverse(total)))
     }
 
     /// Walks `route` once for [`Search::splice`]; `None` when the route is infeasible.
     fn walk(&mut self, route: &[usize]) -> Option<Walked> {
         self.budget = self.budget.saturating_sub(route.len() + 1);
-        let p = self.planner;
         let mut before = Vec::with_capacity(route.len() + 1);
         let mut at = self.origin();
         for &k in route {
@@ -340,8 +315,7 @@ impl Search<'_> {
             }
         }
         before.push(at);
-        let d = p.dist[p.final_node()][at.jump as usize][at.cell];
-        let total = at.time.checked_add(u32::from(d)).filter(|&t| d != FAR && t <= self.start.limit)?;
+        let std::cmp::Reverse(total) = self.home(at)?.1;
         // Per suffix: its worth at multiplier 1, and how much later (or earlier) its stops may
         // be reached before one the opponent is expected to take changes hands.
         let n = route.len();
@@ -438,7 +412,6 @@ impl Search<'_> {
         for &k in ins {
             at = self.step(at, k)?;
         }
-        let p = self.planner;
         if let (Some(&next), true) = (route.get(b), at.jump == walked.before[b].jump) {
             // The rest is reached earlier or later than in the walk: while no expected take
             // changes hands, it is worth what it was.
@@ -453,10 +426,7 @@ impl Search<'_> {
         for &k in &route[b..] {
             at = self.step(at, k)?;
         }
-        let d = p.dist[p.final_node()][at.jump as usize][at.cell];
-        let total = at.time + u32::from(d);
-        let score = at.score.saturating_add(at.mult.saturating_mul(walked.rest[route.len()]));
-        (d != FAR && total <= self.start.limit).then_some((score, std::cmp::Reverse(total)))
+        self.home(at)
     }
 
     /// Whether reversing a long stretch, stops `i..j`, of a feasible route is worth valuing.
@@ -1011,8 +981,52 @@ mod tests {
     use super::*;
     use bot_sdk::MapSpec;
 
-    /// Every splice valued from a walk (insert, swap, remove, reverse) is worth exactly what
-    /// walking the whole new route gives, with and without items the opponent takes first.
+    /// The route's value walked straight from the grid, independently of `Search`: the
+    /// oracle the searches' values are checked against.
+    fn evaluate(p: &Planner, grid: &Grid, start: Start, takes: &[u32], route: &[usize]) -> Option<Value> {
+        let (mut cell, mut jump, mut mult, mut score, mut time) =
+            (start.cell, start.jump, start.multiplier, 0i64, 0u32);
+        for &k in route {
+            let mut d = p.dist[k][jump as usize][cell];
+            if d == 0 {
+                // An item under the bot is only taken by stepping off and back on.
+                if !p.leave[cell] {
+                    return None;
+                }
+                d = 2;
+            }
+            if d == FAR {
+                return None;
+            }
+            time += u32::from(d);
+            if time > start.limit {
+                return None;
+            }
+            cell = p.cell(p.items[k]);
+            if time >= takes[k] {
+                continue;
+            }
+            match grid.get(p.items[k]) {
+                Some(Cell::Resource(v)) => score = score.saturating_add(i64::from(v).saturating_mul(mult)),
+                Some(Cell::Jump) => jump = true,
+                Some(Cell::Double) => mult = mult.saturating_mul(2),
+                Some(Cell::Triple) => mult = mult.saturating_mul(3),
+                _ => {}
+            }
+        }
+        let d = p.dist[p.final_node()][jump as usize][cell];
+        if d == FAR || time + u32::from(d) > start.limit {
+            return None;
+        }
+        if let Some(Cell::Resource(v)) = grid.get(p.final_pos) {
+            score = score.saturating_add(i64::from(v).saturating_mul(mult));
+        }
+        Some((score, std::cmp::Reverse(time + u32::from(d))))
+    }
+
+    /// Every splice valued from a walk (insert, swap, remove, reverse), and every route valued
+    /// by `Search::value`, is worth exactly what walking the whole new route on the grid gives,
+    /// with and without items the opponent takes first.
     #[test]
     fn splices_are_valued_as_whole_routes() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests");
@@ -1049,7 +1063,8 @@ mod tests {
                         continue;
                     }
                     let whole = [&route[..a], &ins, &route[b..]].concat();
-                    let expected = search.value(&whole);
+                    let expected = evaluate(&planner, &spec.grid, start, &search.takes, &whole);
+                    assert_eq!(search.value(&whole), expected, "test{k}: {whole:?}");
                     let budget = search.budget;
                     assert_eq!(search.splice(&walked, &route, a, b, &ins), expected, "test{k}: {a}..{b} <- {ins:?}");
                     match budget - search.budget {
