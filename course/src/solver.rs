@@ -71,6 +71,8 @@ impl Default for Budget {
                 quick_states: 300_000,
                 steps: 3000,
                 relax_work: usize::MAX,
+                memory: 6,
+                memory_work: 100_000_000,
                 guided_beams: vec![256, 2048, 8192],
                 exact_states: 10_000_000,
                 certify_gaps: vec![0.029, 0.01, 0.0],
@@ -89,6 +91,8 @@ impl Budget {
                 quick_states: 200_000,
                 steps: 20,
                 relax_work: usize::MAX,
+                memory: 0,
+                memory_work: 0,
                 guided_beams: vec![16],
                 exact_states: 200_000,
                 certify_gaps: vec![],
@@ -172,6 +176,7 @@ mod tests {
     use arena::engine::{Reply, State, Turn};
     use arena::games::resource_rush::ResourceRush;
     use bot_sdk::path::legal_moves;
+    use sample_bots::relaxation::Relaxation;
 
     /// The best finishing score over every possible sequence of answers, played through the
     /// real game: the reference the solver is checked against.
@@ -203,8 +208,13 @@ mod tests {
     }
 
     fn random_map(rng: &mut Rng) -> String {
-        let (rows, cols) = (1 + rng.next(3) as i32, 2 + rng.next(3) as i32);
-        let rounds = 2 + rng.next(5);
+        random_map_within(rng, 3, 3, 5)
+    }
+
+    /// A random map of 1 to `rows` rows, 2 to `cols` + 1 columns, 2 to `rounds` + 1 rounds.
+    fn random_map_within(rng: &mut Rng, rows: u64, cols: u64, rounds: u64) -> String {
+        let (rows, cols) = (1 + rng.next(rows) as i32, 2 + rng.next(cols) as i32);
+        let rounds = 2 + rng.next(rounds);
         let tokens = ["0", "0", "3", "5", "9", "W", "E", "F", "J", "D", "T"];
         let mut cells: Vec<Vec<&str>> =
             (0..rows).map(|_| (0..cols).map(|_| tokens[rng.next(tokens.len() as u64) as usize]).collect()).collect();
@@ -278,13 +288,15 @@ mod tests {
         assert!(exact > 100, "enough maps can be finished to mean something ({exact})");
     }
 
-    /// A budget with no exact search and a single relaxed solve at zero prices: the answer is
-    /// that relaxation's bound and its walk, replayed.
+    /// A budget with no exact search and a single relaxed solve at zero prices, then one with
+    /// a memory: the answer is the better bound and the better walk, replayed.
     fn relaxation_only() -> Budget {
         let plan = PlanBudget {
             beams: vec![],
             quick_states: 0,
             steps: 1,
+            memory: 6,
+            memory_work: usize::MAX,
             guided_beams: vec![],
             exact_states: 0,
             ..Budget::small().plan
@@ -319,6 +331,48 @@ mod tests {
             }
         }
         assert!(bounded >= 5, "enough maps end with a bound above the plan ({bounded})");
+    }
+
+    /// A memory of the nearest resources ([`Relaxation::remember`]) keeps the bound valid,
+    /// and on some maps makes it tighter than the plain relaxation's after as many steps.
+    #[test]
+    fn a_memory_keeps_the_relaxation_valid_and_tightens_it() {
+        let mut rng = Rng(17);
+        let mut checked = 0;
+        for _ in 0..300 {
+            let text = random_map(&mut rng);
+            let spec = MapSpec::parse(&text).unwrap();
+            let Some(truth) = brute_force(&ResourceRush::against_script(spec.clone(), false)) else { continue };
+            let model = Model::new(problem(&spec));
+            let (Some(mut plain), Some(mut remembering)) = (Relaxation::new(&model), Relaxation::new(&model)) else {
+                continue;
+            };
+            remembering.remember(6);
+            for _ in 0..30 {
+                plain.tighten(0);
+                remembering.tighten(0);
+            }
+            let (Some(a), Some(b)) = (plain.bound(), remembering.bound()) else { panic!("a plan exists\n{text}") };
+            assert!(a >= truth && b >= truth, "bounds {a} and {b} >= optimum {truth}\n{text}");
+            checked += 1;
+        }
+        assert!(checked > 100, "enough maps can be finished to mean something ({checked})");
+        // Larger maps (too large for brute force): there the memory tightens some bounds.
+        let mut tighter = 0;
+        for _ in 0..40 {
+            let text = random_map_within(&mut rng, 5, 5, 20);
+            let model = Model::new(problem(&MapSpec::parse(&text).unwrap()));
+            let (Some(mut plain), Some(mut remembering)) = (Relaxation::new(&model), Relaxation::new(&model)) else {
+                continue;
+            };
+            remembering.remember(6);
+            for _ in 0..30 {
+                plain.tighten(0);
+                remembering.tighten(0);
+            }
+            tighter += usize::from(remembering.bound() < plain.bound());
+        }
+        assert!(tighter >= 3, "{tighter} of 40 larger maps have a tighter bound with a memory");
     }
 
     #[test]

@@ -274,6 +274,13 @@ impl Model {
         (d != FAR).then_some(u32::from(d))
     }
 
+    /// Ticks from item `i`'s cell to `cell` (with Jump when some `J` may be taken); `None` when
+    /// unreachable.
+    pub fn item_distance(&self, i: usize, cell: usize) -> Option<u32> {
+        let d = self.item_dist[i][cell];
+        (d != FAR).then_some(u32::from(d))
+    }
+
     /// Ticks from the start to `cell` (with Jump when some `J` may be taken), never through
     /// the final; `None` when unreachable.
     pub fn from_start(&self, cell: usize) -> Option<u32> {

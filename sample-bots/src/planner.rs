@@ -27,6 +27,12 @@ pub struct Budget {
     pub steps: usize,
     /// Total relaxation work allowed.
     pub relax_work: usize,
+    /// When the subgradient has settled before `stop`: go on with a memory of up to this many
+    /// resources per cell ([`Relaxation::remember`]; 0: never), as large as one solve's work
+    /// stays within `memory_work`.
+    pub memory: usize,
+    /// Work of one solve with a memory, at most (see [`Relaxation::work`]).
+    pub memory_work: usize,
     /// Widths of the beam searches guided by the relaxation at the end (the first one also
     /// runs every 50 steps).
     pub guided_beams: Vec<usize>,
@@ -94,7 +100,11 @@ pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn
         }
     };
     let steps = budget.steps.min(budget.relax_work / relaxation.work().max(1));
-    for round in 0..steps {
+    let memory = (1..=budget.memory).rev().find(|&k| relaxation.work_with(k) <= budget.memory_work);
+    let mut remembering = false;
+    let mut checkpoint = None;
+    let mut round = 0;
+    while round < steps {
         let (plan, more) = relaxation.tighten(best.as_ref().map_or(0, |b| b.score));
         if let Some(plan) = plan {
             offer(&mut best, plan);
@@ -102,8 +112,29 @@ pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn
         if round % 50 == 49 {
             guided(&mut best, &relaxation, budget.guided_beams.first().copied().unwrap_or(0));
         }
-        if !more || stop(false) {
+        round += 1;
+        if stop(false) || relaxation.bound().is_some_and(|b| best.as_ref().is_some_and(|p| b <= p.score)) {
             break;
+        }
+        // With a memory, a step costs much more: go on only while the bound still falls by
+        // 0.1 % per 40 steps (after the first 40, while the restarted step scale settles).
+        if remembering && round % 40 == 0 {
+            let now = relaxation.bound().unwrap_or(i64::MAX);
+            if checkpoint.is_some_and(|c: i64| (c - now) as f64 <= c as f64 * 0.001) {
+                break;
+            }
+            checkpoint = Some(now);
+        }
+        // Settled (or out of steps) with time left: remember more, and go on.
+        if !more || round == steps {
+            match memory {
+                Some(k) if !remembering => {
+                    relaxation.remember(k);
+                    remembering = true;
+                    round = 0;
+                }
+                _ => break,
+            }
         }
     }
     let Some(bound) = relaxation.bound() else {

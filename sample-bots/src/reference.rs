@@ -865,6 +865,8 @@ impl Reference {
             quick_states: EXACT_STATES / 4,
             steps: 400,
             relax_work: RELAX_WORK,
+            memory: 0,
+            memory_work: 0,
             guided_beams: vec![GUIDED_BEAM],
             exact_states: EXACT_STATES,
             certify_gaps: vec![],

@@ -57,6 +57,22 @@ pub struct Relaxation<'a> {
     next_a1: Vec<u8>,
     /// `back[jump][cell][prev]`: the index of the move back onto the remembered cell.
     back: [Vec<[u8; PREV]>; 2],
+    /// When set, solves remember more than the cell just left (see [`Memory`]).
+    memory: Option<Memory>,
+}
+
+/// An ng-route memory: each cell remembers which of its `k` nearest resources the walk took
+/// (its own first), and a remembered resource cannot be taken again. A real plan takes each
+/// resource once, so it is still a walk of this relaxation (the bound stays valid), while the
+/// cheap loops through nearby rich cells that the plain relaxation repeats are cut off.
+struct Memory {
+    /// Bits per memory (at most 8).
+    k: usize,
+    /// `remap[jump][(cell * 8 + move) << k | memory]`: the memory in the destination's
+    /// bits of what `cell` remembered (before the destination's own resource is added).
+    remap: [Vec<u8>; 2],
+    /// The move chosen per tick, state and memory (`u8::MAX`: none).
+    choice: Vec<u8>,
 }
 
 /// What one relaxed solve gives.
@@ -144,6 +160,7 @@ impl<'a> Relaxation<'a> {
             choice: Vec::new(),
             next_a1: Vec::new(),
             back,
+            memory: None,
         })
     }
 
@@ -152,7 +169,7 @@ impl<'a> Relaxation<'a> {
     /// score; the scale halves after 15 steps without progress). Returns the relaxed walk
     /// replayed as a real plan, and whether more steps may still help.
     pub fn tighten(&mut self, lower: i64) -> (Option<Plan>, bool) {
-        let relaxed = self.solve();
+        let relaxed = self.solve_any();
         if relaxed.bound == NEG {
             return (None, false);
         }
@@ -201,13 +218,70 @@ impl<'a> Relaxation<'a> {
     pub fn settle(&mut self) {
         if self.best_bound.is_finite() {
             self.prices.clone_from(&self.best_prices);
-            let _ = self.solve();
+            let _ = self.solve_any();
         }
     }
 
     /// Rough work of one solve (states times moves), to size budgets.
     pub fn work(&self) -> usize {
-        self.cells * self.mult.len() * (1 + usize::from(self.model.may_jump())) * self.ticks as usize * 4
+        self.work_with(self.memory.as_ref().map_or(0, |m| m.k))
+    }
+
+    /// Rough work of one solve remembering `k` resources per cell.
+    pub fn work_with(&self, k: usize) -> usize {
+        (self.cells * self.mult.len() * (1 + usize::from(self.model.may_jump())) * self.ticks as usize * 4) << k
+    }
+
+    /// From now on, each cell remembers which of its `k` (1 to 8) nearest resources the walk
+    /// took: a tighter bound at `2^k` times the work of a solve. The prices carry over, and the
+    /// step scale starts again.
+    pub fn remember(&mut self, k: usize) {
+        let k = k.clamp(1, 8);
+        let model = self.model;
+        let resources: Vec<usize> =
+            (0..model.items().len()).filter(|&i| matches!(model.items()[i].1, Item::Resource(_))).collect();
+        // Each cell's nearest resources, its own first.
+        let near: Vec<Vec<usize>> = (0..self.cells)
+            .map(|c| {
+                let mut by: Vec<(u32, usize)> = resources
+                    .iter()
+                    .filter_map(|&i| {
+                        let d = if model.items()[i].0 as usize == c { Some(0) } else { model.item_distance(i, c) };
+                        d.map(|d| (d, i))
+                    })
+                    .collect();
+                by.sort_unstable();
+                by.truncate(k);
+                by.into_iter().map(|(_, i)| i).collect()
+            })
+            .collect();
+        let remap = [0, 1].map(|j| {
+            let mut table = vec![0u8; (self.cells * 8) << k];
+            for c in 0..self.cells {
+                for (m, &(d, _)) in self.moves[j][c].iter().enumerate() {
+                    let to: Vec<u8> = near[c]
+                        .iter()
+                        .map(|i| near[d as usize].iter().position(|x| x == i).map_or(0, |b| 1u8 << b))
+                        .collect();
+                    for mem in 0..1usize << k {
+                        table[(c * 8 + m) << k | mem] =
+                            to.iter().enumerate().filter(|&(b, _)| mem >> b & 1 == 1).fold(0, |acc, (_, &x)| acc | x);
+                    }
+                }
+            }
+            table
+        });
+        self.memory = Some(Memory { k, remap, choice: Vec::new() });
+        self.step = 2.0;
+        self.stalled = 0;
+    }
+
+    fn solve_any(&mut self) -> Relaxed {
+        if self.memory.is_some() {
+            self.solve_remembering()
+        } else {
+            self.solve()
+        }
     }
 
     fn state(&self, mask: usize, jump: bool, cell: usize) -> usize {
@@ -369,6 +443,136 @@ impl<'a> Relaxation<'a> {
             prev = if t == 0 { NONE } else { usize::from(dir) };
         }
         Relaxed { bound: best + self.prices.iter().sum::<f64>(), takes, walk: Some(walk) }
+    }
+}
+
+impl Relaxation<'_> {
+    /// Solves the relaxation with a memory ([`Relaxation::remember`]) at the current prices:
+    /// the value of each (tick, state, memory) is its best move's gain plus the value it leads to.
+    fn solve_remembering(&mut self) -> Relaxed {
+        let Some(mut memory) = self.memory.take() else { return self.solve() };
+        let model = self.model;
+        let p = model.problem();
+        let start = model.cell(p.start);
+        let fin = model.cell(p.final_pos);
+        let masks = self.mult.len();
+        let cells = self.cells;
+        let size = cells * 2 * masks;
+        let k = memory.k;
+        let nm = 1usize << k;
+        let steps = self.ticks as usize + 1;
+        self.values.clear();
+        self.values.resize(steps * size, NEG);
+        memory.choice.clear();
+        memory.choice.resize(steps * size * nm, u8::MAX);
+        let mut next = vec![NEG; size * nm];
+        let mut cur = vec![NEG; size * nm];
+        let bit_of: Vec<Option<usize>> =
+            (0..model.items().len()).map(|i| self.powerups.iter().position(|&q| q == i)).collect();
+        // What moving onto `d` at tick `t + 1` gives: the new mask and Jump, and the resource's
+        // priced gain if one may be taken there.
+        let arrive = |d: usize, t: u32, mask: usize, jump: bool, prices: &[f64]| {
+            let (mut m2, mut j2, mut gain) = (mask, jump, None);
+            if let Some(i) = model.item_at(d) {
+                if t + 1 < model.deadline(i) {
+                    match model.items()[i].1 {
+                        Item::Resource(v) => gain = Some((v as f64 * self.mult[mask] - prices[i]).max(0.0)),
+                        Item::Jump => j2 = true,
+                        Item::Multiplier(_) => {
+                            if let Some(b) = bit_of[i] {
+                                m2 |= 1 << b;
+                            }
+                        }
+                    }
+                }
+            }
+            (m2, j2, gain)
+        };
+        let mut best = vec![NEG; nm];
+        let mut arg = vec![u8::MAX; nm];
+        for t in (0..self.ticks).rev() {
+            let left = self.ticks - t;
+            cur.fill(NEG);
+            let choice = &mut memory.choice[t as usize * size * nm..(t as usize + 1) * size * nm];
+            for c in 0..cells {
+                if (c == fin && t > 0) || self.early[c] > t || (t == 0 && c != start) {
+                    continue;
+                }
+                if c != fin && self.home[c] > left {
+                    continue;
+                }
+                for mask in 0..masks {
+                    for jump in [false, true] {
+                        if jump && !model.may_jump() {
+                            continue;
+                        }
+                        let j = usize::from(jump);
+                        best.fill(NEG);
+                        arg.fill(u8::MAX);
+                        for (m, &(d, _)) in self.moves[j][c].iter().enumerate() {
+                            let d = d as usize;
+                            let (m2, j2, gain) = arrive(d, t, mask, jump, &self.prices);
+                            let table = &memory.remap[j][(c * 8 + m) << k..(c * 8 + m + 1) << k];
+                            let base = ((m2 * 2 + usize::from(j2)) * cells + d) * nm;
+                            for mem in 0..nm {
+                                let to = table[mem];
+                                let (g, to) = match gain {
+                                    Some(g) if to & 1 == 0 => (g, to | 1),
+                                    _ => (0.0, to),
+                                };
+                                let v = if d == fin { g } else { g + next[base + usize::from(to)] };
+                                if v > best[mem] {
+                                    best[mem] = v;
+                                    arg[mem] = m as u8;
+                                }
+                            }
+                        }
+                        let s = (mask * 2 + j) * cells + c;
+                        cur[s * nm..(s + 1) * nm].copy_from_slice(&best);
+                        choice[s * nm..(s + 1) * nm].copy_from_slice(&arg);
+                        self.values[t as usize * size + s] = best[0];
+                    }
+                }
+            }
+            std::mem::swap(&mut cur, &mut next);
+        }
+        let best = self.values[self.state(0, p.jump, start)];
+        let mut takes = vec![0u32; model.items().len()];
+        let relaxed = if start == fin && best <= 0.0 {
+            Relaxed { bound: self.prices.iter().sum::<f64>(), takes, walk: Some(vec![Action::Wait]) }
+        } else if best == NEG {
+            Relaxed { bound: NEG, takes, walk: None }
+        } else {
+            let mut walk = Vec::new();
+            let (mut mask, mut jump, mut cell, mut mem) = (0usize, p.jump, start, 0u8);
+            for t in 0..self.ticks {
+                let s = self.state(mask, jump, cell);
+                let m = memory.choice[(t as usize * size + s) * nm + usize::from(mem)];
+                if m == u8::MAX {
+                    break;
+                }
+                let j = usize::from(jump);
+                let d = self.moves[j][cell][usize::from(m)].0 as usize;
+                walk.push(Action::Move(model.pos(d)));
+                let (m2, j2, gain) = arrive(d, t, mask, jump, &self.prices);
+                let mut to = memory.remap[j][(cell * 8 + usize::from(m)) << k | usize::from(mem)];
+                if let (Some(g), 0) = (gain, to & 1) {
+                    to |= 1;
+                    if g > 0.0 {
+                        if let Some(i) = model.item_at(d) {
+                            takes[i] += 1;
+                        }
+                    }
+                }
+                if d == fin {
+                    break;
+                }
+                (mask, jump, cell, mem) = (m2, j2, d, to);
+            }
+            Relaxed { bound: best + self.prices.iter().sum::<f64>(), takes, walk: Some(walk) }
+        };
+        self.memory = Some(memory);
+        relaxed
     }
 }
 
