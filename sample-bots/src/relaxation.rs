@@ -8,7 +8,9 @@
 //! relaxed walk's priced score plus every `λ_i`: for any price, no real plan scores more (each
 //! real plan is a relaxed walk that takes each resource once). Subgradient steps then lower the
 //! prices of resources nobody takes and raise those taken twice, tightening the bound; every
-//! relaxed walk, replayed through the rules, is also a real plan (a lower bound).
+//! relaxed walk, replayed through the rules, is also a real plan (a lower bound). With a
+//! memory ([`Relaxation::remember`]) each cell also recalls which of its nearest resources the
+//! walk took (an ng-route relaxation), which cuts off loops through nearby rich cells.
 //!
 //! Why this relaxation: at the best prices its bound is the linear programme over all relaxed
 //! walks, at least as tight as the LP relaxation of the natural time-expanded integer model
