@@ -250,6 +250,17 @@ mod tests {
         text
     }
 
+    /// `n` tiny random maps from `seed`: each map's text, parsed, and its brute-force optimum.
+    fn tiny_maps(seed: u64, n: usize) -> impl Iterator<Item = (String, MapSpec, Option<i64>)> {
+        let mut rng = Rng(seed);
+        (0..n).map(move |_| {
+            let text = random_map(&mut rng);
+            let spec = MapSpec::parse(&text).unwrap();
+            let truth = brute_force(&ResourceRush::against_script(spec.clone(), false));
+            (text, spec, truth)
+        })
+    }
+
     /// A bot that plays a fixed list of answers (then waits).
     struct Plays(std::collections::VecDeque<Action>);
     impl bot_sdk::Bot for Plays {
@@ -268,12 +279,8 @@ mod tests {
 
     #[test]
     fn the_solver_matches_brute_force_on_tiny_random_maps() {
-        let mut rng = Rng(7);
         let mut exact = 0;
-        for _ in 0..400 {
-            let text = random_map(&mut rng);
-            let spec = MapSpec::parse(&text).unwrap();
-            let truth = brute_force(&ResourceRush::against_script(spec.clone(), false));
+        for (text, spec, truth) in tiny_maps(7, 400) {
             let solved = solve(&spec, &Budget::small(), None);
             match solved.solution {
                 Solution::Exact(score) => {
@@ -306,12 +313,8 @@ mod tests {
 
     #[test]
     fn relaxation_bounds_are_never_below_the_optimum_and_plans_replay() {
-        let mut rng = Rng(11);
         let mut bounded = 0;
-        for _ in 0..300 {
-            let text = random_map(&mut rng);
-            let spec = MapSpec::parse(&text).unwrap();
-            let truth = brute_force(&ResourceRush::against_script(spec.clone(), false));
+        for (text, spec, truth) in tiny_maps(11, 300) {
             let solved = solve(&spec, &relaxation_only(), None);
             match (solved.solution, truth) {
                 (Solution::Bounded { best, bound }, Some(best_possible)) => {
@@ -337,52 +340,38 @@ mod tests {
     /// and on some maps makes it tighter than the plain relaxation's after as many steps.
     #[test]
     fn a_memory_keeps_the_relaxation_valid_and_tightens_it() {
-        let mut rng = Rng(17);
-        let mut checked = 0;
-        for _ in 0..300 {
-            let text = random_map(&mut rng);
-            let spec = MapSpec::parse(&text).unwrap();
-            let Some(truth) = brute_force(&ResourceRush::against_script(spec.clone(), false)) else { continue };
-            let model = Model::new(problem(&spec));
-            let (Some(mut plain), Some(mut remembering)) = (Relaxation::new(&model), Relaxation::new(&model)) else {
-                continue;
-            };
+        // Both bounds after 30 steps, without and with a memory of 6.
+        let bounds = |spec: &MapSpec| {
+            let model = Model::new(problem(spec));
+            let (mut plain, mut remembering) = (Relaxation::new(&model)?, Relaxation::new(&model)?);
             remembering.remember(6);
             for _ in 0..30 {
                 plain.tighten(0);
                 remembering.tighten(0);
             }
-            let (Some(a), Some(b)) = (plain.bound(), remembering.bound()) else { panic!("a plan exists\n{text}") };
+            Some((plain.bound(), remembering.bound()))
+        };
+        let mut checked = 0;
+        for (text, spec, truth) in tiny_maps(17, 300) {
+            let (Some(truth), Some((plain, remembering))) = (truth, bounds(&spec)) else { continue };
+            let (Some(a), Some(b)) = (plain, remembering) else { panic!("a plan exists\n{text}") };
             assert!(a >= truth && b >= truth, "bounds {a} and {b} >= optimum {truth}\n{text}");
             checked += 1;
         }
         assert!(checked > 100, "enough maps can be finished to mean something ({checked})");
         // Larger maps (too large for brute force): there the memory tightens some bounds.
-        let mut tighter = 0;
-        for _ in 0..40 {
-            let text = random_map_within(&mut rng, 5, 5, 20);
-            let model = Model::new(problem(&MapSpec::parse(&text).unwrap()));
-            let (Some(mut plain), Some(mut remembering)) = (Relaxation::new(&model), Relaxation::new(&model)) else {
-                continue;
-            };
-            remembering.remember(6);
-            for _ in 0..30 {
-                plain.tighten(0);
-                remembering.tighten(0);
-            }
-            tighter += usize::from(remembering.bound() < plain.bound());
-        }
+        let mut rng = Rng(19);
+        let tighter = (0..40)
+            .filter_map(|_| bounds(&MapSpec::parse(&random_map_within(&mut rng, 5, 5, 20)).unwrap()))
+            .filter(|(plain, remembering)| remembering < plain)
+            .count();
         assert!(tighter >= 3, "{tighter} of 40 larger maps have a tighter bound with a memory");
     }
 
     #[test]
     fn the_bound_fallback_is_never_below_the_optimum() {
-        let mut rng = Rng(13);
-        for _ in 0..200 {
-            let spec = MapSpec::parse(&random_map(&mut rng)).unwrap();
-            if let (Some(best), Some(bound)) =
-                (brute_force(&ResourceRush::against_script(spec.clone(), false)), upper_bound(&spec))
-            {
+        for (_, spec, truth) in tiny_maps(13, 200) {
+            if let (Some(best), Some(bound)) = (truth, upper_bound(&spec)) {
                 assert!(bound >= best, "bound {bound} < optimum {best}");
             }
         }

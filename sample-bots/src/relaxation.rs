@@ -35,6 +35,8 @@ pub struct Relaxation<'a> {
     ticks: u32,
     /// Power-up items (`D`, `T`), as model item indexes; a mask over them is exact.
     powerups: Vec<usize>,
+    /// Per model item: its bit in a mask, for a power-up.
+    bit_of: Vec<Option<usize>>,
     /// Multiplier for each mask.
     mult: Vec<f64>,
     /// Price of each model item (0 for power-ups).
@@ -144,11 +146,13 @@ impl<'a> Relaxation<'a> {
         let j = model.may_jump();
         let early = (0..cells).map(|c| model.from_start(c).unwrap_or(u32::MAX)).collect();
         let home = (0..cells).map(|c| model.to_final(c, j).unwrap_or(u32::MAX)).collect();
+        let bit_of = (0..model.items().len()).map(|i| powerups.iter().position(|&q| q == i)).collect();
         Some(Relaxation {
             model,
             cells,
             ticks: p.ticks,
             powerups,
+            bit_of,
             mult,
             prices: vec![0.0; model.items().len()],
             best_bound: f64::INFINITY,
@@ -278,6 +282,49 @@ impl<'a> Relaxation<'a> {
         self.stalled = 0;
     }
 
+    /// Moving onto `d` at tick `t + 1` holding `mask` and `jump`: the mask and Jump after, and
+    /// the priced gain of the resource there when one may still be taken.
+    fn arrive(&self, d: usize, t: u32, mask: usize, jump: bool) -> (usize, bool, Option<f64>) {
+        let model = self.model;
+        let (mut mask, mut jump, mut gain) = (mask, jump, None);
+        if let Some(i) = model.item_at(d).filter(|&i| t + 1 < model.deadline(i)) {
+            match model.items()[i].1 {
+                Item::Resource(v) => gain = Some((v as f64 * self.mult[mask] - self.prices[i]).max(0.0)),
+                Item::Jump => jump = true,
+                Item::Multiplier(_) => mask |= self.bit_of[i].map_or(0, |b| 1 << b),
+            }
+        }
+        (mask, jump, gain)
+    }
+
+    /// Whether cell `c` is solved at tick `t`: reachable by then and the final still in reach
+    /// after; never the final itself, which ends the game, except as the start (a bot may
+    /// leave it first).
+    fn open(&self, t: u32, c: usize, start: usize, fin: usize) -> bool {
+        !((c == fin && t > 0) || self.early[c] > t || (t == 0 && c != start))
+            && (c == fin || self.home[c] <= self.ticks - t)
+    }
+
+    /// The Jump states solved: without and with Jump, or only without when no `J` is there.
+    fn jumps(&self) -> &'static [bool] {
+        if self.model.may_jump() {
+            &[false, true]
+        } else {
+            &[false]
+        }
+    }
+
+    /// The answer when no walk is needed: standing on the final at the start with nothing
+    /// better (stop at once), or no walk reaching the final.
+    fn trivial(&self, best: f64, start: usize, fin: usize) -> Option<Relaxed> {
+        let takes = vec![0u32; self.model.items().len()];
+        if start == fin && best <= 0.0 {
+            Some(Relaxed { bound: self.prices.iter().sum::<f64>(), takes, walk: Some(vec![Action::Wait]) })
+        } else {
+            (best == NEG).then_some(Relaxed { bound: NEG, takes, walk: None })
+        }
+    }
+
     fn solve_any(&mut self) -> Relaxed {
         if self.memory.is_some() {
             self.solve_remembering()
@@ -305,57 +352,33 @@ impl<'a> Relaxation<'a> {
         let size = self.cells * 2 * masks;
         let steps = self.ticks as usize + 1;
         let cells = self.cells;
-        self.values.clear();
-        self.values.resize(steps * size, NEG);
-        self.choice.clear();
-        self.choice.resize(steps * size, [u8::MAX; 2]);
+        // (Taken out while they are written, so that the helpers may borrow `self`.)
+        let (mut values, mut choices, mut next_a1) =
+            (std::mem::take(&mut self.values), std::mem::take(&mut self.choice), std::mem::take(&mut self.next_a1));
+        values.clear();
+        values.resize(steps * size, NEG);
+        choices.clear();
+        choices.resize(steps * size, [u8::MAX; 2]);
         let mut v2_next = vec![NEG; size];
         let mut v2_cur = vec![NEG; size];
-        let bit_of: Vec<Option<usize>> =
-            (0..model.items().len()).map(|i| self.powerups.iter().position(|&q| q == i)).collect();
         for t in (0..self.ticks).rev() {
-            let left = self.ticks - t;
-            let (done, rest) = self.values.split_at_mut((t as usize + 1) * size);
+            let (done, rest) = values.split_at_mut((t as usize + 1) * size);
             let v1_cur = &mut done[t as usize * size..];
             let v1_next = &rest[..size];
-            let (_, choice_rest) = self.choice.split_at_mut(t as usize * size);
+            let (_, choice_rest) = choices.split_at_mut(t as usize * size);
             let choice = &mut choice_rest[..size];
             v2_cur.fill(NEG);
-            for c in 0..self.cells {
-                // (The final ends the game, except as the start: a bot may leave it first.)
-                if (c == fin && t > 0) || self.early[c] > t || (t == 0 && c != start) {
-                    continue;
-                }
-                if c != fin && self.home[c] > left {
-                    continue;
-                }
+            for c in (0..cells).filter(|&c| self.open(t, c, start, fin)) {
                 for mask in 0..masks {
-                    for jump in [false, true] {
-                        if jump && !model.may_jump() {
-                            continue;
-                        }
+                    for &jump in self.jumps() {
                         let mv = &self.moves[usize::from(jump)][c];
                         let mut with = [NEG; 8];
                         let mut without = [NEG; 8];
                         let (mut v1, mut a1) = (NEG, u8::MAX);
                         for (k, &(d, dir)) in mv.iter().enumerate() {
                             let d = d as usize;
-                            let (mut m2, mut j2, mut gain) = (mask, jump, 0.0);
-                            if let Some(i) = model.item_at(d) {
-                                if t + 1 < model.deadline(i) {
-                                    match model.items()[i].1 {
-                                        Item::Resource(v) => {
-                                            gain = (v as f64 * self.mult[mask] - self.prices[i]).max(0.0)
-                                        }
-                                        Item::Jump => j2 = true,
-                                        Item::Multiplier(_) => {
-                                            if let Some(b) = bit_of[i] {
-                                                m2 |= 1 << b;
-                                            }
-                                        }
-                                    }
-                                }
-                            }
+                            let (m2, j2, gain) = self.arrive(d, t, mask, jump);
+                            let gain = gain.unwrap_or(0.0);
                             // Value on arrival at `d` remembering where the bot came from
                             // (nothing, when leaving the start at tick 0: its item is still there).
                             let after = |m: usize, j: bool| {
@@ -364,8 +387,7 @@ impl<'a> Relaxation<'a> {
                                 }
                                 let s = (m * 2 + usize::from(j)) * cells + d;
                                 let remembered = t > 0
-                                    && self.back[usize::from(j)][d][usize::from(dir)]
-                                        == choice_next_a1(&self.next_a1, s);
+                                    && self.back[usize::from(j)][d][usize::from(dir)] == choice_next_a1(&next_a1, s);
                                 if remembered {
                                     v2_next[s]
                                 } else {
@@ -395,18 +417,15 @@ impl<'a> Relaxation<'a> {
                 }
             }
             std::mem::swap(&mut v2_cur, &mut v2_next);
-            self.next_a1.clear();
-            self.next_a1.extend(choice.iter().map(|c| c[0]));
+            next_a1.clear();
+            next_a1.extend(choice.iter().map(|c| c[0]));
         }
+        (self.values, self.choice, self.next_a1) = (values, choices, next_a1);
         let best = self.values[self.state(0, p.jump, start)];
+        if let Some(relaxed) = self.trivial(best, start, fin) {
+            return relaxed;
+        }
         let mut takes = vec![0u32; model.items().len()];
-        if start == fin && best <= 0.0 {
-            // Standing on the final at the start: stopping at once scores 0.
-            return Relaxed { bound: self.prices.iter().sum::<f64>(), takes, walk: Some(vec![Action::Wait]) };
-        }
-        if best == NEG {
-            return Relaxed { bound: NEG, takes, walk: None };
-        }
         // Follow the choices forward.
         let mut walk = Vec::new();
         let (mut mask, mut jump, mut cell, mut prev) = (0usize, p.jump, start, NONE);
@@ -421,21 +440,11 @@ impl<'a> Relaxation<'a> {
             let (d, dir) = self.moves[usize::from(jump)][cell][usize::from(k & 0x7f)];
             let d = d as usize;
             walk.push(Action::Move(model.pos(d)));
-            if let (0, Some(i)) = (k & 0x80, model.item_at(d)) {
-                if t + 1 < model.deadline(i) {
-                    match model.items()[i].1 {
-                        Item::Resource(v) => {
-                            if v as f64 * self.mult[mask] - self.prices[i] > 0.0 {
-                                takes[i] += 1;
-                            }
-                        }
-                        Item::Jump => jump = true,
-                        Item::Multiplier(_) => {
-                            if let Some(b) = bit_of[i] {
-                                mask |= 1 << b;
-                            }
-                        }
-                    }
+            if k & 0x80 == 0 {
+                let gain;
+                (mask, jump, gain) = self.arrive(d, t, mask, jump);
+                if let (Some(i), true) = (model.item_at(d), gain.is_some_and(|g| g > 0.0)) {
+                    takes[i] += 1;
                 }
             }
             if d == fin {
@@ -463,57 +472,27 @@ impl Relaxation<'_> {
         let k = memory.k;
         let nm = 1usize << k;
         let steps = self.ticks as usize + 1;
-        self.values.clear();
-        self.values.resize(steps * size, NEG);
+        let mut values = std::mem::take(&mut self.values);
+        values.clear();
+        values.resize(steps * size, NEG);
         memory.choice.clear();
         memory.choice.resize(steps * size * nm, u8::MAX);
         let mut next = vec![NEG; size * nm];
         let mut cur = vec![NEG; size * nm];
-        let bit_of: Vec<Option<usize>> =
-            (0..model.items().len()).map(|i| self.powerups.iter().position(|&q| q == i)).collect();
-        // What moving onto `d` at tick `t + 1` gives: the new mask and Jump, and the resource's
-        // priced gain if one may be taken there.
-        let arrive = |d: usize, t: u32, mask: usize, jump: bool, prices: &[f64]| {
-            let (mut m2, mut j2, mut gain) = (mask, jump, None);
-            if let Some(i) = model.item_at(d) {
-                if t + 1 < model.deadline(i) {
-                    match model.items()[i].1 {
-                        Item::Resource(v) => gain = Some((v as f64 * self.mult[mask] - prices[i]).max(0.0)),
-                        Item::Jump => j2 = true,
-                        Item::Multiplier(_) => {
-                            if let Some(b) = bit_of[i] {
-                                m2 |= 1 << b;
-                            }
-                        }
-                    }
-                }
-            }
-            (m2, j2, gain)
-        };
         let mut best = vec![NEG; nm];
         let mut arg = vec![u8::MAX; nm];
         for t in (0..self.ticks).rev() {
-            let left = self.ticks - t;
             cur.fill(NEG);
             let choice = &mut memory.choice[t as usize * size * nm..(t as usize + 1) * size * nm];
-            for c in 0..cells {
-                if (c == fin && t > 0) || self.early[c] > t || (t == 0 && c != start) {
-                    continue;
-                }
-                if c != fin && self.home[c] > left {
-                    continue;
-                }
+            for c in (0..cells).filter(|&c| self.open(t, c, start, fin)) {
                 for mask in 0..masks {
-                    for jump in [false, true] {
-                        if jump && !model.may_jump() {
-                            continue;
-                        }
+                    for &jump in self.jumps() {
                         let j = usize::from(jump);
                         best.fill(NEG);
                         arg.fill(u8::MAX);
                         for (m, &(d, _)) in self.moves[j][c].iter().enumerate() {
                             let d = d as usize;
-                            let (m2, j2, gain) = arrive(d, t, mask, jump, &self.prices);
+                            let (m2, j2, gain) = self.arrive(d, t, mask, jump);
                             let table = &memory.remap[j][(c * 8 + m) << k..(c * 8 + m + 1) << k];
                             let base = ((m2 * 2 + usize::from(j2)) * cells + d) * nm;
                             for mem in 0..nm {
@@ -532,19 +511,16 @@ impl Relaxation<'_> {
                         let s = (mask * 2 + j) * cells + c;
                         cur[s * nm..(s + 1) * nm].copy_from_slice(&best);
                         choice[s * nm..(s + 1) * nm].copy_from_slice(&arg);
-                        self.values[t as usize * size + s] = best[0];
+                        values[t as usize * size + s] = best[0];
                     }
                 }
             }
             std::mem::swap(&mut cur, &mut next);
         }
+        self.values = values;
         let best = self.values[self.state(0, p.jump, start)];
-        let mut takes = vec![0u32; model.items().len()];
-        let relaxed = if start == fin && best <= 0.0 {
-            Relaxed { bound: self.prices.iter().sum::<f64>(), takes, walk: Some(vec![Action::Wait]) }
-        } else if best == NEG {
-            Relaxed { bound: NEG, takes, walk: None }
-        } else {
+        let relaxed = self.trivial(best, start, fin).unwrap_or_else(|| {
+            let mut takes = vec![0u32; model.items().len()];
             let mut walk = Vec::new();
             let (mut mask, mut jump, mut cell, mut mem) = (0usize, p.jump, start, 0u8);
             for t in 0..self.ticks {
@@ -556,7 +532,7 @@ impl Relaxation<'_> {
                 let j = usize::from(jump);
                 let d = self.moves[j][cell][usize::from(m)].0 as usize;
                 walk.push(Action::Move(model.pos(d)));
-                let (m2, j2, gain) = arrive(d, t, mask, jump, &self.prices);
+                let (m2, j2, gain) = self.arrive(d, t, mask, jump);
                 let mut to = memory.remap[j][(cell * 8 + usize::from(m)) << k | usize::from(mem)];
                 if let (Some(g), 0) = (gain, to & 1) {
                     to |= 1;
@@ -572,7 +548,7 @@ impl Relaxation<'_> {
                 (mask, jump, cell, mem) = (m2, j2, d, to);
             }
             Relaxed { bound: best + self.prices.iter().sum::<f64>(), takes, walk: Some(walk) }
-        };
+        });
         self.memory = Some(memory);
         relaxed
     }
