@@ -1,9 +1,10 @@
 //! The best score a bot can reach on a single-player test, against the file's scripted
 //! opponent: proved where the search finishes, otherwise bracketed between the best plan found
 //! and a certified upper bound. The search itself is [`sample_bots::planner`] (the reference
-//! bot plays with it too, on a smaller budget); this module gives it a test file, the
-//! reference's own game as a first plan, a budget of about a minute of CPU time, and falls
-//! back to a coarse bound where the relaxation does not apply (more than six `D`/`T`).
+//! bot plays with it too, on a smaller budget); this module gives it a test file, the better
+//! of two reference games (the bot's own, and [`Reference::clean`]'s) as a first plan, a budget
+//! of about a minute of CPU time, and falls back to a coarse bound where the relaxation does
+//! not apply (more than six `D`/`T`).
 
 use std::time::Duration;
 
@@ -15,6 +16,8 @@ use sample_bots::planner::{best_plan, Budget as PlanBudget};
 use sample_bots::relaxation::replay;
 
 use crate::cputime::thread_cpu;
+use crate::offline::play_test;
+use sample_bots::reference::Reference;
 
 /// What the solver found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,11 +127,19 @@ pub fn problem(spec: &MapSpec) -> Problem {
     }
 }
 
-/// Solves `spec` within `budget`; `known` is a plan the caller already has (replayed here).
+/// Solves `spec` within `budget`; `known` is a plan the caller already has (replayed here),
+/// else the reference bot's game is played first. The game of [`Reference::clean`] is played
+/// too, and the search starts from the better plan.
 pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solved {
     let started = thread_cpu();
     let model = Model::new(problem(spec));
-    let known = known.and_then(|moves| replay(&model, moves));
+    let reference = known.is_none().then(|| play_test(spec, Reference::default()).actions);
+    let clean = play_test(spec, Reference::clean()).actions;
+    let known = [known.or(reference.as_deref()), Some(&clean[..])]
+        .into_iter()
+        .flatten()
+        .filter_map(|moves| replay(&model, moves))
+        .max_by_key(|plan| plan.score);
     // The relaxation stops at the time limit; exact searches are not started past 5/4 of it.
     let stop = |exact: bool| {
         let spent = thread_cpu().saturating_sub(started);
@@ -409,6 +420,19 @@ mod tests {
         let solved = solve(&spec, &Budget::small(), None);
         assert_eq!(solved.solution, Solution::Exact(383));
         check_plan(&spec, solved.plan.as_ref().unwrap(), "test7");
+    }
+
+    /// A map where every short way to the multipliers crosses resources: the bot takes them at
+    /// x1 on its way; the clean variant fetches a `J` first, jumps to `D` and `T` over them and
+    /// takes every resource at x6, which the solver, starting from that game, proves optimal.
+    #[test]
+    fn the_clean_reference_finds_the_plan_that_crosses_no_resource_before_the_multipliers() {
+        let spec = MapSpec::parse(&crate::testgen::course_map(13).unwrap()).unwrap();
+        let default = crate::offline::play_test(&spec, Reference::default()).outcome.players[0].score;
+        let clean = crate::offline::play_test(&spec, Reference::clean()).outcome.players[0].score;
+        let Solution::Exact(optimum) = solve(&spec, &Budget::small(), None).solution else { panic!("proved") };
+        assert_eq!(clean, optimum);
+        assert!(default < optimum, "the bot itself misses it ({default})");
     }
 
     #[test]

@@ -73,6 +73,8 @@ struct ExactPlan {
 /// The reference strategy (see the module docs).
 #[derive(Debug, Default)]
 pub struct Reference {
+    /// See [`Reference::clean`].
+    clean: bool,
     exact: Option<ExactPlan>,
     /// Exact attempts made, and the ticks left at the last one that did not finish.
     attempts: u32,
@@ -145,6 +147,9 @@ struct Planner {
     /// `dist[node][jump][cell]`: ticks between `node` (an item, or the final at index
     /// `items.len()`) and `cell`; moves are symmetric, so either way round.
     dist: Vec<[Vec<u16>; 2]>,
+    /// For [`Reference::clean`] (else empty): the same over paths that walk through no
+    /// resource.
+    clean: Vec<[Vec<u16>; 2]>,
     final_pos: Pos,
     /// Whether a bot can step off the cell (elsewhere than onto the final) and come back.
     leave: Vec<bool>,
@@ -160,7 +165,8 @@ struct Start {
 }
 
 impl Planner {
-    fn new(grid: &Grid, final_pos: Pos) -> Planner {
+    /// The tables for `grid`; `clean` adds [`Planner::clean`].
+    fn new(grid: &Grid, final_pos: Pos, clean: bool) -> Planner {
         let cols = grid.cols();
         let index = |p: Pos| p.x as usize * cols + p.y as usize;
         let adjacency = move_lists(grid);
@@ -177,7 +183,32 @@ impl Planner {
             .map(|&p| [bfs(index(p), &adjacency[0]), bfs(index(p), &adjacency[1])])
             .collect();
         let leave = (0..cells).map(|c| adjacency[0][c].iter().any(|&n| n as usize != end)).collect();
-        Planner { cols, items, dist, final_pos, leave }
+        // Paths that walk through no resource: one is reached, never left, except the start.
+        let through = |j: usize| -> Vec<Vec<u32>> {
+            grid.positions()
+                .map(|p| match grid.get(p) {
+                    Some(Cell::Resource(_)) => Vec::new(),
+                    _ => adjacency[j][index(p)].clone(),
+                })
+                .collect()
+        };
+        let clean_adjacency = if clean { [through(0), through(1)] } else { [Vec::new(), Vec::new()] };
+        let clean = if !clean {
+            Vec::new()
+        } else {
+            items
+                .iter()
+                .chain(std::iter::once(&final_pos))
+                .map(|&p| {
+                    [0, 1].map(|j| {
+                        let mut adj = clean_adjacency[j].clone();
+                        adj[index(p)].clone_from(&adjacency[j][index(p)]);
+                        bfs(index(p), &adj)
+                    })
+                })
+                .collect()
+        };
+        Planner { cols, items, dist, clean, final_pos, leave }
     }
 
     fn cell(&self, p: Pos) -> usize {
@@ -244,6 +275,9 @@ struct Search<'a> {
     /// fragile: the search reverses stretches of ten stops at most there (measured on
     /// `maps/duel.txt` against `greedy`: any length lost 10 % of the score).
     duel: bool,
+    /// For [`Reference::clean`]: the multiplier once every `D` and `T` left is taken; until
+    /// then, legs walk through no resource ([`Planner::clean`]), or are not walked at all.
+    full_mult: Option<i64>,
 }
 
 type Value = (i64, std::cmp::Reverse<u32>);
@@ -296,7 +330,7 @@ impl Search<'_> {
     /// final is not reached in time.
     fn home(&self, at: Leg) -> Option<Value> {
         let p = self.planner;
-        let d = p.dist[p.final_node()][at.jump as usize][at.cell];
+        let d = self.leg(at, p.final_node());
         let total = at.time + u32::from(d);
         let score = at.score.saturating_add(at.mult.saturating_mul(self.worth(p.final_pos)));
         (d != FAR && total <= self.start.limit).then_some((score, std::cmp::Reverse(total)))
@@ -372,9 +406,19 @@ impl Search<'_> {
 
     /// Ticks from `at` to item `k`: two for the item under the bot (off and back on), `None`
     /// when it cannot be reached.
+    /// Ticks from `at` to item (or final) `k`, `FAR` when it cannot be reached.
+    fn leg(&self, at: Leg, k: usize) -> u16 {
+        let p = self.planner;
+        let j = at.jump as usize;
+        match self.full_mult {
+            Some(full) if at.mult < full => p.clean[k][j][at.cell],
+            _ => p.dist[k][j][at.cell],
+        }
+    }
+
     fn reach(&self, at: Leg, k: usize) -> Option<u32> {
         let p = self.planner;
-        match p.dist[k][at.jump as usize][at.cell] {
+        match self.leg(at, k) {
             0 if p.leave[at.cell] => Some(2),
             0 | FAR => None,
             d => Some(u32::from(d)),
@@ -412,7 +456,9 @@ impl Search<'_> {
         for &k in ins {
             at = self.step(at, k)?;
         }
-        if let (Some(&next), true) = (route.get(b), at.jump == walked.before[b].jump) {
+        // (Walking clean, legs also depend on the multiplier.)
+        let same = at.jump == walked.before[b].jump && (self.full_mult.is_none() || at.mult == walked.before[b].mult);
+        if let (Some(&next), true) = (route.get(b), same) {
             // The rest is reached earlier or later than in the walk: while no expected take
             // changes hands, it is worth what it was.
             let (new, old) = (at.time + self.reach(at, next)?, walked.before[b + 1].time);
@@ -679,11 +725,20 @@ impl Search<'_> {
 }
 
 impl Reference {
+    /// A variant for the solver's first plans: in tests, until it holds every `D` and `T` left,
+    /// it walks through no resource that is not a stop of its route (each one it takes is
+    /// valued at the multiplier it then holds). It finds the plan where every short way to a
+    /// multiplier crosses resources, which the default bot takes at x1, and loses on maps where
+    /// walking clean costs too many ticks; the solver starts from the better game of both.
+    pub fn clean() -> Reference {
+        Reference { clean: true, ..Reference::default() }
+    }
+
     /// The route to follow from `s`, improved from the previous one.
     /// Follows the opponent: where it is, when it last moved, and in tests the map as it sees
     /// it (a recording cannot see this bot: only its own moves clear cells there).
     fn observe(&mut self, s: &GameState) {
-        let planner = self.planner.get_or_insert_with(|| Planner::new(&s.grid, s.final_pos()));
+        let planner = self.planner.get_or_insert_with(|| Planner::new(&s.grid, s.final_pos(), self.clean));
         let test = s.mode() == Mode::Test;
         if test && self.rival.is_none() {
             // A test's opponent starts where the map says: its first move is checked too.
@@ -739,7 +794,7 @@ impl Reference {
 
     fn plan(&mut self, s: &GameState) {
         let takes = self.expected_takes(s, s.ticks_left());
-        let planner = self.planner.get_or_insert_with(|| Planner::new(&s.grid, s.final_pos()));
+        let planner = self.planner.get_or_insert_with(|| Planner::new(&s.grid, s.final_pos(), self.clean));
         let start =
             Start { cell: planner.cell(s.me.pos), jump: s.me.jump, multiplier: s.me.multiplier, limit: s.ticks_left() };
         let available = |k: usize| s.grid.get(planner.items[k]).is_some_and(Cell::is_collectable);
@@ -755,8 +810,12 @@ impl Reference {
         let quiet = unchanged && self.settled && !first;
         let [first_budget, tick_budget, quiet_budget, game_budget] =
             if s.mode() == Mode::Test { TEST_BUDGETS } else { DUEL_BUDGETS };
+        let gains = Search::gains(planner, &s.grid);
+        let full_mult = (self.clean && s.mode() == Mode::Test)
+            .then(|| candidates.iter().fold(s.me.multiplier, |m, &k| m.saturating_mul(gains[k].1)));
         let mut search = Search {
-            gains: Search::gains(planner, &s.grid),
+            gains,
+            full_mult,
             duel: s.mode() == Mode::Duel,
             planner,
             grid: &s.grid,
@@ -934,16 +993,20 @@ impl Reference {
     fn route_step(&mut self, s: &GameState) -> Action {
         let Some(planner) = &self.planner else { return Action::Wait };
         let target = self.route.first().copied().unwrap_or(planner.final_node());
-        let table = &planner.dist[target][s.me.jump as usize];
-        let here = table[planner.cell(s.me.pos)];
-        if here == FAR || (here == 0 && self.route.is_empty()) {
-            return Action::Wait;
-        }
         // With a `D` or `T` still ahead on the route, resources are worth more later: the
         // route leaves them for then, and a step that takes one on the way is avoided (in
         // tests: in a duel the opponent would take them).
         let saving = s.mode() == Mode::Test
             && self.route.iter().any(|&k| matches!(s.grid.get(planner.items[k]), Some(Cell::Double | Cell::Triple)));
+        let clean = planner.clean.get(target).map(|t| &t[s.me.jump as usize]);
+        let table = match clean {
+            Some(clean) if saving && clean[planner.cell(s.me.pos)] != FAR => clean,
+            _ => &planner.dist[target][s.me.jump as usize],
+        };
+        let here = table[planner.cell(s.me.pos)];
+        if here == FAR || (here == 0 && self.route.is_empty()) {
+            return Action::Wait;
+        }
         // (Not one the opponent is expected to take first.)
         let contested = |p: Pos| {
             let k = planner.items.iter().position(|&q| q == p);
@@ -1033,16 +1096,25 @@ mod tests {
     fn splices_are_valued_as_whole_routes() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests");
         let mut seed = 0x1234_5678_u64;
-        let (mut fast, mut slow) = (0, 0);
+        let (mut fast, mut slow, mut clean) = (0, 0, 0);
         for k in [9, 12, 13, 15, 19] {
             let text = std::fs::read_to_string(dir.join(format!("test{k}.txt"))).unwrap();
             let spec = MapSpec::parse(&text).unwrap();
-            let planner = Planner::new(&spec.grid, spec.final_pos);
+            let planner = Planner::new(&spec.grid, spec.final_pos, true);
             let start = Start { cell: planner.cell(spec.starts[0]), jump: false, multiplier: 1, limit: spec.rounds };
             let opponent = planner.predict_takes(&spec.grid, spec.starts[1], false, spec.rounds);
-            for takes in [vec![u32::MAX; planner.items.len()], opponent] {
+            let gains = Search::gains(&planner, &spec.grid);
+            let full: i64 = gains.iter().map(|g| g.1).product();
+            // Both ways of walking: the default, and clean (whose routes the grid walk below does
+            // not know: there, whole routes are the reference).
+            for (takes, full_mult) in [vec![u32::MAX; planner.items.len()], opponent]
+                .into_iter()
+                .flat_map(|takes| [(takes.clone(), None), (takes, Some(full))])
+            {
+                let gains = gains.clone();
                 let mut search = Search {
-                    gains: Search::gains(&planner, &spec.grid),
+                    gains,
+                    full_mult,
                     duel: false,
                     planner: &planner,
                     grid: &spec.grid,
@@ -1052,7 +1124,10 @@ mod tests {
                     budget: usize::MAX,
                 };
                 let route = search.first_route();
-                let walked = search.walk(&route).expect("a first route is feasible");
+                let Some(walked) = search.walk(&route) else {
+                    assert!(full_mult.is_some(), "test{k}: a first route is feasible");
+                    continue;
+                };
                 for _ in 0..4000 {
                     let a = next(&mut seed) as usize % (route.len() + 1);
                     let b = (a + next(&mut seed) as usize % 4).min(route.len());
@@ -1065,7 +1140,10 @@ mod tests {
                         continue;
                     }
                     let whole = [&route[..a], &ins, &route[b..]].concat();
-                    let expected = evaluate(&planner, &spec.grid, start, &search.takes, &whole);
+                    let expected = match full_mult {
+                        None => evaluate(&planner, &spec.grid, start, &search.takes, &whole),
+                        Some(_) => search.value(&whole),
+                    };
                     assert_eq!(search.value(&whole), expected, "test{k}: {whole:?}");
                     let budget = search.budget;
                     assert_eq!(search.splice(&walked, &route, a, b, &ins), expected, "test{k}: {a}..{b} <- {ins:?}");
@@ -1073,6 +1151,7 @@ mod tests {
                         spent if spent <= ins.len() + 1 => fast += 1,
                         _ => slow += 1,
                     }
+                    clean += usize::from(full_mult.is_some());
                 }
             }
         }
@@ -1080,5 +1159,6 @@ mod tests {
             fast > 3 * slow && slow > 100,
             "both ways are checked, the walk-free one most ({fast} fast, {slow} not)"
         );
+        assert!(clean > 5_000, "clean routes are checked too ({clean})");
     }
 }

@@ -37,6 +37,8 @@ pub struct Relaxation<'a> {
     powerups: Vec<usize>,
     /// Per model item: its bit in a mask, for a power-up.
     bit_of: Vec<Option<usize>>,
+    /// Per model item: how many more times than once the relaxed walks took it, in all.
+    repeats: Vec<u32>,
     /// Multiplier for each mask.
     mult: Vec<f64>,
     /// Price of each model item (0 for power-ups).
@@ -75,6 +77,8 @@ struct Memory {
     /// `remap[jump][(cell * 8 + move) << k | memory]`: the memory in the destination's
     /// bits of what `cell` remembered (before the destination's own resource is added).
     remap: [Vec<u8>; 2],
+    /// Per cell: the bit of its own resource in its memory (0: none).
+    own: Vec<u8>,
     /// The move chosen per tick, state and memory (`u8::MAX`: none).
     choice: Vec<u8>,
 }
@@ -153,6 +157,7 @@ impl<'a> Relaxation<'a> {
             ticks: p.ticks,
             powerups,
             bit_of,
+            repeats: vec![0; model.items().len()],
             mult,
             prices: vec![0.0; model.items().len()],
             best_bound: f64::INFINITY,
@@ -180,6 +185,9 @@ impl<'a> Relaxation<'a> {
             return (None, false);
         }
         let plan = relaxed.walk.as_deref().and_then(|w| replay(self.model, w));
+        for (r, &n) in self.repeats.iter_mut().zip(&relaxed.takes) {
+            *r += n.saturating_sub(1);
+        }
         if relaxed.bound < self.best_bound - 1e-9 {
             self.best_bound = relaxed.bound;
             self.best_prices.clone_from(&self.prices);
@@ -242,23 +250,39 @@ impl<'a> Relaxation<'a> {
     /// took: a tighter bound at `2^k` times the work of a solve. The prices carry over, and the
     /// step scale starts again.
     pub fn remember(&mut self, k: usize) {
+        self.remember_with(k, 0);
+    }
+
+    /// [`Relaxation::remember`], where `global` of the `k` bits are the same resources
+    /// everywhere: those the relaxed walks took again most often so far.
+    pub fn remember_with(&mut self, k: usize, global: usize) {
         let k = k.clamp(1, 8);
         let model = self.model;
         let resources: Vec<usize> =
             (0..model.items().len()).filter(|&i| matches!(model.items()[i].1, Item::Resource(_))).collect();
-        // Each cell's nearest resources, its own first.
+        let mut often: Vec<usize> = resources.iter().copied().filter(|&i| self.repeats[i] > 0).collect();
+        often.sort_by_key(|&i| (std::cmp::Reverse(self.repeats[i]), i));
+        often.truncate(global.min(k - 1));
+        // Each cell's remembered resources: the global ones, its own, then the nearest.
         let near: Vec<Vec<usize>> = (0..self.cells)
             .map(|c| {
                 let mut by: Vec<(u32, usize)> = resources
                     .iter()
+                    .filter(|i| !often.contains(i))
                     .filter_map(|&i| {
                         let d = if model.items()[i].0 as usize == c { Some(0) } else { model.item_distance(i, c) };
                         d.map(|d| (d, i))
                     })
                     .collect();
                 by.sort_unstable();
-                by.truncate(k);
-                by.into_iter().map(|(_, i)| i).collect()
+                by.truncate(k - often.len());
+                often.iter().copied().chain(by.into_iter().map(|(_, i)| i)).collect()
+            })
+            .collect();
+        let own = (0..self.cells)
+            .map(|c| match model.item_at(c) {
+                Some(i) => near[c].iter().position(|&x| x == i).map_or(0, |b| 1u8 << b),
+                None => 0,
             })
             .collect();
         let remap = [0, 1].map(|j| {
@@ -277,7 +301,7 @@ impl<'a> Relaxation<'a> {
             }
             table
         });
-        self.memory = Some(Memory { k, remap, choice: Vec::new() });
+        self.memory = Some(Memory { k, remap, own, choice: Vec::new() });
         self.step = 2.0;
         self.stalled = 0;
     }
@@ -495,10 +519,11 @@ impl Relaxation<'_> {
                             let (m2, j2, gain) = self.arrive(d, t, mask, jump);
                             let table = &memory.remap[j][(c * 8 + m) << k..(c * 8 + m + 1) << k];
                             let base = ((m2 * 2 + usize::from(j2)) * cells + d) * nm;
+                            let own = memory.own[d];
                             for mem in 0..nm {
                                 let to = table[mem];
                                 let (g, to) = match gain {
-                                    Some(g) if to & 1 == 0 => (g, to | 1),
+                                    Some(g) if to & own == 0 => (g, to | own),
                                     _ => (0.0, to),
                                 };
                                 let v = if d == fin { g } else { g + next[base + usize::from(to)] };
@@ -534,8 +559,9 @@ impl Relaxation<'_> {
                 walk.push(Action::Move(model.pos(d)));
                 let (m2, j2, gain) = self.arrive(d, t, mask, jump);
                 let mut to = memory.remap[j][(cell * 8 + usize::from(m)) << k | usize::from(mem)];
-                if let (Some(g), 0) = (gain, to & 1) {
-                    to |= 1;
+                let own = memory.own[d];
+                if let (Some(g), 0) = (gain, to & own) {
+                    to |= own;
                     if g > 0.0 {
                         if let Some(i) = model.item_at(d) {
                             takes[i] += 1;
