@@ -132,11 +132,17 @@ pub fn move_lists(grid: &Grid) -> [Vec<Vec<u32>>; 2] {
 /// Breadth-first distances (in ticks, `u16::MAX`: unreachable) from `from` over the move lists
 /// `adj`; no path goes on through `stop` (pass the final: stepping on it ends the game).
 pub fn bfs(adj: &[Vec<u32>], from: usize, stop: usize) -> Vec<u16> {
+    bfs_through(adj, from, &|c| c != stop)
+}
+
+/// [`bfs`] where paths go on only through the cells `through` accepts (and `from`): the others
+/// are reached, never left.
+pub fn bfs_through(adj: &[Vec<u32>], from: usize, through: &dyn Fn(usize) -> bool) -> Vec<u16> {
     let mut dist = vec![FAR; adj.len()];
     let mut queue = std::collections::VecDeque::from([from]);
     dist[from] = 0;
     while let Some(c) = queue.pop_front() {
-        if c == stop && c != from {
+        if c != from && !through(c) {
             continue;
         }
         for &n in &adj[c] {

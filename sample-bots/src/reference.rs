@@ -38,7 +38,7 @@
 use bot_sdk::path::legal_moves;
 use bot_sdk::{Action, Bot, Cell, GameState, Grid, Mode, Pos};
 
-use crate::plan_search::{bfs, move_lists, Model, Problem, FAR};
+use crate::plan_search::{bfs, bfs_through, move_lists, Model, Problem, FAR};
 use crate::planner::{best_plan, Budget};
 
 /// Local-search effort, in route stops walked by evaluations: on the first tick, then per tick
@@ -183,30 +183,19 @@ impl Planner {
             .map(|&p| [bfs(index(p), &adjacency[0]), bfs(index(p), &adjacency[1])])
             .collect();
         let leave = (0..cells).map(|c| adjacency[0][c].iter().any(|&n| n as usize != end)).collect();
-        // Paths that walk through no resource: one is reached, never left, except the start.
-        let through = |j: usize| -> Vec<Vec<u32>> {
-            grid.positions()
-                .map(|p| match grid.get(p) {
-                    Some(Cell::Resource(_)) => Vec::new(),
-                    _ => adjacency[j][index(p)].clone(),
-                })
-                .collect()
-        };
-        let clean_adjacency = if clean { [through(0), through(1)] } else { [Vec::new(), Vec::new()] };
-        let clean = if !clean {
-            Vec::new()
-        } else {
-            items
+        // Paths that walk through no resource (one is reached, never left) nor the final.
+        let mut resource = vec![false; cells];
+        for p in grid.positions() {
+            resource[index(p)] = matches!(grid.get(p), Some(Cell::Resource(_)));
+        }
+        let through = |c: usize| c != end && !resource[c];
+        let clean = match clean {
+            false => Vec::new(),
+            true => items
                 .iter()
                 .chain(std::iter::once(&final_pos))
-                .map(|&p| {
-                    [0, 1].map(|j| {
-                        let mut adj = clean_adjacency[j].clone();
-                        adj[index(p)].clone_from(&adjacency[j][index(p)]);
-                        bfs(index(p), &adj)
-                    })
-                })
-                .collect()
+                .map(|&p| adjacency.each_ref().map(|adj| bfs_through(adj, index(p), &through)))
+                .collect(),
         };
         Planner { cols, items, dist, clean, final_pos, leave }
     }
@@ -404,8 +393,6 @@ impl Search<'_> {
             .collect()
     }
 
-    /// Ticks from `at` to item `k`: two for the item under the bot (off and back on), `None`
-    /// when it cannot be reached.
     /// Ticks from `at` to item (or final) `k`, `FAR` when it cannot be reached.
     fn leg(&self, at: Leg, k: usize) -> u16 {
         let p = self.planner;
@@ -416,6 +403,8 @@ impl Search<'_> {
         }
     }
 
+    /// Ticks from `at` to item `k`: two for the item under the bot (off and back on), `None`
+    /// when it cannot be reached.
     fn reach(&self, at: Leg, k: usize) -> Option<u32> {
         let p = self.planner;
         match self.leg(at, k) {
