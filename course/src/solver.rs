@@ -128,14 +128,16 @@ pub fn problem(spec: &MapSpec) -> Problem {
 }
 
 /// Solves `spec` within `budget`; `known` is a plan the caller already has (replayed here),
-/// else the reference bot's game is played first. The game of [`Reference::clean`] is played
-/// too, and the search starts from the better plan.
+/// else the reference bot's game is played first. On a map with a `D` or `T`, the game of
+/// [`Reference::clean`] is played too, and the search starts from the better plan.
 pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solved {
     let started = thread_cpu();
     let model = Model::new(problem(spec));
     let reference = known.is_none().then(|| play_test(spec, Reference::default()).actions);
-    let clean = play_test(spec, Reference::clean()).actions;
-    let known = [known.or(reference.as_deref()), Some(&clean[..])]
+    // (Without a `D` or `T` the clean variant plays the bot's own game: not played twice.)
+    let multipliers = spec.grid.positions().any(|p| matches!(spec.grid.get(p), Some(Cell::Double | Cell::Triple)));
+    let clean = multipliers.then(|| play_test(spec, Reference::clean()).actions);
+    let known = [known.or(reference.as_deref()), clean.as_deref()]
         .into_iter()
         .flatten()
         .filter_map(|moves| replay(&model, moves))
