@@ -126,8 +126,15 @@ fn cannot_write_into_the_opponents_stdin_or_read_its_stdout() {
     let normal = normal_score();
     unharmed(&against_victim(|v| format!("stdin {v}"), true), normal);
     unharmed(&against_victim(|v| format!("stdout {v}"), true), normal);
+    // Without the box the injected lines reach the victim. Where they land is a race with the
+    // referee's own first write: after the header, the victim answers them too (`extra_output`);
+    // before it, its header is broken and it exits (`crash`). Either way the attack hurt it.
     let control = against_victim(|v| format!("stdin {v}"), false);
-    assert_eq!(control.forfeit(1).as_deref(), Some("extra_output"), "the control: {}", control.result);
+    assert!(
+        matches!(control.forfeit(1).as_deref(), Some("extra_output" | "crash")),
+        "the control: the victim is harmed: {}",
+        control.result
+    );
     let control = against_victim(|v| format!("stdout {v}"), false);
     assert!(control.forfeit(1).is_some(), "the control: the victim is blamed: {}", control.result);
 }

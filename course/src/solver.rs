@@ -1,8 +1,9 @@
 //! The best score a bot can reach on a single-player test, against the file's scripted
 //! opponent: proved where the search finishes, otherwise bracketed between the best plan found
 //! and a certified upper bound. The search itself is [`sample_bots::planner`] (the reference
-//! bot plays with it too, on a smaller budget); this module gives it a test file, the better
-//! of two reference games (the bot's own, and [`Reference::clean`]'s) as a first plan, a budget
+//! bot plays with it too, on a smaller budget); this module gives it a test file, the best
+//! of several reference games as a first plan (the bot's own, [`Reference::clean`]'s, and both
+//! told the scripted opponent's moves in advance and searching longer), a budget
 //! of about a minute of CPU time, and falls back to a coarse bound where the relaxation does
 //! not apply (more than six `D`/`T`).
 
@@ -62,6 +63,9 @@ pub struct Budget {
     /// CPU time after which the relaxation stops improving its bound (and after 5/4 of which
     /// no exact search starts).
     pub time_limit: Duration,
+    /// Route-search effort of the first plans told the script in advance (see
+    /// [`Reference::knowing`], [`Reference::thorough`]); 0: none are played.
+    pub seed_effort: usize,
 }
 
 impl Default for Budget {
@@ -81,6 +85,7 @@ impl Default for Budget {
                 certify_gaps: vec![0.029, 0.01, 0.0],
             },
             time_limit: Duration::from_secs(30),
+            seed_effort: 10,
         }
     }
 }
@@ -101,6 +106,7 @@ impl Budget {
                 certify_gaps: vec![],
             },
             time_limit: Duration::from_secs(20),
+            seed_effort: 0,
         }
     }
 }
@@ -129,17 +135,32 @@ pub fn problem(spec: &MapSpec) -> Problem {
 
 /// Solves `spec` within `budget`; `known` is a plan the caller already has (replayed here),
 /// else the reference bot's game is played first. On a map with a `D` or `T`, the game of
-/// [`Reference::clean`] is played too, and the search starts from the better plan.
+/// [`Reference::clean`] is played too; with a `seed_effort`, both again knowing the script
+/// ([`Reference::knowing`]) and searching longer. The search starts from the best plan.
 pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solved {
     let started = thread_cpu();
     let model = Model::new(problem(spec));
     let reference = known.is_none().then(|| play_test(spec, Reference::default()).actions);
     // (Without a `D` or `T` the clean variant plays the bot's own game: not played twice.)
     let multipliers = spec.grid.positions().any(|p| matches!(spec.grid.get(p), Some(Cell::Double | Cell::Triple)));
-    let clean = multipliers.then(|| play_test(spec, Reference::clean()).actions);
-    let known = [known.or(reference.as_deref()), clean.as_deref()]
+    let script = &model.problem().cleared;
+    let mut games: Vec<Reference> = Vec::new();
+    if multipliers {
+        games.push(Reference::clean());
+    }
+    if budget.seed_effort > 0 {
+        // Both variants again, told the script and searching longer: plans a bot could not find
+        // within its second, and better starts for the search and its certificates.
+        games.push(Reference::default().knowing(script).thorough(budget.seed_effort));
+        if multipliers {
+            games.push(Reference::clean().knowing(script).thorough(budget.seed_effort));
+        }
+    }
+    let played: Vec<Vec<Action>> = games.into_iter().map(|bot| play_test(spec, bot).actions).collect();
+    let known = known
+        .or(reference.as_deref())
         .into_iter()
-        .flatten()
+        .chain(played.iter().map(Vec::as_slice))
         .filter_map(|moves| replay(&model, moves))
         .max_by_key(|plan| plan.score);
     // The relaxation stops at the time limit; exact searches are not started past 5/4 of it.
@@ -435,6 +456,37 @@ mod tests {
         let Solution::Exact(optimum) = solve(&spec, &Budget::small(), None).solution else { panic!("proved") };
         assert_eq!(clean, optimum);
         assert!(default < optimum, "the bot itself misses it ({default})");
+    }
+
+    /// Told the script, the reference knows which item the opponent takes first, to the tick:
+    /// the 9 two steps left of the bot goes to the opponent's move of tick 2 (moves of a tick are
+    /// applied before the bot's), but not to its move of tick 3: told, the bot fetches the 5 in
+    /// the first case and the 9 in the second. Not told (the control), it runs for the 9 both
+    /// times and loses the race once.
+    #[test]
+    fn told_the_script_the_reference_knows_which_race_it_wins() {
+        for (tick, told, guessing) in [(2, 5, 0), (3, 9, 9)] {
+            let waits: String = (1..tick).map(|t| format!("TICK {t} WAIT\n")).collect();
+            let text = format!(
+                "ARENA 2 5 5\n0 2\n1 0\n1 2\nMAP\n9 0 0 0 5\n0 0 0 0 0\nEND_MAP\nSTREAM\n{waits}TICK {tick} MOVE 0 0\n"
+            );
+            let spec = MapSpec::parse(&text).unwrap();
+            let script = problem(&spec).cleared;
+            let score = |bot| crate::offline::play_test(&spec, bot).outcome.players[0].score;
+            assert_eq!(score(Reference::default().knowing(&script)), told, "told, the 9 taken at tick {tick}");
+            assert_eq!(score(Reference::default()), guessing, "guessing, the 9 taken at tick {tick}");
+        }
+    }
+
+    /// On a course-sized map with a racing opponent, the game told the script scores more than
+    /// the bot's own at the same effort (the solver starts from the best of such games).
+    #[test]
+    fn told_the_script_the_reference_plans_around_a_racing_opponent() {
+        let spec = MapSpec::parse(&crate::testgen::course_map(2).unwrap()).unwrap();
+        let script = problem(&spec).cleared;
+        let score = |bot| crate::offline::play_test(&spec, bot).outcome.players[0].score;
+        let (told, guessing) = (score(Reference::default().knowing(&script)), score(Reference::default()));
+        assert!(told > guessing, "told {told}, guessing {guessing}");
     }
 
     #[test]

@@ -104,6 +104,11 @@ pub struct Reference {
     yields: bool,
     /// Route-search effort left for the rest of the game (see [`TEST_BUDGETS`]).
     pool: Option<usize>,
+    /// See [`Reference::knowing`]: per cell, the ticks at which the scripted opponent steps
+    /// onto it.
+    script: Option<std::collections::HashMap<Pos, Vec<u32>>>,
+    /// See [`Reference::thorough`] (0 counts as 1).
+    effort: usize,
 }
 
 /// Checks the nearest-item model of the opponent against its actual moves.
@@ -723,6 +728,28 @@ impl Reference {
         Reference { clean: true, ..Reference::default() }
     }
 
+    /// For the solver's first plans: in a test, the scripted opponent's moves (cell, tick) are
+    /// known in advance, so each item is expected to go exactly when the script takes it,
+    /// instead of predicting the opponent from its moves so far.
+    pub fn knowing(mut self, script: &[(Pos, u32)]) -> Reference {
+        let mut by_cell: std::collections::HashMap<Pos, Vec<u32>> = std::collections::HashMap::new();
+        for &(p, tick) in script {
+            by_cell.entry(p).or_default().push(tick);
+        }
+        for ticks in by_cell.values_mut() {
+            ticks.sort_unstable();
+        }
+        self.script = Some(by_cell);
+        self
+    }
+
+    /// For the solver's first plans: `times` the route-search effort of a test (a bot's answers
+    /// would be that much slower).
+    pub fn thorough(mut self, times: usize) -> Reference {
+        self.effort = times;
+        self
+    }
+
     /// The route to follow from `s`, improved from the previous one.
     /// Follows the opponent: where it is, when it last moved, and in tests the map as it sees
     /// it (a recording cannot see this bot: only its own moves clear cells there).
@@ -766,6 +793,12 @@ impl Reference {
     /// item", is expected to keep doing so; any other one is not predicted (it takes nothing).
     fn expected_takes(&self, s: &GameState, limit: u32) -> Vec<u32> {
         let Some(planner) = &self.planner else { return Vec::new() };
+        if let (Some(script), Mode::Test) = (&self.script, s.mode()) {
+            // Its move of tick T comes before this bot's: the bot's d-th move from now (at tick
+            // s.tick + d - 1) wins the item while d <= T - s.tick.
+            let next = |p: &Pos| script.get(p).and_then(|ticks| ticks.iter().find(|&&t| t > s.tick));
+            return planner.items.iter().map(|p| next(p).map_or(u32::MAX, |&t| t - s.tick + 1)).collect();
+        }
         if !self.predicts(s) {
             return vec![u32::MAX; planner.items.len()];
         }
@@ -798,7 +831,7 @@ impl Reference {
         let unchanged = route.len() + usize::from(just_taken) == self.route.len() && absolute == self.planned_with;
         let quiet = unchanged && self.settled && !first;
         let [first_budget, tick_budget, quiet_budget, game_budget] =
-            if s.mode() == Mode::Test { TEST_BUDGETS } else { DUEL_BUDGETS };
+            if s.mode() == Mode::Test { TEST_BUDGETS.map(|b| b * self.effort.max(1)) } else { DUEL_BUDGETS };
         let gains = Search::gains(planner, &s.grid);
         let full_mult = (self.clean && s.mode() == Mode::Test)
             .then(|| candidates.iter().fold(s.me.multiplier, |m, &k| m.saturating_mul(gains[k].1)));
