@@ -37,21 +37,6 @@ fn attacker(args: &str) -> String {
     format!("{} {args}", bin("zoo-attack"))
 }
 
-/// Kills every process whose command line holds `mark`; returns how many there were.
-fn kill_every_process_naming(mark: &str) -> usize {
-    let mut killed = 0;
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else { continue };
-        let named = std::fs::read(format!("/proc/{pid}/cmdline"))
-            .is_ok_and(|c| c.windows(mark.len()).any(|w| w == mark.as_bytes()));
-        // SAFETY: kill has no memory preconditions.
-        if named && unsafe { libc::kill(pid, libc::SIGKILL) } == 0 {
-            killed += 1;
-        }
-    }
-    killed
-}
-
 /// A unique token for names the attacks look for (tests run in parallel).
 fn token() -> String {
     use std::sync::atomic::{AtomicU64, Ordering};
@@ -382,9 +367,10 @@ fn cannot_starve_the_opponent_of_cpu() {
     assert_eq!(wall.forfeit(1), None, "{}", wall.result);
     assert_eq!(wall.forfeit(0).as_deref(), Some("timeout"), "the hog is ended: {}", wall.result);
     let control = duel_run("duel.txt", &["--sandbox", "none", "--clock", "wall"], &[], [&sessions, &reference]);
-    let escaped = kill_every_process_naming(&mark);
+    let escaped = process_running(&mark);
+    let _ = Command::new("pkill").args(["-f", &mark]).status();
     assert_eq!(control.forfeit(1).as_deref(), Some("timeout"), "the control starved it: {}", control.result);
-    assert!(escaped > 0, "the control's children escaped the arena (none left to kill)");
+    assert!(escaped, "the control's children escaped the arena (none left to kill)");
 }
 
 #[test]

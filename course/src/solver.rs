@@ -140,11 +140,13 @@ pub fn problem(spec: &MapSpec) -> Problem {
 pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solved {
     let started = thread_cpu();
     let model = Model::new(problem(spec));
-    let reference = known.is_none().then(|| play_test(spec, Reference::default()).actions);
+    let mut games: Vec<Reference> = Vec::new();
+    if known.is_none() {
+        games.push(Reference::default());
+    }
     // (Without a `D` or `T` the clean variant plays the bot's own game: not played twice.)
     let multipliers = spec.grid.positions().any(|p| matches!(spec.grid.get(p), Some(Cell::Double | Cell::Triple)));
     let script = &model.problem().cleared;
-    let mut games: Vec<Reference> = Vec::new();
     if multipliers {
         games.push(Reference::clean());
     }
@@ -158,7 +160,6 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
     }
     let played: Vec<Vec<Action>> = games.into_iter().map(|bot| play_test(spec, bot).actions).collect();
     let known = known
-        .or(reference.as_deref())
         .into_iter()
         .chain(played.iter().map(Vec::as_slice))
         .filter_map(|moves| replay(&model, moves))
