@@ -155,6 +155,11 @@ struct Planner {
     /// For [`Reference::clean`] (else empty): the same over paths that walk through no
     /// resource.
     clean: Vec<[Vec<u16>; 2]>,
+    /// `pairs[jump][a * nodes + b]`: `dist` between nodes `a` and `b` (items and the final),
+    /// in one dense table: the route search reads nothing else, and rows stay in cache.
+    pairs: [Vec<u16>; 2],
+    /// The same for `clean` (else empty).
+    clean_pairs: [Vec<u16>; 2],
     final_pos: Pos,
     /// Whether a bot can step off the cell (elsewhere than onto the final) and come back.
     leave: Vec<bool>,
@@ -202,7 +207,12 @@ impl Planner {
                 .map(|&p| adjacency.each_ref().map(|adj| bfs_through(adj, index(p), &through)))
                 .collect(),
         };
-        Planner { cols, items, dist, clean, final_pos, leave }
+        let nodes: Vec<usize> = items.iter().chain(std::iter::once(&final_pos)).map(|&p| index(p)).collect();
+        let pairs = |tables: &Vec<[Vec<u16>; 2]>| {
+            [0, 1].map(|j| nodes.iter().flat_map(|&cell| tables.iter().map(move |t| t[j][cell])).collect())
+        };
+        let (pairs, clean_pairs) = (pairs(&dist), pairs(&clean));
+        Planner { cols, items, dist, clean, pairs, clean_pairs, final_pos, leave }
     }
 
     fn cell(&self, p: Pos) -> usize {
@@ -211,6 +221,12 @@ impl Planner {
 
     fn final_node(&self) -> usize {
         self.items.len()
+    }
+
+    /// Ticks between nodes `a` and `b` (items, or the final), walking clean or not.
+    fn between(&self, clean: bool, jump: bool, a: usize, b: usize) -> u16 {
+        let table = if clean { &self.clean_pairs } else { &self.pairs };
+        table[usize::from(jump)][a * (self.items.len() + 1) + b]
     }
 
     /// When (in ticks from now) the opponent is expected to take each item, if it keeps
@@ -272,14 +288,21 @@ struct Search<'a> {
     /// For [`Reference::clean`]: the multiplier once every `D` and `T` left is taken; until
     /// then, legs walk through no resource ([`Planner::clean`]), or are not walked at all.
     full_mult: Option<i64>,
+    /// `from_start[clean][jump][k]`: ticks from the start to node `k` ([`Planner::dist`]
+    /// read once per search; `clean` only with `full_mult`).
+    from_start: [[Vec<u16>; 2]; 2],
 }
+
+/// The node of a [`Leg`] at the start (any other is an item's).
+const ORIGIN: usize = usize::MAX;
 
 type Value = (i64, std::cmp::Reverse<u32>);
 
 /// Where a route stands before one of its stops: the state [`Planner::evaluate`] walks.
 #[derive(Debug, Clone, Copy)]
 struct Leg {
-    cell: usize,
+    /// The item just taken, or [`ORIGIN`].
+    node: usize,
     jump: bool,
     mult: i64,
     time: u32,
@@ -400,12 +423,18 @@ impl Search<'_> {
 
     /// Ticks from `at` to item (or final) `k`, `FAR` when it cannot be reached.
     fn leg(&self, at: Leg, k: usize) -> u16 {
-        let p = self.planner;
-        let j = at.jump as usize;
-        match self.full_mult {
-            Some(full) if at.mult < full => p.clean[k][j][at.cell],
-            _ => p.dist[k][j][at.cell],
+        let clean = self.full_mult.is_some_and(|full| at.mult < full);
+        match at.node {
+            ORIGIN => self.from_start[usize::from(clean)][usize::from(at.jump)][k],
+            a => self.planner.between(clean, at.jump, a, k),
         }
+    }
+
+    /// The tables of [`Search::from_start`] for `start`.
+    fn from_start(planner: &Planner, start: Start, clean: bool) -> [[Vec<u16>; 2]; 2] {
+        let row = |tables: &Vec<[Vec<u16>; 2]>, j: usize| tables.iter().map(|t| t[j][start.cell]).collect();
+        let clean = if clean { [row(&planner.clean, 0), row(&planner.clean, 1)] } else { Default::default() };
+        [[row(&planner.dist, 0), row(&planner.dist, 1)], clean]
     }
 
     /// Ticks from `at` to item `k`: two for the item under the bot (off and back on), `None`
@@ -413,26 +442,33 @@ impl Search<'_> {
     fn reach(&self, at: Leg, k: usize) -> Option<u32> {
         let p = self.planner;
         match self.leg(at, k) {
-            0 if p.leave[at.cell] => Some(2),
+            0 if p.leave[self.cell(at)] => Some(2),
             0 | FAR => None,
             d => Some(u32::from(d)),
         }
     }
 
+    /// The cell `at` stands on.
+    fn cell(&self, at: Leg) -> usize {
+        match at.node {
+            ORIGIN => self.start.cell,
+            k => self.planner.cell(self.planner.items[k]),
+        }
+    }
+
     /// Where every route starts: the bot, now.
     fn origin(&self) -> Leg {
-        Leg { cell: self.start.cell, jump: self.start.jump, mult: self.start.multiplier, time: 0, score: 0 }
+        Leg { node: ORIGIN, jump: self.start.jump, mult: self.start.multiplier, time: 0, score: 0 }
     }
 
     /// Goes on from `at` to item `k` and takes it (as [`Planner::evaluate`] does, without the
     /// opponent); `None` when it cannot be reached.
     fn step(&self, at: Leg, k: usize) -> Option<Leg> {
-        let p = self.planner;
         let time = at.time + self.reach(at, k)?;
         // An item the opponent is expected to take first gives nothing.
         let (gain, times, jump) = if time < self.takes[k] { self.gains[k] } else { (0, 1, false) };
         Some(Leg {
-            cell: p.cell(p.items[k]),
+            node: k,
             jump: at.jump || jump,
             mult: at.mult.saturating_mul(times),
             time,
@@ -483,12 +519,14 @@ impl Search<'_> {
         }
         let plain = walked.plain[j] - walked.plain[i] == j - i;
         let p = self.planner;
-        let jump = walked.before[i].jump as usize;
-        let (first, last) = (p.cell(p.items[route[i]]), p.cell(p.items[route[j - 1]]));
+        let jump = walked.before[i].jump;
+        let (first, last) = (route[i], route[j - 1]);
         let next = route.get(j).map_or(p.final_node(), |&k| k);
-        let before = walked.before[i].cell;
-        let old = u32::from(p.dist[route[i]][jump][before]) + u32::from(p.dist[next][jump][last]);
-        let new = u32::from(p.dist[route[j - 1]][jump][before]) + u32::from(p.dist[next][jump][first]);
+        // (i > 0: the stop before is an item.)
+        let before = route[i - 1];
+        let d = |a: usize, b: usize| u32::from(p.between(false, jump, a, b));
+        let old = d(before, first) + d(last, next);
+        let new = d(before, last) + d(first, next);
         new < old || (new == old && !plain)
     }
 
@@ -591,7 +629,7 @@ impl Search<'_> {
             route.push(k);
         }
         loop {
-            let final_from = |k: usize, jump: bool| p.dist[p.final_node()][jump as usize][p.cell(p.items[k])];
+            let final_from = |k: usize, jump: bool| p.between(false, jump, k, p.final_node());
             // (Each pick looks at every item left.)
             self.budget = self.budget.saturating_sub(left.len() / 4 + 1);
             let (time, jump, mult) = (at.time, at.jump, at.mult);
@@ -599,7 +637,11 @@ impl Search<'_> {
                 .iter()
                 .enumerate()
                 .filter_map(|(i, &k)| {
-                    let d = match p.dist[k][jump as usize][at.cell] {
+                    let d = match at.node {
+                        ORIGIN => self.from_start[0][usize::from(jump)][k],
+                        a => p.between(false, jump, a, k),
+                    };
+                    let d = match d {
                         0 => 2,
                         d => d,
                     };
@@ -640,9 +682,9 @@ impl Search<'_> {
             .iter()
             .copied()
             .filter(|&k| matches!(self.grid.get(p.items[k]), Some(Cell::Double | Cell::Triple | Cell::Jump)))
-            .filter(|&k| p.dist[k][self.start.jump as usize][self.start.cell] != FAR)
+            .filter(|&k| self.from_start[0][usize::from(self.start.jump)][k] != FAR)
             .collect();
-        powerups.sort_by_key(|&k| (p.dist[k][self.start.jump as usize][self.start.cell], k));
+        powerups.sort_by_key(|&k| (self.from_start[0][usize::from(self.start.jump)][k], k));
         powerups.truncate(4);
         let mut prefixes: Vec<Vec<usize>> = vec![Vec::new()];
         let mut frontier = prefixes.clone();
@@ -672,11 +714,12 @@ impl Search<'_> {
     /// it, and at both ends.
     fn positions_near(&mut self, route: &[usize], k: usize) -> Vec<usize> {
         self.budget = self.budget.saturating_sub(route.len() / 2 + 1);
-        let table = &self.planner.dist[k][0];
+        let nodes = self.planner.items.len() + 1;
+        let table = &self.planner.pairs[0][k * nodes..(k + 1) * nodes];
         // The three nearest stops, in one pass (this runs for every candidate and route).
         let mut nearest = [(u16::MAX, usize::MAX); 3];
         for (i, &r) in route.iter().enumerate() {
-            let mut x = (table[self.planner.cell(self.planner.items[r])], i);
+            let mut x = (table[r], i);
             for slot in &mut nearest {
                 if x < *slot {
                     std::mem::swap(slot, &mut x);
@@ -838,6 +881,7 @@ impl Reference {
         let mut search = Search {
             gains,
             full_mult,
+            from_start: Search::from_start(planner, start, full_mult.is_some()),
             duel: s.mode() == Mode::Duel,
             planner,
             grid: &s.grid,
@@ -1137,6 +1181,7 @@ mod tests {
                 let mut search = Search {
                     gains,
                     full_mult,
+                    from_start: Search::from_start(&planner, start, full_mult.is_some()),
                     duel: false,
                     planner: &planner,
                     grid: &spec.grid,

@@ -3,7 +3,8 @@
 //! found and a certified upper bound), then prints per test the scores, the optimum or the
 //! certified gap, reference/optimum and the thinking and solving times (CPU time, user +
 //! system of the thread, beside wall time). `--random N` does the same for N random maps of
-//! the course's size (`testgen::course_map`).
+//! the course's size (`testgen::course_map`). `--no-solver` only plays: the quick way to compare
+//! two versions of a strategy over many maps (the totals at the end).
 //!
 //! Run `cargo build --release -p arena-course && target/release/tests-bench [DIR]` from the
 //! repository root (DIR defaults to `maps/tests`).
@@ -44,6 +45,10 @@ struct Args {
     /// Write the random maps into this folder (`course_map_<seed>.txt`) too.
     #[arg(long)]
     write_maps: Option<PathBuf>,
+    /// Only play the strategies, without solving (optimum columns show `-`): for comparing
+    /// strategies over many maps, by the totals printed at the end.
+    #[arg(long)]
+    no_solver: bool,
     /// CPU seconds the solver may spend improving its bound, per map (exact searches may
     /// start until 5/4 of it).
     #[arg(long, default_value_t = 30)]
@@ -54,15 +59,22 @@ fn ms(d: Duration) -> String {
     format!("{:.0}", d.as_secs_f64() * 1000.0)
 }
 
-/// Runs the solver on `spec`, timed in CPU and wall time.
-fn timed_solve(spec: &MapSpec, budget: &Budget, known: &OfflineRun) -> (Solved, Duration, Duration) {
+/// Runs the solver on `spec`, timed in CPU and wall time (`None` with `--no-solver`).
+fn timed_solve(spec: &MapSpec, budget: Option<&Budget>, known: &OfflineRun) -> Option<(Solved, Duration, Duration)> {
+    let budget = budget?;
     let (cpu, wall) = (thread_cpu(), Instant::now());
     let solved = solve(spec, budget, Some(&known.actions));
-    (solved, thread_cpu() - cpu, wall.elapsed())
+    Some((solved, thread_cpu() - cpu, wall.elapsed()))
 }
 
-/// "optimum", "certified gap" and "reference / optimum" cells.
-fn judge(solution: &Solution, score: i64) -> (String, String, String) {
+/// The "solver, CPU (wall)" cell.
+fn solve_time(solved: &Option<(Solved, Duration, Duration)>) -> String {
+    solved.as_ref().map_or("-".into(), |(_, cpu, wall)| format!("{} ms ({})", ms(*cpu), ms(*wall)))
+}
+
+/// "optimum", "certified gap" and "reference / optimum" cells (`-` without a solve).
+fn judge(solution: Option<&Solution>, score: i64) -> (String, String, String) {
+    let Some(solution) = solution else { return ("-".into(), "-".into(), "-".into()) };
     match *solution {
         Solution::Exact(best) => {
             let ratio = if best == 0 { 1.0 } else { score as f64 / best as f64 };
@@ -88,6 +100,7 @@ fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     let budget = Budget { time_limit: Duration::from_secs(args.solver_seconds), ..Budget::default() };
+    let budget = (!args.no_solver).then_some(&budget);
     let (mut worst_gap, mut slowest_solve) = (0.0f64, Duration::ZERO);
     if !args.no_tests {
         let cases = discover(&args.dir).with_context(|| format!("reading {}", args.dir.display()))?;
@@ -95,6 +108,7 @@ fn main() -> anyhow::Result<()> {
         println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
         let (mut passed, mut run) = (0, 0);
         let (mut worst_ratio, mut slowest, mut slowest_answer) = (f64::INFINITY, Duration::ZERO, Duration::ZERO);
+        let mut total = 0;
         for case in &cases {
             if args.only.is_some_and(|k| k != case.number) {
                 continue;
@@ -104,19 +118,22 @@ fn main() -> anyhow::Result<()> {
             let r = play_test(&spec, Reference::default());
             let g = play_test(&spec, Greedy);
             let (rs, gs) = (&r.outcome.players[0], &g.outcome.players[0]);
-            let (solved, cpu, wall) = timed_solve(&spec, &budget, &r);
+            let solved = timed_solve(&spec, budget, &r);
             let ok = rs.finished && rs.forfeit.is_none() && case.minimum.is_none_or(|m| rs.score >= m);
             passed += usize::from(ok);
+            total += rs.score;
             slowest = slowest.max(r.thinking_cpu);
             slowest_answer = slowest_answer.max(r.slowest_cpu);
-            slowest_solve = slowest_solve.max(cpu);
-            worst_gap = worst_gap.max(solved.solution.gap());
-            if let Solution::Exact(best) = solved.solution {
-                worst_ratio = worst_ratio.min(if best == 0 { 1.0 } else { rs.score as f64 / best as f64 });
+            if let Some((solved, cpu, _)) = &solved {
+                slowest_solve = slowest_solve.max(*cpu);
+                worst_gap = worst_gap.max(solved.solution.gap());
+                if let Solution::Exact(best) = solved.solution {
+                    worst_ratio = worst_ratio.min(if best == 0 { 1.0 } else { rs.score as f64 / best as f64 });
+                }
             }
-            let (optimum, gap, ratio) = judge(&solved.solution, rs.score);
+            let (optimum, gap, ratio) = judge(solved.as_ref().map(|s| &s.0.solution), rs.score);
             println!(
-                "| test{} | {}x{}, {} ticks | {} | {}{} | {} | {optimum} | {gap} | {ratio} | {} ms ({}) | {} ms | {} ms ({}) |",
+                "| test{} | {}x{}, {} ticks | {} | {}{} | {} | {optimum} | {gap} | {ratio} | {} ms ({}) | {} ms | {} |",
                 case.number,
                 spec.grid.rows(),
                 spec.grid.cols(),
@@ -128,28 +145,33 @@ fn main() -> anyhow::Result<()> {
                 ms(r.thinking_cpu),
                 ms(r.thinking),
                 ms(r.slowest_cpu),
-                ms(cpu),
-                ms(wall),
+                solve_time(&solved),
             );
         }
         println!();
+        let ratio = match budget {
+            Some(_) => format!("; worst reference/optimum where proved: {:.1} %", worst_ratio.min(1.0) * 100.0),
+            None => String::new(),
+        };
         println!(
-            "reference: {passed}/{run} passed; worst reference/optimum where proved: {:.1} %; slowest test's total thinking: {} ms CPU (target < 1000 ms); slowest answer: {} ms CPU (target <= 200 ms)",
-            worst_ratio.min(1.0) * 100.0,
+            "reference: {passed}/{run} passed, {total} points in all{ratio}; slowest test's total thinking: {} ms CPU (target < 1000 ms); slowest answer: {} ms CPU (target <= 200 ms)",
             ms(slowest),
             ms(slowest_answer),
         );
-        println!(
-            "solver: worst certified gap {:.1} % (target <= 3 %); slowest {} ms CPU (target < 60000 ms)",
-            worst_gap * 100.0,
-            ms(slowest_solve)
-        );
+        if budget.is_some() {
+            println!(
+                "solver: worst certified gap {:.1} % (target <= 3 %); slowest {} ms CPU (target < 60000 ms)",
+                worst_gap * 100.0,
+                ms(slowest_solve)
+            );
+        }
     }
     if args.random > 0 {
         println!();
         println!("| map | size | reference | optimum, or best found ..= bound | certified gap | reference / optimum | solver, CPU (wall) |");
         println!("| --- | --- | --- | --- | --- | --- | --- |");
         let (mut within, mut proved, mut worst, mut slowest) = (0, 0, 0.0f64, Duration::ZERO);
+        let (mut total, mut slowest_game, mut slowest_answer) = (0, Duration::ZERO, Duration::ZERO);
         for seed in args.seed..args.seed + args.random {
             let text = course_map(seed)?;
             let spec = MapSpec::parse(&text).map_err(|e| anyhow::anyhow!("random map {seed}: {e}"))?;
@@ -158,24 +180,36 @@ fn main() -> anyhow::Result<()> {
                 std::fs::write(&path, &text).with_context(|| format!("writing {}", path.display()))?;
             }
             let r = play_test(&spec, Reference::default());
-            let (solved, cpu, wall) = timed_solve(&spec, &budget, &r);
-            let gap = solved.solution.gap();
-            within += usize::from(gap <= 0.03);
-            proved += usize::from(matches!(solved.solution, Solution::Exact(_) | Solution::Impossible));
-            worst = worst.max(gap);
-            slowest = slowest.max(cpu);
-            let (optimum, gap, ratio) = judge(&solved.solution, r.outcome.players[0].score);
+            let score = r.outcome.players[0].score;
+            total += score;
+            slowest_game = slowest_game.max(r.thinking_cpu);
+            slowest_answer = slowest_answer.max(r.slowest_cpu);
+            let solved = timed_solve(&spec, budget, &r);
+            if let Some((solved, cpu, _)) = &solved {
+                let gap = solved.solution.gap();
+                within += usize::from(gap <= 0.03);
+                proved += usize::from(matches!(solved.solution, Solution::Exact(_) | Solution::Impossible));
+                worst = worst.max(gap);
+                slowest = slowest.max(*cpu);
+            }
+            let (optimum, gap, ratio) = judge(solved.as_ref().map(|s| &s.0.solution), score);
             println!(
-                "| course_map({seed}) | {}x{}, {} ticks | {} | {optimum} | {gap} | {ratio} | {} ms ({}) |",
+                "| course_map({seed}) | {}x{}, {} ticks | {score} | {optimum} | {gap} | {ratio} | {} |",
                 spec.grid.rows(),
                 spec.grid.cols(),
                 spec.rounds,
-                r.outcome.players[0].score,
-                ms(cpu),
-                ms(wall)
+                solve_time(&solved),
             );
         }
         println!();
+        println!(
+            "reference on the random maps: {total} points in all; slowest game {} ms CPU, slowest answer {} ms CPU",
+            ms(slowest_game),
+            ms(slowest_answer)
+        );
+        if budget.is_none() {
+            return Ok(());
+        }
         println!(
             "random maps: {proved}/{} proved, {within}/{} within 3 %, worst certified gap {:.1} %, slowest solve {} ms CPU",
             args.random,
