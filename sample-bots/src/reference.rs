@@ -22,8 +22,11 @@
 //! times the multiplier held when it is reached, Jump shortening everything after a `J`, nothing
 //! for an item reached no earlier than the opponent is expected to take it) and is feasible
 //! when the final is still reached in time. The first route is the best greedy one that
-//! fetches some of the nearest power-ups first, in any order; an iterated local search (insert,
-//! swap, remove, relocate, reverse any stretch, then perturb and search again) improves it.
+//! fetches some of the nearest power-ups first, in any order; once the opponent's takes are
+//! expected (in tests: when it first becomes predictable), greedy routes that race it for what
+//! it is about to take are tried too, and replace the route if better. An iterated local search
+//! (insert, swap, remove, relocate, reverse any stretch, then perturb and search again)
+//! improves it.
 //! In a duel, whose opponent reacts to the bot, the first route is the plain greedy one and
 //! reversals stay within ten stops.
 //! Each move is a splice of the route, valued from one walk of it: in constant time while the
@@ -260,6 +263,21 @@ impl Planner {
 /// (`rival_world`), in duels the shared one.
 fn rival_view<'a>(rival_world: &'a Option<(Grid, bool)>, s: &'a GameState) -> (&'a Grid, bool) {
     rival_world.as_ref().map_or((&s.grid, s.opponent.jump), |(w, j)| (w, *j))
+}
+
+/// Every sequence of at most `most` distinct items of `set`, shortest first (the empty one
+/// first of all).
+fn orders(set: &[usize], most: usize) -> Vec<Vec<usize>> {
+    let mut all: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut frontier = all.clone();
+    for _ in 0..set.len().min(most) {
+        frontier = frontier
+            .iter()
+            .flat_map(|f| set.iter().filter(|k| !f.contains(k)).map(|&k| [f.as_slice(), &[k]].concat()))
+            .collect();
+        all.extend(frontier.iter().cloned());
+    }
+    all
 }
 
 /// A small deterministic random source (xorshift), so that plans do not depend on the machine.
@@ -618,7 +636,10 @@ impl Search<'_> {
 
     /// A first route: `prefix` (power-ups to fetch first), then from there keep going to the
     /// item with the best value per tick of travel from which the final is still reached in time.
-    fn construct(&mut self, prefix: &[usize]) -> Vec<usize> {
+    /// With an `urgency` `(window, boost)`, an item the opponent is expected to take within
+    /// `window` ticks of the bot's arrival counts `boost` times: against a racing opponent,
+    /// what it is about to take goes first, and what it never takes can wait.
+    fn construct(&mut self, prefix: &[usize], urgency: (u32, f64)) -> Vec<usize> {
         let p = self.planner;
         let mut at = self.origin();
         let mut route = Vec::new();
@@ -660,7 +681,9 @@ impl Search<'_> {
                         Cell::Jump if !jump => 20.0,
                         _ => 0.0,
                     };
-                    (worth > 0.0).then_some((worth / f64::from(d), i))
+                    let arrival = time + u32::from(d);
+                    let urgent = if self.takes[k] - arrival < urgency.0 { urgency.1 } else { 1.0 };
+                    (worth > 0.0).then_some((worth / f64::from(d) * urgent, i))
                 })
                 .max_by(|a, b| a.0.total_cmp(&b.0));
             let Some((_, i)) = pick else { break };
@@ -675,33 +698,47 @@ impl Search<'_> {
     /// The best of the greedy routes that first fetch some of the power-ups (`D`, `T`, `J`), in
     /// every order, up to three of the nearest four: a multiplier taken late loses most of its
     /// worth, and no single local-search move brings a far one to the front of a full route.
+    /// Also of the nearest four counting only the nearest `J` (a second one adds nothing, and
+    /// where `J`s abound the multipliers would be left out), and, when the opponent is expected
+    /// to take items, of greedy routes that fetch what it is about to take first.
     fn first_route(&mut self) -> Vec<usize> {
         let p = self.planner;
+        let distance = |k: usize| self.from_start[0][usize::from(self.start.jump)][k];
         let mut powerups: Vec<usize> = self
             .candidates
             .iter()
             .copied()
             .filter(|&k| matches!(self.grid.get(p.items[k]), Some(Cell::Double | Cell::Triple | Cell::Jump)))
-            .filter(|&k| self.from_start[0][usize::from(self.start.jump)][k] != FAR)
+            .filter(|&k| distance(k) != FAR)
             .collect();
-        powerups.sort_by_key(|&k| (self.from_start[0][usize::from(self.start.jump)][k], k));
+        powerups.sort_by_key(|&k| (distance(k), k));
+        let mut jump_seen = self.start.jump;
+        let useful: Vec<usize> = powerups
+            .iter()
+            .copied()
+            .filter(|&k| {
+                let jump = self.grid.get(p.items[k]) == Some(Cell::Jump);
+                let keep = !(jump && jump_seen);
+                jump_seen |= jump;
+                keep
+            })
+            .take(4)
+            .collect();
         powerups.truncate(4);
-        let mut prefixes: Vec<Vec<usize>> = vec![Vec::new()];
-        let mut frontier = prefixes.clone();
-        for _ in 0..powerups.len().min(3) {
-            frontier = frontier
-                .iter()
-                .flat_map(|f| {
-                    powerups
-                        .iter()
-                        .filter(|k| !f.contains(k))
-                        .map(|&k| [f.as_slice(), &[k]].concat())
-                        .collect::<Vec<_>>()
-                })
-                .collect();
-            prefixes.extend(frontier.iter().cloned());
-        }
-        let routes: Vec<Vec<usize>> = prefixes.iter().map(|prefix| self.construct(prefix)).collect();
+        let plain = orders(&powerups, 3);
+        let mut all = orders(&useful, 3);
+        all.retain(|prefix| !plain.contains(prefix));
+        all.extend(plain.iter().cloned());
+        let contested = self.takes.iter().any(|&t| t != u32::MAX);
+        let urgent: &[(u32, f64)] = if contested { &[(5, 4.0), (10, 4.0)] } else { &[] };
+        // The plain greedy routes of the nearest four last: equal values go to the later route.
+        let tries = all.iter().flat_map(|prefix| urgent.iter().map(move |&u| (prefix, u)));
+        let tries: Vec<(&Vec<usize>, (u32, f64))> = tries
+            .chain(all.iter().filter(|prefix| !plain.contains(prefix)).map(|prefix| (prefix, (0, 1.0))))
+            .chain(plain.iter().map(|prefix| (prefix, (0, 1.0))))
+            .collect();
+        let routes: Vec<Vec<usize>> =
+            tries.into_iter().map(|(prefix, urgency)| self.construct(prefix, urgency)).collect();
         routes
             .into_iter()
             .filter_map(|route| self.value(&route).map(|v| (v, route)))
@@ -902,7 +939,17 @@ impl Reference {
         };
         if route.is_empty() {
             // (In a duel, fetching far power-ups first leaves the near items to the opponent.)
-            route = if s.mode() == Mode::Test { search.first_route() } else { search.construct(&[]) };
+            route = if s.mode() == Mode::Test { search.first_route() } else { search.construct(&[], (0, 1.0)) };
+        }
+        // The opponent has just become predictable: the route was planned as if it took
+        // nothing, and a greedy route that races it for what it is about to take may now be
+        // better (in tests: a duel's opponent reacts to the bot).
+        let racing = search.takes.iter().any(|&t| t != u32::MAX);
+        if s.mode() == Mode::Test && !first && racing && self.planned_with.iter().all(|&t| t == u32::MAX) {
+            let fresh = search.first_route();
+            if search.value(&fresh) > search.value(&route) {
+                route = fresh;
+            }
         }
         if search.value(&route).is_none() {
             // Make the route feasible: the best single item (a `J`, when only jumping reaches
@@ -1155,6 +1202,22 @@ mod tests {
         Some((score, std::cmp::Reverse(time + u32::from(d))))
     }
 
+    /// A test-mode search over every item, with no budget limit.
+    fn unbounded<'a>(p: &'a Planner, grid: &'a Grid, start: Start, takes: Vec<u32>, full: Option<i64>) -> Search<'a> {
+        Search {
+            gains: Search::gains(p, grid),
+            full_mult: full,
+            from_start: Search::from_start(p, start, full.is_some()),
+            duel: false,
+            planner: p,
+            grid,
+            start,
+            takes,
+            candidates: (0..p.items.len()).collect(),
+            budget: usize::MAX,
+        }
+    }
+
     /// Every splice valued from a walk (insert, swap, remove, reverse), and every route valued
     /// by `Search::value`, is worth exactly what walking the whole new route on the grid gives,
     /// with and without items the opponent takes first.
@@ -1177,19 +1240,7 @@ mod tests {
                 .into_iter()
                 .flat_map(|takes| [(takes.clone(), None), (takes, Some(full))])
             {
-                let gains = gains.clone();
-                let mut search = Search {
-                    gains,
-                    full_mult,
-                    from_start: Search::from_start(&planner, start, full_mult.is_some()),
-                    duel: false,
-                    planner: &planner,
-                    grid: &spec.grid,
-                    start,
-                    takes,
-                    candidates: (0..planner.items.len()).collect(),
-                    budget: usize::MAX,
-                };
+                let mut search = unbounded(&planner, &spec.grid, start, takes, full_mult);
                 let route = search.first_route();
                 let Some(walked) = search.walk(&route) else {
                     assert!(full_mult.is_some(), "test{k}: a first route is feasible");
@@ -1227,5 +1278,27 @@ mod tests {
             "both ways are checked, the walk-free one most ({fast} fast, {slow} not)"
         );
         assert!(clean > 5_000, "clean routes are checked too ({clean})");
+    }
+
+    /// Racing an opponent: on a row, a 10 three steps left of the bot that the opponent takes
+    /// at tick 4, and a 12 two steps right. By value per tick the 12 goes first, and the 10 is
+    /// then lost (the control); counting what the opponent is about to take, the 10 goes first
+    /// and both are taken, and the first route is that one.
+    #[test]
+    fn the_first_route_races_for_what_the_opponent_is_about_to_take() {
+        let spec = MapSpec::parse("ARENA 1 7 20\n0 3\n0 2\n0 6\nMAP\n10 0 0 0 0 12 0\nEND_MAP\nSTREAM\n").unwrap();
+        let planner = Planner::new(&spec.grid, spec.final_pos, false);
+        let start = Start { cell: planner.cell(spec.starts[0]), jump: false, multiplier: 1, limit: spec.rounds };
+        let item = |y: i32| planner.items.iter().position(|&q| q == Pos::new(0, y)).unwrap();
+        let mut takes = vec![u32::MAX; planner.items.len()];
+        takes[item(0)] = 4;
+        let mut search = unbounded(&planner, &spec.grid, start, takes, None);
+        let by_value = search.construct(&[], (0, 1.0));
+        assert_eq!(by_value, vec![item(5)], "the control loses the race for the 10");
+        assert_eq!(search.value(&by_value).map(|v| v.0), Some(12));
+        let racing = search.construct(&[], (5, 4.0));
+        assert_eq!(racing, vec![item(0), item(5)]);
+        assert_eq!(search.value(&racing).map(|v| v.0), Some(22));
+        assert_eq!(search.first_route(), racing);
     }
 }
