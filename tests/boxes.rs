@@ -37,6 +37,19 @@ fn attacker(args: &str) -> String {
     format!("{} {args}", bin("zoo-attack"))
 }
 
+/// Tests of this file run in parallel and share the cores: each holds `shared()`, except the
+/// one that measures an opponent's wall-clock time against a CPU hog, which holds `alone()`
+/// (other tests' load would starve its victim too, box or not, and fail it by luck).
+static LOAD: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+fn shared() -> std::sync::RwLockReadGuard<'static, ()> {
+    LOAD.read().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn alone() -> std::sync::RwLockWriteGuard<'static, ()> {
+    LOAD.write().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// A unique token for names the attacks look for (tests run in parallel).
 fn token() -> String {
     use std::sync::atomic::{AtomicU64, Ordering};
@@ -96,6 +109,7 @@ fn unharmed(run: &Run, normal: i64) {
 
 #[test]
 fn cannot_kill_or_stop_the_opponent() {
+    let _load = shared();
     let normal = normal_score();
     for sig in ["KILL", "STOP"] {
         unharmed(&against_victim(|v| format!("signal {v} {sig}"), true), normal);
@@ -108,6 +122,7 @@ fn cannot_kill_or_stop_the_opponent() {
 
 #[test]
 fn cannot_leave_a_note_in_a_kernel_keyring_for_a_later_match() {
+    let _load = shared();
     // Kernel keyrings belong to a user id, not to a namespace: a note left there would outlive
     // the match (a bot's own next game could read the opponent's moves, an accomplice its hints).
     let normal = normal_score();
@@ -123,6 +138,7 @@ fn cannot_leave_a_note_in_a_kernel_keyring_for_a_later_match() {
 
 #[test]
 fn cannot_write_into_the_opponents_stdin_or_read_its_stdout() {
+    let _load = shared();
     let normal = normal_score();
     unharmed(&against_victim(|v| format!("stdin {v}"), true), normal);
     unharmed(&against_victim(|v| format!("stdout {v}"), true), normal);
@@ -141,6 +157,7 @@ fn cannot_write_into_the_opponents_stdin_or_read_its_stdout() {
 
 #[test]
 fn cannot_trace_the_opponent_or_read_its_memory() {
+    let _load = shared();
     let normal = normal_score();
     unharmed(&against_victim(|v| format!("ptrace {v}"), true), normal);
     let control = against_victim(|v| format!("ptrace {v}"), false);
@@ -155,6 +172,7 @@ fn cannot_trace_the_opponent_or_read_its_memory() {
 
 #[test]
 fn cannot_read_the_arenas_environment_or_the_opponents() {
+    let _load = shared();
     let normal = normal_score();
     let var = format!("ZOO_SECRET_{}", token());
     let dir = tempfile::tempdir().unwrap();
@@ -168,6 +186,7 @@ fn cannot_read_the_arenas_environment_or_the_opponents() {
 
 #[test]
 fn cannot_read_or_overwrite_another_bots_files() {
+    let _load = shared();
     let normal = normal_score();
     // The victim is a script (a running program cannot be written to, a script can).
     let dir = tempfile::tempdir().unwrap();
@@ -189,6 +208,7 @@ fn cannot_read_or_overwrite_another_bots_files() {
 
 #[test]
 fn cannot_signal_the_arena() {
+    let _load = shared();
     let normal = normal_score();
     for sig in ["TERM", "STOP"] {
         unharmed(&against_victim(|_| format!("parent {sig}"), true), normal);
@@ -199,6 +219,7 @@ fn cannot_signal_the_arena() {
 
 #[test]
 fn leaves_no_daemon_behind() {
+    let _load = shared();
     let normal = normal_score();
     let marker = format!("51{}", std::process::id() % 1000 + 1000);
     unharmed(&against_victim(|_| format!("daemon {marker}"), true), normal);
@@ -212,6 +233,7 @@ fn leaves_no_daemon_behind() {
 
 #[test]
 fn two_bots_cannot_talk() {
+    let _load = shared();
     for how in ["abstract", "tmp", "shm"] {
         let talker = attacker(&format!("talk {how} {}", token()));
         let run = duel_run("fire.txt", &[], &[], [&talker, &talker]);
@@ -225,6 +247,7 @@ fn two_bots_cannot_talk() {
 
 #[test]
 fn cannot_fill_tmp_past_its_cap() {
+    let _load = shared();
     let normal = normal_score();
     unharmed(&against_victim(|_| "fill-tmp 100".to_string(), true), normal);
     let control = against_victim(|_| "fill-tmp 100".to_string(), false);
@@ -233,6 +256,7 @@ fn cannot_fill_tmp_past_its_cap() {
 
 #[test]
 fn cannot_reach_the_network_remount_or_escape_the_box() {
+    let _load = shared();
     let normal = normal_score();
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -248,6 +272,7 @@ fn cannot_reach_the_network_remount_or_escape_the_box() {
 
 #[test]
 fn has_no_descriptor_of_the_arenas_but_its_pipes() {
+    let _load = shared();
     let normal = normal_score();
     // The arena is started with a descriptor 7 open (as a shell or a CI runner may leave one).
     let run = |boxed: bool| {
@@ -291,6 +316,7 @@ fn has_no_descriptor_of_the_arenas_but_its_pipes() {
 
 #[test]
 fn cannot_inject_commands_into_the_teachers_terminal() {
+    let _load = shared();
     // The arena runs in a pseudo-terminal of its own, as in a teacher's shell.
     let run = |boxed: bool| -> Value {
         let dir = tempfile::tempdir().unwrap();
@@ -347,6 +373,7 @@ fn cannot_inject_commands_into_the_teachers_terminal() {
 
 #[test]
 fn cannot_starve_the_opponent_of_cpu() {
+    let _load = alone();
     // 60 busy children, then normal play: the reference bot still plans in time on the
     // course's map. The control turns off the box and uses the wall clock.
     let reference = bin("reference");
@@ -375,6 +402,7 @@ fn cannot_starve_the_opponent_of_cpu() {
 
 #[test]
 fn memory_is_limited_for_the_whole_box() {
+    let _load = shared();
     // Five children of 100 MiB each, under a 200 MiB limit: each is under it, the box is not.
     let normal = normal_score();
     // (A long first answer: the children's 500 MiB of page faults are its CPU time.)
@@ -392,6 +420,7 @@ fn memory_is_limited_for_the_whole_box() {
 
 #[test]
 fn a_bot_ending_with_busy_children_does_not_stall_its_opponent() {
+    let _load = shared();
     // Its box is ended off the referee's clock: the opponent, on tight limits, plays on. (No
     // control: no mode of the arena ends boxes on the match's thread.)
     let normal = normal_score();
@@ -405,6 +434,7 @@ fn a_bot_ending_with_busy_children_does_not_stall_its_opponent() {
 
 #[test]
 fn cannot_predict_its_opponents_random_moves() {
+    let _load = shared();
     // The seats' seeds are drawn from a secret of the arena's: ARENA_SEED + 1 is not the
     // opponent's. The control gives the attacker the opponent's real seed.
     let random = bin("random");
@@ -426,6 +456,7 @@ fn tests_copy(dir: &Path) -> PathBuf {
 
 #[test]
 fn cannot_rewrite_the_tests_it_is_checked_against() {
+    let _load = shared();
     let dir = tempfile::tempdir().unwrap();
     let tests = tests_copy(dir.path());
     let before = std::fs::read(tests.join("test7.txt")).unwrap();
@@ -452,6 +483,7 @@ fn cannot_rewrite_the_tests_it_is_checked_against() {
 
 #[test]
 fn cannot_touch_the_tournament_folder_or_rig_its_maps() {
+    let _load = shared();
     let dir = tempfile::tempdir().unwrap();
     let maps = dir.path().join("maps");
     std::fs::create_dir(&maps).unwrap();
