@@ -442,9 +442,15 @@ impl Search<'_> {
     /// Ticks from `at` to item (or final) `k`, `FAR` when it cannot be reached.
     fn leg(&self, at: Leg, k: usize) -> u16 {
         let clean = self.full_mult.is_some_and(|full| at.mult < full);
-        match at.node {
-            ORIGIN => self.from_start[usize::from(clean)][usize::from(at.jump)][k],
-            a => self.planner.between(clean, at.jump, a, k),
+        self.distance(clean, at.jump, at.node, k)
+    }
+
+    /// Ticks from node `from` (an item, or [`ORIGIN`]) to item (or final) `k`, walking clean
+    /// or not.
+    fn distance(&self, clean: bool, jump: bool, from: usize, k: usize) -> u16 {
+        match from {
+            ORIGIN => self.from_start[usize::from(clean)][usize::from(jump)][k],
+            a => self.planner.between(clean, jump, a, k),
         }
     }
 
@@ -658,11 +664,7 @@ impl Search<'_> {
                 .iter()
                 .enumerate()
                 .filter_map(|(i, &k)| {
-                    let d = match at.node {
-                        ORIGIN => self.from_start[0][usize::from(jump)][k],
-                        a => p.between(false, jump, a, k),
-                    };
-                    let d = match d {
+                    let d = match self.distance(false, jump, at.node, k) {
                         0 => 2,
                         d => d,
                     };
@@ -703,7 +705,7 @@ impl Search<'_> {
     /// to take items, of greedy routes that fetch what it is about to take first.
     fn first_route(&mut self) -> Vec<usize> {
         let p = self.planner;
-        let distance = |k: usize| self.from_start[0][usize::from(self.start.jump)][k];
+        let distance = |k: usize| self.distance(false, self.start.jump, ORIGIN, k);
         let mut powerups: Vec<usize> = self
             .candidates
             .iter()
@@ -726,16 +728,15 @@ impl Search<'_> {
             .collect();
         powerups.truncate(4);
         let plain = orders(&powerups, 3);
-        let mut all = orders(&useful, 3);
-        all.retain(|prefix| !plain.contains(prefix));
-        all.extend(plain.iter().cloned());
+        let mut extra = orders(&useful, 3);
+        extra.retain(|prefix| !plain.contains(prefix));
         let contested = self.takes.iter().any(|&t| t != u32::MAX);
         let urgent: &[(u32, f64)] = if contested { &[(5, 4.0), (10, 4.0)] } else { &[] };
         // The plain greedy routes of the nearest four last: equal values go to the later route.
-        let tries = all.iter().flat_map(|prefix| urgent.iter().map(move |&u| (prefix, u)));
-        let tries: Vec<(&Vec<usize>, (u32, f64))> = tries
-            .chain(all.iter().filter(|prefix| !plain.contains(prefix)).map(|prefix| (prefix, (0, 1.0))))
-            .chain(plain.iter().map(|prefix| (prefix, (0, 1.0))))
+        let prefixes = || extra.iter().chain(&plain);
+        let tries: Vec<(&Vec<usize>, (u32, f64))> = prefixes()
+            .flat_map(|prefix| urgent.iter().map(move |&u| (prefix, u)))
+            .chain(prefixes().map(|prefix| (prefix, (0, 1.0))))
             .collect();
         let routes: Vec<Vec<usize>> =
             tries.into_iter().map(|(prefix, urgency)| self.construct(prefix, urgency)).collect();
