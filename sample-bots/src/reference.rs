@@ -34,9 +34,12 @@
 //! Effort is counted in route stops walked, not seconds, so the bot plays the same game on any
 //! machine.
 //!
-//! Every tick the bot steps along a shortest path to the route's next item, preferring steps
-//! that pick something up on the way, and it never takes a route that misses the final: a
-//! feasible route stays feasible as the game goes on, so the bot always finishes in time.
+//! Every tick the bot steps along a shortest path to the route's next item: the one worth most
+//! on the way, counting what it picks up at today's multiplier and, in tests, what it loses by
+//! stepping on a resource the route takes later at a higher one (a route values each stop once
+//! and knows nothing of the cells its legs walk through). It never takes a route that misses
+//! the final: a feasible route stays feasible as the game goes on, so the bot always finishes
+//! in time.
 
 use bot_sdk::path::legal_moves;
 use bot_sdk::{Action, Bot, Cell, GameState, Grid, Mode, Pos};
@@ -100,6 +103,9 @@ pub struct Reference {
     /// ended on a local optimum (then an unchanged situation needs no new search).
     planned_with: Vec<u32>,
     settled: bool,
+    /// In tests, the resources the route takes and the multiplier it takes each at (not those
+    /// the opponent is expected to take first): stepping on one earlier loses the difference.
+    saved: std::collections::HashMap<Pos, i64>,
     /// The last answer, for how many ticks in a row both bots have shared a cell, and
     /// whether this bot is the one that gives way (see `act`).
     last: Option<Action>,
@@ -967,6 +973,16 @@ impl Reference {
         if let (false, Some(pool)) = (first, &mut self.pool) {
             *pool -= given - search.budget;
         }
+        // (In a duel the opponent would take what the bot leaves for later.)
+        self.saved = match (s.mode(), search.walk(&route)) {
+            (Mode::Test, Some(walked)) => route
+                .iter()
+                .zip(walked.before.windows(2))
+                .filter(|&(&k, legs)| search.gains[k].1 == 1 && !search.gains[k].2 && legs[1].time < search.takes[k])
+                .map(|(&k, legs)| (planner.items[k], legs[0].mult))
+                .collect(),
+            _ => std::collections::HashMap::new(),
+        };
         self.planned_with = absolute;
         self.route = route;
     }
@@ -1107,9 +1123,8 @@ impl Reference {
     fn route_step(&mut self, s: &GameState) -> Action {
         let Some(planner) = &self.planner else { return Action::Wait };
         let target = self.route.first().copied().unwrap_or(planner.final_node());
-        // With a `D` or `T` still ahead on the route, resources are worth more later: the
-        // route leaves them for then, and a step that takes one on the way is avoided (in
-        // tests: in a duel the opponent would take them).
+        // With a `D` or `T` still ahead on the route (in tests), the clean planner's legs walk
+        // through no resource where they can (see [`Reference::clean`]).
         let saving = s.mode() == Mode::Test
             && self.route.iter().any(|&k| matches!(s.grid.get(planner.items[k]), Some(Cell::Double | Cell::Triple)));
         let clean = planner.clean.get(target).map(|t| &t[s.me.jump as usize]);
@@ -1121,16 +1136,18 @@ impl Reference {
         if here == FAR || (here == 0 && self.route.is_empty()) {
             return Action::Wait;
         }
-        // (Not one the opponent is expected to take first.)
-        let contested = |p: Pos| {
-            let k = planner.items.iter().position(|&q| q == p);
-            k.and_then(|k| self.planned_with.get(k)).is_some_and(|&t| t != u32::MAX)
-        };
+        // What stepping onto a cell on the way is worth: the route search values each stop at
+        // its own multiplier and knows nothing of the cells a leg walks through, so a resource
+        // the route takes later, after a `D` or `T`, loses what the multiplier would add (in
+        // tests, see `saved`); any other is taken at today's multiplier.
+        let target_pos = planner.items.get(target).copied().unwrap_or(s.final_pos());
         let gain = |p: Pos| match s.grid.get(p) {
-            Some(Cell::Resource(v)) if saving && !contested(p) => -i64::from(v),
-            Some(Cell::Resource(v)) => i64::from(v) * s.me.multiplier,
+            _ if p == target_pos => 0,
+            Some(Cell::Resource(v)) => {
+                i64::from(v).saturating_mul(s.me.multiplier - self.saved.get(&p).copied().unwrap_or(0))
+            }
             Some(Cell::Double | Cell::Triple) => 1_000_000,
-            Some(Cell::Jump) if !s.me.jump => 1_000,
+            Some(Cell::Jump) if !s.me.jump => 100_000,
             _ => 0,
         };
         let safe: Vec<Pos> = legal_moves(&s.grid, s.me.pos, s.me.jump)
@@ -1145,12 +1162,31 @@ impl Reference {
                 .max_by_key(|&q| (gain(q), std::cmp::Reverse((q.x, q.y))))
                 .map_or(Action::Wait, Action::Move);
         }
-        // A step one closer to the target (never onto the final before the route is done),
-        // preferring one that picks something up (or, saving, one that does not).
+        // A step one closer to the target (never onto the final before the route is done), on
+        // the shortest path worth most (see `gain`): what the rest of the way is worth from each
+        // cell nearer the target than the bot, nearest first.
         let heading_home = self.route.is_empty();
-        safe.into_iter()
-            .filter(|&q| table[planner.cell(q)] == here - 1 && (heading_home || q != s.final_pos()))
-            .max_by_key(|&q| (gain(q), std::cmp::Reverse((q.x, q.y))))
+        let closer = |from: Pos| {
+            let d = table[planner.cell(from)];
+            legal_moves(&s.grid, from, s.me.jump).into_iter().filter(move |&q| {
+                table[planner.cell(q)].checked_add(1) == Some(d)
+                    && s.grid.get(q) != Some(Cell::Fire)
+                    && (heading_home || q != s.final_pos())
+            })
+        };
+        let mut nearer: Vec<usize> = (0..table.len()).filter(|&c| table[c] < here).collect();
+        nearer.sort_by_key(|&c| table[c]);
+        let mut rest = vec![None; table.len()];
+        let worth = |rest: &[Option<i64>], q: Pos| rest[planner.cell(q)].map(|w: i64| w.saturating_add(gain(q)));
+        for c in nearer {
+            let p = Pos::new((c / planner.cols) as i32, (c % planner.cols) as i32);
+            rest[c] = if table[c] == 0 { Some(0) } else { closer(p).filter_map(|q| worth(&rest, q)).max() };
+        }
+        closer(s.me.pos)
+            .filter(|q| safe.contains(q))
+            .filter_map(|q| worth(&rest, q).map(|w| (w, std::cmp::Reverse((q.x, q.y)), q)))
+            .max()
+            .map(|(_, _, q)| q)
             .map_or(Action::Wait, Action::Move)
     }
 }
@@ -1301,5 +1337,28 @@ mod tests {
         assert_eq!(racing, vec![item(0), item(5)]);
         assert_eq!(search.value(&racing).map(|v| v.0), Some(22));
         assert_eq!(search.first_route(), racing);
+    }
+
+    #[test]
+    fn the_walk_to_a_multiplier_goes_round_what_the_route_takes_after_it() {
+        // To the `D` both ways take 5 ticks; the first step right leads past the 9 the route
+        // takes after the `D` (worth 18 then), the first step down does not.
+        let header = "ARENA 4 4 12\n0 0\n3 0\n3 3\nMAP\n0 0 0 0\n0 W W 9\n0 0 0 D\n0 0 0 0\nEND_MAP\nSTREAM\n";
+        let mut s = GameState::from_header(header, Mode::Test).unwrap();
+        s.on_tick(1, Action::Wait);
+        let mut bot = Reference::default();
+        bot.start(&s);
+        bot.observe(&s);
+        bot.plan(&s);
+        let planner = bot.planner.as_ref().unwrap();
+        let at = |x, y| planner.items.iter().position(|&q| q == Pos::new(x, y)).unwrap();
+        assert_eq!(bot.route, vec![at(2, 3), at(1, 3)]);
+        let to_double = &planner.dist[at(2, 3)][0];
+        assert_eq!(to_double[planner.cell(Pos::new(0, 1))], to_double[planner.cell(Pos::new(1, 0))]);
+        assert_eq!(bot.saved.get(&Pos::new(1, 3)), Some(&2));
+        assert_eq!(bot.route_step(&s), Action::Move(Pos::new(1, 0)));
+        // Control: not knowing what the route takes later, the tie goes to the step right.
+        bot.saved.clear();
+        assert_eq!(bot.route_step(&s), Action::Move(Pos::new(0, 1)));
     }
 }
