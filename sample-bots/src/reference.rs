@@ -26,10 +26,7 @@
 //! expected (in tests: when it first becomes predictable), greedy routes that race it for what
 //! it is about to take are tried too, and replace the route if better. An iterated local search
 //! (insert, swap, remove, relocate, reverse any stretch, then perturb and search again)
-//! improves it. In tests, a route lists what its legs must walk through: an item on every
-//! shortest path of a leg (the leg's dominators, per item and Jump, computed when first needed)
-//! is taken there, at the multiplier then held, so it becomes a stop of that leg and leaves its
-//! later place; moves that would walk through a later stop are valued as walked.
+//! improves it.
 //! In a duel, whose opponent reacts to the bot, the first route is the plain greedy one and
 //! reversals stay within ten stops.
 //! Each move is a splice of the route, valued from one walk of it: in constant time while the
@@ -172,11 +169,6 @@ struct Planner {
     pairs: [Vec<u16>; 2],
     /// The same for `clean` (else empty).
     clean_pairs: [Vec<u16>; 2],
-    /// Move lists (without and with Jump), and per cell the item on it (`u32::MAX`: none).
-    moves: [Vec<Vec<u32>>; 2],
-    item_at: Vec<u32>,
-    /// `dominators[node][jump]`, computed when first asked for (see [`dominators`]).
-    dominators: std::cell::RefCell<Vec<[Option<Tree>; 2]>>,
     final_pos: Pos,
     /// Whether a bot can step off the cell (elsewhere than onto the final) and come back.
     leave: Vec<bool>,
@@ -229,36 +221,7 @@ impl Planner {
             [0, 1].map(|j| nodes.iter().flat_map(|&cell| tables.iter().map(move |t| t[j][cell])).collect())
         };
         let (pairs, clean_pairs) = (pairs(&dist), pairs(&clean));
-        let mut item_at = vec![u32::MAX; cells];
-        for (k, &p) in items.iter().enumerate() {
-            item_at[index(p)] = k as u32;
-        }
-        let dominators = std::cell::RefCell::new(vec![[None, None]; items.len()]);
-        Planner {
-            cols,
-            items,
-            dist,
-            clean,
-            pairs,
-            clean_pairs,
-            moves: adjacency,
-            item_at,
-            dominators,
-            final_pos,
-            leave,
-        }
-    }
-
-    /// [`dominators`] of the shortest paths from item `k`, holding Jump or not.
-    fn dominators_of(&self, k: usize, jump: bool) -> Tree {
-        let j = usize::from(jump);
-        let cached = self.dominators.borrow()[k][j].clone();
-        cached.unwrap_or_else(|| {
-            let end = self.cell(self.final_pos);
-            let tree = std::rc::Rc::new(dominators(&self.moves[j], &self.dist[k][j], end));
-            self.dominators.borrow_mut()[k][j] = Some(tree.clone());
-            tree
-        })
+        Planner { cols, items, dist, clean, pairs, clean_pairs, final_pos, leave }
     }
 
     fn cell(&self, p: Pos) -> usize {
@@ -331,58 +294,6 @@ fn next(seed: &mut u64) -> u64 {
     *seed
 }
 
-/// A [`dominators`] array, shared between the planner's cache and a search.
-type Tree = std::rc::Rc<Vec<u32>>;
-
-/// The immediate dominators of the shortest paths from the cell where `dist` is 0 (`dist`: its
-/// breadth-first distances, no path going on through `end`): `idom[c]` is the last cell before
-/// `c` that every shortest path to `c` walks through (the source for its neighbours; `u32::MAX`
-/// where unreachable). Walking up from a cell lists the cells a shortest walk there must cross.
-fn dominators(moves: &[Vec<u32>], dist: &[u16], end: usize) -> Vec<u32> {
-    // The reachable cells, nearest first (a counting sort: this runs once per item and Jump).
-    let far = dist.iter().filter(|&&d| d != FAR).max().map_or(0, |&d| usize::from(d) + 1);
-    let mut starts = vec![0usize; far + 1];
-    for &d in dist.iter().filter(|&&d| d != FAR) {
-        starts[usize::from(d) + 1] += 1;
-    }
-    for i in 1..starts.len() {
-        starts[i] += starts[i - 1];
-    }
-    let mut order = vec![0usize; starts[far]];
-    for (c, &d) in dist.iter().enumerate().filter(|&(_, &d)| d != FAR) {
-        order[starts[usize::from(d)]] = c;
-        starts[usize::from(d)] += 1;
-    }
-    let mut idom = vec![u32::MAX; dist.len()];
-    let Some(&source) = order.first() else { return idom };
-    idom[source] = source as u32;
-    let meet = |idom: &[u32], mut a: usize, mut b: usize| {
-        while a != b {
-            if dist[a] > dist[b] {
-                a = idom[a] as usize;
-            } else if dist[b] > dist[a] {
-                b = idom[b] as usize;
-            } else {
-                (a, b) = (idom[a] as usize, idom[b] as usize);
-            }
-        }
-        a
-    };
-    for &c in &order[1..] {
-        let mut common: Option<usize> = None;
-        for &u in &moves[c] {
-            let u = u as usize;
-            if dist[u] != FAR && dist[u] + 1 == dist[c] && (u != end || u == source) {
-                common = Some(common.map_or(u, |a| meet(&idom, a, u)));
-            }
-        }
-        if let Some(a) = common {
-            idom[c] = a as u32;
-        }
-    }
-    idom
-}
-
 /// Route search state.
 struct Search<'a> {
     planner: &'a Planner,
@@ -404,9 +315,6 @@ struct Search<'a> {
     /// `from_start[clean][jump][k]`: ticks from the start to node `k` ([`Planner::dist`]
     /// read once per search; `clean` only with `full_mult`).
     from_start: [[Vec<u16>; 2]; 2],
-    /// In tests (not clean): the [`dominators`] of the shortest paths from the start, with the
-    /// start's Jump; see [`Search::cross`]. `None`: routes are valued as their stops alone.
-    crossing: Option<Tree>,
 }
 
 /// The node of a [`Leg`] at the start (any other is an item's).
@@ -467,58 +375,6 @@ impl Search<'_> {
         let total = at.time + u32::from(d);
         let score = at.score.saturating_add(at.mult.saturating_mul(self.worth(p.final_pos)));
         (d != FAR && total <= self.start.limit).then_some((score, std::cmp::Reverse(total)))
-    }
-
-    /// Makes `route` list what its legs must walk through (with [`Search::crossing`]): an item
-    /// on every shortest path of a leg is taken there, at the multiplier then held, whether or
-    /// not the route meant to take it later, so it becomes a stop of that leg (which is no
-    /// longer for it) and leaves its later place. [`Search::value`] then gives what walking the
-    /// route scores, where before it counted such an item at its later multiplier.
-    fn cross(&mut self, route: &mut Vec<usize>) {
-        let Some(origin) = self.crossing.clone() else { return };
-        let p = self.planner;
-        self.budget = self.budget.saturating_sub(route.len() + 1);
-        let mut open = vec![false; p.items.len()];
-        for &k in &self.candidates {
-            open[k] = true;
-        }
-        let mut at = self.origin();
-        let mut i = 0;
-        let mut moves = 0;
-        loop {
-            let k = route.get(i).copied().unwrap_or(p.final_node());
-            let tree = match at.node {
-                ORIGIN => origin.clone(),
-                a => p.dominators_of(a, at.jump),
-            };
-            let (from, to) = (self.cell(at), p.cell(p.items.get(k).copied().unwrap_or(p.final_pos)));
-            // The crossed item nearest the leg's start that the bot would take there.
-            let mut first = None;
-            let mut c = tree[to];
-            while c != u32::MAX && c as usize != from {
-                let x = p.item_at[c as usize] as usize;
-                if x < open.len() && open[x] && self.reach(at, x).is_some_and(|d| at.time + d < self.takes[x]) {
-                    first = Some(x);
-                }
-                c = tree[c as usize];
-            }
-            match first {
-                Some(x) if moves < 2 * p.items.len() => {
-                    moves += 1;
-                    if let Some(j) = route[i..].iter().position(|&y| y == x) {
-                        route.remove(i + j);
-                    }
-                    route.insert(i, x);
-                }
-                _ if i == route.len() => return,
-                _ => {
-                    let Some(next) = self.step(at, k) else { return };
-                    open[k] = false;
-                    at = next;
-                    i += 1;
-                }
-            }
-        }
     }
 
     /// Walks `route` once for [`Search::splice`]; `None` when the route is infeasible.
@@ -602,12 +458,6 @@ impl Search<'_> {
             ORIGIN => self.from_start[usize::from(clean)][usize::from(jump)][k],
             a => self.planner.between(clean, jump, a, k),
         }
-    }
-
-    /// [`Search::crossing`] for `start`.
-    fn crossing(planner: &Planner, start: Start) -> Tree {
-        let (moves, end) = (&planner.moves[usize::from(start.jump)], planner.cell(planner.final_pos));
-        std::rc::Rc::new(dominators(moves, &bfs(moves, start.cell, end), end))
     }
 
     /// The tables of [`Search::from_start`] for `start`.
@@ -730,19 +580,9 @@ impl Search<'_> {
                 (self.value(&cand), Some(cand))
             }
         };
-        let beats = |v: Value, improved: &Option<(Value, Vec<usize>)>| v > improved.as_ref().map_or(bar, |(b, _)| *b);
-        if let Some(v) = v.filter(|&v| beats(v, improved)) {
-            let mut cand = cand.unwrap_or_else(build);
-            // (What the new legs must walk through may change it: see `cross`.)
-            let v = match self.crossing {
-                Some(_) => {
-                    self.cross(&mut cand);
-                    self.value(&cand)
-                }
-                None => Some(v),
-            };
-            if let Some(v) = v.filter(|&v| beats(v, improved)) {
-                *improved = Some((v, cand));
+        if let Some(v) = v {
+            if v > improved.as_ref().map_or(bar, |(b, _)| *b) {
+                *improved = Some((v, cand.unwrap_or_else(build)));
             }
         }
     }
@@ -751,7 +591,6 @@ impl Search<'_> {
     /// swap it for a neighbouring stop), remove a stop, move it, or reverse a stretch from it.
     /// Each move is a splice valued from one walk of the route.
     fn local_search(&mut self, route: &mut Vec<usize>) -> Option<Value> {
-        self.cross(route);
         let mut best = self.value(route)?;
         let mut on_route: Vec<bool> = vec![false; self.planner.items.len()];
         loop {
@@ -1084,7 +923,6 @@ impl Reference {
         let full_mult = (self.clean && s.mode() == Mode::Test)
             .then(|| candidates.iter().fold(s.me.multiplier, |m, &k| m.saturating_mul(gains[k].1)));
         let mut search = Search {
-            crossing: (s.mode() == Mode::Test && !self.clean).then(|| Search::crossing(planner, start)),
             gains,
             full_mult,
             from_start: Search::from_start(planner, start, full_mult.is_some()),
@@ -1404,7 +1242,6 @@ mod tests {
     /// A test-mode search over every item, with no budget limit.
     fn unbounded<'a>(p: &'a Planner, grid: &'a Grid, start: Start, takes: Vec<u32>, full: Option<i64>) -> Search<'a> {
         Search {
-            crossing: None,
             gains: Search::gains(p, grid),
             full_mult: full,
             from_start: Search::from_start(p, start, full.is_some()),
@@ -1523,40 +1360,5 @@ mod tests {
         // Control: not knowing what the route takes later, the tie goes to the step right.
         bot.saved.clear();
         assert_eq!(bot.route_step(&s), Action::Move(Pos::new(0, 1)));
-    }
-
-    #[test]
-    fn a_route_takes_what_its_legs_must_walk_through() {
-        // A corridor: the way to the `D` crosses the 5, which is taken then, at x1.
-        let spec = MapSpec::parse("ARENA 1 7 20\n0 0\n0 6\n0 6\nMAP\n0 0 5 0 D 0 0\nEND_MAP\nSTREAM\n").unwrap();
-        let planner = Planner::new(&spec.grid, spec.final_pos, false);
-        let start = Start { cell: planner.cell(spec.starts[0]), jump: false, multiplier: 1, limit: spec.rounds };
-        let item = |y: i32| planner.items.iter().position(|&q| q == Pos::new(0, y)).unwrap();
-        let (five, double) = (item(2), item(4));
-        let mut search = unbounded(&planner, &spec.grid, start, vec![u32::MAX; planner.items.len()], None);
-        // Control: as stops alone, the 5 after the `D` counts twice over.
-        assert_eq!(search.value(&[double, five]).map(|v| v.0), Some(10));
-        search.crossing = Some(Search::crossing(&planner, start));
-        for route in [vec![double, five], vec![double]] {
-            let mut crossed = route.clone();
-            search.cross(&mut crossed);
-            assert_eq!(crossed, vec![five, double], "from {route:?}");
-            assert_eq!(search.value(&crossed).map(|v| v.0), Some(5));
-        }
-        // An item the opponent takes before the bot gets there is not crossed.
-        search.takes[five] = 1;
-        let mut crossed = vec![double];
-        search.cross(&mut crossed);
-        assert_eq!(crossed, vec![double]);
-        // Where another way is as short, nothing is crossed.
-        let spec = MapSpec::parse("ARENA 2 3 20\n0 0\n0 2\n0 2\nMAP\n0 5 0\n0 0 D\nEND_MAP\nSTREAM\n").unwrap();
-        let planner = Planner::new(&spec.grid, spec.final_pos, false);
-        let start = Start { cell: planner.cell(spec.starts[0]), jump: false, multiplier: 1, limit: spec.rounds };
-        let double = planner.items.iter().position(|&q| q == Pos::new(1, 2)).unwrap();
-        let mut search = unbounded(&planner, &spec.grid, start, vec![u32::MAX; planner.items.len()], None);
-        search.crossing = Some(Search::crossing(&planner, start));
-        let mut route = vec![double];
-        search.cross(&mut route);
-        assert_eq!(route, vec![double]);
     }
 }
