@@ -26,7 +26,11 @@
 //! expected (in tests: when it first becomes predictable), greedy routes that race it for what
 //! it is about to take are tried too, and replace the route if better. An iterated local search
 //! (insert, swap, remove, relocate, reverse any stretch, then perturb and search again)
-//! improves it.
+//! improves it. In tests, a route lists what its legs from item to item must walk through: an
+//! item on every shortest path of a leg (where the layers of those paths narrow to one cell;
+//! per pair and Jump, computed when first needed) is taken there, at the multiplier then held,
+//! so it becomes a stop of that leg and leaves its later place; moves that would walk through
+//! a later stop are valued as walked.
 //! In a duel, whose opponent reacts to the bot, the first route is the plain greedy one and
 //! reversals stay within ten stops.
 //! Each move is a splice of the route, valued from one walk of it: in constant time while the
@@ -169,6 +173,11 @@ struct Planner {
     pairs: [Vec<u16>; 2],
     /// The same for `clean` (else empty).
     clean_pairs: [Vec<u16>; 2],
+    /// Move lists (without and with Jump), and per cell the item on it (`u32::MAX`: none).
+    moves: [Vec<Vec<u32>>; 2],
+    item_at: Vec<u32>,
+    /// [`Planner::crossed`], computed when first asked for.
+    crossed: std::cell::RefCell<rustc_hash::FxHashMap<(u32, u32, bool), Crossed>>,
     final_pos: Pos,
     /// Whether a bot can step off the cell (elsewhere than onto the final) and come back.
     leave: Vec<bool>,
@@ -221,7 +230,58 @@ impl Planner {
             [0, 1].map(|j| nodes.iter().flat_map(|&cell| tables.iter().map(move |t| t[j][cell])).collect())
         };
         let (pairs, clean_pairs) = (pairs(&dist), pairs(&clean));
-        Planner { cols, items, dist, clean, pairs, clean_pairs, final_pos, leave }
+        let mut item_at = vec![u32::MAX; cells];
+        for (k, &p) in items.iter().enumerate() {
+            item_at[index(p)] = k as u32;
+        }
+        Planner {
+            cols,
+            items,
+            dist,
+            clean,
+            pairs,
+            clean_pairs,
+            moves: adjacency,
+            item_at,
+            crossed: Default::default(),
+            final_pos,
+            leave,
+        }
+    }
+
+    /// The items on every shortest path from item `a` to node `b` (an item or the final),
+    /// holding Jump or not, nearest `a` first: the cells where the layers of those paths narrow
+    /// to one. Walking the leg takes them.
+    fn crossed(&self, a: usize, b: usize, jump: bool) -> Crossed {
+        let key = (a as u32, b as u32, jump);
+        if let Some(items) = self.crossed.borrow().get(&key) {
+            return items.clone();
+        }
+        let j = usize::from(jump);
+        let (from, to) = (&self.dist[a][j], &self.dist[b][j]);
+        let end = self.cell(self.final_pos);
+        let length = self.between(false, jump, a, b);
+        let mut items = Vec::new();
+        let mut layer = vec![self.cell(self.items[a])];
+        let layers = if length == FAR { 1 } else { length };
+        for t in 1..layers {
+            let mut next: Vec<usize> = layer
+                .iter()
+                .flat_map(|&c| self.moves[j][c].iter().map(|&n| n as usize))
+                .filter(|&n| n != end && from[n] == t && to[n] == length - t)
+                .collect();
+            next.sort_unstable();
+            next.dedup();
+            if let [only] = next[..] {
+                if self.item_at[only] != u32::MAX {
+                    items.push(self.item_at[only]);
+                }
+            }
+            layer = next;
+        }
+        let items: Crossed = items.into();
+        self.crossed.borrow_mut().insert(key, items.clone());
+        items
     }
 
     fn cell(&self, p: Pos) -> usize {
@@ -294,6 +354,9 @@ fn next(seed: &mut u64) -> u64 {
     *seed
 }
 
+/// The items a leg must walk through (see [`Planner::crossed`]).
+type Crossed = std::rc::Rc<[u32]>;
+
 /// Route search state.
 struct Search<'a> {
     planner: &'a Planner,
@@ -315,6 +378,9 @@ struct Search<'a> {
     /// `from_start[clean][jump][k]`: ticks from the start to node `k` ([`Planner::dist`]
     /// read once per search; `clean` only with `full_mult`).
     from_start: [[Vec<u16>; 2]; 2],
+    /// In tests (not clean): routes list what their legs from item to item must walk through
+    /// (see [`Search::cross`]).
+    crossing: bool,
 }
 
 /// The node of a [`Leg`] at the start (any other is an item's).
@@ -375,6 +441,56 @@ impl Search<'_> {
         let total = at.time + u32::from(d);
         let score = at.score.saturating_add(at.mult.saturating_mul(self.worth(p.final_pos)));
         (d != FAR && total <= self.start.limit).then_some((score, std::cmp::Reverse(total)))
+    }
+
+    /// Makes `route` list what its legs must walk through (with [`Search::crossing`]): an item
+    /// on every shortest path of a leg is taken there, at the multiplier then held, whether or
+    /// not the route meant to take it later, so it becomes a stop of that leg (which is no
+    /// longer for it) and leaves its later place. [`Search::value`] then gives what walking the
+    /// route scores, where before it counted such an item at its later multiplier.
+    fn cross(&mut self, route: &mut Vec<usize>) {
+        if !self.crossing {
+            return;
+        }
+        let p = self.planner;
+        self.budget = self.budget.saturating_sub(route.len() + 1);
+        let mut open = vec![false; p.items.len()];
+        for &k in &self.candidates {
+            open[k] = true;
+        }
+        let mut at = self.origin();
+        let mut i = 0;
+        let mut moves = 0;
+        loop {
+            let k = route.get(i).copied().unwrap_or(p.final_node());
+            // The crossed item nearest the leg's start that the bot would take there (the way
+            // from the bot to its first stop is left to `route_step`, which walks round what it
+            // can: judged from where the bot stands each tick, it made routes change every tick).
+            let first = match at.node {
+                ORIGIN => None,
+                a => p
+                    .crossed(a, k, at.jump)
+                    .iter()
+                    .map(|&x| x as usize)
+                    .find(|&x| open[x] && self.reach(at, x).is_some_and(|d| at.time + d < self.takes[x])),
+            };
+            match first {
+                Some(x) if moves < 2 * p.items.len() => {
+                    moves += 1;
+                    if let Some(j) = route[i..].iter().position(|&y| y == x) {
+                        route.remove(i + j);
+                    }
+                    route.insert(i, x);
+                }
+                _ if i == route.len() => return,
+                _ => {
+                    let Some(next) = self.step(at, k) else { return };
+                    open[k] = false;
+                    at = next;
+                    i += 1;
+                }
+            }
+        }
     }
 
     /// Walks `route` once for [`Search::splice`]; `None` when the route is infeasible.
@@ -580,9 +696,19 @@ impl Search<'_> {
                 (self.value(&cand), Some(cand))
             }
         };
-        if let Some(v) = v {
-            if v > improved.as_ref().map_or(bar, |(b, _)| *b) {
-                *improved = Some((v, cand.unwrap_or_else(build)));
+        let beats = |v: Value, improved: &Option<(Value, Vec<usize>)>| v > improved.as_ref().map_or(bar, |(b, _)| *b);
+        if let Some(v) = v.filter(|&v| beats(v, improved)) {
+            let mut cand = cand.unwrap_or_else(build);
+            // (What the new legs must walk through may change it: see `cross`.)
+            let v = match self.crossing {
+                true => {
+                    self.cross(&mut cand);
+                    self.value(&cand)
+                }
+                false => Some(v),
+            };
+            if let Some(v) = v.filter(|&v| beats(v, improved)) {
+                *improved = Some((v, cand));
             }
         }
     }
@@ -591,6 +717,7 @@ impl Search<'_> {
     /// swap it for a neighbouring stop), remove a stop, move it, or reverse a stretch from it.
     /// Each move is a splice valued from one walk of the route.
     fn local_search(&mut self, route: &mut Vec<usize>) -> Option<Value> {
+        self.cross(route);
         let mut best = self.value(route)?;
         let mut on_route: Vec<bool> = vec![false; self.planner.items.len()];
         loop {
@@ -923,6 +1050,7 @@ impl Reference {
         let full_mult = (self.clean && s.mode() == Mode::Test)
             .then(|| candidates.iter().fold(s.me.multiplier, |m, &k| m.saturating_mul(gains[k].1)));
         let mut search = Search {
+            crossing: s.mode() == Mode::Test && !self.clean,
             gains,
             full_mult,
             from_start: Search::from_start(planner, start, full_mult.is_some()),
@@ -1141,11 +1269,15 @@ impl Reference {
         // the route takes later, after a `D` or `T`, loses what the multiplier would add (in
         // tests, see `saved`); any other is taken at today's multiplier.
         let target_pos = planner.items.get(target).copied().unwrap_or(s.final_pos());
+        let ahead: Vec<Pos> = self.route.iter().map(|&k| planner.items[k]).collect();
         let gain = |p: Pos| match s.grid.get(p) {
             _ if p == target_pos => 0,
             Some(Cell::Resource(v)) => {
                 i64::from(v).saturating_mul(s.me.multiplier - self.saved.get(&p).copied().unwrap_or(0))
             }
+            // (A power-up the route takes later is left for then: the route's value counts on
+            // the way it walks there.)
+            Some(Cell::Double | Cell::Triple | Cell::Jump) if ahead.contains(&p) => 0,
             Some(Cell::Double | Cell::Triple) => 1_000_000,
             Some(Cell::Jump) if !s.me.jump => 100_000,
             _ => 0,
@@ -1242,6 +1374,7 @@ mod tests {
     /// A test-mode search over every item, with no budget limit.
     fn unbounded<'a>(p: &'a Planner, grid: &'a Grid, start: Start, takes: Vec<u32>, full: Option<i64>) -> Search<'a> {
         Search {
+            crossing: false,
             gains: Search::gains(p, grid),
             full_mult: full,
             from_start: Search::from_start(p, start, full.is_some()),
@@ -1360,5 +1493,40 @@ mod tests {
         // Control: not knowing what the route takes later, the tie goes to the step right.
         bot.saved.clear();
         assert_eq!(bot.route_step(&s), Action::Move(Pos::new(0, 1)));
+    }
+
+    #[test]
+    fn a_route_takes_what_its_legs_must_walk_through() {
+        // A corridor: from the 1, the way to the `D` crosses the 5, which is taken then, at x1.
+        let spec = MapSpec::parse("ARENA 1 7 20\n0 0\n0 6\n0 6\nMAP\n0 1 0 5 0 D 0\nEND_MAP\nSTREAM\n").unwrap();
+        let planner = Planner::new(&spec.grid, spec.final_pos, false);
+        let start = Start { cell: planner.cell(spec.starts[0]), jump: false, multiplier: 1, limit: spec.rounds };
+        let item = |y: i32| planner.items.iter().position(|&q| q == Pos::new(0, y)).unwrap();
+        let (one, five, double) = (item(1), item(3), item(5));
+        let mut search = unbounded(&planner, &spec.grid, start, vec![u32::MAX; planner.items.len()], None);
+        // Control: as stops alone, the 5 after the `D` counts twice over.
+        assert_eq!(search.value(&[one, double, five]).map(|v| v.0), Some(11));
+        search.crossing = true;
+        for route in [vec![one, double, five], vec![one, double]] {
+            let mut crossed = route.clone();
+            search.cross(&mut crossed);
+            assert_eq!(crossed, vec![one, five, double], "from {route:?}");
+            assert_eq!(search.value(&crossed).map(|v| v.0), Some(6));
+        }
+        // An item the opponent takes before the bot gets there is not crossed.
+        search.takes[five] = 3;
+        let mut crossed = vec![one, double];
+        search.cross(&mut crossed);
+        assert_eq!(crossed, vec![one, double]);
+        // Where another way is as short, nothing is crossed.
+        let spec = MapSpec::parse("ARENA 3 3 20\n2 0\n2 1\n2 2\nMAP\n1 5 0\n0 0 D\n0 0 0\nEND_MAP\nSTREAM\n").unwrap();
+        let planner = Planner::new(&spec.grid, spec.final_pos, false);
+        let start = Start { cell: planner.cell(spec.starts[0]), jump: false, multiplier: 1, limit: spec.rounds };
+        let at = |x, y| planner.items.iter().position(|&q| q == Pos::new(x, y)).unwrap();
+        let mut search = unbounded(&planner, &spec.grid, start, vec![u32::MAX; planner.items.len()], None);
+        search.crossing = true;
+        let mut route = vec![at(0, 0), at(1, 2)];
+        search.cross(&mut route);
+        assert_eq!(route, vec![at(0, 0), at(1, 2)]);
     }
 }
