@@ -700,12 +700,11 @@ impl Search<'_> {
         if let Some(v) = v.filter(|&v| beats(v, improved)) {
             let mut cand = cand.unwrap_or_else(build);
             // (What the new legs must walk through may change it: see `cross`.)
-            let v = match self.crossing {
-                true => {
-                    self.cross(&mut cand);
-                    self.value(&cand)
-                }
-                false => Some(v),
+            let v = if self.crossing {
+                self.cross(&mut cand);
+                self.value(&cand)
+            } else {
+                Some(v)
             };
             if let Some(v) = v.filter(|&v| beats(v, improved)) {
                 *improved = Some((v, cand));
@@ -1371,6 +1370,14 @@ mod tests {
         Some((score, std::cmp::Reverse(time + u32::from(d))))
     }
 
+    /// A map's spec, its planner (`clean` or not) and where its first player starts.
+    fn set_up(text: &str, clean: bool) -> (MapSpec, Planner, Start) {
+        let spec = MapSpec::parse(text).unwrap();
+        let planner = Planner::new(&spec.grid, spec.final_pos, clean);
+        let start = Start { cell: planner.cell(spec.starts[0]), jump: false, multiplier: 1, limit: spec.rounds };
+        (spec, planner, start)
+    }
+
     /// A test-mode search over every item, with no budget limit.
     fn unbounded<'a>(p: &'a Planner, grid: &'a Grid, start: Start, takes: Vec<u32>, full: Option<i64>) -> Search<'a> {
         Search {
@@ -1398,9 +1405,7 @@ mod tests {
         let (mut fast, mut slow, mut clean) = (0, 0, 0);
         for k in [9, 12, 13, 15, 19] {
             let text = std::fs::read_to_string(dir.join(format!("test{k}.txt"))).unwrap();
-            let spec = MapSpec::parse(&text).unwrap();
-            let planner = Planner::new(&spec.grid, spec.final_pos, true);
-            let start = Start { cell: planner.cell(spec.starts[0]), jump: false, multiplier: 1, limit: spec.rounds };
+            let (spec, planner, start) = set_up(&text, true);
             let opponent = planner.predict_takes(&spec.grid, spec.starts[1], false, spec.rounds);
             let gains = Search::gains(&planner, &spec.grid);
             let full: i64 = gains.iter().map(|g| g.1).product();
@@ -1456,9 +1461,8 @@ mod tests {
     /// and both are taken, and the first route is that one.
     #[test]
     fn the_first_route_races_for_what_the_opponent_is_about_to_take() {
-        let spec = MapSpec::parse("ARENA 1 7 20\n0 3\n0 2\n0 6\nMAP\n10 0 0 0 0 12 0\nEND_MAP\nSTREAM\n").unwrap();
-        let planner = Planner::new(&spec.grid, spec.final_pos, false);
-        let start = Start { cell: planner.cell(spec.starts[0]), jump: false, multiplier: 1, limit: spec.rounds };
+        let (spec, planner, start) =
+            set_up("ARENA 1 7 20\n0 3\n0 2\n0 6\nMAP\n10 0 0 0 0 12 0\nEND_MAP\nSTREAM\n", false);
         let item = |y: i32| planner.items.iter().position(|&q| q == Pos::new(0, y)).unwrap();
         let mut takes = vec![u32::MAX; planner.items.len()];
         takes[item(0)] = 4;
@@ -1498,9 +1502,8 @@ mod tests {
     #[test]
     fn a_route_takes_what_its_legs_must_walk_through() {
         // A corridor: from the 1, the way to the `D` crosses the 5, which is taken then, at x1.
-        let spec = MapSpec::parse("ARENA 1 7 20\n0 0\n0 6\n0 6\nMAP\n0 1 0 5 0 D 0\nEND_MAP\nSTREAM\n").unwrap();
-        let planner = Planner::new(&spec.grid, spec.final_pos, false);
-        let start = Start { cell: planner.cell(spec.starts[0]), jump: false, multiplier: 1, limit: spec.rounds };
+        let (spec, planner, start) =
+            set_up("ARENA 1 7 20\n0 0\n0 6\n0 6\nMAP\n0 1 0 5 0 D 0\nEND_MAP\nSTREAM\n", false);
         let item = |y: i32| planner.items.iter().position(|&q| q == Pos::new(0, y)).unwrap();
         let (one, five, double) = (item(1), item(3), item(5));
         let mut search = unbounded(&planner, &spec.grid, start, vec![u32::MAX; planner.items.len()], None);
@@ -1519,14 +1522,34 @@ mod tests {
         search.cross(&mut crossed);
         assert_eq!(crossed, vec![one, double]);
         // Where another way is as short, nothing is crossed.
-        let spec = MapSpec::parse("ARENA 3 3 20\n2 0\n2 1\n2 2\nMAP\n1 5 0\n0 0 D\n0 0 0\nEND_MAP\nSTREAM\n").unwrap();
-        let planner = Planner::new(&spec.grid, spec.final_pos, false);
-        let start = Start { cell: planner.cell(spec.starts[0]), jump: false, multiplier: 1, limit: spec.rounds };
+        let (spec, planner, start) =
+            set_up("ARENA 3 3 20\n2 0\n2 1\n2 2\nMAP\n1 5 0\n0 0 D\n0 0 0\nEND_MAP\nSTREAM\n", false);
         let at = |x, y| planner.items.iter().position(|&q| q == Pos::new(x, y)).unwrap();
         let mut search = unbounded(&planner, &spec.grid, start, vec![u32::MAX; planner.items.len()], None);
         search.crossing = true;
         let mut route = vec![at(0, 0), at(1, 2)];
         search.cross(&mut route);
         assert_eq!(route, vec![at(0, 0), at(1, 2)]);
+    }
+
+    #[test]
+    fn a_power_up_the_route_takes_later_is_no_bonus_on_the_way() {
+        // Both first steps are as near the `D`; the one down steps on the `T`.
+        let header = "ARENA 3 3 20\n0 0\n2 0\n0 2\nMAP\n0 0 0\nT 0 0\n0 0 D\nEND_MAP\nSTREAM\n";
+        let mut s = GameState::from_header(header, Mode::Test).unwrap();
+        s.on_tick(1, Action::Wait);
+        let mut bot = Reference::default();
+        bot.start(&s);
+        bot.observe(&s);
+        bot.plan(&s);
+        let planner = bot.planner.as_ref().unwrap();
+        let at = |x, y| planner.items.iter().position(|&q| q == Pos::new(x, y)).unwrap();
+        let (double, triple) = (at(2, 2), at(1, 0));
+        bot.saved.clear();
+        bot.route = vec![double, triple];
+        assert_eq!(bot.route_step(&s), Action::Move(Pos::new(0, 1)), "the `T` waits for its turn");
+        // Control: a `T` the route does not take is worth a detour of nothing.
+        bot.route = vec![double];
+        assert_eq!(bot.route_step(&s), Action::Move(Pos::new(1, 0)));
     }
 }
