@@ -1378,6 +1378,22 @@ mod tests {
         (spec, planner, start)
     }
 
+    /// A test's first tick on the map `header` (its opponent waits), planned by the reference.
+    fn first_tick(header: &str) -> (GameState, Reference) {
+        let mut s = GameState::from_header(header, Mode::Test).unwrap();
+        s.on_tick(1, Action::Wait);
+        let mut bot = Reference::default();
+        bot.start(&s);
+        bot.observe(&s);
+        bot.plan(&s);
+        (s, bot)
+    }
+
+    /// The index of the item at (`x`, `y`).
+    fn item_at(planner: &Planner, x: i32, y: i32) -> usize {
+        planner.items.iter().position(|&q| q == Pos::new(x, y)).unwrap()
+    }
+
     /// A test-mode search over every item, with no budget limit.
     fn unbounded<'a>(p: &'a Planner, grid: &'a Grid, start: Start, takes: Vec<u32>, full: Option<i64>) -> Search<'a> {
         Search {
@@ -1463,7 +1479,7 @@ mod tests {
     fn the_first_route_races_for_what_the_opponent_is_about_to_take() {
         let (spec, planner, start) =
             set_up("ARENA 1 7 20\n0 3\n0 2\n0 6\nMAP\n10 0 0 0 0 12 0\nEND_MAP\nSTREAM\n", false);
-        let item = |y: i32| planner.items.iter().position(|&q| q == Pos::new(0, y)).unwrap();
+        let item = |y| item_at(&planner, 0, y);
         let mut takes = vec![u32::MAX; planner.items.len()];
         takes[item(0)] = 4;
         let mut search = unbounded(&planner, &spec.grid, start, takes, None);
@@ -1480,15 +1496,10 @@ mod tests {
     fn the_walk_to_a_multiplier_goes_round_what_the_route_takes_after_it() {
         // To the `D` both ways take 5 ticks; the first step right leads past the 9 the route
         // takes after the `D` (worth 18 then), the first step down does not.
-        let header = "ARENA 4 4 12\n0 0\n3 0\n3 3\nMAP\n0 0 0 0\n0 W W 9\n0 0 0 D\n0 0 0 0\nEND_MAP\nSTREAM\n";
-        let mut s = GameState::from_header(header, Mode::Test).unwrap();
-        s.on_tick(1, Action::Wait);
-        let mut bot = Reference::default();
-        bot.start(&s);
-        bot.observe(&s);
-        bot.plan(&s);
+        let (s, mut bot) =
+            first_tick("ARENA 4 4 12\n0 0\n3 0\n3 3\nMAP\n0 0 0 0\n0 W W 9\n0 0 0 D\n0 0 0 0\nEND_MAP\nSTREAM\n");
         let planner = bot.planner.as_ref().unwrap();
-        let at = |x, y| planner.items.iter().position(|&q| q == Pos::new(x, y)).unwrap();
+        let at = |x, y| item_at(planner, x, y);
         assert_eq!(bot.route, vec![at(2, 3), at(1, 3)]);
         let to_double = &planner.dist[at(2, 3)][0];
         assert_eq!(to_double[planner.cell(Pos::new(0, 1))], to_double[planner.cell(Pos::new(1, 0))]);
@@ -1504,7 +1515,7 @@ mod tests {
         // A corridor: from the 1, the way to the `D` crosses the 5, which is taken then, at x1.
         let (spec, planner, start) =
             set_up("ARENA 1 7 20\n0 0\n0 6\n0 6\nMAP\n0 1 0 5 0 D 0\nEND_MAP\nSTREAM\n", false);
-        let item = |y: i32| planner.items.iter().position(|&q| q == Pos::new(0, y)).unwrap();
+        let item = |y| item_at(&planner, 0, y);
         let (one, five, double) = (item(1), item(3), item(5));
         let mut search = unbounded(&planner, &spec.grid, start, vec![u32::MAX; planner.items.len()], None);
         // Control: as stops alone, the 5 after the `D` counts twice over.
@@ -1524,7 +1535,7 @@ mod tests {
         // Where another way is as short, nothing is crossed.
         let (spec, planner, start) =
             set_up("ARENA 3 3 20\n2 0\n2 1\n2 2\nMAP\n1 5 0\n0 0 D\n0 0 0\nEND_MAP\nSTREAM\n", false);
-        let at = |x, y| planner.items.iter().position(|&q| q == Pos::new(x, y)).unwrap();
+        let at = |x, y| item_at(&planner, x, y);
         let mut search = unbounded(&planner, &spec.grid, start, vec![u32::MAX; planner.items.len()], None);
         search.crossing = true;
         let mut route = vec![at(0, 0), at(1, 2)];
@@ -1535,15 +1546,9 @@ mod tests {
     #[test]
     fn a_power_up_the_route_takes_later_is_no_bonus_on_the_way() {
         // Both first steps are as near the `D`; the one down steps on the `T`.
-        let header = "ARENA 3 3 20\n0 0\n2 0\n0 2\nMAP\n0 0 0\nT 0 0\n0 0 D\nEND_MAP\nSTREAM\n";
-        let mut s = GameState::from_header(header, Mode::Test).unwrap();
-        s.on_tick(1, Action::Wait);
-        let mut bot = Reference::default();
-        bot.start(&s);
-        bot.observe(&s);
-        bot.plan(&s);
+        let (s, mut bot) = first_tick("ARENA 3 3 20\n0 0\n2 0\n0 2\nMAP\n0 0 0\nT 0 0\n0 0 D\nEND_MAP\nSTREAM\n");
         let planner = bot.planner.as_ref().unwrap();
-        let at = |x, y| planner.items.iter().position(|&q| q == Pos::new(x, y)).unwrap();
+        let at = |x, y| item_at(planner, x, y);
         let (double, triple) = (at(2, 2), at(1, 0));
         bot.saved.clear();
         bot.route = vec![double, triple];
