@@ -45,7 +45,6 @@
 //! the final: a feasible route stays feasible as the game goes on, so the bot always finishes
 //! in time.
 
-use bot_sdk::path::legal_moves;
 use bot_sdk::{Action, Bot, Cell, GameState, Grid, Mode, Pos};
 
 use crate::plan_search::{bfs, bfs_through, move_lists, Model, Problem, FAR};
@@ -441,6 +440,11 @@ impl Search<'_> {
         let total = at.time + u32::from(d);
         let score = at.score.saturating_add(at.mult.saturating_mul(self.worth(p.final_pos)));
         (d != FAR && total <= self.start.limit).then_some((score, std::cmp::Reverse(total)))
+    }
+
+    /// Whether the opponent is expected to take any item.
+    fn contested(&self) -> bool {
+        self.takes.iter().any(|&t| t != u32::MAX)
     }
 
     /// Makes `route` list what its legs must walk through (with [`Search::crossing`]): an item
@@ -862,8 +866,7 @@ impl Search<'_> {
         let plain = orders(&powerups, 3);
         let mut extra = orders(&useful, 3);
         extra.retain(|prefix| !plain.contains(prefix));
-        let contested = self.takes.iter().any(|&t| t != u32::MAX);
-        let urgent: &[(u32, f64)] = if contested { &[(5, 4.0), (10, 4.0)] } else { &[] };
+        let urgent: &[(u32, f64)] = if self.contested() { &[(5, 4.0), (10, 4.0)] } else { &[] };
         // The plain greedy routes of the nearest four last: equal values go to the later route.
         let prefixes = || extra.iter().chain(&plain);
         let tries: Vec<(&Vec<usize>, (u32, f64))> = prefixes()
@@ -1078,8 +1081,7 @@ impl Reference {
         // The opponent has just become predictable: the route was planned as if it took
         // nothing, and a greedy route that races it for what it is about to take may now be
         // better (in tests: a duel's opponent reacts to the bot).
-        let racing = search.takes.iter().any(|&t| t != u32::MAX);
-        if s.mode() == Mode::Test && !first && racing && self.planned_with.iter().all(|&t| t == u32::MAX) {
+        if s.mode() == Mode::Test && !first && search.contested() && self.planned_with.iter().all(|&t| t == u32::MAX) {
             let fresh = search.first_route();
             if search.value(&fresh) > search.value(&route) {
                 route = fresh;
@@ -1268,7 +1270,10 @@ impl Reference {
         // the route takes later, after a `D` or `T`, loses what the multiplier would add (in
         // tests, see `saved`); any other is taken at today's multiplier.
         let target_pos = planner.items.get(target).copied().unwrap_or(s.final_pos());
-        let ahead: Vec<Pos> = self.route.iter().map(|&k| planner.items[k]).collect();
+        let mut ahead = vec![false; table.len()];
+        for &k in &self.route {
+            ahead[planner.cell(planner.items[k])] = true;
+        }
         let gain = |p: Pos| match s.grid.get(p) {
             _ if p == target_pos => 0,
             Some(Cell::Resource(v)) => {
@@ -1276,18 +1281,15 @@ impl Reference {
             }
             // (A power-up the route takes later is left for then: the route's value counts on
             // the way it walks there.)
-            Some(Cell::Double | Cell::Triple | Cell::Jump) if ahead.contains(&p) => 0,
+            Some(Cell::Double | Cell::Triple | Cell::Jump) if ahead[planner.cell(p)] => 0,
             Some(Cell::Double | Cell::Triple) => 1_000_000,
             Some(Cell::Jump) if !s.me.jump => 100_000,
             _ => 0,
         };
-        let safe: Vec<Pos> = legal_moves(&s.grid, s.me.pos, s.me.jump)
-            .into_iter()
-            .filter(|&q| s.grid.get(q) != Some(Cell::Fire))
-            .collect();
         if here == 0 {
             // The next item is under the bot: step off (onto the best neighbour), then back.
-            return safe
+            return s
+                .safe_moves()
                 .into_iter()
                 .filter(|&q| q != s.final_pos())
                 .max_by_key(|&q| (gain(q), std::cmp::Reverse((q.x, q.y))))
@@ -1295,29 +1297,28 @@ impl Reference {
         }
         // A step one closer to the target (never onto the final before the route is done), on
         // the shortest path worth most (see `gain`): what the rest of the way is worth from each
-        // cell nearer the target than the bot, nearest first.
-        let heading_home = self.route.is_empty();
-        let closer = |from: Pos| {
-            let d = table[planner.cell(from)];
-            legal_moves(&s.grid, from, s.me.jump).into_iter().filter(move |&q| {
-                table[planner.cell(q)].checked_add(1) == Some(d)
-                    && s.grid.get(q) != Some(Cell::Fire)
-                    && (heading_home || q != s.final_pos())
-            })
+        // cell nearer the target than the bot, nearest first (over the planner's move lists:
+        // walls, voids and fire never change).
+        let end = (!self.route.is_empty()).then(|| planner.cell(s.final_pos()));
+        let moves = &planner.moves[usize::from(s.me.jump)];
+        let pos = |c: usize| Pos::new((c / planner.cols) as i32, (c % planner.cols) as i32);
+        let closer = |from: usize| {
+            moves[from]
+                .iter()
+                .map(|&n| n as usize)
+                .filter(move |&n| table[n].checked_add(1) == Some(table[from]) && Some(n) != end)
         };
         let mut nearer: Vec<usize> = (0..table.len()).filter(|&c| table[c] < here).collect();
         nearer.sort_by_key(|&c| table[c]);
         let mut rest = vec![None; table.len()];
-        let worth = |rest: &[Option<i64>], q: Pos| rest[planner.cell(q)].map(|w: i64| w.saturating_add(gain(q)));
+        let worth = |rest: &[Option<i64>], q: usize| rest[q].map(|w: i64| w.saturating_add(gain(pos(q))));
         for c in nearer {
-            let p = Pos::new((c / planner.cols) as i32, (c % planner.cols) as i32);
-            rest[c] = if table[c] == 0 { Some(0) } else { closer(p).filter_map(|q| worth(&rest, q)).max() };
+            rest[c] = if table[c] == 0 { Some(0) } else { closer(c).filter_map(|q| worth(&rest, q)).max() };
         }
-        closer(s.me.pos)
-            .filter(|q| safe.contains(q))
-            .filter_map(|q| worth(&rest, q).map(|w| (w, std::cmp::Reverse((q.x, q.y)), q)))
+        closer(planner.cell(s.me.pos))
+            .filter_map(|q| worth(&rest, q).map(|w| (w, std::cmp::Reverse((pos(q).x, pos(q).y)), q)))
             .max()
-            .map(|(_, _, q)| q)
+            .map(|(_, _, q)| pos(q))
             .map_or(Action::Wait, Action::Move)
     }
 }
