@@ -8,10 +8,12 @@
 //! 3. Otherwise the Lagrangian relaxation ([`crate::relaxation`]) is tightened by subgradient
 //!    steps; each step gives a certified bound and, replayed, a plan. Beam searches guided by
 //!    its cost-to-go then find better plans, and a second exact search pruned by that
-//!    cost-to-go may still prove the optimum.
+//!    cost-to-go may still prove the optimum. Where it does not, wider guided beams look for
+//!    better plans, and exact searches for plans a given gap above the best certify that gap.
 //!
 //! Effort is counted (states, steps, relaxation work), so the answer does not depend on the
-//! machine; the caller's `stop` can only end the subgradient steps early.
+//! machine; the caller's `stop` can only end the subgradient steps early and skip the searches
+//! after them.
 
 use crate::plan_search::{search, CostToGo, Limits, Model, Outcome, Plan};
 use crate::relaxation::Relaxation;
@@ -38,9 +40,24 @@ pub struct Budget {
     pub guided_beams: Vec<usize>,
     /// States the exact search pruned by the relaxation may create.
     pub exact_states: usize,
+    /// When the optimum is not proved and the best plan is not within the first of
+    /// `certify_gaps` of the bound: guided beams 4, 16, ... times wider than the last of
+    /// `guided_beams`, while their width times the ticks stays within this (0: none).
+    pub widen_states: usize,
     /// When the optimum is not proved: gaps (fractions of the best plan's score) to certify in
     /// turn by exact searches for better plans only, each with `exact_states`.
     pub certify_gaps: Vec<f64>,
+}
+
+/// What the planner is about to do, for the caller's `stop` (see [`best_plan`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Another subgradient step.
+    Relax,
+    /// A wider guided beam (see [`Budget::widen_states`]).
+    Widen,
+    /// An exact search after the relaxation.
+    Exact,
 }
 
 /// What the planner found.
@@ -55,9 +72,9 @@ pub struct Planned {
 }
 
 /// The best plan for `model` within `budget` (see the module docs). `known` is a plan the
-/// caller already has; `stop(false)` is asked between subgradient steps, `stop(true)` before
-/// each exact search after them (a caller's clock, for instance).
-pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn Fn(bool) -> bool) -> Planned {
+/// caller already has; `stop` is asked before each subgradient step, wider beam and exact
+/// search after the relaxation (a caller's clock, for instance).
+pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn Fn(Phase) -> bool) -> Planned {
     let mut best = known;
     let offer = |best: &mut Option<Plan>, plan: Plan| {
         if best.as_ref().is_none_or(|b| plan.score > b.score) {
@@ -113,7 +130,7 @@ pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn
             guided(&mut best, &relaxation, budget.guided_beams.first().copied().unwrap_or(0));
         }
         round += 1;
-        if stop(false) || relaxation.bound().is_some_and(|b| best.as_ref().is_some_and(|p| b <= p.score)) {
+        if stop(Phase::Relax) || relaxation.bound().is_some_and(|b| best.as_ref().is_some_and(|p| b <= p.score)) {
             break;
         }
         // With a memory, a step costs much more: go on only while the bound still falls by
@@ -147,8 +164,25 @@ pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn
     if best.as_ref().is_some_and(|b| bound <= b.score) {
         return proved(best);
     }
-    if budget.exact_states > 0 && !stop(true) && exact(&mut best, budget.exact_states, Some(&relaxation)) {
+    if budget.exact_states > 0 && !stop(Phase::Exact) && exact(&mut best, budget.exact_states, Some(&relaxation)) {
         return proved(best);
+    }
+    // Wider guided beams while the best plan is not within the first gap to certify: where the
+    // relaxation settled early (small maps), a beam sixteen times wider finds plans the others
+    // miss (course_map(2): 746 with 8,192 states per tick, 792 with 131,072), and a better plan
+    // lets the certifying searches prune more. They look only for plans better than the best.
+    let first_gap = budget.certify_gaps.first().copied().unwrap_or(0.0);
+    let ticks = model.problem().ticks as usize;
+    let mut width = budget.guided_beams.last().copied().unwrap_or(0) * 4;
+    while let Some(score) = best.as_ref().map(|b| b.score) {
+        if width == 0 || width * ticks > budget.widen_states || bound <= above(score, first_gap) || stop(Phase::Widen) {
+            break;
+        }
+        let limits = Limits { beam: Some(width), max_states: usize::MAX, incumbent: Some(score) };
+        if let Outcome::Found(plan) = search(model, limits, Some(&relaxation as &dyn CostToGo)) {
+            offer(&mut best, plan);
+        }
+        width *= 4;
     }
     // Not proved: certify a smaller bound instead. An exact search that only looks for plans
     // scoring more than `target` prunes far more; if it finishes without finding one, no plan
@@ -157,8 +191,8 @@ pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn
     let mut bound = bound;
     let mut gaps = budget.certify_gaps.iter().copied().peekable();
     let mut retries = 0;
-    while let (Some(&gap), Some(score), false) = (gaps.peek(), best.as_ref().map(|b| b.score), stop(true)) {
-        let target = (score as f64 * (1.0 + gap)).floor() as i64;
+    while let (Some(&gap), Some(score), false) = (gaps.peek(), best.as_ref().map(|b| b.score), stop(Phase::Exact)) {
+        let target = above(score, gap);
         if target >= bound {
             gaps.next();
             continue;
@@ -184,4 +218,10 @@ pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn
         return proved(best);
     }
     Planned { plan: best, bound: Some(bound), proved: false }
+}
+
+/// The score `gap` (a fraction) above `score`, rounded down: what a certificate of that gap
+/// bounds.
+fn above(score: i64, gap: f64) -> i64 {
+    (score as f64 * (1.0 + gap)).floor() as i64
 }

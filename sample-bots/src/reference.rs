@@ -1187,6 +1187,7 @@ impl Reference {
             memory_work: 0,
             guided_beams: vec![GUIDED_BEAM],
             exact_states: EXACT_STATES,
+            widen_states: 0,
             certify_gaps: vec![],
         };
         self.attempted_at = Some(s.tick);
