@@ -83,7 +83,7 @@ impl Default for Budget {
                 guided_beams: vec![256, 2048, 8192],
                 exact_states: 10_000_000,
                 widen_states: 12_000_000,
-                certify_gaps: vec![0.029, 0.01, 0.0],
+                certify_gaps: vec![0.029, 0.0, 0.01],
             },
             time_limit: Duration::from_secs(30),
             seed_effort: 10,
@@ -336,6 +336,46 @@ mod tests {
             }
         }
         assert!(exact > 100, "enough maps can be finished to mean something ({exact})");
+    }
+
+    /// The certifying searches ([`PlanBudget::certify_gaps`]), with too few states for some of
+    /// them: a proof is the optimum (as a search with ample states proves it), and a certified
+    /// bound is never below it.
+    #[test]
+    fn certified_gaps_agree_with_a_full_search() {
+        let budget = Budget {
+            plan: PlanBudget {
+                beams: vec![2],
+                quick_states: 0,
+                steps: 5,
+                guided_beams: vec![1],
+                exact_states: 100,
+                certify_gaps: vec![0.3, 0.0, 0.1],
+                ..Budget::small().plan
+            },
+            ..Budget::small()
+        };
+        let mut rng = Rng(29);
+        let (mut proved, mut bounded) = (0, 0);
+        for _ in 0..60 {
+            let text = random_map_within(&mut rng, 7, 7, 30);
+            let spec = MapSpec::parse(&text).unwrap();
+            let Solution::Exact(optimum) = solve(&spec, &Budget::small(), None).solution else { continue };
+            let solved = solve(&spec, &budget, None);
+            match solved.solution {
+                Solution::Exact(score) => {
+                    assert_eq!(score, optimum, "{text}");
+                    proved += 1;
+                }
+                Solution::Bounded { best, bound } => {
+                    assert!(best <= optimum && optimum <= bound, "{best} <= {optimum} <= {bound}\n{text}");
+                    bounded += 1;
+                }
+                Solution::Impossible => panic!("a plan exists\n{text}"),
+            }
+            check_plan(&spec, solved.plan.as_ref().unwrap(), &text);
+        }
+        assert!(proved >= 10 && bounded >= 5, "{proved} proved and {bounded} bounded: both paths are exercised");
     }
 
     /// A budget with no exact search and a single relaxed solve at zero prices, then one with

@@ -89,19 +89,14 @@ pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn
             _ => {}
         }
     }
-    let exact = |best: &mut Option<Plan>, states: usize, extra: Option<&Relaxation>| {
-        let limits = Limits { beam: None, max_states: states, incumbent: best.as_ref().map(|b| b.score) };
-        match search(model, limits, extra.map(|r| r as &dyn CostToGo)) {
-            Outcome::Optimal(plan) => {
-                *best = Some(plan);
-                true
-            }
-            Outcome::NoneBetter | Outcome::Impossible => true,
-            _ => false,
+    // The first exact search, pruned by the model's own bound only.
+    if budget.quick_states > 0 {
+        let limits = Limits { beam: None, max_states: budget.quick_states, incumbent: best.as_ref().map(|b| b.score) };
+        match search(model, limits, None) {
+            Outcome::Optimal(plan) => return proved(Some(plan)),
+            Outcome::NoneBetter | Outcome::Impossible => return proved(best),
+            _ => {}
         }
-    };
-    if budget.quick_states > 0 && exact(&mut best, budget.quick_states, None) {
-        return proved(best);
     }
     let relaxation = Relaxation::new(model).filter(|r| r.work() * 2 <= budget.relax_work);
     let Some(mut relaxation) = relaxation else {
@@ -164,9 +159,6 @@ pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn
     if best.as_ref().is_some_and(|b| bound <= b.score) {
         return proved(best);
     }
-    if budget.exact_states > 0 && !stop(Phase::Exact) && exact(&mut best, budget.exact_states, Some(&relaxation)) {
-        return proved(best);
-    }
     // Wider guided beams while the best plan is not within the first gap to certify: where the
     // relaxation settled early (small maps), a beam sixteen times wider finds plans the others
     // miss (course_map(2): 746 with 8,192 states per tick, 792 with 131,072), and a better plan
@@ -184,34 +176,33 @@ pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn
         }
         width *= 4;
     }
-    // Not proved: certify a smaller bound instead. An exact search that only looks for plans
-    // scoring more than `target` prunes far more; if it finishes without finding one, no plan
-    // scores more than `target`.
-    // A search that finds a better plan is tried again from it (a few times at most).
+    // Exact searches pruned by the relaxation, in the order of `certify_gaps` (the proof alone,
+    // gap 0, when none are given). One that looks only for plans more than `gap` above the best
+    // prunes far more than the proof: finishing without one certifies that bound, and finding
+    // one finds the optimum (the search is exhaustive above its target). After a search runs
+    // out of states, only larger gaps are tried.
     let mut bound = bound;
-    let mut gaps = budget.certify_gaps.iter().copied().peekable();
-    let mut retries = 0;
-    while let (Some(&gap), Some(score), false) = (gaps.peek(), best.as_ref().map(|b| b.score), stop(Phase::Exact)) {
-        let target = above(score, gap);
-        if target >= bound {
-            gaps.next();
+    let mut failed: Option<f64> = None;
+    let gaps = if budget.certify_gaps.is_empty() { &[0.0][..] } else { &budget.certify_gaps[..] };
+    for &gap in gaps {
+        // (Without any plan yet, the search looks for all.)
+        let target = best.as_ref().map(|b| above(b.score, gap));
+        if budget.exact_states == 0 || target.is_some_and(|t| t >= bound) || failed.is_some_and(|f| gap <= f) {
             continue;
         }
-        let limits = Limits { beam: None, max_states: budget.exact_states, incumbent: Some(target) };
-        match search(model, limits, Some(&relaxation as &dyn CostToGo)) {
-            Outcome::NoneBetter => {
-                bound = target;
-                gaps.next();
-            }
-            Outcome::Optimal(plan) if retries < 3 => {
-                offer(&mut best, plan);
-                retries += 1;
-            }
-            Outcome::Optimal(plan) => {
+        if stop(Phase::Exact) {
+            break;
+        }
+        let limits = Limits { beam: None, max_states: budget.exact_states, incumbent: target };
+        match (search(model, limits, Some(&relaxation as &dyn CostToGo)), target) {
+            (Outcome::NoneBetter, Some(target)) => bound = target,
+            (Outcome::Impossible, None) => return proved(None),
+            (Outcome::Optimal(plan), _) => {
+                bound = plan.score;
                 offer(&mut best, plan);
                 break;
             }
-            _ => break,
+            _ => failed = Some(gap),
         }
     }
     if best.as_ref().is_some_and(|b| bound <= b.score) {
