@@ -7,9 +7,9 @@
 //!    state budget proves the optimum.
 //! 3. Otherwise the Lagrangian relaxation ([`crate::relaxation`]) is tightened by subgradient
 //!    steps; each step gives a certified bound and, replayed, a plan. Beam searches guided by
-//!    its cost-to-go then find better plans, and a second exact search pruned by that
-//!    cost-to-go may still prove the optimum. Where it does not, wider guided beams look for
-//!    better plans, and exact searches for plans a given gap above the best certify that gap.
+//!    its cost-to-go then find better plans (wider ones while the best is still far from the
+//!    bound), and exact searches pruned by it, for plans above the best or a given gap above
+//!    it, prove the optimum or certify that gap.
 //!
 //! Effort is counted (states, steps, relaxation work), so the answer does not depend on the
 //! machine; the caller's `stop` can only end the subgradient steps early and skip the searches
@@ -38,14 +38,14 @@ pub struct Budget {
     /// Widths of the beam searches guided by the relaxation at the end (the first one also
     /// runs every 50 steps).
     pub guided_beams: Vec<usize>,
-    /// States the exact search pruned by the relaxation may create.
+    /// States each exact search pruned by the relaxation may create.
     pub exact_states: usize,
     /// When the optimum is not proved and the best plan is not within the first of
     /// `certify_gaps` of the bound: guided beams 4, 16, ... times wider than the last of
     /// `guided_beams`, while their width times the ticks stays within this (0: none).
     pub widen_states: usize,
-    /// When the optimum is not proved: gaps (fractions of the best plan's score) to certify in
-    /// turn by exact searches for better plans only, each with `exact_states`.
+    /// Gaps (fractions of the best plan's score) that exact searches pruned by the relaxation
+    /// try to certify in turn, gap 0 being the proof (the only one when empty).
     pub certify_gaps: Vec<f64>,
 }
 

@@ -201,8 +201,8 @@ pub struct SolveArgs {
     /// Most states each exact search may create.
     #[arg(long, default_value_t = 10_000_000)]
     pub state_limit: usize,
-    /// CPU seconds the relaxation may spend tightening the bound (exact searches may start
-    /// until 5/4 of it).
+    /// CPU seconds the relaxation may spend tightening the bound (wider beams may start until
+    /// 2/3 of it, exact searches until 5/4 of it).
     #[arg(long, default_value_t = 30)]
     pub cpu_seconds: u64,
 }

@@ -49,8 +49,8 @@ struct Args {
     /// strategies over many maps, by the totals printed at the end.
     #[arg(long)]
     no_solver: bool,
-    /// CPU seconds the solver may spend improving its bound, per map (exact searches may
-    /// start until 5/4 of it).
+    /// CPU seconds the solver may spend improving its bound, per map (wider beams may start
+    /// until 2/3 of it, exact searches until 5/4 of it).
     #[arg(long, default_value_t = 30)]
     solver_seconds: u64,
 }
