@@ -388,12 +388,22 @@ fn cannot_starve_the_opponent_of_cpu() {
     // with the hog, which forfeits.
     // (The token names the hog's processes: the control's children escape the arena, by design
     // without a box, and are killed here so that no later test runs on a loaded machine.)
+    // Both duels give 5 s for a first answer (not 2): the reference's takes about 130 ms of
+    // CPU, and while the hog lives (until its own answers time out) it gets a few percent of a
+    // core, so its first answer took 1.2 to 2.1 s on the wall clock as the user nobody (one
+    // run in five missed 2 s, box or not). The rest of its game then takes about 0.3 s, well
+    // within the 5 s per game; the control's, starved throughout, needs far more.
     let mark = token();
     let sessions = attacker(&format!("hog-cpu 60 setsid {mark}"));
-    let wall = duel_run("duel.txt", &["--clock", "wall"], &[], [&sessions, &reference]);
+    let wall = duel_run("duel.txt", &["--clock", "wall", "--startup-ms", "5000"], &[], [&sessions, &reference]);
     assert_eq!(wall.forfeit(1), None, "{}", wall.result);
     assert_eq!(wall.forfeit(0).as_deref(), Some("timeout"), "the hog is ended: {}", wall.result);
-    let control = duel_run("duel.txt", &["--sandbox", "none", "--clock", "wall"], &[], [&sessions, &reference]);
+    let control = duel_run(
+        "duel.txt",
+        &["--sandbox", "none", "--clock", "wall", "--startup-ms", "5000"],
+        &[],
+        [&sessions, &reference],
+    );
     let escaped = process_running(&mark);
     let _ = Command::new("pkill").args(["-f", &mark]).status();
     assert_eq!(control.forfeit(1).as_deref(), Some("timeout"), "the control starved it: {}", control.result);
