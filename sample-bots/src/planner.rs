@@ -102,11 +102,12 @@ pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn
     let Some(mut relaxation) = relaxation else {
         return Planned { plan: best, bound: None, proved: false };
     };
-    let guided = |best: &mut Option<Plan>, relaxation: &Relaxation, width: usize| {
+    // A beam search ranked by the relaxation's cost-to-go; with `above`, for better plans only.
+    let guided = |best: &mut Option<Plan>, relaxation: &Relaxation, width: usize, above: Option<i64>| {
         if width == 0 {
             return;
         }
-        let limits = Limits { beam: Some(width), max_states: usize::MAX, incumbent: None };
+        let limits = Limits { beam: Some(width), max_states: usize::MAX, incumbent: above };
         if let Outcome::Found(plan) = search(model, limits, Some(relaxation as &dyn CostToGo)) {
             offer(best, plan);
         }
@@ -122,7 +123,7 @@ pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn
             offer(&mut best, plan);
         }
         if round % 50 == 49 {
-            guided(&mut best, &relaxation, budget.guided_beams.first().copied().unwrap_or(0));
+            guided(&mut best, &relaxation, budget.guided_beams.first().copied().unwrap_or(0), None);
         }
         round += 1;
         if stop(Phase::Relax) || relaxation.bound().is_some_and(|b| best.as_ref().is_some_and(|p| b <= p.score)) {
@@ -154,7 +155,7 @@ pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn
     };
     relaxation.settle();
     for &width in &budget.guided_beams {
-        guided(&mut best, &relaxation, width);
+        guided(&mut best, &relaxation, width, None);
     }
     if best.as_ref().is_some_and(|b| bound <= b.score) {
         return proved(best);
@@ -170,10 +171,7 @@ pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn
         if width == 0 || width * ticks > budget.widen_states || bound <= above(score, first_gap) || stop(Phase::Widen) {
             break;
         }
-        let limits = Limits { beam: Some(width), max_states: usize::MAX, incumbent: Some(score) };
-        if let Outcome::Found(plan) = search(model, limits, Some(&relaxation as &dyn CostToGo)) {
-            offer(&mut best, plan);
-        }
+        guided(&mut best, &relaxation, width, Some(score));
         width *= 4;
     }
     // Exact searches pruned by the relaxation, in the order of `certify_gaps` (the proof alone,
