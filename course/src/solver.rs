@@ -84,6 +84,7 @@ impl Default for Budget {
                 exact_states: 10_000_000,
                 widen_states: 12_000_000,
                 certify_gaps: vec![0.029, 0.0, 0.01],
+                hopeless_gap: 0.12,
             },
             time_limit: Duration::from_secs(30),
             seed_effort: 10,
@@ -106,6 +107,7 @@ impl Budget {
                 exact_states: 200_000,
                 widen_states: 0,
                 certify_gaps: vec![],
+                hopeless_gap: 0.0,
             },
             time_limit: Duration::from_secs(20),
             seed_effort: 0,
@@ -167,15 +169,24 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
         .filter_map(|moves| replay(&model, moves))
         .max_by_key(|plan| plan.score);
     // The relaxation stops at the time limit; wider beams (each up to about half of it) are
-    // not started past 2/3 of it, exact searches not past 5/4 of it.
+    // not started past 2/3 of it, exact searches not past 5/4 of it. A guided beam after the
+    // relaxation is not started when the last one, scaled by width, would end past 3/2 of it
+    // (test2: the widest, 8,192, takes 16 s there, and finds less than the first plans).
+    let last_guide: std::cell::Cell<Option<(Duration, usize)>> = Default::default();
     let stop = |phase: Phase| {
         let spent = thread_cpu().saturating_sub(started);
-        spent
-            > match phase {
-                Phase::Relax => budget.time_limit,
-                Phase::Widen => budget.time_limit * 2 / 3,
-                Phase::Exact => budget.time_limit * 5 / 4,
+        match phase {
+            Phase::Relax => spent > budget.time_limit,
+            Phase::Guide(width) => {
+                let projected = last_guide.get().map_or(Duration::ZERO, |(at, last)| {
+                    (spent.saturating_sub(at)).mul_f64(width as f64 / last.max(1) as f64)
+                });
+                last_guide.set(Some((spent, width)));
+                spent + projected > budget.time_limit * 3 / 2
             }
+            Phase::Widen => spent > budget.time_limit * 2 / 3,
+            Phase::Exact => spent > budget.time_limit * 5 / 4,
+        }
     };
     let planned = best_plan(&model, &budget.plan, known, &stop);
     // The coarse bound is sometimes the tighter one: on a long game that can take every
@@ -384,6 +395,42 @@ mod tests {
         assert!(proved >= 10 && bounded >= 5, "{proved} proved and {bounded} bounded: both paths are exercised");
     }
 
+    /// No exact search starts while the bound is more than [`PlanBudget::hopeless_gap`] above
+    /// the best plan: such maps end bounded where the control (every search allowed) proves
+    /// them, and the others are solved exactly as without it.
+    #[test]
+    fn no_exact_search_starts_from_a_hopeless_gap() {
+        let budget = |hopeless_gap| Budget {
+            plan: PlanBudget {
+                beams: vec![2],
+                quick_states: 0,
+                steps: 2,
+                guided_beams: vec![1],
+                exact_states: 1_000_000,
+                hopeless_gap,
+                ..Budget::small().plan
+            },
+            ..Budget::small()
+        };
+        let mut rng = Rng(31);
+        let (mut skipped, mut same) = (0, 0);
+        for _ in 0..40 {
+            let text = random_map_within(&mut rng, 7, 7, 30);
+            let spec = MapSpec::parse(&text).unwrap();
+            match (solve(&spec, &budget(0.1), None).solution, solve(&spec, &budget(0.0), None).solution) {
+                (Solution::Bounded { best, bound }, Solution::Exact(optimum)) => {
+                    assert!(best <= optimum && optimum <= bound, "{best} <= {optimum} <= {bound}\n{text}");
+                    skipped += 1;
+                }
+                (with, control) => {
+                    assert_eq!(with, control, "{text}");
+                    same += 1;
+                }
+            }
+        }
+        assert!(skipped >= 5 && same >= 5, "{skipped} skipped, {same} the same: both paths are exercised");
+    }
+
     /// A budget with no exact search and a single relaxed solve at zero prices, then one with
     /// a memory: the answer is the better bound and the better walk, replayed.
     fn relaxation_only() -> Budget {
@@ -559,6 +606,21 @@ mod tests {
         let solved = solve(&spec, &Budget::small(), None);
         assert_eq!(solved.solution, Solution::Exact(383));
         check_plan(&spec, solved.plan.as_ref().unwrap(), "test7");
+    }
+
+    /// test12 (its opponent waits): the solver proves the optimum, and the bot, which plans its
+    /// first route both ways of walking there (see `Reference::clean`), reaches it; walking its
+    /// own way alone (the control: the bot before it planned both), it does not.
+    #[test]
+    fn the_reference_reaches_the_proved_optimum_of_test12() {
+        let spec = arena::games::resource_rush::load_map_file(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests/test12.txt"),
+        )
+        .unwrap();
+        let Solution::Exact(optimum) = solve(&spec, &Budget::default(), None).solution else { panic!("proved") };
+        let score = |bot| crate::offline::play_test(&spec, bot).outcome.players[0].score;
+        assert_eq!(score(Reference::default()), optimum);
+        assert!(score(Reference::default().alone()) < optimum);
     }
 
     /// A map where every short way to the multipliers crosses resources: the bot takes them at

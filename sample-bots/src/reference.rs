@@ -24,7 +24,10 @@
 //! when the final is still reached in time. The first route is the best greedy one that
 //! fetches some of the nearest power-ups first, in any order; once the opponent's takes are
 //! expected (in tests: when it first becomes predictable), greedy routes that race it for what
-//! it is about to take are tried too, and replace the route if better. An iterated local search
+//! it is about to take are tried too, and replace the route if better. On the first tick of a
+//! test whose map is small enough for the exact search, the first route is also planned as
+//! [`Reference::clean`] walks, and the variant whose route is worth more plays the game. An
+//! iterated local search
 //! (insert, swap, remove, relocate, reverse any stretch, then perturb and search again)
 //! improves it. In tests, a route lists what its legs from item to item must walk through: an
 //! item on every shortest path of a leg (where the layers of those paths narrow to one cell;
@@ -73,14 +76,14 @@ const EXACT_TABLES: usize = 4_000_000;
 
 /// A plan being followed (proved optimal, or within 1 % of a certified bound): the moves left,
 /// and the cells whose items it counts on.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct ExactPlan {
     moves: std::collections::VecDeque<Action>,
     needs: Vec<Pos>,
 }
 
 /// The reference strategy (see the module docs).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Reference {
     /// See [`Reference::clean`].
     clean: bool,
@@ -121,10 +124,14 @@ pub struct Reference {
     script: Option<std::collections::HashMap<Pos, Vec<u32>>>,
     /// See [`Reference::thorough`] (0 counts as 1).
     effort: usize,
+    /// What the route last planned is worth (see [`Search::value`]).
+    value: Option<Value>,
+    /// See [`Reference::alone`].
+    alone: bool,
 }
 
 /// Checks the nearest-item model of the opponent against its actual moves.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 struct OpponentModel {
     heading: Option<(usize, u16)>,
     fits: u32,
@@ -156,7 +163,7 @@ impl OpponentModel {
 }
 
 /// Distance tables over a fixed grid.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Planner {
     cols: usize,
     /// Item cells, as found on the first tick.
@@ -787,7 +794,18 @@ impl Search<'_> {
         let mut route = Vec::new();
         let mut left: Vec<usize> = self.candidates.iter().copied().filter(|k| !prefix.contains(k)).collect();
         for &k in prefix {
-            let Some(next) = self.step(at, k) else { return route };
+            let next = match self.step(at, k) {
+                Some(next) => next,
+                // Walking clean, a power-up may lie behind resources: take the one that opens
+                // the shortest way to it (the least worth of the nearest) as a stop first.
+                None => {
+                    let Some((r, via)) = self.bridge(at, k, &left) else { return route };
+                    left.retain(|&x| x != r);
+                    route.push(r);
+                    let Some(next) = self.step(via, k) else { return route };
+                    next
+                }
+            };
             at = next;
             route.push(k);
         }
@@ -831,6 +849,22 @@ impl Search<'_> {
             route.push(k);
         }
         route
+    }
+
+    /// Walking clean from `at`, the resource of `left` that opens the shortest way on to item
+    /// `k` when `k` cannot be reached directly (the least worth among the nearest), and the
+    /// state once it is taken.
+    fn bridge(&mut self, at: Leg, k: usize, left: &[usize]) -> Option<(usize, Leg)> {
+        self.budget = self.budget.saturating_sub(left.len() / 4 + 1);
+        left.iter()
+            .filter(|&&r| self.gains[r].0 > 0)
+            .filter_map(|&r| {
+                let via = self.step(at, r)?;
+                let on = self.reach(via, k)?;
+                Some(((via.time + on, self.gains[r].0), r, via))
+            })
+            .min_by_key(|&(key, r, _)| (key, r))
+            .map(|(_, r, via)| (r, via))
     }
 
     /// The best of the greedy routes that first fetch some of the power-ups (`D`, `T`, `J`), in
@@ -939,7 +973,9 @@ impl Reference {
     /// it walks through no resource that is not a stop of its route (each one it takes is
     /// valued at the multiplier it then holds). It finds the plan where every short way to a
     /// multiplier crosses resources, which the default bot takes at x1, and loses on maps where
-    /// walking clean costs too many ticks; the solver starts from the better game of both.
+    /// walking clean costs too many ticks; the solver starts from the better game of both. Where
+    /// every way to a power-up its first route fetches crosses a resource, the route takes the
+    /// one that opens the shortest way (the least worth among those) as a stop first.
     pub fn clean() -> Reference {
         Reference { clean: true, ..Reference::default() }
     }
@@ -956,6 +992,13 @@ impl Reference {
             ticks.sort_unstable();
         }
         self.script = Some(by_cell);
+        self
+    }
+
+    /// Plans its own way of walking only, never also as [`Reference::clean`] (for comparisons:
+    /// the bot before it planned both).
+    pub fn alone(mut self) -> Reference {
+        self.alone = true;
         self
     }
 
@@ -1099,6 +1142,7 @@ impl Reference {
         }
         let given = search.budget;
         self.settled = search.improve(&mut route, &mut self.seed);
+        self.value = search.value(&route);
         if let (false, Some(pool)) = (first, &mut self.pool) {
             *pool -= given - search.budget;
         }
@@ -1118,6 +1162,21 @@ impl Reference {
 }
 
 impl Reference {
+    /// On the first tick of a test whose map is small enough for the exact search (and whose
+    /// attempt just failed), with a `D` or `T` on it: this bot as [`Reference::clean`], to plan
+    /// the first route that way too; the bot plays the variant whose route is worth more for
+    /// the rest of the game. (test12: the clean route is the optimum, 1174 against 1164.)
+    fn clean_twin(&self, s: &GameState) -> Option<Reference> {
+        let first = self.route.is_empty() && s.tick <= 1;
+        let multipliers = || s.grid.positions().any(|p| matches!(s.grid.get(p), Some(Cell::Double | Cell::Triple)));
+        let small = self.attempted_at == Some(s.tick) && self.exact.is_none();
+        (s.mode() == Mode::Test && !self.clean && !self.alone && first && small && multipliers()).then(|| Reference {
+            clean: true,
+            planner: Some(Planner::new(&s.grid, s.final_pos(), true)),
+            ..self.clone()
+        })
+    }
+
     /// The next move of a proved-optimal (or certified near-optimal) plan, planning one when
     /// the search may fit: on the first tick, when the opponent took an item the plan counted
     /// on, and again when the ticks left have halved since an attempt proved nothing.
@@ -1189,6 +1248,7 @@ impl Reference {
             exact_states: EXACT_STATES,
             widen_states: 0,
             certify_gaps: vec![],
+            hopeless_gap: 0.0,
         };
         self.attempted_at = Some(s.tick);
         let planned = best_plan(&model, &budget, None, &|_| false);
@@ -1241,7 +1301,16 @@ impl Bot for Reference {
             self.in_step = 0;
             Some(Action::Wait)
         } else {
-            self.plan(s);
+            match self.clean_twin(s) {
+                Some(mut twin) => {
+                    twin.plan(s);
+                    self.plan(s);
+                    if twin.value.map(|v| v.0) > self.value.map(|v| v.0) {
+                        *self = twin;
+                    }
+                }
+                None => self.plan(s),
+            }
             Some(self.route_step(s))
         };
         self.last.unwrap_or(Action::Wait)
@@ -1543,6 +1612,21 @@ mod tests {
         let mut route = vec![at(0, 0), at(1, 2)];
         search.cross(&mut route);
         assert_eq!(route, vec![at(0, 0), at(1, 2)]);
+    }
+
+    #[test]
+    fn walking_clean_a_first_route_opens_the_way_to_a_multiplier_with_its_least_resource() {
+        // Both ways to the `T` take 4 ticks, one through the 7, the other through the 2.
+        let (spec, planner, start) =
+            set_up("ARENA 3 4 20\n0 0\n2 3\n0 3\nMAP\n0 7 0 0\n2 W 0 0\n0 0 T 0\nEND_MAP\nSTREAM\n", true);
+        let at = |x, y| item_at(&planner, x, y);
+        let (two, seven, triple) = (at(1, 0), at(0, 1), at(2, 2));
+        let mut search = unbounded(&planner, &spec.grid, start, vec![u32::MAX; planner.items.len()], Some(3));
+        // Control: walking clean, no way leads to the `T` (a prefix of it alone would stop there).
+        assert!(search.step(search.origin(), triple).is_none());
+        let route = search.construct(&[triple], (0, 1.0));
+        assert_eq!(route, vec![two, triple, seven], "the 2 opens the way, the 7 waits for x3");
+        assert_eq!(search.value(&route).map(|v| v.0), Some(23));
     }
 
     #[test]

@@ -50,7 +50,8 @@ struct Args {
     #[arg(long)]
     no_solver: bool,
     /// CPU seconds the solver may spend improving its bound, per map (wider beams may start
-    /// until 2/3 of it, exact searches until 5/4 of it).
+    /// until 2/3 of it, exact searches until 5/4 of it, a guided beam when expected to end by
+    /// 3/2).
     #[arg(long, default_value_t = 30)]
     solver_seconds: u64,
 }
