@@ -178,11 +178,9 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
         match phase {
             Phase::Relax => spent > budget.time_limit,
             Phase::Guide(width) => {
-                let projected = last_guide.get().map_or(Duration::ZERO, |(at, last)| {
-                    (spent.saturating_sub(at)).mul_f64(width as f64 / last.max(1) as f64)
-                });
+                let late = guide_ends_late(spent, last_guide.get(), width, budget.time_limit * 3 / 2);
                 last_guide.set(Some((spent, width)));
-                spent + projected > budget.time_limit * 3 / 2
+                late
             }
             Phase::Widen => spent > budget.time_limit * 2 / 3,
             Phase::Exact => spent > budget.time_limit * 5 / 4,
@@ -203,6 +201,15 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
         (Some(plan), false, None) => Solution::Bounded { best: plan.score, bound: i64::MAX },
     };
     Solved { solution, plan: planned.plan }
+}
+
+/// Whether a guided beam of `width`, started after `spent` of CPU time, would end past
+/// `limit`, judged by the last one (started at its `Duration`, of its width): beams cost about
+/// in proportion to their width.
+fn guide_ends_late(spent: Duration, last: Option<(Duration, usize)>, width: usize, limit: Duration) -> bool {
+    let projected =
+        last.map_or(Duration::ZERO, |(at, last)| spent.saturating_sub(at).mul_f64(width as f64 / last.max(1) as f64));
+    spent + projected > limit
 }
 
 /// A valid upper bound: every resource the bot could visit on some way to the final in time,
@@ -606,6 +613,20 @@ mod tests {
         let solved = solve(&spec, &Budget::small(), None);
         assert_eq!(solved.solution, Solution::Exact(383));
         check_plan(&spec, solved.plan.as_ref().unwrap(), "test7");
+    }
+
+    /// test2's guided beams after 30.7 s of relaxation: 256 took 0.4 s, 2048 then 3.8 s, so
+    /// 8192 would end near 50 s: past 45 s it is not started; 2048 was (expected by 34.5 s).
+    #[test]
+    fn a_guided_beam_expected_to_end_too_late_is_not_started() {
+        let s = Duration::from_secs_f64;
+        let limit = s(45.0);
+        assert!(!guide_ends_late(s(30.7), None, 256, limit), "the first has nothing to go by");
+        assert!(!guide_ends_late(s(31.1), Some((s(30.7), 256)), 2048, limit));
+        assert!(guide_ends_late(s(34.9), Some((s(31.1), 2048)), 8192, limit));
+        // Control: with time to spare, the same beam starts.
+        assert!(!guide_ends_late(s(20.9), Some((s(17.1), 2048)), 8192, limit));
+        assert!(guide_ends_late(s(45.1), None, 256, limit), "nothing starts past the limit");
     }
 
     /// test12 (its opponent waits): the solver proves the optimum, and the bot, which plans its
