@@ -1166,15 +1166,18 @@ impl Reference {
     /// attempt just failed), with a `D` or `T` on it: this bot as [`Reference::clean`], to plan
     /// the first route that way too; the bot plays the variant whose route is worth more for
     /// the rest of the game. (test12: the clean route is the optimum, 1174 against 1164.)
-    fn clean_twin(&self, s: &GameState) -> Option<Reference> {
+    fn clean_twin(&mut self, s: &GameState) -> Option<Reference> {
         let first = self.route.is_empty() && s.tick <= 1;
         let multipliers = || s.grid.positions().any(|p| matches!(s.grid.get(p), Some(Cell::Double | Cell::Triple)));
         let small = self.attempted_at == Some(s.tick) && self.exact.is_none();
-        (s.mode() == Mode::Test && !self.clean && !self.alone && first && small && multipliers()).then(|| Reference {
-            clean: true,
-            planner: Some(Planner::new(&s.grid, s.final_pos(), true)),
-            ..self.clone()
-        })
+        if !(s.mode() == Mode::Test && !self.clean && !self.alone && first && small && multipliers()) {
+            return None;
+        }
+        // (The twin's tables also walk clean: this bot's are not copied.)
+        let own = self.planner.take();
+        let twin = Reference { clean: true, planner: Some(Planner::new(&s.grid, s.final_pos(), true)), ..self.clone() };
+        self.planner = own;
+        Some(twin)
     }
 
     /// The next move of a proved-optimal (or certified near-optimal) plan, planning one when
