@@ -81,6 +81,11 @@ impl Cell {
     pub fn is_collectable(self) -> bool {
         matches!(self, Cell::Resource(_) | Cell::Jump | Cell::Double | Cell::Triple)
     }
+
+    /// A power-up that multiplies what is collected after it (`D` or `T`).
+    pub fn is_multiplier(self) -> bool {
+        matches!(self, Cell::Double | Cell::Triple)
+    }
 }
 
 impl fmt::Display for Cell {

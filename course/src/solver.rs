@@ -149,7 +149,7 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
         games.push(Reference::default());
     }
     // (Without a `D` or `T` the clean variant plays the bot's own game: not played twice.)
-    let multipliers = spec.grid.positions().any(|p| matches!(spec.grid.get(p), Some(Cell::Double | Cell::Triple)));
+    let multipliers = Reference::clean_differs(&spec.grid);
     let script = &model.problem().cleared;
     if multipliers {
         games.push(Reference::clean());

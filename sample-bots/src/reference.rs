@@ -980,6 +980,12 @@ impl Reference {
         Reference { clean: true, ..Reference::default() }
     }
 
+    /// Whether [`Reference::clean`] may play otherwise than the bot on `grid`: only with a `D`
+    /// or `T` on it (without, it plays the bot's own game).
+    pub fn clean_differs(grid: &Grid) -> bool {
+        grid.positions().any(|p| grid.get(p).is_some_and(Cell::is_multiplier))
+    }
+
     /// For the solver's first plans: in a test, the scripted opponent's moves (cell, tick) are
     /// known in advance, so each item is expected to go exactly when the script takes it,
     /// instead of predicting the opponent from its moves so far.
@@ -1075,12 +1081,12 @@ impl Reference {
 
     fn plan(&mut self, s: &GameState) {
         let takes = self.expected_takes(s, s.ticks_left());
+        let first = self.first_plan(s);
         let planner = self.planner.get_or_insert_with(|| Planner::new(&s.grid, s.final_pos(), self.clean));
         let start =
             Start { cell: planner.cell(s.me.pos), jump: s.me.jump, multiplier: s.me.multiplier, limit: s.ticks_left() };
         let available = |k: usize| s.grid.get(planner.items[k]).is_some_and(Cell::is_collectable);
         let candidates: Vec<usize> = (0..planner.items.len()).filter(|&k| available(k)).collect();
-        let first = self.route.is_empty() && s.tick <= 1;
         let mut route: Vec<usize> = self.route.iter().copied().filter(|&k| available(k)).collect();
         // Nothing new since the last plan (only the item just stepped on is gone, the opponent
         // is expected to do the same): the settled route stands.
@@ -1162,15 +1168,19 @@ impl Reference {
 }
 
 impl Reference {
+    /// Whether the route about to be planned is the game's first.
+    fn first_plan(&self, s: &GameState) -> bool {
+        self.route.is_empty() && s.tick <= 1
+    }
+
     /// On the first tick of a test whose map is small enough for the exact search (and whose
     /// attempt just failed), with a `D` or `T` on it: this bot as [`Reference::clean`], to plan
     /// the first route that way too; the bot plays the variant whose route is worth more for
     /// the rest of the game. (test12: the clean route is the optimum, 1174 against 1164.)
     fn clean_twin(&mut self, s: &GameState) -> Option<Reference> {
-        let first = self.route.is_empty() && s.tick <= 1;
-        let multipliers = || s.grid.positions().any(|p| matches!(s.grid.get(p), Some(Cell::Double | Cell::Triple)));
         let small = self.attempted_at == Some(s.tick) && self.exact.is_none();
-        if !(s.mode() == Mode::Test && !self.clean && !self.alone && first && small && multipliers()) {
+        let wanted = s.mode() == Mode::Test && !self.clean && !self.alone && self.first_plan(s) && small;
+        if !(wanted && Reference::clean_differs(&s.grid)) {
             return None;
         }
         // (The twin's tables also walk clean: this bot's are not copied.)
@@ -1328,7 +1338,7 @@ impl Reference {
         // With a `D` or `T` still ahead on the route (in tests), the clean planner's legs walk
         // through no resource where they can (see [`Reference::clean`]).
         let saving = s.mode() == Mode::Test
-            && self.route.iter().any(|&k| matches!(s.grid.get(planner.items[k]), Some(Cell::Double | Cell::Triple)));
+            && self.route.iter().any(|&k| s.grid.get(planner.items[k]).is_some_and(Cell::is_multiplier));
         let clean = planner.clean.get(target).map(|t| &t[s.me.jump as usize]);
         let table = match clean {
             Some(clean) if saving && clean[planner.cell(s.me.pos)] != FAR => clean,
