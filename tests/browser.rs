@@ -93,6 +93,14 @@ impl Browser {
     }
 
     fn call(&mut self, method: &str, params: Value) -> Value {
+        match self.try_call(method, params) {
+            Ok(result) => result,
+            Err(v) => panic!("{method}: {v}"),
+        }
+    }
+
+    /// [`Browser::call`], giving back the protocol's error instead of failing on it.
+    fn try_call(&mut self, method: &str, params: Value) -> Result<Value, Value> {
         self.next_id += 1;
         let id = self.next_id;
         let mut msg = json!({ "id": id, "method": method, "params": params });
@@ -105,8 +113,10 @@ impl Browser {
             if let Message::Text(text) = self.ws.read().unwrap() {
                 let v: Value = serde_json::from_str(text.as_str()).unwrap();
                 if v["id"] == id {
-                    assert!(v.get("error").is_none(), "{method}: {v}");
-                    return v["result"].clone();
+                    return match v.get("error") {
+                        None => Ok(v["result"].clone()),
+                        Some(_) => Err(v),
+                    };
                 }
             }
         }
@@ -118,13 +128,14 @@ impl Browser {
         r["result"]["value"].clone()
     }
 
-    /// Waits until `js` evaluates to true (errors while a page loads count as not yet).
+    /// Waits until `js` evaluates to true (errors while a page loads count as not yet: a script
+    /// error, or the protocol's "Inspected target navigated or closed" when a click's navigation
+    /// lands during the evaluation).
     fn wait_for(&mut self, js: &str) {
         let start = Instant::now();
         let expression = format!("(() => {{ try {{ return !!({js}); }} catch (e) {{ return false; }} }})()");
-        while self.call("Runtime.evaluate", json!({ "expression": expression, "returnByValue": true }))["result"]
-            ["value"]
-            != json!(true)
+        let params = json!({ "expression": expression, "returnByValue": true });
+        while self.try_call("Runtime.evaluate", params.clone()).map(|r| r["result"]["value"].clone()) != Ok(json!(true))
         {
             assert!(start.elapsed() < Duration::from_secs(20), "timed out waiting for {js}");
             std::thread::sleep(Duration::from_millis(50));
