@@ -63,6 +63,9 @@ impl Browser {
                 "--remote-debugging-port=0",
             ])
             .arg(format!("--user-data-dir={}", profile.path().display()))
+            // Chromium makes scratch folders in TMPDIR and leaves them behind when killed: in
+            // the profile, they go with it.
+            .env("TMPDIR", profile.path())
             .arg("about:blank")
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
