@@ -128,6 +128,9 @@ pub struct Reference {
     value: Option<Value>,
     /// See [`Reference::alone`].
     alone: bool,
+    /// This tick's step when it is one that comes no closer to the next stop (see
+    /// [`Reference::plan`]).
+    detour: Option<Pos>,
 }
 
 /// Checks the nearest-item model of the opponent against its actual moves.
@@ -547,6 +550,18 @@ impl Search<'_> {
             }))
             .collect();
         Some(Walked { before, rest, to_end, later, earlier, plain })
+    }
+
+    /// The resources `route` takes and the multiplier it holds before each (not those the
+    /// opponent is expected to take first): see [`Reference::saved`].
+    fn saved(&mut self, route: &[usize]) -> std::collections::HashMap<Pos, i64> {
+        let Some(walked) = self.walk(route) else { return Default::default() };
+        route
+            .iter()
+            .zip(walked.before.windows(2))
+            .filter(|&(&k, legs)| self.gains[k].1 == 1 && !self.gains[k].2 && legs[1].time < self.takes[k])
+            .map(|(&k, legs)| (self.planner.items[k], legs[0].mult))
+            .collect()
     }
 
     /// A resource's worth at multiplier 1 (0 for anything else).
@@ -1081,6 +1096,7 @@ impl Reference {
 
     fn plan(&mut self, s: &GameState) {
         let takes = self.expected_takes(s, s.ticks_left());
+        let foreseen = self.script.is_some() || self.predicts(s) || self.rival.is_some_and(|(_, ago)| ago.is_none());
         let first = self.first_plan(s);
         let planner = self.planner.get_or_insert_with(|| Planner::new(&s.grid, s.final_pos(), self.clean));
         let start =
@@ -1149,19 +1165,40 @@ impl Reference {
         let given = search.budget;
         self.settled = search.improve(&mut route, &mut self.seed);
         self.value = search.value(&route);
+        // (In a duel the opponent would take what the bot leaves for later.)
+        self.saved = if s.mode() == Mode::Test { search.saved(&route) } else { Default::default() };
+        // Holding Jump, a way to the next stop one tick longer than the shortest may step round
+        // what the route saves for later: walked when what it saves beats what the whole route
+        // loses by a tick's delay (searched again, a tick later, for the same first stop).
+        // (Only where the opponent's takes are foreseen, or it has never moved: the delay is
+        // judged by them, and against a wanderer it lost the races the route counted on.)
+        self.detour = None;
+        if s.mode() == Mode::Test && s.me.jump && !self.clean && start.limit > 1 && foreseen {
+            let way = Way::new(planner, s, &route, &self.saved);
+            if let (Some((short, _)), Some((long, step))) = (way.best(0), way.best(1)) {
+                if long > short {
+                    for take in search.takes.iter_mut().filter(|t| **t != u32::MAX) {
+                        *take = take.saturating_sub(1);
+                    }
+                    search.start.limit -= 1;
+                    search.budget += given;
+                    let mut later = route.clone();
+                    search.improve(&mut later, &mut self.seed);
+                    let delayed = search.value(&later);
+                    let gained = |v: Option<Value>, walk: i64| v.map(|v| v.0.saturating_add(walk));
+                    if later.first() == route.first() && gained(delayed, long) > gained(self.value, short) {
+                        self.detour = Some(step);
+                        self.value = delayed;
+                        self.saved = search.saved(&later);
+                        route = later;
+                    }
+                    search.budget = search.budget.saturating_sub(given);
+                }
+            }
+        }
         if let (false, Some(pool)) = (first, &mut self.pool) {
             *pool -= given - search.budget;
         }
-        // (In a duel the opponent would take what the bot leaves for later.)
-        self.saved = match (s.mode(), search.walk(&route)) {
-            (Mode::Test, Some(walked)) => route
-                .iter()
-                .zip(walked.before.windows(2))
-                .filter(|&(&k, legs)| search.gains[k].1 == 1 && !search.gains[k].2 && legs[1].time < search.takes[k])
-                .map(|(&k, legs)| (planner.items[k], legs[0].mult))
-                .collect(),
-            _ => std::collections::HashMap::new(),
-        };
         self.planned_with = absolute;
         self.route = route;
     }
@@ -1334,75 +1371,143 @@ impl Reference {
     /// The next step along the local search's route.
     fn route_step(&mut self, s: &GameState) -> Action {
         let Some(planner) = &self.planner else { return Action::Wait };
-        let target = self.route.first().copied().unwrap_or(planner.final_node());
-        // With a `D` or `T` still ahead on the route (in tests), the clean planner's legs walk
-        // through no resource where they can (see [`Reference::clean`]).
-        let saving = s.mode() == Mode::Test
-            && self.route.iter().any(|&k| s.grid.get(planner.items[k]).is_some_and(Cell::is_multiplier));
-        let clean = planner.clean.get(target).map(|t| &t[s.me.jump as usize]);
-        let table = match clean {
-            Some(clean) if saving && clean[planner.cell(s.me.pos)] != FAR => clean,
-            _ => &planner.dist[target][s.me.jump as usize],
-        };
-        let here = table[planner.cell(s.me.pos)];
+        if let Some(step) = self.detour.take() {
+            return Action::Move(step);
+        }
+        let way = Way::new(planner, s, &self.route, &self.saved);
+        let here = way.here();
         if here == FAR || (here == 0 && self.route.is_empty()) {
             return Action::Wait;
         }
-        // What stepping onto a cell on the way is worth: the route search values each stop at
-        // its own multiplier and knows nothing of the cells a leg walks through, so a resource
-        // the route takes later, after a `D` or `T`, loses what the multiplier would add (in
-        // tests, see `saved`); any other is taken at today's multiplier.
-        let target_pos = planner.items.get(target).copied().unwrap_or(s.final_pos());
-        let mut ahead = vec![false; table.len()];
-        for &k in &self.route {
-            ahead[planner.cell(planner.items[k])] = true;
-        }
-        let gain = |p: Pos| match s.grid.get(p) {
-            _ if p == target_pos => 0,
-            Some(Cell::Resource(v)) => {
-                i64::from(v).saturating_mul(s.me.multiplier - self.saved.get(&p).copied().unwrap_or(0))
-            }
-            // (A power-up the route takes later is left for then: the route's value counts on
-            // the way it walks there.)
-            Some(Cell::Double | Cell::Triple | Cell::Jump) if ahead[planner.cell(p)] => 0,
-            Some(Cell::Double | Cell::Triple) => 1_000_000,
-            Some(Cell::Jump) if !s.me.jump => 100_000,
-            _ => 0,
-        };
         if here == 0 {
             // The next item is under the bot: step off (onto the best neighbour), then back.
             return s
                 .safe_moves()
                 .into_iter()
                 .filter(|&q| q != s.final_pos())
-                .max_by_key(|&q| (gain(q), std::cmp::Reverse((q.x, q.y))))
+                .max_by_key(|&q| (way.gain(q), std::cmp::Reverse((q.x, q.y))))
                 .map_or(Action::Wait, Action::Move);
         }
-        // A step one closer to the target (never onto the final before the route is done), on
-        // the shortest path worth most (see `gain`): what the rest of the way is worth from each
-        // cell nearer the target than the bot, nearest first (over the planner's move lists:
-        // walls, voids and fire never change).
-        let end = (!self.route.is_empty()).then(|| planner.cell(s.final_pos()));
-        let moves = &planner.moves[usize::from(s.me.jump)];
-        let pos = |c: usize| Pos::new((c / planner.cols) as i32, (c % planner.cols) as i32);
-        let closer = |from: usize| {
+        way.best(0).map_or(Action::Wait, |(_, q)| Action::Move(q))
+    }
+}
+
+/// The bot's way to its route's next stop: a step one closer each tick (never onto the final
+/// before the route is done), on the shortest path worth most (see [`Way::gain`]).
+struct Way<'a> {
+    planner: &'a Planner,
+    s: &'a GameState,
+    saved: &'a std::collections::HashMap<Pos, i64>,
+    /// Ticks to the next stop from each cell.
+    table: &'a [u16],
+    target: Pos,
+    /// The cells of the route's stops.
+    ahead: Vec<bool>,
+    /// The final, while the route has stops left.
+    end: Option<usize>,
+}
+
+impl<'a> Way<'a> {
+    fn new(
+        planner: &'a Planner,
+        s: &'a GameState,
+        route: &[usize],
+        saved: &'a std::collections::HashMap<Pos, i64>,
+    ) -> Way<'a> {
+        let target = route.first().copied().unwrap_or(planner.final_node());
+        // With a `D` or `T` still ahead on the route (in tests), the clean planner's legs walk
+        // through no resource where they can (see [`Reference::clean`]).
+        let saving = s.mode() == Mode::Test
+            && route.iter().any(|&k| s.grid.get(planner.items[k]).is_some_and(Cell::is_multiplier));
+        let clean = planner.clean.get(target).map(|t| &t[s.me.jump as usize]);
+        let table = match clean {
+            Some(clean) if saving && clean[planner.cell(s.me.pos)] != FAR => clean,
+            _ => &planner.dist[target][s.me.jump as usize],
+        };
+        let mut ahead = vec![false; table.len()];
+        for &k in route {
+            ahead[planner.cell(planner.items[k])] = true;
+        }
+        Way {
+            planner,
+            s,
+            saved,
+            table,
+            target: planner.items.get(target).copied().unwrap_or(s.final_pos()),
+            ahead,
+            end: (!route.is_empty()).then(|| planner.cell(s.final_pos())),
+        }
+    }
+
+    /// Ticks from the bot to the next stop.
+    fn here(&self) -> u16 {
+        self.table[self.planner.cell(self.s.me.pos)]
+    }
+
+    /// What stepping onto a cell on the way is worth: the route search values each stop at
+    /// its own multiplier and knows nothing of the cells a leg walks through, so a resource
+    /// the route takes later, after a `D` or `T`, loses what the multiplier would add (in
+    /// tests, see `saved`); any other is taken at today's multiplier.
+    fn gain(&self, p: Pos) -> i64 {
+        let s = self.s;
+        match s.grid.get(p) {
+            _ if p == self.target => 0,
+            Some(Cell::Resource(v)) => {
+                i64::from(v).saturating_mul(s.me.multiplier - self.saved.get(&p).copied().unwrap_or(0))
+            }
+            // (A power-up the route takes later is left for then: the route's value counts on
+            // the way it walks there.)
+            Some(Cell::Double | Cell::Triple | Cell::Jump) if self.ahead[self.planner.cell(p)] => 0,
+            Some(Cell::Double | Cell::Triple) => 1_000_000,
+            Some(Cell::Jump) if !s.me.jump => 100_000,
+            _ => 0,
+        }
+    }
+
+    /// The first step of the way worth most that reaches the next stop `slack` ticks (0 or 1)
+    /// later than the shortest, and what the way is worth (see [`Way::gain`]). A tick of slack
+    /// is one step that comes no closer: only holding Jump can such a way land on the stop.
+    fn best(&self, slack: u16) -> Option<(i64, Pos)> {
+        let (p, table) = (self.planner, self.table);
+        let here = self.here();
+        // What the rest of the way is worth from each cell nearer the stop than the bot (and,
+        // with slack, as near), nearest first, without slack and with it (over the planner's
+        // move lists: walls, voids and fire never change).
+        let moves = &p.moves[usize::from(self.s.me.jump)];
+        let pos = |c: usize| Pos::new((c / p.cols) as i32, (c % p.cols) as i32);
+        let on = |from: usize, by: u16| {
             moves[from]
                 .iter()
                 .map(|&n| n as usize)
-                .filter(move |&n| table[n].checked_add(1) == Some(table[from]) && Some(n) != end)
+                .filter(move |&n| table[n].checked_add(by) == Some(table[from]) && Some(n) != self.end)
         };
-        let mut nearer: Vec<usize> = (0..table.len()).filter(|&c| table[c] < here).collect();
+        let mut nearer: Vec<usize> = (0..table.len()).filter(|&c| table[c] < here + slack).collect();
         nearer.sort_by_key(|&c| table[c]);
+        let worth = |rest: &[Option<i64>], q: usize| rest[q].map(|w: i64| w.saturating_add(self.gain(pos(q))));
         let mut rest = vec![None; table.len()];
-        let worth = |rest: &[Option<i64>], q: usize| rest[q].map(|w: i64| w.saturating_add(gain(pos(q))));
-        for c in nearer {
-            rest[c] = if table[c] == 0 { Some(0) } else { closer(c).filter_map(|q| worth(&rest, q)).max() };
+        for &c in &nearer {
+            rest[c] = if table[c] == 0 { Some(0) } else { on(c, 1).filter_map(|q| worth(&rest, q)).max() };
         }
-        closer(planner.cell(s.me.pos))
-            .filter_map(|q| worth(&rest, q).map(|w| (w, std::cmp::Reverse((pos(q).x, pos(q).y)), q)))
+        let bot = p.cell(self.s.me.pos);
+        let firsts: Vec<(i64, usize)> = if slack == 0 {
+            on(bot, 1).filter_map(|q| worth(&rest, q).map(|w| (w, q))).collect()
+        } else {
+            // With the slack still to use (`longer`), a step may keep the distance (and use it).
+            let mut longer = vec![None; table.len()];
+            for &c in nearer.iter().filter(|&&c| table[c] < here) {
+                longer[c] =
+                    on(c, 0).filter_map(|q| worth(&rest, q)).chain(on(c, 1).filter_map(|q| worth(&longer, q))).max();
+            }
+            on(bot, 0)
+                .filter_map(|q| worth(&rest, q).map(|w| (w, q)))
+                .chain(on(bot, 1).filter_map(|q| worth(&longer, q).map(|w| (w, q))))
+                .collect()
+        };
+        firsts
+            .into_iter()
+            .map(|(w, q)| (w, std::cmp::Reverse((pos(q).x, pos(q).y)), q))
             .max()
-            .map(|(_, _, q)| pos(q))
-            .map_or(Action::Wait, Action::Move)
+            .map(|(w, _, q)| (w, pos(q)))
     }
 }
 
@@ -1640,6 +1745,49 @@ mod tests {
         let route = search.construct(&[triple], (0, 1.0));
         assert_eq!(route, vec![two, triple, seven], "the 2 opens the way, the 7 waits for x3");
         assert_eq!(search.value(&route).map(|v| v.0), Some(23));
+    }
+
+    #[test]
+    fn holding_jump_the_walk_takes_a_tick_longer_round_what_the_route_saves_when_the_delay_costs_less() {
+        // Holding Jump, the only 3-tick way to the `D` lands on both 9s, which the route takes
+        // after it (18 each then); the 4-tick way (0,1), (0,3), (0,5) lands on none. With 12
+        // rounds the delay costs the route nothing.
+        let map = |rounds| {
+            format!("ARENA 3 7 {rounds}\n0 0\n2 3\n2 0\nMAP\n0 0 9 0 9 0 D\n0 0 0 0 0 0 0\n0 0 0 0 0 0 0\nEND_MAP\nSTREAM\n")
+        };
+        // Planned on tick 1, or on tick 2 after the opponent's first move.
+        let plan = |rounds, moves: bool| {
+            let mut s = GameState::from_header(&map(rounds), Mode::Test).unwrap();
+            s.me.jump = true;
+            let mut bot = Reference::default();
+            s.on_tick(1, Action::Wait);
+            bot.start(&s);
+            bot.observe(&s);
+            if moves {
+                s.on_tick(2, Action::Move(Pos::new(2, 2)));
+                bot.observe(&s);
+            }
+            bot.plan(&s);
+            (s, bot)
+        };
+        let (s, mut bot) = plan(12, false);
+        let planner = bot.planner.clone().unwrap();
+        let at = |x, y| item_at(&planner, x, y);
+        assert_eq!(bot.route[..3], [at(0, 6), at(0, 4), at(0, 2)]);
+        assert_eq!(bot.detour, Some(Pos::new(0, 1)));
+        assert_eq!(bot.value.map(|v| v.0), Some(36));
+        assert_eq!(bot.route_step(&s), Action::Move(Pos::new(0, 1)));
+        // Control: the shortest way's step lands on the first 9.
+        assert_eq!(bot.route_step(&s), Action::Move(Pos::new(0, 2)));
+        // With 7 rounds the route has no tick to spare: the longer way is not walked.
+        let (s, mut bot) = plan(7, false);
+        assert_eq!(bot.detour, None);
+        assert_eq!(bot.route_step(&s), Action::Move(Pos::new(0, 2)));
+        // Nor against an opponent that moves and is not (yet) predicted: a tick's delay is
+        // judged by its expected takes.
+        let (s, mut bot) = plan(12, true);
+        assert_eq!(bot.route[..3], [at(0, 6), at(0, 4), at(0, 2)]);
+        assert_eq!((bot.detour, bot.route_step(&s)), (None, Action::Move(Pos::new(0, 2))));
     }
 
     #[test]
