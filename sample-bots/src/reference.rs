@@ -1470,6 +1470,9 @@ impl<'a> Way<'a> {
     fn best(&self, slack: u16) -> Option<(i64, Pos)> {
         let (p, table) = (self.planner, self.table);
         let here = self.here();
+        if here == 0 || here == FAR {
+            return None;
+        }
         // What the rest of the way is worth from each cell nearer the stop than the bot (and,
         // with slack, as near), nearest first, without slack and with it (over the planner's
         // move lists: walls, voids and fire never change).
