@@ -140,7 +140,8 @@ pub fn problem(spec: &MapSpec) -> Problem {
 /// Solves `spec` within `budget`; `known` is a plan the caller already has (replayed here),
 /// else the reference bot's game is played first. On a map with a `D` or `T`, the game of
 /// [`Reference::clean`] is played too; with a `seed_effort`, both again knowing the script
-/// ([`Reference::knowing`]) and searching longer. The search starts from the best plan.
+/// ([`Reference::knowing`]) and searching longer, and the clean one also
+/// [`Reference::unbridged`]. The search starts from the best plan.
 pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solved {
     let started = thread_cpu();
     let model = Model::new(problem(spec));
@@ -160,6 +161,9 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
         games.push(Reference::default().knowing(script).thorough(budget.seed_effort));
         if multipliers {
             games.push(Reference::clean().knowing(script).thorough(budget.seed_effort));
+            // (And as it walked before its first routes opened their way: course_map(14) and
+            // (30) are proved from that game's plan, not from the bridged one's.)
+            games.push(Reference::clean().unbridged().knowing(script).thorough(budget.seed_effort));
         }
     }
     let played: Vec<Vec<Action>> = games.into_iter().map(|bot| play_test(spec, bot).actions).collect();
@@ -655,6 +659,19 @@ mod tests {
         let Solution::Exact(optimum) = solve(&spec, &Budget::small(), None).solution else { panic!("proved") };
         assert_eq!(clean, optimum);
         assert!(default < optimum, "the bot itself misses it ({default})");
+    }
+
+    /// course_map(14): the clean variant whose first routes open their way to a power-up
+    /// (`Search::bridge`) plays 7821; as it walked before (`Reference::unbridged`) it plays
+    /// 7842, which the solver, seeded with that game too, proves optimal (without it: 7821 ..=
+    /// 7842).
+    #[test]
+    fn the_unbridged_clean_game_seeds_the_proof_of_course_map_14() {
+        let spec = MapSpec::parse(&crate::testgen::course_map(14).unwrap()).unwrap();
+        let score = |bot| crate::offline::play_test(&spec, bot).outcome.players[0].score;
+        let (bridged, unbridged) = (score(Reference::clean()), score(Reference::clean().unbridged()));
+        assert!(bridged < unbridged, "bridged {bridged}, unbridged {unbridged}");
+        assert_eq!(solve(&spec, &Budget::default(), None).solution, Solution::Exact(unbridged));
     }
 
     /// Told the script, the reference knows which item the opponent takes first, to the tick:

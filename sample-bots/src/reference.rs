@@ -128,6 +128,8 @@ pub struct Reference {
     value: Option<Value>,
     /// See [`Reference::alone`].
     alone: bool,
+    /// See [`Reference::unbridged`].
+    unbridged: bool,
     /// This tick's step when it is one that comes no closer to the next stop (see
     /// [`Reference::plan`]).
     detour: Option<Pos>,
@@ -390,6 +392,9 @@ struct Search<'a> {
     /// In tests (not clean): routes list what their legs from item to item must walk through
     /// (see [`Search::cross`]).
     crossing: bool,
+    /// Whether a first route walking clean may take a resource that opens its way to a power-up
+    /// (see [`Search::bridge`]).
+    bridging: bool,
 }
 
 /// The node of a [`Leg`] at the start (any other is an item's).
@@ -870,6 +875,9 @@ impl Search<'_> {
     /// `k` when `k` cannot be reached directly (the least worth among the nearest), and the
     /// state once it is taken.
     fn bridge(&mut self, at: Leg, k: usize, left: &[usize]) -> Option<(usize, Leg)> {
+        if !self.bridging {
+            return None;
+        }
         self.budget = self.budget.saturating_sub(left.len() / 4 + 1);
         left.iter()
             .filter(|&&r| self.gains[r].0 > 0)
@@ -1023,6 +1031,15 @@ impl Reference {
         self
     }
 
+    /// A [`Reference::clean`] whose first routes stop at a power-up no clean way leads to,
+    /// as before they took the resource that opens it ([`Search::bridge`]): another seed for
+    /// the solver, which plays otherwise and is the optimum on some maps (course_map(14) and
+    /// (30) are proved from it, not from the bridged game).
+    pub fn unbridged(mut self) -> Reference {
+        self.unbridged = true;
+        self
+    }
+
     /// For the solver's first plans: `times` the route-search effort of a test (a bot's answers
     /// would be that much slower).
     pub fn thorough(mut self, times: usize) -> Reference {
@@ -1118,6 +1135,7 @@ impl Reference {
             .then(|| candidates.iter().fold(s.me.multiplier, |m, &k| m.saturating_mul(gains[k].1)));
         let mut search = Search {
             crossing: s.mode() == Mode::Test && !self.clean,
+            bridging: !self.unbridged,
             gains,
             full_mult,
             from_start: Search::from_start(planner, start, full_mult.is_some()),
@@ -1590,6 +1608,7 @@ mod tests {
     fn unbounded<'a>(p: &'a Planner, grid: &'a Grid, start: Start, takes: Vec<u32>, full: Option<i64>) -> Search<'a> {
         Search {
             crossing: false,
+            bridging: true,
             gains: Search::gains(p, grid),
             full_mult: full,
             from_start: Search::from_start(p, start, full.is_some()),
@@ -1748,6 +1767,9 @@ mod tests {
         let route = search.construct(&[triple], (0, 1.0));
         assert_eq!(route, vec![two, triple, seven], "the 2 opens the way, the 7 waits for x3");
         assert_eq!(search.value(&route).map(|v| v.0), Some(23));
+        // Unbridged (`Reference::unbridged`), the route stops before the `T`.
+        search.bridging = false;
+        assert_eq!(search.construct(&[triple], (0, 1.0)), Vec::<usize>::new());
     }
 
     #[test]
