@@ -130,7 +130,7 @@ pub struct Reference {
     alone: bool,
     /// See [`Reference::unbridged`].
     unbridged: bool,
-    /// This tick's step when it is one that comes no closer to the next stop (see
+    /// This tick's step when it begins a way longer than the shortest to the next stop (see
     /// [`Reference::plan`]).
     detour: Option<Pos>,
 }
@@ -1185,20 +1185,23 @@ impl Reference {
         self.value = search.value(&route);
         // (In a duel the opponent would take what the bot leaves for later.)
         self.saved = if s.mode() == Mode::Test { search.saved(&route) } else { Default::default() };
-        // Holding Jump, a way to the next stop one tick longer than the shortest may step round
-        // what the route saves for later: walked when what it saves beats what the whole route
-        // loses by a tick's delay (searched again, a tick later, for the same first stop).
-        // (Only where the opponent's takes are foreseen, or it has never moved: the delay is
-        // judged by them, and against a wanderer it lost the races the route counted on.)
+        // A way to the next stop a little longer than the shortest may step round what the
+        // route saves for later: one tick longer holding Jump, else two (without Jump every
+        // step changes the distance by one). It is walked when what it saves beats what the
+        // whole route loses by the delay (searched again, that much later, for the same first
+        // stop). (Only where the opponent's takes are foreseen, or it has never moved: the
+        // delay is judged by them, and against a wanderer it lost the races the route counted
+        // on.)
         self.detour = None;
-        if s.mode() == Mode::Test && s.me.jump && !self.clean && start.limit > 1 && foreseen {
+        let slack: u16 = if s.me.jump { 1 } else { 2 };
+        if s.mode() == Mode::Test && !self.clean && start.limit > u32::from(slack) && foreseen {
             let way = Way::new(planner, s, &route, &self.saved);
-            if let (Some((short, _)), Some((long, step))) = (way.best(0), way.best(1)) {
+            if let (Some((short, _)), Some((long, step))) = (way.best(0), way.best(slack)) {
                 if long > short {
                     for take in search.takes.iter_mut().filter(|t| **t != u32::MAX) {
-                        *take = take.saturating_sub(1);
+                        *take = take.saturating_sub(u32::from(slack));
                     }
-                    search.start.limit -= 1;
+                    search.start.limit -= u32::from(slack);
                     search.budget += given;
                     let mut later = route.clone();
                     search.improve(&mut later, &mut self.seed);
@@ -1482,48 +1485,50 @@ impl<'a> Way<'a> {
         }
     }
 
-    /// The first step of the way worth most that reaches the next stop `slack` ticks (0 or 1)
-    /// later than the shortest, and what the way is worth (see [`Way::gain`]). A tick of slack
-    /// is one step that comes no closer: only holding Jump can such a way land on the stop.
+    /// The first step of the way worth most that reaches the next stop `slack` ticks later than
+    /// the shortest, and what the way is worth (see [`Way::gain`]). A step that comes no
+    /// closer uses a tick of slack (only holding Jump can such a way land on the stop), a step
+    /// away two.
     fn best(&self, slack: u16) -> Option<(i64, Pos)> {
         let (p, table) = (self.planner, self.table);
         let here = self.here();
         if here == 0 || here == FAR {
             return None;
         }
-        // What the rest of the way is worth from each cell nearer the stop than the bot (and,
-        // with slack, as near), nearest first, without slack and with it (over the planner's
-        // move lists: walls, voids and fire never change).
+        // `rest[k][c]`: what the rest of the way is worth from cell `c` with `k` ticks of slack
+        // left (a step that comes no closer uses one, a step away two), by ticks left (over the
+        // planner's move lists: walls, voids and fire never change). The stop itself is only
+        // reached at the end.
         let moves = &p.moves[usize::from(self.s.me.jump)];
         let pos = |c: usize| Pos::new((c / p.cols) as i32, (c % p.cols) as i32);
-        let on = |from: usize, by: u16| {
-            moves[from]
-                .iter()
-                .map(|&n| n as usize)
-                .filter(move |&n| table[n].checked_add(by) == Some(table[from]) && Some(n) != self.end)
+        let slack = usize::from(slack);
+        let on = |from: usize, k: usize| {
+            moves[from].iter().map(|&n| n as usize).filter(move |&n| Some(n) != self.end).filter_map(move |n| {
+                // Slack left after the step: ticks left then, less the way from there.
+                (usize::from(table[from]) + k).checked_sub(1 + usize::from(table[n])).map(|left| (n, left))
+            })
         };
-        let mut nearer: Vec<usize> = (0..table.len()).filter(|&c| table[c] < here + slack).collect();
-        nearer.sort_by_key(|&c| table[c]);
-        let worth = |rest: &[Option<i64>], q: usize| rest[q].map(|w: i64| w.saturating_add(self.gain(pos(q))));
-        let mut rest = vec![None; table.len()];
-        for &c in &nearer {
-            rest[c] = if table[c] == 0 { Some(0) } else { on(c, 1).filter_map(|q| worth(&rest, q)).max() };
+        let mut cells: Vec<(usize, usize)> = (0..table.len())
+            .flat_map(|c| (0..=slack).map(move |k| (c, k)))
+            .filter(|&(c, k)| usize::from(table[c]) + k < usize::from(here) + slack)
+            .collect();
+        cells.sort_by_key(|&(c, k)| usize::from(table[c]) + k);
+        let mut rest = vec![vec![None; table.len()]; slack + 1];
+        let worth = |rest: &[Vec<Option<i64>>], (q, k): (usize, usize)| {
+            rest[k][q].map(|w: i64| w.saturating_add(self.gain(pos(q))))
+        };
+        for (c, k) in cells {
+            rest[k][c] = match (table[c], k) {
+                (0, 0) => Some(0),
+                (0, _) => None,
+                _ => on(c, k).filter(|&(_, left)| left <= k).filter_map(|nk| worth(&rest, nk)).max(),
+            };
         }
         let bot = p.cell(self.s.me.pos);
-        let firsts: Vec<(i64, usize)> = if slack == 0 {
-            on(bot, 1).filter_map(|q| worth(&rest, q).map(|w| (w, q))).collect()
-        } else {
-            // With the slack still to use (`longer`), a step may keep the distance (and use it).
-            let mut longer = vec![None; table.len()];
-            for &c in nearer.iter().filter(|&&c| table[c] < here) {
-                longer[c] =
-                    on(c, 0).filter_map(|q| worth(&rest, q)).chain(on(c, 1).filter_map(|q| worth(&longer, q))).max();
-            }
-            on(bot, 0)
-                .filter_map(|q| worth(&rest, q).map(|w| (w, q)))
-                .chain(on(bot, 1).filter_map(|q| worth(&longer, q).map(|w| (w, q))))
-                .collect()
-        };
+        let firsts: Vec<(i64, usize)> = on(bot, slack)
+            .filter(|&(_, left)| left <= slack)
+            .filter_map(|(q, left)| worth(&rest, (q, left)).map(|w| (w, q)))
+            .collect();
         firsts
             .into_iter()
             .map(|(w, q)| (w, std::cmp::Reverse((pos(q).x, pos(q).y)), q))
@@ -1816,13 +1821,33 @@ mod tests {
     }
 
     #[test]
+    fn without_jump_the_walk_takes_two_ticks_longer_round_what_the_route_saves_when_the_delay_costs_less() {
+        // Without Jump, the only 2-tick way to the `D` crosses the 9, which the route takes
+        // after it (18 then); the way down and along row 1 takes 4 ticks and crosses nothing.
+        let map =
+            |rounds| format!("ARENA 3 4 {rounds}\n0 0\n2 3\n2 0\nMAP\n0 9 D 0\n0 0 0 0\n0 0 0 0\nEND_MAP\nSTREAM\n");
+        let (s, mut bot) = first_tick(&map(12));
+        let planner = bot.planner.clone().unwrap();
+        let at = |x, y| item_at(&planner, x, y);
+        assert_eq!(bot.route, [at(0, 2), at(0, 1)]);
+        assert_eq!((bot.detour, bot.value.map(|v| v.0)), (Some(Pos::new(1, 0)), Some(18)));
+        assert_eq!(bot.route_step(&s), Action::Move(Pos::new(1, 0)));
+        // Control: the shortest way's step is onto the 9; and with 7 rounds no detour.
+        assert_eq!(bot.route_step(&s), Action::Move(Pos::new(0, 1)));
+        let (s, mut bot) = first_tick(&map(7));
+        assert_eq!((bot.detour, bot.route_step(&s)), (None, Action::Move(Pos::new(0, 1))));
+    }
+
+    #[test]
     fn a_power_up_the_route_takes_later_is_no_bonus_on_the_way() {
         // Both first steps are as near the `D`; the one down steps on the `T`.
         let (s, mut bot) = first_tick("ARENA 3 3 20\n0 0\n2 0\n0 2\nMAP\n0 0 0\nT 0 0\n0 0 D\nEND_MAP\nSTREAM\n");
         let planner = bot.planner.as_ref().unwrap();
         let at = |x, y| item_at(planner, x, y);
         let (double, triple) = (at(2, 2), at(1, 0));
+        // (Routes set by hand: no detour was planned for them.)
         bot.saved.clear();
+        bot.detour = None;
         bot.route = vec![double, triple];
         assert_eq!(bot.route_step(&s), Action::Move(Pos::new(0, 1)), "the `T` waits for its turn");
         // Control: a `T` the route does not take is worth a detour of nothing.
