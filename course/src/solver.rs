@@ -674,6 +674,22 @@ mod tests {
         assert_eq!(solve(&spec, &Budget::default(), None).solution, Solution::Exact(unbridged));
     }
 
+    /// On course_map(13), whose opponent only waits, the bot's own route and the clean
+    /// variant's are worth the same on the first tick (1,662), but the own route's value counts
+    /// nothing of what its legs walk through, and walking it collects less: the bot plays the
+    /// clean one, the proved optimum. Control: the own route, played alone, scores less.
+    #[test]
+    fn of_two_routes_worth_the_same_the_bot_plays_the_one_that_walks_to_more() {
+        let spec = MapSpec::parse(&crate::testgen::course_map(13).unwrap()).unwrap();
+        assert!(spec.script.iter().all(|t| t.action == Action::Wait), "the opponent only waits");
+        let score = |bot| crate::offline::play_test(&spec, bot).outcome.players[0].score;
+        let (bot, alone, clean) =
+            (score(Reference::default()), score(Reference::default().alone()), score(Reference::clean()));
+        assert!(alone < clean, "own route alone {alone}, clean {clean}");
+        assert_eq!(bot, clean);
+        assert_eq!(solve(&spec, &Budget::default(), None).solution, Solution::Exact(bot));
+    }
+
     /// Told the script, the reference knows which item the opponent takes first, to the tick:
     /// the 9 two steps left of the bot goes to the opponent's move of tick 2 (moves of a tick are
     /// applied before the bot's), but not to its move of tick 3: told, the bot fetches the 5 in
