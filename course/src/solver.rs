@@ -648,17 +648,23 @@ mod tests {
         assert!(score(Reference::default().alone()) < optimum);
     }
 
-    /// A map where every short way to the multipliers crosses resources: the bot takes them at
-    /// x1 on its way; the clean variant fetches a `J` first, jumps to `D` and `T` over them and
-    /// takes every resource at x6, which the solver, starting from that game, proves optimal.
+    /// A map where every short way to the multipliers crosses resources: the bot's own way of
+    /// walking takes them at x1; the clean variant fetches a `J` first, jumps to `D` and `T` over
+    /// them and takes every resource at x6, which the solver, starting from that game, proves
+    /// optimal. The bot plays it too: on the first tick both routes are worth 1,662 (the own
+    /// route's value counts nothing of what its legs walk through), and of two routes worth the
+    /// same it plays the one that walks to more (the opponent only waits here).
     #[test]
     fn the_clean_reference_finds_the_plan_that_crosses_no_resource_before_the_multipliers() {
         let spec = MapSpec::parse(&crate::testgen::course_map(13).unwrap()).unwrap();
-        let default = crate::offline::play_test(&spec, Reference::default()).outcome.players[0].score;
-        let clean = crate::offline::play_test(&spec, Reference::clean()).outcome.players[0].score;
+        assert!(spec.script.iter().all(|t| t.action == Action::Wait), "the opponent only waits");
+        let score = |bot| crate::offline::play_test(&spec, bot).outcome.players[0].score;
+        let (bot, own, clean) =
+            (score(Reference::default()), score(Reference::default().alone()), score(Reference::clean()));
         let Solution::Exact(optimum) = solve(&spec, &Budget::small(), None).solution else { panic!("proved") };
         assert_eq!(clean, optimum);
-        assert!(default < optimum, "the bot itself misses it ({default})");
+        assert!(own < optimum, "the bot's own way of walking misses it ({own})");
+        assert_eq!(bot, clean, "of the two first routes worth the same, the bot plays the one that walks to more");
     }
 
     /// course_map(14): the clean variant whose first routes open their way to a power-up
@@ -672,22 +678,6 @@ mod tests {
         let (bridged, unbridged) = (score(Reference::clean()), score(Reference::clean().unbridged()));
         assert!(bridged < unbridged, "bridged {bridged}, unbridged {unbridged}");
         assert_eq!(solve(&spec, &Budget::default(), None).solution, Solution::Exact(unbridged));
-    }
-
-    /// On course_map(13), whose opponent only waits, the bot's own route and the clean
-    /// variant's are worth the same on the first tick (1,662), but the own route's value counts
-    /// nothing of what its legs walk through, and walking it collects less: the bot plays the
-    /// clean one, the proved optimum. Control: the own route, played alone, scores less.
-    #[test]
-    fn of_two_routes_worth_the_same_the_bot_plays_the_one_that_walks_to_more() {
-        let spec = MapSpec::parse(&crate::testgen::course_map(13).unwrap()).unwrap();
-        assert!(spec.script.iter().all(|t| t.action == Action::Wait), "the opponent only waits");
-        let score = |bot| crate::offline::play_test(&spec, bot).outcome.players[0].score;
-        let (bot, alone, clean) =
-            (score(Reference::default()), score(Reference::default().alone()), score(Reference::clean()));
-        assert!(alone < clean, "own route alone {alone}, clean {clean}");
-        assert_eq!(bot, clean);
-        assert_eq!(solve(&spec, &Budget::default(), None).solution, Solution::Exact(bot));
     }
 
     /// Told the script, the reference knows which item the opponent takes first, to the tick:
