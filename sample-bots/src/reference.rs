@@ -1405,9 +1405,10 @@ impl Reference {
     }
 
     /// What following the planned route from `s` scores, walked tick by tick as
-    /// [`Reference::route_step`] walks it (no new search, no detour), with the opponent's expected takes
-    /// clearing their items: the route's worth as the bot would collect it, where the route
-    /// search's value knows nothing of what a leg walks through. `None`: it misses the final.
+    /// [`Reference::route_step`] walks it (no new search, no detour), with the opponent's
+    /// expected takes clearing their items: the route's worth as the bot would collect it, where
+    /// the route search's value knows nothing of what a leg walks through. `None`: it misses the
+    /// final.
     fn walked(&self, s: &GameState) -> Option<i64> {
         let planner = self.planner.as_ref()?;
         let takes = self.expected_takes(s, s.ticks_left());
