@@ -341,23 +341,32 @@ impl Model {
         }
     }
 
+    /// Ticks a bot at `from` needs to take item `i` and then reach the final (ignoring the
+    /// opponent; `None`: it cannot). [`Model::canonical`] marks the item once fewer are left.
+    pub fn need(&self, i: usize, from: usize) -> Option<u32> {
+        let c = self.items[i].0 as usize;
+        let j = usize::from(self.may_jump);
+        let back = if c == self.cell(self.problem.final_pos) { 0 } else { self.to_final[j][c] };
+        let d = self.item_dist[i][from];
+        // An item under the bot is taken by stepping off and back: two ticks.
+        (d != FAR && back != FAR).then(|| if d == 0 { 2 } else { u32::from(d) } + u32::from(back))
+    }
+
+    /// Whether item `i` can no longer be taken after tick `t` (the opponent clears it first):
+    /// [`Model::canonical`] marks it from then on.
+    pub fn dead_after(&self, i: usize, t: u32) -> bool {
+        has(&self.dead[(t as usize).min(self.problem.ticks as usize) * self.words..][..self.words], i)
+    }
+
     /// Items collectable from `cell` on a way to the final within `left` ticks (ignoring the
     /// opponent), as bits; built on first use, row by row of cells.
     fn reach(&self, cell: usize, left: u32) -> &[u64] {
         let rows = self.reach.get_or_init(|| {
-            let fin = self.cell(self.problem.final_pos);
-            let j = usize::from(self.may_jump);
             let span = self.problem.ticks as usize + 1;
             let mut table = vec![0u64; self.item_at.len() * span * self.words];
-            for (i, &(c, _)) in self.items.iter().enumerate() {
-                let c = c as usize;
-                let back = if c == fin { 0 } else { u32::from(self.to_final[j][c]) };
-                for (from, &d) in self.item_dist[i].iter().enumerate() {
-                    if d == FAR || back == u32::from(FAR) {
-                        continue;
-                    }
-                    // An item under the bot is taken by stepping off and back: two ticks.
-                    let need = if d == 0 { 2 } else { u32::from(d) } + back;
+            for i in 0..self.items.len() {
+                for from in 0..self.item_at.len() {
+                    let Some(need) = self.need(i, from) else { continue };
                     for l in need as usize..span {
                         table[(from * span + l) * self.words + i / 64] |= 1 << (i % 64);
                     }

@@ -73,6 +73,9 @@ pub struct Relaxation<'a> {
     back: [Vec<[u8; PREV]>; 2],
     /// When set, solves remember more than the cell just left (see [`Memory`]).
     memory: Option<Memory>,
+    /// Per tick, a bit per state (see [`Relaxation::state`]): whether it is solved (see
+    /// [`Relaxation::live_states`]).
+    live: Vec<u64>,
 }
 
 /// An ng-route memory: each cell remembers which of its `k` nearest resources the walk took
@@ -89,6 +92,16 @@ struct Memory {
     own: Vec<u8>,
     /// The move chosen per tick, state and memory (`u8::MAX`: none).
     choice: Vec<u8>,
+}
+
+/// What moving onto a cell does in a solve (see [`Relaxation::effects`]).
+#[derive(Debug, Clone, Copy)]
+enum Effect {
+    Nothing,
+    Resource(i64),
+    Jump,
+    /// The power-up's bit in the mask.
+    Multiplier(usize),
 }
 
 /// What one relaxed solve gives.
@@ -180,7 +193,9 @@ impl<'a> Relaxation<'a> {
             next_a1: Vec::new(),
             back,
             memory: None,
+            live: Vec::new(),
         };
+        relaxation.live = relaxation.live_states(true);
         if relaxation.work() > COSTLY {
             relaxation.step = SMALL_SCALE;
         }
@@ -341,15 +356,6 @@ impl<'a> Relaxation<'a> {
             && (c == fin || self.home[c] <= self.ticks - t)
     }
 
-    /// The Jump states solved: without and with Jump, or only without when no `J` is there.
-    fn jumps(&self) -> &'static [bool] {
-        if self.model.may_jump() {
-            &[false, true]
-        } else {
-            &[false]
-        }
-    }
-
     /// The answer when no walk is needed: standing on the final at the start with nothing
     /// better (stop at once), or no walk reaching the final.
     fn trivial(&self, best: f64, start: usize, fin: usize) -> Option<Relaxed> {
@@ -359,6 +365,94 @@ impl<'a> Relaxation<'a> {
         } else {
             (best == NEG).then_some(Relaxed { bound: NEG, takes, walk: None })
         }
+    }
+
+    /// Per cell: the tick before which its item may be taken (0: no item) and what taking it
+    /// does (a multiplier as its bit in the mask).
+    fn effects(&self) -> (Vec<u32>, Vec<Effect>) {
+        (0..self.cells)
+            .map(|c| match self.model.item_at(c) {
+                None => (0, Effect::Nothing),
+                Some(i) => (
+                    self.model.deadline(i),
+                    match self.model.items()[i].1 {
+                        Item::Resource(v) => Effect::Resource(v),
+                        Item::Jump => Effect::Jump,
+                        Item::Multiplier(_) => Effect::Multiplier(self.bit_of[i].map_or(0, |b| 1 << b)),
+                    },
+                ),
+            })
+            .unzip()
+    }
+
+    /// Words of [`Relaxation::live`] per tick.
+    fn words(&self) -> usize {
+        (self.cells * 2 * self.mult.len()).div_ceil(64)
+    }
+
+    /// The words of [`Relaxation::live`] for tick `t`: bit `s % 64` of word `s / 64` is state
+    /// `s` (iterated bit by bit in the solves: as fast as a list of the live states, in a
+    /// 64th of the memory).
+    fn live_at(&self, t: u32) -> &[u64] {
+        let words = self.words();
+        &self.live[t as usize * words..(t as usize + 1) * words]
+    }
+
+    /// The states a walk from the start can be in at each tick (forwards, over the same moves
+    /// and power-ups as the solves: prices change nothing of it), with the power-ups a search
+    /// marks as taken there without taking them ([`Model::canonical`]: cleared by the opponent,
+    /// or out of reach), that are also solved then ([`Relaxation::open`]). Every state whose
+    /// cost-to-go a search asks for is among them, with the value it had when every open state
+    /// was solved; the others (a third of a solve's states on the 20 tests: power-ups and Jump
+    /// not yet reachable) are skipped. (Only the tests leave out the power-ups a search marks,
+    /// with `canonical` false, as a control.)
+    fn live_states(&self, canonical: bool) -> Vec<u64> {
+        let model = self.model;
+        let p = model.problem();
+        let (start, fin) = (model.cell(p.start), model.cell(p.final_pos));
+        let (deadline, effect) = self.effects();
+        let (size, words) = (self.cells * 2 * self.mult.len(), self.words());
+        let mut live = vec![0u64; words * self.ticks as usize];
+        let mut reach = vec![false; size];
+        reach[self.state(0, p.jump, start)] = true;
+        let bits = |marked: &dyn Fn(usize) -> bool| {
+            self.powerups.iter().enumerate().filter(|&(_, &i)| marked(i)).fold(0, |m, (b, _)| m | 1 << b)
+        };
+        for t in 0..self.ticks {
+            let left = self.ticks - t;
+            let dead = bits(&|i| model.dead_after(i, t));
+            for s in 0..size {
+                if canonical && reach[s] {
+                    let (mask, jump, c) = self.unstate(s);
+                    let gone = bits(&|i| model.need(i, c).is_none_or(|n| n > left));
+                    reach[self.state(mask | dead, jump, c)] = true;
+                    reach[self.state(mask | dead | gone, jump, c)] = true;
+                }
+            }
+            let mut next = vec![false; size];
+            for s in (0..size).filter(|&s| reach[s]) {
+                let (mask, jump, c) = self.unstate(s);
+                if self.open(t, c, start, fin) {
+                    live[t as usize * words + s / 64] |= 1 << (s % 64);
+                }
+                for &(d, _) in &self.moves[usize::from(jump)][c] {
+                    let d = d as usize;
+                    let (mut m2, mut j2) = (mask, jump);
+                    if t + 1 < deadline[d] {
+                        match effect[d] {
+                            Effect::Jump => j2 = true,
+                            Effect::Multiplier(bit) => m2 |= bit,
+                            Effect::Resource(_) | Effect::Nothing => {}
+                        }
+                    }
+                    if d != fin {
+                        next[self.state(m2, j2, d)] = true;
+                    }
+                }
+            }
+            reach = next;
+        }
+        live
     }
 
     fn solve_any(&mut self) -> Relaxed {
@@ -371,6 +465,11 @@ impl<'a> Relaxation<'a> {
 
     fn state(&self, mask: usize, jump: bool, cell: usize) -> usize {
         (mask * 2 + usize::from(jump)) * self.cells + cell
+    }
+
+    /// The mask, Jump and cell of state `s` (see [`Relaxation::state`]).
+    fn unstate(&self, s: usize) -> (usize, bool, usize) {
+        (s / self.cells / 2, (s / self.cells) % 2 == 1, s % self.cells)
     }
 
     /// Solves the relaxation at the current prices.
@@ -397,6 +496,17 @@ impl<'a> Relaxation<'a> {
         choices.resize(steps * size, [u8::MAX; 2]);
         let mut v2_next = vec![NEG; size];
         let mut v2_cur = vec![NEG; size];
+        // What moving onto each cell does, read from two small tables instead of the model: the
+        // tick before which its item may be taken (0: none), and its effect; the priced gain of
+        // each resource per mask is the same for the whole solve.
+        let (deadline, effect) = self.effects();
+        let gains: Vec<f64> = (0..masks)
+            .flat_map(|mask| (0..cells).map(move |d| (mask, d)))
+            .map(|(mask, d)| match (model.item_at(d), effect[d]) {
+                (Some(i), Effect::Resource(v)) => (v as f64 * self.mult[mask] - self.prices[i]).max(0.0),
+                _ => 0.0,
+            })
+            .collect();
         for t in (0..self.ticks).rev() {
             let (done, rest) = values.split_at_mut((t as usize + 1) * size);
             let v1_cur = &mut done[t as usize * size..];
@@ -404,52 +514,60 @@ impl<'a> Relaxation<'a> {
             let (_, choice_rest) = choices.split_at_mut(t as usize * size);
             let choice = &mut choice_rest[..size];
             v2_cur.fill(NEG);
-            for c in (0..cells).filter(|&c| self.open(t, c, start, fin)) {
-                for mask in 0..masks {
-                    for &jump in self.jumps() {
-                        let mv = &self.moves[usize::from(jump)][c];
-                        let mut with = [NEG; 8];
-                        let mut without = [NEG; 8];
-                        let (mut v1, mut a1) = (NEG, u8::MAX);
-                        for (k, &(d, dir)) in mv.iter().enumerate() {
-                            let d = d as usize;
-                            let (m2, j2, gain) = self.arrive(d, t, mask, jump);
-                            let gain = gain.unwrap_or(0.0);
-                            // Value on arrival at `d` remembering where the bot came from
-                            // (nothing, when leaving the start at tick 0: its item is still there).
-                            let after = |m: usize, j: bool| {
-                                if d == fin {
-                                    return 0.0;
-                                }
-                                let s = (m * 2 + usize::from(j)) * cells + d;
-                                let remembered = t > 0
-                                    && self.back[usize::from(j)][d][usize::from(dir)] == choice_next_a1(&next_a1, s);
-                                if remembered {
-                                    v2_next[s]
-                                } else {
-                                    v1_next[s]
-                                }
-                            };
-                            with[k] = gain + after(m2, j2);
-                            without[k] = after(mask, jump);
-                            if with[k] > v1 {
-                                (v1, a1) = (with[k], k as u8);
+            // Value on arrival at `d` (by direction `dir`) holding `m` and `j`, remembering where
+            // the bot came from (nothing, when leaving the start at tick 0: its item is still there).
+            let after = |m: usize, j: bool, d: usize, dir: u8| {
+                if d == fin {
+                    return 0.0;
+                }
+                let s = (m * 2 + usize::from(j)) * cells + d;
+                let remembered = t > 0 && self.back[usize::from(j)][d][usize::from(dir)] == choice_next_a1(&next_a1, s);
+                if remembered {
+                    v2_next[s]
+                } else {
+                    v1_next[s]
+                }
+            };
+            for (w, &word) in self.live_at(t).iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let s = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let (mask, jump, c) = self.unstate(s);
+                    let mv = &self.moves[usize::from(jump)][c];
+                    let mut with = [NEG; 8];
+                    let (mut v1, mut a1) = (NEG, u8::MAX);
+                    for (k, &(d, dir)) in mv.iter().enumerate() {
+                        let d = d as usize;
+                        let (mut m2, mut j2, mut gain) = (mask, jump, 0.0);
+                        if t + 1 < deadline[d] {
+                            match effect[d] {
+                                Effect::Resource(_) => gain = gains[mask * cells + d],
+                                Effect::Jump => j2 = true,
+                                Effect::Multiplier(bit) => m2 |= bit,
+                                Effect::Nothing => {}
                             }
                         }
-                        if v1 == NEG {
-                            continue;
+                        with[k] = gain + after(m2, j2, d, dir);
+                        if with[k] > v1 {
+                            (v1, a1) = (with[k], k as u8);
                         }
-                        let (mut v2, mut a2) = (without[usize::from(a1)], a1 | 0x80);
-                        for (k, &w) in with.iter().enumerate().take(mv.len()) {
-                            if k as u8 != a1 && w > v2 {
-                                (v2, a2) = (w, k as u8);
-                            }
-                        }
-                        let s = (mask * 2 + usize::from(jump)) * cells + c;
-                        v1_cur[s] = v1;
-                        v2_cur[s] = v2;
-                        choice[s] = [a1, a2];
                     }
+                    if v1 == NEG {
+                        continue;
+                    }
+                    // The best that does not take the remembered cell's item: stepping back
+                    // onto it by `a1` (taking nothing), or the best other move.
+                    let (d, dir) = mv[usize::from(a1)];
+                    let (mut v2, mut a2) = (after(mask, jump, d as usize, dir), a1 | 0x80);
+                    for (k, &w) in with.iter().enumerate().take(mv.len()) {
+                        if k as u8 != a1 && w > v2 {
+                            (v2, a2) = (w, k as u8);
+                        }
+                    }
+                    v1_cur[s] = v1;
+                    v2_cur[s] = v2;
+                    choice[s] = [a1, a2];
                 }
             }
             std::mem::swap(&mut v2_cur, &mut v2_next);
@@ -520,36 +638,37 @@ impl Relaxation<'_> {
         for t in (0..self.ticks).rev() {
             cur.fill(NEG);
             let choice = &mut memory.choice[t as usize * size * nm..(t as usize + 1) * size * nm];
-            for c in (0..cells).filter(|&c| self.open(t, c, start, fin)) {
-                for mask in 0..masks {
-                    for &jump in self.jumps() {
-                        let j = usize::from(jump);
-                        best.fill(NEG);
-                        arg.fill(u8::MAX);
-                        for (m, &(d, _)) in self.moves[j][c].iter().enumerate() {
-                            let d = d as usize;
-                            let (m2, j2, gain) = self.arrive(d, t, mask, jump);
-                            let table = &memory.remap[j][(c * 8 + m) << k..(c * 8 + m + 1) << k];
-                            let base = ((m2 * 2 + usize::from(j2)) * cells + d) * nm;
-                            let own = memory.own[d];
-                            for mem in 0..nm {
-                                let to = table[mem];
-                                let (g, to) = match gain {
-                                    Some(g) if to & own == 0 => (g, to | own),
-                                    _ => (0.0, to),
-                                };
-                                let v = if d == fin { g } else { g + next[base + usize::from(to)] };
-                                if v > best[mem] {
-                                    best[mem] = v;
-                                    arg[mem] = m as u8;
-                                }
+            for (w, &word) in self.live_at(t).iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let s = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let (mask, jump, c) = self.unstate(s);
+                    let j = usize::from(jump);
+                    best.fill(NEG);
+                    arg.fill(u8::MAX);
+                    for (m, &(d, _)) in self.moves[j][c].iter().enumerate() {
+                        let d = d as usize;
+                        let (m2, j2, gain) = self.arrive(d, t, mask, jump);
+                        let table = &memory.remap[j][(c * 8 + m) << k..(c * 8 + m + 1) << k];
+                        let base = ((m2 * 2 + usize::from(j2)) * cells + d) * nm;
+                        let own = memory.own[d];
+                        for mem in 0..nm {
+                            let to = table[mem];
+                            let (g, to) = match gain {
+                                Some(g) if to & own == 0 => (g, to | own),
+                                _ => (0.0, to),
+                            };
+                            let v = if d == fin { g } else { g + next[base + usize::from(to)] };
+                            if v > best[mem] {
+                                best[mem] = v;
+                                arg[mem] = m as u8;
                             }
                         }
-                        let s = (mask * 2 + j) * cells + c;
-                        cur[s * nm..(s + 1) * nm].copy_from_slice(&best);
-                        choice[s * nm..(s + 1) * nm].copy_from_slice(&arg);
-                        values[t as usize * size + s] = best[0];
                     }
+                    cur[s * nm..(s + 1) * nm].copy_from_slice(&best);
+                    choice[s * nm..(s + 1) * nm].copy_from_slice(&arg);
+                    values[t as usize * size + s] = best[0];
                 }
             }
             std::mem::swap(&mut cur, &mut next);
@@ -658,4 +777,117 @@ pub fn replay(model: &Model, moves: &[Action]) -> Option<Plan> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan_search::{search, Limits, Problem};
+    use bot_sdk::MapSpec;
+
+    /// Two relaxations' cost-to-go (the first one answers), counting the states asked for and
+    /// those where they differ.
+    struct Compare<'a, 'b> {
+        tried: &'b Relaxation<'a>,
+        reference: &'b Relaxation<'a>,
+        counts: std::cell::Cell<(usize, usize)>,
+    }
+
+    impl CostToGo for Compare<'_, '_> {
+        fn bound(&self, cell: usize, tick: u32, jump: bool, mult: i64, taken: &[u64]) -> Option<i64> {
+            let tried = CostToGo::bound(self.tried, cell, tick, jump, mult, taken);
+            let differs = tried != CostToGo::bound(self.reference, cell, tick, jump, mult, taken);
+            let (asked, differ) = self.counts.get();
+            self.counts.set((asked + 1, differ + usize::from(differs)));
+            tried
+        }
+    }
+
+    /// A random map with several power-ups, and an opponent that clears some of them (and
+    /// other cells) at random ticks: what makes a search mark power-ups it never took.
+    fn random_problem(seed: &mut u64) -> Problem {
+        let mut next = |n: u64| {
+            *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (*seed >> 33) % n
+        };
+        let (rows, cols, ticks) = (3 + next(4), 3 + next(4), 6 + next(15));
+        let tokens = ["0", "0", "3", "5", "9", "W", "J", "D", "T", "D"];
+        let mut text = format!("ARENA {rows} {cols} {ticks}\n0 0\n{} 0\n{} {}\nMAP\n", rows - 1, rows - 1, cols - 1);
+        for x in 0..rows {
+            let row: Vec<&str> = (0..cols)
+                .map(|y| {
+                    if [(0, 0), (rows - 1, 0), (rows - 1, cols - 1)].contains(&(x, y)) {
+                        "0"
+                    } else {
+                        tokens[next(10) as usize]
+                    }
+                })
+                .collect();
+            text.push_str(&row.join(" "));
+            text.push('\n');
+        }
+        text.push_str("END_MAP\nSTREAM\n");
+        let spec = MapSpec::parse(&text).expect("a valid map");
+        let mut cleared = Vec::new();
+        for p in spec.grid.positions() {
+            if next(3) == 0 {
+                cleared.push((p, 1 + next(ticks) as u32));
+            }
+        }
+        Problem {
+            grid: spec.grid.clone(),
+            start: spec.starts[0],
+            final_pos: spec.final_pos,
+            jump: false,
+            multiplier: 1,
+            ticks: ticks as u32,
+            cleared,
+        }
+    }
+
+    /// Solving only the live states changes neither the bound nor any cost-to-go an exact or a
+    /// beam search asks for, against a relaxation that solves every open state (as before the
+    /// live states). Control: without the power-ups a search marks as taken (cleared, or out of
+    /// reach), some states it asks for are not solved and their cost-to-go differs.
+    #[test]
+    fn solving_only_the_live_states_changes_no_cost_to_go_a_search_asks_for() {
+        let mut seed = 5;
+        let (mut asked, mut control_differs) = (0, 0);
+        for _ in 0..150 {
+            let model = Model::new(random_problem(&mut seed));
+            let (Some(mut live), Some(mut every), Some(mut bare)) =
+                (Relaxation::new(&model), Relaxation::new(&model), Relaxation::new(&model))
+            else {
+                continue;
+            };
+            let (start, fin) = (model.cell(model.problem().start), model.cell(model.problem().final_pos));
+            let words = every.words();
+            for t in 0..every.ticks {
+                let open: Vec<usize> = (0..every.cells * 2 * every.mult.len())
+                    .filter(|&s| every.open(t, s % every.cells, start, fin))
+                    .collect();
+                for s in open {
+                    every.live[t as usize * words + s / 64] |= 1 << (s % 64);
+                }
+            }
+            bare.live = bare.live_states(false);
+            for _ in 0..3 {
+                let plans = [live.tighten(0), every.tighten(0), bare.tighten(0)].map(|(plan, _)| plan.map(|p| p.score));
+                assert_eq!(plans, [plans[1]; 3], "{:?}", model.problem());
+                assert_eq!(live.bound(), every.bound(), "{:?}", model.problem());
+            }
+            for beam in [None, Some(4)] {
+                let limits = Limits { beam, max_states: 100_000, incumbent: None };
+                let compare = |tried| Compare { tried, reference: &every, counts: std::cell::Cell::new((0, 0)) };
+                let (same, control) = (compare(&live), compare(&bare));
+                search(&model, limits, Some(&same));
+                search(&model, limits, Some(&control));
+                assert_eq!(same.counts.get().1, 0, "a cost-to-go differs: {:?}", model.problem());
+                asked += same.counts.get().0;
+                control_differs += usize::from(control.counts.get().1 > 0);
+            }
+        }
+        assert!(asked >= 10_000, "the searches ask for enough states ({asked})");
+        assert!(control_differs >= 5, "the control differs in some searches ({control_differs})");
+    }
 }
