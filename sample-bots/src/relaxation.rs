@@ -67,10 +67,11 @@ pub struct Relaxation<'a> {
     values: Vec<f64>,
     /// `[a1, a2]` per state and tick (see [`Relaxation::solve`]).
     choice: Vec<[u8; 2]>,
-    /// `a1` of the tick after the one being computed.
-    next_a1: Vec<u8>,
     /// `back[jump][cell][prev]`: the index of the move back onto the remembered cell.
     back: [Vec<[u8; PREV]>; 2],
+    /// `back_from[jump][cell][k]`: for the `k`-th move from `cell`, the index of the move back
+    /// from its destination, without and with Jump there (`back` read ahead for the solves).
+    back_from: [Vec<Vec<[u8; 2]>>; 2],
     /// When set, solves remember more than the cell just left (see [`Memory`]).
     memory: Option<Memory>,
     /// Per tick, a bit per state (see [`Relaxation::state`]): whether it is solved (see
@@ -168,6 +169,16 @@ impl<'a> Relaxation<'a> {
                 })
                 .collect()
         });
+        let back_from = [0, 1].map(|j: usize| {
+            moves[j]
+                .iter()
+                .map(|list| {
+                    list.iter()
+                        .map(|&(d, dir)| [0, 1].map(|j2: usize| back[j2][d as usize][usize::from(dir)]))
+                        .collect()
+                })
+                .collect()
+        });
         let j = model.may_jump();
         let early = (0..cells).map(|c| model.from_start(c).unwrap_or(u32::MAX)).collect();
         let home = (0..cells).map(|c| model.to_final(c, j).unwrap_or(u32::MAX)).collect();
@@ -190,8 +201,8 @@ impl<'a> Relaxation<'a> {
             home,
             values: Vec::new(),
             choice: Vec::new(),
-            next_a1: Vec::new(),
             back,
+            back_from,
             memory: None,
             live: Vec::new(),
         };
@@ -488,8 +499,7 @@ impl<'a> Relaxation<'a> {
         let steps = self.ticks as usize + 1;
         let cells = self.cells;
         // (Taken out while they are written, so that the helpers may borrow `self`.)
-        let (mut values, mut choices, mut next_a1) =
-            (std::mem::take(&mut self.values), std::mem::take(&mut self.choice), std::mem::take(&mut self.next_a1));
+        let (mut values, mut choices) = (std::mem::take(&mut self.values), std::mem::take(&mut self.choice));
         values.clear();
         values.resize(steps * size, NEG);
         choices.clear();
@@ -511,17 +521,17 @@ impl<'a> Relaxation<'a> {
             let (done, rest) = values.split_at_mut((t as usize + 1) * size);
             let v1_cur = &mut done[t as usize * size..];
             let v1_next = &rest[..size];
-            let (_, choice_rest) = choices.split_at_mut(t as usize * size);
-            let choice = &mut choice_rest[..size];
+            let (choice, next_choice) = choices[t as usize * size..].split_at_mut(size);
             v2_cur.fill(NEG);
-            // Value on arrival at `d` (by direction `dir`) holding `m` and `j`, remembering where
-            // the bot came from (nothing, when leaving the start at tick 0: its item is still there).
-            let after = |m: usize, j: bool, d: usize, dir: u8| {
+            // Value on arrival at `d` holding `m` and `j`, remembering where the bot came from
+            // (`back`: the move back there; nothing, when leaving the start at tick 0: its item
+            // is still there).
+            let after = |m: usize, j: bool, d: usize, back: [u8; 2]| {
                 if d == fin {
                     return 0.0;
                 }
                 let s = (m * 2 + usize::from(j)) * cells + d;
-                let remembered = t > 0 && self.back[usize::from(j)][d][usize::from(dir)] == choice_next_a1(&next_a1, s);
+                let remembered = t > 0 && back[usize::from(j)] == next_choice[s][0];
                 if remembered {
                     v2_next[s]
                 } else {
@@ -535,9 +545,10 @@ impl<'a> Relaxation<'a> {
                     bits &= bits - 1;
                     let (mask, jump, c) = self.unstate(s);
                     let mv = &self.moves[usize::from(jump)][c];
+                    let backs = &self.back_from[usize::from(jump)][c];
                     let mut with = [NEG; 8];
                     let (mut v1, mut a1) = (NEG, u8::MAX);
-                    for (k, &(d, dir)) in mv.iter().enumerate() {
+                    for (k, (&(d, _), &back)) in mv.iter().zip(backs).enumerate() {
                         let d = d as usize;
                         let (mut m2, mut j2, mut gain) = (mask, jump, 0.0);
                         if t + 1 < deadline[d] {
@@ -548,7 +559,7 @@ impl<'a> Relaxation<'a> {
                                 Effect::Nothing => {}
                             }
                         }
-                        with[k] = gain + after(m2, j2, d, dir);
+                        with[k] = gain + after(m2, j2, d, back);
                         if with[k] > v1 {
                             (v1, a1) = (with[k], k as u8);
                         }
@@ -558,8 +569,8 @@ impl<'a> Relaxation<'a> {
                     }
                     // The best that does not take the remembered cell's item: stepping back
                     // onto it by `a1` (taking nothing), or the best other move.
-                    let (d, dir) = mv[usize::from(a1)];
-                    let (mut v2, mut a2) = (after(mask, jump, d as usize, dir), a1 | 0x80);
+                    let a = usize::from(a1);
+                    let (mut v2, mut a2) = (after(mask, jump, mv[a].0 as usize, backs[a]), a1 | 0x80);
                     for (k, &w) in with.iter().enumerate().take(mv.len()) {
                         if k as u8 != a1 && w > v2 {
                             (v2, a2) = (w, k as u8);
@@ -571,10 +582,8 @@ impl<'a> Relaxation<'a> {
                 }
             }
             std::mem::swap(&mut v2_cur, &mut v2_next);
-            next_a1.clear();
-            next_a1.extend(choice.iter().map(|c| c[0]));
         }
-        (self.values, self.choice, self.next_a1) = (values, choices, next_a1);
+        (self.values, self.choice) = (values, choices);
         let best = self.values[self.state(0, p.jump, start)];
         if let Some(relaxed) = self.trivial(best, start, fin) {
             return relaxed;
@@ -709,10 +718,6 @@ impl Relaxation<'_> {
         self.memory = Some(memory);
         relaxed
     }
-}
-
-fn choice_next_a1(next: &[u8], s: usize) -> u8 {
-    next.get(s).copied().unwrap_or(u8::MAX)
 }
 
 impl CostToGo for Relaxation<'_> {
