@@ -115,26 +115,9 @@ impl Budget {
     }
 }
 
-/// The single-player problem of a test file: player 1 from its start, the scripted opponent's
-/// moves as the cells it clears.
+/// The single-player problem of a test file (see [`Problem::of_test`]).
 pub fn problem(spec: &MapSpec) -> Problem {
-    let cleared = spec
-        .script
-        .iter()
-        .filter_map(|s| match s.action {
-            Action::Move(p) => Some((p, s.tick)),
-            Action::Wait => None,
-        })
-        .collect();
-    Problem {
-        grid: spec.grid.clone(),
-        start: spec.starts[0],
-        final_pos: spec.final_pos,
-        jump: false,
-        multiplier: 1,
-        ticks: spec.rounds,
-        cleared,
-    }
+    Problem::of_test(spec)
 }
 
 /// Solves `spec` within `budget`; `known` is a plan the caller already has (replayed here),

@@ -15,7 +15,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use bot_sdk::path::safe_moves;
-use bot_sdk::{Action, Cell, Grid, Pos};
+use bot_sdk::{Action, Cell, Grid, MapSpec, Pos};
 
 /// The problem: where the bot stands, what it holds, how many ticks it has, and when the
 /// scripted opponent clears which cell (ticks counted from 1 = the bot's next answer).
@@ -35,6 +35,30 @@ pub struct Problem {
     pub ticks: u32,
     /// `(cell, t)`: the opponent moves onto `cell` at tick `t`, before the bot's move.
     pub cleared: Vec<(Pos, u32)>,
+}
+
+impl Problem {
+    /// The single-player problem of a test file: player 1 from its start, the scripted
+    /// opponent's moves as the cells it clears.
+    pub fn of_test(spec: &MapSpec) -> Problem {
+        let cleared = spec
+            .script
+            .iter()
+            .filter_map(|s| match s.action {
+                Action::Move(p) => Some((p, s.tick)),
+                Action::Wait => None,
+            })
+            .collect();
+        Problem {
+            grid: spec.grid.clone(),
+            start: spec.starts[0],
+            final_pos: spec.final_pos,
+            jump: false,
+            multiplier: 1,
+            ticks: spec.rounds,
+            cleared,
+        }
+    }
 }
 
 /// A plan: one move per tick until the final, and what it scores from the problem's start.

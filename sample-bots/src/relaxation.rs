@@ -105,6 +105,28 @@ enum Effect {
     Multiplier(usize),
 }
 
+/// The live states of one tick (see [`Relaxation::live_at`]): the set bits of its words, a
+/// 64th of the memory of a list.
+struct Live<'a> {
+    words: &'a [u64],
+    w: usize,
+    bits: u64,
+}
+
+impl Iterator for Live<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        while self.bits == 0 {
+            self.w += 1;
+            self.bits = *self.words.get(self.w)?;
+        }
+        let b = self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some(self.w * 64 + b)
+    }
+}
+
 /// What one relaxed solve gives.
 struct Relaxed {
     /// The bound at these prices: best priced walk plus every price.
@@ -401,12 +423,10 @@ impl<'a> Relaxation<'a> {
         (self.cells * 2 * self.mult.len()).div_ceil(64)
     }
 
-    /// The words of [`Relaxation::live`] for tick `t`: bit `s % 64` of word `s / 64` is state
-    /// `s` (iterated bit by bit in the solves: as fast as a list of the live states, in a
-    /// 64th of the memory).
-    fn live_at(&self, t: u32) -> &[u64] {
-        let words = self.words();
-        &self.live[t as usize * words..(t as usize + 1) * words]
+    /// The live states at tick `t` (see [`Relaxation::live`]), in increasing order.
+    fn live_at(&self, t: u32) -> Live<'_> {
+        let words = &self.live[t as usize * self.words()..(t as usize + 1) * self.words()];
+        Live { words, w: 0, bits: words.first().copied().unwrap_or(0) }
     }
 
     /// The states a walk from the start can be in at each tick (forwards, over the same moves
@@ -538,48 +558,43 @@ impl<'a> Relaxation<'a> {
                     v1_next[s]
                 }
             };
-            for (w, &word) in self.live_at(t).iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let s = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let (mask, jump, c) = self.unstate(s);
-                    let mv = &self.moves[usize::from(jump)][c];
-                    let backs = &self.back_from[usize::from(jump)][c];
-                    let mut with = [NEG; 8];
-                    let (mut v1, mut a1) = (NEG, u8::MAX);
-                    for (k, (&(d, _), &back)) in mv.iter().zip(backs).enumerate() {
-                        let d = d as usize;
-                        let (mut m2, mut j2, mut gain) = (mask, jump, 0.0);
-                        if t + 1 < deadline[d] {
-                            match effect[d] {
-                                Effect::Resource(_) => gain = gains[mask * cells + d],
-                                Effect::Jump => j2 = true,
-                                Effect::Multiplier(bit) => m2 |= bit,
-                                Effect::Nothing => {}
-                            }
-                        }
-                        with[k] = gain + after(m2, j2, d, back);
-                        if with[k] > v1 {
-                            (v1, a1) = (with[k], k as u8);
+            for s in self.live_at(t) {
+                let (mask, jump, c) = self.unstate(s);
+                let mv = &self.moves[usize::from(jump)][c];
+                let backs = &self.back_from[usize::from(jump)][c];
+                let mut with = [NEG; 8];
+                let (mut v1, mut a1) = (NEG, u8::MAX);
+                for (k, (&(d, _), &back)) in mv.iter().zip(backs).enumerate() {
+                    let d = d as usize;
+                    let (mut m2, mut j2, mut gain) = (mask, jump, 0.0);
+                    if t + 1 < deadline[d] {
+                        match effect[d] {
+                            Effect::Resource(_) => gain = gains[mask * cells + d],
+                            Effect::Jump => j2 = true,
+                            Effect::Multiplier(bit) => m2 |= bit,
+                            Effect::Nothing => {}
                         }
                     }
-                    if v1 == NEG {
-                        continue;
+                    with[k] = gain + after(m2, j2, d, back);
+                    if with[k] > v1 {
+                        (v1, a1) = (with[k], k as u8);
                     }
-                    // The best that does not take the remembered cell's item: stepping back
-                    // onto it by `a1` (taking nothing), or the best other move.
-                    let a = usize::from(a1);
-                    let (mut v2, mut a2) = (after(mask, jump, mv[a].0 as usize, backs[a]), a1 | 0x80);
-                    for (k, &w) in with.iter().enumerate().take(mv.len()) {
-                        if k as u8 != a1 && w > v2 {
-                            (v2, a2) = (w, k as u8);
-                        }
-                    }
-                    v1_cur[s] = v1;
-                    v2_cur[s] = v2;
-                    choice[s] = [a1, a2];
                 }
+                if v1 == NEG {
+                    continue;
+                }
+                // The best that does not take the remembered cell's item: stepping back
+                // onto it by `a1` (taking nothing), or the best other move.
+                let a = usize::from(a1);
+                let (mut v2, mut a2) = (after(mask, jump, mv[a].0 as usize, backs[a]), a1 | 0x80);
+                for (k, &w) in with.iter().enumerate().take(mv.len()) {
+                    if k as u8 != a1 && w > v2 {
+                        (v2, a2) = (w, k as u8);
+                    }
+                }
+                v1_cur[s] = v1;
+                v2_cur[s] = v2;
+                choice[s] = [a1, a2];
             }
             std::mem::swap(&mut v2_cur, &mut v2_next);
         }
@@ -647,38 +662,33 @@ impl Relaxation<'_> {
         for t in (0..self.ticks).rev() {
             cur.fill(NEG);
             let choice = &mut memory.choice[t as usize * size * nm..(t as usize + 1) * size * nm];
-            for (w, &word) in self.live_at(t).iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let s = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let (mask, jump, c) = self.unstate(s);
-                    let j = usize::from(jump);
-                    best.fill(NEG);
-                    arg.fill(u8::MAX);
-                    for (m, &(d, _)) in self.moves[j][c].iter().enumerate() {
-                        let d = d as usize;
-                        let (m2, j2, gain) = self.arrive(d, t, mask, jump);
-                        let table = &memory.remap[j][(c * 8 + m) << k..(c * 8 + m + 1) << k];
-                        let base = ((m2 * 2 + usize::from(j2)) * cells + d) * nm;
-                        let own = memory.own[d];
-                        for mem in 0..nm {
-                            let to = table[mem];
-                            let (g, to) = match gain {
-                                Some(g) if to & own == 0 => (g, to | own),
-                                _ => (0.0, to),
-                            };
-                            let v = if d == fin { g } else { g + next[base + usize::from(to)] };
-                            if v > best[mem] {
-                                best[mem] = v;
-                                arg[mem] = m as u8;
-                            }
+            for s in self.live_at(t) {
+                let (mask, jump, c) = self.unstate(s);
+                let j = usize::from(jump);
+                best.fill(NEG);
+                arg.fill(u8::MAX);
+                for (m, &(d, _)) in self.moves[j][c].iter().enumerate() {
+                    let d = d as usize;
+                    let (m2, j2, gain) = self.arrive(d, t, mask, jump);
+                    let table = &memory.remap[j][(c * 8 + m) << k..(c * 8 + m + 1) << k];
+                    let base = ((m2 * 2 + usize::from(j2)) * cells + d) * nm;
+                    let own = memory.own[d];
+                    for mem in 0..nm {
+                        let to = table[mem];
+                        let (g, to) = match gain {
+                            Some(g) if to & own == 0 => (g, to | own),
+                            _ => (0.0, to),
+                        };
+                        let v = if d == fin { g } else { g + next[base + usize::from(to)] };
+                        if v > best[mem] {
+                            best[mem] = v;
+                            arg[mem] = m as u8;
                         }
                     }
-                    cur[s * nm..(s + 1) * nm].copy_from_slice(&best);
-                    choice[s * nm..(s + 1) * nm].copy_from_slice(&arg);
-                    values[t as usize * size + s] = best[0];
                 }
+                cur[s * nm..(s + 1) * nm].copy_from_slice(&best);
+                choice[s * nm..(s + 1) * nm].copy_from_slice(&arg);
+                values[t as usize * size + s] = best[0];
             }
             std::mem::swap(&mut cur, &mut next);
         }
@@ -839,15 +849,7 @@ mod tests {
                 cleared.push((p, 1 + next(ticks) as u32));
             }
         }
-        Problem {
-            grid: spec.grid.clone(),
-            start: spec.starts[0],
-            final_pos: spec.final_pos,
-            jump: false,
-            multiplier: 1,
-            ticks: ticks as u32,
-            cleared,
-        }
+        Problem { cleared, ..Problem::of_test(&spec) }
     }
 
     /// Solving only the live states changes neither the bound nor any cost-to-go an exact or a
