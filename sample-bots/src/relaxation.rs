@@ -77,6 +77,10 @@ pub struct Relaxation<'a> {
     /// Per tick, a bit per state (see [`Relaxation::state`]): whether it is solved (see
     /// [`Relaxation::live_states`]).
     live: Vec<u64>,
+    /// Per cell: the tick before which its item may be taken (0: no item), and what taking it
+    /// does (see [`Relaxation::arrive`]).
+    deadline: Vec<u32>,
+    effect: Vec<Effect>,
 }
 
 /// An ng-route memory: each cell remembers which of its `k` nearest resources the walk took
@@ -99,7 +103,8 @@ struct Memory {
 #[derive(Debug, Clone, Copy)]
 enum Effect {
     Nothing,
-    Resource(i64),
+    /// A resource: its model item and value.
+    Resource(usize, i64),
     Jump,
     /// The power-up's bit in the mask.
     Multiplier(usize),
@@ -227,7 +232,10 @@ impl<'a> Relaxation<'a> {
             back_from,
             memory: None,
             live: Vec::new(),
+            deadline: Vec::new(),
+            effect: Vec::new(),
         };
+        (relaxation.deadline, relaxation.effect) = relaxation.effects();
         relaxation.live = relaxation.live_states(true);
         if relaxation.work() > COSTLY {
             relaxation.step = SMALL_SCALE;
@@ -369,16 +377,22 @@ impl<'a> Relaxation<'a> {
     /// Moving onto `d` at tick `t + 1` holding `mask` and `jump`: the mask and Jump after, and
     /// the priced gain of the resource there when one may still be taken.
     fn arrive(&self, d: usize, t: u32, mask: usize, jump: bool) -> (usize, bool, Option<f64>) {
-        let model = self.model;
         let (mut mask, mut jump, mut gain) = (mask, jump, None);
-        if let Some(i) = model.item_at(d).filter(|&i| t + 1 < model.deadline(i)) {
-            match model.items()[i].1 {
-                Item::Resource(v) => gain = Some((v as f64 * self.mult[mask] - self.prices[i]).max(0.0)),
-                Item::Jump => jump = true,
-                Item::Multiplier(_) => mask |= self.bit_of[i].map_or(0, |b| 1 << b),
+        if t + 1 < self.deadline[d] {
+            match self.effect[d] {
+                Effect::Resource(i, v) => gain = Some(self.priced(mask, i, v)),
+                Effect::Jump => jump = true,
+                Effect::Multiplier(bit) => mask |= bit,
+                Effect::Nothing => {}
             }
         }
         (mask, jump, gain)
+    }
+
+    /// What taking resource `i`, worth `v`, holding `mask` adds to a relaxed walk at the current
+    /// prices (never less than nothing: the walk may pass over it).
+    fn priced(&self, mask: usize, i: usize, v: i64) -> f64 {
+        (v as f64 * self.mult[mask] - self.prices[i]).max(0.0)
     }
 
     /// Whether cell `c` is solved at tick `t`: reachable by then and the final still in reach
@@ -409,7 +423,7 @@ impl<'a> Relaxation<'a> {
                 Some(i) => (
                     self.model.deadline(i),
                     match self.model.items()[i].1 {
-                        Item::Resource(v) => Effect::Resource(v),
+                        Item::Resource(v) => Effect::Resource(i, v),
                         Item::Jump => Effect::Jump,
                         Item::Multiplier(_) => Effect::Multiplier(self.bit_of[i].map_or(0, |b| 1 << b)),
                     },
@@ -441,7 +455,6 @@ impl<'a> Relaxation<'a> {
         let model = self.model;
         let p = model.problem();
         let (start, fin) = (model.cell(p.start), model.cell(p.final_pos));
-        let (deadline, effect) = self.effects();
         let (size, words) = (self.cells * 2 * self.mult.len(), self.words());
         let mut live = vec![0u64; words * self.ticks as usize];
         let mut reach = vec![false; size];
@@ -469,11 +482,11 @@ impl<'a> Relaxation<'a> {
                 for &(d, _) in &self.moves[usize::from(jump)][c] {
                     let d = d as usize;
                     let (mut m2, mut j2) = (mask, jump);
-                    if t + 1 < deadline[d] {
-                        match effect[d] {
+                    if t + 1 < self.deadline[d] {
+                        match self.effect[d] {
                             Effect::Jump => j2 = true,
                             Effect::Multiplier(bit) => m2 |= bit,
-                            Effect::Resource(_) | Effect::Nothing => {}
+                            Effect::Resource(..) | Effect::Nothing => {}
                         }
                     }
                     if d != fin {
@@ -526,14 +539,12 @@ impl<'a> Relaxation<'a> {
         choices.resize(steps * size, [u8::MAX; 2]);
         let mut v2_next = vec![NEG; size];
         let mut v2_cur = vec![NEG; size];
-        // What moving onto each cell does, read from two small tables instead of the model: the
-        // tick before which its item may be taken (0: none), and its effect; the priced gain of
-        // each resource per mask is the same for the whole solve.
-        let (deadline, effect) = self.effects();
+        // The priced gain of each resource per mask is the same for the whole solve.
+        let (deadline, effect) = (&self.deadline, &self.effect);
         let gains: Vec<f64> = (0..masks)
             .flat_map(|mask| (0..cells).map(move |d| (mask, d)))
-            .map(|(mask, d)| match (model.item_at(d), effect[d]) {
-                (Some(i), Effect::Resource(v)) => (v as f64 * self.mult[mask] - self.prices[i]).max(0.0),
+            .map(|(mask, d)| match effect[d] {
+                Effect::Resource(i, v) => self.priced(mask, i, v),
                 _ => 0.0,
             })
             .collect();
@@ -569,7 +580,7 @@ impl<'a> Relaxation<'a> {
                     let (mut m2, mut j2, mut gain) = (mask, jump, 0.0);
                     if t + 1 < deadline[d] {
                         match effect[d] {
-                            Effect::Resource(_) => gain = gains[mask * cells + d],
+                            Effect::Resource(..) => gain = gains[mask * cells + d],
                             Effect::Jump => j2 = true,
                             Effect::Multiplier(bit) => m2 |= bit,
                             Effect::Nothing => {}
