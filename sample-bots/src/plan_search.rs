@@ -341,11 +341,23 @@ impl Model {
         if fits(self.to_final[usize::from(jump)][cell]) {
             return true;
         }
-        !jump
-            && self.jumps.iter().any(|&i| {
-                let (d, back) = (self.jump_walk[i][cell], self.to_final[1][self.items[i].0 as usize]);
-                !has(taken, i) && d != FAR && back != FAR && u32::from(d) + u32::from(back) <= left
-            })
+        !jump && self.jumps.iter().any(|&i| !has(taken, i) && self.by_jump(i, cell).is_some_and(|n| n <= left))
+    }
+
+    /// Ticks from `cell` to the final by way of the `J` that is item `i` (walking to it without
+    /// Jump, then jumping).
+    fn by_jump(&self, i: usize, cell: usize) -> Option<u32> {
+        let (d, back) = (self.jump_walk[i][cell], self.to_final[1][self.items[i].0 as usize]);
+        (d != FAR && back != FAR).then(|| u32::from(d) + u32::from(back))
+    }
+
+    /// The fewest ticks from `cell` to the final, holding Jump or not (then directly or by way
+    /// of any `J`, taken or not): no bot there finishes with fewer left ([`Model::can_finish`]).
+    pub fn finish_ticks(&self, cell: usize, jump: bool) -> Option<u32> {
+        let direct = self.to_final[usize::from(jump)][cell];
+        let direct = (direct != FAR).then_some(u32::from(direct));
+        let by_jump = if jump { None } else { self.jumps.iter().filter_map(|&i| self.by_jump(i, cell)).min() };
+        direct.into_iter().chain(by_jump).min()
     }
 
     /// Marks as taken every item the bot at `cell` with `left` ticks can no longer collect on a

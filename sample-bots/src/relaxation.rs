@@ -476,7 +476,8 @@ impl<'a> Relaxation<'a> {
             let mut next = vec![false; size];
             for s in (0..size).filter(|&s| reach[s]) {
                 let (mask, jump, c) = self.unstate(s);
-                if self.open(t, c, start, fin) {
+                let finishes = c == fin || model.finish_ticks(c, jump).is_some_and(|n| n <= left);
+                if self.open(t, c, start, fin) && finishes {
                     live[t as usize * words + s / 64] |= 1 << (s % 64);
                 }
                 for &(d, _) in &self.moves[usize::from(jump)][c] {
