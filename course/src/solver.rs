@@ -156,7 +156,8 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
         .filter_map(|moves| replay(&model, moves))
         .max_by_key(|plan| plan.score);
     // The relaxation stops at the time limit; wider beams (each up to about half of it) are
-    // not started past 2/3 of it, exact searches not past 5/4 of it. A guided beam after the
+    // not started past 2/3 of it, exact searches not past 5/4 of it, and one still running at
+    // 11/6 of it (55 s of 30) gives up, as if out of states: a solve ends within 2x the limit. A guided beam after the
     // relaxation is not started when the last one, scaled by width, would end past 3/2 of it
     // (test2: the widest, 8,192, takes 16 s there, and finds less than the first plans).
     let last_guide: std::cell::Cell<Option<(Duration, usize)>> = Default::default();
@@ -171,6 +172,7 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
             }
             Phase::Widen => spent > budget.time_limit * 2 / 3,
             Phase::Exact => spent > budget.time_limit * 5 / 4,
+            Phase::Searching => spent > budget.time_limit * 11 / 6,
         }
     };
     let planned = best_plan(&model, &budget.plan, known, &stop);
@@ -347,6 +349,36 @@ mod tests {
             }
         }
         assert!(exact > 100, "enough maps can be finished to mean something ({exact})");
+    }
+
+    /// An exact search gives up, as out of states, once its `stop` says so (asked every
+    /// `STOP_EVERY` states): the solver's clock ends a long one that way. On maps whose search
+    /// creates that many states, a stop that always says so ends it where the control (a plain
+    /// search) finishes; on the others nothing changes.
+    #[test]
+    fn an_exact_search_ends_when_its_stop_says_so() {
+        use sample_bots::plan_search::{search, search_until, Limits, Outcome};
+        let mut rng = Rng(37);
+        let (mut stopped, mut finished) = (0, 0);
+        for _ in 0..100 {
+            let text = random_map_within(&mut rng, 6, 6, 30);
+            let model = Model::new(problem(&MapSpec::parse(&text).unwrap()));
+            let limits = Limits { beam: None, max_states: 600_000, incumbent: None };
+            let asked = std::cell::Cell::new(0);
+            let outcome = search_until(&model, limits, None, &|| {
+                asked.set(asked.get() + 1);
+                true
+            });
+            let control = search(&model, limits, None);
+            if asked.get() > 0 {
+                assert_eq!(outcome, Outcome::OverBudget, "{text}");
+                stopped += usize::from(matches!(control, Outcome::Optimal(_)));
+            } else {
+                assert_eq!(outcome, control, "{text}");
+                finished += 1;
+            }
+        }
+        assert!(stopped >= 5 && finished >= 5, "{stopped} stopped that finish unstopped, {finished} never asked");
     }
 
     /// The certifying searches ([`PlanBudget::certify_gaps`]), with too few states for some of

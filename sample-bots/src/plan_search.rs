@@ -481,17 +481,31 @@ struct Entry<const N: usize> {
 
 /// Searches `model` within `limits` (see the module docs).
 pub fn search(model: &Model, limits: Limits, extra: Option<&dyn CostToGo>) -> Outcome {
+    search_until(model, limits, extra, &|| false)
+}
+
+/// [`search`], giving up as [`Outcome::OverBudget`] once `stop` says so: it is asked every
+/// [`STOP_EVERY`] states created, so that a caller's clock can end a long exact search.
+pub fn search_until(model: &Model, limits: Limits, extra: Option<&dyn CostToGo>, stop: &dyn Fn() -> bool) -> Outcome {
     match model.words {
-        1 => search_n::<1>(model, limits, extra),
-        2 => search_n::<2>(model, limits, extra),
-        3 | 4 => search_n::<4>(model, limits, extra),
-        5..=8 => search_n::<8>(model, limits, extra),
-        9..=16 => search_n::<16>(model, limits, extra),
-        _ => search_n::<40>(model, limits, extra),
+        1 => search_n::<1>(model, limits, extra, stop),
+        2 => search_n::<2>(model, limits, extra, stop),
+        3 | 4 => search_n::<4>(model, limits, extra, stop),
+        5..=8 => search_n::<8>(model, limits, extra, stop),
+        9..=16 => search_n::<16>(model, limits, extra, stop),
+        _ => search_n::<40>(model, limits, extra, stop),
     }
 }
 
-fn search_n<const N: usize>(model: &Model, limits: Limits, extra: Option<&dyn CostToGo>) -> Outcome {
+/// How many states a search creates between two questions to its `stop` (see [`search_until`]).
+pub const STOP_EVERY: usize = 1 << 16;
+
+fn search_n<const N: usize>(
+    model: &Model,
+    limits: Limits,
+    extra: Option<&dyn CostToGo>,
+    stop: &dyn Fn() -> bool,
+) -> Outcome {
     let p = &model.problem;
     let start = model.cell(p.start);
     let fin = model.cell(p.final_pos);
@@ -568,7 +582,7 @@ fn search_n<const N: usize>(model: &Model, limits: Limits, extra: Option<&dyn Co
                     continue;
                 }
                 created += 1;
-                if created > limits.max_states {
+                if created > limits.max_states || (created.is_multiple_of(STOP_EVERY) && stop()) {
                     return Outcome::OverBudget;
                 }
                 match index.get(&key) {

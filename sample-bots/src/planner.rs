@@ -12,10 +12,10 @@
 //!    it, prove the optimum or certify that gap.
 //!
 //! Effort is counted (states, steps, relaxation work), so the answer does not depend on the
-//! machine; the caller's `stop` can only end the subgradient steps early and skip the searches
-//! after them.
+//! machine; the caller's `stop` can only end the subgradient steps early, skip the searches
+//! after them, and end an exact search after them as if it ran out of states.
 
-use crate::plan_search::{search, CostToGo, Limits, Model, Outcome, Plan};
+use crate::plan_search::{search, search_until, CostToGo, Limits, Model, Outcome, Plan};
 use crate::relaxation::Relaxation;
 
 /// How much the planner may search.
@@ -65,6 +65,9 @@ pub enum Phase {
     Widen,
     /// An exact search after the relaxation.
     Exact,
+    /// An exact search after the relaxation is still running (asked every
+    /// [`crate::plan_search::STOP_EVERY`] states): stopping it ends it as out of states.
+    Searching,
 }
 
 /// What the planner found.
@@ -205,7 +208,8 @@ pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn
             break;
         }
         let limits = Limits { beam: None, max_states: budget.exact_states, incumbent: target };
-        match (search(model, limits, Some(&relaxation as &dyn CostToGo)), target) {
+        let searched = search_until(model, limits, Some(&relaxation as &dyn CostToGo), &|| stop(Phase::Searching));
+        match (searched, target) {
             (Outcome::NoneBetter, Some(target)) => bound = target,
             (Outcome::Impossible, None) => return proved(None),
             (Outcome::Optimal(plan), _) => {
