@@ -115,11 +115,6 @@ impl Budget {
     }
 }
 
-/// The single-player problem of a test file (see [`Problem::of_test`]).
-pub fn problem(spec: &MapSpec) -> Problem {
-    Problem::of_test(spec)
-}
-
 /// Solves `spec` within `budget`; `known` is a plan the caller already has (replayed here),
 /// else the reference bot's game is played first. On a map with a `D` or `T`, the game of
 /// [`Reference::clean`] is played too; with a `seed_effort`, both again knowing the script
@@ -127,7 +122,7 @@ pub fn problem(spec: &MapSpec) -> Problem {
 /// [`Reference::unbridged`]. The search starts from the best plan.
 pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solved {
     let started = thread_cpu();
-    let model = Model::new(problem(spec));
+    let model = Model::new(Problem::of_test(spec));
     let mut games: Vec<Reference> = Vec::new();
     if known.is_none() {
         games.push(Reference::default());
@@ -157,7 +152,7 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
         .max_by_key(|plan| plan.score);
     // The relaxation stops at the time limit; wider beams (each up to about half of it) are
     // not started past 2/3 of it, exact searches not past 5/4 of it, and one still running at
-    // 11/6 of it (55 s of 30) gives up, as if out of states: a solve ends within 2x the limit. A guided beam after the
+    // 11/6 of it (55 s of 30) gives up, as if out of states. A guided beam after the
     // relaxation is not started when the last one, scaled by width, would end past 3/2 of it
     // (test2: the widest, 8,192, takes 16 s there, and finds less than the first plans).
     let last_guide: std::cell::Cell<Option<(Duration, usize)>> = Default::default();
@@ -362,7 +357,7 @@ mod tests {
         let (mut stopped, mut finished) = (0, 0);
         for _ in 0..100 {
             let text = random_map_within(&mut rng, 6, 6, 30);
-            let model = Model::new(problem(&MapSpec::parse(&text).unwrap()));
+            let model = Model::new(Problem::of_test(&MapSpec::parse(&text).unwrap()));
             let limits = Limits { beam: None, max_states: 600_000, incumbent: None };
             let asked = std::cell::Cell::new(0);
             let outcome = search_until(&model, limits, None, &|| {
@@ -478,7 +473,7 @@ mod tests {
         let mut bounded = 0;
         for (text, spec, truth) in tiny_maps(11, 300) {
             // The relaxation's own bound (the solver may report the coarse one instead).
-            let own = best_plan(&Model::new(problem(&spec)), &relaxation_only().plan, None, &|_| false).bound;
+            let own = best_plan(&Model::new(Problem::of_test(&spec)), &relaxation_only().plan, None, &|_| false).bound;
             if let (Some(bound), Some(best_possible)) = (own, truth) {
                 assert!(bound >= best_possible, "{best_possible} <= {bound}\n{text}");
                 bounded += usize::from(bound > best_possible);
@@ -509,7 +504,7 @@ mod tests {
     fn a_memory_keeps_the_relaxation_valid_and_tightens_it() {
         // Both bounds after 30 steps, without and with a memory of 6.
         let bounds = |spec: &MapSpec| {
-            let model = Model::new(problem(spec));
+            let model = Model::new(Problem::of_test(spec));
             let (mut plain, mut remembering) = (Relaxation::new(&model)?, Relaxation::new(&model)?);
             remembering.remember(6);
             for _ in 0..30 {
@@ -551,7 +546,7 @@ mod tests {
                 certify_gaps: vec![0.0],
                 ..Budget::small().plan
             };
-            best_plan(&Model::new(problem(spec)), &budget, None, &|_| false).plan
+            best_plan(&Model::new(Problem::of_test(spec)), &budget, None, &|_| false).plan
         };
         let mut rng = Rng(23);
         let mut better = 0;
@@ -583,7 +578,7 @@ mod tests {
             },
             ..Budget::small()
         };
-        let planned = best_plan(&Model::new(problem(&spec)), &budget.plan, None, &|_| false);
+        let planned = best_plan(&Model::new(Problem::of_test(&spec)), &budget.plan, None, &|_| false);
         assert!(planned.bound.is_some_and(|b| b > 16), "the relaxation alone: {:?}", planned.bound);
         assert_eq!(upper_bound(&spec), Some(16));
         let solved = solve(&spec, &budget, None);
@@ -708,7 +703,7 @@ mod tests {
                 "ARENA 2 5 5\n0 2\n1 0\n1 2\nMAP\n9 0 0 0 5\n0 0 0 0 0\nEND_MAP\nSTREAM\n{waits}TICK {tick} MOVE 0 0\n"
             );
             let spec = MapSpec::parse(&text).unwrap();
-            let script = problem(&spec).cleared;
+            let script = Problem::of_test(&spec).cleared;
             let score = |bot| crate::offline::play_test(&spec, bot).outcome.players[0].score;
             assert_eq!(score(Reference::default().knowing(&script)), told, "told, the 9 taken at tick {tick}");
             assert_eq!(score(Reference::default()), guessing, "guessing, the 9 taken at tick {tick}");
@@ -720,7 +715,7 @@ mod tests {
     #[test]
     fn told_the_script_the_reference_plans_around_a_racing_opponent() {
         let spec = MapSpec::parse(&crate::testgen::course_map(2).unwrap()).unwrap();
-        let script = problem(&spec).cleared;
+        let script = Problem::of_test(&spec).cleared;
         let score = |bot| crate::offline::play_test(&spec, bot).outcome.players[0].score;
         let (told, guessing) = (score(Reference::default().knowing(&script)), score(Reference::default()));
         assert!(told > guessing, "told {told}, guessing {guessing}");

@@ -59,9 +59,6 @@ pub struct Relaxation<'a> {
     stalled: u32,
     /// Moves as (destination, arrival direction), without and with Jump.
     moves: [Vec<Vec<(u32, u8)>>; 2],
-    /// Earliest tick a cell can be reached, and ticks from it to the final (optimistic).
-    early: Vec<u32>,
-    home: Vec<u32>,
     /// After a solve: best relaxed value from (tick, cell, mask, jump) with nothing
     /// remembered, excluding prices (see [`CostToGo`]).
     values: Vec<f64>,
@@ -206,9 +203,6 @@ impl<'a> Relaxation<'a> {
                 })
                 .collect()
         });
-        let j = model.may_jump();
-        let early = (0..cells).map(|c| model.from_start(c).unwrap_or(u32::MAX)).collect();
-        let home = (0..cells).map(|c| model.to_final(c, j).unwrap_or(u32::MAX)).collect();
         let bit_of = (0..model.items().len()).map(|i| powerups.iter().position(|&q| q == i)).collect();
         let mut relaxation = Relaxation {
             model,
@@ -224,8 +218,6 @@ impl<'a> Relaxation<'a> {
             step: 2.0,
             stalled: 0,
             moves,
-            early,
-            home,
             values: Vec::new(),
             choice: Vec::new(),
             back,
@@ -395,14 +387,6 @@ impl<'a> Relaxation<'a> {
         (v as f64 * self.mult[mask] - self.prices[i]).max(0.0)
     }
 
-    /// Whether cell `c` is solved at tick `t`: reachable by then and the final still in reach
-    /// after; never the final itself, which ends the game, except as the start (a bot may
-    /// leave it first).
-    fn open(&self, t: u32, c: usize, start: usize, fin: usize) -> bool {
-        !((c == fin && t > 0) || self.early[c] > t || (t == 0 && c != start))
-            && (c == fin || self.home[c] <= self.ticks - t)
-    }
-
     /// The answer when no walk is needed: standing on the final at the start with nothing
     /// better (stop at once), or no walk reaching the final.
     fn trivial(&self, best: f64, start: usize, fin: usize) -> Option<Relaxed> {
@@ -446,13 +430,13 @@ impl<'a> Relaxation<'a> {
     /// The states a walk from the start can be in at each tick (forwards, over the same moves
     /// and power-ups as the solves: prices change nothing of it), with the power-ups a search
     /// marks as taken there without taking them ([`Model::canonical`]: cleared by the opponent,
-    /// or out of reach), that are solved then ([`Relaxation::open`]) and can still reach the
-    /// final as their Jump allows ([`Model::finish_ticks`]; the others' value is nothing
-    /// anyway). Every state whose cost-to-go a search asks for is among them, with the value it
-    /// had when every open state was solved; the others are skipped (power-ups and Jump not yet
-    /// reachable: 27 to 59 % of the open states on the maps counted; finals out of reach
-    /// without Jump). (Only the tests leave out the power-ups a search marks, with `canonical`
-    /// false, as a control.)
+    /// or out of reach), that can still reach the final as their Jump allows
+    /// ([`Model::finish_ticks`]; the others' value is nothing anyway). Every state whose
+    /// cost-to-go a search asks for is among them, with the value it had when every state whose
+    /// cell could be reached by then and reach the final with Jump was solved; the others are
+    /// skipped (power-ups and Jump not yet reachable: 27 to 59 % of those on the maps counted;
+    /// finals out of reach without Jump). (Only the tests leave out the power-ups a search
+    /// marks, with `canonical` false, as a control.)
     fn live_states(&self, canonical: bool) -> Vec<u64> {
         let model = self.model;
         let p = model.problem();
@@ -464,13 +448,20 @@ impl<'a> Relaxation<'a> {
         let bits = |marked: &dyn Fn(usize) -> bool| {
             self.powerups.iter().enumerate().filter(|&(_, &i)| marked(i)).fold(0, |m, (b, _)| m | 1 << b)
         };
+        // Per cell (they do not change with the tick): the ticks to finish without and with
+        // Jump, and to take each power-up and then finish (`u32::MAX`: never).
+        let finish: [Vec<u32>; 2] =
+            [false, true].map(|j| (0..self.cells).map(|c| model.finish_ticks(c, j).unwrap_or(u32::MAX)).collect());
+        let need: Vec<Vec<u32>> = (0..self.cells)
+            .map(|c| self.powerups.iter().map(|&i| model.need(i, c).unwrap_or(u32::MAX)).collect())
+            .collect();
         for t in 0..self.ticks {
             let left = self.ticks - t;
             let dead = bits(&|i| model.dead_after(i, t));
             for s in 0..size {
                 if canonical && reach[s] {
                     let (mask, jump, c) = self.unstate(s);
-                    let gone = bits(&|i| model.need(i, c).is_none_or(|n| n > left));
+                    let gone = need[c].iter().enumerate().filter(|&(_, &n)| n > left).fold(0, |m, (b, _)| m | 1 << b);
                     reach[self.state(mask | dead, jump, c)] = true;
                     reach[self.state(mask | dead | gone, jump, c)] = true;
                 }
@@ -478,8 +469,8 @@ impl<'a> Relaxation<'a> {
             let mut next = vec![false; size];
             for s in (0..size).filter(|&s| reach[s]) {
                 let (mask, jump, c) = self.unstate(s);
-                let finishes = c == fin || model.finish_ticks(c, jump).is_some_and(|n| n <= left);
-                if self.open(t, c, start, fin) && finishes {
+                // (The final is reached only as the start, at tick 0.)
+                if c == fin || finish[usize::from(jump)][c] <= left {
                     live[t as usize * words + s / 64] |= 1 << (s % 64);
                 }
                 for &(d, _) in &self.moves[usize::from(jump)][c] {
@@ -867,8 +858,8 @@ mod tests {
     }
 
     /// Solving only the live states changes neither the bound nor any cost-to-go an exact or a
-    /// beam search asks for, against a relaxation that solves every open state (as before the
-    /// live states). Control: without the power-ups a search marks as taken (cleared, or out of
+    /// beam search asks for, against a relaxation that solves every state whose cell can be
+    /// reached by then and reach the final with Jump (as before the live states). Control: without the power-ups a search marks as taken (cleared, or out of
     /// reach), some states it asks for are not solved and their cost-to-go differs.
     #[test]
     fn solving_only_the_live_states_changes_no_cost_to_go_a_search_asks_for() {
@@ -882,12 +873,17 @@ mod tests {
                 continue;
             };
             let (start, fin) = (model.cell(model.problem().start), model.cell(model.problem().final_pos));
-            let words = every.words();
-            for t in 0..every.ticks {
-                let open: Vec<usize> = (0..every.cells * 2 * every.mult.len())
-                    .filter(|&s| every.open(t, s % every.cells, start, fin))
-                    .collect();
-                for s in open {
+            let (words, ticks) = (every.words(), every.ticks);
+            // Reached by then (with Jump's distances) and the final still in reach after; never
+            // the final itself, which ends the game, except as the start.
+            let open = |t: u32, c: usize| {
+                let early = model.from_start(c).is_some_and(|e| e <= t) && (t > 0 || c == start);
+                early
+                    && (c == fin && t == 0
+                        || c != fin && model.to_final(c, model.may_jump()).is_some_and(|h| h <= ticks - t))
+            };
+            for t in 0..ticks {
+                for s in (0..every.cells * 2 * every.mult.len()).filter(|&s| open(t, s % every.cells)) {
                     every.live[t as usize * words + s / 64] |= 1 << (s % 64);
                 }
             }
