@@ -173,6 +173,9 @@ fn main() -> anyhow::Result<()> {
         println!("| --- | --- | --- | --- | --- | --- | --- |");
         let (mut within, mut proved, mut worst, mut slowest) = (0, 0, 0.0f64, Duration::ZERO);
         let (mut total, mut slowest_game, mut slowest_answer) = (0, Duration::ZERO, Duration::ZERO);
+        if let Some(dir) = &args.write_maps {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
         for seed in args.seed..args.seed + args.random {
             let text = course_map(seed)?;
             let spec = MapSpec::parse(&text).map_err(|e| anyhow::anyhow!("random map {seed}: {e}"))?;
