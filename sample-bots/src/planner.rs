@@ -7,9 +7,10 @@
 //!    state budget proves the optimum.
 //! 3. Otherwise the Lagrangian relaxation ([`crate::relaxation`]) is tightened by subgradient
 //!    steps; each step gives a certified bound and, replayed, a plan. Beam searches guided by
-//!    its cost-to-go then find better plans (wider ones while the best is still far from the
-//!    bound), and exact searches pruned by it, for plans above the best or a given gap above
-//!    it, prove the optimum or certify that gap.
+//!    its cost-to-go then find better plans, the caller may improve the best (the solver
+//!    searches routes from it), wider beams run while the best is still far from the bound,
+//!    and exact searches pruned by it, for plans above the best or a given gap above it, prove
+//!    the optimum or certify that gap.
 //!
 //! Effort is counted (states, steps, relaxation work), so the answer does not depend on the
 //! machine; the caller's `stop` can only end the subgradient steps early, skip the searches
@@ -83,8 +84,17 @@ pub struct Planned {
 
 /// The best plan for `model` within `budget` (see the module docs). `known` is a plan the
 /// caller already has; `stop` is asked before each subgradient step, wider beam and exact
-/// search after the relaxation (a caller's clock, for instance).
-pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn Fn(Phase) -> bool) -> Planned {
+/// search after the relaxation (a caller's clock, for instance); `improve` is offered the best
+/// plan once the guided beams have run, when it is not within the first of
+/// [`Budget::certify_gaps`] of the bound (before the wider beams and the exact searches, which
+/// a better plan may spare or help), and may return another.
+pub fn best_plan(
+    model: &Model,
+    budget: &Budget,
+    known: Option<Plan>,
+    stop: &dyn Fn(Phase) -> bool,
+    improve: &dyn Fn(&Plan) -> Option<Plan>,
+) -> Planned {
     let mut best = known;
     let offer = |best: &mut Option<Plan>, plan: Plan| {
         if best.as_ref().is_none_or(|b| plan.score > b.score) {
@@ -170,6 +180,11 @@ pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn
         }
         guided(&mut best, &relaxation, width, None);
     }
+    // The caller's improvement, unless the best plan is within the first gap to certify already.
+    let first_gap = budget.certify_gaps.first().copied().unwrap_or(0.0);
+    if let Some(plan) = best.as_ref().filter(|b| bound > above(b.score, first_gap)).and_then(improve) {
+        offer(&mut best, plan);
+    }
     if best.as_ref().is_some_and(|b| bound <= b.score) {
         return proved(best);
     }
@@ -177,7 +192,6 @@ pub fn best_plan(model: &Model, budget: &Budget, known: Option<Plan>, stop: &dyn
     // relaxation settled early (small maps), a beam sixteen times wider finds plans the others
     // miss (course_map(2): 746 with 8,192 states per tick, 792 with 131,072), and a better plan
     // lets the certifying searches prune more. They look only for plans better than the best.
-    let first_gap = budget.certify_gaps.first().copied().unwrap_or(0.0);
     let ticks = model.problem().ticks as usize;
     let mut width = budget.guided_beams.last().copied().unwrap_or(0) * 4;
     while let Some(score) = best.as_ref().map(|b| b.score) {

@@ -142,6 +142,8 @@ pub struct Reference {
     detour: Option<Pos>,
     /// The items a plan that proved nothing steps on, in order (see [`Reference::plan`]).
     hint: Option<Vec<Pos>>,
+    /// See [`Reference::seeded`].
+    seeded: Option<Vec<Action>>,
 }
 
 /// Checks the nearest-item model of the opponent against its actual moves.
@@ -1056,6 +1058,13 @@ impl Reference {
         self
     }
 
+    /// For the solver: the game's first route search starts from the items `moves` (a plan
+    /// from the start) steps on, where it is worth more than its own first route.
+    pub fn seeded(mut self, moves: &[Action]) -> Reference {
+        self.seeded = Some(moves.to_vec());
+        self
+    }
+
     /// The route to follow from `s`, improved from the previous one.
     /// Follows the opponent: where it is, when it last moved, and in tests the map as it sees
     /// it (a recording cannot see this bot: only its own moves clear cells there).
@@ -1189,9 +1198,13 @@ impl Reference {
                 .map(|(_, r)| r)
                 .unwrap_or_default();
         }
-        // The plan of an exact attempt that proved nothing, as a route: the search starts from it
-        // where it is worth more (random maps 1-250: +0.22 %; test16 1,425 -> 1,466). The clean
-        // variant keeps its own first routes, which are why it is planned (test12's optimum).
+        // The plan of an exact attempt that proved nothing (or the solver's seed, on the first
+        // plan), as a route: the search starts from it where it is worth more (random maps
+        // 1-250: +0.22 %; test16 1,425 -> 1,466). The clean variant keeps its own first routes,
+        // which are why it is planned (test12's optimum).
+        if let Some(moves) = self.seeded.take().filter(|_| first) {
+            self.hint = Some(stepped_on(&s.grid, &moves));
+        }
         if let Some(hint) = self.hint.take().filter(|_| !self.clean) {
             let item = |p: &Pos| search.candidates.iter().copied().find(|&k| planner.items[k] == *p);
             let hinted: Vec<usize> = hint.iter().filter_map(item).collect();
@@ -1341,7 +1354,7 @@ impl Reference {
             hopeless_gap: HOPELESS_GAP,
         };
         self.attempted_at = Some(s.tick);
-        let planned = best_plan(&model, &budget, None, &|_| false);
+        let planned = best_plan(&model, &budget, None, &|_| false, &|_| None);
         if !planned.proved {
             self.gave_up_at = Some(left);
         }
@@ -1350,14 +1363,7 @@ impl Reference {
         // local search's route, which goes on improving every tick.
         let close = planned.bound.is_some_and(|b| b as f64 <= plan.score as f64 * 1.01);
         // The items the plan steps on, in order: what it needs intact, or a route to start from.
-        let mut needs: Vec<Pos> = Vec::new();
-        for action in &plan.moves {
-            if let Action::Move(p) = action {
-                if s.grid.get(*p).is_some_and(Cell::is_collectable) && !needs.contains(p) {
-                    needs.push(*p);
-                }
-            }
-        }
+        let needs = stepped_on(&s.grid, &plan.moves);
         if !planned.proved && !close {
             self.hint = Some(needs);
             return None;
@@ -1449,6 +1455,19 @@ impl Reference {
         }
         None
     }
+}
+
+/// The items `moves` steps on in `grid`, in order, each once.
+fn stepped_on(grid: &Grid, moves: &[Action]) -> Vec<Pos> {
+    let mut cells: Vec<Pos> = Vec::new();
+    for action in moves {
+        if let Action::Move(p) = action {
+            if grid.get(*p).is_some_and(Cell::is_collectable) && !cells.contains(p) {
+                cells.push(*p);
+            }
+        }
+    }
+    cells
 }
 
 /// The step along `route` (see [`Reference::route_step`]).
