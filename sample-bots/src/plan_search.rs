@@ -117,8 +117,10 @@ pub struct Model {
     may_jump: bool,
     /// Ticks from each cell to each item (with Jump when `may_jump`), never through the final.
     item_dist: Vec<Vec<u16>>,
-    /// Items' resource values, largest first (for the bound).
-    by_value: Vec<u32>,
+    /// Resource items and their values, largest first (for the bound).
+    by_value: Vec<(u32, i64)>,
+    /// Multiplier items and their factors (for the bound).
+    multipliers: Vec<(u32, i64)>,
     from_start: Vec<u16>,
     /// `reach[(cell * (ticks + 1) + left) * words ..]`: see [`Model::reach`].
     reach: std::sync::OnceLock<Vec<u64>>,
@@ -226,14 +228,13 @@ impl Model {
             deadline.push(first_clear[c]);
         }
         let item_dist = items.iter().map(|&(c, _)| bfs(&moves[j], c as usize, fin)).collect();
-        let mut by_value: Vec<u32> =
-            (0..items.len() as u32).filter(|&i| matches!(items[i as usize].1, Item::Resource(_))).collect();
-        by_value.sort_by_key(|&i| {
-            std::cmp::Reverse(match items[i as usize].1 {
-                Item::Resource(v) => v,
-                _ => 0,
-            })
-        });
+        let mut by_value: Vec<(u32, i64)> = (0..items.len() as u32)
+            .filter_map(|i| if let Item::Resource(v) = items[i as usize].1 { Some((i, v)) } else { None })
+            .collect();
+        by_value.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+        let multipliers = (0..items.len() as u32)
+            .filter_map(|i| if let Item::Multiplier(k) = items[i as usize].1 { Some((i, k)) } else { None })
+            .collect();
         let words = items.len().div_ceil(64).max(1);
         let jumps: Vec<usize> = (0..items.len()).filter(|&i| items[i].1 == Item::Jump).collect();
         let jump_walk = (0..items.len())
@@ -258,6 +259,7 @@ impl Model {
             may_jump,
             item_dist,
             by_value,
+            multipliers,
             from_start,
             reach: std::sync::OnceLock::new(),
             dead,
@@ -419,22 +421,20 @@ impl Model {
     /// times every multiplier still available.
     fn bound(&self, taken: &[u64], mult: i64, left: u32) -> i64 {
         let mut m = mult;
-        for (i, &(_, item)) in self.items.iter().enumerate() {
-            if let (Item::Multiplier(k), false) = (item, has(taken, i)) {
+        for &(i, k) in &self.multipliers {
+            if !has(taken, i as usize) {
                 m = m.saturating_mul(k);
             }
         }
         let mut sum = 0i64;
         let mut count = 0;
-        for &i in &self.by_value {
+        for &(i, v) in &self.by_value {
             if count >= left {
                 break;
             }
             if !has(taken, i as usize) {
-                if let Item::Resource(v) = self.items[i as usize].1 {
-                    sum += v;
-                    count += 1;
-                }
+                sum += v;
+                count += 1;
             }
         }
         sum.saturating_mul(m)
@@ -531,6 +531,8 @@ fn search_n<const N: usize>(
     }];
     let mut seen: HashMap<Key<N>, i64> = HashMap::default();
     let mut created = 0usize;
+    // This tick's states by key (kept across ticks for its allocation).
+    let mut index: HashMap<Key<N>, usize> = HashMap::default();
     // Expected points per tick of a fresh walk, to rank states in a beam by their future too.
     let walkable = p.grid.positions().filter(|q| p.grid.get(*q).is_some_and(Cell::is_walkable)).count().max(1);
     let total: i64 = model.items.iter().map(|(_, it)| if let Item::Resource(v) = it { *v } else { 0 }).sum();
@@ -538,7 +540,7 @@ fn search_n<const N: usize>(
     for t in 1..=p.ticks {
         let left = p.ticks - t;
         let mut next: Vec<Entry<N>> = Vec::new();
-        let mut index: HashMap<Key<N>, usize> = HashMap::default();
+        index.clear();
         let mut nodes: Vec<(u32, u32)> = Vec::new();
         for (si, s) in states.iter().enumerate() {
             let cell = s.key.cell as usize;
@@ -585,16 +587,17 @@ fn search_n<const N: usize>(
                 if created > limits.max_states || (created.is_multiple_of(STOP_EVERY) && stop()) {
                     return Outcome::OverBudget;
                 }
-                match index.get(&key) {
-                    Some(&at) => {
+                match index.entry(key) {
+                    std::collections::hash_map::Entry::Occupied(o) => {
+                        let at = *o.get();
                         if score > next[at].score {
                             next[at].score = score;
                             next[at].reach = reach;
                             nodes[next[at].node as usize] = (si as u32, dest);
                         }
                     }
-                    None => {
-                        index.insert(key, next.len());
+                    std::collections::hash_map::Entry::Vacant(v) => {
+                        v.insert(next.len());
                         next.push(Entry { key, score, reach, node: nodes.len() as u32 });
                         nodes.push((si as u32, dest));
                     }

@@ -51,6 +51,11 @@ pub struct Relaxation<'a> {
     mult: Vec<f64>,
     /// Price of each model item (0 for power-ups).
     prices: Vec<f64>,
+    /// Per byte of a `taken` set (8 per word): the sum of the prices of each subset of its
+    /// items (see [`Relaxation::reprice`]).
+    price_bytes: Vec<[f64; 256]>,
+    /// Per power-up (its bit in a mask): its item's word and bit in a `taken` set.
+    powerup_bits: Vec<(usize, u64)>,
     /// Subgradient state: the best bound so far and its prices, the step scale, and how many
     /// steps in a row brought no better bound.
     best_bound: f64,
@@ -213,6 +218,8 @@ impl<'a> Relaxation<'a> {
             repeats: vec![0; model.items().len()],
             mult,
             prices: vec![0.0; model.items().len()],
+            price_bytes: vec![[0.0; 256]; model.items().len().div_ceil(64) * 8],
+            powerup_bits: Vec::new(),
             best_bound: f64::INFINITY,
             best_prices: vec![0.0; model.items().len()],
             step: 2.0,
@@ -228,6 +235,7 @@ impl<'a> Relaxation<'a> {
             effect: Vec::new(),
         };
         (relaxation.deadline, relaxation.effect) = relaxation.effects();
+        relaxation.powerup_bits = relaxation.powerups.iter().map(|&i| (i / 64, 1u64 << (i % 64))).collect();
         relaxation.live = relaxation.live_states(true);
         if relaxation.work() > COSTLY {
             relaxation.step = SMALL_SCALE;
@@ -277,6 +285,7 @@ impl<'a> Relaxation<'a> {
         for (p, g) in self.prices.iter_mut().zip(&grad) {
             *p = (*p - t * g).max(0.0);
         }
+        self.reprice();
         (plan, true)
     }
 
@@ -292,8 +301,41 @@ impl<'a> Relaxation<'a> {
     pub fn settle(&mut self) {
         if self.best_bound.is_finite() {
             self.prices.clone_from(&self.best_prices);
+            self.reprice();
             let _ = self.solve_any();
         }
+    }
+
+    /// Updates [`Relaxation::price_bytes`] after the prices changed.
+    fn reprice(&mut self) {
+        for (b, table) in self.price_bytes.iter_mut().enumerate() {
+            for m in 1..256usize {
+                let i = b * 8 + m.trailing_zeros() as usize;
+                table[m] = table[m & (m - 1)] + self.prices.get(i).copied().unwrap_or(0.0);
+            }
+        }
+    }
+
+    /// `rounded(v + the prices of the items not in taken)`, as always summed in item order,
+    /// but mostly from [`Relaxation::price_bytes`].
+    ///
+    /// Both sums add the same `n` prices (all >= 0) in different orders: each is within
+    /// `n eps` times the sum of the exact one, far inside the slack below; `rounded` is
+    /// monotonic, so when both ends of the interval round alike, so does the sum in item order.
+    fn priced_bound(&self, v: f64, taken: &[u64]) -> i64 {
+        let mut sum = 0.0;
+        for (tables, &t) in self.price_bytes.chunks_exact(8).zip(taken) {
+            let byte = |k: usize| tables[k][usize::from((!t >> (8 * k)) as u8)];
+            sum += ((byte(0) + byte(1)) + (byte(2) + byte(3))) + ((byte(4) + byte(5)) + (byte(6) + byte(7)));
+        }
+        let x = v + sum;
+        let slack = 1e-9 * (v.abs() + sum + 1.0);
+        let (low, high) = (rounded(x - slack), rounded(x + slack));
+        if x.is_finite() && low == high {
+            return low;
+        }
+        let has = |i: usize| taken[i / 64] >> (i % 64) & 1 == 1;
+        rounded(v + (0..self.prices.len()).filter(|&i| !has(i)).map(|i| self.prices[i]).sum::<f64>())
     }
 
     /// Rough work of one solve (states times moves), to size budgets.
@@ -740,12 +782,9 @@ impl CostToGo for Relaxation<'_> {
         if self.values.is_empty() || tick > self.ticks {
             return Some(i64::MAX);
         }
-        let has = |i: usize| taken[i / 64] >> (i % 64) & 1 == 1;
         let mut mask = 0;
-        for (b, &i) in self.powerups.iter().enumerate() {
-            if has(i) {
-                mask |= 1 << b;
-            }
+        for (b, &(w, bit)) in self.powerup_bits.iter().enumerate() {
+            mask |= usize::from(taken[w] & bit != 0) << b;
         }
         let masks = self.mult.len();
         let v = self.values[((tick as usize * masks + mask) * 2 + usize::from(jump)) * self.cells + cell];
@@ -753,10 +792,13 @@ impl CostToGo for Relaxation<'_> {
         if v == NEG {
             return None;
         }
-        let prices: f64 = (0..self.prices.len()).filter(|&i| !has(i)).map(|i| self.prices[i]).sum();
-        let x = v + prices;
-        Some((x + 1e-7 * x.abs().max(1.0)).floor() as i64)
+        Some(self.priced_bound(v, taken))
     }
+}
+
+/// A bound's value rounded down, past the rounding errors of its sums (scores are integers).
+fn rounded(x: f64) -> i64 {
+    (x + 1e-7 * x.abs().max(1.0)).floor() as i64
 }
 
 /// Replays `moves` from the model's problem through the rules (each item once, the opponent's
