@@ -149,22 +149,26 @@ pub fn best_plan(
         if stop(Phase::Relax) || relaxation.bound().is_some_and(|b| best.as_ref().is_some_and(|p| b <= p.score)) {
             break;
         }
-        // With a memory, a step costs much more: go on only while the bound still falls by
-        // 0.1 % per 40 steps (after the first 40, while the restarted step scale settles).
-        if remembering && round % 40 == 0 {
+        // Slow: the bound fell by less than 0.1 % over the last 40 steps (in each phase, after
+        // the first 40, while the step scale settles). With a memory, a step costs much more:
+        // it goes on only while not slow; without one, a slow bound moves on to the memory.
+        let mut slow = false;
+        if round % 40 == 0 {
             let now = relaxation.bound().unwrap_or(i64::MAX);
-            if checkpoint.is_some_and(|c: i64| (c - now) as f64 <= c as f64 * 0.001) {
+            slow = checkpoint.is_some_and(|c: i64| (c - now) as f64 <= c as f64 * 0.001);
+            checkpoint = Some(now);
+            if slow && remembering {
                 break;
             }
-            checkpoint = Some(now);
         }
-        // Settled (or out of steps) with time left: remember more, and go on.
-        if !more || round == steps {
+        // Settled, slow or out of steps with time left: remember more, and go on.
+        if !more || round == steps || (slow && memory.is_some()) {
             match memory {
                 Some(k) if !remembering => {
                     relaxation.remember(k);
                     remembering = true;
                     round = 0;
+                    checkpoint = None;
                 }
                 _ => break,
             }

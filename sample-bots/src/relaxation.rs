@@ -293,7 +293,7 @@ impl<'a> Relaxation<'a> {
     /// walk reaches the final.
     pub fn bound(&self) -> Option<i64> {
         let b = self.best_bound;
-        (b.is_finite()).then(|| (b + 1e-7 * b.abs().max(1.0)).floor() as i64)
+        (b.is_finite()).then(|| rounded(b))
     }
 
     /// Goes back to the best prices found and solves with them, so that the cost-to-go
