@@ -26,9 +26,9 @@ pub struct Budget {
     pub beams: Vec<usize>,
     /// States the first exact search may create.
     pub quick_states: usize,
-    /// Subgradient steps at most, and their total work (see [`Relaxation::work`]).
+    /// Subgradient steps at most, without a memory and again with one.
     pub steps: usize,
-    /// Total relaxation work allowed.
+    /// Total work of all the steps, those with a memory included (see [`Relaxation::work`]).
     pub relax_work: usize,
     /// When the subgradient has settled before `stop`: go on with a memory of up to this many
     /// resources per cell ([`Relaxation::remember`]; 0: never), as large as one solve's work
@@ -132,12 +132,15 @@ pub fn best_plan(
             offer(best, plan);
         }
     };
-    let steps = budget.steps.min(budget.relax_work / relaxation.work().max(1));
     let memory = (1..=budget.memory).rev().find(|&k| relaxation.work_with(k) <= budget.memory_work);
     let mut remembering = false;
     let mut checkpoint = None;
     let mut round = 0;
-    while round < steps {
+    // Work done so far, by the steps with a memory too (each costs `2^k` plain steps).
+    let mut worked = 0usize;
+    let fits = |worked: usize, work: usize| worked.saturating_add(work) <= budget.relax_work;
+    while round < budget.steps && fits(worked, relaxation.work()) {
+        worked += relaxation.work();
         let (plan, more) = relaxation.tighten(best.as_ref().map_or(0, |b| b.score));
         if let Some(plan) = plan {
             offer(&mut best, plan);
@@ -162,9 +165,10 @@ pub fn best_plan(
             }
         }
         // Settled, slow or out of steps with time left: remember more, and go on.
-        if !more || round == steps || (slow && memory.is_some()) {
+        let out = round == budget.steps || !fits(worked, relaxation.work());
+        if !more || out || (slow && memory.is_some()) {
             match memory {
-                Some(k) if !remembering => {
+                Some(k) if !remembering && fits(worked, relaxation.work_with(k)) => {
                     relaxation.remember(k);
                     remembering = true;
                     round = 0;
@@ -248,4 +252,61 @@ pub fn best_plan(
 /// bounds.
 fn above(score: i64, gap: f64) -> i64 {
     (score as f64 * (1.0 + gap)).floor() as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan_search::Problem;
+    use bot_sdk::MapSpec;
+
+    /// A budget that only relaxes: `relax_work` plain steps' work, a memory of `memory`.
+    fn relaxing(relax_work: usize, memory: usize) -> Budget {
+        Budget {
+            beams: Vec::new(),
+            quick_states: 0,
+            steps: 3000,
+            relax_work,
+            memory,
+            memory_work: usize::MAX,
+            guided_beams: Vec::new(),
+            exact_states: 0,
+            widen_states: 0,
+            certify_gaps: Vec::new(),
+            hopeless_gap: 0.0,
+        }
+    }
+
+    /// How many subgradient steps `best_plan` takes within `budget` (each asks `stop` once).
+    fn steps_taken(model: &Model, budget: &Budget) -> usize {
+        let steps = std::cell::Cell::new(0);
+        let stop = |phase: Phase| {
+            steps.set(steps.get() + usize::from(phase == Phase::Relax));
+            false
+        };
+        best_plan(model, budget, None, &stop, &|_| None);
+        steps.get()
+    }
+
+    #[test]
+    fn the_relaxations_work_budget_counts_the_steps_with_a_memory() {
+        let text = "ARENA 5 6 16\n0 0\n4 0\n4 5\nMAP\n\
+                    0 9 3 0 7 5\n\
+                    4 W 8 D 0 6\n\
+                    7 2 0 9 W 3\n\
+                    0 5 W 4 8 0\n\
+                    0 3 6 0 2 0\n\
+                    END_MAP\nSTREAM\n";
+        let model = Model::new(Problem::of_test(&MapSpec::parse(text).expect("a valid map")));
+        let plain = Relaxation::new(&model).expect("a relaxation").work();
+        // Without a memory the subgradient runs out of work before it settles (at 234 steps).
+        let alone = steps_taken(&model, &relaxing(160 * plain, 0));
+        assert_eq!(alone, 160);
+        // With a memory of 2 (4 plain steps' work each) the plain steps slow down at 120 and the
+        // memory takes the rest: fewer steps, and never more work than the budget (the memory
+        // phase once counted its steps afresh, as if each cost a plain one).
+        let remembering = steps_taken(&model, &relaxing(160 * plain, 2));
+        assert!(remembering < alone, "{remembering} steps with a memory, {alone} without");
+        assert!(remembering <= 160, "{remembering} steps within 160 plain steps' work");
+    }
 }
