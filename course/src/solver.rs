@@ -7,13 +7,14 @@
 //! of about a minute of CPU time, and keeps a coarse bound ([`upper_bound`]) where it is the
 //! tighter one or the relaxation does not apply (more than six `D`/`T`).
 
+use std::cell::Cell as Tally;
 use std::time::Duration;
 
 use bot_sdk::path::Distances;
 use bot_sdk::rules::Action;
 use bot_sdk::{Cell, MapSpec, Pos};
 use sample_bots::plan_search::{Model, Plan, Problem};
-use sample_bots::planner::{best_plan, Budget as PlanBudget, Phase};
+use sample_bots::planner::{best_plan, replan_from, Budget as PlanBudget, Phase};
 use sample_bots::relaxation::replay;
 
 use crate::cputime::thread_cpu;
@@ -66,6 +67,9 @@ pub struct Budget {
     /// Route-search effort of the first plans told the script in advance (see
     /// [`Reference::knowing`], [`Reference::thorough`]); 0: none are played.
     pub seed_effort: usize,
+    /// Whether, once polished, the best plan's last 4/5 is planned again as a problem of its
+    /// own within a fifth of the time limit (see [`replan_from`]).
+    pub replan: bool,
 }
 
 impl Default for Budget {
@@ -88,6 +92,7 @@ impl Default for Budget {
             },
             time_limit: Duration::from_secs(30),
             seed_effort: 10,
+            replan: true,
         }
     }
 }
@@ -111,6 +116,7 @@ impl Budget {
             },
             time_limit: Duration::from_secs(20),
             seed_effort: 0,
+            replan: false,
         }
     }
 }
@@ -155,35 +161,25 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
     // Once the guided beams have run: the route search, told the script and searching longer,
     // from the best plan so far (the relaxation's plans and the beams' go where no first route
     // of the bot's does, and the route search's moves then find what they miss: course_map(40)
-    // 9,805 -> 10,116, test20 4,801 -> 5,170).
-    let polishing: std::cell::Cell<Duration> = Default::default();
+    // 9,805 -> 10,116, test20 4,801 -> 5,170); then the plan's last 4/5 planned again, as a
+    // problem of its own, within a fifth of the time limit (see [`replan_from`]).
+    let polishing: Tally<Duration> = Default::default();
     let polish = |plan: &Plan| {
         let began = thread_cpu();
         let polished = (budget.seed_effort > 0).then(|| polished(spec, &model, budget.seed_effort, plan)).flatten();
+        let plan = polished.as_ref().unwrap_or(plan);
+        let from = plan.moves.len() / 5;
+        let replanned = (budget.replan && from > 0)
+            .then(|| {
+                let rest_stop = Clock::new(budget.time_limit / 5);
+                replan_from(&model, &budget.plan, plan, from, &|phase| rest_stop.stop(phase))
+            })
+            .flatten();
         polishing.set(thread_cpu().saturating_sub(began));
-        polished
+        replanned.or(polished)
     };
-    // The relaxation stops at the time limit; wider beams (each up to about half of it) are
-    // not started past 2/3 of it, exact searches not past 5/4 of it (not counting the polish,
-    // which took them from test18), and one still running at 11/6 of it (55 s of 30) gives up,
-    // as if out of states. A guided beam after the relaxation is not started when the last
-    // one, scaled by width, would end past 3/2 of it (test2: the widest, 8,192, takes 16 s
-    // there, and finds less than the first plans).
-    let last_guide: std::cell::Cell<Option<(Duration, usize)>> = Default::default();
-    let stop = |phase: Phase| {
-        let spent = thread_cpu().saturating_sub(started);
-        match phase {
-            Phase::Relax => spent > budget.time_limit,
-            Phase::Guide(width) => {
-                let late = guide_ends_late(spent, last_guide.get(), width, budget.time_limit * 3 / 2);
-                last_guide.set(Some((spent, width)));
-                late
-            }
-            Phase::Widen => spent > budget.time_limit * 2 / 3,
-            Phase::Exact => spent.saturating_sub(polishing.get()) > budget.time_limit * 5 / 4,
-            Phase::Searching => spent > budget.time_limit * 11 / 6,
-        }
-    };
+    let clock = Clock { started, polishing: Some(&polishing), ..Clock::new(budget.time_limit) };
+    let stop = |phase: Phase| clock.stop(phase);
     let planned = best_plan(&model, &budget.plan, known, &stop, &polish);
     // The coarse bound is sometimes the tighter one: on a long game that can take every
     // resource, the subgradient may settle just above "everything at the final multiplier".
@@ -199,6 +195,43 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
         (Some(plan), false, None) => Solution::Bounded { best: plan.score, bound: i64::MAX },
     };
     Solved { solution, plan: planned.plan }
+}
+
+/// When a solve (or a re-plan within it) stops each phase, from its start and its time limit:
+/// the relaxation stops at the time limit; wider beams (each up to about half of it) are not
+/// started past 2/3 of it, exact searches not past 5/4 of it (not counting the polish, which
+/// took them from test18), and one still running at 11/6 of it (55 s of 30) gives up, as if
+/// out of states. A guided beam after the relaxation is not started when the last one, scaled
+/// by width, would end past 3/2 of it (test2: the widest, 8,192, takes 16 s there, and finds
+/// less than the first plans).
+struct Clock<'a> {
+    started: Duration,
+    limit: Duration,
+    /// Time spent polishing so far, when the solve polishes.
+    polishing: Option<&'a Tally<Duration>>,
+    last_guide: Tally<Option<(Duration, usize)>>,
+}
+
+impl Clock<'_> {
+    fn new(limit: Duration) -> Clock<'static> {
+        Clock { started: thread_cpu(), limit, polishing: None, last_guide: Tally::default() }
+    }
+
+    fn stop(&self, phase: Phase) -> bool {
+        let spent = thread_cpu().saturating_sub(self.started);
+        let limit = self.limit;
+        match phase {
+            Phase::Relax => spent > limit,
+            Phase::Guide(width) => {
+                let late = guide_ends_late(spent, self.last_guide.get(), width, limit * 3 / 2);
+                self.last_guide.set(Some((spent, width)));
+                late
+            }
+            Phase::Widen => spent > limit * 2 / 3,
+            Phase::Exact => spent.saturating_sub(self.polishing.map_or(Duration::ZERO, Tally::get)) > limit * 5 / 4,
+            Phase::Searching => spent > limit * 11 / 6,
+        }
+    }
 }
 
 /// The reference's route search, told the script and searching `effort` times longer, from

@@ -59,6 +59,52 @@ impl Problem {
             cleared,
         }
     }
+
+    /// The problem left after the bot played `moves` from this one (the opponent clearing
+    /// first at each tick, as in tests): `None` when a move breaks the rules, enters fire or
+    /// reaches the final, or the moves outlast the ticks.
+    pub fn after(&self, moves: &[Action]) -> Option<Problem> {
+        let played = u32::try_from(moves.len()).ok().filter(|&n| n < self.ticks)?;
+        let mut rest = self.clone();
+        for (t, &action) in (1..).zip(moves) {
+            if rest.play(t, action)?.1 {
+                return None;
+            }
+        }
+        rest.cleared = self.cleared.iter().filter(|&&(_, t)| t > played).map(|&(q, t)| (q, t - played)).collect();
+        rest.ticks -= played;
+        Some(rest)
+    }
+
+    /// Plays tick `t` (counted from this problem's first) from the state this problem holds: the
+    /// opponent's clearing, then `action`. Returns the points it scored and whether the bot now
+    /// stands on the final; `None` when the move breaks the rules or enters fire. (`start`,
+    /// `jump`, `multiplier` and the map follow; `ticks` and `cleared` do not.)
+    pub fn play(&mut self, t: u32, action: Action) -> Option<(i64, bool)> {
+        for &(q, _) in self.cleared.iter().filter(|&&(_, when)| when == t) {
+            if self.grid.get(q).is_some_and(Cell::is_collectable) {
+                self.grid.set(q, Cell::Floor);
+            }
+        }
+        let Action::Move(to) = action else {
+            return Some((0, self.start == self.final_pos));
+        };
+        bot_sdk::rules::check_move(&self.grid, self.start, to, self.jump).ok()?;
+        let mut points = 0;
+        match self.grid.get(to)? {
+            Cell::Resource(v) => points = i64::from(v).saturating_mul(self.multiplier),
+            Cell::Jump => self.jump = true,
+            Cell::Double => self.multiplier = self.multiplier.saturating_mul(2),
+            Cell::Triple => self.multiplier = self.multiplier.saturating_mul(3),
+            Cell::Fire => return None,
+            _ => {}
+        }
+        if self.grid.get(to).is_some_and(Cell::is_collectable) {
+            self.grid.set(to, Cell::Floor);
+        }
+        self.start = to;
+        Some((points, to == self.final_pos))
+    }
 }
 
 /// A plan: one move per tick until the final, and what it scores from the problem's start.

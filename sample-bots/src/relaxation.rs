@@ -805,36 +805,12 @@ fn rounded(x: f64) -> i64 {
 /// clearing first): the plan a relaxed walk really is.
 pub fn replay(model: &Model, moves: &[Action]) -> Option<Plan> {
     let p = model.problem();
-    let mut grid = p.grid.clone();
-    let mut at = p.start;
-    let (mut jump, mut mult, mut score) = (p.jump, p.multiplier, 0i64);
-    for (t, action) in moves.iter().enumerate() {
-        let tick = t as u32 + 1;
-        for &(q, when) in &p.cleared {
-            if when == tick && grid.in_bounds(q) && grid.get(q).is_some_and(bot_sdk::Cell::is_collectable) {
-                grid.set(q, bot_sdk::Cell::Floor);
-            }
-        }
-        let Action::Move(to) = *action else {
-            if at == p.final_pos {
-                return Some(Plan { score, moves: moves[..=t].to_vec() });
-            }
-            continue;
-        };
-        bot_sdk::rules::check_move(&grid, at, to, jump).ok()?;
-        at = to;
-        match grid.get(to) {
-            Some(bot_sdk::Cell::Resource(v)) => score = score.saturating_add(i64::from(v).saturating_mul(mult)),
-            Some(bot_sdk::Cell::Jump) => jump = true,
-            Some(bot_sdk::Cell::Double) => mult = mult.saturating_mul(2),
-            Some(bot_sdk::Cell::Triple) => mult = mult.saturating_mul(3),
-            Some(bot_sdk::Cell::Fire) => return None,
-            _ => {}
-        }
-        if grid.get(to).is_some_and(bot_sdk::Cell::is_collectable) {
-            grid.set(to, bot_sdk::Cell::Floor);
-        }
-        if to == p.final_pos {
+    let mut state = p.clone();
+    let mut score = 0i64;
+    for (tick, (t, &action)) in (1..).zip(moves.iter().enumerate()) {
+        let (points, done) = state.play(tick, action)?;
+        score = score.saturating_add(points);
+        if done {
             return (tick <= p.ticks).then(|| Plan { score, moves: moves[..=t].to_vec() });
         }
     }

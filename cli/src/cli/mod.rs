@@ -202,7 +202,8 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 10_000_000)]
     pub state_limit: usize,
     /// CPU seconds the relaxation may spend tightening the bound (wider beams may start until
-    /// 2/3 of it, exact searches until 5/4 of it, a guided beam when expected to end by 3/2).
+    /// 2/3 of it, exact searches until 5/4 of it, a guided beam when expected to end by 3/2;
+    /// the rest of the best plan is planned again within 1/5 of it).
     #[arg(long, default_value_t = 30)]
     pub cpu_seconds: u64,
 }

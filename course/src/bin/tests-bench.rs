@@ -51,7 +51,7 @@ struct Args {
     no_solver: bool,
     /// CPU seconds the solver may spend improving its bound, per map (wider beams may start
     /// until 2/3 of it, exact searches until 5/4 of it, a guided beam when expected to end by
-    /// 3/2).
+    /// 3/2; the rest of the best plan is planned again within 1/5 of it).
     #[arg(long, default_value_t = 30)]
     solver_seconds: u64,
 }
