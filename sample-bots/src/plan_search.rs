@@ -400,7 +400,7 @@ impl Model {
     }
 
     /// The fewest ticks from `cell` to the final, holding Jump or not (then directly or by way
-    /// of any `J`, taken or not): no bot there finishes with fewer left ([`Model::can_finish`]).
+    /// of any `J`, taken or not): no bot there finishes with fewer left (`Model::can_finish`).
     pub fn finish_ticks(&self, cell: usize, jump: bool) -> Option<u32> {
         let direct = self.to_final[usize::from(jump)][cell];
         let direct = (direct != FAR).then_some(u32::from(direct));
@@ -426,7 +426,7 @@ impl Model {
     }
 
     /// Ticks a bot at `from` needs to take item `i` and then reach the final (ignoring the
-    /// opponent; `None`: it cannot). [`Model::canonical`] marks the item once fewer are left.
+    /// opponent; `None`: it cannot). `Model::canonical` marks the item once fewer are left.
     pub fn need(&self, i: usize, from: usize) -> Option<u32> {
         let c = self.items[i].0 as usize;
         let j = usize::from(self.may_jump);
@@ -437,7 +437,7 @@ impl Model {
     }
 
     /// Whether item `i` can no longer be taken after tick `t` (the opponent clears it first):
-    /// [`Model::canonical`] marks it from then on.
+    /// `Model::canonical` marks it from then on.
     pub fn dead_after(&self, i: usize, t: u32) -> bool {
         has(&self.dead[(t as usize).min(self.problem.ticks as usize) * self.words..][..self.words], i)
     }

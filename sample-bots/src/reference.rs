@@ -1043,7 +1043,7 @@ impl Reference {
     }
 
     /// A [`Reference::clean`] whose first routes stop at a power-up no clean way leads to,
-    /// as before they took the resource that opens it ([`Search::bridge`]): another seed for
+    /// as before they took the resource that opens it (`Search::bridge`): another seed for
     /// the solver, which plays otherwise and is the optimum on some maps (course_map(14) and
     /// (30) are proved from it, not from the bridged game).
     pub fn unbridged(mut self) -> Reference {
