@@ -8,9 +8,9 @@
 //! 3. Otherwise the Lagrangian relaxation ([`crate::relaxation`]) is tightened by subgradient
 //!    steps; each step gives a certified bound and, replayed, a plan. Beam searches guided by
 //!    its cost-to-go then find better plans, the caller may improve the best (the solver
-//!    searches routes from it and plans its rest again, [`replan_from`]), wider beams run while the best is still far from the bound,
-//!    and exact searches pruned by it, for plans above the best or a given gap above it, prove
-//!    the optimum or certify that gap.
+//!    searches routes from it and plans its rest again, [`replan_from`]), wider beams run while
+//!    the best is still far from the bound, and exact searches pruned by it, for plans above the
+//!    best or a given gap above it, prove the optimum or certify that gap.
 //!
 //! Effort is counted (states, steps, relaxation work), so the answer does not depend on the
 //! machine; the caller's `stop` can only end the subgradient steps early, skip the searches
