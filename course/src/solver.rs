@@ -163,7 +163,7 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
     // of the bot's does, and the route search's moves then find what they miss: course_map(40)
     // 9,805 -> 10,116, test20 4,801 -> 5,170); then the plan's last 4/5 planned again, as a
     // problem of its own, within a fifth of the time limit (see [`replan_from`]).
-    let polishing: Tally<Duration> = Default::default();
+    let clock = Clock { started, ..Clock::new(budget.time_limit) };
     let polish = |plan: &Plan| {
         let began = thread_cpu();
         let polished = (budget.seed_effort > 0).then(|| polished(spec, &model, budget.seed_effort, plan)).flatten();
@@ -175,10 +175,9 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
                 replan_from(&model, &budget.plan, plan, from, &|phase| rest_stop.stop(phase))
             })
             .flatten();
-        polishing.set(thread_cpu().saturating_sub(began));
+        clock.polishing.set(thread_cpu().saturating_sub(began));
         replanned.or(polished)
     };
-    let clock = Clock { started, polishing: Some(&polishing), ..Clock::new(budget.time_limit) };
     let stop = |phase: Phase| clock.stop(phase);
     let planned = best_plan(&model, &budget.plan, known, &stop, &polish);
     // The coarse bound is sometimes the tighter one: on a long game that can take every
@@ -204,17 +203,17 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
 /// out of states. A guided beam after the relaxation is not started when the last one, scaled
 /// by width, would end past 3/2 of it (test2: the widest, 8,192, takes 16 s there, and finds
 /// less than the first plans).
-struct Clock<'a> {
+struct Clock {
     started: Duration,
     limit: Duration,
-    /// Time spent polishing so far, when the solve polishes.
-    polishing: Option<&'a Tally<Duration>>,
+    /// Time spent polishing so far (zero for a re-plan, which does not polish).
+    polishing: Tally<Duration>,
     last_guide: Tally<Option<(Duration, usize)>>,
 }
 
-impl Clock<'_> {
-    fn new(limit: Duration) -> Clock<'static> {
-        Clock { started: thread_cpu(), limit, polishing: None, last_guide: Tally::default() }
+impl Clock {
+    fn new(limit: Duration) -> Clock {
+        Clock { started: thread_cpu(), limit, polishing: Tally::default(), last_guide: Tally::default() }
     }
 
     fn stop(&self, phase: Phase) -> bool {
@@ -228,7 +227,7 @@ impl Clock<'_> {
                 late
             }
             Phase::Widen => spent > limit * 2 / 3,
-            Phase::Exact => spent.saturating_sub(self.polishing.map_or(Duration::ZERO, Tally::get)) > limit * 5 / 4,
+            Phase::Exact => spent.saturating_sub(self.polishing.get()) > limit * 5 / 4,
             Phase::Searching => spent > limit * 11 / 6,
         }
     }
