@@ -8,7 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod checker;
-pub mod cputime;
+pub use sample_bots::cputime;
 pub mod offline;
 pub mod solver;
 pub mod testgen;

@@ -823,6 +823,48 @@ mod tests {
         assert!(told > guessing, "told {told}, guessing {guessing}");
     }
 
+    thread_local! {
+        static NOW: std::cell::Cell<Duration> = const { std::cell::Cell::new(Duration::ZERO) };
+    }
+
+    /// A clock that moves 50 ms each time it is read: a very slow machine.
+    fn racing() -> Duration {
+        NOW.with(|now| {
+            now.set(now.get() + Duration::from_millis(50));
+            now.get()
+        })
+    }
+
+    /// A clock that stands still: a machine fast enough that no cap is ever reached.
+    fn still() -> Duration {
+        Duration::ZERO
+    }
+
+    /// The reference bot's CPU caps ([`sample_bots::reference::Caps`]) cut nothing short where
+    /// time is plentiful (every game of the 20 tests the same as without them), and on a machine
+    /// so slow that every answer reaches its cap at once, every answer stops searching, and the
+    /// bot still finishes every test, though it plays other games (the control: the caps bite).
+    #[test]
+    fn the_reference_caps_cut_nothing_short_in_time_and_still_finish_when_every_answer_is_late() {
+        use sample_bots::reference::Caps;
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests");
+        let mut changed = Vec::new();
+        for k in 1..=20 {
+            let spec = arena::games::resource_rush::load_map_file(&dir.join(format!("test{k}.txt"))).unwrap();
+            let play = |bot| crate::offline::play_test(&spec, bot);
+            let free = play(Reference::default());
+            let in_time = play(Reference::default().capped_by(Caps { clock: still, ..Caps::COURSE }));
+            assert_eq!(in_time.actions, free.actions, "test{k}: the same game when no cap is reached");
+            let late = play(Reference::default().capped_by(Caps { clock: racing, ..Caps::COURSE }));
+            let player = &late.outcome.players[0];
+            assert!(player.finished && player.forfeit.is_none(), "test{k}: the late bot still finishes");
+            if late.actions != free.actions {
+                changed.push(k);
+            }
+        }
+        assert!(changed.len() >= 5, "the caps stop the searches of the larger tests: {changed:?}");
+    }
+
     #[test]
     fn the_reference_bot_reaches_the_proved_optimum_where_the_opponent_waits() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests");

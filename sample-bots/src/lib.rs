@@ -8,6 +8,7 @@
 
 #![warn(missing_docs)]
 
+pub mod cputime;
 pub mod greedy;
 pub mod plan_search;
 pub mod planner;

@@ -51,8 +51,11 @@
 //! the final: a feasible route stays feasible as the game goes on, so the bot always finishes
 //! in time.
 
+use std::time::Duration;
+
 use bot_sdk::{Action, Bot, Cell, GameState, Grid, Mode, Pos};
 
+use crate::cputime::thread_cpu;
 use crate::plan_search::{bfs, bfs_through, move_lists, Model, Problem, FAR};
 use crate::planner::{best_plan, Budget};
 
@@ -80,6 +83,33 @@ const HOPELESS_GAP: f64 = 1.0;
 /// Maps whose distance tables for the exact search would be larger than this (items x cells x
 /// ticks) are not tried at all.
 const EXACT_TABLES: usize = 4_000_000;
+
+/// CPU time caps for single-player tests, to keep within the course's limits on any machine
+/// (see [`Reference::capped`]): an answer stops searching once it has thought for `answer`, or
+/// once the game's thinking reaches `game`; it then plays the best route found so far. The
+/// budgets above are counted in work, not time, so that a game plays the same everywhere: on
+/// the machine they were set on, the 20 tests' slowest answer takes 160 ms and their slowest
+/// game 708 ms, below these caps, which cut nothing short there; on the same kind of machine
+/// on a slower day (245 ms and 1,131 ms) they keep every answer under 200 ms and every game
+/// under a second. (Duels give 1 s per answer and 5 s per game, far above the duel budgets:
+/// no caps there.)
+#[derive(Debug, Clone, Copy)]
+pub struct Caps {
+    /// Thinking per answer.
+    pub answer: Duration,
+    /// Thinking per game.
+    pub game: Duration,
+    /// The clock they count (the thread's CPU time; tests give their own).
+    pub clock: fn() -> Duration,
+}
+
+impl Caps {
+    /// The caps of the course's targets for single-player tests (200 ms per answer and 1 s per
+    /// game, measured by `tests-bench`), less a margin for what follows a search (the route's
+    /// next step, the walk comparing two routes).
+    pub const COURSE: Caps =
+        Caps { answer: Duration::from_millis(175), game: Duration::from_millis(900), clock: thread_cpu };
+}
 
 /// A plan being followed (proved optimal, or within 1 % of a certified bound): the moves left,
 /// and the cells whose items it counts on.
@@ -144,6 +174,11 @@ pub struct Reference {
     hint: Option<Vec<Pos>>,
     /// See [`Reference::seeded`].
     seeded: Option<Vec<Action>>,
+    /// See [`Reference::capped`]; the game's thinking so far, and the time (by the caps'
+    /// clock) at which this answer stops searching.
+    caps: Option<Caps>,
+    thinking: Duration,
+    deadline: Option<Duration>,
 }
 
 /// Checks the nearest-item model of the opponent against its actual moves.
@@ -406,6 +441,9 @@ struct Search<'a> {
     /// Whether a first route walking clean may take a resource that opens its way to a power-up
     /// (see [`Search::bridge`]).
     bridging: bool,
+    /// The time at which the search stops, by its clock (see [`Caps`]), and whether it has.
+    deadline: Option<(Duration, fn() -> Duration)>,
+    cut: bool,
 }
 
 /// The node of a [`Leg`] at the start (any other is an item's).
@@ -762,7 +800,7 @@ impl Search<'_> {
         let mut best = self.value(route)?;
         let mut on_route: Vec<bool> = vec![false; self.planner.items.len()];
         loop {
-            if self.budget == 0 {
+            if self.budget == 0 || self.out_of_time() {
                 return Some(best);
             }
             let mut improved: Option<(Value, Vec<usize>)> = None;
@@ -976,6 +1014,15 @@ impl Search<'_> {
         at
     }
 
+    /// Whether the search is past its deadline; if so, it has no budget left either.
+    fn out_of_time(&mut self) -> bool {
+        if self.deadline.is_some_and(|(at, clock)| clock() > at) {
+            self.budget = 0;
+            self.cut = true;
+        }
+        self.cut
+    }
+
     /// Local search, then perturb (drop a random stretch) and search again while the budget
     /// lasts, keeping the best route found.
     /// Returns whether the first local search reached a local optimum within the budget.
@@ -984,7 +1031,7 @@ impl Search<'_> {
         let settled = self.budget > 0;
         // Perturb until the budget runs out or many tries in a row bring nothing.
         let mut fruitless = 0;
-        while self.budget > 0 && !route.is_empty() && fruitless < 300 {
+        while self.budget > 0 && !route.is_empty() && fruitless < 300 && !self.out_of_time() {
             fruitless += 1;
             let mut trial = route.clone();
             let len = 1 + (next(seed) as usize % trial.len().min(6));
@@ -1055,6 +1102,19 @@ impl Reference {
     /// would be that much slower).
     pub fn thorough(mut self, times: usize) -> Reference {
         self.effort = times;
+        self
+    }
+
+    /// Keeps within the course's limits on a slow machine ([`Caps::COURSE`]): what the
+    /// `reference` binary plays. Without caps (the default) a game plays the same on any
+    /// machine, as the tests' generator and the solver need.
+    pub fn capped(self) -> Reference {
+        self.capped_by(Caps::COURSE)
+    }
+
+    /// [`Reference::capped`] with other caps.
+    pub fn capped_by(mut self, caps: Caps) -> Reference {
+        self.caps = Some(caps);
         self
     }
 
@@ -1163,6 +1223,8 @@ impl Reference {
             start,
             takes,
             candidates,
+            deadline: self.deadline.zip(self.caps.map(|c| c.clock)),
+            cut: false,
             budget: if first {
                 // (A failed exact attempt has taken much of this answer's time already.)
                 if self.attempted_at == Some(s.tick) {
@@ -1354,7 +1416,9 @@ impl Reference {
             hopeless_gap: HOPELESS_GAP,
         };
         self.attempted_at = Some(s.tick);
-        let planned = best_plan(&model, &budget, None, &|_| false, &|_| None);
+        let (deadline, caps) = (self.deadline, self.caps);
+        let late = move |_| deadline.zip(caps).is_some_and(|(at, caps)| (caps.clock)() > at);
+        let planned = best_plan(&model, &budget, None, &late, &|_| None);
         if !planned.proved {
             self.gave_up_at = Some(left);
         }
@@ -1381,6 +1445,18 @@ impl Bot for Reference {
     }
 
     fn act(&mut self, s: &GameState) -> Action {
+        let Some(caps) = self.caps.filter(|_| s.mode() == Mode::Test) else { return self.answer(s) };
+        let began = (caps.clock)();
+        self.deadline = Some(began + caps.answer.min(caps.game.saturating_sub(self.thinking)));
+        let action = self.answer(s);
+        self.thinking += (caps.clock)().saturating_sub(began);
+        action
+    }
+}
+
+impl Reference {
+    /// This tick's answer (see [`Reference::act`], which counts its time against the caps).
+    fn answer(&mut self, s: &GameState) -> Action {
         self.observe(s);
         // Plans assume the opponent takes nothing more: right for a scripted test opponent,
         // not for a duel's, where the route search's handling of the opponent plays.
@@ -1705,6 +1781,8 @@ mod tests {
             takes,
             candidates: (0..p.items.len()).collect(),
             budget: usize::MAX,
+            deadline: None,
+            cut: false,
         }
     }
 

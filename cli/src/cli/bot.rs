@@ -26,7 +26,7 @@ pub struct BotArgs {
 pub fn run(args: BotArgs) -> anyhow::Result<ExitCode> {
     match args.name {
         SampleBot::Greedy => bot_sdk::run(sample_bots::greedy::Greedy)?,
-        SampleBot::Reference => bot_sdk::run(sample_bots::reference::Reference::default())?,
+        SampleBot::Reference => bot_sdk::run(sample_bots::reference::Reference::default().capped())?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -116,7 +116,7 @@ fn main() -> anyhow::Result<()> {
             }
             run += 1;
             let spec = load_map_file(&case.path)?;
-            let r = play_test(&spec, Reference::default());
+            let r = play_test(&spec, Reference::default().capped());
             let g = play_test(&spec, Greedy);
             let (rs, gs) = (&r.outcome.players[0], &g.outcome.players[0]);
             let solved = timed_solve(&spec, budget, &r);
@@ -183,7 +183,7 @@ fn main() -> anyhow::Result<()> {
                 let path = dir.join(format!("course_map_{seed}.txt"));
                 std::fs::write(&path, &text).with_context(|| format!("writing {}", path.display()))?;
             }
-            let r = play_test(&spec, Reference::default());
+            let r = play_test(&spec, Reference::default().capped());
             let score = r.outcome.players[0].score;
             total += score;
             slowest_game = slowest_game.max(r.thinking_cpu);

@@ -1,5 +1,6 @@
 //! CPU time (user + system) of the calling thread: what benchmarks report beside wall time,
-//! and what the solver's time limit counts, so that a loaded machine does not change results.
+//! what the solver's time limit counts, so that a loaded machine does not change results, and
+//! what the reference bot's caps ([`crate::reference::Caps`]) count.
 
 use std::time::Duration;
 
