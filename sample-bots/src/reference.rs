@@ -1014,12 +1014,10 @@ impl Search<'_> {
         at
     }
 
-    /// Whether the search is past its deadline; if so, it has no budget left either.
+    /// Whether the search is past its deadline (then it stops, and the budget it did not
+    /// spend is not charged to the game's pool).
     fn out_of_time(&mut self) -> bool {
-        if self.deadline.is_some_and(|(at, clock)| clock() > at) {
-            self.budget = 0;
-            self.cut = true;
-        }
+        self.cut = self.cut || self.deadline.is_some_and(|(at, clock)| clock() > at);
         self.cut
     }
 
@@ -1028,7 +1026,7 @@ impl Search<'_> {
     /// Returns whether the first local search reached a local optimum within the budget.
     fn improve(&mut self, route: &mut Vec<usize>, seed: &mut u64) -> bool {
         let Some(mut best) = self.local_search(route) else { return false };
-        let settled = self.budget > 0;
+        let settled = self.budget > 0 && !self.cut;
         // Perturb until the budget runs out or many tries in a row bring nothing.
         let mut fruitless = 0;
         while self.budget > 0 && !route.is_empty() && fruitless < 300 && !self.out_of_time() {
@@ -1312,7 +1310,8 @@ impl Reference {
             }
         }
         if let (false, Some(pool)) = (first, &mut self.pool) {
-            *pool -= given - search.budget;
+            // (Near the end a tick may be given more than the pool holds: see `budget` above.)
+            *pool = pool.saturating_sub(given.saturating_sub(search.budget));
         }
         self.planned_with = absolute;
         self.route = route;
