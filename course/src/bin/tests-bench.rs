@@ -54,6 +54,11 @@ struct Args {
     /// 3/2; the rest of the best plan is planned again within 1/5 of it).
     #[arg(long, default_value_t = 30)]
     solver_seconds: u64,
+    /// Play the reference without its CPU caps (as the tests' generator does): the same games
+    /// on any machine, for comparing strategies; with them (the default, as the `reference`
+    /// binary plays), a slow machine cuts searches short.
+    #[arg(long)]
+    uncapped: bool,
 }
 
 fn ms(d: Duration) -> String {
@@ -102,6 +107,7 @@ fn main() -> anyhow::Result<()> {
         .init();
     let budget = Budget { time_limit: Duration::from_secs(args.solver_seconds), ..Budget::default() };
     let budget = (!args.no_solver).then_some(&budget);
+    let reference = || if args.uncapped { Reference::default() } else { Reference::default().capped() };
     let (mut worst_gap, mut slowest_solve) = (0.0f64, Duration::ZERO);
     if !args.no_tests {
         let cases = discover(&args.dir).with_context(|| format!("reading {}", args.dir.display()))?;
@@ -116,7 +122,7 @@ fn main() -> anyhow::Result<()> {
             }
             run += 1;
             let spec = load_map_file(&case.path)?;
-            let r = play_test(&spec, Reference::default().capped());
+            let r = play_test(&spec, reference());
             let g = play_test(&spec, Greedy);
             let (rs, gs) = (&r.outcome.players[0], &g.outcome.players[0]);
             let solved = timed_solve(&spec, budget, &r);
@@ -183,7 +189,7 @@ fn main() -> anyhow::Result<()> {
                 let path = dir.join(format!("course_map_{seed}.txt"));
                 std::fs::write(&path, &text).with_context(|| format!("writing {}", path.display()))?;
             }
-            let r = play_test(&spec, Reference::default().capped());
+            let r = play_test(&spec, reference());
             let score = r.outcome.players[0].score;
             total += score;
             slowest_game = slowest_game.max(r.thinking_cpu);
