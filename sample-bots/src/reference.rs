@@ -111,6 +111,19 @@ impl Caps {
         Caps { answer: Duration::from_millis(175), game: Duration::from_millis(900), clock: thread_cpu };
 }
 
+/// When this answer stops searching, by the caps' clock (set per answer from [`Caps`]).
+#[derive(Debug, Clone, Copy)]
+struct Deadline {
+    at: Duration,
+    clock: fn() -> Duration,
+}
+
+impl Deadline {
+    fn passed(&self) -> bool {
+        (self.clock)() > self.at
+    }
+}
+
 /// A plan being followed (proved optimal, or within 1 % of a certified bound): the moves left,
 /// and the cells whose items it counts on.
 #[derive(Debug, Clone)]
@@ -174,11 +187,11 @@ pub struct Reference {
     hint: Option<Vec<Pos>>,
     /// See [`Reference::seeded`].
     seeded: Option<Vec<Action>>,
-    /// See [`Reference::capped`]; the game's thinking so far, and the time (by the caps'
-    /// clock) at which this answer stops searching.
+    /// See [`Reference::capped`]; the game's thinking so far, and when this answer stops
+    /// searching.
     caps: Option<Caps>,
     thinking: Duration,
-    deadline: Option<Duration>,
+    deadline: Option<Deadline>,
 }
 
 /// Checks the nearest-item model of the opponent against its actual moves.
@@ -441,8 +454,8 @@ struct Search<'a> {
     /// Whether a first route walking clean may take a resource that opens its way to a power-up
     /// (see [`Search::bridge`]).
     bridging: bool,
-    /// The time at which the search stops, by its clock (see [`Caps`]), and whether it has.
-    deadline: Option<(Duration, fn() -> Duration)>,
+    /// When the search stops (see [`Caps`]), and whether it has.
+    deadline: Option<Deadline>,
     cut: bool,
 }
 
@@ -1017,7 +1030,7 @@ impl Search<'_> {
     /// Whether the search is past its deadline (then it stops, and the budget it did not
     /// spend is not charged to the game's pool).
     fn out_of_time(&mut self) -> bool {
-        self.cut = self.cut || self.deadline.is_some_and(|(at, clock)| clock() > at);
+        self.cut = self.cut || self.deadline.is_some_and(|d| d.passed());
         self.cut
     }
 
@@ -1221,7 +1234,7 @@ impl Reference {
             start,
             takes,
             candidates,
-            deadline: self.deadline.zip(self.caps.map(|c| c.clock)),
+            deadline: self.deadline,
             cut: false,
             budget: if first {
                 // (A failed exact attempt has taken much of this answer's time already.)
@@ -1415,8 +1428,8 @@ impl Reference {
             hopeless_gap: HOPELESS_GAP,
         };
         self.attempted_at = Some(s.tick);
-        let (deadline, caps) = (self.deadline, self.caps);
-        let late = move |_| deadline.zip(caps).is_some_and(|(at, caps)| (caps.clock)() > at);
+        let deadline = self.deadline;
+        let late = move |_| deadline.is_some_and(|d| d.passed());
         let planned = best_plan(&model, &budget, None, &late, &|_| None);
         if !planned.proved {
             self.gave_up_at = Some(left);
@@ -1446,7 +1459,8 @@ impl Bot for Reference {
     fn act(&mut self, s: &GameState) -> Action {
         let Some(caps) = self.caps.filter(|_| s.mode() == Mode::Test) else { return self.answer(s) };
         let began = (caps.clock)();
-        self.deadline = Some(began + caps.answer.min(caps.game.saturating_sub(self.thinking)));
+        let at = began + caps.answer.min(caps.game.saturating_sub(self.thinking));
+        self.deadline = Some(Deadline { at, clock: caps.clock });
         let action = self.answer(s);
         self.thinking += (caps.clock)().saturating_sub(began);
         action
