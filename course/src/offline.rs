@@ -32,6 +32,11 @@ pub struct OfflineRun {
 /// Plays `spec` (a test file with its scripted opponent) with `bot`, exactly as the checker
 /// does with a process: header, then one TICK at a time.
 pub fn play_test<B: Bot>(spec: &MapSpec, mut bot: B) -> OfflineRun {
+    play_test_with(spec, &mut bot)
+}
+
+/// [`play_test`], leaving the bot to the caller (to read what it counted).
+pub fn play_test_with<B: Bot>(spec: &MapSpec, bot: &mut B) -> OfflineRun {
     let mut state = ResourceRush::against_script(spec.clone(), false);
     let mut thinking = Duration::ZERO;
     let mut slowest = Duration::ZERO;

@@ -843,7 +843,8 @@ mod tests {
     /// The reference bot's CPU caps ([`sample_bots::reference::Caps`]) cut nothing short where
     /// time is plentiful (every game of the 20 tests the same as without them), and on a machine
     /// so slow that every answer reaches its cap at once, every answer stops searching, and the
-    /// bot still finishes every test, though it plays other games (the control: the caps bite).
+    /// bot still finishes every test, though it plays other games (the control: the caps bite);
+    /// the bot counts the answers at their cap (none in time, some wherever a game changed).
     #[test]
     fn the_reference_caps_cut_nothing_short_in_time_and_still_finish_when_every_answer_is_late() {
         use sample_bots::reference::Caps;
@@ -851,14 +852,17 @@ mod tests {
         let mut changed = Vec::new();
         for k in 1..=20 {
             let spec = arena::games::resource_rush::load_map_file(&dir.join(format!("test{k}.txt"))).unwrap();
-            let play = |bot| crate::offline::play_test(&spec, bot);
-            let free = play(Reference::default());
-            let in_time = play(Reference::default().capped_by(Caps { clock: still, ..Caps::COURSE }));
+            // The game, and how many answers reached their cap.
+            let play = |mut bot: Reference| (crate::offline::play_test_with(&spec, &mut bot), bot.answers_at_cap());
+            let (free, _) = play(Reference::default());
+            let (in_time, none) = play(Reference::default().capped_by(Caps { clock: still, ..Caps::COURSE }));
             assert_eq!(in_time.actions, free.actions, "test{k}: the same game when no cap is reached");
-            let late = play(Reference::default().capped_by(Caps { clock: racing, ..Caps::COURSE }));
+            assert_eq!(none, 0, "test{k}: no answer reached its cap");
+            let (late, at_cap) = play(Reference::default().capped_by(Caps { clock: racing, ..Caps::COURSE }));
             let player = &late.outcome.players[0];
             assert!(player.finished && player.forfeit.is_none(), "test{k}: the late bot still finishes");
             if late.actions != free.actions {
+                assert!(at_cap > 0, "test{k}: a game the caps changed counts the answers they cut");
                 changed.push(k);
             }
         }

@@ -192,6 +192,8 @@ pub struct Reference {
     caps: Option<Caps>,
     thinking: Duration,
     deadline: Option<Deadline>,
+    /// Answers that ended past their cap (see [`Reference::answers_at_cap`]).
+    at_cap: u32,
 }
 
 /// Checks the nearest-item model of the opponent against its actual moves.
@@ -1129,6 +1131,12 @@ impl Reference {
         self
     }
 
+    /// How many answers so far ended past their cap ([`Reference::capped`]): a search still
+    /// running there stopped, so the game may depend on the machine's speed (0 without caps).
+    pub fn answers_at_cap(&self) -> u32 {
+        self.at_cap
+    }
+
     /// For the solver: the game's first route search starts from the items `moves` (a plan
     /// from the start) steps on, where it is worth more than its own first route.
     pub fn seeded(mut self, moves: &[Action]) -> Reference {
@@ -1462,7 +1470,9 @@ impl Bot for Reference {
         let at = began + caps.answer.min(caps.game.saturating_sub(self.thinking));
         self.deadline = Some(Deadline { at, clock: caps.clock });
         let action = self.answer(s);
-        self.thinking += (caps.clock)().saturating_sub(began);
+        let ended = (caps.clock)();
+        self.thinking += ended.saturating_sub(began);
+        self.at_cap += u32::from(ended > at);
         action
     }
 }

@@ -18,7 +18,7 @@ use bot_sdk::MapSpec;
 use clap::Parser;
 use course::checker::discover;
 use course::cputime::thread_cpu;
-use course::offline::{play_test, OfflineRun};
+use course::offline::{play_test, play_test_with, OfflineRun};
 use course::solver::{solve, Budget, Solution, Solved};
 use course::testgen::course_map;
 use sample_bots::greedy::Greedy;
@@ -99,6 +99,49 @@ fn judge(solution: Option<&Solution>, score: i64) -> (String, String, String) {
     }
 }
 
+/// The reference's answers that reached its CPU caps, and where: games that would play
+/// otherwise on a faster machine (or with `--uncapped`).
+struct AtCap {
+    capped: bool,
+    answers: u32,
+    games: Vec<String>,
+}
+
+impl AtCap {
+    fn new(capped: bool) -> AtCap {
+        AtCap { capped, answers: 0, games: Vec::new() }
+    }
+
+    fn add(&mut self, game: String, answers: u32) {
+        if answers > 0 {
+            self.answers += answers;
+            self.games.push(game);
+        }
+    }
+}
+
+/// Games named in [`AtCap`]'s line.
+const SHOWN: usize = 6;
+
+impl std::fmt::Display for AtCap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        match self.games.len() {
+            _ if !self.capped => write!(f, "played without CPU caps"),
+            0 => write!(f, "no answer reached the CPU caps"),
+            n => {
+                // (A long list names the first few.)
+                let mut named = self.games.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+                if n > SHOWN {
+                    named.push_str(&format!(" and {} more", n - SHOWN));
+                }
+                let (answers, s) = (self.answers, plural(self.answers as usize));
+                write!(f, "{answers} answer{s} reached the CPU caps, in {n} game{} ({named})", plural(n))
+            }
+        }
+    }
+}
+
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     tracing_subscriber::fmt()
@@ -107,7 +150,12 @@ fn main() -> anyhow::Result<()> {
         .init();
     let budget = Budget { time_limit: Duration::from_secs(args.solver_seconds), ..Budget::default() };
     let budget = (!args.no_solver).then_some(&budget);
-    let reference = || if args.uncapped { Reference::default() } else { Reference::default().capped() };
+    // The reference's game, and how many of its answers reached the CPU caps.
+    let reference = |spec: &MapSpec| {
+        let mut bot = if args.uncapped { Reference::default() } else { Reference::default().capped() };
+        let run = play_test_with(spec, &mut bot);
+        (run, bot.answers_at_cap())
+    };
     let (mut worst_gap, mut slowest_solve) = (0.0f64, Duration::ZERO);
     if !args.no_tests {
         let cases = discover(&args.dir).with_context(|| format!("reading {}", args.dir.display()))?;
@@ -116,13 +164,15 @@ fn main() -> anyhow::Result<()> {
         let (mut passed, mut run) = (0, 0);
         let (mut worst_ratio, mut slowest, mut slowest_answer) = (f64::INFINITY, Duration::ZERO, Duration::ZERO);
         let mut total = 0;
+        let mut at_cap = AtCap::new(!args.uncapped);
         for case in &cases {
             if args.only.is_some_and(|k| k != case.number) {
                 continue;
             }
             run += 1;
             let spec = load_map_file(&case.path)?;
-            let r = play_test(&spec, reference());
+            let (r, cut) = reference(&spec);
+            at_cap.add(format!("test{}", case.number), cut);
             let g = play_test(&spec, Greedy);
             let (rs, gs) = (&r.outcome.players[0], &g.outcome.players[0]);
             let solved = timed_solve(&spec, budget, &r);
@@ -161,7 +211,7 @@ fn main() -> anyhow::Result<()> {
             None => String::new(),
         };
         println!(
-            "reference: {passed}/{run} passed, {total} points in all{ratio}; slowest test's total thinking: {} ms CPU (target < 1000 ms); slowest answer: {} ms CPU (target <= 200 ms)",
+            "reference: {passed}/{run} passed, {total} points in all{ratio}; slowest test's total thinking: {} ms CPU (target < 1000 ms); slowest answer: {} ms CPU (target <= 200 ms); {at_cap}",
             ms(slowest),
             ms(slowest_answer),
         );
@@ -179,6 +229,7 @@ fn main() -> anyhow::Result<()> {
         println!("| --- | --- | --- | --- | --- | --- | --- |");
         let (mut within, mut proved, mut worst, mut slowest) = (0, 0, 0.0f64, Duration::ZERO);
         let (mut total, mut slowest_game, mut slowest_answer) = (0, Duration::ZERO, Duration::ZERO);
+        let mut at_cap = AtCap::new(!args.uncapped);
         if let Some(dir) = &args.write_maps {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         }
@@ -189,7 +240,8 @@ fn main() -> anyhow::Result<()> {
                 let path = dir.join(format!("course_map_{seed}.txt"));
                 std::fs::write(&path, &text).with_context(|| format!("writing {}", path.display()))?;
             }
-            let r = play_test(&spec, reference());
+            let (r, cut) = reference(&spec);
+            at_cap.add(format!("course_map({seed})"), cut);
             let score = r.outcome.players[0].score;
             total += score;
             slowest_game = slowest_game.max(r.thinking_cpu);
@@ -213,7 +265,7 @@ fn main() -> anyhow::Result<()> {
         }
         println!();
         println!(
-            "reference on the random maps: {total} points in all; slowest game {} ms CPU, slowest answer {} ms CPU",
+            "reference on the random maps: {total} points in all; slowest game {} ms CPU, slowest answer {} ms CPU; {at_cap}",
             ms(slowest_game),
             ms(slowest_answer)
         );
