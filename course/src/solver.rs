@@ -19,7 +19,7 @@ use sample_bots::relaxation::replay;
 
 use crate::cputime::thread_cpu;
 use crate::offline::play_test;
-use sample_bots::reference::Reference;
+use sample_bots::reference::{Caps, Reference};
 
 /// What the solver found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,13 +166,17 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
     let clock = Clock { started, ..Clock::new(budget.time_limit) };
     let polish = |plan: &Plan| {
         let began = thread_cpu();
-        let polished = (budget.seed_effort > 0).then(|| polished(spec, &model, budget.seed_effort, plan)).flatten();
+        let left = clock.left();
+        let polished = (budget.seed_effort > 0 && !left.is_zero())
+            .then(|| polished(spec, &model, budget.seed_effort, plan, left))
+            .flatten();
         let plan = polished.as_ref().unwrap_or(plan);
         let from = plan.moves.len() / 5;
-        let replanned = (budget.replan && from > 0)
+        let replanned = (budget.replan && from > 0 && !clock.stop(Phase::Searching))
             .then(|| {
                 let rest_stop = Clock::new(budget.time_limit / 5);
-                replan_from(&model, &budget.plan, plan, from, &|phase| rest_stop.stop(phase))
+                let stop = |phase| rest_stop.stop(phase) || clock.stop(Phase::Searching);
+                replan_from(&model, &budget.plan, plan, from, &stop)
             })
             .flatten();
         clock.polishing.set(thread_cpu().saturating_sub(began));
@@ -202,7 +206,8 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
 /// took them from test18), and one still running at 11/6 of it (55 s of 30) gives up, as if
 /// out of states. A guided beam after the relaxation is not started when the last one, scaled
 /// by width, would end past 3/2 of it (test2: the widest, 8,192, takes 16 s there, and finds
-/// less than the first plans).
+/// less than the first plans). The polish (a reference game, then a re-plan with a clock of its
+/// own) also ends at 11/6 of it: on a slow day test2's solve otherwise took 59 s.
 struct Clock {
     started: Duration,
     limit: Duration,
@@ -214,6 +219,16 @@ struct Clock {
 impl Clock {
     fn new(limit: Duration) -> Clock {
         Clock { started: thread_cpu(), limit, polishing: Tally::default(), last_guide: Tally::default() }
+    }
+
+    /// When everything stops (11/6 of the limit), from the start.
+    fn hard_stop(&self) -> Duration {
+        self.limit * 11 / 6
+    }
+
+    /// CPU time left before the hard stop.
+    fn left(&self) -> Duration {
+        self.hard_stop().saturating_sub(thread_cpu().saturating_sub(self.started))
     }
 
     fn stop(&self, phase: Phase) -> bool {
@@ -228,16 +243,18 @@ impl Clock {
             }
             Phase::Widen => spent > limit * 2 / 3,
             Phase::Exact => spent.saturating_sub(self.polishing.get()) > limit * 5 / 4,
-            Phase::Searching => spent > limit * 11 / 6,
+            Phase::Searching => spent > self.hard_stop(),
         }
     }
 }
 
 /// The reference's route search, told the script and searching `effort` times longer, from
-/// the items `plan` takes ([`Reference::seeded`]); its game, replayed.
-fn polished(spec: &MapSpec, model: &Model, effort: usize, plan: &Plan) -> Option<Plan> {
+/// the items `plan` takes ([`Reference::seeded`]); its game, replayed. Its searches stop once
+/// the game has thought for `left` (CPU time).
+fn polished(spec: &MapSpec, model: &Model, effort: usize, plan: &Plan, left: Duration) -> Option<Plan> {
+    let caps = Caps { answer: left, game: left, clock: thread_cpu };
     let bot = Reference::default().alone().knowing(&model.problem().cleared).thorough(effort).seeded(&plan.moves);
-    replay(model, &play_test(spec, bot).actions)
+    replay(model, &play_test(spec, bot.capped_by(caps)).actions)
 }
 
 /// Whether a guided beam of `width`, started after `spent` of CPU time, would end past
@@ -644,7 +661,9 @@ mod tests {
     fn the_route_search_from_the_best_plan_finds_better_plans() {
         let better = better_plans(29, |spec, polish| {
             let model = Model::new(Problem::of_test(spec));
-            let improve = |best: &Plan| polish.then(|| polished(spec, &model, 1, best)).flatten();
+            // (An hour: no cap in reach.)
+            let improve =
+                |best: &Plan| polish.then(|| polished(spec, &model, 1, best, Duration::from_secs(3600))).flatten();
             best_plan(&model, &narrow(0), None, &|_| false, &improve).plan
         });
         assert!(better >= 5, "the route search found better plans on {better} of 100 maps");
