@@ -71,9 +71,10 @@ pub struct Relaxation<'a> {
     choice: Vec<[u8; 2]>,
     /// `back[jump][cell][prev]`: the index of the move back onto the remembered cell.
     back: [Vec<[u8; PREV]>; 2],
-    /// `back_from[jump][cell][k]`: for the `k`-th move from `cell`, the index of the move back
-    /// from its destination, without and with Jump there (`back` read ahead for the solves).
-    back_from: [Vec<Vec<[u8; 2]>>; 2],
+    /// Per Jump and cell: its moves' destinations, padded to 4 without Jump and 8 with it (the
+    /// most there are) with `cells`, a destination never arrived in, so that a solve's loops over
+    /// them have no branch to mispredict.
+    padded: [Vec<[u32; 8]>; 2],
     /// When set, solves remember more than the cell just left (see [`Memory`]).
     memory: Option<Memory>,
     /// Per tick, a bit per state (see [`Relaxation::state`]): whether it is solved (see
@@ -99,6 +100,45 @@ struct Memory {
     own: Vec<u8>,
     /// The move chosen per tick, state and memory (`u8::MAX`: none).
     choice: Vec<u8>,
+}
+
+/// Arriving at a cell in a solve, for the block of states being solved (see
+/// [`Relaxation::solve`]).
+#[derive(Debug, Clone, Copy)]
+struct Arrive {
+    /// The value of arriving there when the remembered cell is not (0), and is (1), the best
+    /// move of the state arrived in.
+    v: [f64; 2],
+    /// Where that best move goes (`u32::MAX`: nowhere).
+    to: u32,
+}
+
+/// The values of a state's `N` (4 or 8) padded moves (the rest nothing), and the best of them,
+/// first (see [`Relaxation::solve`]).
+#[inline(always)]
+fn best_move<const N: usize>(arrive: &[Arrive], to: &[u32; 8], from: u32, remembering: bool) -> ([f64; 8], f64, u8) {
+    let mut with = [NEG; 8];
+    for k in 0..N {
+        let a = &arrive[to[k] as usize];
+        // (Remembered: the best move from there goes back where the bot comes from.)
+        let remembered = remembering & (a.to == from);
+        with[k] = a.v[usize::from(remembered)];
+    }
+    let (v1, a1) = first_best::<N>(&with);
+    (with, v1, a1)
+}
+
+/// The largest of the first `N` (4 or 8) values and its first index, by pairs (a tree, not a
+/// chain of dependent comparisons: the solve's inner loop).
+#[inline(always)]
+fn first_best<const N: usize>(w: &[f64; 8]) -> (f64, u8) {
+    // (`a` holds the lower indexes: on a tie it stays.)
+    let pick = |a: (f64, u8), b: (f64, u8)| if b.0 > a.0 { b } else { a };
+    let low = pick(pick((w[0], 0), (w[1], 1)), pick((w[2], 2), (w[3], 3)));
+    if N == 4 {
+        return low;
+    }
+    pick(low, pick(pick((w[4], 4), (w[5], 5)), pick((w[6], 6), (w[7], 7))))
 }
 
 /// What moving onto a cell does in a solve (see [`Relaxation::effects`]).
@@ -198,13 +238,15 @@ impl<'a> Relaxation<'a> {
                 })
                 .collect()
         });
-        let back_from = [0, 1].map(|j: usize| {
+        let padded = [0, 1].map(|j: usize| {
             moves[j]
                 .iter()
                 .map(|list| {
-                    list.iter()
-                        .map(|&(d, dir)| [0, 1].map(|j2: usize| back[j2][d as usize][usize::from(dir)]))
-                        .collect()
+                    let mut to = [cells as u32; 8];
+                    for (k, &(d, _)) in list.iter().enumerate() {
+                        to[k] = d;
+                    }
+                    to
                 })
                 .collect()
         });
@@ -228,7 +270,7 @@ impl<'a> Relaxation<'a> {
             values: Vec::new(),
             choice: Vec::new(),
             back,
-            back_from,
+            padded,
             memory: None,
             live: Vec::new(),
             deadline: Vec::new(),
@@ -575,6 +617,10 @@ impl<'a> Relaxation<'a> {
         choices.resize(steps * size, [u8::MAX; 2]);
         let mut v2_next = vec![NEG; size];
         let mut v2_cur = vec![NEG; size];
+        // Per state of the tick after and of this one: where its best move goes (`u32::MAX`:
+        // none), so that a move back there is recognised by its cell.
+        let mut to_next = vec![u32::MAX; size];
+        let mut to_cur = vec![u32::MAX; size];
         // The priced gain of each resource per mask is the same for the whole solve.
         let (deadline, effect) = (&self.deadline, &self.effect);
         let gains: Vec<f64> = (0..masks)
@@ -584,66 +630,82 @@ impl<'a> Relaxation<'a> {
                 _ => 0.0,
             })
             .collect();
+        // Per block of states (mask, Jump) and destination cell: the state arrived in when the
+        // cell's item is still there (in the tick's states), its priced gain, and the tick before
+        // which that holds.
+        let arrival: Vec<(u32, f64, u32)> = (0..2 * masks)
+            .flat_map(|block| (0..cells).map(move |d| (block, d)))
+            .map(|(block, d)| {
+                let (mut m2, mut j2, mut gain) = (block / 2, block % 2 == 1, 0.0);
+                match effect[d] {
+                    Effect::Resource(..) => gain = gains[block / 2 * cells + d],
+                    Effect::Jump => j2 = true,
+                    Effect::Multiplier(bit) => m2 |= bit,
+                    Effect::Nothing => {}
+                }
+                (((m2 * 2 + usize::from(j2)) * cells + d) as u32, gain, deadline[d])
+            })
+            .collect();
+        // Per destination cell, for the block of states being solved and the tick: what arriving
+        // there is worth (filled once per block and tick, read by every move onto it), and one
+        // more entry, never arrived in, where the padded moves lead ([`Relaxation::padded`]).
+        let mut arrive = vec![Arrive { v: [NEG; 2], to: u32::MAX }; cells + 1];
         for t in (0..self.ticks).rev() {
             let (done, rest) = values.split_at_mut((t as usize + 1) * size);
             let v1_cur = &mut done[t as usize * size..];
             let v1_next = &rest[..size];
-            let (choice, next_choice) = choices[t as usize * size..].split_at_mut(size);
+            let choice = &mut choices[t as usize * size..(t as usize + 1) * size];
             v2_cur.fill(NEG);
-            // Value on arrival at `d` holding `m` and `j`, remembering where the bot came from
-            // (`back`: the move back there; nothing, when leaving the start at tick 0: its item
-            // is still there).
-            let after = |m: usize, j: bool, d: usize, back: [u8; 2]| {
-                if d == fin {
-                    return 0.0;
-                }
-                let s = (m * 2 + usize::from(j)) * cells + d;
-                let remembered = t > 0 && back[usize::from(j)] == next_choice[s][0];
-                if remembered {
-                    v2_next[s]
-                } else {
-                    v1_next[s]
-                }
-            };
+            to_cur.fill(u32::MAX);
+            // (Nothing is remembered on leaving the start at tick 0: its item is still there.)
+            let remembering = t > 0;
+            let (mut base, mut end, mut jump) = (0, 0, false);
             for s in self.live_at(t) {
-                let (mask, jump, c) = self.unstate(s);
-                let mv = &self.moves[usize::from(jump)][c];
-                let backs = &self.back_from[usize::from(jump)][c];
-                let mut with = [NEG; 8];
-                let (mut v1, mut a1) = (NEG, u8::MAX);
-                for (k, (&(d, _), &back)) in mv.iter().zip(backs).enumerate() {
-                    let d = d as usize;
-                    let (mut m2, mut j2, mut gain) = (mask, jump, 0.0);
-                    if t + 1 < deadline[d] {
-                        match effect[d] {
-                            Effect::Resource(..) => gain = gains[mask * cells + d],
-                            Effect::Jump => j2 = true,
-                            Effect::Multiplier(bit) => m2 |= bit,
-                            Effect::Nothing => {}
-                        }
+                if s >= end {
+                    let block = s / cells;
+                    (base, end, jump) = (block * cells, (block + 1) * cells, block % 2 == 1);
+                    let blk = &arrival[base..end];
+                    for (d, &(to, gain, before)) in blk.iter().enumerate() {
+                        let (s2, gain) = if t + 1 < before { (to as usize, gain) } else { (base + d, 0.0) };
+                        arrive[d] = Arrive { v: [gain + v1_next[s2], gain + v2_next[s2]], to: to_next[s2] };
                     }
-                    with[k] = gain + after(m2, j2, d, back);
-                    if with[k] > v1 {
-                        (v1, a1) = (with[k], k as u8);
-                    }
+                    // Onto the final, the walk ends: what it takes there and nothing after.
+                    let (_, gain, before) = blk[fin];
+                    let gain = if t + 1 < before { gain } else { 0.0 };
+                    arrive[fin] = Arrive { v: [gain + 0.0; 2], to: u32::MAX };
                 }
+                let c = (s - base) as u32;
+                let to = &self.padded[usize::from(jump)][s - base];
+                let (with, v1, a1) = if jump {
+                    best_move::<8>(&arrive, to, c, remembering)
+                } else {
+                    best_move::<4>(&arrive, to, c, remembering)
+                };
                 if v1 == NEG {
                     continue;
                 }
                 // The best that does not take the remembered cell's item: stepping back
                 // onto it by `a1` (taking nothing), or the best other move.
                 let a = usize::from(a1);
-                let (mut v2, mut a2) = (after(mask, jump, mv[a].0 as usize, backs[a]), a1 | 0x80);
-                for (k, &w) in with.iter().enumerate().take(mv.len()) {
-                    if k as u8 != a1 && w > v2 {
-                        (v2, a2) = (w, k as u8);
-                    }
-                }
+                let d = to[a] as usize;
+                let back = if d == fin {
+                    0.0
+                } else if remembering && to_next[base + d] == c {
+                    v2_next[base + d]
+                } else {
+                    v1_next[base + d]
+                };
+                let mut others = with;
+                others[a] = NEG;
+                let other = if jump { first_best::<8>(&others) } else { first_best::<4>(&others) };
+                let (v2, a2) = if other.0 > back { other } else { (back, a1 | 0x80) };
                 v1_cur[s] = v1;
                 v2_cur[s] = v2;
+                to_cur[s] = d as u32;
                 choice[s] = [a1, a2];
             }
             std::mem::swap(&mut v2_cur, &mut v2_next);
+            std::mem::swap(&mut to_cur, &mut to_next);
         }
         (self.values, self.choice) = (values, choices);
         let best = self.values[self.state(0, p.jump, start)];
@@ -706,31 +768,37 @@ impl Relaxation<'_> {
         let mut cur = vec![NEG; size * nm];
         let mut best = vec![NEG; nm];
         let mut arg = vec![u8::MAX; nm];
+        let nothing = vec![0.0; nm];
         for t in (0..self.ticks).rev() {
             cur.fill(NEG);
             let choice = &mut memory.choice[t as usize * size * nm..(t as usize + 1) * size * nm];
+            let (mut base, mut end, mut mask, mut jump) = (0, 0, 0, false);
             for s in self.live_at(t) {
-                let (mask, jump, c) = self.unstate(s);
-                let j = usize::from(jump);
+                if s >= end {
+                    let block = s / cells;
+                    (base, end, mask, jump) = (block * cells, (block + 1) * cells, block / 2, block % 2 == 1);
+                }
+                let (c, j) = (s - base, usize::from(jump));
                 best.fill(NEG);
                 arg.fill(u8::MAX);
                 for (m, &(d, _)) in self.moves[j][c].iter().enumerate() {
                     let d = d as usize;
                     let (m2, j2, gain) = self.arrive(d, t, mask, jump);
                     let table = &memory.remap[j][(c * 8 + m) << k..(c * 8 + m + 1) << k];
-                    let base = ((m2 * 2 + usize::from(j2)) * cells + d) * nm;
-                    let own = memory.own[d];
-                    for mem in 0..nm {
-                        let to = table[mem];
-                        let (g, to) = match gain {
-                            Some(g) if to & own == 0 => (g, to | own),
-                            _ => (0.0, to),
-                        };
-                        let v = if d == fin { g } else { g + next[base + usize::from(to)] };
-                        if v > best[mem] {
-                            best[mem] = v;
-                            arg[mem] = m as u8;
-                        }
+                    // (Onto the final, nothing comes after: the state there is never solved.)
+                    let after = if d == fin {
+                        &nothing[..]
+                    } else {
+                        &next[((m2 * 2 + usize::from(j2)) * cells + d) * nm..][..nm]
+                    };
+                    // A resource still there is taken unless the memory holds it, and then held.
+                    let (g, own) = gain.map_or((0.0, 0), |g| (g, memory.own[d]));
+                    for ((&to, b), a) in table.iter().zip(best.iter_mut()).zip(arg.iter_mut()) {
+                        let take = gain.is_some() & (to & own == 0);
+                        let v = if take { g } else { 0.0 } + after[usize::from(to | if take { own } else { 0 })];
+                        let better = v > *b;
+                        *b = if better { v } else { *b };
+                        *a = if better { m as u8 } else { *a };
                     }
                 }
                 cur[s * nm..(s + 1) * nm].copy_from_slice(&best);

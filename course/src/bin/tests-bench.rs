@@ -4,7 +4,8 @@
 //! certified gap, reference/optimum and the thinking and solving times (CPU time, user +
 //! system of the thread, beside wall time). `--random N` does the same for N random maps of
 //! the course's size (`testgen::course_map`). `--no-solver` only plays: the quick way to compare
-//! two versions of a strategy over many maps (the totals at the end).
+//! two versions of a strategy over many maps (the totals at the end). `--relaxation-steps N`
+//! only times the relaxation's subgradient steps (for profiling the solver).
 //!
 //! Run `cargo build --release -p arena-course && target/release/tests-bench [DIR]` from the
 //! repository root (DIR defaults to `maps/tests`).
@@ -22,7 +23,9 @@ use course::offline::{play_test, play_test_with, OfflineRun};
 use course::solver::{solve, Budget, Solution, Solved};
 use course::testgen::course_map;
 use sample_bots::greedy::Greedy;
+use sample_bots::plan_search::{Model, Problem};
 use sample_bots::reference::Reference;
+use sample_bots::relaxation::Relaxation;
 
 /// Options.
 #[derive(Parser)]
@@ -59,6 +62,41 @@ struct Args {
     /// binary plays), a slow machine cuts searches short.
     #[arg(long)]
     uncapped: bool,
+    /// Instead of playing and solving: time N subgradient steps of each map's relaxation
+    /// without a memory, then N with a memory of 4 (CPU milliseconds per step), for profiling.
+    #[arg(long, value_name = "N")]
+    relaxation_steps: Option<usize>,
+}
+
+/// The `--relaxation-steps` row of one map: CPU time per step without and with a memory of 4,
+/// and the bound after each.
+fn relaxation_row(name: &str, spec: &MapSpec, steps: usize) -> String {
+    let model = Model::new(Problem::of_test(spec));
+    let Some(mut relaxation) = Relaxation::new(&model) else {
+        return format!("| {name} | too many power-ups for the relaxation | - | - | - |");
+    };
+    let timed = |relaxation: &mut Relaxation| {
+        let started = thread_cpu();
+        let mut taken = 0;
+        while taken < steps {
+            taken += 1;
+            if !relaxation.tighten(0).1 {
+                break;
+            }
+        }
+        (thread_cpu() - started).as_secs_f64() * 1000.0 / taken.max(1) as f64
+    };
+    let plain = timed(&mut relaxation);
+    let plain_bound = relaxation.bound();
+    relaxation.remember(4);
+    let remembering = timed(&mut relaxation);
+    let show = |b: Option<i64>| b.map_or("none".to_string(), |b| b.to_string());
+    format!(
+        "| {name} | {} | {plain:.1} ms | {remembering:.1} ms | {} ..= {} |",
+        relaxation.work_with(0),
+        show(plain_bound),
+        show(relaxation.bound())
+    )
 }
 
 fn ms(d: Duration) -> String {
@@ -148,6 +186,21 @@ fn main() -> anyhow::Result<()> {
         .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
         .with_writer(std::io::stderr)
         .init();
+    if let Some(steps) = args.relaxation_steps {
+        println!("| map | work of a plain step | plain step, CPU | step with a memory of 4, CPU | bound after the plain steps ..= after all |");
+        println!("| --- | --- | --- | --- | --- |");
+        if !args.no_tests {
+            let cases = discover(&args.dir).with_context(|| format!("reading {}", args.dir.display()))?;
+            for case in cases.iter().filter(|c| args.only.is_none_or(|k| k == c.number)) {
+                println!("{}", relaxation_row(&format!("test{}", case.number), &load_map_file(&case.path)?, steps));
+            }
+        }
+        for seed in args.seed..args.seed + args.random {
+            let spec = MapSpec::parse(&course_map(seed)?).map_err(|e| anyhow::anyhow!("random map {seed}: {e}"))?;
+            println!("{}", relaxation_row(&format!("course_map({seed})"), &spec, steps));
+        }
+        return Ok(());
+    }
     let budget = Budget { time_limit: Duration::from_secs(args.solver_seconds), ..Budget::default() };
     let budget = (!args.no_solver).then_some(&budget);
     // The reference's game, and how many of its answers reached the CPU caps.
