@@ -84,8 +84,9 @@ const HOPELESS_GAP: f64 = 1.0;
 /// ticks) are not tried at all.
 const EXACT_TABLES: usize = 4_000_000;
 
-/// CPU time caps for single-player tests, to keep within the course's limits on any machine
-/// (see [`Reference::capped`]): an answer stops searching once it has thought for `answer`, or
+/// CPU time caps: for single-player tests, to keep within the course's limits on any machine
+/// (see [`Reference::capped`]); the solver's polish also caps its game with the time left
+/// before its hard stop (see [`Reference::capped_by`]). An answer stops searching once it has thought for `answer`, or
 /// once the game's thinking reaches `game`; it then plays the best route found so far. The
 /// budgets above are counted in work, not time, so that a game plays the same everywhere: on
 /// the machine they were set on, the 20 tests' slowest answer takes 160 ms and their slowest
@@ -1125,7 +1126,8 @@ impl Reference {
         self.capped_by(Caps::COURSE)
     }
 
-    /// [`Reference::capped`] with other caps.
+    /// [`Reference::capped`] with other caps (the solver's polish: the time left before its hard
+    /// stop, so that a game searching ten times longer ends there).
     pub fn capped_by(mut self, caps: Caps) -> Reference {
         self.caps = Some(caps);
         self
