@@ -137,6 +137,18 @@ fn cannot_leave_a_note_in_a_kernel_keyring_for_a_later_match() {
 }
 
 #[test]
+fn cannot_move_onto_the_cpus_of_other_matches() {
+    let _load = shared();
+    // The arena keeps each match on one CPU; a bot that widened its set would run its threads
+    // on the CPUs of a tournament's other matches.
+    let normal = normal_score();
+    unharmed(&against_victim(|_| "widen-cpus".into(), true), normal);
+    // The control: without the box, the kernel lets it.
+    let control = against_victim(|_| "widen-cpus".into(), false);
+    assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control widened: {}", control.result);
+}
+
+#[test]
 fn cannot_write_into_the_opponents_stdin_or_read_its_stdout() {
     let _load = shared();
     let normal = normal_score();

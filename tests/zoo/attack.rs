@@ -162,6 +162,7 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "tty" => worked = tiocsti(),
         "keyring-leave" => worked = leave_key(&arg(1)),
         "keyring-find" => worked = find_key(&arg(1)),
+        "widen-cpus" => worked = widen_cpus(),
         "fds" => worked = open_fds().into_iter().any(|fd| fd > 2),
         "hog-cpu" => {
             // With `setsid`, each child in a session of its own: the scheduler's autogroups
@@ -484,6 +485,21 @@ fn find_key(name: &str) -> bool {
         unsafe { libc::syscall(libc::SYS_keyctl, KEYCTL_INVALIDATE, id) };
     }
     true
+}
+
+/// Asks to run on every CPU of the machine (more than the one its match is kept on, where it
+/// has more than one): whether the kernel let it.
+fn widen_cpus() -> bool {
+    // SAFETY: an all-zero cpu_set_t is the empty set; CPU_SET writes within it.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    // SAFETY: sysconf has no preconditions.
+    let online = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) }.max(1) as usize;
+    for cpu in 0..online.min(libc::CPU_SETSIZE as usize) {
+        // SAFETY: cpu is below CPU_SETSIZE.
+        unsafe { libc::CPU_SET(cpu, &mut set) };
+    }
+    // SAFETY: the set is a valid cpu_set_t of the size given.
+    unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0 }
 }
 
 fn open_fds() -> Vec<i32> {

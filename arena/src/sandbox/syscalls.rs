@@ -2,13 +2,16 @@
 //! the box isolates. Kernel keyrings (`add_key`, `request_key`, `keyctl`) belong to the user
 //! id, not to a namespace: a bot could leave a note there that a later match's bot (its own
 //! next game, an accomplice) reads, even under another box user, and a build running as root
-//! could read root's keys. Everything else is allowed: the namespaces, the box user and the
-//! limits do the rest.
+//! could read root's keys. `sched_setaffinity` too: the arena keeps each match on one CPU of
+//! its own (see `referee::cpus`), and a bot that widened its set would run its threads on the
+//! CPUs of the other matches of a tournament, slowing their bots on the wall clock. Everything
+//! else is allowed: the namespaces, the box user and the limits do the rest.
 
 use seccompiler::{BpfProgram, SeccompAction, SeccompFilter, TargetArch};
 
 /// The refused calls.
-const REFUSED: [libc::c_long; 3] = [libc::SYS_add_key, libc::SYS_request_key, libc::SYS_keyctl];
+const REFUSED: [libc::c_long; 4] =
+    [libc::SYS_add_key, libc::SYS_request_key, libc::SYS_keyctl, libc::SYS_sched_setaffinity];
 
 /// The compiled filter (refused calls fail with `ENOSYS`, as on a kernel without keyrings), or
 /// `None` on an architecture the filter compiler does not know.
@@ -23,14 +26,18 @@ fn compile() -> Option<BpfProgram> {
     } else if cfg!(target_arch = "aarch64") {
         TargetArch::aarch64
     } else {
-        tracing::warn!("no system call filter on this architecture: bots may use kernel keyrings");
+        tracing::warn!("no system call filter on this architecture: bots may use kernel keyrings and other CPUs");
         return None;
     };
     let rules = REFUSED.iter().map(|&call| (call, Vec::new())).collect();
     let refused = SeccompAction::Errno(libc::ENOSYS as u32);
     let compiled = SeccompFilter::new(rules, SeccompAction::Allow, refused, arch).and_then(BpfProgram::try_from);
     compiled
-        .map_err(|e| tracing::error!("the system call filter does not compile ({e}): bots may use kernel keyrings"))
+        .map_err(|e| {
+            tracing::error!(
+                "the system call filter does not compile ({e}): bots may use kernel keyrings and other CPUs"
+            )
+        })
         .ok()
 }
 
