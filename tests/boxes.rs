@@ -136,16 +136,21 @@ fn cannot_leave_a_note_in_a_kernel_keyring_for_a_later_match() {
     assert_eq!(found.forfeit(0).as_deref(), Some("invalid_move"), "the control found it: {}", found.result);
 }
 
+/// `attack` (one that needs no victim's name) fails in the box and works without it (the
+/// control: the attacker then plays an invalid move on purpose), where it `did` that.
+fn only_without_the_box(attack: &str, did: &str) {
+    let normal = normal_score();
+    unharmed(&against_victim(|_| attack.to_string(), true), normal);
+    let control = against_victim(|_| attack.to_string(), false);
+    assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control {did}: {}", control.result);
+}
+
 #[test]
 fn cannot_move_onto_the_cpus_of_other_matches() {
     let _load = shared();
     // The arena keeps each match on one CPU; a bot that widened its set would run its threads
-    // on the CPUs of a tournament's other matches.
-    let normal = normal_score();
-    unharmed(&against_victim(|_| "widen-cpus".into(), true), normal);
-    // The control: without the box, the kernel lets it.
-    let control = against_victim(|_| "widen-cpus".into(), false);
-    assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control widened: {}", control.result);
+    // on the CPUs of a tournament's other matches. Without the box, the kernel lets it.
+    only_without_the_box("widen-cpus", "widened its CPUs");
 }
 
 #[test]
@@ -260,10 +265,7 @@ fn two_bots_cannot_talk() {
 #[test]
 fn cannot_fill_tmp_past_its_cap() {
     let _load = shared();
-    let normal = normal_score();
-    unharmed(&against_victim(|_| "fill-tmp 100".to_string(), true), normal);
-    let control = against_victim(|_| "fill-tmp 100".to_string(), false);
-    assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control wrote 100 MiB: {}", control.result);
+    only_without_the_box("fill-tmp 100", "wrote 100 MiB");
 }
 
 #[test]
