@@ -766,11 +766,10 @@ impl Relaxation<'_> {
         memory.choice.resize(steps * size * nm, u8::MAX);
         let mut next = vec![NEG; size * nm];
         let mut cur = vec![NEG; size * nm];
-        let mut best = vec![NEG; nm];
-        let mut arg = vec![u8::MAX; nm];
         let nothing = vec![0.0; nm];
         for t in (0..self.ticks).rev() {
             cur.fill(NEG);
+            // (`choice` is all `u8::MAX` until written: each tick's part is written once.)
             let choice = &mut memory.choice[t as usize * size * nm..(t as usize + 1) * size * nm];
             let (mut base, mut end, mut mask, mut jump) = (0, 0, 0, false);
             for s in self.live_at(t) {
@@ -779,8 +778,7 @@ impl Relaxation<'_> {
                     (base, end, mask, jump) = (block * cells, (block + 1) * cells, block / 2, block % 2 == 1);
                 }
                 let (c, j) = (s - base, usize::from(jump));
-                best.fill(NEG);
-                arg.fill(u8::MAX);
+                let (best, arg) = (&mut cur[s * nm..(s + 1) * nm], &mut choice[s * nm..(s + 1) * nm]);
                 for (m, &(d, _)) in self.moves[j][c].iter().enumerate() {
                     let d = d as usize;
                     let (m2, j2, gain) = self.arrive(d, t, mask, jump);
@@ -791,19 +789,30 @@ impl Relaxation<'_> {
                     } else {
                         &next[((m2 * 2 + usize::from(j2)) * cells + d) * nm..][..nm]
                     };
+                    let mut offer = |mem: usize, v: f64| {
+                        if v > best[mem] {
+                            (best[mem], arg[mem]) = (v, m as u8);
+                        }
+                    };
                     // A resource still there is taken unless the memory holds it, and then held.
-                    let (g, own) = gain.map_or((0.0, 0), |g| (g, memory.own[d]));
-                    for ((&to, b), a) in table.iter().zip(best.iter_mut()).zip(arg.iter_mut()) {
-                        let take = gain.is_some() & (to & own == 0);
-                        let v = if take { g } else { 0.0 } + after[usize::from(to | if take { own } else { 0 })];
-                        let better = v > *b;
-                        *b = if better { v } else { *b };
-                        *a = if better { m as u8 } else { *a };
+                    match gain {
+                        None => {
+                            table.iter().enumerate().for_each(|(mem, &to)| offer(mem, 0.0 + after[usize::from(to)]))
+                        }
+                        Some(g) => {
+                            let own = memory.own[d];
+                            for (mem, &to) in table.iter().enumerate() {
+                                let v = if to & own == 0 {
+                                    g + after[usize::from(to | own)]
+                                } else {
+                                    0.0 + after[usize::from(to)]
+                                };
+                                offer(mem, v);
+                            }
+                        }
                     }
                 }
-                cur[s * nm..(s + 1) * nm].copy_from_slice(&best);
-                choice[s * nm..(s + 1) * nm].copy_from_slice(&arg);
-                values[t as usize * size + s] = best[0];
+                values[t as usize * size + s] = cur[s * nm];
             }
             std::mem::swap(&mut cur, &mut next);
         }
