@@ -453,16 +453,21 @@ impl<'a> Relaxation<'a> {
     /// Moving onto `d` at tick `t + 1` holding `mask` and `jump`: the mask and Jump after, and
     /// the priced gain of the resource there when one may still be taken.
     fn arrive(&self, d: usize, t: u32, mask: usize, jump: bool) -> (usize, bool, Option<f64>) {
-        let (mut mask, mut jump, mut gain) = (mask, jump, None);
         if t + 1 < self.deadline[d] {
-            match self.effect[d] {
-                Effect::Resource(i, v) => gain = Some(self.priced(mask, i, v)),
-                Effect::Jump => jump = true,
-                Effect::Multiplier(bit) => mask |= bit,
-                Effect::Nothing => {}
-            }
+            self.taking(d, mask, jump)
+        } else {
+            (mask, jump, None)
         }
-        (mask, jump, gain)
+    }
+
+    /// [`Relaxation::arrive`] while `d`'s item is still there.
+    fn taking(&self, d: usize, mask: usize, jump: bool) -> (usize, bool, Option<f64>) {
+        match self.effect[d] {
+            Effect::Resource(i, v) => (mask, jump, Some(self.priced(mask, i, v))),
+            Effect::Jump => (mask, true, None),
+            Effect::Multiplier(bit) => (mask | bit, jump, None),
+            Effect::Nothing => (mask, jump, None),
+        }
     }
 
     /// What taking resource `i`, worth `v`, holding `mask` adds to a relaxed walk at the current
@@ -559,14 +564,7 @@ impl<'a> Relaxation<'a> {
                 }
                 for &(d, _) in &self.moves[usize::from(jump)][c] {
                     let d = d as usize;
-                    let (mut m2, mut j2) = (mask, jump);
-                    if t + 1 < self.deadline[d] {
-                        match self.effect[d] {
-                            Effect::Jump => j2 = true,
-                            Effect::Multiplier(bit) => m2 |= bit,
-                            Effect::Resource(..) | Effect::Nothing => {}
-                        }
-                    }
+                    let (m2, j2, _) = self.arrive(d, t, mask, jump);
                     if d != fin {
                         next[self.state(m2, j2, d)] = true;
                     }
@@ -621,29 +619,14 @@ impl<'a> Relaxation<'a> {
         // none), so that a move back there is recognised by its cell.
         let mut to_next = vec![u32::MAX; size];
         let mut to_cur = vec![u32::MAX; size];
-        // The priced gain of each resource per mask is the same for the whole solve.
-        let (deadline, effect) = (&self.deadline, &self.effect);
-        let gains: Vec<f64> = (0..masks)
-            .flat_map(|mask| (0..cells).map(move |d| (mask, d)))
-            .map(|(mask, d)| match effect[d] {
-                Effect::Resource(i, v) => self.priced(mask, i, v),
-                _ => 0.0,
-            })
-            .collect();
         // Per block of states (mask, Jump) and destination cell: the state arrived in when the
         // cell's item is still there (in the tick's states), its priced gain, and the tick before
-        // which that holds.
+        // which that holds (the same for the whole solve).
         let arrival: Vec<(u32, f64, u32)> = (0..2 * masks)
             .flat_map(|block| (0..cells).map(move |d| (block, d)))
             .map(|(block, d)| {
-                let (mut m2, mut j2, mut gain) = (block / 2, block % 2 == 1, 0.0);
-                match effect[d] {
-                    Effect::Resource(..) => gain = gains[block / 2 * cells + d],
-                    Effect::Jump => j2 = true,
-                    Effect::Multiplier(bit) => m2 |= bit,
-                    Effect::Nothing => {}
-                }
-                (((m2 * 2 + usize::from(j2)) * cells + d) as u32, gain, deadline[d])
+                let (m2, j2, gain) = self.taking(d, block / 2, block % 2 == 1);
+                (((m2 * 2 + usize::from(j2)) * cells + d) as u32, gain.unwrap_or(0.0), self.deadline[d])
             })
             .collect();
         // Per destination cell, for the block of states being solved and the tick: what arriving
