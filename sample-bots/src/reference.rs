@@ -86,14 +86,14 @@ const EXACT_TABLES: usize = 4_000_000;
 
 /// CPU time caps: for single-player tests, to keep within the course's limits on any machine
 /// (see [`Reference::capped`]); the solver's polish also caps its game with the time left
-/// before its hard stop (see [`Reference::capped_by`]). An answer stops searching once it has thought for `answer`, or
-/// once the game's thinking reaches `game`; it then plays the best route found so far. The
-/// budgets above are counted in work, not time, so that a game plays the same everywhere: on
-/// the machine they were set on, the 20 tests' slowest answer takes 160 ms and their slowest
-/// game 708 ms, below these caps, which cut nothing short there; on the same kind of machine
-/// on a slower day (245 ms and 1,131 ms) they keep every answer under 200 ms and every game
-/// under a second. (Duels give 1 s per answer and 5 s per game, far above the duel budgets:
-/// no caps there.)
+/// before its hard stop (see [`Reference::capped_by`]). An answer stops searching once it has
+/// thought for `answer`, or once the game's thinking reaches `game`; it then plays the best
+/// route found so far. The budgets above are counted in work, not time, so that a game plays
+/// the same everywhere: on the machine they were set on, the 20 tests' slowest answer takes
+/// 160 ms and their slowest game 708 ms, below these caps, which cut nothing short there; on
+/// the same kind of machine on a slower day (245 ms and 1,131 ms) they keep every answer
+/// under 200 ms and every game under a second. (Duels give 1 s per answer and 5 s per game,
+/// far above the duel budgets: no caps there.)
 #[derive(Debug, Clone, Copy)]
 pub struct Caps {
     /// Thinking per answer.
