@@ -91,10 +91,14 @@ fn normal_score() -> i64 {
 
 /// Plays `attack` against a fresh victim; `boxed` or with `--sandbox none`.
 fn against_victim(attack: impl Fn(&str) -> String, boxed: bool) -> Run {
+    against_victim_in(attack, if boxed { "auto" } else { "none" })
+}
+
+/// Plays `attack` against a fresh victim with `--sandbox mode`.
+fn against_victim_in(attack: impl Fn(&str) -> String, mode: &str) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let (name, path) = victim(dir.path());
-    let mode: &[&str] = if boxed { &[] } else { &["--sandbox", "none"] };
-    duel_run("fire.txt", mode, &[], [&attacker(&attack(&name)), &path])
+    duel_run("fire.txt", &["--sandbox", mode], &[], [&attacker(&attack(&name)), &path])
 }
 
 /// The promises of the box: the victim plays its normal game, the arena is fine, the attacker
@@ -242,6 +246,12 @@ fn leaves_no_daemon_behind() {
     unharmed(&against_victim(|_| format!("daemon {marker}"), true), normal);
     let pattern = format!("sleep {marker}");
     assert!(!process_running(&pattern), "the daemon ended with the box");
+    // Without a box (`plain`: what `auto` falls back to where none can be made), the bot's
+    // keeper adopts the daemon and ends it with the bot.
+    let plain = against_victim_in(|_| format!("daemon {marker}"), "plain");
+    assert!(plain.out.status.success(), "{}", String::from_utf8_lossy(&plain.out.stderr));
+    assert_eq!(plain.score(1), normal, "{}", plain.result);
+    assert!(!process_running(&pattern), "the daemon ended with the plain bot");
     against_victim(|_| format!("daemon {marker}"), false);
     let survived = process_running(&pattern);
     let _ = Command::new("pkill").args(["-f", &pattern]).status();

@@ -101,6 +101,10 @@ struct StderrLog {
     dropped: usize,
 }
 
+/// How long a bot's supervisor or keeper may take to exit once its box is killed (it ends
+/// what is left first).
+const KEEPER_GRACE: Duration = Duration::from_millis(500);
+
 /// A bot's CPU time is not read at an answer that comes less than this after the last
 /// reading: it cannot have used much of it (at most this times its cores).
 pub const UNMEASURED: Duration = Duration::from_millis(5);
@@ -410,8 +414,11 @@ impl BotProcess {
                 tracing::debug!(bot = %self.name, left, "ending what was left in the box");
             }
         }
-        // The box's supervisor exits only once everything in the box is gone.
-        let _ = self.child.kill().await;
+        // The box's supervisor exits only once everything in the box is gone, and a plain bot's
+        // keeper once it has ended what is left: a moment for either, then it is killed.
+        if tokio::time::timeout(KEEPER_GRACE, self.child.wait()).await.is_err() {
+            let _ = self.child.kill().await;
+        }
         if let Some(h) = handle {
             let _ = tokio::task::spawn_blocking(move || h.release()).await;
         }

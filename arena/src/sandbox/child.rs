@@ -347,9 +347,16 @@ unsafe fn drop_privileges(ids: Option<(libc::uid_t, libc::gid_t)>) -> io::Result
     Ok(())
 }
 
-/// The plain child of `--sandbox none` (and of systems without namespaces): resource limits,
-/// death with the arena and `no_new_privs`; without `keep_terminal` (no namespaces), also a
-/// session of its own and no descriptor but the pipes.
+/// The plain child of `--sandbox none` and of `--sandbox plain` (what `auto` falls back to
+/// where no box can be made): resource limits, death with the arena and `no_new_privs`.
+///
+/// Without `keep_terminal` (`plain`), the process the arena spawned becomes a *keeper*: a
+/// session of its own, a subreaper (whatever the bot starts and leaves behind, even in a
+/// session of its own, becomes its child), forks the bot, and once the bot ends, or the arena
+/// asks (`SIGTERM`) or dies, kills every process left below it before exiting the way the bot
+/// did: without a PID namespace, nothing else would end a daemon the bot left. The bot gets
+/// no descriptor but the pipes. With `keep_terminal` (`none`, for debugging) the bot is the
+/// process spawned, and a daemon it leaves outlives it.
 ///
 /// # Safety
 /// Must run between `fork` and `exec`; raw system calls only.
@@ -364,6 +371,31 @@ pub(super) unsafe fn enter_plain(
     }
     if !keep_terminal {
         check(libc::setsid())?;
+        reset_signals();
+        let keeper = libc::getpid();
+        check(libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1))?;
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_end as extern "C" fn(c_int) as libc::sighandler_t;
+        // (No SA_RESTART: the signal interrupts the keeper's wait.)
+        check(libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut()))?;
+        check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM))?;
+        if libc::getppid() != parent {
+            libc::_exit(1);
+        }
+        let bot = libc::fork();
+        if bot < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        if bot > 0 {
+            close_from(0, false);
+            keep(bot);
+        }
+        // The bot.
+        libc::signal(libc::SIGTERM, libc::SIG_DFL);
+        check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL))?;
+        if libc::getppid() != keeper {
+            libc::_exit(1);
+        }
     }
     for &(resource, soft, hard) in rlimits {
         let rl = libc::rlimit { rlim_cur: soft as libc::rlim_t, rlim_max: hard as libc::rlim_t };
@@ -374,4 +406,84 @@ pub(super) unsafe fn enter_plain(
         close_from(3, true);
     }
     Ok(())
+}
+
+/// Set when the keeper is asked to end everything (see [`enter_plain`]).
+static ENDING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+extern "C" fn on_end(_: c_int) {
+    ENDING.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// The keeper of a plain bot (see [`enter_plain`]): reaps until the bot ends or it is asked to
+/// end, kills every process left below it, and exits the way the bot did.
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn keep(bot: libc::pid_t) -> ! {
+    let mut status: Option<c_int> = None;
+    while status.is_none() && !ENDING.load(std::sync::atomic::Ordering::SeqCst) {
+        let mut st = 0;
+        let got = libc::waitpid(-1, &mut st, 0);
+        if got == bot {
+            status = Some(st);
+        } else if got < 0 && io::Error::last_os_error().raw_os_error() == Some(libc::ECHILD) {
+            break;
+        }
+    }
+    // Kill what the children list shows, reap, and look again: whoever a killed process
+    // leaves behind becomes the keeper's child in turn.
+    loop {
+        let mut st = 0;
+        let got = libc::waitpid(-1, &mut st, libc::WNOHANG);
+        if got == bot {
+            status.get_or_insert(st);
+        }
+        if got > 0 {
+            continue;
+        }
+        if got < 0 {
+            break; // no child left
+        }
+        if kill_children() == 0 {
+            // Children, none listed yet (one is being handed over): look again shortly.
+            let pause = libc::timespec { tv_sec: 0, tv_nsec: 1_000_000 };
+            libc::nanosleep(&pause, std::ptr::null_mut());
+        } else {
+            let got = libc::waitpid(-1, &mut st, 0);
+            if got == bot {
+                status.get_or_insert(st);
+            }
+        }
+    }
+    exit_like(status.unwrap_or(1 << 8), true)
+}
+
+/// Sends `SIGKILL` to each child listed in `/proc/thread-self/children`; returns how many.
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn kill_children() -> usize {
+    let fd = libc::open(c"/proc/thread-self/children".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
+    if fd < 0 {
+        return 0;
+    }
+    let mut buf = [0u8; 4096];
+    let n = libc::read(fd, buf.as_mut_ptr().cast(), buf.len());
+    libc::close(fd);
+    let (mut killed, mut pid, mut digits) = (0, 0 as libc::pid_t, 0);
+    // Each pid ends with a space; one cut off at the end of the buffer is left for next time.
+    for &b in &buf[..n.max(0) as usize] {
+        if b.is_ascii_digit() {
+            pid = pid.saturating_mul(10).saturating_add(libc::pid_t::from(b - b'0'));
+            digits += 1;
+        } else {
+            if digits > 0 && pid > 0 {
+                libc::kill(pid, libc::SIGKILL);
+                killed += 1;
+            }
+            (pid, digits) = (0, 0);
+        }
+    }
+    killed
 }

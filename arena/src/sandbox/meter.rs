@@ -23,7 +23,7 @@ fn stat_fields(pid: i32) -> Option<Vec<u64>> {
 }
 
 /// `root` and every process below it.
-fn tree(root: i32) -> Vec<i32> {
+pub(super) fn tree(root: i32) -> Vec<i32> {
     let mut all = Vec::new();
     let mut todo = vec![root];
     while let Some(pid) = todo.pop() {

@@ -40,6 +40,9 @@ pub enum SandboxMode {
     Auto,
     /// Refuse to run bots without a box.
     Require,
+    /// No box, as `auto` where boxes cannot be made: plain processes in a session of their
+    /// own, with a clean environment and resource limits, and nothing they start outliving them.
+    Plain,
     /// No box at all: plain child processes with resource limits (for debugging bots).
     None,
 }
@@ -51,8 +54,9 @@ impl std::str::FromStr for SandboxMode {
         match s {
             "auto" => Ok(SandboxMode::Auto),
             "require" => Ok(SandboxMode::Require),
+            "plain" => Ok(SandboxMode::Plain),
             "none" => Ok(SandboxMode::None),
-            _ => Err(format!("expected auto, require or none, found `{s}`")),
+            _ => Err(format!("expected auto, require, plain or none, found `{s}`")),
         }
     }
 }
@@ -167,13 +171,16 @@ pub struct Sandbox {
 pub struct BoxHandle {
     group: Option<cgroup::BoxGroup>,
     uid: Option<UidClaim>,
-    /// The process the arena spawned: the supervisor of a box, or the bot itself.
+    /// The process the arena spawned: the supervisor of a box, the keeper of a plain bot (see
+    /// `child::enter_plain`), or the bot itself (`--sandbox none`).
     leader: Option<i32>,
     /// A pidfd of the box's init (killing it ends everything in the box).
     init: Option<OwnedFd>,
     /// The process running the bot's program.
     main: Option<i32>,
     boxed: bool,
+    /// The leader is a plain bot's keeper.
+    kept: bool,
     memory_cap: u64,
 }
 
@@ -184,9 +191,18 @@ impl Sandbox {
         let root = unsafe { libc::geteuid() } == 0;
         let box_root = std::env::temp_dir().join(format!("arena-box-root-{}", unsafe { libc::geteuid() }));
         let mut sandbox = Sandbox { mode, limits, boxed: false, root, cgroups: None, box_root, missing: Vec::new() };
-        if mode == SandboxMode::None {
-            sandbox.missing.push("the sandbox is off (--sandbox none)".to_string());
-            return Ok(sandbox);
+        match mode {
+            SandboxMode::None => {
+                sandbox.missing.push("the sandbox is off (--sandbox none)".to_string());
+                return Ok(sandbox);
+            }
+            SandboxMode::Plain => {
+                sandbox
+                    .missing
+                    .push("no box (--sandbox plain): bots run as plain processes with resource limits".into());
+                return Ok(sandbox);
+            }
+            _ => {}
         }
         if root {
             sandbox.cgroups = cgroup::Roots::discover();
@@ -272,8 +288,9 @@ impl Sandbox {
         let mut rlimits = rlimits(limits);
         // SAFETY: geteuid has no preconditions.
         if unsafe { libc::geteuid() } != 0 {
-            // Without a box, RLIMIT_NPROC caps processes; it counts every process of the user.
-            let n = user_process_count() + limits.processes;
+            // Without a box, RLIMIT_NPROC caps processes; it counts every process of the user
+            // (and the keeper).
+            let n = user_process_count() + limits.processes + u64::from(!keep_terminal);
             rlimits.push((libc::RLIMIT_NPROC, n, n));
         }
         let parent = std::process::id() as libc::pid_t;
@@ -291,6 +308,7 @@ impl Sandbox {
             init: None,
             main: None,
             boxed: false,
+            kept: !keep_terminal,
             memory_cap: limits.memory_mb << 20,
         };
         (command, handle)
@@ -427,6 +445,7 @@ impl Sandbox {
             init: None,
             main: None,
             boxed: true,
+            kept: false,
             memory_cap: limits.memory_mb << 20,
         };
         Ok((command, handle))
@@ -727,11 +746,15 @@ impl UidClaim {
 }
 
 impl BoxHandle {
-    /// Records the spawned process (the box's supervisor, or the plain bot).
+    /// Records the spawned process (the box's supervisor, the plain bot's keeper, or the bot).
     pub fn started(&mut self, pid: u32) {
         let pid = pid as i32;
         self.leader = Some(pid);
         self.main = Some(pid);
+        if self.kept {
+            // (Spawning returns once the bot has started: the keeper has forked it.)
+            self.main = meter::first_child(pid);
+        }
         if self.boxed {
             if let Some(init) = meter::first_child(pid) {
                 self.main = meter::first_child(init);
@@ -785,13 +808,24 @@ impl BoxHandle {
         if let Some(g) = &self.group {
             g.kill_all();
         }
-        if !self.boxed {
-            if let Some(pid) = self.leader {
+        match self.leader {
+            Some(keeper) if self.kept => {
+                // Everything below the keeper at once, and the keeper ends whatever they start
+                // meanwhile, then exits.
+                for pid in meter::tree(keeper).into_iter().filter(|&p| p != keeper) {
+                    // SAFETY: kill has no memory preconditions.
+                    unsafe { libc::kill(pid, libc::SIGKILL) };
+                }
+                // SAFETY: as above.
+                unsafe { libc::kill(keeper, libc::SIGTERM) };
+            }
+            Some(pid) if !self.boxed => {
                 // SAFETY: kill has no memory preconditions; the bot leads its own group.
                 unsafe {
                     libc::kill(-pid, libc::SIGKILL);
                 }
             }
+            _ => {}
         }
     }
 

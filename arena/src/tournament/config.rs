@@ -156,7 +156,7 @@ pub struct TournamentConfig {
     /// Time and resource limits.
     #[serde(default)]
     pub limits: LimitsConfig,
-    /// How bots are confined: `auto`, `require` or `none`.
+    /// How bots are confined: `auto`, `require`, `plain` or `none`.
     #[serde(default)]
     pub sandbox: SandboxMode,
     /// Matches run at once (default: the cores on the CPU clock, cores / players per match on

@@ -378,7 +378,8 @@ pub struct DuelArgs {
 #[derive(Debug, Args)]
 pub struct SandboxArgs {
     /// auto: confine as far as the system allows; require: refuse to run without network
-    /// isolation and a process cap; none: resource limits only (for debugging).
+    /// isolation and a process cap; plain: no box, as auto where none can be made (resource
+    /// limits, nothing a bot starts outlives it); none: resource limits only (for debugging).
     #[arg(long, value_name = "MODE")]
     pub sandbox: Option<arena::sandbox::SandboxMode>,
     /// The same as --sandbox require.
