@@ -17,7 +17,7 @@ use anyhow::Context;
 use arena::games::resource_rush::load_map_file;
 use bot_sdk::MapSpec;
 use clap::Parser;
-use course::checker::discover;
+use course::checker::{discover, TestCase};
 use course::cputime::thread_cpu;
 use course::offline::{play_test, play_test_with, OfflineRun};
 use course::solver::{solve, Budget, Solution, Solved};
@@ -180,6 +180,27 @@ impl std::fmt::Display for AtCap {
     }
 }
 
+/// The tests asked for (all, or `--only`), each with its map, all read before the first runs.
+fn chosen_tests(args: &Args) -> anyhow::Result<Vec<(TestCase, MapSpec)>> {
+    let cases = discover(&args.dir).with_context(|| format!("reading {}", args.dir.display()))?;
+    let chosen = cases.into_iter().filter(|c| args.only.is_none_or(|k| k == c.number));
+    chosen
+        .map(|case| {
+            let spec = load_map_file(&case.path)?;
+            Ok((case, spec))
+        })
+        .collect()
+}
+
+/// The random maps asked for (`--random`, from `--seed`): seed, text and map.
+fn random_maps(args: &Args) -> impl Iterator<Item = anyhow::Result<(u64, String, MapSpec)>> {
+    (args.seed..args.seed + args.random).map(|seed| {
+        let text = course_map(seed)?;
+        let spec = MapSpec::parse(&text).map_err(|e| anyhow::anyhow!("random map {seed}: {e}"))?;
+        Ok((seed, text, spec))
+    })
+}
+
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     tracing_subscriber::fmt()
@@ -190,13 +211,12 @@ fn main() -> anyhow::Result<()> {
         println!("| map | work of a plain step | plain step, CPU | step with a memory of 4, CPU | bound after the plain steps ..= after all |");
         println!("| --- | --- | --- | --- | --- |");
         if !args.no_tests {
-            let cases = discover(&args.dir).with_context(|| format!("reading {}", args.dir.display()))?;
-            for case in cases.iter().filter(|c| args.only.is_none_or(|k| k == c.number)) {
-                println!("{}", relaxation_row(&format!("test{}", case.number), &load_map_file(&case.path)?, steps));
+            for (case, spec) in chosen_tests(&args)? {
+                println!("{}", relaxation_row(&format!("test{}", case.number), &spec, steps));
             }
         }
-        for seed in args.seed..args.seed + args.random {
-            let spec = MapSpec::parse(&course_map(seed)?).map_err(|e| anyhow::anyhow!("random map {seed}: {e}"))?;
+        for map in random_maps(&args) {
+            let (seed, _, spec) = map?;
             println!("{}", relaxation_row(&format!("course_map({seed})"), &spec, steps));
         }
         return Ok(());
@@ -211,24 +231,20 @@ fn main() -> anyhow::Result<()> {
     };
     let (mut worst_gap, mut slowest_solve) = (0.0f64, Duration::ZERO);
     if !args.no_tests {
-        let cases = discover(&args.dir).with_context(|| format!("reading {}", args.dir.display()))?;
+        let cases = chosen_tests(&args)?;
         println!("| test | map | minimum | reference | greedy | optimum, or best found ..= bound | certified gap | reference / optimum | reference thinking, CPU (wall) | slowest answer, CPU | solver, CPU (wall) |");
         println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
         let (mut passed, mut run) = (0, 0);
         let (mut worst_ratio, mut slowest, mut slowest_answer) = (f64::INFINITY, Duration::ZERO, Duration::ZERO);
         let mut total = 0;
         let mut at_cap = AtCap::new(!args.uncapped);
-        for case in &cases {
-            if args.only.is_some_and(|k| k != case.number) {
-                continue;
-            }
+        for (case, spec) in &cases {
             run += 1;
-            let spec = load_map_file(&case.path)?;
-            let (r, cut) = reference(&spec);
+            let (r, cut) = reference(spec);
             at_cap.add(format!("test{}", case.number), cut);
-            let g = play_test(&spec, Greedy);
+            let g = play_test(spec, Greedy);
             let (rs, gs) = (&r.outcome.players[0], &g.outcome.players[0]);
-            let solved = timed_solve(&spec, budget, &r);
+            let solved = timed_solve(spec, budget, &r);
             let ok = rs.finished && rs.forfeit.is_none() && case.minimum.is_none_or(|m| rs.score >= m);
             passed += usize::from(ok);
             total += rs.score;
@@ -286,9 +302,8 @@ fn main() -> anyhow::Result<()> {
         if let Some(dir) = &args.write_maps {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         }
-        for seed in args.seed..args.seed + args.random {
-            let text = course_map(seed)?;
-            let spec = MapSpec::parse(&text).map_err(|e| anyhow::anyhow!("random map {seed}: {e}"))?;
+        for map in random_maps(&args) {
+            let (seed, text, spec) = map?;
             if let Some(dir) = &args.write_maps {
                 let path = dir.join(format!("course_map_{seed}.txt"));
                 std::fs::write(&path, &text).with_context(|| format!("writing {}", path.display()))?;
