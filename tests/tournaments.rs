@@ -285,6 +285,48 @@ fn bots_that_cannot_build_or_start_get_a_clear_row() {
     assert!(stdout.contains("not found"), "{stdout}");
 }
 
+/// A league of greedy and one bot built by `build` in a folder of its own, with `settings`;
+/// returns the built bot's leaderboard row and its folder's files with their sizes.
+fn build_in_own_folder(build: &str, settings: &str) -> (Value, Vec<(String, u64)>) {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("student");
+    std::fs::create_dir(&folder).unwrap();
+    let mut text = format!("maps = [{:?}]\n{settings}\n", map("fire.txt"));
+    text.push_str(&format!("[[bots]]\nname = \"greedy\"\ncommand = {:?}\n", bin("greedy")));
+    text.push_str(&format!(
+        "[[bots]]\nname = \"student\"\ncommand = {:?}\ncwd = \"student\"\nbuild = {build:?}\n",
+        bin("greedy")
+    ));
+    let cfg = dir.path().join("t.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let out = dir.path().join("t");
+    let (_, stderr, code) = tournament(&["--config", &cfg.display().to_string(), "--out", &out.display().to_string()]);
+    assert_eq!(code, 0, "{stderr}");
+    let files = std::fs::read_dir(&folder)
+        .unwrap()
+        .flatten()
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.metadata().unwrap().len()))
+        .collect();
+    (row(&leaderboard(&out), "student").clone(), files)
+}
+
+#[test]
+fn a_build_cannot_fill_the_disk() {
+    // A build writing 4 MiB files without end is ended at the cap, long before its time limit.
+    let endless = "i=0; while :; do head -c 4194304 /dev/zero > f$i; i=$((i+1)); done";
+    let (student, _) = build_in_own_folder(endless, "build_disk_mb = 16\nbuild_timeout_s = 120");
+    let failure = student["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("filled more than 16 MiB of disk"), "{student}");
+    // One that writes 24 MiB and ends at once is measured once more as it ends.
+    let quick = "head -c 25165824 /dev/zero > blob";
+    let (student, _) = build_in_own_folder(quick, "build_disk_mb = 16");
+    assert!(student["failure"].as_str().unwrap_or_default().contains("filled more than 16 MiB"), "{student}");
+    // The control: under the default cap the same build succeeds, and did write past 16 MiB.
+    let (student, files) = build_in_own_folder(quick, "");
+    assert!(student["failure"].is_null(), "{student}");
+    assert_eq!(files, [("blob".to_string(), 24 << 20)], "the build wrote its 24 MiB");
+}
+
 #[test]
 fn bad_configs_and_folders_fail_clearly() {
     let dir = tempfile::tempdir().unwrap();

@@ -16,7 +16,7 @@ use tokio::task::JoinHandle;
 use super::clock::{AnswerClock, Look};
 use super::{CommandError, RefereeError};
 use crate::engine::{Answer, ClockKind, Failure, Limits, Reply};
-use crate::sandbox::{BoxHandle, Launch, Sandbox};
+use crate::sandbox::{BoxHandle, Launch, Sandbox, EXIT_GRACE};
 
 /// How to start one bot.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,10 +100,6 @@ struct StderrLog {
     kept: Vec<u8>,
     dropped: usize,
 }
-
-/// How long a bot's supervisor or keeper may take to exit once its box is killed (it ends
-/// what is left first).
-const KEEPER_GRACE: Duration = Duration::from_millis(500);
 
 /// A bot's CPU time is not read at an answer that comes less than this after the last
 /// reading: it cannot have used much of it (at most this times its cores).
@@ -217,7 +213,9 @@ impl BotProcess {
         let (command, mut handle) =
             sandbox.command(&launch).map_err(|source| RefereeError::Sandbox { name: cmd.name.clone(), source })?;
         let mut command = Command::from(command);
-        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).kill_on_drop(true);
+        // (A keeper, killed at once, could not end what the bot left: `kill` asks it to.)
+        let kill_on_drop = !handle.has_keeper();
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).kill_on_drop(kill_on_drop);
         let mut child = match command.spawn() {
             Ok(child) => child,
             Err(source) => {
@@ -416,7 +414,7 @@ impl BotProcess {
         }
         // The box's supervisor exits only once everything in the box is gone, and a plain bot's
         // keeper once it has ended what is left: a moment for either, then it is killed.
-        if tokio::time::timeout(KEEPER_GRACE, self.child.wait()).await.is_err() {
+        if tokio::time::timeout(EXIT_GRACE, self.child.wait()).await.is_err() {
             let _ = self.child.kill().await;
         }
         if let Some(h) = handle {

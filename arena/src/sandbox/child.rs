@@ -12,6 +12,7 @@
 
 use std::ffi::CString;
 use std::io;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use libc::{c_int, c_ulong};
 
@@ -409,10 +410,18 @@ pub(super) unsafe fn enter_plain(
 }
 
 /// Set when the keeper is asked to end everything (see [`enter_plain`]).
-static ENDING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static ENDING: AtomicBool = AtomicBool::new(false);
+/// The keeper's bot, killed at once when it is asked to end (so that its wait ends, even when
+/// the signal comes just before it).
+static BOT: AtomicI32 = AtomicI32::new(0);
 
 extern "C" fn on_end(_: c_int) {
-    ENDING.store(true, std::sync::atomic::Ordering::SeqCst);
+    ENDING.store(true, Ordering::SeqCst);
+    let bot = BOT.load(Ordering::SeqCst);
+    if bot > 0 {
+        // SAFETY: kill is async-signal-safe.
+        unsafe { libc::kill(bot, libc::SIGKILL) };
+    }
 }
 
 /// The keeper of a plain bot (see [`enter_plain`]): reaps until the bot ends or it is asked to
@@ -421,8 +430,9 @@ extern "C" fn on_end(_: c_int) {
 /// # Safety
 /// Raw system calls only.
 unsafe fn keep(bot: libc::pid_t) -> ! {
+    BOT.store(bot, Ordering::SeqCst);
     let mut status: Option<c_int> = None;
-    while status.is_none() && !ENDING.load(std::sync::atomic::Ordering::SeqCst) {
+    while status.is_none() && !ENDING.load(Ordering::SeqCst) {
         let mut st = 0;
         let got = libc::waitpid(-1, &mut st, 0);
         if got == bot {
@@ -445,28 +455,39 @@ unsafe fn keep(bot: libc::pid_t) -> ! {
         if got < 0 {
             break; // no child left
         }
-        if kill_children() == 0 {
-            // Children, none listed yet (one is being handed over): look again shortly.
-            let pause = libc::timespec { tv_sec: 0, tv_nsec: 1_000_000 };
-            libc::nanosleep(&pause, std::ptr::null_mut());
-        } else {
-            let got = libc::waitpid(-1, &mut st, 0);
-            if got == bot {
-                status.get_or_insert(st);
+        match kill_children() {
+            // The list cannot be read (a kernel without it): nothing more can be found.
+            None => break,
+            Some(0) => {
+                // Children, none listed yet (one is being handed over): look again shortly.
+                let pause = libc::timespec { tv_sec: 0, tv_nsec: 1_000_000 };
+                libc::nanosleep(&pause, std::ptr::null_mut());
+            }
+            Some(_) => {
+                let got = libc::waitpid(-1, &mut st, 0);
+                if got == bot {
+                    status.get_or_insert(st);
+                }
             }
         }
     }
-    exit_like(status.unwrap_or(1 << 8), true)
+    // (The status is the bot's own: only a death by signal is one, unlike the init's codes.)
+    let status = status.unwrap_or(1 << 8);
+    if libc::WIFSIGNALED(status) {
+        exit_like(status, true)
+    }
+    libc::_exit(libc::WEXITSTATUS(status))
 }
 
-/// Sends `SIGKILL` to each child listed in `/proc/thread-self/children`; returns how many.
+/// Sends `SIGKILL` to each child listed in `/proc/thread-self/children`; returns how many, or
+/// `None` when the list cannot be read.
 ///
 /// # Safety
 /// Raw system calls only.
-unsafe fn kill_children() -> usize {
+unsafe fn kill_children() -> Option<usize> {
     let fd = libc::open(c"/proc/thread-self/children".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
     if fd < 0 {
-        return 0;
+        return None;
     }
     let mut buf = [0u8; 4096];
     let n = libc::read(fd, buf.as_mut_ptr().cast(), buf.len());
@@ -485,5 +506,5 @@ unsafe fn kill_children() -> usize {
             (pid, digits) = (0, 0);
         }
     }
-    killed
+    Some(killed)
 }

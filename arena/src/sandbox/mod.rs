@@ -41,7 +41,8 @@ pub enum SandboxMode {
     /// Refuse to run bots without a box.
     Require,
     /// No box, as `auto` where boxes cannot be made: plain processes in a session of their
-    /// own, with a clean environment and resource limits, and nothing they start outliving them.
+    /// own, with a clean environment and resource limits, each the child of a keeper that ends
+    /// what it leaves running (see `child::enter_plain`).
     Plain,
     /// No box at all: plain child processes with resource limits (for debugging bots).
     None,
@@ -142,6 +143,10 @@ pub struct Launch<'a> {
     pub build: bool,
 }
 
+/// How long the process the arena spawned (a box's supervisor, a plain bot's keeper) may take
+/// to exit once its box is killed (a keeper ends what is left first); then it is killed.
+pub const EXIT_GRACE: Duration = Duration::from_millis(500);
+
 /// The host's directories every box sees, read-only.
 const SYSTEM: [&str; 8] = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"];
 /// Device nodes every box gets.
@@ -181,6 +186,9 @@ pub struct BoxHandle {
     boxed: bool,
     /// The leader is a plain bot's keeper.
     kept: bool,
+    /// A pidfd of the keeper: it is signalled, and its tree walked, only while it lives (its
+    /// pid could be another process's once it is reaped).
+    keeper: Option<OwnedFd>,
     memory_cap: u64,
 }
 
@@ -309,6 +317,7 @@ impl Sandbox {
             main: None,
             boxed: false,
             kept: !keep_terminal,
+            keeper: None,
             memory_cap: limits.memory_mb << 20,
         };
         (command, handle)
@@ -446,6 +455,7 @@ impl Sandbox {
             main: None,
             boxed: true,
             kept: false,
+            keeper: None,
             memory_cap: limits.memory_mb << 20,
         };
         Ok((command, handle))
@@ -754,18 +764,20 @@ impl BoxHandle {
         if self.kept {
             // (Spawning returns once the bot has started: the keeper has forked it.)
             self.main = meter::first_child(pid);
+            self.keeper = pidfd(pid);
         }
         if self.boxed {
             if let Some(init) = meter::first_child(pid) {
                 self.main = meter::first_child(init);
-                // SAFETY: pidfd_open returns a new descriptor or -1.
-                let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, init, 0) };
-                if fd >= 0 {
-                    // SAFETY: a fresh descriptor that nothing else owns.
-                    self.init = Some(unsafe { OwnedFd::from_raw_fd(fd as i32) });
-                }
+                self.init = pidfd(init);
             }
         }
+    }
+
+    /// Whether the spawned process is a keeper, which ends what is left itself once
+    /// [`BoxHandle::kill`] asks it to: it must not be killed before (see [`EXIT_GRACE`]).
+    pub fn has_keeper(&self) -> bool {
+        self.kept
     }
 
     /// The process running the bot's program (in the host's PID namespace).
@@ -794,16 +806,7 @@ impl BoxHandle {
     /// Kills every process of the box at once (the bot, its children, any daemon).
     pub fn kill(&self) {
         if let Some(fd) = &self.init {
-            // SAFETY: a pidfd we own; no memory is passed.
-            unsafe {
-                libc::syscall(
-                    libc::SYS_pidfd_send_signal,
-                    std::os::fd::AsRawFd::as_raw_fd(fd),
-                    libc::SIGKILL,
-                    std::ptr::null::<libc::c_void>(),
-                    0,
-                );
-            }
+            signal(fd, libc::SIGKILL);
         }
         if let Some(g) = &self.group {
             g.kill_all();
@@ -811,13 +814,22 @@ impl BoxHandle {
         match self.leader {
             Some(keeper) if self.kept => {
                 // Everything below the keeper at once, and the keeper ends whatever they start
-                // meanwhile, then exits.
+                // meanwhile, then exits; nothing once it has exited.
+                // (Without pidfds, by its pid.)
+                if self.keeper.as_ref().is_some_and(|fd| !running(fd)) {
+                    return;
+                }
                 for pid in meter::tree(keeper).into_iter().filter(|&p| p != keeper) {
                     // SAFETY: kill has no memory preconditions.
                     unsafe { libc::kill(pid, libc::SIGKILL) };
                 }
-                // SAFETY: as above.
-                unsafe { libc::kill(keeper, libc::SIGTERM) };
+                match &self.keeper {
+                    Some(fd) => signal(fd, libc::SIGTERM),
+                    // SAFETY: as above.
+                    None => unsafe {
+                        libc::kill(keeper, libc::SIGTERM);
+                    },
+                }
             }
             Some(pid) if !self.boxed => {
                 // SAFETY: kill has no memory preconditions; the bot leads its own group.
@@ -843,6 +855,35 @@ impl BoxHandle {
         }
         self.uid.take();
     }
+}
+
+/// A pidfd of `pid`, where the kernel has them (5.3 and later).
+fn pidfd(pid: i32) -> Option<OwnedFd> {
+    // SAFETY: pidfd_open returns a new descriptor or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    // SAFETY: a fresh descriptor that nothing else owns.
+    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as i32) })
+}
+
+/// Sends `sig` to the process of a pidfd (never to another that took its pid).
+fn signal(fd: &OwnedFd, sig: libc::c_int) {
+    // SAFETY: a pidfd we own; no memory is passed.
+    unsafe {
+        libc::syscall(
+            libc::SYS_pidfd_send_signal,
+            std::os::fd::AsRawFd::as_raw_fd(fd),
+            sig,
+            std::ptr::null::<libc::c_void>(),
+            0,
+        );
+    }
+}
+
+/// Whether the process of a pidfd has not exited yet (a pidfd is readable once it has).
+fn running(fd: &OwnedFd) -> bool {
+    let mut poll = libc::pollfd { fd: std::os::fd::AsRawFd::as_raw_fd(fd), events: libc::POLLIN, revents: 0 };
+    // SAFETY: one pollfd we own, no wait.
+    unsafe { libc::poll(&mut poll, 1, 0) == 0 }
 }
 
 fn count_lines(file: &Path) -> usize {

@@ -1,13 +1,29 @@
 //! Building bots: each build command runs once, in a box of its own (the bot's folder
-//! writable, the Rust toolchains visible read-only, no network), under a wall-clock limit. Its
-//! whole output is kept in a log file; what went wrong is summed up from the log's first
+//! writable, the Rust toolchains visible read-only, no network), under a wall-clock limit and
+//! a cap on the disk it fills (its folder's growth and its log). Its whole output is kept in a
+//! log file; what went wrong is summed up from the log's first
 //! error line, not its last lines (which are make's "Error 1" and caret lines).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::sandbox::{Launch, Sandbox};
+use crate::sandbox::{Launch, Sandbox, EXIT_GRACE};
+
+/// What a build may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BuildLimits {
+    /// Wall time.
+    pub timeout: Duration,
+    /// Disk it may fill: what the bot's folder grows by (allocated blocks) and its log together.
+    pub disk_bytes: u64,
+}
+
+/// Files and folders a build may add to its folder: past this many, it is ended (a folder of
+/// millions of empty files fills a disk's inodes, and takes long to walk).
+const MAX_NEW_ENTRIES: u64 = 200_000;
+/// How often a running build's disk use is measured.
+const DISK_EVERY: Duration = Duration::from_millis(250);
 
 /// How one build went.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,20 +37,26 @@ pub struct BuildOutcome {
     pub outputs: Vec<String>,
 }
 
-/// Runs `build` (a shell command) in `folder` in a box, with at most `timeout` of wall time,
-/// writing its whole output to `out/log`. Never fails: a build that cannot start, fails or
-/// times out is an outcome with a problem.
-pub fn run(sandbox: &Sandbox, build: &str, folder: &Path, timeout: Duration, out: &Path, log: &str) -> BuildOutcome {
+/// Runs `build` (a shell command) in `folder` in a box, within `limits`, writing its whole
+/// output to `out/log`. Never fails: a build that cannot start, fails, times out or fills too
+/// much disk is an outcome with a problem.
+pub fn run(sandbox: &Sandbox, build: &str, folder: &Path, limits: BuildLimits, out: &Path, log: &str) -> BuildOutcome {
     tracing::info!(build, folder = %folder.display(), "building");
     let before = super::submission::stamp(folder);
     let log_path = out.join(log);
-    let problem = run_boxed(sandbox, build, folder, timeout, &log_path).err();
+    let problem = run_boxed(sandbox, build, folder, limits, &log_path).err();
     let after = super::submission::stamp(folder);
     let outputs = super::submission::changed(&before, &after);
     BuildOutcome { problem, log: log.to_string(), outputs }
 }
 
-fn run_boxed(sandbox: &Sandbox, build: &str, folder: &Path, timeout: Duration, log_path: &Path) -> Result<(), String> {
+fn run_boxed(
+    sandbox: &Sandbox,
+    build: &str,
+    folder: &Path,
+    limits: BuildLimits,
+    log_path: &Path,
+) -> Result<(), String> {
     if let Some(dir) = log_path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot write the build log {}: {e}", log_path.display()))?;
     }
@@ -46,6 +68,7 @@ fn run_boxed(sandbox: &Sandbox, build: &str, folder: &Path, timeout: Duration, l
     let (mut command, mut handle) =
         sandbox.command(&launch).map_err(|e| format!("build `{build}` could not start: {e}"))?;
     command.stdin(std::process::Stdio::null()).stdout(log).stderr(err_log);
+    let base = disk_use(folder, u64::MAX);
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => {
@@ -55,14 +78,39 @@ fn run_boxed(sandbox: &Sandbox, build: &str, folder: &Path, timeout: Duration, l
     };
     handle.started(child.id());
     let start = Instant::now();
+    // What the build filled past its limits, if it did.
+    let filled = || {
+        let (bytes, entries) = disk_use(folder, base.1 + MAX_NEW_ENTRIES);
+        let log = std::fs::metadata(log_path).map_or(0, |m| m.len());
+        if bytes.saturating_sub(base.0).saturating_add(log) > limits.disk_bytes {
+            Some(format!("filled more than {} MiB of disk (its folder and its log)", limits.disk_bytes >> 20))
+        } else if entries > base.1 + MAX_NEW_ENTRIES {
+            Some(format!("made more than {MAX_NEW_ENTRIES} files and folders"))
+        } else {
+            None
+        }
+    };
+    let mut measured = start;
     let status = loop {
+        let over = if measured.elapsed() >= DISK_EVERY {
+            measured = Instant::now();
+            filled()
+        } else {
+            None
+        };
         match child.try_wait() {
-            Ok(Some(status)) => break Ok(status),
-            Ok(None) if start.elapsed() >= timeout => {
+            // (A build that ended is measured once more: it may have been quick.)
+            Ok(Some(status)) => break filled().map_or(Ok(status), |why| Err(format!("build `{build}` {why}"))),
+            Ok(None) if start.elapsed() >= limits.timeout || over.is_some() => {
                 handle.kill();
+                let asked = Instant::now();
+                while matches!(child.try_wait(), Ok(None)) && asked.elapsed() < EXIT_GRACE {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
                 let _ = child.kill();
                 let _ = child.wait();
-                break Err(format!("build `{build}` timed out after {} s", timeout.as_secs()));
+                let why = over.unwrap_or_else(|| format!("timed out after {} s", limits.timeout.as_secs()));
+                break Err(format!("build `{build}` {why}"));
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(25)),
             Err(e) => break Err(format!("build `{build}`: {e}")),
@@ -97,11 +145,33 @@ pub fn first_error(log: &str) -> String {
     line[..end].to_string()
 }
 
+/// Disk used under `dir` (allocated blocks; symbolic links not followed) and how many files
+/// and folders are there, counting no further than `most` of them.
+fn disk_use(dir: &Path, most: u64) -> (u64, u64) {
+    let (mut bytes, mut entries) = (0u64, 0u64);
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let Ok(list) = std::fs::read_dir(&d) else { continue };
+        for entry in list.flatten() {
+            entries += 1;
+            if entries > most {
+                return (bytes, entries);
+            }
+            let Ok(meta) = entry.metadata() else { continue };
+            bytes = bytes.saturating_add(std::os::unix::fs::MetadataExt::blocks(&meta).saturating_mul(512));
+            if meta.is_dir() {
+                todo.push(entry.path());
+            }
+        }
+    }
+    (bytes, entries)
+}
+
 /// Runs each distinct (build command, folder) once; returns each bot's outcome, by name.
 pub fn build_all(
     sandbox: &Sandbox,
     bots: &[(String, String, PathBuf)],
-    timeout: Duration,
+    limits: BuildLimits,
     out: &Path,
     stamp: u64,
 ) -> BTreeMap<String, BuildOutcome> {
@@ -113,7 +183,7 @@ pub fn build_all(
             .entry(key)
             .or_insert_with(|| {
                 let log = format!("builds/{}-{stamp}.log", crate::files::file_safe(name));
-                run(sandbox, build, folder, timeout, out, &log)
+                run(sandbox, build, folder, limits, out, &log)
             })
             .clone();
         outcomes.insert(name.clone(), outcome);

@@ -173,6 +173,10 @@ pub struct TournamentConfig {
     /// failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build_timeout_s: Option<u64>,
+    /// Disk a bot's build may fill, in MiB (default 2048): what its folder grows by and its
+    /// log together; a build past it is ended and failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build_disk_mb: Option<u64>,
     /// The folder relative paths were resolved against (the config file's); bots without a
     /// folder build here. Set by the arena, not in config files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -181,6 +185,8 @@ pub struct TournamentConfig {
 
 /// The default limit of a bot's build, in seconds.
 pub const DEFAULT_BUILD_TIMEOUT_S: u64 = 300;
+/// The default disk a bot's build may fill, in MiB.
+pub const DEFAULT_BUILD_DISK_MB: u64 = 2048;
 
 fn one() -> u32 {
     1
@@ -265,9 +271,12 @@ impl TournamentConfig {
         self.base = Some(base);
     }
 
-    /// The build time limit.
-    pub fn build_timeout(&self) -> std::time::Duration {
-        std::time::Duration::from_secs(self.build_timeout_s.unwrap_or(DEFAULT_BUILD_TIMEOUT_S))
+    /// What a build may take.
+    pub fn build_limits(&self) -> super::build::BuildLimits {
+        super::build::BuildLimits {
+            timeout: std::time::Duration::from_secs(self.build_timeout_s.unwrap_or(DEFAULT_BUILD_TIMEOUT_S)),
+            disk_bytes: self.build_disk_mb.unwrap_or(DEFAULT_BUILD_DISK_MB).saturating_mul(1 << 20),
+        }
     }
 
     /// The embedded default.

@@ -368,7 +368,7 @@ fn plan(
     let now = unix_secs();
     let mut history = previous.as_ref().map(|p| p.history.clone()).unwrap_or_default();
     let build_limits =
-        SandboxLimits { cpu_seconds: config.build_timeout().as_secs(), ..config.limits.sandbox_limits() };
+        SandboxLimits { cpu_seconds: config.build_limits().timeout.as_secs(), ..config.limits.sandbox_limits() };
     let builder = Sandbox::new(config.sandbox, build_limits).map_err(|e| TournamentError::Invalid(e.to_string()))?;
     let (bots, failures) = versions::prepare(&config, &builder, out, now, &mut history);
     let facts: Vec<MapFact> = config

@@ -145,7 +145,7 @@ pub fn prepare(
         .filter(|b| b.cwd.as_ref().is_none_or(|d| d.is_dir()))
         .filter_map(|b| b.build.as_ref().map(|cmd| (b.name.clone(), cmd.clone(), build_folder(config, b))))
         .collect();
-    let builds = build::build_all(sandbox, &to_build, config.build_timeout(), out, now);
+    let builds = build::build_all(sandbox, &to_build, config.build_limits(), out, now);
     let mut cache = BTreeMap::new();
     let mut bots = Vec::new();
     let mut failures = BTreeMap::new();

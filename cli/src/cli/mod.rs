@@ -235,6 +235,9 @@ pub struct TournamentArgs {
     /// Wall-clock seconds a bot's build may take [default: 300].
     #[arg(long, value_name = "S")]
     pub build_timeout_s: Option<u64>,
+    /// Disk a bot's build may fill, its folder's growth and its log together, in MiB [default: 2048].
+    #[arg(long, value_name = "MB")]
+    pub build_disk_mb: Option<u64>,
     /// Add a bot, or replace the bot of that name (repeatable).
     #[arg(long = "bot", value_name = "NAME=CMD", value_parser = parse_bot)]
     pub bots: Vec<arena::tournament::config::BotEntry>,
@@ -379,7 +382,7 @@ pub struct DuelArgs {
 pub struct SandboxArgs {
     /// auto: confine as far as the system allows; require: refuse to run without network
     /// isolation and a process cap; plain: no box, as auto where none can be made (resource
-    /// limits, nothing a bot starts outlives it); none: resource limits only (for debugging).
+    /// limits; what a bot leaves running is ended with it); none: resource limits only (for debugging).
     #[arg(long, value_name = "MODE")]
     pub sandbox: Option<arena::sandbox::SandboxMode>,
     /// The same as --sandbox require.
