@@ -45,8 +45,6 @@ pub struct Relaxation<'a> {
     powerups: Vec<usize>,
     /// Per model item: its bit in a mask, for a power-up.
     bit_of: Vec<Option<usize>>,
-    /// Per model item: how many more times than once the relaxed walks took it, in all.
-    repeats: Vec<u32>,
     /// Multiplier for each mask.
     mult: Vec<f64>,
     /// Price of each model item (0 for power-ups).
@@ -257,7 +255,6 @@ impl<'a> Relaxation<'a> {
             ticks: p.ticks,
             powerups,
             bit_of,
-            repeats: vec![0; model.items().len()],
             mult,
             prices: vec![0.0; model.items().len()],
             price_bytes: vec![[0.0; 256]; model.items().len().div_ceil(64) * 8],
@@ -295,9 +292,6 @@ impl<'a> Relaxation<'a> {
             return (None, false);
         }
         let plan = relaxed.walk.as_deref().and_then(|w| replay(self.model, w));
-        for (r, &n) in self.repeats.iter_mut().zip(&relaxed.takes) {
-            *r += n.saturating_sub(1);
-        }
         if relaxed.bound < self.best_bound - 1e-9 {
             self.best_bound = relaxed.bound;
             self.best_prices.clone_from(&self.prices);
@@ -394,33 +388,23 @@ impl<'a> Relaxation<'a> {
     /// took: a tighter bound at `2^k` times the work of a solve. The prices carry over, and the
     /// step scale starts again.
     pub fn remember(&mut self, k: usize) {
-        self.remember_with(k, 0);
-    }
-
-    /// [`Relaxation::remember`], where `global` of the `k` bits are the same resources
-    /// everywhere: those the relaxed walks took again most often so far.
-    pub fn remember_with(&mut self, k: usize, global: usize) {
         let k = k.clamp(1, 8);
         let model = self.model;
         let resources: Vec<usize> =
             (0..model.items().len()).filter(|&i| matches!(model.items()[i].1, Item::Resource(_))).collect();
-        let mut often: Vec<usize> = resources.iter().copied().filter(|&i| self.repeats[i] > 0).collect();
-        often.sort_by_key(|&i| (std::cmp::Reverse(self.repeats[i]), i));
-        often.truncate(global.min(k - 1));
-        // Each cell's remembered resources: the global ones, its own, then the nearest.
+        // Each cell's remembered resources: its own, then the nearest.
         let near: Vec<Vec<usize>> = (0..self.cells)
             .map(|c| {
                 let mut by: Vec<(u32, usize)> = resources
                     .iter()
-                    .filter(|i| !often.contains(i))
                     .filter_map(|&i| {
                         let d = if model.items()[i].0 as usize == c { Some(0) } else { model.item_distance(i, c) };
                         d.map(|d| (d, i))
                     })
                     .collect();
                 by.sort_unstable();
-                by.truncate(k - often.len());
-                often.iter().copied().chain(by.into_iter().map(|(_, i)| i)).collect()
+                by.truncate(k);
+                by.into_iter().map(|(_, i)| i).collect()
             })
             .collect();
         let own = (0..self.cells)
