@@ -286,8 +286,9 @@ fn bots_that_cannot_build_or_start_get_a_clear_row() {
 }
 
 /// A league of greedy and one bot built by `build` in a folder of its own, with `settings`;
-/// returns the built bot's leaderboard row and its folder's files with their sizes.
-fn build_in_own_folder(build: &str, settings: &str) -> (Value, Vec<(String, u64)>) {
+/// returns the built bot's leaderboard row, its folder's files with their sizes, and the disk
+/// its build log takes.
+fn build_in_own_folder(build: &str, settings: &str) -> (Value, Vec<(String, u64)>, u64) {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("student");
     std::fs::create_dir(&folder).unwrap();
@@ -307,22 +308,56 @@ fn build_in_own_folder(build: &str, settings: &str) -> (Value, Vec<(String, u64)
         .flatten()
         .map(|e| (e.file_name().to_string_lossy().into_owned(), e.metadata().unwrap().len()))
         .collect();
-    (row(&leaderboard(&out), "student").clone(), files)
+    let student = row(&leaderboard(&out), "student").clone();
+    let log = std::fs::metadata(out.join(student["build_log"].as_str().unwrap_or_default())).unwrap();
+    (student, files, std::os::unix::fs::MetadataExt::blocks(&log) * 512)
 }
 
 #[test]
 fn a_build_cannot_fill_the_disk() {
-    // A build writing 4 MiB files without end is ended at the cap, long before its time limit.
+    // A build writing 4 MiB files without end is ended at the cap, long before its time limit,
+    // and what it wrote is removed.
     let endless = "i=0; while :; do head -c 4194304 /dev/zero > f$i; i=$((i+1)); done";
-    let (student, _) = build_in_own_folder(endless, "build_disk_mb = 16\nbuild_timeout_s = 120");
+    let (student, files, _) = build_in_own_folder(endless, "build_disk_mb = 16\nbuild_timeout_s = 120");
     let failure = student["failure"].as_str().unwrap_or_default();
     assert!(failure.contains("filled more than 16 MiB of disk"), "{student}");
+    assert_eq!(files, [], "what the build wrote is gone");
     // One that writes 24 MiB and ends at once is measured once more as it ends.
     let quick = "head -c 25165824 /dev/zero > blob";
-    let (student, _) = build_in_own_folder(quick, "build_disk_mb = 16");
+    let (student, files, _) = build_in_own_folder(quick, "build_disk_mb = 16");
     assert!(student["failure"].as_str().unwrap_or_default().contains("filled more than 16 MiB"), "{student}");
+    assert_eq!(files, []);
+    // A folder the arena cannot list (here: a path longer than the system's limit) is not
+    // measured: the build fails, and the folder is removed.
+    let deep = "n=$(printf 'd%.0s' $(seq 250)); for i in $(seq 20); do mkdir $n && cd $n; done; echo x > f";
+    let (student, files, _) = build_in_own_folder(deep, "build_disk_mb = 16");
+    assert!(
+        student["failure"].as_str().unwrap_or_default().contains("made a folder the arena cannot read"),
+        "{student}"
+    );
+    assert_eq!(files, []);
+    // A file deleted but held open takes disk no walk sees: the free space tells.
+    let hidden = "exec 3>x; rm x; head -c 335544320 /dev/zero >&3; sleep 1";
+    let (student, _, _) = build_in_own_folder(hidden, "build_disk_mb = 16");
+    assert!(student["failure"].as_str().unwrap_or_default().contains("the free space fell by"), "{student}");
+    // The log is a pipe, not a file: it cannot be grown without writing (the control: the same
+    // call on a file takes 256 MiB of disk at once, its size unchanged).
+    let grow = "fallocate --keep-size -l 268435456 /dev/stdout";
+    let (student, _, log) = build_in_own_folder(grow, "build_disk_mb = 16");
+    assert!(student["failure"].as_str().unwrap_or_default().contains("fallocate"), "{student}");
+    assert!(log < 1 << 20, "the log takes {log} bytes");
+    // Nor can a file in the folder: a build's box refuses `fallocate`.
+    let (student, files, _) = build_in_own_folder("fallocate -l 268435456 blob", "build_disk_mb = 16");
+    assert!(student["failure"].as_str().unwrap_or_default().contains("Operation not supported"), "{student}");
+    assert!(files.iter().all(|(_, size)| *size == 0), "{files:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("log");
+    let grown = Command::new("sh").arg("-c").arg(format!("{grow} > {}", file.display())).status().unwrap();
+    assert!(grown.success());
+    let blocks = std::os::unix::fs::MetadataExt::blocks(&std::fs::metadata(&file).unwrap());
+    assert!(blocks * 512 >= 256 << 20, "the control: a file grew to {} bytes on disk", blocks * 512);
     // The control: under the default cap the same build succeeds, and did write past 16 MiB.
-    let (student, files) = build_in_own_folder(quick, "");
+    let (student, files, _) = build_in_own_folder(quick, "");
     assert!(student["failure"].is_null(), "{student}");
     assert_eq!(files, [("blob".to_string(), 24 << 20)], "the build wrote its 24 MiB");
 }

@@ -63,8 +63,9 @@ pub(super) struct Plan {
     /// The arena's command line and environment in memory (start, end): the init, a copy of
     /// the arena, blanks them so that the box cannot read them in /proc/1.
     pub wipe: [(usize, usize); 2],
-    /// The system calls the bot may not make (see [`super::syscalls`]), compiled.
-    pub filter: Option<seccompiler::BpfProgram>,
+    /// The system calls the bot may not make (see [`super::syscalls`]), compiled: one filter or
+    /// two.
+    pub filters: Vec<seccompiler::BpfProgram>,
 }
 
 const CLOSE_RANGE_CLOEXEC: libc::c_uint = 4;
@@ -247,7 +248,7 @@ pub(super) unsafe fn enter(plan: &Plan) -> io::Result<()> {
         check(libc::setrlimit(resource, &rl))?;
     }
     drop_privileges(plan.ids)?;
-    if let Some(filter) = &plan.filter {
+    for filter in &plan.filters {
         // (Its error holds the errno; building another would allocate after the fork.)
         seccompiler::apply_filter(filter).map_err(|_| io::Error::last_os_error())?;
     }
@@ -356,7 +357,8 @@ unsafe fn drop_privileges(ids: Option<(libc::uid_t, libc::gid_t)>) -> io::Result
 /// session of its own, becomes its child), forks the bot, and once the bot ends, or the arena
 /// asks (`SIGTERM`) or dies, kills every process left below it before exiting the way the bot
 /// did: without a PID namespace, nothing else would end a daemon the bot left. The bot gets
-/// no descriptor but the pipes. With `keep_terminal` (`none`, for debugging) the bot is the
+/// no descriptor but the pipes, and becomes `ids` (root only: a box user, or a build's folder
+/// owner). With `keep_terminal` (`none`, for debugging) the bot is the
 /// process spawned, and a daemon it leaves outlives it.
 ///
 /// # Safety
@@ -364,6 +366,7 @@ unsafe fn drop_privileges(ids: Option<(libc::uid_t, libc::gid_t)>) -> io::Result
 pub(super) unsafe fn enter_plain(
     parent: libc::pid_t,
     rlimits: &[(libc::__rlimit_resource_t, u64, u64)],
+    ids: Option<(libc::uid_t, libc::gid_t)>,
     keep_terminal: bool,
 ) -> io::Result<()> {
     check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL))?;
@@ -401,6 +404,12 @@ pub(super) unsafe fn enter_plain(
     for &(resource, soft, hard) in rlimits {
         let rl = libc::rlimit { rlim_cur: soft as libc::rlim_t, rlim_max: hard as libc::rlim_t };
         check(libc::setrlimit(resource, &rl))?;
+    }
+    if let Some((uid, gid)) = ids {
+        // (Leaving root for another user drops every capability.)
+        check(libc::setgroups(0, std::ptr::null()))?;
+        check(libc::setresgid(gid, gid, gid))?;
+        check(libc::setresuid(uid, uid, uid))?;
     }
     check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
     if !keep_terminal {

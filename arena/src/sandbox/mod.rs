@@ -276,11 +276,15 @@ impl Sandbox {
         if self.boxed {
             self.boxed_command(launch, &limits)
         } else {
-            Ok(self.plain_command(launch, &limits))
+            self.plain_command(launch, &limits)
         }
     }
 
-    fn plain_command(&self, launch: &Launch, limits: &SandboxLimits) -> (std::process::Command, BoxHandle) {
+    fn plain_command(
+        &self,
+        launch: &Launch,
+        limits: &SandboxLimits,
+    ) -> Result<(std::process::Command, BoxHandle), SandboxError> {
         let (program, args) = launch.words.split_first().map_or(("", &[][..]), |(p, a)| (p.as_str(), a));
         let mut command = std::process::Command::new(program);
         command.args(args);
@@ -294,6 +298,23 @@ impl Sandbox {
         }
         command.envs(launch.env.iter().map(|(k, v)| (k, v)));
         let mut rlimits = rlimits(limits);
+        // As root (`plain`), a bot runs as a box uid of its own, as in a box, and a build as its
+        // folder's owner: neither can signal the other bots, their keepers or the arena.
+        let (mut ids, mut uid) = (None, None);
+        if self.root && !keep_terminal {
+            match launch.folder.filter(|_| launch.build) {
+                Some(dir) => {
+                    let meta = std::fs::metadata(dir).map_err(|e| setup(&dir.display().to_string(), e))?;
+                    ids = Some((meta.uid(), meta.gid()));
+                }
+                None => {
+                    let claim = UidClaim::take()?;
+                    ids = Some((claim.uid, claim.uid));
+                    rlimits.push((libc::RLIMIT_NPROC, limits.processes, limits.processes));
+                    uid = Some(claim);
+                }
+            }
+        }
         // SAFETY: geteuid has no preconditions.
         if unsafe { libc::geteuid() } != 0 {
             // Without a box, RLIMIT_NPROC caps processes; it counts every process of the user
@@ -304,14 +325,14 @@ impl Sandbox {
         let parent = std::process::id() as libc::pid_t;
         // SAFETY: the hook only makes system calls on data prepared before the fork.
         unsafe {
-            command.pre_exec(move || child::enter_plain(parent, &rlimits, keep_terminal));
+            command.pre_exec(move || child::enter_plain(parent, &rlimits, ids, keep_terminal));
         }
         if keep_terminal {
             command.process_group(0);
         }
         let handle = BoxHandle {
             group: None,
-            uid: None,
+            uid,
             leader: None,
             init: None,
             main: None,
@@ -320,7 +341,7 @@ impl Sandbox {
             keeper: None,
             memory_cap: limits.memory_mb << 20,
         };
-        (command, handle)
+        Ok((command, handle))
     }
 
     fn boxed_command(
@@ -418,7 +439,10 @@ impl Sandbox {
             ids,
             hostname: cstring("arena".to_string()),
             wipe: arena_strings(),
-            filter: syscalls::filter(),
+            filters: syscalls::filter()
+                .into_iter()
+                .chain(launch.build.then(syscalls::build_filter).flatten())
+                .collect(),
         };
         // A path through `..` names folders the box may not hold (only the file is bound): the
         // box is given the path the file is bound at.

@@ -4,8 +4,10 @@
 //! next game, an accomplice) reads, even under another box user, and a build running as root
 //! could read root's keys. `sched_setaffinity` too: the arena keeps each match on one CPU of
 //! its own (see `referee::cpus`), and a bot that widened its set would run its threads on the
-//! CPUs of the other matches of a tournament, slowing their bots on the wall clock. Everything
-//! else is allowed: the namespaces, the box user and the limits do the rest.
+//! CPUs of the other matches of a tournament, slowing their bots on the wall clock. A build's box
+//! also refuses `fallocate`, which takes disk at once, without writing, faster than a build's
+//! disk use can be measured (glibc's `posix_fallocate` then writes instead). Everything else is
+//! allowed: the namespaces, the box user and the limits do the rest.
 
 use seccompiler::{BpfProgram, SeccompAction, SeccompFilter, TargetArch};
 
@@ -17,10 +19,17 @@ const REFUSED: [libc::c_long; 4] =
 /// `None` on an architecture the filter compiler does not know.
 pub(super) fn filter() -> Option<BpfProgram> {
     static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
-    FILTER.get_or_init(compile).clone()
+    FILTER.get_or_init(|| compile(&REFUSED, libc::ENOSYS)).clone()
 }
 
-fn compile() -> Option<BpfProgram> {
+/// What a build's box refuses besides [`filter`]'s: `fallocate` fails with `EOPNOTSUPP`, as on
+/// a file system without it.
+pub(super) fn build_filter() -> Option<BpfProgram> {
+    static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
+    FILTER.get_or_init(|| compile(&[libc::SYS_fallocate], libc::EOPNOTSUPP)).clone()
+}
+
+fn compile(calls: &[libc::c_long], errno: i32) -> Option<BpfProgram> {
     let arch = if cfg!(target_arch = "x86_64") {
         TargetArch::x86_64
     } else if cfg!(target_arch = "aarch64") {
@@ -29,8 +38,8 @@ fn compile() -> Option<BpfProgram> {
         tracing::warn!("no system call filter on this architecture: bots may use kernel keyrings and other CPUs");
         return None;
     };
-    let rules = REFUSED.iter().map(|&call| (call, Vec::new())).collect();
-    let refused = SeccompAction::Errno(libc::ENOSYS as u32);
+    let rules = calls.iter().map(|&call| (call, Vec::new())).collect();
+    let refused = SeccompAction::Errno(errno as u32);
     let compiled = SeccompFilter::new(rules, SeccompAction::Allow, refused, arch).and_then(BpfProgram::try_from);
     compiled
         .map_err(|e| {
@@ -46,5 +55,6 @@ mod tests {
     #[test]
     fn the_filter_compiles_here() {
         assert!(super::filter().is_some_and(|f| !f.is_empty()));
+        assert!(super::build_filter().is_some_and(|f| !f.is_empty()));
     }
 }

@@ -5,7 +5,9 @@
 //! error line, not its last lines (which are make's "Error 1" and caret lines).
 
 use std::collections::BTreeMap;
+use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::sandbox::{Launch, Sandbox, EXIT_GRACE};
@@ -24,6 +26,13 @@ pub struct BuildLimits {
 const MAX_NEW_ENTRIES: u64 = 200_000;
 /// How often a running build's disk use is measured.
 const DISK_EVERY: Duration = Duration::from_millis(250);
+/// How much more than its cap the free space of the folder's file system may fall during a
+/// build (others may write there too) before the build is held to account for it: what the
+/// walk cannot see (a file deleted but held open) still takes disk.
+const FREE_SPACE_SLACK: u64 = 256 << 20;
+/// How much of a log is read back for its first error: the start, and the end.
+const LOG_HEAD: u64 = 1 << 20;
+const LOG_TAIL: u64 = 64 << 10;
 
 /// How one build went.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,55 +46,107 @@ pub struct BuildOutcome {
     pub outputs: Vec<String>,
 }
 
+/// Why a build was ended before it ended by itself.
+enum Ended {
+    TimedOut,
+    /// It filled more disk than it may (what it created is removed).
+    Disk(String),
+}
+
 /// Runs `build` (a shell command) in `folder` in a box, within `limits`, writing its whole
-/// output to `out/log`. Never fails: a build that cannot start, fails, times out or fills too
-/// much disk is an outcome with a problem.
+/// output to `out/log` (up to the disk cap). Never fails: a build that cannot start, fails,
+/// times out or fills too much disk is an outcome with a problem; the files and folders a
+/// build that filled too much created are removed.
 pub fn run(sandbox: &Sandbox, build: &str, folder: &Path, limits: BuildLimits, out: &Path, log: &str) -> BuildOutcome {
     tracing::info!(build, folder = %folder.display(), "building");
     let before = super::submission::stamp(folder);
     let log_path = out.join(log);
-    let problem = run_boxed(sandbox, build, folder, limits, &log_path).err();
-    let after = super::submission::stamp(folder);
+    let result = run_boxed(sandbox, build, folder, limits, &log_path);
+    let mut after = super::submission::stamp(folder);
+    if let Err((_, true)) = &result {
+        for created in super::submission::changed(&before, &after).iter().filter(|p| !before.contains_key(*p)) {
+            let path = folder.join(created);
+            let gone = match std::fs::symlink_metadata(&path) {
+                Ok(m) if m.is_dir() => std::fs::remove_dir_all(&path),
+                Ok(_) => std::fs::remove_file(&path),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = gone {
+                tracing::warn!(path = %path.display(), "cannot remove what a build over its disk cap wrote: {e}");
+            }
+        }
+        after = super::submission::stamp(folder);
+    }
     let outputs = super::submission::changed(&before, &after);
-    BuildOutcome { problem, log: log.to_string(), outputs }
+    BuildOutcome { problem: result.err().map(|(why, _)| why), log: log.to_string(), outputs }
 }
 
+/// Runs the build; its error says why it failed, and whether for its disk.
 fn run_boxed(
     sandbox: &Sandbox,
     build: &str,
     folder: &Path,
     limits: BuildLimits,
     log_path: &Path,
-) -> Result<(), String> {
+) -> Result<(), (String, bool)> {
+    let plain = |why: String| (why, false);
     if let Some(dir) = log_path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot write the build log {}: {e}", log_path.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| plain(format!("cannot write the build log {}: {e}", log_path.display())))?;
     }
     let log = std::fs::File::create(log_path)
-        .map_err(|e| format!("cannot write the build log {}: {e}", log_path.display()))?;
-    let err_log = log.try_clone().map_err(|e| format!("build log: {e}"))?;
+        .map_err(|e| plain(format!("cannot write the build log {}: {e}", log_path.display())))?;
+    // The build writes into a pipe, never into the log file itself (which it could grow
+    // without writing: `fallocate`); what passes the cap is counted and dropped.
+    let (reader, writer) = std::io::pipe().map_err(|e| plain(format!("build log: {e}")))?;
+    let err_writer = writer.try_clone().map_err(|e| plain(format!("build log: {e}")))?;
     let words = ["sh".to_string(), "-c".to_string(), build.to_string()];
     let launch = Launch { words: &words, folder: Some(folder), env: &[], build: true };
     let (mut command, mut handle) =
-        sandbox.command(&launch).map_err(|e| format!("build `{build}` could not start: {e}"))?;
-    command.stdin(std::process::Stdio::null()).stdout(log).stderr(err_log);
+        sandbox.command(&launch).map_err(|e| plain(format!("build `{build}` could not start: {e}")))?;
+    command.stdin(std::process::Stdio::null()).stdout(writer).stderr(err_writer);
     let base = disk_use(folder, u64::MAX);
+    let free_before = free_space(folder);
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => {
             handle.release();
-            return Err(format!("build `{build}` could not start: {e}"));
+            return Err(plain(format!("build `{build}` could not start: {e}")));
         }
     };
+    // (The command, which holds the pipe's other copies, must go for the log to end.)
+    drop(command);
     handle.started(child.id());
+    let logged = std::sync::Arc::new(AtomicU64::new(0));
+    let (copied, done) = std::sync::mpsc::sync_channel(1);
+    {
+        let logged = logged.clone();
+        std::thread::spawn(move || {
+            copy_capped(reader, log, limits.disk_bytes, &logged);
+            let _ = copied.send(());
+        });
+    }
     let start = Instant::now();
     // What the build filled past its limits, if it did.
     let filled = || {
-        let (bytes, entries) = disk_use(folder, base.1 + MAX_NEW_ENTRIES);
-        let log = std::fs::metadata(log_path).map_or(0, |m| m.len());
-        if bytes.saturating_sub(base.0).saturating_add(log) > limits.disk_bytes {
+        let used = disk_use(folder, base.entries + MAX_NEW_ENTRIES);
+        let log = logged.load(Ordering::Relaxed);
+        let fell = free_before.saturating_sub(free_space(folder));
+        if let Some(dir) = used.unreadable {
+            let rel = dir.strip_prefix(folder).unwrap_or(&dir).display().to_string();
+            let short: String = rel.chars().take(60).collect();
+            let cut = if short.len() < rel.len() { "…" } else { "" };
+            Some(format!("made a folder the arena cannot read ({short}{cut})"))
+        } else if used.bytes.saturating_sub(base.bytes).saturating_add(log) > limits.disk_bytes {
             Some(format!("filled more than {} MiB of disk (its folder and its log)", limits.disk_bytes >> 20))
-        } else if entries > base.1 + MAX_NEW_ENTRIES {
+        } else if used.entries > base.entries + MAX_NEW_ENTRIES {
             Some(format!("made more than {MAX_NEW_ENTRIES} files and folders"))
+        } else if fell > limits.disk_bytes.saturating_add(FREE_SPACE_SLACK) {
+            Some(format!(
+                "filled more than {} MiB of disk (the free space fell by {} MiB)",
+                limits.disk_bytes >> 20,
+                fell >> 20
+            ))
         } else {
             None
         }
@@ -94,14 +155,15 @@ fn run_boxed(
     let status = loop {
         let over = if measured.elapsed() >= DISK_EVERY {
             measured = Instant::now();
-            filled()
+            filled().map(Ended::Disk)
         } else {
             None
         };
+        let over = over.or_else(|| (start.elapsed() >= limits.timeout).then_some(Ended::TimedOut));
         match child.try_wait() {
             // (A build that ended is measured once more: it may have been quick.)
-            Ok(Some(status)) => break filled().map_or(Ok(status), |why| Err(format!("build `{build}` {why}"))),
-            Ok(None) if start.elapsed() >= limits.timeout || over.is_some() => {
+            Ok(Some(status)) => break filled().map_or(Ok(status), |why| Err((format!("build `{build}` {why}"), true))),
+            Ok(None) if over.is_some() => {
                 handle.kill();
                 let asked = Instant::now();
                 while matches!(child.try_wait(), Ok(None)) && asked.elapsed() < EXIT_GRACE {
@@ -109,20 +171,108 @@ fn run_boxed(
                 }
                 let _ = child.kill();
                 let _ = child.wait();
-                let why = over.unwrap_or_else(|| format!("timed out after {} s", limits.timeout.as_secs()));
-                break Err(format!("build `{build}` {why}"));
+                break Err(match over {
+                    Some(Ended::Disk(why)) => (format!("build `{build}` {why}"), true),
+                    _ => plain(format!("build `{build}` timed out after {} s", limits.timeout.as_secs())),
+                });
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(25)),
-            Err(e) => break Err(format!("build `{build}`: {e}")),
+            Err(e) => break Err(plain(format!("build `{build}`: {e}"))),
         }
     };
     handle.release();
-    let text = String::from_utf8_lossy(&std::fs::read(log_path).unwrap_or_default()).into_owned();
+    // Everything of the build is gone, and its pipe closed with it (unless a process escaped a
+    // plain build's keeper: then the log is read as it is, and the copy goes on to its cap).
+    let _ = done.recv_timeout(EXIT_GRACE);
+    let text = log_summary(log_path);
     match status {
         Ok(s) if s.success() => Ok(()),
-        Ok(s) => Err(format!("build `{build}` failed ({s}): {}", first_error(&text))),
-        Err(why) => Err(format!("{why}: {}", first_error(&text))),
+        Ok(s) => Err(plain(format!("build `{build}` failed ({s}): {}", first_error(&text)))),
+        Err((why, disk)) => Err((format!("{why}: {}", first_error(&text)), disk)),
     }
+}
+
+/// Copies `from` into `to` until `cap` bytes, then drops the rest; `total` counts everything.
+fn copy_capped(mut from: std::io::PipeReader, mut to: std::fs::File, cap: u64, total: &AtomicU64) {
+    let mut buf = vec![0u8; 64 << 10];
+    let mut written = 0u64;
+    loop {
+        let n = match from.read(&mut buf) {
+            Ok(0) => return,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return,
+        };
+        total.fetch_add(n as u64, Ordering::Relaxed);
+        let keep = (cap.saturating_sub(written) as usize).min(n);
+        if keep > 0 && to.write_all(&buf[..keep]).is_ok() {
+            written += keep as u64;
+        }
+    }
+}
+
+/// The start and the end of a log (it may be large), as text for [`first_error`].
+fn log_summary(path: &Path) -> String {
+    let Ok(mut file) = std::fs::File::open(path) else { return String::new() };
+    let len = file.metadata().map_or(0, |m| m.len());
+    let mut bytes = Vec::new();
+    let _ = (&mut file).take(LOG_HEAD).read_to_end(&mut bytes);
+    if len > LOG_HEAD + LOG_TAIL && file.seek(std::io::SeekFrom::End(-(LOG_TAIL as i64))).is_ok() {
+        bytes.push(b'\n');
+        let _ = file.take(LOG_TAIL).read_to_end(&mut bytes);
+    } else {
+        let _ = file.read_to_end(&mut bytes);
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Disk use under a folder (see [`disk_use`]).
+struct DiskUse {
+    /// Allocated bytes.
+    bytes: u64,
+    /// Files and folders.
+    entries: u64,
+    /// A folder that could not be listed (its path too long, or not readable by the arena).
+    unreadable: Option<PathBuf>,
+}
+
+/// Disk used under `dir` (allocated blocks; symbolic links not followed), counting no further
+/// than `most` files and folders.
+fn disk_use(dir: &Path, most: u64) -> DiskUse {
+    let mut used = DiskUse { bytes: 0, entries: 0, unreadable: None };
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let list = match std::fs::read_dir(&d) {
+            Ok(list) => list,
+            Err(_) => {
+                used.unreadable.get_or_insert(d);
+                continue;
+            }
+        };
+        for entry in list.flatten() {
+            used.entries += 1;
+            if used.entries > most {
+                return used;
+            }
+            let Ok(meta) = entry.metadata() else { continue };
+            used.bytes = used.bytes.saturating_add(std::os::unix::fs::MetadataExt::blocks(&meta).saturating_mul(512));
+            if meta.is_dir() {
+                todo.push(entry.path());
+            }
+        }
+    }
+    used
+}
+
+/// Free bytes of the file system holding `dir` (for anyone but root), or 0 if unknown.
+fn free_space(dir: &Path) -> u64 {
+    let Ok(c) = std::ffi::CString::new(std::os::unix::ffi::OsStrExt::as_bytes(dir.as_os_str())) else { return 0 };
+    // SAFETY: statvfs writes into the struct we own.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+        return 0;
+    }
+    (st.f_bavail as u64).saturating_mul(st.f_frsize as u64)
 }
 
 /// The line of a build log that says what went wrong: the first line naming an error (a
@@ -143,28 +293,6 @@ pub fn first_error(log: &str) -> String {
         end -= 1;
     }
     line[..end].to_string()
-}
-
-/// Disk used under `dir` (allocated blocks; symbolic links not followed) and how many files
-/// and folders are there, counting no further than `most` of them.
-fn disk_use(dir: &Path, most: u64) -> (u64, u64) {
-    let (mut bytes, mut entries) = (0u64, 0u64);
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        let Ok(list) = std::fs::read_dir(&d) else { continue };
-        for entry in list.flatten() {
-            entries += 1;
-            if entries > most {
-                return (bytes, entries);
-            }
-            let Ok(meta) = entry.metadata() else { continue };
-            bytes = bytes.saturating_add(std::os::unix::fs::MetadataExt::blocks(&meta).saturating_mul(512));
-            if meta.is_dir() {
-                todo.push(entry.path());
-            }
-        }
-    }
-    (bytes, entries)
 }
 
 /// Runs each distinct (build command, folder) once; returns each bot's outcome, by name.

@@ -221,12 +221,22 @@ pub const MAX_SNAPSHOT_BYTES: u64 = 256 << 20;
 /// keeps each good version so that it can still play after its files changed (a broken push).
 /// A copy bigger than [`MAX_SNAPSHOT_BYTES`] is not kept.
 pub fn snapshot(bot: &BotEntry, dest: &Path) -> Result<BotEntry, TournamentError> {
+    let tmp = dest.with_extension("tmp");
+    let kept = copy_into(bot, dest, &tmp);
+    if kept.is_err() {
+        // (A copy cut short, too large for one, takes no disk.)
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    kept
+}
+
+/// [`snapshot`], copying into `tmp` first, then renamed `dest`.
+fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path) -> Result<BotEntry, TournamentError> {
     let fail = |what: String| TournamentError::Invalid(format!("bot `{}`: cannot keep a copy: {what}", bot.name));
     let mut words = shell_words::split(&bot.command).map_err(|e| fail(e.to_string()))?;
     let base = bot.cwd.clone().unwrap_or_default();
-    let tmp = dest.with_extension("tmp");
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).map_err(|e| TournamentError::io(&tmp, e))?;
+    let _ = std::fs::remove_dir_all(tmp);
+    std::fs::create_dir_all(tmp).map_err(|e| TournamentError::io(tmp, e))?;
     let mut bytes = 0u64;
     let mut copy = |from: &Path, to: &Path| -> Result<(), TournamentError> {
         bytes += std::fs::metadata(from).map_err(|e| TournamentError::io(from, e))?.len();
@@ -292,7 +302,7 @@ pub fn snapshot(bot: &BotEntry, dest: &Path) -> Result<BotEntry, TournamentError
         }
     }
     let _ = std::fs::remove_dir_all(dest);
-    std::fs::rename(&tmp, dest).map_err(|e| TournamentError::io(dest, e))?;
+    std::fs::rename(tmp, dest).map_err(|e| TournamentError::io(dest, e))?;
     entry.command = shell_words::join(words);
     entry.build = None;
     Ok(entry)
@@ -321,12 +331,19 @@ pub fn stamp(folder: &Path) -> Stamp {
 /// everything in it (a folder's own time changes whenever a file is added: only files count).
 pub fn changed(before: &Stamp, after: &Stamp) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    // (A folder comes before what is in it: a new one is known before its contents.)
+    let mut new_folders: std::collections::HashSet<&Path> = std::collections::HashSet::new();
     for (path, facts) in after {
-        if out.iter().any(|o| Path::new(path).starts_with(o)) {
+        if Path::new(path).ancestors().skip(1).any(|a| new_folders.contains(a)) {
             continue;
         }
         match before.get(path) {
-            None => out.push(path.clone()),
+            None => {
+                out.push(path.clone());
+                if facts.4 {
+                    new_folders.insert(Path::new(path));
+                }
+            }
             Some(old) if old != facts && !facts.4 => out.push(path.clone()),
             _ => {}
         }
