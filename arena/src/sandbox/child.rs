@@ -358,8 +358,8 @@ unsafe fn drop_privileges(ids: Option<(libc::uid_t, libc::gid_t)>) -> io::Result
 /// asks (`SIGTERM`) or dies, kills every process left below it before exiting the way the bot
 /// did: without a PID namespace, nothing else would end a daemon the bot left. The bot gets
 /// no descriptor but the pipes, and becomes `ids` (root only: a box user, or a build's folder
-/// owner). With `keep_terminal` (`none`, for debugging) the bot is the
-/// process spawned, and a daemon it leaves outlives it.
+/// owner). With `keep_terminal` (`none`, for debugging) the bot is the process spawned, and a
+/// daemon it leaves outlives it.
 ///
 /// # Safety
 /// Must run between `fork` and `exec`; raw system calls only.

@@ -132,7 +132,8 @@ fn run_boxed(
         let used = disk_use(folder, base.entries + MAX_NEW_ENTRIES);
         let log = logged.load(Ordering::Relaxed);
         let fell = free_before.saturating_sub(free_space(folder));
-        if let Some(dir) = used.unreadable {
+        // (A folder unreadable already before the build is not the build's doing.)
+        if let Some(dir) = used.unreadable.filter(|_| base.unreadable.is_none()) {
             let rel = dir.strip_prefix(folder).unwrap_or(&dir).display().to_string();
             let short: String = rel.chars().take(60).collect();
             let cut = if short.len() < rel.len() { "…" } else { "" };
