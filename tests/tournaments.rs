@@ -285,13 +285,14 @@ fn bots_that_cannot_build_or_start_get_a_clear_row() {
     assert!(stdout.contains("not found"), "{stdout}");
 }
 
-/// A league of greedy and one bot built by `build` in a folder of its own, with `settings`;
-/// returns the built bot's leaderboard row, its folder's files with their sizes, and the disk
-/// its build log takes.
+/// A league of greedy and one bot built by `build` in a folder of its own (holding `notes.txt`,
+/// 6 bytes), with `settings`; returns the built bot's leaderboard row, its folder's files with
+/// their sizes (by name), and the disk its build log takes.
 fn build_in_own_folder(build: &str, settings: &str) -> (Value, Vec<(String, u64)>, u64) {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("student");
     std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("notes.txt"), "hello\n").unwrap();
     let mut text = format!("maps = [{:?}]\n{settings}\n", map("fire.txt"));
     text.push_str(&format!("[[bots]]\nname = \"greedy\"\ncommand = {:?}\n", bin("greedy")));
     text.push_str(&format!(
@@ -303,11 +304,12 @@ fn build_in_own_folder(build: &str, settings: &str) -> (Value, Vec<(String, u64)
     let out = dir.path().join("t");
     let (_, stderr, code) = tournament(&["--config", &cfg.display().to_string(), "--out", &out.display().to_string()]);
     assert_eq!(code, 0, "{stderr}");
-    let files = std::fs::read_dir(&folder)
+    let mut files: Vec<(String, u64)> = std::fs::read_dir(&folder)
         .unwrap()
         .flatten()
         .map(|e| (e.file_name().to_string_lossy().into_owned(), e.metadata().unwrap().len()))
         .collect();
+    files.sort();
     let student = row(&leaderboard(&out), "student").clone();
     let log = std::fs::metadata(out.join(student["build_log"].as_str().unwrap_or_default())).unwrap();
     (student, files, std::os::unix::fs::MetadataExt::blocks(&log) * 512)
@@ -321,12 +323,13 @@ fn a_build_cannot_fill_the_disk() {
     let (student, files, _) = build_in_own_folder(endless, "build_disk_mb = 16\nbuild_timeout_s = 120");
     let failure = student["failure"].as_str().unwrap_or_default();
     assert!(failure.contains("filled more than 16 MiB of disk"), "{student}");
-    assert_eq!(files, [], "what the build wrote is gone");
+    let untouched = [("notes.txt".to_string(), 6)];
+    assert_eq!(files, untouched, "what the build wrote is gone");
     // One that writes 24 MiB and ends at once is measured once more as it ends.
     let quick = "head -c 25165824 /dev/zero > blob";
     let (student, files, _) = build_in_own_folder(quick, "build_disk_mb = 16");
     assert!(student["failure"].as_str().unwrap_or_default().contains("filled more than 16 MiB"), "{student}");
-    assert_eq!(files, []);
+    assert_eq!(files, untouched);
     // A folder the arena cannot list (here: a path longer than the system's limit) is not
     // measured: the build fails, and the folder is removed.
     let deep = "n=$(printf 'd%.0s' $(seq 250)); for i in $(seq 20); do mkdir $n && cd $n; done; echo x > f";
@@ -335,7 +338,7 @@ fn a_build_cannot_fill_the_disk() {
         student["failure"].as_str().unwrap_or_default().contains("made a folder the arena cannot read"),
         "{student}"
     );
-    assert_eq!(files, []);
+    assert_eq!(files, untouched);
     // A file deleted but held open takes disk no walk sees: the free space tells.
     let hidden = "exec 3>x; rm x; head -c 335544320 /dev/zero >&3; sleep 1";
     let (student, _, _) = build_in_own_folder(hidden, "build_disk_mb = 16");
@@ -349,17 +352,29 @@ fn a_build_cannot_fill_the_disk() {
     // Nor can a file in the folder: a build's box refuses `fallocate`.
     let (student, files, _) = build_in_own_folder("fallocate -l 268435456 blob", "build_disk_mb = 16");
     assert!(student["failure"].as_str().unwrap_or_default().contains("Operation not supported"), "{student}");
-    assert!(files.iter().all(|(_, size)| *size == 0), "{files:?}");
+    assert!(files.iter().all(|(name, size)| *size == 0 || name == "notes.txt"), "{files:?}");
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("log");
     let grown = Command::new("sh").arg("-c").arg(format!("{grow} > {}", file.display())).status().unwrap();
     assert!(grown.success());
     let blocks = std::os::unix::fs::MetadataExt::blocks(&std::fs::metadata(&file).unwrap());
     assert!(blocks * 512 >= 256 << 20, "the control: a file grew to {} bytes on disk", blocks * 512);
+    // A file that was there is cut back to its size.
+    let grow = "head -c 25165824 /dev/zero >> notes.txt";
+    let (student, files, _) = build_in_own_folder(grow, "build_disk_mb = 16");
+    assert!(student["failure"].as_str().unwrap_or_default().contains("filled more than 16 MiB"), "{student}");
+    assert_eq!(files, untouched);
+    // A file of two hard links counts once (cargo links its outputs): 12 MiB fit in 16, not
+    // as two copies.
+    let (student, _, _) = build_in_own_folder("head -c 12582912 /dev/zero > a; ln a b", "build_disk_mb = 16");
+    assert!(student["failure"].is_null(), "{student}");
+    let (student, _, _) = build_in_own_folder("head -c 12582912 /dev/zero > a; cp a b", "build_disk_mb = 16");
+    assert!(student["failure"].as_str().unwrap_or_default().contains("filled more than 16 MiB"), "{student}");
     // The control: under the default cap the same build succeeds, and did write past 16 MiB.
     let (student, files, _) = build_in_own_folder(quick, "");
     assert!(student["failure"].is_null(), "{student}");
-    assert_eq!(files, [("blob".to_string(), 24 << 20)], "the build wrote its 24 MiB");
+    let wrote = [("blob".to_string(), 24 << 20), ("notes.txt".to_string(), 6)];
+    assert_eq!(files, wrote, "the build wrote its 24 MiB");
 }
 
 #[test]

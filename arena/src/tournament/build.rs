@@ -24,7 +24,9 @@ pub struct BuildLimits {
 /// Files and folders a build may add to its folder: past this many, it is ended (a folder of
 /// millions of empty files fills a disk's inodes, and takes long to walk).
 const MAX_NEW_ENTRIES: u64 = 200_000;
-/// How often a running build's disk use is measured.
+/// The lengths of the paths of what a build adds, together, at most: the arena lists them.
+const MAX_NEW_PATH_BYTES: u64 = 32 << 20;
+/// How often a running build's disk use is measured, at most.
 const DISK_EVERY: Duration = Duration::from_millis(250);
 /// How much more than its cap the free space of the folder's file system may fall during a
 /// build (others may write there too) before the build is held to account for it: what the
@@ -62,23 +64,39 @@ pub fn run(sandbox: &Sandbox, build: &str, folder: &Path, limits: BuildLimits, o
     let before = super::submission::stamp(folder);
     let log_path = out.join(log);
     let result = run_boxed(sandbox, build, folder, limits, &log_path);
-    let mut after = super::submission::stamp(folder);
     if let Err((_, true)) = &result {
-        for created in super::submission::changed(&before, &after).iter().filter(|p| !before.contains_key(*p)) {
-            let path = folder.join(created);
-            let gone = match std::fs::symlink_metadata(&path) {
-                Ok(m) if m.is_dir() => std::fs::remove_dir_all(&path),
-                Ok(_) => std::fs::remove_file(&path),
-                Err(e) => Err(e),
-            };
-            if let Err(e) = gone {
-                tracing::warn!(path = %path.display(), "cannot remove what a build over its disk cap wrote: {e}");
-            }
-        }
-        after = super::submission::stamp(folder);
+        take_back(folder, &before);
     }
+    let after = super::submission::stamp(folder);
     let outputs = super::submission::changed(&before, &after);
     BuildOutcome { problem: result.err().map(|(why, _)| why), log: log.to_string(), outputs }
+}
+
+/// Takes back what a build over its disk cap wrote in `folder`, as it was `before`: what it
+/// created is removed, files it grew are cut back to their size (walking the folder, not
+/// listing it: the list may be what was too large).
+fn take_back(folder: &Path, before: &super::submission::Stamp) {
+    let mut walk = walkdir::WalkDir::new(folder).follow_links(false).min_depth(1).into_iter();
+    while let Some(entry) = walk.next() {
+        let Ok(entry) = entry else { continue };
+        let rel = entry.path().strip_prefix(folder).unwrap_or(entry.path()).to_string_lossy().into_owned();
+        let is_dir = entry.file_type().is_dir();
+        let undone = match before.get(&rel) {
+            None if is_dir => {
+                walk.skip_current_dir();
+                std::fs::remove_dir_all(entry.path())
+            }
+            None => std::fs::remove_file(entry.path()),
+            Some(&(_, _, size, ..)) if entry.file_type().is_file() => match entry.metadata().map(|m| m.len() > size) {
+                Ok(true) => std::fs::OpenOptions::new().write(true).open(entry.path()).and_then(|f| f.set_len(size)),
+                _ => Ok(()),
+            },
+            Some(_) => Ok(()),
+        };
+        if let Err(e) = undone {
+            tracing::warn!(path = %entry.path().display(), "cannot take back what a build over its disk cap wrote: {e}");
+        }
+    }
 }
 
 /// Runs the build; its error says why it failed, and whether for its disk.
@@ -106,7 +124,9 @@ fn run_boxed(
         sandbox.command(&launch).map_err(|e| plain(format!("build `{build}` could not start: {e}")))?;
     command.stdin(std::process::Stdio::null()).stdout(writer).stderr(err_writer);
     let base = disk_use(folder, u64::MAX);
-    let free_before = free_space(folder);
+    let shared = if sandbox.isolation().boxed { &[][..] } else { &SHARED_SCRATCH[..] };
+    let watched: Vec<&Path> = std::iter::once(folder).chain(shared.iter().map(Path::new)).collect();
+    let free_before = free_space(&watched);
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => {
@@ -131,7 +151,7 @@ fn run_boxed(
     let filled = || {
         let used = disk_use(folder, base.entries + MAX_NEW_ENTRIES);
         let log = logged.load(Ordering::Relaxed);
-        let fell = free_before.saturating_sub(free_space(folder));
+        let fell = fallen(&free_before, &free_space(&watched));
         // (A folder unreadable already before the build is not the build's doing.)
         if let Some(dir) = used.unreadable.filter(|_| base.unreadable.is_none()) {
             let rel = dir.strip_prefix(folder).unwrap_or(&dir).display().to_string();
@@ -142,6 +162,8 @@ fn run_boxed(
             Some(format!("filled more than {} MiB of disk (its folder and its log)", limits.disk_bytes >> 20))
         } else if used.entries > base.entries + MAX_NEW_ENTRIES {
             Some(format!("made more than {MAX_NEW_ENTRIES} files and folders"))
+        } else if used.path_bytes > base.path_bytes + MAX_NEW_PATH_BYTES {
+            Some(format!("made paths of more than {} MiB together", MAX_NEW_PATH_BYTES >> 20))
         } else if fell > limits.disk_bytes.saturating_add(FREE_SPACE_SLACK) {
             Some(format!(
                 "filled more than {} MiB of disk (the free space fell by {} MiB)",
@@ -152,11 +174,14 @@ fn run_boxed(
             None
         }
     };
-    let mut measured = start;
+    // (A large folder takes a while to walk: at most a fifth of the time goes to walking it.)
+    let (mut measured, mut walk) = (start, Duration::ZERO);
     let status = loop {
-        let over = if measured.elapsed() >= DISK_EVERY {
+        let over = if measured.elapsed() >= DISK_EVERY.max(walk * 4) {
             measured = Instant::now();
-            filled().map(Ended::Disk)
+            let found = filled().map(Ended::Disk);
+            walk = measured.elapsed();
+            found
         } else {
             None
         };
@@ -233,14 +258,18 @@ struct DiskUse {
     bytes: u64,
     /// Files and folders.
     entries: u64,
+    /// Their paths' lengths, together (what a list of them takes in memory).
+    path_bytes: u64,
     /// A folder that could not be listed (its path too long, or not readable by the arena).
     unreadable: Option<PathBuf>,
 }
 
-/// Disk used under `dir` (allocated blocks; symbolic links not followed), counting no further
-/// than `most` files and folders.
+/// Disk used under `dir` (allocated blocks, a file of several hard links once; symbolic links
+/// not followed), counting no further than `most` files and folders.
 fn disk_use(dir: &Path, most: u64) -> DiskUse {
-    let mut used = DiskUse { bytes: 0, entries: 0, unreadable: None };
+    use std::os::unix::fs::MetadataExt;
+    let mut used = DiskUse { bytes: 0, entries: 0, path_bytes: 0, unreadable: None };
+    let mut linked = std::collections::HashSet::new();
     let mut todo = vec![dir.to_path_buf()];
     while let Some(d) = todo.pop() {
         let list = match std::fs::read_dir(&d) {
@@ -255,8 +284,12 @@ fn disk_use(dir: &Path, most: u64) -> DiskUse {
             if used.entries > most {
                 return used;
             }
+            used.path_bytes += entry.path().as_os_str().len() as u64;
             let Ok(meta) = entry.metadata() else { continue };
-            used.bytes = used.bytes.saturating_add(std::os::unix::fs::MetadataExt::blocks(&meta).saturating_mul(512));
+            // (Cargo links its outputs: `target/debug/bot` is `target/debug/deps/bot-…`.)
+            if meta.nlink() < 2 || meta.is_dir() || linked.insert((meta.dev(), meta.ino())) {
+                used.bytes = used.bytes.saturating_add(meta.blocks().saturating_mul(512));
+            }
             if meta.is_dir() {
                 todo.push(entry.path());
             }
@@ -265,15 +298,27 @@ fn disk_use(dir: &Path, most: u64) -> DiskUse {
     used
 }
 
-/// Free bytes of the file system holding `dir` (for anyone but root), or 0 if unknown.
-fn free_space(dir: &Path) -> u64 {
-    let Ok(c) = std::ffi::CString::new(std::os::unix::ffi::OsStrExt::as_bytes(dir.as_os_str())) else { return 0 };
-    // SAFETY: statvfs writes into the struct we own.
-    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
-    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
-        return 0;
+/// Where a build may write besides its folder when it runs without a box (`--sandbox plain`;
+/// a box has its own scratch space): their file systems' free space is watched too.
+const SHARED_SCRATCH: [&str; 3] = ["/tmp", "/var/tmp", "/dev/shm"];
+
+/// Free bytes (for anyone but root) of each distinct file system holding `dirs`, by its id.
+fn free_space(dirs: &[&Path]) -> BTreeMap<u64, u64> {
+    let mut free = BTreeMap::new();
+    for dir in dirs {
+        let Ok(c) = std::ffi::CString::new(std::os::unix::ffi::OsStrExt::as_bytes(dir.as_os_str())) else { continue };
+        // SAFETY: statvfs writes into the struct we own.
+        let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+        if unsafe { libc::statvfs(c.as_ptr(), &mut st) } == 0 {
+            free.insert(st.f_fsid as u64, (st.f_bavail as u64).saturating_mul(st.f_frsize as u64));
+        }
     }
-    (st.f_bavail as u64).saturating_mul(st.f_frsize as u64)
+    free
+}
+
+/// How much free space fell from `before` to `now`, over all the file systems in both.
+fn fallen(before: &BTreeMap<u64, u64>, now: &BTreeMap<u64, u64>) -> u64 {
+    before.iter().map(|(fs, &was)| was.saturating_sub(now.get(fs).copied().unwrap_or(was))).sum()
 }
 
 /// The line of a build log that says what went wrong: the first line naming an error (a
