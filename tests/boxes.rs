@@ -98,7 +98,12 @@ fn against_victim(attack: impl Fn(&str) -> String, boxed: bool) -> Run {
 fn against_victim_in(attack: impl Fn(&str) -> String, mode: &str) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let (name, path) = victim(dir.path());
-    duel_run("fire.txt", &["--sandbox", mode], &[], [&attacker(&attack(&name)), &path])
+    // (Without a box, the attacker runs from a copy everyone may reach, as the victim does.)
+    let attacker = match mode {
+        "plain" => format!("{} {}", shared_copy(dir.path(), &bin("zoo-attack")), attack(&name)),
+        _ => attacker(&attack(&name)),
+    };
+    duel_run("fire.txt", &["--sandbox", mode], &[], [&attacker, &path])
 }
 
 /// The promises of the box: the victim plays its normal game, the arena is fine, the attacker

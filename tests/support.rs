@@ -46,6 +46,18 @@ pub fn bin(name: &str) -> String {
     bins().join(name).display().to_string()
 }
 
+/// A copy of `file` in `dir`, which everyone may read and run: a bot without a box, when the
+/// arena is root, runs as a user of its own, who may not reach the checkout (under a private
+/// home folder, say).
+pub fn shared_copy(dir: &Path, file: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let to = dir.join(Path::new(file).file_name().expect("a file name"));
+    std::fs::copy(file, &to).expect("copy");
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    to.display().to_string()
+}
+
 /// The C++ sample bot.
 pub fn cpp_greedy() -> String {
     bins();

@@ -50,13 +50,12 @@ fn duel_with(bot: &str, opponent: &str, extra: &[&str]) -> Run {
 
 /// Runs the zoo bot `bot` against greedy and checks the common promises.
 fn zoo(bot: &str, forfeit: Option<&str>, markers: &[&str]) -> Run {
-    zoo_with(bot, forfeit, markers, &[])
+    zoo_with(bot, &bin("greedy"), forfeit, markers, &[])
 }
 
-/// [`zoo`] with `extra` flags for the arena.
-fn zoo_with(bot: &str, forfeit: Option<&str>, markers: &[&str], extra: &[&str]) -> Run {
-    let greedy = bin("greedy");
-    let run = duel_with(bot, &greedy, extra);
+/// [`zoo`] against `greedy` (a path to it), with `extra` flags for the arena.
+fn zoo_with(bot: &str, greedy: &str, forfeit: Option<&str>, markers: &[&str], extra: &[&str]) -> Run {
+    let run = duel_with(bot, greedy, extra);
     let (score, _, got) = player(&run.result, 0);
     assert_eq!(got.as_deref(), forfeit, "{bot}: {}", run.result);
     if forfeit.is_some() {
@@ -118,11 +117,16 @@ fn floods_stderr_and_plays_on() {
 #[test]
 fn forks_a_child_that_holds_the_pipes_even_outside_its_group() {
     zoo(&format!("{} 5102", script("holder.sh")), Some("crash"), &["sleep 5102", "sleep 5103"]);
-    // Without a box too (`plain`, what `auto` falls back to): the bot's keeper ends both.
+    // Without a box too (`plain`, what `auto` falls back to): the bot's keeper ends both. (From
+    // copies everyone may reach: as root, a plain bot runs as a user of its own.)
+    let dir = tempfile::tempdir().unwrap();
+    let holder =
+        format!("sh {} 5110", shared_copy(dir.path(), &root().join("tests/bots/holder.sh").display().to_string()));
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
     let markers = ["sleep 5110", "sleep 5111"];
-    zoo_with(&format!("{} 5110", script("holder.sh")), Some("crash"), &markers, &["--sandbox", "plain"]);
+    zoo_with(&holder, &greedy, Some("crash"), &markers, &["--sandbox", "plain"]);
     // The control: with the sandbox off, the one in a session of its own outlives the match.
-    let run = duel_with(&format!("{} 5110", script("holder.sh")), &bin("greedy"), &["--sandbox", "none"]);
+    let run = duel_with(&holder, &greedy, &["--sandbox", "none"]);
     assert_eq!(player(&run.result, 0).2.as_deref(), Some("crash"), "{}", run.result);
     let survived = process_running("sleep 5111");
     let _ = Command::new("pkill").args(["-f", "sleep 51(10|11)"]).status();

@@ -1,8 +1,8 @@
 //! Building bots: each build command runs once, in a box of its own (the bot's folder
 //! writable, the Rust toolchains visible read-only, no network), under a wall-clock limit and
-//! a cap on the disk it fills (its folder's growth and its log). Its whole output is kept in a
-//! log file; what went wrong is summed up from the log's first
-//! error line, not its last lines (which are make's "Error 1" and caret lines).
+//! a cap on the disk it fills (its folder's growth and its log). Its output is kept in a log
+//! file (up to the cap); what went wrong is summed up from the log's first error line, not its
+//! last lines (which are make's "Error 1" and caret lines).
 
 use std::collections::BTreeMap;
 use std::io::{Read, Seek, Write};
@@ -28,9 +28,10 @@ const MAX_NEW_ENTRIES: u64 = 200_000;
 const MAX_NEW_PATH_BYTES: u64 = 32 << 20;
 /// How often a running build's disk use is measured, at most.
 const DISK_EVERY: Duration = Duration::from_millis(250);
-/// How much more than its cap the free space of the folder's file system may fall during a
-/// build (others may write there too) before the build is held to account for it: what the
-/// walk cannot see (a file deleted but held open) still takes disk.
+/// How much more than its cap the free space of the file systems a build may write (its
+/// folder's; without a box, the shared scratch ones too) may fall during it (others may write
+/// there too) before the build is held to account for it: what the walk cannot see (a file
+/// deleted but held open, a file outside the folder) still takes disk.
 const FREE_SPACE_SLACK: u64 = 256 << 20;
 /// How much of a log is read back for its first error: the start, and the end.
 const LOG_HEAD: u64 = 1 << 20;
@@ -41,7 +42,7 @@ const LOG_TAIL: u64 = 64 << 10;
 pub struct BuildOutcome {
     /// `None` when it succeeded, else why not (one line).
     pub problem: Option<String>,
-    /// The full log (stdout and stderr), relative to the tournament folder.
+    /// The log (stdout and stderr, up to the disk cap), relative to the tournament folder.
     pub log: String,
     /// Files the build created or changed in the bot's folder (relative to it): build outputs,
     /// which the bot's fingerprint leaves out.
@@ -51,14 +52,14 @@ pub struct BuildOutcome {
 /// Why a build was ended before it ended by itself.
 enum Ended {
     TimedOut,
-    /// It filled more disk than it may (what it created is removed).
+    /// It filled more disk than it may (what it wrote is taken back).
     Disk(String),
 }
 
 /// Runs `build` (a shell command) in `folder` in a box, within `limits`, writing its whole
 /// output to `out/log` (up to the disk cap). Never fails: a build that cannot start, fails,
-/// times out or fills too much disk is an outcome with a problem; the files and folders a
-/// build that filled too much created are removed.
+/// times out or fills too much disk is an outcome with a problem; what a build that filled
+/// too much wrote in the folder is taken back ([`take_back`]).
 pub fn run(sandbox: &Sandbox, build: &str, folder: &Path, limits: BuildLimits, out: &Path, log: &str) -> BuildOutcome {
     tracing::info!(build, folder = %folder.display(), "building");
     let before = super::submission::stamp(folder);
