@@ -298,22 +298,11 @@ impl Sandbox {
         }
         command.envs(launch.env.iter().map(|(k, v)| (k, v)));
         let mut rlimits = rlimits(limits);
-        // As root (`plain`), a bot runs as a box uid of its own, as in a box, and a build as its
-        // folder's owner: neither can signal the other bots, their keepers or the arena.
-        let (mut ids, mut uid) = (None, None);
-        if self.root && !keep_terminal {
-            match launch.folder.filter(|_| launch.build) {
-                Some(dir) => {
-                    let meta = std::fs::metadata(dir).map_err(|e| setup(&dir.display().to_string(), e))?;
-                    ids = Some((meta.uid(), meta.gid()));
-                }
-                None => {
-                    let claim = UidClaim::take()?;
-                    ids = Some((claim.uid, claim.uid));
-                    rlimits.push((libc::RLIMIT_NPROC, limits.processes, limits.processes));
-                    uid = Some(claim);
-                }
-            }
+        // As root (`plain`), as in a box: neither a bot nor a build can signal the other bots,
+        // their keepers or the arena. (Not with the box off: `none` runs as the arena's user.)
+        let (ids, uid) = if keep_terminal { (None, None) } else { self.user(launch, launch.folder)? };
+        if uid.is_some() {
+            rlimits.push((libc::RLIMIT_NPROC, limits.processes, limits.processes));
         }
         // SAFETY: geteuid has no preconditions.
         if unsafe { libc::geteuid() } != 0 {
@@ -344,6 +333,24 @@ impl Sandbox {
         Ok((command, handle))
     }
 
+    /// Who runs `launch` (root only; `None` otherwise): a build writes the bot's `folder` as the
+    /// folder's owner, anything else runs as a box uid of its own (claimed while it runs).
+    fn user(&self, launch: &Launch, folder: Option<&Path>) -> Result<RunAs, SandboxError> {
+        if !self.root {
+            return Ok((None, None));
+        }
+        match folder.filter(|_| launch.build) {
+            Some(dir) => {
+                let meta = std::fs::metadata(dir).map_err(|e| setup(&dir.display().to_string(), e))?;
+                Ok((Some((meta.uid(), meta.gid())), None))
+            }
+            None => {
+                let claim = UidClaim::take()?;
+                Ok((Some((claim.uid, claim.uid)), Some(claim)))
+            }
+        }
+    }
+
     fn boxed_command(
         &self,
         launch: &Launch,
@@ -354,18 +361,8 @@ impl Sandbox {
         let here = std::env::current_dir().map_err(|e| setup("the current folder", e))?;
         let cwd = normalize(&launch.folder.map_or(here.clone(), |f| here.join(f)));
         let folder = launch.folder.map(|_| cwd.clone());
-        // As root: a build writes the bot's folder as the folder's owner; anything else runs as
-        // a box uid of its own. Otherwise: the arena's user, in a user namespace.
-        let builds_as_owner = self.root && launch.build && folder.is_some();
-        let uid = if self.root && !builds_as_owner { Some(UidClaim::take()?) } else { None };
-        let ids = match (&uid, &folder) {
-            (Some(claim), _) => Some((claim.uid, claim.uid)),
-            (None, Some(dir)) if builds_as_owner => {
-                let meta = std::fs::metadata(dir).map_err(|e| setup(&dir.display().to_string(), e))?;
-                Some((meta.uid(), meta.gid()))
-            }
-            _ => None,
-        };
+        // Otherwise (not root): the arena's user, in a user namespace.
+        let (ids, uid) = self.user(launch, folder.as_deref())?;
         // A bot's box: its memory (enforced by the kernel) and its CPU time (counted); its
         // processes are capped by RLIMIT_NPROC of its own user, and its CPU share by the clock
         // and the monitor. A build's box (sharing its owner's uid) also gets a `pids` cap.
@@ -748,6 +745,9 @@ impl View {
         Ok(())
     }
 }
+
+/// Who a box's process runs as: its uid and gid, and the claim on a box uid it holds.
+type RunAs = (Option<(u32, u32)>, Option<UidClaim>);
 
 /// A box uid, held (by a lock file) while its box runs, so that no two boxes on this machine
 /// share one, whichever arena made them.

@@ -108,21 +108,21 @@ fn run_boxed(
     limits: BuildLimits,
     log_path: &Path,
 ) -> Result<(), (String, bool)> {
-    let plain = |why: String| (why, false);
+    let other = |why: String| (why, false);
     if let Some(dir) = log_path.parent() {
         std::fs::create_dir_all(dir)
-            .map_err(|e| plain(format!("cannot write the build log {}: {e}", log_path.display())))?;
+            .map_err(|e| other(format!("cannot write the build log {}: {e}", log_path.display())))?;
     }
     let log = std::fs::File::create(log_path)
-        .map_err(|e| plain(format!("cannot write the build log {}: {e}", log_path.display())))?;
+        .map_err(|e| other(format!("cannot write the build log {}: {e}", log_path.display())))?;
     // The build writes into a pipe, never into the log file itself (which it could grow
     // without writing: `fallocate`); what passes the cap is counted and dropped.
-    let (reader, writer) = std::io::pipe().map_err(|e| plain(format!("build log: {e}")))?;
-    let err_writer = writer.try_clone().map_err(|e| plain(format!("build log: {e}")))?;
+    let (reader, writer) = std::io::pipe().map_err(|e| other(format!("build log: {e}")))?;
+    let err_writer = writer.try_clone().map_err(|e| other(format!("build log: {e}")))?;
     let words = ["sh".to_string(), "-c".to_string(), build.to_string()];
     let launch = Launch { words: &words, folder: Some(folder), env: &[], build: true };
     let (mut command, mut handle) =
-        sandbox.command(&launch).map_err(|e| plain(format!("build `{build}` could not start: {e}")))?;
+        sandbox.command(&launch).map_err(|e| other(format!("build `{build}` could not start: {e}")))?;
     command.stdin(std::process::Stdio::null()).stdout(writer).stderr(err_writer);
     let base = disk_use(folder, u64::MAX);
     let shared = if sandbox.isolation().boxed { &[][..] } else { &SHARED_SCRATCH[..] };
@@ -132,7 +132,7 @@ fn run_boxed(
         Ok(child) => child,
         Err(e) => {
             handle.release();
-            return Err(plain(format!("build `{build}` could not start: {e}")));
+            return Err(other(format!("build `{build}` could not start: {e}")));
         }
     };
     // (The command, which holds the pipe's other copies, must go for the log to end.)
@@ -200,11 +200,11 @@ fn run_boxed(
                 let _ = child.wait();
                 break Err(match over {
                     Some(Ended::Disk(why)) => (format!("build `{build}` {why}"), true),
-                    _ => plain(format!("build `{build}` timed out after {} s", limits.timeout.as_secs())),
+                    _ => other(format!("build `{build}` timed out after {} s", limits.timeout.as_secs())),
                 });
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(25)),
-            Err(e) => break Err(plain(format!("build `{build}`: {e}"))),
+            Err(e) => break Err(other(format!("build `{build}`: {e}"))),
         }
     };
     handle.release();
@@ -214,7 +214,7 @@ fn run_boxed(
     let text = log_summary(log_path);
     match status {
         Ok(s) if s.success() => Ok(()),
-        Ok(s) => Err(plain(format!("build `{build}` failed ({s}): {}", first_error(&text)))),
+        Ok(s) => Err(other(format!("build `{build}` failed ({s}): {}", first_error(&text)))),
         Err((why, disk)) => Err((format!("{why}: {}", first_error(&text)), disk)),
     }
 }
