@@ -59,7 +59,7 @@ enum Ended {
 /// Runs `build` (a shell command) in `folder` in a box, within `limits`, writing its whole
 /// output to `out/log` (up to the disk cap). Never fails: a build that cannot start, fails,
 /// times out or fills too much disk is an outcome with a problem; what a build that filled
-/// too much wrote in the folder is taken back ([`take_back`]).
+/// too much wrote in the folder is taken back: what it created removed, what it grew cut back.
 pub fn run(sandbox: &Sandbox, build: &str, folder: &Path, limits: BuildLimits, out: &Path, log: &str) -> BuildOutcome {
     tracing::info!(build, folder = %folder.display(), "building");
     let before = super::submission::stamp(folder);
