@@ -250,6 +250,27 @@ fn cannot_signal_the_arena() {
 }
 
 #[test]
+fn without_a_box_a_root_arena_says_why_a_private_program_cannot_start() {
+    let _load = shared();
+    // Only a root arena runs plain bots as users of their own; otherwise the bot is the arena's
+    // user, who may read its own private folder, and starts.
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    let (_, path) = victim(dir.path());
+    let run = duel_run("fire.txt", &["--sandbox", "plain"], &[], [&path, &bin("greedy")]);
+    let stderr = String::from_utf8_lossy(&run.out.stderr);
+    assert!(!run.out.status.success());
+    assert!(stderr.contains("must be readable by others: chmod o+rx): Permission denied"), "{stderr}");
+    // The control: in a box the same program starts (it is bound into the box by itself).
+    let boxed = duel_run("fire.txt", &[], &[], [&path, &bin("greedy")]);
+    assert!(boxed.out.status.success(), "{}", String::from_utf8_lossy(&boxed.out.stderr));
+}
+
+#[test]
 fn leaves_no_daemon_behind() {
     let _load = shared();
     let normal = normal_score();

@@ -47,7 +47,7 @@ pub enum RefereeError {
         source: CommandError,
     },
     /// The process could not be started.
-    #[error("bot `{name}`: cannot start `{command}`: {source}")]
+    #[error("bot `{name}`: cannot start `{command}`{hint}: {source}")]
     Spawn {
         /// The bot.
         name: String,
@@ -55,6 +55,8 @@ pub enum RefereeError {
         command: String,
         /// The system's reason.
         source: std::io::Error,
+        /// What to do about it, when the sandbox knows (empty, or " (…)").
+        hint: String,
     },
     /// The bot's box could not be made.
     #[error("bot `{name}`: {source}")]

@@ -219,8 +219,10 @@ impl BotProcess {
         let mut child = match command.spawn() {
             Ok(child) => child,
             Err(source) => {
+                let hint = handle.start_hint(&source).map_or(String::new(), |h| format!(" ({h})"));
                 std::thread::spawn(move || handle.release());
-                return Err(RefereeError::Spawn { name: cmd.name.clone(), command: cmd.command.clone(), source });
+                let (name, command) = (cmd.name.clone(), cmd.command.clone());
+                return Err(RefereeError::Spawn { name, command, source, hint });
             }
         };
         if let Some(pid) = child.id() {

@@ -804,6 +804,15 @@ impl BoxHandle {
         self.kept
     }
 
+    /// What to do when the process could not be started with `error`, where the box knows: a
+    /// plain bot of a root arena runs as a box user, who must be able to reach its program.
+    pub fn start_hint(&self, error: &std::io::Error) -> Option<&'static str> {
+        (!self.boxed && self.uid.is_some() && error.kind() == std::io::ErrorKind::PermissionDenied).then_some(
+            "without a box, a root arena runs each bot as a user of its own: its program, and every folder \
+             above it, must be readable by others: chmod o+rx",
+        )
+    }
+
     /// The process running the bot's program (in the host's PID namespace).
     pub fn main_pid(&self) -> Option<i32> {
         self.main
