@@ -246,3 +246,42 @@ fn bad_league_commands_fail_clearly() {
         assert!(stderr.contains(says), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn a_bot_added_on_the_command_line_brings_its_folder_and_build() {
+    // `--bot` with a whole entry (`{name, cwd, build, command}`, as in a config file) builds the
+    // bot in its folder and plays it. The control, the short form `NAME=CMD`, has neither: its
+    // `./bot` is looked for in the current folder, and the bot cannot start.
+    let dir = tempfile::tempdir().unwrap();
+    // A league of two in `class`, played once.
+    let league_in = |class: &Path| {
+        for m in ["fire.txt", "tight.txt"] {
+            std::fs::create_dir_all(class.join("maps")).unwrap();
+            std::fs::copy(map(m), class.join("maps").join(m)).unwrap();
+        }
+        let cfg = class_config(class, &["carol", "dave"]);
+        run(&["tournament", "--config", &cfg.display().to_string()]);
+        class.join("league")
+    };
+    let class = dir.path().join("class");
+    let league = league_in(&class);
+    built_bot(&class.join("erin"), WAITER_SH);
+    let folder = class.join("erin").display().to_string();
+    let entry = format!("{{name = \"erin\", cwd = {folder:?}, build = \"sh build.sh\", command = \"./bot\"}}");
+    let (_, stderr) = run(&["tournament", "--resume", &league.display().to_string(), "--bot", &entry]);
+    assert!(stderr.contains("plan: 8 matches to play (carol 4, dave 4, erin 8)"), "{stderr}");
+    let board = leaderboard(&league);
+    let erin = row(&board, "erin");
+    assert_eq!(erin["version"], "v1", "{erin}");
+    assert_eq!(erin["games"], 8, "{erin}");
+    assert!(league.join(erin["build_log"].as_str().unwrap()).is_file(), "built: {erin}");
+    assert!(class.join("erin/bot").is_file(), "the build wrote its output in the bot's folder");
+
+    let league = league_in(&dir.path().join("control"));
+    let (_, stderr) = run(&["tournament", "--resume", &league.display().to_string(), "--bot", "erin=./bot"]);
+    assert!(!stderr.contains("erin 8"), "{stderr}");
+    let board = leaderboard(&league);
+    let erin = row(&board, "erin");
+    assert_eq!(erin["games"], 0, "{erin}");
+    assert!(erin["failure"].as_str().is_some_and(|f| f.contains("cannot start")), "{erin}");
+}

@@ -115,6 +115,56 @@ fn floods_stderr_and_plays_on() {
 }
 
 #[test]
+fn floods_stderr_from_many_children_without_costing_the_arena_a_cpu() {
+    // Sixty children writing 8 KiB blocks to stderr: the arena reads the pipe in its own
+    // process, off the box's clock and CPU quota. Read as fast as they wrote, that cost the
+    // arena 1.5 to 2.0 s of CPU in a duel of 2 s of wall time (its opponent then waited for a
+    // CPU on the wall clock: 1.8 to 2.3 s of answers for 0.35 s of thinking). Once the log is
+    // full the arena reads at most 4 MiB/s, and the writers wait for their pipe. (Its own CPU
+    // time, from /proc while it runs: 0.01 s of the duel's 0.4 s.)
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json");
+    let flood = format!("{} flood-stderr 60 8192", bin("zoo-attack"));
+    let (map_arg, replay_arg, reference) = (map("duel.txt"), replay.display().to_string(), bin("reference"));
+    let args = ["duel", "--json", "--seed", "5", "--clock", "wall", "--map", &map_arg, "--replay", &replay_arg];
+    let started = std::time::Instant::now();
+    let mut arena = Command::new(bin("arena"))
+        .current_dir(root())
+        .args(args)
+        .args([&flood, &reference])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The arena's own CPU time (its threads, not its children's), read until it exits.
+    let mut cpu_s = 0.0;
+    while arena.try_wait().unwrap().is_none() {
+        if let Some(s) = own_cpu_seconds(arena.id()) {
+            cpu_s = s;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let wall_s = started.elapsed().as_secs_f64();
+    let out = arena.wait_with_output().unwrap();
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(player(&r, 1).2, None, "{r}");
+    let log = std::fs::read_to_string(replay.with_extension("log")).unwrap();
+    let dropped: u64 =
+        log.split("[arena: ").nth(1).and_then(|rest| rest.split(' ').next()).and_then(|n| n.parse().ok()).unwrap_or(0);
+    assert!(dropped > 256 * 1024, "the children flooded stderr (the arena read {dropped} bytes past the log)");
+    assert!(cpu_s < 0.25 * wall_s.max(1.0), "the arena used {cpu_s:.2} s of CPU in a duel of {wall_s:.2} s");
+}
+
+/// User and system CPU seconds of process `pid`'s own threads (`/proc/<pid>/stat`).
+fn own_cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    Some(ticks / unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64)
+}
+
+#[test]
 fn forks_a_child_that_holds_the_pipes_even_outside_its_group() {
     zoo(&format!("{} 5102", script("holder.sh")), Some("crash"), &["sleep 5102", "sleep 5103"]);
     // Without a box too (`plain`, what `auto` falls back to): the bot's keeper ends both. (From

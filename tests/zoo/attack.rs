@@ -180,6 +180,23 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
                 }
             }
         }
+        "flood-stderr" => {
+            // Children each writing blocks of SIZE bytes to stderr, forever: the arena reads the
+            // pipe in its own process.
+            let size: usize = arg(2).parse().unwrap_or(8192);
+            for _ in 0..arg(1).parse().unwrap_or(60) {
+                // SAFETY: the child only writes from its own buffer and never returns.
+                if unsafe { libc::fork() } == 0 {
+                    let block = vec![b'x'; size];
+                    loop {
+                        // SAFETY: writes from a valid buffer of `size` bytes.
+                        if unsafe { libc::write(2, block.as_ptr().cast(), size) } < 0 {
+                            std::process::exit(0);
+                        }
+                    }
+                }
+            }
+        }
         "hog-memory" => {
             let mb: usize = arg(2).parse().unwrap_or(100);
             // Each child says on a pipe when it holds its memory; the bot waits for all of them

@@ -527,16 +527,29 @@ fn decode(bytes: Vec<u8>) -> BotLine {
     }
 }
 
+/// How fast a bot's stderr is read once its log is full, in bytes per second. The arena reads
+/// the pipe in its own process, off every box's clock and quota: read as fast as a bot could
+/// write, a red team's bot whose 60 children each wrote 8 KiB at a time cost the arena a whole
+/// CPU (1.5 to 2 s of its CPU time in a 2 s duel), and its opponent waited for it on the wall
+/// clock. A bot that writes faster than this waits for its own pipe, on its own time.
+const STDERR_DRAIN: u64 = 4 << 20;
+
 async fn keep_stderr(mut err: tokio::process::ChildStderr, log: Arc<Mutex<StderrLog>>, cap: usize) {
-    let mut buf = [0u8; 8192];
+    let mut buf = vec![0u8; 64 * 1024];
     loop {
         let n = match err.read(&mut buf).await {
             Ok(0) | Err(_) => return,
             Ok(n) => n,
         };
-        let mut log = lock(&log);
-        let room = cap.saturating_sub(log.kept.len()).min(n);
-        log.kept.extend_from_slice(&buf[..room]);
-        log.dropped += n - room;
+        let full = {
+            let mut log = lock(&log);
+            let room = cap.saturating_sub(log.kept.len()).min(n);
+            log.kept.extend_from_slice(&buf[..room]);
+            log.dropped += n - room;
+            room < n
+        };
+        if full {
+            tokio::time::sleep(Duration::from_micros(n as u64 * 1_000_000 / STDERR_DRAIN)).await;
+        }
     }
 }

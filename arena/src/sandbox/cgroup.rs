@@ -1,5 +1,6 @@
 //! Per-box cgroups: a memory limit for the whole box (`memory`), the box's CPU time
-//! (`cpuacct`, or `cpu.stat` on v2), and for builds a process cap (`pids`).
+//! (`cpuacct`, or `cpu.stat` on v2), for bots a CPU quota (`cpu`), and for builds a process cap
+//! (`pids`).
 //!
 //! Works with cgroup v1 (one hierarchy per controller, as on this project's machines) and v2
 //! (one hierarchy). Each box gets a directory `arena-<arena pid>-<n>` in every hierarchy it
@@ -10,7 +11,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// The controllers a box uses.
-const WANTED: [&str; 3] = ["pids", "memory", "cpuacct"];
+const WANTED: [&str; 4] = ["pids", "memory", "cpuacct", "cpu"];
+
+/// The period of a box's CPU quota, in microseconds (the kernel's default).
+const CPU_PERIOD_US: u64 = 100_000;
 
 /// Where box cgroups are made: one parent directory per hierarchy, with its controllers.
 #[derive(Debug, Clone)]
@@ -92,6 +96,13 @@ impl Roots {
                         set("memory.max", (limits.memory_mb << 20).to_string())?;
                         let _ = set("memory.swap.max", "0".to_string());
                     }
+                    ("cpu", false) => {
+                        set("cpu.cfs_period_us", CPU_PERIOD_US.to_string())?;
+                        set("cpu.cfs_quota_us", limits.cpus.saturating_mul(CPU_PERIOD_US).to_string())?;
+                    }
+                    ("cpu", true) => {
+                        set("cpu.max", format!("{} {CPU_PERIOD_US}", limits.cpus.saturating_mul(CPU_PERIOD_US)))?
+                    }
                     _ => {}
                 }
             }
@@ -136,25 +147,26 @@ fn mount_point(mountinfo: &str, fstype: &str, controller: &str) -> Option<PathBu
 fn v2_parent(mountinfo: &str, wanted: &[&'static str]) -> Option<(PathBuf, Vec<&'static str>)> {
     let mount = mount_point(mountinfo, "cgroup2", "")?;
     let available = std::fs::read_to_string(mount.join("cgroup.controllers")).ok()?;
-    // Controllers to enable for the boxes; CPU time needs none (cpu.stat is always there).
-    let enabled: Vec<&'static str> =
+    // Controllers to enable for the boxes, each on its own: one the kernel refuses here (`cpu`
+    // where a real-time process runs outside the root) takes no other with it. CPU time needs
+    // none (cpu.stat is always there).
+    let candidates: Vec<&'static str> =
         wanted.iter().copied().filter(|w| available.split_whitespace().any(|a| a == *w)).collect();
-    let mut here = enabled.clone();
-    if wanted.contains(&"cpuacct") {
-        here.push("cpuacct");
-    }
-    if here.is_empty() {
+    if candidates.is_empty() && !wanted.contains(&"cpuacct") {
         return None;
     }
-    let enable: Vec<String> = enabled.iter().map(|c| format!("+{c}")).collect();
-    let enable = enable.join(" ");
     let dir = mount.join("arena-boxes");
-    if !enable.is_empty() {
-        std::fs::write(mount.join("cgroup.subtree_control"), &enable).ok()?;
-        let _ = std::fs::create_dir(&dir);
-        std::fs::write(dir.join("cgroup.subtree_control"), &enable).ok()?;
-    } else {
-        let _ = std::fs::create_dir(&dir);
+    let _ = std::fs::create_dir(&dir);
+    let mut here: Vec<&'static str> = candidates
+        .into_iter()
+        .filter(|c| {
+            let enable = format!("+{c}");
+            std::fs::write(mount.join("cgroup.subtree_control"), &enable).is_ok()
+                && std::fs::write(dir.join("cgroup.subtree_control"), &enable).is_ok()
+        })
+        .collect();
+    if wanted.contains(&"cpuacct") {
+        here.push("cpuacct");
     }
     usable(&dir).then_some((dir, here))
 }

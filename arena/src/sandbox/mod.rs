@@ -78,17 +78,28 @@ pub struct SandboxLimits {
     pub processes: u64,
     /// Size of the box's scratch space (`HOME`, `/tmp`, `/dev/shm` together), in MiB.
     pub tmp_mb: u64,
+    /// CPUs a bot's box may keep busy at once, all its processes together (its cgroup's CPU
+    /// quota; 0: no cap): however many children it starts, an opponent keeps its own CPU.
+    pub cpus: u64,
 }
 
 impl Default for SandboxLimits {
     fn default() -> Self {
-        SandboxLimits { cpu_seconds: 10, memory_mb: 1024, file_size_mb: 64, open_files: 256, processes: 64, tmp_mb: 64 }
+        SandboxLimits {
+            cpu_seconds: 10,
+            memory_mb: 1024,
+            file_size_mb: 64,
+            open_files: 256,
+            processes: 64,
+            tmp_mb: 64,
+            cpus: 1,
+        }
     }
 }
 
 impl SandboxLimits {
     /// The limits of a build (a compiler needs more than a bot): `seconds` of CPU per process,
-    /// 4 GiB, 512 processes.
+    /// 4 GiB, 512 processes, every CPU.
     pub fn for_build(seconds: u64) -> SandboxLimits {
         SandboxLimits {
             cpu_seconds: seconds,
@@ -97,6 +108,7 @@ impl SandboxLimits {
             open_files: 1024,
             processes: 512,
             tmp_mb: 512,
+            cpus: 0,
         }
     }
 }
@@ -225,12 +237,14 @@ impl Sandbox {
             Err(e) => sandbox.missing.push(format!("no box: {e}; bots run as plain processes with resource limits")),
         }
         let controllers = sandbox.cgroups.as_ref().map(cgroup::Roots::controllers).unwrap_or_default();
-        for (controller, without) in [
-            ("memory", "memory is limited per process and watched by the arena, not enforced per box"),
-            ("cpuacct", "a box's CPU time is counted from /proc, every answer and every 25 ms"),
+        let quota = sandbox.limits.cpus > 0;
+        for (controller, without, wanted) in [
+            ("memory", "memory is limited per process and watched by the arena, not enforced per box", true),
+            ("cpuacct", "a box's CPU time is counted from /proc, every answer and every 25 ms", true),
+            ("cpu", "a bot's busy children can take its opponent's CPU while both think (no CPU quota)", quota),
         ] {
             let present = controllers.contains(&controller);
-            if sandbox.boxed && !present {
+            if sandbox.boxed && wanted && !present {
                 sandbox.missing.push(format!("no {controller} cgroup: {without}"));
             }
         }
@@ -363,10 +377,16 @@ impl Sandbox {
         let folder = launch.folder.map(|_| cwd.clone());
         // Otherwise (not root): the arena's user, in a user namespace.
         let (ids, uid) = self.user(launch, folder.as_deref())?;
-        // A bot's box: its memory (enforced by the kernel) and its CPU time (counted); its
-        // processes are capped by RLIMIT_NPROC of its own user, and its CPU share by the clock
-        // and the monitor. A build's box (sharing its owner's uid) also gets a `pids` cap.
-        let wanted: &[&str] = if launch.build { &["memory", "cpuacct", "pids"] } else { &["memory", "cpuacct"] };
+        // A bot's box: its memory (enforced by the kernel), its CPU time (counted) and the CPUs
+        // it keeps busy at once (a quota: without it, a bot's busy children took its opponent's
+        // CPU on the wall clock until the monitor saw them between answers); its processes are
+        // capped by RLIMIT_NPROC of its own user. A build's box (sharing its owner's uid) gets a
+        // `pids` cap instead of the quota.
+        let wanted: &[&str] = match (launch.build, limits.cpus) {
+            (true, _) => &["memory", "cpuacct", "pids"],
+            (false, 0) => &["memory", "cpuacct"],
+            (false, _) => &["memory", "cpuacct", "cpu"],
+        };
         let group = match &self.cgroups {
             Some(roots) => Some(roots.make(limits, wanted).map_err(|e| setup("the box's cgroups", e))?),
             None => None,

@@ -62,6 +62,8 @@ pub struct LimitsConfig {
     pub open_files: Option<u64>,
     /// Processes per bot (itself and its children).
     pub processes: Option<u64>,
+    /// CPUs a bot's box may keep busy at once (0: no cap).
+    pub cpus: Option<u64>,
     /// What time limits count: `cpu` (default) or `wall`.
     pub clock: Option<crate::referee::ClockKind>,
     /// With the CPU clock, an answer also ends after this many times its limit in wall time.
@@ -78,6 +80,7 @@ impl LimitsConfig {
             file_size_mb: self.file_size_mb.unwrap_or(d.file_size_mb),
             open_files: self.open_files.unwrap_or(d.open_files),
             processes: self.processes.unwrap_or(d.processes),
+            cpus: self.cpus.unwrap_or(d.cpus),
             ..d
         }
     }
@@ -377,8 +380,23 @@ impl BotEntry {
     }
 }
 
-/// Parses `NAME=CMD` from `--bot`.
+/// Parses `--bot`: `NAME=CMD`, or a whole entry as a TOML inline table with the keys of a config
+/// file's `[[bots]]` (`{name = "carol", cwd = "carol", build = "make", command = "./bot"}`).
 pub fn parse_bot_arg(arg: &str) -> Result<BotEntry, String> {
+    if arg.trim_start().starts_with('{') {
+        #[derive(Deserialize)]
+        struct One {
+            bot: BotEntry,
+        }
+        let one: One = toml::from_str(&format!("bot = {arg}")).map_err(|e| {
+            let hint = "a bot entry is {name = \"…\", command = \"…\"} with optional cwd, build, files and ignore";
+            format!("`{arg}` is not a bot entry: {} ({hint})", e.message().trim())
+        })?;
+        if one.bot.name.trim().is_empty() || one.bot.command.trim().is_empty() {
+            return Err(format!("`{arg}`: a bot needs a name and a command"));
+        }
+        return Ok(one.bot);
+    }
     match arg.split_once('=') {
         Some((name, command)) if !name.trim().is_empty() && !command.trim().is_empty() => Ok(BotEntry {
             name: name.trim().to_string(),
@@ -413,6 +431,31 @@ mod tests {
         assert_eq!(c.base.as_deref(), Some(class.as_path()));
         std::fs::write(dir.path().join("class/bad.toml"), "base = \"/\"\n").unwrap();
         assert!(TournamentConfig::load(&dir.path().join("class/bad.toml")).unwrap_err().to_string().contains("base"));
+    }
+
+    #[test]
+    fn a_bot_on_the_command_line_may_be_a_whole_entry() {
+        let bot =
+            parse_bot_arg(r#"{name = "carol", cwd = "carol", build = "make", command = "./bot --fast"}"#).unwrap();
+        assert_eq!(bot.name, "carol");
+        assert_eq!(bot.command, "./bot --fast");
+        assert_eq!(bot.cwd, Some(PathBuf::from("carol")));
+        assert_eq!(bot.build.as_deref(), Some("make"));
+        // The short form keeps its meaning: everything after the first `=` is the command.
+        let short = parse_bot_arg("dave=python3 bot.py --level=3").unwrap();
+        assert_eq!(
+            (short.name.as_str(), short.command.as_str(), short.cwd),
+            ("dave", "python3 bot.py --level=3", None)
+        );
+        for (bad, says) in [
+            (r#"{name = "carol", command = "./bot", dir = "x"}"#, "unknown field `dir`"),
+            (r#"{name = "carol"}"#, "missing field `command`"),
+            (r#"{name = "", command = "./bot"}"#, "a bot needs a name and a command"),
+            (r#"{name = "carol", command = "./bot""#, "is not a bot entry"),
+        ] {
+            let error = parse_bot_arg(bad).unwrap_err();
+            assert!(error.contains(says), "{bad}: {error}");
+        }
     }
 
     #[test]

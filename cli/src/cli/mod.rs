@@ -238,7 +238,8 @@ pub struct TournamentArgs {
     /// Disk a bot's build may fill, its folder's growth and its log together, in MiB [default: 2048].
     #[arg(long, value_name = "MB")]
     pub build_disk_mb: Option<u64>,
-    /// Add a bot, or replace the bot of that name (repeatable).
+    /// Add a bot, or replace the bot of that name (repeatable): `NAME=CMD`, or a whole entry
+    /// as in a config file, `{name = "carol", cwd = "carol", build = "make", command = "./bot"}`.
     #[arg(long = "bot", value_name = "NAME=CMD", value_parser = parse_bot)]
     pub bots: Vec<arena::tournament::config::BotEntry>,
     /// Map pool (repeatable; replaces the configured maps).
@@ -404,6 +405,10 @@ pub struct SandboxArgs {
     /// Processes per bot, children included [default: 64].
     #[arg(long)]
     pub max_procs: Option<u64>,
+    /// CPUs a bot may keep busy at once, children included (its box's CPU quota; 0: no cap)
+    /// [default: 1].
+    #[arg(long)]
+    pub max_cpus: Option<u64>,
 }
 
 impl SandboxArgs {
@@ -430,6 +435,7 @@ impl SandboxArgs {
         limits.file_size_mb = self.max_file_mb.or(limits.file_size_mb);
         limits.open_files = self.max_open_files.or(limits.open_files);
         limits.processes = self.max_procs.or(limits.processes);
+        limits.cpus = self.max_cpus.or(limits.cpus);
     }
 }
 
