@@ -443,30 +443,58 @@ fn cannot_starve_the_opponent_of_cpu() {
     assert_eq!(run.score(1), baseline.score(1), "the reference plays its normal game: {}", run.result);
     // On the wall clock too, where a starved opponent loses its time: children each in a
     // session of their own (each weighed by the scheduler like another program) keep at most
-    // one CPU busy, the box's quota, and the reference thinks beside them: its first answer
-    // (about 130 ms of CPU) took 1.0 to 1.5 times that on the wall clock over three runs (the
-    // hog's bursts, both CPUs until its quota is spent, are the difference). The control lifts
-    // the quota (`--max-cpus 0`): the reference's first answer then took 1.7 to 2.7 s, until
-    // the monitor ended the hog for burning more than an answer's CPU (3 s here, for a margin)
-    // between answers. (The token names the hog's processes, killed once the duels are over.)
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 || !cgroup_controls("cpu") {
-        // (An unprivileged arena makes no cgroups: its boxes have no quota, and the monitor
-        // ends such a hog only between answers.)
-        eprintln!("the wall-clock half needs a root arena and the cpu cgroup controller: not run");
+    // one CPU busy, the box's quota. Measured against a bot that sleeps through its first
+    // answer (2 s; the hog may burn 10 s of CPU between answers before the monitor ends it):
+    // the hog's box kept 0.93 to 1.04 CPUs busy meanwhile over three runs; the control lifts
+    // the quota (`--max-cpus 0`), and the hog's box kept 1.86 to 1.91 busy. And against the reference, which thinks about 130 ms on its first answer: it
+    // took 1.0 to 1.5 times that on the wall clock beside the hog (the hog's bursts, every CPU
+    // until its quota is spent, are the difference), against 1.7 to 2.7 s without the quota on
+    // this project's machines (cgroup v1, `cpu` a hierarchy of its own: where `cpu` comes
+    // with `cpuacct`, or on v2, every box has a CPU group of its own, which shares fairly
+    // already). (The token names the hog's processes, killed once the duels are over.)
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+        eprintln!("the wall-clock half needs two CPUs (one cannot show a box using more than one): not run");
         return;
     }
     let mark = token();
     let sessions = attacker(&format!("hog-cpu 60 setsid {mark}"));
+    let napper = attacker("nap 2000");
     let wall_clock = ["--clock", "wall", "--startup-ms", "5000", "--move-ms", "3000"];
+    let long = ["--clock", "wall", "--startup-ms", "5000", "--move-ms", "10000"];
+    let uncapped = [&long[..], &["--max-cpus", "0"]].concat();
+    let napping = duel_run("duel.txt", &long, &[], [&sessions, &napper]);
+    let stderr = String::from_utf8_lossy(&napping.out.stderr).into_owned();
+    if ["no box", "no cpu cgroup", "refused a box's CPU quota"].iter().any(|m| stderr.contains(m)) {
+        // (An unprivileged arena makes no cgroups, and some systems refuse the quota: the arena
+        // says so, and the monitor ends such a hog only between answers.)
+        let _ = Command::new("pkill").args(["-f", &mark]).status();
+        eprintln!("the wall-clock half needs boxes with a CPU quota, which the arena says it has not: not run");
+        return;
+    }
+    let control = duel_run("duel.txt", &uncapped, &[], [&sessions, &napper]);
     let wall = duel_run("duel.txt", &wall_clock, &[], [&sessions, &reference]);
-    let control = duel_run("duel.txt", &[&wall_clock[..], &["--max-cpus", "0"]].concat(), &[], [&sessions, &reference]);
     let _ = Command::new("pkill").args(["-f", &mark]).status();
+    let busy = |run: &Run| {
+        // The hog's box's CPU time from its first answer to its second, over the time from its
+        // first answer to the napper's (a hog that its own children keep from answering at once
+        // starts that window late).
+        let hog =
+            run.replay["steps"][1]["replies"].as_array().and_then(|r| r.iter().find(|r| r["player"] == 0).cloned());
+        let cpu_ms = hog.and_then(|h| h["cpu_ms"].as_u64()).unwrap_or(0);
+        let window = first_answer(run, 1).0.saturating_sub(first_answer(run, 0).0);
+        cpu_ms as f64 / window.max(1) as f64
+    };
+    // (The first two steps' answers, for a failure's message.)
+    let first_steps = |run: &Run| {
+        let steps = run.replay["steps"].as_array().cloned().unwrap_or_default();
+        steps.iter().take(2).map(|s| s["replies"].to_string()).collect::<Vec<_>>().join(" ")
+    };
+    let (held, free) = (busy(&napping), busy(&control));
+    assert!(held <= 1.25, "the hog kept {held:.2} CPUs busy under its quota: {}", first_steps(&napping));
+    assert!(free >= 1.5, "the control kept {free:.2} CPUs busy: {}", first_steps(&control));
     assert_eq!(wall.forfeit(1), None, "{}", wall.result);
     let (ms, cpu_ms) = first_answer(&wall, 1);
     assert!(ms <= 3 * cpu_ms + 100, "the reference kept a CPU: {ms} ms for {cpu_ms} ms of CPU; {}", wall.result);
-    let (ms, cpu_ms) = first_answer(&control, 1);
-    assert!(ms > 6 * cpu_ms + 200, "the control starved it: {ms} ms for {cpu_ms} ms of CPU; {}", control.result);
 }
 
 /// The wall and CPU milliseconds of `seat`'s first answer in a duel's replay.
@@ -474,16 +502,6 @@ fn first_answer(run: &Run, seat: u64) -> (u64, u64) {
     let replies = run.replay["steps"][0]["replies"].as_array().cloned().unwrap_or_default();
     let reply = replies.iter().find(|r| r["player"] == seat).unwrap_or_else(|| panic!("no answer: {}", run.replay));
     (reply["ms"].as_u64().unwrap_or(0), reply["cpu_ms"].as_u64().unwrap_or(0))
-}
-
-/// Whether this process's cgroups include the `controller` hierarchy (v1) or it is enabled
-/// at the v2 root, where the arena makes its boxes' cgroups as root.
-fn cgroup_controls(controller: &str) -> bool {
-    let own = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
-    let v1 = own.lines().any(|l| l.split(':').nth(1).is_some_and(|c| c.split(',').any(|c| c == controller)));
-    let v2 = std::fs::read_to_string("/sys/fs/cgroup/cgroup.controllers")
-        .is_ok_and(|c| c.split_whitespace().any(|c| c == controller));
-    v1 || v2
 }
 
 #[test]

@@ -180,6 +180,9 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
                 }
             }
         }
+        // Not an attack: thinks (sleeping) MS milliseconds over its first answer, a window in
+        // which its opponent's CPU use is measured.
+        "nap" => std::thread::sleep(Duration::from_millis(arg(1).parse().unwrap_or(1000))),
         "flood-stderr" => {
             // Children each writing blocks of SIZE bytes to stderr, forever: the arena reads the
             // pipe in its own process.

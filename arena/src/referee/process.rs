@@ -238,7 +238,8 @@ impl BotProcess {
         if let Some(err) = child.stderr.take() {
             tasks.push(tokio::spawn(keep_stderr(err, stderr.clone(), limits.stderr_cap)));
         }
-        // A box's CPU share is not capped: its CPU time can run as fast as every core.
+        // A box's CPU time can run as fast as every core (its quota, where it has one, may
+        // be refused, or lifted with `--max-cpus 0`).
         let parallel = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
         tracing::debug!(bot = %cmd.name, command = %cmd.command, pid = ?child.id(), "spawned");
         let watch = Arc::new(Watch {

@@ -76,12 +76,29 @@ impl Roots {
         let n = SEQ.fetch_add(1, Ordering::SeqCst);
         let name = format!("arena-{}-{n}", std::process::id());
         let mut group = BoxGroup { dirs: Vec::new() };
+        match self.fill(&mut group, &name, limits, wanted) {
+            Ok(()) => Ok(group),
+            Err(e) => {
+                // (No directory of a box that could not be made is left behind.)
+                group.remove();
+                Err(e)
+            }
+        }
+    }
+
+    fn fill(
+        &self,
+        group: &mut BoxGroup,
+        name: &str,
+        limits: &super::SandboxLimits,
+        wanted: &[&str],
+    ) -> std::io::Result<()> {
         for (parent, controllers, v2) in &self.parents {
             let controllers: Vec<&'static str> = controllers.iter().copied().filter(|c| wanted.contains(c)).collect();
             if controllers.is_empty() {
                 continue;
             }
-            let dir = parent.join(&name);
+            let dir = parent.join(name);
             std::fs::create_dir(&dir)?;
             group.dirs.push((dir.clone(), controllers.clone(), *v2));
             let set = |file: &str, value: String| {
@@ -96,18 +113,27 @@ impl Roots {
                         set("memory.max", (limits.memory_mb << 20).to_string())?;
                         let _ = set("memory.swap.max", "0".to_string());
                     }
-                    ("cpu", false) => {
-                        set("cpu.cfs_period_us", CPU_PERIOD_US.to_string())?;
-                        set("cpu.cfs_quota_us", limits.cpus.saturating_mul(CPU_PERIOD_US).to_string())?;
-                    }
-                    ("cpu", true) => {
-                        set("cpu.max", format!("{} {CPU_PERIOD_US}", limits.cpus.saturating_mul(CPU_PERIOD_US)))?
+                    ("cpu", _) => {
+                        // More CPUs than the machine has is no cap; a quota the kernel refuses
+                        // (over a parent's quota on v1, as in a container limited to half a
+                        // CPU) leaves the box without one, said once, rather than without a box.
+                        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+                        let quota = limits.cpus.min(cpus) * CPU_PERIOD_US;
+                        let made = if *v2 {
+                            set("cpu.max", format!("{quota} {CPU_PERIOD_US}"))
+                        } else {
+                            set("cpu.cfs_period_us", CPU_PERIOD_US.to_string())
+                                .and_then(|()| set("cpu.cfs_quota_us", quota.to_string()))
+                        };
+                        if let Err(e) = made {
+                            quota_refused(&e);
+                        }
                     }
                     _ => {}
                 }
             }
         }
-        Ok(group)
+        Ok(())
     }
 
     /// Ends what an arena that died (`kill -9`) left in its boxes' cgroups, and removes them.
@@ -125,6 +151,18 @@ impl Roots {
                 BoxGroup { dirs: vec![(entry.path(), Vec::new(), *v2)] }.remove();
             }
         }
+    }
+}
+
+/// Says once per run that the kernel refused a box's CPU quota.
+fn quota_refused(e: &std::io::Error) {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !SAID.swap(true, Ordering::Relaxed) {
+        tracing::warn!(
+            "the kernel refused a box's CPU quota ({e}): bots run without one, so a bot's busy \
+             children can take its opponent's CPU while both think (lower --max-cpus, or run \
+             the arena where its cgroup has no smaller quota)"
+        );
     }
 }
 

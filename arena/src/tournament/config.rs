@@ -385,6 +385,7 @@ impl BotEntry {
 pub fn parse_bot_arg(arg: &str) -> Result<BotEntry, String> {
     if arg.trim_start().starts_with('{') {
         #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
         struct One {
             bot: BotEntry,
         }
@@ -392,10 +393,12 @@ pub fn parse_bot_arg(arg: &str) -> Result<BotEntry, String> {
             let hint = "a bot entry is {name = \"…\", command = \"…\"} with optional cwd, build, files and ignore";
             format!("`{arg}` is not a bot entry: {} ({hint})", e.message().trim())
         })?;
-        if one.bot.name.trim().is_empty() || one.bot.command.trim().is_empty() {
+        let mut bot = one.bot;
+        (bot.name, bot.command) = (bot.name.trim().to_string(), bot.command.trim().to_string());
+        if bot.name.is_empty() || bot.command.is_empty() {
             return Err(format!("`{arg}`: a bot needs a name and a command"));
         }
-        return Ok(one.bot);
+        return Ok(bot);
     }
     match arg.split_once('=') {
         Some((name, command)) if !name.trim().is_empty() && !command.trim().is_empty() => Ok(BotEntry {
@@ -452,6 +455,7 @@ mod tests {
             (r#"{name = "carol"}"#, "missing field `command`"),
             (r#"{name = "", command = "./bot"}"#, "a bot needs a name and a command"),
             (r#"{name = "carol", command = "./bot""#, "is not a bot entry"),
+            ("{name = \"carol\", command = \"./bot\"}\nextra = 1", "unknown field `extra`"),
         ] {
             let error = parse_bot_arg(bad).unwrap_err();
             assert!(error.contains(says), "{bad}: {error}");
