@@ -117,7 +117,9 @@ impl Roots {
                         // More CPUs than the machine has is no cap; a quota the kernel refuses
                         // (over a parent's quota on v1, as in a container limited to half a
                         // CPU) leaves the box without one, said once, rather than without a box.
-                        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+                        // (The arena's CPUs, read once: not the cgroup files that
+                        // `available_parallelism` reads again for every box.)
+                        let cpus = crate::referee::cpus::allowed().len().max(1) as u64;
                         let quota = limits.cpus.min(cpus) * CPU_PERIOD_US;
                         let made = if *v2 {
                             set("cpu.max", format!("{quota} {CPU_PERIOD_US}"))
