@@ -20,6 +20,8 @@ const CPU_PERIOD_US: u64 = 100_000;
 #[derive(Debug, Clone)]
 pub(super) struct Roots {
     parents: Vec<(PathBuf, Vec<&'static str>, bool)>,
+    /// The CPUs the arena may use, read once: a quota over them is no cap.
+    cpus: u64,
 }
 
 /// One box's cgroup directories.
@@ -62,7 +64,10 @@ impl Roots {
                 parents.push((dir, here, true));
             }
         }
-        (!parents.is_empty()).then_some(Roots { parents })
+        // (`available_parallelism` reads the cgroup files again at every call: about 20 system
+        // calls, 33 us, too many for every box.)
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+        (!parents.is_empty()).then_some(Roots { parents, cpus })
     }
 
     /// The controllers available.
@@ -117,10 +122,7 @@ impl Roots {
                         // More CPUs than the machine has is no cap; a quota the kernel refuses
                         // (over a parent's quota on v1, as in a container limited to half a
                         // CPU) leaves the box without one, said once, rather than without a box.
-                        // (The arena's CPUs, read once: not the cgroup files that
-                        // `available_parallelism` reads again for every box.)
-                        let cpus = crate::referee::cpus::allowed().len().max(1) as u64;
-                        let quota = limits.cpus.min(cpus) * CPU_PERIOD_US;
+                        let quota = limits.cpus.min(self.cpus) * CPU_PERIOD_US;
                         let made = if *v2 {
                             set("cpu.max", format!("{quota} {CPU_PERIOD_US}"))
                         } else {
