@@ -117,11 +117,24 @@ fn floods_stderr_and_plays_on() {
 #[test]
 fn floods_stderr_from_many_children_without_costing_the_arena_a_cpu() {
     // Sixty children writing 8 KiB blocks to stderr: the arena reads the pipe in its own
-    // process, off the box's clock and CPU quota. Read as fast as they wrote, that cost the
-    // arena 1.5 to 2.0 s of CPU in a duel of 2 s of wall time (its opponent then waited for a
-    // CPU on the wall clock: 1.8 to 2.3 s of answers for 0.35 s of thinking). Once the log is
-    // full the arena reads at most 4 MiB/s, and the writers wait for their pipe. (Its own CPU
-    // time, from /proc while it runs: 0.01 s of the duel's 0.4 s.)
+    // process, off the box's clock and CPU quota. Once the log is full it reads at most 4 MiB/s
+    // (`--stderr-rate`), and the writers wait for their pipe. (Its own CPU time, from /proc
+    // while it runs: 0.01 to 0.02 s of the duel's 0.44 s.)
+    let (cpu_s, wall_s, dropped) = stderr_flood(&[]);
+    assert!(dropped > 256 * 1024, "the children flooded stderr (the arena read {dropped} bytes past the log)");
+    assert!(cpu_s < 0.25 * wall_s.max(1.0), "the arena used {cpu_s:.2} s of CPU in a duel of {wall_s:.2} s");
+    // The control: read as fast as they write (0.8 to 1.3 GB here), the flood costs the arena
+    // about half a CPU for as long as the duel lasts (0.31 to 0.38 s of 0.64 to 0.71 s; 1.5 to
+    // 2.0 s of a 2 s duel in the red team's longer game, whose victim then waited for a CPU on
+    // the wall clock).
+    let (cpu_s, wall_s, _) = stderr_flood(&["--stderr-rate", "0"]);
+    assert!(cpu_s >= 0.25 * wall_s, "unthrottled, the arena used only {cpu_s:.2} s of CPU in a duel of {wall_s:.2} s");
+}
+
+/// A wall-clock duel of a bot whose sixty children flood stderr against the reference, with
+/// `extra` arena flags: the arena's own CPU seconds, the duel's wall seconds, and how many
+/// bytes of stderr the arena read past the log. The flooder must not forfeit.
+fn stderr_flood(extra: &[&str]) -> (f64, f64, u64) {
     let dir = tempfile::tempdir().unwrap();
     let replay = dir.path().join("r.json");
     let flood = format!("{} flood-stderr 60 8192", bin("zoo-attack"));
@@ -131,6 +144,7 @@ fn floods_stderr_from_many_children_without_costing_the_arena_a_cpu() {
     let mut arena = Command::new(bin("arena"))
         .current_dir(root())
         .args(args)
+        .args(extra)
         .args([&flood, &reference])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
@@ -151,8 +165,7 @@ fn floods_stderr_from_many_children_without_costing_the_arena_a_cpu() {
     let log = std::fs::read_to_string(replay.with_extension("log")).unwrap();
     let dropped: u64 =
         log.split("[arena: ").nth(1).and_then(|rest| rest.split(' ').next()).and_then(|n| n.parse().ok()).unwrap_or(0);
-    assert!(dropped > 256 * 1024, "the children flooded stderr (the arena read {dropped} bytes past the log)");
-    assert!(cpu_s < 0.25 * wall_s.max(1.0), "the arena used {cpu_s:.2} s of CPU in a duel of {wall_s:.2} s");
+    (cpu_s, wall_s, dropped)
 }
 
 /// User and system CPU seconds of process `pid`'s own threads (`/proc/<pid>/stat`).

@@ -78,10 +78,27 @@ pub struct Limits {
     /// (a bot that sleeps or blocks).
     #[serde(default = "default_backstop")]
     pub backstop_factor: u32,
+    /// Bytes per second of a bot's stderr read once its log is full (0: as fast as it
+    /// writes). The arena reads the pipe in its own process, off the box's clock and CPU quota:
+    /// read as fast as a bot's many children could write, that cost the arena a whole CPU
+    /// (1.5 to 2 s in a 2 s duel) and the opponent its time on the wall clock; a bot that
+    /// writes faster waits for its own pipe. (Left out of the text when it is the default, so
+    /// that tournament match keys stay as they were.)
+    #[serde(default = "default_stderr_rate", skip_serializing_if = "is_default_stderr_rate")]
+    pub stderr_rate: u64,
 }
 
 fn default_backstop() -> u32 {
     5
+}
+
+/// 4 MiB/s: more than any debugging print (a map per tick is about 1 KB).
+fn default_stderr_rate() -> u64 {
+    4 << 20
+}
+
+fn is_default_stderr_rate(rate: &u64) -> bool {
+    *rate == default_stderr_rate()
 }
 
 impl Default for Limits {
@@ -95,6 +112,7 @@ impl Default for Limits {
             stderr_cap: 64 * 1024,
             clock: ClockKind::Cpu,
             backstop_factor: default_backstop(),
+            stderr_rate: default_stderr_rate(),
         }
     }
 }
@@ -135,6 +153,8 @@ pub struct LimitChoices {
     pub clock: Option<ClockKind>,
     /// With the CPU clock, an answer also ends after this many times its limit in wall time.
     pub backstop_factor: Option<u32>,
+    /// Bytes per second of a bot's stderr read once its log is full (0: as fast as it writes).
+    pub stderr_rate: Option<u64>,
 }
 
 impl LimitChoices {
@@ -151,6 +171,7 @@ impl LimitChoices {
             stderr_cap: base.stderr_cap,
             clock: self.clock.unwrap_or(base.clock),
             backstop_factor: self.backstop_factor.unwrap_or(base.backstop_factor),
+            stderr_rate: self.stderr_rate.unwrap_or(base.stderr_rate),
         }
     }
 
@@ -208,6 +229,11 @@ mod tests {
             text,
             r#"{"startup":2000,"per_move":1000,"total":5000,"grace":200,"max_line":4096,"stderr_cap":65536,"clock":"cpu","backstop_factor":5}"#
         );
+        // Only a rate other than the default is written, and read back.
+        let unthrottled = Limits { stderr_rate: 0, ..Limits::default() };
+        let text = serde_json::to_string(&unthrottled).unwrap();
+        assert!(text.ends_with(r#""backstop_factor":5,"stderr_rate":0}"#), "{text}");
+        assert_eq!(serde_json::from_str::<Limits>(&text).unwrap(), unthrottled);
         assert_eq!("wall".parse::<ClockKind>(), Ok(ClockKind::Wall));
         assert_eq!("sundial".parse::<ClockKind>().unwrap_err().to_string(), "expected cpu or wall, found `sundial`");
     }

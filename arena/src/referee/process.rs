@@ -236,7 +236,7 @@ impl BotProcess {
             tasks.push(tokio::spawn(read_lines(out, tx, limits.max_line)));
         }
         if let Some(err) = child.stderr.take() {
-            tasks.push(tokio::spawn(keep_stderr(err, stderr.clone(), limits.stderr_cap)));
+            tasks.push(tokio::spawn(keep_stderr(err, stderr.clone(), limits.stderr_cap, limits.stderr_rate)));
         }
         // A box's CPU time can run as fast as every core (its quota, where it has one, may
         // be refused, or lifted with `--max-cpus 0`).
@@ -528,14 +528,9 @@ fn decode(bytes: Vec<u8>) -> BotLine {
     }
 }
 
-/// How fast a bot's stderr is read once its log is full, in bytes per second. The arena reads
-/// the pipe in its own process, off every box's clock and quota: read as fast as a bot could
-/// write, a red team's bot whose 60 children each wrote 8 KiB at a time cost the arena a whole
-/// CPU (1.5 to 2 s of its CPU time in a 2 s duel), and its opponent waited for it on the wall
-/// clock. A bot that writes faster than this waits for its own pipe, on its own time.
-const STDERR_DRAIN: u64 = 4 << 20;
-
-async fn keep_stderr(mut err: tokio::process::ChildStderr, log: Arc<Mutex<StderrLog>>, cap: usize) {
+/// Keeps the first `cap` bytes of a bot's stderr, counts the rest, and past the log reads at
+/// most `rate` bytes per second (0: as fast as the bot writes; see [`Limits::stderr_rate`]).
+async fn keep_stderr(mut err: tokio::process::ChildStderr, log: Arc<Mutex<StderrLog>>, cap: usize, rate: u64) {
     let mut buf = vec![0u8; 64 * 1024];
     loop {
         let n = match err.read(&mut buf).await {
@@ -549,8 +544,8 @@ async fn keep_stderr(mut err: tokio::process::ChildStderr, log: Arc<Mutex<Stderr
             log.dropped += n - room;
             room < n
         };
-        if full {
-            tokio::time::sleep(Duration::from_micros(n as u64 * 1_000_000 / STDERR_DRAIN)).await;
+        if full && rate > 0 {
+            tokio::time::sleep(Duration::from_micros(n as u64 * 1_000_000 / rate)).await;
         }
     }
 }

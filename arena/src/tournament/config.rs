@@ -68,6 +68,8 @@ pub struct LimitsConfig {
     pub clock: Option<crate::referee::ClockKind>,
     /// With the CPU clock, an answer also ends after this many times its limit in wall time.
     pub backstop_factor: Option<u32>,
+    /// Bytes per second of a bot's stderr read once its log is full (0: as fast as it writes).
+    pub stderr_rate: Option<u64>,
 }
 
 impl LimitsConfig {
@@ -112,6 +114,7 @@ impl LimitsConfig {
             grace: ms(self.grace_ms, d.grace),
             clock: self.clock.unwrap_or(d.clock),
             backstop_factor: self.backstop_factor.unwrap_or(d.backstop_factor),
+            stderr_rate: self.stderr_rate.unwrap_or(d.stderr_rate),
             ..d
         }
     }
@@ -494,6 +497,13 @@ mod tests {
         assert!(err.contains("games"), "{err}");
         let err = TournamentConfig::from_toml("colour = 1", Path::new("t.toml")).unwrap_err().to_string();
         assert!(err.contains("unknown field `colour`"), "{err}");
+    }
+
+    #[test]
+    fn the_stderr_rate_comes_from_the_limits_table() {
+        let config = |text: &str| TournamentConfig::from_toml(text, Path::new("t.toml")).unwrap();
+        assert_eq!(config("[limits]\nstderr_rate = 0").limits.limits().stderr_rate, 0);
+        assert_eq!(config("").limits.limits().stderr_rate, Limits::default().stderr_rate);
     }
 
     #[test]

@@ -479,6 +479,10 @@ pub struct LimitArgs {
     /// Longest accepted answer line, in bytes.
     #[arg(long)]
     pub max_line: Option<usize>,
+    /// Bytes per second of a bot's stderr read once its log is full (0: as fast as it writes;
+    /// a bot that writes faster waits for its pipe, on its own time, not the arena's CPU).
+    #[arg(long, value_name = "BYTES")]
+    pub stderr_rate: Option<u64>,
 }
 
 impl LimitArgs {
@@ -492,11 +496,12 @@ impl LimitArgs {
             max_line: self.max_line,
             clock: clock.clock,
             backstop_factor: clock.backstop_factor,
+            stderr_rate: self.stderr_rate,
         }
     }
 
     /// Each limit flag's default, for `--help`: the rulings' [`Limits::default`].
-    fn defaults() -> [(&'static str, String); 5] {
+    fn defaults() -> [(&'static str, String); 6] {
         let d = Limits::default();
         [
             ("startup_ms", d.startup.as_millis().to_string()),
@@ -504,6 +509,7 @@ impl LimitArgs {
             ("total_ms", d.total.as_millis().to_string()),
             ("grace_ms", d.grace.as_millis().to_string()),
             ("max_line", d.max_line.to_string()),
+            ("stderr_rate", d.stderr_rate.to_string()),
         ]
     }
 }
