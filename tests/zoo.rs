@@ -115,6 +115,20 @@ fn floods_stderr_and_plays_on() {
 }
 
 #[test]
+fn counts_all_the_stderr_a_bot_leaves_in_its_pipe() {
+    // A bot that fills a pipe of 1 MiB and quits: its match ends at once, with 960 KiB past the
+    // log still in the pipe, which the throttle (4 MiB/s) would take 234 ms to read. Once the
+    // bot is gone the rest is read unthrottled, so the count in the log is exact.
+    let dir = tempfile::tempdir().unwrap();
+    let spill = format!("{} spill-stderr {}", bin("zoo-attack"), 1 << 20);
+    let (r, replay) = duel(dir.path(), "fire.txt", &FAST, [&spill, &bin("greedy")]);
+    assert_eq!(player(&r, 0).2.as_deref(), Some("crash"), "it quits without answering: {r}");
+    let log = std::fs::read_to_string(replay.with_extension("log")).unwrap();
+    let dropped = (1 << 20) - 64 * 1024;
+    assert!(log.contains(&format!("[arena: {dropped} more bytes of stderr dropped]")), "{}", &log[log.len() - 200..]);
+}
+
+#[test]
 fn floods_stderr_from_many_children_without_costing_the_arena_a_cpu() {
     // Sixty children writing 8 KiB blocks to stderr: the arena reads the pipe in its own
     // process, off the box's clock and CPU quota. Once the log is full it reads at most 4 MiB/s

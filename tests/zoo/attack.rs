@@ -183,6 +183,16 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         // Not an attack: thinks (sleeping) MS milliseconds over its first answer, a window in
         // which its opponent's CPU use is measured.
         "nap" => std::thread::sleep(Duration::from_millis(arg(1).parse().unwrap_or(1000))),
+        "spill-stderr" => {
+            // Not an attack: enlarges its stderr pipe to BYTES, fills it and quits at once, so
+            // that its match ends while the arena still has all of it to read.
+            let bytes: usize = arg(1).parse().unwrap_or(1 << 20);
+            // SAFETY: fcntl on this process's own stderr.
+            let size = unsafe { libc::fcntl(2, libc::F_SETPIPE_SZ, bytes as libc::c_int) };
+            assert!(size as usize >= bytes, "the pipe could not be enlarged to {bytes} bytes");
+            let _ = std::io::stderr().write_all(&vec![b'y'; bytes]);
+            std::process::exit(0);
+        }
         "flood-stderr" => {
             // Children each writing blocks of SIZE bytes to stderr, forever: the arena reads the
             // pipe in its own process.

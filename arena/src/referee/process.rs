@@ -99,6 +99,9 @@ enum BotLine {
 struct StderrLog {
     kept: Vec<u8>,
     dropped: usize,
+    /// Set once the bot is gone: what is left in the pipe is read unthrottled (at most the
+    /// pipe's size), so that the count of bytes dropped is whole.
+    ended: bool,
 }
 
 /// A bot's CPU time is not read at an answer that comes less than this after the last
@@ -425,7 +428,8 @@ impl BotProcess {
         }
         self.ended = true;
         tracing::debug!(bot = %self.name, "ended");
-        // The readers end with the pipes; give the stderr reader the last bytes.
+        // The readers end with the pipes; give the stderr reader the last bytes, unthrottled.
+        lock(&self.stderr).ended = true;
         for task in self.tasks.drain(..) {
             let _ = tokio::time::timeout(Duration::from_millis(100), task).await;
         }
@@ -542,7 +546,7 @@ async fn keep_stderr(mut err: tokio::process::ChildStderr, log: Arc<Mutex<Stderr
             let room = cap.saturating_sub(log.kept.len()).min(n);
             log.kept.extend_from_slice(&buf[..room]);
             log.dropped += n - room;
-            room < n
+            room < n && !log.ended
         };
         if full && rate > 0 {
             tokio::time::sleep(Duration::from_micros(n as u64 * 1_000_000 / rate)).await;
