@@ -214,6 +214,17 @@ fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
     assert_eq!(row(&last, "erin")["games"], 16);
     assert_eq!(lines(&league), 88 + 16, "dave's results stay on disk");
 
+    // A limit written out at its default changes no match, and neither do the boxes' own
+    // limits: the plan and the words say so.
+    let mut text = std::fs::read_to_string(&cfg2).unwrap();
+    text.push_str("[limits]\nstderr_rate = 4194304\nmove_ms = 1000\nmemory_mb = 512\n");
+    let cfg3 = class.join("class-limits.toml");
+    write(&cfg3, &text);
+    let (_, stderr) = run(&["tournament", "--resume", &league_arg, "--config", &cfg3.display().to_string()]);
+    assert!(stderr.contains("plan: 0 matches to play"), "{stderr}");
+    assert!(stderr.contains("the boxes' resource limits changed"), "{stderr}");
+    assert!(!stderr.contains("every match is played again"), "{stderr}");
+
     // --exclude and --rerun.
     let key = row(&last, "carol")["matches"][0]["key"].as_str().unwrap().to_string();
     let (stdout, _) = run(&["tournament", "--resume", &league_arg, "--rerun", &key]);

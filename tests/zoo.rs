@@ -138,21 +138,26 @@ fn floods_stderr_from_many_children_without_costing_the_arena_a_cpu() {
     // process, off the box's clock and CPU quota. Once the log is full it reads at most 4 MiB/s
     // (`--stderr-rate`), and the writers wait for their pipe. (Its own CPU time, from /proc
     // while it runs: 0.01 to 0.02 s of the duel's 0.44 s.)
-    let (cpu_s, wall_s, dropped) = stderr_flood(&[]);
+    let (cpu_s, wall_s, dropped, r) = stderr_flood(&[]);
+    assert_eq!(player(&r, 1).2, None, "its opponent keeps its time: {r}");
     assert!(dropped > 256 * 1024, "the children flooded stderr (the arena read {dropped} bytes past the log)");
     assert!(cpu_s < 0.25 * wall_s.max(1.0), "the arena used {cpu_s:.2} s of CPU in a duel of {wall_s:.2} s");
     // The control: read as fast as they write (0.8 to 1.3 GB here), the flood costs the arena
     // about half a CPU for as long as the duel lasts (0.31 to 0.38 s of 0.64 to 0.71 s; 1.5 to
     // 2.0 s of a 2 s duel in the red team's longer game, whose victim then waited for a CPU on
-    // the wall clock).
-    let (cpu_s, wall_s, _) = stderr_flood(&["--stderr-rate", "0"]);
-    assert!(cpu_s >= 0.25 * wall_s, "unthrottled, the arena used only {cpu_s:.2} s of CPU in a duel of {wall_s:.2} s");
+    // the wall clock). Judged against the throttled run, not the wall clock, so that a loaded
+    // machine, which gives the arena less of a CPU, does not fail it.
+    let (unthrottled, ..) = stderr_flood(&["--stderr-rate", "0"]);
+    assert!(
+        unthrottled >= 4.0 * cpu_s.max(0.025),
+        "unthrottled, the arena used only {unthrottled:.2} s of CPU (throttled: {cpu_s:.2} s)"
+    );
 }
 
 /// A wall-clock duel of a bot whose sixty children flood stderr against the reference, with
-/// `extra` arena flags: the arena's own CPU seconds, the duel's wall seconds, and how many
-/// bytes of stderr the arena read past the log. The flooder must not forfeit.
-fn stderr_flood(extra: &[&str]) -> (f64, f64, u64) {
+/// `extra` arena flags: the arena's own CPU seconds, the duel's wall seconds, how many bytes of
+/// stderr the arena read past the log, and the result.
+fn stderr_flood(extra: &[&str]) -> (f64, f64, u64, Value) {
     let dir = tempfile::tempdir().unwrap();
     let replay = dir.path().join("r.json");
     let flood = format!("{} flood-stderr 60 8192", bin("zoo-attack"));
@@ -179,11 +184,10 @@ fn stderr_flood(extra: &[&str]) -> (f64, f64, u64) {
     let wall_s = started.elapsed().as_secs_f64();
     let out = arena.wait_with_output().unwrap();
     let r: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(player(&r, 1).2, None, "{r}");
     let log = std::fs::read_to_string(replay.with_extension("log")).unwrap();
     let dropped: u64 =
         log.split("[arena: ").nth(1).and_then(|rest| rest.split(' ').next()).and_then(|n| n.parse().ok()).unwrap_or(0);
-    (cpu_s, wall_s, dropped)
+    (cpu_s, wall_s, dropped, r)
 }
 
 /// User and system CPU seconds of process `pid`'s own threads (`/proc/<pid>/stat`).

@@ -189,7 +189,8 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
             let bytes: usize = arg(1).parse().unwrap_or(1 << 20);
             // SAFETY: fcntl on this process's own stderr.
             let size = unsafe { libc::fcntl(2, libc::F_SETPIPE_SZ, bytes as libc::c_int) };
-            assert!(size as usize >= bytes, "the pipe could not be enlarged to {bytes} bytes");
+            let why = std::io::Error::last_os_error();
+            assert!(size >= 0 && size as usize >= bytes, "the pipe could not be enlarged to {bytes} bytes: {why}");
             let _ = std::io::stderr().write_all(&vec![b'y'; bytes]);
             std::process::exit(0);
         }

@@ -99,8 +99,8 @@ enum BotLine {
 struct StderrLog {
     kept: Vec<u8>,
     dropped: usize,
-    /// Set once the bot is gone: what is left in the pipe is read unthrottled (at most the
-    /// pipe's size), so that the count of bytes dropped is whole.
+    /// Set once the bot is gone: what is left in the pipe (at most its size, read within
+    /// 100 ms at shutdown) is read unthrottled, so that the count of bytes dropped is whole.
     ended: bool,
 }
 
@@ -430,8 +430,11 @@ impl BotProcess {
         tracing::debug!(bot = %self.name, "ended");
         // The readers end with the pipes; give the stderr reader the last bytes, unthrottled.
         lock(&self.stderr).ended = true;
-        for task in self.tasks.drain(..) {
-            let _ = tokio::time::timeout(Duration::from_millis(100), task).await;
+        // (A reader still held open by something the bot left, outside any box, is ended.)
+        for mut task in self.tasks.drain(..) {
+            if tokio::time::timeout(Duration::from_millis(100), &mut task).await.is_err() {
+                task.abort();
+            }
         }
         self.stderr_text()
     }
@@ -549,7 +552,13 @@ async fn keep_stderr(mut err: tokio::process::ChildStderr, log: Arc<Mutex<Stderr
             room < n && !log.ended
         };
         if full && rate > 0 {
-            tokio::time::sleep(Duration::from_micros(n as u64 * 1_000_000 / rate)).await;
+            // (In slices of at most 10 ms, so that a bot's end cuts a long wait short.)
+            let mut wait = Duration::from_micros(n as u64 * 1_000_000 / rate);
+            while !wait.is_zero() && !lock(&log).ended {
+                let slice = wait.min(Duration::from_millis(10));
+                tokio::time::sleep(slice).await;
+                wait -= slice;
+            }
         }
     }
 }

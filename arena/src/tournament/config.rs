@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::TournamentError;
+use crate::engine::LimitChoices;
 use crate::referee::Limits;
 use crate::sandbox::{SandboxLimits, SandboxMode};
 
@@ -52,6 +53,8 @@ pub struct LimitsConfig {
     pub total_ms: Option<u64>,
     /// Exit grace for a finished bot.
     pub grace_ms: Option<u64>,
+    /// Longest accepted answer line, in bytes.
+    pub max_line: Option<usize>,
     /// CPU seconds per bot process.
     pub cpu_seconds: Option<u64>,
     /// Memory of each bot's box, in MiB (also each process's address space).
@@ -103,20 +106,19 @@ impl LimitsConfig {
         .to_lowercase()
     }
 
-    /// The referee's limits.
+    /// The referee's limits: these choices over the rulings' defaults, as the command line's.
     pub fn limits(&self) -> Limits {
-        let d = Limits::default();
-        let ms = |v: Option<u64>, default: std::time::Duration| v.map_or(default, std::time::Duration::from_millis);
-        Limits {
-            startup: ms(self.startup_ms, d.startup),
-            per_move: ms(self.move_ms, d.per_move),
-            total: ms(self.total_ms, d.total),
-            grace: ms(self.grace_ms, d.grace),
-            clock: self.clock.unwrap_or(d.clock),
-            backstop_factor: self.backstop_factor.unwrap_or(d.backstop_factor),
-            stderr_rate: self.stderr_rate.unwrap_or(d.stderr_rate),
-            ..d
+        LimitChoices {
+            startup_ms: self.startup_ms,
+            move_ms: self.move_ms,
+            total_ms: self.total_ms,
+            grace_ms: self.grace_ms,
+            max_line: self.max_line,
+            clock: self.clock,
+            backstop_factor: self.backstop_factor,
+            stderr_rate: self.stderr_rate,
         }
+        .limits()
     }
 }
 
@@ -500,10 +502,11 @@ mod tests {
     }
 
     #[test]
-    fn the_stderr_rate_comes_from_the_limits_table() {
+    fn the_limits_table_sets_the_referee_s_limits_over_the_defaults() {
         let config = |text: &str| TournamentConfig::from_toml(text, Path::new("t.toml")).unwrap();
         assert_eq!(config("[limits]\nstderr_rate = 0").limits.limits().stderr_rate, 0);
-        assert_eq!(config("").limits.limits().stderr_rate, Limits::default().stderr_rate);
+        assert_eq!(config("").limits.limits(), Limits::default());
+        assert_eq!(config("[limits]\nmax_line = 80").limits.limits().max_line, 80);
     }
 
     #[test]

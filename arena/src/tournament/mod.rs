@@ -611,11 +611,17 @@ fn changes(old: &TournamentRecord, new: &TournamentRecord) -> Vec<String> {
         out.push("maps changed: the matches on new or changed maps are played".to_string());
     }
     let (a, b) = (&old.config, &new.config);
-    if a.limits != b.limits || a.seed != b.seed || a.game != b.game || a.seats != b.seats || a.params != b.params {
+    // (Only the referee's limits are in a match's key, as resolved: a default written out
+    // changes nothing.)
+    let limits = a.limits.limits() != b.limits.limits();
+    if limits || a.seed != b.seed || a.game != b.game || a.seats != b.seats || a.params != b.params {
         out.push(
             "game settings (limits, seed, seats or the game's parameters) changed: every match is played again"
                 .to_string(),
         );
+    }
+    if a.limits.sandbox_limits() != b.limits.sandbox_limits() {
+        out.push("the boxes' resource limits changed: they apply to the matches played from now on".to_string());
     }
     if a.games != b.games {
         out.push(format!("games per pairing and map: {} -> {}", a.games, b.games));
