@@ -2,7 +2,8 @@
 //! `greedy` strategies in-process and solves each test (the proved optimum, or the best plan
 //! found and a certified upper bound), then prints per test the scores, the optimum or the
 //! certified gap, reference/optimum and the thinking and solving times (CPU time, user +
-//! system of the thread, beside wall time). `--random N` does the same for N random maps of
+//! system of the thread, beside wall time), and whether the bot meets issue 18's goal where the
+//! optimum is proved. `--random N` does the same for N random maps of
 //! the course's size (`testgen::course_map`). `--no-solver` only plays: the quick way to compare
 //! two versions of a strategy over many maps (the totals at the end). `--relaxation-steps N`
 //! only times the relaxation's subgradient steps (for profiling the solver).
@@ -15,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use arena::games::resource_rush::load_map_file;
-use bot_sdk::MapSpec;
+use bot_sdk::{Action, MapSpec};
 use clap::Parser;
 use course::checker::{discover, TestCase};
 use course::cputime::thread_cpu;
@@ -97,6 +98,43 @@ fn relaxation_row(name: &str, spec: &MapSpec, steps: usize) -> String {
         show(plain_bound),
         show(relaxation.bound())
     )
+}
+
+/// The bot's goal of issue 18, where the solver proves the optimum: the optimum itself when the
+/// opponent only waits, at least 99 % of it otherwise (the optimum knows a moving opponent's
+/// moves in advance; the bot learns them a tick at a time).
+#[derive(Default)]
+struct BotGoal {
+    /// Maps met and judged, against an opponent that waits and one that moves.
+    waiting: (usize, usize),
+    moving: (usize, usize),
+    /// The maps missed, with their ratio.
+    misses: Vec<String>,
+}
+
+impl BotGoal {
+    fn add(&mut self, name: &str, spec: &MapSpec, score: i64, solution: &Solution) {
+        let Solution::Exact(best) = *solution else { return };
+        let waits = spec.script.iter().all(|s| s.action == Action::Wait);
+        let ratio = if best == 0 { 1.0 } else { score as f64 / best as f64 };
+        let met = if waits { score >= best } else { ratio >= 0.99 };
+        let kind = if waits { &mut self.waiting } else { &mut self.moving };
+        *kind = (kind.0 + usize::from(met), kind.1 + 1);
+        if !met {
+            let opponent = if waits { "waits" } else { "moves" };
+            self.misses.push(format!("{name} {:.1} %, its opponent {opponent}", ratio * 100.0));
+        }
+    }
+
+    /// The summary line.
+    fn line(&self, maps: &str) -> String {
+        let misses =
+            if self.misses.is_empty() { String::new() } else { format!(" (missed: {})", self.misses.join("; ")) };
+        format!(
+            "reference's goal where proved: the optimum on {}/{} {maps} whose opponent waits, >= 99 % on {}/{} whose opponent moves{misses}",
+            self.waiting.0, self.waiting.1, self.moving.0, self.moving.1
+        )
+    }
 }
 
 fn ms(d: Duration) -> String {
@@ -238,6 +276,7 @@ fn main() -> anyhow::Result<()> {
         let (mut worst_ratio, mut slowest, mut slowest_answer) = (f64::INFINITY, Duration::ZERO, Duration::ZERO);
         let mut total = 0;
         let mut at_cap = AtCap::new(!args.uncapped);
+        let mut goal = BotGoal::default();
         for (case, spec) in &cases {
             run += 1;
             let (r, cut) = reference(spec);
@@ -256,6 +295,7 @@ fn main() -> anyhow::Result<()> {
                 if let Solution::Exact(best) = solved.solution {
                     worst_ratio = worst_ratio.min(if best == 0 { 1.0 } else { rs.score as f64 / best as f64 });
                 }
+                goal.add(&format!("test{}", case.number), spec, rs.score, &solved.solution);
             }
             let (optimum, gap, ratio) = judge(solved.as_ref().map(|s| &s.0.solution), rs.score);
             println!(
@@ -285,6 +325,7 @@ fn main() -> anyhow::Result<()> {
             ms(slowest_answer),
         );
         if budget.is_some() {
+            println!("{}", goal.line("tests"));
             println!(
                 "solver: worst certified gap {:.1} % (target <= 3 %); slowest {} ms CPU (target < 60000 ms)",
                 worst_gap * 100.0,
@@ -299,6 +340,7 @@ fn main() -> anyhow::Result<()> {
         let (mut within, mut proved, mut worst, mut slowest) = (0, 0, 0.0f64, Duration::ZERO);
         let (mut total, mut slowest_game, mut slowest_answer) = (0, Duration::ZERO, Duration::ZERO);
         let mut at_cap = AtCap::new(!args.uncapped);
+        let mut goal = BotGoal::default();
         if let Some(dir) = &args.write_maps {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         }
@@ -321,6 +363,7 @@ fn main() -> anyhow::Result<()> {
                 proved += usize::from(matches!(solved.solution, Solution::Exact(_) | Solution::Impossible));
                 worst = worst.max(gap);
                 slowest = slowest.max(*cpu);
+                goal.add(&format!("course_map({seed})"), &spec, score, &solved.solution);
             }
             let (optimum, gap, ratio) = judge(solved.as_ref().map(|s| &s.0.solution), score);
             println!(
@@ -345,7 +388,35 @@ fn main() -> anyhow::Result<()> {
                 worst * 100.0,
                 ms(slowest)
             );
+            println!("{}", goal.line("maps"));
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 2x3 map whose opponent (at 1 0) waits, or moves once.
+    fn map(moves: bool) -> MapSpec {
+        let script = if moves { "TICK 1 MOVE 1 1\nTICK 2 WAIT\n" } else { "TICK 1 WAIT\nTICK 2 WAIT\n" };
+        let text = format!("ARENA 2 3 2\n0 0\n1 0\n0 2\nMAP\n0 5 0\n0 0 0\nEND_MAP\nSTREAM\n{script}");
+        MapSpec::parse(&text).unwrap()
+    }
+
+    #[test]
+    fn the_goal_is_the_optimum_where_the_opponent_waits_and_99_percent_where_it_moves() {
+        let mut goal = BotGoal::default();
+        goal.add("a", &map(false), 1000, &Solution::Exact(1000));
+        goal.add("b", &map(false), 999, &Solution::Exact(1000));
+        goal.add("c", &map(true), 990, &Solution::Exact(1000));
+        goal.add("d", &map(true), 989, &Solution::Exact(1000));
+        goal.add("e", &map(true), 0, &Solution::Bounded { best: 10, bound: 11 });
+        assert_eq!(
+            goal.line("tests"),
+            "reference's goal where proved: the optimum on 1/2 tests whose opponent waits, >= 99 % on 1/2 whose \
+             opponent moves (missed: b 99.9 %, its opponent waits; d 98.9 %, its opponent moves)"
+        );
+    }
 }
