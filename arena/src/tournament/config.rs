@@ -90,20 +90,31 @@ impl LimitsConfig {
         }
     }
 
-    /// The limits in words, for the run facts.
+    /// The limits in words, for the run facts (the rarer ones only when not their defaults).
     pub fn describe(&self) -> String {
-        let l = self.limits();
+        let (l, d) = (self.limits(), Limits::default());
         let b = self.sandbox_limits();
-        format!(
-            "first answer {} ms, each answer {} ms, {} ms per game ({:?} clock), {} s CPU, {} MiB per bot",
+        let mut text = format!(
+            "first answer {} ms, each answer {} ms, {} ms per game ({} clock), {} s CPU, {} MiB per bot",
             l.startup.as_millis(),
             l.per_move.as_millis(),
             l.total.as_millis(),
             l.clock,
             b.cpu_seconds,
             b.memory_mb
-        )
-        .to_lowercase()
+        );
+        if l.max_line != d.max_line {
+            text.push_str(&format!(", answers up to {} bytes", l.max_line));
+        }
+        if l.backstop_factor != d.backstop_factor {
+            text.push_str(&format!(", wall-clock backstop {} times the limit", l.backstop_factor));
+        }
+        match l.stderr_rate {
+            0 => text.push_str(", stderr read unthrottled"),
+            rate if rate != d.stderr_rate => text.push_str(&format!(", stderr read at {rate} bytes/s past the log")),
+            _ => {}
+        }
+        text
     }
 
     /// The referee's limits: these choices over the rulings' defaults, as the command line's.
@@ -507,6 +518,18 @@ mod tests {
         assert_eq!(config("[limits]\nstderr_rate = 0").limits.limits().stderr_rate, 0);
         assert_eq!(config("").limits.limits(), Limits::default());
         assert_eq!(config("[limits]\nmax_line = 80").limits.limits().max_line, 80);
+        // The run facts name the rarer limits only when they are not the defaults.
+        let plain =
+            "first answer 2000 ms, each answer 1000 ms, 5000 ms per game (cpu clock), 10 s CPU, 1024 MiB per bot";
+        assert_eq!(config("").limits.describe(), plain);
+        assert_eq!(
+            config("[limits]\nstderr_rate = 0\nmax_line = 80\nbackstop_factor = 3").limits.describe(),
+            format!("{plain}, answers up to 80 bytes, wall-clock backstop 3 times the limit, stderr read unthrottled")
+        );
+        assert!(config("[limits]\nstderr_rate = 1000")
+            .limits
+            .describe()
+            .ends_with("stderr read at 1000 bytes/s past the log"));
     }
 
     #[test]
