@@ -446,12 +446,12 @@ fn cannot_starve_the_opponent_of_cpu() {
     // one CPU busy, the box's quota. Measured against a bot that sleeps through its first
     // answer (2 s; the hog may burn 10 s of CPU between answers before the monitor ends it):
     // the hog's box kept 0.93 to 1.04 CPUs busy meanwhile over three runs; the control lifts
-    // the quota (`--max-cpus 0`), and the hog's box kept 1.86 to 1.91 busy. And against the reference, which thinks about 130 ms on its first answer: it
-    // took 1.0 to 1.5 times that on the wall clock beside the hog (the hog's bursts, every CPU
-    // until its quota is spent, are the difference), against 1.7 to 2.7 s without the quota on
-    // this project's machines (cgroup v1, `cpu` a hierarchy of its own: where `cpu` comes
-    // with `cpuacct`, or on v2, every box has a CPU group of its own, which shares fairly
-    // already). (The token names the hog's processes, killed once the duels are over.)
+    // the quota (`--max-cpus 0`), and the hog's box kept 1.86 to 1.91 busy. And against the
+    // reference, which thinks about 130 ms on its first answer: it took 1.0 to 1.5 times that
+    // on the wall clock beside the hog (the hog's bursts, every CPU until its quota is spent,
+    // are the difference), against 1.7 to 2.7 s without the quota on this project's machines
+    // (cgroup v1, `cpu` a hierarchy of its own: where `cpu` comes with `cpuacct`, or on v2,
+    // every box has a CPU group of its own, which shares fairly already). (The token names the hog's processes, killed once the duels are over.)
     if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
         eprintln!("the wall-clock half needs two CPUs (one cannot show a box using more than one): not run");
         return;

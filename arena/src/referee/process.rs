@@ -549,7 +549,7 @@ async fn keep_stderr(mut err: tokio::process::ChildStderr, log: Arc<Mutex<Stderr
             let room = cap.saturating_sub(log.kept.len()).min(n);
             log.kept.extend_from_slice(&buf[..room]);
             log.dropped += n - room;
-            room < n && !log.ended
+            room < n
         };
         if full && rate > 0 {
             // (In slices of at most 10 ms, so that a bot's end cuts a long wait short.)

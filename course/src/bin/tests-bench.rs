@@ -116,7 +116,7 @@ impl BotGoal {
     fn add(&mut self, name: &str, spec: &MapSpec, score: i64, solution: &Solution) {
         let Solution::Exact(best) = *solution else { return };
         let waits = spec.script.iter().all(|s| s.action == Action::Wait);
-        let ratio = if best == 0 { 1.0 } else { score as f64 / best as f64 };
+        let ratio = of_optimum(score, best);
         let met = if waits { score >= best } else { ratio >= 0.99 };
         let kind = if waits { &mut self.waiting } else { &mut self.moving };
         *kind = (kind.0 + usize::from(met), kind.1 + 1);
@@ -134,6 +134,15 @@ impl BotGoal {
             "reference's goal where proved: the optimum on {}/{} {maps} whose opponent waits, >= 99 % on {}/{} whose opponent moves{misses}",
             self.waiting.0, self.waiting.1, self.moving.0, self.moving.1
         )
+    }
+}
+
+/// `score` as a fraction of the optimum `best` (all of it when the optimum is 0).
+fn of_optimum(score: i64, best: i64) -> f64 {
+    if best == 0 {
+        1.0
+    } else {
+        score as f64 / best as f64
     }
 }
 
@@ -159,7 +168,7 @@ fn judge(solution: Option<&Solution>, score: i64) -> (String, String, String) {
     let Some(solution) = solution else { return ("-".into(), "-".into(), "-".into()) };
     match *solution {
         Solution::Exact(best) => {
-            let ratio = if best == 0 { 1.0 } else { score as f64 / best as f64 };
+            let ratio = of_optimum(score, best);
             (format!("{best} (proved)"), "0 %".into(), format!("{:.1} %", ratio * 100.0))
         }
         Solution::Bounded { best, bound } => (
@@ -293,7 +302,7 @@ fn main() -> anyhow::Result<()> {
                 slowest_solve = slowest_solve.max(*cpu);
                 worst_gap = worst_gap.max(solved.solution.gap());
                 if let Solution::Exact(best) = solved.solution {
-                    worst_ratio = worst_ratio.min(if best == 0 { 1.0 } else { rs.score as f64 / best as f64 });
+                    worst_ratio = worst_ratio.min(of_optimum(rs.score, best));
                 }
                 goal.add(&format!("test{}", case.number), spec, rs.score, &solved.solution);
             }
