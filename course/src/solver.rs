@@ -20,6 +20,7 @@ use sample_bots::relaxation::replay;
 use crate::cputime::thread_cpu;
 use crate::offline::play_test;
 use sample_bots::reference::{Caps, Reference};
+use sample_bots::work::work_clock;
 
 /// What the solver found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +55,9 @@ pub struct Solved {
     pub solution: Solution,
     /// A plan scoring the optimum (or the best found), one answer per tick.
     pub plan: Option<Plan>,
+    /// Whether CPU time, not work, ended a phase (see [`Budget::time_limit`]): then another
+    /// machine may find otherwise.
+    pub backstopped: bool,
 }
 
 /// How much the solver may search.
@@ -61,9 +65,18 @@ pub struct Solved {
 pub struct Budget {
     /// The planner's budget.
     pub plan: PlanBudget,
-    /// CPU time after which the relaxation stops improving its bound (after 2/3 of which no
-    /// wider beam starts, and after 5/4 of which no exact search).
+    /// Time after which the relaxation stops improving its bound (after 2/3 of which no wider
+    /// beam starts, and after 5/4 of which no exact search), counted in work
+    /// ([`work_clock`]), so that a solve finds the same on any machine; on the machine the
+    /// work's weights were measured on, about CPU time (see `backstop`).
     pub time_limit: Duration,
+    /// The clock the time limit counts: [`work_clock`] (tests give the CPU time, to show what
+    /// the work clock saves).
+    pub clock: fn() -> Duration,
+    /// CPU time, as a multiple of the time limit, after which every phase and game stops
+    /// whatever the clock says (59/30: a minute at most for the default 30 s, on a slow machine
+    /// or day too; `None`: never); [`Solved::backstopped`] then says so.
+    pub backstop: Option<f64>,
     /// Route-search effort of the first plans told the script in advance (see
     /// [`Reference::knowing`], [`Reference::thorough`]); 0: none are played.
     pub seed_effort: usize,
@@ -94,6 +107,8 @@ impl Default for Budget {
                 hopeless_gap: 0.12,
             },
             time_limit: Duration::from_secs(30),
+            clock: work_clock,
+            backstop: Some(59.0 / 30.0),
             seed_effort: 10,
             replan: true,
             salts: 4,
@@ -119,6 +134,8 @@ impl Budget {
                 hopeless_gap: 0.0,
             },
             time_limit: Duration::from_secs(20),
+            clock: work_clock,
+            backstop: Some(59.0 / 30.0),
             seed_effort: 0,
             replan: false,
             salts: 0,
@@ -136,7 +153,9 @@ impl Budget {
 /// best plan then ([`Reference::seeded`]), and up to `salts` more games perturb their routes
 /// otherwise ([`Reference::salted`]): each may find a better plan.
 pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solved {
-    let started = thread_cpu();
+    let clock = Clock::new(budget.time_limit, budget.clock).with_backstop(budget.backstop);
+    let now = clock.now;
+    let started = clock.started;
     let model = Model::new(Problem::of_test(spec));
     let mut games: Vec<Reference> = Vec::new();
     if known.is_none() {
@@ -164,8 +183,8 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
     // 30 (course_map(11), where capping them at 10 s certified 2.9 % in three runs of three,
     // against 3.7 % in three).
     let first = games.into_iter().filter_map(|bot| {
-        let left = (budget.time_limit / 3).saturating_sub(thread_cpu().saturating_sub(started));
-        capped(spec, &model, bot, left.max(Duration::from_millis(1)))
+        let left = (budget.time_limit / 3).saturating_sub(now().saturating_sub(started));
+        capped(spec, &model, bot, left.max(Duration::from_millis(1)), &clock)
     });
     let known = known.and_then(|moves| replay(&model, moves)).into_iter().chain(first).max_by_key(|plan| plan.score);
     // Once the guided beams have run: the route search, told the script and searching longer,
@@ -174,28 +193,27 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
     // 9,805 -> 10,116, test20 4,801 -> 5,170), and salted games (see [`polished`]); then the
     // best plan's last 4/5 planned again, as a problem of its own, within a fifth of the time
     // limit (see [`replan_from`]).
-    let clock = Clock { started, ..Clock::new(budget.time_limit) };
     let polish = |plan: &Plan| {
-        let began = thread_cpu();
+        let began = now();
         // Each game within what is left of the minute; the salted ones also only until the
         // polish has spent a third of the time limit.
         let left = |salt: u64| match salt {
             0 => clock.left(),
-            _ => clock.left().min((budget.time_limit / 3).saturating_sub(thread_cpu().saturating_sub(began))),
+            _ => clock.left().min((budget.time_limit / 3).saturating_sub(now().saturating_sub(began))),
         };
         let polished = (budget.seed_effort > 0)
-            .then(|| polished(spec, &model, budget.seed_effort, budget.salts, plan, &left))
+            .then(|| polished(spec, &model, budget.seed_effort, budget.salts, plan, (&left, &clock)))
             .flatten();
         let plan = polished.as_ref().unwrap_or(plan);
         let from = plan.moves.len() / 5;
         let replanned = (budget.replan && from > 0 && !clock.stop(Phase::Searching))
             .then(|| {
-                let rest_stop = Clock::new(budget.time_limit / 5);
+                let rest_stop = Clock::new(budget.time_limit / 5, now);
                 let stop = |phase| rest_stop.stop(phase) || clock.stop(Phase::Searching);
                 replan_from(&model, &budget.plan, plan, from, &stop)
             })
             .flatten();
-        clock.polishing.set(thread_cpu().saturating_sub(began));
+        clock.polishing.set(now().saturating_sub(began));
         replanned.or(polished)
     };
     let stop = |phase: Phase| clock.stop(phase);
@@ -213,42 +231,81 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
         (Some(plan), false, Some(bound)) => Solution::Bounded { best: plan.score, bound },
         (Some(plan), false, None) => Solution::Bounded { best: plan.score, bound: i64::MAX },
     };
-    Solved { solution, plan: planned.plan }
+    Solved { solution, plan: planned.plan, backstopped: clock.backstopped.get() }
 }
 
 /// When a solve (or a re-plan within it) stops each phase, from its start and its time limit:
 /// the relaxation stops at the time limit; wider beams (each up to about half of it) are not
 /// started past 2/3 of it, exact searches not past 5/4 of it (not counting the polish, which
-/// took them from test18), and one still running at 11/6 of it (55 s of 30) gives up, as if
+/// took them from test18), and one still running at 5/3 of it (50 s of 30) gives up, as if
 /// out of states. A guided beam after the relaxation is not started when the last one, scaled
 /// by width, would end past 3/2 of it (test2: the widest, 8,192, takes 16 s there, and finds
 /// less than the first plans). The polish (a reference game, then a re-plan with a clock of its
-/// own) also ends at 11/6 of it: on a slow day test2's solve otherwise took 59 s.
+/// own) also ends at 5/3 of it: on a slow day test2's solve otherwise took 59 s. All of this
+/// is counted in work ([`work_clock`]); a solve's clock also has a backstop in CPU time.
 struct Clock {
+    now: fn() -> Duration,
     started: Duration,
     limit: Duration,
+    /// The thread's CPU time past which every phase stops, if this clock has a backstop.
+    backstop: Option<Duration>,
+    /// Whether the backstop has stopped a phase.
+    backstopped: Tally<bool>,
     /// Time spent polishing so far (zero for a re-plan, which does not polish).
     polishing: Tally<Duration>,
     last_guide: Tally<Option<(Duration, usize)>>,
 }
 
 impl Clock {
-    fn new(limit: Duration) -> Clock {
-        Clock { started: thread_cpu(), limit, polishing: Tally::default(), last_guide: Tally::default() }
+    fn new(limit: Duration, now: fn() -> Duration) -> Clock {
+        Clock {
+            now,
+            started: now(),
+            limit,
+            backstop: None,
+            backstopped: Tally::default(),
+            polishing: Tally::default(),
+            last_guide: Tally::default(),
+        }
     }
 
-    /// When everything stops (11/6 of the limit), from the start.
+    /// This clock, with a backstop after `factor` times its limit of CPU time from now.
+    fn with_backstop(self, factor: Option<f64>) -> Clock {
+        let after = factor.map(|f| Duration::try_from_secs_f64(self.limit.as_secs_f64() * f).unwrap_or(Duration::MAX));
+        Clock { backstop: after.map(|after| thread_cpu().saturating_add(after)), ..self }
+    }
+
+    /// Caps for a game that may think for `left` by this clock, or until its backstop.
+    fn caps(&self, left: Duration) -> Caps {
+        Caps { answer: left, game: left, clock: self.now, backstop: self.backstop }
+    }
+
+    /// Whether the backstop has passed (and then remembers that it did).
+    fn past_backstop(&self) -> bool {
+        let past = self.backstop.is_some_and(|cpu| thread_cpu() > cpu);
+        self.backstopped.set(self.backstopped.get() || past);
+        past
+    }
+
+    /// When everything stops (5/3 of the limit), from the start: counted in work, which takes
+    /// 5 to 20 % more CPU time than the weights say on the largest maps, and more on a slow day.
     fn hard_stop(&self) -> Duration {
-        self.limit * 11 / 6
+        self.limit * 5 / 3
     }
 
-    /// CPU time left before the hard stop.
+    /// Time left before the hard stop (none past the backstop).
     fn left(&self) -> Duration {
-        self.hard_stop().saturating_sub(thread_cpu().saturating_sub(self.started))
+        if self.past_backstop() {
+            return Duration::ZERO;
+        }
+        self.hard_stop().saturating_sub((self.now)().saturating_sub(self.started))
     }
 
     fn stop(&self, phase: Phase) -> bool {
-        let spent = thread_cpu().saturating_sub(self.started);
+        if self.past_backstop() {
+            return true;
+        }
+        let spent = (self.now)().saturating_sub(self.started);
         let limit = self.limit;
         match phase {
             Phase::Relax => spent > limit,
@@ -269,14 +326,15 @@ impl Clock {
 /// whose route searches perturb with other random choices ([`Reference::salted`]: the route
 /// search's local optima depend on them; course_map(32): 2,031 to 2,114 over eight salts, 2,092
 /// from the plan). Game `k` (0 the seeded one) stops searching once it has thought for
-/// `left(k)` of CPU time, and none starts once that is zero. The best game, if better than `plan`.
+/// `left(k)` by `clock`, and none starts once that is zero. The best game, if better than
+/// `plan`.
 fn polished(
     spec: &MapSpec,
     model: &Model,
     effort: usize,
     salts: u64,
     plan: &Plan,
-    left: &dyn Fn(u64) -> Duration,
+    (left, clock): (&dyn Fn(u64) -> Duration, &Clock),
 ) -> Option<Plan> {
     let script = &model.problem().cleared;
     let mut best: Option<Plan> = None;
@@ -289,20 +347,24 @@ fn polished(
             0 => Reference::default().alone().knowing(script).thorough(effort).seeded(&plan.moves),
             _ => Reference::default().knowing(script).thorough(effort).salted(salt),
         };
-        if let Some(game) = capped(spec, model, bot, left).filter(|g| g.score > best.as_ref().unwrap_or(plan).score) {
+        if let Some(game) =
+            capped(spec, model, bot, left, clock).filter(|g| g.score > best.as_ref().unwrap_or(plan).score)
+        {
             best = Some(game);
         }
     }
     best
 }
 
-/// `bot`'s game, replayed; its searches stop once the game has thought for `left` (CPU time).
-fn capped(spec: &MapSpec, model: &Model, bot: Reference, left: Duration) -> Option<Plan> {
-    let caps = Caps { answer: left, game: left, clock: thread_cpu };
-    replay(model, &play_test(spec, bot.capped_by(caps)).actions)
+/// `bot`'s game, replayed; its searches stop once the game has thought for `left` by `clock`,
+/// or at its backstop (which the clock then records).
+fn capped(spec: &MapSpec, model: &Model, bot: Reference, left: Duration, clock: &Clock) -> Option<Plan> {
+    let game = play_test(spec, bot.capped_by(clock.caps(left)));
+    clock.past_backstop();
+    replay(model, &game.actions)
 }
 
-/// Whether a guided beam of `width`, started after `spent` of CPU time, would end past
+/// Whether a guided beam of `width`, started after `spent` (by the solve's clock), would end past
 /// `limit`, judged by the last one (started at its `Duration`, of its width): beams cost about
 /// in proportion to their width.
 fn guide_ends_late(spent: Duration, last: Option<(Duration, usize)>, width: usize, limit: Duration) -> bool {
@@ -459,6 +521,66 @@ mod tests {
             }
         }
         assert!(exact > 100, "enough maps can be finished to mean something ({exact})");
+    }
+
+    /// The solver's phases stop by the work done, not the time taken: on a machine half as
+    /// slow again (emulated: the work charged spins half as long again), a solve whose time
+    /// limit ends its relaxation finds exactly the same plan and bound (without a backstop,
+    /// which would depend on this machine's speed). Control: counted in CPU time (as before),
+    /// the same solve finds another bound.
+    #[test]
+    fn a_solve_finds_the_same_on_a_slower_machine() {
+        let spec = MapSpec::parse(&crate::testgen::course_map(11).unwrap()).unwrap();
+        // (No beams or exact searches after the relaxation: the solve ends near its limit.)
+        let plan = PlanBudget { guided_beams: vec![], widen_states: 0, exact_states: 0, ..Budget::default().plan };
+        let budget = Budget {
+            plan,
+            time_limit: Duration::from_millis(1000),
+            backstop: None,
+            seed_effort: 0,
+            salts: 0,
+            replan: false,
+            ..Budget::default()
+        };
+        let run = |budget: &Budget, slower: f64| {
+            sample_bots::work::slow_down(slower);
+            let solved = solve(&spec, budget, None);
+            sample_bots::work::slow_down(1.0);
+            (solved.solution, solved.plan.map(|p| p.moves))
+        };
+        let fast = run(&budget, 1.0);
+        assert!(matches!(fast.0, Solution::Bounded { .. }), "the time limit ends the relaxation: {:?}", fast.0);
+        assert_eq!(run(&budget, 1.5), fast, "the same solve, half as slow again");
+        let cpu = Budget { clock: thread_cpu, ..budget };
+        let (fast, slow) = (run(&cpu, 1.0), run(&cpu, 1.5));
+        assert_ne!(fast.0, slow.0, "control: by CPU time, the slower machine relaxes less");
+    }
+
+    /// The CPU-time backstop ends a solve and says so: set at once, every phase and game stops
+    /// at its first look, and the solve still returns a plan that scores what it claims, with
+    /// a looser bound. Control: without a backstop the same solve relaxes to its limit,
+    /// unmarked.
+    #[test]
+    fn a_solve_past_its_backstop_stops_and_says_so() {
+        let text = crate::testgen::course_map(11).unwrap();
+        let spec = MapSpec::parse(&text).unwrap();
+        let budget = Budget {
+            time_limit: Duration::from_millis(500),
+            backstop: Some(0.0),
+            seed_effort: 0,
+            salts: 0,
+            replan: false,
+            ..Budget::default()
+        };
+        let stopped = solve(&spec, &budget, None);
+        let control = solve(&spec, &Budget { backstop: None, ..budget }, None);
+        assert!(stopped.backstopped && !control.backstopped);
+        check_plan(&spec, stopped.plan.as_ref().unwrap(), &text);
+        let bound = |s: &Solved| match s.solution {
+            Solution::Bounded { bound, .. } => bound,
+            ref other => panic!("a bound, not {other:?}"),
+        };
+        assert!(bound(&stopped) > bound(&control), "{:?} against {:?}", stopped.solution, control.solution);
     }
 
     /// An exact search gives up, as out of states, once its `stop` says so (asked every
@@ -708,7 +830,18 @@ mod tests {
             let model = Model::new(Problem::of_test(spec));
             // (An hour: no cap in reach.)
             let improve = |best: &Plan| {
-                polish.then(|| polished(spec, &model, 1, 0, best, &|_| Duration::from_secs(3600))).flatten()
+                polish
+                    .then(|| {
+                        polished(
+                            spec,
+                            &model,
+                            1,
+                            0,
+                            best,
+                            (&|_| Duration::from_secs(3600), &Clock::new(Duration::from_secs(3600), work_clock)),
+                        )
+                    })
+                    .flatten()
             };
             best_plan(&model, &narrow(0), None, &|_| false, &improve).plan
         });
@@ -727,7 +860,16 @@ mod tests {
             let spec = MapSpec::parse(&text).unwrap();
             let model = Model::new(Problem::of_test(&spec));
             let plan = |salts| {
-                let improve = |best: &Plan| polished(&spec, &model, 1, salts, best, &|_| Duration::from_secs(3600));
+                let improve = |best: &Plan| {
+                    polished(
+                        &spec,
+                        &model,
+                        1,
+                        salts,
+                        best,
+                        (&|_| Duration::from_secs(3600), &Clock::new(Duration::from_secs(3600), work_clock)),
+                    )
+                };
                 best_plan(&model, &narrow(0), None, &|_| false, &improve).plan
             };
             let (Some(without), Some(with)) = (plan(0), plan(4)) else { continue };

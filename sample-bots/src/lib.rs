@@ -14,3 +14,4 @@ pub mod plan_search;
 pub mod planner;
 pub mod reference;
 pub mod relaxation;
+pub mod work;

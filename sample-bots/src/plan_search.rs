@@ -14,6 +14,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::work::{charge, Work};
 use bot_sdk::path::safe_moves;
 use bot_sdk::{Action, Cell, Grid, MapSpec, Pos};
 
@@ -533,13 +534,34 @@ pub fn search(model: &Model, limits: Limits, extra: Option<&dyn CostToGo>) -> Ou
 /// [`search`], giving up as [`Outcome::OverBudget`] once `stop` says so: it is asked every
 /// [`STOP_EVERY`] states created, so that a caller's clock can end a long exact search.
 pub fn search_until(model: &Model, limits: Limits, extra: Option<&dyn CostToGo>, stop: &dyn Fn() -> bool) -> Outcome {
-    match model.words {
-        1 => search_n::<1>(model, limits, extra, stop),
-        2 => search_n::<2>(model, limits, extra, stop),
-        3 | 4 => search_n::<4>(model, limits, extra, stop),
-        5..=8 => search_n::<8>(model, limits, extra, stop),
-        9..=16 => search_n::<16>(model, limits, extra, stop),
-        _ => search_n::<40>(model, limits, extra, stop),
+    let mut done = Done::default();
+    let outcome = match model.words {
+        1 => search_n::<1>(model, limits, extra, stop, &mut done),
+        2 => search_n::<2>(model, limits, extra, stop, &mut done),
+        3 | 4 => search_n::<4>(model, limits, extra, stop, &mut done),
+        5..=8 => search_n::<8>(model, limits, extra, stop, &mut done),
+        9..=16 => search_n::<16>(model, limits, extra, stop, &mut done),
+        _ => search_n::<40>(model, limits, extra, stop, &mut done),
+    };
+    done.charge(model.words);
+    outcome
+}
+
+/// What a search has done: states created, and moves looked at, of which the work clock has
+/// been told `charged`; and how many states it remembers (an exact search's table).
+#[derive(Default)]
+struct Done {
+    created: usize,
+    moves: usize,
+    charged: usize,
+    table: usize,
+}
+
+impl Done {
+    /// Tells the work clock of the moves looked at since it was last told.
+    fn charge(&mut self, words: usize) {
+        charge(Work::Moves { moves: self.moves - self.charged, words, table: self.table });
+        self.charged = self.moves;
     }
 }
 
@@ -551,6 +573,7 @@ fn search_n<const N: usize>(
     limits: Limits,
     extra: Option<&dyn CostToGo>,
     stop: &dyn Fn() -> bool,
+    done: &mut Done,
 ) -> Outcome {
     let p = &model.problem;
     let start = model.cell(p.start);
@@ -576,7 +599,6 @@ fn search_n<const N: usize>(
         node: 0,
     }];
     let mut seen: HashMap<Key<N>, i64> = HashMap::default();
-    let mut created = 0usize;
     // This tick's states by key (kept across ticks for its allocation).
     let mut index: HashMap<Key<N>, usize> = HashMap::default();
     // Expected points per tick of a fresh walk, to rank states in a beam by their future too.
@@ -591,6 +613,7 @@ fn search_n<const N: usize>(
         for (si, s) in states.iter().enumerate() {
             let cell = s.key.cell as usize;
             for &dest in &model.moves[usize::from(s.key.jump)][cell] {
+                done.moves += 1;
                 let d = dest as usize;
                 let mut key = Key { cell: dest, jump: s.key.jump, mult: s.key.mult, taken: s.key.taken };
                 let mut score = s.score;
@@ -629,8 +652,15 @@ fn search_n<const N: usize>(
                 if reach <= floor || best.is_some_and(|(b, _, _)| reach <= b) {
                     continue;
                 }
-                created += 1;
-                if created > limits.max_states || (created.is_multiple_of(STOP_EVERY) && stop()) {
+                done.created += 1;
+                if done.created.is_multiple_of(STOP_EVERY) {
+                    done.table = seen.len();
+                    done.charge(model.words);
+                    if stop() {
+                        return Outcome::OverBudget;
+                    }
+                }
+                if done.created > limits.max_states {
                     return Outcome::OverBudget;
                 }
                 match index.entry(key) {

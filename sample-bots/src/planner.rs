@@ -16,7 +16,7 @@
 //! machine; the caller's `stop` can only end the subgradient steps early, skip the searches
 //! after them, and end an exact search after them as if it ran out of states.
 
-use crate::plan_search::{search, search_until, CostToGo, Limits, Model, Outcome, Plan};
+use crate::plan_search::{search_until, CostToGo, Limits, Model, Outcome, Plan};
 use crate::relaxation::{replay, Relaxation};
 
 /// How much the planner may search.
@@ -66,7 +66,7 @@ pub enum Phase {
     Widen,
     /// An exact search after the relaxation.
     Exact,
-    /// An exact search after the relaxation is still running (asked every
+    /// A search (beam or exact) is still running (asked every
     /// [`crate::plan_search::STOP_EVERY`] states): stopping it ends it as out of states.
     Searching,
 }
@@ -95,6 +95,8 @@ pub fn best_plan(
     stop: &dyn Fn(Phase) -> bool,
     improve: &dyn Fn(&Plan) -> Option<Plan>,
 ) -> Planned {
+    // Every search, beams included, also ends once the caller says everything stops.
+    let searching = &|| stop(Phase::Searching);
     let mut best = known;
     let offer = |best: &mut Option<Plan>, plan: Plan| {
         if best.as_ref().is_none_or(|b| plan.score > b.score) {
@@ -103,7 +105,8 @@ pub fn best_plan(
     };
     let proved = |best: Option<Plan>| Planned { bound: best.as_ref().map(|p| p.score), plan: best, proved: true };
     for &width in &budget.beams {
-        match search(model, Limits { beam: Some(width), max_states: usize::MAX, incumbent: None }, None) {
+        let limits = Limits { beam: Some(width), max_states: usize::MAX, incumbent: None };
+        match search_until(model, limits, None, searching) {
             Outcome::Found(plan) => offer(&mut best, plan),
             Outcome::Impossible => return proved(None),
             _ => {}
@@ -112,7 +115,7 @@ pub fn best_plan(
     // The first exact search, pruned by the model's own bound only.
     if budget.quick_states > 0 {
         let limits = Limits { beam: None, max_states: budget.quick_states, incumbent: best.as_ref().map(|b| b.score) };
-        match search(model, limits, None) {
+        match search_until(model, limits, None, searching) {
             Outcome::Optimal(plan) => return proved(Some(plan)),
             Outcome::NoneBetter | Outcome::Impossible => return proved(best),
             _ => {}
@@ -128,7 +131,7 @@ pub fn best_plan(
             return;
         }
         let limits = Limits { beam: Some(width), max_states: usize::MAX, incumbent: above };
-        if let Outcome::Found(plan) = search(model, limits, Some(relaxation as &dyn CostToGo)) {
+        if let Outcome::Found(plan) = search_until(model, limits, Some(relaxation as &dyn CostToGo), searching) {
             offer(best, plan);
         }
     };
@@ -230,7 +233,7 @@ pub fn best_plan(
             break;
         }
         let limits = Limits { beam: None, max_states: budget.exact_states, incumbent: target };
-        let searched = search_until(model, limits, Some(&relaxation as &dyn CostToGo), &|| stop(Phase::Searching));
+        let searched = search_until(model, limits, Some(&relaxation as &dyn CostToGo), searching);
         match (searched, target) {
             (Outcome::NoneBetter, Some(target)) => bound = target,
             (Outcome::Impossible, None) => return proved(None),

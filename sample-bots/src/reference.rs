@@ -58,6 +58,7 @@ use bot_sdk::{Action, Bot, Cell, GameState, Grid, Mode, Pos};
 use crate::cputime::thread_cpu;
 use crate::plan_search::{bfs, bfs_through, move_lists, Model, Problem, FAR};
 use crate::planner::{best_plan, Budget};
+use crate::work::{charge, Work};
 
 /// Local-search effort, in route stops walked by evaluations: on the first tick, then per tick
 /// when something changed (an item the route counted on is gone, the opponent is expected to
@@ -84,9 +85,9 @@ const HOPELESS_GAP: f64 = 1.0;
 /// ticks) are not tried at all.
 const EXACT_TABLES: usize = 4_000_000;
 
-/// CPU time caps: for single-player tests, to keep within the course's limits on any machine
-/// (see [`Reference::capped`]); the solver's polish also caps its game with the time left
-/// before its hard stop (see [`Reference::capped_by`]). An answer stops searching once it has
+/// Thinking caps: in CPU time for single-player tests, to keep within the course's limits on
+/// any machine (see [`Reference::capped`]); the solver caps the games it plays by its work
+/// clock, with the time left (see [`Reference::capped_by`]). An answer stops searching once it has
 /// thought for `answer`, or once the game's thinking reaches `game`; it then plays the best
 /// route found so far. The budgets above are counted in work, not time, so that a game plays
 /// the same everywhere: on the machine they were set on, the 20 tests' slowest answer takes
@@ -100,16 +101,23 @@ pub struct Caps {
     pub answer: Duration,
     /// Thinking per game.
     pub game: Duration,
-    /// The clock they count (the thread's CPU time; tests give their own).
+    /// The clock they count (the thread's CPU time; the solver's work clock; tests' own).
     pub clock: fn() -> Duration,
+    /// The thread's CPU time after which every search stops, whatever `clock` says (the
+    /// solver's backstop, when its clock counts work).
+    pub backstop: Option<Duration>,
 }
 
 impl Caps {
     /// The caps of the course's targets for single-player tests (200 ms per answer and 1 s per
     /// game, measured by `tests-bench`), less a margin for what follows a search (the route's
     /// next step, the walk comparing two routes).
-    pub const COURSE: Caps =
-        Caps { answer: Duration::from_millis(175), game: Duration::from_millis(900), clock: thread_cpu };
+    pub const COURSE: Caps = Caps {
+        answer: Duration::from_millis(175),
+        game: Duration::from_millis(900),
+        clock: thread_cpu,
+        backstop: None,
+    };
 }
 
 /// When this answer stops searching, by the caps' clock (set per answer from [`Caps`]).
@@ -117,11 +125,12 @@ impl Caps {
 struct Deadline {
     at: Duration,
     clock: fn() -> Duration,
+    backstop: Option<Duration>,
 }
 
 impl Deadline {
     fn passed(&self) -> bool {
-        (self.clock)() > self.at
+        (self.clock)() > self.at || self.backstop.is_some_and(|cpu| thread_cpu() > cpu)
     }
 }
 
@@ -462,6 +471,14 @@ struct Search<'a> {
     /// When the search stops (see [`Caps`]), and whether it has.
     deadline: Option<Deadline>,
     cut: bool,
+    /// Route stops walked since the work clock was last told (see [`crate::work`]).
+    walked: usize,
+}
+
+impl Drop for Search<'_> {
+    fn drop(&mut self) {
+        charge(Work::Stops(self.walked));
+    }
 }
 
 /// The node of a [`Leg`] at the start (any other is an item's).
@@ -503,7 +520,7 @@ impl Search<'_> {
     /// to take it gives nothing.
     fn value(&mut self, route: &[usize]) -> Option<Value> {
         // Effort is counted in route stops walked, so long routes cost what they take.
-        self.budget = self.budget.saturating_sub(route.len() + 1);
+        self.spend(route.len() + 1);
         let mut at = self.origin();
         for &k in route {
             at = self.step(at, k)?;
@@ -539,7 +556,7 @@ impl Search<'_> {
             return;
         }
         let p = self.planner;
-        self.budget = self.budget.saturating_sub(route.len() + 1);
+        self.spend(route.len() + 1);
         let mut open = vec![false; p.items.len()];
         for &k in &self.candidates {
             open[k] = true;
@@ -581,7 +598,7 @@ impl Search<'_> {
 
     /// Walks `route` once for [`Search::splice`]; `None` when the route is infeasible.
     fn walk(&mut self, route: &[usize]) -> Option<Walked> {
-        self.budget = self.budget.saturating_sub(route.len() + 1);
+        self.spend(route.len() + 1);
         let mut before = Vec::with_capacity(route.len() + 1);
         let mut at = self.origin();
         for &k in route {
@@ -725,7 +742,7 @@ impl Search<'_> {
     /// the bot holds Jump and which of its items the opponent takes first, else by walking the
     /// rest too.
     fn splice(&mut self, walked: &Walked, route: &[usize], a: usize, b: usize, ins: &[usize]) -> Option<Value> {
-        self.budget = self.budget.saturating_sub(ins.len() + 1);
+        self.spend(ins.len() + 1);
         let mut at = walked.before[a];
         for &k in ins {
             at = self.step(at, k)?;
@@ -742,7 +759,7 @@ impl Search<'_> {
                 return (total <= self.start.limit).then_some((score, std::cmp::Reverse(total)));
             }
         }
-        self.budget = self.budget.saturating_sub(route.len() - b);
+        self.spend(route.len() - b);
         for &k in &route[b..] {
             at = self.step(at, k)?;
         }
@@ -756,7 +773,7 @@ impl Search<'_> {
     /// Otherwise (a power-up moves, an item may be won back) a longer one might be, but rarely:
     /// it is valued only when not longer, which keeps passes over long routes affordable.
     fn may_shorten(&mut self, walked: Option<&Walked>, route: &[usize], i: usize, j: usize) -> bool {
-        self.budget = self.budget.saturating_sub(1);
+        self.spend(1);
         let Some(walked) = walked else { return true };
         if i == 0 {
             return true;
@@ -899,7 +916,7 @@ impl Search<'_> {
         loop {
             let final_from = |k: usize, jump: bool| p.between(false, jump, k, p.final_node());
             // (Each pick looks at every item left.)
-            self.budget = self.budget.saturating_sub(left.len() / 4 + 1);
+            self.spend(left.len() / 4 + 1);
             let (time, jump, mult) = (at.time, at.jump, at.mult);
             let pick = left
                 .iter()
@@ -945,7 +962,7 @@ impl Search<'_> {
         if !self.bridging {
             return None;
         }
-        self.budget = self.budget.saturating_sub(left.len() / 4 + 1);
+        self.spend(left.len() / 4 + 1);
         left.iter()
             .filter(|&&r| self.gains[r].0 > 0)
             .filter_map(|&r| {
@@ -1010,7 +1027,7 @@ impl Search<'_> {
     /// Where inserting item `k` into `route` is worth trying: around the three stops nearest to
     /// it, and at both ends.
     fn positions_near(&mut self, route: &[usize], k: usize) -> Vec<usize> {
-        self.budget = self.budget.saturating_sub(route.len() / 2 + 1);
+        self.spend(route.len() / 2 + 1);
         let nodes = self.planner.items.len() + 1;
         let table = &self.planner.pairs[0][k * nodes..(k + 1) * nodes];
         // The three nearest stops, in one pass (this runs for every candidate and route).
@@ -1032,9 +1049,16 @@ impl Search<'_> {
         at
     }
 
+    /// Counts `stops` walked against the budget (and, at the next look at the clock, as work).
+    fn spend(&mut self, stops: usize) {
+        self.budget = self.budget.saturating_sub(stops);
+        self.walked = self.walked.saturating_add(stops);
+    }
+
     /// Whether the search is past its deadline (then it stops, and the budget it did not
     /// spend is not charged to the game's pool).
     fn out_of_time(&mut self) -> bool {
+        charge(Work::Stops(std::mem::take(&mut self.walked)));
         self.cut = self.cut || self.deadline.is_some_and(|d| d.passed());
         self.cut
     }
@@ -1255,6 +1279,7 @@ impl Reference {
             candidates,
             deadline: self.deadline,
             cut: false,
+            walked: 0,
             budget: if first {
                 // (A failed exact attempt has taken much of this answer's time already.)
                 if self.attempted_at == Some(s.tick) {
@@ -1479,7 +1504,7 @@ impl Bot for Reference {
         let Some(caps) = self.caps.filter(|_| s.mode() == Mode::Test) else { return self.answer(s) };
         let began = (caps.clock)();
         let at = began + caps.answer.min(caps.game.saturating_sub(self.thinking));
-        self.deadline = Some(Deadline { at, clock: caps.clock });
+        self.deadline = Some(Deadline { at, clock: caps.clock, backstop: caps.backstop });
         let action = self.answer(s);
         let ended = (caps.clock)();
         self.thinking += ended.saturating_sub(began);
@@ -1817,6 +1842,7 @@ mod tests {
             budget: usize::MAX,
             deadline: None,
             cut: false,
+            walked: 0,
         }
     }
 

@@ -19,6 +19,7 @@
 //! solver would need that model with millions of variables.
 
 use crate::plan_search::{CostToGo, Item, Model, Plan};
+use crate::work::{charge, Work};
 use bot_sdk::{Action, Pos};
 
 /// Arrival directions: four steps, four jumps.
@@ -561,8 +562,10 @@ impl<'a> Relaxation<'a> {
 
     fn solve_any(&mut self) -> Relaxed {
         if self.memory.is_some() {
+            charge(Work::Remembering(self.work()));
             self.solve_remembering()
         } else {
+            charge(Work::Relax(self.work()));
             self.solve()
         }
     }

@@ -113,10 +113,15 @@ pub fn gen_tests(args: GenTestsArgs) -> anyhow::Result<ExitCode> {
 /// Runs `arena solve`.
 pub fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let spec = load_map_file(&args.map)?;
-    let mut budget = Budget { time_limit: std::time::Duration::from_secs(args.cpu_seconds), ..Budget::default() };
+    let mut budget = Budget { time_limit: std::time::Duration::from_secs(args.work_seconds), ..Budget::default() };
     budget.plan.quick_states = budget.plan.quick_states.min(args.state_limit);
     budget.plan.exact_states = args.state_limit;
     let solved = solve_map(&spec, &budget, None);
+    if solved.backstopped {
+        tracing::warn!(
+            "CPU time ended the solve before its work did (a machine much slower than the README's): another machine may find otherwise"
+        );
+    }
     match solved.solution {
         Solution::Exact(score) => say!("{}: optimum {score} (exact)", args.map.display()),
         Solution::Bounded { best, bound } => say!(

@@ -20,7 +20,7 @@ use bot_sdk::{Action, MapSpec};
 use clap::Parser;
 use course::checker::{discover, TestCase};
 use course::cputime::thread_cpu;
-use course::offline::{play_test, play_test_with, OfflineRun};
+use course::offline::{play_test, play_test_with};
 use course::solver::{solve, Budget, Solution, Solved};
 use course::testgen::course_map;
 use sample_bots::greedy::Greedy;
@@ -53,10 +53,11 @@ struct Args {
     /// strategies over many maps, by the totals printed at the end.
     #[arg(long)]
     no_solver: bool,
-    /// CPU seconds the solver may spend improving its bound, per map (wider beams may start
-    /// until 2/3 of it, exact searches until 5/4 of it, a guided beam when expected to end by
-    /// 3/2; the rest of the best plan is planned again within 1/5 of it).
-    #[arg(long, default_value_t = 30)]
+    /// Seconds the solver may spend improving its bound, per map (wider beams may start until
+    /// 2/3 of it, exact searches until 5/4 of it, a guided beam when expected to end by 3/2;
+    /// the rest of the best plan is planned again within 1/5 of it), counted in work: about
+    /// CPU seconds on the machine of the README's tables, and the same result on any machine.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     solver_seconds: u64,
     /// Play the reference without its CPU caps (as the tests' generator does): the same games
     /// on any machine, for comparing strategies; with them (the default, as the `reference`
@@ -150,17 +151,23 @@ fn ms(d: Duration) -> String {
     format!("{:.0}", d.as_secs_f64() * 1000.0)
 }
 
-/// Runs the solver on `spec`, timed in CPU and wall time (`None` with `--no-solver`).
-fn timed_solve(spec: &MapSpec, budget: Option<&Budget>, known: &OfflineRun) -> Option<(Solved, Duration, Duration)> {
+/// Runs the solver on `spec`, timed in CPU and wall time (`None` with `--no-solver`), as
+/// `arena solve` does: it plays the reference's game itself, by its work clock, so that the
+/// solve is the same whether or not this run's CPU caps cut the reference's game short.
+fn timed_solve(spec: &MapSpec, budget: Option<&Budget>) -> Option<(Solved, Duration, Duration)> {
     let budget = budget?;
     let (cpu, wall) = (thread_cpu(), Instant::now());
-    let solved = solve(spec, budget, Some(&known.actions));
+    let solved = solve(spec, budget, None);
     Some((solved, thread_cpu() - cpu, wall.elapsed()))
 }
 
-/// The "solver, CPU (wall)" cell.
+/// The "solver, CPU (wall)" cell, marked where CPU time, not work, ended a phase (then another
+/// machine may find otherwise).
 fn solve_time(solved: &Option<(Solved, Duration, Duration)>) -> String {
-    solved.as_ref().map_or("-".into(), |(_, cpu, wall)| format!("{} ms ({})", ms(*cpu), ms(*wall)))
+    solved.as_ref().map_or("-".into(), |(solved, cpu, wall)| {
+        let backstop = if solved.backstopped { ", CPU backstop" } else { "" };
+        format!("{} ms ({}{backstop})", ms(*cpu), ms(*wall))
+    })
 }
 
 /// "optimum", "certified gap" and "reference / optimum" cells (`-` without a solve).
@@ -292,7 +299,7 @@ fn main() -> anyhow::Result<()> {
             at_cap.add(format!("test{}", case.number), cut);
             let g = play_test(spec, Greedy);
             let (rs, gs) = (&r.outcome.players[0], &g.outcome.players[0]);
-            let solved = timed_solve(spec, budget, &r);
+            let solved = timed_solve(spec, budget);
             let ok = rs.finished && rs.forfeit.is_none() && case.minimum.is_none_or(|m| rs.score >= m);
             passed += usize::from(ok);
             total += rs.score;
@@ -365,7 +372,7 @@ fn main() -> anyhow::Result<()> {
             total += score;
             slowest_game = slowest_game.max(r.thinking_cpu);
             slowest_answer = slowest_answer.max(r.slowest_cpu);
-            let solved = timed_solve(&spec, budget, &r);
+            let solved = timed_solve(&spec, budget);
             if let Some((solved, cpu, _)) = &solved {
                 let gap = solved.solution.gap();
                 within += usize::from(gap <= 0.03);
