@@ -269,18 +269,12 @@ pub struct TournamentArgs {
     /// Output folder (default: a new folder under replays/).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Milliseconds for a bot's first answer.
-    #[arg(long)]
-    pub startup_ms: Option<u64>,
-    /// Milliseconds for each later answer.
-    #[arg(long)]
-    pub move_ms: Option<u64>,
-    /// Milliseconds of answer time per bot and game.
-    #[arg(long)]
-    pub total_ms: Option<u64>,
     /// Print the leaderboard as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Time and size limits over the configuration's `[limits]`.
+    #[command(flatten)]
+    pub limits: LimitArgs,
     #[command(flatten)]
     pub sandbox: SandboxArgs,
     #[command(flatten)]
@@ -501,6 +495,17 @@ impl LimitArgs {
         }
     }
 
+    /// Overrides a league's configured `limits` with the flags given (the clock's are
+    /// [`ClockArgs::apply`]'s).
+    pub fn apply(&self, limits: &mut arena::tournament::config::LimitsConfig) {
+        limits.startup_ms = self.startup_ms.or(limits.startup_ms);
+        limits.move_ms = self.move_ms.or(limits.move_ms);
+        limits.total_ms = self.total_ms.or(limits.total_ms);
+        limits.grace_ms = self.grace_ms.or(limits.grace_ms);
+        limits.max_line = self.max_line.or(limits.max_line);
+        limits.stderr_rate = self.stderr_rate.or(limits.stderr_rate);
+    }
+
     /// Each limit flag's default, for `--help`: the rulings' [`Limits::default`].
     fn defaults() -> [(&'static str, String); 6] {
         let d = Limits::default();
@@ -706,6 +711,31 @@ mod tests {
 
     fn parse(games: &Registry, args: &[&str]) -> Result<Cli, clap::Error> {
         Cli::from_matches(&command(games).try_get_matches_from(args)?, games)
+    }
+
+    /// A league takes every limit flag a duel does, over its configured `[limits]`: given,
+    /// a flag replaces the configured value; not given, the configured value stays.
+    #[test]
+    fn a_tournament_takes_the_duels_limit_flags_over_its_config() {
+        use std::time::Duration;
+        let games = arena::games::registry();
+        let flags = ["--stderr-rate", "0", "--max-line", "80", "--grace-ms", "50", "--move-ms", "300"];
+        let Ok(Cli { command: Command::Tournament(t), .. }) =
+            parse(&games, &[&["arena", "tournament", "--config", "league.toml"][..], &flags].concat())
+        else {
+            panic!("a tournament")
+        };
+        let mut limits = arena::tournament::config::LimitsConfig {
+            stderr_rate: Some(1000),
+            startup_ms: Some(4000),
+            move_ms: Some(900),
+            ..Default::default()
+        };
+        t.limits.apply(&mut limits);
+        let chosen = limits.limits();
+        assert_eq!((chosen.stderr_rate, chosen.max_line), (0, 80));
+        assert_eq!((chosen.grace, chosen.per_move), (Duration::from_millis(50), Duration::from_millis(300)));
+        assert_eq!(chosen.startup, Duration::from_millis(4000), "not given: the config's");
     }
 
     #[test]

@@ -107,9 +107,7 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
             other => bail!("--forfeits: expected loss or score, found `{other}`"),
         };
     }
-    config.limits.startup_ms = args.startup_ms.or(config.limits.startup_ms);
-    config.limits.move_ms = args.move_ms.or(config.limits.move_ms);
-    config.limits.total_ms = args.total_ms.or(config.limits.total_ms);
+    args.limits.apply(&mut config.limits);
     args.sandbox.apply(&mut config.limits);
     args.clock.apply(&mut config.limits);
     config.sandbox = args.sandbox.mode().unwrap_or(config.sandbox);
