@@ -523,6 +523,12 @@ mod tests {
         assert!(exact > 100, "enough maps can be finished to mean something ({exact})");
     }
 
+    /// [`polished`] at a bot's effort, with an hour for each game: no cap in reach.
+    fn polished_freely(spec: &MapSpec, model: &Model, salts: u64, best: &Plan) -> Option<Plan> {
+        let hour = Duration::from_secs(3600);
+        polished(spec, model, 1, salts, best, (&|_| hour, &Clock::new(hour, work_clock)))
+    }
+
     /// The solver's phases stop by the work done, not the time taken: on a machine half as
     /// slow again (emulated: the work charged spins half as long again), a solve whose time
     /// limit ends its relaxation finds exactly the same plan and bound (without a backstop,
@@ -828,21 +834,7 @@ mod tests {
     fn the_route_search_from_the_best_plan_finds_better_plans() {
         let better = better_plans(29, |spec, polish| {
             let model = Model::new(Problem::of_test(spec));
-            // (An hour: no cap in reach.)
-            let improve = |best: &Plan| {
-                polish
-                    .then(|| {
-                        polished(
-                            spec,
-                            &model,
-                            1,
-                            0,
-                            best,
-                            (&|_| Duration::from_secs(3600), &Clock::new(Duration::from_secs(3600), work_clock)),
-                        )
-                    })
-                    .flatten()
-            };
+            let improve = |best: &Plan| polish.then(|| polished_freely(spec, &model, 0, best)).flatten();
             best_plan(&model, &narrow(0), None, &|_| false, &improve).plan
         });
         assert!(better >= 5, "the route search found better plans on {better} of 100 maps");
@@ -860,16 +852,7 @@ mod tests {
             let spec = MapSpec::parse(&text).unwrap();
             let model = Model::new(Problem::of_test(&spec));
             let plan = |salts| {
-                let improve = |best: &Plan| {
-                    polished(
-                        &spec,
-                        &model,
-                        1,
-                        salts,
-                        best,
-                        (&|_| Duration::from_secs(3600), &Clock::new(Duration::from_secs(3600), work_clock)),
-                    )
-                };
+                let improve = |best: &Plan| polished_freely(&spec, &model, salts, best);
                 best_plan(&model, &narrow(0), None, &|_| false, &improve).plan
             };
             let (Some(without), Some(with)) = (plan(0), plan(4)) else { continue };

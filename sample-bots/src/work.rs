@@ -35,7 +35,8 @@ pub enum Work {
 /// Picoseconds each unit costs, measured on the machine of the README's tables: a relaxation
 /// unit (plain or with a memory), a search's move (plus per word of its state), a route stop.
 /// (Fitted to 2,400 stretches of 30 ms of ten solves, 96 s of CPU time in all; a stretch's
-/// time is within 0.5 to 2 times what its work predicts, a whole solve's within 10 %.)
+/// time is within 0.5 to 2 times what its work predicts; the largest tests' whole solves took
+/// 0.9 to 1.2 times, with the machine's speed on the day.)
 const RELAX_PS: u64 = 3_000;
 const REMEMBERING_PS: u64 = 1_100;
 const MOVE_PS: u64 = 70_000;
@@ -64,10 +65,11 @@ pub fn charge(work: Work) {
     };
     // (Whole nanoseconds per charge, so that the clock's differences do not depend on what the
     // thread charged before.)
-    SPENT_NS.with(|spent| spent.set(spent.get().saturating_add(ps.div_ceil(1_000))));
+    let ns = ps.div_ceil(1_000);
+    SPENT_NS.with(|spent| spent.set(spent.get().saturating_add(ns)));
     let slower = SLOWER.with(Cell::get);
     if slower > 1.0 {
-        let (began, extra) = (thread_cpu(), Duration::from_nanos(ps / 1_000).mul_f64(slower - 1.0));
+        let (began, extra) = (thread_cpu(), Duration::from_nanos(ns).mul_f64(slower - 1.0));
         while thread_cpu().saturating_sub(began) < extra {
             std::hint::spin_loop();
         }
