@@ -14,7 +14,7 @@ use bot_sdk::path::Distances;
 use bot_sdk::rules::Action;
 use bot_sdk::{Cell, MapSpec, Pos};
 use sample_bots::plan_search::{Model, Plan, Problem};
-use sample_bots::planner::{best_plan, replan_from, Budget as PlanBudget, Phase};
+use sample_bots::planner::{best_plan, replan_from, Budget as PlanBudget, Improve, Phase};
 use sample_bots::relaxation::replay;
 
 use crate::cputime::thread_cpu;
@@ -74,17 +74,21 @@ pub struct Budget {
     /// the work clock saves).
     pub clock: fn() -> Duration,
     /// CPU time, as a multiple of the time limit, after which every phase and game stops
-    /// whatever the clock says (59/30: a minute at most for the default 30 s, on a slow machine
-    /// or day too; `None`: never); [`Solved::backstopped`] then says so.
+    /// whatever the clock says (58/30: a minute at most for the default 30 s, on a slow machine
+    /// or day too, as a solve may run a second past it: an exact search looks at its clock
+    /// every 65,536 states, and its table may grow in between; course_map(47) took 60.0 s with
+    /// 59/30; `None`: never); [`Solved::backstopped`] then says so.
     pub backstop: Option<f64>,
     /// Route-search effort of the first plans told the script in advance (see
     /// [`Reference::knowing`], [`Reference::thorough`]); 0: none are played.
     pub seed_effort: usize,
-    /// Whether, once polished, the best plan's last 4/5 is planned again as a problem of its
-    /// own within a fifth of the time limit (see [`replan_from`]).
+    /// Whether, after the polish's game from the best plan and the first certifying search, the
+    /// best plan's last 4/5 is planned again as a problem of its own within a fifth of the time
+    /// limit (see [`replan_from`]).
     pub replan: bool,
     /// How many games, at most, whose route searches perturb otherwise ([`Reference::salted`])
-    /// the polish plays (within a third of the time limit) after its game from the best plan.
+    /// the polish plays after that re-plan (until its games have taken a third of the time
+    /// limit, the re-plan's time not counted).
     pub salts: u64,
 }
 
@@ -102,13 +106,15 @@ impl Default for Budget {
                 memory_work: 100_000_000,
                 guided_beams: vec![256, 2048, 8192],
                 exact_states: 10_000_000,
+                first_certify_states: 3_000_000,
+                first_certify_gap: 0.05,
                 widen_states: 12_000_000,
                 certify_gaps: vec![0.029, 0.0, 0.01],
                 hopeless_gap: 0.12,
             },
             time_limit: Duration::from_secs(30),
             clock: work_clock,
-            backstop: Some(59.0 / 30.0),
+            backstop: Some(58.0 / 30.0),
             seed_effort: 10,
             replan: true,
             salts: 4,
@@ -129,13 +135,15 @@ impl Budget {
                 memory_work: 0,
                 guided_beams: vec![16],
                 exact_states: 200_000,
+                first_certify_states: 0,
+                first_certify_gap: 0.0,
                 widen_states: 0,
                 certify_gaps: vec![],
                 hopeless_gap: 0.0,
             },
             time_limit: Duration::from_secs(20),
             clock: work_clock,
-            backstop: Some(59.0 / 30.0),
+            backstop: Some(58.0 / 30.0),
             seed_effort: 0,
             replan: false,
             salts: 0,
@@ -150,8 +158,9 @@ impl Budget {
 /// [`Reference::unbridged`] (these games stop searching once they have thought for a third of
 /// the time limit together). The search starts from the best plan; once its guided beams have
 /// run, the bot's route search, told the script and searching as long, starts again from the
-/// best plan then ([`Reference::seeded`]), and up to `salts` more games perturb their routes
-/// otherwise ([`Reference::salted`]): each may find a better plan.
+/// best plan then ([`Reference::seeded`]); then, unless the first certifying search certifies
+/// the plan, its rest is planned again ([`replan_from`]) and up to `salts` more games perturb
+/// their routes otherwise ([`Reference::salted`]): each may find a better plan.
 pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solved {
     let clock = Clock::new(budget.time_limit, budget.clock).with_backstop(budget.backstop);
     let now = clock.now;
@@ -190,31 +199,48 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
     // Once the guided beams have run: the route search, told the script and searching longer,
     // from the best plan so far (the relaxation's plans and the beams' go where no first route
     // of the bot's does, and the route search's moves then find what they miss: course_map(40)
-    // 9,805 -> 10,116, test20 4,801 -> 5,170), and salted games (see [`polished`]); then the
-    // best plan's last 4/5 planned again, as a problem of its own, within a fifth of the time
-    // limit (see [`replan_from`]).
-    let polish = |plan: &Plan| {
+    // 9,805 -> 10,116, test20 4,801 -> 5,170). Then, unless the first certifying search
+    // certified the plan, the best plan's last 4/5 planned again, as a problem of its own, within
+    // a fifth of the time limit (see [`replan_from`]), and salted games, kept if better than the
+    // best plan then (see [`polished`]; all the games within what is left of the minute, the
+    // salted ones also only until the games have spent a third of the time limit). Certifying
+    // between the two stages is what leaves the time for it: course_map(11)'s search took 4.7 s
+    // of work after the route search's 19,608, time that the salted games (5.2 s, finding less)
+    // and the re-plan (finding nothing) had used up before. The re-plan comes before the salted
+    // games, which find less than the best plan on the largest maps, where the re-plan finds
+    // more (test18: 3,442 -> 3,596), and which the CPU backstop otherwise cut short there on a
+    // slow day.
+    let polish = |plan: &Plan, what: Improve| {
         let began = now();
-        // Each game within what is left of the minute; the salted ones also only until the
-        // polish has spent a third of the time limit.
-        let left = |salt: u64| match salt {
-            0 => clock.left(),
-            _ => clock.left().min((budget.time_limit / 3).saturating_sub(now().saturating_sub(began))),
+        // The games `salts`, kept if better than `plan`, not counting `rest` (the re-plan's time)
+        // as the games' time.
+        let games = |salts, plan: &Plan, rest: Duration| {
+            let spent = || (clock.polishing.get() + now().saturating_sub(began)).saturating_sub(rest);
+            let left = |salt: u64| match salt {
+                0 => clock.left(),
+                _ => clock.left().min((budget.time_limit / 3).saturating_sub(spent())),
+            };
+            (budget.seed_effort > 0)
+                .then(|| polished(spec, &model, budget.seed_effort, salts, plan, (&left, &clock)))
+                .flatten()
         };
-        let polished = (budget.seed_effort > 0)
-            .then(|| polished(spec, &model, budget.seed_effort, budget.salts, plan, (&left, &clock)))
-            .flatten();
-        let plan = polished.as_ref().unwrap_or(plan);
-        let from = plan.moves.len() / 5;
-        let replanned = (budget.replan && from > 0 && !clock.stop(Phase::Searching))
-            .then(|| {
-                let rest_stop = Clock::new(budget.time_limit / 5, now);
-                let stop = |phase| rest_stop.stop(phase) || clock.stop(Phase::Searching);
-                replan_from(&model, &budget.plan, plan, from, &stop)
-            })
-            .flatten();
-        clock.polishing.set(now().saturating_sub(began));
-        replanned.or(polished)
+        let better = match what {
+            Improve::First => games(0..=0, plan, Duration::ZERO),
+            Improve::Then => {
+                let from = plan.moves.len() / 5;
+                let replanned = (budget.replan && from > 0 && !clock.stop(Phase::Searching))
+                    .then(|| {
+                        let rest_stop = Clock::new(budget.time_limit / 5, now);
+                        let stop = |phase| rest_stop.stop(phase) || clock.stop(Phase::Searching);
+                        replan_from(&model, &budget.plan, plan, from, &stop)
+                    })
+                    .flatten();
+                let rest = now().saturating_sub(began);
+                games(1..=budget.salts, replanned.as_ref().unwrap_or(plan), rest).or(replanned)
+            }
+        };
+        clock.polishing.set(clock.polishing.get() + now().saturating_sub(began));
+        better
     };
     let stop = |phase: Phase| clock.stop(phase);
     let planned = best_plan(&model, &budget.plan, known, &stop, &polish);
@@ -240,7 +266,7 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
 /// took them from test18), and one still running at 5/3 of it (50 s of 30) gives up, as if
 /// out of states. A guided beam after the relaxation is not started when the last one, scaled
 /// by width, would end past 3/2 of it (test2: the widest, 8,192, takes 16 s there, and finds
-/// less than the first plans). The polish (a reference game, then a re-plan with a clock of its
+/// less than the first plans). The polish (reference games, and a re-plan with a clock of its
 /// own) also ends at 5/3 of it: on a slow day test2's solve otherwise took 59 s. All of this
 /// is counted in work ([`work_clock`]); a solve's clock also has a backstop in CPU time.
 struct Clock {
@@ -321,8 +347,8 @@ impl Clock {
     }
 }
 
-/// The polish's games, told the script and searching `effort` times longer: the reference's
-/// route search from the items `plan` takes ([`Reference::seeded`]), then up to `salts` games
+/// The polish's games `salts`, told the script and searching `effort` times longer: the
+/// reference's route search from the items `plan` takes ([`Reference::seeded`], salt 0), games
 /// whose route searches perturb with other random choices ([`Reference::salted`]: the route
 /// search's local optima depend on them; course_map(32): 2,031 to 2,114 over eight salts, 2,092
 /// from the plan). Game `k` (0 the seeded one) stops searching once it has thought for
@@ -332,13 +358,13 @@ fn polished(
     spec: &MapSpec,
     model: &Model,
     effort: usize,
-    salts: u64,
+    salts: std::ops::RangeInclusive<u64>,
     plan: &Plan,
     (left, clock): (&dyn Fn(u64) -> Duration, &Clock),
 ) -> Option<Plan> {
     let script = &model.problem().cleared;
     let mut best: Option<Plan> = None;
-    for salt in 0..=salts {
+    for salt in salts {
         let left = left(salt);
         if left.is_zero() {
             break;
@@ -526,7 +552,7 @@ mod tests {
     /// [`polished`] at a bot's effort, with an hour for each game: no cap in reach.
     fn polished_freely(spec: &MapSpec, model: &Model, salts: u64, best: &Plan) -> Option<Plan> {
         let hour = Duration::from_secs(3600);
-        polished(spec, model, 1, salts, best, (&|_| hour, &Clock::new(hour, work_clock)))
+        polished(spec, model, 1, 0..=salts, best, (&|_| hour, &Clock::new(hour, work_clock)))
     }
 
     /// The solver's phases stop by the work done, not the time taken: on a machine half as
@@ -538,7 +564,13 @@ mod tests {
     fn a_solve_finds_the_same_on_a_slower_machine() {
         let spec = MapSpec::parse(&crate::testgen::course_map(11).unwrap()).unwrap();
         // (No beams or exact searches after the relaxation: the solve ends near its limit.)
-        let plan = PlanBudget { guided_beams: vec![], widen_states: 0, exact_states: 0, ..Budget::default().plan };
+        let plan = PlanBudget {
+            guided_beams: vec![],
+            widen_states: 0,
+            exact_states: 0,
+            first_certify_states: 0,
+            ..Budget::default().plan
+        };
         let budget = Budget {
             plan,
             time_limit: Duration::from_millis(1000),
@@ -659,6 +691,72 @@ mod tests {
         assert!(proved >= 10 && bounded >= 5, "{proved} proved and {bounded} bounded: both paths are exercised");
     }
 
+    /// The first certifying search ([`PlanBudget::first_certify_states`]) runs between the
+    /// caller's two improvements ([`Improve`]): where it certifies the first gap (no other exact
+    /// search runs here), the second is not offered the plan, and the certificate (from the
+    /// memory's cost-to-go, [`Relaxation::recalled`]) is never below the optimum. Control:
+    /// without it, each of those maps is offered to the second right after the first.
+    #[test]
+    fn the_first_certifying_search_runs_between_the_two_improvements() {
+        let budget = |first_certify_states| PlanBudget {
+            beams: vec![2],
+            quick_states: 0,
+            steps: 5,
+            memory: 2,
+            memory_work: usize::MAX,
+            guided_beams: vec![1],
+            exact_states: 0,
+            certify_gaps: vec![0.1],
+            first_certify_states,
+            first_certify_gap: 1.0,
+            ..Budget::small().plan
+        };
+        // What the planner did after its guided beams: the improvements it offered, and the
+        // exact searches it was about to start (`None`).
+        let run = |model: &Model, states| {
+            let steps = std::cell::RefCell::new(Vec::new());
+            let stop = |phase| {
+                if phase == Phase::Exact {
+                    steps.borrow_mut().push(None);
+                }
+                false
+            };
+            let improve = |_: &Plan, what| {
+                steps.borrow_mut().push(Some(what));
+                None
+            };
+            let planned = best_plan(model, &budget(states), None, &stop, &improve);
+            (planned, steps.into_inner())
+        };
+        let mut rng = Rng(37);
+        let (mut certified, mut not) = (0, 0);
+        let (first, then) = (Some(Improve::First), Some(Improve::Then));
+        for _ in 0..160 {
+            let text = random_map_within(&mut rng, 7, 7, 30);
+            let spec = MapSpec::parse(&text).unwrap();
+            let Solution::Exact(optimum) = solve(&spec, &Budget::small(), None).solution else { continue };
+            let model = Model::new(Problem::of_test(&spec));
+            let (planned, steps) = run(&model, 1_000_000);
+            let (Some(plan), Some(bound)) = (&planned.plan, planned.bound) else { continue };
+            assert!(plan.score <= optimum && optimum <= bound, "{} <= {optimum} <= {bound}\n{text}", plan.score);
+            if !steps.contains(&None) {
+                continue;
+            }
+            if !planned.proved && bound == (plan.score as f64 * 1.1).floor() as i64 {
+                assert_eq!(steps, [first, None], "certified, not offered again\n{text}");
+                assert_eq!(run(&model, 0).1, [first, then], "{text}");
+                certified += 1;
+                // Out of states, it certifies nothing: the plan is offered again after it.
+                let (planned, steps) = run(&model, 20);
+                if !planned.proved && planned.bound > Some(bound) {
+                    assert_eq!(steps, [first, None, then], "not certified, offered again\n{text}");
+                    not += 1;
+                }
+            }
+        }
+        assert!(certified >= 10 && not >= 3, "{certified} certified, {not} not: both paths are exercised");
+    }
+
     /// No exact search starts while the bound is more than [`PlanBudget::hopeless_gap`] above
     /// the best plan: such maps end bounded where the control (every search allowed) proves
     /// them, and the others are solved exactly as without it.
@@ -717,8 +815,10 @@ mod tests {
         for (text, spec, truth) in tiny_maps(11, 300) {
             // The relaxation's own bound (the solver may report the coarse one instead).
             let own =
-                best_plan(&Model::new(Problem::of_test(&spec)), &relaxation_only().plan, None, &|_| false, &|_| None)
-                    .bound;
+                best_plan(&Model::new(Problem::of_test(&spec)), &relaxation_only().plan, None, &|_| false, &|_, _| {
+                    None
+                })
+                .bound;
             if let (Some(bound), Some(best_possible)) = (own, truth) {
                 assert!(bound >= best_possible, "{best_possible} <= {bound}\n{text}");
                 bounded += usize::from(bound > best_possible);
@@ -822,7 +922,7 @@ mod tests {
     fn wider_beams_find_better_plans_than_the_guided_ones() {
         let better = better_plans(23, |spec, wide| {
             let budget = narrow(if wide { 64 * 21 } else { 0 });
-            best_plan(&Model::new(Problem::of_test(spec)), &budget, None, &|_| false, &|_| None).plan
+            best_plan(&Model::new(Problem::of_test(spec)), &budget, None, &|_| false, &|_, _| None).plan
         });
         assert!(better >= 5, "wider beams found better plans on {better} of 100 maps");
     }
@@ -834,7 +934,9 @@ mod tests {
     fn the_route_search_from_the_best_plan_finds_better_plans() {
         let better = better_plans(29, |spec, polish| {
             let model = Model::new(Problem::of_test(spec));
-            let improve = |best: &Plan| polish.then(|| polished_freely(spec, &model, 0, best)).flatten();
+            let improve = |best: &Plan, what| {
+                (polish && what == Improve::First).then(|| polished_freely(spec, &model, 0, best)).flatten()
+            };
             best_plan(&model, &narrow(0), None, &|_| false, &improve).plan
         });
         assert!(better >= 5, "the route search found better plans on {better} of 100 maps");
@@ -852,7 +954,9 @@ mod tests {
             let spec = MapSpec::parse(&text).unwrap();
             let model = Model::new(Problem::of_test(&spec));
             let plan = |salts| {
-                let improve = |best: &Plan| polished_freely(&spec, &model, salts, best);
+                let improve = |best: &Plan, what| {
+                    (what == Improve::First).then(|| polished_freely(&spec, &model, salts, best)).flatten()
+                };
                 best_plan(&model, &narrow(0), None, &|_| false, &improve).plan
             };
             let (Some(without), Some(with)) = (plan(0), plan(4)) else { continue };
@@ -893,7 +997,7 @@ mod tests {
             },
             ..Budget::small()
         };
-        let planned = best_plan(&Model::new(Problem::of_test(&spec)), &budget.plan, None, &|_| false, &|_| None);
+        let planned = best_plan(&Model::new(Problem::of_test(&spec)), &budget.plan, None, &|_| false, &|_, _| None);
         assert!(planned.bound.is_some_and(|b| b > 16), "the relaxation alone: {:?}", planned.bound);
         assert_eq!(upper_bound(&spec), Some(16));
         let solved = solve(&spec, &budget, None);

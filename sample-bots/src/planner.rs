@@ -8,9 +8,11 @@
 //! 3. Otherwise the Lagrangian relaxation ([`crate::relaxation`]) is tightened by subgradient
 //!    steps; each step gives a certified bound and, replayed, a plan. Beam searches guided by
 //!    its cost-to-go then find better plans, the caller may improve the best (the solver
-//!    searches routes from it and plans its rest again, [`replan_from`]), wider beams run while
-//!    the best is still far from the bound, and exact searches pruned by it, for plans above the
-//!    best or a given gap above it, prove the optimum or certify that gap.
+//!    searches routes from it), a first exact search may certify it, the caller may improve it
+//!    again (the solver plans its rest again, [`replan_from`], and searches other routes),
+//!    wider beams run while the best is still far from the bound, and exact searches pruned by
+//!    it, for plans above the best or a given gap above it, prove the optimum or certify that
+//!    gap.
 //!
 //! Effort is counted (states, steps, relaxation work), so the answer does not depend on the
 //! machine; the caller's `stop` can only end the subgradient steps early, skip the searches
@@ -41,6 +43,20 @@ pub struct Budget {
     pub guided_beams: Vec<usize>,
     /// States each exact search pruned by the relaxation may create.
     pub exact_states: usize,
+    /// States the first certifying search may create (0: none): for plans the first of
+    /// `certify_gaps` above the best, between the caller's two improvements ([`Improve`]).
+    /// Where the bound is close, it is cheap with the memory's cost-to-go
+    /// ([`Relaxation::recalled`]: course_map(11), 2.9 % above 19,608, in under 3 million states
+    /// and 4.7 s of work), and what fails costs no more than these states (the later search for
+    /// the same gap, with more states, then starts again from scratch). The re-planned rest of
+    /// the solver's plan ([`replan_from`]) runs it too: a plan it finds above its target is the
+    /// rest's optimum.
+    pub first_certify_states: usize,
+    /// That search runs only while the bound is within this gap (a fraction) of the best plan:
+    /// from further off it fails and takes the time of what comes after it (test18, 7.2 %
+    /// from 3,442: the re-plan that finds 3,596 then ran out of time). Below
+    /// `hopeless_gap`, past which no exact search starts.
+    pub first_certify_gap: f64,
     /// When the optimum is not proved and the best plan is not within the first of
     /// `certify_gaps` of the bound: guided beams 4, 16, ... times wider than the last of
     /// `guided_beams`, while their width times the ticks stays within this (0: none).
@@ -71,6 +87,16 @@ pub enum Phase {
     Searching,
 }
 
+/// When the caller's `improve` is offered the best plan (see [`best_plan`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Improve {
+    /// Once the guided beams have run.
+    First,
+    /// After the first certifying search ([`Budget::first_certify_states`]), unless that
+    /// search certified the plan.
+    Then,
+}
+
 /// What the planner found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Planned {
@@ -85,15 +111,15 @@ pub struct Planned {
 /// The best plan for `model` within `budget` (see the module docs). `known` is a plan the
 /// caller already has; `stop` is asked before each subgradient step, wider beam and exact
 /// search after the relaxation (a caller's clock, for instance); `improve` is offered the best
-/// plan once the guided beams have run, when it is not within the first of
-/// [`Budget::certify_gaps`] of the bound (before the wider beams and the exact searches, which
-/// a better plan may spare or help), and may return another.
+/// plan twice ([`Improve`]) while it is not within the first of [`Budget::certify_gaps`] of the
+/// bound (before the wider beams and the exact searches, which a better plan may spare or
+/// help), and may return another.
 pub fn best_plan(
     model: &Model,
     budget: &Budget,
     known: Option<Plan>,
     stop: &dyn Fn(Phase) -> bool,
-    improve: &dyn Fn(&Plan) -> Option<Plan>,
+    improve: &dyn Fn(&Plan, Improve) -> Option<Plan>,
 ) -> Planned {
     // Every search, beams included, also ends once the caller says everything stops.
     let searching = &|| stop(Phase::Searching);
@@ -191,11 +217,38 @@ pub fn best_plan(
         }
         guided(&mut best, &relaxation, width, None);
     }
-    // The caller's improvement, unless the best plan is within the first gap to certify already.
+    // The caller's improvements, unless the best plan is within the first gap to certify
+    // already; between them, the first certifying search.
     let first_gap = budget.certify_gaps.first().copied().unwrap_or(0.0);
-    if let Some(plan) = best.as_ref().filter(|b| bound > above(b.score, first_gap)).and_then(improve) {
-        offer(&mut best, plan);
+    let improved = |best: &mut Option<Plan>, bound: i64, what: Improve| {
+        if let Some(plan) = best.as_ref().filter(|b| bound > above(b.score, first_gap)).and_then(|b| improve(b, what)) {
+            offer(best, plan);
+        }
+    };
+    improved(&mut best, bound, Improve::First);
+    // An exact search pruned by the relaxation (read with what each state took), for plans
+    // above `target` (all, when `None`), within `states`.
+    let exact = |states: usize, target: Option<i64>| {
+        let limits = Limits { beam: None, max_states: states, incumbent: target };
+        search_until(model, limits, Some(&relaxation.recalled() as &dyn CostToGo), searching)
+    };
+    let mut bound = bound;
+    let target = best
+        .as_ref()
+        .filter(|b| bound <= above(b.score, budget.first_certify_gap))
+        .map(|b| above(b.score, first_gap))
+        .filter(|&t| t < bound);
+    if let Some(target) = target.filter(|_| budget.first_certify_states > 0 && !stop(Phase::Exact)) {
+        match exact(budget.first_certify_states, Some(target)) {
+            Outcome::NoneBetter => bound = target,
+            Outcome::Optimal(plan) => {
+                bound = plan.score;
+                offer(&mut best, plan);
+            }
+            _ => {}
+        }
     }
+    improved(&mut best, bound, Improve::Then);
     if best.as_ref().is_some_and(|b| bound <= b.score) {
         return proved(best);
     }
@@ -217,7 +270,6 @@ pub fn best_plan(
     // prunes far more than the proof: finishing without one certifies that bound, and finding
     // one finds the optimum (the search is exhaustive above its target). After a search runs
     // out of states, only larger gaps are tried.
-    let mut bound = bound;
     let mut failed: Option<f64> = None;
     if budget.hopeless_gap > 0.0 && best.as_ref().is_some_and(|b| bound > above(b.score, budget.hopeless_gap)) {
         return Planned { plan: best, bound: Some(bound), proved: false };
@@ -232,9 +284,7 @@ pub fn best_plan(
         if stop(Phase::Exact) {
             break;
         }
-        let limits = Limits { beam: None, max_states: budget.exact_states, incumbent: target };
-        let searched = search_until(model, limits, Some(&relaxation as &dyn CostToGo), searching);
-        match (searched, target) {
+        match (exact(budget.exact_states, target), target) {
             (Outcome::NoneBetter, Some(target)) => bound = target,
             (Outcome::Impossible, None) => return proved(None),
             (Outcome::Optimal(plan), _) => {
@@ -266,7 +316,7 @@ pub fn replan_from(
     let head = plan.moves.get(..from)?;
     let rest = Model::new(model.problem().after(head)?);
     let known = replay(&rest, &plan.moves[from..]);
-    let tail = best_plan(&rest, budget, known, stop, &|_| None).plan?;
+    let tail = best_plan(&rest, budget, known, stop, &|_, _| None).plan?;
     let moves: Vec<_> = head.iter().chain(&tail.moves).copied().collect();
     replay(model, &moves).filter(|p| p.score > plan.score)
 }
@@ -294,6 +344,8 @@ mod tests {
             memory_work: usize::MAX,
             guided_beams: Vec::new(),
             exact_states: 0,
+            first_certify_states: 0,
+            first_certify_gap: 0.0,
             widen_states: 0,
             certify_gaps: Vec::new(),
             hopeless_gap: 0.0,
@@ -307,7 +359,7 @@ mod tests {
             steps.set(steps.get() + usize::from(phase == Phase::Relax));
             false
         };
-        best_plan(model, budget, None, &stop, &|_| None);
+        best_plan(model, budget, None, &stop, &|_, _| None);
         steps.get()
     }
 

@@ -1467,6 +1467,8 @@ impl Reference {
             memory_work: 0,
             guided_beams: vec![GUIDED_BEAM],
             exact_states: EXACT_STATES,
+            first_certify_states: 0,
+            first_certify_gap: 0.0,
             widen_states: 0,
             certify_gaps: vec![],
             hopeless_gap: HOPELESS_GAP,
@@ -1474,7 +1476,7 @@ impl Reference {
         self.attempted_at = Some(s.tick);
         let deadline = self.deadline;
         let late = move |_| deadline.is_some_and(|d| d.passed());
-        let planned = best_plan(&model, &budget, None, &late, &|_| None);
+        let planned = best_plan(&model, &budget, None, &late, &|_, _| None);
         if !planned.proved {
             self.gave_up_at = Some(left);
         }

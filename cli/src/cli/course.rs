@@ -115,6 +115,7 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let spec = load_map_file(&args.map)?;
     let mut budget = Budget { time_limit: std::time::Duration::from_secs(args.work_seconds), ..Budget::default() };
     budget.plan.quick_states = budget.plan.quick_states.min(args.state_limit);
+    budget.plan.first_certify_states = budget.plan.first_certify_states.min(args.state_limit);
     budget.plan.exact_states = args.state_limit;
     let solved = solve_map(&spec, &budget, None);
     if solved.backstopped {
