@@ -212,10 +212,11 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
     // slow day.
     let polish = |plan: &Plan, what: Improve| {
         let began = now();
-        // The games `salts`, kept if better than `plan`, not counting `rest` (the re-plan's time)
-        // as the games' time.
-        let games = |salts, plan: &Plan, rest: Duration| {
-            let spent = || (clock.polishing.get() + now().saturating_sub(began)).saturating_sub(rest);
+        // The games `salts`, kept if better than `plan`; their time is the earlier stage's (the
+        // first game's) and theirs, not the re-plan's.
+        let games = |salts, plan: &Plan| {
+            let from = now();
+            let spent = || clock.polishing.get() + now().saturating_sub(from);
             let left = |salt: u64| match salt {
                 0 => clock.left(),
                 _ => clock.left().min((budget.time_limit / 3).saturating_sub(spent())),
@@ -225,7 +226,7 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
                 .flatten()
         };
         let better = match what {
-            Improve::First => games(0..=0, plan, Duration::ZERO),
+            Improve::First => games(0..=0, plan),
             Improve::Then => {
                 let from = plan.moves.len() / 5;
                 let replanned = (budget.replan && from > 0 && !clock.stop(Phase::Searching))
@@ -235,8 +236,7 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
                         replan_from(&model, &budget.plan, plan, from, &stop)
                     })
                     .flatten();
-                let rest = now().saturating_sub(began);
-                games(1..=budget.salts, replanned.as_ref().unwrap_or(plan), rest).or(replanned)
+                games(1..=budget.salts, replanned.as_ref().unwrap_or(plan)).or(replanned)
             }
         };
         clock.polishing.set(clock.polishing.get() + now().saturating_sub(began));

@@ -851,7 +851,9 @@ impl Relaxation<'_> {
     /// for the b-th), when the solve kept every memory's values; else with nothing remembered.
     fn cost_to_go(
         &self,
-        (cell, tick, jump): (usize, u32, bool),
+        cell: usize,
+        tick: u32,
+        jump: bool,
         taken: &[u64],
         remembered: impl Fn(&[usize]) -> usize,
     ) -> Option<i64> {
@@ -884,7 +886,7 @@ impl Relaxation<'_> {
 /// The cost-to-go with nothing remembered (`v1` of a plain solve): what beams rank by.
 impl CostToGo for Relaxation<'_> {
     fn bound(&self, cell: usize, tick: u32, jump: bool, _mult: i64, taken: &[u64]) -> Option<i64> {
-        self.cost_to_go((cell, tick, jump), taken, |_| 0)
+        self.cost_to_go(cell, tick, jump, taken, |_| 0)
     }
 }
 
@@ -900,9 +902,8 @@ pub struct Recalled<'r, 'a>(&'r Relaxation<'a>);
 impl CostToGo for Recalled<'_, '_> {
     fn bound(&self, cell: usize, tick: u32, jump: bool, _mult: i64, taken: &[u64]) -> Option<i64> {
         let has = |i: usize| usize::from(taken[i / 64] >> (i % 64) & 1 == 1);
-        self.0.cost_to_go((cell, tick, jump), taken, |items| {
-            items.iter().enumerate().fold(0, |m, (b, &i)| m | has(i) << b)
-        })
+        self.0
+            .cost_to_go(cell, tick, jump, taken, |items| items.iter().enumerate().fold(0, |m, (b, &i)| m | has(i) << b))
     }
 }
 
@@ -1050,7 +1051,7 @@ mod tests {
             let r = self.relaxation;
             let plain = CostToGo::bound(r, cell, tick, jump, mult, taken);
             if self.all_remembered_control {
-                return r.cost_to_go((cell, tick, jump), taken, |items| (1 << items.len()) - 1);
+                return r.cost_to_go(cell, tick, jump, taken, |items| (1 << items.len()) - 1);
             }
             let recalled = CostToGo::bound(&r.recalled(), cell, tick, jump, mult, taken);
             assert!(recalled <= plain, "recalled {recalled:?} above nothing remembered {plain:?}");
