@@ -1077,6 +1077,25 @@ mod tests {
         assert!(score(Reference::default().alone()) < optimum);
     }
 
+    /// course_map(36): a greedy racer from the far corner, predicted from its second move,
+    /// would take what the plan proved on the first tick counts on later (that plan, played
+    /// against it, is the control: it scores less). The bot plans again once it predicts the
+    /// racer, and reaches the proved optimum (it scored 310 when it waited for the racer to
+    /// take the first of them).
+    #[test]
+    fn the_reference_plans_again_once_its_opponent_becomes_predictable() {
+        let spec = MapSpec::parse(&crate::testgen::course_map(36).unwrap()).unwrap();
+        let Solution::Exact(optimum) = solve(&spec, &Budget::small(), None).solution else { panic!("proved") };
+        let score = |run: crate::offline::OfflineRun| run.outcome.players[0].score;
+        assert_eq!(score(crate::offline::play_test(&spec, Reference::default())), optimum);
+        let mut unforeseen = spec.clone();
+        unforeseen.script.iter_mut().for_each(|t| t.action = Action::Wait);
+        let first = solve(&unforeseen, &Budget::small(), None);
+        assert!(matches!(first.solution, Solution::Exact(s) if s > optimum), "waiting, it would leave more");
+        let played = crate::offline::play_test(&spec, Plays(first.plan.unwrap().moves.into()));
+        assert!(score(played) < optimum, "control: the first tick's plan, against the racer");
+    }
+
     /// A map where every short way to the multipliers crosses resources: the bot's own way of
     /// walking takes them at x1; the clean variant fetches a `J` first, jumps to `D` and `T` over
     /// them and takes every resource at x6, which the solver, starting from that game, proves
