@@ -1852,6 +1852,16 @@ mod tests {
         (s, bot)
     }
 
+    /// The project's test `number` (`maps/tests`) at `tick`, its opponent's moves so far not
+    /// applied (the tests that use it read only the map and the ticks left).
+    fn project_test_at(number: usize, tick: u32) -> GameState {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../maps/tests/test{number}.txt"));
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut s = GameState::from_header(&text, Mode::Test).unwrap();
+        s.on_tick(tick, Action::Wait);
+        s
+    }
+
     /// The index of the item at (`x`, `y`).
     fn item_at(planner: &Planner, x: i32, y: i32) -> usize {
         planner.items.iter().position(|&q| q == Pos::new(x, y)).unwrap()
@@ -2111,10 +2121,7 @@ mod tests {
     /// same opponent as one that moved (and is not predicted), no attempt until they halve.
     #[test]
     fn against_an_opponent_that_never_moved_attempts_come_sooner() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests/test12.txt");
-        let text = std::fs::read_to_string(path).unwrap();
-        let mut s = GameState::from_header(&text, Mode::Test).unwrap();
-        s.on_tick(8, Action::Wait);
+        let s = project_test_at(12, 8);
         let left = s.ticks_left();
         let attempted = |moved: bool, gave_up_at: u32| {
             let mut bot = Reference::default();
@@ -2142,10 +2149,7 @@ mod tests {
     /// its own first route ends below the plan.
     #[test]
     fn the_route_search_starts_from_a_failed_exact_attempts_plan_when_it_is_worth_more() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests/test16.txt");
-        let text = std::fs::read_to_string(path).unwrap();
-        let mut s = GameState::from_header(&text, Mode::Test).unwrap();
-        s.on_tick(1, Action::Wait);
+        let s = project_test_at(16, 1);
         let planned = |hinted: bool| {
             let mut bot = Reference::default();
             bot.start(&s);

@@ -3,7 +3,7 @@
 //! found and a certified upper bound), then prints per test the scores, the optimum or the
 //! certified gap, reference/optimum and the thinking and solving times (CPU time, user +
 //! system of the thread, beside wall time), and whether the bot meets issue 18's goal where the
-//! optimum is proved (and, where it misses against an opponent that moves, whether it would
+//! optimum is proved (and, where it misses against an opponent that moves, whether it would,
 //! told that opponent's moves in advance). `--random N` does the same for N random maps of
 //! the course's size (`testgen::course_map`). `--no-solver` only plays: the quick way to compare
 //! two versions of a strategy over many maps (the totals at the end). `--relaxation-steps N`
