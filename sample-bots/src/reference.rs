@@ -14,7 +14,8 @@
 //! the opponent takes an item the plan counts on, or its prediction begins or ends, the bot
 //! plans again. An attempt that does not finish is tried again once the ticks left have halved
 //! (the problem shrinks; sooner against an opponent that has never moved), or at once when the
-//! opponent has just become predictable; a game makes a few attempts at most. The
+//! opponent has just become predictable; a game makes at most 8 attempts (16 against an
+//! opponent that has never moved). The
 //! best plan such an attempt found, as a route of the items it steps on, is where the route
 //! search starts when it is worth more than the route the search has.
 //!
@@ -1440,6 +1441,8 @@ impl Reference {
                     return Some(action);
                 }
             }
+            // (Where no attempt follows, the route search plans around the new prediction:
+            // keeping the plan instead lost course_map(84) 1,608 -> 1,452.)
             self.exact = None;
         }
         let left = s.ticks_left();
@@ -2135,12 +2138,36 @@ mod tests {
             bot.exact_move(&s);
             bot.attempts > 1
         };
-        // (left * 8 <= at * 7: at 7/8 of `at` or below.)
-        let at = left * 8 / 7 + 1;
-        assert!(attempted(false, at), "{left} ticks left, the last attempt at {at}");
-        assert!(!attempted(false, left + 1), "not before 7/8");
-        assert!(!attempted(true, at), "control: an opponent that moved, {left} of {at} ticks left");
-        assert!(attempted(true, left * 2), "control: once they halve");
+        // The least `at` of which `left` is 7/8 or less, and of which it is half or less.
+        let (sooner, halved) = ((left * 8).div_ceil(7), left * 2);
+        assert!(attempted(false, sooner), "{left} ticks left, the last attempt at {sooner}");
+        assert!(!attempted(false, sooner - 1), "not before 7/8");
+        assert!(!attempted(true, sooner), "control: an opponent that moved, {left} of {sooner} ticks left");
+        assert!(!attempted(true, halved - 1), "control: not before they halve");
+        assert!(attempted(true, halved), "control: once they halve");
+    }
+
+    /// A plan made before the opponent was predicted is dropped once it is, even where no
+    /// attempt may follow (the game's attempts are used up): the route search then plans around
+    /// the prediction. Control: the same plan, made with the prediction, is followed.
+    #[test]
+    fn a_plan_whose_prediction_changed_is_dropped_even_when_no_attempt_follows() {
+        let s = project_test_at(12, 8);
+        let step = Action::Move(s.legal_moves()[0]);
+        let followed = |predicted: bool| {
+            let mut bot = Reference::default();
+            bot.start(&s);
+            bot.observe(&s);
+            // The opponent as a predicted one: it fits the model and has just moved.
+            bot.model.fits = 2;
+            bot.rival = Some((s.opponent.pos, Some(0)));
+            assert!(bot.predicted(&s));
+            bot.attempts = EXACT_ATTEMPTS;
+            bot.exact = Some(ExactPlan { moves: vec![step, Action::Wait].into(), needs: vec![], predicted });
+            (bot.exact_move(&s), bot.exact.is_some(), bot.attempts)
+        };
+        assert_eq!(followed(false), (None, false, EXACT_ATTEMPTS));
+        assert_eq!(followed(true), (Some(step), true, EXACT_ATTEMPTS), "control");
     }
 
     /// Where an exact attempt proves nothing, its plan is where the route search starts when it
