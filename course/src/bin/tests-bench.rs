@@ -295,17 +295,17 @@ fn main() -> anyhow::Result<()> {
     }
     let budget = Budget { time_limit: Duration::from_secs(args.solver_seconds), ..Budget::default() };
     let budget = (!args.no_solver).then_some(&budget);
+    // The reference as this run plays it: with its CPU caps unless `--uncapped`.
+    let caps = |bot: Reference| if args.uncapped { bot } else { bot.capped() };
     // The reference's game, and how many of its answers reached the CPU caps.
     let reference = |spec: &MapSpec| {
-        let mut bot = if args.uncapped { Reference::default() } else { Reference::default().capped() };
+        let mut bot = caps(Reference::default());
         let run = play_test_with(spec, &mut bot);
         (run, bot.answers_at_cap())
     };
     // The same game told the scripted opponent's moves in advance (see `BotGoal`).
     let told = |spec: &MapSpec| {
-        let script = Problem::of_test(spec).cleared;
-        let bot = Reference::default().knowing(&script);
-        let bot = if args.uncapped { bot } else { bot.capped() };
+        let bot = caps(Reference::default().knowing(&Problem::of_test(spec).cleared));
         play_test(spec, bot).outcome.players[0].score
     };
     let (mut worst_gap, mut slowest_solve) = (0.0f64, Duration::ZERO);
