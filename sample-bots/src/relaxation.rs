@@ -344,6 +344,23 @@ impl<'a> Relaxation<'a> {
         (b.is_finite()).then(|| rounded(b))
     }
 
+    /// The resources the best relaxed walk at the current prices takes more than once (cell
+    /// index, times), most repeated first: where the bound counts what a real plan takes once,
+    /// the laps a memory ([`Relaxation::remember`]) would have to forbid. The prices stay.
+    pub fn repeated(&mut self) -> Vec<(u32, u32)> {
+        let relaxed = self.solve_any();
+        let mut repeated: Vec<(u32, u32)> = self
+            .model
+            .items()
+            .iter()
+            .zip(&relaxed.takes)
+            .filter(|&(_, &n)| n > 1)
+            .map(|(&(cell, _), &n)| (cell, n))
+            .collect();
+        repeated.sort_by_key(|&(cell, n)| (std::cmp::Reverse(n), cell));
+        repeated
+    }
+
     /// Goes back to the best prices found and solves with them, so that the cost-to-go
     /// ([`CostToGo`]) is the one of the best bound.
     pub fn settle(&mut self) {
@@ -990,6 +1007,21 @@ mod tests {
     /// beam search asks for, against a relaxation that solves every state whose cell can be
     /// reached by then and reach the final with Jump (as before the live states). Control: without the power-ups a search marks as taken (cleared, or out of
     /// reach), some states it asks for are not solved and their cost-to-go differs.
+    /// On a ring of five resources round a wall, the plain relaxation's walk laps the ring,
+    /// taking them again (the bound's slack `repeated` shows); a memory of all five forbids the
+    /// laps, and the walk takes each once.
+    #[test]
+    fn repeated_shows_the_laps_a_memory_forbids() {
+        let text = "ARENA 3 3 30\n0 0\n2 0\n2 2\nMAP\n0 5 5\n5 W 5\n0 5 0\nEND_MAP\nSTREAM\n";
+        let model = Model::new(Problem::of_test(&MapSpec::parse(text).expect("a valid map")));
+        let mut relaxation = Relaxation::new(&model).expect("no power-ups");
+        let laps = relaxation.repeated();
+        assert!(laps.len() >= 3 && laps[0].1 >= 3, "the plain walk laps the ring: {laps:?}");
+        assert!(laps.windows(2).all(|w| w[0].1 >= w[1].1), "most repeated first: {laps:?}");
+        relaxation.remember(5);
+        assert_eq!(relaxation.repeated(), Vec::new());
+    }
+
     #[test]
     fn solving_only_the_live_states_changes_no_cost_to_go_a_search_asks_for() {
         let mut seed = 5;

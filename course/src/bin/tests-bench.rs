@@ -7,7 +7,8 @@
 //! told that opponent's moves in advance). `--random N` does the same for N random maps of
 //! the course's size (`testgen::course_map`). `--no-solver` only plays: the quick way to compare
 //! two versions of a strategy over many maps (the totals at the end). `--relaxation-steps N`
-//! only times the relaxation's subgradient steps (for profiling the solver).
+//! only times the relaxation's subgradient steps and says what its walks take again (for
+//! profiling the solver).
 //!
 //! Run `cargo build --release -p arena-course && target/release/tests-bench [DIR]` from the
 //! repository root (DIR defaults to `maps/tests`).
@@ -66,17 +67,19 @@ struct Args {
     #[arg(long)]
     uncapped: bool,
     /// Instead of playing and solving: time N subgradient steps of each map's relaxation
-    /// without a memory, then N with a memory of 4 (CPU milliseconds per step), for profiling.
+    /// without a memory, then N with a memory of 4 (CPU milliseconds per step), and say what the
+    /// relaxed walk takes again after each, for profiling.
     #[arg(long, value_name = "N")]
     relaxation_steps: Option<usize>,
 }
 
 /// The `--relaxation-steps` row of one map: CPU time per step without and with a memory of 4,
-/// and the bound after each.
+/// the bound after each, and what the relaxed walk takes again after each
+/// ([`Relaxation::repeated`]).
 fn relaxation_row(name: &str, spec: &MapSpec, steps: usize) -> String {
     let model = Model::new(Problem::of_test(spec));
     let Some(mut relaxation) = Relaxation::new(&model) else {
-        return format!("| {name} | too many power-ups for the relaxation | - | - | - |");
+        return format!("| {name} | too many power-ups for the relaxation | - | - | - | - | - |");
     };
     let timed = |relaxation: &mut Relaxation| {
         let started = thread_cpu();
@@ -91,14 +94,20 @@ fn relaxation_row(name: &str, spec: &MapSpec, steps: usize) -> String {
     };
     let plain = timed(&mut relaxation);
     let plain_bound = relaxation.bound();
+    let laps = |relaxation: &mut Relaxation| match relaxation.repeated().as_slice() {
+        [] => "none".to_string(),
+        repeated @ [(_, most), ..] => format!("{} resources, up to {most} times", repeated.len()),
+    };
+    let plain_laps = laps(&mut relaxation);
     relaxation.remember(4);
     let remembering = timed(&mut relaxation);
     let show = |b: Option<i64>| b.map_or("none".to_string(), |b| b.to_string());
     format!(
-        "| {name} | {} | {plain:.1} ms | {remembering:.1} ms | {} ..= {} |",
+        "| {name} | {} | {plain:.1} ms | {remembering:.1} ms | {} ..= {} | {plain_laps} | {} |",
         relaxation.work_with(0),
         show(plain_bound),
-        show(relaxation.bound())
+        show(relaxation.bound()),
+        laps(&mut relaxation)
     )
 }
 
@@ -280,8 +289,8 @@ fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     if let Some(steps) = args.relaxation_steps {
-        println!("| map | work of a plain step | plain step, CPU | step with a memory of 4, CPU | bound after the plain steps ..= after all |");
-        println!("| --- | --- | --- | --- | --- |");
+        println!("| map | work of a plain step | plain step, CPU | step with a memory of 4, CPU | bound after the plain steps ..= after all | taken again by the plain walk | by the walk with a memory |");
+        println!("| --- | --- | --- | --- | --- | --- | --- |");
         if !args.no_tests {
             for (case, spec) in chosen_tests(&args)? {
                 println!("{}", relaxation_row(&format!("test{}", case.number), &spec, steps));
