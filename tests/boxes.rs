@@ -171,6 +171,28 @@ fn cannot_move_onto_the_cpus_of_other_matches() {
 }
 
 #[test]
+fn cannot_use_io_uring() {
+    let _load = shared();
+    // Its operations pass the box's system call filter unseen (a build took 16 GiB of disk at
+    // once by `IORING_OP_FALLOCATE`, past the refused `fallocate`).
+    let normal = normal_score();
+    unharmed(&against_victim(|_| "io-uring".to_string(), true), normal);
+    // The control, where the kernel offers io_uring to anyone (`kernel.io_uring_disabled` 0).
+    let offered = std::fs::read_to_string("/proc/sys/kernel/io_uring_disabled").is_ok_and(|v| v.trim() == "0");
+    if offered {
+        let control = against_victim(|_| "io-uring".to_string(), false);
+        assert_eq!(
+            control.forfeit(0).as_deref(),
+            Some("invalid_move"),
+            "the control set up a ring: {}",
+            control.result
+        );
+    } else {
+        eprintln!("io_uring is disabled on this kernel: the control (without the box) cannot show it working");
+    }
+}
+
+#[test]
 fn cannot_write_into_the_opponents_stdin_or_read_its_stdout() {
     let _load = shared();
     let normal = normal_score();

@@ -289,10 +289,22 @@ fn bots_that_cannot_build_or_start_get_a_clear_row() {
 /// 6 bytes), with `settings`; returns the built bot's leaderboard row, its folder's files with
 /// their sizes (by name), and the disk its build log takes.
 fn build_in_own_folder(build: &str, settings: &str) -> (Value, Vec<(String, u64)>, u64) {
+    let (student, files, log) = build_in_prepared_folder(build, settings, &|_| {});
+    (student, files.into_iter().map(|(name, size, _)| (name, size)).collect(), log)
+}
+
+/// [`build_in_own_folder`], with what `prepare` puts in the folder besides `notes.txt`, and
+/// the files' disk use (allocated bytes) after their sizes.
+fn build_in_prepared_folder(
+    build: &str,
+    settings: &str,
+    prepare: &dyn Fn(&Path),
+) -> (Value, Vec<(String, u64, u64)>, u64) {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("student");
     std::fs::create_dir(&folder).unwrap();
     std::fs::write(folder.join("notes.txt"), "hello\n").unwrap();
+    prepare(&folder);
     let mut text = format!("maps = [{:?}]\n{settings}\n", map("fire.txt"));
     text.push_str(&format!("[[bots]]\nname = \"greedy\"\ncommand = {:?}\n", bin("greedy")));
     text.push_str(&format!(
@@ -304,15 +316,39 @@ fn build_in_own_folder(build: &str, settings: &str) -> (Value, Vec<(String, u64)
     let out = dir.path().join("t");
     let (_, stderr, code) = tournament(&["--config", &cfg.display().to_string(), "--out", &out.display().to_string()]);
     assert_eq!(code, 0, "{stderr}");
-    let mut files: Vec<(String, u64)> = std::fs::read_dir(&folder)
+    let mut files: Vec<(String, u64, u64)> = std::fs::read_dir(&folder)
         .unwrap()
         .flatten()
-        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.metadata().unwrap().len()))
+        .map(|e| {
+            let meta = e.metadata().unwrap();
+            let disk = std::os::unix::fs::MetadataExt::blocks(&meta) * 512;
+            (e.file_name().to_string_lossy().into_owned(), meta.len(), disk)
+        })
         .collect();
     files.sort();
     let student = row(&leaderboard(&out), "student").clone();
     let log = std::fs::metadata(out.join(student["build_log"].as_str().unwrap_or_default())).unwrap();
     (student, files, std::os::unix::fs::MetadataExt::blocks(&log) * 512)
+}
+
+#[test]
+fn a_build_over_its_cap_gives_back_the_holes_it_filled() {
+    // A sparse file the folder holds (an earlier build's, say) takes no disk; filling its holes
+    // takes disk without growing it. A build that fills 48 MiB of them is over its 16 MiB cap,
+    // and the holes are made again: the file takes no disk, its size unchanged.
+    let sparse = |folder: &Path| std::fs::File::create(folder.join("sparse")).unwrap().set_len(64 << 20).unwrap();
+    let fill = |mib: u32| format!("dd if=/dev/zero of=sparse bs=1M count={mib} conv=notrunc status=none");
+    let disk_of = |files: &[(String, u64, u64)]| files.iter().find(|f| f.0 == "sparse").map(|f| (f.1, f.2));
+    let (student, files, _) = build_in_prepared_folder(&fill(48), "build_disk_mb = 16", &sparse);
+    assert!(student["failure"].as_str().unwrap_or_default().contains("filled more than 16 MiB"), "{student}");
+    let (size, disk) = disk_of(&files).unwrap();
+    assert_eq!(size, 64 << 20);
+    assert!(disk < 1 << 20, "the holes are back: {disk} bytes on disk");
+    // The control: within its cap, the same filling keeps its blocks.
+    let (student, files, _) = build_in_prepared_folder(&fill(8), "build_disk_mb = 16", &sparse);
+    assert!(student["failure"].is_null(), "{student}");
+    let (size, disk) = disk_of(&files).unwrap();
+    assert!(size == 64 << 20 && disk >= 8 << 20, "the control filled {disk} bytes of {size}");
 }
 
 #[test]

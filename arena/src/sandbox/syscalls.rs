@@ -4,16 +4,27 @@
 //! next game, an accomplice) reads, even under another box user, and a build running as root
 //! could read root's keys. `sched_setaffinity` too: the arena keeps each match on one CPU of
 //! its own (see `referee::cpus`), and a bot that widened its set would run its threads on the
-//! CPUs of the other matches of a tournament, slowing their bots on the wall clock. A build's box
-//! also refuses `fallocate`, which takes disk at once, without writing, faster than a build's
-//! disk use can be measured (glibc's `posix_fallocate` then writes instead). Everything else is
-//! allowed: the namespaces, the box user and the limits do the rest.
+//! CPUs of the other matches of a tournament, slowing their bots on the wall clock. io_uring
+//! (`io_uring_setup`, `io_uring_enter`, `io_uring_register`) too: its operations are submitted
+//! through a ring this filter cannot see into (a build's `IORING_OP_FALLOCATE` took 16 GiB at
+//! once past the refused `fallocate` below); programs fall back to plain calls, as on a kernel
+//! without it. A build's box also refuses `fallocate`, which takes disk at once, without
+//! writing, faster than a build's disk use can be measured (glibc's `posix_fallocate` then
+//! writes instead). Everything else is allowed: the namespaces, the box user and the limits do
+//! the rest.
 
 use seccompiler::{BpfProgram, SeccompAction, SeccompFilter, TargetArch};
 
 /// The refused calls.
-const REFUSED: [libc::c_long; 4] =
-    [libc::SYS_add_key, libc::SYS_request_key, libc::SYS_keyctl, libc::SYS_sched_setaffinity];
+const REFUSED: [libc::c_long; 7] = [
+    libc::SYS_add_key,
+    libc::SYS_request_key,
+    libc::SYS_keyctl,
+    libc::SYS_sched_setaffinity,
+    libc::SYS_io_uring_setup,
+    libc::SYS_io_uring_enter,
+    libc::SYS_io_uring_register,
+];
 
 /// The compiled filter (refused calls fail with `ENOSYS`, as on a kernel without keyrings), or
 /// `None` on an architecture the filter compiler does not know.
@@ -35,7 +46,9 @@ fn compile(calls: &[libc::c_long], errno: i32) -> Option<BpfProgram> {
     } else if cfg!(target_arch = "aarch64") {
         TargetArch::aarch64
     } else {
-        tracing::warn!("no system call filter on this architecture: bots may use kernel keyrings and other CPUs");
+        tracing::warn!(
+            "no system call filter on this architecture: bots may use kernel keyrings, io_uring and other CPUs"
+        );
         return None;
     };
     let rules = calls.iter().map(|&call| (call, Vec::new())).collect();
@@ -44,7 +57,7 @@ fn compile(calls: &[libc::c_long], errno: i32) -> Option<BpfProgram> {
     compiled
         .map_err(|e| {
             tracing::error!(
-                "the system call filter does not compile ({e}): bots may use kernel keyrings and other CPUs"
+                "the system call filter does not compile ({e}): bots may use kernel keyrings, io_uring and other CPUs"
             )
         })
         .ok()

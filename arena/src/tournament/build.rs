@@ -63,10 +63,11 @@ enum Ended {
 pub fn run(sandbox: &Sandbox, build: &str, folder: &Path, limits: BuildLimits, out: &Path, log: &str) -> BuildOutcome {
     tracing::info!(build, folder = %folder.display(), "building");
     let before = super::submission::stamp(folder);
+    let holes = holes(folder);
     let log_path = out.join(log);
     let result = run_boxed(sandbox, build, folder, limits, &log_path);
     if let Err((_, true)) = &result {
-        take_back(folder, &before);
+        take_back(folder, &before, &holes);
     }
     let after = super::submission::stamp(folder);
     let outputs = super::submission::changed(&before, &after);
@@ -74,9 +75,9 @@ pub fn run(sandbox: &Sandbox, build: &str, folder: &Path, limits: BuildLimits, o
 }
 
 /// Takes back what a build over its disk cap wrote in `folder`, as it was `before`: what it
-/// created is removed, files it grew are cut back to their size (walking the folder, not
-/// listing it: the list may be what was too large).
-fn take_back(folder: &Path, before: &super::submission::Stamp) {
+/// created is removed, files it grew are cut back to their size, and the `holes` of sparse
+/// files made again (walking the folder, not listing it: the list may be what was too large).
+fn take_back(folder: &Path, before: &super::submission::Stamp, holes: &Holes) {
     let mut walk = walkdir::WalkDir::new(folder).follow_links(false).min_depth(1).into_iter();
     while let Some(entry) = walk.next() {
         let Ok(entry) = entry else { continue };
@@ -89,8 +90,8 @@ fn take_back(folder: &Path, before: &super::submission::Stamp) {
             }
             None => std::fs::remove_file(entry.path()),
             Some(&(_, _, size, ..)) if entry.file_type().is_file() => match entry.metadata().map(|m| m.len() > size) {
-                Ok(true) => std::fs::OpenOptions::new().write(true).open(entry.path()).and_then(|f| f.set_len(size)),
-                _ => Ok(()),
+                Ok(grown) => give_back(entry.path(), grown.then_some(size), holes.get(&rel)),
+                Err(_) => Ok(()),
             },
             Some(_) => Ok(()),
         };
@@ -98,6 +99,71 @@ fn take_back(folder: &Path, before: &super::submission::Stamp) {
             tracing::warn!(path = %entry.path().display(), "cannot take back what a build over its disk cap wrote: {e}");
         }
     }
+}
+
+/// The holes of the sparse files of a folder, by path (relative, as in a
+/// [`super::submission::Stamp`]): (offset, length) each.
+type Holes = BTreeMap<String, Vec<(u64, u64)>>;
+
+/// Holes recorded before a build, at most: a sparse file beyond them is not made sparse again.
+/// (Each costs two `lseek`s, before every build of the folder.)
+const MAX_HOLES: usize = 1 << 16;
+
+/// The holes of the sparse files in `folder` (those with fewer blocks than their size): a build
+/// can fill them, taking disk without growing any file, and a build over its cap gives them
+/// back ([`give_back`]).
+fn holes(folder: &Path) -> Holes {
+    use std::os::unix::fs::MetadataExt;
+    let mut out = Holes::new();
+    let mut left = MAX_HOLES;
+    for entry in walkdir::WalkDir::new(folder).follow_links(false).min_depth(1).into_iter().flatten() {
+        let Ok(meta) = entry.metadata() else { continue };
+        if !meta.is_file() || meta.blocks().saturating_mul(512) >= meta.len() || left == 0 {
+            continue;
+        }
+        let Ok(file) = std::fs::File::open(entry.path()) else { continue };
+        let fd = std::os::fd::AsRawFd::as_raw_fd(&file);
+        let (len, mut at, mut found) = (meta.len() as i64, 0i64, Vec::new());
+        while at < len && found.len() < left {
+            // SAFETY: lseek on a descriptor we own.
+            let hole = unsafe { libc::lseek(fd, at, libc::SEEK_HOLE) };
+            if hole < 0 || hole >= len {
+                break;
+            }
+            // (No data after it: the hole runs to the end.)
+            // SAFETY: as above.
+            let data = unsafe { libc::lseek(fd, hole, libc::SEEK_DATA) };
+            let end = if data < 0 { len } else { data.min(len) };
+            found.push((hole as u64, (end - hole) as u64));
+            at = end;
+        }
+        left -= found.len();
+        let rel = entry.path().strip_prefix(folder).unwrap_or(entry.path()).to_string_lossy().into_owned();
+        out.insert(rel, found);
+    }
+    out
+}
+
+/// Gives back what a build over its cap took in a file that was there: cut back to `size`
+/// where it grew, and its `holes` punched again (they read as zeros, as before).
+fn give_back(path: &Path, size: Option<u64>, holes: Option<&Vec<(u64, u64)>>) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    if size.is_none() && holes.is_none() {
+        return Ok(());
+    }
+    let file = std::fs::OpenOptions::new().write(true).custom_flags(libc::O_NOFOLLOW).open(path)?;
+    if let Some(size) = size {
+        file.set_len(size)?;
+    }
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&file);
+    let punch = libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE;
+    for &(at, len) in holes.into_iter().flatten() {
+        // SAFETY: fallocate on a descriptor we own.
+        if unsafe { libc::fallocate(fd, punch, at as i64, len as i64) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }
 
 /// Runs the build; its error says why it failed, and whether for its disk.
@@ -148,11 +214,22 @@ fn run_boxed(
         });
     }
     let start = Instant::now();
+    // How far the free space fell past the cap, if it did: cheap, so looked at every quarter
+    // second even while a slow walk of a folder of many entries waits for its turn.
+    let free_over = || {
+        let fell = fallen(&free_before, &free_space(&watched));
+        (fell > limits.disk_bytes.saturating_add(FREE_SPACE_SLACK)).then(|| {
+            format!(
+                "filled more than {} MiB of disk (the free space fell by {} MiB)",
+                limits.disk_bytes >> 20,
+                fell >> 20
+            )
+        })
+    };
     // What the build filled past its limits, if it did.
     let filled = || {
         let used = disk_use(folder, base.entries + MAX_NEW_ENTRIES);
         let log = logged.load(Ordering::Relaxed);
-        let fell = fallen(&free_before, &free_space(&watched));
         // (A folder unreadable already before the build is not the build's doing.)
         if let Some(dir) = used.unreadable.filter(|_| base.unreadable.is_none()) {
             let rel = dir.strip_prefix(folder).unwrap_or(&dir).display().to_string();
@@ -165,24 +242,21 @@ fn run_boxed(
             Some(format!("made more than {MAX_NEW_ENTRIES} files and folders"))
         } else if used.path_bytes > base.path_bytes + MAX_NEW_PATH_BYTES {
             Some(format!("made paths of more than {} MiB together", MAX_NEW_PATH_BYTES >> 20))
-        } else if fell > limits.disk_bytes.saturating_add(FREE_SPACE_SLACK) {
-            Some(format!(
-                "filled more than {} MiB of disk (the free space fell by {} MiB)",
-                limits.disk_bytes >> 20,
-                fell >> 20
-            ))
         } else {
-            None
+            free_over()
         }
     };
     // (A large folder takes a while to walk: at most a fifth of the time goes to walking it.)
-    let (mut measured, mut walk) = (start, Duration::ZERO);
+    let (mut measured, mut walk, mut looked) = (start, Duration::ZERO, start);
     let status = loop {
         let over = if measured.elapsed() >= DISK_EVERY.max(walk * 4) {
             measured = Instant::now();
             let found = filled().map(Ended::Disk);
             walk = measured.elapsed();
             found
+        } else if looked.elapsed() >= DISK_EVERY {
+            looked = Instant::now();
+            free_over().map(Ended::Disk)
         } else {
             None
         };
@@ -275,6 +349,11 @@ fn disk_use(dir: &Path, most: u64) -> DiskUse {
     while let Some(d) = todo.pop() {
         let list = match std::fs::read_dir(&d) {
             Ok(list) => list,
+            // Removed (or made a file) since it was listed: it holds nothing now. rustc makes
+            // and removes `rustcXXXX` folders in `target/*/deps`, and an honest build must not
+            // fail as if it hid its disk there. (A build that keeps renaming folders to hide
+            // them between looks is still held by the free space, and by the look at its end.)
+            Err(e) if d != dir && gone(&e) => continue,
             Err(_) => {
                 used.unreadable.get_or_insert(d);
                 continue;
@@ -297,6 +376,11 @@ fn disk_use(dir: &Path, most: u64) -> DiskUse {
         }
     }
     used
+}
+
+/// Whether listing a folder failed because it is no longer there.
+fn gone(e: &std::io::Error) -> bool {
+    matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory)
 }
 
 /// Where a build may write besides its folder when it runs without a box (`--sandbox plain`;
@@ -369,6 +453,25 @@ pub fn build_all(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A folder that went between its listing and its reading is no unreadable folder; one
+    /// the arena may not read is (as root nothing is refused: the decision is checked on the
+    /// errors themselves), and so is the build's folder itself when it is gone.
+    #[test]
+    fn a_folder_removed_during_the_walk_is_not_unreadable() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("rustc1234");
+        let err = |p: &Path| std::fs::read_dir(p).err().unwrap();
+        assert!(gone(&err(&missing)));
+        std::fs::write(&missing, b"x").unwrap();
+        assert!(gone(&err(&missing)), "a folder replaced by a file");
+        assert!(!gone(&std::io::Error::from(std::io::ErrorKind::PermissionDenied)));
+        let deep = dir.path().join("d".repeat(300));
+        assert!(!gone(&err(&deep)), "a name too long is no folder gone: {:?}", err(&deep).kind());
+        assert_eq!(disk_use(dir.path(), u64::MAX).unreadable, None);
+        let root = dir.path().join("none");
+        assert_eq!(disk_use(&root, u64::MAX).unreadable, Some(root));
+    }
 
     #[test]
     fn the_compiler_error_is_picked_not_makes_last_words() {
