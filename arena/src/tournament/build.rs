@@ -113,7 +113,7 @@ const MAX_HOLES: usize = 1 << 16;
 /// can fill them, taking disk without growing any file, and a build over its cap gives them
 /// back ([`give_back`]).
 fn holes(folder: &Path) -> Holes {
-    use std::os::unix::fs::MetadataExt;
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
     let mut out = Holes::new();
     let mut left = MAX_HOLES;
     for entry in walkdir::WalkDir::new(folder).follow_links(false).min_depth(1).into_iter().flatten() {
@@ -121,7 +121,8 @@ fn holes(folder: &Path) -> Holes {
         if !meta.is_file() || meta.blocks().saturating_mul(512) >= meta.len() || left == 0 {
             continue;
         }
-        let Ok(file) = std::fs::File::open(entry.path()) else { continue };
+        let open = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW).open(entry.path());
+        let Ok(file) = open else { continue };
         let fd = std::os::fd::AsRawFd::as_raw_fd(&file);
         let (len, mut at, mut found) = (meta.len() as i64, 0i64, Vec::new());
         while at < len && found.len() < left {
