@@ -1003,10 +1003,6 @@ mod tests {
         Problem { cleared, ..Problem::of_test(&spec) }
     }
 
-    /// Solving only the live states changes neither the bound nor any cost-to-go an exact or a
-    /// beam search asks for, against a relaxation that solves every state whose cell can be
-    /// reached by then and reach the final with Jump (as before the live states). Control: without the power-ups a search marks as taken (cleared, or out of
-    /// reach), some states it asks for are not solved and their cost-to-go differs.
     /// On a ring of five resources round a wall, the plain relaxation's walk laps the ring,
     /// taking them again (the bound's slack `repeated` shows); a memory of all five forbids the
     /// laps, and the walk takes each once.
@@ -1022,6 +1018,10 @@ mod tests {
         assert_eq!(relaxation.repeated(), Vec::new());
     }
 
+    /// Solving only the live states changes neither the bound nor any cost-to-go an exact or a
+    /// beam search asks for, against a relaxation that solves every state whose cell can be
+    /// reached by then and reach the final with Jump (as before the live states). Control: without the power-ups a search marks as taken (cleared, or out of
+    /// reach), some states it asks for are not solved and their cost-to-go differs.
     #[test]
     fn solving_only_the_live_states_changes_no_cost_to_go_a_search_asks_for() {
         let mut seed = 5;
