@@ -331,13 +331,49 @@ fn build_in_prepared_folder(
     (student, files, std::os::unix::fs::MetadataExt::blocks(&log) * 512)
 }
 
+/// Reserves 256 MiB of its argument's blocks through `ioctl(FS_IOC_RESVSP64)`, which reaches
+/// `fallocate` without calling it.
+const RESERVE_C: &str = r#"#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+struct space_resv { int16_t l_type, l_whence; int64_t l_start, l_len; int32_t l_sysid; uint32_t l_pid; int32_t l_pad[4]; };
+int main(int argc, char **argv) {
+    int fd = open(argv[1], O_RDWR | O_CREAT, 0644);
+    struct space_resv r;
+    memset(&r, 0, sizeof r);
+    r.l_len = 268435456;
+    if (fd < 0 || ioctl(fd, 0x4030582a, &r) != 0) { perror("FS_IOC_RESVSP64"); return 1; }
+    return 0;
+}
+"#;
+
+/// Held by the tests whose builds move the free space of the temporary folders' file system by
+/// hundreds of MiB, or count on it not moving: a build's cap watches that free space.
+static DISK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn disk_alone() -> std::sync::MutexGuard<'static, ()> {
+    DISK.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 #[test]
 fn a_build_over_its_cap_gives_back_the_holes_it_filled() {
+    let _disk = disk_alone();
     // A sparse file the folder holds (an earlier build's, say) takes no disk; filling its holes
     // takes disk without growing it. A build that fills 48 MiB of them is over its 16 MiB cap,
     // and the holes are made again: the file takes no disk, its size unchanged.
+    let probe = tempfile::tempdir().unwrap();
     let sparse = |folder: &Path| std::fs::File::create(folder.join("sparse")).unwrap().set_len(64 << 20).unwrap();
-    let fill = |mib: u32| format!("dd if=/dev/zero of=sparse bs=1M count={mib} conv=notrunc status=none");
+    sparse(probe.path());
+    let taken = std::os::unix::fs::MetadataExt::blocks(&std::fs::metadata(probe.path().join("sparse")).unwrap());
+    if taken * 512 >= 64 << 20 {
+        eprintln!("this file system has no sparse files: nothing to give back here");
+        return;
+    }
+    // (Data no file system compresses into holes.)
+    let fill =
+        |mib: u32| format!("dd if=/dev/urandom of=sparse bs=1M count={mib} iflag=fullblock conv=notrunc status=none");
     let disk_of = |files: &[(String, u64, u64)]| files.iter().find(|f| f.0 == "sparse").map(|f| (f.1, f.2));
     let (student, files, _) = build_in_prepared_folder(&fill(48), "build_disk_mb = 16", &sparse);
     assert!(student["failure"].as_str().unwrap_or_default().contains("filled more than 16 MiB"), "{student}");
@@ -353,6 +389,7 @@ fn a_build_over_its_cap_gives_back_the_holes_it_filled() {
 
 #[test]
 fn a_build_cannot_fill_the_disk() {
+    let _disk = disk_alone();
     // A build writing 4 MiB files without end is ended at the cap, long before its time limit,
     // and what it wrote is removed.
     let endless = "i=0; while :; do head -c 4194304 /dev/zero > f$i; i=$((i+1)); done";
@@ -395,11 +432,32 @@ fn a_build_cannot_fill_the_disk() {
     assert!(grown.success());
     let blocks = std::os::unix::fs::MetadataExt::blocks(&std::fs::metadata(&file).unwrap());
     assert!(blocks * 512 >= 256 << 20, "the control: a file grew to {} bytes on disk", blocks * 512);
+    // Nor through the `ioctl` that reaches it (`FS_IOC_RESVSP64`; the control: the same
+    // program outside the box reserves 256 MiB at once).
+    let reserve = |folder: &Path| std::fs::write(folder.join("reserve.c"), RESERVE_C).unwrap();
+    let build = "cc -o reserve reserve.c && ./reserve blob";
+    let (student, files, _) = build_in_prepared_folder(build, "build_disk_mb = 16", &reserve);
+    assert!(student["failure"].as_str().unwrap_or_default().contains("Operation not supported"), "{student}");
+    assert!(files.iter().all(|(name, _, disk)| *disk < 1 << 20 || name == "reserve"), "{files:?}");
+    reserve(dir.path());
+    let compiled =
+        Command::new("cc").arg("-o").arg(dir.path().join("reserve")).arg(dir.path().join("reserve.c")).status();
+    assert!(compiled.unwrap().success());
+    let blob = dir.path().join("blob");
+    assert!(Command::new(dir.path().join("reserve")).arg(&blob).status().unwrap().success());
+    let blocks = std::os::unix::fs::MetadataExt::blocks(&std::fs::metadata(&blob).unwrap());
+    assert!(blocks * 512 >= 256 << 20, "the control: the ioctl took {} bytes", blocks * 512);
     // A file that was there is cut back to its size.
     let grow = "head -c 25165824 /dev/zero >> notes.txt";
     let (student, files, _) = build_in_own_folder(grow, "build_disk_mb = 16");
     assert!(student["failure"].as_str().unwrap_or_default().contains("filled more than 16 MiB"), "{student}");
     assert_eq!(files, untouched);
+    // Another file put under its name is removed, as one the build made (the arena, maybe
+    // root, touches only the very file that was there: the folder is the student's).
+    let swap = "head -c 25165824 /dev/zero > x && mv x notes.txt";
+    let (student, files, _) = build_in_own_folder(swap, "build_disk_mb = 16");
+    assert!(student["failure"].as_str().unwrap_or_default().contains("filled more than 16 MiB"), "{student}");
+    assert_eq!(files, Vec::<(String, u64)>::new());
     // A file of two hard links counts once (cargo links its outputs): 12 MiB fit in 16, not
     // as two copies.
     let (student, _, _) = build_in_own_folder("head -c 12582912 /dev/zero > a; ln a b", "build_disk_mb = 16");

@@ -346,7 +346,8 @@ impl<'a> Relaxation<'a> {
 
     /// The resources the best relaxed walk at the current prices takes more than once (cell
     /// index, times), most repeated first: where the bound counts what a real plan takes once,
-    /// the laps a memory ([`Relaxation::remember`]) would have to forbid. The prices stay.
+    /// the laps a memory ([`Relaxation::remember`]) would have to forbid. The prices stay; the
+    /// cost-to-go is then theirs (after [`Relaxation::settle`], call `settle` again).
     pub fn repeated(&mut self) -> Vec<(u32, u32)> {
         let relaxed = self.solve_any();
         let mut repeated: Vec<(u32, u32)> = self

@@ -10,8 +10,11 @@
 //! once past the refused `fallocate` below); programs fall back to plain calls, as on a kernel
 //! without it. A build's box also refuses `fallocate`, which takes disk at once, without
 //! writing, faster than a build's disk use can be measured (glibc's `posix_fallocate` then
-//! writes instead). Everything else is allowed: the namespaces, the box user and the limits do
-//! the rest.
+//! writes instead), and the `ioctl`s that reach it (`FS_IOC_RESVSP`, `FS_IOC_RESVSP64`,
+//! `FS_IOC_ZERO_RANGE`, XFS's old `ALLOCSP`). Everything else is allowed: the namespaces, the
+//! box user and the limits do the rest.
+
+use seccompiler::{SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompRule};
 
 use seccompiler::{BpfProgram, SeccompAction, SeccompFilter, TargetArch};
 
@@ -30,17 +33,33 @@ const REFUSED: [libc::c_long; 7] = [
 /// `None` on an architecture the filter compiler does not know.
 pub(super) fn filter() -> Option<BpfProgram> {
     static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
-    FILTER.get_or_init(|| compile(&REFUSED, libc::ENOSYS)).clone()
+    FILTER.get_or_init(|| compile(REFUSED.iter().map(|&call| (call, Vec::new())).collect(), libc::ENOSYS)).clone()
 }
 
-/// What a build's box refuses besides [`filter`]'s: `fallocate` fails with `EOPNOTSUPP`, as on
-/// a file system without it.
+/// The `ioctl` requests that reserve or zero a file's blocks through `fallocate`
+/// (`_IOW('X', n, struct space_resv)`: `FS_IOC_RESVSP`, `FS_IOC_RESVSP64`, `FS_IOC_ZERO_RANGE`,
+/// XFS's `ALLOCSP` and `ALLOCSP64`).
+const RESERVING_IOCTLS: [u64; 5] = [0x4030_5828, 0x4030_582a, 0x4030_5839, 0x4030_580a, 0x4030_5824];
+
+/// What a build's box refuses besides [`filter`]'s: `fallocate`, and the `ioctl`s that reach
+/// it, fail with `EOPNOTSUPP`, as on a file system without it.
 pub(super) fn build_filter() -> Option<BpfProgram> {
     static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
-    FILTER.get_or_init(|| compile(&[libc::SYS_fallocate], libc::EOPNOTSUPP)).clone()
+    FILTER
+        .get_or_init(|| {
+            let request = |cmd: u64| {
+                SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, cmd)
+                    .and_then(|c| SeccompRule::new(vec![c]))
+            };
+            let ioctls: Result<Vec<SeccompRule>, _> = RESERVING_IOCTLS.iter().map(|&cmd| request(cmd)).collect();
+            let ioctls =
+                ioctls.map_err(|e| tracing::error!("the build's system call filter does not compile ({e})")).ok()?;
+            compile(vec![(libc::SYS_fallocate, Vec::new()), (libc::SYS_ioctl, ioctls)], libc::EOPNOTSUPP)
+        })
+        .clone()
 }
 
-fn compile(calls: &[libc::c_long], errno: i32) -> Option<BpfProgram> {
+fn compile(rules: Vec<(libc::c_long, Vec<SeccompRule>)>, errno: i32) -> Option<BpfProgram> {
     let arch = if cfg!(target_arch = "x86_64") {
         TargetArch::x86_64
     } else if cfg!(target_arch = "aarch64") {
@@ -51,7 +70,7 @@ fn compile(calls: &[libc::c_long], errno: i32) -> Option<BpfProgram> {
         );
         return None;
     };
-    let rules = calls.iter().map(|&call| (call, Vec::new())).collect();
+    let rules = rules.into_iter().collect();
     let refused = SeccompAction::Errno(errno as u32);
     let compiled = SeccompFilter::new(rules, SeccompAction::Allow, refused, arch).and_then(BpfProgram::try_from);
     compiled

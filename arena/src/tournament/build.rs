@@ -75,8 +75,9 @@ pub fn run(sandbox: &Sandbox, build: &str, folder: &Path, limits: BuildLimits, o
 }
 
 /// Takes back what a build over its disk cap wrote in `folder`, as it was `before`: what it
-/// created is removed, files it grew are cut back to their size, and the `holes` of sparse
-/// files made again (walking the folder, not listing it: the list may be what was too large).
+/// created is removed (a file it put under an old name too), files it grew are cut back to
+/// their size, and the `holes` of sparse files made again (walking the folder, not listing it:
+/// the list may be what was too large).
 fn take_back(folder: &Path, before: &super::submission::Stamp, holes: &Holes) {
     let mut walk = walkdir::WalkDir::new(folder).follow_links(false).min_depth(1).into_iter();
     while let Some(entry) = walk.next() {
@@ -89,8 +90,14 @@ fn take_back(folder: &Path, before: &super::submission::Stamp, holes: &Holes) {
                 std::fs::remove_dir_all(entry.path())
             }
             None => std::fs::remove_file(entry.path()),
-            Some(&(_, _, size, ..)) if entry.file_type().is_file() => match entry.metadata().map(|m| m.len() > size) {
-                Ok(grown) => give_back(entry.path(), grown.then_some(size), holes.get(&rel)),
+            Some(&(_, _, size, ino, _)) if entry.file_type().is_file() => match entry.metadata() {
+                // Another file under the old name: the build's, as if it had made it.
+                Ok(meta) if std::os::unix::fs::MetadataExt::ino(&meta) != ino => std::fs::remove_file(entry.path()),
+                Ok(meta) => {
+                    let holes = holes.get(&rel).map(|(_, h)| h);
+                    let id = (std::os::unix::fs::MetadataExt::dev(&meta), ino);
+                    give_back(entry.path(), id, (meta.len() > size).then_some(size), holes)
+                }
                 Err(_) => Ok(()),
             },
             Some(_) => Ok(()),
@@ -102,8 +109,8 @@ fn take_back(folder: &Path, before: &super::submission::Stamp, holes: &Holes) {
 }
 
 /// The holes of the sparse files of a folder, by path (relative, as in a
-/// [`super::submission::Stamp`]): (offset, length) each.
-type Holes = BTreeMap<String, Vec<(u64, u64)>>;
+/// [`super::submission::Stamp`]): the file's (device, inode), and (offset, length) of each hole.
+type Holes = BTreeMap<String, ((u64, u64), Vec<(u64, u64)>)>;
 
 /// Holes recorded before a build, at most: a sparse file beyond them is not made sparse again.
 /// (Each costs two `lseek`s, before every build of the folder.)
@@ -113,7 +120,7 @@ const MAX_HOLES: usize = 1 << 16;
 /// can fill them, taking disk without growing any file, and a build over its cap gives them
 /// back ([`give_back`]).
 fn holes(folder: &Path) -> Holes {
-    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    use std::os::unix::fs::MetadataExt;
     let mut out = Holes::new();
     let mut left = MAX_HOLES;
     for entry in walkdir::WalkDir::new(folder).follow_links(false).min_depth(1).into_iter().flatten() {
@@ -121,8 +128,7 @@ fn holes(folder: &Path) -> Holes {
         if !meta.is_file() || meta.blocks().saturating_mul(512) >= meta.len() || left == 0 {
             continue;
         }
-        let open = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW).open(entry.path());
-        let Ok(file) = open else { continue };
+        let Ok(file) = open_file(entry.path(), false, (meta.dev(), meta.ino())) else { continue };
         let fd = std::os::fd::AsRawFd::as_raw_fd(&file);
         let (len, mut at, mut found) = (meta.len() as i64, 0i64, Vec::new());
         while at < len && found.len() < left {
@@ -135,24 +141,47 @@ fn holes(folder: &Path) -> Holes {
             // SAFETY: as above.
             let data = unsafe { libc::lseek(fd, hole, libc::SEEK_DATA) };
             let end = if data < 0 { len } else { data.min(len) };
+            if end <= hole {
+                break;
+            }
             found.push((hole as u64, (end - hole) as u64));
             at = end;
         }
         left -= found.len();
-        let rel = entry.path().strip_prefix(folder).unwrap_or(entry.path()).to_string_lossy().into_owned();
-        out.insert(rel, found);
+        if !found.is_empty() {
+            let rel = entry.path().strip_prefix(folder).unwrap_or(entry.path()).to_string_lossy().into_owned();
+            out.insert(rel, ((meta.dev(), meta.ino()), found));
+        }
     }
     out
 }
 
-/// Gives back what a build over its cap took in a file that was there: cut back to `size`
-/// where it grew, and its `holes` punched again (they read as zeros, as before).
-fn give_back(path: &Path, size: Option<u64>, holes: Option<&Vec<(u64, u64)>>) -> std::io::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
+/// Opens `path` (for writing, or reading) only if it is still the regular file `id` (device,
+/// inode) found there before the build: the arena may be root, and the folder is the
+/// student's (a name or a parent folder swapped for a link, a hard link to another file, or a
+/// FIFO, is refused; without blocking).
+fn open_file(path: &Path, write: bool, id: (u64, u64)) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let file = std::fs::OpenOptions::new()
+        .read(!write)
+        .write(write)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() || (meta.dev(), meta.ino()) != id {
+        return Err(std::io::Error::other("not the file that was there before the build"));
+    }
+    Ok(file)
+}
+
+/// Gives back what a build over its cap took in a file that was there (`id`: its device and
+/// inode then): cut back to `size` where it grew, and its `holes` punched again (they read as
+/// zeros, as before).
+fn give_back(path: &Path, id: (u64, u64), size: Option<u64>, holes: Option<&Vec<(u64, u64)>>) -> std::io::Result<()> {
     if size.is_none() && holes.is_none() {
         return Ok(());
     }
-    let file = std::fs::OpenOptions::new().write(true).custom_flags(libc::O_NOFOLLOW).open(path)?;
+    let file = open_file(path, true, id)?;
     if let Some(size) = size {
         file.set_len(size)?;
     }
@@ -254,6 +283,7 @@ fn run_boxed(
             measured = Instant::now();
             let found = filled().map(Ended::Disk);
             walk = measured.elapsed();
+            looked = Instant::now();
             found
         } else if looked.elapsed() >= DISK_EVERY {
             looked = Instant::now();
