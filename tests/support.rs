@@ -243,3 +243,18 @@ pub fn easy_tests() -> Vec<usize> {
         .filter_map(|l| l.trim_start_matches("| test").split(' ').next()?.parse().ok())
         .collect()
 }
+
+/// Whether the kernel gives this process an io_uring (set up and closed at once): what the zoo's
+/// `io-uring` attack tries, and what its test's control needs.
+pub fn io_uring_offered() -> bool {
+    // `struct io_uring_params`: 120 bytes, zeroed, that the kernel fills in.
+    let mut params = [0u64; 15];
+    // SAFETY: the kernel writes at most the 120 bytes of params.
+    let fd = unsafe { libc::syscall(libc::SYS_io_uring_setup, 4, params.as_mut_ptr()) };
+    if fd < 0 {
+        return false;
+    }
+    // SAFETY: fd is the ring the kernel just gave.
+    unsafe { libc::close(fd as i32) };
+    true
+}

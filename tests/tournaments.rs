@@ -319,16 +319,17 @@ fn build_in_prepared_folder(
     let mut files: Vec<(String, u64, u64)> = std::fs::read_dir(&folder)
         .unwrap()
         .flatten()
-        .map(|e| {
-            let meta = e.metadata().unwrap();
-            let disk = std::os::unix::fs::MetadataExt::blocks(&meta) * 512;
-            (e.file_name().to_string_lossy().into_owned(), meta.len(), disk)
-        })
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.metadata().unwrap().len(), allocated(&e.path())))
         .collect();
     files.sort();
     let student = row(&leaderboard(&out), "student").clone();
-    let log = std::fs::metadata(out.join(student["build_log"].as_str().unwrap_or_default())).unwrap();
-    (student, files, std::os::unix::fs::MetadataExt::blocks(&log) * 512)
+    let log = out.join(student["build_log"].as_str().unwrap_or_default());
+    (student, files, allocated(&log))
+}
+
+/// The bytes `path` takes on disk (its allocated blocks).
+fn allocated(path: &Path) -> u64 {
+    std::os::unix::fs::MetadataExt::blocks(&std::fs::symlink_metadata(path).unwrap()) * 512
 }
 
 /// Reserves 256 MiB of its argument's blocks through `ioctl(FS_IOC_RESVSP64)`, which reaches
@@ -366,8 +367,7 @@ fn a_build_over_its_cap_gives_back_the_holes_it_filled() {
     let probe = tempfile::tempdir().unwrap();
     let sparse = |folder: &Path| std::fs::File::create(folder.join("sparse")).unwrap().set_len(64 << 20).unwrap();
     sparse(probe.path());
-    let taken = std::os::unix::fs::MetadataExt::blocks(&std::fs::metadata(probe.path().join("sparse")).unwrap());
-    if taken * 512 >= 64 << 20 {
+    if allocated(&probe.path().join("sparse")) >= 64 << 20 {
         eprintln!("this file system has no sparse files: nothing to give back here");
         return;
     }
@@ -430,8 +430,8 @@ fn a_build_cannot_fill_the_disk() {
     let file = dir.path().join("log");
     let grown = Command::new("sh").arg("-c").arg(format!("{grow} > {}", file.display())).status().unwrap();
     assert!(grown.success());
-    let blocks = std::os::unix::fs::MetadataExt::blocks(&std::fs::metadata(&file).unwrap());
-    assert!(blocks * 512 >= 256 << 20, "the control: a file grew to {} bytes on disk", blocks * 512);
+    let taken = allocated(&file);
+    assert!(taken >= 256 << 20, "the control: a file grew to {taken} bytes on disk");
     // Nor through the `ioctl` that reaches it (`FS_IOC_RESVSP64`; the control: the same
     // program outside the box reserves 256 MiB at once).
     let reserve = |folder: &Path| std::fs::write(folder.join("reserve.c"), RESERVE_C).unwrap();
@@ -445,8 +445,8 @@ fn a_build_cannot_fill_the_disk() {
     assert!(compiled.unwrap().success());
     let blob = dir.path().join("blob");
     assert!(Command::new(dir.path().join("reserve")).arg(&blob).status().unwrap().success());
-    let blocks = std::os::unix::fs::MetadataExt::blocks(&std::fs::metadata(&blob).unwrap());
-    assert!(blocks * 512 >= 256 << 20, "the control: the ioctl took {} bytes", blocks * 512);
+    let taken = allocated(&blob);
+    assert!(taken >= 256 << 20, "the control: the ioctl took {taken} bytes");
     // A file that was there is cut back to its size.
     let grow = "head -c 25165824 /dev/zero >> notes.txt";
     let (student, files, _) = build_in_own_folder(grow, "build_disk_mb = 16");

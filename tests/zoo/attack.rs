@@ -163,7 +163,7 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "keyring-leave" => worked = leave_key(&arg(1)),
         "keyring-find" => worked = find_key(&arg(1)),
         "widen-cpus" => worked = widen_cpus(),
-        "io-uring" => worked = io_uring(),
+        "io-uring" => worked = arena_e2e::io_uring_offered(),
         "fds" => worked = open_fds().into_iter().any(|fd| fd > 2),
         "hog-cpu" => {
             // With `setsid`, each child in a session of its own: the scheduler's autogroups
@@ -532,21 +532,6 @@ fn widen_cpus() -> bool {
     }
     // SAFETY: the set is a valid cpu_set_t of the size given.
     unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0 }
-}
-
-/// Sets up an io_uring, whose operations (`IORING_OP_FALLOCATE` among them) pass a system call
-/// filter unseen: whether the kernel gave one.
-fn io_uring() -> bool {
-    // `struct io_uring_params`: 120 bytes, zeroed, that the kernel fills in.
-    let mut params = [0u64; 15];
-    // SAFETY: the kernel writes at most the 120 bytes of params.
-    let fd = unsafe { libc::syscall(libc::SYS_io_uring_setup, 4, params.as_mut_ptr()) };
-    if fd < 0 {
-        return false;
-    }
-    // SAFETY: fd is the ring the kernel just gave.
-    unsafe { libc::close(fd as i32) };
-    true
 }
 
 fn open_fds() -> Vec<i32> {

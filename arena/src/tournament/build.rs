@@ -79,10 +79,11 @@ pub fn run(sandbox: &Sandbox, build: &str, folder: &Path, limits: BuildLimits, o
 /// their size, and the `holes` of sparse files made again (walking the folder, not listing it:
 /// the list may be what was too large).
 fn take_back(folder: &Path, before: &super::submission::Stamp, holes: &Holes) {
+    use std::os::unix::fs::MetadataExt;
     let mut walk = walkdir::WalkDir::new(folder).follow_links(false).min_depth(1).into_iter();
     while let Some(entry) = walk.next() {
         let Ok(entry) = entry else { continue };
-        let rel = entry.path().strip_prefix(folder).unwrap_or(entry.path()).to_string_lossy().into_owned();
+        let rel = relative(folder, entry.path());
         let is_dir = entry.file_type().is_dir();
         let undone = match before.get(&rel) {
             None if is_dir => {
@@ -92,10 +93,10 @@ fn take_back(folder: &Path, before: &super::submission::Stamp, holes: &Holes) {
             None => std::fs::remove_file(entry.path()),
             Some(&(_, _, size, ino, _)) if entry.file_type().is_file() => match entry.metadata() {
                 // Another file under the old name: the build's, as if it had made it.
-                Ok(meta) if std::os::unix::fs::MetadataExt::ino(&meta) != ino => std::fs::remove_file(entry.path()),
+                Ok(meta) if meta.ino() != ino => std::fs::remove_file(entry.path()),
                 Ok(meta) => {
                     let holes = holes.get(&rel).map(|(_, h)| h);
-                    let id = (std::os::unix::fs::MetadataExt::dev(&meta), ino);
+                    let id = (meta.dev(), ino);
                     give_back(entry.path(), id, (meta.len() > size).then_some(size), holes)
                 }
                 Err(_) => Ok(()),
@@ -106,6 +107,11 @@ fn take_back(folder: &Path, before: &super::submission::Stamp, holes: &Holes) {
             tracing::warn!(path = %entry.path().display(), "cannot take back what a build over its disk cap wrote: {e}");
         }
     }
+}
+
+/// `path` relative to `folder`, as a [`super::submission::Stamp`] names it.
+fn relative(folder: &Path, path: &Path) -> String {
+    path.strip_prefix(folder).unwrap_or(path).to_string_lossy().into_owned()
 }
 
 /// The holes of the sparse files of a folder, by path (relative, as in a
@@ -124,8 +130,11 @@ fn holes(folder: &Path) -> Holes {
     let mut out = Holes::new();
     let mut left = MAX_HOLES;
     for entry in walkdir::WalkDir::new(folder).follow_links(false).min_depth(1).into_iter().flatten() {
+        if left == 0 {
+            break;
+        }
         let Ok(meta) = entry.metadata() else { continue };
-        if !meta.is_file() || meta.blocks().saturating_mul(512) >= meta.len() || left == 0 {
+        if !meta.is_file() || meta.blocks().saturating_mul(512) >= meta.len() {
             continue;
         }
         let Ok(file) = open_file(entry.path(), false, (meta.dev(), meta.ino())) else { continue };
@@ -149,8 +158,7 @@ fn holes(folder: &Path) -> Holes {
         }
         left -= found.len();
         if !found.is_empty() {
-            let rel = entry.path().strip_prefix(folder).unwrap_or(entry.path()).to_string_lossy().into_owned();
-            out.insert(rel, ((meta.dev(), meta.ino()), found));
+            out.insert(relative(folder, entry.path()), ((meta.dev(), meta.ino()), found));
         }
     }
     out
