@@ -171,6 +171,25 @@ fn cannot_move_onto_the_cpus_of_other_matches() {
 }
 
 #[test]
+fn cannot_pass_the_filter_by_x32_numbers() {
+    let _load = shared();
+    // `nr | 0x4000_0000` is the same call for an x32 program; a filter that matches numbers
+    // would let a refused call through under it, on a kernel with x32 enabled. The box ends the
+    // caller before the kernel sees it, on any kernel: without that, this kernel's answer
+    // (ENOSYS where x32 is off) would let the attacker play on.
+    let normal = normal_score();
+    let boxed = against_victim(|_| "x32-widen-cpus".to_string(), true);
+    unharmed(&boxed, normal);
+    assert_eq!(boxed.forfeit(0).as_deref(), Some("crash"), "the box ended the caller: {}", boxed.result);
+    // The control, where the kernel takes x32 numbers: without the box, the CPUs are widened.
+    if x32_offered() {
+        only_without_the_box("x32-widen-cpus", "widened its CPUs by an x32 number");
+    } else {
+        eprintln!("this kernel has x32 off: the control (without the box) cannot show the attack working");
+    }
+}
+
+#[test]
 fn cannot_use_io_uring() {
     let _load = shared();
     // Its operations pass the box's system call filter unseen (a build took 16 GiB of disk at

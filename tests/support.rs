@@ -258,3 +258,13 @@ pub fn io_uring_offered() -> bool {
     unsafe { libc::close(fd as i32) };
     true
 }
+
+/// The x32 bit of an x86_64 system call number: the same calls, numbered for x32 programs.
+pub const X32_SYSCALL_BIT: libc::c_long = 0x4000_0000;
+
+/// Whether the kernel answers this process's system calls by their x32 numbers (a kernel with
+/// x32 enabled): what the zoo's `x32-widen-cpus` attack needs, and its test's control.
+pub fn x32_offered() -> bool {
+    // SAFETY: getpid takes no arguments; an unknown number only fails with ENOSYS.
+    cfg!(target_arch = "x86_64") && unsafe { libc::syscall(X32_SYSCALL_BIT | libc::SYS_getpid) } > 0
+}

@@ -162,7 +162,9 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "tty" => worked = tiocsti(),
         "keyring-leave" => worked = leave_key(&arg(1)),
         "keyring-find" => worked = find_key(&arg(1)),
-        "widen-cpus" => worked = widen_cpus(),
+        "widen-cpus" => worked = widen_cpus(libc::SYS_sched_setaffinity),
+        // The same call by its x32 number, which a filter matching numbers does not know.
+        "x32-widen-cpus" => worked = widen_cpus(arena_e2e::X32_SYSCALL_BIT | libc::SYS_sched_setaffinity),
         "io-uring" => worked = arena_e2e::io_uring_offered(),
         "fds" => worked = open_fds().into_iter().any(|fd| fd > 2),
         "hog-cpu" => {
@@ -521,7 +523,8 @@ fn find_key(name: &str) -> bool {
 
 /// Asks to run on every CPU of the machine (more than the one its match is kept on, where it
 /// has more than one): whether the kernel let it.
-fn widen_cpus() -> bool {
+/// Asks for every online CPU through system call `number` (`sched_setaffinity`'s).
+fn widen_cpus(number: libc::c_long) -> bool {
     // SAFETY: an all-zero cpu_set_t is the empty set; CPU_SET writes within it.
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
     // SAFETY: sysconf has no preconditions.
@@ -531,7 +534,7 @@ fn widen_cpus() -> bool {
         unsafe { libc::CPU_SET(cpu, &mut set) };
     }
     // SAFETY: the set is a valid cpu_set_t of the size given.
-    unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0 }
+    unsafe { libc::syscall(number, 0, std::mem::size_of::<libc::cpu_set_t>(), &set as *const libc::cpu_set_t) == 0 }
 }
 
 fn open_fds() -> Vec<i32> {

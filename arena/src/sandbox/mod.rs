@@ -456,10 +456,7 @@ impl Sandbox {
             ids,
             hostname: cstring("arena".to_string()),
             wipe: arena_strings(),
-            filters: syscalls::filter()
-                .into_iter()
-                .chain(launch.build.then(syscalls::build_filter).flatten())
-                .collect(),
+            filters: syscalls::filters(launch.build),
         };
         // A path through `..` names folders the box may not hold (only the file is bound): the
         // box is given the path the file is bound at.

@@ -13,6 +13,10 @@
 //! writes instead), and the `ioctl`s that reach it (`FS_IOC_RESVSP`, `FS_IOC_RESVSP64`,
 //! `FS_IOC_ZERO_RANGE`, XFS's old `ALLOCSP`). Everything else is allowed: the namespaces, the
 //! box user and the limits do the rest.
+//!
+//! On x86_64 a call numbered with the x32 bit (`nr | 0x4000_0000`) is the same call by another
+//! name, which the filter above, matching numbers, would let through on a kernel with x32
+//! enabled: such calls end the process, as calls of a foreign architecture do.
 
 use seccompiler::{SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompRule};
 
@@ -29,9 +33,15 @@ const REFUSED: [libc::c_long; 7] = [
     libc::SYS_io_uring_register,
 ];
 
+/// Every filter of a box, in the order they are applied (the kernel runs them all, and the
+/// harshest answer wins): a build's box gets [`build_filter`]'s too.
+pub(super) fn filters(build: bool) -> Vec<BpfProgram> {
+    filter().into_iter().chain(x32_filter()).chain(build.then(build_filter).flatten()).collect()
+}
+
 /// The compiled filter (refused calls fail with `ENOSYS`, as on a kernel without keyrings), or
 /// `None` on an architecture the filter compiler does not know.
-pub(super) fn filter() -> Option<BpfProgram> {
+fn filter() -> Option<BpfProgram> {
     static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
     FILTER.get_or_init(|| compile(REFUSED.iter().map(|&call| (call, Vec::new())).collect(), libc::ENOSYS)).clone()
 }
@@ -41,9 +51,39 @@ pub(super) fn filter() -> Option<BpfProgram> {
 /// XFS's `ALLOCSP` and `ALLOCSP64`).
 const RESERVING_IOCTLS: [u64; 5] = [0x4030_5828, 0x4030_582a, 0x4030_5839, 0x4030_580a, 0x4030_5824];
 
+/// The x32 bit of an x86_64 system call number.
+const X32_SYSCALL_BIT: u32 = 0x4000_0000;
+
+/// Ends a process that calls through the x32 numbers (x86_64 only: `None` elsewhere). A filter
+/// of its own, by hand, since seccompiler matches numbers one by one: load the architecture,
+/// leave other architectures to [`filter`], load the number, kill at or above the x32 bit.
+fn x32_filter() -> Option<BpfProgram> {
+    use seccompiler::sock_filter;
+    if !cfg!(target_arch = "x86_64") {
+        return None;
+    }
+    const LOAD_WORD: u16 = (libc::BPF_LD | libc::BPF_W | libc::BPF_ABS) as u16;
+    const JEQ: u16 = (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16;
+    const JGE: u16 = (libc::BPF_JMP | libc::BPF_JGE | libc::BPF_K) as u16;
+    const RET: u16 = (libc::BPF_RET | libc::BPF_K) as u16;
+    // `struct seccomp_data`: the number at 0, the architecture at 4.
+    const NR: u32 = 0;
+    const ARCH: u32 = 4;
+    const AUDIT_ARCH_X86_64: u32 = 62 | 0x8000_0000 | 0x4000_0000;
+    let op = |code, k, jt, jf| sock_filter { code, jt, jf, k };
+    Some(vec![
+        op(LOAD_WORD, ARCH, 0, 0),
+        op(JEQ, AUDIT_ARCH_X86_64, 0, 3),
+        op(LOAD_WORD, NR, 0, 0),
+        op(JGE, X32_SYSCALL_BIT, 0, 1),
+        op(RET, libc::SECCOMP_RET_KILL_PROCESS, 0, 0),
+        op(RET, libc::SECCOMP_RET_ALLOW, 0, 0),
+    ])
+}
+
 /// What a build's box refuses besides [`filter`]'s: `fallocate`, and the `ioctl`s that reach
 /// it, fail with `EOPNOTSUPP`, as on a file system without it.
-pub(super) fn build_filter() -> Option<BpfProgram> {
+fn build_filter() -> Option<BpfProgram> {
     static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
     FILTER
         .get_or_init(|| {
@@ -88,5 +128,8 @@ mod tests {
     fn the_filter_compiles_here() {
         assert!(super::filter().is_some_and(|f| !f.is_empty()));
         assert!(super::build_filter().is_some_and(|f| !f.is_empty()));
+        if cfg!(target_arch = "x86_64") {
+            assert_eq!((super::filters(false).len(), super::filters(true).len()), (2, 3));
+        }
     }
 }
