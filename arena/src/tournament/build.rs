@@ -5,8 +5,10 @@
 //! last lines (which are make's "Error 1" and caret lines).
 
 use std::collections::BTreeMap;
+use std::ffi::CString;
 use std::io::{Read, Seek, Write};
-use std::path::{Path, PathBuf};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -62,51 +64,122 @@ enum Ended {
 /// too much wrote in the folder is taken back: what it created removed, what it grew cut back.
 pub fn run(sandbox: &Sandbox, build: &str, folder: &Path, limits: BuildLimits, out: &Path, log: &str) -> BuildOutcome {
     tracing::info!(build, folder = %folder.display(), "building");
+    // The folder as it is now, held open: what is taken back is taken back there, whatever
+    // the path names by then.
+    let root = open_folder(folder);
     let before = super::submission::stamp(folder);
-    let holes = holes(folder);
+    let holes = root.as_ref().map(holes).unwrap_or_default();
     let log_path = out.join(log);
     let result = run_boxed(sandbox, build, folder, limits, &log_path);
     if let Err((_, true)) = &result {
-        take_back(folder, &before, &holes);
+        match &root {
+            Ok(root) => take_back(root, &before, &holes, |_| {}),
+            Err(e) => {
+                tracing::warn!(folder = %folder.display(), "cannot take back what a build over its disk cap wrote: {e}")
+            }
+        }
     }
     let after = super::submission::stamp(folder);
     let outputs = super::submission::changed(&before, &after);
     BuildOutcome { problem: result.err().map(|(why, _)| why), log: log.to_string(), outputs }
 }
 
-/// Takes back what a build over its disk cap wrote in `folder`, as it was `before`: what it
-/// created is removed (a file it put under an old name too), files it grew are cut back to
-/// their size, and the `holes` of sparse files made again (walking the folder, not listing it:
-/// the list may be what was too large).
-fn take_back(folder: &Path, before: &super::submission::Stamp, holes: &Holes) {
+/// Takes back what a build over its disk cap wrote in the open folder `dir`, as it was
+/// `before`: what it created is removed (a file it put under an old name too), files it grew
+/// are cut back to their size, and the `holes` of sparse files made again (walking the folder,
+/// not listing it: the list may be what was too large). `meanwhile` is called with each path
+/// just before it is undone (a test swaps a folder for a link there).
+fn take_back(dir: &OwnedFd, before: &super::submission::Stamp, holes: &Holes, mut meanwhile: impl FnMut(&str)) {
     use std::os::unix::fs::MetadataExt;
+    let folder = &through(dir);
     let mut walk = walkdir::WalkDir::new(folder).follow_links(false).min_depth(1).into_iter();
     while let Some(entry) = walk.next() {
         let Ok(entry) = entry else { continue };
-        let rel = relative(folder, entry.path());
+        let Ok(path) = entry.path().strip_prefix(folder) else { continue };
+        let rel = path.to_string_lossy().into_owned();
+        meanwhile(&rel);
         let is_dir = entry.file_type().is_dir();
         let undone = match before.get(&rel) {
             None if is_dir => {
                 walk.skip_current_dir();
-                std::fs::remove_dir_all(entry.path())
+                remove(dir, path, true)
             }
-            None => std::fs::remove_file(entry.path()),
+            None => remove(dir, path, false),
             Some(&(_, _, size, ino, _)) if entry.file_type().is_file() => match entry.metadata() {
                 // Another file under the old name: the build's, as if it had made it.
-                Ok(meta) if meta.ino() != ino => std::fs::remove_file(entry.path()),
+                Ok(meta) if meta.ino() != ino => remove(dir, path, false),
                 Ok(meta) => {
                     let holes = holes.get(&rel).map(|(_, h)| h);
                     let id = (meta.dev(), ino);
-                    give_back(entry.path(), id, (meta.len() > size).then_some(size), holes)
+                    give_back(dir, path, id, (meta.len() > size).then_some(size), holes)
                 }
                 Err(_) => Ok(()),
             },
             Some(_) => Ok(()),
         };
         if let Err(e) = undone {
-            tracing::warn!(path = %entry.path().display(), "cannot take back what a build over its disk cap wrote: {e}");
+            tracing::warn!(path = %rel, "cannot take back what a build over its disk cap wrote: {e}");
         }
     }
+}
+
+/// Opens a bot's `folder` before its build (as the tournament names it, a link included), to
+/// name what is in it from there, with [`parent_of`] and [`through`].
+fn open_folder(folder: &Path) -> std::io::Result<OwnedFd> {
+    use std::os::unix::fs::OpenOptionsExt;
+    Ok(std::fs::OpenOptions::new().read(true).custom_flags(libc::O_DIRECTORY).open(folder)?.into())
+}
+
+/// A path to the open folder `dir` itself, for walking it: whatever its own path names now.
+fn through(dir: &OwnedFd) -> PathBuf {
+    PathBuf::from(format!("/proc/self/fd/{}", dir.as_raw_fd()))
+}
+
+/// The folder holding `rel` (relative to the open `folder`), and its name there: reached one
+/// folder at a time, never through a link (the arena may be root, and a process of the
+/// folder's owner may swap a folder on the way for a link to elsewhere at any time).
+fn parent_of(folder: &OwnedFd, rel: &Path) -> std::io::Result<(OwnedFd, CString)> {
+    use std::os::unix::ffi::OsStrExt;
+    let mut names = rel.components().map(|c| match c {
+        Component::Normal(name) => Ok(CString::new(name.as_bytes())?),
+        _ => Err(std::io::Error::other("not a plain relative path")),
+    });
+    let mut last = names.next().ok_or_else(|| std::io::Error::other("an empty path"))??;
+    let mut dir = folder.try_clone()?;
+    for name in names {
+        let flags = libc::O_PATH | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC;
+        // SAFETY: openat on a descriptor we own and a NUL-terminated name; a new descriptor is ours.
+        let fd = unsafe { libc::openat(dir.as_raw_fd(), last.as_ptr(), flags) };
+        if fd < 0 {
+            let e = std::io::Error::last_os_error();
+            return Err(std::io::Error::other(format!(
+                "{} is no folder now (not followed): {e}",
+                last.to_string_lossy()
+            )));
+        }
+        // SAFETY: `fd` was just opened, and nothing else owns it.
+        dir = unsafe { OwnedFd::from_raw_fd(fd) };
+        last = name?;
+    }
+    Ok((dir, last))
+}
+
+/// Removes `rel` (a file, or a folder with all it holds) from the open `folder`, through
+/// [`parent_of`]. A folder goes by `remove_dir_all`, which follows no link inside, named from
+/// its parent's descriptor (`/proc/self/fd`): no path is too deep, and no folder on the way is
+/// looked up again.
+fn remove(folder: &OwnedFd, rel: &Path, is_dir: bool) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let (dir, name) = parent_of(folder, rel)?;
+    if is_dir {
+        let name = std::ffi::OsStr::from_bytes(name.as_bytes());
+        return std::fs::remove_dir_all(Path::new(&format!("/proc/self/fd/{}", dir.as_raw_fd())).join(name));
+    }
+    // SAFETY: unlinkat on a descriptor we own and a NUL-terminated name.
+    if unsafe { libc::unlinkat(dir.as_raw_fd(), name.as_ptr(), 0) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 /// `path` relative to `folder`, as a [`super::submission::Stamp`] names it.
@@ -125,10 +198,11 @@ const MAX_HOLES: usize = 1 << 16;
 /// The holes of the sparse files in `folder` (those with fewer blocks than their size): a build
 /// can fill them, taking disk without growing any file, and a build over its cap gives them
 /// back ([`give_back`]).
-fn holes(folder: &Path) -> Holes {
+fn holes(dir: &OwnedFd) -> Holes {
     use std::os::unix::fs::MetadataExt;
     let mut out = Holes::new();
     let mut left = MAX_HOLES;
+    let folder = &through(dir);
     for entry in walkdir::WalkDir::new(folder).follow_links(false).min_depth(1).into_iter().flatten() {
         if left == 0 {
             break;
@@ -137,8 +211,9 @@ fn holes(folder: &Path) -> Holes {
         if !meta.is_file() || meta.blocks().saturating_mul(512) >= meta.len() {
             continue;
         }
-        let Ok(file) = open_file(entry.path(), false, (meta.dev(), meta.ino())) else { continue };
-        let fd = std::os::fd::AsRawFd::as_raw_fd(&file);
+        let Ok(path) = entry.path().strip_prefix(folder) else { continue };
+        let Ok(file) = open_file(dir, path, false, (meta.dev(), meta.ino())) else { continue };
+        let fd = file.as_raw_fd();
         let (len, mut at, mut found) = (meta.len() as i64, 0i64, Vec::new());
         while at < len && found.len() < left {
             // SAFETY: lseek on a descriptor we own.
@@ -164,17 +239,22 @@ fn holes(folder: &Path) -> Holes {
     out
 }
 
-/// Opens `path` (for writing, or reading) only if it is still the regular file `id` (device,
-/// inode) found there before the build: the arena may be root, and the folder is the
-/// student's (a name or a parent folder swapped for a link, a hard link to another file, or a
-/// FIFO, is refused; without blocking).
-fn open_file(path: &Path, write: bool, id: (u64, u64)) -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
-    let file = std::fs::OpenOptions::new()
-        .read(!write)
-        .write(write)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(path)?;
+/// Opens `rel` in the open `folder` (for writing, or reading; through [`parent_of`]) only if it
+/// is still the regular file `id` (device, inode) found there before the build: the arena may
+/// be root, and the folder is the student's (a name or a parent folder swapped for a link, a
+/// hard link to another file, or a FIFO, is refused; without blocking).
+fn open_file(folder: &OwnedFd, rel: &Path, write: bool, id: (u64, u64)) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::MetadataExt;
+    let (dir, name) = parent_of(folder, rel)?;
+    let mode = if write { libc::O_WRONLY } else { libc::O_RDONLY };
+    let flags = mode | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC;
+    // SAFETY: openat on a descriptor we own and a NUL-terminated name; a new descriptor is ours.
+    let fd = unsafe { libc::openat(dir.as_raw_fd(), name.as_ptr(), flags) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just opened, and nothing else owns it.
+    let file = std::fs::File::from(unsafe { OwnedFd::from_raw_fd(fd) });
     let meta = file.metadata()?;
     if !meta.is_file() || (meta.dev(), meta.ino()) != id {
         return Err(std::io::Error::other("not the file that was there before the build"));
@@ -182,18 +262,24 @@ fn open_file(path: &Path, write: bool, id: (u64, u64)) -> std::io::Result<std::f
     Ok(file)
 }
 
-/// Gives back what a build over its cap took in a file that was there (`id`: its device and
-/// inode then): cut back to `size` where it grew, and its `holes` punched again (they read as
-/// zeros, as before).
-fn give_back(path: &Path, id: (u64, u64), size: Option<u64>, holes: Option<&Vec<(u64, u64)>>) -> std::io::Result<()> {
+/// Gives back what a build over its cap took in a file that was there (`rel` in the open
+/// `folder`; `id`: its device and inode then): cut back to `size` where it grew, and its
+/// `holes` punched again (they read as zeros, as before).
+fn give_back(
+    folder: &OwnedFd,
+    rel: &Path,
+    id: (u64, u64),
+    size: Option<u64>,
+    holes: Option<&Vec<(u64, u64)>>,
+) -> std::io::Result<()> {
     if size.is_none() && holes.is_none() {
         return Ok(());
     }
-    let file = open_file(path, true, id)?;
+    let file = open_file(folder, rel, true, id)?;
     if let Some(size) = size {
         file.set_len(size)?;
     }
-    let fd = std::os::fd::AsRawFd::as_raw_fd(&file);
+    let fd = file.as_raw_fd();
     let punch = libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE;
     for &(at, len) in holes.into_iter().flatten() {
         // SAFETY: fallocate on a descriptor we own.
@@ -510,6 +596,80 @@ mod tests {
         assert_eq!(disk_use(dir.path(), u64::MAX).unreadable, None);
         let root = dir.path().join("none");
         assert_eq!(disk_use(&root, u64::MAX).unreadable, Some(root));
+    }
+
+    /// A build over its cap cannot make the arena remove a file or folder outside its folder: a
+    /// folder on the way swapped for a link (by a process of the folder's owner, between the
+    /// walk and the removal) is not followed. The control: removed by their paths, they go.
+    #[test]
+    fn taking_back_does_not_follow_a_folder_swapped_for_a_link() {
+        let (dir, outside, away) =
+            (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let folder = dir.path();
+        std::fs::create_dir(folder.join("sub")).unwrap();
+        let before = super::super::submission::stamp(folder);
+        // The build.
+        std::fs::write(folder.join("sub/made-by-build"), b"x").unwrap();
+        std::fs::create_dir(folder.join("sub/made-dir")).unwrap();
+        std::fs::write(folder.join("made-on-top"), b"x").unwrap();
+        let (file, tree) = (outside.path().join("made-by-build"), outside.path().join("made-dir"));
+        std::fs::write(&file, b"not the build's").unwrap();
+        std::fs::create_dir(&tree).unwrap();
+        // The outside process, once the walk has found the first of them.
+        let mut swapped = false;
+        let swap = |rel: &str| {
+            if rel.starts_with("sub/") && !std::mem::replace(&mut swapped, true) {
+                std::fs::rename(folder.join("sub"), away.path().join("sub")).unwrap();
+                std::os::unix::fs::symlink(outside.path(), folder.join("sub")).unwrap();
+            }
+        };
+        take_back(&open_folder(folder).unwrap(), &before, &Holes::new(), swap);
+        assert!(swapped);
+        assert!(file.exists() && tree.exists(), "what is outside the folder was removed through the link");
+        assert!(!folder.join("made-on-top").exists(), "what the build made is taken back");
+        std::fs::remove_file(folder.join("sub/made-by-build")).unwrap();
+        std::fs::remove_dir_all(folder.join("sub/made-dir")).unwrap();
+        assert!(!file.exists() && !tree.exists(), "the control: by their paths, they are removed");
+    }
+
+    /// The folder itself swapped for a link after its build (its path now names another folder):
+    /// what is taken back is taken back in the folder the build ran in, held open since before
+    /// it. The control: by its path, the other folder's file goes.
+    #[test]
+    fn taking_back_stays_in_the_folder_the_build_ran_in() {
+        let (dir, outside, away) =
+            (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let folder = dir.path().join("bot");
+        std::fs::create_dir(&folder).unwrap();
+        let root = open_folder(&folder).unwrap();
+        let before = super::super::submission::stamp(&folder);
+        std::fs::write(folder.join("made"), b"x").unwrap();
+        let elsewhere = outside.path().join("made");
+        std::fs::write(&elsewhere, b"not the build's").unwrap();
+        let moved = away.path().join("bot");
+        std::fs::rename(&folder, &moved).unwrap();
+        std::os::unix::fs::symlink(outside.path(), &folder).unwrap();
+        take_back(&root, &before, &Holes::new(), |_| {});
+        assert!(elsewhere.exists(), "the other folder's file was removed");
+        assert!(!moved.join("made").exists(), "what the build made is taken back where it made it");
+        std::fs::remove_file(folder.join("made")).unwrap();
+        assert!(!elsewhere.exists(), "the control: by its path, it is removed");
+    }
+
+    /// A new folder deeper than a path can name (here 20 × 250 bytes) is taken back whole.
+    #[test]
+    fn a_new_folder_too_deep_for_a_path_is_taken_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let before = super::super::submission::stamp(dir.path());
+        let under = |at: &std::fs::File, name: &str| Path::new(&format!("/proc/self/fd/{}", at.as_raw_fd())).join(name);
+        let mut at = std::fs::File::open(dir.path()).unwrap();
+        for _ in 0..20 {
+            std::fs::create_dir(under(&at, &"d".repeat(250))).unwrap();
+            at = std::fs::File::open(under(&at, &"d".repeat(250))).unwrap();
+        }
+        std::fs::write(under(&at, "f"), b"x").unwrap();
+        take_back(&open_folder(dir.path()).unwrap(), &before, &Holes::new(), |_| {});
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     #[test]
