@@ -407,3 +407,51 @@ fn a_replay_keeps_the_raw_bytes_while_showing_them_safely() {
     assert!(arena(&["view", &gz.display().to_string()]).status.success());
     assert!(Path::new(&dir.path().join("r.html")).exists(), "`x.json.gz` is viewed as `x.html`");
 }
+
+/// A file name in a student's folder (here one with a line break and a forged progress line)
+/// reaches the teacher's terminal in a resumed league's `change:` line, through the note that
+/// quotes why the bot cannot start: it stays on that line. The control: shown as lines (the
+/// display before), the note starts a forged line of its own.
+#[test]
+fn a_file_name_in_a_bot_s_folder_cannot_forge_a_line_of_a_resumed_league() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("s/mallory");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("notes.txt"), "mine").unwrap();
+    let config = dir.path().join("league.toml");
+    let text = format!(
+        "maps = [{:?}]\n[[bots]]\nname = \"greedy\"\ncommand = {:?}\n[[bots]]\nname = \"mallory\"\ncommand = {:?}\ncwd = \"s/mallory\"\n",
+        map("fire.txt"),
+        bin("greedy"),
+        bin("waiter")
+    );
+    std::fs::write(&config, text).unwrap();
+    let (config, out) = (config.display().to_string(), dir.path().join("out").display().to_string());
+    assert!(arena(&["tournament", "--config", &config, "--out", &out]).status.success());
+    // Too large a file to fingerprint (sparse: it takes no disk), named to forge a line (a
+    // file name cannot hold `/`: U+2215 looks the same).
+    let forged = "[9\u{2215}9] greedy vs mallory on fire.txt: 0-999";
+    let name = folder.join(format!("x\n{forged}\ny"));
+    std::fs::File::create(&name).unwrap().set_len(600 << 20).unwrap();
+    let resumed = arena(&["tournament", "--resume", &out]);
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    let change = stderr.lines().find(|l| l.starts_with("change: mallory: could not start")).expect(&stderr);
+    assert!(change.contains(&format!("x\\n{forged}\\ny")), "the name shown on the change line: {stderr}");
+    assert!(!stderr.lines().any(|l| l.starts_with(forged)), "no forged line: {stderr}");
+    // The control: the league keeps why as it was (evidence), and printed as it is, that
+    // starts the forged line.
+    let record = std::fs::read_to_string(Path::new(&out).join("tournament.json")).unwrap();
+    let record: Value = serde_json::from_str(&record).unwrap();
+    let why = strings(&record).into_iter().find(|s| s.contains(forged)).expect("why mallory cannot start");
+    assert!(why.lines().any(|l| l.starts_with(forged)), "printed as it is, a forged line: {why}");
+}
+
+/// Every string in a JSON value.
+fn strings(value: &Value) -> Vec<String> {
+    match value {
+        Value::String(s) => vec![s.clone()],
+        Value::Array(items) => items.iter().flat_map(strings).collect(),
+        Value::Object(fields) => fields.values().flat_map(strings).collect(),
+        _ => Vec::new(),
+    }
+}

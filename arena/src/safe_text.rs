@@ -68,6 +68,12 @@ pub fn terminal(text: &str) -> String {
     terminal_cut(text, FIELD_CHARS)
 }
 
+/// One line of a message for a terminal, however long: every unsafe character shown visibly,
+/// newlines included (text a bot controls cannot start a line of its own), nothing cut.
+pub fn terminal_line(text: &str) -> String {
+    terminal_cut(text, usize::MAX)
+}
+
 /// [`terminal`] with another length: cut to `max` characters as shown.
 pub fn terminal_cut(text: &str, max: usize) -> String {
     let mut out = String::new();

@@ -282,11 +282,13 @@ impl<'a> Console<'a> {
         }
     }
 
-    /// Prints `text` above the bar (or on stderr).
+    /// Prints `text` as one line above the bar (or on stderr): what it quotes of a bot (a path
+    /// in its folder, an error) cannot start a line of its own.
     fn println(&self, text: &str) {
+        let text = safe_text::terminal_line(text);
         match self.progress() {
-            Some(p) => p.println(text),
-            None => eprintln!("{}", safe_text::terminal_lines(text)),
+            Some(p) => p.println(&text),
+            None => eprintln!("{text}"),
         }
     }
 
@@ -303,7 +305,7 @@ impl Reporter for Console<'_> {
         match event {
             Event::Changed(lines) => {
                 for line in lines {
-                    eprintln!("change: {}", safe_text::terminal_lines(line));
+                    eprintln!("change: {}", safe_text::terminal_line(line));
                 }
             }
             Event::Planned(plan) => match plan.shard {
