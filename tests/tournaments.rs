@@ -572,3 +572,76 @@ fn a_league_without_a_secret_draws_its_own_and_keeps_it() {
         assert!(!text.contains(&secret_a), "{file} shows the secret");
     }
 }
+
+/// `arena publish` copies what the pages need, every link of them resolving in the copy, and
+/// neither the league's secret (which keys the bots' seeds) nor the copies of the students'
+/// code. The control: the tournament folder itself holds both.
+#[test]
+fn publishing_copies_the_pages_not_the_secret_or_the_students_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let alice = dir.path().join("s/alice");
+    std::fs::create_dir_all(&alice).unwrap();
+    std::fs::write(alice.join("bot.sh"), format!("exec {:?}\n", bin("waiter"))).unwrap();
+    let strategy = "alice's strategy, not for classmates";
+    std::fs::write(alice.join("strategy.txt"), strategy).unwrap();
+    let mut text = format!("secret = \"s3cret-key\"\nmaps = [{:?}]\n", map("fire.txt"));
+    text.push_str(&format!("[[bots]]\nname = \"greedy\"\ncommand = {:?}\n", bin("greedy")));
+    text.push_str("[[bots]]\nname = \"alice\"\ncommand = \"sh bot.sh\"\ncwd = \"s/alice\"\n");
+    text.push_str("[[bots]]\nname = \"broken\"\ncommand = \"./nothing\"\nbuild = \"echo compiling >&2; exit 3\"\n");
+    let cfg = dir.path().join("t.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let (league, public) = (dir.path().join("league"), dir.path().join("public"));
+    let (_, stderr, code) =
+        tournament(&["--config", &cfg.display().to_string(), "--out", &league.display().to_string()]);
+    assert_eq!(code, 0, "{stderr}");
+    let run = arena(&["publish", &league.display().to_string(), &public.display().to_string()]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let files: Vec<PathBuf> = walk(&public).into_iter().filter(|p| p.is_file()).collect();
+    let everything: Vec<u8> = files.iter().flat_map(|f| std::fs::read(f).unwrap()).collect();
+    let holds = |bytes: &[u8], what: &str| bytes.windows(what.len()).any(|w| w == what.as_bytes());
+    assert!(
+        !holds(&everything, "s3cret-key") && !holds(&everything, strategy),
+        "published: the secret or alice's code"
+    );
+    assert!(!public.join("tournament.json").exists() && !public.join("versions").exists());
+    // Every page's links and scripts are in the copy.
+    let pages: Vec<&PathBuf> = files.iter().filter(|f| f.extension().is_some_and(|e| e == "html")).collect();
+    assert!(pages.len() >= 5, "index, 3 bots' pages, replay pages: {pages:?}");
+    let mut linked = Vec::new();
+    for page in pages {
+        let html = std::fs::read_to_string(page).unwrap();
+        for target in html.split(['"', '\'']).filter(|t| {
+            t.ends_with(".html")
+                || t.ends_with(".js")
+                || t.ends_with(".css")
+                || t.ends_with(".gz")
+                || t.ends_with(".log")
+        }) {
+            if target.contains("://") || target.contains(' ') || target.contains('<') {
+                continue;
+            }
+            let path = page.parent().unwrap().join(target);
+            assert!(path.is_file(), "{}: {target} is not in the published folder", page.display());
+            linked.push(target.to_string());
+        }
+    }
+    assert!(linked.iter().any(|t| t.starts_with("builds/broken-")), "the failed build's log is linked: {linked:?}");
+    assert!(linked.iter().any(|t| t.ends_with(".json.gz") || t.starts_with("../replays/")), "{linked:?}");
+    // The control: the tournament folder holds both.
+    let league_files: Vec<u8> =
+        walk(&league).into_iter().filter(|p| p.is_file()).flat_map(|f| std::fs::read(f).unwrap()).collect();
+    assert!(holds(&league_files, "s3cret-key") && holds(&league_files, strategy), "the league folder holds them");
+}
+
+/// Every path under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        }
+        out.push(path);
+    }
+    out
+}

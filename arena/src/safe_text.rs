@@ -19,12 +19,15 @@ pub const FIELD_CHARS: usize = 200;
 
 /// Characters a terminal (or a renderer) would act on instead of showing: C0 and C1
 /// controls, DEL, bidirectional overrides and isolates, line and paragraph separators,
-/// and invisible characters that can hide text.
+/// and invisible characters that can hide text or make one name pass for another (soft
+/// hyphen, joiners, Hangul and Braille blanks, tag characters).
 pub fn is_unsafe(c: char) -> bool {
     matches!(c,
-        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
-        | '\u{61c}' | '\u{200b}' | '\u{200e}' | '\u{200f}' | '\u{2028}'..='\u{202e}'
-        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}')
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{ad}' | '\u{34f}' | '\u{115f}' | '\u{1160}'
+        | '\u{17b4}' | '\u{17b5}' | '\u{180e}'
+        | '\u{61c}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}'
+        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{2800}' | '\u{3164}' | '\u{feff}' | '\u{ffa0}'
+        | '\u{fff9}'..='\u{fffb}' | '\u{e0000}'..='\u{e007f}')
 }
 
 /// How an unsafe character is shown: `\e`, `\r`, `\n`, `\t`, `\a`, `\b`, `\v`, `\f`, `\0`,
@@ -102,12 +105,26 @@ pub fn shorten(text: &str, max: usize) -> Cow<'_, str> {
 /// terminal field (controls visible, newlines included, cut), then every character that
 /// Markdown, GitHub's extensions or HTML would act on escaped with a backslash. A table cell
 /// cannot be split by `|`, a line cannot end inside it, and no tag, link, code span,
-/// emphasis or math starts in it.
+/// emphasis or math starts in it; nor do GitHub's automatic links (`https:`, `www.`, e-mail
+/// addresses: `:` and the dot after `www` escaped, `@` in a code span of its own, which no
+/// escape stops), where a student's text would put a live link in the leaderboard.
 pub fn markdown(text: &str) -> String {
     let field = terminal(text);
     let mut out = String::with_capacity(field.len() + 8);
+    let mut last3 = ['\0'; 3];
     for c in field.chars() {
-        if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' | '#' | '$' | '!' | '(' | ')') {
+        let after_www = c == '.' && last3.iter().all(|l| l.eq_ignore_ascii_case(&'w'));
+        last3 = [last3[1], last3[2], c];
+        if c == '@' {
+            out.push_str("`@`");
+            continue;
+        }
+        if after_www
+            || matches!(
+                c,
+                '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' | '#' | '$' | '!' | '(' | ')' | ':'
+            )
+        {
             out.push('\\');
         }
         out.push(c);
@@ -115,9 +132,14 @@ pub fn markdown(text: &str) -> String {
     out
 }
 
-/// Text or an attribute value in HTML: `&`, `<`, `>`, `"` and `'` as character references.
+/// Text or an attribute value in HTML: `&`, `<`, `>`, `"` and `'` as character references,
+/// and the characters [`is_unsafe`] names but line breaks and tabs shown visibly as in a
+/// terminal (`\e`, `\u{202e}`): a bidirectional override would reorder the page's own text
+/// around it, and invisible ones hide text. (The pages' scripts show text the same way:
+/// `arena.shown` in `view/common.js`.)
 pub fn html(text: &str) -> Cow<'_, str> {
-    if !text.contains(['&', '<', '>', '"', '\'']) {
+    let hidden = |c: char| is_unsafe(c) && !matches!(c, '\n' | '\t' | '\r');
+    if !text.contains(['&', '<', '>', '"', '\'']) && !text.chars().any(hidden) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
@@ -128,10 +150,22 @@ pub fn html(text: &str) -> Cow<'_, str> {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            c if hidden(c) => visible(c, &mut out),
             c => out.push(c),
         }
     }
     Cow::Owned(out)
+}
+
+/// A text cell of a CSV file that a spreadsheet opens as text: one starting with `=`, `+`,
+/// `-`, `@`, a tab or a carriage return gets a leading `'`, as a spreadsheet would otherwise
+/// run it as a formula (a bot named `=HYPERLINK(…)` in the teacher's gradebook).
+pub fn spreadsheet(text: &str) -> Cow<'_, str> {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        Cow::Owned(format!("'{text}"))
+    } else {
+        Cow::Borrowed(text)
+    }
 }
 
 /// JSON of `value` that is safe on a terminal too: serde escapes C0 controls; the other
@@ -242,12 +276,18 @@ mod tests {
         }
         assert!(!markdown(HOSTILE).chars().any(is_unsafe));
         assert_eq!(markdown("cpp-greedy v2.1"), "cpp-greedy v2.1", "ordinary names stay readable");
+        // No automatic link: GitHub links these in plain text (checked with its parser,
+        // cmark-gfm, on the escaped forms, which it shows as the text).
+        assert_eq!(markdown("see https://evil.example/x"), "see https\\://evil.example/x");
+        assert_eq!(markdown("WWW.evil.example"), "WWW\\.evil.example");
+        assert_eq!(markdown("x@evil.example"), "x`@`evil.example");
     }
 
     #[test]
     fn html_escapes_markup_and_quotes() {
         assert_eq!(html("<b a=\"1\" b='2'>&</b>"), "&lt;b a=&quot;1&quot; b=&#39;2&#39;&gt;&amp;&lt;/b&gt;");
         assert!(matches!(html("plain"), Cow::Borrowed(_)));
+        assert_eq!(html("a\u{202e}b\u{1b}[2J\nc\td"), "a\\u{202e}b\\e[2J\nc\td", "overrides and escapes shown");
     }
 
     #[test]

@@ -497,10 +497,11 @@ impl Leaderboard {
         header.push("status".to_string());
         w.write_record(&header)?;
         for row in &self.rows {
+            let text = |t: &str| safe_text::spreadsheet(t).into_owned();
             let mut rec = vec![
                 row.rank.to_string(),
-                row.bot.clone(),
-                row.version.clone().unwrap_or_default(),
+                text(&row.bot),
+                text(row.version.as_deref().unwrap_or_default()),
                 row.total_score.to_string(),
                 row.games.to_string(),
                 row.wins.to_string(),
@@ -509,7 +510,7 @@ impl Leaderboard {
                 row.forfeits.values().sum::<u32>().to_string(),
             ];
             rec.extend(reasons.iter().map(|r| row.forfeits.get(*r).copied().unwrap_or(0).to_string()));
-            rec.push(row.failure.clone().or_else(|| row.note.clone()).unwrap_or_else(|| "ok".to_string()));
+            rec.push(text(row.failure.as_deref().or(row.note.as_deref()).unwrap_or("ok")));
             w.write_record(&rec)?;
         }
         let bytes = w.into_inner().map_err(|e| e.into_error())?;
@@ -761,5 +762,24 @@ mod tests {
         assert_eq!(lines[0], "rank,bot,version,points,games,wins,draws,losses,forfeits,forfeits_timeout,status");
         assert_eq!(lines[1], "1,a,,8,2,1,1,0,0,0,ok");
         assert_eq!(lines[2], "2,b,,1,2,0,1,1,1,1,ok");
+    }
+
+    /// A name a spreadsheet would run as a formula is written as text; the control: CSV's own
+    /// quoting leaves it a formula.
+    #[test]
+    fn the_csv_gives_a_spreadsheet_no_formula() {
+        let formula = "=HYPERLINK(\"https://evil.example\",\"A+\")";
+        let mut lb = compute(&names()[..2], &BTreeMap::new(), &[result("1", ["a", "b"], [7, 0], None)], 2, false);
+        lb.rows[0].bot = formula.to_string();
+        let csv = lb.csv().unwrap();
+        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        let cells: Vec<String> = reader.records().map(|r| r.unwrap()[1].to_string()).collect();
+        assert_eq!(cells[0], format!("'{formula}"));
+        let mut plain = csv::Writer::from_writer(Vec::new());
+        plain.write_record([formula]).unwrap();
+        let plain = plain.into_inner().unwrap();
+        let read =
+            csv::ReaderBuilder::new().has_headers(false).from_reader(&plain[..]).records().next().unwrap().unwrap();
+        assert!(read[0].starts_with('='), "the control: quoted as CSV, still a formula");
     }
 }

@@ -321,8 +321,19 @@ impl TournamentConfig {
             if bot.name.trim().is_empty() || bot.name.contains(['/', '\\']) {
                 return bad(format!("bot {}: name `{}` must be non-empty and contain no slash", i + 1, bot.name));
             }
+            let shown = crate::safe_text::terminal(&bot.name);
+            if bot.name.trim() != bot.name {
+                return bad(format!("bot {}: name `{shown}` starts or ends with a space", i + 1));
+            }
             if self.bots[..i].iter().any(|b| b.name == bot.name) {
-                return bad(format!("bot name `{}` is used twice", bot.name));
+                return bad(format!("bot name `{shown}` is used twice"));
+            }
+            if let Some(twin) = self.bots[..i].iter().find(|b| look(&b.name) == look(&bot.name)) {
+                return bad(format!(
+                    "bot names `{}` and `{shown}` look alike (they differ only in case, invisible characters or \
+                     how Unicode writes a letter): one student could pass for the other; rename one",
+                    crate::safe_text::terminal(&twin.name)
+                ));
             }
             if bot.command.trim().is_empty() {
                 return bad(format!("bot `{}` has an empty command", bot.name));
@@ -429,9 +440,43 @@ pub fn parse_bot_arg(arg: &str) -> Result<BotEntry, String> {
     }
 }
 
+/// What a bot's name looks like to a reader: its letters in one Unicode form (NFKC), in lower
+/// case, without the characters a page shows as escapes or not at all. Two names that look
+/// alike cannot both play (`Alice` and `alice`, `café` written two ways, `greedy` and
+/// `greedy` with an invisible letter after it).
+fn look(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    name.nfkc().flat_map(char::to_lowercase).filter(|&c| !crate::safe_text::is_unsafe(c)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Names that look alike (one student passing for another) are refused; names that merely
+    /// share letters are not.
+    #[test]
+    fn names_that_look_alike_are_refused() {
+        let config = |a: &str, b: &str| {
+            let (a, b) = (toml::Value::String(a.into()), toml::Value::String(b.into()));
+            let text = format!(
+                "maps = [\"m.txt\"]\n[[bots]]\nname = {a}\ncommand = \"x\"\n[[bots]]\nname = {b}\ncommand = \"y\"\n"
+            );
+            TournamentConfig::from_toml(&text, Path::new("league.toml")).unwrap()
+        };
+        for (a, b) in
+            [("Alice", "alice"), ("caf\u{e9}", "cafe\u{301}"), ("greedy", "greedy\u{3164}"), ("bob", "b\u{200d}ob")]
+        {
+            let e = config(a, b).validate().unwrap_err().to_string();
+            assert!(e.contains("look alike"), "{a:?} and {b:?}: {e}");
+        }
+        let e = config("alice ", "bob").validate().unwrap_err().to_string();
+        assert!(e.contains("starts or ends with a space"), "{e}");
+        // The control: different names play.
+        for (a, b) in [("alice", "alice2"), ("caf\u{e9}", "cafe"), ("greedy", "greedy-v2")] {
+            assert!(config(a, b).validate().is_ok(), "{a:?} and {b:?}");
+        }
+    }
 
     #[test]
     fn relative_paths_are_the_config_file_s_folder_s() {

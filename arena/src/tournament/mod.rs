@@ -9,6 +9,7 @@ pub mod build;
 pub mod config;
 pub mod events;
 pub mod merge;
+pub mod public;
 pub mod results;
 pub mod schedule;
 pub mod submission;

@@ -6,7 +6,7 @@
 // page through textContent only.
 "use strict";
 (function () {
-  const { $, el, svg } = window.arena;
+  const { $, el, svg, shown: shownText, deepShown } = window.arena;
 
   if (document.body.dataset.page === "bot") botPage();
   else if (document.body.dataset.page === "index") indexPage();
@@ -24,22 +24,23 @@
     note.parentNode.insertBefore(label, note);
     function apply() {
       const m = /(?:^#|&)vs=([^&]*)/.exec(location.hash);
-      const vs = m ? decodeURIComponent(m[1]) : null;
-      let shown = 0;
+      let vs = null;
+      try { vs = m ? shownText(decodeURIComponent(m[1])) : null; } catch (e) { vs = null; }
+      let count = 0;
       rows.forEach((tr) => {
-        const opps = JSON.parse(tr.dataset.opp || "[]");
+        const opps = deepShown(JSON.parse(tr.dataset.opp || "[]"));
         const ok = (!vs || opps.includes(vs)) &&
           (only.value === "all" || (only.value === "loss" ? tr.classList.contains("loss") : tr.querySelector(".ff") !== null));
         tr.hidden = !ok;
-        if (ok) shown++;
+        if (ok) count++;
       });
       note.hidden = !vs;
       note.textContent = "";
       if (vs) {
-        note.append("Showing the " + shown + " matches against " + vs + " · ");
+        note.append("Showing the " + count + " matches against " + vs + " · ");
         const all = el("a", "", "show all matches"); all.href = "#"; note.appendChild(all);
       }
-      document.body.dataset.shown = String(shown);
+      document.body.dataset.shown = String(count);
     }
     only.addEventListener("change", apply);
     window.addEventListener("hashchange", apply);
@@ -49,7 +50,7 @@
 
   // ---- The index ------------------------------------------------------------------------
   function indexPage() {
-    const D = JSON.parse($("data").textContent);
+    const D = deepShown(JSON.parse($("data").textContent));
     const bots = D.bots, n = bots.length;
     const main = $("league");
     const state = { q: "", map: -1, reason: "", sort: null, up: false };

@@ -198,6 +198,34 @@ pub fn league_replay_page(replay: &Replay, file: &[u8], links: &Links, render: O
 mod tests {
     use super::*;
 
+    /// The pages' scripts show the same characters as escapes as `safe_text::html` does: the
+    /// class of `UNSAFE` in common.js is `is_unsafe` but tab, line feed and carriage return.
+    #[test]
+    fn the_scripts_show_the_characters_html_shows() {
+        let line = COMMON_JS.lines().find(|l| l.contains("const UNSAFE = /[")).expect("UNSAFE in common.js");
+        let class = line.split_once("/[").and_then(|(_, r)| r.split_once("]/")).expect("a class").0;
+        let code = |item: &str| u32::from_str_radix(item.trim_start_matches("\\u{").trim_end_matches('}'), 16).unwrap();
+        let ranges: Vec<(u32, u32)> = class
+            .split_inclusive('}')
+            .scan(None::<u32>, |open, item| {
+                // `\u{a}-\u{b}` arrives as `\u{a}` then `-\u{b}`.
+                Some(match item.strip_prefix('-') {
+                    Some(end) => open.take().map(|a| (a, code(end))),
+                    None => {
+                        *open = Some(code(item));
+                        Some((code(item), code(item)))
+                    }
+                })
+            })
+            .flatten()
+            .collect();
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let in_js = ranges.iter().any(|&(a, b)| (a..=b).contains(&(c as u32)));
+            let in_rust = crate::safe_text::is_unsafe(c) && !matches!(c, '\t' | '\n' | '\r');
+            assert_eq!(in_js, in_rust, "U+{:04X}", c as u32);
+        }
+    }
+
     #[test]
     fn pages_escape_what_bots_control() {
         let mut replay = Replay::new(

@@ -8,15 +8,16 @@
   /** Long text a bot wrote, cut for display (the replay file keeps all of it). */
   const short = (s) => (s.length > 200 ? s.slice(0, 200) + "… [" + (s.length - 200) + " more characters]" : s);
 
-  /** The replay embedded in the page: plain JSON, or base64 of gzip-compressed JSON. */
+  /** The replay embedded in the page (plain JSON, or base64 of gzip-compressed JSON), its
+   * text as the page shows it (`arena.shown`). */
   async function load() {
     const node = $("replay");
-    if (node.type === "application/json") return JSON.parse(node.textContent);
+    if (node.type === "application/json") return window.arena.deepShown(JSON.parse(node.textContent));
     const bin = atob(node.textContent.trim());
     const bytes = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return JSON.parse(await new Response(stream).text());
+    return window.arena.deepShown(JSON.parse(await new Response(stream).text()));
   }
 
   /** The board, the side panels and the controls (the page itself holds only its header). */

@@ -69,6 +69,9 @@ enum Command {
     Build(BuildArgs),
     /// Merge the folders of a league's shards into one leaderboard.
     Merge(MergeArgs),
+    /// Copy what of a tournament folder may be published (pages, replays, leaderboards,
+    /// results, logs) into a new folder: not its secret, nor the students' code.
+    Publish(PublishArgs),
     /// Run the single-player tests (the course's 20 tests) on a bot.
     Test(TestArgs),
     /// Generate the 20 single-player tests and their minimums.
@@ -326,6 +329,15 @@ pub struct MergeArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Options of `arena publish`.
+#[derive(Debug, Args)]
+pub struct PublishArgs {
+    /// The tournament folder.
+    pub dir: PathBuf,
+    /// Where its public part goes: a new or empty folder, outside it.
+    pub out: PathBuf,
 }
 
 /// Options of `arena duel`.
@@ -692,6 +704,7 @@ pub fn run(cli: Cli, games: &Registry) -> anyhow::Result<ExitCode> {
         Command::Leaderboard(args) => tournament::leaderboard(args),
         Command::Build(args) => tournament::build(args),
         Command::Merge(args) => tournament::merge(args),
+        Command::Publish(args) => tournament::publish(args),
         Command::Test(args) => course::test(args),
         Command::GenTests(args) => course::gen_tests(args),
         Command::Solve(args) => course::solve(args),

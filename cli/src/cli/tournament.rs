@@ -18,7 +18,7 @@ use arena::tournament::{self as tour, Event, Plan, Reporter, RunOptions, Tournam
 use arena::view;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{BuildArgs, LeaderboardArgs, MergeArgs, TournamentArgs};
+use super::{BuildArgs, LeaderboardArgs, MergeArgs, PublishArgs, TournamentArgs};
 
 /// The configuration this command line asks for, the folder it runs in, and how.
 fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, RunOptions)> {
@@ -239,6 +239,16 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
         }
         eprintln!("re-run the shards that did not finish (each resumes), then merge again");
         return Ok(ExitCode::from(2));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `arena publish`.
+pub fn publish(args: PublishArgs) -> anyhow::Result<ExitCode> {
+    let done = tour::public::copy_public(&args.dir, &args.out)?;
+    say!("published {} files of {} into {}", done.files, args.dir.display(), args.out.display());
+    if !done.left_out.is_empty() {
+        say!("left out: {}", done.left_out.join(", "));
     }
     Ok(ExitCode::SUCCESS)
 }

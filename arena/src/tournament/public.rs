@@ -1,0 +1,85 @@
+//! The part of a tournament folder that may be published (a course's web pages, GitHub Pages):
+//! the pages, replays, leaderboards, results and logs. Not `tournament.json` (the league's
+//! secret, which keys the bots' seeds, and the bots' commands and folders), nor `versions/`
+//! (a copy of every student's code), nor the folder's lock.
+
+use std::path::{Path, PathBuf};
+
+use super::TournamentError;
+
+/// What of a tournament folder is copied, by name at its top; everything else stays.
+pub const PUBLIC: [&str; 9] = [
+    "index.html",
+    "leaderboard.md",
+    "leaderboard.json",
+    super::results::RESULTS_FILE,
+    "assets",
+    "bots",
+    "replays",
+    "logs",
+    "builds",
+];
+
+/// What [`copy_public`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Published {
+    /// Files copied.
+    pub files: usize,
+    /// What it left out, by name at the folder's top.
+    pub left_out: Vec<String>,
+}
+
+/// Copies the public part of the tournament folder `dir` into `out`, which must be new or
+/// empty and outside `dir`. Links are not followed (what is not a file or a folder stays).
+pub fn copy_public(dir: &Path, out: &Path) -> Result<Published, TournamentError> {
+    let invalid = |what: String| TournamentError::Invalid(what);
+    if !dir.join(super::TOURNAMENT_FILE).is_file() {
+        return Err(invalid(format!("{}: not a tournament folder (no {})", dir.display(), super::TOURNAMENT_FILE)));
+    }
+    let real = |p: &Path| std::fs::canonicalize(p).map_err(|e| TournamentError::io(p, e));
+    let dir_real = real(dir)?;
+    if out.exists() {
+        let mut entries = std::fs::read_dir(out).map_err(|e| TournamentError::io(out, e))?;
+        if entries.next().is_some() {
+            return Err(invalid(format!("{}: not empty: publish into a new or empty folder", out.display())));
+        }
+    }
+    let created = !out.exists();
+    std::fs::create_dir_all(out).map_err(|e| TournamentError::io(out, e))?;
+    if real(out)?.starts_with(&dir_real) {
+        if created {
+            let _ = std::fs::remove_dir(out);
+        }
+        return Err(invalid(format!(
+            "{}: inside the tournament folder {}: publish elsewhere",
+            out.display(),
+            dir.display()
+        )));
+    }
+    let mut files = 0;
+    for name in PUBLIC {
+        let from = dir.join(name);
+        for entry in walkdir::WalkDir::new(&from).follow_links(false).sort_by_file_name() {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) if e.io_error().is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound) => continue,
+                Err(e) => return Err(TournamentError::io(&from, e.into())),
+            };
+            let to: PathBuf = out.join(entry.path().strip_prefix(dir).unwrap_or(entry.path()));
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&to).map_err(|e| TournamentError::io(&to, e))?;
+            } else if entry.file_type().is_file() {
+                std::fs::copy(entry.path(), &to).map_err(|e| TournamentError::io(entry.path(), e))?;
+                files += 1;
+            }
+        }
+    }
+    let mut left_out: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| TournamentError::io(dir, e))?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !PUBLIC.contains(&n.as_str()))
+        .collect();
+    left_out.sort();
+    Ok(Published { files, left_out })
+}
