@@ -296,3 +296,49 @@ fn a_bot_added_on_the_command_line_brings_its_folder_and_build() {
     assert_eq!(erin["games"], 0, "{erin}");
     assert!(erin["failure"].as_str().is_some_and(|f| f.contains("cannot start")), "{erin}");
 }
+
+/// Build logs and kept copies are named as bot pages are: bots `a.b` and `a_b` (one name once
+/// made safe) each get their own log, which their rows link, and a bot with a 300-character
+/// name builds and plays. (Before, both wrote `builds/a_b-<time>.log`, and the long name's log
+/// could not be written: "File name too long".)
+#[test]
+fn build_logs_and_copies_are_named_apart_and_short() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    let long = "n".repeat(300);
+    let mut text = format!("seed = 9\nmaps = [{:?}]\n", map("fire.txt"));
+    for (name, folder) in [("a.b", "dot"), ("a_b", "underscore"), (long.as_str(), "long")] {
+        built_bot(&class.join(folder), WAITER_SH);
+        let build = format!("echo this is the build of {folder} && sh build.sh");
+        text.push_str(&format!(
+            "[[bots]]\nname = {name:?}\ncommand = \"./bot\"\ncwd = {folder:?}\nbuild = {build:?}\n"
+        ));
+    }
+    let cfg = class.join("class.toml");
+    write(&cfg, &text);
+    let league = class.join("league");
+    run(&["tournament", "--config", &cfg.display().to_string(), "--out", &league.display().to_string()]);
+    let board = leaderboard(&league);
+    let log_of = |name: &str| {
+        let r = row(&board, name);
+        let path = r["build_log"].as_str().unwrap_or_else(|| panic!("no build log: {r}")).to_string();
+        (path.clone(), std::fs::read_to_string(league.join(&path)).unwrap_or_default())
+    };
+    let ((dot_path, dot), (under_path, under)) = (log_of("a.b"), log_of("a_b"));
+    assert_ne!(dot_path, under_path, "one log each");
+    assert!(dot.contains("build of dot") && !dot.contains("underscore"), "{dot_path}: {dot}");
+    assert!(under.contains("build of underscore") && !under.contains("build of dot"), "{under_path}: {under}");
+    let (long_path, long_log) = log_of(&long);
+    assert!(long_log.contains("build of long") && long_path.len() < 100, "{long_path}: {long_log}");
+    let r = row(&board, &long);
+    assert_eq!((r["version"].as_str(), r["games"].as_u64()), (Some("v1"), Some(4)), "{r}");
+    assert!(board["complete"].as_bool().unwrap());
+    // Each bot's copy of its version has a folder of its own, of a short name.
+    let copies: Vec<String> = std::fs::read_dir(league.join("versions"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(copies.len(), 3, "{copies:?}");
+    assert!(copies.iter().all(|c| c.len() < 60), "{copies:?}");
+}

@@ -551,7 +551,9 @@ pub fn first_error(log: &str) -> String {
     line[..end].to_string()
 }
 
-/// Runs each distinct (build command, folder) once; returns each bot's outcome, by name.
+/// Runs each distinct (build command, folder) once; returns each bot's outcome, by name. The
+/// log is named after the first bot by [`crate::files::name_part`], so two bots' logs never
+/// share a file (`a.b` and `a_b`) and a long name still makes a file name.
 pub fn build_all(
     sandbox: &Sandbox,
     bots: &[(String, String, PathBuf)],
@@ -566,7 +568,7 @@ pub fn build_all(
         let outcome = by_command
             .entry(key)
             .or_insert_with(|| {
-                let log = format!("builds/{}-{stamp}.log", crate::files::file_safe(name));
+                let log = format!("builds/{}-{stamp}.log", crate::files::name_part(name));
                 run(sandbox, build, folder, limits, out, &log)
             })
             .clone();

@@ -171,7 +171,7 @@ pub fn prepare(
                 let known =
                     h.versions.iter().find(|v| v.ok && v.fingerprint == fingerprint).and_then(|v| v.kept.clone());
                 let kept = known.or_else(|| {
-                    let dest = out.join("versions").join(crate::files::file_safe(&entry.name)).join(&fingerprint);
+                    let dest = out.join("versions").join(crate::files::name_part(&entry.name)).join(&fingerprint);
                     submission::snapshot(entry, &dest)
                         .map_err(|e| {
                             tracing::warn!("{e}: if its next version fails, its matches against new versions wait")
