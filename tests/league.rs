@@ -58,6 +58,15 @@ fn run(args: &[&str]) -> (String, String) {
     (stdout, stderr)
 }
 
+/// [`run`] from `dir`.
+fn run_in(dir: &Path, args: &[&str]) -> (String, String) {
+    let out = arena_in(dir, args);
+    let (stdout, stderr) =
+        (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned());
+    assert!(out.status.success(), "arena {args:?} in {}:\n{stdout}\n{stderr}", dir.display());
+    (stdout, stderr)
+}
+
 fn row<'a>(board: &'a Value, bot: &str) -> &'a Value {
     board["rows"].as_array().unwrap().iter().find(|r| r["bot"] == bot).unwrap_or_else(|| panic!("no row {bot}"))
 }
@@ -295,4 +304,107 @@ fn a_bot_added_on_the_command_line_brings_its_folder_and_build() {
     let erin = row(&board, "erin");
     assert_eq!(erin["games"], 0, "{erin}");
     assert!(erin["failure"].as_str().is_some_and(|f| f.contains("cannot start")), "{erin}");
+}
+
+/// A league typed relative to the folder it was started in (`--out L1`), whose bob's new push
+/// fails to build: bob plays on from the copy the league kept of his last good version, whether
+/// the league is resumed from that folder (the control), from another one, or after being
+/// moved; and so does a league folder written before, whose record names its copies relative
+/// to the first run's folder. (Before, the copy was found from the first run's folder only:
+/// elsewhere bob's new matches waited "for a good build".)
+#[test]
+fn a_kept_version_plays_wherever_the_league_is_resumed_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, other) = (dir.path().join("first"), dir.path().join("other"));
+    std::fs::create_dir_all(&other).unwrap();
+    built_bot(&first.join("bob"), WAITER_SH);
+    let maps = format!("maps = [{:?}, {:?}]\n", map("fire.txt"), map("tight.txt"));
+    let bots = format!(
+        "[[bots]]\nname = \"bob\"\ncommand = \"./bot\"\ncwd = \"bob\"\nbuild = \"sh build.sh\"\n[[bots]]\nname = \"carol\"\ncommand = {:?}\n",
+        bin("greedy")
+    );
+    write(&first.join("class.toml"), &format!("seed = 9\n{maps}{bots}"));
+    for league in ["L1", "L2", "L3", "L4"] {
+        run_in(&first, &["tournament", "--config", "class.toml", "--out", league]);
+    }
+    write(&first.join("bob/bot.src"), BROKEN_SH);
+    let waiter = format!("{}={}", "dave", bin("waiter"));
+    // Resumed with a new bot, dave: bob's 4 matches against him are played by bob's kept v1.
+    let resume = |from: &Path, league: &str, newcomer: &str| {
+        let (stdout, stderr) = run_in(from, &["tournament", "--resume", league, "--bot", newcomer]);
+        let name = newcomer.split('=').next().unwrap_or_default();
+        assert!(
+            !stdout.contains("waiting") && !stderr.contains("waiting"),
+            "{league} from {from:?}:\n{stdout}\n{stderr}"
+        );
+        assert!(stderr.contains(&format!("plan: 8 matches to play (bob 4, carol 4, {name} 8)")), "{stderr}");
+        let league = from.join(league);
+        let board = leaderboard(&league);
+        let bob = row(&board, "bob");
+        assert_eq!((bob["version"].as_str(), bob["games"].as_u64()), (Some("v1"), Some(8)), "{league:?}: {bob}");
+        assert!(bob["note"].as_str().is_some_and(|n| n.contains("build failed") && !n.contains("wait")), "{bob}");
+        assert!(board["complete"].as_bool().unwrap(), "{league:?}");
+    };
+    // The control: from the folder of the first run.
+    resume(&first, "L1", &waiter);
+    // From another folder.
+    resume(&other, "../first/L2", &waiter);
+    // The whole league folder moved elsewhere, resumed from a third folder.
+    let moved = dir.path().join("moved");
+    std::fs::create_dir_all(&moved).unwrap();
+    std::fs::rename(first.join("L3"), moved.join("L3")).unwrap();
+    resume(dir.path(), "moved/L3", &waiter);
+    // A league folder written before: its record names the copies as the first run typed the
+    // league folder, `L4/versions/…`. Resumed from another folder, they are found in it.
+    let record = first.join("L4/tournament.json");
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert!(text.contains("\"versions/bob/"), "the copies are recorded relative to the league folder");
+    std::fs::write(&record, text.replace("\"versions/bob/", "\"L4/versions/bob/")).unwrap();
+    resume(&other, "../first/L4", &waiter);
+}
+
+/// Build logs and kept copies are named as bot pages are: bots `a.b` and `a_b` (one name once
+/// made safe) each get their own log, which their rows link, and a bot with a 300-character
+/// name builds and plays. (Before, both wrote `builds/a_b-<time>.log`, and the long name's log
+/// could not be written: "File name too long".)
+#[test]
+fn build_logs_and_copies_are_named_apart_and_short() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    let long = "n".repeat(300);
+    let mut text = format!("seed = 9\nmaps = [{:?}]\n", map("fire.txt"));
+    for (name, folder) in [("a.b", "dot"), ("a_b", "underscore"), (long.as_str(), "long")] {
+        built_bot(&class.join(folder), WAITER_SH);
+        let build = format!("echo this is the build of {folder} && sh build.sh");
+        text.push_str(&format!(
+            "[[bots]]\nname = {name:?}\ncommand = \"./bot\"\ncwd = {folder:?}\nbuild = {build:?}\n"
+        ));
+    }
+    let cfg = class.join("class.toml");
+    write(&cfg, &text);
+    let league = class.join("league");
+    run(&["tournament", "--config", &cfg.display().to_string(), "--out", &league.display().to_string()]);
+    let board = leaderboard(&league);
+    let log_of = |name: &str| {
+        let r = row(&board, name);
+        let path = r["build_log"].as_str().unwrap_or_else(|| panic!("no build log: {r}")).to_string();
+        (path.clone(), std::fs::read_to_string(league.join(&path)).unwrap_or_default())
+    };
+    let ((dot_path, dot), (under_path, under)) = (log_of("a.b"), log_of("a_b"));
+    assert_ne!(dot_path, under_path, "one log each");
+    assert!(dot.contains("build of dot") && !dot.contains("underscore"), "{dot_path}: {dot}");
+    assert!(under.contains("build of underscore") && !under.contains("build of dot"), "{under_path}: {under}");
+    let (long_path, long_log) = log_of(&long);
+    assert!(long_log.contains("build of long") && long_path.len() < 100, "{long_path}: {long_log}");
+    let r = row(&board, &long);
+    assert_eq!((r["version"].as_str(), r["games"].as_u64()), (Some("v1"), Some(4)), "{r}");
+    assert!(board["complete"].as_bool().unwrap());
+    // Each bot's copy of its version has a folder of its own, of a short name.
+    let copies: Vec<String> = std::fs::read_dir(league.join("versions"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(copies.len(), 3, "{copies:?}");
+    assert!(copies.iter().all(|c| c.len() < 60), "{copies:?}");
 }

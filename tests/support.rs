@@ -76,7 +76,12 @@ pub fn map(name: &str) -> String {
 
 /// Runs `arena` with `args` from the workspace root.
 pub fn arena(args: &[&str]) -> Output {
-    Command::new(bin("arena")).current_dir(root()).args(args).output().expect("run arena")
+    arena_in(&root(), args)
+}
+
+/// Runs `arena` with `args` from `dir` (relative paths in `args` are `dir`'s).
+pub fn arena_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(bin("arena")).current_dir(dir).args(args).output().expect("run arena")
 }
 
 /// Runs a duel with `--json` and a replay in `dir`; returns the result JSON and the replay path.

@@ -100,6 +100,21 @@ pub fn file_safe(name: &str) -> String {
     name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
 }
 
+/// The one name the arena gives a bot's files (its page, its build logs, the copies of its
+/// versions): `name` itself when it is plain (lowercase ASCII letters, digits, `-`, `_`, at most
+/// 60 bytes), else its first 40 characters made safe and 8 hex digits of a hash of the exact name
+/// after a dot (which no plain name has). So no two bots share a file, not even `Alice` and
+/// `alice` on a case-insensitive disk, and no name makes a file name too long.
+pub fn name_part(name: &str) -> String {
+    let plain = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_';
+    if !name.is_empty() && name.len() <= 60 && name.chars().all(plain) {
+        name.to_string()
+    } else {
+        let short: String = file_safe(name).chars().take(40).collect();
+        format!("{short}.{}", &blake3::hash(name.as_bytes()).to_hex()[..8])
+    }
+}
+
 /// Writes `bytes` to `path` through a synced temporary file in the same folder and a rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {

@@ -533,7 +533,15 @@ fn fallen(before: &BTreeMap<u64, u64>, now: &BTreeMap<u64, u64>) -> u64 {
 
 /// The line of a build log that says what went wrong: the first line naming an error (a
 /// compiler's `error:`, `Error`, `fatal`), else the last non-empty line; at most 300 bytes.
+/// rustup fetching a toolchain a bot pins is said as such: what it fails with then (a
+/// read-only folder, no network) names none of the cause.
 pub fn first_error(log: &str) -> String {
+    if let Some(toolchain) = missing_toolchain(log) {
+        return cut(&format!(
+            "toolchain {toolchain} pinned by rust-toolchain.toml (or rust-toolchain) is not installed where the arena builds (builds have no network): install it there, or remove the pin"
+        ))
+        .to_string();
+    }
     let is_noise = |l: &str| l.contains("Error 1") || l.contains("***") && l.contains("make");
     let line = log
         .lines()
@@ -544,14 +552,30 @@ pub fn first_error(log: &str) -> String {
         })
         .or_else(|| log.lines().map(str::trim).rev().find(|l| !l.is_empty()))
         .unwrap_or("no output");
-    let mut end = line.len().min(300);
-    while !line.is_char_boundary(end) {
-        end -= 1;
-    }
-    line[..end].to_string()
+    cut(line).to_string()
 }
 
-/// Runs each distinct (build command, folder) once; returns each bot's outcome, by name.
+/// `text` cut to at most 300 bytes (at a character's boundary).
+fn cut(text: &str) -> &str {
+    let mut end = text.len().min(300);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// The toolchain rustup set out to install during a build (`info: syncing channel updates for
+/// '1.86.0-x86_64-unknown-linux-gnu'`, quoted or not): one the bot pins and the arena lacks.
+fn missing_toolchain(log: &str) -> Option<&str> {
+    log.lines().find_map(|l| {
+        let name = l.trim().strip_prefix("info: syncing channel updates for ")?.trim().trim_matches(['\'', '`']);
+        (!name.is_empty()).then_some(name)
+    })
+}
+
+/// Runs each distinct (build command, folder) once; returns each bot's outcome, by name. The
+/// log is named after the first bot by [`crate::files::name_part`], so two bots' logs never
+/// share a file (`a.b` and `a_b`) and a long name still makes a file name.
 pub fn build_all(
     sandbox: &Sandbox,
     bots: &[(String, String, PathBuf)],
@@ -566,7 +590,7 @@ pub fn build_all(
         let outcome = by_command
             .entry(key)
             .or_insert_with(|| {
-                let log = format!("builds/{}-{stamp}.log", crate::files::file_safe(name));
+                let log = format!("builds/{}-{stamp}.log", crate::files::name_part(name));
                 run(sandbox, build, folder, limits, out, &log)
             })
             .clone();
@@ -678,5 +702,23 @@ mod tests {
         assert_eq!(first_error(log), "bot.cpp:3:5: error: 'foo' was not declared in this scope");
         assert_eq!(first_error("compiling\nsomething odd\n\n"), "something odd");
         assert_eq!(first_error(""), "no output");
+    }
+
+    /// A bot pinning a toolchain the arena lacks: rustup tries to fetch it (no network, its
+    /// folder read-only) and fails on a temporary file; the outcome names the pin instead.
+    #[test]
+    fn a_pinned_toolchain_that_is_not_installed_is_named() {
+        // As rustup 1.29 writes it in a build's box (and older ones, with quotes).
+        let log = "info: syncing channel updates for 1.86.0-x86_64-unknown-linux-gnu\nerror: could not create temp file /root/.rustup/tmp/ukynoop3v37jdnxc_file: Read-only file system (os error 30)\n";
+        let said = first_error(log);
+        assert!(said.starts_with("toolchain 1.86.0-x86_64-unknown-linux-gnu pinned by rust-toolchain.toml (or rust-toolchain) is not installed where the arena builds (builds have no network): install it there, or remove the pin"), "{said}");
+        let quoted = log.replace("for 1.86.0-x86_64-unknown-linux-gnu", "for '1.86.0-x86_64-unknown-linux-gnu'");
+        assert_eq!(first_error(&quoted), said);
+        // The control: the same log without rustup's line says what it says today.
+        let plain = log.lines().skip(1).collect::<Vec<_>>().join("\n");
+        assert_eq!(
+            first_error(&plain),
+            "error: could not create temp file /root/.rustup/tmp/ukynoop3v37jdnxc_file: Read-only file system (os error 30)"
+        );
     }
 }

@@ -105,6 +105,18 @@ pub struct TournamentRecord {
     pub boards: Vec<MapFact>,
 }
 
+/// A [`TournamentRecord`] as written to `tournament.json`: the same fields, borrowed, with the
+/// kept copies' paths made relative (a clone of the whole record would copy its schedule).
+#[derive(Serialize)]
+struct OnDisk<'a> {
+    config: &'a TournamentConfig,
+    bots: &'a [BotVersion],
+    failures: &'a BTreeMap<String, String>,
+    schedule: &'a [ScheduledMatch],
+    history: &'a BTreeMap<String, BotHistory>,
+    boards: &'a [MapFact],
+}
+
 /// A new league's secret: 128 random bits, in hex.
 fn fresh_secret() -> String {
     format!("{:032x}", rand::random::<u128>())
@@ -119,7 +131,8 @@ impl TournamentConfig {
 }
 
 impl TournamentRecord {
-    /// Reads `dir/tournament.json`.
+    /// Reads `dir/tournament.json`, the kept copies' paths made absolute against `dir` (see
+    /// [`versions::kept_in_memory`]): the league resumes from any folder.
     pub fn load(dir: &Path) -> Result<Self, TournamentError> {
         let path = dir.join(TOURNAMENT_FILE);
         let text = std::fs::read(&path).map_err(|e| TournamentError::io(&path, e))?;
@@ -128,12 +141,47 @@ impl TournamentRecord {
             message: format!("not a tournament record: {e}"),
         })?;
         record.config.fold_legacy().map_err(|message| TournamentError::Config { path, message })?;
+        let here = std::env::current_dir().unwrap_or_default();
+        let league = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        for bot in record.bots.iter_mut().filter(|b| b.kept) {
+            bot.entry = versions::kept_in_memory(&bot.entry, &bot.fingerprint, &league, &here);
+        }
+        for version in record.history.values_mut().flat_map(|h| h.versions.iter_mut()) {
+            if let Some(kept) = &version.kept {
+                version.kept = Some(versions::kept_in_memory(kept, &version.fingerprint, &league, &here));
+            }
+        }
         Ok(record)
     }
 
-    /// Writes `dir/tournament.json` atomically.
+    /// Writes `dir/tournament.json` atomically, the kept copies' paths relative to `dir` (see
+    /// [`versions::kept_on_disk`]).
     pub fn save(&self, dir: &Path) -> Result<(), TournamentError> {
-        let json = serde_json::to_vec_pretty(self).map_err(|e| TournamentError::Invalid(e.to_string()))?;
+        let league = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        let bots: Vec<BotVersion> = self
+            .bots
+            .iter()
+            .map(|b| {
+                let entry =
+                    if b.kept { versions::kept_on_disk(&b.entry, &b.fingerprint, &league) } else { b.entry.clone() };
+                BotVersion { entry, ..b.clone() }
+            })
+            .collect();
+        let mut history = self.history.clone();
+        for version in history.values_mut().flat_map(|h| h.versions.iter_mut()) {
+            if let Some(kept) = &version.kept {
+                version.kept = Some(versions::kept_on_disk(kept, &version.fingerprint, &league));
+            }
+        }
+        let on_disk = OnDisk {
+            config: &self.config,
+            bots: &bots,
+            failures: &self.failures,
+            schedule: &self.schedule,
+            history: &history,
+            boards: &self.boards,
+        };
+        let json = serde_json::to_vec_pretty(&on_disk).map_err(|e| TournamentError::Invalid(e.to_string()))?;
         let path = dir.join(TOURNAMENT_FILE);
         write_atomic(&path, &json).map_err(|e| TournamentError::io(&path, e))
     }
@@ -989,4 +1037,65 @@ pub fn recompute(
     let leaderboard = record.leaderboard(&results, dir, games);
     write_leaderboard(dir, &leaderboard, &results, reporter)?;
     Ok(leaderboard)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `tournament.json` holds every field of the record (written through a borrowed copy of
+    /// it, [`OnDisk`]), the kept copies' paths relative to the league folder; reading it back
+    /// gives the record again, wherever the league folder is now.
+    #[test]
+    fn a_record_is_saved_whole_and_its_kept_copies_relative_to_its_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let league = dir.path().join("league");
+        std::fs::create_dir_all(&league).unwrap();
+        let fp = "0123456789abcdef";
+        let copy = league.join("versions/bob").join(fp).join("folder");
+        let kept = config::BotEntry { cwd: Some(copy.clone()), ..config::parse_bot_arg("bob=./bot").unwrap() };
+        let good = versions::Version {
+            fingerprint: fp.to_string(),
+            label: "v1".to_string(),
+            at: 1,
+            ok: true,
+            problem: None,
+            build_log: Some("builds/bob-1.log".to_string()),
+            kept: Some(kept.clone()),
+        };
+        let record = TournamentRecord {
+            config: TournamentConfig::from_toml("seed = 3\nmaps = [\"a.txt\"]\n", Path::new("t.toml")).unwrap(),
+            bots: vec![BotVersion { entry: kept, fingerprint: fp.to_string(), runnable: true, kept: true }],
+            failures: BTreeMap::from([("carol".to_string(), "cannot start".to_string())]),
+            schedule: vec![ScheduledMatch {
+                key: "k".to_string(),
+                seats: vec!["bob".to_string()],
+                map: "a.txt".into(),
+                game: 1,
+                seed: 2,
+                cost: 1,
+            }],
+            history: BTreeMap::from([(
+                "bob".to_string(),
+                BotHistory { versions: vec![good], ..BotHistory::default() },
+            )]),
+            boards: vec![MapFact { path: "a.txt".to_string(), digest: "d".to_string() }],
+        };
+        record.save(&league).unwrap();
+        let saved: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(league.join(TOURNAMENT_FILE)).unwrap()).unwrap();
+        let relative = format!("versions/bob/{fp}/folder");
+        assert_eq!(saved["bots"][0]["cwd"], relative.as_str());
+        assert_eq!(saved["history"]["bob"]["versions"][0]["kept"]["cwd"], relative.as_str());
+        let mut expected = serde_json::to_value(&record).unwrap();
+        expected["bots"][0]["cwd"] = relative.as_str().into();
+        expected["history"]["bob"]["versions"][0]["kept"]["cwd"] = relative.as_str().into();
+        assert_eq!(saved, expected, "every field is written");
+        let loaded = TournamentRecord::load(&league).unwrap();
+        assert_eq!(serde_json::to_value(&loaded).unwrap(), serde_json::to_value(&record).unwrap());
+        let moved = dir.path().join("moved");
+        std::fs::rename(&league, &moved).unwrap();
+        let loaded = TournamentRecord::load(&moved).unwrap();
+        assert_eq!(loaded.bots[0].entry.cwd, Some(moved.join(&relative)));
+    }
 }

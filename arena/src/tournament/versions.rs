@@ -4,7 +4,7 @@
 //! row says so. `--as-of` picks each bot's standing version at a past time.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -33,7 +33,8 @@ pub struct Version {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build_log: Option<String>,
     /// How to run the copy of it the league keeps (`versions/<bot>/<fingerprint>/`), so that
-    /// it can still play once the bot's files hold another version.
+    /// it can still play once the bot's files hold another version. Its paths are absolute in
+    /// memory, relative to the league folder in `tournament.json` ([`kept_on_disk`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kept: Option<BotEntry>,
 }
@@ -146,6 +147,9 @@ pub fn prepare(
         .filter_map(|b| b.build.as_ref().map(|cmd| (b.name.clone(), cmd.clone(), build_folder(config, b))))
         .collect();
     let builds = build::build_all(sandbox, &to_build, config.build_limits(), out, now);
+    // The copies' paths are made from the league folder's absolute path: they hold from any
+    // folder the arena runs in (and a copy's program named by an absolute path runs in its box).
+    let league = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
     let mut cache = BTreeMap::new();
     let mut bots = Vec::new();
     let mut failures = BTreeMap::new();
@@ -171,7 +175,7 @@ pub fn prepare(
                 let known =
                     h.versions.iter().find(|v| v.ok && v.fingerprint == fingerprint).and_then(|v| v.kept.clone());
                 let kept = known.or_else(|| {
-                    let dest = out.join("versions").join(crate::files::file_safe(&entry.name)).join(&fingerprint);
+                    let dest = league.join("versions").join(crate::files::name_part(&entry.name)).join(&fingerprint);
                     submission::snapshot(entry, &dest)
                         .map_err(|e| {
                             tracing::warn!("{e}: if its next version fails, its matches against new versions wait")
@@ -228,6 +232,71 @@ pub fn prepare(
     (bots, failures)
 }
 
+/// Where, in `path`, the copy of version `fingerprint` begins: the index of its components
+/// `versions/<bot>/<fingerprint>` (which only a path into the league's copy has: a fingerprint
+/// covers the command, so no word of the command can name it).
+fn copy_start(path: &Path, fingerprint: &str) -> Option<usize> {
+    if fingerprint.is_empty() {
+        return None;
+    }
+    let parts: Vec<Component<'_>> = path.components().collect();
+    parts.windows(3).position(|w| {
+        w[0] == Component::Normal("versions".as_ref())
+            && matches!(w[1], Component::Normal(_))
+            && w[2] == Component::Normal(fingerprint.as_ref())
+    })
+}
+
+/// `entry` with `change` applied to its folder and to each word of its command (a word it
+/// gives `None` stays as it is).
+fn map_paths(entry: &BotEntry, change: impl Fn(&Path) -> Option<PathBuf>) -> BotEntry {
+    let mut out = entry.clone();
+    if let Some(cwd) = entry.cwd.as_deref().and_then(&change) {
+        out.cwd = Some(cwd);
+    }
+    if let Ok(words) = shell_words::split(&entry.command) {
+        let changed: Vec<Option<String>> =
+            words.iter().map(|w| change(Path::new(w)).and_then(|p| p.to_str().map(str::to_string))).collect();
+        if changed.iter().any(Option::is_some) {
+            let words = words.into_iter().zip(changed).map(|(w, c)| c.unwrap_or(w));
+            out.command = shell_words::join(words);
+        }
+    }
+    out
+}
+
+/// A kept copy (`entry`, of version `fingerprint`) as `tournament.json` holds it: its paths into
+/// the copy relative to the league folder `league` (absolute), so that the league resumes from
+/// any folder, and once moved. A path elsewhere (a shard's record, naming the league's copy)
+/// stays absolute.
+pub fn kept_on_disk(entry: &BotEntry, fingerprint: &str, league: &Path) -> BotEntry {
+    map_paths(entry, |path| {
+        let rel = path.strip_prefix(league).ok()?;
+        (copy_start(rel, fingerprint) == Some(0)).then(|| rel.to_path_buf())
+    })
+}
+
+/// A kept copy read from the `tournament.json` of the league folder `league` (absolute), with
+/// absolute paths: one written relative to the league folder is found there. One written
+/// before that, as the first run typed the league folder (relative to the folder it ran in,
+/// `here` now), is found there if the copy is there, else in the league folder (the league
+/// resumed from another folder, or moved).
+pub fn kept_in_memory(entry: &BotEntry, fingerprint: &str, league: &Path, here: &Path) -> BotEntry {
+    map_paths(entry, |path| {
+        let start = copy_start(path, fingerprint)?;
+        if start == 0 && path.is_relative() {
+            return Some(league.join(path));
+        }
+        let parts: Vec<Component<'_>> = path.components().collect();
+        let copy: PathBuf = parts[..start + 3].iter().collect();
+        if here.join(&copy).is_dir() {
+            Some(here.join(path))
+        } else {
+            Some(league.join(parts[start..].iter().collect::<PathBuf>()))
+        }
+    })
+}
+
 /// Checks that a bot's program exists (a path relative to its working directory, or a
 /// program found on PATH).
 pub fn check_program(bot: &BotEntry) -> Result<(), String> {
@@ -277,6 +346,65 @@ mod tests {
         assert_eq!(h.note(), None);
         assert_eq!(h.standing(Some(399)).unwrap().fingerprint, "aa", "as of a past time");
         assert_eq!(h.standing(Some(99)), None);
+    }
+
+    fn entry(cwd: Option<&Path>, command: &str) -> BotEntry {
+        BotEntry {
+            cwd: cwd.map(Path::to_path_buf),
+            ..super::super::config::parse_bot_arg(&format!("b={command}")).unwrap()
+        }
+    }
+
+    /// A kept copy's paths go to `tournament.json` relative to the league folder and come back
+    /// from it against the league folder, wherever that is now; paths that are not into the
+    /// copy are left alone.
+    #[test]
+    fn kept_copies_are_recorded_relative_to_the_league_folder() {
+        let league = Path::new("/srv/league");
+        let copy = league.join("versions/bob/0123456789abcdef");
+        let folder_bot =
+            entry(Some(&copy.join("folder")), &format!("./bot {}/folder/data versions/x/y", copy.display()));
+        let disk = kept_on_disk(&folder_bot, "0123456789abcdef", league);
+        assert_eq!(disk.cwd.as_deref(), Some(Path::new("versions/bob/0123456789abcdef/folder")));
+        assert_eq!(disk.command, "./bot versions/bob/0123456789abcdef/folder/data versions/x/y");
+        let moved = Path::new("/elsewhere/league");
+        let back = kept_in_memory(&disk, "0123456789abcdef", moved, Path::new("/anywhere"));
+        assert_eq!(back.cwd.as_deref(), Some(moved.join("versions/bob/0123456789abcdef/folder").as_path()));
+        assert_eq!(back.command, "./bot /elsewhere/league/versions/bob/0123456789abcdef/folder/data versions/x/y");
+        assert_eq!(kept_in_memory(&disk, "0123456789abcdef", league, Path::new("/")), folder_bot, "a round trip");
+        // A bot without a folder: the files its command names.
+        let files_bot = entry(None, &format!("{}/files/0-prebuilt --x", copy.display()));
+        let disk = kept_on_disk(&files_bot, "0123456789abcdef", league);
+        assert_eq!(disk.command, "versions/bob/0123456789abcdef/files/0-prebuilt --x");
+        // A copy outside the league folder (a shard's record naming the league's copies) stays.
+        assert_eq!(kept_on_disk(&folder_bot, "0123456789abcdef", Path::new("/srv/shard-1")), folder_bot);
+        assert_eq!(kept_on_disk(&folder_bot, "another", league), folder_bot, "not this version's copy");
+    }
+
+    /// A record written before holds the paths as the first run typed the league folder
+    /// (`L/versions/…`, relative to the folder it ran in): found there if the copy is there,
+    /// else in the league folder.
+    #[test]
+    fn kept_copies_of_records_written_before_are_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let (first, other) = (dir.path().join("first"), dir.path().join("other"));
+        std::fs::create_dir_all(first.join("L/versions/bob/0123456789abcdef/folder")).unwrap();
+        std::fs::create_dir_all(&other).unwrap();
+        let old = entry(Some(Path::new("L/versions/bob/0123456789abcdef/folder")), "./bot");
+        let league = first.join("L");
+        let want = league.join("versions/bob/0123456789abcdef/folder");
+        let from_first = kept_in_memory(&old, "0123456789abcdef", &league, &first);
+        assert_eq!(from_first.cwd.as_deref(), Some(want.as_path()), "as today, from the first run's folder");
+        let from_other = kept_in_memory(&old, "0123456789abcdef", &league, &other);
+        assert_eq!(from_other.cwd.as_deref(), Some(want.as_path()), "from another folder, in the league folder");
+        let absolute = entry(Some(&want), "./bot");
+        assert_eq!(kept_in_memory(&absolute, "0123456789abcdef", &league, &other), absolute, "typed absolute");
+        // The league moved: from the first run's folder too, it is found where it is now.
+        let moved = other.join("L");
+        std::fs::rename(&league, &moved).unwrap();
+        let there = Some(moved.join("versions/bob/0123456789abcdef/folder"));
+        assert_eq!(kept_in_memory(&old, "0123456789abcdef", &moved, &first).cwd, there, "relative, then moved");
+        assert_eq!(kept_in_memory(&absolute, "0123456789abcdef", &moved, &first).cwd, there, "absolute, then moved");
     }
 
     #[test]

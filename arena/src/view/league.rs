@@ -14,23 +14,17 @@ use serde::Serialize;
 use super::{asset, capitalise, head};
 use crate::engine::Registry;
 use crate::explain::ForfeitFact;
-use crate::files::{file_safe, write_atomic};
+use crate::files::{name_part, write_atomic};
 use crate::replay::{page_file, page_path, Replay};
 use crate::safe_text::{html, json_in_html};
 use crate::standings::leaderboard::{Leaderboard, MatchRef, Row};
 use crate::standings::ResultLine;
 
-/// A bot's page, relative to the tournament folder: `bots/<name>.html` for names made of
-/// letters, digits, `-` and `_`; other names are reduced to those and get a hash of the name
-/// after a dot (which no plain name has), so two bots never share a page.
+/// A bot's page, relative to the tournament folder: `bots/<name>.html`, the name as
+/// [`name_part`] gives it (a plain name itself, any other cut and hashed), so two bots never
+/// share a page.
 pub fn bot_page(name: &str) -> String {
-    let safe = file_safe(name);
-    if safe == name && !name.is_empty() && name.len() <= 60 {
-        format!("bots/{name}.html")
-    } else {
-        let short: String = safe.chars().take(40).collect();
-        format!("bots/{short}.{}.html", &blake3::hash(name.as_bytes()).to_hex()[..8])
-    }
+    format!("bots/{}.html", name_part(name))
 }
 
 /// What `league.js` draws the index from (embedded in `index.html` as JSON).
@@ -559,5 +553,8 @@ mod tests {
         assert!(hostile["bots/".len()..].chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)), "{hostile}");
         assert!(!hostile.contains(".."));
         assert!(bot_page(&"x".repeat(500)).len() < 80);
+        // Names differing only in case are two files on a case-insensitive disk too.
+        assert_ne!(bot_page("Alice").to_lowercase(), bot_page("alice").to_lowercase());
+        assert_ne!(bot_page("ALICE").to_lowercase(), bot_page("Alice").to_lowercase());
     }
 }
