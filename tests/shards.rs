@@ -259,11 +259,14 @@ fn the_kubernetes_and_github_files_parse_and_run_the_slurm_test_s_commands() {
         "arena\" build ",
         "arena tournament --resume ",
         "--shard ${{ matrix.shard }}/4",
-        "arena merge ",
+        "arena merge merged ",
+        "arena publish merged site",
         "deploy-pages",
     ] {
         assert!(gh.contains(command), "the workflow runs `{command}`: {gh}");
     }
+    // What goes to Pages is what `arena publish` copied, not a league folder with its secret.
+    assert_eq!(jobs["merge"]["steps"][3]["with"]["path"], "site", "{gh}");
 }
 
 #[test]

@@ -645,3 +645,46 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// What a crash left half-written (`.tmp-*` files, in every folder the arena writes) is removed
+/// by the next command that holds the folder (`arena leaderboard` here), never published, and
+/// never taken from the copies of the students' folders; a folder whose first run stopped
+/// before its record was written is explained. The control: the planted files are there
+/// before.
+#[test]
+fn what_a_crash_left_half_written_goes_and_is_never_published() {
+    let dir = tempfile::tempdir().unwrap();
+    let league = dir.path().join("league");
+    tournament(&[
+        "--bot",
+        &format!("greedy={}", bin("greedy")),
+        "--bot",
+        &format!("waiter={}", bin("waiter")),
+        "--map",
+        &map("fire.txt"),
+        "--out",
+        &league.display().to_string(),
+    ]);
+    let planted: Vec<PathBuf> =
+        ["", "bots", "assets", "replays", "logs"].iter().map(|sub| league.join(sub).join(".tmp-crashed")).collect();
+    for path in &planted {
+        std::fs::write(path, "half").unwrap();
+    }
+    let kept = walk(&league.join("versions")).into_iter().find(|p| p.is_dir()).unwrap().join(".tmp-students-own");
+    std::fs::write(&kept, "mine").unwrap();
+    assert!(planted.iter().all(|p| p.exists()), "the control: planted");
+    let public = dir.path().join("public");
+    assert!(arena(&["publish", &league.display().to_string(), &public.display().to_string()]).status.success());
+    assert!(walk(&public).iter().all(|p| !p.file_name().unwrap().to_string_lossy().starts_with(".tmp-")), "published");
+    assert!(arena(&["leaderboard", &league.display().to_string()]).status.success());
+    for path in &planted {
+        assert!(!path.exists(), "{} is left", path.display());
+    }
+    assert!(kept.exists(), "a student's own file in a kept copy stays");
+    // A folder whose first run was stopped before it wrote its record.
+    let early = dir.path().join("early");
+    std::fs::create_dir_all(early.join("replays")).unwrap();
+    let (_, stderr, code) = tournament(&["--resume", &early.display().to_string()]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("start it again with `arena tournament --config FILE --out"), "{stderr}");
+}

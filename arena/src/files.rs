@@ -115,13 +115,22 @@ pub fn name_part(name: &str) -> String {
     }
 }
 
+/// How the temporary files of [`write_atomic`] begin: one a crash left behind is recognised by it.
+pub const TEMPORARY_PREFIX: &str = ".tmp-";
+
+/// Whether a file named `name` is a temporary file of [`write_atomic`] (or of a copy made the
+/// same way), not a finished one.
+pub fn is_temporary(name: &std::ffi::OsStr) -> bool {
+    name.as_encoded_bytes().starts_with(TEMPORARY_PREFIX.as_bytes())
+}
+
 /// Writes `bytes` to `path` through a synced temporary file in the same folder and a rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
+    let mut tmp = tempfile::Builder::new().prefix(TEMPORARY_PREFIX).tempfile_in(dir)?;
     // Readable by others like any file written normally (pages get published as they are).
     tmp.as_file().set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
     tmp.write_all(bytes)?;

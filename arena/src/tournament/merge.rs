@@ -50,6 +50,7 @@ pub fn merge(
         std::fs::create_dir_all(out.join(sub)).map_err(|e| TournamentError::io(out, e))?;
     }
     let _lock = FolderLock::take(out, None)?;
+    super::remove_temporaries(out);
     let out_real = std::fs::canonicalize(out).map_err(|e| TournamentError::io(out, e))?;
     let mut seen = HashSet::new();
     let mut lines: Vec<ResultLine> = Vec::new();

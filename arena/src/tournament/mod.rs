@@ -135,7 +135,15 @@ impl TournamentRecord {
     /// [`versions::kept_in_memory`]): the league resumes from any folder.
     pub fn load(dir: &Path) -> Result<Self, TournamentError> {
         let path = dir.join(TOURNAMENT_FILE);
-        let text = std::fs::read(&path).map_err(|e| TournamentError::io(&path, e))?;
+        let text = std::fs::read(&path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound if dir.is_dir() => TournamentError::Invalid(format!(
+                "{}: no {TOURNAMENT_FILE}: not a tournament folder, or its first run was stopped before any match \
+                 started (nothing was lost): start it again with `arena tournament --config FILE --out {}`",
+                dir.display(),
+                dir.display()
+            )),
+            _ => TournamentError::io(&path, e),
+        })?;
         let mut record: Self = serde_json::from_slice(&text).map_err(|e| TournamentError::Config {
             path: path.clone(),
             message: format!("not a tournament record: {e}"),
@@ -986,14 +994,16 @@ fn ended_at(replay: &crate::replay::Replay) -> Vec<usize> {
         .collect()
 }
 
-/// Removes temporary files a crash may have left (replays are written to `.tmp-*` first).
+/// Removes the temporary files a crash may have left in the folders the arena writes (every
+/// file is written to a `.tmp-*` file first, then renamed): call it holding the folder alone.
+/// (`versions/` holds copies of the students' folders, whose files are theirs.)
 fn remove_temporaries(out: &Path) {
-    for dir in [out.to_path_buf(), out.join("replays"), out.join("logs")] {
+    for dir in ["", "replays", "logs", "bots", "assets", "builds"].map(|sub| out.join(sub)) {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
         for entry in entries.flatten() {
-            if entry.file_name().to_string_lossy().starts_with(".tmp-") {
+            if crate::files::is_temporary(&entry.file_name()) && entry.file_type().is_ok_and(|t| t.is_file()) {
                 let _ = std::fs::remove_file(entry.path());
             }
         }
@@ -1033,6 +1043,12 @@ pub fn recompute(
     let results = results::read_all(dir)?;
     if let Some(t) = as_of {
         return Ok(record.leaderboard_as_of(&results, dir, t, games));
+    }
+    // Alone in the folder (no run is writing it), what a crash left half-written goes; with a
+    // run going on, its files are its own.
+    let _alone = FolderLock::take(dir, None).ok();
+    if _alone.is_some() {
+        remove_temporaries(dir);
     }
     let leaderboard = record.leaderboard(&results, dir, games);
     write_leaderboard(dir, &leaderboard, &results, reporter)?;

@@ -30,7 +30,9 @@ pub struct Published {
 }
 
 /// Copies the public part of the tournament folder `dir` into `out`, which must be new or
-/// empty and outside `dir`. Links are not followed (what is not a file or a folder stays).
+/// empty and outside `dir`: into a temporary folder beside `out`, renamed `out` once whole, so
+/// that a publish cut short leaves nothing under `out`. Links are not followed (what is not a
+/// file or a folder stays), nor are the temporary files a crashed run may have left.
 pub fn copy_public(dir: &Path, out: &Path) -> Result<Published, TournamentError> {
     let invalid = |what: String| TournamentError::Invalid(what);
     if !dir.join(super::TOURNAMENT_FILE).is_file() {
@@ -44,35 +46,47 @@ pub fn copy_public(dir: &Path, out: &Path) -> Result<Published, TournamentError>
             return Err(invalid(format!("{}: not empty: publish into a new or empty folder", out.display())));
         }
     }
-    let created = !out.exists();
-    std::fs::create_dir_all(out).map_err(|e| TournamentError::io(out, e))?;
-    if real(out)?.starts_with(&dir_real) {
-        if created {
-            let _ = std::fs::remove_dir(out);
-        }
+    let name = out.file_name().ok_or_else(|| invalid(format!("{}: not a folder's name", out.display())))?;
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(parent).map_err(|e| TournamentError::io(parent, e))?;
+    if real(parent)?.join(name).starts_with(&dir_real) {
         return Err(invalid(format!(
             "{}: inside the tournament folder {}: publish elsewhere",
             out.display(),
             dir.display()
         )));
     }
+    let staging = tempfile::Builder::new()
+        .prefix(crate::files::TEMPORARY_PREFIX)
+        .tempdir_in(parent)
+        .map_err(|e| TournamentError::io(parent, e))?;
     let mut files = 0;
-    for name in PUBLIC {
-        let from = dir.join(name);
+    for entry_name in PUBLIC {
+        let from = dir.join(entry_name);
         for entry in walkdir::WalkDir::new(&from).follow_links(false).sort_by_file_name() {
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(e) if e.io_error().is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound) => continue,
                 Err(e) => return Err(TournamentError::io(&from, e.into())),
             };
-            let to: PathBuf = out.join(entry.path().strip_prefix(dir).unwrap_or(entry.path()));
+            let to: PathBuf = staging.path().join(entry.path().strip_prefix(dir).unwrap_or(entry.path()));
             if entry.file_type().is_dir() {
                 std::fs::create_dir_all(&to).map_err(|e| TournamentError::io(&to, e))?;
-            } else if entry.file_type().is_file() {
+            } else if entry.file_type().is_file() && !crate::files::is_temporary(entry.file_name()) {
                 std::fs::copy(entry.path(), &to).map_err(|e| TournamentError::io(entry.path(), e))?;
                 files += 1;
             }
         }
+    }
+    // (Readable by others, as the pages are; a rename may replace an empty folder.)
+    let staged = staging.keep();
+    let _ = std::fs::set_permissions(&staged, std::os::unix::fs::PermissionsExt::from_mode(0o755));
+    if let Err(e) = std::fs::rename(&staged, out) {
+        let _ = std::fs::remove_dir_all(&staged);
+        return Err(TournamentError::io(out, e));
     }
     let mut left_out: Vec<String> = std::fs::read_dir(dir)
         .map_err(|e| TournamentError::io(dir, e))?
