@@ -56,6 +56,27 @@ fn main() {
         if writeln!(out, "{answer}").and_then(|()| out.flush()).is_err() {
             return;
         }
+        if args.first().is_some_and(|a| a == "flood-at-end") && Some(tick) == rounds(&header) {
+            flood_at_end(&args.get(1).cloned().unwrap_or_default());
+        }
+    }
+}
+
+/// The number of rounds a Resource Rush header announces (`ARENA rows cols rounds`).
+fn rounds(header: &str) -> Option<u32> {
+    header.split_whitespace().nth(3)?.parse().ok()
+}
+
+/// `flood-at-end stdout|stderr`: after its answer to the last tick, when no prompt is left to
+/// punish it, one line without end on that stream, as fast as it goes.
+fn flood_at_end(stream: &str) -> ! {
+    let fd = if stream == "stderr" { 2 } else { 1 };
+    let block = [b'x'; 1 << 16];
+    loop {
+        // SAFETY: writes from a valid buffer of its length.
+        if unsafe { libc::write(fd, block.as_ptr().cast(), block.len()) } < 0 {
+            std::process::exit(0);
+        }
     }
 }
 
@@ -214,6 +235,8 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
                 }
             }
         }
+        // Played after the last answer, in `main`.
+        "flood-at-end" => {}
         "hog-memory" => {
             let mb: usize = arg(2).parse().unwrap_or(100);
             // Each child says on a pipe when it holds its memory; the bot waits for all of them
