@@ -523,7 +523,8 @@ async fn read_lines(out: impl tokio::io::AsyncRead + Unpin, tx: mpsc::Sender<Bot
 }
 
 /// A line as the games see it: surrounding whitespace (a trailing `\r` among it) is trimmed,
-/// so that a padded answer neither means nor stores more than the plain one.
+/// so that a padded answer neither means nor stores more than the plain one (see
+/// [`Answer::in_words`] for the white space between its words).
 fn decode(bytes: Vec<u8>) -> BotLine {
     let raw = bytes.len();
     match String::from_utf8(bytes) {
