@@ -337,10 +337,34 @@ fn leaves_no_daemon_behind() {
 fn two_bots_cannot_talk() {
     let _load = shared();
     for how in ["abstract", "tmp", "shm"] {
-        let talker = attacker(&format!("talk {how} {}", token()));
-        let run = duel_run("fire.txt", &[], &[], [&talker, &talker]);
-        assert!(run.out.status.success());
-        assert_eq!(run.forfeit(1), None, "{how}: nothing was heard: {}", run.result);
+        cannot_talk_by(how, true);
+    }
+}
+
+#[test]
+fn two_bots_cannot_talk_through_the_files_they_share() {
+    let _load = shared();
+    // Every box sees the same system files, read only: a lock one box holds on one the other
+    // would see (`flock`, `fcntl`'s record and open file description locks), and one box's
+    // reading it the other would be told of (inotify, dnotify on its folder, fanotify in the mode
+    // an unprivileged program may use). The box refuses them all.
+    for how in ["flock", "posix-lock", "ofd-lock", "inotify", "dnotify"] {
+        cannot_talk_by(how, true);
+    }
+    cannot_talk_by("fanotify", fanotify_offered());
+    if !fanotify_offered() {
+        eprintln!("this kernel refuses fanotify to this user: the control (without the box) cannot show it working");
+    }
+}
+
+/// Two `talk HOW` bots, one per seat: in a box seat 2 never hears seat 1; without it (the
+/// control, when `control`) it does, and says so by an invalid move.
+fn cannot_talk_by(how: &str, control: bool) {
+    let talker = attacker(&format!("talk {how} {}", token()));
+    let run = duel_run("fire.txt", &[], &[], [&talker, &talker]);
+    assert!(run.out.status.success(), "{how}: {}", String::from_utf8_lossy(&run.out.stderr));
+    assert_eq!(run.forfeit(1), None, "{how}: nothing was heard: {}", run.result);
+    if control {
         let talker = attacker(&format!("talk {how} {}", token()));
         let control = duel_run("fire.txt", &["--sandbox", "none"], &[], [&talker, &talker]);
         assert_eq!(control.forfeit(1).as_deref(), Some("invalid_move"), "{how}: the control heard: {}", control.result);

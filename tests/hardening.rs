@@ -104,6 +104,54 @@ fn a_padded_answer_is_stored_trimmed_with_its_length() {
     assert!(size < 40_000, "the replay stays small: {size} bytes");
 }
 
+#[test]
+fn an_answer_padded_between_its_words_is_stored_as_its_words() {
+    // A bot moving to and fro with 2,040 spaces between the words of each answer (4,086 bytes,
+    // under the 4 KiB limit): both seats doing so on a 10,000-round map made an 85 MB replay,
+    // which `arena verify` then refused. An answer the game took is stored as its words: the
+    // replay is about the plain one's size, and verifies.
+    let dir = tempfile::tempdir().unwrap();
+    let map = write(dir.path(), "row.txt", "ARENA 3 3 200\n1 0\n1 2\n0 0\nMAP\n0 0 0\n0 0 0\n0 0 0\nEND_MAP\nSTREAM\n");
+    let bot = write(
+        dir.path(),
+        "padder.sh",
+        "pad=$(printf \"%${1}s\" '')\nn=0\nwhile read -r l; do n=$((n+1)); [ $n = 2 ] && start=$l; [ \"$l\" = STREAM ] && break; done\n\
+         set -- $start\ni=0\nwhile read -r w rest; do [ \"$w\" = TICK ] || continue\n\
+         printf 'MOVE%s %s%s %s\\n' \"$pad\" \"$1\" \"$pad\" $(($2 + (1 - i % 2)))\ni=$((i+1)); done\n",
+    );
+    let play = |width: usize| {
+        let replay = dir.path().join(format!("padded-{width}.json"));
+        let (replay_arg, padder) = (replay.display().to_string(), format!("sh {bot} {width}"));
+        let out =
+            arena(&["duel", "--json", "--seed", "1", "--map", &map, "--replay", &replay_arg, &padder, &bin("waiter")]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(player(&result, 0).2, None, "a padded move is a move: {result}");
+        let verified = arena(&["verify", &replay_arg]);
+        assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stdout));
+        let rep: Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+        let mine: Vec<Value> = rep["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|s| s["replies"].as_array().unwrap().iter().filter(|r| r["player"] == 0).cloned())
+            .collect();
+        assert_eq!(mine.len(), 200, "it answered every tick");
+        let stored: Vec<String> = mine.iter().map(|r| r["answer"].as_str().unwrap_or("").to_string()).collect();
+        let sent: u64 = mine.iter().zip(&stored).map(|(r, a)| r["raw_len"].as_u64().unwrap_or(a.len() as u64)).sum();
+        (std::fs::metadata(&replay).unwrap().len(), sent, stored)
+    };
+    let (plain, plain_sent, _) = play(0);
+    let (padded, padded_sent, stored) = play(2039);
+    // The control: the padded answers were sent in full, 800 KB, which were stored as sent.
+    assert_eq!((plain_sent, padded_sent), (200 * 8, 200 * 4086));
+    // 76,687 bytes against 69,478 here: a length per answer, and the last answer as sent.
+    assert!(padded < plain + 16 * 1024, "the padded replay is {padded} bytes, the plain one {plain}");
+    assert_eq!(stored[..2], ["MOVE 1 1", "MOVE 1 0"]);
+    // The answer that ended its game (its last here; a refused one elsewhere) stays as evidence.
+    assert_eq!(stored[199].len(), 4086, "the last answer is kept as sent");
+}
+
 /// A replay of a short duel, as JSON to tamper with.
 fn recorded(dir: &Path) -> (Value, std::path::PathBuf) {
     let (_, replay) = duel(dir, "fire.txt", &[], [&bin("greedy"), &bin("waiter")]);

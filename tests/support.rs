@@ -273,3 +273,17 @@ pub fn x32_offered() -> bool {
     // SAFETY: getpid takes no arguments; an unknown number only fails with ENOSYS.
     cfg!(target_arch = "x86_64") && unsafe { libc::syscall(X32_SYSCALL_BIT | libc::SYS_getpid) } > 0
 }
+
+/// Whether the kernel gives this process a fanotify group in the mode an unprivileged program
+/// may use (`FAN_REPORT_FID`, set up and closed at once): what the zoo's `talk fanotify` needs
+/// without a box, for its test's control.
+pub fn fanotify_offered() -> bool {
+    // SAFETY: fanotify_init takes two integers.
+    let fd = unsafe { libc::fanotify_init(libc::FAN_CLASS_NOTIF | libc::FAN_REPORT_FID, libc::O_RDONLY as u32) };
+    if fd < 0 {
+        return false;
+    }
+    // SAFETY: fd is the group the kernel just gave.
+    unsafe { libc::close(fd) };
+    true
+}

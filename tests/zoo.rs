@@ -199,6 +199,64 @@ fn own_cpu_seconds(pid: u32) -> Option<f64> {
     Some(ticks / unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64)
 }
 
+/// The grace a finished bot has to exit, in the duels of [`flood_at_end`]: how long it floods.
+const FLOOD_GRACE_S: f64 = 2.0;
+
+#[test]
+fn floods_stdout_after_its_last_answer_without_costing_the_arena_a_cpu() {
+    // After its answer to the last tick, when no prompt is left to punish it, the bot writes
+    // one line without end to stdout through its grace (2 s). Past the length limit the arena
+    // reads its stdout no more: the bot's pipe fills, it waits until its box is ended, and the
+    // arena's own CPU time is the duel's (0.01 s here; 1.8 s when it skipped the rest of the line).
+    let marker = format!("flood-{}", std::process::id());
+    let (cpu_s, r) = flood_at_end("stdout", &marker, &[]);
+    assert_eq!(player(&r, 0).2, None, "its game was over: {r}");
+    assert!(player(&r, 1).1, "the opponent finished: {r}");
+    assert!(!process_running(&marker), "the flooder was ended with its box");
+    assert!(cpu_s < 0.3 * FLOOD_GRACE_S, "the arena used {cpu_s:.2} s of CPU");
+    // The control: the same flood on stderr, read unthrottled (`--stderr-rate 0`) as stdout's
+    // rest of a long line was skipped before: 1.1 s of CPU through the 2 s grace here. Judged
+    // against the defended run, not the wall clock, so that a loaded machine, which gives the
+    // arena less of a CPU, does not fail it.
+    let (unthrottled, _) = flood_at_end("stderr", &marker, &["--stderr-rate", "0"]);
+    assert!(!process_running(&marker), "the control's flooder was ended with its box");
+    assert!(
+        unthrottled >= 4.0 * cpu_s.max(0.025),
+        "the control: unthrottled, the arena used only {unthrottled:.2} s of CPU (stdout: {cpu_s:.2} s)"
+    );
+}
+
+/// A duel of a bot that floods `stream` after its last answer (its arguments name `marker`)
+/// against greedy, with `extra` arena flags: the arena's own CPU seconds, and the result.
+fn flood_at_end(stream: &str, marker: &str, extra: &[&str]) -> (f64, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json").display().to_string();
+    let flood = format!("{} flood-at-end {stream} {marker}", bin("zoo-attack"));
+    let grace = format!("{}", (FLOOD_GRACE_S * 1000.0) as u64);
+    let map_arg = map("fire.txt");
+    let args = ["duel", "--json", "--seed", "3", "--grace-ms", &grace, "--map", &map_arg, "--replay", &replay];
+    let arena = Command::new(bin("arena"))
+        .current_dir(root())
+        .args(args)
+        .args(extra)
+        .args([&flood, &bin("greedy")])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Its own CPU time (its threads, not its children's), read once it has exited, before it is
+    // reaped.
+    // SAFETY: a zeroed siginfo_t is valid; waitid writes within it.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, leaving it to be reaped below.
+    let waited = unsafe { libc::waitid(libc::P_PID, arena.id(), &mut info, libc::WEXITED | libc::WNOWAIT) };
+    assert_eq!(waited, 0, "waitid: {}", std::io::Error::last_os_error());
+    let cpu_s = own_cpu_seconds(arena.id()).expect("the exited arena's /proc/<pid>/stat");
+    let out = arena.wait_with_output().unwrap();
+    assert!(out.status.success(), "the arena lives");
+    (cpu_s, serde_json::from_slice(&out.stdout).unwrap())
+}
+
 #[test]
 fn forks_a_child_that_holds_the_pipes_even_outside_its_group() {
     zoo(&format!("{} 5102", script("holder.sh")), Some("crash"), &["sleep 5102", "sleep 5103"]);

@@ -33,7 +33,8 @@ pub struct PlayerInfo {
 pub struct RecordedReply {
     /// The player.
     pub player: PlayerId,
-    /// The raw line, when one arrived.
+    /// The line, when one arrived: as sent, less the white space around it; an answer its
+    /// player played on after, as its words ([`Answer::in_words`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<String>,
     /// What went wrong instead, when no usable line arrived.
@@ -46,7 +47,8 @@ pub struct RecordedReply {
     /// absent when not measured (an answer within 5 ms of the last reading).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_ms: Option<u64>,
-    /// The line's length as the bot sent it, when surrounding whitespace was trimmed off.
+    /// The line's length as the bot sent it, when `answer` is shorter (white space trimmed off
+    /// around it, or between its words made one space).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub raw_len: Option<usize>,
 }

@@ -56,6 +56,27 @@ fn main() {
         if writeln!(out, "{answer}").and_then(|()| out.flush()).is_err() {
             return;
         }
+        if args.first().is_some_and(|a| a == "flood-at-end") && Some(tick) == rounds(&header) {
+            flood_at_end(&args.get(1).cloned().unwrap_or_default());
+        }
+    }
+}
+
+/// The number of rounds a Resource Rush header announces (`ARENA rows cols rounds`).
+fn rounds(header: &str) -> Option<u32> {
+    header.split_whitespace().nth(3)?.parse().ok()
+}
+
+/// `flood-at-end stdout|stderr`: after its answer to the last tick, when no prompt is left to
+/// punish it, one line without end on that stream, as fast as it goes.
+fn flood_at_end(stream: &str) -> ! {
+    let fd = if stream == "stderr" { 2 } else { 1 };
+    let block = [b'x'; 1 << 16];
+    loop {
+        // SAFETY: writes from a valid buffer of its length.
+        if unsafe { libc::write(fd, block.as_ptr().cast(), block.len()) } < 0 {
+            std::process::exit(0);
+        }
     }
 }
 
@@ -214,6 +235,8 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
                 }
             }
         }
+        // Played after the last answer, in `main`.
+        "flood-at-end" => {}
         "hog-memory" => {
             let mb: usize = arg(2).parse().unwrap_or(100);
             // Each child says on a pipe when it holds its memory; the bot waits for all of them
@@ -383,9 +406,15 @@ fn daemon(marker: &str) {
 }
 
 /// Two copies of this bot, one per seat, try to talk: seat 1 offers, seat 2 listens for 40
-/// ticks, through an abstract Unix socket, a file in /tmp, or SysV shared memory.
+/// ticks, through an abstract Unix socket, a file in /tmp, or SysV shared memory; or through
+/// a system file both boxes see (read only, the same file): a lock seat 1 holds on it that seat
+/// 2 sees (`flock`, `posix-lock`, `ofd-lock`), or seat 1 reading it every tick, which seat 2
+/// is told of (`inotify`, `dnotify` on its folder, `fanotify`).
 fn talk(how: &str, token: &str) -> Stepper {
     let seat = std::env::var("ARENA_PLAYER").unwrap_or_default();
+    if ["flock", "posix-lock", "ofd-lock", "inotify", "dnotify", "fanotify"].contains(&how) {
+        return if seat == "1" { offer_on_a_shared_file(how) } else { listen_on_a_shared_file(how) };
+    }
     let how = how.to_string();
     let key: libc::key_t = token.bytes().fold(0x5a00_0001_i32, |k, b| k.wrapping_mul(31).wrapping_add(b as i32));
     let file = format!("/tmp/arena-zoo-talk-{token}");
@@ -439,6 +468,124 @@ fn talk(how: &str, token: &str) -> Stepper {
                 id >= 0 && libc::shmctl(id, libc::IPC_RMID, std::ptr::null_mut()) == 0
             },
             _ => false,
+        }
+    })
+}
+
+/// The system file the attacks of [`talk`] through a shared file use: there on every system
+/// (the `#!/usr/bin/env` of scripts), and locked or watched by nothing else.
+const SHARED: &str = "/usr/bin/env";
+
+/// The lock `fcntl` takes (a read lock: the file is open read only) or asks about, on all
+/// of the file.
+fn whole_file(kind: libc::c_short) -> libc::flock {
+    // SAFETY: a zeroed flock is valid (start 0, length 0: the whole file; pid 0, as OFD locks
+    // require).
+    let mut lock: libc::flock = unsafe { std::mem::zeroed() };
+    lock.l_type = kind;
+    lock.l_whence = libc::SEEK_SET as libc::c_short;
+    lock
+}
+
+/// Seat 1 of [`talk`] through [`SHARED`]: holds a lock on it for the whole match, or reads
+/// it at every tick.
+fn offer_on_a_shared_file(how: &str) -> Stepper {
+    let Ok(file) = std::fs::File::open(SHARED) else { return Box::new(|_, _| false) };
+    let fd = std::os::fd::IntoRawFd::into_raw_fd(file);
+    let lock = whole_file(libc::F_RDLCK as libc::c_short);
+    // SAFETY: lock calls on our own descriptor, kept open for the match.
+    match how {
+        "flock" => unsafe {
+            libc::flock(fd, libc::LOCK_EX);
+        },
+        "posix-lock" => unsafe {
+            libc::fcntl(fd, libc::F_SETLK, &lock);
+        },
+        "ofd-lock" => unsafe {
+            libc::fcntl(fd, libc::F_OFD_SETLK, &lock);
+        },
+        _ => {
+            return Box::new(|_, _| {
+                let _ = std::fs::File::open(SHARED).and_then(|mut f| f.read(&mut [0u8; 16]));
+                false
+            })
+        }
+    }
+    Box::new(|_, _| false)
+}
+
+/// Seat 2 of [`talk`] through [`SHARED`]: whether, at a tick, it sees seat 1's lock, or has
+/// been told of a use of the file (of its folder, for dnotify) since the last one.
+fn listen_on_a_shared_file(how: &str) -> Stepper {
+    let Ok(path) = CString::new(SHARED) else { return Box::new(|_, _| false) };
+    let Ok(file) = std::fs::File::open(SHARED) else { return Box::new(|_, _| false) };
+    let fd = std::os::fd::IntoRawFd::into_raw_fd(file);
+    // (A descriptor a refused call did not give is -1: reading it tells nothing.)
+    let told = match how {
+        // SAFETY: sets up a watch on a path of our own; no memory is kept by the kernel.
+        "inotify" => unsafe {
+            let watch = libc::inotify_init1(libc::IN_NONBLOCK);
+            libc::inotify_add_watch(watch, path.as_ptr(), libc::IN_OPEN | libc::IN_ACCESS);
+            watch
+        },
+        // SAFETY: as above.
+        "fanotify" => unsafe {
+            let flags = libc::FAN_CLASS_NOTIF | libc::FAN_NONBLOCK | libc::FAN_REPORT_FID;
+            let watch = libc::fanotify_init(flags, libc::O_RDONLY as libc::c_uint);
+            let what = libc::FAN_OPEN | libc::FAN_ACCESS;
+            libc::fanotify_mark(watch, libc::FAN_MARK_ADD, what, libc::AT_FDCWD, path.as_ptr());
+            watch
+        },
+        "dnotify" => {
+            // Told by SIGIO, blocked and left pending (its default would end the bot).
+            const DN_ACCESS: libc::c_int = 1;
+            const DN_MULTISHOT: libc::c_int = 0x8000_0000_u32 as libc::c_int;
+            let folder = std::path::Path::new(SHARED).parent().map(|p| p.as_os_str().as_bytes().to_vec());
+            let folder = CString::new(folder.unwrap_or_default()).unwrap_or_default();
+            // SAFETY: a signal set of our own; a descriptor of our own, kept for the match.
+            unsafe {
+                let mut set: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut set);
+                libc::sigaddset(&mut set, libc::SIGIO);
+                libc::sigprocmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+                let dir = libc::open(folder.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY);
+                libc::fcntl(dir, libc::F_NOTIFY, DN_ACCESS | DN_MULTISHOT);
+            }
+            -1
+        }
+        _ => -1,
+    };
+    let how = how.to_string();
+    Box::new(move |tick, _| {
+        if tick > 40 {
+            return false;
+        }
+        let mut events = [0u8; 4096];
+        let mut asked = whole_file(libc::F_WRLCK as libc::c_short);
+        // SAFETY: calls on our own descriptors and buffers, of the lengths given.
+        unsafe {
+            match how.as_str() {
+                "flock" => {
+                    let free = libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) == 0;
+                    let held = !free && std::io::Error::last_os_error().raw_os_error() == Some(libc::EWOULDBLOCK);
+                    if free {
+                        libc::flock(fd, libc::LOCK_UN);
+                    }
+                    held
+                }
+                "posix-lock" => {
+                    libc::fcntl(fd, libc::F_GETLK, &mut asked) == 0 && asked.l_type != libc::F_UNLCK as libc::c_short
+                }
+                "ofd-lock" => {
+                    libc::fcntl(fd, libc::F_OFD_GETLK, &mut asked) == 0
+                        && asked.l_type != libc::F_UNLCK as libc::c_short
+                }
+                "dnotify" => {
+                    let mut pending: libc::sigset_t = std::mem::zeroed();
+                    libc::sigpending(&mut pending) == 0 && libc::sigismember(&pending, libc::SIGIO) == 1
+                }
+                _ => told >= 0 && libc::read(told, events.as_mut_ptr().cast(), events.len()) > 0,
+            }
         }
     })
 }

@@ -117,7 +117,8 @@ pub struct Answer {
     /// CPU time the bot's box used since its CPU time was last read (at its previous answer);
     /// `None` when that was only a moment ago (the time goes to a later answer).
     pub cpu: Option<Duration>,
-    /// The line's length as sent, when whitespace around it was trimmed.
+    /// The line's length as sent, when the line is shorter (white space trimmed around it, or
+    /// made one space between its words).
     pub raw_len: Option<usize>,
 }
 
@@ -131,6 +132,30 @@ impl Answer {
     pub fn failed(f: Failure) -> Answer {
         Answer::untimed(Reply::Failed(f))
     }
+
+    /// The answer with its line as [`words`], and the length as sent where that differs: how
+    /// a replay records an answer the game took, which means the same to it (see
+    /// [`State::apply`]), so that white space padded between its words cannot bloat the replay.
+    pub fn in_words(self) -> Answer {
+        let Reply::Line(line) = &self.reply else { return self };
+        let sent = self.raw_len.unwrap_or(line.len());
+        let line = words(line);
+        let raw_len = (line.len() != sent).then_some(sent);
+        Answer { reply: Reply::Line(line), raw_len, ..self }
+    }
+}
+
+/// `line`'s words, split on Unicode white space as every game splits an answer, joined by one
+/// space.
+pub fn words(line: &str) -> String {
+    let mut joined = String::with_capacity(line.len().min(64));
+    for word in line.split_whitespace() {
+        if !joined.is_empty() {
+            joined.push(' ');
+        }
+        joined.push_str(word);
+    }
+    joined
 }
 
 /// The dice of a match: every chance outcome is drawn from the match seed, so a replay's
@@ -189,7 +214,10 @@ pub trait State: Send {
         false
     }
 
-    /// Applies the replies of the players [`State::turn`] named, all at once.
+    /// Applies the replies of the players [`State::turn`] named, all at once. A game reads an
+    /// answer word by word, and one it does not take ends its player's game: the replay keeps
+    /// the answers of players still [`State::is_active`] after it as their [`words`] alone
+    /// ([`Answer::in_words`]), which must re-simulate the same.
     fn apply(&mut self, replies: &[(PlayerId, Reply)]);
 
     /// At a chance node: the possible outcomes and their probabilities.
@@ -232,5 +260,37 @@ pub trait State: Send {
     /// of the same game (tournaments balance shards by it). Default: all alike.
     fn expected_cost(&self) -> u64 {
         1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sent(line: &str, raw: usize) -> Answer {
+        let trimmed = line.trim().to_string();
+        let raw_len = (trimmed.len() != raw).then_some(raw);
+        Answer { reply: Reply::Line(trimmed), raw_len, ..Answer::untimed(Reply::Failed(Failure::Crash)) }
+    }
+
+    #[test]
+    fn an_answer_taken_is_recorded_as_its_words() {
+        let words_of = |line: &str| {
+            let answer = sent(line, line.len()).in_words();
+            (answer.reply, answer.raw_len)
+        };
+        let line = |text: &str| Reply::Line(text.to_string());
+        // The control: as the referee reads it (trimmed only), a padded answer keeps its 4 KiB.
+        let padded = format!("MOVE{0}1{0}2", " ".repeat(2040));
+        assert_eq!(sent(&padded, padded.len()).reply, line(&padded));
+        assert_eq!(words_of(&padded), (line("MOVE 1 2"), Some(4086)));
+        // Tabs, vertical tabs, NEL, the ideographic space: white space to the games
+        // (`split_whitespace`) and here alike; a zero-width space is not, and stays.
+        assert_eq!(words_of("\tMOVE\u{85}\u{85}1\u{3000}\u{b}2 \r"), (line("MOVE 1 2"), Some(17)));
+        assert_eq!(words_of("  WAIT  "), (line("WAIT"), Some(8)));
+        assert_eq!(words_of("WAIT"), (line("WAIT"), None));
+        assert_eq!(words_of("MOVE\u{200b}1 2"), (line("MOVE\u{200b}1 2"), None));
+        let failed = Answer::failed(Failure::Timeout);
+        assert_eq!(failed.clone().in_words(), failed);
     }
 }

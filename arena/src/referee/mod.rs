@@ -268,11 +268,13 @@ async fn ask_and_apply(
     let answers = join_all(asks).await;
     let replies: Vec<(PlayerId, Reply)> = answers.iter().map(|(p, a)| (*p, a.reply.clone())).collect();
     state.apply(&replies);
-    Step {
-        replies: answers.into_iter().map(|(p, a)| RecordedReply::new(p, a)).collect(),
-        chance: None,
-        frame: state.frame(),
-    }
+    // An answer its player plays on after was taken: it is recorded as its words, all it meant
+    // to the game, so that padding between them cannot bloat the replay. The answer that ended
+    // a player's game (refused, or its last) is recorded as it came, as evidence: once per
+    // player, and at most `--max-line`.
+    let recorded =
+        answers.into_iter().map(|(p, a)| RecordedReply::new(p, if state.is_active(p) { a.in_words() } else { a }));
+    Step { replies: recorded.collect(), chance: None, frame: state.frame() }
 }
 
 /// Aborts a task when dropped (the monitor ends with its match, however the match ends).

@@ -428,7 +428,9 @@ impl BotProcess {
         }
         self.ended = true;
         tracing::debug!(bot = %self.name, "ended");
-        // The readers end with the pipes; give the stderr reader the last bytes, unthrottled.
+        // The readers end with the pipes (the stdout reader, which may have stopped reading at a
+        // line too long, with its channel); give the stderr reader the last bytes, unthrottled.
+        self.lines.close();
         lock(&self.stderr).ended = true;
         // (A reader still held open by something the bot left, outside any box, is ended.)
         for mut task in self.tasks.drain(..) {
@@ -486,11 +488,13 @@ pub(super) fn spawn_soon(
 }
 
 /// Splits stdout into lines of at most `max` bytes. A longer line is reported as soon as it
-/// passes the limit, and the rest of it is skipped without being kept.
-async fn read_lines(out: tokio::process::ChildStdout, tx: mpsc::Sender<BotLine>, max: usize) {
+/// passes the limit, and then stdout is read no more: the bot has lost (`malformed` if asked,
+/// `extra_output` at its next prompt), and skipping a line without end cost the arena a CPU,
+/// on no bot's clock, for as long as the bot kept writing (after its last answer, through its
+/// grace). Its pipe fills and it waits until its box is ended; the reader ends with the channel.
+async fn read_lines(out: impl tokio::io::AsyncRead + Unpin, tx: mpsc::Sender<BotLine>, max: usize) {
     let mut reader = BufReader::new(out);
     let mut line = Vec::new();
-    let mut too_long = false;
     while let Ok(chunk) = reader.fill_buf().await {
         if chunk.is_empty() {
             if !line.is_empty() && tx.send(decode(std::mem::take(&mut line))).await.is_err() {
@@ -502,31 +506,25 @@ async fn read_lines(out: tokio::process::ChildStdout, tx: mpsc::Sender<BotLine>,
             Some(i) => (&chunk[..i], Some(i + 1)),
             None => (chunk, None),
         };
-        if !too_long {
-            if line.len() + part.len() > max {
-                too_long = true;
-                line.clear();
-                if tx.send(BotLine::TooLong).await.is_err() {
-                    return;
-                }
-            } else {
-                line.extend_from_slice(part);
+        if line.len() + part.len() > max {
+            if tx.send(BotLine::TooLong).await.is_ok() {
+                tx.closed().await;
             }
+            return;
         }
+        line.extend_from_slice(part);
         let used = end.unwrap_or(chunk.len());
         reader.consume(used);
-        if end.is_some() {
-            if !too_long && tx.send(decode(std::mem::take(&mut line))).await.is_err() {
-                return;
-            }
-            too_long = false;
+        if end.is_some() && tx.send(decode(std::mem::take(&mut line))).await.is_err() {
+            return;
         }
     }
     let _ = tx.send(BotLine::Eof).await;
 }
 
 /// A line as the games see it: surrounding whitespace (a trailing `\r` among it) is trimmed,
-/// so that a padded answer neither means nor stores more than the plain one.
+/// so that a padded answer neither means nor stores more than the plain one (see
+/// [`Answer::in_words`] for the white space between its words).
 fn decode(bytes: Vec<u8>) -> BotLine {
     let raw = bytes.len();
     match String::from_utf8(bytes) {
@@ -560,5 +558,40 @@ async fn keep_stderr(mut err: tokio::process::ChildStderr, log: Arc<Mutex<Stderr
                 wait -= slice;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs `read_lines` over `source` with lines of at most 4 KiB until it ends (the receiver
+    /// is closed after the first message): that message, and what `source` had left.
+    fn first_line(source: &mut tokio::io::Take<tokio::io::Repeat>) -> (BotLine, u64) {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build();
+        let Ok(runtime) = runtime else { panic!("a runtime") };
+        runtime.block_on(async {
+            let (tx, mut rx) = mpsc::channel(4);
+            let reading = read_lines(&mut *source, tx, 4096);
+            let receiving = async {
+                let first = rx.recv().await;
+                rx.close();
+                // (Without the defence the reader skips the rest of the line, then says `Eof`.)
+                while rx.recv().await.is_some() {}
+                first
+            };
+            let ((), first) = tokio::join!(reading, receiving);
+            (first.unwrap_or(BotLine::Eof), source.limit())
+        })
+    }
+
+    #[test]
+    fn a_line_without_end_is_read_no_further_than_its_limit() {
+        use tokio::io::AsyncReadExt;
+        // 16 MiB of one line: past the first 4 KiB and the reader's buffer, nothing is read.
+        let mut flood = tokio::io::repeat(b'x').take(16 << 20);
+        let (first, left) = first_line(&mut flood);
+        assert!(matches!(first, BotLine::TooLong), "{first:?}");
+        assert!(left >= (16 << 20) - 16 * 1024, "the reader read {} bytes of it", (16 << 20) - left);
     }
 }

@@ -14,6 +14,14 @@
 //! `FS_IOC_ZERO_RANGE`, XFS's old `ALLOCSP`). Everything else is allowed: the namespaces, the
 //! box user and the limits do the rest.
 //!
+//! A bot's box also refuses what would let two boxes talk through the files they share, read
+//! only (`/etc`, `/usr`, …: the same inodes in every box): file locks, which one box takes and
+//! another sees (`flock`, and `fcntl`'s `F_SETLK`, `F_SETLKW`, `F_GETLK` and their `F_OFD_`
+//! forms), and notices of another's use of a file (`inotify_init`, `inotify_init1` and
+//! `fanotify_init`, whose unprivileged `FAN_REPORT_FID` mode works in a box; `fcntl`'s
+//! `F_NOTIFY`): a channel between opponents, or between a tournament's matches. Builds keep
+//! them: cargo and make lock their own files.
+//!
 //! On x86_64 a call numbered with the x32 bit (`nr | 0x4000_0000`) is the same call by another
 //! name, which the filter above, matching numbers, would let through on a kernel with x32
 //! enabled: such calls end the process, as calls of a foreign architecture do.
@@ -34,9 +42,53 @@ const REFUSED: [libc::c_long; 7] = [
 ];
 
 /// Every filter of a box, in the order they are applied (the kernel runs them all, and the
-/// harshest answer wins): a build's box gets [`build_filter`]'s too.
+/// harshest answer wins): a build's box gets [`build_filter`]'s too, a bot's [`bot_filters`].
 pub(super) fn filters(build: bool) -> Vec<BpfProgram> {
-    filter().into_iter().chain(x32_filter()).chain(build.then(build_filter).flatten()).collect()
+    let own = if build { build_filter().into_iter().collect() } else { bot_filters() };
+    filter().into_iter().chain(x32_filter()).chain(own).collect()
+}
+
+/// The `fcntl` commands that take, wait for or test a lock on a file (record locks, and the
+/// open file description locks), as the 64-bit kernels number them.
+const LOCKING_FCNTLS: [libc::c_int; 6] =
+    [libc::F_SETLK, libc::F_SETLKW, libc::F_GETLK, libc::F_OFD_SETLK, libc::F_OFD_SETLKW, libc::F_OFD_GETLK];
+
+/// What a bot's box refuses besides [`filter`]'s, so that two boxes cannot signal each other
+/// through a file both can read: locks fail with `ENOLCK` ("no locks available", what a file
+/// system without locking answers, such as NFS without its lock daemon: programs take it as
+/// locking being unsupported, where `EAGAIN` or `EACCES` would mean held by another, and
+/// `ENOSYS` would refuse `fcntl`'s other commands too); inotify and fanotify with `ENOSYS`, as
+/// on a kernel without them; `fcntl`'s `F_NOTIFY` with `EINVAL`, as on a kernel without
+/// dnotify. Empty on an architecture the filter compiler does not know.
+fn bot_filters() -> Vec<BpfProgram> {
+    static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
+    FILTERS
+        .get_or_init(|| {
+            let locks: Result<Vec<SeccompRule>, _> = LOCKING_FCNTLS.iter().map(|&cmd| on_arg1(cmd as u64)).collect();
+            let dnotify = on_arg1(libc::F_NOTIFY as u64).map(|rule| vec![rule]);
+            let (Ok(locks), Ok(dnotify)) = (locks, dnotify) else {
+                tracing::error!("the bots' system call filter does not compile: bots may signal through file locks");
+                return Vec::new();
+            };
+            let mut watchers = vec![(libc::SYS_inotify_init1, Vec::new()), (libc::SYS_fanotify_init, Vec::new())];
+            #[cfg(target_arch = "x86_64")]
+            watchers.push((libc::SYS_inotify_init, Vec::new()));
+            [
+                compile(vec![(libc::SYS_flock, Vec::new()), (libc::SYS_fcntl, locks)], libc::ENOLCK),
+                compile(watchers, libc::ENOSYS),
+                compile(vec![(libc::SYS_fcntl, dnotify)], libc::EINVAL),
+            ]
+            .into_iter()
+            .flatten()
+            .collect()
+        })
+        .clone()
+}
+
+/// A rule that matches a call whose second argument (its 32 bits: an `ioctl`'s request, an
+/// `fcntl`'s command) is `value`.
+fn on_arg1(value: u64) -> Result<SeccompRule, seccompiler::BackendError> {
+    SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value).and_then(|c| SeccompRule::new(vec![c]))
 }
 
 /// The compiled filter (refused calls fail with `ENOSYS`, as on a kernel without keyrings), or
@@ -87,11 +139,7 @@ fn build_filter() -> Option<BpfProgram> {
     static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
     FILTER
         .get_or_init(|| {
-            let request = |cmd: u64| {
-                SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, cmd)
-                    .and_then(|c| SeccompRule::new(vec![c]))
-            };
-            let ioctls: Result<Vec<SeccompRule>, _> = RESERVING_IOCTLS.iter().map(|&cmd| request(cmd)).collect();
+            let ioctls: Result<Vec<SeccompRule>, _> = RESERVING_IOCTLS.iter().map(|&cmd| on_arg1(cmd)).collect();
             let ioctls =
                 ioctls.map_err(|e| tracing::error!("the build's system call filter does not compile ({e})")).ok()?;
             compile(vec![(libc::SYS_fallocate, Vec::new()), (libc::SYS_ioctl, ioctls)], libc::EOPNOTSUPP)
@@ -128,8 +176,9 @@ mod tests {
     fn the_filter_compiles_here() {
         assert!(super::filter().is_some_and(|f| !f.is_empty()));
         assert!(super::build_filter().is_some_and(|f| !f.is_empty()));
+        assert_eq!(super::bot_filters().len(), 3);
         if cfg!(target_arch = "x86_64") {
-            assert_eq!((super::filters(false).len(), super::filters(true).len()), (2, 3));
+            assert_eq!((super::filters(false).len(), super::filters(true).len()), (5, 3));
         }
     }
 }
