@@ -224,3 +224,62 @@ fn a_failed_test_names_its_cause_and_its_replay_shows_the_minimum_and_the_verdic
     let (text, _, _) = run(&["replay", &dir.path().join("test01.json").display().to_string()]);
     assert!(text.trim_end().ends_with("(PASS)"), "{text}");
 }
+
+/// `arena test` refuses what would grade wrong or leak a secret test: a test without a
+/// minimum (unless `--no-minimums`; the minimums beside an `input/` folder are found), outputs
+/// where the bot's box shows it (for tests that are not the public ones); and a process may
+/// think 5 s of CPU time a tick. The controls: the same runs with the minimums, with the
+/// public tests, with the outputs elsewhere, and with `--max-cpu-s 10`.
+#[test]
+fn arena_test_refuses_what_would_grade_wrong_or_leak() {
+    let dir = tempfile::tempdir().unwrap();
+    let course = dir.path().join("secret");
+    std::fs::create_dir_all(course.join("input")).unwrap();
+    // test9 with a blank line added: not one of the public tests.
+    let text = std::fs::read_to_string(root().join("maps/tests/test9.txt")).unwrap().replace("STREAM\n", "STREAM\n\n");
+    std::fs::write(course.join("input/test1.txt"), text).unwrap();
+    let student = dir.path().join("student");
+    std::fs::create_dir_all(&student).unwrap();
+    let script = student.join("limits.sh");
+    std::fs::write(
+        &script,
+        "grep 'Max cpu time' /proc/self/limits >&2\nwhile read -r line; do case \"$line\" in TICK*) echo WAIT;; esac; done\n",
+    )
+    .unwrap();
+    let bot = format!("sh {}", script.display());
+    let (tests, input) = (course.display().to_string(), course.join("input").display().to_string());
+    let (_, stderr, code) = run(&["test", &bot, "--tests", &tests]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("no minimum for test1") && stderr.contains("--no-minimums"), "{stderr}");
+    let (stdout, stderr, _) = run(&["test", &bot, "--tests", &tests, "--no-minimums"]);
+    assert!(stdout.contains("test01  FAIL") && stdout.contains("min       -"), "played without one: {stdout}{stderr}");
+    std::fs::write(course.join("limite_minime.txt"), "test1 40\n").unwrap();
+    let (stdout, stderr, _) = run(&["test", &bot, "--tests", &input]);
+    assert!(stdout.contains("min      40"), "the minimums beside input/: {stdout}{stderr}");
+
+    // 30 rounds: 5 s of CPU time for each, and the start.
+    let logs = dir.path().join("logs");
+    let logs_arg = logs.display().to_string();
+    let cpu = |extra: &[&str]| {
+        let mut args = vec!["test", bot.as_str(), "--tests", tests.as_str(), "--logs", logs_arg.as_str()];
+        args.extend_from_slice(extra);
+        run(&args);
+        std::fs::read_to_string(logs.join("test01.log")).unwrap()
+    };
+    assert!(cpu(&[]).split_whitespace().any(|w| w == "155"), "{}", cpu(&[]));
+    assert!(cpu(&["--max-cpu-s", "10"]).split_whitespace().any(|w| w == "10"), "the control");
+
+    // The box shows the bot its script's folder: no secret test's replay goes there.
+    let inside = student.join("replays").display().to_string();
+    let (_, stderr, code) = run(&["test", &bot, "--tests", &tests, "--replays", &inside]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("the bot's box shows it"), "{stderr}");
+    assert!(!student.join("replays").exists(), "nothing was written there");
+    // The controls: elsewhere, or the public tests (no secret to keep).
+    let outside = dir.path().join("replays").display().to_string();
+    let (stdout, stderr, _) = run(&["test", &bot, "--tests", &tests, "--replays", &outside]);
+    assert!(stdout.contains("test01"), "{stdout}{stderr}");
+    let public = root().join("maps/tests").display().to_string();
+    let (stdout, stderr, _) = run(&["test", &bot, "--tests", &public, "--only", "1", "--replays", &inside]);
+    assert!(stdout.contains("test01") && student.join("replays/test01.json").exists(), "{stdout}{stderr}");
+}

@@ -116,6 +116,14 @@ pub const RUST_SDK: [(&str, &str); 11] = [
 /// The course's duel map.
 const DUEL_MAP: &str = include_str!("../../maps/duel.txt");
 
+/// Whether `text` is one of the 20 public tests as this arena ships them (line endings and
+/// trailing white space aside): what a bot may know in advance anyway.
+pub fn is_public_test(text: &str) -> bool {
+    let plain = |t: &str| t.lines().map(str::trim_end).collect::<Vec<_>>().join("\n").trim_end().to_string();
+    let text = plain(text);
+    TESTS.iter().any(|(name, public)| name.starts_with("test") && plain(public) == text)
+}
+
 /// The 20 tests, their minimums and their README, by file name.
 const TESTS: [(&str, &str); 22] = [
     ("test1.txt", include_str!("../../maps/tests/test1.txt")),

@@ -95,11 +95,12 @@ pub fn read_minimums(path: &Path) -> Result<BTreeMap<usize, i64>, CheckerError> 
 }
 
 /// Finds the tests of `dir`: `test<N>.txt` files in `dir/input/` if it exists, else in
-/// `dir`, with minimums from `dir/limite_minime.txt` (if present).
+/// `dir`, with minimums from `dir/limite_minime.txt` (if present; for `dir` named `input`,
+/// also the one beside it, as a course folder holds it).
 pub fn discover(dir: &Path) -> Result<Vec<TestCase>, CheckerError> {
     let input = if dir.join("input").is_dir() { dir.join("input") } else { dir.to_path_buf() };
     let entries = std::fs::read_dir(&input).map_err(|source| CheckerError::Io { path: input.clone(), source })?;
-    let minimums_path = dir.join("limite_minime.txt");
+    let minimums_path = minimums_path(dir);
     let minimums = if minimums_path.exists() { read_minimums(&minimums_path)? } else { BTreeMap::new() };
     let found: Vec<(usize, PathBuf)> = entries
         .flatten()
@@ -120,6 +121,26 @@ pub fn discover(dir: &Path) -> Result<Vec<TestCase>, CheckerError> {
     }
     tests.sort_by_key(|t| t.number);
     Ok(tests)
+}
+
+/// Where the minimums of the tests in `dir` are: `dir/limite_minime.txt`, or for a `dir`
+/// named `input` without one, the file beside it.
+pub fn minimums_path(dir: &Path) -> PathBuf {
+    let here = dir.join(MINIMUMS_FILE);
+    match dir.parent() {
+        Some(parent) if !here.exists() && dir.file_name().is_some_and(|n| n == "input") => parent.join(MINIMUMS_FILE),
+        _ => here,
+    }
+}
+
+/// The course's name for the minimums' file.
+pub const MINIMUMS_FILE: &str = "limite_minime.txt";
+
+impl TestCase {
+    /// Its rounds, from its header (0 if the file is no valid map: running it says why).
+    pub fn rounds(&self) -> u32 {
+        parse_map(&self.path, &self.text).map_or(0, |spec| spec.rounds)
+    }
 }
 
 /// How one test went.

@@ -405,18 +405,8 @@ impl Sandbox {
         if let Some(dir) = &folder {
             view.bind(dir, dir, launch.build)?;
         }
-        // Files the command names (the program, a script, a data file) are visible read-only;
-        // a script run by an interpreter brings its folder (its modules).
-        let interpreted = Path::new(program).file_name().and_then(|n| n.to_str()).is_some_and(is_interpreter);
-        for word in launch.words {
-            if word.is_empty() || word.starts_with('-') {
-                continue;
-            }
-            let mut path = normalize(&cwd.join(word));
-            if interpreted && word != program && path.is_file() {
-                path = path.parent().map_or(path.clone(), Path::to_path_buf);
-            }
-            if path.exists() && !view.covers(&path) {
+        for path in named_paths(&cwd, launch.words) {
+            if !view.covers(&path) {
                 if self.root && !readable_by_others(&path) {
                     return Err(SandboxError::Files(format!(
                         "{} is not readable by others, so a box cannot read it: make it readable (chmod o+r), \
@@ -608,6 +598,39 @@ fn kept_flags(path: &Path) -> libc::c_ulong {
         | libc::MS_NODIRATIME
         | libc::MS_RELATIME;
     st.f_flag & keep
+}
+
+/// The files the command `words` names, run in `cwd` (the program, a script, a data file),
+/// which a box shows it read-only: a script run by an interpreter brings its folder (its
+/// modules).
+fn named_paths(cwd: &Path, words: &[String]) -> Vec<PathBuf> {
+    let Some(program) = words.first() else { return Vec::new() };
+    let interpreted = Path::new(program).file_name().and_then(|n| n.to_str()).is_some_and(is_interpreter);
+    let mut out = Vec::new();
+    for word in words.iter().filter(|w| !w.is_empty() && !w.starts_with('-')) {
+        let mut path = normalize(&cwd.join(word));
+        if interpreted && word != program && path.is_file() {
+            path = path.parent().map_or(path.clone(), Path::to_path_buf);
+        }
+        if path.exists() {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// The host paths a bot's box shows it besides the system's: its `folder`, and what its
+/// command `words` name (see [`named_paths`]), resolved. What is under them, the bot may read:
+/// a caller keeps what a bot must not see (a secret test's replay) elsewhere.
+pub fn shown_paths(words: &[String], folder: Option<&Path>) -> Vec<PathBuf> {
+    let here = std::env::current_dir().unwrap_or_default();
+    let cwd = normalize(&folder.map_or(here.clone(), |f| here.join(f)));
+    folder
+        .map(|_| cwd.clone())
+        .into_iter()
+        .chain(named_paths(&cwd, words))
+        .map(|p| std::fs::canonicalize(&p).unwrap_or(p))
+        .collect()
 }
 
 /// The box's file system view, as steps for the init.

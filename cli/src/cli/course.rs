@@ -6,7 +6,7 @@ use anyhow::Context;
 use arena::files::write_atomic;
 use arena::games::resource_rush::load_map_file;
 use arena::referee::ClockKind;
-use course::checker::{discover, run_test, transcript, CheckerError};
+use course::checker::{discover, minimums_path, run_test, transcript, CheckerError, ANSWER_TIME};
 use course::solver::{solve as solve_map, Budget, Solution};
 use course::testgen::{generate, minimums_file};
 
@@ -21,10 +21,26 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
             return Err(CheckerError::NoSuchTest { number: k, dir: args.tests.clone() }.into());
         }
     }
+    let unjudged: Vec<String> =
+        cases.iter().filter(|c| c.minimum.is_none()).map(|c| format!("test{}", c.number)).collect();
+    if !unjudged.is_empty() && !args.no_minimums {
+        anyhow::bail!(
+            "no minimum for {} ({} is missing, or has no line for it): add it, or pass --no-minimums to play \
+             tests without one (each then passes by reaching the final)",
+            unjudged.join(", "),
+            minimums_path(&args.tests).display()
+        );
+    }
+    // A process may think 5 s of CPU time at every tick, as the course allows (the sandbox's
+    // default, 10 s for a whole game, failed honest bots that think a few seconds a tick).
+    let rounds = cases.iter().map(|c| u64::from(c.rounds())).max().unwrap_or(0);
+    let sandbox = args.sandbox.sandbox_with(|limits| {
+        limits.cpu_seconds = Some(ANSWER_TIME.as_secs() * (rounds + 1));
+    })?;
     for dir in [&args.transcripts, &args.replays, &args.logs].into_iter().flatten() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        refuse_where_the_bot_sees(dir, &args.bot, &cases, &sandbox)?;
     }
-    let sandbox = args.sandbox.sandbox()?;
     let cancel = super::cancel_on_ctrl_c("interrupted: ending the bot")?;
     // Like the course's own checker: wall time, unless asked otherwise.
     let clock = (args.clock.clock.unwrap_or(ClockKind::Wall), args.clock.backstop_factor);
@@ -74,6 +90,32 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
         say!("{passed} passed, {failed} failed");
     }
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// Refuses to write tests' outputs into `dir` where the bot's box shows it (its folder, or the
+/// folder of its script), unless every test is public: a replay, transcript or log holds a
+/// test's whole script and minimum, which the bot would read in a later run of secret tests.
+fn refuse_where_the_bot_sees(
+    dir: &std::path::Path,
+    bot: &str,
+    cases: &[course::checker::TestCase],
+    sandbox: &arena::sandbox::Sandbox,
+) -> anyhow::Result<()> {
+    if !sandbox.isolation().boxed || cases.iter().all(|c| arena::starter::is_public_test(&c.text)) {
+        return Ok(());
+    }
+    let words = shell_words::split(bot).unwrap_or_default();
+    let real = std::fs::canonicalize(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    if let Some(shown) = arena::sandbox::shown_paths(&words, None).into_iter().find(|p| real.starts_with(p)) {
+        let _ = std::fs::remove_dir(dir);
+        anyhow::bail!(
+            "{}: the bot's box shows it {}, so in a later run it could read these tests' replays, \
+             transcripts or logs (every move of the scripted opponent, the minimums): write them outside it",
+            dir.display(),
+            shown.display()
+        );
+    }
+    Ok(())
 }
 
 /// Runs `arena gen-tests`.

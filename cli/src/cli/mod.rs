@@ -179,6 +179,10 @@ pub struct TestArgs {
     /// Print the reports as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Play tests that have no minimum (a test then passes by reaching the final); without it,
+    /// a test without one is an error, as a grade would be wrong.
+    #[arg(long)]
+    pub no_minimums: bool,
     #[command(flatten)]
     pub sandbox: SandboxArgs,
     #[command(flatten)]
@@ -430,7 +434,16 @@ impl SandboxArgs {
 
     /// The sandbox these flags ask for (resource limits not given keep their defaults).
     pub fn sandbox(&self) -> anyhow::Result<arena::sandbox::Sandbox> {
+        self.sandbox_with(|_| {})
+    }
+
+    /// [`SandboxArgs::sandbox`] with `defaults` applied first (the flags given override them).
+    pub fn sandbox_with(
+        &self,
+        defaults: impl FnOnce(&mut arena::tournament::config::LimitsConfig),
+    ) -> anyhow::Result<arena::sandbox::Sandbox> {
         let mut limits = arena::tournament::config::LimitsConfig::default();
+        defaults(&mut limits);
         self.apply(&mut limits);
         Ok(arena::sandbox::Sandbox::new(self.mode().unwrap_or_default(), limits.sandbox_limits())?)
     }
