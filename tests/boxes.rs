@@ -189,6 +189,18 @@ fn cannot_pass_the_filter_by_x32_numbers() {
     }
 }
 
+/// The box keeps no lock for another box to see, yet an honest program that locks its own
+/// files works: SQLite, which locks to read and write, keeps a book in the box's temporary
+/// folder (when the box refused locks, it answered "database is locked").
+#[test]
+fn a_bot_that_keeps_its_book_in_sqlite_plays() {
+    let _load = shared();
+    let bot = format!("python3 {}", root().join("tests/bots/sqlite.py").display());
+    let run = duel_run("fire.txt", &["--sandbox", "auto"], &[], [&bot, &bin("waiter")]);
+    assert!(run.out.status.success(), "{}", String::from_utf8_lossy(&run.out.stderr));
+    assert_eq!(run.forfeit(0), None, "{}", run.result);
+}
+
 #[test]
 fn cannot_use_io_uring() {
     let _load = shared();

@@ -275,6 +275,14 @@ fn arena_test_refuses_what_would_grade_wrong_or_leak() {
     assert_ne!(code, 0);
     assert!(stderr.contains("the bot's box shows it"), "{stderr}");
     assert!(!student.join("replays").exists(), "nothing was written there");
+    // Nor do secret tests run where it could read them.
+    let copy = student.join("secret");
+    std::fs::create_dir_all(copy.join("input")).unwrap();
+    std::fs::copy(course.join("input/test1.txt"), copy.join("input/test1.txt")).unwrap();
+    std::fs::copy(course.join("limite_minime.txt"), copy.join("limite_minime.txt")).unwrap();
+    let (_, stderr, code) = run(&["test", &bot, "--tests", &copy.display().to_string()]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("so it could read every test"), "{stderr}");
     // The controls: elsewhere, or the public tests (no secret to keep).
     let outside = dir.path().join("replays").display().to_string();
     let (stdout, stderr, _) = run(&["test", &bot, "--tests", &tests, "--replays", &outside]);

@@ -183,7 +183,8 @@ pub fn json_in_html<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Stri
 }
 
 /// Writes the unsafe characters left in serde's output as `\uXXXX` (inside strings, the only
-/// place they can be; raw C0 controls never are).
+/// place they can be; raw C0 controls never are), one above U+FFFF as its two UTF-16 halves,
+/// as JSON spells it.
 fn escape_json_text(text: String) -> String {
     if !text.chars().any(is_unsafe_in_json) {
         return text;
@@ -191,7 +192,9 @@ fn escape_json_text(text: String) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
         if is_unsafe_in_json(c) {
-            let _ = write!(out, "\\u{:04x}", c as u32);
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                let _ = write!(out, "\\u{unit:04x}");
+            }
         } else {
             out.push(c);
         }
@@ -292,7 +295,7 @@ mod tests {
 
     #[test]
     fn json_is_terminal_safe_and_reads_back_the_same() {
-        let value = serde_json::json!({ "answer": "\u{1b}[2J\u{9b}31m\u{202e}x\u{2028}</script>", "n": 1 });
+        let value = serde_json::json!({ "answer": "\u{1b}[2J\u{9b}31m\u{202e}x\u{2028}</script>\u{e0041}", "n": 1 });
         for pretty in [false, true] {
             let text = json(&value, pretty).unwrap();
             assert!(!text.chars().any(|c| c != '\n' && is_unsafe(c)), "{text}");

@@ -619,18 +619,15 @@ fn named_paths(cwd: &Path, words: &[String]) -> Vec<PathBuf> {
     out
 }
 
-/// The host paths a bot's box shows it besides the system's: its `folder`, and what its
+/// The host paths a bot's box shows it: the system's folders, its `folder`, and what its
 /// command `words` name (see [`named_paths`]), resolved. What is under them, the bot may read:
 /// a caller keeps what a bot must not see (a secret test's replay) elsewhere.
 pub fn shown_paths(words: &[String], folder: Option<&Path>) -> Vec<PathBuf> {
     let here = std::env::current_dir().unwrap_or_default();
     let cwd = normalize(&folder.map_or(here.clone(), |f| here.join(f)));
-    folder
-        .map(|_| cwd.clone())
-        .into_iter()
-        .chain(named_paths(&cwd, words))
-        .map(|p| std::fs::canonicalize(&p).unwrap_or(p))
-        .collect()
+    let system = SYSTEM.iter().map(PathBuf::from);
+    let own = folder.map(|_| cwd.clone()).into_iter().chain(named_paths(&cwd, words));
+    system.chain(own).map(|p| std::fs::canonicalize(&p).unwrap_or(p)).collect()
 }
 
 /// The box's file system view, as steps for the init.

@@ -48,18 +48,18 @@ pub(super) fn filters(build: bool) -> Vec<BpfProgram> {
     filter().into_iter().chain(x32_filter()).chain(own).collect()
 }
 
-/// The `fcntl` commands that take, wait for or test a lock on a file (record locks, and the
+/// The `fcntl` commands that take, release or wait for a lock on a file (record locks, and the
 /// open file description locks), as the 64-bit kernels number them.
-const LOCKING_FCNTLS: [libc::c_int; 6] =
-    [libc::F_SETLK, libc::F_SETLKW, libc::F_GETLK, libc::F_OFD_SETLK, libc::F_OFD_SETLKW, libc::F_OFD_GETLK];
+const LOCKING_FCNTLS: [libc::c_int; 4] = [libc::F_SETLK, libc::F_SETLKW, libc::F_OFD_SETLK, libc::F_OFD_SETLKW];
 
-/// What a bot's box refuses besides [`filter`]'s, so that two boxes cannot signal each other
-/// through a file both can read: locks fail with `ENOLCK` ("no locks available", what a file
-/// system without locking answers, such as NFS without its lock daemon: programs take it as
-/// locking being unsupported, where `EAGAIN` or `EACCES` would mean held by another, and
-/// `ENOSYS` would refuse `fcntl`'s other commands too); inotify and fanotify with `ENOSYS`, as
-/// on a kernel without them; `fcntl`'s `F_NOTIFY` with `EINVAL`, as on a kernel without
-/// dnotify. Empty on an architecture the filter compiler does not know.
+/// What a bot's box changes besides [`filter`]'s refusals, so that two boxes cannot signal each
+/// other through a file both can read: taking or releasing a lock (`flock`, and `fcntl`'s
+/// record and open file description locks) succeeds without doing anything, so no lock is ever
+/// held for another box to see (`F_GETLK` then finds none); a refusal broke honest programs
+/// (SQLite reads as "database is locked" an `ENOLCK`, Java's `FileChannel.lock` throws). Only
+/// the processes of one box lose their locks against each other. inotify and fanotify fail with
+/// `ENOSYS`, as on a kernel without them; `fcntl`'s `F_NOTIFY` with `EINVAL`, as on a kernel
+/// without dnotify. Empty on an architecture the filter compiler does not know.
 fn bot_filters() -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
     FILTERS
@@ -74,7 +74,8 @@ fn bot_filters() -> Vec<BpfProgram> {
             #[cfg(target_arch = "x86_64")]
             watchers.push((libc::SYS_inotify_init, Vec::new()));
             [
-                compile(vec![(libc::SYS_flock, Vec::new()), (libc::SYS_fcntl, locks)], libc::ENOLCK),
+                // (`Errno(0)`: the call returns 0, done, without reaching the kernel.)
+                compile(vec![(libc::SYS_flock, Vec::new()), (libc::SYS_fcntl, locks)], 0),
                 compile(watchers, libc::ENOSYS),
                 compile(vec![(libc::SYS_fcntl, dnotify)], libc::EINVAL),
             ]
@@ -108,7 +109,8 @@ const X32_SYSCALL_BIT: u32 = 0x4000_0000;
 
 /// Ends a process that calls through the x32 numbers (x86_64 only: `None` elsewhere). A filter
 /// of its own, by hand, since seccompiler matches numbers one by one: load the architecture,
-/// leave other architectures to [`filter`], load the number, kill at or above the x32 bit.
+/// leave other architectures to [`filter`], load the number, let -1 through (no call: what
+/// tracers and libseccomp leave alone), kill at or above the x32 bit.
 fn x32_filter() -> Option<BpfProgram> {
     use seccompiler::sock_filter;
     if !cfg!(target_arch = "x86_64") {
@@ -125,8 +127,9 @@ fn x32_filter() -> Option<BpfProgram> {
     let op = |code, k, jt, jf| sock_filter { code, jt, jf, k };
     Some(vec![
         op(LOAD_WORD, ARCH, 0, 0),
-        op(JEQ, AUDIT_ARCH_X86_64, 0, 3),
+        op(JEQ, AUDIT_ARCH_X86_64, 0, 4),
         op(LOAD_WORD, NR, 0, 0),
+        op(JEQ, u32::MAX, 2, 0),
         op(JGE, X32_SYSCALL_BIT, 0, 1),
         op(RET, libc::SECCOMP_RET_KILL_PROCESS, 0, 0),
         op(RET, libc::SECCOMP_RET_ALLOW, 0, 0),

@@ -321,19 +321,8 @@ impl TournamentConfig {
             if bot.name.trim().is_empty() || bot.name.contains(['/', '\\']) {
                 return bad(format!("bot {}: name `{}` must be non-empty and contain no slash", i + 1, bot.name));
             }
-            let shown = crate::safe_text::terminal(&bot.name);
-            if bot.name.trim() != bot.name {
-                return bad(format!("bot {}: name `{shown}` starts or ends with a space", i + 1));
-            }
             if self.bots[..i].iter().any(|b| b.name == bot.name) {
-                return bad(format!("bot name `{shown}` is used twice"));
-            }
-            if let Some(twin) = self.bots[..i].iter().find(|b| look(&b.name) == look(&bot.name)) {
-                return bad(format!(
-                    "bot names `{}` and `{shown}` look alike (they differ only in case, invisible characters or \
-                     how Unicode writes a letter): one student could pass for the other; rename one",
-                    crate::safe_text::terminal(&twin.name)
-                ));
+                return bad(format!("bot name `{}` is used twice", crate::safe_text::terminal(&bot.name)));
             }
             if bot.command.trim().is_empty() {
                 return bad(format!("bot `{}` has an empty command", bot.name));
@@ -345,6 +334,38 @@ impl TournamentConfig {
         let seats = self.seats();
         if seats < 2 || seats > self.bots.len() {
             return bad(format!("`seats` must be 2 to the number of bots ({}), not {seats}", self.bots.len()));
+        }
+        Ok(())
+    }
+
+    /// Refuses a bot name that starts or ends with a space, or looks like another's (see
+    /// [`look`]), so that one student cannot pass for another; where every name involved is in
+    /// `known` (a league's bots from before this rule), it only warns, as renaming a bot would
+    /// start it afresh.
+    pub fn check_names(&self, known: &[&str]) -> Result<(), TournamentError> {
+        let shown = |name: &str| crate::safe_text::terminal(name);
+        let refuse = |names: &[&str], message: String| {
+            if names.iter().any(|n| !known.contains(n)) {
+                return Err(TournamentError::Invalid(message));
+            }
+            tracing::warn!("{message} (kept: the league had them already)");
+            Ok(())
+        };
+        for (i, bot) in self.bots.iter().enumerate() {
+            if bot.name.trim() != bot.name {
+                refuse(&[&bot.name], format!("bot name `{}` starts or ends with a space", shown(&bot.name)))?;
+            }
+            if let Some(twin) = self.bots[..i].iter().find(|b| look(&b.name) == look(&bot.name)) {
+                refuse(
+                    &[&twin.name, &bot.name],
+                    format!(
+                        "bot names `{}` and `{}` look alike (they differ only in case, invisible characters or \
+                         how Unicode writes a letter): one student could pass for the other; rename one",
+                        shown(&twin.name),
+                        shown(&bot.name)
+                    ),
+                )?;
+            }
         }
         Ok(())
     }
@@ -467,14 +488,17 @@ mod tests {
         for (a, b) in
             [("Alice", "alice"), ("caf\u{e9}", "cafe\u{301}"), ("greedy", "greedy\u{3164}"), ("bob", "b\u{200d}ob")]
         {
-            let e = config(a, b).validate().unwrap_err().to_string();
+            let e = config(a, b).check_names(&[]).unwrap_err().to_string();
             assert!(e.contains("look alike"), "{a:?} and {b:?}: {e}");
+            // A league that had both plays on (renaming one would start it afresh); one new, not.
+            assert!(config(a, b).check_names(&[a, b]).is_ok(), "{a:?} and {b:?} known");
+            assert!(config(a, b).check_names(&[a]).is_err(), "{b:?} new");
         }
-        let e = config("alice ", "bob").validate().unwrap_err().to_string();
+        let e = config("alice ", "bob").check_names(&[]).unwrap_err().to_string();
         assert!(e.contains("starts or ends with a space"), "{e}");
         // The control: different names play.
         for (a, b) in [("alice", "alice2"), ("caf\u{e9}", "cafe"), ("greedy", "greedy-v2")] {
-            assert!(config(a, b).validate().is_ok(), "{a:?} and {b:?}");
+            assert!(config(a, b).check_names(&[]).is_ok(), "{a:?} and {b:?}");
         }
     }
 

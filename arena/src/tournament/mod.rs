@@ -408,6 +408,8 @@ fn plan(
     std::fs::create_dir_all(out.join("logs")).map_err(|e| TournamentError::io(out, e))?;
     let lock = FolderLock::take(out, None)?;
     let previous = if out.join(TOURNAMENT_FILE).exists() { Some(TournamentRecord::load(out)?) } else { None };
+    let known: Vec<&str> = previous.iter().flat_map(|p| p.config.bots.iter().map(|b| b.name.as_str())).collect();
+    config.check_names(&known)?;
     let existing = results::read_all(out)?;
     if !options.resume && (!existing.is_empty() || previous.is_some()) {
         return Err(TournamentError::Exists(out.to_path_buf()));

@@ -59,6 +59,8 @@ pub fn copy_public(dir: &Path, out: &Path) -> Result<Published, TournamentError>
             dir.display()
         )));
     }
+    // Not while a run writes the folder (a results line half appended).
+    let _alone = super::FolderLock::take(dir, None)?;
     let staging = tempfile::Builder::new()
         .prefix(crate::files::TEMPORARY_PREFIX)
         .tempdir_in(parent)
@@ -66,7 +68,7 @@ pub fn copy_public(dir: &Path, out: &Path) -> Result<Published, TournamentError>
     let mut files = 0;
     for entry_name in PUBLIC {
         let from = dir.join(entry_name);
-        for entry in walkdir::WalkDir::new(&from).follow_links(false).sort_by_file_name() {
+        for entry in walkdir::WalkDir::new(&from).follow_links(false).follow_root_links(false).sort_by_file_name() {
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(e) if e.io_error().is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound) => continue,

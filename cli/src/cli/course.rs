@@ -37,10 +37,12 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
     let sandbox = args.sandbox.sandbox_with(|limits| {
         limits.cpu_seconds = Some(ANSWER_TIME.as_secs() * (rounds + 1));
     })?;
-    for dir in [&args.transcripts, &args.replays, &args.logs].into_iter().flatten() {
+    let outputs: Vec<&std::path::PathBuf> =
+        [&args.transcripts, &args.replays, &args.logs].into_iter().flatten().collect();
+    for dir in &outputs {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        refuse_where_the_bot_sees(dir, &args.bot, &cases, &sandbox)?;
     }
+    refuse_what_the_bot_would_see(&args.tests, &outputs, &args.bot, &cases, &sandbox)?;
     let cancel = super::cancel_on_ctrl_c("interrupted: ending the bot")?;
     // Like the course's own checker: wall time, unless asked otherwise.
     let clock = (args.clock.clock.unwrap_or(ClockKind::Wall), args.clock.backstop_factor);
@@ -92,11 +94,13 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
-/// Refuses to write tests' outputs into `dir` where the bot's box shows it (its folder, or the
-/// folder of its script), unless every test is public: a replay, transcript or log holds a
-/// test's whole script and minimum, which the bot would read in a later run of secret tests.
-fn refuse_where_the_bot_sees(
-    dir: &std::path::Path,
+/// Refuses to run tests that are not the public 20 where the bot's box shows the tests folder
+/// (the bot would read every test: its scripted opponent's moves, the minimums), or to write
+/// their replays, transcripts or logs into a folder it shows (it would read them in a later
+/// run): the system's folders, the bot's own, or its script's.
+fn refuse_what_the_bot_would_see(
+    tests: &std::path::Path,
+    outputs: &[&std::path::PathBuf],
     bot: &str,
     cases: &[course::checker::TestCase],
     sandbox: &arena::sandbox::Sandbox,
@@ -104,16 +108,29 @@ fn refuse_where_the_bot_sees(
     if !sandbox.isolation().boxed || cases.iter().all(|c| arena::starter::is_public_test(&c.text)) {
         return Ok(());
     }
-    let words = shell_words::split(bot).unwrap_or_default();
-    let real = std::fs::canonicalize(dir).with_context(|| format!("cannot read {}", dir.display()))?;
-    if let Some(shown) = arena::sandbox::shown_paths(&words, None).into_iter().find(|p| real.starts_with(p)) {
-        let _ = std::fs::remove_dir(dir);
+    let shown = arena::sandbox::shown_paths(&shell_words::split(bot).unwrap_or_default(), None);
+    let seen = |dir: &std::path::Path| {
+        let real = std::fs::canonicalize(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+        anyhow::Ok(shown.iter().find(|p| real.starts_with(p)).cloned())
+    };
+    if let Some(at) = seen(tests)? {
         anyhow::bail!(
-            "{}: the bot's box shows it {}, so in a later run it could read these tests' replays, \
-             transcripts or logs (every move of the scripted opponent, the minimums): write them outside it",
-            dir.display(),
-            shown.display()
+            "{}: the bot's box shows it {}, so it could read every test (the scripted opponent's moves, the \
+             minimums): keep tests that are not public outside it",
+            tests.display(),
+            at.display()
         );
+    }
+    for dir in outputs {
+        if let Some(at) = seen(dir)? {
+            let _ = std::fs::remove_dir(dir);
+            anyhow::bail!(
+                "{}: the bot's box shows it {}, so in a later run it could read these tests' replays, \
+                 transcripts or logs (every move of the scripted opponent, the minimums): write them outside it",
+                dir.display(),
+                at.display()
+            );
+        }
     }
     Ok(())
 }
