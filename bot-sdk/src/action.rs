@@ -27,7 +27,7 @@ impl fmt::Display for Action {
 /// Why an answer line is malformed.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MalformedAnswer {
-    /// Nothing but whitespace.
+    /// Nothing but white space ([`is_space`]).
     #[error("empty line, expected `WAIT` or `MOVE x y`")]
     Empty,
     /// An unknown keyword, extra tokens or a missing coordinate.
@@ -44,6 +44,24 @@ pub enum MalformedAnswer {
         /// The tick the line named.
         found: String,
     },
+}
+
+/// White space between and around an answer's words: space, `\t`, `\n`, `\v`, `\f` and `\r`,
+/// what C's `isspace` and C++'s `>>` skip, so that an answer taken here is taken by the
+/// course's C/C++ checker too. A no-break space (U+00A0), NEL (U+0085), U+3000 and the rest
+/// of Unicode's white space are part of a word (`str::split_whitespace` would split there).
+pub fn is_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\u{b}' | '\u{c}' | '\r')
+}
+
+/// The words of an answer line: runs of characters between [`is_space`] white space.
+pub fn words(line: &str) -> impl Iterator<Item = &str> {
+    line.split(is_space).filter(|w| !w.is_empty())
+}
+
+/// `line` without [`is_space`] white space at either end.
+pub fn trim(line: &str) -> &str {
+    line.trim_matches(is_space)
 }
 
 fn coordinate(token: &str) -> Result<i32, MalformedAnswer> {
@@ -64,10 +82,11 @@ impl Action {
     }
 
     /// Parses a bot's answer to `TICK tick`: `WAIT`, `MOVE x y`, or the older
-    /// `PLAYER <tick> WAIT` / `PLAYER <tick> MOVE x y`. Surrounding whitespace and a trailing
-    /// `\r` are tolerated; keywords are upper case.
+    /// `PLAYER <tick> WAIT` / `PLAYER <tick> MOVE x y`. Words are separated by ASCII white
+    /// space ([`is_space`]), which may also surround them (a trailing `\r` among it); keywords
+    /// are upper case.
     pub fn parse_answer(line: &str, tick: u32) -> Result<Action, MalformedAnswer> {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let tokens: Vec<&str> = words(line).collect();
         match tokens.as_slice() {
             ["PLAYER", t, rest @ ..] => {
                 if t.parse::<u32>().ok() != Some(tick) {
@@ -112,5 +131,26 @@ mod tests {
         for (line, want) in table {
             assert_eq!(Action::parse_answer(line, 3), want, "answer {line:?}");
         }
+    }
+
+    #[test]
+    fn only_ascii_white_space_separates_an_answers_words() {
+        // The six characters C's `isspace` (and so C++'s `>>`) skips, between and around words.
+        for c in [' ', '\t', '\n', '\u{b}', '\u{c}', '\r'] {
+            assert_eq!(Action::parse_answer(&format!("{c}MOVE{c}1{c}{c}2{c}"), 3), Ok(Action::Move(Pos::new(1, 2))));
+            assert_eq!(Action::parse_answer(&format!("PLAYER{c}3{c}WAIT{c}"), 3), Ok(Action::Wait), "{c:?}");
+        }
+        // Unicode's other white space is part of a word there, so a malformed answer here.
+        for c in ['\u{a0}', '\u{3000}', '\u{85}', '\u{2028}'] {
+            let between = format!("MOVE{c}1 2");
+            assert_eq!(Action::parse_answer(&between, 3), Err(MalformedAnswer::Shape(between.clone())), "{c:?}");
+            let number = format!("MOVE 1{c}2");
+            assert_eq!(Action::parse_answer(&number, 3), Err(MalformedAnswer::Shape(number.clone())), "{c:?}");
+            let around = format!("{c}WAIT{c}");
+            assert_eq!(Action::parse_answer(&around, 3), Err(MalformedAnswer::Shape(around.clone())), "{c:?}");
+            assert_eq!(trim(&around), around, "{c:?}");
+        }
+        assert_eq!(words(" \u{b}a\u{c}b\tc\u{a0}d\r\n").collect::<Vec<_>>(), ["a", "b", "c\u{a0}d"]);
+        assert_eq!(trim("\u{c} WAIT\r\u{b}"), "WAIT");
     }
 }

@@ -145,11 +145,11 @@ impl Answer {
     }
 }
 
-/// `line`'s words, split on Unicode white space as every game splits an answer, joined by one
-/// space.
+/// `line`'s words, split on ASCII white space ([`bot_sdk::action::words`]) as every game splits
+/// an answer, joined by one space: stored so, a taken answer still parses the same.
 pub fn words(line: &str) -> String {
     let mut joined = String::with_capacity(line.len().min(64));
-    for word in line.split_whitespace() {
+    for word in bot_sdk::action::words(line) {
         if !joined.is_empty() {
             joined.push(' ');
         }
@@ -268,7 +268,7 @@ mod tests {
     use super::*;
 
     fn sent(line: &str, raw: usize) -> Answer {
-        let trimmed = line.trim().to_string();
+        let trimmed = bot_sdk::action::trim(line).to_string();
         let raw_len = (trimmed.len() != raw).then_some(raw);
         Answer { reply: Reply::Line(trimmed), raw_len, ..Answer::untimed(Reply::Failed(Failure::Crash)) }
     }
@@ -284,9 +284,10 @@ mod tests {
         let padded = format!("MOVE{0}1{0}2", " ".repeat(2040));
         assert_eq!(sent(&padded, padded.len()).reply, line(&padded));
         assert_eq!(words_of(&padded), (line("MOVE 1 2"), Some(4086)));
-        // Tabs, vertical tabs, NEL, the ideographic space: white space to the games
-        // (`split_whitespace`) and here alike; a zero-width space is not, and stays.
-        assert_eq!(words_of("\tMOVE\u{85}\u{85}1\u{3000}\u{b}2 \r"), (line("MOVE 1 2"), Some(17)));
+        // Tabs, vertical tabs, form feeds: white space to the games (`bot_sdk::action::words`)
+        // and here alike; NEL, the ideographic space and a zero-width space are not, and stay.
+        assert_eq!(words_of("\tMOVE\u{c}\u{c}1\u{b}2 \r"), (line("MOVE 1 2"), Some(12)));
+        assert_eq!(words_of("\tMOVE\u{85}\u{85}1\u{3000}\u{b}2 \r"), (line("MOVE\u{85}\u{85}1\u{3000} 2"), Some(17)));
         assert_eq!(words_of("  WAIT  "), (line("WAIT"), Some(8)));
         assert_eq!(words_of("WAIT"), (line("WAIT"), None));
         assert_eq!(words_of("MOVE\u{200b}1 2"), (line("MOVE\u{200b}1 2"), None));

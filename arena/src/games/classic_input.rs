@@ -19,9 +19,10 @@ pub fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<boo
     Ok(true)
 }
 
-/// White space as C's `isspace` sees it: space, `\t`, `\n`, `\v`, `\f`, `\r`.
+/// White space as C's `isspace` sees it: space, `\t`, `\n`, `\v`, `\f`, `\r`; the bots'
+/// answers are split on the same ([`bot_sdk::action::is_space`]).
 pub fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+    bot_sdk::action::is_space(char::from(b))
 }
 
 /// The words of a line: runs of bytes between white space.

@@ -522,13 +522,15 @@ async fn read_lines(out: impl tokio::io::AsyncRead + Unpin, tx: mpsc::Sender<Bot
     let _ = tx.send(BotLine::Eof).await;
 }
 
-/// A line as the games see it: surrounding whitespace (a trailing `\r` among it) is trimmed,
+/// A line as the games see it: surrounding white space (a trailing `\r` among it) is trimmed,
 /// so that a padded answer neither means nor stores more than the plain one (see
-/// [`Answer::in_words`] for the white space between its words).
+/// [`Answer::in_words`] for the white space between its words). Only the ASCII white space
+/// that separates words ([`bot_sdk::action::is_space`]): a U+3000 after `WAIT` is part of
+/// the word for the games, as for the course's C/C++ checker.
 fn decode(bytes: Vec<u8>) -> BotLine {
     let raw = bytes.len();
     match String::from_utf8(bytes) {
-        Ok(text) => BotLine::Text(text.trim().to_string(), raw),
+        Ok(text) => BotLine::Text(bot_sdk::action::trim(&text).to_string(), raw),
         Err(_) => BotLine::NotUtf8,
     }
 }
@@ -593,5 +595,18 @@ mod tests {
         let (first, left) = first_line(&mut flood);
         assert!(matches!(first, BotLine::TooLong), "{first:?}");
         assert!(left >= (16 << 20) - 16 * 1024, "the reader read {} bytes of it", (16 << 20) - left);
+    }
+
+    #[test]
+    fn a_line_is_trimmed_of_ascii_white_space_only() {
+        let text = |line: &str| match decode(line.as_bytes().to_vec()) {
+            BotLine::Text(text, raw) => (text, raw),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(text(" \t\u{b}\u{c}WAIT \r"), ("WAIT".to_string(), 10));
+        // A U+3000 or a no-break space after WAIT is part of the word, as for C++'s `>>`.
+        for c in ['\u{a0}', '\u{3000}', '\u{85}', '\u{2028}'] {
+            assert_eq!(text(&format!("{c}WAIT{c}\r")).0, format!("{c}WAIT{c}"), "{c:?}");
+        }
     }
 }

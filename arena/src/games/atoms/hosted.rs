@@ -187,9 +187,10 @@ fn refusal(e: PlaceError, x: i64, y: i64) -> String {
     }
 }
 
-/// Parses `PLACE x y` (the detail of a malformed answer when it is not).
+/// Parses `PLACE x y` (the detail of a malformed answer when it is not), its words separated by
+/// ASCII white space as the classic program's.
 fn parse_place(line: &str) -> Result<(i64, i64), String> {
-    match line.split_whitespace().collect::<Vec<_>>().as_slice() {
+    match bot_sdk::action::words(line).collect::<Vec<_>>().as_slice() {
         ["PLACE", x, y] => match (x.parse(), y.parse()) {
             (Ok(x), Ok(y)) => Ok((x, y)),
             _ => Err(format!("coordinates must be integers: `{}`", line.trim())),
@@ -349,5 +350,24 @@ mod tests {
         s.apply(&[(0, line("place 0 0"))]);
         assert_eq!(s.outcome().players[0].forfeit, Some(ForfeitReason::Malformed));
         assert_eq!(s.outcome().winner, Some(1));
+    }
+
+    #[test]
+    fn only_ascii_white_space_separates_an_answers_words() {
+        // The classic program's white space (C's `isspace`), between and around the words.
+        for c in [' ', '\t', '\n', '\u{b}', '\u{c}', '\r'] {
+            let mut s = AtomsState::new(2, 2, 2);
+            s.apply(&[(0, line(&format!("{c}PLACE{c}{c}0{c}0{c}")))]);
+            assert!(s.is_active(0) && s.game().cell(0, 0).atoms == 1, "{c:?}");
+        }
+        // Unicode's other white space is part of a word, as for the classic program.
+        for c in ['\u{a0}', '\u{3000}', '\u{85}', '\u{2028}'] {
+            let mut s = AtomsState::new(2, 2, 2);
+            s.apply(&[(0, line(&format!("PLACE{c}0 0")))]);
+            assert_eq!(s.outcome().players[0].forfeit, Some(ForfeitReason::Malformed), "{c:?}");
+            let mut s = AtomsState::new(2, 2, 2);
+            s.apply(&[(0, line(&format!("PLACE 0{c}0")))]);
+            assert_eq!(s.outcome().players[0].forfeit, Some(ForfeitReason::Malformed), "{c:?}");
+        }
     }
 }

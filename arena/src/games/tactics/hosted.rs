@@ -240,8 +240,9 @@ impl State for TacticsState {
         let result = match reply {
             Reply::Failed(f) => Err((f.reason(), f.describe(PROMPT))),
             Reply::Line(line) => {
-                let lower = line.to_lowercase();
-                let words: Vec<&str> = lower.split_whitespace().collect();
+                // As the classic program reads a command: ASCII case and white space.
+                let lower = line.to_ascii_lowercase();
+                let words: Vec<&str> = bot_sdk::action::words(&lower).collect();
                 match words.split_first() {
                     Some((&"pass", [])) => {
                         self.passed[p] = true;
@@ -410,6 +411,29 @@ mod tests {
         let mut s = TacticsState::new(Board::parse(CONFIG.as_bytes()).unwrap(), CONFIG.to_string(), 3);
         s.apply(&[(0, line("info"))]);
         assert_eq!(s.outcome().players[0].forfeit, Some(ForfeitReason::Malformed), "info is not in the protocol");
+    }
+
+    #[test]
+    fn only_ascii_white_space_separates_a_commands_words() {
+        let new = || TacticsState::new(Board::parse(CONFIG.as_bytes()).unwrap(), CONFIG.to_string(), 3);
+        // The classic program's white space (C's `isspace`), between and around the words.
+        for c in [' ', '\t', '\n', '\u{b}', '\u{c}', '\r'] {
+            let mut s = new();
+            s.apply(&[(0, line(&format!("{c}place{c}1{c}{c}1{c}1{c}")))]);
+            assert_eq!(s.turn(), Turn::Sequential(1), "{c:?}: {:?}", s.outcome().players[0].detail);
+        }
+        // Unicode's other white space is part of a word, as for the classic program.
+        for c in ['\u{a0}', '\u{3000}', '\u{85}', '\u{2028}'] {
+            let mut s = new();
+            s.apply(&[(0, line(&format!("place{c}1 1 1")))]);
+            assert_eq!(s.outcome().players[0].forfeit, Some(ForfeitReason::Malformed), "{c:?}");
+            let mut s = new();
+            s.apply(&[(0, line(&format!("place 1 1{c}1")))]);
+            assert_eq!(s.outcome().players[0].forfeit, Some(ForfeitReason::InvalidMove), "{c:?}: two parameters");
+            let mut s = new();
+            s.apply(&[(0, line(&format!("pass{c}")))]);
+            assert_eq!(s.outcome().players[0].forfeit, Some(ForfeitReason::Malformed), "{c:?}");
+        }
     }
 
     #[test]
