@@ -462,12 +462,15 @@ pub fn parse_bot_arg(arg: &str) -> Result<BotEntry, String> {
 }
 
 /// What a bot's name looks like to a reader: its letters in one Unicode form (NFKC), in lower
-/// case, without the characters a page shows as escapes or not at all. Two names that look
-/// alike cannot both play (`Alice` and `alice`, `café` written two ways, `greedy` and
-/// `greedy` with an invisible letter after it).
+/// case, without the characters a page shows as escapes or not at all, then as Unicode's
+/// confusables skeleton (UTS #39: Cyrillic `е` as Latin `e`, `1` and `I` as `l`). Two names
+/// that look alike cannot both play (`Alice` and `alice`, `café` written two ways, `greedy`
+/// and `greedy` with an invisible letter after it or a Cyrillic `е` in it).
 fn look(name: &str) -> String {
     use unicode_normalization::UnicodeNormalization;
-    name.nfkc().flat_map(char::to_lowercase).filter(|&c| !crate::safe_text::is_unsafe(c)).collect()
+    let letters: String =
+        name.nfkc().flat_map(char::to_lowercase).filter(|&c| !crate::safe_text::is_unsafe(c)).collect();
+    unicode_security::confusable_detection::skeleton(&letters).collect()
 }
 
 #[cfg(test)]
@@ -485,9 +488,13 @@ mod tests {
             );
             TournamentConfig::from_toml(&text, Path::new("league.toml")).unwrap()
         };
-        for (a, b) in
-            [("Alice", "alice"), ("caf\u{e9}", "cafe\u{301}"), ("greedy", "greedy\u{3164}"), ("bob", "b\u{200d}ob")]
-        {
+        for (a, b) in [
+            ("Alice", "alice"),
+            ("caf\u{e9}", "cafe\u{301}"),
+            ("greedy", "greedy\u{3164}"),
+            ("bob", "b\u{200d}ob"),
+            ("greedy", "gr\u{435}\u{435}dy"),
+        ] {
             let e = config(a, b).check_names(&[]).unwrap_err().to_string();
             assert!(e.contains("look alike"), "{a:?} and {b:?}: {e}");
             // A league that had both plays on (renaming one would start it afresh); one new, not.
