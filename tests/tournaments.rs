@@ -688,3 +688,26 @@ fn what_a_crash_left_half_written_goes_and_is_never_published() {
     assert_ne!(code, 0);
     assert!(stderr.contains("start it again with `arena tournament --config FILE --out"), "{stderr}");
 }
+
+/// `-j` far above the matches to play starts no more workers than matches (one thread each:
+/// 2^62 of them never ended).
+#[test]
+fn a_huge_job_count_plays_as_many_workers_as_matches() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t").display().to_string();
+    let (greedy, waiter) = (format!("greedy={}", bin("greedy")), format!("waiter={}", bin("waiter")));
+    let (_, stderr, code) = tournament(&[
+        "--bot",
+        &greedy,
+        "--bot",
+        &waiter,
+        "--map",
+        &map("fire.txt"),
+        "-j",
+        "4611686018427387904",
+        "--out",
+        &out,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(result_lines(Path::new(&out)), 2);
+}

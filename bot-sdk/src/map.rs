@@ -51,7 +51,18 @@ pub struct MapError {
 }
 
 fn err<T>(line: usize, message: impl Into<String>) -> Result<T, MapError> {
-    Err(MapError { line, message: message.into() })
+    Err(MapError { line, message: cut(message.into()) })
+}
+
+/// Longest message, in characters: one quoting a line of 200 KB said it whole.
+const MESSAGE_CHARS: usize = 300;
+
+/// `message` cut to [`MESSAGE_CHARS`], saying how much was left out.
+fn cut(message: String) -> String {
+    match message.char_indices().nth(MESSAGE_CHARS) {
+        None => message,
+        Some((at, _)) => format!("{}… [{} more characters]", &message[..at], message[at..].chars().count()),
+    }
 }
 
 /// Lines of a file with comments, trailing `\r` and surrounding space removed; blank ones skipped.
@@ -185,6 +196,14 @@ impl MapSpec {
             if tick.tick != expected {
                 return err(line, format!("expected `TICK {expected}`, found `TICK {}`", tick.tick));
             }
+            if let Action::Move(to) = tick.action {
+                if grid.get(to).is_none() {
+                    return err(
+                        line,
+                        format!("`TICK {}` moves the opponent to {to}, outside the {rows}x{cols} map", tick.tick),
+                    );
+                }
+            }
             script.push(tick);
         }
         Ok(MapSpec { rounds, starts: [p1.1, p2.1], final_pos: fin.1, grid, script })
@@ -221,7 +240,7 @@ fn parse_tick_line(line: usize, tokens: &[&str]) -> Result<ScriptedTick, MapErro
     }
     let tick = parse_int::<u32>(line, tokens[1], "the tick number")?;
     let action = Action::parse_tokens(&tokens[2..])
-        .map_err(|e| MapError { line, message: format!("bad action in `TICK {tick}`: {e}") })?;
+        .map_err(|e| MapError { line, message: cut(format!("bad action in `TICK {tick}`: {e}")) })?;
     Ok(ScriptedTick { line, tick, action })
 }
 
@@ -333,6 +352,22 @@ mod tests {
         let e = MapSpec::parse(text).unwrap_err();
         assert_eq!(e.line, 4);
         assert!(e.message.contains("final cell (0, 2) is on `F`"), "{e}");
+    }
+
+    #[test]
+    fn a_message_quoting_a_long_line_is_cut() {
+        let text = format!("{GOOD}TICK 1 MOVE {} 1\n", "9".repeat(200_000));
+        let e = MapSpec::parse(&text).unwrap_err().to_string();
+        assert!(e.len() < 1000 && e.contains("more characters]"), "{}", e.len());
+    }
+
+    #[test]
+    fn a_scripted_move_off_the_map_is_refused() {
+        let text = format!("{GOOD}TICK 1 MOVE 5 0\n");
+        let e = MapSpec::parse(&text).unwrap_err().to_string();
+        assert!(e.contains("outside the"), "{e}");
+        // The control: on the map, it reads.
+        assert!(MapSpec::parse(&format!("{GOOD}TICK 1 MOVE 1 1\n")).is_ok());
     }
 
     #[test]

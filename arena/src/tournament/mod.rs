@@ -716,7 +716,9 @@ fn execute(
 ) -> Result<(usize, Vec<String>), TournamentError> {
     let Matches { todo, mut writer, out, reporter, cancel } = matches;
     let clock = record.config.limits.limits().clock;
-    let jobs = record.config.jobs.unwrap_or_else(|| default_jobs(record.config.seats(), clock)).max(1);
+    // (No more workers than matches: a thread each.)
+    let jobs =
+        record.config.jobs.unwrap_or_else(|| default_jobs(record.config.seats(), clock)).clamp(1, todo.len().max(1));
     reporter.report(Event::Executing { matches: todo.len(), done: done.len() })?;
     let sandbox = Sandbox::new(record.config.sandbox, record.config.limits.sandbox_limits())
         .map_err(|e| TournamentError::Invalid(e.to_string()))?;

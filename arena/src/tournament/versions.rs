@@ -103,7 +103,11 @@ impl BotHistory {
 
 /// `secs` since the Unix epoch as UTC RFC 3339 (`2026-11-30T16:40:00Z`).
 pub fn time_text(secs: u64) -> String {
-    humantime::format_rfc3339_seconds(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs)).to_string()
+    // (A record's time past the year 9999 is shown as the number it is, not as a date.)
+    match std::time::UNIX_EPOCH.checked_add(std::time::Duration::from_secs(secs)) {
+        Some(at) if secs < 253_402_300_800 => humantime::format_rfc3339_seconds(at).to_string(),
+        _ => format!("{secs} s after 1970"),
+    }
 }
 
 /// Parses a time for `--as-of`: RFC 3339 (`2026-11-30T17:00:00Z`, or with a space and no
@@ -317,6 +321,15 @@ pub fn check_program(bot: &BotEntry) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A record's time is a date up to the year 9999, and past it the number it is (a damaged
+    /// `tournament.json` made the leaderboard panic).
+    #[test]
+    fn times_past_the_year_9999_are_numbers() {
+        assert_eq!(time_text(1_796_000_000), "2026-11-30T00:53:20Z");
+        assert_eq!(time_text(253_402_300_800), "253402300800 s after 1970");
+        assert_eq!(time_text(u64::MAX), format!("{} s after 1970", u64::MAX));
+    }
 
     fn v(fp: &str, at: u64, ok: bool) -> Version {
         Version {

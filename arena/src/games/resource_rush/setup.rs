@@ -12,13 +12,14 @@ pub enum MapFileError {
     /// The file could not be read (or is no plain file of a sane size); the message names it.
     #[error(transparent)]
     Read(crate::engine::SetupError),
-    /// The file is not a valid map.
-    #[error("{}:{}: {}", path.display(), source.line, source.message)]
+    /// The file is not a valid map. (Its line and reason are in the message, not a cause of
+    /// it: shown as a cause, they were printed twice.)
+    #[error("{}:{}: {}", path.display(), error.line, error.message)]
     Parse {
         /// The file.
         path: PathBuf,
         /// Line and reason.
-        source: MapError,
+        error: MapError,
     },
 }
 
@@ -31,7 +32,7 @@ pub fn load_map_file(path: &Path) -> Result<MapSpec, MapFileError> {
 
 /// Validates a map read from `path`.
 pub fn parse_map(path: &Path, text: &str) -> Result<MapSpec, MapFileError> {
-    MapSpec::parse(text).map_err(|source| MapFileError::Parse { path: path.to_path_buf(), source })
+    MapSpec::parse(text).map_err(|error| MapFileError::Parse { path: path.to_path_buf(), error })
 }
 
 /// The map as a replay records it: sizes, starts, final, and the rows as the file writes them.
