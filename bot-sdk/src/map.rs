@@ -102,7 +102,14 @@ impl<'a> Iterator for Lines<'a> {
 }
 
 fn parse_int<T: std::str::FromStr>(line: usize, token: &str, what: &str) -> Result<T, MapError> {
-    token.parse::<T>().or_else(|_| err(line, format!("expected {what} as an integer, found `{token}`")))
+    token.parse::<T>().or_else(|_| {
+        let digits = token.strip_prefix('-').unwrap_or(token);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            // An integer all the same, too large (or negative) for any map.
+            return err(line, format!("{what} {token} is out of range"));
+        }
+        err(line, format!("expected {what} as an integer, found `{token}`"))
+    })
 }
 
 fn parse_pos(lines: &mut Lines<'_>, what: &str) -> Result<(usize, Pos), MapError> {
@@ -309,6 +316,8 @@ mod tests {
             ("ARENA 2 51 10\n", 1, "out of range"),
             ("ARENA 2 3 0\n", 1, "ROUNDS 0 is out of range: it must be 1..=10000"),
             ("ARENA 2 3 4294967295\n", 1, "ROUNDS 4294967295 is out of range"),
+            ("ARENA 2 3 99999999999\n", 1, "99999999999 is out of range"),
+            ("ARENA 2 -3 10\n", 1, "-3 is out of range"),
             ("ARENA 2 x 10\n", 1, "expected M (columns) as an integer, found `x`"),
             ("ARENA 2 3 10\n0\n", 2, "expected player 1 start as `X Y`"),
             ("ARENA 2 3 10\n0 0\n1 2\n1 0\nMAP\n0 5\n", 6, "map row 0 has 2 cells, expected 3"),
