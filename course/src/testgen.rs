@@ -22,12 +22,12 @@ use crate::offline::play_test;
 #[derive(Debug, Error)]
 pub enum TestgenError {
     /// A generated map does not parse.
-    #[error("{what}: {source}")]
+    #[error("{what}: {error}")]
     Map {
         /// Which map.
         what: String,
-        /// Line and reason.
-        source: MapError,
+        /// Line and reason (in the message, not a cause, which would print them twice).
+        error: MapError,
     },
     /// The reference strategy does not pass a generated test.
     #[error("test {number} ({title}): the reference strategy does not pass it ({outcome})\n{text}")]
@@ -200,7 +200,7 @@ impl Draft {
     fn finish(&self, opponent: Opponent, rng: &mut Rng) -> Result<String, TestgenError> {
         let header = self.header();
         let spec = MapSpec::parse(&header)
-            .map_err(|source| TestgenError::Map { what: "a generated map".to_string(), source })?;
+            .map_err(|error| TestgenError::Map { what: "a generated map".to_string(), error })?;
         let mut text = header;
         for (t, action) in script(&spec, opponent, rng).into_iter().enumerate() {
             text.push_str(&format!("TICK {} {action}\n", t + 1));
@@ -403,7 +403,7 @@ fn build(n: usize, rng: &mut Rng) -> Result<(&'static str, bool, String), Testge
         }
         13 => {
             let spec = MapSpec::parse(DUEL_MAP)
-                .map_err(|source| TestgenError::Map { what: "maps/duel.txt".to_string(), source })?;
+                .map_err(|error| TestgenError::Map { what: "maps/duel.txt".to_string(), error })?;
             let mut text = DUEL_MAP.to_string();
             for (t, action) in script(&spec, Opponent::Greedy, rng).into_iter().enumerate() {
                 text.push_str(&format!("TICK {} {action}\n", t + 1));
@@ -451,7 +451,7 @@ pub fn generate(seed: u64) -> Result<Vec<GeneratedTest>, TestgenError> {
     for number in 1..=20 {
         let (title, easy, text) = build(number, &mut rng)?;
         let spec =
-            MapSpec::parse(&text).map_err(|source| TestgenError::Map { what: format!("test {number}"), source })?;
+            MapSpec::parse(&text).map_err(|error| TestgenError::Map { what: format!("test {number}"), error })?;
         let reference = play_test(&spec, Reference::default());
         let r = &reference.outcome.players[0];
         if !r.finished || r.forfeit.is_some() {

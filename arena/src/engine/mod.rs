@@ -148,14 +148,7 @@ impl Answer {
 /// `line`'s words, split on ASCII white space ([`bot_sdk::action::words`]) as every game splits
 /// an answer, joined by one space: stored so, a taken answer still parses the same.
 pub fn words(line: &str) -> String {
-    let mut joined = String::with_capacity(line.len().min(64));
-    for word in bot_sdk::action::words(line) {
-        if !joined.is_empty() {
-            joined.push(' ');
-        }
-        joined.push_str(word);
-    }
-    joined
+    bot_sdk::action::words(line).collect::<Vec<_>>().join(" ")
 }
 
 /// The dice of a match: every chance outcome is drawn from the match seed, so a replay's

@@ -13,8 +13,8 @@ pub enum MapFileError {
     #[error(transparent)]
     Read(crate::engine::SetupError),
     /// The file is not a valid map. (Its line and reason are in the message, not a cause of
-    /// it: shown as a cause, they were printed twice.)
-    #[error("{}:{}: {}", path.display(), error.line, error.message)]
+    /// it: shown as a cause, they were printed twice; cut, as a reason may quote a whole line.)
+    #[error("{}:{}: {}", path.display(), error.line, shown(&error.message))]
     Parse {
         /// The file.
         path: PathBuf,
@@ -60,9 +60,18 @@ pub enum SetupJsonError {
         /// What it must be.
         expected: &'static str,
     },
-    /// The fields make no valid map.
-    #[error("map: {}", .0.message)]
-    Map(#[source] MapError),
+    /// The fields make no valid map (its reason in the message, as for [`MapFileError::Parse`]).
+    #[error("map: {}", shown(&.0.message))]
+    Map(MapError),
+}
+
+/// Longest reason of a map's error shown, in characters: one quoting a line of 200 KB said it
+/// whole.
+const REASON_CHARS: usize = 300;
+
+/// A map error's reason as shown: cut to [`REASON_CHARS`].
+fn shown(reason: &str) -> std::borrow::Cow<'_, str> {
+    crate::safe_text::shorten(reason, REASON_CHARS)
 }
 
 /// Rebuilds the map from a replay's `setup`, validating it like a map file.
@@ -112,4 +121,19 @@ pub fn spec_from_setup(setup: &Value) -> Result<MapSpec, SetupJsonError> {
         }
     }
     MapSpec::parse(&text).map_err(SetupJsonError::Map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A map's error says where and what once, and cuts a reason that quotes a long line.
+    #[test]
+    fn a_map_error_is_said_once_and_cut() {
+        let good = "ARENA 2 3 10\n0 0\n1 2\n1 0\nMAP\n0 5 W\nJ D T\nEND_MAP\nSTREAM\n";
+        let e = parse_map(Path::new("m.txt"), &format!("{good}TICK 1 MOVE {} 1\n", "9".repeat(200_000))).unwrap_err();
+        let text = e.to_string();
+        assert!(text.len() < 1000 && text.starts_with("m.txt:10: ") && text.contains("more characters]"), "{}", text.len());
+        assert!(std::error::Error::source(&e).is_none(), "no cause to print a second time");
+    }
 }
