@@ -352,6 +352,7 @@ mod tests {
         assert!(e.message.contains("final cell (0, 2) is on `F`"), "{e}");
     }
 
+    #[test]
     fn a_scripted_move_off_the_map_is_refused() {
         let text = format!("{GOOD}TICK 1 MOVE 5 0\n");
         let e = MapSpec::parse(&text).unwrap_err().to_string();
