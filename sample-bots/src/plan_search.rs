@@ -169,8 +169,8 @@ pub struct Model {
     /// Multiplier items and their factors (for the bound).
     multipliers: Vec<(u32, i64)>,
     from_start: Vec<u16>,
-    /// `reach[(cell * (ticks + 1) + left) * words ..]`: see [`Model::reach`].
-    reach: std::sync::OnceLock<Vec<u64>>,
+    /// The rows' span and `reach[(cell * span + left) * words ..]`: see [`Model::reach`].
+    reach: std::sync::OnceLock<(usize, Vec<u64>)>,
     /// `dead[tick * words ..]`: items the opponent clears by tick + 1.
     dead: Vec<u64>,
     /// Indexes of the `J` items.
@@ -444,23 +444,34 @@ impl Model {
     }
 
     /// Items collectable from `cell` on a way to the final within `left` ticks (ignoring the
-    /// opponent), as bits; built on first use, row by row of cells.
+    /// opponent), as bits; built on first use, row by row of cells. Rows stop at the largest
+    /// [`Model::need`] (more ticks reach nothing more), so that a map of 10,000 rounds costs no
+    /// more than its distances: a row per tick took minutes to build on a 50x50 map.
     fn reach(&self, cell: usize, left: u32) -> &[u64] {
-        let rows = self.reach.get_or_init(|| {
-            let span = self.problem.ticks as usize + 1;
+        let (span, rows) = self.reach.get_or_init(|| {
+            let needs: Vec<(usize, usize, usize)> = (0..self.items.len())
+                .flat_map(|i| (0..self.item_at.len()).filter_map(move |from| Some((i, from, self.need(i, from)?))))
+                .filter(|&(.., need)| need <= self.problem.ticks)
+                .map(|(i, from, need)| (i, from, need as usize))
+                .collect();
+            let span = needs.iter().map(|&(.., need)| need).max().unwrap_or(0) + 1;
             let mut table = vec![0u64; self.item_at.len() * span * self.words];
-            for i in 0..self.items.len() {
-                for from in 0..self.item_at.len() {
-                    let Some(need) = self.need(i, from) else { continue };
-                    for l in need as usize..span {
-                        table[(from * span + l) * self.words + i / 64] |= 1 << (i % 64);
+            for &(i, from, need) in &needs {
+                table[(from * span + need) * self.words + i / 64] |= 1 << (i % 64);
+            }
+            // Each row holds what the rows of fewer ticks hold.
+            for from in 0..self.item_at.len() {
+                for l in 1..span {
+                    for w in 0..self.words {
+                        let before = table[(from * span + l - 1) * self.words + w];
+                        table[(from * span + l) * self.words + w] |= before;
                     }
                 }
             }
-            table
+            (span, table)
         });
-        let span = self.problem.ticks as usize + 1;
-        &rows[(cell * span + left as usize) * self.words..][..self.words]
+        let left = (left as usize).min(span - 1);
+        &rows[(cell * span + left) * self.words..][..self.words]
     }
 
     /// An upper bound on what a bot with `mult` can still add from a state whose unavailable
@@ -731,5 +742,32 @@ fn search_n<const N: usize>(
         Outcome::Found(plan)
     } else {
         Outcome::Optimal(plan)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reach rows stop at the largest need, and say for every number of ticks left, up to
+    /// the map's 10,000 rounds, what the definition says: each item whose need fits.
+    #[test]
+    fn the_reach_table_is_as_short_as_the_needs_and_right_at_any_ticks_left() {
+        let text = "ARENA 3 4 10000\n0 0\n2 0\n2 3\nMAP\n0 5 W 7\n3 W 0 9\n0 2 J 0\nEND_MAP\nSTREAM\n";
+        let model = Model::new(Problem::of_test(&MapSpec::parse(text).expect("a valid map")));
+        let mut largest = 0;
+        for cell in 0..model.cells() {
+            for left in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 40, 9_999, 10_000] {
+                let bits = model.reach(cell, left);
+                for i in 0..model.items().len() {
+                    let fits = model.need(i, cell).is_some_and(|n| n <= left);
+                    assert_eq!(has(bits, i), fits, "item {i} from cell {cell} with {left} ticks left");
+                    largest = largest.max(model.need(i, cell).unwrap_or(0));
+                }
+            }
+        }
+        let (span, rows) = model.reach.get().expect("built");
+        assert_eq!(*span, largest as usize + 1);
+        assert_eq!(rows.len(), model.cells() * span * model.words);
     }
 }
