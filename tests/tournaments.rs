@@ -283,6 +283,39 @@ fn bots_that_cannot_build_or_start_get_a_clear_row() {
     let ghost = row(&board, "ghost")["failure"].as_str().unwrap().to_string();
     assert!(ghost.contains("program `./no-such-program` not found"), "{ghost}");
     assert!(stdout.contains("not found"), "{stdout}");
+    assert!(!stderr.contains("no match to play"), "two of four can play: {stderr}");
+}
+
+#[test]
+fn a_league_that_can_play_no_match_says_why_and_a_bad_param_names_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let league = |seats: u32, size: &str| {
+        let mut text = format!("game = \"atoms\"\nseats = {seats}\n[params]\nsize = {size:?}\n");
+        text.push_str(&format!("[[bots]]\nname = \"g\"\ncommand = {:?}\n", bin("atoms-greedy")));
+        text.push_str(&format!("[[bots]]\nname = \"r\"\ncommand = {:?}\n", bin("atoms-random")));
+        text.push_str("[[bots]]\nname = \"broken\"\ncommand = \"./nothing\"\nbuild = \"exit 3\"\n");
+        let cfg = dir.path().join(format!("s{seats}-{size}.toml"));
+        std::fs::write(&cfg, text).unwrap();
+        let out = dir.path().join(format!("t{seats}-{size}"));
+        tournament(&["--config", &cfg.display().to_string(), "--out", &out.display().to_string()])
+    };
+    // Three seats, two good builds: nothing can be played, and the run says so.
+    let (stdout, stderr, code) = league(3, "4x4");
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("0 of 0 matches played"), "{stdout}");
+    assert!(
+        stderr.contains("no match to play: a match needs 3 bots with a good build, and 2 of the league's 3 have one (g, r); cannot play: broken: build `exit 3` failed"),
+        "{stderr}"
+    );
+    // The control: with two seats the two good builds play each other, and nothing is said.
+    let (stdout, stderr, code) = league(2, "4x4");
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("2 of 2 matches played") && !stderr.contains("no match to play"), "{stdout}{stderr}");
+    // A bad parameter in the file is the file's, not a flag's.
+    let (_, stderr, code) = league(2, "4by4");
+    assert_ne!(code, 0);
+    assert!(stderr.contains("s2-4by4.toml: [params] size = `4by4`: expected WIDTHxHEIGHT"), "{stderr}");
+    assert!(!stderr.contains("--size"), "{stderr}");
 }
 
 /// A league of greedy and one bot built by `build` in a folder of its own (holding `notes.txt`,

@@ -271,6 +271,25 @@ impl TournamentRecord {
         board
     }
 
+    /// Why the league has no match to play at all, when that is so: too few of its bots have a
+    /// version that built for one match's seats (a league of `seats = 3` with two good builds
+    /// would otherwise end "0 of 0 matches played" without a word).
+    pub fn why_no_match(&self) -> Option<String> {
+        if !self.schedule.is_empty() {
+            return None;
+        }
+        let seats = self.config.seats();
+        let ready: Vec<&str> = self.bots.iter().map(|b| b.entry.name.as_str()).collect();
+        let failed: Vec<String> = self.failures.iter().map(|(name, why)| format!("{name}: {why}")).collect();
+        Some(format!(
+            "no match to play: a match needs {seats} bots with a good build, and {} of the league's {} have one{}{}",
+            ready.len(),
+            ready.len() + self.failures.len(),
+            if ready.is_empty() { String::new() } else { format!(" ({})", ready.join(", ")) },
+            if failed.is_empty() { String::new() } else { format!("; cannot play: {}", failed.join("; ")) }
+        ))
+    }
+
     fn matches_of(&self, bot: &str) -> usize {
         self.schedule.iter().filter(|m| m.seats.iter().any(|s| s == bot)).count()
     }
@@ -315,6 +334,8 @@ pub struct Summary {
     pub interrupted: bool,
     /// The shard this run played, if it was one.
     pub shard: Option<Shard>,
+    /// Why the league has no match at all ([`TournamentRecord::why_no_match`]).
+    pub why_no_match: Option<String>,
 }
 
 /// What a run does besides playing what is missing.
@@ -372,6 +393,7 @@ pub fn run(
         failed,
         interrupted: !options.prepare_only && cancel.is_cancelled(),
         shard: None,
+        why_no_match: league.record.why_no_match(),
     })
 }
 
@@ -591,6 +613,7 @@ fn run_shard(
         failed,
         interrupted: cancel.is_cancelled(),
         shard: Some(shard),
+        why_no_match: record.why_no_match(),
     })
 }
 

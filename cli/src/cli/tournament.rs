@@ -49,7 +49,7 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
         }
         let record = TournamentRecord::load(dir)?;
         let config = match &args.config {
-            Some(path) => TournamentConfig::load(path)?,
+            Some(path) => load_config(path)?,
             None => record.config,
         };
         if options.shard.is_some() && args.out.as_ref().is_some_and(|o| o != dir) {
@@ -58,7 +58,7 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
         (config, args.out.clone().unwrap_or_else(|| dir.clone()), true)
     } else {
         let mut config = match &args.config {
-            Some(path) => TournamentConfig::load(path)?,
+            Some(path) => load_config(path)?,
             None if !args.bots.is_empty() && args.game.as_deref().is_some_and(|g| g != "resource-rush") => {
                 TournamentConfig::from_toml("", Path::new("<command line>"))?
             }
@@ -115,6 +115,24 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
     Ok((config, out, options))
 }
 
+/// Reads a league's config file, its `[params]` checked against its game here, so that a bad
+/// value is said to be the file's rather than a flag's (`--size: expected ...`).
+fn load_config(path: &Path) -> anyhow::Result<TournamentConfig> {
+    let config = TournamentConfig::load(path)?;
+    if let Ok(game) = arena::games::registry().get(&config.game) {
+        if let Err(e) = game.info().params(&config.params) {
+            let what = match e {
+                arena::engine::ParamError::Bad { name, value, expected } => {
+                    format!("[params] {name} = `{}`: expected {expected}", arena::safe_text::terminal(&value))
+                }
+                other => format!("[params]: {other}"),
+            };
+            bail!("{}: {what}", path.display());
+        }
+    }
+    Ok(config)
+}
+
 /// Runs `arena tournament`.
 pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     let (config, out, options) = resolve(&args)?;
@@ -146,6 +164,9 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
             if summary.waiting > 0 { format!(", {} waiting for a good build", summary.waiting) } else { String::new() },
             summary.out.display()
         );
+    }
+    if let Some(why) = summary.why_no_match.as_deref() {
+        tell!("{why}");
     }
     if summary.interrupted {
         tell!("interrupted: resume with `arena tournament --resume {}`", summary.out.display());
@@ -205,6 +226,9 @@ pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     }
     for (name, why) in &record.failures {
         say!("{name} cannot play: {why}");
+    }
+    if let Some(why) = record.why_no_match() {
+        tell!("{why}");
     }
     say!(
         "{} matches scheduled, {} to play, {} kept. Folder: {}",
