@@ -607,8 +607,9 @@ fn a_league_without_a_secret_draws_its_own_and_keeps_it() {
 }
 
 /// `arena publish` copies what the pages need, every link of them resolving in the copy, and
-/// neither the league's secret (which keys the bots' seeds) nor the copies of the students'
-/// code. The control: the tournament folder itself holds both.
+/// neither the league's secret (which keys the bots' seeds), the copies of the students' code,
+/// nor the source lines a failed build's log quotes (unless `--build-logs`). The control: the
+/// tournament folder itself holds all three.
 #[test]
 fn publishing_copies_the_pages_not_the_secret_or_the_students_code() {
     let dir = tempfile::tempdir().unwrap();
@@ -620,7 +621,13 @@ fn publishing_copies_the_pages_not_the_secret_or_the_students_code() {
     let mut text = format!("secret = \"s3cret-key\"\nmaps = [{:?}]\n", map("fire.txt"));
     text.push_str(&format!("[[bots]]\nname = \"greedy\"\ncommand = {:?}\n", bin("greedy")));
     text.push_str("[[bots]]\nname = \"alice\"\ncommand = \"sh bot.sh\"\ncwd = \"s/alice\"\n");
-    text.push_str("[[bots]]\nname = \"broken\"\ncommand = \"./nothing\"\nbuild = \"echo compiling >&2; exit 3\"\n");
+    // (The log quotes a line of the student's source, as a compiler's messages do; upper-cased
+    // by the build, so that the command, which the leaderboard shows, does not hold it.)
+    let quoted = "INT HIDDEN_TRICK = 42;";
+    text.push_str(&format!(
+        "[[bots]]\nname = \"broken\"\ncommand = \"./nothing\"\nbuild = \"echo '{}' | tr a-z A-Z >&2; echo compiling >&2; exit 3\"\n",
+        quoted.to_lowercase()
+    ));
     let cfg = dir.path().join("t.toml");
     std::fs::write(&cfg, text).unwrap();
     let (league, public) = (dir.path().join("league"), dir.path().join("public"));
@@ -633,9 +640,10 @@ fn publishing_copies_the_pages_not_the_secret_or_the_students_code() {
     let everything: Vec<u8> = files.iter().flat_map(|f| std::fs::read(f).unwrap()).collect();
     let holds = |bytes: &[u8], what: &str| bytes.windows(what.len()).any(|w| w == what.as_bytes());
     assert!(
-        !holds(&everything, "s3cret-key") && !holds(&everything, strategy),
-        "published: the secret or alice's code"
+        !holds(&everything, "s3cret-key") && !holds(&everything, strategy) && !holds(&everything, quoted),
+        "published: the secret, alice's code or the source line in broken's build log"
     );
+    assert!(String::from_utf8_lossy(&run.stdout).contains("1 build logs withheld"), "{:?}", run.stdout);
     assert!(!public.join("tournament.json").exists() && !public.join("versions").exists());
     // Every page's links and scripts are in the copy.
     let pages: Vec<&PathBuf> = files.iter().filter(|f| f.extension().is_some_and(|e| e == "html")).collect();
@@ -663,7 +671,16 @@ fn publishing_copies_the_pages_not_the_secret_or_the_students_code() {
     // The control: the tournament folder holds both.
     let league_files: Vec<u8> =
         walk(&league).into_iter().filter(|p| p.is_file()).flat_map(|f| std::fs::read(f).unwrap()).collect();
-    assert!(holds(&league_files, "s3cret-key") && holds(&league_files, strategy), "the league folder holds them");
+    assert!(
+        holds(&league_files, "s3cret-key") && holds(&league_files, strategy) && holds(&league_files, quoted),
+        "the league folder holds them"
+    );
+    // Asked for, the build logs are published as they are.
+    let with_logs = dir.path().join("with-logs");
+    let run = arena(&["publish", "--build-logs", &league.display().to_string(), &with_logs.display().to_string()]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let logs: Vec<u8> = walk(&with_logs.join("builds")).iter().flat_map(|f| std::fs::read(f).unwrap()).collect();
+    assert!(holds(&logs, quoted), "--build-logs publishes the log");
 }
 
 /// Every path under `dir`.

@@ -1,7 +1,8 @@
 //! The part of a tournament folder that may be published (a course's web pages, GitHub Pages):
 //! the pages, replays, leaderboards, results and logs. Not `tournament.json` (the league's
 //! secret, which keys the bots' seeds, and the bots' commands and folders), nor `versions/`
-//! (a copy of every student's code), nor the folder's lock.
+//! (a copy of every student's code), nor the folder's lock; the build logs only on request
+//! (a compiler's messages quote the student's source lines).
 
 use std::path::{Path, PathBuf};
 
@@ -27,13 +28,26 @@ pub struct Published {
     pub files: usize,
     /// What it left out, by name at the folder's top.
     pub left_out: Vec<String>,
+    /// Build logs published as a note in their place (see [`copy_public`]).
+    pub build_logs_withheld: usize,
+}
+
+/// What a published build log says in place of the log, so that the pages' links still lead
+/// somewhere; `first` is the error line the leaderboard shows anyway.
+fn withheld_log(first: &str) -> String {
+    format!(
+        "This build log is not published: a compiler's messages quote the student's source lines.\n\
+         The student's teacher has it in the league's folder (publish with --build-logs to include it).\n\
+         Its first error, as the leaderboard shows it: {first}\n"
+    )
 }
 
 /// Copies the public part of the tournament folder `dir` into `out`, which must be new or
 /// empty and outside `dir`: into a temporary folder beside `out`, renamed `out` once whole, so
 /// that a publish cut short leaves nothing under `out`. Links are not followed (what is not a
-/// file or a folder stays), nor are the temporary files a crashed run may have left.
-pub fn copy_public(dir: &Path, out: &Path) -> Result<Published, TournamentError> {
+/// file or a folder stays), nor are the temporary files a crashed run may have left. Each
+/// build log becomes a note saying it is withheld, unless `build_logs`.
+pub fn copy_public(dir: &Path, out: &Path, build_logs: bool) -> Result<Published, TournamentError> {
     let invalid = |what: String| TournamentError::Invalid(what);
     if !dir.join(super::TOURNAMENT_FILE).is_file() {
         return Err(invalid(format!("{}: not a tournament folder (no {})", dir.display(), super::TOURNAMENT_FILE)));
@@ -65,7 +79,7 @@ pub fn copy_public(dir: &Path, out: &Path) -> Result<Published, TournamentError>
         .prefix(crate::files::TEMPORARY_PREFIX)
         .tempdir_in(parent)
         .map_err(|e| TournamentError::io(parent, e))?;
-    let mut files = 0;
+    let (mut files, mut build_logs_withheld) = (0, 0);
     for entry_name in PUBLIC {
         let from = dir.join(entry_name);
         for entry in walkdir::WalkDir::new(&from).follow_links(false).follow_root_links(false).sort_by_file_name() {
@@ -78,7 +92,14 @@ pub fn copy_public(dir: &Path, out: &Path) -> Result<Published, TournamentError>
             if entry.file_type().is_dir() {
                 std::fs::create_dir_all(&to).map_err(|e| TournamentError::io(&to, e))?;
             } else if entry.file_type().is_file() && !crate::files::is_temporary(entry.file_name()) {
-                std::fs::copy(entry.path(), &to).map_err(|e| TournamentError::io(entry.path(), e))?;
+                if entry_name == "builds" && !build_logs {
+                    let log = std::fs::read(entry.path()).map_err(|e| TournamentError::io(entry.path(), e))?;
+                    let first = super::build::first_error(&String::from_utf8_lossy(&log));
+                    std::fs::write(&to, withheld_log(&first)).map_err(|e| TournamentError::io(&to, e))?;
+                    build_logs_withheld += 1;
+                } else {
+                    std::fs::copy(entry.path(), &to).map_err(|e| TournamentError::io(entry.path(), e))?;
+                }
                 files += 1;
             }
         }
@@ -97,5 +118,5 @@ pub fn copy_public(dir: &Path, out: &Path) -> Result<Published, TournamentError>
         .filter(|n| !PUBLIC.contains(&n.as_str()))
         .collect();
     left_out.sort();
-    Ok(Published { files, left_out })
+    Ok(Published { files, left_out, build_logs_withheld })
 }

@@ -342,6 +342,10 @@ pub struct PublishArgs {
     pub dir: PathBuf,
     /// Where its public part goes: a new or empty folder, outside it.
     pub out: PathBuf,
+    /// Publish the build logs too (by default each is a note in their place: a compiler's
+    /// messages quote the student's source lines).
+    #[arg(long)]
+    pub build_logs: bool,
 }
 
 /// Options of `arena duel`.

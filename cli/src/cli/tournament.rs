@@ -269,8 +269,14 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
 
 /// Runs `arena publish`.
 pub fn publish(args: PublishArgs) -> anyhow::Result<ExitCode> {
-    let done = tour::public::copy_public(&args.dir, &args.out)?;
+    let done = tour::public::copy_public(&args.dir, &args.out, args.build_logs)?;
     say!("published {} files of {} into {}", done.files, args.dir.display(), args.out.display());
+    if done.build_logs_withheld > 0 {
+        say!(
+            "{} build logs withheld (each replaced by a note; they quote students' code): --build-logs publishes them",
+            done.build_logs_withheld
+        );
+    }
     if !done.left_out.is_empty() {
         say!("left out: {}", done.left_out.join(", "));
     }
