@@ -723,9 +723,19 @@ fn what_a_crash_left_half_written_goes_and_is_never_published() {
     let kept = walk(&league.join("versions")).into_iter().find(|p| p.is_dir()).unwrap().join(".tmp-students-own");
     std::fs::write(&kept, "mine").unwrap();
     assert!(planted.iter().all(|p| p.exists()), "the control: planted");
+    // What a publish into `public` cut short left beside it, and, the control, what one into
+    // `public-2` left.
+    let (cut_short, other) =
+        (dir.path().join(".tmp-publish-public-a1B2c3"), dir.path().join(".tmp-publish-public-2-a1B2c3"));
+    for left in [&cut_short, &other] {
+        std::fs::create_dir_all(left.join("bots")).unwrap();
+        std::fs::write(left.join("bots/x.html"), "half").unwrap();
+    }
     let public = dir.path().join("public");
     assert!(arena(&["publish", &league.display().to_string(), &public.display().to_string()]).status.success());
     assert!(walk(&public).iter().all(|p| !p.file_name().unwrap().to_string_lossy().starts_with(".tmp-")), "published");
+    assert!(!cut_short.exists(), "what the publish cut short left is gone");
+    assert!(other.join("bots/x.html").exists(), "the control: another folder's is left");
     assert!(arena(&["leaderboard", &league.display().to_string()]).status.success());
     for path in &planted {
         assert!(!path.exists(), "{} is left", path.display());

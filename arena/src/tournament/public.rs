@@ -44,7 +44,8 @@ fn withheld_log(first: &str) -> String {
 
 /// Copies the public part of the tournament folder `dir` into `out`, which must be new or
 /// empty and outside `dir`: into a temporary folder beside `out`, renamed `out` once whole, so
-/// that a publish cut short leaves nothing under `out`. Links are not followed (what is not a
+/// that a publish cut short leaves nothing under `out` (and its temporary folder goes with the
+/// next publish into `out`). Links are not followed (what is not a
 /// file or a folder stays), nor are the temporary files a crashed run may have left. Each
 /// build log becomes a note saying it is withheld, unless `build_logs`.
 pub fn copy_public(dir: &Path, out: &Path, build_logs: bool) -> Result<Published, TournamentError> {
@@ -75,10 +76,21 @@ pub fn copy_public(dir: &Path, out: &Path, build_logs: bool) -> Result<Published
     }
     // Not while a run writes the folder (a results line half appended).
     let _alone = super::FolderLock::take(dir, None)?;
-    let staging = tempfile::Builder::new()
-        .prefix(crate::files::TEMPORARY_PREFIX)
-        .tempdir_in(parent)
-        .map_err(|e| TournamentError::io(parent, e))?;
+    // The staging folder is named after `out`, so that what a publish cut short left (kill -9,
+    // a full disk) goes with the next publish into the same `out`.
+    let prefix = format!("{}publish-{}-", crate::files::TEMPORARY_PREFIX, name.to_string_lossy());
+    for entry in std::fs::read_dir(parent).map_err(|e| TournamentError::io(parent, e))?.flatten() {
+        // (Exactly the prefix and tempfile's six random characters: not `site-2`'s for `site`.)
+        let file_name = entry.file_name().to_string_lossy().into_owned();
+        let rest = file_name.strip_prefix(&prefix).unwrap_or_default();
+        let left = rest.len() == 6 && rest.bytes().all(|b| b.is_ascii_alphanumeric());
+        if left && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            tracing::info!(folder = %entry.path().display(), "removing what a publish cut short left");
+            std::fs::remove_dir_all(entry.path()).map_err(|e| TournamentError::io(&entry.path(), e))?;
+        }
+    }
+    let staging =
+        tempfile::Builder::new().prefix(&prefix).tempdir_in(parent).map_err(|e| TournamentError::io(parent, e))?;
     let (mut files, mut build_logs_withheld) = (0, 0);
     for entry_name in PUBLIC {
         let from = dir.join(entry_name);
