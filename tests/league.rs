@@ -212,6 +212,7 @@ fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
     // The roster changes through a config: dave leaves, erin (built by a command) joins. What
     // changes is said before anything runs.
     built_bot(&class.join("erin"), WAITER_SH);
+    assert!(league.join("bots/dave.html").is_file(), "the control: dave has a page while in the league");
     let cfg2 = class_config(&class, &["alice", "bob", "carol", "gus", "erin"]);
     let (stdout, stderr) = run(&["tournament", "--resume", &league_arg, "--config", &cfg2.display().to_string()]);
     assert!(stderr.contains("bots added: erin") && stderr.contains("bots removed: dave"), "{stderr}");
@@ -222,6 +223,8 @@ fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
     assert!(bots.contains(&"erin") && !bots.contains(&"dave"), "{bots:?}");
     assert_eq!(row(&last, "erin")["games"], 16);
     assert_eq!(lines(&league), 88 + 16, "dave's results stay on disk");
+    assert!(!league.join("bots/dave.html").exists(), "dave's page, with his old standing, is gone");
+    assert!(league.join("bots/erin.html").is_file() && league.join("bots/alice.html").is_file());
 
     // A limit written out at its default changes no match, and neither do the boxes' own
     // limits: the plan and the words say so.

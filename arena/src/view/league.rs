@@ -247,15 +247,29 @@ pub fn write_replay_page(
     write_atomic(&page, super::league_replay_page(replay, &bytes, &links, render.as_deref()).as_bytes())
 }
 
-/// Writes `index.html` and every bot's page into `out` (each atomically).
+/// Writes `index.html` and every bot's page into `out` (each atomically), and removes the
+/// pages of bots no longer on the board (removed from the league, or renamed), which would
+/// otherwise be published with their old standings.
 pub fn write_pages(out: &Path, title: &str, board: &Leaderboard, results: &[ResultLine]) -> std::io::Result<()> {
     let league = League::new(board, results);
     std::fs::create_dir_all(out.join("bots"))?;
+    let mut current = std::collections::HashSet::new();
     for row in &board.rows {
         let page = bot_page_html(&league, out, row);
-        write_atomic(&out.join(bot_page(&row.bot)), page.as_bytes())?;
+        let path = out.join(bot_page(&row.bot));
+        write_atomic(&path, page.as_bytes())?;
+        current.insert(path);
     }
-    write_atomic(&out.join("index.html"), index_page(title, board, results).as_bytes())
+    write_atomic(&out.join("index.html"), index_page(title, board, results).as_bytes())?;
+    for entry in std::fs::read_dir(out.join("bots"))?.flatten() {
+        let path = entry.path();
+        let page = path.extension().is_some_and(|e| e == "html") && entry.file_type().is_ok_and(|t| t.is_file());
+        if page && !current.contains(&path) && !crate::files::is_temporary(&entry.file_name()) {
+            tracing::info!(page = %path.display(), "removing the page of a bot no longer in the league");
+            std::fs::remove_file(&path)?;
+        }
+    }
+    Ok(())
 }
 
 /// The number of a forfeit reason's examples listed on a bot page (the table has them all).
