@@ -188,12 +188,16 @@ impl<'a> League<'a> {
 pub fn index_page(title: &str, board: &Leaderboard, results: &[ResultLine]) -> String {
     let league = League::new(board, results);
     let data = json_in_html(&league.data(title)).unwrap_or_else(|_| "null".to_string());
-    // Bots standing on an older version (their newest failed to build or start), with the
-    // full build log: said in the page itself, not only by its script.
+    // Bots standing on an older version (their newest failed to build or start), and bots
+    // that could not play, with the full build log: said in the page itself, not only by its
+    // script. A bot whose build went well is not listed (its bot page links the log).
     let mut notes = String::new();
-    for row in board.rows.iter().filter(|r| r.note.is_some() || r.build_log.is_some()) {
+    for row in &board.rows {
+        let Some(why) = row.note.as_deref().or(row.failure.as_deref().filter(|_| row.build_log.is_some())) else {
+            continue;
+        };
         let log = row.build_log.as_ref().map_or(String::new(), |l| format!(r#" <a href="{}">build log</a>"#, html(l)));
-        let _ = write!(notes, "<li><b>{}</b>: {}{log}</li>", html(&row.bot), html(row.note.as_deref().unwrap_or("")));
+        let _ = write!(notes, "<li><b>{}</b>: {}{log}</li>", html(&row.bot), html(why));
     }
     if !notes.is_empty() {
         notes = format!("<section class=\"failed\" id=\"notes\"><ul>{notes}</ul></section>\n");
@@ -554,6 +558,45 @@ fn match_row(body: &mut String, out: &Path, row: &Row, m: &MatchRef, line: Optio
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::standings::leaderboard::{compute, Input};
+    use crate::standings::ForfeitRule;
+
+    /// The index's warning box lists the bots whose build failed, never those whose build went
+    /// well (the quick start's tournament showed every sample bot there, with an empty reason).
+    #[test]
+    fn the_index_warns_only_of_failed_builds() {
+        let bots: Vec<String> = ["good", "stale", "broken"].iter().map(|s| s.to_string()).collect();
+        let failures = BTreeMap::from([("broken".to_string(), "build `make` failed: bot.c:1: error".to_string())]);
+        let mut board = compute(&Input {
+            bots: &bots,
+            failures: &failures,
+            results: &[],
+            scheduled: 0,
+            wins_first: false,
+            forfeits: ForfeitRule::Loss,
+        });
+        for row in &mut board.rows {
+            row.build_log = Some(format!("builds/{}-1.log", row.bot));
+            if row.bot == "stale" {
+                row.note = Some("build failed at 2026-12-03, standing from v1".to_string());
+            }
+        }
+        let page = index_page("t", &board, &[]);
+        let notes = &page[page.find(r#"id="notes""#).expect("a warning box")..];
+        let notes = &notes[..notes.find("</section>").unwrap()];
+        assert!(
+            notes.contains("<b>stale</b>: build failed at 2026-12-03") && notes.contains("builds/stale-1.log"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("<b>broken</b>: build `make` failed") && notes.contains("builds/broken-1.log"),
+            "{notes}"
+        );
+        assert!(!notes.contains("good"), "a good build is no warning: {notes}");
+        // Control: with every build good there is no box at all.
+        board.rows.retain(|r| r.bot == "good");
+        assert!(!index_page("t", &board, &[]).contains(r#"id="notes""#));
+    }
 
     #[test]
     fn bot_pages_never_collide_and_stay_file_names() {
