@@ -46,6 +46,11 @@ fn each_flaw_is_named_with_its_fix() {
         ("stopflush", &["printed nothing for 1000 ms after `TICK 3`: did you flush stdout?"]),
         ("comma", &["you answered `MOVE 1,0` to `TICK 1`", "fix: write `MOVE 1 0`"]),
         ("extra", &["stderr", "one", "per TICK"]),
+        // A debug line first is the answer to `TICK 1` itself: still named as debug output.
+        (
+            "debugfirst",
+            &["you answered `debug: tick 1` to `TICK 1`", "if that line is debug output, write it to stderr"],
+        ),
         (
             "slow",
             &["to answer `TICK 1`, but the first answer must come within 2000 ms", "do less before the first answer"],

@@ -266,6 +266,44 @@ fn last_words(stderr: &str) -> String {
     }
 }
 
+/// What is wrong with the bot's program file itself, when it is a script the system cannot run
+/// as meant: one without a `#!` line (the system hands it to `/bin/sh`, whose errors about
+/// `import` say nothing useful), or one whose `#!` line ends in `\r` (saved with Windows line
+/// endings: `/usr/bin/env: 'python3\r': No such file or directory`).
+fn program_problem(command: &str) -> Option<String> {
+    use std::io::Read;
+    let words = shell_words::split(command).ok()?;
+    let program = words.first().filter(|p| p.contains('/'))?;
+    let mut head = [0u8; 512];
+    let n = std::fs::File::open(program).ok()?.read(&mut head).ok()?;
+    let head = &head[..n];
+    if head.starts_with(b"\x7fELF") {
+        return None;
+    }
+    let shown = crate::safe_text::terminal(program);
+    if let Some(rest) = head.strip_prefix(b"#!") {
+        let first = rest.split(|&b| b == b'\n').next().unwrap_or(rest);
+        return first.ends_with(b"\r").then(|| {
+            format!(
+                "`{shown}` has Windows line endings: its `#!` line ends in `\\r`, so the system looks for an \
+                 interpreter whose name ends in `\\r` and finds none. Save it with Unix (LF) line endings (your \
+                 editor's setting, or `sed -i 's/\\r$//' {shown}`)"
+            )
+        });
+    }
+    let interpreter = match std::path::Path::new(program).extension().and_then(|e| e.to_str()) {
+        Some("py") => "python3",
+        Some("rb") => "ruby",
+        Some("js") => "node",
+        Some("pl") => "perl",
+        _ => "INTERPRETER",
+    };
+    Some(format!(
+        "`{shown}` does not start with a `#!` line, so the system ran it with `/bin/sh`: make its first line \
+         `#!/usr/bin/env {interpreter}`, or run it through its interpreter: `\"{interpreter} {shown}\"`"
+    ))
+}
+
 /// The answer a malformed line most likely meant, if it can tell: a wait, or a move (a line
 /// with the word MOVE, or with nothing but two numbers).
 fn meant(line: &str) -> Option<String> {
@@ -388,7 +426,7 @@ fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits:
                         "write `{good}`: the keyword in upper case, then (for a move) the row and the column, \
                          separated by spaces, nothing else on the line"
                     ),
-                    None if line.chars().any(|c| c.is_ascii_alphabetic()) && t > 1 => {
+                    None if line.chars().any(|c| c.is_ascii_alphabetic()) => {
                         "if that line is debug output, write it to stderr: stdout carries exactly one answer per \
                          TICK, `WAIT` or `MOVE x y` (x the row, y the column)"
                             .to_string()
@@ -542,9 +580,31 @@ pub async fn check_bot(
     // after the plain time limit, not after the CPU clock's backstop.
     let limits = Limits { clock: crate::referee::ClockKind::Wall, ..Limits::default() };
     let mut out: Vec<Checked> = Vec::new();
+    let program = program_problem(command);
+    // Seat 1's crash (its stderr and fix): the same crash elsewhere has the same cause, not the
+    // situation's own (a bot that misreads every header is no CRLF or power-up problem).
+    let mut first_crash: Option<(String, String)> = None;
     for (i, situation) in SITUATIONS.iter().enumerate() {
         let (played, spec) = play(command, situation, false, &limits, sandbox, cancel).await?;
         let mut checked = diagnose(situation, &spec, &played, &limits);
+        if played.replay.result.players[0].forfeit.as_deref() == Some("crash") {
+            let stderr = played.stderr.first().cloned().unwrap_or_default();
+            let fix = match (&program, &first_crash) {
+                (Some(fix), _) => Some(fix.clone()),
+                (None, Some((seen, fix))) if *seen == stderr => {
+                    Some(format!("{fix} (the same crash as in `{}`, above)", SITUATIONS[0].name))
+                }
+                _ => None,
+            };
+            for f in &mut checked.findings {
+                if let Some(fix) = &fix {
+                    f.fix.clone_from(fix);
+                }
+            }
+            if i == 0 {
+                first_crash = Some((stderr, checked.findings.first().map(|f| f.fix.clone()).unwrap_or_default()));
+            }
+        }
         let never_answered =
             played.replay.steps.len() <= 1 && played.replay.result.players[0].forfeit.as_deref() == Some("timeout");
         if i == 0 && never_answered {
@@ -573,6 +633,34 @@ pub async fn check_bot(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A script without `#!`, or with Windows line endings, is named as such; a good script,
+    /// a compiled program, a command through an interpreter and a name on the PATH are not.
+    #[test]
+    fn a_script_the_system_cannot_run_as_meant_is_named() {
+        let dir = std::env::temp_dir().join(format!("arena-doctor-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = |name: &str, text: &[u8]| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            path.display().to_string()
+        };
+        let bare = file("bot.py", b"import sys\nprint('WAIT')\n");
+        let found = program_problem(&bare).expect("no #! line");
+        assert!(
+            found.contains("does not start with a `#!` line") && found.contains("#!/usr/bin/env python3"),
+            "{found}"
+        );
+        let crlf = file("crlf.py", b"#!/usr/bin/env python3\r\nimport sys\r\n");
+        let found = program_problem(&crlf).expect("CRLF");
+        assert!(found.contains("Windows line endings") && found.contains("sed -i"), "{found}");
+        // Controls.
+        assert_eq!(program_problem(&file("good.py", b"#!/usr/bin/env python3\nimport sys\n")), None);
+        assert_eq!(program_problem(&file("prog", b"\x7fELF\x02\x01\x01")), None);
+        assert_eq!(program_problem(&format!("python3 {bare}")), None, "the interpreter is the program");
+        assert_eq!(program_problem("bot.py"), None, "a name looked up on the PATH");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn the_built_in_maps_are_valid_and_the_scripts_legal() {

@@ -5,6 +5,7 @@
 #   stopflush  flushes its first two answers only
 #   comma      answers `MOVE x,y`
 #   extra      prints a debug line to stdout after each answer
+#   debugfirst prints a debug line to stdout before each answer
 #   slow       takes 3 s before its first answer
 #   crlfcrash  splits lines on ' ', so a `\r` at the end of a map row crashes it
 #   seats      takes line 3 of the header for its own start
@@ -81,6 +82,8 @@ while True:
         while time.process_time() < busy_until:
             pass
     step = first_step(me, final)
+    if flaw == "debugfirst":
+        say("debug: tick {}".format(line.split()[1]))
     if step is None:
         say("WAIT")
     else:
