@@ -187,6 +187,8 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         // The same call by its x32 number, which a filter matching numbers does not know.
         "x32-widen-cpus" => worked = widen_cpus(arena_e2e::X32_SYSCALL_BIT | libc::SYS_sched_setaffinity),
         "io-uring" => worked = arena_e2e::io_uring_offered(),
+        "timer-slack" => worked = shrink_timer_slack(),
+        "timer-storm" => timer_storm(arg(1).parse().unwrap_or(8), arg(2).parse().unwrap_or(20_000)),
         "fds" => worked = open_fds().into_iter().any(|fd| fd > 2),
         "hog-cpu" => {
             // With `setsid`, each child in a session of its own: the scheduler's autogroups
@@ -682,6 +684,32 @@ fn widen_cpus(number: libc::c_long) -> bool {
     }
     // SAFETY: the set is a valid cpu_set_t of the size given.
     unsafe { libc::syscall(number, 0, std::mem::size_of::<libc::cpu_set_t>(), &set as *const libc::cpu_set_t) == 0 }
+}
+
+/// Sets its timer slack to 1 ns, by `prctl` and by `/proc/self/timerslack_ns`; true when it
+/// is then below the box's 1 ms.
+fn shrink_timer_slack() -> bool {
+    // SAFETY: prctl with integer arguments only.
+    unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0) };
+    let _ = std::fs::write("/proc/self/timerslack_ns", "1");
+    // SAFETY: as above.
+    let slack = unsafe { libc::prctl(libc::PR_GET_TIMERSLACK, 0, 0, 0, 0) };
+    (0..1_000_000).contains(&slack)
+}
+
+/// `timer-storm THREADS NS`: THREADS threads, each sleeping NS nanoseconds over and over with a
+/// timer slack of 1 ns (when it may set it). Each sleep's end is an interrupt on the CPU the
+/// match keeps to, where the opponent thinks: on a kernel that charges interrupts to the
+/// process they interrupt, the opponent pays for them.
+fn timer_storm(threads: usize, ns: u64) {
+    for _ in 0..threads {
+        std::thread::spawn(move || {
+            shrink_timer_slack();
+            loop {
+                std::thread::sleep(Duration::from_nanos(ns));
+            }
+        });
+    }
 }
 
 fn open_fds() -> Vec<i32> {
