@@ -342,3 +342,34 @@ fn an_opponents_timer_interrupts_are_not_charged_to_a_bot() {
         ),
     }
 }
+
+#[test]
+fn a_bot_is_charged_for_children_the_kernel_reaps_for_it() {
+    // The attacker ignores SIGCHLD and thinks 1.5 s of CPU per answer in children of 10 ms each:
+    // the kernel reaps them as they end and adds their time to no parent's. The box's CPU
+    // cgroup counts them all: the attacker times out at its 1 s limit.
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("not root: no cgroups, and the box cannot count these children (see the control)");
+        return;
+    }
+    let _heavy = HEAVY.lock().unwrap_or_else(|p| p.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let map = short_map(dir.path(), 3);
+    let limits = ["--startup-ms", "1000", "--move-ms", "1000"];
+    let hider = |attack: &str| format!("{attack} hide-cpu 1500");
+    let (result, replay, _) = duel_on(&map, &limits, [&hider(&bin("zoo-attack")), &thinker("sleep 1")]);
+    assert_eq!(result["players"][0]["forfeit"], "timeout", "{result}");
+    let (_, cpu, _) = replies(&replay, 0).pop().unwrap();
+    assert!(cpu >= 1000, "charged its children's time: {cpu} ms");
+    // The control: without cgroups (`--sandbox plain`, or an arena that is not root), the CPU of
+    // a box is counted from /proc, which never sees these children: the same bot plays every
+    // round, charged almost nothing for 1.5 s of CPU per answer.
+    let attacker = hider(&shared_copy(dir.path(), &bin("zoo-attack")));
+    let plain = [&limits[..], &["--sandbox", "plain"]].concat();
+    let sleeper = format!("{} sleep 1", shared_copy(dir.path(), &bin("clock-thinker")));
+    let (result, replay, _) = duel_on(&map, &plain, [&attacker, &sleeper]);
+    assert_eq!(result["players"][0]["forfeit"], Value::Null, "the control: {result}");
+    let charged: Vec<u64> = replies(&replay, 0).iter().map(|(_, cpu, _)| *cpu).collect();
+    assert!(charged.iter().all(|&cpu| cpu < 500), "the control: charged {charged:?} ms");
+}
