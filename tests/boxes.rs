@@ -171,6 +171,17 @@ fn cannot_move_onto_the_cpus_of_other_matches() {
 }
 
 #[test]
+fn cannot_shorten_its_timer_slack() {
+    let _load = shared();
+    // A box's timers may fire up to 1 ms late: threads sleeping a few microseconds at a time
+    // with no slack interrupt the match's CPU, where the opponent thinks, and on a kernel without
+    // IRQ time accounting each interrupt is charged to the opponent (tests/clocks.rs). `prctl`
+    // does nothing, and `/proc/self/timerslack_ns` is read-only. Without the box, the kernel
+    // lets it.
+    only_without_the_box("timer-slack", "shortened its timer slack");
+}
+
+#[test]
 fn cannot_pass_the_filter_by_x32_numbers() {
     let _load = shared();
     // `nr | 0x4000_0000` is the same call for an x32 program; a filter that matches numbers

@@ -285,3 +285,91 @@ fn a_tournament_on_the_cpu_clock_keeps_each_match_on_one_cpu() {
         }
     }
 }
+
+/// Whether this kernel charges interrupts to the process they interrupt: built without
+/// `CONFIG_IRQ_TIME_ACCOUNTING` (or with it turned off by `noirqtime`), as its configuration
+/// says in `/proc/config.gz` or `/boot`; `None` when it does not say.
+fn interrupts_charged_to_their_victim() -> Option<bool> {
+    use std::io::Read;
+    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    let boot = std::fs::read_to_string(format!("/boot/config-{}", release.trim())).ok();
+    let config = boot.or_else(|| {
+        let gz = std::fs::read("/proc/config.gz").ok()?;
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(&gz[..]).read_to_string(&mut text).ok()?;
+        Some(text)
+    })?;
+    let cmdline = std::fs::read_to_string("/proc/cmdline").unwrap_or_default();
+    Some(!config.lines().any(|l| l == "CONFIG_IRQ_TIME_ACCOUNTING=y") || cmdline.contains("noirqtime"))
+}
+
+#[test]
+fn an_opponents_timer_interrupts_are_not_charged_to_a_bot() {
+    // The victim does the same work at every answer (60 million steps, about 0.35 s here) and
+    // is charged what it used. The attacker's eight threads each sleep 20 us over and over: every
+    // sleep's end is an interrupt on the CPU the match keeps to, where the victim thinks, and a
+    // kernel without IRQ time accounting (this project's machines) charges it to the victim. The
+    // box holds a bot's timer slack at 1 ms, so its sleepers wake the CPU at most about once a
+    // millisecond: the victim is charged as without the attacker (1.03 times here). Roomy limits,
+    // so that both play every round and the charges, not the limits, are compared.
+    let _heavy = HEAVY.lock().unwrap_or_else(|p| p.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let map = short_map(dir.path(), 4);
+    let roomy = ["--startup-ms", "5000", "--move-ms", "5000", "--total-ms", "100000"];
+    let victim = thinker("work 60");
+    let storm = format!("{} timer-storm 8 20000", bin("zoo-attack"));
+    // The most the victim was charged for one answer, with `extra` flags against `attacker`.
+    let charged = |attacker: &str, extra: &[&str]| -> u64 {
+        let (result, replay, _) = duel_on(&map, &[&roomy[..], extra].concat(), [attacker, &victim]);
+        let answers = replies(&replay, 1);
+        assert!(!answers.is_empty(), "{result}");
+        answers.iter().map(|(_, cpu, _)| *cpu).max().unwrap_or(0)
+    };
+    let alone = charged(&thinker("sleep 1"), &[]);
+    let stormed = charged(&storm, &[]);
+    assert!(stormed < 2 * alone, "the victim was charged {stormed} ms for an answer it does in {alone} ms");
+    // The control: without the box the attacker sets its slack to 1 ns, and the victim pays
+    // (2840 ms for the same answer here, and its 10 s of `--max-cpu-s` ran out in the third).
+    let unboxed = charged(&storm, &["--sandbox", "none"]);
+    match interrupts_charged_to_their_victim() {
+        Some(true) => assert!(
+            unboxed > 2 * alone,
+            "the control: without the box the victim was charged only {unboxed} ms (alone: {alone} ms)"
+        ),
+        _ => eprintln!(
+            "this kernel counts interrupts apart (or does not say): the control cannot show the attack \
+             ({unboxed} ms against {alone} ms alone)"
+        ),
+    }
+}
+
+#[test]
+fn a_bot_is_charged_for_children_the_kernel_reaps_for_it() {
+    // The attacker ignores SIGCHLD and thinks 1.5 s of CPU per answer in children of 10 ms each:
+    // the kernel reaps them as they end and adds their time to no parent's. The box's CPU
+    // cgroup counts them all: the attacker times out at its 1 s limit.
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("not root: no cgroups, and the box cannot count these children (see the control)");
+        return;
+    }
+    let _heavy = HEAVY.lock().unwrap_or_else(|p| p.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let map = short_map(dir.path(), 3);
+    let limits = ["--startup-ms", "1000", "--move-ms", "1000"];
+    let hider = |attack: &str| format!("{attack} hide-cpu 1500");
+    let (result, replay, _) = duel_on(&map, &limits, [&hider(&bin("zoo-attack")), &thinker("sleep 1")]);
+    assert_eq!(result["players"][0]["forfeit"], "timeout", "{result}");
+    let (_, cpu, _) = replies(&replay, 0).pop().unwrap();
+    assert!(cpu >= 1000, "charged its children's time: {cpu} ms");
+    // The control: without cgroups (`--sandbox plain`, or an arena that is not root), the CPU of
+    // a box is counted from /proc, which never sees these children: the same bot plays every
+    // round, charged almost nothing for 1.5 s of CPU per answer.
+    let attacker = hider(&shared_copy(dir.path(), &bin("zoo-attack")));
+    let plain = [&limits[..], &["--sandbox", "plain"]].concat();
+    let sleeper = format!("{} sleep 1", shared_copy(dir.path(), &bin("clock-thinker")));
+    let (result, replay, _) = duel_on(&map, &plain, [&attacker, &sleeper]);
+    assert_eq!(result["players"][0]["forfeit"], Value::Null, "the control: {result}");
+    let charged: Vec<u64> = replies(&replay, 0).iter().map(|(_, cpu, _)| *cpu).collect();
+    assert!(charged.iter().all(|&cpu| cpu < 500), "the control: charged {charged:?} ms");
+}

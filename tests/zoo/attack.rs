@@ -187,6 +187,19 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         // The same call by its x32 number, which a filter matching numbers does not know.
         "x32-widen-cpus" => worked = widen_cpus(arena_e2e::X32_SYSCALL_BIT | libc::SYS_sched_setaffinity),
         "io-uring" => worked = arena_e2e::io_uring_offered(),
+        "timer-slack" => worked = shrink_timer_slack(),
+        "hide-cpu" => {
+            let ms: u64 = arg(1).parse().unwrap_or(1500);
+            // SAFETY: ignoring SIGCHLD changes no memory.
+            unsafe { libc::signal(libc::SIGCHLD, libc::SIG_IGN) };
+            stepper = Some(Box::new(move |tick, _| {
+                if tick > 0 {
+                    think_in_vanishing_children(ms);
+                }
+                false
+            }));
+        }
+        "timer-storm" => timer_storm(arg(1).parse().unwrap_or(8), arg(2).parse().unwrap_or(20_000)),
         "fds" => worked = open_fds().into_iter().any(|fd| fd > 2),
         "hog-cpu" => {
             // With `setsid`, each child in a session of its own: the scheduler's autogroups
@@ -682,6 +695,78 @@ fn widen_cpus(number: libc::c_long) -> bool {
     }
     // SAFETY: the set is a valid cpu_set_t of the size given.
     unsafe { libc::syscall(number, 0, std::mem::size_of::<libc::cpu_set_t>(), &set as *const libc::cpu_set_t) == 0 }
+}
+
+/// Thinks `ms` of CPU time in children of 10 ms each, which the kernel reaps as they end (the
+/// bot ignores SIGCHLD): their time is added to no parent's, so a count of the CPU of the bot's
+/// live processes and of the children they waited for (`/proc`, without cgroups) never sees it.
+fn think_in_vanishing_children(ms: u64) {
+    for _ in 0..ms.div_ceil(10) {
+        let mut ends = [0; 2];
+        // SAFETY: pipe writes two descriptors into the array.
+        if unsafe { libc::pipe(ends.as_mut_ptr()) } != 0 {
+            return;
+        }
+        // SAFETY: the child only spins, writes a byte and exits.
+        if unsafe { libc::fork() } == 0 {
+            spin_own_cpu(Duration::from_millis(10));
+            // SAFETY: writes one byte from a valid buffer; leaves without the parent's destructors.
+            unsafe {
+                libc::write(ends[1], b"!".as_ptr().cast(), 1);
+                libc::_exit(0);
+            }
+        }
+        let mut done = [0u8; 1];
+        // SAFETY: closes our copy of the write end, reads one byte into a valid buffer, closes.
+        unsafe {
+            libc::close(ends[1]);
+            libc::read(ends[0], done.as_mut_ptr().cast(), 1);
+            libc::close(ends[0]);
+        }
+    }
+}
+
+/// Spins until this process has used `cpu` more CPU time.
+fn spin_own_cpu(cpu: Duration) {
+    let now = || {
+        // SAFETY: clock_gettime writes into the struct we own.
+        let mut ts: libc::timespec = unsafe { std::mem::zeroed() };
+        unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+        Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    };
+    let end = now() + cpu;
+    let mut x = 0u64;
+    while now() < end {
+        for i in 0..10_000u64 {
+            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
+        }
+    }
+}
+
+/// Sets its timer slack to 1 ns, by `prctl` and by `/proc/self/timerslack_ns`; true when it
+/// is then below the box's 1 ms.
+fn shrink_timer_slack() -> bool {
+    // SAFETY: prctl with integer arguments only.
+    unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0) };
+    let _ = std::fs::write("/proc/self/timerslack_ns", "1");
+    // SAFETY: as above.
+    let slack = unsafe { libc::prctl(libc::PR_GET_TIMERSLACK, 0, 0, 0, 0) };
+    (0..1_000_000).contains(&slack)
+}
+
+/// `timer-storm THREADS NS`: THREADS threads, each sleeping NS nanoseconds over and over with a
+/// timer slack of 1 ns (when it may set it). Each sleep's end is an interrupt on the CPU the
+/// match keeps to, where the opponent thinks: on a kernel that charges interrupts to the
+/// process they interrupt, the opponent pays for them.
+fn timer_storm(threads: usize, ns: u64) {
+    for _ in 0..threads {
+        std::thread::spawn(move || {
+            shrink_timer_slack();
+            loop {
+                std::thread::sleep(Duration::from_nanos(ns));
+            }
+        });
+    }
 }
 
 fn open_fds() -> Vec<i32> {

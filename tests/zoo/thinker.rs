@@ -1,6 +1,7 @@
 //! Test bot `clock-thinker MODE MS`: answers WAIT to every TICK after spending MS
 //! milliseconds of CPU time on it (`spin`, in itself; `child`, in a child it waits for) or of
-//! wall time asleep (`sleep`; `forever` never answers). Used by the fair-clock tests.
+//! wall time asleep (`sleep`; `forever` never answers); or doing MS million steps of work
+//! (`work`), however long that takes. Used by the fair-clock tests.
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
@@ -49,6 +50,13 @@ fn main() {
                 unsafe { libc::waitpid(pid, &mut status, 0) };
             }
             "sleep" => std::thread::sleep(Duration::from_millis(ms)),
+            // A fixed amount of work, MS million steps, whatever it is charged.
+            "work" => {
+                let mut x = 0u64;
+                for i in 0..ms.saturating_mul(1_000_000) {
+                    x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
+                }
+            }
             _ => loop {
                 std::thread::sleep(Duration::from_secs(3600));
             },

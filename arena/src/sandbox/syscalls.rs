@@ -59,15 +59,22 @@ const LOCKING_FCNTLS: [libc::c_int; 4] = [libc::F_SETLK, libc::F_SETLKW, libc::F
 /// (SQLite reads as "database is locked" an `ENOLCK`, Java's `FileChannel.lock` throws). Only
 /// the processes of one box lose their locks against each other. inotify and fanotify fail with
 /// `ENOSYS`, as on a kernel without them; `fcntl`'s `F_NOTIFY` with `EINVAL`, as on a kernel
-/// without dnotify. Empty on an architecture the filter compiler does not know.
+/// without dnotify. Setting its timer slack (`prctl`'s `PR_SET_TIMERSLACK`) succeeds without
+/// doing anything: a box's slack stays at its 1 ms (`child::TIMER_SLACK_NS`), so that a bot's
+/// sleeping threads cannot interrupt its opponent's CPU every few microseconds, each interrupt
+/// charged to the opponent. Empty on an architecture the filter compiler does not know.
 fn bot_filters() -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
     FILTERS
         .get_or_init(|| {
             let locks: Result<Vec<SeccompRule>, _> = LOCKING_FCNTLS.iter().map(|&cmd| on_arg1(cmd as u64)).collect();
             let dnotify = on_arg1(libc::F_NOTIFY as u64).map(|rule| vec![rule]);
-            let (Ok(locks), Ok(dnotify)) = (locks, dnotify) else {
-                tracing::error!("the bots' system call filter does not compile: bots may signal through file locks");
+            let timer_slack = on_arg0(libc::PR_SET_TIMERSLACK as u64).map(|rule| vec![rule]);
+            let (Ok(locks), Ok(dnotify), Ok(timer_slack)) = (locks, dnotify, timer_slack) else {
+                tracing::error!(
+                    "the bots' system call filter does not compile: bots may signal through file locks and \
+                     shorten their timer slack"
+                );
                 return Vec::new();
             };
             let mut watchers = vec![(libc::SYS_inotify_init1, Vec::new()), (libc::SYS_fanotify_init, Vec::new())];
@@ -75,7 +82,10 @@ fn bot_filters() -> Vec<BpfProgram> {
             watchers.push((libc::SYS_inotify_init, Vec::new()));
             [
                 // (`Errno(0)`: the call returns 0, done, without reaching the kernel.)
-                compile(vec![(libc::SYS_flock, Vec::new()), (libc::SYS_fcntl, locks)], 0),
+                compile(
+                    vec![(libc::SYS_flock, Vec::new()), (libc::SYS_fcntl, locks), (libc::SYS_prctl, timer_slack)],
+                    0,
+                ),
                 compile(watchers, libc::ENOSYS),
                 compile(vec![(libc::SYS_fcntl, dnotify)], libc::EINVAL),
             ]
@@ -84,6 +94,11 @@ fn bot_filters() -> Vec<BpfProgram> {
             .collect()
         })
         .clone()
+}
+
+/// A rule that matches a call whose first argument (its 32 bits: a `prctl`'s option) is `value`.
+fn on_arg0(value: u64) -> Result<SeccompRule, seccompiler::BackendError> {
+    SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value).and_then(|c| SeccompRule::new(vec![c]))
 }
 
 /// A rule that matches a call whose second argument (its 32 bits: an `ioctl`'s request, an
