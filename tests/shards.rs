@@ -280,3 +280,47 @@ fn arena_build_refuses_the_flags_of_a_run() {
         assert!(stderr.contains(&format!("{} is for `arena tournament`", flag[0])), "{flag:?}: {stderr}");
     }
 }
+
+#[test]
+fn a_shard_plays_its_own_j_and_refuses_the_flags_that_would_change_the_league() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), &bots()[..2]);
+    let league = dir.path().join("league");
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    let shard = |k: usize| dir.path().join(format!("shard{k}"));
+    // The config says `jobs = 1`; -j is the shard's own (Slurm's league.sbatch gives the
+    // task's CPUs).
+    let out =
+        arena(&["-v", "tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&shard(1)), "-j", "2"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("playing matches jobs=2"), "-j 2 is played: {stderr}");
+    // Control: without -j, the league's.
+    let out = arena(&["-v", "tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&shard(2))]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && stderr.contains("playing matches jobs=1"), "{stderr}");
+    // A flag that would make this shard play other limits than the others is refused, not
+    // ignored, and nothing is played; one that repeats the league's setting is no change.
+    for (flags, what) in [
+        (&["--move-ms", "5"][..], "the time limits"),
+        (&["--clock", "wall"], "the time limits"),
+        (&["--max-memory-mb", "64"], "the boxes' limits"),
+        (&["--sandbox", "plain"], "--sandbox"),
+        (&["--forfeits", "score"], "--forfeits"),
+    ] {
+        let out_dir = dir.path().join("refused");
+        let mut args = vec!["tournament", "--resume", league.to_str().unwrap(), "--shard", "1/2"];
+        let out_arg = s(&out_dir);
+        args.extend(["--out", &out_arg]);
+        args.extend_from_slice(flags);
+        let out = arena(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{flags:?}: {stderr}");
+        assert!(
+            stderr.contains("a shard plays the league as `arena build` prepared it") && stderr.contains(what),
+            "{flags:?}: {stderr}"
+        );
+        assert!(!out_dir.exists(), "{flags:?}: nothing is played");
+    }
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&shard(1)), "--forfeits", "loss"]);
+}

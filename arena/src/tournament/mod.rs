@@ -367,7 +367,9 @@ pub fn run(
     cancel: CancellationToken,
 ) -> Result<Summary, TournamentError> {
     if let Some(shard) = options.shard {
-        return run_shard(shard, out, options, games, reporter, cancel);
+        // A shard plays the league's record; of this run's config only the matches at once
+        // (-j) are its own.
+        return run_shard(shard, config.jobs, out, options, games, reporter, cancel);
     }
     let league = plan(config, out, options, games, reporter)?;
     let plan = reconcile(&league, out, options)?;
@@ -524,6 +526,7 @@ fn reconcile(league: &League, out: &Path, options: &RunOptions) -> Result<Reconc
 /// league's record, then plays its slice of what is missing, writing its own results file.
 fn run_shard(
     shard: Shard,
+    jobs: Option<usize>,
     out: &Path,
     options: &RunOptions,
     games: &Registry,
@@ -538,7 +541,7 @@ fn run_shard(
             source.display()
         )));
     }
-    let record = TournamentRecord::load(&source)?;
+    let mut record = TournamentRecord::load(&source)?;
     let game = games.get(&record.config.game)?;
     let boards = load_boards(&record.config, game)?;
     let mut cache = BTreeMap::new();
@@ -599,6 +602,7 @@ fn run_shard(
     let shard_plan = Some((shard, mine_total, record.schedule.len()));
     reporter.report(Event::Planned(&Plan { todo: &todo, kept, waiting, shard: shard_plan }))?;
     let writer = ResultsWriter::open(&mine, valid_len)?;
+    record.config.jobs = jobs.or(record.config.jobs);
     let mut done = sorted.done;
     let matches = Matches { todo, writer, out, reporter, cancel: &cancel };
     let (played, failed) = execute(&record, game, boards, matches, &mut done)?;
@@ -742,6 +746,7 @@ fn execute(
     // (No more workers than matches: a thread each.)
     let jobs =
         record.config.jobs.unwrap_or_else(|| default_jobs(record.config.seats(), clock)).clamp(1, todo.len().max(1));
+    tracing::debug!(jobs, matches = todo.len(), "playing matches");
     reporter.report(Event::Executing { matches: todo.len(), done: done.len() })?;
     let sandbox = Sandbox::new(record.config.sandbox, record.config.limits.sandbox_limits())
         .map_err(|e| TournamentError::Invalid(e.to_string()))?;
