@@ -324,3 +324,81 @@ fn a_shard_plays_its_own_j_and_refuses_the_flags_that_would_change_the_league() 
     }
     ok(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&shard(1)), "--forfeits", "loss"]);
 }
+
+/// `results.jsonl`-style lines of `file`, as JSON values.
+fn result_lines(file: &Path) -> Vec<Value> {
+    std::fs::read_to_string(file).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+#[test]
+fn a_merge_takes_one_build_s_shards_loses_no_results_and_writes_only_in_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let cfg = config(d, &bots()[..2]);
+    // The same league built again (another secret, as `arena build` draws one when the
+    // config has none): the same matches, other seeds for the bots.
+    let cfg_b = d.join("league-b.toml");
+    std::fs::write(&cfg_b, std::fs::read_to_string(&cfg).unwrap().replace("secret = \"seed 11\"", "secret = \"b\""))
+        .unwrap();
+    let (league, league_b) = (d.join("league"), d.join("league-b"));
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    ok(&["build", &s(&cfg_b), "--out", &s(&league_b)]);
+    let shard = |name: &str| d.join(name);
+    for (from, k, to) in [(&league, 1, "a1"), (&league, 2, "a2"), (&league_b, 2, "b2")] {
+        ok(&["tournament", "--resume", &s(from), "--shard", &format!("{k}/2"), "--out", &s(&shard(to))]);
+    }
+
+    // Another build's shard is refused, by merge and by a shard run taking its folder over.
+    let mixed = d.join("mixed");
+    let out = arena(&["merge", &s(&mixed), &s(&league), &s(&shard("a1")), &s(&shard("b2"))]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("another build of the league"), "{stderr}");
+    assert!(!mixed.exists(), "nothing written");
+    let out = arena(&["tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&shard("b2"))]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("another build of the league"), "{stderr}");
+    // (Control: the shard's own folder resumes.)
+    assert!(ok(&["tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&shard("a2"))]).contains("kept"));
+
+    // A results line naming files outside its folder: its replay and page would be copied
+    // outside the merge's folder.
+    let evil = d.join("x/y/evil");
+    std::fs::create_dir_all(d.join("x/y")).unwrap();
+    assert!(Command::new("cp").args(["-r", &s(&shard("a1")), &s(&evil)]).status().unwrap().success());
+    let file = evil.join("results.shard-1-of-2.jsonl");
+    let mut lines = result_lines(&file);
+    let mut forged = lines[0].clone();
+    std::fs::copy(evil.join(forged["replay"].as_str().unwrap()), d.join("x/escaped.json.gz")).unwrap();
+    std::fs::write(d.join("x/escaped.html"), "<script>alert(1)</script>").unwrap();
+    forged["key"] = "escaped".into();
+    forged["replay"] = "../../escaped.json.gz".into();
+    lines.push(forged);
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&file, text).unwrap();
+    let merged = d.join("m/merged");
+    std::fs::create_dir_all(d.join("m")).unwrap();
+    let out = arena(&["merge", &s(&merged), &s(&evil), &s(&shard("a2"))]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    for escaped in ["escaped.json.gz", "escaped.html"] {
+        assert!(!d.join(escaped).exists(), "{escaped} written outside the merge's folder");
+    }
+    assert!(stderr.contains("is not a file of replays/"), "{stderr}");
+
+    // OUT holding this league's results, not among the folders: its results are merged, not
+    // dropped. The league's folder played shard 1 itself; shard 2 is elsewhere.
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/2"]);
+    let own = result_lines(&league.join("results.shard-1-of-2.jsonl")).len();
+    assert!(own > 0);
+    let out = arena(&["merge", &s(&league), &s(&shard("a2"))]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(leaderboard(&league)["complete"], true);
+    assert_eq!(result_lines(&league.join("results.jsonl")).len(), 6, "every match of the league");
+
+    // OUT holding another league's results is refused, and keeps them.
+    let out = arena(&["merge", &s(&league_b), &s(&shard("a1")), &s(&shard("a2"))]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("not this league's"), "{stderr}");
+    let record: Value = serde_json::from_slice(&std::fs::read(league_b.join("tournament.json")).unwrap()).unwrap();
+    assert_eq!(record["config"]["secret"], "b", "its record is its own still");
+}

@@ -580,6 +580,18 @@ fn run_shard(
     std::fs::create_dir_all(out.join("logs")).map_err(|e| TournamentError::io(out, e))?;
     let _lock = FolderLock::take(out, Some(shard))?;
     if source != out {
+        // A folder of another build of the league (the same config built again has the same
+        // matches, with other seeds) is not taken over: its results would pass for this one's.
+        if out.join(TOURNAMENT_FILE).exists()
+            && TournamentRecord::load(out)?.config.seat_secret() != record.config.seat_secret()
+        {
+            return Err(TournamentError::Invalid(format!(
+                "shard {shard}: {} holds a shard of another build of the league than {} (its secret differs): \
+                 give the shard a new --out",
+                out.display(),
+                source.display()
+            )));
+        }
         record.save(out)?;
     }
     let existing = results::read_all(out)?;
