@@ -402,3 +402,100 @@ fn a_merge_takes_one_build_s_shards_loses_no_results_and_writes_only_in_its_fold
     let record: Value = serde_json::from_slice(&std::fs::read(league_b.join("tournament.json")).unwrap()).unwrap();
     assert_eq!(record["config"]["secret"], "b", "its record is its own still");
 }
+
+/// Copies `from` (a file or a folder's contents) into the folder `to`, with `cp -a`.
+fn copy_into(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    let from = if from.is_dir() { format!("{}/.", s(from)) } else { s(from) };
+    assert!(Command::new("cp").args(["-a", &from, &s(to)]).status().unwrap().success(), "cp {from}");
+}
+
+#[test]
+fn the_github_workflow_s_steps_play_a_league_from_build_to_pages() {
+    // Each job of deploy/github/league.yml in a fresh folder of its own, its `run` steps run by
+    // bash as on a runner (`set -eo pipefail`), the artifacts passed on as the actions do (a
+    // named one into the job's folder, a pattern's each into a folder of its name). The arena
+    // is already built ("Build the arena", which installs it with cargo, is skipped); `sudo`
+    // runs the command as it is.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = std::fs::read_to_string(root().join("deploy/github/league.yml")).unwrap();
+    let workflow: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
+    let shim = d.join("shim");
+    std::fs::create_dir_all(&shim).unwrap();
+    std::fs::write(shim.join("sudo"), "#!/bin/sh\nexec \"$@\"\n").unwrap();
+    assert!(Command::new("chmod").args(["755", &s(&shim.join("sudo"))]).status().unwrap().success());
+    let artifacts = d.join("artifacts");
+    let user = String::from_utf8(Command::new("id").arg("-un").output().unwrap().stdout).unwrap();
+    let mut runs: Vec<(String, Option<u64>)> = vec![("build".into(), None)];
+    runs.extend((1..=4).map(|k| ("shard".to_string(), Some(k))));
+    runs.push(("merge".into(), None));
+    for (n, (job, shard)) in runs.iter().enumerate() {
+        let work = d.join(format!("job{n}-{job}"));
+        let temp = d.join(format!("temp{n}"));
+        std::fs::create_dir_all(&work).unwrap();
+        std::fs::create_dir_all(temp.join("arena/bin")).unwrap();
+        std::fs::copy(bin("arena"), temp.join("arena/bin/arena")).unwrap();
+        if job == "build" {
+            // The course's repository: class.toml beside the workflow.
+            config(&work, &bots()[..3]);
+            std::fs::rename(work.join("league.toml"), work.join("class.toml")).unwrap();
+        }
+        let expand = |text: &str| {
+            let text = text.replace("${{ runner.temp }}", &s(&temp));
+            shard.map_or(text.clone(), |k| text.replace("${{ matrix.shard }}", &k.to_string()))
+        };
+        for step in workflow["jobs"][job.as_str()]["steps"].as_sequence().unwrap() {
+            let with = |key: &str| step["with"][key].as_str().map(expand);
+            match step["uses"].as_str().map(|u| u.split('@').next().unwrap_or(u)) {
+                Some("actions/upload-artifact") => {
+                    let (name, path) = (with("name").unwrap(), with("path").unwrap());
+                    copy_into(&work.join(path), &artifacts.join(name));
+                }
+                Some("actions/download-artifact") => match (with("name"), with("pattern")) {
+                    (Some(name), _) => copy_into(&artifacts.join(name), &work),
+                    (None, Some(pattern)) => {
+                        let prefix = pattern.trim_end_matches('*');
+                        for entry in std::fs::read_dir(&artifacts).unwrap().flatten() {
+                            let name = entry.file_name().to_string_lossy().into_owned();
+                            if name.starts_with(prefix) {
+                                copy_into(&entry.path(), &work.join(&name));
+                            }
+                        }
+                    }
+                    _ => panic!("a download without name or pattern"),
+                },
+                Some("actions/upload-pages-artifact") => {
+                    let site = work.join(with("path").unwrap());
+                    assert!(site.join("index.html").is_file(), "the site has its pages");
+                    assert!(!site.join("tournament.json").exists(), "not the league's secret");
+                }
+                Some(_) => {}
+                None if step["name"] == "Build the arena" => {}
+                None => {
+                    let script = expand(step["run"].as_str().unwrap());
+                    let out = Command::new("bash")
+                        .args(["-eo", "pipefail", "-c", &script])
+                        .current_dir(&work)
+                        .env("RUNNER_TEMP", &temp)
+                        .env("USER", user.trim())
+                        .env("PATH", format!("{}:{}", s(&shim), std::env::var("PATH").unwrap_or_default()))
+                        .output()
+                        .unwrap();
+                    assert!(
+                        out.status.success(),
+                        "job {job} {shard:?}, step {:?} failed:\n{}\n{}",
+                        step["name"],
+                        String::from_utf8_lossy(&out.stdout),
+                        String::from_utf8_lossy(&out.stderr)
+                    );
+                }
+            }
+        }
+        if job == "merge" {
+            let board = leaderboard(&work.join("merged"));
+            assert_eq!(board["complete"], true, "{board}");
+            assert_eq!(board["matches"], 18, "every match of the league");
+        }
+    }
+}
