@@ -499,3 +499,43 @@ fn the_github_workflow_s_steps_play_a_league_from_build_to_pages() {
         }
     }
 }
+
+#[test]
+fn a_shard_refuses_a_bot_whose_build_outputs_changed_since_the_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A bot whose build writes the program it runs (bot.sh, from main.sh): a build output,
+    // left out of its version's fingerprint.
+    let alice = d.join("alice");
+    std::fs::create_dir_all(&alice).unwrap();
+    std::fs::write(alice.join("main.sh"), "while read -r w r; do [ \"$w\" = TICK ] && echo WAIT; done\n").unwrap();
+    let cfg = d.join("league.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "seed = 11\ngames = 1\njobs = 1\nmaps = [{:?}]\n[[bots]]\nname = \"alice\"\ncwd = \"alice\"\n\
+             build = \"cp main.sh bot.sh\"\ncommand = \"sh bot.sh\"\n[[bots]]\nname = \"greedy\"\ncommand = {:?}\n",
+            map("tight.txt"),
+            bin("greedy")
+        ),
+    )
+    .unwrap();
+    let league = d.join("league");
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    // Between the build and the shards, the built program is replaced (its sources are not).
+    std::fs::write(alice.join("bot.sh"), "while read -r w r; do [ \"$w\" = TICK ] && echo GARBAGE; done\n").unwrap();
+    let shard = d.join("shard");
+    let out = arena(&["tournament", "--resume", &s(&league), "--shard", "1/1", "--out", &s(&shard)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "the shard played a program its build did not write: {stderr}");
+    assert!(
+        stderr.contains("bots changed since the league was built: alice (what its build wrote has changed)"),
+        "{stderr}"
+    );
+    // Control: built again, the shard plays (and alice answers as main.sh says).
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/1", "--out", &s(&shard)]);
+    let lines = result_lines(&shard.join("results.shard-1-of-1.jsonl"));
+    assert_eq!(lines.len(), 2);
+    assert!(lines.iter().all(|l| l["result"]["players"].as_array().unwrap().iter().all(|p| p["forfeit"].is_null())));
+}

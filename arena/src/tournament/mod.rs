@@ -18,7 +18,7 @@ pub mod versions;
 /// The leaderboard, computed from the result lines (in [`crate::standings`], which the pages read).
 pub use crate::standings::leaderboard;
 
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
@@ -212,6 +212,7 @@ impl TournamentRecord {
                     fingerprint: v.fingerprint.clone(),
                     runnable: true,
                     kept: false,
+                    built: None,
                 }),
                 None => {
                     failures.insert(entry.name.clone(), format!("no good version by {}", versions::time_text(as_of)));
@@ -559,6 +560,14 @@ fn run_shard(
             Ok(fp) if fp == bot.fingerprint => {}
             Ok(fp) => changed.push(format!("{} (now {fp}, built as {})", bot.entry.name, bot.fingerprint)),
             Err(e) => changed.push(format!("{} ({e})", bot.entry.name)),
+        }
+        // What its build wrote (the program it runs) must be as the build left it, too.
+        if let Some(built) = &bot.built {
+            match submission::fingerprint(&bot.entry, &BTreeSet::new(), &mut cache) {
+                Ok(fp) if fp == *built => {}
+                Ok(_) => changed.push(format!("{} (what its build wrote has changed)", bot.entry.name)),
+                Err(e) => changed.push(format!("{} ({e})", bot.entry.name)),
+            }
         }
     }
     if !changed.is_empty() {
@@ -1125,7 +1134,13 @@ mod tests {
         };
         let record = TournamentRecord {
             config: TournamentConfig::from_toml("seed = 3\nmaps = [\"a.txt\"]\n", Path::new("t.toml")).unwrap(),
-            bots: vec![BotVersion { entry: kept, fingerprint: fp.to_string(), runnable: true, kept: true }],
+            bots: vec![BotVersion {
+                entry: kept,
+                fingerprint: fp.to_string(),
+                runnable: true,
+                kept: true,
+                built: None,
+            }],
             failures: BTreeMap::from([("carol".to_string(), "cannot start".to_string())]),
             schedule: vec![ScheduledMatch {
                 key: "k".to_string(),
