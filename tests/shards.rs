@@ -245,6 +245,12 @@ fn the_kubernetes_and_github_files_parse_and_run_the_slurm_test_s_commands() {
         }
     }
     assert!(k8s.contains("Indexed") && k8s.contains("ARENA_SHARD_COUNT"), "an Indexed Job: {k8s}");
+    // The Job API takes backoffLimitPerIndex only with the pods' restartPolicy Never.
+    let league_job: serde_yaml::Value =
+        serde_yaml::from_str(&std::fs::read_to_string(deploy.join("kubernetes/league-job.yaml")).unwrap()).unwrap();
+    if !league_job["spec"]["backoffLimitPerIndex"].is_null() {
+        assert_eq!(league_job["spec"]["template"]["spec"]["restartPolicy"], "Never");
+    }
     for command in ["arena build ", "arena tournament --resume ", "--shard auto", "arena merge "] {
         assert!(k8s.contains(command), "the Kubernetes Jobs run `{command}`");
     }
