@@ -245,6 +245,12 @@ fn the_kubernetes_and_github_files_parse_and_run_the_slurm_test_s_commands() {
         }
     }
     assert!(k8s.contains("Indexed") && k8s.contains("ARENA_SHARD_COUNT"), "an Indexed Job: {k8s}");
+    // The Job API takes backoffLimitPerIndex only with the pods' restartPolicy Never.
+    let league_job: serde_yaml::Value =
+        serde_yaml::from_str(&std::fs::read_to_string(deploy.join("kubernetes/league-job.yaml")).unwrap()).unwrap();
+    if !league_job["spec"]["backoffLimitPerIndex"].is_null() {
+        assert_eq!(league_job["spec"]["template"]["spec"]["restartPolicy"], "Never");
+    }
     for command in ["arena build ", "arena tournament --resume ", "--shard auto", "arena merge "] {
         assert!(k8s.contains(command), "the Kubernetes Jobs run `{command}`");
     }
@@ -279,4 +285,263 @@ fn arena_build_refuses_the_flags_of_a_run() {
         assert!(!out.status.success(), "{flag:?}: {stderr}");
         assert!(stderr.contains(&format!("{} is for `arena tournament`", flag[0])), "{flag:?}: {stderr}");
     }
+}
+
+#[test]
+fn a_shard_plays_its_own_j_and_refuses_the_flags_that_would_change_the_league() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), &bots()[..2]);
+    let league = dir.path().join("league");
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    let shard = |k: usize| dir.path().join(format!("shard{k}"));
+    // The config says `jobs = 1`; -j is the shard's own (Slurm's league.sbatch gives the
+    // task's CPUs).
+    let out =
+        arena(&["-v", "tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&shard(1)), "-j", "2"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("playing matches jobs=2"), "-j 2 is played: {stderr}");
+    // Control: without -j, the league's.
+    let out = arena(&["-v", "tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&shard(2))]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && stderr.contains("playing matches jobs=1"), "{stderr}");
+    // A flag that would make this shard play other limits than the others is refused, not
+    // ignored, and nothing is played; one that repeats the league's setting is no change.
+    for (flags, what) in [
+        (&["--move-ms", "5"][..], "the time limits"),
+        (&["--clock", "wall"], "the time limits"),
+        (&["--max-memory-mb", "64"], "the boxes' limits"),
+        (&["--sandbox", "plain"], "--sandbox"),
+        (&["--forfeits", "score"], "--forfeits"),
+    ] {
+        let out_dir = dir.path().join("refused");
+        let mut args = vec!["tournament", "--resume", league.to_str().unwrap(), "--shard", "1/2"];
+        let out_arg = s(&out_dir);
+        args.extend(["--out", &out_arg]);
+        args.extend_from_slice(flags);
+        let out = arena(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{flags:?}: {stderr}");
+        assert!(
+            stderr.contains("a shard plays the league as `arena build` prepared it") && stderr.contains(what),
+            "{flags:?}: {stderr}"
+        );
+        assert!(!out_dir.exists(), "{flags:?}: nothing is played");
+    }
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&shard(1)), "--forfeits", "loss"]);
+}
+
+/// `results.jsonl`-style lines of `file`, as JSON values.
+fn result_lines(file: &Path) -> Vec<Value> {
+    std::fs::read_to_string(file).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+#[test]
+fn a_merge_takes_one_build_s_shards_loses_no_results_and_writes_only_in_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let cfg = config(d, &bots()[..2]);
+    // The same league built again (another secret, as `arena build` draws one when the
+    // config has none): the same matches, other seeds for the bots.
+    let cfg_b = d.join("league-b.toml");
+    std::fs::write(&cfg_b, std::fs::read_to_string(&cfg).unwrap().replace("secret = \"seed 11\"", "secret = \"b\""))
+        .unwrap();
+    let (league, league_b) = (d.join("league"), d.join("league-b"));
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    ok(&["build", &s(&cfg_b), "--out", &s(&league_b)]);
+    let shard = |name: &str| d.join(name);
+    for (from, k, to) in [(&league, 1, "a1"), (&league, 2, "a2"), (&league_b, 2, "b2")] {
+        ok(&["tournament", "--resume", &s(from), "--shard", &format!("{k}/2"), "--out", &s(&shard(to))]);
+    }
+
+    // Another build's shard is refused, by merge and by a shard run taking its folder over.
+    let mixed = d.join("mixed");
+    let out = arena(&["merge", &s(&mixed), &s(&league), &s(&shard("a1")), &s(&shard("b2"))]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("another build of the league"), "{stderr}");
+    assert!(!mixed.exists(), "nothing written");
+    let out = arena(&["tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&shard("b2"))]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("another build of the league"), "{stderr}");
+    // (Control: the shard's own folder resumes.)
+    assert!(ok(&["tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&shard("a2"))]).contains("kept"));
+
+    // A results line naming files outside its folder: its replay and page would be copied
+    // outside the merge's folder.
+    let evil = d.join("x/y/evil");
+    std::fs::create_dir_all(d.join("x/y")).unwrap();
+    assert!(Command::new("cp").args(["-r", &s(&shard("a1")), &s(&evil)]).status().unwrap().success());
+    let file = evil.join("results.shard-1-of-2.jsonl");
+    let mut lines = result_lines(&file);
+    let mut forged = lines[0].clone();
+    std::fs::copy(evil.join(forged["replay"].as_str().unwrap()), d.join("x/escaped.json.gz")).unwrap();
+    std::fs::write(d.join("x/escaped.html"), "<script>alert(1)</script>").unwrap();
+    forged["key"] = "escaped".into();
+    forged["replay"] = "../../escaped.json.gz".into();
+    lines.push(forged);
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&file, text).unwrap();
+    let merged = d.join("m/merged");
+    std::fs::create_dir_all(d.join("m")).unwrap();
+    let out = arena(&["merge", &s(&merged), &s(&evil), &s(&shard("a2"))]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    for escaped in ["escaped.json.gz", "escaped.html"] {
+        assert!(!d.join(escaped).exists(), "{escaped} written outside the merge's folder");
+    }
+    assert!(stderr.contains("is not a file of replays/"), "{stderr}");
+
+    // OUT holding this league's results, not among the folders: its results are merged, not
+    // dropped. The league's folder played shard 1 itself; shard 2 is elsewhere.
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/2"]);
+    let own = result_lines(&league.join("results.shard-1-of-2.jsonl")).len();
+    assert!(own > 0);
+    let out = arena(&["merge", &s(&league), &s(&shard("a2"))]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(leaderboard(&league)["complete"], true);
+    assert_eq!(result_lines(&league.join("results.jsonl")).len(), 6, "every match of the league");
+
+    // OUT holding another league's results is refused, and keeps them.
+    let out = arena(&["merge", &s(&league_b), &s(&shard("a1")), &s(&shard("a2"))]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("not this league's"), "{stderr}");
+    let record: Value = serde_json::from_slice(&std::fs::read(league_b.join("tournament.json")).unwrap()).unwrap();
+    assert_eq!(record["config"]["secret"], "b", "its record is its own still");
+}
+
+/// Copies `from` (a file or a folder's contents) into the folder `to`, with `cp -a`.
+fn copy_into(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    let from = if from.is_dir() { format!("{}/.", s(from)) } else { s(from) };
+    assert!(Command::new("cp").args(["-a", &from, &s(to)]).status().unwrap().success(), "cp {from}");
+}
+
+#[test]
+fn the_github_workflow_s_steps_play_a_league_from_build_to_pages() {
+    // Each job of deploy/github/league.yml in a fresh folder of its own, its `run` steps run by
+    // bash as on a runner (`set -eo pipefail`), the artifacts passed on as the actions do (a
+    // named one into the job's folder, a pattern's each into a folder of its name). The arena
+    // is already built ("Build the arena", which installs it with cargo, is skipped); `sudo`
+    // runs the command as it is.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = std::fs::read_to_string(root().join("deploy/github/league.yml")).unwrap();
+    let workflow: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
+    let shim = d.join("shim");
+    std::fs::create_dir_all(&shim).unwrap();
+    std::fs::write(shim.join("sudo"), "#!/bin/sh\nexec \"$@\"\n").unwrap();
+    assert!(Command::new("chmod").args(["755", &s(&shim.join("sudo"))]).status().unwrap().success());
+    let artifacts = d.join("artifacts");
+    let user = String::from_utf8(Command::new("id").arg("-un").output().unwrap().stdout).unwrap();
+    let mut runs: Vec<(String, Option<u64>)> = vec![("build".into(), None)];
+    runs.extend((1..=4).map(|k| ("shard".to_string(), Some(k))));
+    runs.push(("merge".into(), None));
+    for (n, (job, shard)) in runs.iter().enumerate() {
+        let work = d.join(format!("job{n}-{job}"));
+        let temp = d.join(format!("temp{n}"));
+        std::fs::create_dir_all(&work).unwrap();
+        std::fs::create_dir_all(temp.join("arena/bin")).unwrap();
+        std::fs::copy(bin("arena"), temp.join("arena/bin/arena")).unwrap();
+        if job == "build" {
+            // The course's repository: class.toml beside the workflow.
+            config(&work, &bots()[..3]);
+            std::fs::rename(work.join("league.toml"), work.join("class.toml")).unwrap();
+        }
+        let expand = |text: &str| {
+            let text = text.replace("${{ runner.temp }}", &s(&temp));
+            shard.map_or(text.clone(), |k| text.replace("${{ matrix.shard }}", &k.to_string()))
+        };
+        for step in workflow["jobs"][job.as_str()]["steps"].as_sequence().unwrap() {
+            let with = |key: &str| step["with"][key].as_str().map(expand);
+            match step["uses"].as_str().map(|u| u.split('@').next().unwrap_or(u)) {
+                Some("actions/upload-artifact") => {
+                    let (name, path) = (with("name").unwrap(), with("path").unwrap());
+                    copy_into(&work.join(path), &artifacts.join(name));
+                }
+                Some("actions/download-artifact") => match (with("name"), with("pattern")) {
+                    (Some(name), _) => copy_into(&artifacts.join(name), &work),
+                    (None, Some(pattern)) => {
+                        let prefix = pattern.trim_end_matches('*');
+                        for entry in std::fs::read_dir(&artifacts).unwrap().flatten() {
+                            let name = entry.file_name().to_string_lossy().into_owned();
+                            if name.starts_with(prefix) {
+                                copy_into(&entry.path(), &work.join(&name));
+                            }
+                        }
+                    }
+                    _ => panic!("a download without name or pattern"),
+                },
+                Some("actions/upload-pages-artifact") => {
+                    let site = work.join(with("path").unwrap());
+                    assert!(site.join("index.html").is_file(), "the site has its pages");
+                    assert!(!site.join("tournament.json").exists(), "not the league's secret");
+                }
+                Some(_) => {}
+                None if step["name"] == "Build the arena" => {}
+                None => {
+                    let script = expand(step["run"].as_str().unwrap());
+                    let out = Command::new("bash")
+                        .args(["-eo", "pipefail", "-c", &script])
+                        .current_dir(&work)
+                        .env("RUNNER_TEMP", &temp)
+                        .env("USER", user.trim())
+                        .env("PATH", format!("{}:{}", s(&shim), std::env::var("PATH").unwrap_or_default()))
+                        .output()
+                        .unwrap();
+                    assert!(
+                        out.status.success(),
+                        "job {job} {shard:?}, step {:?} failed:\n{}\n{}",
+                        step["name"],
+                        String::from_utf8_lossy(&out.stdout),
+                        String::from_utf8_lossy(&out.stderr)
+                    );
+                }
+            }
+        }
+        if job == "merge" {
+            let board = leaderboard(&work.join("merged"));
+            assert_eq!(board["complete"], true, "{board}");
+            assert_eq!(board["matches"], 18, "every match of the league");
+        }
+    }
+}
+
+#[test]
+fn a_shard_refuses_a_bot_whose_build_outputs_changed_since_the_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A bot whose build writes the program it runs (bot.sh, from main.sh): a build output,
+    // left out of its version's fingerprint.
+    let alice = d.join("alice");
+    std::fs::create_dir_all(&alice).unwrap();
+    std::fs::write(alice.join("main.sh"), "while read -r w r; do [ \"$w\" = TICK ] && echo WAIT; done\n").unwrap();
+    let cfg = d.join("league.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "seed = 11\ngames = 1\njobs = 1\nmaps = [{:?}]\n[[bots]]\nname = \"alice\"\ncwd = \"alice\"\n\
+             build = \"cp main.sh bot.sh\"\ncommand = \"sh bot.sh\"\n[[bots]]\nname = \"greedy\"\ncommand = {:?}\n",
+            map("tight.txt"),
+            bin("greedy")
+        ),
+    )
+    .unwrap();
+    let league = d.join("league");
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    // Between the build and the shards, the built program is replaced (its sources are not).
+    std::fs::write(alice.join("bot.sh"), "while read -r w r; do [ \"$w\" = TICK ] && echo GARBAGE; done\n").unwrap();
+    let shard = d.join("shard");
+    let out = arena(&["tournament", "--resume", &s(&league), "--shard", "1/1", "--out", &s(&shard)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "the shard played a program its build did not write: {stderr}");
+    assert!(
+        stderr.contains("bots changed since the league was built: alice (what its build wrote has changed)"),
+        "{stderr}"
+    );
+    // Control: built again, the shard plays (and alice answers as main.sh says).
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/1", "--out", &s(&shard)]);
+    let lines = result_lines(&shard.join("results.shard-1-of-1.jsonl"));
+    assert_eq!(lines.len(), 2);
+    assert!(lines.iter().all(|l| l["result"]["players"].as_array().unwrap().iter().all(|p| p["forfeit"].is_null())));
 }

@@ -33,19 +33,39 @@ pub fn merge(
 ) -> Result<Merged, TournamentError> {
     let first = dirs.first().ok_or_else(|| TournamentError::Invalid("merge: give at least one folder".to_string()))?;
     let record = TournamentRecord::load(first)?;
-    let keys: HashSet<&str> = record.schedule.iter().map(|m| m.key.as_str()).collect();
     for dir in &dirs[1..] {
-        let other = TournamentRecord::load(dir)?;
-        let theirs: HashSet<&str> = other.schedule.iter().map(|m| m.key.as_str()).collect();
-        if theirs != keys {
-            let differ = theirs.symmetric_difference(&keys).count();
+        if let Some(why) = not_the_league(&record, &TournamentRecord::load(dir)?) {
             return Err(TournamentError::Invalid(format!(
-                "{}: its schedule differs from {}'s ({differ} matches are not in both): merge only the shards of one league (one `arena build`)",
+                "{}: {why} from {}: merge only the shards of one league (one `arena build`)",
                 dir.display(),
                 first.display()
             )));
         }
     }
+    // OUT's own results are rewritten: when it holds some and is not one of the folders, they
+    // are merged too if they are the league's, and the merge is refused if they are not.
+    let real = |p: &Path| std::fs::canonicalize(p).ok();
+    let mut dirs = dirs.to_vec();
+    let out_before = real(out);
+    let given = out_before.is_some() && dirs.iter().any(|d| real(d) == out_before);
+    if !given && (out.join(super::TOURNAMENT_FILE).exists() || !results::files(out).is_empty()) {
+        let why = if !out.join(super::TOURNAMENT_FILE).exists() {
+            Some(format!("results files but no {}", super::TOURNAMENT_FILE))
+        } else {
+            match TournamentRecord::load(out) {
+                Ok(theirs) => not_the_league(&record, &theirs).map(|why| format!("{why} from {}", first.display())),
+                Err(e) => Some(e.to_string()),
+            }
+        };
+        if let Some(why) = why {
+            return Err(TournamentError::Invalid(format!(
+                "{}: holds results that are not this league's ({why}): merge into a new folder, or into one of the folders merged",
+                out.display()
+            )));
+        }
+        dirs.push(out.to_path_buf());
+    }
+    let dirs = &dirs[..];
     for sub in ["replays", "logs", "builds"] {
         std::fs::create_dir_all(out.join(sub)).map_err(|e| TournamentError::io(out, e))?;
     }
@@ -95,6 +115,20 @@ pub fn merge(
     let missing: Vec<String> =
         record.schedule.iter().filter(|m| !seen.contains(&m.key)).map(|m| m.key.clone()).collect();
     Ok(Merged { leaderboard, missing, results: lines.len() })
+}
+
+/// Why `other` is not the league of `record`, if it is not: another schedule, or another
+/// `arena build` of it (another secret, which keys the bots' seeds: a league built again from
+/// the same config has the same matches, played with other seeds).
+fn not_the_league(record: &TournamentRecord, other: &TournamentRecord) -> Option<String> {
+    let keys: HashSet<&str> = record.schedule.iter().map(|m| m.key.as_str()).collect();
+    let theirs: HashSet<&str> = other.schedule.iter().map(|m| m.key.as_str()).collect();
+    if theirs != keys {
+        let differ = theirs.symmetric_difference(&keys).count();
+        return Some(format!("its schedule differs ({differ} matches are not in both)"));
+    }
+    (other.config.seat_secret() != record.config.seat_secret())
+        .then(|| "it is another build of the league (its secret, which keys the bots' seeds, differs)".to_string())
 }
 
 /// Copies `from` to `to` atomically, if `from` exists.

@@ -18,7 +18,7 @@ pub mod versions;
 /// The leaderboard, computed from the result lines (in [`crate::standings`], which the pages read).
 pub use crate::standings::leaderboard;
 
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
@@ -212,6 +212,7 @@ impl TournamentRecord {
                     fingerprint: v.fingerprint.clone(),
                     runnable: true,
                     kept: false,
+                    built: None,
                 }),
                 None => {
                     failures.insert(entry.name.clone(), format!("no good version by {}", versions::time_text(as_of)));
@@ -367,7 +368,9 @@ pub fn run(
     cancel: CancellationToken,
 ) -> Result<Summary, TournamentError> {
     if let Some(shard) = options.shard {
-        return run_shard(shard, out, options, games, reporter, cancel);
+        // A shard plays the league's record; of this run's config only the matches at once
+        // (-j) are its own.
+        return run_shard(shard, config.jobs, out, options, games, reporter, cancel);
     }
     let league = plan(config, out, options, games, reporter)?;
     let plan = reconcile(&league, out, options)?;
@@ -524,6 +527,7 @@ fn reconcile(league: &League, out: &Path, options: &RunOptions) -> Result<Reconc
 /// league's record, then plays its slice of what is missing, writing its own results file.
 fn run_shard(
     shard: Shard,
+    jobs: Option<usize>,
     out: &Path,
     options: &RunOptions,
     games: &Registry,
@@ -538,7 +542,7 @@ fn run_shard(
             source.display()
         )));
     }
-    let record = TournamentRecord::load(&source)?;
+    let mut record = TournamentRecord::load(&source)?;
     let game = games.get(&record.config.game)?;
     let boards = load_boards(&record.config, game)?;
     let mut cache = BTreeMap::new();
@@ -556,6 +560,14 @@ fn run_shard(
             Ok(fp) if fp == bot.fingerprint => {}
             Ok(fp) => changed.push(format!("{} (now {fp}, built as {})", bot.entry.name, bot.fingerprint)),
             Err(e) => changed.push(format!("{} ({e})", bot.entry.name)),
+        }
+        // What its build wrote (the program it runs) must be as the build left it, too.
+        if let Some(built) = &bot.built {
+            match submission::fingerprint(&bot.entry, &BTreeSet::new(), &mut cache) {
+                Ok(fp) if fp == *built => {}
+                Ok(_) => changed.push(format!("{} (what its build wrote has changed)", bot.entry.name)),
+                Err(e) => changed.push(format!("{} ({e})", bot.entry.name)),
+            }
         }
     }
     if !changed.is_empty() {
@@ -577,6 +589,18 @@ fn run_shard(
     std::fs::create_dir_all(out.join("logs")).map_err(|e| TournamentError::io(out, e))?;
     let _lock = FolderLock::take(out, Some(shard))?;
     if source != out {
+        // A folder of another build of the league (the same config built again has the same
+        // matches, with other seeds) is not taken over: its results would pass for this one's.
+        if out.join(TOURNAMENT_FILE).exists()
+            && TournamentRecord::load(out)?.config.seat_secret() != record.config.seat_secret()
+        {
+            return Err(TournamentError::Invalid(format!(
+                "shard {shard}: {} holds a shard of another build of the league than {} (its secret differs): \
+                 give the shard a new --out",
+                out.display(),
+                source.display()
+            )));
+        }
         record.save(out)?;
     }
     let existing = results::read_all(out)?;
@@ -599,6 +623,7 @@ fn run_shard(
     let shard_plan = Some((shard, mine_total, record.schedule.len()));
     reporter.report(Event::Planned(&Plan { todo: &todo, kept, waiting, shard: shard_plan }))?;
     let writer = ResultsWriter::open(&mine, valid_len)?;
+    record.config.jobs = jobs.or(record.config.jobs);
     let mut done = sorted.done;
     let matches = Matches { todo, writer, out, reporter, cancel: &cancel };
     let (played, failed) = execute(&record, game, boards, matches, &mut done)?;
@@ -742,6 +767,7 @@ fn execute(
     // (No more workers than matches: a thread each.)
     let jobs =
         record.config.jobs.unwrap_or_else(|| default_jobs(record.config.seats(), clock)).clamp(1, todo.len().max(1));
+    tracing::debug!(jobs, matches = todo.len(), "playing matches");
     reporter.report(Event::Executing { matches: todo.len(), done: done.len() })?;
     let sandbox = Sandbox::new(record.config.sandbox, record.config.limits.sandbox_limits())
         .map_err(|e| TournamentError::Invalid(e.to_string()))?;
@@ -1108,7 +1134,13 @@ mod tests {
         };
         let record = TournamentRecord {
             config: TournamentConfig::from_toml("seed = 3\nmaps = [\"a.txt\"]\n", Path::new("t.toml")).unwrap(),
-            bots: vec![BotVersion { entry: kept, fingerprint: fp.to_string(), runnable: true, kept: true }],
+            bots: vec![BotVersion {
+                entry: kept,
+                fingerprint: fp.to_string(),
+                runnable: true,
+                kept: true,
+                built: None,
+            }],
             failures: BTreeMap::from([("carol".to_string(), "cannot start".to_string())]),
             schedule: vec![ScheduledMatch {
                 key: "k".to_string(),

@@ -65,12 +65,35 @@ pub fn read_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError>
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        match serde_json::from_slice(line) {
-            Ok(parsed) => lines.push(parsed),
+        match serde_json::from_slice::<ResultLine>(line) {
+            Ok(parsed) => match own_files(&parsed) {
+                Ok(()) => lines.push(parsed),
+                Err(why) => tracing::warn!("{}:{}: not a result line, skipped: {why}", path.display(), i + 1),
+            },
             Err(e) => tracing::warn!("{}:{}: not a result line, skipped: {e}", path.display(), i + 1),
         }
     }
     Ok((lines, complete as u64))
+}
+
+/// Checks that the files a result line names are its folder's own: its key is a plain file
+/// name (it names the match's log, `logs/KEY.log`) and its replay is a file of `replays/`.
+/// A line naming `../../x` would make a merge copy files from outside a folder to outside
+/// another.
+fn own_files(line: &ResultLine) -> Result<(), String> {
+    use std::path::Component;
+    let plain = |name: &str| {
+        let mut parts = Path::new(name).components();
+        !name.contains('/') && matches!((parts.next(), parts.next()), (Some(Component::Normal(_)), None))
+    };
+    if !plain(&line.key) {
+        return Err(format!("its key `{}` is not a plain file name", line.key.escape_debug()));
+    }
+    let in_replays = line.replay.strip_prefix("replays/").is_some_and(plain);
+    if !in_replays {
+        return Err(format!("its replay `{}` is not a file of replays/", line.replay.escape_debug()));
+    }
+    Ok(())
 }
 
 /// The results file open for appending.
@@ -183,6 +206,29 @@ mod tests {
         let (lines, len) = read_file(&dir.path().join(RESULTS_FILE)).unwrap();
         assert_eq!(lines, vec![line("k1"), line("k1")], "the good lines (duplicates are the caller's to drop)");
         assert_eq!(len, text.len() as u64);
+    }
+
+    #[test]
+    fn a_line_naming_files_outside_its_folder_is_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut lines = vec![line("k1")];
+        for (key, replay) in [
+            ("../../x", "replays/k.json.gz"),
+            ("a/b", "replays/k.json.gz"),
+            ("..", "replays/k.json.gz"),
+            ("", "replays/k.json.gz"),
+            ("k2", "../../k2.json.gz"),
+            ("k2", "replays/../../k2.json.gz"),
+            ("k2", "/tmp/k2.json.gz"),
+            ("k2", "replays/sub/k2.json.gz"),
+            ("k2", "replays/"),
+            ("k2", "logs/k2.json.gz"),
+        ] {
+            lines.push(ResultLine { key: key.into(), replay: replay.into(), ..line("k") });
+        }
+        rewrite(&dir.path().join(RESULTS_FILE), &lines).unwrap();
+        let keys: Vec<String> = read_all(dir.path()).unwrap().into_iter().map(|l| l.key).collect();
+        assert_eq!(keys, ["k1"], "only the line naming its own files");
     }
 
     #[test]

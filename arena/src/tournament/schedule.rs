@@ -28,6 +28,11 @@ pub struct BotVersion {
     /// newer version that failed).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub kept: bool,
+    /// The fingerprint of its files as its build left them, build outputs included (the
+    /// program it runs): what a shard checks besides [`BotVersion::fingerprint`], which leaves
+    /// them out so that a rebuild of the same sources is the same version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub built: Option<String>,
 }
 
 fn yes() -> bool {

@@ -196,7 +196,8 @@ pub fn prepare(
                     kept,
                 };
                 h.record(version, commit);
-                bots.push(BotVersion { entry: entry.clone(), fingerprint, runnable: true, kept: false });
+                let built = submission::fingerprint(entry, &BTreeSet::new(), &mut cache).ok();
+                bots.push(BotVersion { entry: entry.clone(), fingerprint, runnable: true, kept: false, built });
             }
             Err(why) => {
                 let fingerprint = submission::fingerprint(entry, &h.outputs, &mut cache).unwrap_or_default();
@@ -218,12 +219,14 @@ pub fn prepare(
                             fingerprint: good.fingerprint.clone(),
                             runnable: true,
                             kept: true,
+                            built: None,
                         },
                         None => BotVersion {
                             entry: entry.clone(),
                             fingerprint: good.fingerprint.clone(),
                             runnable: false,
                             kept: false,
+                            built: None,
                         },
                     }),
                     None => {

@@ -43,11 +43,15 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
             bail!("a shard plays the league as `arena build` prepared it: change the league with `arena build` (or --resume without --shard), then start the shards");
         }
     }
+    let mut league_config = None;
     let (mut config, out, resume) = if let Some(dir) = &args.resume {
         if args.out.is_some() && options.shard.is_none() {
             bail!("--out with --resume is for a shard writing to its own folder (--shard K/N); a league is resumed in its folder");
         }
         let record = TournamentRecord::load(dir)?;
+        if options.shard.is_some() {
+            league_config = Some(record.config.clone());
+        }
         let config = match &args.config {
             Some(path) => load_config(path)?,
             None => record.config,
@@ -111,6 +115,29 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
     args.sandbox.apply(&mut config.limits);
     args.clock.apply(&mut config.limits);
     config.sandbox = args.sandbox.mode().unwrap_or(config.sandbox);
+    if let Some(league) = &league_config {
+        // Every shard plays under the limits `arena build` recorded (they are in the matches'
+        // keys, and the boxes' limits decide results too): a flag that would change them is
+        // refused rather than ignored. Only -j, how many matches at once, is the shard's own.
+        let differs: Vec<&str> = [
+            ("the time limits", config.limits.limits() != league.limits.limits()),
+            ("the boxes' limits", config.limits.sandbox_limits() != league.limits.sandbox_limits()),
+            ("--sandbox", config.sandbox != league.sandbox),
+            ("--forfeits", config.forfeits != league.forfeits),
+            ("--build-timeout-s", config.build_timeout_s != league.build_timeout_s),
+            ("--build-disk-mb", config.build_disk_mb != league.build_disk_mb),
+        ]
+        .into_iter()
+        .filter_map(|(what, changed)| changed.then_some(what))
+        .collect();
+        if !differs.is_empty() {
+            bail!(
+                "a shard plays the league as `arena build` prepared it, and these flags change {}: give them to \
+                 `arena build` (then start the shards); only -j may differ from shard to shard",
+                differs.join(", ")
+            );
+        }
+    }
     config.out = Some(out.clone());
     Ok((config, out, options))
 }
