@@ -53,6 +53,33 @@ fn a_test_below_its_minimum_or_forfeited_says_so() {
 }
 
 #[test]
+fn a_crash_shows_the_bots_last_words_and_where_to_look() {
+    let crasher = "sh -c 'echo starting >&2; echo \"Traceback: NameError: name x is not defined\" >&2; exit 1'";
+    let (stdout, stderr, code) = run(&["test", crasher, "--only", "1"]);
+    assert_eq!(code, 1);
+    assert!(stdout.contains("forfeit crash"), "{stdout}");
+    assert!(stdout.contains("its stderr ends: Traceback: NameError: name x is not defined"), "{stdout}");
+    assert!(stderr.contains("--logs DIR") && stderr.contains("arena check-bot 'sh -c"), "{stderr}");
+    // The control: a bot that plays on and only fails its test has no forfeit to explain.
+    let (stdout, stderr, _) = run(&["test", &bin("waiter"), "--only", "1"]);
+    assert!(!stdout.contains("its stderr ends") && !stderr.contains("check-bot"), "{stdout}{stderr}");
+}
+
+#[test]
+fn arena_test_from_another_folder_says_where_the_tests_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = arena_in(dir.path(), &["test", &bin("greedy")]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(stderr.contains("maps/tests: no such folder of tests") && stderr.contains("--tests DIR"), "{stderr}");
+    // In a bot folder made by `arena new-bot`, the tests are in tests/: said.
+    std::fs::create_dir_all(dir.path().join("tests")).unwrap();
+    std::fs::write(dir.path().join("tests/test1.txt"), "").unwrap();
+    let out = arena_in(dir.path(), &["test", &bin("greedy")]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("(here: --tests tests)"), "{:?}", out.stderr);
+}
+
+#[test]
 fn the_tests_regenerate_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().display().to_string();

@@ -14,6 +14,20 @@ use super::{GenTestsArgs, SolveArgs, TestArgs};
 
 /// Runs `arena test`.
 pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
+    if !args.tests.exists() {
+        // (The default, `maps/tests`, is the repository's: from elsewhere it is not there.)
+        let here = std::path::Path::new("tests");
+        let kit = if here.join("test1.txt").is_file() || here.join("input").is_dir() {
+            " (here: --tests tests)"
+        } else {
+            " (a bot folder made by `arena new-bot` has them in tests/)"
+        };
+        anyhow::bail!(
+            "{}: no such folder of tests (relative to {}): give the tests' folder with --tests DIR{kit}, or run from the arena's repository",
+            args.tests.display(),
+            std::env::current_dir().map_or_else(|_| "the current folder".to_string(), |d| d.display().to_string())
+        );
+    }
     let mut cases = discover(&args.tests)?;
     if let Some(k) = args.only {
         cases.retain(|c| c.number == k);
@@ -47,7 +61,7 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
     // Like the course's own checker: wall time, unless asked otherwise.
     let clock = (args.clock.clock.unwrap_or(ClockKind::Wall), args.clock.backstop_factor);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    let (mut passed, mut failed) = (0, 0);
+    let (mut passed, mut failed, mut forfeits) = (0, 0, 0);
     let mut reports = Vec::new();
     for case in &cases {
         let report = runtime.block_on(run_test(case, &args.bot, args.piped, clock, &sandbox, &cancel))?;
@@ -81,8 +95,19 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
                 report.ticks,
                 report.reason.as_ref().map_or(String::new(), |r| format!("  {}", arena::safe_text::terminal(r)))
             );
+            if let Some(line) = last_words(&report) {
+                say!("        its stderr ends: {}", arena::safe_text::terminal(&arena::safe_text::shorten(line, 200)));
+            }
         }
+        forfeits += usize::from(report.played.replay.result.players.first().is_some_and(|p| p.forfeit.is_some()));
         reports.push(report);
+    }
+    if forfeits > 0 && args.logs.is_none() && args.replays.is_none() {
+        tell!(
+            "{forfeits} tests ended in a forfeit: --logs DIR keeps the bot's whole stderr of each test, and \
+             `arena check-bot {}` explains what went wrong",
+            arena::safe_text::terminal(&shell_words::quote(&args.bot))
+        );
     }
     if args.json {
         // stdout holds the JSON alone, so that it parses; the count goes to stderr.
@@ -92,6 +117,14 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
         say!("{passed} passed, {failed} failed");
     }
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// The last line a bot that forfeited a test wrote to stderr (a crash's message, often), if
+/// any: said under the test's line, so that a crash is not only "the bot exited".
+fn last_words(report: &course::checker::TestReport) -> Option<&str> {
+    report.played.replay.result.players.first()?.forfeit.as_ref()?;
+    let stderr = report.played.stderr.first()?;
+    stderr.lines().rev().map(str::trim).find(|l| !l.is_empty() && !l.starts_with("[arena:"))
 }
 
 /// Refuses to run tests that are not the public 20 where the bot's box shows the tests folder
