@@ -222,7 +222,11 @@ impl BotProcess {
         let mut child = match command.spawn() {
             Ok(child) => child,
             Err(source) => {
-                let hint = handle.start_hint(&source).map_or(String::new(), |h| format!(" ({h})"));
+                let hint = handle
+                    .start_hint(&source)
+                    .map(str::to_string)
+                    .or_else(|| program_hint(&words[0], cmd.cwd.as_deref(), &source))
+                    .map_or(String::new(), |h| format!(" ({h})"));
                 std::thread::spawn(move || handle.release());
                 let (name, command) = (cmd.name.clone(), cmd.command.clone());
                 return Err(RefereeError::Spawn { name, command, source, hint });
@@ -535,6 +539,31 @@ fn decode(bytes: Vec<u8>) -> BotLine {
     }
 }
 
+/// What a beginner most likely got wrong when `program` (a command's first word, run in
+/// `folder` or the current folder) could not be started with `error`: a program of the folder
+/// named without `./` (the system looks for it on the PATH only), or a script that may not be
+/// run (no execute permission).
+fn program_hint(program: &str, folder: Option<&std::path::Path>, error: &std::io::Error) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let here = folder.map_or_else(|| std::path::PathBuf::from("."), std::path::Path::to_path_buf);
+    let path = here.join(program);
+    let shown = crate::safe_text::terminal(program);
+    match error.kind() {
+        std::io::ErrorKind::NotFound if !program.contains('/') && path.is_file() => Some(format!(
+            "`{shown}` is a file of the bot's folder, but a program named without a folder is looked for on the PATH only: write `./{shown}`"
+        )),
+        std::io::ErrorKind::PermissionDenied
+            if path.is_file() && std::fs::metadata(&path).is_ok_and(|m| m.permissions().mode() & 0o111 == 0) =>
+        {
+            Some(format!(
+                "`{shown}` may not be run (it has no execute permission): `chmod +x {shown}`, or run it through its \
+                 interpreter (`python3 {shown}`, `sh {shown}`)"
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// Keeps the first `cap` bytes of a bot's stderr, counts the rest, and past the log reads at
 /// most `rate` bytes per second (0: as fast as the bot writes; see [`Limits::stderr_rate`]).
 async fn keep_stderr(mut err: tokio::process::ChildStderr, log: Arc<Mutex<StderrLog>>, cap: usize, rate: u64) {
@@ -595,6 +624,25 @@ mod tests {
         let (first, left) = first_line(&mut flood);
         assert!(matches!(first, BotLine::TooLong), "{first:?}");
         assert!(left >= (16 << 20) - 16 * 1024, "the reader read {} bytes of it", (16 << 20) - left);
+    }
+
+    #[test]
+    fn a_program_that_cannot_start_gets_the_beginners_fix() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let folder = Some(dir.path());
+        let (missing, denied) =
+            (std::io::Error::from_raw_os_error(libc::ENOENT), std::io::Error::from_raw_os_error(libc::EACCES));
+        std::fs::write(dir.path().join("bot"), "#!/bin/sh\n").unwrap();
+        let hint = program_hint("bot", folder, &missing).unwrap_or_default();
+        assert!(hint.contains("write `./bot`"), "{hint}");
+        assert_eq!(program_hint("other", folder, &missing), None, "no such file in the folder: nothing to guess");
+        assert_eq!(program_hint("./bot", folder, &missing), None, "named with its folder already");
+        std::fs::set_permissions(dir.path().join("bot"), std::fs::Permissions::from_mode(0o644)).unwrap();
+        let hint = program_hint("./bot", folder, &denied).unwrap_or_default();
+        assert!(hint.contains("chmod +x ./bot"), "{hint}");
+        std::fs::set_permissions(dir.path().join("bot"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(program_hint("./bot", folder, &denied), None, "executable: refused for another reason");
     }
 
     #[test]
