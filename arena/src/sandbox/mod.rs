@@ -550,6 +550,9 @@ fn toolchains() -> Vec<(&'static str, PathBuf)> {
 
 /// Resource limits as (resource, soft, hard). The address space is capped per process too
 /// (at the box's figure), so that one huge allocation fails cleanly, before any OOM killer.
+/// No real-time priority and no raised priority (`RLIMIT_RTPRIO`, `RLIMIT_NICE` 0), whatever
+/// the arena was started with (a teacher in a group allowed them, such as `audio`): a bot
+/// with either could take the CPU its opponent thinks on.
 fn rlimits(limits: &SandboxLimits) -> Vec<(libc::__rlimit_resource_t, u64, u64)> {
     let mb = 1024 * 1024;
     let mut out = vec![
@@ -557,6 +560,8 @@ fn rlimits(limits: &SandboxLimits) -> Vec<(libc::__rlimit_resource_t, u64, u64)>
         (libc::RLIMIT_FSIZE, limits.file_size_mb.saturating_mul(mb), limits.file_size_mb.saturating_mul(mb)),
         (libc::RLIMIT_NOFILE, limits.open_files, limits.open_files),
         (libc::RLIMIT_CORE, 0, 0),
+        (libc::RLIMIT_RTPRIO, 0, 0),
+        (libc::RLIMIT_NICE, 0, 0),
     ];
     out.push((libc::RLIMIT_AS, limits.memory_mb.saturating_mul(mb), limits.memory_mb.saturating_mul(mb)));
     out
@@ -983,6 +988,16 @@ fn warn_once(missing: &[String]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// (Checked on the table: this project's machines start every process with both at 0, and
+    /// even root may not raise them there, so no box could show one inherited.)
+    #[test]
+    fn a_box_may_not_take_real_time_or_raised_priority() {
+        let limits = rlimits(&SandboxLimits::default());
+        for resource in [libc::RLIMIT_RTPRIO, libc::RLIMIT_NICE] {
+            assert!(limits.contains(&(resource, 0, 0)), "{resource}: {limits:?}");
+        }
+    }
 
     #[test]
     fn paths_are_made_absolute_without_the_file_system() {
