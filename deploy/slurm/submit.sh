@@ -1,6 +1,7 @@
 #!/bin/bash
 # Runs a league on a Slurm cluster: builds the bots once, here (`arena build`), then submits
-# the shards as one array job and the merge as a job that waits for all of them (afterok).
+# the shards as one array job and the merge as a job that waits for all of them (afterany: it
+# runs even when a shard failed, and then fails itself, listing the matches missing).
 #
 #   deploy/slurm/submit.sh CONFIG LEAGUE_DIR [SHARDS]
 #
@@ -29,5 +30,5 @@ echo "shards: job $ARRAY (array 1-$SHARDS)"
 WAIT=()
 if [ "${SLURM_WAIT:-0}" = 1 ]; then WAIT=(--wait); fi
 # shellcheck disable=SC2086
-sbatch --parsable ${SBATCH_ARGS:-} "${WAIT[@]}" --dependency=afterok:"$ARRAY" --kill-on-invalid-dep=yes \
+sbatch --parsable ${SBATCH_ARGS:-} "${WAIT[@]}" --dependency=afterany:"$ARRAY" \
   --chdir="$LEAGUE" --output="$LEAGUE/slurm/merge-%j.out" "$HERE/merge.sbatch"
