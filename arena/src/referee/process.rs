@@ -38,6 +38,13 @@ impl BotCommand {
         let words = shell_words::split(command).unwrap_or_default();
         let base = |w: &str| Path::new(w).file_name().map_or(w.to_string(), |n| n.to_string_lossy().into_owned());
         let mut chosen = words.first().map(|w| base(w)).unwrap_or_default();
+        // The arena's own sample bots (`arena bot greedy`, the opponent the README suggests)
+        // are named for the bot, not `arena`.
+        if chosen == "arena" && words.get(1).is_some_and(|w| w == "bot") {
+            if let Some(bot) = words.iter().skip(2).find(|w| !w.starts_with('-')) {
+                return base(bot);
+            }
+        }
         if crate::sandbox::is_interpreter(&chosen) {
             if let Some(script) = words.iter().skip(1).find(|w| !w.starts_with('-')) {
                 chosen =
@@ -624,6 +631,16 @@ mod tests {
         let (first, left) = first_line(&mut flood);
         assert!(matches!(first, BotLine::TooLong), "{first:?}");
         assert!(left >= (16 << 20) - 16 * 1024, "the reader read {} bytes of it", (16 << 20) - left);
+    }
+
+    #[test]
+    fn a_bot_is_named_for_its_program_or_script() {
+        let name = |command: &str| BotCommand::display_name(command);
+        assert_eq!(name("./bots/greedy --fast"), "greedy");
+        assert_eq!(name("python3 -u student/bot.py"), "bot");
+        assert_eq!(name("/opt/arena/arena bot greedy"), "greedy", "not `arena`");
+        assert_eq!(name("arena duel x y"), "arena", "another arena command is the arena's");
+        assert_eq!(name(""), "bot");
     }
 
     #[test]
