@@ -13,7 +13,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
-use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, ColumnConstraint, ContentArrangement, Table, Width};
 use serde::{Deserialize, Serialize};
 use skillratings::glicko2::{glicko2_rating_period, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
@@ -394,6 +394,14 @@ impl Leaderboard {
         table.load_style(UTF8_FULL_CONDENSED).set_header(HEADER.to_vec());
         for row in &self.rows {
             table.add_row(cells(row).map(|c| safe_text::terminal(&c)).to_vec());
+        }
+        // The forfeits column holds why a build failed too (a few hundred characters): wrapped
+        // at 60, so that the table stays as wide as a terminal (the JSON and Markdown have it
+        // whole).
+        table.set_content_arrangement(ContentArrangement::Dynamic);
+        table.set_width(u16::MAX);
+        if let Some(column) = table.column_mut(8) {
+            column.set_constraint(ColumnConstraint::UpperBoundary(Width::Fixed(60)));
         }
         table
     }
