@@ -293,6 +293,7 @@ fn a_bot_added_on_the_command_line_brings_its_folder_and_build() {
     let entry = format!("{{name = \"erin\", cwd = {folder:?}, build = \"sh build.sh\", command = \"./bot\"}}");
     let (_, stderr) = run(&["tournament", "--resume", &league.display().to_string(), "--bot", &entry]);
     assert!(stderr.contains("plan: 8 matches to play (carol 4, dave 4, erin 8)"), "{stderr}");
+    assert!(stderr.contains("bots added: erin (their matches are played)"), "{stderr}");
     let board = leaderboard(&league);
     let erin = row(&board, "erin");
     assert_eq!(erin["version"], "v1", "{erin}");
@@ -303,6 +304,11 @@ fn a_bot_added_on_the_command_line_brings_its_folder_and_build() {
     let league = league_in(&dir.path().join("control"));
     let (_, stderr) = run(&["tournament", "--resume", &league.display().to_string(), "--bot", "erin=./bot"]);
     assert!(!stderr.contains("erin 8"), "{stderr}");
+    assert!(
+        stderr.contains("bot added: erin, which cannot play: cannot start")
+            && !stderr.contains("their matches are played"),
+        "an added bot that cannot play is not said to play: {stderr}"
+    );
     let board = leaderboard(&league);
     let erin = row(&board, "erin");
     assert_eq!(erin["games"], 0, "{erin}");

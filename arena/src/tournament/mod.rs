@@ -697,8 +697,14 @@ fn changes(old: &TournamentRecord, new: &TournamentRecord) -> Vec<String> {
     let (before, after) = (names(old), names(new));
     let added: Vec<&String> = after.iter().filter(|n| !before.contains(n)).collect();
     let removed: Vec<&String> = before.iter().filter(|n| !after.contains(n)).collect();
-    if !added.is_empty() {
-        out.push(format!("bots added: {} (their matches are played)", join(&added)));
+    // (One that cannot play is said so, not that its matches are played.)
+    let (failed, playing): (Vec<&String>, Vec<&String>) = added.iter().partition(|n| new.failures.contains_key(**n));
+    if !playing.is_empty() {
+        out.push(format!("bots added: {} (their matches are played)", join(&playing)));
+    }
+    for name in failed {
+        let why = new.failures.get(name).map_or("", String::as_str);
+        out.push(format!("bot added: {name}, which cannot play: {why}"));
     }
     if !removed.is_empty() {
         out.push(format!("bots removed: {} (their results are kept on disk, no longer counted)", join(&removed)));
