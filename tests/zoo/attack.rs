@@ -200,6 +200,8 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
             }));
         }
         "timer-storm" => timer_storm(arg(1).parse().unwrap_or(8), arg(2).parse().unwrap_or(20_000)),
+        "timerfd-storm" => timerfd_storm(arg(1).parse().unwrap_or(8), arg(2).parse().unwrap_or(20_000)),
+        "fine-timers" => worked = fine_timers(),
         "fds" => worked = open_fds().into_iter().any(|fd| fd > 2),
         "hog-cpu" => {
             // With `setsid`, each child in a session of its own: the scheduler's autogroups
@@ -766,6 +768,59 @@ fn timer_storm(threads: usize, ns: u64) {
                 std::thread::sleep(Duration::from_nanos(ns));
             }
         });
+    }
+}
+
+/// `timerfd-storm THREADS NS`: THREADS threads, each arming a one-shot timerfd NS nanoseconds
+/// ahead and waiting for it, over and over: the timer slack does not delay a timerfd, so each
+/// expiry interrupts the match's CPU (as `timer-storm`'s sleeps did before the box's slack).
+fn timerfd_storm(threads: usize, ns: u64) {
+    for _ in 0..threads {
+        std::thread::spawn(move || {
+            // SAFETY: plain calls on a descriptor of our own, with valid pointers.
+            unsafe {
+                let fd = libc::timerfd_create(libc::CLOCK_MONOTONIC, 0);
+                if fd < 0 {
+                    return;
+                }
+                let zero = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+                let soon = libc::timespec { tv_sec: 0, tv_nsec: ns as libc::c_long };
+                let once = libc::itimerspec { it_interval: zero, it_value: soon };
+                let mut expiries = 0u64;
+                loop {
+                    libc::timerfd_settime(fd, 0, &once, std::ptr::null_mut());
+                    libc::read(fd, (&mut expiries as *mut u64).cast(), 8);
+                }
+            }
+        });
+    }
+}
+
+/// Whether any timer the timer slack does not delay could be armed 20 us ahead: a timerfd, a
+/// POSIX timer or `setitimer`'s real-time timer.
+fn fine_timers() -> bool {
+    // SAFETY: plain calls with valid pointers; the timers are disarmed or never fire (SIGALRM is
+    // ignored for the real-time one).
+    unsafe {
+        let fd = libc::timerfd_create(libc::CLOCK_MONOTONIC, 0);
+        let timerfd = fd >= 0;
+        if timerfd {
+            libc::close(fd);
+        }
+        let mut id: libc::timer_t = std::ptr::null_mut();
+        let mut event: libc::sigevent = std::mem::zeroed();
+        event.sigev_notify = libc::SIGEV_NONE;
+        let posix = libc::timer_create(libc::CLOCK_MONOTONIC, &mut event, &mut id) == 0;
+        if posix {
+            libc::timer_delete(id);
+        }
+        libc::signal(libc::SIGALRM, libc::SIG_IGN);
+        let value = libc::itimerval {
+            it_interval: libc::timeval { tv_sec: 0, tv_usec: 0 },
+            it_value: libc::timeval { tv_sec: 0, tv_usec: 20 },
+        };
+        let real = libc::setitimer(libc::ITIMER_REAL, &value, std::ptr::null_mut()) == 0;
+        timerfd || posix || real
     }
 }
 

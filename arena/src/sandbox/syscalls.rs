@@ -62,7 +62,11 @@ const LOCKING_FCNTLS: [libc::c_int; 4] = [libc::F_SETLK, libc::F_SETLKW, libc::F
 /// without dnotify. Setting its timer slack (`prctl`'s `PR_SET_TIMERSLACK`) succeeds without
 /// doing anything: a box's slack stays at its 1 ms (`child::TIMER_SLACK_NS`), so that a bot's
 /// sleeping threads cannot interrupt its opponent's CPU every few microseconds, each interrupt
-/// charged to the opponent. Empty on an architecture the filter compiler does not know.
+/// charged to the opponent. For the same reason the timers the slack does not delay are
+/// refused: `timerfd_create` and `timer_create` fail with `ENOSYS` (as on a kernel without
+/// them) and `setitimer`'s `ITIMER_REAL` with `EINVAL` (`alarm`, whole seconds, and the CPU-time
+/// timers stay): a one-shot timerfd re-armed every 20 us in eight threads had the opponent
+/// charged 3.7 times its CPU. Empty on an architecture the filter compiler does not know.
 fn bot_filters() -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
     FILTERS
@@ -70,24 +74,31 @@ fn bot_filters() -> Vec<BpfProgram> {
             let locks: Result<Vec<SeccompRule>, _> = LOCKING_FCNTLS.iter().map(|&cmd| on_arg1(cmd as u64)).collect();
             let dnotify = on_arg1(libc::F_NOTIFY as u64).map(|rule| vec![rule]);
             let timer_slack = on_arg0(libc::PR_SET_TIMERSLACK as u64).map(|rule| vec![rule]);
-            let (Ok(locks), Ok(dnotify), Ok(timer_slack)) = (locks, dnotify, timer_slack) else {
+            let real_timer = on_arg0(libc::ITIMER_REAL as u64).map(|rule| vec![rule]);
+            let (Ok(locks), Ok(dnotify), Ok(timer_slack), Ok(real_timer)) = (locks, dnotify, timer_slack, real_timer)
+            else {
                 tracing::error!(
-                    "the bots' system call filter does not compile: bots may signal through file locks and \
-                     shorten their timer slack"
+                    "the bots' system call filter does not compile: bots may signal through file locks, \
+                     shorten their timer slack and arm fine timers"
                 );
                 return Vec::new();
             };
-            let mut watchers = vec![(libc::SYS_inotify_init1, Vec::new()), (libc::SYS_fanotify_init, Vec::new())];
+            let mut absent = vec![
+                (libc::SYS_inotify_init1, Vec::new()),
+                (libc::SYS_fanotify_init, Vec::new()),
+                (libc::SYS_timerfd_create, Vec::new()),
+                (libc::SYS_timer_create, Vec::new()),
+            ];
             #[cfg(target_arch = "x86_64")]
-            watchers.push((libc::SYS_inotify_init, Vec::new()));
+            absent.push((libc::SYS_inotify_init, Vec::new()));
             [
                 // (`Errno(0)`: the call returns 0, done, without reaching the kernel.)
                 compile(
                     vec![(libc::SYS_flock, Vec::new()), (libc::SYS_fcntl, locks), (libc::SYS_prctl, timer_slack)],
                     0,
                 ),
-                compile(watchers, libc::ENOSYS),
-                compile(vec![(libc::SYS_fcntl, dnotify)], libc::EINVAL),
+                compile(absent, libc::ENOSYS),
+                compile(vec![(libc::SYS_fcntl, dnotify), (libc::SYS_setitimer, real_timer)], libc::EINVAL),
             ]
             .into_iter()
             .flatten()
