@@ -615,7 +615,9 @@ fn publishing_copies_the_pages_not_the_secret_or_the_students_code() {
     let dir = tempfile::tempdir().unwrap();
     let alice = dir.path().join("s/alice");
     std::fs::create_dir_all(&alice).unwrap();
-    std::fs::write(alice.join("bot.sh"), format!("exec {:?}\n", bin("waiter"))).unwrap();
+    // (Her stderr, a match log, holds a line her source does not: as a traceback would.)
+    let traced = "ALICE_TRACE_2";
+    std::fs::write(alice.join("bot.sh"), format!("echo ALICE_TRACE_$((1+1)) >&2\nexec {:?}\n", bin("waiter"))).unwrap();
     let strategy = "alice's strategy, not for classmates";
     std::fs::write(alice.join("strategy.txt"), strategy).unwrap();
     let mut text = format!("secret = \"s3cret-key\"\nmaps = [{:?}]\n", map("fire.txt"));
@@ -640,10 +642,13 @@ fn publishing_copies_the_pages_not_the_secret_or_the_students_code() {
     let everything: Vec<u8> = files.iter().flat_map(|f| std::fs::read(f).unwrap()).collect();
     let holds = |bytes: &[u8], what: &str| bytes.windows(what.len()).any(|w| w == what.as_bytes());
     assert!(
-        !holds(&everything, "s3cret-key") && !holds(&everything, strategy) && !holds(&everything, quoted),
-        "published: the secret, alice's code or the source line in broken's build log"
+        !holds(&everything, "s3cret-key")
+            && !holds(&everything, strategy)
+            && !holds(&everything, quoted)
+            && !holds(&everything, traced),
+        "published: the secret, alice's code, the source line in broken's build log or alice's stderr"
     );
-    assert!(String::from_utf8_lossy(&run.stdout).contains("1 build logs withheld"), "{:?}", run.stdout);
+    assert!(String::from_utf8_lossy(&run.stdout).contains("logs withheld"), "{:?}", run.stdout);
     assert!(!public.join("tournament.json").exists() && !public.join("versions").exists());
     // Every page's links and scripts are in the copy.
     let pages: Vec<&PathBuf> = files.iter().filter(|f| f.extension().is_some_and(|e| e == "html")).collect();
@@ -672,15 +677,21 @@ fn publishing_copies_the_pages_not_the_secret_or_the_students_code() {
     let league_files: Vec<u8> =
         walk(&league).into_iter().filter(|p| p.is_file()).flat_map(|f| std::fs::read(f).unwrap()).collect();
     assert!(
-        holds(&league_files, "s3cret-key") && holds(&league_files, strategy) && holds(&league_files, quoted),
+        holds(&league_files, "s3cret-key")
+            && holds(&league_files, strategy)
+            && holds(&league_files, quoted)
+            && holds(&league_files, traced),
         "the league folder holds them"
     );
-    // Asked for, the build logs are published as they are.
+    // Asked for, the build and match logs are published as they are.
     let with_logs = dir.path().join("with-logs");
-    let run = arena(&["publish", "--build-logs", &league.display().to_string(), &with_logs.display().to_string()]);
+    let (league_arg, with_arg) = (league.display().to_string(), with_logs.display().to_string());
+    let run = arena(&["publish", "--build-logs", "--match-logs", &league_arg, &with_arg]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    let logs: Vec<u8> = walk(&with_logs.join("builds")).iter().flat_map(|f| std::fs::read(f).unwrap()).collect();
-    assert!(holds(&logs, quoted), "--build-logs publishes the log");
+    let logs =
+        |sub: &str| -> Vec<u8> { walk(&with_logs.join(sub)).iter().flat_map(|f| std::fs::read(f).unwrap()).collect() };
+    assert!(holds(&logs("builds"), quoted), "--build-logs publishes the build log");
+    assert!(holds(&logs("logs"), traced), "--match-logs publishes the match logs");
 }
 
 /// Every path under `dir`.

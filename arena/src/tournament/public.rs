@@ -1,8 +1,8 @@
 //! The part of a tournament folder that may be published (a course's web pages, GitHub Pages):
 //! the pages, replays, leaderboards, results and logs. Not `tournament.json` (the league's
 //! secret, which keys the bots' seeds, and the bots' commands and folders), nor `versions/`
-//! (a copy of every student's code), nor the folder's lock; the build logs only on request
-//! (a compiler's messages quote the student's source lines).
+//! (a copy of every student's code), nor the folder's lock; the build and match logs only on
+//! request (a compiler's messages and a crash's traceback quote the student's source lines).
 
 use std::path::{Path, PathBuf};
 
@@ -28,8 +28,17 @@ pub struct Published {
     pub files: usize,
     /// What it left out, by name at the folder's top.
     pub left_out: Vec<String>,
-    /// Build logs published as a note in their place (see [`copy_public`]).
-    pub build_logs_withheld: usize,
+    /// Build logs and match logs published as a note in their place (see [`copy_public`]).
+    pub logs_withheld: usize,
+}
+
+/// Which logs [`copy_public`] publishes as they are (by default, a note stands in each's place).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LogsShown {
+    /// The builds' logs (`builds/`).
+    pub builds: bool,
+    /// The matches' logs (`logs/`: the bots' stderr).
+    pub matches: bool,
 }
 
 /// What a published build log says in place of the log, so that the pages' links still lead
@@ -42,13 +51,19 @@ fn withheld_log(first: &str) -> String {
     )
 }
 
+/// What a published match log says in place of the log.
+const WITHHELD_MATCH_LOG: &str =
+    "This match's log (what the bots wrote to stderr) is not published: a crash's traceback \
+    quotes the student's source lines, and a bot's debug output its thinking.\nThe teacher has it in the league's \
+    folder (publish with --match-logs to include the match logs). The forfeits, if any, are on the match's page.\n";
+
 /// Copies the public part of the tournament folder `dir` into `out`, which must be new or
 /// empty and outside `dir`: into a temporary folder beside `out`, renamed `out` once whole, so
 /// that a publish cut short leaves nothing under `out` (and its temporary folder goes with the
 /// next publish into `out`). Links are not followed (what is not a
 /// file or a folder stays), nor are the temporary files a crashed run may have left. Each
-/// build log becomes a note saying it is withheld, unless `build_logs`.
-pub fn copy_public(dir: &Path, out: &Path, build_logs: bool) -> Result<Published, TournamentError> {
+/// build log and match log becomes a note saying it is withheld, unless `shown` says otherwise.
+pub fn copy_public(dir: &Path, out: &Path, shown: LogsShown) -> Result<Published, TournamentError> {
     let invalid = |what: String| TournamentError::Invalid(what);
     if !dir.join(super::TOURNAMENT_FILE).is_file() {
         return Err(invalid(format!("{}: not a tournament folder (no {})", dir.display(), super::TOURNAMENT_FILE)));
@@ -91,7 +106,7 @@ pub fn copy_public(dir: &Path, out: &Path, build_logs: bool) -> Result<Published
     }
     let staging =
         tempfile::Builder::new().prefix(&prefix).tempdir_in(parent).map_err(|e| TournamentError::io(parent, e))?;
-    let (mut files, mut build_logs_withheld) = (0, 0);
+    let (mut files, mut logs_withheld) = (0, 0);
     for entry_name in PUBLIC {
         let from = dir.join(entry_name);
         for entry in walkdir::WalkDir::new(&from).follow_links(false).follow_root_links(false).sort_by_file_name() {
@@ -104,11 +119,14 @@ pub fn copy_public(dir: &Path, out: &Path, build_logs: bool) -> Result<Published
             if entry.file_type().is_dir() {
                 std::fs::create_dir_all(&to).map_err(|e| TournamentError::io(&to, e))?;
             } else if entry.file_type().is_file() && !crate::files::is_temporary(entry.file_name()) {
-                if entry_name == "builds" && !build_logs {
+                if entry_name == "builds" && !shown.builds {
                     let log = std::fs::read(entry.path()).map_err(|e| TournamentError::io(entry.path(), e))?;
                     let first = super::build::first_error(&String::from_utf8_lossy(&log));
                     std::fs::write(&to, withheld_log(&first)).map_err(|e| TournamentError::io(&to, e))?;
-                    build_logs_withheld += 1;
+                    logs_withheld += 1;
+                } else if entry_name == "logs" && !shown.matches {
+                    std::fs::write(&to, WITHHELD_MATCH_LOG).map_err(|e| TournamentError::io(&to, e))?;
+                    logs_withheld += 1;
                 } else {
                     std::fs::copy(entry.path(), &to).map_err(|e| TournamentError::io(entry.path(), e))?;
                 }
@@ -130,5 +148,5 @@ pub fn copy_public(dir: &Path, out: &Path, build_logs: bool) -> Result<Published
         .filter(|n| !PUBLIC.contains(&n.as_str()))
         .collect();
     left_out.sort();
-    Ok(Published { files, left_out, build_logs_withheld })
+    Ok(Published { files, left_out, logs_withheld })
 }

@@ -346,6 +346,10 @@ pub struct PublishArgs {
     /// messages quote the student's source lines).
     #[arg(long)]
     pub build_logs: bool,
+    /// Publish the match logs too, the bots' stderr (by default each is a note in their
+    /// place: a crash's traceback quotes the student's source lines).
+    #[arg(long)]
+    pub match_logs: bool,
 }
 
 /// Options of `arena duel`.

@@ -296,12 +296,14 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
 
 /// Runs `arena publish`.
 pub fn publish(args: PublishArgs) -> anyhow::Result<ExitCode> {
-    let done = tour::public::copy_public(&args.dir, &args.out, args.build_logs)?;
+    let shown = tour::public::LogsShown { builds: args.build_logs, matches: args.match_logs };
+    let done = tour::public::copy_public(&args.dir, &args.out, shown)?;
     say!("published {} files of {} into {}", done.files, args.dir.display(), args.out.display());
-    if done.build_logs_withheld > 0 {
+    if done.logs_withheld > 0 {
         say!(
-            "{} build logs withheld (each replaced by a note; they quote students' code): --build-logs publishes them",
-            done.build_logs_withheld
+            "{} logs withheld (each replaced by a note; they quote students' code): --build-logs and --match-logs \
+             publish them",
+            done.logs_withheld
         );
     }
     if !done.left_out.is_empty() {
