@@ -329,6 +329,10 @@ fn a_shard_plays_its_own_j_and_refuses_the_flags_that_would_change_the_league() 
         assert!(!out_dir.exists(), "{flags:?}: nothing is played");
     }
     ok(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&shard(1)), "--forfeits", "loss"]);
+    // Without --resume (the league named by --out alone) there is no shard: the flags ask for it.
+    let out = arena(&["tournament", "--shard", "1/2", "--out", &s(&league), "--move-ms", "5"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("--resume <DIR>"), "{stderr}");
 }
 
 /// `results.jsonl`-style lines of `file`, as JSON values.
@@ -404,7 +408,7 @@ fn a_merge_takes_one_build_s_shards_loses_no_results_and_writes_only_in_its_fold
     // OUT holding another league's results is refused, and keeps them.
     let out = arena(&["merge", &s(&league_b), &s(&shard("a1")), &s(&shard("a2"))]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && stderr.contains("not this league's"), "{stderr}");
+    assert!(!out.status.success() && stderr.contains("holds another league's record or results"), "{stderr}");
     let record: Value = serde_json::from_slice(&std::fs::read(league_b.join("tournament.json")).unwrap()).unwrap();
     assert_eq!(record["config"]["secret"], "b", "its record is its own still");
 }

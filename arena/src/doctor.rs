@@ -291,12 +291,14 @@ fn program_problem(command: &str) -> Option<String> {
             )
         });
     }
+    // (A shell script needs no `#!`: `/bin/sh` is what runs it anyway. Nor does a file of
+    // another kind the fix could be sure of.)
     let interpreter = match std::path::Path::new(program).extension().and_then(|e| e.to_str()) {
         Some("py") => "python3",
         Some("rb") => "ruby",
         Some("js") => "node",
         Some("pl") => "perl",
-        _ => "INTERPRETER",
+        _ => return None,
     };
     Some(format!(
         "`{shown}` does not start with a `#!` line, so the system ran it with `/bin/sh`: make its first line \
@@ -591,7 +593,8 @@ pub async fn check_bot(
             let stderr = played.stderr.first().cloned().unwrap_or_default();
             let fix = match (&program, &first_crash) {
                 (Some(fix), _) => Some(fix.clone()),
-                (None, Some((seen, fix))) if *seen == stderr => {
+                // (Two crashes that said nothing are not known to be the same.)
+                (None, Some((seen, fix))) if *seen == stderr && !stderr.trim().is_empty() => {
                     Some(format!("{fix} (the same crash as in `{}`, above)", SITUATIONS[0].name))
                 }
                 _ => None,
@@ -657,6 +660,7 @@ mod tests {
         // Controls.
         assert_eq!(program_problem(&file("good.py", b"#!/usr/bin/env python3\nimport sys\n")), None);
         assert_eq!(program_problem(&file("prog", b"\x7fELF\x02\x01\x01")), None);
+        assert_eq!(program_problem(&file("bot.sh", b"echo WAIT\n")), None, "/bin/sh is what runs a shell script");
         assert_eq!(program_problem(&format!("python3 {bare}")), None, "the interpreter is the program");
         assert_eq!(program_problem("bot.py"), None, "a name looked up on the PATH");
         std::fs::remove_dir_all(&dir).unwrap();

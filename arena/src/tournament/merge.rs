@@ -59,7 +59,7 @@ pub fn merge(
         };
         if let Some(why) = why {
             return Err(TournamentError::Invalid(format!(
-                "{}: holds results that are not this league's ({why}): merge into a new folder, or into one of the folders merged",
+                "{}: holds another league's record or results ({why}): merge into a new folder, or into one of the folders merged",
                 out.display()
             )));
         }

@@ -104,7 +104,7 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
     }
     if forfeits > 0 && args.logs.is_none() && args.replays.is_none() {
         tell!(
-            "{forfeits} tests ended in a forfeit: --logs DIR keeps the bot's whole stderr of each test, and \
+            "{forfeits} test(s) ended in a forfeit: --logs DIR keeps the bot's whole stderr of each test, and \
              `arena check-bot {}` explains what went wrong",
             arena::safe_text::terminal(&shell_words::quote(&args.bot))
         );
