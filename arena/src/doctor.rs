@@ -599,8 +599,8 @@ pub async fn check_bot(
                 }
                 _ => None,
             };
-            for f in &mut checked.findings {
-                if let Some(fix) = &fix {
+            if let Some(fix) = &fix {
+                for f in &mut checked.findings {
                     f.fix.clone_from(fix);
                 }
             }
@@ -641,10 +641,9 @@ mod tests {
     /// a compiled program, a command through an interpreter and a name on the PATH are not.
     #[test]
     fn a_script_the_system_cannot_run_as_meant_is_named() {
-        let dir = std::env::temp_dir().join(format!("arena-doctor-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = tempfile::tempdir().unwrap();
         let file = |name: &str, text: &[u8]| {
-            let path = dir.join(name);
+            let path = dir.path().join(name);
             std::fs::write(&path, text).unwrap();
             path.display().to_string()
         };
@@ -663,7 +662,6 @@ mod tests {
         assert_eq!(program_problem(&file("bot.sh", b"echo WAIT\n")), None, "/bin/sh is what runs a shell script");
         assert_eq!(program_problem(&format!("python3 {bare}")), None, "the interpreter is the program");
         assert_eq!(program_problem("bot.py"), None, "a name looked up on the PATH");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -552,16 +552,13 @@ fn decode(bytes: Vec<u8>) -> BotLine {
 /// run (no execute permission).
 fn program_hint(program: &str, folder: Option<&std::path::Path>, error: &std::io::Error) -> Option<String> {
     use std::os::unix::fs::PermissionsExt;
-    let here = folder.map_or_else(|| std::path::PathBuf::from("."), std::path::Path::to_path_buf);
-    let path = here.join(program);
+    let file = std::fs::metadata(folder.unwrap_or(Path::new(".")).join(program)).ok().filter(|m| m.is_file());
     let shown = crate::safe_text::terminal(program);
     match error.kind() {
-        std::io::ErrorKind::NotFound if !program.contains('/') && path.is_file() => Some(format!(
+        std::io::ErrorKind::NotFound if !program.contains('/') && file.is_some() => Some(format!(
             "`{shown}` is a file of the bot's folder, but a program named without a folder is looked for on the PATH only: write `./{shown}`"
         )),
-        std::io::ErrorKind::PermissionDenied
-            if path.is_file() && std::fs::metadata(&path).is_ok_and(|m| m.permissions().mode() & 0o111 == 0) =>
-        {
+        std::io::ErrorKind::PermissionDenied if file.is_some_and(|m| m.permissions().mode() & 0o111 == 0) => {
             Some(format!(
                 "`{shown}` may not be run (it has no execute permission): `chmod +x {shown}`, or run it through its \
                  interpreter (`python3 {shown}`, `sh {shown}`)"

@@ -397,7 +397,8 @@ impl Leaderboard {
         }
         // The forfeits column holds why a build failed too (a few hundred characters): wrapped
         // at 60, so that the table stays as wide as a terminal (the JSON and Markdown have it
-        // whole).
+        // whole). Dynamic, for the column's bound to hold, at the widest width, so that only that
+        // bound wraps a line, never a terminal's width.
         table.set_content_arrangement(ContentArrangement::Dynamic);
         table.set_width(u16::MAX);
         if let Some(column) = table.column_mut(8) {
