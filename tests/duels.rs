@@ -434,3 +434,29 @@ fn a_bot_named_through_a_parent_folder_plays_in_its_box() {
     let (score, finished, forfeit) = player(&r, 0);
     assert!(score > 1000 && finished && forfeit.is_none(), "greedy plays: {r}");
 }
+
+/// The duel's hint to watch its replay names the arena as the user started it: by a path when
+/// it is not on the PATH (`./target/release/arena`, whose `arena replay` would not run), else as
+/// `arena` (the control); a replay path with a space is quoted as a shell word.
+#[test]
+fn the_watch_hint_names_the_arena_as_it_was_started() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("my replay.json");
+    let hint = |arg0: &str| {
+        let out = std::process::Command::new(bin("arena"))
+            .arg0(arg0)
+            .current_dir(root())
+            .args(["duel", "--map", &map("duel.txt"), "--replay"])
+            .arg(&replay)
+            .args([&bin("waiter"), &bin("waiter")])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+        stdout.lines().find(|l| l.starts_with("Replay: ")).map(str::to_string).unwrap_or_else(|| panic!("{stdout}"))
+    };
+    let quoted = format!("'{}'", replay.display());
+    assert!(hint("./target/release/arena").ends_with(&format!("(watch: ./target/release/arena replay {quoted})")));
+    assert!(hint("arena").ends_with(&format!("(watch: arena replay {quoted})")));
+}

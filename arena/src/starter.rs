@@ -225,12 +225,21 @@ fn make_recipe(
     }
 }
 
+/// A sample written under the kit's own file name: its header says that name
+/// (`@file bot.c`), not the sample's in `starter-kits/` (`@file greedy.c`).
+fn renamed(sample: &str, header: &str, to: &str) -> String {
+    sample.replacen(header, to, 1)
+}
+
 fn recipe(lang: Lang, name: &str) -> Recipe {
     let file = |path: &str, text: String| (PathBuf::from(path), text);
     match lang {
         Lang::Cpp => make_recipe(
             name,
-            vec![file("botkit.hpp", CPP_KIT.to_string()), file("bot.cpp", CPP_SAMPLE.to_string())],
+            vec![
+                file("botkit.hpp", CPP_KIT.to_string()),
+                file("bot.cpp", renamed(CPP_SAMPLE, "@file greedy.cpp", "@file bot.cpp")),
+            ],
             ("CXX", "CXXFLAGS ?= -std=c++17 -O2 -Wall -Wextra -pedantic", "bot.cpp", "botkit.hpp"),
             "`bot.cpp` (the `Greedy::act` function)",
             "`std::cerr`",
@@ -240,14 +249,17 @@ fn recipe(lang: Lang, name: &str) -> Recipe {
             vec![
                 file("botkit.h", C_KIT_H.to_string()),
                 file("botkit.c", C_KIT_C.to_string()),
-                file("bot.c", C_SAMPLE.to_string()),
+                file("bot.c", renamed(C_SAMPLE, "@file greedy.c", "@file bot.c")),
             ],
             ("CC", "CFLAGS ?= -std=c99 -O2 -Wall -Wextra -pedantic", "bot.c botkit.c", "botkit.h"),
             "`bot.c` (the `act` function)",
             "`stderr` (`fprintf(stderr, …)`)",
         ),
         Lang::Python => Recipe {
-            files: vec![file("botkit.py", PY_KIT.to_string()), file("bot.py", PY_SAMPLE.to_string())],
+            files: vec![
+                file("botkit.py", PY_KIT.to_string()),
+                file("bot.py", renamed(PY_SAMPLE, "\"\"\"greedy: ", "\"\"\"bot: ")),
+            ],
             build: "python3 -m py_compile bot.py botkit.py".to_string(),
             bot: "python3 bot.py".to_string(),
             tournament_build: None,
@@ -449,6 +461,22 @@ mod tests {
         let mut embedded: Vec<String> = TESTS.iter().map(|(f, _)| f.to_string()).collect();
         embedded.sort();
         assert_eq!(embedded, on_disk);
+    }
+
+    /// Each kit's sample is written as `bot.c`, `bot.cpp`, `bot.py`, and its header says so
+    /// (it said `@file greedy.c`, the name in `starter-kits/`, which the kit has no file of).
+    #[test]
+    fn a_kits_sample_names_its_own_file() {
+        for (lang, file, header) in [
+            (Lang::C, "bot.c", "@file bot.c"),
+            (Lang::Cpp, "bot.cpp", "@file bot.cpp"),
+            (Lang::Python, "bot.py", "\"\"\"bot: "),
+        ] {
+            let kit = starter(lang, "mybot", "arena").unwrap();
+            let (_, text) = kit.files.iter().find(|(p, _)| p == Path::new(file)).unwrap();
+            assert!(text.contains(header), "{file}: {}", text.lines().take(3).collect::<Vec<_>>().join("\n"));
+            assert!(!text.contains("greedy.c") && !text.contains("\"\"\"greedy"), "{file}");
+        }
     }
 
     #[test]

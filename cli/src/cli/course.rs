@@ -105,7 +105,8 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
     if forfeits > 0 && args.logs.is_none() && args.replays.is_none() {
         tell!(
             "{forfeits} test(s) ended in a forfeit: --logs DIR keeps the bot's whole stderr of each test, and \
-             `arena check-bot {}` explains what went wrong",
+             `{} check-bot {}` explains what went wrong",
+            super::arena_command(),
             arena::safe_text::terminal(&shell_words::quote(&args.bot))
         );
     }

@@ -97,7 +97,7 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
             None => say!("Draw"),
         }
         if let Some(path) = &replay_path {
-            say!("Replay: {}  (watch: arena replay {})", path.display(), path.display());
+            say!("Replay: {}  (watch: {} replay {})", path.display(), super::arena_command(), super::shell_word(path));
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -580,6 +580,23 @@ pub fn warning_line(result: &arena::replay::MatchResult, remark: &arena::engine:
     format!("warning: {name} (player {}) {}", remark.player + 1, remark.text)
 }
 
+/// How a hint names the arena (`watch: arena replay …`): as it was started when that was by a
+/// path (`target/release/arena`, `./arena`: not on the PATH, where `arena` alone would say
+/// "command not found"), else `arena`.
+pub fn arena_command() -> String {
+    match std::env::args_os().next() {
+        Some(arg0) if arg0.as_encoded_bytes().contains(&b'/') => {
+            arena::safe_text::terminal(&shell_words::quote(&arg0.to_string_lossy()))
+        }
+        _ => "arena".to_string(),
+    }
+}
+
+/// `path` as a word of a shell command in a hint (quoted when it needs to be; safe text).
+pub fn shell_word(path: &std::path::Path) -> String {
+    arena::safe_text::terminal(&shell_words::quote(&path.to_string_lossy()))
+}
+
 /// Seconds since the Unix epoch, for default output names (0 if the clock is before it).
 pub fn unix_secs() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())

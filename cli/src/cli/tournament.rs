@@ -196,7 +196,11 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         tell!("{why}");
     }
     if summary.interrupted {
-        tell!("interrupted: resume with `arena tournament --resume {}`", summary.out.display());
+        tell!(
+            "interrupted: resume with `{} tournament --resume {}`",
+            super::arena_command(),
+            super::shell_word(&summary.out)
+        );
         return Ok(ExitCode::from(130));
     }
     if !summary.failed.is_empty() {
