@@ -124,7 +124,14 @@ pub fn is_temporary(name: &std::ffi::OsStr) -> bool {
     name.as_encoded_bytes().starts_with(TEMPORARY_PREFIX.as_bytes())
 }
 
-/// Writes `bytes` to `path` through a synced temporary file in the same folder and a rename.
+/// Syncs folder `dir` itself, so that the names just made or renamed in it survive a power
+/// loss too (a synced file whose rename is lost is lost all the same).
+pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::File::open(dir)?.sync_all()
+}
+
+/// Writes `bytes` to `path` through a synced temporary file in the same folder and a rename,
+/// then syncs the folder.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -136,5 +143,5 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    sync_dir(dir)
 }

@@ -110,6 +110,10 @@ impl ResultsWriter {
         let file =
             OpenOptions::new().create(true).append(true).open(&path).map_err(|e| TournamentError::io(&path, e))?;
         file.set_len(valid_len).map_err(|e| TournamentError::io(&path, e))?;
+        // (Its name too, when the file was just made.)
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            crate::files::sync_dir(dir).map_err(|e| TournamentError::io(dir, e))?;
+        }
         Ok(ResultsWriter { path, file })
     }
 
