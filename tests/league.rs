@@ -99,6 +99,7 @@ fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
     // arena is started (the e2e helper starts it from the repository root).
     let (_, stderr) = run(&["tournament", "--config", &cfg.display().to_string()]);
     assert!(stderr.contains("plan: 40 matches to play"), "{stderr}");
+    assert_eq!(stderr.matches("matches to play").count(), 1, "said once: {stderr}");
     let week1 = leaderboard(&league);
     assert!(week1["complete"].as_bool().unwrap());
     assert_eq!(row(&week1, "bob")["version"], "v1");

@@ -391,8 +391,8 @@ impl Reporter for Console<'_> {
                     eprintln!("{}", plan_text(plan));
                 }
             },
-            Event::Executing { matches, done } => {
-                let progress = Progress::new(matches, done);
+            Event::Executing { matches, .. } => {
+                let progress = Progress::new(matches);
                 match self.progress.lock() {
                     Ok(mut p) => *p = Some(progress),
                     Err(p) => *p.into_inner() = Some(progress),
@@ -461,7 +461,8 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(todo: usize, kept: usize) -> Self {
+    /// (Without a terminal, the plan's line said what is to play: no line of its own.)
+    fn new(todo: usize) -> Self {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new(todo as u64);
             let style = ProgressStyle::with_template("{bar:30} {pos}/{len} matches  eta {eta}  {wide_msg}")
@@ -470,9 +471,6 @@ impl Progress {
             bar.enable_steady_tick(Duration::from_millis(200));
             bar
         });
-        if bar.is_none() {
-            eprintln!("tournament: {todo} matches to play ({kept} already done)");
-        }
         Progress { bar, total: todo, running: Default::default(), count: Default::default() }
     }
 
