@@ -782,3 +782,126 @@ fn a_huge_job_count_plays_as_many_workers_as_matches() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(result_lines(Path::new(&out)), 2);
 }
+
+/// Every byte of every file under `dir`, a gzip file's decompressed (replays are gzip).
+fn all_bytes(dir: &Path) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    for file in walk(dir).into_iter().filter(|p| p.is_file()) {
+        let bytes = std::fs::read(&file).unwrap();
+        if file.extension().is_some_and(|e| e == "gz") {
+            flate2::read::GzDecoder::new(&bytes[..]).read_to_end(&mut out).unwrap();
+        } else {
+            out.extend(bytes);
+        }
+    }
+    out
+}
+
+fn holds(bytes: &[u8], what: &str) -> bool {
+    bytes.windows(what.len()).any(|w| w == what.as_bytes())
+}
+
+/// The names `leaderboard.json` gives the league's maps, sorted; and every map its matches name.
+fn map_names(board: &Value) -> (Vec<String>, Vec<String>) {
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+    let mut names: Vec<String> = board["facts"]["maps"].as_array().unwrap().iter().map(|m| text(&m["name"])).collect();
+    names.sort();
+    let mut used: Vec<String> = board["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["matches"].as_array().unwrap().iter().map(|m| text(&m["map"])))
+        .collect();
+    used.sort();
+    used.dedup();
+    (names, used)
+}
+
+/// A league whose config names its maps by absolute paths under the teacher's home (a folder
+/// called `secret-home-folder` here) shows no such path: no published file (pages, leaderboards,
+/// results, replays) and no `arena leaderboard --json` holds the folder's name. A map is named
+/// by its file name, two maps of one file name by their paths under the config's folder. The
+/// control: the league's own record keeps the paths, with which it resumes.
+#[test]
+fn published_pages_name_maps_by_file_name_not_by_the_teacher_s_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("secret-home-folder/courses/2026");
+    let pool = [("maps/arena1.txt", "fire.txt"), ("week2/arena1.txt", "jump.txt"), ("maps/tight.txt", "tight.txt")];
+    let mut paths = Vec::new();
+    for (to, from) in pool {
+        let to = home.join(to);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(map(from), &to).unwrap();
+        paths.push(format!("{:?}", to.display().to_string()));
+    }
+    let mut text = format!("seed = 5\ngames = 1\nsecret = \"s\"\nmaps = [{}]\n", paths.join(", "));
+    for (name, command) in [("greedy", bin("greedy")), ("waiter", bin("waiter"))] {
+        text.push_str(&format!("[[bots]]\nname = {name:?}\ncommand = {command:?}\n"));
+    }
+    let cfg = home.join("class.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let (league, public) = (home.join("league"), dir.path().join("public"));
+    let (cfg_arg, league_arg, public_arg) =
+        (cfg.display().to_string(), league.display().to_string(), public.display().to_string());
+    let (_, stderr, code) = tournament(&["--config", &cfg_arg, "--out", &league_arg]);
+    assert_eq!(code, 0, "{stderr}");
+    let secret = "secret-home-folder";
+    let run = arena(&["publish", &league_arg, &public_arg]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(!holds(&all_bytes(&public), secret), "a published file names the teacher's folder");
+    let json = arena(&["leaderboard", &league_arg, "--json"]);
+    assert!(json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
+    assert!(!holds(&json.stdout, secret), "leaderboard --json names the teacher's folder");
+    let board: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let expected = ["maps/arena1.txt", "tight.txt", "week2/arena1.txt"].map(String::from).to_vec();
+    assert_eq!(map_names(&board), (expected.clone(), expected));
+    let md = std::fs::read_to_string(public.join("leaderboard.md")).unwrap();
+    assert!(md.contains(" on tight.txt (seat "), "{md}");
+    // The control: the league's record keeps the paths, and resumes with them.
+    assert!(holds(&std::fs::read(league.join("tournament.json")).unwrap(), secret));
+    let (stdout, stderr, code) = tournament(&["--resume", &league_arg]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(summary_line(&stdout).starts_with("6 of 6 matches played (0 now, 6 kept"), "{stdout}");
+}
+
+/// A league folder the previous version wrote still loads, and publishes no map's path:
+/// `tests/fixtures/old-league` was made by arena 3ef2763 (two bots, maps
+/// `/home/jdoe/courses/2026/maps/arena1.txt` and `…/week2/arena1.txt` given by absolute paths,
+/// which its record, results, leaderboards and every page hold; its `assets/` left out). Its
+/// replay pages, which only a match writes, name the map anew in the published copy. The
+/// control: the fixture's files hold the paths.
+#[test]
+fn a_league_folder_of_the_previous_version_loads_and_publishes_no_map_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let league = dir.path().join("league");
+    let fixture = format!("{}/.", root().join("tests/fixtures/old-league").display());
+    assert!(Command::new("cp").args(["-a", &fixture]).arg(&league).status().unwrap().success());
+    let old = "/home/jdoe/";
+    for file in ["tournament.json", "results.jsonl", "leaderboard.json", "index.html", "bots/alice.html"] {
+        assert!(holds(&std::fs::read(league.join(file)).unwrap(), old), "the control: {file} holds the path");
+    }
+    let pages: Vec<PathBuf> =
+        walk(&league.join("replays")).into_iter().filter(|p| p.extension().is_some_and(|e| e == "html")).collect();
+    assert!(pages.iter().all(|p| holds(&std::fs::read(p).unwrap(), old)), "the control: the replay pages hold it");
+    let (league_arg, public) = (league.display().to_string(), dir.path().join("public"));
+    let run = arena(&["publish", &league_arg, &public.display().to_string()]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let published = all_bytes(&public);
+    assert!(!holds(&published, "jdoe"), "a published file names the teacher's folder");
+    for page in &pages {
+        let copy = std::fs::read_to_string(public.join("replays").join(page.file_name().unwrap())).unwrap();
+        assert!(
+            copy.contains(r#"<div class="sub">maps/arena1.txt · "#)
+                || copy.contains(r#"<div class="sub">week2/arena1.txt · "#),
+            "{copy}"
+        );
+    }
+    let json = arena(&["leaderboard", &league_arg, "--json"]);
+    assert!(json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
+    assert!(!holds(&json.stdout, "jdoe"), "leaderboard --json names the teacher's folder");
+    let board: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let expected = ["maps/arena1.txt", "week2/arena1.txt"].map(String::from).to_vec();
+    assert_eq!(map_names(&board), (expected.clone(), expected));
+    assert_eq!((board["matches"].as_u64(), board["complete"].as_bool()), (Some(4), Some(true)));
+}

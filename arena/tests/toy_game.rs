@@ -118,8 +118,8 @@ impl Reporter for Recorder {
         let what = match &event {
             Event::Planned(plan) => format!("planned {}", plan.todo.len()),
             Event::Executing { matches, done } => format!("executing {matches} ({done} done)"),
-            Event::ReplaySaved { scheduled, replay, path } => {
-                view::league::write_replay_page(&self.out, path, replay, &scheduled.seats, &scheduled.map, &registry())
+            Event::ReplaySaved { scheduled, map, replay, path } => {
+                view::league::write_replay_page(&self.out, path, replay, &scheduled.seats, map, &registry())
                     .map_err(|e| TournamentError::io(path, e))?;
                 "replay".to_string()
             }

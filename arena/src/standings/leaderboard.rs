@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use skillratings::glicko2::{glicko2_rating_period, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 
+use super::maps::MapNames;
 use super::{ForfeitRule, ResultLine};
 use crate::safe_text;
 
@@ -75,7 +76,7 @@ pub struct MatchRef {
     pub opponents: Vec<String>,
     /// The seat this bot had (1-based).
     pub seat: usize,
-    /// The map.
+    /// The map, by its name ([`MapNames`]), never its path.
     pub map: String,
     /// This bot's score.
     pub score: i64,
@@ -109,8 +110,8 @@ pub const MARKDOWN_MATCHES: usize = 100;
 pub struct RunFacts {
     /// The game.
     pub game: String,
-    /// The maps (or boards), each with its content digest.
-    pub maps: Vec<MapFact>,
+    /// The maps (or boards), each by its name with its content digest.
+    pub maps: Vec<ShownMap>,
     /// Games per pairing and map.
     pub games: u32,
     /// The tournament seed.
@@ -123,11 +124,22 @@ pub struct RunFacts {
     pub arena_version: String,
 }
 
-/// A map of the pool.
+/// A map of the pool, as the league's record keeps it (private: it holds the map's path).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MapFact {
-    /// Its path.
+    /// Its path, as the config gave it (often absolute): to read it again, never to show.
     pub path: String,
+    /// Its content's digest (what match keys and seeds use).
+    pub digest: String,
+}
+
+/// A map of the pool as a leaderboard shows it: by its name, not its path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShownMap {
+    /// Its name ([`MapNames`]). (A `leaderboard.json` from before names had `path` here, the
+    /// map's path: it still reads.)
+    #[serde(alias = "path")]
+    pub name: String,
     /// Its content's digest (what match keys and seeds use).
     pub digest: String,
 }
@@ -179,6 +191,8 @@ pub struct Input<'a> {
     pub wins_first: bool,
     /// How forfeits count.
     pub forfeits: ForfeitRule,
+    /// The names the maps are shown by (each result's `map` is a path of the pool).
+    pub maps: &'a MapNames,
 }
 
 /// The ranking rule in words.
@@ -290,7 +304,7 @@ pub fn compute(input: &Input) -> Leaderboard {
                 key: line.key.clone(),
                 opponents: others.iter().map(|s| line.seats[*s].clone()).collect(),
                 seat: seat + 1,
-                map: line.map.display().to_string(),
+                map: input.maps.name(&line.map),
                 score: me.score,
                 opponent_scores: others.iter().map(|s| line.result.players.get(*s).map_or(0, |p| p.score)).collect(),
                 outcome: word.to_string(),
@@ -424,7 +438,7 @@ impl Leaderboard {
     /// The run facts in one line.
     pub fn facts_text(&self) -> String {
         let Some(f) = &self.facts else { return String::new() };
-        let maps: Vec<String> = f.maps.iter().map(|m| format!("{} ({})", m.path, m.digest)).collect();
+        let maps: Vec<String> = f.maps.iter().map(|m| format!("{} ({})", m.name, m.digest)).collect();
         format!(
             "Game {}; maps: {}; {} game(s) per pairing and map; seed {}; limits: {}; made {} by arena {}.",
             f.game,
@@ -581,6 +595,8 @@ fn anchor(name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
     use crate::replay::{MatchResult, PlayerResult};
 
@@ -624,7 +640,8 @@ mod tests {
         scheduled: usize,
         wins_first: bool,
     ) -> Leaderboard {
-        super::compute(&Input { bots, failures, results, scheduled, wins_first, forfeits: ForfeitRule::Score })
+        let maps = &MapNames::default();
+        super::compute(&Input { bots, failures, results, scheduled, wins_first, forfeits: ForfeitRule::Score, maps })
     }
 
     #[test]
@@ -740,6 +757,7 @@ mod tests {
                 scheduled: 1,
                 wins_first: false,
                 forfeits,
+                maps: &MapNames::default(),
             });
             lb.rows.iter().map(|r| (r.bot.clone(), r.wins, r.draws, r.losses, r.rank)).collect::<Vec<_>>()
         };
@@ -760,6 +778,58 @@ mod tests {
             text,
             "b 0, forfeit: timeout vs a 7 on m.txt (seat 2): loss, ended at step 12 — [watch](replays/1.html) · [replay](replays/1.json)"
         );
+    }
+
+    /// A match and the run facts name a map by its name, never by the path the config gave
+    /// (the teacher's folders); the control: the result line holds the path.
+    #[test]
+    fn a_map_is_shown_by_its_name_not_its_path() {
+        let (one, two) = ("/home/jdoe/courses/maps/arena1.txt", "/home/jdoe/courses/week2/arena1.txt");
+        let mut results = vec![result("1", ["a", "b"], [7, 0], None), result("2", ["b", "a"], [1, 1], None)];
+        results[0].map = one.into();
+        results[1].map = two.into();
+        let pool = [(Path::new(one), "638bf733d0aa1b2c"), (Path::new(two), "77aa00bb11cc22dd")];
+        let maps = MapNames::new(pool, Some(Path::new("/home/jdoe/courses")));
+        let input = Input {
+            bots: &names()[..2],
+            failures: &BTreeMap::new(),
+            results: &results,
+            scheduled: 2,
+            wins_first: false,
+            forfeits: ForfeitRule::Loss,
+            maps: &maps,
+        };
+        let mut lb = super::compute(&input);
+        lb.facts = Some(RunFacts {
+            game: "g".to_string(),
+            maps: pool.iter().map(|(p, d)| ShownMap { name: maps.name(p), digest: d.to_string() }).collect(),
+            games: 1,
+            seed: 1,
+            limits: String::new(),
+            date: String::new(),
+            arena_version: String::new(),
+        });
+        let shown: Vec<&str> = lb.rows[0].matches.iter().map(|m| m.map.as_str()).collect();
+        assert_eq!(shown, ["maps/arena1.txt", "week2/arena1.txt"]);
+        let json = serde_json::to_string(&lb).unwrap();
+        let markdown = lb.markdown("t");
+        for text in [&json, &markdown] {
+            assert!(!text.contains("jdoe"), "{text}");
+        }
+        let facts = lb.facts_text();
+        assert!(facts.contains("maps: maps/arena1.txt (638bf733d0aa1b2c), week2/arena1.txt (77aa"), "{facts}");
+        assert!(markdown.contains(" on week2/arena1.txt (seat "), "{markdown}");
+        assert!(serde_json::to_string(&results).unwrap().contains(one), "the control: the result holds the path");
+    }
+
+    /// A `leaderboard.json` written before maps had names (`"path"`, an absolute one) still reads.
+    #[test]
+    fn a_leaderboard_of_the_previous_version_still_reads() {
+        let old = r#"{"matches":0,"scheduled":0,"complete":true,"rule":"r","facts":{"game":"resource-rush","maps":[{"path":"/home/jdoe/courses/2026/maps/arena1.txt","digest":"638bf733d0aa1b2c"}],"games":1,"seed":3,"limits":"l","date":"d","arena_version":"0.1.0"},"rows":[]}"#;
+        let board: Leaderboard = serde_json::from_str(old).unwrap();
+        let facts = board.facts.unwrap();
+        assert_eq!(facts.maps[0].name, "/home/jdoe/courses/2026/maps/arena1.txt");
+        assert_eq!(facts.maps[0].digest, "638bf733d0aa1b2c");
     }
 
     #[test]

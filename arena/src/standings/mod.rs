@@ -3,6 +3,7 @@
 //! them and the pages that show them, so that neither needs the other.
 
 pub mod leaderboard;
+pub mod maps;
 
 use std::path::PathBuf;
 
@@ -28,7 +29,8 @@ pub struct ResultLine {
     pub key: String,
     /// Bot names in seat order.
     pub seats: Vec<String>,
-    /// The map file.
+    /// The map file, by the path the league's config gave (private: what is shown names it by
+    /// [`maps::MapNames`]).
     pub map: PathBuf,
     /// Game number for the pairing and map.
     pub game: u32,

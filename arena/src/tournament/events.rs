@@ -35,6 +35,8 @@ pub enum Event<'a> {
     ReplaySaved {
         /// The scheduled match.
         scheduled: &'a ScheduledMatch,
+        /// Its map's name, as the pages show it (not its path: see [`crate::standings::maps`]).
+        map: &'a str,
         /// Its replay.
         replay: &'a Replay,
         /// Where the replay was saved.
@@ -44,6 +46,8 @@ pub enum Event<'a> {
     Recorded {
         /// The scheduled match.
         scheduled: &'a ScheduledMatch,
+        /// Its map's name, as the pages show it.
+        map: &'a str,
         /// Its result.
         line: &'a ResultLine,
     },

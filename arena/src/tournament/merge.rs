@@ -111,7 +111,7 @@ pub fn merge(
         let _ = std::fs::remove_file(f);
     }
     let leaderboard = record.leaderboard(&lines, out, games);
-    write_leaderboard(out, &leaderboard, &lines, reporter)?;
+    write_leaderboard(out, &super::league_title(out), &leaderboard, &lines, reporter)?;
     let missing: Vec<String> =
         record.schedule.iter().filter(|m| !seen.contains(&m.key)).map(|m| m.key.clone()).collect();
     Ok(Merged { leaderboard, missing, results: lines.len() })

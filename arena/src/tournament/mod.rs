@@ -18,7 +18,7 @@ pub mod versions;
 /// The leaderboard, computed from the result lines (in [`crate::standings`], which the pages read).
 pub use crate::standings::leaderboard;
 
-use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
@@ -29,7 +29,7 @@ use tokio_util::sync::CancellationToken;
 
 use self::config::TournamentConfig;
 pub use self::events::{Event, Plan, Quiet, Reporter};
-use self::leaderboard::{Leaderboard, MapFact, RunFacts};
+use self::leaderboard::{Leaderboard, MapFact, RunFacts, ShownMap};
 use self::results::{ResultLine, ResultsWriter, RESULTS_FILE};
 use self::schedule::{BotVersion, ScheduledMatch, Shard};
 use self::versions::BotHistory;
@@ -37,6 +37,7 @@ use crate::engine::{Game, Registry};
 use crate::files::write_atomic;
 use crate::referee::{play_match, BotCommand, ClockKind, PlayedMatch, RefereeError};
 use crate::sandbox::{Sandbox, SandboxLimits};
+use crate::standings::maps::MapNames;
 
 /// The resolved tournament, as written to `tournament.json`.
 pub const TOURNAMENT_FILE: &str = "tournament.json";
@@ -233,10 +234,17 @@ impl TournamentRecord {
         as_of: Option<u64>,
         games: &Registry,
     ) -> Leaderboard {
-        let keys: HashSet<&str> = schedule.iter().map(|m| m.key.as_str()).collect();
+        let maps = scheduled_maps(schedule);
         let mut seen = HashSet::new();
-        let counted: Vec<ResultLine> =
-            results.iter().filter(|r| keys.contains(r.key.as_str()) && seen.insert(r.key.clone())).cloned().collect();
+        // Each counted result on its scheduled match's map (the same content: keys hold its
+        // digest), so that one kept from a league built in another folder is named like the rest.
+        let counted: Vec<ResultLine> = results
+            .iter()
+            .filter_map(|r| {
+                let map = maps.get(r.key.as_str())?;
+                seen.insert(r.key.clone()).then(|| ResultLine { map: map.to_path_buf(), ..r.clone() })
+            })
+            .collect();
         let names: Vec<String> = self.config.bots.iter().map(|b| b.name.clone()).collect();
         let wins_first = games.get(&self.config.game).is_ok_and(|g| g.ranks_by_wins());
         let mut board = leaderboard::compute(&leaderboard::Input {
@@ -246,6 +254,7 @@ impl TournamentRecord {
             scheduled: schedule.len(),
             wins_first,
             forfeits: self.config.forfeits,
+            maps: &self.map_names(),
         });
         for row in &mut board.rows {
             if let Some(h) = self.history.get(&row.bot) {
@@ -295,11 +304,42 @@ impl TournamentRecord {
         self.schedule.iter().filter(|m| m.seats.iter().any(|s| s == bot)).count()
     }
 
-    /// The run facts: game, maps, seed, limits, date, arena version.
+    /// The names the league's maps are shown by ([`MapNames`]), from the paths and digests
+    /// the record holds: the same on every machine, whatever folder a command runs in.
+    pub fn map_names(&self) -> MapNames {
+        let base = self.config.base.as_deref();
+        if self.boards.is_empty() {
+            // (A record from before the digests were kept.)
+            let boards = self.config.boards();
+            MapNames::new(boards.iter().map(|p| (p.as_path(), "")), base)
+        } else {
+            MapNames::new(self.boards.iter().map(|b| (Path::new(&b.path), b.digest.as_str())), base)
+        }
+    }
+
+    /// `lines` as they may be published: each map named as the pages name it (by its
+    /// scheduled match's map, see [`TournamentRecord::leaderboard`]), not by its path.
+    pub fn public_lines(&self, lines: &[ResultLine]) -> Vec<ResultLine> {
+        let (names, maps) = (self.map_names(), scheduled_maps(&self.schedule));
+        lines
+            .iter()
+            .map(|line| {
+                let path = maps.get(line.key.as_str()).copied().unwrap_or(&line.map);
+                ResultLine { map: PathBuf::from(names.name(path)), ..line.clone() }
+            })
+            .collect()
+    }
+
+    /// The run facts: game, maps (by name), seed, limits, date, arena version.
     pub fn facts(&self) -> RunFacts {
+        let names = self.map_names();
         RunFacts {
             game: self.config.game.clone(),
-            maps: self.boards.clone(),
+            maps: self
+                .boards
+                .iter()
+                .map(|b| ShownMap { name: names.name(Path::new(&b.path)), digest: b.digest.clone() })
+                .collect(),
             games: self.config.games,
             seed: self.config.seed,
             limits: self.config.limits.describe(),
@@ -307,6 +347,11 @@ impl TournamentRecord {
             arena_version: env!("CARGO_PKG_VERSION").to_string(),
         }
     }
+}
+
+/// Each scheduled match's map, by key.
+fn scheduled_maps(schedule: &[ScheduledMatch]) -> HashMap<&str, &Path> {
+    schedule.iter().map(|m| (m.key.as_str(), m.map.as_path())).collect()
 }
 
 /// Seconds since the Unix epoch (0 if the clock is before it).
@@ -385,7 +430,7 @@ pub fn run(
     };
     // Finish.
     let leaderboard = league.record.leaderboard(&done, out, games);
-    write_leaderboard(out, &leaderboard, &done, reporter)?;
+    write_leaderboard(out, &league_title(out), &leaderboard, &done, reporter)?;
     Ok(Summary {
         out: out.to_path_buf(),
         leaderboard,
@@ -778,6 +823,7 @@ fn execute(
     let sandbox = Sandbox::new(record.config.sandbox, record.config.limits.sandbox_limits())
         .map_err(|e| TournamentError::Invalid(e.to_string()))?;
     let shared = Shared { record: record.clone(), game, sandbox, boards };
+    let names = record.map_names();
     let queue = Mutex::new(VecDeque::from(todo));
     // A worker's event that fails to be reported does not stop its matches.
     let tell = |event: Event<'_>| {
@@ -832,7 +878,8 @@ fn execute(
         for (m, outcome) in receiver {
             match outcome {
                 Ok((line, played_match)) => {
-                    record_match(&m, &line, &played_match, &mut writer, out, reporter)?;
+                    let map = names.name(&m.map);
+                    record_match(&m, &map, &line, &played_match, &mut writer, out, reporter)?;
                     done.push(line);
                     played += 1;
                 }
@@ -849,9 +896,10 @@ fn execute(
 }
 
 /// Step 4, record: saves a match's replay (and its bots' log), reports it, then appends its
-/// result line: the replay is on disk before the line that names it.
+/// result line: the replay is on disk before the line that names it. `map` is the map's name.
 fn record_match(
     m: &ScheduledMatch,
+    map: &str,
     line: &ResultLine,
     played: &PlayedMatch,
     writer: &mut ResultsWriter,
@@ -861,9 +909,9 @@ fn record_match(
     let replay_path = out.join(&line.replay);
     let log_path = out.join("logs").join(format!("{}.log", line.key));
     played.save(&replay_path, &log_path).map_err(|e| TournamentError::Invalid(e.to_string()))?;
-    reporter.report(Event::ReplaySaved { scheduled: m, replay: &played.replay, path: &replay_path })?;
+    reporter.report(Event::ReplaySaved { scheduled: m, map, replay: &played.replay, path: &replay_path })?;
     writer.append(line)?;
-    reporter.report(Event::Recorded { scheduled: m, line })
+    reporter.report(Event::Recorded { scheduled: m, map, line })
 }
 
 /// Matches at once by default. On the CPU clock, one per CPU: each match keeps to its CPU
@@ -1069,11 +1117,17 @@ fn remove_temporaries(out: &Path) {
     }
 }
 
-/// Step 5, finish: writes `leaderboard.json` and `leaderboard.md`, each file atomically, and
-/// reports them (the pages are written on that event). `results` are the lines behind
-/// `leaderboard`.
+/// The title of the pages of the league in `dir`: `Leaderboard: <the folder's name>`.
+pub fn league_title(dir: &Path) -> String {
+    format!("Leaderboard: {}", dir.file_name().map_or("tournament".into(), |n| n.to_string_lossy()))
+}
+
+/// Step 5, finish: writes `leaderboard.json` and `leaderboard.md` into `out`, each file
+/// atomically, and reports them (the pages, titled `title`, are written on that event).
+/// `results` are the lines behind `leaderboard`.
 pub fn write_leaderboard(
     out: &Path,
+    title: &str,
     leaderboard: &Leaderboard,
     results: &[ResultLine],
     reporter: &dyn Reporter,
@@ -1084,9 +1138,8 @@ pub fn write_leaderboard(
     let path = out.join("leaderboard.json");
     write_atomic(&path, &json).map_err(|e| TournamentError::io(&path, e))?;
     let path = out.join("leaderboard.md");
-    let title = format!("Leaderboard: {}", out.file_name().map_or("tournament".into(), |n| n.to_string_lossy()));
-    write_atomic(&path, leaderboard.markdown(&title).as_bytes()).map_err(|e| TournamentError::io(&path, e))?;
-    reporter.report(Event::LeaderboardWritten { out, title: &title, leaderboard, results })
+    write_atomic(&path, leaderboard.markdown(title).as_bytes()).map_err(|e| TournamentError::io(&path, e))?;
+    reporter.report(Event::LeaderboardWritten { out, title, leaderboard, results })
 }
 
 /// Recomputes the leaderboard of a tournament folder from its files (every results file, a
@@ -1110,13 +1163,78 @@ pub fn recompute(
         remove_temporaries(dir);
     }
     let leaderboard = record.leaderboard(&results, dir, games);
-    write_leaderboard(dir, &leaderboard, &results, reporter)?;
+    write_leaderboard(dir, &league_title(dir), &leaderboard, &results, reporter)?;
     Ok(leaderboard)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A result is shown on its scheduled match's map, by the pool's name for it, even when its
+    /// line holds another path for that map (a league built again on another machine: keys hold
+    /// the map's content, not its path); a result of an earlier pool, by its file name. The
+    /// control: the lines keep their paths.
+    #[test]
+    fn a_result_is_shown_by_its_scheduled_map_s_name_whatever_path_its_line_holds() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "seed = 3\nmaps = [\"maps/arena1.txt\", \"week2/arena1.txt\"]\n[[bots]]\nname = \"a\"\n\
+                    command = \"x\"\n[[bots]]\nname = \"b\"\ncommand = \"y\"\n";
+        let mut config = TournamentConfig::from_toml(text, Path::new("t.toml")).unwrap();
+        config.resolve_paths(Path::new("/srv/course"));
+        let boards: Vec<MapFact> = config
+            .maps
+            .iter()
+            .zip(["638bf733d0aa1b2c", "77aa00bb11cc22dd"])
+            .map(|(p, d)| MapFact { path: p.display().to_string(), digest: d.to_string() })
+            .collect();
+        let scheduled = ScheduledMatch {
+            key: "k".to_string(),
+            seats: vec!["a".to_string(), "b".to_string()],
+            map: config.maps[1].clone(),
+            game: 1,
+            seed: 2,
+            cost: 1,
+        };
+        let record = TournamentRecord {
+            config,
+            bots: Vec::new(),
+            failures: BTreeMap::new(),
+            schedule: vec![scheduled],
+            history: BTreeMap::new(),
+            boards,
+        };
+        let player = |name: &str| crate::replay::PlayerResult {
+            name: name.to_string(),
+            score: 1,
+            finished: true,
+            forfeit: None,
+            detail: None,
+        };
+        let line = |key: &str, map: &str| ResultLine {
+            key: key.to_string(),
+            seats: vec!["a".to_string(), "b".to_string()],
+            map: map.into(),
+            game: 1,
+            seed: 2,
+            steps: 3,
+            replay: format!("replays/{key}.json.gz"),
+            result: crate::replay::MatchResult { players: vec![player("a"), player("b")], winner: None },
+            versions: Vec::new(),
+            ended_at: Vec::new(),
+            at: 0,
+            forfeits: Vec::new(),
+        };
+        let lines = [line("k", "/home/jdoe/2025/week2/arena1.txt"), line("gone", "/home/jdoe/2025/maps/old.txt")];
+        let board = record.leaderboard(&lines, dir.path(), &crate::games::registry());
+        let shown: Vec<&str> = board.rows.iter().flat_map(|r| r.matches.iter().map(|m| m.map.as_str())).collect();
+        assert_eq!(shown, ["week2/arena1.txt", "week2/arena1.txt"]);
+        let facts: Vec<&str> = board.facts.as_ref().unwrap().maps.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(facts, ["maps/arena1.txt", "week2/arena1.txt"]);
+        let public: Vec<PathBuf> = record.public_lines(&lines).into_iter().map(|l| l.map).collect();
+        assert_eq!(public, [PathBuf::from("week2/arena1.txt"), PathBuf::from("old.txt")]);
+        assert!(lines[0].map.starts_with("/home/jdoe"), "the control: the line keeps its path");
+    }
 
     /// `tournament.json` holds every field of the record (written through a borrowed copy of
     /// it, [`OnDisk`]), the kept copies' paths relative to the league folder; reading it back

@@ -3,10 +3,14 @@
 //! secret, which keys the bots' seeds, and the bots' commands and folders), nor `versions/`
 //! (a copy of every student's code), nor the folder's lock; the build and match logs only on
 //! request (a compiler's messages and a crash's traceback quote the student's source lines).
+//! No map is published by its path (the teacher's folders, see [`crate::standings::maps`]).
 
 use std::path::{Path, PathBuf};
 
-use super::TournamentError;
+use super::results::{self, RESULTS_FILE};
+use super::{Reporter, TournamentError, TournamentRecord};
+use crate::engine::Registry;
+use crate::safe_text::html;
 
 /// What of a tournament folder is copied, by name at its top; everything else stays.
 pub const PUBLIC: [&str; 9] = [
@@ -24,7 +28,7 @@ pub const PUBLIC: [&str; 9] = [
 /// What [`copy_public`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Published {
-    /// Files copied.
+    /// Files published.
     pub files: usize,
     /// What it left out, by name at the folder's top.
     pub left_out: Vec<String>,
@@ -57,17 +61,54 @@ const WITHHELD_MATCH_LOG: &str =
     quotes the student's source lines, and a bot's debug output its thinking.\nThe teacher has it in the league's \
     folder (publish with --match-logs to include the match logs). The forfeits, if any, are on the match's page.\n";
 
+/// The header of a replay page an older arena wrote names the match's map by its path, in
+/// this form (the map's path and ` · `, escaped for HTML, in the page's subtitle).
+fn old_replay_header(map: &str) -> String {
+    format!(r#"<div class="sub">{}"#, html(&format!("{map} · ")))
+}
+
+/// A replay page as it is published: a page written before maps had names (see
+/// [`old_replay_header`]) names its map by its name instead, from `headers` (each old header
+/// with its new); any other page is as it is.
+fn public_replay_page(page: Vec<u8>, headers: &[(String, String)]) -> Vec<u8> {
+    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
+    // (Only the header is searched: the replay's own bytes follow it.)
+    let end = find(&page, b"</header>").unwrap_or(0);
+    for (old, new) in headers {
+        if let Some(at) = find(&page[..end], old.as_bytes()) {
+            let mut fixed = Vec::with_capacity(page.len());
+            fixed.extend_from_slice(&page[..at]);
+            fixed.extend_from_slice(new.as_bytes());
+            fixed.extend_from_slice(&page[at + old.len()..]);
+            return fixed;
+        }
+    }
+    page
+}
+
 /// Copies the public part of the tournament folder `dir` into `out`, which must be new or
 /// empty and outside `dir`: into a temporary folder beside `out`, renamed `out` once whole, so
 /// that a publish cut short leaves nothing under `out` (and its temporary folder goes with the
 /// next publish into `out`). Links are not followed (what is not a
 /// file or a folder stays), nor are the temporary files a crashed run may have left. Each
 /// build log and match log becomes a note saying it is withheld, unless `shown` says otherwise.
-pub fn copy_public(dir: &Path, out: &Path, shown: LogsShown) -> Result<Published, TournamentError> {
+///
+/// The leaderboards are written afresh from the record and the results (as `arena
+/// leaderboard` does, with the games of `games`; `reporter` writes the league's pages on them),
+/// and `results.jsonl` with each map by its name: so no map is published by its path, even
+/// from a folder an older arena wrote, whose replay pages' headers are named anew too.
+pub fn copy_public(
+    dir: &Path,
+    out: &Path,
+    shown: LogsShown,
+    games: &Registry,
+    reporter: &dyn Reporter,
+) -> Result<Published, TournamentError> {
     let invalid = |what: String| TournamentError::Invalid(what);
     if !dir.join(super::TOURNAMENT_FILE).is_file() {
         return Err(invalid(format!("{}: not a tournament folder (no {})", dir.display(), super::TOURNAMENT_FILE)));
     }
+    let record = TournamentRecord::load(dir)?;
     let real = |p: &Path| std::fs::canonicalize(p).map_err(|e| TournamentError::io(p, e));
     let dir_real = real(dir)?;
     if out.exists() {
@@ -106,7 +147,20 @@ pub fn copy_public(dir: &Path, out: &Path, shown: LogsShown) -> Result<Published
     }
     let staging =
         tempfile::Builder::new().prefix(&prefix).tempdir_in(parent).map_err(|e| TournamentError::io(parent, e))?;
-    let (mut files, mut logs_withheld) = (0, 0);
+    let all = results::read_all(dir)?;
+    // Each map path a replay page an older arena wrote may name (its result's, or one of the
+    // pool's for a page whose result is gone), with the header naming the map instead.
+    let (public, names) = (record.public_lines(&all), record.map_names());
+    let named = all.iter().zip(&public).map(|(line, shown)| (line.map.as_path(), shown.map.display().to_string()));
+    let pool = record.boards.iter().map(|b| (Path::new(&b.path), names.name(Path::new(&b.path))));
+    let mut headers: Vec<(String, String)> = Vec::new();
+    for (path, name) in named.chain(pool) {
+        let old = old_replay_header(&path.display().to_string());
+        if !headers.iter().any(|(known, _)| *known == old) {
+            headers.push((old, old_replay_header(&name)));
+        }
+    }
+    let mut logs_withheld = 0;
     for entry_name in PUBLIC {
         let from = dir.join(entry_name);
         for entry in walkdir::WalkDir::new(&from).follow_links(false).follow_root_links(false).sort_by_file_name() {
@@ -127,13 +181,24 @@ pub fn copy_public(dir: &Path, out: &Path, shown: LogsShown) -> Result<Published
                 } else if entry_name == "logs" && !shown.matches {
                     std::fs::write(&to, WITHHELD_MATCH_LOG).map_err(|e| TournamentError::io(&to, e))?;
                     logs_withheld += 1;
+                } else if entry_name == "replays" && entry.path().extension().is_some_and(|e| e == "html") {
+                    let page = std::fs::read(entry.path()).map_err(|e| TournamentError::io(entry.path(), e))?;
+                    std::fs::write(&to, public_replay_page(page, &headers)).map_err(|e| TournamentError::io(&to, e))?;
                 } else {
                     std::fs::copy(entry.path(), &to).map_err(|e| TournamentError::io(entry.path(), e))?;
                 }
-                files += 1;
             }
         }
     }
+    // The leaderboards and pages afresh, and the results with the maps' names.
+    let leaderboard = record.leaderboard(&all, dir, games);
+    super::write_leaderboard(staging.path(), &super::league_title(dir), &leaderboard, &all, reporter)?;
+    let main = dir.join(RESULTS_FILE);
+    if main.is_file() {
+        let (lines, _) = results::read_file(&main)?;
+        results::rewrite(&staging.path().join(RESULTS_FILE), &record.public_lines(&lines))?;
+    }
+    let files = walkdir::WalkDir::new(staging.path()).into_iter().flatten().filter(|e| e.file_type().is_file()).count();
     // (Readable by others, as the pages are; a rename may replace an empty folder.)
     let staged = staging.keep();
     let _ = std::fs::set_permissions(&staged, std::os::unix::fs::PermissionsExt::from_mode(0o755));
@@ -149,4 +214,31 @@ pub fn copy_public(dir: &Path, out: &Path, shown: LogsShown) -> Result<Published
         .collect();
     left_out.sort();
     Ok(Published { files, left_out, logs_withheld })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A replay page an older arena wrote has its map's path in its header replaced by the
+    /// map's name, and nothing else of it changed (not even the same text past the header);
+    /// a page of this arena's stays as it is.
+    #[test]
+    fn an_old_replay_page_s_header_names_the_map() {
+        let path = "/home/jdoe/courses/it's/arena1.txt";
+        let headers = vec![(old_replay_header(path), old_replay_header("arena1.txt"))];
+        let old = format!(
+            "<html><header><h1>x</h1>{}seed 7</div></header><script>{}</script>",
+            old_replay_header(path),
+            old_replay_header(path)
+        );
+        let new = String::from_utf8(public_replay_page(old.clone().into_bytes(), &headers)).unwrap();
+        assert_eq!(new, old.replacen(&old_replay_header(path), &old_replay_header("arena1.txt"), 1));
+        let (header, rest) = new.split_at(new.find("</header>").unwrap());
+        assert!(header.contains(r#"<div class="sub">arena1.txt · seed 7"#) && !header.contains("jdoe"), "{new}");
+        assert!(rest.contains(&old_replay_header(path)), "past the header, nothing changes");
+        assert!(old.contains("it&#39;s"), "the control: the path as the page escaped it");
+        let current = new.clone().into_bytes();
+        assert_eq!(public_replay_page(current.clone(), &headers), current);
+    }
 }

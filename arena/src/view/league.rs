@@ -80,7 +80,10 @@ struct League<'a> {
     lines: HashMap<&'a str, &'a ResultLine>,
     /// Bot name -> row index (rank order).
     index: HashMap<&'a str, usize>,
+    /// The maps' names (as the leaderboard's matches name them), sorted.
     maps: Vec<String>,
+    /// Match key -> its map's name (the result lines hold the maps' paths, never shown).
+    map_of: HashMap<&'a str, &'a str>,
 }
 
 impl<'a> League<'a> {
@@ -93,7 +96,9 @@ impl<'a> League<'a> {
         let mut maps: Vec<String> = board.rows.iter().flat_map(|r| r.matches.iter().map(|m| m.map.clone())).collect();
         maps.sort();
         maps.dedup();
-        League { board, lines, index, maps }
+        let map_of =
+            board.rows.iter().flat_map(|r| r.matches.iter().map(|m| (m.key.as_str(), m.map.as_str()))).collect();
+        League { board, lines, index, maps, map_of }
     }
 
     fn map_index(&self, map: &str) -> usize {
@@ -116,7 +121,7 @@ impl<'a> League<'a> {
         let mut lines: Vec<&&ResultLine> = self.lines.values().collect();
         lines.sort_by(|a, b| a.key.cmp(&b.key));
         for line in lines {
-            let mi = self.map_index(&line.map.display().to_string());
+            let mi = self.map_index(self.map_of.get(line.key.as_str()).copied().unwrap_or_default());
             // (seat, bot's row, score) of every seat whose bot is on the leaderboard.
             let seats: Vec<(usize, usize, i64)> = line
                 .seats
@@ -231,20 +236,21 @@ pub fn publish(out: &Path, title: &str, board: &Leaderboard, results: &[ResultLi
 
 /// Writes a league match's replay page beside its replay (`replays/<key>.html`, for the
 /// replay at `replay_path` in `out`): the replay file's bytes, read back, with links to the
-/// leaderboard and the players' pages (`seats`), and the renderer of its game from `games`.
+/// leaderboard and the players' pages (`seats`), its map's name (`map`, never its path: see
+/// [`crate::standings::maps`]), and the renderer of its game from `games`.
 pub fn write_replay_page(
     out: &Path,
     replay_path: &Path,
     replay: &Replay,
     seats: &[String],
-    map: &Path,
+    map: &str,
     games: &Registry,
 ) -> std::io::Result<()> {
     let bytes = std::fs::read(replay_path)?;
     let links = super::Links {
         index: Some("../index.html".to_string()),
         bots: seats.iter().map(|s| Some(format!("../{}", bot_page(s)))).collect(),
-        map: Some(map.display().to_string()),
+        map: Some(map.to_string()),
     };
     let render = super::write_renderer(out, replay, games)?;
     let page = page_file(replay_path);
@@ -574,6 +580,7 @@ mod tests {
             scheduled: 0,
             wins_first: false,
             forfeits: ForfeitRule::Loss,
+            maps: &crate::standings::maps::MapNames::default(),
         });
         for row in &mut board.rows {
             row.build_log = Some(format!("builds/{}-1.log", row.bot));

@@ -17,6 +17,7 @@ use anyhow::{bail, Context};
 use arena::explain::ForfeitFact;
 use arena::referee::ClockKind;
 use arena::replay::{LimitKind, MatchResult, PlayerResult};
+use arena::standings::maps::MapNames;
 use arena::tournament::config::ForfeitRule;
 use arena::tournament::leaderboard::{compute, Input};
 use arena::tournament::results::ResultLine;
@@ -137,6 +138,7 @@ fn main() -> anyhow::Result<()> {
         scheduled: results.len(),
         wins_first: false,
         forfeits: ForfeitRule::Loss,
+        maps: &MapNames::default(),
     });
     let ranked = (wall.elapsed().as_secs_f64(), cpu_seconds() - cpu);
     let (wall, cpu) = (Instant::now(), cpu_seconds());
@@ -146,7 +148,7 @@ fn main() -> anyhow::Result<()> {
         }
         _ => Ok(()),
     };
-    write_leaderboard(&a.out, &board, &results, &pages)?;
+    write_leaderboard(&a.out, &arena::tournament::league_title(&a.out), &board, &results, &pages)?;
     let written = (wall.elapsed().as_secs_f64(), cpu_seconds() - cpu);
     let size = |p: PathBuf| std::fs::metadata(p).map_or(0, |m| m.len());
     let bots_bytes: u64 =

@@ -301,7 +301,7 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
 /// Runs `arena publish`.
 pub fn publish(args: PublishArgs) -> anyhow::Result<ExitCode> {
     let shown = tour::public::LogsShown { builds: args.build_logs, matches: args.match_logs };
-    let done = tour::public::copy_public(&args.dir, &args.out, shown)?;
+    let done = tour::public::copy_public(&args.dir, &args.out, shown, &arena::games::registry(), &pages)?;
     say!("published {} files of {} into {}", done.files, args.dir.display(), args.out.display());
     if done.logs_withheld > 0 {
         say!(
@@ -400,12 +400,12 @@ impl Reporter for Console<'_> {
             }
             Event::Started(m) => self.progress().into_iter().for_each(|p| p.started(m)),
             Event::Ended(m) => self.progress().into_iter().for_each(|p| p.ended(m)),
-            Event::ReplaySaved { scheduled, replay, path } => {
-                view::league::write_replay_page(self.out, path, replay, &scheduled.seats, &scheduled.map, self.games)
+            Event::ReplaySaved { scheduled, map, replay, path } => {
+                view::league::write_replay_page(self.out, path, replay, &scheduled.seats, map, self.games)
                     .map_err(|e| TournamentError::io(&arena::replay::page_file(path), e))?
             }
-            Event::Recorded { scheduled, line } => {
-                self.progress().into_iter().for_each(|p| p.finished(scheduled, line))
+            Event::Recorded { scheduled, map, line } => {
+                self.progress().into_iter().for_each(|p| p.finished(scheduled, map, line))
             }
             Event::Failed { scheduled, error } => {
                 self.println(&format!("match {} could not be played: {error}", scheduled.key))
@@ -502,13 +502,14 @@ impl Progress {
         }
     }
 
-    fn finished(&self, m: &ScheduledMatch, line: &ResultLine) {
+    /// A match ended: the bar moves on, or a line says it, its map by name (`map`).
+    fn finished(&self, m: &ScheduledMatch, map: &str, line: &ResultLine) {
         let n = self.count.fetch_add(1, Ordering::SeqCst) + 1;
         let scores: Vec<String> = line.result.players.iter().map(|p| p.score.to_string()).collect();
         match &self.bar {
             Some(bar) => bar.inc(1),
             None => {
-                let map = safe_text::terminal(&m.map.display().to_string());
+                let map = safe_text::terminal(map);
                 eprintln!("[{n}/{}] {} on {map}: {}", self.total, shown_pairing(m), scores.join("-"))
             }
         }
