@@ -783,7 +783,8 @@ fn a_huge_job_count_plays_as_many_workers_as_matches() {
     assert_eq!(result_lines(Path::new(&out)), 2);
 }
 
-/// Every byte of every file under `dir`, a gzip file's decompressed (replays are gzip).
+/// Every byte of every file under `dir`, a gzip file's decompressed (replays are gzip), and
+/// a replay page's with the replay it embeds (gzip in base64) decompressed after it.
 fn all_bytes(dir: &Path) -> Vec<u8> {
     use std::io::Read;
     let mut out = Vec::new();
@@ -792,10 +793,35 @@ fn all_bytes(dir: &Path) -> Vec<u8> {
         if file.extension().is_some_and(|e| e == "gz") {
             flate2::read::GzDecoder::new(&bytes[..]).read_to_end(&mut out).unwrap();
         } else {
+            if let Some(embedded) = embedded_replay(&bytes) {
+                out.extend(embedded);
+            }
             out.extend(bytes);
         }
     }
     out
+}
+
+/// The replay JSON a league's replay page embeds (gzip in base64), if it is one.
+fn embedded_replay(page: &[u8]) -> Option<Vec<u8>> {
+    use base64::Engine as _;
+    use std::io::Read;
+    let text = std::str::from_utf8(page).ok()?;
+    let (_, rest) = text.split_once(r#"<script type="application/gzip+base64" id="replay">"#)?;
+    let (data, _) = rest.split_once("</script>")?;
+    let gz = base64::engine::general_purpose::STANDARD.decode(data).ok()?;
+    let mut json = Vec::new();
+    flate2::read::GzDecoder::new(&gz[..]).read_to_end(&mut json).ok()?;
+    Some(json)
+}
+
+/// `page` with the replay it embeds replaced by `file` (gzip bytes), as a page of that replay.
+fn with_embedded_replay(page: &str, file: &[u8]) -> String {
+    use base64::Engine as _;
+    let open = r#"<script type="application/gzip+base64" id="replay">"#;
+    let (head, rest) = page.split_once(open).unwrap();
+    let (_, tail) = rest.split_once("</script>").unwrap();
+    format!("{head}{open}{}</script>{tail}", base64::engine::general_purpose::STANDARD.encode(file))
 }
 
 fn holds(bytes: &[u8], what: &str) -> bool {
@@ -904,4 +930,111 @@ fn a_league_folder_of_the_previous_version_loads_and_publishes_no_map_path() {
     let expected = ["maps/arena1.txt", "week2/arena1.txt"].map(String::from).to_vec();
     assert_eq!(map_names(&board), (expected.clone(), expected));
     assert_eq!((board["matches"].as_u64(), board["complete"].as_bool()), (Some(4), Some(true)));
+}
+
+/// A league whose bots are given by commands under the teacher's home (a folder called
+/// `secret-home-folder`) without `cwd`, one of whose bots cannot play (its folder is missing),
+/// one whose build fails with an error naming its file by its absolute path, and one that
+/// stands on the copy the league kept of it, publishes no such path: not in the replays (each
+/// records its bots' commands), the replay pages that embed them, the leaderboards and pages
+/// (a failure, a note), a withheld build log's first error, nor the results. A replay an
+/// older arena wrote, with the command made absolute, is published without it too, and
+/// every published replay still verifies. A command is shown as the config gives it
+/// (`sh bots/alice/bot.sh`), a folder by its path under the config's folder. The control: the
+/// league's own record keeps the paths.
+#[test]
+fn published_replays_and_failures_name_no_folder_of_the_teacher_s() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("secret-home-folder/courses/2026");
+    for (bot, program) in [("alice", bin("greedy")), ("bob", bin("waiter")), ("erin", bin("random"))] {
+        std::fs::create_dir_all(home.join("bots").join(bot)).unwrap();
+        std::fs::write(home.join("bots").join(bot).join("bot.sh"), format!("exec {program:?}\n")).unwrap();
+    }
+    let bot =
+        |name: &str, rest: &str| format!("[[bots]]\nname = {name:?}\ncommand = \"sh bots/{name}/bot.sh\"\n{rest}");
+    let mut text = format!("seed = 5\ngames = 1\nsecret = \"s\"\nmaps = [{:?}]\n", map("fire.txt"));
+    // (alice's build fails once `bots/alice/broken` exists: she then stands on her kept copy.)
+    text.push_str(&bot("alice", "build = \"test ! -e bots/alice/broken\"\n"));
+    text.push_str(&bot("bob", ""));
+    text.push_str("[[bots]]\nname = \"carol\"\ncommand = \"./bot\"\ncwd = \"bots/carol\"\n");
+    let error = format!("{}/bots/dave/bot.c:1:5: error: expected ';'", home.display());
+    text.push_str(&bot("dave", &format!("build = {:?}\n", format!("echo \"{error}\" >&2; exit 1"))));
+    let cfg = home.join("class.toml");
+    std::fs::write(&cfg, &text).unwrap();
+    let (league, public) = (home.join("league"), dir.path().join("public"));
+    let (cfg_arg, league_arg, public_arg) =
+        (cfg.display().to_string(), league.display().to_string(), public.display().to_string());
+    let (_, stderr, code) = tournament(&["--config", &cfg_arg, "--out", &league_arg]);
+    assert_eq!(code, 0, "{stderr}");
+    // A second week: alice's new version fails to build, erin joins and meets alice's kept copy.
+    std::fs::write(home.join("bots/alice/broken"), "").unwrap();
+    text.push_str(&bot("erin", ""));
+    std::fs::write(&cfg, &text).unwrap();
+    let (_, stderr, code) = tournament(&["--resume", &league_arg, "--config", &cfg_arg]);
+    assert_eq!(code, 0, "{stderr}");
+    let secret = "secret-home-folder";
+    let replays: Vec<PathBuf> =
+        walk(&league.join("replays")).into_iter().filter(|p| p.to_string_lossy().ends_with(".json.gz")).collect();
+    assert_eq!(replays.len(), 2 + 4, "alice and bob, then erin against both");
+    // One replay as an older arena wrote it: its bots' commands absolute, in its page too.
+    let old = &replays[0];
+    let mut replay: Value = serde_json::from_slice(&gunzip(&std::fs::read(old).unwrap())).unwrap();
+    for player in replay["players"].as_array_mut().unwrap() {
+        let name = player["name"].as_str().unwrap().to_string();
+        player["command"] = format!("sh {}/bots/{name}/bot.sh", home.display()).into();
+    }
+    let file = gzip(&serde_json::to_vec(&replay).unwrap());
+    std::fs::write(old, &file).unwrap();
+    let page = old.with_file_name(old.file_name().unwrap().to_string_lossy().replace(".json.gz", ".html"));
+    std::fs::write(&page, with_embedded_replay(&std::fs::read_to_string(&page).unwrap(), &file)).unwrap();
+    let run = arena(&["publish", &league_arg, &public_arg]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let published = all_bytes(&public);
+    let at = published.windows(secret.len()).position(|w| w == secret.as_bytes());
+    let around = at.map(|i| String::from_utf8_lossy(&published[i.saturating_sub(200)..(i + 200).min(published.len())]));
+    assert!(around.is_none(), "a published file names the teacher's folder: {around:?}");
+    // What a student sees instead: the command as the config gives it, the folder under it.
+    let board = leaderboard(&public);
+    let carol = row(&board, "carol")["failure"].as_str().unwrap_or_default().to_string();
+    assert_eq!(carol, "its folder bots/carol is missing");
+    let dave = row(&board, "dave")["failure"].as_str().unwrap_or_default().to_string();
+    assert!(dave.contains("bots/dave/bot.c:1:5: error: expected ';'"), "{dave}");
+    let commands: Vec<String> = walk(&public.join("replays"))
+        .into_iter()
+        .filter(|p| p.to_string_lossy().ends_with(".json.gz"))
+        .flat_map(|p| {
+            let replay: Value = serde_json::from_slice(&gunzip(&std::fs::read(&p).unwrap())).unwrap();
+            let players = replay["players"].as_array().unwrap().clone();
+            players.into_iter().map(|p| p["command"].as_str().unwrap_or_default().to_string())
+        })
+        .collect();
+    for expected in ["sh bots/alice/bot.sh", "sh bots/bob/bot.sh", "sh bots/erin/bot.sh"] {
+        assert!(commands.iter().any(|c| c == expected), "{expected} in {commands:?}");
+    }
+    assert!(commands.iter().any(|c| c.starts_with("sh versions/alice/")), "alice's kept copy: {commands:?}");
+    // Every published replay, the one rewritten too, verifies; its page embeds it as it is.
+    for file in walk(&public.join("replays")).into_iter().filter(|p| p.to_string_lossy().ends_with(".json.gz")) {
+        let out = arena(&["verify", &file.display().to_string()]);
+        assert!(out.status.success(), "{}: {}", file.display(), String::from_utf8_lossy(&out.stdout));
+        let page = file.with_file_name(file.file_name().unwrap().to_string_lossy().replace(".json.gz", ".html"));
+        let embedded = embedded_replay(&std::fs::read(&page).unwrap()).unwrap();
+        assert_eq!(embedded, gunzip(&std::fs::read(&file).unwrap()), "{}", page.display());
+    }
+    // The control: the league's record, and the replay the older arena wrote, hold the paths.
+    assert!(holds(&std::fs::read(league.join("tournament.json")).unwrap(), secret));
+    assert!(holds(&gunzip(&std::fs::read(old).unwrap()), secret));
+}
+
+fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(bytes).read_to_end(&mut out).unwrap();
+    out
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
 }

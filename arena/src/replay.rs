@@ -24,7 +24,8 @@ pub const VERSION: u32 = 1;
 pub struct PlayerInfo {
     /// Display name.
     pub name: String,
-    /// The command line it ran with.
+    /// The command line it ran with; a league's replays, which are published, record it as
+    /// shown ([`crate::tournament::shown`]: `sh bots/alice/bot.sh`, not the teacher's folders).
     pub command: String,
 }
 
@@ -231,6 +232,17 @@ impl Replay {
             write_atomic(path, &gzip(&json).map_err(io)?).map_err(io)
         } else {
             write_atomic(path, &json).map_err(io)
+        }
+    }
+
+    /// The bytes of the replay's file: its JSON, gzip-compressed when `gzipped` (as
+    /// [`Replay::save`] writes a path ending in `.gz`).
+    pub fn file_bytes(&self, gzipped: bool) -> std::io::Result<Vec<u8>> {
+        let json = serde_json::to_vec(self).map_err(std::io::Error::other)?;
+        if gzipped {
+            gzip(&json)
+        } else {
+            Ok(json)
         }
     }
 

@@ -12,6 +12,7 @@ pub mod merge;
 pub mod public;
 pub mod results;
 pub mod schedule;
+pub mod shown;
 pub mod submission;
 pub mod versions;
 
@@ -32,6 +33,7 @@ pub use self::events::{Event, Plan, Quiet, Reporter};
 use self::leaderboard::{Leaderboard, MapFact, RunFacts, ShownMap};
 use self::results::{ResultLine, ResultsWriter, RESULTS_FILE};
 use self::schedule::{BotVersion, ScheduledMatch, Shard};
+use self::shown::ShownPaths;
 use self::versions::BotHistory;
 use crate::engine::{Game, Registry};
 use crate::files::write_atomic;
@@ -246,10 +248,13 @@ impl TournamentRecord {
             })
             .collect();
         let names: Vec<String> = self.config.bots.iter().map(|b| b.name.clone()).collect();
+        // Why a bot cannot play names its folders as the config does, not by the teacher's paths.
+        let shown = self.shown_paths(dir);
+        let failures: BTreeMap<String, String> = failures.iter().map(|(b, why)| (b.clone(), shown.text(why))).collect();
         let wins_first = games.get(&self.config.game).is_ok_and(|g| g.ranks_by_wins());
         let mut board = leaderboard::compute(&leaderboard::Input {
             bots: &names,
-            failures,
+            failures: &failures,
             results: &counted,
             scheduled: schedule.len(),
             wins_first,
@@ -261,7 +266,7 @@ impl TournamentRecord {
                 row.version = h.standing(as_of).map(|v| v.label.clone());
                 row.version_at = h.standing(as_of).map(|v| versions::time_text(v.at));
                 if as_of.is_none() {
-                    row.note = h.note();
+                    row.note = h.note().map(|note| shown.text(&note));
                     row.build_log = h.latest().and_then(|v| v.build_log.clone());
                 }
             }
@@ -315,6 +320,13 @@ impl TournamentRecord {
         } else {
             MapNames::new(self.boards.iter().map(|b| (Path::new(&b.path), b.digest.as_str())), base)
         }
+    }
+
+    /// How the league in `dir` shows a path ([`ShownPaths`]): relative to the config's folder or
+    /// to `dir`, else by its last part.
+    pub fn shown_paths(&self, dir: &Path) -> ShownPaths {
+        let league = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        ShownPaths::new(self.config.base.as_deref().into_iter().chain([league.as_path()]))
     }
 
     /// `lines` as they may be published: each map named as the pages name it (by its
@@ -822,7 +834,7 @@ fn execute(
     reporter.report(Event::Executing { matches: todo.len(), done: done.len() })?;
     let sandbox = Sandbox::new(record.config.sandbox, record.config.limits.sandbox_limits())
         .map_err(|e| TournamentError::Invalid(e.to_string()))?;
-    let shared = Shared { record: record.clone(), game, sandbox, boards };
+    let shared = Shared { record: record.clone(), game, sandbox, boards, shown: record.shown_paths(out) };
     let names = record.map_names();
     let queue = Mutex::new(VecDeque::from(todo));
     // A worker's event that fails to be reported does not stop its matches.
@@ -932,6 +944,8 @@ struct Shared {
     game: &'static dyn Game,
     sandbox: Sandbox,
     boards: BTreeMap<PathBuf, Board>,
+    /// How the replays show the bots' commands.
+    shown: ShownPaths,
 }
 
 /// A map (or pseudo board) as read at the start of a run.
@@ -1068,7 +1082,12 @@ async fn play_one(
         })
         .collect();
     let limits = shared.record.config.limits.limits();
-    let played = play_match(shared.game.name(), state, &bots, &limits, m.seed, &shared.sandbox, cancel).await?;
+    let mut played = play_match(shared.game.name(), state, &bots, &limits, m.seed, &shared.sandbox, cancel).await?;
+    // The replay (published) records each command as the config gives it, not as made absolute
+    // with the teacher's folders (`sh bots/alice/bot.sh`, not `sh /home/jdoe/…/bot.sh`).
+    for player in &mut played.replay.players {
+        player.command = shared.shown.command(&player.command);
+    }
     let versions = m
         .seats
         .iter()

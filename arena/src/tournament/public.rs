@@ -3,13 +3,19 @@
 //! secret, which keys the bots' seeds, and the bots' commands and folders), nor `versions/`
 //! (a copy of every student's code), nor the folder's lock; the build and match logs only on
 //! request (a compiler's messages and a crash's traceback quote the student's source lines).
-//! No map is published by its path (the teacher's folders, see [`crate::standings::maps`]).
+//! No map is published by its path (the teacher's folders, see [`crate::standings::maps`]), nor
+//! a bot's command or a failure naming the teacher's folders (see [`super::shown`]).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use base64::Engine as _;
+
 use super::results::{self, RESULTS_FILE};
+use super::shown::ShownPaths;
 use super::{Reporter, TournamentError, TournamentRecord};
 use crate::engine::Registry;
+use crate::replay::{PlayerInfo, Replay};
 use crate::safe_text::html;
 
 /// What of a tournament folder is copied, by name at its top; everything else stays.
@@ -86,6 +92,71 @@ fn public_replay_page(page: Vec<u8>, headers: &[(String, String)]) -> Vec<u8> {
     page
 }
 
+/// A replay file as published: each bot's command as `shown` shows it (an older arena recorded
+/// it made absolute, `sh /home/jdoe/…/bot.sh`), or `None` when it shows as it is, or is no
+/// replay this arena reads (copied as it is then). Only the commands change: `arena verify`
+/// re-simulates from the rest, and the result names the bots by their names.
+fn public_replay(path: &Path, shown: &ShownPaths) -> Option<Vec<u8>> {
+    // (Most replays show as they are: only their start is read to tell.)
+    let players = recorded_players(path)?;
+    if players.iter().all(|p| shown.command(&p.command) == p.command) {
+        return None;
+    }
+    let json = crate::replay::read_json(path).ok()?;
+    let mut replay: Replay = serde_json::from_slice(&json).ok()?;
+    if replay.format != crate::replay::FORMAT || replay.version != crate::replay::VERSION {
+        return None;
+    }
+    for player in &mut replay.players {
+        player.command = shown.command(&player.command);
+    }
+    replay.file_bytes(path.extension().is_some_and(|e| e == "gz")).ok()
+}
+
+/// The players a replay file records, read from its start only: a replay records them before
+/// its steps, so the rest of it (nearly all) is neither unpacked nor parsed. `None` when the
+/// file is no JSON object with `players` (at most [`crate::replay::MAX_REPLAY_BYTES`] read).
+fn recorded_players(path: &Path) -> Option<Vec<PlayerInfo>> {
+    use serde::de::{Deserializer as _, IgnoredAny, MapAccess, Visitor};
+    use std::io::{BufRead, BufReader, Read};
+    /// Reads a replay's top-level keys up to `players`, which it keeps, then stops.
+    struct Players<'a>(&'a mut Option<Vec<PlayerInfo>>);
+    impl<'de> Visitor<'de> for Players<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a replay")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(key) = map.next_key::<String>()? {
+                if key == "players" {
+                    *self.0 = Some(map.next_value()?);
+                    // (An error stops the reading there: the caller has what it wanted.)
+                    return Err(serde::de::Error::custom("the players are read"));
+                }
+                map.next_value::<IgnoredAny>()?;
+            }
+            Ok(())
+        }
+    }
+    let mut file = BufReader::new(std::fs::File::open(path).ok()?);
+    let gzipped = file.fill_buf().ok()?.starts_with(&[0x1f, 0x8b]);
+    let text: Box<dyn Read> =
+        if gzipped { Box::new(flate2::bufread::MultiGzDecoder::new(file)) } else { Box::new(file) };
+    let mut json = serde_json::Deserializer::from_reader(BufReader::new(text.take(crate::replay::MAX_REPLAY_BYTES)));
+    let mut players = None;
+    let _ = json.deserialize_map(Players(&mut players));
+    players
+}
+
+/// A replay page with the replay it embeds (`old`, the file's bytes, in base64) replaced by
+/// `new`; a page that does not embed `old` is as it is.
+fn with_replay(page: Vec<u8>, old: &[u8], new: &[u8]) -> Vec<u8> {
+    let engine = base64::engine::general_purpose::STANDARD;
+    let (old, new) = (engine.encode(old), engine.encode(new));
+    let Some(at) = page.windows(old.len()).position(|w| w == old.as_bytes()) else { return page };
+    [&page[..at], new.as_bytes(), &page[at + old.len()..]].concat()
+}
+
 /// Copies the public part of the tournament folder `dir` into `out`, which must be new or
 /// empty and outside `dir`: into a temporary folder beside `out`, renamed `out` once whole, so
 /// that a publish cut short leaves nothing under `out` (and its temporary folder goes with the
@@ -96,7 +167,10 @@ fn public_replay_page(page: Vec<u8>, headers: &[(String, String)]) -> Vec<u8> {
 /// The leaderboards are written afresh from the record and the results (as `arena
 /// leaderboard` does, with the games of `games`; `reporter` writes the league's pages on them),
 /// and `results.jsonl` with each map by its name: so no map is published by its path, even
-/// from a folder an older arena wrote, whose replay pages' headers are named anew too.
+/// from a folder an older arena wrote, whose replay pages' headers are named anew too. No
+/// command or failure names the teacher's folders either ([`ShownPaths`]): the leaderboards
+/// show them so, and a replay an older arena wrote is published with its bots' commands shown
+/// so, in its file and in its page.
 pub fn copy_public(
     dir: &Path,
     out: &Path,
@@ -160,6 +234,9 @@ pub fn copy_public(
             headers.push((old, old_replay_header(&name)));
         }
     }
+    let paths = record.shown_paths(dir);
+    // Each replay as published, once its page asked for it (`x.html` comes before `x.json.gz`).
+    let mut replays: HashMap<PathBuf, Option<Vec<u8>>> = HashMap::new();
     let mut logs_withheld = 0;
     for entry_name in PUBLIC {
         let from = dir.join(entry_name);
@@ -175,7 +252,7 @@ pub fn copy_public(
             } else if entry.file_type().is_file() && !crate::files::is_temporary(entry.file_name()) {
                 if entry_name == "builds" && !shown.builds {
                     let log = std::fs::read(entry.path()).map_err(|e| TournamentError::io(entry.path(), e))?;
-                    let first = super::build::first_error(&String::from_utf8_lossy(&log));
+                    let first = paths.text(&super::build::first_error(&String::from_utf8_lossy(&log)));
                     std::fs::write(&to, withheld_log(&first)).map_err(|e| TournamentError::io(&to, e))?;
                     logs_withheld += 1;
                 } else if entry_name == "logs" && !shown.matches {
@@ -183,7 +260,20 @@ pub fn copy_public(
                     logs_withheld += 1;
                 } else if entry_name == "replays" && entry.path().extension().is_some_and(|e| e == "html") {
                     let page = std::fs::read(entry.path()).map_err(|e| TournamentError::io(entry.path(), e))?;
-                    std::fs::write(&to, public_replay_page(page, &headers)).map_err(|e| TournamentError::io(&to, e))?;
+                    let mut page = public_replay_page(page, &headers);
+                    let file = entry.path().with_extension("json.gz");
+                    if let Some(new) = replays.entry(file.clone()).or_insert_with(|| public_replay(&file, &paths)) {
+                        let old = std::fs::read(&file).map_err(|e| TournamentError::io(&file, e))?;
+                        page = with_replay(page, &old, new);
+                    }
+                    std::fs::write(&to, page).map_err(|e| TournamentError::io(&to, e))?;
+                } else if entry_name == "replays" && entry.file_name().to_string_lossy().ends_with(".json.gz") {
+                    match replays.remove(entry.path()).unwrap_or_else(|| public_replay(entry.path(), &paths)) {
+                        Some(new) => std::fs::write(&to, new).map_err(|e| TournamentError::io(&to, e))?,
+                        None => {
+                            std::fs::copy(entry.path(), &to).map_err(|e| TournamentError::io(entry.path(), e))?;
+                        }
+                    }
                 } else {
                     std::fs::copy(entry.path(), &to).map_err(|e| TournamentError::io(entry.path(), e))?;
                 }
@@ -240,5 +330,45 @@ mod tests {
         assert!(old.contains("it&#39;s"), "the control: the path as the page escaped it");
         let current = new.clone().into_bytes();
         assert_eq!(public_replay_page(current.clone(), &headers), current);
+    }
+
+    /// A replay an older arena wrote, its commands made absolute, is published with them shown
+    /// and nothing else of it changed, its page embedding the new file; a replay whose commands
+    /// show as they are is copied as it is.
+    #[test]
+    fn an_old_replay_s_commands_are_shown_in_its_file_and_its_page() {
+        let dir = tempfile::tempdir().unwrap();
+        let shown = ShownPaths::new([Path::new("/home/jdoe/courses/2026")]);
+        let player = |name: &str, command: &str| PlayerInfo { name: name.into(), command: command.into() };
+        let players = vec![
+            player("alice", "sh /home/jdoe/courses/2026/bots/alice/bot.sh"),
+            player("bob", "/home/jdoe/bin/bob --fast"),
+        ];
+        let setup = serde_json::json!({ "map": "ARENA 1 1 1" });
+        let mut replay =
+            Replay::new("resource-rush", 7, setup, players, crate::engine::Limits::default(), serde_json::json!({}));
+        replay.seat_seeds = vec![1, 2];
+        let path = dir.path().join("m.json.gz");
+        replay.save(&path).unwrap();
+        let new = public_replay(&path, &shown).expect("rewritten");
+        let published = dir.path().join("p.json.gz");
+        std::fs::write(&published, &new).unwrap();
+        let mut expected = replay.clone();
+        expected.players[0].command = "sh bots/alice/bot.sh".into();
+        expected.players[1].command = "…/bob --fast".into();
+        assert_eq!(Replay::load(&published).unwrap(), expected);
+        assert_eq!(public_replay(&published, &shown), None, "shown already: copied as it is");
+        let old = std::fs::read(&path).unwrap();
+        let engine = base64::engine::general_purpose::STANDARD;
+        let page = format!("<header>h</header><script id=\"replay\">{}</script>", engine.encode(&old)).into_bytes();
+        let page = String::from_utf8(with_replay(page, &old, &new)).unwrap();
+        assert_eq!(page, format!("<header>h</header><script id=\"replay\">{}</script>", engine.encode(&new)));
+        assert_eq!(with_replay(b"other".to_vec(), &old, &new), b"other", "a page of another replay");
+        let plain = dir.path().join("m.json");
+        replay.save(&plain).unwrap();
+        let new = public_replay(&plain, &shown).expect("a plain replay, rewritten");
+        assert_eq!(serde_json::from_slice::<Replay>(&new).unwrap(), expected, "plain JSON stays plain");
+        std::fs::write(&path, b"not a replay").unwrap();
+        assert_eq!(public_replay(&path, &shown), None, "not a replay: copied as it is");
     }
 }

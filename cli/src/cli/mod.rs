@@ -342,12 +342,14 @@ pub struct PublishArgs {
     pub dir: PathBuf,
     /// Where its public part goes: a new or empty folder, outside it.
     pub out: PathBuf,
-    /// Publish the build logs too (by default each is a note in their place: a compiler's
-    /// messages quote the student's source lines).
+    /// Publish the build logs too, as they are (by default each is a note in their place: a
+    /// compiler's messages quote the student's source lines, and may name files by their paths
+    /// on this machine, the teacher's folders).
     #[arg(long)]
     pub build_logs: bool,
-    /// Publish the match logs too, the bots' stderr (by default each is a note in their
-    /// place: a crash's traceback quotes the student's source lines).
+    /// Publish the match logs too, the bots' stderr, as they are (by default each is a note in
+    /// their place: a crash's traceback quotes the student's source lines, and may name files
+    /// by their paths on this machine).
     #[arg(long)]
     pub match_logs: bool,
 }

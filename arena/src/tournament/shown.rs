@@ -1,0 +1,203 @@
+//! How a league shows a path of the teacher's machine. A bot's command made absolute
+//! (`sh /home/jdoe/courses/2026/bots/alice/bot.sh`) or a failure naming a folder (`its folder
+//! /home/jdoe/courses/2026/bots/carol is missing`) tells the teacher's user name and folders,
+//! and means nothing on another machine. So what a league records in its replays and shows on
+//! its leaderboards and pages names a path under the config's folder or the league's folder
+//! relative to it (`sh bots/alice/bot.sh`, as the config gives it; `its folder bots/carol is
+//! missing`; `versions/alice/…` for the copy the league kept), and any other absolute path by
+//! its last part after an ellipsis (`/opt/bots/x` is shown `…/x`). The league's record
+//! (`tournament.json`) and the terminal keep the paths, which help the teacher.
+
+use std::path::{Component, Path, PathBuf};
+
+/// The folders a league shows paths relative to (see the module's documentation).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShownPaths {
+    /// Absolute, each with a part at least (not `/`), the longest first.
+    roots: Vec<PathBuf>,
+}
+
+/// What a path outside the roots is shown with before its last part.
+const ELSEWHERE: &str = "…/";
+
+impl ShownPaths {
+    /// Paths under `roots` (the config's folder, the league folder) are shown relative to the
+    /// innermost; a root that is relative or `/` is ignored (under `/`, every path would be
+    /// shown whole).
+    pub fn new<'a>(roots: impl IntoIterator<Item = &'a Path>) -> Self {
+        let mut roots: Vec<PathBuf> = roots
+            .into_iter()
+            .filter(|r| r.is_absolute() && r.components().any(|c| matches!(c, Component::Normal(_))))
+            .map(Path::to_path_buf)
+            .collect();
+        roots.sort_by_key(|r| std::cmp::Reverse(r.as_os_str().len()));
+        roots.dedup();
+        ShownPaths { roots }
+    }
+
+    /// `path` as shown: relative to the innermost root it lies under (textually, with no `..`;
+    /// `.` for a root itself), else its last part after [`ELSEWHERE`]. A relative path is shown
+    /// as it is.
+    pub fn path(&self, path: &Path) -> String {
+        if path.is_relative() {
+            return path.display().to_string();
+        }
+        for root in &self.roots {
+            let Ok(rest) = path.strip_prefix(root) else { continue };
+            let parts: Option<Vec<String>> = rest
+                .components()
+                .map(|c| match c {
+                    Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
+                    _ => None,
+                })
+                .collect();
+            match parts {
+                Some(parts) if parts.is_empty() => return ".".to_string(),
+                Some(parts) => return parts.join("/"),
+                None => break,
+            }
+        }
+        match path.file_name() {
+            Some(name) => format!("{ELSEWHERE}{}", name.to_string_lossy()),
+            None => ELSEWHERE.trim_end_matches('/').to_string(),
+        }
+    }
+
+    /// A command line as shown: each word that is an absolute path (even with spaces in it) by
+    /// [`ShownPaths::path`], paths inside a word (`--data=/home/…`) by [`ShownPaths::text`].
+    /// A command whose words show as they are is returned as it is (its quoting kept).
+    pub fn command(&self, command: &str) -> String {
+        let Ok(words) = shell_words::split(command) else { return self.text(command) };
+        let shown: Vec<String> = words
+            .iter()
+            .map(|w| if Path::new(w).is_absolute() { self.path(Path::new(w)) } else { self.text(w) })
+            .collect();
+        if shown == words {
+            command.to_string()
+        } else {
+            shell_words::join(shown)
+        }
+    }
+
+    /// `text` (a message: why a bot cannot play, a compiler's first error) with every absolute
+    /// path in it shown by [`ShownPaths::path`]. A path starts with `/` at the start of the text
+    /// or after a space, quote, bracket, `=`, `,` or `:`, and ends before a space, quote,
+    /// bracket, `:`, `,`, `;`, `|` or `&` (and a final `.`); one under a root is found whole,
+    /// spaces in the root included.
+    pub fn text(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut at = 0;
+        while at < text.len() {
+            let rest = &text[at..];
+            let starts = rest.starts_with('/')
+                && rest[1..].chars().next().is_some_and(|c| c != '/' && !ends_path(c))
+                && text[..at].chars().next_back().is_none_or(starts_path);
+            if !starts {
+                let c = rest.chars().next().unwrap_or_default();
+                out.push(c);
+                at += c.len_utf8().max(1);
+                continue;
+            }
+            // Past the innermost root it starts with (whole), then up to the next end.
+            let root_len = self
+                .roots
+                .iter()
+                .map(|r| r.to_string_lossy())
+                .find(|r| rest.starts_with(r.as_ref()) && ends_root(&rest[r.len()..]))
+                .map_or(0, |r| r.len());
+            let mut len = root_len + rest[root_len..].find(ends_path).unwrap_or(rest.len() - root_len);
+            while len > 1 && rest[..len].ends_with('.') && !rest[..len].ends_with("/.") {
+                len -= 1;
+            }
+            out.push_str(&self.path(Path::new(&rest[..len])));
+            at += len;
+        }
+        out
+    }
+}
+
+/// Whether a path in a text may start after `c`.
+fn starts_path(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '`' | '\'' | '"' | '(' | '[' | '{' | '<' | '=' | ',' | ':')
+}
+
+/// Whether a root found in a text ends there, before `after`: at its end, a `/`, or what ends
+/// a path (a sentence's final `.` included).
+fn ends_root(after: &str) -> bool {
+    let mut chars = after.chars();
+    match chars.next() {
+        None => true,
+        Some('.') => chars.next().is_none_or(ends_path),
+        Some(c) => c == '/' || ends_path(c),
+    }
+}
+
+/// Whether `c` ends a path in a text.
+fn ends_path(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(c, '`' | '\'' | '"' | '(' | ')' | '[' | ']' | '{' | '}' | '<' | '>' | ':' | ',' | ';' | '|' | '&')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown() -> ShownPaths {
+        ShownPaths::new([Path::new("/home/j doe/courses/2026"), Path::new("/home/j doe/courses/2026/league")])
+    }
+
+    /// A path under the config's folder is shown relative to it, one under the league folder
+    /// (inside the config's) relative to the league's, any other by its last part.
+    #[test]
+    fn paths_are_shown_under_the_innermost_root_else_by_their_last_part() {
+        let s = shown();
+        assert_eq!(s.path(Path::new("/home/j doe/courses/2026/bots/alice/bot.sh")), "bots/alice/bot.sh");
+        assert_eq!(s.path(Path::new("/home/j doe/courses/2026/league/versions/a/f/x")), "versions/a/f/x");
+        assert_eq!(s.path(Path::new("/home/j doe/courses/2026")), ".");
+        assert_eq!(s.path(Path::new("/home/j doe/courses/2026/../2025/bot")), "…/bot");
+        assert_eq!(s.path(Path::new("/home/j doe/courses/20266/bot")), "…/bot", "not under the root: a sibling");
+        assert_eq!(s.path(Path::new("/usr/bin/python3")), "…/python3");
+        assert_eq!(s.path(Path::new("/")), "…");
+        assert_eq!(s.path(Path::new("bots/x")), "bots/x");
+        assert_eq!(ShownPaths::new([Path::new("/"), Path::new("rel")]).path(Path::new("/home/j/x")), "…/x");
+    }
+
+    /// A command's absolute words are shown, spaces and all; a command with none is as given.
+    #[test]
+    fn commands_show_their_paths_relative_and_keep_their_quoting_otherwise() {
+        let s = shown();
+        assert_eq!(s.command("sh '/home/j doe/courses/2026/bots/alice/bot.sh' --fast"), "sh bots/alice/bot.sh --fast");
+        let inside = s.command("/opt/x/bot '--data=/home/j doe/courses/2026/d'");
+        assert_eq!(shell_words::split(&inside).unwrap(), ["…/bot", "--data=d"], "{inside}");
+        assert_eq!(s.command("python3 'my bot.py'"), "python3 'my bot.py'");
+        assert_eq!(s.command("sh 'unclosed"), "sh 'unclosed");
+    }
+
+    /// A message's paths are shown: under a root whole (spaces in the root included), others
+    /// by their last part; text that only looks like a path nearby (a URL, `and/or`, `1/2`, a
+    /// lone `/`) stays.
+    #[test]
+    fn messages_show_their_paths() {
+        let s = shown();
+        assert_eq!(
+            s.text("its folder /home/j doe/courses/2026/bots/carol is missing"),
+            "its folder bots/carol is missing"
+        );
+        assert_eq!(
+            s.text("build `echo \"/home/j doe/courses/2026/bots/dave/bot.c:1:5: error\" >&2` failed"),
+            "build `echo \"bots/dave/bot.c:1:5: error\" >&2` failed"
+        );
+        assert_eq!(
+            s.text("cannot start: program `/srv/x/bot` not found (/home/j doe/courses/2026/league/builds/a.log)."),
+            "cannot start: program `…/bot` not found (builds/a.log)."
+        );
+        assert_eq!(s.text("missing /home/j doe/courses/2026."), "missing ..", "the root, then the full stop");
+        let kept = "see https://example.org/a/b, and/or 1/2 / x, //comment";
+        assert_eq!(s.text(kept), kept);
+        assert_eq!(s.text("PATH=/usr/bin:/bin"), "PATH=…/bin:…/bin");
+        assert_eq!(s.text("é/x /é/y"), "é/x …/y");
+        for text in ["its folder bots/carol is missing", "…/x", "."] {
+            assert_eq!(s.text(text), text, "shown twice, the same");
+        }
+    }
+}
