@@ -200,4 +200,21 @@ mod tests {
             assert_eq!(s.text(text), text, "shown twice, the same");
         }
     }
+
+    proptest::proptest! {
+        /// Any message (a compiler's error quotes anything) is shown without a panic, and a
+        /// root's folders never survive where the message names a path under it.
+        #[test]
+        fn any_message_is_shown_and_keeps_no_root(
+            before in "[ -~é/\\.:`'\"(]{0,12}",
+            sep in "[ `'\"(=,:]",
+            rest in "[a-z/. ]{0,12}",
+        ) {
+            let s = shown();
+            let text = format!("{before}{sep}/home/j doe/courses/2026/{rest}");
+            let out = s.text(&text);
+            proptest::prop_assert!(!out.contains("j doe"), "{text:?} -> {out:?}");
+            let _ = s.command(&text);
+        }
+    }
 }
