@@ -115,6 +115,20 @@ pub fn name_part(name: &str) -> String {
     }
 }
 
+/// The parts of `path` below `base` (none for `base` itself), or `None` when it does not lie
+/// under `base` textually: another prefix, or a `..` or root below it (nothing is read from
+/// the disk, so a name shown from it is the same on every machine).
+pub fn parts_under(path: &Path, base: &Path) -> Option<Vec<String>> {
+    path.strip_prefix(base)
+        .ok()?
+        .components()
+        .map(|c| match c {
+            std::path::Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// How the temporary files of [`write_atomic`] begin: one a crash left behind is recognised by it.
 pub const TEMPORARY_PREFIX: &str = ".tmp-";
 

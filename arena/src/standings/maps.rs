@@ -18,7 +18,7 @@
 //! `results.jsonl`) keeps the paths, to read the maps again.
 
 use std::collections::BTreeMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 /// The names of a league's maps (see the module's documentation), by path.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -88,15 +88,7 @@ fn name_at(path: &Path, digest: &str, base: Option<&Path>, index: usize, level: 
 /// `path` relative to `base`, with `/` between its parts, if it lies under `base` (textually:
 /// no `..`, nothing read from the disk).
 fn under(path: &Path, base: Option<&Path>) -> Option<String> {
-    let rest = path.strip_prefix(base?).ok()?;
-    let parts: Option<Vec<String>> = rest
-        .components()
-        .map(|c| match c {
-            Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
-            _ => None,
-        })
-        .collect();
-    parts.filter(|p| !p.is_empty()).map(|p| p.join("/"))
+    crate::files::parts_under(path, base?).filter(|p| !p.is_empty()).map(|p| p.join("/"))
 }
 
 #[cfg(test)]

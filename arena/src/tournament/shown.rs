@@ -42,19 +42,12 @@ impl ShownPaths {
         if path.is_relative() {
             return path.display().to_string();
         }
+        // (A path with a `..` below one root has it below any other it lies under.)
         for root in &self.roots {
-            let Ok(rest) = path.strip_prefix(root) else { continue };
-            let parts: Option<Vec<String>> = rest
-                .components()
-                .map(|c| match c {
-                    Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
-                    _ => None,
-                })
-                .collect();
-            match parts {
+            match crate::files::parts_under(path, root) {
                 Some(parts) if parts.is_empty() => return ".".to_string(),
                 Some(parts) => return parts.join("/"),
-                None => break,
+                None => continue,
             }
         }
         match path.file_name() {
