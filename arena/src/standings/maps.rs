@@ -6,7 +6,8 @@
 //! are alike:
 //!
 //! 1. by their paths under the config's folder (`maps/arena1.txt`, `week2/arena1.txt`), for a
-//!    map in that folder (what the config would say, written relative to itself);
+//!    map in that folder (what the config would say, written relative to itself; not when
+//!    that folder is `/`, under which a path would be named whole);
 //! 2. else by the file name and the first 8 hex digits of the content's digest
 //!    (`arena1.txt@638bf733`), which says nothing of where the file lies;
 //! 3. else (the same file name and content twice) by their place in the pool too
@@ -86,9 +87,12 @@ fn name_at(path: &Path, digest: &str, base: Option<&Path>, index: usize, level: 
 }
 
 /// `path` relative to `base`, with `/` between its parts, if it lies under `base` (textually:
-/// no `..`, nothing read from the disk).
+/// no `..`, nothing read from the disk). A base without a folder's name (`/`, a config file at
+/// the root) is none: under it, every path would be named whole (nor is it a root of
+/// the commands and failures shown).
 fn under(path: &Path, base: Option<&Path>) -> Option<String> {
-    crate::files::parts_under(path, base?).filter(|p| !p.is_empty()).map(|p| p.join("/"))
+    let base = base.filter(|b| b.components().any(|c| matches!(c, std::path::Component::Normal(_))))?;
+    crate::files::parts_under(path, base).filter(|p| !p.is_empty()).map(|p| p.join("/"))
 }
 
 #[cfg(test)]
@@ -127,6 +131,9 @@ mod tests {
         let expected = ["maps/arena1.txt", "arena1.txt@77aa00bb", "arena1.txt@99aa00bb"];
         assert_eq!(names(&pool, Some("/home/jdoe/c")), expected, "`..` is not under the folder");
         assert_eq!(names(&pool, None), ["arena1.txt@638bf733", "arena1.txt@77aa00bb", "arena1.txt@99aa00bb"]);
+        // A config file at the root (`/`): no path under it names a map, which would be whole.
+        let expected = ["arena1.txt@638bf733", "arena1.txt@77aa00bb", "arena1.txt@99aa00bb"];
+        assert_eq!(names(&pool, Some("/")), expected, "`/` names no folder");
         // The same content under one name twice, outside the folder: their places.
         let twice = [("/a/m.txt", "5555666677778888"), ("/b/m.txt", "5555666677778888"), ("/c/n.txt", "1")];
         assert_eq!(names(&twice, None), ["m.txt@55556666#1", "m.txt@55556666#2", "n.txt"]);
