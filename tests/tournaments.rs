@@ -1038,3 +1038,47 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
     encoder.write_all(bytes).unwrap();
     encoder.finish().unwrap()
 }
+
+/// A league an arena before gzip wrote keeps its replays as plain JSON (`replays/<key>.json`),
+/// its bots' commands made absolute: such a replay is published with its commands shown too,
+/// and still verifies. The control: the league's file keeps the path.
+#[test]
+fn a_plain_json_replay_of_an_older_arena_is_published_with_its_commands_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("secret-home-folder/courses/2026");
+    std::fs::create_dir_all(&home).unwrap();
+    let mut text = format!("seed = 5\ngames = 1\nsecret = \"s\"\nmaps = [{:?}]\n", map("tight.txt"));
+    for (name, command) in [("greedy", bin("greedy")), ("waiter", bin("waiter"))] {
+        text.push_str(&format!("[[bots]]\nname = {name:?}\ncommand = {command:?}\n"));
+    }
+    let cfg = home.join("class.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let (league, public) = (home.join("league"), dir.path().join("public"));
+    let league_arg = league.display().to_string();
+    let (_, stderr, code) = tournament(&["--config", &cfg.display().to_string(), "--out", &league_arg]);
+    assert_eq!(code, 0, "{stderr}");
+    // One replay as such an arena wrote it: plain JSON, its commands absolute, no page.
+    let gz = walk(&league.join("replays")).into_iter().find(|p| p.to_string_lossy().ends_with(".json.gz")).unwrap();
+    let mut replay: Value = serde_json::from_slice(&gunzip(&std::fs::read(&gz).unwrap())).unwrap();
+    for player in replay["players"].as_array_mut().unwrap() {
+        let name = player["name"].as_str().unwrap().to_string();
+        player["command"] = format!("{}/bots/{name}", home.display()).into();
+    }
+    let plain = gz.with_extension("");
+    std::fs::write(&plain, serde_json::to_vec(&replay).unwrap()).unwrap();
+    std::fs::remove_file(&gz).unwrap();
+    std::fs::remove_file(gz.with_extension("").with_extension("html")).unwrap();
+    let run = arena(&["publish", &league_arg, &public.display().to_string()]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let published = public.join("replays").join(plain.file_name().unwrap());
+    let bytes = std::fs::read(&published).unwrap();
+    assert!(!holds(&bytes, "secret-home-folder"), "{}", String::from_utf8_lossy(&bytes));
+    let shown: Value = serde_json::from_slice(&bytes).unwrap();
+    let mut commands: Vec<&str> =
+        shown["players"].as_array().unwrap().iter().map(|p| p["command"].as_str().unwrap()).collect();
+    commands.sort();
+    assert_eq!(commands, ["bots/greedy", "bots/waiter"], "under the config's folder: relative to it");
+    let out = arena(&["verify", &published.display().to_string()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(holds(&std::fs::read(&plain).unwrap(), "secret-home-folder"), "the control: the league's file");
+}

@@ -148,6 +148,12 @@ fn recorded_players(path: &Path) -> Option<Vec<PlayerInfo>> {
     players
 }
 
+/// Whether a file of `replays/` named `name` is a replay: `<key>.json.gz`, or `<key>.json` as
+/// an arena before gzip wrote them (its bots' commands made absolute too).
+fn is_replay_file(name: &str) -> bool {
+    name.ends_with(".json.gz") || name.ends_with(".json")
+}
+
 /// A replay page with the replay it embeds (`old`, the file's bytes, in base64) replaced by
 /// `new`; a page that does not embed `old` is as it is.
 fn with_replay(page: Vec<u8>, old: &[u8], new: &[u8]) -> Vec<u8> {
@@ -267,7 +273,7 @@ pub fn copy_public(
                         page = with_replay(page, &old, new);
                     }
                     std::fs::write(&to, page).map_err(|e| TournamentError::io(&to, e))?;
-                } else if entry_name == "replays" && entry.file_name().to_string_lossy().ends_with(".json.gz") {
+                } else if entry_name == "replays" && is_replay_file(&entry.file_name().to_string_lossy()) {
                     match replays.remove(entry.path()).unwrap_or_else(|| public_replay(entry.path(), &paths)) {
                         Some(new) => std::fs::write(&to, new).map_err(|e| TournamentError::io(&to, e))?,
                         None => {
