@@ -323,10 +323,11 @@ impl TournamentRecord {
     }
 
     /// How the league in `dir` shows a path ([`ShownPaths`]): relative to the config's folder or
-    /// to `dir`, else by its last part.
+    /// to `dir`, the home folder as `~`, else by its last part.
     pub fn shown_paths(&self, dir: &Path) -> ShownPaths {
         let league = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-        ShownPaths::new(self.config.base.as_deref().into_iter().chain([league.as_path()]))
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        ShownPaths::new(self.config.base.as_deref().into_iter().chain([league.as_path()])).with_home(home.as_deref())
     }
 
     /// `lines` as they may be published: each map named as the pages name it (by its
@@ -1136,9 +1137,12 @@ fn remove_temporaries(out: &Path) {
     }
 }
 
-/// The title of the pages of the league in `dir`: `Leaderboard: <the folder's name>`.
+/// The title of the pages of the league in `dir`: `Leaderboard: <the folder's name>` (its real
+/// name when `dir` has none, as `.` or `league/sub/..`).
 pub fn league_title(dir: &Path) -> String {
-    format!("Leaderboard: {}", dir.file_name().map_or("tournament".into(), |n| n.to_string_lossy()))
+    let real = std::fs::canonicalize(dir).ok();
+    let name = dir.file_name().or_else(|| real.as_deref().and_then(Path::file_name));
+    format!("Leaderboard: {}", name.map_or("tournament".into(), |n| n.to_string_lossy()))
 }
 
 /// Step 5, finish: writes `leaderboard.json` and `leaderboard.md` into `out`, each file
@@ -1253,6 +1257,17 @@ mod tests {
         let public: Vec<PathBuf> = record.public_lines(&lines).into_iter().map(|l| l.map).collect();
         assert_eq!(public, [PathBuf::from("week2/arena1.txt"), PathBuf::from("old.txt")]);
         assert!(lines[0].map.starts_with("/home/jdoe"), "the control: the line keeps its path");
+    }
+
+    /// A league published from within (`arena publish . OUT`) is titled by its folder's name,
+    /// not "tournament" (the review's: `.` has no file name).
+    #[test]
+    fn a_league_is_titled_by_its_folder_s_real_name() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("week3/sub")).unwrap();
+        assert_eq!(league_title(&dir.path().join("week3/sub/..")), "Leaderboard: week3");
+        assert_eq!(league_title(&dir.path().join("week3")), "Leaderboard: week3");
+        assert_eq!(league_title(Path::new("/")), "Leaderboard: tournament");
     }
 
     /// `tournament.json` holds every field of the record (written through a borrowed copy of

@@ -15,7 +15,7 @@ use super::results::{self, RESULTS_FILE};
 use super::shown::ShownPaths;
 use super::{Reporter, TournamentError, TournamentRecord};
 use crate::engine::Registry;
-use crate::replay::{PlayerInfo, Replay};
+use crate::replay::PlayerInfo;
 use crate::safe_text::html;
 
 /// What of a tournament folder is copied, by name at its top; everything else stays.
@@ -96,21 +96,39 @@ fn public_replay_page(page: Vec<u8>, headers: &[(String, String)]) -> Vec<u8> {
 /// it made absolute, `sh /home/jdoe/…/bot.sh`), or `None` when it shows as it is, or is no
 /// replay this arena reads (copied as it is then). Only the commands change: `arena verify`
 /// re-simulates from the rest, and the result names the bots by their names.
-fn public_replay(path: &Path, shown: &ShownPaths) -> Option<Vec<u8>> {
+fn public_replay(path: &Path, shown: &ShownPaths) -> Result<Option<Vec<u8>>, TournamentError> {
     // (Most replays show as they are: only their start is read to tell.)
-    let players = recorded_players(path)?;
+    let Some(players) = recorded_players(path) else { return Ok(None) };
     if players.iter().all(|p| shown.command(&p.command) == p.command) {
-        return None;
+        return Ok(None);
     }
-    let json = crate::replay::read_json(path).ok()?;
-    let mut replay: Replay = serde_json::from_slice(&json).ok()?;
-    if replay.format != crate::replay::FORMAT || replay.version != crate::replay::VERSION {
-        return None;
+    // As JSON, not as a `Replay`: a replay of another format or version is rewritten too, and
+    // one that cannot be is not published as it is (its commands name the teacher's folders).
+    let cannot = |why: String| {
+        TournamentError::Invalid(format!(
+            "{}: its bots' commands name folders of this machine, and it cannot be published without them: {why}",
+            path.display()
+        ))
+    };
+    let json = crate::replay::read_json(path).map_err(|e| cannot(e.to_string()))?;
+    let mut replay: serde_json::Value = serde_json::from_slice(&json).map_err(|e| cannot(e.to_string()))?;
+    let Some(list) = replay.get_mut("players").and_then(|p| p.as_array_mut()) else {
+        return Err(cannot("no list of players".to_string()));
+    };
+    for player in list {
+        if let Some(command) = player.get_mut("command") {
+            if let Some(text) = command.as_str() {
+                *command = serde_json::Value::String(shown.command(text));
+            }
+        }
     }
-    for player in &mut replay.players {
-        player.command = shown.command(&player.command);
-    }
-    replay.file_bytes(path.extension().is_some_and(|e| e == "gz")).ok()
+    let json = serde_json::to_vec(&replay).map_err(|e| cannot(e.to_string()))?;
+    let bytes = if path.extension().is_some_and(|e| e == "gz") {
+        crate::replay::gzip(&json).map_err(|e| cannot(e.to_string()))?
+    } else {
+        json
+    };
+    Ok(Some(bytes))
 }
 
 /// The players a replay file records, read from its start only: a replay records them before
@@ -161,6 +179,15 @@ fn with_replay(page: Vec<u8>, old: &[u8], new: &[u8]) -> Vec<u8> {
     let (old, new) = (engine.encode(old), engine.encode(new));
     let Some(at) = page.windows(old.len()).position(|w| w == old.as_bytes()) else { return page };
     [&page[..at], new.as_bytes(), &page[at + old.len()..]].concat()
+}
+
+/// A new folder in `parent` for a publish to fill, readable by its owner only until it is
+/// renamed into place (made readable then): what it holds meanwhile, and what a publish cut
+/// short leaves there, includes files not yet rewritten (`results.jsonl` with the teacher's
+/// paths), and `parent` may be a web server's folder.
+fn private_staging(parent: &Path, prefix: &str) -> std::io::Result<tempfile::TempDir> {
+    use std::os::unix::fs::PermissionsExt;
+    tempfile::Builder::new().prefix(prefix).permissions(std::fs::Permissions::from_mode(0o700)).tempdir_in(parent)
 }
 
 /// Copies the public part of the tournament folder `dir` into `out`, which must be new or
@@ -225,8 +252,7 @@ pub fn copy_public(
             std::fs::remove_dir_all(entry.path()).map_err(|e| TournamentError::io(&entry.path(), e))?;
         }
     }
-    let staging =
-        tempfile::Builder::new().prefix(&prefix).tempdir_in(parent).map_err(|e| TournamentError::io(parent, e))?;
+    let staging = private_staging(parent, &prefix).map_err(|e| TournamentError::io(parent, e))?;
     let all = results::read_all(dir)?;
     // Each map path a replay page an older arena wrote may name (its result's, or one of the
     // pool's for a page whose result is gone), with the header naming the map instead.
@@ -268,13 +294,20 @@ pub fn copy_public(
                     let page = std::fs::read(entry.path()).map_err(|e| TournamentError::io(entry.path(), e))?;
                     let mut page = public_replay_page(page, &headers);
                     let file = entry.path().with_extension("json.gz");
-                    if let Some(new) = replays.entry(file.clone()).or_insert_with(|| public_replay(&file, &paths)) {
+                    if !replays.contains_key(&file) {
+                        replays.insert(file.clone(), public_replay(&file, &paths)?);
+                    }
+                    if let Some(Some(new)) = replays.get(&file) {
                         let old = std::fs::read(&file).map_err(|e| TournamentError::io(&file, e))?;
                         page = with_replay(page, &old, new);
                     }
                     std::fs::write(&to, page).map_err(|e| TournamentError::io(&to, e))?;
                 } else if entry_name == "replays" && is_replay_file(&entry.file_name().to_string_lossy()) {
-                    match replays.remove(entry.path()).unwrap_or_else(|| public_replay(entry.path(), &paths)) {
+                    let shown_replay = match replays.remove(entry.path()) {
+                        Some(known) => known,
+                        None => public_replay(entry.path(), &paths)?,
+                    };
+                    match shown_replay {
                         Some(new) => std::fs::write(&to, new).map_err(|e| TournamentError::io(&to, e))?,
                         None => {
                             std::fs::copy(entry.path(), &to).map_err(|e| TournamentError::io(entry.path(), e))?;
@@ -315,6 +348,7 @@ pub fn copy_public(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replay::Replay;
 
     /// A replay page an older arena wrote has its map's path in its header replaced by the
     /// map's name, and nothing else of it changed (not even the same text past the header);
@@ -356,14 +390,14 @@ mod tests {
         replay.seat_seeds = vec![1, 2];
         let path = dir.path().join("m.json.gz");
         replay.save(&path).unwrap();
-        let new = public_replay(&path, &shown).expect("rewritten");
+        let new = public_replay(&path, &shown).unwrap().expect("rewritten");
         let published = dir.path().join("p.json.gz");
         std::fs::write(&published, &new).unwrap();
         let mut expected = replay.clone();
         expected.players[0].command = "sh bots/alice/bot.sh".into();
         expected.players[1].command = "…/bob --fast".into();
         assert_eq!(Replay::load(&published).unwrap(), expected);
-        assert_eq!(public_replay(&published, &shown), None, "shown already: copied as it is");
+        assert_eq!(public_replay(&published, &shown).unwrap(), None, "shown already: copied as it is");
         let old = std::fs::read(&path).unwrap();
         let engine = base64::engine::general_purpose::STANDARD;
         let page = format!("<header>h</header><script id=\"replay\">{}</script>", engine.encode(&old)).into_bytes();
@@ -372,9 +406,39 @@ mod tests {
         assert_eq!(with_replay(b"other".to_vec(), &old, &new), b"other", "a page of another replay");
         let plain = dir.path().join("m.json");
         replay.save(&plain).unwrap();
-        let new = public_replay(&plain, &shown).expect("a plain replay, rewritten");
+        let new = public_replay(&plain, &shown).unwrap().expect("a plain replay, rewritten");
         assert_eq!(serde_json::from_slice::<Replay>(&new).unwrap(), expected, "plain JSON stays plain");
+        // Of another version (the review's: it was copied as it was, paths and all): rewritten
+        // as JSON; one whose commands cannot be shown (cut after its players) is an error.
+        let mut other: serde_json::Value = serde_json::from_slice(&replay.file_bytes(false).unwrap()).unwrap();
+        other["version"] = serde_json::json!(99);
+        std::fs::write(&plain, serde_json::to_vec(&other).unwrap()).unwrap();
+        let new = String::from_utf8(public_replay(&plain, &shown).unwrap().expect("rewritten")).unwrap();
+        assert!(new.contains("\"version\":99") && !new.contains("jdoe"), "{new}");
+        let text = String::from_utf8(replay.file_bytes(false).unwrap()).unwrap();
+        let players = text.find("\"players\"").unwrap();
+        let after = players + text[players..].find(']').unwrap() + 1;
+        std::fs::write(&plain, &text[..after]).unwrap();
+        let err = public_replay(&plain, &shown).unwrap_err().to_string();
+        assert!(err.contains("m.json") && err.contains("cannot be published"), "{err}");
         std::fs::write(&path, b"not a replay").unwrap();
-        assert_eq!(public_replay(&path, &shown), None, "not a replay: copied as it is");
+        assert_eq!(public_replay(&path, &shown).unwrap(), None, "not a replay: copied as it is");
+    }
+    /// The staging folder is its owner's alone until it is renamed into place (the control: a
+    /// temporary folder made the usual way is readable by others, under the umask these tests
+    /// run with, read from /proc rather than set: it is the whole process's).
+    #[test]
+    fn a_publish_stages_in_a_folder_only_its_owner_can_read() {
+        use std::os::unix::fs::PermissionsExt;
+        let parent = tempfile::tempdir().unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let staging = private_staging(parent.path(), ".tmp-publish-x-").unwrap();
+        assert_eq!(mode(staging.path()), 0o700);
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let umask = status.lines().find_map(|l| l.strip_prefix("Umask:")).map(|m| u32::from_str_radix(m.trim(), 8));
+        if let Some(Ok(umask)) = umask.filter(|m| m.as_ref().is_ok_and(|m| m & 0o044 == 0)) {
+            let usual = tempfile::Builder::new().prefix("usual").tempdir_in(parent.path()).unwrap();
+            assert_eq!(mode(usual.path()) & 0o044, 0o044, "the control, under umask {umask:o}");
+        }
     }
 }

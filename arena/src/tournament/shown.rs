@@ -15,6 +15,9 @@ use std::path::{Component, Path, PathBuf};
 pub struct ShownPaths {
     /// Absolute, each with a part at least (not `/`), the longest first.
     roots: Vec<PathBuf>,
+    /// The teacher's home folder, shown `~` wherever it appears in a message (a path glued to
+    /// an option, `-I/home/jdoe/…`, or with a space, `/home/John Smith/…`, is not found whole).
+    home: Option<PathBuf>,
 }
 
 /// What a path outside the roots is shown with before its last part.
@@ -32,7 +35,14 @@ impl ShownPaths {
             .collect();
         roots.sort_by_key(|r| std::cmp::Reverse(r.as_os_str().len()));
         roots.dedup();
-        ShownPaths { roots }
+        ShownPaths { roots, home: None }
+    }
+
+    /// The same, with `home` (the teacher's home folder, absolute and not `/`) shown `~` in
+    /// messages and as a path of its own.
+    pub fn with_home(mut self, home: Option<&Path>) -> Self {
+        self.home = home.filter(|h| h.is_absolute() && h.components().count() > 1).map(Path::to_path_buf);
+        self
     }
 
     /// `path` as shown: relative to the innermost root it lies under (textually, with no `..`;
@@ -49,6 +59,9 @@ impl ShownPaths {
                 Some(parts) => return parts.join("/"),
                 None => continue,
             }
+        }
+        if self.home.as_deref() == Some(path) {
+            return "~".to_string();
         }
         match path.file_name() {
             Some(name) => format!("{ELSEWHERE}{}", name.to_string_lossy()),
@@ -78,6 +91,16 @@ impl ShownPaths {
     /// bracket, `:`, `,`, `;`, `|` or `&` (and a final `.`); one under a root is found whole,
     /// spaces in the root included.
     pub fn text(&self, text: &str) -> String {
+        // First every root and the home folder wherever they appear, whatever comes before
+        // them (`-I/home/…/include`, a path with a space the scan below would cut).
+        let mut text = text.to_string();
+        for root in &self.roots {
+            text = replace_folder(&text, &root.to_string_lossy(), "", ".");
+        }
+        if let Some(home) = &self.home {
+            text = replace_folder(&text, &home.to_string_lossy(), "~/", "~");
+        }
+        let text = text.as_str();
         let mut out = String::with_capacity(text.len());
         let mut at = 0;
         while at < text.len() {
@@ -123,6 +146,33 @@ fn ends_root(after: &str) -> bool {
         Some('.') => chars.next().is_none_or(ends_path),
         Some(c) => c == '/' || ends_path(c),
     }
+}
+
+/// `text` with each occurrence of the folder `dir` replaced: followed by `/`, the two by
+/// `below`; where a path ends after it ([`ends_root`]), by `itself`; elsewhere (a sibling,
+/// `/home/jdoe2`) left.
+fn replace_folder(text: &str, dir: &str, below: &str, itself: &str) -> String {
+    if dir.is_empty() || !text.contains(dir) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(dir) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + dir.len()..];
+        if let Some(below_it) = after.strip_prefix('/') {
+            out.push_str(below);
+            rest = below_it;
+        } else if ends_root(after) {
+            out.push_str(itself);
+            rest = after;
+        } else {
+            out.push_str(dir);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Whether `c` ends a path in a text.
@@ -192,6 +242,34 @@ mod tests {
         for text in ["its folder bots/carol is missing", "…/x", "."] {
             assert_eq!(s.text(text), text, "shown twice, the same");
         }
+    }
+
+    /// The review's leaks: a path glued to an option or quote, and one with a space outside the
+    /// roots, were not found whole by the scan (the control, without the home folder, still
+    /// shows the user's name there); the roots are now replaced wherever they appear, and the
+    /// home folder shown `~`.
+    #[test]
+    fn roots_and_the_home_folder_are_replaced_wherever_they_appear() {
+        let s = shown().with_home(Some(Path::new("/home/j doe")));
+        assert_eq!(
+            s.text("build `cc -I/home/j doe/courses/2026/include -o bot` failed"),
+            "build `cc -Iinclude -o bot` failed"
+        );
+        assert_eq!(s.text("cc -I/home/j doe/other/include"), "cc -I~/other/include");
+        assert_eq!(s.text("its folder /home/j doe/subs/carol is missing"), "its folder ~/subs/carol is missing");
+        assert_eq!(
+            s.text("cannot open ‘/home/j doe/x.h’; see file:///home/j doe/y"),
+            "cannot open ‘~/x.h’; see file://~/y"
+        );
+        assert_eq!(s.text("HOME=/home/j doe,"), "HOME=~,");
+        assert_eq!(s.text("/home/j doe2"), "…/j doe2", "a sibling is not the home folder");
+        assert_eq!(s.path(Path::new("/home/j doe")), "~");
+        assert_eq!(s.path(Path::new("/home/j doe/subs/x")), "…/x");
+        // The control: without the home folder, the scan cuts the paths at their space or
+        // misses the glued one.
+        let leaks = shown().text("cc -I/home/j doe/other/include; its folder /home/j doe/subs/carol");
+        assert!(leaks.contains("j doe"), "{leaks}");
+        assert_eq!(ShownPaths::new([Path::new("/x")]).with_home(Some(Path::new("/"))).text("/a/b"), "…/b");
     }
 
     proptest::proptest! {
