@@ -67,7 +67,7 @@ pub enum TournamentError {
     #[error("{0}")]
     Invalid(String),
     /// Another run is writing the folder.
-    #[error("{} is being written by another arena run ({holder}): wait for it to end, or use another --out", .dir.display())]
+    #[error("{} is being written by another arena run ({holder}): wait for it to end", .dir.display())]
     Locked {
         /// The folder.
         dir: PathBuf,
