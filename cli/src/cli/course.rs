@@ -107,7 +107,7 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
             "{forfeits} test(s) ended in a forfeit: --logs DIR keeps the bot's whole stderr of each test, and \
              `{} check-bot {}` explains what went wrong",
             super::arena_command(),
-            arena::safe_text::terminal(&shell_words::quote(&args.bot))
+            super::shell_word(&args.bot)
         );
     }
     if args.json {

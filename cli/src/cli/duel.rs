@@ -97,7 +97,12 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
             None => say!("Draw"),
         }
         if let Some(path) = &replay_path {
-            say!("Replay: {}  (watch: {} replay {})", path.display(), super::arena_command(), super::shell_word(path));
+            say!(
+                "Replay: {}  (watch: {} replay {})",
+                path.display(),
+                super::arena_command(),
+                super::shell_word(&path.to_string_lossy())
+            );
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -587,16 +587,15 @@ pub fn warning_line(result: &arena::replay::MatchResult, remark: &arena::engine:
 /// "command not found"), else `arena`.
 pub fn arena_command() -> String {
     match std::env::args_os().next() {
-        Some(arg0) if arg0.as_encoded_bytes().contains(&b'/') => {
-            arena::safe_text::terminal(&shell_words::quote(&arg0.to_string_lossy()))
-        }
+        Some(arg0) if arg0.as_encoded_bytes().contains(&b'/') => shell_word(&arg0.to_string_lossy()),
         _ => "arena".to_string(),
     }
 }
 
-/// `path` as a word of a shell command in a hint (quoted when it needs to be; safe text).
-pub fn shell_word(path: &std::path::Path) -> String {
-    arena::safe_text::terminal(&shell_words::quote(&path.to_string_lossy()))
+/// `word` (a path, a bot's command) as one word of a shell command in a hint: quoted when it
+/// needs to be, as safe text.
+pub fn shell_word(word: &str) -> String {
+    arena::safe_text::terminal(&shell_words::quote(word))
 }
 
 /// Seconds since the Unix epoch, for default output names (0 if the clock is before it).

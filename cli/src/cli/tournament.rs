@@ -199,7 +199,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         tell!(
             "interrupted: resume with `{} tournament --resume {}`",
             super::arena_command(),
-            super::shell_word(&summary.out)
+            super::shell_word(&summary.out.to_string_lossy())
         );
         return Ok(ExitCode::from(130));
     }
