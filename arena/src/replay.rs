@@ -235,17 +235,6 @@ impl Replay {
         }
     }
 
-    /// The bytes of the replay's file: its JSON, gzip-compressed when `gzipped` (as
-    /// [`Replay::save`] writes a path ending in `.gz`).
-    pub fn file_bytes(&self, gzipped: bool) -> std::io::Result<Vec<u8>> {
-        let json = serde_json::to_vec(self).map_err(std::io::Error::other)?;
-        if gzipped {
-            gzip(&json)
-        } else {
-            Ok(json)
-        }
-    }
-
     /// Reads and checks a replay file, plain or gzip-compressed JSON (at most
     /// [`MAX_REPLAY_BYTES`] of JSON).
     pub fn load(path: &Path) -> Result<Replay, ReplayError> {

@@ -410,12 +410,12 @@ mod tests {
         assert_eq!(serde_json::from_slice::<Replay>(&new).unwrap(), expected, "plain JSON stays plain");
         // Of another version (the review's: it was copied as it was, paths and all): rewritten
         // as JSON; one whose commands cannot be shown (cut after its players) is an error.
-        let mut other: serde_json::Value = serde_json::from_slice(&replay.file_bytes(false).unwrap()).unwrap();
+        let mut other: serde_json::Value = serde_json::from_slice(&serde_json::to_vec(&replay).unwrap()).unwrap();
         other["version"] = serde_json::json!(99);
         std::fs::write(&plain, serde_json::to_vec(&other).unwrap()).unwrap();
         let new = String::from_utf8(public_replay(&plain, &shown).unwrap().expect("rewritten")).unwrap();
         assert!(new.contains("\"version\":99") && !new.contains("jdoe"), "{new}");
-        let text = String::from_utf8(replay.file_bytes(false).unwrap()).unwrap();
+        let text = String::from_utf8(serde_json::to_vec(&replay).unwrap()).unwrap();
         let players = text.find("\"players\"").unwrap();
         let after = players + text[players..].find(']').unwrap() + 1;
         std::fs::write(&plain, &text[..after]).unwrap();
