@@ -605,6 +605,7 @@ fn run_shard(
     let boards = load_boards(&record.config, game)?;
     let mut cache = BTreeMap::new();
     let mut changed = Vec::new();
+    let base = record.config.base.as_deref();
     for bot in record.bots.iter().filter(|b| b.runnable) {
         if bot.kept {
             // The league's own copy of an older version: it must still be there.
@@ -613,16 +614,18 @@ fn run_shard(
             }
             continue;
         }
-        let outputs = record.history.get(&bot.entry.name).map(|h| h.outputs.clone()).unwrap_or_default();
-        match submission::fingerprint(&bot.entry, &outputs, &mut cache) {
-            Ok(fp) if fp == bot.fingerprint => {}
-            Ok(fp) => changed.push(format!("{} (now {fp}, built as {})", bot.entry.name, bot.fingerprint)),
+        let history = record.history.get(&bot.entry.name);
+        let outputs = history.map(|h| h.outputs.clone()).unwrap_or_default();
+        let portable = history.and_then(|h| h.portable_of(&bot.fingerprint));
+        match submission::fingerprints(&bot.entry, base, &outputs, &mut cache) {
+            Ok(now) if now.is(&bot.fingerprint, portable) => {}
+            Ok(now) => changed.push(format!("{} (now {}, built as {})", bot.entry.name, now.portable, bot.fingerprint)),
             Err(e) => changed.push(format!("{} ({e})", bot.entry.name)),
         }
         // What its build wrote (the program it runs) must be as the build left it, too.
         if let Some(built) = &bot.built {
-            match submission::fingerprint(&bot.entry, &BTreeSet::new(), &mut cache) {
-                Ok(fp) if fp == *built => {}
+            match submission::fingerprints(&bot.entry, base, &BTreeSet::new(), &mut cache) {
+                Ok(now) if now.is(built, None) => {}
                 Ok(_) => changed.push(format!("{} (what its build wrote has changed)", bot.entry.name)),
                 Err(e) => changed.push(format!("{} ({e})", bot.entry.name)),
             }
@@ -1289,6 +1292,7 @@ mod tests {
             problem: None,
             build_log: Some("builds/bob-1.log".to_string()),
             kept: Some(kept.clone()),
+            portable: None,
         };
         let record = TournamentRecord {
             config: TournamentConfig::from_toml("seed = 3\nmaps = [\"a.txt\"]\n", Path::new("t.toml")).unwrap(),

@@ -3,6 +3,7 @@
 //! and the fingerprint that covers all of it, build outputs left out, so that any change to
 //! any of its files makes a new version.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -96,23 +97,66 @@ fn matches_any(set: &GlobSet, rel: &Path) -> bool {
     rel.ancestors().filter(|a| !a.as_os_str().is_empty()).any(|a| set.is_match(a))
 }
 
+/// A bot's fingerprints as its files are now, by both schemes of [`fingerprints`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fingerprints {
+    /// The fingerprint a league records for a version it has not seen: the same wherever the
+    /// config's folder is.
+    pub portable: String,
+    /// The fingerprint arenas before this scheme recorded (the command hashed as made
+    /// absolute), computed only to know the versions they recorded.
+    pub legacy: String,
+}
+
+impl Fingerprints {
+    /// Whether the version recorded as `recorded` (with `portable`, the location-free
+    /// fingerprint the league noted for it, if any) is the bot as it is now: by this scheme, by
+    /// the legacy one (an earlier arena's record, the folder where it was), or by the noted one
+    /// (such a record, after the folder moved).
+    pub fn is(&self, recorded: &str, portable: Option<&str>) -> bool {
+        recorded == self.portable || recorded == self.legacy || portable == Some(self.portable.as_str())
+    }
+}
+
 /// Fingerprints `bot`: its command line, its build command, every file of its submission
 /// folder (by relative path and content; minus ignored files and `outputs`, the files its
 /// build wrote) and every file its command names outside that folder. `cache` keeps file
 /// hashes, so bots sharing an executable hash it once. One unreadable file, or one bigger
 /// than [`MAX_FINGERPRINTED_BYTES`], makes this bot unable to play, not the tournament.
-pub fn fingerprint(
+///
+/// The scheme: a word of the command that is an absolute path under `base` (the config's
+/// folder, which the config loader makes the bot's relative paths absolute against) is hashed
+/// relative to it, as the config gives it (`sh bots/x.sh`, not `sh /home/t/course/bots/x.sh`):
+/// so a course folder moved or copied elsewhere keeps every bot's version, and plays nothing
+/// again ([`Fingerprints::portable`]). A command with no such word (a bot with `cwd` and a
+/// relative command) is hashed as written, so for it both schemes agree. The legacy scheme
+/// hashed the command as made absolute ([`Fingerprints::legacy`]): it is computed in the same
+/// pass, so that a league recorded by an earlier arena keeps its versions (see
+/// [`Fingerprints::is`]).
+pub fn fingerprints(
     bot: &BotEntry,
+    base: Option<&Path>,
     outputs: &BTreeSet<String>,
     cache: &mut BTreeMap<PathBuf, blake3::Hash>,
-) -> Result<String, TournamentError> {
-    let mut hasher = blake3::Hasher::new();
-    hasher.update(bot.command.as_bytes());
-    hasher.update(b"\0");
-    hasher.update(bot.build.as_deref().unwrap_or("").as_bytes());
+) -> Result<Fingerprints, TournamentError> {
     let words = shell_words::split(&bot.command)
         .map_err(|e| TournamentError::Invalid(format!("bot `{}`: bad command `{}`: {e}", bot.name, bot.command)))?;
-    let base = bot.cwd.clone().unwrap_or_default();
+    let portable_words: Vec<Cow<'_, str>> = words.iter().map(|w| portable_word(w, base)).collect();
+    let portable_command: Cow<'_, str> = if portable_words.iter().any(|w| matches!(w, Cow::Owned(_))) {
+        Cow::Owned(shell_words::join(&portable_words))
+    } else {
+        Cow::Borrowed(&bot.command)
+    };
+    let (mut portable, mut legacy) = (blake3::Hasher::new(), blake3::Hasher::new());
+    portable.update(portable_command.as_bytes());
+    legacy.update(bot.command.as_bytes());
+    let mut both = |bytes: &[u8]| {
+        portable.update(bytes);
+        legacy.update(bytes);
+    };
+    both(b"\0");
+    both(bot.build.as_deref().unwrap_or("").as_bytes());
+    let base_dir = bot.cwd.clone().unwrap_or_default();
     let folder = folder(bot);
     let mut covered = BTreeSet::new();
     if let Some(dir) = &folder {
@@ -153,14 +197,14 @@ pub fn fingerprint(
                 )));
             }
             let digest = cached_hash(entry.path(), cache)?;
-            hasher.update(rel_text.as_bytes());
-            hasher.update(b"\0");
-            hasher.update(digest.as_bytes());
+            both(rel_text.as_bytes());
+            both(b"\0");
+            both(digest.as_bytes());
             covered.insert(normalize(entry.path()));
         }
     }
-    for word in words {
-        let path = base.join(&word);
+    for (word, portable_word) in words.iter().zip(&portable_words) {
+        let path = base_dir.join(word);
         if !path.is_file() || covered.contains(&normalize(&path)) {
             continue;
         }
@@ -172,10 +216,24 @@ pub fn fingerprint(
             }
         }
         let digest = cached_hash(&path, cache)?;
-        hasher.update(word.as_bytes());
-        hasher.update(digest.as_bytes());
+        portable.update(portable_word.as_bytes());
+        portable.update(digest.as_bytes());
+        legacy.update(word.as_bytes());
+        legacy.update(digest.as_bytes());
     }
-    Ok(hasher.finalize().to_hex()[..16].to_string())
+    let hex = |h: blake3::Hasher| h.finalize().to_hex()[..16].to_string();
+    Ok(Fingerprints { portable: hex(portable), legacy: hex(legacy) })
+}
+
+/// A word of a command as the portable fingerprint hashes it: relative to `base` when it is an
+/// absolute path under it (`.` for `base` itself), else as it is.
+fn portable_word<'a>(word: &'a str, base: Option<&Path>) -> Cow<'a, str> {
+    let path = Path::new(word);
+    match base.filter(|_| path.is_absolute()).and_then(|b| path.strip_prefix(b).ok()).and_then(Path::to_str) {
+        Some("") => Cow::Owned(".".to_string()),
+        Some(rel) => Cow::Owned(rel.to_string()),
+        None => Cow::Borrowed(word),
+    }
 }
 
 fn is_output(outputs: &BTreeSet<String>, rel: &Path) -> bool {
@@ -499,6 +557,9 @@ mod tests {
         std::fs::create_dir(dir.path().join("__pycache__")).unwrap();
         let b = bot(dir.path(), "python3 bot.py");
         let none = BTreeSet::new();
+        let fingerprint = |b: &BotEntry, outputs: &BTreeSet<String>, cache: &mut BTreeMap<PathBuf, blake3::Hash>| {
+            fingerprints(b, Some(dir.path()), outputs, cache).map(|f| f.portable)
+        };
         let first = fingerprint(&b, &none, &mut BTreeMap::new()).unwrap();
         std::fs::write(dir.path().join("__pycache__/strategy.pyc"), "cache").unwrap();
         assert_eq!(fingerprint(&b, &none, &mut BTreeMap::new()).unwrap(), first, "caches are ignored");
@@ -516,6 +577,84 @@ mod tests {
         assert_eq!(fingerprint(&only, &outputs, &mut BTreeMap::new()).unwrap(), a, "declared files only");
     }
 
+    /// Writes a course folder in `dir`: a config and the bots it names, one with `cwd`, one a
+    /// script run by an interpreter without `cwd`, one a program without `cwd`.
+    fn course(dir: &Path) -> PathBuf {
+        for (file, text) in [
+            ("alice/bot.sh", "echo WAIT\n"),
+            ("bots/bob/bot.py", "import helper\n"),
+            ("bots/bob/helper.py", "X = 1\n"),
+            ("bots/carol", "#!/bin/sh\n"),
+        ] {
+            std::fs::create_dir_all(dir.join(file).parent().unwrap()).unwrap();
+            std::fs::write(dir.join(file), text).unwrap();
+        }
+        let config = "[[bots]]\nname = \"alice\"\ncwd = \"alice\"\ncommand = \"sh bot.sh\"\n\
+                      [[bots]]\nname = \"bob\"\ncommand = \"python3 bots/bob/bot.py --fast\"\n\
+                      [[bots]]\nname = \"carol\"\ncommand = \"bots/carol\"\n";
+        std::fs::write(dir.join("class.toml"), config).unwrap();
+        dir.join("class.toml")
+    }
+
+    /// Each bot of the config at `path`, with its fingerprints.
+    fn fingerprints_of(path: &Path) -> Vec<(String, Fingerprints)> {
+        let config = super::super::config::TournamentConfig::load(path).unwrap();
+        let mut cache = BTreeMap::new();
+        config
+            .bots
+            .iter()
+            .map(|b| {
+                let fps = fingerprints(b, config.base.as_deref(), &BTreeSet::new(), &mut cache).unwrap();
+                (b.name.clone(), fps)
+            })
+            .collect()
+    }
+
+    /// A course folder moved elsewhere (renamed, another depth) keeps every bot's portable
+    /// fingerprint; a changed file still changes its bot's, only its. The control: the legacy
+    /// scheme, which hashed the command as made absolute, gives the bots without `cwd` new
+    /// fingerprints there (their every match played again); for the bot with `cwd` the two
+    /// schemes agree.
+    #[test]
+    fn a_moved_course_folder_keeps_every_bot_s_fingerprint_and_the_legacy_scheme_did_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = dir.path().join("course");
+        let before = fingerprints_of(&course(&first));
+        let moved = dir.path().join("elsewhere/course-2026");
+        std::fs::create_dir_all(moved.parent().unwrap()).unwrap();
+        std::fs::rename(&first, &moved).unwrap();
+        let after = fingerprints_of(&moved.join("class.toml"));
+        for ((name, was), (_, now)) in before.iter().zip(&after) {
+            assert_eq!(was.portable, now.portable, "{name}: the same version wherever the folder is");
+            assert!(now.is(&was.portable, None), "{name}");
+            if name == "alice" {
+                assert_eq!((&was.legacy, &now.legacy), (&was.portable, &now.portable), "both schemes agree");
+            } else {
+                assert_ne!(was.legacy, now.legacy, "the control: {name}'s legacy fingerprint moved with the folder");
+                assert!(!now.is(&was.legacy, None), "{name}: another place's legacy fingerprint is not accepted");
+                assert!(now.is(&was.legacy, Some(&was.portable)), "{name}: unless the league noted the portable one");
+            }
+        }
+        std::fs::write(moved.join("bots/bob/helper.py"), "X = 2\n").unwrap();
+        let changed = fingerprints_of(&moved.join("class.toml"));
+        for ((name, was), (_, now)) in after.iter().zip(&changed) {
+            assert_eq!(was.portable == now.portable, name != "bob", "{name}: only the changed bot is a new version");
+        }
+    }
+
+    /// Only absolute words under the base are hashed relative to it.
+    #[test]
+    fn words_under_the_config_s_folder_are_hashed_relative_to_it() {
+        let base = Some(Path::new("/srv/course"));
+        assert_eq!(portable_word("/srv/course/bots/x.sh", base), "bots/x.sh");
+        assert_eq!(portable_word("/srv/course", base), ".");
+        assert!(matches!(portable_word("/srv/course", base), Cow::Owned(_)), "a word changed is owned");
+        for same in ["/srv/courses/x", "/usr/bin/python3", "bots/x.sh", "--fast"] {
+            assert!(matches!(portable_word(same, base), Cow::Borrowed(w) if w == same), "{same}");
+        }
+        assert!(matches!(portable_word("/srv/course/x", None), Cow::Borrowed(_)));
+    }
+
     #[test]
     fn a_script_without_a_folder_brings_its_own_and_a_missing_folder_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
@@ -524,7 +663,7 @@ mod tests {
         let b = super::super::config::parse_bot_arg(&format!("b=python3 {}", script.display())).unwrap();
         assert_eq!(folder(&b), Some(dir.path().to_path_buf()));
         let gone = bot(&dir.path().join("nothing"), "./bot");
-        let err = fingerprint(&gone, &BTreeSet::new(), &mut BTreeMap::new()).unwrap_err().to_string();
+        let err = fingerprints(&gone, None, &BTreeSet::new(), &mut BTreeMap::new()).unwrap_err().to_string();
         assert!(err.contains("folder") && err.contains("missing"), "{err}");
     }
 

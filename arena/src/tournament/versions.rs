@@ -37,6 +37,12 @@ pub struct Version {
     /// memory, relative to the league folder in `tournament.json` ([`kept_on_disk`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kept: Option<BotEntry>,
+    /// Its location-free fingerprint, when its `fingerprint` is another: a version an earlier
+    /// arena recorded by the legacy scheme keeps that fingerprint (its matches' keys name it),
+    /// and is known by this one too once the league has seen it, wherever the folders go (see
+    /// [`submission::fingerprints`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub portable: Option<String>,
 }
 
 impl Version {
@@ -85,11 +91,32 @@ impl BotHistory {
         ))
     }
 
+    /// The fingerprint the bot's files `now` are recorded by, and their location-free one
+    /// when that is another: the newest version that is them ([`submission::Fingerprints::is`])
+    /// keeps its fingerprint, so that its matches are not played again; files never seen are
+    /// a new version, by the location-free fingerprint.
+    pub fn fingerprint_of(&self, now: &submission::Fingerprints) -> (String, Option<String>) {
+        let known = self.versions.iter().rev().find(|v| now.is(&v.fingerprint, v.portable.as_deref()));
+        match known {
+            Some(v) if v.fingerprint != now.portable => (v.fingerprint.clone(), Some(now.portable.clone())),
+            _ => (now.portable.clone(), None),
+        }
+    }
+
+    /// The location-free fingerprint noted for the version recorded as `fingerprint`, if any.
+    pub fn portable_of(&self, fingerprint: &str) -> Option<&str> {
+        self.versions.iter().filter(|v| v.fingerprint == fingerprint).find_map(|v| v.portable.as_deref())
+    }
+
     /// Records `version` unless it is the newest already (same fingerprint and verdict).
     fn record(&mut self, mut version: Version, commit: Option<String>) {
         if self.latest().is_some_and(|v| v.fingerprint == version.fingerprint && v.ok == version.ok) {
-            if let (Some(v), Some(log)) = (self.versions.last_mut(), version.build_log) {
-                v.build_log = Some(log);
+            if let Some(v) = self.versions.last_mut() {
+                if let Some(log) = version.build_log {
+                    v.build_log = Some(log);
+                }
+                // (A version an earlier arena recorded learns its location-free fingerprint.)
+                v.portable = v.portable.take().or(version.portable);
             }
             return;
         }
@@ -154,6 +181,7 @@ pub fn prepare(
     // The copies' paths are made from the league folder's absolute path: they hold from any
     // folder the arena runs in (and a copy's program named by an absolute path runs in its box).
     let league = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
+    let base = config.base.as_deref();
     let mut cache = BTreeMap::new();
     let mut bots = Vec::new();
     let mut failures = BTreeMap::new();
@@ -170,12 +198,15 @@ pub fn prepare(
         let attempt = match (&entry.cwd, built.and_then(|b| b.problem.clone())) {
             (Some(dir), _) if !dir.is_dir() => Err(format!("its folder {} is missing", dir.display())),
             (_, Some(problem)) => Err(format!("{problem} (full log: {})", log.as_deref().unwrap_or("-"))),
-            _ => check_program(entry)
-                .and_then(|()| submission::fingerprint(entry, &h.outputs, &mut cache).map_err(|e| e.to_string())),
+            _ => check_program(entry).and_then(|()| {
+                submission::fingerprints(entry, base, &h.outputs, &mut cache)
+                    .map(|now| h.fingerprint_of(&now))
+                    .map_err(|e| e.to_string())
+            }),
         };
         let commit = submission::folder(entry).and_then(|f| submission::git_label(&f));
         match attempt {
-            Ok(fingerprint) => {
+            Ok((fingerprint, portable)) => {
                 let known =
                     h.versions.iter().find(|v| v.ok && v.fingerprint == fingerprint).and_then(|v| v.kept.clone());
                 let kept = known.or_else(|| {
@@ -194,13 +225,17 @@ pub fn prepare(
                     problem: None,
                     build_log: log,
                     kept,
+                    portable,
                 };
                 h.record(version, commit);
-                let built = submission::fingerprint(entry, &BTreeSet::new(), &mut cache).ok();
+                let built =
+                    submission::fingerprints(entry, base, &BTreeSet::new(), &mut cache).ok().map(|f| f.portable);
                 bots.push(BotVersion { entry: entry.clone(), fingerprint, runnable: true, kept: false, built });
             }
             Err(why) => {
-                let fingerprint = submission::fingerprint(entry, &h.outputs, &mut cache).unwrap_or_default();
+                let (fingerprint, portable) = submission::fingerprints(entry, base, &h.outputs, &mut cache)
+                    .map(|now| h.fingerprint_of(&now))
+                    .unwrap_or_default();
                 let version = Version {
                     fingerprint,
                     label: String::new(),
@@ -209,6 +244,7 @@ pub fn prepare(
                     problem: Some(why.clone()),
                     build_log: log,
                     kept: None,
+                    portable,
                 };
                 h.record(version, commit);
                 match h.standing(None) {
@@ -256,7 +292,7 @@ fn copy_start(path: &Path, fingerprint: &str) -> Option<usize> {
 
 /// `entry` with `change` applied to its folder and to each word of its command (a word it
 /// gives `None` stays as it is).
-fn map_paths(entry: &BotEntry, change: impl Fn(&Path) -> Option<PathBuf>) -> BotEntry {
+pub(super) fn map_paths(entry: &BotEntry, change: impl Fn(&Path) -> Option<PathBuf>) -> BotEntry {
     let mut out = entry.clone();
     if let Some(cwd) = entry.cwd.as_deref().and_then(&change) {
         out.cwd = Some(cwd);
@@ -343,6 +379,7 @@ mod tests {
             problem: (!ok).then(|| "build `make` failed (exit status: 2): bot.c:1: error: x".to_string()),
             build_log: Some(format!("builds/b-{at}.log")),
             kept: None,
+            portable: None,
         }
     }
 
@@ -421,6 +458,68 @@ mod tests {
         let there = Some(moved.join("versions/bob/0123456789abcdef/folder"));
         assert_eq!(kept_in_memory(&old, "0123456789abcdef", &moved, &first).cwd, there, "relative, then moved");
         assert_eq!(kept_in_memory(&absolute, "0123456789abcdef", &moved, &first).cwd, there, "absolute, then moved");
+    }
+
+    /// A league an earlier arena recorded keeps its versions: the version recorded by the
+    /// legacy fingerprint is the bot as it is now (its matches' keys, which name it, stay), and
+    /// learns its portable fingerprint, by which it is still known once the course's folder has
+    /// moved. The controls: the portable fingerprint is another (without the legacy one
+    /// accepted, every match would be played again), and so is the legacy one after the move.
+    #[test]
+    fn a_version_recorded_by_the_legacy_fingerprint_is_kept_and_known_after_a_move() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = dir.path().join("course");
+        std::fs::create_dir_all(first.join("bots/bob")).unwrap();
+        std::fs::write(first.join("bots/bob/bot.sh"), "echo WAIT\n").unwrap();
+        let toml = "[[bots]]\nname = \"bob\"\ncommand = \"sh bots/bob/bot.sh\"\n";
+        std::fs::write(first.join("class.toml"), toml).unwrap();
+        let load = |course: &Path| TournamentConfig::load(&course.join("class.toml")).unwrap();
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        let out = dir.path().join("league");
+        let config = load(&first);
+        let now = |config: &TournamentConfig| {
+            let base = config.base.as_deref();
+            submission::fingerprints(&config.bots[0], base, &BTreeSet::new(), &mut BTreeMap::new()).unwrap()
+        };
+        let legacy = now(&config).legacy;
+        // As an earlier arena recorded the bot: by its legacy fingerprint.
+        let mut history = BTreeMap::from([(
+            "bob".to_string(),
+            BotHistory {
+                versions: vec![Version { label: "v1".into(), ..v(&legacy, 100, true) }],
+                ..Default::default()
+            },
+        )]);
+        let (bots, _) = prepare(&config, &sandbox, &out, 200, &mut history);
+        assert_eq!(bots[0].fingerprint, legacy, "the recorded version is the bot as it is now");
+        assert_ne!(now(&config).portable, legacy, "the control: the portable fingerprint is another");
+        let h = &history["bob"];
+        assert_eq!(h.versions.len(), 1, "no new version: {h:?}");
+        assert_eq!(
+            h.versions[0].portable.as_deref(),
+            Some(now(&config).portable.as_str()),
+            "it learns its portable one"
+        );
+        assert_eq!(h.portable_of(&legacy), Some(now(&config).portable.as_str()));
+
+        let moved = dir.path().join("moved/course");
+        std::fs::create_dir_all(moved.parent().unwrap()).unwrap();
+        std::fs::rename(&first, &moved).unwrap();
+        let config = load(&moved);
+        assert_ne!(now(&config).legacy, legacy, "the control: the legacy fingerprint moved with the folder");
+        let (bots, _) = prepare(&config, &sandbox, &out, 300, &mut history);
+        assert_eq!(bots[0].fingerprint, legacy, "still the recorded version, known by its portable fingerprint");
+        assert_eq!(history["bob"].versions.len(), 1);
+
+        // A changed file is a new version, recorded by its portable fingerprint.
+        std::fs::write(moved.join("bots/bob/bot.sh"), "echo WAIT # tuned\n").unwrap();
+        let (bots, _) = prepare(&config, &sandbox, &out, 400, &mut history);
+        assert_eq!(bots[0].fingerprint, now(&config).portable);
+        let h = &history["bob"];
+        assert_eq!(
+            (h.versions.len(), h.versions[1].label.as_str(), h.versions[1].portable.as_deref()),
+            (2, "v2", None)
+        );
     }
 
     #[test]
