@@ -106,6 +106,14 @@ pub struct TournamentRecord {
     /// The maps (or boards) with their content digests, in board order.
     #[serde(default)]
     pub boards: Vec<MapFact>,
+    /// The league folder (absolute) the record was written in, then read from: a record read
+    /// from another has been moved or copied (see [`TournamentRecord::load`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folder: Option<PathBuf>,
+    /// The folders the league had before it was moved or copied (its own, its config's):
+    /// what its record says of them (a failed version's problem) is shown relative to them too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier: Vec<PathBuf>,
 }
 
 /// A [`TournamentRecord`] as written to `tournament.json`: the same fields, borrowed, with the
@@ -118,6 +126,9 @@ struct OnDisk<'a> {
     schedule: &'a [ScheduledMatch],
     history: &'a BTreeMap<String, BotHistory>,
     boards: &'a [MapFact],
+    folder: &'a Path,
+    #[serde(skip_serializing_if = "<[PathBuf]>::is_empty")]
+    earlier: &'a [PathBuf],
 }
 
 /// A new league's secret: 128 random bits, in hex.
@@ -135,7 +146,9 @@ impl TournamentConfig {
 
 impl TournamentRecord {
     /// Reads `dir/tournament.json`, the kept copies' paths made absolute against `dir` (see
-    /// [`versions::kept_in_memory`]): the league resumes from any folder.
+    /// [`versions::kept_in_memory`]): the league resumes from any folder. A league folder that
+    /// was moved or copied with the config's folder around it (the course's folder) finds the
+    /// config's paths in the folder around it now ([`TournamentRecord::follow_move`]).
     pub fn load(dir: &Path) -> Result<Self, TournamentError> {
         let path = dir.join(TOURNAMENT_FILE);
         let text = std::fs::read(&path).map_err(|e| match e.kind() {
@@ -154,6 +167,7 @@ impl TournamentRecord {
         record.config.fold_legacy().map_err(|message| TournamentError::Config { path, message })?;
         let here = std::env::current_dir().unwrap_or_default();
         let league = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        record.follow_move(&league);
         for bot in record.bots.iter_mut().filter(|b| b.kept) {
             bot.entry = versions::kept_in_memory(&bot.entry, &bot.fingerprint, &league, &here);
         }
@@ -163,6 +177,83 @@ impl TournamentRecord {
             }
         }
         Ok(record)
+    }
+
+    /// Follows a move of the league folder to `league` (absolute) from where the record was
+    /// written: when the config's folder held it there, and the folder now around it at the
+    /// same place holds what the config's folder held (every map, bot folder and file the
+    /// config names there that is still there), the course's folder was moved or copied whole,
+    /// and every path the record names in it is taken in the folder around the league now.
+    /// Otherwise (the league folder moved alone, or a record from before `folder` was kept) the
+    /// paths stay. Either way, the folders it named before are shown like the new ones.
+    fn follow_move(&mut self, league: &Path) {
+        let was = self.folder.replace(league.to_path_buf());
+        let Some(was) = was.filter(|was| !same_folder(was, league)) else { return };
+        self.remember(was.clone());
+        let Some(base) = self.config.base.clone() else { return };
+        let Some(now) = was
+            .strip_prefix(&base)
+            .ok()
+            .filter(|inside| league.ends_with(inside))
+            .and_then(|inside| league.ancestors().nth(inside.components().count()))
+            .map(Path::to_path_buf)
+        else {
+            return;
+        };
+        if same_folder(&now, &base) {
+            return;
+        }
+        let mut named: Vec<PathBuf> = self.config.maps.clone();
+        for entry in self.config.bots.iter().chain(self.bots.iter().map(|b| &b.entry)) {
+            named.extend(entry.cwd.clone());
+            named.extend(shell_words::split(&entry.command).unwrap_or_default().into_iter().map(PathBuf::from));
+        }
+        let held = named.iter().filter_map(|p| p.strip_prefix(&base).ok()).all(|rel| {
+            let (before, after) = (base.join(rel), now.join(rel));
+            !before.exists() || after.exists()
+        });
+        if held {
+            self.rebase(&base, &now);
+            self.remember(base);
+        }
+    }
+
+    /// Adds `folder` to the folders the league had before (once).
+    fn remember(&mut self, folder: PathBuf) {
+        if !self.earlier.contains(&folder) {
+            self.earlier.push(folder);
+        }
+    }
+
+    /// Every path the record names under `from` (absolute), taken under `to` instead.
+    fn rebase(&mut self, from: &Path, to: &Path) {
+        let moved = |path: &Path| {
+            let rel = path.strip_prefix(from).ok()?;
+            Some(if rel.as_os_str().is_empty() { to.to_path_buf() } else { to.join(rel) })
+        };
+        let config = &mut self.config;
+        config.base = Some(to.to_path_buf());
+        for map in &mut config.maps {
+            *map = moved(map).unwrap_or_else(|| map.clone());
+        }
+        config.out = config.out.as_deref().map(|out| moved(out).unwrap_or_else(|| out.to_path_buf()));
+        for entry in &mut config.bots {
+            *entry = versions::map_paths(entry, moved);
+        }
+        for bot in &mut self.bots {
+            bot.entry = versions::map_paths(&bot.entry, moved);
+        }
+        for version in self.history.values_mut().flat_map(|h| h.versions.iter_mut()) {
+            version.kept = version.kept.as_ref().map(|kept| versions::map_paths(kept, moved));
+        }
+        for board in &mut self.boards {
+            if let Some(path) = moved(Path::new(&board.path)) {
+                board.path = path.display().to_string();
+            }
+        }
+        for m in &mut self.schedule {
+            m.map = moved(&m.map).unwrap_or_else(|| m.map.clone());
+        }
     }
 
     /// Writes `dir/tournament.json` atomically, the kept copies' paths relative to `dir` (see
@@ -191,6 +282,8 @@ impl TournamentRecord {
             schedule: &self.schedule,
             history: &history,
             boards: &self.boards,
+            folder: &league,
+            earlier: &self.earlier,
         };
         let json = serde_json::to_vec_pretty(&on_disk).map_err(|e| TournamentError::Invalid(e.to_string()))?;
         let path = dir.join(TOURNAMENT_FILE);
@@ -327,7 +420,8 @@ impl TournamentRecord {
     pub fn shown_paths(&self, dir: &Path) -> ShownPaths {
         let league = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
         let home = std::env::var_os("HOME").map(PathBuf::from);
-        ShownPaths::new(self.config.base.as_deref().into_iter().chain([league.as_path()])).with_home(home.as_deref())
+        let roots = self.config.base.iter().chain([&league]).chain(&self.earlier);
+        ShownPaths::new(roots.map(PathBuf::as_path)).with_home(home.as_deref())
     }
 
     /// `lines` as they may be published: each map named as the pages name it (by its
@@ -365,6 +459,11 @@ impl TournamentRecord {
 /// Each scheduled match's map, by key.
 fn scheduled_maps(schedule: &[ScheduledMatch]) -> HashMap<&str, &Path> {
     schedule.iter().map(|m| (m.key.as_str(), m.map.as_path())).collect()
+}
+
+/// Whether `a` and `b` are one folder: the same path, or the same real folder.
+fn same_folder(a: &Path, b: &Path) -> bool {
+    a == b || std::fs::canonicalize(a).is_ok_and(|a| std::fs::canonicalize(b).is_ok_and(|b| a == b))
 }
 
 /// Seconds since the Unix epoch (0 if the clock is before it).
@@ -524,7 +623,16 @@ fn plan(
     let digests: Vec<String> = facts.iter().map(|f| f.digest.clone()).collect();
     let costs: Vec<u64> = config.boards().iter().map(|p| boards.get(p).map_or(1, |b| b.cost)).collect();
     let schedule = schedule::round_robin(&config, &bots, &digests, &costs);
-    let record = TournamentRecord { config, bots, failures, schedule, history, boards: facts };
+    let record = TournamentRecord {
+        config,
+        bots,
+        failures,
+        schedule,
+        history,
+        boards: facts,
+        folder: None,
+        earlier: previous.as_ref().map(|p| p.earlier.clone()).unwrap_or_default(),
+    };
     if let Some(previous) = &previous {
         let lines = changes(previous, &record);
         if !lines.is_empty() {
@@ -781,7 +889,12 @@ fn changes(old: &TournamentRecord, new: &TournamentRecord) -> Vec<String> {
             out.push(format!("{name}: {note}"));
         }
     }
-    if old.boards != new.boards {
+    // (By name and content: the same maps in a moved folder are no change.)
+    let maps = |r: &TournamentRecord| -> Vec<(String, String)> {
+        let names = r.map_names();
+        r.boards.iter().map(|b| (names.name(Path::new(&b.path)), b.digest.clone())).collect()
+    };
+    if maps(old) != maps(new) {
         out.push("maps changed: the matches on new or changed maps are played".to_string());
     }
     let (a, b) = (&old.config, &new.config);
@@ -1229,6 +1342,8 @@ mod tests {
             schedule: vec![scheduled],
             history: BTreeMap::new(),
             boards,
+            folder: None,
+            earlier: Vec::new(),
         };
         let player = |name: &str| crate::replay::PlayerResult {
             name: name.to_string(),
@@ -1317,6 +1432,8 @@ mod tests {
                 BotHistory { versions: vec![good], ..BotHistory::default() },
             )]),
             boards: vec![MapFact { path: "a.txt".to_string(), digest: "d".to_string() }],
+            folder: Some(league.clone()),
+            earlier: Vec::new(),
         };
         record.save(&league).unwrap();
         let saved: serde_json::Value =
@@ -1334,5 +1451,212 @@ mod tests {
         std::fs::rename(&league, &moved).unwrap();
         let loaded = TournamentRecord::load(&moved).unwrap();
         assert_eq!(loaded.bots[0].entry.cwd, Some(moved.join(&relative)));
+    }
+
+    /// Copies the folder `from` into `to`, recursively (files and folders only).
+    fn copy_folder(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap().flatten() {
+            if entry.file_type().unwrap().is_dir() {
+                copy_folder(&entry.path(), &to.join(entry.file_name()));
+            } else {
+                std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+            }
+        }
+    }
+
+    /// A bot that waits every turn.
+    const WAITER: &str = "while read -r word rest; do [ \"$word\" = TICK ] && echo WAIT; done\n";
+
+    /// A course folder in `dir`: a map, two bots without `cwd` (scripts, their commands made
+    /// absolute by the config's loader), one with, and `class.toml` naming them, with the league
+    /// in `league/` inside. Returns the config's path.
+    fn course(dir: &Path) -> PathBuf {
+        let maps = Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps");
+        std::fs::create_dir_all(dir.join("maps")).unwrap();
+        std::fs::copy(maps.join("tight.txt"), dir.join("maps/tight.txt")).unwrap();
+        for bot in ["bots/ann/bot.sh", "bots/ben/bot.sh", "cid/bot.sh"] {
+            std::fs::create_dir_all(dir.join(bot).parent().unwrap()).unwrap();
+            std::fs::write(dir.join(bot), WAITER).unwrap();
+        }
+        let text = "seed = 5\njobs = 2\nsandbox = \"none\"\nmaps = [\"maps/tight.txt\"]\n\
+                    [[bots]]\nname = \"ann\"\ncommand = \"sh bots/ann/bot.sh\"\n\
+                    [[bots]]\nname = \"ben\"\ncommand = \"sh bots/ben/bot.sh\"\n\
+                    [[bots]]\nname = \"cid\"\ncwd = \"cid\"\ncommand = \"sh bot.sh\"\n";
+        std::fs::write(dir.join("class.toml"), text).unwrap();
+        dir.join("class.toml")
+    }
+
+    /// Runs the league of the config at `config` (resumed when `resume`) in `out`.
+    fn league(config: TournamentConfig, out: &Path, resume: bool) -> Summary {
+        let options = RunOptions { resume, ..RunOptions::default() };
+        run(config, out, &options, &crate::games::registry(), &Quiet, CancellationToken::new()).unwrap()
+    }
+
+    /// The standings of a run: each row's bot, rank, version, score, games and match keys.
+    fn standings(summary: &Summary) -> Vec<String> {
+        summary
+            .leaderboard
+            .rows
+            .iter()
+            .map(|r| {
+                let keys: Vec<&str> = r.matches.iter().map(|m| m.key.as_str()).collect();
+                format!(
+                    "{} #{} {:?} {} {}/{}/{} {keys:?}",
+                    r.bot, r.rank, r.version, r.total_score, r.wins, r.draws, r.losses
+                )
+            })
+            .collect()
+    }
+
+    /// A league an earlier arena played (each bot recorded by its legacy fingerprint, with no
+    /// `folder` in its record) plays nothing again under this one, and nothing after its course
+    /// folder moved either; a changed bot is still a new version, alone. The controls: the
+    /// recorded fingerprints are the legacy ones, the portable ones of the bots without `cwd`
+    /// differ from them (without the legacy ones accepted, their matches would be played again),
+    /// and so do their legacy ones once the folder moved.
+    #[test]
+    fn a_league_recorded_by_legacy_fingerprints_plays_nothing_again_even_once_moved() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = dir.path().join("course");
+        let config = TournamentConfig::load(&course(&first)).unwrap();
+        let out = first.join("league");
+        // The earlier arena: a config without a base makes the portable fingerprints the
+        // legacy ones; its record then gets the base it had, and loses its `folder`.
+        let mut without_base = config.clone();
+        without_base.base = None;
+        let earlier = league(without_base, &out, false);
+        assert_eq!((earlier.played, earlier.failed.len()), (6, 0), "{earlier:?}");
+        let path = out.join(TOURNAMENT_FILE);
+        let mut json: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        json["config"]["base"] = first.display().to_string().into();
+        json.as_object_mut().unwrap().remove("folder");
+        std::fs::write(&path, serde_json::to_vec(&json).unwrap()).unwrap();
+        let record = TournamentRecord::load(&out).unwrap();
+        let fps = |config: &TournamentConfig| -> Vec<submission::Fingerprints> {
+            let base = config.base.as_deref();
+            let cache = &mut BTreeMap::new();
+            config.bots.iter().map(|b| submission::fingerprints(b, base, &BTreeSet::new(), cache).unwrap()).collect()
+        };
+        let recorded: Vec<&str> = record.bots.iter().map(|b| b.fingerprint.as_str()).collect();
+        let now = fps(&config);
+        assert_eq!(
+            recorded,
+            now.iter().map(|f| f.legacy.as_str()).collect::<Vec<_>>(),
+            "recorded by the legacy scheme"
+        );
+        for (bot, f) in config.bots.iter().zip(&now) {
+            assert_eq!(f.portable == f.legacy, bot.cwd.is_some(), "the control: {} {f:?}", bot.name);
+        }
+
+        // Upgraded: nothing is played again.
+        let upgraded = league(config, &out, true);
+        assert_eq!((upgraded.played, upgraded.kept, upgraded.dropped), (0, 6, 0), "{upgraded:?}");
+        assert_eq!(standings(&upgraded), standings(&earlier));
+
+        // Moved, then resumed from its record alone (as `arena tournament --resume league`) and
+        // with the config in its new place: nothing again.
+        let moved = dir.path().join("elsewhere/course-2");
+        std::fs::create_dir_all(moved.parent().unwrap()).unwrap();
+        std::fs::rename(&first, &moved).unwrap();
+        let out = moved.join("league");
+        let config = TournamentConfig::load(&moved.join("class.toml")).unwrap();
+        for ((bot, was), now) in config.bots.iter().zip(&recorded).zip(fps(&config)) {
+            // (Moved, the legacy fingerprint of a bot without `cwd` is another.)
+            assert_eq!(now.legacy == *was, bot.cwd.is_some(), "the control: {} {was} {now:?}", bot.name);
+        }
+        let record = TournamentRecord::load(&out).unwrap();
+        assert_eq!(
+            record.config.base.as_deref(),
+            Some(moved.as_path()),
+            "the course's folder is found around the league"
+        );
+        let resumed = league(record.config, &out, true);
+        assert_eq!((resumed.played, resumed.kept, resumed.dropped), (0, 6, 0), "{resumed:?}");
+        assert_eq!(standings(&resumed), standings(&earlier));
+        let with_config = league(config.clone(), &out, true);
+        assert_eq!((with_config.played, with_config.kept), (0, 6), "{with_config:?}");
+
+        // A changed bot: its matches alone, as a new version.
+        std::fs::write(moved.join("bots/ben/bot.sh"), format!("{WAITER}# tuned\n")).unwrap();
+        let changed = league(config, &out, true);
+        assert_eq!((changed.played, changed.kept, changed.dropped), (4, 2, 4), "{changed:?}");
+        let ben = changed.leaderboard.rows.iter().find(|r| r.bot == "ben").unwrap();
+        assert_eq!(ben.version.as_deref(), Some("v2"));
+    }
+
+    /// A league folder copied or moved with its course's folder around it finds the config's
+    /// paths there (not in the original, which a copy leaves in place), and shows the paths its
+    /// record named before relative too; one moved alone keeps them.
+    #[test]
+    fn a_league_moved_with_its_course_finds_the_course_there_and_one_moved_alone_does_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = dir.path().join("course");
+        let config = TournamentConfig::load(&course(&first)).unwrap();
+        let out = first.join("league");
+        std::fs::create_dir_all(&out).unwrap();
+        let bots: Vec<BotVersion> = config
+            .bots
+            .iter()
+            .map(|b| BotVersion { entry: b.clone(), fingerprint: "f".into(), runnable: true, kept: false, built: None })
+            .collect();
+        let map = config.maps[0].clone();
+        let why = format!("its folder {} is missing", first.join("cid").display());
+        let record = TournamentRecord {
+            boards: vec![MapFact { path: map.display().to_string(), digest: "d".into() }],
+            schedule: vec![ScheduledMatch {
+                key: "k".into(),
+                seats: vec!["ann".into(), "ben".into()],
+                map,
+                game: 1,
+                seed: 1,
+                cost: 1,
+            }],
+            config,
+            bots,
+            failures: BTreeMap::from([("cid".to_string(), why)]),
+            history: BTreeMap::new(),
+            folder: None,
+            earlier: Vec::new(),
+        };
+        record.save(&out).unwrap();
+        // (Each bot's folder, or the script its command names.)
+        let bot_under = |b: &config::BotEntry, course: &Path| match &b.cwd {
+            Some(cwd) => cwd.starts_with(course),
+            None => shell_words::split(&b.command).unwrap().iter().any(|w| Path::new(w).starts_with(course)),
+        };
+        let is_under = |r: &TournamentRecord, course: &Path| {
+            r.config.base.as_deref() == Some(course)
+                && r.config.maps.iter().chain([&r.schedule[0].map]).all(|m| m.starts_with(course))
+                && Path::new(&r.boards[0].path).starts_with(course)
+                && r.config.bots.iter().chain(r.bots.iter().map(|b| &b.entry)).all(|b| bot_under(b, course))
+        };
+        assert!(is_under(&TournamentRecord::load(&out).unwrap(), &first), "in place, as written");
+
+        // A copy: its own course's files, not the original's.
+        let copy = dir.path().join("copies/course-b");
+        copy_folder(&first, &copy);
+        let copied = TournamentRecord::load(&copy.join("league")).unwrap();
+        assert!(is_under(&copied, &copy), "{copied:#?}");
+        assert_eq!(copied.failures["cid"], format!("its folder {} is missing", first.join("cid").display()));
+        let shown = copied.shown_paths(&copy.join("league"));
+        assert_eq!(shown.text(&copied.failures["cid"]), "its folder cid is missing", "the earlier folders too");
+
+        // Moved: the same, and the record saved there names the new place.
+        let moved = dir.path().join("moved/course-c");
+        std::fs::create_dir_all(moved.parent().unwrap()).unwrap();
+        std::fs::rename(&first, &moved).unwrap();
+        let there = TournamentRecord::load(&moved.join("league")).unwrap();
+        assert!(is_under(&there, &moved));
+        there.save(&moved.join("league")).unwrap();
+
+        // The league folder alone moved out of its course: the course stays where it is.
+        let alone = dir.path().join("archive/league");
+        std::fs::create_dir_all(alone.parent().unwrap()).unwrap();
+        std::fs::rename(moved.join("league"), &alone).unwrap();
+        let archived = TournamentRecord::load(&alone).unwrap();
+        assert!(is_under(&archived, &moved), "{archived:#?}");
+        let shown = archived.shown_paths(&alone).text(&archived.failures["cid"]);
+        assert_eq!(shown, "its folder cid is missing", "the folders it had are kept in its record");
     }
 }
