@@ -418,3 +418,109 @@ fn build_logs_and_copies_are_named_apart_and_short() {
     assert_eq!(copies.len(), 3, "{copies:?}");
     assert!(copies.iter().all(|c| c.len() < 60), "{copies:?}");
 }
+
+/// Copies the folder `from` into `to`, recursively (files and folders only).
+fn copy_folder(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        if entry.file_type().unwrap().is_dir() {
+            copy_folder(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
+}
+
+/// Each bot's (name, command, fingerprint) in the `tournament.json` of `league`.
+fn recorded_bots(league: &Path) -> Vec<(String, String, String)> {
+    let record: Value = serde_json::from_slice(&std::fs::read(league.join("tournament.json")).unwrap()).unwrap();
+    let text = |b: &Value, key: &str| b[key].as_str().unwrap_or_default().to_string();
+    record["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (text(b, "name"), text(b, "command"), text(b, "fingerprint")))
+        .collect()
+}
+
+/// A teacher moves the course's folder (config, bots, league) elsewhere, or copies it: the
+/// league plays nothing again there, resumed from its folder alone or with the config, and its
+/// standings stay; a changed bot is still a new version, and only its matches are played (a
+/// copy plays its own bots, not the original's). The control: the record names the bots
+/// without `cwd` by the folder's absolute path, before the move the old one and after it the
+/// new one, so a fingerprint of the command as made absolute (as bots' fingerprints were)
+/// differs between the two places.
+#[test]
+fn a_course_folder_moved_or_copied_elsewhere_plays_nothing_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let course = dir.path().join("course");
+    std::fs::create_dir_all(course.join("maps")).unwrap();
+    std::fs::copy(map("fire.txt"), course.join("maps/fire.txt")).unwrap();
+    python_bot(&course.join("alice"));
+    python_bot(&course.join("bots/bob"));
+    write(&course.join("bots/carol/bot.sh"), WAITER_SH);
+    let config = format!(
+        "seed = 9\nout = \"league\"\nmaps = [\"maps/fire.txt\"]\n\
+         [[bots]]\nname = \"alice\"\ncwd = \"alice\"\ncommand = \"python3 greedy.py\"\n\
+         [[bots]]\nname = \"bob\"\ncommand = \"python3 bots/bob/greedy.py\"\n\
+         [[bots]]\nname = \"carol\"\ncommand = \"sh bots/carol/bot.sh\"\n\
+         [[bots]]\nname = \"dave\"\ncommand = {:?}\n",
+        bin("waiter")
+    );
+    write(&course.join("class.toml"), &config);
+    let (_, stderr) = run(&["tournament", "--config", &course.join("class.toml").display().to_string()]);
+    assert!(stderr.contains("plan: 12 matches to play"), "{stderr}");
+    let before = untimed(&leaderboard(&course.join("league")));
+    assert!(before["complete"].as_bool().unwrap());
+    let recorded = recorded_bots(&course.join("league"));
+    let named_in = |bots: &[(String, String, String)], folder: &Path| -> Vec<String> {
+        let folder = folder.display().to_string();
+        bots.iter().filter(|(_, command, _)| command.contains(&folder)).map(|(name, _, _)| name.clone()).collect()
+    };
+    assert_eq!(named_in(&recorded, &course), ["bob", "carol"], "the control: {recorded:?}");
+
+    // Moved: another name, another depth.
+    let moved = dir.path().join("archive/2026/course-b");
+    std::fs::create_dir_all(moved.parent().unwrap()).unwrap();
+    std::fs::rename(&course, &moved).unwrap();
+    let league = moved.join("league");
+    let league_arg = league.display().to_string();
+    let config_arg = moved.join("class.toml").display().to_string();
+    for args in [
+        vec!["tournament", "--resume", &league_arg],
+        vec!["tournament", "--resume", &league_arg, "--config", &config_arg],
+    ] {
+        let (stdout, stderr) = run(&args);
+        assert!(stderr.contains("plan: 0 matches to play"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("new versions") && !stderr.contains("maps changed"), "{args:?}: {stderr}");
+        assert!(stdout.contains("12 of 12 matches played (0 now, 12 kept, 0 superseded"), "{args:?}: {stdout}");
+        assert_eq!(untimed(&leaderboard(&league)), before, "{args:?}: the same standings");
+        let now = recorded_bots(&league);
+        assert_eq!(named_in(&now, &moved), ["bob", "carol"], "the control: the commands name the new place: {now:?}");
+        assert!(named_in(&now, &course).is_empty(), "{now:?}");
+        let fingerprints = |bots: &[(String, String, String)]| bots.iter().map(|b| b.2.clone()).collect::<Vec<_>>();
+        assert_eq!(fingerprints(&now), fingerprints(&recorded), "the same versions");
+    }
+
+    // Copied (the original stays), then a bot of the original changes: the copy plays its
+    // own bots, nothing again; a bot of the copy changes: its matches alone.
+    let copy = dir.path().join("copy/course-c");
+    copy_folder(&moved, &copy);
+    let copy_league = copy.join("league").display().to_string();
+    write(&moved.join("bots/carol/bot.sh"), &format!("{WAITER_SH}# the original's\n"));
+    let (_, stderr) = run(&["tournament", "--resume", &copy_league]);
+    assert!(stderr.contains("plan: 0 matches to play"), "{stderr}");
+    assert_eq!(untimed(&leaderboard(&copy.join("league"))), before);
+    write(
+        &copy.join("bots/bob/botkit.py"),
+        &format!("{}\n# tuned\n", std::fs::read_to_string(copy.join("bots/bob/botkit.py")).unwrap()),
+    );
+    let (stdout, stderr) = run(&["tournament", "--resume", &copy_league]);
+    assert!(stderr.contains("plan: 6 matches to play (alice 2, bob 6, carol 2, dave 2)"), "{stderr}");
+    assert!(stderr.contains("new versions: bob"), "{stderr}");
+    assert!(stdout.contains("12 of 12 matches played (6 now, 6 kept"), "{stdout}");
+    assert_eq!(row(&leaderboard(&copy.join("league")), "bob")["version"], "v2");
+    // The original's league, resumed, plays its own changed carol.
+    let (_, stderr) = run(&["tournament", "--resume", &league_arg]);
+    assert!(stderr.contains("plan: 6 matches to play (alice 2, bob 2, carol 6, dave 2)"), "{stderr}");
+}

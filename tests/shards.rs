@@ -549,3 +549,42 @@ fn a_shard_refuses_a_bot_whose_build_outputs_changed_since_the_build() {
     assert_eq!(lines.len(), 2);
     assert!(lines.iter().all(|l| l["result"]["players"].as_array().unwrap().iter().all(|p| p["forfeit"].is_null())));
 }
+
+/// A league `arena build` prepared, then moved with its course's folder (config, maps, bots)
+/// to another path, as a cluster's checkout elsewhere: its shards take the bots and maps where
+/// they are now, find every bot the version the build recorded, and play the whole league. The
+/// control: the record names the course's folder where it was built, which is gone.
+#[test]
+fn a_league_built_in_one_place_plays_its_shards_once_its_course_moved() {
+    let dir = tempfile::tempdir().unwrap();
+    let course = dir.path().join("course");
+    std::fs::create_dir_all(course.join("maps")).unwrap();
+    std::fs::create_dir_all(course.join("bots/wait")).unwrap();
+    std::fs::copy(map("tight.txt"), course.join("maps/tight.txt")).unwrap();
+    std::fs::write(course.join("bots/wait/bot.sh"), "while read -r w r; do [ \"$w\" = TICK ] && echo WAIT; done\n")
+        .unwrap();
+    let cfg = course.join("league.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "seed = 11\ngames = 1\njobs = 1\nmaps = [\"maps/tight.txt\"]\n[[bots]]\nname = \"wait\"\n\
+             command = \"sh bots/wait/bot.sh\"\n[[bots]]\nname = \"greedy\"\ncommand = {:?}\n",
+            bin("greedy")
+        ),
+    )
+    .unwrap();
+    let built = ok(&["build", &s(&cfg), "--out", &s(&course.join("league"))]);
+    assert!(built.contains("2 matches scheduled"), "{built}");
+    let moved = dir.path().join("cluster/checkout");
+    std::fs::create_dir_all(moved.parent().unwrap()).unwrap();
+    std::fs::rename(&course, &moved).unwrap();
+    let league = moved.join("league");
+    let record = std::fs::read_to_string(league.join("tournament.json")).unwrap();
+    assert!(record.contains(&s(&course.join("bots/wait/bot.sh"))) && !course.exists(), "the control: {record}");
+    for k in 1..=2 {
+        ok(&["tournament", "--resume", &s(&league), "--shard", &format!("{k}/2")]);
+    }
+    let merged = ok(&["merge", &s(&league), &s(&league)]);
+    assert!(merged.contains("2 of 2 matches played"), "{merged}");
+    assert_eq!(leaderboard(&league)["complete"], true);
+}
