@@ -318,6 +318,39 @@ fn a_league_that_can_play_no_match_says_why_and_a_bad_param_names_its_file() {
     assert!(!stderr.contains("--size"), "{stderr}");
 }
 
+/// A config that can never play a match (more seats than it has bots, or than its game allows)
+/// is refused before anything is built or written, with a non-zero exit and a message naming
+/// the file and what is wrong. The control, in the test above: a league that only waits for
+/// good builds runs and exits 0.
+#[test]
+fn a_config_that_can_never_play_fails_naming_its_file_before_building() {
+    let dir = tempfile::tempdir().unwrap();
+    let built = dir.path().join("built");
+    let bots = format!(
+        "[[bots]]\nname = \"g\"\ncommand = {:?}\nbuild = {:?}\n[[bots]]\nname = \"r\"\ncommand = {:?}\n",
+        bin("atoms-greedy"),
+        format!("touch {}", built.display()),
+        bin("atoms-random")
+    );
+    for (name, head, says) in [
+        ("atoms.toml", "game = \"atoms\"\nseats = 3\n", "`seats = 3` needs at least 3 bots, the config has 2 (g, r)"),
+        (
+            "rush.toml",
+            &format!("seats = 3\nmaps = [{:?}]\n", map("fire.txt")) as &str,
+            "`seats = 3`: Resource Rush is played by exactly 2 players, not 3",
+        ),
+    ] {
+        let cfg = dir.path().join(name);
+        std::fs::write(&cfg, format!("{head}{bots}")).unwrap();
+        let out = dir.path().join(format!("out-{name}"));
+        let (_, stderr, code) =
+            tournament(&["--config", &cfg.display().to_string(), "--out", &out.display().to_string()]);
+        assert_ne!(code, 0, "{name}: {stderr}");
+        assert!(stderr.contains(&format!("{}: {says}", cfg.display())), "{name}: {stderr}");
+        assert!(!out.exists() && !built.exists(), "{name}: nothing is built or written");
+    }
+}
+
 /// A league of greedy and one bot built by `build` in a folder of its own (holding `notes.txt`,
 /// 6 bytes), with `settings`; returns the built bot's leaderboard row, its folder's files with
 /// their sizes (by name), and the disk its build log takes.

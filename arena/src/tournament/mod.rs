@@ -151,7 +151,8 @@ impl TournamentRecord {
             path: path.clone(),
             message: format!("not a tournament record: {e}"),
         })?;
-        record.config.fold_legacy().map_err(|message| TournamentError::Config { path, message })?;
+        record.config.fold_legacy().map_err(|message| TournamentError::Config { path: path.clone(), message })?;
+        record.config.origin = Some(path);
         let here = std::env::current_dir().unwrap_or_default();
         let league = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
         for bot in record.bots.iter_mut().filter(|b| b.kept) {
@@ -481,8 +482,9 @@ fn plan(
     if config.game.is_empty() {
         config.game = games.first()?.name().to_string();
     }
-    config.validate()?;
     let game = games.get(&config.game)?;
+    // A config that can never play a match stops here, before anything is built or written.
+    config.validate(game.info())?;
     // Every map is read once, here: every match plays these contents, whatever happens to the
     // files later. A bad map or board size is reported before anything is built, started or
     // written.
