@@ -1073,8 +1073,10 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
 }
 
 /// A league an arena before gzip wrote keeps its replays as plain JSON (`replays/<key>.json`),
-/// its bots' commands made absolute: such a replay is published with its commands shown too,
-/// and still verifies. The control: the league's file keeps the path.
+/// its bots' commands made absolute, and its replay pages embed them as JSON (as `arena view`
+/// still writes a page): such a replay is published with its commands shown, in its file and
+/// in its page (paired with `<key>.json` as with `<key>.json.gz`), and still verifies; one
+/// without a page too. The control: the league's files keep the path.
 #[test]
 fn a_plain_json_replay_of_an_older_arena_is_published_with_its_commands_shown() {
     let dir = tempfile::tempdir().unwrap();
@@ -1090,28 +1092,52 @@ fn a_plain_json_replay_of_an_older_arena_is_published_with_its_commands_shown() 
     let league_arg = league.display().to_string();
     let (_, stderr, code) = tournament(&["--config", &cfg.display().to_string(), "--out", &league_arg]);
     assert_eq!(code, 0, "{stderr}");
-    // One replay as such an arena wrote it: plain JSON, its commands absolute, no page.
-    let gz = walk(&league.join("replays")).into_iter().find(|p| p.to_string_lossy().ends_with(".json.gz")).unwrap();
-    let mut replay: Value = serde_json::from_slice(&gunzip(&std::fs::read(&gz).unwrap())).unwrap();
-    for player in replay["players"].as_array_mut().unwrap() {
-        let name = player["name"].as_str().unwrap().to_string();
-        player["command"] = format!("{}/bots/{name}", home.display()).into();
+    // Both replays as such an arena wrote them: plain JSON, their commands absolute; the first
+    // with its page embedding it as JSON, the second without a page.
+    let mut gz: Vec<PathBuf> =
+        walk(&league.join("replays")).into_iter().filter(|p| p.to_string_lossy().ends_with(".json.gz")).collect();
+    gz.sort();
+    assert_eq!(gz.len(), 2);
+    let mut plain = Vec::new();
+    for file in &gz {
+        let mut replay: Value = serde_json::from_slice(&gunzip(&std::fs::read(file).unwrap())).unwrap();
+        for player in replay["players"].as_array_mut().unwrap() {
+            let name = player["name"].as_str().unwrap().to_string();
+            player["command"] = format!("{}/bots/{name}", home.display()).into();
+        }
+        let json = file.with_extension("");
+        std::fs::write(&json, serde_json::to_vec(&replay).unwrap()).unwrap();
+        std::fs::remove_file(file).unwrap();
+        std::fs::remove_file(json.with_extension("html")).unwrap();
+        plain.push(json);
     }
-    let plain = gz.with_extension("");
-    std::fs::write(&plain, serde_json::to_vec(&replay).unwrap()).unwrap();
-    std::fs::remove_file(&gz).unwrap();
-    std::fs::remove_file(gz.with_extension("").with_extension("html")).unwrap();
+    let page = plain[0].with_extension("html");
+    let view = arena(&["view", &plain[0].display().to_string()]);
+    assert!(view.status.success(), "{}", String::from_utf8_lossy(&view.stderr));
     let run = arena(&["publish", &league_arg, &public.display().to_string()]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    let published = public.join("replays").join(plain.file_name().unwrap());
-    let bytes = std::fs::read(&published).unwrap();
-    assert!(!holds(&bytes, "secret-home-folder"), "{}", String::from_utf8_lossy(&bytes));
-    let shown: Value = serde_json::from_slice(&bytes).unwrap();
-    let mut commands: Vec<&str> =
-        shown["players"].as_array().unwrap().iter().map(|p| p["command"].as_str().unwrap()).collect();
-    commands.sort();
-    assert_eq!(commands, ["bots/greedy", "bots/waiter"], "under the config's folder: relative to it");
-    let out = arena(&["verify", &published.display().to_string()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
-    assert!(holds(&std::fs::read(&plain).unwrap(), "secret-home-folder"), "the control: the league's file");
+    for file in &plain {
+        let published = public.join("replays").join(file.file_name().unwrap());
+        let bytes = std::fs::read(&published).unwrap();
+        assert!(!holds(&bytes, "secret-home-folder"), "{}", String::from_utf8_lossy(&bytes));
+        let shown: Value = serde_json::from_slice(&bytes).unwrap();
+        let mut commands: Vec<&str> =
+            shown["players"].as_array().unwrap().iter().map(|p| p["command"].as_str().unwrap()).collect();
+        commands.sort();
+        assert_eq!(commands, ["bots/greedy", "bots/waiter"], "under the config's folder: relative to it");
+        let out = arena(&["verify", &published.display().to_string()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+        assert!(holds(&std::fs::read(file).unwrap(), "secret-home-folder"), "the control: the league's file");
+    }
+    // The page embeds the published file's JSON, and no command of the teacher's folders.
+    let copy = std::fs::read_to_string(public.join("replays").join(page.file_name().unwrap())).unwrap();
+    assert!(!copy.contains("secret-home-folder"), "{copy}");
+    let open = r#"<script type="application/json" id="replay">"#;
+    let (_, rest) = copy.split_once(open).expect("the replay, as JSON");
+    let (embedded, _) = rest.split_once("</script>").unwrap();
+    let file: Value =
+        serde_json::from_slice(&std::fs::read(public.join("replays").join(plain[0].file_name().unwrap())).unwrap())
+            .unwrap();
+    assert_eq!(serde_json::from_str::<Value>(embedded).unwrap(), file);
+    assert!(std::fs::read_to_string(&page).unwrap().contains("secret-home-folder"), "the control: the league's page");
 }
