@@ -727,6 +727,48 @@ fn publishing_copies_the_pages_not_the_secret_or_the_students_code() {
     assert!(holds(&logs("logs"), traced), "--match-logs publishes the match logs");
 }
 
+/// Two publishes of an unchanged league are the same bytes, a second and more apart: the
+/// leaderboard is dated by the league's record (its last result or bot version), the date its
+/// own leaderboard shows, not by the publish.
+#[test]
+fn two_publishes_of_an_unchanged_league_are_byte_identical() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = [("greedy", bin("greedy")), ("waiter", bin("waiter"))];
+    let cfg = config(dir.path(), &bots, &["tight.txt"], "");
+    let league = dir.path().join("league");
+    let (league_arg, cfg_arg) = (league.display().to_string(), cfg.display().to_string());
+    let (_, stderr, code) = tournament(&["--config", &cfg_arg, "--out", &league_arg]);
+    assert_eq!(code, 0, "{stderr}");
+    let publish = |name: &str| {
+        let out = dir.path().join(name);
+        let run = arena(&["publish", &league_arg, &out.display().to_string()]);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let mut files: Vec<(PathBuf, Vec<u8>)> = walk(&out)
+            .into_iter()
+            .filter(|p| p.is_file())
+            .map(|p| (p.strip_prefix(&out).unwrap().to_path_buf(), std::fs::read(&p).unwrap()))
+            .collect();
+        files.sort();
+        files
+    };
+    let first = publish("public-1");
+    // (Past the next second: a date from the clock would differ.)
+    std::thread::sleep(Duration::from_millis(1100));
+    let second = publish("public-2");
+    let paths = |files: &[(PathBuf, Vec<u8>)]| files.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
+    assert_eq!(paths(&first), paths(&second));
+    for ((path, a), (_, b)) in first.iter().zip(&second) {
+        assert!(a == b, "{} differs:\n{}\n{}", path.display(), String::from_utf8_lossy(a), String::from_utf8_lossy(b));
+    }
+    let date = |file: &Path| {
+        let board: Value = serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap();
+        board["facts"]["date"].as_str().unwrap().to_string()
+    };
+    let published = date(&dir.path().join("public-1/leaderboard.json"));
+    assert_eq!(published, date(&league.join("leaderboard.json")), "the league's own leaderboard's date");
+    assert!(published.starts_with("20"), "{published}");
+}
+
 /// Every path under `dir`.
 fn walk(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
