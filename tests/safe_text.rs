@@ -298,7 +298,7 @@ fn every_output_path_shows_bot_text_safely() {
         .unwrap();
     seen.check("tournament: --json", &again.stdout);
     let file: Value = serde_json::from_slice(&std::fs::read(out_dir.join("leaderboard.json")).unwrap()).unwrap();
-    // Compared without the times (when it was made, when each version was first seen).
+    // Compared without the times (its date, when each version was first seen).
     let untimed = |mut b: Value| {
         b["facts"].as_object_mut().map(|f| f.remove("date"));
         for r in b["rows"].as_array_mut().into_iter().flatten() {

@@ -168,8 +168,8 @@ pub fn config_file(path: &Path, settings: &str, maps: &[&str], bots: &[(&str, St
     path.to_path_buf()
 }
 
-/// A leaderboard without its timing fields (the date it was made, when each version was first
-/// seen): what two runs of the same league must agree on.
+/// A leaderboard without its timing fields (its date, when its last match ended; when each
+/// version was first seen): what two runs of the same league must agree on.
 pub fn untimed(board: &serde_json::Value) -> serde_json::Value {
     let mut board = board.clone();
     if let Some(facts) = board.get_mut("facts").and_then(|f| f.as_object_mut()) {

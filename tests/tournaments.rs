@@ -318,6 +318,39 @@ fn a_league_that_can_play_no_match_says_why_and_a_bad_param_names_its_file() {
     assert!(!stderr.contains("--size"), "{stderr}");
 }
 
+/// A config that can never play a match (more seats than it has bots, or than its game allows)
+/// is refused before anything is built or written, with a non-zero exit and a message naming
+/// the file and what is wrong. The control, in the test above: a league that only waits for
+/// good builds runs and exits 0.
+#[test]
+fn a_config_that_can_never_play_fails_naming_its_file_before_building() {
+    let dir = tempfile::tempdir().unwrap();
+    let built = dir.path().join("built");
+    let bots = format!(
+        "[[bots]]\nname = \"g\"\ncommand = {:?}\nbuild = {:?}\n[[bots]]\nname = \"r\"\ncommand = {:?}\n",
+        bin("atoms-greedy"),
+        format!("touch {}", built.display()),
+        bin("atoms-random")
+    );
+    for (name, head, says) in [
+        ("atoms.toml", "game = \"atoms\"\nseats = 3\n", "`seats = 3` needs at least 3 bots, the config has 2 (g, r)"),
+        (
+            "rush.toml",
+            &format!("seats = 3\nmaps = [{:?}]\n", map("fire.txt")) as &str,
+            "`seats = 3`: Resource Rush is played by exactly 2 players, not 3",
+        ),
+    ] {
+        let cfg = dir.path().join(name);
+        std::fs::write(&cfg, format!("{head}{bots}")).unwrap();
+        let out = dir.path().join(format!("out-{name}"));
+        let (_, stderr, code) =
+            tournament(&["--config", &cfg.display().to_string(), "--out", &out.display().to_string()]);
+        assert_ne!(code, 0, "{name}: {stderr}");
+        assert!(stderr.contains(&format!("{}: {says}", cfg.display())), "{name}: {stderr}");
+        assert!(!out.exists() && !built.exists(), "{name}: nothing is built or written");
+    }
+}
+
 /// A league of greedy and one bot built by `build` in a folder of its own (holding `notes.txt`,
 /// 6 bytes), with `settings`; returns the built bot's leaderboard row, its folder's files with
 /// their sizes (by name), and the disk its build log takes.
@@ -694,6 +727,48 @@ fn publishing_copies_the_pages_not_the_secret_or_the_students_code() {
     assert!(holds(&logs("logs"), traced), "--match-logs publishes the match logs");
 }
 
+/// Two publishes of an unchanged league are the same bytes, a second and more apart: the
+/// leaderboard is dated by the league's record (its last result or bot version), the date its
+/// own leaderboard shows, not by the publish.
+#[test]
+fn two_publishes_of_an_unchanged_league_are_byte_identical() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = [("greedy", bin("greedy")), ("waiter", bin("waiter"))];
+    let cfg = config(dir.path(), &bots, &["tight.txt"], "");
+    let league = dir.path().join("league");
+    let (league_arg, cfg_arg) = (league.display().to_string(), cfg.display().to_string());
+    let (_, stderr, code) = tournament(&["--config", &cfg_arg, "--out", &league_arg]);
+    assert_eq!(code, 0, "{stderr}");
+    let publish = |name: &str| {
+        let out = dir.path().join(name);
+        let run = arena(&["publish", &league_arg, &out.display().to_string()]);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let mut files: Vec<(PathBuf, Vec<u8>)> = walk(&out)
+            .into_iter()
+            .filter(|p| p.is_file())
+            .map(|p| (p.strip_prefix(&out).unwrap().to_path_buf(), std::fs::read(&p).unwrap()))
+            .collect();
+        files.sort();
+        files
+    };
+    let first = publish("public-1");
+    // (Past the next second: a date from the clock would differ.)
+    std::thread::sleep(Duration::from_millis(1100));
+    let second = publish("public-2");
+    let paths = |files: &[(PathBuf, Vec<u8>)]| files.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
+    assert_eq!(paths(&first), paths(&second));
+    for ((path, a), (_, b)) in first.iter().zip(&second) {
+        assert!(a == b, "{} differs:\n{}\n{}", path.display(), String::from_utf8_lossy(a), String::from_utf8_lossy(b));
+    }
+    let date = |file: &Path| {
+        let board: Value = serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap();
+        board["facts"]["date"].as_str().unwrap().to_string()
+    };
+    let published = date(&dir.path().join("public-1/leaderboard.json"));
+    assert_eq!(published, date(&league.join("leaderboard.json")), "the league's own leaderboard's date");
+    assert!(published.starts_with("20"), "{published}");
+}
+
 /// Every path under `dir`.
 fn walk(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -1040,8 +1115,10 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
 }
 
 /// A league an arena before gzip wrote keeps its replays as plain JSON (`replays/<key>.json`),
-/// its bots' commands made absolute: such a replay is published with its commands shown too,
-/// and still verifies. The control: the league's file keeps the path.
+/// its bots' commands made absolute, and its replay pages embed them as JSON (as `arena view`
+/// still writes a page): such a replay is published with its commands shown, in its file and
+/// in its page (paired with `<key>.json` as with `<key>.json.gz`), and still verifies; one
+/// without a page too. The control: the league's files keep the path.
 #[test]
 fn a_plain_json_replay_of_an_older_arena_is_published_with_its_commands_shown() {
     let dir = tempfile::tempdir().unwrap();
@@ -1057,28 +1134,52 @@ fn a_plain_json_replay_of_an_older_arena_is_published_with_its_commands_shown() 
     let league_arg = league.display().to_string();
     let (_, stderr, code) = tournament(&["--config", &cfg.display().to_string(), "--out", &league_arg]);
     assert_eq!(code, 0, "{stderr}");
-    // One replay as such an arena wrote it: plain JSON, its commands absolute, no page.
-    let gz = walk(&league.join("replays")).into_iter().find(|p| p.to_string_lossy().ends_with(".json.gz")).unwrap();
-    let mut replay: Value = serde_json::from_slice(&gunzip(&std::fs::read(&gz).unwrap())).unwrap();
-    for player in replay["players"].as_array_mut().unwrap() {
-        let name = player["name"].as_str().unwrap().to_string();
-        player["command"] = format!("{}/bots/{name}", home.display()).into();
+    // Both replays as such an arena wrote them: plain JSON, their commands absolute; the first
+    // with its page embedding it as JSON, the second without a page.
+    let mut gz: Vec<PathBuf> =
+        walk(&league.join("replays")).into_iter().filter(|p| p.to_string_lossy().ends_with(".json.gz")).collect();
+    gz.sort();
+    assert_eq!(gz.len(), 2);
+    let mut plain = Vec::new();
+    for file in &gz {
+        let mut replay: Value = serde_json::from_slice(&gunzip(&std::fs::read(file).unwrap())).unwrap();
+        for player in replay["players"].as_array_mut().unwrap() {
+            let name = player["name"].as_str().unwrap().to_string();
+            player["command"] = format!("{}/bots/{name}", home.display()).into();
+        }
+        let json = file.with_extension("");
+        std::fs::write(&json, serde_json::to_vec(&replay).unwrap()).unwrap();
+        std::fs::remove_file(file).unwrap();
+        std::fs::remove_file(json.with_extension("html")).unwrap();
+        plain.push(json);
     }
-    let plain = gz.with_extension("");
-    std::fs::write(&plain, serde_json::to_vec(&replay).unwrap()).unwrap();
-    std::fs::remove_file(&gz).unwrap();
-    std::fs::remove_file(gz.with_extension("").with_extension("html")).unwrap();
+    let page = plain[0].with_extension("html");
+    let view = arena(&["view", &plain[0].display().to_string()]);
+    assert!(view.status.success(), "{}", String::from_utf8_lossy(&view.stderr));
     let run = arena(&["publish", &league_arg, &public.display().to_string()]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    let published = public.join("replays").join(plain.file_name().unwrap());
-    let bytes = std::fs::read(&published).unwrap();
-    assert!(!holds(&bytes, "secret-home-folder"), "{}", String::from_utf8_lossy(&bytes));
-    let shown: Value = serde_json::from_slice(&bytes).unwrap();
-    let mut commands: Vec<&str> =
-        shown["players"].as_array().unwrap().iter().map(|p| p["command"].as_str().unwrap()).collect();
-    commands.sort();
-    assert_eq!(commands, ["bots/greedy", "bots/waiter"], "under the config's folder: relative to it");
-    let out = arena(&["verify", &published.display().to_string()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
-    assert!(holds(&std::fs::read(&plain).unwrap(), "secret-home-folder"), "the control: the league's file");
+    for file in &plain {
+        let published = public.join("replays").join(file.file_name().unwrap());
+        let bytes = std::fs::read(&published).unwrap();
+        assert!(!holds(&bytes, "secret-home-folder"), "{}", String::from_utf8_lossy(&bytes));
+        let shown: Value = serde_json::from_slice(&bytes).unwrap();
+        let mut commands: Vec<&str> =
+            shown["players"].as_array().unwrap().iter().map(|p| p["command"].as_str().unwrap()).collect();
+        commands.sort();
+        assert_eq!(commands, ["bots/greedy", "bots/waiter"], "under the config's folder: relative to it");
+        let out = arena(&["verify", &published.display().to_string()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+        assert!(holds(&std::fs::read(file).unwrap(), "secret-home-folder"), "the control: the league's file");
+    }
+    // The page embeds the published file's JSON, and no command of the teacher's folders.
+    let copy = std::fs::read_to_string(public.join("replays").join(page.file_name().unwrap())).unwrap();
+    assert!(!copy.contains("secret-home-folder"), "{copy}");
+    let open = r#"<script type="application/json" id="replay">"#;
+    let (_, rest) = copy.split_once(open).expect("the replay, as JSON");
+    let (embedded, _) = rest.split_once("</script>").unwrap();
+    let file: Value =
+        serde_json::from_slice(&std::fs::read(public.join("replays").join(plain[0].file_name().unwrap())).unwrap())
+            .unwrap();
+    assert_eq!(serde_json::from_str::<Value>(embedded).unwrap(), file);
+    assert!(std::fs::read_to_string(&page).unwrap().contains("secret-home-folder"), "the control: the league's page");
 }

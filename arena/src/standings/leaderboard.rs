@@ -118,7 +118,8 @@ pub struct RunFacts {
     pub seed: u64,
     /// The time and resource limits, in words.
     pub limits: String,
-    /// When this leaderboard was made (UTC, RFC 3339).
+    /// When the league last changed, by its record: its newest result or bot version (UTC,
+    /// RFC 3339). Not when the leaderboard was made: the same league gives the same pages.
     pub date: String,
     /// The arena's version.
     pub arena_version: String,
@@ -440,7 +441,7 @@ impl Leaderboard {
         let Some(f) = &self.facts else { return String::new() };
         let maps: Vec<String> = f.maps.iter().map(|m| format!("{} ({})", m.name, m.digest)).collect();
         format!(
-            "Game {}; maps: {}; {} game(s) per pairing and map; seed {}; limits: {}; made {} by arena {}.",
+            "Game {}; maps: {}; {} game(s) per pairing and map; seed {}; limits: {}; as of {}; arena {}.",
             f.game,
             maps.join(", "),
             f.games,

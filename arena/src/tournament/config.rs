@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::TournamentError;
-use crate::engine::LimitChoices;
+use crate::engine::{GameInfo, LimitChoices};
 use crate::referee::Limits;
 use crate::sandbox::{SandboxLimits, SandboxMode};
 
@@ -200,6 +200,11 @@ pub struct TournamentConfig {
     /// folder build here. Set by the arena, not in config files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base: Option<PathBuf>,
+    /// Where the config was read from (its file, `<command line>`, a league's
+    /// `tournament.json`), so that [`TournamentConfig::validate`] says where the fault is.
+    /// Not a key of the file, nor recorded.
+    #[serde(skip)]
+    pub origin: Option<PathBuf>,
 }
 
 /// The default limit of a bot's build, in seconds.
@@ -244,6 +249,7 @@ impl TournamentConfig {
         let mut config: Self = toml::from_str(text)
             .map_err(|e| TournamentError::Config { path: origin.to_path_buf(), message: e.to_string() })?;
         config.fold_legacy().map_err(|message| TournamentError::Config { path: origin.to_path_buf(), message })?;
+        config.origin = Some(origin.to_path_buf());
         Ok(config)
     }
 
@@ -311,9 +317,16 @@ impl TournamentConfig {
         }
     }
 
-    /// Checks what a run needs: at least two bots with unique, non-empty names, a map, games.
-    pub fn validate(&self) -> Result<(), TournamentError> {
-        let bad = |message: String| Err(TournamentError::Invalid(message));
+    /// Checks what a run needs: at least two bots with unique, non-empty names, games, and
+    /// seats that `game` allows and the bots can fill. What fails here can never play a match,
+    /// whatever the bots' builds do; the error names the config's [`origin`](Self::origin).
+    pub fn validate(&self, game: &GameInfo) -> Result<(), TournamentError> {
+        let bad = |message: String| {
+            Err(match &self.origin {
+                Some(path) => TournamentError::Config { path: path.clone(), message },
+                None => TournamentError::Invalid(message),
+            })
+        };
         if self.bots.len() < 2 {
             return bad(format!("a tournament needs at least 2 bots, the config has {}", self.bots.len()));
         }
@@ -332,8 +345,19 @@ impl TournamentConfig {
             return bad("`games` must be at least 1".to_string());
         }
         let seats = self.seats();
-        if seats < 2 || seats > self.bots.len() {
-            return bad(format!("`seats` must be 2 to the number of bots ({}), not {seats}", self.bots.len()));
+        if seats < 2 {
+            return bad(format!("`seats = {seats}`: a match needs at least 2 bots"));
+        }
+        if let Err(e) = game.player_count(Some(seats)) {
+            return bad(format!("`seats = {seats}`: {e}"));
+        }
+        if seats > self.bots.len() {
+            let names: Vec<String> = self.bots.iter().map(|b| crate::safe_text::terminal(&b.name)).collect();
+            return bad(format!(
+                "`seats = {seats}` needs at least {seats} bots, the config has {} ({})",
+                self.bots.len(),
+                names.join(", ")
+            ));
         }
         Ok(())
     }
@@ -554,10 +578,17 @@ mod tests {
         }
     }
 
+    /// The game `config` plays, as the registry describes it.
+    fn game_of(config: &TournamentConfig) -> &'static GameInfo {
+        let games = crate::games::registry();
+        let game = if config.game.is_empty() { games.first() } else { games.get(&config.game) };
+        game.unwrap().info()
+    }
+
     #[test]
     fn the_embedded_default_is_valid() {
         let config = TournamentConfig::embedded().unwrap();
-        config.validate().unwrap();
+        config.validate(game_of(&config)).unwrap();
         assert_eq!(config.maps, vec![PathBuf::from("maps/duel.txt")]);
         assert!(config.bots.iter().any(|b| b.name == "cpp-greedy"));
     }
@@ -567,7 +598,7 @@ mod tests {
         // docs/class-42.toml makes the README's storage and page figures: it must keep working.
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/class-42.toml");
         let config = TournamentConfig::load(&path).unwrap();
-        config.validate().unwrap();
+        config.validate(game_of(&config)).unwrap();
         assert_eq!(config.bots.len(), 42);
         for map in &config.maps {
             assert!(map.is_file(), "{}", map.display());
@@ -626,19 +657,52 @@ mod tests {
         assert_eq!(parse("").unwrap().boards(), vec![PathBuf::from("board-default")]);
     }
 
+    /// A config that can never play a match (more seats than bots, seats its game does not
+    /// allow, or fewer than two) is refused, naming its file and the key at fault; one whose
+    /// bots and game can fill its seats passes, however many of its bots will build.
+    #[test]
+    fn a_config_that_can_never_play_is_refused_naming_its_file() {
+        let config = |text: &str| TournamentConfig::from_toml(text, Path::new("class/league.toml")).unwrap();
+        let bots = |n: usize| -> String {
+            (0..n).map(|i| format!("[[bots]]\nname = \"b{i}\"\ncommand = \"./b{i}\"\n")).collect()
+        };
+        for (text, says) in [
+            (
+                format!("game = \"atoms\"\nseats = 3\n{}", bots(2)),
+                "`seats = 3` needs at least 3 bots, the config has 2 (b0, b1)",
+            ),
+            (format!("seats = 3\n{}", bots(3)), "`seats = 3`: Resource Rush is played by exactly 2 players, not 3"),
+            (
+                format!("game = \"atoms\"\nseats = 7\n{}", bots(7)),
+                "`seats = 7`: Atoms is played by 2 to 6 players, not 7",
+            ),
+            (format!("game = \"atoms\"\nseats = 1\n{}", bots(2)), "`seats = 1`: a match needs at least 2 bots"),
+        ] {
+            let c = config(&text);
+            let error = c.validate(game_of(&c)).unwrap_err().to_string();
+            assert_eq!(error, format!("class/league.toml: {says}"), "{text}");
+        }
+        // The controls: seats the bots and the game can fill.
+        for text in [format!("game = \"atoms\"\nseats = 3\n{}", bots(3)), bots(2)] {
+            let c = config(&text);
+            assert!(c.validate(game_of(&c)).is_ok(), "{text}");
+        }
+    }
+
     #[test]
     fn validation_explains_what_is_missing() {
         let mut c = TournamentConfig::from_toml("maps = [\"m.txt\"]", Path::new("t")).unwrap();
+        let game = game_of(&c);
         assert_eq!(c.seats(), 2);
-        assert!(c.validate().unwrap_err().to_string().contains("at least 2 bots"));
+        assert!(c.validate(game).unwrap_err().to_string().contains("at least 2 bots"));
         c.put_bot(parse_bot_arg("a=./a").unwrap());
         c.put_bot(parse_bot_arg("b=./b").unwrap());
-        c.validate().unwrap();
+        c.validate(game).unwrap();
         c.put_bot(parse_bot_arg("a=./a2").unwrap());
         assert_eq!(c.bots.len(), 2, "same name replaces");
         assert_eq!(c.bots[0].command, "./a2");
         c.games = 0;
-        assert!(c.validate().is_err());
+        assert!(c.validate(game).is_err());
         assert_eq!(c.forfeits, ForfeitRule::Loss);
         assert!(parse_bot_arg("noequals").is_err());
         assert!(parse_bot_arg("=cmd").is_err());

@@ -164,7 +164,8 @@ impl TournamentRecord {
             path: path.clone(),
             message: format!("not a tournament record: {e}"),
         })?;
-        record.config.fold_legacy().map_err(|message| TournamentError::Config { path, message })?;
+        record.config.fold_legacy().map_err(|message| TournamentError::Config { path: path.clone(), message })?;
+        record.config.origin = Some(path);
         let here = std::env::current_dir().unwrap_or_default();
         let league = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
         record.follow_move(&league);
@@ -375,7 +376,7 @@ impl TournamentRecord {
                 row.note = Some(format!("{note}; its matches against new versions wait for a good build"));
             }
         }
-        board.facts = Some(self.facts());
+        board.facts = Some(self.facts(self.last_change(&counted, as_of)));
         board
     }
 
@@ -437,8 +438,24 @@ impl TournamentRecord {
             .collect()
     }
 
-    /// The run facts: game, maps (by name), seed, limits, date, arena version.
-    pub fn facts(&self) -> RunFacts {
+    /// When the league last changed, by its own record: the newest end of its `counted` results
+    /// and of its bots' versions (each seen first then), up to `as_of`. Its leaderboards are
+    /// dated so, not by the clock, so that the same league gives the same pages whenever they
+    /// are made (a run, `arena leaderboard`, a merge, a publish). A record with no time at all
+    /// (from before they were kept) is dated now.
+    pub fn last_change(&self, counted: &[ResultLine], as_of: Option<u64>) -> u64 {
+        let results = counted.iter().map(|r| r.at);
+        let versions = self.history.values().flat_map(|h| h.versions.iter().map(|v| v.at));
+        results
+            .chain(versions)
+            .filter(|&t| t > 0 && as_of.is_none_or(|limit| t <= limit))
+            .max()
+            .unwrap_or_else(unix_secs)
+    }
+
+    /// The run facts: game, maps (by name), seed, limits, `date` (seconds since the Unix epoch,
+    /// see [`TournamentRecord::last_change`]), arena version.
+    pub fn facts(&self, date: u64) -> RunFacts {
         let names = self.map_names();
         RunFacts {
             game: self.config.game.clone(),
@@ -450,7 +467,7 @@ impl TournamentRecord {
             games: self.config.games,
             seed: self.config.seed,
             limits: self.config.limits.describe(),
-            date: versions::time_text(unix_secs()),
+            date: versions::time_text(date),
             arena_version: env!("CARGO_PKG_VERSION").to_string(),
         }
     }
@@ -580,8 +597,9 @@ fn plan(
     if config.game.is_empty() {
         config.game = games.first()?.name().to_string();
     }
-    config.validate()?;
     let game = games.get(&config.game)?;
+    // A config that can never play a match stops here, before anything is built or written.
+    config.validate(game.info())?;
     // Every map is read once, here: every match plays these contents, whatever happens to the
     // files later. A bad map or board size is reported before anything is built, started or
     // written.
@@ -1375,6 +1393,44 @@ mod tests {
         let public: Vec<PathBuf> = record.public_lines(&lines).into_iter().map(|l| l.map).collect();
         assert_eq!(public, [PathBuf::from("week2/arena1.txt"), PathBuf::from("old.txt")]);
         assert!(lines[0].map.starts_with("/home/jdoe"), "the control: the line keeps its path");
+    }
+
+    /// A league's leaderboard is dated by its record, whatever the clock says: the newest of its
+    /// counted results' ends and its bots' versions (up to `as_of`; an unknown time, 0, is none).
+    #[test]
+    fn a_leaderboard_is_dated_by_the_league_s_last_result_or_version() {
+        let config = TournamentConfig::from_toml("[[bots]]\nname = \"a\"\ncommand = \"x\"\n", Path::new("t")).unwrap();
+        let version = |at| versions::Version {
+            fingerprint: format!("f{at}"),
+            label: "v1".to_string(),
+            at,
+            ok: true,
+            problem: None,
+            build_log: None,
+            kept: None,
+        };
+        let history = BTreeMap::from([(
+            "a".to_string(),
+            BotHistory { versions: vec![version(1_700_000_000), version(1_700_000_500)], outputs: Default::default() },
+        )]);
+        let record = TournamentRecord {
+            config,
+            bots: Vec::new(),
+            failures: BTreeMap::new(),
+            schedule: Vec::new(),
+            history,
+            boards: Vec::new(),
+        };
+        let line = |at: u64| -> ResultLine {
+            let result = serde_json::json!({"players": [], "winner": null});
+            let line = serde_json::json!({"key": "k", "seats": [], "map": "m", "game": 1, "seed": 1, "steps": 1,
+                "replay": "replays/k.json.gz", "result": result, "at": at});
+            serde_json::from_value(line).unwrap()
+        };
+        assert_eq!(record.last_change(&[line(1_700_000_900), line(0)], None), 1_700_000_900);
+        assert_eq!(record.last_change(&[line(1_700_000_100)], None), 1_700_000_500, "a newer version");
+        assert_eq!(record.last_change(&[line(1_700_000_900)], Some(1_700_000_600)), 1_700_000_500);
+        assert_eq!(record.facts(1_700_000_900).date, "2023-11-14T22:28:20Z");
     }
 
     /// A league published from within (`arena publish . OUT`) is titled by its folder's name,

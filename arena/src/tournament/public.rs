@@ -92,11 +92,22 @@ fn public_replay_page(page: Vec<u8>, headers: &[(String, String)]) -> Vec<u8> {
     page
 }
 
+/// A replay rewritten for publishing (see [`public_replay`]).
+#[derive(Debug)]
+struct ShownReplay {
+    /// The players as the file records them (what a page embedding it holds).
+    recorded: Vec<PlayerInfo>,
+    /// The file's new bytes (gzip-compressed for a `.gz` file).
+    file: Vec<u8>,
+    /// Its new JSON (the same bytes as `file` for a plain replay).
+    json: Vec<u8>,
+}
+
 /// A replay file as published: each bot's command as `shown` shows it (an older arena recorded
 /// it made absolute, `sh /home/jdoe/…/bot.sh`), or `None` when it shows as it is, or is no
 /// replay this arena reads (copied as it is then). Only the commands change: `arena verify`
 /// re-simulates from the rest, and the result names the bots by their names.
-fn public_replay(path: &Path, shown: &ShownPaths) -> Result<Option<Vec<u8>>, TournamentError> {
+fn public_replay(path: &Path, shown: &ShownPaths) -> Result<Option<ShownReplay>, TournamentError> {
     // (Most replays show as they are: only their start is read to tell.)
     let Some(players) = recorded_players(path) else { return Ok(None) };
     if players.iter().all(|p| shown.command(&p.command) == p.command) {
@@ -123,12 +134,12 @@ fn public_replay(path: &Path, shown: &ShownPaths) -> Result<Option<Vec<u8>>, Tou
         }
     }
     let json = serde_json::to_vec(&replay).map_err(|e| cannot(e.to_string()))?;
-    let bytes = if path.extension().is_some_and(|e| e == "gz") {
+    let file = if path.extension().is_some_and(|e| e == "gz") {
         crate::replay::gzip(&json).map_err(|e| cannot(e.to_string()))?
     } else {
-        json
+        json.clone()
     };
-    Ok(Some(bytes))
+    Ok(Some(ShownReplay { recorded: players, file, json }))
 }
 
 /// The players a replay file records, read from its start only: a replay records them before
@@ -170,6 +181,39 @@ fn recorded_players(path: &Path) -> Option<Vec<PlayerInfo>> {
 /// an arena before gzip wrote them (its bots' commands made absolute too).
 fn is_replay_file(name: &str) -> bool {
     name.ends_with(".json.gz") || name.ends_with(".json")
+}
+
+/// The replays a page of `replays/` may show, those beside it of its name: `x.json.gz` for
+/// `x.html`, and `x.json` as an arena before gzip wrote them (whose pages embed it as JSON).
+fn replays_of_page(page: &Path) -> Vec<PathBuf> {
+    [page.with_extension("json.gz"), page.with_extension("json")].into_iter().filter(|p| p.is_file()).collect()
+}
+
+/// Where a page embeds its replay as JSON (as an arena before gzip wrote a league's pages, and
+/// `arena view` writes a page): the script's start tag; the JSON, which holds no `<`, runs to
+/// the next `</script>`.
+const INLINE_REPLAY: &str = r#"<script type="application/json" id="replay">"#;
+
+/// A replay page that embeds a replay as JSON (see [`INLINE_REPLAY`]) whose players are
+/// `recorded`, with that JSON replaced by `new` (made safe for a script element); any other
+/// page is as it is.
+fn with_inline_replay(page: Vec<u8>, recorded: &[PlayerInfo], new: &[u8]) -> Vec<u8> {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        players: Vec<PlayerInfo>,
+    }
+    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
+    let Some(start) = find(&page, INLINE_REPLAY.as_bytes()).map(|at| at + INLINE_REPLAY.len()) else { return page };
+    let Some(end) = find(&page[start..], b"</script>").map(|len| start + len) else { return page };
+    // (Only the page of this replay: one of another match, or of another version of it, stays.)
+    if serde_json::from_slice::<Head>(&page[start..end]).map_or(true, |h| h.players != recorded) {
+        return page;
+    }
+    let Ok(text) = serde_json::from_slice::<serde_json::Value>(new).and_then(|v| crate::safe_text::json_in_html(&v))
+    else {
+        return page;
+    };
+    [&page[..start], text.as_bytes(), &page[end..]].concat()
 }
 
 /// A replay page with the replay it embeds (`old`, the file's bytes, in base64) replaced by
@@ -267,8 +311,9 @@ pub fn copy_public(
         }
     }
     let paths = record.shown_paths(dir);
-    // Each replay as published, once its page asked for it (`x.html` comes before `x.json.gz`).
-    let mut replays: HashMap<PathBuf, Option<Vec<u8>>> = HashMap::new();
+    // Each replay as published, once its page asked for it (`x.html` comes before `x.json.gz`
+    // and `x.json`).
+    let mut replays: HashMap<PathBuf, Option<ShownReplay>> = HashMap::new();
     let mut logs_withheld = 0;
     for entry_name in PUBLIC {
         let from = dir.join(entry_name);
@@ -293,13 +338,15 @@ pub fn copy_public(
                 } else if entry_name == "replays" && entry.path().extension().is_some_and(|e| e == "html") {
                     let page = std::fs::read(entry.path()).map_err(|e| TournamentError::io(entry.path(), e))?;
                     let mut page = public_replay_page(page, &headers);
-                    let file = entry.path().with_extension("json.gz");
-                    if !replays.contains_key(&file) {
-                        replays.insert(file.clone(), public_replay(&file, &paths)?);
-                    }
-                    if let Some(Some(new)) = replays.get(&file) {
-                        let old = std::fs::read(&file).map_err(|e| TournamentError::io(&file, e))?;
-                        page = with_replay(page, &old, new);
+                    for file in replays_of_page(entry.path()) {
+                        if !replays.contains_key(&file) {
+                            replays.insert(file.clone(), public_replay(&file, &paths)?);
+                        }
+                        if let Some(Some(new)) = replays.get(&file) {
+                            let old = std::fs::read(&file).map_err(|e| TournamentError::io(&file, e))?;
+                            page = with_replay(page, &old, &new.file);
+                            page = with_inline_replay(page, &new.recorded, &new.json);
+                        }
                     }
                     std::fs::write(&to, page).map_err(|e| TournamentError::io(&to, e))?;
                 } else if entry_name == "replays" && is_replay_file(&entry.file_name().to_string_lossy()) {
@@ -308,7 +355,7 @@ pub fn copy_public(
                         None => public_replay(entry.path(), &paths)?,
                     };
                     match shown_replay {
-                        Some(new) => std::fs::write(&to, new).map_err(|e| TournamentError::io(&to, e))?,
+                        Some(new) => std::fs::write(&to, new.file).map_err(|e| TournamentError::io(&to, e))?,
                         None => {
                             std::fs::copy(entry.path(), &to).map_err(|e| TournamentError::io(entry.path(), e))?;
                         }
@@ -390,14 +437,14 @@ mod tests {
         replay.seat_seeds = vec![1, 2];
         let path = dir.path().join("m.json.gz");
         replay.save(&path).unwrap();
-        let new = public_replay(&path, &shown).unwrap().expect("rewritten");
+        let new = public_replay(&path, &shown).unwrap().expect("rewritten").file;
         let published = dir.path().join("p.json.gz");
         std::fs::write(&published, &new).unwrap();
         let mut expected = replay.clone();
         expected.players[0].command = "sh bots/alice/bot.sh".into();
         expected.players[1].command = "…/bob --fast".into();
         assert_eq!(Replay::load(&published).unwrap(), expected);
-        assert_eq!(public_replay(&published, &shown).unwrap(), None, "shown already: copied as it is");
+        assert!(public_replay(&published, &shown).unwrap().is_none(), "shown already: copied as it is");
         let old = std::fs::read(&path).unwrap();
         let engine = base64::engine::general_purpose::STANDARD;
         let page = format!("<header>h</header><script id=\"replay\">{}</script>", engine.encode(&old)).into_bytes();
@@ -407,13 +454,29 @@ mod tests {
         let plain = dir.path().join("m.json");
         replay.save(&plain).unwrap();
         let new = public_replay(&plain, &shown).unwrap().expect("a plain replay, rewritten");
-        assert_eq!(serde_json::from_slice::<Replay>(&new).unwrap(), expected, "plain JSON stays plain");
+        assert_eq!(serde_json::from_slice::<Replay>(&new.file).unwrap(), expected, "plain JSON stays plain");
+        assert_eq!((new.json.as_slice(), new.recorded.as_slice()), (new.file.as_slice(), replay.players.as_slice()));
+        // Its page, as an arena before gzip wrote it (and `arena view` does), embeds it as JSON:
+        // that JSON becomes the published file's, safe in the script; a page of another stays.
+        let inline = |r: &Replay| {
+            let json = crate::safe_text::json_in_html(r).unwrap();
+            format!("<header>h</header>{INLINE_REPLAY}{json}</script><script>viewer</script>").into_bytes()
+        };
+        let page = String::from_utf8(with_inline_replay(inline(&replay), &new.recorded, &new.json)).unwrap();
+        let (head, rest) = page.split_once(INLINE_REPLAY).unwrap();
+        let (json, tail) = rest.split_once("</script>").unwrap();
+        assert_eq!((head, tail), ("<header>h</header>", "<script>viewer</script>"));
+        assert_eq!(serde_json::from_str::<Replay>(json).unwrap(), expected);
+        assert!(!page.contains("jdoe"), "{page}");
+        let mut another = replay.clone();
+        another.players[1].command = "/home/jdoe/bin/carol".into();
+        assert_eq!(with_inline_replay(inline(&another), &new.recorded, &new.json), inline(&another));
         // Of another version (the review's: it was copied as it was, paths and all): rewritten
         // as JSON; one whose commands cannot be shown (cut after its players) is an error.
         let mut other: serde_json::Value = serde_json::from_slice(&serde_json::to_vec(&replay).unwrap()).unwrap();
         other["version"] = serde_json::json!(99);
         std::fs::write(&plain, serde_json::to_vec(&other).unwrap()).unwrap();
-        let new = String::from_utf8(public_replay(&plain, &shown).unwrap().expect("rewritten")).unwrap();
+        let new = String::from_utf8(public_replay(&plain, &shown).unwrap().expect("rewritten").file).unwrap();
         assert!(new.contains("\"version\":99") && !new.contains("jdoe"), "{new}");
         let text = String::from_utf8(serde_json::to_vec(&replay).unwrap()).unwrap();
         let players = text.find("\"players\"").unwrap();
@@ -422,7 +485,7 @@ mod tests {
         let err = public_replay(&plain, &shown).unwrap_err().to_string();
         assert!(err.contains("m.json") && err.contains("cannot be published"), "{err}");
         std::fs::write(&path, b"not a replay").unwrap();
-        assert_eq!(public_replay(&path, &shown).unwrap(), None, "not a replay: copied as it is");
+        assert!(public_replay(&path, &shown).unwrap().is_none(), "not a replay: copied as it is");
     }
     /// The staging folder is its owner's alone until it is renamed into place (the control: a
     /// temporary folder made the usual way is readable by others, under the umask these tests
