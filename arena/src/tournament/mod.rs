@@ -1408,6 +1408,7 @@ mod tests {
             problem: None,
             build_log: None,
             kept: None,
+            portable: None,
         };
         let history = BTreeMap::from([(
             "a".to_string(),
@@ -1420,6 +1421,8 @@ mod tests {
             schedule: Vec::new(),
             history,
             boards: Vec::new(),
+            folder: None,
+            earlier: Vec::new(),
         };
         let line = |at: u64| -> ResultLine {
             let result = serde_json::json!({"players": [], "winner": null});
