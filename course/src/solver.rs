@@ -104,6 +104,7 @@ impl Default for Budget {
                 relax_work: usize::MAX,
                 memory: 6,
                 memory_work: 100_000_000,
+                lap_work: 400_000_000,
                 guided_beams: vec![256, 2048, 8192],
                 exact_states: 10_000_000,
                 first_certify_states: 3_000_000,
@@ -133,6 +134,7 @@ impl Budget {
                 relax_work: usize::MAX,
                 memory: 0,
                 memory_work: 0,
+                lap_work: 0,
                 guided_beams: vec![16],
                 exact_states: 200_000,
                 first_certify_states: 0,
@@ -342,7 +344,7 @@ impl Clock {
             }
             Phase::Widen => spent > limit * 2 / 3,
             Phase::Exact => spent.saturating_sub(self.polishing.get()) > limit * 5 / 4,
-            Phase::Searching => spent > self.hard_stop(),
+            Phase::Searching | Phase::Laps => spent > self.hard_stop(),
         }
     }
 }
@@ -691,6 +693,46 @@ mod tests {
         assert!(proved >= 10 && bounded >= 5, "{proved} proved and {bounded} bounded: both paths are exercised");
     }
 
+    /// Where the searches certify nothing, the relaxation goes on with its memory growing by laps
+    /// ([`PlanBudget::lap_work`]): the bound it ends with is never below the optimum, and on some
+    /// maps it is lower than the same solve's without laps (the control).
+    #[test]
+    fn laps_after_the_searches_lower_bounds_and_never_below_the_optimum() {
+        let budget = |lap_work| Budget {
+            plan: PlanBudget {
+                beams: vec![2],
+                quick_states: 0,
+                steps: 5,
+                memory: 2,
+                memory_work: usize::MAX,
+                lap_work,
+                guided_beams: vec![1],
+                exact_states: 100,
+                certify_gaps: vec![0.3, 0.0, 0.1],
+                ..Budget::small().plan
+            },
+            ..Budget::small()
+        };
+        let bound = |s: &Solved| match s.solution {
+            Solution::Bounded { bound, .. } => bound,
+            Solution::Exact(score) => score,
+            Solution::Impossible => i64::MIN,
+        };
+        let mut rng = Rng(31);
+        let (mut lower, mut bounded) = (0, 0);
+        for _ in 0..60 {
+            let text = random_map_within(&mut rng, 7, 7, 30);
+            let spec = MapSpec::parse(&text).unwrap();
+            let Solution::Exact(optimum) = solve(&spec, &Budget::small(), None).solution else { continue };
+            let (laps, control) = (solve(&spec, &budget(usize::MAX), None), solve(&spec, &budget(0), None));
+            assert!(bound(&laps) >= optimum, "{:?} against the optimum {optimum}\n{text}", laps.solution);
+            check_plan(&spec, laps.plan.as_ref().unwrap(), &text);
+            bounded += usize::from(matches!(control.solution, Solution::Bounded { .. }));
+            lower += usize::from(bound(&laps) < bound(&control));
+        }
+        assert!(lower >= 3, "laps lowered {lower} of the {bounded} bounds the control leaves uncertified");
+    }
+
     /// The first certifying search ([`PlanBudget::first_certify_states`]) runs between the
     /// caller's two improvements ([`Improve`]): where it certifies the first gap (no other exact
     /// search runs here), the second is not offered the plan, and the certificate (from the
@@ -704,6 +746,7 @@ mod tests {
             steps: 5,
             memory: 2,
             memory_work: usize::MAX,
+            lap_work: 0,
             guided_beams: vec![1],
             exact_states: 0,
             certify_gaps: vec![0.1],
@@ -802,6 +845,7 @@ mod tests {
             steps: 1,
             memory: 6,
             memory_work: usize::MAX,
+            lap_work: 0,
             guided_beams: vec![],
             exact_states: 0,
             ..Budget::small().plan
@@ -873,6 +917,56 @@ mod tests {
             .filter(|(plain, remembering)| remembering < plain)
             .count();
         assert!(tighter >= 3, "{tighter} of 40 larger maps have a tighter bound with a memory");
+    }
+
+    /// A memory grown by the relaxed walks' laps ([`Relaxation::forbid_laps`]) keeps the bound
+    /// valid, and so does its cost-to-go: an exact search pruned by it still finds the optimum
+    /// (brute force on tiny maps). On larger maps it tightens bounds that the nearest resources
+    /// alone (the control, the same memory without laps) leave where they are.
+    #[test]
+    fn a_memory_grown_by_laps_keeps_bounds_and_cost_to_go_valid_and_tightens_them() {
+        use sample_bots::plan_search::{search_until, CostToGo, Limits, Outcome};
+        // After 40 steps with a memory of the nearest 2, without and with laps; then the
+        // optimum found by an exact search pruned by the latter's settled cost-to-go.
+        let bounds = |spec: &MapSpec, search: bool| {
+            let model = Model::new(Problem::of_test(spec));
+            let (mut near, mut laps) = (Relaxation::new(&model)?, Relaxation::new(&model)?);
+            near.remember(2);
+            laps.remember(2);
+            laps.forbid_laps(8, usize::MAX);
+            for _ in 0..40 {
+                near.tighten(0);
+                laps.tighten(0);
+            }
+            laps.settle();
+            let limits = Limits { beam: None, max_states: usize::MAX, incumbent: None };
+            let found = search
+                .then(|| match search_until(&model, limits, Some(&laps.recalled() as &dyn CostToGo), &|| false) {
+                    Outcome::Optimal(plan) => Some(plan.score),
+                    _ => None,
+                })
+                .flatten();
+            Some((near.bound(), laps.bound(), laps.memories_per_cell(), found))
+        };
+        let mut checked = 0;
+        for (text, spec, truth) in tiny_maps(23, 300) {
+            let (Some(truth), Some((_, laps, _, found))) = (truth, bounds(&spec, true)) else { continue };
+            let Some(laps) = laps else { panic!("a plan exists\n{text}") };
+            assert!(laps >= truth, "bound {laps} >= optimum {truth}\n{text}");
+            assert_eq!(found, Some(truth), "the search pruned by the laps' cost-to-go finds the optimum\n{text}");
+            checked += 1;
+        }
+        assert!(checked > 100, "enough maps can be finished to mean something ({checked})");
+        let mut rng = Rng(29);
+        let (mut tighter, mut grown) = (0, 0);
+        for _ in 0..40 {
+            let spec = MapSpec::parse(&random_map_within(&mut rng, 6, 6, 30)).unwrap();
+            let Some((Some(near), Some(laps), per_cell, _)) = bounds(&spec, false) else { continue };
+            tighter += usize::from(laps < near);
+            grown += usize::from(per_cell > 4.0);
+        }
+        assert!(grown >= 3, "laps grew the memory of {grown} of 40 maps beyond the nearest 2");
+        assert!(tighter >= 3, "{tighter} of 40 larger maps have a tighter bound with laps");
     }
 
     /// A planner budget of a few subgradient steps, one guided beam of one state per tick and

@@ -38,6 +38,9 @@ pub struct Budget {
     pub memory: usize,
     /// Work of one solve with a memory, at most (see [`Relaxation::work`]).
     pub memory_work: usize,
+    /// Work of one solve that the laps of the relaxed walks may grow the memory to
+    /// ([`Relaxation::forbid_laps`]; 0: the memory stays the nearest resources).
+    pub lap_work: usize,
     /// Widths of the beam searches guided by the relaxation at the end (the first one also
     /// runs every 50 steps).
     pub guided_beams: Vec<usize>,
@@ -85,6 +88,9 @@ pub enum Phase {
     /// A search (beam or exact) is still running (asked every
     /// [`crate::plan_search::STOP_EVERY`] states): stopping it ends it as out of states.
     Searching,
+    /// Another subgradient step after the searches, the memory growing by laps (see
+    /// [`Budget::lap_work`]).
+    Laps,
 }
 
 /// When the caller's `improve` is offered the best plan (see [`best_plan`]).
@@ -163,6 +169,8 @@ pub fn best_plan(
     };
     let memory = (1..=budget.memory).rev().find(|&k| relaxation.work_with(k) <= budget.memory_work);
     let mut remembering = false;
+    // Whether the memory grows by the relaxed walks' laps (once the nearest resources' is slow).
+    let mut lapping = false;
     let mut checkpoint = None;
     let mut round = 0;
     // Work done so far, by the steps with a memory too (each costs `2^k` plain steps).
@@ -190,7 +198,13 @@ pub fn best_plan(
             slow = checkpoint.is_some_and(|c: i64| (c - now) as f64 <= c as f64 * 0.001);
             checkpoint = Some(now);
             if slow && remembering {
-                break;
+                if lapping || budget.lap_work == 0 {
+                    break;
+                }
+                relaxation.forbid_laps(8, budget.lap_work);
+                lapping = true;
+                checkpoint = None;
+                slow = false;
             }
         }
         // Settled, slow or out of steps with time left: remember more, and go on.
@@ -298,6 +312,39 @@ pub fn best_plan(
     if best.as_ref().is_some_and(|b| bound <= b.score) {
         return proved(best);
     }
+    // Uncertified with time left (the searches stop early, or a caller gives more time): the
+    // relaxation goes on, its memory growing by the laps of its walks, until its bound
+    // certifies the first gap, falls by less than 0.1 % in 40 steps, or the time is up.
+    if budget.lap_work > 0 && !stop(Phase::Laps) {
+        if !lapping {
+            relaxation.forbid_laps(8, budget.lap_work);
+        }
+        let mut checkpoint = None;
+        for round in 1.. {
+            let score = best.as_ref().map_or(0, |b| b.score);
+            if relaxation.bound().is_some_and(|b| b <= above(score, first_gap)) || stop(Phase::Laps) {
+                break;
+            }
+            let (plan, more) = relaxation.tighten(score);
+            if let Some(plan) = plan {
+                offer(&mut best, plan);
+            }
+            if !more {
+                break;
+            }
+            if round % 40 == 0 {
+                let now = relaxation.bound().unwrap_or(i64::MAX);
+                if checkpoint.is_some_and(|c: i64| (c - now) as f64 <= c as f64 * 0.001) {
+                    break;
+                }
+                checkpoint = Some(now);
+            }
+        }
+        bound = bound.min(relaxation.bound().unwrap_or(bound));
+        if best.as_ref().is_some_and(|b| bound <= b.score) {
+            return proved(best);
+        }
+    }
     Planned { plan: best, bound: Some(bound), proved: false }
 }
 
@@ -316,7 +363,9 @@ pub fn replan_from(
     let head = plan.moves.get(..from)?;
     let rest = Model::new(model.problem().after(head)?);
     let known = replay(&rest, &plan.moves[from..]);
-    let tail = best_plan(&rest, budget, known, stop, &|_, _| None).plan?;
+    // (Only its plan counts: its bound need not grow by laps.)
+    let budget = Budget { lap_work: 0, ..budget.clone() };
+    let tail = best_plan(&rest, &budget, known, stop, &|_, _| None).plan?;
     let moves: Vec<_> = head.iter().chain(&tail.moves).copied().collect();
     replay(model, &moves).filter(|p| p.score > plan.score)
 }
@@ -342,6 +391,7 @@ mod tests {
             relax_work,
             memory,
             memory_work: usize::MAX,
+            lap_work: 0,
             guided_beams: Vec::new(),
             exact_states: 0,
             first_certify_states: 0,

@@ -1498,6 +1498,7 @@ impl Reference {
             relax_work: RELAX_WORK,
             memory: 0,
             memory_work: 0,
+            lap_work: 0,
             guided_beams: vec![GUIDED_BEAM],
             exact_states: EXACT_STATES,
             first_certify_states: 0,

@@ -64,11 +64,11 @@ pub struct Relaxation<'a> {
     /// Moves as (destination, arrival direction), without and with Jump.
     moves: [Vec<Vec<(u32, u8)>>; 2],
     /// After a solve: best relaxed value from (tick, cell, mask, jump), excluding prices (see
-    /// [`CostToGo`]), for each of [`Relaxation::per_state`] memories (nothing remembered first).
+    /// [`CostToGo`]), for each memory when [`Relaxation::kept`] (nothing remembered first).
     values: Vec<f64>,
-    /// Memories per state in [`Relaxation::values`]: `2^k` after the settling solve
-    /// ([`Relaxation::settle`]) remembering `k` resources per cell, else 1.
-    per_state: usize,
+    /// Whether [`Relaxation::values`] holds every memory's values (after the settling solve,
+    /// [`Relaxation::settle`], with a memory), else only those with nothing remembered.
+    kept: bool,
     /// Whether a solve with a memory keeps every memory's values (for [`Recalled`]): only the
     /// settling one does, as writing them costs a step about 20 % more (test17, 103 to 124 ms
     /// against 87 to 90).
@@ -92,22 +92,102 @@ pub struct Relaxation<'a> {
     effect: Vec<Effect>,
 }
 
-/// An ng-route memory: each cell remembers which of its `k` nearest resources the walk took
-/// (its own first), and a remembered resource cannot be taken again. A real plan takes each
-/// resource once, so it is still a walk of this relaxation (the bound stays valid), while the
-/// cheap loops through nearby rich cells that the plain relaxation repeats are cut off.
+/// An ng-route memory: each cell remembers which of its resources (its own first, then the
+/// nearest, then those of the laps it was found on: [`Relaxation::forbid_laps`]) the walk took,
+/// and a remembered resource cannot be taken again. A real plan takes each resource once, so it
+/// is still a walk of this relaxation (the bound stays valid), while the cheap loops through
+/// nearby rich cells that the plain relaxation repeats are cut off.
 struct Memory {
-    /// Bits per memory (at most 8).
+    /// How many nearest resources each cell remembered at first (the work of a solve is
+    /// counted at least as for a memory of that many everywhere).
     k: usize,
-    /// `remap[jump][(cell * 8 + move) << k | memory]`: the memory in the destination's
-    /// bits of what `cell` remembered (before the destination's own resource is added).
+    /// Per cell: the model item of each bit of its memory (at most 8).
+    items: Vec<Vec<usize>>,
+    /// Per cell: where its memories start in a block of states (a block: one mask and Jump);
+    /// the last entry is a block's width.
+    off: Vec<usize>,
+    /// Per Jump, cell and move (`cell * 8 + move`): where its part of [`Memory::remap`] starts.
+    at: [Vec<usize>; 2],
+    /// Per Jump, cell, move and memory of the cell: the memory in the destination's bits of what
+    /// the cell remembered (before the destination's own resource is added).
     remap: [Vec<u8>; 2],
     /// Per cell: the bit of its own resource in its memory (0: none).
     own: Vec<u8>,
-    /// Per cell: the model item of each bit of its memory.
-    items: Vec<Vec<usize>>,
     /// The move chosen per tick, state and memory (`u8::MAX`: none).
     choice: Vec<u8>,
+    /// The most items a lap may add a cell's memory to (0: none, see
+    /// [`Relaxation::forbid_laps`]), and the laps the last solve's walk went round: per
+    /// resource taken again, the cells walked from one take to the next.
+    lap_bits: usize,
+    laps: Vec<(usize, Vec<usize>)>,
+    /// The widest a block of states may grow by laps (see [`Memory::off`]).
+    max_width: usize,
+}
+
+impl Memory {
+    /// The memory of `items` per cell (each at most 8, its own resource among them) over `moves`.
+    fn new(model: &Model, moves: &[Vec<Vec<(u32, u8)>>; 2], k: usize, items: Vec<Vec<usize>>) -> Memory {
+        let cells = items.len();
+        let mut off = Vec::with_capacity(cells + 1);
+        let mut width = 0;
+        for list in &items {
+            off.push(width);
+            width += 1usize << list.len();
+        }
+        off.push(width);
+        let own = (0..cells)
+            .map(|c| match model.item_at(c) {
+                Some(i) => items[c].iter().position(|&x| x == i).map_or(0, |b| 1u8 << b),
+                None => 0,
+            })
+            .collect();
+        let mut at = [vec![0; cells * 8], vec![0; cells * 8]];
+        let remap = [0, 1].map(|j| {
+            let mut table = Vec::new();
+            for (c, list) in items.iter().enumerate() {
+                for (m, &(d, _)) in moves[j][c].iter().enumerate() {
+                    at[j][c * 8 + m] = table.len();
+                    let to: Vec<u8> = list
+                        .iter()
+                        .map(|i| items[d as usize].iter().position(|x| x == i).map_or(0, |b| 1u8 << b))
+                        .collect();
+                    table.extend((0..1usize << list.len()).map(|mem| {
+                        to.iter().enumerate().filter(|&(b, _)| mem >> b & 1 == 1).fold(0, |acc, (_, &x)| acc | x)
+                    }));
+                }
+            }
+            table
+        });
+        Memory { k, items, off, at, remap, own, choice: Vec::new(), lap_bits: 0, laps: Vec::new(), max_width: 0 }
+    }
+
+    /// The memory after `to` of cell `c`'s memory `mem` by its move `m` with Jump `j`.
+    fn remapped(&self, j: usize, c: usize, m: usize, mem: usize) -> u8 {
+        self.remap[j][self.at[j][c * 8 + m] + mem]
+    }
+
+    /// Adds each lap's resource to the memories of the cells of its lap that have room, and
+    /// builds the memory again if any changed: the walks that went round those laps are then
+    /// no longer walks of the relaxation.
+    fn forbid_laps(self, model: &Model, moves: &[Vec<Vec<(u32, u8)>>; 2]) -> Memory {
+        let (k, mut items, bits, laps, max_width) = (self.k, self.items, self.lap_bits, self.laps, self.max_width);
+        let mut width = self.off[items.len()];
+        let mut changed = false;
+        for (i, cells) in laps {
+            for c in cells {
+                let n = items[c].len();
+                if n < bits && !items[c].contains(&i) && width + (1 << n) <= max_width {
+                    items[c].push(i);
+                    width += 1 << n;
+                    changed = true;
+                }
+            }
+        }
+        let mut memory =
+            if changed { Memory::new(model, moves, k, items) } else { Memory { items, laps: Vec::new(), ..self } };
+        (memory.lap_bits, memory.max_width) = (bits, max_width);
+        memory
+    }
 }
 
 /// Arriving at a cell in a solve, for the block of states being solved (see
@@ -275,7 +355,7 @@ impl<'a> Relaxation<'a> {
             stalled: 0,
             moves,
             values: Vec::new(),
-            per_state: 1,
+            kept: false,
             keep_memories: false,
             choice: Vec::new(),
             back,
@@ -408,7 +488,10 @@ impl<'a> Relaxation<'a> {
 
     /// Rough work of one solve (states times moves), to size budgets.
     pub fn work(&self) -> usize {
-        self.work_with(self.memory.as_ref().map_or(0, |m| m.k))
+        match &self.memory {
+            None => self.work_with(0),
+            Some(m) => self.work_with(0) / self.cells * m.off[self.cells].max(self.cells << m.k),
+        }
     }
 
     /// Rough work of one solve remembering `k` resources per cell.
@@ -439,31 +522,28 @@ impl<'a> Relaxation<'a> {
                 by.into_iter().map(|(_, i)| i).collect()
             })
             .collect();
-        let own = (0..self.cells)
-            .map(|c| match model.item_at(c) {
-                Some(i) => near[c].iter().position(|&x| x == i).map_or(0, |b| 1u8 << b),
-                None => 0,
-            })
-            .collect();
-        let remap = [0, 1].map(|j| {
-            let mut table = vec![0u8; (self.cells * 8) << k];
-            for c in 0..self.cells {
-                for (m, &(d, _)) in self.moves[j][c].iter().enumerate() {
-                    let to: Vec<u8> = near[c]
-                        .iter()
-                        .map(|i| near[d as usize].iter().position(|x| x == i).map_or(0, |b| 1u8 << b))
-                        .collect();
-                    for mem in 0..1usize << k {
-                        table[(c * 8 + m) << k | mem] =
-                            to.iter().enumerate().filter(|&(b, _)| mem >> b & 1 == 1).fold(0, |acc, (_, &x)| acc | x);
-                    }
-                }
-            }
-            table
-        });
-        self.memory = Some(Memory { k, remap, own, items: near, choice: Vec::new() });
+        self.memory = Some(Memory::new(model, &self.moves, k, near));
         self.step = 2.0;
         self.stalled = 0;
+    }
+
+    /// From the next solve on, the memory also grows by the laps the relaxed walks go round
+    /// (decremental state-space relaxation): after each solve, every resource the walk takes
+    /// again is added to the memory of each cell it walked through between the two takes that
+    /// remembers fewer than `bits` (at most 8) items, so that lap is no longer a walk. A step
+    /// then costs as much more as the cells remember more, only where the walks lap.
+    /// One solve's work stays within `max_work` (see [`Relaxation::work`]): laps stop growing
+    /// the memory there.
+    pub fn forbid_laps(&mut self, bits: usize, max_work: usize) {
+        let per_width = (self.work_with(0) / self.cells).max(1);
+        if let Some(memory) = &mut self.memory {
+            (memory.lap_bits, memory.max_width) = (bits.min(8), max_work / per_width);
+        }
+    }
+
+    /// The average number of memories per cell (`2^k` for a memory of `k` everywhere).
+    pub fn memories_per_cell(&self) -> f64 {
+        self.memory.as_ref().map_or(1.0, |m| m.off[self.cells] as f64 / self.cells as f64)
     }
 
     /// Moving onto `d` at tick `t + 1` holding `mask` and `jump`: the mask and Jump after, and
@@ -708,7 +788,7 @@ impl<'a> Relaxation<'a> {
             std::mem::swap(&mut v2_cur, &mut v2_next);
             std::mem::swap(&mut to_cur, &mut to_next);
         }
-        (self.values, self.choice, self.per_state) = (values, choices, 1);
+        (self.values, self.choice, self.kept) = (values, choices, false);
         let best = self.values[self.state(0, p.jump, start)];
         if let Some(relaxed) = self.trivial(best, start, fin) {
             return relaxed;
@@ -750,6 +830,9 @@ impl Relaxation<'_> {
     /// the value of each (tick, state, memory) is its best move's gain plus the value it leads to.
     fn solve_remembering(&mut self) -> Relaxed {
         let Some(mut memory) = self.memory.take() else { return self.solve() };
+        if !memory.laps.is_empty() {
+            memory = memory.forbid_laps(self.model, &self.moves);
+        }
         let model = self.model;
         let p = model.problem();
         let start = model.cell(p.start);
@@ -757,24 +840,25 @@ impl Relaxation<'_> {
         let masks = self.mult.len();
         let cells = self.cells;
         let size = cells * 2 * masks;
-        let k = memory.k;
-        let nm = 1usize << k;
+        let width = memory.off[cells];
+        // Memories per tick (every state's).
+        let wide = 2 * masks * width;
         let steps = self.ticks as usize + 1;
         // Every memory's values, or only those with nothing remembered (see
         // [`Relaxation::keep_memories`]).
-        let per_state = if self.keep_memories { nm } else { 1 };
+        let kept = self.keep_memories;
         let mut values = std::mem::take(&mut self.values);
         values.clear();
-        values.resize(steps * size * per_state, NEG);
+        values.resize(steps * if kept { wide } else { size }, NEG);
         memory.choice.clear();
-        memory.choice.resize(steps * size * nm, u8::MAX);
-        let mut next = vec![NEG; size * nm];
-        let mut cur = vec![NEG; size * nm];
-        let nothing = vec![0.0; nm];
+        memory.choice.resize(steps * wide, u8::MAX);
+        let mut next = vec![NEG; wide];
+        let mut cur = vec![NEG; wide];
+        let nothing = vec![0.0; 256];
         for t in (0..self.ticks).rev() {
             cur.fill(NEG);
             // (`choice` is all `u8::MAX` until written: each tick's part is written once.)
-            let choice = &mut memory.choice[t as usize * size * nm..(t as usize + 1) * size * nm];
+            let choice = &mut memory.choice[t as usize * wide..(t as usize + 1) * wide];
             let (mut base, mut end, mut mask, mut jump) = (0, 0, 0, false);
             for s in self.live_at(t) {
                 if s >= end {
@@ -782,16 +866,19 @@ impl Relaxation<'_> {
                     (base, end, mask, jump) = (block * cells, (block + 1) * cells, block / 2, block % 2 == 1);
                 }
                 let (c, j) = (s - base, usize::from(jump));
-                let (best, arg) = (&mut cur[s * nm..(s + 1) * nm], &mut choice[s * nm..(s + 1) * nm]);
+                let at = base / cells * width + memory.off[c];
+                let nm = memory.off[c + 1] - memory.off[c];
+                let (best, arg) = (&mut cur[at..at + nm], &mut choice[at..at + nm]);
                 for (m, &(d, _)) in self.moves[j][c].iter().enumerate() {
                     let d = d as usize;
                     let (m2, j2, gain) = self.arrive(d, t, mask, jump);
-                    let table = &memory.remap[j][(c * 8 + m) << k..(c * 8 + m + 1) << k];
+                    let table = &memory.remap[j][memory.at[j][c * 8 + m]..][..nm];
                     // (Onto the final, nothing comes after: the state there is never solved.)
                     let after = if d == fin {
                         &nothing[..]
                     } else {
-                        &next[((m2 * 2 + usize::from(j2)) * cells + d) * nm..][..nm]
+                        let to = (m2 * 2 + usize::from(j2)) * width + memory.off[d];
+                        &next[to..to + memory.off[d + 1] - memory.off[d]]
                     };
                     let mut offer = |mem: usize, v: f64| {
                         if v > best[mem] {
@@ -816,38 +903,48 @@ impl Relaxation<'_> {
                         }
                     }
                 }
-                if per_state == 1 {
-                    values[t as usize * size + s] = cur[s * nm];
+                if !kept {
+                    values[t as usize * size + s] = cur[at];
                 }
             }
-            if per_state == nm {
-                values[t as usize * size * nm..(t as usize + 1) * size * nm].copy_from_slice(&cur);
+            if kept {
+                values[t as usize * wide..(t as usize + 1) * wide].copy_from_slice(&cur);
             }
             std::mem::swap(&mut cur, &mut next);
         }
-        (self.values, self.per_state) = (values, per_state);
-        let best = self.values[self.state(0, p.jump, start) * per_state];
+        let best =
+            values[if kept { (p.jump as usize) * width + memory.off[start] } else { self.state(0, p.jump, start) }];
+        (self.values, self.kept) = (values, kept);
         let relaxed = self.trivial(best, start, fin).unwrap_or_else(|| {
             let mut takes = vec![0u32; model.items().len()];
+            // Per item: the step of the walk where it was last taken (laps end there).
+            let mut last: Vec<Option<usize>> = vec![None; model.items().len()];
+            let mut cells_walked = vec![start];
             let mut walk = Vec::new();
             let (mut mask, mut jump, mut cell, mut mem) = (0usize, p.jump, start, 0u8);
             for t in 0..self.ticks {
-                let s = self.state(mask, jump, cell);
-                let m = memory.choice[(t as usize * size + s) * nm + usize::from(mem)];
+                let block = mask * 2 + usize::from(jump);
+                let m = memory.choice[t as usize * wide + block * width + memory.off[cell] + usize::from(mem)];
                 if m == u8::MAX {
                     break;
                 }
                 let j = usize::from(jump);
                 let d = self.moves[j][cell][usize::from(m)].0 as usize;
                 walk.push(Action::Move(model.pos(d)));
+                cells_walked.push(d);
                 let (m2, j2, gain) = self.arrive(d, t, mask, jump);
-                let mut to = memory.remap[j][(cell * 8 + usize::from(m)) << k | usize::from(mem)];
+                let mut to = memory.remapped(j, cell, usize::from(m), usize::from(mem));
                 let own = memory.own[d];
                 if let (Some(g), 0) = (gain, to & own) {
                     to |= own;
                     if g > 0.0 {
                         if let Some(i) = model.item_at(d) {
                             takes[i] += 1;
+                            let here = cells_walked.len() - 1;
+                            if let (Some(from), true) = (last[i], memory.lap_bits > 0) {
+                                memory.laps.push((i, cells_walked[from..=here].to_vec()));
+                            }
+                            last[i] = Some(here);
                         }
                     }
                 }
@@ -882,13 +979,14 @@ impl Relaxation<'_> {
         for (b, &(w, bit)) in self.powerup_bits.iter().enumerate() {
             mask |= usize::from(taken[w] & bit != 0) << b;
         }
-        let masks = self.mult.len();
-        let state = ((tick as usize * masks + mask) * 2 + usize::from(jump)) * self.cells + cell;
-        let remembered = match &self.memory {
-            Some(memory) if self.per_state == 1 << memory.k => remembered(&memory.items[cell]),
-            _ => 0,
+        let block = tick as usize * self.mult.len() * 2 + mask * 2 + usize::from(jump);
+        let at = match &self.memory {
+            Some(memory) if self.kept => {
+                block * memory.off[self.cells] + memory.off[cell] + remembered(&memory.items[cell])
+            }
+            _ => block * self.cells + cell,
         };
-        let v = self.values[state * self.per_state + remembered];
+        let v = self.values[at];
         if v == NEG {
             return None;
         }
