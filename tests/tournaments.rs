@@ -339,6 +339,7 @@ fn a_config_that_can_never_play_fails_naming_its_file_before_building() {
             &format!("seats = 3\nmaps = [{:?}]\n", map("fire.txt")) as &str,
             "`seats = 3`: Resource Rush is played by exactly 2 players, not 3",
         ),
+        ("chess.toml", "game = \"chess\"\n", "unknown game `chess` (hosted: "),
     ] {
         let cfg = dir.path().join(name);
         std::fs::write(&cfg, format!("{head}{bots}")).unwrap();

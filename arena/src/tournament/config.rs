@@ -296,6 +296,14 @@ impl TournamentConfig {
         self.base = Some(base);
     }
 
+    /// `message` as an error of this config, naming its [`origin`](Self::origin) when known.
+    pub fn error(&self, message: String) -> TournamentError {
+        match &self.origin {
+            Some(path) => TournamentError::Config { path: path.clone(), message },
+            None => TournamentError::Invalid(message),
+        }
+    }
+
     /// What a build may take.
     pub fn build_limits(&self) -> super::build::BuildLimits {
         super::build::BuildLimits {
@@ -321,12 +329,7 @@ impl TournamentConfig {
     /// seats that `game` allows and the bots can fill. What fails here can never play a match,
     /// whatever the bots' builds do; the error names the config's [`origin`](Self::origin).
     pub fn validate(&self, game: &GameInfo) -> Result<(), TournamentError> {
-        let bad = |message: String| {
-            Err(match &self.origin {
-                Some(path) => TournamentError::Config { path: path.clone(), message },
-                None => TournamentError::Invalid(message),
-            })
-        };
+        let bad = |message: String| Err(self.error(message));
         if self.bots.len() < 2 {
             return bad(format!("a tournament needs at least 2 bots, the config has {}", self.bots.len()));
         }

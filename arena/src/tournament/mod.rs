@@ -597,7 +597,7 @@ fn plan(
     if config.game.is_empty() {
         config.game = games.first()?.name().to_string();
     }
-    let game = games.get(&config.game)?;
+    let game = games.get(&config.game).map_err(|e| config.error(e.to_string()))?;
     // A config that can never play a match stops here, before anything is built or written.
     config.validate(game.info())?;
     // Every map is read once, here: every match plays these contents, whatever happens to the
