@@ -350,6 +350,16 @@ fn a_config_that_can_never_play_fails_naming_its_file_before_building() {
         assert!(stderr.contains(&format!("{}: {says}", cfg.display())), "{name}: {stderr}");
         assert!(!out.exists() && !built.exists(), "{name}: nothing is built or written");
     }
+    // A flag that makes the config unplayable is named beside the file.
+    let cfg = dir.path().join("ok.toml");
+    std::fs::write(&cfg, format!("game = \"atoms\"\n{bots}")).unwrap();
+    let out = dir.path().join("out-flag");
+    let (_, stderr, code) =
+        tournament(&["--config", &cfg.display().to_string(), "--seats", "3", "--out", &out.display().to_string()]);
+    assert_ne!(code, 0, "{stderr}");
+    let says = format!("{} with --seats 3: `seats = 3` needs at least 3 bots", cfg.display());
+    assert!(stderr.contains(&says), "{stderr}");
+    assert!(!out.exists() && !built.exists(), "nothing is built or written");
 }
 
 /// A league of greedy and one bot built by `build` in a folder of its own (holding `notes.txt`,

@@ -201,8 +201,8 @@ pub struct TournamentConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base: Option<PathBuf>,
     /// Where the config was read from (its file, `<command line>`, a league's
-    /// `tournament.json`), so that [`TournamentConfig::validate`] says where the fault is.
-    /// Not a key of the file, nor recorded.
+    /// `tournament.json`, and the flags that changed it), so that
+    /// [`TournamentConfig::validate`] says where the fault is. Not a key of the file, nor recorded.
     #[serde(skip)]
     pub origin: Option<PathBuf>,
 }

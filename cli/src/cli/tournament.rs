@@ -96,6 +96,21 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
     if !args.maps.is_empty() {
         config.maps = args.maps.iter().map(|m| here.join(m)).collect();
     }
+    // (What the flags changed of what `validate` judges: its messages name them beside the file.)
+    let flags: Vec<String> = args
+        .bots
+        .iter()
+        .map(|b| format!("--bot {}", safe_text::terminal(&b.name)))
+        .chain(args.exclude.iter().map(|name| format!("--exclude {}", safe_text::terminal(name))))
+        .chain(args.games.map(|n| format!("--games {n}")))
+        .chain(args.game.as_ref().map(|g| format!("--game {}", safe_text::terminal(g))))
+        .chain(args.seats.map(|n| format!("--seats {n}")))
+        .collect();
+    if let (Some(origin), false) =
+        (config.origin.as_ref().filter(|o| o.as_os_str() != "<command line>"), flags.is_empty())
+    {
+        config.origin = Some(PathBuf::from(format!("{} with {}", origin.display(), flags.join(" "))));
+    }
     config.games = args.games.unwrap_or(config.games);
     config.game = args.game.clone().unwrap_or(config.game);
     config.seats = args.seats.or(config.seats);
