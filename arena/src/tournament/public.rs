@@ -77,19 +77,22 @@ fn old_replay_header(map: &str) -> String {
 /// [`old_replay_header`]) names its map by its name instead, from `headers` (each old header
 /// with its new); any other page is as it is.
 fn public_replay_page(page: Vec<u8>, headers: &[(String, String)]) -> Vec<u8> {
-    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
     // (Only the header is searched: the replay's own bytes follow it.)
     let end = find(&page, b"</header>").unwrap_or(0);
     for (old, new) in headers {
         if let Some(at) = find(&page[..end], old.as_bytes()) {
-            let mut fixed = Vec::with_capacity(page.len());
-            fixed.extend_from_slice(&page[..at]);
-            fixed.extend_from_slice(new.as_bytes());
-            fixed.extend_from_slice(&page[at + old.len()..]);
-            return fixed;
+            return [&page[..at], new.as_bytes(), &page[at + old.len()..]].concat();
         }
     }
     page
+}
+
+/// Where `needle` first occurs in `hay` (an empty one nowhere).
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.is_empty() {
+        return None;
+    }
+    hay.windows(needle.len()).position(|w| w == needle)
 }
 
 /// A replay rewritten for publishing (see [`public_replay`]).
@@ -202,7 +205,6 @@ fn with_inline_replay(page: Vec<u8>, recorded: &[PlayerInfo], new: &[u8]) -> Vec
     struct Head {
         players: Vec<PlayerInfo>,
     }
-    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
     let Some(start) = find(&page, INLINE_REPLAY.as_bytes()).map(|at| at + INLINE_REPLAY.len()) else { return page };
     let Some(end) = find(&page[start..], b"</script>").map(|len| start + len) else { return page };
     // (Only the page of this replay: one of another match, or of another version of it, stays.)
@@ -221,7 +223,7 @@ fn with_inline_replay(page: Vec<u8>, recorded: &[PlayerInfo], new: &[u8]) -> Vec
 fn with_replay(page: Vec<u8>, old: &[u8], new: &[u8]) -> Vec<u8> {
     let engine = base64::engine::general_purpose::STANDARD;
     let (old, new) = (engine.encode(old), engine.encode(new));
-    let Some(at) = page.windows(old.len()).position(|w| w == old.as_bytes()) else { return page };
+    let Some(at) = find(&page, old.as_bytes()) else { return page };
     [&page[..at], new.as_bytes(), &page[at + old.len()..]].concat()
 }
 
