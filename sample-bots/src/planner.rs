@@ -194,9 +194,7 @@ pub fn best_plan(
         // it goes on only while not slow; without one, a slow bound moves on to the memory.
         let mut slow = false;
         if round % 40 == 0 {
-            let now = relaxation.bound().unwrap_or(i64::MAX);
-            slow = checkpoint.is_some_and(|c: i64| (c - now) as f64 <= c as f64 * 0.001);
-            checkpoint = Some(now);
+            slow = fell_little(&mut checkpoint, &relaxation);
             if slow && remembering {
                 if lapping || budget.lap_work == 0 {
                     break;
@@ -332,12 +330,8 @@ pub fn best_plan(
             if !more {
                 break;
             }
-            if round % 40 == 0 {
-                let now = relaxation.bound().unwrap_or(i64::MAX);
-                if checkpoint.is_some_and(|c: i64| (c - now) as f64 <= c as f64 * 0.001) {
-                    break;
-                }
-                checkpoint = Some(now);
+            if round % 40 == 0 && fell_little(&mut checkpoint, &relaxation) {
+                break;
             }
         }
         bound = bound.min(relaxation.bound().unwrap_or(bound));
@@ -346,6 +340,15 @@ pub fn best_plan(
         }
     }
     Planned { plan: best, bound: Some(bound), proved: false }
+}
+
+/// Whether the relaxation's bound fell by less than 0.1 % since `checkpoint` (none: not
+/// known yet), which moves to the bound now: asked every 40 steps, the sign of a slow bound.
+fn fell_little(checkpoint: &mut Option<i64>, relaxation: &Relaxation) -> bool {
+    let now = relaxation.bound().unwrap_or(i64::MAX);
+    let slow = checkpoint.is_some_and(|c: i64| (c - now) as f64 <= c as f64 * 0.001);
+    *checkpoint = Some(now);
+    slow
 }
 
 /// `plan` with its moves from tick `from + 1` on planned again (the problem left after its

@@ -490,13 +490,18 @@ impl<'a> Relaxation<'a> {
     pub fn work(&self) -> usize {
         match &self.memory {
             None => self.work_with(0),
-            Some(m) => self.work_with(0) / self.cells * m.off[self.cells].max(self.cells << m.k),
+            Some(m) => self.work_per_memory() * m.off[self.cells].max(self.cells << m.k),
         }
+    }
+
+    /// Work of one solve per memory of a block of states (see [`Memory::off`]).
+    fn work_per_memory(&self) -> usize {
+        self.mult.len() * (1 + usize::from(self.model.may_jump())) * self.ticks as usize * 4
     }
 
     /// Rough work of one solve remembering `k` resources per cell.
     pub fn work_with(&self, k: usize) -> usize {
-        (self.cells * self.mult.len() * (1 + usize::from(self.model.may_jump())) * self.ticks as usize * 4) << k
+        (self.cells * self.work_per_memory()) << k
     }
 
     /// From now on, each cell remembers which of its `k` (1 to 8) nearest resources the walk
@@ -535,7 +540,7 @@ impl<'a> Relaxation<'a> {
     /// One solve's work stays within `max_work` (see [`Relaxation::work`]): laps stop growing
     /// the memory there.
     pub fn forbid_laps(&mut self, bits: usize, max_work: usize) {
-        let per_width = (self.work_with(0) / self.cells).max(1);
+        let per_width = self.work_per_memory().max(1);
         if let Some(memory) = &mut self.memory {
             (memory.lap_bits, memory.max_width) = (bits.min(8), max_work / per_width);
         }
