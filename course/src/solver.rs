@@ -14,7 +14,7 @@ use bot_sdk::path::Distances;
 use bot_sdk::rules::Action;
 use bot_sdk::{Cell, MapSpec, Pos};
 use sample_bots::plan_search::{Model, Plan, Problem};
-use sample_bots::planner::{best_plan, replan_from, Budget as PlanBudget, Improve, Phase};
+use sample_bots::planner::{best_plan, improve_windows, replan_from, Budget as PlanBudget, Improve, Phase};
 use sample_bots::relaxation::replay;
 
 use crate::cputime::thread_cpu;
@@ -90,6 +90,11 @@ pub struct Budget {
     /// the polish plays after that re-plan (until its games have taken a third of the time
     /// limit, the re-plan's time not counted).
     pub salts: u64,
+    /// Widths of the windows in which each polish then searches the best plan's moves again
+    /// ([`improve_windows`]; none: no such search).
+    pub windows: Vec<usize>,
+    /// States each of those windows' exact searches may create.
+    pub window_states: usize,
 }
 
 impl Default for Budget {
@@ -119,6 +124,8 @@ impl Default for Budget {
             seed_effort: 10,
             replan: true,
             salts: 4,
+            windows: vec![12, 16, 20],
+            window_states: 1_000_000,
         }
     }
 }
@@ -149,6 +156,8 @@ impl Budget {
             seed_effort: 0,
             replan: false,
             salts: 0,
+            windows: Vec::new(),
+            window_states: 0,
         }
     }
 }
@@ -162,7 +171,8 @@ impl Budget {
 /// run, the bot's route search, told the script and searching as long, starts again from the
 /// best plan then ([`Reference::seeded`]); then, unless the first certifying search certifies
 /// the plan, its rest is planned again ([`replan_from`]) and up to `salts` more games perturb
-/// their routes otherwise ([`Reference::salted`]): each may find a better plan.
+/// their routes otherwise ([`Reference::salted`]): each may find a better plan. After each of
+/// these two stages the best plan's windows are searched again ([`improve_windows`]).
 pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solved {
     let clock = Clock::new(budget.time_limit, budget.clock).with_backstop(budget.backstop);
     let now = clock.now;
@@ -241,6 +251,10 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
                 games(1..=budget.salts, replanned.as_ref().unwrap_or(plan)).or(replanned)
             }
         };
+        // Then its windows searched again, from whichever plan is the best now.
+        let from = better.as_ref().unwrap_or(plan);
+        let stop = || clock.stop(Phase::Searching);
+        let better = improve_windows(&model, from, &budget.windows, budget.window_states, &stop).or(better);
         clock.polishing.set(clock.polishing.get() + now().saturating_sub(began));
         better
     };

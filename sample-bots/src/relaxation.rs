@@ -1050,7 +1050,7 @@ pub fn replay(model: &Model, moves: &[Action]) -> Option<Plan> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::plan_search::{search, Limits, Outcome, Problem};
     use bot_sdk::MapSpec;
@@ -1075,7 +1075,7 @@ mod tests {
 
     /// A random map with several power-ups, and an opponent that clears some of them (and
     /// other cells) at random ticks: what makes a search mark power-ups it never took.
-    fn random_problem(seed: &mut u64) -> Problem {
+    pub(crate) fn random_problem(seed: &mut u64) -> Problem {
         let mut next = |n: u64| {
             *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (*seed >> 33) % n
