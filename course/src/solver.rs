@@ -709,7 +709,8 @@ mod tests {
 
     /// Where the searches certify nothing, the relaxation goes on with its memory growing by laps
     /// ([`PlanBudget::lap_work`]): the bound it ends with is never below the optimum, and on some
-    /// maps it is lower than the same solve's without laps (the control).
+    /// maps it is lower than the same solve's without laps (the control): on 5 of these 12, where
+    /// the laps during the relaxation alone (without the phase after the searches) lower 2.
     #[test]
     fn laps_after_the_searches_lower_bounds_and_never_below_the_optimum() {
         let budget = |lap_work| Budget {
@@ -744,7 +745,7 @@ mod tests {
             bounded += usize::from(matches!(control.solution, Solution::Bounded { .. }));
             lower += usize::from(bound(&laps) < bound(&control));
         }
-        assert!(lower >= 3, "laps lowered {lower} of the {bounded} bounds the control leaves uncertified");
+        assert!(lower >= 4, "laps lowered {lower} of the {bounded} bounds the control leaves uncertified");
     }
 
     /// The first certifying search ([`PlanBudget::first_certify_states`]) runs between the
