@@ -426,20 +426,19 @@ fn better_window(
     if window.end < moves.len() {
         // The window ends where the plan's does, at the same tick (waits fill an earlier
         // arrival), without reaching the final on its way (which would end the game) or taking
-        // what the rest of the plan takes.
-        let mut rest = problem.after(&moves[..window.end])?;
-        inside.final_pos = rest.start;
+        // what the rest of the plan takes (the walk goes on through the rest to see it).
+        inside.final_pos = walk.start;
         inside.ticks = window.len() as u32;
-        if problem.final_pos != rest.start {
+        if problem.final_pos != walk.start {
             inside.grid.set(problem.final_pos, Cell::Wall);
         }
-        for (t, &action) in (1..).zip(&moves[window.end..]) {
+        for (t, &action) in (inside.ticks + 1..).zip(&moves[window.end..]) {
             if let Action::Move(to) = action {
-                if matches!(rest.grid.get(to), Some(Cell::Resource(_))) {
+                if matches!(walk.grid.get(to), Some(Cell::Resource(_))) {
                     inside.grid.set(to, Cell::Floor);
                 }
             }
-            rest.play(t, action)?;
+            walk.play(t, action)?;
         }
     }
     let limits = Limits { beam: None, max_states, incumbent: Some(points) };
