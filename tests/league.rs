@@ -419,18 +419,6 @@ fn build_logs_and_copies_are_named_apart_and_short() {
     assert!(copies.iter().all(|c| c.len() < 60), "{copies:?}");
 }
 
-/// Copies the folder `from` into `to`, recursively (files and folders only).
-fn copy_folder(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        if entry.file_type().unwrap().is_dir() {
-            copy_folder(&entry.path(), &to.join(entry.file_name()));
-        } else {
-            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
-        }
-    }
-}
-
 /// Each bot's (name, command, fingerprint) in the `tournament.json` of `league`.
 fn recorded_bots(league: &Path) -> Vec<(String, String, String)> {
     let record: Value = serde_json::from_slice(&std::fs::read(league.join("tournament.json")).unwrap()).unwrap();
@@ -505,7 +493,7 @@ fn a_course_folder_moved_or_copied_elsewhere_plays_nothing_again() {
     // Copied (the original stays), then a bot of the original changes: the copy plays its
     // own bots, nothing again; a bot of the copy changes: its matches alone.
     let copy = dir.path().join("copy/course-c");
-    copy_folder(&moved, &copy);
+    copy_into(&moved, &copy);
     let copy_league = copy.join("league").display().to_string();
     write(&moved.join("bots/carol/bot.sh"), &format!("{WAITER_SH}# the original's\n"));
     let (_, stderr) = run(&["tournament", "--resume", &copy_league]);

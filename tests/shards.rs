@@ -413,13 +413,6 @@ fn a_merge_takes_one_build_s_shards_loses_no_results_and_writes_only_in_its_fold
     assert_eq!(record["config"]["secret"], "b", "its record is its own still");
 }
 
-/// Copies `from` (a file or a folder's contents) into the folder `to`, with `cp -a`.
-fn copy_into(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    let from = if from.is_dir() { format!("{}/.", s(from)) } else { s(from) };
-    assert!(Command::new("cp").args(["-a", &from, &s(to)]).status().unwrap().success(), "cp {from}");
-}
-
 #[test]
 fn the_github_workflow_s_steps_play_a_league_from_build_to_pages() {
     // Each job of deploy/github/league.yml in a fresh folder of its own, its `run` steps run by

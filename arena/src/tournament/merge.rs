@@ -42,12 +42,16 @@ pub fn merge(
             )));
         }
     }
+    // OUT is locked before it is looked at: a merge finishing into it meanwhile would otherwise
+    // go unseen, and its results be dropped by this one's rewrite.
+    std::fs::create_dir_all(out).map_err(|e| TournamentError::io(out, e))?;
+    let _lock = FolderLock::take(out, None)?;
     // OUT's own results are rewritten: when it holds some and is not one of the folders, they
     // are merged too if they are the league's, and the merge is refused if they are not.
-    let real = |p: &Path| std::fs::canonicalize(p).ok();
+    let out_real = std::fs::canonicalize(out).map_err(|e| TournamentError::io(out, e))?;
+    let is_out = |dir: &Path| std::fs::canonicalize(dir).is_ok_and(|d| d == out_real);
     let mut dirs = dirs.to_vec();
-    let out_before = real(out);
-    let given = out_before.is_some() && dirs.iter().any(|d| real(d) == out_before);
+    let given = dirs.iter().any(|d| is_out(d));
     if !given && (out.join(super::TOURNAMENT_FILE).exists() || !results::files(out).is_empty()) {
         let why = if !out.join(super::TOURNAMENT_FILE).exists() {
             Some(format!("results files but no {}", super::TOURNAMENT_FILE))
@@ -69,13 +73,11 @@ pub fn merge(
     for sub in ["replays", "logs", "builds"] {
         std::fs::create_dir_all(out.join(sub)).map_err(|e| TournamentError::io(out, e))?;
     }
-    let _lock = FolderLock::take(out, None)?;
     super::remove_temporaries(out);
-    let out_real = std::fs::canonicalize(out).map_err(|e| TournamentError::io(out, e))?;
     let mut seen = HashSet::new();
     let mut lines: Vec<ResultLine> = Vec::new();
     for dir in dirs {
-        let same = std::fs::canonicalize(dir).is_ok_and(|d| d == out_real);
+        let same = is_out(dir);
         for line in results::read_all(dir)? {
             if seen.contains(&line.key) {
                 continue;
