@@ -232,7 +232,10 @@ fn the_kubernetes_and_github_files_parse_and_run_the_slurm_test_s_commands() {
         .map(|f| std::fs::read_to_string(deploy.join(f)).unwrap())
         .join("\n");
     // What tools/slurm-test runs through the Slurm scripts: build once, shards, merge.
-    for command in ["\" build ", "\" tournament --resume ", "--shard auto", "\" merge "] {
+    // (Slurm's tasks give the shard as K/N: a task submitted again alone is an array of one.)
+    for command in
+        ["\" build ", "\" tournament --resume ", "--shard \"$SLURM_ARRAY_TASK_ID/$ARENA_SHARDS\"", "\" merge "]
+    {
         assert!(slurm.contains(command), "the Slurm scripts run `{command}`");
     }
     let mut k8s = String::new();

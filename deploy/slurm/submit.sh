@@ -1,7 +1,8 @@
 #!/bin/bash
 # Runs a league on a Slurm cluster: builds the bots once, here (`arena build`), then submits
 # the shards as one array job and the merge as a job that waits for all of them (afterany: it
-# runs even when a shard failed, and then fails itself, listing the matches missing).
+# runs even when a shard failed, and then fails itself, listing the matches missing: run the
+# failed tasks again, alone, as league.sbatch's header says, then merge.sbatch).
 #
 #   deploy/slurm/submit.sh CONFIG LEAGUE_DIR [SHARDS]
 #
@@ -18,8 +19,10 @@ CONFIG=$1
 LEAGUE=$(realpath -m "$2")
 SHARDS=${3:-4}
 ARENA=${ARENA:-arena}
+ARENA_SHARDS=$SHARDS
 HERE=$(cd "$(dirname "$0")" && pwd)
-export LEAGUE ARENA
+# The jobs take these from the environment (sbatch passes it on).
+export LEAGUE ARENA ARENA_SHARDS
 "$ARENA" build "$CONFIG" --out "$LEAGUE"
 mkdir -p "$LEAGUE/slurm"
 # shellcheck disable=SC2086
