@@ -111,6 +111,14 @@ impl Shard {
         if let Some(id) = num("SLURM_ARRAY_TASK_ID")? {
             let count = num("SLURM_ARRAY_TASK_COUNT")?.ok_or("SLURM_ARRAY_TASK_COUNT is not set")?;
             let min = num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+            // A task submitted again alone (`--array=2`) is an array of one: taken as shard 1/1
+            // it would play the whole league's missing matches, not its own slice.
+            if count == 1 && id >= 2 {
+                return Err(format!(
+                    "--shard auto: Slurm array task {id} runs alone (an array of one task, as when one shard is \
+                     submitted again): give its shard as --shard {id}/N, N being the league's shard count"
+                ));
+            }
             let index = id.checked_sub(min).ok_or("SLURM_ARRAY_TASK_ID is below SLURM_ARRAY_TASK_MIN")?;
             return shard(index, count, "the Slurm array");
         }
@@ -252,6 +260,13 @@ mod tests {
         const SLURM1: [(&str, &str); 3] =
             [("SLURM_ARRAY_TASK_ID", "1"), ("SLURM_ARRAY_TASK_COUNT", "4"), ("SLURM_ARRAY_TASK_MIN", "1")];
         assert_eq!(Shard::from_env(env(&SLURM1)), Ok(Shard { index: 1, count: 4 }));
+        // Task 2 submitted again alone: not shard 1/1 (control: a one-task array of task 1 is).
+        const RERUN: [(&str, &str); 3] =
+            [("SLURM_ARRAY_TASK_ID", "2"), ("SLURM_ARRAY_TASK_COUNT", "1"), ("SLURM_ARRAY_TASK_MIN", "2")];
+        assert!(Shard::from_env(env(&RERUN)).unwrap_err().contains("--shard 2/N"));
+        const ALONE: [(&str, &str); 3] =
+            [("SLURM_ARRAY_TASK_ID", "1"), ("SLURM_ARRAY_TASK_COUNT", "1"), ("SLURM_ARRAY_TASK_MIN", "1")];
+        assert_eq!(Shard::from_env(env(&ALONE)), Ok(Shard { index: 1, count: 1 }));
         const K8S: [(&str, &str); 2] = [("JOB_COMPLETION_INDEX", "0"), ("ARENA_SHARD_COUNT", "3")];
         assert_eq!(Shard::from_env(env(&K8S)), Ok(Shard { index: 1, count: 3 }));
         assert!(Shard::from_env(env(&[("JOB_COMPLETION_INDEX", "0")])).unwrap_err().contains("ARENA_SHARD_COUNT"));
