@@ -157,6 +157,21 @@ fn shards_in_separate_folders_and_a_killed_shard_resumed_merge_into_the_whole_le
     assert_eq!(out.status.code(), Some(2), "missing matches make the merge fail");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("not complete") && stderr.contains("are missing"), "{stderr}");
+    // Which shards miss them, from the league's split (shard 2's own file says it is of 4):
+    // every shard, shard 2 only for what it had not played when it was killed.
+    let missing: usize =
+        stderr.split("are missing").next().unwrap().split_whitespace().rev().nth(3).unwrap().parse().unwrap();
+    let by_shard = stderr.lines().find_map(|l| l.strip_prefix("the shards that miss them: ")).expect(&stderr);
+    let counts: Vec<(String, usize)> = by_shard
+        .split(", ")
+        .map(|part| {
+            let (shard, n) = part.split_once(" (").unwrap();
+            (shard.to_string(), n.split(' ').next().unwrap().parse().unwrap())
+        })
+        .collect();
+    let shards: Vec<&str> = counts.iter().map(|(shard, _)| shard.as_str()).collect();
+    assert_eq!(shards, ["1/4", "2/4", "3/4", "4/4"], "{stderr}");
+    assert_eq!(counts.iter().map(|(_, n)| n).sum::<usize>(), missing, "{stderr}");
     assert_eq!(leaderboard(&partial)["complete"], false);
     assert!(std::fs::read_to_string(partial.join("leaderboard.md")).unwrap().contains("Partial: "));
 
@@ -166,6 +181,8 @@ fn shards_in_separate_folders_and_a_killed_shard_resumed_merge_into_the_whole_le
             ok(&["tournament", "--resume", &s(&league), "--shard", &format!("{k}/4"), "--out", &s(&shard_dir(k))]);
         if k == 2 {
             assert!(out.contains(&format!("{before} kept")), "the killed shard's results are kept: {out}");
+            // What the merge said shard 2 missed is what it plays now.
+            assert!(out.contains(&format!("shard 2/4: {} matches played now", counts[1].1)), "{out}");
         }
     }
     let merged = dir.path().join("merged");

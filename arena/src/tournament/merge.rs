@@ -3,11 +3,12 @@
 //! counts once, with its replay, its page and its log copied into OUT; what no shard played is
 //! listed, and a league with missing matches is never called complete.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::leaderboard::Leaderboard;
 use super::results::{self, ResultLine, RESULTS_FILE};
+use super::schedule::{slices, Shard};
 use super::{replay_agrees, write_leaderboard, FolderLock, Reporter, TournamentError, TournamentRecord};
 use crate::engine::Registry;
 use crate::files::write_atomic;
@@ -19,6 +20,9 @@ pub struct Merged {
     pub leaderboard: Leaderboard,
     /// Keys of the scheduled matches no folder holds (a valid result of).
     pub missing: Vec<String>,
+    /// The shards those matches belong to, with how many each misses, where the folders' results
+    /// files say how the league was split (`results.shard-K-of-N.jsonl`, one N); else empty.
+    pub missing_shards: Vec<(Shard, usize)>,
     /// Results taken from the folders.
     pub results: usize,
 }
@@ -74,6 +78,13 @@ pub fn merge(
         std::fs::create_dir_all(out.join(sub)).map_err(|e| TournamentError::io(out, e))?;
     }
     super::remove_temporaries(out);
+    // How the league was split, from its shards' results files (before OUT's are folded in).
+    let counts: BTreeSet<usize> = dirs
+        .iter()
+        .flat_map(|dir| results::files(dir))
+        .filter_map(|f| f.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file))
+        .map(|shard| shard.count)
+        .collect();
     let mut seen = HashSet::new();
     let mut lines: Vec<ResultLine> = Vec::new();
     for dir in dirs {
@@ -116,7 +127,18 @@ pub fn merge(
     write_leaderboard(out, &super::league_title(out), &leaderboard, &lines, reporter)?;
     let missing: Vec<String> =
         record.schedule.iter().filter(|m| !seen.contains(&m.key)).map(|m| m.key.clone()).collect();
-    Ok(Merged { leaderboard, missing, results: lines.len() })
+    let mut missing_shards = Vec::new();
+    if let (Some(&count), 1) = (counts.first(), counts.len()) {
+        let slice = slices(&record.schedule, count);
+        let mut per: BTreeMap<usize, usize> = BTreeMap::new();
+        for key in &missing {
+            if let Some(&index) = slice.get(key) {
+                *per.entry(index).or_default() += 1;
+            }
+        }
+        missing_shards = per.into_iter().map(|(index, n)| (Shard { index, count }, n)).collect();
+    }
+    Ok(Merged { leaderboard, missing, missing_shards, results: lines.len() })
 }
 
 /// Why `other` is not the league of `record`, if it is not: another schedule, or another

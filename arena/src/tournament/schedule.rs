@@ -134,6 +134,12 @@ impl Shard {
     pub fn results_file(&self) -> String {
         format!("results.shard-{}-of-{}.jsonl", self.index, self.count)
     }
+
+    /// The shard whose results file is named `name` ([`Shard::results_file`]), if it is one.
+    pub fn of_results_file(name: &str) -> Option<Shard> {
+        let (k, n) = name.strip_prefix("results.shard-")?.strip_suffix(".jsonl")?.split_once("-of-")?;
+        Shard::parse(&format!("{k}/{n}")).ok()
+    }
 }
 
 /// Splits `schedule` into `count` slices of about equal expected cost: the matches, costliest
@@ -248,6 +254,13 @@ mod tests {
     #[test]
     fn shards_parse_from_one_and_from_schedulers() {
         assert_eq!(Shard::parse("2/4"), Ok(Shard { index: 2, count: 4 }));
+        let two = Shard { index: 2, count: 4 };
+        assert_eq!(Shard::of_results_file(&two.results_file()), Some(two));
+        for other in
+            ["results.jsonl", "results.shard-5-of-4.jsonl", "results.shard-2-of-4.json", "x.shard-2-of-4.jsonl"]
+        {
+            assert_eq!(Shard::of_results_file(other), None, "{other}");
+        }
         for bad in ["0/4", "5/4", "4", "a/b", "1/0"] {
             assert!(Shard::parse(bad).unwrap_err().contains("count from 1"), "{bad}");
         }

@@ -307,6 +307,14 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
         if merged.missing.len() > 20 {
             eprintln!("  … and {} more", merged.missing.len() - 20);
         }
+        if !merged.missing_shards.is_empty() {
+            let shards: Vec<String> = merged
+                .missing_shards
+                .iter()
+                .map(|(shard, n)| format!("{shard} ({n} match{})", if *n == 1 { "" } else { "es" }))
+                .collect();
+            eprintln!("the shards that miss them: {}", shards.join(", "));
+        }
         eprintln!("re-run the shards that did not finish (each resumes), then merge again");
         return Ok(ExitCode::from(2));
     }
