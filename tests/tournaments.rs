@@ -73,6 +73,11 @@ fn a_tournament_of_sample_bots_and_a_crasher_ranks_as_expected() {
     assert!(stdout.contains("rank") && stdout.contains("crash 16"), "the table is printed: {stdout}");
     // Every replay exists and verifies; the Markdown leaderboard links to them.
     let md = std::fs::read_to_string(out.join("leaderboard.md")).unwrap();
+    // Its run facts are whole: two maps make the line longer than a field's 200 characters,
+    // and it still ends with the date and the arena's version.
+    let facts = md.lines().find(|l| l.starts_with("Game resource-rush")).expect("the run facts");
+    let version = format!("arena {}.", board["facts"]["arena_version"].as_str().unwrap());
+    assert!(facts.chars().count() > 200 && facts.ends_with(&version) && !facts.contains("more characters"), "{facts}");
     for m in row(&board, "greedy")["matches"].as_array().unwrap() {
         let replay = m["replay"].as_str().unwrap();
         assert!(md.contains(&format!("]({replay})")));

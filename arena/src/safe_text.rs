@@ -109,7 +109,17 @@ pub fn shorten(text: &str, max: usize) -> Cow<'_, str> {
 /// addresses: `:` and the dot after `www` escaped, `@` in a code span of its own, which no
 /// escape stops), where a student's text would put a live link in the leaderboard.
 pub fn markdown(text: &str) -> String {
-    let field = terminal(text);
+    markdown_escaped(&terminal(text))
+}
+
+/// [`markdown`] not cut: a line the arena writes itself (a leaderboard's run facts, which name
+/// every map and end with the date and the arena's version), however long.
+pub fn markdown_line(text: &str) -> String {
+    markdown_escaped(&terminal_line(text))
+}
+
+/// `field` (already made safe for a terminal) with every character Markdown would act on escaped.
+fn markdown_escaped(field: &str) -> String {
     let mut out = String::with_capacity(field.len() + 8);
     let mut last3 = ['\0'; 3];
     for c in field.chars() {

@@ -459,7 +459,8 @@ impl Leaderboard {
         let md = safe_text::markdown;
         let mut out = format!("# {}\n\n{}\n\n", md(title), self.played_text());
         if self.facts.is_some() {
-            let _ = writeln!(out, "{}\n", md(&self.facts_text()));
+            // The whole line: a field's cut would drop the date and the arena's version.
+            let _ = writeln!(out, "{}\n", safe_text::markdown_line(&self.facts_text()));
         }
         let mut header = HEADER.to_vec();
         header.insert(2, "version");
