@@ -137,21 +137,50 @@ pub fn time_text(secs: u64) -> String {
     }
 }
 
-/// Parses a time for `--as-of`: RFC 3339 (`2026-11-30T17:00:00Z`, or with a space and no
-/// zone, read as UTC) or seconds since the Unix epoch.
+/// Parses a time for `--as-of`: RFC 3339 (`2026-11-30T17:00:00Z`, with an offset such as
+/// `2026-11-30T18:00:00+01:00`, or with a space and no zone, read as UTC) or seconds since the
+/// Unix epoch.
 pub fn parse_time(text: &str) -> Result<u64, String> {
     if let Ok(secs) = text.trim().parse::<u64>() {
         return Ok(secs);
     }
     let t = text.trim();
     let t = if t.len() == 10 { format!("{t}T23:59:59Z") } else { t.to_string() };
-    humantime::parse_rfc3339_weak(&t)
+    // A numeric offset (`+01:00`, `-05:00`), which humantime does not read: the time before it
+    // is read as UTC, then moved by the offset.
+    let (t, offset) = match split_offset(&t) {
+        Some((time, offset)) => (format!("{time}Z"), offset),
+        None => (t, 0),
+    };
+    let utc = humantime::parse_rfc3339_weak(&t)
         .map_err(|e| {
-            format!("`{text}` is not a time (such as 2026-11-30T17:00:00Z, 2026-11-30 17:00:00 or 2026-11-30): {e}")
+            format!(
+                "`{text}` is not a time (such as 2026-11-30T17:00:00Z, 2026-11-30T18:00:00+01:00, \
+                 2026-11-30 17:00:00 or 2026-11-30): {e}"
+            )
         })?
         .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .map_err(|_| format!("`{text}` is before 1970"))
+        .map(|d| d.as_secs() as i64)
+        .map_err(|_| format!("`{text}` is before 1970"))?;
+    u64::try_from(utc - offset).map_err(|_| format!("`{text}` is before 1970"))
+}
+
+/// `time` split from its RFC 3339 numeric offset (`+HH:MM` or `-HH:MM` after the seconds), and
+/// the offset in seconds east of UTC.
+fn split_offset(time: &str) -> Option<(&str, i64)> {
+    let at = time.len().checked_sub(6)?;
+    let (head, zone) = (time.get(..at)?, time.get(at..)?);
+    let bytes = zone.as_bytes();
+    let sign = match bytes[0] {
+        b'+' => 1,
+        b'-' => -1,
+        _ => return None,
+    };
+    let digits = |r: std::ops::Range<usize>| zone.get(r).filter(|d| d.bytes().all(|b| b.is_ascii_digit()));
+    let (hours, minutes) = (digits(1..3)?.parse::<i64>().ok()?, digits(4..6)?.parse::<i64>().ok()?);
+    // After a time of day (`…T18:00:00`), not a date's own `-30`.
+    (bytes[3] == b':' && hours < 24 && minutes < 60 && head.len() > 10)
+        .then_some((head, sign * (hours * 3600 + minutes * 60)))
 }
 
 /// The folder a bot is built in: its own, else the config's.
@@ -529,5 +558,11 @@ mod tests {
         assert_eq!(parse_time("1796058000"), Ok(1_796_058_000));
         assert_eq!(parse_time("2026-11-30"), Ok(1_796_058_000 + 6 * 3600 + 59 * 60 + 59));
         assert!(parse_time("next friday").unwrap_err().contains("not a time"));
+        // RFC 3339 with a numeric offset: the same instant as in UTC.
+        assert_eq!(parse_time("2026-11-30T18:00:00+01:00"), Ok(1_796_058_000));
+        assert_eq!(parse_time("2026-11-30T12:30:00-04:30"), Ok(1_796_058_000));
+        assert_eq!(parse_time("2026-11-30 17:00:00+00:00"), Ok(1_796_058_000));
+        assert!(parse_time("2026-11-30T18:00:00+25:00").unwrap_err().contains("not a time"));
+        assert!(parse_time("1970-01-01T00:30:00+01:00").unwrap_err().contains("before 1970"));
     }
 }
