@@ -257,6 +257,23 @@ fn bad_league_commands_fail_clearly() {
     let cfg = class_config(&class, &["carol", "dave"]);
     let league = class.join("league").display().to_string();
     run(&["tournament", "--config", &cfg.display().to_string()]);
+    // A typo in the config's `maps`: the error names the config and the key, and the path.
+    let typo = class.join("typo.toml");
+    let text = std::fs::read_to_string(&cfg).unwrap().replace("maps/fire.txt", "maps/fier.txt");
+    write(&typo, &text.replace("out = \"league\"", "out = \"typo\""));
+    let typo_cfg = typo.display().to_string();
+    let missing_league = format!("{league}-typo");
+    for (args, says) in [
+        (vec!["tournament", "--config", &typo_cfg], format!("{typo_cfg}: in `maps`: ")),
+        (vec!["build", &typo_cfg], format!("{}: cannot read map", class.join("maps/fier.txt").display())),
+        (vec!["tournament", "--resume", &missing_league], format!("{missing_league}: no such folder")),
+    ] {
+        let out = arena(&args);
+        assert!(!out.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(&says), "{args:?}: {stderr}");
+        assert!(!class.join("typo").exists() && !Path::new(&missing_league).exists(), "nothing written: {args:?}");
+    }
     for (args, says) in [
         (vec!["tournament", "--resume", &league, "--exclude", "nobody"], "no bot of that name"),
         (vec!["tournament", "--resume", &league, "--rerun", "no-such-key"], "no such match"),

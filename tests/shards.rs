@@ -378,6 +378,24 @@ fn a_merge_takes_one_build_s_shards_loses_no_results_and_writes_only_in_its_fold
         ok(&["tournament", "--resume", &s(from), "--shard", &format!("{k}/2"), "--out", &s(&shard(to))]);
     }
 
+    // OUT a folder that is no league's (a bot's, by a typo): refused, nothing written in it.
+    let bot = d.join("bots/alice");
+    std::fs::create_dir_all(&bot).unwrap();
+    std::fs::write(bot.join("bot.py"), "print('WAIT')\n").unwrap();
+    let out = arena(&["merge", &s(&bot), &s(&league), &s(&shard("a1")), &s(&shard("a2"))]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && stderr.contains("not a league's folder and not empty (it holds bot.py)"),
+        "{stderr}"
+    );
+    let left: Vec<_> = std::fs::read_dir(&bot).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert_eq!(left, ["bot.py"], "nothing written in the bot's folder");
+    // (Control: an empty folder takes the merge.)
+    let empty = d.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    ok(&["merge", &s(&empty), &s(&league), &s(&shard("a1")), &s(&shard("a2"))]);
+    assert_eq!(leaderboard(&empty)["complete"], true);
+
     // Another build's shard is refused, by merge and by a shard run taking its folder over.
     let mixed = d.join("mixed");
     let out = arena(&["merge", &s(&mixed), &s(&league), &s(&shard("a1")), &s(&shard("b2"))]);
@@ -555,6 +573,15 @@ fn a_shard_refuses_a_bot_whose_build_outputs_changed_since_the_build() {
         stderr.contains("bots changed since the league was built: alice (what its build wrote has changed)"),
         "{stderr}"
     );
+    // A push between the build and the shards (its source changed too): alice is named once, by
+    // her new fingerprint, not a second time for what her build wrote.
+    std::fs::write(alice.join("main.sh"), "while read -r w r; do [ \"$w\" = TICK ] && echo WAIT; done\n# pushed\n")
+        .unwrap();
+    let out = arena(&["tournament", "--resume", &s(&league), "--shard", "1/1", "--out", &s(&shard)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "the shard played a version the build did not see: {stderr}");
+    assert!(stderr.contains("bots changed since the league was built: alice (now "), "{stderr}");
+    assert_eq!(stderr.matches("alice (").count(), 1, "alice is named once: {stderr}");
     // Control: built again, the shard plays (and alice answers as main.sh says).
     ok(&["build", &s(&cfg), "--out", &s(&league)]);
     ok(&["tournament", "--resume", &s(&league), "--shard", "1/1", "--out", &s(&shard)]);

@@ -46,6 +46,17 @@ pub fn merge(
             )));
         }
     }
+    // OUT holding no league and files a league's folder does not have is another folder (a
+    // typo naming a bot's folder, whose new files would make the bot a new version, or the
+    // course's): refused before anything, the lock's file included, is written into it.
+    if let Some(name) = foreign_entry(out, dirs) {
+        return Err(TournamentError::Invalid(format!(
+            "{}: not a league's folder and not empty (it holds {}): merge into a new or empty folder, or into one of \
+             the folders merged",
+            out.display(),
+            crate::safe_text::terminal(&name)
+        )));
+    }
     // OUT is locked before it is looked at: a merge finishing into it meanwhile would otherwise
     // go unseen, and its results be dropped by this one's rewrite.
     std::fs::create_dir_all(out).map_err(|e| TournamentError::io(out, e))?;
@@ -139,6 +150,38 @@ pub fn merge(
         missing_shards = per.into_iter().map(|(index, n)| (Shard { index, count }, n)).collect();
     }
     Ok(Merged { leaderboard, missing, missing_shards, results: lines.len() })
+}
+
+/// The first entry of `out` that no league's folder holds, when `out` is a folder holding no
+/// league (no record, no results file) and not one of `dirs`. What a merge or run cut short
+/// leaves (its subfolders, temporary files, the lock) is a league's.
+fn foreign_entry(out: &Path, dirs: &[PathBuf]) -> Option<String> {
+    const LEAGUE: [&str; 12] = [
+        ".lock",
+        "replays",
+        "logs",
+        "builds",
+        "assets",
+        "bots",
+        "versions",
+        "index.html",
+        "leaderboard.md",
+        "leaderboard.json",
+        "results.jsonl",
+        super::TOURNAMENT_FILE,
+    ];
+    if !out.is_dir() || out.join(super::TOURNAMENT_FILE).exists() || !results::files(out).is_empty() {
+        return None;
+    }
+    let real = std::fs::canonicalize(out).ok()?;
+    if dirs.iter().any(|d| std::fs::canonicalize(d).is_ok_and(|d| d == real)) {
+        return None;
+    }
+    std::fs::read_dir(out).ok()?.flatten().map(|e| e.file_name()).find_map(|name| {
+        let text = name.to_string_lossy();
+        let league = LEAGUE.contains(&&*text) || crate::files::is_temporary(&name) || text.starts_with(".lock.shard-");
+        (!league).then(|| text.into_owned())
+    })
 }
 
 /// Why `other` is not the league of `record`, if it is not: another schedule, or another

@@ -158,6 +158,11 @@ impl TournamentRecord {
                 dir.display(),
                 dir.display()
             )),
+            std::io::ErrorKind::NotFound if !dir.exists() => TournamentError::Invalid(format!(
+                "{}: no such folder: give a league's folder (one `arena tournament --config FILE --out DIR` \
+                 or `arena build CONFIG --out DIR` made)",
+                dir.display()
+            )),
             _ => TournamentError::io(&path, e),
         })?;
         let mut record: Self = serde_json::from_slice(&text).map_err(|e| TournamentError::Config {
@@ -743,10 +748,16 @@ fn run_shard(
         let history = record.history.get(&bot.entry.name);
         let outputs = history.map(|h| h.outputs.clone()).unwrap_or_default();
         let portable = history.and_then(|h| h.portable_of(&bot.fingerprint));
-        match submission::fingerprints(&bot.entry, base, &outputs, &mut cache) {
-            Ok(now) if now.is(&bot.fingerprint, portable) => {}
-            Ok(now) => changed.push(format!("{} (now {}, built as {})", bot.entry.name, now.portable, bot.fingerprint)),
-            Err(e) => changed.push(format!("{} ({e})", bot.entry.name)),
+        let problem = match submission::fingerprints(&bot.entry, base, &outputs, &mut cache) {
+            Ok(now) if now.is(&bot.fingerprint, portable) => None,
+            Ok(now) => Some(format!("{} (now {}, built as {})", bot.entry.name, now.portable, bot.fingerprint)),
+            Err(e) => Some(format!("{} ({e})", bot.entry.name)),
+        };
+        if let Some(problem) = problem {
+            // Said once: its files changed, so what they fingerprint with its build's outputs
+            // (the same files, for a bot without a build) changed too.
+            changed.push(problem);
+            continue;
         }
         // What its build wrote (the program it runs) must be as the build left it, too.
         if let Some(built) = &bot.built {
@@ -1100,10 +1111,15 @@ fn load_boards(config: &TournamentConfig, game: &dyn Game) -> Result<BTreeMap<Pa
         let (text, digest) = if config.maps.is_empty() {
             (None, path.display().to_string())
         } else {
-            let text = crate::files::read_map_file(&path)?;
+            // Named with the config it is in (a typo in `maps` is the config's fault), as is a
+            // map or parameter the game refuses.
+            let text = crate::files::read_map_file(&path).map_err(|e| config.error(format!("in `maps`: {e}")))?;
             (Some(Arc::<str>::from(text.as_str())), schedule::digest(text.as_bytes()))
         };
-        let cost = game.new_match(&config.match_options(&path, text.clone()))?.expected_cost();
+        let cost = game
+            .new_match(&config.match_options(&path, text.clone()))
+            .map_err(|e| config.error(e.to_string()))?
+            .expected_cost();
         boards.insert(path, Board { text, digest, cost });
     }
     Ok(boards)
