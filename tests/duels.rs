@@ -460,3 +460,55 @@ fn the_watch_hint_names_the_arena_as_it_was_started() {
     assert!(hint("./target/release/arena").ends_with(&format!("(watch: ./target/release/arena replay {quoted})")));
     assert!(hint("arena").ends_with(&format!("(watch: arena replay {quoted})")));
 }
+
+/// What a student most often gets wrong when naming a bot, said with the fix: a path with a
+/// space left unquoted inside the command (the program becomes its first part), and the bot's
+/// folder instead of its program.
+#[test]
+fn a_bot_command_a_student_got_wrong_is_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("my bots/cbot");
+    std::fs::create_dir_all(&folder).unwrap();
+    let program = shared_copy(&folder, &bin("waiter"));
+    for open in [dir.path().to_path_buf(), dir.path().join("my bots")] {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(open, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let waiter = bin("waiter");
+    let start = |bot: &str| {
+        let out = arena_in(dir.path(), &["duel", "--map", &map("duel.txt"), "--no-replay", bot, &waiter]);
+        assert!(!out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = start(&program);
+    let first = program.split(' ').next().unwrap_or_default();
+    assert!(err.contains(&format!("its program is `{first}`")), "{err}");
+    assert!(err.contains(&format!("quote it inside the command, `\"'{program}'\"`")), "{err}");
+    let err = start("./my bots/cbot");
+    assert!(err.contains("its program is `./my`"), "{err}");
+    let err = start("'my bots/cbot'");
+    assert!(err.contains("`my bots/cbot` is a folder, not a program"), "{err}");
+}
+
+/// A bot that crashes: the duel says at which tick, and where its stderr is and how it ends
+/// (before: "its stderr is in the match log", naming no file).
+#[test]
+fn a_crash_in_a_duel_names_its_log_and_last_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json");
+    let crasher = "sh -c 'read l; echo \"Traceback: NameError: name x is not defined\" >&2; exit 1'";
+    let out =
+        arena(&["duel", "--map", &map("duel.txt"), "--replay", &replay.display().to_string(), crasher, &bin("waiter")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("Why: At tick 1 "), "{stdout}");
+    let log = replay.with_extension("log");
+    assert!(
+        stdout.contains(&format!(
+            "stderr ends: Traceback: NameError: name x is not defined (all of it in {})",
+            log.display()
+        )),
+        "{stdout}"
+    );
+    assert!(std::fs::read_to_string(&log).unwrap().contains("NameError"));
+}

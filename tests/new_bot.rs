@@ -92,3 +92,43 @@ fn new_bot_refuses_bad_names_and_existing_folders() {
     let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name()).collect();
     assert_eq!(names, vec![std::ffi::OsString::from("taken")], "nothing else was created");
 }
+
+/// A student whose `arena` is on a PATH of their own (`~/.cargo/bin` after `cargo install`,
+/// `~/bin`) gets README commands that run: the duel's opponent is the bot command `arena bot
+/// greedy`, and bots find programs in /usr/local/bin, /usr/bin and /bin only. Before, the
+/// README said `"arena bot greedy"` and its duel failed with "cannot start `arena bot greedy`:
+/// No such file or directory"; that message now says where the arena is and what to write.
+#[test]
+fn an_arena_on_a_path_of_ones_own_gives_a_readme_whose_duel_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let own = dir.path().join("bin");
+    std::fs::create_dir(&own).unwrap();
+    std::os::unix::fs::symlink(bin("arena"), own.join("arena")).unwrap();
+    let path = format!("{}:{}", own.display(), std::env::var("PATH").unwrap_or_default());
+    let run = |command: &str| {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .output()
+            .expect("run sh");
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        (text, out.status.code().unwrap_or(-1))
+    };
+    let (text, code) = run("arena new-bot --lang python mybot");
+    assert_eq!(code, 0, "{text}");
+    let readme = std::fs::read_to_string(dir.path().join("mybot/README.md")).unwrap();
+    let commands = three_commands(&readme);
+    assert!(!commands[1].contains("\"arena bot greedy\""), "a bot command bots cannot run: {}", commands[1]);
+    assert!(readme.contains("/usr/local/bin, /usr/bin and /bin"), "the README says why the full path: {readme}");
+    let (text, code) = run(&format!("cd mybot && {}", commands[1]));
+    assert_eq!(code, 0, "the README's duel runs: {text}");
+    assert!(text.contains("Winner:"), "{text}");
+    // Written by hand as `arena bot greedy`, the opponent cannot start, and the message says why.
+    let (text, code) =
+        run("cd mybot && arena duel --map maps/duel.txt --no-replay 'python3 bot.py' 'arena bot greedy'");
+    assert_ne!(code, 0, "{text}");
+    let hint = format!("`arena` is {}/arena on your PATH, but a bot's programs are looked for in", own.display());
+    assert!(text.contains(&hint) && text.contains("write its full path"), "{text}");
+}

@@ -368,6 +368,27 @@ fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits:
                     format!("your bot used up its {total} ms of answer time for the game ({used} ms over {t} answers)"),
                     "think less per tick: the whole game's answers must fit in that budget".to_string(),
                 ));
+            } else if let Some((cpu, _)) = replies.last().and_then(|r| Some((r.cpu_ms?, r.ms))).filter(|&(cpu, ms)| {
+                // Computing for a good part of the time it took (the box's CPU time is recorded
+                // on the wall clock too; a quarter, as a busy machine shares its CPUs): a loop
+                // that does not end or a slow search, not an answer waiting in a buffer or a bot
+                // waiting for input, which use next to none.
+                cpu > 0 && cpu * 4 >= ms
+            }) {
+                findings.push(serious(
+                    format!(
+                        "your bot computed for {cpu} ms of CPU time after `TICK {t}`{context} and printed nothing: \
+                         a loop that never ends at this tick, or a search too slow for the {} ms an answer may take",
+                        limits.per_move.as_millis()
+                    ),
+                    format!(
+                        "find the loop that does not end on this tick's state (run the bot by hand and paste the \
+                         header and TICK lines, or print progress to stderr); to stop a search in time, read a \
+                         clock between its steps (`time.monotonic()`, `std::chrono::steady_clock`, \
+                         `clock_gettime`, `std::time::Instant`) and answer before {} ms",
+                        limits.per_move.as_millis()
+                    ),
+                ));
             } else {
                 findings.push(serious(
                     format!(

@@ -362,8 +362,10 @@ pub fn starter(lang: Lang, name: &str, arena: &str) -> Result<Starter, StarterEr
             String::new()
         } else {
             format!(
-                "`arena` is not on your PATH, so these commands call it by its full path, `{arena}`; do the same \
-                 with the commands below (or add its folder to your PATH).\n\n"
+                "These commands call the arena by its full path, `{arena}`: a bot's command (such as `arena bot \
+                 greedy`) finds programs in /usr/local/bin, /usr/bin and /bin only, whatever your PATH, and the \
+                 arena is in none of them. Do the same with the commands below (or install `arena` into \
+                 /usr/local/bin).\n\n"
             )
         },
         built = match lang {

@@ -16,7 +16,7 @@ use tokio::task::JoinHandle;
 use super::clock::{AnswerClock, Look};
 use super::{CommandError, RefereeError};
 use crate::engine::{Answer, ClockKind, Failure, Limits, Reply};
-use crate::sandbox::{BoxHandle, Launch, Sandbox, EXIT_GRACE};
+use crate::sandbox::{BoxHandle, Launch, Sandbox, BOX_PATH, EXIT_GRACE};
 
 /// How to start one bot.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -232,7 +232,7 @@ impl BotProcess {
                 let hint = handle
                     .start_hint(&source)
                     .map(str::to_string)
-                    .or_else(|| program_hint(&words[0], cmd.cwd.as_deref(), &source))
+                    .or_else(|| program_hint(&words, cmd.cwd.as_deref(), &source))
                     .map_or(String::new(), |h| format!(" ({h})"));
                 std::thread::spawn(move || handle.release());
                 let (name, command) = (cmd.name.clone(), cmd.command.clone());
@@ -546,18 +546,60 @@ fn decode(bytes: Vec<u8>) -> BotLine {
     }
 }
 
-/// What a beginner most likely got wrong when `program` (a command's first word, run in
+/// What a beginner most likely got wrong when the program of the command `words` (run in
 /// `folder` or the current folder) could not be started with `error`: a program of the folder
-/// named without `./` (the system looks for it on the PATH only), or a script that may not be
-/// run (no execute permission).
-fn program_hint(program: &str, folder: Option<&std::path::Path>, error: &std::io::Error) -> Option<String> {
+/// named without `./` (the system looks for it on the PATH only), one found on the user's PATH
+/// but not on the bots' ([`BOX_PATH`]), a path with a space that the command's splitting cut in
+/// two, a folder instead of its program, or a script that may not be run (no execute
+/// permission).
+fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std::io::Error) -> Option<String> {
     use std::os::unix::fs::PermissionsExt;
-    let file = std::fs::metadata(folder.unwrap_or(Path::new(".")).join(program)).ok().filter(|m| m.is_file());
+    let program = words.first()?;
+    let here = folder.unwrap_or(Path::new("."));
+    let meta = std::fs::metadata(here.join(program)).ok();
+    let file = meta.clone().filter(|m| m.is_file());
     let shown = crate::safe_text::terminal(program);
+    // A path with spaces, written unquoted inside the bot's command: the words that, joined
+    // with spaces again, name a file or folder.
+    let split_path = (2..=words.len()).map(|k| words[..k].join(" ")).find(|p| here.join(p).exists());
     match error.kind() {
+        std::io::ErrorKind::NotFound if split_path.is_some() => {
+            let whole = split_path.unwrap_or_default();
+            Some(format!(
+                "the bot's command is split into words at spaces, as a shell does, so its program is `{shown}`; \
+                 `{}` has a space in its path: quote it inside the command, `\"'{}'\"`",
+                crate::safe_text::terminal(&whole),
+                crate::safe_text::terminal(&whole)
+            ))
+        }
         std::io::ErrorKind::NotFound if !program.contains('/') && file.is_some() => Some(format!(
             "`{shown}` is a file of the bot's folder, but a program named without a folder is looked for on the PATH only: write `./{shown}`"
         )),
+        std::io::ErrorKind::NotFound if !program.contains('/') => {
+            let on_path = std::env::var_os("PATH")
+                .map(|p| {
+                    let dirs = std::env::split_paths(&p).filter(|d| !std::env::split_paths(BOX_PATH).any(|b| b == *d));
+                    dirs.map(|d| d.join(program)).find(|f| f.is_file())
+                })
+                .unwrap_or_default()?;
+            Some(format!(
+                "`{shown}` is {} on your PATH, but a bot's programs are looked for in {} only: write its full path, \
+                 `{}`",
+                crate::safe_text::terminal(&on_path.display().to_string()),
+                BOX_PATH.replace(':', ", "),
+                crate::safe_text::terminal(&on_path.display().to_string())
+            ))
+        }
+        std::io::ErrorKind::PermissionDenied if meta.as_ref().is_some_and(|m| m.is_dir()) => {
+            // The program `arena new-bot` makes is named after its folder.
+            let dir = program.trim_end_matches('/');
+            let inside = Path::new(dir).file_name().map(|n| format!("{dir}/{}", n.to_string_lossy()));
+            let inside = inside.filter(|p| here.join(p).is_file()).unwrap_or_else(|| format!("{dir}/…"));
+            Some(format!(
+                "`{shown}` is a folder, not a program: name the program in it, `{}`",
+                crate::safe_text::terminal(&inside)
+            ))
+        }
         std::io::ErrorKind::PermissionDenied if file.is_some_and(|m| m.permissions().mode() & 0o111 == 0) => {
             Some(format!(
                 "`{shown}` may not be run (it has no execute permission): `chmod +x {shown}`, or run it through its \
@@ -648,15 +690,29 @@ mod tests {
         let (missing, denied) =
             (std::io::Error::from_raw_os_error(libc::ENOENT), std::io::Error::from_raw_os_error(libc::EACCES));
         std::fs::write(dir.path().join("bot"), "#!/bin/sh\n").unwrap();
-        let hint = program_hint("bot", folder, &missing).unwrap_or_default();
+        let hint_for = |command: &str, error: &std::io::Error| {
+            let words: Vec<String> = command.split(' ').map(str::to_string).collect();
+            program_hint(&words, folder, error)
+        };
+        let hint = hint_for("bot", &missing).unwrap_or_default();
         assert!(hint.contains("write `./bot`"), "{hint}");
-        assert_eq!(program_hint("other", folder, &missing), None, "no such file in the folder: nothing to guess");
-        assert_eq!(program_hint("./bot", folder, &missing), None, "named with its folder already");
+        assert_eq!(hint_for("other", &missing), None, "no such file in the folder: nothing to guess");
+        assert_eq!(hint_for("./bot", &missing), None, "named with its folder already");
         std::fs::set_permissions(dir.path().join("bot"), std::fs::Permissions::from_mode(0o644)).unwrap();
-        let hint = program_hint("./bot", folder, &denied).unwrap_or_default();
+        let hint = hint_for("./bot", &denied).unwrap_or_default();
         assert!(hint.contains("chmod +x ./bot"), "{hint}");
         std::fs::set_permissions(dir.path().join("bot"), std::fs::Permissions::from_mode(0o755)).unwrap();
-        assert_eq!(program_hint("./bot", folder, &denied), None, "executable: refused for another reason");
+        assert_eq!(hint_for("./bot", &denied), None, "executable: refused for another reason");
+        // A path with a space, unquoted in the command: the split cut it in two.
+        std::fs::create_dir_all(dir.path().join("my bots/cbot")).unwrap();
+        std::fs::write(dir.path().join("my bots/cbot/cbot"), "#!/bin/sh\n").unwrap();
+        let hint = hint_for("./my bots/cbot/cbot", &missing).unwrap_or_default();
+        assert!(hint.contains("its program is `./my`") && hint.contains("\"'./my bots/cbot/cbot'\""), "{hint}");
+        // A bot's folder instead of its program (the one `arena new-bot` makes has its name).
+        let folder_hint = |dir: &str| program_hint(&[dir.to_string()], folder, &denied).unwrap_or_default();
+        let hint = folder_hint("my bots/cbot");
+        assert!(hint.contains("is a folder, not a program") && hint.contains("`my bots/cbot/cbot`"), "{hint}");
+        assert!(folder_hint("my bots/").contains("`my bots/…`"), "no program named after it");
     }
 
     #[test]

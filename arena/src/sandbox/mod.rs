@@ -163,8 +163,9 @@ pub const EXIT_GRACE: Duration = Duration::from_millis(500);
 const SYSTEM: [&str; 8] = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"];
 /// Device nodes every box gets.
 const DEVICES: [&str; 5] = ["null", "zero", "full", "random", "urandom"];
-/// `PATH` inside a box.
-const BOX_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+/// `PATH` inside a box (and for a plain bot): a bot command's program named without a folder is
+/// looked for there only, not on the PATH of whoever runs the arena.
+pub const BOX_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 /// The first uid of the range boxes run as when the arena is root (as isolate does).
 const FIRST_BOX_UID: u32 = 60000;
 /// How many box uids there are.

@@ -91,6 +91,19 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
             let Some(p) = result.players.get(fact.player) else { continue };
             let why = arena::view::capitalise(&fact.sentence_about(&p.name, p.detail.as_deref()));
             say!("Why: {}", safe_text::terminal_cut(&why, 400));
+            // "Its stderr is in the match log": say which file, and how it ends.
+            let stderr = played.stderr.get(fact.player).map_or("", String::as_str);
+            let last = stderr.lines().rev().map(str::trim).find(|l| !l.is_empty() && !l.starts_with("[arena:"));
+            if let Some(last) = last {
+                let log =
+                    replay_path.as_ref().map(|r| format!(" (all of it in {})", r.with_extension("log").display()));
+                say!(
+                    "     {}'s stderr ends: {}{}",
+                    safe_text::terminal(&p.name),
+                    safe_text::terminal(&safe_text::shorten(last, 200)),
+                    log.unwrap_or_default()
+                );
+            }
         }
         match result.winner.and_then(|w| result.players.get(w)) {
             Some(p) => say!("Winner: {} (player {})", safe_text::terminal(&p.name), result.winner.unwrap_or(0) + 1),

@@ -89,6 +89,7 @@ enum Command {
     /// Create a ready folder for a new bot: starter kit, sample bot, build file, tests, README.
     NewBot(new_bot::NewBotArgs),
     /// Play a bot through short scripted situations and explain every problem, with the fix.
+    #[command(visible_alias = "doctor")]
     CheckBot(check_bot::CheckBotArgs),
     /// Play a built-in sample bot on stdin/stdout (an opponent: `"arena bot greedy"`).
     Bot(bot::BotArgs),

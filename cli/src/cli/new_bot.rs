@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use arena::sandbox::BOX_PATH;
 use arena::starter::{create, starter, Lang};
 use clap::Args;
 
@@ -20,14 +21,15 @@ fn parse_lang(arg: &str) -> Result<Lang, String> {
     Lang::parse(arg).map_err(|e| e.to_string())
 }
 
-/// How the README should call the arena: `arena` when that is this very program on the PATH,
-/// else its full path.
+/// How the README should call the arena: `arena` when that is this very program on the PATH
+/// that bots get too ([`BOX_PATH`]: the duel's opponent is the command `arena bot greedy`), else
+/// its full path. (An `arena` in `~/.cargo/bin` alone is found by the student's shell, not by a
+/// bot's command.)
 fn arena_command() -> String {
     let Ok(me) = std::env::current_exe().and_then(|p| p.canonicalize()) else {
         return "arena".to_string();
     };
-    let on_path =
-        std::env::var_os("PATH").into_iter().flat_map(|p| std::env::split_paths(&p).collect::<Vec<PathBuf>>());
+    let on_path = std::env::split_paths(BOX_PATH).collect::<Vec<PathBuf>>();
     for dir in on_path {
         if let Ok(found) = dir.join("arena").canonicalize() {
             if found == me {
