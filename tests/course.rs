@@ -148,6 +148,21 @@ fn course_folders_are_read_as_they_really_are() {
     assert!(stdout.contains("test01"), "a C++ bot reads the piped file: {stdout} ({code})");
 }
 
+/// `--piped` sends a test's whole file and then ends the bot's input, as `./bot < file` would:
+/// a bot that reads to the end of its input before answering plays (control: sent one TICK at
+/// a time, its input never ends, and it loses on time).
+#[test]
+fn a_piped_test_ends_the_input_of_a_bot_that_reads_it_all_first() {
+    // test1's optimum (16): along the top row, down, back for the 5, down to the final.
+    let bot = format!("{} 0,1 0,2 0,3 1,3 1,2 2,2 2,3", script("readall.sh"));
+    let (stdout, stderr, code) = run(&["test", &bot, "--only", "1", "--piped"]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.starts_with("test01  PASS  score      16"), "{stdout}");
+    let (stdout, _, code) = run(&["test", &bot, "--only", "1"]);
+    assert_eq!(code, 1);
+    assert!(stdout.contains("forfeit timeout"), "{stdout}");
+}
+
 #[test]
 fn the_solver_answers_for_test_files() {
     let (stdout, _, code) = run(&["solve", &map("tests/test1.txt")]);

@@ -370,10 +370,10 @@ fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits:
                 ));
             } else if let Some((cpu, _)) = replies.last().and_then(|r| Some((r.cpu_ms?, r.ms))).filter(|&(cpu, ms)| {
                 // Computing for a good part of the time it took (the box's CPU time is recorded
-                // on the wall clock too; a quarter, as a busy machine shares its CPUs): a loop
-                // that does not end or a slow search, not an answer waiting in a buffer or a bot
-                // waiting for input, which use next to none.
-                cpu > 0 && cpu * 4 >= ms
+                // on the wall clock too; a quarter, as a busy machine shares its CPUs, or 200 ms
+                // however loaded it is): a loop that does not end or a slow search, not an
+                // answer waiting in a buffer or a bot waiting for input, which use next to none.
+                cpu > 0 && (cpu * 4 >= ms || cpu >= 200)
             }) {
                 findings.push(serious(
                     format!(

@@ -207,6 +207,13 @@ pub trait State: Send {
         false
     }
 
+    /// Whether the intro is all the input a player gets (its whole file, sent at once): its
+    /// stdin is then closed after it, as a program reading to the end of its input (`./bot <
+    /// file`) expects.
+    fn input_is_intro(&self) -> bool {
+        false
+    }
+
     /// Applies the replies of the players [`State::turn`] named, all at once. A game reads an
     /// answer word by word, and one it does not take ends its player's game: the replay keeps
     /// the answers of players still [`State::is_active`] after it as their [`words`] alone

@@ -253,14 +253,17 @@ async fn ask_and_apply(
             continue;
         }
         let mut text = String::new();
+        // The end of its input, after the intro when that is all of it.
+        let mut last = false;
         if !introduced[p] {
             text.push_str(&state.intro(p));
             introduced[p] = true;
+            last = state.input_is_intro();
         }
         text.push_str(&state.prompt(p));
         asks.push(async move {
             match slot.as_mut() {
-                Some(bot) => (p, bot.ask(&text, limits, early_ok).await),
+                Some(bot) => (p, bot.ask(&text, limits, early_ok, last).await),
                 None => (p, Answer::failed(Failure::Crash)),
             }
         });

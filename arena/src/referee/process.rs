@@ -285,8 +285,8 @@ impl BotProcess {
 
     /// Sends `text` and waits for one answer line under the limits. A line already waiting is
     /// output nobody asked for, unless `early_ok` (the bot was sent its whole input at once,
-    /// so answers may run ahead).
-    pub async fn ask(&mut self, text: &str, limits: &Limits, early_ok: bool) -> Answer {
+    /// so answers may run ahead). With `last`, `text` ends its input: its stdin is closed then.
+    pub async fn ask(&mut self, text: &str, limits: &Limits, early_ok: bool, last: bool) -> Answer {
         if let Some((f, used)) = self.watch.verdict() {
             // Ended by the monitor: what it had used since its last answer is what it is charged.
             return Answer { cpu: Some(used), ..Answer::failed(f) };
@@ -315,11 +315,18 @@ impl BotProcess {
             let stdin = &mut self.stdin;
             let lines = &mut self.lines;
             let exchange = async {
-                let Some(pipe) = stdin.as_mut() else {
-                    return Reply::Failed(Failure::Crash);
-                };
-                if pipe.write_all(text.as_bytes()).await.is_err() || pipe.flush().await.is_err() {
-                    return Reply::Failed(Failure::Crash);
+                // (Nothing to send, to a bot whose input has ended: it answers from what it read.)
+                if !text.is_empty() || !early_ok {
+                    let Some(pipe) = stdin.as_mut() else {
+                        return Reply::Failed(Failure::Crash);
+                    };
+                    if pipe.write_all(text.as_bytes()).await.is_err() || pipe.flush().await.is_err() {
+                        return Reply::Failed(Failure::Crash);
+                    }
+                }
+                if last {
+                    // Its whole input sent: closed, so that reading to its end returns.
+                    drop(stdin.take());
                 }
                 match lines.recv().await {
                     Some(BotLine::Text(line, raw)) => {

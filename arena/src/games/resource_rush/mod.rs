@@ -328,6 +328,10 @@ impl State for ResourceRush {
         self.mode == (Mode::Test { piped: true })
     }
 
+    fn input_is_intro(&self) -> bool {
+        self.mode == (Mode::Test { piped: true })
+    }
+
     fn prompt(&self, player: PlayerId) -> String {
         let t = self.tick + 1;
         match self.mode {

@@ -247,6 +247,8 @@ fn a_piped_test_sends_the_whole_file_at_once() {
         .ends_with("STREAM\nTICK 1 MOVE 0 3\nTICK 2 MOVE 0 2\nTICK 3 WAIT\nTICK 4 WAIT\nTICK 5 WAIT\nTICK 6 WAIT\n"));
     assert_eq!(g.prompt(0), "");
     assert!(g.answers_may_run_ahead());
+    assert!(g.input_is_intro(), "its input ends there");
+    assert!(!scripted(SCRIPTED, None).input_is_intro(), "one TICK at a time: it goes on");
     let again = ResourceRushTestGame.load(&g.setup()).unwrap();
     assert_eq!(again.intro(0), intro, "the replay setup keeps the script and the mode");
 }
