@@ -436,6 +436,63 @@ fn build_logs_and_copies_are_named_apart_and_short() {
     assert!(copies.iter().all(|c| c.len() < 60), "{copies:?}");
 }
 
+/// Ctrl-C while a student's new version builds (its build ended by it, with the arena) ends the
+/// run with nothing recorded: no failed version, which would stand in the student's row for
+/// good. Control: a build that ends by the same signal of its own, with no Ctrl-C, failed.
+#[test]
+fn ctrl_c_during_a_build_records_no_version() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    for m in ["fire.txt", "tight.txt"] {
+        std::fs::create_dir_all(class.join("maps")).unwrap();
+        std::fs::copy(map(m), class.join("maps").join(m)).unwrap();
+    }
+    built_bot(&class.join("bob"), WAITER_SH);
+    let cfg = class_config(&class, &["bob", "dave"]);
+    let league = class.join("league");
+    let league_arg = league.display().to_string();
+    run(&["tournament", "--config", &cfg.display().to_string()]);
+    let versions = || {
+        let record: Value = serde_json::from_slice(&std::fs::read(league.join("tournament.json")).unwrap()).unwrap();
+        record["history"]["bob"]["versions"].as_array().unwrap().clone()
+    };
+    assert_eq!(versions().len(), 1);
+
+    // A new version whose build takes a while, and Ctrl-C (SIGINT to the terminal's process
+    // group, the arena's) once it builds.
+    let started = class.join("bob/started");
+    write(&class.join("bob/build.sh"), &format!("touch started\nsleep 30\n{BUILD_SH}"));
+    let child = std::process::Command::new(bin("arena"))
+        .args(["tournament", "--resume", &league_arg])
+        .process_group(0)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let begun = std::time::Instant::now();
+    while !started.exists() {
+        assert!(begun.elapsed() < std::time::Duration::from_secs(60), "the build never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: a signal to the process group of the child just started.
+    assert_eq!(unsafe { libc::killpg(child.id() as i32, libc::SIGINT) }, 0);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted while the bots were built"), "{stderr}");
+    assert!(begun.elapsed() < std::time::Duration::from_secs(25), "the build was ended, not waited for");
+    assert_eq!(versions().len(), 1, "no version recorded: {:?}", versions());
+
+    // The control: the build ends by SIGINT of its own, and the arena was not interrupted.
+    write(&class.join("bob/build.sh"), "kill -INT $$\n");
+    run(&["tournament", "--resume", &league_arg]);
+    let now = versions();
+    assert_eq!(now.len(), 2, "{now:?}");
+    assert_eq!(now[1]["ok"], false);
+    assert!(now[1]["problem"].as_str().unwrap().contains("SIGINT"), "{now:?}");
+}
+
 /// Each bot's (name, command, fingerprint) in the `tournament.json` of `league`.
 fn recorded_bots(league: &Path) -> Vec<(String, String, String)> {
     let record: Value = serde_json::from_slice(&std::fs::read(league.join("tournament.json")).unwrap()).unwrap();

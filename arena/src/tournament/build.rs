@@ -49,6 +49,18 @@ pub struct BuildOutcome {
     /// Files the build created or changed in the bot's folder (relative to it): build outputs,
     /// which the bot's fingerprint leaves out.
     pub outputs: Vec<String>,
+    /// The signal that ended it, if one did (Ctrl-C ends the builds with the arena by `SIGINT`).
+    pub signal: Option<i32>,
+}
+
+/// Why a build did not succeed.
+struct Failed {
+    /// In one line.
+    why: String,
+    /// It filled more disk than it may: what it wrote is taken back.
+    disk: bool,
+    /// The signal that ended it, if one did.
+    signal: Option<i32>,
 }
 
 /// Why a build was ended before it ended by itself.
@@ -71,7 +83,7 @@ pub fn run(sandbox: &Sandbox, build: &str, folder: &Path, limits: BuildLimits, o
     let holes = root.as_ref().map(holes).unwrap_or_default();
     let log_path = out.join(log);
     let result = run_boxed(sandbox, build, folder, limits, &log_path);
-    if let Err((_, true)) = &result {
+    if let Err(Failed { disk: true, .. }) = &result {
         match &root {
             Ok(root) => take_back(root, &before, &holes, |_| {}),
             Err(e) => {
@@ -81,7 +93,8 @@ pub fn run(sandbox: &Sandbox, build: &str, folder: &Path, limits: BuildLimits, o
     }
     let after = super::submission::stamp(folder);
     let outputs = super::submission::changed(&before, &after);
-    BuildOutcome { problem: result.err().map(|(why, _)| why), log: log.to_string(), outputs }
+    let signal = result.as_ref().err().and_then(|f| f.signal);
+    BuildOutcome { problem: result.err().map(|f| f.why), log: log.to_string(), outputs, signal }
 }
 
 /// Takes back what a build over its disk cap wrote in the open folder `dir`, as it was
@@ -297,8 +310,8 @@ fn run_boxed(
     folder: &Path,
     limits: BuildLimits,
     log_path: &Path,
-) -> Result<(), (String, bool)> {
-    let other = |why: String| (why, false);
+) -> Result<(), Failed> {
+    let other = |why: String| Failed { why, disk: false, signal: None };
     if let Some(dir) = log_path.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|e| other(format!("cannot write the build log {}: {e}", log_path.display())))?;
@@ -388,7 +401,11 @@ fn run_boxed(
         let over = over.or_else(|| (start.elapsed() >= limits.timeout).then_some(Ended::TimedOut));
         match child.try_wait() {
             // (A build that ended is measured once more: it may have been quick.)
-            Ok(Some(status)) => break filled().map_or(Ok(status), |why| Err((format!("build `{build}` {why}"), true))),
+            Ok(Some(status)) => {
+                break filled().map_or(Ok(status), |why| {
+                    Err(Failed { why: format!("build `{build}` {why}"), disk: true, signal: None })
+                })
+            }
             Ok(None) if over.is_some() => {
                 handle.kill();
                 let asked = Instant::now();
@@ -398,7 +415,9 @@ fn run_boxed(
                 let _ = child.kill();
                 let _ = child.wait();
                 break Err(match over {
-                    Some(Ended::Disk(why)) => (format!("build `{build}` {why}"), true),
+                    Some(Ended::Disk(why)) => {
+                        Failed { why: format!("build `{build}` {why}"), disk: true, signal: None }
+                    }
                     _ => other(format!("build `{build}` timed out after {} s", limits.timeout.as_secs())),
                 });
             }
@@ -413,8 +432,11 @@ fn run_boxed(
     let text = log_summary(log_path);
     match status {
         Ok(s) if s.success() => Ok(()),
-        Ok(s) => Err(other(format!("build `{build}` failed ({s}): {}", first_error(&text)))),
-        Err((why, disk)) => Err((format!("{why}: {}", first_error(&text)), disk)),
+        Ok(s) => Err(Failed {
+            signal: std::os::unix::process::ExitStatusExt::signal(&s),
+            ..other(format!("build `{build}` failed ({s}): {}", first_error(&text)))
+        }),
+        Err(f) => Err(Failed { why: format!("{}: {}", f.why, first_error(&text)), ..f }),
     }
 }
 

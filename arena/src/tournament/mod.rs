@@ -80,6 +80,9 @@ pub enum TournamentError {
     /// A game or map problem.
     #[error(transparent)]
     Setup(#[from] crate::engine::SetupError),
+    /// Interrupted (Ctrl-C) while the bots were built: no version was recorded, nothing played.
+    #[error("interrupted while the bots were built: nothing was recorded")]
+    Interrupted,
 }
 
 impl TournamentError {
@@ -551,7 +554,7 @@ pub fn run(
         // (-j) are its own.
         return run_shard(shard, config.jobs, out, options, games, reporter, cancel);
     }
-    let league = plan(config, out, options, games, reporter)?;
+    let league = plan(config, out, options, games, reporter, &cancel)?;
     let plan = reconcile(&league, out, options)?;
     reporter.report(Event::Planned(&Plan { todo: &plan.todo, kept: plan.kept, waiting: plan.waiting, shard: None }))?;
     let Reconciled { mut done, todo, kept, waiting, superseded, valid_len } = plan;
@@ -598,6 +601,7 @@ fn plan(
     options: &RunOptions,
     games: &Registry,
     reporter: &dyn Reporter,
+    cancel: &CancellationToken,
 ) -> Result<League, TournamentError> {
     if config.game.is_empty() {
         config.game = games.first()?.name().to_string();
@@ -634,7 +638,8 @@ fn plan(
     let build_limits =
         SandboxLimits { cpu_seconds: config.build_limits().timeout.as_secs(), ..config.limits.sandbox_limits() };
     let builder = Sandbox::new(config.sandbox, build_limits).map_err(|e| TournamentError::Invalid(e.to_string()))?;
-    let (bots, failures) = versions::prepare(&config, &builder, out, now, &mut history);
+    let (bots, failures) = versions::prepare(&config, &builder, out, now, &mut history, &|| cancel.is_cancelled())
+        .ok_or(TournamentError::Interrupted)?;
     let facts: Vec<MapFact> = config
         .boards()
         .iter()

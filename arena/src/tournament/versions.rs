@@ -173,14 +173,16 @@ pub fn build_folder(config: &TournamentConfig, bot: &BotEntry) -> PathBuf {
 /// and folder), fingerprints it and records the version in `history`. A bot whose new version
 /// cannot play keeps standing on its last good version (`runnable: false`: its files no longer
 /// hold it, so its missing matches wait); one with no good version at all cannot play (the
-/// returned failures say why).
+/// returned failures say why). `None` when `interrupted` (the run's Ctrl-C) says the run was
+/// interrupted by the time the builds ended: nothing is recorded then.
 pub fn prepare(
     config: &TournamentConfig,
     sandbox: &Sandbox,
     out: &Path,
     now: u64,
     history: &mut BTreeMap<String, BotHistory>,
-) -> (Vec<BotVersion>, BTreeMap<String, String>) {
+    interrupted: &dyn Fn() -> bool,
+) -> Option<(Vec<BotVersion>, BTreeMap<String, String>)> {
     let to_build: Vec<(String, String, PathBuf)> = config
         .bots
         .iter()
@@ -188,6 +190,18 @@ pub fn prepare(
         .filter_map(|b| b.build.as_ref().map(|cmd| (b.name.clone(), cmd.clone(), build_folder(config, b))))
         .collect();
     let builds = build::build_all(sandbox, &to_build, config.build_limits(), out, now);
+    // Ctrl-C ends the builds with the arena: a build it ended is no version of its bot (the
+    // student's failure, for good). A build that ended by SIGINT waits a moment for the
+    // arena's own to be seen; one that raised it itself, the arena never interrupted, failed.
+    if builds.values().any(|b| b.signal == Some(libc::SIGINT)) {
+        let waited = std::time::Instant::now();
+        while !interrupted() && waited.elapsed() < std::time::Duration::from_millis(500) {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+    if interrupted() {
+        return None;
+    }
     // The copies' paths are made from the league folder's absolute path: they hold from any
     // folder the arena runs in (and a copy's program named by an absolute path runs in its box).
     let league = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
@@ -282,7 +296,7 @@ pub fn prepare(
             }
         }
     }
-    (bots, failures)
+    Some((bots, failures))
 }
 
 /// Where, in `path`, the copy of version `fingerprint` begins: the index of its components
@@ -500,7 +514,7 @@ mod tests {
                 ..Default::default()
             },
         )]);
-        let (bots, _) = prepare(&config, &sandbox, &out, 200, &mut history);
+        let (bots, _) = prepare(&config, &sandbox, &out, 200, &mut history, &|| false).unwrap();
         assert_eq!(bots[0].fingerprint, legacy, "the recorded version is the bot as it is now");
         assert_ne!(now(&config).portable, legacy, "the control: the portable fingerprint is another");
         let h = &history["bob"];
@@ -517,13 +531,13 @@ mod tests {
         std::fs::rename(&first, &moved).unwrap();
         let config = load(&moved);
         assert_ne!(now(&config).legacy, legacy, "the control: the legacy fingerprint moved with the folder");
-        let (bots, _) = prepare(&config, &sandbox, &out, 300, &mut history);
+        let (bots, _) = prepare(&config, &sandbox, &out, 300, &mut history, &|| false).unwrap();
         assert_eq!(bots[0].fingerprint, legacy, "still the recorded version, known by its portable fingerprint");
         assert_eq!(history["bob"].versions.len(), 1);
 
         // A changed file is a new version, recorded by its portable fingerprint.
         std::fs::write(moved.join("bots/bob/bot.sh"), "echo WAIT # tuned\n").unwrap();
-        let (bots, _) = prepare(&config, &sandbox, &out, 400, &mut history);
+        let (bots, _) = prepare(&config, &sandbox, &out, 400, &mut history, &|| false).unwrap();
         assert_eq!(bots[0].fingerprint, now(&config).portable);
         let h = &history["bob"];
         assert_eq!(

@@ -183,6 +183,12 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     let console = Console::new(&out, &games);
     let summary = tour::run(config, &out, &options, &games, &console, cancel);
     console.done();
+    if let Err(tour::TournamentError::Interrupted) = summary {
+        tell!(
+            "interrupted while the bots were built: no version recorded, no match played; run the same command again"
+        );
+        return Ok(ExitCode::from(130));
+    }
     let summary = summary?;
     if let Some(shard) = summary.shard {
         say!(
