@@ -165,8 +165,9 @@ fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
     // Week 5: fixed (and better): bob v2 replaces v1, and only now.
     python_bot(&class.join("bob"));
     write(&class.join("bob/bot.src"), GREEDY_SH);
-    let (stdout, _) = run(&["tournament", "--resume", &league_arg]);
+    let (stdout, stderr) = run(&["tournament", "--resume", &league_arg]);
     assert!(stdout.contains("(16 now, 24 kept, 16 superseded"), "{stdout}");
+    assert!(stderr.contains("bob: builds and starts again, standing on v2 ("), "its failure is over: {stderr}");
     let week5 = leaderboard(&league);
     assert_eq!(row(&week5, "alice")["version"], "v3");
     let bob = row(&week5, "bob");
@@ -491,6 +492,18 @@ fn ctrl_c_during_a_build_records_no_version() {
     assert_eq!(now.len(), 2, "{now:?}");
     assert_eq!(now[1]["ok"], false);
     assert!(now[1]["problem"].as_str().unwrap().contains("SIGINT"), "{now:?}");
+
+    // Its first files again: v1 again (not a v2), and said so; a map added is named.
+    std::fs::remove_file(&started).unwrap();
+    write(&class.join("bob/build.sh"), BUILD_SH);
+    std::fs::copy(map("duel.txt"), class.join("maps/duel.txt")).unwrap();
+    let text =
+        std::fs::read_to_string(&cfg).unwrap().replace("\"maps/tight.txt\"]", "\"maps/tight.txt\", \"maps/duel.txt\"]");
+    write(&cfg, &text);
+    let (_, stderr) = run(&["tournament", "--resume", &league_arg, "--config", &cfg.display().to_string()]);
+    assert!(stderr.contains("bob: builds and starts again, standing on v1 ("), "{stderr}");
+    assert!(stderr.contains("maps changed (added duel.txt)"), "{stderr}");
+    assert_eq!(row(&leaderboard(&league), "bob")["version"], "v1");
 }
 
 /// Each bot's (name, command, fingerprint) in the `tournament.json` of `league`.

@@ -568,7 +568,7 @@ fn bad_configs_and_folders_fail_clearly() {
 
     let (_, stderr, code) = tournament(&["--resume", &dir.path().join("none").display().to_string()]);
     assert_ne!(code, 0);
-    assert!(stderr.contains("tournament.json"), "{stderr}");
+    assert!(stderr.contains("none: no such folder: give a league's folder"), "{stderr}");
 
     let cfg = config(dir.path(), &sample_bots()[..2], &["fire.txt"], "");
     let out = dir.path().join("t").display().to_string();

@@ -919,17 +919,44 @@ fn changes(old: &TournamentRecord, new: &TournamentRecord) -> Vec<String> {
         out.push(format!("new versions: {} (their matches are played again)", join(&versions)));
     }
     for (name, h) in &new.history {
-        if let (Some(note), true) = (h.note(), after.contains(name)) {
-            out.push(format!("{name}: {note}"));
+        if !after.contains(name) {
+            continue;
+        }
+        match (h.note(), old.history.get(name).and_then(BotHistory::note), h.standing(None)) {
+            (Some(note), _, _) => out.push(format!("{name}: {note}")),
+            (None, Some(_), Some(standing)) => {
+                out.push(format!("{name}: builds and starts again, standing on {}", standing.describe()))
+            }
+            _ => {}
         }
     }
     // (By name and content: the same maps in a moved folder are no change.)
-    let maps = |r: &TournamentRecord| -> Vec<(String, String)> {
+    let maps = |r: &TournamentRecord| -> BTreeMap<String, String> {
         let names = r.map_names();
         r.boards.iter().map(|b| (names.name(Path::new(&b.path)), b.digest.clone())).collect()
     };
-    if maps(old) != maps(new) {
-        out.push("maps changed: the matches on new or changed maps are played".to_string());
+    let (maps_before, maps_after) = (maps(old), maps(new));
+    if maps_before != maps_after {
+        let which = |what: &str, names: Vec<&String>| {
+            (!names.is_empty())
+                .then(|| format!("{what} {}", names.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(", ")))
+        };
+        let said: Vec<String> = [
+            which("added", maps_after.keys().filter(|n| !maps_before.contains_key(*n)).collect()),
+            which("removed", maps_before.keys().filter(|n| !maps_after.contains_key(*n)).collect()),
+            which(
+                "changed",
+                maps_after
+                    .iter()
+                    .filter(|(n, d)| maps_before.get(*n).is_some_and(|b| b != *d))
+                    .map(|(n, _)| n)
+                    .collect(),
+            ),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        out.push(format!("maps changed ({}): the matches on new or changed maps are played", said.join("; ")));
     }
     let (a, b) = (&old.config, &new.config);
     // (Only the referee's limits are in a match's key, as resolved: a default written out

@@ -108,22 +108,32 @@ impl BotHistory {
         self.versions.iter().filter(|v| v.fingerprint == fingerprint).find_map(|v| v.portable.as_deref())
     }
 
-    /// Records `version` unless it is the newest already (same fingerprint and verdict).
+    /// Records `version` unless it is the newest already (same fingerprint and verdict). A good
+    /// version keeps the log of the build that made it (a build run again over the same files
+    /// only says it is up to date); a failed one links its newest failure. Files that were a
+    /// good version before (back after a failed push) are that version again, by its label.
     fn record(&mut self, mut version: Version, commit: Option<String>) {
         if self.latest().is_some_and(|v| v.fingerprint == version.fingerprint && v.ok == version.ok) {
             if let Some(v) = self.versions.last_mut() {
-                if let Some(log) = version.build_log {
-                    v.build_log = Some(log);
+                if !v.ok || v.build_log.is_none() {
+                    v.build_log = version.build_log.or(v.build_log.take());
                 }
                 // (A version an earlier arena recorded learns its location-free fingerprint.)
                 v.portable = v.portable.take().or(version.portable);
             }
             return;
         }
-        let n = self.versions.iter().filter(|v| v.ok).count() + 1;
-        let head = if version.ok { format!("v{n}") } else { "failed".to_string() };
-        let commit = commit.map_or(String::new(), |c| format!(" {c}"));
-        version.label = format!("{head}{commit}");
+        let earlier = self.versions.iter().find(|v| v.ok && version.ok && v.fingerprint == version.fingerprint);
+        version.label = match earlier {
+            Some(v) => v.label.clone(),
+            None => {
+                let n =
+                    self.versions.iter().filter(|v| v.ok).map(|v| &v.fingerprint).collect::<BTreeSet<_>>().len() + 1;
+                let head = if version.ok { format!("v{n}") } else { "failed".to_string() };
+                let commit = commit.map_or(String::new(), |c| format!(" {c}"));
+                format!("{head}{commit}")
+            }
+        };
         self.versions.push(version);
     }
 }
@@ -413,6 +423,7 @@ mod tests {
         h.record(v("aa", 100, true), Some("abc123".into()));
         h.record(v("aa", 200, true), None);
         assert_eq!(h.versions.len(), 1, "the same version is recorded once");
+        assert_eq!(h.versions[0].build_log.as_deref(), Some("builds/b-100.log"), "with the log that built it");
         h.record(v("bb", 300, false), None);
         assert_eq!(h.standing(None).unwrap().fingerprint, "aa");
         let note = h.note().unwrap();
@@ -423,6 +434,15 @@ mod tests {
         assert_eq!(h.note(), None);
         assert_eq!(h.standing(Some(399)).unwrap().fingerprint, "aa", "as of a past time");
         assert_eq!(h.standing(Some(99)), None);
+        // A failure again links its newest log; files that were v1 again are v1, not v3.
+        h.record(v("dd", 500, false), None);
+        h.record(v("dd", 600, false), None);
+        assert_eq!(h.latest().unwrap().build_log.as_deref(), Some("builds/b-600.log"));
+        h.record(v("aa", 700, true), None);
+        assert_eq!(h.standing(None).unwrap().label, "v1 abc123");
+        assert_eq!(h.standing(None).unwrap().at, 700, "standing from when it came back");
+        h.record(v("ee", 800, true), None);
+        assert_eq!(h.standing(None).unwrap().label, "v3", "the next new version");
     }
 
     fn entry(cwd: Option<&Path>, command: &str) -> BotEntry {
