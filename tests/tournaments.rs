@@ -566,6 +566,12 @@ fn bad_configs_and_folders_fail_clearly() {
     assert_ne!(code, 0);
     assert!(stderr.contains("at least 2 bots"), "{stderr}");
 
+    // No match at a time is no league (it was read as 1).
+    let zero = config(dir.path(), &sample_bots()[..2], &["fire.txt"], "jobs = 0\n");
+    let (_, stderr, code) = tournament(&["--config", &zero.display().to_string()]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("tournament.toml") && stderr.contains("`jobs` must be at least 1"), "{stderr}");
+
     let (_, stderr, code) = tournament(&["--resume", &dir.path().join("none").display().to_string()]);
     assert_ne!(code, 0);
     assert!(stderr.contains("none: no such folder: give a league's folder"), "{stderr}");

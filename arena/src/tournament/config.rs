@@ -347,6 +347,9 @@ impl TournamentConfig {
         if self.games == 0 {
             return bad("`games` must be at least 1".to_string());
         }
+        if self.jobs == Some(0) {
+            return bad("`jobs` must be at least 1 (leave it out for one match per core)".to_string());
+        }
         let seats = self.seats();
         if seats < 2 {
             return bad(format!("`seats = {seats}`: a match needs at least 2 bots"));

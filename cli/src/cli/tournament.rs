@@ -333,10 +333,10 @@ pub fn publish(args: PublishArgs) -> anyhow::Result<ExitCode> {
     let done = tour::public::copy_public(&args.dir, &args.out, shown, &arena::games::registry(), &pages)?;
     say!("published {} files of {} into {}", done.files, args.dir.display(), args.out.display());
     if done.logs_withheld > 0 {
+        let (n, s) = (done.logs_withheld, if done.logs_withheld == 1 { "" } else { "s" });
         say!(
-            "{} logs withheld (each replaced by a note; they quote students' code): --build-logs and --match-logs \
-             publish them",
-            done.logs_withheld
+            "{n} log{s} withheld (each replaced by a note; they quote students' code): --build-logs and --match-logs \
+             publish them"
         );
     }
     if !done.left_out.is_empty() {
