@@ -32,6 +32,16 @@ fn built_bot(dir: &Path, source: &str) {
     write(&dir.join("bot.src"), source);
 }
 
+/// A course's folder in `dir`, `class/`, with the two maps its configs name.
+fn class_folder(dir: &Path) -> PathBuf {
+    let class = dir.join("class");
+    for m in ["fire.txt", "tight.txt"] {
+        std::fs::create_dir_all(class.join("maps")).unwrap();
+        std::fs::copy(map(m), class.join("maps").join(m)).unwrap();
+    }
+    class
+}
+
 fn class_config(class: &Path, bots: &[&str]) -> PathBuf {
     let mut text = String::from("seed = 9\nout = \"league\"\nmaps = [\"maps/fire.txt\", \"maps/tight.txt\"]\n");
     for bot in bots {
@@ -84,11 +94,7 @@ fn standing(board: &Value, bot: &str) -> Value {
 #[test]
 fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
     let dir = tempfile::tempdir().unwrap();
-    let class = dir.path().join("class");
-    for m in ["fire.txt", "tight.txt"] {
-        std::fs::create_dir_all(class.join("maps")).unwrap();
-        std::fs::copy(map(m), class.join("maps").join(m)).unwrap();
-    }
+    let class = class_folder(dir.path());
     python_bot(&class.join("alice"));
     built_bot(&class.join("bob"), WAITER_SH);
     let cfg = class_config(&class, &["alice", "bob", "carol", "dave", "gus"]);
@@ -444,11 +450,7 @@ fn build_logs_and_copies_are_named_apart_and_short() {
 fn ctrl_c_during_a_build_records_no_version() {
     use std::os::unix::process::CommandExt;
     let dir = tempfile::tempdir().unwrap();
-    let class = dir.path().join("class");
-    for m in ["fire.txt", "tight.txt"] {
-        std::fs::create_dir_all(class.join("maps")).unwrap();
-        std::fs::copy(map(m), class.join("maps").join(m)).unwrap();
-    }
+    let class = class_folder(dir.path());
     built_bot(&class.join("bob"), WAITER_SH);
     let cfg = class_config(&class, &["bob", "dave"]);
     let league = class.join("league");
