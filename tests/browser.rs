@@ -399,7 +399,8 @@ fn from_the_index_two_clicks_reach_why_a_bot_lost_a_match() {
     b.eval("document.querySelector('.vbody .vrow[data-bot=\"mine\"] .name a').click()");
     b.wait_for("location.href.endsWith('/bots/mine.html') && document.body.dataset.ready === '1'");
     let why = b.eval("document.querySelector('.forfeits li').textContent");
-    assert!(why.as_str().unwrap().contains("your bot exited or closed its output"), "{why}");
+    // (How it ended, from its wait status: `midquit.sh` exits cleanly in mid-game.)
+    assert!(why.as_str().unwrap().contains("your bot exited with status 0 (no error"), "{why}");
     // Click 2: "watch" on a lost match: the replay opens at the tick where it forfeited, saying why.
     let href = b.eval("document.querySelector('#matches tr.loss a.replay-link').href");
     let tick: usize = href.as_str().unwrap().rsplit("#tick=").next().unwrap().parse().unwrap();
@@ -408,7 +409,7 @@ fn from_the_index_two_clicks_reach_why_a_bot_lost_a_match() {
     assert_eq!(b.text("tick"), tick.to_string());
     let header = b.eval("document.querySelector('header .why').textContent");
     assert!(
-        header.as_str().unwrap().starts_with(&format!("At tick {tick} mine exited or closed its output")),
+        header.as_str().unwrap().starts_with(&format!("At tick {tick} mine exited with status 0 (no error")),
         "{header}"
     );
     assert!(b.text("events").contains("mine forfeits: crash"), "{}", b.text("events"));

@@ -79,3 +79,24 @@ fn each_flaw_is_named_with_its_fix() {
         }
     }
 }
+
+/// A C bot that segfaults is told so, with the fix for an invalid memory access, not the
+/// advice for a bot that misreads its input; the control, a bot that exits cleanly at the
+/// same tick, keeps that advice.
+#[test]
+fn a_bot_killed_by_a_signal_gets_the_fix_for_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (stdout, code) = check(&segfaulting_c_bot(dir.path()));
+    assert_eq!(code, 1, "{stdout}");
+    let seat = row(&stdout, "seat 1");
+    assert!(seat.contains("PROBLEM") && seat.contains("forfeit (crash) at tick 3"), "{stdout}");
+    assert!(
+        stdout.contains("your bot was killed by signal SIGSEGV (segmentation fault: an invalid memory access"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("`-g -fsanitize=address,undefined`") && stdout.contains("every array index"), "{stdout}");
+    assert!(!stdout.contains("read the header up to `STREAM`"), "{stdout}");
+    let (stdout, _) = check(&format!("{} 2 0", script("dies.sh")));
+    assert!(stdout.contains("your bot exited with status 0 (no error"), "{stdout}");
+    assert!(stdout.contains("read the header up to `STREAM`") && !stdout.contains("sanitize"), "{stdout}");
+}

@@ -333,3 +333,43 @@ fn arena_test_refuses_what_would_grade_wrong_or_leak() {
     let (stdout, stderr, _) = run(&["test", &bot, "--tests", &public, "--only", "1", "--replays", &inside]);
     assert!(stdout.contains("test01") && student.join("replays/test01.json").exists(), "{stdout}{stderr}");
 }
+
+/// `arena test` names how a crashed bot ended: a C bot's segmentation fault at TICK 3 (the
+/// control: one that exits cleanly is not called one).
+#[test]
+fn a_test_names_the_signal_that_killed_the_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    let (stdout, _, code) = run(&["test", &segfaulting_c_bot(dir.path()), "--only", "1"]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains(
+            "ticks    3  forfeit crash: the bot was killed by signal SIGSEGV (segmentation fault: an invalid memory \
+             access, such as an index out of bounds or a null pointer)"
+        ),
+        "{stdout}"
+    );
+    let (stdout, _, _) = run(&["test", &format!("{} 2 0", script("dies.sh")), "--only", "1"]);
+    assert!(stdout.contains("forfeit crash: the bot exited with status 0 (no error"), "{stdout}");
+    assert!(!stdout.contains("SIGSEGV"), "{stdout}");
+}
+
+/// A timeout names the limit, the clock and the TICK, and whether the bot was idle (a bot
+/// that waits: did it flush?) or busy computing (a loop), from the CPU time it used.
+#[test]
+fn a_test_timeout_says_which_limit_and_whether_the_bot_was_busy() {
+    let [idle, busy] = std::thread::scope(|scope| {
+        let idle = scope.spawn(|| run(&["test", &script("sleeper.sh"), "--only", "1"]).0);
+        let busy = scope.spawn(|| run(&["test", &script("spinner.sh"), "--only", "1", "--clock", "cpu"]).0);
+        [idle.join().expect("idle run"), busy.join().expect("busy run")]
+    });
+    assert!(idle.contains("forfeit timeout: no answer within 5000 ms after TICK 1: it was idle ("), "{idle}");
+    assert!(
+        idle.contains("waiting for input, or its answer is stuck in its output buffer: did you flush stdout?"),
+        "{idle}"
+    );
+    assert!(
+        busy.contains("forfeit timeout: no answer within 5000 ms of CPU time after TICK 1: it was busy computing ("),
+        "{busy}"
+    );
+    assert!(busy.contains("a loop that never ends, or a search too slow") && !busy.contains("flush"), "{busy}");
+}

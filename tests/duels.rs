@@ -512,3 +512,43 @@ fn a_crash_in_a_duel_names_its_log_and_last_words() {
     );
     assert!(std::fs::read_to_string(&log).unwrap().contains("NameError"));
 }
+
+/// A bot killed by a signal: the duel's table, its "Why:" and its replay name the signal and
+/// what it means, from the kernel's wait status (the C bot says nothing on stderr). The
+/// controls: a bot that exits with status 0, or with 139 (what a shell reports for a program
+/// killed by SIGSEGV, which any bot may exit with), is not said to be killed by a signal.
+#[test]
+fn a_bot_killed_by_a_signal_is_named_with_its_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    let segv = segfaulting_c_bot(dir.path());
+    let replay = dir.path().join("r.json");
+    let out =
+        arena(&["duel", "--map", &map("duel.txt"), "--replay", &replay.display().to_string(), &segv, &bin("waiter")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let segfault = "killed by signal SIGSEGV (segmentation fault: an invalid memory access, such as an index out \
+                    of bounds or a null pointer)";
+    assert!(
+        stdout.contains(&format!("Why: At tick 3 segv was {segfault}; its stderr is in the match log.")),
+        "{stdout}"
+    );
+    let recorded: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+    assert_eq!(recorded["result"]["players"][0]["detail"], format!("the bot was {segfault}"), "{}", recorded["result"]);
+    let last = &recorded["steps"][2]["replies"][0];
+    assert_eq!((&last["failure"], &last["ended"]), (&serde_json::json!("crash"), &serde_json::json!({"signal": 11})));
+    let verified = arena(&["verify", &replay.display().to_string()]);
+    assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stdout));
+    // A shell bot that kills itself the same way; one that aborts.
+    let dies = |how: &str| {
+        let (r, _) = duel(dir.path(), "duel.txt", &[], [&format!("{} 2 {how}", script("dies.sh")), &bin("waiter")]);
+        r["players"][0]["detail"].as_str().unwrap_or_default().to_string()
+    };
+    assert_eq!(dies("SEGV"), format!("the bot was {segfault}"));
+    assert!(dies("ABRT").contains("SIGABRT (aborted (an assert failed, or the C++ runtime ended it"));
+    // The controls.
+    let clean = dies("0");
+    assert!(clean.starts_with("the bot exited with status 0 (no error") && !clean.contains("signal"), "{clean}");
+    let shell_code = dies("139");
+    assert!(shell_code.starts_with("the bot exited with status 139 (a shell's way of saying"), "{shell_code}");
+    assert_eq!(dies("3"), "the bot exited with status 3");
+}

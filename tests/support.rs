@@ -64,6 +64,34 @@ pub fn cpp_greedy() -> String {
     root().join("sample-bots/cpp-greedy/cpp-greedy").display().to_string()
 }
 
+/// A C bot that answers `WAIT` to two TICKs and at the third writes through a null pointer
+/// (a segmentation fault, as a beginner's C bot has), compiled with `cc` into `dir`, which
+/// everyone may then read (see [`shared_copy`]).
+pub fn segfaulting_c_bot(dir: &Path) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    const SOURCE: &str = r#"#include <stdio.h>
+#include <string.h>
+int main(void) {
+    char line[4096];
+    int ticks = 0;
+    int *volatile cell = NULL;
+    while (fgets(line, sizeof line, stdin)) {
+        if (strncmp(line, "TICK", 4) != 0) continue;
+        if (++ticks == 3) *cell = 1;
+        printf("WAIT\n");
+        fflush(stdout);
+    }
+    return 0;
+}
+"#;
+    let (source, program) = (dir.join("segv.c"), dir.join("segv"));
+    std::fs::write(&source, SOURCE).expect("write segv.c");
+    let built = Command::new("cc").arg("-O0").arg("-o").arg(&program).arg(&source).status().expect("run cc");
+    assert!(built.success(), "cc segv.c failed");
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    program.display().to_string()
+}
+
 /// A hostile test bot from `tests/bots/`, run with `sh`.
 pub fn script(name: &str) -> String {
     format!("sh {}", root().join("tests/bots").join(name).display())

@@ -13,7 +13,8 @@ use bot_sdk::{MapSpec, Pos};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::{Failure, Outcome, PlayerId, Reply, SetupError, State, Turn};
+use crate::engine::{Ending, Failure, Outcome, PlayerId, Reply, SetupError, State, Turn};
+use crate::explain::Activity;
 use crate::games::resource_rush::{ResourceRush, NAME};
 use crate::referee::{play_match, BotCommand, Limits, PlayedMatch, RefereeError};
 use crate::replay::Replay;
@@ -179,7 +180,7 @@ impl State for Scripted {
     }
 
     fn apply(&mut self, replies: &[(PlayerId, Reply)]) {
-        let mine = replies.first().map_or(Reply::Failed(Failure::Crash), |(_, r)| r.clone());
+        let mine = replies.first().map_or(Reply::Failed(Failure::Crash(None)), |(_, r)| r.clone());
         if self.test {
             self.inner.apply(&[(0, mine)]);
         } else {
@@ -319,6 +320,42 @@ fn meant(line: &str) -> Option<String> {
     (movelike && numbers.len() == 2).then(|| format!("MOVE {} {}", numbers[0], numbers[1]))
 }
 
+/// How the bot of a one-bot game that crashed ended (a signal, an exit status), if recorded.
+fn crash_ending(replay: &Replay) -> Option<Ending> {
+    match replay.steps.iter().rev().find_map(|s| s.replies.first())?.failure {
+        Some(Failure::Crash(ended)) => ended,
+        _ => None,
+    }
+}
+
+/// What to do about a bot killed by the signal of `ended`, when it is one a program's own
+/// fault sends (not the arena's limits, which are forfeits of their own).
+fn signal_fix(ended: Ending) -> Option<&'static str> {
+    let Ending::Signal(sig) = ended else { return None };
+    const RUN_IT: &str = "run it by hand with a map on stdin (`./bot < tests/test1.txt`) to see where it stops; \
+                          C/C++: build it with `-g -fsanitize=address,undefined` and the sanitizer names the line, \
+                          or run it under `gdb` and type `bt` where it stops";
+    Some(match sig {
+        libc::SIGSEGV | libc::SIGBUS => {
+            "find the invalid memory access: check every array index against the map's size (N rows, M \
+             columns: the map need not be square) and every pointer before you use it; C/C++: build it with \
+             `-g -fsanitize=address,undefined` and run it by hand with a map on stdin \
+             (`./bot < tests/test1.txt`): the sanitizer names the line"
+        }
+        libc::SIGABRT => {
+            "read its stderr for the assert that failed or the exception's message (C++: `std::out_of_range` \
+             from `.at()` is an index out of bounds; `std::bad_alloc`, memory); then run it by hand with a map \
+             on stdin (`./bot < tests/test1.txt`), under `gdb` (`bt` where it stops) to see where"
+        }
+        libc::SIGFPE => {
+            "find the division or the `%` by a value that can be 0 (a count of cells, a distance, a number of \
+             ticks left): test it before you divide; run it by hand with a map on stdin \
+             (`./bot < tests/test1.txt`) under `gdb` (`bt` where it stops) to see where"
+        }
+        _ => RUN_IT,
+    })
+}
+
 /// How to flush stdout, in the languages students use.
 const FLUSH: &str = "flush stdout after every answer: C `fflush(stdout);` after `printf`, \
                      C++ `std::cout << answer << std::endl;` (`endl` flushes), Python `print(answer, flush=True)`, \
@@ -370,10 +407,9 @@ fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits:
                 ));
             } else if let Some((cpu, _)) = replies.last().and_then(|r| Some((r.cpu_ms?, r.ms))).filter(|&(cpu, ms)| {
                 // Computing for a good part of the time it took (the box's CPU time is recorded
-                // on the wall clock too; a quarter, as a busy machine shares its CPUs, or 200 ms
-                // however loaded it is): a loop that does not end or a slow search, not an
+                // on the wall clock too): a loop that does not end or a slow search, not an
                 // answer waiting in a buffer or a bot waiting for input, which use next to none.
-                cpu > 0 && (cpu * 4 >= ms || cpu >= 200)
+                Activity::of(cpu, ms) == Activity::Computing
             }) {
                 findings.push(serious(
                     format!(
@@ -421,12 +457,22 @@ fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits:
                  `TICK t MOVE x y` line per tick, until stdin ends; run it by hand with a map on stdin to see \
                  where it stops"
             };
+            let ended = crash_ending(replay);
+            let what = ended.map_or_else(|| "exited (or closed stdout)".to_string(), Ending::clause);
+            // Killed by a signal: a fault in the program itself, which the fix for it finds,
+            // after the situation's own cause where it has one.
+            let fix = match (ended.and_then(signal_fix), situation.crlf || situation.map == POWER_MAP || situation.test)
+            {
+                (Some(signal), true) => format!("{fix}: a bot that misreads its input often dies so; then {signal}"),
+                (Some(signal), false) => signal.to_string(),
+                (None, _) => fix.to_string(),
+            };
             findings.push(serious(
                 format!(
-                    "your bot exited (or closed stdout) {when}{context}.{}",
+                    "your bot {what} {when}{context}.{}",
                     last_words(played.stderr.first().map_or("", String::as_str))
                 ),
-                fix.to_string(),
+                fix,
             ));
         }
         Some("extra_output") => {
@@ -606,16 +652,22 @@ pub async fn check_bot(
     let program = program_problem(command);
     // Seat 1's crash (its stderr and fix): the same crash elsewhere has the same cause, not the
     // situation's own (a bot that misreads every header is no CRLF or power-up problem).
-    let mut first_crash: Option<(String, String)> = None;
+    let mut first_crash: Option<(String, Option<Ending>, String)> = None;
     for (i, situation) in SITUATIONS.iter().enumerate() {
         let (played, spec) = play(command, situation, false, &limits, sandbox, cancel).await?;
         let mut checked = diagnose(situation, &spec, &played, &limits);
         if played.replay.result.players[0].forfeit.as_deref() == Some("crash") {
             let stderr = played.stderr.first().cloned().unwrap_or_default();
+            let ended = crash_ending(&played.replay);
             let fix = match (&program, &first_crash) {
                 (Some(fix), _) => Some(fix.clone()),
-                // (Two crashes that said nothing are not known to be the same.)
-                (None, Some((seen, fix))) if *seen == stderr && !stderr.trim().is_empty() => {
+                // (Two crashes that said nothing are not known to be the same, unless the same
+                // signal killed the bot in both.)
+                (None, Some((seen, seen_ended, fix)))
+                    if *seen == stderr
+                        && (!stderr.trim().is_empty()
+                            || (matches!(ended, Some(Ending::Signal(_))) && ended == *seen_ended)) =>
+                {
                     Some(format!("{fix} (the same crash as in `{}`, above)", SITUATIONS[0].name))
                 }
                 _ => None,
@@ -626,7 +678,8 @@ pub async fn check_bot(
                 }
             }
             if i == 0 {
-                first_crash = Some((stderr, checked.findings.first().map(|f| f.fix.clone()).unwrap_or_default()));
+                let fix = checked.findings.first().map(|f| f.fix.clone()).unwrap_or_default();
+                first_crash = Some((stderr, ended, fix));
             }
         }
         let never_answered =

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::PlayerId;
+use crate::engine::{Ending, Failure, PlayerId};
 use crate::referee::ClockKind;
 use crate::replay::{answer_times, LimitKind, Replay};
 
@@ -37,6 +37,33 @@ pub struct ForfeitFact {
     /// The wall time after which an answer ended whatever its CPU time, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backstop_ms: Option<u64>,
+    /// For a crash: how the bot's process ended (a signal, an exit status), when recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<Ending>,
+}
+
+/// What a bot that gave no answer in time was doing, told by the CPU time its box used in the
+/// wall time the answer took: what `arena duel`'s "Why:", `arena test` and `arena check-bot`
+/// all say of a timeout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Activity {
+    /// Computing for a good part of the time: a loop that does not end, a search too slow.
+    Computing,
+    /// Next to no CPU time: waiting for input, or with its answer left in its output buffer.
+    Idle,
+}
+
+impl Activity {
+    /// `cpu_ms` of CPU time in `ms` on the clock: computing for a good part of it (a quarter,
+    /// as a busy machine shares its CPUs, or 200 ms however loaded it is), or idle (a bot
+    /// waiting for input, or whose answer waits in a buffer, uses next to none).
+    pub fn of(cpu_ms: u64, ms: u64) -> Activity {
+        if cpu_ms > 0 && (cpu_ms * 4 >= ms || cpu_ms >= 200) {
+            Activity::Computing
+        } else {
+            Activity::Idle
+        }
+    }
 }
 
 /// The facts of every forfeit in `replay`, in player order.
@@ -62,12 +89,62 @@ pub fn forfeit_facts(replay: &Replay) -> Vec<ForfeitFact> {
                 limit: last.map(|t| t.kind),
                 clock: Some(replay.limits.clock),
                 backstop_ms: last.map(|t| t.backstop.as_millis() as u64),
+                ended: match reply.and_then(|r| r.failure) {
+                    Some(Failure::Crash(ended)) => ended,
+                    _ => None,
+                },
             })
         })
         .collect()
 }
 
 impl ForfeitFact {
+    /// What the bot was doing while it gave no answer, when its CPU time was measured.
+    pub fn activity(&self) -> Option<Activity> {
+        Some(Activity::of(self.cpu_ms?, self.ms.unwrap_or(0)))
+    }
+
+    /// A timeout as the limit it broke, at which prompt (`prompt` is what the game calls it:
+    /// `TICK`), and what the bot was doing: "no answer within 5000 ms of CPU time after TICK 4:
+    /// it was computing (…)". `None` for another forfeit.
+    pub fn timeout_detail(&self, prompt: &str) -> Option<String> {
+        if self.reason != "timeout" {
+            return None;
+        }
+        let (ms, limit) = (self.ms.unwrap_or(0), self.limit_ms.unwrap_or(0));
+        let cpu = self.clock == Some(ClockKind::Cpu);
+        let backstop = self.backstop_ms.unwrap_or(limit);
+        let after = self.tick.map_or(String::new(), |t| format!(" after {prompt} {t}"));
+        let cpu_ms = self.cpu_ms.unwrap_or(0);
+        let within = if cpu && cpu_ms < limit && ms >= backstop {
+            // Ended by the wall-clock backstop, not by its CPU time.
+            format!(
+                "no answer within {backstop} ms on the clock{after} (the wall-clock cap of an answer limited to \
+                 {limit} ms of CPU time)"
+            )
+        } else {
+            let clock = if cpu { " of CPU time" } else { "" };
+            match self.limit {
+                Some(LimitKind::Total) => {
+                    format!("no answer within the {limit} ms{clock} left of the game's total{after}")
+                }
+                _ => format!("no answer within {limit} ms{clock}{after}"),
+            }
+        };
+        let doing = match self.activity() {
+            Some(Activity::Computing) => format!(
+                ": it was busy computing ({cpu_ms} ms of CPU time in {ms} ms): a loop that never ends, or a search \
+                 too slow"
+            ),
+            Some(Activity::Idle) => format!(
+                ": it was idle ({cpu_ms} ms of CPU time in {ms} ms): waiting for input, or its answer is stuck in \
+                 its output buffer: did you flush stdout?"
+            ),
+            None => String::new(),
+        };
+        Some(format!("{within}{doing}"))
+    }
+
     /// The forfeit in a student's words, addressed to the bot's author ("your bot …"), with
     /// the game's `detail` of it (the result's). Plain text that may quote the bot: escape it
     /// for the output it goes to.
@@ -99,7 +176,16 @@ impl ForfeitFact {
                         "took more than {limit} ms of CPU time to answer (it used {cpu_ms} ms; {ms} ms on the clock)"
                     )
                 } else {
-                    format!("took more than {limit} ms to answer (it was stopped after {ms} ms)")
+                    // On the wall clock, what its CPU time shows it was doing.
+                    let doing = match self.activity() {
+                        Some(Activity::Idle) => format!(
+                            ". It used only {cpu_ms} ms of CPU time: was it waiting for input, or did it forget to \
+                             flush its output?"
+                        ),
+                        Some(Activity::Computing) => format!(". It was busy computing ({cpu_ms} ms of CPU time)"),
+                        None => String::new(),
+                    };
+                    format!("took more than {limit} ms to answer (it was stopped after {ms} ms){doing}")
                 };
                 let which = match self.limit {
                     Some(LimitKind::FirstAnswer) => {
@@ -110,9 +196,13 @@ impl ForfeitFact {
                         .to_string(),
                     _ => format!("Each answer must come within {limit} ms."),
                 };
-                format!("{at}{subject} {took}. {which}")
+                let stop = if took.ends_with('?') { "" } else { "." };
+                format!("{at}{subject} {took}{stop} {which}")
             }
-            "crash" => format!("{at}{subject} exited or closed its output (its stderr is in the match log)."),
+            "crash" => match self.ended {
+                Some(ended) => format!("{at}{subject} {}; its stderr is in the match log.", ended.clause()),
+                None => format!("{at}{subject} exited or closed its output (its stderr is in the match log)."),
+            },
             "extra_output" => {
                 format!("{at}{subject} printed a line that no TICK asked for (debug output goes to stderr).")
             }
@@ -142,6 +232,7 @@ mod tests {
             limit: Some(LimitKind::Answer),
             clock: Some(ClockKind::Cpu),
             backstop_ms: Some(5000),
+            ended: None,
         }
     }
 
@@ -208,6 +299,61 @@ mod tests {
         assert_eq!((f.player, f.tick, f.ms, f.cpu_ms), (1, Some(3), Some(1003), Some(1001)));
         assert_eq!((f.limit_ms, f.limit, f.clock), (Some(1000), Some(LimitKind::Answer), Some(ClockKind::Cpu)));
         assert!(f.sentence(None).starts_with("at tick 3 your bot took more than 1000 ms of CPU time"));
+    }
+
+    #[test]
+    fn a_timeout_names_its_limit_and_what_the_bot_was_doing() {
+        let busy = fact("timeout");
+        assert_eq!(
+            busy.timeout_detail("TICK").as_deref(),
+            Some(
+                "no answer within 1000 ms of CPU time after TICK 37: it was busy computing (1000 ms of CPU time in \
+                 1003 ms): a loop that never ends, or a search too slow"
+            )
+        );
+        let idle = ForfeitFact { clock: Some(ClockKind::Wall), cpu_ms: Some(2), ..fact("timeout") };
+        assert_eq!(
+            idle.timeout_detail("TICK").as_deref(),
+            Some(
+                "no answer within 1000 ms after TICK 37: it was idle (2 ms of CPU time in 1003 ms): waiting for \
+                 input, or its answer is stuck in its output buffer: did you flush stdout?"
+            )
+        );
+        // The duel's "Why:" says the same of a bot that waited on the wall clock.
+        let why = idle.sentence(None);
+        assert!(
+            why.contains(
+                "(it was stopped after 1003 ms). It used only 2 ms of CPU time: was it waiting for input, or did it \
+                 forget to flush its output? Each answer must come within 1000 ms."
+            ),
+            "{why}"
+        );
+        let backstopped = ForfeitFact { ms: Some(5002), cpu_ms: Some(3), ..fact("timeout") };
+        let said = backstopped.timeout_detail("TICK").unwrap_or_default();
+        assert!(said.starts_with("no answer within 5000 ms on the clock after TICK 37 (the wall-clock cap"), "{said}");
+        assert!(said.contains("it was idle (3 ms of CPU time in 5002 ms)"), "{said}");
+        assert_eq!(fact("crash").timeout_detail("TICK"), None);
+        // Unmeasured CPU time: the limit alone.
+        let unmeasured = ForfeitFact { cpu_ms: None, ..fact("timeout") };
+        assert_eq!(
+            unmeasured.timeout_detail("TICK").as_deref(),
+            Some("no answer within 1000 ms of CPU time after TICK 37")
+        );
+    }
+
+    #[test]
+    fn a_crash_says_how_the_bot_ended_when_it_was_recorded() {
+        let segv = ForfeitFact { ended: Some(Ending::Signal(libc::SIGSEGV)), ..fact("crash") };
+        assert_eq!(
+            segv.sentence(None),
+            "at tick 37 your bot was killed by signal SIGSEGV (segmentation fault: an invalid memory access, such as \
+             an index out of bounds or a null pointer); its stderr is in the match log."
+        );
+        assert_eq!(
+            fact("crash").sentence(None),
+            "at tick 37 your bot exited or closed its output (its stderr is in the match log).",
+            "a replay from before endings were recorded"
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@ use serde_json::Value;
 use thiserror::Error;
 
 use crate::engine::{
-    Answer, Chance, ClockKind, Failure, Limits, Outcome, PlayerId, Registry, Reply, SetupError, State, Turn,
+    Answer, Chance, ClockKind, Ending, Failure, Limits, Outcome, PlayerId, Registry, Reply, SetupError, State, Turn,
 };
 use crate::files::write_atomic;
 
@@ -29,29 +29,73 @@ pub struct PlayerInfo {
     pub command: String,
 }
 
-/// One player's answer in one step.
+/// One player's answer in one step. A crash's [`Ending`] is recorded beside its failure, as
+/// `ended` (see [`WireReply`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "WireReply", into = "WireReply")]
 pub struct RecordedReply {
     /// The player.
     pub player: PlayerId,
     /// The line, when one arrived: as sent, less the white space around it; an answer its
     /// player played on after, as its words ([`Answer::in_words`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<String>,
     /// What went wrong instead, when no usable line arrived.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<Failure>,
     /// How long the answer took, in milliseconds of wall time.
-    #[serde(default)]
     pub ms: u64,
     /// CPU time the bot's box used for it (since its previous answer), in milliseconds;
     /// absent when not measured (an answer within 5 ms of the last reading).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_ms: Option<u64>,
     /// The line's length as the bot sent it, when `answer` is shorter (white space trimmed off
     /// around it, or between its words made one space).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub raw_len: Option<usize>,
+}
+
+/// A [`RecordedReply`] as the file has it: the failure's name, and how a crashed bot's
+/// process ended in a field of its own (absent in replays recorded before 2026-12-04).
+#[derive(Serialize, Deserialize)]
+struct WireReply {
+    player: PlayerId,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    answer: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    failure: Option<Failure>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ended: Option<Ending>,
+    #[serde(default)]
+    ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cpu_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    raw_len: Option<usize>,
+}
+
+impl From<WireReply> for RecordedReply {
+    fn from(w: WireReply) -> RecordedReply {
+        let failure = match w.failure {
+            Some(Failure::Crash(_)) => Some(Failure::Crash(w.ended)),
+            other => other,
+        };
+        RecordedReply { player: w.player, answer: w.answer, failure, ms: w.ms, cpu_ms: w.cpu_ms, raw_len: w.raw_len }
+    }
+}
+
+impl From<RecordedReply> for WireReply {
+    fn from(r: RecordedReply) -> WireReply {
+        let ended = match r.failure {
+            Some(Failure::Crash(ended)) => ended,
+            _ => None,
+        };
+        WireReply {
+            player: r.player,
+            answer: r.answer,
+            failure: r.failure,
+            ended,
+            ms: r.ms,
+            cpu_ms: r.cpu_ms,
+            raw_len: r.raw_len,
+        }
+    }
 }
 
 impl RecordedReply {
@@ -71,7 +115,7 @@ impl RecordedReply {
         match (&self.answer, self.failure) {
             (Some(line), _) => Reply::Line(line.clone()),
             (None, Some(f)) => Reply::Failed(f),
-            (None, None) => Reply::Failed(Failure::Crash),
+            (None, None) => Reply::Failed(Failure::Crash(None)),
         }
     }
 }
@@ -564,5 +608,27 @@ fn compare(recorded: &Value, actual: &Value) -> Result<(), (String, String, Stri
     match walk("", recorded, actual) {
         None => Ok(()),
         Some((path, a, b)) => Err((path.trim_start_matches('.').to_string(), a, b)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A crash's ending is recorded beside its failure, as an optional field: replays from
+    /// before it read as a crash with no ending, and other failures have none.
+    #[test]
+    fn a_crash_records_how_the_bot_ended_in_a_field_of_its_own() {
+        let crashed = Answer::failed(Failure::Crash(Some(Ending::Signal(libc::SIGSEGV))));
+        let recorded = RecordedReply::new(1, crashed);
+        let json = serde_json::to_value(&recorded).unwrap();
+        assert_eq!(json, serde_json::json!({"player": 1, "failure": "crash", "ended": {"signal": 11}, "ms": 0}));
+        let back: RecordedReply = serde_json::from_value(json).unwrap();
+        assert_eq!(back, recorded);
+        assert_eq!(back.reply(), Reply::Failed(Failure::Crash(Some(Ending::Signal(11)))));
+        let old: RecordedReply = serde_json::from_str(r#"{"player": 0, "failure": "crash", "ms": 3}"#).unwrap();
+        assert_eq!(old.reply(), Reply::Failed(Failure::Crash(None)));
+        let timeout = serde_json::to_value(RecordedReply::new(0, Answer::failed(Failure::Timeout))).unwrap();
+        assert_eq!(timeout, serde_json::json!({"player": 0, "failure": "timeout", "ms": 0}));
     }
 }

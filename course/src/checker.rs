@@ -183,10 +183,16 @@ pub async fn run_test(
         Limits { startup: ANSWER_TIME, per_move: ANSWER_TIME, total: ANSWER_TIME * rounds.max(1), ..Limits::default() };
     let limits = LimitChoices { clock: Some(clock), backstop_factor: backstop, ..Default::default() }.over(checker);
     let played = play_match(TEST_NAME, state, &[command], &limits, 0, sandbox, cancel).await?;
-    let Verdict { passed, reason } = played.verdict.clone().unwrap_or(Verdict {
+    let Verdict { passed, mut reason } = played.verdict.clone().unwrap_or(Verdict {
         passed: false,
         reason: Some("the game gave no verdict (the test did not end)".to_string()),
     });
+    // A timeout says which limit, after which TICK, and whether the bot was computing or idle
+    // (what `arena duel`'s "Why:" says, from the same facts).
+    let facts = arena::explain::forfeit_facts(&played.replay);
+    if let Some(detail) = facts.first().and_then(|f| f.timeout_detail("TICK")) {
+        reason = Some(format!("forfeit timeout: {detail}"));
+    }
     Ok(TestReport {
         number: case.number,
         passed,

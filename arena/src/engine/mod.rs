@@ -8,6 +8,7 @@
 //! takes the players' replies, and reports frames and the outcome. The referee, replays and
 //! tournaments use only this trait; they know no game's rules.
 
+mod ending;
 mod game;
 mod info;
 mod limits;
@@ -18,6 +19,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use ending::Ending;
 pub use game::{Game, MatchOptions, Registry, SetupError};
 pub use info::{
     ClassicError, ClassicProgram, ClassicSession, GameInfo, ParamError, ParamKind, ParamSpec, ParamValue, Params,
@@ -46,13 +48,15 @@ pub enum Turn {
 }
 
 /// A failure the referee observed instead of an answer line. Games turn these into forfeits.
+/// Serialized as its name alone (`"crash"`): a replay records a crash's [`Ending`] beside it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(from = "FailureName", into = "FailureName")]
 pub enum Failure {
     /// No answer within the time limit.
     Timeout,
-    /// The bot exited or closed its stdout.
-    Crash,
+    /// The bot exited or closed its stdout; how its process ended, when the referee saw it
+    /// (`None` in replays recorded before it was, and where nobody looked).
+    Crash(Option<Ending>),
     /// A line arrived that no prompt asked for.
     ExtraOutput,
     /// The line was longer than the limit on an answer's length.
@@ -73,7 +77,7 @@ impl Failure {
     pub fn reason(self) -> ForfeitReason {
         match self {
             Failure::Timeout => ForfeitReason::Timeout,
-            Failure::Crash => ForfeitReason::Crash,
+            Failure::Crash(_) => ForfeitReason::Crash,
             Failure::ExtraOutput => ForfeitReason::ExtraOutput,
             Failure::TooLong | Failure::NotUtf8 | Failure::Malformed => ForfeitReason::Malformed,
             Failure::Cpu => ForfeitReason::Cpu,
@@ -86,13 +90,58 @@ impl Failure {
     pub fn describe(self, prompt: &str) -> String {
         match self {
             Failure::Timeout => "no answer within the time limit".to_string(),
-            Failure::Crash => "the bot exited or closed its stdout".to_string(),
+            Failure::Crash(None) => "the bot exited or closed its stdout".to_string(),
+            Failure::Crash(Some(ending)) => format!("the bot {}", ending.clause()),
             Failure::ExtraOutput => format!("printed a line that no {prompt} asked for"),
             Failure::TooLong => "the line was longer than the limit on an answer's length".to_string(),
             Failure::NotUtf8 => "the line was not valid UTF-8 text (a stray byte, or binary output?)".to_string(),
             Failure::Malformed => "the line was longer than the limit or not valid UTF-8".to_string(),
             Failure::Cpu => "used up its CPU-time limit".to_string(),
             Failure::Memory => "ran out of memory under its limit".to_string(),
+        }
+    }
+}
+
+/// A [`Failure`]'s name, as replays record it.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum FailureName {
+    Timeout,
+    Crash,
+    ExtraOutput,
+    TooLong,
+    NotUtf8,
+    Malformed,
+    Cpu,
+    Memory,
+}
+
+impl From<FailureName> for Failure {
+    fn from(name: FailureName) -> Failure {
+        match name {
+            FailureName::Timeout => Failure::Timeout,
+            FailureName::Crash => Failure::Crash(None),
+            FailureName::ExtraOutput => Failure::ExtraOutput,
+            FailureName::TooLong => Failure::TooLong,
+            FailureName::NotUtf8 => Failure::NotUtf8,
+            FailureName::Malformed => Failure::Malformed,
+            FailureName::Cpu => Failure::Cpu,
+            FailureName::Memory => Failure::Memory,
+        }
+    }
+}
+
+impl From<Failure> for FailureName {
+    fn from(failure: Failure) -> FailureName {
+        match failure {
+            Failure::Timeout => FailureName::Timeout,
+            Failure::Crash(_) => FailureName::Crash,
+            Failure::ExtraOutput => FailureName::ExtraOutput,
+            Failure::TooLong => FailureName::TooLong,
+            Failure::NotUtf8 => FailureName::NotUtf8,
+            Failure::Malformed => FailureName::Malformed,
+            Failure::Cpu => FailureName::Cpu,
+            Failure::Memory => FailureName::Memory,
         }
     }
 }
@@ -270,7 +319,7 @@ mod tests {
     fn sent(line: &str, raw: usize) -> Answer {
         let trimmed = bot_sdk::action::trim(line).to_string();
         let raw_len = (trimmed.len() != raw).then_some(raw);
-        Answer { reply: Reply::Line(trimmed), raw_len, ..Answer::untimed(Reply::Failed(Failure::Crash)) }
+        Answer { reply: Reply::Line(trimmed), raw_len, ..Answer::untimed(Reply::Failed(Failure::Crash(None))) }
     }
 
     #[test]

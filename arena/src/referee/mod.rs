@@ -264,7 +264,7 @@ async fn ask_and_apply(
         asks.push(async move {
             match slot.as_mut() {
                 Some(bot) => (p, bot.ask(&text, limits, early_ok, last).await),
-                None => (p, Answer::failed(Failure::Crash)),
+                None => (p, Answer::failed(Failure::Crash(None))),
             }
         });
     }

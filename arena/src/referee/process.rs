@@ -15,7 +15,7 @@ use tokio::task::JoinHandle;
 
 use super::clock::{AnswerClock, Look};
 use super::{CommandError, RefereeError};
-use crate::engine::{Answer, ClockKind, Failure, Limits, Reply};
+use crate::engine::{Answer, ClockKind, Ending, Failure, Limits, Reply};
 use crate::sandbox::{BoxHandle, Launch, Sandbox, BOX_PATH, EXIT_GRACE};
 
 /// How to start one bot.
@@ -187,6 +187,9 @@ pub struct BotProcess {
     ended: bool,
     /// Cores the box may use at once (how fast its CPU time can run).
     parallel: u32,
+    /// The CPU time each of its processes may use ([`crate::sandbox::SandboxLimits::cpu_seconds`]):
+    /// past it, one that ignored `SIGXCPU` is killed by the kernel.
+    cpu_limit: Duration,
     watch: Arc<Watch>,
 }
 
@@ -274,6 +277,7 @@ impl BotProcess {
             wall_used: Duration::ZERO,
             ended: false,
             parallel,
+            cpu_limit: Duration::from_secs(sandbox.limits().cpu_seconds),
             watch,
         })
     }
@@ -318,10 +322,10 @@ impl BotProcess {
                 // (Nothing to send, to a bot whose input has ended: it answers from what it read.)
                 if !text.is_empty() || !early_ok {
                     let Some(pipe) = stdin.as_mut() else {
-                        return Reply::Failed(Failure::Crash);
+                        return Reply::Failed(Failure::Crash(None));
                     };
                     if pipe.write_all(text.as_bytes()).await.is_err() || pipe.flush().await.is_err() {
-                        return Reply::Failed(Failure::Crash);
+                        return Reply::Failed(Failure::Crash(None));
                     }
                 }
                 if last {
@@ -335,7 +339,7 @@ impl BotProcess {
                     }
                     Some(BotLine::TooLong) => Reply::Failed(Failure::TooLong),
                     Some(BotLine::NotUtf8) => Reply::Failed(Failure::NotUtf8),
-                    Some(BotLine::Eof) | None => Reply::Failed(Failure::Crash),
+                    Some(BotLine::Eof) | None => Reply::Failed(Failure::Crash(None)),
                 }
             };
             tokio::pin!(exchange);
@@ -370,7 +374,7 @@ impl BotProcess {
         // A bot that exited while a child still holds its pipe open crashed: it did not merely
         // run out of time.
         let exited = reply == Reply::Failed(Failure::Timeout) && matches!(self.child.try_wait(), Ok(Some(_)));
-        if reply == Reply::Failed(Failure::Crash) || exited {
+        if reply == Reply::Failed(Failure::Crash(None)) || exited {
             reply = Reply::Failed(self.why_it_died().await);
         }
         self.used += clock.charged(wall, cpu);
@@ -384,17 +388,31 @@ impl BotProcess {
     }
 
     /// Tells a limit apart from a plain crash once the bot has gone: what the monitor found;
-    /// SIGXCPU is `cpu`; the box's memory limit (or an allocation failure its runtime
-    /// reported on stderr) is `memory`; anything else `crash`.
+    /// SIGXCPU, or SIGKILL once a process may have used its CPU-time limit, is `cpu`; the box's
+    /// memory limit (or an allocation failure its runtime reported on stderr) is `memory`;
+    /// anything else a `crash`, with how the process ended as the kernel's wait status says
+    /// (a signal, an exit status, or still running after closing its stdout): never from
+    /// what the bot wrote, which it controls.
     async fn why_it_died(&mut self) -> Failure {
         let status = tokio::time::timeout(Duration::from_millis(200), self.child.wait()).await;
         if let Some((f, _)) = self.watch.verdict() {
             return f;
         }
-        if let Ok(Ok(status)) = status {
-            if std::os::unix::process::ExitStatusExt::signal(&status) == Some(libc::SIGXCPU) {
-                return Failure::Cpu;
+        let ending = match status {
+            Ok(Ok(status)) => match std::os::unix::process::ExitStatusExt::signal(&status) {
+                Some(sig) => Some(Ending::Signal(sig)),
+                None => status.code().map(Ending::Exit),
+            },
+            Ok(Err(_)) => None,
+            Err(_) => Some(Ending::Running),
+        };
+        match ending {
+            Some(Ending::Signal(libc::SIGXCPU)) => return Failure::Cpu,
+            // (The kernel's hard CPU-time limit, a second past the soft one's SIGXCPU.)
+            Some(Ending::Signal(libc::SIGKILL)) if !self.cpu_limit.is_zero() && self.watch.cpu() >= self.cpu_limit => {
+                return Failure::Cpu
             }
+            _ => {}
         }
         if self.watch.out_of_memory() {
             return Failure::Memory;
@@ -407,7 +425,7 @@ impl BotProcess {
         if OUT_OF_MEMORY.iter().any(|m| log.contains(m)) {
             return Failure::Memory;
         }
-        Failure::Crash
+        Failure::Crash(ending)
     }
 
     fn stderr_text(&self) -> String {

@@ -4,7 +4,9 @@
 //!
 //! Three processes per box, as bubblewrap does it:
 //! - the *supervisor* (the process the arena spawned) joins the box's cgroups, makes the
-//!   namespaces, forks the init and waits for it, then exits the way the bot did;
+//!   namespaces, forks the init and waits for it, then exits the way the bot did (by the
+//!   same signal, or with the same status: the init passes on the bot's wait status through
+//!   a pipe of their own, so the referee can say a bot "was killed by signal SIGSEGV");
 //! - the *init* (PID 1 of the box's PID namespace) builds the file system view, forks the
 //!   bot, reaps every orphan, and exits when the bot does: the kernel then kills whatever is
 //!   left in the box;
@@ -117,6 +119,33 @@ unsafe fn close_from(from: libc::c_uint, cloexec: bool) {
     }
 }
 
+/// Closes every descriptor but `keep` (when it is one: an end of the status pipe, above the
+/// three standard ones), which becomes descriptor 0.
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn keep_only(keep: c_int) {
+    if keep >= 0 {
+        // (`dup2` clears close-on-exec on the copy; nothing here execs.)
+        libc::dup2(keep, 0);
+        close_from(1, false);
+    } else {
+        close_from(0, false);
+    }
+}
+
+/// Exits exactly as a process with wait status `status` ended: by the same signal, or with
+/// the same code.
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn exit_as(status: c_int) -> ! {
+    if libc::WIFSIGNALED(status) {
+        exit_like(status, true)
+    }
+    libc::_exit(libc::WEXITSTATUS(status))
+}
+
 /// Exits the way a process with wait status `status` ended: the same code, or (when
 /// `reraise`) by the same signal; without re-raising, a signal `s` becomes code 128 + s.
 ///
@@ -218,14 +247,28 @@ pub(super) unsafe fn enter(plan: &Plan) -> io::Result<()> {
         write_file(&CString::from(c"/proc/self/gid_map"), gid_map.as_bytes())?;
     }
     check(libc::unshare(plan.namespaces))?;
+    // The init tells the supervisor the bot's own wait status through this pipe: its exit
+    // code alone cannot (a bot that exits with 139 is not one killed by SIGSEGV). Where it
+    // cannot be made, the exit code says it as before.
+    let mut status_pipe: [c_int; 2] = [-1, -1];
+    if libc::pipe2(status_pipe.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) != 0 {
+        status_pipe = [-1, -1];
+    }
     let init = libc::fork();
     if init < 0 {
         return Err(io::Error::last_os_error());
     }
     if init > 0 {
-        // The supervisor: holds nothing of the bot's (its pipes close when the bot's do).
-        close_from(0, false);
+        // The supervisor: holds nothing of the bot's (its pipes close when the bot's do), but
+        // the status pipe's reading end, as its descriptor 0.
+        keep_only(status_pipe[0]);
         let status = reap_until(init, false);
+        // (The init is gone, and every process of its box with it: nobody else can write.)
+        let mut bot: c_int = 0;
+        let size = std::mem::size_of::<c_int>();
+        if status_pipe[0] >= 0 && libc::read(0, (&raw mut bot).cast(), size) == size as isize {
+            exit_as(bot);
+        }
         exit_like(status, true);
     }
     // The init, PID 1 of the box: a copy of the arena, so it hides the arena's command line,
@@ -249,8 +292,12 @@ pub(super) unsafe fn enter(plan: &Plan) -> io::Result<()> {
         return Err(io::Error::last_os_error());
     }
     if bot > 0 {
-        close_from(0, false);
+        keep_only(status_pipe[1]);
         let status = reap_until(bot, true);
+        if status_pipe[1] >= 0 {
+            let size = std::mem::size_of::<c_int>();
+            libc::write(0, (&raw const status).cast(), size);
+        }
         exit_like(status, false);
     }
     // The bot.
@@ -494,11 +541,7 @@ unsafe fn keep(bot: libc::pid_t) -> ! {
         }
     }
     // (The status is the bot's own: only a death by signal is one, unlike the init's codes.)
-    let status = status.unwrap_or(1 << 8);
-    if libc::WIFSIGNALED(status) {
-        exit_like(status, true)
-    }
-    libc::_exit(libc::WEXITSTATUS(status))
+    exit_as(status.unwrap_or(1 << 8))
 }
 
 /// Sends `SIGKILL` to each child listed in `/proc/thread-self/children`; returns how many, or

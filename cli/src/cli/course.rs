@@ -93,7 +93,11 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
                 report.score,
                 minimum,
                 report.ticks,
-                report.reason.as_ref().map_or(String::new(), |r| format!("  {}", arena::safe_text::terminal(r)))
+                // (A timeout's reason names the limit and what the bot was doing: longer than a field.)
+                report
+                    .reason
+                    .as_ref()
+                    .map_or(String::new(), |r| format!("  {}", arena::safe_text::terminal_cut(r, 400)))
             );
             if let Some(line) = last_words(&report) {
                 say!("        its stderr ends: {}", arena::safe_text::terminal(&arena::safe_text::shorten(line, 200)));

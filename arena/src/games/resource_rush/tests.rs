@@ -85,7 +85,7 @@ fn every_forfeit_reason_zeroes_the_score_and_the_opponent_plays_on() {
         (line(""), "malformed"),
         (Reply::Failed(Failure::Malformed), "malformed"),
         (Reply::Failed(Failure::Timeout), "timeout"),
-        (Reply::Failed(Failure::Crash), "crash"),
+        (Reply::Failed(Failure::Crash(None)), "crash"),
         (Reply::Failed(Failure::ExtraOutput), "extra_output"),
     ];
     for (bad, reason) in cases {
