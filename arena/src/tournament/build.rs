@@ -49,7 +49,8 @@ pub struct BuildOutcome {
     /// Files the build created or changed in the bot's folder (relative to it): build outputs,
     /// which the bot's fingerprint leaves out.
     pub outputs: Vec<String>,
-    /// The signal that ended it, if one did (Ctrl-C ends the builds with the arena by `SIGINT`).
+    /// The signal that ended it, if one did (Ctrl-C ends the builds with the arena by `SIGINT`),
+    /// or its shell's command (a shell exits with 128 + n when its command died by signal n).
     pub signal: Option<i32>,
 }
 
@@ -433,7 +434,8 @@ fn run_boxed(
     match status {
         Ok(s) if s.success() => Ok(()),
         Ok(s) => Err(Failed {
-            signal: std::os::unix::process::ExitStatusExt::signal(&s),
+            signal: std::os::unix::process::ExitStatusExt::signal(&s)
+                .or_else(|| s.code().filter(|c| (129..=128 + 64).contains(c)).map(|c| c - 128)),
             ..other(format!("build `{build}` failed ({s}): {}", first_error(&text)))
         }),
         Err(f) => Err(Failed { why: format!("{}: {}", f.why, first_error(&text)), ..f }),
