@@ -49,8 +49,7 @@ pub enum Turn {
 
 /// A failure the referee observed instead of an answer line. Games turn these into forfeits.
 /// Serialized as its name alone (`"crash"`): a replay records a crash's [`Ending`] beside it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(from = "FailureName", into = "FailureName")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Failure {
     /// No answer within the time limit.
     Timeout,
@@ -102,47 +101,33 @@ impl Failure {
     }
 }
 
-/// A [`Failure`]'s name, as replays record it.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum FailureName {
-    Timeout,
-    Crash,
-    ExtraOutput,
-    TooLong,
-    NotUtf8,
-    Malformed,
-    Cpu,
-    Memory,
-}
+/// Each [`Failure`] by the name replays record (a crash without its [`Ending`]: that goes beside it).
+const FAILURE_NAMES: [(&str, Failure); 8] = [
+    ("timeout", Failure::Timeout),
+    ("crash", Failure::Crash(None)),
+    ("extra_output", Failure::ExtraOutput),
+    ("too_long", Failure::TooLong),
+    ("not_utf8", Failure::NotUtf8),
+    ("malformed", Failure::Malformed),
+    ("cpu", Failure::Cpu),
+    ("memory", Failure::Memory),
+];
 
-impl From<FailureName> for Failure {
-    fn from(name: FailureName) -> Failure {
-        match name {
-            FailureName::Timeout => Failure::Timeout,
-            FailureName::Crash => Failure::Crash(None),
-            FailureName::ExtraOutput => Failure::ExtraOutput,
-            FailureName::TooLong => Failure::TooLong,
-            FailureName::NotUtf8 => Failure::NotUtf8,
-            FailureName::Malformed => Failure::Malformed,
-            FailureName::Cpu => Failure::Cpu,
-            FailureName::Memory => Failure::Memory,
-        }
+impl Serialize for Failure {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let kind = std::mem::discriminant(self);
+        let name = FAILURE_NAMES.iter().find(|(_, f)| std::mem::discriminant(f) == kind).map_or("crash", |(n, _)| n);
+        serializer.serialize_str(name)
     }
 }
 
-impl From<Failure> for FailureName {
-    fn from(failure: Failure) -> FailureName {
-        match failure {
-            Failure::Timeout => FailureName::Timeout,
-            Failure::Crash(_) => FailureName::Crash,
-            Failure::ExtraOutput => FailureName::ExtraOutput,
-            Failure::TooLong => FailureName::TooLong,
-            Failure::NotUtf8 => FailureName::NotUtf8,
-            Failure::Malformed => FailureName::Malformed,
-            Failure::Cpu => FailureName::Cpu,
-            Failure::Memory => FailureName::Memory,
-        }
+impl<'de> Deserialize<'de> for Failure {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Failure, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        FAILURE_NAMES.iter().find(|(n, _)| *n == name).map(|(_, f)| *f).ok_or_else(|| {
+            let known: Vec<&str> = FAILURE_NAMES.iter().map(|(n, _)| *n).collect();
+            serde::de::Error::custom(format!("unknown failure `{name}`, expected one of {}", known.join(", ")))
+        })
     }
 }
 
@@ -320,6 +305,20 @@ mod tests {
         let trimmed = bot_sdk::action::trim(line).to_string();
         let raw_len = (trimmed.len() != raw).then_some(raw);
         Answer { reply: Reply::Line(trimmed), raw_len, ..Answer::untimed(Reply::Failed(Failure::Crash(None))) }
+    }
+
+    /// Each failure is recorded by its name, and read back from it (a crash's ending aside);
+    /// a name no failure has is refused, naming them.
+    #[test]
+    fn failures_are_recorded_by_name() {
+        for (name, failure) in FAILURE_NAMES {
+            assert_eq!(serde_json::to_value(failure).unwrap(), serde_json::json!(name));
+            assert_eq!(serde_json::from_value::<Failure>(serde_json::json!(name)).unwrap(), failure);
+        }
+        let crashed = Failure::Crash(Some(Ending::Signal(libc::SIGSEGV)));
+        assert_eq!(serde_json::to_value(crashed).unwrap(), serde_json::json!("crash"));
+        let err = serde_json::from_value::<Failure>(serde_json::json!("exploded")).unwrap_err().to_string();
+        assert!(err.contains("unknown failure `exploded`") && err.contains("timeout, crash"), "{err}");
     }
 
     #[test]
