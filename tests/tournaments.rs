@@ -88,6 +88,22 @@ fn a_tournament_of_sample_bots_and_a_crasher_ranks_as_expected() {
     let again = arena(&["leaderboard", "--json", &out.display().to_string()]);
     assert!(again.status.success());
     assert_eq!(untimed(&serde_json::from_slice::<Value>(&again.stdout).unwrap()), untimed(&board));
+
+    // While a run holds the folder (its lock taken here as a run takes it), the standings are
+    // printed but its pages are left to it: written now, they could land after the run's own.
+    std::fs::remove_file(out.join("leaderboard.md")).unwrap();
+    let lock = std::fs::File::open(out.join(".lock")).unwrap();
+    // SAFETY: flock on a descriptor this test owns.
+    assert_eq!(unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX | libc::LOCK_NB) }, 0);
+    let busy = arena(&["leaderboard", "--json", &out.display().to_string()]);
+    let stderr = String::from_utf8_lossy(&busy.stderr);
+    assert!(busy.status.success() && stderr.contains("a run is writing this league"), "{stderr}");
+    assert_eq!(untimed(&serde_json::from_slice::<Value>(&busy.stdout).unwrap()), untimed(&board));
+    assert!(!out.join("leaderboard.md").exists(), "the run's pages are its own");
+    drop(lock);
+    // The control: alone, it writes them.
+    assert!(arena(&["leaderboard", &out.display().to_string()]).status.success());
+    assert!(out.join("leaderboard.md").exists());
 }
 
 #[test]

@@ -1361,13 +1361,19 @@ pub fn recompute(
     if let Some(t) = as_of {
         return Ok(record.leaderboard_as_of(&results, dir, t, games));
     }
-    // Alone in the folder (no run is writing it), what a crash left half-written goes; with a
-    // run going on, its files are its own.
-    let _alone = FolderLock::take(dir, None).ok();
-    if _alone.is_some() {
-        remove_temporaries(dir);
-    }
+    // Alone in the folder (no run is writing it), what a crash left half-written goes and the
+    // pages are written again; with a run going on, its files are its own: pages written now
+    // could land after its last ones and show an older standing than its results.
+    let alone = FolderLock::take(dir, None).ok();
     let leaderboard = record.leaderboard(&results, dir, games);
+    if alone.is_none() {
+        tracing::warn!(
+            "{}: a run is writing this league: its pages are left to it (these standings are as of now)",
+            dir.display()
+        );
+        return Ok(leaderboard);
+    }
+    remove_temporaries(dir);
     write_leaderboard(dir, &league_title(dir), &leaderboard, &results, reporter)?;
     Ok(leaderboard)
 }
