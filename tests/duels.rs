@@ -144,6 +144,9 @@ fn replay_shows_the_board_tick_by_tick_when_piped() {
     assert!(out.status.success());
     assert!(text.contains("tick 0/20"), "{text}");
     assert!(text.contains(" @1  5  .  $  .  5 @2"), "players at their starts, the final: {text}");
+    // Numbered as `MOVE x y` names cells: the columns (y) on top, each row (x) on its left.
+    assert!(text.contains("\n     0  1  2  3  4  5  6\n  0 "), "{text}");
+    assert!(text.contains("\n  2 @1  5  .  $  .  5 @2\n"), "{text}");
     assert!(!text.contains('\x1b'), "no terminal escapes when piped");
 
     let out = arena(&["replay", &path]);

@@ -8,7 +8,7 @@ use super::{ResourceRush, Status};
 use crate::safe_text;
 
 /// Legend printed under the board.
-const LEGEND: &str = "legend: @1 @2 players (@@ both), $ final, . ground, 1-99 resource, W wall, E void, F fire, J jump, D double, T triple";
+const LEGEND: &str = "legend: @1 @2 players (@@ both), $ final, . ground, 1-99 resource, W wall, E void, F fire, J jump, D double, T triple; x is the row (left), y the column (top): `MOVE x y`";
 
 fn cell_token(cell: Cell) -> String {
     match cell {
@@ -26,7 +26,14 @@ pub fn render(game: &ResourceRush) -> String {
     }
     out.push('\n');
     let at = |p: Pos| (0..2).filter(|&i| game.player(i).pos == p).collect::<Vec<_>>();
+    // The columns' numbers on top and each row's on its left, as `MOVE x y` names a cell.
+    out.push_str("   ");
+    for y in 0..grid.cols() {
+        let _ = write!(out, "{y:>3}");
+    }
+    out.push('\n');
     for x in 0..grid.rows() {
+        let _ = write!(out, "{x:>3}");
         for y in 0..grid.cols() {
             let p = Pos::new(x as i32, y as i32);
             let here = at(p);
