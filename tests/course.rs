@@ -60,6 +60,13 @@ fn a_crash_shows_the_bots_last_words_and_where_to_look() {
     assert!(stdout.contains("forfeit crash"), "{stdout}");
     assert!(stdout.contains("its stderr ends: Traceback: NameError: name x is not defined"), "{stdout}");
     assert!(stderr.contains("--logs DIR") && stderr.contains("arena check-bot 'sh -c"), "{stderr}");
+    // A Python traceback: its last line, and the line of the bot that failed.
+    let python = "python3 -c 'import sys\ndef f(g):\n    return g[99]\nsys.stdin.readline()\nf([])'";
+    let (stdout, _, _) = run(&["test", python, "--only", "1"]);
+    assert!(
+        stdout.contains("its stderr ends: IndexError: list index out of range (at File \"<string>\", line 3, in f)"),
+        "{stdout}"
+    );
     // The control: a bot that plays on and only fails its test has no forfeit to explain.
     let (stdout, stderr, _) = run(&["test", &bin("waiter"), "--only", "1"]);
     assert!(!stdout.contains("its stderr ends") && !stderr.contains("check-bot"), "{stdout}{stderr}");

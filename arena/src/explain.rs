@@ -217,6 +217,25 @@ impl ForfeitFact {
     }
 }
 
+/// How a bot's stderr ends, as said under a forfeit: its last line (not the arena's own notes),
+/// with what points at the cause when the last line alone does not: a Python traceback's last
+/// `File "…", line N` (the line that failed), or the line before when both are the same
+/// program's (`/usr/bin/env: 'python3\r': No such file or directory` before `/usr/bin/env: use
+/// -[v]S …`). `None` when it wrote nothing.
+pub fn stderr_ends(stderr: &str) -> Option<String> {
+    let lines: Vec<&str> =
+        stderr.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("[arena:")).collect();
+    let (&last, before) = lines.split_last()?;
+    let traceback = before.iter().rev().find(|l| l.starts_with("File \"") && l.contains(", line "));
+    let program = |l: &str| l.split_once(": ").map(|(p, _)| p.to_string()).filter(|p| !p.contains(' '));
+    let same_program = before.last().filter(|l| program(l).is_some() && program(l) == program(last));
+    Some(match (traceback, same_program) {
+        (Some(at), _) => format!("{last} (at {at})"),
+        (None, Some(previous)) => format!("{previous} / {last}"),
+        (None, None) => last.to_string(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -234,6 +253,26 @@ mod tests {
             backstop_ms: Some(5000),
             ended: None,
         }
+    }
+
+    /// A traceback's failing line, and an error the same program wrote just before, go with
+    /// the last line; the arena's notes do not count.
+    #[test]
+    fn stderr_ends_with_what_points_at_the_cause() {
+        let traceback =
+            "Traceback (most recent call last):\n  File \"/b/bot.py\", line 30, in <module>\n    main()\n  \
+                         File \"/b/bot.py\", line 12, in main\n    x = grid[99]\nIndexError: list index out of range\n";
+        assert_eq!(
+            stderr_ends(traceback).unwrap(),
+            "IndexError: list index out of range (at File \"/b/bot.py\", line 12, in main)"
+        );
+        let env = "/usr/bin/env: 'python3\\r': No such file or directory\n/usr/bin/env: use -[v]S to pass options in shebang lines\n";
+        assert_eq!(
+            stderr_ends(env).unwrap(),
+            "/usr/bin/env: 'python3\\r': No such file or directory / /usr/bin/env: use -[v]S to pass options in shebang lines"
+        );
+        assert_eq!(stderr_ends("thinking\nsegfault here\n\n[arena: killed]\n").unwrap(), "segfault here");
+        assert_eq!(stderr_ends("\n[arena: killed]\n"), None);
     }
 
     #[test]

@@ -100,7 +100,7 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
                     .map_or(String::new(), |r| format!("  {}", arena::safe_text::terminal_cut(r, 400)))
             );
             if let Some(line) = last_words(&report) {
-                say!("        its stderr ends: {}", arena::safe_text::terminal(&arena::safe_text::shorten(line, 200)));
+                say!("        its stderr ends: {}", arena::safe_text::terminal(&arena::safe_text::shorten(&line, 300)));
             }
         }
         forfeits += usize::from(report.played.replay.result.players.first().is_some_and(|p| p.forfeit.is_some()));
@@ -124,12 +124,11 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
-/// The last line a bot that forfeited a test wrote to stderr (a crash's message, often), if
+/// How the stderr of a bot that forfeited a test ends (a crash's message, often), if it wrote
 /// any: said under the test's line, so that a crash is not only "the bot exited".
-fn last_words(report: &course::checker::TestReport) -> Option<&str> {
+fn last_words(report: &course::checker::TestReport) -> Option<String> {
     report.played.replay.result.players.first()?.forfeit.as_ref()?;
-    let stderr = report.played.stderr.first()?;
-    stderr.lines().rev().map(str::trim).find(|l| !l.is_empty() && !l.starts_with("[arena:"))
+    arena::explain::stderr_ends(report.played.stderr.first()?)
 }
 
 /// Refuses to run tests that are not the public 20 where the bot's box shows the tests folder

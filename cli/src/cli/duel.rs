@@ -93,14 +93,13 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
             say!("Why: {}", safe_text::terminal_cut(&why, 400));
             // "Its stderr is in the match log": say which file, and how it ends.
             let stderr = played.stderr.get(fact.player).map_or("", String::as_str);
-            let last = stderr.lines().rev().map(str::trim).find(|l| !l.is_empty() && !l.starts_with("[arena:"));
-            if let Some(last) = last {
+            if let Some(last) = arena::explain::stderr_ends(stderr) {
                 let log =
                     replay_path.as_ref().map(|r| format!(" (all of it in {})", r.with_extension("log").display()));
                 say!(
                     "     {}'s stderr ends: {}{}",
                     safe_text::terminal(&p.name),
-                    safe_text::terminal(&safe_text::shorten(last, 200)),
+                    safe_text::terminal(&safe_text::shorten(&last, 300)),
                     log.unwrap_or_default()
                 );
             }
