@@ -49,6 +49,12 @@ const SIGNALS: [(i32, &str, &str); 16] = [
 ];
 
 impl Ending {
+    /// The signal a shell's exit status says its command died of (a shell exits with 128 + n
+    /// when the program it ran was killed by signal n), if it says one.
+    pub fn shell_signal(code: i32) -> Option<i32> {
+        (129..=128 + 64).contains(&code).then(|| code - 128)
+    }
+
     /// The signal's name (`SIGSEGV`), or `signal N` for one not listed.
     pub fn signal_name(sig: i32) -> String {
         SIGNALS.iter().find(|s| s.0 == sig).map_or_else(|| format!("signal {sig}"), |s| s.1.to_string())
@@ -64,7 +70,7 @@ impl Ending {
             },
             Ending::Exit(0) => "exited with status 0 (no error: its program ended before the game did)".to_string(),
             // (A shell says a program it ran died of signal N so: `sh -c ./bot`, `./bot | tee`.)
-            Ending::Exit(code) if (129..=128 + 64).contains(&code) && SIGNALS.iter().any(|s| s.0 == code - 128) => {
+            Ending::Exit(code) if Ending::shell_signal(code).is_some_and(|sig| SIGNALS.iter().any(|s| s.0 == sig)) => {
                 format!(
                     "exited with status {code} (a shell's way of saying that a program it ran was killed by \
                      signal {})",

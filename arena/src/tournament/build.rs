@@ -435,7 +435,7 @@ fn run_boxed(
         Ok(s) if s.success() => Ok(()),
         Ok(s) => Err(Failed {
             signal: std::os::unix::process::ExitStatusExt::signal(&s)
-                .or_else(|| s.code().filter(|c| (129..=128 + 64).contains(c)).map(|c| c - 128)),
+                .or_else(|| s.code().and_then(crate::engine::Ending::shell_signal)),
             ..other(format!("build `{build}` failed ({s}): {}", first_error(&text)))
         }),
         Err(f) => Err(Failed { why: format!("{}: {}", f.why, first_error(&text)), ..f }),
