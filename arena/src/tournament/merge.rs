@@ -46,10 +46,14 @@ pub fn merge(
             )));
         }
     }
+    // Whether OUT is one of the folders merged (it may not exist yet: then it is not).
+    let real = |p: &Path| std::fs::canonicalize(p).ok();
+    let out_before = real(out);
+    let given = out_before.is_some() && dirs.iter().any(|d| real(d) == out_before);
     // OUT holding no league and files a league's folder does not have is another folder (a
     // typo naming a bot's folder, whose new files would make the bot a new version, or the
     // course's): refused before anything, the lock's file included, is written into it.
-    if let Some(name) = foreign_entry(out, dirs) {
+    if let Some(name) = if given { None } else { foreign_entry(out) } {
         return Err(TournamentError::Invalid(format!(
             "{}: not a league's folder and not empty (it holds {}): merge into a new or empty folder, or into one of \
              the folders merged",
@@ -66,7 +70,6 @@ pub fn merge(
     let out_real = std::fs::canonicalize(out).map_err(|e| TournamentError::io(out, e))?;
     let is_out = |dir: &Path| std::fs::canonicalize(dir).is_ok_and(|d| d == out_real);
     let mut dirs = dirs.to_vec();
-    let given = dirs.iter().any(|d| is_out(d));
     if !given && (out.join(super::TOURNAMENT_FILE).exists() || !results::files(out).is_empty()) {
         let why = if !out.join(super::TOURNAMENT_FILE).exists() {
             Some(format!("results files but no {}", super::TOURNAMENT_FILE))
@@ -153,9 +156,9 @@ pub fn merge(
 }
 
 /// The first entry of `out` that no league's folder holds, when `out` is a folder holding no
-/// league (no record, no results file) and not one of `dirs`. What a merge or run cut short
-/// leaves (its subfolders, temporary files, the lock) is a league's.
-fn foreign_entry(out: &Path, dirs: &[PathBuf]) -> Option<String> {
+/// league (no record, no results file). What a merge or run cut short leaves (its subfolders,
+/// temporary files, the lock) is a league's.
+fn foreign_entry(out: &Path) -> Option<String> {
     const LEAGUE: [&str; 12] = [
         ".lock",
         "replays",
@@ -167,14 +170,10 @@ fn foreign_entry(out: &Path, dirs: &[PathBuf]) -> Option<String> {
         "index.html",
         "leaderboard.md",
         "leaderboard.json",
-        "results.jsonl",
+        RESULTS_FILE,
         super::TOURNAMENT_FILE,
     ];
     if !out.is_dir() || out.join(super::TOURNAMENT_FILE).exists() || !results::files(out).is_empty() {
-        return None;
-    }
-    let real = std::fs::canonicalize(out).ok()?;
-    if dirs.iter().any(|d| std::fs::canonicalize(d).is_ok_and(|d| d == real)) {
         return None;
     }
     std::fs::read_dir(out).ok()?.flatten().map(|e| e.file_name()).find_map(|name| {
