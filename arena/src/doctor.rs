@@ -322,10 +322,7 @@ fn meant(line: &str) -> Option<String> {
 
 /// How the bot of a one-bot game that crashed ended (a signal, an exit status), if recorded.
 fn crash_ending(replay: &Replay) -> Option<Ending> {
-    match replay.steps.iter().rev().find_map(|s| s.replies.first())?.failure {
-        Some(Failure::Crash(ended)) => ended,
-        _ => None,
-    }
+    replay.steps.iter().rev().find_map(|s| s.replies.first())?.failure?.ending()
 }
 
 /// What to do about a bot killed by the signal of `ended`, when it is one a program's own

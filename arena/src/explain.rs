@@ -89,10 +89,7 @@ pub fn forfeit_facts(replay: &Replay) -> Vec<ForfeitFact> {
                 limit: last.map(|t| t.kind),
                 clock: Some(replay.limits.clock),
                 backstop_ms: last.map(|t| t.backstop.as_millis() as u64),
-                ended: match reply.and_then(|r| r.failure) {
-                    Some(Failure::Crash(ended)) => ended,
-                    _ => None,
-                },
+                ended: reply.and_then(|r| r.failure).and_then(Failure::ending),
             })
         })
         .collect()

@@ -82,10 +82,7 @@ impl From<WireReply> for RecordedReply {
 
 impl From<RecordedReply> for WireReply {
     fn from(r: RecordedReply) -> WireReply {
-        let ended = match r.failure {
-            Some(Failure::Crash(ended)) => ended,
-            _ => None,
-        };
+        let ended = r.failure.and_then(Failure::ending);
         WireReply {
             player: r.player,
             answer: r.answer,

@@ -84,6 +84,14 @@ impl Failure {
         }
     }
 
+    /// How the bot's process ended, for a crash where the referee saw it.
+    pub fn ending(self) -> Option<Ending> {
+        match self {
+            Failure::Crash(ended) => ended,
+            _ => None,
+        }
+    }
+
     /// A sentence saying what happened; `prompt` is what the game calls its prompt (a line
     /// that arrives unasked came before one).
     pub fn describe(self, prompt: &str) -> String {
