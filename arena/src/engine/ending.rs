@@ -48,6 +48,11 @@ const SIGNALS: [(i32, &str, &str); 16] = [
     (libc::SIGUSR1, "SIGUSR1", "a user signal with no handler"),
 ];
 
+/// Signal `sig`'s entry in [`SIGNALS`], if it has one.
+fn known(sig: i32) -> Option<&'static (i32, &'static str, &'static str)> {
+    SIGNALS.iter().find(|s| s.0 == sig)
+}
+
 impl Ending {
     /// The signal a shell's exit status says its command died of (a shell exits with 128 + n
     /// when the program it ran was killed by signal n), if it says one.
@@ -57,20 +62,20 @@ impl Ending {
 
     /// The signal's name (`SIGSEGV`), or `signal N` for one not listed.
     pub fn signal_name(sig: i32) -> String {
-        SIGNALS.iter().find(|s| s.0 == sig).map_or_else(|| format!("signal {sig}"), |s| s.1.to_string())
+        known(sig).map_or_else(|| format!("signal {sig}"), |s| s.1.to_string())
     }
 
     /// How it ended, as words after "the bot" (or "your bot"): `was killed by signal SIGSEGV
     /// (segmentation fault: …)`, `exited with status 1`, `closed its stdout but was still running`.
     pub fn clause(self) -> String {
         match self {
-            Ending::Signal(sig) => match SIGNALS.iter().find(|s| s.0 == sig) {
+            Ending::Signal(sig) => match known(sig) {
                 Some((_, name, meaning)) => format!("was killed by signal {name} ({meaning})"),
                 None => format!("was killed by signal {sig}"),
             },
             Ending::Exit(0) => "exited with status 0 (no error: its program ended before the game did)".to_string(),
             // (A shell says a program it ran died of signal N so: `sh -c ./bot`, `./bot | tee`.)
-            Ending::Exit(code) if Ending::shell_signal(code).is_some_and(|sig| SIGNALS.iter().any(|s| s.0 == sig)) => {
+            Ending::Exit(code) if Ending::shell_signal(code).and_then(known).is_some() => {
                 format!(
                     "exited with status {code} (a shell's way of saying that a program it ran was killed by \
                      signal {})",
