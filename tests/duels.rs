@@ -555,3 +555,25 @@ fn a_bot_killed_by_a_signal_is_named_with_its_signal() {
     assert!(shell_code.starts_with("the bot exited with status 139 (a shell's way of saying"), "{shell_code}");
     assert_eq!(dies("3"), "the bot exited with status 3");
 }
+
+/// A bot whose answer the game cannot read: the duel's "Why:" quotes it, and a "Fix:" line
+/// gives the line it meant, as `arena check-bot` does (the game's advice, not recorded in the
+/// replay). The control: a bot that forfeits otherwise (a crash) gets no "Fix:" line.
+#[test]
+fn a_malformed_answer_in_a_duel_gets_the_line_it_meant() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json");
+    let lower = "sh -c 'while read -r l; do case \"$l\" in TICK*) echo \"move 1 0\";; esac; done'";
+    let out =
+        arena(&["duel", "--map", &map("duel.txt"), "--replay", &replay.display().to_string(), lower, &bin("waiter")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("found `move 1 0`.\nFix: write `MOVE 1 0`: the keyword in upper case"), "{stdout}");
+    let recorded = std::fs::read_to_string(&replay).unwrap();
+    assert!(!recorded.contains("the keyword in upper case"), "the advice is shown, not recorded");
+    let crasher = "sh -c 'read l; exit 1'";
+    let out =
+        arena(&["duel", "--map", &map("duel.txt"), "--replay", &replay.display().to_string(), crasher, &bin("waiter")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Why: At tick 1 ") && !stdout.contains("Fix:"), "{stdout}");
+}

@@ -15,7 +15,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::engine::{Ending, Failure, Outcome, PlayerId, Reply, SetupError, State, Turn};
 use crate::explain::Activity;
-use crate::games::resource_rush::{ResourceRush, NAME};
+use crate::games::resource_rush::{malformed_fix, ResourceRush, NAME};
 use crate::referee::{play_match, BotCommand, Limits, PlayedMatch, RefereeError};
 use crate::replay::Replay;
 use crate::sandbox::Sandbox;
@@ -307,19 +307,6 @@ fn program_problem(command: &str) -> Option<String> {
     ))
 }
 
-/// The answer a malformed line most likely meant, if it can tell: a wait, or a move (a line
-/// with the word MOVE, or with nothing but two numbers).
-fn meant(line: &str) -> Option<String> {
-    let upper = line.trim().to_uppercase();
-    if upper.starts_with("WAIT") || matches!(upper.as_str(), "STAY" | "PASS" | "NONE") {
-        return Some("WAIT".to_string());
-    }
-    let numbers: Vec<i64> =
-        line.split(|c: char| !(c.is_ascii_digit() || c == '-')).filter_map(|w| w.parse().ok()).collect();
-    let movelike = upper.contains("MOVE") || !upper.chars().any(|c| c.is_ascii_alphabetic());
-    (movelike && numbers.len() == 2).then(|| format!("MOVE {} {}", numbers[0], numbers[1]))
-}
-
 /// How the bot of a one-bot game that crashed ended (a signal, an exit status), if recorded.
 fn crash_ending(replay: &Replay) -> Option<Ending> {
     replay.steps.iter().rev().find_map(|s| s.replies.first())?.failure?.ending()
@@ -487,18 +474,7 @@ fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits:
         }
         Some("malformed") => match &line {
             Some(line) => {
-                let fix = match meant(line) {
-                    Some(good) => format!(
-                        "write `{good}`: the keyword in upper case, then (for a move) the row and the column, \
-                         separated by spaces, nothing else on the line"
-                    ),
-                    None if line.chars().any(|c| c.is_ascii_alphabetic()) => {
-                        "if that line is debug output, write it to stderr: stdout carries exactly one answer per \
-                         TICK, `WAIT` or `MOVE x y` (x the row, y the column)"
-                            .to_string()
-                    }
-                    None => "answer exactly `WAIT` or `MOVE x y` (x the row, y the column), one per line".to_string(),
-                };
+                let fix = malformed_fix(line);
                 findings.push(serious(format!("you answered `{shown}` to `TICK {t}`: {detail}"), fix));
             }
             None => findings.push(serious(
@@ -747,25 +723,6 @@ mod tests {
             }
         }
         assert_eq!(MapSpec::parse(BOXED_MAP).unwrap().rounds, 8000);
-    }
-
-    #[test]
-    fn malformed_answers_get_the_line_they_meant() {
-        let table = [
-            ("MOVE 3,4", Some("MOVE 3 4")),
-            ("move 3 4", Some("MOVE 3 4")),
-            ("MOVE (3, 4)", Some("MOVE 3 4")),
-            ("3 4", Some("MOVE 3 4")),
-            ("wait", Some("WAIT")),
-            ("WAIT.", Some("WAIT")),
-            ("STAY", Some("WAIT")),
-            ("MOVE 1 2 3", None),
-            ("hello", None),
-            ("debug: now at 3 4", None),
-        ];
-        for (line, want) in table {
-            assert_eq!(meant(line).as_deref(), want, "{line}");
-        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Ending, Failure, PlayerId};
+use crate::engine::{Ending, Failure, ForfeitReason, Game, PlayerId};
 use crate::referee::ClockKind;
 use crate::replay::{answer_times, LimitKind, Replay};
 
@@ -96,6 +96,20 @@ pub fn forfeit_facts(replay: &Replay) -> Vec<ForfeitFact> {
 }
 
 impl ForfeitFact {
+    /// The line the player last answered, where it forfeited, as `replay` recorded it.
+    pub fn answer<'a>(&self, replay: &'a Replay) -> Option<&'a str> {
+        let step = replay.steps.get(self.tick?.checked_sub(1)?)?;
+        step.replies.iter().find(|r| r.player == self.player)?.answer.as_deref()
+    }
+
+    /// How to fix the line of a `malformed` forfeit, as the replay's `game` advises.
+    pub fn fix(&self, replay: &Replay, game: &dyn Game) -> Option<String> {
+        if self.reason != ForfeitReason::Malformed.as_str() {
+            return None;
+        }
+        game.malformed_fix(self.answer(replay)?)
+    }
+
     /// What the bot was doing while it gave no answer, when its CPU time was measured.
     pub fn activity(&self) -> Option<Activity> {
         Some(Activity::of(self.cpu_ms?, self.ms.unwrap_or(0)))

@@ -33,6 +33,13 @@ pub trait Game: Sync {
         self.info().name
     }
 
+    /// How to fix an answer `line` this game could not read (`move 1 2`: write `MOVE 1 2`),
+    /// for the messages that explain a forfeit to the bot's author; shown, never recorded (a
+    /// replay keeps the game's own detail). None: the game has no advice.
+    fn malformed_fix(&self, _line: &str) -> Option<String> {
+        None
+    }
+
     /// Whether leaderboards rank this game by wins first (else by total score first).
     fn ranks_by_wins(&self) -> bool {
         self.info().ranking == super::Ranking::Wins

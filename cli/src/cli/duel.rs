@@ -91,6 +91,9 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
             let Some(p) = result.players.get(fact.player) else { continue };
             let why = arena::view::capitalise(&fact.sentence_about(&p.name, p.detail.as_deref()));
             say!("Why: {}", safe_text::terminal_cut(&why, 400));
+            if let Some(fix) = fact.fix(&played.replay, game) {
+                say!("Fix: {}", safe_text::terminal_cut(&fix, 400));
+            }
             // "Its stderr is in the match log": say which file, and how it ends.
             let stderr = played.stderr.get(fact.player).map_or("", String::as_str);
             if let Some(last) = arena::explain::stderr_ends(stderr) {

@@ -7,6 +7,7 @@
 //!
 //! A player's `finished` (in outcomes and results) means it reached the final cell.
 
+mod answers;
 mod events;
 mod render;
 mod setup;
@@ -26,6 +27,7 @@ use crate::engine::{
 };
 use crate::files::required_map;
 
+pub(crate) use answers::malformed_fix;
 pub use events::TickEvent;
 pub use setup::{load_map_file, parse_map, MapFileError, SetupJsonError};
 
@@ -87,6 +89,10 @@ impl Game for ResourceRushGame {
     fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError> {
         Ok(Box::new(ResourceRush::new(new_spec(&INFO, options)?)))
     }
+
+    fn malformed_fix(&self, line: &str) -> Option<String> {
+        Some(malformed_fix(line))
+    }
 }
 
 /// The map of a new match of `info`'s game: its player count and parameters checked, its map
@@ -125,6 +131,10 @@ impl Game for ResourceRushTestGame {
 
     fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError> {
         Ok(Box::new(ResourceRush::against_script(new_spec(&TEST_INFO, options)?, false)))
+    }
+
+    fn malformed_fix(&self, line: &str) -> Option<String> {
+        Some(malformed_fix(line))
     }
 }
 
