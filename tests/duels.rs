@@ -557,8 +557,8 @@ fn a_bot_killed_by_a_signal_is_named_with_its_signal() {
 }
 
 /// A bot whose answer the game cannot read: the duel's "Why:" quotes it, and a "Fix:" line
-/// gives the line it meant, as `arena check-bot` does (the game's advice, not recorded in the
-/// replay). The control: a bot that forfeits otherwise (a crash) gets no "Fix:" line.
+/// gives the line it meant, as `arena check-bot` does, and so does its replay page (the game's
+/// advice, not recorded in the replay). The control: a bot that forfeits otherwise (a crash) gets no "Fix:" line.
 #[test]
 fn a_malformed_answer_in_a_duel_gets_the_line_it_meant() {
     let dir = tempfile::tempdir().unwrap();
@@ -571,6 +571,12 @@ fn a_malformed_answer_in_a_duel_gets_the_line_it_meant() {
     assert!(stdout.contains("found `move 1 0`.\nFix: write `MOVE 1 0`: the keyword in upper case"), "{stdout}");
     let recorded = std::fs::read_to_string(&replay).unwrap();
     assert!(!recorded.contains("the keyword in upper case"), "the advice is shown, not recorded");
+    // The replay's page says it too, under its "why".
+    let page = dir.path().join("r.html");
+    let viewed = arena(&["view", &replay.display().to_string(), "--out", &page.display().to_string()]);
+    assert!(viewed.status.success(), "{}", String::from_utf8_lossy(&viewed.stderr));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains(r#"<p class="why">Fix: write `MOVE 1 0`: the keyword in upper case"#), "{html}");
     let crasher = "sh -c 'read l; exit 1'";
     let out =
         arena(&["duel", "--map", &map("duel.txt"), "--replay", &replay.display().to_string(), crasher, &bin("waiter")]);

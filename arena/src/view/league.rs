@@ -254,7 +254,7 @@ pub fn write_replay_page(
     };
     let render = super::write_renderer(out, replay, games)?;
     let page = page_file(replay_path);
-    write_atomic(&page, super::league_replay_page(replay, &bytes, &links, render.as_deref()).as_bytes())
+    write_atomic(&page, super::league_replay_page(replay, &bytes, &links, render.as_deref(), games).as_bytes())
 }
 
 /// Writes `index.html` and every bot's page into `out` (each atomically), and removes the

@@ -105,8 +105,8 @@ pub struct Links {
 }
 
 /// The page's header: title, result, and why each forfeiting player forfeited (with a link to
-/// that tick).
-fn replay_header(replay: &Replay, links: &Links) -> String {
+/// that tick, and the fix its game advises for an answer it could not read).
+fn replay_header(replay: &Replay, links: &Links, games: &Registry) -> String {
     let names: Vec<&str> = replay.result.players.iter().map(|p| p.name.as_str()).collect();
     let title = format!("{}: {}", replay.game, names.join(" vs "));
     let verdict = match replay.result.winner.and_then(|w| replay.result.players.get(w)) {
@@ -144,6 +144,9 @@ fn replay_header(replay: &Replay, links: &Links) -> String {
         let jump = fact.tick.map_or(String::new(), |t| format!(r##" <a href="#tick={t}">show tick {t}</a>"##));
         let why = capitalise(&fact.sentence_about(&p.name, p.detail.as_deref()));
         let _ = write!(out, r#"<p class="why">{}{jump}</p>"#, html(&why));
+        if let Some(fix) = games.get(&replay.game).ok().and_then(|game| fact.fix(replay, game)) {
+            let _ = write!(out, r#"<p class="why">Fix: {}</p>"#, html(&fix));
+        }
     }
     out.push_str("</header>");
     out
@@ -173,14 +176,21 @@ pub fn replay_page(replay: &Replay, games: &Registry) -> String {
     format!(
         "{}<style>{VIEWER_CSS}</style></head>\n<body>{}\n<script type=\"application/json\" id=\"replay\">{json}</script>\n<script>{COMMON_JS}</script>\n{render}<script>{VIEWER_JS}</script>\n</body></html>\n",
         head(&format!("{}: {}", replay.game, names.join(" vs "))),
-        replay_header(replay, &Links::default()),
+        replay_header(replay, &Links::default(), games),
     )
 }
 
 /// A tournament's replay page, beside its replay in `replays/`: the header, the replay file's
 /// bytes (`file`, gzip-compressed JSON) in base64, and the folder's shared viewer with the
-/// renderer of the game (`render`, a path relative to the folder: see [`write_renderer`]).
-pub fn league_replay_page(replay: &Replay, file: &[u8], links: &Links, render: Option<&str>) -> String {
+/// renderer of the game (`render`, a path relative to the folder: see [`write_renderer`]);
+/// `games` has the game's advice for the header.
+pub fn league_replay_page(
+    replay: &Replay,
+    file: &[u8],
+    links: &Links,
+    render: Option<&str>,
+    games: &Registry,
+) -> String {
     let names: Vec<&str> = replay.result.players.iter().map(|p| p.name.as_str()).collect();
     let data = base64::engine::general_purpose::STANDARD.encode(file);
     let render = render.map_or(String::new(), |path| format!("<script src=\"../{}\"></script>", html(path)));
@@ -188,7 +198,7 @@ pub fn league_replay_page(replay: &Replay, file: &[u8], links: &Links, render: O
         "{}<link rel=\"stylesheet\" href=\"../{}\"></head>\n<body>{}\n<script type=\"application/gzip+base64\" id=\"replay\">{data}</script>\n<script src=\"../{}\"></script>{render}<script src=\"../{}\"></script>\n</body></html>\n",
         head(&format!("{}: {}", replay.game, names.join(" vs "))),
         asset("viewer.css"),
-        replay_header(replay, links),
+        replay_header(replay, links, games),
         asset("common.js"),
         asset("viewer.js"),
     )
@@ -245,7 +255,7 @@ mod tests {
         }];
         for page in [
             replay_page(&replay, &Registry::default()),
-            league_replay_page(&replay, b"\x1f\x8b", &Links::default(), None),
+            league_replay_page(&replay, b"\x1f\x8b", &Links::default(), None, &Registry::default()),
         ] {
             assert!(!page.contains("<img"), "{page}");
             assert!(!page.contains("</script><script>alert"), "{page}");
