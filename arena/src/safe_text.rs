@@ -77,6 +77,48 @@ pub fn terminal_line(text: &str) -> String {
     terminal_cut(text, usize::MAX)
 }
 
+/// One event of the arena's log (`tracing`'s text, its closing line break included) for a
+/// terminal: one line, every unsafe character shown visibly, nothing cut. `tracing` itself
+/// shows escape characters in the values it logs, but neither line breaks, carriage returns
+/// nor bidirectional overrides: a file name in a student's folder (quoted by a warning) or a
+/// bot's name (logged with `-v`) would start a line of its own. With `colours`, the colour
+/// sequences `tracing` writes on a terminal stay (see [`colour_len`]).
+pub fn terminal_log(event: &str, colours: bool) -> String {
+    let (text, end) = match event.strip_suffix('\n') {
+        Some(text) => (text, "\n"),
+        None => (event, ""),
+    };
+    let mut out = String::with_capacity(event.len() + 16);
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if let Some(len) = colour_len(rest).filter(|_| colours) {
+            out.push_str(&rest[..len]);
+            rest = &rest[len..];
+            continue;
+        }
+        if is_unsafe(c) {
+            visible(c, &mut out);
+        } else {
+            out.push(c);
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out.push_str(end);
+    out
+}
+
+/// The length of the colour sequence `text` starts with, if it starts with one `tracing`
+/// writes: `ESC [`, then styles separated by `;` (reset, bold, dim, italic, and the levels'
+/// red, green, yellow, blue and purple), then `m`. (`tracing` shows no escape character of
+/// a message, but does those of a field's value on a terminal: another style, such as
+/// concealed text, is shown as text.)
+fn colour_len(text: &str) -> Option<usize> {
+    let params = text.strip_prefix("\u{1b}[")?;
+    let len = params.bytes().take_while(|b| b.is_ascii_digit() || *b == b';').count();
+    let known = |p: &str| matches!(p, "0" | "1" | "2" | "3" | "31" | "32" | "33" | "34" | "35");
+    (params[len..].starts_with('m') && params[..len].split(';').all(known)).then_some(2 + len + 1)
+}
+
 /// [`terminal`] with another length: cut to `max` characters as shown.
 pub fn terminal_cut(text: &str, max: usize) -> String {
     let mut out = String::new();
@@ -242,6 +284,29 @@ mod tests {
         assert_eq!(terminal_lines(&once), once);
         assert_eq!(terminal(&terminal(HOSTILE)), terminal(HOSTILE));
         assert!(matches!(terminal_lines("plain\ntext"), Cow::Borrowed(_)));
+    }
+
+    /// A log event whose value holds a line break, a carriage return, a shift-out and an
+    /// override (what `tracing` lets through) stays one line with them shown; the colours
+    /// `tracing` writes stay, nothing else that starts with an escape. The control: the event
+    /// as it is forges a line.
+    #[test]
+    fn a_log_event_stays_one_line() {
+        let forged = "plan: 2 matches to play, 0 kept";
+        let event = format!("\u{1b}[33m WARN\u{1b}[0m cannot copy /s/x\n{forged}\r\u{e}\u{202e}y: denied\n");
+        assert!(event.lines().any(|l| l == format!("{forged}\r\u{e}\u{202e}y: denied")), "control: {event:?}");
+        let shown = terminal_log(&event, true);
+        assert_eq!(
+            shown,
+            format!("\u{1b}[33m WARN\u{1b}[0m cannot copy /s/x\\n{forged}\\r\\x0e\\u{{202e}}y: denied\n")
+        );
+        assert_eq!(shown.lines().count(), 1);
+        // Without colours, or any sequence but a colour, the escape character is shown too.
+        assert_eq!(terminal_log("\u{1b}[33mA\u{1b}[2J\n", false), "\\e[33mA\\e[2J\n");
+        assert_eq!(terminal_log("\u{1b}[33mA\u{1b}[2J\u{1b}[", true), "\u{1b}[33mA\\e[2J\\e[");
+        // Concealed text, black on black: no style of tracing's.
+        assert_eq!(terminal_log("\u{1b}[1;33mA\u{1b}[8mB\u{1b}[30;40m", true), "\u{1b}[1;33mA\\e[8mB\\e[30;40m");
+        assert_eq!(terminal_log("plain\n", true), "plain\n");
     }
 
     #[test]
