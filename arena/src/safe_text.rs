@@ -19,15 +19,16 @@ pub const FIELD_CHARS: usize = 200;
 
 /// Characters a terminal (or a renderer) would act on instead of showing: C0 and C1
 /// controls, DEL, bidirectional overrides and isolates, line and paragraph separators,
-/// and invisible characters that can hide text or make one name pass for another (soft
-/// hyphen, joiners, Hangul and Braille blanks, tag characters).
+/// and invisible characters that can hide text or make one name pass for another: every
+/// default-ignorable code point of Unicode (soft hyphen, joiners, variation selectors,
+/// Hangul fillers, tag characters and the rest), the Braille blank and the interlinear
+/// annotation marks.
 pub fn is_unsafe(c: char) -> bool {
     matches!(c,
-        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{ad}' | '\u{34f}' | '\u{115f}' | '\u{1160}'
-        | '\u{17b4}' | '\u{17b5}' | '\u{180e}'
-        | '\u{61c}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}'
-        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{2800}' | '\u{3164}' | '\u{feff}' | '\u{ffa0}'
-        | '\u{fff9}'..='\u{fffb}' | '\u{e0000}'..='\u{e007f}')
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{ad}' | '\u{34f}' | '\u{61c}' | '\u{115f}' | '\u{1160}'
+        | '\u{17b4}' | '\u{17b5}' | '\u{180b}'..='\u{180f}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}'
+        | '\u{2060}'..='\u{206f}' | '\u{2800}' | '\u{3164}' | '\u{fe00}'..='\u{fe0f}' | '\u{feff}' | '\u{ffa0}'
+        | '\u{fff0}'..='\u{fffb}' | '\u{1bca0}'..='\u{1bca3}' | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e0fff}')
 }
 
 /// How an unsafe character is shown: `\e`, `\r`, `\n`, `\t`, `\a`, `\b`, `\v`, `\f`, `\0`,
@@ -275,6 +276,40 @@ mod tests {
         assert_eq!(terminal("\u{1}\u{7f}"), "\\x01\\x7f");
         assert_eq!(terminal("MOVE 3 4"), "MOVE 3 4", "ordinary text is unchanged");
         assert_eq!(terminal("日本 😀 café"), "日本 😀 café");
+    }
+
+    /// Every default-ignorable code point (Unicode's `DerivedCoreProperties.txt`, 16.0), which
+    /// a terminal or a browser draws as nothing, is shown: a name or a line cannot hide one.
+    /// (The list missed variation selectors among others: `greedy\u{fe0f}` showed as `greedy`;
+    /// see `names_that_look_alike_are_refused` in `tournament::config` for the control.)
+    #[test]
+    fn every_invisible_character_is_shown() {
+        const DEFAULT_IGNORABLE: [(u32, u32); 17] = [
+            (0xad, 0xad),
+            (0x34f, 0x34f),
+            (0x61c, 0x61c),
+            (0x115f, 0x1160),
+            (0x17b4, 0x17b5),
+            (0x180b, 0x180f),
+            (0x200b, 0x200f),
+            (0x202a, 0x202e),
+            (0x2060, 0x206f),
+            (0x3164, 0x3164),
+            (0xfe00, 0xfe0f),
+            (0xfeff, 0xfeff),
+            (0xffa0, 0xffa0),
+            (0xfff0, 0xfff8),
+            (0x1bca0, 0x1bca3),
+            (0x1d173, 0x1d17a),
+            (0xe0000, 0xe0fff),
+        ];
+        for (a, b) in DEFAULT_IGNORABLE {
+            for c in (a..=b).filter_map(char::from_u32) {
+                assert!(is_unsafe(c), "U+{:04X}", c as u32);
+            }
+        }
+        assert_eq!(terminal("greedy\u{fe0f}"), "greedy\\u{fe0f}");
+        assert_eq!(html("a\u{1d173}b"), "a\\u{1d173}b");
     }
 
     #[test]
