@@ -455,3 +455,72 @@ fn strings(value: &Value) -> Vec<String> {
         _ => Vec::new(),
     }
 }
+
+/// A file name in a student's folder (one with line breaks and a forged progress line) makes
+/// the bot unable to play in a new league, so that no match can be played: the line saying
+/// so, on `arena tournament`'s stderr, and `arena build`'s lines, quote why, each on its own
+/// line. The control: the league keeps why as it was, which shown as lines (the display
+/// before: `terminal_lines` keeps line breaks) starts the forged line.
+#[test]
+fn a_file_name_in_a_bot_s_folder_cannot_forge_a_line_when_no_match_can_be_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("s/mallory");
+    std::fs::create_dir_all(&folder).unwrap();
+    // Too large a file to fingerprint (sparse: it takes no disk), named to forge a line (a
+    // file name cannot hold `/`: U+2215 looks the same).
+    let forged = "[9\u{2215}9] greedy vs mallory on fire.txt: 0-999";
+    std::fs::File::create(folder.join(format!("x\n{forged}\ny"))).unwrap().set_len(600 << 20).unwrap();
+    let config = dir.path().join("league.toml");
+    let text = format!(
+        "maps = [{:?}]\n[[bots]]\nname = \"greedy\"\ncommand = {:?}\n[[bots]]\nname = \"mallory\"\ncommand = {:?}\ncwd = \"s/mallory\"\n",
+        map("fire.txt"),
+        bin("greedy"),
+        bin("waiter")
+    );
+    std::fs::write(&config, text).unwrap();
+    let config = config.display().to_string();
+    let out = dir.path().join("out").display().to_string();
+    let run = arena(&["tournament", "--config", &config, "--out", &out]);
+    let built = arena(&["build", "--config", &config, "--out", &dir.path().join("built").display().to_string()]);
+    for (what, output) in [("tournament", &run.stderr), ("build", &built.stdout), ("build", &built.stderr)] {
+        let text = String::from_utf8_lossy(output);
+        assert!(!text.lines().any(|l| l.starts_with(forged)), "{what}: a forged line: {text}");
+    }
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    let line = stderr.lines().find(|l| l.starts_with("no match to play")).expect(&stderr);
+    assert!(line.contains(&format!("x\\n{forged}\\ny")), "the name shown on its line: {stderr}");
+    let stdout = String::from_utf8_lossy(&built.stdout);
+    assert!(stdout.lines().any(|l| l.starts_with("mallory cannot play: ") && l.contains(forged)), "{stdout}");
+    // The control.
+    let record = std::fs::read_to_string(Path::new(&out).join("tournament.json")).unwrap();
+    let record: Value = serde_json::from_str(&record).unwrap();
+    let why = strings(&record).into_iter().find(|s| s.contains(forged)).expect("why mallory cannot play");
+    assert!(why.lines().any(|l| l.starts_with(forged)), "shown as lines, a forged line: {why}");
+}
+
+/// A replay whose frame has a key holding a line break and a forged `OK` line: `arena verify`
+/// says MISMATCH on one line, and `arena replay`'s error is one line too. The control: the
+/// key, shown as lines (the display before: `terminal_lines` keeps line breaks), starts the
+/// forged line.
+#[test]
+fn a_replay_s_keys_cannot_forge_a_line_of_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json");
+    let replay_arg = replay.display().to_string();
+    let out = arena(&["duel", "--map", &map("fire.txt"), "--replay", &replay_arg, &bin("greedy"), &bin("greedy")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let forged = "OK r.json: 57 steps re-simulate to the recorded result (greedy 99, greedy 0)";
+    let key = format!("x\n{forged}");
+    let mut tampered: Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+    tampered["steps"][0]["frame"][&key] = 1.into();
+    std::fs::write(&replay, serde_json::to_vec(&tampered).unwrap()).unwrap();
+    let verified = arena(&["verify", &replay_arg]);
+    let stdout = String::from_utf8_lossy(&verified.stdout);
+    assert!(!verified.status.success());
+    assert!(stdout.starts_with("MISMATCH") && stdout.lines().count() == 1, "{stdout}");
+    let shown = arena(&["replay", &replay_arg]);
+    let stderr = String::from_utf8_lossy(&shown.stderr);
+    assert!(stderr.contains("does not re-simulate") && !stderr.lines().any(|l| l.starts_with(forged)), "{stderr}");
+    // The control.
+    assert!(key.lines().any(|l| l.starts_with(forged)));
+}

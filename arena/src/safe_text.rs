@@ -19,15 +19,16 @@ pub const FIELD_CHARS: usize = 200;
 
 /// Characters a terminal (or a renderer) would act on instead of showing: C0 and C1
 /// controls, DEL, bidirectional overrides and isolates, line and paragraph separators,
-/// and invisible characters that can hide text or make one name pass for another (soft
-/// hyphen, joiners, Hangul and Braille blanks, tag characters).
+/// and invisible characters that can hide text or make one name pass for another: every
+/// default-ignorable code point of Unicode (soft hyphen, joiners, variation selectors,
+/// Hangul fillers, tag characters and the rest), the Braille blank and the interlinear
+/// annotation marks.
 pub fn is_unsafe(c: char) -> bool {
     matches!(c,
-        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{ad}' | '\u{34f}' | '\u{115f}' | '\u{1160}'
-        | '\u{17b4}' | '\u{17b5}' | '\u{180e}'
-        | '\u{61c}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}'
-        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{2800}' | '\u{3164}' | '\u{feff}' | '\u{ffa0}'
-        | '\u{fff9}'..='\u{fffb}' | '\u{e0000}'..='\u{e007f}')
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{ad}' | '\u{34f}' | '\u{61c}' | '\u{115f}' | '\u{1160}'
+        | '\u{17b4}' | '\u{17b5}' | '\u{180b}'..='\u{180f}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}'
+        | '\u{2060}'..='\u{206f}' | '\u{2800}' | '\u{3164}' | '\u{fe00}'..='\u{fe0f}' | '\u{feff}' | '\u{ffa0}'
+        | '\u{fff0}'..='\u{fffb}' | '\u{1bca0}'..='\u{1bca3}' | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e0fff}')
 }
 
 /// How an unsafe character is shown: `\e`, `\r`, `\n`, `\t`, `\a`, `\b`, `\v`, `\f`, `\0`,
@@ -75,6 +76,48 @@ pub fn terminal(text: &str) -> String {
 /// newlines included (text a bot controls cannot start a line of its own), nothing cut.
 pub fn terminal_line(text: &str) -> String {
     terminal_cut(text, usize::MAX)
+}
+
+/// One event of the arena's log (`tracing`'s text, its closing line break included) for a
+/// terminal: one line, every unsafe character shown visibly, nothing cut. `tracing` itself
+/// shows escape characters in the values it logs, but neither line breaks, carriage returns
+/// nor bidirectional overrides: a file name in a student's folder (quoted by a warning) or a
+/// bot's name (logged with `-v`) would start a line of its own. With `colours`, the colour
+/// sequences `tracing` writes on a terminal stay (see [`colour_len`]).
+pub fn terminal_log(event: &str, colours: bool) -> String {
+    let (text, end) = match event.strip_suffix('\n') {
+        Some(text) => (text, "\n"),
+        None => (event, ""),
+    };
+    let mut out = String::with_capacity(event.len() + 16);
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if let Some(len) = colour_len(rest).filter(|_| colours) {
+            out.push_str(&rest[..len]);
+            rest = &rest[len..];
+            continue;
+        }
+        if is_unsafe(c) {
+            visible(c, &mut out);
+        } else {
+            out.push(c);
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out.push_str(end);
+    out
+}
+
+/// The length of the colour sequence `text` starts with, if it starts with one `tracing`
+/// writes: `ESC [`, then styles separated by `;` (reset, bold, dim, italic, and the levels'
+/// red, green, yellow, blue and purple), then `m`. (`tracing` shows no escape character of
+/// a message, but does those of a field's value on a terminal: another style, such as
+/// concealed text, is shown as text.)
+fn colour_len(text: &str) -> Option<usize> {
+    let params = text.strip_prefix("\u{1b}[")?;
+    let len = params.bytes().take_while(|b| b.is_ascii_digit() || *b == b';').count();
+    let known = |p: &str| matches!(p, "0" | "1" | "2" | "3" | "31" | "32" | "33" | "34" | "35");
+    (params[len..].starts_with('m') && params[..len].split(';').all(known)).then_some(2 + len + 1)
 }
 
 /// [`terminal`] with another length: cut to `max` characters as shown.
@@ -235,6 +278,40 @@ mod tests {
         assert_eq!(terminal("日本 😀 café"), "日本 😀 café");
     }
 
+    /// Every default-ignorable code point (Unicode's `DerivedCoreProperties.txt`, 16.0), which
+    /// a terminal or a browser draws as nothing, is shown: a name or a line cannot hide one.
+    /// (The list missed variation selectors among others: `greedy\u{fe0f}` showed as `greedy`;
+    /// see `names_that_look_alike_are_refused` in `tournament::config` for the control.)
+    #[test]
+    fn every_invisible_character_is_shown() {
+        const DEFAULT_IGNORABLE: [(u32, u32); 17] = [
+            (0xad, 0xad),
+            (0x34f, 0x34f),
+            (0x61c, 0x61c),
+            (0x115f, 0x1160),
+            (0x17b4, 0x17b5),
+            (0x180b, 0x180f),
+            (0x200b, 0x200f),
+            (0x202a, 0x202e),
+            (0x2060, 0x206f),
+            (0x3164, 0x3164),
+            (0xfe00, 0xfe0f),
+            (0xfeff, 0xfeff),
+            (0xffa0, 0xffa0),
+            (0xfff0, 0xfff8),
+            (0x1bca0, 0x1bca3),
+            (0x1d173, 0x1d17a),
+            (0xe0000, 0xe0fff),
+        ];
+        for (a, b) in DEFAULT_IGNORABLE {
+            for c in (a..=b).filter_map(char::from_u32) {
+                assert!(is_unsafe(c), "U+{:04X}", c as u32);
+            }
+        }
+        assert_eq!(terminal("greedy\u{fe0f}"), "greedy\\u{fe0f}");
+        assert_eq!(html("a\u{1d173}b"), "a\\u{1d173}b");
+    }
+
     #[test]
     fn terminal_text_is_idempotent_and_keeps_lines() {
         let once = terminal_lines("line 1\nline\r2 \u{1b}[H\n");
@@ -242,6 +319,29 @@ mod tests {
         assert_eq!(terminal_lines(&once), once);
         assert_eq!(terminal(&terminal(HOSTILE)), terminal(HOSTILE));
         assert!(matches!(terminal_lines("plain\ntext"), Cow::Borrowed(_)));
+    }
+
+    /// A log event whose value holds a line break, a carriage return, a shift-out and an
+    /// override (what `tracing` lets through) stays one line with them shown; the colours
+    /// `tracing` writes stay, nothing else that starts with an escape. The control: the event
+    /// as it is forges a line.
+    #[test]
+    fn a_log_event_stays_one_line() {
+        let forged = "plan: 2 matches to play, 0 kept";
+        let event = format!("\u{1b}[33m WARN\u{1b}[0m cannot copy /s/x\n{forged}\r\u{e}\u{202e}y: denied\n");
+        assert!(event.lines().any(|l| l == format!("{forged}\r\u{e}\u{202e}y: denied")), "control: {event:?}");
+        let shown = terminal_log(&event, true);
+        assert_eq!(
+            shown,
+            format!("\u{1b}[33m WARN\u{1b}[0m cannot copy /s/x\\n{forged}\\r\\x0e\\u{{202e}}y: denied\n")
+        );
+        assert_eq!(shown.lines().count(), 1);
+        // Without colours, or any sequence but a colour, the escape character is shown too.
+        assert_eq!(terminal_log("\u{1b}[33mA\u{1b}[2J\n", false), "\\e[33mA\\e[2J\n");
+        assert_eq!(terminal_log("\u{1b}[33mA\u{1b}[2J\u{1b}[", true), "\u{1b}[33mA\\e[2J\\e[");
+        // Concealed text, black on black: no style of tracing's.
+        assert_eq!(terminal_log("\u{1b}[1;33mA\u{1b}[8mB\u{1b}[30;40m", true), "\u{1b}[1;33mA\\e[8mB\\e[30;40m");
+        assert_eq!(terminal_log("plain\n", true), "plain\n");
     }
 
     #[test]

@@ -531,6 +531,19 @@ mod tests {
             assert!(config(a, b).check_names(&[a, b]).is_ok(), "{a:?} and {b:?} known");
             assert!(config(a, b).check_names(&[a]).is_err(), "{b:?} new");
         }
+        // A name with a character drawn as nothing (a variation selector, a musical format
+        // character, a tag) is refused, and the message shows it: the teacher sees which
+        // names it means. The control: they look alike, and the raw names differ only in it.
+        for (a, b, shown) in [
+            ("greedy", "greedy\u{fe0f}", "`greedy\\u{fe0f}`"),
+            ("greedy", "gree\u{1d173}dy", "`gree\\u{1d173}dy`"),
+            ("greedy", "greedy\u{e0100}", "`greedy\\u{e0100}`"),
+        ] {
+            let e = config(a, b).check_names(&[]).unwrap_err().to_string();
+            assert!(e.contains("look alike") && e.contains(shown), "{a:?} and {b:?}: {e}");
+            assert_eq!(look(a), look(b), "the control: {b:?} looks like {a:?}");
+            assert_ne!(a, b);
+        }
         let e = config("alice ", "bob").check_names(&[]).unwrap_err().to_string();
         assert!(e.contains("starts or ends with a space"), "{e}");
         // The control: different names play.

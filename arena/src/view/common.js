@@ -6,7 +6,7 @@ window.arena = (function () {
   // test of view/mod.rs checks the two lists agree): shown as escapes, as `safe_text::html`
   // does, so that no bidirectional override reorders a page's text and no invisible
   // character makes one name pass for another.
-  const UNSAFE = /[\u{0}-\u{8}\u{b}\u{c}\u{e}-\u{1f}\u{7f}-\u{9f}\u{ad}\u{34f}\u{61c}\u{115f}\u{1160}\u{17b4}\u{17b5}\u{180e}\u{200b}-\u{200f}\u{2028}-\u{202e}\u{2060}-\u{2064}\u{2066}-\u{2069}\u{2800}\u{3164}\u{feff}\u{ffa0}\u{fff9}-\u{fffb}\u{e0000}-\u{e007f}]/gu;
+  const UNSAFE = /[\u{0}-\u{8}\u{b}\u{c}\u{e}-\u{1f}\u{7f}-\u{9f}\u{ad}\u{34f}\u{61c}\u{115f}\u{1160}\u{17b4}\u{17b5}\u{180b}-\u{180f}\u{200b}-\u{200f}\u{2028}-\u{202e}\u{2060}-\u{206f}\u{2800}\u{3164}\u{fe00}-\u{fe0f}\u{feff}\u{ffa0}\u{fff0}-\u{fffb}\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0000}-\u{e0fff}]/gu;
   const NAMED = { "\u{1b}": "\\e", "\u{7}": "\\a", "\u{8}": "\\b", "\u{b}": "\\v", "\u{c}": "\\f", "\u{0}": "\\0" };
   const hex = (n) => n.toString(16);
   /** `text` with every unsafe character as its escape (`\e`, `\x01`, `\u{202e}`). */

@@ -624,7 +624,46 @@ pub fn init_logging(verbose: u8) {
     };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi).init();
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(SafeLog { inner: std::io::stderr, ansi })
+        .with_ansi(ansi)
+        .init();
+}
+
+/// Where `tracing` writes (`inner`: stderr), each event shown as one line of safe text
+/// ([`arena::safe_text::terminal_log`]): what it logs quotes file names in students' folders and
+/// bots' names, and `tracing` itself shows neither their line breaks nor their carriage returns.
+struct SafeLog<M> {
+    inner: M,
+    /// Whether `tracing` writes colours (stderr is a terminal).
+    ansi: bool,
+}
+
+impl<'a, M: tracing_subscriber::fmt::MakeWriter<'a>> tracing_subscriber::fmt::MakeWriter<'a> for SafeLog<M> {
+    type Writer = SafeEvent<M::Writer>;
+
+    fn make_writer(&'a self) -> Self::Writer {
+        SafeEvent { inner: self.inner.make_writer(), ansi: self.ansi }
+    }
+}
+
+/// One event's writer (`tracing` writes each event whole, with one `write_all`).
+struct SafeEvent<W> {
+    inner: W,
+    ansi: bool,
+}
+
+impl<W: std::io::Write> std::io::Write for SafeEvent<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let shown = arena::safe_text::terminal_log(&String::from_utf8_lossy(buf), self.ansi);
+        self.inner.write_all(shown.as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// A token cancelled on the first Ctrl-C (after printing `message` to stderr). A small thread
@@ -764,6 +803,59 @@ mod tests {
 
     fn parse(games: &Registry, args: &[&str]) -> Result<Cli, clap::Error> {
         Cli::from_matches(&command(games).try_get_matches_from(args)?, games)
+    }
+
+    /// What `tracing` writes of a warning quoting `value` (as a field and in the
+    /// message), with colours, through [`SafeLog`] or (`safe` false) as it is.
+    fn logged(value: &str, safe: bool) -> String {
+        use std::sync::{Arc, Mutex};
+        /// A writer into a shared buffer.
+        struct Sink(Arc<Mutex<Vec<u8>>>);
+        impl std::io::Write for Sink {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().map_err(|_| std::io::Error::other("poisoned"))?.extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let buf = Arc::new(Mutex::new(Vec::new()));
+        let sink = {
+            let buf = buf.clone();
+            move || Sink(buf.clone())
+        };
+        let warn = || tracing::warn!(path = %value, "{value}: Permission denied");
+        if safe {
+            let log = tracing_subscriber::fmt().with_writer(SafeLog { inner: sink, ansi: true }).with_ansi(true);
+            tracing::subscriber::with_default(log.finish(), warn);
+        } else {
+            tracing::subscriber::with_default(
+                tracing_subscriber::fmt().with_writer(sink).with_ansi(true).finish(),
+                warn,
+            );
+        }
+        let text = buf.lock().unwrap().clone();
+        String::from_utf8(text).unwrap()
+    }
+
+    /// A file name in a student's folder (or a bot's name) that a warning quotes, with a line
+    /// break, a carriage return, an override and an escape sequence, cannot forge a line of the log on the
+    /// teacher's terminal: the event stays one line, with them shown, and its colours. The
+    /// control: as `tracing` writes it, the forged line starts.
+    #[test]
+    fn a_file_name_cannot_forge_a_line_of_the_log() {
+        let forged = "plan: 2 matches to play (evil 2, greedy 2), 0 kept";
+        let name = format!("/s/evil/x\n{forged}\r\u{202e}\u{1b}[2J");
+        let shown = logged(&name, true);
+        assert_eq!(shown.lines().count(), 1, "{shown:?}");
+        assert!(shown.contains(&format!("/s/evil/x\\n{forged}\\r\\u{{202e}}")), "{shown:?}");
+        assert!(!shown.contains("\u{1b}[2J") && shown.contains("\u{1b}[33m"), "its colours only: {shown:?}");
+        // The control: as `tracing` writes it, a forged line, and the escape sequence of the
+        // field's value as it is.
+        let raw = logged(&name, false);
+        assert!(raw.lines().any(|l| l.starts_with(forged)), "a forged line: {raw:?}");
+        assert!(raw.contains("\u{1b}[2J"), "{raw:?}");
     }
 
     /// A league takes every limit flag a duel does, over its configured `[limits]`: given,

@@ -62,6 +62,8 @@ pub fn show(args: ReplayArgs, games: &Registry) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if let Err(divergence) = outcome {
+        // (One line: a JSON path names the keys of the file, which may hold line breaks.)
+        let divergence = safe_text::terminal_line(&divergence.to_string());
         bail!("{}: the replay does not re-simulate: {divergence}", args.path.display());
     }
     if args.tick.is_none() {
@@ -126,8 +128,9 @@ pub fn verify(args: VerifyArgs, games: &Registry) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Err(divergence) => {
-            // A diagnostic, whole; `say!` shows any control character in it visibly.
-            say!("MISMATCH {}: {divergence}", args.path.display());
+            // A diagnostic, whole, on one line: its JSON path names the keys of the file, which
+            // may hold line breaks (a forged `OK` line after it).
+            say!("MISMATCH {}: {}", args.path.display(), safe_text::terminal_line(&divergence.to_string()));
             Ok(ExitCode::FAILURE)
         }
     }

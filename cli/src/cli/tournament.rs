@@ -214,7 +214,8 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if let Some(why) = summary.why_no_match.as_deref() {
-        tell!("{why}");
+        // One line, whatever a failure quotes (a file name in a student's folder).
+        tell!("{}", safe_text::terminal_line(why));
     }
     if summary.interrupted {
         tell!(
@@ -272,15 +273,17 @@ pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let console = Console::new(&out, &games);
     let summary = tour::run(config, &out, &options, &games, &console, tokio_util::sync::CancellationToken::new())?;
     let record = TournamentRecord::load(&out)?;
+    // One line per bot, whatever its name or why it cannot play quotes (a file name in a
+    // student's folder).
     for bot in &record.bots {
         let state = if bot.runnable { "ready" } else { "waiting (its newest version failed)" };
-        say!("{} {} {}", bot.entry.name, bot.fingerprint, state);
+        say!("{} {} {}", safe_text::terminal(&bot.entry.name), bot.fingerprint, state);
     }
     for (name, why) in &record.failures {
-        say!("{name} cannot play: {why}");
+        say!("{} cannot play: {}", safe_text::terminal(name), safe_text::terminal_line(why));
     }
     if let Some(why) = record.why_no_match() {
-        tell!("{why}");
+        tell!("{}", safe_text::terminal_line(&why));
     }
     say!(
         "{} matches scheduled, {} to play, {} kept. Folder: {}",
