@@ -249,6 +249,7 @@ impl TournamentConfig {
         let mut config: Self = toml::from_str(text)
             .map_err(|e| TournamentError::Config { path: origin.to_path_buf(), message: e.to_string() })?;
         config.fold_legacy().map_err(|message| TournamentError::Config { path: origin.to_path_buf(), message })?;
+        no_name_twice(text, origin)?;
         config.origin = Some(origin.to_path_buf());
         Ok(config)
     }
@@ -426,6 +427,37 @@ impl TournamentConfig {
             params: self.params.clone(),
         }
     }
+}
+
+/// Refuses a config text that gives one bot name twice, naming the line of the second
+/// `name` and the first's: [`TournamentConfig::validate`] sees only the parsed bots, not where.
+fn no_name_twice(text: &str, origin: &Path) -> Result<(), TournamentError> {
+    /// The bots' names with where they are written; every other key is left to the real parse.
+    #[derive(Deserialize)]
+    struct Names {
+        #[serde(default)]
+        bots: Vec<NameAt>,
+    }
+    #[derive(Deserialize)]
+    struct NameAt {
+        name: toml::Spanned<String>,
+    }
+    let Ok(names) = toml::from_str::<Names>(text) else { return Ok(()) };
+    let line = |name: &toml::Spanned<String>| text[..name.span().start.min(text.len())].matches('\n').count() + 1;
+    for (i, bot) in names.bots.iter().enumerate() {
+        if let Some(first) = names.bots[..i].iter().find(|b| b.name.get_ref() == bot.name.get_ref()) {
+            return Err(TournamentError::ConfigAt {
+                path: origin.to_path_buf(),
+                line: line(&bot.name),
+                message: format!(
+                    "bot name `{}` is used twice (first at line {}): give each bot its own name",
+                    crate::safe_text::terminal(bot.name.get_ref()),
+                    line(&first.name)
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 impl BotEntry {
@@ -623,6 +655,25 @@ mod tests {
         assert!(err.contains("games"), "{err}");
         let err = TournamentConfig::from_toml("colour = 1", Path::new("t.toml")).unwrap_err().to_string();
         assert!(err.contains("unknown field `colour`"), "{err}");
+    }
+
+    /// A name given twice is refused when the file is read, at the line of its second `name`
+    /// and naming the first's; distinct names, and other keys on such lines, are not.
+    #[test]
+    fn a_bot_name_given_twice_is_refused_at_its_line() {
+        let text = "maps = [\"m.txt\"]\n\n[[bots]]\nname = \"bob\"\ncommand = \"./a\"\n\n[[bots]]\nname = \"alice\"\n\
+                    command = \"./b\"\n\n[[bots]]\ncommand = \"./c\"\nname = \"bob\"\n";
+        let err = TournamentConfig::from_toml(text, Path::new("class/league.toml")).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "class/league.toml:13: bot name `bob` is used twice (first at line 4): give each bot its own name"
+        );
+        let inline = "bots = [{name = \"a\", command = \"x\"},\n  {name = \"a\", command = \"y\"}]\n";
+        let err = TournamentConfig::from_toml(inline, Path::new("t.toml")).unwrap_err().to_string();
+        assert!(err.starts_with("t.toml:2: bot name `a` is used twice (first at line 1)"), "{err}");
+        // The control: the same file with a third name reads.
+        let distinct = text.replacen("\"bob\"", "\"carol\"", 1);
+        assert_eq!(TournamentConfig::from_toml(&distinct, Path::new("t.toml")).unwrap().bots.len(), 3);
     }
 
     #[test]

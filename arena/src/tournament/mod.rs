@@ -63,6 +63,16 @@ pub enum TournamentError {
         /// What is wrong, with line and column.
         message: String,
     },
+    /// A config file's fault that TOML itself accepts, at a line of the file.
+    #[error("{}:{line}: {message}", path.display())]
+    ConfigAt {
+        /// The file.
+        path: PathBuf,
+        /// The line at fault, from 1.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
     /// The configuration cannot be run.
     #[error("{0}")]
     Invalid(String),
