@@ -197,8 +197,9 @@ pub struct TournamentConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build_disk_mb: Option<u64>,
     /// The folder relative paths were resolved against (the config file's); bots without a
-    /// folder build here. Set by the arena, not in config files.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// folder build here. Set by the arena, so not a key of config files (nor listed among
+    /// them): a league record keeps it beside the keys (see [`recorded`]).
+    #[serde(skip)]
     pub base: Option<PathBuf>,
     /// Where the config was read from (its file, `<command line>`, a league's
     /// `tournament.json`, and the flags that changed it), so that
@@ -273,12 +274,6 @@ impl TournamentConfig {
     pub fn load(path: &Path) -> Result<Self, TournamentError> {
         let text = std::fs::read_to_string(path).map_err(|e| TournamentError::io(path, e))?;
         let mut config = Self::from_toml(&text, path)?;
-        if config.base.is_some() {
-            return Err(TournamentError::Config {
-                path: path.to_path_buf(),
-                message: "`base` is set by the arena (the config file's folder), not in a config".to_string(),
-            });
-        }
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         config.resolve_paths(dir);
         Ok(config)
@@ -426,6 +421,39 @@ impl TournamentConfig {
             players: Some(self.seats()),
             params: self.params.clone(),
         }
+    }
+}
+
+/// A [`TournamentConfig`] as a league record (`tournament.json`) keeps it: the keys of a config
+/// file and `base`, which files may not set (use with `#[serde(with = "recorded")]`).
+pub mod recorded {
+    use std::borrow::Borrow;
+    use std::path::PathBuf;
+
+    use serde::{de::Error as _, ser::Error as _, Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::TournamentConfig;
+
+    /// Writes `config`'s keys and its `base`.
+    pub fn serialize<S: Serializer, C: Borrow<TournamentConfig>>(config: &C, s: S) -> Result<S::Ok, S::Error> {
+        let config = config.borrow();
+        let mut value = serde_json::to_value(config).map_err(S::Error::custom)?;
+        if let (Some(base), Some(map)) = (&config.base, value.as_object_mut()) {
+            map.insert("base".to_string(), serde_json::to_value(base).map_err(S::Error::custom)?);
+        }
+        value.serialize(s)
+    }
+
+    /// Reads what [`serialize`] wrote.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<TournamentConfig, D::Error> {
+        let mut value = serde_json::Value::deserialize(d)?;
+        let base = match value.as_object_mut().and_then(|map| map.remove("base")) {
+            Some(base) => Option::<PathBuf>::deserialize(base).map_err(D::Error::custom)?,
+            None => None,
+        };
+        let mut config = TournamentConfig::deserialize(value).map_err(D::Error::custom)?;
+        config.base = base;
+        Ok(config)
     }
 }
 
@@ -586,8 +614,6 @@ mod tests {
         assert_eq!(c.bots[0].command, "./bot", "a bot with a folder runs its command there");
         assert_eq!(c.bots[1].command, format!("python3 {} --fast", class.join("bob.py").display()));
         assert_eq!(c.base.as_deref(), Some(class.as_path()));
-        std::fs::write(dir.path().join("class/bad.toml"), "base = \"/\"\n").unwrap();
-        assert!(TournamentConfig::load(&dir.path().join("class/bad.toml")).unwrap_err().to_string().contains("base"));
     }
 
     #[test]
@@ -674,6 +700,29 @@ mod tests {
         // The control: the same file with a third name reads.
         let distinct = text.replacen("\"bob\"", "\"carol\"", 1);
         assert_eq!(TournamentConfig::from_toml(&distinct, Path::new("t.toml")).unwrap().bots.len(), 3);
+    }
+
+    /// `base` is the arena's (the config file's folder): a file that sets it is refused as any
+    /// unknown key, and the keys the error lists are a file's, without it; a league record
+    /// keeps it.
+    #[test]
+    fn base_is_not_a_key_of_config_files_but_records_keep_it() {
+        let err = TournamentConfig::from_toml("colour = 1", Path::new("t.toml")).unwrap_err().to_string();
+        assert!(err.contains("expected one of `game`, `bots`") && err.contains("`build_disk_mb`"), "{err}");
+        assert!(!err.contains("`base`"), "{err}");
+        let err = TournamentConfig::from_toml("base = \"/\"", Path::new("t.toml")).unwrap_err().to_string();
+        assert!(err.starts_with("t.toml: ") && err.contains("unknown field `base`"), "{err}");
+        #[derive(Serialize, Deserialize)]
+        struct Record {
+            #[serde(with = "recorded")]
+            config: TournamentConfig,
+        }
+        let mut config = TournamentConfig::from_toml("seed = 7", Path::new("t.toml")).unwrap();
+        config.base = Some(PathBuf::from("/course"));
+        let json = serde_json::to_value(Record { config }).unwrap();
+        assert_eq!((&json["config"]["base"], &json["config"]["seed"]), (&"/course".into(), &7.into()));
+        let read: Record = serde_json::from_value(json).unwrap();
+        assert_eq!((read.config.base, read.config.seed), (Some(PathBuf::from("/course")), 7));
     }
 
     #[test]

@@ -106,6 +106,7 @@ impl TournamentError {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TournamentRecord {
     /// The configuration as run.
+    #[serde(with = "config::recorded")]
     pub config: TournamentConfig,
     /// Bots that play, each on its standing version.
     pub bots: Vec<BotVersion>,
@@ -133,6 +134,7 @@ pub struct TournamentRecord {
 /// kept copies' paths made relative (a clone of the whole record would copy its schedule).
 #[derive(Serialize)]
 struct OnDisk<'a> {
+    #[serde(with = "config::recorded")]
     config: &'a TournamentConfig,
     bots: &'a [BotVersion],
     failures: &'a BTreeMap<String, String>,
