@@ -685,6 +685,7 @@ fn plan(
         }
     }
     record.save(out)?;
+    versions::remove_unlinked_logs(out, &record.history, &record.failures);
     Ok(League { record, previous, existing, game, boards, _lock: lock })
 }
 
