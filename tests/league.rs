@@ -540,6 +540,48 @@ fn resumed_runs_of_unchanged_bots_leave_no_new_build_logs() {
     assert_eq!(build_logs(&league), want, "every version's log stays, and nothing else");
 }
 
+/// A bot renamed in the config (the same files under a new name) is said to be one, with how
+/// many of its matches are played again (results are kept by name: a match's key, seed and
+/// replay name its bots), and the leaderboard shows the new name only. The control: a bot that
+/// leaves and another, with other files, that joins are a removal and an addition.
+#[test]
+fn a_renamed_bot_is_said_to_be_one_and_its_matches_are_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_folder(dir.path());
+    python_bot(&class.join("alice"));
+    built_bot(&class.join("bob"), WAITER_SH);
+    let cfg = class_config(&class, &["alice", "bob", "dave"]);
+    let league = class.join("league");
+    let league_arg = league.display().to_string();
+    run(&["tournament", "--config", &cfg.display().to_string()]);
+
+    let text = std::fs::read_to_string(&cfg).unwrap().replace("name = \"bob\"", "name = \"Bob Smith\"");
+    let renamed = class.join("renamed.toml");
+    write(&renamed, &text);
+    let (stdout, stderr) = run(&["tournament", "--resume", &league_arg, "--config", &renamed.display().to_string()]);
+    assert!(
+        stderr.contains(
+            "Bob Smith is new and bob is gone, with the same files (renamed?): results are kept by name (a match's \
+             key, seed and replay name its bots), so Bob Smith's 8 matches are played, and bob's results stay on \
+             disk, no longer counted"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("bots added") && !stderr.contains("bots removed"), "{stderr}");
+    assert!(stdout.contains("12 of 12 matches played (8 now, 4 kept"), "{stdout}");
+    let board = leaderboard(&league);
+    let bots: Vec<&str> = board["rows"].as_array().unwrap().iter().map(|r| r["bot"].as_str().unwrap()).collect();
+    assert!(bots.contains(&"Bob Smith") && !bots.contains(&"bob"), "{bots:?}");
+
+    // The control: Bob Smith leaves, and erin (other files) joins.
+    built_bot(&class.join("erin"), &format!("{WAITER_SH}# erin's\n"));
+    let swapped = class.join("swapped.toml");
+    write(&swapped, &std::fs::read_to_string(&cfg).unwrap().replace("\"bob\"", "\"erin\""));
+    let (_, stderr) = run(&["tournament", "--resume", &league_arg, "--config", &swapped.display().to_string()]);
+    assert!(stderr.contains("bots added: erin") && stderr.contains("bots removed: Bob Smith"), "{stderr}");
+    assert!(!stderr.contains("renamed?"), "{stderr}");
+}
+
 /// Ctrl-C while a student's new version builds (its build ended by it, with the arena) ends the
 /// run with nothing recorded: no failed version, which would stand in the student's row for
 /// good. Control: a build that ends by the same signal of its own, with no Ctrl-C, failed.
