@@ -100,3 +100,23 @@ fn a_bot_killed_by_a_signal_gets_the_fix_for_it() {
     assert!(stdout.contains("your bot exited with status 0 (no error"), "{stdout}");
     assert!(stdout.contains("read the header up to `STREAM`") && !stdout.contains("sanitize"), "{stdout}");
 }
+
+/// A Python bot saved without its execute bit: check-bot fails, naming the fix for it,
+/// `chmod +x` or `python3 FILE` (not `sh FILE`, which would run Python as a shell script).
+#[test]
+fn a_python_bot_without_its_execute_bit_is_told_to_run_through_python3() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("bot.py");
+    std::fs::copy(root().join("tests/bots/flawed.py"), &bot).unwrap();
+    std::fs::set_permissions(&bot, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let out = arena(&["check-bot", &bot.display().to_string()]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{said}");
+    let shown = bot.display();
+    assert!(
+        said.contains(&format!("`chmod +x {shown}`, or run it through its interpreter: `python3 {shown}`")),
+        "{said}"
+    );
+    assert!(!said.contains(&format!("sh {shown}")), "{said}");
+}

@@ -443,6 +443,145 @@ fn build_logs_and_copies_are_named_apart_and_short() {
     assert!(copies.iter().all(|c| c.len() < 60), "{copies:?}");
 }
 
+/// The build logs in `league/builds/`, sorted (temporaries too).
+fn build_logs(league: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(league.join("builds"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Resuming a league whose bots did not change builds them again but leaves no new log: a
+/// good version keeps its first log, a failed one its newest (which its note names), and
+/// nothing else stays in `builds/`. A run killed (`kill -9`) during a build leaves no log under
+/// a log's name, and the next run removes what it left. (Before, every run added a log per
+/// built bot, which nothing linked.)
+#[test]
+fn resumed_runs_of_unchanged_bots_leave_no_new_build_logs() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_folder(dir.path());
+    built_bot(&class.join("bob"), WAITER_SH);
+    built_bot(&class.join("erin"), WAITER_SH);
+    let cfg = class_config(&class, &["bob", "erin"]);
+    let league = class.join("league");
+    let league_arg = league.display().to_string();
+    run(&["tournament", "--config", &cfg.display().to_string()]);
+    let first = build_logs(&league);
+    assert_eq!(first.len(), 2, "{first:?}");
+    let bob_log = row(&leaderboard(&league), "bob")["build_log"].as_str().unwrap().to_string();
+    // (Each run in a second of its own: logs are named by the second.)
+    for _ in 0..2 {
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        let (_, stderr) = run(&["tournament", "--resume", &league_arg]);
+        assert!(stderr.contains("plan: 0 matches to play"), "{stderr}");
+        assert_eq!(build_logs(&league), first, "no new log");
+        assert_eq!(row(&leaderboard(&league), "bob")["build_log"], bob_log.as_str(), "v1 keeps its first log");
+    }
+    // Two runs in the same second: the first log is not written over.
+    std::fs::write(league.join(&bob_log), "the first build's log\n").unwrap();
+    run(&["tournament", "--resume", &league_arg]);
+    run(&["tournament", "--resume", &league_arg]);
+    assert_eq!(std::fs::read_to_string(league.join(&bob_log)).unwrap(), "the first build's log\n");
+    assert_eq!(build_logs(&league), first);
+
+    // A broken push, built twice: v1's log and the newest failure's, which the row links and
+    // its note names.
+    write(&class.join("bob/bot.src"), BROKEN_SH);
+    let mut failed = Vec::new();
+    for _ in 0..2 {
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        run(&["tournament", "--resume", &league_arg]);
+        let bob = row(&leaderboard(&league), "bob").clone();
+        let log = bob["build_log"].as_str().unwrap().to_string();
+        assert!(bob["note"].as_str().unwrap().contains(&format!("(full log: {log})")), "{bob}");
+        assert!(std::fs::read_to_string(league.join(&log)).unwrap().contains("Syntax error"), "{log}");
+        failed.push(log);
+    }
+    assert_ne!(failed[0], failed[1], "the newest failure's log");
+    let mut want: Vec<String> = first.clone();
+    want.push(failed[1].trim_start_matches("builds/").to_string());
+    want.sort();
+    assert_eq!(build_logs(&league), want, "v1's first log, and the newest failure's");
+
+    // Killed during a build: no log under a log's name; the next run leaves none of it.
+    let started = class.join("bob/started");
+    write(&class.join("bob/build.sh"), &format!("touch started\nsleep 30\n{BUILD_SH}"));
+    let mut child = std::process::Command::new(bin("arena"))
+        .args(["tournament", "--resume", &league_arg])
+        .process_group(0)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let begun = std::time::Instant::now();
+    while !started.exists() {
+        assert!(begun.elapsed() < std::time::Duration::from_secs(60), "the build never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: a signal to the process group of the child just started.
+    assert_eq!(unsafe { libc::killpg(child.id() as i32, libc::SIGKILL) }, 0);
+    child.wait().unwrap();
+    let left: Vec<String> = build_logs(&league).into_iter().filter(|n| !want.contains(n)).collect();
+    assert!(left.iter().all(|n| n.starts_with(".tmp-")), "only a temporary: {left:?}");
+    std::fs::remove_file(&started).unwrap();
+    write(&class.join("bob/build.sh"), BUILD_SH);
+    write(&class.join("bob/bot.src"), WAITER_SH);
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    run(&["tournament", "--resume", &league_arg]);
+    let bob = row(&leaderboard(&league), "bob").clone();
+    assert_eq!(bob["version"], "v1", "{bob}");
+    // (Files back after a failed push are a version seen again, linking the build that made them.)
+    want.push(bob["build_log"].as_str().unwrap().trim_start_matches("builds/").to_string());
+    want.sort();
+    assert_eq!(build_logs(&league), want, "every version's log stays, and nothing else");
+}
+
+/// A bot renamed in the config (the same files under a new name) is said to be one, with how
+/// many of its matches are played again (results are kept by name: a match's key, seed and
+/// replay name its bots), and the leaderboard shows the new name only. The control: a bot that
+/// leaves and another, with other files, that joins are a removal and an addition.
+#[test]
+fn a_renamed_bot_is_said_to_be_one_and_its_matches_are_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_folder(dir.path());
+    python_bot(&class.join("alice"));
+    built_bot(&class.join("bob"), WAITER_SH);
+    let cfg = class_config(&class, &["alice", "bob", "dave"]);
+    let league = class.join("league");
+    let league_arg = league.display().to_string();
+    run(&["tournament", "--config", &cfg.display().to_string()]);
+
+    let text = std::fs::read_to_string(&cfg).unwrap().replace("name = \"bob\"", "name = \"Bob Smith\"");
+    let renamed = class.join("renamed.toml");
+    write(&renamed, &text);
+    let (stdout, stderr) = run(&["tournament", "--resume", &league_arg, "--config", &renamed.display().to_string()]);
+    assert!(
+        stderr.contains(
+            "Bob Smith is new and bob is gone, with the same files (renamed?): results are kept by name (a match's \
+             key, seed and replay name its bots), so Bob Smith's 8 matches are played, and bob's results stay on \
+             disk, no longer counted"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("bots added") && !stderr.contains("bots removed"), "{stderr}");
+    assert!(stdout.contains("12 of 12 matches played (8 now, 4 kept"), "{stdout}");
+    let board = leaderboard(&league);
+    let bots: Vec<&str> = board["rows"].as_array().unwrap().iter().map(|r| r["bot"].as_str().unwrap()).collect();
+    assert!(bots.contains(&"Bob Smith") && !bots.contains(&"bob"), "{bots:?}");
+
+    // The control: Bob Smith leaves, and erin (other files) joins.
+    built_bot(&class.join("erin"), &format!("{WAITER_SH}# erin's\n"));
+    let swapped = class.join("swapped.toml");
+    write(&swapped, &std::fs::read_to_string(&cfg).unwrap().replace("\"bob\"", "\"erin\""));
+    let (_, stderr) = run(&["tournament", "--resume", &league_arg, "--config", &swapped.display().to_string()]);
+    assert!(stderr.contains("bots added: erin") && stderr.contains("bots removed: Bob Smith"), "{stderr}");
+    assert!(!stderr.contains("renamed?"), "{stderr}");
+}
+
 /// Ctrl-C while a student's new version builds (its build ended by it, with the arena) ends the
 /// run with nothing recorded: no failed version, which would stand in the student's row for
 /// good. Control: a build that ends by the same signal of its own, with no Ctrl-C, failed.

@@ -74,6 +74,21 @@ fn each_language_goes_from_new_bot_to_a_passing_duel_in_three_commands() {
     }
 }
 
+/// `--lang` takes a language in any case, and its aliases (`C`, `C++`, `Python`); the folder is
+/// that language's kit.
+#[test]
+fn new_bot_takes_the_language_in_any_case() {
+    let dir = tempfile::tempdir().unwrap();
+    for (lang, name, file) in [("C", "upper_c", "bot.c"), ("C++", "plus", "bot.cpp"), ("Python", "snake", "bot.py")] {
+        let out = arena_fed(dir.path(), &["new-bot", "--lang", lang, name], b"");
+        assert!(out.status.success(), "{lang}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(dir.path().join(name).join(file).is_file(), "{lang}: {name}/{file}");
+    }
+    let out = arena_fed(dir.path(), &["new-bot", "--lang", "Java", "mybot"], b"");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown language `Java`"));
+}
+
 #[test]
 fn new_bot_refuses_bad_names_and_existing_folders() {
     let dir = tempfile::tempdir().unwrap();

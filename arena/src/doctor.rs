@@ -294,12 +294,10 @@ fn program_problem(command: &str) -> Option<String> {
     }
     // (A shell script needs no `#!`: `/bin/sh` is what runs it anyway. Nor does a file of
     // another kind the fix could be sure of.)
-    let interpreter = match std::path::Path::new(program).extension().and_then(|e| e.to_str()) {
-        Some("py") => "python3",
-        Some("rb") => "ruby",
-        Some("js") => "node",
-        Some("pl") => "perl",
-        _ => return None,
+    let interpreter = match crate::sandbox::interpreter_by_extension(std::path::Path::new(program)) {
+        Some(shell) if shell == "sh" || shell == "bash" => return None,
+        Some(interpreter) => interpreter,
+        None => return None,
     };
     Some(format!(
         "`{shown}` does not start with a `#!` line, so the system ran it with `/bin/sh`: make its first line \

@@ -34,9 +34,23 @@ impl Lang {
         }
     }
 
-    /// The language from its command-line name.
+    /// Other names a student may write for it (`--lang c++`, `--lang py`).
+    fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Lang::Cpp => &["c++", "cxx"],
+            Lang::C => &[],
+            Lang::Python => &["py", "python3"],
+            Lang::Rust => &["rs"],
+        }
+    }
+
+    /// The language from its command-line name or an alias, in any case (`C`, `Python`, `C++`).
     pub fn parse(name: &str) -> Result<Lang, StarterError> {
-        Lang::ALL.into_iter().find(|l| l.name() == name).ok_or_else(|| StarterError::UnknownLang(name.to_string()))
+        let wanted = name.trim().to_lowercase();
+        Lang::ALL
+            .into_iter()
+            .find(|l| l.name() == wanted || l.aliases().contains(&wanted.as_str()))
+            .ok_or_else(|| StarterError::UnknownLang(name.to_string()))
     }
 
     fn title(self) -> &'static str {
@@ -59,7 +73,7 @@ impl fmt::Display for Lang {
 #[derive(Debug, Error)]
 pub enum StarterError {
     /// Not one of cpp, c, python, rust.
-    #[error("unknown language `{0}`: expected cpp, c, python or rust")]
+    #[error("unknown language `{0}`: expected cpp, c, python or rust (also c++, py, rs; in any case)")]
     UnknownLang(String),
     /// The name cannot name a program, a folder and a crate.
     #[error(
@@ -492,6 +506,30 @@ mod tests {
         }
         assert!(matches!(Lang::parse("java"), Err(StarterError::UnknownLang(_))));
         assert_eq!(Lang::ALL.map(|l| Lang::parse(l.name()).ok()), Lang::ALL.map(Some));
+    }
+
+    /// A language's name is taken in any case, and so are its aliases; other names are not.
+    #[test]
+    fn language_names_are_taken_in_any_case_and_by_their_aliases() {
+        for (written, lang) in [
+            ("C", Lang::C),
+            ("CPP", Lang::Cpp),
+            ("Cpp", Lang::Cpp),
+            ("c++", Lang::Cpp),
+            ("C++", Lang::Cpp),
+            ("cxx", Lang::Cpp),
+            ("Python", Lang::Python),
+            ("PY", Lang::Python),
+            ("python3", Lang::Python),
+            ("Rust", Lang::Rust),
+            ("RS", Lang::Rust),
+        ] {
+            assert_eq!(Lang::parse(written).ok(), Some(lang), "{written}");
+        }
+        for bad in ["", "cc", "c#", "java", "pythons", "r"] {
+            let err = Lang::parse(bad).unwrap_err().to_string();
+            assert!(err.starts_with(&format!("unknown language `{bad}`: expected cpp, c, python or rust")), "{err}");
+        }
     }
 
     #[test]

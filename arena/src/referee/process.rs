@@ -626,13 +626,37 @@ fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std:
             ))
         }
         std::io::ErrorKind::PermissionDenied if file.is_some_and(|m| m.permissions().mode() & 0o111 == 0) => {
-            Some(format!(
-                "`{shown}` may not be run (it has no execute permission): `chmod +x {shown}`, or run it through its \
-                 interpreter (`python3 {shown}`, `sh {shown}`)"
-            ))
+            let through = script_interpreter(&here.join(program))
+                .map_or(String::new(), |i| format!(", or run it through its interpreter: `{i} {shown}`"));
+            Some(format!("`{shown}` may not be run (it has no execute permission): `chmod +x {shown}`{through}"))
         }
         _ => None,
     }
+}
+
+/// The interpreter to run the script `path` through: its extension's (`bot.py`: `python3`),
+/// else its `#!` line's (`#!/usr/bin/env python3`, `#!/bin/bash`), else `sh` for a text file
+/// (what the system runs one without `#!` with). `None` for a compiled program, or one that
+/// cannot be read.
+fn script_interpreter(path: &Path) -> Option<String> {
+    use std::io::Read;
+    if let Some(interpreter) = crate::sandbox::interpreter_by_extension(path) {
+        return Some(interpreter.to_string());
+    }
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
+    let head = &head[..n];
+    let Some(rest) = head.strip_prefix(b"#!") else {
+        // A compiled program (ELF, or any file with a NUL byte early on) has no interpreter.
+        return (!head.is_empty() && !head.contains(&0)).then(|| "sh".to_string());
+    };
+    let line = rest.split(|&b| b == b'\n').next().unwrap_or(rest);
+    let line = std::str::from_utf8(line).ok()?;
+    let mut words = line.split_whitespace();
+    let program = Path::new(words.next()?).file_name()?.to_str()?;
+    let name = if program == "env" { words.find(|w| !w.starts_with('-'))? } else { program };
+    let plain = name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
+    plain.then(|| name.to_string())
 }
 
 /// Keeps the first `cap` bytes of a bot's stderr, counts the rest, and past the log reads at
@@ -726,6 +750,7 @@ mod tests {
         std::fs::set_permissions(dir.path().join("bot"), std::fs::Permissions::from_mode(0o644)).unwrap();
         let hint = hint_for("./bot", &denied).unwrap_or_default();
         assert!(hint.contains("chmod +x ./bot"), "{hint}");
+        assert!(hint.ends_with("or run it through its interpreter: `sh ./bot`"), "a shell script: {hint}");
         std::fs::set_permissions(dir.path().join("bot"), std::fs::Permissions::from_mode(0o755)).unwrap();
         assert_eq!(hint_for("./bot", &denied), None, "executable: refused for another reason");
         // A path with a space, unquoted in the command: the split cut it in two.
@@ -738,6 +763,37 @@ mod tests {
         let hint = folder_hint("my bots/cbot");
         assert!(hint.contains("is a folder, not a program") && hint.contains("`my bots/cbot/cbot`"), "{hint}");
         assert!(folder_hint("my bots/").contains("`my bots/…`"), "no program named after it");
+    }
+
+    /// A script without its execute bit gets the interpreter it is written for: `python3` for a
+    /// `.py` file, not `sh`; the one its `#!` line names; none for a compiled program.
+    #[test]
+    fn a_script_without_its_execute_bit_is_run_through_its_own_interpreter() {
+        let dir = tempfile::tempdir().unwrap();
+        let denied = std::io::Error::from_raw_os_error(libc::EACCES);
+        let hint = |file: &str, text: &[u8]| {
+            std::fs::write(dir.path().join(file), text).unwrap();
+            program_hint(&[format!("./{file}")], Some(dir.path()), &denied).unwrap_or_default()
+        };
+        let through =
+            |i: &str, file: &str| format!("`chmod +x ./{file}`, or run it through its interpreter: `{i} ./{file}`");
+        for (file, text, interpreter) in [
+            ("bot.py", &b"import sys\n"[..], "python3"),
+            ("bot.py", b"#!/usr/bin/env python3\nimport sys\n", "python3"),
+            ("bot.rb", b"puts 1\n", "ruby"),
+            ("bot.js", b"console.log(1)\n", "node"),
+            ("bot.sh", b"echo WAIT\n", "sh"),
+            ("bot", b"#!/usr/bin/env -S python3 -u\nimport sys\n", "python3"),
+            ("bot", b"#!/bin/bash\r\necho WAIT\n", "bash"),
+            ("bot", b"echo WAIT\n", "sh"),
+        ] {
+            let said = hint(file, text);
+            assert!(said.ends_with(&through(interpreter, file)), "{file} {:?}: {said}", String::from_utf8_lossy(text));
+            assert_eq!(said.matches("interpreter").count(), 1, "one interpreter: {said}");
+        }
+        // A compiled program: making it executable is the only fix.
+        let said = hint("bot", b"\x7fELF\x02\x01\x01\0\0\0");
+        assert!(said.ends_with("`chmod +x ./bot`"), "{said}");
     }
 
     #[test]

@@ -510,6 +510,20 @@ pub fn is_interpreter(program: &str) -> bool {
     INTERPRETERS.contains(&program) || program.starts_with("python3.")
 }
 
+/// The interpreter a script's extension names (`bot.py`: `python3`, `bot.sh`: `sh`), for the
+/// hints that tell a student how to run one; `None` for other extensions.
+pub fn interpreter_by_extension(program: &Path) -> Option<&'static str> {
+    match program.extension()?.to_str()? {
+        "py" => Some("python3"),
+        "sh" => Some("sh"),
+        "bash" => Some("bash"),
+        "rb" => Some("ruby"),
+        "js" => Some("node"),
+        "pl" => Some("perl"),
+        _ => None,
+    }
+}
+
 fn setup(what: &str, source: std::io::Error) -> SandboxError {
     SandboxError::Setup { what: what.to_string(), source }
 }

@@ -83,7 +83,17 @@ pub fn run(sandbox: &Sandbox, build: &str, folder: &Path, limits: BuildLimits, o
     let before = super::submission::stamp(folder);
     let holes = root.as_ref().map(holes).unwrap_or_default();
     let log_path = out.join(log);
-    let result = run_boxed(sandbox, build, folder, limits, &log_path);
+    // The log is written under a temporary name and takes its own once whole: a run killed
+    // during the build leaves only a temporary, which the next run removes.
+    let name = log_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let writing = log_path.with_file_name(format!("{}{name}", crate::files::TEMPORARY_PREFIX));
+    let mut result = run_boxed(sandbox, build, folder, limits, &writing);
+    if writing.exists() {
+        if let Err(e) = std::fs::rename(&writing, &log_path) {
+            let why = format!("cannot write the build log {}: {e}", log_path.display());
+            result = result.and(Err(Failed { why, disk: false, signal: None }));
+        }
+    }
     if let Err(Failed { disk: true, .. }) = &result {
         match &root {
             Ok(root) => take_back(root, &before, &holes, |_| {}),
@@ -613,14 +623,22 @@ pub fn build_all(
         let key = (build.clone(), folder.clone());
         let outcome = by_command
             .entry(key)
-            .or_insert_with(|| {
-                let log = format!("builds/{}-{stamp}.log", crate::files::name_part(name));
-                run(sandbox, build, folder, limits, out, &log)
-            })
+            .or_insert_with(|| run(sandbox, build, folder, limits, out, &free_log_name(out, name, stamp)))
             .clone();
         outcomes.insert(name.clone(), outcome);
     }
     outcomes
+}
+
+/// The name of a new build log of bot `name` at `stamp`, relative to the league folder `out`:
+/// `builds/<name>-<stamp>.log`, numbered on when a run in the same second wrote that one (a
+/// version's first log is kept, so it must not be overwritten).
+fn free_log_name(out: &Path, name: &str, stamp: u64) -> String {
+    let part = crate::files::name_part(name);
+    (1u32..)
+        .map(|n| if n == 1 { format!("builds/{part}-{stamp}.log") } else { format!("builds/{part}-{stamp}-{n}.log") })
+        .find(|log| !out.join(log).exists())
+        .unwrap_or_else(|| format!("builds/{part}-{stamp}.log"))
 }
 
 #[cfg(test)]

@@ -197,8 +197,9 @@ pub struct TournamentConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build_disk_mb: Option<u64>,
     /// The folder relative paths were resolved against (the config file's); bots without a
-    /// folder build here. Set by the arena, not in config files.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// folder build here. Set by the arena, so not a key of config files (nor listed among
+    /// them): a league record keeps it beside the keys (see [`recorded`]).
+    #[serde(skip)]
     pub base: Option<PathBuf>,
     /// Where the config was read from (its file, `<command line>`, a league's
     /// `tournament.json`, and the flags that changed it), so that
@@ -249,6 +250,7 @@ impl TournamentConfig {
         let mut config: Self = toml::from_str(text)
             .map_err(|e| TournamentError::Config { path: origin.to_path_buf(), message: e.to_string() })?;
         config.fold_legacy().map_err(|message| TournamentError::Config { path: origin.to_path_buf(), message })?;
+        no_name_twice(text, origin)?;
         config.origin = Some(origin.to_path_buf());
         Ok(config)
     }
@@ -272,12 +274,6 @@ impl TournamentConfig {
     pub fn load(path: &Path) -> Result<Self, TournamentError> {
         let text = std::fs::read_to_string(path).map_err(|e| TournamentError::io(path, e))?;
         let mut config = Self::from_toml(&text, path)?;
-        if config.base.is_some() {
-            return Err(TournamentError::Config {
-                path: path.to_path_buf(),
-                message: "`base` is set by the arena (the config file's folder), not in a config".to_string(),
-            });
-        }
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         config.resolve_paths(dir);
         Ok(config)
@@ -428,6 +424,70 @@ impl TournamentConfig {
     }
 }
 
+/// A [`TournamentConfig`] as a league record (`tournament.json`) keeps it: the keys of a config
+/// file and `base`, which files may not set (use with `#[serde(with = "recorded")]`).
+pub mod recorded {
+    use std::borrow::Borrow;
+    use std::path::PathBuf;
+
+    use serde::{de::Error as _, ser::Error as _, Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::TournamentConfig;
+
+    /// Writes `config`'s keys and its `base`.
+    pub fn serialize<S: Serializer, C: Borrow<TournamentConfig>>(config: &C, s: S) -> Result<S::Ok, S::Error> {
+        let config = config.borrow();
+        let mut value = serde_json::to_value(config).map_err(S::Error::custom)?;
+        if let (Some(base), Some(map)) = (&config.base, value.as_object_mut()) {
+            map.insert("base".to_string(), serde_json::to_value(base).map_err(S::Error::custom)?);
+        }
+        value.serialize(s)
+    }
+
+    /// Reads what [`serialize`] wrote.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<TournamentConfig, D::Error> {
+        let mut value = serde_json::Value::deserialize(d)?;
+        let base = match value.as_object_mut().and_then(|map| map.remove("base")) {
+            Some(base) => Option::<PathBuf>::deserialize(base).map_err(D::Error::custom)?,
+            None => None,
+        };
+        let mut config = TournamentConfig::deserialize(value).map_err(D::Error::custom)?;
+        config.base = base;
+        Ok(config)
+    }
+}
+
+/// Refuses a config text that gives one bot name twice, naming the line of the second
+/// `name` and the first's: [`TournamentConfig::validate`] sees only the parsed bots, not where.
+fn no_name_twice(text: &str, origin: &Path) -> Result<(), TournamentError> {
+    /// The bots' names with where they are written; every other key is left to the real parse.
+    #[derive(Deserialize)]
+    struct Names {
+        #[serde(default)]
+        bots: Vec<NameAt>,
+    }
+    #[derive(Deserialize)]
+    struct NameAt {
+        name: toml::Spanned<String>,
+    }
+    let Ok(names) = toml::from_str::<Names>(text) else { return Ok(()) };
+    let line = |name: &toml::Spanned<String>| text[..name.span().start.min(text.len())].matches('\n').count() + 1;
+    for (i, bot) in names.bots.iter().enumerate() {
+        if let Some(first) = names.bots[..i].iter().find(|b| b.name.get_ref() == bot.name.get_ref()) {
+            return Err(TournamentError::ConfigAt {
+                path: origin.to_path_buf(),
+                line: line(&bot.name),
+                message: format!(
+                    "bot name `{}` is used twice (first at line {}): give each bot its own name",
+                    crate::safe_text::terminal(bot.name.get_ref()),
+                    line(&first.name)
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
 impl BotEntry {
     /// Makes the bot's folder absolute against `base`; without a folder, also each word of its
     /// command that names a file relative to `base`.
@@ -567,8 +627,6 @@ mod tests {
         assert_eq!(c.bots[0].command, "./bot", "a bot with a folder runs its command there");
         assert_eq!(c.bots[1].command, format!("python3 {} --fast", class.join("bob.py").display()));
         assert_eq!(c.base.as_deref(), Some(class.as_path()));
-        std::fs::write(dir.path().join("class/bad.toml"), "base = \"/\"\n").unwrap();
-        assert!(TournamentConfig::load(&dir.path().join("class/bad.toml")).unwrap_err().to_string().contains("base"));
     }
 
     #[test]
@@ -636,6 +694,48 @@ mod tests {
         assert!(err.contains("games"), "{err}");
         let err = TournamentConfig::from_toml("colour = 1", Path::new("t.toml")).unwrap_err().to_string();
         assert!(err.contains("unknown field `colour`"), "{err}");
+    }
+
+    /// A name given twice is refused when the file is read, at the line of its second `name`
+    /// and naming the first's; distinct names, and other keys on such lines, are not.
+    #[test]
+    fn a_bot_name_given_twice_is_refused_at_its_line() {
+        let text = "maps = [\"m.txt\"]\n\n[[bots]]\nname = \"bob\"\ncommand = \"./a\"\n\n[[bots]]\nname = \"alice\"\n\
+                    command = \"./b\"\n\n[[bots]]\ncommand = \"./c\"\nname = \"bob\"\n";
+        let err = TournamentConfig::from_toml(text, Path::new("class/league.toml")).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "class/league.toml:13: bot name `bob` is used twice (first at line 4): give each bot its own name"
+        );
+        let inline = "bots = [{name = \"a\", command = \"x\"},\n  {name = \"a\", command = \"y\"}]\n";
+        let err = TournamentConfig::from_toml(inline, Path::new("t.toml")).unwrap_err().to_string();
+        assert!(err.starts_with("t.toml:2: bot name `a` is used twice (first at line 1)"), "{err}");
+        // The control: the same file with a third name reads.
+        let distinct = text.replacen("\"bob\"", "\"carol\"", 1);
+        assert_eq!(TournamentConfig::from_toml(&distinct, Path::new("t.toml")).unwrap().bots.len(), 3);
+    }
+
+    /// `base` is the arena's (the config file's folder): a file that sets it is refused as any
+    /// unknown key, and the keys the error lists are a file's, without it; a league record
+    /// keeps it.
+    #[test]
+    fn base_is_not_a_key_of_config_files_but_records_keep_it() {
+        let err = TournamentConfig::from_toml("colour = 1", Path::new("t.toml")).unwrap_err().to_string();
+        assert!(err.contains("expected one of `game`, `bots`") && err.contains("`build_disk_mb`"), "{err}");
+        assert!(!err.contains("`base`"), "{err}");
+        let err = TournamentConfig::from_toml("base = \"/\"", Path::new("t.toml")).unwrap_err().to_string();
+        assert!(err.starts_with("t.toml: ") && err.contains("unknown field `base`"), "{err}");
+        #[derive(Serialize, Deserialize)]
+        struct Record {
+            #[serde(with = "recorded")]
+            config: TournamentConfig,
+        }
+        let mut config = TournamentConfig::from_toml("seed = 7", Path::new("t.toml")).unwrap();
+        config.base = Some(PathBuf::from("/course"));
+        let json = serde_json::to_value(Record { config }).unwrap();
+        assert_eq!((&json["config"]["base"], &json["config"]["seed"]), (&"/course".into(), &7.into()));
+        let read: Record = serde_json::from_value(json).unwrap();
+        assert_eq!((read.config.base, read.config.seed), (Some(PathBuf::from("/course")), 7));
     }
 
     #[test]

@@ -63,6 +63,16 @@ pub enum TournamentError {
         /// What is wrong, with line and column.
         message: String,
     },
+    /// A config file's fault that TOML itself accepts, at a line of the file.
+    #[error("{}:{line}: {message}", path.display())]
+    ConfigAt {
+        /// The file.
+        path: PathBuf,
+        /// The line at fault, from 1.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
     /// The configuration cannot be run.
     #[error("{0}")]
     Invalid(String),
@@ -96,6 +106,7 @@ impl TournamentError {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TournamentRecord {
     /// The configuration as run.
+    #[serde(with = "config::recorded")]
     pub config: TournamentConfig,
     /// Bots that play, each on its standing version.
     pub bots: Vec<BotVersion>,
@@ -123,6 +134,7 @@ pub struct TournamentRecord {
 /// kept copies' paths made relative (a clone of the whole record would copy its schedule).
 #[derive(Serialize)]
 struct OnDisk<'a> {
+    #[serde(with = "config::recorded")]
     config: &'a TournamentConfig,
     bots: &'a [BotVersion],
     failures: &'a BTreeMap<String, String>,
@@ -673,6 +685,7 @@ fn plan(
         }
     }
     record.save(out)?;
+    versions::remove_unlinked_logs(out, &record.history, &record.failures);
     Ok(League { record, previous, existing, game, boards, _lock: lock })
 }
 
@@ -898,8 +911,32 @@ fn changes(old: &TournamentRecord, new: &TournamentRecord) -> Vec<String> {
     let mut out = Vec::new();
     let names = |r: &TournamentRecord| -> Vec<String> { r.config.bots.iter().map(|b| b.name.clone()).collect() };
     let (before, after) = (names(old), names(new));
-    let added: Vec<&String> = after.iter().filter(|n| !before.contains(n)).collect();
-    let removed: Vec<&String> = before.iter().filter(|n| !after.contains(n)).collect();
+    let fp = |r: &TournamentRecord, n: &str| r.bots.iter().find(|b| b.entry.name == n).map(|b| b.fingerprint.clone());
+    let mut added: Vec<&String> = after.iter().filter(|n| !before.contains(n)).collect();
+    let mut removed: Vec<&String> = before.iter().filter(|n| !after.contains(n)).collect();
+    // A bot gone and one new with the same files, each the only one: most likely a rename.
+    // Results are kept by name (a match's key, its seed and its replay name its bots), so the
+    // new name's matches are played; said as one change, so that the run is not a surprise.
+    let same = |n: &&String, f: &String, r: &TournamentRecord| fp(r, n).as_ref() == Some(f);
+    let renamed: Vec<(&String, &String)> = removed
+        .iter()
+        .filter_map(|gone| {
+            let f = fp(old, gone)?;
+            let new_ones: Vec<&&String> = added.iter().filter(|n| same(n, &f, new)).collect();
+            let gone_ones = removed.iter().filter(|n| same(n, &f, old)).count();
+            (new_ones.len() == 1 && gone_ones == 1).then(|| (*gone, *new_ones[0]))
+        })
+        .collect();
+    for (gone, renamed_to) in &renamed {
+        let matches = new.schedule.iter().filter(|m| m.seats.contains(renamed_to)).count();
+        out.push(format!(
+            "{renamed_to} is new and {gone} is gone, with the same files (renamed?): results are kept by name (a \
+             match's key, seed and replay name its bots), so {renamed_to}'s {matches} matches are played, and \
+             {gone}'s results stay on disk, no longer counted"
+        ));
+        added.retain(|n| n != renamed_to);
+        removed.retain(|n| n != gone);
+    }
     // (One that cannot play is said so, not that its matches are played.)
     let (failed, playing): (Vec<&String>, Vec<&String>) = added.iter().partition(|n| new.failures.contains_key(**n));
     if !playing.is_empty() {
@@ -912,7 +949,6 @@ fn changes(old: &TournamentRecord, new: &TournamentRecord) -> Vec<String> {
     if !removed.is_empty() {
         out.push(format!("bots removed: {} (their results are kept on disk, no longer counted)", join(&removed)));
     }
-    let fp = |r: &TournamentRecord, n: &str| r.bots.iter().find(|b| b.entry.name == n).map(|b| b.fingerprint.clone());
     let versions: Vec<&String> =
         after.iter().filter(|n| before.contains(n) && fp(old, n).is_some() && fp(old, n) != fp(new, n)).collect();
     if !versions.is_empty() {

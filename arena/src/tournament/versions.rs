@@ -110,13 +110,17 @@ impl BotHistory {
 
     /// Records `version` unless it is the newest already (same fingerprint and verdict). A good
     /// version keeps the log of the build that made it (a build run again over the same files
-    /// only says it is up to date); a failed one links its newest failure. Files that were a
+    /// only says it is up to date); a failed one links its newest failure, and says its
+    /// problem (which names that log). Files that were a
     /// good version before (back after a failed push) are that version again, by its label.
     fn record(&mut self, mut version: Version, commit: Option<String>) {
         if self.latest().is_some_and(|v| v.fingerprint == version.fingerprint && v.ok == version.ok) {
             if let Some(v) = self.versions.last_mut() {
                 if !v.ok || v.build_log.is_none() {
                     v.build_log = version.build_log.or(v.build_log.take());
+                }
+                if !v.ok {
+                    v.problem = version.problem.or(v.problem.take());
                 }
                 // (A version an earlier arena recorded learns its location-free fingerprint.)
                 v.portable = v.portable.take().or(version.portable);
@@ -172,6 +176,35 @@ pub fn parse_time(text: &str) -> Result<u64, String> {
 /// Whether an RFC 3339 time names its zone (`Z`, or a numeric offset after the time of day).
 fn has_zone(time: &str) -> bool {
     time.ends_with(['Z', 'z']) || time.get(10..).is_some_and(|clock| clock.contains(['+', '-']))
+}
+
+/// Removes the build logs in `out/builds/` that the league's record does not link: those of
+/// builds run again over a good version's files (it keeps its first log) and a failure's
+/// older logs (it links its newest), which each run would otherwise add. A log a version
+/// links, or a problem or failure names, stays. Call it once the record that links them is
+/// saved: a run stopped before leaves a log too many, never a link to a removed one.
+pub fn remove_unlinked_logs(out: &Path, history: &BTreeMap<String, BotHistory>, failures: &BTreeMap<String, String>) {
+    let versions = history.values().flat_map(|h| &h.versions);
+    let linked: BTreeSet<&str> = versions.clone().filter_map(|v| v.build_log.as_deref()).collect();
+    let texts: Vec<&str> =
+        versions.filter_map(|v| v.problem.as_deref()).chain(failures.values().map(String::as_str)).collect();
+    let Ok(entries) = std::fs::read_dir(out.join("builds")) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str().filter(|n| n.ends_with(".log") && !crate::files::is_temporary(name.as_ref()))
+        else {
+            continue;
+        };
+        let log = format!("builds/{name}");
+        if linked.contains(log.as_str()) || texts.iter().any(|t| t.contains(&log)) {
+            continue;
+        }
+        if entry.file_type().is_ok_and(|t| t.is_file()) {
+            if let Err(e) = std::fs::remove_file(entry.path()) {
+                tracing::warn!(log = %entry.path().display(), "cannot remove a build log no version links: {e}");
+            }
+        }
+    }
 }
 
 /// The folder a bot is built in: its own, else the config's.
@@ -410,7 +443,9 @@ mod tests {
             label: String::new(),
             at,
             ok,
-            problem: (!ok).then(|| "build `make` failed (exit status: 2): bot.c:1: error: x".to_string()),
+            problem: (!ok).then(|| {
+                format!("build `make` failed (exit status: 2): bot.c:1: error: x (full log: builds/b-{at}.log)")
+            }),
             build_log: Some(format!("builds/b-{at}.log")),
             kept: None,
             portable: None,
@@ -438,6 +473,8 @@ mod tests {
         h.record(v("dd", 500, false), None);
         h.record(v("dd", 600, false), None);
         assert_eq!(h.latest().unwrap().build_log.as_deref(), Some("builds/b-600.log"));
+        let problem = h.latest().unwrap().problem.as_deref().unwrap();
+        assert!(problem.ends_with("(full log: builds/b-600.log)"), "its problem names that log: {problem}");
         h.record(v("aa", 700, true), None);
         assert_eq!(h.standing(None).unwrap().label, "v1 abc123");
         assert_eq!(h.standing(None).unwrap().at, 700, "standing from when it came back");

@@ -10,7 +10,7 @@ use clap::Args;
 /// Options of `arena new-bot`.
 #[derive(Debug, Args)]
 pub struct NewBotArgs {
-    /// The language: cpp, c, python or rust.
+    /// The language: cpp, c, python or rust (also c++, py, rs; in any case).
     #[arg(long, value_parser = parse_lang)]
     pub lang: Lang,
     /// The bot's name: the folder created in the current directory, the program, the name in results.
