@@ -120,3 +120,17 @@ fn a_python_bot_without_its_execute_bit_is_told_to_run_through_python3() {
     );
     assert!(!said.contains(&format!("sh {shown}")), "{said}");
 }
+
+/// A "program" that is a FIFO (a build can leave one): check-bot says it cannot start it and
+/// ends, where it used to wait forever reading the file's first bytes for its advice (see
+/// `files::tests::a_fifo_is_no_regular_file_and_is_not_waited_for` for the control).
+#[test]
+fn a_fifo_in_place_of_the_bot_is_refused_without_waiting() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("bot");
+    assert!(std::process::Command::new("mkfifo").arg(&bot).status().unwrap().success());
+    let out = arena(&["check-bot", &bot.display().to_string()]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains(&format!("cannot start `{}`", bot.display())), "{said}");
+}

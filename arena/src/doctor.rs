@@ -272,12 +272,10 @@ fn last_words(stderr: &str) -> String {
 /// `import` say nothing useful), or one whose `#!` line ends in `\r` (saved with Windows line
 /// endings: `/usr/bin/env: 'python3\r': No such file or directory`).
 fn program_problem(command: &str) -> Option<String> {
-    use std::io::Read;
     let words = shell_words::split(command).ok()?;
     let program = words.first().filter(|p| p.contains('/'))?;
-    let mut head = [0u8; 512];
-    let n = std::fs::File::open(program).ok()?.read(&mut head).ok()?;
-    let head = &head[..n];
+    let head = crate::files::program_head(std::path::Path::new(program), 512)?;
+    let head = head.as_slice();
     if head.starts_with(b"\x7fELF") {
         return None;
     }

@@ -60,11 +60,7 @@ pub fn read_map_file(path: &Path) -> Result<String, SetupError> {
 
 fn read_text(path: &Path) -> Result<String, ReadError> {
     let io = |source| ReadError::Io { path: path.to_path_buf(), source };
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if !meta.is_file() {
-        return Err(ReadError::NotAFile { path: path.to_path_buf() });
-    }
-    let file = std::fs::File::open(path).map_err(io)?;
+    let file = open_regular(path).map_err(io)?.ok_or_else(|| ReadError::NotAFile { path: path.to_path_buf() })?;
     let mut bytes = Vec::new();
     file.take(MAX_MAP_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
     if bytes.len() as u64 > MAX_MAP_BYTES {
@@ -72,6 +68,24 @@ fn read_text(path: &Path) -> Result<String, ReadError> {
     }
     String::from_utf8(bytes)
         .map_err(|e| ReadError::NotText { path: path.to_path_buf(), at: e.utf8_error().valid_up_to() })
+}
+
+/// Opens `path` for reading if it is a regular file (`None` for a FIFO, a device or a folder),
+/// without waiting: opening a FIFO blocks until something writes to it, and a student's build
+/// can leave one where a program or file is expected. The kind is that of the file opened, so
+/// it cannot change between the check and the read.
+pub fn open_regular(path: &Path) -> std::io::Result<Option<std::fs::File>> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)?;
+    Ok(file.metadata()?.is_file().then_some(file))
+}
+
+/// The first `max` bytes of the program file at `path` (to tell a script, and its `#!` line,
+/// from a compiled program); `None` unless it is a regular file that can be read.
+pub fn program_head(path: &Path, max: usize) -> Option<Vec<u8>> {
+    let mut head = Vec::with_capacity(max);
+    open_regular(path).ok()??.take(max as u64).read_to_end(&mut head).ok()?;
+    Some(head)
 }
 
 /// The map file of a match and its content (the copy read before the run, else the file
@@ -158,4 +172,34 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     sync_dir(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A FIFO where a program or a map is expected is refused at once: opened without
+    /// blocking, and known by the kind of the file opened. The control: a plain open of the
+    /// same FIFO is still waiting for a writer, and ends once one comes.
+    #[test]
+    fn a_fifo_is_no_regular_file_and_is_not_waited_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("bot");
+        let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o755) }, 0);
+        let plain = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::File::open(fifo).is_ok())
+        };
+        assert_eq!(program_head(&fifo, 16), None);
+        assert!(open_regular(&fifo).unwrap().is_none());
+        assert!(matches!(read_text(&fifo), Err(ReadError::NotAFile { .. })));
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        assert!(!plain.is_finished(), "control: a plain open of the FIFO waits for a writer");
+        drop(std::fs::OpenOptions::new().write(true).open(&fifo).unwrap());
+        assert!(plain.join().unwrap());
+        // A regular file's first bytes.
+        std::fs::write(dir.path().join("bot.py"), "#!/usr/bin/env python3\n").unwrap();
+        assert_eq!(program_head(&dir.path().join("bot.py"), 5).as_deref(), Some(&b"#!/us"[..]));
+    }
 }

@@ -639,13 +639,11 @@ fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std:
 /// (what the system runs one without `#!` with). `None` for a compiled program, or one that
 /// cannot be read.
 fn script_interpreter(path: &Path) -> Option<String> {
-    use std::io::Read;
     if let Some(interpreter) = crate::sandbox::interpreter_by_extension(path) {
         return Some(interpreter.to_string());
     }
-    let mut head = [0u8; 256];
-    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
-    let head = &head[..n];
+    let head = crate::files::program_head(path, 256)?;
+    let head = head.as_slice();
     let Some(rest) = head.strip_prefix(b"#!") else {
         // A compiled program (ELF, or any file with a NUL byte early on) has no interpreter.
         return (!head.is_empty() && !head.contains(&0)).then(|| "sh".to_string());
