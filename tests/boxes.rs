@@ -390,6 +390,22 @@ fn two_bots_cannot_talk_through_the_files_they_share() {
     }
 }
 
+#[test]
+fn two_bots_cannot_talk_through_the_counts_kept_per_user() {
+    let _load = shared();
+    // Queued signals, POSIX message queue bytes and locked shared memory are counted per user,
+    // a user namespace's for its owner too: one box filling a count (at its fourth tick) would
+    // leave the other's own attempts refused, a channel. An unprivileged arena's boxes all
+    // count for its user (a root arena's are users of their own). The box gives each a small
+    // share of the first two; the kernel here does not pass on the third's (the control, with
+    // every box its user's, shows it: not as root, whose locks are not counted).
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    for (how, control) in [("sigpending", true), ("mqueue", true), ("shm-lock", !root)] {
+        cannot_talk_by(how, control);
+    }
+}
+
 /// Two `talk HOW` bots, one per seat: in a box seat 2 never hears seat 1; without it (the
 /// control, when `control`) it does, and says so by an invalid move.
 fn cannot_talk_by(how: &str, control: bool) {

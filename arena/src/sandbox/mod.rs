@@ -441,6 +441,7 @@ impl Sandbox {
                 // Its own user (a box uid, or the user namespace's): the cap counts its processes.
                 if !launch.build {
                     r.push((libc::RLIMIT_NPROC, limits.processes, limits.processes));
+                    r.extend_from_slice(&USER_COUNT_SHARES);
                 }
                 r
             },
@@ -548,6 +549,20 @@ fn toolchains() -> Vec<(&'static str, PathBuf)> {
     }
     out
 }
+
+/// What a bot's box may take of the counts the kernel keeps per user rather than per
+/// namespace: signals queued by `sigqueue` (`RLIMIT_SIGPENDING`, 256) and bytes of POSIX
+/// message queues (`RLIMIT_MSGQUEUE`, none: `mq_open` fails with `EMFILE`, as over the limit).
+/// A user namespace's counts are added to its owner's as well, and checked there against the
+/// limits its creator had: every box of an unprivileged arena counted for the arena's user, so
+/// a bot that queued every signal its limit allowed (96,369 here), or made queues of every byte
+/// (800 KiB), left none for its opponent's box, which then found its own `sigqueue` refused
+/// (`EAGAIN`), or its `mq_open` (`EMFILE`): a channel between opponents (`tests/boxes.rs`).
+/// With these shares all the boxes of a run together stay far under the user's limits. (A root
+/// arena's boxes are users of their own already. A plain bot is not given them: it shares its
+/// counts with every process of its user, and a small limit there is reached sooner.)
+const USER_COUNT_SHARES: [(libc::__rlimit_resource_t, u64, u64); 2] =
+    [(libc::RLIMIT_SIGPENDING, 256, 256), (libc::RLIMIT_MSGQUEUE, 0, 0)];
 
 /// Resource limits as (resource, soft, hard). The address space is capped per process too
 /// (at the box's figure), so that one huge allocation fails cleanly, before any OOM killer.
