@@ -396,13 +396,16 @@ impl Sandbox {
         for dir in SYSTEM {
             view.system(Path::new(dir))?;
         }
+        view.devices()?;
+        let scratch_owner = ids.unwrap_or((0, 0));
+        view.scratch(limits.tmp_mb, scratch_owner)?;
+        // After the scratch space, as the bot's folder: a toolchain kept under /tmp is bound on
+        // top of the box's own /tmp (bound before it, it was hidden, and the folders made for
+        // what came after were missing: no build could start).
         let toolchains = if launch.build { toolchains() } else { Vec::new() };
         for (_, dir) in &toolchains {
             view.system(dir)?;
         }
-        view.devices()?;
-        let scratch_owner = ids.unwrap_or((0, 0));
-        view.scratch(limits.tmp_mb, scratch_owner)?;
         if let Some(dir) = &folder {
             view.bind(dir, dir, launch.build)?;
         }
