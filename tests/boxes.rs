@@ -443,6 +443,53 @@ fn cannot_reach_the_network_remount_or_escape_the_box() {
 }
 
 #[test]
+fn a_build_cannot_read_the_cargo_credentials_of_whoever_runs_the_arena() {
+    let _load = shared();
+    // A build's box shows it the Rust toolchain of whoever runs the arena, `CARGO_HOME` with it;
+    // a student's build that printed `credentials.toml` in its error had the teacher's crates.io
+    // token shown in its row, on the league's pages. (A `CARGO_HOME` in a temporary folder, as
+    // the box's own /tmp once hid.)
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("cargo-home");
+    std::fs::create_dir_all(home.join("bin")).unwrap();
+    let secret = format!("cio-secret-{}", token());
+    let credentials = home.join("credentials.toml");
+    std::fs::write(&credentials, format!("[registry]\ntoken = \"{secret}\"\n")).unwrap();
+    std::fs::set_permissions(&credentials, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    std::fs::create_dir(dir.path().join("student")).unwrap();
+    // (On one line: a failed build's row quotes the first line of its error.)
+    let build = "echo \"error: $(tr '\\n' ' ' < \"$CARGO_HOME/credentials.toml\")\" >&2; exit 3";
+    let mut text = format!("maps = [{:?}]\n", map("fire.txt"));
+    text.push_str(&format!("[[bots]]\nname = \"greedy\"\ncommand = {:?}\n", bin("greedy")));
+    text.push_str(&format!(
+        "[[bots]]\nname = \"student\"\ncommand = {:?}\ncwd = \"student\"\nbuild = {build:?}\n",
+        bin("greedy")
+    ));
+    let cfg = dir.path().join("t.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let failure = |out: &str, mode: &str| -> String {
+        let out = dir.path().join(out);
+        let (cfg, out_arg) = (cfg.display().to_string(), out.display().to_string());
+        let run = Command::new(bin("arena"))
+            .current_dir(root())
+            .env("CARGO_HOME", &home)
+            .args(["tournament", "--config", &cfg, "--out", &out_arg, "--sandbox", mode])
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let rows = leaderboard(&out)["rows"].as_array().cloned().unwrap_or_default();
+        let student = rows.iter().find(|r| r["bot"] == "student").cloned().unwrap_or_default();
+        student["failure"].as_str().unwrap_or_default().to_string()
+    };
+    let boxed = failure("boxed", "auto");
+    assert!(boxed.contains("failed (exit status: 3)"), "the build ran: {boxed}");
+    assert!(!boxed.contains(&secret), "the token stays hidden: {boxed}");
+    // The control: without the box, the build prints the token, and its row shows it.
+    let control = failure("control", "none");
+    assert!(control.contains(&secret), "the control printed the token: {control}");
+}
+
+#[test]
 fn has_no_descriptor_of_the_arenas_but_its_pipes() {
     let _load = shared();
     let normal = normal_score();

@@ -403,8 +403,13 @@ impl Sandbox {
         // top of the box's own /tmp (bound before it, it was hidden, and the folders made for
         // what came after were missing: no build could start).
         let toolchains = if launch.build { toolchains() } else { Vec::new() };
-        for (_, dir) in &toolchains {
+        for (var, dir) in &toolchains {
             view.system(dir)?;
+            if *var == "CARGO_HOME" {
+                for name in CARGO_CREDENTIALS {
+                    view.hide(dir, name);
+                }
+            }
         }
         if let Some(dir) = &folder {
             view.bind(dir, dir, launch.build)?;
@@ -539,6 +544,10 @@ fn box_env(launch: &Launch, home: &str) -> Vec<(String, String)> {
     }
     env
 }
+
+/// The files of `CARGO_HOME` that hold the tokens of whoever runs the arena (crates.io's, a
+/// private registry's): a build's box shows them empty (see [`View::hide`]).
+const CARGO_CREDENTIALS: [&str; 2] = ["credentials.toml", "credentials"];
 
 /// The toolchains a build may use (read-only): Rust's, where installed.
 fn toolchains() -> Vec<(&'static str, PathBuf)> {
@@ -725,6 +734,21 @@ impl View {
         self.ops.push(Op::Bind { src: cpath(&real), dst: at, flags });
         self.bound.push(dst.to_path_buf());
         Ok(())
+    }
+
+    /// Shows the file `name` of the bound folder `dir` empty (`/dev/null` bound on it,
+    /// read-only), where it is a file. A build's box shows it the toolchains of whoever runs the
+    /// arena, and cargo's `credentials.toml` among them: a student's build printed the teacher's
+    /// crates.io token in its error, which the league's pages then showed to everyone
+    /// (`tests/boxes.rs`). Nothing where `dir` is a link (its target is not bound).
+    fn hide(&mut self, dir: &Path, name: &str) {
+        let path = dir.join(name);
+        let bound = std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir());
+        if !bound || !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+            return;
+        }
+        let flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NOEXEC;
+        self.ops.push(Op::Bind { src: cpath(Path::new("/dev/null")), dst: cpath(&self.at(&path)), flags });
     }
 
     /// `/dev` with the harmless devices and the usual links; no terminal.
