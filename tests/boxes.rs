@@ -390,6 +390,22 @@ fn two_bots_cannot_talk_through_the_files_they_share() {
     }
 }
 
+#[test]
+fn two_bots_cannot_talk_through_the_counts_kept_per_user() {
+    let _load = shared();
+    // Queued signals, POSIX message queue bytes and locked shared memory are counted per user,
+    // a user namespace's for its owner too: one box filling a count (at its fourth tick) would
+    // leave the other's own attempts refused, a channel. An unprivileged arena's boxes all
+    // count for its user (a root arena's are users of their own). The box gives each a small
+    // share of the first two; the kernel here does not pass on the third's (the control, with
+    // every box its user's, shows it: not as root, whose locks are not counted).
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    for (how, control) in [("sigpending", true), ("mqueue", true), ("shm-lock", !root)] {
+        cannot_talk_by(how, control);
+    }
+}
+
 /// Two `talk HOW` bots, one per seat: in a box seat 2 never hears seat 1; without it (the
 /// control, when `control`) it does, and says so by an invalid move.
 fn cannot_talk_by(how: &str, control: bool) {
@@ -424,6 +440,53 @@ fn cannot_reach_the_network_remount_or_escape_the_box() {
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "", "nothing was written outside");
     let control = against_victim(attack, false);
     assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control: {}", control.result);
+}
+
+#[test]
+fn a_build_cannot_read_the_cargo_credentials_of_whoever_runs_the_arena() {
+    let _load = shared();
+    // A build's box shows it the Rust toolchain of whoever runs the arena, `CARGO_HOME` with it;
+    // a student's build that printed `credentials.toml` in its error had the teacher's crates.io
+    // token shown in its row, on the league's pages. (A `CARGO_HOME` in a temporary folder, as
+    // the box's own /tmp once hid.)
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("cargo-home");
+    std::fs::create_dir_all(home.join("bin")).unwrap();
+    let secret = format!("cio-secret-{}", token());
+    let credentials = home.join("credentials.toml");
+    std::fs::write(&credentials, format!("[registry]\ntoken = \"{secret}\"\n")).unwrap();
+    std::fs::set_permissions(&credentials, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    std::fs::create_dir(dir.path().join("student")).unwrap();
+    // (On one line: a failed build's row quotes the first line of its error.)
+    let build = "echo \"error: $(tr '\\n' ' ' < \"$CARGO_HOME/credentials.toml\")\" >&2; exit 3";
+    let mut text = format!("maps = [{:?}]\n", map("fire.txt"));
+    text.push_str(&format!("[[bots]]\nname = \"greedy\"\ncommand = {:?}\n", bin("greedy")));
+    text.push_str(&format!(
+        "[[bots]]\nname = \"student\"\ncommand = {:?}\ncwd = \"student\"\nbuild = {build:?}\n",
+        bin("greedy")
+    ));
+    let cfg = dir.path().join("t.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let failure = |out: &str, mode: &str| -> String {
+        let out = dir.path().join(out);
+        let (cfg, out_arg) = (cfg.display().to_string(), out.display().to_string());
+        let run = Command::new(bin("arena"))
+            .current_dir(root())
+            .env("CARGO_HOME", &home)
+            .args(["tournament", "--config", &cfg, "--out", &out_arg, "--sandbox", mode])
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let rows = leaderboard(&out)["rows"].as_array().cloned().unwrap_or_default();
+        let student = rows.iter().find(|r| r["bot"] == "student").cloned().unwrap_or_default();
+        student["failure"].as_str().unwrap_or_default().to_string()
+    };
+    let boxed = failure("boxed", "auto");
+    assert!(boxed.contains("failed (exit status: 3)"), "the build ran: {boxed}");
+    assert!(!boxed.contains(&secret), "the token stays hidden: {boxed}");
+    // The control: without the box, the build prints the token, and its row shows it.
+    let control = failure("control", "none");
+    assert!(control.contains(&secret), "the control printed the token: {control}");
 }
 
 #[test]

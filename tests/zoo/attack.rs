@@ -424,11 +424,15 @@ fn daemon(marker: &str) {
 /// ticks, through an abstract Unix socket, a file in /tmp, or SysV shared memory; or through
 /// a system file both boxes see (read only, the same file): a lock seat 1 holds on it that seat
 /// 2 sees (`flock`, `posix-lock`, `ofd-lock`), or seat 1 reading it every tick, which seat 2
-/// is told of (`inotify`, `dnotify` on its folder, `fanotify`).
+/// is told of (`inotify`, `dnotify` on its folder, `fanotify`); or through a count the kernel
+/// keeps per user, which seat 1 fills and seat 2 finds full (see [`fill_a_user_count`]).
 fn talk(how: &str, token: &str) -> Stepper {
     let seat = std::env::var("ARENA_PLAYER").unwrap_or_default();
     if ["flock", "posix-lock", "ofd-lock", "inotify", "dnotify", "fanotify"].contains(&how) {
         return if seat == "1" { offer_on_a_shared_file(how) } else { listen_on_a_shared_file(how) };
+    }
+    if USER_COUNTS.contains(&how) {
+        return if seat == "1" { fill_a_user_count(how) } else { find_a_user_count_full(how) };
     }
     let how = how.to_string();
     let key: libc::key_t = token.bytes().fold(0x5a00_0001_i32, |k, b| k.wrapping_mul(31).wrapping_add(b as i32));
@@ -881,4 +885,134 @@ fn rewrite_tests(dir: &str) {
             let _ = std::fs::write(e.path(), "");
         }
     }
+}
+
+/// The counts the kernel keeps per user, and checks against the limits of whoever asks: queued
+/// signals (`RLIMIT_SIGPENDING`), bytes of POSIX message queues (`RLIMIT_MSGQUEUE`) and locked
+/// shared memory (`RLIMIT_MEMLOCK`, by `SHM_LOCK`). A user namespace's counts are added to its
+/// owner's too, and checked against the limits its creator had: every box of an unprivileged
+/// arena counts for the arena's user.
+const USER_COUNTS: [&str; 3] = ["sigpending", "mqueue", "shm-lock"];
+
+/// The tick at which seat 1 of [`talk`] fills a count: seat 2 has tried it before (the ticks
+/// of both seats go in step: the next tick is sent once both have answered).
+const FILL_TICK: u32 = 4;
+
+/// `shmctl`'s commands to lock and unlock a segment's pages (`linux/shm.h`).
+const SHM_LOCK: libc::c_int = 11;
+const SHM_UNLOCK: libc::c_int = 12;
+
+/// Takes one more unit of the count `how` names (`sigpending`: a queued real-time signal,
+/// blocked, so that it stays pending; `mqueue`: a queue of 10 messages of 8 KiB, the most an
+/// unprivileged program may ask, named `name`; `shm-lock`: a lock on a segment of `pages`
+/// pages, never touched, so that it holds no memory). Returns whether the kernel gave it, and
+/// what to give back with [`give_back`].
+fn take_one(how: &str, name: &str, pages: usize) -> (bool, libc::c_int) {
+    // SAFETY: plain calls on this process's own signal mask, queues and segments, with valid
+    // pointers.
+    unsafe {
+        match how {
+            "sigpending" => {
+                let mut set: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut set);
+                libc::sigaddset(&mut set, libc::SIGRTMIN());
+                libc::sigprocmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+                let mut info: libc::siginfo_t = std::mem::zeroed();
+                info.si_signo = libc::SIGRTMIN();
+                info.si_code = -1; // SI_QUEUE: what `sigqueue` sends, counted against the limit
+                let me = libc::getpid();
+                (libc::syscall(libc::SYS_rt_sigqueueinfo, me, libc::SIGRTMIN(), &info) == 0, 0)
+            }
+            "mqueue" => {
+                let Ok(path) = CString::new(format!("/{name}")) else { return (false, -1) };
+                let mut attr: libc::mq_attr = std::mem::zeroed();
+                attr.mq_maxmsg = 10;
+                attr.mq_msgsize = 8192;
+                let flags = libc::O_CREAT | libc::O_EXCL | libc::O_RDWR;
+                let queue = libc::mq_open(path.as_ptr(), flags, 0o600 as libc::c_uint, &attr as *const libc::mq_attr);
+                // Nameless at once: it counts while open, and goes with the process (a named
+                // one outlives it, and its count, where there is no box).
+                libc::mq_unlink(path.as_ptr());
+                (queue >= 0, queue)
+            }
+            "shm-lock" => {
+                let id = libc::shmget(libc::IPC_PRIVATE, pages * 4096, libc::IPC_CREAT | 0o600);
+                if id < 0 {
+                    return (false, -1);
+                }
+                let locked = libc::shmctl(id, SHM_LOCK, std::ptr::null_mut()) == 0;
+                // Attached, then removed: it lives, locked, as long as the process (a segment
+                // nobody removes outlives it, and its lock, where there is no box).
+                libc::shmat(id, std::ptr::null(), 0);
+                libc::shmctl(id, libc::IPC_RMID, std::ptr::null_mut());
+                (locked, id)
+            }
+            _ => (false, -1),
+        }
+    }
+}
+
+/// Gives back what [`take_one`] took (`what`).
+fn give_back(how: &str, what: libc::c_int) {
+    // SAFETY: as in `take_one`.
+    unsafe {
+        match how {
+            "sigpending" => {
+                let mut set: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut set);
+                libc::sigaddset(&mut set, libc::SIGRTMIN());
+                let none = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+                while libc::sigtimedwait(&set, std::ptr::null_mut(), &none) > 0 {}
+            }
+            "mqueue" if what >= 0 => {
+                libc::close(what);
+            }
+            // (Removed already: it goes once unlocked and detached.)
+            "shm-lock" if what >= 0 => {
+                libc::shmctl(what, SHM_UNLOCK, std::ptr::null_mut());
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Seat 1 of [`talk`] through a count the kernel keeps per user: at [`FILL_TICK`], takes all it
+/// can of it (every signal it may queue, every queue, a lock on the 8 MiB its limit allows) and
+/// holds it to the end of the match.
+fn fill_a_user_count(how: &str) -> Stepper {
+    let how = how.to_string();
+    Box::new(move |tick, _| {
+        if tick == FILL_TICK {
+            let pid = std::process::id();
+            for k in 0..1_000_000 {
+                let (taken, _) = take_one(&how, &format!("arena-zoo-fill-{pid}-{k}"), 2048);
+                // One lock of all the limit allows, or as many queued signals and queues as it gets.
+                if !taken || how == "shm-lock" {
+                    break;
+                }
+            }
+        }
+        false
+    })
+}
+
+/// Seat 2 of [`talk`] through a count the kernel keeps per user: takes one unit and gives it
+/// back at every tick; it has heard seat 1 when the kernel gave it before [`FILL_TICK`] and
+/// refuses it after.
+fn find_a_user_count_full(how: &str) -> Stepper {
+    let how = how.to_string();
+    let mut could = false;
+    Box::new(move |tick, _| {
+        if tick == 0 || tick == FILL_TICK || tick > 40 {
+            return false;
+        }
+        let name = format!("arena-zoo-probe-{}", std::process::id());
+        let (taken, what) = take_one(&how, &name, 1);
+        give_back(&how, what);
+        if tick < FILL_TICK {
+            could |= taken;
+            return false;
+        }
+        could && !taken
+    })
 }

@@ -396,13 +396,21 @@ impl Sandbox {
         for dir in SYSTEM {
             view.system(Path::new(dir))?;
         }
-        let toolchains = if launch.build { toolchains() } else { Vec::new() };
-        for (_, dir) in &toolchains {
-            view.system(dir)?;
-        }
         view.devices()?;
         let scratch_owner = ids.unwrap_or((0, 0));
         view.scratch(limits.tmp_mb, scratch_owner)?;
+        // After the scratch space, as the bot's folder: a toolchain kept under /tmp is bound on
+        // top of the box's own /tmp (bound before it, it was hidden, and the folders made for
+        // what came after were missing: no build could start).
+        let toolchains = if launch.build { toolchains() } else { Vec::new() };
+        for (var, dir) in &toolchains {
+            view.system(dir)?;
+            if *var == "CARGO_HOME" {
+                for name in CARGO_CREDENTIALS {
+                    view.hide(dir, name);
+                }
+            }
+        }
         if let Some(dir) = &folder {
             view.bind(dir, dir, launch.build)?;
         }
@@ -441,6 +449,7 @@ impl Sandbox {
                 // Its own user (a box uid, or the user namespace's): the cap counts its processes.
                 if !launch.build {
                     r.push((libc::RLIMIT_NPROC, limits.processes, limits.processes));
+                    r.extend_from_slice(&USER_COUNT_SHARES);
                 }
                 r
             },
@@ -550,6 +559,10 @@ fn box_env(launch: &Launch, home: &str) -> Vec<(String, String)> {
     env
 }
 
+/// The files of `CARGO_HOME` that hold the tokens of whoever runs the arena (crates.io's, a
+/// private registry's): a build's box shows them empty (see [`View::hide`]).
+const CARGO_CREDENTIALS: [&str; 2] = ["credentials.toml", "credentials"];
+
 /// The toolchains a build may use (read-only): Rust's, where installed.
 fn toolchains() -> Vec<(&'static str, PathBuf)> {
     let home = std::env::var_os("HOME").map(PathBuf::from);
@@ -562,6 +575,20 @@ fn toolchains() -> Vec<(&'static str, PathBuf)> {
     }
     out
 }
+
+/// What a bot's box may take of the counts the kernel keeps per user rather than per
+/// namespace: signals queued by `sigqueue` (`RLIMIT_SIGPENDING`, 256) and bytes of POSIX
+/// message queues (`RLIMIT_MSGQUEUE`, none: `mq_open` fails with `EMFILE`, as over the limit).
+/// A user namespace's counts are added to its owner's as well, and checked there against the
+/// limits its creator had: every box of an unprivileged arena counted for the arena's user, so
+/// a bot that queued every signal its limit allowed (96,369 here), or made queues of every byte
+/// (800 KiB), left none for its opponent's box, which then found its own `sigqueue` refused
+/// (`EAGAIN`), or its `mq_open` (`EMFILE`): a channel between opponents (`tests/boxes.rs`).
+/// With these shares all the boxes of a run together stay far under the user's limits. (A root
+/// arena's boxes are users of their own already. A plain bot is not given them: it shares its
+/// counts with every process of its user, and a small limit there is reached sooner.)
+const USER_COUNT_SHARES: [(libc::__rlimit_resource_t, u64, u64); 2] =
+    [(libc::RLIMIT_SIGPENDING, 256, 256), (libc::RLIMIT_MSGQUEUE, 0, 0)];
 
 /// Resource limits as (resource, soft, hard). The address space is capped per process too
 /// (at the box's figure), so that one huge allocation fails cleanly, before any OOM killer.
@@ -721,6 +748,21 @@ impl View {
         self.ops.push(Op::Bind { src: cpath(&real), dst: at, flags });
         self.bound.push(dst.to_path_buf());
         Ok(())
+    }
+
+    /// Shows the file `name` of the bound folder `dir` empty (`/dev/null` bound on it,
+    /// read-only), where it is a file. A build's box shows it the toolchains of whoever runs the
+    /// arena, and cargo's `credentials.toml` among them: a student's build printed the teacher's
+    /// crates.io token in its error, which the league's pages then showed to everyone
+    /// (`tests/boxes.rs`). Nothing where `dir` is a link (its target is not bound).
+    fn hide(&mut self, dir: &Path, name: &str) {
+        let path = dir.join(name);
+        let bound = std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir());
+        if !bound || !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+            return;
+        }
+        let flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NOEXEC;
+        self.ops.push(Op::Bind { src: cpath(Path::new("/dev/null")), dst: cpath(&self.at(&path)), flags });
     }
 
     /// `/dev` with the harmless devices and the usual links; no terminal.
