@@ -443,6 +443,28 @@ fn build_logs_and_copies_are_named_apart_and_short() {
     assert!(copies.iter().all(|c| c.len() < 60), "{copies:?}");
 }
 
+/// Gives bob a new version whose build takes 30 s, starts `arena tournament --resume LEAGUE`
+/// in a process group of its own (the terminal's, for a signal to it; stderr piped), and
+/// returns it once that build has begun (it touches `bob/started`).
+fn resume_while_bob_builds(class: &Path, league_arg: &str) -> std::process::Child {
+    use std::os::unix::process::CommandExt;
+    let started = class.join("bob/started");
+    write(&class.join("bob/build.sh"), &format!("touch started\nsleep 30\n{BUILD_SH}"));
+    let child = std::process::Command::new(bin("arena"))
+        .args(["tournament", "--resume", league_arg])
+        .process_group(0)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let begun = std::time::Instant::now();
+    while !started.exists() {
+        assert!(begun.elapsed() < std::time::Duration::from_secs(60), "the build never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child
+}
+
 /// The build logs in `league/builds/`, sorted (temporaries too).
 fn build_logs(league: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(league.join("builds"))
@@ -461,7 +483,6 @@ fn build_logs(league: &Path) -> Vec<String> {
 /// built bot, which nothing linked.)
 #[test]
 fn resumed_runs_of_unchanged_bots_leave_no_new_build_logs() {
-    use std::os::unix::process::CommandExt;
     let dir = tempfile::tempdir().unwrap();
     let class = class_folder(dir.path());
     built_bot(&class.join("bob"), WAITER_SH);
@@ -509,19 +530,7 @@ fn resumed_runs_of_unchanged_bots_leave_no_new_build_logs() {
 
     // Killed during a build: no log under a log's name; the next run leaves none of it.
     let started = class.join("bob/started");
-    write(&class.join("bob/build.sh"), &format!("touch started\nsleep 30\n{BUILD_SH}"));
-    let mut child = std::process::Command::new(bin("arena"))
-        .args(["tournament", "--resume", &league_arg])
-        .process_group(0)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let begun = std::time::Instant::now();
-    while !started.exists() {
-        assert!(begun.elapsed() < std::time::Duration::from_secs(60), "the build never started");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    let mut child = resume_while_bob_builds(&class, &league_arg);
     // SAFETY: a signal to the process group of the child just started.
     assert_eq!(unsafe { libc::killpg(child.id() as i32, libc::SIGKILL) }, 0);
     child.wait().unwrap();
@@ -587,7 +596,6 @@ fn a_renamed_bot_is_said_to_be_one_and_its_matches_are_played() {
 /// good. Control: a build that ends by the same signal of its own, with no Ctrl-C, failed.
 #[test]
 fn ctrl_c_during_a_build_records_no_version() {
-    use std::os::unix::process::CommandExt;
     let dir = tempfile::tempdir().unwrap();
     let class = class_folder(dir.path());
     built_bot(&class.join("bob"), WAITER_SH);
@@ -604,19 +612,8 @@ fn ctrl_c_during_a_build_records_no_version() {
     // A new version whose build takes a while, and Ctrl-C (SIGINT to the terminal's process
     // group, the arena's) once it builds.
     let started = class.join("bob/started");
-    write(&class.join("bob/build.sh"), &format!("touch started\nsleep 30\n{BUILD_SH}"));
-    let child = std::process::Command::new(bin("arena"))
-        .args(["tournament", "--resume", &league_arg])
-        .process_group(0)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
     let begun = std::time::Instant::now();
-    while !started.exists() {
-        assert!(begun.elapsed() < std::time::Duration::from_secs(60), "the build never started");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    let child = resume_while_bob_builds(&class, &league_arg);
     // SAFETY: a signal to the process group of the child just started.
     assert_eq!(unsafe { libc::killpg(child.id() as i32, libc::SIGINT) }, 0);
     let out = child.wait_with_output().unwrap();

@@ -418,14 +418,7 @@ fn a_file_name_in_a_bot_s_folder_cannot_forge_a_line_of_a_resumed_league() {
     let folder = dir.path().join("s/mallory");
     std::fs::create_dir_all(&folder).unwrap();
     std::fs::write(folder.join("notes.txt"), "mine").unwrap();
-    let config = dir.path().join("league.toml");
-    let text = format!(
-        "maps = [{:?}]\n[[bots]]\nname = \"greedy\"\ncommand = {:?}\n[[bots]]\nname = \"mallory\"\ncommand = {:?}\ncwd = \"s/mallory\"\n",
-        map("fire.txt"),
-        bin("greedy"),
-        bin("waiter")
-    );
-    std::fs::write(&config, text).unwrap();
+    let config = mallory_league(dir.path());
     let (config, out) = (config.display().to_string(), dir.path().join("out").display().to_string());
     assert!(arena(&["tournament", "--config", &config, "--out", &out]).status.success());
     // Too large a file to fingerprint (sparse: it takes no disk), named to forge a line (a
@@ -470,14 +463,7 @@ fn a_file_name_in_a_bot_s_folder_cannot_forge_a_line_when_no_match_can_be_played
     // file name cannot hold `/`: U+2215 looks the same).
     let forged = "[9\u{2215}9] greedy vs mallory on fire.txt: 0-999";
     std::fs::File::create(folder.join(format!("x\n{forged}\ny"))).unwrap().set_len(600 << 20).unwrap();
-    let config = dir.path().join("league.toml");
-    let text = format!(
-        "maps = [{:?}]\n[[bots]]\nname = \"greedy\"\ncommand = {:?}\n[[bots]]\nname = \"mallory\"\ncommand = {:?}\ncwd = \"s/mallory\"\n",
-        map("fire.txt"),
-        bin("greedy"),
-        bin("waiter")
-    );
-    std::fs::write(&config, text).unwrap();
+    let config = mallory_league(dir.path());
     let config = config.display().to_string();
     let out = dir.path().join("out").display().to_string();
     let run = arena(&["tournament", "--config", &config, "--out", &out]);
@@ -523,4 +509,17 @@ fn a_replay_s_keys_cannot_forge_a_line_of_verify() {
     assert!(stderr.contains("does not re-simulate") && !stderr.lines().any(|l| l.starts_with(forged)), "{stderr}");
     // The control.
     assert!(key.lines().any(|l| l.starts_with(forged)));
+}
+
+/// `DIR/league.toml`: greedy, and mallory (the waiter) in her folder `DIR/s/mallory`.
+fn mallory_league(dir: &std::path::Path) -> std::path::PathBuf {
+    let config = dir.join("league.toml");
+    let text = format!(
+        "maps = [{:?}]\n[[bots]]\nname = \"greedy\"\ncommand = {:?}\n[[bots]]\nname = \"mallory\"\ncommand = {:?}\ncwd = \"s/mallory\"\n",
+        map("fire.txt"),
+        bin("greedy"),
+        bin("waiter")
+    );
+    std::fs::write(&config, text).unwrap();
+    config
 }

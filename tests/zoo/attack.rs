@@ -913,9 +913,7 @@ fn take_one(how: &str, name: &str, pages: usize) -> (bool, libc::c_int) {
     unsafe {
         match how {
             "sigpending" => {
-                let mut set: libc::sigset_t = std::mem::zeroed();
-                libc::sigemptyset(&mut set);
-                libc::sigaddset(&mut set, libc::SIGRTMIN());
+                let set = rt_min_set();
                 libc::sigprocmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
                 let mut info: libc::siginfo_t = std::mem::zeroed();
                 info.si_signo = libc::SIGRTMIN();
@@ -952,15 +950,24 @@ fn take_one(how: &str, name: &str, pages: usize) -> (bool, libc::c_int) {
     }
 }
 
+/// The signal set of `SIGRTMIN` alone, which `sigpending` queues.
+fn rt_min_set() -> libc::sigset_t {
+    // SAFETY: a set on the stack, filled by the calls made for it.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGRTMIN());
+        set
+    }
+}
+
 /// Gives back what [`take_one`] took (`what`).
 fn give_back(how: &str, what: libc::c_int) {
     // SAFETY: as in `take_one`.
     unsafe {
         match how {
             "sigpending" => {
-                let mut set: libc::sigset_t = std::mem::zeroed();
-                libc::sigemptyset(&mut set);
-                libc::sigaddset(&mut set, libc::SIGRTMIN());
+                let set = rt_min_set();
                 let none = libc::timespec { tv_sec: 0, tv_nsec: 0 };
                 while libc::sigtimedwait(&set, std::ptr::null_mut(), &none) > 0 {}
             }
