@@ -459,12 +459,7 @@ fn a_build_cannot_read_the_cargo_credentials_of_whoever_runs_the_arena() {
     std::fs::create_dir(dir.path().join("student")).unwrap();
     // (On one line: a failed build's row quotes the first line of its error.)
     let build = "echo \"error: $(tr '\\n' ' ' < \"$CARGO_HOME/credentials.toml\")\" >&2; exit 3";
-    let mut text = format!("maps = [{:?}]\n", map("fire.txt"));
-    text.push_str(&format!("[[bots]]\nname = \"greedy\"\ncommand = {:?}\n", bin("greedy")));
-    text.push_str(&format!(
-        "[[bots]]\nname = \"student\"\ncommand = {:?}\ncwd = \"student\"\nbuild = {build:?}\n",
-        bin("greedy")
-    ));
+    let text = student_league("", build);
     let cfg = dir.path().join("t.toml");
     std::fs::write(&cfg, text).unwrap();
     let failure = |out: &str, mode: &str| -> String {

@@ -324,3 +324,15 @@ pub fn copy_into(from: &Path, to: &Path) {
     let from = if Path::new(&from).is_dir() { format!("{from}/.") } else { from };
     assert!(Command::new("cp").args(["-a", &from, &to]).status().unwrap().success(), "cp {from}");
 }
+
+/// A league config's text: the map `fire.txt`, `settings` (lines of top-level keys), greedy, and
+/// `student` (the greedy program) whose folder is `student` beside the config, built by `build`.
+pub fn student_league(settings: &str, build: &str) -> String {
+    let mut text = format!("maps = [{:?}]\n{settings}\n", map("fire.txt"));
+    text.push_str(&format!("[[bots]]\nname = \"greedy\"\ncommand = {:?}\n", bin("greedy")));
+    text.push_str(&format!(
+        "[[bots]]\nname = \"student\"\ncommand = {:?}\ncwd = \"student\"\nbuild = {build:?}\n",
+        bin("greedy")
+    ));
+    text
+}

@@ -403,12 +403,7 @@ fn build_in_prepared_folder(
     std::fs::create_dir(&folder).unwrap();
     std::fs::write(folder.join("notes.txt"), "hello\n").unwrap();
     prepare(&folder);
-    let mut text = format!("maps = [{:?}]\n{settings}\n", map("fire.txt"));
-    text.push_str(&format!("[[bots]]\nname = \"greedy\"\ncommand = {:?}\n", bin("greedy")));
-    text.push_str(&format!(
-        "[[bots]]\nname = \"student\"\ncommand = {:?}\ncwd = \"student\"\nbuild = {build:?}\n",
-        bin("greedy")
-    ));
+    let text = student_league(settings, build);
     let cfg = dir.path().join("t.toml");
     std::fs::write(&cfg, text).unwrap();
     let out = dir.path().join("t");
