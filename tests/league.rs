@@ -739,3 +739,64 @@ fn a_course_folder_moved_or_copied_elsewhere_plays_nothing_again() {
     let (_, stderr) = run(&["tournament", "--resume", &league_arg]);
     assert!(stderr.contains("plan: 6 matches to play (alice 2, bob 2, carol 6, dave 2)"), "{stderr}");
 }
+
+/// A student's folder pushed as a symbolic link to another's (git keeps links): alice's entry
+/// names `subs/alice/src`, which alice made a link to `../bob`. Her build (`touch x`) would run
+/// in Bob's folder, writable, and her matches would run Bob's program: she is refused instead,
+/// as her failure, saying the link, its target and the fix; Bob's folder is untouched, and Bob
+/// and the others play. The control: her real folder named directly, her build writes in it
+/// alone and she plays. (That the build follows the link without the check, writing
+/// `subs/bob/x`, is shown by the library's test
+/// `versions::tests::a_build_through_a_link_writes_the_target_and_the_league_refuses_it`: this
+/// crate drives the arena binary, whose leagues always check.)
+#[test]
+fn a_bot_whose_folder_is_a_link_to_another_s_is_refused_and_the_other_is_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_folder(dir.path());
+    built_bot(&class.join("subs/bob"), WAITER_SH);
+    built_bot(&class.join("subs/alice/real"), WAITER_SH);
+    std::os::unix::fs::symlink("../bob", class.join("subs/alice/src")).unwrap();
+    let league_with = |alice: &str, name: &str| {
+        let mut text = String::from("seed = 9\nmaps = [\"maps/fire.txt\"]\n");
+        text.push_str(&format!(
+            "[[bots]]\nname = \"alice\"\ncommand = \"./bot\"\ncwd = \"{alice}\"\nbuild = \"touch x && sh build.sh\"\n"
+        ));
+        text.push_str("[[bots]]\nname = \"bob\"\ncommand = \"./bot\"\ncwd = \"subs/bob\"\nbuild = \"sh build.sh\"\n");
+        for bot in ["carol", "dave"] {
+            let program = bin(if bot == "carol" { "greedy" } else { "waiter" });
+            text.push_str(&format!("[[bots]]\nname = \"{bot}\"\ncommand = {program:?}\n"));
+        }
+        let cfg = class.join(format!("{name}.toml"));
+        write(&cfg, &text);
+        let league = class.join(name);
+        let out =
+            arena(&["tournament", "--config", &cfg.display().to_string(), "--out", &league.display().to_string()]);
+        let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "{said}");
+        (leaderboard(&league), said)
+    };
+
+    let (board, said) = league_with("subs/alice/src", "linked");
+    assert!(!class.join("subs/bob/x").exists(), "alice's build did not write in bob's folder");
+    let alice = row(&board, "alice");
+    let failure = alice["failure"].as_str().unwrap_or_default();
+    assert_eq!(
+        failure,
+        "its folder subs/alice/src is a symbolic link (to ../bob): a bot's folder may not be reached through a \
+         link in its students' files; name the folder itself (its real path) in `cwd`",
+        "{alice}"
+    );
+    assert_eq!(alice["games"], 0, "{alice}");
+    assert!(alice["build_log"].is_null(), "not built: {alice}");
+    assert!(said.contains("is a symbolic link (to ../bob)"), "the teacher is told: {said}");
+    for bot in ["bob", "carol", "dave"] {
+        assert_eq!(row(&board, bot)["games"], 4, "{bot} plays the two others: {}", row(&board, bot));
+    }
+
+    // The control: her real folder, named directly.
+    let (board, _) = league_with("subs/alice/real", "real");
+    assert!(class.join("subs/alice/real/x").is_file(), "her build wrote in her folder");
+    assert!(!class.join("subs/bob/x").exists(), "and not in bob's");
+    assert!(row(&board, "alice")["failure"].is_null(), "{}", row(&board, "alice"));
+    assert_eq!(row(&board, "alice")["games"], 6, "{}", row(&board, "alice"));
+}

@@ -609,8 +609,9 @@ fn rlimits(limits: &SandboxLimits) -> Vec<(libc::__rlimit_resource_t, u64, u64)>
     out
 }
 
-/// `path` made absolute without touching the file system: `.` dropped, `..` taken back.
-fn normalize(path: &Path) -> PathBuf {
+/// `path` made absolute without touching the file system: `.` dropped, `..` taken back (as a
+/// box takes the paths it binds).
+pub fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::from("/");
     for c in path.components() {
         match c {
@@ -664,6 +665,12 @@ fn named_paths(cwd: &Path, words: &[String]) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// Whether a box shows `path` as one of the system's (its folders bound whole, read-only), not
+/// as a file of the bot's own: a path under `/usr`, `/bin`, `/etc`…
+pub fn is_system(path: &Path) -> bool {
+    SYSTEM.iter().any(|dir| path.starts_with(dir))
 }
 
 /// The host paths a bot's box shows it: the system's folders, its `folder`, and what its

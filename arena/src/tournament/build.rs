@@ -44,7 +44,8 @@ const LOG_TAIL: u64 = 64 << 10;
 pub struct BuildOutcome {
     /// `None` when it succeeded, else why not (one line).
     pub problem: Option<String>,
-    /// The log (stdout and stderr, up to the disk cap), relative to the tournament folder.
+    /// The log (stdout and stderr, up to the disk cap), relative to the tournament folder; empty
+    /// for a build that was not run ([`BuildOutcome::refused`]).
     pub log: String,
     /// Files the build created or changed in the bot's folder (relative to it): build outputs,
     /// which the bot's fingerprint leaves out.
@@ -52,6 +53,13 @@ pub struct BuildOutcome {
     /// The signal that ended it, if one did (Ctrl-C ends the builds with the arena by `SIGINT`),
     /// or its shell's command (a shell exits with 128 + n when its command died by signal n).
     pub signal: Option<i32>,
+}
+
+impl BuildOutcome {
+    /// A build that was not run, for `why`: no log, nothing written.
+    pub fn refused(why: String) -> BuildOutcome {
+        BuildOutcome { problem: Some(why), log: String::new(), outputs: Vec::new(), signal: None }
+    }
 }
 
 /// Why a build did not succeed.
@@ -609,17 +617,25 @@ fn missing_toolchain(log: &str) -> Option<&str> {
 
 /// Runs each distinct (build command, folder) once; returns each bot's outcome, by name. The
 /// log is named after the first bot by [`crate::files::name_part`], so two bots' logs never
-/// share a file (`a.b` and `a_b`) and a long name still makes a file name.
+/// share a file (`a.b` and `a_b`) and a long name still makes a file name. `refuse` is asked
+/// about each bot just before its build (the builds before it may have changed the files on
+/// the way to its folder): a bot it gives a reason for is not built, and its outcome is that
+/// reason, with no log (see [`BuildOutcome::refused`]).
 pub fn build_all(
     sandbox: &Sandbox,
     bots: &[(String, String, PathBuf)],
     limits: BuildLimits,
     out: &Path,
     stamp: u64,
+    refuse: &dyn Fn(&str) -> Option<String>,
 ) -> BTreeMap<String, BuildOutcome> {
     let mut by_command: BTreeMap<(String, PathBuf), BuildOutcome> = BTreeMap::new();
     let mut outcomes = BTreeMap::new();
     for (name, build, folder) in bots {
+        if let Some(why) = refuse(name) {
+            outcomes.insert(name.clone(), BuildOutcome::refused(why));
+            continue;
+        }
         let key = (build.clone(), folder.clone());
         let outcome = by_command
             .entry(key)

@@ -763,6 +763,11 @@ fn run_shard(
             }
             continue;
         }
+        // Its files reached through a link now (none was there when the league was built).
+        if let Err(linked) = submission::links(&bot.entry, base) {
+            changed.push(format!("{} ({linked})", bot.entry.name));
+            continue;
+        }
         let history = record.history.get(&bot.entry.name);
         let outputs = history.map(|h| h.outputs.clone()).unwrap_or_default();
         let portable = history.and_then(|h| h.portable_of(&bot.fingerprint));

@@ -44,6 +44,113 @@ pub fn folder(bot: &BotEntry) -> Option<PathBuf> {
     })
 }
 
+/// A bot's files reached through a symbolic link where its students may have made one: the bot
+/// is refused (it is neither built nor played). A student's repository is theirs to fill, and
+/// git keeps links: with `cwd = "subs/alice/rr-bot"` and `rr-bot` pushed as a link to
+/// `../../bob/rr-bot`, the box would bind (and a build write, as the folder's owner) Bob's
+/// folder, and Alice's matches would run Bob's program. See [`links`] for the paths checked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.message())]
+pub struct Linked {
+    /// The path is the bot's folder (`cwd`), not a file its command names.
+    pub folder: bool,
+    /// The path, absolute, as the config gives it.
+    pub path: PathBuf,
+    /// The link on the way: `path` itself or a folder above it.
+    pub link: PathBuf,
+    /// What the link holds, as written in it.
+    pub target: PathBuf,
+}
+
+impl Linked {
+    /// The failure's text: the path, the link and its target, the rule and the fix.
+    fn message(&self) -> String {
+        let (what, rule, fix) = if self.folder {
+            ("its folder", "a bot's folder", "name the folder itself (its real path) in `cwd`")
+        } else {
+            ("its file", "a bot's files", "name the file itself (its real path) in its command")
+        };
+        // (The target is a student's text: cut, it cannot fill the leaderboard.)
+        let target = self.target.display().to_string();
+        let short: String = target.chars().take(200).collect();
+        let cut = if short.len() < target.len() { "…" } else { "" };
+        let how = if self.link == self.path {
+            "is a symbolic link".to_string()
+        } else {
+            format!("is reached through the symbolic link {}", self.link.display())
+        };
+        format!(
+            "{what} {} {how} (to {short}{cut}): {rule} may not be reached through a link in its students' files; {fix}",
+            self.path.display()
+        )
+    }
+}
+
+/// Checks that `bot`'s files are not reached through a symbolic link its students may have made
+/// (see [`Linked`]). The paths checked are those its box takes as the bot's own: its folder
+/// (`cwd`), and each file its command names outside that folder, outside the system's folders
+/// (see [`crate::sandbox::is_system`]), the program of an interpreter (`python3`,
+/// `/opt/conda/bin/python3`: the teacher's tool, often a link) left out. Each is taken as the
+/// box takes it (made absolute, `..` taken back without the file system), and none of its
+/// parts below the config's folder `base` may be a link (without `base`, the current folder):
+/// the teacher owns that folder and what is above it (`/srv/course` may be a link; so may
+/// `subs -> /mnt/submissions` in it, but then the config names the real path). A path outside
+/// `base` may have no link below the deepest folder it shares with `base`; and the last part,
+/// the folder or file itself, is never a link. Links are never needed: the real path can always
+/// be written instead. Links inside the bot's folder are not looked at: its box binds the
+/// folder alone, so a link in it leads nowhere else.
+///
+/// Call it just before the folder is used (a build, the bot's matches): the check reads the file
+/// system as it is then.
+pub fn links(bot: &BotEntry, base: Option<&Path>) -> Result<(), Linked> {
+    use crate::sandbox::normalize;
+    let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let base = normalize(&here.join(base.unwrap_or(&here)));
+    let folder = bot.cwd.as_ref().map(|dir| normalize(&here.join(dir)));
+    if let Some(dir) = &folder {
+        linked_part(dir, &base)
+            .map_or(Ok(()), |(link, target)| Err(Linked { folder: true, path: dir.clone(), link, target }))?;
+    }
+    // (A command that does not split is refused as such when the bot is started.)
+    let words = shell_words::split(&bot.command).unwrap_or_default();
+    let run_in = folder.clone().unwrap_or_else(|| here.clone());
+    for (i, word) in words.iter().enumerate() {
+        if word.is_empty() || word.starts_with('-') {
+            continue;
+        }
+        let path = normalize(&run_in.join(word));
+        let interpreter =
+            Path::new(word).file_name().and_then(|n| n.to_str()).is_some_and(crate::sandbox::is_interpreter);
+        let tool = i == 0 && interpreter && !path.starts_with(&base);
+        let own = folder.as_ref().is_some_and(|dir| path.starts_with(dir));
+        if tool || own || crate::sandbox::is_system(&path) || std::fs::symlink_metadata(&path).is_err() {
+            continue;
+        }
+        if let Some((link, target)) = linked_part(&path, &base) {
+            return Err(Linked { folder: false, path, link, target });
+        }
+    }
+    Ok(())
+}
+
+/// The first link among the parts of `path` (absolute, normalized) that [`links`] checks
+/// against `base` (absolute, normalized), and what it holds.
+fn linked_part(path: &Path, base: &Path) -> Option<(PathBuf, PathBuf)> {
+    let parts: Vec<std::path::Component<'_>> = path.components().collect();
+    let shared = parts.iter().zip(base.components()).take_while(|(a, b)| *a == b).count();
+    // (The root is never a link; the last part is always checked.)
+    let from = shared.max(1).min(parts.len().saturating_sub(1));
+    let mut at = PathBuf::new();
+    for (i, part) in parts.iter().enumerate() {
+        at.push(part);
+        if i >= from && std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+            let target = std::fs::read_link(&at).unwrap_or_default();
+            return Some((at, target));
+        }
+    }
+    None
+}
+
 /// What one bot's box would show of another's files, or of the config (its `secret`): a
 /// sentence per pair of bots whose folders are one or nest, and per folder that holds the
 /// config's folder (`base`), for the teacher to fix by giving each bot a folder of its own.
@@ -713,5 +820,69 @@ mod tests {
         std::fs::write(dir.path().join("obj/deep/a.o"), "o").unwrap();
         let after = stamp(dir.path());
         assert_eq!(changed(&before, &after), ["bot", "obj"]);
+    }
+
+    /// A bot's folder, or a file its command names, reached through a link in the students' part
+    /// of its path (below the config's folder) is refused, saying the link and its target; a link
+    /// the teacher owns (the config's folder and above) or inside the bot's folder is not looked
+    /// at. The controls: the same folders named by their real paths pass.
+    #[test]
+    fn a_bot_reached_through_a_link_in_its_students_files_is_refused() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let course = root.join("course");
+        for sub in ["subs/alice", "subs/bob/rr-bot", "mnt/submissions/carol"] {
+            std::fs::create_dir_all(course.join(sub)).unwrap();
+        }
+        std::fs::create_dir_all(root.join("real-course/subs")).unwrap();
+        std::fs::write(course.join("subs/bob/rr-bot/bot.py"), "").unwrap();
+        symlink("../bob/rr-bot", course.join("subs/alice/rr-bot")).unwrap();
+        symlink("../bob", course.join("subs/alice/src")).unwrap();
+        let entry = |cwd: Option<PathBuf>, command: &str| BotEntry {
+            cwd,
+            ..super::super::config::parse_bot_arg(&format!("alice={command}")).unwrap()
+        };
+        let base = Some(course.as_path());
+        // The folder itself a link.
+        let e = links(&entry(Some(course.join("subs/alice/rr-bot")), "./bot"), base).unwrap_err();
+        assert_eq!((e.link.clone(), e.target.clone()), (course.join("subs/alice/rr-bot"), "../bob/rr-bot".into()));
+        let text = e.to_string();
+        assert!(
+            text.starts_with(&format!(
+                "its folder {}/subs/alice/rr-bot is a symbolic link (to ../bob/rr-bot): ",
+                course.display()
+            )),
+            "{text}"
+        );
+        assert!(text.ends_with("name the folder itself (its real path) in `cwd`"), "{text}");
+        // A folder above it a link, and `..` taken back as the box takes it.
+        let e = links(&entry(Some(course.join("subs/alice/src/rr-bot")), "./bot"), base).unwrap_err();
+        assert_eq!(e.link, course.join("subs/alice/src"));
+        assert!(e.to_string().contains("is reached through the symbolic link"), "{e}");
+        let e = links(&entry(Some(course.join("x/../subs/alice/rr-bot")), "./bot"), base).unwrap_err();
+        assert_eq!(e.link, course.join("subs/alice/rr-bot"));
+        // A bot without a folder: the script its command names, not the interpreter.
+        let script = course.join("subs/alice/rr-bot/bot.py");
+        let e = links(&entry(None, &format!("python3 {}", script.display())), base).unwrap_err();
+        assert!(!e.folder && e.to_string().starts_with("its file "), "{e}");
+        // The controls: the real paths pass, and so do a link inside the bot's folder, a link
+        // in the teacher's part (the config's folder reached through one), a system program.
+        let real = course.join("subs/bob/rr-bot");
+        assert_eq!(links(&entry(Some(real.clone()), "./bot"), base), Ok(()));
+        symlink("/etc", real.join("inside")).unwrap();
+        assert_eq!(links(&entry(Some(real.clone()), "./inside/passwd"), base), Ok(()));
+        let python = format!("/usr/bin/python3 {}", real.join("bot.py").display());
+        assert_eq!(links(&entry(None, &python), base), Ok(()));
+        symlink(&course, root.join("course-link")).unwrap();
+        let through_teacher = root.join("course-link");
+        let linked_base = Some(through_teacher.as_path());
+        assert_eq!(links(&entry(Some(through_teacher.join("subs/bob/rr-bot")), "./bot"), linked_base), Ok(()));
+        // Outside the config's folder: below the deepest folder the two share.
+        let carol = course.join("mnt/submissions/carol");
+        symlink(&carol, root.join("real-course/subs/carol")).unwrap();
+        let other = root.join("real-course/subs/carol");
+        assert_eq!(links(&entry(Some(other.clone()), "./bot"), base).unwrap_err().link, other);
+        assert_eq!(links(&entry(Some(carol), "./bot"), base), Ok(()));
     }
 }

@@ -232,7 +232,13 @@ pub fn prepare(
         .filter(|b| b.cwd.as_ref().is_none_or(|d| d.is_dir()))
         .filter_map(|b| b.build.as_ref().map(|cmd| (b.name.clone(), cmd.clone(), build_folder(config, b))))
         .collect();
-    let builds = build::build_all(sandbox, &to_build, config.build_limits(), out, now);
+    let base = config.base.as_deref();
+    // A bot whose files are reached through a link its students may have made is neither built
+    // nor played (see [`submission::links`]): asked just before its build, and again below,
+    // after every build, just before its version is recorded for its matches.
+    let linked = |entry: &BotEntry| submission::links(entry, base).err();
+    let refuse = |name: &str| config.bots.iter().find(|b| b.name == name).and_then(linked).map(|l| l.to_string());
+    let builds = build::build_all(sandbox, &to_build, config.build_limits(), out, now, &refuse);
     // Ctrl-C ends the builds with the arena: a build it ended is no version of its bot (the
     // student's failure, for good). A build that ended by SIGINT waits a moment for the
     // arena's own to be seen; one that raised it itself, the arena never interrupted, failed.
@@ -248,7 +254,6 @@ pub fn prepare(
     // The copies' paths are made from the league folder's absolute path: they hold from any
     // folder the arena runs in (and a copy's program named by an absolute path runs in its box).
     let league = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
-    let base = config.base.as_deref();
     let mut cache = BTreeMap::new();
     let mut bots = Vec::new();
     let mut failures = BTreeMap::new();
@@ -261,17 +266,24 @@ pub fn prepare(
                 h.outputs.extend(b.outputs.iter().cloned());
             }
         }
-        let log = built.map(|b| b.log.clone());
+        let log = built.map(|b| b.log.clone()).filter(|log| !log.is_empty());
+        let link = linked(entry);
         let attempt = match (&entry.cwd, built.and_then(|b| b.problem.clone())) {
+            _ if link.is_some() => Err(link.as_ref().map(ToString::to_string).unwrap_or_default()),
             (Some(dir), _) if !dir.is_dir() => Err(format!("its folder {} is missing", dir.display())),
-            (_, Some(problem)) => Err(format!("{problem} (full log: {})", log.as_deref().unwrap_or("-"))),
+            (_, Some(problem)) => match &log {
+                Some(log) => Err(format!("{problem} (full log: {log})")),
+                // (Not run: refused just before its build.)
+                None => Err(problem),
+            },
             _ => check_program(entry).and_then(|()| {
                 submission::fingerprints(entry, base, &h.outputs, &mut cache)
                     .map(|now| h.fingerprint_of(&now))
                     .map_err(|e| e.to_string())
             }),
         };
-        let commit = submission::folder(entry).and_then(|f| submission::git_label(&f));
+        // (Nothing is read through a link: the version refused is no one's files.)
+        let commit = submission::folder(entry).filter(|_| link.is_none()).and_then(|f| submission::git_label(&f));
         match attempt {
             Ok((fingerprint, portable)) => {
                 let known =
@@ -300,9 +312,12 @@ pub fn prepare(
                 bots.push(BotVersion { entry: entry.clone(), fingerprint, runnable: true, kept: false, built });
             }
             Err(why) => {
-                let (fingerprint, portable) = submission::fingerprints(entry, base, &h.outputs, &mut cache)
-                    .map(|now| h.fingerprint_of(&now))
-                    .unwrap_or_default();
+                let (fingerprint, portable) = match link {
+                    Some(_) => Default::default(),
+                    None => submission::fingerprints(entry, base, &h.outputs, &mut cache)
+                        .map(|now| h.fingerprint_of(&now))
+                        .unwrap_or_default(),
+                };
                 let version = Version {
                     fingerprint,
                     label: String::new(),
@@ -601,6 +616,45 @@ mod tests {
             (h.versions.len(), h.versions[1].label.as_str(), h.versions[1].portable.as_deref()),
             (2, "v2", None)
         );
+    }
+
+    /// The attack, and the defence: alice's folder `subs/alice/src` is a link to bob's. A build
+    /// run there (`build::run`, which takes the folder it is given) writes bob's folder, as the
+    /// box binds the link's target (the control: the attack works without the check). The
+    /// league's `prepare` checks first: alice is neither built nor played, her failure names the
+    /// link, and bob builds and plays, his folder untouched.
+    #[test]
+    fn a_build_through_a_link_writes_the_target_and_the_league_refuses_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let course = dir.path().join("course");
+        std::fs::create_dir_all(course.join("subs/bob")).unwrap();
+        std::fs::create_dir_all(course.join("subs/alice")).unwrap();
+        std::fs::write(course.join("subs/bob/bot"), "#!/bin/sh\n").unwrap();
+        std::os::unix::fs::symlink("../bob", course.join("subs/alice/src")).unwrap();
+        let toml = "[[bots]]\nname = \"alice\"\ncommand = \"./bot\"\ncwd = \"subs/alice/src\"\nbuild = \"touch x\"\n\
+                    [[bots]]\nname = \"bob\"\ncommand = \"./bot\"\ncwd = \"subs/bob\"\nbuild = \"touch built\"\n";
+        std::fs::write(course.join("class.toml"), toml).unwrap();
+        let config = TournamentConfig::load(&course.join("class.toml")).unwrap();
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::Auto, Default::default()).unwrap();
+        let out = dir.path().join("league");
+        let (bots, failures) = prepare(&config, &sandbox, &out, 100, &mut BTreeMap::new(), &|| false).unwrap();
+        assert!(!course.join("subs/bob/x").exists(), "alice's build did not run in bob's folder");
+        assert!(course.join("subs/bob/built").exists(), "bob's did");
+        assert_eq!(bots.iter().map(|b| b.entry.name.as_str()).collect::<Vec<_>>(), ["bob"]);
+        let why = &failures["alice"];
+        assert!(
+            why.starts_with(&format!(
+                "its folder {}/subs/alice/src is a symbolic link (to ../bob): ",
+                course.display()
+            )),
+            "{why}"
+        );
+
+        // The control: the same build, given the link as its folder, writes bob's folder.
+        let link = config.bots[0].cwd.clone().unwrap();
+        let built = build::run(&sandbox, "touch x", &link, config.build_limits(), &out, "builds/control.log");
+        assert_eq!(built.problem, None);
+        assert!(course.join("subs/bob/x").exists(), "without the check, alice's build writes bob's folder");
     }
 
     #[test]
