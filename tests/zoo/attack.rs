@@ -250,6 +250,18 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
                 }
             }
         }
+        "trickle-stderr" => {
+            // At each tick, for MS milliseconds of its own answer time, stderr one byte at a
+            // time, each once the arena has read the last: every read of the arena's then finds
+            // one byte, however its throttle counts bytes.
+            let ms: u64 = arg(1).parse().unwrap_or(250);
+            stepper = Some(Box::new(move |tick, _| {
+                if tick > 0 {
+                    trickle_stderr(Duration::from_millis(ms));
+                }
+                false
+            }));
+        }
         // Played after the last answer, in `main`.
         "flood-at-end" => {}
         "hog-memory" => {
@@ -772,6 +784,26 @@ fn timer_storm(threads: usize, ns: u64) {
                 std::thread::sleep(Duration::from_nanos(ns));
             }
         });
+    }
+}
+
+/// Writes stderr one byte at a time for `span` (wall time), each byte once the pipe is empty
+/// again (`FIONREAD` on the writing end tells what the pipe holds), past the log's cap.
+fn trickle_stderr(span: Duration) {
+    let end = std::time::Instant::now() + span;
+    while std::time::Instant::now() < end {
+        // SAFETY: writes one byte from a valid buffer.
+        if unsafe { libc::write(2, b"x".as_ptr().cast(), 1) } < 0 {
+            return;
+        }
+        let mut held: libc::c_int = 1;
+        // SAFETY: FIONREAD writes one int into `held`.
+        while held > 0 && unsafe { libc::ioctl(2, libc::FIONREAD, &mut held) } == 0 {
+            if std::time::Instant::now() >= end {
+                return;
+            }
+            std::thread::yield_now();
+        }
     }
 }
 

@@ -82,8 +82,10 @@ pub struct Limits {
     /// writes). The arena reads the pipe in its own process, off the box's clock and CPU quota:
     /// read as fast as a bot's many children could write, that cost the arena a whole CPU
     /// (1.5 to 2 s in a 2 s duel) and the opponent its time on the wall clock; a bot that
-    /// writes faster waits for its own pipe. (Left out of the text when it is the default, so
-    /// that tournament match keys stay as they were.)
+    /// writes faster waits for its own pipe. Each read counts as a full one (64 KiB), however
+    /// few bytes it brings: at most `rate / 64 KiB` reads a second, whatever size the bot writes
+    /// in. (Left out of the text when it is the default, so that tournament match keys stay as
+    /// they were.)
     #[serde(default = "default_stderr_rate", skip_serializing_if = "is_default_stderr_rate")]
     pub stderr_rate: u64,
 }
