@@ -1050,6 +1050,10 @@ fn execute(
     let jobs =
         record.config.jobs.unwrap_or_else(|| default_jobs(record.config.seats(), clock)).clamp(1, todo.len().max(1));
     tracing::debug!(jobs, matches = todo.len(), "playing matches");
+    let box_limits = record.config.limits.sandbox_limits();
+    if let Some(warning) = memory_warning(jobs, record.config.seats(), box_limits, machine_memory_mb()) {
+        tracing::warn!("{warning}");
+    }
     reporter.report(Event::Executing { matches: todo.len(), done: done.len() })?;
     let sandbox = Sandbox::new(record.config.sandbox, record.config.limits.sandbox_limits())
         .map_err(|e| TournamentError::Invalid(e.to_string()))?;
@@ -1155,6 +1159,33 @@ pub fn default_jobs(seats: usize, clock: ClockKind) -> usize {
         ClockKind::Cpu => cores,
         ClockKind::Wall => (cores / seats.max(1)).max(1),
     }
+}
+
+/// A warning when the boxes of `jobs` matches at once (`seats` each, each holding up to its
+/// memory limit and its scratch space, `limits`) could hold more than the machine's memory
+/// (`total_mb`): a bot that uses all of its limit then makes the kernel reclaim its opponents'
+/// memory (their program's pages, their caches), on their clocks. `None` when they fit, or
+/// when the machine's memory is unknown.
+fn memory_warning(jobs: usize, seats: usize, limits: SandboxLimits, total_mb: Option<u64>) -> Option<String> {
+    let total = total_mb?;
+    let boxes = (jobs * seats) as u64;
+    let need = boxes.saturating_mul(limits.memory_mb.saturating_add(limits.tmp_mb));
+    (need > total).then(|| {
+        format!(
+            "{jobs} matches at once, {seats} bots each, may hold up to {need} MiB ({boxes} boxes of {} MiB of memory \
+             and {} MiB of scratch space), more than this machine's {total} MiB: a bot that uses all of its limit \
+             would slow the others on their own clocks; lower `jobs` or the memory limit (`--max-memory-mb`)",
+            limits.memory_mb, limits.tmp_mb
+        )
+    })
+}
+
+/// The machine's memory in MiB (`MemTotal` of `/proc/meminfo`), if it can be read.
+fn machine_memory_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
 }
 
 /// Everything a match task needs.
@@ -1427,6 +1458,23 @@ mod tests {
     /// line holds another path for that map (a league built again on another machine: keys hold
     /// the map's content, not its path); a result of an earlier pool, by its file name. The
     /// control: the lines keep their paths.
+    /// The boxes of the matches played at once are checked against the machine's memory: 2
+    /// matches of 2 bots at the default limits (1,024 + 64 MiB each) need 4,352 MiB. The
+    /// control: they fit in 24 GiB, and nothing is said where the memory is unknown.
+    #[test]
+    fn more_memory_in_boxes_than_the_machine_has_is_warned_of() {
+        let limits = SandboxLimits::default();
+        let said = memory_warning(2, 2, limits, Some(4096)).unwrap_or_default();
+        assert!(
+            said.starts_with("2 matches at once, 2 bots each, may hold up to 4352 MiB (4 boxes of 1024 MiB"),
+            "{said}"
+        );
+        assert!(said.contains("more than this machine's 4096 MiB"), "{said}");
+        assert_eq!(memory_warning(2, 2, limits, Some(24 * 1024)), None);
+        assert_eq!(memory_warning(2, 2, limits, None), None);
+        assert!(machine_memory_mb().is_some_and(|mb| mb > 0));
+    }
+
     #[test]
     fn a_result_is_shown_by_its_scheduled_map_s_name_whatever_path_its_line_holds() {
         let dir = tempfile::tempdir().unwrap();
