@@ -1,6 +1,7 @@
 //! Tournaments through the real binary: leaderboards, determinism across -j, resume after
 //! kill -9, the league workflow (adding and replacing bots), torn result lines, Ctrl-C.
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -1215,4 +1216,85 @@ fn a_plain_json_replay_of_an_older_arena_is_published_with_its_commands_shown() 
             .unwrap();
     assert_eq!(serde_json::from_str::<Value>(embedded).unwrap(), file);
     assert!(std::fs::read_to_string(&page).unwrap().contains("secret-home-folder"), "the control: the league's page");
+}
+
+/// Every file of `dir` (and its subfolders) is whole: JSON parses, gzip decodes to JSON, a
+/// results file ends with its last line's newline. A `.tmp-*` file is allowed: the next run
+/// removes it.
+fn every_file_is_whole(dir: &Path) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let (path, name) = (entry.path(), entry.file_name().to_string_lossy().into_owned());
+        if entry.file_type().unwrap().is_dir() {
+            if name != "versions" {
+                every_file_is_whole(&path);
+            }
+            continue;
+        }
+        if name.starts_with(".tmp-") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let json = |bytes: &[u8]| serde_json::from_slice::<Value>(bytes).is_ok();
+        let whole = if name.ends_with(".json.gz") {
+            let mut text = Vec::new();
+            std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text).is_ok() && json(&text)
+        } else if name.ends_with(".json") {
+            json(&bytes)
+        } else if name.ends_with(".jsonl") {
+            bytes.last().is_none_or(|&b| b == b'\n') && bytes.split(|&b| b == b'\n').all(|l| l.is_empty() || json(l))
+        } else {
+            true
+        };
+        assert!(whole, "{} is not whole", path.display());
+    }
+}
+
+/// A league killed (SIGKILL, the whole process group) at several points fixed by its own
+/// progress (when its record appears, after the 1st, 5th and 11th result) leaves only whole
+/// files, and `--resume` keeps every result recorded, plays each other match once, and ends on
+/// the uninterrupted run's leaderboard.
+#[test]
+fn killed_at_any_of_several_points_a_league_resumes_to_the_same_leaderboard() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = vec![
+        ("greedy", bin("greedy")),
+        ("waiter", bin("waiter")),
+        ("random", bin("random")),
+        ("greedy2", bin("greedy")),
+    ];
+    let cfg = config(dir.path(), &bots, &["duel.txt", "fire.txt"], "jobs = 2").display().to_string();
+    let whole = dir.path().join("whole");
+    let (_, stderr, code) = tournament(&["--config", &cfg, "--out", &whole.display().to_string()]);
+    assert_eq!(code, 0, "{stderr}");
+    let expected = untimed(&leaderboard(&whole));
+    assert_eq!(result_lines(&whole), 24);
+    for after in [0, 1, 5, 11] {
+        let cut = dir.path().join(format!("cut-{after}"));
+        let mut child = Command::new(bin("arena"))
+            .args(["tournament", "--config", &cfg, "--out", &cut.display().to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while !(if after == 0 { cut.join("tournament.json").exists() } else { result_lines(&cut) >= after }) {
+            assert!(child.try_wait().unwrap().is_none(), "the league ended before the kill point {after}");
+            assert!(start.elapsed() < Duration::from_secs(60), "no progress");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert_eq!(unsafe { libc::killpg(child.id() as i32, libc::SIGKILL) }, 0);
+        child.wait().unwrap();
+        every_file_is_whole(&cut);
+        let kept = result_lines(&cut);
+        assert!(kept >= after && kept < 24, "killed at {after}: {kept} results");
+        let (stdout, stderr, code) = tournament(&["--resume", &cut.display().to_string()]);
+        assert_eq!(code, 0, "{stdout}\n{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        let played = format!("24 of 24 matches played ({} now, {kept} kept", 24 - kept);
+        assert!(stdout.contains(&played), "killed at {after}: nothing recorded is played again: {stdout}");
+        assert_eq!(result_lines(&cut), 24);
+        assert_eq!(untimed(&leaderboard(&cut)), expected, "killed at {after}");
+        every_file_is_whole(&cut);
+    }
 }

@@ -213,6 +213,29 @@ pub const DEFAULT_BUILD_TIMEOUT_S: u64 = 300;
 /// The default disk a bot's build may fill, in MiB.
 pub const DEFAULT_BUILD_DISK_MB: u64 = 2048;
 
+/// The most matches a league may schedule. Its schedule is made whole before the first match
+/// (and saved in `tournament.json`, a few hundred bytes a match), so a config asking for
+/// billions of matches (`games = 4294967295`, or 6 seats among 100 bots: 1.2e9 groups) would
+/// fill the memory for ever rather than start; it is refused at once with the count instead.
+/// Ten million is days of play even at a millisecond a match, and far above any course's league
+/// (300 bots on 10 maps, twice: 1.8 million).
+pub const MAX_SCHEDULED_MATCHES: u128 = 10_000_000;
+
+/// How many matches a round robin of `bots` bots schedules (see `schedule::round_robin`): each
+/// group of `seats` bots, once per rotation of its seats, on each of `boards` boards, `games`
+/// times; `None` past `u128`.
+pub fn scheduled_matches(bots: usize, seats: usize, boards: usize, games: u32) -> Option<u128> {
+    if seats > bots {
+        return Some(0);
+    }
+    // C(bots, seats), exactly: each step's product is divisible by its `i`.
+    let mut groups: u128 = 1;
+    for i in 1..=seats as u128 {
+        groups = groups.checked_mul(bots as u128 - seats as u128 + i)? / i;
+    }
+    groups.checked_mul(seats as u128)?.checked_mul(boards as u128)?.checked_mul(u128::from(games))
+}
+
 fn one() -> u32 {
     1
 }
@@ -359,6 +382,17 @@ impl TournamentConfig {
                 "`seats = {seats}` needs at least {seats} bots, the config has {} ({})",
                 self.bots.len(),
                 names.join(", ")
+            ));
+        }
+        let boards = self.boards().len();
+        let matches = scheduled_matches(self.bots.len(), seats, boards, self.games);
+        if matches.is_none_or(|n| n > MAX_SCHEDULED_MATCHES) {
+            let count = matches.map_or_else(|| "more than 2^128".to_string(), |n| n.to_string());
+            return bad(format!(
+                "{count} matches to schedule ({} bots, {seats} per match, {boards} map(s), `games = {}`): at most \
+                 {MAX_SCHEDULED_MATCHES} can be scheduled: lower `games`, the maps or the bots per match",
+                self.bots.len(),
+                self.games
             ));
         }
         Ok(())
@@ -806,6 +840,37 @@ mod tests {
             let c = config(&text);
             assert!(c.validate(game_of(&c)).is_ok(), "{text}");
         }
+    }
+
+    /// A league too large to schedule (its schedule is made whole, in memory, before any match)
+    /// is refused at once with the count, rather than filling the memory for ever: `games` at
+    /// its largest, or 6 seats among 100 bots. The controls, one under the cap, pass.
+    #[test]
+    fn a_league_too_large_to_schedule_is_refused_with_its_count() {
+        let config = |text: &str| TournamentConfig::from_toml(text, Path::new("class/league.toml")).unwrap();
+        let bots = |n: usize| -> String {
+            (0..n).map(|i| format!("[[bots]]\nname = \"b{i}\"\ncommand = \"./b{i}\"\n")).collect()
+        };
+        for (text, count) in [
+            (format!("maps = [\"m.txt\"]\ngames = 4294967295\n{}", bots(4)), "51539607540"),
+            (format!("game = \"atoms\"\nseats = 6\n{}", bots(100)), "7152314400"),
+        ] {
+            let c = config(&text);
+            let started = std::time::Instant::now();
+            let error = c.validate(game_of(&c)).unwrap_err().to_string();
+            assert!(started.elapsed() < std::time::Duration::from_secs(1), "at once");
+            assert!(error.starts_with(&format!("class/league.toml: {count} matches to schedule (")), "{error}");
+            assert!(error.contains(&format!("at most {MAX_SCHEDULED_MATCHES}")), "{error}");
+        }
+        for text in [
+            format!("maps = [\"m.txt\"]\ngames = 833333\n{}", bots(4)),
+            format!("game = \"atoms\"\nseats = 6\n{}", bots(20)),
+        ] {
+            let c = config(&text);
+            assert!(c.validate(game_of(&c)).is_ok(), "{text}");
+        }
+        assert_eq!(scheduled_matches(usize::MAX, 3, 1, 1), None, "past u128");
+        assert_eq!(scheduled_matches(2, 3, 1, 1), Some(0));
     }
 
     #[test]

@@ -320,4 +320,13 @@ mod tests {
         assert_eq!(groups(3, 3), vec![vec![0, 1, 2]]);
         assert!(groups(2, 3).is_empty());
     }
+
+    /// The count the config's check refuses a league by is the schedule's own.
+    #[test]
+    fn the_config_counts_the_matches_a_round_robin_schedules() {
+        for (n, k) in [(2, 2), (5, 2), (7, 3), (9, 4), (6, 6), (12, 5), (3, 4)] {
+            let counted = crate::tournament::config::scheduled_matches(n, k, 3, 2);
+            assert_eq!(counted, Some((groups(n, k).len() * k * 3 * 2) as u128), "{n} bots, {k} seats");
+        }
+    }
 }

@@ -67,6 +67,30 @@ fn read_save(path: &Path) -> Option<SaveFile> {
     parse_save(&bytes).filter(|_| bytes.len() as u64 <= MAX_SAVE)
 }
 
+/// Writes a save file at `path` unless something is there already (`AlreadyExists`). The
+/// bytes go to a temporary file beside it first, which takes the name only once whole and
+/// never over another file: a full disk, a file size limit or a `kill -9` halfway leaves no
+/// half-written save under the name (which LOAD could take for a shorter game, and which
+/// would refuse the next SAVE of that name), and a failed write is a refused SAVE rather than
+/// the end of the program and of the game on.
+fn write_save(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    if std::fs::symlink_metadata(path).is_ok() {
+        return Err(io::ErrorKind::AlreadyExists.into());
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    // (Made like the C program's file: 0666 less the umask.)
+    let mut tmp = tempfile::Builder::new()
+        .prefix(crate::files::TEMPORARY_PREFIX)
+        .permissions(std::fs::Permissions::from_mode(0o666))
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.persist_noclobber(path).map(drop).map_err(|e| e.error)
+}
+
 /// Runs the program until QUIT, a win or the end of input; `dir` is where SAVE and LOAD
 /// files live. Returns the exit status.
 pub fn run(input: &mut impl BufRead, out: &mut impl Write, dir: &Path) -> io::Result<i32> {
@@ -211,14 +235,11 @@ impl Program<'_> {
         let (Phase::Playing(game), [name]) = (&self.phase, args) else {
             return writeln!(out, "Invalid Command");
         };
-        let path = self.dir.join(OsStr::from_bytes(name));
-        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+        match write_save(&self.dir.join(OsStr::from_bytes(name)), &game.save_bytes()) {
+            Ok(()) => writeln!(out, "Game Saved"),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => writeln!(out, "File Already Exists"),
+            // No such folder, no permission, a full disk: nothing was saved, the game goes on.
             Err(_) => writeln!(out, "Invalid Command"),
-            Ok(mut file) => {
-                file.write_all(&game.save_bytes())?;
-                writeln!(out, "Game Saved")
-            }
         }
     }
 

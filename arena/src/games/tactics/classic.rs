@@ -6,6 +6,7 @@
 
 use std::ffi::OsString;
 use std::io::{self, BufRead, Write};
+use std::path::Path;
 
 use super::{Board, CommandError, Phase, IDS};
 use crate::engine::{ClassicError, ClassicSession};
@@ -31,13 +32,28 @@ pub fn run(params: &[OsString], input: &mut impl BufRead, out: &mut impl Write) 
         writeln!(out, "[ERROR] Invalid maximum round number!")?;
         return Ok(2);
     };
-    let Some(mut board) = std::fs::read(config).ok().and_then(|bytes| Board::parse(&bytes).ok()) else {
+    let Some(mut board) = read_config(Path::new(config)).ok().and_then(|bytes| Board::parse(&bytes).ok()) else {
         writeln!(out, "[ERROR] Invalid file!")?;
         return Ok(3);
     };
     writeln!(out, "Welcome to OOPtimal Tactics!\nPlaying maximum of {rounds} round(s)!")?;
     let mut game = Classic { board: &mut board, show_map: true, input, out };
     game.play(rounds)
+}
+
+/// How much of a config file is read: a config is the magic number, the size and at most 9
+/// rows, a few dozen bytes (the handout's program reads no further than the rows either).
+const CONFIG_READ: u64 = crate::files::MAX_MAP_BYTES;
+
+/// The first [`CONFIG_READ`] bytes of the config file `path`, all a config can use: a device
+/// that never ends (`/dev/zero`, `/dev/urandom`) or a huge file is an invalid file (or a config
+/// followed by what is never read) at once, instead of being read into memory for ever. A
+/// pipe (`<(…)`) is read like a file, as the handout's program does.
+fn read_config(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?.take(CONFIG_READ).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 struct Classic<'a, R, W> {
@@ -252,6 +268,45 @@ mod tests {
         assert_eq!(run_with(&["2", wrong.to_str().unwrap()], "").1, 3);
         // Round number errors come before file errors.
         assert_eq!(run_with(&["0", "/nonexistent"], "").1, 2);
+    }
+
+    /// A config that never ends is an invalid file at once, not read into memory for ever: of
+    /// a pipe written without end only the start is read (the writer then finds it closed; the
+    /// control, reading all of it, takes all 64 MiB offered), and `/dev/zero` and `/dev/urandom`
+    /// are invalid files. One whose config is followed by more than is read plays.
+    #[test]
+    fn a_config_that_never_ends_is_an_invalid_file_at_once() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("endless");
+        let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                let mut pipe = std::fs::OpenOptions::new().write(true).open(fifo).unwrap();
+                let (chunk, mut written) = (vec![0u8; 1 << 16], 0usize);
+                while written < 64 << 20 {
+                    match pipe.write(&chunk) {
+                        Ok(n) => written += n,
+                        Err(_) => return (written, true),
+                    }
+                }
+                (written, false)
+            })
+        };
+        assert_eq!(run_with(&["2", fifo.to_str().unwrap()], ""), ("[ERROR] Invalid file!\n".to_string(), 3));
+        let (written, closed) = writer.join().unwrap();
+        assert!(closed && written < 4 * CONFIG_READ as usize, "{written} bytes taken of an endless config");
+        for endless in ["/dev/zero", "/dev/urandom"] {
+            assert_eq!(run_with(&["2", endless], ""), ("[ERROR] Invalid file!\n".to_string(), 3));
+        }
+        let long = dir.path().join("long.txt");
+        let mut bytes = std::fs::read(config()).unwrap();
+        bytes.resize(bytes.len() + 2 * CONFIG_READ as usize, b'#');
+        std::fs::write(&long, bytes).unwrap();
+        let (out, code) = run_with(&["1", long.to_str().unwrap()], "");
+        assert_eq!((out.starts_with("Welcome to OOPtimal Tactics!\n"), code), (true, 0), "{out}");
     }
 
     /// Output after the first prompt of round 1 (Player A, placement).
