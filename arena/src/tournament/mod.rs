@@ -1377,7 +1377,8 @@ fn ended_at(replay: &crate::replay::Replay) -> Vec<usize> {
 
 /// Removes the temporary files a crash may have left in the folders the arena writes (every
 /// file is written to a `.tmp-*` file first, then renamed): call it holding the folder alone.
-/// (`versions/` holds copies of the students' folders, whose files are theirs.)
+/// (`versions/` holds copies of the students' folders, whose files are theirs: there only a
+/// copy cut short goes, `versions/<bot>/<fingerprint>.tmp/`, see [`submission::snapshot`].)
 fn remove_temporaries(out: &Path) {
     for dir in ["", "replays", "logs", "bots", "assets", "builds"].map(|sub| out.join(sub)) {
         let Ok(entries) = std::fs::read_dir(&dir) else {
@@ -1386,6 +1387,15 @@ fn remove_temporaries(out: &Path) {
         for entry in entries.flatten() {
             if crate::files::is_temporary(&entry.file_name()) && entry.file_type().is_ok_and(|t| t.is_file()) {
                 let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+    let Ok(bots) = std::fs::read_dir(out.join("versions")) else { return };
+    for copies in bots.flatten().filter_map(|bot| std::fs::read_dir(bot.path()).ok()) {
+        for copy in copies.flatten() {
+            let cut_short = Path::new(&copy.file_name()).extension().is_some_and(|e| e == "tmp");
+            if cut_short && copy.file_type().is_ok_and(|t| t.is_dir()) {
+                let _ = std::fs::remove_dir_all(copy.path());
             }
         }
     }
@@ -1461,6 +1471,23 @@ mod tests {
     /// The boxes of the matches played at once are checked against the machine's memory: 2
     /// matches of 2 bots at the default limits (1,024 + 64 MiB each) need 4,352 MiB. The
     /// control: they fit in 24 GiB, and nothing is said where the memory is unknown.
+    /// A copy of a bot version cut short by a crash (`versions/<bot>/<fingerprint>.tmp/`) goes
+    /// with the other temporaries; the kept copies stay. The control: before, it is there.
+    #[test]
+    fn a_kept_copy_cut_short_is_removed_with_the_temporaries() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cut, kept) = (dir.path().join("versions/bob/0a1b.tmp"), dir.path().join("versions/bob/2c3d"));
+        for folder in [&cut, &kept] {
+            std::fs::create_dir_all(folder.join("src")).unwrap();
+            std::fs::write(folder.join("src/bot.c"), "int main;").unwrap();
+        }
+        std::fs::write(dir.path().join(".tmp-results.jsonl"), "{").unwrap();
+        assert!(cut.exists(), "control");
+        remove_temporaries(dir.path());
+        assert!(!cut.exists() && !dir.path().join(".tmp-results.jsonl").exists());
+        assert!(kept.join("src/bot.c").exists());
+    }
+
     #[test]
     fn more_memory_in_boxes_than_the_machine_has_is_warned_of() {
         let limits = SandboxLimits::default();
