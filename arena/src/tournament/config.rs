@@ -117,6 +117,23 @@ impl LimitsConfig {
         text
     }
 
+    /// The first limit set to 0 where 0 would forfeit every bot of every match (no time to
+    /// answer, no answer line, no memory, no process, no file: not even its program), by its key.
+    pub fn zero_limit(&self) -> Option<&'static str> {
+        let limits = [
+            ("startup_ms", self.startup_ms),
+            ("move_ms", self.move_ms),
+            ("total_ms", self.total_ms),
+            ("max_line", self.max_line.map(|n| n as u64)),
+            ("cpu_seconds", self.cpu_seconds),
+            ("memory_mb", self.memory_mb),
+            ("open_files", self.open_files),
+            ("processes", self.processes),
+            ("backstop_factor", self.backstop_factor.map(u64::from)),
+        ];
+        limits.into_iter().find(|(_, value)| *value == Some(0)).map(|(key, _)| key)
+    }
+
     /// The referee's limits: these choices over the rulings' defaults, as the command line's.
     pub fn limits(&self) -> Limits {
         LimitChoices {
@@ -365,6 +382,12 @@ impl TournamentConfig {
         }
         if self.games == 0 {
             return bad("`games` must be at least 1".to_string());
+        }
+        if let Some(key) = self.limits.zero_limit() {
+            return bad(format!(
+                "[limits] `{key} = 0` would forfeit every bot of every match: give it at least 1, or leave it out \
+                 for its default"
+            ));
         }
         if self.jobs == Some(0) {
             return bad("`jobs` must be at least 1 (leave it out for one match per core)".to_string());
@@ -845,6 +868,37 @@ mod tests {
     /// A league too large to schedule (its schedule is made whole, in memory, before any match)
     /// is refused at once with the count, rather than filling the memory for ever: `games` at
     /// its largest, or 6 seats among 100 bots. The controls, one under the cap, pass.
+    /// A limit of 0 that would forfeit every bot of every match is refused, naming its key; the
+    /// control: 1 is taken, and so are the zeros that mean something (`cpus`, `stderr_rate`).
+    #[test]
+    fn a_limit_of_zero_that_forfeits_every_bot_is_refused() {
+        let two = "maps = [\"m.txt\"]\n[[bots]]\nname = \"a\"\ncommand = \"./a\"\n[[bots]]\nname = \"b\"\ncommand = \"./b\"\n";
+        let validate = |limits: &str| {
+            let c =
+                TournamentConfig::from_toml(&format!("{two}[limits]\n{limits}\n"), Path::new("league.toml")).unwrap();
+            c.validate(game_of(&c)).map_err(|e| e.to_string())
+        };
+        for key in [
+            "startup_ms",
+            "move_ms",
+            "total_ms",
+            "max_line",
+            "cpu_seconds",
+            "memory_mb",
+            "open_files",
+            "processes",
+            "backstop_factor",
+        ] {
+            let error = validate(&format!("{key} = 0")).unwrap_err();
+            assert_eq!(
+                error,
+                format!("league.toml: [limits] `{key} = 0` would forfeit every bot of every match: give it at least 1, or leave it out for its default")
+            );
+            assert!(validate(&format!("{key} = 1")).is_ok(), "{key} = 1");
+        }
+        assert!(validate("cpus = 0\nstderr_rate = 0\ngrace_ms = 0").is_ok());
+    }
+
     #[test]
     fn a_league_too_large_to_schedule_is_refused_with_its_count() {
         let config = |text: &str| TournamentConfig::from_toml(text, Path::new("class/league.toml")).unwrap();

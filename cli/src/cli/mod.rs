@@ -412,20 +412,20 @@ pub struct SandboxArgs {
     #[arg(long, conflicts_with = "sandbox")]
     pub require_sandbox: bool,
     /// CPU seconds per bot process [default: 10].
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_cpu_s: Option<u64>,
     /// Memory of each bot's box, in MiB (its cgroup, or the monitor; also each process's address
     /// space) [default: 1024].
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_memory_mb: Option<u64>,
     /// Largest file a bot may write, in MiB [default: 64].
     #[arg(long)]
     pub max_file_mb: Option<u64>,
     /// Open files per bot process [default: 256].
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_open_files: Option<u64>,
     /// Processes per bot, children included [default: 64].
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_procs: Option<u64>,
     /// CPUs a bot may keep busy at once, children included (its box's CPU quota; 0: no cap)
     /// [default: 1].
@@ -480,7 +480,7 @@ pub struct ClockArgs {
     pub clock: Option<arena::referee::ClockKind>,
     /// With `--clock cpu`, an answer also ends after this many times its limit in wall time
     /// (a bot that sleeps or blocks) [default: 5].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub backstop_factor: Option<u32>,
 }
 
@@ -496,19 +496,19 @@ impl ClockArgs {
 #[derive(Debug, Args)]
 pub struct LimitArgs {
     /// Milliseconds for a bot's first answer, start-up included.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub startup_ms: Option<u64>,
     /// Milliseconds for each later answer.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub move_ms: Option<u64>,
     /// Milliseconds of answer time per bot over the whole game.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub total_ms: Option<u64>,
     /// Milliseconds a finished bot may take to exit before it is ended.
     #[arg(long)]
     pub grace_ms: Option<u64>,
     /// Longest accepted answer line, in bytes.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub max_line: Option<usize>,
     /// Bytes per second of a bot's stderr read once its log is full (0: as fast as it writes;
     /// a bot that writes faster waits for its pipe, on its own time, not the arena's CPU).
