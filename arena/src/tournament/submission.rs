@@ -492,6 +492,27 @@ pub fn stamp(folder: &Path) -> Stamp {
     out
 }
 
+/// How the output `rel` of `folder` is now, and everything under it (a folder's files): a digest
+/// of each path's modification time, size, inode and kind, no link followed; empty when it is
+/// gone. The same only while nobody wrote there (a push, a pull: new files, new times).
+pub fn output_stamp(folder: &Path, rel: &str) -> String {
+    let path = folder.join(rel);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return String::new();
+    }
+    let mut hasher = blake3::Hasher::new();
+    for entry in walkdir::WalkDir::new(&path).follow_links(false).sort_by_file_name().into_iter().flatten() {
+        let Ok(meta) = entry.metadata() else { continue };
+        let sub = entry.path().strip_prefix(&path).unwrap_or(entry.path());
+        hasher.update(sub.as_os_str().as_encoded_bytes());
+        hasher.update(b"\0");
+        for n in [meta.mtime(), meta.mtime_nsec(), meta.size() as i64, meta.ino() as i64, i64::from(meta.is_dir())] {
+            hasher.update(&n.to_le_bytes());
+        }
+    }
+    hasher.finalize().to_hex()[..16].to_string()
+}
+
 /// The paths that are new or changed from `before` to `after`; a new folder stands for
 /// everything in it (a folder's own time changes whenever a file is added: only files count).
 pub fn changed(before: &Stamp, after: &Stamp) -> Vec<String> {
