@@ -57,41 +57,49 @@ impl Version {
 pub struct BotHistory {
     /// The versions, oldest first.
     pub versions: Vec<Version>,
-    /// Paths in the bot's folder its builds have made (left out of its fingerprint): what a
-    /// build created, for as long as each is as a build last left it. A student's file the
-    /// build only changed is no output, and an output the student changed since (pushed anew)
-    /// is theirs again ([`BotHistory::forget_changed_outputs`]): a build that touched `bot.sh`
-    /// had it left out of every later fingerprint, so that a wholly new `bot.sh` was no new
-    /// version, its matches not played again, and it stood as `v1` (and as of any deadline).
+    /// Paths in the bot's folder its builds have made (left out of its fingerprint), for as long
+    /// as each is as a build last left it: an output the student changed since (pushed anew)
+    /// is theirs again ([`BotHistory::forget_changed_outputs`]). The first build the league
+    /// stamps (see [`BotHistory::output_stamps`]) gives every file it created or changed; the
+    /// later ones only what they create, a student's file they change staying the student's
+    /// (see [`BotHistory::note_outputs`]). A build that touched `bot.sh` had it left out of
+    /// every later fingerprint, so that a wholly new `bot.sh` was no new version, its matches
+    /// not played again, and it stood as `v1` (and as of any deadline).
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub outputs: BTreeSet<String>,
-    /// Each output as a build last left it (see [`submission::output_stamp`]). An output of a
-    /// league recorded before these were kept has none until its next build.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub output_stamps: BTreeMap<String, String>,
+    /// Each output as a build last left it (see [`submission::output_stamp`]); `None` before the
+    /// bot's first build (or a league recorded before these were kept: until its next build).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_stamps: Option<BTreeMap<String, String>>,
 }
 
 impl BotHistory {
     /// Before a build: forgets each output of `folder` that is no longer as a build left it (its
     /// stamp differs, or it is gone): the student's file now, in the fingerprint.
     fn forget_changed_outputs(&mut self, folder: &Path) {
-        let changed: Vec<String> = self
-            .output_stamps
+        let Some(stamps) = &mut self.output_stamps else { return };
+        let changed: Vec<String> = stamps
             .iter()
             .filter(|(path, stamp)| submission::output_stamp(folder, path) != **stamp)
             .map(|(path, _)| path.clone())
             .collect();
         for path in changed {
             self.outputs.remove(&path);
-            self.output_stamps.remove(&path);
+            stamps.remove(&path);
         }
     }
 
-    /// After a build in `folder`: what it `created` is output too, and every output is stamped
-    /// as it is now.
-    fn note_outputs(&mut self, folder: &Path, created: &[String]) {
-        self.outputs.extend(created.iter().cloned());
-        self.output_stamps = self.outputs.iter().map(|p| (p.clone(), submission::output_stamp(folder, p))).collect();
+    /// After a build in `folder`: what it made is output too, and every output is stamped as
+    /// it is now. What the build made: every file it created or changed (`built.outputs`) at
+    /// the first stamping (the league knows nothing of the folder yet: its earlier outputs, of
+    /// a student's own build or of a bot it was renamed from, are rewritten as any others);
+    /// from then on, only what it created: a file that was there and is no output is the
+    /// student's, whatever the build does to it.
+    fn note_outputs(&mut self, folder: &Path, built: &BuildOutcome) {
+        let made = if self.output_stamps.is_some() { &built.created } else { &built.outputs };
+        self.outputs.extend(made.iter().cloned());
+        let stamps = self.outputs.iter().map(|p| (p.clone(), submission::output_stamp(folder, p))).collect();
+        self.output_stamps = Some(stamps);
     }
 
     /// The version the bot stands on: the newest good one (seen by `as_of`, if given).
@@ -301,7 +309,7 @@ pub fn prepare(
         if let (Some(b), Some(dir)) = (built, &entry.cwd) {
             // Only what a build made inside the bot's own folder is left out of its fingerprint.
             if link.is_none() {
-                h.note_outputs(dir, &b.created);
+                h.note_outputs(dir, b);
             }
         }
         let log = built.map(|b| b.log.clone()).filter(|log| !log.is_empty());
@@ -696,8 +704,9 @@ mod tests {
 
     /// The attack: a build that touches the student's `bot.sh` had it noted as its output, left
     /// out of every later fingerprint: a wholly new `bot.sh` was no new version (its matches
-    /// kept, its label `v1`). Now only what a build creates is output, and only while it is as
-    /// a build left it: the new `bot.sh` is `v2`, and a file the build once made (`made`) that
+    /// kept, its label `v1`). Now an output is one only while it is as a build left it, and
+    /// after the first build only what a build creates is one: the new `bot.sh` is `v2` (the
+    /// build touching it again changes nothing), and a file the build once made (`made`) that
     /// the student then pushes is `v3`; with nothing changed, no version is new. The control:
     /// with every file the build changed left out, as before, a new `bot.sh` fingerprints the
     /// same. (A league recorded so is healed by its next build: its outputs are stamped then,
@@ -722,7 +731,9 @@ mod tests {
         let mut history = BTreeMap::new();
         assert_eq!(run(&mut history, 100), ["v1"]);
         assert_eq!(run(&mut history, 200), ["v1"], "rebuilt, nothing changed: {:?}", history["alice"]);
-        assert_eq!(history["alice"].outputs, BTreeSet::from(["made".to_string(), "out".to_string()]));
+        // (Its first build gives every file it wrote, `bot.sh` too, until the student changes it.)
+        let outputs = ["bot.sh", "made", "out"].map(String::from);
+        assert_eq!(history["alice"].outputs, BTreeSet::from(outputs));
         std::fs::write(folder.join("bot.sh"), "echo WAIT # another bot altogether\n").unwrap();
         assert_eq!(run(&mut history, 300), ["v1", "v2"], "the new bot.sh is a new version");
         std::fs::write(folder.join("made"), "the student's own\n").unwrap();
