@@ -484,6 +484,92 @@ fn a_build_cannot_read_the_cargo_credentials_of_whoever_runs_the_arena() {
     assert!(control.contains(&secret), "the control printed the token: {control}");
 }
 
+/// Runs a league of greedy and `student` (built by `build` in its folder `dir/student`, which
+/// `prepare` is given first) with `--sandbox mode`, `CARGO_HOME` at `cargo_home`; returns the
+/// student's failure (empty if none), the run's output folder being `dir/out`.
+fn student_failure(dir: &Path, out: &str, build: &str, mode: &str, cargo_home: Option<&Path>) -> String {
+    let cfg = dir.join("t.toml");
+    std::fs::write(&cfg, student_league("", build)).unwrap();
+    let out = dir.join(out);
+    let (cfg, out_arg) = (cfg.display().to_string(), out.display().to_string());
+    let mut command = Command::new(bin("arena"));
+    command.current_dir(root()).args(["tournament", "--config", &cfg, "--out", &out_arg, "--sandbox", mode]);
+    if let Some(home) = cargo_home {
+        command.env("CARGO_HOME", home);
+    }
+    let run = command.output().unwrap();
+    let rows = leaderboard(&out)["rows"].as_array().cloned().unwrap_or_default();
+    let student = rows.iter().find(|r| r["bot"] == "student").cloned().unwrap_or_default();
+    assert!(run.status.success() || student["failure"].is_string(), "{}", String::from_utf8_lossy(&run.stderr));
+    student["failure"].as_str().unwrap_or_default().to_string()
+}
+
+#[test]
+fn a_build_running_as_root_cannot_read_what_only_root_may() {
+    let _load = shared();
+    // A root arena builds a folder root owns (the teacher cloned the students' repositories as
+    // root) as uid 0, without a capability: still the owner of root's files, it read
+    // `/etc/shadow`, the TLS key in `/etc/ssl/private`, and a `config.toml` the teacher had made
+    // private (0600) in `CARGO_HOME`, into its error, which the league's pages show. The box now
+    // shows it what any user may read. (Not as root, a build runs as the arena's user, the
+    // owner of that file, by design: nothing to show then.)
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("not root: a build runs as the arena's own user, whose files these are");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("cargo-home");
+    std::fs::create_dir_all(home.join("bin")).unwrap();
+    let secret = format!("private-registry-{}", token());
+    let config = home.join("config.toml");
+    std::fs::write(&config, format!("[registries.school]\ntoken = \"{secret}\"\n")).unwrap();
+    std::fs::set_permissions(&config, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    std::fs::create_dir(dir.path().join("student")).unwrap();
+    // (On one line: a failed build's row quotes the first line of its error.)
+    let build = "echo \"error: $(id -u) $(tr '\\n' ' ' < \"$CARGO_HOME/config.toml\")\" >&2; exit 3";
+    let boxed = student_failure(dir.path(), "boxed", build, "auto", Some(&home));
+    assert!(boxed.contains("failed (exit status: 3)") && boxed.contains("error: 0 "), "it ran as uid 0: {boxed}");
+    assert!(!boxed.contains(&secret), "the private file stays hidden: {boxed}");
+    // The control: without the box, the build prints it.
+    let control = student_failure(dir.path(), "control", build, "none", Some(&home));
+    assert!(control.contains(&secret), "the control printed the token: {control}");
+}
+
+#[test]
+fn a_build_of_a_folder_root_owns_is_refused_without_a_box() {
+    let _load = shared();
+    // Without a box (`--sandbox plain`, or `auto` where none can be made), a root arena runs a
+    // build as its folder's owner: for a folder root owns, root itself, every capability kept.
+    // A student's build wrote another student's folder and the league's results that way. It
+    // is refused now, and says why; a folder of another owner still builds, as that user.
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("not root: a plain build runs as the arena's own user");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("student");
+    std::fs::create_dir(&folder).unwrap();
+    let outside = dir.path().join("outside");
+    let build = format!("touch {} built", outside.display());
+    let plain = student_failure(dir.path(), "plain", &build, "plain", None);
+    assert!(plain.contains("belongs to root") && plain.contains("would run as root"), "{plain}");
+    assert!(!outside.exists() && !folder.join("built").exists(), "the build did not run");
+    // The control: with the box off, the same build runs as root and writes outside its folder.
+    let control = student_failure(dir.path(), "control", &build, "none", None);
+    assert_eq!(control, "", "the control built");
+    assert!(outside.exists(), "the control wrote outside its folder");
+    // A folder given to a user of its own builds without a box, as that user (who may not
+    // write outside it: the build fails, its file in the folder made).
+    std::fs::remove_file(&outside).unwrap();
+    std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    std::os::unix::fs::chown(&folder, Some(65534), Some(65534)).unwrap();
+    let nobody = student_failure(dir.path(), "nobody", &format!("touch built {}", outside.display()), "plain", None);
+    assert!(nobody.contains("Permission denied"), "{nobody}");
+    assert!(folder.join("built").exists() && !outside.exists());
+}
+
 #[test]
 fn has_no_descriptor_of_the_arenas_but_its_pipes() {
     let _load = shared();

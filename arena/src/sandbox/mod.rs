@@ -130,6 +130,14 @@ pub enum SandboxError {
     /// The bot's files cannot be given to it.
     #[error("{0}")]
     Files(String),
+    /// A build of a folder owned by root, by a root arena without a box: it would run as root.
+    #[error(
+        "its folder {} belongs to root, and without a box (--sandbox plain, or no box possible here) a build \
+         runs as its folder's owner: it would run as root over the whole machine; give the folder to a user \
+         of its own (chown -R), or build where boxes can be made",
+        .0.display()
+    )]
+    RootBuild(PathBuf),
 }
 
 /// What a run's boxes give, for reports.
@@ -350,6 +358,12 @@ impl Sandbox {
 
     /// Who runs `launch` (root only; `None` otherwise): a build writes the bot's `folder` as the
     /// folder's owner, anything else runs as a box uid of its own (claimed while it runs).
+    ///
+    /// A build of a folder root owns is refused without a box ([`SandboxError::RootBuild`]): it
+    /// would run as root itself, every capability kept, over the whole machine (a student's
+    /// `make` wrote another student's folder and the league's `results.jsonl` under `--sandbox
+    /// plain`, and so would it where `auto` finds no box). In a box it runs as uid 0 without a
+    /// capability, on a read-only system (see [`View::mask_private`]).
     fn user(&self, launch: &Launch, folder: Option<&Path>) -> Result<RunAs, SandboxError> {
         if !self.root {
             return Ok((None, None));
@@ -357,6 +371,9 @@ impl Sandbox {
         match folder.filter(|_| launch.build) {
             Some(dir) => {
                 let meta = std::fs::metadata(dir).map_err(|e| setup(&dir.display().to_string(), e))?;
+                if meta.uid() == 0 && !self.boxed {
+                    return Err(SandboxError::RootBuild(dir.to_path_buf()));
+                }
                 Ok((Some((meta.uid(), meta.gid())), None))
             }
             None => {
@@ -410,6 +427,12 @@ impl Sandbox {
                     view.hide(dir, name);
                 }
             }
+        }
+        // A build of a folder root owns runs as uid 0 (without a capability): the owner of the
+        // system's secrets, which no other box may read.
+        if launch.build && ids.is_some_and(|(uid, _)| uid == 0) {
+            let system = SYSTEM.iter().map(|d| (PathBuf::from(d), usize::MAX));
+            view.mask_private(&system.chain(toolchains.iter().map(|(_, d)| (d.clone(), 1))).collect::<Vec<_>>());
         }
         if let Some(dir) = &folder {
             view.bind(dir, dir, launch.build)?;
@@ -772,6 +795,30 @@ impl View {
         self.ops.push(Op::Bind { src: cpath(Path::new("/dev/null")), dst: cpath(&self.at(&path)), flags });
     }
 
+    /// Shows empty what, under the folders `dirs` (the system's, whole, and the toolchains', their
+    /// own files and folders: `config.toml`, `settings.toml`, not the 100,000 files of the crates
+    /// and toolchains below; each with how deep it is looked at, as the box binds them), only its
+    /// owner or group may read: each such file has `/dev/null` bound on it
+    /// and each such folder (one others may not enter) an empty tmpfs none may list, all
+    /// read-only. For a build that runs as uid 0 (its folder is root's, the arena root): without a
+    /// capability it is still the owner of root's files, and read `/etc/shadow` and the TLS key
+    /// in `/etc/ssl/private` into its log (`tests/boxes.rs`). The box then shows it what any
+    /// user may read, as a bot's box does. The list is made once per process (a walk of some
+    /// 100,000 entries, 0.3 s: the system does not change during a run).
+    fn mask_private(&mut self, dirs: &[(PathBuf, usize)]) {
+        static PRIVATE: std::sync::OnceLock<Vec<(PathBuf, bool)>> = std::sync::OnceLock::new();
+        let private = PRIVATE.get_or_init(|| private_paths(dirs));
+        for (path, is_dir) in private {
+            let at = cpath(&self.at(path));
+            let flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+            self.ops.push(if *is_dir {
+                Op::Tmpfs { dst: at, data: cstring("size=4k,nr_inodes=1,mode=0".to_string()), flags }
+            } else {
+                Op::Bind { src: cpath(Path::new("/dev/null")), dst: at, flags }
+            });
+        }
+    }
+
     /// `/dev` with the harmless devices and the usual links; no terminal.
     fn devices(&mut self) -> Result<(), SandboxError> {
         let dev = Path::new("/dev");
@@ -850,6 +897,32 @@ impl View {
         self.ops.push(Op::Proc(cpath(&self.at(proc))));
         Ok(())
     }
+}
+
+/// The files and folders under `dirs` (each down to its depth) that others may not read (a file
+/// without `o+r`, a folder without `o+x`), each with whether it is a folder; nothing below such
+/// a folder, and no link followed (a folder among `dirs` that is a link is the box's link too:
+/// skipped).
+fn private_paths(dirs: &[(PathBuf, usize)]) -> Vec<(PathBuf, bool)> {
+    let mut out = Vec::new();
+    for (dir, depth) in dirs.iter().filter(|(d, _)| std::fs::symlink_metadata(d).is_ok_and(|m| m.is_dir())) {
+        let mut walk = walkdir::WalkDir::new(dir).follow_links(false).max_depth(*depth).into_iter();
+        while let Some(entry) = walk.next() {
+            let Ok(entry) = entry else { continue };
+            let kind = entry.file_type();
+            if !kind.is_dir() && !kind.is_file() {
+                continue;
+            }
+            let Ok(meta) = entry.metadata() else { continue };
+            if kind.is_dir() && meta.mode() & 0o001 == 0 {
+                out.push((entry.path().to_path_buf(), true));
+                walk.skip_current_dir();
+            } else if kind.is_file() && meta.mode() & 0o004 == 0 {
+                out.push((entry.path().to_path_buf(), false));
+            }
+        }
+    }
+    out
 }
 
 /// Who a box's process runs as: its uid and gid, and the claim on a box uid it holds.

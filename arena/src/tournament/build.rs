@@ -47,9 +47,12 @@ pub struct BuildOutcome {
     /// The log (stdout and stderr, up to the disk cap), relative to the tournament folder; empty
     /// for a build that was not run ([`BuildOutcome::refused`]).
     pub log: String,
-    /// Files the build created or changed in the bot's folder (relative to it): build outputs,
-    /// which the bot's fingerprint leaves out.
+    /// Files the build created or changed in the bot's folder (relative to it).
     pub outputs: Vec<String>,
+    /// Those of `outputs` that were not there before the build: its outputs, which the bot's
+    /// fingerprint leaves out (a file of the student's that the build changed is no output:
+    /// see [`super::versions::BotHistory::outputs`]).
+    pub created: Vec<String>,
     /// The signal that ended it, if one did (Ctrl-C ends the builds with the arena by `SIGINT`),
     /// or its shell's command (a shell exits with 128 + n when its command died by signal n).
     pub signal: Option<i32>,
@@ -58,7 +61,7 @@ pub struct BuildOutcome {
 impl BuildOutcome {
     /// A build that was not run, for `why`: no log, nothing written.
     pub fn refused(why: String) -> BuildOutcome {
-        BuildOutcome { problem: Some(why), log: String::new(), outputs: Vec::new(), signal: None }
+        BuildOutcome { problem: Some(why), log: String::new(), outputs: Vec::new(), created: Vec::new(), signal: None }
     }
 }
 
@@ -112,8 +115,9 @@ pub fn run(sandbox: &Sandbox, build: &str, folder: &Path, limits: BuildLimits, o
     }
     let after = super::submission::stamp(folder);
     let outputs = super::submission::changed(&before, &after);
+    let created = outputs.iter().filter(|p| !before.contains_key(*p)).cloned().collect();
     let signal = result.as_ref().err().and_then(|f| f.signal);
-    BuildOutcome { problem: result.err().map(|f| f.why), log: log.to_string(), outputs, signal }
+    BuildOutcome { problem: result.err().map(|f| f.why), log: log.to_string(), outputs, created, signal }
 }
 
 /// Takes back what a build over its disk cap wrote in the open folder `dir`, as it was

@@ -1582,7 +1582,7 @@ mod tests {
         };
         let history = BTreeMap::from([(
             "a".to_string(),
-            BotHistory { versions: vec![version(1_700_000_000), version(1_700_000_500)], outputs: Default::default() },
+            BotHistory { versions: vec![version(1_700_000_000), version(1_700_000_500)], ..Default::default() },
         )]);
         let record = TournamentRecord {
             config,

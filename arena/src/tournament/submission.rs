@@ -320,6 +320,16 @@ pub fn fingerprints(
                 if is_output(outputs, rel) {
                     continue;
                 }
+                // A link in the student's folder to a file outside it: where it leads counts,
+                // but the arena does not read it (see [`leaves`]).
+                if let Some(real) = leaves(&path, dir) {
+                    for hasher in [&mut portable, &mut legacy] {
+                        hasher.update(word.as_bytes());
+                        hasher.update(b"\0link\0");
+                        hasher.update(real.as_os_str().as_encoded_bytes());
+                    }
+                    continue;
+                }
             }
         }
         let digest = cached_hash(&path, cache)?;
@@ -330,6 +340,19 @@ pub fn fingerprints(
     }
     let hex = |h: blake3::Hasher| h.finalize().to_hex()[..16].to_string();
     Ok(Fingerprints { portable: hex(portable), legacy: hex(legacy) })
+}
+
+/// Where `path` (a file in the student's `folder`, as the command names it) really is, when a
+/// link on the way leads out of the folder; `None` when it stays inside. The arena may be root,
+/// and the link is the student's (a build may make it): `./bot` made a link to `/proc/kmsg`
+/// had the arena read the host's kernel log to fingerprint it, and block there for good once
+/// it was read (a league hung before its first match), and to any file of the teacher's it
+/// read that file. In its box the link leads to the box's own files, which the bot may read
+/// anyway.
+fn leaves(path: &Path, folder: &Path) -> Option<PathBuf> {
+    let real = std::fs::canonicalize(path).ok()?;
+    let dir = std::fs::canonicalize(folder).ok()?;
+    (!real.starts_with(dir)).then_some(real)
 }
 
 /// A word of a command as the portable fingerprint hashes it: relative to `base` when it is an
@@ -490,6 +513,27 @@ pub fn stamp(folder: &Path) -> Stamp {
         out.insert(rel.to_string_lossy().into_owned(), facts);
     }
     out
+}
+
+/// How the output `rel` of `folder` is now, and everything under it (a folder's files): a digest
+/// of each path's modification time, size, inode and kind, no link followed; empty when it is
+/// gone. The same only while nobody wrote there (a push, a pull: new files, new times).
+pub fn output_stamp(folder: &Path, rel: &str) -> String {
+    let path = folder.join(rel);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return String::new();
+    }
+    let mut hasher = blake3::Hasher::new();
+    for entry in walkdir::WalkDir::new(&path).follow_links(false).sort_by_file_name().into_iter().flatten() {
+        let Ok(meta) = entry.metadata() else { continue };
+        let sub = entry.path().strip_prefix(&path).unwrap_or(entry.path());
+        hasher.update(sub.as_os_str().as_encoded_bytes());
+        hasher.update(b"\0");
+        for n in [meta.mtime(), meta.mtime_nsec(), meta.size() as i64, meta.ino() as i64, i64::from(meta.is_dir())] {
+            hasher.update(&n.to_le_bytes());
+        }
+    }
+    hasher.finalize().to_hex()[..16].to_string()
 }
 
 /// The paths that are new or changed from `before` to `after`; a new folder stands for
@@ -654,6 +698,37 @@ mod tests {
             cwd: Some(dir.to_path_buf()),
             ..super::super::config::parse_bot_arg(&format!("b={command}")).unwrap()
         }
+    }
+
+    /// A link in the student's folder that the command names, to a file outside it (`./bot`
+    /// to `/proc/kmsg` blocked the arena for good, reading the host's kernel log): where it
+    /// leads counts, and the file is not read (its content changes nothing). The control: read
+    /// as it was (`hash_file` through the link), the content is the teacher's file's.
+    #[test]
+    fn a_link_out_of_the_folder_is_not_read_to_fingerprint_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let (folder, outside) = (dir.path().join("alice"), dir.path().join("teacher-file"));
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(&outside, "one").unwrap();
+        std::os::unix::fs::symlink(&outside, folder.join("bot")).unwrap();
+        let entry = bot(&folder, "./bot");
+        let print = || fingerprints(&entry, None, &BTreeSet::new(), &mut BTreeMap::new()).unwrap().portable;
+        let first = print();
+        std::fs::write(&outside, "two").unwrap();
+        assert_eq!(print(), first, "the file outside was not read");
+        std::fs::write(dir.path().join("other"), "two").unwrap();
+        std::fs::remove_file(folder.join("bot")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("other"), folder.join("bot")).unwrap();
+        assert_ne!(print(), first, "where it leads counts");
+        // The control: through the link, the file is read.
+        assert_eq!(hash_file(&folder.join("bot")).unwrap(), blake3::hash(b"two"));
+        // A link that stays in the folder is read as before.
+        std::fs::write(folder.join("real"), "three").unwrap();
+        std::fs::remove_file(folder.join("bot")).unwrap();
+        std::os::unix::fs::symlink("real", folder.join("bot")).unwrap();
+        let inside = print();
+        std::fs::write(folder.join("real"), "four").unwrap();
+        assert_ne!(print(), inside);
     }
 
     #[test]

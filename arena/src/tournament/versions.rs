@@ -57,12 +57,51 @@ impl Version {
 pub struct BotHistory {
     /// The versions, oldest first.
     pub versions: Vec<Version>,
-    /// Paths in the bot's folder its builds have written (left out of its fingerprint).
+    /// Paths in the bot's folder its builds have made (left out of its fingerprint), for as long
+    /// as each is as a build last left it: an output the student changed since (pushed anew)
+    /// is theirs again ([`BotHistory::forget_changed_outputs`]). The first build the league
+    /// stamps (see [`BotHistory::output_stamps`]) gives every file it created or changed; the
+    /// later ones only what they create, a student's file they change staying the student's
+    /// (see [`BotHistory::note_outputs`]). A build that touched `bot.sh` had it left out of
+    /// every later fingerprint, so that a wholly new `bot.sh` was no new version, its matches
+    /// not played again, and it stood as `v1` (and as of any deadline).
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub outputs: BTreeSet<String>,
+    /// Each output as a build last left it (see [`submission::output_stamp`]); `None` before the
+    /// bot's first build (or a league recorded before these were kept: until its next build).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_stamps: Option<BTreeMap<String, String>>,
 }
 
 impl BotHistory {
+    /// Before a build: forgets each output of `folder` that is no longer as a build left it (its
+    /// stamp differs, or it is gone): the student's file now, in the fingerprint.
+    fn forget_changed_outputs(&mut self, folder: &Path) {
+        let Some(stamps) = &mut self.output_stamps else { return };
+        let changed: Vec<String> = stamps
+            .iter()
+            .filter(|(path, stamp)| submission::output_stamp(folder, path) != **stamp)
+            .map(|(path, _)| path.clone())
+            .collect();
+        for path in changed {
+            self.outputs.remove(&path);
+            stamps.remove(&path);
+        }
+    }
+
+    /// After a build in `folder`: what it made is output too, and every output is stamped as
+    /// it is now. What the build made: every file it created or changed (`built.outputs`) at
+    /// the first stamping (the league knows nothing of the folder yet: its earlier outputs, of
+    /// a student's own build or of a bot it was renamed from, are rewritten as any others);
+    /// from then on, only what it created: a file that was there and is no output is the
+    /// student's, whatever the build does to it.
+    fn note_outputs(&mut self, folder: &Path, built: &BuildOutcome) {
+        let made = if self.output_stamps.is_some() { &built.created } else { &built.outputs };
+        self.outputs.extend(made.iter().cloned());
+        let stamps = self.outputs.iter().map(|p| (p.clone(), submission::output_stamp(folder, p))).collect();
+        self.output_stamps = Some(stamps);
+    }
+
     /// The version the bot stands on: the newest good one (seen by `as_of`, if given).
     pub fn standing(&self, as_of: Option<u64>) -> Option<&Version> {
         self.versions.iter().rev().filter(|v| v.ok).find(|v| as_of.is_none_or(|t| v.at <= t))
@@ -237,6 +276,12 @@ pub fn prepare(
     // nor played (see [`submission::links`]): asked just before its build, and again below,
     // after every build, just before its version is recorded for its matches.
     let linked = |entry: &BotEntry| submission::links(entry, base).err();
+    // (Before any build: what the students changed since the last one.)
+    for entry in config.bots.iter().filter(|b| b.build.is_some() && linked(b).is_none()) {
+        if let (Some(dir), Some(h)) = (&entry.cwd, history.get_mut(&entry.name)) {
+            h.forget_changed_outputs(dir);
+        }
+    }
     let refuse = |name: &str| config.bots.iter().find(|b| b.name == name).and_then(linked).map(|l| l.to_string());
     let builds = build::build_all(sandbox, &to_build, config.build_limits(), out, now, &refuse);
     // Ctrl-C ends the builds with the arena: a build it ended is no version of its bot (the
@@ -260,14 +305,14 @@ pub fn prepare(
     for entry in &config.bots {
         let h = history.entry(entry.name.clone()).or_default();
         let built: Option<&BuildOutcome> = builds.get(&entry.name);
-        if let Some(b) = built {
-            // Only what a build wrote inside the bot's own folder is left out of its fingerprint.
-            if entry.cwd.is_some() {
-                h.outputs.extend(b.outputs.iter().cloned());
+        let link = linked(entry);
+        if let (Some(b), Some(dir)) = (built, &entry.cwd) {
+            // Only what a build made inside the bot's own folder is left out of its fingerprint.
+            if link.is_none() {
+                h.note_outputs(dir, b);
             }
         }
         let log = built.map(|b| b.log.clone()).filter(|log| !log.is_empty());
-        let link = linked(entry);
         let attempt = match (&entry.cwd, built.and_then(|b| b.problem.clone())) {
             _ if link.is_some() => Err(link.as_ref().map(ToString::to_string).unwrap_or_default()),
             (Some(dir), _) if !dir.is_dir() => Err(format!("its folder {} is missing", dir.display())),
@@ -655,6 +700,55 @@ mod tests {
         let built = build::run(&sandbox, "touch x", &link, config.build_limits(), &out, "builds/control.log");
         assert_eq!(built.problem, None);
         assert!(course.join("subs/bob/x").exists(), "without the check, alice's build writes bob's folder");
+    }
+
+    /// The attack: a build that touches the student's `bot.sh` had it noted as its output, left
+    /// out of every later fingerprint: a wholly new `bot.sh` was no new version (its matches
+    /// kept, its label `v1`). Now an output is one only while it is as a build left it, and
+    /// after the first build only what a build creates is one: the new `bot.sh` is `v2` (the
+    /// build touching it again changes nothing), and a file the build once made (`made`) that
+    /// the student then pushes is `v3`; with nothing changed, no version is new. The control:
+    /// with every file the build changed left out, as before, a new `bot.sh` fingerprints the
+    /// same. (A league recorded so is healed by its next build: its outputs are stamped then,
+    /// and the student's next push is seen.)
+    #[test]
+    fn a_build_cannot_make_the_students_files_outputs_left_out_of_its_fingerprint() {
+        let dir = tempfile::tempdir().unwrap();
+        let course = dir.path().join("course");
+        let folder = course.join("alice");
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("bot.sh"), "echo WAIT\n").unwrap();
+        let build = "touch bot.sh; [ -e made ] || echo made > made; echo out > out";
+        let toml = format!("[[bots]]\nname = \"alice\"\ncommand = \"sh bot.sh\"\ncwd = \"alice\"\nbuild = {build:?}\n");
+        std::fs::write(course.join("class.toml"), toml).unwrap();
+        let config = TournamentConfig::load(&course.join("class.toml")).unwrap();
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        let out = dir.path().join("league");
+        let run = |history: &mut BTreeMap<String, BotHistory>, at: u64| {
+            prepare(&config, &sandbox, &out, at, history, &|| false).unwrap();
+            history["alice"].versions.iter().map(|v| v.label.clone()).collect::<Vec<_>>()
+        };
+        let mut history = BTreeMap::new();
+        assert_eq!(run(&mut history, 100), ["v1"]);
+        assert_eq!(run(&mut history, 200), ["v1"], "rebuilt, nothing changed: {:?}", history["alice"]);
+        // (Its first build gives every file it wrote, `bot.sh` too, until the student changes it.)
+        let outputs = ["bot.sh", "made", "out"].map(String::from);
+        assert_eq!(history["alice"].outputs, BTreeSet::from(outputs));
+        std::fs::write(folder.join("bot.sh"), "echo WAIT # another bot altogether\n").unwrap();
+        assert_eq!(run(&mut history, 300), ["v1", "v2"], "the new bot.sh is a new version");
+        std::fs::write(folder.join("made"), "the student's own\n").unwrap();
+        assert_eq!(run(&mut history, 400), ["v1", "v2", "v3"], "a file a build made, then pushed");
+        assert_eq!(run(&mut history, 500), ["v1", "v2", "v3"]);
+
+        // The control: the build reports `bot.sh` among the files it changed (what the history
+        // noted as outputs before), and left out so, a new one fingerprints the same.
+        let built = build::run(&sandbox, build, &folder, config.build_limits(), &out, "builds/control.log");
+        assert!(built.outputs.contains(&"bot.sh".to_string()) && !built.created.contains(&"bot.sh".to_string()));
+        let as_before: BTreeSet<String> = built.outputs.iter().cloned().collect();
+        let print = || submission::fingerprints(&config.bots[0], None, &as_before, &mut BTreeMap::new()).unwrap();
+        let old = print();
+        std::fs::write(folder.join("bot.sh"), "echo WAIT # yet another\n").unwrap();
+        assert_eq!(print(), old, "the control: the change went unseen");
     }
 
     #[test]
