@@ -175,8 +175,15 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// Makes a FIFO at `path` with `mode` (for the tests of what must not wait on one).
+    pub(crate) fn make_fifo(path: &Path, mode: libc::mode_t) {
+        let c_path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), mode) }, 0, "mkfifo {}", path.display());
+    }
 
     /// A FIFO where a program or a map is expected is refused at once: opened without
     /// blocking, and known by the kind of the file opened. The control: a plain open of the
@@ -185,8 +192,7 @@ mod tests {
     fn a_fifo_is_no_regular_file_and_is_not_waited_for() {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("bot");
-        let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o755) }, 0);
+        make_fifo(&fifo, 0o755);
         let plain = {
             let fifo = fifo.clone();
             std::thread::spawn(move || std::fs::File::open(fifo).is_ok())

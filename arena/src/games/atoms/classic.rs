@@ -436,8 +436,7 @@ mod tests {
     #[test]
     fn load_refuses_what_is_not_a_regular_file_without_waiting() {
         let dir = tempfile::tempdir().unwrap();
-        let made = std::process::Command::new("mkfifo").arg(dir.path().join("fifo")).status().unwrap();
-        assert!(made.success(), "mkfifo");
+        crate::files::tests::make_fifo(&dir.path().join("fifo"), 0o600);
         std::fs::create_dir(dir.path().join("folder")).unwrap();
         let path = dir.path().to_path_buf();
         let (tx, rx) = std::sync::mpsc::channel();

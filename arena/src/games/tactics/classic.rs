@@ -279,8 +279,7 @@ mod tests {
         use std::io::Write;
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("endless");
-        let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        crate::files::tests::make_fifo(&fifo, 0o600);
         let writer = {
             let fifo = fifo.clone();
             std::thread::spawn(move || {
