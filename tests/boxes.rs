@@ -278,6 +278,17 @@ fn cannot_trace_the_opponent_or_read_its_memory() {
     );
 }
 
+#[test]
+fn cannot_trace_or_read_the_init_of_its_own_box() {
+    let _load = shared();
+    // The box's init reports the bot's exit status to the arena through a pipe of its own; in a
+    // box of an arena that is not root it is the bot's own user (a box uid's, as root). It is not
+    // dumpable (`child::enter`): the bot can neither trace it, nor read its memory, nor open the
+    // pipe through /proc to forge its result. Without the box, the bot's parent is the arena, of
+    // its user: the control traces it and reads its memory.
+    only_without_the_box("trace-parent", "traced its parent and read its memory");
+}
+
 /// A file of the system's folders (which every box shows), removed when dropped.
 struct SystemFile(PathBuf);
 
