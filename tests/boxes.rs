@@ -279,6 +279,85 @@ fn cannot_trace_the_opponent_or_read_its_memory() {
 }
 
 #[test]
+fn cannot_trace_or_read_the_init_of_its_own_box() {
+    let _load = shared();
+    // The box's init reports the bot's exit status to the arena through a pipe of its own; in a
+    // box of an arena that is not root it is the bot's own user (a box uid's, as root). It is not
+    // dumpable (`child::enter`): the bot can neither trace it, nor read its memory, nor open the
+    // pipe through /proc to forge its result. Without the box, the bot's parent is the arena, of
+    // its user: the control traces it and reads its memory.
+    only_without_the_box("trace-parent", "traced its parent and read its memory");
+}
+
+/// A file of the system's folders (which every box shows), removed when dropped.
+struct SystemFile(PathBuf);
+
+impl Drop for SystemFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+#[test]
+fn a_bot_of_an_arena_that_is_not_root_cannot_read_what_only_its_user_or_groups_may() {
+    let _load = shared();
+    // Not root, the arena makes each box in a user namespace, as its own user: with its
+    // supplementary groups, which the kernel still grants (the box shows them as `nogroup`, and
+    // no ordinary user may drop them). A bot read a course group's grading file in `/etc`
+    // (0640), and one the teacher owned there (0600). The box now shows the system's folders as
+    // any user sees them. Here the arena runs as `nobody` with a group of its own (the teacher).
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("not root: this test must give a file to a group and start the arena in it (its root run does)");
+        return;
+    }
+    let (nobody, nogroup) = (65534u32, 65534u32);
+    // A group no one has (none is made: setpriv gives the arena its number).
+    let group = (424_242u32..).find(|&g| unsafe { libc::getgrgid(g) }.is_null()).unwrap();
+    let normal = normal_score();
+    let dir = tempfile::tempdir().unwrap();
+    // Everything nobody runs and reads, where nobody may reach it; the replays in a folder of its own.
+    let (arena, attack) = (shared_copy(dir.path(), &bin("arena")), shared_copy(dir.path(), &bin("zoo-attack")));
+    let (_, victim) = victim(dir.path());
+    std::fs::set_permissions(&victim, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let fire = shared_copy(dir.path(), &map("fire.txt"));
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::os::unix::fs::chown(&out, Some(nobody), Some(nogroup)).unwrap();
+    let mut files = Vec::new();
+    for (name, owner, mode) in [("group", (0, group), 0o640), ("own", (nobody, nogroup), 0o600)] {
+        let file = SystemFile(PathBuf::from(format!("/etc/arena-test-{name}-{}", token())));
+        std::fs::write(&file.0, "a teacher's secret\n").unwrap();
+        std::os::unix::fs::chown(&file.0, Some(owner.0), Some(owner.1)).unwrap();
+        std::fs::set_permissions(&file.0, std::os::unix::fs::PermissionsExt::from_mode(mode)).unwrap();
+        files.push(file);
+    }
+    let run = |file: &Path, mode: &str| -> Run {
+        let replay = out.join(format!("{}.json", token())).display().to_string();
+        let attacker = format!("{attack} read {}", file.display());
+        let out = Command::new("setpriv")
+            .args(["--reuid", &nobody.to_string(), "--regid", &nogroup.to_string(), "--groups", &group.to_string()])
+            .arg(&arena)
+            .args(["duel", "--json", "--seed", "5", "--map", &fire, "--replay", &replay, "--sandbox", mode])
+            .args([&attacker, &victim])
+            .current_dir(dir.path())
+            .env("HOME", dir.path())
+            .output()
+            .unwrap();
+        let result = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        Run { out, result, replay: Value::Null }
+    };
+    for file in &files {
+        let boxed = run(&file.0, "auto");
+        unharmed(&boxed, normal);
+        assert!(!String::from_utf8_lossy(&boxed.out.stderr).contains("no box"), "a box was made");
+        // The control: without the box, the arena's user reads it.
+        let control = run(&file.0, "none");
+        assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control read it: {}", control.result);
+    }
+}
+
+#[test]
 fn cannot_read_the_arenas_environment_or_the_opponents() {
     let _load = shared();
     let normal = normal_score();

@@ -127,6 +127,17 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
                 worked |= read_memory(pid);
             }
         }
+        "trace-parent" => {
+            // Its parent: in a box, the box's init, which holds the pipe it reports the bot's
+            // exit status through, of the same user in a box of an arena that is not root.
+            // (Seized, not attached: the tracee is not stopped, and is let go when the bot exits.)
+            // SAFETY: getppid has no preconditions; ptrace passes no memory.
+            let parent = unsafe { libc::getppid() };
+            worked |= unsafe { libc::ptrace(libc::PTRACE_SEIZE, parent, 0, 0) } == 0;
+            worked |= read_memory(parent);
+            worked |= std::fs::OpenOptions::new().write(true).open(format!("/proc/{parent}/fd/0")).is_ok();
+            worked |= std::fs::read(format!("/proc/{parent}/mem")).is_ok();
+        }
         "environ" => {
             let var = arg(1);
             worked = std::env::var_os(&var).is_some()

@@ -433,6 +433,17 @@ impl Sandbox {
         if launch.build && ids.is_some_and(|(uid, _)| uid == 0) {
             let system = SYSTEM.iter().map(|d| (PathBuf::from(d), usize::MAX));
             view.mask_private(&system.chain(toolchains.iter().map(|(_, d)| (d.clone(), 1))).collect::<Vec<_>>());
+        } else if !self.root {
+            // Not root: every box (bot or build) runs in a user namespace as the arena's user,
+            // with its supplementary groups, which the kernel still grants though the box shows
+            // them as `nogroup` (an unprivileged user namespace must deny `setgroups` before its
+            // gid map is written, and `setgroups` needs `CAP_SETGID` over the groups' namespace:
+            // no process of an ordinary user can drop them). A bot read a course group's grading
+            // file in `/etc` (0640), and what the teacher owns there (0600): the system's folders
+            // now show it only what any user may read, as a bot of a root arena sees them. (The
+            // toolchains of a build are its own user's, which it runs as, by design: only their
+            // credentials are hidden, see `CARGO_CREDENTIALS`.)
+            view.mask_private(&SYSTEM.iter().map(|d| (PathBuf::from(d), usize::MAX)).collect::<Vec<_>>());
         }
         if let Some(dir) = &folder {
             view.bind(dir, dir, launch.build)?;
@@ -803,12 +814,22 @@ impl View {
     /// read-only. For a build that runs as uid 0 (its folder is root's, the arena root): without a
     /// capability it is still the owner of root's files, and read `/etc/shadow` and the TLS key
     /// in `/etc/ssl/private` into its log (`tests/boxes.rs`). The box then shows it what any
-    /// user may read, as a bot's box does. The list is made once per process (a walk of some
-    /// 100,000 entries, 0.3 s: the system does not change during a run).
+    /// user may read, as a bot's box does. So does every box of an arena that is not root: it
+    /// runs as the arena's user, with its supplementary groups (see `Sandbox::boxed_command`).
+    /// The list is made once per folder and process (a walk of some 100,000 entries, 0.3 s: the
+    /// system does not change during a run).
     fn mask_private(&mut self, dirs: &[(PathBuf, usize)]) {
-        static PRIVATE: std::sync::OnceLock<Vec<(PathBuf, bool)>> = std::sync::OnceLock::new();
-        let private = PRIVATE.get_or_init(|| private_paths(dirs));
-        for (path, is_dir) in private {
+        // (Per folder and depth: a bot's box and a build's are given different folders.)
+        type Found = std::collections::HashMap<(PathBuf, usize), Vec<(PathBuf, bool)>>;
+        static PRIVATE: std::sync::Mutex<Option<Found>> = std::sync::Mutex::new(None);
+        let mut found = PRIVATE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let found = found.get_or_insert_with(Found::new);
+        let mut private = Vec::new();
+        for dir in dirs {
+            private
+                .extend(found.entry(dir.clone()).or_insert_with(|| private_paths(std::slice::from_ref(dir))).clone());
+        }
+        for (path, is_dir) in &private {
             let at = cpath(&self.at(path));
             let flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
             self.ops.push(if *is_dir {
