@@ -274,7 +274,7 @@ fn last_words(stderr: &str) -> String {
 fn program_problem(command: &str) -> Option<String> {
     let words = shell_words::split(command).ok()?;
     let program = words.first().filter(|p| p.contains('/'))?;
-    let head = crate::files::program_head(std::path::Path::new(program), 512)?;
+    let head = crate::files::regular_head(std::path::Path::new(program), 512)?;
     let head = head.as_slice();
     if head.starts_with(b"\x7fELF") {
         return None;

@@ -80,9 +80,10 @@ pub fn open_regular(path: &Path) -> std::io::Result<Option<std::fs::File>> {
     Ok(file.metadata()?.is_file().then_some(file))
 }
 
-/// The first `max` bytes of the program file at `path` (to tell a script, and its `#!` line,
-/// from a compiled program); `None` unless it is a regular file that can be read.
-pub fn program_head(path: &Path, max: usize) -> Option<Vec<u8>> {
+/// The first `max` bytes of the file at `path` (a program's, to tell a script and its `#!`
+/// line from a compiled program; cargo's configuration); `None` unless it is a regular file
+/// that can be read.
+pub fn regular_head(path: &Path, max: usize) -> Option<Vec<u8>> {
     let mut head = Vec::with_capacity(max);
     open_regular(path).ok()??.take(max as u64).read_to_end(&mut head).ok()?;
     Some(head)
@@ -197,7 +198,7 @@ pub(crate) mod tests {
             let fifo = fifo.clone();
             std::thread::spawn(move || std::fs::File::open(fifo).is_ok())
         };
-        assert_eq!(program_head(&fifo, 16), None);
+        assert_eq!(regular_head(&fifo, 16), None);
         assert!(open_regular(&fifo).unwrap().is_none());
         assert!(matches!(read_text(&fifo), Err(ReadError::NotAFile { .. })));
         std::thread::sleep(std::time::Duration::from_millis(200));
@@ -206,6 +207,6 @@ pub(crate) mod tests {
         assert!(plain.join().unwrap());
         // A regular file's first bytes.
         std::fs::write(dir.path().join("bot.py"), "#!/usr/bin/env python3\n").unwrap();
-        assert_eq!(program_head(&dir.path().join("bot.py"), 5).as_deref(), Some(&b"#!/us"[..]));
+        assert_eq!(regular_head(&dir.path().join("bot.py"), 5).as_deref(), Some(&b"#!/us"[..]));
     }
 }

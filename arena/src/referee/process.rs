@@ -642,7 +642,7 @@ fn script_interpreter(path: &Path) -> Option<String> {
     if let Some(interpreter) = crate::sandbox::interpreter_by_extension(path) {
         return Some(interpreter.to_string());
     }
-    let head = crate::files::program_head(path, 256)?;
+    let head = crate::files::regular_head(path, 256)?;
     let head = head.as_slice();
     let Some(rest) = head.strip_prefix(b"#!") else {
         // A compiled program (ELF, or any file with a NUL byte early on) has no interpreter.

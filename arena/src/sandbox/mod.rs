@@ -426,6 +426,16 @@ impl Sandbox {
                 for name in CARGO_CREDENTIALS {
                     view.hide(dir, name);
                 }
+                static WARNED: std::sync::Once = std::sync::Once::new();
+                WARNED.call_once(|| {
+                    for (file, key) in cargo_config_tokens(dir) {
+                        tracing::warn!(
+                            "{} holds a registry token (`{key}`), which every student's build can read: move it to \
+                             credentials.toml beside it, which builds see empty",
+                            file.display()
+                        );
+                    }
+                });
             }
         }
         // A build of a folder root owns runs as uid 0 (without a capability): the owner of the
@@ -596,6 +606,30 @@ fn box_env(launch: &Launch, home: &str) -> Vec<(String, String)> {
 /// The files of `CARGO_HOME` that hold the tokens of whoever runs the arena (crates.io's, a
 /// private registry's): a build's box shows them empty (see [`View::hide`]).
 const CARGO_CREDENTIALS: [&str; 2] = ["credentials.toml", "credentials"];
+
+/// The registry tokens in cargo's configuration in `cargo_home` (`config.toml`, or the older
+/// `config`), as (file, key): `registry.token` or `registries.<name>.token`. Cargo still reads
+/// them there, and a build's box shows the file (only the credentials files are shown empty:
+/// [`CARGO_CREDENTIALS`]), so a student's build could print them into its log.
+fn cargo_config_tokens(cargo_home: &Path) -> Vec<(PathBuf, String)> {
+    let mut found = Vec::new();
+    for file in ["config.toml", "config"].map(|name| cargo_home.join(name)) {
+        // (Its first MiB, a regular file only: nothing here waits on a FIFO.)
+        let Some(text) = crate::files::regular_head(&file, 1 << 20).and_then(|b| String::from_utf8(b).ok()) else {
+            continue;
+        };
+        let Ok(config) = text.parse::<toml::Table>() else { continue };
+        if config.get("registry").and_then(|r| r.get("token")).is_some() {
+            found.push((file.clone(), "registry.token".to_string()));
+        }
+        for (name, registry) in config.get("registries").and_then(toml::Value::as_table).into_iter().flatten() {
+            if registry.get("token").is_some() {
+                found.push((file.clone(), format!("registries.{name}.token")));
+            }
+        }
+    }
+    found
+}
 
 /// The toolchains a build may use (read-only): Rust's, where installed.
 fn toolchains() -> Vec<(&'static str, PathBuf)> {
@@ -1149,6 +1183,25 @@ mod tests {
 
     /// (Checked on the table: this project's machines start every process with both at 0, and
     /// even root may not raise them there, so no box could show one inherited.)
+    /// A registry token in cargo's configuration (which builds see) is found, to be warned
+    /// of; the control: a configuration without one, or an unreadable one, gives none.
+    #[test]
+    fn registry_tokens_in_cargo_s_configuration_are_found() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(cargo_config_tokens(dir.path()).is_empty());
+        std::fs::write(dir.path().join("config.toml"), "[build]\njobs = 2\n[registries.school]\nindex = \"x\"\n")
+            .unwrap();
+        assert!(cargo_config_tokens(dir.path()).is_empty(), "no token");
+        std::fs::write(
+            dir.path().join("config.toml"),
+            "[registry]\ntoken = \"a\"\n[registries.school]\nindex = \"x\"\ntoken = \"b\"\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("config"), "not toml [").unwrap();
+        let keys: Vec<String> = cargo_config_tokens(dir.path()).into_iter().map(|(_, key)| key).collect();
+        assert_eq!(keys, ["registry.token", "registries.school.token"]);
+    }
+
     #[test]
     fn a_box_may_not_take_real_time_or_raised_priority() {
         let limits = rlimits(&SandboxLimits::default());
