@@ -81,8 +81,7 @@ pub fn open_regular(path: &Path) -> std::io::Result<Option<std::fs::File>> {
 }
 
 /// The first `max` bytes of the file at `path` (a program's, to tell a script and its `#!`
-/// line from a compiled program; cargo's configuration); `None` unless it is a regular file
-/// that can be read.
+/// line from a compiled program); `None` unless it is a regular file that can be read.
 pub fn regular_head(path: &Path, max: usize) -> Option<Vec<u8>> {
     let mut head = Vec::with_capacity(max);
     open_regular(path).ok()??.take(max as u64).read_to_end(&mut head).ok()?;
