@@ -1182,8 +1182,6 @@ fn warn_once(missing: &[String]) {
 mod tests {
     use super::*;
 
-    /// (Checked on the table: this project's machines start every process with both at 0, and
-    /// even root may not raise them there, so no box could show one inherited.)
     /// A registry token in cargo's configuration (which builds see) is found, to be warned
     /// of; the control: a configuration without one, or an unreadable one, gives none.
     #[test]
@@ -1203,6 +1201,8 @@ mod tests {
         assert_eq!(keys, ["registry.token", "registries.school.token"]);
     }
 
+    /// (Checked on the table: this project's machines start every process with both at 0, and
+    /// even root may not raise them there, so no box could show one inherited.)
     #[test]
     fn a_box_may_not_take_real_time_or_raised_priority() {
         let limits = rlimits(&SandboxLimits::default());

@@ -865,9 +865,6 @@ mod tests {
         }
     }
 
-    /// A league too large to schedule (its schedule is made whole, in memory, before any match)
-    /// is refused at once with the count, rather than filling the memory for ever: `games` at
-    /// its largest, or 6 seats among 100 bots. The controls, one under the cap, pass.
     /// A limit of 0 that would forfeit every bot of every match is refused, naming its key; the
     /// control: 1 is taken, and so are the zeros that mean something (`cpus`, `stderr_rate`).
     #[test]
@@ -899,6 +896,9 @@ mod tests {
         assert!(validate("cpus = 0\nstderr_rate = 0\ngrace_ms = 0").is_ok());
     }
 
+    /// A league too large to schedule (its schedule is made whole, in memory, before any match)
+    /// is refused at once with the count, rather than filling the memory for ever: `games` at
+    /// its largest, or 6 seats among 100 bots. The controls, one under the cap, pass.
     #[test]
     fn a_league_too_large_to_schedule_is_refused_with_its_count() {
         let config = |text: &str| TournamentConfig::from_toml(text, Path::new("class/league.toml")).unwrap();

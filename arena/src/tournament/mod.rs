@@ -1464,13 +1464,6 @@ pub fn recompute(
 mod tests {
     use super::*;
 
-    /// A result is shown on its scheduled match's map, by the pool's name for it, even when its
-    /// line holds another path for that map (a league built again on another machine: keys hold
-    /// the map's content, not its path); a result of an earlier pool, by its file name. The
-    /// control: the lines keep their paths.
-    /// The boxes of the matches played at once are checked against the machine's memory: 2
-    /// matches of 2 bots at the default limits (1,024 + 64 MiB each) need 4,352 MiB. The
-    /// control: they fit in 24 GiB, and nothing is said where the memory is unknown.
     /// A copy of a bot version cut short by a crash (`versions/<bot>/<fingerprint>.tmp/`) goes
     /// with the other temporaries; the kept copies stay. The control: before, it is there.
     #[test]
@@ -1488,6 +1481,9 @@ mod tests {
         assert!(kept.join("src/bot.c").exists());
     }
 
+    /// The boxes of the matches played at once are checked against the machine's memory: 2
+    /// matches of 2 bots at the default limits (1,024 + 64 MiB each) need 4,352 MiB. The
+    /// control: they fit in 24 GiB, and nothing is said where the memory is unknown.
     #[test]
     fn more_memory_in_boxes_than_the_machine_has_is_warned_of() {
         let limits = SandboxLimits::default();
@@ -1502,6 +1498,10 @@ mod tests {
         assert!(machine_memory_mb().is_some_and(|mb| mb > 0));
     }
 
+    /// A result is shown on its scheduled match's map, by the pool's name for it, even when its
+    /// line holds another path for that map (a league built again on another machine: keys hold
+    /// the map's content, not its path); a result of an earlier pool, by its file name. The
+    /// control: the lines keep their paths.
     #[test]
     fn a_result_is_shown_by_its_scheduled_map_s_name_whatever_path_its_line_holds() {
         let dir = tempfile::tempdir().unwrap();
