@@ -859,12 +859,10 @@ impl View {
         static PRIVATE: std::sync::Mutex<Option<Found>> = std::sync::Mutex::new(None);
         let mut found = PRIVATE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let found = found.get_or_insert_with(Found::new);
-        let mut private = Vec::new();
         for dir in dirs {
-            private
-                .extend(found.entry(dir.clone()).or_insert_with(|| private_paths(std::slice::from_ref(dir))).clone());
+            found.entry(dir.clone()).or_insert_with(|| private_paths(&dir.0, dir.1));
         }
-        for (path, is_dir) in &private {
+        for (path, is_dir) in dirs.iter().filter_map(|dir| found.get(dir)).flatten() {
             let at = cpath(&self.at(path));
             let flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
             self.ops.push(if *is_dir {
@@ -955,27 +953,27 @@ impl View {
     }
 }
 
-/// The files and folders under `dirs` (each down to its depth) that others may not read (a file
+/// The files and folders under `dir` (down to `depth`) that others may not read (a file
 /// without `o+r`, a folder without `o+x`), each with whether it is a folder; nothing below such
-/// a folder, and no link followed (a folder among `dirs` that is a link is the box's link too:
-/// skipped).
-fn private_paths(dirs: &[(PathBuf, usize)]) -> Vec<(PathBuf, bool)> {
+/// a folder, and no link followed (a `dir` that is a link is the box's link too: skipped).
+fn private_paths(dir: &Path, depth: usize) -> Vec<(PathBuf, bool)> {
     let mut out = Vec::new();
-    for (dir, depth) in dirs.iter().filter(|(d, _)| std::fs::symlink_metadata(d).is_ok_and(|m| m.is_dir())) {
-        let mut walk = walkdir::WalkDir::new(dir).follow_links(false).max_depth(*depth).into_iter();
-        while let Some(entry) = walk.next() {
-            let Ok(entry) = entry else { continue };
-            let kind = entry.file_type();
-            if !kind.is_dir() && !kind.is_file() {
-                continue;
-            }
-            let Ok(meta) = entry.metadata() else { continue };
-            if kind.is_dir() && meta.mode() & 0o001 == 0 {
-                out.push((entry.path().to_path_buf(), true));
-                walk.skip_current_dir();
-            } else if kind.is_file() && meta.mode() & 0o004 == 0 {
-                out.push((entry.path().to_path_buf(), false));
-            }
+    if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
+        return out;
+    }
+    let mut walk = walkdir::WalkDir::new(dir).follow_links(false).max_depth(depth).into_iter();
+    while let Some(entry) = walk.next() {
+        let Ok(entry) = entry else { continue };
+        let kind = entry.file_type();
+        if !kind.is_dir() && !kind.is_file() {
+            continue;
+        }
+        let Ok(meta) = entry.metadata() else { continue };
+        if kind.is_dir() && meta.mode() & 0o001 == 0 {
+            out.push((entry.path().to_path_buf(), true));
+            walk.skip_current_dir();
+        } else if kind.is_file() && meta.mode() & 0o004 == 0 {
+            out.push((entry.path().to_path_buf(), false));
         }
     }
     out
