@@ -498,7 +498,16 @@ fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path) -> Result<BotEntry, Tourna
 
 /// What a folder holds, to tell afterwards what a build wrote: each path (relative) with its
 /// modification time, size, inode and whether it is a folder.
-pub type Stamp = BTreeMap<String, (i64, i64, u64, u64, bool)>;
+pub type Stamp = BTreeMap<String, Facts>;
+
+/// What tells a path's content changed, without reading it: modification time (seconds,
+/// nanoseconds), size, inode, and whether it is a folder.
+pub type Facts = (i64, i64, u64, u64, bool);
+
+/// The [`Facts`] of a path, from its metadata.
+fn facts(meta: &std::fs::Metadata) -> Facts {
+    (meta.mtime(), meta.mtime_nsec(), meta.size(), meta.ino(), meta.is_dir())
+}
 
 /// The [`Stamp`] of `folder` (empty when it is missing).
 pub fn stamp(folder: &Path) -> Stamp {
@@ -509,14 +518,13 @@ pub fn stamp(folder: &Path) -> Stamp {
         if rel.as_os_str().is_empty() {
             continue;
         }
-        let facts = (meta.mtime(), meta.mtime_nsec(), meta.size(), meta.ino(), meta.is_dir());
-        out.insert(rel.to_string_lossy().into_owned(), facts);
+        out.insert(rel.to_string_lossy().into_owned(), facts(&meta));
     }
     out
 }
 
 /// How the output `rel` of `folder` is now, and everything under it (a folder's files): a digest
-/// of each path's modification time, size, inode and kind, no link followed; empty when it is
+/// of each path's [`Facts`], as [`stamp`] takes them, no link followed; empty when it is
 /// gone. The same only while nobody wrote there (a push, a pull: new files, new times).
 pub fn output_stamp(folder: &Path, rel: &str) -> String {
     let path = folder.join(rel);
@@ -529,7 +537,8 @@ pub fn output_stamp(folder: &Path, rel: &str) -> String {
         let sub = entry.path().strip_prefix(&path).unwrap_or(entry.path());
         hasher.update(sub.as_os_str().as_encoded_bytes());
         hasher.update(b"\0");
-        for n in [meta.mtime(), meta.mtime_nsec(), meta.size() as i64, meta.ino() as i64, i64::from(meta.is_dir())] {
+        let (secs, nanos, size, inode, is_dir) = facts(&meta);
+        for n in [secs, nanos, size as i64, inode as i64, i64::from(is_dir)] {
             hasher.update(&n.to_le_bytes());
         }
     }
