@@ -78,7 +78,7 @@ pub fn forfeit_facts(replay: &Replay) -> Vec<ForfeitFact> {
             let reason = r.forfeit.clone()?;
             // A player is not asked again after it forfeits: its last answer is where.
             let last = times.iter().rev().find(|t| t.player == p);
-            let reply = last.and_then(|t| replay.steps[t.step - 1].replies.iter().find(|r| r.player == p));
+            let reply = last.and_then(|t| replay.reply(t.step, p));
             Some(ForfeitFact {
                 player: p,
                 reason,
@@ -98,8 +98,7 @@ pub fn forfeit_facts(replay: &Replay) -> Vec<ForfeitFact> {
 impl ForfeitFact {
     /// The line the player last answered, where it forfeited, as `replay` recorded it.
     pub fn answer<'a>(&self, replay: &'a Replay) -> Option<&'a str> {
-        let step = replay.steps.get(self.tick?.checked_sub(1)?)?;
-        step.replies.iter().find(|r| r.player == self.player)?.answer.as_deref()
+        replay.reply(self.tick?, self.player)?.answer.as_deref()
     }
 
     /// How to fix the line of a `malformed` forfeit, as the replay's `game` advises.

@@ -246,6 +246,11 @@ pub enum ReplayError {
 }
 
 impl Replay {
+    /// What `player` replied at step `step` (1-based, as answer times count), if it was asked.
+    pub fn reply(&self, step: usize, player: PlayerId) -> Option<&RecordedReply> {
+        self.steps.get(step.checked_sub(1)?)?.replies.iter().find(|r| r.player == player)
+    }
+
     /// A replay with no steps yet.
     pub fn new(game: &str, seed: u64, setup: Value, players: Vec<PlayerInfo>, limits: Limits, initial: Value) -> Self {
         Replay {
@@ -488,7 +493,7 @@ pub fn answer_times(replay: &Replay) -> Vec<AnswerTime> {
 /// them, a `timeout` past them.
 fn check_times(replay: &Replay) -> Result<(), Divergence> {
     for t in answer_times(replay) {
-        let Some(r) = replay.steps[t.step - 1].replies.iter().find(|r| r.player == t.player) else { continue };
+        let Some(r) = replay.reply(t.step, t.player) else { continue };
         let bad = |what: String| Divergence::Step { step: t.step, message: format!("player {}: {what}", t.player + 1) };
         match (&r.answer, r.failure) {
             (Some(_), _) if t.charged > t.limit + TIME_SLACK || t.wall > t.backstop + TIME_SLACK => {
