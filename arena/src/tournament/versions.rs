@@ -314,7 +314,7 @@ pub fn prepare(
         }
         let log = built.map(|b| b.log.clone()).filter(|log| !log.is_empty());
         let attempt = match (&entry.cwd, built.and_then(|b| b.problem.clone())) {
-            _ if link.is_some() => Err(link.as_ref().map(ToString::to_string).unwrap_or_default()),
+            _ if let Some(link) = &link => Err(link.to_string()),
             (Some(dir), _) if !dir.is_dir() => Err(format!("its folder {} is missing", dir.display())),
             (_, Some(problem)) => match &log {
                 Some(log) => Err(format!("{problem} (full log: {log})")),
