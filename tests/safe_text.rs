@@ -511,6 +511,28 @@ fn a_replay_s_keys_cannot_forge_a_line_of_verify() {
     assert!(key.lines().any(|l| l.starts_with(forged)));
 }
 
+/// A config file named to clear the screen and reverse the text (as a file a student hands in
+/// may be) with a syntax error on a line laid out with a tab: the top-level `error:` shows the
+/// name's escape and override visibly, and keeps the message's lines and the tab. The control:
+/// the name the error quotes holds the raw escape byte.
+#[test]
+fn a_file_name_in_a_top_level_error_is_shown_safely() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "le\u{1b}[2J\u{202e}ague.toml";
+    std::fs::write(dir.path().join(name), "maps = [\"m.txt\"]\n[[bots]]\n\tname = \"a\n").unwrap();
+    let run = arena_in(dir.path(), &["tournament", "--config", name]);
+    assert!(!run.status.success());
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    assert!(stderr.starts_with("error: le\\e[2J\\u{202e}ague.toml: "), "{stderr}");
+    assert!(!stderr.contains(['\u{1b}', '\u{202e}']), "{stderr:?}");
+    assert!(stderr.lines().any(|l| l.ends_with("| \tname = \"a")), "the quoted line keeps its tab: {stderr:?}");
+    assert!(stderr.lines().count() > 2, "the message keeps its lines: {stderr}");
+    // The control.
+    assert!(
+        name.contains('\u{1b}') && stderr.contains(&name.replace('\u{1b}', "\\e").replace('\u{202e}', "\\u{202e}"))
+    );
+}
+
 /// `DIR/league.toml`: greedy, and mallory (the waiter) in her folder `DIR/s/mallory`.
 fn mallory_league(dir: &std::path::Path) -> std::path::PathBuf {
     let config = dir.join("league.toml");

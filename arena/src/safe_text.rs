@@ -66,6 +66,26 @@ pub fn terminal_lines(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A message for a terminal that may span lines and be laid out with tabs (the top-level
+/// `error: …`, whose config syntax errors quote the file's line under a caret): every unsafe
+/// character shown visibly except `\n` and `\t`, nothing cut. A name or path it quotes cannot
+/// clear the screen or reorder the text around it.
+pub fn terminal_message(text: &str) -> Cow<'_, str> {
+    let kept = |c: char| matches!(c, '\n' | '\t');
+    if !text.chars().any(|c| !kept(c) && is_unsafe(c)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if !kept(c) && is_unsafe(c) {
+            visible(c, &mut out);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// One field for a terminal (a table cell, a quoted answer, a name in a line): every unsafe
 /// character shown visibly, newlines included, and cut to [`FIELD_CHARS`] characters.
 pub fn terminal(text: &str) -> String {
@@ -319,6 +339,19 @@ mod tests {
         assert_eq!(terminal_lines(&once), once);
         assert_eq!(terminal(&terminal(HOSTILE)), terminal(HOSTILE));
         assert!(matches!(terminal_lines("plain\ntext"), Cow::Borrowed(_)));
+    }
+
+    /// A top-level error keeps its lines and tabs (a config's syntax error quotes its line
+    /// under a caret) and shows the rest; the control: the raw message holds the escape.
+    #[test]
+    fn a_message_keeps_its_lines_and_tabs_only() {
+        let raw = "le\u{1b}[2J\u{202e}ague.toml: TOML parse error\n  |\n3 | \tname = \"a\r\u{9b}\n  |  ^\n";
+        assert!(raw.contains('\u{1b}') && raw.contains('\u{202e}'), "the control: raw, it clears the screen");
+        let shown = terminal_message(raw);
+        assert_eq!(shown, "le\\e[2J\\u{202e}ague.toml: TOML parse error\n  |\n3 | \tname = \"a\\r\\u{9b}\n  |  ^\n");
+        assert!(!shown.chars().any(|c| is_unsafe(c) && !matches!(c, '\n' | '\t')));
+        assert_eq!(terminal_message(&shown), shown, "idempotent");
+        assert!(matches!(terminal_message("line 1\n\tline 2"), Cow::Borrowed(_)));
     }
 
     /// A log event whose value holds a line break, a carriage return, a shift-out and an

@@ -15,8 +15,9 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            // Errors may quote names and commands from config files: shown as safe text.
-            eprintln!("error: {}", arena::safe_text::terminal_lines(&message(&e)));
+            // Errors may quote names, paths and commands from config files and students'
+            // folders: shown as safe text, keeping the lines and tabs of multi-line messages.
+            eprintln!("error: {}", arena::safe_text::terminal_message(&message(&e)));
             ExitCode::FAILURE
         }
     };
