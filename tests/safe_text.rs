@@ -533,6 +533,32 @@ fn a_file_name_in_a_top_level_error_is_shown_safely() {
     );
 }
 
+/// A shard's folder whose record was crafted so that a match key clears the screen and forges
+/// a line: `arena merge` lists the key as missing on one line, its escape shown. The control:
+/// the key as recorded holds the escape and starts the forged line.
+#[test]
+fn a_crafted_shard_s_match_keys_are_listed_safely_by_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("s/mallory")).unwrap();
+    let config = mallory_league(dir.path());
+    let league = dir.path().join("league");
+    let built = arena(&["build", "--config", &config.display().to_string(), "--out", &league.display().to_string()]);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let forged = "the league is complete: 0 of 2 matches are missing";
+    let key = format!("x\u{1b}[2J\n{forged}\u{202e}");
+    let file = league.join("tournament.json");
+    let mut record: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    record["schedule"][0]["key"] = key.clone().into();
+    std::fs::write(&file, serde_json::to_vec(&record).unwrap()).unwrap();
+    let merged = arena(&["merge", &dir.path().join("merged").display().to_string(), &league.display().to_string()]);
+    assert_eq!(merged.status.code(), Some(2), "{}", String::from_utf8_lossy(&merged.stderr));
+    let stderr = String::from_utf8(merged.stderr).unwrap();
+    assert!(stderr.lines().any(|l| l == format!("  x\\e[2J\\n{forged}\\u{{202e}}")), "{stderr}");
+    assert!(!stderr.contains(['\u{1b}', '\u{202e}']) && !stderr.lines().any(|l| l.starts_with(forged)), "{stderr:?}");
+    // The control.
+    assert!(key.contains('\u{1b}') && key.lines().any(|l| l.starts_with(forged)));
+}
+
 /// `DIR/league.toml`: greedy, and mallory (the waiter) in her folder `DIR/s/mallory`.
 fn mallory_league(dir: &std::path::Path) -> std::path::PathBuf {
     let config = dir.join("league.toml");

@@ -311,7 +311,8 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
             merged.leaderboard.scheduled
         );
         for key in merged.missing.iter().take(20) {
-            eprintln!("  {key}");
+            // A shard's folder is data: its record's keys are shown safely, each on its line.
+            eprintln!("  {}", arena::safe_text::terminal_line(key));
         }
         if merged.missing.len() > 20 {
             eprintln!("  … and {} more", merged.missing.len() - 20);
