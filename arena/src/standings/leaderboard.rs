@@ -856,6 +856,16 @@ mod tests {
         let mut reader = csv::Reader::from_reader(csv.as_bytes());
         let cells: Vec<String> = reader.records().map(|r| r.unwrap()[1].to_string()).collect();
         assert_eq!(cells[0], format!("'{formula}"));
+        // Every text cell (the status quotes why a bot could not play, in its students' words)
+        // and every start a spreadsheet reads as a formula; ordinary names stay as they are.
+        for lead in ["=", "+", "-", "@", "\t", "\r"] {
+            lb.rows[0].failure = Some(format!("{lead}cmd|' /C calc'!A0"));
+            let csv = lb.csv().unwrap();
+            let row = csv::Reader::from_reader(csv.as_bytes()).records().next().unwrap().unwrap();
+            assert_eq!(&row[row.len() - 1], format!("'{lead}cmd|' /C calc'!A0"), "{lead:?}");
+        }
+        lb.rows[0].bot = "alice-2".to_string();
+        assert!(lb.csv().unwrap().lines().nth(1).unwrap().starts_with("1,alice-2,"));
         let mut plain = csv::Writer::from_writer(Vec::new());
         plain.write_record([formula]).unwrap();
         let plain = plain.into_inner().unwrap();
