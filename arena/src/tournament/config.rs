@@ -223,6 +223,19 @@ pub struct TournamentConfig {
     /// [`TournamentConfig::validate`] says where the fault is. Not a key of the file, nor recorded.
     #[serde(skip)]
     pub origin: Option<PathBuf>,
+    /// The config file's line of each bot's name, so that [`TournamentConfig::check_names`]
+    /// says where (bots from a league's record or the command line have none). Not recorded.
+    #[serde(skip)]
+    pub name_lines: Option<NameLines>,
+}
+
+/// Where a config file writes its bots' names.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NameLines {
+    /// The file.
+    pub file: PathBuf,
+    /// Each name's line, from 1 (a name given twice is refused as the file is read).
+    pub lines: BTreeMap<String, usize>,
 }
 
 /// The default limit of a bot's build, in seconds.
@@ -290,7 +303,7 @@ impl TournamentConfig {
         let mut config: Self = toml::from_str(text)
             .map_err(|e| TournamentError::Config { path: origin.to_path_buf(), message: e.to_string() })?;
         config.fold_legacy().map_err(|message| TournamentError::Config { path: origin.to_path_buf(), message })?;
-        no_name_twice(text, origin)?;
+        config.name_lines = no_name_twice(text, origin)?;
         config.origin = Some(origin.to_path_buf());
         Ok(config)
     }
@@ -353,8 +366,12 @@ impl TournamentConfig {
         Self::from_toml(DEFAULT_CONFIG, Path::new("<embedded default>"))
     }
 
-    /// Adds `bot`, or replaces the bot of the same name.
+    /// Adds `bot`, or replaces the bot of the same name (then no longer the file's: its line is
+    /// forgotten).
     pub fn put_bot(&mut self, bot: BotEntry) {
+        if let Some(at) = &mut self.name_lines {
+            at.lines.remove(&bot.name);
+        }
         match self.bots.iter_mut().find(|b| b.name == bot.name) {
             Some(slot) => *slot = bot,
             None => self.bots.push(bot),
@@ -436,21 +453,40 @@ impl TournamentConfig {
         };
         for (i, bot) in self.bots.iter().enumerate() {
             if bot.name.trim() != bot.name {
-                refuse(&[&bot.name], format!("bot name `{}` starts or ends with a space", shown(&bot.name)))?;
+                refuse(&[&bot.name], format!("bot name `{}` starts or ends with a space", shown(&bot.name)))
+                    .map_err(|e| self.at_name(&bot.name, e))?;
             }
             if let Some(twin) = self.bots[..i].iter().find(|b| look(&b.name) == look(&bot.name)) {
+                let first = self.line_of(&twin.name).map_or(String::new(), |line| format!(" (line {line})"));
                 refuse(
                     &[&twin.name, &bot.name],
                     format!(
-                        "bot names `{}` and `{}` look alike (they differ only in case, invisible characters or \
-                         how Unicode writes a letter): one student could pass for the other; rename one",
+                        "bot names `{}`{first} and `{}` look alike (they differ only in case, invisible characters \
+                         or how Unicode writes a letter): one student could pass for the other; rename one",
                         shown(&twin.name),
                         shown(&bot.name)
                     ),
-                )?;
+                )
+                .map_err(|e| self.at_name(&bot.name, e))?;
             }
         }
         Ok(())
+    }
+
+    /// The config file's line of the bot named `name`, if the file wrote it.
+    fn line_of(&self, name: &str) -> Option<usize> {
+        self.name_lines.as_ref()?.lines.get(name).copied()
+    }
+
+    /// `e` (an [`TournamentError::Invalid`] about the bot named `name`) at the config file's
+    /// line of that name, when the file wrote it: as a name given twice is reported.
+    fn at_name(&self, name: &str, e: TournamentError) -> TournamentError {
+        match (e, &self.name_lines, self.line_of(name)) {
+            (TournamentError::Invalid(message), Some(at), Some(line)) => {
+                TournamentError::ConfigAt { path: at.file.clone(), line, message }
+            }
+            (e, ..) => e,
+        }
     }
 
     /// Bots per match.
@@ -516,7 +552,8 @@ pub mod recorded {
 
 /// Refuses a config text that gives one bot name twice, naming the line of the second
 /// `name` and the first's: [`TournamentConfig::validate`] sees only the parsed bots, not where.
-fn no_name_twice(text: &str, origin: &Path) -> Result<(), TournamentError> {
+/// Returns each name's line (none when the text does not parse: the real parse says why).
+fn no_name_twice(text: &str, origin: &Path) -> Result<Option<NameLines>, TournamentError> {
     /// The bots' names with where they are written; every other key is left to the real parse.
     #[derive(Deserialize)]
     struct Names {
@@ -527,7 +564,7 @@ fn no_name_twice(text: &str, origin: &Path) -> Result<(), TournamentError> {
     struct NameAt {
         name: toml::Spanned<String>,
     }
-    let Ok(names) = toml::from_str::<Names>(text) else { return Ok(()) };
+    let Ok(names) = toml::from_str::<Names>(text) else { return Ok(None) };
     let line = |name: &toml::Spanned<String>| text[..name.span().start.min(text.len())].matches('\n').count() + 1;
     for (i, bot) in names.bots.iter().enumerate() {
         if let Some(first) = names.bots[..i].iter().find(|b| b.name.get_ref() == bot.name.get_ref()) {
@@ -542,7 +579,8 @@ fn no_name_twice(text: &str, origin: &Path) -> Result<(), TournamentError> {
             });
         }
     }
-    Ok(())
+    let lines = names.bots.iter().map(|b| (b.name.get_ref().clone(), line(&b.name))).collect();
+    Ok(Some(NameLines { file: origin.to_path_buf(), lines }))
 }
 
 impl BotEntry {
@@ -662,11 +700,36 @@ mod tests {
             assert_ne!(a, b);
         }
         let e = config("alice ", "bob").check_names(&[]).unwrap_err().to_string();
-        assert!(e.contains("starts or ends with a space"), "{e}");
+        assert!(e.starts_with("league.toml:3: ") && e.contains("starts or ends with a space"), "{e}");
         // The control: different names play.
         for (a, b) in [("alice", "alice2"), ("caf\u{e9}", "cafe"), ("greedy", "greedy-v2")] {
             assert!(config(a, b).check_names(&[]).is_ok(), "{a:?} and {b:?}");
         }
+    }
+
+    /// Look-alike names are reported at the config file's line of the second, with the
+    /// first's, as a name given twice is. The control: the same bots not read from a file (a
+    /// league's record, the command line) have no line to report.
+    #[test]
+    fn look_alike_names_are_reported_at_their_line() {
+        let text = "maps = [\"m.txt\"]\n\n[[bots]]\nname = \"alice\"\ncommand = \"x\"\n[[bots]]\nname = \"bob\"\ncommand = \"y\"\n\n[[bots]]\ncommand = \"z\"\nname = \"Alice\"\n";
+        let config = TournamentConfig::from_toml(text, Path::new("class/league.toml")).unwrap();
+        let e = config.check_names(&[]).unwrap_err();
+        assert!(matches!(&e, TournamentError::ConfigAt { line: 12, .. }), "{e:?}");
+        let e = e.to_string();
+        assert!(e.starts_with("class/league.toml:12: bot names `alice` (line 4) and `Alice` look alike ("), "{e}");
+        // The control.
+        let mut unplaced = config.clone();
+        unplaced.name_lines = None;
+        let e = unplaced.check_names(&[]).unwrap_err();
+        assert!(
+            matches!(&e, TournamentError::Invalid(m) if m.starts_with("bot names `alice` and `Alice` look alike (")),
+            "{e:?}"
+        );
+        // A bot the command line put in place of the file's is not at the file's line.
+        let mut put = config.clone();
+        put.put_bot(parse_bot_arg("Alice=./other").unwrap());
+        assert!(matches!(put.check_names(&[]).unwrap_err(), TournamentError::Invalid(_)));
     }
 
     #[test]
