@@ -583,3 +583,48 @@ fn a_malformed_answer_in_a_duel_gets_the_line_it_meant() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("Why: At tick 1 ") && !stdout.contains("Fix:"), "{stdout}");
 }
+
+/// A line of input without a newline, longer than the text programs read (here 3 MiB, made
+/// here, sent as the program reads): each stops with a message saying so and a non-zero status,
+/// its output up to then as with any input. The control: the same command, one line under the
+/// limit, is just a command nobody knows.
+#[test]
+fn the_text_programs_refuse_an_endless_line() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let config = map("tactics/config_01.txt");
+    let fed = |args: &[&str], input: Vec<u8>| {
+        let mut child = Command::new(bin("arena"))
+            .args(args)
+            .current_dir(root())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        // The program stops reading at the limit: the rest meets a closed pipe.
+        let writer = std::thread::spawn(move || drop(stdin.write_all(&input)));
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        out
+    };
+    for (args, prompt) in [
+        (&["play", "atoms"][..], ""),
+        (&["play", "lcr", "--seed", "1"][..], "How many players are playing: "),
+        (&["play", "tactics", "1", &config][..], " > "),
+    ] {
+        let out = fed(args, vec![b'a'; 3 << 20]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("error: a line of input is longer than 1048576 bytes"), "{args:?}: {stderr}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(stdout.ends_with(prompt) && stdout.len() < 4096, "{args:?}: {stdout}");
+        // The control.
+        let mut short = vec![b'a'; (1 << 20) - 1];
+        short.extend_from_slice(b"\n");
+        let out = fed(args, short);
+        assert!(String::from_utf8_lossy(&out.stderr).is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.status.code(), Some(0), "{args:?}: the end of input ends the program");
+    }
+}

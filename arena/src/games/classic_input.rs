@@ -4,17 +4,34 @@
 //! program; words are split on the C locale's white space (`isspace`), never on Unicode's.
 
 use std::borrow::Cow;
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read};
+
+/// The longest line read, in bytes without its `\n`: far above any command or answer, and a
+/// line of gigabytes without a newline is refused as it arrives rather than held in memory.
+pub const MAX_LINE: usize = 1 << 20;
 
 /// Reads the next line into `line` (cleared first) without its `\n`; `false` at the end of
-/// input. A last line without `\n` is still a line.
+/// input. A last line without `\n` is still a line. A line longer than [`MAX_LINE`] is an
+/// error of kind `InvalidData` saying so, read no further than just past the limit.
 pub fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<bool> {
+    read_line_up_to(input, line, MAX_LINE)
+}
+
+/// [`read_line`] with another limit.
+fn read_line_up_to(input: &mut impl BufRead, line: &mut Vec<u8>, max: usize) -> io::Result<bool> {
     line.clear();
-    if input.read_until(b'\n', line)? == 0 {
+    let limit = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
+    if input.take(limit).read_until(b'\n', line)? == 0 {
         return Ok(false);
     }
     if line.last() == Some(&b'\n') {
         line.pop();
+    } else if line.len() > max {
+        line.clear();
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("a line of input is longer than {max} bytes: every command is one line, far shorter"),
+        ));
     }
     Ok(true)
 }
@@ -59,6 +76,28 @@ mod tests {
         assert!(read_line(&mut input, &mut line).unwrap());
         assert_eq!(line, b"  tail");
         assert!(!read_line(&mut input, &mut line).unwrap());
+    }
+
+    /// A line past the limit is refused after reading just past it, from an endless input
+    /// (`io::repeat`, which an unbounded read would hold in memory until it ran out); a line of
+    /// exactly the limit is read whole. The control: `read_until` itself reads on.
+    #[test]
+    fn a_line_past_the_limit_is_refused_as_it_arrives() {
+        let mut endless = io::BufReader::new(io::repeat(b'a'));
+        let mut line = Vec::new();
+        let e = read_line(&mut endless, &mut line).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        assert!(e.to_string().contains("longer than 1048576 bytes"), "{e}");
+        let mut input: &[u8] = &[&b"x".repeat(MAX_LINE)[..], b"\nquit\n"].concat();
+        assert!(read_line(&mut input, &mut line).unwrap());
+        assert_eq!(line.len(), MAX_LINE);
+        assert!(read_line(&mut input, &mut line).unwrap() && line == b"quit");
+        let mut input: &[u8] = b"abcd\nabcde";
+        assert!(read_line_up_to(&mut input, &mut line, 4).unwrap() && line == b"abcd");
+        assert!(read_line_up_to(&mut input, &mut line, 4).is_err(), "5 bytes without a newline");
+        // The control.
+        let mut long = io::BufReader::new(io::repeat(b'a').take(3 * MAX_LINE as u64));
+        assert_eq!(long.read_until(b'\n', &mut line).unwrap(), 3 * MAX_LINE);
     }
 
     #[test]
