@@ -628,3 +628,46 @@ fn the_text_programs_refuse_an_endless_line() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: the end of input ends the program");
     }
 }
+
+/// Atoms and Tactics give a malformed answer's author a "Fix:" line too, from their own rules,
+/// in the duel and on the replay page. The control: an answer each game reads but refuses (an
+/// invalid move, not a malformed one) gets none.
+#[test]
+fn a_malformed_atoms_or_tactics_answer_gets_a_fix_from_its_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json");
+    let replay_arg = replay.display().to_string();
+    let answering = |prompt_end: &str, answer: &str| {
+        format!("sh -c 'while read -r l; do case \"$l\" in {prompt_end}) echo \"{answer}\";; esac; done'")
+    };
+    let atoms = |answer: &str| {
+        let bot = answering("END", answer);
+        let args = ["duel", "--game", "atoms", "--size", "3x3", "--replay", &replay_arg, &bot, &bin("atoms-random")];
+        String::from_utf8_lossy(&arena(&args).stdout).into_owned()
+    };
+    let tactics = |answer: &str| {
+        let bot = answering("END", answer);
+        let config = map("tactics/config_01.txt");
+        let args =
+            ["duel", "--game", "tactics", "--map", &config, "--replay", &replay_arg, &bot, &bin("tactics-random")];
+        String::from_utf8_lossy(&arena(&args).stdout).into_owned()
+    };
+    let page = |name: &str| {
+        let html_path = dir.path().join(name);
+        let viewed = arena(&["view", &replay_arg, "--out", &html_path.display().to_string()]);
+        assert!(viewed.status.success(), "{}", String::from_utf8_lossy(&viewed.stderr));
+        std::fs::read_to_string(html_path).unwrap()
+    };
+
+    let stdout = atoms("place 1 1");
+    assert!(stdout.contains("Fix: write `PLACE 1 1`: the keyword in upper case"), "{stdout}");
+    assert!(page("a.html").contains(r#"<p class="why">Fix: write `PLACE 1 1`"#));
+    let stdout = atoms("PLACE 9 9");
+    assert!(stdout.contains("Why: ") && !stdout.contains("Fix:"), "off the board is invalid, not malformed: {stdout}");
+
+    let stdout = tactics("info");
+    assert!(stdout.contains("Fix: `info` is a command of the classic program, not an answer"), "{stdout}");
+    assert!(page("t.html").contains(r#"<p class="why">Fix: `info` is a command"#));
+    let stdout = tactics("place 99 1 1");
+    assert!(stdout.contains("Why: ") && !stdout.contains("Fix:"), "a refused placement is not malformed: {stdout}");
+}

@@ -35,6 +35,7 @@ fn sh(dir: &Path, command: &str) -> (String, String, i32) {
 fn each_language_goes_from_new_bot_to_a_passing_duel_in_three_commands() {
     let dir = tempfile::tempdir().unwrap();
     let easy = easy_tests();
+    let mut passes = Vec::new();
     for lang in ["cpp", "c", "python", "rust"] {
         let name = format!("my-{lang}-bot");
         let out = arena_fed(dir.path(), &["new-bot", "--lang", lang, &name], b"");
@@ -61,6 +62,7 @@ fn each_language_goes_from_new_bot_to_a_passing_duel_in_three_commands() {
 
         let (stdout, stderr, _) = sh(&folder, &commands[2]);
         assert!(stdout.contains("passed,"), "{lang}: tests `{}`\n{stdout}\n{stderr}", commands[2]);
+        passes.push((lang, stdout.lines().filter(|l| l.contains("  PASS  ")).count()));
         for k in &easy {
             let line = stdout.lines().find(|l| l.starts_with(&format!("test{k:02} "))).unwrap_or("");
             assert!(line.contains("PASS"), "{lang}: easy test {k}: {line}\n{stdout}");
@@ -72,6 +74,12 @@ fn each_language_goes_from_new_bot_to_a_passing_duel_in_three_commands() {
         let board = leaderboard(&folder.join("league"));
         assert!(board.to_string().contains(&name), "{lang}: the bot is on the leaderboard: {board}");
     }
+    // Every kit's sample passes 10 of the 20 tests, the Rust one too: it has its own sample.
+    // The control: `greedy`, which the Rust kit used to ship, passes only 9.
+    assert_eq!(passes, [("cpp", 10), ("c", 10), ("python", 10), ("rust", 10)]);
+    let greedy = arena(&["test", &bin("greedy")]);
+    let greedy_passes = String::from_utf8_lossy(&greedy.stdout).lines().filter(|l| l.contains("  PASS  ")).count();
+    assert_eq!(greedy_passes, 9, "{}", String::from_utf8_lossy(&greedy.stdout));
 }
 
 /// `--lang` takes a language in any case, and its aliases (`C`, `C++`, `Python`); the folder is

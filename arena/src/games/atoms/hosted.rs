@@ -100,6 +100,10 @@ impl Game for AtomsGame {
         check(players, width, height).map_err(|e| SetupError::BadInput(Box::new(e)))?;
         Ok(Box::new(AtomsState::new(players, width, height)))
     }
+
+    fn malformed_fix(&self, line: &str) -> Option<String> {
+        Some(malformed_fix(line))
+    }
 }
 
 /// A hosted match.
@@ -196,6 +200,30 @@ fn parse_place(line: &str) -> Result<(i64, i64), String> {
             _ => Err(format!("coordinates must be integers: `{}`", line.trim())),
         },
         _ => Err(format!("expected `PLACE x y`, found `{}`", line.trim())),
+    }
+}
+
+/// How to fix the malformed answer `line` (shown to the bot's author, never recorded): the
+/// `PLACE x y` it most likely meant (the word PLACE in any case, or just two integers), else
+/// where debug output goes, else the answer's form.
+pub(crate) fn malformed_fix(line: &str) -> String {
+    let upper = line.trim().to_uppercase();
+    let numbers: Vec<i64> =
+        line.split(|c: char| !(c.is_ascii_digit() || c == '-')).filter_map(|w| w.parse().ok()).collect();
+    let placelike = upper.starts_with("PLACE") || !upper.chars().any(|c| c.is_ascii_alphabetic());
+    if placelike && numbers.len() == 2 && !upper.contains('.') {
+        format!(
+            "write `PLACE {} {}`: the keyword in upper case, then the column and the row (0-based), separated by \
+             spaces, nothing else on the line",
+            numbers[0], numbers[1]
+        )
+    } else if upper.chars().any(|c| c.is_ascii_alphabetic()) && !upper.starts_with("PLACE") {
+        "if that line is debug output, write it to stderr: stdout carries exactly one answer per TURN, \
+         `PLACE x y` (x the column, y the row, 0-based)"
+            .to_string()
+    } else {
+        "answer exactly `PLACE x y` (x the column, y the row, both whole numbers from 0), one line per TURN"
+            .to_string()
     }
 }
 
@@ -350,6 +378,32 @@ mod tests {
         s.apply(&[(0, line("place 0 0"))]);
         assert_eq!(s.outcome().players[0].forfeit, Some(ForfeitReason::Malformed));
         assert_eq!(s.outcome().winner, Some(1));
+    }
+
+    /// Each kind of malformed answer gets its own fix: the `PLACE x y` it meant, where debug
+    /// output goes, or the answer's form. The fixed line is itself a well-formed answer.
+    #[test]
+    fn each_kind_of_malformed_answer_gets_its_own_fix() {
+        for (line, meant) in [
+            ("place 1 2", "PLACE 1 2"),
+            ("PLACE 1,2", "PLACE 1 2"),
+            ("Place(3, 0)", "PLACE 3 0"),
+            ("PLACE\u{a0}1 2", "PLACE 1 2"),
+            ("2 4", "PLACE 2 4"),
+        ] {
+            assert!(parse_place(line).is_err(), "{line} is malformed");
+            let fix = malformed_fix(line);
+            assert!(fix.starts_with(&format!("write `{meant}`: the keyword in upper case")), "{line}: {fix}");
+            assert!(parse_place(meant).is_ok(), "{meant} is well formed");
+        }
+        for line in ["debug: at 1 2", "hello", "MOVE 1 2"] {
+            assert!(malformed_fix(line).starts_with("if that line is debug output, write it to stderr"), "{line}");
+        }
+        for line in ["PLACE 1 2 3", "PLACE 1.5 2", "PLACE x y", "", "1 2 3"] {
+            assert!(malformed_fix(line).starts_with("answer exactly `PLACE x y`"), "{line}: {}", malformed_fix(line));
+        }
+        // The game gives it (the engine's default gives none).
+        assert_eq!(AtomsGame.malformed_fix("place 0 0").as_deref(), Some(malformed_fix("place 0 0").as_str()));
     }
 
     #[test]

@@ -115,6 +115,41 @@ impl Game for TacticsGame {
         })?;
         Ok(Box::new(TacticsState::new(board, text, u32::try_from(rounds).unwrap_or(u32::MAX))))
     }
+
+    fn malformed_fix(&self, line: &str) -> Option<String> {
+        Some(malformed_fix(line))
+    }
+}
+
+/// The three commands of the protocol, for a fix's text.
+const COMMANDS: &str = "`place AMOUNT COL ROW` in the Placement Phase, `move AMOUNT FROM_COL FROM_ROW TO_COL TO_ROW` \
+                        in the Movement Phase, or `pass` (coordinates 1-based)";
+
+/// How to fix the malformed answer `line` (shown to the bot's author, never recorded): the
+/// command it meant when its words were run together (`place,1,1,1`), `pass` alone, why the
+/// classic program's `info`, `map` and `quit` are not answers, where debug output goes.
+pub(crate) fn malformed_fix(line: &str) -> String {
+    let lower = line.to_ascii_lowercase();
+    let words: Vec<&str> = bot_sdk::action::words(&lower).collect();
+    let tokens: Vec<&str> = lower.split(|c: char| !c.is_ascii_alphanumeric()).filter(|t| !t.is_empty()).collect();
+    let numbers = |ts: &[&str]| ts.iter().all(|t| t.bytes().all(|b| b.is_ascii_digit()));
+    match (words.first(), tokens.split_first()) {
+        (None, _) => format!("answer one command per turn: {COMMANDS}; an empty line is none"),
+        (Some(&"pass"), _) => "write `pass` alone on the line: nothing may follow it".to_string(),
+        (Some(&w @ ("info" | "map" | "quit")), _) => format!(
+            "`{w}` is a command of the classic program, not an answer: the state comes with every prompt; answer \
+             {COMMANDS}"
+        ),
+        (_, Some((&c @ ("place" | "move" | "pass"), args))) if numbers(args) => format!(
+            "write `{}`: the words separated by spaces (a no-break space or a comma is part of a word)",
+            std::iter::once(c).chain(args.iter().copied()).collect::<Vec<_>>().join(" ")
+        ),
+        (_, Some((&("wait" | "skip" | "stay" | "done" | "end" | "none"), []))) => {
+            "write `pass` to end your turns in this phase".to_string()
+        }
+        _ if numbers(&tokens) => format!("start the line with the command's name: {COMMANDS}"),
+        _ => format!("if that line is debug output, write it to stderr: stdout carries one command per turn, {COMMANDS}"),
+    }
 }
 
 /// A hosted match.
@@ -411,6 +446,41 @@ mod tests {
         let mut s = TacticsState::new(Board::parse(CONFIG.as_bytes()).unwrap(), CONFIG.to_string(), 3);
         s.apply(&[(0, line("info"))]);
         assert_eq!(s.outcome().players[0].forfeit, Some(ForfeitReason::Malformed), "info is not in the protocol");
+    }
+
+    /// Each kind of malformed command gets its own fix; a command it rewrites is then read
+    /// (as a legal placement here, not a malformed answer).
+    #[test]
+    fn each_kind_of_malformed_command_gets_its_own_fix() {
+        let new = || TacticsState::new(Board::parse(CONFIG.as_bytes()).unwrap(), CONFIG.to_string(), 3);
+        for (text, meant) in [("place,1,1,1", "place 1 1 1"), ("PLACE\u{a0}1 1 1", "place 1 1 1"), ("place(1, 1, 1)", "place 1 1 1")]
+        {
+            let mut s = new();
+            s.apply(&[(0, line(text))]);
+            assert_eq!(s.outcome().players[0].forfeit, Some(ForfeitReason::Malformed), "{text}");
+            assert!(malformed_fix(text).starts_with(&format!("write `{meant}`: the words separated")), "{text}");
+            let mut s = new();
+            s.apply(&[(0, line(meant))]);
+            assert_eq!(s.turn(), Turn::Sequential(1), "{meant} is read and legal");
+        }
+        let table = [
+            ("", "answer one command per turn: `place AMOUNT COL ROW`"),
+            ("pass now", "write `pass` alone on the line"),
+            ("info", "`info` is a command of the classic program, not an answer"),
+            ("QUIT", "`quit` is a command of the classic program, not an answer"),
+            ("WAIT", "write `pass` to end your turns"),
+            ("1 1 1", "start the line with the command's name: `place AMOUNT COL ROW`"),
+            ("debug: 3 chips left", "if that line is debug output, write it to stderr"),
+            ("placement 1 1 1", "if that line is debug output, write it to stderr"),
+        ];
+        for (text, fix) in table {
+            let mut s = new();
+            s.apply(&[(0, line(text))]);
+            assert_eq!(s.outcome().players[0].forfeit, Some(ForfeitReason::Malformed), "{text:?}");
+            assert!(malformed_fix(text).starts_with(fix), "{text:?}: {}", malformed_fix(text));
+        }
+        // The game gives it (the engine's default gives none).
+        assert_eq!(TacticsGame.malformed_fix("info").as_deref(), Some(malformed_fix("info").as_str()));
     }
 
     #[test]
