@@ -563,6 +563,34 @@ fn a_build_cannot_read_the_cargo_credentials_of_whoever_runs_the_arena() {
     assert!(control.contains(&secret), "the control printed the token: {control}");
 }
 
+#[test]
+fn a_build_cannot_read_a_token_in_cargo_s_config_or_behind_a_linked_credentials_file() {
+    let _load = shared();
+    // Cargo reads a registry token written in `CARGO_HOME/config.toml` too, and a teacher may
+    // keep `credentials.toml` as a link to the file elsewhere: a student's build printed both
+    // into its error. The box shows `config.toml` without its token (the rest kept) and the
+    // linked file empty; a dangling `credentials` link is no error.
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("cargo-home");
+    std::fs::create_dir_all(home.join("bin")).unwrap();
+    std::fs::create_dir_all(home.join("keep")).unwrap();
+    let (config_secret, linked_secret) = (format!("config-{}", token()), format!("linked-{}", token()));
+    let config = format!("[registries.school]\nindex = \"file:///school\"\ntoken = \"{config_secret}\"\n");
+    std::fs::write(home.join("config.toml"), config).unwrap();
+    std::fs::write(home.join("keep/real.toml"), format!("[registry]\ntoken = \"{linked_secret}\"\n")).unwrap();
+    std::os::unix::fs::symlink("keep/real.toml", home.join("credentials.toml")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("gone"), home.join("credentials")).unwrap();
+    std::fs::create_dir(dir.path().join("student")).unwrap();
+    // (On one line: a failed build's row quotes the first line of its error.)
+    let build = "echo \"error: $(cat \"$CARGO_HOME/config.toml\" \"$CARGO_HOME/credentials.toml\" | tr '\\n' ' ')\" >&2; exit 3";
+    let boxed = student_failure(dir.path(), "boxed", build, "auto", Some(&home));
+    assert!(boxed.contains("failed (exit status: 3)") && boxed.contains("file:///school"), "it ran: {boxed}");
+    assert!(!boxed.contains(&config_secret) && !boxed.contains(&linked_secret), "the tokens stay hidden: {boxed}");
+    // The control: without the box, the build prints both.
+    let control = student_failure(dir.path(), "control", build, "none", Some(&home));
+    assert!(control.contains(&config_secret) && control.contains(&linked_secret), "the control: {control}");
+}
+
 /// Runs a league of greedy and `student` (built by `build` in its folder `dir/student`, which
 /// `prepare` is given first) with `--sandbox mode`, `CARGO_HOME` at `cargo_home`; returns the
 /// student's failure (empty if none), the run's output folder being `dir/out`.

@@ -255,6 +255,37 @@ fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
 }
 
 #[test]
+fn switching_a_link_in_a_bot_s_folder_is_a_new_version() {
+    // Bob's `bot.src` is a link to one of two sources in his folder; switching it to the other
+    // was no new version (links were not fingerprinted): his change was not rebuilt, and his
+    // matches stood for the other program. The control: resumed unchanged, nothing is new.
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_folder(dir.path());
+    let bob = class.join("bob");
+    built_bot(&bob, WAITER_SH);
+    std::fs::rename(bob.join("bot.src"), bob.join("waiter.src")).unwrap();
+    write(&bob.join("other.src"), &format!("{WAITER_SH}# another strategy\n"));
+    std::os::unix::fs::symlink("waiter.src", bob.join("bot.src")).unwrap();
+    let cfg = class_config(&class, &["bob", "carol", "dave"]);
+    let league = class.join("league");
+    let league_arg = league.display().to_string();
+    run(&["tournament", "--config", &cfg.display().to_string()]);
+    assert_eq!(row(&leaderboard(&league), "bob")["version"], "v1");
+
+    let (_, stderr) = run(&["tournament", "--resume", &league_arg]);
+    assert!(stderr.contains("plan: 0 matches to play") && !stderr.contains("new versions"), "{stderr}");
+    assert_eq!(row(&leaderboard(&league), "bob")["version"], "v1", "the control: unchanged, the same version");
+
+    std::fs::remove_file(bob.join("bot.src")).unwrap();
+    std::os::unix::fs::symlink("other.src", bob.join("bot.src")).unwrap();
+    let (_, stderr) = run(&["tournament", "--resume", &league_arg]);
+    assert!(stderr.contains("new versions: bob"), "{stderr}");
+    assert_eq!(row(&leaderboard(&league), "bob")["version"], "v2");
+    let built = std::fs::read_to_string(bob.join("bot")).unwrap();
+    assert!(built.contains("another strategy"), "rebuilt from the new target: {built}");
+}
+
+#[test]
 fn bad_league_commands_fail_clearly() {
     let dir = tempfile::tempdir().unwrap();
     let class = dir.path().join("class");

@@ -228,6 +228,43 @@ fn a_shard_refuses_bots_changed_since_the_build_and_shards_split_by_cost() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("SLURM_ARRAY_TASK_ID"));
 }
 
+#[test]
+fn a_shard_refuses_a_bot_reached_through_a_link_made_since_the_build() {
+    // A student's folder under the config's became a link to another's after `arena build`
+    // (the same program there: its fingerprint unchanged): the shard's box would run the other
+    // student's files as this bot. The shard refuses it and says which link; the control: the
+    // real folder put back, the same shard plays.
+    let dir = tempfile::tempdir().unwrap();
+    let (alice, bob) = (dir.path().join("subs/alice"), dir.path().join("subs/bob"));
+    for folder in [&alice, &bob] {
+        std::fs::create_dir_all(folder).unwrap();
+        std::fs::copy(bins().join("waiter"), folder.join("bot")).unwrap();
+    }
+    let bots = vec![("greedy", bin("greedy")), ("random", bin("random")), ("alice", s(&alice.join("bot")))];
+    let cfg = config(dir.path(), &bots);
+    let league = dir.path().join("league");
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+
+    std::fs::rename(&alice, dir.path().join("alice-away")).unwrap();
+    std::os::unix::fs::symlink("bob", &alice).unwrap();
+    let out = arena(&["tournament", "--resume", &s(&league), "--shard", "1/2"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("bots changed since the league was built: alice")
+            && stderr.contains(&format!("is reached through the symbolic link {}", alice.display())),
+        "{stderr}"
+    );
+    let results = league.join("results.shard-1-of-2.jsonl");
+    assert!(!results.exists() || result_lines(&results).is_empty(), "nothing was played");
+
+    // The control: the real folder back, the same shard plays its matches.
+    std::fs::remove_file(&alice).unwrap();
+    std::fs::rename(dir.path().join("alice-away"), &alice).unwrap();
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/2"]);
+    assert!(!result_lines(&results).is_empty(), "the control played");
+}
+
 /// Every string in a YAML value (commands, run scripts), joined.
 fn strings(value: &serde_yaml::Value, out: &mut String) {
     match value {

@@ -37,6 +37,21 @@ pub(super) enum Op {
     Chown { path: CString, uid: libc::uid_t, gid: libc::gid_t },
 }
 
+/// A path of the box shown otherwise, once the box's root is in place: the path is resolved as
+/// the box resolves it (a link is followed inside the box, to what a bot would read there), and
+/// nothing is done where it leads nowhere (a dangling link, a link out of the box).
+#[derive(Debug, Clone)]
+pub(super) struct Mask {
+    /// The path, as the box names it.
+    pub path: CString,
+    /// What is shown instead: `None`, nothing (`/dev/null` on a file, an empty folder on a
+    /// folder); otherwise a copy of these bytes, with its mode and (as root) its owner.
+    pub copy: Option<MaskCopy>,
+}
+
+/// A copy a [`Mask`] shows: its bytes, its mode and (as root) its owner.
+pub(super) type MaskCopy = (Vec<u8>, libc::mode_t, Option<(libc::uid_t, libc::gid_t)>);
+
 /// Everything the child needs, prepared before the fork.
 #[derive(Debug, Clone)]
 pub(super) struct Plan {
@@ -52,6 +67,8 @@ pub(super) struct Plan {
     pub root: CString,
     /// The file system view, relative to nothing: every path is absolute on the host, under `root`.
     pub ops: Vec<Op>,
+    /// The paths shown otherwise once the root is in place (see [`Mask`]).
+    pub masks: Vec<Mask>,
     /// The read-only remount flags for the root once built.
     pub root_flags: c_ulong,
     /// The bot's working directory inside the box.
@@ -364,9 +381,66 @@ unsafe fn build_view(plan: &Plan) -> io::Result<()> {
     check(libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()) as c_int)?;
     check(libc::umount2(c".".as_ptr(), libc::MNT_DETACH))?;
     check(libc::chdir(c"/".as_ptr()))?;
+    for mask in &plan.masks {
+        apply_mask(mask)?;
+    }
     let remount = libc::MS_BIND | libc::MS_REMOUNT | plan.root_flags;
     check(libc::mount(null, c"/".as_ptr(), null, remount, no_data))?;
     Ok(())
+}
+
+/// Shows `mask.path` otherwise (see [`Mask`]), in the box's root, before it is made read-only.
+/// A copy is written to a file of the root's own, bound on the path, then unlinked.
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn apply_mask(mask: &Mask) -> io::Result<()> {
+    let null = std::ptr::null::<libc::c_char>();
+    let no_data = std::ptr::null::<libc::c_void>();
+    let mut st: libc::stat = std::mem::zeroed();
+    // (The init may read more than the bot will: what it cannot reach, the bot cannot either.)
+    if libc::stat(mask.path.as_ptr(), &mut st) != 0 {
+        return Ok(());
+    }
+    let hidden = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NOEXEC;
+    if st.st_mode & libc::S_IFMT == libc::S_IFDIR {
+        let data = c"size=4k,nr_inodes=1,mode=0";
+        return check(libc::mount(
+            c"tmpfs".as_ptr(),
+            mask.path.as_ptr(),
+            c"tmpfs".as_ptr(),
+            hidden,
+            data.as_ptr().cast(),
+        ));
+    }
+    let Some((bytes, mode, owner)) = &mask.copy else {
+        check(libc::mount(c"/dev/null".as_ptr(), mask.path.as_ptr(), null, libc::MS_BIND, no_data))?;
+        return check(libc::mount(null, mask.path.as_ptr(), null, libc::MS_BIND | libc::MS_REMOUNT | hidden, no_data));
+    };
+    let copy = c"/.arena-mask";
+    let fd = libc::open(copy.as_ptr(), libc::O_CREAT | libc::O_EXCL | libc::O_WRONLY | libc::O_CLOEXEC, 0o600);
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let mut done = 0;
+    while done < bytes.len() {
+        let n = libc::write(fd, bytes[done..].as_ptr().cast(), bytes.len() - done);
+        if n <= 0 {
+            let err = io::Error::last_os_error();
+            libc::close(fd);
+            return Err(err);
+        }
+        done += n as usize;
+    }
+    let owned = owner.map_or(0, |(uid, gid)| libc::fchown(fd, uid, gid));
+    let moded = libc::fchmod(fd, *mode & 0o777);
+    libc::close(fd);
+    check(owned)?;
+    check(moded)?;
+    check(libc::mount(copy.as_ptr(), mask.path.as_ptr(), null, libc::MS_BIND, no_data))?;
+    let flags = hidden | libc::MS_NODEV;
+    check(libc::mount(null, mask.path.as_ptr(), null, libc::MS_BIND | libc::MS_REMOUNT | flags, no_data))?;
+    check(libc::unlink(copy.as_ptr()))
 }
 
 /// Leaves the bot with no capability it could use or regain: an exec as uid 0 grants none

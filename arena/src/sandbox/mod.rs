@@ -388,6 +388,19 @@ impl Sandbox {
         launch: &Launch,
         limits: &SandboxLimits,
     ) -> Result<(std::process::Command, BoxHandle), SandboxError> {
+        let toolchains = if launch.build { toolchains() } else { Vec::new() };
+        self.boxed_command_with(launch, limits, toolchains, true)
+    }
+
+    /// [`Sandbox::boxed_command`] with the `toolchains` a build is shown, and whether their
+    /// secrets are hidden (always, but in the tests' controls).
+    fn boxed_command_with(
+        &self,
+        launch: &Launch,
+        limits: &SandboxLimits,
+        toolchains: Vec<(&'static str, PathBuf)>,
+        hide_tokens: bool,
+    ) -> Result<(std::process::Command, BoxHandle), SandboxError> {
         let (program, args) =
             launch.words.split_first().ok_or_else(|| SandboxError::Files("the command is empty".to_string()))?;
         let here = std::env::current_dir().map_err(|e| setup("the current folder", e))?;
@@ -419,28 +432,21 @@ impl Sandbox {
         // After the scratch space, as the bot's folder: a toolchain kept under /tmp is bound on
         // top of the box's own /tmp (bound before it, it was hidden, and the folders made for
         // what came after were missing: no build could start).
-        let toolchains = if launch.build { toolchains() } else { Vec::new() };
-        for (var, dir) in &toolchains {
+        for (_, dir) in &toolchains {
             view.system(dir)?;
-            if *var == "CARGO_HOME" {
-                for name in CARGO_CREDENTIALS {
-                    view.hide(dir, name);
-                }
-                static WARNED: std::sync::Once = std::sync::Once::new();
-                WARNED.call_once(|| {
-                    for (file, key) in cargo_config_tokens(dir) {
-                        tracing::warn!(
-                            "{} holds a registry token (`{key}`), which every student's build can read: move it to \
-                             credentials.toml beside it, which builds see empty",
-                            file.display()
-                        );
-                    }
-                });
+        }
+        // A build of a folder root owns runs as uid 0 (without a capability), which
+        // `mask_private` stands in for (see below).
+        let root_build = launch.build && ids.is_some_and(|(uid, _)| uid == 0);
+        if let Some((_, dir)) = toolchains.iter().find(|(var, _)| *var == "CARGO_HOME").filter(|_| hide_tokens) {
+            for name in CARGO_CREDENTIALS {
+                view.hide(dir, name);
             }
+            view.mask_cargo_tokens(dir, root_build);
         }
         // A build of a folder root owns runs as uid 0 (without a capability): the owner of the
         // system's secrets, which no other box may read.
-        if launch.build && ids.is_some_and(|(uid, _)| uid == 0) {
+        if root_build {
             let system = SYSTEM.iter().map(|d| (PathBuf::from(d), usize::MAX));
             view.mask_private(&system.chain(toolchains.iter().map(|(_, d)| (d.clone(), 1))).collect::<Vec<_>>());
         } else if !self.root {
@@ -452,7 +458,7 @@ impl Sandbox {
             // file in `/etc` (0640), and what the teacher owns there (0600): the system's folders
             // now show it only what any user may read, as a bot of a root arena sees them. (The
             // toolchains of a build are its own user's, which it runs as, by design: only their
-            // credentials are hidden, see `CARGO_CREDENTIALS`.)
+            // credentials are hidden, see `CARGO_CREDENTIALS` and `View::mask_cargo_tokens`.)
             view.mask_private(&SYSTEM.iter().map(|d| (PathBuf::from(d), usize::MAX)).collect::<Vec<_>>());
         }
         if let Some(dir) = &folder {
@@ -486,6 +492,7 @@ impl Sandbox {
             namespaces,
             root: cpath(&self.box_root),
             ops: view.ops,
+            masks: view.masks,
             root_flags: libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
             cwd: cpath(&cwd),
             rlimits: {
@@ -604,32 +611,35 @@ fn box_env(launch: &Launch, home: &str) -> Vec<(String, String)> {
 }
 
 /// The files of `CARGO_HOME` that hold the tokens of whoever runs the arena (crates.io's, a
-/// private registry's): a build's box shows them empty (see [`View::hide`]).
+/// private registry's): a build's box shows them empty (see [`View::hide`]); tokens written in
+/// its `config.toml` are taken out of it (see [`View::mask_cargo_tokens`]).
 const CARGO_CREDENTIALS: [&str; 2] = ["credentials.toml", "credentials"];
 
-/// The registry tokens in cargo's configuration in `cargo_home` (`config.toml`, or the older
-/// `config`), as (file, key): `registry.token` or `registries.<name>.token`. Cargo still reads
-/// them there, and a build's box shows the file (only the credentials files are shown empty:
-/// [`CARGO_CREDENTIALS`]), so a student's build could print them into its log.
-fn cargo_config_tokens(cargo_home: &Path) -> Vec<(PathBuf, String)> {
-    let mut found = Vec::new();
-    for file in ["config.toml", "config"].map(|name| cargo_home.join(name)) {
-        // (The teacher's file, a regular one only: nothing here waits on a FIFO.)
-        if !std::fs::metadata(&file).is_ok_and(|m| m.is_file()) {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(&file) else { continue };
-        let Ok(config) = text.parse::<toml::Table>() else { continue };
-        if config.get("registry").and_then(|r| r.get("token")).is_some() {
-            found.push((file.clone(), "registry.token".to_string()));
-        }
-        for (name, registry) in config.get("registries").and_then(toml::Value::as_table).into_iter().flatten() {
-            if registry.get("token").is_some() {
-                found.push((file.clone(), format!("registries.{name}.token")));
-            }
+/// The largest `config.toml` of `CARGO_HOME` a build's box is shown a copy of (without its
+/// tokens; see [`View::mask_cargo_tokens`]); a larger one with a token is shown empty.
+const CARGO_CONFIG_COPY_MAX: usize = 256 << 10;
+
+/// Cargo's configuration `text` without its registry tokens (`registry.token`,
+/// `registries.<name>.token`), with the keys removed; `None` where it holds none; `Err` where it
+/// is not TOML (whether it holds one cannot be told).
+fn without_tokens(text: &str) -> Result<Option<(String, Vec<String>)>, toml::de::Error> {
+    let mut config = text.parse::<toml::Table>()?;
+    let mut keys = Vec::new();
+    if let Some(registry) = config.get_mut("registry").and_then(toml::Value::as_table_mut) {
+        if registry.remove("token").is_some() {
+            keys.push("registry.token".to_string());
         }
     }
-    found
+    for (name, registry) in config.get_mut("registries").and_then(toml::Value::as_table_mut).into_iter().flatten() {
+        if registry.as_table_mut().and_then(|r| r.remove("token")).is_some() {
+            keys.push(format!("registries.{name}.token"));
+        }
+    }
+    if keys.is_empty() {
+        return Ok(None);
+    }
+    // (A table read from TOML is written back as TOML; were it not, nothing of it is shown.)
+    Ok(Some((toml::to_string(&config).unwrap_or_default(), keys)))
 }
 
 /// The toolchains a build may use (read-only): Rust's, where installed.
@@ -761,6 +771,8 @@ struct View {
     made: BTreeSet<PathBuf>,
     /// Paths bound (whatever is under them is there already).
     bound: Vec<PathBuf>,
+    /// Paths shown otherwise once the root is in place.
+    masks: Vec<child::Mask>,
 }
 
 impl View {
@@ -770,7 +782,13 @@ impl View {
             data: cstring("size=1m,nr_inodes=4096,mode=0755".to_string()),
             flags: libc::MS_NOSUID | libc::MS_NODEV,
         }];
-        View { root: root.to_path_buf(), ops, made: BTreeSet::from([PathBuf::from("/")]), bound: Vec::new() }
+        View {
+            root: root.to_path_buf(),
+            ops,
+            made: BTreeSet::from([PathBuf::from("/")]),
+            bound: Vec::new(),
+            masks: Vec::new(),
+        }
     }
 
     /// The host path of `inside` in the new root.
@@ -826,19 +844,47 @@ impl View {
         Ok(())
     }
 
-    /// Shows the file `name` of the bound folder `dir` empty (`/dev/null` bound on it,
-    /// read-only), where it is a file. A build's box shows it the toolchains of whoever runs the
-    /// arena, and cargo's `credentials.toml` among them: a student's build printed the teacher's
-    /// crates.io token in its error, which the league's pages then showed to everyone
-    /// (`tests/boxes.rs`). Nothing where `dir` is a link (its target is not bound).
+    /// Shows `name` in the bound folder `dir` empty (`/dev/null` on a file, an empty folder on a
+    /// folder, read-only), whatever it is: a link is followed in the box, to what a bot would
+    /// read there. A build's box shows it the toolchains of whoever runs the arena, and cargo's
+    /// `credentials.toml` among them: a student's build printed the teacher's crates.io token in
+    /// its error, which the league's pages then showed to everyone (`tests/boxes.rs`); so did a
+    /// `credentials.toml` that was a link to the file kept elsewhere.
     fn hide(&mut self, dir: &Path, name: &str) {
-        let path = dir.join(name);
-        let bound = std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir());
-        if !bound || !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
-            return;
+        self.masks.push(child::Mask { path: cpath(&dir.join(name)), copy: None });
+    }
+
+    /// Shows the cargo configuration files of `cargo_home` (`config.toml`, the older `config`)
+    /// that hold a registry token as a copy without it: cargo reads `registry.token` and
+    /// `[registries.<name>] token` there too, and a student's build printed the teacher's token
+    /// into its log. The copy keeps everything else (the build still finds its registries and
+    /// settings), and the file's owner and mode (whoever could not read it still cannot). One
+    /// that is not TOML, or too large to copy, is shown empty. A private one (not `o+r`) is left
+    /// to [`View::mask_private`] when `private_masked`: the copy would undo it.
+    fn mask_cargo_tokens(&mut self, cargo_home: &Path, private_masked: bool) {
+        for name in ["config.toml", "config"] {
+            let file = cargo_home.join(name);
+            // (The teacher's file, a regular one only: nothing here waits on a FIFO.)
+            let Ok(meta) = std::fs::metadata(&file) else { continue };
+            if !meta.is_file() || (private_masked && meta.mode() & 0o004 == 0) {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&file) else { continue };
+            let copy = match without_tokens(&text) {
+                Ok(None) => continue,
+                Ok(Some((copy, keys))) => {
+                    tracing::debug!("{}: builds see it without {}", file.display(), keys.join(", "));
+                    Some(copy).filter(|c| !c.is_empty() && c.len() <= CARGO_CONFIG_COPY_MAX)
+                }
+                Err(_) => None,
+            };
+            // (As root the copy is given the file's owner; otherwise the box's user owns it, as the
+            // arena's user owns what it reads.)
+            // SAFETY: geteuid has no preconditions.
+            let owner = (unsafe { libc::geteuid() } == 0).then(|| (meta.uid(), meta.gid()));
+            let copy = copy.map(|c| (c.into_bytes(), meta.mode(), owner));
+            self.masks.push(child::Mask { path: cpath(&file), copy });
         }
-        let flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NOEXEC;
-        self.ops.push(Op::Bind { src: cpath(Path::new("/dev/null")), dst: cpath(&self.at(&path)), flags });
     }
 
     /// Shows empty what, under the folders `dirs` (the system's, whole, and the toolchains', their
@@ -1180,23 +1226,61 @@ fn warn_once(missing: &[String]) {
 mod tests {
     use super::*;
 
-    /// A registry token in cargo's configuration (which builds see) is found, to be warned
-    /// of; the control: a configuration without one, or an unreadable one, gives none.
+    /// A registry token in cargo's configuration (which builds see) is taken out of the copy a
+    /// build is shown, and nothing else; the control: a configuration without one has no copy.
     #[test]
-    fn registry_tokens_in_cargo_s_configuration_are_found() {
-        let dir = tempfile::tempdir().unwrap();
-        assert!(cargo_config_tokens(dir.path()).is_empty());
-        std::fs::write(dir.path().join("config.toml"), "[build]\njobs = 2\n[registries.school]\nindex = \"x\"\n")
-            .unwrap();
-        assert!(cargo_config_tokens(dir.path()).is_empty(), "no token");
-        std::fs::write(
-            dir.path().join("config.toml"),
-            "[registry]\ntoken = \"a\"\n[registries.school]\nindex = \"x\"\ntoken = \"b\"\n",
-        )
-        .unwrap();
-        std::fs::write(dir.path().join("config"), "not toml [").unwrap();
-        let keys: Vec<String> = cargo_config_tokens(dir.path()).into_iter().map(|(_, key)| key).collect();
+    fn registry_tokens_are_taken_out_of_cargo_s_configuration() {
+        assert!(without_tokens("[build]\njobs = 2\n[registries.school]\nindex = \"x\"\n").unwrap().is_none());
+        let text =
+            "[registry]\ntoken = \"a\"\ndefault = \"school\"\n[registries.school]\nindex = \"x\"\ntoken = \"b\"\n";
+        let (copy, keys) = without_tokens(text).unwrap().unwrap();
         assert_eq!(keys, ["registry.token", "registries.school.token"]);
+        let copy: toml::Table = copy.parse().unwrap();
+        let expected: toml::Table =
+            "[registry]\ndefault = \"school\"\n[registries.school]\nindex = \"x\"\n".parse().unwrap();
+        assert_eq!(copy, expected);
+        assert!(without_tokens("not toml [").is_err());
+    }
+
+    /// A build's box shows it `CARGO_HOME`'s `config.toml` without its registry token (cargo
+    /// reads one there) and its `credentials.toml` empty, though a link to a file elsewhere in
+    /// the folder; a dangling `credentials` link is no error. The control: the same box without
+    /// the masks prints both tokens. (Skipped where no box can be made.)
+    #[test]
+    fn a_build_s_box_shows_cargo_s_files_without_their_tokens() {
+        let sandbox = Sandbox::new(SandboxMode::Auto, SandboxLimits::default()).unwrap();
+        if !sandbox.isolation().boxed {
+            eprintln!("no box here: {:?}", sandbox.isolation().missing);
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("cargo-home");
+        std::fs::create_dir_all(home.join("keep")).unwrap();
+        std::fs::write(home.join("config.toml"), "[registries.school]\nindex = \"x\"\ntoken = \"config-secret\"\n")
+            .unwrap();
+        std::fs::write(home.join("keep/real.toml"), "[registry]\ntoken = \"linked-secret\"\n").unwrap();
+        std::os::unix::fs::symlink("keep/real.toml", home.join("credentials.toml")).unwrap();
+        std::os::unix::fs::symlink("nowhere", home.join("credentials")).unwrap();
+        let folder = dir.path().join("student");
+        std::fs::create_dir(&folder).unwrap();
+        for path in [dir.path(), &home, &home.join("keep"), &folder] {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let words = ["sh", "-c", "cat \"$CARGO_HOME/config.toml\" \"$CARGO_HOME/credentials.toml\""].map(String::from);
+        let launch = Launch { words: &words, folder: Some(&folder), env: &[], build: true };
+        let shown = |hide: bool| {
+            let limits = SandboxLimits::for_build(10);
+            let (mut command, handle) =
+                sandbox.boxed_command_with(&launch, &limits, vec![("CARGO_HOME", home.clone())], hide).unwrap();
+            let out = command.stdin(std::process::Stdio::null()).output().unwrap();
+            handle.release();
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        };
+        let masked = shown(true);
+        assert!(masked.contains("index = \"x\"") && !masked.contains("secret"), "{masked}");
+        let control = shown(false);
+        assert!(control.contains("config-secret") && control.contains("linked-secret"), "{control}");
     }
 
     /// (Checked on the table: this project's machines start every process with both at 0, and

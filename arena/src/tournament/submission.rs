@@ -226,8 +226,8 @@ impl Fingerprints {
 }
 
 /// Fingerprints `bot`: its command line, its build command, every file of its submission
-/// folder (by relative path and content; minus ignored files and `outputs`, the files its
-/// build wrote) and every file its command names outside that folder. `cache` keeps file
+/// folder (by relative path and content, a link by its target text; minus ignored files and
+/// `outputs`, the files its build wrote) and every file its command names outside that folder. `cache` keeps file
 /// hashes, so bots sharing an executable hash it once. One unreadable file, or one bigger
 /// than [`MAX_FINGERPRINTED_BYTES`], makes this bot unable to play, not the tournament.
 ///
@@ -287,7 +287,8 @@ pub fn fingerprints(
             rel.as_os_str().is_empty() || !matches_any(&ignore, rel)
         }) {
             let entry = entry.map_err(|e| TournamentError::Invalid(format!("bot `{}`: {e}", bot.name)))?;
-            if !entry.file_type().is_file() {
+            let link = entry.file_type().is_symlink();
+            if !entry.file_type().is_file() && !link {
                 continue;
             }
             let rel = entry.path().strip_prefix(dir).unwrap_or(entry.path()).to_path_buf();
@@ -302,6 +303,17 @@ pub fn fingerprints(
                     bot.name,
                     dir.display()
                 )));
+            }
+            if link {
+                // A link counts by where it points, as written (never followed: it may lead
+                // out of the folder, see [`leaves`]): switching it between two files is a new
+                // version. (Only folders with links hash these bytes: others keep their digest.)
+                let target = std::fs::read_link(entry.path()).map_err(|e| TournamentError::io(entry.path(), e))?;
+                both(rel_text.as_bytes());
+                both(b"\0link\0");
+                both(target.as_os_str().as_encoded_bytes());
+                both(b"\0");
+                continue;
             }
             let digest = cached_hash(entry.path(), cache)?;
             both(rel_text.as_bytes());
@@ -524,8 +536,8 @@ pub fn stamp(folder: &Path) -> Stamp {
 }
 
 /// How the output `rel` of `folder` is now, and everything under it (a folder's files): a digest
-/// of each path's [`Facts`], as [`stamp`] takes them, no link followed; empty when it is
-/// gone. The same only while nobody wrote there (a push, a pull: new files, new times).
+/// of each path's [`Facts`], as [`stamp`] takes them, and of each link's target text, no link
+/// followed; empty when it is gone. The same only while nobody wrote there (a push, a pull: new files, new times).
 pub fn output_stamp(folder: &Path, rel: &str) -> String {
     let path = folder.join(rel);
     if std::fs::symlink_metadata(&path).is_err() {
@@ -540,6 +552,12 @@ pub fn output_stamp(folder: &Path, rel: &str) -> String {
         let (secs, nanos, size, inode, is_dir) = facts(&meta);
         for n in [secs, nanos, size as i64, inode as i64, i64::from(is_dir)] {
             hasher.update(&n.to_le_bytes());
+        }
+        // A link by where it points too (only links add these bytes: other stamps are unchanged).
+        if meta.file_type().is_symlink() {
+            let target = std::fs::read_link(entry.path()).unwrap_or_default();
+            hasher.update(b"\0link\0");
+            hasher.update(target.as_os_str().as_encoded_bytes());
         }
     }
     hasher.finalize().to_hex()[..16].to_string()
@@ -738,6 +756,63 @@ mod tests {
         let inside = print();
         std::fs::write(folder.join("real"), "four").unwrap();
         assert_ne!(print(), inside);
+    }
+
+    /// A link in the folder counts by its target text, never followed: switching `strategy.py`
+    /// between two files already there is a new fingerprint (it was none: the student's change
+    /// was not rebuilt), and a link out of the folder is not read. The control: a folder left
+    /// as it is keeps its fingerprint, and one without links keeps the digest it had before
+    /// links counted (a constant, so existing leagues see no new version).
+    #[test]
+    fn switching_a_link_in_the_folder_is_a_new_fingerprint() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("alice");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("bot.py"), "import strategy\n").unwrap();
+        std::fs::write(folder.join("strategy.py"), "X = 1\n").unwrap();
+        let entry = bot(&folder, "python3 bot.py");
+        let print = || fingerprints(&entry, None, &BTreeSet::new(), &mut BTreeMap::new()).unwrap();
+        // (Computed by the arena before links counted, on this very folder.)
+        assert_eq!(print().portable, "657000e4628df67b", "a folder without links keeps its digest");
+        std::fs::remove_file(folder.join("strategy.py")).unwrap();
+        std::fs::write(folder.join("careful.py"), "X = 1\n").unwrap();
+        std::fs::write(folder.join("greedy.py"), "X = 2\n").unwrap();
+        std::os::unix::fs::symlink("careful.py", folder.join("strategy.py")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("teacher"), folder.join("out")).unwrap();
+        let first = print();
+        assert_eq!(print(), first, "the control: unchanged, the same");
+        std::fs::write(dir.path().join("teacher"), "never read").unwrap();
+        assert_eq!(print(), first, "a link out of the folder is not read");
+        std::fs::remove_file(folder.join("strategy.py")).unwrap();
+        std::os::unix::fs::symlink("greedy.py", folder.join("strategy.py")).unwrap();
+        assert_ne!(print(), first, "switched: a new version");
+        let (stamp_a, _) = (output_stamp(dir.path(), "alice"), ());
+        std::fs::remove_file(folder.join("strategy.py")).unwrap();
+        std::os::unix::fs::symlink("careful.py", folder.join("strategy.py")).unwrap();
+        assert_eq!(print(), first, "switched back: the first version again");
+        assert_ne!(output_stamp(dir.path(), "alice"), stamp_a, "an output's stamp sees the switch too");
+    }
+
+    /// An output's stamp of a folder without links is the digest it was before links counted
+    /// (the facts of each path, in order): no league sees its outputs as changed.
+    #[test]
+    fn an_output_stamp_without_links_is_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("target/release")).unwrap();
+        std::fs::write(dir.path().join("target/release/bot"), "built").unwrap();
+        let mut hasher = blake3::Hasher::new();
+        let top = dir.path().join("target");
+        for entry in walkdir::WalkDir::new(&top).sort_by_file_name() {
+            let entry = entry.unwrap();
+            let meta = entry.metadata().unwrap();
+            hasher.update(entry.path().strip_prefix(&top).unwrap().as_os_str().as_encoded_bytes());
+            hasher.update(b"\0");
+            let (secs, nanos, size, inode, is_dir) = facts(&meta);
+            for n in [secs, nanos, size as i64, inode as i64, i64::from(is_dir)] {
+                hasher.update(&n.to_le_bytes());
+            }
+        }
+        assert_eq!(output_stamp(dir.path(), "target"), hasher.finalize().to_hex()[..16].to_string());
     }
 
     #[test]
