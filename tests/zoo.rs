@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Command;
 
 use arena_e2e::*;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// Short limits so that each slow case costs about a second.
 const FAST: [&str; 4] = ["--startup-ms", "1000", "--move-ms", "300"];
@@ -18,6 +18,8 @@ struct Run {
     result: Value,
     replay: Value,
     peak_rss_kb: u64,
+    /// The match log: what each bot wrote to stderr.
+    log: String,
 }
 
 /// Plays `bot` (player 1) against `opponent` on maps/fire.txt and returns what happened.
@@ -46,6 +48,7 @@ fn duel_with(bot: &str, opponent: &str, extra: &[&str]) -> Run {
         result: serde_json::from_slice(&out.stdout).unwrap(),
         replay: serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap(),
         peak_rss_kb,
+        log: std::fs::read_to_string(replay.with_extension("log")).unwrap_or_default(),
     }
 }
 
@@ -352,7 +355,51 @@ fn forks_without_limit() {
 
 #[test]
 fn allocates_memory_without_limit() {
-    zoo(&bin("zoo-memhog"), Some("memory"), &[]);
+    // Its allocations are refused by the address-space cap, per process, before its box holds
+    // its limit: no count the arena reads shows it, so it is the runtime's abort, a crash, and
+    // the runtime's words stay in the log (a box over its limit: the test below).
+    let run = zoo(&bin("zoo-memhog"), Some("crash"), &[]);
+    assert_eq!(failures(&run.replay, 0), [("crash".to_string(), json!({"signal": libc::SIGABRT}))], "{}", run.replay);
+    assert!(run.log.contains("memory allocation of"), "{}", run.log);
+}
+
+/// Player `seat`'s failures in a replay, each with how its process ended (`null` for none).
+fn failures(replay: &Value, seat: u64) -> Vec<(String, Value)> {
+    let steps = replay["steps"].as_array().cloned().unwrap_or_default();
+    let replies = steps.iter().flat_map(|s| s["replies"].as_array().cloned().unwrap_or_default());
+    let failed = replies.filter(|r| r["player"] == seat && r["failure"].is_string());
+    failed.map(|r| (r["failure"].as_str().unwrap_or_default().to_string(), r["ended"].clone())).collect()
+}
+
+#[test]
+fn cannot_forge_a_memory_forfeit_by_saying_so() {
+    // It writes every line a runtime writes when it runs out of memory, and exits: the forfeit
+    // says how it ended (status 1), not what it wrote, which stays in the log. (It was `memory`.)
+    let forger = format!("{} forge-memory", bin("zoo-attack"));
+    let run = zoo(&forger, Some("crash"), &[]);
+    assert_eq!(failures(&run.replay, 0), [("crash".to_string(), json!({"exit": 1}))], "{}", run.replay);
+    assert!(run.log.contains("out of memory") && run.log.contains("bad_alloc"), "it did say so: {}", run.log);
+    // The control: a box that really holds more than its limit (five children of 100 MiB
+    // under 200 MiB: its cgroup's OOM killer, or the monitor without cgroups) is `memory`.
+    // (Only in a box: without one, memory is limited per process.)
+    let hog = format!("{} hog-memory 5 100", bin("zoo-attack"));
+    let limits = ["--require-sandbox", "--max-memory-mb", "200", "--startup-ms", "10000"];
+    zoo_with(&hog, &bin("greedy"), Some("memory"), &[], &limits);
+}
+
+#[test]
+fn cannot_forge_a_cpu_forfeit_by_raising_sigxcpu() {
+    // It sends itself the CPU-time limit's signal at once: the kernel's wait status shows the
+    // signal (so the old reading, "died of SIGXCPU", would say `cpu`), but its box used a few
+    // milliseconds of its 1 s, so it is a crash by that signal.
+    let forger = format!("{} forge-cpu", bin("zoo-attack"));
+    let run = zoo_with(&forger, &bin("greedy"), Some("crash"), &[], &["--max-cpu-s", "1"]);
+    assert_eq!(failures(&run.replay, 0), [("crash".to_string(), json!({"signal": libc::SIGXCPU}))], "{}", run.replay);
+    // The control: one that really burns its second of CPU time is `cpu`.
+    let limits = ["--startup-ms", "8000", "--move-ms", "8000", "--total-ms", "20000", "--max-cpu-s", "1"];
+    let run = duel_with(&script("spinner.sh"), &bin("greedy"), &limits);
+    assert_eq!(player(&run.result, 0).2.as_deref(), Some("cpu"), "{}", run.result);
+    assert!(player(&run.result, 1).1, "the normal bot finishes");
 }
 
 #[test]
@@ -407,8 +454,8 @@ fn a_tournament_mixing_the_zoo_with_sample_bots_ranks_them_right() {
     assert_eq!(board["matches"], 30);
     assert_eq!(rows[0]["bot"], "greedy");
     assert_eq!(rows[0]["wins"], 10, "greedy wins every game");
-    for (name, reason) in [("sleeper", "timeout"), ("garbage", "malformed"), ("holder", "crash"), ("memhog", "memory")]
-    {
+    // (memhog's allocations are refused by the address-space cap: a crash, see above.)
+    for (name, reason) in [("sleeper", "timeout"), ("garbage", "malformed"), ("holder", "crash"), ("memhog", "crash")] {
         let row = rows.iter().find(|r| r["bot"] == name).unwrap();
         assert_eq!(row["forfeits"][reason], 10, "{name}: {row}");
         assert_eq!(row["total_score"], 0);
@@ -416,15 +463,6 @@ fn a_tournament_mixing_the_zoo_with_sample_bots_ranks_them_right() {
     for marker in ["sleep 5106", "sleep 5107", "sleep 5108"] {
         assert!(!process_running(marker), "`{marker}` is still running");
     }
-}
-
-#[test]
-fn burns_cpu_past_its_limit() {
-    let greedy = bin("greedy");
-    let limits = ["--startup-ms", "8000", "--move-ms", "8000", "--total-ms", "20000", "--max-cpu-s", "1"];
-    let run = duel_with(&script("spinner.sh"), &greedy, &limits);
-    assert_eq!(player(&run.result, 0).2.as_deref(), Some("cpu"), "{}", run.result);
-    assert!(player(&run.result, 1).1, "the normal bot finishes");
 }
 
 #[test]

@@ -336,6 +336,19 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
             }
             stepper = Some(Box::new(|tick, _| if tick >= 3 { std::process::exit(0) } else { false }));
         }
+        "forge-memory" => {
+            // Every line a runtime writes when it runs out of memory, then an ordinary exit:
+            // none of it is the box running out of memory.
+            let said = "memory allocation of 67108864 bytes failed\nstd::bad_alloc\nMemoryError\n\
+                        Cannot allocate memory\nout of memory\n";
+            let _ = std::io::stderr().write_all(said.as_bytes());
+            std::process::exit(1);
+        }
+        "forge-cpu" => {
+            // The CPU-time limit's signal, sent to itself without using any CPU time.
+            // SAFETY: raise has no memory preconditions.
+            unsafe { libc::raise(libc::SIGXCPU) };
+        }
         "seed" => stepper = Some(predict_random(arg(1).parse().ok())),
         "rewrite-tests" => rewrite_tests(&arg(1)),
         "rig-map" => {

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Ending {
-    /// Killed by this signal (its number on Linux), none the arena sent for its limits.
+    /// Killed by this signal (its number on Linux), none the arena sent for its limits (a
+    /// SIGXCPU recorded here came before the box had used its CPU-time limit).
     Signal(i32),
     /// Exited with this status.
     Exit(i32),
@@ -17,13 +18,14 @@ pub enum Ending {
 }
 
 /// Signals a bot dies of, by number: the name and what it most likely means to a student.
-const SIGNALS: [(i32, &str, &str); 16] = [
+const SIGNALS: [(i32, &str, &str); 17] = [
     (
         libc::SIGSEGV,
         "SIGSEGV",
         "segmentation fault: an invalid memory access, such as an index out of bounds or a null pointer",
     ),
-    (libc::SIGABRT, "SIGABRT", "aborted (an assert failed, or the C++ runtime ended it: an uncaught exception)"),
+    (libc::SIGABRT, "SIGABRT", "aborted (an assert failed, or the C++ runtime ended it: an uncaught exception; or an allocation failed, as one \
+         past the memory limit does)"),
     (libc::SIGFPE, "SIGFPE", "arithmetic error, such as a division by zero"),
     (libc::SIGBUS, "SIGBUS", "bus error: an invalid memory access, such as a misaligned pointer"),
     (
@@ -41,6 +43,11 @@ const SIGNALS: [(i32, &str, &str); 16] = [
     (libc::SIGTERM, "SIGTERM", "terminated: asked to end, by the bot itself or another of its processes"),
     (libc::SIGPIPE, "SIGPIPE", "broken pipe: it wrote to a pipe that nobody reads any more"),
     (libc::SIGXFSZ, "SIGXFSZ", "it wrote a file larger than the sandbox allows"),
+    (
+        libc::SIGXCPU,
+        "SIGXCPU",
+        "the CPU-time limit's signal, sent by the bot itself: the arena measured its CPU time well under the limit",
+    ),
     (libc::SIGALRM, "SIGALRM", "an alarm it set (`alarm`, `setitimer`) went off with no handler"),
     (libc::SIGINT, "SIGINT", "interrupted"),
     (libc::SIGHUP, "SIGHUP", "hang-up"),

@@ -247,14 +247,20 @@ impl BoxGroup {
         })
     }
 
-    /// Whether the kernel killed a process of the box for going over its memory limit.
+    /// Whether the box's memory limit refused its processes memory: the kernel's counts say
+    /// its OOM killer killed one of them (`oom_kill`), or, on v2, that the limit was about to
+    /// fail an allocation (`oom` in memory.events). Not `max` (v2) or `failcnt` (v1): those
+    /// count reclaims at the limit, page cache included, which a bot that reads files meets
+    /// while it plays on.
     pub fn out_of_memory(&self) -> bool {
         self.dirs.iter().any(|(dir, controllers, v2)| {
             if !controllers.contains(&"memory") {
                 return false;
             }
             let file = if *v2 { "memory.events" } else { "memory.oom_control" };
-            std::fs::read_to_string(dir.join(file)).ok().and_then(|t| keyed(&t, "oom_kill")).is_some_and(|n| n > 0)
+            let Ok(text) = std::fs::read_to_string(dir.join(file)) else { return false };
+            let counted = |key: &str| keyed(&text, key).is_some_and(|n| n > 0);
+            counted("oom_kill") || (*v2 && counted("oom"))
         })
     }
 

@@ -24,6 +24,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -66,7 +67,8 @@ impl std::str::FromStr for SandboxMode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SandboxLimits {
-    /// CPU seconds per process (SIGXCPU at the limit: forfeit `cpu`).
+    /// CPU seconds per process (SIGXCPU at the limit: forfeit `cpu`, when the arena's count of
+    /// the box's CPU time shows it; see the referee's `why_it_died`).
     pub cpu_seconds: u64,
     /// Memory of the whole box in MiB (its cgroup; address space per process without one).
     pub memory_mb: u64,
@@ -211,6 +213,9 @@ pub struct BoxHandle {
     /// pid could be another process's once it is reaped).
     keeper: Option<OwnedFd>,
     memory_cap: u64,
+    /// The most CPU time [`BoxHandle::cpu_time`] has read, in nanoseconds: without a cgroup,
+    /// the time of a process already reaped may be missing from a later reading.
+    peak_cpu: AtomicU64,
 }
 
 impl Sandbox {
@@ -352,6 +357,7 @@ impl Sandbox {
             kept: !keep_terminal,
             keeper: None,
             memory_cap: limits.memory_mb << 20,
+            peak_cpu: AtomicU64::new(0),
         };
         Ok((command, handle))
     }
@@ -546,6 +552,7 @@ impl Sandbox {
             kept: false,
             keeper: None,
             memory_cap: limits.memory_mb << 20,
+            peak_cpu: AtomicU64::new(0),
         };
         Ok((command, handle))
     }
@@ -1097,15 +1104,19 @@ impl BoxHandle {
         self.main
     }
 
-    /// CPU time used by every process of the box so far.
+    /// CPU time used by every process of the box so far: its cgroup's count, or without one
+    /// the kernel's per-process times of the spawned process's tree (/proc), never less than
+    /// an earlier reading (once the spawned process is reaped, its tree is gone from /proc).
     pub fn cpu_time(&self) -> Duration {
-        if let Some(t) = self.group.as_ref().and_then(cgroup::BoxGroup::cpu_time) {
-            return t;
-        }
-        self.leader.map_or(Duration::ZERO, meter::tree_cpu)
+        let now = match self.group.as_ref().and_then(cgroup::BoxGroup::cpu_time) {
+            Some(t) => t,
+            None => self.leader.map_or(Duration::ZERO, meter::tree_cpu),
+        };
+        let nanos = u64::try_from(now.as_nanos()).unwrap_or(u64::MAX);
+        Duration::from_nanos(self.peak_cpu.fetch_max(nanos, Ordering::Relaxed).max(nanos))
     }
 
-    /// Whether the box went over its memory limit (its cgroup's OOM killer acted, or, without
+    /// Whether the box went over its memory limit (its cgroup's limit refused it memory, or, without
     /// a memory cgroup, its processes hold more than the limit together; never without a box).
     pub fn out_of_memory(&self) -> bool {
         match &self.group {
