@@ -280,20 +280,25 @@ impl TournamentRecord {
     /// Writes `dir/tournament.json` atomically, the kept copies' paths relative to `dir` (see
     /// [`versions::kept_on_disk`]).
     pub fn save(&self, dir: &Path) -> Result<(), TournamentError> {
-        let league = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        self.save_for(dir, &std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf()))
+    }
+
+    /// [`save`](Self::save) into `dir` for the league folder `league` (absolute), where `dir`
+    /// will be renamed to (a merge's staging folder).
+    fn save_for(&self, dir: &Path, league: &Path) -> Result<(), TournamentError> {
         let bots: Vec<BotVersion> = self
             .bots
             .iter()
             .map(|b| {
                 let entry =
-                    if b.kept { versions::kept_on_disk(&b.entry, &b.fingerprint, &league) } else { b.entry.clone() };
+                    if b.kept { versions::kept_on_disk(&b.entry, &b.fingerprint, league) } else { b.entry.clone() };
                 BotVersion { entry, ..b.clone() }
             })
             .collect();
         let mut history = self.history.clone();
         for version in history.values_mut().flat_map(|h| h.versions.iter_mut()) {
             if let Some(kept) = &version.kept {
-                version.kept = Some(versions::kept_on_disk(kept, &version.fingerprint, &league));
+                version.kept = Some(versions::kept_on_disk(kept, &version.fingerprint, league));
             }
         }
         let on_disk = OnDisk {
@@ -303,7 +308,7 @@ impl TournamentRecord {
             schedule: &self.schedule,
             history: &history,
             boards: &self.boards,
-            folder: &league,
+            folder: league,
             earlier: &self.earlier,
         };
         let json = serde_json::to_vec_pretty(&on_disk).map_err(|e| TournamentError::Invalid(e.to_string()))?;
@@ -1700,7 +1705,7 @@ mod tests {
     /// A course folder in `dir`: a map, two bots without `cwd` (scripts, their commands made
     /// absolute by the config's loader), one with, and `class.toml` naming them, with the league
     /// in `league/` inside. Returns the config's path.
-    fn course(dir: &Path) -> PathBuf {
+    pub(super) fn course(dir: &Path) -> PathBuf {
         let maps = Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps");
         std::fs::create_dir_all(dir.join("maps")).unwrap();
         std::fs::copy(maps.join("tight.txt"), dir.join("maps/tight.txt")).unwrap();
@@ -1717,7 +1722,7 @@ mod tests {
     }
 
     /// Runs the league of the config at `config` (resumed when `resume`) in `out`.
-    fn league(config: TournamentConfig, out: &Path, resume: bool) -> Summary {
+    pub(super) fn league(config: TournamentConfig, out: &Path, resume: bool) -> Summary {
         let options = RunOptions { resume, ..RunOptions::default() };
         run(config, out, &options, &crate::games::registry(), &Quiet, CancellationToken::new()).unwrap()
     }
