@@ -57,9 +57,9 @@ fn merge_with(
 ) -> Result<Merged, TournamentError> {
     let point = || if killed() { Err(TournamentError::Invalid("merge: stopped (test)".to_string())) } else { Ok(()) };
     let first = dirs.first().ok_or_else(|| TournamentError::Invalid("merge: give at least one folder".to_string()))?;
-    let record = TournamentRecord::load(first)?;
+    let record = TournamentRecord::load(first, games)?;
     for dir in &dirs[1..] {
-        if let Some(why) = not_the_league(&record, &TournamentRecord::load(dir)?) {
+        if let Some(why) = not_the_league(&record, &TournamentRecord::load(dir, games)?) {
             return Err(TournamentError::Invalid(format!(
                 "{}: {why} from {}: merge only the shards of one league (one `arena build`)",
                 dir.display(),
@@ -96,10 +96,8 @@ fn merge_with(
         let why = if !out.join(super::TOURNAMENT_FILE).exists() {
             Some(format!("results files but no {}", super::TOURNAMENT_FILE))
         } else {
-            match TournamentRecord::load(out) {
-                Ok(theirs) => not_the_league(&record, &theirs).map(|why| format!("{why} from {}", first.display())),
-                Err(e) => Some(e.to_string()),
-            }
+            let theirs = TournamentRecord::load(out, games)?;
+            not_the_league(&record, &theirs).map(|why| format!("{why} from {}", first.display()))
         };
         if let Some(why) = why {
             return Err(TournamentError::Invalid(format!(
