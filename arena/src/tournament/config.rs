@@ -323,13 +323,8 @@ fn out_of_range(text: &str, error: &toml::de::Error, origin: &Path) -> Option<To
     let start = error.span()?.start.min(text.len());
     let line = text[..start].matches('\n').count() + 1;
     let key = text[..start].rsplit('\n').next().unwrap_or("").split('=').next().unwrap_or("").trim();
-    let table = text[..start]
-        .lines()
-        .map(str::trim)
-        .filter(|l| l.starts_with('['))
-        .next_back()
-        .map(|t| format!("{t} "))
-        .unwrap_or_default();
+    let table =
+        text[..start].lines().map(str::trim).rfind(|l| l.starts_with('[')).map(|t| format!("{t} ")).unwrap_or_default();
     let key = crate::safe_text::terminal(&format!("{table}{key}"));
     Some(TournamentError::ConfigAt {
         path: origin.to_path_buf(),
@@ -885,12 +880,12 @@ mod tests {
                 format!("t.toml:1: `rounds` = {huge} is out of range: it takes a whole number from 0 to 4294967295"),
             ),
             (
-                format!("games = 4294967296"),
+                "games = 4294967296".to_string(),
                 "t.toml:1: `games` = 4294967296 is out of range: it takes a whole number from 0 to 4294967295"
                     .to_string(),
             ),
             (
-                format!("seed = -1"),
+                "seed = -1".to_string(),
                 format!("t.toml:1: `seed` = -1 is out of range: it takes a whole number from 0 to {}", u64::MAX),
             ),
             (
