@@ -1298,3 +1298,52 @@ fn killed_at_any_of_several_points_a_league_resumes_to_the_same_leaderboard() {
         every_file_is_whole(&cut);
     }
 }
+
+/// A hand-edited `tournament.json` that could not be run (`jobs = 0`, an unknown game) is
+/// refused by every command that loads it, not only by `--resume`: a non-zero exit and a
+/// message naming the file and the key. The control: the record as `arena build` wrote it is
+/// taken by each (the merge fails only because no match was played).
+#[test]
+fn a_hand_edited_record_that_cannot_run_is_refused_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let cfg = config(d, &[("a", script("chatty.sh")), ("b", script("chatty.sh"))], &["tight.txt"], "jobs = 1");
+    let league = d.join("league");
+    let s = |p: &Path| p.display().to_string();
+    let built = arena(&["build", &s(&cfg), "--out", &s(&league)]);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let record = league.join("tournament.json");
+    let written: Value = serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();
+    let commands = |n: usize| -> Vec<Vec<String>> {
+        vec![
+            vec!["leaderboard".into(), s(&league)],
+            vec!["publish".into(), s(&league), s(&d.join(format!("site-{n}")))],
+            vec!["merge".into(), s(&d.join(format!("merged-{n}"))), s(&league)],
+            vec!["tournament".into(), "--resume".into(), s(&league)],
+        ]
+    };
+    // The control: each takes the record as written (the resume would play: left out).
+    for args in &commands(0)[..3] {
+        let out = arena(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() || out.status.code() == Some(2), "{args:?}: {stderr}");
+        assert!(!stderr.contains("tournament.json"), "{args:?}: {stderr}");
+    }
+    for (n, (key, value, said)) in [
+        ("jobs", Value::from(0), "`jobs` must be at least 1"),
+        ("game", Value::from("nope"), "`game`: unknown game `nope`"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut edited = written.clone();
+        edited["config"][key] = value;
+        std::fs::write(&record, serde_json::to_vec_pretty(&edited).unwrap()).unwrap();
+        for args in commands(n + 1) {
+            let out = arena(&args.iter().map(String::as_str).collect::<Vec<_>>());
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(!out.status.success() && out.status.code() != Some(2), "{args:?} took {key}: {stderr}");
+            assert!(stderr.contains(&format!("{}: {said}", record.display())), "{args:?}: {stderr}");
+        }
+    }
+}

@@ -79,6 +79,8 @@ fn a_program_killed_while_saving_leaves_no_half_save_under_the_name() {
     let out = play(dir.path(), &session("SAVE g.bin\nQUIT\n"), true, true);
     assert_eq!(std::os::unix::process::ExitStatusExt::signal(&out.status), Some(libc::SIGXFSZ), "killed halfway");
     assert!(!dir.path().join("g.bin").exists(), "no half save under the name: {:?}", names(dir.path()));
+    // Nor anything else: the save was being written to a file with no name, gone with the program.
+    assert!(names(dir.path()).is_empty(), "no temporary file left: {:?}", names(dir.path()));
     // The name is free: the next program saves under it.
     let out = play(dir.path(), &session("SAVE g.bin\nQUIT\n"), false, false);
     assert!(String::from_utf8_lossy(&out.stdout).ends_with("Game Saved\nBye!\n"));

@@ -274,34 +274,85 @@ fn one_u64() -> u64 {
     1
 }
 
-/// A parameter's value as a string, whether the file wrote `"6x5"`, `3` or `true`.
+/// A parameter's value as a string, whether the file wrote `"6x5"`, `3` or `true`; a whole
+/// number too large for TOML's 64 bits is kept as written too, for the game's own check to say
+/// its range (it is refused when the league starts, as any value out of the game's range).
 fn param_values<'de, D: serde::Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Scalar {
-        Text(String),
-        Whole(i64),
-        Flag(bool),
+    struct Scalar(String);
+    impl<'de> Deserialize<'de> for Scalar {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Text;
+            impl serde::de::Visitor<'_> for Text {
+                type Value = Scalar;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a string, a whole number or a boolean")
+                }
+                fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Scalar, E> {
+                    Ok(Scalar(v.to_string()))
+                }
+                fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Scalar, E> {
+                    Ok(Scalar(v.to_string()))
+                }
+                fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Scalar, E> {
+                    Ok(Scalar(v.to_string()))
+                }
+                fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<Scalar, E> {
+                    Ok(Scalar(v.to_string()))
+                }
+                fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Scalar, E> {
+                    Ok(Scalar(v.to_string()))
+                }
+                fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Scalar, E> {
+                    Ok(Scalar(v.to_string()))
+                }
+            }
+            d.deserialize_any(Text)
+        }
     }
     let map = BTreeMap::<String, Scalar>::deserialize(d)?;
-    Ok(map
-        .into_iter()
-        .map(|(k, v)| {
-            let text = match v {
-                Scalar::Text(t) => t,
-                Scalar::Whole(n) => n.to_string(),
-                Scalar::Flag(b) => b.to_string(),
-            };
-            (k, text)
-        })
-        .collect())
+    Ok(map.into_iter().map(|(k, Scalar(text))| (k, text)).collect())
+}
+
+/// What TOML's parser says of a whole number out of its key's range (`invalid type: integer
+/// `N` as i128, expected u32`: more than 64 bits; `invalid value: integer `N`, expected u32`),
+/// said in the config's terms: the line, the key, the value and the range the key takes.
+fn out_of_range(text: &str, error: &toml::de::Error, origin: &Path) -> Option<TournamentError> {
+    let message = error.message();
+    let rest =
+        message.strip_prefix("invalid type: integer `").or_else(|| message.strip_prefix("invalid value: integer `"))?;
+    let (value, rest) = rest.split_once('`')?;
+    let expected = rest.rsplit_once("expected ")?.1.trim();
+    let range = match expected {
+        "u8" => format!("0 to {}", u8::MAX),
+        "u16" => format!("0 to {}", u16::MAX),
+        "u32" => format!("0 to {}", u32::MAX),
+        "u64" => format!("0 to {}", u64::MAX),
+        "usize" => format!("0 to {}", usize::MAX),
+        "i8" => format!("{} to {}", i8::MIN, i8::MAX),
+        "i16" => format!("{} to {}", i16::MIN, i16::MAX),
+        "i32" => format!("{} to {}", i32::MIN, i32::MAX),
+        _ => format!("{} to {} (TOML's whole numbers)", i64::MIN, i64::MAX),
+    };
+    let start = error.span()?.start.min(text.len());
+    let line = text[..start].matches('\n').count() + 1;
+    let key = text[..start].rsplit('\n').next().unwrap_or("").split('=').next().unwrap_or("").trim();
+    let table =
+        text[..start].lines().map(str::trim).rfind(|l| l.starts_with('[')).map(|t| format!("{t} ")).unwrap_or_default();
+    let key = crate::safe_text::terminal(&format!("{table}{key}"));
+    Some(TournamentError::ConfigAt {
+        path: origin.to_path_buf(),
+        line,
+        message: format!("`{key}` = {value} is out of range: it takes a whole number from {range}"),
+    })
 }
 
 impl TournamentConfig {
     /// Parses a TOML config; `origin` names it in errors.
     pub fn from_toml(text: &str, origin: &Path) -> Result<Self, TournamentError> {
-        let mut config: Self = toml::from_str(text)
-            .map_err(|e| TournamentError::Config { path: origin.to_path_buf(), message: e.to_string() })?;
+        let mut config: Self = toml::from_str(text).map_err(|e| {
+            out_of_range(text, &e, origin)
+                .unwrap_or_else(|| TournamentError::Config { path: origin.to_path_buf(), message: e.to_string() })
+        })?;
         config.fold_legacy().map_err(|message| TournamentError::Config { path: origin.to_path_buf(), message })?;
         config.name_lines = no_name_twice(text, origin)?;
         config.origin = Some(origin.to_path_buf());
@@ -876,6 +927,46 @@ mod tests {
             .limits
             .describe()
             .ends_with("stderr read at 1000 bytes/s past the log"));
+    }
+
+    /// A whole number beyond its key's range is refused naming the line, the key (with its
+    /// table), the value and the range, not with serde's "invalid type: integer … as i128"; in
+    /// `[params]` it is kept as written, and the game's check says its own range. The control:
+    /// the largest value in range is taken.
+    #[test]
+    fn a_number_out_of_its_key_s_range_is_refused_with_the_range() {
+        let parse = |text: &str| TournamentConfig::from_toml(text, Path::new("t.toml"));
+        let huge = "99999999999999999999";
+        for (text, said) in [
+            (
+                format!("rounds = {huge}"),
+                format!("t.toml:1: `rounds` = {huge} is out of range: it takes a whole number from 0 to 4294967295"),
+            ),
+            (
+                "games = 4294967296".to_string(),
+                "t.toml:1: `games` = 4294967296 is out of range: it takes a whole number from 0 to 4294967295"
+                    .to_string(),
+            ),
+            (
+                "seed = -1".to_string(),
+                format!("t.toml:1: `seed` = -1 is out of range: it takes a whole number from 0 to {}", u64::MAX),
+            ),
+            (
+                format!("seed = 1\n[limits]\nmove_ms = {huge}"),
+                format!("t.toml:3: `[limits] move_ms` = {huge} is out of range"),
+            ),
+        ] {
+            let error = parse(&text).unwrap_err().to_string();
+            assert!(error.starts_with(&said) && !error.contains("i128"), "{text}: {error}");
+        }
+        assert_eq!(parse("rounds = 4294967295\ngames = 4294967295").unwrap().games, u32::MAX, "the control");
+        let c = parse(&format!("game = \"tactics\"\n[params]\nrounds = {huge}")).unwrap();
+        assert_eq!(c.params["rounds"], huge, "kept as written");
+        let tactics = crate::games::registry().get("tactics").unwrap().info();
+        let error = tactics.params(&c.params).unwrap_err().to_string();
+        assert!(error.contains("expected a whole number from 1 to 4294967295"), "{error}");
+        let c = parse("game = \"tactics\"\n[params]\nrounds = 4294967295").unwrap();
+        assert!(tactics.params(&c.params).is_ok(), "the control");
     }
 
     #[test]

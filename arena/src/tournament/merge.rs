@@ -29,16 +29,37 @@ pub struct Merged {
 
 /// Merges the leagues in `dirs` into `out` (which may be one of them), with the games of
 /// `games`, reporting the leaderboard written to `reporter`.
+///
+/// A kill at any moment leaves `out` as it was or complete: an `out` holding no league yet (new,
+/// empty, or what a run cut short left) gets the league built whole in a staging folder next to
+/// it ([`staging_folder`]) and renamed into place; one holding the league keeps its record, and
+/// its results are replaced at once. A staging folder a killed merge left is taken up again by
+/// the next merge into `out`.
 pub fn merge(
     out: &Path,
     dirs: &[PathBuf],
     games: &Registry,
     reporter: &dyn Reporter,
 ) -> Result<Merged, TournamentError> {
+    merge_with(out, dirs, games, reporter, &|| false, true)
+}
+
+/// [`merge`], asking `killed` at each point where a kill could stop it (after each write) and
+/// stopping there when it says so; `staged` false writes a new league straight into `out` (the
+/// order that left a new `out` reading "0 of N played" when killed). Both for the tests.
+fn merge_with(
+    out: &Path,
+    dirs: &[PathBuf],
+    games: &Registry,
+    reporter: &dyn Reporter,
+    killed: &dyn Fn() -> bool,
+    staged: bool,
+) -> Result<Merged, TournamentError> {
+    let point = || if killed() { Err(TournamentError::Invalid("merge: stopped (test)".to_string())) } else { Ok(()) };
     let first = dirs.first().ok_or_else(|| TournamentError::Invalid("merge: give at least one folder".to_string()))?;
-    let record = TournamentRecord::load(first)?;
+    let record = TournamentRecord::load(first, games)?;
     for dir in &dirs[1..] {
-        if let Some(why) = not_the_league(&record, &TournamentRecord::load(dir)?) {
+        if let Some(why) = not_the_league(&record, &TournamentRecord::load(dir, games)?) {
             return Err(TournamentError::Invalid(format!(
                 "{}: {why} from {}: merge only the shards of one league (one `arena build`)",
                 dir.display(),
@@ -70,14 +91,13 @@ pub fn merge(
     let out_real = std::fs::canonicalize(out).map_err(|e| TournamentError::io(out, e))?;
     let is_out = |dir: &Path| std::fs::canonicalize(dir).is_ok_and(|d| d == out_real);
     let mut dirs = dirs.to_vec();
-    if !given && (out.join(super::TOURNAMENT_FILE).exists() || !results::files(out).is_empty()) {
+    let holds_league = out.join(super::TOURNAMENT_FILE).exists() || !results::files(out).is_empty();
+    if !given && holds_league {
         let why = if !out.join(super::TOURNAMENT_FILE).exists() {
             Some(format!("results files but no {}", super::TOURNAMENT_FILE))
         } else {
-            match TournamentRecord::load(out) {
-                Ok(theirs) => not_the_league(&record, &theirs).map(|why| format!("{why} from {}", first.display())),
-                Err(e) => Some(e.to_string()),
-            }
+            let theirs = TournamentRecord::load(out, games)?;
+            not_the_league(&record, &theirs).map(|why| format!("{why} from {}", first.display()))
         };
         if let Some(why) = why {
             return Err(TournamentError::Invalid(format!(
@@ -88,10 +108,26 @@ pub fn merge(
         dirs.push(out.to_path_buf());
     }
     let dirs = &dirs[..];
-    for sub in ["replays", "logs", "builds"] {
-        std::fs::create_dir_all(out.join(sub)).map_err(|e| TournamentError::io(out, e))?;
-    }
     super::remove_temporaries(out);
+    // Where the league is written: OUT when it holds the league already (its record stays, its
+    // results are replaced at once), else a staging folder renamed to OUT once complete.
+    let staging = if staged && !holds_league && !given { Some(staging_folder(&out_real)?) } else { None };
+    let into = staging.as_deref().unwrap_or(out);
+    if let Some(staging) = &staging {
+        std::fs::create_dir_all(staging).map_err(|e| TournamentError::io(staging, e))?;
+        super::remove_temporaries(staging);
+    } else if let Some(staging) = staging_folder(&out_real).ok().filter(|s| s.exists()) {
+        tracing::warn!(
+            "{}: a merge into {} was cut short there before {} held a league: it is left as it is",
+            staging.display(),
+            out.display(),
+            out.display()
+        );
+    }
+    for sub in ["replays", "logs", "builds"] {
+        std::fs::create_dir_all(into.join(sub)).map_err(|e| TournamentError::io(into, e))?;
+    }
+    point()?;
     // How the league was split, from its shards' results files (before OUT's are folded in).
     let counts: BTreeSet<usize> = dirs
         .iter()
@@ -115,7 +151,8 @@ pub fn merge(
                 let replay = PathBuf::from(&line.replay);
                 let log = PathBuf::from("logs").join(format!("{}.log", line.key));
                 for rel in [replay.clone(), crate::replay::page_file(&replay), log] {
-                    copy_atomic(&dir.join(&rel), &out.join(&rel))?;
+                    copy_atomic(&dir.join(&rel), &into.join(&rel))?;
+                    point()?;
                 }
             }
             seen.insert(line.key.clone());
@@ -124,21 +161,30 @@ pub fn merge(
         if !same {
             // Build logs: the rows link to them.
             for entry in std::fs::read_dir(dir.join("builds")).into_iter().flatten().flatten() {
-                let target = out.join("builds").join(entry.file_name());
+                let target = into.join("builds").join(entry.file_name());
                 if !target.exists() {
                     copy_atomic(&entry.path(), &target)?;
+                    point()?;
                 }
             }
         }
     }
-    record.save(out)?;
-    let main = out.join(RESULTS_FILE);
+    // The record names OUT as its folder, wherever it is written first.
+    record.save_for(into, &out_real)?;
+    point()?;
+    let main = into.join(RESULTS_FILE);
     results::rewrite(&main, &lines)?;
-    for f in results::files(out).into_iter().filter(|f| *f != main) {
+    point()?;
+    for f in results::files(into).into_iter().filter(|f| *f != main) {
         let _ = std::fs::remove_file(f);
+        point()?;
     }
-    let leaderboard = record.leaderboard(&lines, out, games);
-    write_leaderboard(out, &super::league_title(out), &leaderboard, &lines, reporter)?;
+    let leaderboard = record.leaderboard(&lines, into, games);
+    write_leaderboard(into, &super::league_title(out), &leaderboard, &lines, reporter)?;
+    point()?;
+    if let Some(staging) = &staging {
+        take_place(staging, &out_real, &point)?;
+    }
     let missing: Vec<String> =
         record.schedule.iter().filter(|m| !seen.contains(&m.key)).map(|m| m.key.clone()).collect();
     let mut missing_shards = Vec::new();
@@ -153,6 +199,64 @@ pub fn merge(
         missing_shards = per.into_iter().map(|(index, n)| (Shard { index, count }, n)).collect();
     }
     Ok(Merged { leaderboard, missing, missing_shards, results: lines.len() })
+}
+
+/// The staging folder of a merge into `out` (absolute, real) that holds no league yet:
+/// `.<name>.merging` next to it, on the same file system, so that one rename puts it in place.
+fn staging_folder(out: &Path) -> Result<PathBuf, TournamentError> {
+    match (out.parent(), out.file_name()) {
+        (Some(parent), Some(name)) => {
+            let mut staged = std::ffi::OsString::from(".");
+            staged.push(name);
+            staged.push(".merging");
+            Ok(parent.join(staged))
+        }
+        _ => Err(TournamentError::Invalid(format!("{}: merge into a folder with a parent folder", out.display()))),
+    }
+}
+
+/// Puts the complete league in `staging` in place of `out`, a folder holding no league: what
+/// `out` holds (the lock this merge holds, what a run cut short left, a folder of the user's)
+/// is moved into `staging` first, then `staging`, renamed, replaces the emptied `out` in one
+/// step. Cut short, `out` still holds no league and `staging` the league, taken up again.
+fn take_place(
+    staging: &Path,
+    out: &Path,
+    point: &dyn Fn() -> Result<(), TournamentError>,
+) -> Result<(), TournamentError> {
+    move_into(out, staging, true, point)?;
+    std::fs::rename(staging, out).map_err(|e| TournamentError::io(out, e))?;
+    if let Some(parent) = out.parent() {
+        let _ = crate::files::sync_dir(parent);
+    }
+    Ok(())
+}
+
+/// Moves every entry of `from` into `to` where `to` has none of that name; a folder both have
+/// is merged the same way, and of a file both have the merge's (in `to`) is kept, except the
+/// lock (`top`: `from` is OUT itself), which is the one this merge holds.
+fn move_into(
+    from: &Path,
+    to: &Path,
+    top: bool,
+    point: &dyn Fn() -> Result<(), TournamentError>,
+) -> Result<(), TournamentError> {
+    let entries = std::fs::read_dir(from).map_err(|e| TournamentError::io(from, e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| TournamentError::io(from, e))?;
+        let (source, target) = (entry.path(), to.join(entry.file_name()));
+        let dirs = entry.file_type().is_ok_and(|t| t.is_dir()) && target.is_dir();
+        if dirs {
+            move_into(&source, &target, false, point)?;
+            std::fs::remove_dir(&source).map_err(|e| TournamentError::io(&source, e))?;
+        } else if target.symlink_metadata().is_err() || (top && entry.file_name() == ".lock") {
+            std::fs::rename(&source, &target).map_err(|e| TournamentError::io(&target, e))?;
+        } else {
+            std::fs::remove_file(&source).map_err(|e| TournamentError::io(&source, e))?;
+        }
+        point()?;
+    }
+    Ok(())
 }
 
 /// The first entry of `out` that no league's folder holds, when `out` is a folder holding no
@@ -203,5 +307,90 @@ fn copy_atomic(from: &Path, to: &Path) -> Result<(), TournamentError> {
         Ok(bytes) => write_atomic(to, &bytes).map_err(|e| TournamentError::io(to, e)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(TournamentError::io(from, e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+    use crate::tournament::config::TournamentConfig;
+    use crate::tournament::tests::{course, league};
+    use crate::tournament::{recompute, Quiet};
+
+    /// What `arena leaderboard OUT` says of OUT: how many matches are played, or its error; and
+    /// what OUT's `leaderboard.md` says, if it has one.
+    fn read(out: &Path) -> String {
+        let page = std::fs::read_to_string(out.join("leaderboard.md")).unwrap_or_default();
+        let board = match recompute(out, None, &crate::games::registry(), &Quiet) {
+            Ok(board) => board.played_text(),
+            Err(e) => format!("error: {e}"),
+        };
+        format!("{board} {}", page.lines().find(|l| l.contains("matches played")).unwrap_or(""))
+    }
+
+    /// Runs a merge of `from` into `out`, stopped (as by a kill) at its `n`th point; whether
+    /// it ran to its end.
+    fn merge_stopped(out: &Path, from: &Path, n: usize, staged: bool) -> bool {
+        let points = Cell::new(0);
+        let killed = || {
+            points.set(points.get() + 1);
+            points.get() > n
+        };
+        let dirs = [from.to_path_buf()];
+        match merge_with(out, &dirs, &crate::games::registry(), &Quiet, &killed, staged) {
+            Ok(_) => true,
+            Err(e) if e.to_string().contains("stopped (test)") => false,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A merge into a new folder killed at any of its points leaves the folder holding no league
+    /// (never a league reading "Partial: 0 of 6"), keeps a folder of the user's there, and the
+    /// same merge run again completes it, leaving no staging folder. A merge into the league's
+    /// own folder, killed anywhere, leaves it complete. The control: written straight into the
+    /// new folder (the old order), a kill after its record is saved leaves "Partial: 0 of 6".
+    #[test]
+    fn a_merge_killed_at_any_point_leaves_its_folder_as_it_was_or_complete() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = TournamentConfig::load(&course(&dir.path().join("course"))).unwrap();
+        let src = dir.path().join("course/league");
+        assert_eq!(league(config, &src, false).played, 6);
+        let complete = read(&src);
+        assert!(complete.starts_with("6 of 6 matches played."), "{complete}");
+        let mut stops = 0;
+        for n in 0.. {
+            let out = dir.path().join(format!("out-{n}"));
+            std::fs::create_dir_all(out.join("bots")).unwrap();
+            std::fs::write(out.join("bots/keep.txt"), "mine").unwrap();
+            if merge_stopped(&out, &src, n, true) {
+                break;
+            }
+            stops += 1;
+            let seen = read(&out);
+            assert!(seen.contains("no tournament.json") && !seen.contains("Partial"), "stopped at {n}: {seen}");
+            assert!(merge_stopped(&out, &src, usize::MAX, true), "the merge run again");
+            assert_eq!(read(&out), complete, "stopped at {n}, run again");
+            assert_eq!(std::fs::read_to_string(out.join("bots/keep.txt")).unwrap(), "mine", "stopped at {n}");
+            assert!(!dir.path().join(format!(".out-{n}.merging")).exists(), "stopped at {n}: staging left");
+        }
+        assert!(stops > 20, "every copy, the record, the results, the pages and each move: {stops}");
+
+        // Into the league's own folder: complete whenever it stops.
+        for n in 0..4 {
+            assert!(!merge_stopped(&src, &src, n, true));
+            assert_eq!(read(&src), complete, "stopped at {n}");
+        }
+
+        // The control: the old order, straight into the new folder.
+        let partial = (0..)
+            .map(|n| {
+                let out = dir.path().join(format!("old-{n}"));
+                (merge_stopped(&out, &src, n, false), read(&out))
+            })
+            .take_while(|(done, _)| !done)
+            .find(|(_, seen)| seen.contains("Partial: 0 of 6"));
+        assert!(partial.is_some(), "the old order leaves a league reading 0 of 6");
     }
 }

@@ -164,7 +164,28 @@ impl TournamentRecord {
     /// [`versions::kept_in_memory`]): the league resumes from any folder. A league folder that
     /// was moved or copied with the config's folder around it (the course's folder) finds the
     /// config's paths in the folder around it now ([`TournamentRecord::follow_move`]).
-    pub fn load(dir: &Path) -> Result<Self, TournamentError> {
+    /// The record is checked as a config is before a run ([`TournamentRecord::check`]): a
+    /// hand-edited one that could not be run is refused by every command, naming the file and key.
+    pub fn load(dir: &Path, games: &Registry) -> Result<Self, TournamentError> {
+        let record = Self::read(dir)?;
+        record.check(games)?;
+        Ok(record)
+    }
+
+    /// The check of a config before a run, for a loaded record: its game is one of `games` and
+    /// [`TournamentConfig::validate`] accepts it; the error names the record's file. Returns its game.
+    pub fn check(&self, games: &Registry) -> Result<&'static dyn Game, TournamentError> {
+        let game = match self.config.game.as_str() {
+            "" => games.first(),
+            name => games.get(name),
+        }
+        .map_err(|e| self.config.error(format!("`game`: {e}")))?;
+        self.config.validate(game.info())?;
+        Ok(game)
+    }
+
+    /// [`load`](Self::load) without the check.
+    fn read(dir: &Path) -> Result<Self, TournamentError> {
         let path = dir.join(TOURNAMENT_FILE);
         let text = std::fs::read(&path).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound if dir.is_dir() => TournamentError::Invalid(format!(
@@ -280,20 +301,25 @@ impl TournamentRecord {
     /// Writes `dir/tournament.json` atomically, the kept copies' paths relative to `dir` (see
     /// [`versions::kept_on_disk`]).
     pub fn save(&self, dir: &Path) -> Result<(), TournamentError> {
-        let league = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        self.save_for(dir, &std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf()))
+    }
+
+    /// [`save`](Self::save) into `dir` for the league folder `league` (absolute), where `dir`
+    /// will be renamed to (a merge's staging folder).
+    fn save_for(&self, dir: &Path, league: &Path) -> Result<(), TournamentError> {
         let bots: Vec<BotVersion> = self
             .bots
             .iter()
             .map(|b| {
                 let entry =
-                    if b.kept { versions::kept_on_disk(&b.entry, &b.fingerprint, &league) } else { b.entry.clone() };
+                    if b.kept { versions::kept_on_disk(&b.entry, &b.fingerprint, league) } else { b.entry.clone() };
                 BotVersion { entry, ..b.clone() }
             })
             .collect();
         let mut history = self.history.clone();
         for version in history.values_mut().flat_map(|h| h.versions.iter_mut()) {
             if let Some(kept) = &version.kept {
-                version.kept = Some(versions::kept_on_disk(kept, &version.fingerprint, &league));
+                version.kept = Some(versions::kept_on_disk(kept, &version.fingerprint, league));
             }
         }
         let on_disk = OnDisk {
@@ -303,7 +329,7 @@ impl TournamentRecord {
             schedule: &self.schedule,
             history: &history,
             boards: &self.boards,
-            folder: &league,
+            folder: league,
             earlier: &self.earlier,
         };
         let json = serde_json::to_vec_pretty(&on_disk).map_err(|e| TournamentError::Invalid(e.to_string()))?;
@@ -628,7 +654,7 @@ fn plan(
     std::fs::create_dir_all(out.join("replays")).map_err(|e| TournamentError::io(out, e))?;
     std::fs::create_dir_all(out.join("logs")).map_err(|e| TournamentError::io(out, e))?;
     let lock = FolderLock::take(out, None)?;
-    let previous = if out.join(TOURNAMENT_FILE).exists() { Some(TournamentRecord::load(out)?) } else { None };
+    let previous = if out.join(TOURNAMENT_FILE).exists() { Some(TournamentRecord::load(out, games)?) } else { None };
     let known: Vec<&str> = previous.iter().flat_map(|p| p.config.bots.iter().map(|b| b.name.as_str())).collect();
     config.check_names(&known)?;
     let existing = results::read_all(out)?;
@@ -749,7 +775,7 @@ fn run_shard(
             source.display()
         )));
     }
-    let mut record = TournamentRecord::load(&source)?;
+    let mut record = TournamentRecord::load(&source, games)?;
     let game = games.get(&record.config.game)?;
     let boards = load_boards(&record.config, game)?;
     let mut cache = BTreeMap::new();
@@ -813,7 +839,7 @@ fn run_shard(
         // A folder of another build of the league (the same config built again has the same
         // matches, with other seeds) is not taken over: its results would pass for this one's.
         if out.join(TOURNAMENT_FILE).exists()
-            && TournamentRecord::load(out)?.config.seat_secret() != record.config.seat_secret()
+            && TournamentRecord::load(out, games)?.config.seat_secret() != record.config.seat_secret()
         {
             return Err(TournamentError::Invalid(format!(
                 "shard {shard}: {} holds a shard of another build of the league than {} (its secret differs): \
@@ -1283,13 +1309,13 @@ impl FolderLock {
         let mut holder = String::new();
         if !locked {
             let _ = file.read_to_string(&mut holder);
-            // A run killed a moment ago: its boxes, dying with it, may still hold the lock.
-            let dead = holder
-                .trim()
-                .strip_prefix("pid ")
-                .and_then(|p| p.parse::<u32>().ok())
-                .is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
-            for _ in 0..(if dead { 100 } else { 0 }) {
+            // A run killed a moment ago: its boxes, dying with it, may still hold the lock. Or
+            // this process's own, just released, still open in a child another thread forked
+            // (it closes it on starting its program).
+            let pid = holder.trim().strip_prefix("pid ").and_then(|p| p.parse::<u32>().ok());
+            let dead = pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
+            let own = pid == Some(std::process::id());
+            for _ in 0..(if dead || own { 100 } else { 0 }) {
                 std::thread::sleep(Duration::from_millis(50));
                 if try_lock(&file) {
                     locked = true;
@@ -1438,7 +1464,7 @@ pub fn recompute(
     games: &Registry,
     reporter: &dyn Reporter,
 ) -> Result<Leaderboard, TournamentError> {
-    let record = TournamentRecord::load(dir)?;
+    let record = TournamentRecord::load(dir, games)?;
     let results = results::read_all(dir)?;
     if let Some(t) = as_of {
         return Ok(record.leaderboard_as_of(&results, dir, t, games));
@@ -1674,11 +1700,11 @@ mod tests {
         expected["bots"][0]["cwd"] = relative.as_str().into();
         expected["history"]["bob"]["versions"][0]["kept"]["cwd"] = relative.as_str().into();
         assert_eq!(saved, expected, "every field is written");
-        let loaded = TournamentRecord::load(&league).unwrap();
+        let loaded = TournamentRecord::read(&league).unwrap();
         assert_eq!(serde_json::to_value(&loaded).unwrap(), serde_json::to_value(&record).unwrap());
         let moved = dir.path().join("moved");
         std::fs::rename(&league, &moved).unwrap();
-        let loaded = TournamentRecord::load(&moved).unwrap();
+        let loaded = TournamentRecord::read(&moved).unwrap();
         assert_eq!(loaded.bots[0].entry.cwd, Some(moved.join(&relative)));
     }
 
@@ -1700,7 +1726,7 @@ mod tests {
     /// A course folder in `dir`: a map, two bots without `cwd` (scripts, their commands made
     /// absolute by the config's loader), one with, and `class.toml` naming them, with the league
     /// in `league/` inside. Returns the config's path.
-    fn course(dir: &Path) -> PathBuf {
+    pub(super) fn course(dir: &Path) -> PathBuf {
         let maps = Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps");
         std::fs::create_dir_all(dir.join("maps")).unwrap();
         std::fs::copy(maps.join("tight.txt"), dir.join("maps/tight.txt")).unwrap();
@@ -1717,7 +1743,7 @@ mod tests {
     }
 
     /// Runs the league of the config at `config` (resumed when `resume`) in `out`.
-    fn league(config: TournamentConfig, out: &Path, resume: bool) -> Summary {
+    pub(super) fn league(config: TournamentConfig, out: &Path, resume: bool) -> Summary {
         let options = RunOptions { resume, ..RunOptions::default() };
         run(config, out, &options, &crate::games::registry(), &Quiet, CancellationToken::new()).unwrap()
     }
@@ -1761,7 +1787,7 @@ mod tests {
         json["config"]["base"] = first.display().to_string().into();
         json.as_object_mut().unwrap().remove("folder");
         std::fs::write(&path, serde_json::to_vec(&json).unwrap()).unwrap();
-        let record = TournamentRecord::load(&out).unwrap();
+        let record = TournamentRecord::load(&out, &crate::games::registry()).unwrap();
         let fps = |config: &TournamentConfig| -> Vec<submission::Fingerprints> {
             let base = config.base.as_deref();
             let cache = &mut BTreeMap::new();
@@ -1794,7 +1820,7 @@ mod tests {
             // (Moved, the legacy fingerprint of a bot without `cwd` is another.)
             assert_eq!(now.legacy == *was, bot.cwd.is_some(), "the control: {} {was} {now:?}", bot.name);
         }
-        let record = TournamentRecord::load(&out).unwrap();
+        let record = TournamentRecord::load(&out, &crate::games::registry()).unwrap();
         assert_eq!(
             record.config.base.as_deref(),
             Some(moved.as_path()),
@@ -1860,12 +1886,15 @@ mod tests {
                 && Path::new(&r.boards[0].path).starts_with(course)
                 && r.config.bots.iter().chain(r.bots.iter().map(|b| &b.entry)).all(|b| bot_under(b, course))
         };
-        assert!(is_under(&TournamentRecord::load(&out).unwrap(), &first), "in place, as written");
+        assert!(
+            is_under(&TournamentRecord::load(&out, &crate::games::registry()).unwrap(), &first),
+            "in place, as written"
+        );
 
         // A copy: its own course's files, not the original's.
         let copy = dir.path().join("copies/course-b");
         copy_folder(&first, &copy);
-        let copied = TournamentRecord::load(&copy.join("league")).unwrap();
+        let copied = TournamentRecord::load(&copy.join("league"), &crate::games::registry()).unwrap();
         assert!(is_under(&copied, &copy), "{copied:#?}");
         assert_eq!(copied.failures["cid"], format!("its folder {} is missing", first.join("cid").display()));
         let shown = copied.shown_paths(&copy.join("league"));
@@ -1875,7 +1904,7 @@ mod tests {
         let moved = dir.path().join("moved/course-c");
         std::fs::create_dir_all(moved.parent().unwrap()).unwrap();
         std::fs::rename(&first, &moved).unwrap();
-        let there = TournamentRecord::load(&moved.join("league")).unwrap();
+        let there = TournamentRecord::load(&moved.join("league"), &crate::games::registry()).unwrap();
         assert!(is_under(&there, &moved));
         there.save(&moved.join("league")).unwrap();
 
@@ -1883,7 +1912,7 @@ mod tests {
         let alone = dir.path().join("archive/league");
         std::fs::create_dir_all(alone.parent().unwrap()).unwrap();
         std::fs::rename(moved.join("league"), &alone).unwrap();
-        let archived = TournamentRecord::load(&alone).unwrap();
+        let archived = TournamentRecord::load(&alone, &crate::games::registry()).unwrap();
         assert!(is_under(&archived, &moved), "{archived:#?}");
         let shown = archived.shown_paths(&alone).text(&archived.failures["cid"]);
         assert_eq!(shown, "its folder cid is missing", "the folders it had are kept in its record");

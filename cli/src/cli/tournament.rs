@@ -48,7 +48,7 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
         if args.out.is_some() && options.shard.is_none() {
             bail!("--out with --resume is for a shard writing to its own folder (--shard K/N); a league is resumed in its folder");
         }
-        let record = TournamentRecord::load(dir)?;
+        let record = TournamentRecord::load(dir, &arena::games::registry())?;
         if options.shard.is_some() {
             league_config = Some(record.config.clone());
         }
@@ -272,7 +272,7 @@ pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let games = arena::games::registry();
     let console = Console::new(&out, &games);
     let summary = tour::run(config, &out, &options, &games, &console, tokio_util::sync::CancellationToken::new())?;
-    let record = TournamentRecord::load(&out)?;
+    let record = TournamentRecord::load(&out, &arena::games::registry())?;
     // One line per bot, whatever its name or why it cannot play quotes (a file name in a
     // student's folder).
     for bot in &record.bots {

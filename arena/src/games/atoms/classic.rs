@@ -68,13 +68,14 @@ fn read_save(path: &Path) -> Option<SaveFile> {
 }
 
 /// Writes a save file at `path` unless something is there already (`AlreadyExists`). The
-/// bytes go to a temporary file beside it first, which takes the name only once whole and
-/// never over another file: a full disk, a file size limit or a `kill -9` halfway leaves no
+/// bytes go to a file with no name in its folder first (Linux's `O_TMPFILE`), which takes the
+/// name only once whole and never over another file: a full disk, a file size limit or a
+/// `kill -9` halfway leaves nothing at all (the nameless file goes with the process), no
 /// half-written save under the name (which LOAD could take for a shorter game, and which
 /// would refuse the next SAVE of that name), and a failed write is a refused SAVE rather than
-/// the end of the program and of the game on.
+/// the end of the program and of the game on. Where the folder's file system has no nameless
+/// files, a named temporary file is used instead ([`write_named`]).
 fn write_save(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
     if std::fs::symlink_metadata(path).is_ok() {
         return Err(io::ErrorKind::AlreadyExists.into());
     }
@@ -82,13 +83,71 @@ fn write_save(path: &Path, bytes: &[u8]) -> io::Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    // (Made like the C program's file: 0666 less the umask.)
+    remove_stale(dir);
+    match write_nameless(dir, path, bytes) {
+        Err(e) if matches!(e.raw_os_error(), Some(libc::EOPNOTSUPP | libc::EISDIR | libc::EINVAL | libc::ENOENT)) => {
+            write_named(dir, path, bytes)
+        }
+        done => done,
+    }
+}
+
+/// Writes `bytes` into a nameless file in `dir`, then links it as `path` (failing if that
+/// name is taken). The file is made like the C program's: 0666 less the umask.
+fn write_nameless(dir: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = std::fs::OpenOptions::new().write(true).custom_flags(libc::O_TMPFILE).mode(0o666).open(dir)?;
+    file.write_all(bytes)?;
+    let from = std::ffi::CString::new(format!("/proc/self/fd/{}", file.as_raw_fd()))?;
+    let to = std::ffi::CString::new(path.as_os_str().as_bytes())?;
+    // SAFETY: two NUL-terminated paths; `file` stays open until the call returns.
+    let linked =
+        unsafe { libc::linkat(libc::AT_FDCWD, from.as_ptr(), libc::AT_FDCWD, to.as_ptr(), libc::AT_SYMLINK_FOLLOW) };
+    if linked != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// How the program's named temporary files begin: `.tmp-atoms-<pid>-…`, with the process
+/// that made them.
+fn named_prefix() -> String {
+    format!("{}atoms-", crate::files::TEMPORARY_PREFIX)
+}
+
+/// [`write_save`] through a named temporary file beside `path`, renamed to it once whole (never
+/// over another file). A kill halfway leaves that file: each such write first removes those of
+/// this program's processes that are gone ([`write_save`] does).
+fn write_named(dir: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
     let mut tmp = tempfile::Builder::new()
-        .prefix(crate::files::TEMPORARY_PREFIX)
+        .prefix(&format!("{}{}-", named_prefix(), std::process::id()))
         .permissions(std::fs::Permissions::from_mode(0o666))
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.persist_noclobber(path).map(drop).map_err(|e| e.error)
+}
+
+/// Removes from `dir` the named temporary files of this program whose process is gone (when
+/// `/proc` tells which processes are alive).
+fn remove_stale(dir: &Path) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let prefix = named_prefix();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let name = entry.file_name();
+        let pid = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix.as_str()))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok());
+        let gone = pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
+        if gone && entry.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Runs the program until QUIT, a win or the end of input; `dir` is where SAVE and LOAD
@@ -414,6 +473,58 @@ mod tests {
             out,
             "Invalid Command\nInvalid command arguments\nGame Ready\nRed's Turn\nInvalid Coordinates\nInvalid Command\nInvalid Command\nPlayer Red:\nGrid Count: 0\n\nPlayer Green:\nGrid Count: 0\n"
         );
+    }
+
+    /// A SAVE killed halfway through writing (by the file size limit's SIGXFSZ, at a byte
+    /// count, in a child process: this test run again) leaves no file in the player's folder.
+    /// The control: killed the same way, the named temporary file (the scheme used where the
+    /// file system has no nameless files) is left, and the next SAVE removes it (not a live
+    /// process's).
+    #[test]
+    fn a_save_killed_midway_leaves_no_file() {
+        use std::os::unix::process::ExitStatusExt;
+        const CHILD: &str = "ARENA_TEST_KILLED_SAVE";
+        if let Some(how) = std::env::var_os(CHILD) {
+            let how = how.to_string_lossy().into_owned();
+            let (scheme, dir) = how.split_once(':').unwrap();
+            let limit = libc::rlimit { rlim_cur: 4, rlim_max: 4 };
+            // SAFETY: setrlimit with a valid struct; this child process only writes the save.
+            assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_FSIZE, &limit) }, 0);
+            let bytes = [2, 2, 2, 0, 0, 0, 0];
+            match scheme {
+                "save" => drop(session("START 2 2 2\nPLACE 0 0\nSAVE g.sav\n", Path::new(dir))),
+                _ => drop(write_named(Path::new(dir), &Path::new(dir).join("g.sav"), &bytes)),
+            }
+            return;
+        }
+        let killed = |scheme: &str, dir: &Path| {
+            let status = std::process::Command::new(std::env::current_exe().unwrap())
+                .args(["games::atoms::classic::tests::a_save_killed_midway_leaves_no_file", "--exact"])
+                .args(["--test-threads=1", "--nocapture"])
+                .env(CHILD, format!("{scheme}:{}", dir.display()))
+                .output()
+                .unwrap()
+                .status;
+            assert_eq!(status.signal(), Some(libc::SIGXFSZ), "{scheme}: killed halfway: {status:?}");
+            let mut left: Vec<String> =
+                std::fs::read_dir(dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+            left.sort();
+            left
+        };
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(killed("save", dir.path()), Vec::<String>::new(), "nothing left");
+
+        // The control: the named temporary file outlives the process.
+        let left = killed("named", dir.path());
+        assert!(left.len() == 1 && left[0].starts_with(".tmp-atoms-"), "{left:?}");
+        let live = format!(".tmp-atoms-{}-x", std::process::id());
+        std::fs::write(dir.path().join(&live), "").unwrap();
+        let (out, _) = session("START 2 2 2\nPLACE 0 0\nSAVE h.sav\nQUIT\n", dir.path());
+        assert_eq!(out, "Game Ready\nRed's Turn\nGreen's Turn\nGame Saved\nBye!\n");
+        let mut now: Vec<String> =
+            std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+        now.sort();
+        assert_eq!(now, [live, "h.sav".to_string()], "the dead process's file removed, the live one's kept");
     }
 
     #[test]
