@@ -20,6 +20,8 @@ struct Run {
     peak_rss_kb: u64,
     /// The match log: what each bot wrote to stderr.
     log: String,
+    /// What the arena logged (`RUST_LOG=arena=debug`).
+    stderr: String,
 }
 
 /// Plays `bot` (player 1) against `opponent` on maps/fire.txt and returns what happened.
@@ -49,6 +51,7 @@ fn duel_with(bot: &str, opponent: &str, extra: &[&str]) -> Run {
         replay: serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap(),
         peak_rss_kb,
         log: std::fs::read_to_string(replay.with_extension("log")).unwrap_or_default(),
+        stderr: stderr.into_owned(),
     }
 }
 
@@ -60,6 +63,13 @@ fn zoo(bot: &str, forfeit: Option<&str>, markers: &[&str]) -> Run {
 /// [`zoo`] against `greedy` (a path to it), with `extra` flags for the arena.
 fn zoo_with(bot: &str, greedy: &str, forfeit: Option<&str>, markers: &[&str], extra: &[&str]) -> Run {
     let run = duel_with(bot, greedy, extra);
+    promises(&run, bot, forfeit, markers);
+    run
+}
+
+/// The common promises of a zoo duel: `bot`'s `forfeit`, the normal bot's game to its end, no
+/// process with any of `markers` left, the referee's memory bounded.
+fn promises(run: &Run, bot: &str, forfeit: Option<&str>, markers: &[&str]) {
     let (score, _, got) = player(&run.result, 0);
     assert_eq!(got.as_deref(), forfeit, "{bot}: {}", run.result);
     if forfeit.is_some() {
@@ -71,7 +81,6 @@ fn zoo_with(bot: &str, greedy: &str, forfeit: Option<&str>, markers: &[&str], ex
         assert!(!process_running(marker), "{bot}: a process `{marker}` is still running");
     }
     assert!(run.peak_rss_kb < MAX_ARENA_RSS_KB, "{bot}: the arena peaked at {} kB", run.peak_rss_kb);
-    run
 }
 
 #[test]
@@ -355,12 +364,46 @@ fn forks_without_limit() {
 
 #[test]
 fn allocates_memory_without_limit() {
-    // Its allocations are refused by the address-space cap, per process, before its box holds
-    // its limit: no count the arena reads shows it, so it is the runtime's abort, a crash, and
-    // the runtime's words stay in the log (a box over its limit: the test below).
-    let run = zoo(&bin("zoo-memhog"), Some("crash"), &[]);
-    assert_eq!(failures(&run.replay, 0), [("crash".to_string(), json!({"signal": libc::SIGABRT}))], "{}", run.replay);
-    assert!(run.log.contains("memory allocation of"), "{}", run.log);
+    // Where its box has a memory cgroup (a root arena), its address space is not capped: it
+    // fills its box, the cgroup's OOM killer kills it, and the arena reads that kill: `memory`.
+    // Without one (an unprivileged arena), the address-space cap, per process, refuses its
+    // allocation before its box holds its limit: no count the arena reads shows it, so it is
+    // the runtime's abort, a crash, and the runtime's words stay in the log. (The default
+    // 1 GiB takes it about 0.5 s of CPU time to fill: a long first answer.)
+    let memhog = bin("zoo-memhog");
+    let slow_start = ["--startup-ms", "5000"];
+    let run = duel_with(&memhog, &bin("greedy"), &slow_start);
+    let aborted = |run: &Run| {
+        assert_eq!(
+            failures(&run.replay, 0),
+            [("crash".to_string(), json!({"signal": libc::SIGABRT}))],
+            "{}",
+            run.replay
+        );
+        assert!(run.log.contains("memory allocation of"), "{}", run.log);
+    };
+    if memory_cgroup(&run.stderr) {
+        promises(&run, &memhog, Some("memory"), &[]);
+        assert_eq!(failures(&run.replay, 0), [("memory".to_string(), Value::Null)], "{}", run.replay);
+    } else {
+        promises(&run, &memhog, Some("crash"), &[]);
+        aborted(&run);
+    }
+    // The control: without a box (never a cgroup), the address-space cap again.
+    let dir = tempfile::tempdir().unwrap();
+    let plain = [&slow_start[..], &["--sandbox", "plain"]].concat();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let run = zoo_with(&shared_copy(dir.path(), &memhog), &greedy, Some("crash"), &[], &plain);
+    aborted(&run);
+}
+
+/// Whether the arena that logged `stderr` (`RUST_LOG=arena=debug`) ran its bots in boxes with a
+/// memory cgroup (a root arena where the system has one), as its sandbox reported it
+/// (`sandbox boxed=… cgroups=[…]`).
+fn memory_cgroup(stderr: &str) -> bool {
+    let report = stderr.lines().find_map(|l| l.split_once(" sandbox boxed=")).map(|(_, r)| r);
+    let report = report.unwrap_or_else(|| panic!("the sandbox says what its boxes have: {stderr}"));
+    report.starts_with("true ") && report.split_once("cgroups=").is_some_and(|(_, c)| c.contains("\"memory\""))
 }
 
 /// Player `seat`'s failures in a replay, each with how its process ended (`null` for none).
@@ -443,19 +486,29 @@ fn a_tournament_mixing_the_zoo_with_sample_bots_ranks_them_right() {
         ("holder", format!("{} 5107", script("holder.sh"))),
         ("memhog", bin("zoo-memhog")),
     ];
-    let mut text = format!("maps = [{:?}]\n[limits]\nstartup_ms = 1000\nmove_ms = 300\n", map("fire.txt"));
+    // (memhog fills 256 MiB in about 0.15 s of CPU time, well within its first answer.)
+    let limits = "[limits]\nstartup_ms = 1000\nmove_ms = 300\nmemory_mb = 256\n";
+    let mut text = format!("maps = [{:?}]\n{limits}", map("fire.txt"));
     for (name, command) in &bots {
         text.push_str(&format!("[[bots]]\nname = {name:?}\ncommand = {command:?}\n"));
     }
     let cfg = dir.path().join("zoo.toml");
     std::fs::write(&cfg, text).unwrap();
-    let board = tournament(&dir.path().join("t"), &["--config", &cfg.display().to_string(), "-j", "2"], &[]);
+    let out = dir.path().join("t");
+    let args = ["tournament", "--out", &out.display().to_string(), "--config", &cfg.display().to_string(), "-j", "2"];
+    let run =
+        Command::new(bin("arena")).current_dir(root()).env("RUST_LOG", "arena=debug").args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    let board = leaderboard(&out);
     let rows = board["rows"].as_array().unwrap();
     assert_eq!(board["matches"], 30);
     assert_eq!(rows[0]["bot"], "greedy");
     assert_eq!(rows[0]["wins"], 10, "greedy wins every game");
-    // (memhog's allocations are refused by the address-space cap: a crash, see above.)
-    for (name, reason) in [("sleeper", "timeout"), ("garbage", "malformed"), ("holder", "crash"), ("memhog", "crash")] {
+    // (memhog is killed by its box's memory cgroup, or without one its allocations are refused
+    // by the address-space cap: a crash; see above.)
+    let memhog = if memory_cgroup(&stderr) { "memory" } else { "crash" };
+    for (name, reason) in [("sleeper", "timeout"), ("garbage", "malformed"), ("holder", "crash"), ("memhog", memhog)] {
         let row = rows.iter().find(|r| r["bot"] == name).unwrap();
         assert_eq!(row["forfeits"][reason], 10, "{name}: {row}");
         assert_eq!(row["total_score"], 0);

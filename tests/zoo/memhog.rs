@@ -1,4 +1,5 @@
-//! Zoo bot: after the first TICK, allocates memory without limit (64 MiB at a time, kept).
+//! Zoo bot: after the first TICK, allocates memory without limit (64 MiB at a time, kept and
+//! written, as a program's data is: zeroed memory never written is address space only).
 use std::io::BufRead;
 
 fn main() {
@@ -8,8 +9,7 @@ fn main() {
         if line.starts_with("TICK") {
             let mut hoard: Vec<Vec<u8>> = Vec::new();
             loop {
-                // Zeroed memory is mapped lazily: the address space runs out at once.
-                hoard.push(vec![0u8; 64 << 20]);
+                hoard.push(vec![1u8; 64 << 20]);
             }
         }
     }

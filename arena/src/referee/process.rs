@@ -397,10 +397,11 @@ impl BotProcess {
     /// `crash`, with how the process ended as the kernel's wait status says (a signal, an
     /// exit status, or still running after closing its stdout): a bot that raised SIGXCPU
     /// itself "was killed by signal SIGXCPU", and one that wrote "out of memory" and exited
-    /// "exited with status 1" (what it wrote stays in its stderr, the match log). An
-    /// allocation refused by the per-process address-space cap ([`crate::sandbox`]'s
-    /// `RLIMIT_AS`) leaves no count the arena can read: the runtime's abort is a `crash`
-    /// (SIGABRT), and its message is in the log.
+    /// "exited with status 1" (what it wrote stays in its stderr, the match log). A box with
+    /// a memory cgroup has no address-space cap, so a bot over-allocating there is OOM-killed:
+    /// `memory`. Without one, an allocation refused by the per-process cap
+    /// ([`crate::sandbox`]'s `RLIMIT_AS`) leaves no count the arena can read: the runtime's
+    /// abort is a `crash` (SIGABRT), and its message is in the log.
     async fn why_it_died(&mut self) -> Failure {
         // (Read before the wait: without a cgroup, the tree of a process once reaped is gone
         // from /proc; the box keeps the highest reading.)

@@ -113,7 +113,16 @@ impl Roots {
             for c in &controllers {
                 match (*c, *v2) {
                     ("pids", _) => set("pids.max", limits.processes.to_string())?,
-                    ("memory", false) => set("memory.limit_in_bytes", (limits.memory_mb << 20).to_string())?,
+                    // Swap included, where the kernel counts it (otherwise a box over its limit is
+                    // swapped out and goes on): v1's memory+swap limit at the same figure (set
+                    // after the memory limit: it may not be below it), else no swapping by the
+                    // box's own reclaim; v2's swap limit 0. Set before any process joins.
+                    ("memory", false) => {
+                        set("memory.limit_in_bytes", (limits.memory_mb << 20).to_string())?;
+                        if set("memory.memsw.limit_in_bytes", (limits.memory_mb << 20).to_string()).is_err() {
+                            let _ = set("memory.swappiness", "0".to_string());
+                        }
+                    }
                     ("memory", true) => {
                         set("memory.max", (limits.memory_mb << 20).to_string())?;
                         let _ = set("memory.swap.max", "0".to_string());

@@ -70,7 +70,8 @@ pub struct SandboxLimits {
     /// CPU seconds per process (SIGXCPU at the limit: forfeit `cpu`, when the arena's count of
     /// the box's CPU time shows it; see the referee's `why_it_died`).
     pub cpu_seconds: u64,
-    /// Memory of the whole box in MiB (its cgroup; address space per process without one).
+    /// Memory of the whole box in MiB (its cgroup, swap included; address space per process
+    /// without one).
     pub memory_mb: u64,
     /// Largest file the bot may write, in MiB.
     pub file_size_mb: u64,
@@ -251,6 +252,7 @@ impl Sandbox {
             Err(e) => sandbox.missing.push(format!("no box: {e}; bots run as plain processes with resource limits")),
         }
         let controllers = sandbox.cgroups.as_ref().map(cgroup::Roots::controllers).unwrap_or_default();
+        tracing::debug!(boxed = sandbox.boxed, cgroups = ?controllers, "sandbox");
         let quota = sandbox.limits.cpus > 0;
         for (controller, without, wanted) in [
             ("memory", "memory is limited per process and watched by the arena, not enforced per box", true),
@@ -325,7 +327,7 @@ impl Sandbox {
             command.env_clear().envs(box_env(launch, "/tmp"));
         }
         command.envs(launch.env.iter().map(|(k, v)| (k, v)));
-        let mut rlimits = rlimits(limits);
+        let mut rlimits = rlimits(limits, false);
         // As root (`plain`), as in a box: neither a bot nor a build can signal the other bots,
         // their keepers or the arena. (Not with the box off: `none` runs as the arena's user.)
         let (ids, uid) = if keep_terminal { (None, None) } else { self.user(launch, launch.folder)? };
@@ -502,7 +504,7 @@ impl Sandbox {
             root_flags: libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
             cwd: cpath(&cwd),
             rlimits: {
-                let mut r = rlimits(limits);
+                let mut r = rlimits(limits, group.as_ref().is_some_and(cgroup::BoxGroup::limits_memory));
                 // Its own user (a box uid, or the user namespace's): the cap counts its processes.
                 if !launch.build {
                     r.push((libc::RLIMIT_NPROC, limits.processes, limits.processes));
@@ -676,12 +678,17 @@ fn toolchains() -> Vec<(&'static str, PathBuf)> {
 const USER_COUNT_SHARES: [(libc::__rlimit_resource_t, u64, u64); 2] =
     [(libc::RLIMIT_SIGPENDING, 256, 256), (libc::RLIMIT_MSGQUEUE, 0, 0)];
 
-/// Resource limits as (resource, soft, hard). The address space is capped per process too
-/// (at the box's figure), so that one huge allocation fails cleanly, before any OOM killer.
+/// Resource limits as (resource, soft, hard). Without a memory cgroup (`memory_cgroup` false:
+/// an unprivileged arena, a plain bot) the address space is capped per process at the box's
+/// figure, the only limit the kernel enforces there (an allocation over it fails: a runtime's
+/// abort, a `crash`). With one it is not capped: the cgroup limits the memory the box really
+/// uses, and its OOM killer's kill is the count that makes a `memory` forfeit (a cap at the
+/// box's figure failed the allocation first, and left no count), and no cap stops runtimes
+/// that reserve more address space than they use (Java, Go, sanitizers).
 /// No real-time priority and no raised priority (`RLIMIT_RTPRIO`, `RLIMIT_NICE` 0), whatever
 /// the arena was started with (a teacher in a group allowed them, such as `audio`): a bot
 /// with either could take the CPU its opponent thinks on.
-fn rlimits(limits: &SandboxLimits) -> Vec<(libc::__rlimit_resource_t, u64, u64)> {
+fn rlimits(limits: &SandboxLimits, memory_cgroup: bool) -> Vec<(libc::__rlimit_resource_t, u64, u64)> {
     let mb = 1024 * 1024;
     let mut out = vec![
         (libc::RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds.saturating_add(1)),
@@ -691,7 +698,9 @@ fn rlimits(limits: &SandboxLimits) -> Vec<(libc::__rlimit_resource_t, u64, u64)>
         (libc::RLIMIT_RTPRIO, 0, 0),
         (libc::RLIMIT_NICE, 0, 0),
     ];
-    out.push((libc::RLIMIT_AS, limits.memory_mb.saturating_mul(mb), limits.memory_mb.saturating_mul(mb)));
+    if !memory_cgroup {
+        out.push((libc::RLIMIT_AS, limits.memory_mb.saturating_mul(mb), limits.memory_mb.saturating_mul(mb)));
+    }
     out
 }
 
@@ -1298,10 +1307,23 @@ mod tests {
     /// even root may not raise them there, so no box could show one inherited.)
     #[test]
     fn a_box_may_not_take_real_time_or_raised_priority() {
-        let limits = rlimits(&SandboxLimits::default());
+        let limits = rlimits(&SandboxLimits::default(), false);
         for resource in [libc::RLIMIT_RTPRIO, libc::RLIMIT_NICE] {
             assert!(limits.contains(&(resource, 0, 0)), "{resource}: {limits:?}");
         }
+    }
+
+    /// The address space is capped at the box's memory only where no memory cgroup limits the
+    /// box (the e2e side, a hog `memory` with one and `crash` without: tests/zoo.rs).
+    #[test]
+    fn the_address_space_is_capped_only_without_a_memory_cgroup() {
+        let limits = SandboxLimits { memory_mb: 300, ..SandboxLimits::default() };
+        let cap = |memory_cgroup| {
+            let r = rlimits(&limits, memory_cgroup);
+            r.iter().find(|(resource, _, _)| *resource == libc::RLIMIT_AS).map(|&(_, soft, hard)| (soft, hard))
+        };
+        assert_eq!(cap(false), Some((300 << 20, 300 << 20)));
+        assert_eq!(cap(true), None);
     }
 
     #[test]

@@ -57,7 +57,8 @@ pub struct LimitsConfig {
     pub max_line: Option<usize>,
     /// CPU seconds per bot process.
     pub cpu_seconds: Option<u64>,
-    /// Memory of each bot's box, in MiB (also each process's address space).
+    /// Memory of each bot's box, in MiB (also each process's address space, where no memory
+    /// cgroup limits the box).
     pub memory_mb: Option<u64>,
     /// Largest file a bot may write, in MiB.
     pub file_size_mb: Option<u64>,

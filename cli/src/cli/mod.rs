@@ -414,8 +414,8 @@ pub struct SandboxArgs {
     /// CPU seconds per bot process [default: 10].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_cpu_s: Option<u64>,
-    /// Memory of each bot's box, in MiB (its cgroup, or the monitor; also each process's address
-    /// space) [default: 1024].
+    /// Memory of each bot's box, in MiB (its cgroup; without one, the monitor and each process's
+    /// address space) [default: 1024].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_memory_mb: Option<u64>,
     /// Largest file a bot may write, in MiB [default: 64].
