@@ -504,7 +504,8 @@ impl Sandbox {
             root_flags: libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
             cwd: cpath(&cwd),
             rlimits: {
-                let mut r = rlimits(limits, group.as_ref().is_some_and(cgroup::BoxGroup::limits_memory));
+                let memory_cgroup = group.as_ref().is_some_and(cgroup::BoxGroup::limits_memory);
+                let mut r = rlimits(limits, uncapped(memory_cgroup, strict_overcommit()));
                 // Its own user (a box uid, or the user namespace's): the cap counts its processes.
                 if !launch.build {
                     r.push((libc::RLIMIT_NPROC, limits.processes, limits.processes));
@@ -678,13 +679,29 @@ fn toolchains() -> Vec<(&'static str, PathBuf)> {
 const USER_COUNT_SHARES: [(libc::__rlimit_resource_t, u64, u64); 2] =
     [(libc::RLIMIT_SIGPENDING, 256, 256), (libc::RLIMIT_MSGQUEUE, 0, 0)];
 
+/// Whether the kernel refuses to promise more memory than it has (`vm.overcommit_memory` 2):
+/// there what a process reserves counts against one limit for the whole machine, used or not,
+/// so a box without an address-space cap could reserve it all, and its opponent's allocations
+/// (and the arena's) would fail. Its boxes keep the cap even with a memory cgroup.
+fn strict_overcommit() -> bool {
+    static STRICT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *STRICT.get_or_init(|| std::fs::read_to_string("/proc/sys/vm/overcommit_memory").is_ok_and(|t| t.trim() == "2"))
+}
+
+/// Whether a box's address space goes uncapped: only where a memory cgroup limits it, and not
+/// under strict overcommit (see [`rlimits`], [`strict_overcommit`]).
+fn uncapped(memory_cgroup: bool, strict_overcommit: bool) -> bool {
+    memory_cgroup && !strict_overcommit
+}
+
 /// Resource limits as (resource, soft, hard). Without a memory cgroup (`memory_cgroup` false:
 /// an unprivileged arena, a plain bot) the address space is capped per process at the box's
 /// figure, the only limit the kernel enforces there (an allocation over it fails: a runtime's
 /// abort, a `crash`). With one it is not capped: the cgroup limits the memory the box really
 /// uses, and its OOM killer's kill is the count that makes a `memory` forfeit (a cap at the
 /// box's figure failed the allocation first, and left no count), and no cap stops runtimes
-/// that reserve more address space than they use (Java, Go, sanitizers).
+/// that reserve more address space than they use (Java, Go, sanitizers). (The caller keeps the
+/// cap under strict overcommit: [`strict_overcommit`].)
 /// No real-time priority and no raised priority (`RLIMIT_RTPRIO`, `RLIMIT_NICE` 0), whatever
 /// the arena was started with (a teacher in a group allowed them, such as `audio`): a bot
 /// with either could take the CPU its opponent thinks on.
@@ -1324,6 +1341,10 @@ mod tests {
         };
         assert_eq!(cap(false), Some((300 << 20, 300 << 20)));
         assert_eq!(cap(true), None);
+        // Under strict overcommit the cap stays, cgroup or not.
+        assert_eq!(cap(uncapped(true, true)), cap(false));
+        assert_eq!(cap(uncapped(false, false)), cap(false));
+        assert_eq!(cap(uncapped(true, false)), None);
     }
 
     #[test]
