@@ -30,16 +30,18 @@ pub(super) async fn watch(bots: Vec<Arc<Watch>>, limits: Limits) {
         let thinking = bots.iter().filter(|b| b.asked.load(Ordering::Relaxed)).count().max(1) as u64;
         let sharing = if pinned { thinking } else { 1 };
         for (bot, wait) in bots.iter().zip(waits.iter_mut()) {
-            if bot.out_of_memory() {
+            let asked = bot.asked.load(Ordering::Relaxed);
+            // (Memory and CPU from one look: without a cgroup, one walk of the box's processes.)
+            let (over, since_answer) = bot.look(!asked);
+            if over {
                 bot.condemn(Failure::Memory);
                 continue;
             }
-            let asked = bot.asked.load(Ordering::Relaxed);
             // On either clock: on the wall clock, CPU burnt in the background is the opponent's
             // thinking time.
-            if !asked {
+            if let Some(used) = since_answer {
                 let limit = if bot.answered.load(Ordering::Relaxed) { limits.per_move } else { limits.startup };
-                if bot.cpu_since_answer() > limit {
+                if used > limit {
                     tracing::debug!("a bot used more than an answer's CPU while not asked");
                     bot.condemn(Failure::Timeout);
                     continue;

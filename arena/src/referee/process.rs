@@ -154,6 +154,15 @@ impl Watch {
         lock(&self.handle).as_ref().is_some_and(BoxHandle::out_of_memory)
     }
 
+    /// Whether the box is over its memory limit, and (when `cpu`) its CPU time since the bot
+    /// last answered: the monitor's look, with one walk of /proc for both where the box has no
+    /// cgroup (see [`BoxHandle::look`]).
+    pub fn look(&self, cpu: bool) -> (bool, Option<Duration>) {
+        let (used, over) = lock(&self.handle).as_ref().map_or((None, false), |h| h.look(cpu));
+        let since = cpu.then(|| used.unwrap_or(Duration::ZERO).saturating_sub(lock(&self.mark).0));
+        (over, since)
+    }
+
     /// Ends the box for `failure` (the first verdict stands).
     pub fn condemn(&self, failure: Failure) {
         let used = self.cpu_since_answer();

@@ -1152,6 +1152,25 @@ impl BoxHandle {
         }
     }
 
+    /// The box's CPU time (as [`BoxHandle::cpu_time`], when `cpu`) and whether it is over its
+    /// memory limit (as [`BoxHandle::out_of_memory`]): without a cgroup, from one walk of /proc
+    /// for both, whose cost grows with the processes a bot keeps (the monitor's look, 40 times
+    /// a second).
+    pub fn look(&self, cpu: bool) -> (Option<Duration>, bool) {
+        match (self.group.is_none() && self.boxed, self.leader) {
+            (true, Some(pid)) => {
+                let used = meter::usage(pid);
+                let nanos = u64::try_from(used.cpu.as_nanos()).unwrap_or(u64::MAX);
+                let peak = Duration::from_nanos(self.peak_cpu.fetch_max(nanos, Ordering::Relaxed).max(nanos));
+                (cpu.then_some(peak), used.rss > self.memory_cap)
+            }
+            _ => {
+                let over = self.out_of_memory();
+                (cpu.then(|| self.cpu_time()), over)
+            }
+        }
+    }
+
     /// Kills every process of the box at once (the bot, its children, any daemon).
     pub fn kill(&self) {
         if let Some(fd) = &self.init {
