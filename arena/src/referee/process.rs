@@ -680,20 +680,22 @@ fn script_interpreter(path: &Path) -> Option<String> {
     plain.then(|| name.to_string())
 }
 
-/// How much a bot's stderr reader takes at once: past the log, every read waits as long as
-/// this many bytes take at the rate, whatever it returned (see [`keep_stderr`]).
+/// How much a bot's stderr reader takes at once: every read waits as long as this many bytes
+/// take at the rate, whatever it returned (see [`keep_stderr`]).
 const STDERR_READ: usize = 64 * 1024;
 
-/// Keeps the first `cap` bytes of a bot's stderr, counts the rest, and past the log reads at
-/// most `rate` bytes per second (0: as fast as the bot writes; see [`Limits::stderr_rate`]).
+/// Keeps the first `cap` bytes of a bot's stderr, counts the rest, and reads at most `rate`
+/// bytes per second (0: as fast as the bot writes; see [`Limits::stderr_rate`]).
 ///
-/// Past the log each read waits as long as a full read ([`STDERR_READ`]) takes at the rate,
-/// however few bytes it returned: at most `rate / 64 KiB` reads a second (64 at 4 MiB/s),
-/// and still `rate` bytes a second for a bot that writes in bulk. Counted by the bytes read,
-/// a bot writing one byte at a time, each once the arena had read the last (`FIONREAD` tells
-/// it), had every read wait 0 µs (1 byte at 4 MiB/s, rounded down): 850,000 reads in a 5 s
-/// duel cost the arena 3.4 s of CPU, on no bot's clock, and its opponent a quarter more wall
-/// time per answer.
+/// Each read, from the first byte, waits as long as a full read ([`STDERR_READ`]) takes at the
+/// rate, however few bytes it returned: at most `rate / 64 KiB` reads a second (64 at 4 MiB/s),
+/// and still `rate` bytes a second for a bot that writes in bulk. A log of a few lines per
+/// answer is read a moment later (15.6 ms at 4 MiB/s), and the bot never waits for it while
+/// its pipe has room. Counted by the bytes read, a bot writing one byte at a time, each once
+/// the arena had read the last (`FIONREAD` tells it), had every read wait 0 µs (1 byte at
+/// 4 MiB/s, rounded down): 850,000 reads in a 5 s duel cost the arena 3.4 s of CPU, on no
+/// bot's clock, and its opponent a quarter more wall time per answer; and throttled past the
+/// log only, its first 64 KiB were still 65,536 reads (0.4 s of CPU) per bot and match.
 async fn keep_stderr(mut err: impl tokio::io::AsyncRead + Unpin, log: Arc<Mutex<StderrLog>>, cap: usize, rate: u64) {
     let mut buf = vec![0u8; STDERR_READ];
     // (In nanoseconds: in microseconds, rounded down, a small read's wait was none.)
@@ -703,21 +705,18 @@ async fn keep_stderr(mut err: impl tokio::io::AsyncRead + Unpin, log: Arc<Mutex<
             Ok(0) | Err(_) => return,
             Ok(n) => n,
         };
-        let full = {
+        {
             let mut log = lock(&log);
             let room = cap.saturating_sub(log.kept.len()).min(n);
             log.kept.extend_from_slice(&buf[..room]);
             log.dropped += n - room;
-            room < n
-        };
-        if full && rate > 0 {
-            // (In slices of at most 10 ms, so that a bot's end cuts a long wait short.)
-            let mut wait = per_read;
-            while !wait.is_zero() && !lock(&log).ended {
-                let slice = wait.min(Duration::from_millis(10));
-                tokio::time::sleep(slice).await;
-                wait -= slice;
-            }
+        }
+        // (In slices of at most 10 ms, so that a bot's end cuts a long wait short.)
+        let mut wait = per_read;
+        while !wait.is_zero() && !lock(&log).ended {
+            let slice = wait.min(Duration::from_millis(10));
+            tokio::time::sleep(slice).await;
+            wait -= slice;
         }
     }
 }
@@ -775,20 +774,37 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_stderr_written_a_byte_at_a_time_is_read_no_more_often_than_in_bulk() {
-        // Past the log (a cap of 0 here), every read waits as long as a full read takes at the
-        // rate: 5 ms each at this rate, so 40 reads of one byte take at least 200 ms. (Counted
-        // by the bytes read, a byte's wait was 0 µs, and the 40 reads took no time at all.)
+    /// Reads `bytes` bytes, one per read, with a log of `cap` bytes at `rate`: what was kept
+    /// and dropped, and how long it took.
+    fn trickled(bytes: u32, cap: usize, rate: u64) -> (usize, usize, Duration) {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build();
         let Ok(runtime) = runtime else { panic!("a runtime") };
-        let rate = STDERR_READ as u64 * 200;
         let log = Arc::new(Mutex::new(StderrLog::default()));
         let started = Instant::now();
-        runtime.block_on(keep_stderr(Trickle { left: 40 }, log.clone(), 0, rate));
+        runtime.block_on(keep_stderr(Trickle { left: bytes }, log.clone(), cap, rate));
         let took = started.elapsed();
-        assert_eq!(lock(&log).dropped, 40, "every byte counted");
-        assert!(took >= Duration::from_millis(200), "40 reads of one byte took {took:?}");
+        let log = lock(&log);
+        (log.kept.len(), log.dropped, took)
+    }
+
+    #[test]
+    fn a_stderr_written_a_byte_at_a_time_is_read_no_more_often_than_in_bulk() {
+        // Every read waits as long as a full read takes at the rate: 5 ms each at this rate, so
+        // 40 reads of one byte take at least 200 ms, past the log (a cap of 0) or in it (a cap
+        // of 64 KiB: its first bytes are not read any faster). (Counted by the bytes read, a
+        // byte's wait was 0 µs, and the 40 reads took no time at all.)
+        let rate = STDERR_READ as u64 * 200;
+        for cap in [0, STDERR_READ] {
+            let (kept, dropped, took) = trickled(40, cap, rate);
+            assert_eq!(kept + dropped, 40, "every byte kept or counted");
+            assert_eq!(kept, cap.min(40));
+            assert!(took >= Duration::from_millis(200), "40 reads of one byte took {took:?} with a log of {cap}");
+        }
+        // The control: unthrottled (a rate of 0), the reader takes each byte as it comes, a read
+        // each: 100,000 of them in a fraction of that time.
+        let (kept, dropped, took) = trickled(100_000, STDERR_READ, 0);
+        assert_eq!((kept, dropped), (STDERR_READ, 100_000 - STDERR_READ));
+        assert!(took < Duration::from_millis(200), "100,000 unthrottled reads took {took:?}");
     }
 
     #[test]
