@@ -78,7 +78,7 @@ pub struct Limits {
     /// (a bot that sleeps or blocks).
     #[serde(default = "default_backstop")]
     pub backstop_factor: u32,
-    /// Bytes per second of a bot's stderr read once its log is full (0: as fast as it
+    /// Bytes per second of a bot's stderr read, from its first byte (0: as fast as it
     /// writes). The arena reads the pipe in its own process, off the box's clock and CPU quota:
     /// read as fast as a bot's many children could write, that cost the arena a whole CPU
     /// (1.5 to 2 s in a 2 s duel) and the opponent its time on the wall clock; a bot that

@@ -112,7 +112,7 @@ impl LimitsConfig {
         }
         match l.stderr_rate {
             0 => text.push_str(", stderr read unthrottled"),
-            rate if rate != d.stderr_rate => text.push_str(&format!(", stderr read at {rate} bytes/s past the log")),
+            rate if rate != d.stderr_rate => text.push_str(&format!(", stderr read at {rate} bytes/s")),
             _ => {}
         }
         text
@@ -924,10 +924,7 @@ mod tests {
             config("[limits]\nstderr_rate = 0\nmax_line = 80\nbackstop_factor = 3").limits.describe(),
             format!("{plain}, answers up to 80 bytes, wall-clock backstop 3 times the limit, stderr read unthrottled")
         );
-        assert!(config("[limits]\nstderr_rate = 1000")
-            .limits
-            .describe()
-            .ends_with("stderr read at 1000 bytes/s past the log"));
+        assert!(config("[limits]\nstderr_rate = 1000").limits.describe().ends_with("stderr read at 1000 bytes/s"));
     }
 
     /// A whole number beyond its key's range is refused naming the line, the key (with its
