@@ -775,14 +775,17 @@ mod tests {
     }
 
     /// Reads `bytes` bytes, one per read, with a log of `cap` bytes at `rate`: what was kept
-    /// and dropped, and how long it took.
+    /// and dropped, and how long the reader waited (on a paused clock, which moves only by the
+    /// waits: the machine's speed does not count).
     fn trickled(bytes: u32, cap: usize, rate: u64) -> (usize, usize, Duration) {
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build();
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().start_paused(true).build();
         let Ok(runtime) = runtime else { panic!("a runtime") };
         let log = Arc::new(Mutex::new(StderrLog::default()));
-        let started = Instant::now();
-        runtime.block_on(keep_stderr(Trickle { left: bytes }, log.clone(), cap, rate));
-        let took = started.elapsed();
+        let took = runtime.block_on(async {
+            let started = tokio::time::Instant::now();
+            keep_stderr(Trickle { left: bytes }, log.clone(), cap, rate).await;
+            started.elapsed()
+        });
         let log = lock(&log);
         (log.kept.len(), log.dropped, took)
     }
@@ -798,13 +801,13 @@ mod tests {
             let (kept, dropped, took) = trickled(40, cap, rate);
             assert_eq!(kept + dropped, 40, "every byte kept or counted");
             assert_eq!(kept, cap.min(40));
-            assert!(took >= Duration::from_millis(200), "40 reads of one byte took {took:?} with a log of {cap}");
+            assert!(took >= Duration::from_millis(200), "40 reads of one byte waited {took:?} with a log of {cap}");
         }
         // The control: unthrottled (a rate of 0), the reader takes each byte as it comes, a read
-        // each: 100,000 of them in a fraction of that time.
+        // each, and never waits: 100,000 of them in no time on the paused clock.
         let (kept, dropped, took) = trickled(100_000, STDERR_READ, 0);
         assert_eq!((kept, dropped), (STDERR_READ, 100_000 - STDERR_READ));
-        assert!(took < Duration::from_millis(200), "100,000 unthrottled reads took {took:?}");
+        assert_eq!(took, Duration::ZERO, "100,000 unthrottled reads waited {took:?}");
     }
 
     #[test]
