@@ -1345,5 +1345,11 @@ fn a_hand_edited_record_that_cannot_run_is_refused_by_every_command() {
             assert!(!out.status.success() && out.status.code() != Some(2), "{args:?} took {key}: {stderr}");
             assert!(stderr.contains(&format!("{}: {said}", record.display())), "{args:?}: {stderr}");
         }
+        // A new config given to the resume replaces the record's: it runs, and mends the record.
+        let mended = arena(&["tournament", "--resume", &s(&league), "--config", &s(&cfg)]);
+        let stderr = String::from_utf8_lossy(&mended.stderr);
+        assert!(mended.status.success(), "{key}: resumed with a new config: {stderr}");
+        let out = arena(&["leaderboard", &s(&league)]);
+        assert!(out.status.success(), "{key}: mended: {}", String::from_utf8_lossy(&out.stderr));
     }
 }

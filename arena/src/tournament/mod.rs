@@ -184,8 +184,9 @@ impl TournamentRecord {
         Ok(game)
     }
 
-    /// [`load`](Self::load) without the check.
-    fn read(dir: &Path) -> Result<Self, TournamentError> {
+    /// [`load`](Self::load) without the check: for a record whose config a new one replaces
+    /// (`--resume DIR --config NEW`), which may mend what the old one got wrong.
+    pub fn read(dir: &Path) -> Result<Self, TournamentError> {
         let path = dir.join(TOURNAMENT_FILE);
         let text = std::fs::read(&path).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound if dir.is_dir() => TournamentError::Invalid(format!(
@@ -654,7 +655,10 @@ fn plan(
     std::fs::create_dir_all(out.join("replays")).map_err(|e| TournamentError::io(out, e))?;
     std::fs::create_dir_all(out.join("logs")).map_err(|e| TournamentError::io(out, e))?;
     let lock = FolderLock::take(out, None)?;
-    let previous = if out.join(TOURNAMENT_FILE).exists() { Some(TournamentRecord::load(out, games)?) } else { None };
+    // (Read, not checked: the config given now is what runs, and it was checked above; the old
+    // record gives only its names, secret and history, and a setting it holds that no longer
+    // validates is what the new config replaces.)
+    let previous = if out.join(TOURNAMENT_FILE).exists() { Some(TournamentRecord::read(out)?) } else { None };
     let known: Vec<&str> = previous.iter().flat_map(|p| p.config.bots.iter().map(|b| b.name.as_str())).collect();
     config.check_names(&known)?;
     let existing = results::read_all(out)?;

@@ -48,7 +48,13 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
         if args.out.is_some() && options.shard.is_none() {
             bail!("--out with --resume is for a shard writing to its own folder (--shard K/N); a league is resumed in its folder");
         }
-        let record = TournamentRecord::load(dir, &arena::games::registry())?;
+        // (A new config replaces the record's: it is checked, and may mend what the record's got
+        // wrong. A shard plays the record's own, checked.)
+        let record = if args.config.is_some() && options.shard.is_none() {
+            TournamentRecord::read(dir)?
+        } else {
+            TournamentRecord::load(dir, &arena::games::registry())?
+        };
         if options.shard.is_some() {
             league_config = Some(record.config.clone());
         }
