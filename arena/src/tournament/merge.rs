@@ -4,6 +4,7 @@
 //! listed, and a league with missing matches is never called complete.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use super::leaderboard::Leaderboard;
@@ -111,12 +112,14 @@ fn merge_with(
     super::remove_temporaries(out);
     // Where the league is written: OUT when it holds the league already (its record stays, its
     // results are replaced at once), else a staging folder renamed to OUT once complete.
-    let staging = if staged && !holds_league && !given { Some(staging_folder(&out_real)?) } else { None };
+    // (Not where OUT is a mount point, a Docker volume or a disk of its own: no rename crosses
+    // into it, and the merge failed at its last step, every time; written straight into it.)
+    let staging = if staged && !holds_league && !given { staging_folder(&out_real)? } else { None };
     let into = staging.as_deref().unwrap_or(out);
     if let Some(staging) = &staging {
         std::fs::create_dir_all(staging).map_err(|e| TournamentError::io(staging, e))?;
         super::remove_temporaries(staging);
-    } else if let Some(staging) = staging_folder(&out_real).ok().filter(|s| s.exists()) {
+    } else if let Some(staging) = staging_folder(&out_real).ok().flatten().filter(|s| s.exists()) {
         tracing::warn!(
             "{}: a merge into {} was cut short there before {} held a league: it is left as it is",
             staging.display(),
@@ -202,14 +205,19 @@ fn merge_with(
 }
 
 /// The staging folder of a merge into `out` (absolute, real) that holds no league yet:
-/// `.<name>.merging` next to it, on the same file system, so that one rename puts it in place.
-fn staging_folder(out: &Path) -> Result<PathBuf, TournamentError> {
+/// `.<name>.merging` next to it, on the same file system, so that one rename puts it in place;
+/// none where `out` is on another file system than its parent (a mount point: a volume, a disk).
+fn staging_folder(out: &Path) -> Result<Option<PathBuf>, TournamentError> {
     match (out.parent(), out.file_name()) {
         (Some(parent), Some(name)) => {
+            let device = |p: &Path| std::fs::metadata(p).map(|m| m.dev()).map_err(|e| TournamentError::io(p, e));
+            if device(out)? != device(parent)? {
+                return Ok(None);
+            }
             let mut staged = std::ffi::OsString::from(".");
             staged.push(name);
             staged.push(".merging");
-            Ok(parent.join(staged))
+            Ok(Some(parent.join(staged)))
         }
         _ => Err(TournamentError::Invalid(format!("{}: merge into a folder with a parent folder", out.display()))),
     }
@@ -392,5 +400,18 @@ mod tests {
             .take_while(|(done, _)| !done)
             .find(|(_, seen)| seen.contains("Partial: 0 of 6"));
         assert!(partial.is_some(), "the old order leaves a league reading 0 of 6");
+    }
+
+    /// A folder on another file system than its parent (a mount point: `/proc` is one on every
+    /// Linux machine) gets no staging folder, which no rename could bring into it; the control:
+    /// a folder on its parent's file system gets one beside it. (End to end, on a tmpfs mounted
+    /// as OUT: tests/shards.rs.)
+    #[test]
+    fn a_mount_point_gets_no_staging_folder() {
+        assert_eq!(staging_folder(Path::new("/proc")).unwrap(), None);
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        std::fs::create_dir(&out).unwrap();
+        assert_eq!(staging_folder(&out).unwrap(), Some(dir.path().join(".out.merging")));
     }
 }
