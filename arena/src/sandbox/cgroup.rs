@@ -28,6 +28,9 @@ pub(super) struct Roots {
 #[derive(Debug)]
 pub(super) struct BoxGroup {
     dirs: Vec<(PathBuf, Vec<&'static str>, bool)>,
+    /// Whether the kernel counts the box's swap in its memory limit (v1's `memsw`, v2's
+    /// `swap.max`): where it does not, a box at its limit is swapped out and goes on.
+    swap_limited: bool,
 }
 
 static SEQ: AtomicU64 = AtomicU64::new(0);
@@ -80,7 +83,7 @@ impl Roots {
     pub fn make(&self, limits: &super::SandboxLimits, wanted: &[&str]) -> std::io::Result<BoxGroup> {
         let n = SEQ.fetch_add(1, Ordering::SeqCst);
         let name = format!("arena-{}-{n}", std::process::id());
-        let mut group = BoxGroup { dirs: Vec::new() };
+        let mut group = BoxGroup { dirs: Vec::new(), swap_limited: false };
         match self.fill(&mut group, &name, limits, wanted) {
             Ok(()) => Ok(group),
             Err(e) => {
@@ -119,13 +122,15 @@ impl Roots {
                     // box's own reclaim; v2's swap limit 0. Set before any process joins.
                     ("memory", false) => {
                         set("memory.limit_in_bytes", (limits.memory_mb << 20).to_string())?;
-                        if set("memory.memsw.limit_in_bytes", (limits.memory_mb << 20).to_string()).is_err() {
+                        if set("memory.memsw.limit_in_bytes", (limits.memory_mb << 20).to_string()).is_ok() {
+                            group.swap_limited = true;
+                        } else {
                             let _ = set("memory.swappiness", "0".to_string());
                         }
                     }
                     ("memory", true) => {
                         set("memory.max", (limits.memory_mb << 20).to_string())?;
-                        let _ = set("memory.swap.max", "0".to_string());
+                        group.swap_limited = set("memory.swap.max", "0".to_string()).is_ok();
                     }
                     ("cpu", _) => {
                         // More CPUs than the machine has is no cap; a quota the kernel refuses
@@ -161,7 +166,7 @@ impl Roots {
                     continue; // a running arena's box
                 }
                 tracing::info!(cgroup = %entry.path().display(), "ending a box left by an arena that died");
-                BoxGroup { dirs: vec![(entry.path(), Vec::new(), *v2)] }.remove();
+                BoxGroup { dirs: vec![(entry.path(), Vec::new(), *v2)], swap_limited: false }.remove();
             }
         }
     }
@@ -278,6 +283,13 @@ impl BoxGroup {
         self.dirs.iter().any(|(_, c, _)| c.contains(&"memory"))
     }
 
+    /// Whether the box's memory limit holds all the memory it may take: its swap counted in it,
+    /// or no swap on the machine to go to (`SwapTotal` 0). Otherwise a box at its limit is
+    /// swapped out and goes on, as far as the machine's swap reaches.
+    pub fn holds_memory(&self) -> bool {
+        self.limits_memory() && (self.swap_limited || !machine_swaps())
+    }
+
     /// Kills every process left in the box's cgroups.
     pub fn kill_all(&self) {
         for (dir, _, v2) in &self.dirs {
@@ -331,4 +343,38 @@ fn pids(dir: &Path) -> Vec<i32> {
         .lines()
         .filter_map(|l| l.trim().parse().ok())
         .collect()
+}
+
+/// Whether the machine has swap space (`SwapTotal` in /proc/meminfo; unreadable: assumed so).
+fn machine_swaps() -> bool {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    swap_total(&meminfo).is_none_or(|kb| kb > 0)
+}
+
+/// `SwapTotal` of a /proc/meminfo text, in kB.
+fn swap_total(meminfo: &str) -> Option<u64> {
+    meminfo.lines().find_map(|l| l.strip_prefix("SwapTotal:")).and_then(|v| v.split_whitespace().next()?.parse().ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A box whose swap the kernel does not count (v2 without `memory.swap.max`, v1 without
+    /// `memsw`) holds its memory only on a machine without swap: elsewhere it keeps its
+    /// address-space cap (see the sandbox's `rlimits`). The control: the memory limit alone,
+    /// which left such a box uncapped, says yes whatever the swap.
+    #[test]
+    fn a_memory_limit_without_swap_counted_holds_only_on_a_machine_without_swap() {
+        let group =
+            |swap_limited| BoxGroup { dirs: vec![(PathBuf::from("/none"), vec!["memory"], true)], swap_limited };
+        assert!(group(true).holds_memory());
+        assert_eq!(group(false).holds_memory(), !machine_swaps());
+        assert!(group(false).limits_memory(), "the control");
+        assert!(!BoxGroup { dirs: vec![(PathBuf::from("/none"), vec!["cpuacct"], true)], swap_limited: true }
+            .holds_memory());
+        assert_eq!(swap_total("MemTotal: 8 kB\nSwapTotal:     2097148 kB\nSwapFree: 1 kB\n"), Some(2_097_148));
+        assert_eq!(swap_total("SwapTotal:       0 kB\n"), Some(0));
+        assert_eq!(swap_total("MemTotal: 8 kB\n"), None);
+    }
 }

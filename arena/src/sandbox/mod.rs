@@ -504,7 +504,7 @@ impl Sandbox {
             root_flags: libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
             cwd: cpath(&cwd),
             rlimits: {
-                let memory_cgroup = group.as_ref().is_some_and(cgroup::BoxGroup::limits_memory);
+                let memory_cgroup = group.as_ref().is_some_and(cgroup::BoxGroup::holds_memory);
                 let mut r = rlimits(limits, uncapped(memory_cgroup, strict_overcommit()));
                 // Its own user (a box uid, or the user namespace's): the cap counts its processes.
                 if !launch.build {
@@ -688,7 +688,8 @@ fn strict_overcommit() -> bool {
     *STRICT.get_or_init(|| std::fs::read_to_string("/proc/sys/vm/overcommit_memory").is_ok_and(|t| t.trim() == "2"))
 }
 
-/// Whether a box's address space goes uncapped: only where a memory cgroup limits it, and not
+/// Whether a box's address space goes uncapped: only where a memory cgroup limits it, swap
+/// included or none on the machine (`BoxGroup::holds_memory`), and not
 /// under strict overcommit (see [`rlimits`], [`strict_overcommit`]).
 fn uncapped(memory_cgroup: bool, strict_overcommit: bool) -> bool {
     memory_cgroup && !strict_overcommit
