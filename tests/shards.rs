@@ -666,12 +666,13 @@ fn a_league_built_in_one_place_plays_its_shards_once_its_course_moved() {
     assert_eq!(leaderboard(&league)["complete"], true);
 }
 
-/// A merge into an empty folder that is a mount point (a Docker volume, a disk of its own),
-/// here a tmpfs mounted in a mount namespace of the test's own: the league is written into it
-/// whole, and nothing is left beside it. Its staging folder, beside it on the parent's file
-/// system, could not be renamed into it: the merge failed at its last step ("Invalid
-/// cross-device link"), every time. The control: the same merge into a plain new folder is
-/// staged and complete too. (Skipped where no mount namespace can be made.)
+/// A merge into an empty folder that is a mount point (a Docker volume, a disk of its own, a
+/// bind mount of the same disk), or in a folder it may not write in, here made in a mount
+/// namespace of the test's own: the league is written into it whole, and nothing is left
+/// beside it. Its staging folder, beside it, could not be renamed into it: the merge failed at
+/// its last step ("Invalid cross-device link"), every time; or could not be made. The
+/// control: the same merge into a plain new folder is staged and complete too. (Skipped where
+/// no mount namespace can be made.)
 #[test]
 fn a_merge_into_a_mount_point_writes_the_league_into_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -684,22 +685,36 @@ fn a_merge_into_a_mount_point_writes_the_league_into_it() {
     let merged = arena(&["merge", &s(&plain), &s(&league)]);
     assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
     assert_eq!(played(&plain), played(&league), "the control");
-    let volumes = dir.path().join("volumes");
-    let out = volumes.join("out");
-    std::fs::create_dir_all(&out).unwrap();
-    let script = r#"mount -t tmpfs tmpfs "$1" || exit 77
-"$2" merge "$1" "$3" >/dev/null || exit 1
-cat "$1/leaderboard.json" && ls -A "$(dirname "$1")" >&2"#;
-    let run = Command::new("unshare")
-        .args(["-rm", "sh", "-c", script, "sh", &s(&out), &bin("arena"), &s(&league)])
-        .output()
-        .unwrap();
-    if run.status.code() == Some(77) || !run.status.success() && run.stderr.starts_with(b"unshare:") {
-        eprintln!("no mount namespace here: {}", String::from_utf8_lossy(&run.stderr));
-        return;
+    // OUT a disk of its own (a tmpfs); a bind mount of the same disk, which the devices do not
+    // tell; and OUT in a folder the merge may not write in (read-only).
+    for (n, setup) in [
+        r#"mount -t tmpfs tmpfs "$1""#,
+        r#"mount --bind "$1" "$1""#,
+        r#"mount --bind "$1" "$1" && mount --rbind "$(dirname "$1")" "$(dirname "$1")" && mount -o remount,bind,ro "$(dirname "$1")""#,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let volumes = dir.path().join(format!("volumes-{n}"));
+        let out = volumes.join("out");
+        std::fs::create_dir_all(&out).unwrap();
+        let script = format!(
+            r#"{setup} || exit 77
+"$2" merge "$1" "$3" >/dev/null 2>"$4" || {{ cat "$4" >&2; exit 1; }}
+cat "$1/leaderboard.json" && ls -A "$(dirname "$1")" >&2"#
+        );
+        let log = dir.path().join(format!("merge-{n}.log"));
+        let run = Command::new("unshare")
+            .args(["-rm", "sh", "-c", &script, "sh", &s(&out), &bin("arena"), &s(&league), &s(&log)])
+            .output()
+            .unwrap();
+        if run.status.code() == Some(77) || !run.status.success() && run.stderr.starts_with(b"unshare:") {
+            eprintln!("no mount namespace here: {}", String::from_utf8_lossy(&run.stderr));
+            return;
+        }
+        assert!(run.status.success(), "{setup}: {}", String::from_utf8_lossy(&run.stderr));
+        let board: Value = serde_json::from_slice(&run.stdout).unwrap();
+        assert_eq!(board["matches"], played(&league), "{setup}");
+        assert_eq!(String::from_utf8_lossy(&run.stderr).trim(), "out", "{setup}: nothing beside OUT");
     }
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    let board: Value = serde_json::from_slice(&run.stdout).unwrap();
-    assert_eq!(board["matches"], played(&league));
-    assert_eq!(String::from_utf8_lossy(&run.stderr).trim(), "out", "nothing beside OUT");
 }

@@ -115,9 +115,22 @@ fn merge_with(
     // (Not where OUT is a mount point, a Docker volume or a disk of its own: no rename crosses
     // into it, and the merge failed at its last step, every time; written straight into it.)
     let staging = if staged && !holds_league && !given { staging_folder(&out_real)? } else { None };
+    // (Nor where no staging folder can be made beside OUT, or nothing made there renames into
+    // it: a parent folder the teacher may not write in, OUT a bind mount of the same disk.)
+    let staging = match staging {
+        Some(staging) if stages_into(&staging, out)? => Some(staging),
+        Some(staging) => {
+            tracing::warn!(
+                "{}: no folder beside it to build the league in whole ({} cannot be made or renamed into it):                  written straight into it, so a merge cut short leaves it partial until run again",
+                out.display(),
+                staging.display()
+            );
+            None
+        }
+        None => None,
+    };
     let into = staging.as_deref().unwrap_or(out);
     if let Some(staging) = &staging {
-        std::fs::create_dir_all(staging).map_err(|e| TournamentError::io(staging, e))?;
         super::remove_temporaries(staging);
     } else if let Some(staging) = staging_folder(&out_real).ok().flatten().filter(|s| s.exists()) {
         tracing::warn!(
@@ -221,6 +234,31 @@ fn staging_folder(out: &Path) -> Result<Option<PathBuf>, TournamentError> {
         }
         _ => Err(TournamentError::Invalid(format!("{}: merge into a folder with a parent folder", out.display()))),
     }
+}
+
+/// Makes the staging folder `staging` (kept if a merge cut short left it) and tries a rename
+/// from it into `out` with an empty file: whether the league built there can take `out`'s place.
+/// No where the folder cannot be made (a parent the teacher may not write in, read-only) or the
+/// rename fails (`out` a mount point, even a bind mount of the same disk, which the devices do
+/// not tell); a folder made here for nothing is removed.
+fn stages_into(staging: &Path, out: &Path) -> Result<bool, TournamentError> {
+    let made = !staging.exists();
+    if let Err(e) = std::fs::create_dir_all(staging) {
+        return match e.raw_os_error() {
+            Some(libc::EACCES | libc::EPERM | libc::EROFS) => Ok(false),
+            _ => Err(TournamentError::io(staging, e)),
+        };
+    }
+    // (Named as a temporary: a kill between the two steps leaves what the next run removes.)
+    let probe = format!("{}merge-probe", crate::files::TEMPORARY_PREFIX);
+    let (from, to) = (staging.join(&probe), out.join(&probe));
+    let renamed = std::fs::write(&from, b"").and_then(|()| std::fs::rename(&from, &to));
+    let _ = std::fs::remove_file(&from);
+    let _ = std::fs::remove_file(&to);
+    if renamed.is_err() && made {
+        let _ = std::fs::remove_dir(staging);
+    }
+    Ok(renamed.is_ok())
 }
 
 /// Puts the complete league in `staging` in place of `out`, a folder holding no league: what
