@@ -427,16 +427,9 @@ impl BotProcess {
             Ok(Err(_)) => None,
             Err(_) => Some(Ending::Running),
         };
-        let limit_signal = matches!(ending, Some(Ending::Signal(libc::SIGXCPU | libc::SIGKILL)));
         let cpu = self.watch.cpu();
         tracing::debug!(bot = %self.name, ?ending, ?cpu, limit = ?self.cpu_limit, "ended");
-        if limit_signal && cpu_limit_reached(cpu, self.cpu_limit) {
-            return Failure::Cpu;
-        }
-        if self.watch.out_of_memory() {
-            return Failure::Memory;
-        }
-        Failure::Crash(ending)
+        limit_reached(ending, cpu_limit_reached(cpu, self.cpu_limit), self.watch.out_of_memory())
     }
 
     fn stderr_text(&self) -> String {
@@ -486,6 +479,21 @@ impl BotProcess {
             }
         }
         self.stderr_text()
+    }
+}
+
+/// Which limit ended a bot that ended as `ending`, from the arena's counts: `cpu_reached` (its
+/// box's CPU time reached the CPU-time limit, see [`cpu_limit_reached`]) and `oom` (its box's
+/// memory accounting shows an OOM kill); a `crash` when neither explains it. SIGXCPU is the CPU
+/// limit's own signal; a SIGKILL is the memory limit's where the box's OOM killer acted, and the
+/// CPU limit's (a second after SIGXCPU) otherwise: a bot killed for memory after using half its
+/// CPU time is `memory`.
+fn limit_reached(ending: Option<Ending>, cpu_reached: bool, oom: bool) -> Failure {
+    match ending {
+        Some(Ending::Signal(libc::SIGXCPU)) if cpu_reached => Failure::Cpu,
+        _ if oom => Failure::Memory,
+        Some(Ending::Signal(libc::SIGKILL)) if cpu_reached => Failure::Cpu,
+        _ => Failure::Crash(ending),
     }
 }
 
@@ -808,6 +816,22 @@ mod tests {
         let (kept, dropped, took) = trickled(100_000, STDERR_READ, 0);
         assert_eq!((kept, dropped), (STDERR_READ, 100_000 - STDERR_READ));
         assert_eq!(took, Duration::ZERO, "100,000 unthrottled reads waited {took:?}");
+    }
+
+    /// The limit each ending is taken for: a SIGKILL after half the CPU time is `memory` where
+    /// the OOM killer acted (it was `cpu`, whatever killed it). The control: the same kill
+    /// without an OOM kill is the CPU limit's.
+    #[test]
+    fn a_kill_is_the_memory_limit_s_where_the_oom_killer_acted() {
+        let kill = Some(Ending::Signal(libc::SIGKILL));
+        let xcpu = Some(Ending::Signal(libc::SIGXCPU));
+        assert_eq!(limit_reached(kill, true, true), Failure::Memory);
+        assert_eq!(limit_reached(kill, true, false), Failure::Cpu, "the control: the CPU limit's kill");
+        assert_eq!(limit_reached(kill, false, false), Failure::Crash(kill));
+        assert_eq!(limit_reached(xcpu, true, true), Failure::Cpu);
+        assert_eq!(limit_reached(xcpu, false, false), Failure::Crash(xcpu), "a SIGXCPU it sent itself");
+        assert_eq!(limit_reached(Some(Ending::Exit(1)), true, false), Failure::Crash(Some(Ending::Exit(1))));
+        assert_eq!(limit_reached(Some(Ending::Exit(1)), false, true), Failure::Memory);
     }
 
     #[test]
