@@ -400,14 +400,15 @@ impl Sandbox {
         self.boxed_command_with(launch, limits, toolchains, true)
     }
 
-    /// [`Sandbox::boxed_command`] with the `toolchains` a build is shown, and whether their
-    /// secrets are hidden (always, but in the tests' controls).
+    /// [`Sandbox::boxed_command`] with the `toolchains` a build is shown, and whether cargo's
+    /// secrets are hidden and its locks the box's own (`masked`: always, but in the tests'
+    /// controls).
     fn boxed_command_with(
         &self,
         launch: &Launch,
         limits: &SandboxLimits,
         toolchains: Vec<(&'static str, PathBuf)>,
-        hide_tokens: bool,
+        masked: bool,
     ) -> Result<(std::process::Command, BoxHandle), SandboxError> {
         let (program, args) =
             launch.words.split_first().ok_or_else(|| SandboxError::Files("the command is empty".to_string()))?;
@@ -446,9 +447,12 @@ impl Sandbox {
         // A build of a folder root owns runs as uid 0 (without a capability), which
         // `mask_private` stands in for (see below).
         let root_build = launch.build && ids.is_some_and(|(uid, _)| uid == 0);
-        if let Some((_, dir)) = toolchains.iter().find(|(var, _)| *var == "CARGO_HOME").filter(|_| hide_tokens) {
+        if let Some((_, dir)) = toolchains.iter().find(|(var, _)| *var == "CARGO_HOME").filter(|_| masked) {
             for name in CARGO_CREDENTIALS {
                 view.hide(dir, name);
+            }
+            for name in CARGO_LOCKS {
+                view.own_lock(dir, name);
             }
             view.mask_cargo_tokens(dir, root_build);
         }
@@ -624,6 +628,10 @@ fn box_env(launch: &Launch, home: &str) -> Vec<(String, String)> {
 /// private registry's): a build's box shows them empty (see [`View::hide`]); tokens written in
 /// its `config.toml` are taken out of it (see [`View::mask_cargo_tokens`]).
 const CARGO_CREDENTIALS: [&str; 2] = ["credentials.toml", "credentials"];
+
+/// The lock files of `CARGO_HOME` that cargo holds (`flock`) around reading its registry: a
+/// build's box is shown its own (see [`View::own_lock`]).
+const CARGO_LOCKS: [&str; 2] = [".package-cache", ".package-cache-mutate"];
 
 /// The largest `config.toml` of `CARGO_HOME` a build's box is shown a copy of (without its
 /// tokens; see [`View::mask_cargo_tokens`]); a larger one with a token is shown empty.
@@ -886,6 +894,23 @@ impl View {
     /// `credentials.toml` that was a link to the file kept elsewhere.
     fn hide(&mut self, dir: &Path, name: &str) {
         self.masks.push(child::Mask { path: cpath(&dir.join(name)), copy: None });
+    }
+
+    /// Shows cargo's lock file `name` in `dir` as an empty file of the box's own: a student's
+    /// build that held the shared one (`flock`, which needs no write access) stalled every cargo
+    /// outside a box that uses this `CARGO_HOME` (the teacher's own, a `--sandbox none` build)
+    /// until its time limit. Cargo in a box skips the lock of its read-only home, and needs no
+    /// lock across boxes: none of them writes there.
+    fn own_lock(&mut self, dir: &Path, name: &str) {
+        let path = dir.join(name);
+        // (The teacher's file, a regular one only.)
+        let Ok(meta) = std::fs::metadata(&path) else { return };
+        if !meta.is_file() {
+            return;
+        }
+        // SAFETY: geteuid has no preconditions.
+        let owner = (unsafe { libc::geteuid() } == 0).then(|| (meta.uid(), meta.gid()));
+        self.masks.push(child::Mask { path: cpath(&path), copy: Some((Vec::new(), meta.mode(), owner)) });
     }
 
     /// Shows the cargo configuration files of `cargo_home` (`config.toml`, the older `config`)
@@ -1338,6 +1363,44 @@ mod tests {
         assert!(masked.contains("index = \"x\"") && !masked.contains("secret"), "{masked}");
         let control = shown(false);
         assert!(control.contains("config-secret") && control.contains("linked-secret"), "{control}");
+    }
+
+    /// A build's box locks a cargo lock file of its own: while the arena's user holds
+    /// `CARGO_HOME/.package-cache`, a box still takes its lock at once, so a box holding it no
+    /// longer stalls the arena user's cargo either. The control: the same box without the
+    /// masks finds the lock taken. (Skipped where no box can be made.)
+    #[test]
+    fn a_build_s_box_locks_its_own_cargo_lock() {
+        let sandbox = Sandbox::new(SandboxMode::Auto, SandboxLimits::default()).unwrap();
+        if !sandbox.isolation().boxed {
+            eprintln!("no box here: {:?}", sandbox.isolation().missing);
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("cargo-home");
+        std::fs::create_dir_all(&home).unwrap();
+        let lock = std::fs::File::create(home.join(".package-cache")).unwrap();
+        // SAFETY: flock on a descriptor this test owns.
+        assert_eq!(unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) }, 0);
+        let folder = dir.path().join("student");
+        std::fs::create_dir(&folder).unwrap();
+        for path in [dir.path(), &home, &folder] {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        std::fs::set_permissions(home.join(".package-cache"), std::fs::Permissions::from_mode(0o644)).unwrap();
+        let words =
+            ["sh", "-c", "exec 9<\"$CARGO_HOME/.package-cache\" && flock -n -x 9 && echo locked"].map(String::from);
+        let launch = Launch { words: &words, folder: Some(&folder), env: &[], build: true };
+        let locked = |masks: bool| {
+            let limits = SandboxLimits::for_build(10);
+            let (mut command, handle) =
+                sandbox.boxed_command_with(&launch, &limits, vec![("CARGO_HOME", home.clone())], masks).unwrap();
+            let out = command.stdin(std::process::Stdio::null()).output().unwrap();
+            handle.release();
+            String::from_utf8_lossy(&out.stdout).contains("locked")
+        };
+        assert!(locked(true), "its own lock");
+        assert!(!locked(false), "the control: the arena's user holds the shared one");
     }
 
     /// (Checked on the table: this project's machines start every process with both at 0, and
