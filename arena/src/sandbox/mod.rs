@@ -1324,44 +1324,61 @@ mod tests {
         assert!(without_tokens("not toml [").is_err());
     }
 
+    /// A student's folder and a `CARGO_HOME` beside it, in a temporary folder a box may enter.
+    fn a_student_and_a_cargo_home() -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let (home, folder) = (dir.path().join("cargo-home"), dir.path().join("student"));
+        for path in [&home, &folder] {
+            std::fs::create_dir(path).unwrap();
+        }
+        for path in [dir.path(), &home, &folder] {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        (dir, home, folder)
+    }
+
+    /// Runs the shell `script` in a build's box of `folder`, shown `home` as `CARGO_HOME`, with
+    /// cargo's masks or without them (`masked`, the tests' controls); `None` (said on stderr)
+    /// where no box can be made.
+    fn in_a_build_box(script: &str, home: &Path, folder: &Path, masked: bool) -> Option<std::process::Output> {
+        let sandbox = Sandbox::new(SandboxMode::Auto, SandboxLimits::default()).unwrap();
+        if !sandbox.isolation().boxed {
+            eprintln!("no box here: {:?}", sandbox.isolation().missing);
+            return None;
+        }
+        let words = ["sh", "-c", script].map(String::from);
+        let launch = Launch { words: &words, folder: Some(folder), env: &[], build: true };
+        let limits = SandboxLimits::for_build(10);
+        let toolchains = vec![("CARGO_HOME", home.to_path_buf())];
+        let (mut command, handle) = sandbox.boxed_command_with(&launch, &limits, toolchains, masked).unwrap();
+        let out = command.stdin(std::process::Stdio::null()).output().unwrap();
+        handle.release();
+        Some(out)
+    }
+
     /// A build's box shows it `CARGO_HOME`'s `config.toml` without its registry token (cargo
     /// reads one there) and its `credentials.toml` empty, though a link to a file elsewhere in
     /// the folder; a dangling `credentials` link is no error. The control: the same box without
     /// the masks prints both tokens. (Skipped where no box can be made.)
     #[test]
     fn a_build_s_box_shows_cargo_s_files_without_their_tokens() {
-        let sandbox = Sandbox::new(SandboxMode::Auto, SandboxLimits::default()).unwrap();
-        if !sandbox.isolation().boxed {
-            eprintln!("no box here: {:?}", sandbox.isolation().missing);
-            return;
-        }
-        let dir = tempfile::tempdir().unwrap();
-        let home = dir.path().join("cargo-home");
-        std::fs::create_dir_all(home.join("keep")).unwrap();
+        let (_dir, home, folder) = a_student_and_a_cargo_home();
+        std::fs::create_dir(home.join("keep")).unwrap();
+        std::fs::set_permissions(home.join("keep"), std::fs::Permissions::from_mode(0o755)).unwrap();
         std::fs::write(home.join("config.toml"), "[registries.school]\nindex = \"x\"\ntoken = \"config-secret\"\n")
             .unwrap();
         std::fs::write(home.join("keep/real.toml"), "[registry]\ntoken = \"linked-secret\"\n").unwrap();
         std::os::unix::fs::symlink("keep/real.toml", home.join("credentials.toml")).unwrap();
         std::os::unix::fs::symlink("nowhere", home.join("credentials")).unwrap();
-        let folder = dir.path().join("student");
-        std::fs::create_dir(&folder).unwrap();
-        for path in [dir.path(), &home, &home.join("keep"), &folder] {
-            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        }
-        let words = ["sh", "-c", "cat \"$CARGO_HOME/config.toml\" \"$CARGO_HOME/credentials.toml\""].map(String::from);
-        let launch = Launch { words: &words, folder: Some(&folder), env: &[], build: true };
-        let shown = |hide: bool| {
-            let limits = SandboxLimits::for_build(10);
-            let (mut command, handle) =
-                sandbox.boxed_command_with(&launch, &limits, vec![("CARGO_HOME", home.clone())], hide).unwrap();
-            let out = command.stdin(std::process::Stdio::null()).output().unwrap();
-            handle.release();
+        let script = "cat \"$CARGO_HOME/config.toml\" \"$CARGO_HOME/credentials.toml\"";
+        let shown = |masked: bool| {
+            let out = in_a_build_box(script, &home, &folder, masked)?;
             assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-            String::from_utf8_lossy(&out.stdout).into_owned()
+            Some(String::from_utf8_lossy(&out.stdout).into_owned())
         };
-        let masked = shown(true);
+        let Some(masked) = shown(true) else { return };
         assert!(masked.contains("index = \"x\"") && !masked.contains("secret"), "{masked}");
-        let control = shown(false);
+        let control = shown(false).unwrap_or_default();
         assert!(control.contains("config-secret") && control.contains("linked-secret"), "{control}");
     }
 
@@ -1371,36 +1388,19 @@ mod tests {
     /// masks finds the lock taken. (Skipped where no box can be made.)
     #[test]
     fn a_build_s_box_locks_its_own_cargo_lock() {
-        let sandbox = Sandbox::new(SandboxMode::Auto, SandboxLimits::default()).unwrap();
-        if !sandbox.isolation().boxed {
-            eprintln!("no box here: {:?}", sandbox.isolation().missing);
-            return;
-        }
-        let dir = tempfile::tempdir().unwrap();
-        let home = dir.path().join("cargo-home");
-        std::fs::create_dir_all(&home).unwrap();
+        let (_dir, home, folder) = a_student_and_a_cargo_home();
         let lock = std::fs::File::create(home.join(".package-cache")).unwrap();
+        std::fs::set_permissions(home.join(".package-cache"), std::fs::Permissions::from_mode(0o644)).unwrap();
         // SAFETY: flock on a descriptor this test owns.
         assert_eq!(unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) }, 0);
-        let folder = dir.path().join("student");
-        std::fs::create_dir(&folder).unwrap();
-        for path in [dir.path(), &home, &folder] {
-            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        }
-        std::fs::set_permissions(home.join(".package-cache"), std::fs::Permissions::from_mode(0o644)).unwrap();
-        let words =
-            ["sh", "-c", "exec 9<\"$CARGO_HOME/.package-cache\" && flock -n -x 9 && echo locked"].map(String::from);
-        let launch = Launch { words: &words, folder: Some(&folder), env: &[], build: true };
-        let locked = |masks: bool| {
-            let limits = SandboxLimits::for_build(10);
-            let (mut command, handle) =
-                sandbox.boxed_command_with(&launch, &limits, vec![("CARGO_HOME", home.clone())], masks).unwrap();
-            let out = command.stdin(std::process::Stdio::null()).output().unwrap();
-            handle.release();
-            String::from_utf8_lossy(&out.stdout).contains("locked")
+        let script = "exec 9<\"$CARGO_HOME/.package-cache\" && flock -n -x 9 && echo locked";
+        let locked = |masked: bool| {
+            in_a_build_box(script, &home, &folder, masked)
+                .map(|out| String::from_utf8_lossy(&out.stdout).contains("locked"))
         };
-        assert!(locked(true), "its own lock");
-        assert!(!locked(false), "the control: the arena's user holds the shared one");
+        let Some(own) = locked(true) else { return };
+        assert!(own, "its own lock");
+        assert_eq!(locked(false), Some(false), "the control: the arena's user holds the shared one");
     }
 
     /// (Checked on the table: this project's machines start every process with both at 0, and
