@@ -307,28 +307,23 @@ fn move_into(
 
 /// The first entry of `out` that no league's folder holds, when `out` is a folder holding no
 /// league (no record, no results file). What a merge or run cut short leaves (its subfolders,
-/// temporary files, the lock) is a league's.
+/// temporary files, the lock) is a league's, each of its own kind: a file named `replays`, or
+/// a link named like a league's entry, is not (the merge would replace it by its own).
 fn foreign_entry(out: &Path) -> Option<String> {
-    const LEAGUE: [&str; 12] = [
-        ".lock",
-        "replays",
-        "logs",
-        "builds",
-        "assets",
-        "bots",
-        "versions",
-        "index.html",
-        "leaderboard.md",
-        "leaderboard.json",
-        RESULTS_FILE,
-        super::TOURNAMENT_FILE,
-    ];
+    const FOLDERS: [&str; 6] = ["replays", "logs", "builds", "assets", "bots", "versions"];
+    const FILES: [&str; 6] =
+        [".lock", "index.html", "leaderboard.md", "leaderboard.json", RESULTS_FILE, super::TOURNAMENT_FILE];
     if !out.is_dir() || out.join(super::TOURNAMENT_FILE).exists() || !results::files(out).is_empty() {
         return None;
     }
-    std::fs::read_dir(out).ok()?.flatten().map(|e| e.file_name()).find_map(|name| {
+    std::fs::read_dir(out).ok()?.flatten().find_map(|entry| {
+        let name = entry.file_name();
         let text = name.to_string_lossy();
-        let league = LEAGUE.contains(&&*text) || crate::files::is_temporary(&name) || text.starts_with(".lock.shard-");
+        let kind = entry.file_type().ok();
+        let (dir, file) = (kind.is_some_and(|k| k.is_dir()), kind.is_some_and(|k| k.is_file()));
+        let league = (FOLDERS.contains(&&*text) && dir)
+            || ((FILES.contains(&&*text) || crate::files::is_temporary(&name) || text.starts_with(".lock.shard-"))
+                && file);
         (!league).then(|| text.into_owned())
     })
 }
@@ -438,6 +433,27 @@ mod tests {
             .take_while(|(done, _)| !done)
             .find(|(_, seen)| seen.contains("Partial: 0 of 6"));
         assert!(partial.is_some(), "the old order leaves a league reading 0 of 6");
+    }
+
+    /// A new OUT holding an entry named like a league's but of another kind (a file named
+    /// `replays`, a link named `logs`) is not a league's folder: the merge is refused and leaves
+    /// it as it was (a staged merge would have put its own folder in the file's place, deleting
+    /// it). The control: the same names, of their kind, are a league's.
+    #[test]
+    fn an_entry_named_like_a_league_s_but_of_another_kind_is_foreign() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        std::fs::create_dir_all(out.join("bots")).unwrap();
+        std::fs::write(out.join("leaderboard.md"), "old").unwrap();
+        assert_eq!(foreign_entry(&out), None, "the control");
+        std::fs::write(out.join("replays"), "mine").unwrap();
+        assert_eq!(foreign_entry(&out).as_deref(), Some("replays"));
+        std::fs::remove_file(out.join("replays")).unwrap();
+        std::os::unix::fs::symlink(dir.path(), out.join("logs")).unwrap();
+        assert_eq!(foreign_entry(&out).as_deref(), Some("logs"));
+        std::fs::remove_file(out.join("logs")).unwrap();
+        std::fs::create_dir(out.join("index.html")).unwrap();
+        assert_eq!(foreign_entry(&out).as_deref(), Some("index.html"));
     }
 
     /// A folder on another file system than its parent (a mount point: `/proc` is one on every
