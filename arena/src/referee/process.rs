@@ -146,7 +146,12 @@ impl Watch {
 
     /// CPU time since the bot last answered.
     pub fn cpu_since_answer(&self) -> Duration {
-        self.cpu().saturating_sub(lock(&self.mark).0)
+        self.since_answer(self.cpu())
+    }
+
+    /// What of `used`, a reading of the box's CPU time, came since the bot last answered.
+    fn since_answer(&self, used: Duration) -> Duration {
+        used.saturating_sub(lock(&self.mark).0)
     }
 
     /// Whether the box is over its memory limit.
@@ -159,7 +164,7 @@ impl Watch {
     /// cgroup (see [`BoxHandle::look`]).
     pub fn look(&self, cpu: bool) -> (bool, Option<Duration>) {
         let (used, over) = lock(&self.handle).as_ref().map_or((None, false), |h| h.look(cpu));
-        let since = cpu.then(|| used.unwrap_or(Duration::ZERO).saturating_sub(lock(&self.mark).0));
+        let since = cpu.then(|| self.since_answer(used.unwrap_or(Duration::ZERO)));
         (over, since)
     }
 

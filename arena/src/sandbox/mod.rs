@@ -908,9 +908,7 @@ impl View {
         if !meta.is_file() {
             return;
         }
-        // SAFETY: geteuid has no preconditions.
-        let owner = (unsafe { libc::geteuid() } == 0).then(|| (meta.uid(), meta.gid()));
-        self.masks.push(child::Mask { path: cpath(&path), copy: Some((Vec::new(), meta.mode(), owner)) });
+        self.masks.push(child::Mask { path: cpath(&path), copy: Some(copy_of(Vec::new(), &meta)) });
     }
 
     /// Shows the cargo configuration files of `cargo_home` (`config.toml`, the older `config`)
@@ -937,11 +935,7 @@ impl View {
                 }
                 Err(_) => None,
             };
-            // (As root the copy is given the file's owner; otherwise the box's user owns it, as the
-            // arena's user owns what it reads.)
-            // SAFETY: geteuid has no preconditions.
-            let owner = (unsafe { libc::geteuid() } == 0).then(|| (meta.uid(), meta.gid()));
-            let copy = copy.map(|c| (c.into_bytes(), meta.mode(), owner));
+            let copy = copy.map(|c| copy_of(c.into_bytes(), &meta));
             self.masks.push(child::Mask { path: cpath(&file), copy });
         }
     }
@@ -1058,6 +1052,14 @@ impl View {
     }
 }
 
+/// A mask's copy of a file of `meta` holding `bytes`: its mode, and as root its owner
+/// (otherwise the box's user owns it, as the arena's user owns what it reads).
+fn copy_of(bytes: Vec<u8>, meta: &std::fs::Metadata) -> child::MaskCopy {
+    // SAFETY: geteuid has no preconditions.
+    let owner = (unsafe { libc::geteuid() } == 0).then(|| (meta.uid(), meta.gid()));
+    (bytes, meta.mode(), owner)
+}
+
 /// The files and folders under `dir` (down to `depth`) that others may not read (a file
 /// without `o+r`, a folder without `o+x`), each with whether it is a folder; nothing below such
 /// a folder, and no link followed (a `dir` that is a link is the box's link too: skipped).
@@ -1164,6 +1166,11 @@ impl BoxHandle {
             Some(t) => t,
             None => self.leader.map_or(Duration::ZERO, meter::tree_cpu),
         };
+        self.at_least_the_peak(now)
+    }
+
+    /// `now`, a reading of the box's CPU time, kept as the highest yet: the highest of all.
+    fn at_least_the_peak(&self, now: Duration) -> Duration {
         let nanos = u64::try_from(now.as_nanos()).unwrap_or(u64::MAX);
         Duration::from_nanos(self.peak_cpu.fetch_max(nanos, Ordering::Relaxed).max(nanos))
     }
@@ -1186,9 +1193,7 @@ impl BoxHandle {
         match (self.group.is_none() && self.boxed, self.leader) {
             (true, Some(pid)) => {
                 let used = meter::usage(pid);
-                let nanos = u64::try_from(used.cpu.as_nanos()).unwrap_or(u64::MAX);
-                let peak = Duration::from_nanos(self.peak_cpu.fetch_max(nanos, Ordering::Relaxed).max(nanos));
-                (cpu.then_some(peak), used.rss > self.memory_cap)
+                (cpu.then(|| self.at_least_the_peak(used.cpu)), used.rss > self.memory_cap)
             }
             _ => {
                 let over = self.out_of_memory();
