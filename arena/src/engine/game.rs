@@ -156,6 +156,15 @@ impl Registry {
         self.games.first().copied().ok_or(SetupError::NoGames)
     }
 
+    /// The game called `name`, or the first where `name` is empty (a league config without `game`).
+    pub fn named_or_first(&self, name: &str) -> Result<&'static dyn Game, SetupError> {
+        if name.is_empty() {
+            self.first()
+        } else {
+            self.get(name)
+        }
+    }
+
     /// Every game, in registry order.
     pub fn games(&self) -> impl Iterator<Item = &'static dyn Game> + '_ {
         self.games.iter().copied()

@@ -314,6 +314,11 @@ fn param_values<'de, D: serde::Deserializer<'de>>(d: D) -> Result<BTreeMap<Strin
     Ok(map.into_iter().map(|(k, Scalar(text))| (k, text)).collect())
 }
 
+/// The line of `text` (from 1) that its byte `offset` is on (the end's, past it).
+fn line_at(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1
+}
+
 /// What TOML's parser says of a whole number out of its key's range (`invalid type: integer
 /// `N` as i128, expected u32`: more than 64 bits; `invalid value: integer `N`, expected u32`),
 /// said in the config's terms: the line, the key, the value and the range the key takes.
@@ -335,7 +340,7 @@ fn out_of_range(text: &str, error: &toml::de::Error, origin: &Path) -> Option<To
         _ => format!("{} to {} (TOML's whole numbers)", i64::MIN, i64::MAX),
     };
     let start = error.span()?.start.min(text.len());
-    let line = text[..start].matches('\n').count() + 1;
+    let line = line_at(text, start);
     let key = text[..start].rsplit('\n').next().unwrap_or("").split('=').next().unwrap_or("").trim();
     let table =
         text[..start].lines().map(str::trim).rfind(|l| l.starts_with('[')).map(|t| format!("{t} ")).unwrap_or_default();
@@ -617,7 +622,7 @@ fn no_name_twice(text: &str, origin: &Path) -> Result<Option<NameLines>, Tournam
         name: toml::Spanned<String>,
     }
     let Ok(names) = toml::from_str::<Names>(text) else { return Ok(None) };
-    let line = |name: &toml::Spanned<String>| text[..name.span().start.min(text.len())].matches('\n').count() + 1;
+    let line = |name: &toml::Spanned<String>| line_at(text, name.span().start);
     for (i, bot) in names.bots.iter().enumerate() {
         if let Some(first) = names.bots[..i].iter().find(|b| b.name.get_ref() == bot.name.get_ref()) {
             return Err(TournamentError::ConfigAt {
@@ -830,8 +835,7 @@ mod tests {
     /// The game `config` plays, as the registry describes it.
     fn game_of(config: &TournamentConfig) -> &'static GameInfo {
         let games = crate::games::registry();
-        let game = if config.game.is_empty() { games.first() } else { games.get(&config.game) };
-        game.unwrap().info()
+        games.named_or_first(&config.game).unwrap().info()
     }
 
     #[test]

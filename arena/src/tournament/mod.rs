@@ -175,11 +175,7 @@ impl TournamentRecord {
     /// The check of a config before a run, for a loaded record: its game is one of `games` and
     /// [`TournamentConfig::validate`] accepts it; the error names the record's file. Returns its game.
     pub fn check(&self, games: &Registry) -> Result<&'static dyn Game, TournamentError> {
-        let game = match self.config.game.as_str() {
-            "" => games.first(),
-            name => games.get(name),
-        }
-        .map_err(|e| self.config.error(format!("`game`: {e}")))?;
+        let game = games.named_or_first(&self.config.game).map_err(|e| self.config.error(format!("`game`: {e}")))?;
         self.config.validate(game.info())?;
         Ok(game)
     }
@@ -642,10 +638,8 @@ fn plan(
     reporter: &dyn Reporter,
     cancel: &CancellationToken,
 ) -> Result<League, TournamentError> {
-    if config.game.is_empty() {
-        config.game = games.first()?.name().to_string();
-    }
-    let game = games.get(&config.game).map_err(|e| config.error(e.to_string()))?;
+    let game = games.named_or_first(&config.game).map_err(|e| config.error(e.to_string()))?;
+    config.game = game.name().to_string();
     // A config that can never play a match stops here, before anything is built or written.
     config.validate(game.info())?;
     // Every map is read once, here: every match plays these contents, whatever happens to the
