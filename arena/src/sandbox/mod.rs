@@ -454,7 +454,7 @@ impl Sandbox {
             for name in CARGO_LOCKS {
                 view.own_lock(dir, name);
             }
-            view.mask_cargo_tokens(dir, root_build);
+            view.mask_cargo_secrets(dir, root_build);
         }
         // A build of a folder root owns runs as uid 0 (without a capability): the owner of the
         // system's secrets, which no other box may read.
@@ -470,7 +470,7 @@ impl Sandbox {
             // file in `/etc` (0640), and what the teacher owns there (0600): the system's folders
             // now show it only what any user may read, as a bot of a root arena sees them. (The
             // toolchains of a build are its own user's, which it runs as, by design: only their
-            // credentials are hidden, see `CARGO_CREDENTIALS` and `View::mask_cargo_tokens`.)
+            // credentials are hidden, see `CARGO_CREDENTIALS` and `View::mask_cargo_secrets`.)
             view.mask_private(&SYSTEM.iter().map(|d| (PathBuf::from(d), usize::MAX)).collect::<Vec<_>>());
         }
         if let Some(dir) = &folder {
@@ -625,8 +625,8 @@ fn box_env(launch: &Launch, home: &str) -> Vec<(String, String)> {
 }
 
 /// The files of `CARGO_HOME` that hold the tokens of whoever runs the arena (crates.io's, a
-/// private registry's): a build's box shows them empty (see [`View::hide`]); tokens written in
-/// its `config.toml` are taken out of it (see [`View::mask_cargo_tokens`]).
+/// private registry's): a build's box shows them empty (see [`View::hide`]); tokens and other
+/// secrets written in its `config.toml` are taken out of it (see [`View::mask_cargo_secrets`]).
 const CARGO_CREDENTIALS: [&str; 2] = ["credentials.toml", "credentials"];
 
 /// The lock files of `CARGO_HOME` that cargo holds (`flock`) around reading its registry: a
@@ -634,24 +634,43 @@ const CARGO_CREDENTIALS: [&str; 2] = ["credentials.toml", "credentials"];
 const CARGO_LOCKS: [&str; 2] = [".package-cache", ".package-cache-mutate"];
 
 /// The largest `config.toml` of `CARGO_HOME` a build's box is shown a copy of (without its
-/// tokens; see [`View::mask_cargo_tokens`]); a larger one with a token is shown empty.
+/// secrets; see [`View::mask_cargo_secrets`]); a larger one with a secret is shown empty.
 const CARGO_CONFIG_COPY_MAX: usize = 256 << 10;
 
-/// Cargo's configuration `text` without its registry tokens (`registry.token`,
-/// `registries.<name>.token`), with the keys removed; `None` where it holds none; `Err` where it
-/// is not TOML (whether it holds one cannot be told).
-fn without_tokens(text: &str) -> Result<Option<(String, Vec<String>)>, toml::de::Error> {
+/// The keys of cargo's `[registry]` (and of each `[registries.<name>]`) that a build's box does
+/// not show: tokens, and the credential providers that would be run to get one (with their
+/// arguments, which may hold one).
+const REGISTRY_SECRETS: [&str; 4] = ["token", "secret-key", "credential-provider", "global-credential-providers"];
+
+/// Cargo's configuration `text` without what of the teacher's it may hold that a student's
+/// build has no use for offline and must not read, with the keys removed (`None` where it holds
+/// none; `Err` where it is not TOML, whether it holds one cannot be told): the registries' tokens
+/// and credential providers ([`REGISTRY_SECRETS`], `[credential-alias]`), `http.proxy` (a URL
+/// with a password in it), and `[env]` whole, which cargo sets for build scripts and rustc (a
+/// `GITHUB_TOKEN` there reached a student's `build.rs`, and so its log): a student's build must
+/// not depend on the teacher's own environment. The rest is kept, so that an offline build
+/// still finds its sources (`[source]`, `[registries.<name>] index`), `[build]`, `[target]`,
+/// `[profile]`, `[net]` and so on.
+fn without_secrets(text: &str) -> Result<Option<(String, Vec<String>)>, toml::de::Error> {
     let mut config = text.parse::<toml::Table>()?;
     let mut keys = Vec::new();
-    if let Some(registry) = config.get_mut("registry").and_then(toml::Value::as_table_mut) {
-        if registry.remove("token").is_some() {
-            keys.push("registry.token".to_string());
+    for table in ["env", "credential-alias"] {
+        if config.remove(table).is_some() {
+            keys.push(format!("[{table}]"));
         }
     }
-    for (name, registry) in config.get_mut("registries").and_then(toml::Value::as_table_mut).into_iter().flatten() {
-        if registry.as_table_mut().and_then(|r| r.remove("token")).is_some() {
-            keys.push(format!("registries.{name}.token"));
+    let mut take = |table: Option<&mut toml::Value>, at: &str, names: &[&str]| {
+        let Some(table) = table.and_then(toml::Value::as_table_mut) else { return };
+        for name in names {
+            if table.remove(*name).is_some() {
+                keys.push(format!("{at}.{name}"));
+            }
         }
+    };
+    take(config.get_mut("http"), "http", &["proxy"]);
+    take(config.get_mut("registry"), "registry", &REGISTRY_SECRETS);
+    for (name, registry) in config.get_mut("registries").and_then(toml::Value::as_table_mut).into_iter().flatten() {
+        take(Some(registry), &format!("registries.{name}"), &REGISTRY_SECRETS);
     }
     if keys.is_empty() {
         return Ok(None);
@@ -912,13 +931,16 @@ impl View {
     }
 
     /// Shows the cargo configuration files of `cargo_home` (`config.toml`, the older `config`)
-    /// that hold a registry token as a copy without it: cargo reads `registry.token` and
-    /// `[registries.<name>] token` there too, and a student's build printed the teacher's token
-    /// into its log. The copy keeps everything else (the build still finds its registries and
-    /// settings), and the file's owner and mode (whoever could not read it still cannot). One
-    /// that is not TOML, or too large to copy, is shown empty. A private one (not `o+r`) is left
-    /// to [`View::mask_private`] when `private_masked`: the copy would undo it.
-    fn mask_cargo_tokens(&mut self, cargo_home: &Path, private_masked: bool) {
+    /// that hold a secret of the teacher's as a copy without it (see [`without_secrets`]): cargo
+    /// reads `registry.token` and `[registries.<name>] token` there too, and a student's build
+    /// printed the teacher's token into its log; cargo sets `[env]`'s variables for a build
+    /// script, which can print a `GITHUB_TOKEN` there, or compile it into the bot, which prints
+    /// it; `http.proxy` and the credential providers' arguments may hold passwords. The copy keeps everything else (an
+    /// offline build still finds its sources and settings), and the file's owner and mode
+    /// (whoever could not read it still cannot). One that is not TOML (or not UTF-8), or too
+    /// large to copy, is shown empty. A private one (not `o+r`) is left to
+    /// [`View::mask_private`] when `private_masked`: the copy would undo it.
+    fn mask_cargo_secrets(&mut self, cargo_home: &Path, private_masked: bool) {
         for name in ["config.toml", "config"] {
             let file = cargo_home.join(name);
             // (The teacher's file, a regular one only: nothing here waits on a FIFO.)
@@ -926,14 +948,13 @@ impl View {
             if !meta.is_file() || (private_masked && meta.mode() & 0o004 == 0) {
                 continue;
             }
-            let Ok(text) = std::fs::read_to_string(&file) else { continue };
-            let copy = match without_tokens(&text) {
-                Ok(None) => continue,
-                Ok(Some((copy, keys))) => {
+            let copy = match std::fs::read_to_string(&file).map(|text| without_secrets(&text)) {
+                Ok(Ok(None)) => continue,
+                Ok(Ok(Some((copy, keys)))) => {
                     tracing::debug!("{}: builds see it without {}", file.display(), keys.join(", "));
                     Some(copy).filter(|c| !c.is_empty() && c.len() <= CARGO_CONFIG_COPY_MAX)
                 }
-                Err(_) => None,
+                Ok(Err(_)) | Err(_) => None,
             };
             let copy = copy.map(|c| copy_of(c.into_bytes(), &meta));
             self.masks.push(child::Mask { path: cpath(&file), copy });
@@ -1317,16 +1338,81 @@ mod tests {
     /// build is shown, and nothing else; the control: a configuration without one has no copy.
     #[test]
     fn registry_tokens_are_taken_out_of_cargo_s_configuration() {
-        assert!(without_tokens("[build]\njobs = 2\n[registries.school]\nindex = \"x\"\n").unwrap().is_none());
+        assert!(without_secrets("[build]\njobs = 2\n[registries.school]\nindex = \"x\"\n").unwrap().is_none());
         let text =
             "[registry]\ntoken = \"a\"\ndefault = \"school\"\n[registries.school]\nindex = \"x\"\ntoken = \"b\"\n";
-        let (copy, keys) = without_tokens(text).unwrap().unwrap();
+        let (copy, keys) = without_secrets(text).unwrap().unwrap();
         assert_eq!(keys, ["registry.token", "registries.school.token"]);
         let copy: toml::Table = copy.parse().unwrap();
         let expected: toml::Table =
             "[registry]\ndefault = \"school\"\n[registries.school]\nindex = \"x\"\n".parse().unwrap();
         assert_eq!(copy, expected);
-        assert!(without_tokens("not toml [").is_err());
+        assert!(without_secrets("not toml [").is_err());
+    }
+
+    /// Each kind of secret cargo's configuration may hold is taken out of a build's copy, the
+    /// keys beside it kept: `[env]` whole (cargo gives it to build scripts), `http.proxy` (a
+    /// password in its URL), the credential providers and their arguments, `[credential-alias]`.
+    #[test]
+    fn every_kind_of_secret_is_taken_out_of_cargo_s_configuration() {
+        let cases = [
+            ("[env]\nGITHUB_TOKEN = \"s3cret\"\nOTHER = { value = \"s3cret\", force = true }\n", "", &["[env]"][..]),
+            ("env.GITHUB_TOKEN = \"s3cret\"\n[build]\njobs = 2\n", "[build]\njobs = 2\n", &["[env]"]),
+            (
+                "[http]\nproxy = \"http://teacher:s3cret@proxy:3128\"\ncainfo = \"/etc/ca.pem\"\n",
+                "[http]\ncainfo = \"/etc/ca.pem\"\n",
+                &["http.proxy"],
+            ),
+            (
+                "[registry]\ndefault = \"school\"\ncredential-provider = [\"cargo:token-from-stdout\", \"pass\", \"s3cret\"]\n\
+                 global-credential-providers = [\"cargo:token\", \"my-provider --key s3cret\"]\nsecret-key = \"s3cret\"\n",
+                "[registry]\ndefault = \"school\"\n",
+                &["registry.secret-key", "registry.credential-provider", "registry.global-credential-providers"],
+            ),
+            (
+                "[registries.school]\nindex = \"sparse+https://school/index/\"\ncredential-provider = \"get s3cret\"\n\
+                 secret-key = \"s3cret\"\n",
+                "[registries.school]\nindex = \"sparse+https://school/index/\"\n",
+                &["registries.school.secret-key", "registries.school.credential-provider"],
+            ),
+            (
+                "[credential-alias]\nmine = [\"provider\", \"--password\", \"s3cret\"]\n[net]\noffline = true\n",
+                "[net]\noffline = true\n",
+                &["[credential-alias]"],
+            ),
+        ];
+        for (text, kept, removed) in cases {
+            let (copy, keys) = without_secrets(text).unwrap().unwrap_or_else(|| panic!("nothing taken out of {text}"));
+            assert_eq!(keys, removed, "{text}");
+            assert!(!copy.contains("s3cret"), "{copy}");
+            assert_eq!(copy.parse::<toml::Table>().unwrap(), kept.parse::<toml::Table>().unwrap(), "{text}");
+        }
+    }
+
+    /// What an offline build of a student's crate needs of cargo's configuration holds no secret:
+    /// a configuration of only that is shown as it is (no copy), and beside a secret it is kept
+    /// whole in the copy.
+    #[test]
+    fn what_an_offline_build_needs_of_cargo_s_configuration_is_kept() {
+        let needed = "paths = [\"/srv/overrides/bot-sdk\"]\n\
+            [source.crates-io]\nreplace-with = \"vendored\"\n\
+            [source.vendored]\ndirectory = \"/srv/vendor\"\n\
+            [source.mirror]\nregistry = \"sparse+https://mirror.school/index/\"\n\
+            [registries.school]\nindex = \"sparse+https://school/index/\"\n\
+            [registry]\ndefault = \"school\"\n\
+            [build]\njobs = 2\nrustflags = [\"--cfg\", \"course\"]\ntarget-dir = \"target\"\n\
+            [target.x86_64-unknown-linux-gnu]\nlinker = \"clang\"\nrustflags = [\"-Ctarget-cpu=native\"]\n\
+            [profile.release]\nlto = true\n[profile.dev]\nopt-level = 1\n\
+            [net]\noffline = true\ngit-fetch-with-cli = true\n\
+            [http]\ncainfo = \"/etc/ssl/ca.pem\"\ntimeout = 30\n\
+            [alias]\nb = \"build --release\"\n\
+            [patch.crates-io]\nbot-sdk = { path = \"/srv/bot-sdk\" }\n\
+            [term]\ncolor = \"never\"\n";
+        assert!(without_secrets(needed).unwrap().is_none(), "nothing to take out: shown as it is");
+        let text = format!("{needed}[env]\nGITHUB_TOKEN = \"s3cret\"\n");
+        let (copy, keys) = without_secrets(&text).unwrap().unwrap();
+        assert_eq!(keys, ["[env]"]);
+        assert_eq!(copy.parse::<toml::Table>().unwrap(), needed.parse::<toml::Table>().unwrap());
     }
 
     /// A student's folder and a `CARGO_HOME` beside it, in a temporary folder a box may enter.
@@ -1362,20 +1448,25 @@ mod tests {
     }
 
     /// A build's box shows it `CARGO_HOME`'s `config.toml` without its registry token (cargo
-    /// reads one there) and its `credentials.toml` empty, though a link to a file elsewhere in
-    /// the folder; a dangling `credentials` link is no error. The control: the same box without
-    /// the masks prints both tokens. (Skipped where no box can be made.)
+    /// reads one there), its `[env]` and its proxy's password, its `config` that is not UTF-8
+    /// and its `credentials.toml` empty, though a link to a file elsewhere in the folder; a
+    /// dangling `credentials` link is no error. The control: the same box without the masks prints every secret. (Skipped where
+    /// no box can be made.)
     #[test]
     fn a_build_s_box_shows_cargo_s_files_without_their_tokens() {
         let (_dir, home, folder) = a_student_and_a_cargo_home();
         std::fs::create_dir(home.join("keep")).unwrap();
         std::fs::set_permissions(home.join("keep"), std::fs::Permissions::from_mode(0o755)).unwrap();
-        std::fs::write(home.join("config.toml"), "[registries.school]\nindex = \"x\"\ntoken = \"config-secret\"\n")
-            .unwrap();
+        let config =
+            "[registries.school]\nindex = \"x\"\ntoken = \"config-secret\"\n[env]\nGITHUB_TOKEN = \"env-secret\"\n\
+            [http]\nproxy = \"http://teacher:proxy-secret@proxy:3128\"\n";
+        std::fs::write(home.join("config.toml"), config).unwrap();
         std::fs::write(home.join("keep/real.toml"), "[registry]\ntoken = \"linked-secret\"\n").unwrap();
         std::os::unix::fs::symlink("keep/real.toml", home.join("credentials.toml")).unwrap();
         std::os::unix::fs::symlink("nowhere", home.join("credentials")).unwrap();
-        let script = "cat \"$CARGO_HOME/config.toml\" \"$CARGO_HOME/credentials.toml\"";
+        // (The older name, not UTF-8: not TOML, shown empty.)
+        std::fs::write(home.join("config"), b"[env]\nTOKEN = \"old-secret\"\n# \xff\n").unwrap();
+        let script = "cat \"$CARGO_HOME/config.toml\" \"$CARGO_HOME/credentials.toml\" \"$CARGO_HOME/config\"";
         let shown = |masked: bool| {
             let out = in_a_build_box(script, &home, &folder, masked)?;
             assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -1384,7 +1475,34 @@ mod tests {
         let Some(masked) = shown(true) else { return };
         assert!(masked.contains("index = \"x\"") && !masked.contains("secret"), "{masked}");
         let control = shown(false).unwrap_or_default();
-        assert!(control.contains("config-secret") && control.contains("linked-secret"), "{control}");
+        for secret in ["config-secret", "linked-secret", "env-secret", "proxy-secret", "old-secret"] {
+            assert!(control.contains(secret), "{secret}: {control}");
+        }
+    }
+
+    /// Cargo reads a `.cargo/config.toml` in every folder above the crate too: a build's box
+    /// shows none of the teacher's (the course folder's, the one above it), only its own folder
+    /// and empty folders above it, mask or not. The control: the same script outside the box
+    /// reads both. (Skipped where no box can be made.)
+    #[test]
+    fn a_build_s_box_shows_no_cargo_configuration_of_the_folders_above_its_own() {
+        let (dir, home, top) = a_student_and_a_cargo_home();
+        let folder = top.join("course/alice");
+        std::fs::create_dir_all(&folder).unwrap();
+        for (at, secret) in [(dir.path(), "above-secret"), (&top.join("course"), "course-secret")] {
+            std::fs::create_dir_all(at.join(".cargo")).unwrap();
+            std::fs::write(at.join(".cargo/config.toml"), format!("[env]\nTOKEN = \"{secret}\"\n")).unwrap();
+        }
+        let script = "cat ../.cargo/config.toml ../../../.cargo/config.toml; ls -A .. ../../..";
+        for masked in [true, false] {
+            let Some(out) = in_a_build_box(script, &home, &folder, masked) else { return };
+            let shown = String::from_utf8_lossy(&out.stdout);
+            assert!(shown.contains("alice"), "it ran: {shown}");
+            assert!(!shown.contains("secret") && !shown.contains(".cargo"), "masked {masked}: {shown}");
+        }
+        let control = std::process::Command::new("sh").args(["-c", script]).current_dir(&folder).output().unwrap();
+        let control = String::from_utf8_lossy(&control.stdout);
+        assert!(control.contains("course-secret") && control.contains("above-secret"), "{control}");
     }
 
     /// A build's box locks a cargo lock file of its own: while the arena's user holds
