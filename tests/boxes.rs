@@ -591,6 +591,65 @@ fn a_build_cannot_read_a_token_in_cargo_s_config_or_behind_a_linked_credentials_
     assert!(control.contains(&config_secret) && control.contains(&linked_secret), "the control: {control}");
 }
 
+#[test]
+fn a_build_script_cannot_read_the_teachers_env_or_proxy_password_in_cargo_s_config() {
+    let _load = shared();
+    // Cargo sets the variables of `[env]` in `CARGO_HOME/config.toml` for build scripts: a
+    // teacher's `GITHUB_TOKEN` there reached a student's `build.rs`, which could compile it into
+    // the bot (which prints it) or print it into the build's log; the file itself held a proxy's
+    // password. A real cargo build of a student's crate whose `build.rs` prints both: the box's
+    // copy has neither, and keeps the rest (`[build] rustflags` reach the build, which succeeds).
+    let sysroot = Command::new("rustc").args(["--print", "sysroot"]).output().ok();
+    let sysroot = sysroot.map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()).unwrap_or_default();
+    let rustup_home = std::env::var_os("RUSTUP_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".rustup")));
+    let shown = |dir: &Path| Path::new(&sysroot).starts_with(dir);
+    if sysroot.is_empty() || !(shown(Path::new("/usr")) || rustup_home.is_some_and(|h| shown(&h))) {
+        eprintln!("no Rust toolchain a build's box shows here (sysroot `{sysroot}`)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("cargo-home");
+    std::fs::create_dir_all(home.join("bin")).unwrap();
+    let (env_secret, proxy_secret) = (format!("env-{}", token()), format!("proxy-{}", token()));
+    let config = format!(
+        "[env]\nTEACHER_TOKEN = \"{env_secret}\"\n[http]\nproxy = \"http://teacher:{proxy_secret}@proxy.school:3128\"\n\
+         [build]\nrustflags = [\"--cfg\", \"kept_config\"]\n[net]\noffline = true\n"
+    );
+    std::fs::write(home.join("config.toml"), config).unwrap();
+    let student = dir.path().join("student");
+    std::fs::create_dir_all(student.join("src")).unwrap();
+    let manifest = "[package]\nname = \"student\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n";
+    std::fs::write(student.join("Cargo.toml"), manifest).unwrap();
+    std::fs::write(student.join("src/main.rs"), "fn main() {}\n").unwrap();
+    let script = r#"fn main() {
+    let var = |name: &str| std::env::var(name).unwrap_or_default();
+    let config = std::fs::read_to_string(var("CARGO_HOME") + "/config.toml").unwrap_or_default();
+    let flags = var("CARGO_ENCODED_RUSTFLAGS").replace('\x1f', " ");
+    println!("cargo:warning=env [{}] flags [{flags}] config [{}]", var("TEACHER_TOKEN"), config.replace('\n', " "));
+}
+"#;
+    std::fs::write(student.join("build.rs"), script).unwrap();
+    let log = |out: &str| -> String {
+        // (A target folder of each run's own: cargo would replay the first run's warning. And the
+        // arena's environment, which `--sandbox none` keeps, may name the workspace's.)
+        let build = format!("PATH={sysroot}/bin:$PATH cargo build --offline --target-dir target-{out}");
+        let mode = if out == "boxed" { "auto" } else { "none" };
+        let failure = student_failure(dir.path(), out, &build, mode, Some(&home));
+        assert_eq!(failure, "", "{out}: the build succeeds");
+        let logs = std::fs::read_dir(dir.path().join(out).join("builds")).unwrap();
+        let logs = logs.flatten().filter(|e| e.file_name().to_string_lossy().starts_with("student"));
+        logs.map(|e| std::fs::read_to_string(e.path()).unwrap()).collect()
+    };
+    let boxed = log("boxed");
+    assert!(boxed.contains("env [] flags [--cfg kept_config] config ["), "it ran, the rest kept: {boxed}");
+    assert!(!boxed.contains(&env_secret) && !boxed.contains(&proxy_secret), "the secrets stay hidden: {boxed}");
+    // The control: without the box, the build script reads both.
+    let control = log("control");
+    assert!(control.contains(&format!("env [{env_secret}]")) && control.contains(&proxy_secret), "{control}");
+}
+
 /// Runs a league of greedy and `student` (built by `build` in its folder `dir/student`, which
 /// `prepare` is given first) with `--sandbox mode`, `CARGO_HOME` at `cargo_home`; returns the
 /// student's failure (empty if none), the run's output folder being `dir/out`.
