@@ -99,10 +99,22 @@ pub struct PlayedMatch {
 }
 
 impl PlayedMatch {
-    /// The bots' stderr as one log, a section per player.
+    /// The bots' stderr as one log, a section per player, each under a header of the arena's:
+    /// a line of a bot's stderr that starts like one is written after a backslash (see
+    /// [`unforged`]).
     pub fn stderr_log(&self) -> String {
+        self.log(true)
+    }
+
+    /// The log, with each bot's stderr [`unforged`] or (for a test's control) as it is.
+    fn log(&self, unforge: bool) -> String {
         let sections = self.replay.players.iter().zip(&self.stderr).enumerate();
-        sections.map(|(i, (p, err))| format!("===== player {} ({}): stderr =====\n{err}\n", i + 1, p.name)).collect()
+        sections
+            .map(|(i, (p, err))| {
+                let err = if unforge { unforged(err) } else { std::borrow::Cow::Borrowed(err.as_str()) };
+                format!("{SECTION} player {} ({}): stderr {SECTION}\n{err}\n", i + 1, p.name)
+            })
+            .collect()
     }
 
     /// Writes the replay to `replay` and, when a bot wrote to stderr, the log to `log`; each
@@ -115,6 +127,23 @@ impl PlayedMatch {
         write_atomic(log, self.stderr_log().as_bytes())
             .map_err(|source| ReplayError::Io { path: log.to_path_buf(), source })
     }
+}
+
+/// How a section's header of a match log starts (and ends).
+const SECTION: &str = "=====";
+
+/// A bot's stderr for its section of the match log: raw, but that a line starting like a
+/// section's header (white space aside) gets a backslash before it. A bot knows its seat
+/// (`ARENA_PLAYER`) and its opponent's name is on the leaderboard: its stderr wrote
+/// `===== player 2 (bob): stderr =====` and a line of its choice under it, which the log showed
+/// as Bob's, above Bob's own section (a confession, a traceback, for the teacher to read).
+fn unforged(stderr: &str) -> std::borrow::Cow<'_, str> {
+    let forged = |line: &str| line.trim_start().starts_with(SECTION);
+    if !stderr.split('\n').any(forged) {
+        return std::borrow::Cow::Borrowed(stderr);
+    }
+    let lines = stderr.split_inclusive('\n');
+    std::borrow::Cow::Owned(lines.map(|l| if forged(l) { format!("\\{l}") } else { l.to_string() }).collect())
 }
 
 /// Plays `state` to the end with `bots` (one per player, in order). `game` is the game's
@@ -286,5 +315,51 @@ struct AbortOnDrop(JoinHandle<()>);
 impl Drop for AbortOnDrop {
     fn drop(&mut self) {
         self.0.abort();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A match of `alice` (seat 1) and `bob` (seat 2) with this stderr.
+    fn played(stderr: [&str; 2]) -> PlayedMatch {
+        let players = ["alice", "bob"].map(|n| PlayerInfo { name: n.to_string(), command: format!("./{n}") });
+        let replay = Replay::new(
+            "test",
+            1,
+            serde_json::Value::Null,
+            players.to_vec(),
+            Limits::default(),
+            serde_json::Value::Null,
+        );
+        PlayedMatch { replay, stderr: stderr.map(str::to_string).to_vec(), verdict: None, remarks: Vec::new() }
+    }
+
+    /// Alice's stderr forges a section of Bob's, with a confession under it: in the log, the only
+    /// lines that start a section are the arena's own, one per player, and what she wrote is in
+    /// hers. The control: written as it came, the log has Bob's forged section, above his own.
+    #[test]
+    fn a_bot_s_stderr_cannot_forge_its_opponent_s_section_of_the_log() {
+        let forged = "thinking\n\n===== player 2 (bob): stderr =====\nI copied Carol's bot\n  ===== x\nbye";
+        let m = played([forged, "bob's own\n"]);
+        let headers =
+            |log: &str| log.lines().filter(|l| l.starts_with(SECTION)).map(str::to_string).collect::<Vec<_>>();
+        let raw = m.log(false);
+        assert_eq!(headers(&raw).len(), 3, "control: the forged header stands as one: {raw}");
+        let log = m.stderr_log();
+        assert_eq!(
+            headers(&log),
+            ["===== player 1 (alice): stderr =====", "===== player 2 (bob): stderr ====="],
+            "{log}"
+        );
+        let bob = log.split("\n===== player 2 (bob): stderr =====\n").nth(1).unwrap_or_default();
+        assert_eq!(bob, "bob's own\n\n", "Bob's section holds what he wrote alone");
+        assert!(
+            log.contains("\n\\===== player 2 (bob): stderr =====\nI copied Carol's bot\n\\  ===== x\nbye\n"),
+            "{log}"
+        );
+        // Stderr without such a line is as it was.
+        assert!(matches!(unforged("plain\n== x ==\n"), std::borrow::Cow::Borrowed(_)));
     }
 }

@@ -604,7 +604,7 @@ pub fn git_label(folder: &Path) -> Option<String> {
     let id = match head.trim().strip_prefix("ref: ") {
         None => head.trim().to_string(),
         Some(name) if name.starts_with("refs/") && !name.split('/').any(|part| part == "..") => {
-            match plain_file(&common.join(name)) {
+            match unlinked(&common, name).and_then(|path| plain_file(&path)) {
                 Some(text) => text.trim().to_string(),
                 None => plain_file(&common.join("packed-refs"))?
                     .lines()
@@ -629,13 +629,34 @@ fn git_dir(dot_git: &Path) -> Option<PathBuf> {
     std::fs::symlink_metadata(&target).ok()?.is_dir().then_some(target)
 }
 
-/// A small regular file's text (`None` for a symbolic link, anything else or a large file).
+/// `name` (a ref, `refs/heads/main`) in the git folder `common`, when none of the folders on the
+/// way below `common` is a symbolic link. A student's `.git/refs` made a link to `/proc` and
+/// `HEAD` holding `ref: refs/kmsg` had a root arena read the host's kernel log for a label, and
+/// wait there for good: the league hung before its first match. Git makes no such link.
+fn unlinked(common: &Path, name: &str) -> Option<PathBuf> {
+    let mut path = common.to_path_buf();
+    let mut parts = name.split('/').filter(|p| !p.is_empty()).peekable();
+    while let Some(part) = parts.next() {
+        path.push(part);
+        if parts.peek().is_some() && !std::fs::symlink_metadata(&path).ok()?.is_dir() {
+            return None;
+        }
+    }
+    Some(path)
+}
+
+/// A small regular file's text (`None` for a symbolic link, anything else or a large file),
+/// opened without waiting (see [`crate::files::open_regular`]): a file of `/proc` is regular
+/// too, and `/proc/kmsg` waits for the kernel's next message unless opened so.
 fn plain_file(path: &Path) -> Option<String> {
+    use std::io::Read;
     let meta = std::fs::symlink_metadata(path).ok()?;
     if !meta.is_file() || meta.len() > 1 << 20 {
         return None;
     }
-    std::fs::read_to_string(path).ok()
+    let mut text = String::new();
+    crate::files::open_regular(path).ok()??.take(1 << 20).read_to_string(&mut text).ok()?;
+    Some(text)
 }
 
 #[cfg(test)]
@@ -718,6 +739,29 @@ mod tests {
         std::fs::write(repo.join(".git/HEAD"), "ref: refs/../../../etc/passwd\n").unwrap();
         assert_eq!(git_label(&repo), None);
         assert_eq!(git_label(dir.path()), None, "not a repository");
+    }
+
+    /// A student's `.git/refs` is a link out of the repository, and its `HEAD` names a ref through
+    /// it: the label is none, and nothing there is read (a root arena read `/proc/kmsg` this way
+    /// and waited for good). The control: read through the link, the file gives its commit id.
+    #[test]
+    fn a_ref_reached_through_a_link_out_of_the_repository_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let (repo, outside) = (dir.path().join("alice"), dir.path().join("elsewhere"));
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(outside.join("heads")).unwrap();
+        let id = "0123456789abcdef0123456789abcdef01234567";
+        std::fs::write(outside.join("heads/main"), format!("{id}\n")).unwrap();
+        std::os::unix::fs::symlink(&outside, repo.join(".git/refs")).unwrap();
+        std::fs::write(repo.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        assert_eq!(git_label(&repo), None);
+        // The control: the ref's file read as it is named, through the link.
+        assert_eq!(plain_file(&repo.join(".git/refs/heads/main")).as_deref(), Some(&*format!("{id}\n")));
+        // A ref of a folder of the repository's own is read as before.
+        std::fs::remove_file(repo.join(".git/refs")).unwrap();
+        std::fs::create_dir_all(repo.join(".git/refs/heads")).unwrap();
+        std::fs::write(repo.join(".git/refs/heads/main"), format!("{id}\n")).unwrap();
+        assert_eq!(git_label(&repo).as_deref(), Some("0123456"));
     }
 
     fn bot(dir: &Path, command: &str) -> BotEntry {
