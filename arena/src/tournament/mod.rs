@@ -728,10 +728,16 @@ fn plan(
     }
     for key in &options.rerun {
         if !record.schedule.iter().any(|m| &m.key == key) {
+            // Refused after the builds: their logs go, as no saved record links them.
+            let (none, no_failures) = (BTreeMap::new(), BTreeMap::new());
+            let (linked, failed) = previous.as_ref().map_or((&none, &no_failures), |p| (&p.history, &p.failures));
+            versions::remove_unlinked_logs(out, linked, failed);
             return Err(TournamentError::Invalid(format!("--rerun {key}: no such match in the schedule")));
         }
     }
     record.save(out)?;
+    // (The record stamps what the builds left: they are no longer unrecorded.)
+    let _ = std::fs::remove_file(out.join(versions::UNRECORDED_BUILDS));
     versions::remove_unlinked_logs(out, &record.history, &record.failures);
     Ok(League { record, previous, existing, game, boards, _lock: lock })
 }
