@@ -496,6 +496,30 @@ fn resume_while_bob_builds(class: &Path, league_arg: &str) -> std::process::Chil
     child
 }
 
+/// A run stopped once it has rebuilt the bots but before it saved its record (refused here for
+/// a `--rerun` key not in the schedule; a kill -9 or Ctrl-C during the builds alike) leaves the
+/// next run no new version: the outputs those unrecorded builds rewrote (`bot`, copied afresh
+/// by every build) are still outputs. (Before, they were taken for the students' changes: a
+/// new version of every such bot, and its matches played again.) The control: a student's own
+/// change to an output is still a new version.
+#[test]
+fn a_run_stopped_after_its_builds_leaves_no_new_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_folder(dir.path());
+    built_bot(&class.join("bob"), WAITER_SH);
+    built_bot(&class.join("erin"), WAITER_SH);
+    let cfg = class_config(&class, &["bob", "erin"]);
+    let league = class.join("league").display().to_string();
+    run(&["tournament", "--config", &cfg.display().to_string()]);
+    let refused = arena(&["tournament", "--resume", &league, "--rerun", "no-such-key"]);
+    assert!(!refused.status.success(), "{}", String::from_utf8_lossy(&refused.stderr));
+    let (_, stderr) = run(&["tournament", "--resume", &league]);
+    assert!(stderr.contains("plan: 0 matches to play") && !stderr.contains("new versions"), "{stderr}");
+    std::fs::write(class.join("bob/bot"), "#!/bin/sh\nexit 0\n").unwrap();
+    let (_, stderr) = run(&["tournament", "--resume", &league]);
+    assert!(stderr.contains("new versions: bob (their matches are played again)"), "{stderr}");
+}
+
 /// The build logs in `league/builds/`, sorted (temporaries too).
 fn build_logs(league: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(league.join("builds"))
@@ -533,6 +557,13 @@ fn resumed_runs_of_unchanged_bots_leave_no_new_build_logs() {
         assert_eq!(build_logs(&league), first, "no new log");
         assert_eq!(row(&leaderboard(&league), "bob")["build_log"], bob_log.as_str(), "v1 keeps its first log");
     }
+    // A run refused once its bots are built (a --rerun key not in the schedule) leaves none
+    // either (before, each left a log per built bot until the next run).
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let refused = arena(&["tournament", "--resume", &league_arg, "--rerun", "no-such-key"]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success() && stderr.contains("--rerun no-such-key: no such match"), "{stderr}");
+    assert_eq!(build_logs(&league), first, "no log of the refused run");
     // Two runs in the same second: the first log is not written over.
     std::fs::write(league.join(&bob_log), "the first build's log\n").unwrap();
     run(&["tournament", "--resume", &league_arg]);

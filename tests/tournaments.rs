@@ -1299,10 +1299,13 @@ fn killed_at_any_of_several_points_a_league_resumes_to_the_same_leaderboard() {
     }
 }
 
-/// A hand-edited `tournament.json` that could not be run (`jobs = 0`, an unknown game) is
-/// refused by every command that loads it, not only by `--resume`: a non-zero exit and a
-/// message naming the file and the key. The control: the record as `arena build` wrote it is
-/// taken by each (the merge fails only because no match was played).
+/// A hand-edited `tournament.json` that could not be run (`jobs = 0`, a limit of 0 as older
+/// arenas accepted, an unknown game) is refused by every command that would run or merge it,
+/// not only by `--resume`: a non-zero exit and a message naming the file and the key. The
+/// commands that only show the league (`leaderboard`, `publish`) show it with that message as a
+/// warning, as its results are still its history, unless its game is unknown. The control: the
+/// record as `arena build` wrote it is taken by each (the merge fails only because no match was
+/// played), and no command warns of it.
 #[test]
 fn a_hand_edited_record_that_cannot_run_is_refused_by_every_command() {
     let dir = tempfile::tempdir().unwrap();
@@ -1314,6 +1317,7 @@ fn a_hand_edited_record_that_cannot_run_is_refused_by_every_command() {
     assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
     let record = league.join("tournament.json");
     let written: Value = serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();
+    // (The commands that show the league first: the resume of the control would play.)
     let commands = |n: usize| -> Vec<Vec<String>> {
         vec![
             vec!["leaderboard".into(), s(&league)],
@@ -1322,34 +1326,49 @@ fn a_hand_edited_record_that_cannot_run_is_refused_by_every_command() {
             vec!["tournament".into(), "--resume".into(), s(&league)],
         ]
     };
-    // The control: each takes the record as written (the resume would play: left out).
-    for args in &commands(0)[..3] {
+    let run = |args: &[String]| {
         let out = arena(&args.iter().map(String::as_str).collect::<Vec<_>>());
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success() || out.status.code() == Some(2), "{args:?}: {stderr}");
+        (out.status, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    for args in &commands(0)[..3] {
+        let (status, stderr) = run(args);
+        assert!(status.success() || status.code() == Some(2), "{args:?}: {stderr}");
         assert!(!stderr.contains("tournament.json"), "{args:?}: {stderr}");
     }
-    for (n, (key, value, said)) in [
-        ("jobs", Value::from(0), "`jobs` must be at least 1"),
-        ("game", Value::from("nope"), "`game`: unknown game `nope`"),
+    for (n, (path, value, said, shown)) in [
+        (&["jobs"][..], Value::from(0), "`jobs` must be at least 1", true),
+        (&["limits", "move_ms"][..], Value::from(0), "[limits] `move_ms = 0` would forfeit every bot", true),
+        (&["game"][..], Value::from("nope"), "`game`: unknown game `nope`", false),
     ]
     .into_iter()
     .enumerate()
     {
         let mut edited = written.clone();
-        edited["config"][key] = value;
+        let mut at = &mut edited["config"];
+        for key in path {
+            at = &mut at[*key];
+        }
+        *at = value;
         std::fs::write(&record, serde_json::to_vec_pretty(&edited).unwrap()).unwrap();
-        for args in commands(n + 1) {
-            let out = arena(&args.iter().map(String::as_str).collect::<Vec<_>>());
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            assert!(!out.status.success() && out.status.code() != Some(2), "{args:?} took {key}: {stderr}");
-            assert!(stderr.contains(&format!("{}: {said}", record.display())), "{args:?}: {stderr}");
+        let message = format!("{}: {said}", record.display());
+        for (i, args) in commands(n + 1).iter().enumerate() {
+            let (status, stderr) = run(args);
+            assert!(stderr.contains(&message), "{args:?}: {stderr}");
+            if shown && i < 2 {
+                assert!(status.success(), "{args:?} refused {path:?}: {stderr}");
+                assert!(stderr.contains("runs and resumes refuse it until a config mends it"), "{stderr}");
+            } else {
+                assert!(!status.success() && status.code() != Some(2), "{args:?} took {path:?}: {stderr}");
+            }
+        }
+        if shown {
+            assert!(d.join(format!("site-{}/index.html", n + 1)).is_file(), "{path:?}: published");
         }
         // A new config given to the resume replaces the record's: it runs, and mends the record.
         let mended = arena(&["tournament", "--resume", &s(&league), "--config", &s(&cfg)]);
         let stderr = String::from_utf8_lossy(&mended.stderr);
-        assert!(mended.status.success(), "{key}: resumed with a new config: {stderr}");
-        let out = arena(&["leaderboard", &s(&league)]);
-        assert!(out.status.success(), "{key}: mended: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(mended.status.success(), "{path:?}: resumed with a new config: {stderr}");
+        let (status, stderr) = run(&commands(0)[0]);
+        assert!(status.success() && !stderr.contains("tournament.json"), "{path:?}: mended: {stderr}");
     }
 }

@@ -165,7 +165,8 @@ impl TournamentRecord {
     /// was moved or copied with the config's folder around it (the course's folder) finds the
     /// config's paths in the folder around it now ([`TournamentRecord::follow_move`]).
     /// The record is checked as a config is before a run ([`TournamentRecord::check`]): a
-    /// hand-edited one that could not be run is refused by every command, naming the file and key.
+    /// hand-edited one that could not be run is refused by every command that runs or merges it,
+    /// naming the file and key (those that only show it warn: [`TournamentRecord::load_to_show`]).
     pub fn load(dir: &Path, games: &Registry) -> Result<Self, TournamentError> {
         let record = Self::read(dir)?;
         record.check(games)?;
@@ -175,9 +176,31 @@ impl TournamentRecord {
     /// The check of a config before a run, for a loaded record: its game is one of `games` and
     /// [`TournamentConfig::validate`] accepts it; the error names the record's file. Returns its game.
     pub fn check(&self, games: &Registry) -> Result<&'static dyn Game, TournamentError> {
-        let game = games.named_or_first(&self.config.game).map_err(|e| self.config.error(format!("`game`: {e}")))?;
+        let game = self.game(games)?;
         self.config.validate(game.info())?;
         Ok(game)
+    }
+
+    /// [`load`](Self::load) for a command that only shows the league (`arena leaderboard`,
+    /// `arena publish`): a record the check refuses (a value an older arena accepted, such as a
+    /// limit of 0) is shown all the same, with a warning saying how to mend it, as its results
+    /// are still the league's history; runs and resumes keep refusing it. Its game must be known.
+    pub fn load_to_show(dir: &Path, games: &Registry) -> Result<Self, TournamentError> {
+        let record = Self::read(dir)?;
+        let game = record.game(games)?;
+        if let Err(e) = record.config.validate(game.info()) {
+            tracing::warn!(
+                "{e}: the league is shown as recorded, but runs and resumes refuse it until a config mends it: \
+                 `arena tournament --resume {} --config FILE`",
+                dir.display()
+            );
+        }
+        Ok(record)
+    }
+
+    /// The record's game, one of `games`; the error names the record's file.
+    fn game(&self, games: &Registry) -> Result<&'static dyn Game, TournamentError> {
+        games.named_or_first(&self.config.game).map_err(|e| self.config.error(format!("`game`: {e}")))
     }
 
     /// [`load`](Self::load) without the check: for a record whose config a new one replaces
@@ -705,10 +728,16 @@ fn plan(
     }
     for key in &options.rerun {
         if !record.schedule.iter().any(|m| &m.key == key) {
+            // Refused after the builds: their logs go, as no saved record links them.
+            let (none, no_failures) = (BTreeMap::new(), BTreeMap::new());
+            let (linked, failed) = previous.as_ref().map_or((&none, &no_failures), |p| (&p.history, &p.failures));
+            versions::remove_unlinked_logs(out, linked, failed);
             return Err(TournamentError::Invalid(format!("--rerun {key}: no such match in the schedule")));
         }
     }
     record.save(out)?;
+    // (The record stamps what the builds left: they are no longer unrecorded.)
+    let _ = std::fs::remove_file(out.join(versions::UNRECORDED_BUILDS));
     versions::remove_unlinked_logs(out, &record.history, &record.failures);
     Ok(League { record, previous, existing, game, boards, _lock: lock })
 }
@@ -1462,7 +1491,7 @@ pub fn recompute(
     games: &Registry,
     reporter: &dyn Reporter,
 ) -> Result<Leaderboard, TournamentError> {
-    let record = TournamentRecord::load(dir, games)?;
+    let record = TournamentRecord::load_to_show(dir, games)?;
     let results = results::read_all(dir)?;
     if let Some(t) = as_of {
         return Ok(record.leaderboard_as_of(&results, dir, t, games));

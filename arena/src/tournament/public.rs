@@ -261,7 +261,7 @@ pub fn copy_public(
     if !dir.join(super::TOURNAMENT_FILE).is_file() {
         return Err(invalid(format!("{}: not a tournament folder (no {})", dir.display(), super::TOURNAMENT_FILE)));
     }
-    let record = TournamentRecord::load(dir, games)?;
+    let record = TournamentRecord::load_to_show(dir, games)?;
     let real = |p: &Path| std::fs::canonicalize(p).map_err(|e| TournamentError::io(p, e));
     let dir_real = real(dir)?;
     if out.exists() {

@@ -217,6 +217,10 @@ fn has_zone(time: &str) -> bool {
     time.ends_with(['Z', 'z']) || time.get(10..).is_some_and(|clock| clock.contains(['+', '-']))
 }
 
+/// The file of a league folder naming the bots whose builds a run started (one name a line),
+/// removed once its record is saved (see [`prepare`]).
+pub const UNRECORDED_BUILDS: &str = ".builds-unrecorded";
+
 /// Removes the build logs in `out/builds/` that the league's record does not link: those of
 /// builds run again over a good version's files (it keeps its first log) and a failure's
 /// older logs (it links its newest), which each run would otherwise add. A log a version
@@ -276,11 +280,23 @@ pub fn prepare(
     // nor played (see [`submission::links`]): asked just before its build, and again below,
     // after every build, just before its version is recorded for its matches.
     let linked = |entry: &BotEntry| submission::links(entry, base).err();
-    // (Before any build: what the students changed since the last one.)
+    // (Before any build: what the students changed since the last one. Not for a bot a run
+    // stopped before its record was saved had started to build: that build, which no record
+    // stamped, may have rewritten its outputs, which are no change of the student's.)
+    let marker = out.join(UNRECORDED_BUILDS);
+    let mut unrecorded: BTreeSet<String> =
+        std::fs::read_to_string(&marker).unwrap_or_default().lines().map(str::to_string).collect();
     for entry in config.bots.iter().filter(|b| b.build.is_some() && linked(b).is_none()) {
         if let (Some(dir), Some(h)) = (&entry.cwd, history.get_mut(&entry.name)) {
-            h.forget_changed_outputs(dir);
+            if !unrecorded.contains(&entry.name) {
+                h.forget_changed_outputs(dir);
+            }
         }
+    }
+    unrecorded.extend(to_build.iter().map(|(name, _, _)| name.clone()));
+    let names: String = unrecorded.iter().map(|n| format!("{n}\n")).collect();
+    if let Err(e) = crate::files::write_atomic(&marker, names.as_bytes()) {
+        tracing::warn!(file = %marker.display(), "cannot note the builds under way: {e}");
     }
     let refuse = |name: &str| config.bots.iter().find(|b| b.name == name).and_then(linked).map(|l| l.to_string());
     let builds = build::build_all(sandbox, &to_build, config.build_limits(), out, now, &refuse);
