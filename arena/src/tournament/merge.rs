@@ -311,8 +311,15 @@ fn move_into(
 /// a link named like a league's entry, is not (the merge would replace it by its own).
 fn foreign_entry(out: &Path) -> Option<String> {
     const FOLDERS: [&str; 6] = ["replays", "logs", "builds", "assets", "bots", "versions"];
-    const FILES: [&str; 6] =
-        [".lock", "index.html", "leaderboard.md", "leaderboard.json", RESULTS_FILE, super::TOURNAMENT_FILE];
+    const FILES: [&str; 7] = [
+        ".lock",
+        "index.html",
+        "leaderboard.md",
+        "leaderboard.json",
+        RESULTS_FILE,
+        super::TOURNAMENT_FILE,
+        super::versions::UNRECORDED_BUILDS,
+    ];
     if !out.is_dir() || out.join(super::TOURNAMENT_FILE).exists() || !results::files(out).is_empty() {
         return None;
     }
@@ -445,6 +452,8 @@ mod tests {
         let out = dir.path().join("out");
         std::fs::create_dir_all(out.join("bots")).unwrap();
         std::fs::write(out.join("leaderboard.md"), "old").unwrap();
+        // (What a first run stopped during its builds leaves.)
+        std::fs::write(out.join(super::super::versions::UNRECORDED_BUILDS), "alice\n").unwrap();
         assert_eq!(foreign_entry(&out), None, "the control");
         std::fs::write(out.join("replays"), "mine").unwrap();
         assert_eq!(foreign_entry(&out).as_deref(), Some("replays"));
