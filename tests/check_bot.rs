@@ -59,6 +59,21 @@ fn each_flaw_is_named_with_its_fix() {
         ("seats", &["line 2 of the header is always your own start"]),
         // Busy, not buffered: an endless loop is named as one (it was asked "did you flush stdout?").
         ("loop", &["of CPU time after `TICK 2`", "a loop that never ends at this tick", "read a clock"]),
+        // The same at tick 1: busy, so not told it waits for the end of its input (it was), which
+        // the control, a bot that does wait for it, still is.
+        (
+            "loop1",
+            &[
+                "computed for",
+                "after the header and `TICK 1` and printed nothing",
+                "a loop that never ends",
+                "read a clock",
+            ],
+        ),
+        (
+            "readall",
+            &["printed nothing after the header and `TICK 1`, not even in 8 s", "waits for the end of its input"],
+        ),
     ];
     // The flaws are checked at once: most of the time goes into waiting out time limits.
     let reports: Vec<(String, i32)> = std::thread::scope(|scope| {
@@ -69,6 +84,9 @@ fn each_flaw_is_named_with_its_fix() {
         assert_eq!(*code, 1, "{flaw}: a problem makes a non-zero exit\n{stdout}");
         for phrase in *phrases {
             assert!(stdout.contains(phrase), "{flaw}: expected {phrase:?} in\n{stdout}");
+        }
+        if *flaw == "loop1" {
+            assert!(!stdout.contains("waits for the end of its input"), "{stdout}");
         }
         if *flaw == "crlfcrash" {
             // The CRLF crash is pinned on CRLF input alone.

@@ -341,6 +341,12 @@ const FLUSH: &str = "flush stdout after every answer: C `fflush(stdout);` after 
                      C++ `std::cout << answer << std::endl;` (`endl` flushes), Python `print(answer, flush=True)`, \
                      Java `System.out.flush()`. The starter kits (`arena new-bot`) do it for you.";
 
+/// What to do about a bot silent while computing (the answer's time limit follows).
+const LOOP_FIX: &str = "find the loop that does not end on this tick's state (run the bot by hand and paste the \
+                        header and TICK lines, or print progress to stderr); to stop a search in time, read a \
+                        clock between its steps (`time.monotonic()`, `std::chrono::steady_clock`, \
+                        `clock_gettime`, `std::time::Instant`) and answer before ";
+
 /// Reads what happened in one situation.
 fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits: &Limits) -> Checked {
     let replay = &played.replay;
@@ -397,13 +403,7 @@ fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits:
                          a loop that never ends at this tick, or a search too slow for the {} ms an answer may take",
                         limits.per_move.as_millis()
                     ),
-                    format!(
-                        "find the loop that does not end on this tick's state (run the bot by hand and paste the \
-                         header and TICK lines, or print progress to stderr); to stop a search in time, read a \
-                         clock between its steps (`time.monotonic()`, `std::chrono::steady_clock`, \
-                         `clock_gettime`, `std::time::Instant`) and answer before {} ms",
-                        limits.per_move.as_millis()
-                    ),
+                    format!("{LOOP_FIX}{} ms", limits.per_move.as_millis()),
                 ));
             } else {
                 findings.push(serious(
@@ -555,7 +555,8 @@ fn invalid_move_fix(spec: &MapSpec, situation: &Situation, at: Pos, to: Pos, jum
     }
 }
 
-/// When the very first answer never came: tells a slow start-up from unflushed output.
+/// When the very first answer never came: tells a slow start-up from unflushed output, and a
+/// loop (busy, silent) from a bot waiting for the end of its input (idle, silent).
 async fn first_answer_probe(
     command: &str,
     limits: &Limits,
@@ -565,6 +566,23 @@ async fn first_answer_probe(
     let patient = Limits { startup: PATIENCE, total: PATIENCE + limits.total, ..*limits };
     let (played, _) = play(command, &SITUATIONS[0], false, &patient, sandbox, cancel).await?;
     if let Some(first) = played.replay.steps.first().and_then(|s| s.replies.first()) {
+        // Silent but busy all along: a loop at tick 1 (or before), not a bot waiting for the
+        // end of its input or for a flush, which use next to no CPU time.
+        if let Some(cpu) =
+            first.cpu_ms.filter(|&cpu| first.answer.is_none() && Activity::of(cpu, first.ms) == Activity::Computing)
+        {
+            return Ok(Finding {
+                problem: format!(
+                    "your bot computed for {cpu} ms of CPU time after the header and `TICK 1` and printed nothing, \
+                     not even in {} s: a loop that never ends, or work far too slow for the first answer ({} ms, \
+                     start-up included)",
+                    PATIENCE.as_secs(),
+                    limits.startup.as_millis()
+                ),
+                fix: format!("{LOOP_FIX}{} ms", limits.startup.as_millis()),
+                serious: true,
+            });
+        }
         if first.answer.is_some() {
             return Ok(Finding {
                 problem: format!(
