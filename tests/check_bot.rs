@@ -152,3 +152,39 @@ fn a_fifo_in_place_of_the_bot_is_refused_without_waiting() {
     assert_eq!(out.status.code(), Some(1), "{said}");
     assert!(said.contains(&format!("cannot start `{}`", bot.display())), "{said}");
 }
+
+/// A Python bot with a syntax error is told Python never ran it, and where to fix it; and
+/// `python3 bot.py` run from another folder than the bot's is told so. Both were given the
+/// advice for a bot that misreads its input. The control, the same bot crashing as it reads
+/// (an error at run time), keeps that advice.
+#[test]
+fn a_python_bot_that_never_ran_is_told_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let flawed = std::fs::read_to_string(root().join("tests/bots/flawed.py")).unwrap();
+    let broken = flawed.replacen("def say(line):", "def say(line)", 1);
+    assert_ne!(broken, flawed);
+    std::fs::write(dir.path().join("bot.py"), broken).unwrap();
+    let line = flawed.lines().position(|l| l.starts_with("def say(line):")).unwrap() + 1;
+    let out = arena_in(dir.path(), &["check-bot", "python3 bot.py"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("SyntaxError"), "{said}");
+    assert!(said.contains("Python could not compile your program, so it never ran"), "{said}");
+    assert!(said.contains(&format!("bot.py\", line {line}")), "{said}");
+    assert!(!said.contains("read the header up to `STREAM`"), "{said}");
+    // From the folder above the bot's: Python cannot open the file.
+    let here = dir.path().join("elsewhere");
+    std::fs::create_dir(&here).unwrap();
+    let out = arena_in(&here, &["check-bot", "python3 bot.py"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("`bot.py` does not exist in") && said.contains("run it from your bot's folder"), "{said}");
+    assert!(!said.contains("read the header up to `STREAM`"), "{said}");
+    // The control: a crash at run time, before the first answer.
+    std::fs::write(dir.path().join("bot.py"), flawed.replacen("def say(line):", "int('x')\ndef say(line):", 1))
+        .unwrap();
+    let out = arena_in(dir.path(), &["check-bot", "python3 bot.py"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("ValueError") && said.contains("read the header up to `STREAM`"), "{said}");
+    assert!(!said.contains("never ran") && !said.contains("does not exist"), "{said}");
+}
