@@ -59,6 +59,21 @@ fn each_flaw_is_named_with_its_fix() {
         ("seats", &["line 2 of the header is always your own start"]),
         // Busy, not buffered: an endless loop is named as one (it was asked "did you flush stdout?").
         ("loop", &["of CPU time after `TICK 2`", "a loop that never ends at this tick", "read a clock"]),
+        // The same at tick 1: busy, so not told it waits for the end of its input (it was), which
+        // the control, a bot that does wait for it, still is.
+        (
+            "loop1",
+            &[
+                "computed for",
+                "after the header and `TICK 1` and printed nothing",
+                "a loop that never ends",
+                "read a clock",
+            ],
+        ),
+        (
+            "readall",
+            &["printed nothing after the header and `TICK 1`, not even in 8 s", "waits for the end of its input"],
+        ),
     ];
     // The flaws are checked at once: most of the time goes into waiting out time limits.
     let reports: Vec<(String, i32)> = std::thread::scope(|scope| {
@@ -69,6 +84,9 @@ fn each_flaw_is_named_with_its_fix() {
         assert_eq!(*code, 1, "{flaw}: a problem makes a non-zero exit\n{stdout}");
         for phrase in *phrases {
             assert!(stdout.contains(phrase), "{flaw}: expected {phrase:?} in\n{stdout}");
+        }
+        if *flaw == "loop1" {
+            assert!(!stdout.contains("waits for the end of its input"), "{stdout}");
         }
         if *flaw == "crlfcrash" {
             // The CRLF crash is pinned on CRLF input alone.
@@ -133,4 +151,40 @@ fn a_fifo_in_place_of_the_bot_is_refused_without_waiting() {
     let said = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{said}");
     assert!(said.contains(&format!("cannot start `{}`", bot.display())), "{said}");
+}
+
+/// A Python bot with a syntax error is told Python never ran it, and where to fix it; and
+/// `python3 bot.py` run from another folder than the bot's is told so. Both were given the
+/// advice for a bot that misreads its input. The control, the same bot crashing as it reads
+/// (an error at run time), keeps that advice.
+#[test]
+fn a_python_bot_that_never_ran_is_told_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let flawed = std::fs::read_to_string(root().join("tests/bots/flawed.py")).unwrap();
+    let broken = flawed.replacen("def say(line):", "def say(line)", 1);
+    assert_ne!(broken, flawed);
+    std::fs::write(dir.path().join("bot.py"), broken).unwrap();
+    let line = flawed.lines().position(|l| l.starts_with("def say(line):")).unwrap() + 1;
+    let out = arena_in(dir.path(), &["check-bot", "python3 bot.py"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("SyntaxError"), "{said}");
+    assert!(said.contains("Python could not compile your program, so it never ran"), "{said}");
+    assert!(said.contains(&format!("bot.py\", line {line}")), "{said}");
+    assert!(!said.contains("read the header up to `STREAM`"), "{said}");
+    // From the folder above the bot's: Python cannot open the file.
+    let here = dir.path().join("elsewhere");
+    std::fs::create_dir(&here).unwrap();
+    let out = arena_in(&here, &["check-bot", "python3 bot.py"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("`bot.py` does not exist in") && said.contains("run it from your bot's folder"), "{said}");
+    assert!(!said.contains("read the header up to `STREAM`"), "{said}");
+    // The control: a crash at run time, before the first answer.
+    std::fs::write(dir.path().join("bot.py"), flawed.replacen("def say(line):", "int('x')\ndef say(line):", 1))
+        .unwrap();
+    let out = arena_in(dir.path(), &["check-bot", "python3 bot.py"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("ValueError") && said.contains("read the header up to `STREAM`"), "{said}");
+    assert!(!said.contains("never ran") && !said.contains("does not exist"), "{said}");
 }

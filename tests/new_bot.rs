@@ -155,3 +155,24 @@ fn an_arena_on_a_path_of_ones_own_gives_a_readme_whose_duel_runs() {
     let hint = format!("`arena` is {}/arena on your PATH, but a bot's programs are looked for in", own.display());
     assert!(text.contains(&hint) && text.contains("write its full path"), "{text}");
 }
+
+/// A student who skips the build (or whose build failed) and runs the README's tests command is
+/// told to build first, with the folder's build command: `make` for C and C++, `cargo build
+/// --release` for Rust. Before, it said only "No such file or directory".
+#[test]
+fn the_tests_before_the_build_say_to_build_first() {
+    let dir = tempfile::tempdir().unwrap();
+    for (lang, program, build) in [
+        ("c", "./cbot", "`make` in `.`"),
+        ("cpp", "./cppbot", "`make` in `.`"),
+        ("rust", "./target/release/rsbot", "`cargo build --release` in `.`"),
+    ] {
+        let name = program.rsplit('/').next().unwrap_or_default();
+        let out = arena_fed(dir.path(), &["new-bot", "--lang", lang, name], b"");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let out = arena_fed(&dir.path().join(name), &["test", program, "--tests", "tests", "--only", "1"], b"");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{lang}: {err}");
+        assert!(err.contains(&format!("`{program}` does not exist: build it first, {build}")), "{lang}: {err}");
+    }
+}

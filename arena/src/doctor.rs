@@ -273,6 +273,9 @@ fn last_words(stderr: &str) -> String {
 /// endings: `/usr/bin/env: 'python3\r': No such file or directory`).
 fn program_problem(command: &str) -> Option<String> {
     let words = shell_words::split(command).ok()?;
+    if let Some(missing) = missing_script(&words) {
+        return Some(missing);
+    }
     let program = words.first().filter(|p| p.contains('/'))?;
     let head = crate::files::regular_head(std::path::Path::new(program), 512)?;
     let head = head.as_slice();
@@ -300,6 +303,47 @@ fn program_problem(command: &str) -> Option<String> {
     Some(format!(
         "`{shown}` does not start with a `#!` line, so the system ran it with `/bin/sh`: make its first line \
          `#!/usr/bin/env {interpreter}`, or run it through its interpreter: `\"{interpreter} {shown}\"`"
+    ))
+}
+
+/// The script of a command run through its interpreter (`python3 bot.py`) when it does not exist
+/// from the current folder: the command was run from another folder than the bot's (the
+/// interpreter then says "can't open file" and exits, which is no fault of the bot's reading).
+fn missing_script(words: &[String]) -> Option<String> {
+    let interpreter = std::path::Path::new(words.first()?).file_name()?.to_str()?;
+    let known = ["python3", "python", "node", "ruby", "perl", "bash", "sh"];
+    if !known.contains(&interpreter) {
+        return None;
+    }
+    // Its first word that is not an option (`-u`); none with `-c` or `-m` (code, not a file).
+    let script = words[1..].iter().find(|w| !w.starts_with('-') || *w == "-c" || *w == "-m")?;
+    let path = std::path::Path::new(script);
+    if crate::sandbox::interpreter_by_extension(path).is_none() || path.exists() {
+        return None;
+    }
+    let here = std::env::current_dir().map(|d| crate::safe_text::terminal(&d.display().to_string())).ok()?;
+    Some(format!(
+        "`{}` does not exist in {here}, the folder you ran this from: run it from your bot's folder, or give \
+         the script's path from here",
+        crate::safe_text::terminal(script)
+    ))
+}
+
+/// The fix for a Python program that did not compile, when `stderr` ends with Python's error
+/// for one (`SyntaxError: …`), naming the line it names (`File "bot.py", line 20`).
+fn python_compile_fix(stderr: &str) -> Option<String> {
+    let lines: Vec<&str> = stderr.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let last = lines.last()?;
+    if !["SyntaxError:", "IndentationError:", "TabError:"].iter().any(|e| last.starts_with(e)) {
+        return None;
+    }
+    let at =
+        lines.iter().rev().find(|l| l.starts_with("File \"")).map_or("the line its error names".to_string(), |l| {
+            format!("the error at {}", crate::safe_text::terminal(l))
+        });
+    Some(format!(
+        "Python could not compile your program, so it never ran: fix {at}, then `python3 -m py_compile` on your \
+         files says whether any error is left, without the arena"
     ))
 }
 
@@ -340,6 +384,12 @@ fn signal_fix(ended: Ending) -> Option<&'static str> {
 const FLUSH: &str = "flush stdout after every answer: C `fflush(stdout);` after `printf`, \
                      C++ `std::cout << answer << std::endl;` (`endl` flushes), Python `print(answer, flush=True)`, \
                      Java `System.out.flush()`. The starter kits (`arena new-bot`) do it for you.";
+
+/// What to do about a bot silent while computing (the answer's time limit follows).
+const LOOP_FIX: &str = "find the loop that does not end on this tick's state (run the bot by hand and paste the \
+                        header and TICK lines, or print progress to stderr); to stop a search in time, read a \
+                        clock between its steps (`time.monotonic()`, `std::chrono::steady_clock`, \
+                        `clock_gettime`, `std::time::Instant`) and answer before ";
 
 /// Reads what happened in one situation.
 fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits: &Limits) -> Checked {
@@ -397,13 +447,7 @@ fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits:
                          a loop that never ends at this tick, or a search too slow for the {} ms an answer may take",
                         limits.per_move.as_millis()
                     ),
-                    format!(
-                        "find the loop that does not end on this tick's state (run the bot by hand and paste the \
-                         header and TICK lines, or print progress to stderr); to stop a search in time, read a \
-                         clock between its steps (`time.monotonic()`, `std::chrono::steady_clock`, \
-                         `clock_gettime`, `std::time::Instant`) and answer before {} ms",
-                        limits.per_move.as_millis()
-                    ),
+                    format!("{LOOP_FIX}{} ms", limits.per_move.as_millis()),
                 ));
             } else {
                 findings.push(serious(
@@ -437,6 +481,11 @@ fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits:
                  `TICK t MOVE x y` line per tick, until stdin ends; run it by hand with a map on stdin to see \
                  where it stops"
             };
+            let stderr = played.stderr.first().map_or("", String::as_str);
+            // Python's own error for a program it could not compile: it never ran, so nothing
+            // about reading the input applies.
+            let compile_fix = python_compile_fix(stderr);
+            let fix = compile_fix.as_deref().unwrap_or(fix);
             let ended = crash_ending(replay);
             let what = ended.map_or_else(|| "exited (or closed stdout)".to_string(), Ending::clause);
             // Killed by a signal: a fault in the program itself, which the fix for it finds,
@@ -447,13 +496,7 @@ fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits:
                 (Some(signal), false) => signal.to_string(),
                 (None, _) => fix.to_string(),
             };
-            findings.push(serious(
-                format!(
-                    "your bot {what} {when}{context}.{}",
-                    last_words(played.stderr.first().map_or("", String::as_str))
-                ),
-                fix,
-            ));
+            findings.push(serious(format!("your bot {what} {when}{context}.{}", last_words(stderr)), fix));
         }
         Some("extra_output") => {
             let when = if t == 1 {
@@ -555,7 +598,8 @@ fn invalid_move_fix(spec: &MapSpec, situation: &Situation, at: Pos, to: Pos, jum
     }
 }
 
-/// When the very first answer never came: tells a slow start-up from unflushed output.
+/// When the very first answer never came: tells a slow start-up from unflushed output, and a
+/// loop (busy, silent) from a bot waiting for the end of its input (idle, silent).
 async fn first_answer_probe(
     command: &str,
     limits: &Limits,
@@ -565,6 +609,23 @@ async fn first_answer_probe(
     let patient = Limits { startup: PATIENCE, total: PATIENCE + limits.total, ..*limits };
     let (played, _) = play(command, &SITUATIONS[0], false, &patient, sandbox, cancel).await?;
     if let Some(first) = played.replay.steps.first().and_then(|s| s.replies.first()) {
+        // Silent but busy all along: a loop at tick 1 (or before), not a bot waiting for the
+        // end of its input or for a flush, which use next to no CPU time.
+        if let Some(cpu) =
+            first.cpu_ms.filter(|&cpu| first.answer.is_none() && Activity::of(cpu, first.ms) == Activity::Computing)
+        {
+            return Ok(Finding {
+                problem: format!(
+                    "your bot computed for {cpu} ms of CPU time after the header and `TICK 1` and printed nothing, \
+                     not even in {} s: a loop that never ends, or work far too slow for the first answer ({} ms, \
+                     start-up included)",
+                    PATIENCE.as_secs(),
+                    limits.startup.as_millis()
+                ),
+                fix: format!("{LOOP_FIX}{} ms", limits.startup.as_millis()),
+                serious: true,
+            });
+        }
         if first.answer.is_some() {
             return Ok(Finding {
                 problem: format!(
@@ -705,6 +766,13 @@ mod tests {
         assert_eq!(program_problem(&file("bot.sh", b"echo WAIT\n")), None, "/bin/sh is what runs a shell script");
         assert_eq!(program_problem(&format!("python3 {bare}")), None, "the interpreter is the program");
         assert_eq!(program_problem("bot.py"), None, "a name looked up on the PATH");
+        // A script run through its interpreter from another folder than its own.
+        let found = program_problem("python3 -u no-such-dir/bot.py").expect("missing script");
+        assert!(
+            found.starts_with("`no-such-dir/bot.py` does not exist in ") && found.contains("bot's folder"),
+            "{found}"
+        );
+        assert_eq!(program_problem("python3 -c 'print(1)' x.py"), None, "code, not a file");
     }
 
     #[test]

@@ -231,10 +231,17 @@ impl ForfeitFact {
 /// with what points at the cause when the last line alone does not: a Python traceback's last
 /// `File "…", line N` (the line that failed), or the line before when both are the same
 /// program's (`/usr/bin/env: 'python3\r': No such file or directory` before `/usr/bin/env: use
-/// -[v]S …`). `None` when it wrote nothing.
+/// -[v]S …`), or a Rust panic's message and place (its last line is a note about
+/// `RUST_BACKTRACE`). `None` when it wrote nothing.
 pub fn stderr_ends(stderr: &str) -> Option<String> {
-    let lines: Vec<&str> =
-        stderr.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("[arena:")).collect();
+    let lines: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("[arena:") && !l.starts_with("note: run with `RUST_BACKTRACE="))
+        .collect();
+    if let Some(panic) = rust_panic(&lines) {
+        return Some(panic);
+    }
     let (&last, before) = lines.split_last()?;
     let traceback = before.iter().rev().find(|l| l.starts_with("File \"") && l.contains(", line "));
     let program = |l: &str| l.split_once(": ").map(|(p, _)| p.to_string()).filter(|p| !p.contains(' '));
@@ -244,6 +251,20 @@ pub fn stderr_ends(stderr: &str) -> Option<String> {
         (None, Some(previous)) => format!("{previous} / {last}"),
         (None, None) => last.to_string(),
     })
+}
+
+/// A Rust panic's message and place when the panic ends `lines`: `thread 'main' panicked at
+/// src/main.rs:49:9:` then the message (Rust 1.73 and later), or `thread 'main' panicked at
+/// 'message', src/main.rs:49:9` (before).
+fn rust_panic(lines: &[&str]) -> Option<String> {
+    let at = lines.iter().rposition(|l| l.starts_with("thread '") && l.contains(" panicked at "))?;
+    let (_, rest) = lines[at].split_once(" panicked at ")?;
+    if let Some(place) = rest.strip_suffix(':') {
+        let message = lines.get(at + 1)?;
+        return Some(format!("{message} (at {place})"));
+    }
+    let (message, place) = rest.strip_prefix('\'')?.rsplit_once("', ")?;
+    (at + 1 == lines.len()).then(|| format!("{message} (at {place})"))
 }
 
 #[cfg(test)]
@@ -283,6 +304,17 @@ mod tests {
         );
         assert_eq!(stderr_ends("thinking\nsegfault here\n\n[arena: killed]\n").unwrap(), "segfault here");
         assert_eq!(stderr_ends("\n[arena: killed]\n"), None);
+        // A Rust panic, as the starter kit's bot writes it: the message and where, not the note
+        // about RUST_BACKTRACE after them (which was all it said).
+        let panic = "thread 'main' (2) panicked at src/main.rs:49:49:\nindex out of bounds: the len is 0 but the \
+                     index is 1\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n";
+        assert_eq!(
+            stderr_ends(panic).unwrap(),
+            "index out of bounds: the len is 0 but the index is 1 (at src/main.rs:49:49)"
+        );
+        let old_rust = "thread 'main' panicked at 'no way home', src/main.rs:7:5\nnote: run with `RUST_BACKTRACE=1` \
+                        environment variable to display a backtrace\n";
+        assert_eq!(stderr_ends(old_rust).unwrap(), "no way home (at src/main.rs:7:5)");
     }
 
     #[test]

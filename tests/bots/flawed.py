@@ -11,6 +11,8 @@
 #   seats      takes line 3 of the header for its own start
 #   slowtick   thinks too long at tick 37 (1.5 s of CPU time)
 #   loop       loops forever at tick 2 (the CPU busy, nothing printed)
+#   loop1      loops forever at tick 1 (the CPU busy, nothing printed)
+#   readall    reads all of its input before it answers (idle, nothing printed)
 import sys
 import time
 from collections import deque
@@ -40,6 +42,9 @@ def cell(token):
 
 if flaw == "slow":
     time.sleep(3)
+if flaw == "readall":
+    sys.stdin.read()
+    sys.exit(0)
 header = []
 while True:
     line = sys.stdin.readline()
@@ -82,7 +87,7 @@ while True:
         busy_until = time.process_time() + 1.5
         while time.process_time() < busy_until:
             pass
-    while flaw == "loop" and line.split()[1] == "2":
+    while (flaw == "loop" and line.split()[1] == "2") or (flaw == "loop1" and line.split()[1] == "1"):
         pass
     step = first_step(me, final)
     if flaw == "debugfirst":

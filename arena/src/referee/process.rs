@@ -611,8 +611,8 @@ fn decode(bytes: Vec<u8>) -> BotLine {
 /// `folder` or the current folder) could not be started with `error`: a program of the folder
 /// named without `./` (the system looks for it on the PATH only), one found on the user's PATH
 /// but not on the bots' ([`BOX_PATH`]), a path with a space that the command's splitting cut in
-/// two, a folder instead of its program, or a script that may not be run (no execute
-/// permission).
+/// two, a folder instead of its program, a program not built yet (or whose build failed), or a
+/// script that may not be run (no execute permission).
 fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std::io::Error) -> Option<String> {
     use std::os::unix::fs::PermissionsExt;
     let program = words.first()?;
@@ -631,6 +631,14 @@ fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std:
                  `{}` has a space in its path: quote it inside the command, `\"'{}'\"`",
                 crate::safe_text::terminal(&whole),
                 crate::safe_text::terminal(&whole)
+            ))
+        }
+        std::io::ErrorKind::NotFound if program.contains('/') && meta.is_none() => {
+            let (build, dir) = build_command(here, Path::new(program))?;
+            Some(format!(
+                "`{shown}` does not exist: build it first, `{build}` in `{}`; if the build failed, fix its first \
+                 error and build again",
+                crate::safe_text::terminal(&dir)
             ))
         }
         std::io::ErrorKind::NotFound if !program.contains('/') && file.is_some() => Some(format!(
@@ -668,6 +676,24 @@ fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std:
         }
         _ => None,
     }
+}
+
+/// How the missing `program` (a path in `here`) is built: the build command of the nearest of its
+/// folders that exist and hold a Makefile or a Cargo.toml (`./target/release/mybot`: the bot's
+/// folder's Cargo.toml), with that folder as written (`.` for the current one).
+fn build_command(here: &Path, program: &Path) -> Option<(&'static str, String)> {
+    let existing = program.ancestors().skip(1).filter(|d| here.join(d).is_dir()).take(3);
+    existing.into_iter().find_map(|dir| {
+        let build = if ["Makefile", "makefile", "GNUmakefile"].iter().any(|f| here.join(dir).join(f).is_file()) {
+            "make"
+        } else if here.join(dir).join("Cargo.toml").is_file() {
+            "cargo build --release"
+        } else {
+            return None;
+        };
+        let shown = dir.to_string_lossy();
+        Some((build, if shown.is_empty() { ".".to_string() } else { shown.into_owned() }))
+    })
 }
 
 /// The interpreter to run the script `path` through: its extension's (`bot.py`: `python3`),
@@ -890,6 +916,18 @@ mod tests {
         let hint = folder_hint("my bots/cbot");
         assert!(hint.contains("is a folder, not a program") && hint.contains("`my bots/cbot/cbot`"), "{hint}");
         assert!(folder_hint("my bots/").contains("`my bots/…`"), "no program named after it");
+        // A program not built yet (or whose build failed): the build of its folder, a Makefile's
+        // or a Cargo.toml's (a Rust program lies in target/release, made by the build); the
+        // control, a folder with nothing to build it, gets no guess.
+        assert_eq!(hint_for("./mybot", &missing), None, "nothing here builds it");
+        std::fs::write(dir.path().join("Makefile"), "mybot: bot.c\n").unwrap();
+        let hint = hint_for("./mybot", &missing).unwrap_or_default();
+        assert!(hint.starts_with("`./mybot` does not exist: build it first, `make` in `.`"), "{hint}");
+        std::fs::create_dir_all(dir.path().join("rs/src")).unwrap();
+        std::fs::write(dir.path().join("rs/Cargo.toml"), "[package]\n").unwrap();
+        let hint = hint_for("rs/target/release/rs", &missing).unwrap_or_default();
+        assert!(hint.contains("build it first, `cargo build --release` in `rs`"), "{hint}");
+        assert_eq!(hint_for("./bot", &missing), None, "it exists: missing is something else (its interpreter)");
     }
 
     /// A script without its execute bit gets the interpreter it is written for: `python3` for a
