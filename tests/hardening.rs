@@ -187,10 +187,8 @@ fn an_answer_padded_with_zeros_is_stored_as_the_game_read_it() {
     };
     let duel_map = map("duel.txt");
     let tactics = map("tactics/config_01.txt");
-    let games: [(&[&str], &str, usize); 2] = [
-        (&["--map", &duel_map], "greedy", 2000),
-        (&["--game", "tactics", "--map", &tactics], "tactics-greedy", 800),
-    ];
+    let games: [(&[&str], &str, usize); 2] =
+        [(&["--map", &duel_map], "greedy", 2000), (&["--game", "tactics", "--map", &tactics], "tactics-greedy", 800)];
     for (args, bot, zeros) in games {
         let padded = format!("{} {zeros} {}", script("zeropad.sh"), bin(bot));
         let (plain_result, plain, plain_size) = play(format!("{bot}-plain"), args, [bin(bot), bin(bot)]);

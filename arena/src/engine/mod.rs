@@ -159,8 +159,8 @@ pub struct Answer {
     /// CPU time the bot's box used since its CPU time was last read (at its previous answer);
     /// `None` when that was only a moment ago (the time goes to a later answer).
     pub cpu: Option<Duration>,
-    /// The line's length as sent, when the line is shorter (white space trimmed around it, or
-    /// made one space between its words).
+    /// The line's length as sent, when the line is shorter (white space trimmed around it, made
+    /// one space between its words, or padding taken out of its numbers).
     pub raw_len: Option<usize>,
 }
 
