@@ -152,6 +152,62 @@ fn an_answer_padded_between_its_words_is_stored_as_its_words() {
     assert_eq!(stored[199].len(), 4086, "the last answer is kept as sent");
 }
 
+/// The answers `player` gave in a replay: each as recorded, and the length it was sent with.
+fn answers_of(rep: &Value, player: u64) -> Vec<(String, u64)> {
+    let replies = rep["steps"].as_array().unwrap().iter().flat_map(|s| s["replies"].as_array().unwrap().iter());
+    replies
+        .filter(|r| r["player"] == player)
+        .map(|r| {
+            let answer = r["answer"].as_str().unwrap_or("").to_string();
+            let sent = r["raw_len"].as_u64().unwrap_or(answer.len() as u64);
+            (answer, sent)
+        })
+        .collect()
+}
+
+#[test]
+fn an_answer_padded_with_zeros_is_stored_as_the_game_read_it() {
+    // Greedy bots writing 2,000 zeros before every number (`MOVE 000…3 4`, legal) grew a
+    // replay of the duel map tenfold (43 KB to 411 KB), and on a 10,000-round map past the
+    // 64 MiB a replay may have. An answer the game took is stored as it read it (`MOVE 3 4`,
+    // with the length sent): the replay is about the plain one's size, and verifies. The same
+    // for Tactics' commands, 800 zeros before each of up to five numbers.
+    let dir = tempfile::tempdir().unwrap();
+    let play = |name: String, args: &[&str], bots: [String; 2]| {
+        let replay = dir.path().join(format!("{name}.json"));
+        let replay_arg = replay.display().to_string();
+        let out =
+            arena(&[&["duel", "--json", "--seed", "1", "--replay", &replay_arg], args, &[&bots[0], &bots[1]]].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let verified = arena(&["verify", &replay_arg]);
+        assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stdout));
+        let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let rep: Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+        (result, rep, std::fs::metadata(&replay).unwrap().len())
+    };
+    let duel_map = map("duel.txt");
+    let tactics = map("tactics/config_01.txt");
+    let games: [(&[&str], &str, usize); 2] =
+        [(&["--map", &duel_map], "greedy", 2000), (&["--game", "tactics", "--map", &tactics], "tactics-greedy", 800)];
+    for (args, bot, zeros) in games {
+        let padded = format!("{} {zeros} {}", script("zeropad.sh"), bin(bot));
+        let (plain_result, plain, plain_size) = play(format!("{bot}-plain"), args, [bin(bot), bin(bot)]);
+        let (result, rep, size) = play(format!("{bot}-padded"), args, [padded.clone(), padded]);
+        let outcome = |r: &Value| [player(r, 0), player(r, 1)];
+        assert_eq!(outcome(&result), outcome(&plain_result), "{bot}: padded answers are the same answers");
+        let (mine, plain_mine) = (answers_of(&rep, 0), answers_of(&plain, 0));
+        assert!(mine.len() > 8, "{bot}: {} answers", mine.len());
+        // The control: every answer with a number was sent padded, near 4 KiB.
+        let numbered = mine.iter().filter(|(a, _)| a.bytes().any(|b| b.is_ascii_digit())).count();
+        assert!(mine.iter().filter(|(_, sent)| *sent > 2000).count() >= numbered, "{bot}: {mine:?}");
+        assert!(numbered > 5, "{bot}: {mine:?}");
+        // Stored as the plain bot's answers, the last (the one that ended its game) aside.
+        let stored = |a: &[(String, u64)]| a[..a.len() - 1].iter().map(|(s, _)| s.clone()).collect::<Vec<_>>();
+        assert_eq!(stored(&mine), stored(&plain_mine), "{bot}");
+        assert!(size < plain_size + 16 * 1024, "{bot}: the padded replay is {size} bytes, the plain one {plain_size}");
+    }
+}
+
 /// A replay of a short duel, as JSON to tamper with.
 fn recorded(dir: &Path) -> (Value, std::path::PathBuf) {
     let (_, replay) = duel(dir, "fire.txt", &[], [&bin("greedy"), &bin("waiter")]);

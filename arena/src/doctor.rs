@@ -189,6 +189,10 @@ impl State for Scripted {
         }
     }
 
+    fn canonical_answer(&self, _player: PlayerId, line: &str) -> String {
+        self.inner.canonical_answer(self.seat, line)
+    }
+
     fn is_active(&self, _player: PlayerId) -> bool {
         self.inner.is_active(self.seat)
     }

@@ -37,7 +37,8 @@ pub struct RecordedReply {
     /// The player.
     pub player: PlayerId,
     /// The line, when one arrived: as sent, less the white space around it; an answer its
-    /// player played on after, as its words ([`Answer::in_words`]).
+    /// player played on after, as the game read it ([`crate::engine::State::canonical_answer`];
+    /// replays written before 2026-12-05: its words).
     pub answer: Option<String>,
     /// What went wrong instead, when no usable line arrived.
     pub failure: Option<Failure>,
@@ -47,7 +48,7 @@ pub struct RecordedReply {
     /// absent when not measured (an answer within 5 ms of the last reading).
     pub cpu_ms: Option<u64>,
     /// The line's length as the bot sent it, when `answer` is shorter (white space trimmed off
-    /// around it, or between its words made one space).
+    /// around it, between its words made one space, or padding taken out of its numbers).
     pub raw_len: Option<usize>,
 }
 

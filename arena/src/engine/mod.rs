@@ -159,8 +159,8 @@ pub struct Answer {
     /// CPU time the bot's box used since its CPU time was last read (at its previous answer);
     /// `None` when that was only a moment ago (the time goes to a later answer).
     pub cpu: Option<Duration>,
-    /// The line's length as sent, when the line is shorter (white space trimmed around it, or
-    /// made one space between its words).
+    /// The line's length as sent, when the line is shorter (white space trimmed around it, made
+    /// one space between its words, or padding taken out of its numbers).
     pub raw_len: Option<usize>,
 }
 
@@ -175,15 +175,24 @@ impl Answer {
         Answer::untimed(Reply::Failed(f))
     }
 
-    /// The answer with its line as [`words`], and the length as sent where that differs: how
-    /// a replay records an answer the game took, which means the same to it (see
-    /// [`State::apply`]), so that white space padded between its words cannot bloat the replay.
+    /// The answer with its line as [`words`], and the length as sent where that differs: what
+    /// a game that reads nothing but words takes of it (the default of
+    /// [`State::canonical_answer`]).
     pub fn in_words(self) -> Answer {
         let Reply::Line(line) = &self.reply else { return self };
+        let words = words(line);
+        self.written_as(words)
+    }
+
+    /// The answer with its line written as `text` (what the game understood of it, see
+    /// [`State::canonical_answer`]), and the length as sent where that differs: how a replay
+    /// records an answer the game took, so that padding (white space, zeros in a number)
+    /// cannot bloat the replay. A failure stays as it is.
+    pub fn written_as(self, text: String) -> Answer {
+        let Reply::Line(line) = &self.reply else { return self };
         let sent = self.raw_len.unwrap_or(line.len());
-        let line = words(line);
-        let raw_len = (line.len() != sent).then_some(sent);
-        Answer { reply: Reply::Line(line), raw_len, ..self }
+        let raw_len = (text.len() != sent).then_some(sent);
+        Answer { reply: Reply::Line(text), raw_len, ..self }
     }
 }
 
@@ -258,9 +267,18 @@ pub trait State: Send {
 
     /// Applies the replies of the players [`State::turn`] named, all at once. A game reads an
     /// answer word by word, and one it does not take ends its player's game: the replay keeps
-    /// the answers of players still [`State::is_active`] after it as their [`words`] alone
-    /// ([`Answer::in_words`]), which must re-simulate the same.
+    /// the answers of players still [`State::is_active`] after it in their canonical form
+    /// ([`State::canonical_answer`]), which must re-simulate the same.
     fn apply(&mut self, replies: &[(PlayerId, Reply)]);
+
+    /// The answer `line` of `player`, read by this state before it is applied, written back
+    /// as the game understood it (`MOVE 3 4` for `MOVE 0003 +4`): what the replay records
+    /// of an answer the game took (with the length as sent), so that padding cannot bloat
+    /// it. Applied instead of `line`, it must do exactly the same, and be its own canonical
+    /// form; for a line the game would refuse it may be anything. Default: its [`words`].
+    fn canonical_answer(&self, _player: PlayerId, line: &str) -> String {
+        words(line)
+    }
 
     /// At a chance node: the possible outcomes and their probabilities.
     fn chance_outcomes(&self) -> Vec<(u64, f64)> {

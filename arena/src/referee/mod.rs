@@ -297,15 +297,32 @@ async fn ask_and_apply(
             }
         });
     }
-    let answers = join_all(asks).await;
+    apply_answers(state, join_all(asks).await)
+}
+
+/// Applies the `answers` of one step to `state`, and records the step. An answer its player
+/// plays on after was taken: it is recorded as the game understood it
+/// ([`State::canonical_answer`], read before the step moves the game on), so that padding
+/// (white space between its words, zeros in its numbers) cannot bloat the replay. The answer
+/// that ended a player's game (refused, or its last) is recorded as it came, as evidence: once
+/// per player, and at most `--max-line`.
+fn apply_answers(state: &mut dyn State, answers: Vec<(PlayerId, Answer)>) -> Step {
     let replies: Vec<(PlayerId, Reply)> = answers.iter().map(|(p, a)| (*p, a.reply.clone())).collect();
+    let canonical: Vec<Option<String>> = replies
+        .iter()
+        .map(|(p, r)| match r {
+            Reply::Line(line) => Some(state.canonical_answer(*p, line)),
+            Reply::Failed(_) => None,
+        })
+        .collect();
     state.apply(&replies);
-    // An answer its player plays on after was taken: it is recorded as its words, all it meant
-    // to the game, so that padding between them cannot bloat the replay. The answer that ended
-    // a player's game (refused, or its last) is recorded as it came, as evidence: once per
-    // player, and at most `--max-line`.
-    let recorded =
-        answers.into_iter().map(|(p, a)| RecordedReply::new(p, if state.is_active(p) { a.in_words() } else { a }));
+    let recorded = answers.into_iter().zip(canonical).map(|((p, answer), text)| {
+        let answer = match text {
+            Some(text) if state.is_active(p) => answer.written_as(text),
+            _ => answer,
+        };
+        RecordedReply::new(p, answer)
+    });
     Step { replies: recorded.collect(), chance: None, frame: state.frame() }
 }
 
@@ -321,6 +338,34 @@ impl Drop for AbortOnDrop {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A move padded with 4,000 zeros is recorded as the game read it, `MOVE 0 1`, with its
+    /// length as sent, and re-simulates to the same frame; a padded move that ended its
+    /// player's game stays as sent. The control: recorded as its words (the path before), the
+    /// zeros stay, 4 KiB an answer.
+    #[test]
+    fn a_taken_answer_padded_with_zeros_is_recorded_as_the_game_read_it() {
+        use crate::games::resource_rush::ResourceRush;
+        let map = "ARENA 3 5 10\n0 0\n0 4\n2 2\nMAP\n0 0 0 0 0\n0 0 0 0 0\n0 0 0 0 0\nEND_MAP\nSTREAM\n";
+        let new = || ResourceRush::new(bot_sdk::MapSpec::parse(map).unwrap());
+        let zeros = "0".repeat(2000);
+        let (taken, refused) = (format!("MOVE {zeros}0 {zeros}1"), format!("PLAYER {zeros}1 MOVE {zeros}0 +0"));
+        let sent = |line: &str| Answer::untimed(Reply::Line(line.to_string()));
+        let mut live = new();
+        let step = apply_answers(&mut live, vec![(0, sent(&taken)), (1, sent(&refused))]);
+        let [mine, theirs] = [&step.replies[0], &step.replies[1]];
+        assert_eq!((mine.answer.as_deref(), mine.raw_len), (Some("MOVE 0 1"), Some(taken.len())));
+        assert_eq!((theirs.answer.as_deref(), theirs.raw_len), (Some(refused.as_str()), None), "evidence");
+        assert_eq!(live.outcome().players[1].forfeit, Some(crate::engine::ForfeitReason::InvalidMove));
+        let mut again = new();
+        again.apply(&step.replies.iter().map(|r| (r.player, r.reply())).collect::<Vec<_>>());
+        assert_eq!(again.frame(), step.frame, "the recorded answers re-simulate the step");
+        assert_eq!(again.outcome(), live.outcome());
+        // The control: as its words, the padded answer keeps its zeros.
+        let words = sent(&taken).in_words();
+        assert_eq!((words.reply, words.raw_len), (Reply::Line(taken.clone()), None));
+        assert_eq!(taken.len(), 4008);
+    }
 
     /// A match of `alice` (seat 1) and `bob` (seat 2) with this stderr.
     fn played(stderr: [&str; 2]) -> PlayedMatch {

@@ -596,7 +596,7 @@ async fn read_lines(out: impl tokio::io::AsyncRead + Unpin, tx: mpsc::Sender<Bot
 
 /// A line as the games see it: surrounding white space (a trailing `\r` among it) is trimmed,
 /// so that a padded answer neither means nor stores more than the plain one (see
-/// [`Answer::in_words`] for the white space between its words). Only the ASCII white space
+/// [`crate::engine::State::canonical_answer`] for what a replay keeps of an answer taken). Only the ASCII white space
 /// that separates words ([`bot_sdk::action::is_space`]): a U+3000 after `WAIT` is part of
 /// the word for the games, as for the course's C/C++ checker.
 fn decode(bytes: Vec<u8>) -> BotLine {

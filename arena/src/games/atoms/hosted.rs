@@ -277,6 +277,15 @@ impl State for AtomsState {
         self.note_outs(&before);
     }
 
+    /// `PLACE x y` with the coordinates as read (`PLACE 2 3` for `PLACE 002 +3`); a line that
+    /// does not parse stays its words.
+    fn canonical_answer(&self, _player: PlayerId, line: &str) -> String {
+        match parse_place(line) {
+            Ok((x, y)) => format!("PLACE {x} {y}"),
+            Err(_) => crate::engine::words(line),
+        }
+    }
+
     fn is_active(&self, player: PlayerId) -> bool {
         self.game.alive[player] && self.turn() != Turn::Terminal
     }

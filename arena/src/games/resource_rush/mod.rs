@@ -414,6 +414,15 @@ impl State for ResourceRush {
         self.tick += 1;
     }
 
+    /// `WAIT` or `MOVE x y` with the coordinates as read (`MOVE 3 4` for `PLAYER 7 MOVE 003
+    /// +4`): the same action. A line that does not parse stays its words.
+    fn canonical_answer(&self, _player: PlayerId, line: &str) -> String {
+        match Action::parse_answer(line, self.tick + 1) {
+            Ok(action) => action.to_string(),
+            Err(_) => crate::engine::words(line),
+        }
+    }
+
     fn is_active(&self, player: PlayerId) -> bool {
         player < self.num_players() && self.status[player] == Status::Playing && self.tick < self.spec.rounds
     }

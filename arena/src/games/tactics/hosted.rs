@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use serde_json::{json, Value};
 use thiserror::Error;
 
-use super::{Board, Field, Phase, IDS};
+use super::{canonical_command, Board, Field, Phase, IDS};
 use crate::engine::{
     ClassicProgram, ForfeitReason, Game, GameInfo, MatchOptions, Outcome, ParamKind, ParamSpec, PlayerId,
     PlayerOutcome, PlaysOn, Ranking, Reply, SetupError, State, Turn,
@@ -102,7 +102,10 @@ impl Game for TacticsGame {
         let rounds = rounds.ok_or_else(|| bad(RecordedSetupError::Rounds))?;
         let config = setup.get("config").and_then(Value::as_str).ok_or_else(|| bad(RecordedSetupError::NoConfig))?;
         let board = Board::check(config).map_err(|(line, what)| bad(RecordedSetupError::Config { line, what }))?;
-        Ok(Box::new(TacticsState::new(board, config.to_string(), rounds as u32)))
+        let state = TacticsState::new(board, config.to_string(), rounds as u32);
+        // Replays recorded before the setup said so show each command as its words.
+        let canonical = setup.get(CANONICAL).and_then(Value::as_bool).unwrap_or(false);
+        Ok(Box::new(TacticsState { canonical, ..state }))
     }
 
     fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError> {
@@ -152,6 +155,9 @@ pub(crate) fn malformed_fix(line: &str) -> String {
     }
 }
 
+/// The setup's field that says a replay's frames show each command as the game read it.
+const CANONICAL: &str = "canonical_actions";
+
 /// A hosted match.
 #[derive(Debug, Clone)]
 pub struct TacticsState {
@@ -166,6 +172,10 @@ pub struct TacticsState {
     over: bool,
     forfeit: Option<(usize, ForfeitReason, String)>,
     last: Value,
+    /// Whether the frame shows a command as the game read it ([`canonical_command`]), which the
+    /// replay records of it, rather than its words as sent (replays recorded before, which
+    /// must re-simulate to the same frames).
+    canonical: bool,
 }
 
 impl TacticsState {
@@ -183,6 +193,7 @@ impl TacticsState {
             over: false,
             forfeit: None,
             last: Value::Null,
+            canonical: true,
         };
         s.next_round();
         s
@@ -286,7 +297,7 @@ impl State for TacticsState {
                     Some((&command @ ("place" | "move"), args)) => self
                         .board
                         .command(p, self.phase, command, args)
-                        .map(|()| words.join(" "))
+                        .map(|()| if self.canonical { canonical_command(&words) } else { words.join(" ") })
                         .map_err(|e| (ForfeitReason::InvalidMove, format!("`{}`: {}", line.trim(), e.message()))),
                     _ => Err((ForfeitReason::Malformed, format!("expected place, move or pass, found `{}`", line.trim()))),
                 }
@@ -308,6 +319,13 @@ impl State for TacticsState {
                 self.over = true;
             }
         }
+    }
+
+    /// The command in lower case with its numbers as read ([`canonical_command`]): `place 2 1
+    /// 3` for `PLACE 002 +1 3`.
+    fn canonical_answer(&self, _player: PlayerId, line: &str) -> String {
+        let lower = line.to_ascii_lowercase();
+        canonical_command(&bot_sdk::action::words(&lower).collect::<Vec<_>>())
     }
 
     fn is_active(&self, _player: PlayerId) -> bool {
@@ -343,7 +361,11 @@ impl State for TacticsState {
     }
 
     fn setup(&self) -> Value {
-        json!({"rounds": self.rounds, "config": self.config})
+        let mut setup = json!({"rounds": self.rounds, "config": self.config});
+        if self.canonical {
+            setup[CANONICAL] = json!(true);
+        }
+        setup
     }
 
     fn frame(&self) -> Value {
@@ -424,6 +446,33 @@ mod tests {
             (4, 4, None),
             "the handout's first example ends 4:4"
         );
+    }
+
+    /// A new match's frame shows a command as the game read it, which the replay records of
+    /// it, and its setup says so; a replay recorded before (its setup silent) re-simulates to
+    /// the frames it recorded, which show the command's words as sent.
+    #[test]
+    fn frames_show_commands_as_read_except_in_replays_recorded_before() {
+        let played = |state: Box<dyn State>, line: &str| {
+            let mut s = state;
+            s.apply(&[(0, Reply::Line(line.to_string()))]);
+            s.frame()["last"]["action"].clone()
+        };
+        let options = MatchOptions {
+            map: Some("config.txt".into()),
+            text: Some(CONFIG.into()),
+            params: [("rounds".to_string(), "3".to_string())].into(),
+            ..Default::default()
+        };
+        let new = TacticsGame.new_match(&options).unwrap();
+        let setup = new.setup();
+        assert_eq!(setup[CANONICAL], true);
+        assert_eq!(new.canonical_answer(0, "PLACE 0001 +1\t01"), "place 1 1 1");
+        assert_eq!(played(new, "PLACE 0001 +1\t01"), "place 1 1 1");
+        assert_eq!(played(TacticsGame.load(&setup).unwrap(), "place 1 1 1"), "place 1 1 1", "the record re-simulates");
+        let before = json!({"rounds": 3, "config": CONFIG});
+        assert_eq!(played(TacticsGame.load(&before).unwrap(), "PLACE 0001 +1\t01"), "place 0001 +1 01");
+        assert!(TacticsGame.load(&before).unwrap().setup().get(CANONICAL).is_none(), "and records its setup as it was");
     }
 
     #[test]

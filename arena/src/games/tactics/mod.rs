@@ -219,6 +219,26 @@ fn coordinate(word: &str) -> i64 {
     word.parse::<i64>().unwrap_or(0)
 }
 
+/// A command's lowercase `words` as [`Board::command`] reads them, written back: the amount and
+/// coordinates of a `place` or `move` as numbers (`place 2 1 3` for `place 002 +1 3`; a word
+/// that is no coordinate is 0), anything else as it is. Read again, it is the same command.
+pub fn canonical_command(words: &[&str]) -> String {
+    let Some((&command, args)) = words.split_first() else { return String::new() };
+    if !matches!(command, "place" | "move") {
+        return words.join(" ");
+    }
+    let mut out = command.to_string();
+    for (i, word) in args.iter().enumerate() {
+        out.push(' ');
+        match (i, amount(word)) {
+            (0, Ok(n)) => out.push_str(&n.to_string()),
+            (0, Err(_)) => out.push_str(word),
+            _ => out.push_str(&coordinate(word).to_string()),
+        }
+    }
+    out
+}
+
 /// The two phases of a round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
