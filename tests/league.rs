@@ -499,9 +499,11 @@ fn resume_while_bob_builds(class: &Path, league_arg: &str) -> std::process::Chil
 /// A run stopped once it has rebuilt the bots but before it saved its record (refused here for
 /// a `--rerun` key not in the schedule; a kill -9 or Ctrl-C during the builds alike) leaves the
 /// next run no new version: the outputs those unrecorded builds rewrote (`bot`, copied afresh
-/// by every build) are still outputs. (Before, they were taken for the students' changes: a
-/// new version of every such bot, and its matches played again.) The control: a student's own
-/// change to an output is still a new version.
+/// by every build) are compared with what the builds left (`.builds-unrecorded`), not with the
+/// record. (Before, they were taken for the students' changes: a new version of every such
+/// bot, and its matches played again.) A student's push to an output after such a run is still
+/// a new version (keeping only the built bots' names missed it). The control: without what the
+/// builds left, the record's stamps take erin's rebuilt `bot` for a push.
 #[test]
 fn a_run_stopped_after_its_builds_leaves_no_new_version() {
     let dir = tempfile::tempdir().unwrap();
@@ -509,15 +511,29 @@ fn a_run_stopped_after_its_builds_leaves_no_new_version() {
     built_bot(&class.join("bob"), WAITER_SH);
     built_bot(&class.join("erin"), WAITER_SH);
     let cfg = class_config(&class, &["bob", "erin"]);
-    let league = class.join("league").display().to_string();
+    let league = class.join("league");
+    let league_arg = league.display().to_string();
     run(&["tournament", "--config", &cfg.display().to_string()]);
-    let refused = arena(&["tournament", "--resume", &league, "--rerun", "no-such-key"]);
-    assert!(!refused.status.success(), "{}", String::from_utf8_lossy(&refused.stderr));
-    let (_, stderr) = run(&["tournament", "--resume", &league]);
+    let refuse = || {
+        // (A second apart: the rebuilt `bot` gets another time than the record's stamp.)
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        let refused = arena(&["tournament", "--resume", &league_arg, "--rerun", "no-such-key"]);
+        assert!(!refused.status.success(), "{}", String::from_utf8_lossy(&refused.stderr));
+        assert!(league.join(".builds-unrecorded").is_file());
+    };
+    refuse();
+    let (_, stderr) = run(&["tournament", "--resume", &league_arg]);
     assert!(stderr.contains("plan: 0 matches to play") && !stderr.contains("new versions"), "{stderr}");
+    assert!(!league.join(".builds-unrecorded").exists(), "the saved record stamps the builds");
+    refuse();
     std::fs::write(class.join("bob/bot"), "#!/bin/sh\nexit 0\n").unwrap();
-    let (_, stderr) = run(&["tournament", "--resume", &league]);
+    let (_, stderr) = run(&["tournament", "--resume", &league_arg]);
     assert!(stderr.contains("new versions: bob (their matches are played again)"), "{stderr}");
+    // The control: what the builds left forgotten, erin's rebuilt `bot` reads as her push.
+    refuse();
+    std::fs::remove_file(league.join(".builds-unrecorded")).unwrap();
+    let (_, stderr) = run(&["tournament", "--resume", &league_arg]);
+    assert!(stderr.contains("new versions: ") && stderr.contains("erin"), "{stderr}");
 }
 
 /// The build logs in `league/builds/`, sorted (temporaries too).

@@ -624,7 +624,8 @@ fn missing_toolchain(log: &str) -> Option<&str> {
 /// share a file (`a.b` and `a_b`) and a long name still makes a file name. `refuse` is asked
 /// about each bot just before its build (the builds before it may have changed the files on
 /// the way to its folder): a bot it gives a reason for is not built, and its outcome is that
-/// reason, with no log (see [`BuildOutcome::refused`]).
+/// reason, with no log (see [`BuildOutcome::refused`]). `built` is told each outcome as it
+/// comes (a run cut short still knows what the builds before the cut did).
 pub fn build_all(
     sandbox: &Sandbox,
     bots: &[(String, String, PathBuf)],
@@ -632,6 +633,7 @@ pub fn build_all(
     out: &Path,
     stamp: u64,
     refuse: &dyn Fn(&str) -> Option<String>,
+    built: &mut dyn FnMut(&str, &BuildOutcome),
 ) -> BTreeMap<String, BuildOutcome> {
     let mut by_command: BTreeMap<(String, PathBuf), BuildOutcome> = BTreeMap::new();
     let mut outcomes = BTreeMap::new();
@@ -645,6 +647,7 @@ pub fn build_all(
             .entry(key)
             .or_insert_with(|| run(sandbox, build, folder, limits, out, &free_log_name(out, name, stamp)))
             .clone();
+        built(name, &outcome);
         outcomes.insert(name.clone(), outcome);
     }
     outcomes

@@ -217,9 +217,43 @@ fn has_zone(time: &str) -> bool {
     time.ends_with(['Z', 'z']) || time.get(10..).is_some_and(|clock| clock.contains(['+', '-']))
 }
 
-/// The file of a league folder naming the bots whose builds a run started (one name a line),
-/// removed once its record is saved (see [`prepare`]).
+/// The file of a league folder holding, for each bot a run has built (or is building) since its
+/// record was last saved, its outputs as that build left them ([`Unrecorded`]); removed once the
+/// record is saved.
 pub const UNRECORDED_BUILDS: &str = ".builds-unrecorded";
+
+/// A bot's outputs and their stamps as a build left them (see [`BotHistory::outputs`]).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct BuiltOutputs {
+    outputs: BTreeSet<String>,
+    stamps: BTreeMap<String, String>,
+}
+
+/// What the builds of a run that has not saved its record yet did to the bots' outputs, by bot:
+/// its outputs as its build left them, `None` while it builds. A run cut short then (kill -9,
+/// Ctrl-C, a refused `--rerun`) left outputs its builds rewrote, which the record's stamps took
+/// for the students' changes: every bot whose build copies its program anew was a new version,
+/// its matches played again. The next run compares with what those builds left instead, so a
+/// student's push since is still seen (where only the names of the built bots were kept, their
+/// outputs were outputs still, and a push in between went unseen); a bot whose build was cut
+/// short is compared with its record, as before (a spurious new version, never a missed one).
+#[derive(Debug, Default)]
+struct Unrecorded(BTreeMap<String, Option<BuiltOutputs>>);
+
+impl Unrecorded {
+    /// The file's (none where it is missing or unreadable: every bot then compared with its record).
+    fn read(file: &Path) -> Unrecorded {
+        let text = std::fs::read(file).unwrap_or_default();
+        Unrecorded(serde_json::from_slice(&text).unwrap_or_default())
+    }
+
+    fn write(&self, file: &Path) {
+        let text = serde_json::to_vec(&self.0).unwrap_or_default();
+        if let Err(e) = crate::files::write_atomic(file, &text) {
+            tracing::warn!(file = %file.display(), "cannot note the builds under way: {e}");
+        }
+    }
+}
 
 /// Removes the build logs in `out/builds/` that the league's record does not link: those of
 /// builds run again over a good version's files (it keeps its first log) and a failure's
@@ -280,26 +314,39 @@ pub fn prepare(
     // nor played (see [`submission::links`]): asked just before its build, and again below,
     // after every build, just before its version is recorded for its matches.
     let linked = |entry: &BotEntry| submission::links(entry, base).err();
-    // (Before any build: what the students changed since the last one. Not for a bot a run
-    // stopped before its record was saved had started to build: that build, which no record
-    // stamped, may have rewritten its outputs, which are no change of the student's.)
+    // (Before any build: what the students changed since the last one; for a bot a run cut
+    // short before its record was saved had built, since that build, see [`Unrecorded`].)
     let marker = out.join(UNRECORDED_BUILDS);
-    let mut unrecorded: BTreeSet<String> =
-        std::fs::read_to_string(&marker).unwrap_or_default().lines().map(str::to_string).collect();
+    let mut unrecorded = Unrecorded::read(&marker);
     for entry in config.bots.iter().filter(|b| b.build.is_some() && linked(b).is_none()) {
         if let (Some(dir), Some(h)) = (&entry.cwd, history.get_mut(&entry.name)) {
-            if !unrecorded.contains(&entry.name) {
-                h.forget_changed_outputs(dir);
+            if let Some(Some(built)) = unrecorded.0.get(&entry.name) {
+                h.outputs.clone_from(&built.outputs);
+                h.output_stamps = Some(built.stamps.clone());
             }
+            h.forget_changed_outputs(dir);
         }
     }
-    unrecorded.extend(to_build.iter().map(|(name, _, _)| name.clone()));
-    let names: String = unrecorded.iter().map(|n| format!("{n}\n")).collect();
-    if let Err(e) = crate::files::write_atomic(&marker, names.as_bytes()) {
-        tracing::warn!(file = %marker.display(), "cannot note the builds under way: {e}");
+    // (From here until the record is saved, each bot's outputs as its build leaves them, and
+    // as unknown while it builds.)
+    for (name, _, _) in &to_build {
+        unrecorded.0.insert(name.clone(), None);
     }
+    unrecorded.write(&marker);
     let refuse = |name: &str| config.bots.iter().find(|b| b.name == name).and_then(linked).map(|l| l.to_string());
-    let builds = build::build_all(sandbox, &to_build, config.build_limits(), out, now, &refuse);
+    let mut note = |name: &str, outcome: &BuildOutcome| {
+        let Some(dir) = config.bots.iter().find(|b| b.name == name).and_then(|e| e.cwd.as_ref()) else {
+            unrecorded.0.remove(name);
+            unrecorded.write(&marker);
+            return;
+        };
+        let mut h = history.get(name).cloned().unwrap_or_default();
+        h.note_outputs(dir, outcome);
+        let stamps = h.output_stamps.unwrap_or_default();
+        unrecorded.0.insert(name.to_string(), Some(BuiltOutputs { outputs: h.outputs, stamps }));
+        unrecorded.write(&marker);
+    };
+    let builds = build::build_all(sandbox, &to_build, config.build_limits(), out, now, &refuse, &mut note);
     // Ctrl-C ends the builds with the arena: a build it ended is no version of its bot (the
     // student's failure, for good). A build that ended by SIGINT waits a moment for the
     // arena's own to be seen; one that raised it itself, the arena never interrupted, failed.
