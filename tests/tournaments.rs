@@ -803,6 +803,109 @@ fn two_publishes_of_an_unchanged_league_are_byte_identical() {
     assert!(published.starts_with("20"), "{published}");
 }
 
+/// The folders beside `out` that a publish into it stages in (`.tmp-publish-<name>-XXXXXX`).
+fn publish_staging(out: &Path) -> Vec<PathBuf> {
+    let prefix = format!(".tmp-publish-{}-", out.file_name().unwrap().to_string_lossy());
+    let beside = std::fs::read_dir(out.parent().unwrap()).unwrap().flatten().map(|e| e.path());
+    beside.filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(&prefix)).collect()
+}
+
+/// Each path under `dir` with its bytes (a folder's: none), sorted.
+fn contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut all: Vec<(PathBuf, Vec<u8>)> =
+        walk(dir).into_iter().map(|p| (p.clone(), std::fs::read(&p).unwrap_or_default())).collect();
+    all.sort();
+    all
+}
+
+/// Re-publishing into the folder of an earlier publish (the weekly publish of a league into the
+/// folder a web server serves) replaces it with the new results, leaving no staging folder, and
+/// keeps the folder's mode; so does one into an earlier arena's publish, which has no marker,
+/// when it holds nothing this publish does not write anew.
+#[test]
+fn a_republish_replaces_an_earlier_publish() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), &[("greedy", bin("greedy")), ("waiter", bin("waiter"))], &["tight.txt"], "");
+    let (league, site) = (dir.path().join("league"), dir.path().join("site"));
+    let (league_arg, site_arg) = (league.display().to_string(), site.display().to_string());
+    let (_, stderr, code) = tournament(&["--config", &cfg.display().to_string(), "--out", &league_arg]);
+    assert_eq!(code, 0, "{stderr}");
+    let publish = |to: &str| arena(&["publish", &league_arg, to]);
+    let run = publish(&site_arg);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode(&site), 0o755, "readable by a web server");
+    assert!(site.join(".arena-publish.json").is_file() && !site.join("bots/carol.html").exists());
+    // A new result: carol joins and plays.
+    let (_, stderr, code) = tournament(&["--resume", &league_arg, "--bot", &format!("carol={}", bin("greedy"))]);
+    assert_eq!(code, 0, "{stderr}");
+    std::fs::set_permissions(&site, std::fs::Permissions::from_mode(0o750)).unwrap();
+    let run = publish(&site_arg);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let board: Value = serde_json::from_slice(&std::fs::read(site.join("leaderboard.json")).unwrap()).unwrap();
+    assert_eq!(row(&board, "carol")["games"], 4, "{board}");
+    assert!(site.join("bots/carol.html").is_file());
+    assert!(publish_staging(&site).is_empty(), "{:?}", publish_staging(&site));
+    assert_eq!(mode(&site), 0o750, "the folder's mode, as the teacher set it");
+    // An earlier arena's publish: no marker.
+    std::fs::remove_file(site.join(".arena-publish.json")).unwrap();
+    let run = publish(&site_arg);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(site.join(".arena-publish.json").is_file() && publish_staging(&site).is_empty());
+}
+
+/// A folder that is not empty and no earlier publish is refused before anything is written,
+/// and left as it was: a folder of the teacher's; one holding a copy of a publish's marker
+/// beside its own files; an earlier publish with a file added (in a subfolder too); an earlier
+/// arena's publish (no marker) with a page this publish does not write. The control: each
+/// folder, without what makes it foreign, is published into.
+#[test]
+fn a_publish_into_a_folder_that_is_not_a_publish_is_refused_and_leaves_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = [("greedy", bin("greedy")), ("waiter", bin("waiter"))];
+    let cfg = config(dir.path(), &bots, &["tight.txt"], "");
+    let league = dir.path().join("league");
+    let league_arg = league.display().to_string();
+    let (_, stderr, code) = tournament(&["--config", &cfg.display().to_string(), "--out", &league_arg]);
+    assert_eq!(code, 0, "{stderr}");
+    let publish = |to: &Path| arena(&["publish", &league_arg, &to.display().to_string()]);
+    let refused = |to: &Path, holds: &str| {
+        let before = contents(to);
+        let run = publish(to);
+        let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+        assert!(!run.status.success(), "{}: published", to.display());
+        assert!(stderr.contains("not empty: publish into a new or empty folder"), "{stderr}");
+        assert!(stderr.contains(&format!("it holds {holds},")), "{stderr}");
+        assert_eq!(contents(to), before, "{} changed", to.display());
+        assert!(publish_staging(to).is_empty(), "{:?}", publish_staging(to));
+    };
+    // A teacher's folder.
+    let mine = dir.path().join("mine");
+    std::fs::create_dir_all(mine.join("replays")).unwrap();
+    std::fs::write(mine.join("grades.csv"), "alice,A\n").unwrap();
+    refused(&mine, "grades.csv");
+    // An earlier publish, and the same with a file added.
+    let site = dir.path().join("site");
+    assert!(publish(&site).status.success());
+    std::fs::write(site.join("replays/notes.txt"), "mine").unwrap();
+    refused(&site, "replays/notes.txt");
+    // Its marker copied into the teacher's folder.
+    std::fs::copy(site.join(".arena-publish.json"), mine.join(".arena-publish.json")).unwrap();
+    refused(&mine, "grades.csv");
+    // An earlier arena's publish (no marker), with a page this publish does not write.
+    std::fs::remove_file(site.join("replays/notes.txt")).unwrap();
+    std::fs::remove_file(site.join(".arena-publish.json")).unwrap();
+    std::fs::write(site.join("bots/dave.html"), "dave's page").unwrap();
+    refused(&site, "bots/dave.html");
+    // The controls: without what makes them foreign, published into.
+    std::fs::remove_file(site.join("bots/dave.html")).unwrap();
+    assert!(publish(&site).status.success());
+    std::fs::remove_file(mine.join("grades.csv")).unwrap();
+    std::fs::remove_file(mine.join(".arena-publish.json")).unwrap();
+    assert!(publish(&mine).status.success(), "an empty subfolder: a publish's name");
+}
+
 /// Every path under `dir`.
 fn walk(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();

@@ -406,9 +406,14 @@ impl Leaderboard {
     /// The leaderboard as a terminal table.
     pub fn table(&self) -> Table {
         let mut table = Table::new();
-        table.load_style(UTF8_FULL_CONDENSED).set_header(HEADER.to_vec());
+        // The version as its label (`v2 3f2a1bc`), without the time the Markdown adds: narrow.
+        let mut header = HEADER.to_vec();
+        header.insert(2, "version");
+        table.load_style(UTF8_FULL_CONDENSED).set_header(header);
         for row in &self.rows {
-            table.add_row(cells(row).map(|c| safe_text::terminal(&c)).to_vec());
+            let mut cells = cells(row).to_vec();
+            cells.insert(2, row.version.clone().unwrap_or_else(|| "-".to_string()));
+            table.add_row(cells.iter().map(|c| safe_text::terminal(c)).collect::<Vec<_>>());
         }
         // The forfeits column holds why a build failed too (a few hundred characters): wrapped
         // at 60, so that the table stays as wide as a terminal (the JSON and Markdown have it
@@ -416,7 +421,7 @@ impl Leaderboard {
         // bound wraps a line, never a terminal's width.
         table.set_content_arrangement(ContentArrangement::Dynamic);
         table.set_width(u16::MAX);
-        if let Some(column) = table.column_mut(8) {
+        if let Some(column) = table.column_mut(9) {
             column.set_constraint(ColumnConstraint::UpperBoundary(Width::Fixed(60)));
         }
         table
@@ -822,6 +827,27 @@ mod tests {
         assert!(facts.contains("maps: maps/arena1.txt (638bf733d0aa1b2c), week2/arena1.txt (77aa"), "{facts}");
         assert!(markdown.contains(" on week2/arena1.txt (seat "), "{markdown}");
         assert!(serde_json::to_string(&results).unwrap().contains(one), "the control: the result holds the path");
+    }
+
+    /// The terminal table shows each bot's version by its label, like the CSV, Markdown and JSON,
+    /// and a long failure still wraps in the forfeits column (the control: the failure alone is
+    /// wider than any line of the table), not in the version's.
+    #[test]
+    fn the_terminal_table_shows_the_version() {
+        let mut lb = compute(&names()[..2], &BTreeMap::new(), &[result("1", ["a", "b"], [7, 0], None)], 1, false);
+        lb.rows[0].version = Some("v2 3f2a1bc".to_string());
+        lb.rows[0].version_at = Some("2026-11-30T16:40:00Z".to_string());
+        let failure = "build failed: ".to_string() + &"error: expected `;` ".repeat(12);
+        lb.rows[1].failure = Some(failure.clone());
+        let text = lb.table().to_string();
+        let header = text.lines().find(|l| l.contains("rank")).unwrap();
+        let columns: Vec<&str> = header.split(['│', '┆']).map(str::trim).filter(|c| !c.is_empty()).collect();
+        assert_eq!(&columns[..4], ["rank", "bot", "version", "total score"], "{text}");
+        let a = text.lines().find(|l| l.contains("┆ a ")).unwrap();
+        assert!(a.contains("┆ v2 3f2a1bc ") && !a.contains("2026-11-30"), "{text}");
+        assert!(text.lines().any(|l| l.contains("┆ b ") && l.contains("┆ - ")), "no version: '-'\n{text}");
+        let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
+        assert!(widest < failure.chars().count() + 20 && failure.chars().count() > 200, "{widest}\n{text}");
     }
 
     /// A `leaderboard.json` written before maps had names (`"path"`, an absolute one) still reads.

@@ -236,10 +236,215 @@ fn private_staging(parent: &Path, prefix: &str) -> std::io::Result<tempfile::Tem
     tempfile::Builder::new().prefix(prefix).permissions(std::fs::Permissions::from_mode(0o700)).tempdir_in(parent)
 }
 
-/// Copies the public part of the tournament folder `dir` into `out`, which must be new or
-/// empty and outside `dir`: into a temporary folder beside `out`, renamed `out` once whole, so
-/// that a publish cut short leaves nothing under `out` (and its temporary folder goes with the
-/// next publish into `out`). Links are not followed (what is not a
+/// The file a publish writes at its copy's top, listing every entry it wrote: a later publish
+/// replaces a folder only where it holds nothing else (see [`foreign_in`]).
+pub const MARKER: &str = ".arena-publish.json";
+
+/// What [`MARKER`] holds.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+struct Marker {
+    /// `arena publish`: what wrote it.
+    written_by: String,
+    /// Every entry the publish wrote, by its path under the copy (`/`-separated, a folder's
+    /// ending in `/`), sorted; the marker itself not.
+    entries: Vec<String>,
+}
+
+/// What [`Marker::written_by`] says.
+const WRITTEN_BY: &str = "arena publish";
+
+/// Every entry under `root` as [`Marker::entries`] lists them; `Err` with the first that is
+/// neither a file nor a folder (a link: a publish writes none).
+fn entries_of(root: &Path) -> Result<Result<Vec<String>, String>, TournamentError> {
+    let mut entries = Vec::new();
+    for entry in walkdir::WalkDir::new(root).min_depth(1).follow_links(false).sort_by_file_name() {
+        let entry = entry.map_err(|e| TournamentError::io(root, e.into()))?;
+        let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
+        let rel: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+        let rel = rel.join("/");
+        if entry.file_type().is_dir() {
+            entries.push(format!("{rel}/"));
+        } else if entry.file_type().is_file() {
+            entries.push(rel);
+        } else {
+            return Ok(Err(rel));
+        }
+    }
+    Ok(Ok(entries))
+}
+
+/// The entries an earlier publish into `out` wrote, as its [`MARKER`] lists them; `None` where
+/// `out` has no marker (a regular file) that reads as one.
+fn marked_entries(out: &Path) -> Option<Vec<String>> {
+    let path = out.join(MARKER);
+    if !path.symlink_metadata().is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    let marker: Marker = serde_json::from_slice(&std::fs::read(&path).ok()?).ok()?;
+    (marker.written_by == WRITTEN_BY).then_some(marker.entries)
+}
+
+/// The first entry of the folder `out` (its path under it) that is not one of `allowed` (of its
+/// kind, as [`entries_of`] lists them), if any; [`MARKER`] is always allowed. A publish replaces
+/// `out` only where this finds none: what it deletes is only what a publish wrote (or, for an
+/// earlier arena's publish without a marker, what this one writes anew).
+fn foreign_in(out: &Path, allowed: &[String]) -> Result<Option<String>, TournamentError> {
+    let allowed: std::collections::HashSet<&str> = allowed.iter().map(String::as_str).collect();
+    Ok(match entries_of(out)? {
+        Err(odd) => Some(odd),
+        Ok(entries) => entries.into_iter().find(|e| e != MARKER && !allowed.contains(e.as_str())),
+    })
+}
+
+/// What `out` holds before a publish into it.
+#[derive(Debug, PartialEq, Eq)]
+enum Before {
+    /// Nothing: new, or an empty folder.
+    Nothing,
+    /// An earlier publish: its [`MARKER`]'s entries and nothing else.
+    Publish,
+    /// Only names a publish writes at its top (of their kinds) and no marker: an earlier arena's
+    /// publish, if every entry is one this publish writes too (checked once it is staged).
+    Unmarked,
+    /// Anything else, with its first entry that no publish wrote.
+    Foreign(String),
+}
+
+/// What `out` (no link) holds: see [`Before`].
+fn before(out: &Path) -> Result<Before, TournamentError> {
+    if out.symlink_metadata().is_err() {
+        return Ok(Before::Nothing);
+    }
+    let mut top = std::fs::read_dir(out).map_err(|e| TournamentError::io(out, e))?.peekable();
+    if top.peek().is_none() {
+        return Ok(Before::Nothing);
+    }
+    if let Some(entries) = marked_entries(out) {
+        return Ok(match foreign_in(out, &entries)? {
+            None => Before::Publish,
+            Some(entry) => Before::Foreign(entry),
+        });
+    }
+    const FOLDERS: [&str; 5] = ["assets", "bots", "replays", "logs", "builds"];
+    for entry in top {
+        let entry = entry.map_err(|e| TournamentError::io(out, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let kind = entry.file_type().map_err(|e| TournamentError::io(&entry.path(), e))?;
+        let ours = if FOLDERS.contains(&name.as_str()) {
+            kind.is_dir()
+        } else {
+            PUBLIC.contains(&name.as_str()) && kind.is_file()
+        };
+        if !ours {
+            return Ok(Before::Foreign(name));
+        }
+    }
+    Ok(Before::Unmarked)
+}
+
+/// The error for a folder that is not empty and no earlier publish.
+fn refused(out: &Path, entry: &str) -> TournamentError {
+    TournamentError::Invalid(format!(
+        "{}: not empty: publish into a new or empty folder, or into an earlier publish (it holds {}, which no \
+         publish wrote there)",
+        out.display(),
+        crate::safe_text::terminal(entry)
+    ))
+}
+
+/// The error for an `out` that is a mount point, into which no rename brings a new copy.
+fn mount_point(out: &Path) -> TournamentError {
+    TournamentError::Invalid(format!(
+        "{}: a mount point (a file system of its own): a publish is made beside it and renamed into its place, \
+         which no rename can do there; publish into a folder inside it (such as {}) and serve that one",
+        out.display(),
+        out.join("site").display()
+    ))
+}
+
+/// Whether `out` (an existing folder) is on another file system than its parent (a mount point:
+/// a volume, a disk). A bind mount of the same disk is not seen here; its rename fails later.
+fn on_its_own_file_system(out: &Path, parent: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let device = |p: &Path| std::fs::metadata(p).map(|m| m.dev()).ok();
+    device(out).is_some() && device(out) != device(parent)
+}
+
+/// Swaps the folders `a` and `b` in one step (`renameat2` with `RENAME_EXCHANGE`).
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes()).map_err(std::io::Error::other);
+    let (a, b) = (c(a)?, c(b)?);
+    // SAFETY: two NUL-terminated paths that live across the call.
+    let done =
+        unsafe { libc::renameat2(libc::AT_FDCWD, a.as_ptr(), libc::AT_FDCWD, b.as_ptr(), libc::RENAME_EXCHANGE) };
+    if done == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// Puts the complete copy `staged` in place of `out`, an earlier publish, and removes that: in
+/// one step where the file system swaps folders ([`exchange`]), else (it refuses: `EINVAL`)
+/// by two renames, the earlier copy first renamed aside into a staging folder of `prefix` in
+/// `parent`. Cut short, `out` holds one copy whole (or, between the two renames, none), and a
+/// staging folder the other, which the next publish into `out` removes. `point` is where a kill
+/// could stop it (the tests').
+fn replace(
+    staged: &Path,
+    out: &Path,
+    (parent, prefix): (&Path, &str),
+    swap: bool,
+    point: &dyn Fn() -> Result<(), TournamentError>,
+) -> Result<(), TournamentError> {
+    let busy = |e: &std::io::Error| matches!(e.raw_os_error(), Some(libc::EBUSY | libc::EXDEV));
+    let unsupported =
+        |e: &std::io::Error| matches!(e.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS | libc::EOPNOTSUPP));
+    let fail = |e: std::io::Error| {
+        let _ = std::fs::remove_dir_all(staged);
+        if busy(&e) {
+            mount_point(out)
+        } else {
+            TournamentError::io(out, e)
+        }
+    };
+    let swapped = if swap { exchange(staged, out) } else { Err(std::io::Error::from_raw_os_error(libc::EINVAL)) };
+    let old = match swapped {
+        // (`staged` holds the earlier copy now.)
+        Ok(()) => staged.to_path_buf(),
+        Err(e) if unsupported(&e) => {
+            tracing::debug!(error = %e, "no swap of folders here: two renames");
+            // (An empty folder of the staging's name, which a rename of a folder replaces.)
+            let aside = match private_staging(parent, prefix) {
+                Ok(aside) => aside.keep(),
+                Err(e) => return Err(fail(e)),
+            };
+            if let Err(e) = std::fs::rename(out, &aside) {
+                let _ = std::fs::remove_dir(&aside);
+                return Err(fail(e));
+            }
+            point()?;
+            if let Err(e) = std::fs::rename(staged, out) {
+                let _ = std::fs::rename(&aside, out);
+                return Err(fail(e));
+            }
+            aside
+        }
+        Err(e) => return Err(fail(e)),
+    };
+    let _ = crate::files::sync_dir(parent);
+    point()?;
+    std::fs::remove_dir_all(&old).map_err(|e| TournamentError::io(&old, e))
+}
+
+/// Copies the public part of the tournament folder `dir` into `out`, which must be new, empty
+/// or an earlier publish (of any league: see [`before`]), and outside `dir`: into a temporary
+/// folder beside `out`, renamed `out` once whole (swapped with an earlier publish, then removed:
+/// [`replace`]), so that a publish cut short leaves `out` as it was or whole (and its temporary
+/// folder goes with the next publish into `out`). The copy lists what it holds in [`MARKER`].
+/// `out` a link publishes into the folder it leads to; `out` a mount point is refused (no
+/// rename brings a copy into it). Links are not followed (what is not a
 /// file or a folder stays), nor are the temporary files a crashed run may have left. Each
 /// build log and match log becomes a note saying it is withheld, unless `shown` says otherwise.
 ///
@@ -257,6 +462,22 @@ pub fn copy_public(
     games: &Registry,
     reporter: &dyn Reporter,
 ) -> Result<Published, TournamentError> {
+    copy_public_with(dir, out, shown, games, reporter, &|| false, true)
+}
+
+/// [`copy_public`], asking `killed` at each point where a kill could stop it once the copy is
+/// whole (after the swap, between the two renames) and stopping there when it says so; `swap`
+/// false takes the two renames of a file system that swaps no folders. Both for the tests.
+fn copy_public_with(
+    dir: &Path,
+    out: &Path,
+    shown: LogsShown,
+    games: &Registry,
+    reporter: &dyn Reporter,
+    killed: &dyn Fn() -> bool,
+    swap: bool,
+) -> Result<Published, TournamentError> {
+    let point = || if killed() { Err(TournamentError::Invalid("publish: stopped (test)".to_string())) } else { Ok(()) };
     let invalid = |what: String| TournamentError::Invalid(what);
     if !dir.join(super::TOURNAMENT_FILE).is_file() {
         return Err(invalid(format!("{}: not a tournament folder (no {})", dir.display(), super::TOURNAMENT_FILE)));
@@ -264,11 +485,14 @@ pub fn copy_public(
     let record = TournamentRecord::load_to_show(dir, games)?;
     let real = |p: &Path| std::fs::canonicalize(p).map_err(|e| TournamentError::io(p, e));
     let dir_real = real(dir)?;
-    if out.exists() {
-        let mut entries = std::fs::read_dir(out).map_err(|e| TournamentError::io(out, e))?;
-        if entries.next().is_some() {
-            return Err(invalid(format!("{}: not empty: publish into a new or empty folder", out.display())));
-        }
+    // (A link: the folder it leads to is replaced, the link stays, as a web server may serve it.)
+    let linked = out.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
+    let resolved = if linked { Some(real(out)?) } else { None };
+    let out = resolved.as_deref().unwrap_or(out);
+    // Before anything is written: a folder of the teacher's is refused, untouched.
+    let before = before(out)?;
+    if let Before::Foreign(entry) = &before {
+        return Err(refused(out, entry));
     }
     let name = out.file_name().ok_or_else(|| invalid(format!("{}: not a folder's name", out.display())))?;
     let parent = match out.parent() {
@@ -276,6 +500,9 @@ pub fn copy_public(
         _ => Path::new("."),
     };
     std::fs::create_dir_all(parent).map_err(|e| TournamentError::io(parent, e))?;
+    if on_its_own_file_system(out, parent) {
+        return Err(mount_point(out));
+    }
     if real(parent)?.join(name).starts_with(&dir_real) {
         return Err(invalid(format!(
             "{}: inside the tournament folder {}: publish elsewhere",
@@ -377,12 +604,47 @@ pub fn copy_public(
         results::rewrite(&staging.path().join(RESULTS_FILE), &record.public_lines(&lines))?;
     }
     let files = walkdir::WalkDir::new(staging.path()).into_iter().flatten().filter(|e| e.file_type().is_file()).count();
-    // (Readable by others, as the pages are; a rename may replace an empty folder.)
+    // The list of what it wrote, last: a later publish replaces only a folder holding no more.
+    let entries = match entries_of(staging.path())? {
+        Ok(entries) => entries,
+        Err(odd) => return Err(invalid(format!("{}: not a file nor a folder in the copy", odd))),
+    };
+    let marker = Marker { written_by: WRITTEN_BY.to_string(), entries };
+    let marker_file = staging.path().join(MARKER);
+    let json = serde_json::to_vec(&marker).map_err(|e| invalid(format!("{}: {e}", marker_file.display())))?;
+    std::fs::write(&marker_file, json).map_err(|e| TournamentError::io(&marker_file, e))?;
+    // An earlier publish is replaced only if it holds nothing else now (looked at again: the
+    // teacher may have added a file meanwhile); one without a marker (an earlier arena's), only
+    // if it holds nothing this publish does not write anew.
+    let allowed = match &before {
+        Before::Publish => marked_entries(out).or_else(|| Some(marker.entries.clone())),
+        Before::Unmarked => Some(marker.entries.clone()),
+        Before::Nothing | Before::Foreign(_) => None,
+    };
+    if let Some(allowed) = &allowed {
+        if let Some(entry) = foreign_in(out, allowed)? {
+            return Err(refused(out, &entry));
+        }
+    }
+    // (Readable by others, as the pages are; an earlier publish's folder's mode and group, which
+    // the teacher may have set for the web server, are kept.)
     let staged = staging.keep();
-    let _ = std::fs::set_permissions(&staged, std::os::unix::fs::PermissionsExt::from_mode(0o755));
-    if let Err(e) = std::fs::rename(&staged, out) {
+    let (mode, group) = match std::fs::metadata(out) {
+        Ok(m) if allowed.is_some() => {
+            use std::os::unix::fs::MetadataExt;
+            (m.mode() & 0o7777 | 0o700, Some(m.gid()))
+        }
+        _ => (0o755, None),
+    };
+    let _ = std::os::unix::fs::chown(&staged, None, group);
+    let _ = std::fs::set_permissions(&staged, std::os::unix::fs::PermissionsExt::from_mode(mode));
+    if allowed.is_some() {
+        replace(&staged, out, (parent, &prefix), swap, &point)?;
+    } else if let Err(e) = std::fs::rename(&staged, out) {
+        // (A rename replaces an empty folder.)
         let _ = std::fs::remove_dir_all(&staged);
-        return Err(TournamentError::io(out, e));
+        let busy = matches!(e.raw_os_error(), Some(libc::EBUSY | libc::EXDEV));
+        return Err(if busy { mount_point(out) } else { TournamentError::io(out, e) });
     }
     let mut left_out: Vec<String> = std::fs::read_dir(dir)
         .map_err(|e| TournamentError::io(dir, e))?
@@ -489,6 +751,122 @@ mod tests {
         std::fs::write(&path, b"not a replay").unwrap();
         assert!(public_replay(&path, &shown).unwrap().is_none(), "not a replay: copied as it is");
     }
+    /// The version of `bot` in the leaderboard published in `out`.
+    fn version(out: &Path, bot: &str) -> String {
+        let board: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join("leaderboard.json")).unwrap()).unwrap();
+        let rows = board["rows"].as_array().unwrap();
+        rows.iter().find(|r| r["bot"] == bot).unwrap()["version"].as_str().unwrap_or("").to_string()
+    }
+
+    /// The staging folders beside `out` (what a publish into it left).
+    fn staging_left(out: &Path) -> Vec<PathBuf> {
+        let prefix = format!(".tmp-publish-{}-", out.file_name().unwrap().to_string_lossy());
+        let entries = std::fs::read_dir(out.parent().unwrap()).unwrap().flatten();
+        entries.map(|e| e.path()).filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(&prefix)).collect()
+    }
+
+    /// Whether `out` holds a publish whole: its marker lists exactly what it holds.
+    fn whole(out: &Path) -> bool {
+        let listed = marked_entries(out).unwrap_or_default();
+        let held = entries_of(out).unwrap().unwrap();
+        !listed.is_empty() && held.iter().filter(|e| *e != MARKER).eq(listed.iter())
+    }
+
+    /// A re-publish killed between the swap and the removal of the earlier copy leaves the new
+    /// copy whole at OUT and the earlier one in a staging folder, which the next publish removes.
+    /// The control: by two renames (a file system that swaps no folders), a kill between them
+    /// leaves no OUT at all, the window the swap closes; the next publish makes it whole.
+    #[test]
+    fn a_republish_killed_after_the_swap_leaves_the_new_copy_whole() {
+        use crate::tournament::config::TournamentConfig;
+        use crate::tournament::tests::{course, league};
+        use crate::tournament::Quiet;
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = course(&dir.path().join("course"));
+        let src = dir.path().join("course/league");
+        league(TournamentConfig::load(&cfg).unwrap(), &src, false);
+        let out = dir.path().join("site");
+        let publish = |killed_at: Option<usize>, swap: bool| {
+            let points = std::cell::Cell::new(0);
+            let killed = || {
+                points.set(points.get() + 1);
+                killed_at.is_some_and(|n| points.get() > n)
+            };
+            let games = crate::games::registry();
+            copy_public_with(&src, &out, LogsShown::default(), &games, &Quiet, &killed, swap)
+        };
+        publish(None, true).unwrap();
+        assert!(whole(&out) && version(&out, "ann") == "v1" && staging_left(&out).is_empty());
+        assert_eq!(before(&out).unwrap(), Before::Publish);
+        // A new version of ann, played.
+        let bot = dir.path().join("course/bots/ann/bot.sh");
+        std::fs::write(&bot, format!("{}# v2\n", std::fs::read_to_string(&bot).unwrap())).unwrap();
+        league(TournamentConfig::load(&cfg).unwrap(), &src, true);
+        let err = publish(Some(0), true).unwrap_err().to_string();
+        assert!(err.contains("stopped (test)"), "{err}");
+        assert!(whole(&out) && version(&out, "ann") == "v2", "the new copy, whole");
+        let left = staging_left(&out);
+        assert_eq!(left.len(), 1, "{left:?}");
+        assert!(whole(&left[0]) && version(&left[0], "ann") == "v1", "the earlier copy, aside");
+        publish(None, true).unwrap();
+        assert!(whole(&out) && version(&out, "ann") == "v2" && staging_left(&out).is_empty());
+
+        // The control: two renames, killed between them.
+        let err = publish(Some(0), false).unwrap_err().to_string();
+        assert!(err.contains("stopped (test)"), "{err}");
+        assert!(!out.exists(), "no OUT between the two renames");
+        assert_eq!(staging_left(&out).len(), 2, "the earlier copy and the new one, beside it");
+        publish(None, false).unwrap();
+        assert!(whole(&out) && version(&out, "ann") == "v2" && staging_left(&out).is_empty());
+    }
+
+    /// Only a folder holding nothing but what its marker lists is an earlier publish: a file
+    /// more, a marker of another kind or a link make it foreign; a folder without a marker is
+    /// an earlier arena's publish only with no name at its top that a publish does not write.
+    /// The control: what a marker lists is a publish's.
+    #[test]
+    fn only_what_a_marker_lists_is_a_publish() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        assert_eq!(before(&out).unwrap(), Before::Nothing);
+        std::fs::create_dir_all(out.join("replays")).unwrap();
+        assert_eq!(before(&out).unwrap(), Before::Unmarked, "a publish's names");
+        std::fs::write(out.join("index.html"), "x").unwrap();
+        std::fs::write(out.join("replays/a.html"), "x").unwrap();
+        assert_eq!(before(&out).unwrap(), Before::Unmarked);
+        let marker = |entries: &[&str]| {
+            let entries = entries.iter().map(|e| e.to_string()).collect();
+            serde_json::to_vec(&Marker { written_by: WRITTEN_BY.to_string(), entries }).unwrap()
+        };
+        std::fs::write(out.join(MARKER), marker(&["index.html", "replays/", "replays/a.html"])).unwrap();
+        assert_eq!(before(&out).unwrap(), Before::Publish, "the control");
+        std::fs::write(out.join("replays/notes.txt"), "mine").unwrap();
+        assert_eq!(before(&out).unwrap(), Before::Foreign("replays/notes.txt".into()));
+        std::fs::remove_file(out.join("replays/notes.txt")).unwrap();
+        std::os::unix::fs::symlink("/", out.join("replays/b.html")).unwrap();
+        assert_eq!(before(&out).unwrap(), Before::Foreign("replays/b.html".into()), "a link");
+        std::fs::remove_file(out.join("replays/b.html")).unwrap();
+        // A folder where a file was listed; a marker another tool wrote.
+        std::fs::write(out.join(MARKER), marker(&["index.html", "replays", "replays/a.html"])).unwrap();
+        assert_eq!(before(&out).unwrap(), Before::Foreign("replays/".into()));
+        std::fs::write(out.join(MARKER), br#"{"entries": ["index.html", "replays/", "replays/a.html"]}"#).unwrap();
+        assert_eq!(before(&out).unwrap(), Before::Foreign(MARKER.into()), "no marker: a foreign name");
+        std::fs::remove_file(out.join(MARKER)).unwrap();
+        std::fs::write(out.join("notes.txt"), "mine").unwrap();
+        assert_eq!(before(&out).unwrap(), Before::Foreign("notes.txt".into()));
+    }
+
+    /// A folder on another file system than its parent (a mount point: `/proc` is one on every
+    /// Linux machine) is seen as one; the control: a folder on its parent's is not.
+    #[test]
+    fn a_mount_point_is_seen() {
+        assert!(on_its_own_file_system(Path::new("/proc"), Path::new("/")));
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("out")).unwrap();
+        assert!(!on_its_own_file_system(&dir.path().join("out"), dir.path()));
+    }
+
     /// The staging folder is its owner's alone until it is renamed into place (the control: a
     /// temporary folder made the usual way is readable by others, under the umask these tests
     /// run with, read from /proc rather than set: it is the whole process's).

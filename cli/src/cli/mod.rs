@@ -341,7 +341,8 @@ pub struct MergeArgs {
 pub struct PublishArgs {
     /// The tournament folder.
     pub dir: PathBuf,
-    /// Where its public part goes: a new or empty folder, outside it.
+    /// Where its public part goes, outside it: a new or empty folder, or an earlier publish
+    /// (replaced whole in one step; a folder holding anything a publish did not write is refused).
     pub out: PathBuf,
     /// Publish the build logs too, as they are (by default each is a note in their place: a
     /// compiler's messages quote the student's source lines, and may name files by their paths
