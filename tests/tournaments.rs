@@ -858,7 +858,8 @@ fn a_republish_replaces_an_earlier_publish() {
 /// A folder that is not empty and no earlier publish is refused before anything is written,
 /// and left as it was: a folder of the teacher's; one holding a copy of a publish's marker
 /// beside its own files; an earlier publish with a file added (in a subfolder too); an earlier
-/// arena's publish (no marker) with a page this publish does not write. The control: each
+/// arena's publish (no marker) with a page this publish does not write; a teacher's page named
+/// as a publish's, without the arena's leaderboard. The control: each
 /// folder, without what makes it foreign, is published into.
 #[test]
 fn a_publish_into_a_folder_that_is_not_a_publish_is_refused_and_leaves_it() {
@@ -901,9 +902,15 @@ fn a_publish_into_a_folder_that_is_not_a_publish_is_refused_and_leaves_it() {
     // The controls: without what makes them foreign, published into.
     std::fs::remove_file(site.join("bots/dave.html")).unwrap();
     assert!(publish(&site).status.success());
+    // A teacher's folder holding only names a publish writes (a page of theirs), without the
+    // arena's leaderboard: no earlier publish either.
     std::fs::remove_file(mine.join("grades.csv")).unwrap();
     std::fs::remove_file(mine.join(".arena-publish.json")).unwrap();
-    assert!(publish(&mine).status.success(), "an empty subfolder: a publish's name");
+    std::fs::write(mine.join("index.html"), "<h1>My course</h1>").unwrap();
+    refused(&mine, "index.html");
+    std::fs::remove_file(mine.join("index.html")).unwrap();
+    std::fs::remove_dir(mine.join("replays")).unwrap();
+    assert!(publish(&mine).status.success(), "the control: empty");
 }
 
 /// Every path under `dir`.

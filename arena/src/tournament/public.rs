@@ -326,6 +326,7 @@ fn before(out: &Path) -> Result<Before, TournamentError> {
         });
     }
     const FOLDERS: [&str; 5] = ["assets", "bots", "replays", "logs", "builds"];
+    let mut first = None;
     for entry in top {
         let entry = entry.map_err(|e| TournamentError::io(out, e))?;
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -338,8 +339,20 @@ fn before(out: &Path) -> Result<Before, TournamentError> {
         if !ours {
             return Ok(Before::Foreign(name));
         }
+        // (The first by name, as the error names it.)
+        if first.as_ref().is_none_or(|f| name < *f) {
+            first = Some(name);
+        }
     }
-    Ok(Before::Unmarked)
+    // (And the arena's own leaderboard, with its rule and run facts: a folder of the teacher's
+    // holding only an `index.html` of theirs is no publish, and is not replaced.)
+    let board = out.join("leaderboard.json");
+    let arenas = board.symlink_metadata().is_ok_and(|m| m.is_file() && m.len() <= 64 << 20)
+        && std::fs::read(&board)
+            .ok()
+            .and_then(|json| serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(&json).ok())
+            .is_some_and(|board| board.contains_key("rule") && board.contains_key("facts"));
+    Ok(if arenas { Before::Unmarked } else { Before::Foreign(first.unwrap_or_default()) })
 }
 
 /// The error for a folder that is not empty and no earlier publish.
@@ -831,10 +844,16 @@ mod tests {
         let out = dir.path().join("out");
         assert_eq!(before(&out).unwrap(), Before::Nothing);
         std::fs::create_dir_all(out.join("replays")).unwrap();
-        assert_eq!(before(&out).unwrap(), Before::Unmarked, "a publish's names");
         std::fs::write(out.join("index.html"), "x").unwrap();
+        // A teacher's own page, named as a publish's, without the arena's leaderboard: foreign.
+        assert_eq!(before(&out).unwrap(), Before::Foreign("index.html".into()), "no leaderboard");
+        std::fs::write(out.join("leaderboard.json"), r#"{"mine": 1}"#).unwrap();
+        assert_eq!(before(&out).unwrap(), Before::Foreign("index.html".into()), "another tool's");
+        std::fs::write(out.join("leaderboard.json"), r#"{"rule": "", "facts": {}}"#).unwrap();
+        assert_eq!(before(&out).unwrap(), Before::Unmarked, "a publish's names and leaderboard");
         std::fs::write(out.join("replays/a.html"), "x").unwrap();
         assert_eq!(before(&out).unwrap(), Before::Unmarked);
+        std::fs::remove_file(out.join("leaderboard.json")).unwrap();
         let marker = |entries: &[&str]| {
             let entries = entries.iter().map(|e| e.to_string()).collect();
             serde_json::to_vec(&Marker { written_by: WRITTEN_BY.to_string(), entries }).unwrap()
