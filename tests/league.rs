@@ -127,7 +127,7 @@ fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
     let (stdout, stderr) = run(&["tournament", "--resume", &league_arg]);
     assert!(stderr.contains("plan: 16 matches to play (alice 16,"), "{stderr}");
     assert!(stderr.contains("new versions: alice"), "{stderr}");
-    assert!(stdout.contains("40 of 40 matches played (16 now, 24 kept, 16 superseded"), "{stdout}");
+    assert!(stdout.contains("40 of 40 matches played (16 now, 24 kept, 16 no longer counted"), "{stdout}");
     let week2 = leaderboard(&league);
     assert_eq!(row(&week2, "alice")["version"], "v2");
     let bob_before = standing(&week2, "bob");
@@ -172,7 +172,7 @@ fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
     python_bot(&class.join("bob"));
     write(&class.join("bob/bot.src"), GREEDY_SH);
     let (stdout, stderr) = run(&["tournament", "--resume", &league_arg]);
-    assert!(stdout.contains("(16 now, 24 kept, 16 superseded"), "{stdout}");
+    assert!(stdout.contains("(16 now, 24 kept, 48 no longer counted"), "{stdout}");
     assert!(stderr.contains("bob: builds and starts again, standing on v2 ("), "its failure is over: {stderr}");
     let week5 = leaderboard(&league);
     assert_eq!(row(&week5, "alice")["version"], "v3");
@@ -252,6 +252,14 @@ fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
     let (stdout, stderr) = run(&["tournament", "--resume", &league_arg, "--exclude", "gus"]);
     assert!(stderr.contains("bots removed: gus"), "{stderr}");
     assert!(stdout.contains("24 of 24 matches played (0 now"), "{stdout}");
+    let (stdout, _) = run(&["tournament", "--resume", &league_arg]);
+    assert!(stdout.contains("24 of 24 matches played (0 now"), "gus stays out: {stdout}");
+    // A config that lists gus brings him back (it decides the roster), and says so: his
+    // results, of the same versions, count again.
+    let (stdout, stderr) = run(&["tournament", "--resume", &league_arg, "--config", &cfg3.display().to_string()]);
+    assert!(stderr.contains("bots back in the league: gus (they had left it, by --exclude"), "{stderr}");
+    assert!(!stderr.contains("bots added"), "{stderr}");
+    assert!(stdout.contains("40 of 40 matches played (0 now, 40 kept"), "{stdout}");
 }
 
 #[test]
@@ -786,7 +794,7 @@ fn a_course_folder_moved_or_copied_elsewhere_plays_nothing_again() {
         let (stdout, stderr) = run(&args);
         assert!(stderr.contains("plan: 0 matches to play"), "{args:?}: {stderr}");
         assert!(!stderr.contains("new versions") && !stderr.contains("maps changed"), "{args:?}: {stderr}");
-        assert!(stdout.contains("12 of 12 matches played (0 now, 12 kept, 0 superseded"), "{args:?}: {stdout}");
+        assert!(stdout.contains("12 of 12 matches played (0 now, 12 kept, 0 no longer counted"), "{args:?}: {stdout}");
         assert_eq!(untimed(&leaderboard(&league)), before, "{args:?}: the same standings");
         let now = recorded_bots(&league);
         assert_eq!(named_in(&now, &moved), ["bob", "carol"], "the control: the commands name the new place: {now:?}");

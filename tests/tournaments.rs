@@ -233,7 +233,10 @@ fn the_league_reruns_only_what_a_new_or_changed_bot_touches() {
     let cpp = format!("cpp={}", cpp_greedy());
     let (stdout, _, code) = tournament(&["--resume", &out_arg, "--bot", &cpp]);
     assert_eq!(code, 0);
-    assert!(summary_line(&stdout).starts_with("12 of 12 matches played (6 now, 6 kept, 0 superseded"), "{stdout}");
+    assert!(
+        summary_line(&stdout).starts_with("12 of 12 matches played (6 now, 6 kept, 0 no longer counted"),
+        "{stdout}"
+    );
 
     // Nothing changed: nothing runs.
     let (stdout, _, _) = tournament(&["--resume", &out_arg]);
@@ -243,13 +246,19 @@ fn the_league_reruns_only_what_a_new_or_changed_bot_touches() {
     std::fs::copy(bins().join("greedy"), &swap).unwrap();
     let (stdout, _, code) = tournament(&["--resume", &out_arg]);
     assert_eq!(code, 0);
-    assert!(summary_line(&stdout).starts_with("12 of 12 matches played (6 now, 6 kept, 6 superseded"), "{stdout}");
+    assert!(
+        summary_line(&stdout).starts_with("12 of 12 matches played (6 now, 6 kept, 6 no longer counted"),
+        "{stdout}"
+    );
     assert!(row(&leaderboard(&out), "swap")["total_score"].as_i64().unwrap() > 0, "the new version plays");
 
     // A bot replaced on the command line under the same name.
     let (stdout, _, code) = tournament(&["--resume", &out_arg, "--bot", &format!("random={}", bin("waiter"))]);
     assert_eq!(code, 0);
-    assert!(summary_line(&stdout).starts_with("12 of 12 matches played (6 now, 6 kept, 6 superseded"), "{stdout}");
+    assert!(
+        summary_line(&stdout).starts_with("12 of 12 matches played (6 now, 6 kept, 12 no longer counted"),
+        "{stdout}"
+    );
     assert_eq!(row(&leaderboard(&out), "random")["total_score"], 0);
     let files: Vec<String> = std::fs::read_dir(out.join("replays"))
         .unwrap()

@@ -424,7 +424,7 @@ impl TournamentRecord {
         for row in &mut board.rows {
             if let Some(h) = self.history.get(&row.bot) {
                 row.version = h.standing(as_of).map(|v| v.label.clone());
-                row.version_at = h.standing(as_of).map(|v| versions::time_text(v.at));
+                row.version_at = h.standing(as_of).map(|v| versions::time_text(h.first_seen(v)));
                 if as_of.is_none() {
                     row.note = h.note().map(|note| shown.text(&note));
                     row.build_log = h.latest().and_then(|v| v.build_log.clone());
@@ -565,7 +565,8 @@ pub struct Summary {
     pub played: usize,
     /// Finished matches found on disk and kept.
     pub kept: usize,
-    /// Results no longer counted because their bot, map or settings changed (kept on disk).
+    /// Results on disk no longer counted because their bot, map or settings changed since they
+    /// were played (every such result the folder holds, not only what this run superseded).
     pub dropped: usize,
     /// Matches that wait for a good build of one of their bots.
     pub waiting: usize,
@@ -644,7 +645,6 @@ pub fn run(
 /// folder locked (for as long as this lives).
 struct League {
     record: TournamentRecord,
-    previous: Option<TournamentRecord>,
     existing: Vec<ResultLine>,
     game: &'static dyn Game,
     boards: BTreeMap<PathBuf, Board>,
@@ -739,7 +739,8 @@ fn plan(
     // (The record stamps what the builds left: they are no longer unrecorded.)
     let _ = std::fs::remove_file(out.join(versions::UNRECORDED_BUILDS));
     versions::remove_unlinked_logs(out, &record.history, &record.failures);
-    Ok(League { record, previous, existing, game, boards, _lock: lock })
+    versions::remove_unlisted_copies(out, &record.history);
+    Ok(League { record, existing, game, boards, _lock: lock })
 }
 
 /// What the second step found: the results that count, the matches still to play.
@@ -748,7 +749,9 @@ struct Reconciled {
     todo: Vec<ScheduledMatch>,
     kept: usize,
     waiting: usize,
-    /// Results the previous schedule counted that this one does not.
+    /// Results on disk the schedule no longer counts (all of them, not only what this run's
+    /// changes superseded: an `arena build` or a run killed after its record was saved changed
+    /// the schedule before this run looked).
     superseded: usize,
     /// The valid length of `results.jsonl`, where appending goes on.
     valid_len: u64,
@@ -777,9 +780,7 @@ fn reconcile(league: &League, out: &Path, options: &RunOptions) -> Result<Reconc
     };
     let done_keys: HashSet<String> = sorted.done.iter().map(|r| r.key.clone()).collect();
     let (todo, waiting) = to_play(record, &done_keys, |_| true);
-    let before: HashSet<&str> =
-        league.previous.as_ref().map(|p| p.schedule.iter().map(|m| m.key.as_str()).collect()).unwrap_or_default();
-    let superseded = sorted.history.iter().filter(|l| before.contains(l.key.as_str())).count();
+    let superseded = sorted.history.len();
     Ok(Reconciled { kept: sorted.done.len(), done: sorted.done, todo, waiting, superseded, valid_len })
 }
 
@@ -995,6 +996,18 @@ fn changes(old: &TournamentRecord, new: &TournamentRecord) -> Vec<String> {
         added.retain(|n| n != renamed_to);
         removed.retain(|n| n != gone);
     }
+    // A bot the league had before and left (by --exclude, or a config without it) comes back
+    // when the roster given now lists it: said so, as --exclude lasts only until then.
+    let back: Vec<&String> = added.iter().copied().filter(|n| old.history.contains_key(*n)).collect();
+    added.retain(|n| !back.contains(n));
+    if !back.is_empty() {
+        out.push(format!(
+            "bots back in the league: {} (they had left it, by --exclude or a config, and the roster given now \
+             lists them: remove them from the config to keep them out); their results still current count again, \
+             their other matches are played",
+            join(&back)
+        ));
+    }
     // (One that cannot play is said so, not that its matches are played.)
     let (failed, playing): (Vec<&String>, Vec<&String>) = added.iter().partition(|n| new.failures.contains_key(**n));
     if !playing.is_empty() {
@@ -1019,7 +1032,7 @@ fn changes(old: &TournamentRecord, new: &TournamentRecord) -> Vec<String> {
         match (h.note(), old.history.get(name).and_then(BotHistory::note), h.standing(None)) {
             (Some(note), _, _) => out.push(format!("{name}: {note}")),
             (None, Some(_), Some(standing)) => {
-                out.push(format!("{name}: builds and starts again, standing on {}", standing.describe()))
+                out.push(format!("{name}: builds and starts again, standing on {}", h.describe(standing)))
             }
             _ => {}
         }
@@ -1293,10 +1306,14 @@ fn replay_agrees(out: &Path, line: &ResultLine) -> bool {
     serde_json::from_slice::<Head>(&bytes).is_ok_and(|h| h.result == line.result)
 }
 
-/// The lock of a tournament folder, held while a run writes it.
+/// The lock of a tournament folder, held while a run writes it. A shard's own lock is only
+/// ever held with the folder's shared one: it is taken after it and, declared first, released
+/// before it. So whoever holds the folder's lock alone may remove the shards' lock files (see
+/// [`remove_temporaries`]): no process holds one, none can take one until it is released, and a
+/// shard then locks the file it makes anew.
 struct FolderLock {
-    _file: std::fs::File,
     _shard: Option<std::fs::File>,
+    _file: std::fs::File,
 }
 
 impl FolderLock {
@@ -1306,7 +1323,7 @@ impl FolderLock {
         let mode = if shard.is_some() { libc::LOCK_SH } else { libc::LOCK_EX };
         let main = Self::lock_file(out, &out.join(".lock"), mode, shard.is_none())?;
         match shard {
-            None => Ok(FolderLock { _file: main, _shard: None }),
+            None => Ok(FolderLock { _shard: None, _file: main }),
             Some(s) => {
                 let own = Self::lock_file(
                     out,
@@ -1314,7 +1331,7 @@ impl FolderLock {
                     libc::LOCK_EX,
                     true,
                 )?;
-                Ok(FolderLock { _file: main, _shard: Some(own) })
+                Ok(FolderLock { _shard: Some(own), _file: main })
             }
         }
     }
@@ -1429,7 +1446,9 @@ fn ended_at(replay: &crate::replay::Replay) -> Vec<usize> {
 }
 
 /// Removes the temporary files a crash may have left in the folders the arena writes (every
-/// file is written to a `.tmp-*` file first, then renamed): call it holding the folder alone.
+/// file is written to a `.tmp-*` file first, then renamed), and the lock files shards left
+/// (`.lock.shard-K-of-N`, free while the folder's lock is held alone: see [`FolderLock`]):
+/// call it holding the folder alone.
 /// (`versions/` holds copies of the students' folders, whose files are theirs: there only a
 /// copy cut short goes, `versions/<bot>/<fingerprint>.tmp/`, see [`submission::snapshot`].)
 fn remove_temporaries(out: &Path) {
@@ -1438,7 +1457,9 @@ fn remove_temporaries(out: &Path) {
             continue;
         };
         for entry in entries.flatten() {
-            if crate::files::is_temporary(&entry.file_name()) && entry.file_type().is_ok_and(|t| t.is_file()) {
+            let shard_lock = dir == out && entry.file_name().to_string_lossy().starts_with(".lock.shard-");
+            let stray = crate::files::is_temporary(&entry.file_name()) || shard_lock;
+            if stray && entry.file_type().is_ok_and(|t| t.is_file()) {
                 let _ = std::fs::remove_file(entry.path());
             }
         }
@@ -1532,6 +1553,117 @@ mod tests {
         remove_temporaries(dir.path());
         assert!(!cut.exists() && !dir.path().join(".tmp-results.jsonl").exists());
         assert!(kept.join("src/bot.c").exists());
+    }
+
+    /// The lock files shards leave (`.lock.shard-K-of-N`) go once a run holds the folder alone,
+    /// and a shard then makes its own anew: two copies of one shard still exclude each other.
+    /// The control: a run cannot hold the folder alone while a shard holds its lock.
+    #[test]
+    fn the_lock_files_shards_leave_go_when_the_folder_is_held_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let (out, shard) = (dir.path(), Shard { index: 1, count: 2 });
+        let own = out.join(".lock.shard-1-of-2");
+        {
+            let _shard = FolderLock::take(out, Some(shard)).unwrap();
+            assert!(FolderLock::take(out, None).is_err(), "the control: a whole run waits for the shard");
+        }
+        assert!(own.is_file(), "left behind by the shard");
+        {
+            let _alone = FolderLock::take(out, None).unwrap();
+            remove_temporaries(out);
+        }
+        assert!(!own.exists(), "removed once the folder was held alone");
+        let _again = FolderLock::take(out, Some(shard)).unwrap();
+        assert!(own.is_file());
+        let twice = FolderLock::take(out, Some(shard));
+        assert!(matches!(twice, Err(TournamentError::Locked { .. })), "one shard at a time still");
+    }
+
+    /// A run stopped after its builds, before its record was saved, leaves a copy of a version
+    /// no record keeps (here: ben's files changed, copied, then changed back): the next run
+    /// removes it, and leaves the copies the record keeps and what the arena did not make. The
+    /// control: the copy is there until then.
+    #[test]
+    fn a_copy_of_a_version_no_record_keeps_is_removed_by_the_next_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = TournamentConfig::load(&course(&dir.path().join("course"))).unwrap();
+        let out = dir.path().join("course/league");
+        assert_eq!(league(config.clone(), &out, false).played, 6);
+        let copies = |bot: &str| -> Vec<String> {
+            let mut names: Vec<String> = std::fs::read_dir(out.join("versions").join(bot))
+                .map(|d| d.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+                .unwrap_or_default();
+            names.sort();
+            names
+        };
+        let kept = copies("ben");
+        assert_eq!(kept.len(), 1, "{kept:?}");
+        // The stopped run: its builds and copies, no record saved.
+        let script = dir.path().join("course/bots/ben/bot.sh");
+        std::fs::write(&script, format!("{WAITER}# tuned\n")).unwrap();
+        let mut history = TournamentRecord::read(&out).unwrap().history;
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        versions::prepare(&config, &sandbox, &out, unix_secs(), &mut history, &|| false).unwrap();
+        std::fs::write(&script, WAITER).unwrap();
+        std::fs::create_dir_all(out.join("versions/ben/notes")).unwrap();
+        std::fs::write(out.join("versions/ben/notes/mine.txt"), "the teacher's").unwrap();
+        assert_eq!(copies("ben").len(), 3, "the control: the stopped run's copy is there: {:?}", copies("ben"));
+        let resumed = league(config, &out, true);
+        assert_eq!((resumed.played, resumed.kept), (0, 6));
+        let mut want = kept.clone();
+        want.push("notes".to_string());
+        assert_eq!(copies("ben"), want, "the copy no record keeps is gone");
+        assert!(out.join("versions/ben/notes/mine.txt").is_file());
+        for bot in ["ann", "cid"] {
+            assert_eq!(copies(bot).len(), 1, "{bot}: {:?}", copies(bot));
+        }
+        let record = TournamentRecord::read(&out).unwrap();
+        let ben = record.bots.iter().find(|b| b.entry.name == "ben").unwrap();
+        assert_eq!(vec![ben.fingerprint.clone()], kept, "the copy kept is ben's standing version's");
+    }
+
+    /// The results no longer counted are said as the folder holds them, whichever run
+    /// superseded them: a new version that `arena build` scheduled (as before shards) is 4
+    /// results no longer counted to the run after it, and still 4 to the next (it counted 0).
+    #[test]
+    fn the_results_no_longer_counted_are_said_whichever_run_superseded_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = TournamentConfig::load(&course(&dir.path().join("course"))).unwrap();
+        let out = dir.path().join("course/league");
+        assert_eq!(league(config.clone(), &out, false).dropped, 0);
+        std::fs::write(dir.path().join("course/bots/ben/bot.sh"), format!("{WAITER}# tuned\n")).unwrap();
+        let build = RunOptions { resume: true, prepare_only: true, ..RunOptions::default() };
+        run(config.clone(), &out, &build, &crate::games::registry(), &Quiet, CancellationToken::new()).unwrap();
+        let after_build = league(config.clone(), &out, true);
+        assert_eq!((after_build.played, after_build.kept, after_build.dropped), (4, 2, 4), "{after_build:?}");
+        let again = league(config, &out, true);
+        assert_eq!((again.played, again.kept, again.dropped), (0, 6, 4), "{again:?}");
+    }
+
+    /// Files back after a newer version are that version again, shown with the time it was
+    /// first seen, not when it came back (the record notes that, for `--as-of`). The control:
+    /// the entry it stands on is dated when it came back.
+    #[test]
+    fn a_version_back_is_shown_with_the_time_it_was_first_seen() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = TournamentConfig::load(&course(&dir.path().join("course"))).unwrap();
+        let out = dir.path().join("course/league");
+        league(config.clone(), &out, false);
+        // (First seen at 100 s after 1970, so that every later time differs.)
+        let mut record = TournamentRecord::read(&out).unwrap();
+        record.history.get_mut("ben").unwrap().versions[0].at = 100;
+        record.save(&out).unwrap();
+        let script = dir.path().join("course/bots/ben/bot.sh");
+        std::fs::write(&script, format!("{WAITER}# tuned\n")).unwrap();
+        let v2 = league(config.clone(), &out, true);
+        assert_eq!(v2.leaderboard.rows.iter().find(|r| r.bot == "ben").unwrap().version.as_deref(), Some("v2"));
+        std::fs::write(&script, WAITER).unwrap();
+        let back = league(config, &out, true);
+        let row = back.leaderboard.rows.iter().find(|r| r.bot == "ben").unwrap();
+        assert_eq!((row.version.as_deref(), row.version_at.as_deref()), (Some("v1"), Some("1970-01-01T00:01:40Z")));
+        let history = &TournamentRecord::read(&out).unwrap().history["ben"];
+        assert_eq!(history.versions.len(), 3);
+        assert_ne!(history.standing(None).unwrap().at, 100, "the control: its entry is dated when it came back");
     }
 
     /// The boxes of the matches played at once are checked against the machine's memory: 2

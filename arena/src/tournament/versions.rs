@@ -45,13 +45,6 @@ pub struct Version {
     pub portable: Option<String>,
 }
 
-impl Version {
-    /// The label with the time: `v2 3f2a1bc (2026-11-30T16:40:00Z)`.
-    pub fn describe(&self) -> String {
-        format!("{} ({})", self.label, time_text(self.at))
-    }
-}
-
 /// Every version of one bot, oldest first, and what its builds wrote.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BotHistory {
@@ -107,6 +100,19 @@ impl BotHistory {
         self.versions.iter().rev().filter(|v| v.ok).find(|v| as_of.is_none_or(|t| v.at <= t))
     }
 
+    /// When the league first saw `version`'s files as a good version. Files back after a
+    /// failed push or a newer version are that version again, and its entry then records when
+    /// they came back (from when it stands, for `--as-of`); it is shown by when it was first seen.
+    pub fn first_seen(&self, version: &Version) -> u64 {
+        let same = |v: &&Version| v.ok && version.ok && v.fingerprint == version.fingerprint;
+        self.versions.iter().find(same).map_or(version.at, |v| v.at.min(version.at))
+    }
+
+    /// A version's label with the time it was first seen: `v2 3f2a1bc (2026-11-30T16:40:00Z)`.
+    pub fn describe(&self, version: &Version) -> String {
+        format!("{} ({})", version.label, time_text(self.first_seen(version)))
+    }
+
     /// The newest version, good or not.
     pub fn latest(&self) -> Option<&Version> {
         self.versions.last()
@@ -126,7 +132,7 @@ impl BotHistory {
             "{what} at {} ({}), standing from {}",
             time_text(latest.at),
             latest.problem.as_deref().unwrap_or("?"),
-            standing.describe()
+            self.describe(standing)
         ))
     }
 
@@ -163,6 +169,8 @@ impl BotHistory {
                 }
                 // (A version an earlier arena recorded learns its location-free fingerprint.)
                 v.portable = v.portable.take().or(version.portable);
+                // (One that had no copy, too large once, keeps the copy made now.)
+                v.kept = v.kept.take().or(version.kept);
             }
             return;
         }
@@ -281,6 +289,55 @@ pub fn remove_unlinked_logs(out: &Path, history: &BTreeMap<String, BotHistory>, 
                 tracing::warn!(log = %entry.path().display(), "cannot remove a build log no version links: {e}");
             }
         }
+    }
+}
+
+/// Removes the copies in `out/versions/<bot>/<fingerprint>/` that no version of `history`
+/// keeps: a run stopped after its builds, before its record was saved, leaves the copies it
+/// made, and a bot that moved on meanwhile would never take them up. Only folders named as
+/// this arena names a copy (16 hex digits) go; each is renamed `<fingerprint>.tmp` first, so
+/// that a removal cut short is a copy cut short, removed by the next run. Call it holding the
+/// folder alone, once the record `history` is in is saved: copies are only made then (a shard
+/// plays the copies its record keeps, and every later record keeps them too).
+pub fn remove_unlisted_copies(out: &Path, history: &BTreeMap<String, BotHistory>) {
+    let league = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
+    let real = |p: &Path| std::fs::canonicalize(p).ok();
+    let mut listed = BTreeSet::new();
+    for (name, h) in history {
+        for v in h.versions.iter().filter(|v| !v.fingerprint.is_empty()) {
+            let Some(kept) = &v.kept else { continue };
+            // Where it was made, and wherever its entry's paths lead into a copy.
+            let made = league.join("versions").join(crate::files::name_part(name)).join(&v.fingerprint);
+            let words = shell_words::split(&kept.command).unwrap_or_default().into_iter().map(PathBuf::from);
+            for path in std::iter::once(made).chain(kept.cwd.clone()).chain(words) {
+                if let Some(start) = copy_start(&path, &v.fingerprint) {
+                    let root: PathBuf = path.components().take(start + 3).collect();
+                    listed.extend(real(&league.join(root)));
+                }
+            }
+        }
+    }
+    let is_fingerprint = |n: &str| n.len() == 16 && n.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    let Ok(bots) = std::fs::read_dir(out.join("versions")) else { return };
+    for bot in bots.flatten().filter(|b| b.file_type().is_ok_and(|t| t.is_dir())) {
+        let Ok(copies) = std::fs::read_dir(bot.path()) else { continue };
+        for copy in copies.flatten() {
+            let path = copy.path();
+            let ours =
+                copy.file_name().to_str().is_some_and(is_fingerprint) && copy.file_type().is_ok_and(|t| t.is_dir());
+            // (A copy whose real path cannot be told is left alone.)
+            if !ours || real(&path).is_none_or(|r| listed.contains(&r)) {
+                continue;
+            }
+            tracing::info!(copy = %path.display(), "removing a copy of a bot version no record keeps");
+            let doomed = path.with_extension("tmp");
+            let doomed = if std::fs::rename(&path, &doomed).is_ok() { doomed } else { path };
+            if let Err(e) = std::fs::remove_dir_all(&doomed) {
+                tracing::warn!(copy = %doomed.display(), "cannot remove a copy no record keeps: {e}");
+            }
+        }
+        // (Its bot's folder too, once empty.)
+        let _ = std::fs::remove_dir(bot.path());
     }
 }
 
@@ -588,7 +645,7 @@ mod tests {
         assert!(note.starts_with("build failed at 1970-01-01T00:05:00Z"), "{note}");
         assert!(note.ends_with("standing from v1 abc123 (1970-01-01T00:01:40Z)"), "{note}");
         h.record(v("cc", 400, true), None);
-        assert_eq!(h.standing(None).unwrap().describe(), "v2 (1970-01-01T00:06:40Z)");
+        assert_eq!(h.describe(h.standing(None).unwrap()), "v2 (1970-01-01T00:06:40Z)");
         assert_eq!(h.note(), None);
         assert_eq!(h.standing(Some(399)).unwrap().fingerprint, "aa", "as of a past time");
         assert_eq!(h.standing(Some(99)), None);
@@ -601,6 +658,9 @@ mod tests {
         h.record(v("aa", 700, true), None);
         assert_eq!(h.standing(None).unwrap().label, "v1 abc123");
         assert_eq!(h.standing(None).unwrap().at, 700, "standing from when it came back");
+        // Shown as v1 was first seen (the same files, the same version), not when it came back.
+        assert_eq!(h.describe(h.standing(None).unwrap()), "v1 abc123 (1970-01-01T00:01:40Z)");
+        assert_eq!(h.standing(Some(650)).unwrap().fingerprint, "cc", "as of before it came back: v2");
         h.record(v("ee", 800, true), None);
         assert_eq!(h.standing(None).unwrap().label, "v3", "the next new version");
     }

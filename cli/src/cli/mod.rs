@@ -232,7 +232,8 @@ pub struct TournamentArgs {
     /// --resume DIR; with --out, the shard writes to its own folder.
     #[arg(long, value_name = "K/N|auto", requires = "resume")]
     pub shard: Option<String>,
-    /// Remove a bot from the league (repeatable); its results stay on disk, uncounted.
+    /// Remove a bot from the league (repeatable); its results stay on disk, uncounted. It stays
+    /// out until a roster lists it again (`--resume DIR --config FILE` takes the file's).
     #[arg(long, value_name = "NAME")]
     pub exclude: Vec<String>,
     /// Play this match again, by key (repeatable; keys are in results.jsonl and the pages).

@@ -209,7 +209,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     } else {
         say!("{}", summary.leaderboard.table());
         say!(
-            "{} of {} matches played ({} now, {} kept, {} superseded kept as history{}). Folder: {}",
+            "{} of {} matches played ({} now, {} kept, {} no longer counted, kept as history{}). Folder: {}",
             summary.leaderboard.matches,
             summary.leaderboard.scheduled,
             summary.played,
