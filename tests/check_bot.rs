@@ -70,8 +70,21 @@ fn each_flaw_is_named_with_its_fix() {
                 "read a clock",
             ],
         ),
+        // A bot that reads its whole input first (as for `./bot < test1.txt`) answers once it
+        // ends: told so, with the tests' `--piped`. It was told it does not flush (its answers
+        // came in a burst once its input ended), or only that such a bot never answers.
         (
             "readall",
+            &[
+                "printed nothing after the header and `TICK 1`, not even in 8 s, nor when sent thousands of TICK \
+                 lines at once, but answered once its input ended: it waits for the end of its input",
+                "answer each TICK as soon as it arrives",
+                " readall' --piped` sends each test file whole",
+            ],
+        ),
+        // One that never answers at all: not sent to `--piped`, which would not help it.
+        (
+            "readexit",
             &["printed nothing after the header and `TICK 1`, not even in 8 s", "waits for the end of its input"],
         ),
     ];
@@ -84,6 +97,9 @@ fn each_flaw_is_named_with_its_fix() {
         assert_eq!(*code, 1, "{flaw}: a problem makes a non-zero exit\n{stdout}");
         for phrase in *phrases {
             assert!(stdout.contains(phrase), "{flaw}: expected {phrase:?} in\n{stdout}");
+        }
+        if ["noflush", "readexit", "loop1"].contains(flaw) {
+            assert!(!stdout.contains("--piped") && !stdout.contains("answered once its input ended"), "{stdout}");
         }
         if *flaw == "loop1" {
             assert!(!stdout.contains("waits for the end of its input"), "{stdout}");
@@ -187,4 +203,25 @@ fn a_python_bot_that_never_ran_is_told_why() {
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(said.contains("ValueError") && said.contains("read the header up to `STREAM`"), "{said}");
     assert!(!said.contains("never ran") && !said.contains("does not exist"), "{said}");
+}
+
+/// A bot that crashes the same way in every situation: its stderr is shown once, in seat 1's
+/// report, and each other situation says it wrote the same (it was repeated six times). The
+/// control: a bot whose stderr names the header it read keeps each situation's own where it
+/// differs (another map), and is said to be the same where it is not (seat 2, the same map).
+#[test]
+fn the_same_crash_s_stderr_is_shown_once() {
+    let same = "It wrote the same to stderr as in `seat 1`, above.";
+    let (stdout, code) = check("sh -c 'read l; echo \"Traceback: NameError: boom\" >&2; exit 1'");
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(stdout.matches("PROBLEM").count(), 6, "{stdout}");
+    assert_eq!(stdout.matches("Its last words on stderr:\n      Traceback: NameError: boom").count(), 1, "{stdout}");
+    assert_eq!(stdout.matches(same).count(), 5, "{stdout}");
+    assert!(row(&stdout, "seat 1").contains("forfeit (crash)"), "{stdout}");
+    // The control.
+    let (stdout, _) = check("sh -c 'read l; echo \"died on: $l\" >&2; exit 1'");
+    for own in ["died on: ARENA 4 6 30", "died on: ARENA 3 5 20", "died on: ARENA 3 6 20"] {
+        assert!(stdout.contains(own), "{own}: {stdout}");
+    }
+    assert_eq!(stdout.matches(same).count(), 1, "seat 2 alone: {stdout}");
 }

@@ -157,7 +157,8 @@ fn course_folders_are_read_as_they_really_are() {
 
 /// `--piped` sends a test's whole file and then ends the bot's input, as `./bot < file` would:
 /// a bot that reads to the end of its input before answering plays (control: sent one TICK at
-/// a time, its input never ends, and it loses on time).
+/// a time, its input never ends, and it loses on time, told that it seems to wait for the end
+/// of its input and to try `--piped`, where it was asked only whether it flushed stdout).
 #[test]
 fn a_piped_test_ends_the_input_of_a_bot_that_reads_it_all_first() {
     // test1's optimum (16): along the top row, down, back for the 5, down to the final.
@@ -167,7 +168,13 @@ fn a_piped_test_ends_the_input_of_a_bot_that_reads_it_all_first() {
     assert!(stdout.starts_with("test01  PASS  score      16"), "{stdout}");
     let (stdout, _, code) = run(&["test", &bot, "--only", "1"]);
     assert_eq!(code, 1);
-    assert!(stdout.contains("forfeit timeout"), "{stdout}");
+    assert!(
+        stdout.contains("forfeit timeout: no answer within 5000 ms after TICK 1: it was idle (",)
+            && stdout.contains("and answered only once its input ended: it seems to wait for the end of its input"),
+        "{stdout}"
+    );
+    assert!(stdout.contains(&format!(" test '{bot}' --piped` (each test file sent whole")), "{stdout}");
+    assert!(!stdout.contains("did you flush stdout?"), "{stdout}");
 }
 
 #[test]
@@ -300,6 +307,14 @@ fn arena_test_refuses_what_would_grade_wrong_or_leak() {
     let (_, stderr, code) = run(&["test", &bot, "--tests", &tests]);
     assert_ne!(code, 0);
     assert!(stderr.contains("no minimum for test1") && stderr.contains("--no-minimums"), "{stderr}");
+    // Which of the two it is: the file is missing, or it has no line for the test.
+    let minimums = course.join("limite_minime.txt");
+    assert!(stderr.contains(&format!("({} does not exist)", minimums.display())), "{stderr}");
+    std::fs::write(&minimums, "test2 40\n").unwrap();
+    let (_, stderr, code) = run(&["test", &bot, "--tests", &tests]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains(&format!("no minimum for test1 ({} has no line for it)", minimums.display())), "{stderr}");
+    std::fs::remove_file(&minimums).unwrap();
     let (stdout, stderr, _) = run(&["test", &bot, "--tests", &tests, "--no-minimums"]);
     assert!(stdout.contains("test01  FAIL") && stdout.contains("min       -"), "played without one: {stdout}{stderr}");
     std::fs::write(course.join("limite_minime.txt"), "test1 40\n").unwrap();
@@ -361,14 +376,26 @@ fn a_test_names_the_signal_that_killed_the_bot() {
 }
 
 /// A timeout names the limit, the clock and the TICK, and whether the bot was idle (a bot
-/// that waits: did it flush?) or busy computing (a loop), from the CPU time it used.
+/// that waits: did it flush?) or busy computing (a loop), from the CPU time it used. An idle
+/// bot whose answers, sent many TICK lines at once, arrive in a burst is told to flush, and
+/// not sent to `--piped` (which is for a bot that waits for the end of its input).
 #[test]
 fn a_test_timeout_says_which_limit_and_whether_the_bot_was_busy() {
-    let [idle, busy] = std::thread::scope(|scope| {
+    let noflush = format!("python3 {} noflush", root().join("tests/bots/flawed.py").display());
+    let [idle, busy, buffered] = std::thread::scope(|scope| {
         let idle = scope.spawn(|| run(&["test", &script("sleeper.sh"), "--only", "1"]).0);
         let busy = scope.spawn(|| run(&["test", &script("spinner.sh"), "--only", "1", "--clock", "cpu"]).0);
-        [idle.join().expect("idle run"), busy.join().expect("busy run")]
+        let buffered = scope.spawn(|| run(&["test", &noflush, "--only", "1"]).0);
+        [idle.join().expect("idle run"), busy.join().expect("busy run"), buffered.join().expect("noflush run")]
     });
+    assert!(
+        buffered.contains(
+            "and answered in a burst when sent many TICK lines at once: its answer is stuck in its \
+                           output buffer: flush stdout"
+        ),
+        "{buffered}"
+    );
+    assert!(!idle.contains("--piped") && !buffered.contains("--piped"), "{idle}{buffered}");
     assert!(idle.contains("forfeit timeout: no answer within 5000 ms after TICK 1: it was idle ("), "{idle}");
     assert!(
         idle.contains("waiting for input, or its answer is stuck in its output buffer: did you flush stdout?"),

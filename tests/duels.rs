@@ -584,6 +584,41 @@ fn a_malformed_answer_in_a_duel_gets_the_line_it_meant() {
     assert!(stdout.contains("Why: At tick 1 ") && !stdout.contains("Fix:"), "{stdout}");
 }
 
+/// A bot that gives no answer in time gets a "Fix:" line under its "Why:", as a malformed
+/// answer does (it had none), by what it was doing: idle, flush stdout; busy, the loop; and its
+/// replay's page says it too. The control, a crash, still has none (above).
+#[test]
+fn a_timeout_in_a_duel_gets_a_fix_by_what_the_bot_was_doing() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json");
+    let duel = |bot: &str| {
+        let out = arena(&[
+            "duel",
+            "--map",
+            &map("duel.txt"),
+            "--clock",
+            "wall",
+            "--replay",
+            &replay.display().to_string(),
+            bot,
+            &bin("waiter"),
+        ]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let idle = duel("sh -c 'while read -r l; do :; done'");
+    assert!(idle.contains("It used only "), "{idle}");
+    assert!(idle.contains("forget to flush its output? The first answer may take 2000 ms"), "{idle}");
+    assert!(idle.contains("\nFix: flush stdout after every answer: C `fflush(stdout);`"), "{idle}");
+    let page = dir.path().join("r.html");
+    let viewed = arena(&["view", &replay.display().to_string(), "--out", &page.display().to_string()]);
+    assert!(viewed.status.success(), "{}", String::from_utf8_lossy(&viewed.stderr));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains(r#"<p class="why">Fix: flush stdout after every answer"#), "{html}");
+    let busy = duel("sh -c 'read l; read l; while :; do :; done'");
+    assert!(busy.contains("It was busy computing"), "{busy}");
+    assert!(busy.contains("\nFix: do less before the first answer") && !busy.contains("flush"), "{busy}");
+}
+
 /// A line of input without a newline, longer than the text programs read (here 3 MiB, made
 /// here, sent as the program reads): each stops with a message saying so and a non-zero status,
 /// its output up to then as with any input. The control: the same command, one line under the

@@ -14,7 +14,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::engine::{Ending, Failure, Outcome, PlayerId, Reply, SetupError, State, Turn};
-use crate::explain::Activity;
+use crate::explain::{Activity, Silence, FLUSH, LOOP_FIX, STARTUP_FIX};
 use crate::games::resource_rush::{malformed_fix, ResourceRush, NAME};
 use crate::referee::{play_match, BotCommand, Limits, PlayedMatch, RefereeError};
 use crate::replay::Replay;
@@ -142,6 +142,8 @@ struct Scripted {
     crlf: bool,
     test: bool,
     opponent: Vec<String>,
+    /// Its stdin is closed after a whole file sent at once (else left open).
+    close_input: bool,
 }
 
 impl Scripted {
@@ -177,6 +179,10 @@ impl State for Scripted {
 
     fn answers_may_run_ahead(&self) -> bool {
         self.inner.answers_may_run_ahead()
+    }
+
+    fn input_is_intro(&self) -> bool {
+        self.close_input && self.inner.input_is_intro()
     }
 
     fn apply(&mut self, replies: &[(PlayerId, Reply)]) {
@@ -215,18 +221,29 @@ impl State for Scripted {
     }
 }
 
+/// How a situation's input is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Feed {
+    /// One TICK at a time, after each answer.
+    Interactive,
+    /// Every TICK at once, the input left open.
+    AllOpen,
+    /// Every TICK at once, then the end of the input.
+    AllClosed,
+}
+
 /// Plays `situation` with `command` under `limits`.
 async fn play(
     command: &str,
     situation: &Situation,
-    piped: bool,
+    feed: Feed,
     limits: &Limits,
     sandbox: &Sandbox,
     cancel: &CancellationToken,
 ) -> Result<(PlayedMatch, MapSpec), RefereeError> {
     let spec = MapSpec::parse(situation.map).map_err(|e| RefereeError::Setup(SetupError::invalid(NAME, e)))?;
     let inner = if situation.test {
-        ResourceRush::against_script(spec.clone(), piped)
+        ResourceRush::against_script(spec.clone(), feed != Feed::Interactive)
     } else {
         ResourceRush::new(spec.clone())
     };
@@ -236,6 +253,7 @@ async fn play(
         crlf: situation.crlf,
         test: situation.test,
         opponent: situation.opponent.iter().map(|s| s.to_string()).collect(),
+        close_input: feed == Feed::AllClosed,
     });
     let mut bot =
         BotCommand::seated(&BotCommand::display_name(command), command, None, b"check-bot", 1, situation.seat);
@@ -383,17 +401,6 @@ fn signal_fix(ended: Ending) -> Option<&'static str> {
         _ => RUN_IT,
     })
 }
-
-/// How to flush stdout, in the languages students use.
-const FLUSH: &str = "flush stdout after every answer: C `fflush(stdout);` after `printf`, \
-                     C++ `std::cout << answer << std::endl;` (`endl` flushes), Python `print(answer, flush=True)`, \
-                     Java `System.out.flush()`. The starter kits (`arena new-bot`) do it for you.";
-
-/// What to do about a bot silent while computing (the answer's time limit follows).
-const LOOP_FIX: &str = "find the loop that does not end on this tick's state (run the bot by hand and paste the \
-                        header and TICK lines, or print progress to stderr); to stop a search in time, read a \
-                        clock between its steps (`time.monotonic()`, `std::chrono::steady_clock`, \
-                        `clock_gettime`, `std::time::Instant`) and answer before ";
 
 /// Reads what happened in one situation.
 fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits: &Limits) -> Checked {
@@ -611,7 +618,7 @@ async fn first_answer_probe(
     cancel: &CancellationToken,
 ) -> Result<Finding, RefereeError> {
     let patient = Limits { startup: PATIENCE, total: PATIENCE + limits.total, ..*limits };
-    let (played, _) = play(command, &SITUATIONS[0], false, &patient, sandbox, cancel).await?;
+    let (played, _) = play(command, &SITUATIONS[0], Feed::Interactive, &patient, sandbox, cancel).await?;
     if let Some(first) = played.replay.steps.first().and_then(|s| s.replies.first()) {
         // Silent but busy all along: a loop at tick 1 (or before), not a bot waiting for the
         // end of its input or for a flush, which use next to no CPU time.
@@ -638,19 +645,13 @@ async fn first_answer_probe(
                     first.ms,
                     limits.startup.as_millis()
                 ),
-                fix: "do less before the first answer: load or precompute lazily, or spread the work over the \
-                      first ticks (and build compiled bots with optimisations, such as -O2)"
-                    .to_string(),
+                fix: STARTUP_FIX.to_string(),
                 serious: true,
             });
         }
     }
-    let boxed = Situation { name: "output buffer", map: BOXED_MAP, test: true, ..SITUATIONS[0] };
-    let burst = Limits { startup: Duration::from_secs(5), total: Duration::from_secs(60), ..*limits };
-    let (played, _) = play(command, &boxed, true, &burst, sandbox, cancel).await?;
-    let answered = played.replay.steps.first().and_then(|s| s.replies.first()).is_some_and(|r| r.answer.is_some());
-    Ok(if answered {
-        Finding {
+    Ok(match why_silent(command, sandbox, cancel).await? {
+        Silence::Buffered => Finding {
             problem: format!(
                 "your bot printed nothing for {} ms after `TICK 1`, yet when sent thousands of TICK lines at once \
                  its answers arrived in a burst: it does not flush stdout, so its answers wait in its output buffer",
@@ -658,9 +659,23 @@ async fn first_answer_probe(
             ),
             fix: FLUSH.to_string(),
             serious: true,
-        }
-    } else {
-        Finding {
+        },
+        Silence::EndOfInput => Finding {
+            problem: format!(
+                "your bot printed nothing after the header and `TICK 1`, not even in {} s, nor when sent thousands \
+                 of TICK lines at once, but answered once its input ended: it waits for the end of its input",
+                PATIENCE.as_secs()
+            ),
+            fix: format!(
+                "in a duel each TICK comes only after your answer to the last, so read one line at a time and answer \
+                 each TICK as soon as it arrives (and flush stdout). To play the tests with a bot that reads its \
+                 whole input first (as `./bot < test1.txt` gives it), `arena test {} --piped` sends each test \
+                 file whole, then ends its input",
+                crate::safe_text::terminal(&shell_words::quote(command))
+            ),
+            serious: true,
+        },
+        Silence::Unknown => Finding {
             problem: format!(
                 "your bot printed nothing after the header and `TICK 1`, not even in {} s",
                 PATIENCE.as_secs()
@@ -669,8 +684,29 @@ async fn first_answer_probe(
                   waits for the end of its input never answers), and flush stdout after every answer"
                 .to_string(),
             serious: true,
-        }
+        },
     })
+}
+
+/// Why a bot gave its first answer neither in time nor later, while idle: two probes on a map
+/// where it can only `WAIT`, for thousands of ticks, all sent at once. With its input left open,
+/// answers arriving in a burst were waiting in its output buffer; with none, answers that come
+/// once its input ends mean it reads all of its input before it answers.
+pub async fn why_silent(command: &str, sandbox: &Sandbox, cancel: &CancellationToken) -> Result<Silence, RefereeError> {
+    let boxed = Situation { name: "output buffer", map: BOXED_MAP, test: true, ..SITUATIONS[0] };
+    let burst = Limits {
+        clock: crate::referee::ClockKind::Wall,
+        startup: Duration::from_secs(5),
+        total: Duration::from_secs(60),
+        ..Limits::default()
+    };
+    for (feed, silence) in [(Feed::AllOpen, Silence::Buffered), (Feed::AllClosed, Silence::EndOfInput)] {
+        let (played, _) = play(command, &boxed, feed, &burst, sandbox, cancel).await?;
+        if played.replay.steps.first().and_then(|s| s.replies.first()).is_some_and(|r| r.answer.is_some()) {
+            return Ok(silence);
+        }
+    }
+    Ok(Silence::Unknown)
 }
 
 /// Plays every situation with `command` and explains what went wrong.
@@ -688,7 +724,7 @@ pub async fn check_bot(
     // situation's own (a bot that misreads every header is no CRLF or power-up problem).
     let mut first_crash: Option<(String, Option<Ending>, String)> = None;
     for (i, situation) in SITUATIONS.iter().enumerate() {
-        let (played, spec) = play(command, situation, false, &limits, sandbox, cancel).await?;
+        let (played, spec) = play(command, situation, Feed::Interactive, &limits, sandbox, cancel).await?;
         let mut checked = diagnose(situation, &spec, &played, &limits);
         if played.replay.result.players[0].forfeit.as_deref() == Some("crash") {
             let stderr = played.stderr.first().cloned().unwrap_or_default();
@@ -709,6 +745,16 @@ pub async fn check_bot(
             if let Some(fix) = &fix {
                 for f in &mut checked.findings {
                     f.fix.clone_from(fix);
+                }
+            }
+            // The same stderr as seat 1's, shown there: said once.
+            let said = last_words(&stderr);
+            if i > 0 && !stderr.trim().is_empty() && first_crash.as_ref().is_some_and(|(seen, ..)| *seen == stderr) {
+                for f in &mut checked.findings {
+                    if let Some(problem) = f.problem.strip_suffix(&said) {
+                        f.problem =
+                            format!("{problem} It wrote the same to stderr as in `{}`, above.", SITUATIONS[0].name);
+                    }
                 }
             }
             if i == 0 {

@@ -66,6 +66,35 @@ impl Activity {
     }
 }
 
+/// Why a bot that never answered its first prompt was silent, when a probe found out (see
+/// [`crate::doctor::why_silent`]): what `arena test` and `arena check-bot` then say of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Silence {
+    /// Sent many prompts at once, its input left open, it answered in a burst: its answers
+    /// wait in its output buffer.
+    Buffered,
+    /// It answered only once its input ended: it reads to the end of its input first.
+    EndOfInput,
+    /// Not known (not probed, or neither).
+    Unknown,
+}
+
+/// How to flush stdout, in the languages students use.
+pub const FLUSH: &str = "flush stdout after every answer: C `fflush(stdout);` after `printf`, \
+                         C++ `std::cout << answer << std::endl;` (`endl` flushes), Python \
+                         `print(answer, flush=True)`, Java `System.out.flush()`. The starter kits (`arena new-bot`) \
+                         do it for you.";
+
+/// What to do about a bot silent while computing (the answer's time limit follows).
+pub const LOOP_FIX: &str = "find the loop that does not end on this tick's state (run the bot by hand and paste the \
+                            header and TICK lines, or print progress to stderr); to stop a search in time, read a \
+                            clock between its steps (`time.monotonic()`, `std::chrono::steady_clock`, \
+                            `clock_gettime`, `std::time::Instant`) and answer before ";
+
+/// What to do about a first answer too slow while computing.
+pub const STARTUP_FIX: &str = "do less before the first answer: load or precompute lazily, or spread the work over \
+                               the first ticks (and build compiled bots with optimisations, such as -O2)";
+
 /// The facts of every forfeit in `replay`, in player order.
 pub fn forfeit_facts(replay: &Replay) -> Vec<ForfeitFact> {
     let times = answer_times(replay);
@@ -101,12 +130,32 @@ impl ForfeitFact {
         replay.reply(self.tick?, self.player)?.answer.as_deref()
     }
 
-    /// How to fix the line of a `malformed` forfeit, as the replay's `game` advises.
+    /// What to change: the line of a `malformed` forfeit, as the replay's `game` advises; for a
+    /// timeout, by what the bot was doing (flush, or end the loop), when its CPU time was measured.
     pub fn fix(&self, replay: &Replay, game: &dyn Game) -> Option<String> {
+        if self.reason == "timeout" {
+            return self.timeout_fix();
+        }
         if self.reason != ForfeitReason::Malformed.as_str() {
             return None;
         }
         game.malformed_fix(self.answer(replay)?)
+    }
+
+    /// What to change after a timeout, by the limit and what the bot was doing.
+    fn timeout_fix(&self) -> Option<String> {
+        let limit = self.limit_ms.unwrap_or(0);
+        Some(match (self.activity()?, self.limit) {
+            (Activity::Idle, _) => format!(
+                "{FLUSH} A bot waiting for more input: answer each prompt as soon as it arrives, without reading \
+                 ahead."
+            ),
+            (Activity::Computing, Some(LimitKind::Total)) => {
+                "think less per tick: the whole game's answers must fit in its total answer time".to_string()
+            }
+            (Activity::Computing, Some(LimitKind::FirstAnswer)) => STARTUP_FIX.to_string(),
+            (Activity::Computing, _) => format!("{LOOP_FIX}{limit} ms"),
+        })
     }
 
     /// What the bot was doing while it gave no answer, when its CPU time was measured.
@@ -118,6 +167,11 @@ impl ForfeitFact {
     /// `TICK`), and what the bot was doing: "no answer within 5000 ms of CPU time after TICK 4:
     /// it was computing (…)". `None` for another forfeit.
     pub fn timeout_detail(&self, prompt: &str) -> Option<String> {
+        self.timeout_detail_knowing(prompt, Silence::Unknown)
+    }
+
+    /// The same, saying what an idle bot was waiting for when a probe found out (`silence`).
+    pub fn timeout_detail_knowing(&self, prompt: &str, silence: Silence) -> Option<String> {
         if self.reason != "timeout" {
             return None;
         }
@@ -146,10 +200,20 @@ impl ForfeitFact {
                 ": it was busy computing ({cpu_ms} ms of CPU time in {ms} ms): a loop that never ends, or a search \
                  too slow"
             ),
-            Some(Activity::Idle) => format!(
-                ": it was idle ({cpu_ms} ms of CPU time in {ms} ms): waiting for input, or its answer is stuck in \
-                 its output buffer: did you flush stdout?"
-            ),
+            Some(Activity::Idle) => match silence {
+                Silence::EndOfInput => format!(
+                    ": it was idle ({cpu_ms} ms of CPU time in {ms} ms), and answered only once its input ended: it \
+                     seems to wait for the end of its input"
+                ),
+                Silence::Buffered => format!(
+                    ": it was idle ({cpu_ms} ms of CPU time in {ms} ms), and answered in a burst when sent many \
+                     {prompt} lines at once: its answer is stuck in its output buffer: flush stdout"
+                ),
+                Silence::Unknown => format!(
+                    ": it was idle ({cpu_ms} ms of CPU time in {ms} ms): waiting for input, or its answer is stuck \
+                     in its output buffer: did you flush stdout?"
+                ),
+            },
             None => String::new(),
         };
         Some(format!("{within}{doing}"))
@@ -420,6 +484,26 @@ mod tests {
             unmeasured.timeout_detail("TICK").as_deref(),
             Some("no answer within 1000 ms of CPU time after TICK 37")
         );
+    }
+
+    /// A timeout's fix follows what the bot was doing and the limit; an idle bot's detail says
+    /// what a probe found it waited for. The controls: unmeasured CPU time gives no fix, and a
+    /// crash none either.
+    #[test]
+    fn a_timeout_s_fix_and_detail_follow_what_the_bot_was_doing() {
+        let idle = ForfeitFact { clock: Some(ClockKind::Wall), cpu_ms: Some(2), ..fact("timeout") };
+        assert!(idle.timeout_fix().unwrap_or_default().starts_with("flush stdout after every answer"));
+        assert!(fact("timeout").timeout_fix().unwrap_or_default().ends_with("and answer before 1000 ms"));
+        let first = ForfeitFact { limit: Some(LimitKind::FirstAnswer), ..fact("timeout") };
+        assert_eq!(first.timeout_fix().as_deref(), Some(STARTUP_FIX));
+        let total = ForfeitFact { limit: Some(LimitKind::Total), ..fact("timeout") };
+        assert!(total.timeout_fix().unwrap_or_default().starts_with("think less per tick"));
+        assert_eq!(ForfeitFact { cpu_ms: None, ..fact("timeout") }.timeout_fix(), None);
+        let detail = |silence| idle.timeout_detail_knowing("TICK", silence).unwrap_or_default();
+        assert!(detail(Silence::EndOfInput).ends_with("it seems to wait for the end of its input"));
+        assert!(detail(Silence::Buffered).ends_with("its answer is stuck in its output buffer: flush stdout"));
+        assert!(detail(Silence::Unknown).ends_with("did you flush stdout?"));
+        assert_eq!(idle.timeout_detail("TICK"), Some(detail(Silence::Unknown)));
     }
 
     #[test]

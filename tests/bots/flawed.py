@@ -12,7 +12,10 @@
 #   slowtick   thinks too long at tick 37 (1.5 s of CPU time)
 #   loop       loops forever at tick 2 (the CPU busy, nothing printed)
 #   loop1      loops forever at tick 1 (the CPU busy, nothing printed)
-#   readall    reads all of its input before it answers (idle, nothing printed)
+#   readall    reads all of its input before it answers (idle, nothing printed until its input ends),
+#              as a bot written for `./bot < test1.txt` does
+#   readexit   reads all of its input, then exits without answering
+import io
 import sys
 import time
 from collections import deque
@@ -42,9 +45,11 @@ def cell(token):
 
 if flaw == "slow":
     time.sleep(3)
-if flaw == "readall":
+if flaw == "readexit":
     sys.stdin.read()
     sys.exit(0)
+if flaw == "readall":
+    sys.stdin = io.StringIO(sys.stdin.read())
 header = []
 while True:
     line = sys.stdin.readline()

@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use anyhow::Context;
+use arena::explain::Silence;
 use arena::files::write_atomic;
 use arena::games::resource_rush::load_map_file;
 use arena::referee::ClockKind;
@@ -38,11 +39,16 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
     let unjudged: Vec<String> =
         cases.iter().filter(|c| c.minimum.is_none()).map(|c| format!("test{}", c.number)).collect();
     if !unjudged.is_empty() && !args.no_minimums {
+        let path = minimums_path(&args.tests);
+        let why = if path.exists() {
+            format!("{} has no line for {}", path.display(), if unjudged.len() == 1 { "it" } else { "them" })
+        } else {
+            format!("{} does not exist", path.display())
+        };
         anyhow::bail!(
-            "no minimum for {} ({} is missing, or has no line for it): add it, or pass --no-minimums to play \
-             tests without one (each then passes by reaching the final)",
+            "no minimum for {} ({why}): add it, or pass --no-minimums to play tests without one (each then \
+             passes by reaching the final)",
             unjudged.join(", "),
-            minimums_path(&args.tests).display()
         );
     }
     // A process may think 5 s of CPU time at every tick, as the course allows (the sandbox's
@@ -63,8 +69,22 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let (mut passed, mut failed, mut forfeits) = (0, 0, 0);
     let mut reports = Vec::new();
+    // Why a bot idle at its first TICK never answered, probed once (the same in every test).
+    let mut silence = None;
     for case in &cases {
-        let report = runtime.block_on(run_test(case, &args.bot, args.piped, clock, &sandbox, &cancel))?;
+        let mut report = runtime.block_on(run_test(case, &args.bot, args.piped, clock, &sandbox, &cancel))?;
+        if !args.piped {
+            let facts = arena::explain::forfeit_facts(&report.played.replay);
+            if let Some(fact) = facts.first().filter(|f| {
+                f.tick == Some(1) && f.activity() == Some(arena::explain::Activity::Idle) && f.reason == "timeout"
+            }) {
+                let silence = match silence {
+                    Some(known) => known,
+                    None => *silence.insert(runtime.block_on(arena::doctor::why_silent(&args.bot, &sandbox, &cancel))?),
+                };
+                report.reason = waiting_reason(fact, silence, &args.bot).or(report.reason);
+            }
+        }
         let name = format!("test{:02}", case.number);
         if let Some(dir) = &args.replays {
             // The bot's stderr goes beside its replay, as `arena duel` does (when it wrote any).
@@ -122,6 +142,21 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
         say!("{passed} passed, {failed} failed");
     }
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// The reason of a test whose bot, idle, never answered `TICK 1`, when a probe found what it
+/// waited for (`silence`): a bot that waits for the end of its input is sent to `--piped`.
+fn waiting_reason(fact: &arena::explain::ForfeitFact, silence: Silence, bot: &str) -> Option<String> {
+    let detail = fact.timeout_detail_knowing("TICK", silence)?;
+    Some(match silence {
+        Silence::EndOfInput => format!(
+            "forfeit timeout: {detail}. Run the tests with `{} test {} --piped` (each test file sent whole, then \
+             the end of input), or answer each TICK as soon as it arrives",
+            super::arena_command(),
+            super::shell_word(bot)
+        ),
+        _ => format!("forfeit timeout: {detail}"),
+    })
 }
 
 /// How the stderr of a bot that forfeited a test ends (a crash's message, often), if it wrote
