@@ -72,18 +72,35 @@ fn a_crash_shows_the_bots_last_words_and_where_to_look() {
     assert!(!stdout.contains("its stderr ends") && !stderr.contains("check-bot"), "{stdout}{stderr}");
 }
 
+/// From a folder with neither the repository's `maps/tests` nor a bot folder's `tests/`, `arena
+/// test` plays the 20 tests built into the arena, and says so (it used to fail until given
+/// `--tests`); in a bot folder made by `arena new-bot`, its `tests/`; a `--tests` folder that
+/// is not there is an error that says where it was looked for.
 #[test]
-fn arena_test_from_another_folder_says_where_the_tests_are() {
+fn arena_test_from_another_folder_plays_the_tests_built_into_the_arena() {
     let dir = tempfile::tempdir().unwrap();
-    let out = arena_in(dir.path(), &["test", &bin("greedy")]);
+    let out = arena_in(dir.path(), &["test", &bin("greedy"), "--only", "1"]);
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stderr.contains("tests: the 20 built into the arena"), "{stderr}");
+    assert!(stdout.contains("test01  PASS") && stdout.contains("1 passed, 0 failed"), "{stdout}");
+    // In a bot folder made by `arena new-bot`, the tests are in tests/: those are played (here a
+    // test1 of its own, which the built-in minimums would not judge alike).
+    std::fs::create_dir_all(dir.path().join("tests")).unwrap();
+    std::fs::copy(map("tight.txt"), dir.path().join("tests/test1.txt")).unwrap();
+    let out = arena_in(dir.path(), &["test", &bin("greedy"), "--only", "1"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("/tests (give --tests DIR for others)") && stderr.contains("no minimum for test1"),
+        "{stderr}"
+    );
+    let out = arena_in(dir.path(), &["test", &bin("greedy"), "--tests", "nowhere"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_ne!(out.status.code(), Some(0));
-    assert!(stderr.contains("maps/tests: no such folder of tests") && stderr.contains("--tests DIR"), "{stderr}");
-    // In a bot folder made by `arena new-bot`, the tests are in tests/: said.
-    std::fs::create_dir_all(dir.path().join("tests")).unwrap();
-    std::fs::write(dir.path().join("tests/test1.txt"), "").unwrap();
-    let out = arena_in(dir.path(), &["test", &bin("greedy")]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("(here: --tests tests)"), "{:?}", out.stderr);
+    assert!(
+        stderr.contains("nowhere: no such folder of tests (relative to") && stderr.contains("--tests DIR"),
+        "{stderr}"
+    );
 }
 
 #[test]

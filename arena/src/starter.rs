@@ -166,6 +166,13 @@ const TESTS: [(&str, &str); 22] = [
     ("README.md", include_str!("../../maps/tests/README.md")),
 ];
 
+/// Writes the 20 tests built into the arena, their minimums and their README into `dir` (made):
+/// what `arena test` plays where no folder of tests is at hand.
+pub fn write_builtin_tests(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    TESTS.iter().try_for_each(|(name, text)| std::fs::write(dir.join(name), text))
+}
+
 /// Whether `name` can name the folder, the program and (for Rust) the crate.
 pub fn valid_name(name: &str) -> bool {
     let mut chars = name.chars();

@@ -1,5 +1,6 @@
 //! `arena test`, `arena gen-tests` and `arena solve`: the course's single-player tests.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -13,33 +14,56 @@ use course::testgen::{generate, minimums_file};
 
 use super::{GenTestsArgs, SolveArgs, TestArgs};
 
+/// The folder of tests `arena test` plays, and the temporary folder holding it (kept for the
+/// run) where it is the arena's own: `given` (`--tests DIR`); else the repository's `maps/tests`,
+/// else the `tests/` of a bot folder made by `arena new-bot`, else the 20 tests built into the
+/// arena (before, from any other folder the command failed until given `--tests`).
+fn tests_folder(given: Option<&Path>) -> anyhow::Result<(PathBuf, Option<tempfile::TempDir>)> {
+    let here =
+        || std::env::current_dir().map_or_else(|_| "the current folder".to_string(), |d| d.display().to_string());
+    if let Some(dir) = given {
+        anyhow::ensure!(
+            dir.exists(),
+            "{}: no such folder of tests (relative to {}): give the tests' folder with --tests DIR, or leave it \
+             out to play the 20 tests built into the arena",
+            dir.display(),
+            here()
+        );
+        return Ok((dir.to_path_buf(), None));
+    }
+    let repository = Path::new("maps/tests");
+    let kit = Path::new("tests");
+    if repository.is_dir() {
+        return Ok((repository.to_path_buf(), None));
+    }
+    if kit.join("test1.txt").is_file() || kit.join("input").is_dir() {
+        tell!("tests: {}/tests (give --tests DIR for others)", here());
+        return Ok((kit.to_path_buf(), None));
+    }
+    let built_in = tempfile::Builder::new()
+        .prefix("arena-tests-")
+        .tempdir()
+        .context("cannot make a temporary folder for the built-in tests")?;
+    arena::starter::write_builtin_tests(built_in.path())
+        .with_context(|| format!("cannot write the built-in tests into {}", built_in.path().display()))?;
+    tell!("tests: the 20 built into the arena (no maps/tests or tests/ in {}; give --tests DIR for others)", here());
+    Ok((built_in.path().to_path_buf(), Some(built_in)))
+}
+
 /// Runs `arena test`.
 pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
-    if !args.tests.exists() {
-        // (The default, `maps/tests`, is the repository's: from elsewhere it is not there.)
-        let here = std::path::Path::new("tests");
-        let kit = if here.join("test1.txt").is_file() || here.join("input").is_dir() {
-            " (here: --tests tests)"
-        } else {
-            " (a bot folder made by `arena new-bot` has them in tests/)"
-        };
-        anyhow::bail!(
-            "{}: no such folder of tests (relative to {}): give the tests' folder with --tests DIR{kit}, or run from the arena's repository",
-            args.tests.display(),
-            std::env::current_dir().map_or_else(|_| "the current folder".to_string(), |d| d.display().to_string())
-        );
-    }
-    let mut cases = discover(&args.tests)?;
+    let (tests, _built_in) = tests_folder(args.tests.as_deref())?;
+    let mut cases = discover(&tests)?;
     if let Some(k) = args.only {
         cases.retain(|c| c.number == k);
         if cases.is_empty() {
-            return Err(CheckerError::NoSuchTest { number: k, dir: args.tests.clone() }.into());
+            return Err(CheckerError::NoSuchTest { number: k, dir: tests.clone() }.into());
         }
     }
     let unjudged: Vec<String> =
         cases.iter().filter(|c| c.minimum.is_none()).map(|c| format!("test{}", c.number)).collect();
     if !unjudged.is_empty() && !args.no_minimums {
-        let path = minimums_path(&args.tests);
+        let path = minimums_path(&tests);
         let why = if path.exists() {
             format!("{} has no line for {}", path.display(), if unjudged.len() == 1 { "it" } else { "them" })
         } else {
@@ -62,7 +86,7 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
     for dir in &outputs {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    refuse_what_the_bot_would_see(&args.tests, &outputs, &args.bot, &cases, &sandbox)?;
+    refuse_what_the_bot_would_see(&tests, &outputs, &args.bot, &cases, &sandbox)?;
     let cancel = super::cancel_on_ctrl_c("interrupted: ending the bot")?;
     // Like the course's own checker: wall time, unless asked otherwise.
     let clock = (args.clock.clock.unwrap_or(ClockKind::Wall), args.clock.backstop_factor);

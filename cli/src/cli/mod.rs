@@ -158,9 +158,11 @@ pub struct SimulateArgs {
 pub struct TestArgs {
     /// The bot's command line.
     pub bot: String,
-    /// The folder of tests: test<N>.txt here or in input/, and limite_minime.txt.
-    #[arg(long, default_value = "maps/tests")]
-    pub tests: PathBuf,
+    /// The folder of tests: test<N>.txt here or in input/, and limite_minime.txt. Default: the
+    /// repository's maps/tests, else a bot folder's tests/ (`arena new-bot`), else the 20 tests
+    /// built into the arena.
+    #[arg(long, value_name = "DIR")]
+    pub tests: Option<PathBuf>,
     /// Run only test K.
     #[arg(long, value_name = "K")]
     pub only: Option<usize>,
