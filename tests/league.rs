@@ -504,6 +504,18 @@ fn resume_while_bob_builds(class: &Path, league_arg: &str) -> std::process::Chil
     child
 }
 
+/// A class in `dir` of two built bots, `bob` and `erin`, and its league, played once: the class
+/// folder and the league folder.
+fn bob_and_erin_played(dir: &Path) -> (PathBuf, PathBuf) {
+    let class = class_folder(dir);
+    built_bot(&class.join("bob"), WAITER_SH);
+    built_bot(&class.join("erin"), WAITER_SH);
+    let cfg = class_config(&class, &["bob", "erin"]);
+    run(&["tournament", "--config", &cfg.display().to_string()]);
+    let league = class.join("league");
+    (class, league)
+}
+
 /// A run stopped once it has rebuilt the bots but before it saved its record (refused here for
 /// a `--rerun` key not in the schedule; a kill -9 or Ctrl-C during the builds alike) leaves the
 /// next run no new version: the outputs those unrecorded builds rewrote (`bot`, copied afresh
@@ -515,13 +527,8 @@ fn resume_while_bob_builds(class: &Path, league_arg: &str) -> std::process::Chil
 #[test]
 fn a_run_stopped_after_its_builds_leaves_no_new_version() {
     let dir = tempfile::tempdir().unwrap();
-    let class = class_folder(dir.path());
-    built_bot(&class.join("bob"), WAITER_SH);
-    built_bot(&class.join("erin"), WAITER_SH);
-    let cfg = class_config(&class, &["bob", "erin"]);
-    let league = class.join("league");
+    let (class, league) = bob_and_erin_played(dir.path());
     let league_arg = league.display().to_string();
-    run(&["tournament", "--config", &cfg.display().to_string()]);
     let refuse = || {
         // (A second apart: the rebuilt `bot` gets another time than the record's stamp.)
         std::thread::sleep(std::time::Duration::from_millis(1100));
@@ -563,13 +570,8 @@ fn build_logs(league: &Path) -> Vec<String> {
 #[test]
 fn resumed_runs_of_unchanged_bots_leave_no_new_build_logs() {
     let dir = tempfile::tempdir().unwrap();
-    let class = class_folder(dir.path());
-    built_bot(&class.join("bob"), WAITER_SH);
-    built_bot(&class.join("erin"), WAITER_SH);
-    let cfg = class_config(&class, &["bob", "erin"]);
-    let league = class.join("league");
+    let (class, league) = bob_and_erin_played(dir.path());
     let league_arg = league.display().to_string();
-    run(&["tournament", "--config", &cfg.display().to_string()]);
     let first = build_logs(&league);
     assert_eq!(first.len(), 2, "{first:?}");
     let bob_log = row(&leaderboard(&league), "bob")["build_log"].as_str().unwrap().to_string();

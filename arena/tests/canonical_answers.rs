@@ -10,9 +10,12 @@ use arena::games::resource_rush::ResourceRush;
 use arena::games::tactics::hosted::TacticsState;
 use arena::games::tactics::Board;
 use bot_sdk::rules::check_move;
-use bot_sdk::tactics::{run_tactics_io, Command, TacticsBot, TacticsView};
 use bot_sdk::{MapSpec, Pos};
 use proptest::prelude::*;
+
+#[path = "common/tactics_picker.rs"]
+mod tactics_picker;
+use tactics_picker::legal as tactics_legal;
 
 /// Random choices, taken in turn (and round again).
 #[derive(Debug, Clone)]
@@ -142,33 +145,6 @@ fn rr_plain(option: Option<Pos>) -> String {
     option.map_or("WAIT".to_string(), |p| format!("MOVE {} {}", p.x, p.y))
 }
 
-/// A Tactics bot that picks the `pick`-th of the commands its view allows (or passes).
-struct Picker(u32);
-
-impl TacticsBot for Picker {
-    fn act(&mut self, v: &TacticsView) -> Command {
-        let mut options = vec![Command::Pass];
-        for (col, row, have) in v.mine() {
-            if v.movement {
-                for to in v.neighbours(col, row) {
-                    options.extend((1..=have).map(|amount| Command::Move { amount, from: (col, row), to }));
-                }
-            } else {
-                options.extend((1..=v.chips).map(|amount| Command::Place { amount, col, row }));
-            }
-        }
-        options[self.0 as usize % options.len()]
-    }
-}
-
-/// The command `Picker(pick)` gives at `p`'s turn, through the SDK's own prompt parsing.
-fn tactics_legal(state: &dyn State, p: PlayerId, pick: u32) -> String {
-    let input = format!("{}{}", state.intro(p), state.prompt(p));
-    let mut out = Vec::new();
-    run_tactics_io(Picker(pick), input.as_bytes(), &mut out).unwrap();
-    String::from_utf8(out).unwrap().trim().to_string()
-}
-
 const TACTICS: &str = "OOP\n5_4\naa0-0\na00-0\n0000b\n0-0bb\n";
 
 proptest! {
@@ -238,11 +214,11 @@ proptest! {
         let mut s = TacticsState::new(Board::parse(TACTICS.as_bytes()).unwrap(), TACTICS.to_string(), rounds);
         for _ in 0..before {
             let Turn::Sequential(p) = s.turn() else { break };
-            let command = tactics_legal(&s, p, n.next(1000));
+            let command = tactics_legal(&s, p, u64::from(n.next(1000)));
             s.apply(&[(p, Reply::Line(command))]);
         }
         let Turn::Sequential(p) = s.turn() else { return Ok(()) };
-        let command = tactics_legal(&s, p, n.next(1000));
+        let command = tactics_legal(&s, p, u64::from(n.next(1000)));
         let mut words: Vec<String> = command.split(' ').map(str::to_string).collect();
         words[0] = n.case(&words[0]);
         for w in &mut words[1..] {

@@ -6,8 +6,11 @@ use arena::games::tactics::hosted::{TacticsGame, TacticsState, MAX_ACTIONS};
 use arena::games::tactics::{Board, Field};
 use arena::referee::{Answer, Limits};
 use arena::replay::{resimulate, MatchResult, PlayerInfo, RecordedReply, Replay, Step};
-use bot_sdk::tactics::{run_tactics_io, Command, TacticsBot, TacticsView};
 use proptest::prelude::*;
+
+#[path = "common/tactics_picker.rs"]
+mod tactics_picker;
+use tactics_picker::legal;
 
 const CONFIG: &str = "OOP\n5_4\naa0-0\na00-0\n0000b\n0-0bb\n";
 
@@ -26,34 +29,6 @@ fn answer() -> impl Strategy<Value = String> {
         2 => Just("pass".to_string()),
         1 => ".{0,16}",
     ]
-}
-
-/// A bot that picks the `pick`-th of the commands the SDK's view allows (or passes), so games
-/// run deep instead of ending at the first refused command.
-struct Picker(u64);
-
-impl TacticsBot for Picker {
-    fn act(&mut self, v: &TacticsView) -> Command {
-        let mut options = vec![Command::Pass];
-        for (col, row, have) in v.mine() {
-            if v.movement {
-                for to in v.neighbours(col, row) {
-                    options.extend((1..=have).map(|amount| Command::Move { amount, from: (col, row), to }));
-                }
-            } else {
-                options.extend((1..=v.chips).map(|amount| Command::Place { amount, col, row }));
-            }
-        }
-        options[(self.0 % options.len() as u64) as usize]
-    }
-}
-
-/// The command `Picker(pick)` gives at `p`'s turn, through the SDK's own prompt parsing.
-fn legal(state: &dyn State, p: usize, pick: u64) -> String {
-    let input = format!("{}{}", state.intro(p), state.prompt(p));
-    let mut out = Vec::new();
-    run_tactics_io(Picker(pick), input.as_bytes(), &mut out).unwrap();
-    String::from_utf8(out).unwrap().trim().to_string()
 }
 
 proptest! {
