@@ -299,7 +299,24 @@ pub fn remove_unlinked_logs(out: &Path, history: &BTreeMap<String, BotHistory>, 
 /// that a removal cut short is a copy cut short, removed by the next run. Call it holding the
 /// folder alone, once the record `history` is in is saved: copies are only made then (a shard
 /// plays the copies its record keeps, and every later record keeps them too).
+/// `versions/` leading out of the league (a link to a folder another league's `versions/` leads
+/// to as well, to share a disk) is left alone: copies no record of this league lists may be that
+/// one's.
 pub fn remove_unlisted_copies(out: &Path, history: &BTreeMap<String, BotHistory>) {
+    let real = |p: &Path| std::fs::canonicalize(p).ok();
+    match (real(out), real(&out.join("versions"))) {
+        (Some(league), Some(versions)) if versions.starts_with(&league) => {}
+        (_, None) => return,
+        _ => {
+            tracing::info!(folder = %out.join("versions").display(), "copies outside the league folder: none removed");
+            return;
+        }
+    }
+    remove_unlisted_copies_in(out, history);
+}
+
+/// [`remove_unlisted_copies`] wherever `out/versions` leads (a test's control).
+fn remove_unlisted_copies_in(out: &Path, history: &BTreeMap<String, BotHistory>) {
     let league = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
     let real = |p: &Path| std::fs::canonicalize(p).ok();
     let mut listed = BTreeSet::new();
@@ -630,6 +647,37 @@ mod tests {
             kept: None,
             portable: None,
         }
+    }
+
+    /// Two leagues whose `versions/` are links to one shared folder: a run of the first removes
+    /// none of the second's copies, which its own record does not list; a copy no record lists in
+    /// a league's own `versions/` goes. The control: removed wherever `versions/` leads, the
+    /// second league's copy went.
+    #[test]
+    fn copies_in_a_versions_folder_shared_by_a_link_are_not_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let (shared, first, second) = (dir.path().join("shared"), dir.path().join("first"), dir.path().join("second"));
+        let theirs = shared.join("bob/0123456789abcdef");
+        std::fs::create_dir_all(theirs.join("folder")).unwrap();
+        std::fs::write(theirs.join("folder/bot.sh"), "echo WAIT\n").unwrap();
+        for league in [&first, &second] {
+            std::fs::create_dir_all(league).unwrap();
+            std::os::unix::fs::symlink(&shared, league.join("versions")).unwrap();
+        }
+        // (The second league's record keeps the copy; the first's has no version of bob.)
+        let mine = BTreeMap::new();
+        remove_unlisted_copies(&first, &mine);
+        assert!(theirs.join("folder/bot.sh").is_file(), "the second league's copy stays");
+        // In a league's own versions/, a copy no record lists goes.
+        let own = dir.path().join("own");
+        let unlisted = own.join("versions/bob/0123456789abcdef");
+        std::fs::create_dir_all(unlisted.join("folder")).unwrap();
+        remove_unlisted_copies(&own, &mine);
+        assert!(!unlisted.exists() && !own.join("versions/bob").exists());
+        // The control: removed wherever versions/ leads.
+        remove_unlisted_copies_in(&first, &mine);
+        assert!(!theirs.exists(), "the second league's copy went");
+        assert!(second.join("versions").symlink_metadata().is_ok());
     }
 
     #[test]
