@@ -451,7 +451,7 @@ mod tests {
                     '\u{8}' => col = col.saturating_sub(1),
                     '\u{1b}' => {
                         let mut n = String::new();
-                        while let Some(c) = chars.next() {
+                        for c in chars.by_ref() {
                             if c.is_ascii_digit() {
                                 n.push(c);
                             } else if c.is_ascii_alphabetic() {
