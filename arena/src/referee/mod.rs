@@ -133,17 +133,45 @@ impl PlayedMatch {
 const SECTION: &str = "=====";
 
 /// A bot's stderr for its section of the match log: raw, but that a line starting like a
-/// section's header (white space aside) gets a backslash before it. A bot knows its seat
-/// (`ARENA_PLAYER`) and its opponent's name is on the leaderboard: its stderr wrote
-/// `===== player 2 (bob): stderr =====` and a line of its choice under it, which the log showed
-/// as Bob's, above Bob's own section (a confession, a traceback, for the teacher to read).
+/// section's header gets a backslash before it. A bot knows its seat (`ARENA_PLAYER`) and its
+/// opponent's name is on the leaderboard: its stderr wrote `===== player 2 (bob): stderr =====`
+/// and a line of its choice under it, which the log showed as Bob's, above Bob's own section (a
+/// confession, a traceback, for the teacher to read). See [`forged`] for what starts like one.
 fn unforged(stderr: &str) -> std::borrow::Cow<'_, str> {
-    let forged = |line: &str| line.trim_start().starts_with(SECTION);
     if !stderr.split('\n').any(forged) {
         return std::borrow::Cow::Borrowed(stderr);
     }
     let lines = stderr.split_inclusive('\n');
-    std::borrow::Cow::Owned(lines.map(|l| if forged(l) { format!("\\{l}") } else { l.to_string() }).collect())
+    std::borrow::Cow::Owned(
+        lines
+            .map(|l| {
+                if !forged(l) {
+                    return l.to_string();
+                }
+                // (Its controls shown as `\r`, `\e`: the backslash and what follows stay at the
+                // line's start in every viewer.)
+                let (body, end) = l.strip_suffix('\n').map_or((l, ""), |b| (b, "\n"));
+                format!("\\{}{end}", crate::safe_text::terminal_message(body))
+            })
+            .collect(),
+    )
+}
+
+/// Whether the line of a bot's stderr (without or with its `\n`) may show as a section's header:
+/// it starts with [`SECTION`] once white space and invisible characters are skipped (a
+/// zero-width space, a BOM), or it holds a `=` and a character that makes a viewer start a new
+/// line or move a terminal's cursor (`\r`, `\b`, `\v`, `\f`, an escape sequence, NEL, U+2028,
+/// U+2029): `x\r===== player 2 …` is two lines in a browser (a published log) and many editors,
+/// and a header over `x` in a terminal, where escape sequences can draw one anywhere. A `\r` at
+/// the line's end (a line ended `\r\n`) moves nothing.
+fn forged(line: &str) -> bool {
+    use crate::safe_text::is_unsafe;
+    let hidden = |c: char| c.is_whitespace() || is_unsafe(c);
+    let body = line.trim_end_matches(['\n', '\r']);
+    let moves = |c: char| {
+        matches!(c, '\r' | '\u{8}' | '\u{b}' | '\u{c}' | '\u{1b}' | '\u{85}' | '\u{9b}' | '\u{2028}' | '\u{2029}')
+    };
+    body.trim_start_matches(hidden).starts_with(SECTION) || (body.contains('=') && body.contains(moves))
 }
 
 /// Plays `state` to the end with `bots` (one per player, in order). `game` is the game's
@@ -406,5 +434,80 @@ mod tests {
         );
         // Stderr without such a line is as it was.
         assert!(matches!(unforged("plain\n== x ==\n"), std::borrow::Cow::Borrowed(_)));
+    }
+
+    /// How a viewer shows `text`: a line starts after any line break a browser or an editor
+    /// takes (`\n`, `\r`, `\v`, `\f`, NEL, U+2028, U+2029), and each line is drawn as a terminal
+    /// draws it (`\b` and `ESC [ n G` move the cursor, other escape sequences and invisible
+    /// characters draw nothing, a character overwrites what is under the cursor).
+    fn viewed(text: &str) -> Vec<String> {
+        let breaks = ['\n', '\r', '\u{b}', '\u{c}', '\u{85}', '\u{2028}', '\u{2029}'];
+        let mut lines = Vec::new();
+        for line in text.split(breaks) {
+            let (mut cells, mut col) = (Vec::<char>::new(), 0usize);
+            let mut chars = line.chars().peekable();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\u{8}' => col = col.saturating_sub(1),
+                    '\u{1b}' => {
+                        let mut n = String::new();
+                        for c in chars.by_ref() {
+                            if c.is_ascii_digit() {
+                                n.push(c);
+                            } else if c.is_ascii_alphabetic() {
+                                if c == 'G' {
+                                    col = n.parse::<usize>().unwrap_or(1).saturating_sub(1);
+                                }
+                                break;
+                            }
+                        }
+                    }
+                    c if crate::safe_text::is_unsafe(c) && c != '\t' => {}
+                    c => {
+                        if col >= cells.len() {
+                            cells.resize(col + 1, ' ');
+                        }
+                        cells[col] = c;
+                        col += 1;
+                    }
+                }
+            }
+            lines.push(cells.into_iter().collect());
+        }
+        lines
+    }
+
+    /// Alice's stderr forges Bob's header where a viewer starts a line that `str::lines` does
+    /// not, or draws one a terminal's cursor moved back over: after a lone `\r` (a browser
+    /// showing a published log starts a line there, a terminal returns to its start), a NEL or
+    /// a U+2028, behind a zero-width space, drawn by escape sequences over her own text. The
+    /// log shows only the arena's two headers, and an honest line ended `\r\n` is as it was.
+    /// The control: written as it came, each attack shows a third header.
+    #[test]
+    fn a_header_forged_behind_another_line_break_or_a_cursor_move_is_escaped_too() {
+        let header = "===== player 2 (bob): stderr =====";
+        let attacks = [
+            format!("thinking\r{header}\rI copied Carol's bot\n"),
+            format!("thinking\u{85}{header}\n"),
+            format!("thinking\u{2028}{header}\n"),
+            format!("thinking\u{b}{header}\n"),
+            format!("\u{200b}{header}\n"),
+            format!("\u{feff}{header}\n"),
+            format!("thinking\u{1b}[1G{header}\n"),
+            format!("thinking\u{8}\u{8}\u{8}\u{8}\u{8}\u{8}\u{8}\u{8}{header}\n"),
+            // (No `=====` in a row: the cursor goes back to make one.)
+            "xxx== player 2 (bob): stderr =====\u{1b}[1G===\n".to_string(),
+        ];
+        let headers = |log: &str| viewed(log).into_iter().filter(|l| l.trim_start().starts_with(SECTION)).count();
+        for attack in &attacks {
+            let m = played([attack, "bob's own\n"]);
+            assert_eq!(headers(&m.log(false)), 3, "control: a forged header shows in {attack:?}");
+            let log = m.stderr_log();
+            assert_eq!(headers(&log), 2, "{log:?}");
+            assert!(log.contains("\n\\"), "the line is kept, escaped: {log:?}");
+        }
+        for honest in ["x = 5\r\n", "cost = 3\r\r\n", "\u{1b}[31mred\u{1b}[0m\n"] {
+            assert!(matches!(unforged(honest), std::borrow::Cow::Borrowed(_)), "{honest:?}");
+        }
     }
 }

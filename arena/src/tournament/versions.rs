@@ -299,7 +299,24 @@ pub fn remove_unlinked_logs(out: &Path, history: &BTreeMap<String, BotHistory>, 
 /// that a removal cut short is a copy cut short, removed by the next run. Call it holding the
 /// folder alone, once the record `history` is in is saved: copies are only made then (a shard
 /// plays the copies its record keeps, and every later record keeps them too).
+/// `versions/` leading out of the league (a link to a folder another league's `versions/` leads
+/// to as well, to share a disk) is left alone: copies no record of this league lists may be that
+/// one's.
 pub fn remove_unlisted_copies(out: &Path, history: &BTreeMap<String, BotHistory>) {
+    let real = |p: &Path| std::fs::canonicalize(p).ok();
+    match (real(out), real(&out.join("versions"))) {
+        (Some(league), Some(versions)) if versions.starts_with(&league) => {}
+        (_, None) => return,
+        _ => {
+            tracing::info!(folder = %out.join("versions").display(), "copies outside the league folder: none removed");
+            return;
+        }
+    }
+    remove_unlisted_copies_in(out, history);
+}
+
+/// [`remove_unlisted_copies`] wherever `out/versions` leads (a test's control).
+fn remove_unlisted_copies_in(out: &Path, history: &BTreeMap<String, BotHistory>) {
     let league = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
     let real = |p: &Path| std::fs::canonicalize(p).ok();
     let mut listed = BTreeSet::new();
@@ -427,9 +444,17 @@ pub fn prepare(
         let built: Option<&BuildOutcome> = builds.get(&entry.name);
         let link = linked(entry);
         if let (Some(b), Some(dir)) = (built, &entry.cwd) {
-            // Only what a build made inside the bot's own folder is left out of its fingerprint.
+            // Only what a build made inside the bot's own folder is left out of its fingerprint,
+            // as it was when that build ended (noted then, above): stamped now, after the other
+            // bots' builds, a student's push to an output meanwhile passed for the build's.
             if link.is_none() {
-                h.note_outputs(dir, b);
+                match unrecorded.0.get(&entry.name) {
+                    Some(Some(noted)) => {
+                        h.outputs.clone_from(&noted.outputs);
+                        h.output_stamps = Some(noted.stamps.clone());
+                    }
+                    _ => h.note_outputs(dir, b),
+                }
             }
         }
         let log = built.map(|b| b.log.clone()).filter(|log| !log.is_empty());
@@ -630,6 +655,37 @@ mod tests {
             kept: None,
             portable: None,
         }
+    }
+
+    /// Two leagues whose `versions/` are links to one shared folder: a run of the first removes
+    /// none of the second's copies, which its own record does not list; a copy no record lists in
+    /// a league's own `versions/` goes. The control: removed wherever `versions/` leads, the
+    /// second league's copy went.
+    #[test]
+    fn copies_in_a_versions_folder_shared_by_a_link_are_not_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let (shared, first, second) = (dir.path().join("shared"), dir.path().join("first"), dir.path().join("second"));
+        let theirs = shared.join("bob/0123456789abcdef");
+        std::fs::create_dir_all(theirs.join("folder")).unwrap();
+        std::fs::write(theirs.join("folder/bot.sh"), "echo WAIT\n").unwrap();
+        for league in [&first, &second] {
+            std::fs::create_dir_all(league).unwrap();
+            std::os::unix::fs::symlink(&shared, league.join("versions")).unwrap();
+        }
+        // (The second league's record keeps the copy; the first's has no version of bob.)
+        let mine = BTreeMap::new();
+        remove_unlisted_copies(&first, &mine);
+        assert!(theirs.join("folder/bot.sh").is_file(), "the second league's copy stays");
+        // In a league's own versions/, a copy no record lists goes.
+        let own = dir.path().join("own");
+        let unlisted = own.join("versions/bob/0123456789abcdef");
+        std::fs::create_dir_all(unlisted.join("folder")).unwrap();
+        remove_unlisted_copies(&own, &mine);
+        assert!(!unlisted.exists() && !own.join("versions/bob").exists());
+        // The control: removed wherever versions/ leads.
+        remove_unlisted_copies_in(&first, &mine);
+        assert!(!theirs.exists(), "the second league's copy went");
+        assert!(second.join("versions").symlink_metadata().is_ok());
     }
 
     #[test]
@@ -872,6 +928,45 @@ mod tests {
         let old = print();
         std::fs::write(folder.join("bot.sh"), "echo WAIT # yet another\n").unwrap();
         assert_eq!(print(), old, "the control: the change went unseen");
+    }
+
+    /// A student's push to an output of their build while the league builds the other bots (here
+    /// bob's build writes alice's `out`, as her push would) is seen by the next run: her outputs
+    /// are stamped as her build left them, and the pushed `out` is a new version. The control:
+    /// stamped once every build is done (as the record did), the pushed `out` passes for her
+    /// build's, and no version is new.
+    #[test]
+    fn a_push_to_an_output_during_the_other_bots_builds_is_a_new_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let course = dir.path().join("course");
+        for bot in ["alice", "bob"] {
+            std::fs::create_dir_all(course.join(bot)).unwrap();
+            std::fs::write(course.join(bot).join("bot.sh"), "echo WAIT\n").unwrap();
+        }
+        let alice = "[ -e out ] || echo built > out";
+        let bob = "[ -e pushed ] || { echo the student\\'s own > ../alice/out; touch pushed; }";
+        let toml = format!(
+            "[[bots]]\nname = \"alice\"\ncommand = \"sh bot.sh\"\ncwd = \"alice\"\nbuild = {alice:?}\n\
+             [[bots]]\nname = \"bob\"\ncommand = \"sh bot.sh\"\ncwd = \"bob\"\nbuild = {bob:?}\n"
+        );
+        std::fs::write(course.join("class.toml"), toml).unwrap();
+        let config = TournamentConfig::load(&course.join("class.toml")).unwrap();
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        let run = |history: &mut BTreeMap<String, BotHistory>, out: &str, at: u64| {
+            prepare(&config, &sandbox, &dir.path().join(out), at, history, &|| false).unwrap();
+            history["alice"].versions.iter().map(|v| v.label.clone()).collect::<Vec<_>>()
+        };
+        let mut history = BTreeMap::new();
+        assert_eq!(run(&mut history, "league", 100), ["v1"]);
+        assert_eq!(std::fs::read_to_string(course.join("alice/out")).unwrap(), "the student's own\n", "pushed");
+        // The control: alice's outputs stamped after bob's build.
+        let mut late = history.clone();
+        let h = late.get_mut("alice").unwrap();
+        h.output_stamps =
+            Some(h.outputs.iter().map(|p| (p.clone(), submission::output_stamp(&course.join("alice"), p))).collect());
+        assert_ne!(late["alice"].output_stamps, history["alice"].output_stamps);
+        assert_eq!(run(&mut late, "control", 200), ["v1"], "the control: the push went unseen");
+        assert_eq!(run(&mut history, "league", 200), ["v1", "v2"], "the pushed `out` is a new version");
     }
 
     #[test]
