@@ -73,6 +73,10 @@ fn each_language_goes_from_new_bot_to_a_passing_duel_in_three_commands() {
         assert_eq!(code, 0, "{lang}: tournament\n{stdout}\n{stderr}");
         let board = leaderboard(&folder.join("league"));
         assert!(board.to_string().contains(&name), "{lang}: the bot is on the leaderboard: {board}");
+        // The league inside the kit is no part of the bot: resumed unchanged, it plays nothing.
+        let (stdout, stderr, code) = sh(&folder, &format!("{} tournament --resume league -j 1", bin("arena")));
+        assert_eq!(code, 0, "{lang}: resume\n{stdout}\n{stderr}");
+        assert!(stderr.contains("plan: 0 matches to play"), "{lang}: resumed unchanged\n{stdout}\n{stderr}");
     }
     // Every kit's sample passes 10 of the 20 tests, the Rust one too: it has its own sample.
     // The control: `greedy`, which the Rust kit used to ship, passes only 9.
@@ -80,6 +84,94 @@ fn each_language_goes_from_new_bot_to_a_passing_duel_in_three_commands() {
     let greedy = arena(&["test", &bin("greedy")]);
     let greedy_passes = String::from_utf8_lossy(&greedy.stdout).lines().filter(|l| l.contains("  PASS  ")).count();
     assert_eq!(greedy_passes, 9, "{}", String::from_utf8_lossy(&greedy.stdout));
+}
+
+/// Every file under `dir`, in bytes (links not followed).
+fn bytes_under(dir: &Path) -> u64 {
+    let mut total = 0;
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let Ok(meta) = std::fs::symlink_metadata(entry.path()) else { continue };
+        total += if meta.is_dir() { bytes_under(&entry.path()) } else { meta.len() };
+    }
+    total
+}
+
+/// Makes the Python kit `alice` in `dir`; returns its folder.
+fn python_kit(dir: &Path) -> std::path::PathBuf {
+    let out = arena_fed(dir, &["new-bot", "--lang", "python", "alice"], b"");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    dir.join("alice")
+}
+
+/// Runs the kit's tournament with `args` in `kit`; returns its stdout, stderr and the league
+/// folder it names.
+fn kit_tournament(kit: &Path, args: &str) -> (String, String, std::path::PathBuf) {
+    let (stdout, stderr, code) = sh(kit, &format!("{} tournament -j 1 {args}", bin("arena")));
+    assert_eq!(code, 0, "{args}\n{stdout}\n{stderr}");
+    let folder = stdout.rsplit("Folder: ").next().unwrap_or("").trim();
+    (stdout.clone(), stderr, kit.join(folder))
+}
+
+/// The fingerprint of each version of `bot` the league in `league` recorded.
+fn versions_of(league: &Path, bot: &str) -> Vec<String> {
+    let record: Value = serde_json::from_slice(&std::fs::read(league.join("tournament.json")).unwrap()).unwrap();
+    let versions = record["history"][bot]["versions"].as_array().cloned().unwrap_or_default();
+    versions.iter().map(|v| v["fingerprint"].as_str().unwrap_or("").to_string()).collect()
+}
+
+/// A student's first hour: the kit's tournament, then `--resume` of its league with nothing
+/// changed, plays nothing, says no new version, keeps every copy, and the copies are small.
+/// Before, the league (under `replays/`, in the bot's folder) was part of the student's bot:
+/// each resume was a new version whose copy exceeded 256 MiB, and the sample bots' copies held
+/// the whole arena executable (65 MB each).
+#[test]
+fn a_kit_s_league_resumed_unchanged_plays_nothing_and_keeps_small_copies() {
+    let dir = tempfile::tempdir().unwrap();
+    let kit = python_kit(dir.path());
+    let (stdout, _, league) = kit_tournament(&kit, "--config tournament.toml");
+    assert!(stdout.contains("6 of 6 matches played"), "{stdout}");
+    assert!(league.starts_with(kit.join("replays")), "the default league folder is in the kit: {}", league.display());
+    let (stdout, stderr, again) = kit_tournament(&kit, &format!("--resume {}", league.display()));
+    assert_eq!(again, league);
+    assert!(stderr.contains("plan: 0 matches to play, 6 kept"), "{stdout}\n{stderr}");
+    assert!(!stderr.contains("new versions") && !stderr.contains("cannot keep a copy"), "{stdout}\n{stderr}");
+    assert_eq!(versions_of(&league, "alice").len(), 1);
+    for bot in ["alice", "greedy", "reference"] {
+        let copies = league.join("versions").join(bot);
+        assert_eq!(std::fs::read_dir(&copies).unwrap().count(), 1, "{bot}: one kept copy");
+        let size = bytes_under(&copies);
+        assert!(size < 1 << 20, "{bot}: its copy holds {size} bytes");
+    }
+    assert!(!league.join("versions/greedy").read_dir().unwrap().flatten().any(|c| c.path().join("files").exists()));
+}
+
+/// A fresh second run of the kit's tournament (a new league under `replays/`) sees the same
+/// first version of the student's bot as the first league: the first league is no part of it
+/// (the kit's `ignore = ["replays"]`), nor of its copy. The control: the same config without
+/// that line gives the bot another fingerprint there, its copy holding the first league.
+#[test]
+fn a_second_league_s_first_version_of_the_kit_s_bot_leaves_the_first_league_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let kit = python_kit(dir.path());
+    let (_, _, first) = kit_tournament(&kit, "--config tournament.toml");
+    let (_, stderr, second) = kit_tournament(&kit, "--config tournament.toml");
+    assert_ne!(first, second, "a new league folder");
+    assert!(!stderr.contains("cannot keep a copy"), "{stderr}");
+    let (v1, v2) = (versions_of(&first, "alice"), versions_of(&second, "alice"));
+    assert_eq!((v1.len(), &v1), (1, &v2), "the same bot, the same version");
+    let copy = second.join("versions/alice").join(&v2[0]).join("folder");
+    assert!(copy.join("bot.py").is_file() && !copy.join("replays").exists(), "{}", copy.display());
+    // The control: without the kit's `ignore`, the earlier leagues are part of the bot.
+    let text = std::fs::read_to_string(kit.join("tournament.toml")).unwrap();
+    assert!(text.contains("ignore = [\"replays\"]\n"), "{text}");
+    std::fs::write(kit.join("bare.toml"), text.replace("ignore = [\"replays\"]\n", "")).unwrap();
+    let (_, _, third) = kit_tournament(&kit, "--config bare.toml");
+    let v3 = versions_of(&third, "alice");
+    assert_ne!(v3, v1, "the control: the earlier leagues made another version");
+    let copy = third.join("versions/alice").join(&v3[0]).join("folder");
+    let held = first.strip_prefix(&kit).unwrap();
+    assert!(copy.join(held).join("tournament.json").is_file(), "the control: the copy holds the first league");
+    assert!(!copy.join(third.strip_prefix(&kit).unwrap()).exists(), "but never its own league");
 }
 
 /// `--lang` takes a language in any case, and its aliases (`C`, `C++`, `Python`); the folder is

@@ -362,7 +362,8 @@ pub fn starter(lang: Lang, name: &str, arena: &str) -> Result<Starter, StarterEr
          ## A local tournament\n\n\
          `tournament.toml` pits your bot against the built-in sample bots, both sides of every pairing:\n\
          `arena tournament --config tournament.toml` (results, replays and the leaderboard go to a new\n\
-         folder under `replays/`). Add your classmates' bots as more `[[bots]]` entries.\n",
+         folder under `replays/`; `--resume` that folder plays only what changed since). Add your\n\
+         classmates' bots as more `[[bots]]` entries.\n",
         title = lang.title(),
         edit = r.edit,
         kit = match lang {
@@ -400,6 +401,13 @@ pub fn starter(lang: Lang, name: &str, arena: &str) -> Result<Starter, StarterEr
     );
     if let Some(build) = &r.tournament_build {
         tournament.push_str(&format!("build = {}\n", toml_str(build)));
+    }
+    if r.bot.split_whitespace().next().is_some_and(crate::sandbox::is_interpreter) {
+        // A script's folder is the bot's: this one. The duels' replays and every league under
+        // replays/ are no part of it (else each run is a new version, whose copy holds the leagues).
+        tournament.push_str(
+            "# Not part of your bot: the replays and the leagues the arena writes here.\nignore = [\"replays\"]\n",
+        );
     }
     for sample in ["greedy", "reference"] {
         tournament.push_str(&format!(
@@ -549,6 +557,12 @@ mod tests {
         let config: toml::Value = toml::from_str(toml_text).unwrap();
         assert_eq!(config["bots"][1]["command"].as_str(), Some("'/opt/my arena/arena' bot greedy"));
         assert_eq!(config["bots"][0]["command"].as_str(), Some("python3 bot.py"));
+        // The script's folder, the bot's, is the kit's: the leagues written there are not the bot.
+        assert_eq!(config["bots"][0]["ignore"].as_array().map(Vec::len), Some(1));
+        assert_eq!(config["bots"][0]["ignore"][0].as_str(), Some("replays"));
+        let c = starter(Lang::C, "mybot", "arena").unwrap();
+        let c_text = &c.files.iter().find(|(p, _)| p == Path::new("tournament.toml")).unwrap().1;
+        assert!(!c_text.contains("ignore"), "a program without a folder has nothing to ignore: {c_text}");
     }
 
     #[test]

@@ -685,6 +685,9 @@ fn plan(
     for overlap in submission::overlaps(&config.bots, config.base.as_deref()) {
         tracing::warn!("{overlap}");
     }
+    for holder in submission::holding_league(&config.bots, config.base.as_deref(), out) {
+        tracing::warn!("{holder}");
+    }
     // The bots' seeds are keyed with a secret no bot can work out: without one in the config,
     // the league draws its own and keeps it in its record (resumes and shards read it there).
     if config.secret.is_none() {
@@ -809,6 +812,8 @@ fn run_shard(
     let mut cache = BTreeMap::new();
     let mut changed = Vec::new();
     let base = record.config.base.as_deref();
+    // (As its build did, the league's folders are no part of a bot whose folder holds them.)
+    let left_out = submission::LeftOut::league(&[&source, out]);
     for bot in record.bots.iter().filter(|b| b.runnable) {
         if bot.kept {
             // The league's own copy of an older version: it must still be there.
@@ -825,7 +830,7 @@ fn run_shard(
         let history = record.history.get(&bot.entry.name);
         let outputs = history.map(|h| h.outputs.clone()).unwrap_or_default();
         let portable = history.and_then(|h| h.portable_of(&bot.fingerprint));
-        let problem = match submission::fingerprints(&bot.entry, base, &outputs, &mut cache) {
+        let problem = match submission::fingerprints(&bot.entry, base, &outputs, &left_out, &mut cache) {
             Ok(now) if now.is(&bot.fingerprint, portable) => None,
             Ok(now) => Some(format!("{} (now {}, built as {})", bot.entry.name, now.portable, bot.fingerprint)),
             Err(e) => Some(format!("{} ({e})", bot.entry.name)),
@@ -838,7 +843,7 @@ fn run_shard(
         }
         // What its build wrote (the program it runs) must be as the build left it, too.
         if let Some(built) = &bot.built {
-            match submission::fingerprints(&bot.entry, base, &BTreeSet::new(), &mut cache) {
+            match submission::fingerprints(&bot.entry, base, &BTreeSet::new(), &left_out, &mut cache) {
                 Ok(now) if now.is(built, None) => {}
                 Ok(_) => changed.push(format!("{} (what its build wrote has changed)", bot.entry.name)),
                 Err(e) => changed.push(format!("{} ({e})", bot.entry.name)),
@@ -1950,7 +1955,11 @@ mod tests {
         let fps = |config: &TournamentConfig| -> Vec<submission::Fingerprints> {
             let base = config.base.as_deref();
             let cache = &mut BTreeMap::new();
-            config.bots.iter().map(|b| submission::fingerprints(b, base, &BTreeSet::new(), cache).unwrap()).collect()
+            config
+                .bots
+                .iter()
+                .map(|b| submission::fingerprints(b, base, &BTreeSet::new(), &Default::default(), cache).unwrap())
+                .collect()
         };
         let recorded: Vec<&str> = record.bots.iter().map(|b| b.fingerprint.as_str()).collect();
         let now = fps(&config);

@@ -204,6 +204,68 @@ fn matches_any(set: &GlobSet, rel: &Path) -> bool {
     rel.ancestors().filter(|a| !a.as_os_str().is_empty()).any(|a| set.is_match(a))
 }
 
+/// What a league leaves out of its bots' submissions besides their `ignore` globs: its own
+/// folder, where a bot's folder holds it (the kit's league under `replays/`, `--out league`),
+/// so that its results are no new version of the bot on every run, nor copied into itself;
+/// and the arena's own executable, which a kept copy runs where it is (see [`snapshot`]). Only
+/// the folder the run was told to write is left out, never one that merely looks like a
+/// league: a student could hide files from the fingerprint in one.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LeftOut {
+    /// Folders, by their real paths, left out of any bot's folder that holds them.
+    pub folders: Vec<PathBuf>,
+    /// The arena's own executable, by its real path.
+    pub own_program: Option<PathBuf>,
+}
+
+impl LeftOut {
+    /// What a run writing `folders` (its output folders) leaves out: those, and the arena
+    /// running it.
+    pub fn league(folders: &[&Path]) -> Self {
+        Self {
+            folders: folders.iter().map(|f| std::fs::canonicalize(f).unwrap_or_else(|_| normalize(f))).collect(),
+            own_program: std::env::current_exe().ok().and_then(|p| std::fs::canonicalize(p).ok()),
+        }
+    }
+
+    /// The folders left out that lie inside `dir` (a bot's folder), relative to it.
+    fn inside(&self, dir: &Path) -> Vec<PathBuf> {
+        let Ok(real) = std::fs::canonicalize(dir) else { return Vec::new() };
+        self.folders
+            .iter()
+            .filter_map(|f| f.strip_prefix(&real).ok())
+            .filter(|rel| !rel.as_os_str().is_empty())
+            .map(Path::to_path_buf)
+            .collect()
+    }
+
+    /// Whether `path` is the arena's own executable.
+    fn is_own_program(&self, path: &Path) -> bool {
+        self.own_program.as_ref().is_some_and(|own| std::fs::canonicalize(path).is_ok_and(|p| &p == own))
+    }
+}
+
+/// A sentence per bot whose folder holds the league's folder `out` but not the config's
+/// folder `base` (a bot holding that is the teacher's or the student's own, see [`overlaps`]):
+/// its build, which may write in its folder, and the bot itself when run without a box, could
+/// write the league's results.
+pub fn holding_league(bots: &[BotEntry], base: Option<&Path>, out: &Path) -> Vec<String> {
+    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| normalize(p));
+    let (out, base) = (real(out), base.map(real));
+    bots.iter()
+        .filter_map(|b| folder(b).map(|f| (b, real(&f))))
+        .filter(|(_, f)| out.starts_with(f) && !base.as_ref().is_some_and(|base| base.starts_with(f)))
+        .map(|(b, _)| {
+            format!(
+                "bot `{}`'s folder holds the league's folder ({}): its build, and the bot run without a box, can \
+                 write there (give the league an --out outside the bots' folders)",
+                crate::safe_text::terminal_cut(&b.name, 60),
+                crate::safe_text::terminal_cut(&out.display().to_string(), 200)
+            )
+        })
+        .collect()
+}
+
 /// A bot's fingerprints as its files are now, by both schemes of [`fingerprints`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fingerprints {
@@ -226,8 +288,10 @@ impl Fingerprints {
 }
 
 /// Fingerprints `bot`: its command line, its build command, every file of its submission
-/// folder (by relative path and content, a link by its target text; minus ignored files and
-/// `outputs`, the files its build wrote) and every file its command names outside that folder. `cache` keeps file
+/// folder (by relative path and content, a link by its target text; minus ignored files,
+/// `outputs`, the files its build wrote, and the folders `left_out`) and every file its command
+/// names outside that folder (the arena's own executable too: a new arena is a new version of
+/// its built-in bots). `cache` keeps file
 /// hashes, so bots sharing an executable hash it once. One unreadable file, or one bigger
 /// than [`MAX_FINGERPRINTED_BYTES`], makes this bot unable to play, not the tournament.
 ///
@@ -244,6 +308,7 @@ pub fn fingerprints(
     bot: &BotEntry,
     base: Option<&Path>,
     outputs: &BTreeSet<String>,
+    left_out: &LeftOut,
     cache: &mut BTreeMap<PathBuf, blake3::Hash>,
 ) -> Result<Fingerprints, TournamentError> {
     let words = shell_words::split(&bot.command)
@@ -280,11 +345,12 @@ pub fn fingerprints(
             &bot.name,
         )?;
         let only = (!bot.files.is_empty()).then(|| globs(&bot.files, "files", &bot.name)).transpose()?;
+        let league = left_out.inside(dir);
         let mut count = 0;
         let walk = walkdir::WalkDir::new(dir).follow_links(false).sort_by_file_name().into_iter();
         for entry in walk.filter_entry(|e| {
             let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
-            rel.as_os_str().is_empty() || !matches_any(&ignore, rel)
+            rel.as_os_str().is_empty() || !(matches_any(&ignore, rel) || league.iter().any(|l| rel.starts_with(l)))
         }) {
             let entry = entry.map_err(|e| TournamentError::Invalid(format!("bot `{}`: {e}", bot.name)))?;
             let link = entry.file_type().is_symlink();
@@ -416,13 +482,16 @@ fn hash_file(path: &Path) -> Result<blake3::Hash, TournamentError> {
 /// The most a kept copy of one bot version may hold.
 pub const MAX_SNAPSHOT_BYTES: u64 = 256 << 20;
 
-/// Copies what runs `bot` (its folder's files, build outputs included, minus ignored files and
-/// symbolic links, and the files its command names) into `dest`, and returns the entry that runs the copy: a league
-/// keeps each good version so that it can still play after its files changed (a broken push).
-/// A copy bigger than [`MAX_SNAPSHOT_BYTES`] is not kept.
-pub fn snapshot(bot: &BotEntry, dest: &Path) -> Result<BotEntry, TournamentError> {
+/// Copies what runs `bot` (its folder's files, build outputs included, minus ignored files,
+/// symbolic links and the folders `left_out`, and the files its command names) into `dest`, and
+/// returns the entry that runs the copy: a league keeps each good version so that it can still
+/// play after its files changed (a broken push). A copy bigger than [`MAX_SNAPSHOT_BYTES`] is
+/// not kept. The arena's own executable (`arena bot greedy`) is not copied: the copy runs it
+/// where it is (a built-in bot cannot fail to build, and each league kept two copies of the
+/// whole arena).
+pub fn snapshot(bot: &BotEntry, dest: &Path, left_out: &LeftOut) -> Result<BotEntry, TournamentError> {
     let tmp = dest.with_extension("tmp");
-    let kept = copy_into(bot, dest, &tmp);
+    let kept = copy_into(bot, dest, &tmp, left_out);
     if kept.is_err() {
         // (A copy cut short, too large for one, takes no disk.)
         let _ = std::fs::remove_dir_all(&tmp);
@@ -431,7 +500,7 @@ pub fn snapshot(bot: &BotEntry, dest: &Path) -> Result<BotEntry, TournamentError
 }
 
 /// [`snapshot`], copying into `tmp` first, then renamed `dest`.
-fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path) -> Result<BotEntry, TournamentError> {
+fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path, left_out: &LeftOut) -> Result<BotEntry, TournamentError> {
     let fail = |what: String| TournamentError::Invalid(format!("bot `{}`: cannot keep a copy: {what}", bot.name));
     let mut words = shell_words::split(&bot.command).map_err(|e| fail(e.to_string()))?;
     let base = bot.cwd.clone().unwrap_or_default();
@@ -457,10 +526,11 @@ fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path) -> Result<BotEntry, Tourna
             &bot.name,
         )?;
         let root = tmp.join("folder");
+        let league = left_out.inside(&dir);
         let walk = walkdir::WalkDir::new(&dir).follow_links(false).into_iter();
         for e in walk.filter_entry(|e| {
             let rel = e.path().strip_prefix(&dir).unwrap_or(e.path());
-            rel.as_os_str().is_empty() || !matches_any(&ignore, rel)
+            rel.as_os_str().is_empty() || !(matches_any(&ignore, rel) || league.iter().any(|l| rel.starts_with(l)))
         }) {
             let e = e.map_err(|e| fail(e.to_string()))?;
             if e.file_type().is_file() {
@@ -493,7 +563,9 @@ fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path) -> Result<BotEntry, Tourna
     } else {
         for (i, word) in words.iter_mut().enumerate() {
             let path = base.join(&*word);
-            if path.is_file() {
+            if path.is_file() && left_out.is_own_program(&path) {
+                *word = normalize(&path).display().to_string();
+            } else if path.is_file() {
                 let name = path.file_name().map_or("file".into(), |n| n.to_string_lossy().into_owned());
                 let rel = PathBuf::from("files").join(format!("{i}-{name}"));
                 copy(&path, &tmp.join(&rel))?;
@@ -783,7 +855,9 @@ mod tests {
         std::fs::write(&outside, "one").unwrap();
         std::os::unix::fs::symlink(&outside, folder.join("bot")).unwrap();
         let entry = bot(&folder, "./bot");
-        let print = || fingerprints(&entry, None, &BTreeSet::new(), &mut BTreeMap::new()).unwrap().portable;
+        let print = || {
+            fingerprints(&entry, None, &BTreeSet::new(), &LeftOut::default(), &mut BTreeMap::new()).unwrap().portable
+        };
         let first = print();
         std::fs::write(&outside, "two").unwrap();
         assert_eq!(print(), first, "the file outside was not read");
@@ -815,7 +889,7 @@ mod tests {
         std::fs::write(folder.join("bot.py"), "import strategy\n").unwrap();
         std::fs::write(folder.join("strategy.py"), "X = 1\n").unwrap();
         let entry = bot(&folder, "python3 bot.py");
-        let print = || fingerprints(&entry, None, &BTreeSet::new(), &mut BTreeMap::new()).unwrap();
+        let print = || fingerprints(&entry, None, &BTreeSet::new(), &LeftOut::default(), &mut BTreeMap::new()).unwrap();
         // (Computed by the arena before links counted, on this very folder.)
         assert_eq!(print().portable, "657000e4628df67b", "a folder without links keeps its digest");
         std::fs::remove_file(folder.join("strategy.py")).unwrap();
@@ -868,7 +942,7 @@ mod tests {
         let b = bot(dir.path(), "python3 bot.py");
         let none = BTreeSet::new();
         let fingerprint = |b: &BotEntry, outputs: &BTreeSet<String>, cache: &mut BTreeMap<PathBuf, blake3::Hash>| {
-            fingerprints(b, Some(dir.path()), outputs, cache).map(|f| f.portable)
+            fingerprints(b, Some(dir.path()), outputs, &LeftOut::default(), cache).map(|f| f.portable)
         };
         let first = fingerprint(&b, &none, &mut BTreeMap::new()).unwrap();
         std::fs::write(dir.path().join("__pycache__/strategy.pyc"), "cache").unwrap();
@@ -914,7 +988,8 @@ mod tests {
             .bots
             .iter()
             .map(|b| {
-                let fps = fingerprints(b, config.base.as_deref(), &BTreeSet::new(), &mut cache).unwrap();
+                let fps =
+                    fingerprints(b, config.base.as_deref(), &BTreeSet::new(), &LeftOut::default(), &mut cache).unwrap();
                 (b.name.clone(), fps)
             })
             .collect()
@@ -973,8 +1048,94 @@ mod tests {
         let b = super::super::config::parse_bot_arg(&format!("b=python3 {}", script.display())).unwrap();
         assert_eq!(folder(&b), Some(dir.path().to_path_buf()));
         let gone = bot(&dir.path().join("nothing"), "./bot");
-        let err = fingerprints(&gone, None, &BTreeSet::new(), &mut BTreeMap::new()).unwrap_err().to_string();
+        let err = fingerprints(&gone, None, &BTreeSet::new(), &LeftOut::default(), &mut BTreeMap::new())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("folder") && err.contains("missing"), "{err}");
+    }
+
+    /// The league's own folder inside a bot's folder (the kit's `replays/tournament-N`, `--out
+    /// league`) is no part of the bot: what the league writes there changes no fingerprint and
+    /// is not copied. Only that folder: another that looks like a league (its `tournament.json`)
+    /// still counts. The control: without it left out, each league file is a new version, and
+    /// the copy holds the league.
+    #[test]
+    fn the_league_s_own_folder_is_no_part_of_a_bot_whose_folder_holds_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let kit = dir.path().join("alice");
+        std::fs::create_dir_all(kit.join("replays/t1/replays")).unwrap();
+        std::fs::write(kit.join("bot.py"), "print()\n").unwrap();
+        let b = bot(&kit, "python3 bot.py");
+        let left_out = LeftOut::league(&[&kit.join("replays/t1")]);
+        let print = |left_out: &LeftOut| {
+            fingerprints(&b, None, &BTreeSet::new(), left_out, &mut BTreeMap::new()).unwrap().portable
+        };
+        let (first, without) = (print(&left_out), print(&LeftOut::default()));
+        std::fs::write(kit.join("replays/t1/results.jsonl"), "{}\n").unwrap();
+        std::fs::write(kit.join("replays/t1/replays/m.json"), "{}").unwrap();
+        assert_eq!(print(&left_out), first, "the league's files are not the bot's");
+        assert_ne!(print(&LeftOut::default()), without, "the control: they were a new version");
+        let copy = |left_out: &LeftOut, fp: &str| {
+            let dest = dir.path().join("versions/alice").join(fp);
+            snapshot(&b, &dest, left_out).unwrap();
+            dest.join("folder")
+        };
+        let kept = copy(&left_out, "fp1");
+        assert!(kept.join("bot.py").is_file() && !kept.join("replays/t1").exists());
+        assert!(copy(&LeftOut::default(), "fp2").join("replays/t1/results.jsonl").is_file(), "the control");
+        // Another folder that looks like a league is the student's: it counts.
+        std::fs::create_dir_all(kit.join("replays/t0")).unwrap();
+        std::fs::write(kit.join("replays/t0/tournament.json"), "{}").unwrap();
+        assert_ne!(print(&left_out), first, "a folder merely like a league hides nothing");
+        // Through a link in the teacher's part of the path, the same folder.
+        std::os::unix::fs::symlink(&kit, dir.path().join("kit-link")).unwrap();
+        let linked = LeftOut::league(&[&dir.path().join("kit-link/replays/t1")]);
+        std::fs::remove_dir_all(kit.join("replays/t0")).unwrap();
+        assert_eq!(print(&linked), first);
+    }
+
+    /// A bot whose command runs the arena's own executable (`arena bot greedy`) keeps no copy of
+    /// it: its kept entry runs it where it is. The executable still counts in the fingerprint (a
+    /// new arena is a new version of its built-in bots). The control: another program is copied.
+    #[test]
+    fn the_arena_s_own_program_is_run_where_it_is_not_copied() {
+        let dir = tempfile::tempdir().unwrap();
+        let arena = dir.path().join("arena");
+        std::fs::write(&arena, "the arena v1").unwrap();
+        let b = super::super::config::parse_bot_arg(&format!("greedy={} bot greedy", arena.display())).unwrap();
+        let own = LeftOut { own_program: Some(arena.canonicalize().unwrap()), ..LeftOut::default() };
+        let dest = dir.path().join("versions/greedy/fp");
+        let kept = snapshot(&b, &dest, &own).unwrap();
+        assert_eq!(kept.command, b.command, "the kept entry runs the arena where it is");
+        assert!(!dest.join("files").exists(), "no copy of the arena");
+        let other = dir.path().join("versions/greedy/fp2");
+        let copied = snapshot(&b, &other, &LeftOut::default()).unwrap();
+        assert!(other.join("files/0-arena").is_file(), "the control: another program is copied");
+        assert_ne!(copied.command, b.command);
+        let print = || fingerprints(&b, None, &BTreeSet::new(), &own, &mut BTreeMap::new()).unwrap().portable;
+        let v1 = print();
+        std::fs::write(&arena, "the arena v2").unwrap();
+        assert_ne!(print(), v1, "an upgraded arena is a new version");
+        // The running arena by default.
+        assert_eq!(LeftOut::league(&[]).own_program, Some(std::env::current_exe().unwrap().canonicalize().unwrap()));
+    }
+
+    /// A bot whose folder holds the league's folder, but not the config's (the student's own
+    /// bot in the kit, warned of by [`overlaps`]), is said: its build could write the results.
+    #[test]
+    fn a_bot_s_folder_holding_the_league_is_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let course = dir.path().canonicalize().unwrap();
+        for sub in ["subs/alice/league", "subs/bob"] {
+            std::fs::create_dir_all(course.join(sub)).unwrap();
+        }
+        let bots = [bot(&course.join("subs/alice"), "./bot"), bot(&course.join("subs/bob"), "./bot")];
+        let said = holding_league(&bots, Some(&course), &course.join("subs/alice/league"));
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(said[0].starts_with("bot `b`'s folder holds the league's folder"), "{said:?}");
+        assert!(holding_league(&bots, Some(&course), &course.join("league")).is_empty(), "outside: nothing");
+        let kit = [bot(&course, "./bot")];
+        assert!(holding_league(&kit, Some(&course), &course.join("replays/t1")).is_empty(), "the kit's own bot");
     }
 
     #[test]
@@ -989,7 +1150,7 @@ mod tests {
         std::fs::write(bot_dir.join(".git/HEAD"), "ref").unwrap();
         let b = bot(&bot_dir, "target/release/bot --fast");
         let dest = dir.path().join("versions/alice/fp1");
-        let copy = snapshot(&b, &dest).unwrap();
+        let copy = snapshot(&b, &dest, &LeftOut::default()).unwrap();
         assert_eq!(copy.cwd, Some(dest.join("folder")));
         assert_eq!(copy.command, "target/release/bot --fast");
         assert_eq!(std::fs::read_to_string(dest.join("folder/target/release/bot")).unwrap(), "v1 binary");
@@ -999,7 +1160,7 @@ mod tests {
         let exe = dir.path().join("prebuilt");
         std::fs::write(&exe, "elf").unwrap();
         let b = super::super::config::parse_bot_arg(&format!("p={} --x", exe.display())).unwrap();
-        let copy = snapshot(&b, &dir.path().join("versions/p/fp")).unwrap();
+        let copy = snapshot(&b, &dir.path().join("versions/p/fp"), &LeftOut::default()).unwrap();
         let words = shell_words::split(&copy.command).unwrap();
         assert_eq!(std::fs::read_to_string(&words[0]).unwrap(), "elf");
         assert!(words[0].starts_with(&dir.path().join("versions/p/fp").display().to_string()));
@@ -1009,7 +1170,7 @@ mod tests {
         std::fs::write(&secret, "teacher's").unwrap();
         std::os::unix::fs::symlink(&secret, bot_dir.join("target/release/leak")).unwrap();
         let b = bot(&bot_dir, "target/release/leak");
-        snapshot(&b, &dir.path().join("versions/alice/fp2")).unwrap();
+        snapshot(&b, &dir.path().join("versions/alice/fp2"), &LeftOut::default()).unwrap();
         assert!(!dir.path().join("versions/alice/fp2/folder/target/release/leak").exists());
     }
 

@@ -436,6 +436,8 @@ pub fn prepare(
     // The copies' paths are made from the league folder's absolute path: they hold from any
     // folder the arena runs in (and a copy's program named by an absolute path runs in its box).
     let league = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
+    // (The league's own folder is no part of a bot whose folder holds it.)
+    let left_out = submission::LeftOut::league(&[out]);
     let mut cache = BTreeMap::new();
     let mut bots = Vec::new();
     let mut failures = BTreeMap::new();
@@ -467,7 +469,7 @@ pub fn prepare(
                 None => Err(problem),
             },
             _ => check_program(entry).and_then(|()| {
-                submission::fingerprints(entry, base, &h.outputs, &mut cache)
+                submission::fingerprints(entry, base, &h.outputs, &left_out, &mut cache)
                     .map(|now| h.fingerprint_of(&now))
                     .map_err(|e| e.to_string())
             }),
@@ -480,7 +482,7 @@ pub fn prepare(
                     h.versions.iter().find(|v| v.ok && v.fingerprint == fingerprint).and_then(|v| v.kept.clone());
                 let kept = known.or_else(|| {
                     let dest = league.join("versions").join(crate::files::name_part(&entry.name)).join(&fingerprint);
-                    submission::snapshot(entry, &dest)
+                    submission::snapshot(entry, &dest, &left_out)
                         .map_err(|e| {
                             tracing::warn!("{e}: if its next version fails, its matches against new versions wait")
                         })
@@ -497,14 +499,15 @@ pub fn prepare(
                     portable,
                 };
                 h.record(version, commit);
-                let built =
-                    submission::fingerprints(entry, base, &BTreeSet::new(), &mut cache).ok().map(|f| f.portable);
+                let built = submission::fingerprints(entry, base, &BTreeSet::new(), &left_out, &mut cache)
+                    .ok()
+                    .map(|f| f.portable);
                 bots.push(BotVersion { entry: entry.clone(), fingerprint, runnable: true, kept: false, built });
             }
             Err(why) => {
                 let (fingerprint, portable) = match link {
                     Some(_) => Default::default(),
-                    None => submission::fingerprints(entry, base, &h.outputs, &mut cache)
+                    None => submission::fingerprints(entry, base, &h.outputs, &left_out, &mut cache)
                         .map(|now| h.fingerprint_of(&now))
                         .unwrap_or_default(),
                 };
@@ -799,7 +802,8 @@ mod tests {
         let config = load(&first);
         let now = |config: &TournamentConfig| {
             let base = config.base.as_deref();
-            submission::fingerprints(&config.bots[0], base, &BTreeSet::new(), &mut BTreeMap::new()).unwrap()
+            submission::fingerprints(&config.bots[0], base, &BTreeSet::new(), &Default::default(), &mut BTreeMap::new())
+                .unwrap()
         };
         let legacy = now(&config).legacy;
         // As an earlier arena recorded the bot: by its legacy fingerprint.
@@ -924,7 +928,10 @@ mod tests {
         let built = build::run(&sandbox, build, &folder, config.build_limits(), &out, "builds/control.log");
         assert!(built.outputs.contains(&"bot.sh".to_string()) && !built.created.contains(&"bot.sh".to_string()));
         let as_before: BTreeSet<String> = built.outputs.iter().cloned().collect();
-        let print = || submission::fingerprints(&config.bots[0], None, &as_before, &mut BTreeMap::new()).unwrap();
+        let print = || {
+            submission::fingerprints(&config.bots[0], None, &as_before, &Default::default(), &mut BTreeMap::new())
+                .unwrap()
+        };
         let old = print();
         std::fs::write(folder.join("bot.sh"), "echo WAIT # yet another\n").unwrap();
         assert_eq!(print(), old, "the control: the change went unseen");
