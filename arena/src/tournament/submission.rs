@@ -151,10 +151,11 @@ fn linked_part(path: &Path, base: &Path) -> Option<(PathBuf, PathBuf)> {
     None
 }
 
-/// What one bot's box would show of another's files, or of the config (its `secret`): a
-/// sentence per pair of bots whose folders are one or nest, and per folder that holds the
-/// config's folder (`base`), for the teacher to fix by giving each bot a folder of its own.
-pub fn overlaps(bots: &[BotEntry], base: Option<&Path>) -> Vec<String> {
+/// What one bot's box would show of another's files, or of the config (its `secret`, or where
+/// it sets none, the `seed` the bots' seeds are keyed with: `secret`): a sentence per pair of
+/// bots whose folders are one or nest, and per folder that holds the config's folder (`base`),
+/// for the teacher to fix by giving each bot a folder of its own.
+pub fn overlaps(bots: &[BotEntry], base: Option<&Path>, secret: bool) -> Vec<String> {
     // Names and paths are the config's and the students' text, shown on a terminal.
     let folders: Vec<(String, PathBuf)> = bots
         .iter()
@@ -181,8 +182,13 @@ pub fn overlaps(bots: &[BotEntry], base: Option<&Path>) -> Vec<String> {
             }
         }
         if base.is_some_and(|base| base.starts_with(fa)) {
+            let key = if secret {
+                "its `secret` included"
+            } else {
+                "its `seed` included, which keys the bots' seeds where no `secret` is set"
+            };
             out.push(format!(
-                "bot `{a}` can read the config's folder ({}), its `secret` included (give it a `cwd` of its own)",
+                "bot `{a}` can read the config's folder ({}), {key} (give it a `cwd` of its own)",
                 shown(fa)
             ));
         }
@@ -768,14 +774,20 @@ mod tests {
             own("bob", dir.path().join("bob")),
             own("carol", dir.path().join("carol")),
         ];
-        let said = overlaps(&bots, Some(&shared));
+        let said = overlaps(&bots, Some(&shared), true);
         assert_eq!(said.len(), 5, "{said:#?}");
         assert!(said.iter().any(|s| s.contains("`x` and `y` share")), "{said:#?}");
         assert!(said.iter().any(|s| s.contains("bot `x`'s folder holds bot `alice`'s")), "{said:#?}");
         assert!(said.iter().any(|s| s.contains("bot `y`'s folder holds bot `alice`'s")), "{said:#?}");
         assert!(said.iter().filter(|s| s.contains("the config's folder")).count() == 2, "x and y see the config");
         assert!(!said.iter().any(|s| s.contains("bob") || s.contains("carol")), "own folders: {said:#?}");
-        assert!(overlaps(&bots[3..], Some(&shared)).is_empty());
+        assert!(overlaps(&bots[3..], Some(&shared), true).is_empty());
+        // Without a secret, what a bot reads there is the seed that keys the bots' seeds.
+        let said = overlaps(&bots[..1], Some(&shared), false);
+        assert!(
+            said.iter().all(|s| s.contains("its `seed` included") && !s.contains("`secret` included")),
+            "{said:#?}"
+        );
     }
 
     #[test]
