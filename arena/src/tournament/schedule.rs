@@ -111,12 +111,27 @@ impl Shard {
         if let Some(id) = num("SLURM_ARRAY_TASK_ID")? {
             let count = num("SLURM_ARRAY_TASK_COUNT")?.ok_or("SLURM_ARRAY_TASK_COUNT is not set")?;
             let min = num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+            let max = num("SLURM_ARRAY_TASK_MAX")?;
+            let step = num("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1);
             // A task submitted again alone (`--array=2`) is an array of one: taken as shard 1/1
-            // it would play the whole league's missing matches, not its own slice.
-            if count == 1 && id >= 2 {
+            // it would play the whole league's missing matches, not its own slice. So is a part
+            // of the array submitted again (`--array=2-3`: shards 1/2 and 2/2 of another split),
+            // or an array with gaps (`--array=1,3` or `1-7:2`: task 3 would be shard 2): only a
+            // whole array, from 0 or 1 without gaps, says which shard of how many a task is.
+            if min >= 2 || step != 1 || max.is_some_and(|max| max.checked_sub(min).map(|span| span + 1) != Some(count))
+            {
+                let array = if count == 1 {
+                    "runs alone (an array of one task, as when one shard is submitted again)".to_string()
+                } else {
+                    format!(
+                        "is in an array of {count} tasks from {min} to {} (not a whole array from 0 or 1 without \
+                         gaps, as when some shards are submitted again)",
+                        max.map_or("?".to_string(), |m| m.to_string())
+                    )
+                };
                 return Err(format!(
-                    "--shard auto: Slurm array task {id} runs alone (an array of one task, as when one shard is \
-                     submitted again): give its shard as --shard {id}/N, N being the league's shard count"
+                    "--shard auto: Slurm array task {id} {array}: give its shard as --shard {id}/N, N being the \
+                     league's shard count"
                 ));
             }
             let index = id.checked_sub(min).ok_or("SLURM_ARRAY_TASK_ID is below SLURM_ARRAY_TASK_MIN")?;
@@ -280,6 +295,39 @@ mod tests {
         const ALONE: [(&str, &str); 3] =
             [("SLURM_ARRAY_TASK_ID", "1"), ("SLURM_ARRAY_TASK_COUNT", "1"), ("SLURM_ARRAY_TASK_MIN", "1")];
         assert_eq!(Shard::from_env(env(&ALONE)), Ok(Shard { index: 1, count: 1 }));
+        // Tasks 2 and 3 of 4 submitted again together (`--array=2-3`), or 1 and 3 (`--array=1,3`),
+        // or an array with a step (`1-7:2`): not shards of a split in 2 or 4 with other numbers.
+        // (Control: the whole array 1-4, its bounds and step given, places task 3 as 3/4.)
+        const PART: [(&str, &str); 4] = [
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "2"),
+            ("SLURM_ARRAY_TASK_MIN", "2"),
+            ("SLURM_ARRAY_TASK_MAX", "3"),
+        ];
+        assert!(Shard::from_env(env(&PART)).unwrap_err().contains("--shard 3/N"));
+        const GAPS: [(&str, &str); 4] = [
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "2"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_MAX", "3"),
+        ];
+        assert!(Shard::from_env(env(&GAPS)).unwrap_err().contains("from 1 to 3"));
+        const STEP: [(&str, &str); 5] = [
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_MAX", "7"),
+            ("SLURM_ARRAY_TASK_STEP", "2"),
+        ];
+        assert!(Shard::from_env(env(&STEP)).is_err());
+        const WHOLE: [(&str, &str); 5] = [
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_MAX", "4"),
+            ("SLURM_ARRAY_TASK_STEP", "1"),
+        ];
+        assert_eq!(Shard::from_env(env(&WHOLE)), Ok(Shard { index: 3, count: 4 }));
         const K8S: [(&str, &str); 2] = [("JOB_COMPLETION_INDEX", "0"), ("ARENA_SHARD_COUNT", "3")];
         assert_eq!(Shard::from_env(env(&K8S)), Ok(Shard { index: 1, count: 3 }));
         assert!(Shard::from_env(env(&[("JOB_COMPLETION_INDEX", "0")])).unwrap_err().contains("ARENA_SHARD_COUNT"));
