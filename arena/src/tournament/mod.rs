@@ -867,7 +867,7 @@ fn run_shard(
     }
     std::fs::create_dir_all(out.join("replays")).map_err(|e| TournamentError::io(out, e))?;
     std::fs::create_dir_all(out.join("logs")).map_err(|e| TournamentError::io(out, e))?;
-    let _lock = FolderLock::take(out, Some(shard))?;
+    let _lock = FolderLock::take_waiting(out, Some(shard), SHARD_LOCK_WAIT)?;
     if source != out {
         // A folder of another build of the league (the same config built again has the same
         // matches, with other seeds) is not taken over: its results would pass for this one's.
@@ -1311,6 +1311,10 @@ fn replay_agrees(out: &Path, line: &ResultLine) -> bool {
     serde_json::from_slice::<Head>(&bytes).is_ok_and(|h| h.result == line.result)
 }
 
+/// How long a shard waits for its folder while one process holds it alone (an `arena
+/// leaderboard` of the league the teacher runs as the batch system starts the shard).
+const SHARD_LOCK_WAIT: Duration = Duration::from_secs(120);
+
 /// The lock of a tournament folder, held while a run writes it. A shard's own lock is only
 /// ever held with the folder's shared one: it is taken after it and, declared first, released
 /// before it. So whoever holds the folder's lock alone may remove the shards' lock files (see
@@ -1325,8 +1329,16 @@ impl FolderLock {
     /// Takes the lock of `out`, or says which run holds it. A whole run (or a merge) holds the
     /// folder alone; shards share it, each holding its own shard's lock alone.
     fn take(out: &Path, shard: Option<Shard>) -> Result<FolderLock, TournamentError> {
+        Self::take_waiting(out, shard, Duration::ZERO)
+    }
+
+    /// [`FolderLock::take`], a shard waiting up to `wait` for the folder while one process
+    /// holds it alone: a batch system starts shards unattended, and an `arena leaderboard` the
+    /// teacher runs meanwhile holds the folder for a moment (a whole run or a build, for longer,
+    /// still makes the shard fail once `wait` is over). Another copy of the shard is not waited for.
+    fn take_waiting(out: &Path, shard: Option<Shard>, wait: Duration) -> Result<FolderLock, TournamentError> {
         let mode = if shard.is_some() { libc::LOCK_SH } else { libc::LOCK_EX };
-        let main = Self::lock_file(out, &out.join(".lock"), mode, shard.is_none())?;
+        let main = Self::lock_file(out, &out.join(".lock"), mode, shard.is_none(), wait)?;
         match shard {
             None => Ok(FolderLock { _shard: None, _file: main }),
             Some(s) => {
@@ -1335,13 +1347,20 @@ impl FolderLock {
                     &out.join(format!(".lock.shard-{}-of-{}", s.index, s.count)),
                     libc::LOCK_EX,
                     true,
+                    Duration::ZERO,
                 )?;
                 Ok(FolderLock { _shard: Some(own), _file: main })
             }
         }
     }
 
-    fn lock_file(out: &Path, path: &Path, mode: libc::c_int, sign: bool) -> Result<std::fs::File, TournamentError> {
+    fn lock_file(
+        out: &Path,
+        path: &Path,
+        mode: libc::c_int,
+        sign: bool,
+        wait: Duration,
+    ) -> Result<std::fs::File, TournamentError> {
         use std::io::{Read, Seek, Write};
         let mut file = std::fs::OpenOptions::new()
             .read(true)
@@ -1364,7 +1383,17 @@ impl FolderLock {
             let pid = holder.trim().strip_prefix("pid ").and_then(|p| p.parse::<u32>().ok());
             let dead = pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
             let own = pid == Some(std::process::id());
-            for _ in 0..(if dead || own { 100 } else { 0 }) {
+            let wait = if dead || own { wait.max(Duration::from_secs(5)) } else { wait };
+            if !wait.is_zero() && !dead && !own {
+                tracing::warn!(
+                    "{}: held alone by another arena run ({}): waiting up to {} s for it",
+                    out.display(),
+                    if holder.trim().is_empty() { "just started" } else { holder.trim() },
+                    wait.as_secs()
+                );
+            }
+            let deadline = std::time::Instant::now() + wait;
+            while std::time::Instant::now() < deadline {
                 std::thread::sleep(Duration::from_millis(50));
                 if try_lock(&file) {
                     locked = true;
@@ -1582,6 +1611,31 @@ mod tests {
         assert!(own.is_file());
         let twice = FolderLock::take(out, Some(shard));
         assert!(matches!(twice, Err(TournamentError::Locked { .. })), "one shard at a time still");
+    }
+
+    /// A shard started while another process holds its folder alone for a moment (an `arena
+    /// leaderboard` the teacher runs as the batch system starts the shard) waits for it, then
+    /// plays. The control: without the wait, the shard failed at once (its batch task with it).
+    #[test]
+    fn a_shard_waits_for_a_folder_held_alone_for_a_moment() {
+        let dir = tempfile::tempdir().unwrap();
+        let (out, shard) = (dir.path().to_path_buf(), Shard { index: 1, count: 2 });
+        // Held alone by another process, signed as every holder signs it (pid 1: alive, not us).
+        let lock = out.join(".lock");
+        std::fs::write(&lock, "pid 1").unwrap();
+        let held = std::fs::File::open(&lock).unwrap();
+        // SAFETY: flock on a descriptor we own.
+        let flocked = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&held), libc::LOCK_EX | libc::LOCK_NB) };
+        assert_eq!(flocked, 0);
+        let refused = FolderLock::take(&out, Some(shard));
+        assert!(matches!(refused, Err(TournamentError::Locked { .. })), "the control: no wait, no shard");
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            drop(held);
+        });
+        let waited = FolderLock::take_waiting(&out, Some(shard), Duration::from_secs(60));
+        assert!(waited.is_ok(), "the shard plays once the folder is free: {:?}", waited.err());
+        release.join().unwrap();
     }
 
     /// A run stopped after its builds, before its record was saved, leaves a copy of a version
