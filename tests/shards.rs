@@ -311,6 +311,12 @@ fn the_kubernetes_and_github_files_parse_and_run_the_slurm_test_s_commands() {
     for command in ["arena build ", "arena tournament --resume ", "--shard auto", "arena merge "] {
         assert!(k8s.contains(command), "the Kubernetes Jobs run `{command}`");
     }
+    // A shard plays as many matches at once as its pod asked CPUs for (as Slurm's tasks do):
+    // by default the arena takes every CPU of the node, which a pod does not have.
+    let shard_pod = &league_job["spec"]["template"]["spec"]["containers"][0];
+    let command: Vec<&str> = shard_pod["command"].as_sequence().unwrap().iter().filter_map(|v| v.as_str()).collect();
+    let jobs = command.iter().position(|a| *a == "-j").map(|i| command[i + 1]);
+    assert_eq!(jobs, shard_pod["resources"]["requests"]["cpu"].as_str(), "-j is the pod's CPUs: {command:?}");
     let text = std::fs::read_to_string(deploy.join("github/league.yml")).unwrap();
     let workflow: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
     let jobs = &workflow["jobs"];
