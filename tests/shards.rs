@@ -147,6 +147,12 @@ fn shards_in_separate_folders_and_a_killed_shard_resumed_merge_into_the_whole_le
         assert!(start.elapsed() < Duration::from_secs(120), "no progress");
         std::thread::sleep(Duration::from_millis(20));
     }
+    // What the teacher sees meanwhile: the standings so far, partial, and that the pages wait
+    // for the merge (shards write none). (The shard has a dozen slow matches still to play.)
+    let seen = arena(&["leaderboard", &s(&shard_dir(2))]);
+    let stderr = String::from_utf8_lossy(&seen.stderr);
+    assert!(seen.status.success() && stderr.contains("shards are playing this league"), "{stderr}");
+    assert!(String::from_utf8_lossy(&seen.stdout).contains("Partial: "));
     child.kill().unwrap();
     child.wait().unwrap();
     let before = std::fs::read_to_string(&results).unwrap().lines().count();

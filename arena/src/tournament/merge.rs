@@ -86,7 +86,9 @@ fn merge_with(
     // OUT is locked before it is looked at: a merge finishing into it meanwhile would otherwise
     // go unseen, and its results be dropped by this one's rewrite.
     std::fs::create_dir_all(out).map_err(|e| TournamentError::io(out, e))?;
-    let _lock = FolderLock::take(out, None)?;
+    // (Started by a batch system once the shards ended, it waits for an `arena leaderboard` of
+    // the league run meanwhile, not for shards still running.)
+    let _lock = FolderLock::take_waiting(out, None, super::BATCH_LOCK_WAIT)?;
     // OUT's own results are rewritten: when it holds some and is not one of the folders, they
     // are merged too if they are the league's, and the merge is refused if they are not.
     let out_real = std::fs::canonicalize(out).map_err(|e| TournamentError::io(out, e))?;

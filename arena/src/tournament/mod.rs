@@ -867,7 +867,7 @@ fn run_shard(
     }
     std::fs::create_dir_all(out.join("replays")).map_err(|e| TournamentError::io(out, e))?;
     std::fs::create_dir_all(out.join("logs")).map_err(|e| TournamentError::io(out, e))?;
-    let _lock = FolderLock::take_waiting(out, Some(shard), SHARD_LOCK_WAIT)?;
+    let _lock = FolderLock::take_waiting(out, Some(shard), BATCH_LOCK_WAIT)?;
     if source != out {
         // A folder of another build of the league (the same config built again has the same
         // matches, with other seeds) is not taken over: its results would pass for this one's.
@@ -1311,9 +1311,13 @@ fn replay_agrees(out: &Path, line: &ResultLine) -> bool {
     serde_json::from_slice::<Head>(&bytes).is_ok_and(|h| h.result == line.result)
 }
 
-/// How long a shard waits for its folder while one process holds it alone (an `arena
-/// leaderboard` of the league the teacher runs as the batch system starts the shard).
-const SHARD_LOCK_WAIT: Duration = Duration::from_secs(120);
+/// How long a shard or a merge, which batch systems start unattended, waits for its folder
+/// while one process holds it alone (an `arena leaderboard` of the league the teacher runs
+/// meanwhile). Shards holding it are not waited for by a merge: it is refused at once.
+const BATCH_LOCK_WAIT: Duration = Duration::from_secs(120);
+
+/// Who holds a folder's lock, when shards do (they leave it unsigned).
+const SHARDS_HOLD_IT: &str = "shards of the league";
 
 /// The lock of a tournament folder, held while a run writes it. A shard's own lock is only
 /// ever held with the folder's shared one: it is taken after it and, declared first, released
@@ -1332,10 +1336,11 @@ impl FolderLock {
         Self::take_waiting(out, shard, Duration::ZERO)
     }
 
-    /// [`FolderLock::take`], a shard waiting up to `wait` for the folder while one process
-    /// holds it alone: a batch system starts shards unattended, and an `arena leaderboard` the
-    /// teacher runs meanwhile holds the folder for a moment (a whole run or a build, for longer,
-    /// still makes the shard fail once `wait` is over). Another copy of the shard is not waited for.
+    /// [`FolderLock::take`], waiting up to `wait` for the folder while one process holds it
+    /// alone: a batch system starts shards and merges unattended, and an `arena leaderboard`
+    /// the teacher runs meanwhile holds the folder for a moment (a whole run or a build, for
+    /// longer, still makes them fail once `wait` is over). Not waited for: shards, by a process
+    /// that would hold the folder alone, and another copy of a shard.
     fn take_waiting(out: &Path, shard: Option<Shard>, wait: Duration) -> Result<FolderLock, TournamentError> {
         let mode = if shard.is_some() { libc::LOCK_SH } else { libc::LOCK_EX };
         let main = Self::lock_file(out, &out.join(".lock"), mode, shard.is_none(), wait)?;
@@ -1383,7 +1388,14 @@ impl FolderLock {
             let pid = holder.trim().strip_prefix("pid ").and_then(|p| p.parse::<u32>().ok());
             let dead = pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
             let own = pid == Some(std::process::id());
-            let wait = if dead || own { wait.max(Duration::from_secs(5)) } else { wait };
+            // Waited for: one process holding the folder alone (it signs the lock; what keeps
+            // a shard out is always one), not shards (an exclusive run is refused at once).
+            let alone = mode == libc::LOCK_SH || pid.is_some();
+            let wait = match (dead || own, alone) {
+                (true, _) => wait.max(Duration::from_secs(5)),
+                (false, true) => wait,
+                (false, false) => Duration::ZERO,
+            };
             if !wait.is_zero() && !dead && !own {
                 tracing::warn!(
                     "{}: held alone by another arena run ({}): waiting up to {} s for it",
@@ -1403,7 +1415,7 @@ impl FolderLock {
         }
         if !locked {
             if holder.trim().is_empty() {
-                holder = "shards of the league".to_string();
+                holder = SHARDS_HOLD_IT.to_string();
             }
             return Err(TournamentError::Locked { dir: out.to_path_buf(), holder: holder.trim().to_string() });
         }
@@ -1554,15 +1566,27 @@ pub fn recompute(
     // Alone in the folder (no run is writing it), what a crash left half-written goes and the
     // pages are written again; with a run going on, its files are its own: pages written now
     // could land after its last ones and show an older standing than its results.
-    let alone = FolderLock::take(dir, None).ok();
+    let alone = FolderLock::take(dir, None);
     let leaderboard = record.leaderboard(&results, dir, games);
-    if alone.is_none() {
-        tracing::warn!(
-            "{}: a run is writing this league: its pages are left to it (these standings are as of now)",
-            dir.display()
-        );
-        return Ok(leaderboard);
-    }
+    let _alone = match alone {
+        Ok(lock) => lock,
+        Err(e) => {
+            if matches!(&e, TournamentError::Locked { holder, .. } if holder == SHARDS_HOLD_IT) {
+                // (Shards write no pages: the merge does, once they end.)
+                tracing::warn!(
+                    "{}: shards are playing this league: its pages are written by the merge, once they end \
+                     (these standings are as of now)",
+                    dir.display()
+                );
+            } else {
+                tracing::warn!(
+                    "{}: a run is writing this league: its pages are left to it (these standings are as of now)",
+                    dir.display()
+                );
+            }
+            return Ok(leaderboard);
+        }
+    };
     remove_temporaries(dir);
     write_leaderboard(dir, &league_title(dir), &leaderboard, &results, reporter)?;
     Ok(leaderboard)
@@ -1613,29 +1637,49 @@ mod tests {
         assert!(matches!(twice, Err(TournamentError::Locked { .. })), "one shard at a time still");
     }
 
-    /// A shard started while another process holds its folder alone for a moment (an `arena
-    /// leaderboard` the teacher runs as the batch system starts the shard) waits for it, then
-    /// plays. The control: without the wait, the shard failed at once (its batch task with it).
+    /// A shard or a merge started while another process holds its folder alone for a moment
+    /// (an `arena leaderboard` the teacher runs as the batch system starts them) waits for it,
+    /// then goes on; a merge does not wait for shards (refused at once, as before). The
+    /// control: without the wait, the shard failed at once (its batch task with it).
     #[test]
-    fn a_shard_waits_for_a_folder_held_alone_for_a_moment() {
+    fn a_shard_or_a_merge_waits_for_a_folder_held_alone_for_a_moment() {
         let dir = tempfile::tempdir().unwrap();
         let (out, shard) = (dir.path().to_path_buf(), Shard { index: 1, count: 2 });
-        // Held alone by another process, signed as every holder signs it (pid 1: alive, not us).
-        let lock = out.join(".lock");
-        std::fs::write(&lock, "pid 1").unwrap();
-        let held = std::fs::File::open(&lock).unwrap();
-        // SAFETY: flock on a descriptor we own.
-        let flocked = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&held), libc::LOCK_EX | libc::LOCK_NB) };
-        assert_eq!(flocked, 0);
+        // Held alone by another process for 300 ms, signed as every holder signs it (pid 1:
+        // alive, not this process).
+        let hold_alone = || {
+            let lock = out.join(".lock");
+            std::fs::write(&lock, "pid 1").unwrap();
+            let held = std::fs::File::open(&lock).unwrap();
+            // SAFETY: flock on a descriptor we own.
+            let fd = std::os::fd::AsRawFd::as_raw_fd(&held);
+            assert_eq!(unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) }, 0);
+            held
+        };
+        let release = |held: std::fs::File| {
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(300));
+                drop(held);
+            })
+        };
+        let held = hold_alone();
         let refused = FolderLock::take(&out, Some(shard));
         assert!(matches!(refused, Err(TournamentError::Locked { .. })), "the control: no wait, no shard");
-        let release = std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(300));
-            drop(held);
-        });
+        let released = release(held);
         let waited = FolderLock::take_waiting(&out, Some(shard), Duration::from_secs(60));
         assert!(waited.is_ok(), "the shard plays once the folder is free: {:?}", waited.err());
-        release.join().unwrap();
+        released.join().unwrap();
+        // A merge (holding the folder alone) does not wait for shards: refused at once.
+        let start = std::time::Instant::now();
+        let merge = FolderLock::take_waiting(&out, None, Duration::from_secs(60));
+        assert!(matches!(merge, Err(TournamentError::Locked { .. })));
+        assert!(start.elapsed() < Duration::from_secs(30), "not waited for: {:?}", start.elapsed());
+        drop(waited);
+        // It waits for a process holding the folder alone.
+        let released = release(hold_alone());
+        let merge = FolderLock::take_waiting(&out, None, Duration::from_secs(60));
+        assert!(merge.is_ok(), "the merge goes on once the folder is free: {:?}", merge.err());
+        released.join().unwrap();
     }
 
     /// A run stopped after its builds, before its record was saved, leaves a copy of a version

@@ -118,8 +118,11 @@ impl Shard {
             // of the array submitted again (`--array=2-3`: shards 1/2 and 2/2 of another split),
             // or an array with gaps (`--array=1,3` or `1-7:2`: task 3 would be shard 2): only a
             // whole array, from 0 or 1 without gaps, says which shard of how many a task is.
-            if min >= 2 || step != 1 || max.is_some_and(|max| max.checked_sub(min).map(|span| span + 1) != Some(count))
-            {
+            let gaps = match max {
+                Some(max) => max.checked_sub(min).map(|span| span + 1) != Some(count),
+                None => count > 1 && step != 1,
+            };
+            if min >= 2 || gaps {
                 let array = if count == 1 {
                     "runs alone (an array of one task, as when one shard is submitted again)".to_string()
                 } else {
