@@ -1316,6 +1316,17 @@ fn replay_agrees(out: &Path, line: &ResultLine) -> bool {
 /// meanwhile). Shards holding it are not waited for by a merge: it is refused at once.
 const BATCH_LOCK_WAIT: Duration = Duration::from_secs(120);
 
+/// Whether a non-blocking `flock` that returned `ret` (and `error`, its errno, when not 0) took
+/// the lock: no when another process holds it; an error when the file system cannot lock at all
+/// (an NFS mount without its lock daemon says ENOLCK), which no wait would end.
+fn flock_outcome(ret: libc::c_int, error: std::io::Error) -> std::io::Result<bool> {
+    match (ret, error.raw_os_error()) {
+        (0, _) => Ok(true),
+        (_, Some(libc::EWOULDBLOCK | libc::EINTR)) => Ok(false),
+        _ => Err(error),
+    }
+}
+
 /// Who holds a folder's lock, when shards do (they leave it unsigned).
 const SHARDS_HOLD_IT: &str = "shards of the league";
 
@@ -1374,11 +1385,20 @@ impl FolderLock {
             .truncate(false)
             .open(path)
             .map_err(|e| TournamentError::io(path, e))?;
-        let try_lock = |file: &std::fs::File| {
+        let try_lock = |file: &std::fs::File| -> Result<bool, TournamentError> {
             // SAFETY: flock on a descriptor we own.
-            unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(file), mode | libc::LOCK_NB) == 0 }
+            let ret = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(file), mode | libc::LOCK_NB) };
+            flock_outcome(ret, std::io::Error::last_os_error()).map_err(|e| {
+                TournamentError::Invalid(format!(
+                    "{}: cannot be locked ({e}): the file system of {} does not support locks (flock), which keep \
+                     two arena runs from writing a league at once (on NFS they need the lock daemon, lockd, on the \
+                     server and the nodes)",
+                    path.display(),
+                    out.display()
+                ))
+            })
         };
-        let mut locked = try_lock(&file);
+        let mut locked = try_lock(&file)?;
         let mut holder = String::new();
         if !locked {
             let _ = file.read_to_string(&mut holder);
@@ -1407,7 +1427,7 @@ impl FolderLock {
             let deadline = std::time::Instant::now() + wait;
             while std::time::Instant::now() < deadline {
                 std::thread::sleep(Duration::from_millis(50));
-                if try_lock(&file) {
+                if try_lock(&file)? {
                     locked = true;
                     break;
                 }
@@ -1635,6 +1655,19 @@ mod tests {
         assert!(own.is_file());
         let twice = FolderLock::take(out, Some(shard));
         assert!(matches!(twice, Err(TournamentError::Locked { .. })), "one shard at a time still");
+    }
+
+    /// A file system that cannot lock (an NFS mount without its lock daemon: ENOLCK) is said
+    /// to be one, not taken for a folder another run holds (which a shard would wait for, then
+    /// report as "being written by another arena run"). The control: a lock held is that.
+    #[test]
+    fn a_file_system_without_locks_is_not_a_folder_held() {
+        let errno = std::io::Error::from_raw_os_error;
+        assert!(flock_outcome(0, errno(0)).unwrap());
+        assert!(!flock_outcome(-1, errno(libc::EWOULDBLOCK)).unwrap(), "the control: held by another");
+        for unsupported in [libc::ENOLCK, libc::EOPNOTSUPP, libc::EINVAL] {
+            assert_eq!(flock_outcome(-1, errno(unsupported)).unwrap_err().raw_os_error(), Some(unsupported));
+        }
     }
 
     /// A shard or a merge started while another process holds its folder alone for a moment
