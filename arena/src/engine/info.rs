@@ -49,6 +49,12 @@ pub struct GameInfo {
     pub simultaneous: bool,
     /// Whether chance (dice) plays a part: the match seed matters.
     pub chance: bool,
+    /// Whether bot processes play it; `false` for a game with no decisions to make, where
+    /// chance plays for every player (a match takes no bot command lines, a league has none
+    /// to rank).
+    pub bots: bool,
+    /// What messages to a bot's author call the game's steps and prompts.
+    pub wording: Wording,
     /// What a match is played on.
     pub plays_on: PlaysOn,
     /// How a league ranks the game's bots.
@@ -106,6 +112,24 @@ impl GameInfo {
         }
         Ok(Params { game: self.name, values })
     }
+}
+
+/// How explanations of a forfeit name a game's steps and prompts, so that the shared code
+/// speaks each game's language ("after TICK 4" for Resource Rush, "at step 4" elsewhere).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Wording {
+    /// One step of a match, as in "at step 4": `tick`.
+    pub step: &'static str,
+    /// What a bot is sent when it must answer, as in "no prompt asked for": `TICK line`.
+    pub prompt: &'static str,
+    /// What to feed a bot run by hand to reach a state: `the header and TICK lines`.
+    pub input: &'static str,
+}
+
+impl Wording {
+    /// Words that fit any game.
+    pub const NEUTRAL: Wording =
+        Wording { step: "step", prompt: "prompt", input: "the lines your bot was sent, from its replay" };
 }
 
 /// One parameter of a game.
@@ -292,6 +316,8 @@ mod tests {
             players,
             simultaneous: false,
             chance: false,
+            bots: true,
+            wording: Wording::NEUTRAL,
             plays_on: PlaysOn::Parameters,
             ranking: Ranking::Score,
             params: &[SIZE, ROUNDS],
