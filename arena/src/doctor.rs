@@ -125,6 +125,8 @@ pub struct Checked {
     pub findings: Vec<Finding>,
     /// Not played (an earlier problem would only repeat).
     pub skipped: bool,
+    /// Whether the bot answered a prompt with a line (a bot of another game answers none).
+    pub answered: bool,
 }
 
 impl Checked {
@@ -575,7 +577,8 @@ fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits:
             }
         }
     }
-    Checked { name: situation.name, summary, findings, skipped: false }
+    let answered = replies.iter().any(|r| r.answer.is_some());
+    Checked { name: situation.name, summary, findings, skipped: false, answered }
 }
 
 /// What to change after an invalid move from `at` to `to`.
@@ -773,6 +776,7 @@ pub async fn check_bot(
                     summary: "not played: fix the first answer first".to_string(),
                     findings: Vec::new(),
                     skipped: true,
+                    answered: false,
                 });
             }
             break;
