@@ -687,6 +687,27 @@ mod tests {
         assert_eq!(rank_of_a(false), (2, false, false), "by total score, b's 20 ranks first");
     }
 
+    /// A bot page does not say a forfeit scores 0: an Atoms bot that forfeits keeps the
+    /// players it outlasted.
+    #[test]
+    fn a_bot_page_does_not_say_a_forfeit_scores_nothing() {
+        let bots = vec!["a".to_string()];
+        let board = compute(&Input {
+            bots: &bots,
+            failures: &BTreeMap::new(),
+            results: &[],
+            scheduled: 0,
+            wins_first: false,
+            forfeits: ForfeitRule::Loss,
+            maps: &crate::standings::maps::MapNames::default(),
+        });
+        let mut row = board.rows[0].clone();
+        row.forfeits.insert("timeout".to_string(), 1);
+        let mut body = String::new();
+        forfeits_section(&mut body, &[], &row, &Wording::NEUTRAL);
+        assert!(body.contains("A forfeit ends the bot's game at once.") && !body.contains("0 points"), "{body}");
+    }
+
     #[test]
     fn bot_pages_never_collide_and_stay_file_names() {
         assert_eq!(bot_page("greedy"), "bots/greedy.html");
