@@ -297,6 +297,14 @@ fn atoms_hosted_games_verify_export_and_play_in_tournaments() {
     assert!(arena(&["verify", &replay_arg]).status.success());
     let out = arena(&["duel", "--game", "atoms", "--players", "3", "--no-replay", &greedy, &random]);
     assert!(!out.status.success(), "three seats need three bots");
+    // A map is refused, not ignored (the result named a map Atoms never used); so is LCR's.
+    let duel = map("duel.txt");
+    let out = arena(&["duel", "--game", "atoms", "--map", &duel, "--no-replay", &greedy, &random]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && out.stdout.is_empty(), "{err}");
+    assert!(err.contains("Atoms is played on its parameters alone, not on a map file: leave out `"), "{err}");
+    let out = arena(&["duel", "--game", "lcr", "--players", "3", "--map", &duel, "--no-replay"]);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("not on a map file"));
 
     // The replay exports as a classic save file that the classic program loads.
     let save = dir.path().join("game.sav");

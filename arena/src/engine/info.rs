@@ -82,6 +82,17 @@ impl GameInfo {
         Err(SetupError::Players { title: self.title, allowed, given: n })
     }
 
+    /// Checks that a match is given a map file only if the game is played on one: a game
+    /// played on its parameters alone would ignore it (and pages would name a map it never used).
+    pub fn check_map(&self, map: Option<&Path>) -> Result<(), SetupError> {
+        match (self.plays_on, map) {
+            (PlaysOn::Parameters, Some(map)) => {
+                Err(SetupError::MapNotUsed { title: self.title, map: map.display().to_string() })
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// The parameter called `name`.
     pub fn param(&self, name: &str) -> Option<&'static ParamSpec> {
         self.params.iter().find(|p| p.name == name)
@@ -351,6 +362,21 @@ mod tests {
         let zero = BTreeMap::from([("rounds".to_string(), "0".to_string())]);
         assert!(game.params(&zero).is_err(), "out of range");
         assert!(none.count("size").is_err() && none.size("depth").is_err(), "a game reads what it declares");
+    }
+
+    /// A game played on its parameters refuses a map file (it would ignore it); the control: a
+    /// game on map files takes one, and either takes none here.
+    #[test]
+    fn a_map_is_refused_by_a_game_played_on_parameters() {
+        let err = info(2..=6).check_map(Some(Path::new("maps/duel.txt"))).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "Toy is played on its parameters alone, not on a map file: leave out `maps/duel.txt` (--map, or a \
+             config's `maps`)"
+        );
+        assert!(info(2..=6).check_map(None).is_ok());
+        let on_maps = GameInfo { plays_on: PlaysOn::MapFile { noun: "map" }, ..info(2..=2) };
+        assert!(on_maps.check_map(Some(Path::new("maps/duel.txt"))).is_ok());
     }
 
     #[test]

@@ -38,6 +38,7 @@ fn default_replay_path(names: &[String]) -> PathBuf {
 /// Runs `arena duel`.
 pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     let game = games.get(&args.game)?;
+    game.info().check_map(args.map.as_deref())?;
     let players = args.players.or((!args.bots.is_empty()).then_some(args.bots.len()));
     let state =
         game.new_match(&MatchOptions { map: args.map.clone(), players, params: args.params.clone(), text: None })?;
