@@ -259,6 +259,10 @@ fn lcr_plays_the_handout_run_through_the_binary_and_hosts_a_verified_game() {
     let again = arena(&["duel", "--game", "lcr", "--players", "4", "--seed", "3", "--json", "--no-replay"]);
     let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(again["players"], result["players"], "the same seed, the same game");
+    // `arena replay` names the players chance played for (its title said only `lcr: `).
+    let shown = arena(&["replay", &replay, "--tick", "2"]);
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(shown.starts_with("lcr: P1 Player #1 vs P2 Player #2 vs P3 Player #3 vs P4 Player #4\n"), "{shown}");
 }
 
 #[test]
