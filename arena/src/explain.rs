@@ -284,7 +284,10 @@ impl ForfeitFact {
                 None => format!("{at}{subject} exited or closed its output (its stderr is in the match log)."),
             },
             "extra_output" => {
-                format!("{at}{subject} printed a line that no {} asked for (debug output goes to stderr).", words.prompt)
+                format!(
+                    "{at}{subject} printed a line that no {} asked for (debug output goes to stderr).",
+                    words.prompt
+                )
             }
             "malformed" => format!("{at}{subject}'s answer was not understood: {detail}."),
             "invalid_move" => format!("{at}{subject} made a move the rules do not allow: {detail}."),

@@ -139,8 +139,7 @@ pub struct Wording {
 
 impl Wording {
     /// Words that fit any game.
-    pub const NEUTRAL: Wording =
-        Wording { step: "step", prompt: "prompt", input: "the lines your bot was sent, from its replay" };
+    pub const NEUTRAL: Wording = Wording { step: "step", prompt: "prompt", input: "the lines it was sent" };
 }
 
 /// One parameter of a game.

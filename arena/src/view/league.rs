@@ -531,14 +531,7 @@ fn distribution_section(body: &mut String, matches: &[MatchRef]) {
     );
 }
 
-fn match_row(
-    body: &mut String,
-    out: &Path,
-    row: &Row,
-    m: &MatchRef,
-    line: Option<&ResultLine>,
-    words: &Wording,
-) {
+fn match_row(body: &mut String, out: &Path, row: &Row, m: &MatchRef, line: Option<&ResultLine>, words: &Wording) {
     // (Unsafe characters as JSON's own escapes: `html` would show them in a form JSON cannot read.)
     let opps = crate::safe_text::json(&m.opponents, false).unwrap_or_default();
     let result = match m.outcome.as_str() {

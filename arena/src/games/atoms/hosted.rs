@@ -42,7 +42,7 @@ pub static INFO: GameInfo = GameInfo {
     wording: Wording {
         step: "step",
         prompt: "TURN prompt",
-        input: "the ATOMS line and a TURN prompt (through END) from its replay",
+        input: "the ATOMS line and a TURN prompt (through END)",
     },
     plays_on: PlaysOn::Parameters,
     ranking: Ranking::Score,

@@ -46,7 +46,7 @@ pub static INFO: GameInfo = GameInfo {
     wording: Wording {
         step: "step",
         prompt: "ROUND prompt",
-        input: "the TACTICS line and a ROUND prompt (through END) from its replay",
+        input: "the TACTICS line and a ROUND prompt (through END)",
     },
     plays_on: PlaysOn::MapFile { noun: "config" },
     ranking: Ranking::Wins,
