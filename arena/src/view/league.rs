@@ -480,8 +480,11 @@ fn distribution_section(body: &mut String, matches: &[MatchRef]) {
     }
     let (lo, hi) = matches.iter().fold((i64::MAX, i64::MIN), |(lo, hi), m| (lo.min(m.score), hi.max(m.score)));
     let lo = lo.min(0);
-    let bins = 12usize;
-    let width = ((hi - lo) as f64 / bins as f64).max(1.0);
+    // Scores are whole numbers: a small range (Atoms' places, Tactics' fields) gets one bar
+    // per score, not twelve bars of width 1 reaching past the highest score.
+    let exact = hi - lo < 12;
+    let bins = if exact { (hi - lo + 1) as usize } else { 12 };
+    let width = ((hi - lo) as f64 / 12.0).max(1.0);
     let mut counts = vec![0usize; bins];
     for m in matches {
         let b = (((m.score - lo) as f64 / width) as usize).min(bins - 1);
@@ -489,6 +492,13 @@ fn distribution_section(body: &mut String, matches: &[MatchRef]) {
     }
     let top = counts.iter().copied().max().unwrap_or(1).max(1);
     let (w, h, pad, bar) = (360.0, 150.0, 22.0, 320.0 / bins as f64);
+    let range = |from: f64| {
+        if exact {
+            format!("{from:.0}")
+        } else {
+            format!("{from:.0} to {:.0}", from + width)
+        }
+    };
     let _ = write!(
         body,
         r#"<svg class="hist" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-label="how many matches scored how much">"#
@@ -498,12 +508,11 @@ fn distribution_section(body: &mut String, matches: &[MatchRef]) {
         let from = lo as f64 + width * i as f64;
         let _ = write!(
             body,
-            r#"<rect class="bin" x="{:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}"><title>{c} matches scored {:.0} to {:.0}</title></rect>"#,
+            r#"<rect class="bin" x="{:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}"><title>{c} matches scored {}</title></rect>"#,
             pad + bar * i as f64 + 1.0,
             h - pad - bh,
             bar - 2.0,
-            from,
-            from + width
+            range(from)
         );
         if *c > 0 {
             let _ = write!(
@@ -699,6 +708,34 @@ mod tests {
         let mut body = String::new();
         forfeits_section(&mut body, &[], &row, &Wording::NEUTRAL);
         assert!(body.contains("A forfeit ends the bot's game at once.") && !body.contains("0 points"), "{body}");
+    }
+
+    /// A small range of scores gets one bar per score (it had twelve bars of width 1, eight of
+    /// them past Atoms' highest score 3); the control: a wide range keeps twelve ranges.
+    #[test]
+    fn the_score_distribution_has_one_bar_per_score_of_a_small_range() {
+        let m = |score: i64| MatchRef {
+            key: format!("k{score}"),
+            opponents: Vec::new(),
+            seat: 1,
+            map: "m".to_string(),
+            score,
+            opponent_scores: Vec::new(),
+            outcome: "win".to_string(),
+            forfeit: None,
+            opponent_forfeits: Vec::new(),
+            ended_at: None,
+            replay: String::new(),
+            log: None,
+        };
+        let mut body = String::new();
+        distribution_section(&mut body, &[m(0), m(3), m(3)]);
+        assert_eq!(body.matches("<rect class=\"bin\"").count(), 4, "{body}");
+        assert!(body.contains("<title>2 matches scored 3</title>") && body.contains("<title>0 matches scored 1</title>"));
+        let mut wide = String::new();
+        distribution_section(&mut wide, &[m(0), m(120)]);
+        assert_eq!(wide.matches("<rect class=\"bin\"").count(), 12, "{wide}");
+        assert!(wide.contains("<title>1 matches scored 0 to 10</title>"), "{wide}");
     }
 
     #[test]
