@@ -414,7 +414,9 @@ fn a_tactics_leagues_standings_on_a_map_rank_by_wins_first() {
 
     let mut b = Browser::launch();
     b.open(&file_url(&out.join("index.html")));
-    b.eval("(() => { const s = document.getElementById('map'); s.value = '0'; s.dispatchEvent(new Event('change')); })()");
+    b.eval(
+        "(() => { const s = document.getElementById('map'); s.value = '0'; s.dispatchEvent(new Event('change')); })()",
+    );
     assert_eq!(b.text("standings-title"), "Standings on config_01.txt");
     assert_eq!(b.eval("Array.from(document.querySelectorAll('.vbody .vrow')).map(r => r.dataset.bot)"), json!(order));
 }

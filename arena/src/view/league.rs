@@ -731,7 +731,9 @@ mod tests {
         let mut body = String::new();
         distribution_section(&mut body, &[m(0), m(3), m(3)]);
         assert_eq!(body.matches("<rect class=\"bin\"").count(), 4, "{body}");
-        assert!(body.contains("<title>2 matches scored 3</title>") && body.contains("<title>0 matches scored 1</title>"));
+        assert!(
+            body.contains("<title>2 matches scored 3</title>") && body.contains("<title>0 matches scored 1</title>")
+        );
         let mut wide = String::new();
         distribution_section(&mut wide, &[m(0), m(120)]);
         assert_eq!(wide.matches("<rect class=\"bin\"").count(), 12, "{wide}");
