@@ -388,6 +388,39 @@ fn the_league_index_cross_table_and_bot_pages_agree_with_leaderboard_json() {
     );
 }
 
+/// The index's standings on a map follow the game's ranking: Tactics ranks by wins first, so a
+/// bot with three narrow wins stands above one with two big ones, on the map as on the
+/// leaderboard (the map's standings sorted by total score put the big winner first).
+#[test]
+fn a_tactics_leagues_standings_on_a_map_rank_by_wins_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let tactics = root().join("maps/tactics/config_01.txt").display().to_string();
+    let mut config = format!("game = \"tactics\"\nseed = 3\nmaps = [{tactics:?}]\n");
+    for (name, command) in [
+        ("narrow", script("tactics-passer.sh")),
+        ("big", format!("{} {}", script("tactics-a-only.sh"), bin("tactics-greedy"))),
+        ("quits", script("tactics-quitter.sh")),
+    ] {
+        config.push_str(&format!("[[bots]]\nname = {name:?}\ncommand = {command:?}\n"));
+    }
+    let out = league(dir.path(), &config);
+    let board: Value = serde_json::from_slice(&std::fs::read(out.join("leaderboard.json")).unwrap()).unwrap();
+    let row = |bot: &str| board["rows"].as_array().unwrap().iter().find(|r| r["bot"] == bot).unwrap().clone();
+    let (narrow, big) = (row("narrow"), row("big"));
+    assert!(narrow["wins"].as_u64() > big["wins"].as_u64(), "{board}");
+    assert!(narrow["total_score"].as_i64() < big["total_score"].as_i64(), "the orders differ: {board}");
+    let order: Vec<&str> = board["rows"].as_array().unwrap().iter().map(|r| r["bot"].as_str().unwrap()).collect();
+    assert_eq!(order, ["narrow", "big", "quits"]);
+
+    let mut b = Browser::launch();
+    b.open(&file_url(&out.join("index.html")));
+    b.eval(
+        "(() => { const s = document.getElementById('map'); s.value = '0'; s.dispatchEvent(new Event('change')); })()",
+    );
+    assert_eq!(b.text("standings-title"), "Standings on config_01.txt");
+    assert_eq!(b.eval("Array.from(document.querySelectorAll('.vbody .vrow')).map(r => r.dataset.bot)"), json!(order));
+}
+
 #[test]
 fn from_the_index_two_clicks_reach_why_a_bot_lost_a_match() {
     let dir = tempfile::tempdir().unwrap();

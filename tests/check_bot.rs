@@ -225,3 +225,19 @@ fn the_same_crash_s_stderr_is_shown_once() {
     }
     assert_eq!(stdout.matches(same).count(), 1, "seat 2 alone: {stdout}");
 }
+
+/// A bot of another game (Atoms) is told that check-bot knows Resource Rush only, and where
+/// to check it instead, rather than only Resource Rush's fixes. The controls: a Resource Rush
+/// bot with a flaw, which answers, and a good one are not told so.
+#[test]
+fn a_bot_of_another_game_is_told_check_bot_knows_resource_rush_only() {
+    let (stdout, code) = check(&bin("atoms-greedy"));
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.starts_with(&format!("Checking `{}` as a Resource Rush bot", bin("atoms-greedy"))), "{stdout}");
+    assert!(stdout.contains("If it plays another game, check-bot cannot check it"), "{stdout}");
+    assert!(stdout.contains("`arena duel --game NAME …`"), "{stdout}");
+    for flaw in ["comma", "good"] {
+        let (stdout, _) = check(&flawed(flaw));
+        assert!(!stdout.contains("If it plays another game"), "{flaw}: {stdout}");
+    }
+}

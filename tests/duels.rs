@@ -259,6 +259,10 @@ fn lcr_plays_the_handout_run_through_the_binary_and_hosts_a_verified_game() {
     let again = arena(&["duel", "--game", "lcr", "--players", "4", "--seed", "3", "--json", "--no-replay"]);
     let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(again["players"], result["players"], "the same seed, the same game");
+    // `arena replay` names the players chance played for (its title said only `lcr: `).
+    let shown = arena(&["replay", &replay, "--tick", "2"]);
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(shown.starts_with("lcr: P1 Player #1 vs P2 Player #2 vs P3 Player #3 vs P4 Player #4\n"), "{shown}");
 }
 
 #[test]
@@ -297,6 +301,14 @@ fn atoms_hosted_games_verify_export_and_play_in_tournaments() {
     assert!(arena(&["verify", &replay_arg]).status.success());
     let out = arena(&["duel", "--game", "atoms", "--players", "3", "--no-replay", &greedy, &random]);
     assert!(!out.status.success(), "three seats need three bots");
+    // A map is refused, not ignored (the result named a map Atoms never used); so is LCR's.
+    let duel = map("duel.txt");
+    let out = arena(&["duel", "--game", "atoms", "--map", &duel, "--no-replay", &greedy, &random]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && out.stdout.is_empty(), "{err}");
+    assert!(err.contains("Atoms is played on its parameters alone, not on a map file: leave out `"), "{err}");
+    let out = arena(&["duel", "--game", "lcr", "--players", "3", "--map", &duel, "--no-replay"]);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("not on a map file"));
 
     // The replay exports as a classic save file that the classic program loads.
     let save = dir.path().join("game.sav");

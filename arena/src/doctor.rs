@@ -14,8 +14,8 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::engine::{Ending, Failure, Outcome, PlayerId, Reply, SetupError, State, Turn};
-use crate::explain::{Activity, Silence, FLUSH, LOOP_FIX, STARTUP_FIX};
-use crate::games::resource_rush::{malformed_fix, ResourceRush, NAME};
+use crate::explain::{loop_fix, Activity, Silence, FLUSH, STARTUP_FIX};
+use crate::games::resource_rush::{malformed_fix, ResourceRush, INFO, NAME};
 use crate::referee::{play_match, BotCommand, Limits, PlayedMatch, RefereeError};
 use crate::replay::Replay;
 use crate::sandbox::Sandbox;
@@ -125,6 +125,8 @@ pub struct Checked {
     pub findings: Vec<Finding>,
     /// Not played (an earlier problem would only repeat).
     pub skipped: bool,
+    /// Whether the bot answered a prompt with a line (a bot of another game answers none).
+    pub answered: bool,
 }
 
 impl Checked {
@@ -458,7 +460,7 @@ fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits:
                          a loop that never ends at this tick, or a search too slow for the {} ms an answer may take",
                         limits.per_move.as_millis()
                     ),
-                    format!("{LOOP_FIX}{} ms", limits.per_move.as_millis()),
+                    loop_fix(&INFO.wording, limits.per_move.as_millis() as u64),
                 ));
             } else {
                 findings.push(serious(
@@ -575,7 +577,8 @@ fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits:
             }
         }
     }
-    Checked { name: situation.name, summary, findings, skipped: false }
+    let answered = replies.iter().any(|r| r.answer.is_some());
+    Checked { name: situation.name, summary, findings, skipped: false, answered }
 }
 
 /// What to change after an invalid move from `at` to `to`.
@@ -633,7 +636,7 @@ async fn first_answer_probe(
                     PATIENCE.as_secs(),
                     limits.startup.as_millis()
                 ),
-                fix: format!("{LOOP_FIX}{} ms", limits.startup.as_millis()),
+                fix: loop_fix(&INFO.wording, limits.startup.as_millis() as u64),
                 serious: true,
             });
         }
@@ -773,6 +776,7 @@ pub async fn check_bot(
                     summary: "not played: fix the first answer first".to_string(),
                     findings: Vec::new(),
                     skipped: true,
+                    answered: false,
                 });
             }
             break;

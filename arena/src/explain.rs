@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Ending, Failure, ForfeitReason, Game, PlayerId};
+use crate::engine::{Ending, Failure, ForfeitReason, Game, PlayerId, Wording};
 use crate::referee::ClockKind;
 use crate::replay::{answer_times, LimitKind, Replay};
 
@@ -85,15 +85,21 @@ pub const FLUSH: &str = "flush stdout after every answer: C `fflush(stdout);` af
                          `print(answer, flush=True)`, Java `System.out.flush()`. The starter kits (`arena new-bot`) \
                          do it for you.";
 
-/// What to do about a bot silent while computing (the answer's time limit follows).
-pub const LOOP_FIX: &str = "find the loop that does not end on this tick's state (run the bot by hand and paste the \
-                            header and TICK lines, or print progress to stderr); to stop a search in time, read a \
-                            clock between its steps (`time.monotonic()`, `std::chrono::steady_clock`, \
-                            `clock_gettime`, `std::time::Instant`) and answer before ";
+/// What to do about a bot silent while computing, in the game's `words`, answering within
+/// `limit_ms`: "find the loop that does not end on this tick's state (… paste the header and
+/// TICK lines …) … answer before 1000 ms".
+pub fn loop_fix(words: &Wording, limit_ms: u64) -> String {
+    format!(
+        "find the loop that does not end on this {}'s state (run the bot by hand and paste {}, or print progress \
+         to stderr); to stop a search in time, read a clock between its steps (`time.monotonic()`, \
+         `std::chrono::steady_clock`, `clock_gettime`, `std::time::Instant`) and answer before {limit_ms} ms",
+        words.step, words.input
+    )
+}
 
-/// What to do about a first answer too slow while computing.
+/// What to do about a first answer too slow while computing (in any game).
 pub const STARTUP_FIX: &str = "do less before the first answer: load or precompute lazily, or spread the work over \
-                               the first ticks (and build compiled bots with optimisations, such as -O2)";
+                               the first answers (and build compiled bots with optimisations, such as -O2)";
 
 /// The facts of every forfeit in `replay`, in player order.
 pub fn forfeit_facts(replay: &Replay) -> Vec<ForfeitFact> {
@@ -134,7 +140,7 @@ impl ForfeitFact {
     /// timeout, by what the bot was doing (flush, or end the loop), when its CPU time was measured.
     pub fn fix(&self, replay: &Replay, game: &dyn Game) -> Option<String> {
         if self.reason == "timeout" {
-            return self.timeout_fix();
+            return self.timeout_fix(&game.info().wording);
         }
         if self.reason != ForfeitReason::Malformed.as_str() {
             return None;
@@ -142,8 +148,8 @@ impl ForfeitFact {
         game.malformed_fix(self.answer(replay)?)
     }
 
-    /// What to change after a timeout, by the limit and what the bot was doing.
-    fn timeout_fix(&self) -> Option<String> {
+    /// What to change after a timeout, by the limit and what the bot was doing, in the game's `words`.
+    fn timeout_fix(&self, words: &Wording) -> Option<String> {
         let limit = self.limit_ms.unwrap_or(0);
         Some(match (self.activity()?, self.limit) {
             (Activity::Idle, _) => format!(
@@ -151,10 +157,10 @@ impl ForfeitFact {
                  ahead."
             ),
             (Activity::Computing, Some(LimitKind::Total)) => {
-                "think less per tick: the whole game's answers must fit in its total answer time".to_string()
+                "think less per answer: the whole game's answers must fit in its total answer time".to_string()
             }
             (Activity::Computing, Some(LimitKind::FirstAnswer)) => STARTUP_FIX.to_string(),
-            (Activity::Computing, _) => format!("{LOOP_FIX}{limit} ms"),
+            (Activity::Computing, _) => loop_fix(words, limit),
         })
     }
 
@@ -220,15 +226,15 @@ impl ForfeitFact {
     }
 
     /// The forfeit in a student's words, addressed to the bot's author ("your bot …"), with
-    /// the game's `detail` of it (the result's). Plain text that may quote the bot: escape it
-    /// for the output it goes to.
-    pub fn sentence(&self, detail: Option<&str>) -> String {
-        self.sentence_about("your bot", detail)
+    /// the game's `detail` of it (the result's), in the game's `words`. Plain text that may
+    /// quote the bot: escape it for the output it goes to.
+    pub fn sentence(&self, words: &Wording, detail: Option<&str>) -> String {
+        self.sentence_about(words, "your bot", detail)
     }
 
     /// The same sentence about `subject` (a bot's name, where both players read it).
-    pub fn sentence_about(&self, subject: &str, detail: Option<&str>) -> String {
-        let at = self.tick.map_or(String::new(), |t| format!("at tick {t} "));
+    pub fn sentence_about(&self, words: &Wording, subject: &str, detail: Option<&str>) -> String {
+        let at = self.tick.map_or(String::new(), |t| format!("at {} {t} ", words.step));
         let detail = detail.unwrap_or("");
         let ms = self.ms.unwrap_or(0);
         let limit = self.limit_ms.unwrap_or(0);
@@ -266,7 +272,7 @@ impl ForfeitFact {
                         format!("The first answer may take {limit} ms, starting the program included.")
                     }
                     Some(LimitKind::Total) => "That was all that was left of the game's total answer time: the \
-                                               whole game's answers must fit in it, so think less per tick."
+                                               whole game's answers must fit in it, so think less per answer."
                         .to_string(),
                     _ => format!("Each answer must come within {limit} ms."),
                 };
@@ -278,7 +284,10 @@ impl ForfeitFact {
                 None => format!("{at}{subject} exited or closed its output (its stderr is in the match log)."),
             },
             "extra_output" => {
-                format!("{at}{subject} printed a line that no TICK asked for (debug output goes to stderr).")
+                format!(
+                    "{at}{subject} printed a line that no {} asked for (debug output goes to stderr).",
+                    words.prompt
+                )
             }
             "malformed" => format!("{at}{subject}'s answer was not understood: {detail}."),
             "invalid_move" => format!("{at}{subject} made a move the rules do not allow: {detail}."),
@@ -335,6 +344,9 @@ fn rust_panic(lines: &[&str]) -> Option<String> {
 mod tests {
     use super::*;
 
+    /// Resource Rush's words: ticks and TICK lines.
+    const RR: Wording = crate::games::resource_rush::INFO.wording;
+
     fn fact(reason: &str) -> ForfeitFact {
         ForfeitFact {
             player: 0,
@@ -384,24 +396,24 @@ mod tests {
     #[test]
     fn timeouts_say_when_and_how_long() {
         assert_eq!(
-            fact("timeout").sentence(None),
+            fact("timeout").sentence(&RR, None),
             "at tick 37 your bot took more than 1000 ms of CPU time to answer (it used 1000 ms; 1003 ms on the \
              clock). Each answer must come within 1000 ms."
         );
         let wall = ForfeitFact { clock: Some(ClockKind::Wall), backstop_ms: Some(1000), ..fact("timeout") };
         assert!(wall
-            .sentence(None)
+            .sentence(&RR, None)
             .starts_with("at tick 37 your bot took more than 1000 ms to answer (it was stopped after 1003 ms)"));
         let sleeping = ForfeitFact { ms: Some(5002), cpu_ms: Some(3), ..fact("timeout") };
         assert_eq!(
-            sleeping.sentence(None),
+            sleeping.sentence(&RR, None),
             "at tick 37 your bot was silent for 5002 ms while using only 3 ms of CPU time: was it waiting for input \
              or sleeping, or did it forget to flush its output? An answer ends after 5000 ms on the clock, whatever \
              its CPU time."
         );
         let first =
             ForfeitFact { tick: Some(1), limit_ms: Some(2000), limit: Some(LimitKind::FirstAnswer), ..fact("timeout") };
-        assert!(first.sentence(None).contains("The first answer may take 2000 ms"));
+        assert!(first.sentence(&RR, None).contains("The first answer may take 2000 ms"));
     }
 
     #[test]
@@ -443,7 +455,7 @@ mod tests {
         let f = &facts[0];
         assert_eq!((f.player, f.tick, f.ms, f.cpu_ms), (1, Some(3), Some(1003), Some(1001)));
         assert_eq!((f.limit_ms, f.limit, f.clock), (Some(1000), Some(LimitKind::Answer), Some(ClockKind::Cpu)));
-        assert!(f.sentence(None).starts_with("at tick 3 your bot took more than 1000 ms of CPU time"));
+        assert!(f.sentence(&RR, None).starts_with("at tick 3 your bot took more than 1000 ms of CPU time"));
     }
 
     #[test]
@@ -465,7 +477,7 @@ mod tests {
             )
         );
         // The duel's "Why:" says the same of a bot that waited on the wall clock.
-        let why = idle.sentence(None);
+        let why = idle.sentence(&RR, None);
         assert!(
             why.contains(
                 "(it was stopped after 1003 ms). It used only 2 ms of CPU time: was it waiting for input, or did it \
@@ -492,13 +504,13 @@ mod tests {
     #[test]
     fn a_timeout_s_fix_and_detail_follow_what_the_bot_was_doing() {
         let idle = ForfeitFact { clock: Some(ClockKind::Wall), cpu_ms: Some(2), ..fact("timeout") };
-        assert!(idle.timeout_fix().unwrap_or_default().starts_with("flush stdout after every answer"));
-        assert!(fact("timeout").timeout_fix().unwrap_or_default().ends_with("and answer before 1000 ms"));
+        assert!(idle.timeout_fix(&RR).unwrap_or_default().starts_with("flush stdout after every answer"));
+        assert!(fact("timeout").timeout_fix(&RR).unwrap_or_default().ends_with("and answer before 1000 ms"));
         let first = ForfeitFact { limit: Some(LimitKind::FirstAnswer), ..fact("timeout") };
-        assert_eq!(first.timeout_fix().as_deref(), Some(STARTUP_FIX));
+        assert_eq!(first.timeout_fix(&RR).as_deref(), Some(STARTUP_FIX));
         let total = ForfeitFact { limit: Some(LimitKind::Total), ..fact("timeout") };
-        assert!(total.timeout_fix().unwrap_or_default().starts_with("think less per tick"));
-        assert_eq!(ForfeitFact { cpu_ms: None, ..fact("timeout") }.timeout_fix(), None);
+        assert!(total.timeout_fix(&RR).unwrap_or_default().starts_with("think less per answer"));
+        assert_eq!(ForfeitFact { cpu_ms: None, ..fact("timeout") }.timeout_fix(&RR), None);
         let detail = |silence| idle.timeout_detail_knowing("TICK", silence).unwrap_or_default();
         assert!(detail(Silence::EndOfInput).ends_with("it seems to wait for the end of its input"));
         assert!(detail(Silence::Buffered).ends_with("its answer is stuck in its output buffer: flush stdout"));
@@ -506,16 +518,46 @@ mod tests {
         assert_eq!(idle.timeout_detail("TICK"), Some(detail(Silence::Unknown)));
     }
 
+    /// Every game but Resource Rush is explained without its ticks and TICK lines: the loop
+    /// fix, the startup fix, the total's and unrequested output's sentences use the game's own
+    /// words. The control: Resource Rush's words still say TICK.
+    #[test]
+    fn other_games_are_explained_in_their_own_words() {
+        let said = |words: &Wording| {
+            let mut all = Vec::new();
+            for (limit, reason) in [
+                (LimitKind::Answer, "timeout"),
+                (LimitKind::FirstAnswer, "timeout"),
+                (LimitKind::Total, "timeout"),
+                (LimitKind::Answer, "extra_output"),
+            ] {
+                let f = ForfeitFact { limit: Some(limit), ..fact(reason) };
+                all.push(f.sentence(words, None));
+                all.extend(f.timeout_fix(words));
+            }
+            all.join("\n")
+        };
+        for game in crate::games::registry().games().filter(|g| !g.name().starts_with("resource-rush")) {
+            let text = said(&game.info().wording);
+            assert!(!text.to_lowercase().contains("tick"), "{}: {text}", game.name());
+        }
+        let tactics = said(&crate::games::tactics::hosted::INFO.wording);
+        assert!(tactics.contains("at step 37 your bot printed a line that no ROUND prompt asked for"), "{tactics}");
+        assert!(tactics.contains("paste the TACTICS line and a ROUND prompt (through END)"), "{tactics}");
+        let rr = said(&RR);
+        assert!(rr.contains("no TICK line asked for") && rr.contains("paste the header and TICK lines"), "{rr}");
+    }
+
     #[test]
     fn a_crash_says_how_the_bot_ended_when_it_was_recorded() {
         let segv = ForfeitFact { ended: Some(Ending::Signal(libc::SIGSEGV)), ..fact("crash") };
         assert_eq!(
-            segv.sentence(None),
+            segv.sentence(&RR, None),
             "at tick 37 your bot was killed by signal SIGSEGV (segmentation fault: an invalid memory access, such as \
              an index out of bounds or a null pointer); its stderr is in the match log."
         );
         assert_eq!(
-            fact("crash").sentence(None),
+            fact("crash").sentence(&RR, None),
             "at tick 37 your bot exited or closed its output (its stderr is in the match log).",
             "a replay from before endings were recorded"
         );
@@ -525,11 +567,11 @@ mod tests {
     fn game_forfeits_quote_the_game() {
         let f = fact("fire");
         assert_eq!(
-            f.sentence(Some("entered the fire at (1, 1)")),
+            f.sentence(&RR, Some("entered the fire at (1, 1)")),
             "at tick 37 your bot walked into fire (entered the fire at (1, 1)): fire ends the game with 0 points."
         );
         let f = fact("malformed");
-        let said = f.sentence(Some("expected `WAIT` or `MOVE x y`, found `GO`"));
+        let said = f.sentence(&RR, Some("expected `WAIT` or `MOVE x y`, found `GO`"));
         assert!(said.ends_with("not understood: expected `WAIT` or `MOVE x y`, found `GO`."));
     }
 }

@@ -91,6 +91,16 @@ pub enum SetupError {
         /// What its file is called.
         noun: &'static str,
     },
+    /// A map file was given to a game played on its parameters alone.
+    #[error(
+        "{title} is played on its parameters alone, not on a map file: leave out `{map}` (--map, or a config's `maps`)"
+    )]
+    MapNotUsed {
+        /// The game's title.
+        title: &'static str,
+        /// The map given.
+        map: String,
+    },
     /// The number of players does not fit the game.
     #[error("{title} is played by {allowed}, not {given}")]
     Players {

@@ -49,6 +49,12 @@ pub struct GameInfo {
     pub simultaneous: bool,
     /// Whether chance (dice) plays a part: the match seed matters.
     pub chance: bool,
+    /// Whether bot processes play it; `false` for a game with no decisions to make, where
+    /// chance plays for every player (a match takes no bot command lines, a league has none
+    /// to rank).
+    pub bots: bool,
+    /// What messages to a bot's author call the game's steps and prompts.
+    pub wording: Wording,
     /// What a match is played on.
     pub plays_on: PlaysOn,
     /// How a league ranks the game's bots.
@@ -74,6 +80,17 @@ impl GameInfo {
             (false, _) => format!("{lo} to {hi} players"),
         };
         Err(SetupError::Players { title: self.title, allowed, given: n })
+    }
+
+    /// Checks that a match is given a map file only if the game is played on one: a game
+    /// played on its parameters alone would ignore it (and pages would name a map it never used).
+    pub fn check_map(&self, map: Option<&Path>) -> Result<(), SetupError> {
+        match (self.plays_on, map) {
+            (PlaysOn::Parameters, Some(map)) => {
+                Err(SetupError::MapNotUsed { title: self.title, map: map.display().to_string() })
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The parameter called `name`.
@@ -106,6 +123,23 @@ impl GameInfo {
         }
         Ok(Params { game: self.name, values })
     }
+}
+
+/// How explanations of a forfeit name a game's steps and prompts, so that the shared code
+/// speaks each game's language ("after TICK 4" for Resource Rush, "at step 4" elsewhere).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Wording {
+    /// One step of a match, as in "at step 4": `tick`.
+    pub step: &'static str,
+    /// What a bot is sent when it must answer, as in "no prompt asked for": `TICK line`.
+    pub prompt: &'static str,
+    /// What to feed a bot run by hand to reach a state: `the header and TICK lines`.
+    pub input: &'static str,
+}
+
+impl Wording {
+    /// Words that fit any game.
+    pub const NEUTRAL: Wording = Wording { step: "step", prompt: "prompt", input: "the lines it was sent" };
 }
 
 /// One parameter of a game.
@@ -292,6 +326,8 @@ mod tests {
             players,
             simultaneous: false,
             chance: false,
+            bots: true,
+            wording: Wording::NEUTRAL,
             plays_on: PlaysOn::Parameters,
             ranking: Ranking::Score,
             params: &[SIZE, ROUNDS],
@@ -325,6 +361,21 @@ mod tests {
         let zero = BTreeMap::from([("rounds".to_string(), "0".to_string())]);
         assert!(game.params(&zero).is_err(), "out of range");
         assert!(none.count("size").is_err() && none.size("depth").is_err(), "a game reads what it declares");
+    }
+
+    /// A game played on its parameters refuses a map file (it would ignore it); the control: a
+    /// game on map files takes one, and either takes none here.
+    #[test]
+    fn a_map_is_refused_by_a_game_played_on_parameters() {
+        let err = info(2..=6).check_map(Some(Path::new("maps/duel.txt"))).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "Toy is played on its parameters alone, not on a map file: leave out `maps/duel.txt` (--map, or a \
+             config's `maps`)"
+        );
+        assert!(info(2..=6).check_map(None).is_ok());
+        let on_maps = GameInfo { plays_on: PlaysOn::MapFile { noun: "map" }, ..info(2..=2) };
+        assert!(on_maps.check_map(Some(Path::new("maps/duel.txt"))).is_ok());
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub use ending::Ending;
 pub use game::{Game, MatchOptions, Registry, SetupError};
 pub use info::{
     ClassicError, ClassicProgram, ClassicSession, GameInfo, ParamError, ParamKind, ParamSpec, ParamValue, Params,
-    PlaysOn, Ranking,
+    PlaysOn, Ranking, Wording,
 };
 pub use limits::{ClockKind, LimitChoices, Limits, UnknownClock};
 pub use outcome::{ForfeitReason, Outcome, PlayerOutcome, Remark, Verdict};

@@ -158,6 +158,10 @@ pub struct Leaderboard {
     /// How rows are ranked, in words (from the game's own ranking and the forfeit rule).
     #[serde(default)]
     pub rule: String,
+    /// Whether rows rank by wins before total score (the game's own ranking, as [`Input::wins_first`]):
+    /// what the pages rank each map's standings by too.
+    #[serde(default)]
+    pub wins_first: bool,
     /// What the run was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facts: Option<RunFacts>,
@@ -364,6 +368,7 @@ pub fn compute(input: &Input) -> Leaderboard {
         scheduled: input.scheduled,
         complete: sorted.len() >= input.scheduled,
         rule: rule_text(input.wins_first, input.forfeits),
+        wins_first: input.wins_first,
         facts: None,
         rows,
     }

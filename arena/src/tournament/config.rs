@@ -440,6 +440,16 @@ impl TournamentConfig {
     /// whatever the bots' builds do; the error names the config's [`origin`](Self::origin).
     pub fn validate(&self, game: &GameInfo) -> Result<(), TournamentError> {
         let bad = |message: String| Err(self.error(message));
+        if !game.bots {
+            return bad(format!(
+                "{} has no decisions to make (chance plays for every player), so a league has no bots to rank: \
+                 play a game with `arena duel --game {} --players N`",
+                game.title, game.name
+            ));
+        }
+        if let Err(e) = game.check_map(self.maps.first().map(PathBuf::as_path)) {
+            return bad(e.to_string());
+        }
         if self.bots.len() < 2 {
             return bad(format!("a tournament needs at least 2 bots, the config has {}", self.bots.len()));
         }
@@ -1009,6 +1019,18 @@ mod tests {
                 "`seats = 7`: Atoms is played by 2 to 6 players, not 7",
             ),
             (format!("game = \"atoms\"\nseats = 1\n{}", bots(2)), "`seats = 1`: a match needs at least 2 bots"),
+            // A game on its parameters alone would ignore the map (and name it on every page).
+            (
+                format!("game = \"atoms\"\nmaps = [\"maps/duel.txt\"]\n{}", bots(2)),
+                "Atoms is played on its parameters alone, not on a map file: leave out `maps/duel.txt` (--map, or \
+                 a config's `maps`)",
+            ),
+            // A game of dice only: its matches take no bot command lines (each would fail).
+            (
+                format!("game = \"lcr\"\nseats = 4\n{}", bots(5)),
+                "Wild Left-Center-Right has no decisions to make (chance plays for every player), so a league has \
+                 no bots to rank: play a game with `arena duel --game lcr --players N`",
+            ),
         ] {
             let c = config(&text);
             let error = c.validate(game_of(&c)).unwrap_err().to_string();

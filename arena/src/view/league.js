@@ -76,7 +76,9 @@
     function ranked() {
       const lines = bots.map((_, i) => line(i));
       if (state.map >= 0) {
-        lines.sort((a, b) => (!!bots[a.i].failure - !!bots[b.i].failure) || b.total - a.total || b.w - a.w || a.l - b.l || bots[a.i].name.localeCompare(bots[b.i].name));
+        // The game's order: total score then wins, or wins first (Tactics).
+        const first = (x) => (D.wins_first ? x.w : x.total), second = (x) => (D.wins_first ? x.total : x.w);
+        lines.sort((a, b) => (!!bots[a.i].failure - !!bots[b.i].failure) || first(b) - first(a) || second(b) - second(a) || a.l - b.l || bots[a.i].name.localeCompare(bots[b.i].name));
         lines.forEach((x, k) => { x.rank = k + 1; });
       }
       return lines;

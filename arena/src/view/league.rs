@@ -12,7 +12,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::{asset, capitalise, head};
-use crate::engine::Registry;
+use crate::engine::{Registry, Wording};
 use crate::explain::ForfeitFact;
 use crate::files::{name_part, write_atomic};
 use crate::replay::{page_file, page_path, Replay};
@@ -31,6 +31,8 @@ pub fn bot_page(name: &str) -> String {
 #[derive(Serialize)]
 struct IndexData<'a> {
     title: &'a str,
+    /// Each map's standings rank by wins before total score (the game's own ranking).
+    wins_first: bool,
     played: usize,
     scheduled: usize,
     maps: Vec<String>,
@@ -84,6 +86,8 @@ struct League<'a> {
     maps: Vec<String>,
     /// Match key -> its map's name (the result lines hold the maps' paths, never shown).
     map_of: HashMap<&'a str, &'a str>,
+    /// How the game names its steps and prompts, for the forfeits' sentences.
+    words: Wording,
 }
 
 impl<'a> League<'a> {
@@ -98,7 +102,11 @@ impl<'a> League<'a> {
         maps.dedup();
         let map_of =
             board.rows.iter().flat_map(|r| r.matches.iter().map(|m| (m.key.as_str(), m.map.as_str()))).collect();
-        League { board, lines, index, maps, map_of }
+        // The arena's own game of the run, for its words; another (a game added by a program)
+        // is explained in words that fit any game.
+        let game = board.facts.as_ref().and_then(|f| crate::games::by_name(&f.game).ok());
+        let words = game.map_or(Wording::NEUTRAL, |g| g.info().wording);
+        League { board, lines, index, maps, map_of, words }
     }
 
     fn map_index(&self, map: &str) -> usize {
@@ -159,6 +167,7 @@ impl<'a> League<'a> {
         reasons.dedup();
         IndexData {
             title,
+            wins_first: self.board.wins_first,
             played: self.board.matches,
             scheduled: self.board.scheduled,
             maps: self.maps.clone(),
@@ -314,7 +323,7 @@ fn bot_page_html(league: &League<'_>, out: &Path, row: &Row) -> String {
     }
     let matches: Vec<(&MatchRef, Option<&ResultLine>)> =
         row.matches.iter().map(|m| (m, league.lines.get(m.key.as_str()).copied())).collect();
-    forfeits_section(&mut body, &matches, row);
+    forfeits_section(&mut body, &matches, row, &league.words);
     body.push_str(r#"<section class="two">"#);
     per_map_section(&mut body, league, row);
     distribution_section(&mut body, &row.matches);
@@ -325,7 +334,7 @@ fn bot_page_html(league: &League<'_>, out: &Path, row: &Row) -> String {
         row.matches.len()
     );
     for (m, line) in &matches {
-        match_row(&mut body, out, row, m, *line);
+        match_row(&mut body, out, row, m, *line, &league.words);
     }
     let _ = write!(
         body,
@@ -353,11 +362,12 @@ fn own_forfeit<'l>(
     Some((reason, line.forfeits.iter().find(|f| f.player == seat)))
 }
 
-/// The sentence explaining this bot's forfeit (from the recorded facts, or the detail).
-fn why(line: &ResultLine, seat: usize, fact: Option<&ForfeitFact>) -> String {
+/// The sentence explaining this bot's forfeit (from the recorded facts, or the detail), in
+/// the game's `words`.
+fn why(line: &ResultLine, seat: usize, fact: Option<&ForfeitFact>, words: &Wording) -> String {
     let Some(p) = line.result.players.get(seat) else { return String::new() };
     match fact {
-        Some(f) => capitalise(&f.sentence(p.detail.as_deref())),
+        Some(f) => capitalise(&f.sentence(words, p.detail.as_deref())),
         None => capitalise(&format!(
             "your bot forfeited ({}): {}",
             p.forfeit.as_deref().unwrap_or("?"),
@@ -375,14 +385,14 @@ fn replay_link(m: &MatchRef, tick: Option<usize>) -> String {
     }
 }
 
-fn forfeits_section(body: &mut String, matches: &[(&MatchRef, Option<&ResultLine>)], row: &Row) {
+fn forfeits_section(body: &mut String, matches: &[(&MatchRef, Option<&ResultLine>)], row: &Row, words: &Wording) {
     if row.forfeits.is_empty() {
         return;
     }
     let total: u32 = row.forfeits.values().sum();
     let _ = write!(
         body,
-        r#"<section class="forfeits"><h2>Why your bot forfeited ({total} of {} games)</h2><p class="note">A forfeit ends the bot's game at once with 0 points.</p>"#,
+        r#"<section class="forfeits"><h2>Why your bot forfeited ({total} of {} games)</h2><p class="note">A forfeit ends the bot's game at once.</p>"#,
         row.games
     );
     for (reason, count) in &row.forfeits {
@@ -404,9 +414,9 @@ fn forfeits_section(body: &mut String, matches: &[(&MatchRef, Option<&ResultLine
                 r#"<li><span class="what">vs {} on {}:</span> {} <a href="{}">watch{}</a></li>"#,
                 html(&m.opponents.join(", ")),
                 html(&m.map),
-                html(&why(line, m.seat - 1, fact)),
+                html(&why(line, m.seat - 1, fact, words)),
                 html(&replay_link(m, tick)),
-                tick.map_or(String::new(), |t| format!(" tick {t}"))
+                tick.map_or(String::new(), |t| format!(" {} {t}", words.step))
             );
         }
         if shown > EXAMPLES {
@@ -426,14 +436,26 @@ fn per_map_section(body: &mut String, league: &League<'_>, row: &Row) {
         }
         let total: i64 = mine.iter().map(|m| m.score).sum();
         let count = |o: &str| mine.iter().filter(|m| m.outcome == o).count();
-        // Rank on this map by total score there.
-        let totals: Vec<i64> = league
+        // Rank on this map by the game's order there: total score then wins, or wins first.
+        let standing = |matches: &[&MatchRef]| {
+            let (total, wins) =
+                (matches.iter().map(|m| m.score).sum::<i64>(), matches.iter().filter(|m| m.outcome == "win").count());
+            if league.board.wins_first {
+                (wins as i64, total)
+            } else {
+                (total, wins as i64)
+            }
+        };
+        let me = standing(&mine);
+        let rank = 1 + league
             .board
             .rows
             .iter()
-            .map(|r| r.matches.iter().filter(|m| league.map_index(&m.map) == mi).map(|m| m.score).sum())
-            .collect();
-        let rank = 1 + totals.iter().filter(|t| **t > total).count();
+            .filter(|r| {
+                let theirs: Vec<&MatchRef> = r.matches.iter().filter(|m| league.map_index(&m.map) == mi).collect();
+                standing(&theirs) > me
+            })
+            .count();
         let _ = write!(
             body,
             "<tr><td>{}</td><td>{}</td><td>{}-{}-{}</td><td>{total}</td><td>{:.1}</td><td>{rank} of {}</td></tr>",
@@ -458,8 +480,11 @@ fn distribution_section(body: &mut String, matches: &[MatchRef]) {
     }
     let (lo, hi) = matches.iter().fold((i64::MAX, i64::MIN), |(lo, hi), m| (lo.min(m.score), hi.max(m.score)));
     let lo = lo.min(0);
-    let bins = 12usize;
-    let width = ((hi - lo) as f64 / bins as f64).max(1.0);
+    // Scores are whole numbers: a small range (Atoms' places, Tactics' fields) gets one bar
+    // per score, not twelve bars of width 1 reaching past the highest score.
+    let exact = hi - lo < 12;
+    let bins = if exact { (hi - lo + 1) as usize } else { 12 };
+    let width = ((hi - lo) as f64 / 12.0).max(1.0);
     let mut counts = vec![0usize; bins];
     for m in matches {
         let b = (((m.score - lo) as f64 / width) as usize).min(bins - 1);
@@ -467,6 +492,13 @@ fn distribution_section(body: &mut String, matches: &[MatchRef]) {
     }
     let top = counts.iter().copied().max().unwrap_or(1).max(1);
     let (w, h, pad, bar) = (360.0, 150.0, 22.0, 320.0 / bins as f64);
+    let range = |from: f64| {
+        if exact {
+            format!("{from:.0}")
+        } else {
+            format!("{from:.0} to {:.0}", from + width)
+        }
+    };
     let _ = write!(
         body,
         r#"<svg class="hist" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-label="how many matches scored how much">"#
@@ -476,12 +508,11 @@ fn distribution_section(body: &mut String, matches: &[MatchRef]) {
         let from = lo as f64 + width * i as f64;
         let _ = write!(
             body,
-            r#"<rect class="bin" x="{:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}"><title>{c} matches scored {:.0} to {:.0}</title></rect>"#,
+            r#"<rect class="bin" x="{:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}"><title>{c} matches scored {}</title></rect>"#,
             pad + bar * i as f64 + 1.0,
             h - pad - bh,
             bar - 2.0,
-            from,
-            from + width
+            range(from)
         );
         if *c > 0 {
             let _ = write!(
@@ -509,7 +540,7 @@ fn distribution_section(body: &mut String, matches: &[MatchRef]) {
     );
 }
 
-fn match_row(body: &mut String, out: &Path, row: &Row, m: &MatchRef, line: Option<&ResultLine>) {
+fn match_row(body: &mut String, out: &Path, row: &Row, m: &MatchRef, line: Option<&ResultLine>, words: &Wording) {
     // (Unsafe characters as JSON's own escapes: `html` would show them in a form JSON cannot read.)
     let opps = crate::safe_text::json(&m.opponents, false).unwrap_or_default();
     let result = match m.outcome.as_str() {
@@ -541,7 +572,7 @@ fn match_row(body: &mut String, out: &Path, row: &Row, m: &MatchRef, line: Optio
                 body,
                 r#"<b class="ff">{}</b> {}"#,
                 html(reason),
-                html(&crate::safe_text::shorten(&why(line, m.seat - 1, fact), 400))
+                html(&crate::safe_text::shorten(&why(line, m.seat - 1, fact, words), 400))
             );
             let log = format!("logs/{}.log", line.key);
             if out.join(&log).exists() {
@@ -603,6 +634,110 @@ mod tests {
         // Control: with every build good there is no box at all.
         board.rows.retain(|r| r.bot == "good");
         assert!(!index_page("t", &board, &[]).contains(r#"id="notes""#));
+    }
+
+    /// A bot's rank on a map follows the game's ranking: a game ranked by wins (Tactics) ranks
+    /// two narrow wins above one big one there too, as the leaderboard does. The control: a
+    /// game ranked by total score puts the big win first.
+    #[test]
+    fn the_rank_on_a_map_follows_the_games_ranking() {
+        use crate::replay::{MatchResult, PlayerResult};
+        let line = |key: &str, seats: [&str; 2], scores: [i64; 2]| ResultLine {
+            key: key.to_string(),
+            seats: seats.map(str::to_string).to_vec(),
+            map: "m.txt".into(),
+            game: 1,
+            seed: 0,
+            steps: 1,
+            replay: format!("replays/{key}.json"),
+            result: MatchResult {
+                players: (0..2)
+                    .map(|i| PlayerResult {
+                        name: seats[i].to_string(),
+                        score: scores[i],
+                        finished: true,
+                        forfeit: None,
+                        detail: None,
+                    })
+                    .collect(),
+                winner: Some(if scores[0] > scores[1] { 0 } else { 1 }),
+            },
+            versions: Vec::new(),
+            ended_at: Vec::new(),
+            at: 0,
+            forfeits: Vec::new(),
+        };
+        let results = [line("1", ["a", "c"], [1, 0]), line("2", ["c", "a"], [0, 1]), line("3", ["b", "a"], [20, 0])];
+        let bots: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        let rank_of_a = |wins_first: bool| {
+            let board = compute(&Input {
+                bots: &bots,
+                failures: &BTreeMap::new(),
+                results: &results,
+                scheduled: 3,
+                wins_first,
+                forfeits: ForfeitRule::Loss,
+                maps: &crate::standings::maps::MapNames::default(),
+            });
+            let league = League::new(&board, &results);
+            let row = board.rows.iter().find(|r| r.bot == "a").unwrap();
+            let page = bot_page_html(&league, Path::new("/nonexistent"), row);
+            let data = league.data("t");
+            (row.rank, page.contains("<td>1 of 3</td>"), data.wins_first)
+        };
+        assert_eq!(rank_of_a(true), (1, true, true), "two wins rank first on the map as on the leaderboard");
+        assert_eq!(rank_of_a(false), (2, false, false), "by total score, b's 20 ranks first");
+    }
+
+    /// A bot page does not say a forfeit scores 0: an Atoms bot that forfeits keeps the
+    /// players it outlasted.
+    #[test]
+    fn a_bot_page_does_not_say_a_forfeit_scores_nothing() {
+        let bots = vec!["a".to_string()];
+        let board = compute(&Input {
+            bots: &bots,
+            failures: &BTreeMap::new(),
+            results: &[],
+            scheduled: 0,
+            wins_first: false,
+            forfeits: ForfeitRule::Loss,
+            maps: &crate::standings::maps::MapNames::default(),
+        });
+        let mut row = board.rows[0].clone();
+        row.forfeits.insert("timeout".to_string(), 1);
+        let mut body = String::new();
+        forfeits_section(&mut body, &[], &row, &Wording::NEUTRAL);
+        assert!(body.contains("A forfeit ends the bot's game at once.") && !body.contains("0 points"), "{body}");
+    }
+
+    /// A small range of scores gets one bar per score (it had twelve bars of width 1, eight of
+    /// them past Atoms' highest score 3); the control: a wide range keeps twelve ranges.
+    #[test]
+    fn the_score_distribution_has_one_bar_per_score_of_a_small_range() {
+        let m = |score: i64| MatchRef {
+            key: format!("k{score}"),
+            opponents: Vec::new(),
+            seat: 1,
+            map: "m".to_string(),
+            score,
+            opponent_scores: Vec::new(),
+            outcome: "win".to_string(),
+            forfeit: None,
+            opponent_forfeits: Vec::new(),
+            ended_at: None,
+            replay: String::new(),
+            log: None,
+        };
+        let mut body = String::new();
+        distribution_section(&mut body, &[m(0), m(3), m(3)]);
+        assert_eq!(body.matches("<rect class=\"bin\"").count(), 4, "{body}");
+        assert!(
+            body.contains("<title>2 matches scored 3</title>") && body.contains("<title>0 matches scored 1</title>")
+        );
+        let mut wide = String::new();
+        distribution_section(&mut wide, &[m(0), m(120)]);
+        assert_eq!(wide.matches("<rect class=\"bin\"").count(), 12, "{wide}");
+        assert!(wide.contains("<title>1 matches scored 0 to 10</title>"), "{wide}");
     }
 
     #[test]

@@ -16,7 +16,7 @@ use std::path::Path;
 
 use base64::Engine as _;
 
-use crate::engine::Registry;
+use crate::engine::{Registry, Wording};
 use crate::explain::forfeit_facts;
 use crate::files::{file_safe, write_atomic};
 use crate::replay::Replay;
@@ -141,8 +141,10 @@ fn replay_header(replay: &Replay, links: &Links, games: &Registry) -> String {
     );
     for fact in forfeit_facts(replay) {
         let Some(p) = replay.result.players.get(fact.player) else { continue };
-        let jump = fact.tick.map_or(String::new(), |t| format!(r##" <a href="#tick={t}">show tick {t}</a>"##));
-        let why = capitalise(&fact.sentence_about(&p.name, p.detail.as_deref()));
+        let words = games.get(&replay.game).map_or(Wording::NEUTRAL, |g| g.info().wording);
+        let jump =
+            fact.tick.map_or(String::new(), |t| format!(r##" <a href="#tick={t}">show {} {t}</a>"##, words.step));
+        let why = capitalise(&fact.sentence_about(&words, &p.name, p.detail.as_deref()));
         let _ = write!(out, r#"<p class="why">{}{jump}</p>"#, html(&why));
         if let Some(fix) = games.get(&replay.game).ok().and_then(|game| fact.fix(replay, game)) {
             let _ = write!(out, r#"<p class="why">Fix: {}</p>"#, html(&fix));

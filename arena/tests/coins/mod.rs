@@ -7,7 +7,7 @@
 
 use arena::engine::{
     ForfeitReason, Game, GameInfo, MatchOptions, Outcome, ParamKind, ParamSpec, PlayerId, PlayerOutcome, PlaysOn,
-    Ranking, Reply, SetupError, State, Turn,
+    Ranking, Reply, SetupError, State, Turn, Wording,
 };
 use serde_json::{json, Value};
 
@@ -17,6 +17,8 @@ pub static INFO: GameInfo = GameInfo {
     players: 2..=2,
     simultaneous: false,
     chance: false,
+    bots: true,
+    wording: Wording::NEUTRAL,
     plays_on: PlaysOn::Parameters,
     ranking: Ranking::Wins,
     params: &[ParamSpec {

@@ -22,7 +22,7 @@ pub fn run(args: CheckBotArgs) -> anyhow::Result<ExitCode> {
     let sandbox = args.sandbox.sandbox()?;
     let cancel = super::cancel_on_ctrl_c("interrupted: ending the bot")?;
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    say!("Checking `{}` in short scripted games (the opponent is a script)…", args.bot);
+    say!("Checking `{}` as a Resource Rush bot, in short scripted games (the opponent is a script)…", args.bot);
     let checked = runtime.block_on(check_bot(&args.bot, &sandbox, &cancel))?;
     let (mut problems, mut notes) = (0, 0);
     for c in &checked {
@@ -54,6 +54,14 @@ pub fn run(args: CheckBotArgs) -> anyhow::Result<ExitCode> {
         Ok(ExitCode::SUCCESS)
     } else {
         say!("{problems} problem{} found.", if problems == 1 { "" } else { "s" });
+        if checked.iter().all(|c| c.skipped || !c.answered) {
+            // It answered nothing: perhaps a bot of another game, told Resource Rush's header.
+            say!(
+                "It never answered a prompt. If it plays another game, check-bot cannot check it (it knows Resource \
+                 Rush only): play it in a duel instead, `arena duel --game NAME …` (`arena duel --help` lists the \
+                 games), whose Why: and Fix: lines explain a forfeit."
+            );
+        }
         Ok(ExitCode::FAILURE)
     }
 }

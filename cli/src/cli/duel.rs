@@ -38,6 +38,7 @@ fn default_replay_path(names: &[String]) -> PathBuf {
 /// Runs `arena duel`.
 pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     let game = games.get(&args.game)?;
+    game.info().check_map(args.map.as_deref())?;
     let players = args.players.or((!args.bots.is_empty()).then_some(args.bots.len()));
     let state =
         game.new_match(&MatchOptions { map: args.map.clone(), players, params: args.params.clone(), text: None })?;
@@ -89,7 +90,7 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
         say!("{}", result_table(result));
         for fact in arena::explain::forfeit_facts(&played.replay) {
             let Some(p) = result.players.get(fact.player) else { continue };
-            let why = arena::view::capitalise(&fact.sentence_about(&p.name, p.detail.as_deref()));
+            let why = arena::view::capitalise(&fact.sentence_about(&game.info().wording, &p.name, p.detail.as_deref()));
             say!("Why: {}", safe_text::terminal_cut(&why, 400));
             if let Some(fix) = fact.fix(&played.replay, game) {
                 say!("Fix: {}", safe_text::terminal_cut(&fix, 400));

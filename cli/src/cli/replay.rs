@@ -21,12 +21,14 @@ pub fn show(args: ReplayArgs, games: &Registry) -> anyhow::Result<ExitCode> {
             bail!("{}: --tick {k} is past the end: the replay has ticks 0 to {steps}", args.path.display());
         }
     }
-    let players: Vec<String> = replay
-        .players
-        .iter()
-        .enumerate()
-        .map(|(i, p)| format!("P{} {}", i + 1, safe_text::terminal(&p.name)))
-        .collect();
+    // (A game with no bot processes, such as LCR, names its players in its result alone.)
+    let names: Vec<&str> = if replay.players.is_empty() {
+        replay.result.players.iter().map(|p| p.name.as_str()).collect()
+    } else {
+        replay.players.iter().map(|p| p.name.as_str()).collect()
+    };
+    let players: Vec<String> =
+        names.iter().enumerate().map(|(i, name)| format!("P{} {}", i + 1, safe_text::terminal(name))).collect();
     let title = format!("{}: {}", replay.game, players.join(" vs "));
     let animate = args.tick.is_none() && std::io::stdout().is_terminal();
     let mut out = std::io::stdout().lock();

@@ -18,7 +18,7 @@ use thiserror::Error;
 use super::{Atoms, PlaceError, COLOURS};
 use crate::engine::{
     ClassicProgram, ForfeitReason, Game, GameInfo, MatchOptions, Outcome, ParamKind, ParamSpec, PlayerId,
-    PlayerOutcome, PlaysOn, Ranking, Reply, SetupError, State, Turn,
+    PlayerOutcome, PlaysOn, Ranking, Reply, SetupError, State, Turn, Wording,
 };
 
 /// The game's name in replays and on the command line.
@@ -38,6 +38,12 @@ pub static INFO: GameInfo = GameInfo {
     players: 2..=6,
     simultaneous: false,
     chance: false,
+    bots: true,
+    wording: Wording {
+        step: "step",
+        prompt: "TURN prompt",
+        input: "the ATOMS line and a TURN prompt (through END)",
+    },
     plays_on: PlaysOn::Parameters,
     ranking: Ranking::Score,
     params: &[ParamSpec {

@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 
 use crate::engine::{
     ClassicProgram, Game, GameInfo, MatchOptions, Outcome, PlayerId, PlayerOutcome, PlaysOn, Ranking, Reply,
-    SetupError, State, Turn,
+    SetupError, State, Turn, Wording,
 };
 
 /// The game's name in replays and on the command line.
@@ -187,6 +187,8 @@ pub static INFO: GameInfo = GameInfo {
     players: 2..=MAX_PLAYERS,
     simultaneous: false,
     chance: true,
+    bots: false,
+    wording: Wording::NEUTRAL,
     plays_on: PlaysOn::Parameters,
     ranking: Ranking::Score,
     params: &[],

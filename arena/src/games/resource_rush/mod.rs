@@ -23,7 +23,7 @@ use serde_json::{json, Value};
 
 use crate::engine::{
     ForfeitReason, Game, GameInfo, MatchOptions, Outcome, PlayerId, PlayerOutcome, PlaysOn, Ranking, Remark, Reply,
-    SetupError, State, Turn, Verdict,
+    SetupError, State, Turn, Verdict, Wording,
 };
 use crate::files::required_map;
 
@@ -43,6 +43,9 @@ pub const FIRE: &str = "fire";
 /// What the prompt is called, in forfeit details ("printed a line that no TICK asked for").
 const PROMPT: &str = "TICK";
 
+/// How forfeits are explained: ticks and TICK lines.
+const WORDING: Wording = Wording { step: "tick", prompt: "TICK line", input: "the header and TICK lines" };
+
 /// Resource Rush as the registry describes it.
 pub static INFO: GameInfo = GameInfo {
     name: NAME,
@@ -50,6 +53,8 @@ pub static INFO: GameInfo = GameInfo {
     players: 2..=2,
     simultaneous: true,
     chance: false,
+    bots: true,
+    wording: WORDING,
     plays_on: PlaysOn::MapFile { noun: "map" },
     ranking: Ranking::Score,
     params: &[],
@@ -63,6 +68,8 @@ pub static TEST_INFO: GameInfo = GameInfo {
     players: 1..=1,
     simultaneous: false,
     chance: false,
+    bots: true,
+    wording: WORDING,
     plays_on: PlaysOn::MapFile { noun: "test file" },
     ranking: Ranking::Score,
     params: &[],

@@ -21,7 +21,7 @@ use thiserror::Error;
 use super::{canonical_command, Board, Field, Phase, IDS};
 use crate::engine::{
     ClassicProgram, ForfeitReason, Game, GameInfo, MatchOptions, Outcome, ParamKind, ParamSpec, PlayerId,
-    PlayerOutcome, PlaysOn, Ranking, Reply, SetupError, State, Turn,
+    PlayerOutcome, PlaysOn, Ranking, Reply, SetupError, State, Turn, Wording,
 };
 use crate::files::required_map;
 
@@ -42,6 +42,12 @@ pub static INFO: GameInfo = GameInfo {
     players: 2..=2,
     simultaneous: false,
     chance: false,
+    bots: true,
+    wording: Wording {
+        step: "step",
+        prompt: "ROUND prompt",
+        input: "the TACTICS line and a ROUND prompt (through END)",
+    },
     plays_on: PlaysOn::MapFile { noun: "config" },
     ranking: Ranking::Wins,
     params: &[ParamSpec {
