@@ -439,6 +439,15 @@ impl TournamentConfig {
     /// seats that `game` allows and the bots can fill. What fails here can never play a match,
     /// whatever the bots' builds do; the error names the config's [`origin`](Self::origin).
     pub fn validate(&self, game: &GameInfo) -> Result<(), TournamentError> {
+        self.validate_recorded(game, &[])
+    }
+
+    /// [`validate`](Self::validate) for a league whose record names `recorded` as its maps: an
+    /// arena before this one let a game played on its parameters alone (Atoms) record maps, and
+    /// its matches' keys are named after them. Those very maps are kept (with a warning: they
+    /// are ignored, as they always were): left out, every key would change and the whole term's
+    /// results would count no more, the league played again from scratch.
+    pub fn validate_recorded(&self, game: &GameInfo, recorded: &[PathBuf]) -> Result<(), TournamentError> {
         let bad = |message: String| Err(self.error(message));
         if !game.bots {
             return bad(format!(
@@ -448,7 +457,17 @@ impl TournamentConfig {
             ));
         }
         if let Err(e) = game.check_map(self.maps.first().map(PathBuf::as_path)) {
-            return bad(e.to_string());
+            if self.maps.as_slice() != recorded {
+                return bad(e.to_string());
+            }
+            tracing::warn!(
+                "{}",
+                self.error(format!(
+                    "`maps`: {} is played on its parameters alone and ignores them; kept, as an earlier arena \
+                     recorded them: the league's matches are named after them",
+                    game.title
+                ))
+            );
         }
         if self.bots.len() < 2 {
             return bad(format!("a tournament needs at least 2 bots, the config has {}", self.bots.len()));
@@ -1041,6 +1060,23 @@ mod tests {
             let c = config(&text);
             assert!(c.validate(game_of(&c)).is_ok(), "{text}");
         }
+    }
+
+    /// An Atoms league an earlier arena recorded with a map (its matches' keys are named after
+    /// it) is resumed with that map, not refused: left out, every key would change and the term's
+    /// results count no more. A new config, or other maps, are still refused. The control: the
+    /// check of a new config refuses the recorded one.
+    #[test]
+    fn maps_an_earlier_arena_recorded_for_atoms_are_kept() {
+        let bots = "[[bots]]\nname = \"a\"\ncommand = \"./a\"\n[[bots]]\nname = \"b\"\ncommand = \"./b\"\n";
+        let text = format!("game = \"atoms\"\nmaps = [\"maps/duel.txt\"]\n{bots}");
+        let c = TournamentConfig::from_toml(&text, Path::new("class/league.toml")).unwrap();
+        let game = game_of(&c);
+        assert!(c.validate(game).unwrap_err().to_string().contains("leave out"), "the control: refused as new");
+        assert!(c.validate_recorded(game, &c.maps).is_ok(), "the league's own maps");
+        let other = [PathBuf::from("class/maps/other.txt")];
+        assert!(c.validate_recorded(game, &other).is_err(), "maps it did not record");
+        assert!(c.validate_recorded(game, &[]).is_err(), "a league that recorded none");
     }
 
     /// A limit of 0 that would forfeit every bot of every match is refused, naming its key; the

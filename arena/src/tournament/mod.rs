@@ -177,7 +177,7 @@ impl TournamentRecord {
     /// [`TournamentConfig::validate`] accepts it; the error names the record's file. Returns its game.
     pub fn check(&self, games: &Registry) -> Result<&'static dyn Game, TournamentError> {
         let game = self.game(games)?;
-        self.config.validate(game.info())?;
+        self.config.validate_recorded(game.info(), &self.config.maps)?;
         Ok(game)
     }
 
@@ -188,7 +188,7 @@ impl TournamentRecord {
     pub fn load_to_show(dir: &Path, games: &Registry) -> Result<Self, TournamentError> {
         let record = Self::read(dir)?;
         let game = record.game(games)?;
-        if let Err(e) = record.config.validate(game.info()) {
+        if let Err(e) = record.config.validate_recorded(game.info(), &record.config.maps) {
             tracing::warn!(
                 "{e}: the league is shown as recorded, but runs and resumes refuse it until a config mends it: \
                  `arena tournament --resume {} --config FILE`",
@@ -664,7 +664,13 @@ fn plan(
     let game = games.named_or_first(&config.game).map_err(|e| config.error(e.to_string()))?;
     config.game = game.name().to_string();
     // A config that can never play a match stops here, before anything is built or written.
-    config.validate(game.info())?;
+    // (Maps a league resumed here recorded, which its matches' keys name, are its own.)
+    let recorded = if options.resume && out.join(TOURNAMENT_FILE).exists() {
+        TournamentRecord::read(out).map(|r| r.config.maps).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    config.validate_recorded(game.info(), &recorded)?;
     // Every map is read once, here: every match plays these contents, whatever happens to the
     // files later. A bad map or board size is reported before anything is built, started or
     // written.
