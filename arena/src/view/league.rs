@@ -437,23 +437,21 @@ fn per_map_section(body: &mut String, league: &League<'_>, row: &Row) {
         let total: i64 = mine.iter().map(|m| m.score).sum();
         let count = |o: &str| mine.iter().filter(|m| m.outcome == o).count();
         // Rank on this map by the game's order there: total score then wins, or wins first.
-        let standing = |matches: &[&MatchRef]| {
-            let (total, wins) =
-                (matches.iter().map(|m| m.score).sum::<i64>(), matches.iter().filter(|m| m.outcome == "win").count());
-            if league.board.wins_first {
-                (wins as i64, total)
-            } else {
-                (total, wins as i64)
-            }
+        // (As the index page's view of a map: a bot that cannot play last, then fewer losses.)
+        let standing = |row: &Row, matches: &[&MatchRef]| {
+            let count = |o: &str| matches.iter().filter(|m| m.outcome == o).count() as i64;
+            let (total, wins) = (matches.iter().map(|m| m.score).sum::<i64>(), count("win"));
+            let (first, second) = if league.board.wins_first { (wins, total) } else { (total, wins) };
+            (row.failure.is_none(), first, second, -count("loss"))
         };
-        let me = standing(&mine);
+        let me = standing(row, &mine);
         let rank = 1 + league
             .board
             .rows
             .iter()
             .filter(|r| {
                 let theirs: Vec<&MatchRef> = r.matches.iter().filter(|m| league.map_index(&m.map) == mi).collect();
-                standing(&theirs) > me
+                standing(r, &theirs) > me
             })
             .count();
         let _ = write!(
@@ -660,7 +658,7 @@ mod tests {
                         detail: None,
                     })
                     .collect(),
-                winner: Some(if scores[0] > scores[1] { 0 } else { 1 }),
+                winner: (scores[0] != scores[1]).then_some(if scores[0] > scores[1] { 0 } else { 1 }),
             },
             versions: Vec::new(),
             ended_at: Vec::new(),
@@ -687,6 +685,28 @@ mod tests {
         };
         assert_eq!(rank_of_a(true), (1, true, true), "two wins rank first on the map as on the leaderboard");
         assert_eq!(rank_of_a(false), (2, false, false), "by total score, b's 20 ranks first");
+        // Level on score and wins, a bot with fewer losses ranks above, on the leaderboard and
+        // on the index page's view of the map, so on the bot page too (it said a tie: 2 of 3).
+        // The control: level on losses too, the two share a rank.
+        let page_rank = |results: &[ResultLine]| {
+            let board = compute(&Input {
+                bots: &bots,
+                failures: &BTreeMap::new(),
+                results,
+                scheduled: results.len(),
+                wins_first: false,
+                forfeits: ForfeitRule::Loss,
+                maps: &crate::standings::maps::MapNames::default(),
+            });
+            let league = League::new(&board, results);
+            let row = board.rows.iter().find(|r| r.bot == "a").unwrap();
+            let page = bot_page_html(&league, Path::new("/nonexistent"), row);
+            (row.rank, (1..=3).find(|k| page.contains(&format!("<td>{k} of 3</td>"))))
+        };
+        let drawn = [line("1", ["a", "b"], [2, 3]), line("2", ["a", "c"], [1, 1]), line("3", ["c", "b"], [2, 2])];
+        assert_eq!(page_rank(&drawn), (3, Some(3)), "c, who lost nothing, ranks above a");
+        let level = [line("1", ["a", "b"], [2, 3]), line("2", ["a", "c"], [1, 1]), line("3", ["c", "b"], [2, 3])];
+        assert_eq!(page_rank(&level), (2, Some(2)), "the control: a and c level, both second");
     }
 
     /// A bot page does not say a forfeit scores 0: an Atoms bot that forfeits keeps the
