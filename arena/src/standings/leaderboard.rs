@@ -605,40 +605,47 @@ fn anchor(name: &str) -> String {
         .collect()
 }
 
+/// A two-seat match's result line for the tests (of the standings and of the pages): `seats`
+/// scored `scores`, the second seat forfeiting for `forfeit` if given.
+#[cfg(test)]
+pub(crate) fn test_result(key: &str, seats: [&str; 2], scores: [i64; 2], forfeit: Option<&str>) -> ResultLine {
+    use crate::replay::{MatchResult, PlayerResult};
+    let winner = match scores[0].cmp(&scores[1]) {
+        std::cmp::Ordering::Greater => Some(0),
+        std::cmp::Ordering::Less => Some(1),
+        std::cmp::Ordering::Equal => None,
+    };
+    let p = |i: usize| PlayerResult {
+        name: seats[i].to_string(),
+        score: scores[i],
+        finished: true,
+        forfeit: if i == 1 { forfeit.map(str::to_string) } else { None },
+        detail: None,
+    };
+    ResultLine {
+        key: key.to_string(),
+        seats: seats.map(str::to_string).to_vec(),
+        map: "m.txt".into(),
+        game: 1,
+        seed: 0,
+        steps: 1,
+        replay: format!("replays/{key}.json"),
+        result: MatchResult { players: vec![p(0), p(1)], winner },
+        versions: Vec::new(),
+        ended_at: vec![10, 12],
+        at: 0,
+        forfeits: Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::replay::{MatchResult, PlayerResult};
 
     fn result(key: &str, seats: [&str; 2], scores: [i64; 2], forfeit: Option<&str>) -> ResultLine {
-        let winner = match scores[0].cmp(&scores[1]) {
-            std::cmp::Ordering::Greater => Some(0),
-            std::cmp::Ordering::Less => Some(1),
-            std::cmp::Ordering::Equal => None,
-        };
-        let p = |i: usize| PlayerResult {
-            name: seats[i].to_string(),
-            score: scores[i],
-            finished: true,
-            forfeit: if i == 1 { forfeit.map(str::to_string) } else { None },
-            detail: None,
-        };
-        ResultLine {
-            key: key.to_string(),
-            seats: seats.map(str::to_string).to_vec(),
-            map: "m.txt".into(),
-            game: 1,
-            seed: 0,
-            steps: 1,
-            replay: format!("replays/{key}.json"),
-            result: MatchResult { players: vec![p(0), p(1)], winner },
-            versions: Vec::new(),
-            ended_at: vec![10, 12],
-            at: 0,
-            forfeits: Vec::new(),
-        }
+        test_result(key, seats, scores, forfeit)
     }
 
     fn names() -> Vec<String> {

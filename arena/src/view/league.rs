@@ -639,31 +639,8 @@ mod tests {
     /// game ranked by total score puts the big win first.
     #[test]
     fn the_rank_on_a_map_follows_the_games_ranking() {
-        use crate::replay::{MatchResult, PlayerResult};
-        let line = |key: &str, seats: [&str; 2], scores: [i64; 2]| ResultLine {
-            key: key.to_string(),
-            seats: seats.map(str::to_string).to_vec(),
-            map: "m.txt".into(),
-            game: 1,
-            seed: 0,
-            steps: 1,
-            replay: format!("replays/{key}.json"),
-            result: MatchResult {
-                players: (0..2)
-                    .map(|i| PlayerResult {
-                        name: seats[i].to_string(),
-                        score: scores[i],
-                        finished: true,
-                        forfeit: None,
-                        detail: None,
-                    })
-                    .collect(),
-                winner: (scores[0] != scores[1]).then_some(if scores[0] > scores[1] { 0 } else { 1 }),
-            },
-            versions: Vec::new(),
-            ended_at: Vec::new(),
-            at: 0,
-            forfeits: Vec::new(),
+        let line = |key: &str, seats: [&str; 2], scores: [i64; 2]| {
+            crate::standings::leaderboard::test_result(key, seats, scores, None)
         };
         let results = [line("1", ["a", "c"], [1, 0]), line("2", ["c", "a"], [0, 1]), line("3", ["b", "a"], [20, 0])];
         let bots: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
