@@ -421,6 +421,45 @@ fn a_tactics_leagues_standings_on_a_map_rank_by_wins_first() {
     assert_eq!(b.eval("Array.from(document.querySelectorAll('.vbody .vrow')).map(r => r.dataset.bot)"), json!(order));
 }
 
+/// Bots level on every key of a map's standings share a rank on the index's view of the map
+/// (1, 2, 2, 4, ties listed by name), as on the leaderboard and their bot pages; the index said
+/// 2 and 3 there.
+#[test]
+fn bots_tied_on_a_map_share_a_rank_on_the_index_as_on_their_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two copies of one idle bot: each draws the other, loses to greedy, beats the quitter.
+    let bots = [
+        ("greedy", bin("greedy")),
+        ("idle-a", bin("waiter")),
+        ("idle-b", bin("waiter")),
+        ("quits", script("quitter.sh")),
+    ];
+    let out = league(dir.path(), &league_config(&["duel.txt"], &bots));
+    let board: Value = serde_json::from_slice(&std::fs::read(out.join("leaderboard.json")).unwrap()).unwrap();
+    let ranks: Vec<(&str, u64)> = board["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["bot"].as_str().unwrap(), r["rank"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(ranks, [("greedy", 1), ("idle-a", 2), ("idle-b", 2), ("quits", 4)], "{board}");
+    for bot in ["idle-a", "idle-b"] {
+        let page = std::fs::read_to_string(out.join("bots").join(format!("{bot}.html"))).unwrap();
+        assert!(page.contains("<td>2 of 4</td>"), "{bot}'s rank on the map: {page}");
+    }
+
+    let mut b = Browser::launch();
+    b.open(&file_url(&out.join("index.html")));
+    let shown = "Array.from(document.querySelectorAll('.vbody .vrow')).map(r => [r.dataset.bot, r.querySelector('.td').textContent])";
+    let expected = json!([["greedy", "1"], ["idle-a", "2"], ["idle-b", "2"], ["quits", "4"]]);
+    assert_eq!(b.eval(shown), expected, "the leaderboard");
+    b.eval(
+        "(() => { const s = document.getElementById('map'); s.value = '0'; s.dispatchEvent(new Event('change')); })()",
+    );
+    assert_eq!(b.text("standings-title"), "Standings on duel.txt");
+    assert_eq!(b.eval(shown), expected, "the standings on the map");
+}
+
 #[test]
 fn from_the_index_two_clicks_reach_why_a_bot_lost_a_match() {
     let dir = tempfile::tempdir().unwrap();

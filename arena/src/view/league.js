@@ -76,10 +76,13 @@
     function ranked() {
       const lines = bots.map((_, i) => line(i));
       if (state.map >= 0) {
-        // The game's order: total score then wins, or wins first (Tactics).
+        // The game's order: total score then wins, or wins first (Tactics); then fewer losses, a
+        // bot that cannot play last. Lines equal on all of these share a rank (1, 2, 2, 4), as on
+        // the leaderboard and the bot pages, and are listed by name.
         const first = (x) => (D.wins_first ? x.w : x.total), second = (x) => (D.wins_first ? x.total : x.w);
-        lines.sort((a, b) => (!!bots[a.i].failure - !!bots[b.i].failure) || first(b) - first(a) || second(b) - second(a) || a.l - b.l || bots[a.i].name.localeCompare(bots[b.i].name));
-        lines.forEach((x, k) => { x.rank = k + 1; });
+        const order = (a, b) => (!!bots[a.i].failure - !!bots[b.i].failure) || first(b) - first(a) || second(b) - second(a) || a.l - b.l;
+        lines.sort((a, b) => order(a, b) || bots[a.i].name.localeCompare(bots[b.i].name));
+        lines.forEach((x, k) => { x.rank = k > 0 && order(lines[k - 1], x) === 0 ? lines[k - 1].rank : k + 1; });
       }
       return lines;
     }
