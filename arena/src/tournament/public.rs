@@ -375,6 +375,16 @@ fn mount_point(out: &Path) -> TournamentError {
     ))
 }
 
+/// The error of a rename into `out` that failed with `e`: a mount point's where the kernel
+/// refuses it as one (`EBUSY`, `EXDEV`: a bind mount the devices did not tell).
+fn renamed_over(out: &Path, e: std::io::Error) -> TournamentError {
+    if matches!(e.raw_os_error(), Some(libc::EBUSY | libc::EXDEV)) {
+        mount_point(out)
+    } else {
+        TournamentError::io(out, e)
+    }
+}
+
 /// Whether `out` (an existing folder) is on another file system than its parent (a mount point:
 /// a volume, a disk). A bind mount of the same disk is not seen here; its rename fails later.
 fn on_its_own_file_system(out: &Path, parent: &Path) -> bool {
@@ -411,16 +421,11 @@ fn replace(
     swap: bool,
     point: &dyn Fn() -> Result<(), TournamentError>,
 ) -> Result<(), TournamentError> {
-    let busy = |e: &std::io::Error| matches!(e.raw_os_error(), Some(libc::EBUSY | libc::EXDEV));
     let unsupported =
         |e: &std::io::Error| matches!(e.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS | libc::EOPNOTSUPP));
     let fail = |e: std::io::Error| {
         let _ = std::fs::remove_dir_all(staged);
-        if busy(&e) {
-            mount_point(out)
-        } else {
-            TournamentError::io(out, e)
-        }
+        renamed_over(out, e)
     };
     let swapped = if swap { exchange(staged, out) } else { Err(std::io::Error::from_raw_os_error(libc::EINVAL)) };
     let old = match swapped {
@@ -656,8 +661,7 @@ fn copy_public_with(
     } else if let Err(e) = std::fs::rename(&staged, out) {
         // (A rename replaces an empty folder.)
         let _ = std::fs::remove_dir_all(&staged);
-        let busy = matches!(e.raw_os_error(), Some(libc::EBUSY | libc::EXDEV));
-        return Err(if busy { mount_point(out) } else { TournamentError::io(out, e) });
+        return Err(renamed_over(out, e));
     }
     let mut left_out: Vec<String> = std::fs::read_dir(dir)
         .map_err(|e| TournamentError::io(dir, e))?

@@ -95,6 +95,12 @@ impl BotHistory {
         self.output_stamps = Some(stamps);
     }
 
+    /// Its outputs and their stamps as `built` noted them when a build ended (see [`Unrecorded`]).
+    fn built_as(&mut self, built: &BuiltOutputs) {
+        self.outputs.clone_from(&built.outputs);
+        self.output_stamps = Some(built.stamps.clone());
+    }
+
     /// The version the bot stands on: the newest good one (seen by `as_of`, if given).
     pub fn standing(&self, as_of: Option<u64>) -> Option<&Version> {
         self.versions.iter().rev().filter(|v| v.ok).find(|v| as_of.is_none_or(|t| v.at <= t))
@@ -395,8 +401,7 @@ pub fn prepare(
     for entry in config.bots.iter().filter(|b| b.build.is_some() && linked(b).is_none()) {
         if let (Some(dir), Some(h)) = (&entry.cwd, history.get_mut(&entry.name)) {
             if let Some(Some(built)) = unrecorded.0.get(&entry.name) {
-                h.outputs.clone_from(&built.outputs);
-                h.output_stamps = Some(built.stamps.clone());
+                h.built_as(built);
             }
             h.forget_changed_outputs(dir);
         }
@@ -451,10 +456,7 @@ pub fn prepare(
             // bots' builds, a student's push to an output meanwhile passed for the build's.
             if link.is_none() {
                 match unrecorded.0.get(&entry.name) {
-                    Some(Some(noted)) => {
-                        h.outputs.clone_from(&noted.outputs);
-                        h.output_stamps = Some(noted.stamps.clone());
-                    }
+                    Some(Some(noted)) => h.built_as(noted),
                     _ => h.note_outputs(dir, b),
                 }
             }
