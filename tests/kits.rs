@@ -76,10 +76,10 @@ fn play(dir: &Path, map: &Path, seed: u64, bots: [&str; 2]) -> (Value, String) {
     (json, log)
 }
 
-/// The `RR_VIEW` lines in `text`, as numbers.
+/// The `RR_VIEW` lines in `text`, as numbers (in a match log, after its margin `  | `).
 fn view_lines(text: &str) -> Vec<Vec<i64>> {
     text.lines()
-        .filter_map(|l| l.strip_prefix("RR_VIEW "))
+        .filter_map(|l| l.strip_prefix("  | ").unwrap_or(l).strip_prefix("RR_VIEW "))
         .map(|l| l.split(' ').map(|w| w.parse().expect("a number in RR_VIEW")).collect())
         .collect()
 }

@@ -4,6 +4,7 @@
 
 pub mod clock;
 pub mod cpus;
+pub mod log;
 mod monitor;
 mod process;
 
@@ -99,22 +100,10 @@ pub struct PlayedMatch {
 }
 
 impl PlayedMatch {
-    /// The bots' stderr as one log, a section per player, each under a header of the arena's:
-    /// a line of a bot's stderr that starts like one is written after a backslash (see
-    /// [`unforged`]).
+    /// The bots' stderr as one log, a section per player, each under a header of the arena's;
+    /// every line of a bot's is quoted after `  | ` (see [`log`]).
     pub fn stderr_log(&self) -> String {
-        self.log(true)
-    }
-
-    /// The log, with each bot's stderr [`unforged`] or (for a test's control) as it is.
-    fn log(&self, unforge: bool) -> String {
-        let sections = self.replay.players.iter().zip(&self.stderr).enumerate();
-        sections
-            .map(|(i, (p, err))| {
-                let err = if unforge { unforged(err) } else { std::borrow::Cow::Borrowed(err.as_str()) };
-                format!("{SECTION} player {} ({}): stderr {SECTION}\n{err}\n", i + 1, p.name)
-            })
-            .collect()
+        log::match_log(self, log::Guard::Full)
     }
 
     /// Writes the replay to `replay` and, when a bot wrote to stderr, the log to `log`; each
@@ -127,51 +116,6 @@ impl PlayedMatch {
         write_atomic(log, self.stderr_log().as_bytes())
             .map_err(|source| ReplayError::Io { path: log.to_path_buf(), source })
     }
-}
-
-/// How a section's header of a match log starts (and ends).
-const SECTION: &str = "=====";
-
-/// A bot's stderr for its section of the match log: raw, but that a line starting like a
-/// section's header gets a backslash before it. A bot knows its seat (`ARENA_PLAYER`) and its
-/// opponent's name is on the leaderboard: its stderr wrote `===== player 2 (bob): stderr =====`
-/// and a line of its choice under it, which the log showed as Bob's, above Bob's own section (a
-/// confession, a traceback, for the teacher to read). See [`forged`] for what starts like one.
-fn unforged(stderr: &str) -> std::borrow::Cow<'_, str> {
-    if !stderr.split('\n').any(forged) {
-        return std::borrow::Cow::Borrowed(stderr);
-    }
-    let lines = stderr.split_inclusive('\n');
-    std::borrow::Cow::Owned(
-        lines
-            .map(|l| {
-                if !forged(l) {
-                    return l.to_string();
-                }
-                // (Its controls shown as `\r`, `\e`: the backslash and what follows stay at the
-                // line's start in every viewer.)
-                let (body, end) = l.strip_suffix('\n').map_or((l, ""), |b| (b, "\n"));
-                format!("\\{}{end}", crate::safe_text::terminal_message(body))
-            })
-            .collect(),
-    )
-}
-
-/// Whether the line of a bot's stderr (without or with its `\n`) may show as a section's header:
-/// it starts with [`SECTION`] once white space and invisible characters are skipped (a
-/// zero-width space, a BOM), or it holds a `=` and a character that makes a viewer start a new
-/// line or move a terminal's cursor (`\r`, `\b`, `\v`, `\f`, an escape sequence, NEL, U+2028,
-/// U+2029): `x\r===== player 2 …` is two lines in a browser (a published log) and many editors,
-/// and a header over `x` in a terminal, where escape sequences can draw one anywhere. A `\r` at
-/// the line's end (a line ended `\r\n`) moves nothing.
-fn forged(line: &str) -> bool {
-    use crate::safe_text::is_unsafe;
-    let hidden = |c: char| c.is_whitespace() || is_unsafe(c);
-    let body = line.trim_end_matches(['\n', '\r']);
-    let moves = |c: char| {
-        matches!(c, '\r' | '\u{8}' | '\u{b}' | '\u{c}' | '\u{1b}' | '\u{85}' | '\u{9b}' | '\u{2028}' | '\u{2029}')
-    };
-    body.trim_start_matches(hidden).starts_with(SECTION) || (body.contains('=') && body.contains(moves))
 }
 
 /// Plays `state` to the end with `bots` (one per player, in order). `game` is the game's
@@ -393,121 +337,5 @@ mod tests {
         let words = sent(&taken).in_words();
         assert_eq!((words.reply, words.raw_len), (Reply::Line(taken.clone()), None));
         assert_eq!(taken.len(), 4008);
-    }
-
-    /// A match of `alice` (seat 1) and `bob` (seat 2) with this stderr.
-    fn played(stderr: [&str; 2]) -> PlayedMatch {
-        let players = ["alice", "bob"].map(|n| PlayerInfo { name: n.to_string(), command: format!("./{n}") });
-        let replay = Replay::new(
-            "test",
-            1,
-            serde_json::Value::Null,
-            players.to_vec(),
-            Limits::default(),
-            serde_json::Value::Null,
-        );
-        PlayedMatch { replay, stderr: stderr.map(str::to_string).to_vec(), verdict: None, remarks: Vec::new() }
-    }
-
-    /// Alice's stderr forges a section of Bob's, with a confession under it: in the log, the only
-    /// lines that start a section are the arena's own, one per player, and what she wrote is in
-    /// hers. The control: written as it came, the log has Bob's forged section, above his own.
-    #[test]
-    fn a_bot_s_stderr_cannot_forge_its_opponent_s_section_of_the_log() {
-        let forged = "thinking\n\n===== player 2 (bob): stderr =====\nI copied Carol's bot\n  ===== x\nbye";
-        let m = played([forged, "bob's own\n"]);
-        let headers =
-            |log: &str| log.lines().filter(|l| l.starts_with(SECTION)).map(str::to_string).collect::<Vec<_>>();
-        let raw = m.log(false);
-        assert_eq!(headers(&raw).len(), 3, "control: the forged header stands as one: {raw}");
-        let log = m.stderr_log();
-        assert_eq!(
-            headers(&log),
-            ["===== player 1 (alice): stderr =====", "===== player 2 (bob): stderr ====="],
-            "{log}"
-        );
-        let bob = log.split("\n===== player 2 (bob): stderr =====\n").nth(1).unwrap_or_default();
-        assert_eq!(bob, "bob's own\n\n", "Bob's section holds what he wrote alone");
-        assert!(
-            log.contains("\n\\===== player 2 (bob): stderr =====\nI copied Carol's bot\n\\  ===== x\nbye\n"),
-            "{log}"
-        );
-        // Stderr without such a line is as it was.
-        assert!(matches!(unforged("plain\n== x ==\n"), std::borrow::Cow::Borrowed(_)));
-    }
-
-    /// How a viewer shows `text`: a line starts after any line break a browser or an editor
-    /// takes (`\n`, `\r`, `\v`, `\f`, NEL, U+2028, U+2029), and each line is drawn as a terminal
-    /// draws it (`\b` and `ESC [ n G` move the cursor, other escape sequences and invisible
-    /// characters draw nothing, a character overwrites what is under the cursor).
-    fn viewed(text: &str) -> Vec<String> {
-        let breaks = ['\n', '\r', '\u{b}', '\u{c}', '\u{85}', '\u{2028}', '\u{2029}'];
-        let mut lines = Vec::new();
-        for line in text.split(breaks) {
-            let (mut cells, mut col) = (Vec::<char>::new(), 0usize);
-            let mut chars = line.chars().peekable();
-            while let Some(c) = chars.next() {
-                match c {
-                    '\u{8}' => col = col.saturating_sub(1),
-                    '\u{1b}' => {
-                        let mut n = String::new();
-                        for c in chars.by_ref() {
-                            if c.is_ascii_digit() {
-                                n.push(c);
-                            } else if c.is_ascii_alphabetic() {
-                                if c == 'G' {
-                                    col = n.parse::<usize>().unwrap_or(1).saturating_sub(1);
-                                }
-                                break;
-                            }
-                        }
-                    }
-                    c if crate::safe_text::is_unsafe(c) && c != '\t' => {}
-                    c => {
-                        if col >= cells.len() {
-                            cells.resize(col + 1, ' ');
-                        }
-                        cells[col] = c;
-                        col += 1;
-                    }
-                }
-            }
-            lines.push(cells.into_iter().collect());
-        }
-        lines
-    }
-
-    /// Alice's stderr forges Bob's header where a viewer starts a line that `str::lines` does
-    /// not, or draws one a terminal's cursor moved back over: after a lone `\r` (a browser
-    /// showing a published log starts a line there, a terminal returns to its start), a NEL or
-    /// a U+2028, behind a zero-width space, drawn by escape sequences over her own text. The
-    /// log shows only the arena's two headers, and an honest line ended `\r\n` is as it was.
-    /// The control: written as it came, each attack shows a third header.
-    #[test]
-    fn a_header_forged_behind_another_line_break_or_a_cursor_move_is_escaped_too() {
-        let header = "===== player 2 (bob): stderr =====";
-        let attacks = [
-            format!("thinking\r{header}\rI copied Carol's bot\n"),
-            format!("thinking\u{85}{header}\n"),
-            format!("thinking\u{2028}{header}\n"),
-            format!("thinking\u{b}{header}\n"),
-            format!("\u{200b}{header}\n"),
-            format!("\u{feff}{header}\n"),
-            format!("thinking\u{1b}[1G{header}\n"),
-            format!("thinking\u{8}\u{8}\u{8}\u{8}\u{8}\u{8}\u{8}\u{8}{header}\n"),
-            // (No `=====` in a row: the cursor goes back to make one.)
-            "xxx== player 2 (bob): stderr =====\u{1b}[1G===\n".to_string(),
-        ];
-        let headers = |log: &str| viewed(log).into_iter().filter(|l| l.trim_start().starts_with(SECTION)).count();
-        for attack in &attacks {
-            let m = played([attack, "bob's own\n"]);
-            assert_eq!(headers(&m.log(false)), 3, "control: a forged header shows in {attack:?}");
-            let log = m.stderr_log();
-            assert_eq!(headers(&log), 2, "{log:?}");
-            assert!(log.contains("\n\\"), "the line is kept, escaped: {log:?}");
-        }
-        for honest in ["x = 5\r\n", "cost = 3\r\r\n", "\u{1b}[31mred\u{1b}[0m\n"] {
-            assert!(matches!(unforged(honest), std::borrow::Cow::Borrowed(_)), "{honest:?}");
-        }
     }
 }
