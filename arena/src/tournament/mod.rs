@@ -688,7 +688,7 @@ fn plan(
     if !options.resume && (!existing.is_empty() || previous.is_some()) {
         return Err(TournamentError::Exists(out.to_path_buf()));
     }
-    for overlap in submission::overlaps(&config.bots, config.base.as_deref(), config.secret.is_some()) {
+    for overlap in submission::overlaps(&config.bots, config.base.as_deref(), config.secret.is_some(), out) {
         tracing::warn!("{overlap}");
     }
     for holder in submission::holding_league(&config.bots, config.base.as_deref(), out) {

@@ -151,49 +151,71 @@ fn linked_part(path: &Path, base: &Path) -> Option<(PathBuf, PathBuf)> {
     None
 }
 
-/// What one bot's box would show of another's files, or of the config (its `secret`, or where
-/// it sets none, the `seed` the bots' seeds are keyed with: `secret`): a sentence per pair of
-/// bots whose folders are one or nest, and per folder that holds the config's folder (`base`),
-/// for the teacher to fix by giving each bot a folder of its own.
-pub fn overlaps(bots: &[BotEntry], base: Option<&Path>, secret: bool) -> Vec<String> {
+/// What one bot's box would show of another's files, or of the secret that keys every bot's
+/// `ARENA_SEED`: a sentence per pair of bots whose folders are one or nest, and per bot whose
+/// folder holds the config's folder (`base`) when the config sets a `secret`, or holds the
+/// league's folder (`out`, whose record keeps the secret the league drew) when another bot
+/// than the arena's built-in ones plays (without one, as in a starter kit's league of the
+/// student's bot and the sample bots, no bot can profit: the config holds nothing else a bot
+/// does not know, its `seed` is published). Each says what to change.
+pub fn overlaps(bots: &[BotEntry], base: Option<&Path>, secret: bool, out: &Path) -> Vec<String> {
     // Names and paths are the config's and the students' text, shown on a terminal.
-    let folders: Vec<(String, PathBuf)> = bots
+    let folders: Vec<(String, PathBuf, &BotEntry)> = bots
         .iter()
         .filter_map(|b| {
             let name = crate::safe_text::terminal_cut(&b.name, 60);
-            folder(b).map(|f| (name, std::path::absolute(&f).unwrap_or(f)))
+            folder(b).map(|f| (name, std::path::absolute(&f).unwrap_or(f), b))
         })
         .collect();
     let shown = |p: &Path| crate::safe_text::terminal_cut(&p.display().to_string(), 200);
-    let mut out = Vec::new();
-    for (i, (a, fa)) in folders.iter().enumerate() {
-        for (b, fb) in &folders[i + 1..] {
+    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| normalize(p));
+    let mut said = Vec::new();
+    for (i, (a, fa, entry)) in folders.iter().enumerate() {
+        for (b, fb, _) in &folders[i + 1..] {
             if fa == fb {
-                out.push(format!(
+                said.push(format!(
                     "bots `{a}` and `{b}` share {}: each can read the other's files (give each its own `cwd`)",
                     shown(fa)
                 ));
             } else if let Some((outer, inner)) =
                 if fb.starts_with(fa) { Some((a, b)) } else { fa.starts_with(fb).then_some((b, a)) }
             {
-                out.push(format!(
+                said.push(format!(
                     "bot `{outer}`'s folder holds bot `{inner}`'s: `{outer}` can read its files (give each its own `cwd`)"
                 ));
             }
         }
-        if base.is_some_and(|base| base.starts_with(fa)) {
-            let key = if secret {
-                "its `secret` included"
-            } else {
-                "its `seed` included, which keys the bots' seeds where no `secret` is set"
-            };
-            out.push(format!(
-                "bot `{a}` can read the config's folder ({}), {key} (give it a `cwd` of its own)",
+        let holds = |p: &Path| real(p).starts_with(real(fa));
+        let victims = bots.iter().filter(|b| b.name != entry.name && !is_built_in(b)).count();
+        let move_it = "put the config and the league in a folder that is not the bot's, or the bot's files in a \
+                       folder of their own, its `cwd`";
+        if secret && base.is_some_and(holds) {
+            said.push(format!(
+                "bot `{a}` can read the config's folder ({}) and its `secret`, which keys every bot's ARENA_SEED \
+                 ({move_it})",
                 shown(fa)
             ));
+        } else if !secret && holds(out) && victims > 0 {
+            said.push(format!(
+                "bot `{a}` can read the league's folder ({}) and the secret it drew, which keys every bot's \
+                 ARENA_SEED: it could work out the other bots' ({move_it})",
+                shown(&real(out))
+            ));
+        } else if base.is_some_and(holds) || holds(out) {
+            tracing::debug!(bot = %a, "can read the config's or the league's folder, where no secret can profit it");
         }
     }
-    out
+    said
+}
+
+/// Whether `bot` is one of the arena's built-in bots (`arena bot greedy`, the arena by its name
+/// or its path): the teacher's code, which does nothing with a secret it could read.
+fn is_built_in(bot: &BotEntry) -> bool {
+    let words = shell_words::split(&bot.command).unwrap_or_default();
+    let [program, sub, ..] = words.as_slice() else { return false };
+    let own = std::env::current_exe().and_then(std::fs::canonicalize).ok();
+    let arena = program == "arena" || own.is_some_and(|own| std::fs::canonicalize(program).is_ok_and(|p| p == own));
+    sub == "bot" && arena
 }
 
 fn globs(patterns: &[String], what: &str, bot: &str) -> Result<GlobSet, TournamentError> {
@@ -774,20 +796,56 @@ mod tests {
             own("bob", dir.path().join("bob")),
             own("carol", dir.path().join("carol")),
         ];
-        let said = overlaps(&bots, Some(&shared), true);
+        let league = dir.path().join("league");
+        let said = overlaps(&bots, Some(&shared), true, &league);
         assert_eq!(said.len(), 5, "{said:#?}");
         assert!(said.iter().any(|s| s.contains("`x` and `y` share")), "{said:#?}");
         assert!(said.iter().any(|s| s.contains("bot `x`'s folder holds bot `alice`'s")), "{said:#?}");
         assert!(said.iter().any(|s| s.contains("bot `y`'s folder holds bot `alice`'s")), "{said:#?}");
         assert!(said.iter().filter(|s| s.contains("the config's folder")).count() == 2, "x and y see the config");
         assert!(!said.iter().any(|s| s.contains("bob") || s.contains("carol")), "own folders: {said:#?}");
-        assert!(overlaps(&bots[3..], Some(&shared), true).is_empty());
-        // Without a secret, what a bot reads there is the seed that keys the bots' seeds.
-        let said = overlaps(&bots[..1], Some(&shared), false);
-        assert!(
-            said.iter().all(|s| s.contains("its `seed` included") && !s.contains("`secret` included")),
-            "{said:#?}"
-        );
+        assert!(overlaps(&bots[3..], Some(&shared), true, &league).is_empty());
+        // Without a secret, the config holds none: only the league's folder does, here outside.
+        assert!(overlaps(&bots[..1], Some(&shared), false, &league).is_empty());
+    }
+
+    /// A starter kit's league: the student's script beside the config, the league under its
+    /// `replays/`, the sample bots: said nothing, though the script reads the league's drawn
+    /// secret, as no other bot's seed is worth working out. The controls: with a classmate's
+    /// bot in the league, or a `secret` in the config, it is said, with what to change.
+    #[test]
+    fn a_starter_kit_s_league_is_not_told_its_bot_reads_the_config() {
+        let dir = tempfile::tempdir().unwrap();
+        let kit = dir.path().join("mybot");
+        let league = kit.join("replays/league-1");
+        std::fs::create_dir_all(&league).unwrap();
+        std::fs::create_dir_all(dir.path().join("carol")).unwrap();
+        std::fs::write(kit.join("bot.py"), "").unwrap();
+        std::fs::write(dir.path().join("carol/bot.py"), "").unwrap();
+        let script = |name: &str, file: PathBuf| {
+            super::super::config::parse_bot_arg(&format!("{name}=python3 {}", file.display())).unwrap()
+        };
+        let sample = |name: &str, arena: &str| BotEntry {
+            name: name.to_string(),
+            command: format!("{arena} bot {name}"),
+            cwd: None,
+            build: None,
+            files: Vec::new(),
+            ignore: Vec::new(),
+        };
+        let own = std::env::current_exe().unwrap().display().to_string();
+        let mut bots = vec![script("mybot", kit.join("bot.py")), sample("greedy", "arena"), sample("reference", &own)];
+        assert!(overlaps(&bots, Some(&kit), false, &league).is_empty());
+        // The controls.
+        let said = overlaps(&bots, Some(&kit), true, &league);
+        assert_eq!(said.len(), 1, "{said:#?}");
+        assert!(said[0].contains("bot `mybot` can read the config's folder") && said[0].contains("its `secret`"));
+        assert!(said[0].contains("or the bot's files in a folder of their own, its `cwd`"), "{}", said[0]);
+        bots.push(script("carol", dir.path().join("carol/bot.py")));
+        let said = overlaps(&bots, Some(&kit), false, &league);
+        assert_eq!(said.len(), 1, "{said:#?}");
+        assert!(said[0].contains("bot `mybot` can read the league's folder") && said[0].contains("the secret it drew"));
+        assert!(said[0].contains("could work out the other bots'"), "{}", said[0]);
     }
 
     #[test]
