@@ -2,7 +2,7 @@
 //! the same replays as the whole league on one machine, in a shared folder or in separate
 //! ones, and after a shard is killed with kill -9 and run again.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -729,4 +729,99 @@ cat "$1/leaderboard.json" && ls -A "$(dirname "$1")" >&2"#
         assert_eq!(board["matches"], played(&league), "{setup}");
         assert_eq!(String::from_utf8_lossy(&run.stderr).trim(), "out", "{setup}: nothing beside OUT");
     }
+}
+
+/// A shard run again in its own folder after `arena build` made a bot a new version keeps
+/// that folder's results of the old version (no longer scheduled: the league's history), and
+/// the merge takes them into the league's `results.jsonl`, as a whole run keeps them. The
+/// control: those results are no longer in the schedule (the shard's rewrite of its file kept
+/// only scheduled ones, and the history was lost without a word).
+#[test]
+fn a_shard_run_again_after_a_build_keeps_its_folder_s_history_for_the_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let swap = d.join("swap");
+    std::fs::copy(bins().join("waiter"), &swap).unwrap();
+    let bots = vec![("greedy", bin("greedy")), ("random", bin("random")), ("swap", s(&swap))];
+    let cfg = config_file(&d.join("league.toml"), "seed = 11\ngames = 1\njobs = 1", &["tight.txt"], &bots);
+    let league = d.join("league");
+    let shard_dir = |k: usize| d.join(format!("shard{k}"));
+    let play = |k: usize| {
+        ok(&["tournament", "--resume", &s(&league), "--shard", &format!("{k}/2"), "--out", &s(&shard_dir(k))]);
+    };
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    (1..=2).for_each(play);
+    let keys = |file: &Path| -> BTreeSet<String> {
+        result_lines(file).iter().map(|l| l["key"].as_str().unwrap().to_string()).collect()
+    };
+    let week1: BTreeSet<String> = (1..=2)
+        .flat_map(|k| keys(&shard_dir(k).join("results.shard-".to_string() + &format!("{k}-of-2.jsonl"))))
+        .collect();
+    assert_eq!(week1.len(), 6);
+
+    // A push: swap is a new version; the league is built again, the shards run in their folders.
+    std::fs::copy(bins().join("greedy"), &swap).unwrap();
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    let record: Value = serde_json::from_slice(&std::fs::read(league.join("tournament.json")).unwrap()).unwrap();
+    let scheduled: BTreeSet<String> =
+        record["schedule"].as_array().unwrap().iter().map(|m| m["key"].as_str().unwrap().to_string()).collect();
+    let history: BTreeSet<String> = week1.difference(&scheduled).cloned().collect();
+    assert_eq!(history.len(), 4, "the control: swap's old matches are no longer scheduled: {history:?}");
+    (1..=2).for_each(play);
+    let merged = d.join("merged");
+    let out = arena(&["merge", &s(&merged), &s(&league), &s(&shard_dir(1)), &s(&shard_dir(2))]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let all = keys(&merged.join("results.jsonl"));
+    assert!(all.is_superset(&history), "the old version's results are kept: {all:?} lacks some of {history:?}");
+    assert!(all.is_superset(&scheduled), "and the league's: {all:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("6 of 6 matches played"));
+}
+
+/// A shard whose `--out` lies inside a bot's folder is refused at once, naming the bot, and
+/// writes nothing there. The control: what a shard's folder there holds (another shard's,
+/// made after the build) makes the bot read as changed, refusing every later shard with a
+/// misleading "bots changed"; with its `--out` outside, the shard plays.
+#[test]
+fn a_shard_refuses_an_out_inside_a_bot_s_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let alice = d.join("alice");
+    std::fs::create_dir_all(&alice).unwrap();
+    std::fs::write(alice.join("bot.sh"), "while read -r w r; do [ \"$w\" = TICK ] && echo WAIT; done\n").unwrap();
+    let cfg = d.join("league.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "seed = 11\ngames = 1\njobs = 1\nmaps = [{:?}]\n[[bots]]\nname = \"alice\"\ncwd = \"alice\"\n\
+             command = \"sh bot.sh\"\n[[bots]]\nname = \"greedy\"\ncommand = {:?}\n",
+            map("tight.txt"),
+            bin("greedy")
+        ),
+    )
+    .unwrap();
+    let league = d.join("league");
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    let inside = alice.join("shard-1");
+    let out = arena(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&inside)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!("--out {} lies inside bot `alice`'s folder", inside.display()))
+            && stderr.contains("outside every bot's folder"),
+        "{stderr}"
+    );
+    assert!(!inside.exists(), "nothing written in alice's folder");
+
+    // The control: another shard's folder left in alice's, and the shard (out elsewhere)
+    // takes alice for another version.
+    std::fs::create_dir_all(alice.join("shard-2")).unwrap();
+    std::fs::write(alice.join("shard-2/results.shard-2-of-2.jsonl"), "").unwrap();
+    let outside = d.join("shard-1");
+    let out = arena(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&outside)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("bots changed since the league was built: alice"), "{stderr}");
+    std::fs::remove_dir_all(alice.join("shard-2")).unwrap();
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&outside)]);
+    // (A shard's folder inside the league's, which the build left out, is no bot's.)
+    ok(&["tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&league.join("shard-2"))]);
 }

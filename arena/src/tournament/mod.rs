@@ -813,6 +813,20 @@ fn run_shard(
         )));
     }
     let mut record = TournamentRecord::load(&source, games)?;
+    // A shard's own folder inside a bot's: the build fingerprinted that folder without it (or
+    // with what it held then), and without the other shards' folders made there since, so the
+    // bot would read as changed; refused before anything is written there.
+    let played: Vec<&config::BotEntry> =
+        record.bots.iter().filter(|b| b.runnable && !b.kept).map(|b| &b.entry).collect();
+    if let Some((bot, folder)) = submission::folder_holding(&played, out, &source) {
+        return Err(TournamentError::Invalid(format!(
+            "shard {shard}: --out {} lies inside bot `{}`'s folder ({}): what the shard writes there would make \
+             the bot a version `arena build` did not fingerprint; give the shard an --out outside every bot's folder",
+            crate::safe_text::terminal_cut(&out.display().to_string(), 200),
+            crate::safe_text::terminal_cut(&bot.name, 60),
+            crate::safe_text::terminal_cut(&folder.display().to_string(), 200)
+        )));
+    }
     let game = games.get(&record.config.game)?;
     let boards = load_boards(&record.config, game)?;
     let mut cache = BTreeMap::new();
@@ -893,7 +907,9 @@ fn run_shard(
     let sorted = sort_results(&record, existing, out, &[]);
     let mine = out.join(shard.results_file());
     let (own, mut valid_len) = results::read_file(&mine)?;
-    let kept_keys: HashSet<&str> = sorted.done.iter().map(|r| r.key.as_str()).collect();
+    // What the folder holds of the league before its last build (results no longer scheduled)
+    // is kept too, as a whole run keeps it: the merge takes it into the league's history.
+    let kept_keys: HashSet<&str> = sorted.done.iter().chain(&sorted.history).map(|r| r.key.as_str()).collect();
     let own_kept: Vec<ResultLine> = own.iter().filter(|l| kept_keys.contains(l.key.as_str())).cloned().collect();
     if own_kept.len() != own.len() {
         // Only what this shard wrote is this shard's to rewrite.
