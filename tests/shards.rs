@@ -825,3 +825,93 @@ fn a_shard_refuses_an_out_inside_a_bot_s_folder() {
     // (A shard's folder inside the league's, which the build left out, is no bot's.)
     ok(&["tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&league.join("shard-2"))]);
 }
+
+/// `deploy/kubernetes/run-league.sh`, against a kubectl stand-in that reports each Job's
+/// conditions (from the second look on): a failed build stops it at once, with the build's
+/// log and an error, and no shard is started (`kubectl wait --for=condition=complete`, which
+/// the docs gave, waited for a failed build until its timeout); a Job that is only about to
+/// fail (`FailureTarget`) or has not ended is waited for until the timeout, which is an error.
+/// The control: the same stand-in with a build that completes runs the shards and the merge
+/// (a failed slice merged anyway); a merge that fails makes it fail (exit 2). And the docs and
+/// manifests give no wait that a failed Job never ends.
+#[test]
+fn the_kubernetes_script_stops_when_the_build_job_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = dir.path().join("kubectl");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\necho \"$*\" >> \"$FAKE/calls\"\ncase \"$1\" in\n\
+         get) n=$(cat \"$FAKE/$3.polls\" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > \"$FAKE/$3.polls\"\n\
+         \x20 if [ $n -ge 2 ]; then cat \"$FAKE/$3.state\" 2>/dev/null; fi ;;\n\
+         logs) echo \"the log of $2\" ;;\nesac\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let script = root().join("deploy/kubernetes/run-league.sh");
+    // Runs the script with the Jobs' states; its exit code, what it said and kubectl's calls.
+    let run = |n: usize, states: &[(&str, &str)], timeout: &str| {
+        let state = dir.path().join(format!("run{n}"));
+        std::fs::create_dir_all(&state).unwrap();
+        for (job, conditions) in states {
+            std::fs::write(state.join(format!("{job}.state")), conditions).unwrap();
+        }
+        let out = Command::new("bash")
+            .arg(&script)
+            .env("KUBECTL", &fake)
+            .env("FAKE", &state)
+            .env("POLL_SECONDS", "0")
+            .env("BUILD_TIMEOUT", timeout)
+            .env("LEAGUE_TIMEOUT", timeout)
+            .env("MERGE_TIMEOUT", timeout)
+            .output()
+            .unwrap();
+        let calls = std::fs::read_to_string(state.join("calls")).unwrap_or_default();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned(), calls)
+    };
+    let applied = |calls: &str| -> Vec<String> {
+        calls
+            .lines()
+            .filter_map(|l| l.strip_prefix("apply -f "))
+            .map(|f| f.rsplit('/').next().unwrap().into())
+            .collect()
+    };
+
+    let (code, stderr, calls) = run(1, &[("arena-build", "Failed")], "600");
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("job/arena-build failed") && stderr.contains("the log of job/arena-build"), "{stderr}");
+    assert_eq!(applied(&calls), ["build-job.yaml"], "no shard started: {calls}");
+
+    // The control: the build completes (Kubernetes 1.31 says SuccessCriteriaMet first), a slice
+    // fails, the merge runs anyway.
+    let states = [
+        ("arena-build", "SuccessCriteriaMet Complete"),
+        ("arena-league", "FailureTarget Failed"),
+        ("arena-merge", "Complete"),
+    ];
+    let (code, stderr, calls) = run(2, &states, "600");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("job/arena-league failed") && stderr.contains("merging"), "{stderr}");
+    assert_eq!(applied(&calls), ["build-job.yaml", "league-job.yaml", "merge-job.yaml"], "{calls}");
+    assert!(calls.contains("delete job arena-league --ignore-not-found"), "a Job is started anew: {calls}");
+    let (code, stderr, _) =
+        run(3, &[("arena-build", "Complete"), ("arena-league", "Complete"), ("arena-merge", "Failed")], "600");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("job/arena-merge failed") && stderr.contains("the log of job/arena-merge"), "{stderr}");
+    // About to fail, not failed yet: waited for, until the timeout.
+    let (code, stderr, calls) = run(4, &[("arena-build", "FailureTarget")], "0");
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("job/arena-build has not ended after 0s"), "{stderr}");
+    assert_eq!(applied(&calls), ["build-job.yaml"], "{calls}");
+
+    // What the docs and the manifests tell to run waits for a Job's end, failed or complete.
+    let docs = std::fs::read_to_string(root().join("docs/scale-out.md")).unwrap();
+    assert!(docs.contains("deploy/kubernetes/run-league.sh"), "the docs give the script");
+    for (name, text) in std::fs::read_dir(root().join("deploy/kubernetes"))
+        .unwrap()
+        .flatten()
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read_to_string(e.path()).unwrap()))
+        .chain([("docs/scale-out.md".to_string(), docs.clone())])
+    {
+        assert!(!text.contains("--for=condition=complete"), "{name} waits for a Job that may fail as if it could not");
+    }
+}
