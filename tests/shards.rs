@@ -915,3 +915,58 @@ fn the_kubernetes_script_stops_when_the_build_job_fails() {
         assert!(!text.contains("--for=condition=complete"), "{name} waits for a Job that may fail as if it could not");
     }
 }
+
+/// A Slurm array's `--shard auto` is checked against the split the league shows: tasks 1 and 2
+/// of 4 submitted again (`--array=1-2`, an array of two that looks whole) are refused, pointing
+/// to `--shard 1/4`, once the shards' results files say the league is split into 4, and still
+/// after the merge folded them (it records the split), until the next `arena build`. The
+/// control: the whole array's task plays as 1/4, and the same task given as `--shard 1/2`
+/// (a new split, said explicitly) plays.
+#[test]
+fn a_slurm_array_submitted_again_in_part_is_not_taken_for_a_whole_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bots = vec![("greedy", bin("greedy")), ("random", bin("random")), ("waiter", bin("waiter"))];
+    let cfg = config_file(&d.join("league.toml"), "seed = 11\ngames = 1\njobs = 1", &["tight.txt"], &bots);
+    let league = d.join("league");
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    // Task 1 of `sbatch --array=MIN-MAX`.
+    let task = |min: &str, max: &str, count: &str| {
+        let out = Command::new(bin("arena"))
+            .current_dir(root())
+            .args(["tournament", "--resume", &s(&league), "--shard", "auto"])
+            .env("SLURM_ARRAY_TASK_ID", "1")
+            .env("SLURM_ARRAY_TASK_MIN", min)
+            .env("SLURM_ARRAY_TASK_MAX", max)
+            .env("SLURM_ARRAY_TASK_COUNT", count)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (played, stdout, stderr) = task("1", "4", "4");
+    assert!(played && stdout.contains("shard 1/4"), "the control, the whole array: {stdout}{stderr}");
+    let refused = |why: &str| {
+        let (played, _, stderr) = task("1", "2", "2");
+        assert!(!played, "{why}: {stderr}");
+        assert!(
+            stderr.contains("the league is split into 4 shards") && stderr.contains("--shard 1/4"),
+            "{why}: {stderr}"
+        );
+        stderr
+    };
+    assert!(refused("the shards' files").contains("its shards' results files"));
+    let _ = arena(&["merge", &s(&league), &s(&league)]);
+    assert!(!league.join("results.shard-1-of-4.jsonl").exists(), "folded by the merge");
+    assert!(refused("after the merge").contains("its last merge"));
+    // The control: said explicitly, a new split is played.
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/2"]);
+    // A build starts anew: the next array is a whole one.
+    let _ = arena(&["merge", &s(&league), &s(&league)]);
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    let (played, stdout, stderr) = task("1", "2", "2");
+    assert!(played && stdout.contains("shard 1/2"), "{stdout}{stderr}");
+}
