@@ -2,7 +2,7 @@
 //! the same replays as the whole league on one machine, in a shared folder or in separate
 //! ones, and after a shard is killed with kill -9 and run again.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -729,4 +729,244 @@ cat "$1/leaderboard.json" && ls -A "$(dirname "$1")" >&2"#
         assert_eq!(board["matches"], played(&league), "{setup}");
         assert_eq!(String::from_utf8_lossy(&run.stderr).trim(), "out", "{setup}: nothing beside OUT");
     }
+}
+
+/// A shard run again in its own folder after `arena build` made a bot a new version keeps
+/// that folder's results of the old version (no longer scheduled: the league's history), and
+/// the merge takes them into the league's `results.jsonl`, as a whole run keeps them. The
+/// control: those results are no longer in the schedule (the shard's rewrite of its file kept
+/// only scheduled ones, and the history was lost without a word).
+#[test]
+fn a_shard_run_again_after_a_build_keeps_its_folder_s_history_for_the_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let swap = d.join("swap");
+    std::fs::copy(bins().join("waiter"), &swap).unwrap();
+    let bots = vec![("greedy", bin("greedy")), ("random", bin("random")), ("swap", s(&swap))];
+    let cfg = config_file(&d.join("league.toml"), "seed = 11\ngames = 1\njobs = 1", &["tight.txt"], &bots);
+    let league = d.join("league");
+    let shard_dir = |k: usize| d.join(format!("shard{k}"));
+    let play = |k: usize| {
+        ok(&["tournament", "--resume", &s(&league), "--shard", &format!("{k}/2"), "--out", &s(&shard_dir(k))]);
+    };
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    (1..=2).for_each(play);
+    let keys = |file: &Path| -> BTreeSet<String> {
+        result_lines(file).iter().map(|l| l["key"].as_str().unwrap().to_string()).collect()
+    };
+    let week1: BTreeSet<String> = (1..=2)
+        .flat_map(|k| keys(&shard_dir(k).join("results.shard-".to_string() + &format!("{k}-of-2.jsonl"))))
+        .collect();
+    assert_eq!(week1.len(), 6);
+
+    // A push: swap is a new version; the league is built again, the shards run in their folders.
+    std::fs::copy(bins().join("greedy"), &swap).unwrap();
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    let record: Value = serde_json::from_slice(&std::fs::read(league.join("tournament.json")).unwrap()).unwrap();
+    let scheduled: BTreeSet<String> =
+        record["schedule"].as_array().unwrap().iter().map(|m| m["key"].as_str().unwrap().to_string()).collect();
+    let history: BTreeSet<String> = week1.difference(&scheduled).cloned().collect();
+    assert_eq!(history.len(), 4, "the control: swap's old matches are no longer scheduled: {history:?}");
+    (1..=2).for_each(play);
+    let merged = d.join("merged");
+    let out = arena(&["merge", &s(&merged), &s(&league), &s(&shard_dir(1)), &s(&shard_dir(2))]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let all = keys(&merged.join("results.jsonl"));
+    assert!(all.is_superset(&history), "the old version's results are kept: {all:?} lacks some of {history:?}");
+    assert!(all.is_superset(&scheduled), "and the league's: {all:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("6 of 6 matches played"));
+}
+
+/// A shard whose `--out` lies inside a bot's folder is refused at once, naming the bot, and
+/// writes nothing there. The control: what a shard's folder there holds (another shard's,
+/// made after the build) makes the bot read as changed, refusing every later shard with a
+/// misleading "bots changed"; with its `--out` outside, the shard plays.
+#[test]
+fn a_shard_refuses_an_out_inside_a_bot_s_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let alice = d.join("alice");
+    std::fs::create_dir_all(&alice).unwrap();
+    std::fs::write(alice.join("bot.sh"), "while read -r w r; do [ \"$w\" = TICK ] && echo WAIT; done\n").unwrap();
+    let cfg = d.join("league.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "seed = 11\ngames = 1\njobs = 1\nmaps = [{:?}]\n[[bots]]\nname = \"alice\"\ncwd = \"alice\"\n\
+             command = \"sh bot.sh\"\n[[bots]]\nname = \"greedy\"\ncommand = {:?}\n",
+            map("tight.txt"),
+            bin("greedy")
+        ),
+    )
+    .unwrap();
+    let league = d.join("league");
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    let inside = alice.join("shard-1");
+    let out = arena(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&inside)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!("--out {} lies inside bot `alice`'s folder", inside.display()))
+            && stderr.contains("outside every bot's folder"),
+        "{stderr}"
+    );
+    assert!(!inside.exists(), "nothing written in alice's folder");
+
+    // The control: another shard's folder left in alice's, and the shard (out elsewhere)
+    // takes alice for another version.
+    std::fs::create_dir_all(alice.join("shard-2")).unwrap();
+    std::fs::write(alice.join("shard-2/results.shard-2-of-2.jsonl"), "").unwrap();
+    let outside = d.join("shard-1");
+    let out = arena(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&outside)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("bots changed since the league was built: alice"), "{stderr}");
+    std::fs::remove_dir_all(alice.join("shard-2")).unwrap();
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&outside)]);
+    // (A shard's folder inside the league's, which the build left out, is no bot's.)
+    ok(&["tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&league.join("shard-2"))]);
+}
+
+/// `deploy/kubernetes/run-league.sh`, against a kubectl stand-in that reports each Job's
+/// conditions (from the second look on): a failed build stops it at once, with the build's
+/// log and an error, and no shard is started (`kubectl wait --for=condition=complete`, which
+/// the docs gave, waited for a failed build until its timeout); a Job that is only about to
+/// fail (`FailureTarget`) or has not ended is waited for until the timeout, which is an error.
+/// The control: the same stand-in with a build that completes runs the shards and the merge
+/// (a failed slice merged anyway); a merge that fails makes it fail (exit 2). And the docs and
+/// manifests give no wait that a failed Job never ends.
+#[test]
+fn the_kubernetes_script_stops_when_the_build_job_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = dir.path().join("kubectl");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\necho \"$*\" >> \"$FAKE/calls\"\ncase \"$1\" in\n\
+         get) n=$(cat \"$FAKE/$3.polls\" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > \"$FAKE/$3.polls\"\n\
+         \x20 if [ $n -ge 2 ]; then cat \"$FAKE/$3.state\" 2>/dev/null; fi ;;\n\
+         logs) echo \"the log of $2\" ;;\nesac\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let script = root().join("deploy/kubernetes/run-league.sh");
+    // Runs the script with the Jobs' states; its exit code, what it said and kubectl's calls.
+    let run = |n: usize, states: &[(&str, &str)], timeout: &str| {
+        let state = dir.path().join(format!("run{n}"));
+        std::fs::create_dir_all(&state).unwrap();
+        for (job, conditions) in states {
+            std::fs::write(state.join(format!("{job}.state")), conditions).unwrap();
+        }
+        let out = Command::new("bash")
+            .arg(&script)
+            .env("KUBECTL", &fake)
+            .env("FAKE", &state)
+            .env("POLL_SECONDS", "0")
+            .env("BUILD_TIMEOUT", timeout)
+            .env("LEAGUE_TIMEOUT", timeout)
+            .env("MERGE_TIMEOUT", timeout)
+            .output()
+            .unwrap();
+        let calls = std::fs::read_to_string(state.join("calls")).unwrap_or_default();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned(), calls)
+    };
+    let applied = |calls: &str| -> Vec<String> {
+        calls
+            .lines()
+            .filter_map(|l| l.strip_prefix("apply -f "))
+            .map(|f| f.rsplit('/').next().unwrap().into())
+            .collect()
+    };
+
+    let (code, stderr, calls) = run(1, &[("arena-build", "Failed")], "600");
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("job/arena-build failed") && stderr.contains("the log of job/arena-build"), "{stderr}");
+    assert_eq!(applied(&calls), ["build-job.yaml"], "no shard started: {calls}");
+
+    // The control: the build completes (Kubernetes 1.31 says SuccessCriteriaMet first), a slice
+    // fails, the merge runs anyway.
+    let states = [
+        ("arena-build", "SuccessCriteriaMet Complete"),
+        ("arena-league", "FailureTarget Failed"),
+        ("arena-merge", "Complete"),
+    ];
+    let (code, stderr, calls) = run(2, &states, "600");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("job/arena-league failed") && stderr.contains("merging"), "{stderr}");
+    assert_eq!(applied(&calls), ["build-job.yaml", "league-job.yaml", "merge-job.yaml"], "{calls}");
+    assert!(calls.contains("delete job arena-league --ignore-not-found"), "a Job is started anew: {calls}");
+    let (code, stderr, _) =
+        run(3, &[("arena-build", "Complete"), ("arena-league", "Complete"), ("arena-merge", "Failed")], "600");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("job/arena-merge failed") && stderr.contains("the log of job/arena-merge"), "{stderr}");
+    // About to fail, not failed yet: waited for, until the timeout.
+    let (code, stderr, calls) = run(4, &[("arena-build", "FailureTarget")], "0");
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("job/arena-build has not ended after 0s"), "{stderr}");
+    assert_eq!(applied(&calls), ["build-job.yaml"], "{calls}");
+
+    // What the docs and the manifests tell to run waits for a Job's end, failed or complete.
+    let docs = std::fs::read_to_string(root().join("docs/scale-out.md")).unwrap();
+    assert!(docs.contains("deploy/kubernetes/run-league.sh"), "the docs give the script");
+    for (name, text) in std::fs::read_dir(root().join("deploy/kubernetes"))
+        .unwrap()
+        .flatten()
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read_to_string(e.path()).unwrap()))
+        .chain([("docs/scale-out.md".to_string(), docs.clone())])
+    {
+        assert!(!text.contains("--for=condition=complete"), "{name} waits for a Job that may fail as if it could not");
+    }
+}
+
+/// A Slurm array's `--shard auto` is checked against the split the league shows: tasks 1 and 2
+/// of 4 submitted again (`--array=1-2`, an array of two that looks whole) are refused, pointing
+/// to `--shard 1/4`, once the shards' results files say the league is split into 4, and still
+/// after the merge folded them (it records the split), until the next `arena build`. The
+/// control: the whole array's task plays as 1/4, and the same task given as `--shard 1/2`
+/// (a new split, said explicitly) plays.
+#[test]
+fn a_slurm_array_submitted_again_in_part_is_not_taken_for_a_whole_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bots = vec![("greedy", bin("greedy")), ("random", bin("random")), ("waiter", bin("waiter"))];
+    let cfg = config_file(&d.join("league.toml"), "seed = 11\ngames = 1\njobs = 1", &["tight.txt"], &bots);
+    let league = d.join("league");
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    // Task 1 of `sbatch --array=MIN-MAX`.
+    let task = |min: &str, max: &str, count: &str| {
+        let out = Command::new(bin("arena"))
+            .current_dir(root())
+            .args(["tournament", "--resume", &s(&league), "--shard", "auto"])
+            .env("SLURM_ARRAY_TASK_ID", "1")
+            .env("SLURM_ARRAY_TASK_MIN", min)
+            .env("SLURM_ARRAY_TASK_MAX", max)
+            .env("SLURM_ARRAY_TASK_COUNT", count)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (played, stdout, stderr) = task("1", "4", "4");
+    assert!(played && stdout.contains("shard 1/4"), "the control, the whole array: {stdout}{stderr}");
+    let refused = |why: &str| {
+        let (played, _, stderr) = task("1", "2", "2");
+        assert!(!played, "{why}: {stderr}");
+        assert!(
+            stderr.contains("the league is split into 4 shards") && stderr.contains("--shard 1/4"),
+            "{why}: {stderr}"
+        );
+        stderr
+    };
+    assert!(refused("the shards' files").contains("its shards' results files"));
+    let _ = arena(&["merge", &s(&league), &s(&league)]);
+    assert!(!league.join("results.shard-1-of-4.jsonl").exists(), "folded by the merge");
+    assert!(refused("after the merge").contains("its last merge"));
+    // The control: said explicitly, a new split is played.
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/2"]);
+    // A build starts anew: the next array is a whole one.
+    let _ = arena(&["merge", &s(&league), &s(&league)]);
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    let (played, stdout, stderr) = task("1", "2", "2");
+    assert!(played && stdout.contains("shard 1/2"), "{stdout}{stderr}");
 }

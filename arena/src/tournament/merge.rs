@@ -58,7 +58,7 @@ fn merge_with(
 ) -> Result<Merged, TournamentError> {
     let point = || if killed() { Err(TournamentError::Invalid("merge: stopped (test)".to_string())) } else { Ok(()) };
     let first = dirs.first().ok_or_else(|| TournamentError::Invalid("merge: give at least one folder".to_string()))?;
-    let record = TournamentRecord::load(first, games)?;
+    let mut record = TournamentRecord::load(first, games)?;
     for dir in &dirs[1..] {
         if let Some(why) = not_the_league(&record, &TournamentRecord::load(dir, games)?) {
             return Err(TournamentError::Invalid(format!(
@@ -187,7 +187,11 @@ fn merge_with(
             }
         }
     }
-    // The record names OUT as its folder, wherever it is written first.
+    // The record names OUT as its folder, wherever it is written first; with the league's
+    // split, when its shards' files show one (a Slurm task's `--shard auto` is checked against it).
+    if let (Some(&count), 1) = (counts.first(), counts.len()) {
+        record.shards = Some(count);
+    }
     record.save_for(into, &out_real)?;
     point()?;
     let main = into.join(RESULTS_FILE);

@@ -128,6 +128,10 @@ pub struct TournamentRecord {
     /// what its record says of them (a failed version's problem) is shown relative to them too.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub earlier: Vec<PathBuf>,
+    /// How many shards the league's last merge found it split into (its shards' results
+    /// files), until the next build: what a Slurm task's `--shard auto` is checked against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shards: Option<usize>,
 }
 
 /// A [`TournamentRecord`] as written to `tournament.json`: the same fields, borrowed, with the
@@ -144,6 +148,8 @@ struct OnDisk<'a> {
     folder: &'a Path,
     #[serde(skip_serializing_if = "<[PathBuf]>::is_empty")]
     earlier: &'a [PathBuf],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shards: Option<usize>,
 }
 
 /// A new league's secret: 128 random bits, in hex.
@@ -351,6 +357,7 @@ impl TournamentRecord {
             boards: &self.boards,
             folder: league,
             earlier: &self.earlier,
+            shards: self.shards,
         };
         let json = serde_json::to_vec_pretty(&on_disk).map_err(|e| TournamentError::Invalid(e.to_string()))?;
         let path = dir.join(TOURNAMENT_FILE);
@@ -594,6 +601,10 @@ pub struct RunOptions {
     pub prepare_only: bool,
     /// Match keys to play again, whatever their results.
     pub rerun: Vec<String>,
+    /// The shard came from a Slurm array's environment (`--shard auto`), which cannot tell part
+    /// of an array submitted again (`--array=1-2` of 4) from a whole array: checked against the
+    /// split the league's folders show.
+    pub shard_from_slurm: bool,
 }
 
 /// Runs (or resumes) the tournament `config` in `out`, with the games of `games`, as a
@@ -728,6 +739,8 @@ fn plan(
         boards: facts,
         folder: None,
         earlier: previous.as_ref().map(|p| p.earlier.clone()).unwrap_or_default(),
+        // (A build starts a new split: the next array is whole.)
+        shards: None,
     };
     if let Some(previous) = &previous {
         let lines = changes(previous, &record);
@@ -813,6 +826,33 @@ fn run_shard(
         )));
     }
     let mut record = TournamentRecord::load(&source, games)?;
+    // A shard's own folder inside a bot's: the build fingerprinted that folder without it (or
+    // with what it held then), and without the other shards' folders made there since, so the
+    // bot would read as changed; refused before anything is written there.
+    let played: Vec<&config::BotEntry> =
+        record.bots.iter().filter(|b| b.runnable && !b.kept).map(|b| &b.entry).collect();
+    if let Some((bot, folder)) = submission::folder_holding(&played, out, &source) {
+        return Err(TournamentError::Invalid(format!(
+            "shard {shard}: --out {} lies inside bot `{}`'s folder ({}): what the shard writes there would make \
+             the bot a version `arena build` did not fingerprint; give the shard an --out outside every bot's folder",
+            crate::safe_text::terminal_cut(&out.display().to_string(), 200),
+            crate::safe_text::terminal_cut(&bot.name, 60),
+            crate::safe_text::terminal_cut(&folder.display().to_string(), 200)
+        )));
+    }
+    if options.shard_from_slurm {
+        if let Some(split) = other_split(&record, &[&source, out], shard) {
+            return Err(TournamentError::Invalid(format!(
+                "shard {shard} (--shard auto, a Slurm array of {count} tasks): the league is split into {split} \
+                 shards ({}), so this array is part of one submitted again, which Slurm cannot tell from a whole \
+                 array: give the task's shard as --shard {index}/{split} (deploy/slurm/league.sbatch does), or \
+                 --shard {index}/{count} to split the league anew",
+                if record.shards == Some(split) { "its last merge" } else { "its shards' results files" },
+                count = shard.count,
+                index = shard.index,
+            )));
+        }
+    }
     let game = games.get(&record.config.game)?;
     let boards = load_boards(&record.config, game)?;
     let mut cache = BTreeMap::new();
@@ -893,7 +933,9 @@ fn run_shard(
     let sorted = sort_results(&record, existing, out, &[]);
     let mine = out.join(shard.results_file());
     let (own, mut valid_len) = results::read_file(&mine)?;
-    let kept_keys: HashSet<&str> = sorted.done.iter().map(|r| r.key.as_str()).collect();
+    // What the folder holds of the league before its last build (results no longer scheduled)
+    // is kept too, as a whole run keeps it: the merge takes it into the league's history.
+    let kept_keys: HashSet<&str> = sorted.done.iter().chain(&sorted.history).map(|r| r.key.as_str()).collect();
     let own_kept: Vec<ResultLine> = own.iter().filter(|l| kept_keys.contains(l.key.as_str())).cloned().collect();
     if own_kept.len() != own.len() {
         // Only what this shard wrote is this shard's to rewrite.
@@ -926,6 +968,14 @@ fn run_shard(
         shard: Some(shard),
         why_no_match: record.why_no_match(),
     })
+}
+
+/// The shard count the league's split shows other than `shard`'s, if it shows one: its last
+/// merge's (recorded in `record`), else its shards' results files in `dirs`.
+fn other_split(record: &TournamentRecord, dirs: &[&Path], shard: Shard) -> Option<usize> {
+    let files = dirs.iter().flat_map(|d| results::files(d));
+    let counts = files.filter_map(|f| f.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file));
+    record.shards.into_iter().chain(counts.map(|s| s.count)).find(|&count| count != shard.count)
 }
 
 /// Results found on disk, sorted out against a record.
@@ -1874,6 +1924,7 @@ mod tests {
             boards,
             folder: None,
             earlier: Vec::new(),
+            shards: None,
         };
         let player = |name: &str| crate::replay::PlayerResult {
             name: name.to_string(),
@@ -1935,6 +1986,7 @@ mod tests {
             boards: Vec::new(),
             folder: None,
             earlier: Vec::new(),
+            shards: None,
         };
         let line = |at: u64| -> ResultLine {
             let result = serde_json::json!({"players": [], "winner": null});
@@ -2005,6 +2057,7 @@ mod tests {
             boards: vec![MapFact { path: "a.txt".to_string(), digest: "d".to_string() }],
             folder: Some(league.clone()),
             earlier: Vec::new(),
+            shards: None,
         };
         record.save(&league).unwrap();
         let saved: serde_json::Value =
@@ -2193,6 +2246,7 @@ mod tests {
             history: BTreeMap::new(),
             folder: None,
             earlier: Vec::new(),
+            shards: None,
         };
         record.save(&out).unwrap();
         // (Each bot's folder, or the script its command names.)

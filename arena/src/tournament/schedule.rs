@@ -134,7 +134,7 @@ impl Shard {
                 };
                 return Err(format!(
                     "--shard auto: Slurm array task {id} {array}: give its shard as --shard {id}/N, N being the \
-                     league's shard count"
+                     league's shard count (submit tasks again with --shard K/N, never auto)"
                 ));
             }
             let index = id.checked_sub(min).ok_or("SLURM_ARRAY_TASK_ID is below SLURM_ARRAY_TASK_MIN")?;

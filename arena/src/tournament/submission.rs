@@ -294,6 +294,30 @@ pub fn holding_league(bots: &[BotEntry], base: Option<&Path>, out: &Path) -> Vec
         .collect()
 }
 
+/// The first of `bots` whose folder holds `out` (a shard's own `--out`), with that folder, unless
+/// `league` (the league's folder, which its build left out of every bot) holds `out` too: the
+/// build fingerprinted the bot with whatever `out` then held, and not the other shards' folders.
+pub fn folder_holding<'a>(bots: &[&'a BotEntry], out: &Path, league: &Path) -> Option<(&'a BotEntry, PathBuf)> {
+    let out = real_path(out);
+    if out.starts_with(real_path(league)) {
+        return None;
+    }
+    bots.iter().find_map(|b| folder(b).map(|f| real_path(&f)).filter(|f| out.starts_with(f)).map(|f| (*b, f)))
+}
+
+/// `path` with every link resolved, also where it does not exist yet (a folder a run will
+/// make): its nearest existing folder's real path, then the rest of it.
+fn real_path(path: &Path) -> PathBuf {
+    if let Ok(real) = std::fs::canonicalize(path) {
+        return real;
+    }
+    let abs = normalize(path);
+    match (abs.parent(), abs.file_name()) {
+        (Some(parent), Some(name)) => real_path(parent).join(name),
+        _ => abs,
+    }
+}
+
 /// A bot's fingerprints as its files are now, by both schemes of [`fingerprints`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fingerprints {

@@ -230,8 +230,9 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
     /// Play only slice K of N of a league prepared by `arena build` (K from 1), or `auto`
-    /// (from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX and ARENA_SHARD_COUNT). Needs
-    /// --resume DIR; with --out, the shard writes to its own folder.
+    /// (from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX and ARENA_SHARD_COUNT: a whole
+    /// array; give a Slurm task submitted again as K/N). Needs --resume DIR; with --out, the
+    /// shard writes to its own folder.
     #[arg(long, value_name = "K/N|auto", requires = "resume")]
     pub shard: Option<String>,
     /// Remove a bot from the league (repeatable); its results stay on disk, uncounted. It stays

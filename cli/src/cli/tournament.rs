@@ -25,6 +25,7 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
     let here = std::env::current_dir().context("the current folder")?;
     let mut options = RunOptions { rerun: args.rerun.clone(), ..RunOptions::default() };
     if let Some(shard) = &args.shard {
+        options.shard_from_slurm = shard == "auto" && std::env::var_os("SLURM_ARRAY_TASK_ID").is_some();
         options.shard = Some(if shard == "auto" {
             Shard::from_env(|k| std::env::var(k).ok()).map_err(anyhow::Error::msg)?
         } else {
