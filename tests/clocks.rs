@@ -71,10 +71,13 @@ fn a_league_of_cpu_heavy_bots_gives_the_same_standings_at_any_j() {
     let _heavy = HEAVY.lock().unwrap_or_else(|p| p.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let map = short_map(dir.path(), 3);
-    // Three copies of a bot that spends 600 ms of CPU on each answer, well inside 1 s.
+    // Three copies of a bot that spends 600 ms of CPU on each answer, well inside 1 s. (A wall
+    // backstop of 20 s, not 5: at -j 4 two matches, four spinners, share a CPU, and with two
+    // more busy processes on it each gets a sixth: 600 ms of CPU in 3.6 s, close to the
+    // default's 5 s. The backstop has its own test; the wall clock, the control's, has none.)
     let bots: Vec<String> = (1..=3).map(|i| format!("t{i}={}", thinker("spin 600"))).collect();
     let run = |name: &str, extra: &[&str]| {
-        let mut args = vec!["--map", map.as_str(), "--total-ms", "100000"];
+        let mut args = vec!["--map", map.as_str(), "--total-ms", "100000", "--backstop-factor", "20"];
         args.extend_from_slice(extra);
         tournament(&dir.path().join(name), &args, &bots)
     };
@@ -113,24 +116,28 @@ fn a_bot_that_sleeps_forever_ends_at_the_backstop() {
 
 #[test]
 fn a_bot_that_sleeps_through_every_answer_cannot_stretch_a_game() {
-    // Each answer sleeps 400 ms: under its own backstop (5 x 200 ms), but the game's answers
-    // may take 5 x 300 ms on the clock in all, so the fourth one is cut after 300 ms.
+    // Each answer sleeps 1 s: under its own backstop (5 x 1000 ms), but the game's answers may
+    // take 5 x 500 ms on the clock in all, so the third one is cut at what is left. (Answers of
+    // a second, not 400 ms in a game of 1.5 s: a loaded machine's 100 ms late per answer then
+    // cut the third, not the fourth; here each may be 250 ms late.)
     let dir = tempfile::tempdir().unwrap();
-    let map = short_map(dir.path(), 10);
-    let limits = ["--startup-ms", "200", "--move-ms", "200", "--total-ms", "300"];
-    let (result, replay, _) = duel_on(&map, &limits, [&thinker("sleep 400"), &thinker("spin 1")]);
+    let map = short_map(dir.path(), 5);
+    let limits = ["--startup-ms", "1000", "--move-ms", "1000", "--total-ms", "500"];
+    let (result, replay, _) = duel_on(&map, &limits, [&thinker("sleep 1000"), &thinker("spin 1")]);
     assert_eq!(result["players"][0]["forfeit"], "timeout", "{result}");
     let mine = replies(&replay, 0);
-    assert_eq!(mine.len(), 4, "three answers, then the game's wall time ran out: {mine:?}");
-    let (ms, cpu, failure) = mine[3].clone();
+    assert_eq!(mine.len(), 3, "two answers, then the game's wall time ran out: {mine:?}");
+    let (ms, cpu, failure) = mine[2].clone();
     assert_eq!(failure.as_deref(), Some("timeout"));
-    assert!((250..900).contains(&ms) && cpu < 100, "cut at what was left of 1500 ms: {ms} ms, {cpu} ms of CPU");
+    assert!(ms < 1000 && cpu < 100, "cut before its sleep ended: {ms} ms, {cpu} ms of CPU");
+    let all: u64 = mine.iter().map(|(ms, ..)| ms).sum();
+    assert!((2400..3500).contains(&all), "cut at what was left of 2500 ms: {mine:?}");
     // The control: with a game total large enough, only each answer's backstop counts, and the
-    // same bot sleeps through all ten rounds.
-    let roomy = ["--startup-ms", "200", "--move-ms", "200", "--total-ms", "100000"];
-    let (result, replay, _) = duel_on(&map, &roomy, [&thinker("sleep 400"), &thinker("spin 1")]);
+    // same bot sleeps through all five rounds.
+    let roomy = ["--startup-ms", "1000", "--move-ms", "1000", "--total-ms", "100000"];
+    let (result, replay, _) = duel_on(&map, &roomy, [&thinker("sleep 1000"), &thinker("spin 1")]);
     assert_eq!(result["players"][0]["forfeit"], Value::Null, "the control: {result}");
-    assert_eq!(replies(&replay, 0).len(), 10);
+    assert_eq!(replies(&replay, 0).len(), 5);
 }
 
 #[test]

@@ -104,15 +104,20 @@ mod tests {
 
     #[test]
     fn a_busy_child_is_counted() {
-        let mut child = std::process::Command::new("sh")
-            .args(["-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"])
-            .spawn()
-            .unwrap();
+        // Busy until killed, and looked at until its first tick shows: on a loaded machine a
+        // fixed wait (150 ms) could end before the child had run a tick of its own.
+        let mut child = std::process::Command::new("sh").args(["-c", "while :; do :; done"]).spawn().unwrap();
         let pid = child.id() as i32;
-        std::thread::sleep(Duration::from_millis(150));
-        let during = tree_cpu(pid);
+        let start = std::time::Instant::now();
+        let mut during = tree_cpu(pid);
+        while during == Duration::ZERO && start.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(10));
+            during = tree_cpu(pid);
+        }
+        let running = child.try_wait().unwrap().is_none();
+        child.kill().unwrap();
         child.wait().unwrap();
-        assert!(during > Duration::ZERO, "the child's own time shows while it runs");
+        assert!(running && during > Duration::ZERO, "the child's own time shows while it runs");
         assert!(tree_rss(std::process::id() as i32) > 0);
     }
 
