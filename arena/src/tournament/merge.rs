@@ -42,20 +42,37 @@ pub fn merge(
     games: &Registry,
     reporter: &dyn Reporter,
 ) -> Result<Merged, TournamentError> {
-    merge_with(out, dirs, games, reporter, &|| false, true)
+    merge_with(out, dirs, games, reporter, &Steps::default())
 }
 
-/// [`merge`], asking `killed` at each point where a kill could stop it (after each write) and
-/// stopping there when it says so; `staged` false writes a new league straight into `out` (the
-/// order that left a new `out` reading "0 of N played" when killed). Both for the tests.
+/// How a merge goes, for the tests: [`merge`]'s is the default.
+struct Steps<'a> {
+    /// Asked at each point where a kill could stop it (after each write): it stops there when
+    /// this says so.
+    killed: &'a dyn Fn() -> bool,
+    /// A new league is built in a staging folder; false writes it straight into `out` (the
+    /// order that left a new `out` reading "0 of N played" when killed).
+    staged: bool,
+    /// Holds the merge's lock for OUT ([`super::OutLock`]), waiting up to this long for it;
+    /// `None` takes none (the order that let two merges into a new OUT write one staging folder).
+    lock: Option<std::time::Duration>,
+}
+
+impl Default for Steps<'_> {
+    fn default() -> Self {
+        Steps { killed: &|| false, staged: true, lock: Some(super::BATCH_LOCK_WAIT) }
+    }
+}
+
+/// [`merge`], going as `steps` say.
 fn merge_with(
     out: &Path,
     dirs: &[PathBuf],
     games: &Registry,
     reporter: &dyn Reporter,
-    killed: &dyn Fn() -> bool,
-    staged: bool,
+    steps: &Steps,
 ) -> Result<Merged, TournamentError> {
+    let (killed, staged) = (steps.killed, steps.staged);
     let point = || if killed() { Err(TournamentError::Invalid("merge: stopped (test)".to_string())) } else { Ok(()) };
     let first = dirs.first().ok_or_else(|| TournamentError::Invalid("merge: give at least one folder".to_string()))?;
     let mut record = TournamentRecord::load(first, games)?;
@@ -68,6 +85,14 @@ fn merge_with(
             )));
         }
     }
+    // One merge into OUT at a time, from before it is looked at to the end: OUT's own lock is
+    // not there yet for a new OUT, and moves with it into the staging folder as it takes OUT's
+    // place (a merge started then locked a new one, and wrote the same staging folder). Where
+    // no file can be made beside OUT, no staging folder can be either: OUT's own lock is enough.
+    let _merging = match steps.lock {
+        Some(wait) => out_lock(out, wait)?,
+        None => None,
+    };
     // Whether OUT is one of the folders merged (it may not exist yet: then it is not).
     let real = |p: &Path| std::fs::canonicalize(p).ok();
     let out_before = real(out);
@@ -221,6 +246,32 @@ fn merge_with(
         missing_shards = per.into_iter().map(|(index, n)| (Shard { index, count }, n)).collect();
     }
     Ok(Merged { leaderboard, missing, missing_shards, results: lines.len() })
+}
+
+/// The merge's lock for `out` (see [`super::OutLock`]), waiting up to `wait` for another merge
+/// into it; none where its parent folder cannot be written in (read-only, or the user's not).
+fn out_lock(out: &Path, wait: std::time::Duration) -> Result<Option<super::OutLock>, TournamentError> {
+    let name = out.file_name().ok_or_else(|| {
+        TournamentError::Invalid(format!("{}: merge into a folder with a parent folder", out.display()))
+    })?;
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(parent).map_err(|e| TournamentError::io(parent, e))?;
+    // (Named by OUT's real path: two merges naming it through links lock one file.)
+    let real = std::fs::canonicalize(out)
+        .or_else(|_| std::fs::canonicalize(parent).map(|p| p.join(name)))
+        .map_err(|e| TournamentError::io(parent, e))?;
+    match super::OutLock::take(&real, "merge", wait) {
+        Ok(lock) => Ok(Some(lock)),
+        Err(TournamentError::Io { source, .. })
+            if matches!(source.raw_os_error(), Some(libc::EACCES | libc::EPERM | libc::EROFS)) =>
+        {
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// The staging folder of a merge into `out` (absolute, real) that holds no league yet:
@@ -393,7 +444,8 @@ mod tests {
             points.get() > n
         };
         let dirs = [from.to_path_buf()];
-        match merge_with(out, &dirs, &crate::games::registry(), &Quiet, &killed, staged) {
+        let steps = Steps { killed: &killed, staged, ..Steps::default() };
+        match merge_with(out, &dirs, &crate::games::registry(), &Quiet, &steps) {
             Ok(_) => true,
             Err(e) if e.to_string().contains("stopped (test)") => false,
             Err(e) => panic!("{e}"),
@@ -446,6 +498,50 @@ mod tests {
             .take_while(|(done, _)| !done)
             .find(|(_, seen)| seen.contains("Partial: 0 of 6"));
         assert!(partial.is_some(), "the old order leaves a league reading 0 of 6");
+    }
+
+    /// Two merges into one new OUT at once: the second, started as the first puts its league
+    /// in OUT's place (OUT emptied, its lock moved into the staging folder), is refused, naming
+    /// the first's pid, and the first completes. The control: without the merge's lock, the
+    /// second locked a new lock file in the empty OUT and wrote into the first's staging folder,
+    /// renamed it into place, and the first failed.
+    #[test]
+    fn two_merges_into_one_new_out_exclude_each_other() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = TournamentConfig::load(&course(&dir.path().join("course"))).unwrap();
+        let src = dir.path().join("course/league");
+        assert_eq!(league(config, &src, false).played, 6);
+        let complete = read(&src);
+        let dirs = [src.clone()];
+        for locked in [true, false] {
+            let out = dir.path().join(format!("out-{locked}"));
+            let lock = locked.then_some(std::time::Duration::ZERO);
+            let second = std::cell::RefCell::new(None);
+            let killed = || {
+                let emptied = out.is_dir() && !out.join(".lock").exists();
+                if emptied && second.borrow().is_none() {
+                    let steps = Steps { lock, ..Steps::default() };
+                    let merged = merge_with(&out, &dirs, &crate::games::registry(), &Quiet, &steps);
+                    *second.borrow_mut() = Some(merged.map(|_| ()).map_err(|e| e.to_string()));
+                }
+                false
+            };
+            let steps = Steps { killed: &killed, lock, ..Steps::default() };
+            let first = merge_with(&out, &dirs, &crate::games::registry(), &Quiet, &steps);
+            let second = second.take().expect("the second merge ran");
+            if locked {
+                assert!(first.is_ok(), "{:?}", first.err());
+                let pid = format!("another arena merge into it is under way (pid {})", std::process::id());
+                assert!(second.as_ref().is_err_and(|e| e.contains(&pid)), "{second:?}");
+                assert!(!dir.path().join(format!(".out-{locked}.arena-merge.lock")).exists(), "removed");
+            } else {
+                // The control.
+                assert_eq!(second, Ok(()));
+                let err = first.map(|_| ()).unwrap_err().to_string();
+                assert!(err.contains("No such file"), "{err}");
+            }
+            assert_eq!(read(&out), complete, "locked: {locked}");
+        }
     }
 
     /// A new OUT holding an entry named like a league's but of another kind (a file named

@@ -1433,7 +1433,22 @@ impl FolderLock {
         sign: bool,
         wait: Duration,
     ) -> Result<std::fs::File, TournamentError> {
-        use std::io::{Read, Seek, Write};
+        Self::lock_file_with(out, path, mode, sign, wait, true, &|| ())
+    }
+
+    /// [`FolderLock::lock_file`], calling `after_read` each time it has read who holds the
+    /// lock; `reread` false reads it once, before waiting, as it did. Both for the tests.
+    fn lock_file_with(
+        out: &Path,
+        path: &Path,
+        mode: libc::c_int,
+        sign: bool,
+        wait: Duration,
+        reread: bool,
+        after_read: &dyn Fn(),
+    ) -> Result<std::fs::File, TournamentError> {
+        use std::io::{Read, Seek};
+        use std::os::unix::fs::FileExt;
         let mut file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -1454,20 +1469,28 @@ impl FolderLock {
                 ))
             })
         };
+        // Who holds it, as it signed the file (a shard leaves it empty).
+        let read_holder = |file: &mut std::fs::File| {
+            let mut holder = String::new();
+            let _ = file.rewind().and_then(|()| file.read_to_string(&mut holder));
+            after_read();
+            holder
+        };
+        let pid_of = |holder: &str| holder.trim().strip_prefix("pid ").and_then(|p| p.parse::<u32>().ok());
         let mut locked = try_lock(&file)?;
         let mut holder = String::new();
         if !locked {
-            let _ = file.read_to_string(&mut holder);
+            holder = read_holder(&mut file);
             // A run killed a moment ago: its boxes, dying with it, may still hold the lock. Or
             // this process's own, just released, still open in a child another thread forked
             // (it closes it on starting its program).
-            let pid = holder.trim().strip_prefix("pid ").and_then(|p| p.parse::<u32>().ok());
+            let pid = pid_of(&holder);
             let dead = pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
             let own = pid == Some(std::process::id());
             // Waited for: one process holding the folder alone (it signs the lock; what keeps
             // a shard out is always one), not shards (an exclusive run is refused at once).
-            let alone = mode == libc::LOCK_SH || pid.is_some();
-            let wait = match (dead || own, alone) {
+            let alone = |pid: Option<u32>| mode == libc::LOCK_SH || pid.is_some();
+            let wait = match (dead || own, alone(pid)) {
                 (true, _) => wait.max(Duration::from_secs(5)),
                 (false, true) => wait,
                 (false, false) => Duration::ZERO,
@@ -1487,6 +1510,15 @@ impl FolderLock {
                     locked = true;
                     break;
                 }
+                // Read again: the holder read first may have ended since (its signature stays
+                // in the file), and shards taken it, which a process holding the folder alone
+                // does not wait for; the error names the holder of the end.
+                if reread {
+                    holder = read_holder(&mut file);
+                    if !alone(pid_of(&holder)) {
+                        break;
+                    }
+                }
             }
         }
         if !locked {
@@ -1496,14 +1528,67 @@ impl FolderLock {
             return Err(TournamentError::Locked { dir: out.to_path_buf(), holder: holder.trim().to_string() });
         }
         if sign {
-            let _ = file.set_len(0).and_then(|()| file.rewind());
-            let _ = write!(file, "pid {}", std::process::id());
+            // Written over the old text, then cut to its length, never emptied on the way (a
+            // process waiting for the lock reads it meanwhile: empty says shards hold it); as
+            // wide as any pid's, so that no digit of a longer old one is read with it.
+            let signature = format!("{:<20}", format!("pid {}", std::process::id()));
+            let _ = file.write_all_at(signature.as_bytes(), 0).and_then(|()| file.set_len(signature.len() as u64));
         } else {
             // A shard leaves the main lock's text empty: an exclusive run failing to get it
             // then says shards hold it.
             let _ = file.set_len(0);
         }
         Ok(file)
+    }
+}
+
+/// The lock of a folder that a publish or a merge replaces whole (renamed into its place, or
+/// swapped with it), so that two into one folder do not run at once: the folder's own lock
+/// would go with it, or not be there yet, so this one is in its parent folder,
+/// `.<name>.arena-<what>.lock` (signed `pid N`, as [`FolderLock`]'s), removed when released.
+pub(crate) struct OutLock {
+    path: PathBuf,
+    _file: std::fs::File,
+}
+
+impl OutLock {
+    /// Takes the lock for the folder `out` (which need not exist; its parent must) of a `what`
+    /// (`publish`, `merge`), waiting up to `wait` while another holds it, or says which
+    /// process holds it.
+    pub(crate) fn take(out: &Path, what: &str, wait: Duration) -> Result<OutLock, TournamentError> {
+        use std::os::unix::fs::MetadataExt;
+        let (parent, name) = match (out.parent(), out.file_name()) {
+            (Some(parent), Some(name)) => (if parent.as_os_str().is_empty() { Path::new(".") } else { parent }, name),
+            _ => return Err(TournamentError::Invalid(format!("{}: not a folder's name", out.display()))),
+        };
+        let path = parent.join(format!(".{}.arena-{what}.lock", name.to_string_lossy()));
+        let deadline = std::time::Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let file = FolderLock::lock_file(out, &path, libc::LOCK_EX, true, left).map_err(|e| match e {
+                TournamentError::Locked { holder, .. } => TournamentError::Invalid(format!(
+                    "{}: another arena {what} into it is under way ({holder}{}): wait for it to end, then run this \
+                     one again",
+                    out.display(),
+                    if wait.is_zero() { String::new() } else { format!(", waited {} s", wait.as_secs()) }
+                )),
+                other => other,
+            })?;
+            // The file locked must be the one at `path` still: its holder removes it as it
+            // releases it, and a process that opened it before locks a file of no name.
+            let held = file.metadata().map(|m| (m.dev(), m.ino())).ok();
+            let named = std::fs::symlink_metadata(&path).map(|m| (m.dev(), m.ino())).ok();
+            if held.is_some() && held == named {
+                return Ok(OutLock { path, _file: file });
+            }
+        }
+    }
+}
+
+impl Drop for OutLock {
+    fn drop(&mut self) {
+        // (Removed while held: see [`OutLock::take`].)
+        let _ = std::fs::remove_file(&self.path);
     }
 }
 
@@ -1784,6 +1869,48 @@ mod tests {
         let merge = FolderLock::take_waiting(&out, None, Duration::from_secs(60));
         assert!(merge.is_ok(), "the merge goes on once the folder is free: {:?}", merge.err());
         released.join().unwrap();
+    }
+
+    /// A merge waiting for its folder reads who holds it again as it waits: the whole run whose
+    /// signature it read first had ended, and shards hold the folder (one clears the signature
+    /// as it takes it, here just after the merge read it): refused at once, naming the shards.
+    /// The control: read once, the merge waited its whole wait and named the run that had ended.
+    #[test]
+    fn a_merge_waiting_for_its_folder_reads_again_who_holds_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = dir.path().join(".lock");
+        let wait_for = |reread: bool, wait: Duration| {
+            // The run's signature (pid 1: alive, not this process), and a shard holding the lock.
+            std::fs::write(&lock, "pid 1").unwrap();
+            let shard = std::fs::OpenOptions::new().read(true).write(true).open(&lock).unwrap();
+            let fd = std::os::fd::AsRawFd::as_raw_fd(&shard);
+            // Retried: a child another test's thread forks may hold a lock of this process's
+            // for a moment (as in the tests above).
+            let start = std::time::Instant::now();
+            // SAFETY: flock on a descriptor this test owns.
+            while unsafe { libc::flock(fd, libc::LOCK_SH | libc::LOCK_NB) } != 0 {
+                assert!(start.elapsed() < Duration::from_secs(10), "{}", std::io::Error::last_os_error());
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            // The shard clears the signature once the merge has read it.
+            let clear = || {
+                let _ = shard.set_len(0);
+            };
+            let start = std::time::Instant::now();
+            let taken = FolderLock::lock_file_with(dir.path(), &lock, libc::LOCK_EX, true, wait, reread, &clear);
+            let holder = match taken {
+                Err(TournamentError::Locked { holder, .. }) => holder,
+                other => panic!("taken while a shard holds it: {:?}", other.map(|_| ())),
+            };
+            (holder, start.elapsed())
+        };
+        let (holder, waited) = wait_for(true, Duration::from_secs(60));
+        assert_eq!(holder, SHARDS_HOLD_IT);
+        assert!(waited < Duration::from_secs(30), "refused at once: {waited:?}");
+        // The control: read once.
+        let (holder, waited) = wait_for(false, Duration::from_secs(1));
+        assert_eq!(holder, "pid 1", "the run that had ended");
+        assert!(waited >= Duration::from_secs(1), "its whole wait: {waited:?}");
     }
 
     /// A run stopped after its builds, before its record was saved, leaves a copy of a version

@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use base64::Engine as _;
 
@@ -412,15 +413,28 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
 /// one step where the file system swaps folders ([`exchange`]), else (it refuses: `EINVAL`)
 /// by two renames, the earlier copy first renamed aside into a staging folder of `prefix` in
 /// `parent`. Cut short, `out` holds one copy whole (or, between the two renames, none), and a
-/// staging folder the other, which the next publish into `out` removes. `point` is where a kill
-/// could stop it (the tests').
+/// staging folder the other, which the next publish into `out` removes. The earlier copy is
+/// looked at once more, aside: holding more than `allowed` (a file the teacher added since it
+/// was last looked at), it is put back and the new one removed (`recheck` false skips that:
+/// the tests' control). `point` is where a kill could stop it (the tests').
 fn replace(
     staged: &Path,
     out: &Path,
     (parent, prefix): (&Path, &str),
+    (allowed, recheck): (&[String], bool),
     swap: bool,
     point: &dyn Fn() -> Result<(), TournamentError>,
 ) -> Result<(), TournamentError> {
+    // What the earlier copy, aside at `old`, holds that it may not: then it goes back.
+    let foreign = |old: &Path| if recheck { foreign_in(old, allowed) } else { Ok(None) };
+    let added = |entry: &str| {
+        TournamentError::Invalid(format!(
+            "{}: {} was added to it while this publish ran (no publish wrote it): it is left as it was, with it; \
+             move it out and publish again",
+            out.display(),
+            crate::safe_text::terminal(entry)
+        ))
+    };
     let unsupported =
         |e: &std::io::Error| matches!(e.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS | libc::EOPNOTSUPP));
     let fail = |e: std::io::Error| {
@@ -430,7 +444,22 @@ fn replace(
     let swapped = if swap { exchange(staged, out) } else { Err(std::io::Error::from_raw_os_error(libc::EINVAL)) };
     let old = match swapped {
         // (`staged` holds the earlier copy now.)
-        Ok(()) => staged.to_path_buf(),
+        Ok(()) => {
+            if let Some(entry) = foreign(staged)? {
+                if let Err(e) = exchange(staged, out) {
+                    return Err(TournamentError::Invalid(format!(
+                        "{}: {} was added to it while this publish ran, and its earlier copy, holding it, could \
+                         not be put back ({e}): it is at {}; move it out before publishing again",
+                        out.display(),
+                        crate::safe_text::terminal(&entry),
+                        staged.display()
+                    )));
+                }
+                let _ = std::fs::remove_dir_all(staged);
+                return Err(added(&entry));
+            }
+            staged.to_path_buf()
+        }
         Err(e) if unsupported(&e) => {
             tracing::debug!(error = %e, "no swap of folders here: two renames");
             // (An empty folder of the staging's name, which a rename of a folder replaces.)
@@ -441,6 +470,13 @@ fn replace(
             if let Err(e) = std::fs::rename(out, &aside) {
                 let _ = std::fs::remove_dir(&aside);
                 return Err(fail(e));
+            }
+            if let Some(entry) = foreign(&aside)? {
+                if let Err(e) = std::fs::rename(&aside, out) {
+                    return Err(fail(e));
+                }
+                let _ = std::fs::remove_dir_all(staged);
+                return Err(added(&entry));
             }
             point()?;
             if let Err(e) = std::fs::rename(staged, out) {
@@ -480,22 +516,43 @@ pub fn copy_public(
     games: &Registry,
     reporter: &dyn Reporter,
 ) -> Result<Published, TournamentError> {
-    copy_public_with(dir, out, shown, games, reporter, &|| false, true)
+    copy_public_with(dir, out, shown, games, reporter, &Steps::default())
 }
 
-/// [`copy_public`], asking `killed` at each point where a kill could stop it once the copy is
-/// whole (after the swap, between the two renames) and stopping there when it says so; `swap`
-/// false takes the two renames of a file system that swaps no folders. Both for the tests.
+/// How a publish goes, for the tests: [`copy_public`]'s is the default.
+struct Steps<'a> {
+    /// Asked at each point where a kill could stop it once the copy is whole (after the swap,
+    /// between the two renames): it stops there when this says so.
+    killed: &'a dyn Fn() -> bool,
+    /// Swaps an earlier publish with the copy in one step; false takes the two renames of a
+    /// file system that swaps no folders.
+    swap: bool,
+    /// Holds the publish's lock for OUT ([`super::OutLock`]) from before OUT is looked at to
+    /// its end.
+    lock: bool,
+    /// Looks at the earlier publish again once it is swapped out, before it is removed.
+    recheck: bool,
+    /// Called after OUT was last looked at, before the copy takes its place.
+    before_swap: &'a dyn Fn(),
+}
+
+impl Default for Steps<'_> {
+    fn default() -> Self {
+        Steps { killed: &|| false, swap: true, lock: true, recheck: true, before_swap: &|| () }
+    }
+}
+
+/// [`copy_public`], going as `steps` say.
 fn copy_public_with(
     dir: &Path,
     out: &Path,
     shown: LogsShown,
     games: &Registry,
     reporter: &dyn Reporter,
-    killed: &dyn Fn() -> bool,
-    swap: bool,
+    steps: &Steps,
 ) -> Result<Published, TournamentError> {
-    let point = || if killed() { Err(TournamentError::Invalid("publish: stopped (test)".to_string())) } else { Ok(()) };
+    let point =
+        || if (steps.killed)() { Err(TournamentError::Invalid("publish: stopped (test)".to_string())) } else { Ok(()) };
     let invalid = |what: String| TournamentError::Invalid(what);
     if !dir.join(super::TOURNAMENT_FILE).is_file() {
         return Err(invalid(format!("{}: not a tournament folder (no {})", dir.display(), super::TOURNAMENT_FILE)));
@@ -507,17 +564,21 @@ fn copy_public_with(
     let linked = out.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
     let resolved = if linked { Some(real(out)?) } else { None };
     let out = resolved.as_deref().unwrap_or(out);
-    // Before anything is written: a folder of the teacher's is refused, untouched.
-    let before = before(out)?;
-    if let Before::Foreign(entry) = &before {
-        return Err(refused(out, entry));
-    }
     let name = out.file_name().ok_or_else(|| invalid(format!("{}: not a folder's name", out.display())))?;
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     std::fs::create_dir_all(parent).map_err(|e| TournamentError::io(parent, e))?;
+    // One publish into `out` at a time, from before it is looked at to the end: another, in
+    // between, would be replaced by this one or make it fail. Not waited for: refused, naming
+    // the other (a publish is run by hand or by a scheduled job, which runs again).
+    let _publishing = if steps.lock { Some(super::OutLock::take(out, "publish", Duration::ZERO)?) } else { None };
+    // Before anything is written in it: a folder of the teacher's is refused, untouched.
+    let before = before(out)?;
+    if let Before::Foreign(entry) = &before {
+        return Err(refused(out, entry));
+    }
     if on_its_own_file_system(out, parent) {
         return Err(mount_point(out));
     }
@@ -644,6 +705,7 @@ fn copy_public_with(
             return Err(refused(out, &entry));
         }
     }
+    (steps.before_swap)();
     // (Readable by others, as the pages are; an earlier publish's folder's mode and group, which
     // the teacher may have set for the web server, are kept.)
     let staged = staging.keep();
@@ -656,8 +718,8 @@ fn copy_public_with(
     };
     let _ = std::os::unix::fs::chown(&staged, None, group);
     let _ = std::fs::set_permissions(&staged, std::os::unix::fs::PermissionsExt::from_mode(mode));
-    if allowed.is_some() {
-        replace(&staged, out, (parent, &prefix), swap, &point)?;
+    if let Some(allowed) = &allowed {
+        replace(&staged, out, (parent, &prefix), (allowed, steps.recheck), steps.swap, &point)?;
     } else if let Err(e) = std::fs::rename(&staged, out) {
         // (A rename replaces an empty folder.)
         let _ = std::fs::remove_dir_all(&staged);
@@ -811,7 +873,8 @@ mod tests {
                 killed_at.is_some_and(|n| points.get() > n)
             };
             let games = crate::games::registry();
-            copy_public_with(&src, &out, LogsShown::default(), &games, &Quiet, &killed, swap)
+            let steps = Steps { killed: &killed, swap, ..Steps::default() };
+            copy_public_with(&src, &out, LogsShown::default(), &games, &Quiet, &steps)
         };
         publish(None, true).unwrap();
         assert!(whole(&out) && version(&out, "ann") == "v1" && staging_left(&out).is_empty());
@@ -836,6 +899,89 @@ mod tests {
         assert_eq!(staging_left(&out).len(), 2, "the earlier copy and the new one, beside it");
         publish(None, false).unwrap();
         assert!(whole(&out) && version(&out, "ann") == "v2" && staging_left(&out).is_empty());
+    }
+
+    /// Two publishes into one OUT at once: the second, started while the first is between its
+    /// last look at OUT and its swap, is refused, naming the first's pid, and writes nothing;
+    /// the first completes. The control: without the lock, the second removed the first's copy
+    /// (for what a publish cut short left), and the first failed.
+    #[test]
+    fn two_publishes_into_one_out_exclude_each_other() {
+        use crate::tournament::config::TournamentConfig;
+        use crate::tournament::tests::{course, league};
+        use crate::tournament::Quiet;
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = course(&dir.path().join("course"));
+        let (src, other) = (dir.path().join("course/league"), dir.path().join("course/other"));
+        league(TournamentConfig::load(&cfg).unwrap(), &src, false);
+        league(TournamentConfig::load(&cfg).unwrap(), &other, false);
+        let out = dir.path().join("site");
+        let games = crate::games::registry();
+        let publish =
+            |from: &Path, steps: &Steps| copy_public_with(from, &out, LogsShown::default(), &games, &Quiet, steps);
+        // Whose copy OUT holds (the leaderboard's title names its league's folder).
+        let whose = || {
+            let page = std::fs::read_to_string(out.join("leaderboard.md")).unwrap();
+            if page.lines().next().is_some_and(|title| title.ends_with(" other")) {
+                "other"
+            } else {
+                "league"
+            }
+        };
+        publish(&src, &Steps::default()).unwrap();
+        // The second, run while the first is about to swap.
+        let second = std::cell::RefCell::new(None);
+        let run_second = |lock: bool| {
+            let steps = Steps { lock, ..Steps::default() };
+            *second.borrow_mut() = Some(publish(&other, &steps).map(|_| ()).map_err(|e| e.to_string()));
+        };
+        let steps = Steps { before_swap: &|| run_second(true), ..Steps::default() };
+        publish(&src, &steps).unwrap();
+        let err = second.take().expect("run").unwrap_err();
+        let pid = format!("another arena publish into it is under way (pid {})", std::process::id());
+        assert!(err.contains(&pid), "{err}");
+        assert!(whole(&out) && whose() == "league" && staging_left(&out).is_empty());
+        assert!(!dir.path().join(".site.arena-publish.lock").exists(), "removed as released");
+        // The control: no lock. The second took the first's copy, whole, for one a publish cut
+        // short left and removed it: the first failed.
+        let steps = Steps { lock: false, before_swap: &|| run_second(false), ..Steps::default() };
+        let err = publish(&src, &steps).unwrap_err().to_string();
+        assert!(err.contains("No such file"), "{err}");
+        assert_eq!(second.take().expect("run"), Ok(()), "the second published");
+        assert!(whole(&out) && whose() == "other");
+    }
+
+    /// A file the teacher adds into an earlier publish after the publish last looked at it,
+    /// before the swap, is not lost: the earlier copy, looked at again once aside, goes back,
+    /// with it, and the publish fails saying so (with the swap, and with two renames). The
+    /// control: not looked at again, the earlier copy was removed, the file with it.
+    #[test]
+    fn a_file_added_before_the_swap_is_kept() {
+        use crate::tournament::config::TournamentConfig;
+        use crate::tournament::tests::{course, league};
+        use crate::tournament::Quiet;
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = course(&dir.path().join("course"));
+        let src = dir.path().join("course/league");
+        league(TournamentConfig::load(&cfg).unwrap(), &src, false);
+        let out = dir.path().join("site");
+        let games = crate::games::registry();
+        let publish = |steps: &Steps| copy_public_with(&src, &out, LogsShown::default(), &games, &Quiet, steps);
+        publish(&Steps::default()).unwrap();
+        let notes = out.join("replays/notes.txt");
+        let add = || std::fs::write(&notes, "mine").unwrap();
+        for swap in [true, false] {
+            let err = publish(&Steps { swap, before_swap: &add, ..Steps::default() }).unwrap_err().to_string();
+            assert!(err.contains("replays/notes.txt was added to it while this publish ran"), "{err}");
+            assert_eq!(std::fs::read_to_string(&notes).unwrap(), "mine", "swap: {swap}");
+            assert_eq!(before(&out).unwrap(), Before::Foreign("replays/notes.txt".into()), "the earlier copy");
+            assert!(staging_left(&out).is_empty(), "{:?}", staging_left(&out));
+            std::fs::remove_file(&notes).unwrap();
+            assert!(whole(&out), "swap: {swap}");
+        }
+        // The control: not looked at again.
+        publish(&Steps { recheck: false, before_swap: &add, ..Steps::default() }).unwrap();
+        assert!(!notes.exists() && whole(&out), "lost with the earlier copy");
     }
 
     /// Only a folder holding nothing but what its marker lists is an earlier publish: a file
