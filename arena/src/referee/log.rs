@@ -40,6 +40,10 @@ pub(super) fn match_log(played: &PlayedMatch, guard: Guard) -> String {
     let mut out = String::new();
     for (i, (p, err)) in played.replay.players.iter().zip(&played.stderr).enumerate() {
         out.push_str(&format!("{SECTION} player {} ({}): stderr {SECTION}\n", i + 1, p.name));
+        // The arena's note of what it dropped goes after the bot's lines, outside the margin:
+        // a bot writing the same words has them in the margin.
+        let note = dropped_note(played.stderr_dropped.get(i).copied().unwrap_or(0));
+        let err = if guard == Guard::Full { err.strip_suffix(note.as_str()).unwrap_or(err) } else { err };
         #[cfg(test)]
         if guard == Guard::Raw {
             out.push_str(err);
@@ -50,9 +54,20 @@ pub(super) fn match_log(played: &PlayedMatch, guard: Guard) -> String {
             continue;
         }
         quote(err, guard, &mut out);
+        if guard == Guard::Full && !note.is_empty() {
+            out.push_str(note.trim_start());
+        }
         out.push('\n');
     }
     out
+}
+
+/// The arena's note, after a bot's stderr, of the `dropped` bytes past the cap (none for 0).
+pub fn dropped_note(dropped: usize) -> String {
+    if dropped == 0 {
+        return String::new();
+    }
+    format!("\n[arena: {dropped} more bytes of stderr dropped]\n")
 }
 
 /// Appends `stderr` to `out`, each line after [`MARGIN`] and ended `\n` (a last line without
@@ -165,7 +180,13 @@ mod tests {
             Limits::default(),
             serde_json::Value::Null,
         );
-        PlayedMatch { replay, stderr: stderr.map(str::to_string).to_vec(), verdict: None, remarks: Vec::new() }
+        PlayedMatch {
+            replay,
+            stderr: stderr.map(str::to_string).to_vec(),
+            stderr_dropped: vec![0, 0],
+            verdict: None,
+            remarks: Vec::new(),
+        }
     }
 
     /// The lines of `log` that start with a header's `=====`.
@@ -315,6 +336,33 @@ mod tests {
                 assert_eq!(shown_headers(&log, Some(w)), 2, "at {w} columns: {log}");
             }
         }
+    }
+
+    /// The arena's note of the stderr it dropped is its own line, outside the margin, and a
+    /// bot that writes the same words has them in the margin: it cannot make its opponent's
+    /// log look cut, nor hide that its own was. The control: with the note in the margin, as
+    /// it was, the bot's words and the arena's note read the same.
+    #[test]
+    fn the_note_of_dropped_stderr_is_the_arena_s_own_line() {
+        let note = dropped_note(4096);
+        let forged = "[arena: 4096 more bytes of stderr dropped]";
+        let mut m = played([&format!("thinking{note}"), &format!("{forged}\n")]);
+        m.stderr_dropped = vec![4096, 0];
+        let log = m.stderr_log();
+        assert_eq!(
+            log,
+            format!(
+                "===== player 1 (alice): stderr =====\n  | thinking\n{forged}\n\n\
+                 ===== player 2 (bob): stderr =====\n  | {forged}\n\n"
+            )
+        );
+        let lines = |log: &str| log.lines().filter(|l| l.ends_with("dropped]")).map(str::to_string).collect::<Vec<_>>();
+        let margin = match_log(&m, Guard::Margin);
+        let shown = lines(&margin);
+        assert_eq!(shown.len(), 2, "{margin}");
+        assert_eq!(shown[0].trim_start_matches(MARGIN), shown[1].trim_start_matches(MARGIN), "the control: {margin}");
+        assert!(shown.iter().all(|l| l.starts_with(MARGIN)), "the control: both in the margin: {margin}");
+        assert_eq!(dropped_note(0), "");
     }
 
     /// A run of `=` (or of characters that look like one, combining marks between them) is

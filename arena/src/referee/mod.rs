@@ -91,8 +91,12 @@ pub enum RefereeError {
 pub struct PlayedMatch {
     /// The full record, result included.
     pub replay: Replay,
-    /// What each bot wrote to stderr (capped), in player order.
+    /// What each bot wrote to stderr (capped, then the arena's note of what it dropped:
+    /// [`log::dropped_note`]), in player order.
     pub stderr: Vec<String>,
+    /// How many bytes of each bot's stderr were dropped past the cap, in player order (the log
+    /// writes its note as the arena's, not the bot's).
+    pub stderr_dropped: Vec<usize>,
     /// The game's verdict, for a single-player test ([`State::verdict`]).
     pub verdict: Option<Verdict>,
     /// The game's warnings about players ([`State::remarks`]).
@@ -152,10 +156,11 @@ pub async fn play_match(
     }
     seats.release(limits.grace, |_| true);
     drop(monitor);
-    let stderr = seats.stderr().await;
+    let (stderr, stderr_dropped) =
+        seats.stderr().await.into_iter().map(|(text, dropped)| (text + &log::dropped_note(dropped), dropped)).unzip();
     replay.result = MatchResult::from_outcome(state.outcome(), &replay.players);
     replay.seat_seeds = bots.iter().filter_map(BotCommand::seat_seed).collect();
-    Ok(PlayedMatch { replay, stderr, verdict: state.verdict(), remarks: state.remarks() })
+    Ok(PlayedMatch { replay, stderr, stderr_dropped, verdict: state.verdict(), remarks: state.remarks() })
 }
 
 /// Draws the outcome of a chance node from the match's dice and applies it.
@@ -170,7 +175,7 @@ fn chance_step(state: &mut dyn State, chance: &mut Chance) -> Step {
 struct Seats {
     procs: Vec<Option<BotProcess>>,
     introduced: Vec<bool>,
-    endings: Vec<(PlayerId, JoinHandle<String>)>,
+    endings: Vec<(PlayerId, JoinHandle<(String, usize)>)>,
 }
 
 impl Seats {
@@ -229,9 +234,9 @@ impl Seats {
         }
     }
 
-    /// Once every bot is ending: what each player wrote to stderr.
-    async fn stderr(self) -> Vec<String> {
-        let mut stderr = vec![String::new(); self.procs.len()];
+    /// Once every bot is ending: what each player wrote to stderr, and how many bytes more.
+    async fn stderr(self) -> Vec<(String, usize)> {
+        let mut stderr = vec![(String::new(), 0); self.procs.len()];
         for (p, handle) in self.endings {
             stderr[p] = handle.await.unwrap_or_default();
         }

@@ -437,19 +437,16 @@ impl BotProcess {
         limit_reached(ending, cpu_limit_reached(cpu, self.cpu_limit), self.watch.out_of_memory())
     }
 
-    fn stderr_text(&self) -> String {
+    /// What the bot wrote to stderr and was kept, and how many bytes more were dropped.
+    fn stderr_text(&self) -> (String, usize) {
         let log = lock(&self.stderr);
-        let mut text = String::from_utf8_lossy(&log.kept).into_owned();
-        if log.dropped > 0 {
-            text.push_str(&format!("\n[arena: {} more bytes of stderr dropped]\n", log.dropped));
-        }
-        text
+        (String::from_utf8_lossy(&log.kept).into_owned(), log.dropped)
     }
 
     /// Closes stdin, lets the bot exit within `grace`, then kills everything in its box and
     /// waits until it is gone; the box's cgroups are removed on a blocking thread, never on
-    /// the referee's. Returns what the bot wrote to stderr.
-    pub async fn shutdown(mut self, grace: Duration) -> String {
+    /// the referee's. Returns what the bot wrote to stderr (kept), and how many bytes more.
+    pub async fn shutdown(mut self, grace: Duration) -> (String, usize) {
         drop(self.stdin.take());
         let exited = tokio::time::timeout(grace, self.child.wait()).await.is_ok();
         let handle = lock(&self.watch.handle).take();
