@@ -168,7 +168,6 @@ pub fn overlaps(bots: &[BotEntry], base: Option<&Path>, secret: bool, out: &Path
         })
         .collect();
     let shown = |p: &Path| crate::safe_text::terminal_cut(&p.display().to_string(), 200);
-    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| normalize(p));
     let mut said = Vec::new();
     for (i, (a, fa, entry)) in folders.iter().enumerate() {
         for (b, fb, _) in &folders[i + 1..] {
@@ -185,7 +184,7 @@ pub fn overlaps(bots: &[BotEntry], base: Option<&Path>, secret: bool, out: &Path
                 ));
             }
         }
-        let holds = |p: &Path| real(p).starts_with(real(fa));
+        let holds = |p: &Path| real_path(p).starts_with(real_path(fa));
         let victims = bots.iter().filter(|b| b.name != entry.name && !is_built_in(b)).count();
         let move_it = "put the config and the league in a folder that is not the bot's, or the bot's files in a \
                        folder of their own, its `cwd`";
@@ -199,7 +198,7 @@ pub fn overlaps(bots: &[BotEntry], base: Option<&Path>, secret: bool, out: &Path
             said.push(format!(
                 "bot `{a}` can read the league's folder ({}) and the secret it drew, which keys every bot's \
                  ARENA_SEED: it could work out the other bots' ({move_it})",
-                shown(&real(out))
+                shown(&real_path(out))
             ));
         } else if base.is_some_and(holds) || holds(out) {
             tracing::debug!(bot = %a, "can read the config's or the league's folder, where no secret can profit it");
@@ -278,10 +277,9 @@ impl LeftOut {
 /// its build, which may write in its folder, and the bot itself when run without a box, could
 /// write the league's results.
 pub fn holding_league(bots: &[BotEntry], base: Option<&Path>, out: &Path) -> Vec<String> {
-    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| normalize(p));
-    let (out, base) = (real(out), base.map(real));
+    let (out, base) = (real_path(out), base.map(real_path));
     bots.iter()
-        .filter_map(|b| folder(b).map(|f| (b, real(&f))))
+        .filter_map(|b| folder(b).map(|f| (b, real_path(&f))))
         .filter(|(_, f)| out.starts_with(f) && !base.as_ref().is_some_and(|base| base.starts_with(f)))
         .map(|(b, _)| {
             format!(
