@@ -251,22 +251,46 @@ struct BuiltOutputs {
 /// student's push since is still seen (where only the names of the built bots were kept, their
 /// outputs were outputs still, and a push in between went unseen); a bot whose build was cut
 /// short is compared with its record, as before (a spurious new version, never a missed one).
-#[derive(Debug, Default)]
-struct Unrecorded(BTreeMap<String, Option<BuiltOutputs>>);
+/// The file names the record it was written over (`record`): once a record is saved, the file
+/// left by a removal that failed (or a file that cannot be replaced) is ignored, as if removed:
+/// its outputs as older builds left them took the outputs the builds since rewrote for pushes.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Unrecorded {
+    /// [`record_tag`] of the record the run started from.
+    record: Option<String>,
+    builds: BTreeMap<String, Option<BuiltOutputs>>,
+}
 
 impl Unrecorded {
-    /// The file's (none where it is missing or unreadable: every bot then compared with its record).
-    fn read(file: &Path) -> Unrecorded {
+    /// The file's, if written over the record `record` (see [`record_tag`]); none where it is
+    /// missing, unreadable or another record's: every bot then compared with its record.
+    fn read(file: &Path, record: Option<String>) -> Unrecorded {
         let text = std::fs::read(file).unwrap_or_default();
-        Unrecorded(serde_json::from_slice(&text).unwrap_or_default())
+        let read: Option<Unrecorded> = serde_json::from_slice(&text).ok();
+        match read {
+            Some(read) if read.record == record => read,
+            found => {
+                if found.is_some() || !text.is_empty() {
+                    tracing::info!(file = %file.display(), "left by a run whose record was saved since: ignored");
+                }
+                Unrecorded { record, builds: BTreeMap::new() }
+            }
+        }
     }
 
     fn write(&self, file: &Path) {
-        let text = serde_json::to_vec(&self.0).unwrap_or_default();
+        let text = serde_json::to_vec(self).unwrap_or_default();
         if let Err(e) = crate::files::write_atomic(file, &text) {
             tracing::warn!(file = %file.display(), "cannot note the builds under way: {e}");
         }
     }
+}
+
+/// What tells the record of the league folder `out` from any other: a digest of its file
+/// (`None` before the first is saved).
+fn record_tag(out: &Path) -> Option<String> {
+    let bytes = std::fs::read(out.join(super::TOURNAMENT_FILE)).ok()?;
+    Some(blake3::hash(&bytes).to_hex()[..16].to_string())
 }
 
 /// Removes the build logs in `out/builds/` that the league's record does not link: those of
@@ -415,10 +439,10 @@ pub fn prepare(
     // (Before any build: what the students changed since the last one; for a bot a run cut
     // short before its record was saved had built, since that build, see [`Unrecorded`].)
     let marker = out.join(UNRECORDED_BUILDS);
-    let mut unrecorded = Unrecorded::read(&marker);
+    let mut unrecorded = Unrecorded::read(&marker, record_tag(out));
     for entry in config.bots.iter().filter(|b| b.build.is_some() && linked(b).is_none()) {
         if let (Some(dir), Some(h)) = (&entry.cwd, history.get_mut(&entry.name)) {
-            if let Some(Some(built)) = unrecorded.0.get(&entry.name) {
+            if let Some(Some(built)) = unrecorded.builds.get(&entry.name) {
                 h.built_as(built);
             }
             h.forget_changed_outputs(dir);
@@ -427,7 +451,7 @@ pub fn prepare(
     // (From here until the record is saved, each bot's outputs as its build leaves them, and
     // as unknown while it builds.)
     for (name, _, _) in &to_build {
-        unrecorded.0.insert(name.clone(), None);
+        unrecorded.builds.insert(name.clone(), None);
     }
     unrecorded.write(&marker);
     // The copies' paths are made from the league folder's absolute path: they hold from any
@@ -443,7 +467,10 @@ pub fn prepare(
         let why = config.bots.iter().find(|b| b.name == name).and_then(linked).map(|l| l.to_string());
         let shared = to_build.iter().find(|(n, _, _)| n == name).map(|(_, c, d)| (c, d));
         for (other, _, _) in to_build.iter().filter(|(_, c, d)| why.is_none() && Some((c, d)) == shared) {
-            let Some(entry) = config.bots.iter().find(|b| &b.name == other && b.cwd.is_some()) else { continue };
+            let Some(entry) = config.bots.iter().find(|b| &b.name == other && b.cwd.is_some() && linked(b).is_none())
+            else {
+                continue;
+            };
             if !started.contains_key(other) {
                 let outputs = history.get(other).map(|h| h.outputs.clone()).unwrap_or_default();
                 if let Ok(files) = submission::sources(entry, base, &outputs, &left_out, &mut BTreeMap::new()) {
@@ -455,14 +482,14 @@ pub fn prepare(
     };
     let mut note = |name: &str, outcome: &BuildOutcome| {
         let Some(dir) = config.bots.iter().find(|b| b.name == name).and_then(|e| e.cwd.as_ref()) else {
-            unrecorded.0.remove(name);
+            unrecorded.builds.remove(name);
             unrecorded.write(&marker);
             return;
         };
         let mut h = history.get(name).cloned().unwrap_or_default();
         h.note_outputs(dir, outcome);
         let stamps = h.output_stamps.unwrap_or_default();
-        unrecorded.0.insert(name.to_string(), Some(BuiltOutputs { outputs: h.outputs, stamps }));
+        unrecorded.builds.insert(name.to_string(), Some(BuiltOutputs { outputs: h.outputs, stamps }));
         unrecorded.write(&marker);
     };
     let builds = build::build_all(sandbox, &to_build, config.build_limits(), out, now, &mut refuse, &mut note);
@@ -481,7 +508,7 @@ pub fn prepare(
             // as it was when that build ended (noted then, above): stamped now, after the other
             // bots' builds, a student's push to an output meanwhile passed for the build's.
             if link.is_none() {
-                match unrecorded.0.get(&entry.name) {
+                match unrecorded.builds.get(&entry.name) {
                     Some(Some(noted)) => h.built_as(noted),
                     _ => h.note_outputs(dir, b),
                 }
@@ -529,7 +556,7 @@ pub fn prepare(
                 runs += 1;
                 h.note_outputs(dir, &outcome);
                 let stamps = h.output_stamps.clone().unwrap_or_default();
-                unrecorded.0.insert(entry.name.clone(), Some(BuiltOutputs { outputs: h.outputs.clone(), stamps }));
+                unrecorded.builds.insert(entry.name.clone(), Some(BuiltOutputs { outputs: h.outputs.clone(), stamps }));
                 unrecorded.write(&marker);
                 // (What the files were read as, for this bot or another, may be old now.)
                 cache.clear();
@@ -1197,6 +1224,51 @@ mod tests {
         assert!(bots[0].fingerprint != v1 && !bots[0].kept);
         assert_eq!(history["alice"].standing(None).unwrap().label, "v2");
         assert_eq!(kept_copy(&history), (again.clone(), again));
+    }
+
+    /// A `.builds-unrecorded` left behind once a record was saved (its removal failed, and the
+    /// runs since could not replace it) is ignored: the record's outputs, as the newest build
+    /// left them, stand, and a rebuilt output is no new version. The control: the same file
+    /// taken as the current record's (as any was before), its outputs as the first build left
+    /// them take the one rebuilt since for a push, and the bot has a new version.
+    #[test]
+    fn a_builds_file_left_behind_once_a_record_was_saved_is_ignored() {
+        let dir = tempfile::tempdir().unwrap();
+        let course = dir.path().join("course");
+        std::fs::create_dir_all(course.join("alice")).unwrap();
+        std::fs::write(course.join("alice/bot.sh"), "echo WAIT\n").unwrap();
+        // (Each build makes `out` anew, the same: its stamp differs from build to build, as its
+        // inode does: the old one is still in use as the new is made.)
+        let build = "echo built > out.new && mv out.new out";
+        let toml = format!("[[bots]]\nname = \"alice\"\ncommand = \"sh bot.sh\"\ncwd = \"alice\"\nbuild = {build:?}\n");
+        std::fs::write(course.join("class.toml"), toml).unwrap();
+        let config = TournamentConfig::load(&course.join("class.toml")).unwrap();
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        let out = dir.path().join("league");
+        let marker = out.join(UNRECORDED_BUILDS);
+        let mut history = BTreeMap::new();
+        let labels = |history: &BTreeMap<String, BotHistory>| {
+            history["alice"].versions.iter().map(|v| v.label.clone()).collect::<Vec<_>>()
+        };
+        prepare(&config, &sandbox, &out, 100, &mut history, &|| false).unwrap();
+        // Its record saved, the file left behind.
+        std::fs::write(out.join(crate::tournament::TOURNAMENT_FILE), "the record of the first run").unwrap();
+        let left = std::fs::read(&marker).unwrap();
+        prepare(&config, &sandbox, &out, 200, &mut history, &|| false).unwrap();
+        std::fs::write(out.join(crate::tournament::TOURNAMENT_FILE), "the record of the second run").unwrap();
+        std::fs::write(&marker, &left).unwrap();
+        assert_eq!(labels(&history), ["v1"]);
+        let mut control = history.clone();
+        prepare(&config, &sandbox, &out, 300, &mut history, &|| false).unwrap();
+        assert_eq!(labels(&history), ["v1"], "no new version: {:?}", history["alice"]);
+
+        // The control: the file left behind taken as the current record's.
+        let mut stale: Unrecorded = serde_json::from_slice(&left).unwrap();
+        assert_ne!(stale.record, record_tag(&out));
+        stale.record = record_tag(&out);
+        stale.write(&marker);
+        prepare(&config, &sandbox, &out, 300, &mut control, &|| false).unwrap();
+        assert_eq!(labels(&control), ["v1", "v2"], "the control: the rebuilt `out` taken for a push");
     }
 
     #[test]
