@@ -543,13 +543,14 @@ pub fn prepare(
                     break;
                 }
                 tracing::warn!(bot = %entry.name, changed = %what, "its files changed during its build: building it again");
+                // (Asked again just before each build, as before the first.)
                 link = linked(entry);
-                let Ok(again) = submission::sources(entry, base, &h.outputs, &left_out, &mut BTreeMap::new()) else {
-                    break;
-                };
                 if link.is_some() {
                     break;
                 }
+                let Ok(again) = submission::sources(entry, base, &h.outputs, &left_out, &mut BTreeMap::new()) else {
+                    break;
+                };
                 from = again;
                 let log = build::free_log_name(out, &entry.name, now);
                 let outcome = build::run(sandbox, command, dir, config.build_limits(), out, &log);
