@@ -632,7 +632,7 @@ pub fn build_all(
     limits: BuildLimits,
     out: &Path,
     stamp: u64,
-    refuse: &dyn Fn(&str) -> Option<String>,
+    refuse: &mut dyn FnMut(&str) -> Option<String>,
     built: &mut dyn FnMut(&str, &BuildOutcome),
 ) -> BTreeMap<String, BuildOutcome> {
     let mut by_command: BTreeMap<(String, PathBuf), BuildOutcome> = BTreeMap::new();
@@ -656,7 +656,7 @@ pub fn build_all(
 /// The name of a new build log of bot `name` at `stamp`, relative to the league folder `out`:
 /// `builds/<name>-<stamp>.log`, numbered on when a run in the same second wrote that one (a
 /// version's first log is kept, so it must not be overwritten).
-fn free_log_name(out: &Path, name: &str, stamp: u64) -> String {
+pub fn free_log_name(out: &Path, name: &str, stamp: u64) -> String {
     let part = crate::files::name_part(name);
     (1u32..)
         .map(|n| if n == 1 { format!("builds/{part}-{stamp}.log") } else { format!("builds/{part}-{stamp}-{n}.log") })

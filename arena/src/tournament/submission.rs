@@ -361,6 +361,137 @@ pub fn fingerprints(
     left_out: &LeftOut,
     cache: &mut BTreeMap<PathBuf, blake3::Hash>,
 ) -> Result<Fingerprints, TournamentError> {
+    Ok(sources(bot, base, outputs, left_out, cache)?.fingerprints())
+}
+
+/// What [`fingerprints`] covers of a bot, item by item in the order it hashes them: its files
+/// as they were when read. Two readings are compared to tell whether its files changed between
+/// them (a push during its build, see [`Sources::without`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sources {
+    /// The command with the words under the config's folder relative to it, and as written.
+    portable_command: String,
+    command: String,
+    /// The build command.
+    build: String,
+    items: Vec<Item>,
+}
+
+/// One thing a fingerprint covers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Item {
+    /// A file of the bot's folder (relative to it), by its content.
+    File { rel: String, digest: blake3::Hash },
+    /// A link of the bot's folder, by where it points as written.
+    Link { rel: String, target: Vec<u8> },
+    /// A file a word of the command names that the folder's walk did not cover: by its
+    /// content, or (a link in the folder leading out of it) by where it really is. `rel`: its
+    /// path in the bot's folder, when it is in it.
+    Word { word: String, portable: String, rel: Option<String>, what: WordIs },
+}
+
+/// What a word of the command names (see [`Item::Word`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum WordIs {
+    File(blake3::Hash),
+    LinkOut(PathBuf),
+}
+
+impl Sources {
+    /// The fingerprints of these files.
+    pub fn fingerprints(&self) -> Fingerprints {
+        let (mut portable, mut legacy) = (blake3::Hasher::new(), blake3::Hasher::new());
+        portable.update(self.portable_command.as_bytes());
+        legacy.update(self.command.as_bytes());
+        let mut both = |bytes: &[u8]| {
+            portable.update(bytes);
+            legacy.update(bytes);
+        };
+        both(b"\0");
+        both(self.build.as_bytes());
+        for item in &self.items {
+            match item {
+                Item::File { rel, digest } => {
+                    both(rel.as_bytes());
+                    both(b"\0");
+                    both(digest.as_bytes());
+                }
+                Item::Link { rel, target } => {
+                    both(rel.as_bytes());
+                    both(b"\0link\0");
+                    both(target);
+                    both(b"\0");
+                }
+                Item::Word { .. } => {}
+            }
+        }
+        for item in &self.items {
+            let Item::Word { word, portable: portable_word, what, .. } = item else { continue };
+            match what {
+                WordIs::LinkOut(real) => {
+                    for hasher in [&mut portable, &mut legacy] {
+                        hasher.update(word.as_bytes());
+                        hasher.update(b"\0link\0");
+                        hasher.update(real.as_os_str().as_encoded_bytes());
+                    }
+                }
+                WordIs::File(digest) => {
+                    portable.update(portable_word.as_bytes());
+                    portable.update(digest.as_bytes());
+                    legacy.update(word.as_bytes());
+                    legacy.update(digest.as_bytes());
+                }
+            }
+        }
+        let hex = |h: blake3::Hasher| h.finalize().to_hex()[..16].to_string();
+        Fingerprints { portable: hex(portable), legacy: hex(legacy) }
+    }
+
+    /// These files without `outputs` (paths of the bot's folder and all under them): read
+    /// before a build with the outputs known then, and compared with a reading after it with
+    /// the outputs it added, they are the same when no file of the submission changed during
+    /// the build (a file it created is no source, and was not there before).
+    pub fn without(&self, outputs: &BTreeSet<String>) -> Sources {
+        let kept = |item: &&Item| match item {
+            Item::File { rel, .. } | Item::Link { rel, .. } => !is_output(outputs, Path::new(rel)),
+            Item::Word { rel, .. } => rel.as_ref().is_none_or(|rel| !is_output(outputs, Path::new(rel))),
+        };
+        Sources { items: self.items.iter().filter(kept).cloned().collect(), ..self.clone() }
+    }
+
+    /// The paths (relative to the bot's folder) or the command's words that are not alike in
+    /// `self` and `other`, at most `most` of them.
+    pub fn differences(&self, other: &Sources, most: usize) -> Vec<String> {
+        let key = |item: &Item| match item {
+            Item::File { rel, .. } | Item::Link { rel, .. } => rel.clone(),
+            Item::Word { word, .. } => word.clone(),
+        };
+        let index = |s: &Sources| s.items.iter().map(|i| (key(i), i.clone())).collect::<BTreeMap<_, _>>();
+        let (a, b) = (index(self), index(other));
+        let mut out: Vec<String> = a
+            .keys()
+            .chain(b.keys())
+            .filter(|k| a.get(*k) != b.get(*k))
+            .cloned()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        if out.is_empty() && self != other {
+            out.push("its command or build command".to_string());
+        }
+        out.truncate(most);
+        out
+    }
+}
+
+/// The files of `bot` that [`fingerprints`] covers, as they are now (see [`Sources`]).
+pub fn sources(
+    bot: &BotEntry,
+    base: Option<&Path>,
+    outputs: &BTreeSet<String>,
+    left_out: &LeftOut,
+    cache: &mut BTreeMap<PathBuf, blake3::Hash>,
+) -> Result<Sources, TournamentError> {
     let words = shell_words::split(&bot.command)
         .map_err(|e| TournamentError::Invalid(format!("bot `{}`: bad command `{}`: {e}", bot.name, bot.command)))?;
     let portable_words: Vec<Cow<'_, str>> = words.iter().map(|w| portable_word(w, base)).collect();
@@ -369,15 +500,7 @@ pub fn fingerprints(
     } else {
         Cow::Borrowed(&bot.command)
     };
-    let (mut portable, mut legacy) = (blake3::Hasher::new(), blake3::Hasher::new());
-    portable.update(portable_command.as_bytes());
-    legacy.update(bot.command.as_bytes());
-    let mut both = |bytes: &[u8]| {
-        portable.update(bytes);
-        legacy.update(bytes);
-    };
-    both(b"\0");
-    both(bot.build.as_deref().unwrap_or("").as_bytes());
+    let mut items = Vec::new();
     let base_dir = bot.cwd.clone().unwrap_or_default();
     let folder = folder(bot);
     let mut covered = BTreeSet::new();
@@ -425,16 +548,11 @@ pub fn fingerprints(
                 // out of the folder, see [`leaves`]): switching it between two files is a new
                 // version. (Only folders with links hash these bytes: others keep their digest.)
                 let target = std::fs::read_link(entry.path()).map_err(|e| TournamentError::io(entry.path(), e))?;
-                both(rel_text.as_bytes());
-                both(b"\0link\0");
-                both(target.as_os_str().as_encoded_bytes());
-                both(b"\0");
+                items.push(Item::Link { rel: rel_text, target: target.as_os_str().as_encoded_bytes().to_vec() });
                 continue;
             }
             let digest = cached_hash(entry.path(), cache)?;
-            both(rel_text.as_bytes());
-            both(b"\0");
-            both(digest.as_bytes());
+            items.push(Item::File { rel: rel_text, digest });
             covered.insert(normalize(entry.path()));
         }
     }
@@ -443,31 +561,31 @@ pub fn fingerprints(
         if !path.is_file() || covered.contains(&normalize(&path)) {
             continue;
         }
+        let (word, portable) = (word.clone(), portable_word.to_string());
+        let mut rel = None;
         if let Some(dir) = &folder {
-            if let Ok(rel) = normalize(&path).strip_prefix(normalize(dir)) {
-                if is_output(outputs, rel) {
+            if let Ok(inside) = normalize(&path).strip_prefix(normalize(dir)) {
+                if is_output(outputs, inside) {
                     continue;
                 }
+                rel = Some(inside.to_string_lossy().into_owned());
                 // A link in the student's folder to a file outside it: where it leads counts,
                 // but the arena does not read it (see [`leaves`]).
                 if let Some(real) = leaves(&path, dir) {
-                    for hasher in [&mut portable, &mut legacy] {
-                        hasher.update(word.as_bytes());
-                        hasher.update(b"\0link\0");
-                        hasher.update(real.as_os_str().as_encoded_bytes());
-                    }
+                    items.push(Item::Word { word, portable, rel, what: WordIs::LinkOut(real) });
                     continue;
                 }
             }
         }
         let digest = cached_hash(&path, cache)?;
-        portable.update(portable_word.as_bytes());
-        portable.update(digest.as_bytes());
-        legacy.update(word.as_bytes());
-        legacy.update(digest.as_bytes());
+        items.push(Item::Word { word, portable, rel, what: WordIs::File(digest) });
     }
-    let hex = |h: blake3::Hasher| h.finalize().to_hex()[..16].to_string();
-    Ok(Fingerprints { portable: hex(portable), legacy: hex(legacy) })
+    Ok(Sources {
+        portable_command: portable_command.into_owned(),
+        command: bot.command.clone(),
+        build: bot.build.clone().unwrap_or_default(),
+        items,
+    })
 }
 
 /// Where `path` (a file in the student's `folder`, as the command names it) really is, when a

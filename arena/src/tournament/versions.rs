@@ -251,22 +251,46 @@ struct BuiltOutputs {
 /// student's push since is still seen (where only the names of the built bots were kept, their
 /// outputs were outputs still, and a push in between went unseen); a bot whose build was cut
 /// short is compared with its record, as before (a spurious new version, never a missed one).
-#[derive(Debug, Default)]
-struct Unrecorded(BTreeMap<String, Option<BuiltOutputs>>);
+/// The file names the record it was written over (`record`): once a record is saved, the file
+/// left by a removal that failed (or a file that cannot be replaced) is ignored, as if removed:
+/// its outputs as older builds left them took the outputs the builds since rewrote for pushes.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Unrecorded {
+    /// [`record_tag`] of the record the run started from.
+    record: Option<String>,
+    builds: BTreeMap<String, Option<BuiltOutputs>>,
+}
 
 impl Unrecorded {
-    /// The file's (none where it is missing or unreadable: every bot then compared with its record).
-    fn read(file: &Path) -> Unrecorded {
+    /// The file's, if written over the record `record` (see [`record_tag`]); none where it is
+    /// missing, unreadable or another record's: every bot then compared with its record.
+    fn read(file: &Path, record: Option<String>) -> Unrecorded {
         let text = std::fs::read(file).unwrap_or_default();
-        Unrecorded(serde_json::from_slice(&text).unwrap_or_default())
+        let read: Option<Unrecorded> = serde_json::from_slice(&text).ok();
+        match read {
+            Some(read) if read.record == record => read,
+            found => {
+                if found.is_some() || !text.is_empty() {
+                    tracing::info!(file = %file.display(), "left by a run whose record was saved since: ignored");
+                }
+                Unrecorded { record, builds: BTreeMap::new() }
+            }
+        }
     }
 
     fn write(&self, file: &Path) {
-        let text = serde_json::to_vec(&self.0).unwrap_or_default();
+        let text = serde_json::to_vec(self).unwrap_or_default();
         if let Err(e) = crate::files::write_atomic(file, &text) {
             tracing::warn!(file = %file.display(), "cannot note the builds under way: {e}");
         }
     }
+}
+
+/// What tells the record of the league folder `out` from any other: a digest of its file
+/// (`None` before the first is saved).
+fn record_tag(out: &Path) -> Option<String> {
+    let bytes = std::fs::read(out.join(super::TOURNAMENT_FILE)).ok()?;
+    Some(blake3::hash(&bytes).to_hex()[..16].to_string())
 }
 
 /// Removes the build logs in `out/builds/` that the league's record does not link: those of
@@ -369,6 +393,24 @@ pub fn build_folder(config: &TournamentConfig, bot: &BotEntry) -> PathBuf {
     bot.cwd.clone().or_else(|| config.base.clone()).unwrap_or_else(|| PathBuf::from("."))
 }
 
+/// The most builds of one bot in a run: a bot whose files changed during its build (a push, see
+/// [`prepare`]) is built again until they stay as its build found them, this many times in all.
+pub const MAX_BUILDS: u32 = 3;
+
+/// Whether the run was interrupted by the time `builds` ended. Ctrl-C ends the builds with the
+/// arena: a build it ended is no version of its bot (the student's failure, for good). A build
+/// that ended by SIGINT waits a moment for the arena's own to be seen; one that raised it
+/// itself, the arena never interrupted, failed.
+fn cut_short<'a>(mut builds: impl Iterator<Item = &'a BuildOutcome>, interrupted: &dyn Fn() -> bool) -> bool {
+    if builds.any(|b| b.signal == Some(libc::SIGINT)) {
+        let waited = std::time::Instant::now();
+        while !interrupted() && waited.elapsed() < std::time::Duration::from_millis(500) {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+    interrupted()
+}
+
 /// Which bots play, on which version: builds every bot with a build command (once per command
 /// and folder), fingerprints it and records the version in `history`. A bot whose new version
 /// cannot play keeps standing on its last good version (`runnable: false`: its files no longer
@@ -397,10 +439,10 @@ pub fn prepare(
     // (Before any build: what the students changed since the last one; for a bot a run cut
     // short before its record was saved had built, since that build, see [`Unrecorded`].)
     let marker = out.join(UNRECORDED_BUILDS);
-    let mut unrecorded = Unrecorded::read(&marker);
+    let mut unrecorded = Unrecorded::read(&marker, record_tag(out));
     for entry in config.bots.iter().filter(|b| b.build.is_some() && linked(b).is_none()) {
         if let (Some(dir), Some(h)) = (&entry.cwd, history.get_mut(&entry.name)) {
-            if let Some(Some(built)) = unrecorded.0.get(&entry.name) {
+            if let Some(Some(built)) = unrecorded.builds.get(&entry.name) {
                 h.built_as(built);
             }
             h.forget_changed_outputs(dir);
@@ -409,61 +451,126 @@ pub fn prepare(
     // (From here until the record is saved, each bot's outputs as its build leaves them, and
     // as unknown while it builds.)
     for (name, _, _) in &to_build {
-        unrecorded.0.insert(name.clone(), None);
+        unrecorded.builds.insert(name.clone(), None);
     }
     unrecorded.write(&marker);
-    let refuse = |name: &str| config.bots.iter().find(|b| b.name == name).and_then(linked).map(|l| l.to_string());
+    // The copies' paths are made from the league folder's absolute path: they hold from any
+    // folder the arena runs in (and a copy's program named by an absolute path runs in its box).
+    let league = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
+    // (The league's own folder is no part of a bot whose folder holds it.)
+    let left_out = submission::LeftOut::league(&[out]);
+    // Each bot's files as its build starts from them, to tell whether they are still the files it
+    // built when its version is recorded (see [`MAX_BUILDS`]): read just before the first build
+    // of its command in its folder (its own, or the first of the bots that share it).
+    let mut started: BTreeMap<String, submission::Sources> = BTreeMap::new();
+    let mut refuse = |name: &str| {
+        let why = config.bots.iter().find(|b| b.name == name).and_then(linked).map(|l| l.to_string());
+        let shared = to_build.iter().find(|(n, _, _)| n == name).map(|(_, c, d)| (c, d));
+        for (other, _, _) in to_build.iter().filter(|(_, c, d)| why.is_none() && Some((c, d)) == shared) {
+            let Some(entry) = config.bots.iter().find(|b| &b.name == other && b.cwd.is_some() && linked(b).is_none())
+            else {
+                continue;
+            };
+            if !started.contains_key(other) {
+                let outputs = history.get(other).map(|h| h.outputs.clone()).unwrap_or_default();
+                if let Ok(files) = submission::sources(entry, base, &outputs, &left_out, &mut BTreeMap::new()) {
+                    started.insert(other.clone(), files);
+                }
+            }
+        }
+        why
+    };
     let mut note = |name: &str, outcome: &BuildOutcome| {
         let Some(dir) = config.bots.iter().find(|b| b.name == name).and_then(|e| e.cwd.as_ref()) else {
-            unrecorded.0.remove(name);
+            unrecorded.builds.remove(name);
             unrecorded.write(&marker);
             return;
         };
         let mut h = history.get(name).cloned().unwrap_or_default();
         h.note_outputs(dir, outcome);
         let stamps = h.output_stamps.unwrap_or_default();
-        unrecorded.0.insert(name.to_string(), Some(BuiltOutputs { outputs: h.outputs, stamps }));
+        unrecorded.builds.insert(name.to_string(), Some(BuiltOutputs { outputs: h.outputs, stamps }));
         unrecorded.write(&marker);
     };
-    let builds = build::build_all(sandbox, &to_build, config.build_limits(), out, now, &refuse, &mut note);
-    // Ctrl-C ends the builds with the arena: a build it ended is no version of its bot (the
-    // student's failure, for good). A build that ended by SIGINT waits a moment for the
-    // arena's own to be seen; one that raised it itself, the arena never interrupted, failed.
-    if builds.values().any(|b| b.signal == Some(libc::SIGINT)) {
-        let waited = std::time::Instant::now();
-        while !interrupted() && waited.elapsed() < std::time::Duration::from_millis(500) {
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-    }
-    if interrupted() {
+    let builds = build::build_all(sandbox, &to_build, config.build_limits(), out, now, &mut refuse, &mut note);
+    if cut_short(builds.values(), interrupted) {
         return None;
     }
-    // The copies' paths are made from the league folder's absolute path: they hold from any
-    // folder the arena runs in (and a copy's program named by an absolute path runs in its box).
-    let league = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
-    // (The league's own folder is no part of a bot whose folder holds it.)
-    let left_out = submission::LeftOut::league(&[out]);
     let mut cache = BTreeMap::new();
     let mut bots = Vec::new();
     let mut failures = BTreeMap::new();
     for entry in &config.bots {
         let h = history.entry(entry.name.clone()).or_default();
-        let built: Option<&BuildOutcome> = builds.get(&entry.name);
-        let link = linked(entry);
-        if let (Some(b), Some(dir)) = (built, &entry.cwd) {
+        let mut built: Option<BuildOutcome> = builds.get(&entry.name).cloned();
+        let mut link = linked(entry);
+        if let (Some(b), Some(dir)) = (&built, &entry.cwd) {
             // Only what a build made inside the bot's own folder is left out of its fingerprint,
             // as it was when that build ended (noted then, above): stamped now, after the other
             // bots' builds, a student's push to an output meanwhile passed for the build's.
             if link.is_none() {
-                match unrecorded.0.get(&entry.name) {
+                match unrecorded.builds.get(&entry.name) {
                     Some(Some(noted)) => h.built_as(noted),
                     _ => h.note_outputs(dir, b),
                 }
             }
         }
-        let log = built.map(|b| b.log.clone()).filter(|log| !log.is_empty());
-        let attempt = match (&entry.cwd, built.and_then(|b| b.problem.clone())) {
+        // The files its build started from must still be the bot's, those its version is recorded
+        // by and copied from: a push during its build, or during the builds after it, had the
+        // new files recorded with a program built from the old ones. It is built again, up to
+        // MAX_BUILDS builds in all; files changing still leave its new version for the next run.
+        // (A bot without a folder of its own has its command's files fingerprinted whole,
+        // outputs included: what it runs is what is recorded.)
+        let mut checked: Option<submission::Sources> = None;
+        let mut unsettled: Option<String> = None;
+        if let (Some(mut from), Some(dir), Some(command)) = (started.remove(&entry.name), &entry.cwd, &entry.build) {
+            let mut runs = 1;
+            while link.is_none() && built.as_ref().is_some_and(|b| b.problem.is_none()) {
+                let Ok(after) = submission::sources(entry, base, &h.outputs, &left_out, &mut BTreeMap::new()) else {
+                    break;
+                };
+                let then = from.without(&h.outputs);
+                if then == after {
+                    checked = Some(after);
+                    break;
+                }
+                let what = then.differences(&after, 5).join(", ");
+                if runs == MAX_BUILDS {
+                    unsettled = Some(format!(
+                        "build: its files changed during each of its {MAX_BUILDS} builds (last: {what}): a push \
+                         meanwhile, or a build that rewrites a file of the submission (have it make that file \
+                         anew, or `ignore` it); its new version waits for the next run"
+                    ));
+                    break;
+                }
+                tracing::warn!(bot = %entry.name, changed = %what, "its files changed during its build: building it again");
+                // (Asked again just before each build, as before the first.)
+                link = linked(entry);
+                if link.is_some() {
+                    break;
+                }
+                let Ok(again) = submission::sources(entry, base, &h.outputs, &left_out, &mut BTreeMap::new()) else {
+                    break;
+                };
+                from = again;
+                let log = build::free_log_name(out, &entry.name, now);
+                let outcome = build::run(sandbox, command, dir, config.build_limits(), out, &log);
+                runs += 1;
+                h.note_outputs(dir, &outcome);
+                let stamps = h.output_stamps.clone().unwrap_or_default();
+                unrecorded.builds.insert(entry.name.clone(), Some(BuiltOutputs { outputs: h.outputs.clone(), stamps }));
+                unrecorded.write(&marker);
+                // (What the files were read as, for this bot or another, may be old now.)
+                cache.clear();
+                if cut_short(std::iter::once(&outcome), interrupted) {
+                    return None;
+                }
+                built = Some(outcome);
+            }
+        }
+        let log = built.as_ref().map(|b| b.log.clone()).filter(|log| !log.is_empty());
+        let attempt = match (&entry.cwd, built.as_ref().and_then(|b| b.problem.clone())) {
             _ if let Some(link) = &link => Err(link.to_string()),
+            _ if let Some(unsettled) = &unsettled => Err(unsettled.clone()),
             (Some(dir), _) if !dir.is_dir() => Err(format!("its folder {} is missing", dir.display())),
             (_, Some(problem)) => match &log {
                 Some(log) => Err(format!("{problem} (full log: {log})")),
@@ -471,25 +578,44 @@ pub fn prepare(
                 None => Err(problem),
             },
             _ => check_program(entry).and_then(|()| {
-                submission::fingerprints(entry, base, &h.outputs, &left_out, &mut cache)
-                    .map(|now| h.fingerprint_of(&now))
-                    .map_err(|e| e.to_string())
+                let files = match &checked {
+                    Some(files) => Ok(files.fingerprints()),
+                    None => submission::fingerprints(entry, base, &h.outputs, &left_out, &mut cache),
+                };
+                files.map(|now| h.fingerprint_of(&now)).map_err(|e| e.to_string())
             }),
         };
         // (Nothing is read through a link: the version refused is no one's files.)
         let commit = submission::folder(entry).filter(|_| link.is_none()).and_then(|f| submission::git_label(&f));
+        // A new version is copied: from the files checked above, while they stay so.
+        let attempt = attempt.and_then(|(fingerprint, portable)| {
+            let known = h.versions.iter().find(|v| v.ok && v.fingerprint == fingerprint).and_then(|v| v.kept.clone());
+            if known.is_some() {
+                return Ok((fingerprint, portable, known));
+            }
+            let dest = league.join("versions").join(crate::files::name_part(&entry.name)).join(&fingerprint);
+            let kept = submission::snapshot(entry, &dest, &left_out)
+                .map_err(|e| tracing::warn!("{e}: if its next version fails, its matches against new versions wait"))
+                .ok();
+            let Some(then) = &checked else { return Ok((fingerprint, portable, kept)) };
+            match submission::sources(entry, base, &h.outputs, &left_out, &mut BTreeMap::new()) {
+                Ok(now) if now == *then => Ok((fingerprint, portable, kept)),
+                now => {
+                    if kept.is_some() {
+                        if let Err(e) = std::fs::remove_dir_all(&dest) {
+                            tracing::warn!(copy = %dest.display(), "cannot remove a copy of files that changed: {e}");
+                        }
+                    }
+                    let what = now.map(|now| then.differences(&now, 5).join(", ")).unwrap_or_else(|e| e.to_string());
+                    Err(format!(
+                        "build: its files changed while the league copied them ({what}): its new version waits \
+                         for the next run"
+                    ))
+                }
+            }
+        });
         match attempt {
-            Ok((fingerprint, portable)) => {
-                let known =
-                    h.versions.iter().find(|v| v.ok && v.fingerprint == fingerprint).and_then(|v| v.kept.clone());
-                let kept = known.or_else(|| {
-                    let dest = league.join("versions").join(crate::files::name_part(&entry.name)).join(&fingerprint);
-                    submission::snapshot(entry, &dest, &left_out)
-                        .map_err(|e| {
-                            tracing::warn!("{e}: if its next version fails, its matches against new versions wait")
-                        })
-                        .ok()
-                });
+            Ok((fingerprint, portable, kept)) => {
                 let version = Version {
                     fingerprint: fingerprint.clone(),
                     label: String::new(),
@@ -976,6 +1102,174 @@ mod tests {
         assert_ne!(late["alice"].output_stamps, history["alice"].output_stamps);
         assert_eq!(run(&mut late, "control", 200), ["v1"], "the control: the push went unseen");
         assert_eq!(run(&mut history, "league", 200), ["v1", "v2"], "the pushed `out` is a new version");
+    }
+
+    /// A course of `alice` (a source `src.txt`, built into `prog`: `cp src.txt prog`) and `bob`,
+    /// built after her, whose builds also do what the files `push-alice` (her push during her
+    /// build, after it read `src.txt`), `push-bob` (her push during bob's build) and `always`
+    /// (her build rewriting `src.txt` each time) in the course folder ask.
+    fn pushed_during_builds() -> (tempfile::TempDir, PathBuf, TournamentConfig) {
+        let dir = tempfile::tempdir().unwrap();
+        let course = dir.path().join("course");
+        for bot in ["alice", "bob"] {
+            std::fs::create_dir_all(course.join(bot)).unwrap();
+            std::fs::write(course.join(bot).join("src.txt"), "echo WAIT\n").unwrap();
+        }
+        let alice = "cp src.txt prog; if [ -e ../push-alice ]; then mv ../push-alice src.txt; fi; \
+                     if [ -e ../always ]; then echo '# again' >> src.txt; fi";
+        let bob = "cp src.txt prog; if [ -e ../push-bob ]; then mv ../push-bob ../alice/src.txt; fi";
+        let toml = format!(
+            "[[bots]]\nname = \"alice\"\ncommand = \"sh prog\"\ncwd = \"alice\"\nbuild = {alice:?}\n\
+             [[bots]]\nname = \"bob\"\ncommand = \"sh prog\"\ncwd = \"bob\"\nbuild = {bob:?}\n"
+        );
+        std::fs::write(course.join("class.toml"), toml).unwrap();
+        let config = TournamentConfig::load(&course.join("class.toml")).unwrap();
+        (dir, course, config)
+    }
+
+    /// The copy kept of alice's newest good version: its `(src.txt, prog)`.
+    fn kept_copy(history: &BTreeMap<String, BotHistory>) -> (String, String) {
+        let kept = history["alice"].standing(None).unwrap().kept.clone().unwrap();
+        let read = |name: &str| std::fs::read_to_string(kept.cwd.as_ref().unwrap().join(name)).unwrap();
+        (read("src.txt"), read("prog"))
+    }
+
+    /// A student's push during their build (after it read the sources), or during the builds of
+    /// the bots after theirs, is built before its version is recorded: the version recorded is
+    /// the new `src.txt`, and its copy's `prog` was built from it (two builds, two logs). The
+    /// control: fingerprinted and copied after the builds, as before, the new `src.txt` was
+    /// recorded and copied with the `prog` built from the old one.
+    #[test]
+    fn a_push_during_the_builds_is_built_before_its_version_is_recorded() {
+        let (dir, course, config) = pushed_during_builds();
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        let out = dir.path().join("league");
+        let mut history = BTreeMap::new();
+        prepare(&config, &sandbox, &out, 100, &mut history, &|| false).unwrap();
+        assert_eq!(kept_copy(&history), ("echo WAIT\n".to_string(), "echo WAIT\n".to_string()));
+        let logs = |out: &Path| std::fs::read_dir(out.join("builds")).map_or(0, |d| d.count());
+        assert_eq!(logs(&out), 2);
+        for (push, at) in [("push-alice", 200), ("push-bob", 300)] {
+            let new = format!("echo WAIT # {push}\n");
+            std::fs::write(course.join(push), &new).unwrap();
+            let (bots, failures) = prepare(&config, &sandbox, &out, at, &mut history, &|| false).unwrap();
+            assert!(failures.is_empty(), "{failures:?}");
+            assert!(!course.join(push).exists(), "pushed during the builds");
+            assert_eq!(kept_copy(&history), (new.clone(), new.clone()), "{push}: built from what is recorded");
+            let files = submission::fingerprints(
+                &config.bots[0],
+                None,
+                &history["alice"].outputs,
+                &Default::default(),
+                &mut BTreeMap::new(),
+            );
+            assert_eq!(bots[0].fingerprint, files.unwrap().portable, "{push}: the files as they are");
+            assert_eq!(std::fs::read_to_string(course.join("alice/prog")).unwrap(), new);
+        }
+        let labels: Vec<&str> = history["alice"].versions.iter().map(|v| v.label.as_str()).collect();
+        assert_eq!(labels, ["v1", "v2", "v3"]);
+
+        // The control: built, then fingerprinted and copied, as prepare did before.
+        let new = "echo WAIT # the control\n";
+        std::fs::write(course.join("push-alice"), new).unwrap();
+        let (alice, folder) = (&config.bots[0], course.join("alice"));
+        let built = build::run(
+            &sandbox,
+            alice.build.as_deref().unwrap(),
+            &folder,
+            config.build_limits(),
+            &out,
+            "builds/control.log",
+        );
+        assert_eq!(built.problem, None);
+        let outputs = &history["alice"].outputs;
+        let recorded =
+            submission::fingerprints(alice, None, outputs, &Default::default(), &mut BTreeMap::new()).unwrap();
+        let copy = dir.path().join("control-copy");
+        let kept = submission::snapshot(alice, &copy, &Default::default()).unwrap();
+        let read = |name: &str| std::fs::read_to_string(kept.cwd.as_ref().unwrap().join(name)).unwrap();
+        assert_eq!(read("src.txt"), new, "the control: the new sources recorded and copied");
+        assert_eq!(read("prog"), "echo WAIT # push-bob\n", "the control: with a program built from the old ones");
+        assert!(history["alice"].versions.iter().all(|v| v.fingerprint != recorded.portable));
+    }
+
+    /// A bot whose files change during each of its builds (here its build rewrites a source) is
+    /// built [`MAX_BUILDS`] times, then its new version is refused for this run with a message
+    /// naming the file: it plays on as its last good version, from the league's copy. The
+    /// control: its files the same during its build, the same bot records its new version.
+    #[test]
+    fn files_that_keep_changing_during_the_builds_leave_the_last_good_version_playing() {
+        let (dir, course, config) = pushed_during_builds();
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        let out = dir.path().join("league");
+        let mut history = BTreeMap::new();
+        prepare(&config, &sandbox, &out, 100, &mut history, &|| false).unwrap();
+        let v1 = history["alice"].versions[0].fingerprint.clone();
+        std::fs::write(course.join("always"), "").unwrap();
+        let (bots, failures) = prepare(&config, &sandbox, &out, 200, &mut history, &|| false).unwrap();
+        assert!(failures.is_empty(), "it has a good version: {failures:?}");
+        assert_eq!((bots[0].fingerprint.as_str(), bots[0].runnable, bots[0].kept), (v1.as_str(), true, true));
+        let latest = history["alice"].latest().unwrap();
+        assert!(!latest.ok);
+        let why = latest.problem.as_deref().unwrap();
+        assert!(why.starts_with("build: its files changed during each of its 3 builds (last: src.txt)"), "{why}");
+        let note = history["alice"].note().unwrap();
+        assert!(note.contains("standing from v1"), "{note}");
+        let again = std::fs::read_to_string(course.join("alice/src.txt")).unwrap();
+        assert_eq!(again.matches("# again").count(), 3, "built 3 times: {again}");
+
+        // The control: the same bot, its files left alone during its build, records them.
+        std::fs::remove_file(course.join("always")).unwrap();
+        let (bots, failures) = prepare(&config, &sandbox, &out, 300, &mut history, &|| false).unwrap();
+        assert!(failures.is_empty());
+        assert!(bots[0].fingerprint != v1 && !bots[0].kept);
+        assert_eq!(history["alice"].standing(None).unwrap().label, "v2");
+        assert_eq!(kept_copy(&history), (again.clone(), again));
+    }
+
+    /// A `.builds-unrecorded` left behind once a record was saved (its removal failed, and the
+    /// runs since could not replace it) is ignored: the record's outputs, as the newest build
+    /// left them, stand, and a rebuilt output is no new version. The control: the same file
+    /// taken as the current record's (as any was before), its outputs as the first build left
+    /// them take the one rebuilt since for a push, and the bot has a new version.
+    #[test]
+    fn a_builds_file_left_behind_once_a_record_was_saved_is_ignored() {
+        let dir = tempfile::tempdir().unwrap();
+        let course = dir.path().join("course");
+        std::fs::create_dir_all(course.join("alice")).unwrap();
+        std::fs::write(course.join("alice/bot.sh"), "echo WAIT\n").unwrap();
+        // (Each build makes `out` anew, the same: its stamp differs from build to build, as its
+        // inode does: the old one is still in use as the new is made.)
+        let build = "echo built > out.new && mv out.new out";
+        let toml = format!("[[bots]]\nname = \"alice\"\ncommand = \"sh bot.sh\"\ncwd = \"alice\"\nbuild = {build:?}\n");
+        std::fs::write(course.join("class.toml"), toml).unwrap();
+        let config = TournamentConfig::load(&course.join("class.toml")).unwrap();
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        let out = dir.path().join("league");
+        let marker = out.join(UNRECORDED_BUILDS);
+        let mut history = BTreeMap::new();
+        let labels = |history: &BTreeMap<String, BotHistory>| {
+            history["alice"].versions.iter().map(|v| v.label.clone()).collect::<Vec<_>>()
+        };
+        prepare(&config, &sandbox, &out, 100, &mut history, &|| false).unwrap();
+        // Its record saved, the file left behind.
+        std::fs::write(out.join(crate::tournament::TOURNAMENT_FILE), "the record of the first run").unwrap();
+        let left = std::fs::read(&marker).unwrap();
+        prepare(&config, &sandbox, &out, 200, &mut history, &|| false).unwrap();
+        std::fs::write(out.join(crate::tournament::TOURNAMENT_FILE), "the record of the second run").unwrap();
+        std::fs::write(&marker, &left).unwrap();
+        assert_eq!(labels(&history), ["v1"]);
+        let mut control = history.clone();
+        prepare(&config, &sandbox, &out, 300, &mut history, &|| false).unwrap();
+        assert_eq!(labels(&history), ["v1"], "no new version: {:?}", history["alice"]);
+
+        // The control: the file left behind taken as the current record's.
+        let mut stale: Unrecorded = serde_json::from_slice(&left).unwrap();
+        assert_ne!(stale.record, record_tag(&out));
+        stale.record = record_tag(&out);
+        stale.write(&marker);
+        prepare(&config, &sandbox, &out, 300, &mut control, &|| false).unwrap();
+        assert_eq!(labels(&control), ["v1", "v2"], "the control: the rebuilt `out` taken for a push");
     }
 
     #[test]

@@ -720,9 +720,37 @@ pub fn command(games: &Registry) -> clap::Command {
             // The run's own flags, which a build refuses (it shares the tournament's options):
             // kept out of its --help.
             let build = BUILD_REFUSES.iter().fold(build, |b, id| b.mut_arg(*id, |arg| arg.hide(true)));
+            // Flags whose tournament help speaks of a run (--resume, matches played now):
+            // said as a build takes them.
+            let build = BUILD_HELP.iter().fold(build, |b, (id, help)| b.mut_arg(*id, |arg| arg.help(*help)));
             game_param_flags(build, games)
         })
 }
+
+/// The help of `arena build`'s flags whose `arena tournament` help does not fit a build.
+const BUILD_HELP: [(&str, &str); 4] = [
+    (
+        "config",
+        "The same as CONFIG: the league's TOML configuration (see docs/tournaments.md); for a folder \
+         that holds a league already, its new roster and settings (what changes is said before \
+         anything is built)",
+    ),
+    (
+        "exclude",
+        "Remove a bot from the league (repeatable); its results stay on disk, uncounted. It stays out \
+         until a roster lists it again (a later build's CONFIG)",
+    ),
+    (
+        "out",
+        "The league's folder (default: the config's `out`): a new one, or a league's, which then \
+         takes CONFIG as its new roster and settings",
+    ),
+    (
+        "jobs",
+        "Matches each shard runs at once, kept in the league's settings (a shard's own -j overrides \
+         it; default: as for `arena tournament`)",
+    ),
+];
 
 /// The options of `arena tournament` that `arena build` refuses.
 const BUILD_REFUSES: [&str; 4] = ["resume", "shard", "rerun", "json"];
@@ -936,5 +964,25 @@ mod tests {
         assert!(offers(&build, "size") && offers(&build, "exclude"), "{build}");
         let tournament = command.find_subcommand_mut("tournament").unwrap().render_long_help().to_string();
         assert!(BUILD_REFUSES.iter().all(|flag| offers(&tournament, flag)), "{tournament}");
+    }
+
+    /// `arena build --help` speaks of a build: no flag's help names `--resume` (which a build
+    /// refuses) nor a run's default folder, and `--config`, `--out`, `-j` say what a build does
+    /// with them. The control: the tournament's help, which the build's was, still says them.
+    #[test]
+    fn a_builds_help_speaks_of_a_build() {
+        let games = arena::games::registry();
+        let mut command = command(&games);
+        let build = command.find_subcommand_mut("build").unwrap().render_long_help().to_string();
+        let tournament = command.find_subcommand_mut("tournament").unwrap().render_long_help().to_string();
+        let run_words = ["--resume", "With --resume", "a new folder under replays/", "Matches run at once"];
+        for words in run_words {
+            assert!(!build.contains(words), "`{words}` in the build's help: {build}");
+            assert!(tournament.contains(words), "the control: `{words}` in the tournament's help: {tournament}");
+        }
+        for (_, help) in BUILD_HELP {
+            assert!(build.contains(help), "`{help}` not in the build's help: {build}");
+            assert!(!tournament.contains(help), "`{help}` in the tournament's help");
+        }
     }
 }
