@@ -574,6 +574,62 @@ fn a_build_cannot_fill_the_disk() {
     assert_eq!(files, wrote, "the build wrote its 24 MiB");
 }
 
+/// Every run builds again: a build that grows its folder by 3 MiB on each run fits a 5 MiB cap
+/// once, not twice (its builds' growth is counted over the runs, and the second's taken back);
+/// a student's push is not counted, a rebuild that grows nothing passes, and a clean gives the
+/// room back. The control: a record without the count (per build, as before) lets every run pass.
+#[test]
+fn a_builds_growth_is_capped_over_the_runs() {
+    let _disk = disk_alone();
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("student");
+    std::fs::create_dir(&folder).unwrap();
+    let script = |mib: u32| {
+        let grow = format!("head -c {} /dev/urandom >> blob\n", mib << 20);
+        std::fs::write(folder.join("build.sh"), if mib == 0 { "touch blob\n".to_string() } else { grow }).unwrap();
+    };
+    script(3);
+    let cfg = dir.path().join("t.toml");
+    std::fs::write(&cfg, student_league("build_disk_mb = 5", "sh build.sh")).unwrap();
+    let out = dir.path().join("t");
+    let (cfg, out_arg) = (cfg.display().to_string(), out.display().to_string());
+    let record = || -> Value { serde_json::from_slice(&std::fs::read(out.join("tournament.json")).unwrap()).unwrap() };
+    // The newest version's problem (empty when it built), and the blob's size in MiB.
+    let run = || -> (String, u64) {
+        let flag = if out.exists() { "--resume" } else { "--out" };
+        let (_, stderr, code) = tournament(&["--config", &cfg, flag, &out_arg]);
+        assert_eq!(code, 0, "{stderr}");
+        let versions = record()["history"]["student"]["versions"].clone();
+        let newest = versions.as_array().and_then(|v| v.last()).cloned().unwrap_or_default();
+        let size = std::fs::metadata(folder.join("blob")).map_or(0, |m| m.len());
+        (newest["problem"].as_str().unwrap_or_default().to_string(), size >> 20)
+    };
+    assert_eq!(run(), (String::new(), 3));
+    let (problem, blob) = run();
+    let said = " MiB over the runs (its folder's growth, and this build's log), more than build_disk_mb (5 MiB): clean its folder (make clean) or raise build_disk_mb";
+    assert!(problem.contains("bot student's builds have filled ") && problem.contains(said), "{problem}");
+    assert_eq!(blob, 3, "what the second build wrote is taken back");
+    // The student pushes 4 MiB of their own, and a build growing 1 MiB: 4 MiB of builds.
+    std::fs::write(folder.join("data.bin"), vec![7u8; 4 << 20]).unwrap();
+    script(1);
+    assert_eq!(run(), (String::new(), 4), "the student's push is not the builds'");
+    script(0);
+    assert_eq!(run(), (String::new(), 4), "a rebuild that grows nothing");
+    // A clean (the builds' 4 MiB removed) gives the room back.
+    std::fs::remove_file(folder.join("blob")).unwrap();
+    script(3);
+    assert_eq!(run(), (String::new(), 3));
+    // The control: without the count in the record, each build is held to the cap alone, and
+    // the folder grows by 3 MiB on every run.
+    for grown in [6, 9] {
+        let mut record = record();
+        let count = record["history"]["student"].as_object_mut().unwrap().remove("build_growth");
+        assert!(count.is_some(), "{record}");
+        std::fs::write(out.join("tournament.json"), record.to_string()).unwrap();
+        assert_eq!(run(), (String::new(), grown));
+    }
+}
+
 #[test]
 fn bad_configs_and_folders_fail_clearly() {
     let dir = tempfile::tempdir().unwrap();

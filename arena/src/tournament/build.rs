@@ -1,8 +1,8 @@
 //! Building bots: each build command runs once, in a box of its own (the bot's folder
 //! writable, the Rust toolchains visible read-only, no network), under a wall-clock limit and
-//! a cap on the disk it fills (its folder's growth and its log). Its output is kept in a log
-//! file (up to the cap); what went wrong is summed up from the log's first error line, not its
-//! last lines (which are make's "Error 1" and caret lines).
+//! a cap on the disk it fills (its folder's growth over the league's runs, and its log). Its
+//! output is kept in a log file (up to the cap); what went wrong is summed up from the log's
+//! first error line, not its last lines (which are make's "Error 1" and caret lines).
 
 use std::collections::BTreeMap;
 use std::ffi::CString;
@@ -11,6 +11,8 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
 
 use crate::sandbox::{Launch, Sandbox, EXIT_GRACE};
 
@@ -21,6 +23,39 @@ pub struct BuildLimits {
     pub timeout: Duration,
     /// Disk it may fill: what the bot's folder grows by (allocated blocks) and its log together.
     pub disk_bytes: u64,
+}
+
+/// What a bot's builds have added to its folder over the league's runs, for the cap across runs:
+/// every run builds again, and a build that grew its folder by its cap on each run would fill
+/// the disk run after run. A build may grow the folder only by what is left of the cap.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FolderGrowth {
+    /// Allocated bytes the builds have added to the folder and that are still counted: each
+    /// build's growth (what it removed taken off), less what the folder shrank by between runs
+    /// (a `make clean`).
+    pub added: u64,
+    /// The folder's allocated bytes as the last build left it: what it grew by between runs is
+    /// the student's (a push), not the builds'.
+    pub left: u64,
+    /// The build after it was cut short (the run killed before it noted its growth): what the
+    /// folder grew by since the last noted build counts as the builds' (never a growth missed).
+    #[serde(skip)]
+    pub cut_short: bool,
+}
+
+impl FolderGrowth {
+    /// What still counts before a build, when the folder takes `now` allocated bytes: what it
+    /// shrank by since the last build is taken off (down to nothing), what it grew by is not
+    /// counted (unless that build was cut short).
+    pub fn counted(&self, now: u64) -> u64 {
+        if now < self.left {
+            self.added.saturating_sub(self.left - now)
+        } else if self.cut_short {
+            self.added.saturating_add(now - self.left)
+        } else {
+            self.added
+        }
+    }
 }
 
 /// Files and folders a build may add to its folder: past this many, it is ended (a folder of
@@ -56,12 +91,22 @@ pub struct BuildOutcome {
     /// The signal that ended it, if one did (Ctrl-C ends the builds with the arena by `SIGINT`),
     /// or its shell's command (a shell exits with 128 + n when its command died by signal n).
     pub signal: Option<i32>,
+    /// What the bot's builds have added to its folder, this one included (`None` for a build
+    /// that was not run).
+    pub growth: Option<FolderGrowth>,
 }
 
 impl BuildOutcome {
     /// A build that was not run, for `why`: no log, nothing written.
     pub fn refused(why: String) -> BuildOutcome {
-        BuildOutcome { problem: Some(why), log: String::new(), outputs: Vec::new(), created: Vec::new(), signal: None }
+        BuildOutcome {
+            problem: Some(why),
+            log: String::new(),
+            outputs: Vec::new(),
+            created: Vec::new(),
+            signal: None,
+            growth: None,
+        }
     }
 }
 
@@ -82,23 +127,54 @@ enum Ended {
     Disk(String),
 }
 
+/// A bot's earlier builds, for the cap across runs: its name (for the message), and what they
+/// have added to its folder (`None` before its first build: nothing).
+#[derive(Debug, Clone, Copy)]
+pub struct Earlier<'a> {
+    /// The bot's name.
+    pub bot: &'a str,
+    /// What its earlier builds have added to its folder.
+    pub growth: Option<FolderGrowth>,
+}
+
+/// The folder before a build: its disk use, what the bot's earlier builds still count there,
+/// and the bot's name.
+struct Start<'a> {
+    disk: DiskUse,
+    spent: u64,
+    bot: &'a str,
+}
+
 /// Runs `build` (a shell command) in `folder` in a box, within `limits`, writing its whole
 /// output to `out/log` (up to the disk cap). Never fails: a build that cannot start, fails,
 /// times out or fills too much disk is an outcome with a problem; what a build that filled
 /// too much wrote in the folder is taken back: what it created removed, what it grew cut back.
-pub fn run(sandbox: &Sandbox, build: &str, folder: &Path, limits: BuildLimits, out: &Path, log: &str) -> BuildOutcome {
+/// The disk cap holds for the folder's growth over the runs: what the `earlier` builds added
+/// and still count takes from it (see [`FolderGrowth`]).
+pub fn run(
+    sandbox: &Sandbox,
+    build: &str,
+    folder: &Path,
+    limits: BuildLimits,
+    out: &Path,
+    log: &str,
+    earlier: Earlier,
+) -> BuildOutcome {
     tracing::info!(build, folder = %folder.display(), "building");
     // The folder as it is now, held open: what is taken back is taken back there, whatever
     // the path names by then.
     let root = open_folder(folder);
     let before = super::submission::stamp(folder);
     let holes = root.as_ref().map(holes).unwrap_or_default();
+    let disk = disk_use(folder, u64::MAX);
+    let spent = earlier.growth.map_or(0, |g| g.counted(disk.bytes));
+    let (base, folder_then) = (disk.bytes, Start { disk, spent, bot: earlier.bot });
     let log_path = out.join(log);
     // The log is written under a temporary name and takes its own once whole: a run killed
     // during the build leaves only a temporary, which the next run removes.
     let name = log_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let writing = log_path.with_file_name(format!("{}{name}", crate::files::TEMPORARY_PREFIX));
-    let mut result = run_boxed(sandbox, build, folder, limits, &writing);
+    let mut result = run_boxed(sandbox, build, folder, limits, &writing, &folder_then);
     if writing.exists() {
         if let Err(e) = std::fs::rename(&writing, &log_path) {
             let why = format!("cannot write the build log {}: {e}", log_path.display());
@@ -117,7 +193,11 @@ pub fn run(sandbox: &Sandbox, build: &str, folder: &Path, limits: BuildLimits, o
     let outputs = super::submission::changed(&before, &after);
     let created = outputs.iter().filter(|p| !before.contains_key(*p)).cloned().collect();
     let signal = result.as_ref().err().and_then(|f| f.signal);
-    BuildOutcome { problem: result.err().map(|f| f.why), log: log.to_string(), outputs, created, signal }
+    // What the builds have added, this one's growth (or shrinking) included, as it is left
+    // (taken back, for a build over its cap).
+    let left = disk_use(folder, u64::MAX).bytes;
+    let growth = Some(FolderGrowth { added: spent.saturating_add(left).saturating_sub(base), left, cut_short: false });
+    BuildOutcome { problem: result.err().map(|f| f.why), log: log.to_string(), outputs, created, signal, growth }
 }
 
 /// Takes back what a build over its disk cap wrote in the open folder `dir`, as it was
@@ -333,6 +413,7 @@ fn run_boxed(
     folder: &Path,
     limits: BuildLimits,
     log_path: &Path,
+    folder_then: &Start,
 ) -> Result<(), Failed> {
     let other = |why: String| Failed { why, disk: false, signal: None };
     if let Some(dir) = log_path.parent() {
@@ -350,7 +431,7 @@ fn run_boxed(
     let (mut command, mut handle) =
         sandbox.command(&launch).map_err(|e| other(format!("build `{build}` could not start: {e}")))?;
     command.stdin(std::process::Stdio::null()).stdout(writer).stderr(err_writer);
-    let base = disk_use(folder, u64::MAX);
+    let base = &folder_then.disk;
     let shared = if sandbox.isolation().boxed { &[][..] } else { &SHARED_SCRATCH[..] };
     let watched: Vec<&Path> = std::iter::once(folder).chain(shared.iter().map(Path::new)).collect();
     let free_before = free_space(&watched);
@@ -390,13 +471,21 @@ fn run_boxed(
     let filled = || {
         let used = disk_use(folder, base.entries + MAX_NEW_ENTRIES);
         let log = logged.load(Ordering::Relaxed);
+        let grown = used.bytes.saturating_sub(base.bytes).saturating_add(log);
         // (A folder unreadable already before the build is not the build's doing.)
         if let Some(dir) = used.unreadable.filter(|_| base.unreadable.is_none()) {
             let rel = dir.strip_prefix(folder).unwrap_or(&dir).display().to_string();
             let short: String = rel.chars().take(60).collect();
             let cut = if short.len() < rel.len() { "…" } else { "" };
             Some(format!("made a folder the arena cannot read ({short}{cut})"))
-        } else if used.bytes.saturating_sub(base.bytes).saturating_add(log) > limits.disk_bytes {
+        } else if folder_then.spent > 0 && grown.saturating_add(folder_then.spent) > limits.disk_bytes {
+            Some(format!(
+                "stopped: bot {}'s builds have filled {} MiB over the runs (its folder's growth, and this build's log), more than build_disk_mb ({} MiB): clean its folder (make clean) or raise build_disk_mb",
+                folder_then.bot,
+                grown.saturating_add(folder_then.spent).div_ceil(1 << 20),
+                limits.disk_bytes >> 20
+            ))
+        } else if grown > limits.disk_bytes {
             Some(format!("filled more than {} MiB of disk (its folder and its log)", limits.disk_bytes >> 20))
         } else if used.entries > base.entries + MAX_NEW_ENTRIES {
             Some(format!("made more than {MAX_NEW_ENTRIES} files and folders"))
@@ -619,8 +708,8 @@ fn missing_toolchain(log: &str) -> Option<&str> {
     })
 }
 
-/// Runs each distinct (build command, folder) once; returns each bot's outcome, by name. The
-/// log is named after the first bot by [`crate::files::name_part`], so two bots' logs never
+/// Runs each distinct (build command, folder) once, the first bot's earlier growth counted
+/// (see [`FolderGrowth`]); returns each bot's outcome, by name. The log is named after the first bot by [`crate::files::name_part`], so two bots' logs never
 /// share a file (`a.b` and `a_b`) and a long name still makes a file name. `refuse` is asked
 /// about each bot just before its build (the builds before it may have changed the files on
 /// the way to its folder): a bot it gives a reason for is not built, and its outcome is that
@@ -628,7 +717,7 @@ fn missing_toolchain(log: &str) -> Option<&str> {
 /// comes (a run cut short still knows what the builds before the cut did).
 pub fn build_all(
     sandbox: &Sandbox,
-    bots: &[(String, String, PathBuf)],
+    bots: &[(String, String, PathBuf, Option<FolderGrowth>)],
     limits: BuildLimits,
     out: &Path,
     stamp: u64,
@@ -637,7 +726,7 @@ pub fn build_all(
 ) -> BTreeMap<String, BuildOutcome> {
     let mut by_command: BTreeMap<(String, PathBuf), BuildOutcome> = BTreeMap::new();
     let mut outcomes = BTreeMap::new();
-    for (name, build, folder) in bots {
+    for (name, build, folder, growth) in bots {
         if let Some(why) = refuse(name) {
             outcomes.insert(name.clone(), BuildOutcome::refused(why));
             continue;
@@ -645,7 +734,10 @@ pub fn build_all(
         let key = (build.clone(), folder.clone());
         let outcome = by_command
             .entry(key)
-            .or_insert_with(|| run(sandbox, build, folder, limits, out, &free_log_name(out, name, stamp)))
+            .or_insert_with(|| {
+                let earlier = Earlier { bot: name, growth: *growth };
+                run(sandbox, build, folder, limits, out, &free_log_name(out, name, stamp), earlier)
+            })
             .clone();
         built(name, &outcome);
         outcomes.insert(name.clone(), outcome);
@@ -759,6 +851,20 @@ mod tests {
         std::fs::write(under(&at, "f"), b"x").unwrap();
         take_back(&open_folder(dir.path()).unwrap(), &before, &Holes::new(), |_| {});
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    /// Between runs, what the folder shrank by (a clean) is taken off the builds' growth, and
+    /// what it grew by (a push) is not added, unless the build after it was cut short.
+    #[test]
+    fn a_clean_takes_off_the_builds_growth_and_a_push_adds_none() {
+        let g = FolderGrowth { added: 30, left: 100, cut_short: false };
+        assert_eq!(g.counted(100), 30, "untouched");
+        assert_eq!(g.counted(150), 30, "a push is the student's");
+        assert_eq!(g.counted(80), 10, "a partial clean");
+        assert_eq!(g.counted(20), 0, "a clean of everything, sources too");
+        let cut = FolderGrowth { cut_short: true, ..g };
+        assert_eq!(cut.counted(150), 80, "a build cut short: its growth counts");
+        assert_eq!(cut.counted(80), 10);
     }
 
     #[test]

@@ -210,8 +210,8 @@ pub struct TournamentConfig {
     /// failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build_timeout_s: Option<u64>,
-    /// Disk a bot's build may fill, in MiB (default 2048): what its folder grows by and its
-    /// log together; a build past it is ended and failed.
+    /// Disk a bot's builds may fill, in MiB (default 2048): what its folder grows by over the
+    /// runs and a build's log together; a build past it is ended and failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build_disk_mb: Option<u64>,
     /// The folder relative paths were resolved against (the config file's); bots without a

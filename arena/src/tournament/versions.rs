@@ -64,6 +64,10 @@ pub struct BotHistory {
     /// bot's first build (or a league recorded before these were kept: until its next build).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_stamps: Option<BTreeMap<String, String>>,
+    /// What its builds have added to its folder over the runs, which `build_disk_mb` caps (see
+    /// [`build::FolderGrowth`]); `None` before its first build (or a league recorded before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build_growth: Option<build::FolderGrowth>,
 }
 
 impl BotHistory {
@@ -95,10 +99,12 @@ impl BotHistory {
         self.output_stamps = Some(stamps);
     }
 
-    /// Its outputs and their stamps as `built` noted them when a build ended (see [`Unrecorded`]).
+    /// Its outputs and their stamps, and its builds' growth, as `built` noted them when a build
+    /// ended (see [`Unrecorded`]).
     fn built_as(&mut self, built: &BuiltOutputs) {
         self.outputs.clone_from(&built.outputs);
         self.output_stamps = Some(built.stamps.clone());
+        self.build_growth = built.growth.or(self.build_growth);
     }
 
     /// The version the bot stands on: the newest good one (seen by `as_of`, if given).
@@ -241,6 +247,9 @@ pub const UNRECORDED_BUILDS: &str = ".builds-unrecorded";
 struct BuiltOutputs {
     outputs: BTreeSet<String>,
     stamps: BTreeMap<String, String>,
+    /// What the bot's builds have added to its folder, that build included.
+    #[serde(default)]
+    growth: Option<build::FolderGrowth>,
 }
 
 /// What the builds of a run that has not saved its record yet did to the bots' outputs, by bot:
@@ -250,7 +259,8 @@ struct BuiltOutputs {
 /// its matches played again. The next run compares with what those builds left instead, so a
 /// student's push since is still seen (where only the names of the built bots were kept, their
 /// outputs were outputs still, and a push in between went unseen); a bot whose build was cut
-/// short is compared with its record, as before (a spurious new version, never a missed one).
+/// short is compared with its record, as before (a spurious new version, never a missed one),
+/// and all its folder grew by since its last noted build counts as its builds' growth.
 /// The file names the record it was written over (`record`): once a record is saved, the file
 /// left by a removal that failed (or a file that cannot be replaced) is ignored, as if removed:
 /// its outputs as older builds left them took the outputs the builds since rewrote for pushes.
@@ -425,12 +435,6 @@ pub fn prepare(
     history: &mut BTreeMap<String, BotHistory>,
     interrupted: &dyn Fn() -> bool,
 ) -> Option<(Vec<BotVersion>, BTreeMap<String, String>)> {
-    let to_build: Vec<(String, String, PathBuf)> = config
-        .bots
-        .iter()
-        .filter(|b| b.cwd.as_ref().is_none_or(|d| d.is_dir()))
-        .filter_map(|b| b.build.as_ref().map(|cmd| (b.name.clone(), cmd.clone(), build_folder(config, b))))
-        .collect();
     let base = config.base.as_deref();
     // A bot whose files are reached through a link its students may have made is neither built
     // nor played (see [`submission::links`]): asked just before its build, and again below,
@@ -442,15 +446,27 @@ pub fn prepare(
     let mut unrecorded = Unrecorded::read(&marker, record_tag(out));
     for entry in config.bots.iter().filter(|b| b.build.is_some() && linked(b).is_none()) {
         if let (Some(dir), Some(h)) = (&entry.cwd, history.get_mut(&entry.name)) {
-            if let Some(Some(built)) = unrecorded.builds.get(&entry.name) {
-                h.built_as(built);
+            match unrecorded.builds.get(&entry.name) {
+                Some(Some(built)) => h.built_as(built),
+                // (Its build cut short: what it added was never noted.)
+                Some(None) => h.build_growth.iter_mut().for_each(|g| g.cut_short = true),
+                None => {}
             }
             h.forget_changed_outputs(dir);
         }
     }
+    let to_build: Vec<(String, String, PathBuf, Option<build::FolderGrowth>)> = config
+        .bots
+        .iter()
+        .filter(|b| b.cwd.as_ref().is_none_or(|d| d.is_dir()))
+        .filter_map(|b| {
+            let growth = history.get(&b.name).and_then(|h| h.build_growth);
+            b.build.as_ref().map(|cmd| (b.name.clone(), cmd.clone(), build_folder(config, b), growth))
+        })
+        .collect();
     // (From here until the record is saved, each bot's outputs as its build leaves them, and
     // as unknown while it builds.)
-    for (name, _, _) in &to_build {
+    for (name, _, _, _) in &to_build {
         unrecorded.builds.insert(name.clone(), None);
     }
     unrecorded.write(&marker);
@@ -465,8 +481,8 @@ pub fn prepare(
     let mut started: BTreeMap<String, submission::Sources> = BTreeMap::new();
     let mut refuse = |name: &str| {
         let why = config.bots.iter().find(|b| b.name == name).and_then(linked).map(|l| l.to_string());
-        let shared = to_build.iter().find(|(n, _, _)| n == name).map(|(_, c, d)| (c, d));
-        for (other, _, _) in to_build.iter().filter(|(_, c, d)| why.is_none() && Some((c, d)) == shared) {
+        let shared = to_build.iter().find(|(n, _, _, _)| n == name).map(|(_, c, d, _)| (c, d));
+        for (other, _, _, _) in to_build.iter().filter(|(_, c, d, _)| why.is_none() && Some((c, d)) == shared) {
             let Some(entry) = config.bots.iter().find(|b| &b.name == other && b.cwd.is_some() && linked(b).is_none())
             else {
                 continue;
@@ -489,7 +505,8 @@ pub fn prepare(
         let mut h = history.get(name).cloned().unwrap_or_default();
         h.note_outputs(dir, outcome);
         let stamps = h.output_stamps.unwrap_or_default();
-        unrecorded.builds.insert(name.to_string(), Some(BuiltOutputs { outputs: h.outputs, stamps }));
+        let growth = outcome.growth;
+        unrecorded.builds.insert(name.to_string(), Some(BuiltOutputs { outputs: h.outputs, stamps, growth }));
         unrecorded.write(&marker);
     };
     let builds = build::build_all(sandbox, &to_build, config.build_limits(), out, now, &mut refuse, &mut note);
@@ -503,6 +520,9 @@ pub fn prepare(
         let h = history.entry(entry.name.clone()).or_default();
         let mut built: Option<BuildOutcome> = builds.get(&entry.name).cloned();
         let mut link = linked(entry);
+        if let Some(growth) = built.as_ref().and_then(|b| b.growth) {
+            h.build_growth = Some(growth);
+        }
         if let (Some(b), Some(dir)) = (&built, &entry.cwd) {
             // Only what a build made inside the bot's own folder is left out of its fingerprint,
             // as it was when that build ended (noted then, above): stamped now, after the other
@@ -553,11 +573,16 @@ pub fn prepare(
                 };
                 from = again;
                 let log = build::free_log_name(out, &entry.name, now);
-                let outcome = build::run(sandbox, command, dir, config.build_limits(), out, &log);
+                let earlier = build::Earlier { bot: &entry.name, growth: h.build_growth };
+                let outcome = build::run(sandbox, command, dir, config.build_limits(), out, &log, earlier);
                 runs += 1;
+                if let Some(growth) = outcome.growth {
+                    h.build_growth = Some(growth);
+                }
                 h.note_outputs(dir, &outcome);
                 let stamps = h.output_stamps.clone().unwrap_or_default();
-                unrecorded.builds.insert(entry.name.clone(), Some(BuiltOutputs { outputs: h.outputs.clone(), stamps }));
+                let noted = BuiltOutputs { outputs: h.outputs.clone(), stamps, growth: outcome.growth };
+                unrecorded.builds.insert(entry.name.clone(), Some(noted));
                 unrecorded.write(&marker);
                 // (What the files were read as, for this bot or another, may be old now.)
                 cache.clear();
@@ -1008,7 +1033,15 @@ mod tests {
 
         // The control: the same build, given the link as its folder, writes bob's folder.
         let link = config.bots[0].cwd.clone().unwrap();
-        let built = build::run(&sandbox, "touch x", &link, config.build_limits(), &out, "builds/control.log");
+        let built = build::run(
+            &sandbox,
+            "touch x",
+            &link,
+            config.build_limits(),
+            &out,
+            "builds/control.log",
+            build::Earlier { bot: "control", growth: None },
+        );
         assert_eq!(built.problem, None);
         assert!(course.join("subs/bob/x").exists(), "without the check, alice's build writes bob's folder");
     }
@@ -1053,7 +1086,15 @@ mod tests {
 
         // The control: the build reports `bot.sh` among the files it changed (what the history
         // noted as outputs before), and left out so, a new one fingerprints the same.
-        let built = build::run(&sandbox, build, &folder, config.build_limits(), &out, "builds/control.log");
+        let built = build::run(
+            &sandbox,
+            build,
+            &folder,
+            config.build_limits(),
+            &out,
+            "builds/control.log",
+            build::Earlier { bot: "control", growth: None },
+        );
         assert!(built.outputs.contains(&"bot.sh".to_string()) && !built.created.contains(&"bot.sh".to_string()));
         let as_before: BTreeSet<String> = built.outputs.iter().cloned().collect();
         let print = || {
@@ -1063,6 +1104,47 @@ mod tests {
         let old = print();
         std::fs::write(folder.join("bot.sh"), "echo WAIT # yet another\n").unwrap();
         assert_eq!(print(), old, "the control: the change went unseen");
+    }
+
+    /// A run cut short during a bot's build never noted what that build added: the next run
+    /// counts all the folder grew by since the last noted build as the builds' (here 4 MiB by
+    /// the cut build, then 1 MiB more: over the 5 MiB cap). The control: the same growth
+    /// between two runs that ended well is the student's push, and the build passes.
+    #[test]
+    fn a_build_cut_short_before_its_growth_was_noted_counts_what_the_folder_grew_by() {
+        let dir = tempfile::tempdir().unwrap();
+        let course = dir.path().join("course");
+        let folder = course.join("alice");
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("bot.sh"), "echo WAIT\n").unwrap();
+        // (Each build makes a file of its own: the student's files are left as they are.)
+        let build = "head -c 1048576 /dev/urandom > blob-$(date +%s%N)";
+        let toml = format!(
+            "build_disk_mb = 5\n[[bots]]\nname = \"alice\"\ncommand = \"sh bot.sh\"\ncwd = \"alice\"\nbuild = {build:?}\n"
+        );
+        std::fs::write(course.join("class.toml"), toml).unwrap();
+        let config = TournamentConfig::load(&course.join("class.toml")).unwrap();
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        let out = dir.path().join("league");
+        let run = |history: &mut BTreeMap<String, BotHistory>, at: u64| {
+            prepare(&config, &sandbox, &out, at, history, &|| false).unwrap();
+            history["alice"].latest().and_then(|v| v.problem.clone()).unwrap_or_default()
+        };
+        let grow = |name: &str| {
+            let bytes: Vec<u8> = (0..4u32 << 20).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
+            std::fs::write(folder.join(name), bytes).unwrap();
+        };
+        let mut history = BTreeMap::new();
+        assert_eq!(run(&mut history, 100), "");
+        // The control: 4 MiB between two runs that ended well.
+        grow("pushed-1");
+        assert_eq!(run(&mut history, 200), "", "{:?}", history["alice"].build_growth);
+        // The same 4 MiB by a build the run was cut short in (its record never saved).
+        grow("built-by-the-cut-build");
+        let cut = Unrecorded { record: record_tag(&out), builds: [("alice".to_string(), None)].into() };
+        cut.write(&out.join(UNRECORDED_BUILDS));
+        let problem = run(&mut history, 300);
+        assert!(problem.contains("bot alice's builds have filled "), "{problem}");
     }
 
     /// A student's push to an output of their build while the league builds the other bots (here
@@ -1180,6 +1262,7 @@ mod tests {
             config.build_limits(),
             &out,
             "builds/control.log",
+            build::Earlier { bot: "alice", growth: None },
         );
         assert_eq!(built.problem, None);
         let outputs = &history["alice"].outputs;

@@ -248,7 +248,7 @@ pub struct TournamentArgs {
     /// Wall-clock seconds a bot's build may take [default: 300].
     #[arg(long, value_name = "S")]
     pub build_timeout_s: Option<u64>,
-    /// Disk a bot's build may fill, its folder's growth and its log together, in MiB [default: 2048].
+    /// Disk a bot's builds may fill, its folder's growth over the runs and a build's log, in MiB [default: 2048].
     #[arg(long, value_name = "MB")]
     pub build_disk_mb: Option<u64>,
     /// Add a bot, or replace the bot of that name (repeatable): `NAME=CMD`, or a whole entry
