@@ -241,3 +241,23 @@ fn a_bot_of_another_game_is_told_check_bot_knows_resource_rush_only() {
         assert!(!stdout.contains("If it plays another game"), "{flaw}: {stdout}");
     }
 }
+
+/// check-bot on a bot of Tactics or Atoms that prints garbage reports the problem (the control
+/// of `tests/new_bot.rs`, where the games' starters pass), in the game's
+/// words, with the game's fix, and exits non-zero.
+#[test]
+fn check_bot_reports_a_bot_of_tactics_or_atoms_that_prints_garbage() {
+    let dir = tempfile::tempdir().unwrap();
+    let garbage = dir.path().join("garbage.sh");
+    std::fs::write(&garbage, "#!/bin/sh\nwhile read line; do echo 'garbage here'; done\n").unwrap();
+    std::process::Command::new("chmod").arg("+x").arg(&garbage).status().unwrap();
+    for (game, fix) in [("tactics", "`place AMOUNT COL ROW`"), ("atoms", "`PLACE x y`")] {
+        let out = arena(&["check-bot", "--game", game, &garbage.display().to_string()]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{game}: {stdout}");
+        let seat1 = stdout.lines().find(|l| l.starts_with("seat 1")).unwrap_or("");
+        assert!(seat1.contains("PROBLEM") && seat1.contains("forfeit (malformed)"), "{game}: {stdout}");
+        assert!(stdout.contains("your bot's answer was not understood") && stdout.contains("`garbage here`"));
+        assert!(stdout.contains("fix: ") && stdout.contains(fix), "{game}: {stdout}");
+    }
+}

@@ -272,3 +272,70 @@ fn the_tests_before_the_build_say_to_build_first() {
         assert!(err.contains(&format!("`{program}` does not exist: build it first, {build}")), "{lang}: {err}");
     }
 }
+
+/// The shell commands of the README's "The two commands" block (a game without the 20 tests).
+fn two_commands(readme: &str) -> Vec<String> {
+    let block = readme.split("## The two commands").nth(1).and_then(|rest| rest.split("```sh\n").nth(1));
+    block.and_then(|b| b.split("```").next()).unwrap_or("").lines().map(str::to_string).collect()
+}
+
+/// `arena new-bot --game tactics|atoms`: in every language, the README's build and duel run as
+/// written from the new folder, and the starter plays the duel against the game's sample bot to
+/// its end without a forfeit; `arena check-bot --game` finds no problem with it.
+#[test]
+fn tactics_and_atoms_starters_play_a_duel_to_the_end_and_pass_check_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    for game in ["tactics", "atoms"] {
+        for lang in ["cpp", "c", "python", "rust"] {
+            let name = format!("my-{game}-{lang}");
+            let out = arena_fed(dir.path(), &["new-bot", "--game", game, "--lang", lang, &name], b"");
+            assert!(out.status.success(), "{game} {lang}: {}", String::from_utf8_lossy(&out.stderr));
+            let folder = dir.path().join(&name);
+            let readme = std::fs::read_to_string(folder.join("README.md")).unwrap();
+            let commands = two_commands(&readme);
+            assert_eq!(commands.len(), 2, "{game} {lang}: the README's two commands\n{readme}");
+            assert!(commands[1].contains(&format!("duel --game {game} ")), "{}", commands[1]);
+
+            let (stdout, stderr, code) = sh(&folder, &commands[0]);
+            assert_eq!(code, 0, "{game} {lang}: build `{}`\n{stdout}\n{stderr}", commands[0]);
+            let (stdout, stderr, code) = sh(&folder, &commands[1]);
+            assert_eq!(code, 0, "{game} {lang}: duel `{}`\n{stdout}\n{stderr}", commands[1]);
+            let mut replays = std::fs::read_dir(folder.join("replays")).unwrap().flatten().map(|e| e.path());
+            let replay = replays.find(|p| p.extension().is_some_and(|e| e == "json")).expect("a replay");
+            let replay: Value = serde_json::from_slice(&std::fs::read(replay).unwrap()).unwrap();
+            assert_eq!(replay["game"], game);
+            let players = replay["result"]["players"].as_array().unwrap();
+            assert_eq!(players[0]["name"], name.as_str());
+            assert_eq!(players[1]["name"], format!("{game}-greedy"));
+            for p in players {
+                assert!(p["forfeit"].is_null(), "{game} {lang}: played to the end: {p}\n{stdout}");
+            }
+            assert!(replay["steps"].as_array().unwrap().len() > 4, "{game} {lang}: a whole game\n{stdout}");
+
+            let bot = match lang {
+                "python" => "python3 bot.py".to_string(),
+                "rust" => format!("./target/release/{name}"),
+                _ => format!("./{name}"),
+            };
+            let out = arena_fed(&folder, &["check-bot", "--game", game, &bot], b"");
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success(), "{game} {lang}: check-bot\n{stdout}");
+            assert!(stdout.ends_with("No problems found.\n") && !stdout.contains("PROBLEM"), "{stdout}");
+            assert!(stdout.matches(" ok ").count() >= 2, "{game} {lang}: both seats at least: {stdout}");
+        }
+    }
+}
+
+/// LCR has no bots: new-bot and check-bot say so, and make nothing.
+#[test]
+fn new_bot_and_check_bot_say_lcr_has_no_bots() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = arena_fed(dir.path(), &["new-bot", "--game", "lcr", "--lang", "python", "mybot"], b"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("Wild Left-Center-Right has no bots"), "{stderr}");
+    assert!(!dir.path().join("mybot").exists());
+    let out = arena_fed(dir.path(), &["check-bot", "--game", "lcr", "python3 bot.py"], b"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("Wild Left-Center-Right has no bots"), "{stderr}");
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+}

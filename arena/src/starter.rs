@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use crate::engine::{BotKit, GameInfo, KitSample};
+
 /// A language with a starter kit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {
@@ -84,6 +86,19 @@ pub enum StarterError {
     /// The folder is already there.
     #[error("{} already exists: choose another name, or move it away first", .0.display())]
     Exists(PathBuf),
+    /// The game has no starter: no bots play it, or it has no sample bots.
+    #[error("{0}")]
+    NoKit(String),
+    /// The game has no sample bot in this language.
+    #[error("{game} has no starter in {lang}: it has one in {have}")]
+    NoSample {
+        /// The game's title.
+        game: &'static str,
+        /// The language asked for.
+        lang: Lang,
+        /// The languages it has one in.
+        have: String,
+    },
     /// Writing failed.
     #[error("cannot write {}: {source}", path.display())]
     Io {
@@ -96,24 +111,15 @@ pub enum StarterError {
 
 /// The C++ kit.
 pub const CPP_KIT: &str = include_str!("../../starter-kits/cpp/botkit.hpp");
-/// The C++ sample bot.
-pub const CPP_SAMPLE: &str = include_str!("../../starter-kits/cpp/greedy.cpp");
 /// The C kit's header.
 pub const C_KIT_H: &str = include_str!("../../starter-kits/c/botkit.h");
 /// The C kit's source.
 pub const C_KIT_C: &str = include_str!("../../starter-kits/c/botkit.c");
-/// The C sample bot.
-pub const C_SAMPLE: &str = include_str!("../../starter-kits/c/greedy.c");
 /// The Python kit.
 pub const PY_KIT: &str = include_str!("../../starter-kits/python/botkit.py");
-/// The Python sample bot.
-pub const PY_SAMPLE: &str = include_str!("../../starter-kits/python/greedy.py");
-/// The Rust sample bot, a whole `src/main.rs` (its own, not `sample-bots`' greedy, which also
-/// sets the easy tests' minimums and passes fewer of the 20 tests).
-pub const RUST_SAMPLE: &str = include_str!("../../bot-sdk/examples/starter_bot.rs");
 
 /// The Rust SDK's source files, by file name (a test checks none is missing).
-pub const RUST_SDK: [(&str, &str); 12] = [
+pub const RUST_SDK: [(&str, &str); 14] = [
     ("src/action.rs", include_str!("../../bot-sdk/src/action.rs")),
     ("src/atoms.rs", include_str!("../../bot-sdk/src/atoms.rs")),
     ("src/bot.rs", include_str!("../../bot-sdk/src/bot.rs")),
@@ -126,51 +132,15 @@ pub const RUST_SDK: [(&str, &str); 12] = [
     ("src/tactics.rs", include_str!("../../bot-sdk/src/tactics.rs")),
     // The crate docs show this example (and compile it).
     ("examples/first_bot.rs", include_str!("../../bot-sdk/examples/first_bot.rs")),
-    ("examples/starter_bot.rs", RUST_SAMPLE),
+    ("examples/starter_bot.rs", include_str!("../../bot-sdk/examples/starter_bot.rs")),
+    ("examples/tactics_starter.rs", include_str!("../../bot-sdk/examples/tactics_starter.rs")),
+    ("examples/atoms_starter.rs", include_str!("../../bot-sdk/examples/atoms_starter.rs")),
 ];
 
-/// The course's duel map.
-const DUEL_MAP: &str = include_str!("../../maps/duel.txt");
-
-/// Whether `text` is one of the 20 public tests as this arena ships them (line endings and
-/// trailing white space aside): what a bot may know in advance anyway.
-pub fn is_public_test(text: &str) -> bool {
-    let plain = |t: &str| t.lines().map(str::trim_end).collect::<Vec<_>>().join("\n").trim_end().to_string();
-    let text = plain(text);
-    TESTS.iter().any(|(name, public)| name.starts_with("test") && plain(public) == text)
-}
-
-/// The 20 tests, their minimums and their README, by file name.
-const TESTS: [(&str, &str); 22] = [
-    ("test1.txt", include_str!("../../maps/tests/test1.txt")),
-    ("test2.txt", include_str!("../../maps/tests/test2.txt")),
-    ("test3.txt", include_str!("../../maps/tests/test3.txt")),
-    ("test4.txt", include_str!("../../maps/tests/test4.txt")),
-    ("test5.txt", include_str!("../../maps/tests/test5.txt")),
-    ("test6.txt", include_str!("../../maps/tests/test6.txt")),
-    ("test7.txt", include_str!("../../maps/tests/test7.txt")),
-    ("test8.txt", include_str!("../../maps/tests/test8.txt")),
-    ("test9.txt", include_str!("../../maps/tests/test9.txt")),
-    ("test10.txt", include_str!("../../maps/tests/test10.txt")),
-    ("test11.txt", include_str!("../../maps/tests/test11.txt")),
-    ("test12.txt", include_str!("../../maps/tests/test12.txt")),
-    ("test13.txt", include_str!("../../maps/tests/test13.txt")),
-    ("test14.txt", include_str!("../../maps/tests/test14.txt")),
-    ("test15.txt", include_str!("../../maps/tests/test15.txt")),
-    ("test16.txt", include_str!("../../maps/tests/test16.txt")),
-    ("test17.txt", include_str!("../../maps/tests/test17.txt")),
-    ("test18.txt", include_str!("../../maps/tests/test18.txt")),
-    ("test19.txt", include_str!("../../maps/tests/test19.txt")),
-    ("test20.txt", include_str!("../../maps/tests/test20.txt")),
-    ("limite_minime.txt", include_str!("../../maps/tests/limite_minime.txt")),
-    ("README.md", include_str!("../../maps/tests/README.md")),
-];
-
-/// Writes the 20 tests built into the arena, their minimums and their README into `dir` (made):
-/// what `arena test` plays where no folder of tests is at hand.
-pub fn write_builtin_tests(dir: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    TESTS.iter().try_for_each(|(name, text)| std::fs::write(dir.join(name), text))
+/// `title` after "a" or "an" as it is spoken: "an Atoms", "an OOPtimal Tactics", "a Resource Rush".
+pub fn a_or_an(title: &str) -> String {
+    let article = if title.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    format!("{article} {title}")
 }
 
 /// Whether `name` can name the folder, the program and (for Rust) the crate.
@@ -206,8 +176,9 @@ fn toml_str(text: &str) -> String {
 pub struct Starter {
     /// The files, relative to the folder.
     pub files: Vec<(PathBuf, String)>,
-    /// The three commands of the README: build, duel against greedy, the 20 tests.
-    pub commands: [String; 3],
+    /// The commands of the README: build, duel against the game's sample bot, and the game's
+    /// own third command if it has one (Resource Rush: the 20 tests), each with what it does.
+    pub commands: Vec<(String, String)>,
 }
 
 /// What each language needs: its files, build command and bot command line.
@@ -216,7 +187,10 @@ struct Recipe {
     build: String,
     bot: String,
     tournament_build: Option<String>,
-    edit: &'static str,
+    /// The bot's own file (`bot.c`, `src/main.rs`).
+    main: &'static str,
+    /// What a function of the bot is called (`function`, `method`).
+    function: &'static str,
     debug: &'static str,
 }
 
@@ -226,7 +200,7 @@ fn make_recipe(
     name: &str,
     mut files: Vec<(PathBuf, String)>,
     (compiler, flags, sources, headers): (&str, &str, &str, &str),
-    edit: &'static str,
+    main: &'static str,
     debug: &'static str,
 ) -> Recipe {
     let flags_var = flags.split_whitespace().next().unwrap_or("CFLAGS");
@@ -243,50 +217,45 @@ fn make_recipe(
         build: "make".to_string(),
         bot: format!("./{name}"),
         tournament_build: Some("make -s".to_string()),
-        edit,
+        main,
+        function: "function",
         debug,
     }
 }
 
-/// A sample written under the kit's own file name: its header says that name
-/// (`@file bot.c`), not the sample's in `starter-kits/` (`@file greedy.c`).
-fn renamed(sample: &str, header: &str, to: &str) -> String {
-    sample.replacen(header, to, 1)
+/// A sample written under the kit's own file name `to` (`bot.c`): every mention of its own
+/// name `from` (`@file greedy.c`), and a Python docstring's opening `"""greedy: `, says `to`.
+fn renamed(sample: &str, from: &str, to: &str) -> String {
+    let stem = |f: &str| f.rsplit_once('.').map_or(f, |(s, _)| s).to_string();
+    sample.replace(from, to).replacen(&format!("\"\"\"{}: ", stem(from)), &format!("\"\"\"{}: ", stem(to)), 1)
 }
 
-fn recipe(lang: Lang, name: &str) -> Recipe {
+/// The recipe of `lang` for the bot `name`, whose sample is `sample`.
+fn recipe(lang: Lang, name: &str, sample: &KitSample) -> Recipe {
     let file = |path: &str, text: String| (PathBuf::from(path), text);
+    let main = |to: &str| file(to, renamed(sample.text, sample.file, to));
     match lang {
         Lang::Cpp => make_recipe(
             name,
-            vec![
-                file("botkit.hpp", CPP_KIT.to_string()),
-                file("bot.cpp", renamed(CPP_SAMPLE, "@file greedy.cpp", "@file bot.cpp")),
-            ],
+            vec![file("botkit.hpp", CPP_KIT.to_string()), main("bot.cpp")],
             ("CXX", "CXXFLAGS ?= -std=c++17 -O2 -Wall -Wextra -pedantic", "bot.cpp", "botkit.hpp"),
-            "`bot.cpp` (the `Greedy::act` function)",
+            "bot.cpp",
             "`std::cerr`",
         ),
         Lang::C => make_recipe(
             name,
-            vec![
-                file("botkit.h", C_KIT_H.to_string()),
-                file("botkit.c", C_KIT_C.to_string()),
-                file("bot.c", renamed(C_SAMPLE, "@file greedy.c", "@file bot.c")),
-            ],
+            vec![file("botkit.h", C_KIT_H.to_string()), file("botkit.c", C_KIT_C.to_string()), main("bot.c")],
             ("CC", "CFLAGS ?= -std=c99 -O2 -Wall -Wextra -pedantic", "bot.c botkit.c", "botkit.h"),
-            "`bot.c` (the `act` function)",
+            "bot.c",
             "`stderr` (`fprintf(stderr, …)`)",
         ),
         Lang::Python => Recipe {
-            files: vec![
-                file("botkit.py", PY_KIT.to_string()),
-                file("bot.py", renamed(PY_SAMPLE, "\"\"\"greedy: ", "\"\"\"bot: ")),
-            ],
+            files: vec![file("botkit.py", PY_KIT.to_string()), main("bot.py")],
             build: "python3 -m py_compile bot.py botkit.py".to_string(),
             bot: "python3 bot.py".to_string(),
             tournament_build: None,
-            edit: "`bot.py` (the `act` function)",
+            main: "bot.py",
+            function: "function",
             debug: "`sys.stderr` (`print(…, file=sys.stderr)`)",
         },
         Lang::Rust => {
@@ -299,7 +268,7 @@ fn recipe(lang: Lang, name: &str) -> Recipe {
                          # A workspace of its own, wherever the folder is.\n[workspace]\n"
                     ),
                 ),
-                file("src/main.rs", RUST_SAMPLE.to_string()),
+                file("src/main.rs", sample.text.to_string()),
                 file(
                     "bot-sdk/Cargo.toml",
                     "[package]\nname = \"bot-sdk\"\ndescription = \"Write a Resource Rush bot in Rust: protocol, \
@@ -314,74 +283,100 @@ fn recipe(lang: Lang, name: &str) -> Recipe {
                 build: "cargo build --release".to_string(),
                 bot: format!("./target/release/{name}"),
                 tournament_build: Some("cargo build --release --quiet".to_string()),
-                edit: "`src/main.rs` (the `act` method)",
+                main: "src/main.rs",
+                function: "method",
                 debug: "stderr (`eprintln!`)",
             }
         }
     }
 }
 
-/// The folder `arena new-bot --lang LANG NAME` creates; `arena` is how to run the arena
-/// itself (written into the README's commands and the tournament snippet).
-pub fn starter(lang: Lang, name: &str, arena: &str) -> Result<Starter, StarterError> {
+/// The starter of `game` (its [`GameInfo::kit`]), or why it has none.
+fn kit_of(game: &GameInfo) -> Result<&BotKit, StarterError> {
+    match (&game.kit, game.bots) {
+        (Some(kit), true) => Ok(kit),
+        (_, false) => Err(StarterError::NoKit(format!(
+            "{} has no bots: chance plays for every player, so there is no bot to write (watch a match with \
+             `arena duel --game {}`, or play the handout's program with `arena play {}`)",
+            game.title, game.name, game.name
+        ))),
+        (None, true) => Err(StarterError::NoKit(format!("{} has no starter kit", game.title))),
+    }
+}
+
+/// The folder `arena new-bot --game GAME --lang LANG NAME` creates; `arena` is how to run the
+/// arena itself (written into the README's commands and the tournament snippet); `named` says
+/// whether its commands must name the game (`--game`: it is not the arena's default).
+pub fn starter(game: &GameInfo, named: bool, lang: Lang, name: &str, arena: &str) -> Result<Starter, StarterError> {
+    let kit = kit_of(game)?;
+    let Some(sample) = kit.samples.iter().find(|s| s.lang == lang.name()) else {
+        let have: Vec<&str> = kit.samples.iter().map(|s| s.lang).collect();
+        return Err(StarterError::NoSample { game: game.title, lang, have: have.join(", ") });
+    };
     if !valid_name(name) {
         return Err(StarterError::BadName(name.to_string()));
     }
-    let r = recipe(lang, name);
+    let r = recipe(lang, name, sample);
     let a = sh(arena);
-    let greedy = sh_command(&format!("{a} bot greedy"));
+    let game_flag = if named { format!(" --game {}", game.name) } else { String::new() };
+    let opponent = kit.opponents.first().copied().unwrap_or("greedy");
+    let opponent_command = sh_command(&format!("{a} bot {opponent}"));
     let bot = if r.bot.contains(' ') { sh_command(&r.bot) } else { r.bot.clone() };
-    let commands = [
-        r.build.clone(),
-        format!("{a} duel --map maps/duel.txt --name {name} --name greedy {bot} {greedy}"),
-        format!("{a} test {bot} --tests tests"),
+    let on_map = kit.map.map_or(String::new(), |m| format!(" --map {}", m.path));
+    let mut commands = vec![
+        (r.build.clone(), "build".to_string()),
+        (
+            format!("{a} duel{game_flag}{on_map} --name {name} --name {opponent} {bot} {opponent_command}"),
+            format!("duel against {opponent}"),
+        ),
     ];
+    if let Some(more) = &kit.more {
+        commands.push((format!("{a} {}", more.args.replace("{bot}", &bot)), more.what.to_string()));
+    }
+    let count = ["", "one", "two", "three", "four"].get(commands.len()).copied().unwrap_or("");
+    let block: Vec<&str> = commands.iter().map(|(c, _)| c.as_str()).collect();
+    let duel_map = kit.map.map_or(String::new(), |m| format!(" on {} (`{}`)", m.about, m.path));
+    let more_item = kit.more.map_or(String::new(), |m| format!("3. {}\n", m.readme));
+    let item_end = if kit.more.is_some() { ";" } else { "." };
     let readme = format!(
-        "# {name}: a Resource Rush bot in {title}\n\n\
-         Made by `arena new-bot --lang {lang} {name}`. Your bot is {edit}; it starts as the kit's sample\n\
-         bot, a greedy one: each tick it goes for the best value per tick of distance among the items it\n\
-         can still afford, always keeping enough ticks to reach the final, then goes there.\n\n\
-         The starter kit ({kit}) reads the protocol, tracks the map, both players' positions, scores,\n\
-         multipliers and Jump and the ticks left exactly as the referee does (duels and tests alike), and\n\
-         finds legal moves and shortest paths, through a `J` when picking it up makes the way shorter\n\
-         (`path_to`, `distance_to`). Every function is documented in the kit. Print debug output to\n\
-         {debug} only: stdout is the protocol. With `RR_DEBUG=1` set, the kit prints its view of each\n\
-         tick to stderr.\n\n\
-         ## The three commands\n\n\
-         ```sh\n{c0}\n{c1}\n{c2}\n```\n\n\
+        "# {name}: {game_title} bot in {title}\n\n\
+         Made by `arena new-bot{game_flag} --lang {lang} {name}`. Your bot is `{main}` (the `{function}` {kind}); it \
+         starts as the kit's sample\nbot, {sample}\n\n\
+         The starter kit ({kit_files}) {kit_text}\n\n\
+         ## The {count} commands\n\n\
+         ```sh\n{block}\n```\n\n\
          1. builds the bot{built};\n\
-         2. plays one duel against the arena's built-in `greedy` on the course's duel map (`maps/duel.txt`)\n   \
+         2. plays one duel against the arena's built-in `{opponent}`{duel_map}\n   \
             and prints the result; the replay goes to `replays/` (watch it with `arena replay <file>` or\n   \
-            `arena view <file> --open`);\n\
-         3. runs the 20 single-player tests in `tests/` (with the course's minimums,\n   \
-            `tests/limite_minime.txt`; `tests/README.md` says what each exercises and which are easy). It\n   \
-            exits non-zero until all 20 pass; the sample bot passes the easy ones.\n\n{path_note}\
+            `arena view <file> --open`){item_end}\n{more_item}\n{path_note}\
          ## When something goes wrong\n\n\
-         `arena check-bot {bot}` plays a few short situations (both seats, CRLF input, a jump, a power-up,\n\
-         test mode) and explains every problem it sees, with the fix.\n\n\
+         `arena check-bot{game_flag} {bot}` {check}\n\n\
          ## A local tournament\n\n\
          `tournament.toml` pits your bot against the built-in sample bots, both sides of every pairing:\n\
          `arena tournament --config tournament.toml` (results, replays and the leaderboard go to a new\n\
          folder under `replays/`; `--resume` that folder plays only what changed since). Add your\n\
          classmates' bots as more `[[bots]]` entries.\n",
+        game_title = a_or_an(game.title),
         title = lang.title(),
-        edit = r.edit,
-        kit = match lang {
+        main = r.main,
+        function = sample.function,
+        kind = r.function,
+        sample = kit.readme.sample,
+        kit_files = match lang {
             Lang::Cpp => "`botkit.hpp`",
             Lang::C => "`botkit.h`, `botkit.c`",
             Lang::Python => "`botkit.py`",
             Lang::Rust => "`bot-sdk/`, the arena's own Rust SDK",
         },
-        debug = r.debug,
-        c0 = commands[0],
-        c1 = commands[1],
-        c2 = commands[2],
+        kit_text = kit.readme.kit.replace("{debug}", r.debug),
+        block = block.join("\n"),
+        check = kit.readme.check,
         path_note = if arena == "arena" {
             String::new()
         } else {
             format!(
                 "These commands call the arena by its full path, `{arena}`: a bot's command (such as `arena bot \
-                 greedy`) finds programs in /usr/local/bin, /usr/bin and /bin only, whatever your PATH, and the \
+                 {opponent}`) finds programs in /usr/local/bin, /usr/bin and /bin only, whatever your PATH, and the \
                  arena is in none of them. Do the same with the commands below (or install `arena` into \
                  /usr/local/bin).\n\n"
             )
@@ -391,11 +386,14 @@ pub fn starter(lang: Lang, name: &str, arena: &str) -> Result<Starter, StarterEr
             _ => "",
         },
     );
+    let on = kit.map.map_or(String::new(), |m| format!(" on {}", m.about));
     let mut tournament = format!(
-        "# A local tournament: {name} against the arena's built-in sample bots on the course's duel map.\n\
+        "# A local tournament: {name} against the arena's built-in sample bots{on}.\n\
          # Run from this folder: {a} tournament --config tournament.toml\n\
-         game = \"resource-rush\"\nmaps = [\"maps/duel.txt\"]\ngames = 1\n\n\
+         game = {}\n{}games = 1\n\n\
          [[bots]]\nname = {}\ncommand = {}\n",
+        toml_str(game.name),
+        kit.map.map_or(String::new(), |m| format!("maps = [{}]\n", toml_str(m.path))),
         toml_str(name),
         toml_str(&r.bot),
     );
@@ -409,9 +407,10 @@ pub fn starter(lang: Lang, name: &str, arena: &str) -> Result<Starter, StarterEr
             "# Not part of your bot: the replays and the leagues the arena writes here.\nignore = [\"replays\"]\n",
         );
     }
-    for sample in ["greedy", "reference"] {
+    for sample in kit.opponents {
         tournament.push_str(&format!(
-            "\n[[bots]]\nname = \"{sample}\"\ncommand = {}\n",
+            "\n[[bots]]\nname = {}\ncommand = {}\n",
+            toml_str(sample),
             toml_str(&format!("{a} bot {sample}"))
         ));
     }
@@ -424,9 +423,9 @@ pub fn starter(lang: Lang, name: &str, arena: &str) -> Result<Starter, StarterEr
     files.push((PathBuf::from("README.md"), readme));
     files.push((PathBuf::from("tournament.toml"), tournament));
     files.push((PathBuf::from(".gitignore"), ignore));
-    files.push((PathBuf::from("maps/duel.txt"), DUEL_MAP.to_string()));
-    for (file, text) in TESTS.iter() {
-        files.push((Path::new("tests").join(file), text.to_string()));
+    let map = kit.map.map(|m| (m.path, m.text));
+    for (path, text) in map.iter().chain(kit.files) {
+        files.push((PathBuf::from(path), text.to_string()));
     }
     Ok(Starter { files, commands })
 }
@@ -464,6 +463,12 @@ pub fn create(dir: &Path, starter: &Starter) -> Result<(), StarterError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::{atoms, lcr, resource_rush, tactics};
+
+    /// Resource Rush's starter, as `arena new-bot` makes it.
+    fn starter(lang: Lang, name: &str, arena: &str) -> Result<Starter, StarterError> {
+        super::starter(&resource_rush::INFO, false, lang, name, arena)
+    }
 
     #[test]
     fn the_rust_sdk_is_embedded_whole() {
@@ -477,17 +482,6 @@ mod tests {
         let mut embedded: Vec<String> = RUST_SDK.iter().map(|(f, _)| f.to_string()).collect();
         embedded.sort();
         assert_eq!(embedded, on_disk, "add new bot-sdk files to RUST_SDK");
-    }
-
-    #[test]
-    fn the_tests_are_embedded_whole() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests");
-        let mut on_disk: Vec<String> =
-            std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
-        on_disk.sort();
-        let mut embedded: Vec<String> = TESTS.iter().map(|(f, _)| f.to_string()).collect();
-        embedded.sort();
-        assert_eq!(embedded, on_disk);
     }
 
     /// Each kit's sample is written as `bot.c`, `bot.cpp`, `bot.py`, and its header says so
@@ -546,13 +540,13 @@ mod tests {
     #[test]
     fn the_readme_quotes_what_the_shell_needs() {
         let s = starter(Lang::Python, "mybot", "/opt/my arena/arena").unwrap();
-        assert_eq!(s.commands[0], "python3 -m py_compile bot.py botkit.py");
+        assert_eq!(s.commands[0].0, "python3 -m py_compile bot.py botkit.py");
         assert_eq!(
-            s.commands[1],
+            s.commands[1].0,
             "'/opt/my arena/arena' duel --map maps/duel.txt --name mybot --name greedy \"python3 bot.py\" \
              \"'/opt/my arena/arena' bot greedy\""
         );
-        assert_eq!(s.commands[2], "'/opt/my arena/arena' test \"python3 bot.py\" --tests tests");
+        assert_eq!(s.commands[2].0, "'/opt/my arena/arena' test \"python3 bot.py\" --tests tests");
         let toml_text = &s.files.iter().find(|(p, _)| p == Path::new("tournament.toml")).unwrap().1;
         let config: toml::Value = toml::from_str(toml_text).unwrap();
         assert_eq!(config["bots"][1]["command"].as_str(), Some("'/opt/my arena/arena' bot greedy"));
@@ -575,5 +569,45 @@ mod tests {
         assert!(matches!(create(&dir, &s), Err(StarterError::Exists(_))));
         let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().map(|e| e.file_name()).collect();
         assert_eq!(left, vec![std::ffi::OsString::from("mybot")], "no staging folder is left behind");
+    }
+
+    /// Tactics and Atoms have a starter in every language: the game's own sample under the
+    /// kit's name, commands that name the game, the duel against the game's sample bot; a game
+    /// played on a config gets it, one played on parameters none.
+    #[test]
+    fn tactics_and_atoms_have_a_starter_in_every_language() {
+        for (info, sample, opponent, map) in [
+            (&tactics::hosted::INFO, "tactics", "tactics-greedy", Some("maps/config_01.txt")),
+            (&atoms::hosted::INFO, "atoms", "atoms-greedy", None),
+        ] {
+            for lang in Lang::ALL {
+                let s = super::starter(info, true, lang, "mybot", "arena").unwrap();
+                let text = |path: &str| s.files.iter().find(|(p, _)| p == Path::new(path)).map(|(_, t)| t.as_str());
+                let main = ["bot.cpp", "bot.c", "bot.py", "src/main.rs"].into_iter().find_map(text).unwrap();
+                assert!(main.contains(sample) || main.to_lowercase().contains(sample), "{lang}: {main}");
+                assert!(!main.contains("tactics_bot.py") && !main.contains("atoms-bot.c"), "{lang}: renamed: {main}");
+                assert_eq!(s.commands.len(), 2, "{lang}: build and duel");
+                let duel = &s.commands[1].0;
+                assert!(duel.starts_with(&format!("arena duel --game {}", info.name)), "{duel}");
+                assert!(duel.ends_with(&format!("\"arena bot {opponent}\"")), "{duel}");
+                assert_eq!(duel.contains("--map"), map.is_some(), "{duel}");
+                let readme = text("README.md").unwrap();
+                assert!(readme.contains("## The two commands") && readme.contains(&format!("--game {}", info.name)));
+                assert!(!readme.contains("RR_DEBUG") && !readme.contains("20 tests"), "{readme}");
+                let config: toml::Value = toml::from_str(text("tournament.toml").unwrap()).unwrap();
+                assert_eq!(config["game"].as_str(), Some(info.name));
+                assert_eq!(config.get("maps").is_some(), map.is_some());
+                assert_eq!(text(map.unwrap_or("none")).is_some(), map.is_some());
+                assert!(text("tests/test1.txt").is_none(), "the 20 tests are Resource Rush's");
+            }
+        }
+    }
+
+    /// LCR has no bots, so no starter, and says why; the control: Resource Rush has one.
+    #[test]
+    fn a_game_without_bots_has_no_starter_and_says_so() {
+        let err = super::starter(&lcr::INFO, true, Lang::Python, "mybot", "arena").unwrap_err().to_string();
+        assert!(err.starts_with("Wild Left-Center-Right has no bots: chance plays for every player"), "{err}");
+        assert!(starter(Lang::Python, "mybot", "arena").is_ok());
     }
 }

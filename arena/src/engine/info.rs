@@ -63,6 +63,79 @@ pub struct GameInfo {
     pub params: &'static [ParamSpec],
     /// The handout's own text program, if the arena plays it (`arena play NAME`).
     pub classic: Option<ClassicProgram>,
+    /// What `arena new-bot --game NAME` writes for a student's first bot and what its duel
+    /// plays; None: the game has no starter (a game without bots has none).
+    pub kit: Option<BotKit>,
+}
+
+/// A game's part of a student's starter folder (`arena new-bot`): its sample bot in each
+/// language, the files and the opponent of its duel, and the README's words on the game. The
+/// languages' part (the kit's own files, how to build) is the starter's.
+#[derive(Debug, Clone, Copy)]
+pub struct BotKit {
+    /// The sample bot in each language that has one: the student's first bot.
+    pub samples: &'static [KitSample],
+    /// The file a duel is played on, when the game is played on one.
+    pub map: Option<KitMap>,
+    /// More files for the folder (path, text): the course's tests.
+    pub files: &'static [(&'static str, &'static str)],
+    /// The built-in sample bots (`arena bot NAME`) of the README's duel (the first) and of the
+    /// local tournament (all).
+    pub opponents: &'static [&'static str],
+    /// A third command of the README after the build and the duel, if any: its arguments to the
+    /// arena, `{bot}` standing for the bot's command (`test {bot} --tests tests`), what it does
+    /// in a few words (`run the 20 tests`), and the README's item explaining it.
+    pub more: Option<KitCommand>,
+    /// The README's paragraphs: what the sample bot does (after "it starts as the kit's sample
+    /// bot"), what the kit does for the game, what `arena check-bot` plays.
+    pub readme: KitReadme,
+}
+
+/// The file a starter's duel is played on.
+#[derive(Debug, Clone, Copy)]
+pub struct KitMap {
+    /// Its path in the folder (`maps/duel.txt`).
+    pub path: &'static str,
+    /// Its text.
+    pub text: &'static str,
+    /// What it is, in a few words (`the course's duel map`).
+    pub about: &'static str,
+}
+
+/// One language's sample bot for a game.
+#[derive(Debug, Clone, Copy)]
+pub struct KitSample {
+    /// The language's name on the command line (`cpp`, `c`, `python`, `rust`).
+    pub lang: &'static str,
+    /// The sample's own file name where it is kept (`greedy.c`), which its text names; the
+    /// starter writes it under the kit's name for the bot (`bot.c`).
+    pub file: &'static str,
+    /// Its text.
+    pub text: &'static str,
+    /// The function a student edits (`act`, `place`).
+    pub function: &'static str,
+}
+
+/// A third command of a starter's README.
+#[derive(Debug, Clone, Copy)]
+pub struct KitCommand {
+    /// Its arguments to the arena, `{bot}` standing for the bot's command.
+    pub args: &'static str,
+    /// What it does, in a few words.
+    pub what: &'static str,
+    /// The README's item on it (after its number).
+    pub readme: &'static str,
+}
+
+/// The game's words in a starter's README.
+#[derive(Debug, Clone, Copy)]
+pub struct KitReadme {
+    /// What the sample bot does.
+    pub sample: &'static str,
+    /// What the kit does for this game (reads the prompts, …).
+    pub kit: &'static str,
+    /// What `arena check-bot` plays.
+    pub check: &'static str,
 }
 
 impl GameInfo {
@@ -332,6 +405,7 @@ mod tests {
             ranking: Ranking::Score,
             params: &[SIZE, ROUNDS],
             classic: None,
+            kit: None,
         }
     }
 

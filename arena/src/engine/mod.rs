@@ -22,8 +22,8 @@ use serde_json::Value;
 pub use ending::Ending;
 pub use game::{Game, MatchOptions, Registry, SetupError};
 pub use info::{
-    ClassicError, ClassicProgram, ClassicSession, GameInfo, ParamError, ParamKind, ParamSpec, ParamValue, Params,
-    PlaysOn, Ranking, Wording,
+    BotKit, ClassicError, ClassicProgram, ClassicSession, GameInfo, KitCommand, KitMap, KitReadme, KitSample,
+    ParamError, ParamKind, ParamSpec, ParamValue, Params, PlaysOn, Ranking, Wording,
 };
 pub use limits::{ClockKind, LimitChoices, Limits, UnknownClock};
 pub use outcome::{ForfeitReason, Outcome, PlayerOutcome, Remark, Verdict};
@@ -320,6 +320,13 @@ pub trait State: Send {
     /// of the same game (tournaments balance shards by it). Default: all alike.
     fn expected_cost(&self) -> u64 {
         1
+    }
+
+    /// A simple legal answer for `player` now, whose turn it is: what a scripted opponent
+    /// plays where `arena check-bot` plays a bot against the game itself. None: the game
+    /// scripts no opponent.
+    fn scripted_answer(&self, _player: PlayerId) -> Option<String> {
+        None
     }
 }
 

@@ -28,6 +28,7 @@ pub static INFO: GameInfo = GameInfo {
         default: "11",
     }],
     classic: None,
+    kit: None,
 };
 
 pub struct CoinGame;

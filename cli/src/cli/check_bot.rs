@@ -1,9 +1,10 @@
-//! `arena check-bot BOT`: plays a bot through short scripted situations and explains each
-//! problem, with the fix.
+//! `arena check-bot [--game GAME] BOT`: plays a bot through short scripted situations and
+//! explains each problem, with the fix.
 
 use std::process::ExitCode;
 
-use arena::doctor::check_bot;
+use arena::doctor::{can_check, check_bot};
+use arena::engine::Registry;
 use clap::Args;
 
 use super::SandboxArgs;
@@ -11,6 +12,9 @@ use super::SandboxArgs;
 /// Options of `arena check-bot`.
 #[derive(Debug, Args)]
 pub struct CheckBotArgs {
+    /// The game the bot plays (`arena duel --help` lists them).
+    #[arg(long, default_value = "resource-rush")]
+    pub game: String,
     /// The bot's command line (split like a shell would): `./mybot`, `"python3 bot.py"`.
     pub bot: String,
     #[command(flatten)]
@@ -18,12 +22,18 @@ pub struct CheckBotArgs {
 }
 
 /// Runs `arena check-bot`.
-pub fn run(args: CheckBotArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: CheckBotArgs, games: &Registry) -> anyhow::Result<ExitCode> {
+    let game = games.get(&args.game)?;
+    can_check(game)?;
     let sandbox = args.sandbox.sandbox()?;
     let cancel = super::cancel_on_ctrl_c("interrupted: ending the bot")?;
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    say!("Checking `{}` as a Resource Rush bot, in short scripted games (the opponent is a script)…", args.bot);
-    let checked = runtime.block_on(check_bot(&args.bot, &sandbox, &cancel))?;
+    say!(
+        "Checking `{}` as {} bot, in short scripted games (the opponent is a script)…",
+        args.bot,
+        arena::starter::a_or_an(game.info().title)
+    );
+    let checked = runtime.block_on(check_bot(game, &args.bot, &sandbox, &cancel))?;
     let (mut problems, mut notes) = (0, 0);
     for c in &checked {
         let verdict = if c.skipped {
@@ -55,11 +65,18 @@ pub fn run(args: CheckBotArgs) -> anyhow::Result<ExitCode> {
     } else {
         say!("{problems} problem{} found.", if problems == 1 { "" } else { "s" });
         if checked.iter().all(|c| c.skipped || !c.answered) {
-            // It answered nothing: perhaps a bot of another game, told Resource Rush's header.
+            // It answered nothing: perhaps a bot of another game, told this game's prompts.
+            let others: Vec<&str> = games
+                .games()
+                .filter(|g| g.name() != game.name() && g.info().bots && g.info().kit.is_some())
+                .map(|g| g.name())
+                .collect();
             say!(
-                "It never answered a prompt. If it plays another game, check-bot cannot check it (it knows Resource \
-                 Rush only): play it in a duel instead, `arena duel --game NAME …` (`arena duel --help` lists the \
-                 games), whose Why: and Fix: lines explain a forfeit."
+                "It never answered a prompt. If it plays another game, check-bot cannot check it as {}: name its \
+                 game, `arena check-bot --game NAME …` ({}), or play it in a duel, `arena duel --game NAME …` \
+                 (`arena duel --help` lists the games), whose Why: and Fix: lines explain a forfeit.",
+                game.info().title,
+                others.join(", ")
             );
         }
         Ok(ExitCode::FAILURE)

@@ -44,7 +44,7 @@ fn tests_folder(given: Option<&Path>) -> anyhow::Result<(PathBuf, Option<tempfil
         .prefix("arena-tests-")
         .tempdir()
         .context("cannot make a temporary folder for the built-in tests")?;
-    arena::starter::write_builtin_tests(built_in.path())
+    arena::games::resource_rush::kit::write_builtin_tests(built_in.path())
         .with_context(|| format!("cannot write the built-in tests into {}", built_in.path().display()))?;
     tell!("tests: the 20 built into the arena (no maps/tests or tests/ in {}; give --tests DIR for others)", here());
     Ok((built_in.path().to_path_buf(), Some(built_in)))
@@ -201,7 +201,7 @@ fn refuse_what_the_bot_would_see(
     cases: &[course::checker::TestCase],
     sandbox: &arena::sandbox::Sandbox,
 ) -> anyhow::Result<()> {
-    if !sandbox.isolation().boxed || cases.iter().all(|c| arena::starter::is_public_test(&c.text)) {
+    if !sandbox.isolation().boxed || cases.iter().all(|c| arena::games::resource_rush::kit::is_public_test(&c.text)) {
         return Ok(());
     }
     let shown = arena::sandbox::shown_paths(&shell_words::split(bot).unwrap_or_default(), None);

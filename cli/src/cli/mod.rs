@@ -824,8 +824,8 @@ pub fn run(cli: Cli, games: &Registry) -> anyhow::Result<ExitCode> {
         Command::Simulate(args) => simulate::run(args),
         Command::View(args) => replay::view(args),
         Command::ExportSave(args) => replay::export_save(args),
-        Command::NewBot(args) => new_bot::run(args),
-        Command::CheckBot(args) => check_bot::run(args),
+        Command::NewBot(args) => new_bot::run(args, games),
+        Command::CheckBot(args) => check_bot::run(args, games),
         Command::Bot(args) => bot::run(args),
     }
 }

@@ -1,8 +1,10 @@
-//! `arena new-bot --lang cpp|c|python|rust NAME`: a ready folder for a student's bot.
+//! `arena new-bot [--game GAME] --lang cpp|c|python|rust NAME`: a ready folder for a student's
+//! bot of a game (its [`arena::engine::GameInfo::kit`]).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use arena::engine::Registry;
 use arena::sandbox::BOX_PATH;
 use arena::starter::{create, starter, Lang};
 use clap::Args;
@@ -10,6 +12,9 @@ use clap::Args;
 /// Options of `arena new-bot`.
 #[derive(Debug, Args)]
 pub struct NewBotArgs {
+    /// The game the bot plays (`arena duel --help` lists them).
+    #[arg(long, default_value = "resource-rush")]
+    pub game: String,
     /// The language: cpp, c, python or rust (also c++, py, rs; in any case).
     #[arg(long, value_parser = parse_lang)]
     pub lang: Lang,
@@ -42,13 +47,17 @@ fn arena_command() -> String {
 }
 
 /// Runs `arena new-bot`.
-pub fn run(args: NewBotArgs) -> anyhow::Result<ExitCode> {
-    let made = starter(args.lang, &args.name, &arena_command())?;
+pub fn run(args: NewBotArgs, games: &Registry) -> anyhow::Result<ExitCode> {
+    let game = games.get(&args.game)?;
+    // The commands name the game unless it is the one played where none is named.
+    let named = games.first().map_or(true, |first| first.name() != game.name());
+    let made = starter(game.info(), named, args.lang, &args.name, &arena_command())?;
     create(Path::new(&args.name), &made)?;
-    say!("Created {}/: a {} bot from the starter kit. Next, in that folder:", args.name, args.lang);
+    let what = arena::starter::a_or_an(game.info().title);
+    say!("Created {}/: {what} {} bot from the starter kit. Next, in that folder:", args.name, args.lang);
     say!();
     say!("  cd {}", args.name);
-    for (what, command) in ["build", "duel against greedy", "run the 20 tests"].iter().zip(&made.commands) {
+    for (command, what) in &made.commands {
         say!("  {command}    # {what}");
     }
     say!();

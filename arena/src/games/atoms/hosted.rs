@@ -53,6 +53,7 @@ pub static INFO: GameInfo = GameInfo {
         default: "6x5",
     }],
     classic: Some(ClassicProgram { takes_params: false, run: super::classic::session }),
+    kit: Some(super::kit::KIT),
 };
 
 /// A board that does not fit its players.
@@ -294,6 +295,12 @@ impl State for AtomsState {
 
     fn is_active(&self, player: PlayerId) -> bool {
         self.game.alive[player] && self.turn() != Turn::Terminal
+    }
+
+    /// The first cell, row by row, that is empty or its own.
+    fn scripted_answer(&self, player: PlayerId) -> Option<String> {
+        let i = self.game.cells.iter().position(|c| c.atoms == 0 || c.owner as usize == player)?;
+        Some(format!("PLACE {} {}", i % self.game.width, i / self.game.width))
     }
 
     fn outcome(&self) -> Outcome {

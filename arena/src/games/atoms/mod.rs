@@ -8,6 +8,7 @@
 
 pub mod classic;
 pub mod hosted;
+pub mod kit;
 
 pub use hosted::AtomsGame;
 

@@ -193,6 +193,7 @@ pub static INFO: GameInfo = GameInfo {
     ranking: Ranking::Score,
     params: &[],
     classic: Some(ClassicProgram { takes_params: false, run: classic::session }),
+    kit: None,
 };
 
 /// The Wild Left-Center-Right entry of the game registry.

@@ -9,6 +9,7 @@
 
 mod answers;
 mod events;
+pub mod kit;
 mod render;
 mod setup;
 #[cfg(test)]
@@ -59,6 +60,7 @@ pub static INFO: GameInfo = GameInfo {
     ranking: Ranking::Score,
     params: &[],
     classic: None,
+    kit: Some(kit::KIT),
 };
 
 /// The single-player tests as the registry describes them.
@@ -74,6 +76,7 @@ pub static TEST_INFO: GameInfo = GameInfo {
     ranking: Ranking::Score,
     params: &[],
     classic: None,
+    kit: None,
 };
 
 /// The Resource Rush entry of the game registry.

@@ -57,6 +57,7 @@ pub static INFO: GameInfo = GameInfo {
         default: "10",
     }],
     classic: Some(ClassicProgram { takes_params: true, run: super::classic::session }),
+    kit: Some(super::kit::KIT),
 };
 
 /// A recorded setup that is not a Tactics match.
@@ -336,6 +337,18 @@ impl State for TacticsState {
 
     fn is_active(&self, _player: PlayerId) -> bool {
         !self.over
+    }
+
+    /// All its chips on its first field (row by row) in the Placement Phase, else `pass`.
+    fn scripted_answer(&self, player: PlayerId) -> Option<String> {
+        let chips = self.board.chips.get(player).copied().unwrap_or(0);
+        let first = self.board.fields.iter().position(|f| matches!(f, Field::Claimed(p, _) if *p == player));
+        Some(match first {
+            Some(i) if self.phase == Phase::Placement && chips > 0 => {
+                format!("place {chips} {} {}", i % self.board.width + 1, i / self.board.width + 1)
+            }
+            _ => "pass".to_string(),
+        })
     }
 
     fn outcome(&self) -> Outcome {

@@ -7,6 +7,7 @@
 
 pub mod classic;
 pub mod hosted;
+pub mod kit;
 
 pub use hosted::TacticsGame;
 

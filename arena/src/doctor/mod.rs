@@ -1,19 +1,23 @@
 //! The bot doctor behind `arena check-bot`: plays a bot through a few short scripted Resource
 //! Rush situations (both seats, CRLF input, a jump, power-ups, test mode) through the referee,
-//! then explains each problem in words, with the fix.
+//! then explains each problem in words, with the fix. A bot of another game plays each seat
+//! against the game's own scripted players (`seats.rs`).
 //!
 //! The opponent is a script inside the arena, not a process: the bot under test is the only
 //! process, so every problem is its own. When the very first answer never comes, two probes
 //! tell a slow start-up from a bot that does not flush its output.
+
+mod seats;
 
 use std::time::Duration;
 
 use bot_sdk::rules::{check_move, Action, InvalidMove};
 use bot_sdk::{MapSpec, Pos};
 use serde_json::Value;
+use thiserror::Error;
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::{Ending, Failure, Outcome, PlayerId, Reply, SetupError, State, Turn};
+use crate::engine::{Ending, Failure, Game, Outcome, PlayerId, Reply, SetupError, State, Turn};
 use crate::explain::{loop_fix, Activity, Silence, FLUSH, STARTUP_FIX};
 use crate::games::resource_rush::{malformed_fix, ResourceRush, INFO, NAME};
 use crate::referee::{play_match, BotCommand, Limits, PlayedMatch, RefereeError};
@@ -103,6 +107,60 @@ const SITUATIONS: [Situation; 6] = [
     },
 ];
 
+/// Why a bot was not checked.
+#[derive(Debug, Error)]
+pub enum CheckError {
+    /// The game has no bots to check.
+    #[error(
+        "{title} has no bots: chance plays for every player, so there is no bot to check (watch a match with \
+         `arena duel --game {name}`)"
+    )]
+    NoBots {
+        /// The game's title.
+        title: &'static str,
+        /// Its name.
+        name: &'static str,
+    },
+    /// The game scripts no opponent (or has no starter to play on).
+    #[error(
+        "check-bot cannot check {title} bots: the game scripts no opponent for it; play your bot in a duel instead, \
+         `arena duel --game {name} …`, whose Why: and Fix: lines explain a forfeit"
+    )]
+    NoScript {
+        /// The game's title.
+        title: &'static str,
+        /// Its name.
+        name: &'static str,
+    },
+    /// Running the bot failed.
+    #[error(transparent)]
+    Referee(#[from] RefereeError),
+}
+
+/// Whether check-bot can check bots of `game`, or why not (no bots, no scripted opponent).
+pub fn can_check(game: &dyn Game) -> Result<(), CheckError> {
+    if game.name() == NAME {
+        return Ok(());
+    }
+    seats::kit_of(game).map(|_| ())
+}
+
+/// Plays `command` as a bot of `game` and explains what went wrong: Resource Rush through its
+/// own scripted situations, any other game's bot in each seat against the game's scripted
+/// players (see `seats.rs`).
+pub async fn check_bot(
+    game: &dyn Game,
+    command: &str,
+    sandbox: &Sandbox,
+    cancel: &CancellationToken,
+) -> Result<Vec<Checked>, CheckError> {
+    if game.name() == NAME {
+        Ok(check_resource_rush(command, sandbox, cancel).await?)
+    } else {
+        seats::check(game, command, sandbox, cancel).await
+    }
+}
+
 /// One problem, in words, and how to fix it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
@@ -118,7 +176,7 @@ pub struct Finding {
 #[derive(Debug, Clone)]
 pub struct Checked {
     /// The situation.
-    pub name: &'static str,
+    pub name: String,
     /// Score, ticks, finished, or why it was not played.
     pub summary: String,
     /// What went wrong (empty when all went well).
@@ -578,7 +636,7 @@ fn diagnose(situation: &Situation, spec: &MapSpec, played: &PlayedMatch, limits:
         }
     }
     let answered = replies.iter().any(|r| r.answer.is_some());
-    Checked { name: situation.name, summary, findings, skipped: false, answered }
+    Checked { name: situation.name.to_string(), summary, findings, skipped: false, answered }
 }
 
 /// What to change after an invalid move from `at` to `to`.
@@ -712,8 +770,8 @@ pub async fn why_silent(command: &str, sandbox: &Sandbox, cancel: &CancellationT
     Ok(Silence::Unknown)
 }
 
-/// Plays every situation with `command` and explains what went wrong.
-pub async fn check_bot(
+/// Plays every Resource Rush situation with `command` and explains what went wrong.
+pub async fn check_resource_rush(
     command: &str,
     sandbox: &Sandbox,
     cancel: &CancellationToken,
@@ -772,7 +830,7 @@ pub async fn check_bot(
             out.push(checked);
             for skipped in &SITUATIONS[1..] {
                 out.push(Checked {
-                    name: skipped.name,
+                    name: skipped.name.to_string(),
                     summary: "not played: fix the first answer first".to_string(),
                     findings: Vec::new(),
                     skipped: true,

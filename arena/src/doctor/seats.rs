@@ -1,0 +1,312 @@
+//! The doctor for any game with a starter ([`BotKit`]) whose states script an opponent
+//! ([`State::scripted_answer`]): the bot plays each seat of a match (and a middle seat of three
+//! where the game allows three) against the game's own scripted players, through the referee,
+//! and each forfeit is explained in the game's words, with the game's fix where it has one.
+//! The bot under test is the only process, so every problem is its own.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use super::{last_words, program_problem, python_compile_fix, CheckError, Checked, Finding};
+use crate::engine::{BotKit, Game, MatchOptions, Outcome, PlayerId, Reply, State, Turn};
+use crate::explain::{forfeit_facts, FLUSH};
+use crate::referee::{play_match, BotCommand, Limits};
+use crate::sandbox::Sandbox;
+
+/// Most scripted answers in a row before the wrapper gives up (a game whose scripted players
+/// never end their turns would otherwise hang the doctor).
+const MOST_SCRIPTED: usize = 1_000_000;
+
+/// One match of a game with one bot process: the bot plays `seat`, the game answers for the
+/// other seats with its scripted answers, played as soon as their turn comes.
+struct Seated {
+    inner: Box<dyn State>,
+    seat: PlayerId,
+}
+
+impl Seated {
+    fn new(inner: Box<dyn State>, seat: PlayerId) -> Self {
+        let mut seated = Seated { inner, seat };
+        seated.advance();
+        seated
+    }
+
+    /// The scripted players' answers for the turns that are theirs alone.
+    fn scripted(&self, players: &[PlayerId]) -> Vec<(PlayerId, Reply)> {
+        let line = |p: PlayerId| self.inner.scripted_answer(p).unwrap_or_default();
+        players.iter().filter(|&&p| p != self.seat).map(|&p| (p, Reply::Line(line(p)))).collect()
+    }
+
+    /// Plays the scripted players' turns until the bot's turn, a chance event or the end.
+    fn advance(&mut self) {
+        for _ in 0..MOST_SCRIPTED {
+            let players = match self.inner.turn() {
+                Turn::Sequential(p) if p != self.seat => vec![p],
+                Turn::Simultaneous(ps) if !ps.contains(&self.seat) => ps,
+                _ => return,
+            };
+            let replies = self.scripted(&players);
+            self.inner.apply(&replies);
+        }
+    }
+}
+
+impl State for Seated {
+    fn num_players(&self) -> usize {
+        1
+    }
+
+    fn turn(&self) -> Turn {
+        match self.inner.turn() {
+            Turn::Chance => Turn::Chance,
+            Turn::Sequential(p) if p == self.seat => Turn::Sequential(0),
+            Turn::Simultaneous(ps) if ps.contains(&self.seat) => Turn::Sequential(0),
+            _ => Turn::Terminal,
+        }
+    }
+
+    fn intro(&self, _player: PlayerId) -> String {
+        self.inner.intro(self.seat)
+    }
+
+    fn prompt(&self, _player: PlayerId) -> String {
+        self.inner.prompt(self.seat)
+    }
+
+    fn answers_may_run_ahead(&self) -> bool {
+        self.inner.answers_may_run_ahead()
+    }
+
+    fn input_is_intro(&self) -> bool {
+        self.inner.input_is_intro()
+    }
+
+    fn apply(&mut self, replies: &[(PlayerId, Reply)]) {
+        let mine = replies.first().map_or(Reply::Failed(crate::engine::Failure::Crash(None)), |(_, r)| r.clone());
+        let mut all = vec![(self.seat, mine)];
+        if let Turn::Simultaneous(ps) = self.inner.turn() {
+            all.extend(self.scripted(&ps));
+        }
+        self.inner.apply(&all);
+        self.advance();
+    }
+
+    fn canonical_answer(&self, _player: PlayerId, line: &str) -> String {
+        self.inner.canonical_answer(self.seat, line)
+    }
+
+    fn chance_outcomes(&self) -> Vec<(u64, f64)> {
+        self.inner.chance_outcomes()
+    }
+
+    fn apply_chance(&mut self, outcome: u64) {
+        self.inner.apply_chance(outcome);
+        self.advance();
+    }
+
+    fn is_active(&self, _player: PlayerId) -> bool {
+        self.inner.is_active(self.seat)
+    }
+
+    fn outcome(&self) -> Outcome {
+        let all = self.inner.outcome();
+        let winner = all.winner.filter(|&w| w == self.seat).map(|_| 0);
+        Outcome { players: all.players.into_iter().skip(self.seat).take(1).collect(), winner }
+    }
+
+    fn setup(&self) -> Value {
+        self.inner.setup()
+    }
+
+    fn frame(&self) -> Value {
+        self.inner.frame()
+    }
+
+    fn render(&self) -> String {
+        self.inner.render()
+    }
+}
+
+/// A match the bot plays: its name, the number of players and the bot's seat.
+#[derive(Debug, Clone)]
+struct Situation {
+    name: String,
+    players: usize,
+    seat: PlayerId,
+}
+
+/// Every seat of the smallest match, then the middle seat of three players where the game
+/// allows three (a bot that assumes two players, or that it is first or last, fails there).
+fn situations(game: &dyn Game) -> Vec<Situation> {
+    let info = game.info();
+    let n = (*info.players.start()).max(1);
+    let mut out: Vec<Situation> =
+        (0..n).map(|seat| Situation { name: format!("seat {}", seat + 1), players: n, seat }).collect();
+    if n < 3 && info.players.contains(&3) {
+        out.push(Situation { name: "3 players".to_string(), players: 3, seat: 1 });
+    }
+    out
+}
+
+/// A new match of `game` with `players`, on the kit's map when the game is played on one.
+fn new_match(game: &dyn Game, kit: &BotKit, players: usize) -> Result<Box<dyn State>, CheckError> {
+    let options = MatchOptions {
+        map: kit.map.map(|m| PathBuf::from(m.path)),
+        text: kit.map.map(|m| Arc::from(m.text)),
+        players: Some(players),
+        params: Default::default(),
+    };
+    Ok(game.new_match(&options).map_err(crate::referee::RefereeError::from)?)
+}
+
+/// Whether `game` can be checked here: it has a starter, and its states script an opponent.
+pub(super) fn kit_of(game: &dyn Game) -> Result<&BotKit, CheckError> {
+    let info = game.info();
+    if !info.bots {
+        return Err(CheckError::NoBots { title: info.title, name: info.name });
+    }
+    let kit = info.kit.as_ref().ok_or(CheckError::NoScript { title: info.title, name: info.name })?;
+    let state = new_match(game, kit, (*info.players.start()).max(1))?;
+    let scripted = match state.turn() {
+        Turn::Sequential(p) => state.scripted_answer(p).is_some(),
+        Turn::Simultaneous(ps) => ps.iter().all(|&p| state.scripted_answer(p).is_some()),
+        _ => true,
+    };
+    if !scripted {
+        return Err(CheckError::NoScript { title: info.title, name: info.name });
+    }
+    Ok(kit)
+}
+
+/// Plays the bot `command` in every situation of `game` and explains what went wrong.
+pub(super) async fn check(
+    game: &dyn Game,
+    command: &str,
+    sandbox: &Sandbox,
+    cancel: &CancellationToken,
+) -> Result<Vec<Checked>, CheckError> {
+    let kit = kit_of(game)?;
+    let info = game.info();
+    // The wall clock: a bot that never flushes uses no CPU, and a doctor should say so after
+    // the plain time limit, not after the CPU clock's backstop.
+    let limits = Limits { clock: crate::referee::ClockKind::Wall, ..Limits::default() };
+    let program = program_problem(command);
+    let mut out: Vec<Checked> = Vec::new();
+    for situation in situations(game) {
+        let state = Box::new(Seated::new(new_match(game, kit, situation.players)?, situation.seat));
+        let bot =
+            BotCommand::seated(&BotCommand::display_name(command), command, None, b"check-bot", 1, situation.seat);
+        let played = play_match(info.name, state, &[bot], &limits, 1, sandbox, cancel).await?;
+        let replay = &played.replay;
+        let me = &replay.result.players[0];
+        let steps = replay.steps.len();
+        let others = situation.players - 1;
+        let against = if others == 1 { "a scripted player".to_string() } else { format!("{others} scripted players") };
+        let summary = match &me.forfeit {
+            Some(reason) => format!("forfeit ({reason}) at {} {steps}, against {against}", info.wording.step),
+            None => format!(
+                "played to the end against {against}: score {}{}, {steps} {}s",
+                me.score,
+                if me.finished { ", won" } else { "" },
+                info.wording.step
+            ),
+        };
+        let stderr = played.stderr.first().map_or("", String::as_str);
+        let findings: Vec<Finding> = forfeit_facts(replay)
+            .into_iter()
+            .filter(|f| f.player == 0)
+            .map(|fact| {
+                let mut problem = fact.sentence(&info.wording, me.detail.as_deref());
+                if fact.reason == "crash" {
+                    // Its stderr is shown here, not left in a match log.
+                    let said = [" (its stderr is in the match log).", "; its stderr is in the match log."];
+                    if let Some(cut) = said.iter().find_map(|s| problem.strip_suffix(s)) {
+                        problem = format!("{cut}.");
+                    }
+                    problem.push_str(&last_words(stderr));
+                }
+                let fix = fact.fix(replay, game).unwrap_or_else(|| match fact.reason.as_str() {
+                    "crash" => program.clone().or_else(|| python_compile_fix(stderr)).unwrap_or_else(|| {
+                        format!(
+                            "read {} one line at a time until stdin ends; run it by hand with them on stdin to \
+                             see where it stops",
+                            info.wording.input
+                        )
+                    }),
+                    "extra_output" => format!(
+                        "print exactly one line per {}; write debug output to stderr (the arena keeps it in the \
+                         match log)",
+                        info.wording.prompt
+                    ),
+                    "invalid_move" => "check each answer against the rules before you print it (the kit's \
+                                       view says which cells or fields are yours)"
+                        .to_string(),
+                    "timeout" => FLUSH.to_string(),
+                    _ => String::new(),
+                });
+                Finding { problem, fix, serious: true }
+            })
+            .collect();
+        let answered = replay.steps.iter().filter_map(|s| s.replies.first()).any(|r| r.answer.is_some());
+        out.push(Checked { name: situation.name.clone(), summary, findings, skipped: false, answered });
+        if !answered && me.forfeit.is_some() {
+            // No answer at all: every other match would only say the same.
+            for skipped in situations(game).into_iter().skip(out.len()) {
+                let summary = "not played: fix the first answer first".to_string();
+                out.push(Checked { name: skipped.name, summary, findings: Vec::new(), skipped: true, answered: false });
+            }
+            break;
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{atoms, registry, tactics};
+
+    /// Plays a whole match of `game` with every seat scripted but the bot's, the bot answering
+    /// the scripted answer too: it ends without a forfeit (the script is legal to the end).
+    fn scripted_to_the_end(game: &dyn Game, players: usize) {
+        let kit = game.info().kit.as_ref().unwrap();
+        for seat in 0..players {
+            let mut s = Seated::new(new_match(game, kit, players).unwrap(), seat);
+            let mut steps = 0;
+            while s.turn() != Turn::Terminal {
+                let line = s.inner.scripted_answer(seat).unwrap();
+                s.apply(&[(0, Reply::Line(line))]);
+                steps += 1;
+                assert!(steps < 100_000, "{}: the match ends", game.name());
+            }
+            let all = s.inner.outcome();
+            assert!(all.players.iter().all(|p| p.forfeit.is_none()), "{}: {:?}", game.name(), all.players);
+        }
+    }
+
+    #[test]
+    fn the_scripted_players_of_tactics_and_atoms_play_legal_games_to_the_end() {
+        scripted_to_the_end(&tactics::hosted::TacticsGame, 2);
+        scripted_to_the_end(&atoms::hosted::AtomsGame, 2);
+        scripted_to_the_end(&atoms::hosted::AtomsGame, 3);
+    }
+
+    /// Tactics is checked from both seats, Atoms from both and as the middle player of three;
+    /// LCR has no bots and a game without a script cannot be checked (the control: Resource
+    /// Rush's own doctor is not this one, and its test game scripts nothing).
+    #[test]
+    fn situations_and_refusals_follow_the_game_info() {
+        let names = |g: &dyn Game| situations(g).into_iter().map(|s| s.name).collect::<Vec<_>>();
+        assert_eq!(names(&tactics::hosted::TacticsGame), ["seat 1", "seat 2"]);
+        assert_eq!(names(&atoms::hosted::AtomsGame), ["seat 1", "seat 2", "3 players"]);
+        let games = registry();
+        let lcr = kit_of(games.get("lcr").unwrap()).unwrap_err().to_string();
+        assert!(lcr.starts_with("Wild Left-Center-Right has no bots"), "{lcr}");
+        let test = kit_of(games.get("resource-rush-test").unwrap()).unwrap_err().to_string();
+        assert!(test.contains("cannot check"), "{test}");
+        assert!(kit_of(games.get("tactics").unwrap()).is_ok() && kit_of(games.get("atoms").unwrap()).is_ok());
+    }
+}
