@@ -867,8 +867,11 @@ fn run_shard(
     // A shard's own folder inside a bot's: the build fingerprinted that folder without it (or
     // with what it held then), and without the other shards' folders made there since, so the
     // bot would read as changed; refused before anything is written there.
+    // (Whether it plays from the league's copy or not: its next build would take the shard's
+    // folder for its files.)
+    let runnable: HashSet<&str> = record.bots.iter().filter(|b| b.runnable).map(|b| b.entry.name.as_str()).collect();
     let played: Vec<&config::BotEntry> =
-        record.bots.iter().filter(|b| b.runnable && !b.kept).map(|b| &b.entry).collect();
+        record.config.bots.iter().filter(|b| runnable.contains(b.name.as_str())).collect();
     if let Some((bot, folder)) = submission::folder_holding(&played, out, &source) {
         return Err(TournamentError::Invalid(format!(
             "shard {shard}: --out {} lies inside bot `{}`'s folder ({}): what the shard writes there would make \
@@ -1181,12 +1184,9 @@ struct Executed {
     changed: usize,
 }
 
-/// A match as a worker hands it over: played (or not startable), or left for the next run.
-enum Outcome {
-    Played(Result<(ResultLine, PlayedMatch), RefereeError>),
-    /// One of its bots plays from its own files, which no longer hold its recorded version.
-    Left,
-}
+/// A match as a worker hands it over: played (or not startable), or `None`, left for the next
+/// run (one of its bots plays from its own files, which no longer hold its recorded version).
+type Outcome = Option<Result<(ResultLine, PlayedMatch), RefereeError>>;
 
 /// The bots a run plays from their own files, for want of a kept copy of their version: each
 /// of their matches is played, and recorded, only while their files still fingerprint as that
@@ -1306,7 +1306,7 @@ fn execute(
                     // (A bot playing from its own files: only while they hold its version,
                     // before the match and after it, or its result would be another's.)
                     if !live.as_built(&m, tell) {
-                        if sender.send((m, Outcome::Left)).is_err() {
+                        if sender.send((m, None)).is_err() {
                             break;
                         }
                         continue;
@@ -1315,8 +1315,8 @@ fn execute(
                     let outcome = runtime.block_on(play_one(shared, &m, cancel));
                     tell(Event::Ended(&m));
                     let outcome = match outcome {
-                        Ok(_) if !live.as_built(&m, tell) => Outcome::Left,
-                        outcome => Outcome::Played(outcome),
+                        Ok(_) if !live.as_built(&m, tell) => None,
+                        outcome => Some(outcome),
                     };
                     if sender.send((m, outcome)).is_err() {
                         break;
@@ -1326,12 +1326,9 @@ fn execute(
         }
         drop(sender);
         for (m, outcome) in receiver {
-            let outcome = match outcome {
-                Outcome::Played(outcome) => outcome,
-                Outcome::Left => {
-                    changed += 1;
-                    continue;
-                }
+            let Some(outcome) = outcome else {
+                changed += 1;
+                continue;
             };
             match outcome {
                 Ok((line, played_match)) => {
