@@ -735,15 +735,19 @@ fn ctrl_c_during_a_build_records_no_version() {
     assert_eq!(row(&leaderboard(&league), "bob")["version"], "v1");
 }
 
-/// Each bot's (name, command, fingerprint) in the `tournament.json` of `league`.
+/// Each bot's (name, command as its config gives it, fingerprint) in the `tournament.json` of
+/// `league` (its `bots` run the league's copies).
 fn recorded_bots(league: &Path) -> Vec<(String, String, String)> {
     let record: Value = serde_json::from_slice(&std::fs::read(league.join("tournament.json")).unwrap()).unwrap();
     let text = |b: &Value, key: &str| b[key].as_str().unwrap_or_default().to_string();
+    let configured = record["config"]["bots"].as_array().unwrap();
+    let command =
+        |name: &str| configured.iter().find(|b| b["name"] == name).map_or(String::new(), |b| text(b, "command"));
     record["bots"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|b| (text(b, "name"), text(b, "command"), text(b, "fingerprint")))
+        .map(|b| (text(b, "name"), command(&text(b, "name")), text(b, "fingerprint")))
         .collect()
 }
 

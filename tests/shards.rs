@@ -202,6 +202,26 @@ fn shards_in_separate_folders_and_a_killed_shard_resumed_merge_into_the_whole_le
     assert_same_league(&merged, &whole);
 }
 
+/// Rewrites the record of `league` as an arena before 2026-12 wrote it: every bot plays from its
+/// own files (its entry as the config gives it), not from the league's copy of its version.
+fn playing_from_own_files(league: &Path) {
+    let path = league.join("tournament.json");
+    let mut record: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let configured = record["config"]["bots"].as_array().unwrap().clone();
+    for bot in record["bots"].as_array_mut().unwrap() {
+        let entry = configured.iter().find(|b| b["name"] == bot["name"]).unwrap().as_object().unwrap().clone();
+        let fields = bot.as_object_mut().unwrap();
+        for key in ["command", "cwd", "build", "files", "ignore", "kept"] {
+            fields.remove(key);
+        }
+        fields.extend(entry);
+    }
+    std::fs::write(&path, serde_json::to_vec(&record).unwrap()).unwrap();
+}
+
+/// A bot changed after `arena build` plays, in a shard, the version the build recorded, from the
+/// league's copy of it; one that plays from its own files (a record of an earlier arena) is
+/// refused, naming it.
 #[test]
 fn a_shard_refuses_bots_changed_since_the_build_and_shards_split_by_cost() {
     let dir = tempfile::tempdir().unwrap();
@@ -221,6 +241,10 @@ fn a_shard_refuses_bots_changed_since_the_build_and_shards_split_by_cost() {
     assert!(schedule.iter().any(|m| m["cost"] == 8 * (3 * 9 + 4) + 1500));
 
     std::fs::copy(bins().join("greedy"), &swap).unwrap();
+    // (Played from the league's copy of its version.)
+    let played = dir.path().join("played");
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/4", "--out", &s(&played)]);
+    playing_from_own_files(&league);
     let out = arena(&["tournament", "--resume", &s(&league), "--shard", "1/4"]);
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -250,6 +274,8 @@ fn a_shard_refuses_a_bot_reached_through_a_link_made_since_the_build() {
     let cfg = config(dir.path(), &bots);
     let league = dir.path().join("league");
     ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    // (A bot that plays from its own files: one playing from the league's copy is no matter.)
+    playing_from_own_files(&league);
 
     std::fs::rename(&alice, dir.path().join("alice-away")).unwrap();
     std::os::unix::fs::symlink("bob", &alice).unwrap();
@@ -612,6 +638,8 @@ fn a_shard_refuses_a_bot_whose_build_outputs_changed_since_the_build() {
     .unwrap();
     let league = d.join("league");
     ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    // (A bot that plays from its own files: one playing from the league's copy is no matter.)
+    playing_from_own_files(&league);
     // Between the build and the shards, the built program is replaced (its sources are not).
     std::fs::write(alice.join("bot.sh"), "while read -r w r; do [ \"$w\" = TICK ] && echo GARBAGE; done\n").unwrap();
     let shard = d.join("shard");
@@ -633,6 +661,7 @@ fn a_shard_refuses_a_bot_whose_build_outputs_changed_since_the_build() {
     assert_eq!(stderr.matches("alice (").count(), 1, "alice is named once: {stderr}");
     // Control: built again, the shard plays (and alice answers as main.sh says).
     ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    playing_from_own_files(&league);
     ok(&["tournament", "--resume", &s(&league), "--shard", "1/1", "--out", &s(&shard)]);
     let lines = result_lines(&shard.join("results.shard-1-of-1.jsonl"));
     assert_eq!(lines.len(), 2);
@@ -813,7 +842,8 @@ fn a_shard_refuses_an_out_inside_a_bot_s_folder() {
     assert!(!inside.exists(), "nothing written in alice's folder");
 
     // The control: another shard's folder left in alice's, and the shard (out elsewhere)
-    // takes alice for another version.
+    // takes alice, playing from her own files, for another version.
+    playing_from_own_files(&league);
     std::fs::create_dir_all(alice.join("shard-2")).unwrap();
     std::fs::write(alice.join("shard-2/results.shard-2-of-2.jsonl"), "").unwrap();
     let outside = d.join("shard-1");

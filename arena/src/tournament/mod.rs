@@ -324,6 +324,40 @@ impl TournamentRecord {
         }
     }
 
+    /// Why `bot` (one of [`TournamentRecord::bots`]) would not play the version it is recorded
+    /// as, if so: its kept copy is gone, or (without one, playing from its own files) those are
+    /// reached through a link, no longer fingerprint as recorded, or what its build wrote
+    /// changed. `left_out`: the league's folders, no part of a bot whose folder holds them.
+    pub fn not_as_built(&self, bot: &BotVersion, left_out: &submission::LeftOut) -> Option<String> {
+        if bot.kept {
+            // The league's own copy: it must still be there.
+            return versions::check_program(&bot.entry).err().map(|why| format!("its kept copy: {why}"));
+        }
+        let base = self.config.base.as_deref();
+        // Its files reached through a link now (none was there when the league was built).
+        if let Err(linked) = submission::links(&bot.entry, base) {
+            return Some(linked.to_string());
+        }
+        let history = self.history.get(&bot.entry.name);
+        let outputs = history.map(|h| h.outputs.clone()).unwrap_or_default();
+        let portable = history.and_then(|h| h.portable_of(&bot.fingerprint));
+        let mut cache = BTreeMap::new();
+        match submission::fingerprints(&bot.entry, base, &outputs, left_out, &mut cache) {
+            Ok(now) if now.is(&bot.fingerprint, portable) => {}
+            // Said once: its files changed, so what they fingerprint with its build's outputs
+            // (the same files, for a bot without a build) changed too.
+            Ok(now) => return Some(format!("now {}, built as {}", now.portable, bot.fingerprint)),
+            Err(e) => return Some(e.to_string()),
+        }
+        // What its build wrote (the program it runs) must be as the build left it, too.
+        let built = bot.built.as_ref()?;
+        match submission::fingerprints(&bot.entry, base, &BTreeSet::new(), left_out, &mut cache) {
+            Ok(now) if now.is(built, None) => None,
+            Ok(_) => Some("what its build wrote has changed".to_string()),
+            Err(e) => Some(e.to_string()),
+        }
+    }
+
     /// Writes `dir/tournament.json` atomically, the kept copies' paths relative to `dir` (see
     /// [`versions::kept_on_disk`]).
     pub fn save(&self, dir: &Path) -> Result<(), TournamentError> {
@@ -579,6 +613,9 @@ pub struct Summary {
     pub waiting: usize,
     /// Matches that could not be started (their bot failed to spawn).
     pub failed: Vec<String>,
+    /// Matches left for the next run because a bot that plays from its own files (no copy of
+    /// its version could be kept) no longer fingerprinted as its recorded version.
+    pub changed: usize,
     /// Ctrl-C stopped the run before every match was played.
     pub interrupted: bool,
     /// The shard this run played, if it was one.
@@ -628,11 +665,11 @@ pub fn run(
     let plan = reconcile(&league, out, options)?;
     reporter.report(Event::Planned(&Plan { todo: &plan.todo, kept: plan.kept, waiting: plan.waiting, shard: None }))?;
     let Reconciled { mut done, todo, kept, waiting, superseded, valid_len } = plan;
-    let (played, failed) = if options.prepare_only {
-        (0, Vec::new())
+    let Executed { played, failed, changed } = if options.prepare_only {
+        Executed::default()
     } else {
         let writer = ResultsWriter::open(&out.join(RESULTS_FILE), valid_len)?;
-        let matches = Matches { todo, writer, out, reporter, cancel: &cancel };
+        let matches = Matches { todo, writer, out, league: out, check_live: true, reporter, cancel: &cancel };
         execute(&league.record, league.game, league.boards, matches, &mut done)?
     };
     // Finish.
@@ -646,6 +683,7 @@ pub fn run(
         dropped: superseded,
         waiting,
         failed,
+        changed,
         interrupted: !options.prepare_only && cancel.is_cancelled(),
         shard: None,
         why_no_match: league.record.why_no_match(),
@@ -829,8 +867,11 @@ fn run_shard(
     // A shard's own folder inside a bot's: the build fingerprinted that folder without it (or
     // with what it held then), and without the other shards' folders made there since, so the
     // bot would read as changed; refused before anything is written there.
+    // (Whether it plays from the league's copy or not: its next build would take the shard's
+    // folder for its files.)
+    let runnable: HashSet<&str> = record.bots.iter().filter(|b| b.runnable).map(|b| b.entry.name.as_str()).collect();
     let played: Vec<&config::BotEntry> =
-        record.bots.iter().filter(|b| b.runnable && !b.kept).map(|b| &b.entry).collect();
+        record.config.bots.iter().filter(|b| runnable.contains(b.name.as_str())).collect();
     if let Some((bot, folder)) = submission::folder_holding(&played, out, &source) {
         return Err(TournamentError::Invalid(format!(
             "shard {shard}: --out {} lies inside bot `{}`'s folder ({}): what the shard writes there would make \
@@ -855,47 +896,14 @@ fn run_shard(
     }
     let game = games.get(&record.config.game)?;
     let boards = load_boards(&record.config, game)?;
-    let mut cache = BTreeMap::new();
-    let mut changed = Vec::new();
-    let base = record.config.base.as_deref();
     // (As its build did, the league's folders are no part of a bot whose folder holds them.)
     let left_out = submission::LeftOut::league(&[&source, out]);
-    for bot in record.bots.iter().filter(|b| b.runnable) {
-        if bot.kept {
-            // The league's own copy of an older version: it must still be there.
-            if let Err(why) = versions::check_program(&bot.entry) {
-                changed.push(format!("{} (its kept copy: {why})", bot.entry.name));
-            }
-            continue;
-        }
-        // Its files reached through a link now (none was there when the league was built).
-        if let Err(linked) = submission::links(&bot.entry, base) {
-            changed.push(format!("{} ({linked})", bot.entry.name));
-            continue;
-        }
-        let history = record.history.get(&bot.entry.name);
-        let outputs = history.map(|h| h.outputs.clone()).unwrap_or_default();
-        let portable = history.and_then(|h| h.portable_of(&bot.fingerprint));
-        let problem = match submission::fingerprints(&bot.entry, base, &outputs, &left_out, &mut cache) {
-            Ok(now) if now.is(&bot.fingerprint, portable) => None,
-            Ok(now) => Some(format!("{} (now {}, built as {})", bot.entry.name, now.portable, bot.fingerprint)),
-            Err(e) => Some(format!("{} ({e})", bot.entry.name)),
-        };
-        if let Some(problem) = problem {
-            // Said once: its files changed, so what they fingerprint with its build's outputs
-            // (the same files, for a bot without a build) changed too.
-            changed.push(problem);
-            continue;
-        }
-        // What its build wrote (the program it runs) must be as the build left it, too.
-        if let Some(built) = &bot.built {
-            match submission::fingerprints(&bot.entry, base, &BTreeSet::new(), &left_out, &mut cache) {
-                Ok(now) if now.is(built, None) => {}
-                Ok(_) => changed.push(format!("{} (what its build wrote has changed)", bot.entry.name)),
-                Err(e) => changed.push(format!("{} ({e})", bot.entry.name)),
-            }
-        }
-    }
+    let changed: Vec<String> = record
+        .bots
+        .iter()
+        .filter(|b| b.runnable)
+        .filter_map(|bot| Some(format!("{} ({})", bot.entry.name, record.not_as_built(bot, &left_out)?)))
+        .collect();
     if !changed.is_empty() {
         return Err(TournamentError::Invalid(format!(
             "shard {shard}: bots changed since the league was built: {}; run `arena build` again before the shards",
@@ -953,8 +961,8 @@ fn run_shard(
     let writer = ResultsWriter::open(&mine, valid_len)?;
     record.config.jobs = jobs.or(record.config.jobs);
     let mut done = sorted.done;
-    let matches = Matches { todo, writer, out, reporter, cancel: &cancel };
-    let (played, failed) = execute(&record, game, boards, matches, &mut done)?;
+    let matches = Matches { todo, writer, out, league: &source, check_live: true, reporter, cancel: &cancel };
+    let Executed { played, failed, changed } = execute(&record, game, boards, matches, &mut done)?;
     let leaderboard = record.leaderboard(&done, out, games);
     Ok(Summary {
         out: out.to_path_buf(),
@@ -964,6 +972,7 @@ fn run_shard(
         dropped: 0,
         waiting,
         failed,
+        changed,
         interrupted: cancel.is_cancelled(),
         shard: Some(shard),
         why_no_match: record.why_no_match(),
@@ -1157,8 +1166,68 @@ struct Matches<'a> {
     todo: Vec<ScheduledMatch>,
     writer: ResultsWriter,
     out: &'a Path,
+    /// The league's folder (a shard's `--league`, else `out`): no part of a bot's files.
+    league: &'a Path,
+    /// Whether a bot playing from its own files is checked around each match (see
+    /// [`LiveBots`]): always, but in a test's control.
+    check_live: bool,
     reporter: &'a dyn Reporter,
     cancel: &'a CancellationToken,
+}
+
+/// What step 3 did: matches played, those that could not be started, and those left for the
+/// next run because a bot playing from its own files changed ([`Summary::changed`]).
+#[derive(Debug, Default)]
+struct Executed {
+    played: usize,
+    failed: Vec<String>,
+    changed: usize,
+}
+
+/// A match as a worker hands it over: played (or not startable), or `None`, left for the next
+/// run (one of its bots plays from its own files, which no longer hold its recorded version).
+type Outcome = Option<Result<(ResultLine, PlayedMatch), RefereeError>>;
+
+/// The bots a run plays from their own files, for want of a kept copy of their version: each
+/// of their matches is played, and recorded, only while their files still fingerprint as that
+/// version, checked before it starts and once it ended. A bot found changed plays no more.
+struct LiveBots<'a> {
+    record: &'a TournamentRecord,
+    left_out: submission::LeftOut,
+    /// Whether to check them (always, but in a test's control).
+    check: bool,
+    /// The bots found changed, with why.
+    changed: Mutex<BTreeMap<String, String>>,
+}
+
+impl LiveBots<'_> {
+    /// Whether every bot of `m` that plays from its own files still holds its recorded version;
+    /// says it (once per bot) of one that does not.
+    fn as_built(&self, m: &ScheduledMatch, tell: &dyn Fn(Event<'_>)) -> bool {
+        let live = self.record.bots.iter().filter(|b| self.check && !b.kept && m.seats.contains(&b.entry.name));
+        for bot in live {
+            let name = &bot.entry.name;
+            let known = self.changed.lock().unwrap_or_else(|p| p.into_inner()).contains_key(name);
+            if known {
+                return false;
+            }
+            let Some(why) = self.record.not_as_built(bot, &self.left_out) else { continue };
+            let first = self.changed.lock().unwrap_or_else(|p| p.into_inner()).insert(name.clone(), why.clone());
+            if first.is_none() {
+                let text = format!(
+                    "bot `{}` plays from its own files (the league has no copy of its version), which changed \
+                     during the run ({}): its matches still to play are left for the next run, which builds it \
+                     anew",
+                    crate::safe_text::terminal_cut(name, 60),
+                    crate::safe_text::terminal_line(&why)
+                );
+                tracing::warn!("{text}");
+                tell(Event::Warning(&text));
+            }
+            return false;
+        }
+        true
+    }
 }
 
 /// Step 3, execute: plays the matches with the configured number of workers; each is recorded
@@ -1170,8 +1239,8 @@ fn execute(
     boards: BTreeMap<PathBuf, Board>,
     matches: Matches<'_>,
     done: &mut Vec<ResultLine>,
-) -> Result<(usize, Vec<String>), TournamentError> {
-    let Matches { todo, mut writer, out, reporter, cancel } = matches;
+) -> Result<Executed, TournamentError> {
+    let Matches { todo, mut writer, out, league, check_live, reporter, cancel } = matches;
     let clock = record.config.limits.limits().clock;
     // (No more workers than matches: a thread each.)
     let jobs =
@@ -1195,9 +1264,16 @@ fn execute(
     };
     // Workers only play; this thread writes every replay and result, so that no worker waits
     // on the disk.
-    let (sender, receiver) = mpsc::channel::<(ScheduledMatch, Result<(ResultLine, PlayedMatch), RefereeError>)>();
+    let (sender, receiver) = mpsc::channel::<(ScheduledMatch, Outcome)>();
     let mut played = 0;
     let mut failed = Vec::new();
+    let mut changed = 0;
+    let live = LiveBots {
+        record,
+        left_out: submission::LeftOut::league(&[league, out]),
+        check: check_live,
+        changed: Mutex::default(),
+    };
     // Each worker thread runs its matches one at a time on its own single-threaded runtime:
     // a match is a ping-pong between processes, and keeping its wake-ups on one thread is
     // what makes -j scale with the cores. On the CPU clock a worker and its bots also keep to
@@ -1206,7 +1282,7 @@ fn execute(
     std::thread::scope(|scope| -> Result<(), TournamentError> {
         for slot in 0..jobs {
             let sender = sender.clone();
-            let (shared, queue, tell, cpus) = (&shared, &queue, &tell, &cpus);
+            let (shared, queue, tell, cpus, live) = (&shared, &queue, &tell, &cpus, &live);
             scope.spawn(move || {
                 if clock == ClockKind::Cpu {
                     crate::referee::cpus::pin_slot(cpus, slot);
@@ -1227,9 +1303,21 @@ fn execute(
                     if cancel.is_cancelled() {
                         break;
                     }
+                    // (A bot playing from its own files: only while they hold its version,
+                    // before the match and after it, or its result would be another's.)
+                    if !live.as_built(&m, tell) {
+                        if sender.send((m, None)).is_err() {
+                            break;
+                        }
+                        continue;
+                    }
                     tell(Event::Started(&m));
                     let outcome = runtime.block_on(play_one(shared, &m, cancel));
                     tell(Event::Ended(&m));
+                    let outcome = match outcome {
+                        Ok(_) if !live.as_built(&m, tell) => None,
+                        outcome => Some(outcome),
+                    };
                     if sender.send((m, outcome)).is_err() {
                         break;
                     }
@@ -1238,6 +1326,10 @@ fn execute(
         }
         drop(sender);
         for (m, outcome) in receiver {
+            let Some(outcome) = outcome else {
+                changed += 1;
+                continue;
+            };
             match outcome {
                 Ok((line, played_match)) => {
                     let map = names.name(&m.map);
@@ -1254,7 +1346,7 @@ fn execute(
         }
         Ok(())
     })?;
-    Ok((played, failed))
+    Ok(Executed { played, failed, changed })
 }
 
 /// Step 4, record: saves a match's replay (and its bots' log), reports it, then appends its
@@ -1616,8 +1708,14 @@ async fn play_one(
     let limits = shared.record.config.limits.limits();
     let mut played = play_match(shared.game.name(), state, &bots, &limits, m.seed, &shared.sandbox, cancel).await?;
     // The replay (published) records each command as the config gives it, not as made absolute
-    // with the teacher's folders (`sh bots/alice/bot.sh`, not `sh /home/jdoe/…/bot.sh`).
+    // with the teacher's folders (`sh bots/alice/bot.sh`, not `sh /home/jdoe/…/bot.sh`), nor
+    // as it runs the league's copy of the bot (`sh versions/alice/…/bot.sh`).
     for player in &mut played.replay.players {
+        let kept = shared.record.bots.iter().any(|b| b.kept && b.entry.name == player.name);
+        let configured = shared.record.config.bots.iter().find(|b| b.name == player.name);
+        if let Some(configured) = configured.filter(|_| kept) {
+            player.command.clone_from(&configured.command);
+        }
         player.command = shared.shown.command(&player.command);
     }
     let versions = m
@@ -2202,6 +2300,216 @@ mod tests {
         std::fs::rename(&league, &moved).unwrap();
         let loaded = TournamentRecord::read(&moved).unwrap();
         assert_eq!(loaded.bots[0].entry.cwd, Some(moved.join(&relative)));
+    }
+
+    /// The course of [`course`], played one match at a time, where `ann` (no folder of her own)
+    /// and `cid` (with one) each rewrite their own script in their own folder when they start
+    /// (to one that says `-B` on stderr instead of `-A`), as a push during the run would.
+    fn self_rewriting_course(dir: &Path) -> TournamentConfig {
+        let cfg = course(dir);
+        for (bot, script) in [("ann", dir.join("bots/ann/bot.sh")), ("cid", dir.join("cid/bot.sh"))] {
+            let (live, waiter) = (script.display(), WAITER.trim_end());
+            let text = format!(
+                "echo {bot}-A >&2\nprintf '%s\\n' 'echo {bot}-B >&2' '{waiter}' > '{live}.new' && mv '{live}.new' \
+                 '{live}'\n{WAITER}"
+            );
+            std::fs::write(&script, text).unwrap();
+        }
+        let mut config = TournamentConfig::load(&cfg).unwrap();
+        config.jobs = Some(1);
+        config
+    }
+
+    /// The scripts of `ann` and `cid` in the course in `dir`, with their contents.
+    fn scripts_of(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+        ["bots/ann/bot.sh", "cid/bot.sh"]
+            .iter()
+            .map(|s| dir.join("course").join(s))
+            .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+            .collect()
+    }
+
+    /// The result lines in `out`, each with its match's log (what the bots said on stderr).
+    fn lines_with_logs(out: &Path) -> Vec<(ResultLine, String)> {
+        let (lines, _) = results::read_file(&out.join(RESULTS_FILE)).unwrap();
+        lines
+            .into_iter()
+            .map(|l| {
+                let log = std::fs::read_to_string(out.join("logs").join(format!("{}.log", l.key))).unwrap_or_default();
+                (l, log)
+            })
+            .collect()
+    }
+
+    /// The league `out` built (nothing played) with each bot recorded as playing from its own
+    /// files, as an earlier arena recorded them (or as a bot no copy could be made of plays).
+    fn built_to_play_live(config: &TournamentConfig, out: &Path) -> TournamentRecord {
+        let options = RunOptions { prepare_only: true, ..RunOptions::default() };
+        run(config.clone(), out, &options, &crate::games::registry(), &Quiet, CancellationToken::new()).unwrap();
+        let mut record = TournamentRecord::read(out).unwrap();
+        for bot in &mut record.bots {
+            bot.entry = record.config.bots.iter().find(|b| b.name == bot.entry.name).unwrap().clone();
+            bot.kept = false;
+        }
+        record.save(out).unwrap();
+        record
+    }
+
+    /// The control of the tests below: `record`'s matches played into `out` from the bots' own
+    /// files, unchecked (as a run played them before): a match after `ann`'s first is recorded
+    /// under her version's fingerprint, played by the code she rewrote.
+    fn played_live_unchecked(record: &TournamentRecord, out: &Path) {
+        let games = crate::games::registry();
+        let game = games.get(&record.config.game).unwrap();
+        let boards = load_boards(&record.config, game).unwrap();
+        let writer = ResultsWriter::open(&out.join(RESULTS_FILE), 0).unwrap();
+        let cancel = CancellationToken::new();
+        let todo = record.schedule.clone();
+        let matches = Matches { todo, writer, out, league: out, check_live: false, reporter: &Quiet, cancel: &cancel };
+        let executed = execute(record, game, boards, matches, &mut Vec::new()).unwrap();
+        assert_eq!((executed.played, executed.changed), (6, 0));
+        let ann = record.bots.iter().find(|b| b.entry.name == "ann").unwrap().fingerprint.clone();
+        let by_other_code = lines_with_logs(out)
+            .into_iter()
+            .filter(|(l, log)| l.versions.contains(&ann) && log.contains("ann-B") && !log.contains("ann-A"))
+            .count();
+        assert_eq!(by_other_code, 3, "the control: ann's 3 later matches recorded as hers, played by other code");
+    }
+
+    /// A bot whose files change during a run (here it rewrites its own script as it starts, as
+    /// a push or a pull would) plays every match as its recorded version, from the copy the
+    /// league kept of it: every match of `ann` and `cid` is played by the code recorded (`-A`),
+    /// and the replays give their commands as the config does. The next run records their new
+    /// version and plays it. The control: played from their own files, as before, ann's later
+    /// matches were played by the code she rewrote, under her recorded version.
+    #[test]
+    fn a_bot_whose_files_change_during_the_run_plays_its_recorded_version_from_its_copy() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = self_rewriting_course(&dir.path().join("course"));
+        let scripts = scripts_of(dir.path());
+        let out = dir.path().join("course/league");
+        let summary = league(config.clone(), &out, false);
+        assert_eq!((summary.played, summary.changed), (6, 0));
+        let record = TournamentRecord::read(&out).unwrap();
+        assert!(record.bots.iter().all(|b| b.kept && b.entry.cwd.iter().all(|d| d.starts_with(&out))));
+        let live = std::fs::read_to_string(dir.path().join("course/bots/ann/bot.sh")).unwrap();
+        assert!(live.contains("ann-B") && !live.contains("ann-A"), "ann rewrote her own files: {live}");
+        for (line, log) in lines_with_logs(&out) {
+            for bot in ["ann", "cid"].iter().filter(|b| line.seats.iter().any(|s| s == *b)) {
+                assert!(log.contains(&format!("{bot}-A")) && !log.contains("-B"), "{}: {log}", line.key);
+            }
+            let replay = crate::replay::Replay::load(&out.join(&line.replay)).unwrap();
+            for player in &replay.players {
+                let want = if player.name == "cid" {
+                    "sh bot.sh".to_string()
+                } else {
+                    format!("sh bots/{}/bot.sh", player.name)
+                };
+                assert_eq!(player.command, want, "as the config gives it");
+            }
+        }
+        // The next run: their new versions, played from their copies.
+        let next = league(config.clone(), &out, true);
+        assert_eq!((next.played, next.changed), (6, 0));
+        let played_now: Vec<String> = lines_with_logs(&out).into_iter().skip(6).map(|(_, log)| log).collect();
+        assert!(played_now.iter().all(|log| log.contains("-B") && !log.contains("-A")), "{played_now:?}");
+
+        // The control: played from their own files, unchecked.
+        let control = dir.path().join("course/control");
+        for (path, bytes) in &scripts {
+            std::fs::write(path, bytes).unwrap();
+        }
+        let record = built_to_play_live(&config, &control);
+        played_live_unchecked(&record, &control);
+    }
+
+    /// A bot that plays from its own files (no copy of its version: here a record of an earlier
+    /// arena, played by a shard) plays each match only while they still fingerprint as its
+    /// recorded version, checked before and after each: once `ann` and `cid` rewrote theirs,
+    /// their matches are left for the next run, with a warning, and no result is recorded that
+    /// other code played. The control: unchecked, ann's later matches were recorded as hers.
+    #[test]
+    fn a_bot_playing_from_its_own_changed_files_leaves_its_matches_for_the_next_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = self_rewriting_course(&dir.path().join("course"));
+        let scripts = scripts_of(dir.path());
+        let out = dir.path().join("course/league");
+        built_to_play_live(&config, &out);
+        let warnings = Mutex::new(Vec::new());
+        let reporter = |event: Event<'_>| {
+            if let Event::Warning(text) = event {
+                warnings.lock().unwrap().push(text.to_string());
+            }
+            Ok(())
+        };
+        let options = RunOptions { shard: Some(Shard { index: 1, count: 1 }), ..RunOptions::default() };
+        let summary =
+            run(config.clone(), &out, &options, &crate::games::registry(), &reporter, CancellationToken::new())
+                .unwrap();
+        assert!(summary.changed >= 2 && summary.played + summary.changed == 6, "{summary:?}");
+        for (line, log) in lines_with_logs(&out) {
+            assert!(!log.contains("-B"), "{}: recorded, played by other code: {log}", line.key);
+        }
+        let warnings = warnings.into_inner().unwrap();
+        assert_eq!(warnings.len(), 2, "once per bot: {warnings:?}");
+        for bot in ["ann", "cid"] {
+            let said = warnings.iter().find(|w| w.contains(&format!("bot `{bot}`"))).unwrap();
+            assert!(said.contains("changed during the run") && said.contains("left for the next run"), "{said}");
+        }
+
+        // The control: the same league played unchecked, its bots' files as recorded again.
+        for (path, bytes) in &scripts {
+            std::fs::write(path, bytes).unwrap();
+        }
+        let control = dir.path().join("course/control");
+        let record = built_to_play_live(&config, &control);
+        played_live_unchecked(&record, &control);
+    }
+
+    /// A bot in a box sees of the league folder only its own copy's folder, read-only: not the
+    /// other bots' copies, the results or the record. The control: without a box, it sees them.
+    #[test]
+    fn a_boxed_bot_sees_only_its_own_copy_of_the_league_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let course_dir = dir.path().join("course");
+        let cfg = course(&course_dir);
+        let out = course_dir.join("league");
+        let spy = format!(
+            "{{ echo \"LEAGUE[$(ls -A '{d}' | tr '\\n' ' ')]\"; echo \"COPIES[$(ls -A '{d}/versions' | tr '\\n' ' ')]\"; \
+             echo \"ANN[$(ls -A '{d}/versions/ann' 2>/dev/null | tr '\\n' ' ')]\"; \
+             echo \"RESULTS[$(cat '{d}/results.jsonl' '{d}/tournament.json' 2>/dev/null | head -c 20)]\"; \
+             touch ./written 2>/dev/null && echo WROTE-OWN-COPY; }} >&2\n{WAITER}",
+            d = out.display()
+        );
+        std::fs::write(course_dir.join("cid/bot.sh"), spy).unwrap();
+        let mut config = TournamentConfig::load(&cfg).unwrap();
+        config.sandbox = crate::sandbox::SandboxMode::Require;
+        if !Sandbox::new(config.sandbox, Default::default()).is_ok_and(|s| s.isolation().boxed) {
+            eprintln!("no box here: skipped");
+            return;
+        }
+        config.jobs = Some(1);
+        let seen = |config: TournamentConfig, out: &Path| -> Vec<String> {
+            assert_eq!(league(config, out, false).played, 6);
+            lines_with_logs(out)
+                .into_iter()
+                .filter(|(l, _)| l.seats.iter().any(|s| s == "cid"))
+                .map(|(_, log)| log)
+                .collect()
+        };
+        let boxed = seen(config.clone(), &out);
+        assert_eq!(boxed.len(), 4);
+        for log in &boxed {
+            assert!(log.contains("LEAGUE[versions ]") && log.contains("COPIES[cid ]"), "{log}");
+            assert!(log.contains("ANN[]") && log.contains("RESULTS[]") && !log.contains("WROTE"), "{log}");
+        }
+        // The control: no box.
+        config.sandbox = crate::sandbox::SandboxMode::None;
+        std::fs::remove_dir_all(&out).unwrap();
+        let plain = seen(config, &out);
+        let last = plain.last().unwrap();
+        assert!(last.contains("results.jsonl") && !last.contains("ANN[]") && !last.contains("RESULTS[]"), "{last}");
+        assert!(last.contains("WROTE-OWN-COPY"), "{last}");
     }
 
     /// Copies the folder `from` into `to`, recursively (files and folders only).

@@ -20,12 +20,16 @@ pub struct BotVersion {
     pub entry: BotEntry,
     /// Hash of the whole submission (see `submission::fingerprint`).
     pub fingerprint: String,
-    /// Whether the bot's files hold this version now (a bot standing on an older good version
-    /// after a failed build cannot play it: its missing matches wait).
+    /// Whether this version can play: from its kept copy, or from the bot's files while they
+    /// hold it (a bot standing on an older good version without a copy cannot: its missing
+    /// matches wait).
     #[serde(default = "yes")]
     pub runnable: bool,
-    /// Whether it runs from the copy the league kept of this version (its own files hold a
-    /// newer version that failed).
+    /// Whether it runs from the copy the league kept of this version (`entry` is the copy's):
+    /// every version with a copy does, so that what the bot's own files become during a run (a
+    /// push, a pull) never plays under this version's fingerprint. Without one (no copy could
+    /// be made, or a record of an earlier arena), it runs from the bot's own files, each match
+    /// only while they still fingerprint as this version.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub kept: bool,
     /// The fingerprint of its files as its build left them, build outputs included (the

@@ -710,6 +710,21 @@ fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path, left_out: &LeftOut) -> Res
         let final_root = dest.join("folder");
         for word in &mut words {
             let path = normalize(&base.join(&*word));
+            let relative = Path::new(&*word).is_relative() && !word.starts_with('-');
+            let clean = |p: &Path| crate::sandbox::normalize(&normalize(p));
+            if path.exists() && relative && bot.cwd.is_some() && !clean(&path).starts_with(clean(&dir_abs)) {
+                // A file or folder outside the bot's folder, named relative to it (a teacher's
+                // `../runner.py`): no part of the copy, named where it is.
+                *word = clean(&path).display().to_string();
+                continue;
+            }
+            if Path::new(&*word).is_absolute() && path.is_dir() {
+                // A folder in the bot's folder named by its absolute path (`-cp /…/alice/classes`).
+                if let Ok(rel) = path.strip_prefix(&dir_abs) {
+                    *word = final_root.join(rel).display().to_string();
+                }
+                continue;
+            }
             if let (true, Ok(rel)) = (path.is_file(), path.strip_prefix(&dir_abs)) {
                 // A named file in an ignored place (target/release/bot) comes along too, unless
                 // it is a link out of the folder (a student's file must not bring in another).

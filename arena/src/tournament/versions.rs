@@ -181,8 +181,9 @@ impl BotHistory {
                 }
                 // (A version an earlier arena recorded learns its location-free fingerprint.)
                 v.portable = v.portable.take().or(version.portable);
-                // (One that had no copy, too large once, keeps the copy made now.)
-                v.kept = v.kept.take().or(version.kept);
+                // (One that had no copy, too large once, or whose copy is gone, keeps the copy
+                // made now.)
+                v.kept = version.kept.or(v.kept.take());
             }
             return;
         }
@@ -603,24 +604,39 @@ pub fn prepare(
                 None => Err(problem),
             },
             _ => check_program(entry).and_then(|()| {
+                // (The files fingerprinted are those the copy below must still be made from.)
                 let files = match &checked {
-                    Some(files) => Ok(files.fingerprints()),
-                    None => submission::fingerprints(entry, base, &h.outputs, &left_out, &mut cache),
+                    Some(files) => files.fingerprints(),
+                    None => {
+                        let read = submission::sources(entry, base, &h.outputs, &left_out, &mut cache)
+                            .map_err(|e| e.to_string())?;
+                        checked.insert(read).fingerprints()
+                    }
                 };
-                files.map(|now| h.fingerprint_of(&now)).map_err(|e| e.to_string())
+                Ok(h.fingerprint_of(&files))
             }),
         };
         // (Nothing is read through a link: the version refused is no one's files.)
         let commit = submission::folder(entry).filter(|_| link.is_none()).and_then(|f| submission::git_label(&f));
-        // A new version is copied: from the files checked above, while they stay so.
+        // A new version is copied (one seen before, whose copy is missing, again: an earlier
+        // arena kept none of a version that played): from the files checked above, while they
+        // stay so. The bot plays from its copy, whatever its own files become during the run.
         let attempt = attempt.and_then(|(fingerprint, portable)| {
-            let known = h.versions.iter().find(|v| v.ok && v.fingerprint == fingerprint).and_then(|v| v.kept.clone());
+            let known = h
+                .versions
+                .iter()
+                .filter(|v| v.ok && v.fingerprint == fingerprint)
+                .find_map(|v| v.kept.clone().filter(copy_is_there));
             if known.is_some() {
                 return Ok((fingerprint, portable, known));
             }
             let dest = league.join("versions").join(crate::files::name_part(&entry.name)).join(&fingerprint);
             let kept = submission::snapshot(entry, &dest, &left_out)
-                .map_err(|e| tracing::warn!("{e}: if its next version fails, its matches against new versions wait"))
+                .map_err(|e| {
+                    tracing::warn!(
+                        "{e}: it plays from its own folder, each match only while its files are still this version"
+                    )
+                })
                 .ok();
             let Some(then) = &checked else { return Ok((fingerprint, portable, kept)) };
             match submission::sources(entry, base, &h.outputs, &left_out, &mut BTreeMap::new()) {
@@ -632,9 +648,10 @@ pub fn prepare(
                         }
                     }
                     let what = now.map(|now| then.differences(&now, 5).join(", ")).unwrap_or_else(|e| e.to_string());
+                    let head = if entry.build.is_some() { "build: " } else { "" };
                     Err(format!(
-                        "build: its files changed while the league copied them ({what}): its new version waits \
-                         for the next run"
+                        "{head}its files changed while the league copied them ({what}): its new version waits for \
+                         the next run"
                     ))
                 }
             }
@@ -655,7 +672,18 @@ pub fn prepare(
                 let built = submission::fingerprints(entry, base, &BTreeSet::new(), &left_out, &mut cache)
                     .ok()
                     .map(|f| f.portable);
-                bots.push(BotVersion { entry: entry.clone(), fingerprint, runnable: true, kept: false, built });
+                // It plays from the copy of this version when there is one (see [`BotVersion::kept`]).
+                let copy = h
+                    .versions
+                    .iter()
+                    .rev()
+                    .find(|v| v.ok && v.fingerprint == fingerprint)
+                    .and_then(|v| v.kept.clone())
+                    .filter(|k| check_program(k).is_ok());
+                bots.push(match copy {
+                    Some(copy) => BotVersion { entry: copy, fingerprint, runnable: true, kept: true, built },
+                    None => BotVersion { entry: entry.clone(), fingerprint, runnable: true, kept: false, built },
+                });
             }
             Err(why) => {
                 let (fingerprint, portable) = match link {
@@ -766,6 +794,11 @@ pub fn kept_in_memory(entry: &BotEntry, fingerprint: &str, league: &Path, here: 
             Some(league.join(parts[start..].iter().collect::<PathBuf>()))
         }
     })
+}
+
+/// Whether the kept copy `kept` is still on disk: its folder, and its program.
+fn copy_is_there(kept: &BotEntry) -> bool {
+    kept.cwd.as_ref().is_none_or(|d| d.is_dir()) && check_program(kept).is_ok()
 }
 
 /// Checks that a bot's program exists (a path relative to its working directory, or a
@@ -1305,7 +1338,7 @@ mod tests {
         std::fs::remove_file(course.join("always")).unwrap();
         let (bots, failures) = prepare(&config, &sandbox, &out, 300, &mut history, &|| false).unwrap();
         assert!(failures.is_empty());
-        assert!(bots[0].fingerprint != v1 && !bots[0].kept);
+        assert!(bots[0].fingerprint != v1 && bots[0].kept, "its new version plays from its copy too");
         assert_eq!(history["alice"].standing(None).unwrap().label, "v2");
         assert_eq!(kept_copy(&history), (again.clone(), again));
     }

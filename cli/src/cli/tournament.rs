@@ -197,9 +197,14 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(130));
     }
     let summary = summary?;
+    let changed = if summary.changed > 0 {
+        format!(", {} left for the next run (a bot's files changed during the run)", summary.changed)
+    } else {
+        String::new()
+    };
     if let Some(shard) = summary.shard {
         say!(
-            "shard {shard}: {} matches played now, {} kept{}. Folder: {}",
+            "shard {shard}: {} matches played now, {} kept{}{changed}. Folder: {}",
             summary.played,
             summary.kept,
             if summary.waiting > 0 { format!(", {} waiting for a good build", summary.waiting) } else { String::new() },
@@ -210,7 +215,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     } else {
         say!("{}", summary.leaderboard.table());
         say!(
-            "{} of {} matches played ({} now, {} kept, {} no longer counted, kept as history{}). Folder: {}",
+            "{} of {} matches played ({} now, {} kept, {} no longer counted, kept as history{}{changed}). Folder: {}",
             summary.leaderboard.matches,
             summary.leaderboard.scheduled,
             summary.played,
