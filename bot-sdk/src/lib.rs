@@ -71,6 +71,10 @@
 //! assert_eq!(String::from_utf8(output).unwrap(), "MOVE 0 1\nMOVE 0 2\nMOVE 0 3\n");
 //! ```
 //!
+//! Bots of the other games: [`tactics`] (OOPtimal Tactics) and [`atoms`] read their game's
+//! prompts and write its commands the same way (`arena new-bot --game tactics|atoms --lang
+//! rust` writes a starter that uses them).
+//!
 //! Print debug output to stderr only: stdout is the protocol. The arena keeps it
 //! (`arena duel` beside the replay, `arena test --logs DIR` per test).
 
