@@ -39,8 +39,8 @@ fn attacker(args: &str) -> String {
 }
 
 /// Tests of this file run in parallel and share the cores: each holds `shared()`, except the
-/// one that measures an opponent's wall-clock time against a CPU hog, which holds `alone()`
-/// (other tests' load would starve its victim too, box or not, and fail it by luck).
+/// one that measures how many CPUs a CPU hog's box keeps busy, which holds `alone()` (other
+/// tests' load would take them from it; the machine's other load it allows for).
 static LOAD: std::sync::RwLock<()> = std::sync::RwLock::new(());
 
 fn shared() -> std::sync::RwLockReadGuard<'static, ()> {
@@ -856,9 +856,9 @@ fn cannot_starve_the_opponent_of_cpu() {
     // machine the reference's first answer took up to 4.9 times its CPU time, box or not).
     // Against a bot that sleeps through its first answer (2 s; the hog may burn 10 s of CPU
     // between answers before the monitor ends it): the hog's box kept 0.93 to 1.04 CPUs busy
-    // meanwhile (0.25 to 0.45 beside three other busy programs); the control lifts the quota
-    // (`--max-cpus 0`), and it kept 1.76 to 1.92 busy. And against the reference, which thinks
-    // about 110 ms on its first answer: the hog's box ran 1.0 to 1.8 times as fast as the
+    // meanwhile (0.25 to 0.73 beside three other busy programs); the control lifts the quota
+    // (`--max-cpus 0`), and it kept 1.76 to 2.2 busy. And against the reference, which thinks
+    // about 110 ms on its first answer: the hog's box ran 1.0 to 2.4 times as fast as the
     // reference then, busy machine or not, against 30 to 80 times without the quota on this
     // project's machines (cgroup v1, `cpu` a hierarchy of its own: where `cpu` comes with
     // `cpuacct`, or on v2, every box has a CPU group of its own, which shares fairly already).
@@ -896,15 +896,16 @@ fn cannot_starve_the_opponent_of_cpu() {
     assert!(held <= 1.25, "the hog kept {held:.2} CPUs busy under its quota: {}", first_steps(&napping));
     assert!(free >= 1.5, "the control kept {free:.2} CPUs busy: {}", first_steps(&control));
     assert_eq!(wall.forfeit(1), None, "{}", wall.result);
-    // The reference's CPU time per millisecond of its first answer, against the hog's box's.
+    // The hog's box's CPU time per millisecond against the reference's, over the reference's
+    // first answer: one bound, between what was measured with the quota and without it.
     let share = |run: &Run| {
         let (ms, cpu_ms) = first_answer(run, 1);
         hog_rate(run) / (cpu_ms as f64 / ms.max(1) as f64).max(1e-3)
     };
     let (fair, unfair) = (share(&wall), share(&starved));
     eprintln!("CPUs kept busy by the hog: {held:.2} (control {free:.2}); its speed over the reference's: {fair:.1} (control {unfair:.1})");
-    assert!(fair <= 4.0, "the hog's box ran {fair:.1} times as fast as the reference: {}", first_steps(&wall));
-    assert!(unfair >= 10.0, "the control: the hog's box ran {unfair:.1} times as fast: {}", first_steps(&starved));
+    assert!(fair < 8.0, "the hog's box ran {fair:.1} times as fast as the reference: {}", first_steps(&wall));
+    assert!(unfair >= 8.0, "the control: the hog's box ran {unfair:.1} times as fast: {}", first_steps(&starved));
 }
 
 /// The CPUs the box of seat 0 kept busy on average from the start of a duel to its second
