@@ -262,12 +262,13 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
             }
         }
         "trickle-stderr" => {
-            // At each tick, for MS milliseconds of its own answer time, stderr one byte at a
-            // time, each once the arena has read the last: every read of the arena's then finds
-            // one byte, however its throttle counts bytes.
+            // At each tick (the first ANSWERS only, when given), for MS milliseconds of its own
+            // answer time, stderr one byte at a time, each once the arena has read the last:
+            // every read of the arena's then finds one byte, however its throttle counts bytes.
             let ms: u64 = arg(1).parse().unwrap_or(250);
+            let answers: u32 = arg(2).parse().unwrap_or(u32::MAX);
             stepper = Some(Box::new(move |tick, _| {
-                if tick > 0 {
+                if tick > 0 && tick <= answers {
                     trickle_stderr(Duration::from_millis(ms));
                 }
                 false
