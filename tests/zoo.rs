@@ -258,11 +258,17 @@ fn trickles_stderr_a_byte_at_a_time_without_costing_the_arena_a_cpu() {
     // time as fast as the bot can wait for it (440,000 times in this 2 s duel here; on a busy
     // machine, where each read waits for the scheduler to wake the arena, 1,230 to 4,637 times
     // in about 3 s, 4 to 18 times the bound).
-    let (unthrottled, unthrottled_wall, _) = trickle(&["--stderr-rate", "0"]);
-    assert!(
-        unthrottled > 2 * trickled_bound(unthrottled_wall),
-        "the control: unthrottled, the arena read only {unthrottled} times in {unthrottled_wall:.2} s"
-    );
+    // (Tried up to three times: an arena the machine starves of CPU wakes too seldom to show
+    // the attack, which then does no harm either; the defence's side above is never retried.)
+    let mut tries = Vec::new();
+    for _ in 0..3 {
+        let (unthrottled, unthrottled_wall, _) = trickle(&["--stderr-rate", "0"]);
+        tries.push((unthrottled, unthrottled_wall));
+        if unthrottled > 2 * trickled_bound(unthrottled_wall) {
+            return;
+        }
+    }
+    panic!("the control: unthrottled, the arena read only (reads, seconds) {tries:?}");
 }
 
 /// The most reads the default throttle allows in a duel of `wall_s` seconds: 64 a second
