@@ -6,7 +6,8 @@
 //! to read). What a viewer shows differently from the log's lines is closed too: a line that
 //! would move the cursor or start a line in some viewer has its controls shown (`\r`, `\e`),
 //! and no run of five `=` is left in a bot's text, so a viewer that wraps a long line where
-//! the bot guessed it would cannot start a row with a header either.
+//! the bot guessed it would cannot start a row with a header either. A colour a line leaves on
+//! is ended with it: a terminal keeps it for the lines after (`ESC [ 8 m` hid them all).
 
 use std::borrow::Cow;
 
@@ -86,10 +87,33 @@ fn quote(stderr: &str, guard: Guard, out: &mut String) {
         } else {
             out.push_str(MARGIN);
             out.push_str(&text);
+            // (A colour the line leaves on ends with it: a terminal kept it for the lines after,
+            // the arena's and the opponent's, which `ESC [ 8 m` hid.)
+            if guard == Guard::Full && colour_left_on(&text) {
+                out.push_str(RESET);
+            }
             out.push_str(cr);
         }
         out.push('\n');
     }
+}
+
+/// The escape sequence that ends every colour and attribute.
+const RESET: &str = "\u{1b}[0m";
+
+/// Whether `text` (a line whose escape sequences are colours', see [`disturbs`]) leaves a colour
+/// or an attribute on: its last `ESC [ … m` sets one rather than ending them all (`ESC [ m`,
+/// `ESC [ 0 m`).
+fn colour_left_on(text: &str) -> bool {
+    let mut on = false;
+    for after in text.split('\u{1b}').skip(1) {
+        let Some(params) = after.strip_prefix('[') else { continue };
+        let Some(end) = params.find('m') else { continue };
+        for param in params[..end].split([';', ':']) {
+            on = !(param.is_empty() || param.trim_start_matches('0').is_empty());
+        }
+    }
+    on
 }
 
 /// Whether the line of a bot's stderr (without its `\n` and final `\r`s) could show other than
@@ -363,6 +387,50 @@ mod tests {
         assert_eq!(shown[0].trim_start_matches(MARGIN), shown[1].trim_start_matches(MARGIN), "the control: {margin}");
         assert!(shown.iter().all(|l| l.starts_with(MARGIN)), "the control: both in the margin: {margin}");
         assert_eq!(dropped_note(0), "");
+    }
+
+    /// The rows of `log` (its lines) that start under a colour or an attribute a bot's escape
+    /// sequence left on, as a terminal shows them (it keeps them from line to line).
+    fn coloured_rows(log: &str) -> Vec<String> {
+        let mut on = false;
+        let mut rows = Vec::new();
+        for line in log.lines() {
+            if on {
+                rows.push(line.to_string());
+            }
+            if line.contains('\u{1b}') {
+                on = colour_left_on(line);
+            }
+        }
+        rows
+    }
+
+    /// Alice ends her stderr with `ESC [ 8 m` (hidden text), a colour sequence let through: in
+    /// a terminal, the arena's note of what it dropped of hers, Bob's header and his lines no
+    /// longer showed. Each line of hers that leaves a colour on is ended by a reset: no row
+    /// after hers starts under her attributes, and her honest coloured lines are as they were
+    /// (those that end theirs). The control: in the margin as before, the rows after hers are
+    /// hidden.
+    #[test]
+    fn a_bot_s_colour_ends_with_its_line() {
+        let note = dropped_note(10);
+        for attack in ["thinking\u{1b}[8m", "\u{1b}[30;40mblack\n\u{1b}[8;1m", "\u{1b}[0;8m\r\n"] {
+            let mut m = played([&format!("{attack}{note}"), "bob's own\n"]);
+            m.stderr_dropped = vec![10, 0];
+            let control = coloured_rows(&match_log(&m, Guard::Margin));
+            assert!(control.iter().any(|r| r.starts_with("===== player 2")), "the control: {control:?}");
+            let log = m.stderr_log();
+            assert_eq!(coloured_rows(&log), Vec::<String>::new(), "{log:?}");
+            assert!(log.contains("\n[arena: 10 more bytes of stderr dropped]\n"), "{log:?}");
+        }
+        for honest in ["\u{1b}[31mred\u{1b}[0m\n", "\u{1b}[1;32mok\u{1b}[m 日本\n", "plain\n"] {
+            let mut out = String::new();
+            quote(honest, Guard::Full, &mut out);
+            assert_eq!(out, format!("{MARGIN}{honest}"), "{honest:?}");
+        }
+        let mut out = String::new();
+        quote("\u{1b}[31mred\r\n", Guard::Full, &mut out);
+        assert_eq!(out, format!("{MARGIN}\u{1b}[31mred{RESET}\r\n"));
     }
 
     /// A run of `=` (or of characters that look like one, combining marks between them) is

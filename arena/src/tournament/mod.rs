@@ -1540,14 +1540,7 @@ impl FolderLock {
         after_read: &dyn Fn(),
     ) -> Result<std::fs::File, TournamentError> {
         use std::io::{Read, Seek};
-        use std::os::unix::fs::FileExt;
-        let mut file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(|e| TournamentError::io(path, e))?;
+        let mut file = open_lock(path, false)?;
         let try_lock = |file: &std::fs::File| -> Result<bool, TournamentError> {
             // SAFETY: flock on a descriptor we own.
             let ret = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(file), mode | libc::LOCK_NB) };
@@ -1620,11 +1613,7 @@ impl FolderLock {
             return Err(TournamentError::Locked { dir: out.to_path_buf(), holder: holder.trim().to_string() });
         }
         if sign {
-            // Written over the old text, then cut to its length, never emptied on the way (a
-            // process waiting for the lock reads it meanwhile: empty says shards hold it); as
-            // wide as any pid's, so that no digit of a longer old one is read with it.
-            let signature = format!("{:<20}", format!("pid {}", std::process::id()));
-            let _ = file.write_all_at(signature.as_bytes(), 0).and_then(|()| file.set_len(signature.len() as u64));
+            sign_lock(&file);
         } else {
             // A shard leaves the main lock's text empty: an exclusive run failing to get it
             // then says shards hold it.
@@ -1632,6 +1621,42 @@ impl FolderLock {
         }
         Ok(file)
     }
+}
+
+/// Opens (makes) the lock file `path`, read and write. Not through a link (unless `follow`, the
+/// tests' control): a lock beside a league or in it may be in a folder a student's build can
+/// write (a league in a bot's folder), and a link there to any file of the teacher's had the
+/// arena sign that file, cutting it to the signature's 20 bytes (and a publish or a merge
+/// lock the link's target, not the file it named, again and again without end).
+fn open_lock(path: &Path, follow: bool) -> Result<std::fs::File, TournamentError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    if !follow {
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| match e.raw_os_error() {
+        Some(libc::ELOOP) => TournamentError::Invalid(format!(
+            "{}: is a symbolic link, which no lock of the arena's is (someone else's, or a build's that could \
+             write there): remove it, and keep the league out of every bot's folder",
+            path.display()
+        )),
+        _ => TournamentError::io(path, e),
+    })?;
+    match file.metadata() {
+        Ok(meta) if meta.is_file() => Ok(file),
+        Ok(_) => Err(TournamentError::Invalid(format!("{}: not a file, which a lock is: remove it", path.display()))),
+        Err(e) => Err(TournamentError::io(path, e)),
+    }
+}
+
+/// Signs the lock `file` held alone: `pid N`, written over the old text, then cut to its
+/// length, never emptied on the way (a process waiting for the lock reads it meanwhile: empty
+/// says shards hold it); as wide as any pid's, so that no digit of a longer old one is read with it.
+fn sign_lock(file: &std::fs::File) {
+    use std::os::unix::fs::FileExt;
+    let signature = format!("{:<20}", format!("pid {}", std::process::id()));
+    let _ = file.write_all_at(signature.as_bytes(), 0).and_then(|()| file.set_len(signature.len() as u64));
 }
 
 /// The lock of a folder that a publish or a merge replaces whole (renamed into its place, or
@@ -1967,6 +1992,37 @@ mod tests {
         let merge = FolderLock::take_waiting(&out, None, Duration::from_secs(60));
         assert!(merge.is_ok(), "the merge goes on once the folder is free: {:?}", merge.err());
         released.join().unwrap();
+    }
+
+    /// A link planted where a lock goes (beside the league, or in it, where a student's build
+    /// may write: a league in a bot's folder) to a file of the teacher's: a publish, a merge and
+    /// a run refuse it, naming it, and the file is as it was. The control: opened through the
+    /// link and signed, as the locks were, the teacher's file is cut to the signature.
+    #[test]
+    fn a_lock_that_is_a_link_is_refused_and_its_target_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let precious = dir.path().join("grades.csv");
+        let text = "alice,20\nbob,18\ncarol,19\n";
+        std::fs::write(&precious, text).unwrap();
+        let out = dir.path().join("league");
+        std::fs::create_dir_all(&out).unwrap();
+        for (what, link) in [("publish", ".league.arena-publish.lock"), ("merge", ".league.arena-merge.lock")] {
+            std::os::unix::fs::symlink(&precious, dir.path().join(link)).unwrap();
+            let err = OutLock::take(&out, what, Duration::ZERO).map(|_| ()).unwrap_err().to_string();
+            assert!(err.contains("is a symbolic link"), "{what}: {err}");
+            assert_eq!(std::fs::read_to_string(&precious).unwrap(), text, "{what}");
+        }
+        std::os::unix::fs::symlink(&precious, out.join(".lock")).unwrap();
+        let err = FolderLock::take(&out, None).map(|_| ()).unwrap_err().to_string();
+        assert!(err.contains("is a symbolic link"), "{err}");
+        assert_eq!(std::fs::read_to_string(&precious).unwrap(), text);
+        // The control.
+        let file = open_lock(&out.join(".lock"), true).unwrap();
+        sign_lock(&file);
+        assert_eq!(
+            std::fs::read_to_string(&precious).unwrap(),
+            format!("{:<20}", format!("pid {}", std::process::id()))
+        );
     }
 
     /// A merge waiting for its folder reads who holds it again as it waits: the whole run whose

@@ -676,15 +676,15 @@ fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path, left_out: &LeftOut) -> Res
     std::fs::create_dir_all(tmp).map_err(|e| TournamentError::io(tmp, e))?;
     let mut bytes = 0u64;
     let mut copy = |from: &Path, to: &Path| -> Result<(), TournamentError> {
-        bytes += std::fs::metadata(from).map_err(|e| TournamentError::io(from, e))?.len();
+        let len = std::fs::metadata(from).map_err(|e| TournamentError::io(from, e))?.len();
+        bytes += len;
         if bytes > MAX_SNAPSHOT_BYTES {
             return Err(fail(format!("larger than {} MiB", MAX_SNAPSHOT_BYTES >> 20)));
         }
         if let Some(parent) = to.parent() {
             std::fs::create_dir_all(parent).map_err(|e| TournamentError::io(parent, e))?;
         }
-        std::fs::copy(from, to).map_err(|e| TournamentError::io(from, e))?;
-        Ok(())
+        copy_file(from, to, len)
     };
     let mut entry = bot.clone();
     if let Some(dir) = folder(bot) {
@@ -761,6 +761,27 @@ fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path, left_out: &LeftOut) -> Res
     entry.command = shell_words::join(words);
     entry.build = None;
     Ok(entry)
+}
+
+/// Copies the file `from` to the new file `to` with its mode, less the set-id bits and the
+/// writes of others: the copy is the arena's file (a root arena's copy of a student's
+/// set-user-id file was a root program anyone on the machine could run), played again in later
+/// runs unchecked (one writable by all could be changed after its version was recorded). It is
+/// written private, and takes its mode once whole. At most `len` bytes are copied (its size as
+/// counted: a file that grows meanwhile does not fill the disk past the copy's cap).
+fn copy_file(from: &Path, to: &Path, len: u64) -> Result<(), TournamentError> {
+    use std::io::Read;
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let mut source = std::fs::File::open(from).map_err(|e| TournamentError::io(from, e))?;
+    let mode = source.metadata().map_err(|e| TournamentError::io(from, e))?.permissions().mode();
+    let mut copy = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(to)
+        .map_err(|e| TournamentError::io(to, e))?;
+    std::io::copy(&mut (&mut source).take(len), &mut copy).map_err(|e| TournamentError::io(from, e))?;
+    copy.set_permissions(std::fs::Permissions::from_mode(mode & 0o755)).map_err(|e| TournamentError::io(to, e))
 }
 
 /// What a folder holds, to tell afterwards what a build wrote: each path (relative) with its
@@ -1397,6 +1418,42 @@ mod tests {
         let b = bot(&bot_dir, "target/release/leak");
         snapshot(&b, &dir.path().join("versions/alice/fp2"), &LeftOut::default()).unwrap();
         assert!(!dir.path().join("versions/alice/fp2/folder/target/release/leak").exists());
+    }
+
+    /// A student's file made set-user-id (or set-group-id, or writable by all) is copied without
+    /// those bits: a root arena's copy of it was a program anyone on the machine could run as
+    /// root, and one writable by all was a copy anyone could change after its version was
+    /// recorded (the league plays a version's copy again in later runs, unchecked). The
+    /// control: a plain copy of the file keeps its mode.
+    #[test]
+    fn a_kept_copy_takes_no_set_id_bits_and_no_one_else_s_writes() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let bot_dir = dir.path().join("alice");
+        std::fs::create_dir_all(&bot_dir).unwrap();
+        let modes = [("suid", 0o4755), ("sgid", 0o2755), ("open", 0o777), ("plain", 0o644)];
+        for (name, mode) in modes {
+            std::fs::write(bot_dir.join(name), "#!/bin/sh\n").unwrap();
+            std::fs::set_permissions(bot_dir.join(name), std::fs::Permissions::from_mode(mode)).unwrap();
+        }
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+        // (A group the user is not in has no set-group-id bit kept: the control asks for it.)
+        let sgid_kept = mode(&bot_dir.join("sgid")) == 0o2755;
+        let dest = dir.path().join("versions/alice/fp1");
+        snapshot(&bot(&bot_dir, "./suid"), &dest, &LeftOut::default()).unwrap();
+        for (name, want) in [("suid", 0o755), ("sgid", 0o755), ("open", 0o755), ("plain", 0o644)] {
+            assert_eq!(mode(&dest.join("folder").join(name)), want, "{name}");
+        }
+        // The control.
+        let plain = dir.path().join("plain-copy");
+        std::fs::copy(bot_dir.join("suid"), &plain).unwrap();
+        assert_eq!(mode(&plain), 0o4755, "the control: a plain copy is set-user-id");
+        std::fs::copy(bot_dir.join("open"), &plain).unwrap();
+        assert_eq!(mode(&plain), 0o777, "the control: a plain copy is writable by all");
+        if sgid_kept {
+            std::fs::copy(bot_dir.join("sgid"), &plain).unwrap();
+            assert_eq!(mode(&plain), 0o2755, "the control: a plain copy is set-group-id");
+        }
     }
 
     #[test]

@@ -71,16 +71,22 @@ pub struct BotHistory {
 }
 
 impl BotHistory {
-    /// Before a build: forgets each output of `folder` that is no longer as a build left it (its
-    /// stamp differs, or it is gone): the student's file now, in the fingerprint.
-    fn forget_changed_outputs(&mut self, folder: &Path) {
-        let Some(stamps) = &mut self.output_stamps else { return };
-        let changed: Vec<String> = stamps
+    /// Its outputs that are not as its last build left them (their stamps noted then): written
+    /// since, by a push or a pull.
+    fn changed_outputs(&self, folder: &Path) -> Vec<String> {
+        let Some(stamps) = &self.output_stamps else { return Vec::new() };
+        stamps
             .iter()
             .filter(|(path, stamp)| submission::output_stamp(folder, path) != **stamp)
             .map(|(path, _)| path.clone())
-            .collect();
-        for path in changed {
+            .collect()
+    }
+
+    /// Before a build: forgets each output of `folder` that is no longer as a build left it (its
+    /// stamp differs, or it is gone): the student's file now, in the fingerprint.
+    fn forget_changed_outputs(&mut self, folder: &Path) {
+        for path in self.changed_outputs(folder) {
+            let Some(stamps) = &mut self.output_stamps else { return };
             self.outputs.remove(&path);
             stamps.remove(&path);
         }
@@ -550,11 +556,16 @@ pub fn prepare(
                     break;
                 };
                 let then = from.without(&h.outputs);
-                if then == after {
+                // (Its outputs too: the copy takes them as they are, as what its sources built.)
+                let pushed = h.changed_outputs(dir);
+                if then == after && pushed.is_empty() {
                     checked = Some(after);
                     break;
                 }
-                let what = then.differences(&after, 5).join(", ");
+                let mut what = then.differences(&after, 5);
+                what.extend(pushed);
+                what.truncate(5);
+                let what = what.join(", ");
                 if runs == MAX_BUILDS {
                     unsettled = Some(format!(
                         "build: its files changed during each of its {MAX_BUILDS} builds (last: {what}): a push \
@@ -564,6 +575,9 @@ pub fn prepare(
                     break;
                 }
                 tracing::warn!(bot = %entry.name, changed = %what, "its files changed during its build: building it again");
+                // (An output written since its build, the student's file now, as the next run
+                // would take it: fingerprinted, and no build's any more.)
+                h.forget_changed_outputs(dir);
                 // (Asked again just before each build, as before the first.)
                 link = linked(entry);
                 if link.is_some() {
@@ -639,15 +653,20 @@ pub fn prepare(
                 })
                 .ok();
             let Some(then) = &checked else { return Ok((fingerprint, portable, kept)) };
+            let pushed = entry.cwd.as_deref().map(|dir| h.changed_outputs(dir)).unwrap_or_default();
             match submission::sources(entry, base, &h.outputs, &left_out, &mut BTreeMap::new()) {
-                Ok(now) if now == *then => Ok((fingerprint, portable, kept)),
+                Ok(now) if now == *then && pushed.is_empty() => Ok((fingerprint, portable, kept)),
                 now => {
                     if kept.is_some() {
                         if let Err(e) = std::fs::remove_dir_all(&dest) {
                             tracing::warn!(copy = %dest.display(), "cannot remove a copy of files that changed: {e}");
                         }
                     }
-                    let what = now.map(|now| then.differences(&now, 5).join(", ")).unwrap_or_else(|e| e.to_string());
+                    let what = now
+                        .map(|now| {
+                            then.differences(&now, 5).into_iter().chain(pushed).take(5).collect::<Vec<_>>().join(", ")
+                        })
+                        .unwrap_or_else(|e| e.to_string());
                     let head = if entry.build.is_some() { "build: " } else { "" };
                     Err(format!(
                         "{head}its files changed while the league copied them ({what}): its new version waits for \
@@ -1181,10 +1200,10 @@ mod tests {
     }
 
     /// A student's push to an output of their build while the league builds the other bots (here
-    /// bob's build writes alice's `out`, as her push would) is seen by the next run: her outputs
-    /// are stamped as her build left them, and the pushed `out` is a new version. The control:
-    /// stamped once every build is done (as the record did), the pushed `out` passes for her
-    /// build's, and no version is new.
+    /// bob's build writes alice's `out`, as her push would) is seen in the same run: her outputs
+    /// are stamped as her build left them, and the pushed `out` is hers, fingerprinted in the
+    /// version recorded (the next run sees no new one). The control: stamped once every build is
+    /// done (as the record did), the pushed `out` passed for her build's.
     #[test]
     fn a_push_to_an_output_during_the_other_bots_builds_is_a_new_version() {
         let dir = tempfile::tempdir().unwrap();
@@ -1209,14 +1228,22 @@ mod tests {
         let mut history = BTreeMap::new();
         assert_eq!(run(&mut history, "league", 100), ["v1"]);
         assert_eq!(std::fs::read_to_string(course.join("alice/out")).unwrap(), "the student's own\n", "pushed");
-        // The control: alice's outputs stamped after bob's build.
-        let mut late = history.clone();
-        let h = late.get_mut("alice").unwrap();
-        h.output_stamps =
-            Some(h.outputs.iter().map(|p| (p.clone(), submission::output_stamp(&course.join("alice"), p))).collect());
-        assert_ne!(late["alice"].output_stamps, history["alice"].output_stamps);
-        assert_eq!(run(&mut late, "control", 200), ["v1"], "the control: the push went unseen");
-        assert_eq!(run(&mut history, "league", 200), ["v1", "v2"], "the pushed `out` is a new version");
+        assert!(!history["alice"].outputs.contains("out"), "the pushed `out` is hers");
+        let alice = &config.bots[0];
+        let print = |outputs: &BTreeSet<String>| {
+            submission::fingerprints(alice, None, outputs, &Default::default(), &mut BTreeMap::new()).unwrap().portable
+        };
+        let v1 = history["alice"].versions[0].fingerprint.clone();
+        assert_eq!(v1, print(&BTreeSet::new()), "v1 is the pushed `out`");
+        assert_eq!(run(&mut history, "league", 200), ["v1"]);
+        // The control: alice's outputs stamped after bob's build, the pushed `out` passed for hers.
+        let mut late = history["alice"].clone();
+        late.outputs.insert("out".to_string());
+        late.output_stamps = Some(
+            late.outputs.iter().map(|p| (p.clone(), submission::output_stamp(&course.join("alice"), p))).collect(),
+        );
+        assert!(late.changed_outputs(&course.join("alice")).is_empty(), "the control: the push unseen");
+        assert_ne!(print(&late.outputs), v1, "the control: recorded without it");
     }
 
     /// A course of `alice` (a source `src.txt`, built into `prog`: `cp src.txt prog`) and `bob`,
@@ -1341,6 +1368,47 @@ mod tests {
         assert!(bots[0].fingerprint != v1 && bots[0].kept, "its new version plays from its copy too");
         assert_eq!(history["alice"].standing(None).unwrap().label, "v2");
         assert_eq!(kept_copy(&history), (again.clone(), again));
+    }
+
+    /// A push to a bot's build output after its build ended (here bob's build writes alice's
+    /// `prog`, as her push during his build would) is hers, as the next run would take it, and
+    /// she is built again: her copy's `prog` is not the pushed one passed for her build's. The
+    /// control: her sources read without her outputs, as the check read them, are the same
+    /// before and after the push, and a copy made then holds the pushed `prog`.
+    #[test]
+    fn a_push_to_an_output_after_the_build_is_not_copied_as_the_version_built() {
+        let (dir, course, config) = pushed_during_builds();
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        let out = dir.path().join("league");
+        let mut history = BTreeMap::new();
+        prepare(&config, &sandbox, &out, 100, &mut history, &|| false).unwrap();
+        let outputs = history["alice"].outputs.clone();
+        assert!(outputs.contains("prog"));
+        // Her new sources, and a `prog` of her own pushed over what her build makes of them.
+        let new = "echo WAIT # v2\n";
+        std::fs::write(course.join("alice/src.txt"), new).unwrap();
+        std::fs::write(course.join("push-out"), "echo EVIL\n").unwrap();
+        let bob =
+            config.bots[1].build.clone().unwrap() + "; if [ -e ../push-out ]; then mv ../push-out ../alice/prog; fi";
+        let mut pushing = config.clone();
+        pushing.bots[1].build = Some(bob);
+        let (bots, failures) = prepare(&pushing, &sandbox, &out, 200, &mut history, &|| false).unwrap();
+        assert!(failures.is_empty(), "{failures:?}");
+        assert!(!course.join("push-out").exists(), "pushed during bob's build");
+        assert_eq!(history["alice"].standing(None).unwrap().label, "v2");
+        assert!(bots[0].kept);
+        assert_eq!(kept_copy(&history), (new.to_string(), new.to_string()), "the copy's prog built from v2");
+
+        // The control: what the sources check alone sees of the same push, and what a copy takes.
+        let alice = &config.bots[0];
+        let read = || submission::sources(alice, None, &outputs, &Default::default(), &mut BTreeMap::new()).unwrap();
+        let before = read();
+        std::fs::write(course.join("alice/prog"), "echo EVIL\n").unwrap();
+        assert_eq!(before.without(&outputs), read(), "the control: the sources alone are the same");
+        let copy = dir.path().join("control-copy");
+        let kept = submission::snapshot(alice, &copy, &Default::default()).unwrap();
+        let prog = std::fs::read_to_string(kept.cwd.unwrap().join("prog")).unwrap();
+        assert_eq!(prog, "echo EVIL\n", "the control: the copy takes the pushed prog");
     }
 
     /// A `.builds-unrecorded` left behind once a record was saved (its removal failed, and the
