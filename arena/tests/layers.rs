@@ -1,8 +1,9 @@
 //! The layers of ARCHITECTURE.md, checked on the sources: every `crate::…` or `super::…` path
 //! of a module (outside its unit tests) names its own module or one of a lower layer, so no
 //! two modules import each other, directly or round a loop. Checked for the arena library,
-//! bot-sdk and the course crate; games also use no other game, and the arena library does not
-//! depend on sample-bots. `cargo test -p arena --test layers -- --nocapture` prints the graph.
+//! bot-sdk and the course crate; games also use no other game, no other module names a game
+//! (the registry aside), and the arena library does not depend on sample-bots. `cargo test -p
+//! arena --test layers -- --nocapture` prints the graph.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -202,7 +203,8 @@ fn root_reexports(lib: &str) -> BTreeMap<String, String> {
 }
 
 /// The crate's graph of top-level modules (outside tests), each edge with a file that makes it,
-/// and the uses of one game by another (`games::x` naming `games::y`).
+/// and the uses of one game by another (`games::x` naming `games::y`) or by shared code (any
+/// other module naming `games::y`, where only `games::registry` and `games::by_name` are shared).
 fn graph(layers: &Layers) -> (BTreeMap<(String, String), String>, Vec<String>) {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(layers.src);
     let mut files = Vec::new();
@@ -225,6 +227,12 @@ fn graph(layers: &Layers) -> (BTreeMap<(String, String), String>, Vec<String>) {
                 _ => first.clone(),
             };
             let shown = file.strip_prefix(&src).unwrap_or(&file).display().to_string();
+            if first == "games" && top != "games" {
+                // Shared code knows games through the engine's traits and the registry only.
+                if let Some(game) = path.get(1).filter(|g| !matches!(g.as_str(), "registry" | "by_name")) {
+                    game_edges.push(format!("{shown}: {top} names games::{game}: grow the engine's traits instead"));
+                }
+            }
             if &target != top {
                 edges.entry((top.clone(), target)).or_insert(shown);
             } else if top == "games" && me.len() > 1 {
@@ -364,16 +372,17 @@ fn the_check_sees_a_game_use_another_and_a_stale_allowance() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     };
-    write("lib.rs", "pub mod engine;\npub mod games;\n");
+    write("lib.rs", "pub mod doctor;\npub mod engine;\npub mod games;\n");
     write("engine.rs", "pub struct X;\n");
     write("games/mod.rs", "pub mod a;\npub mod b;\npub mod classic_input;\n");
     write("games/a.rs", "use crate::games::b::Rules;\nuse crate::games::classic_input::read;\nuse crate::engine::X;\n");
     write("games/b.rs", "use super::classic_input::read;\n");
+    write("doctor.rs", "use crate::games::{b::Rules, registry};\nuse crate::games::by_name;\n");
     let src: &'static str = Box::leak(dir.path().display().to_string().into_boxed_str());
     let toy = Layers {
         name: "toy",
         src,
-        layers: &[("engine", 0), ("games", 1)],
+        layers: &[("engine", 0), ("games", 1), ("doctor", 2)],
         allowed: &[("engine", "games", "a loop that is not there")],
     };
     let broken = violations(&toy);
@@ -381,6 +390,7 @@ fn the_check_sees_a_game_use_another_and_a_stale_allowance() {
         broken,
         [
             "the allowance engine -> games is no longer needed: remove it".to_string(),
+            "doctor.rs: doctor names games::b: grow the engine's traits instead".to_string(),
             "games/a.rs: games::a uses games::b".to_string(),
         ]
     );

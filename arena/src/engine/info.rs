@@ -89,6 +89,9 @@ pub struct BotKit {
     /// The README's paragraphs: what the sample bot does (after "it starts as the kit's sample
     /// bot"), what the kit does for the game, what `arena check-bot` plays.
     pub readme: KitReadme,
+    /// The game's own situations for `arena check-bot`; None: the bot plays each seat against
+    /// the game's scripted players ([`super::State::scripted_answer`]).
+    pub check: Option<super::Checkup>,
 }
 
 /// The file a starter's duel is played on.

@@ -8,6 +8,7 @@
 //! takes the players' replies, and reports frames and the outcome. The referee, replays and
 //! tournaments use only this trait; they know no game's rules.
 
+mod checkup;
 mod ending;
 mod game;
 mod info;
@@ -19,6 +20,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use checkup::{Checkup, Finding, Played, Situation};
 pub use ending::Ending;
 pub use game::{Game, MatchOptions, Registry, SetupError};
 pub use info::{

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use arena::explain::Silence;
 use arena::files::write_atomic;
-use arena::games::resource_rush::load_map_file;
+use arena::games::resource_rush::{load_map_file, ResourceRushGame};
 use arena::referee::ClockKind;
 use course::checker::{discover, minimums_path, run_test, transcript, CheckerError, ANSWER_TIME};
 use course::solver::{solve as solve_map, Budget, Solution};
@@ -104,7 +104,10 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
             }) {
                 let silence = match silence {
                     Some(known) => known,
-                    None => *silence.insert(runtime.block_on(arena::doctor::why_silent(&args.bot, &sandbox, &cancel))?),
+                    None => {
+                        let probe = arena::doctor::why_silent(&ResourceRushGame, &args.bot, &sandbox, &cancel);
+                        *silence.insert(runtime.block_on(probe)?)
+                    }
                 };
                 report.reason = waiting_reason(fact, silence, &args.bot).or(report.reason);
             }

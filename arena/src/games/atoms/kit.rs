@@ -38,6 +38,7 @@ pub const KIT: BotKit = BotKit {
     files: &[],
     opponents: &["atoms-greedy"],
     more: None,
+    check: None,
     readme: KitReadme {
         sample: "a small one: it places where one more atom explodes its own cell, else on\n\
                  an empty corner, else on its own cells, else on the first legal cell, row by row.",

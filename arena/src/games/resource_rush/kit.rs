@@ -82,6 +82,7 @@ pub const KIT: BotKit = BotKit {
         check: "plays a few short situations (both seats, CRLF input, a jump, a power-up,\n\
                 test mode) and explains every problem it sees, with the fix.",
     },
+    check: Some(super::doctor::CHECKUP),
 };
 
 /// Whether `text` is one of the 20 public tests as this arena ships them (line endings and

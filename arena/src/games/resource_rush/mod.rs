@@ -8,6 +8,7 @@
 //! A player's `finished` (in outcomes and results) means it reached the final cell.
 
 mod answers;
+mod doctor;
 mod events;
 pub mod kit;
 mod render;

@@ -42,6 +42,7 @@ pub const KIT: BotKit = BotKit {
     files: &[],
     opponents: &["tactics-greedy"],
     more: None,
+    check: None,
     readme: KitReadme {
         sample: "a small one: in the Placement Phase it puts all its chips on its field\n\
                  with the most neighbours it does not hold; in the Movement Phase it passes.",
