@@ -386,8 +386,8 @@ enum Item {
     Link { rel: String, target: Vec<u8> },
     /// A file a word of the command names that the folder's walk did not cover: by its
     /// content, or (a link in the folder leading out of it) by where it really is. `rel`: its
-    /// path in the bot's folder, when it is in it.
-    Word { word: String, portable: String, rel: Option<String>, what: WordIs },
+    /// path in the bot's folder, when it is in it; `index`: the word's place in the command.
+    Word { word: String, portable: String, rel: Option<String>, index: usize, what: WordIs },
 }
 
 /// What a word of the command names (see [`Item::Word`]).
@@ -500,63 +500,22 @@ pub fn sources(
     } else {
         Cow::Borrowed(&bot.command)
     };
-    let mut items = Vec::new();
     let base_dir = bot.cwd.clone().unwrap_or_default();
     let folder = folder(bot);
-    let mut covered = BTreeSet::new();
-    if let Some(dir) = &folder {
-        if !dir.is_dir() {
-            return Err(TournamentError::Invalid(format!(
-                "bot `{}`: its folder {} is missing",
-                bot.name,
-                dir.display()
-            )));
-        }
-        let ignore = globs(
-            &DEFAULT_IGNORE.iter().map(|s| s.to_string()).chain(bot.ignore.iter().cloned()).collect::<Vec<_>>(),
-            "ignore",
-            &bot.name,
-        )?;
-        let only = (!bot.files.is_empty()).then(|| globs(&bot.files, "files", &bot.name)).transpose()?;
-        let league = left_out.inside(dir);
-        let mut count = 0;
-        let walk = walkdir::WalkDir::new(dir).follow_links(false).sort_by_file_name().into_iter();
-        for entry in walk.filter_entry(|e| {
-            let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
-            rel.as_os_str().is_empty() || !(matches_any(&ignore, rel) || league.iter().any(|l| rel.starts_with(l)))
-        }) {
-            let entry = entry.map_err(|e| TournamentError::Invalid(format!("bot `{}`: {e}", bot.name)))?;
-            let link = entry.file_type().is_symlink();
-            if !entry.file_type().is_file() && !link {
-                continue;
-            }
-            let rel = entry.path().strip_prefix(dir).unwrap_or(entry.path()).to_path_buf();
-            let rel_text = rel.to_string_lossy().into_owned();
-            if is_output(outputs, &rel) || only.as_ref().is_some_and(|o| !o.is_match(&rel)) {
-                continue;
-            }
-            count += 1;
-            if count > MAX_FILES {
+    let (mut items, covered) = match &folder {
+        Some(dir) => {
+            if !dir.is_dir() {
                 return Err(TournamentError::Invalid(format!(
-                    "bot `{}`: more than {MAX_FILES} files in {}: declare `files` or `ignore`",
+                    "bot `{}`: its folder {} is missing",
                     bot.name,
                     dir.display()
                 )));
             }
-            if link {
-                // A link counts by where it points, as written (never followed: it may lead
-                // out of the folder, see [`leaves`]): switching it between two files is a new
-                // version. (Only folders with links hash these bytes: others keep their digest.)
-                let target = std::fs::read_link(entry.path()).map_err(|e| TournamentError::io(entry.path(), e))?;
-                items.push(Item::Link { rel: rel_text, target: target.as_os_str().as_encoded_bytes().to_vec() });
-                continue;
-            }
-            let digest = cached_hash(entry.path(), cache)?;
-            items.push(Item::File { rel: rel_text, digest });
-            covered.insert(normalize(entry.path()));
+            walk(bot, dir, outputs, &left_out.inside(dir), cache)?
         }
-    }
-    for (word, portable_word) in words.iter().zip(&portable_words) {
+        None => (Vec::new(), BTreeSet::new()),
+    };
+    for (index, (word, portable_word)) in words.iter().zip(&portable_words).enumerate() {
         let path = base_dir.join(word);
         if !path.is_file() || covered.contains(&normalize(&path)) {
             continue;
@@ -572,13 +531,13 @@ pub fn sources(
                 // A link in the student's folder to a file outside it: where it leads counts,
                 // but the arena does not read it (see [`leaves`]).
                 if let Some(real) = leaves(&path, dir) {
-                    items.push(Item::Word { word, portable, rel, what: WordIs::LinkOut(real) });
+                    items.push(Item::Word { word, portable, rel, index, what: WordIs::LinkOut(real) });
                     continue;
                 }
             }
         }
         let digest = cached_hash(&path, cache)?;
-        items.push(Item::Word { word, portable, rel, what: WordIs::File(digest) });
+        items.push(Item::Word { word, portable, rel, index, what: WordIs::File(digest) });
     }
     Ok(Sources {
         portable_command: portable_command.into_owned(),
@@ -586,6 +545,135 @@ pub fn sources(
         build: bot.build.clone().unwrap_or_default(),
         items,
     })
+}
+
+/// The files and links of the bot's folder `dir` that [`fingerprints`] covers, in the order it
+/// hashes them (by name, depth first), and the files among them (their absolute paths): all but
+/// the ignored ones (the default and `bot`'s `ignore` globs), those outside its `files` globs
+/// when it declares some, its `outputs` and the folders `league` (relative to `dir`).
+fn walk(
+    bot: &BotEntry,
+    dir: &Path,
+    outputs: &BTreeSet<String>,
+    league: &[PathBuf],
+    cache: &mut BTreeMap<PathBuf, blake3::Hash>,
+) -> Result<(Vec<Item>, BTreeSet<PathBuf>), TournamentError> {
+    let ignore = globs(
+        &DEFAULT_IGNORE.iter().map(|s| s.to_string()).chain(bot.ignore.iter().cloned()).collect::<Vec<_>>(),
+        "ignore",
+        &bot.name,
+    )?;
+    let only = (!bot.files.is_empty()).then(|| globs(&bot.files, "files", &bot.name)).transpose()?;
+    let (mut items, mut covered) = (Vec::new(), BTreeSet::new());
+    let mut count = 0;
+    let walk = walkdir::WalkDir::new(dir).follow_links(false).sort_by_file_name().into_iter();
+    for entry in walk.filter_entry(|e| {
+        let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
+        rel.as_os_str().is_empty() || !(matches_any(&ignore, rel) || league.iter().any(|l| rel.starts_with(l)))
+    }) {
+        let entry = entry.map_err(|e| TournamentError::Invalid(format!("bot `{}`: {e}", bot.name)))?;
+        let link = entry.file_type().is_symlink();
+        if !entry.file_type().is_file() && !link {
+            continue;
+        }
+        let rel = entry.path().strip_prefix(dir).unwrap_or(entry.path()).to_path_buf();
+        let rel_text = rel.to_string_lossy().into_owned();
+        if is_output(outputs, &rel) || only.as_ref().is_some_and(|o| !o.is_match(&rel)) {
+            continue;
+        }
+        count += 1;
+        if count > MAX_FILES {
+            return Err(TournamentError::Invalid(format!(
+                "bot `{}`: more than {MAX_FILES} files in {}: declare `files` or `ignore`",
+                bot.name,
+                dir.display()
+            )));
+        }
+        if link {
+            // A link counts by where it points, as written (never followed: it may lead
+            // out of the folder, see [`leaves`]): switching it between two files is a new
+            // version. (Only folders with links hash these bytes: others keep their digest.)
+            let target = std::fs::read_link(entry.path()).map_err(|e| TournamentError::io(entry.path(), e))?;
+            items.push(Item::Link { rel: rel_text, target: target.as_os_str().as_encoded_bytes().to_vec() });
+            continue;
+        }
+        let digest = cached_hash(entry.path(), cache)?;
+        items.push(Item::File { rel: rel_text, digest });
+        covered.insert(normalize(entry.path()));
+    }
+    Ok((items, covered))
+}
+
+/// What [`fingerprints`] covers of the copy of `bot` kept in `dest` (see [`snapshot`]), item by
+/// item as `then`, the bot's files read when its version was fingerprinted, has them: the
+/// copy's folder walked as the bot's is (the same ignore rules and `files` globs, its
+/// `outputs` left out, paths relative to the folder), and the files the command names as they
+/// were copied. The same as `then`, and so of the same fingerprints, when the copy holds the
+/// files then read: a file swapped during the copy and back (A, B, A) is B in the copy, whatever
+/// the bot's files are after it. What a copy does not take counts as `then` has it: links, and
+/// the files a word names outside the copy (run where they are). A file the copy has that `then`
+/// has not comes last; one `then` has and the copy not is missing.
+pub fn copied_sources(
+    bot: &BotEntry,
+    dest: &Path,
+    then: &Sources,
+    outputs: &BTreeSet<String>,
+    left_out: &LeftOut,
+) -> Result<Sources, TournamentError> {
+    let mut cache = BTreeMap::new();
+    let root = dest.join("folder");
+    let (copied, _) = match folder(bot) {
+        Some(_) if root.is_dir() => walk(bot, &root, outputs, &[], &mut cache)?,
+        _ => (Vec::new(), BTreeSet::new()),
+    };
+    let mut copied: BTreeMap<String, Item> = copied
+        .into_iter()
+        .map(|item| match &item {
+            Item::File { rel, .. } | Item::Link { rel, .. } | Item::Word { word: rel, .. } => (rel.clone(), item),
+        })
+        .collect();
+    let mut items = Vec::new();
+    for item in &then.items {
+        match item {
+            Item::File { rel, .. } => items.extend(copied.remove(rel)),
+            // (No link is copied: none can differ. One in the copy is another file's.)
+            Item::Link { rel, .. } => {
+                copied.remove(rel);
+                items.push(item.clone());
+            }
+            Item::Word { .. } => {}
+        }
+    }
+    items.extend(copied.into_values());
+    let base = bot.cwd.clone().unwrap_or_default();
+    for item in &then.items {
+        let Item::Word { word, portable, rel, index, what } = item else { continue };
+        let path = base.join(word);
+        let at = match (rel, what) {
+            (_, WordIs::LinkOut(_)) => None,
+            (Some(rel), _) => Some(root.join(rel)),
+            (None, _) if folder(bot).is_none() && !left_out.is_own_program(&path) => {
+                let name = path.file_name().map_or("file".into(), |n| n.to_string_lossy().into_owned());
+                Some(dest.join("files").join(format!("{index}-{name}")))
+            }
+            (None, _) => None,
+        };
+        match at {
+            None => items.push(item.clone()),
+            Some(at) if at.is_file() => {
+                let what = WordIs::File(hash_file(&at)?);
+                items.push(Item::Word {
+                    word: word.clone(),
+                    portable: portable.clone(),
+                    rel: rel.clone(),
+                    index: *index,
+                    what,
+                });
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(Sources { items, ..then.clone() })
 }
 
 /// Where `path` (a file in the student's `folder`, as the command names it) really is, when a
@@ -667,6 +755,28 @@ pub fn snapshot(bot: &BotEntry, dest: &Path, left_out: &LeftOut) -> Result<BotEn
     kept
 }
 
+/// A test's hook into [`copy_into`] (see [`BETWEEN_FILES`]).
+#[cfg(test)]
+pub(super) type Hook = Box<dyn FnMut(&Path, bool)>;
+
+#[cfg(test)]
+thread_local! {
+    /// A test's hook into [`copy_into`] on its thread: called with each file it copies, before
+    /// (`false`) and after (`true`) the copy, to change the file meanwhile.
+    pub(super) static BETWEEN_FILES: std::cell::RefCell<Option<Hook>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Calls the test's [`BETWEEN_FILES`] hook, if it set one.
+#[cfg(test)]
+fn between_files(from: &Path, done: bool) {
+    BETWEEN_FILES.with_borrow_mut(|hook| {
+        if let Some(hook) = hook {
+            hook(from, done);
+        }
+    });
+}
+
 /// [`snapshot`], copying into `tmp` first, then renamed `dest`.
 fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path, left_out: &LeftOut) -> Result<BotEntry, TournamentError> {
     let fail = |what: String| TournamentError::Invalid(format!("bot `{}`: cannot keep a copy: {what}", bot.name));
@@ -684,7 +794,12 @@ fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path, left_out: &LeftOut) -> Res
         if let Some(parent) = to.parent() {
             std::fs::create_dir_all(parent).map_err(|e| TournamentError::io(parent, e))?;
         }
-        copy_file(from, to, len)
+        #[cfg(test)]
+        between_files(from, false);
+        copy_file(from, to, len)?;
+        #[cfg(test)]
+        between_files(from, true);
+        Ok(())
     };
     let mut entry = bot.clone();
     if let Some(dir) = folder(bot) {
@@ -768,20 +883,80 @@ fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path, left_out: &LeftOut) -> Res
 /// set-user-id file was a root program anyone on the machine could run), played again in later
 /// runs unchecked (one writable by all could be changed after its version was recorded). It is
 /// written private, and takes its mode once whole. At most `len` bytes are copied (its size as
-/// counted: a file that grows meanwhile does not fill the disk past the copy's cap).
+/// counted: a file that grows meanwhile does not fill the disk past the copy's cap), and only
+/// what holds data: holes and all-zero blocks stay holes (see [`copy_sparse`]). A name that is
+/// no longer a regular file (a FIFO swapped in) is refused, without waiting on it.
 fn copy_file(from: &Path, to: &Path, len: u64) -> Result<(), TournamentError> {
-    use std::io::Read;
     use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-    let mut source = std::fs::File::open(from).map_err(|e| TournamentError::io(from, e))?;
+    let source = crate::files::open_regular(from)
+        .map_err(|e| TournamentError::io(from, e))?
+        .ok_or_else(|| TournamentError::Invalid(format!("{}: not a regular file", from.display())))?;
     let mode = source.metadata().map_err(|e| TournamentError::io(from, e))?.permissions().mode();
-    let mut copy = std::fs::OpenOptions::new()
+    let copy = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(0o600)
         .open(to)
         .map_err(|e| TournamentError::io(to, e))?;
-    std::io::copy(&mut (&mut source).take(len), &mut copy).map_err(|e| TournamentError::io(from, e))?;
+    copy_sparse(&source, &copy, len).map_err(|e| TournamentError::io(from, e))?;
     copy.set_permissions(std::fs::Permissions::from_mode(mode & 0o755)).map_err(|e| TournamentError::io(to, e))
+}
+
+/// The blocks [`copy_sparse`] reads and writes at once.
+const COPY_BLOCK: usize = 64 << 10;
+
+/// Copies the first `len` bytes of `source` into the empty file `copy`, writing only the blocks
+/// that hold something other than zeros: the copy allocates what the file's data needs, never
+/// its holes. A build's sparse output of 256 MiB took no disk from its `build_disk_mb`, and each
+/// version's copy wrote it out whole: a student pushing often filled the teacher's disk, 256 MiB
+/// a version. The file's holes are skipped unread (`SEEK_DATA`, `SEEK_HOLE`; on a file system
+/// without them, all of it is read), its all-zero blocks read and left out.
+fn copy_sparse(source: &std::fs::File, copy: &std::fs::File, len: u64) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::FileExt;
+    let fd = source.as_raw_fd();
+    let seek = |at: u64, whence: libc::c_int| -> Option<u64> {
+        let at = libc::off_t::try_from(at).ok()?;
+        // SAFETY: lseek on a descriptor we own (`source` is borrowed for the call).
+        let found = unsafe { libc::lseek(fd, at, whence) };
+        u64::try_from(found).ok()
+    };
+    let mut buf = vec![0u8; COPY_BLOCK];
+    // (The end of what was read: less than `len` where the file ended sooner.)
+    let mut end = 0u64;
+    let mut at = 0u64;
+    'data: while at < len {
+        // The next data: where it starts (none: a hole to the end, or past the end), and ends.
+        let Some(data) = seek(at, libc::SEEK_DATA).or_else(|| {
+            let unsupported = std::io::Error::last_os_error().raw_os_error() != Some(libc::ENXIO);
+            unsupported.then_some(at)
+        }) else {
+            break;
+        };
+        let hole = seek(data, libc::SEEK_HOLE).unwrap_or(len).clamp(data, len);
+        if data >= len || hole <= data {
+            break;
+        }
+        end = end.max(data);
+        let mut pos = data;
+        while pos < hole {
+            let want = usize::try_from(hole - pos).unwrap_or(COPY_BLOCK).min(COPY_BLOCK);
+            let got = source.read_at(&mut buf[..want], pos)?;
+            if got == 0 {
+                // (The file is shorter than it was: the copy ends where it did.)
+                break 'data;
+            }
+            if buf[..got].iter().any(|&b| b != 0) {
+                copy.write_all_at(&buf[..got], pos)?;
+            }
+            pos += got as u64;
+            end = pos;
+        }
+        at = hole;
+    }
+    // Up to its size, a hole at its end included; never past what the file still holds.
+    let size = source.metadata()?.len().min(len);
+    copy.set_len(end.max(size).min(len))
 }
 
 /// What a folder holds, to tell afterwards what a build wrote: each path (relative) with its
@@ -1454,6 +1629,115 @@ mod tests {
             std::fs::copy(bot_dir.join("sgid"), &plain).unwrap();
             assert_eq!(mode(&plain), 0o2755, "the control: a plain copy is set-group-id");
         }
+    }
+
+    /// A copy fingerprints as the files it was made from, whatever the bot's shape: a folder
+    /// with a sub-folder, a link, an ignored folder holding the program its command names, an
+    /// output, a file outside its `files` globs; a script without `cwd`; a program without a
+    /// folder; a teacher's file outside the folder. The controls: a file changed in the copy, or
+    /// one added, is another fingerprint.
+    #[test]
+    fn a_copy_fingerprints_as_the_files_it_was_made_from() {
+        let dir = tempfile::tempdir().unwrap();
+        let alice = dir.path().join("alice");
+        std::fs::create_dir_all(alice.join("target/release")).unwrap();
+        std::fs::create_dir_all(alice.join("lib/deep")).unwrap();
+        for (file, text) in [
+            ("main.rs", "fn main() {}"),
+            ("lib/deep/x.rs", "x"),
+            ("lib/a.rs", "a"),
+            ("lib.rs", "l"),
+            ("careful.py", "X = 1"),
+            ("out.bin", "built"),
+            ("notes.txt", "mine"),
+            ("target/release/bot", "elf"),
+        ] {
+            std::fs::write(alice.join(file), text).unwrap();
+        }
+        std::os::unix::fs::symlink("careful.py", alice.join("strategy.py")).unwrap();
+        std::os::unix::fs::symlink("target/release/bot", alice.join("run")).unwrap();
+        std::fs::write(dir.path().join("runner.py"), "teacher's").unwrap();
+        let outputs = BTreeSet::from(["out.bin".to_string()]);
+        let mut only = bot(&alice, "./run ../runner.py target/release/bot");
+        only.files = vec!["*.rs".into(), "lib/**".into()];
+        let script = super::super::config::parse_bot_arg(&format!("s=python3 {}", alice.join("careful.py").display()));
+        let program =
+            super::super::config::parse_bot_arg(&format!("p={} --x", alice.join("target/release/bot").display()));
+        let bots = [bot(&alice, "./run ../runner.py target/release/bot"), only, script.unwrap(), program.unwrap()];
+        for (i, b) in bots.iter().enumerate() {
+            let then = sources(b, Some(dir.path()), &outputs, &LeftOut::default(), &mut BTreeMap::new()).unwrap();
+            let dest = dir.path().join(format!("versions/{i}/fp"));
+            snapshot(b, &dest, &LeftOut::default()).unwrap();
+            let copied = copied_sources(b, &dest, &then, &outputs, &LeftOut::default()).unwrap();
+            assert_eq!(copied, then, "bot {i}");
+            assert_eq!(copied.fingerprints(), then.fingerprints(), "bot {i}");
+            // The controls: a file changed in the copy, one added.
+            let program = match i {
+                2 => dest.join("folder/careful.py"),
+                3 => dest.join("files/0-bot"),
+                _ => dest.join("folder/target/release/bot"),
+            };
+            let was = std::fs::read(&program).unwrap();
+            std::fs::write(&program, "another elf").unwrap();
+            let changed = copied_sources(b, &dest, &then, &outputs, &LeftOut::default()).unwrap();
+            assert_ne!(changed.fingerprints(), then.fingerprints(), "the control: bot {i}'s changed program");
+            if i < 3 {
+                std::fs::write(&program, was).unwrap();
+                std::fs::write(dest.join("folder/lib/b.rs"), "added").unwrap();
+                let added = copied_sources(b, &dest, &then, &outputs, &LeftOut::default()).unwrap();
+                assert_ne!(added.fingerprints(), then.fingerprints(), "the control: a file added to bot {i}'s copy");
+                assert_eq!(then.differences(&added, 5), ["lib/b.rs"]);
+            }
+        }
+    }
+
+    /// A sparse file (a build's output of a large size and no data) is copied sparse: the copy
+    /// takes the disk its data needs, and reads the same. All-zero blocks of data are left out
+    /// too. The control: the same bytes written out as read, as the copy was, take the whole size.
+    #[test]
+    fn a_sparse_file_is_copied_sparse() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let alice = dir.path().join("alice");
+        std::fs::create_dir_all(&alice).unwrap();
+        let size = 32u64 << 20;
+        let big = alice.join("big");
+        let file = std::fs::File::create(&big).unwrap();
+        file.set_len(size).unwrap();
+        std::os::unix::fs::FileExt::write_all_at(&file, b"data at the start", 0).unwrap();
+        std::os::unix::fs::FileExt::write_all_at(&file, b"and in the middle", size / 2).unwrap();
+        // (Zeros written out: data to the file system, nothing to the copy.)
+        std::os::unix::fs::FileExt::write_all_at(&file, &vec![0u8; 1 << 20], 4 << 20).unwrap();
+        drop(file);
+        let blocks = |p: &Path| std::fs::metadata(p).unwrap().blocks() * 512;
+        let dest = dir.path().join("versions/alice/fp");
+        snapshot(&bot(&alice, "./big"), &dest, &LeftOut::default()).unwrap();
+        let copy = dest.join("folder/big");
+        assert_eq!(std::fs::metadata(&copy).unwrap().len(), size);
+        assert_eq!(hash_file(&copy).unwrap(), hash_file(&big).unwrap(), "the same bytes");
+        assert!(blocks(&copy) <= 1 << 20, "the copy takes {} bytes", blocks(&copy));
+        // A file ending in a hole, and one shorter than counted, are copied as they are.
+        let tail = alice.join("tail");
+        std::fs::write(&tail, "head").unwrap();
+        std::fs::OpenOptions::new().write(true).open(&tail).unwrap().set_len(1 << 20).unwrap();
+        copy_file(&tail, &dir.path().join("tail-copy"), 1 << 20).unwrap();
+        assert_eq!(std::fs::read(dir.path().join("tail-copy")).unwrap(), std::fs::read(&tail).unwrap());
+        copy_file(&tail, &dir.path().join("cut-copy"), 2).unwrap();
+        assert_eq!(std::fs::read(dir.path().join("cut-copy")).unwrap(), b"he");
+        // The control: written out as read.
+        let plain = dir.path().join("plain");
+        let mut out = std::fs::File::create(&plain).unwrap();
+        let mut reader = std::io::BufReader::new(std::fs::File::open(&big).unwrap());
+        let mut buf = vec![0u8; 1 << 16];
+        loop {
+            let n = std::io::Read::read(&mut reader, &mut buf).unwrap();
+            if n == 0 {
+                break;
+            }
+            out.write_all(&buf[..n]).unwrap();
+        }
+        drop(out);
+        assert!(blocks(&plain) >= size, "the control: a plain copy takes {} bytes", blocks(&plain));
     }
 
     #[test]

@@ -405,6 +405,87 @@ fn remove_unlisted_copies_in(out: &Path, history: &BTreeMap<String, BotHistory>)
     }
 }
 
+/// The most disk one bot's kept copies may take in all (four copies of the largest kept): past
+/// it, [`limit_copies`] lets its oldest copies go. Each push's copy is kept, and a student who
+/// pushes often, each version with up to [`submission::MAX_SNAPSHOT_BYTES`] of data (a build's
+/// output, made anew each time: no growth of its folder, which `build_disk_mb` caps), had
+/// filled the teacher's disk over a term, 256 MiB a push.
+pub const MAX_COPIES_BYTES: u64 = 4 * submission::MAX_SNAPSHOT_BYTES;
+
+/// Keeps each bot's copies (in `history`) within `most` bytes of disk (their allocated
+/// blocks): past it, the copies of its versions that no longer play go, the least recently seen
+/// first, unlisted from the record (their `kept` cleared; [`remove_unlisted_copies`] removes
+/// them from disk once the record is saved). The copy of the version the bot stands on, and of
+/// the one it plays (`playing`), always stays, whatever its size. A version that comes back
+/// later is copied again. Its versions stay recorded, with their build logs.
+pub fn limit_copies(history: &mut BTreeMap<String, BotHistory>, playing: &[BotVersion], most: u64) {
+    for (name, h) in history.iter_mut() {
+        let mut copies: BTreeMap<&str, (u64, Option<PathBuf>)> = BTreeMap::new();
+        for v in h.versions.iter().filter(|v| !v.fingerprint.is_empty()) {
+            let Some(kept) = &v.kept else { continue };
+            let seen = copies.entry(v.fingerprint.as_str()).or_insert((v.at, copy_root(kept, &v.fingerprint)));
+            seen.0 = seen.0.max(v.at);
+        }
+        let mut sized: Vec<(u64, String, u64)> = copies
+            .into_iter()
+            .map(|(fp, (at, root))| (at, fp.to_string(), root.as_deref().map_or(0, disk_used)))
+            .collect();
+        let mut total: u64 = sized.iter().map(|c| c.2).sum();
+        if total <= most {
+            continue;
+        }
+        let mut keep: BTreeSet<String> = h.standing(None).map(|v| v.fingerprint.clone()).into_iter().collect();
+        keep.extend(playing.iter().filter(|b| &b.entry.name == name).map(|b| b.fingerprint.clone()));
+        sized.sort();
+        for (at, fingerprint, bytes) in sized {
+            if total <= most {
+                break;
+            }
+            if keep.contains(&fingerprint) {
+                continue;
+            }
+            total -= bytes;
+            let label = h.versions.iter().find(|v| v.fingerprint == fingerprint).map_or("?", |v| v.label.as_str());
+            tracing::info!(
+                bot = %crate::safe_text::terminal_cut(name, 60),
+                version = %label,
+                fingerprint = %fingerprint,
+                last_seen = %time_text(at),
+                "its copies take more than {} MiB: the copy of this version, which no longer plays, goes (its \
+                 version stays recorded; copied again if it comes back)",
+                most >> 20
+            );
+            for v in h.versions.iter_mut().filter(|v| v.fingerprint == fingerprint) {
+                v.kept = None;
+            }
+        }
+    }
+}
+
+/// The folder of the copy `kept` runs (of version `fingerprint`): `versions/<bot>/<fingerprint>`
+/// in the path of its folder or of a word of its command; none for a copy with no file (a
+/// built-in bot's, which runs the arena where it is).
+fn copy_root(kept: &BotEntry, fingerprint: &str) -> Option<PathBuf> {
+    let words = shell_words::split(&kept.command).unwrap_or_default().into_iter().map(PathBuf::from);
+    kept.cwd.clone().into_iter().chain(words).find_map(|path| {
+        let start = copy_start(&path, fingerprint)?;
+        Some(path.components().take(start + 3).collect())
+    })
+}
+
+/// The disk the files and folders under `folder` take (their allocated blocks), links not
+/// followed.
+fn disk_used(folder: &Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    walkdir::WalkDir::new(folder)
+        .follow_links(false)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.metadata().ok())
+        .map(|m| m.blocks().saturating_mul(512))
+        .fold(0u64, u64::saturating_add)
+}
+
 /// The folder a bot is built in: its own, else the config's.
 pub fn build_folder(config: &TournamentConfig, bot: &BotEntry) -> PathBuf {
     bot.cwd.clone().or_else(|| config.base.clone()).unwrap_or_else(|| PathBuf::from("."))
@@ -653,20 +734,38 @@ pub fn prepare(
                 })
                 .ok();
             let Some(then) = &checked else { return Ok((fingerprint, portable, kept)) };
+            // The copy is checked twice: itself, as copied, against the files fingerprinted (a
+            // file swapped during the copy and back, A, B, A, is B in the copy though A is in
+            // the folder after it), and the bot's files after it (an output pushed meanwhile).
+            let copied = match &kept {
+                Some(_) => submission::copied_sources(entry, &dest, then, &h.outputs, &left_out).map(Some),
+                None => Ok(None),
+            };
             let pushed = entry.cwd.as_deref().map(|dir| h.changed_outputs(dir)).unwrap_or_default();
-            match submission::sources(entry, base, &h.outputs, &left_out, &mut BTreeMap::new()) {
-                Ok(now) if now == *then && pushed.is_empty() => Ok((fingerprint, portable, kept)),
-                now => {
+            let now = submission::sources(entry, base, &h.outputs, &left_out, &mut BTreeMap::new());
+            match (now, copied) {
+                (Ok(now), Ok(copied))
+                    if now == *then && pushed.is_empty() && copied.as_ref().is_none_or(|c| c == then) =>
+                {
+                    Ok((fingerprint, portable, kept))
+                }
+                (now, copied) => {
                     if kept.is_some() {
                         if let Err(e) = std::fs::remove_dir_all(&dest) {
                             tracing::warn!(copy = %dest.display(), "cannot remove a copy of files that changed: {e}");
                         }
                     }
-                    let what = now
-                        .map(|now| {
-                            then.differences(&now, 5).into_iter().chain(pushed).take(5).collect::<Vec<_>>().join(", ")
-                        })
-                        .unwrap_or_else(|e| e.to_string());
+                    let mut what: Vec<String> = Vec::new();
+                    let read = [now.map(Some), copied].into_iter().flat_map(|read| match read {
+                        Ok(read) => read.map(|read| then.differences(&read, 5)).unwrap_or_default(),
+                        Err(e) => vec![e.to_string()],
+                    });
+                    for said in read.chain(pushed) {
+                        if !what.contains(&said) && what.len() < 5 {
+                            what.push(said);
+                        }
+                    }
+                    let what = what.join(", ");
                     let head = if entry.build.is_some() { "build: " } else { "" };
                     Err(format!(
                         "{head}its files changed while the league copied them ({what}): its new version waits for \
@@ -747,6 +846,7 @@ pub fn prepare(
             }
         }
     }
+    limit_copies(history, &bots, MAX_COPIES_BYTES);
     Some((bots, failures))
 }
 
@@ -1454,6 +1554,156 @@ mod tests {
         stale.write(&marker);
         prepare(&config, &sandbox, &out, 300, &mut control, &|| false).unwrap();
         assert_eq!(labels(&control), ["v1", "v2"], "the control: the rebuilt `out` taken for a push");
+    }
+
+    /// A course of one bot, `alice` (`sh bot.sh` in her folder, no build), its config and a
+    /// sandbox-free box.
+    fn alice_alone() -> (tempfile::TempDir, PathBuf, TournamentConfig, Sandbox) {
+        let dir = tempfile::tempdir().unwrap();
+        let course = dir.path().join("course");
+        std::fs::create_dir_all(course.join("alice")).unwrap();
+        std::fs::write(course.join("alice/bot.sh"), "echo WAIT\n").unwrap();
+        std::fs::write(course.join("alice/strategy.sh"), "A\n").unwrap();
+        let toml = "[[bots]]\nname = \"alice\"\ncommand = \"sh bot.sh\"\ncwd = \"alice\"\n";
+        std::fs::write(course.join("class.toml"), toml).unwrap();
+        let config = TournamentConfig::load(&course.join("class.toml")).unwrap();
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        (dir, course, config, sandbox)
+    }
+
+    /// Has the copy write `during` into `file` while it copies it, and `after` once it did (a
+    /// swap during the copy and back): until the returned guard is dropped.
+    fn swap_during_the_copy(file: PathBuf, during: &'static str, after: &'static str) -> impl Drop {
+        struct Unhook;
+        impl Drop for Unhook {
+            fn drop(&mut self) {
+                submission::BETWEEN_FILES.set(None);
+            }
+        }
+        submission::BETWEEN_FILES.set(Some(Box::new(move |from: &Path, done: bool| {
+            if from == file {
+                std::fs::write(&file, if done { after } else { during }).unwrap();
+            }
+        })));
+        Unhook
+    }
+
+    /// A file swapped during the copy and back (A, B, A: B is copied, A is in the folder after)
+    /// is seen in the copy itself, fingerprinted as copied: the copy goes, the new version is
+    /// refused for this run, and the bot plays on from its last good version's copy; the next run
+    /// copies it whole. The control: the check of the bot's files after the copy, alone, as
+    /// before, finds them unchanged, and the copy holds B under A's fingerprint.
+    #[test]
+    fn a_file_swapped_during_the_copy_and_back_is_not_kept_as_the_version_recorded() {
+        let (dir, course, config, sandbox) = alice_alone();
+        let out = dir.path().join("league");
+        let mut history = BTreeMap::new();
+        prepare(&config, &sandbox, &out, 100, &mut history, &|| false).unwrap();
+        let v1 = history["alice"].versions[0].fingerprint.clone();
+        let strategy = course.join("alice/strategy.sh");
+        std::fs::write(&strategy, "A2\n").unwrap();
+        let print = || {
+            submission::fingerprints(&config.bots[0], None, &BTreeSet::new(), &Default::default(), &mut BTreeMap::new())
+                .unwrap()
+                .portable
+        };
+        let a2 = print();
+        {
+            let _hook = swap_during_the_copy(strategy.clone(), "B\n", "A2\n");
+            let (bots, failures) = prepare(&config, &sandbox, &out, 200, &mut history, &|| false).unwrap();
+            assert!(failures.is_empty(), "{failures:?}");
+            assert_eq!((bots[0].fingerprint.as_str(), bots[0].kept), (v1.as_str(), true), "it plays on as v1");
+        }
+        let latest = history["alice"].latest().unwrap();
+        assert!(!latest.ok && latest.fingerprint == a2);
+        let why = latest.problem.as_deref().unwrap();
+        assert_eq!(
+            why,
+            "its files changed while the league copied them (strategy.sh): its new version waits for the next run"
+        );
+        assert!(!out.join("versions/alice").join(&a2).exists(), "the copy of B went");
+        assert_eq!(std::fs::read_to_string(&strategy).unwrap(), "A2\n");
+        // The next run, nothing swapped: A2 is copied as it is.
+        prepare(&config, &sandbox, &out, 300, &mut history, &|| false).unwrap();
+        let standing = history["alice"].standing(None).unwrap();
+        assert_eq!((standing.label.as_str(), standing.fingerprint.as_str()), ("v2", a2.as_str()));
+        let copy = out.join("versions/alice").join(&a2).join("folder/strategy.sh");
+        assert_eq!(std::fs::read_to_string(copy).unwrap(), "A2\n");
+
+        // The control: the same swap, checked by the bot's files after the copy alone.
+        std::fs::write(&strategy, "A3\n").unwrap();
+        let alice = &config.bots[0];
+        let read = || submission::sources(alice, None, &BTreeSet::new(), &Default::default(), &mut BTreeMap::new());
+        let then = read().unwrap();
+        let dest = dir.path().join("control/versions/alice").join(then.fingerprints().portable);
+        {
+            let _hook = swap_during_the_copy(strategy.clone(), "B\n", "A3\n");
+            submission::snapshot(alice, &dest, &Default::default()).unwrap();
+        }
+        assert_eq!(read().unwrap(), then, "the control: the files after the copy are those fingerprinted");
+        assert_eq!(std::fs::read_to_string(dest.join("folder/strategy.sh")).unwrap(), "B\n", "the control: B kept");
+        let copied = submission::copied_sources(alice, &dest, &then, &BTreeSet::new(), &Default::default()).unwrap();
+        assert_ne!(copied.fingerprints(), then.fingerprints(), "the copy itself is another version");
+    }
+
+    /// A bot's copies past their cap in all: the least recently seen go, unlisted from the
+    /// record, then from the disk, but never the copy of the version it stands on and plays;
+    /// a version that comes back is copied again. The control: within the cap, every copy stays,
+    /// their disk growing with each version.
+    #[test]
+    fn a_bot_s_copies_past_their_cap_lose_the_oldest_but_never_the_one_it_plays() {
+        let (dir, course, config, sandbox) = alice_alone();
+        let out = dir.path().join("league");
+        let mut history = BTreeMap::new();
+        // Four versions, each with 64 KiB of data of its own, then the first back.
+        let data = |n: u8| (0..64u32 << 10).map(|i| (i % 251) as u8 ^ (n << 4)).collect::<Vec<u8>>();
+        for (n, at) in [(1, 100), (2, 200), (3, 300), (4, 400), (1, 500)] {
+            std::fs::write(course.join("alice/data"), data(n)).unwrap();
+            prepare(&config, &sandbox, &out, at, &mut history, &|| false).unwrap();
+        }
+        let labels: Vec<&str> = history["alice"].versions.iter().map(|v| v.label.as_str()).collect();
+        assert_eq!(labels, ["v1", "v2", "v3", "v4", "v1"]);
+        let fp = |i: usize| history["alice"].versions[i].fingerprint.clone();
+        let (v1, v2, v3, v4) = (fp(0), fp(1), fp(2), fp(3));
+        let copy = |fp: &str| out.join("versions/alice").join(fp);
+        let size = |fp: &str| disk_used(&copy(fp));
+        assert!(size(&v1) >= 64 << 10, "{}", size(&v1));
+        let playing = [BotVersion {
+            entry: config.bots[0].clone(),
+            fingerprint: v1.clone(),
+            runnable: true,
+            kept: true,
+            built: None,
+        }];
+        // The control: within the cap, all four stay.
+        let mut control = history.clone();
+        limit_copies(&mut control, &playing, u64::MAX);
+        assert_eq!(control, history, "the control: nothing unlisted");
+        let total: u64 = [&v1, &v2, &v3, &v4].iter().map(|fp| size(fp)).sum();
+        assert!(total >= 4 * (64 << 10), "the control: four copies' disk: {total}");
+
+        // Room for two copies: v2 and v3, least recently seen, go; v4 and v1 (which plays) stay.
+        limit_copies(&mut history, &playing, size(&v1) + size(&v4));
+        let kept = |h: &BTreeMap<String, BotHistory>, fp: &str| {
+            h["alice"].versions.iter().filter(|v| v.fingerprint == fp).all(|v| v.kept.is_some())
+        };
+        let gone = |h: &BTreeMap<String, BotHistory>, fp: &str| {
+            h["alice"].versions.iter().filter(|v| v.fingerprint == fp).all(|v| v.kept.is_none())
+        };
+        assert!(gone(&history, &v2) && gone(&history, &v3), "{:?}", history["alice"]);
+        assert!(kept(&history, &v1) && kept(&history, &v4));
+        remove_unlisted_copies(&out, &history);
+        assert!(!copy(&v2).exists() && !copy(&v3).exists(), "removed from the disk once unlisted");
+        assert!(copy(&v1).is_dir() && copy(&v4).is_dir());
+        // No room at all: the copy it stands on and plays still stays.
+        limit_copies(&mut history, &playing, 0);
+        assert!(gone(&history, &v4) && kept(&history, &v1));
+        // v3 back: copied again, and played from its copy.
+        std::fs::write(course.join("alice/data"), data(3)).unwrap();
+        let (bots, _) = prepare(&config, &sandbox, &out, 600, &mut history, &|| false).unwrap();
+        assert_eq!((bots[0].fingerprint.as_str(), bots[0].kept), (v3.as_str(), true));
+        assert_eq!(std::fs::read(copy(&v3).join("folder/data")).unwrap(), data(3));
+        assert_eq!(history["alice"].standing(None).unwrap().label, "v3");
     }
 
     #[test]
