@@ -261,3 +261,57 @@ fn check_bot_reports_a_bot_of_tactics_or_atoms_that_prints_garbage() {
         assert!(stdout.contains("fix: ") && stdout.contains(fix), "{game}: {stdout}");
     }
 }
+
+fn game_check(game: &str, script: &str, flaw: &str) -> (String, i32) {
+    let bot = format!("python3 {} {flaw}", root().join("tests/bots").join(script).display());
+    let out = arena(&["check-bot", "--game", game, &bot]);
+    (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code().unwrap_or(-1))
+}
+
+/// A Tactics or Atoms command the rules refuse gets a fix that names the field or cell and why,
+/// with the slip behind it (row before column, counted from 1); the control, the same bot
+/// without the slip, passes.
+#[test]
+fn a_refused_move_of_tactics_or_atoms_is_told_which_field_and_why() {
+    let (stdout, code) = game_check("tactics", "tactics_flawed.py", "good");
+    assert_eq!(code, 0, "the control: {stdout}");
+    let (stdout, code) = game_check("tactics", "tactics_flawed.py", "water");
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("[ERROR] Invalid field!\n"), "one stop, the handout's: {stdout}");
+    assert!(stdout.contains("fix: field 3 3 is water (`~~`): chips go on your own fields only"), "{stdout}");
+    assert!(stdout.contains("your fields (column row) were 2 5, 3 5, 4 5"), "seat 2's own fields: {stdout}");
+    let (stdout, _) = game_check("tactics", "tactics_flawed.py", "swap");
+    assert!(stdout.contains("fix: field 5 2 is outside the 4x5 map"), "{stdout}");
+    assert!(stdout.contains("field 2 5 is yours: did you write the row before the column?"), "{stdout}");
+
+    let (stdout, code) = game_check("atoms", "atoms_flawed.py", "good");
+    assert_eq!(code, 0, "the control: {stdout}");
+    let (stdout, _) = game_check("atoms", "atoms_flawed.py", "swap");
+    assert!(stdout.contains("fix: (4, 5) is off the 6x5 board: x is the column, 0 to 5"), "{stdout}");
+    assert!(stdout.contains("`PLACE 5 4` was legal: did you swap them?"), "{stdout}");
+    let (stdout, _) = game_check("atoms", "atoms_flawed.py", "one");
+    assert!(stdout.contains("`PLACE 5 4` was legal: columns and rows count from 0, not 1"), "{stdout}");
+}
+
+/// Crashes of a Tactics bot get the fix for their cause: a signal's, a traceback's line, a
+/// Python syntax error's (with no word of another game: the program never ran), and a first
+/// prompt that never ends is a loop, where a slow first answer (the control) is a slow start.
+#[test]
+fn a_tactics_bot_s_crash_or_loop_is_told_its_cause() {
+    let (stdout, _) = game_check("tactics", "tactics_flawed.py", "segv");
+    assert!(stdout.contains("SIGSEGV") && stdout.contains("fix: find the invalid memory access"), "{stdout}");
+    assert!(!stdout.contains("tests/test1.txt"), "no Resource Rush test files: {stdout}");
+    let (stdout, _) = game_check("tactics", "tactics_flawed.py", "raise");
+    assert!(stdout.contains("fix: your program stopped on an error of its own: `ValueError:"), "{stdout}");
+    assert!(stdout.contains("tactics_flawed.py\", line "), "{stdout}");
+    let (stdout, _) = game_check("tactics", "tactics_flawed.py", "syntax");
+    assert!(stdout.contains("Python could not compile your program"), "{stdout}");
+    assert!(!stdout.contains("If it plays another game"), "{stdout}");
+
+    let (stdout, _) = game_check("tactics", "tactics_flawed.py", "loop");
+    assert!(stdout.contains("printed nothing, not even in 8 s: a loop that never ends"), "{stdout}");
+    assert!(stdout.contains("fix: find the loop that does not end"), "{stdout}");
+    let (stdout, _) = game_check("tactics", "tactics_flawed.py", "slow");
+    assert!(!stdout.contains("a loop that never ends"), "the control: {stdout}");
+    assert!(stdout.contains("fix: do less before the first answer"), "{stdout}");
+}

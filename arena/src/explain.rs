@@ -136,11 +136,24 @@ impl ForfeitFact {
         replay.reply(self.tick?, self.player)?.answer.as_deref()
     }
 
-    /// What to change: the line of a `malformed` forfeit, as the replay's `game` advises; for a
+    /// What to change: the line of a `malformed` or `invalid_move` forfeit, as the replay's `game`
+    /// advises (the latter knowing the state the player answered); for a
     /// timeout, by what the bot was doing (flush, or end the loop), when its CPU time was measured.
     pub fn fix(&self, replay: &Replay, game: &dyn Game) -> Option<String> {
+        self.fix_seated(replay, game, self.player)
+    }
+
+    /// The same, for a player whose seat in the game's frames is `seat` (check-bot's bot plays
+    /// one seat of a match whose other seats are scripted, and its replay has it alone).
+    pub fn fix_seated(&self, replay: &Replay, game: &dyn Game, seat: PlayerId) -> Option<String> {
         if self.reason == "timeout" {
             return self.timeout_fix(&game.info().wording);
+        }
+        if self.reason == ForfeitReason::InvalidMove.as_str() {
+            // The state the player answered: the frame of the step before its answer.
+            let tick = self.tick?;
+            let frame = if tick <= 1 { &replay.initial } else { &replay.steps.get(tick - 2)?.frame };
+            return game.invalid_move_fix(frame, seat, self.answer(replay)?);
         }
         if self.reason != ForfeitReason::Malformed.as_str() {
             return None;
@@ -289,14 +302,24 @@ impl ForfeitFact {
                     words.prompt
                 )
             }
-            "malformed" => format!("{at}{subject}'s answer was not understood: {detail}."),
-            "invalid_move" => format!("{at}{subject} made a move the rules do not allow: {detail}."),
+            "malformed" => format!("{at}{subject}'s answer was not understood: {detail}{}", stop(detail)),
+            "invalid_move" => format!("{at}{subject} made a move the rules do not allow: {detail}{}", stop(detail)),
             "fire" => format!("{at}{subject} walked into fire ({detail}): fire ends the game with 0 points."),
             "cpu" => format!("{at}{subject} used up its CPU-time limit for the whole program."),
             "memory" => format!("{at}{subject} ran out of memory under its limit."),
             other if detail.is_empty() => format!("{at}{subject} forfeited ({other})."),
             other => format!("{at}{subject} forfeited ({other}): {detail}."),
         }
+    }
+}
+
+/// The full stop after a game's `detail`, unless it ends a sentence itself (Tactics quotes the
+/// classic program's `[ERROR] Invalid field!`).
+fn stop(detail: &str) -> &'static str {
+    if detail.ends_with(['.', '!', '?']) {
+        ""
+    } else {
+        "."
     }
 }
 
@@ -573,5 +596,8 @@ mod tests {
         let f = fact("malformed");
         let said = f.sentence(&RR, Some("expected `WAIT` or `MOVE x y`, found `GO`"));
         assert!(said.ends_with("not understood: expected `WAIT` or `MOVE x y`, found `GO`."));
+        // A detail that ends its own sentence gets no second stop (the control above gets one).
+        let said = fact("invalid_move").sentence(&RR, Some("`place 1 3 3`: [ERROR] Invalid field!"));
+        assert!(said.ends_with("do not allow: `place 1 3 3`: [ERROR] Invalid field!"), "{said}");
     }
 }

@@ -97,6 +97,9 @@ pub struct Checked {
     pub skipped: bool,
     /// Whether the bot answered a prompt with a line (a bot of another game answers none).
     pub answered: bool,
+    /// Whether its program never ran as meant (a Python syntax error, a `#!` line ending in
+    /// `\r`, a script not found): no game's prompts are to blame.
+    pub never_ran: bool,
 }
 
 impl Checked {
@@ -446,7 +449,9 @@ fn diagnose(
         None => situation.findings(&facts, limits),
     };
     let answered = replies.iter().any(|r| r.answer.is_some());
-    Checked { name: situation.name().to_string(), summary, findings, skipped: false, answered }
+    let never_ran =
+        me.forfeit.as_deref() == Some("crash") && played.stderr.first().and_then(|e| python_compile_fix(e)).is_some();
+    Checked { name: situation.name().to_string(), summary, findings, skipped: false, answered, never_ran }
 }
 
 /// When the very first answer never came: tells a slow start-up from unflushed output, and a
@@ -575,6 +580,7 @@ async fn check_situations(
         let played = play(game, command, situation.as_ref(), Feed::Interactive, &limits, sandbox, cancel).await?;
         let mut checked = diagnose(game, checkup, situation.as_ref(), &played, &limits);
         if played.replay.result.players[0].forfeit.as_deref() == Some("crash") {
+            checked.never_ran |= program.is_some();
             let stderr = played.stderr.first().cloned().unwrap_or_default();
             let ended = crash_ending(&played.replay);
             let fix = match (&program, &first_crash) {
@@ -622,6 +628,7 @@ async fn check_situations(
                     findings: Vec::new(),
                     skipped: true,
                     answered: false,
+                    never_ran: false,
                 });
             }
             break;

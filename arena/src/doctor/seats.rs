@@ -10,10 +10,11 @@ use std::sync::Arc;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::{last_words, program_problem, python_compile_fix, CheckError, Checked, Finding};
-use crate::engine::{BotKit, Game, MatchOptions, Outcome, PlayerId, Reply, State, Turn};
-use crate::explain::{forfeit_facts, FLUSH};
+use super::{last_words, program_problem, python_compile_fix, CheckError, Checked, Finding, PATIENCE};
+use crate::engine::{BotKit, Ending, Game, MatchOptions, Outcome, PlayerId, Reply, State, Turn, Wording};
+use crate::explain::{forfeit_facts, loop_fix, stderr_ends, Activity, ForfeitFact, FLUSH};
 use crate::referee::{play_match, BotCommand, Limits};
+use crate::replay::LimitKind;
 use crate::sandbox::Sandbox;
 
 /// Most scripted answers in a row before the wrapper gives up (a game whose scripted players
@@ -130,6 +131,43 @@ impl State for Seated {
     }
 }
 
+/// Whether `fact` is a first answer that never came while the bot was busy computing.
+fn first_answer_busy(fact: &ForfeitFact) -> bool {
+    fact.reason == "timeout"
+        && fact.limit == Some(LimitKind::FirstAnswer)
+        && fact.activity() == Some(Activity::Computing)
+}
+
+/// The first prompt in the game's words: "the first TURN prompt".
+fn first_prompt(prompt: &str) -> String {
+    format!("the first {prompt}")
+}
+
+/// What to do about a bot killed by the signal of `ended`, when it is one a program's own
+/// fault sends, in any game's `words` (how to see it again: run it by hand, paste its input).
+fn signal_fix(ended: Ending, words: &Wording) -> Option<String> {
+    let Ending::Signal(sig) = ended else { return None };
+    let by_hand = format!("run it by hand and paste {}", words.input);
+    Some(match sig {
+        libc::SIGSEGV | libc::SIGBUS => format!(
+            "find the invalid memory access: check every array index against the board's size (the width and \
+             height on the first line; mind which coordinates count from 0 and which from 1) and every pointer \
+             before you use it; C/C++: build it with `-g -fsanitize=address,undefined`, {by_hand}: the sanitizer \
+             names the line"
+        ),
+        libc::SIGABRT => format!(
+            "read its stderr for the assert that failed or the exception's message (C++: `std::out_of_range` from \
+             `.at()` is an index out of bounds; `std::bad_alloc`, memory); to see where, {by_hand} under `gdb` \
+             (`bt` where it stops)"
+        ),
+        libc::SIGFPE => format!(
+            "find the division or the `%` by a value that can be 0 (a count of fields or cells, say): test it \
+             before you divide; to see where, {by_hand} under `gdb` (`bt` where it stops)"
+        ),
+        _ => format!("{by_hand} to see where it stops (C/C++: under `gdb`, `bt` where it stops)"),
+    })
+}
+
 /// A match the bot plays: its name, the number of players and the bot's seat.
 #[derive(Debug, Clone)]
 struct Situation {
@@ -199,7 +237,21 @@ pub(super) async fn check(
         let state = Box::new(Seated::new(new_match(game, kit, situation.players)?, situation.seat));
         let bot =
             BotCommand::seated(&BotCommand::display_name(command), command, None, b"check-bot", 1, situation.seat);
-        let played = play_match(info.name, state, &[bot], &limits, 1, sandbox, cancel).await?;
+        let played = play_match(info.name, state, std::slice::from_ref(&bot), &limits, 1, sandbox, cancel).await?;
+        // Silent and busy at its first prompt: a slow start, or a loop that never ends? Played
+        // again with a patient first answer, a bot still busy and silent is looping.
+        let looping = match forfeit_facts(&played.replay).first() {
+            Some(fact) if first_answer_busy(fact) => {
+                let patient = Limits { startup: PATIENCE, total: PATIENCE + limits.total, ..limits };
+                let state = Box::new(Seated::new(new_match(game, kit, situation.players)?, situation.seat));
+                let again = play_match(info.name, state, &[bot], &patient, 1, sandbox, cancel).await?;
+                let first = again.replay.steps.first().and_then(|s| s.replies.first());
+                first
+                    .filter(|r| r.answer.is_none())
+                    .and_then(|r| r.cpu_ms.filter(|&cpu| Activity::of(cpu, r.ms) == Activity::Computing))
+            }
+            _ => None,
+        };
         let replay = &played.replay;
         let me = &replay.result.players[0];
         let steps = replay.steps.len();
@@ -220,6 +272,20 @@ pub(super) async fn check(
             .filter(|f| f.player == 0)
             .map(|fact| {
                 let mut problem = fact.sentence(&info.wording, me.detail.as_deref());
+                if let Some(cpu) = looping {
+                    return Finding {
+                        problem: format!(
+                            "your bot computed for {cpu} ms of CPU time after {} and printed nothing, not even in {} \
+                             s: a loop that never ends, or work far too slow for the first answer ({} ms, start-up \
+                             included)",
+                            first_prompt(info.wording.prompt),
+                            PATIENCE.as_secs(),
+                            limits.startup.as_millis()
+                        ),
+                        fix: loop_fix(&info.wording, limits.startup.as_millis() as u64),
+                        serious: true,
+                    };
+                }
                 if fact.reason == "crash" {
                     // Its stderr is shown here, not left in a match log.
                     let said = [" (its stderr is in the match log).", "; its stderr is in the match log."];
@@ -228,14 +294,28 @@ pub(super) async fn check(
                     }
                     problem.push_str(&last_words(stderr));
                 }
-                let fix = fact.fix(replay, game).unwrap_or_else(|| match fact.reason.as_str() {
-                    "crash" => program.clone().or_else(|| python_compile_fix(stderr)).unwrap_or_else(|| {
-                        format!(
-                            "read {} one line at a time until stdin ends; run it by hand with them on stdin to \
-                             see where it stops",
-                            info.wording.input
-                        )
-                    }),
+                let fix = fact.fix_seated(replay, game, situation.seat).unwrap_or_else(|| match fact.reason.as_str() {
+                    "crash" => program
+                        .clone()
+                        .or_else(|| python_compile_fix(stderr))
+                        .or_else(|| fact.ended.and_then(|e| signal_fix(e, &info.wording)))
+                        .or_else(|| {
+                            // A traceback or a panic: the line it names is where to look.
+                            let ends = stderr_ends(stderr).filter(|e| e.contains(" (at "))?;
+                            Some(format!(
+                                "your program stopped on an error of its own: `{}`; fix that line for this \
+                                 prompt (to see it again, run the bot by hand and paste {})",
+                                crate::safe_text::terminal(&ends),
+                                info.wording.input
+                            ))
+                        })
+                        .unwrap_or_else(|| {
+                            format!(
+                                "read {} one line at a time until stdin ends; run it by hand and paste them to see \
+                                 where it stops",
+                                info.wording.input
+                            )
+                        }),
                     "extra_output" => format!(
                         "print exactly one line per {}; write debug output to stderr (the arena keeps it in the \
                          match log)",
@@ -251,12 +331,21 @@ pub(super) async fn check(
             })
             .collect();
         let answered = replay.steps.iter().filter_map(|s| s.replies.first()).any(|r| r.answer.is_some());
-        out.push(Checked { name: situation.name.clone(), summary, findings, skipped: false, answered });
+        let never_ran =
+            me.forfeit.as_deref() == Some("crash") && (program.is_some() || python_compile_fix(stderr).is_some());
+        out.push(Checked { name: situation.name.clone(), summary, findings, skipped: false, answered, never_ran });
         if !answered && me.forfeit.is_some() {
             // No answer at all: every other match would only say the same.
             for skipped in situations(game).into_iter().skip(out.len()) {
                 let summary = "not played: fix the first answer first".to_string();
-                out.push(Checked { name: skipped.name, summary, findings: Vec::new(), skipped: true, answered: false });
+                out.push(Checked {
+                    name: skipped.name,
+                    summary,
+                    findings: Vec::new(),
+                    skipped: true,
+                    answered: false,
+                    never_ran: false,
+                });
             }
             break;
         }

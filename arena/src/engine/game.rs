@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use thiserror::Error;
 
-use super::{BoxError, GameInfo, ParamError, State};
+use super::{BoxError, GameInfo, ParamError, PlayerId, State};
 
 /// A hosted game: what it says about itself and how to build a match's initial state.
 pub trait Game: Sync {
@@ -37,6 +37,14 @@ pub trait Game: Sync {
     /// for the messages that explain a forfeit to the bot's author; shown, never recorded (a
     /// replay keeps the game's own detail). None: the game has no advice.
     fn malformed_fix(&self, _line: &str) -> Option<String> {
+        None
+    }
+
+    /// How to fix an answer `line` of `player` that the rules refused, told from the `frame` it
+    /// answered (the state it was shown): which field or cell was wrong and why (water, another
+    /// player's, off the board, counted from the wrong end). Shown, never recorded, as
+    /// [`Game::malformed_fix`]. None: the game has no advice.
+    fn invalid_move_fix(&self, _frame: &Value, _player: PlayerId, _line: &str) -> Option<String> {
         None
     }
 

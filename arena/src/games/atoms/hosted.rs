@@ -111,6 +111,10 @@ impl Game for AtomsGame {
     fn malformed_fix(&self, line: &str) -> Option<String> {
         Some(malformed_fix(line))
     }
+
+    fn invalid_move_fix(&self, frame: &Value, player: PlayerId, line: &str) -> Option<String> {
+        super::refused::invalid_move_fix(frame, player, line)
+    }
 }
 
 /// A hosted match.
@@ -218,7 +222,14 @@ pub(crate) fn malformed_fix(line: &str) -> String {
     let numbers: Vec<i64> =
         line.split(|c: char| !(c.is_ascii_digit() || c == '-')).filter_map(|w| w.parse().ok()).collect();
     let placelike = upper.starts_with("PLACE") || !upper.chars().any(|c| c.is_ascii_alphabetic());
-    if placelike && numbers.len() == 2 && !upper.contains('.') {
+    let other_game = ["MOVE", "WAIT"].iter().find(|w| upper.split_ascii_whitespace().next() == Some(**w));
+    if let (Some(word), true) = (other_game, numbers.len() <= 2) {
+        let at = if numbers.len() == 2 { format!("{} {}", numbers[0], numbers[1]) } else { "x y".to_string() };
+        format!(
+            "`{word}` is Resource Rush's answer, not Atoms': write `PLACE {at}` (x the column, y the row, 0-based), \
+             the one answer of Atoms"
+        )
+    } else if placelike && numbers.len() == 2 && !upper.contains('.') {
         format!(
             "write `PLACE {} {}`: the keyword in upper case, then the column and the row (0-based), separated by \
              spaces, nothing else on the line",
@@ -418,7 +429,10 @@ mod tests {
             assert!(fix.starts_with(&format!("write `{meant}`: the keyword in upper case")), "{line}: {fix}");
             assert!(parse_place(meant).is_ok(), "{meant} is well formed");
         }
-        for line in ["debug: at 1 2", "hello", "MOVE 1 2"] {
+        // Resource Rush's answers, from a bot written for it first.
+        assert!(malformed_fix("MOVE 1 2").starts_with("`MOVE` is Resource Rush's answer, not Atoms': write `PLACE 1 2`"));
+        assert!(malformed_fix("WAIT").starts_with("`WAIT` is Resource Rush's answer, not Atoms': write `PLACE x y`"));
+        for line in ["debug: at 1 2", "hello", "MOVE to 1 2 then 3 4"] {
             assert!(malformed_fix(line).starts_with("if that line is debug output, write it to stderr"), "{line}");
         }
         for line in ["PLACE 1 2 3", "PLACE 1.5 2", "PLACE x y", "", "1 2 3"] {

@@ -9,6 +9,7 @@
 pub mod classic;
 pub mod hosted;
 pub mod kit;
+mod refused;
 
 pub use hosted::AtomsGame;
 

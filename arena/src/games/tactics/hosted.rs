@@ -129,6 +129,10 @@ impl Game for TacticsGame {
     fn malformed_fix(&self, line: &str) -> Option<String> {
         Some(malformed_fix(line))
     }
+
+    fn invalid_move_fix(&self, frame: &Value, player: PlayerId, line: &str) -> Option<String> {
+        super::refused::invalid_move_fix(frame, player, line)
+    }
 }
 
 /// The three commands of the protocol, for a fix's text.

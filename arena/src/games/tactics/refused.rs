@@ -1,0 +1,224 @@
+//! Why the rules refused a bot's `place` or `move`, told from the state it answered (a
+//! replay's frame): which field was wrong and why, in words a student acts on ("field 3 3 is
+//! water"), with the likely slip (column and row swapped, counted from 0). Shown under a
+//! forfeit (`arena duel`'s Fix:, `arena check-bot`), never recorded.
+
+use serde_json::Value;
+
+use super::IDS;
+
+/// A map as a frame shows it: `..` empty, `~~` water, else owner and chips (`A3`).
+struct Seen {
+    rows: Vec<Vec<String>>,
+    width: i64,
+    height: i64,
+    me: char,
+}
+
+impl Seen {
+    fn of(frame: &Value, player: usize) -> Option<Seen> {
+        let rows: Vec<Vec<String>> = frame
+            .get("board")?
+            .as_array()?
+            .iter()
+            .map(|r| r.as_str().map(|r| r.split(' ').map(str::to_string).collect()))
+            .collect::<Option<_>>()?;
+        let width = rows.first().map_or(0, Vec::len) as i64;
+        Some(Seen { height: rows.len() as i64, width, rows, me: *IDS.get(player)? })
+    }
+
+    /// The field at 1-based (col, row), if on the map.
+    fn at(&self, col: i64, row: i64) -> Option<&str> {
+        let (c, r) = (usize::try_from(col - 1).ok()?, usize::try_from(row - 1).ok()?);
+        self.rows.get(r)?.get(c).map(String::as_str)
+    }
+
+    fn mine(&self, col: i64, row: i64) -> bool {
+        self.at(col, row).is_some_and(|f| f.starts_with(self.me))
+    }
+
+    /// What is wrong with (col, row) as a field of the player's (None: it is one), then the
+    /// `rule` it broke ("chips go on your own fields only").
+    fn not_mine(&self, col: i64, row: i64, rule: &str) -> Option<String> {
+        let field = match self.at(col, row) {
+            None => return Some(self.outside(col, row)),
+            Some(f) => f,
+        };
+        let mine = format!("{rule} (shown as `{}…` in the prompt)", self.me);
+        match field {
+            ".." => Some(format!("field {col} {row} is empty: {mine}")),
+            "~~" => Some(format!("field {col} {row} is water (`~~`): {mine}")),
+            f if f.starts_with(self.me) => None,
+            f => Some(format!("field {col} {row} is the other player's (`{f}`): {mine}")),
+        }
+    }
+
+    fn outside(&self, col: i64, row: i64) -> String {
+        let zero = if col == 0 || row == 0 { " (they count from 1, not 0)" } else { "" };
+        format!(
+            "field {col} {row} is outside the {}x{} map: the column is 1 to {} and the row 1 to {}{zero}",
+            self.width, self.height, self.width, self.height
+        )
+    }
+
+    /// The likely slip when (col, row) is not the player's but a field near it in meaning is:
+    /// the row written before the column, or both counted from 0.
+    fn slip(&self, col: i64, row: i64) -> Option<String> {
+        if col != row && self.mine(row, col) {
+            Some(format!(
+                "field {row} {col} is yours: did you write the row before the column? The column comes first"
+            ))
+        } else if self.mine(col + 1, row + 1) {
+            Some(format!("field {} {} is yours: columns and rows count from 1, not 0", col + 1, row + 1))
+        } else {
+            None
+        }
+    }
+
+    /// Up to six of the player's fields, as `COL ROW`.
+    fn my_fields(&self) -> String {
+        let mut all = Vec::new();
+        for row in 1..=self.height {
+            for col in 1..=self.width {
+                if self.mine(col, row) {
+                    all.push(format!("{col} {row}"));
+                }
+            }
+        }
+        let more = if all.len() > 6 { ", …" } else { "" };
+        all.truncate(6);
+        format!("your fields (column row) were {}{more}", all.join(", "))
+    }
+}
+
+fn number(word: Option<&&str>) -> Option<i64> {
+    word?.parse().ok()
+}
+
+/// How to fix `line`, a command of `player` the rules refused, from the `frame` it answered.
+pub(crate) fn invalid_move_fix(frame: &Value, player: usize, line: &str) -> Option<String> {
+    let seen = Seen::of(frame, player)?;
+    let lower = line.to_ascii_lowercase();
+    let words: Vec<&str> = bot_sdk::action::words(&lower).collect();
+    let (command, args) = words.split_first()?;
+    let phase = frame.get("phase").and_then(Value::as_str).unwrap_or("");
+    let chips = frame.get("chips").and_then(|c| c.get(player)).and_then(Value::as_i64).unwrap_or(0);
+    match (*command, phase) {
+        ("place", "movement") => {
+            return Some(
+                "the prompt said `PHASE MOVEMENT`: answer `move AMOUNT FROM_COL FROM_ROW TO_COL TO_ROW` or `pass`; \
+                 `place` is for the Placement Phase"
+                    .to_string(),
+            )
+        }
+        ("move", "placement") => {
+            return Some(
+                "the prompt said `PHASE PLACEMENT`: answer `place AMOUNT COL ROW` or `pass`; `move` is for the \
+                 Movement Phase"
+                    .to_string(),
+            )
+        }
+        _ => {}
+    }
+    match (*command, args.len()) {
+        ("place", 3) | ("move", 5) => {}
+        ("place", n) => {
+            return Some(format!(
+                "`place` takes 3 numbers, not {n}: `place AMOUNT COL ROW` (how many chips, then the field's column \
+                 and row)"
+            ))
+        }
+        ("move", n) => {
+            return Some(format!(
+                "`move` takes 5 numbers, not {n}: `move AMOUNT FROM_COL FROM_ROW TO_COL TO_ROW` (how many chips, the \
+                 field they leave, the field they go to; Resource Rush's `MOVE x y` is no Tactics command)"
+            ))
+        }
+        _ => return None,
+    }
+    let amount = number(args.first()).filter(|&n| n > 0);
+    let Some(amount) = amount else {
+        return Some(format!("the amount, the first number after `{command}`, must be 1 or more"));
+    };
+    let fix = match *command {
+        "place" => {
+            if amount > chips {
+                return Some(format!(
+                    "you had {chips} chip(s) left to place (the prompt's `CHIPS {chips}` line): place at most that many"
+                ));
+            }
+            let (col, row) = (number(args.get(1)).unwrap_or(0), number(args.get(2)).unwrap_or(0));
+            let why = seen.not_mine(col, row, "chips go on your own fields only")?;
+            let slip = seen.slip(col, row).map_or(String::new(), |s| format!("; {s}"));
+            format!("{why}{slip}; {}", seen.my_fields())
+        }
+        "move" => {
+            let at = |i: usize| number(args.get(i)).unwrap_or(0);
+            let (fc, fr, tc, tr) = (at(1), at(2), at(3), at(4));
+            if let Some(why) = seen.not_mine(fc, fr, "a move starts on one of your own fields") {
+                let slip = seen.slip(fc, fr).map_or(String::new(), |s| format!("; {s}"));
+                return Some(format!("{why}{slip}; {}", seen.my_fields()));
+            }
+            let have = seen.at(fc, fr).and_then(|f| f.get(1..)).and_then(|n| n.parse::<i64>().ok()).unwrap_or(0);
+            if amount > have {
+                return Some(format!("field {fc} {fr} holds {have} chip(s): move at most that many"));
+            }
+            if (fc - tc).abs().max((fr - tr).abs()) != 1 {
+                format!(
+                    "field {tc} {tr} is not next to field {fc} {fr}: chips move to one of the 8 fields around them \
+                     (the column and the row each change by at most 1)"
+                )
+            } else if seen.at(tc, tr).is_none() {
+                seen.outside(tc, tr)
+            } else {
+                format!("field {tc} {tr} is water (`~~`): chips cannot move onto water")
+            }
+        }
+        _ => return None,
+    };
+    Some(fix)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// A 4x3 map with A's fields at 1 1 and 2 3, B's at 4 1, water at 3 2.
+    fn frame(phase: &str) -> Value {
+        json!({"phase": phase, "chips": [2, 2], "board": ["A1 .. .. B1", ".. .. ~~ ..", ".. A3 .. .."]})
+    }
+
+    /// Each refusal names the field and why, with the slip that likely caused it; a command the
+    /// rules take gets no fix (the control: the same field for the other player is refused).
+    #[test]
+    fn refused_commands_name_the_field_and_why() {
+        let fix = |line: &str| invalid_move_fix(&frame("placement"), 0, line).unwrap_or_default();
+        assert!(fix("place 1 3 2").starts_with("field 3 2 is water (`~~`)"), "{}", fix("place 1 3 2"));
+        assert!(fix("place 1 4 1").starts_with("field 4 1 is the other player's (`B1`)"));
+        assert!(fix("place 1 2 2").starts_with("field 2 2 is empty"));
+        let outside = fix("place 1 5 1");
+        assert!(outside.starts_with("field 5 1 is outside the 4x3 map: the column is 1 to 4 and the row 1 to 3"));
+        assert!(fix("place 1 3 2").contains("your fields (column row) were 1 1, 2 3"));
+        let swapped = fix("place 1 3 2");
+        assert!(swapped.contains("field 2 3 is yours: did you write the row before the column?"), "{swapped}");
+        let zero = fix("place 1 0 0");
+        assert!(zero.contains("count from 1, not 0") && zero.contains("field 1 1 is yours"), "{zero}");
+        assert!(fix("PLACE 3 1 1").contains("`CHIPS 2`"), "{}", fix("PLACE 3 1 1"));
+        assert!(fix("place 1 1 1").is_empty(), "a field of the player's is no refusal");
+        assert!(invalid_move_fix(&frame("placement"), 1, "place 1 1 1").unwrap().contains("other player's (`A1`)"));
+
+        let fix = |line: &str| invalid_move_fix(&frame("movement"), 0, line).unwrap_or_default();
+        assert!(fix("place 1 1 1").contains("`PHASE MOVEMENT`"));
+        assert!(fix("move 1 1 1 3 1").starts_with("field 3 1 is not next to field 1 1"), "{}", fix("move 1 1 1 3 1"));
+        assert!(fix("move 2 1 1 2 1").starts_with("field 1 1 holds 1 chip(s)"));
+        assert!(fix("move 1 2 3 3 2").starts_with("field 3 2 is water"));
+        assert!(fix("move 1 4 1 3 1").starts_with("field 4 1 is the other player's"));
+        assert!(fix("move 1 1 1 0 1").starts_with("field 0 1 is outside the 4x3 map"), "{}", fix("move 1 1 1 0 1"));
+        assert!(invalid_move_fix(&frame("placement"), 0, "move 1 1 1 2 1").unwrap().contains("`PHASE PLACEMENT`"));
+        assert!(fix("MOVE 1 2").starts_with("`move` takes 5 numbers, not 2"), "{}", fix("MOVE 1 2"));
+        assert!(fix("move 1 1 1 2 1 0").starts_with("`move` takes 5 numbers, not 6"));
+        assert!(invalid_move_fix(&frame("placement"), 0, "place 1 1").unwrap().starts_with("`place` takes 3 numbers"));
+    }
+}

@@ -1,0 +1,25 @@
+"""An Atoms bot with one flaw, named by its argument (`good` has none): `swap` writes y before x,
+`one` counts columns and rows from 1. It places on the last legal cell, row by row."""
+
+import sys
+
+MODE = sys.argv[1]
+me, rows = "R", []
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "ATOMS":
+        me = words[4]
+    elif words[0] == "TURN":
+        rows = []
+    elif words[0] != "END":
+        rows.append(words)
+    else:
+        legal = [(x, y) for y, row in enumerate(rows) for x, c in enumerate(row) if c == ".." or c[0] == me]
+        x, y = legal[-1]
+        if MODE == "swap":
+            x, y = y, x
+        elif MODE == "one":
+            x, y = x + 1, y + 1
+        print("PLACE %d %d" % (x, y), flush=True)

@@ -1,0 +1,58 @@
+"""An OOPtimal Tactics bot with one flaw, named by its argument (`good` has none): `water`
+places on field 3 3 (water on maps/tactics/config_01.txt), `swap` writes the row before the
+column, `loop` never answers its first prompt while computing, `slow` computes 3 s before its
+first answer, `segv` is killed by SIGSEGV at its second prompt, `raise` raises there, `syntax`
+does not compile."""
+
+import os
+import signal
+import sys
+import time
+
+MODE = sys.argv[1]
+if MODE == "syntax":
+    exec(compile("def act(view)\n    pass\n", "bot.py", "exec"))
+
+
+def main():
+    me, phase, chips, rows, prompts = "A", "", 0, [], 0
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "TACTICS":
+            me = words[4]
+        elif words[0] == "ROUND":
+            rows = []
+        elif words[0] == "PHASE":
+            phase = words[1]
+        elif words[0] == "CHIPS":
+            chips = int(words[1])
+        elif words[0] != "END":
+            rows.append(words)
+        else:
+            prompts += 1
+            if MODE == "loop":
+                while True:
+                    pass
+            if MODE == "slow" and prompts == 1:
+                end = time.monotonic() + 3
+                while time.monotonic() < end:
+                    pass
+            if prompts == 2 and MODE == "segv":
+                os.kill(os.getpid(), signal.SIGSEGV)
+            if prompts == 2 and MODE == "raise":
+                raise ValueError("no field left to think about")
+            mine = [(c + 1, r + 1) for r, row in enumerate(rows) for c, f in enumerate(row) if f[0] == me]
+            if phase == "PLACEMENT" and chips > 0 and mine:
+                col, row = mine[0]
+                if MODE == "water":
+                    col, row = 3, 3
+                elif MODE == "swap":
+                    col, row = row, col
+                print("place %d %d %d" % (chips, col, row), flush=True)
+            else:
+                print("pass", flush=True)
+
+
+main()
