@@ -55,7 +55,8 @@ pub(crate) fn invalid_move_fix(frame: &Value, player: usize, line: &str) -> Opti
     let seen = Seen::of(frame, player)?;
     let words: Vec<&str> = bot_sdk::action::words(line).collect();
     let [_, x, y] = words.as_slice() else { return None };
-    let (x, y): (i64, i64) = (x.parse().ok()?, y.parse().ok()?);
+    // (Within `i32`, so that no `x - 1` overflows: a bot's `-9223372036854775808` gets no advice.)
+    let (x, y) = (i64::from(x.parse::<i32>().ok()?), i64::from(y.parse::<i32>().ok()?));
     let why = match seen.at(x, y) {
         None => format!(
             "({x}, {y}) is off the {}x{} board: x is the column, 0 to {}, and y the row, 0 to {}",
@@ -102,5 +103,15 @@ mod tests {
         assert!(theirs.contains("`PLACE 0 1` was legal: did you swap them?"), "{theirs}");
         assert!(fix("PLACE 0 0").is_empty() && fix("PLACE 2 0").is_empty(), "legal cells are no refusal");
         assert!(invalid_move_fix(&frame(), 1, "PLACE 0 0").unwrap().starts_with("(0, 0) holds `R1`, Red's"));
+    }
+
+    /// Numbers at the ends of `i64` in a bot's line get no advice, never an overflow (`x - 1`
+    /// panicked in a debug build). The control: the smallest number kept gets its advice.
+    #[test]
+    fn numbers_past_i32_get_no_advice_and_no_overflow() {
+        assert_eq!(invalid_move_fix(&frame(), 0, "PLACE -9223372036854775808 0"), None);
+        assert_eq!(invalid_move_fix(&frame(), 0, "PLACE 0 -9223372036854775808"), None);
+        let small = invalid_move_fix(&frame(), 0, "PLACE -2147483648 0").unwrap_or_default();
+        assert!(small.starts_with("(-2147483648, 0) is off the 3x2 board"), "{small}");
     }
 }

@@ -91,8 +91,10 @@ impl Seen {
     }
 }
 
+/// A number of the bot's line, if one within `i32` (so that no sum or difference of them
+/// overflows: a bot's `9223372036854775807` gets no advice, not a panic).
 fn number(word: Option<&&str>) -> Option<i64> {
-    word?.parse().ok()
+    word?.parse::<i32>().ok().map(i64::from)
 }
 
 /// How to fix `line`, a command of `player` the rules refused, from the `frame` it answered.
@@ -147,14 +149,14 @@ pub(crate) fn invalid_move_fix(frame: &Value, player: usize, line: &str) -> Opti
                     "you had {chips} chip(s) left to place (the prompt's `CHIPS {chips}` line): place at most that many"
                 ));
             }
-            let (col, row) = (number(args.get(1)).unwrap_or(0), number(args.get(2)).unwrap_or(0));
+            let (col, row) = (number(args.get(1))?, number(args.get(2))?);
             let why = seen.not_mine(col, row, "chips go on your own fields only")?;
             let slip = seen.slip(col, row).map_or(String::new(), |s| format!("; {s}"));
             format!("{why}{slip}; {}", seen.my_fields())
         }
         "move" => {
-            let at = |i: usize| number(args.get(i)).unwrap_or(0);
-            let (fc, fr, tc, tr) = (at(1), at(2), at(3), at(4));
+            let at = |i: usize| number(args.get(i));
+            let (fc, fr, tc, tr) = (at(1)?, at(2)?, at(3)?, at(4)?);
             if let Some(why) = seen.not_mine(fc, fr, "a move starts on one of your own fields") {
                 let slip = seen.slip(fc, fr).map_or(String::new(), |s| format!("; {s}"));
                 return Some(format!("{why}{slip}; {}", seen.my_fields()));
@@ -220,5 +222,19 @@ mod tests {
         assert!(fix("MOVE 1 2").starts_with("`move` takes 5 numbers, not 2"), "{}", fix("MOVE 1 2"));
         assert!(fix("move 1 1 1 2 1 0").starts_with("`move` takes 5 numbers, not 6"));
         assert!(invalid_move_fix(&frame("placement"), 0, "place 1 1").unwrap().starts_with("`place` takes 3 numbers"));
+    }
+
+    /// Numbers at the ends of `i64` in a bot's line get no advice, never an overflow (a panic in
+    /// a debug build; 2147483647 and beyond were parsed whole).
+    #[test]
+    fn numbers_past_i32_get_no_advice_and_no_overflow() {
+        for line in ["place 1 -9223372036854775808 1", "place 1 9223372036854775807 9223372036854775807"] {
+            assert_eq!(invalid_move_fix(&frame("placement"), 0, line), None, "{line}");
+        }
+        let far = "move 1 1 1 -9223372036854775808 1";
+        assert_eq!(invalid_move_fix(&frame("movement"), 0, far), None);
+        // The control: the largest numbers kept still get their advice.
+        let big = invalid_move_fix(&frame("placement"), 0, "place 1 2147483647 1").unwrap_or_default();
+        assert!(big.starts_with("field 2147483647 1 is outside the 4x3 map"), "{big}");
     }
 }
