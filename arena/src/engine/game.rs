@@ -81,12 +81,14 @@ pub enum SetupError {
         source: BoxError,
     },
     /// No game of this name is in the registry.
-    #[error("unknown game `{name}` (hosted: {hosted})")]
+    #[error("unknown game `{name}` (hosted: {hosted}){}", .closest.as_ref().map_or(String::new(), |c| format!(": did you mean `{c}`?")))]
     UnknownGame {
         /// The name asked for.
         name: String,
         /// The registry's names.
         hosted: String,
+        /// The hosted name it most likely meant (the same but for case, or a letter or two apart).
+        closest: Option<String>,
     },
     /// The registry holds no game, so none can be chosen by default.
     #[error("no game is hosted: the registry is empty")]
@@ -162,11 +164,23 @@ impl Registry {
 
     /// The game called `name`.
     pub fn get(&self, name: &str) -> Result<&'static dyn Game, SetupError> {
-        self.games
-            .iter()
-            .copied()
-            .find(|g| g.name() == name)
-            .ok_or_else(|| SetupError::UnknownGame { name: name.to_string(), hosted: self.names().join(", ") })
+        self.games.iter().copied().find(|g| g.name() == name).ok_or_else(|| SetupError::UnknownGame {
+            name: name.to_string(),
+            hosted: self.names().join(", "),
+            closest: self.closest(name).map(str::to_string),
+        })
+    }
+
+    /// The hosted name `name` most likely meant: the same but for case, else the nearest within
+    /// two letters' edits (`tactic`, `atom`, `resource_rush`).
+    fn closest(&self, name: &str) -> Option<&'static str> {
+        let names = self.names();
+        let lower = name.to_lowercase();
+        if let Some(same) = names.iter().find(|n| n.to_lowercase() == lower) {
+            return Some(same);
+        }
+        let distance = |n: &&&str| strsim::damerau_levenshtein(&lower, n);
+        names.iter().filter(|n| distance(n) <= 2).min_by_key(distance).copied()
     }
 
     /// The first game: what plays where none is named (a league config without `game`).
@@ -207,5 +221,18 @@ mod tests {
         );
         let unknown = empty.get("chess").err().map(|e| e.to_string());
         assert_eq!(unknown.as_deref(), Some("unknown game `chess` (hosted: )"));
+    }
+
+    /// A name off by case or a letter or two is answered with the hosted one; the control: a
+    /// name like none of them gets no guess.
+    #[test]
+    fn an_unknown_game_is_answered_with_the_name_it_likely_meant() {
+        let games = crate::games::registry();
+        let said = |name: &str| games.get(name).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(said("Atoms").ends_with(": did you mean `atoms`?"), "{}", said("Atoms"));
+        assert!(said("tactic").ends_with(": did you mean `tactics`?"), "{}", said("tactic"));
+        assert!(said("resource_rush").ends_with(": did you mean `resource-rush`?"), "{}", said("resource_rush"));
+        assert!(said("chess").ends_with(')'), "{}", said("chess"));
+        assert!(games.get("atoms").is_ok());
     }
 }
