@@ -139,6 +139,8 @@ fn a_kit_s_league_resumed_unchanged_plays_nothing_and_keeps_small_copies() {
     assert_eq!(again, league);
     assert!(stderr.contains("plan: 0 matches to play, 6 kept"), "{stdout}\n{stderr}");
     assert!(!stderr.contains("new versions") && !stderr.contains("cannot keep a copy"), "{stdout}\n{stderr}");
+    // Nor on a resume, whose config (the record's) holds the secret the league drew, not the file.
+    assert!(!stderr.contains("can read"), "{stderr}");
     assert_eq!(versions_of(&league, "alice").len(), 1);
     for bot in ["alice", "greedy", "reference"] {
         let copies = league.join("versions").join(bot);

@@ -228,6 +228,10 @@ pub struct TournamentConfig {
     /// says where (bots from a league's record or the command line have none). Not recorded.
     #[serde(skip)]
     pub name_lines: Option<NameLines>,
+    /// Whether the config file read sets `secret` (a bot that reads its folder reads it): not
+    /// a league's record, whose `secret` may be the one the league drew. Not recorded.
+    #[serde(skip)]
+    pub secret_in_file: bool,
 }
 
 /// Where a config file writes its bots' names.
@@ -362,6 +366,7 @@ impl TournamentConfig {
         config.fold_legacy().map_err(|message| TournamentError::Config { path: origin.to_path_buf(), message })?;
         config.name_lines = no_name_twice(text, origin)?;
         config.origin = Some(origin.to_path_buf());
+        config.secret_in_file = config.secret.is_some();
         Ok(config)
     }
 
@@ -747,6 +752,31 @@ fn look(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A config file's `secret` is the file's (a bot reading its folder reads it); the same
+    /// secret read back from a league's record is not (the league may have drawn it: a kit's
+    /// resumed league warned its bot read the config's secret, which the file did not hold).
+    /// The control: a file without one has none.
+    #[test]
+    fn a_secret_is_the_config_file_s_only_when_the_file_sets_it() {
+        let with = TournamentConfig::from_toml("maps = [\"m.txt\"]\nsecret = \"s\"\n", Path::new("c.toml")).unwrap();
+        assert!(with.secret_in_file);
+        let without = TournamentConfig::from_toml("maps = [\"m.txt\"]\n", Path::new("c.toml")).unwrap();
+        assert!(!without.secret_in_file, "the control");
+        let written = serde_json::to_value(RecordedConfig(&with)).unwrap();
+        let read: TournamentConfig = recorded::deserialize(written).unwrap();
+        assert_eq!(read.secret.as_deref(), Some("s"));
+        assert!(!read.secret_in_file, "a record's secret is no file's");
+    }
+
+    /// [`recorded::serialize`] as a value.
+    struct RecordedConfig<'a>(&'a TournamentConfig);
+
+    impl Serialize for RecordedConfig<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            recorded::serialize(self.0, s)
+        }
+    }
 
     /// Names that look alike (one student passing for another) are refused; names that merely
     /// share letters are not.

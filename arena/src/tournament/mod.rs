@@ -34,7 +34,7 @@ use self::leaderboard::{Leaderboard, MapFact, RunFacts, ShownMap};
 use self::results::{ResultLine, ResultsWriter, RESULTS_FILE};
 use self::schedule::{BotVersion, ScheduledMatch, Shard};
 use self::shown::ShownPaths;
-use self::versions::BotHistory;
+use self::versions::{BotHistory, Version};
 use crate::engine::{Game, Registry};
 use crate::files::write_atomic;
 use crate::referee::{play_match, BotCommand, ClockKind, PlayedMatch, RefereeError};
@@ -737,7 +737,7 @@ fn plan(
     if !options.resume && (!existing.is_empty() || previous.is_some()) {
         return Err(TournamentError::Exists(out.to_path_buf()));
     }
-    for overlap in submission::overlaps(&config.bots, config.base.as_deref(), config.secret.is_some(), out) {
+    for overlap in submission::overlaps(&config.bots, config.base.as_deref(), config.secret_in_file, out) {
         tracing::warn!("{overlap}");
     }
     for holder in submission::holding_league(&config.bots, config.base.as_deref(), out) {
@@ -1090,10 +1090,34 @@ fn changes(old: &TournamentRecord, new: &TournamentRecord) -> Vec<String> {
     if !removed.is_empty() {
         out.push(format!("bots removed: {} (their results are kept on disk, no longer counted)", join(&removed)));
     }
-    let versions: Vec<&String> =
+    let changed: Vec<&String> =
         after.iter().filter(|n| before.contains(n) && fp(old, n).is_some() && fp(old, n) != fp(new, n)).collect();
+    // Files the league had as a good version (a student's revert) are that version again, not
+    // a new one: said with its label, as the leaderboard shows it.
+    let earlier = |n: &str| -> Option<String> {
+        let now = fp(new, n)?;
+        let h = old.history.get(n)?;
+        let same = |v: &&Version| v.ok && (v.fingerprint == now || v.portable.as_deref() == Some(now.as_str()));
+        h.versions.iter().find(same).map(|v| h.describe(v))
+    };
+    let (back_to, versions): (Vec<&String>, Vec<&String>) = changed.iter().partition(|n| earlier(n).is_some());
     if !versions.is_empty() {
         out.push(format!("new versions: {} (their matches are played again)", join(&versions)));
+    }
+    for name in back_to {
+        let was = earlier(name).unwrap_or_default();
+        out.push(format!(
+            "{name}: back to {was}, a version the league had (its results still current count again, its other \
+             matches are played)"
+        ));
+    }
+    // A bot that never played (its every version failed) and now builds: its first version.
+    for name in after.iter().filter(|n| before.contains(n) && fp(old, n).is_none()) {
+        let never = old.history.get(name).is_none_or(|h| h.standing(None).is_none());
+        let standing = new.history.get(name).and_then(|h| h.standing(None).map(|v| h.describe(v)));
+        if let (true, Some(first)) = (never, standing) {
+            out.push(format!("{name}: builds and starts now, as {first} (its matches are played)"));
+        }
     }
     for (name, h) in &new.history {
         if !after.contains(name) {
@@ -2781,5 +2805,82 @@ mod tests {
         assert!(is_under(&archived, &moved), "{archived:#?}");
         let shown = archived.shown_paths(&alone).text(&archived.failures["cid"]);
         assert_eq!(shown, "its folder cid is missing", "the folders it had are kept in its record");
+    }
+
+    /// A record of `bots` (name, the fingerprint it plays as, or none: it cannot play) with
+    /// `history`, for [`changes`].
+    fn roster(bots: &[(&str, Option<&str>)], history: &[(&str, Vec<(&str, bool)>)]) -> TournamentRecord {
+        let entries: String =
+            bots.iter().map(|(n, _)| format!("[[bots]]\nname = \"{n}\"\ncommand = \"./bot\"\n")).collect();
+        let config =
+            TournamentConfig::from_toml(&format!("maps = [\"a.txt\"]\n{entries}"), Path::new("t.toml")).unwrap();
+        let playing = bots.iter().filter_map(|(n, fp)| {
+            let entry = config::parse_bot_arg(&format!("{n}=./bot")).unwrap();
+            fp.map(|fp| BotVersion { entry, fingerprint: fp.to_string(), runnable: true, kept: true, built: None })
+        });
+        let version = |(i, (fp, ok)): (usize, &(&str, bool))| versions::Version {
+            fingerprint: fp.to_string(),
+            label: if *ok { format!("v{}", i + 1) } else { "failed".to_string() },
+            at: 1_796_000_000 + i as u64,
+            ok: *ok,
+            problem: (!ok).then(|| "build `make` failed".to_string()),
+            build_log: None,
+            kept: None,
+            portable: None,
+        };
+        let history = history.iter().map(|(n, vs)| {
+            (
+                n.to_string(),
+                BotHistory { versions: vs.iter().enumerate().map(version).collect(), ..BotHistory::default() },
+            )
+        });
+        TournamentRecord {
+            config,
+            bots: playing.collect(),
+            failures: bots
+                .iter()
+                .filter(|(_, fp)| fp.is_none())
+                .map(|(n, _)| (n.to_string(), "failed".to_string()))
+                .collect(),
+            schedule: Vec::new(),
+            history: history.collect(),
+            boards: Vec::new(),
+            folder: None,
+            earlier: Vec::new(),
+            shards: None,
+        }
+    }
+
+    /// A student's revert to files the league had as a good version is said as that version
+    /// back, not as a new one; a bot whose every build failed and that now builds is said to
+    /// start. The controls: a version never seen is a new version, and a bot that still fails
+    /// is not said to start.
+    #[test]
+    fn a_revert_is_said_as_the_version_back_and_a_first_good_build_as_a_start() {
+        let old = roster(
+            &[("alice", Some("a2")), ("bob", Some("b2")), ("frank", None), ("gina", None)],
+            &[
+                ("alice", vec![("a1", true), ("a2", true)]),
+                ("bob", vec![("b1", true), ("b2", true)]),
+                ("frank", vec![("f0", false)]),
+                ("gina", vec![("g0", false)]),
+            ],
+        );
+        let new = roster(
+            &[("alice", Some("a1")), ("bob", Some("b3")), ("frank", Some("f1")), ("gina", None)],
+            &[
+                ("alice", vec![("a1", true), ("a2", true), ("a1", true)]),
+                ("bob", vec![("b1", true), ("b2", true), ("b3", true)]),
+                ("frank", vec![("f0", false), ("f1", true)]),
+                ("gina", vec![("g0", false), ("g1", false)]),
+            ],
+        );
+        let said = changes(&old, &new);
+        assert!(said.contains(&"new versions: bob (their matches are played again)".to_string()), "{said:#?}");
+        assert!(said.iter().any(|s| s.starts_with("alice: back to v1 (2026-")), "{said:#?}");
+        assert!(!said.iter().any(|s| s.starts_with("new versions:") && s.contains("alice")), "{said:#?}");
+        assert!(said.iter().any(|s| s.starts_with("frank: builds and starts now, as v2 (")), "{said:#?}");
+        assert!(!said.iter().any(|s| s.contains("gina")), "{said:#?}");
+        assert_eq!(said.len(), 3, "{said:#?}");
     }
 }

@@ -152,9 +152,10 @@ fn linked_part(path: &Path, base: &Path) -> Option<(PathBuf, PathBuf)> {
 }
 
 /// What one bot's box would show of another's files, or of the secret that keys every bot's
-/// `ARENA_SEED`: a sentence per pair of bots whose folders are one or nest, and per bot whose
-/// folder holds the config's folder (`base`) when the config sets a `secret`, or holds the
-/// league's folder (`out`, whose record keeps the secret the league drew) when another bot
+/// `ARENA_SEED`: a sentence per folder bots share and per folder that holds other bots', and
+/// per bot whose folder holds the config's folder (`base`) when the config file sets a `secret`,
+/// or holds the league's folder (`out`, whose record keeps the secret, drawn or the config's)
+/// when another bot
 /// than the arena's built-in ones plays (without one, as in a starter kit's league of the
 /// student's bot and the sample bots, no bot can profit: the config holds nothing else a bot
 /// does not know, its `seed` is published). Each says what to change.
@@ -169,21 +170,42 @@ pub fn overlaps(bots: &[BotEntry], base: Option<&Path>, secret: bool, out: &Path
         .collect();
     let shown = |p: &Path| crate::safe_text::terminal_cut(&p.display().to_string(), 200);
     let mut said = Vec::new();
-    for (i, (a, fa, entry)) in folders.iter().enumerate() {
-        for (b, fb, _) in &folders[i + 1..] {
-            if fa == fb {
-                said.push(format!(
-                    "bots `{a}` and `{b}` share {}: each can read the other's files (give each its own `cwd`)",
-                    shown(fa)
-                ));
-            } else if let Some((outer, inner)) =
-                if fb.starts_with(fa) { Some((a, b)) } else { fa.starts_with(fb).then_some((b, a)) }
-            {
-                said.push(format!(
-                    "bot `{outer}`'s folder holds bot `{inner}`'s: `{outer}` can read its files (give each its own `cwd`)"
-                ));
-            }
+    // One sentence per folder that bots share, and per bot whose folder holds others' (a
+    // script beside the config, in a class of 40 bots, was 40 lines on every run).
+    let quoted = |names: &[&String]| names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+    let mut sharing_said = BTreeSet::new();
+    for (i, (a, fa, _)) in folders.iter().enumerate() {
+        let sharing: Vec<&String> = folders.iter().filter(|(_, f, _)| f == fa).map(|(n, _, _)| n).collect();
+        if sharing.len() > 1 && sharing_said.insert(fa) {
+            let (last, first) = sharing.split_last().unwrap_or((&a, &[]));
+            said.push(format!(
+                "bots {} and `{last}` share {}: each can read the others' files (give each its own `cwd`)",
+                quoted(first),
+                shown(fa)
+            ));
         }
+        let inner: Vec<&String> =
+            folders.iter().filter(|(_, f, _)| f != fa && f.starts_with(fa)).map(|(n, _, _)| n).collect();
+        if !inner.is_empty() && !folders[..i].iter().any(|(_, f, _)| f == fa) {
+            // (Said once for the bots sharing that folder.)
+            let owners: Vec<&String> = folders.iter().filter(|(_, f, _)| f == fa).map(|(n, _, _)| n).collect();
+            let (whose, can) = match owners.as_slice() {
+                [one] => (format!("bot `{one}`'s folder holds"), format!("`{one}` can")),
+                many => (format!("the folder of bots {} holds", quoted(many)), "they can".to_string()),
+            };
+            let (held, files) = match inner.as_slice() {
+                [one] => (format!("bot `{one}`'s"), "its files"),
+                many => (format!("those of bots {}", quoted(many)), "their files"),
+            };
+            // (Its submission is its whole folder: every push of theirs is a new version of it.)
+            said.push(format!(
+                "{whose} {held}: {can} read {files}, and each change to them is a new version of {what}, its \
+                 matches played again (give each its own `cwd`)",
+                what = if owners.len() == 1 { "it" } else { "theirs" }
+            ));
+        }
+    }
+    for (a, fa, entry) in &folders {
         let holds = |p: &Path| real_path(p).starts_with(real_path(fa));
         let victims = bots.iter().filter(|b| b.name != entry.name && !is_built_in(b)).count();
         let move_it = "put the config and the league in a folder that is not the bot's, or the bot's files in a \
@@ -194,9 +216,9 @@ pub fn overlaps(bots: &[BotEntry], base: Option<&Path>, secret: bool, out: &Path
                  ({move_it})",
                 shown(fa)
             ));
-        } else if !secret && holds(out) && victims > 0 {
+        } else if holds(out) && victims > 0 {
             said.push(format!(
-                "bot `{a}` can read the league's folder ({}) and the secret it drew, which keys every bot's \
+                "bot `{a}` can read the league's folder ({}) and the secret kept there, which keys every bot's \
                  ARENA_SEED: it could work out the other bots' ({move_it})",
                 shown(&real_path(out))
             ));
@@ -1149,15 +1171,60 @@ mod tests {
         ];
         let league = dir.path().join("league");
         let said = overlaps(&bots, Some(&shared), true, &league);
-        assert_eq!(said.len(), 5, "{said:#?}");
+        assert_eq!(said.len(), 4, "{said:#?}");
         assert!(said.iter().any(|s| s.contains("`x` and `y` share")), "{said:#?}");
-        assert!(said.iter().any(|s| s.contains("bot `x`'s folder holds bot `alice`'s")), "{said:#?}");
-        assert!(said.iter().any(|s| s.contains("bot `y`'s folder holds bot `alice`'s")), "{said:#?}");
+        assert!(said.iter().any(|s| s.contains("the folder of bots `x`, `y` holds bot `alice`'s")), "{said:#?}");
         assert!(said.iter().filter(|s| s.contains("the config's folder")).count() == 2, "x and y see the config");
         assert!(!said.iter().any(|s| s.contains("bob") || s.contains("carol")), "own folders: {said:#?}");
         assert!(overlaps(&bots[3..], Some(&shared), true, &league).is_empty());
         // Without a secret, the config holds none: only the league's folder does, here outside.
         assert!(overlaps(&bots[..1], Some(&shared), false, &league).is_empty());
+    }
+
+    /// A script beside a class's folders (no `cwd`) holds every student's: said in one line
+    /// naming them all, not one line per student on every run; so are the bots sharing one
+    /// folder. The control: each pair is still found (a bot that holds none is not named).
+    #[test]
+    fn a_folder_holding_many_bots_is_said_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let class = dir.path().join("class");
+        let names = ["alice", "bob", "carol", "dave"];
+        for n in names {
+            std::fs::create_dir_all(class.join("bots").join(n)).unwrap();
+        }
+        std::fs::create_dir_all(dir.path().join("erin")).unwrap();
+        for f in ["gina.py", "hal.py", "ian.py"] {
+            std::fs::write(class.join(f), "").unwrap();
+        }
+        let script = |name: &str| BotEntry {
+            cwd: None,
+            ..super::super::config::parse_bot_arg(&format!(
+                "{name}=python3 {}",
+                class.join(format!("{name}.py")).display()
+            ))
+            .unwrap()
+        };
+        let own = |name: &str, dir: PathBuf| BotEntry { name: name.to_string(), ..bot(&dir, "./bot") };
+        let mut bots: Vec<BotEntry> = names.iter().map(|n| own(n, class.join("bots").join(n))).collect();
+        bots.push(own("erin", dir.path().join("erin")));
+        bots.push(script("gina"));
+        let league = dir.path().join("league");
+        let said = overlaps(&bots, None, false, &league);
+        assert_eq!(
+            said,
+            ["bot `gina`'s folder holds those of bots `alice`, `bob`, `carol`, `dave`: `gina` can read their files, \
+                 and each change to them is a new version of it, its matches played again (give each its own `cwd`)"],
+        );
+        assert!(overlaps(&bots[..5], None, false, &league).is_empty(), "the control: none holds another");
+        bots.push(script("hal"));
+        bots.push(script("ian"));
+        let said = overlaps(&bots, None, false, &league);
+        assert_eq!(said.len(), 2, "{said:#?}");
+        assert!(said[0].starts_with("bots `gina`, `hal` and `ian` share "), "{said:#?}");
+        assert!(
+            said[1].starts_with("the folder of bots `gina`, `hal`, `ian` holds those of bots `alice`, `bob`"),
+            "{said:#?}"
+        );
     }
 
     /// A starter kit's league: the student's script beside the config, the league under its
@@ -1195,7 +1262,9 @@ mod tests {
         bots.push(script("carol", dir.path().join("carol/bot.py")));
         let said = overlaps(&bots, Some(&kit), false, &league);
         assert_eq!(said.len(), 1, "{said:#?}");
-        assert!(said[0].contains("bot `mybot` can read the league's folder") && said[0].contains("the secret it drew"));
+        assert!(
+            said[0].contains("bot `mybot` can read the league's folder") && said[0].contains("the secret kept there")
+        );
         assert!(said[0].contains("could work out the other bots'"), "{}", said[0]);
     }
 
