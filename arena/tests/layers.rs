@@ -237,7 +237,7 @@ fn graph(layers: &Layers) -> (BTreeMap<(String, String), String>, Vec<String>) {
                 edges.entry((top.clone(), target)).or_insert(shown);
             } else if top == "games" && me.len() > 1 {
                 if let Some(other) = path.get(1) {
-                    let own = other == &me[1] || other == "classic_input";
+                    let own = other == &me[1] || matches!(other.as_str(), "classic_input" | "board");
                     if !own && !matches!(other.as_str(), "registry" | "by_name") {
                         game_edges.push(format!("{shown}: games::{} uses games::{other}", me[1]));
                     }

@@ -2,6 +2,7 @@
 //! `State`, its `GameInfo` and, when the arena plays the handout's program, that program;
 //! adding a game is its folder and one line below (ARCHITECTURE.md has the checklist).
 
+pub(crate) mod board;
 pub mod classic_input;
 
 use crate::engine::{Game, Registry, SetupError};

@@ -6,31 +6,21 @@
 use serde_json::Value;
 
 use super::COLOURS;
+use crate::games::board::Seen;
 
 /// A board as a frame shows it: `..` empty, else the owner's letter and atoms (`R2`).
-struct Seen {
-    rows: Vec<Vec<String>>,
-    width: i64,
-    height: i64,
-    me: char,
+struct Board(Seen);
+
+impl std::ops::Deref for Board {
+    type Target = Seen;
+    fn deref(&self) -> &Seen {
+        &self.0
+    }
 }
 
-impl Seen {
-    fn of(frame: &Value, player: usize) -> Option<Seen> {
-        let rows: Vec<Vec<String>> = frame
-            .get("board")?
-            .as_array()?
-            .iter()
-            .map(|r| r.as_str().map(|r| r.split(' ').map(str::to_string).collect()))
-            .collect::<Option<_>>()?;
-        let width = rows.first().map_or(0, Vec::len) as i64;
-        let me = COLOURS.get(player)?.chars().next()?;
-        Some(Seen { height: rows.len() as i64, width, rows, me })
-    }
-
-    /// The cell at 0-based (x, y), if on the board.
-    fn at(&self, x: i64, y: i64) -> Option<&str> {
-        self.rows.get(usize::try_from(y).ok()?)?.get(usize::try_from(x).ok()?).map(String::as_str)
+impl Board {
+    fn of(frame: &Value, player: usize) -> Option<Board> {
+        Seen::of(frame, COLOURS.get(player)?.chars().next()?).map(Board)
     }
 
     fn legal(&self, x: i64, y: i64) -> bool {
@@ -52,7 +42,7 @@ impl Seen {
 
 /// How to fix `line`, a `PLACE x y` of `player` the rules refused, from the `frame` it answered.
 pub(crate) fn invalid_move_fix(frame: &Value, player: usize, line: &str) -> Option<String> {
-    let seen = Seen::of(frame, player)?;
+    let seen = Board::of(frame, player)?;
     let words: Vec<&str> = bot_sdk::action::words(line).collect();
     let [_, x, y] = words.as_slice() else { return None };
     // (Within `i32`, so that no `x - 1` overflows: a bot's `-9223372036854775808` gets no advice.)

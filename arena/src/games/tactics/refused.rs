@@ -6,49 +6,38 @@
 use serde_json::Value;
 
 use super::IDS;
+use crate::games::board::Seen;
 
 /// A map as a frame shows it: `..` empty, `~~` water, else owner and chips (`A3`).
-struct Seen {
-    rows: Vec<Vec<String>>,
-    width: i64,
-    height: i64,
-    me: char,
-}
+/// (No `Deref` to [`Seen`]: its `at` counts from 0, a Tactics field from 1, see [`Board::field`].)
+struct Board(Seen);
 
-impl Seen {
-    fn of(frame: &Value, player: usize) -> Option<Seen> {
-        let rows: Vec<Vec<String>> = frame
-            .get("board")?
-            .as_array()?
-            .iter()
-            .map(|r| r.as_str().map(|r| r.split(' ').map(str::to_string).collect()))
-            .collect::<Option<_>>()?;
-        let width = rows.first().map_or(0, Vec::len) as i64;
-        Some(Seen { height: rows.len() as i64, width, rows, me: *IDS.get(player)? })
+impl Board {
+    fn of(frame: &Value, player: usize) -> Option<Board> {
+        Seen::of(frame, *IDS.get(player)?).map(Board)
     }
 
     /// The field at 1-based (col, row), if on the map.
-    fn at(&self, col: i64, row: i64) -> Option<&str> {
-        let (c, r) = (usize::try_from(col - 1).ok()?, usize::try_from(row - 1).ok()?);
-        self.rows.get(r)?.get(c).map(String::as_str)
+    fn field(&self, col: i64, row: i64) -> Option<&str> {
+        self.0.at(col.checked_sub(1)?, row.checked_sub(1)?)
     }
 
     fn mine(&self, col: i64, row: i64) -> bool {
-        self.at(col, row).is_some_and(|f| f.starts_with(self.me))
+        self.field(col, row).is_some_and(|f| f.starts_with(self.0.me))
     }
 
     /// What is wrong with (col, row) as a field of the player's (None: it is one), then the
     /// `rule` it broke ("chips go on your own fields only").
     fn not_mine(&self, col: i64, row: i64, rule: &str) -> Option<String> {
-        let field = match self.at(col, row) {
+        let field = match self.field(col, row) {
             None => return Some(self.outside(col, row)),
             Some(f) => f,
         };
-        let mine = format!("{rule} (shown as `{}…` in the prompt)", self.me);
+        let mine = format!("{rule} (shown as `{}…` in the prompt)", self.0.me);
         match field {
             ".." => Some(format!("field {col} {row} is empty: {mine}")),
             "~~" => Some(format!("field {col} {row} is water (`~~`): {mine}")),
-            f if f.starts_with(self.me) => None,
+            f if f.starts_with(self.0.me) => None,
             f => Some(format!("field {col} {row} is the other player's (`{f}`): {mine}")),
         }
     }
@@ -57,7 +46,7 @@ impl Seen {
         let zero = if col == 0 || row == 0 { " (they count from 1, not 0)" } else { "" };
         format!(
             "field {col} {row} is outside the {}x{} map: the column is 1 to {} and the row 1 to {}{zero}",
-            self.width, self.height, self.width, self.height
+            self.0.width, self.0.height, self.0.width, self.0.height
         )
     }
 
@@ -78,8 +67,8 @@ impl Seen {
     /// Up to six of the player's fields, as `COL ROW`.
     fn my_fields(&self) -> String {
         let mut all = Vec::new();
-        for row in 1..=self.height {
-            for col in 1..=self.width {
+        for row in 1..=self.0.height {
+            for col in 1..=self.0.width {
                 if self.mine(col, row) {
                     all.push(format!("{col} {row}"));
                 }
@@ -99,7 +88,7 @@ fn number(word: Option<&&str>) -> Option<i64> {
 
 /// How to fix `line`, a command of `player` the rules refused, from the `frame` it answered.
 pub(crate) fn invalid_move_fix(frame: &Value, player: usize, line: &str) -> Option<String> {
-    let seen = Seen::of(frame, player)?;
+    let seen = Board::of(frame, player)?;
     let lower = line.to_ascii_lowercase();
     let words: Vec<&str> = bot_sdk::action::words(&lower).collect();
     let (command, args) = words.split_first()?;
@@ -161,7 +150,7 @@ pub(crate) fn invalid_move_fix(frame: &Value, player: usize, line: &str) -> Opti
                 let slip = seen.slip(fc, fr).map_or(String::new(), |s| format!("; {s}"));
                 return Some(format!("{why}{slip}; {}", seen.my_fields()));
             }
-            let have = seen.at(fc, fr).and_then(|f| f.get(1..)).and_then(|n| n.parse::<i64>().ok()).unwrap_or(0);
+            let have = seen.field(fc, fr).and_then(|f| f.get(1..)).and_then(|n| n.parse::<i64>().ok()).unwrap_or(0);
             if amount > have {
                 return Some(format!("field {fc} {fr} holds {have} chip(s): move at most that many"));
             }
@@ -170,7 +159,7 @@ pub(crate) fn invalid_move_fix(frame: &Value, player: usize, line: &str) -> Opti
                     "field {tc} {tr} is not next to field {fc} {fr}: chips move to one of the 8 fields around them \
                      (the column and the row each change by at most 1)"
                 )
-            } else if seen.at(tc, tr).is_none() {
+            } else if seen.field(tc, tr).is_none() {
                 seen.outside(tc, tr)
             } else {
                 format!("field {tc} {tr} is water (`~~`): chips cannot move onto water")
