@@ -1209,16 +1209,9 @@ mod tests {
     /// and the student's next push is seen.)
     #[test]
     fn a_build_cannot_make_the_students_files_outputs_left_out_of_its_fingerprint() {
-        let dir = tempfile::tempdir().unwrap();
-        let course = dir.path().join("course");
-        let folder = course.join("alice");
-        std::fs::create_dir_all(&folder).unwrap();
-        std::fs::write(folder.join("bot.sh"), "echo WAIT\n").unwrap();
         let build = "touch bot.sh; [ -e made ] || echo made > made; echo out > out";
-        let toml = format!("[[bots]]\nname = \"alice\"\ncommand = \"sh bot.sh\"\ncwd = \"alice\"\nbuild = {build:?}\n");
-        std::fs::write(course.join("class.toml"), toml).unwrap();
-        let config = TournamentConfig::load(&course.join("class.toml")).unwrap();
-        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        let (dir, course, config, sandbox) = alice_course("", Some(build));
+        let folder = course.join("alice");
         let out = dir.path().join("league");
         let run = |history: &mut BTreeMap<String, BotHistory>, at: u64| {
             prepare(&config, &sandbox, &out, at, history, &|| false).unwrap();
@@ -1264,19 +1257,10 @@ mod tests {
     /// between two runs that ended well is the student's push, and the build passes.
     #[test]
     fn a_build_cut_short_before_its_growth_was_noted_counts_what_the_folder_grew_by() {
-        let dir = tempfile::tempdir().unwrap();
-        let course = dir.path().join("course");
-        let folder = course.join("alice");
-        std::fs::create_dir_all(&folder).unwrap();
-        std::fs::write(folder.join("bot.sh"), "echo WAIT\n").unwrap();
         // (Each build makes a file of its own: the student's files are left as they are.)
         let build = "head -c 1048576 /dev/urandom > blob-$(date +%s%N)";
-        let toml = format!(
-            "build_disk_mb = 5\n[[bots]]\nname = \"alice\"\ncommand = \"sh bot.sh\"\ncwd = \"alice\"\nbuild = {build:?}\n"
-        );
-        std::fs::write(course.join("class.toml"), toml).unwrap();
-        let config = TournamentConfig::load(&course.join("class.toml")).unwrap();
-        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        let (dir, course, config, sandbox) = alice_course("build_disk_mb = 5\n", Some(build));
+        let folder = course.join("alice");
         let out = dir.path().join("league");
         let run = |history: &mut BTreeMap<String, BotHistory>, at: u64| {
             prepare(&config, &sandbox, &out, at, history, &|| false).unwrap();
@@ -1518,17 +1502,9 @@ mod tests {
     /// them take the one rebuilt since for a push, and the bot has a new version.
     #[test]
     fn a_builds_file_left_behind_once_a_record_was_saved_is_ignored() {
-        let dir = tempfile::tempdir().unwrap();
-        let course = dir.path().join("course");
-        std::fs::create_dir_all(course.join("alice")).unwrap();
-        std::fs::write(course.join("alice/bot.sh"), "echo WAIT\n").unwrap();
         // (Each build makes `out` anew, the same: its stamp differs from build to build, as its
         // inode does: the old one is still in use as the new is made.)
-        let build = "echo built > out.new && mv out.new out";
-        let toml = format!("[[bots]]\nname = \"alice\"\ncommand = \"sh bot.sh\"\ncwd = \"alice\"\nbuild = {build:?}\n");
-        std::fs::write(course.join("class.toml"), toml).unwrap();
-        let config = TournamentConfig::load(&course.join("class.toml")).unwrap();
-        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        let (dir, _, config, sandbox) = alice_course("", Some("echo built > out.new && mv out.new out"));
         let out = dir.path().join("league");
         let marker = out.join(UNRECORDED_BUILDS);
         let mut history = BTreeMap::new();
@@ -1556,19 +1532,26 @@ mod tests {
         assert_eq!(labels(&control), ["v1", "v2"], "the control: the rebuilt `out` taken for a push");
     }
 
-    /// A course of one bot, `alice` (`sh bot.sh` in her folder, no build), its config and a
-    /// sandbox-free box.
-    fn alice_alone() -> (tempfile::TempDir, PathBuf, TournamentConfig, Sandbox) {
+    /// A course of one bot, `alice` (`sh bot.sh` in her folder, built by `build` if given), its
+    /// config (`head`, then the bot) and a sandbox-free box.
+    fn alice_course(head: &str, build: Option<&str>) -> (tempfile::TempDir, PathBuf, TournamentConfig, Sandbox) {
         let dir = tempfile::tempdir().unwrap();
         let course = dir.path().join("course");
         std::fs::create_dir_all(course.join("alice")).unwrap();
         std::fs::write(course.join("alice/bot.sh"), "echo WAIT\n").unwrap();
-        std::fs::write(course.join("alice/strategy.sh"), "A\n").unwrap();
-        let toml = "[[bots]]\nname = \"alice\"\ncommand = \"sh bot.sh\"\ncwd = \"alice\"\n";
+        let build = build.map_or(String::new(), |b| format!("build = {b:?}\n"));
+        let toml = format!("{head}[[bots]]\nname = \"alice\"\ncommand = \"sh bot.sh\"\ncwd = \"alice\"\n{build}");
         std::fs::write(course.join("class.toml"), toml).unwrap();
         let config = TournamentConfig::load(&course.join("class.toml")).unwrap();
         let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
         (dir, course, config, sandbox)
+    }
+
+    /// [`alice_course`] without a build, `strategy.sh` beside her `bot.sh`.
+    fn alice_alone() -> (tempfile::TempDir, PathBuf, TournamentConfig, Sandbox) {
+        let course = alice_course("", None);
+        std::fs::write(course.1.join("alice/strategy.sh"), "A\n").unwrap();
+        course
     }
 
     /// Has the copy write `during` into `file` while it copies it, and `after` once it did (a
