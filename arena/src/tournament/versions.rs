@@ -136,8 +136,9 @@ impl BotHistory {
         self.versions.last()
     }
 
-    /// "build failed at `<time>`, standing from `<version>`" when the newest version failed but an
-    /// older one stands.
+    /// "build failed at `<time>`, standing from `<version>`: `<problem>`" when the newest version
+    /// failed but an older one stands (the problem last: a table that cuts a long note keeps the
+    /// version it stands on).
     pub fn note(&self) -> Option<String> {
         let latest = self.latest().filter(|v| !v.ok)?;
         let standing = self.standing(None)?;
@@ -147,10 +148,10 @@ impl BotHistory {
             "could not start"
         };
         Some(format!(
-            "{what} at {} ({}), standing from {}",
+            "{what} at {}, standing from {}: {}",
             time_text(latest.at),
-            latest.problem.as_deref().unwrap_or("?"),
-            self.describe(standing)
+            self.describe(standing),
+            latest.problem.as_deref().unwrap_or("?")
         ))
     }
 
@@ -1007,7 +1008,7 @@ mod tests {
         assert_eq!(h.standing(None).unwrap().fingerprint, "aa");
         let note = h.note().unwrap();
         assert!(note.starts_with("build failed at 1970-01-01T00:05:00Z"), "{note}");
-        assert!(note.ends_with("standing from v1 abc123 (1970-01-01T00:01:40Z)"), "{note}");
+        assert!(note.contains(", standing from v1 abc123 (1970-01-01T00:01:40Z): "), "{note}");
         h.record(v("cc", 400, true), None);
         assert_eq!(h.describe(h.standing(None).unwrap()), "v2 (1970-01-01T00:06:40Z)");
         assert_eq!(h.note(), None);
