@@ -677,8 +677,9 @@ fn the_text_programs_refuse_an_endless_line() {
 }
 
 /// Atoms and Tactics give a malformed answer's author a "Fix:" line too, from their own rules,
-/// in the duel and on the replay page. The control: an answer each game reads but refuses (an
-/// invalid move, not a malformed one) gets none.
+/// in the duel and on the replay page. An answer each game reads but refuses (an invalid move,
+/// not a malformed one) gets the fix of what it refused, from the board the bot was shown, not
+/// the malformed answer's.
 #[test]
 fn a_malformed_atoms_or_tactics_answer_gets_a_fix_from_its_rules() {
     let dir = tempfile::tempdir().unwrap();
@@ -710,11 +711,13 @@ fn a_malformed_atoms_or_tactics_answer_gets_a_fix_from_its_rules() {
     assert!(stdout.contains("Fix: write `PLACE 1 1`: the keyword in upper case"), "{stdout}");
     assert!(page("a.html").contains(r#"<p class="why">Fix: write `PLACE 1 1`"#));
     let stdout = atoms("PLACE 9 9");
-    assert!(stdout.contains("Why: ") && !stdout.contains("Fix:"), "off the board is invalid, not malformed: {stdout}");
+    assert!(stdout.contains("made a move the rules do not allow"), "off the board is invalid, not malformed: {stdout}");
+    assert!(stdout.contains("Fix: (9, 9) is off the 3x3 board") && !stdout.contains("Fix: write"), "{stdout}");
 
     let stdout = tactics("info");
     assert!(stdout.contains("Fix: `info` is a command of the classic program, not an answer"), "{stdout}");
     assert!(page("t.html").contains(r#"<p class="why">Fix: `info` is a command"#));
     let stdout = tactics("place 99 1 1");
-    assert!(stdout.contains("Why: ") && !stdout.contains("Fix:"), "a refused placement is not malformed: {stdout}");
+    assert!(stdout.contains("made a move the rules do not allow"), "a refused placement is not malformed: {stdout}");
+    assert!(stdout.contains("Fix: you had 1 chip(s) left to place"), "{stdout}");
 }
