@@ -291,6 +291,12 @@ fn a_refused_move_of_tactics_or_atoms_is_told_which_field_and_why() {
     assert!(stdout.contains("`PLACE 5 4` was legal: did you swap them?"), "{stdout}");
     let (stdout, _) = game_check("atoms", "atoms_flawed.py", "one");
     assert!(stdout.contains("`PLACE 5 4` was legal: columns and rows count from 0, not 1"), "{stdout}");
+    // A beginner's bot (the first legal cell, from (0, 0)) lives long enough against the calm
+    // scripted players to show a bug of its fifth prompt, in every situation (placing on the
+    // first legal cell too, the script took it out within two moves, and it passed).
+    let (stdout, code) = game_check("atoms", "atoms_flawed.py", "late");
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(stdout.matches("PROBLEM  forfeit (crash) at step 5").count(), 3, "{stdout}");
 }
 
 /// Crashes of a Tactics bot get the fix for their cause: a signal's, a traceback's line, a

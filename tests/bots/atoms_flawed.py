@@ -1,10 +1,11 @@
 """An Atoms bot with one flaw, named by its argument (`good` has none): `swap` writes y before x,
-`one` counts columns and rows from 1. It places on the last legal cell, row by row."""
+`one` counts columns and rows from 1. It places on the last legal cell, row by row; `late`
+places on the first, from (0, 0), as a beginner's does, and crashes at its fifth prompt."""
 
 import sys
 
 MODE = sys.argv[1]
-me, rows = "R", []
+me, rows, prompts = "R", [], 0
 for line in sys.stdin:
     words = line.split()
     if not words:
@@ -16,8 +17,11 @@ for line in sys.stdin:
     elif words[0] != "END":
         rows.append(words)
     else:
+        prompts += 1
+        if MODE == "late" and prompts == 5:
+            raise RuntimeError("a bug that shows at the fifth prompt")
         legal = [(x, y) for y, row in enumerate(rows) for x, c in enumerate(row) if c == ".." or c[0] == me]
-        x, y = legal[-1]
+        x, y = legal[0] if MODE == "late" else legal[-1]
         if MODE == "swap":
             x, y = y, x
         elif MODE == "one":

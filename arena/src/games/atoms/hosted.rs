@@ -309,9 +309,18 @@ impl State for AtomsState {
     }
 
     /// The first cell, row by row, that is empty or its own.
+    /// An empty cell from the board's far end (a beginner's bot starts at (0, 0): the two meet
+    /// late), else its own cell furthest from exploding: a calm player, so that check-bot's bot
+    /// answers many prompts before the game ends (placing on the first legal cell, it was often
+    /// taken out within two moves).
     fn scripted_answer(&self, player: PlayerId) -> Option<String> {
-        let i = self.game.cells.iter().position(|c| c.atoms == 0 || c.owner as usize == player)?;
-        Some(format!("PLACE {} {}", i % self.game.width, i / self.game.width))
+        let g = &self.game;
+        let at = |i: usize| (i % g.width, i / g.width);
+        let room = |i: usize| g.limit(at(i).0, at(i).1).saturating_sub(g.cells[i].atoms);
+        let empty = (0..g.cells.len()).rev().find(|&i| g.cells[i].atoms == 0);
+        let own = || (0..g.cells.len()).filter(|&i| g.cells[i].owner as usize == player).max_by_key(|&i| room(i));
+        let (x, y) = at(empty.or_else(own)?);
+        Some(format!("PLACE {x} {y}"))
     }
 
     fn outcome(&self) -> Outcome {
