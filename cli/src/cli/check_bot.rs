@@ -13,7 +13,7 @@ use super::SandboxArgs;
 #[derive(Debug, Args)]
 pub struct CheckBotArgs {
     /// The game the bot plays (`arena duel --help` lists them).
-    #[arg(long, default_value = "resource-rush")]
+    #[arg(long, default_value = super::DEFAULT_GAME)]
     pub game: String,
     /// The bot's command line (split like a shell would): `./mybot`, `"python3 bot.py"`.
     pub bot: String,

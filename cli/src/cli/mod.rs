@@ -42,6 +42,9 @@ use clap::{Arg, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcom
 use tokio_util::sync::CancellationToken;
 use tracing_subscriber::EnvFilter;
 
+/// The game played where none is named (`--game`'s default in `duel`, `new-bot`, `check-bot`).
+pub(crate) const DEFAULT_GAME: &str = arena::games::resource_rush::NAME;
+
 /// Referee for bot games: duels between bot processes, JSON replays, verification.
 #[derive(Debug, Parser)]
 #[command(name = "arena", version, about)]
@@ -364,7 +367,7 @@ pub struct PublishArgs {
 #[derive(Debug, Args)]
 pub struct DuelArgs {
     /// The game to play.
-    #[arg(long, default_value = "resource-rush")]
+    #[arg(long, default_value = DEFAULT_GAME)]
     pub game: String,
     /// The map file, for games played on one.
     #[arg(long)]

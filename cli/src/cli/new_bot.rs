@@ -13,7 +13,7 @@ use clap::Args;
 #[derive(Debug, Args)]
 pub struct NewBotArgs {
     /// The game the bot plays (`arena duel --help` lists them).
-    #[arg(long, default_value = "resource-rush")]
+    #[arg(long, default_value = super::DEFAULT_GAME)]
     pub game: String,
     /// The language: cpp, c, python or rust (also c++, py, rs; in any case).
     #[arg(long, value_parser = parse_lang)]

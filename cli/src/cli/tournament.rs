@@ -70,7 +70,7 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
     } else {
         let mut config = match &args.config {
             Some(path) => load_config(path)?,
-            None if !args.bots.is_empty() && args.game.as_deref().is_some_and(|g| g != "resource-rush") => {
+            None if !args.bots.is_empty() && args.game.as_deref().is_some_and(|g| g != super::DEFAULT_GAME) => {
                 TournamentConfig::from_toml("", Path::new("<command line>"))?
             }
             None if !args.bots.is_empty() => {
