@@ -260,6 +260,16 @@ struct BuiltOutputs {
     growth: Option<build::FolderGrowth>,
 }
 
+impl BuiltOutputs {
+    /// Notes in `h` the outputs of the build that ended as `outcome` in `dir`, and returns them
+    /// as that build left them.
+    fn after(h: &mut BotHistory, dir: &Path, outcome: &BuildOutcome) -> BuiltOutputs {
+        h.note_outputs(dir, outcome);
+        let stamps = h.output_stamps.clone().unwrap_or_default();
+        BuiltOutputs { outputs: h.outputs.clone(), stamps, growth: outcome.growth }
+    }
+}
+
 /// What the builds of a run that has not saved its record yet did to the bots' outputs, by bot:
 /// its outputs as its build left them, `None` while it builds. A run cut short then (kill -9,
 /// Ctrl-C, a refused `--rerun`) left outputs its builds rewrote, which the record's stamps took
@@ -592,10 +602,7 @@ pub fn prepare(
             return;
         };
         let mut h = history.get(name).cloned().unwrap_or_default();
-        h.note_outputs(dir, outcome);
-        let stamps = h.output_stamps.unwrap_or_default();
-        let growth = outcome.growth;
-        unrecorded.builds.insert(name.to_string(), Some(BuiltOutputs { outputs: h.outputs, stamps, growth }));
+        unrecorded.builds.insert(name.to_string(), Some(BuiltOutputs::after(&mut h, dir, outcome)));
         unrecorded.write(&marker);
     };
     let builds = build::build_all(sandbox, &to_build, config.build_limits(), out, now, &mut refuse, &mut note);
@@ -676,10 +683,7 @@ pub fn prepare(
                 if let Some(growth) = outcome.growth {
                     h.build_growth = Some(growth);
                 }
-                h.note_outputs(dir, &outcome);
-                let stamps = h.output_stamps.clone().unwrap_or_default();
-                let noted = BuiltOutputs { outputs: h.outputs.clone(), stamps, growth: outcome.growth };
-                unrecorded.builds.insert(entry.name.clone(), Some(noted));
+                unrecorded.builds.insert(entry.name.clone(), Some(BuiltOutputs::after(h, dir, &outcome)));
                 unrecorded.write(&marker);
                 // (What the files were read as, for this bot or another, may be old now.)
                 cache.clear();
