@@ -240,7 +240,8 @@ pub(super) async fn check(
         let played = play_match(info.name, state, std::slice::from_ref(&bot), &limits, 1, sandbox, cancel).await?;
         // Silent and busy at its first prompt: a slow start, or a loop that never ends? Played
         // again with a patient first answer, a bot still busy and silent is looping.
-        let looping = match forfeit_facts(&played.replay).first() {
+        let facts = forfeit_facts(&played.replay);
+        let looping = match facts.first() {
             Some(fact) if first_answer_busy(fact) => {
                 let patient = Limits { startup: PATIENCE, total: PATIENCE + limits.total, ..limits };
                 let state = Box::new(Seated::new(new_match(game, kit, situation.players)?, situation.seat));
@@ -267,7 +268,7 @@ pub(super) async fn check(
             ),
         };
         let stderr = played.stderr.first().map_or("", String::as_str);
-        let findings: Vec<Finding> = forfeit_facts(replay)
+        let findings: Vec<Finding> = facts
             .into_iter()
             .filter(|f| f.player == 0)
             .map(|fact| {

@@ -29,7 +29,7 @@ const BOXED_MAP: &str = "ARENA 1 3 8000\n0 0\n0 0\n0 2\nMAP\n0 W 0\nEND_MAP\nSTR
 pub const CHECKUP: Checkup = Checkup {
     situations: || SITUATIONS.iter().map(|s| Box::new(*s) as Box<dyn crate::engine::Situation>).collect(),
     idle: || Box::new(Situation { name: "output buffer", map: BOXED_MAP, test: true, ..SITUATIONS[0] }),
-    prompt: "TICK",
+    prompt: super::PROMPT,
     header: "the header and ",
     never_answered: "read the header up to `STREAM`, then answer each TICK line as soon as it arrives (a bot that \
                      waits for the end of its input never answers), and flush stdout after every answer",
