@@ -84,6 +84,11 @@ pub async fn check_bot(
     }
 }
 
+/// The fix for a line no prompt asked for, in the words of a game whose prompt is `prompt`.
+fn one_line_fix(prompt: &str) -> String {
+    format!("print exactly one line per {prompt}; write debug output to stderr (the arena keeps it in the match log)")
+}
+
 /// How one situation went.
 #[derive(Debug, Clone)]
 pub struct Checked {
@@ -106,6 +111,19 @@ impl Checked {
     /// Whether a forfeit-level problem was found.
     pub fn failed(&self) -> bool {
         self.findings.iter().any(|f| f.serious)
+    }
+
+    /// The situation `name`, not played: the bot answered nothing in the first, and every other
+    /// would only say the same.
+    fn skipped(name: String) -> Checked {
+        Checked {
+            name,
+            summary: "not played: fix the first answer first".to_string(),
+            findings: Vec::new(),
+            skipped: true,
+            answered: false,
+            never_ran: false,
+        }
     }
 }
 
@@ -434,13 +452,7 @@ fn diagnose(
             } else {
                 format!("that no {prompt} asked for, after answering `{prompt} {}`", t - 1)
             };
-            Some(serious(
-                format!("your bot printed a line {when}"),
-                format!(
-                    "print exactly one line per {prompt}; write debug output to stderr (the arena keeps it in the \
-                     match log)"
-                ),
-            ))
+            Some(serious(format!("your bot printed a line {when}"), one_line_fix(prompt)))
         }
         _ => None,
     };
@@ -622,14 +634,7 @@ async fn check_situations(
                 vec![first_answer_probe(game, checkup, situation.as_ref(), command, &limits, sandbox, cancel).await?];
             out.push(checked);
             for skipped in &situations[1..] {
-                out.push(Checked {
-                    name: skipped.name().to_string(),
-                    summary: "not played: fix the first answer first".to_string(),
-                    findings: Vec::new(),
-                    skipped: true,
-                    answered: false,
-                    never_ran: false,
-                });
+                out.push(Checked::skipped(skipped.name().to_string()));
             }
             break;
         }

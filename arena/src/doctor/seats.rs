@@ -317,11 +317,7 @@ pub(super) async fn check(
                                 info.wording.input
                             )
                         }),
-                    "extra_output" => format!(
-                        "print exactly one line per {}; write debug output to stderr (the arena keeps it in the \
-                         match log)",
-                        info.wording.prompt
-                    ),
+                    "extra_output" => super::one_line_fix(info.wording.prompt),
                     "invalid_move" => "check each answer against the rules before you print it (the kit's \
                                        view says which cells or fields are yours)"
                         .to_string(),
@@ -338,15 +334,7 @@ pub(super) async fn check(
         if !answered && me.forfeit.is_some() {
             // No answer at all: every other match would only say the same.
             for skipped in situations(game).into_iter().skip(out.len()) {
-                let summary = "not played: fix the first answer first".to_string();
-                out.push(Checked {
-                    name: skipped.name,
-                    summary,
-                    findings: Vec::new(),
-                    skipped: true,
-                    answered: false,
-                    never_ran: false,
-                });
+                out.push(Checked::skipped(skipped.name));
             }
             break;
         }
