@@ -569,6 +569,20 @@ pub fn sources(
     })
 }
 
+/// What a bot's folder walk leaves out: the default ignores and the bot's `ignore`.
+fn ignore_set(bot: &BotEntry) -> Result<GlobSet, TournamentError> {
+    let patterns: Vec<String> =
+        DEFAULT_IGNORE.iter().map(|s| s.to_string()).chain(bot.ignore.iter().cloned()).collect();
+    globs(&patterns, "ignore", &bot.name)
+}
+
+/// Whether a walk of the folder `dir` goes into `path`: the folder itself, or what neither
+/// `ignore` nor the league folders inside it (`league`, relative) leave out.
+fn walked(dir: &Path, path: &Path, ignore: &GlobSet, league: &[PathBuf]) -> bool {
+    let rel = path.strip_prefix(dir).unwrap_or(path);
+    rel.as_os_str().is_empty() || !(matches_any(ignore, rel) || league.iter().any(|l| rel.starts_with(l)))
+}
+
 /// The files and links of the bot's folder `dir` that [`fingerprints`] covers, in the order it
 /// hashes them (by name, depth first), and the files among them (their absolute paths): all but
 /// the ignored ones (the default and `bot`'s `ignore` globs), those outside its `files` globs
@@ -580,19 +594,12 @@ fn walk(
     league: &[PathBuf],
     cache: &mut BTreeMap<PathBuf, blake3::Hash>,
 ) -> Result<(Vec<Item>, BTreeSet<PathBuf>), TournamentError> {
-    let ignore = globs(
-        &DEFAULT_IGNORE.iter().map(|s| s.to_string()).chain(bot.ignore.iter().cloned()).collect::<Vec<_>>(),
-        "ignore",
-        &bot.name,
-    )?;
+    let ignore = ignore_set(bot)?;
     let only = (!bot.files.is_empty()).then(|| globs(&bot.files, "files", &bot.name)).transpose()?;
     let (mut items, mut covered) = (Vec::new(), BTreeSet::new());
     let mut count = 0;
     let walk = walkdir::WalkDir::new(dir).follow_links(false).sort_by_file_name().into_iter();
-    for entry in walk.filter_entry(|e| {
-        let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
-        rel.as_os_str().is_empty() || !(matches_any(&ignore, rel) || league.iter().any(|l| rel.starts_with(l)))
-    }) {
+    for entry in walk.filter_entry(|e| walked(dir, e.path(), &ignore, league)) {
         let entry = entry.map_err(|e| TournamentError::Invalid(format!("bot `{}`: {e}", bot.name)))?;
         let link = entry.file_type().is_symlink();
         if !entry.file_type().is_file() && !link {
@@ -825,18 +832,11 @@ fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path, left_out: &LeftOut) -> Res
     };
     let mut entry = bot.clone();
     if let Some(dir) = folder(bot) {
-        let ignore = globs(
-            &DEFAULT_IGNORE.iter().map(|s| s.to_string()).chain(bot.ignore.iter().cloned()).collect::<Vec<_>>(),
-            "ignore",
-            &bot.name,
-        )?;
+        let ignore = ignore_set(bot)?;
         let root = tmp.join("folder");
         let league = left_out.inside(&dir);
         let walk = walkdir::WalkDir::new(&dir).follow_links(false).into_iter();
-        for e in walk.filter_entry(|e| {
-            let rel = e.path().strip_prefix(&dir).unwrap_or(e.path());
-            rel.as_os_str().is_empty() || !(matches_any(&ignore, rel) || league.iter().any(|l| rel.starts_with(l)))
-        }) {
+        for e in walk.filter_entry(|e| walked(&dir, e.path(), &ignore, &league)) {
             let e = e.map_err(|e| fail(e.to_string()))?;
             if e.file_type().is_file() {
                 let rel = e.path().strip_prefix(&dir).unwrap_or(e.path());
