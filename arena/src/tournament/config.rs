@@ -214,6 +214,12 @@ pub struct TournamentConfig {
     /// runs and a build's log together; a build past it is ended and failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build_disk_mb: Option<u64>,
+    /// Disk each bot's kept copies (`versions/<bot>/`) may take in all, in MiB (default
+    /// [`DEFAULT_COPIES_MB`]): past it, the copies of its versions that no longer play go, the
+    /// least recently seen first (see [`super::versions::limit_copies`]); 0 keeps only the
+    /// copies that play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copies_mb: Option<u64>,
     /// The folder relative paths were resolved against (the config file's); bots without a
     /// folder build here. Set by the arena, so not a key of config files (nor listed among
     /// them): a league record keeps it beside the keys (see [`recorded`]).
@@ -247,6 +253,12 @@ pub struct NameLines {
 pub const DEFAULT_BUILD_TIMEOUT_S: u64 = 300;
 /// The default disk a bot's build may fill, in MiB.
 pub const DEFAULT_BUILD_DISK_MB: u64 = 2048;
+
+/// The default disk one bot's kept copies may take in all, in MiB: four copies of the largest
+/// kept ([`super::submission::MAX_SNAPSHOT_BYTES`]). Each push's copy is kept, and a student who
+/// pushes often, each version with that much data (a build's output, made anew each time: no
+/// growth of its folder, which `build_disk_mb` caps), had filled the teacher's disk over a term.
+pub const DEFAULT_COPIES_MB: u64 = 4 * (super::submission::MAX_SNAPSHOT_BYTES >> 20);
 
 /// The most matches a league may schedule. Its schedule is made whole before the first match
 /// (and saved in `tournament.json`, a few hundred bytes a match), so a config asking for
@@ -421,6 +433,11 @@ impl TournamentConfig {
             timeout: std::time::Duration::from_secs(self.build_timeout_s.unwrap_or(DEFAULT_BUILD_TIMEOUT_S)),
             disk_bytes: self.build_disk_mb.unwrap_or(DEFAULT_BUILD_DISK_MB).saturating_mul(1 << 20),
         }
+    }
+
+    /// The disk each bot's kept copies may take in all, in bytes (`copies_mb`).
+    pub fn copies_bytes(&self) -> u64 {
+        self.copies_mb.unwrap_or(DEFAULT_COPIES_MB).saturating_mul(1 << 20)
     }
 
     /// The embedded default.
@@ -948,6 +965,24 @@ mod tests {
         // The control: the same file with a third name reads.
         let distinct = text.replacen("\"bob\"", "\"carol\"", 1);
         assert_eq!(TournamentConfig::from_toml(&distinct, Path::new("t.toml")).unwrap().bots.len(), 3);
+    }
+
+    /// `copies_mb` is read as the other keys are: a value out of its range, or not a number, is
+    /// refused naming its line; left out, it is 1 GiB.
+    #[test]
+    fn copies_mb_is_a_key_checked_where_it_is_written() {
+        let text = "games = 1\ncopies_mb = -1\n";
+        let err = TournamentConfig::from_toml(text, Path::new("t.toml")).unwrap_err().to_string();
+        assert!(
+            err.starts_with("t.toml:2: `copies_mb` = -1 is out of range: it takes a whole number from 0 to"),
+            "{err}"
+        );
+        let err = TournamentConfig::from_toml("\ncopies_mb = \"1G\"\n", Path::new("t.toml")).unwrap_err().to_string();
+        assert!(err.contains("line 2") && err.contains("copies_mb"), "{err}");
+        let read = |text: &str| TournamentConfig::from_toml(text, Path::new("t.toml")).unwrap().copies_bytes();
+        assert_eq!(read(""), 1 << 30);
+        assert_eq!(read("copies_mb = 64"), 64 << 20);
+        assert_eq!(read("copies_mb = 18446744073709551615"), u64::MAX);
     }
 
     /// `base` is the arena's (the config file's folder): a file that sets it is refused as any

@@ -416,13 +416,6 @@ fn remove_unlisted_copies_in(out: &Path, history: &BTreeMap<String, BotHistory>)
     }
 }
 
-/// The most disk one bot's kept copies may take in all (four copies of the largest kept): past
-/// it, [`limit_copies`] lets its oldest copies go. Each push's copy is kept, and a student who
-/// pushes often, each version with up to [`submission::MAX_SNAPSHOT_BYTES`] of data (a build's
-/// output, made anew each time: no growth of its folder, which `build_disk_mb` caps), had
-/// filled the teacher's disk over a term, 256 MiB a push.
-pub const MAX_COPIES_BYTES: u64 = 4 * submission::MAX_SNAPSHOT_BYTES;
-
 /// Keeps each bot's copies (in `history`) within `most` bytes of disk (their allocated
 /// blocks): past it, the copies of its versions that no longer play go, the least recently seen
 /// first, unlisted from the record (their `kept` cleared; [`remove_unlisted_copies`] removes
@@ -851,7 +844,7 @@ pub fn prepare(
             }
         }
     }
-    limit_copies(history, &bots, MAX_COPIES_BYTES);
+    limit_copies(history, &bots, config.copies_bytes());
     Some((bots, failures))
 }
 
@@ -1692,6 +1685,25 @@ mod tests {
         assert_eq!((bots[0].fingerprint.as_str(), bots[0].kept), (v3.as_str(), true));
         assert_eq!(std::fs::read(copy(&v3).join("folder/data")).unwrap(), data(3));
         assert_eq!(history["alice"].standing(None).unwrap().label, "v3");
+    }
+
+    /// `copies_mb` caps a bot's copies: with 0, its first version's copy goes once a second
+    /// plays; the control: the same league without the key (1 GiB) keeps both.
+    #[test]
+    fn copies_mb_caps_a_bot_s_copies() {
+        let runs = |head: &str| {
+            let (dir, course, config, sandbox) = alice_course(head, None);
+            let out = dir.path().join("league");
+            let mut history = BTreeMap::new();
+            for (n, at) in [(1, 100), (2, 200)] {
+                std::fs::write(course.join("alice/bot.sh"), format!("echo WAIT # v{n}\n")).unwrap();
+                prepare(&config, &sandbox, &out, at, &mut history, &|| false).unwrap();
+            }
+            history["alice"].versions.iter().map(|v| (v.label.clone(), v.kept.is_some())).collect::<Vec<_>>()
+        };
+        let v = |n: &str, kept: bool| (n.to_string(), kept);
+        assert_eq!(runs("copies_mb = 0\n"), [v("v1", false), v("v2", true)]);
+        assert_eq!(runs(""), [v("v1", true), v("v2", true)], "the control: the default keeps both");
     }
 
     #[test]
