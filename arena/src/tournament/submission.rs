@@ -1066,12 +1066,16 @@ pub fn changed(before: &Stamp, after: &Stamp) -> Vec<String> {
 /// configuration (`core.fsmonitor`, filters), which is the student's, and the arena may be
 /// root. Only regular files are read (no symbolic links), and only a commit id comes out.
 pub fn git_label(folder: &Path) -> Option<String> {
-    let folder = std::path::absolute(folder).ok()?;
-    let gitdir = folder.ancestors().find_map(|dir| git_dir(&dir.join(".git")))?;
+    let (_, gitdir) = git_repo(folder)?;
+    git_head(&gitdir).map(|id| id[..7].to_string())
+}
+
+/// The commit id (40 or 64 hex digits) of the HEAD of the git folder `gitdir`.
+fn git_head(gitdir: &Path) -> Option<String> {
     // A linked work tree keeps its HEAD in its own folder and the refs in the common one.
     let common = match plain_file(&gitdir.join("commondir")) {
         Some(text) => gitdir.join(text.trim()),
-        None => gitdir.clone(),
+        None => gitdir.to_path_buf(),
     };
     let head = plain_file(&gitdir.join("HEAD"))?;
     let id = match head.trim().strip_prefix("ref: ") {
@@ -1087,7 +1091,179 @@ pub fn git_label(folder: &Path) -> Option<String> {
         Some(_) => return None,
     };
     let is_id = matches!(id.len(), 40 | 64) && id.bytes().all(|b| b.is_ascii_hexdigit());
-    is_id.then(|| id[..7].to_string())
+    is_id.then_some(id)
+}
+
+/// The work tree holding `folder` (absolute) and its git folder.
+fn git_repo(folder: &Path) -> Option<(PathBuf, PathBuf)> {
+    let folder = std::path::absolute(folder).ok()?;
+    folder.ancestors().find_map(|dir| Some((dir.to_path_buf(), git_dir(&dir.join(".git"))?)))
+}
+
+/// Whether the submission `files` of the git work tree holding `folder` (the bot's folder, which
+/// `files` are relative to) are not all its last commit's, as far as the repository's index
+/// tells: a file of the submission git does not track (even one `.gitignore` names: the commit
+/// alone does not give the version), one whose content is not the index's, or a tracked file of
+/// the folder gone. Read from the index file, never by running git (see [`git_label`]): each file
+/// whose size and time are the index's is taken as it (as git takes it), any other is hashed as
+/// git hashes it. Changes staged and not committed are not seen (HEAD's tree is in git's object
+/// store); an index that cannot be read says nothing (`false`).
+pub fn git_edits(folder: &Path, files: &Sources) -> bool {
+    let Some((tree, gitdir)) = git_repo(folder) else { return false };
+    let Some(head) = git_head(&gitdir) else { return false };
+    let Some(index) = GitIndex::read(&gitdir.join("index"), head.len() / 2) else { return false };
+    let Ok(folder) = std::path::absolute(folder) else { return false };
+    let Ok(prefix) = folder.strip_prefix(&tree) else { return false };
+    let Some(prefix) = prefix.to_str() else { return true };
+    let key = |rel: &str| if prefix.is_empty() { rel.to_string() } else { format!("{prefix}/{rel}") };
+    for item in &files.items {
+        let (rel, link) = match item {
+            Item::File { rel, .. } => (rel, None),
+            Item::Link { rel, target } => (rel, Some(target)),
+            Item::Word { .. } => continue,
+        };
+        let Some(entry) = index.entries.get(&key(rel)) else { return true };
+        if !entry.matches(&folder.join(rel), link.map(Vec::as_slice), index.hash_len, index.written) {
+            return true;
+        }
+    }
+    // A tracked file of the folder that is gone (one the league leaves out, and still there, is
+    // no edit).
+    let under = |path: &str| prefix.is_empty() || path.strip_prefix(prefix).is_some_and(|rest| rest.starts_with('/'));
+    let tracked = index.entries.keys().filter(|p| under(p));
+    tracked.into_iter().any(|p| std::fs::symlink_metadata(tree.join(p)).is_err())
+}
+
+/// The entries of a git index file (`.git/index`, versions 2 to 4), as [`git_edits`] needs them.
+struct GitIndex {
+    entries: BTreeMap<String, GitEntry>,
+    /// When the index file was written: an entry whose file's time is not before it may have
+    /// changed within the same tick of the clock without its time or size changing.
+    written: (u32, u32),
+    /// The length of an object id: 20 (SHA-1) or 32 (SHA-256).
+    hash_len: usize,
+}
+
+/// One file of a git index: its mode, size and time as git last saw it, and its blob's id.
+struct GitEntry {
+    mode: u32,
+    size: u32,
+    mtime: (u32, u32),
+    id: Vec<u8>,
+    /// Anything but a plain entry: a conflict, or a file git is told not to look at.
+    unusual: bool,
+}
+
+impl GitEntry {
+    /// Whether the file at `path` (a link to `link`, for a link) is this entry's content.
+    fn matches(&self, path: &Path, link: Option<&[u8]>, hash_len: usize, written: (u32, u32)) -> bool {
+        let is_link = self.mode & 0o170000 == 0o120000;
+        if self.unusual || is_link != link.is_some() {
+            return false;
+        }
+        let Ok(meta) = std::fs::symlink_metadata(path) else { return false };
+        let (sec, nsec) = (meta.mtime() as u32, meta.mtime_nsec() as u32);
+        // (As git does: a file as old as the index itself is "racily clean", its content read.)
+        if !is_link && meta.size() as u32 == self.size && (sec, nsec) == self.mtime && self.mtime < written {
+            return true;
+        }
+        if hash_len != 20 {
+            return false;
+        }
+        let content = match link {
+            Some(target) => target.to_vec(),
+            None => {
+                use std::io::Read;
+                let mut bytes = Vec::new();
+                let read = crate::files::open_regular(path).ok().flatten().map(|f| {
+                    f.take(MAX_FINGERPRINTED_BYTES).read_to_end(&mut bytes).is_ok() && bytes.len() as u64 == meta.len()
+                });
+                if read != Some(true) {
+                    return false;
+                }
+                bytes
+            }
+        };
+        use sha1::Digest;
+        let mut sha = sha1::Sha1::new();
+        sha.update(format!("blob {}\0", content.len()).as_bytes());
+        sha.update(&content);
+        sha.finalize().as_slice() == self.id.as_slice()
+    }
+}
+
+impl GitIndex {
+    /// The index file at `path` (of a repository whose object ids are `hash_len` bytes), if it
+    /// is a regular file of a version this reads.
+    fn read(path: &Path, hash_len: usize) -> Option<GitIndex> {
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        let file = crate::files::open_regular(path).ok()??;
+        let meta = file.metadata().ok()?;
+        file.take(256 << 20).read_to_end(&mut bytes).ok()?;
+        let written = (meta.mtime() as u32, meta.mtime_nsec() as u32);
+        Self::parse(&bytes, hash_len).map(|index| GitIndex { written, ..index })
+    }
+
+    fn parse(bytes: &[u8], hash_len: usize) -> Option<GitIndex> {
+        let u32_at = |at: usize| Some(u32::from_be_bytes(bytes.get(at..at + 4)?.try_into().ok()?));
+        let u16_at = |at: usize| Some(u16::from_be_bytes(bytes.get(at..at + 2)?.try_into().ok()?));
+        if bytes.get(..4)? != b"DIRC" {
+            return None;
+        }
+        let version = u32_at(4)?;
+        if !(2..=4).contains(&version) {
+            return None;
+        }
+        let count = u32_at(8)? as usize;
+        let mut at = 12;
+        let mut entries = BTreeMap::new();
+        let mut previous: Vec<u8> = Vec::new();
+        for _ in 0..count {
+            let start = at;
+            let mtime = (u32_at(at + 8)?, u32_at(at + 12)?);
+            let mode = u32_at(at + 24)?;
+            let size = u32_at(at + 36)?;
+            let id = bytes.get(at + 40..at + 40 + hash_len)?.to_vec();
+            at += 40 + hash_len;
+            let flags = u16_at(at)?;
+            at += 2;
+            let mut unusual = flags & 0x3000 != 0;
+            if flags & 0x4000 != 0 {
+                if version < 3 {
+                    return None;
+                }
+                // (Skip-worktree, intent-to-add.)
+                unusual |= u16_at(at)? & 0x6000 != 0;
+                at += 2;
+            }
+            let name = if version == 4 {
+                // The name: N bytes off the end of the previous one, then this one's rest.
+                let mut c = *bytes.get(at)?;
+                at += 1;
+                let mut strip = usize::from(c & 127);
+                while c & 128 != 0 {
+                    c = *bytes.get(at)?;
+                    at += 1;
+                    strip = strip.checked_add(1)?.checked_mul(128)? + usize::from(c & 127);
+                }
+                let end = at + bytes.get(at..)?.iter().position(|&b| b == 0)?;
+                let mut name = previous.get(..previous.len().checked_sub(strip)?)?.to_vec();
+                name.extend_from_slice(&bytes[at..end]);
+                at = end + 1;
+                name
+            } else {
+                let end = at + bytes.get(at..)?.iter().position(|&b| b == 0)?;
+                let name = bytes[at..end].to_vec();
+                // (Padded with 1 to 8 NULs to a multiple of 8 bytes.)
+                at = start + (end - start + 8) / 8 * 8;
+                name
+            };
+            previous.clone_from(&name);
+            entries.insert(String::from_utf8(name).ok()?, GitEntry { mode, size, mtime, id, unusual });
+        }
+        (at + hash_len <= bytes.len()).then_some(GitIndex { entries, written: (0, 0), hash_len })
+    }
 }
 
 /// The git folder `.git` names: the folder itself, or the one a `gitdir: PATH` file points to.
@@ -1144,6 +1320,57 @@ mod tests {
             .current_dir(dir)
             .output()
             .expect("git runs")
+    }
+
+    /// A bot's folder (a folder of a repository) whose files are not all its commit's is told
+    /// from git's index, versions 2 and 4: a file edited (its size the same), a file git does not
+    /// track, a tracked file gone; a file rewritten as it was, or another folder's change, is no
+    /// edit. The control: `git status` on the folder says the same each time.
+    #[test]
+    fn edits_to_a_bot_s_folder_since_its_commit_are_told_from_the_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        let folder = repo.join("alice");
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::create_dir_all(repo.join("other")).unwrap();
+        std::fs::write(folder.join("bot.sh"), "echo WAIT\n").unwrap();
+        std::fs::write(folder.join("lib.sh"), "A\n").unwrap();
+        std::fs::write(repo.join("other/x"), "1\n").unwrap();
+        git(&repo, &["init", "-q"]);
+        git(&repo, &["add", "."]);
+        git(&repo, &["commit", "-qm", "one"]);
+        let b = bot(&folder, "sh bot.sh");
+        let edits = || {
+            let files = sources(&b, None, &BTreeSet::new(), &Default::default(), &mut BTreeMap::new()).unwrap();
+            git_edits(&folder, &files)
+        };
+        let status = || !git(&folder, &["status", "--porcelain", "--", "."]).stdout.is_empty();
+        let both = || (edits(), status());
+        for version in ["2", "4"] {
+            git(&repo, &["update-index", "--index-version", version]);
+            assert_eq!(both(), (false, false), "index v{version}");
+            std::fs::write(folder.join("lib.sh"), "A\n").unwrap();
+            assert_eq!(both(), (false, false), "rewritten as it was, v{version}");
+            std::fs::write(folder.join("lib.sh"), "B\n").unwrap();
+            assert_eq!(both(), (true, true), "edited, v{version}");
+            std::fs::write(folder.join("lib.sh"), "A\n").unwrap();
+            std::fs::write(folder.join("new.sh"), "N\n").unwrap();
+            assert_eq!(both(), (true, true), "untracked, v{version}");
+            std::fs::remove_file(folder.join("new.sh")).unwrap();
+            std::fs::remove_file(folder.join("lib.sh")).unwrap();
+            assert_eq!(both(), (true, true), "deleted, v{version}");
+            std::fs::write(folder.join("lib.sh"), "A\n").unwrap();
+            std::fs::write(repo.join("other/x"), "2\n").unwrap();
+            assert_eq!(both(), (false, false), "another folder's change, v{version}");
+            std::fs::write(repo.join("other/x"), "1\n").unwrap();
+        }
+        // Not a repository: nothing to tell.
+        let plain = dir.path().join("plain");
+        std::fs::create_dir(&plain).unwrap();
+        std::fs::write(plain.join("bot.sh"), "echo WAIT\n").unwrap();
+        let files =
+            sources(&bot(&plain, "sh bot.sh"), None, &BTreeSet::new(), &Default::default(), &mut BTreeMap::new());
+        assert!(!git_edits(&plain, &files.unwrap()));
     }
 
     #[test]

@@ -20,7 +20,8 @@ pub struct Version {
     /// The fingerprint of its files (empty when they could not be read at all).
     pub fingerprint: String,
     /// `v<N>` for the N-th good version (`failed` otherwise), then the git commit when the
-    /// bot's folder is a git work tree.
+    /// bot's folder is a git work tree, and `+ edits` when its files are not all that commit's
+    /// (see [`submission::git_edits`]).
     pub label: String,
     /// When the league first saw it (seconds since the Unix epoch).
     pub at: u64,
@@ -710,7 +711,12 @@ pub fn prepare(
             }),
         };
         // (Nothing is read through a link: the version refused is no one's files.)
-        let commit = submission::folder(entry).filter(|_| link.is_none()).and_then(|f| submission::git_label(&f));
+        // (Its files not all the commit's, as far as git's index tells: `+ edits`.)
+        let commit = submission::folder(entry).filter(|_| link.is_none()).and_then(|f| {
+            let label = submission::git_label(&f)?;
+            let edited = checked.as_ref().is_some_and(|files| submission::git_edits(&f, files));
+            Some(if edited { format!("{label} + edits") } else { label })
+        });
         // A new version is copied (one seen before, whose copy is missing, again: an earlier
         // arena kept none of a version that played): from the files checked above, while they
         // stay so. The bot plays from its copy, whatever its own files become during the run.
@@ -1704,6 +1710,37 @@ mod tests {
         let v = |n: &str, kept: bool| (n.to_string(), kept);
         assert_eq!(runs("copies_mb = 0\n"), [v("v1", false), v("v2", true)]);
         assert_eq!(runs(""), [v("v1", true), v("v2", true)], "the control: the default keeps both");
+    }
+
+    /// A version whose files are not all its commit's (an uncommitted edit) is labelled so:
+    /// `v2 <commit> + edits`; committed, the same files are labelled by the new commit alone.
+    #[test]
+    fn a_version_with_uncommitted_edits_says_so_beside_its_commit() {
+        let (dir, course, config, sandbox) = alice_course("", None);
+        let git = |args: &[&str]| {
+            let out = std::process::Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
+                .args(args)
+                .current_dir(&course)
+                .output()
+                .unwrap();
+            String::from_utf8(out.stdout).unwrap().trim().to_string()
+        };
+        git(&["init", "-q"]);
+        git(&["add", "."]);
+        git(&["commit", "-qm", "one"]);
+        let first = git(&["rev-parse", "--short=7", "HEAD"]);
+        let out = dir.path().join("league");
+        let mut history = BTreeMap::new();
+        prepare(&config, &sandbox, &out, 100, &mut history, &|| false).unwrap();
+        std::fs::write(course.join("alice/bot.sh"), "echo WAIT # v2\n").unwrap();
+        prepare(&config, &sandbox, &out, 200, &mut history, &|| false).unwrap();
+        std::fs::write(course.join("alice/bot.sh"), "echo WAIT # v3\n").unwrap();
+        git(&["commit", "-qam", "three"]);
+        let third = git(&["rev-parse", "--short=7", "HEAD"]);
+        prepare(&config, &sandbox, &out, 300, &mut history, &|| false).unwrap();
+        let labels: Vec<&str> = history["alice"].versions.iter().map(|v| v.label.as_str()).collect();
+        assert_eq!(labels, [format!("v1 {first}"), format!("v2 {first} + edits"), format!("v3 {third}")]);
     }
 
     #[test]
