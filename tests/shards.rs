@@ -856,6 +856,46 @@ fn a_shard_refuses_an_out_inside_a_bot_s_folder() {
     ok(&["tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&league.join("shard-2"))]);
 }
 
+/// A shard whose `--out` lies inside the league's kept copy of a bot's version is refused at
+/// once, and writes nothing there (the copy alice plays from, as her folder, stays as built).
+/// The control: a shard's folder elsewhere in the league's folder plays.
+#[test]
+fn a_shard_refuses_an_out_inside_a_kept_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let alice = d.join("alice");
+    std::fs::create_dir_all(&alice).unwrap();
+    std::fs::write(alice.join("bot.sh"), "while read -r w r; do [ \"$w\" = TICK ] && echo WAIT; done\n").unwrap();
+    let cfg = d.join("league.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "seed = 11\ngames = 1\njobs = 1\nmaps = [{:?}]\n[[bots]]\nname = \"alice\"\ncwd = \"alice\"\n\
+             command = \"sh bot.sh\"\n[[bots]]\nname = \"greedy\"\ncommand = {:?}\n",
+            map("tight.txt"),
+            bin("greedy")
+        ),
+    )
+    .unwrap();
+    let league = d.join("league");
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    let copies: Vec<PathBuf> =
+        std::fs::read_dir(league.join("versions/alice")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(copies.len(), 1, "{copies:?}");
+    let copy = copies[0].join("folder");
+    let before: Vec<_> = std::fs::read_dir(&copy).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let inside = copy.join("shard-1");
+    let out = arena(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&inside)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains(&format!("--out {} lies inside the league's kept copies", inside.display())), "{stderr}");
+    assert!(!inside.exists(), "nothing written in alice's copy");
+    let after: Vec<_> = std::fs::read_dir(&copy).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(before, after);
+    // The control: a shard's folder elsewhere in the league's.
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&league.join("shard-1"))]);
+}
+
 /// `deploy/kubernetes/run-league.sh`, against a kubectl stand-in that reports each Job's
 /// conditions (from the second look on): a failed build stops it at once, with the build's
 /// log and an error, and no shard is started (`kubectl wait --for=condition=complete`, which

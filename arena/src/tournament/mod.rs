@@ -881,6 +881,16 @@ fn run_shard(
             crate::safe_text::terminal_cut(&folder.display().to_string(), 200)
         )));
     }
+    // (Nor inside the league's copies, which its bots play from, as their own folders.)
+    if let Some(copies) = submission::copies_holding(out, &source) {
+        return Err(TournamentError::Invalid(format!(
+            "shard {shard}: --out {} lies inside the league's kept copies of its bots' versions ({}): what the \
+             shard writes there would land in the folders the bots play from; give the shard an --out outside \
+             them (and outside every bot's folder)",
+            crate::safe_text::terminal_cut(&out.display().to_string(), 200),
+            crate::safe_text::terminal_cut(&copies.display().to_string(), 200)
+        )));
+    }
     if options.shard_from_slurm {
         if let Some(split) = other_split(&record, &[&source, out], shard) {
             return Err(TournamentError::Invalid(format!(

@@ -325,6 +325,15 @@ pub fn folder_holding<'a>(bots: &[&'a BotEntry], out: &Path, league: &Path) -> O
     bots.iter().find_map(|b| folder(b).map(|f| real_path(&f)).filter(|f| out.starts_with(f)).map(|f| (*b, f)))
 }
 
+/// The folder of the league `league`'s kept copies (`versions/`, wherever a link leads it) when
+/// it holds `out` (a shard's own `--out`): what a shard writes there lands in the copies the bots
+/// play from (in their boxes, as their own folder) and that archive what each student submitted.
+/// [`folder_holding`] lets it by: the league's folder holds it.
+pub fn copies_holding(out: &Path, league: &Path) -> Option<PathBuf> {
+    let copies = real_path(&league.join("versions"));
+    real_path(out).starts_with(&copies).then_some(copies)
+}
+
 /// `path` with every link resolved, also where it does not exist yet (a folder a run will
 /// make): its nearest existing folder's real path, then the rest of it.
 fn real_path(path: &Path) -> PathBuf {
@@ -1769,6 +1778,29 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("folder") && err.contains("missing"), "{err}");
+    }
+
+    /// A shard's `--out` inside the league's kept copies (or the folder `versions/` itself, or
+    /// reached through a link to it) is told; one elsewhere in the league's folder is not. The
+    /// control: the check of the bots' folders, given the bot as it plays (from its copy), lets
+    /// it by.
+    #[test]
+    fn a_shard_folder_inside_the_kept_copies_is_told() {
+        let dir = tempfile::tempdir().unwrap();
+        let league = dir.path().join("league");
+        let copy = league.join("versions/alice/0123456789abcdef/folder");
+        std::fs::create_dir_all(&copy).unwrap();
+        let inside = copy.join("shard-1");
+        let copies = real_path(&league.join("versions"));
+        assert_eq!(copies_holding(&inside, &league), Some(copies.clone()));
+        assert_eq!(copies_holding(&league.join("versions"), &league), Some(copies.clone()));
+        std::os::unix::fs::symlink(&copy, dir.path().join("link")).unwrap();
+        assert_eq!(copies_holding(&dir.path().join("link/shard-1"), &league), Some(copies));
+        assert_eq!(copies_holding(&league.join("shard-2"), &league), None);
+        assert_eq!(copies_holding(&dir.path().join("shard-3"), &league), None);
+        // The control: the bot's folder check, the bot as it plays from its copy.
+        let kept = bot(&copy, "sh bot.sh");
+        assert!(folder_holding(&[&kept], &inside, &league).is_none(), "the control: let by");
     }
 
     /// The league's own folder inside a bot's folder (the kit's `replays/tournament-N`, `--out
