@@ -33,8 +33,9 @@ pub struct Merged {
 ///
 /// A kill at any moment leaves `out` as it was or complete: an `out` holding no league yet (new,
 /// empty, or what a run cut short left) gets the league built whole in a staging folder next to
-/// it ([`staging_folder`]) and renamed into place; one holding the league keeps its record, and
-/// its results are replaced at once. A staging folder a killed merge left is taken up again by
+/// it ([`staging_folder`]) and renamed into place; one holding the league keeps its record, its
+/// pages are written, then its results replaced at once (cut short in between, the pages show
+/// the merge it was making, never the results with pages older than them). A staging folder a killed merge left is taken up again by
 /// the next merge into `out`.
 pub fn merge(
     out: &Path,
@@ -56,11 +57,14 @@ struct Steps<'a> {
     /// Holds the merge's lock for OUT ([`super::OutLock`]), waiting up to this long for it;
     /// `None` takes none (the order that let two merges into a new OUT write one staging folder).
     lock: Option<std::time::Duration>,
+    /// Writes the pages before the results; false after them (the order that left a folder
+    /// holding the league with its new results and its old pages when killed in between).
+    pages_first: bool,
 }
 
 impl Default for Steps<'_> {
     fn default() -> Self {
-        Steps { killed: &|| false, staged: true, lock: Some(super::BATCH_LOCK_WAIT) }
+        Steps { killed: &|| false, staged: true, lock: Some(super::BATCH_LOCK_WAIT), pages_first: true }
     }
 }
 
@@ -219,6 +223,18 @@ fn merge_with(
     }
     record.save_for(into, &out_real)?;
     point()?;
+    // The pages before the results they show: in a folder that holds the league already, a
+    // merge cut short between the two left the new results with the old pages (until the next
+    // `arena leaderboard`); now it leaves the pages of the merge it was making, from the record
+    // and the replays already in place, and the results the next merge (or run) completes.
+    let leaderboard = record.leaderboard(&lines, into, games);
+    let pages = || -> Result<(), TournamentError> {
+        write_leaderboard(into, &super::league_title(out), &leaderboard, &lines, reporter)?;
+        point()
+    };
+    if steps.pages_first {
+        pages()?;
+    }
     let main = into.join(RESULTS_FILE);
     results::rewrite(&main, &lines)?;
     point()?;
@@ -226,9 +242,9 @@ fn merge_with(
         let _ = std::fs::remove_file(f);
         point()?;
     }
-    let leaderboard = record.leaderboard(&lines, into, games);
-    write_leaderboard(into, &super::league_title(out), &leaderboard, &lines, reporter)?;
-    point()?;
+    if !steps.pages_first {
+        pages()?;
+    }
     if let Some(staging) = &staging {
         take_place(staging, &out_real, &point)?;
     }
@@ -498,6 +514,61 @@ mod tests {
             .take_while(|(done, _)| !done)
             .find(|(_, seen)| seen.contains("Partial: 0 of 6"));
         assert!(partial.is_some(), "the old order leaves a league reading 0 of 6");
+    }
+
+    /// A merge into a folder holding the league with fewer results, killed at any point, never
+    /// leaves its pages older than its results (the window a kill after the results' swap left
+    /// until the next `arena leaderboard`); run again, both are whole. The control: the pages
+    /// written after the results (the old order), a kill in between leaves the results at 6 of 6
+    /// and the page at 4.
+    #[test]
+    fn a_merge_into_the_league_killed_never_leaves_pages_older_than_its_results() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = TournamentConfig::load(&course(&dir.path().join("course"))).unwrap();
+        let src = dir.path().join("course/league");
+        assert_eq!(league(config, &src, false).played, 6);
+        // A folder holding the league with 4 of its 6 results, its pages saying so.
+        let stale = |name: &str| {
+            let out = dir.path().join(name);
+            assert!(merge_stopped(&out, &src, usize::MAX, true));
+            let main = out.join(RESULTS_FILE);
+            let text = std::fs::read_to_string(&main).unwrap();
+            let kept: String = text.lines().take(4).map(|l| format!("{l}\n")).collect();
+            std::fs::write(&main, kept).unwrap();
+            recompute(&out, None, &crate::games::registry(), &Quiet).unwrap();
+            out
+        };
+        let page = |out: &Path| std::fs::read_to_string(out.join("leaderboard.md")).unwrap();
+        let played = |text: &str| text.lines().find(|l| l.contains("matches played")).unwrap_or("").to_string();
+        let stopped = |pages_first: bool, n: usize, out: &Path| {
+            let points = Cell::new(0);
+            let killed = || {
+                points.set(points.get() + 1);
+                points.get() > n
+            };
+            let steps = Steps { killed: &killed, pages_first, ..Steps::default() };
+            merge_with(out, &[src.clone()], &crate::games::registry(), &Quiet, &steps).is_err()
+        };
+        let results = |out: &Path| results::read_all(out).unwrap().len();
+        assert!(played(&page(&stale("probe"))).contains("4 of 6"), "{}", page(&dir.path().join("probe")));
+        for n in 0.. {
+            let out = stale(&format!("in-{n}"));
+            if !stopped(true, n, &out) {
+                assert_eq!((results(&out), played(&page(&out)).contains("6 of 6")), (6, true));
+                break;
+            }
+            let (lines, shown) = (results(&out), played(&page(&out)));
+            assert!(lines == 4 || shown.contains("6 of 6"), "stopped at {n}: {lines} results, page: {shown}");
+            assert!(!stopped(true, usize::MAX, &out), "run again");
+            assert!(results(&out) == 6 && played(&page(&out)).contains("6 of 6"), "stopped at {n}, run again");
+        }
+
+        // The control: the pages after the results.
+        let lagging = (0..200).find(|&n| {
+            let out = stale(&format!("old-{n}"));
+            stopped(false, n, &out) && results(&out) == 6 && played(&page(&out)).contains("4 of 6")
+        });
+        assert!(lagging.is_some(), "the control: the old order leaves 6 results under a page of 4");
     }
 
     /// Two merges into one new OUT at once: the second, started as the first puts its league
