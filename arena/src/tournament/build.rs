@@ -588,9 +588,9 @@ fn log_summary(path: &Path) -> String {
 }
 
 /// Disk use under a folder (see [`disk_use`]).
-struct DiskUse {
+pub(super) struct DiskUse {
     /// Allocated bytes.
-    bytes: u64,
+    pub(super) bytes: u64,
     /// Files and folders.
     entries: u64,
     /// Their paths' lengths, together (what a list of them takes in memory).
@@ -600,8 +600,9 @@ struct DiskUse {
 }
 
 /// Disk used under `dir` (allocated blocks, a file of several hard links once; symbolic links
-/// not followed), counting no further than `most` files and folders.
-fn disk_use(dir: &Path, most: u64) -> DiskUse {
+/// not followed), counting no further than `most` files and folders. Also what a bot's kept
+/// copies take ([`super::versions::limit_copies`]).
+pub(super) fn disk_use(dir: &Path, most: u64) -> DiskUse {
     use std::os::unix::fs::MetadataExt;
     let mut used = DiskUse { bytes: 0, entries: 0, path_bytes: 0, unreadable: None };
     let mut linked = std::collections::HashSet::new();

@@ -433,7 +433,9 @@ pub fn limit_copies(history: &mut BTreeMap<String, BotHistory>, playing: &[BotVe
         }
         let mut sized: Vec<(u64, String, u64)> = copies
             .into_iter()
-            .map(|(fp, (at, root))| (at, fp.to_string(), root.as_deref().map_or(0, disk_used)))
+            .map(|(fp, (at, root))| {
+                (at, fp.to_string(), root.as_deref().map_or(0, |root| build::disk_use(root, u64::MAX).bytes))
+            })
             .collect();
         let mut total: u64 = sized.iter().map(|c| c.2).sum();
         if total <= most {
@@ -476,19 +478,6 @@ fn copy_root(kept: &BotEntry, fingerprint: &str) -> Option<PathBuf> {
         let start = copy_start(&path, fingerprint)?;
         Some(path.components().take(start + 3).collect())
     })
-}
-
-/// The disk the files and folders under `folder` take (their allocated blocks), links not
-/// followed.
-fn disk_used(folder: &Path) -> u64 {
-    use std::os::unix::fs::MetadataExt;
-    walkdir::WalkDir::new(folder)
-        .follow_links(false)
-        .into_iter()
-        .flatten()
-        .filter_map(|e| e.metadata().ok())
-        .map(|m| m.blocks().saturating_mul(512))
-        .fold(0u64, u64::saturating_add)
 }
 
 /// The folder a bot is built in: its own, else the config's.
@@ -1653,7 +1642,7 @@ mod tests {
         let fp = |i: usize| history["alice"].versions[i].fingerprint.clone();
         let (v1, v2, v3, v4) = (fp(0), fp(1), fp(2), fp(3));
         let copy = |fp: &str| out.join("versions/alice").join(fp);
-        let size = |fp: &str| disk_used(&copy(fp));
+        let size = |fp: &str| build::disk_use(&copy(fp), u64::MAX).bytes;
         assert!(size(&v1) >= 64 << 10, "{}", size(&v1));
         let playing = [BotVersion {
             entry: config.bots[0].clone(),
