@@ -384,12 +384,8 @@ fn remove_unlisted_copies_in(out: &Path, history: &BTreeMap<String, BotHistory>)
             let Some(kept) = &v.kept else { continue };
             // Where it was made, and wherever its entry's paths lead into a copy.
             let made = league.join("versions").join(crate::files::name_part(name)).join(&v.fingerprint);
-            let words = shell_words::split(&kept.command).unwrap_or_default().into_iter().map(PathBuf::from);
-            for path in std::iter::once(made).chain(kept.cwd.clone()).chain(words) {
-                if let Some(start) = copy_start(&path, &v.fingerprint) {
-                    let root: PathBuf = path.components().take(start + 3).collect();
-                    listed.extend(real(&league.join(root)));
-                }
+            for root in std::iter::once(made).chain(copy_roots(kept, &v.fingerprint)) {
+                listed.extend(real(&league.join(root)));
             }
         }
     }
@@ -473,8 +469,14 @@ pub fn limit_copies(history: &mut BTreeMap<String, BotHistory>, playing: &[BotVe
 /// in the path of its folder or of a word of its command; none for a copy with no file (a
 /// built-in bot's, which runs the arena where it is).
 fn copy_root(kept: &BotEntry, fingerprint: &str) -> Option<PathBuf> {
+    copy_roots(kept, fingerprint).next()
+}
+
+/// The folder of the copy of version `fingerprint` in each path of `kept` that leads into one
+/// (its folder's, then its command's words'), as [`copy_root`] finds the first.
+fn copy_roots<'a>(kept: &'a BotEntry, fingerprint: &'a str) -> impl Iterator<Item = PathBuf> + 'a {
     let words = shell_words::split(&kept.command).unwrap_or_default().into_iter().map(PathBuf::from);
-    kept.cwd.clone().into_iter().chain(words).find_map(|path| {
+    kept.cwd.clone().into_iter().chain(words).filter_map(move |path| {
         let start = copy_start(&path, fingerprint)?;
         Some(path.components().take(start + 3).collect())
     })
