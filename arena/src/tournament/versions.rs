@@ -771,6 +771,9 @@ pub fn prepare(
         });
         match attempt {
             Ok((fingerprint, portable, kept)) => {
+                // It plays from the copy of this version when there is one (see
+                // [`BotVersion::kept`]): the one found or made above, which the record keeps.
+                let copy = kept.clone().filter(|k| check_program(k).is_ok());
                 let version = Version {
                     fingerprint: fingerprint.clone(),
                     label: String::new(),
@@ -785,14 +788,6 @@ pub fn prepare(
                 let built = submission::fingerprints(entry, base, &BTreeSet::new(), &left_out, &mut cache)
                     .ok()
                     .map(|f| f.portable);
-                // It plays from the copy of this version when there is one (see [`BotVersion::kept`]).
-                let copy = h
-                    .versions
-                    .iter()
-                    .rev()
-                    .find(|v| v.ok && v.fingerprint == fingerprint)
-                    .and_then(|v| v.kept.clone())
-                    .filter(|k| check_program(k).is_ok());
                 bots.push(match copy {
                     Some(copy) => BotVersion { entry: copy, fingerprint, runnable: true, kept: true, built },
                     None => BotVersion { entry: entry.clone(), fingerprint, runnable: true, kept: false, built },
