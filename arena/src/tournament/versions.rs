@@ -109,9 +109,15 @@ impl BotHistory {
     /// Its outputs and their stamps, and its builds' growth, as `built` noted them when a build
     /// ended (see [`Unrecorded`]).
     fn built_as(&mut self, built: &BuiltOutputs) {
+        self.outputs_as(built);
+        self.build_growth = built.growth.or(self.build_growth);
+    }
+
+    /// Its outputs and their stamps as `built` noted them (its growth left as it is: the build
+    /// just run sets it, see [`prepare`]).
+    fn outputs_as(&mut self, built: &BuiltOutputs) {
         self.outputs.clone_from(&built.outputs);
         self.output_stamps = Some(built.stamps.clone());
-        self.build_growth = built.growth.or(self.build_growth);
     }
 
     /// The version the bot stands on: the newest good one (seen by `as_of`, if given).
@@ -610,7 +616,7 @@ pub fn prepare(
             // bots' builds, a student's push to an output meanwhile passed for the build's.
             if link.is_none() {
                 match unrecorded.builds.get(&entry.name) {
-                    Some(Some(noted)) => h.built_as(noted),
+                    Some(Some(noted)) => h.outputs_as(noted),
                     _ => h.note_outputs(dir, b),
                 }
             }
