@@ -547,7 +547,7 @@ mod tests {
                 points.get() > n
             };
             let steps = Steps { killed: &killed, pages_first, ..Steps::default() };
-            merge_with(out, &[src.clone()], &crate::games::registry(), &Quiet, &steps).is_err()
+            merge_with(out, std::slice::from_ref(&src), &crate::games::registry(), &Quiet, &steps).is_err()
         };
         let results = |out: &Path| results::read_all(out).unwrap().len();
         assert!(played(&page(&stale("probe"))).contains("4 of 6"), "{}", page(&dir.path().join("probe")));
