@@ -3,7 +3,9 @@
 //!
 //! **The opponent**: an opponent that moves, and whose moves so far fit "it walks to the
 //! nearest item", is expected to keep doing so: each item gets the tick the opponent is
-//! expected to take it. A test's opponent is a recording that cannot see this bot, so there it
+//! expected to take it. In a duel it is read as the greedy samples play (a [`Racer`]): only
+//! items from which it still reaches the final in time, no `J` once it holds Jump, the
+//! worthiest of the nearest. A test's opponent is a recording that cannot see this bot, so there it
 //! is followed on the map as it sees it (only its own moves clear cells), from its first move.
 //!
 //! **Planning** ([`crate::planner`], the search `arena solve` uses, on a budget of some tens
@@ -235,7 +237,7 @@ impl OpponentModel {
     }
 
     /// Scores the opponent's latest position against the last expectation, then expects anew.
-    fn observe(&mut self, planner: &Planner, grid: &Grid, at: Pos, jump: bool, moved: bool) {
+    fn observe(&mut self, planner: &Planner, grid: &Grid, at: Pos, jump: bool, moved: bool, racer: Option<Racer>) {
         let cell = planner.cell(at);
         if let (true, Some((k, before))) = (moved, self.heading) {
             if planner.dist[k][jump as usize][cell] < before {
@@ -244,12 +246,21 @@ impl OpponentModel {
                 self.misses += 1;
             }
         }
-        self.heading = (0..planner.items.len())
-            .filter(|&k| grid.get(planner.items[k]).is_some_and(Cell::is_collectable))
-            .map(|k| (k, planner.dist[k][jump as usize][cell]))
-            .filter(|&(_, d)| d > 0 && d != FAR)
-            .min_by_key(|&(k, d)| (d, planner.items[k].x, planner.items[k].y));
+        self.heading = planner.heading(grid, 0..planner.items.len(), cell, jump, racer);
     }
+}
+
+/// How a duel's opponent picks the nearest item, as the greedy samples do (`greedy`'s safety
+/// rule, `cpp-greedy`'s choice): only an item from which it still reaches the final in time
+/// (from a `J`, jumping), no `J` once it holds Jump, and of the nearest, the one worth most.
+/// (On `maps/duel.txt` only Jump reaches the final: such an opponent heads for a `J` first, and
+/// read as walking to the nearest item it looked unpredictable after a few moves, so the bot
+/// raced it for nothing: it lost the `T` there by five ticks, 1,501 to 2,305.)
+#[derive(Debug, Clone, Copy)]
+struct Racer {
+    /// Ticks left, and the opponent's multiplier.
+    left: u32,
+    mult: i64,
 }
 
 /// Distance tables over a fixed grid.
@@ -396,28 +407,67 @@ impl Planner {
 
     /// When (in ticks from now) the opponent is expected to take each item, if it keeps
     /// walking to the nearest one (`u32::MAX`: never). Used only for an opponent that moves.
-    fn predict_takes(&self, grid: &Grid, from: Pos, jump: bool, horizon: u32) -> Vec<u32> {
+    fn predict_takes(&self, grid: &Grid, from: Pos, jump: bool, horizon: u32, racer: Option<Racer>) -> Vec<u32> {
         let mut takes = vec![u32::MAX; self.items.len()];
         let mut left: Vec<usize> =
             (0..self.items.len()).filter(|&k| grid.get(self.items[k]).is_some_and(Cell::is_collectable)).collect();
-        let (mut cell, mut jump, mut time) = (self.cell(from), jump, 0u32);
-        while let Some((i, d)) = left
-            .iter()
-            .enumerate()
-            .map(|(i, &k)| (i, self.dist[k][jump as usize][cell]))
-            .filter(|(_, d)| *d > 0 && *d != FAR)
-            .min_by_key(|&(i, d)| (d, self.items[left[i]].x, self.items[left[i]].y))
-        {
+        let (mut cell, mut jump, mut time, mut racer) = (self.cell(from), jump, 0u32, racer);
+        while let Some((k, d)) = self.heading(grid, left.iter().copied(), cell, jump, racer) {
             time += u32::from(d);
             if time > horizon {
                 break;
             }
-            let k = left.swap_remove(i);
+            left.retain(|&x| x != k);
             takes[k] = time;
             cell = self.cell(self.items[k]);
-            jump |= grid.get(self.items[k]) == Some(Cell::Jump);
+            let item = grid.get(self.items[k]);
+            jump |= item == Some(Cell::Jump);
+            if let Some(r) = &mut racer {
+                r.left = r.left.saturating_sub(u32::from(d));
+                r.mult = r.mult.saturating_mul(match item {
+                    Some(Cell::Double) => 2,
+                    Some(Cell::Triple) => 3,
+                    _ => 1,
+                });
+            }
         }
         takes
+    }
+
+    /// The item of `items` (still on `grid`) nearest `cell` and its distance: of equals the
+    /// first in reading order, or for a [`Racer`], the one worth most to it.
+    fn heading(
+        &self,
+        grid: &Grid,
+        items: impl Iterator<Item = usize>,
+        cell: usize,
+        jump: bool,
+        racer: Option<Racer>,
+    ) -> Option<(usize, u16)> {
+        let back = &self.dist[self.final_node()];
+        items
+            .filter_map(|k| {
+                let item = grid.get(self.items[k]).filter(|c| c.is_collectable())?;
+                let d = self.dist[k][usize::from(jump)][cell];
+                if d == 0 || d == FAR {
+                    return None;
+                }
+                let Some(r) = racer else { return Some((k, d, 0)) };
+                let home = back[usize::from(jump || item == Cell::Jump)][self.cell(self.items[k])];
+                if home == FAR || u32::from(d) + u32::from(home) > r.left {
+                    return None;
+                }
+                let worth = match item {
+                    Cell::Resource(v) => i64::from(v).saturating_mul(r.mult),
+                    Cell::Double => r.mult.saturating_mul(20),
+                    Cell::Triple => r.mult.saturating_mul(40),
+                    Cell::Jump if !jump => 15,
+                    _ => return None,
+                };
+                Some((k, d, worth))
+            })
+            .min_by_key(|&(k, d, worth)| (d, std::cmp::Reverse(worth), self.items[k].x, self.items[k].y))
+            .map(|(k, d, _)| (k, d))
     }
 }
 
@@ -425,6 +475,11 @@ impl Planner {
 /// (`rival_world`), in duels the shared one.
 fn rival_view<'a>(rival_world: &'a Option<(Grid, bool)>, s: &'a GameState) -> (&'a Grid, bool) {
     rival_world.as_ref().map_or((&s.grid, s.opponent.jump), |(w, j)| (w, *j))
+}
+
+/// A duel's opponent as a [`Racer`] (a test's recording is followed as it walks: `None`).
+fn racer(s: &GameState) -> Option<Racer> {
+    (s.mode() == Mode::Duel).then(|| Racer { left: s.ticks_left(), mult: s.opponent.multiplier })
 }
 
 /// Every sequence of at most `most` distinct items of `set`, shortest first (the empty one
@@ -1199,7 +1254,7 @@ impl Reference {
         let test = s.mode() == Mode::Test;
         if test && self.rival.is_none() {
             // A test's opponent starts where the map says: its first move is checked too.
-            self.model.observe(planner, &s.spec.grid, s.spec.starts[1], false, false);
+            self.model.observe(planner, &s.spec.grid, s.spec.starts[1], false, false, None);
         }
         let last = match self.rival {
             None if test => Some(s.spec.starts[1]),
@@ -1220,7 +1275,7 @@ impl Reference {
             }
         }
         let (world, jump) = rival_view(&self.rival_world, s);
-        self.model.observe(planner, world, s.opponent.pos, jump, moved);
+        self.model.observe(planner, world, s.opponent.pos, jump, moved, racer(s));
     }
 
     /// Whether the opponent is predicted (see [`Reference::expected_takes`]).
@@ -1255,7 +1310,7 @@ impl Reference {
             return vec![u32::MAX; planner.items.len()];
         }
         let (world, jump) = rival_view(&self.rival_world, s);
-        let mut takes = planner.predict_takes(world, s.opponent.pos, jump, limit);
+        let mut takes = planner.predict_takes(world, s.opponent.pos, jump, limit, racer(s));
         if s.mode() == Mode::Test {
             // A test's opponent moves first within a tick, but its next move comes a tick after
             // this answer: the bot's d-th move from now still beats its d-th.
@@ -1903,7 +1958,7 @@ mod tests {
         for k in [9, 12, 13, 15, 19] {
             let text = std::fs::read_to_string(dir.join(format!("test{k}.txt"))).unwrap();
             let (spec, planner, start) = set_up(&text, true);
-            let opponent = planner.predict_takes(&spec.grid, spec.starts[1], false, spec.rounds);
+            let opponent = planner.predict_takes(&spec.grid, spec.starts[1], false, spec.rounds, None);
             let gains = Search::gains(&planner, &spec.grid);
             let full: i64 = gains.iter().map(|g| g.1).product();
             // Both ways of walking: the default, and clean (whose routes the grid walk below does
@@ -1950,6 +2005,33 @@ mod tests {
             "both ways are checked, the walk-free one most ({fast} fast, {slow} not)"
         );
         assert!(clean > 5_000, "clean routes are checked too ({clean})");
+    }
+
+    /// A duel's opponent on `maps/duel.txt`, whose final only Jump reaches: as a [`Racer`] it
+    /// heads for the `J` six steps away (as `cpp-greedy` and `greedy` do), not the 22 four
+    /// steps away that the plain nearest-item model (the control, as tests follow recordings)
+    /// expects; and of the nearest items it takes the worthiest, not the first in reading order.
+    #[test]
+    fn a_duels_opponent_is_predicted_as_a_racer_that_keeps_its_way_to_the_final() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../maps/duel.txt")).unwrap();
+        let (spec, planner, _) = set_up(&text, false);
+        let at = |p: &Planner, x, y| p.cell(Pos::new(x, y));
+        let racer = Some(Racer { left: spec.rounds, mult: 1 });
+        let everything = || 0..planner.items.len();
+        let from = at(&planner, 0, 11);
+        let plain = planner.heading(&spec.grid, everything(), from, false, None);
+        assert_eq!(plain, Some((item_at(&planner, 3, 10), 4)), "the control heads for the nearest item");
+        let racing = planner.heading(&spec.grid, everything(), from, false, racer);
+        assert_eq!(racing, Some((item_at(&planner, 4, 11), 6)), "the racer heads for the J");
+        let takes = planner.predict_takes(&spec.grid, Pos::new(0, 11), false, spec.rounds, racer);
+        assert_eq!(takes[item_at(&planner, 4, 11)], 6);
+        assert!(takes[item_at(&planner, 3, 10)] > 6, "the 22 is a target only once it holds Jump");
+        // Holding Jump at (5, 18): a 12, 17, 18, 17 and 19 one move away, the 12 first in
+        // reading order.
+        let next = planner.heading(&spec.grid, everything(), at(&planner, 5, 18), true, racer);
+        assert_eq!(next, Some((item_at(&planner, 7, 18), 1)));
+        let plain = planner.heading(&spec.grid, everything(), at(&planner, 5, 18), true, None);
+        assert_eq!(plain, Some((item_at(&planner, 4, 18), 1)), "the control takes the first in reading order");
     }
 
     /// Racing an opponent: on a row, a 10 three steps left of the bot that the opponent takes
