@@ -55,6 +55,8 @@ pub struct GameInfo {
     pub bots: bool,
     /// What messages to a bot's author call the game's steps and prompts.
     pub wording: Wording,
+    /// What a result table calls a player's score and its `finished` (which each game defines).
+    pub columns: Columns,
     /// What a match is played on.
     pub plays_on: PlaysOn,
     /// How a league ranks the game's bots.
@@ -216,6 +218,21 @@ pub struct Wording {
 impl Wording {
     /// Words that fit any game.
     pub const NEUTRAL: Wording = Wording { step: "step", prompt: "prompt", input: "the lines it was sent" };
+}
+
+/// The headers of a result table's game-defined columns (`arena duel`), so that each game's
+/// table says what its numbers mean: "finished" is Resource Rush's goal, "won" another game's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Columns {
+    /// What a player's score counts: `score`, `fields`.
+    pub score: &'static str,
+    /// What a player's `finished` means: `finished` (reached the goal), `won`.
+    pub finished: &'static str,
+}
+
+impl Columns {
+    /// A score, and `finished` meaning the player won.
+    pub const WON: Columns = Columns { score: "score", finished: "won" };
 }
 
 /// One parameter of a game.
@@ -404,6 +421,7 @@ mod tests {
             chance: false,
             bots: true,
             wording: Wording::NEUTRAL,
+            columns: Columns::WON,
             plays_on: PlaysOn::Parameters,
             ranking: Ranking::Score,
             params: &[SIZE, ROUNDS],

@@ -5,7 +5,7 @@
 //! coin wins. A bot gets `COINS <pile> <seat>` once, then `PILE <left>` at each of its turns,
 //! and answers `TAKE <k>`. Anything else forfeits.
 
-use arena::engine::{
+use arena::engine::{Columns, 
     ForfeitReason, Game, GameInfo, MatchOptions, Outcome, ParamKind, ParamSpec, PlayerId, PlayerOutcome, PlaysOn,
     Ranking, Reply, SetupError, State, Turn, Wording,
 };
@@ -19,6 +19,7 @@ pub static INFO: GameInfo = GameInfo {
     chance: false,
     bots: true,
     wording: Wording::NEUTRAL,
+    columns: Columns::WON,
     plays_on: PlaysOn::Parameters,
     ranking: Ranking::Wins,
     params: &[ParamSpec {

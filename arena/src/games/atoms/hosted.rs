@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use thiserror::Error;
 
 use super::{Atoms, PlaceError, COLOURS};
-use crate::engine::{
+use crate::engine::{Columns, 
     ClassicProgram, ForfeitReason, Game, GameInfo, MatchOptions, Outcome, ParamKind, ParamSpec, PlayerId,
     PlayerOutcome, PlaysOn, Ranking, Reply, SetupError, State, Turn, Wording,
 };
@@ -44,6 +44,7 @@ pub static INFO: GameInfo = GameInfo {
         prompt: "TURN prompt",
         input: "the ATOMS line and a TURN prompt (through END)",
     },
+    columns: Columns { score: "outlasted", finished: "won" },
     plays_on: PlaysOn::Parameters,
     ranking: Ranking::Score,
     params: &[ParamSpec {

@@ -15,7 +15,7 @@ pub mod sim;
 
 use serde_json::{json, Value};
 
-use crate::engine::{
+use crate::engine::{Columns, 
     ClassicProgram, Game, GameInfo, MatchOptions, Outcome, PlayerId, PlayerOutcome, PlaysOn, Ranking, Reply,
     SetupError, State, Turn, Wording,
 };
@@ -189,6 +189,7 @@ pub static INFO: GameInfo = GameInfo {
     chance: true,
     bots: false,
     wording: Wording::NEUTRAL,
+    columns: Columns { score: "chips", finished: "won" },
     plays_on: PlaysOn::Parameters,
     ranking: Ranking::Score,
     params: &[],
