@@ -42,6 +42,9 @@ pub struct GameInfo {
     pub name: &'static str,
     /// The name for people.
     pub title: &'static str,
+    /// Whether lists students see name it (unknown-game messages, their did-you-mean); `false`
+    /// for an internal variant (Resource Rush's single-player tests), still played by its name.
+    pub listed: bool,
     /// How many players a match may have (for a game with no decisions to make, the players
     /// chance plays for).
     pub players: RangeInclusive<usize>,
@@ -416,6 +419,7 @@ mod tests {
         GameInfo {
             name: "toy",
             title: "Toy",
+            listed: true,
             players,
             simultaneous: false,
             chance: false,

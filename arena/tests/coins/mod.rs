@@ -5,15 +5,16 @@
 //! coin wins. A bot gets `COINS <pile> <seat>` once, then `PILE <left>` at each of its turns,
 //! and answers `TAKE <k>`. Anything else forfeits.
 
-use arena::engine::{Columns, 
-    ForfeitReason, Game, GameInfo, MatchOptions, Outcome, ParamKind, ParamSpec, PlayerId, PlayerOutcome, PlaysOn,
-    Ranking, Reply, SetupError, State, Turn, Wording,
+use arena::engine::{
+    Columns, ForfeitReason, Game, GameInfo, MatchOptions, Outcome, ParamKind, ParamSpec, PlayerId, PlayerOutcome,
+    PlaysOn, Ranking, Reply, SetupError, State, Turn, Wording,
 };
 use serde_json::{json, Value};
 
 pub static INFO: GameInfo = GameInfo {
     name: "coins",
     title: "Coins",
+    listed: true,
     players: 2..=2,
     simultaneous: false,
     chance: false,

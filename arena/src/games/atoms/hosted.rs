@@ -35,6 +35,7 @@ const PROMPT: &str = "TICK";
 pub static INFO: GameInfo = GameInfo {
     name: NAME,
     title: "Atoms",
+    listed: true,
     players: 2..=6,
     simultaneous: false,
     chance: false,

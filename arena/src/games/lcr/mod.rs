@@ -184,6 +184,7 @@ impl Lcr {
 pub static INFO: GameInfo = GameInfo {
     name: NAME,
     title: "Wild Left-Center-Right",
+    listed: true,
     players: 2..=MAX_PLAYERS,
     simultaneous: false,
     chance: true,

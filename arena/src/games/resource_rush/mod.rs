@@ -55,6 +55,7 @@ const COLUMNS: Columns = Columns { score: "score", finished: "finished" };
 pub static INFO: GameInfo = GameInfo {
     name: NAME,
     title: "Resource Rush",
+    listed: true,
     players: 2..=2,
     simultaneous: true,
     chance: false,
@@ -72,6 +73,7 @@ pub static INFO: GameInfo = GameInfo {
 pub static TEST_INFO: GameInfo = GameInfo {
     name: TEST_NAME,
     title: "A Resource Rush single-player test",
+    listed: false,
     players: 1..=1,
     simultaneous: false,
     chance: false,

@@ -39,6 +39,7 @@ const PROMPT: &str = "TICK";
 pub static INFO: GameInfo = GameInfo {
     name: NAME,
     title: "OOPtimal Tactics",
+    listed: true,
     players: 2..=2,
     simultaneous: false,
     chance: false,
