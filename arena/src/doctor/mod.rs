@@ -18,9 +18,9 @@ use tokio_util::sync::CancellationToken;
 
 pub use crate::engine::Finding;
 use crate::engine::{Checkup, Ending, Game, Outcome, Played, PlayerId, Reply, Situation, State, Turn};
-use crate::explain::{loop_fix, Activity, Silence, FLUSH, STARTUP_FIX};
+use crate::explain::{forfeit_facts, loop_fix, Activity, Silence, FLUSH, STARTUP_FIX};
 use crate::referee::{play_match, BotCommand, Limits, PlayedMatch, RefereeError};
-use crate::replay::Replay;
+use crate::replay::{LimitKind, Replay};
 use crate::sandbox::Sandbox;
 
 /// How long the start-up probe waits for a first answer.
@@ -407,20 +407,24 @@ fn diagnose(
     let t = ticks.max(1);
     let (prompt, header, step) = (checkup.prompt, checkup.header, game.info().wording.step);
     let context = situation.context();
+    // The limit the referee applied to the answer that never came, and which it was.
+    let applied = forfeit_facts(replay).into_iter().find(|f| f.player == 0 && f.reason == "timeout");
+    let limit_of = |default: Duration| applied.as_ref().and_then(|f| f.limit_ms).unwrap_or(default.as_millis() as u64);
     let finding = match me.forfeit.as_deref() {
         Some("timeout") if t == 1 => Some(serious(
-            format!(
-                "your bot printed nothing for {} ms after {header}`{prompt} 1`{context}",
-                limits.startup.as_millis()
-            ),
+            format!("your bot printed nothing for {} ms after {header}`{prompt} 1`{context}", limit_of(limits.startup)),
             format!("answer every {prompt} at once with one line, then {FLUSH}"),
         )),
         Some("timeout") => {
             let used: u64 = replies.iter().map(|r| r.ms).sum();
             let total = limits.total.as_millis() as u64;
-            Some(if used + limits.per_move.as_millis() as u64 > total {
+            let limit_ms = limit_of(limits.per_move);
+            Some(if applied.as_ref().and_then(|f| f.limit) == Some(LimitKind::Total) {
                 serious(
-                    format!("your bot used up its {total} ms of answer time for the game ({used} ms over {t} answers)"),
+                    format!(
+                        "your bot used up its {total} ms of answer time for the game ({used} ms over {t} answers; \
+                         {limit_ms} ms were left for the last)"
+                    ),
                     format!("think less per {step}: the whole game's answers must fit in that budget"),
                 )
             } else if let Some((cpu, _)) = replies.last().and_then(|r| Some((r.cpu_ms?, r.ms))).filter(|&(cpu, ms)| {
@@ -432,22 +436,17 @@ fn diagnose(
                 serious(
                     format!(
                         "your bot computed for {cpu} ms of CPU time after `{prompt} {t}`{context} and printed \
-                         nothing: a loop that never ends at this {step}, or a search too slow for the {} ms an \
-                         answer may take",
-                        limits.per_move.as_millis()
+                         nothing: a loop that never ends at this {step}, or a search too slow for the {limit_ms} ms \
+                         an answer may take"
                     ),
-                    loop_fix(&game.info().wording, limits.per_move.as_millis() as u64),
+                    loop_fix(&game.info().wording, limit_ms),
                 )
             } else {
                 serious(
                     format!(
-                        "your bot printed nothing for {} ms after `{prompt} {t}`{context}: did you flush stdout?",
-                        limits.per_move.as_millis()
+                        "your bot printed nothing for {limit_ms} ms after `{prompt} {t}`{context}: did you flush stdout?"
                     ),
-                    format!(
-                        "{FLUSH} If it was still thinking: each answer must come within {} ms.",
-                        limits.per_move.as_millis()
-                    ),
+                    format!("{FLUSH} If it was still thinking: each answer must come within {limit_ms} ms."),
                 )
             })
         }
@@ -743,6 +742,54 @@ async fn check_situations(
 #[cfg(test)]
 mod tests {
     use super::*;
+    /// A match of Resource Rush's first situation whose bot answered `WAIT` in `answers` ms each,
+    /// then timed out after `last` ms.
+    fn timed_out(answers: &[u64], last: u64) -> PlayedMatch {
+        use crate::engine::{Answer, Failure};
+        use crate::replay::{MatchResult, PlayerInfo, PlayerResult, RecordedReply, Step};
+        let players = vec![PlayerInfo { name: "bot".to_string(), command: "./bot".to_string() }];
+        let mut replay = Replay::new("resource-rush", 1, Value::Null, players, Limits::default(), Value::Null);
+        let reply = |ms: u64, reply: Reply| {
+            let answer = Answer { wall: Duration::from_millis(ms), ..Answer::untimed(reply) };
+            Step { replies: vec![RecordedReply::new(0, answer)], chance: None, frame: Value::Null }
+        };
+        replay.steps = answers.iter().map(|&ms| reply(ms, Reply::Line("WAIT".to_string()))).collect();
+        replay.steps.push(reply(last, Reply::Failed(Failure::Timeout)));
+        let me = PlayerResult {
+            name: "bot".to_string(),
+            score: 0,
+            finished: false,
+            forfeit: Some("timeout".to_string()),
+            detail: None,
+        };
+        replay.result = MatchResult { players: vec![me], winner: None };
+        PlayedMatch { replay, stderr: vec![String::new()], stderr_dropped: vec![0], verdict: None, remarks: Vec::new() }
+    }
+
+    /// A timeout is told by the limit the referee applied: 3.6 s used of the game's 5 s left
+    /// 1.4 s, so the fifth answer's limit was the 1000 ms of any answer (it was guessed from the
+    /// times, the timed-out answer's own second counted as used, as the game's budget used up);
+    /// the control: with 4.5 s used, only 500 ms were left, and the budget is named.
+    #[test]
+    fn a_timeout_is_told_by_the_limit_the_referee_applied() {
+        let game = crate::games::by_name("resource-rush").unwrap();
+        let checkup = checkup_of(game).unwrap();
+        let situations = (checkup.situations)();
+        let said = |played: &PlayedMatch| {
+            let checked = diagnose(game, &checkup, situations[0].as_ref(), played, &Limits::default());
+            checked.findings.iter().map(|f| format!("{}\n{}", f.problem, f.fix)).collect::<Vec<_>>().join("\n")
+        };
+        let answer = said(&timed_out(&[900; 4], 1000));
+        assert!(answer.contains("printed nothing for 1000 ms after `TICK 5`: did you flush stdout?"), "{answer}");
+        assert!(!answer.contains("answer time for the game"), "{answer}");
+        let budget = said(&timed_out(&[900; 5], 500));
+        assert!(
+            budget
+                .contains("used up its 5000 ms of answer time for the game (5000 ms over 6 answers; 500 ms were left"),
+            "{budget}"
+        );
+    }
+
     /// A script without `#!`, or with Windows line endings, is named as such; a good script,
     /// a compiled program, a command through an interpreter and a name on the PATH are not.
     #[test]
