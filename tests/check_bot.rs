@@ -321,3 +321,41 @@ fn a_tactics_bot_s_crash_or_loop_is_told_its_cause() {
     assert!(!stdout.contains("a loop that never ends"), "the control: {stdout}");
     assert!(stdout.contains("fix: do less before the first answer"), "{stdout}");
 }
+
+/// A Tactics bot silent at its first prompt is told why, as a Resource Rush bot is: idle and
+/// slow (a slow start), unflushed (its answers came in a burst when sent thousands of prompts),
+/// or reading to the end of its input (it answered once its input ended). Before, all three were
+/// told the same "did you flush stdout?"; the control, a bot that flushes, answers at once
+/// (`a_refused_move_of_tactics_or_atoms_is_told_which_field_and_why`'s `good`).
+#[test]
+fn a_silent_tactics_bot_is_told_slow_unflushed_or_reading_all() {
+    let table: &[(&str, &[&str])] = &[
+        (
+            "sleepy",
+            &["to answer the first ROUND prompt, but the first answer must come within 2000 ms", "fix: do less"],
+        ),
+        ("noflush", &["when sent thousands of ROUND prompts at once its answers arrived in a burst", "flush=True"]),
+        (
+            "readall",
+            &[
+                "nor when sent thousands of ROUND prompts at once, but answered once its input ended: it waits for \
+                 the end of its input",
+                "fix: each ROUND prompt comes only after your answer to the last",
+            ],
+        ),
+    ];
+    let reports: Vec<(String, i32)> = std::thread::scope(|scope| {
+        let runs: Vec<_> = table
+            .iter()
+            .map(|(flaw, _)| scope.spawn(move || game_check("tactics", "tactics_flawed.py", flaw)))
+            .collect();
+        runs.into_iter().map(|r| r.join().expect("check-bot run")).collect()
+    });
+    for ((flaw, phrases), (stdout, code)) in table.iter().zip(&reports) {
+        assert_eq!(*code, 1, "{flaw}: {stdout}");
+        for phrase in *phrases {
+            assert!(stdout.contains(phrase), "{flaw}: expected {phrase:?} in\n{stdout}");
+        }
+        assert!(!stdout.contains("did you forget to flush"), "{flaw}: told apart, not guessed: {stdout}");
+    }
+}

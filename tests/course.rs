@@ -250,7 +250,7 @@ fn arena_test_keeps_each_tests_stderr() {
             assert_eq!(log.matches("got: TICK ").count(), rounds, "every TICK of {name}");
         }
     }
-    // A bot that writes nothing still gets its file under --logs (empty), none beside replays.
+    // A bot that writes nothing still gets its file under --logs (saying so), none beside replays.
     let (logs_arg, replays_arg) = (dir.path().join("quiet").display().to_string(), dir.path().join("qr"));
     let (_, _, _) = run(&[
         "test",
@@ -263,7 +263,7 @@ fn arena_test_keeps_each_tests_stderr() {
         &replays_arg.display().to_string(),
     ]);
     let log = std::fs::read_to_string(dir.path().join("quiet/test01.log")).unwrap();
-    assert_eq!(log, "===== player 1 (waiter): stderr =====\n\n");
+    assert_eq!(log, "===== player 1 (waiter): wrote nothing to stderr =====\n\n");
     assert!(replays_arg.join("test01.json").exists() && !replays_arg.join("test01.log").exists());
 }
 

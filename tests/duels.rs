@@ -439,6 +439,31 @@ fn a_duel_warns_about_a_bot_that_never_moved() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"), "no warning when both moved");
 }
 
+/// Each game heads its result table's columns with what they mean: Resource Rush's `finished`
+/// (the final reached), Tactics' and Atoms' `won` with what their scores count (before, their
+/// tables said `finished` for a win).
+#[test]
+fn each_game_s_result_table_says_what_its_columns_mean() {
+    let header = |args: &[&str]| {
+        let out = arena(args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let line = text.lines().find(|l| l.contains("player")).unwrap_or_else(|| panic!("no header: {text}"));
+        line.split(['│', '┆']).map(str::trim).filter(|c| !c.is_empty()).collect::<Vec<_>>().join(",")
+    };
+    let (greedy, waiter) = (bin("greedy"), bin("waiter"));
+    let rush = header(&["duel", "--map", &map("duel.txt"), "--no-replay", &greedy, &waiter]);
+    assert_eq!(rush, "#,player,score,finished,forfeit", "Resource Rush's table is as it was");
+    let (greedy, random) = (bin("tactics-greedy"), bin("tactics-random"));
+    let config = map("tactics/config_02.txt");
+    let tactics =
+        header(&["duel", "--game", "tactics", "--map", &config, "--rounds", "1", "--no-replay", &greedy, &random]);
+    assert_eq!(tactics, "#,player,fields,won,forfeit");
+    let (greedy, random) = (bin("atoms-greedy"), bin("atoms-random"));
+    let atoms = header(&["duel", "--game", "atoms", "--size", "4x4", "--seed", "5", "--no-replay", &greedy, &random]);
+    assert_eq!(atoms, "#,player,outlasted,won,forfeit");
+}
+
 #[test]
 fn a_bot_named_through_a_parent_folder_plays_in_its_box() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,9 +1,11 @@
 """An OOPtimal Tactics bot with one flaw, named by its argument (`good` has none): `water`
 places on field 3 3 (water on maps/tactics/config_01.txt), `swap` writes the row before the
 column, `loop` never answers its first prompt while computing, `slow` computes 3 s before its
-first answer, `segv` is killed by SIGSEGV at its second prompt, `raise` raises there, `syntax`
-does not compile."""
+first answer, `sleepy` sleeps 3 s (idle) before it, `noflush` never flushes stdout, `readall`
+reads all of its input before it answers, `segv` is killed by SIGSEGV at its second prompt,
+`raise` raises there, `syntax` does not compile."""
 
+import io
 import os
 import signal
 import sys
@@ -12,6 +14,15 @@ import time
 MODE = sys.argv[1]
 if MODE == "syntax":
     exec(compile("def act(view)\n    pass\n", "bot.py", "exec"))
+if MODE == "noflush":
+    # Block-buffered whatever PYTHONUNBUFFERED says, as stdout to a pipe normally is.
+    sys.stdout = open(sys.stdout.fileno(), "w", buffering=8192, closefd=False)
+if MODE == "readall":
+    sys.stdin = io.StringIO(sys.stdin.read())
+
+
+def say(line):
+    print(line, flush=MODE != "noflush")
 
 
 def main():
@@ -35,6 +46,8 @@ def main():
             if MODE == "loop":
                 while True:
                     pass
+            if MODE == "sleepy" and prompts == 1:
+                time.sleep(3)
             if MODE == "slow" and prompts == 1:
                 end = time.monotonic() + 3
                 while time.monotonic() < end:
@@ -50,9 +63,9 @@ def main():
                     col, row = 3, 3
                 elif MODE == "swap":
                     col, row = row, col
-                print("place %d %d %d" % (chips, col, row), flush=True)
+                say("place %d %d %d" % (chips, col, row))
             else:
-                print("pass", flush=True)
+                say("pass")
 
 
 main()

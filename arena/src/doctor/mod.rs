@@ -18,9 +18,9 @@ use tokio_util::sync::CancellationToken;
 
 pub use crate::engine::Finding;
 use crate::engine::{Checkup, Ending, Game, Outcome, Played, PlayerId, Reply, Situation, State, Turn};
-use crate::explain::{loop_fix, Activity, Silence, FLUSH, STARTUP_FIX};
+use crate::explain::{forfeit_facts, loop_fix, Activity, Silence, FLUSH, STARTUP_FIX};
 use crate::referee::{play_match, BotCommand, Limits, PlayedMatch, RefereeError};
-use crate::replay::Replay;
+use crate::replay::{LimitKind, Replay};
 use crate::sandbox::Sandbox;
 
 /// How long the start-up probe waits for a first answer.
@@ -210,21 +210,53 @@ enum Feed {
     AllClosed,
 }
 
+/// Where the doctor plays a bot, as its process sees it: a game's own [`Situation`], or a seat
+/// against the game's scripted players (`seats.rs`), so that both go through one [`play`] and
+/// one [`first_answer_probe`].
+trait Stage: Sync {
+    /// The bot's seat, as its command is told.
+    fn seat(&self) -> PlayerId;
+    /// Whether every line the bot is sent ends in `\r\n`.
+    fn crlf(&self) -> bool;
+    /// Environment variables the bot runs with.
+    fn env(&self) -> Vec<(String, String)>;
+    /// A new one-player state (the bot is player 0); `whole_input`: sent all at once.
+    fn state(&self, whole_input: bool) -> Result<Box<dyn State>, crate::engine::SetupError>;
+}
+
+impl<T: Situation + ?Sized> Stage for T {
+    fn seat(&self) -> PlayerId {
+        Situation::seat(self)
+    }
+
+    fn crlf(&self) -> bool {
+        Situation::crlf(self)
+    }
+
+    fn env(&self) -> Vec<(String, String)> {
+        Situation::env(self)
+    }
+
+    fn state(&self, whole_input: bool) -> Result<Box<dyn State>, crate::engine::SetupError> {
+        Situation::state(self, whole_input)
+    }
+}
+
 /// Plays `situation` of `game` with `command` under `limits`.
-async fn play(
+async fn play<S: Stage + ?Sized>(
     game: &dyn Game,
     command: &str,
-    situation: &dyn Situation,
+    situation: &S,
     feed: Feed,
     limits: &Limits,
     sandbox: &Sandbox,
     cancel: &CancellationToken,
 ) -> Result<PlayedMatch, RefereeError> {
-    let inner = situation.state(feed != Feed::Interactive)?;
-    let state = Box::new(Fed { inner, crlf: situation.crlf(), close_input: feed == Feed::AllClosed });
+    let inner = Stage::state(situation, feed != Feed::Interactive)?;
+    let state = Box::new(Fed { inner, crlf: Stage::crlf(situation), close_input: feed == Feed::AllClosed });
     let mut bot =
-        BotCommand::seated(&BotCommand::display_name(command), command, None, b"check-bot", 1, situation.seat());
-    bot.env.extend(situation.env());
+        BotCommand::seated(&BotCommand::display_name(command), command, None, b"check-bot", 1, Stage::seat(situation));
+    bot.env.extend(Stage::env(situation));
     play_match(game.name(), state, &[bot], limits, 1, sandbox, cancel).await
 }
 
@@ -324,31 +356,27 @@ fn crash_ending(replay: &Replay) -> Option<Ending> {
     replay.steps.iter().rev().find_map(|s| s.replies.first())?.failure?.ending()
 }
 
-/// What to do about a bot killed by the signal of `ended`, when it is one a program's own
-/// fault sends (not the arena's limits, which are forfeits of their own).
-fn signal_fix(ended: Ending) -> Option<&'static str> {
+/// What to do about a bot killed by the signal of `ended`, when it is one a program's own fault
+/// sends (not the arena's limits, which are forfeits of their own), for any game: `by_hand` says
+/// how to run the bot by hand on its input, `bounds` what bounds an array index.
+fn signal_fix(ended: Ending, by_hand: &str, bounds: &str) -> Option<String> {
     let Ending::Signal(sig) = ended else { return None };
-    const RUN_IT: &str = "run it by hand with a map on stdin (`./bot < tests/test1.txt`) to see where it stops; \
-                          C/C++: build it with `-g -fsanitize=address,undefined` and the sanitizer names the line, \
-                          or run it under `gdb` and type `bt` where it stops";
     Some(match sig {
-        libc::SIGSEGV | libc::SIGBUS => {
-            "find the invalid memory access: check every array index against the map's size (N rows, M \
-             columns: the map need not be square) and every pointer before you use it; C/C++: build it with \
-             `-g -fsanitize=address,undefined` and run it by hand with a map on stdin \
-             (`./bot < tests/test1.txt`): the sanitizer names the line"
-        }
-        libc::SIGABRT => {
-            "read its stderr for the assert that failed or the exception's message (C++: `std::out_of_range` \
-             from `.at()` is an index out of bounds; `std::bad_alloc`, memory); then run it by hand with a map \
-             on stdin (`./bot < tests/test1.txt`), under `gdb` (`bt` where it stops) to see where"
-        }
-        libc::SIGFPE => {
-            "find the division or the `%` by a value that can be 0 (a count of cells, a distance, a number of \
-             ticks left): test it before you divide; run it by hand with a map on stdin \
-             (`./bot < tests/test1.txt`) under `gdb` (`bt` where it stops) to see where"
-        }
-        _ => RUN_IT,
+        libc::SIGSEGV | libc::SIGBUS => format!(
+            "find the invalid memory access: check every array index against {bounds} and every pointer before \
+             you use it; C/C++: build it with `-g -fsanitize=address,undefined`, {by_hand}: the sanitizer names \
+             the line"
+        ),
+        libc::SIGABRT => format!(
+            "read its stderr for the assert that failed or the exception's message (C++: `std::out_of_range` from \
+             `.at()` is an index out of bounds; `std::bad_alloc`, memory); to see where, {by_hand} under `gdb` \
+             (`bt` where it stops)"
+        ),
+        libc::SIGFPE => format!(
+            "find the division or the `%` by a value that can be 0 (a count, a distance, a number of steps left): \
+             test it before you divide; to see where, {by_hand} under `gdb` (`bt` where it stops)"
+        ),
+        _ => format!("{by_hand} to see where it stops (C/C++: under `gdb`, `bt` where it stops)"),
     })
 }
 
@@ -379,20 +407,24 @@ fn diagnose(
     let t = ticks.max(1);
     let (prompt, header, step) = (checkup.prompt, checkup.header, game.info().wording.step);
     let context = situation.context();
+    // The limit the referee applied to the answer that never came, and which it was.
+    let applied = forfeit_facts(replay).into_iter().find(|f| f.player == 0 && f.reason == "timeout");
+    let limit_of = |default: Duration| applied.as_ref().and_then(|f| f.limit_ms).unwrap_or(default.as_millis() as u64);
     let finding = match me.forfeit.as_deref() {
         Some("timeout") if t == 1 => Some(serious(
-            format!(
-                "your bot printed nothing for {} ms after {header}`{prompt} 1`{context}",
-                limits.startup.as_millis()
-            ),
+            format!("your bot printed nothing for {} ms after {header}`{prompt} 1`{context}", limit_of(limits.startup)),
             format!("answer every {prompt} at once with one line, then {FLUSH}"),
         )),
         Some("timeout") => {
             let used: u64 = replies.iter().map(|r| r.ms).sum();
             let total = limits.total.as_millis() as u64;
-            Some(if used + limits.per_move.as_millis() as u64 > total {
+            let limit_ms = limit_of(limits.per_move);
+            Some(if applied.as_ref().and_then(|f| f.limit) == Some(LimitKind::Total) {
                 serious(
-                    format!("your bot used up its {total} ms of answer time for the game ({used} ms over {t} answers)"),
+                    format!(
+                        "your bot used up its {total} ms of answer time for the game ({used} ms over {t} answers; \
+                         {limit_ms} ms were left for the last)"
+                    ),
                     format!("think less per {step}: the whole game's answers must fit in that budget"),
                 )
             } else if let Some((cpu, _)) = replies.last().and_then(|r| Some((r.cpu_ms?, r.ms))).filter(|&(cpu, ms)| {
@@ -404,22 +436,17 @@ fn diagnose(
                 serious(
                     format!(
                         "your bot computed for {cpu} ms of CPU time after `{prompt} {t}`{context} and printed \
-                         nothing: a loop that never ends at this {step}, or a search too slow for the {} ms an \
-                         answer may take",
-                        limits.per_move.as_millis()
+                         nothing: a loop that never ends at this {step}, or a search too slow for the {limit_ms} ms \
+                         an answer may take"
                     ),
-                    loop_fix(&game.info().wording, limits.per_move.as_millis() as u64),
+                    loop_fix(&game.info().wording, limit_ms),
                 )
             } else {
                 serious(
                     format!(
-                        "your bot printed nothing for {} ms after `{prompt} {t}`{context}: did you flush stdout?",
-                        limits.per_move.as_millis()
+                        "your bot printed nothing for {limit_ms} ms after `{prompt} {t}`{context}: did you flush stdout?"
                     ),
-                    format!(
-                        "{FLUSH} If it was still thinking: each answer must come within {} ms.",
-                        limits.per_move.as_millis()
-                    ),
+                    format!("{FLUSH} If it was still thinking: each answer must come within {limit_ms} ms."),
                 )
             })
         }
@@ -439,9 +466,9 @@ fn diagnose(
             let what = ended.map_or_else(|| "exited (or closed stdout)".to_string(), Ending::clause);
             // Killed by a signal: a fault in the program itself, which the fix for it finds,
             // after the situation's own cause where it has one.
-            let fix = match (ended.and_then(signal_fix), its_own) {
+            let fix = match (ended.and_then(|e| signal_fix(e, checkup.by_hand, checkup.bounds)), its_own) {
                 (Some(signal), true) => format!("{fix}: a bot that misreads its input often dies so; then {signal}"),
-                (Some(signal), false) => signal.to_string(),
+                (Some(signal), false) => signal,
                 (None, _) => fix.to_string(),
             };
             Some(serious(format!("your bot {what} {when}{context}.{}", last_words(stderr)), fix))
@@ -466,31 +493,81 @@ fn diagnose(
     Checked { name: situation.name().to_string(), summary, findings, skipped: false, answered, never_ran }
 }
 
-/// When the very first answer never came: tells a slow start-up from unflushed output, and a
-/// loop (busy, silent) from a bot waiting for the end of its input (idle, silent).
-async fn first_answer_probe(
+/// How the first-answer probe's findings name what a bot is sent, and its fixes for a silent bot.
+struct FirstPrompt {
+    /// The first prompt, quoted: "`TICK 1`", "the first ROUND prompt".
+    first: String,
+    /// What the bot was sent up to it: "the header and `TICK 1`".
+    after: String,
+    /// Many prompts: "TICK lines", "ROUND prompts".
+    many: String,
+    /// The fix for a bot silent from the start, neither unflushed nor reading to the end of its input.
+    never_answered: String,
+    /// The fix for a bot that answers only once its input ends (`{bot}` for its command).
+    end_of_input: String,
+}
+
+impl FirstPrompt {
+    /// The words of a game's own `checkup`.
+    fn of(checkup: &Checkup) -> FirstPrompt {
+        let first = format!("`{} 1`", checkup.prompt);
+        FirstPrompt {
+            after: format!("{}{first}", checkup.header),
+            first,
+            many: format!("{} lines", checkup.prompt),
+            never_answered: checkup.never_answered.to_string(),
+            end_of_input: checkup.end_of_input.to_string(),
+        }
+    }
+
+    /// Words that fit any game, from its `wording` (its prompt, its input).
+    fn of_wording(words: &crate::engine::Wording) -> FirstPrompt {
+        let prompt = words.prompt;
+        let first = format!("the first {prompt}");
+        FirstPrompt {
+            after: first.clone(),
+            first,
+            many: format!("{prompt}s"),
+            never_answered: format!(
+                "answer each {prompt} as soon as it arrives, with one line (a bot that waits for the end of its \
+                 input never answers), and flush stdout after every answer"
+            ),
+            end_of_input: format!(
+                "each {prompt} comes only after your answer to the last: read one line at a time and answer each \
+                 {prompt} as soon as its last line arrives (and flush stdout), without waiting for the end of the \
+                 input"
+            ),
+        }
+    }
+}
+
+/// When the very first answer never came, in the `first` situation: tells a slow start-up from
+/// unflushed output, and a loop (busy, silent) from a bot waiting for the end of its input (idle,
+/// silent), the last two by the `idle` situation's probes ([`silence`]). For any game.
+#[allow(clippy::too_many_arguments)]
+async fn first_answer_probe<S: Stage + ?Sized, I: Stage + ?Sized>(
     game: &dyn Game,
-    checkup: &Checkup,
-    situation: &dyn Situation,
+    words: &FirstPrompt,
+    first: &S,
+    idle: &I,
     command: &str,
     limits: &Limits,
     sandbox: &Sandbox,
     cancel: &CancellationToken,
 ) -> Result<Finding, RefereeError> {
-    let (prompt, header) = (checkup.prompt, checkup.header);
     let patient = Limits { startup: PATIENCE, total: PATIENCE + limits.total, ..*limits };
-    let played = play(game, command, situation, Feed::Interactive, &patient, sandbox, cancel).await?;
-    if let Some(first) = played.replay.steps.first().and_then(|s| s.replies.first()) {
-        // Silent but busy all along: a loop at tick 1 (or before), not a bot waiting for the
-        // end of its input or for a flush, which use next to no CPU time.
+    let played = play(game, command, first, Feed::Interactive, &patient, sandbox, cancel).await?;
+    if let Some(reply) = played.replay.steps.first().and_then(|s| s.replies.first()) {
+        // Silent but busy all along: a loop at the first prompt (or before), not a bot waiting
+        // for the end of its input or for a flush, which use next to no CPU time.
         if let Some(cpu) =
-            first.cpu_ms.filter(|&cpu| first.answer.is_none() && Activity::of(cpu, first.ms) == Activity::Computing)
+            reply.cpu_ms.filter(|&cpu| reply.answer.is_none() && Activity::of(cpu, reply.ms) == Activity::Computing)
         {
             return Ok(Finding {
                 problem: format!(
-                    "your bot computed for {cpu} ms of CPU time after {header}`{prompt} 1` and printed nothing, \
-                     not even in {} s: a loop that never ends, or work far too slow for the first answer ({} ms, \
-                     start-up included)",
+                    "your bot computed for {cpu} ms of CPU time after {} and printed nothing, not even in {} s: a \
+                     loop that never ends, or work far too slow for the first answer ({} ms, start-up included)",
+                    words.after,
                     PATIENCE.as_secs(),
                     limits.startup.as_millis()
                 ),
@@ -498,12 +575,13 @@ async fn first_answer_probe(
                 serious: true,
             });
         }
-        if first.answer.is_some() {
+        if reply.answer.is_some() {
             return Ok(Finding {
                 problem: format!(
-                    "your bot took {} ms to answer `{prompt} 1`, but the first answer must come within {} ms, \
-                     start-up included",
-                    first.ms,
+                    "your bot took {} ms to answer {}, but the first answer must come within {} ms, start-up \
+                     included",
+                    reply.ms,
+                    words.first,
                     limits.startup.as_millis()
                 ),
                 fix: STARTUP_FIX.to_string(),
@@ -511,32 +589,32 @@ async fn first_answer_probe(
             });
         }
     }
-    Ok(match why_silent(game, command, sandbox, cancel).await? {
+    Ok(match silence(game, command, idle, sandbox, cancel).await? {
         Silence::Buffered => Finding {
             problem: format!(
-                "your bot printed nothing for {} ms after `{prompt} 1`, yet when sent thousands of {prompt} lines \
-                 at once its answers arrived in a burst: it does not flush stdout, so its answers wait in its \
-                 output buffer",
-                limits.startup.as_millis()
+                "your bot printed nothing for {} ms after {}, yet when sent thousands of {} at once its answers \
+                 arrived in a burst: it does not flush stdout, so its answers wait in its output buffer",
+                limits.startup.as_millis(),
+                words.first,
+                words.many
             ),
             fix: FLUSH.to_string(),
             serious: true,
         },
         Silence::EndOfInput => Finding {
             problem: format!(
-                "your bot printed nothing after {header}`{prompt} 1`, not even in {} s, nor when sent thousands of \
-                 {prompt} lines at once, but answered once its input ended: it waits for the end of its input",
-                PATIENCE.as_secs()
+                "your bot printed nothing after {}, not even in {} s, nor when sent thousands of {} at once, but \
+                 answered once its input ended: it waits for the end of its input",
+                words.after,
+                PATIENCE.as_secs(),
+                words.many
             ),
-            fix: checkup.end_of_input.replace("{bot}", &crate::safe_text::terminal(&shell_words::quote(command))),
+            fix: words.end_of_input.replace("{bot}", &crate::safe_text::terminal(&shell_words::quote(command))),
             serious: true,
         },
         Silence::Unknown => Finding {
-            problem: format!(
-                "your bot printed nothing after {header}`{prompt} 1`, not even in {} s",
-                PATIENCE.as_secs()
-            ),
-            fix: checkup.never_answered.to_string(),
+            problem: format!("your bot printed nothing after {}, not even in {} s", words.after, PATIENCE.as_secs()),
+            fix: words.never_answered.clone(),
             serious: true,
         },
     })
@@ -554,7 +632,18 @@ pub async fn why_silent(
     cancel: &CancellationToken,
 ) -> Result<Silence, RefereeError> {
     let Some(checkup) = checkup_of(game) else { return Ok(Silence::Unknown) };
-    let idle = (checkup.idle)();
+    silence(game, command, (checkup.idle)().as_ref(), sandbox, cancel).await
+}
+
+/// [`why_silent`] on the `idle` situation of any game: one where the bot is sent thousands of
+/// prompts at once and can only answer each.
+async fn silence<I: Stage + ?Sized>(
+    game: &dyn Game,
+    command: &str,
+    idle: &I,
+    sandbox: &Sandbox,
+    cancel: &CancellationToken,
+) -> Result<Silence, RefereeError> {
     let burst = Limits {
         clock: crate::referee::ClockKind::Wall,
         startup: Duration::from_secs(5),
@@ -562,7 +651,7 @@ pub async fn why_silent(
         ..Limits::default()
     };
     for (feed, silence) in [(Feed::AllOpen, Silence::Buffered), (Feed::AllClosed, Silence::EndOfInput)] {
-        let played = play(game, command, idle.as_ref(), feed, &burst, sandbox, cancel).await?;
+        let played = play(game, command, idle, feed, &burst, sandbox, cancel).await?;
         if played.replay.steps.first().and_then(|s| s.replies.first()).is_some_and(|r| r.answer.is_some()) {
             return Ok(silence);
         }
@@ -630,8 +719,10 @@ async fn check_situations(
         let never_answered =
             played.replay.steps.len() <= 1 && played.replay.result.players[0].forfeit.as_deref() == Some("timeout");
         if i == 0 && never_answered {
+            let (words, idle) = (FirstPrompt::of(checkup), (checkup.idle)());
+            let (first, idle) = (situation.as_ref(), idle.as_ref());
             checked.findings =
-                vec![first_answer_probe(game, checkup, situation.as_ref(), command, &limits, sandbox, cancel).await?];
+                vec![first_answer_probe(game, &words, first, idle, command, &limits, sandbox, cancel).await?];
             out.push(checked);
             for skipped in &situations[1..] {
                 out.push(Checked::skipped(skipped.name().to_string()));
@@ -651,6 +742,54 @@ async fn check_situations(
 #[cfg(test)]
 mod tests {
     use super::*;
+    /// A match of Resource Rush's first situation whose bot answered `WAIT` in `answers` ms each,
+    /// then timed out after `last` ms.
+    fn timed_out(answers: &[u64], last: u64) -> PlayedMatch {
+        use crate::engine::{Answer, Failure};
+        use crate::replay::{MatchResult, PlayerInfo, PlayerResult, RecordedReply, Step};
+        let players = vec![PlayerInfo { name: "bot".to_string(), command: "./bot".to_string() }];
+        let mut replay = Replay::new("resource-rush", 1, Value::Null, players, Limits::default(), Value::Null);
+        let reply = |ms: u64, reply: Reply| {
+            let answer = Answer { wall: Duration::from_millis(ms), ..Answer::untimed(reply) };
+            Step { replies: vec![RecordedReply::new(0, answer)], chance: None, frame: Value::Null }
+        };
+        replay.steps = answers.iter().map(|&ms| reply(ms, Reply::Line("WAIT".to_string()))).collect();
+        replay.steps.push(reply(last, Reply::Failed(Failure::Timeout)));
+        let me = PlayerResult {
+            name: "bot".to_string(),
+            score: 0,
+            finished: false,
+            forfeit: Some("timeout".to_string()),
+            detail: None,
+        };
+        replay.result = MatchResult { players: vec![me], winner: None };
+        PlayedMatch { replay, stderr: vec![String::new()], stderr_dropped: vec![0], verdict: None, remarks: Vec::new() }
+    }
+
+    /// A timeout is told by the limit the referee applied: 3.6 s used of the game's 5 s left
+    /// 1.4 s, so the fifth answer's limit was the 1000 ms of any answer (it was guessed from the
+    /// times, the timed-out answer's own second counted as used, as the game's budget used up);
+    /// the control: with 4.5 s used, only 500 ms were left, and the budget is named.
+    #[test]
+    fn a_timeout_is_told_by_the_limit_the_referee_applied() {
+        let game = crate::games::by_name("resource-rush").unwrap();
+        let checkup = checkup_of(game).unwrap();
+        let situations = (checkup.situations)();
+        let said = |played: &PlayedMatch| {
+            let checked = diagnose(game, &checkup, situations[0].as_ref(), played, &Limits::default());
+            checked.findings.iter().map(|f| format!("{}\n{}", f.problem, f.fix)).collect::<Vec<_>>().join("\n")
+        };
+        let answer = said(&timed_out(&[900; 4], 1000));
+        assert!(answer.contains("printed nothing for 1000 ms after `TICK 5`: did you flush stdout?"), "{answer}");
+        assert!(!answer.contains("answer time for the game"), "{answer}");
+        let budget = said(&timed_out(&[900; 5], 500));
+        assert!(
+            budget
+                .contains("used up its 5000 ms of answer time for the game (5000 ms over 6 answers; 500 ms were left"),
+            "{budget}"
+        );
+    }
+
     /// A script without `#!`, or with Windows line endings, is named as such; a good script,
     /// a compiled program, a command through an interpreter and a name on the PATH are not.
     #[test]

@@ -10,11 +10,13 @@ use std::sync::Arc;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::{last_words, program_problem, python_compile_fix, CheckError, Checked, Finding, PATIENCE};
-use crate::engine::{BotKit, Ending, Game, MatchOptions, Outcome, PlayerId, Reply, State, Turn, Wording};
-use crate::explain::{forfeit_facts, loop_fix, stderr_ends, Activity, ForfeitFact, FLUSH};
-use crate::referee::{play_match, BotCommand, Limits};
-use crate::replay::LimitKind;
+use super::{
+    first_answer_probe, last_words, program_problem, python_compile_fix, signal_fix, CheckError, Checked, Feed,
+    Finding, FirstPrompt,
+};
+use crate::engine::{BotKit, Game, MatchOptions, Outcome, PlayerId, Reply, SetupError, State, Turn};
+use crate::explain::{forfeit_facts, stderr_ends, FLUSH};
+use crate::referee::Limits;
 use crate::sandbox::Sandbox;
 
 /// Most scripted answers in a row before the wrapper gives up (a game whose scripted players
@@ -131,42 +133,109 @@ impl State for Seated {
     }
 }
 
-/// Whether `fact` is a first answer that never came while the bot was busy computing.
-fn first_answer_busy(fact: &ForfeitFact) -> bool {
-    fact.reason == "timeout"
-        && fact.limit == Some(LimitKind::FirstAnswer)
-        && fact.activity() == Some(Activity::Computing)
+/// How many times the idle probe sends the bot its first prompt, all at once: its answers
+/// (5 bytes or more each) overflow any output buffer (8 KiB for Python and C's stdio).
+const REPEATS: usize = 4000;
+
+/// The bot's first prompt of `inner` (a [`Seated`] match), `times` times over, sent at once with
+/// its intro and the input then left open or closed: where a bot can only answer the same,
+/// thousands of times, as Resource Rush's idle map has it wait (see [`super::why_silent`]).
+struct Repeated {
+    inner: Box<dyn State>,
+    times: usize,
+    asked: usize,
 }
 
-/// The first prompt in the game's words: "the first TURN prompt".
-fn first_prompt(prompt: &str) -> String {
-    format!("the first {prompt}")
+impl State for Repeated {
+    fn num_players(&self) -> usize {
+        1
+    }
+
+    fn turn(&self) -> Turn {
+        if self.asked < self.times {
+            Turn::Sequential(0)
+        } else {
+            Turn::Terminal
+        }
+    }
+
+    fn intro(&self, _player: PlayerId) -> String {
+        let mut text = self.inner.intro(0);
+        text.push_str(&self.inner.prompt(0).repeat(self.times));
+        text
+    }
+
+    fn prompt(&self, _player: PlayerId) -> String {
+        String::new()
+    }
+
+    fn answers_may_run_ahead(&self) -> bool {
+        true
+    }
+
+    fn input_is_intro(&self) -> bool {
+        true
+    }
+
+    fn apply(&mut self, replies: &[(PlayerId, Reply)]) {
+        let answered = matches!(replies.first(), Some((_, Reply::Line(_))));
+        self.asked = if answered { self.asked + 1 } else { self.times };
+    }
+
+    fn is_active(&self, _player: PlayerId) -> bool {
+        self.asked < self.times
+    }
+
+    fn outcome(&self) -> Outcome {
+        let me = crate::engine::PlayerOutcome { score: 0, finished: false, forfeit: None, detail: None };
+        Outcome { players: vec![me], winner: None }
+    }
+
+    fn setup(&self) -> Value {
+        self.inner.setup()
+    }
+
+    fn frame(&self) -> Value {
+        serde_json::json!({ "asked": self.asked })
+    }
+
+    fn render(&self) -> String {
+        self.inner.render()
+    }
 }
 
-/// What to do about a bot killed by the signal of `ended`, when it is one a program's own
-/// fault sends, in any game's `words` (how to see it again: run it by hand, paste its input).
-fn signal_fix(ended: Ending, words: &Wording) -> Option<String> {
-    let Ending::Signal(sig) = ended else { return None };
-    let by_hand = format!("run it by hand and paste {}", words.input);
-    Some(match sig {
-        libc::SIGSEGV | libc::SIGBUS => format!(
-            "find the invalid memory access: check every array index against the board's size (the width and \
-             height on the first line; mind which coordinates count from 0 and which from 1) and every pointer \
-             before you use it; C/C++: build it with `-g -fsanitize=address,undefined`, {by_hand}: the sanitizer \
-             names the line"
-        ),
-        libc::SIGABRT => format!(
-            "read its stderr for the assert that failed or the exception's message (C++: `std::out_of_range` from \
-             `.at()` is an index out of bounds; `std::bad_alloc`, memory); to see where, {by_hand} under `gdb` \
-             (`bt` where it stops)"
-        ),
-        libc::SIGFPE => format!(
-            "find the division or the `%` by a value that can be 0 (a count of fields or cells, say): test it \
-             before you divide; to see where, {by_hand} under `gdb` (`bt` where it stops)"
-        ),
-        _ => format!("{by_hand} to see where it stops (C/C++: under `gdb`, `bt` where it stops)"),
-    })
+/// One seat of a match of a game, as the doctor plays it ([`super::Stage`]): the bot's seat
+/// against the game's scripted players, or (`idle`) its first prompt there, over and over.
+struct Seat<'a> {
+    game: &'a dyn Game,
+    kit: &'a BotKit,
+    players: usize,
+    seat: PlayerId,
+    idle: bool,
 }
+
+impl super::Stage for Seat<'_> {
+    fn seat(&self) -> PlayerId {
+        self.seat
+    }
+
+    fn crlf(&self) -> bool {
+        false
+    }
+
+    fn env(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    fn state(&self, _whole_input: bool) -> Result<Box<dyn State>, SetupError> {
+        let seated = Box::new(Seated::new(new_match(self.game, self.kit, self.players)?, self.seat));
+        Ok(if self.idle { Box::new(Repeated { inner: seated, times: REPEATS, asked: 0 }) } else { seated })
+    }
+}
+
+/// What bounds an array index, in the fix for an invalid memory access.
+const BOUNDS: &str = "the board's size (the width and height on the first line; mind which coordinates count from 0 \
+                      and which from 1)";
 
 /// A match the bot plays: its name, the number of players and the bot's seat.
 #[derive(Debug, Clone)]
@@ -190,14 +259,14 @@ fn situations(game: &dyn Game) -> Vec<Situation> {
 }
 
 /// A new match of `game` with `players`, on the kit's map when the game is played on one.
-fn new_match(game: &dyn Game, kit: &BotKit, players: usize) -> Result<Box<dyn State>, CheckError> {
+fn new_match(game: &dyn Game, kit: &BotKit, players: usize) -> Result<Box<dyn State>, SetupError> {
     let options = MatchOptions {
         map: kit.map.map(|m| PathBuf::from(m.path)),
         text: kit.map.map(|m| Arc::from(m.text)),
         players: Some(players),
         params: Default::default(),
     };
-    Ok(game.new_match(&options).map_err(crate::referee::RefereeError::from)?)
+    game.new_match(&options)
 }
 
 /// Whether `game` can be checked here: it has a starter, and its states script an opponent.
@@ -207,7 +276,7 @@ pub(super) fn kit_of(game: &dyn Game) -> Result<&BotKit, CheckError> {
         return Err(CheckError::NoBots { title: info.title, name: info.name });
     }
     let kit = info.kit.as_ref().ok_or(CheckError::NoScript { title: info.title, name: info.name })?;
-    let state = new_match(game, kit, (*info.players.start()).max(1))?;
+    let state = new_match(game, kit, (*info.players.start()).max(1)).map_err(crate::referee::RefereeError::from)?;
     let scripted = match state.turn() {
         Turn::Sequential(p) => state.scripted_answer(p).is_some(),
         Turn::Simultaneous(ps) => ps.iter().all(|&p| state.scripted_answer(p).is_some()),
@@ -232,27 +301,12 @@ pub(super) async fn check(
     // the plain time limit, not after the CPU clock's backstop.
     let limits = Limits { clock: crate::referee::ClockKind::Wall, ..Limits::default() };
     let program = program_problem(command);
+    let by_hand = format!("run it by hand and paste {}", info.wording.input);
     let mut out: Vec<Checked> = Vec::new();
     for situation in situations(game) {
-        let state = Box::new(Seated::new(new_match(game, kit, situation.players)?, situation.seat));
-        let bot =
-            BotCommand::seated(&BotCommand::display_name(command), command, None, b"check-bot", 1, situation.seat);
-        let played = play_match(info.name, state, std::slice::from_ref(&bot), &limits, 1, sandbox, cancel).await?;
-        // Silent and busy at its first prompt: a slow start, or a loop that never ends? Played
-        // again with a patient first answer, a bot still busy and silent is looping.
+        let seat = Seat { game, kit, players: situation.players, seat: situation.seat, idle: false };
+        let played = super::play(game, command, &seat, Feed::Interactive, &limits, sandbox, cancel).await?;
         let facts = forfeit_facts(&played.replay);
-        let looping = match facts.first() {
-            Some(fact) if first_answer_busy(fact) => {
-                let patient = Limits { startup: PATIENCE, total: PATIENCE + limits.total, ..limits };
-                let state = Box::new(Seated::new(new_match(game, kit, situation.players)?, situation.seat));
-                let again = play_match(info.name, state, &[bot], &patient, 1, sandbox, cancel).await?;
-                let first = again.replay.steps.first().and_then(|s| s.replies.first());
-                first
-                    .filter(|r| r.answer.is_none())
-                    .and_then(|r| r.cpu_ms.filter(|&cpu| Activity::of(cpu, r.ms) == Activity::Computing))
-            }
-            _ => None,
-        };
         let replay = &played.replay;
         let me = &replay.result.players[0];
         let steps = replay.steps.len();
@@ -268,25 +322,11 @@ pub(super) async fn check(
             ),
         };
         let stderr = played.stderr.first().map_or("", String::as_str);
-        let findings: Vec<Finding> = facts
+        let mut findings: Vec<Finding> = facts
             .into_iter()
             .filter(|f| f.player == 0)
             .map(|fact| {
                 let mut problem = fact.sentence(&info.wording, me.detail.as_deref());
-                if let Some(cpu) = looping {
-                    return Finding {
-                        problem: format!(
-                            "your bot computed for {cpu} ms of CPU time after {} and printed nothing, not even in {} \
-                             s: a loop that never ends, or work far too slow for the first answer ({} ms, start-up \
-                             included)",
-                            first_prompt(info.wording.prompt),
-                            PATIENCE.as_secs(),
-                            limits.startup.as_millis()
-                        ),
-                        fix: loop_fix(&info.wording, limits.startup.as_millis() as u64),
-                        serious: true,
-                    };
-                }
                 if fact.reason == "crash" {
                     // Its stderr is shown here, not left in a match log.
                     let said = [" (its stderr is in the match log).", "; its stderr is in the match log."];
@@ -299,7 +339,7 @@ pub(super) async fn check(
                     "crash" => program
                         .clone()
                         .or_else(|| python_compile_fix(stderr))
-                        .or_else(|| fact.ended.and_then(|e| signal_fix(e, &info.wording)))
+                        .or_else(|| fact.ended.and_then(|e| signal_fix(e, &by_hand, BOUNDS)))
                         .or_else(|| {
                             // A traceback or a panic: the line it names is where to look.
                             let ends = stderr_ends(stderr).filter(|e| e.contains(" (at "))?;
@@ -328,6 +368,12 @@ pub(super) async fn check(
             })
             .collect();
         let answered = replay.steps.iter().filter_map(|s| s.replies.first()).any(|r| r.answer.is_some());
+        if !answered && me.forfeit.as_deref() == Some("timeout") {
+            // Silent from the start: slow, looping, unflushed or waiting for the end of its
+            // input, told apart as for a game's own situations.
+            let (words, idle) = (FirstPrompt::of_wording(&info.wording), Seat { idle: true, ..seat });
+            findings = vec![first_answer_probe(game, &words, &seat, &idle, command, &limits, sandbox, cancel).await?];
+        }
         let never_ran =
             me.forfeit.as_deref() == Some("crash") && (program.is_some() || python_compile_fix(stderr).is_some());
         out.push(Checked { name: situation.name.clone(), summary, findings, skipped: false, answered, never_ran });

@@ -202,9 +202,10 @@ impl Registry {
         self.games.iter().copied()
     }
 
-    /// Every game's name, in registry order.
+    /// Every listed game's name ([`super::GameInfo::listed`]), in registry order: what messages
+    /// offer students (an internal variant is still found by [`Registry::get`]).
     pub fn names(&self) -> Vec<&'static str> {
-        self.games.iter().map(|g| g.name()).collect()
+        self.games.iter().filter(|g| g.info().listed).map(|g| g.name()).collect()
     }
 }
 
@@ -234,5 +235,19 @@ mod tests {
         assert!(said("resource_rush").ends_with(": did you mean `resource-rush`?"), "{}", said("resource_rush"));
         assert!(said("chess").ends_with(')'), "{}", said("chess"));
         assert!(games.get("atoms").is_ok());
+    }
+
+    /// Lists students see leave out the internal single-player test variant: an unknown name's
+    /// message and its guess (`resource-rush-tst` was answered with the variant); the control:
+    /// the variant is still played by its name, as the course's checker and replays need.
+    #[test]
+    fn internal_variants_are_not_offered_but_still_found() {
+        let games = crate::games::registry();
+        let said = |name: &str| games.get(name).err().map(|e| e.to_string()).unwrap_or_default();
+        assert_eq!(said("chess"), "unknown game `chess` (hosted: resource-rush, lcr, atoms, tactics)");
+        assert!(said("resource-rush-tst").ends_with("tactics)"), "no guess: {}", said("resource-rush-tst"));
+        assert!(!said("Resource-Rush-Test").contains("resource-rush-test"), "{}", said("Resource-Rush-Test"));
+        assert_eq!(games.names(), ["resource-rush", "lcr", "atoms", "tactics"]);
+        assert_eq!(games.get("resource-rush-test").map(|g| g.name()).ok(), Some("resource-rush-test"));
     }
 }

@@ -42,6 +42,9 @@ pub struct GameInfo {
     pub name: &'static str,
     /// The name for people.
     pub title: &'static str,
+    /// Whether lists students see name it (unknown-game messages, their did-you-mean); `false`
+    /// for an internal variant (Resource Rush's single-player tests), still played by its name.
+    pub listed: bool,
     /// How many players a match may have (for a game with no decisions to make, the players
     /// chance plays for).
     pub players: RangeInclusive<usize>,
@@ -55,6 +58,8 @@ pub struct GameInfo {
     pub bots: bool,
     /// What messages to a bot's author call the game's steps and prompts.
     pub wording: Wording,
+    /// What a result table calls a player's score and its `finished` (which each game defines).
+    pub columns: Columns,
     /// What a match is played on.
     pub plays_on: PlaysOn,
     /// How a league ranks the game's bots.
@@ -216,6 +221,21 @@ pub struct Wording {
 impl Wording {
     /// Words that fit any game.
     pub const NEUTRAL: Wording = Wording { step: "step", prompt: "prompt", input: "the lines it was sent" };
+}
+
+/// The headers of a result table's game-defined columns (`arena duel`), so that each game's
+/// table says what its numbers mean: "finished" is Resource Rush's goal, "won" another game's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Columns {
+    /// What a player's score counts: `score`, `fields`.
+    pub score: &'static str,
+    /// What a player's `finished` means: `finished` (reached the goal), `won`.
+    pub finished: &'static str,
+}
+
+impl Columns {
+    /// A score, and `finished` meaning the player won.
+    pub const WON: Columns = Columns { score: "score", finished: "won" };
 }
 
 /// One parameter of a game.
@@ -399,11 +419,13 @@ mod tests {
         GameInfo {
             name: "toy",
             title: "Toy",
+            listed: true,
             players,
             simultaneous: false,
             chance: false,
             bots: true,
             wording: Wording::NEUTRAL,
+            columns: Columns::WON,
             plays_on: PlaysOn::Parameters,
             ranking: Ranking::Score,
             params: &[SIZE, ROUNDS],

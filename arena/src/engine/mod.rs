@@ -24,7 +24,7 @@ pub use checkup::{Checkup, Finding, Played, Situation};
 pub use ending::Ending;
 pub use game::{Game, MatchOptions, Registry, SetupError};
 pub use info::{
-    BotKit, ClassicError, ClassicProgram, ClassicSession, GameInfo, KitCommand, KitMap, KitReadme, KitSample,
+    BotKit, ClassicError, ClassicProgram, ClassicSession, Columns, GameInfo, KitCommand, KitMap, KitReadme, KitSample,
     ParamError, ParamKind, ParamSpec, ParamValue, Params, PlaysOn, Ranking, Wording,
 };
 pub use limits::{ClockKind, LimitChoices, Limits, UnknownClock};

@@ -1,5 +1,6 @@
 //! A match's log: the bots' stderr, a section per player under a header of the arena's,
-//! `===== player N (name): stderr =====`, at the start of a line; every line of a bot's
+//! `===== player N (name): stderr =====`, at the start of a line (a bot that wrote nothing gets
+//! that one line, `===== player N (name): wrote nothing to stderr =====`); every line of a bot's
 //! follows [`MARGIN`], so no line a bot wrote starts where a header does. A bot knows its seat
 //! (`ARENA_PLAYER`) and its opponent's name is on the leaderboard: a header it forged would put
 //! a line of its choice in its opponent's section (a confession, a traceback, for the teacher
@@ -36,10 +37,15 @@ pub(super) enum Guard {
 }
 
 /// The log of `played`: a section per player, its header, its bot's stderr line by line (as
-/// `guard` says), and an empty line.
+/// `guard` says), and an empty line; for a bot that wrote nothing, one line saying so instead
+/// (an empty section read as one whose lines were lost).
 pub(super) fn match_log(played: &PlayedMatch, guard: Guard) -> String {
     let mut out = String::new();
     for (i, (p, err)) in played.replay.players.iter().zip(&played.stderr).enumerate() {
+        if err.is_empty() {
+            out.push_str(&format!("{SECTION} player {} ({}): wrote nothing to stderr {SECTION}\n\n", i + 1, p.name));
+            continue;
+        }
         out.push_str(&format!("{SECTION} player {} ({}): stderr {SECTION}\n", i + 1, p.name));
         // The arena's note of what it dropped goes after the bot's lines, outside the margin:
         // a bot writing the same words has them in the margin.
@@ -211,6 +217,24 @@ mod tests {
             verdict: None,
             remarks: Vec::new(),
         }
+    }
+
+    /// A bot that wrote nothing gets one line saying so, not an empty section (which read as
+    /// lost lines); one that wrote an empty line keeps its section (the control: that is not
+    /// nothing), and so does a bot beside a silent one.
+    #[test]
+    fn a_bot_that_wrote_nothing_gets_one_line_not_an_empty_section() {
+        let log = played(["", "bob's own\n"]).stderr_log();
+        assert_eq!(
+            log,
+            "===== player 1 (alice): wrote nothing to stderr =====\n\n\
+             ===== player 2 (bob): stderr =====\n  | bob's own\n\n"
+        );
+        let log = played(["\n", ""]).stderr_log();
+        assert_eq!(
+            log,
+            "===== player 1 (alice): stderr =====\n  |\n\n===== player 2 (bob): wrote nothing to stderr =====\n\n"
+        );
     }
 
     /// The lines of `log` that start with a header's `=====`.

@@ -6,19 +6,21 @@
 //! and answers `TAKE <k>`. Anything else forfeits.
 
 use arena::engine::{
-    ForfeitReason, Game, GameInfo, MatchOptions, Outcome, ParamKind, ParamSpec, PlayerId, PlayerOutcome, PlaysOn,
-    Ranking, Reply, SetupError, State, Turn, Wording,
+    Columns, ForfeitReason, Game, GameInfo, MatchOptions, Outcome, ParamKind, ParamSpec, PlayerId, PlayerOutcome,
+    PlaysOn, Ranking, Reply, SetupError, State, Turn, Wording,
 };
 use serde_json::{json, Value};
 
 pub static INFO: GameInfo = GameInfo {
     name: "coins",
     title: "Coins",
+    listed: true,
     players: 2..=2,
     simultaneous: false,
     chance: false,
     bots: true,
     wording: Wording::NEUTRAL,
+    columns: Columns::WON,
     plays_on: PlaysOn::Parameters,
     ranking: Ranking::Wins,
     params: &[ParamSpec {

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use arena::engine::{MatchOptions, Registry};
+use arena::engine::{Columns, MatchOptions, Registry};
 use arena::files::file_safe;
 use arena::referee::{play_match, BotCommand};
 use arena::replay::MatchResult;
@@ -87,7 +87,7 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     } else {
         let place = args.map.as_ref().map_or(String::new(), |m| format!(" on {}", m.display()));
         say!("{}{place} (seed {seed}, {} steps)", game.name(), played.replay.steps.len());
-        say!("{}", result_table(result));
+        say!("{}", result_table(result, &game.info().columns));
         for fact in arena::explain::forfeit_facts(&played.replay) {
             let Some(p) = result.players.get(fact.player) else { continue };
             let why = arena::view::capitalise(&fact.sentence_about(&game.info().wording, &p.name, p.detail.as_deref()));
@@ -124,10 +124,11 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The result as a table: player, score, finished, forfeit (names and details as safe text).
-pub fn result_table(result: &MatchResult) -> Table {
+/// The result as a table: player, score, finished, forfeit (names and details as safe text), the
+/// score and finished columns headed as the game `columns` says (finished is `won` in most games).
+pub fn result_table(result: &MatchResult, columns: &Columns) -> Table {
     let mut table = Table::new();
-    table.load_style(UTF8_FULL_CONDENSED).set_header(vec!["#", "player", "score", "finished", "forfeit"]);
+    table.load_style(UTF8_FULL_CONDENSED).set_header(vec!["#", "player", columns.score, columns.finished, "forfeit"]);
     for (i, p) in result.players.iter().enumerate() {
         let forfeit = match (&p.forfeit, &p.detail) {
             (Some(r), Some(d)) => safe_text::terminal(&format!("{r}: {d}")),

@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use thiserror::Error;
 
 use super::{Atoms, PlaceError, COLOURS};
-use crate::engine::{
+use crate::engine::{Columns, 
     ClassicProgram, ForfeitReason, Game, GameInfo, MatchOptions, Outcome, ParamKind, ParamSpec, PlayerId,
     PlayerOutcome, PlaysOn, Ranking, Reply, SetupError, State, Turn, Wording,
 };
@@ -35,6 +35,7 @@ const PROMPT: &str = "TICK";
 pub static INFO: GameInfo = GameInfo {
     name: NAME,
     title: "Atoms",
+    listed: true,
     players: 2..=6,
     simultaneous: false,
     chance: false,
@@ -44,6 +45,7 @@ pub static INFO: GameInfo = GameInfo {
         prompt: "TURN prompt",
         input: "the ATOMS line and a TURN prompt (through END)",
     },
+    columns: Columns { score: "outlasted", finished: "won" },
     plays_on: PlaysOn::Parameters,
     ranking: Ranking::Score,
     params: &[ParamSpec {

@@ -15,7 +15,7 @@ pub mod sim;
 
 use serde_json::{json, Value};
 
-use crate::engine::{
+use crate::engine::{Columns, 
     ClassicProgram, Game, GameInfo, MatchOptions, Outcome, PlayerId, PlayerOutcome, PlaysOn, Ranking, Reply,
     SetupError, State, Turn, Wording,
 };
@@ -184,11 +184,13 @@ impl Lcr {
 pub static INFO: GameInfo = GameInfo {
     name: NAME,
     title: "Wild Left-Center-Right",
+    listed: true,
     players: 2..=MAX_PLAYERS,
     simultaneous: false,
     chance: true,
     bots: false,
     wording: Wording::NEUTRAL,
+    columns: Columns { score: "chips", finished: "won" },
     plays_on: PlaysOn::Parameters,
     ranking: Ranking::Score,
     params: &[],

@@ -23,7 +23,7 @@ use bot_sdk::rules::{check_move, resolve, Action, Event, Player};
 use bot_sdk::{Cell, Grid, MapSpec, Pos};
 use serde_json::{json, Value};
 
-use crate::engine::{
+use crate::engine::{Columns, 
     ForfeitReason, Game, GameInfo, MatchOptions, Outcome, PlayerId, PlayerOutcome, PlaysOn, Ranking, Remark, Reply,
     SetupError, State, Turn, Verdict, Wording,
 };
@@ -48,15 +48,20 @@ const PROMPT: &str = "TICK";
 /// How forfeits are explained: ticks and TICK lines.
 const WORDING: Wording = Wording { step: "tick", prompt: "TICK line", input: "the header and TICK lines" };
 
+/// A score, and `finished` for a player that reached the final cell.
+const COLUMNS: Columns = Columns { score: "score", finished: "finished" };
+
 /// Resource Rush as the registry describes it.
 pub static INFO: GameInfo = GameInfo {
     name: NAME,
     title: "Resource Rush",
+    listed: true,
     players: 2..=2,
     simultaneous: true,
     chance: false,
     bots: true,
     wording: WORDING,
+    columns: COLUMNS,
     plays_on: PlaysOn::MapFile { noun: "map" },
     ranking: Ranking::Score,
     params: &[],
@@ -68,11 +73,13 @@ pub static INFO: GameInfo = GameInfo {
 pub static TEST_INFO: GameInfo = GameInfo {
     name: TEST_NAME,
     title: "A Resource Rush single-player test",
+    listed: false,
     players: 1..=1,
     simultaneous: false,
     chance: false,
     bots: true,
     wording: WORDING,
+    columns: COLUMNS,
     plays_on: PlaysOn::MapFile { noun: "test file" },
     ranking: Ranking::Score,
     params: &[],

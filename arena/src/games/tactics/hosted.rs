@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 use thiserror::Error;
 
 use super::{canonical_command, Board, Field, Phase, IDS};
-use crate::engine::{
+use crate::engine::{Columns, 
     ClassicProgram, ForfeitReason, Game, GameInfo, MatchOptions, Outcome, ParamKind, ParamSpec, PlayerId,
     PlayerOutcome, PlaysOn, Ranking, Reply, SetupError, State, Turn, Wording,
 };
@@ -39,6 +39,7 @@ const PROMPT: &str = "TICK";
 pub static INFO: GameInfo = GameInfo {
     name: NAME,
     title: "OOPtimal Tactics",
+    listed: true,
     players: 2..=2,
     simultaneous: false,
     chance: false,
@@ -48,6 +49,7 @@ pub static INFO: GameInfo = GameInfo {
         prompt: "ROUND prompt",
         input: "the TACTICS line and a ROUND prompt (through END)",
     },
+    columns: Columns { score: "fields", finished: "won" },
     plays_on: PlaysOn::MapFile { noun: "config" },
     ranking: Ranking::Wins,
     params: &[ParamSpec {
