@@ -1140,8 +1140,19 @@ pub fn git_edits(folder: &Path, files: &Sources) -> bool {
     // no edit).
     let under = |path: &str| prefix.is_empty() || path.strip_prefix(prefix).is_some_and(|rest| rest.starts_with('/'));
     let tracked = index.entries.keys().filter(|p| under(p));
-    tracked.into_iter().any(|p| std::fs::symlink_metadata(tree.join(p)).is_err())
+    // (Looked up only below real folders, as git does: a tracked path behind a link the student
+    // made is gone, and the label no probe of the files the link leads to.)
+    let gone = |p: &str| unlinked(&tree, p).is_none_or(|path| std::fs::symlink_metadata(path).is_err());
+    tracked.into_iter().any(|p| gone(p))
 }
+
+/// The most of a git index [`GitIndex::read`] reads, and the most its names may take decoded (a
+/// version 4 index gives each name as a change to the one before: a file of a few MiB could
+/// otherwise name millions of ever longer paths, gigabytes of them).
+const MAX_INDEX_BYTES: usize = 64 << 20;
+
+/// The longest path an index entry may name (Linux's `PATH_MAX`).
+const MAX_INDEX_NAME: usize = 4096;
 
 /// The entries of a git index file (`.git/index`, versions 2 to 4), as [`git_edits`] needs them.
 struct GitIndex {
@@ -1179,24 +1190,35 @@ impl GitEntry {
         if hash_len != 20 {
             return false;
         }
-        let content = match link {
-            Some(target) => target.to_vec(),
-            None => {
-                use std::io::Read;
-                let mut bytes = Vec::new();
-                let read = crate::files::open_regular(path).ok().flatten().map(|f| {
-                    f.take(MAX_FINGERPRINTED_BYTES).read_to_end(&mut bytes).is_ok() && bytes.len() as u64 == meta.len()
-                });
-                if read != Some(true) {
-                    return false;
-                }
-                bytes
-            }
-        };
         use sha1::Digest;
         let mut sha = sha1::Sha1::new();
-        sha.update(format!("blob {}\0", content.len()).as_bytes());
-        sha.update(&content);
+        match link {
+            Some(target) => {
+                sha.update(format!("blob {}\0", target.len()).as_bytes());
+                sha.update(target);
+            }
+            // (Hashed as it is read, a block at a time: a file may be hundreds of MiB.)
+            None => {
+                use std::io::Read;
+                let Some(file) = crate::files::open_regular(path).ok().flatten() else { return false };
+                sha.update(format!("blob {}\0", meta.len()).as_bytes());
+                let (mut file, mut block, mut read) = (file.take(MAX_FINGERPRINTED_BYTES), vec![0u8; 64 << 10], 0u64);
+                loop {
+                    match file.read(&mut block) {
+                        Ok(0) => break,
+                        Ok(n) => {
+                            sha.update(&block[..n]);
+                            read += n as u64;
+                        }
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                        Err(_) => return false,
+                    }
+                }
+                if read != meta.len() {
+                    return false;
+                }
+            }
+        }
         sha.finalize().as_slice() == self.id.as_slice()
     }
 }
@@ -1204,12 +1226,20 @@ impl GitEntry {
 impl GitIndex {
     /// The index file at `path` (of a repository whose object ids are `hash_len` bytes), if it
     /// is a regular file of a version this reads.
+    /// Not through a symbolic link (git makes none there): `index` a link to `/proc/kmsg` had a
+    /// root arena read, and so take, the host's kernel messages, and a link anywhere had it read
+    /// any file of the host for a label.
     fn read(path: &Path, hash_len: usize) -> Option<GitIndex> {
         use std::io::Read;
+        use std::os::unix::fs::OpenOptionsExt;
         let mut bytes = Vec::new();
-        let file = crate::files::open_regular(path).ok()??;
+        let flags = libc::O_NONBLOCK | libc::O_NOFOLLOW;
+        let file = std::fs::OpenOptions::new().read(true).custom_flags(flags).open(path).ok()?;
         let meta = file.metadata().ok()?;
-        file.take(256 << 20).read_to_end(&mut bytes).ok()?;
+        if !meta.is_file() || meta.len() > MAX_INDEX_BYTES as u64 {
+            return None;
+        }
+        file.take(MAX_INDEX_BYTES as u64).read_to_end(&mut bytes).ok()?;
         let written = (meta.mtime() as u32, meta.mtime_nsec() as u32);
         Self::parse(&bytes, hash_len).map(|index| GitIndex { written, ..index })
     }
@@ -1228,6 +1258,7 @@ impl GitIndex {
         let mut at = 12;
         let mut entries = BTreeMap::new();
         let mut previous: Vec<u8> = Vec::new();
+        let mut names = 0usize;
         for _ in 0..count {
             let start = at;
             let mtime = (u32_at(at + 8)?, u32_at(at + 12)?);
@@ -1268,11 +1299,22 @@ impl GitIndex {
                 at = start + (end - start + 8) / 8 * 8;
                 name
             };
+            // (Git refuses these too: none names a file of the work tree.)
+            names += name.len();
+            if name.len() > MAX_INDEX_NAME || names > MAX_INDEX_BYTES || !plain_relative(&name) {
+                return None;
+            }
             previous.clone_from(&name);
             entries.insert(String::from_utf8(name).ok()?, GitEntry { mode, size, mtime, id, unusual });
         }
         (at + hash_len <= bytes.len()).then_some(GitIndex { entries, written: (0, 0), hash_len })
     }
+}
+
+/// Whether `name` (an index entry's path) is a path inside the work tree: not empty, not
+/// absolute, no empty, `.` or `..` part.
+fn plain_relative(name: &[u8]) -> bool {
+    name.split(|&b| b == b'/').all(|part| !matches!(part, b"" | b"." | b".."))
 }
 
 /// The git folder `.git` names: the folder itself, or the one a `gitdir: PATH` file points to.
@@ -1380,6 +1422,155 @@ mod tests {
         let files =
             sources(&bot(&plain, "sh bot.sh"), None, &BTreeSet::new(), &Default::default(), &mut BTreeMap::new());
         assert!(!git_edits(&plain, &files.unwrap()));
+    }
+
+    /// A git index file of `version` holding `entries` (for version 4, each name as (bytes to
+    /// strip off the one before, the rest)), with a checksum's room.
+    fn index_file(version: u32, entries: &[(usize, &[u8], &GitEntry)]) -> Vec<u8> {
+        let mut bytes = b"DIRC".to_vec();
+        bytes.extend(version.to_be_bytes());
+        bytes.extend((entries.len() as u32).to_be_bytes());
+        for (strip, name, e) in entries {
+            let start = bytes.len();
+            bytes.extend([0u8; 8]);
+            bytes.extend(e.mtime.0.to_be_bytes());
+            bytes.extend(e.mtime.1.to_be_bytes());
+            bytes.extend([0u8; 8]);
+            bytes.extend(e.mode.to_be_bytes());
+            bytes.extend([0u8; 8]);
+            bytes.extend(e.size.to_be_bytes());
+            bytes.extend_from_slice(&e.id);
+            bytes.extend((name.len().min(0xfff) as u16).to_be_bytes());
+            if version == 4 {
+                assert!(*strip < 128);
+                bytes.push(*strip as u8);
+                bytes.extend_from_slice(name);
+                bytes.push(0);
+            } else {
+                bytes.extend_from_slice(name);
+                bytes.resize(start + (bytes.len() - start + 8) / 8 * 8, 0);
+            }
+        }
+        bytes.extend([0u8; 20]);
+        bytes
+    }
+
+    /// An entry of a plain empty file.
+    fn blank() -> GitEntry {
+        GitEntry { mode: 0o100644, size: 0, mtime: (0, 0), id: vec![0; 20], unusual: false }
+    }
+
+    /// `names` (strip, rest), each a blank entry.
+    fn blanks<'a>(names: &[(usize, &'a [u8])], e: &'a GitEntry) -> Vec<(usize, &'a [u8], &'a GitEntry)> {
+        names.iter().map(|&(strip, name)| (strip, name, e)).collect()
+    }
+
+    /// A version 4 index whose names each add a byte to the one before (64 bytes an entry, names
+    /// of quadratic length: 1 MiB of it named 128 MiB, 10 MiB of it 12 GiB) is not read once a
+    /// name is longer than a path can be, nor once its names together pass what the largest index
+    /// read holds; the control: as many names, compressed as git does, are read, and so are the
+    /// longest names a path may have.
+    #[test]
+    fn a_version_4_index_cannot_name_more_than_its_paths_can_hold() {
+        let e = blank();
+        let growing: Vec<(usize, &[u8])> = (0..MAX_INDEX_NAME + 1).map(|_| (0, &b"a"[..])).collect();
+        let file = |names: &[(usize, &[u8])]| index_file(4, &blanks(names, &e));
+        assert!(file(&growing).len() < 300 << 10);
+        assert!(GitIndex::parse(&file(&growing), 20).is_none(), "a name past PATH_MAX");
+        let fits = &growing[..MAX_INDEX_NAME];
+        assert_eq!(GitIndex::parse(&file(fits), 20).map(|i| i.entries.len()), Some(MAX_INDEX_NAME));
+        // Names of 4000 bytes, each one byte apart: 1 MiB of index, past 64 MiB of names.
+        let long = vec![b'a'; 3999];
+        let first = [long.as_slice(), b"0"].concat();
+        let many = MAX_INDEX_BYTES / 4000 + 1;
+        let names: Vec<(usize, &[u8])> = std::iter::once((0, first.as_slice()))
+            .chain((1..many).map(|i| (1, if i % 2 == 0 { &b"0"[..] } else { &b"1"[..] })))
+            .collect();
+        let bytes = file(&names);
+        assert!(bytes.len() < 2 << 20, "{}", bytes.len());
+        assert!(GitIndex::parse(&bytes, 20).is_none(), "names past MAX_INDEX_BYTES");
+        // The control: git's own compression of many names.
+        let plain: Vec<Vec<u8>> = (0..20_000).map(|i| format!("bots/alice/src/file{i:05}.py").into_bytes()).collect();
+        let names: Vec<(usize, &[u8])> =
+            plain.iter().enumerate().map(|(i, n)| if i == 0 { (0, &n[..]) } else { (8, &n[n.len() - 8..]) }).collect();
+        let index = GitIndex::parse(&file(&names), 20).expect("read");
+        assert!(index.entries.contains_key("bots/alice/src/file19999.py"), "{:?}", index.entries.keys().last());
+        assert_eq!(index.entries.len(), 20_000);
+    }
+
+    /// An index's paths never look outside the bot's folder: one that names `..`, or a path
+    /// behind a link the student made to another folder, is read the same whether that folder's
+    /// file exists or not (the label `+ edits` told the student, on the leaderboard, whether a
+    /// file of the teacher's existed). The control: the paths lead there, and the entries read
+    /// as plain ones are.
+    #[test]
+    fn an_index_s_paths_never_probe_outside_the_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        let folder = repo.join("alice");
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::create_dir(dir.path().join("secret")).unwrap();
+        std::fs::write(folder.join("bot.sh"), "echo WAIT\n").unwrap();
+        std::os::unix::fs::symlink("../../secret", folder.join("link")).unwrap();
+        git(&repo, &["init", "-q"]);
+        git(&repo, &["add", "."]);
+        git(&repo, &["commit", "-qm", "one"]);
+        // The index git wrote, its entries read by this reader, and one more entry appended.
+        let index = std::fs::read(repo.join(".git/index")).unwrap();
+        let plain = GitIndex::parse(&index, 20).expect("git's own index");
+        let b = bot(&folder, "sh bot.sh");
+        let files = sources(&b, None, &BTreeSet::new(), &Default::default(), &mut BTreeMap::new()).unwrap();
+        assert!(!git_edits(&folder, &files), "as committed");
+        let e = blank();
+        for name in ["alice/link/key", "alice/../../secret/key"] {
+            let mut entries: Vec<(usize, &[u8], &GitEntry)> =
+                plain.entries.iter().map(|(k, v)| (0, k.as_bytes(), v)).collect();
+            entries.push((0, name.as_bytes(), &e));
+            let crafted = index_file(2, &entries);
+            let _ = std::fs::remove_file(dir.path().join("secret/key"));
+            std::fs::write(repo.join(".git/index"), &crafted).unwrap();
+            let absent = git_edits(&folder, &files);
+            std::fs::write(dir.path().join("secret/key"), "k").unwrap();
+            assert!(std::fs::symlink_metadata(repo.join(name)).is_ok(), "the control: {name} leads to the file");
+            let present = git_edits(&folder, &files);
+            assert_eq!(absent, present, "{name}: the label tells whether the file exists");
+        }
+        assert!(plain.entries.contains_key("alice/link"), "the control: the link itself is an entry");
+    }
+
+    /// `.git/index` a symbolic link is not read (git makes none): to `/proc/kmsg`, a root arena
+    /// took the host's kernel messages. The control: the same file in its place is read.
+    #[test]
+    fn an_index_that_is_a_link_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("elsewhere");
+        std::fs::write(&file, index_file(2, &[(0, b"bot.sh", &blank())])).unwrap();
+        std::os::unix::fs::symlink(&file, dir.path().join("index")).unwrap();
+        assert!(GitIndex::read(&dir.path().join("index"), 20).is_none());
+        assert!(GitIndex::read(&file, 20).is_some(), "the control: the file itself");
+        // Nor a FIFO, a folder or a device.
+        assert!(std::process::Command::new("mkfifo").arg(dir.path().join("fifo")).status().unwrap().success());
+        assert!(GitIndex::read(&dir.path().join("fifo"), 20).is_none());
+        assert!(GitIndex::read(dir.path(), 20).is_none());
+        assert!(GitIndex::read(Path::new("/dev/zero"), 20).is_none());
+    }
+
+    /// A file of more than one read's block is hashed as git hashes it (its id, `git
+    /// hash-object`): read a block at a time, it is the same file.
+    #[test]
+    fn a_large_file_is_hashed_as_git_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big");
+        let content: Vec<u8> = (0..300_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        std::fs::write(&path, &content).unwrap();
+        let out = git(dir.path(), &["hash-object", "big"]);
+        let hex = String::from_utf8(out.stdout).unwrap();
+        let id: Vec<u8> = (0..20).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap()).collect();
+        let entry = |id: Vec<u8>| GitEntry { mode: 0o100644, size: 0, mtime: (0, 0), id, unusual: false };
+        assert!(entry(id.clone()).matches(&path, None, 20, (0, 0)));
+        let mut other = id;
+        other[0] ^= 1;
+        assert!(!entry(other).matches(&path, None, 20, (0, 0)), "the control: another id");
     }
 
     #[test]
