@@ -343,6 +343,13 @@ fn real_path(path: &Path) -> PathBuf {
     let abs = normalize(path);
     match (abs.parent(), abs.file_name()) {
         (Some(parent), Some(name)) => real_path(parent).join(name),
+        // (`..` after a folder still to be made: the folder it will be made in, as the folder
+        // made leads there. Kept as written, `league/new/../versions/alice` passed for a folder
+        // outside the league's copies.)
+        (Some(parent), None) if abs.components().next_back() == Some(std::path::Component::ParentDir) => {
+            let real = real_path(parent);
+            real.parent().map_or(real.clone(), Path::to_path_buf)
+        }
         _ => abs,
     }
 }
@@ -1972,7 +1979,7 @@ mod tests {
     }
 
     /// A shard's `--out` inside the league's kept copies (or the folder `versions/` itself, or
-    /// reached through a link to it) is told; one elsewhere in the league's folder is not. The
+    /// reached through a link to it, or through `..` after a folder it makes) is told; one elsewhere in the league's folder is not. The
     /// control: the check of the bots' folders, given the bot as it plays (from its copy), lets
     /// it by.
     #[test]
@@ -1986,7 +1993,18 @@ mod tests {
         assert_eq!(copies_holding(&inside, &league), Some(copies.clone()));
         assert_eq!(copies_holding(&league.join("versions"), &league), Some(copies.clone()));
         std::os::unix::fs::symlink(&copy, dir.path().join("link")).unwrap();
-        assert_eq!(copies_holding(&dir.path().join("link/shard-1"), &league), Some(copies));
+        assert_eq!(copies_holding(&dir.path().join("link/shard-1"), &league), Some(copies.clone()));
+        // Through `..` after a folder not made yet, as `--out` makes it (the control: it lands
+        // in the copies).
+        let sly = league.join("new/../versions/alice/0123456789abcdef/folder/shard-4");
+        assert_eq!(copies_holding(&sly, &league), Some(copies.clone()), "{}", real_path(&sly).display());
+        // (And a bot's own folder so.)
+        std::fs::create_dir(dir.path().join("alice")).unwrap();
+        let own = bot(&dir.path().join("alice"), "sh bot.sh");
+        assert!(folder_holding(&[&own], &dir.path().join("nothing/../alice/shard-5"), &league).is_some());
+        std::fs::create_dir_all(&sly).unwrap();
+        assert!(copy.join("shard-4").is_dir(), "the control: made there");
+        assert_eq!(copies_holding(&league.join("new/../shard-6"), &league), None);
         assert_eq!(copies_holding(&league.join("shard-2"), &league), None);
         assert_eq!(copies_holding(&dir.path().join("shard-3"), &league), None);
         // The control: the bot's folder check, the bot as it plays from its copy.
