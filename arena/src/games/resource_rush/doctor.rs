@@ -38,7 +38,6 @@ pub const CHECKUP: Checkup = Checkup {
                    reads its whole input first (as `./bot < test1.txt` gives it), `arena test {bot} --piped` \
                    sends each test file whole, then ends its input",
     by_hand: "run it by hand with a map on stdin (`./bot < tests/test1.txt`)",
-    bounds: "the map's size (N rows, M columns: the map need not be square)",
 };
 
 /// One scripted situation.
