@@ -401,3 +401,34 @@ fn a_silent_tactics_bot_is_told_slow_unflushed_or_reading_all() {
         assert!(!stdout.contains("If it plays another game"), "{flaw}: {stdout}");
     }
 }
+
+/// Reports a student reads plainly: a bot that quits after its third answer in every situation
+/// is told of that one exit everywhere (it was told to strip `\r`, read every kind of cell and
+/// read test mode's moves, where it quit the same way); an empty answer is called one (it read
+/// "you answered `` … empty line, expected"); a line that is no text is an answer not understood
+/// (it read "was the line was not"), with a fix in Tactics too, and no "It never answered a
+/// prompt"; a Tactics bot that exits is told to keep reading. The control: `crlfcrash`, whose
+/// seat 1 passes, keeps the CRLF fix (`each_flaw_is_named_with_its_fix`).
+#[test]
+fn quitting_empty_and_binary_answers_are_told_plainly() {
+    let (stdout, code) = check(&script("midquit.sh"));
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(stdout.matches("(the same crash as in `seat 1`, above)").count(), 5, "{stdout}");
+    for guess in ["strip the trailing", "read every kind of cell", "in test mode the TICK lines"] {
+        assert!(!stdout.contains(guess), "{guess}: {stdout}");
+    }
+    let (stdout, _) = check(&script("emptyline.sh"));
+    assert!(stdout.contains("you answered an empty line to `TICK 1`: expected `WAIT` or `MOVE x y`\n"), "{stdout}");
+    let (stdout, _) = check(&script("binary.sh"));
+    assert!(stdout.contains("your answer to `TICK 1` was not understood: the line was not valid UTF-8"), "{stdout}");
+    assert!(!stdout.contains("It never answered a prompt"), "{stdout}");
+    let tactics = |bot: &str| {
+        let out = arena(&["check-bot", "--game", "tactics", &script(bot)]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let stdout = tactics("binary-end.sh");
+    assert!(stdout.contains("fix: answer each ROUND prompt with one short line of plain ASCII text"), "{stdout}");
+    assert!(!stdout.contains("It never answered a prompt"), "{stdout}");
+    let stdout = tactics("tactics-quitter.sh");
+    assert!(stdout.contains("fix: keep reading one line at a time until stdin ends, answering each ROUND prompt"));
+}

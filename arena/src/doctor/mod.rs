@@ -106,7 +106,7 @@ pub struct Checked {
     pub findings: Vec<Finding>,
     /// Not played (an earlier problem would only repeat).
     pub skipped: bool,
-    /// Whether the bot answered a prompt with a line (a bot of another game answers none).
+    /// Whether the bot answered a prompt with a line, text or not (a bot of another game answers none).
     pub answered: bool,
     /// Whether its program never ran as meant (a Python syntax error, a `#!` line ending in
     /// `\r`, a script not found): no game's prompts are to blame.
@@ -497,7 +497,8 @@ fn diagnose(
         Some(finding) => vec![finding],
         None => situation.findings(&facts, limits),
     };
-    let answered = replies.iter().any(|r| r.answer.is_some());
+    // (A line that was not text is an answer too: malformed, but no silence.)
+    let answered = replies.iter().any(|r| r.answer.is_some()) || me.forfeit.as_deref() == Some("malformed");
     let never_ran =
         me.forfeit.as_deref() == Some("crash") && played.stderr.first().and_then(|e| python_compile_fix(e)).is_some();
     let name = situation.name().to_string();
@@ -696,9 +697,9 @@ async fn check_situations(
     let first_name = situations.first().map_or(String::new(), |s| s.name().to_string());
     let mut out: Vec<Checked> = Vec::new();
     let program = program_problem(command);
-    // Seat 1's crash (its stderr and fix): the same crash elsewhere has the same cause, not the
-    // situation's own (a bot that misreads every header is no CRLF or power-up problem).
-    let mut first_crash: Option<(String, Option<Ending>, String)> = None;
+    // Seat 1's crash (its stderr, ending, step and fix): the same crash elsewhere has the same
+    // cause, not the situation's own (a bot that misreads every header is no CRLF or power-up problem).
+    let mut first_crash: Option<(String, Option<Ending>, usize, String)> = None;
     for (i, situation) in situations.iter().enumerate() {
         let played = play(game, command, situation.as_ref(), Feed::Interactive, &limits, sandbox, cancel).await?;
         let mut checked = diagnose(game, checkup, situation.as_ref(), &played, &limits);
@@ -706,14 +707,18 @@ async fn check_situations(
             checked.never_ran |= program.is_some();
             let stderr = played.stderr.first().cloned().unwrap_or_default();
             let ended = crash_ending(&played.replay);
+            let steps = played.replay.steps.len();
             let fix = match (&program, &first_crash) {
                 (Some(fix), _) => Some(fix.clone()),
                 // (Two crashes that said nothing are not known to be the same, unless the same
-                // signal killed the bot in both.)
-                (None, Some((seen, seen_ended, fix)))
+                // signal killed the bot in both, or it exited with the same status at the same
+                // step: a bot that quits after its third answer everywhere is no CRLF problem.)
+                (None, Some((seen, seen_ended, seen_steps, fix)))
                     if *seen == stderr
                         && (!stderr.trim().is_empty()
-                            || (matches!(ended, Some(Ending::Signal(_))) && ended == *seen_ended)) =>
+                            || (ended.is_some()
+                                && ended == *seen_ended
+                                && (matches!(ended, Some(Ending::Signal(_))) || steps == *seen_steps))) =>
                 {
                     Some(format!("{fix} (the same crash as in `{}`, above)", first_name))
                 }
@@ -735,7 +740,7 @@ async fn check_situations(
             }
             if i == 0 {
                 let fix = checked.findings.first().map(|f| f.fix.clone()).unwrap_or_default();
-                first_crash = Some((stderr, ended, fix));
+                first_crash = Some((stderr, ended, steps, fix));
             }
         }
         let never_answered =

@@ -348,12 +348,18 @@ pub(super) async fn check(
                         })
                         .unwrap_or_else(|| {
                             format!(
-                                "read {} one line at a time until stdin ends; run it by hand and paste them to see \
-                                 where it stops",
-                                info.wording.input
+                                "keep reading one line at a time until stdin ends, answering each {}; to see where \
+                                 it stops, run it by hand and paste {}",
+                                info.wording.prompt, info.wording.input
                             )
                         }),
                     "extra_output" => super::one_line_fix(info.wording.prompt),
+                    // A line that was no text at all (a stray byte, binary output): the game's
+                    // own fix quotes a line, and there is none.
+                    "malformed" => format!(
+                        "answer each {} with one short line of plain ASCII text, a command as the rules write it",
+                        info.wording.prompt
+                    ),
                     "invalid_move" => "check each answer against the rules before you print it (the kit's \
                                        view says which cells or fields are yours)"
                         .to_string(),
@@ -363,7 +369,9 @@ pub(super) async fn check(
                 Finding { problem, fix, serious: true }
             })
             .collect();
-        let answered = replay.steps.iter().filter_map(|s| s.replies.first()).any(|r| r.answer.is_some());
+        // (A line that was not text is an answer too: malformed, but no silence.)
+        let answered = replay.steps.iter().filter_map(|s| s.replies.first()).any(|r| r.answer.is_some())
+            || me.forfeit.as_deref() == Some("malformed");
         let mut explained = false;
         if !answered && me.forfeit.as_deref() == Some("timeout") {
             // Silent from the start: slow, looping, unflushed or waiting for the end of its
