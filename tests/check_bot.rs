@@ -104,6 +104,16 @@ fn each_flaw_is_named_with_its_fix() {
         if *flaw == "loop1" {
             assert!(!stdout.contains("waits for the end of its input"), "{stdout}");
         }
+        // A silent start whose cause was named ends on that cause, not on "If it plays another
+        // game" (which it did); the controls, a silence or a loop left unexplained (as a bot of
+        // another game's may be), keep that ending.
+        let other_game = stdout.contains("It never answered a prompt. If it plays another game");
+        if ["noflush", "readall", "slow"].contains(flaw) {
+            assert!(!other_game, "{flaw}: {stdout}");
+        }
+        if ["readexit", "loop1"].contains(flaw) {
+            assert!(other_game, "{flaw}: {stdout}");
+        }
         if *flaw == "crlfcrash" {
             // The CRLF crash is pinned on CRLF input alone.
             assert!(row(stdout, "CRLF input").contains("PROBLEM"), "{stdout}");
@@ -129,6 +139,7 @@ fn a_bot_killed_by_a_signal_gets_the_fix_for_it() {
         "{stdout}"
     );
     assert!(stdout.contains("`-g -fsanitize=address,undefined`") && stdout.contains("every array index"), "{stdout}");
+    assert!(stdout.contains("against the map's size (N rows, M columns"), "Resource Rush's own words: {stdout}");
     assert!(!stdout.contains("read the header up to `STREAM`"), "{stdout}");
     let (stdout, _) = check(&format!("{} 2 0", script("dies.sh")));
     assert!(stdout.contains("your bot exited with status 0 (no error"), "{stdout}");
@@ -317,9 +328,37 @@ fn a_tactics_bot_s_crash_or_loop_is_told_its_cause() {
     let (stdout, _) = game_check("tactics", "tactics_flawed.py", "loop");
     assert!(stdout.contains("printed nothing, not even in 8 s: a loop that never ends"), "{stdout}");
     assert!(stdout.contains("fix: find the loop that does not end"), "{stdout}");
+    assert!(stdout.contains("If it plays another game"), "a loop may be another game's bot misreading: {stdout}");
     let (stdout, _) = game_check("tactics", "tactics_flawed.py", "slow");
     assert!(!stdout.contains("a loop that never ends"), "the control: {stdout}");
     assert!(stdout.contains("fix: do less before the first answer"), "{stdout}");
+}
+
+/// A Tactics or Atoms bot killed by SIGSEGV is told what bounds its array indexes in its own
+/// game's words: the size on its own first line, and from where its coordinates count. It was
+/// told of "the width and height on the first line" in both, by code shared with every game.
+/// (The control, Resource Rush's own words, is `a_bot_killed_by_a_signal_gets_the_fix_for_it`.)
+#[test]
+fn a_segfault_s_fix_says_what_bounds_an_index_in_the_game_s_words() {
+    for (game, script, words) in [
+        (
+            "tactics",
+            "tactics_flawed.py",
+            "check every array index against the map's size (the width and height on the `TACTICS` line, after \
+             the number of rounds; `place` counts columns and rows from 1, your arrays from 0)",
+        ),
+        (
+            "atoms",
+            "atoms_flawed.py",
+            "check every array index against the board's size (the width and height on the `ATOMS` line, after \
+             the number of players; x is the column and y the row, both from 0)",
+        ),
+    ] {
+        let (stdout, code) = game_check(game, script, "segv");
+        assert_eq!(code, 1, "{game}: {stdout}");
+        assert!(stdout.contains("SIGSEGV") && stdout.contains(words), "{game}: {stdout}");
+        assert!(!stdout.contains("on the first line"), "{game}: {stdout}");
+    }
 }
 
 /// A Tactics bot silent at its first prompt is told why, as a Resource Rush bot is: idle and
@@ -357,5 +396,39 @@ fn a_silent_tactics_bot_is_told_slow_unflushed_or_reading_all() {
             assert!(stdout.contains(phrase), "{flaw}: expected {phrase:?} in\n{stdout}");
         }
         assert!(!stdout.contains("did you forget to flush"), "{flaw}: told apart, not guessed: {stdout}");
+        // The cause named, it does not end wondering whether the bot plays another game (the
+        // control: `loop`, in `a_tactics_bot_s_crash_or_loop_is_told_its_cause`, still does).
+        assert!(!stdout.contains("If it plays another game"), "{flaw}: {stdout}");
     }
+}
+
+/// Reports a student reads plainly: a bot that quits after its third answer in every situation
+/// is told of that one exit everywhere (it was told to strip `\r`, read every kind of cell and
+/// read test mode's moves, where it quit the same way); an empty answer is called one (it read
+/// "you answered `` … empty line, expected"); a line that is no text is an answer not understood
+/// (it read "was the line was not"), with a fix in Tactics too, and no "It never answered a
+/// prompt"; a Tactics bot that exits is told to keep reading. The control: `crlfcrash`, whose
+/// seat 1 passes, keeps the CRLF fix (`each_flaw_is_named_with_its_fix`).
+#[test]
+fn quitting_empty_and_binary_answers_are_told_plainly() {
+    let (stdout, code) = check(&script("midquit.sh"));
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(stdout.matches("(the same crash as in `seat 1`, above)").count(), 5, "{stdout}");
+    for guess in ["strip the trailing", "read every kind of cell", "in test mode the TICK lines"] {
+        assert!(!stdout.contains(guess), "{guess}: {stdout}");
+    }
+    let (stdout, _) = check(&script("emptyline.sh"));
+    assert!(stdout.contains("you answered an empty line to `TICK 1`: expected `WAIT` or `MOVE x y`\n"), "{stdout}");
+    let (stdout, _) = check(&script("binary.sh"));
+    assert!(stdout.contains("your answer to `TICK 1` was not understood: the line was not valid UTF-8"), "{stdout}");
+    assert!(!stdout.contains("It never answered a prompt"), "{stdout}");
+    let tactics = |bot: &str| {
+        let out = arena(&["check-bot", "--game", "tactics", &script(bot)]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let stdout = tactics("binary-end.sh");
+    assert!(stdout.contains("fix: answer each ROUND prompt with one short line of plain ASCII text"), "{stdout}");
+    assert!(!stdout.contains("It never answered a prompt"), "{stdout}");
+    let stdout = tactics("tactics-quitter.sh");
+    assert!(stdout.contains("fix: keep reading one line at a time until stdin ends, answering each ROUND prompt"));
 }

@@ -541,9 +541,10 @@ mod tests {
         assert_eq!(idle.timeout_detail("TICK"), Some(detail(Silence::Unknown)));
     }
 
-    /// Every game but Resource Rush is explained without its ticks and TICK lines: the loop
-    /// fix, the startup fix, the total's and unrequested output's sentences use the game's own
-    /// words. The control: Resource Rush's words still say TICK.
+    /// Every listed game is explained in its own words, none of another's (Resource Rush's ticks
+    /// and TICK lines, Tactics' ROUND prompts): the loop fix, the startup fix, the total's and
+    /// unrequested output's sentences. The games and their words come from the registry, not
+    /// their names. The control: Resource Rush's words still say TICK.
     #[test]
     fn other_games_are_explained_in_their_own_words() {
         let said = |words: &Wording| {
@@ -560,9 +561,22 @@ mod tests {
             }
             all.join("\n")
         };
-        for game in crate::games::registry().games().filter(|g| !g.name().starts_with("resource-rush")) {
-            let text = said(&game.info().wording);
-            assert!(!text.to_lowercase().contains("tick"), "{}: {text}", game.name());
+        // A game's own words, whole: its step (`tick`), and its prompt's protocol keyword (`TICK`).
+        let own = |w: &Wording| {
+            let keyword = w.prompt.split_whitespace().next().filter(|k| k.chars().all(|c| c.is_ascii_uppercase()));
+            [Some(w.step), keyword].into_iter().flatten().map(str::to_lowercase).collect::<Vec<_>>()
+        };
+        let listed: Vec<_> = crate::games::registry().games().filter(|g| g.info().listed).collect();
+        assert!(listed.iter().any(|g| own(&g.info().wording).contains(&"tick".to_string())), "a game of ticks");
+        for game in &listed {
+            let words = game.info().wording;
+            let text = said(&words).to_lowercase();
+            let said_words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).collect();
+            for other in listed.iter().map(|g| g.info().wording).filter(|w| *w != words) {
+                for word in own(&other).into_iter().filter(|w| !own(&words).contains(w)) {
+                    assert!(!said_words.contains(&word.as_str()), "{}: says {word:?}: {text}", game.name());
+                }
+            }
         }
         let tactics = said(&crate::games::tactics::hosted::INFO.wording);
         assert!(tactics.contains("at step 37 your bot printed a line that no ROUND prompt asked for"), "{tactics}");

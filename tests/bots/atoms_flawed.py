@@ -1,7 +1,10 @@
 """An Atoms bot with one flaw, named by its argument (`good` has none): `swap` writes y before x,
 `one` counts columns and rows from 1. It places on the last legal cell, row by row; `late`
-places on the first, from (0, 0), as a beginner's does, and crashes at its fifth prompt."""
+places on the first, from (0, 0), as a beginner's does, and crashes at its fifth prompt; `segv`
+is killed by SIGSEGV at its second prompt."""
 
+import os
+import signal
 import sys
 
 MODE = sys.argv[1]
@@ -20,6 +23,8 @@ for line in sys.stdin:
         prompts += 1
         if MODE == "late" and prompts == 5:
             raise RuntimeError("a bug that shows at the fifth prompt")
+        if MODE == "segv" and prompts == 2:
+            os.kill(os.getpid(), signal.SIGSEGV)
         legal = [(x, y) for y, row in enumerate(rows) for x, c in enumerate(row) if c == ".." or c[0] == me]
         x, y = legal[0] if MODE == "late" else legal[-1]
         if MODE == "swap":

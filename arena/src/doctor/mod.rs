@@ -61,6 +61,12 @@ fn checkup_of(game: &dyn Game) -> Option<Checkup> {
     game.info().kit.as_ref().and_then(|kit| kit.check)
 }
 
+/// What bounds an array index in a bot of `game`, in the fix for an invalid memory access: its
+/// kit's words (a game with a [`Checkup`] has a kit), else words that fit any game.
+fn bounds_of(game: &dyn Game) -> &'static str {
+    game.info().kit.as_ref().map_or("the sizes its input gives", |kit| kit.bounds)
+}
+
 /// Whether check-bot can check bots of `game`, or why not (no bots, no scripted opponent).
 pub fn can_check(game: &dyn Game) -> Result<(), CheckError> {
     if checkup_of(game).is_some() {
@@ -100,11 +106,14 @@ pub struct Checked {
     pub findings: Vec<Finding>,
     /// Not played (an earlier problem would only repeat).
     pub skipped: bool,
-    /// Whether the bot answered a prompt with a line (a bot of another game answers none).
+    /// Whether the bot answered a prompt with a line, text or not (a bot of another game answers none).
     pub answered: bool,
     /// Whether its program never ran as meant (a Python syntax error, a `#!` line ending in
     /// `\r`, a script not found): no game's prompts are to blame.
     pub never_ran: bool,
+    /// Whether its first answer never came for a cause named here (unflushed output, waiting for
+    /// the end of its input, a slow start): it does answer this game's prompts.
+    pub explained: bool,
 }
 
 impl Checked {
@@ -123,6 +132,7 @@ impl Checked {
             skipped: true,
             answered: false,
             never_ran: false,
+            explained: false,
         }
     }
 }
@@ -466,7 +476,7 @@ fn diagnose(
             let what = ended.map_or_else(|| "exited (or closed stdout)".to_string(), Ending::clause);
             // Killed by a signal: a fault in the program itself, which the fix for it finds,
             // after the situation's own cause where it has one.
-            let fix = match (ended.and_then(|e| signal_fix(e, checkup.by_hand, checkup.bounds)), its_own) {
+            let fix = match (ended.and_then(|e| signal_fix(e, checkup.by_hand, bounds_of(game))), its_own) {
                 (Some(signal), true) => format!("{fix}: a bot that misreads its input often dies so; then {signal}"),
                 (Some(signal), false) => signal,
                 (None, _) => fix.to_string(),
@@ -487,10 +497,12 @@ fn diagnose(
         Some(finding) => vec![finding],
         None => situation.findings(&facts, limits),
     };
-    let answered = replies.iter().any(|r| r.answer.is_some());
+    // (A line that was not text is an answer too: malformed, but no silence.)
+    let answered = replies.iter().any(|r| r.answer.is_some()) || me.forfeit.as_deref() == Some("malformed");
     let never_ran =
         me.forfeit.as_deref() == Some("crash") && played.stderr.first().and_then(|e| python_compile_fix(e)).is_some();
-    Checked { name: situation.name().to_string(), summary, findings, skipped: false, answered, never_ran }
+    let name = situation.name().to_string();
+    Checked { name, summary, findings, skipped: false, answered, never_ran, explained: false }
 }
 
 /// How the first-answer probe's findings name what a bot is sent, and its fixes for a silent bot.
@@ -543,7 +555,10 @@ impl FirstPrompt {
 
 /// When the very first answer never came, in the `first` situation: tells a slow start-up from
 /// unflushed output, and a loop (busy, silent) from a bot waiting for the end of its input (idle,
-/// silent), the last two by the `idle` situation's probes ([`silence`]). For any game.
+/// silent), the last two by the `idle` situation's probes ([`silence`]). For any game. With the
+/// finding, whether it named a cause that shows the bot answers these prompts (see
+/// [`Checked::explained`]): a slow start, unflushed output, waiting for the end of its input; not a
+/// loop (a bot misreading another game's input may spin) nor a silence left unexplained.
 #[allow(clippy::too_many_arguments)]
 async fn first_answer_probe<S: Stage + ?Sized, I: Stage + ?Sized>(
     game: &dyn Game,
@@ -554,7 +569,7 @@ async fn first_answer_probe<S: Stage + ?Sized, I: Stage + ?Sized>(
     limits: &Limits,
     sandbox: &Sandbox,
     cancel: &CancellationToken,
-) -> Result<Finding, RefereeError> {
+) -> Result<(Finding, bool), RefereeError> {
     let patient = Limits { startup: PATIENCE, total: PATIENCE + limits.total, ..*limits };
     let played = play(game, command, first, Feed::Interactive, &patient, sandbox, cancel).await?;
     if let Some(reply) = played.replay.steps.first().and_then(|s| s.replies.first()) {
@@ -563,33 +578,40 @@ async fn first_answer_probe<S: Stage + ?Sized, I: Stage + ?Sized>(
         if let Some(cpu) =
             reply.cpu_ms.filter(|&cpu| reply.answer.is_none() && Activity::of(cpu, reply.ms) == Activity::Computing)
         {
-            return Ok(Finding {
-                problem: format!(
-                    "your bot computed for {cpu} ms of CPU time after {} and printed nothing, not even in {} s: a \
+            return Ok((
+                Finding {
+                    problem: format!(
+                        "your bot computed for {cpu} ms of CPU time after {} and printed nothing, not even in {} s: a \
                      loop that never ends, or work far too slow for the first answer ({} ms, start-up included)",
-                    words.after,
-                    PATIENCE.as_secs(),
-                    limits.startup.as_millis()
-                ),
-                fix: loop_fix(&game.info().wording, limits.startup.as_millis() as u64),
-                serious: true,
-            });
+                        words.after,
+                        PATIENCE.as_secs(),
+                        limits.startup.as_millis()
+                    ),
+                    fix: loop_fix(&game.info().wording, limits.startup.as_millis() as u64),
+                    serious: true,
+                },
+                false,
+            ));
         }
         if reply.answer.is_some() {
-            return Ok(Finding {
-                problem: format!(
-                    "your bot took {} ms to answer {}, but the first answer must come within {} ms, start-up \
+            return Ok((
+                Finding {
+                    problem: format!(
+                        "your bot took {} ms to answer {}, but the first answer must come within {} ms, start-up \
                      included",
-                    reply.ms,
-                    words.first,
-                    limits.startup.as_millis()
-                ),
-                fix: STARTUP_FIX.to_string(),
-                serious: true,
-            });
+                        reply.ms,
+                        words.first,
+                        limits.startup.as_millis()
+                    ),
+                    fix: STARTUP_FIX.to_string(),
+                    serious: true,
+                },
+                true,
+            ));
         }
     }
-    Ok(match silence(game, command, idle, sandbox, cancel).await? {
+    let silent = silence(game, command, idle, sandbox, cancel).await?;
+    let finding = match silent {
         Silence::Buffered => Finding {
             problem: format!(
                 "your bot printed nothing for {} ms after {}, yet when sent thousands of {} at once its answers \
@@ -617,7 +639,8 @@ async fn first_answer_probe<S: Stage + ?Sized, I: Stage + ?Sized>(
             fix: words.never_answered.clone(),
             serious: true,
         },
-    })
+    };
+    Ok((finding, silent != Silence::Unknown))
 }
 
 /// Why a bot gave its first answer neither in time nor later, while idle: two probes on the
@@ -674,9 +697,9 @@ async fn check_situations(
     let first_name = situations.first().map_or(String::new(), |s| s.name().to_string());
     let mut out: Vec<Checked> = Vec::new();
     let program = program_problem(command);
-    // Seat 1's crash (its stderr and fix): the same crash elsewhere has the same cause, not the
-    // situation's own (a bot that misreads every header is no CRLF or power-up problem).
-    let mut first_crash: Option<(String, Option<Ending>, String)> = None;
+    // Seat 1's crash (its stderr, ending, step and fix): the same crash elsewhere has the same
+    // cause, not the situation's own (a bot that misreads every header is no CRLF or power-up problem).
+    let mut first_crash: Option<(String, Option<Ending>, usize, String)> = None;
     for (i, situation) in situations.iter().enumerate() {
         let played = play(game, command, situation.as_ref(), Feed::Interactive, &limits, sandbox, cancel).await?;
         let mut checked = diagnose(game, checkup, situation.as_ref(), &played, &limits);
@@ -684,14 +707,18 @@ async fn check_situations(
             checked.never_ran |= program.is_some();
             let stderr = played.stderr.first().cloned().unwrap_or_default();
             let ended = crash_ending(&played.replay);
+            let steps = played.replay.steps.len();
             let fix = match (&program, &first_crash) {
                 (Some(fix), _) => Some(fix.clone()),
                 // (Two crashes that said nothing are not known to be the same, unless the same
-                // signal killed the bot in both.)
-                (None, Some((seen, seen_ended, fix)))
+                // signal killed the bot in both, or it exited with the same status at the same
+                // step: a bot that quits after its third answer everywhere is no CRLF problem.)
+                (None, Some((seen, seen_ended, seen_steps, fix)))
                     if *seen == stderr
                         && (!stderr.trim().is_empty()
-                            || (matches!(ended, Some(Ending::Signal(_))) && ended == *seen_ended)) =>
+                            || (ended.is_some()
+                                && ended == *seen_ended
+                                && (matches!(ended, Some(Ending::Signal(_))) || steps == *seen_steps))) =>
                 {
                     Some(format!("{fix} (the same crash as in `{}`, above)", first_name))
                 }
@@ -713,7 +740,7 @@ async fn check_situations(
             }
             if i == 0 {
                 let fix = checked.findings.first().map(|f| f.fix.clone()).unwrap_or_default();
-                first_crash = Some((stderr, ended, fix));
+                first_crash = Some((stderr, ended, steps, fix));
             }
         }
         let never_answered =
@@ -721,8 +748,9 @@ async fn check_situations(
         if i == 0 && never_answered {
             let (words, idle) = (FirstPrompt::of(checkup), (checkup.idle)());
             let (first, idle) = (situation.as_ref(), idle.as_ref());
-            checked.findings =
-                vec![first_answer_probe(game, &words, first, idle, command, &limits, sandbox, cancel).await?];
+            let (finding, explained) =
+                first_answer_probe(game, &words, first, idle, command, &limits, sandbox, cancel).await?;
+            (checked.findings, checked.explained) = (vec![finding], explained);
             out.push(checked);
             for skipped in &situations[1..] {
                 out.push(Checked::skipped(skipped.name().to_string()));

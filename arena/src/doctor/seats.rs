@@ -233,10 +233,6 @@ impl super::Stage for Seat<'_> {
     }
 }
 
-/// What bounds an array index, in the fix for an invalid memory access.
-const BOUNDS: &str = "the board's size (the width and height on the first line; mind which coordinates count from 0 \
-                      and which from 1)";
-
 /// A match the bot plays: its name, the number of players and the bot's seat.
 #[derive(Debug, Clone)]
 struct Situation {
@@ -339,7 +335,7 @@ pub(super) async fn check(
                     "crash" => program
                         .clone()
                         .or_else(|| python_compile_fix(stderr))
-                        .or_else(|| fact.ended.and_then(|e| signal_fix(e, &by_hand, BOUNDS)))
+                        .or_else(|| fact.ended.and_then(|e| signal_fix(e, &by_hand, kit.bounds)))
                         .or_else(|| {
                             // A traceback or a panic: the line it names is where to look.
                             let ends = stderr_ends(stderr).filter(|e| e.contains(" (at "))?;
@@ -352,12 +348,18 @@ pub(super) async fn check(
                         })
                         .unwrap_or_else(|| {
                             format!(
-                                "read {} one line at a time until stdin ends; run it by hand and paste them to see \
-                                 where it stops",
-                                info.wording.input
+                                "keep reading one line at a time until stdin ends, answering each {}; to see where \
+                                 it stops, run it by hand and paste {}",
+                                info.wording.prompt, info.wording.input
                             )
                         }),
                     "extra_output" => super::one_line_fix(info.wording.prompt),
+                    // A line that was no text at all (a stray byte, binary output): the game's
+                    // own fix quotes a line, and there is none.
+                    "malformed" => format!(
+                        "answer each {} with one short line of plain ASCII text, a command as the rules write it",
+                        info.wording.prompt
+                    ),
                     "invalid_move" => "check each answer against the rules before you print it (the kit's \
                                        view says which cells or fields are yours)"
                         .to_string(),
@@ -367,16 +369,23 @@ pub(super) async fn check(
                 Finding { problem, fix, serious: true }
             })
             .collect();
-        let answered = replay.steps.iter().filter_map(|s| s.replies.first()).any(|r| r.answer.is_some());
+        // (A line that was not text is an answer too: malformed, but no silence.)
+        let answered = replay.steps.iter().filter_map(|s| s.replies.first()).any(|r| r.answer.is_some())
+            || me.forfeit.as_deref() == Some("malformed");
+        let mut explained = false;
         if !answered && me.forfeit.as_deref() == Some("timeout") {
             // Silent from the start: slow, looping, unflushed or waiting for the end of its
             // input, told apart as for a game's own situations.
             let (words, idle) = (FirstPrompt::of_wording(&info.wording), Seat { idle: true, ..seat });
-            findings = vec![first_answer_probe(game, &words, &seat, &idle, command, &limits, sandbox, cancel).await?];
+            let finding;
+            (finding, explained) =
+                first_answer_probe(game, &words, &seat, &idle, command, &limits, sandbox, cancel).await?;
+            findings = vec![finding];
         }
         let never_ran =
             me.forfeit.as_deref() == Some("crash") && (program.is_some() || python_compile_fix(stderr).is_some());
-        out.push(Checked { name: situation.name.clone(), summary, findings, skipped: false, answered, never_ran });
+        let name = situation.name.clone();
+        out.push(Checked { name, summary, findings, skipped: false, answered, never_ran, explained });
         if !answered && me.forfeit.is_some() {
             // No answer at all: every other match would only say the same.
             for skipped in situations(game).into_iter().skip(out.len()) {

@@ -26,8 +26,6 @@ pub struct Checkup {
     pub end_of_input: &'static str,
     /// How to run the bot by hand on its input, in a fix: `run it by hand with a map on stdin (…)`.
     pub by_hand: &'static str,
-    /// What bounds an array index, in a fix: `the map's size (N rows, M columns: …)`.
-    pub bounds: &'static str,
 }
 
 /// One situation a bot plays alone (the other seats are the game's script).

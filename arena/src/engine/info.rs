@@ -97,6 +97,9 @@ pub struct BotKit {
     /// The game's own situations for `arena check-bot`; None: the bot plays each seat against
     /// the game's scripted players ([`super::State::scripted_answer`]).
     pub check: Option<super::Checkup>,
+    /// What bounds an array index, in check-bot's fix for an invalid memory access: `the map's
+    /// size (N rows, M columns: …)`.
+    pub bounds: &'static str,
 }
 
 /// The file a starter's duel is played on.

@@ -64,9 +64,10 @@ pub fn run(args: CheckBotArgs, games: &Registry) -> anyhow::Result<ExitCode> {
         Ok(ExitCode::SUCCESS)
     } else {
         say!("{problems} problem{} found.", if problems == 1 { "" } else { "s" });
-        if checked.iter().all(|c| c.skipped || !c.answered) && !checked.iter().any(|c| c.never_ran) {
+        if checked.iter().all(|c| c.skipped || !c.answered) && !checked.iter().any(|c| c.never_ran || c.explained) {
             // It answered nothing: perhaps a bot of another game, told this game's prompts (not
-            // when its program never ran: a syntax error is no game's).
+            // when its program never ran: a syntax error is no game's; nor when the doctor named
+            // why its answers never came, unflushed or waiting for the end of its input).
             let others: Vec<&str> = games
                 .games()
                 .filter(|g| g.name() != game.name() && g.info().bots && g.info().kit.is_some())

@@ -39,6 +39,8 @@ pub const KIT: BotKit = BotKit {
     opponents: &["atoms-greedy"],
     more: None,
     check: None,
+    bounds: "the board's size (the width and height on the `ATOMS` line, after the number of players; x is the \
+             column and y the row, both from 0)",
     readme: KitReadme {
         sample: "a small one: it places where one more atom explodes its own cell, else on\n\
                  an empty corner, else on its own cells, else on the first legal cell, row by row.",

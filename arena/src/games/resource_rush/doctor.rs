@@ -38,7 +38,6 @@ pub const CHECKUP: Checkup = Checkup {
                    reads its whole input first (as `./bot < test1.txt` gives it), `arena test {bot} --piped` \
                    sends each test file whole, then ends its input",
     by_hand: "run it by hand with a map on stdin (`./bot < tests/test1.txt`)",
-    bounds: "the map's size (N rows, M columns: the map need not be square)",
 };
 
 /// One scripted situation.
@@ -194,10 +193,14 @@ impl crate::engine::Situation for Situation {
             Some("malformed") => match line {
                 Some(line) => {
                     let fix = malformed_fix(line);
-                    findings.push(serious(format!("you answered `{shown}` to `TICK {t}`: {detail}"), fix));
+                    let said = match detail.strip_prefix("empty line, ") {
+                        Some(rest) if line.trim().is_empty() => format!("an empty line to `TICK {t}`: {rest}"),
+                        _ => format!("`{shown}` to `TICK {t}`: {detail}"),
+                    };
+                    findings.push(serious(format!("you answered {said}"), fix));
                 }
                 None => findings.push(serious(
-                    format!("your answer to `TICK {t}` was {}", detail),
+                    format!("your answer to `TICK {t}` was not understood: {detail}"),
                     format!("answer `WAIT` or `MOVE x y` in plain ASCII, under {} bytes", limits.max_line),
                 )),
             },

@@ -83,6 +83,7 @@ pub const KIT: BotKit = BotKit {
                 test mode) and explains every problem it sees, with the fix.",
     },
     check: Some(super::doctor::CHECKUP),
+    bounds: "the map's size (N rows, M columns: the map need not be square)",
 };
 
 /// Whether `text` is one of the 20 public tests as this arena ships them (line endings and

@@ -43,6 +43,8 @@ pub const KIT: BotKit = BotKit {
     opponents: &["tactics-greedy"],
     more: None,
     check: None,
+    bounds: "the map's size (the width and height on the `TACTICS` line, after the number of rounds; `place` \
+             counts columns and rows from 1, your arrays from 0)",
     readme: KitReadme {
         sample: "a small one: in the Placement Phase it puts all its chips on its field\n\
                  with the most neighbours it does not hold; in the Movement Phase it passes.",
