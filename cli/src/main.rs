@@ -26,12 +26,12 @@ fn main() -> ExitCode {
 }
 
 /// The error and its causes, `: `-separated, each cause left out when the message before it
-/// already ends with it (the library's messages quote their source).
+/// already quotes it (the library's messages quote their source, some with advice after it).
 fn message(e: &anyhow::Error) -> String {
     let mut text = String::new();
     for cause in e.chain() {
         let part = cause.to_string();
-        if !text.ends_with(&part) {
+        if !text.contains(&part) {
             if !text.is_empty() {
                 text.push_str(": ");
             }
@@ -51,11 +51,21 @@ mod tests {
         source: std::io::Error,
     }
 
+    #[derive(Debug, thiserror::Error)]
+    #[error("cannot start `bot`: {source}; write `./bot`")]
+    struct Advising {
+        source: std::io::Error,
+    }
+
     #[test]
     fn a_cause_the_message_quotes_is_not_repeated() {
         let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
         let e = anyhow::Error::new(Quoting { source: io }).context("bot `a`");
         assert_eq!(message(&e), "bot `a`: cannot start `bot`: no such file");
+        // (Quoted before the advice that follows it.)
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        let e = anyhow::Error::new(Advising { source: io });
+        assert_eq!(message(&e), "cannot start `bot`: no such file; write `./bot`");
         // The control: a cause the message does not quote is kept.
         let e = anyhow::anyhow!("no such file").context("reading the map");
         assert_eq!(message(&e), "reading the map: no such file");

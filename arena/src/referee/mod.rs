@@ -48,7 +48,7 @@ pub enum RefereeError {
         source: CommandError,
     },
     /// The process could not be started.
-    #[error("bot `{name}`: cannot start `{command}`{hint}: {source}")]
+    #[error("bot `{name}`: cannot start `{command}`: {source}{hint}")]
     Spawn {
         /// The bot.
         name: String,
@@ -56,7 +56,8 @@ pub enum RefereeError {
         command: String,
         /// The system's reason.
         source: std::io::Error,
-        /// What to do about it, when the sandbox knows (empty, or " (…)").
+        /// What to do about it, when the sandbox knows (empty, or "; …": after the system's reason,
+        /// so that the message does not nest the hint's own brackets in another pair).
         hint: String,
     },
     /// The bot's box could not be made.

@@ -250,7 +250,7 @@ impl BotProcess {
                     .start_hint(&source)
                     .map(str::to_string)
                     .or_else(|| program_hint(&words, cmd.cwd.as_deref(), &source))
-                    .map_or(String::new(), |h| format!(" ({h})"));
+                    .map_or(String::new(), |h| format!("; {h}"));
                 std::thread::spawn(move || handle.release());
                 let (name, command) = (cmd.name.clone(), cmd.command.clone());
                 return Err(RefereeError::Spawn { name, command, source, hint });
@@ -669,7 +669,7 @@ fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std:
         std::io::ErrorKind::PermissionDenied if file.is_some_and(|m| m.permissions().mode() & 0o111 == 0) => {
             let through = script_interpreter(&here.join(program))
                 .map_or(String::new(), |i| format!(", or run it through its interpreter: `{i} {shown}`"));
-            Some(format!("`{shown}` may not be run (it has no execute permission): `chmod +x {shown}`{through}"))
+            Some(format!("`{shown}` has no execute permission: `chmod +x {shown}`{through}"))
         }
         _ => None,
     }
