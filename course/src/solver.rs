@@ -83,8 +83,8 @@ pub struct Budget {
     /// [`Reference::knowing`], [`Reference::thorough`]); 0: none are played.
     pub seed_effort: usize,
     /// Whether, after the polish's game from the best plan and the first certifying search, the
-    /// best plan's last 4/5 is planned again as a problem of its own within a fifth of the time
-    /// limit (see [`replan_from`]).
+    /// best plan's last 4/5 (9/10 beyond 160 moves, see [`replan_cut`]) is planned again as a
+    /// problem of its own within a fifth of the time limit (see [`replan_from`]).
     pub replan: bool,
     /// How many games, at most, whose route searches perturb otherwise ([`Reference::salted`])
     /// the polish plays after that re-plan (until its games have taken a third of the time
@@ -240,7 +240,7 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
         let better = match what {
             Improve::First => games(0..=0, plan),
             Improve::Then => {
-                let from = plan.moves.len() / 5;
+                let from = replan_cut(plan.moves.len());
                 let replanned = (budget.replan && from > 0 && !clock.stop(Phase::Searching))
                     .then(|| {
                         let rest_stop = Clock::new(budget.time_limit / 5, now);
@@ -396,6 +396,18 @@ fn polished(
         }
     }
     best
+}
+
+/// After how many of a plan's `moves` the polish plans the rest again ([`replan_from`]): its
+/// first fifth, or its first tenth on a plan longer than the course's 160 ticks (test19, 170:
+/// from tick 17 the rest finds 24,400 within the same time, where from tick 34 it found nothing
+/// better than 24,238; test2 and test20 find nothing better from either).
+fn replan_cut(moves: usize) -> usize {
+    if moves > 160 {
+        moves / 10
+    } else {
+        moves / 5
+    }
 }
 
 /// `bot`'s game, replayed; its searches stop once the game has thought for `left` by `clock`,
@@ -1112,6 +1124,16 @@ mod tests {
         let solved = solve(&spec, &budget, None);
         assert_eq!(solved.solution, Solution::Exact(16));
         check_plan(&spec, solved.plan.as_ref().unwrap(), text);
+    }
+
+    /// The re-plan cuts a plan after its first fifth, up to the course's 160 ticks (test18's
+    /// 3,596 comes from tick 32), and after its first tenth beyond them (test19's 170 ticks).
+    #[test]
+    fn the_replan_cuts_plans_longer_than_the_course_earlier() {
+        assert_eq!(replan_cut(160), 32);
+        assert_eq!(replan_cut(161), 16);
+        assert_eq!(replan_cut(170), 17);
+        assert_eq!(replan_cut(4), 0, "too short to cut: not re-planned");
     }
 
     #[test]
