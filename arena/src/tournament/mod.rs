@@ -19,7 +19,7 @@ pub mod versions;
 /// The leaderboard, computed from the result lines (in [`crate::standings`], which the pages read).
 pub use crate::standings::leaderboard;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
@@ -341,20 +341,23 @@ impl TournamentRecord {
         let history = self.history.get(&bot.entry.name);
         let outputs = history.map(|h| h.outputs.clone()).unwrap_or_default();
         let portable = history.and_then(|h| h.portable_of(&bot.fingerprint));
-        let mut cache = BTreeMap::new();
-        match submission::fingerprints(&bot.entry, base, &outputs, left_out, &mut cache) {
-            Ok(now) if now.is(&bot.fingerprint, portable) => {}
+        // (One walk of its folder for both fingerprints: its own files', and with its outputs.)
+        let read = match submission::read(&bot.entry, base, &outputs, left_out, &mut BTreeMap::new()) {
+            Ok(read) => read,
+            Err(e) => return Some(e.to_string()),
+        };
+        let now = read.own.fingerprints();
+        if !now.is(&bot.fingerprint, portable) {
             // Said once: its files changed, so what they fingerprint with its build's outputs
             // (the same files, for a bot without a build) changed too.
-            Ok(now) => return Some(format!("now {}, built as {}", now.portable, bot.fingerprint)),
-            Err(e) => return Some(e.to_string()),
+            return Some(format!("now {}, built as {}", now.portable, bot.fingerprint));
         }
         // What its build wrote (the program it runs) must be as the build left it, too.
         let built = bot.built.as_ref()?;
-        match submission::fingerprints(&bot.entry, base, &BTreeSet::new(), left_out, &mut cache) {
-            Ok(now) if now.is(built, None) => None,
+        match &read.whole {
+            Ok(now) if now.fingerprints().is(built, None) => None,
             Ok(_) => Some("what its build wrote has changed".to_string()),
-            Err(e) => Some(e.to_string()),
+            Err(e) => Some(e.clone()),
         }
     }
 
@@ -1913,6 +1916,7 @@ pub fn recompute(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeSet;
 
     /// A copy of a bot version cut short by a crash (`versions/<bot>/<fingerprint>.tmp/`) goes
     /// with the other temporaries; the kept copies stay. The control: before, it is there.
@@ -2554,6 +2558,53 @@ mod tests {
         let control = dir.path().join("course/control");
         let record = built_to_play_live(&config, &control);
         played_live_unchecked(&record, &control);
+    }
+
+    /// The check of a bot playing from its own files walks its folder once, for both its
+    /// fingerprints (its own files', and with what its build wrote), and still tells each change.
+    /// The control: the two reads it made before walked the folder twice, to the same verdicts.
+    #[test]
+    fn the_check_of_a_bot_playing_from_its_own_files_walks_its_folder_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = course(&dir.path().join("course"));
+        let mut config = TournamentConfig::load(&cfg).unwrap();
+        config.bots[2].build = Some("echo built > out".to_string());
+        let out = dir.path().join("course/league");
+        let record = built_to_play_live(&config, &out);
+        let cid = record.bots.iter().find(|b| b.entry.name == "cid").unwrap();
+        assert!(cid.built.is_some() && !cid.kept, "{cid:?}");
+        let folder = cid.entry.cwd.clone().unwrap();
+        let left_out = submission::LeftOut::league(&[&out]);
+        let walks = |check: &mut dyn FnMut()| {
+            submission::READS.with_borrow_mut(Vec::clear);
+            check();
+            submission::READS.with_borrow(|reads| reads.iter().filter(|p| **p == folder).count())
+        };
+        let mut verdict = None;
+        assert_eq!(walks(&mut || verdict = Some(record.not_as_built(cid, &left_out))), 1);
+        assert_eq!(verdict, Some(None), "as built");
+        std::fs::write(folder.join("out"), "rewritten\n").unwrap();
+        assert_eq!(walks(&mut || verdict = Some(record.not_as_built(cid, &left_out))), 1);
+        assert_eq!(verdict, Some(Some("what its build wrote has changed".to_string())));
+        std::fs::write(folder.join("bot.sh"), "echo WAIT\n").unwrap();
+        assert_eq!(walks(&mut || verdict = Some(record.not_as_built(cid, &left_out))), 1);
+        assert!(verdict.clone().flatten().is_some_and(|why| why.starts_with("now ")), "{verdict:?}");
+
+        // The control: its own files, then with its outputs, read apart: two walks.
+        let outputs = record.history["cid"].outputs.clone();
+        assert!(outputs.contains("out"), "{outputs:?}");
+        let base = record.config.base.as_deref();
+        let mut apart = None;
+        let control = walks(&mut || {
+            let mut cache = BTreeMap::new();
+            let own = submission::fingerprints(&cid.entry, base, &outputs, &left_out, &mut cache).unwrap();
+            let whole = submission::fingerprints(&cid.entry, base, &BTreeSet::new(), &left_out, &mut cache).unwrap();
+            apart = Some((own, whole));
+        });
+        assert_eq!(control, 2, "the control: two walks");
+        let (own, whole) = apart.unwrap();
+        let once = submission::read(&cid.entry, base, &outputs, &left_out, &mut BTreeMap::new()).unwrap();
+        assert_eq!((once.own.fingerprints(), once.whole.unwrap().fingerprints()), (own, whole));
     }
 
     /// A bot in a box sees of the league folder only its own copy's folder, read-only: not the

@@ -20,7 +20,10 @@ pub const DEFAULT_IGNORE: [&str; 6] = [".git", ".hg", "__pycache__", "*.pyc", "t
 /// The largest file a fingerprint reads; a bot naming a bigger one cannot play.
 pub const MAX_FINGERPRINTED_BYTES: u64 = 512 << 20;
 
-/// The most files a submission may have (declare `files` or `ignore` for bigger folders).
+/// The most files a submission may have (declare `files` or `ignore` for bigger folders): its
+/// folder's files and links that its fingerprint covers (not ignored, in its `files`), its
+/// build's outputs not counted. What its build wrote is read too (its program, as built) only
+/// while the files in all are no more (see [`Reading::whole`]).
 pub const MAX_FILES: usize = 20_000;
 
 /// The folder that holds `bot`'s submission: its working directory, else (for a script run by
@@ -530,6 +533,52 @@ pub fn sources(
     left_out: &LeftOut,
     cache: &mut BTreeMap<PathBuf, blake3::Hash>,
 ) -> Result<Sources, TournamentError> {
+    Ok(read_files(bot, base, outputs, left_out, cache, false)?.all)
+}
+
+/// A bot's files read in one walk of its folder (see [`read`]).
+#[derive(Debug, Clone)]
+pub struct Reading {
+    /// Its files but its build's outputs: as [`sources`] reads them with those outputs.
+    pub own: Sources,
+    /// All its files, its build's outputs too, as [`sources`] reads them with none: what its
+    /// program was built as. An error (an output unreadable, too large, or more than
+    /// [`MAX_FILES`] files in all) leaves `own` as it is.
+    pub whole: Result<Sources, String>,
+}
+
+/// Reads `bot`'s files once for both of its fingerprints (see [`Reading`]): [`sources`] with
+/// `outputs` and with none, in one walk of its folder, each file hashed once. A league run and
+/// each check of a bot playing from its own files walked its folder once for each (a folder of
+/// many files, walked and hashed twice).
+pub fn read(
+    bot: &BotEntry,
+    base: Option<&Path>,
+    outputs: &BTreeSet<String>,
+    left_out: &LeftOut,
+    cache: &mut BTreeMap<PathBuf, blake3::Hash>,
+) -> Result<Reading, TournamentError> {
+    let read = read_files(bot, base, outputs, left_out, cache, true)?;
+    let own = read.all.without(outputs);
+    Ok(Reading { own, whole: read.whole.map(|()| read.all) })
+}
+
+/// What [`read_files`] read: every item it covers (with `outputs` only when asked to hash them),
+/// and whether the outputs could all be read (why not).
+struct Read {
+    all: Sources,
+    whole: Result<(), String>,
+}
+
+/// [`sources`] (with `with_outputs`, [`read`]): the outputs' items too, their errors in `whole`.
+fn read_files(
+    bot: &BotEntry,
+    base: Option<&Path>,
+    outputs: &BTreeSet<String>,
+    left_out: &LeftOut,
+    cache: &mut BTreeMap<PathBuf, blake3::Hash>,
+    with_outputs: bool,
+) -> Result<Read, TournamentError> {
     let words = shell_words::split(&bot.command)
         .map_err(|e| TournamentError::Invalid(format!("bot `{}`: bad command `{}`: {e}", bot.name, bot.command)))?;
     let portable_words: Vec<Cow<'_, str>> = words.iter().map(|w| portable_word(w, base)).collect();
@@ -540,7 +589,7 @@ pub fn sources(
     };
     let base_dir = bot.cwd.clone().unwrap_or_default();
     let folder = folder(bot);
-    let (mut items, covered) = match &folder {
+    let Walked { mut items, covered, mut whole } = match &folder {
         Some(dir) => {
             if !dir.is_dir() {
                 return Err(TournamentError::Invalid(format!(
@@ -549,9 +598,9 @@ pub fn sources(
                     dir.display()
                 )));
             }
-            walk(bot, dir, outputs, &left_out.inside(dir), cache)?
+            walk(bot, dir, outputs, &left_out.inside(dir), cache, with_outputs)?
         }
-        None => (Vec::new(), BTreeSet::new()),
+        None => Walked { items: Vec::new(), covered: BTreeSet::new(), whole: Ok(()) },
     };
     for (index, (word, portable_word)) in words.iter().zip(&portable_words).enumerate() {
         let path = base_dir.join(word);
@@ -560,9 +609,11 @@ pub fn sources(
         }
         let (word, portable) = (word.clone(), portable_word.to_string());
         let mut rel = None;
+        let mut output = false;
         if let Some(dir) = &folder {
             if let Ok(inside) = normalize(&path).strip_prefix(normalize(dir)) {
-                if is_output(outputs, inside) {
+                output = is_output(outputs, inside);
+                if output && (!with_outputs || whole.is_err()) {
                     continue;
                 }
                 rel = Some(inside.to_string_lossy().into_owned());
@@ -574,15 +625,24 @@ pub fn sources(
                 }
             }
         }
-        let digest = cached_hash(&path, cache)?;
+        let digest = match cached_hash(&path, cache) {
+            Ok(digest) => digest,
+            // (An output that cannot be read leaves the submission's own files as they are.)
+            Err(e) if output => {
+                whole = Err(e.to_string());
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         items.push(Item::Word { word, portable, rel, index, what: WordIs::File(digest) });
     }
-    Ok(Sources {
+    let all = Sources {
         portable_command: portable_command.into_owned(),
         command: bot.command.clone(),
         build: bot.build.clone().unwrap_or_default(),
         items,
-    })
+    };
+    Ok(Read { all, whole })
 }
 
 /// What a bot's folder walk leaves out: the default ignores and the bot's `ignore`.
@@ -599,21 +659,46 @@ fn walked(dir: &Path, path: &Path, ignore: &GlobSet, league: &[PathBuf]) -> bool
     rel.as_os_str().is_empty() || !(matches_any(ignore, rel) || league.iter().any(|l| rel.starts_with(l)))
 }
 
+/// What [`walk`] found: the items, the files among them (their absolute paths), and whether the
+/// outputs it was asked to read could all be (why not).
+struct Walked {
+    items: Vec<Item>,
+    covered: BTreeSet<PathBuf>,
+    whole: Result<(), String>,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The folders [`walk`] walked on this thread, and the files [`hash_file`] read: a test
+    /// counts a run's reads by them.
+    pub(super) static READS: std::cell::RefCell<Vec<PathBuf>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// The files and links of the bot's folder `dir` that [`fingerprints`] covers, in the order it
 /// hashes them (by name, depth first), and the files among them (their absolute paths): all but
 /// the ignored ones (the default and `bot`'s `ignore` globs), those outside its `files` globs
-/// when it declares some, its `outputs` and the folders `league` (relative to `dir`).
+/// when it declares some, its `outputs` (unless `with_outputs`) and the folders `league`
+/// (relative to `dir`).
+///
+/// [`MAX_FILES`] counts the submission's files and links: those it covers but the outputs. More
+/// is an error; outputs past it in all (with `with_outputs`) leave the outputs unread (`whole`),
+/// as a walk with no outputs named refused them.
 fn walk(
     bot: &BotEntry,
     dir: &Path,
     outputs: &BTreeSet<String>,
     league: &[PathBuf],
     cache: &mut BTreeMap<PathBuf, blake3::Hash>,
-) -> Result<(Vec<Item>, BTreeSet<PathBuf>), TournamentError> {
+    with_outputs: bool,
+) -> Result<Walked, TournamentError> {
+    #[cfg(test)]
+    READS.with_borrow_mut(|reads| reads.push(dir.to_path_buf()));
     let ignore = ignore_set(bot)?;
     let only = (!bot.files.is_empty()).then(|| globs(&bot.files, "files", &bot.name)).transpose()?;
-    let (mut items, mut covered) = (Vec::new(), BTreeSet::new());
-    let mut count = 0;
+    let (mut items, mut covered, mut whole) = (Vec::new(), BTreeSet::new(), Ok(()));
+    let (mut count, mut total) = (0, 0);
+    let too_many =
+        || format!("bot `{}`: more than {MAX_FILES} files in {}: declare `files` or `ignore`", bot.name, dir.display());
     let walk = walkdir::WalkDir::new(dir).follow_links(false).sort_by_file_name().into_iter();
     for entry in walk.filter_entry(|e| walked(dir, e.path(), &ignore, league)) {
         let entry = entry.map_err(|e| TournamentError::Invalid(format!("bot `{}`: {e}", bot.name)))?;
@@ -623,30 +708,50 @@ fn walk(
         }
         let rel = entry.path().strip_prefix(dir).unwrap_or(entry.path()).to_path_buf();
         let rel_text = rel.to_string_lossy().into_owned();
-        if is_output(outputs, &rel) || only.as_ref().is_some_and(|o| !o.is_match(&rel)) {
+        let output = is_output(outputs, &rel);
+        if (output && !with_outputs) || only.as_ref().is_some_and(|o| !o.is_match(&rel)) {
             continue;
         }
-        count += 1;
-        if count > MAX_FILES {
-            return Err(TournamentError::Invalid(format!(
-                "bot `{}`: more than {MAX_FILES} files in {}: declare `files` or `ignore`",
-                bot.name,
-                dir.display()
-            )));
+        total += 1;
+        if total > MAX_FILES && whole.is_ok() {
+            whole = Err(too_many());
         }
+        if output && whole.is_err() {
+            continue;
+        }
+        if !output {
+            count += 1;
+            if count > MAX_FILES {
+                return Err(TournamentError::Invalid(too_many()));
+            }
+        }
+        // (An output that cannot be read leaves the submission's own files as they are.)
+        let mut failed = |e: TournamentError| {
+            if !output {
+                return Err(e);
+            }
+            whole = Err(e.to_string());
+            Ok(())
+        };
         if link {
             // A link counts by where it points, as written (never followed: it may lead
             // out of the folder, see [`leaves`]): switching it between two files is a new
             // version. (Only folders with links hash these bytes: others keep their digest.)
-            let target = std::fs::read_link(entry.path()).map_err(|e| TournamentError::io(entry.path(), e))?;
-            items.push(Item::Link { rel: rel_text, target: target.as_os_str().as_encoded_bytes().to_vec() });
+            match std::fs::read_link(entry.path()) {
+                Ok(target) => {
+                    items.push(Item::Link { rel: rel_text, target: target.as_os_str().as_encoded_bytes().to_vec() })
+                }
+                Err(e) => failed(TournamentError::io(entry.path(), e))?,
+            }
             continue;
         }
-        let digest = cached_hash(entry.path(), cache)?;
-        items.push(Item::File { rel: rel_text, digest });
         covered.insert(normalize(entry.path()));
+        match cached_hash(entry.path(), cache) {
+            Ok(digest) => items.push(Item::File { rel: rel_text, digest }),
+            Err(e) => failed(e)?,
+        }
     }
-    Ok((items, covered))
+    Ok(Walked { items, covered, whole })
 }
 
 /// What [`fingerprints`] covers of the copy of `bot` kept in `dest` (see [`snapshot`]), item by
@@ -667,9 +772,9 @@ pub fn copied_sources(
 ) -> Result<Sources, TournamentError> {
     let mut cache = BTreeMap::new();
     let root = dest.join("folder");
-    let (copied, _) = match folder(bot) {
-        Some(_) if root.is_dir() => walk(bot, &root, outputs, &[], &mut cache)?,
-        _ => (Vec::new(), BTreeSet::new()),
+    let copied = match folder(bot) {
+        Some(_) if root.is_dir() => walk(bot, &root, outputs, &[], &mut cache, false)?.items,
+        _ => Vec::new(),
     };
     let mut copied: BTreeMap<String, Item> = copied
         .into_iter()
@@ -765,6 +870,8 @@ fn cached_hash(path: &Path, cache: &mut BTreeMap<PathBuf, blake3::Hash>) -> Resu
 /// Hashes a regular file as it is read, refusing one over [`MAX_FINGERPRINTED_BYTES`].
 fn hash_file(path: &Path) -> Result<blake3::Hash, TournamentError> {
     use std::io::Read;
+    #[cfg(test)]
+    READS.with_borrow_mut(|reads| reads.push(path.to_path_buf()));
     let bad = |what: String| TournamentError::Invalid(format!("{}: {what}", path.display()));
     let file = std::fs::File::open(path).map_err(|e| TournamentError::io(path, e))?;
     let meta = file.metadata().map_err(|e| TournamentError::io(path, e))?;

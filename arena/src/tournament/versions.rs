@@ -627,22 +627,23 @@ pub fn prepare(
         // MAX_BUILDS builds in all; files changing still leave its new version for the next run.
         // (A bot without a folder of its own has its command's files fingerprinted whole,
         // outputs included: what it runs is what is recorded.)
-        let mut checked: Option<submission::Sources> = None;
+        // (Read once for both of its fingerprints: its own files', and with its build's outputs.)
+        let mut checked: Option<submission::Reading> = None;
         let mut unsettled: Option<String> = None;
         if let (Some(mut from), Some(dir), Some(command)) = (started.remove(&entry.name), &entry.cwd, &entry.build) {
             let mut runs = 1;
             while link.is_none() && built.as_ref().is_some_and(|b| b.problem.is_none()) {
-                let Ok(after) = submission::sources(entry, base, &h.outputs, &left_out, &mut BTreeMap::new()) else {
+                let Ok(after) = submission::read(entry, base, &h.outputs, &left_out, &mut BTreeMap::new()) else {
                     break;
                 };
                 let then = from.without(&h.outputs);
                 // (Its outputs too: the copy takes them as they are, as what its sources built.)
                 let pushed = h.changed_outputs(dir);
-                if then == after && pushed.is_empty() {
+                if then == after.own && pushed.is_empty() {
                     checked = Some(after);
                     break;
                 }
-                let mut what = then.differences(&after, 5);
+                let mut what = then.differences(&after.own, 5);
                 what.extend(pushed);
                 what.truncate(5);
                 let what = what.join(", ");
@@ -697,11 +698,11 @@ pub fn prepare(
             _ => check_program(entry).and_then(|()| {
                 // (The files fingerprinted are those the copy below must still be made from.)
                 let files = match &checked {
-                    Some(files) => files.fingerprints(),
+                    Some(files) => files.own.fingerprints(),
                     None => {
-                        let read = submission::sources(entry, base, &h.outputs, &left_out, &mut cache)
+                        let read = submission::read(entry, base, &h.outputs, &left_out, &mut cache)
                             .map_err(|e| e.to_string())?;
-                        checked.insert(read).fingerprints()
+                        checked.insert(read).own.fingerprints()
                     }
                 };
                 Ok(h.fingerprint_of(&files))
@@ -711,7 +712,7 @@ pub fn prepare(
         // (Its files not all the commit's, as far as git's index tells: `+ edits`.)
         let commit = submission::folder(entry).filter(|_| link.is_none()).and_then(|f| {
             let label = submission::git_label(&f)?;
-            let edited = checked.as_ref().is_some_and(|files| submission::git_edits(&f, files));
+            let edited = checked.as_ref().is_some_and(|files| submission::git_edits(&f, &files.own));
             Some(if edited { format!("{label} + edits") } else { label })
         });
         // A new version is copied (one seen before, whose copy is missing, again: an earlier
@@ -734,7 +735,7 @@ pub fn prepare(
                     )
                 })
                 .ok();
-            let Some(then) = &checked else { return Ok((fingerprint, portable, kept)) };
+            let Some(then) = checked.as_ref().map(|c| &c.own) else { return Ok((fingerprint, portable, kept)) };
             // The copy is checked twice: itself, as copied, against the files fingerprinted (a
             // file swapped during the copy and back, A, B, A, is B in the copy though A is in
             // the folder after it), and the bot's files after it (an output pushed meanwhile).
@@ -791,9 +792,9 @@ pub fn prepare(
                     portable,
                 };
                 h.record(version, commit);
-                let built = submission::fingerprints(entry, base, &BTreeSet::new(), &left_out, &mut cache)
-                    .ok()
-                    .map(|f| f.portable);
+                // (What its build wrote as read with its files above, which are still so.)
+                let built =
+                    checked.as_ref().and_then(|c| c.whole.as_ref().ok()).map(|whole| whole.fingerprints().portable);
                 bots.push(match copy {
                     Some(copy) => BotVersion { entry: copy, fingerprint, runnable: true, kept: true, built },
                     None => BotVersion { entry: entry.clone(), fingerprint, runnable: true, kept: false, built },
@@ -1565,6 +1566,86 @@ mod tests {
             }
         })));
         Unhook
+    }
+
+    /// The reads of a bot's folder a run makes (walks, and each file's hashes), from
+    /// [`submission::READS`], in a run of [`prepare`] at `at`.
+    fn reads_in(folder: &Path, run: impl FnOnce()) -> (usize, usize) {
+        submission::READS.with_borrow_mut(Vec::clear);
+        run();
+        submission::READS.with_borrow(|reads| {
+            (
+                reads.iter().filter(|p| *p == folder).count(),
+                reads.iter().filter(|p| **p == folder.join("bot.sh")).count(),
+            )
+        })
+    }
+
+    /// A run walks and hashes a built bot's folder once after its build, for the check that its
+    /// files stayed as built, its fingerprint and what its build wrote (`built`), and once before
+    /// it; a new version once more, after its copy. Its fingerprints are those of the reads apart.
+    /// The control: those reads, made apart as a run made them, walk it three times.
+    #[test]
+    fn a_run_walks_a_built_bot_s_folder_once_after_its_build() {
+        let (dir, course, config, sandbox) = alice_course("", Some("echo built > out.new && mv out.new out"));
+        let out = dir.path().join("league");
+        let folder = course.join("alice");
+        let mut history = BTreeMap::new();
+        let mut bots = Vec::new();
+        let first =
+            reads_in(&folder, || bots = prepare(&config, &sandbox, &out, 100, &mut history, &|| false).unwrap().0);
+        assert_eq!(first, (3, 3), "a new version: before its build, after it, after its copy");
+        let second =
+            reads_in(&folder, || bots = prepare(&config, &sandbox, &out, 200, &mut history, &|| false).unwrap().0);
+        assert_eq!(second, (2, 2), "a known version: before its build and after it");
+        let labels: Vec<&str> = history["alice"].versions.iter().map(|v| v.label.as_str()).collect();
+        assert_eq!(labels, ["v1"]);
+        let alice = &config.bots[0];
+        let outputs = history["alice"].outputs.clone();
+        assert!(outputs.contains("out"), "{outputs:?}");
+        let print = |outputs: &BTreeSet<String>| {
+            submission::fingerprints(alice, None, outputs, &Default::default(), &mut BTreeMap::new()).unwrap().portable
+        };
+        assert_eq!(bots[0].fingerprint, print(&outputs));
+        assert_eq!(bots[0].built, Some(print(&BTreeSet::new())));
+
+        // The control: the files before its build, after it, and with what it wrote, read apart.
+        let left_out = submission::LeftOut::league(&[&out]);
+        let apart = reads_in(&folder, || {
+            for outputs in [&outputs, &outputs, &BTreeSet::new()] {
+                submission::sources(alice, None, outputs, &left_out, &mut BTreeMap::new()).unwrap();
+            }
+        });
+        assert_eq!(apart, (3, 3), "the control: three walks");
+    }
+
+    /// A run reads a bot with no build once (a new version once more, after its copy). The
+    /// control: its fingerprint and `built` read apart, as a run read them, walk it twice.
+    #[test]
+    fn a_run_walks_a_bot_s_folder_without_a_build_once() {
+        let (dir, course, config, sandbox) = alice_alone();
+        let out = dir.path().join("league");
+        let folder = course.join("alice");
+        let mut history = BTreeMap::new();
+        let first = reads_in(&folder, || {
+            prepare(&config, &sandbox, &out, 100, &mut history, &|| false).unwrap();
+        });
+        assert_eq!(first, (2, 2), "a new version: its files, then after its copy");
+        let mut bots = Vec::new();
+        let second =
+            reads_in(&folder, || bots = prepare(&config, &sandbox, &out, 200, &mut history, &|| false).unwrap().0);
+        assert_eq!(second, (1, 1), "a known version");
+        assert_eq!(bots[0].built.as_ref(), Some(&bots[0].fingerprint));
+
+        // The control: its files, then with its (no) outputs, read apart, with one cache.
+        let mut cache = BTreeMap::new();
+        let left_out = submission::LeftOut::league(&[&out]);
+        let apart = reads_in(&folder, || {
+            for _ in 0..2 {
+                submission::sources(&config.bots[0], None, &BTreeSet::new(), &left_out, &mut cache).unwrap();
+            }
+        });
+        assert_eq!(apart, (2, 1), "the control: two walks (the cache hashed each file once)");
     }
 
     /// A file swapped during the copy and back (A, B, A: B is copied, A is in the folder after)
