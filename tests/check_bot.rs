@@ -166,7 +166,10 @@ fn a_python_bot_without_its_execute_bit_is_told_to_run_through_python3() {
     assert!(!said.contains(&format!("sh {shown}")), "{said}");
     // Said once, the system's reason before the advice, no brackets within brackets.
     assert_eq!(said.matches("Permission denied").count(), 1, "{said}");
-    assert!(said.contains(&format!("cannot start `{shown}`: Permission denied")) && !said.contains("(it has"), "{said}");
+    assert!(
+        said.contains(&format!("cannot start `{shown}`: Permission denied")) && !said.contains("(it has"),
+        "{said}"
+    );
 }
 
 /// A "program" that is a FIFO (a build can leave one): check-bot says it cannot start it and

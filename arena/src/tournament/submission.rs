@@ -1187,9 +1187,10 @@ pub fn changed(before: &Stamp, after: &Stamp) -> Vec<String> {
 ///
 /// Read from the repository's files, never by running git: git acts on a repository's own
 /// configuration (`core.fsmonitor`, filters), which is the student's, and the arena may be
-/// root. Only regular files are read (no symbolic links), and only a commit id comes out.
-pub fn git_label(folder: &Path) -> Option<String> {
-    let (_, gitdir) = git_repo(folder)?;
+/// root. Only regular files are read (no symbolic links), and only a commit id comes out. The
+/// repository is looked for from `folder` up to the league's folder `league` (see [`git_repo`]).
+pub fn git_label(folder: &Path, league: Option<&Path>) -> Option<String> {
+    let (_, gitdir) = git_repo(folder, league)?;
     git_head(&gitdir).map(|id| id[..7].to_string())
 }
 
@@ -1217,10 +1218,35 @@ fn git_head(gitdir: &Path) -> Option<String> {
     is_id.then_some(id)
 }
 
-/// The work tree holding `folder` (absolute) and its git folder.
-fn git_repo(folder: &Path) -> Option<(PathBuf, PathBuf)> {
-    let folder = std::path::absolute(folder).ok()?;
-    folder.ancestors().find_map(|dir| Some((dir.to_path_buf(), git_dir(&dir.join(".git"))?)))
+/// The work tree holding `folder` and its git folder (both real paths, links resolved, as git
+/// sees them), looked for from `folder` up to the deepest folder holding both it and `league`
+/// (the config's folder: the course's), and never in a folder above `folder` that another user
+/// than `folder`'s owner owns or that anyone may write (`/tmp`): a dotfiles repository in
+/// `$HOME`, or a `.git` another user made in `/tmp`, gave a bot folder with no git of its own
+/// that repository's commit, `+ edits`. Without `league`, only `folder` itself is looked in.
+fn git_repo(folder: &Path, league: Option<&Path>) -> Option<(PathBuf, PathBuf)> {
+    use std::os::unix::fs::MetadataExt;
+    let folder = std::fs::canonicalize(folder).ok()?;
+    let top = match league.and_then(|l| std::fs::canonicalize(l).ok()) {
+        Some(league) => folder.ancestors().find(|dir| league.starts_with(dir))?,
+        None => &folder,
+    };
+    let owner = std::fs::metadata(&folder).ok()?.uid();
+    for dir in folder.ancestors() {
+        if dir != folder {
+            let meta = std::fs::symlink_metadata(dir).ok()?;
+            if meta.uid() != owner || meta.mode() & 0o002 != 0 {
+                return None;
+            }
+        }
+        if let Some(gitdir) = git_dir(&dir.join(".git")) {
+            return Some((dir.to_path_buf(), gitdir));
+        }
+        if dir == top {
+            return None;
+        }
+    }
+    None
 }
 
 /// Whether the submission `files` of the git work tree holding `folder` (the bot's folder, which
@@ -1230,12 +1256,13 @@ fn git_repo(folder: &Path) -> Option<(PathBuf, PathBuf)> {
 /// the folder gone. Read from the index file, never by running git (see [`git_label`]): each file
 /// whose size and time are the index's is taken as it (as git takes it), any other is hashed as
 /// git hashes it. Changes staged and not committed are not seen (HEAD's tree is in git's object
-/// store); an index that cannot be read says nothing (`false`).
-pub fn git_edits(folder: &Path, files: &Sources) -> bool {
-    let Some((tree, gitdir)) = git_repo(folder) else { return false };
+/// store); an index that cannot be read says nothing (`false`). The repository is
+/// [`git_label`]'s (see [`git_repo`]).
+pub fn git_edits(folder: &Path, league: Option<&Path>, files: &Sources) -> bool {
+    let Some((tree, gitdir)) = git_repo(folder, league) else { return false };
     let Some(head) = git_head(&gitdir) else { return false };
     let Some(index) = GitIndex::read(&gitdir.join("index"), head.len() / 2) else { return false };
-    let Ok(folder) = std::path::absolute(folder) else { return false };
+    let Ok(folder) = std::fs::canonicalize(folder) else { return false };
     let Ok(prefix) = folder.strip_prefix(&tree) else { return false };
     let Some(prefix) = prefix.to_str() else { return true };
     let key = |rel: &str| if prefix.is_empty() { rel.to_string() } else { format!("{prefix}/{rel}") };
@@ -1252,12 +1279,51 @@ pub fn git_edits(folder: &Path, files: &Sources) -> bool {
     }
     // A tracked file of the folder that is gone (one the league leaves out, and still there, is
     // no edit).
-    let under = |path: &str| prefix.is_empty() || path.strip_prefix(prefix).is_some_and(|rest| rest.starts_with('/'));
-    let tracked = index.entries.keys().filter(|p| under(p));
-    // (Looked up only below real folders, as git does: a tracked path behind a link the student
-    // made is gone, and the label no probe of the files the link leads to.)
-    let gone = |p: &str| unlinked(&tree, p).is_none_or(|path| std::fs::symlink_metadata(path).is_err());
-    tracked.into_iter().any(|p| gone(p))
+    // (Those under the folder are together in the index's order: `prefix/` up to `prefix0`.)
+    let tracked: Box<dyn Iterator<Item = &String>> = if prefix.is_empty() {
+        Box::new(index.entries.keys())
+    } else {
+        Box::new(index.entries.range(format!("{prefix}/")..format!("{prefix}0")).map(|(k, _)| k))
+    };
+    let mut probes = 0;
+    tracked_gone(&tree, tracked.map(String::as_str), MAX_GONE_PROBES, &mut probes)
+}
+
+/// The most paths [`git_edits`] looks up to tell whether a tracked file is gone: a crafted
+/// index (up to [`MAX_INDEX_BYTES`]) named a million paths there, as many `stat` calls for a
+/// label. Beyond it, the files are not told to be the commit's: `+ edits`.
+const MAX_GONE_PROBES: usize = 4 * MAX_FILES;
+
+/// Whether one of the `tracked` paths of the work tree `tree` is gone, or telling would take
+/// more than `most` lookups (`probes` counts them). Looked up only below real folders, as git
+/// does: a tracked path behind a link the student made is gone, and the label no probe of the
+/// files the link leads to; each folder is looked up once.
+fn tracked_gone<'a>(tree: &Path, tracked: impl Iterator<Item = &'a str>, most: usize, probes: &mut usize) -> bool {
+    let mut real_folders: std::collections::HashSet<&'a str> = std::collections::HashSet::new();
+    let mut probe = |path: &str| {
+        *probes += 1;
+        (*probes <= most).then(|| std::fs::symlink_metadata(tree.join(path)).ok())
+    };
+    for path in tracked {
+        // Each folder on its way (the shortest first), then the path itself.
+        let folders = path.match_indices('/').map(|(at, _)| &path[..at]);
+        for folder in folders {
+            if real_folders.contains(folder) {
+                continue;
+            }
+            match probe(folder) {
+                None => return true,
+                Some(Some(meta)) if meta.is_dir() => {
+                    real_folders.insert(folder);
+                }
+                Some(_) => return true,
+            }
+        }
+        if !matches!(probe(path), Some(Some(_))) {
+            return true;
+        }
+    }
+    false
 }
 
 /// The most of a git index [`GitIndex::read`] reads, and the most its names may take decoded (a
@@ -1507,7 +1573,7 @@ mod tests {
         let b = bot(&folder, "sh bot.sh");
         let edits = || {
             let files = sources(&b, None, &BTreeSet::new(), &Default::default(), &mut BTreeMap::new()).unwrap();
-            git_edits(&folder, &files)
+            git_edits(&folder, Some(dir.path()), &files)
         };
         let status = || !git(&folder, &["status", "--porcelain", "--", "."]).stdout.is_empty();
         let both = || (edits(), status());
@@ -1535,7 +1601,7 @@ mod tests {
         std::fs::write(plain.join("bot.sh"), "echo WAIT\n").unwrap();
         let files =
             sources(&bot(&plain, "sh bot.sh"), None, &BTreeSet::new(), &Default::default(), &mut BTreeMap::new());
-        assert!(!git_edits(&plain, &files.unwrap()));
+        assert!(!git_edits(&plain, Some(dir.path()), &files.unwrap()));
     }
 
     /// A git index file of `version` holding `entries` (for version 4, each name as (bytes to
@@ -1634,7 +1700,7 @@ mod tests {
         let plain = GitIndex::parse(&index, 20).expect("git's own index");
         let b = bot(&folder, "sh bot.sh");
         let files = sources(&b, None, &BTreeSet::new(), &Default::default(), &mut BTreeMap::new()).unwrap();
-        assert!(!git_edits(&folder, &files), "as committed");
+        assert!(!git_edits(&folder, Some(dir.path()), &files), "as committed");
         let e = blank();
         for name in ["alice/link/key", "alice/../../secret/key"] {
             let mut entries: Vec<(usize, &[u8], &GitEntry)> =
@@ -1643,10 +1709,10 @@ mod tests {
             let crafted = index_file(2, &entries);
             let _ = std::fs::remove_file(dir.path().join("secret/key"));
             std::fs::write(repo.join(".git/index"), &crafted).unwrap();
-            let absent = git_edits(&folder, &files);
+            let absent = git_edits(&folder, Some(dir.path()), &files);
             std::fs::write(dir.path().join("secret/key"), "k").unwrap();
             assert!(std::fs::symlink_metadata(repo.join(name)).is_ok(), "the control: {name} leads to the file");
-            let present = git_edits(&folder, &files);
+            let present = git_edits(&folder, Some(dir.path()), &files);
             assert_eq!(absent, present, "{name}: the label tells whether the file exists");
         }
         assert!(plain.entries.contains_key("alice/link"), "the control: the link itself is an entry");
@@ -1823,25 +1889,26 @@ mod tests {
         let marker = dir.path().join("pwned");
         let hook = format!("touch {}", marker.display());
         git(&repo, &["config", "core.fsmonitor", &hook]);
-        assert_eq!(git_label(&repo), Some(head[..7].to_string()));
-        assert_eq!(git_label(&repo.join("sub-folder-that-does-not-matter")), Some(head[..7].to_string()));
+        assert_eq!(git_label(&repo, None), Some(head[..7].to_string()));
+        std::fs::create_dir(repo.join("sub-folder")).unwrap();
+        assert_eq!(git_label(&repo.join("sub-folder"), Some(&repo)), Some(head[..7].to_string()));
         assert!(!marker.exists(), "reading the label ran nothing");
         // The control: git itself runs it.
         git(&repo, &["status", "--porcelain"]);
         assert!(marker.exists(), "the control: `git status` runs the repository's fsmonitor");
         // Packed refs, and a detached HEAD.
         git(&repo, &["pack-refs", "--all"]);
-        assert_eq!(git_label(&repo), Some(head[..7].to_string()), "from packed-refs");
+        assert_eq!(git_label(&repo, None), Some(head[..7].to_string()), "from packed-refs");
         std::fs::write(repo.join(".git/HEAD"), &head).unwrap();
-        assert_eq!(git_label(&repo), Some(head[..7].to_string()), "detached");
+        assert_eq!(git_label(&repo, None), Some(head[..7].to_string()), "detached");
         // A HEAD that is a link elsewhere, or not a commit id, gives no label.
         std::fs::remove_file(repo.join(".git/HEAD")).unwrap();
         std::os::unix::fs::symlink("/etc/hostname", repo.join(".git/HEAD")).unwrap();
-        assert_eq!(git_label(&repo), None);
+        assert_eq!(git_label(&repo, None), None);
         std::fs::remove_file(repo.join(".git/HEAD")).unwrap();
         std::fs::write(repo.join(".git/HEAD"), "ref: refs/../../../etc/passwd\n").unwrap();
-        assert_eq!(git_label(&repo), None);
-        assert_eq!(git_label(dir.path()), None, "not a repository");
+        assert_eq!(git_label(&repo, None), None);
+        assert_eq!(git_label(dir.path(), None), None, "not a repository");
     }
 
     /// A student's `.git/refs` is a link out of the repository, and its `HEAD` names a ref through
@@ -1857,14 +1924,103 @@ mod tests {
         std::fs::write(outside.join("heads/main"), format!("{id}\n")).unwrap();
         std::os::unix::fs::symlink(&outside, repo.join(".git/refs")).unwrap();
         std::fs::write(repo.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
-        assert_eq!(git_label(&repo), None);
+        assert_eq!(git_label(&repo, None), None);
         // The control: the ref's file read as it is named, through the link.
         assert_eq!(plain_file(&repo.join(".git/refs/heads/main")).as_deref(), Some(&*format!("{id}\n")));
         // A ref of a folder of the repository's own is read as before.
         std::fs::remove_file(repo.join(".git/refs")).unwrap();
         std::fs::create_dir_all(repo.join(".git/refs/heads")).unwrap();
         std::fs::write(repo.join(".git/refs/heads/main"), format!("{id}\n")).unwrap();
-        assert_eq!(git_label(&repo).as_deref(), Some("0123456"));
+        assert_eq!(git_label(&repo, None).as_deref(), Some("0123456"));
+    }
+
+    /// A bot folder with no git of its own takes no repository's commit from above the league's
+    /// folder (a dotfiles repository in `$HOME`), from a folder anyone may write (a `.git` made in
+    /// `/tmp`) or from one another user owns; one inside the course's repository, the league's
+    /// config in a folder of it, takes the course's. The controls: the same repositories, the
+    /// league's folder above them or the folder only its owner's, give the bot their commit.
+    #[test]
+    fn a_repository_above_the_league_or_in_a_folder_others_may_write_gives_no_label() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let commit = |repo: &Path| {
+            git(repo, &["init", "-q"]);
+            std::fs::write(repo.join("file"), "x\n").unwrap();
+            git(repo, &["add", "file"]);
+            git(repo, &["commit", "-qm", "one"]);
+            Some(String::from_utf8(git(repo, &["rev-parse", "HEAD"]).stdout).unwrap()[..7].to_string())
+        };
+        let bot_folder = |path: PathBuf| {
+            std::fs::create_dir_all(&path).unwrap();
+            std::fs::write(path.join("bot.sh"), "echo WAIT\n").unwrap();
+            path
+        };
+        let edits = |folder: &Path, league: &Path| {
+            let files =
+                sources(&bot(folder, "sh bot.sh"), None, &BTreeSet::new(), &Default::default(), &mut BTreeMap::new());
+            git_edits(folder, Some(league), &files.unwrap())
+        };
+        // Dotfiles in `$HOME`, the course's folder in it.
+        let home = dir.path().join("home");
+        std::fs::create_dir(&home).unwrap();
+        let dotfiles = commit(&home);
+        let course = home.join("course");
+        let alice = bot_folder(course.join("subs/alice"));
+        assert_eq!((git_label(&alice, Some(&course)), edits(&alice, &course)), (None, false));
+        assert_eq!(git_label(&alice, None), None, "no league: the bot's folder only");
+        // The control: the league's folder above the repository's.
+        assert_eq!((git_label(&alice, Some(&home)), edits(&alice, &home)), (dotfiles, true));
+        // The course's repository, the league's config in `leagues/`: the course's commit.
+        let repo = home.join("repo");
+        std::fs::create_dir_all(repo.join("leagues")).unwrap();
+        let bob = bot_folder(repo.join("subs/bob"));
+        let course_commit = commit(&repo);
+        assert!(course_commit.is_some());
+        assert_eq!(git_label(&bob, Some(&repo.join("leagues"))), course_commit);
+        // A `.git` in a folder anyone may write (sticky, as `/tmp`).
+        let shared = dir.path().join("shared");
+        std::fs::create_dir(&shared).unwrap();
+        let planted = commit(&shared);
+        let carol = bot_folder(shared.join("course/carol"));
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+        assert_eq!((git_label(&carol, Some(&shared)), edits(&carol, &shared)), (None, false));
+        // The control: the same folder, only its owner may write it.
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!((git_label(&carol, Some(&shared)), edits(&carol, &shared)), (planted.clone(), true));
+        // Another user's folder (only root may give a folder away: as root, `tools/test`).
+        if unsafe { libc::geteuid() } == 0 {
+            let me = std::fs::metadata(&carol).unwrap();
+            std::os::unix::fs::chown(&shared, Some(65534), None).unwrap();
+            assert_eq!(git_label(&carol, Some(&shared)), None, "another user's folder");
+            std::os::unix::fs::chown(&shared, Some(me.uid()), None).unwrap();
+            assert_eq!(git_label(&carol, Some(&shared)), planted, "the control: the bot folder's owner's");
+        }
+    }
+
+    /// Telling whether a tracked file is gone looks up each folder once, and no more than so many
+    /// paths in all: a crafted index naming every folder of a deep chain had each looked up again
+    /// for each path below it (300 folders: 45,150 lookups), and a million paths as many. Beyond
+    /// the cap, the files are `+ edits`. The control: without the cap, the same paths take more.
+    #[test]
+    fn a_crafted_index_is_looked_up_a_bounded_number_of_times() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut paths = vec!["alice".to_string()];
+        for _ in 0..300 {
+            paths.push(format!("{}/d", paths.last().unwrap()));
+        }
+        std::fs::create_dir_all(dir.path().join(paths.last().unwrap())).unwrap();
+        let gone = |most: usize| {
+            let mut probes = 0;
+            (tracked_gone(dir.path(), paths.iter().map(String::as_str), most, &mut probes), probes)
+        };
+        let (all_there, probes) = gone(usize::MAX);
+        assert!(!all_there);
+        assert_eq!(probes, 2 * paths.len() - 1, "each folder looked up once, as a folder or as a path");
+        assert_eq!(gone(100), (true, 101), "stopped past the cap: `+ edits`");
+        assert!(probes > 100, "the control: the same paths take more without it");
+        std::fs::remove_dir(dir.path().join(paths.last().unwrap())).unwrap();
+        assert!(gone(usize::MAX).0, "a path gone is told");
+        const { assert!(MAX_GONE_PROBES >= 2 * MAX_FILES, "a submission's files and their folders are all looked up") };
     }
 
     fn bot(dir: &Path, command: &str) -> BotEntry {

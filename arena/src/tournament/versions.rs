@@ -711,8 +711,8 @@ pub fn prepare(
         // (Nothing is read through a link: the version refused is no one's files.)
         // (Its files not all the commit's, as far as git's index tells: `+ edits`.)
         let commit = submission::folder(entry).filter(|_| link.is_none()).and_then(|f| {
-            let label = submission::git_label(&f)?;
-            let edited = checked.as_ref().is_some_and(|files| submission::git_edits(&f, &files.own));
+            let label = submission::git_label(&f, base)?;
+            let edited = checked.as_ref().is_some_and(|files| submission::git_edits(&f, base, &files.own));
             Some(if edited { format!("{label} + edits") } else { label })
         });
         // A new version is copied (one seen before, whose copy is missing, again: an earlier
