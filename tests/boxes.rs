@@ -419,7 +419,11 @@ fn without_a_box_a_root_arena_says_why_a_private_program_cannot_start() {
     let run = duel_run("fire.txt", &["--sandbox", "plain"], &[], [&path, &bin("greedy")]);
     let stderr = String::from_utf8_lossy(&run.out.stderr);
     assert!(!run.out.status.success());
-    assert!(stderr.contains("Permission denied (os error 13); without a box") && stderr.contains("must be readable by others: chmod o+rx"), "{stderr}");
+    assert!(
+        stderr.contains("Permission denied (os error 13); without a box")
+            && stderr.contains("must be readable by others: chmod o+rx"),
+        "{stderr}"
+    );
     // The control: in a box the same program starts (it is bound into the box by itself).
     let boxed = duel_run("fire.txt", &[], &[], [&path, &bin("greedy")]);
     assert!(boxed.out.status.success(), "{}", String::from_utf8_lossy(&boxed.out.stderr));
