@@ -435,3 +435,17 @@ fn quitting_empty_and_binary_answers_are_told_plainly() {
     let stdout = tactics("tactics-quitter.sh");
     assert!(stdout.contains("fix: keep reading one line at a time until stdin ends, answering each ROUND prompt"));
 }
+
+/// A Tactics or Atoms bot's summary counts its result in its game's words (its score column's
+/// header, `fields`, `outlasted`), not as a "score" the game does not have (it said `score 3`).
+#[test]
+fn a_summary_counts_the_result_in_the_game_s_words() {
+    for (game, script, words) in
+        [("tactics", "tactics_flawed.py", "scripted player: fields "), ("atoms", "atoms_flawed.py", ": outlasted ")]
+    {
+        let (stdout, code) = game_check(game, script, "good");
+        assert_eq!(code, 0, "{game}: {stdout}");
+        let seat1 = row(&stdout, "seat 1");
+        assert!(seat1.contains(words) && !seat1.contains("score"), "{game}: {stdout}");
+    }
+}

@@ -310,10 +310,12 @@ pub(super) async fn check(
         let against = if others == 1 { "a scripted player".to_string() } else { format!("{others} scripted players") };
         let summary = match &me.forfeit {
             Some(reason) => format!("forfeit ({reason}) at {} {steps}, against {against}", info.wording.step),
+            // (In the game's own words: a score column's header, `fields`, `outlasted`.)
             None => format!(
-                "played to the end against {against}: score {}{}, {steps} {}s",
+                "played to the end against {against}: {} {}{}, {steps} {}s",
+                info.columns.score,
                 me.score,
-                if me.finished { ", won" } else { "" },
+                if me.finished { format!(", {}", info.columns.finished) } else { String::new() },
                 info.wording.step
             ),
         };
