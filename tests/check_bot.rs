@@ -166,7 +166,10 @@ fn a_python_bot_without_its_execute_bit_is_told_to_run_through_python3() {
     assert!(!said.contains(&format!("sh {shown}")), "{said}");
     // Said once, the system's reason before the advice, no brackets within brackets.
     assert_eq!(said.matches("Permission denied").count(), 1, "{said}");
-    assert!(said.contains(&format!("cannot start `{shown}`: Permission denied")) && !said.contains("(it has"), "{said}");
+    assert!(
+        said.contains(&format!("cannot start `{shown}`: Permission denied")) && !said.contains("(it has"),
+        "{said}"
+    );
 }
 
 /// A "program" that is a FIFO (a build can leave one): check-bot says it cannot start it and
@@ -240,20 +243,48 @@ fn the_same_crash_s_stderr_is_shown_once() {
     assert_eq!(stdout.matches(same).count(), 1, "seat 2 alone: {stdout}");
 }
 
-/// A bot of another game (Atoms) is told that check-bot knows Resource Rush only, and where
-/// to check it instead, rather than only Resource Rush's fixes. The controls: a Resource Rush
-/// bot with a flaw, which answers, and a good one are not told so.
+/// A bot of another game (Atoms) is told so, once, and where to check it instead: it died on
+/// the header in every situation, quoting another game's (it was told only "If it plays another
+/// game", with no name). A bot that answers nothing and says nothing (a Resource Rush bot checked
+/// as Atoms) is told that check-bot cannot check it as this game. The controls: a Resource Rush
+/// bot with a flaw, which answers, and a good one are told neither.
 #[test]
-fn a_bot_of_another_game_is_told_check_bot_knows_resource_rush_only() {
+fn a_bot_of_another_game_is_told_which_game_it_seems_to_be() {
     let (stdout, code) = check(&bin("atoms-greedy"));
     assert_eq!(code, 1, "{stdout}");
     assert!(stdout.starts_with(&format!("Checking `{}` as a Resource Rush bot", bin("atoms-greedy"))), "{stdout}");
-    assert!(stdout.contains("If it plays another game, check-bot cannot check it"), "{stdout}");
-    assert!(stdout.contains("`arena duel --game NAME …`"), "{stdout}");
+    let said = "Is this an Atoms bot? It stopped at the first step every time";
+    assert_eq!(stdout.matches(said).count(), 1, "{stdout}");
+    assert!(stdout.contains(&format!("`arena check-bot --game atoms {}`", bin("atoms-greedy"))), "{stdout}");
+    let out = arena(&["check-bot", "--game", "tactics", &bin("atoms-greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(said), "{stdout}");
+    let out = arena(&["check-bot", "--game", "atoms", &bin("tactics-greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Is this an OOPtimal Tactics bot?") && stdout.contains("--game tactics"), "{stdout}");
+    let out = arena(&["check-bot", "--game", "atoms", &bin("greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("If it plays another game, check-bot cannot check it as Atoms"), "{stdout}");
+    assert!(stdout.contains("`arena duel --game NAME …`") && !stdout.contains("Is this"), "{stdout}");
     for flaw in ["comma", "good"] {
         let (stdout, _) = check(&flawed(flaw));
-        assert!(!stdout.contains("If it plays another game"), "{flaw}: {stdout}");
+        assert!(!stdout.contains("If it plays another game") && !stdout.contains("Is this"), "{flaw}: {stdout}");
     }
+}
+
+/// A bot that dies on the header of every situation, quoting a different header each time,
+/// crashes so for one cause: every situation gives seat 1's fix, not its own (it was told to
+/// "read every kind of cell" on the power-ups map, and of test mode's TICK lines).
+#[test]
+fn the_same_crash_on_different_lines_is_one_cause() {
+    let (stdout, code) = check("sh -c 'read l; echo \"bad line: $l\" >&2; exit 1'");
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(stdout.matches("(the same crash as in `seat 1`, above)").count(), 5, "{stdout}");
+    assert!(!stdout.contains("read every kind of cell") && !stdout.contains("in test mode the TICK"), "{stdout}");
+    // The control: exit statuses that differ (the header's number of rows, 4 in seat 1, 3 on the
+    // power-ups map) are not one crash, and the power-ups map gives its own fix.
+    let (stdout, _) = check("sh -c 'read a b c; echo \"bad line: $a $b $c\" >&2; exit $b'");
+    assert!(stdout.contains("fix: read every kind of cell"), "{stdout}");
 }
 
 /// check-bot on a bot of Tactics or Atoms that prints garbage reports the problem (the control

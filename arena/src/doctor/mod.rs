@@ -114,6 +114,10 @@ pub struct Checked {
     /// Whether its first answer never came for a cause named here (unflushed output, waiting for
     /// the end of its input, a slow start): it does answer this game's prompts.
     pub explained: bool,
+    /// Whether it forfeited at the first step (died on, or misanswered, the first lines).
+    pub at_first: bool,
+    /// What it printed: its answers, then the last lines of its stderr (to tell another game's bot).
+    pub heard: Vec<String>,
 }
 
 impl Checked {
@@ -133,8 +137,46 @@ impl Checked {
             answered: false,
             never_ran: false,
             explained: false,
+            at_first: false,
+            heard: Vec::new(),
         }
     }
+}
+
+/// What a bot printed in a match: its first answers, then the last lines of its stderr.
+fn heard(played: &PlayedMatch) -> Vec<String> {
+    let answers = played.replay.steps.iter().filter_map(|s| s.replies.first()?.answer.clone()).take(5);
+    let stderr = played.stderr.first().map_or("", String::as_str);
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    answers.chain(lines[lines.len().saturating_sub(10)..].iter().map(|l| l.to_string())).collect()
+}
+
+/// The game of `games` whose bot `checked` (a check as a bot of `game`) seems to be: it
+/// forfeited at the first step in every situation it played, and printed that game's answers
+/// or quoted its header in an error (none when several games would fit, or none).
+pub fn seems_of<'g>(
+    game: &dyn Game,
+    checked: &[Checked],
+    games: impl IntoIterator<Item = &'g dyn Game>,
+) -> Option<&'g dyn Game> {
+    let played: Vec<&Checked> = checked.iter().filter(|c| !c.skipped).collect();
+    if played.is_empty() || played.iter().any(|c| !c.at_first || c.never_ran) {
+        return None;
+    }
+    let own = game.info().kit.as_ref().map(|k| k.speaks);
+    let fits = |speaks: &crate::engine::Speaks| {
+        played
+            .iter()
+            .flat_map(|c| &c.heard)
+            .any(|line| (speaks.is_answer(line) && !own.is_some_and(|o| o.is_answer(line))) || speaks.is_quoted(line))
+    };
+    let mut found = games.into_iter().filter(|g| {
+        g.name() != game.name()
+            && g.info().bots
+            && g.info().kit.as_ref().is_some_and(|k| own != Some(k.speaks) && fits(&k.speaks))
+    });
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
 }
 
 /// A situation's one-player state as the bot is fed it: lines go out with CRLF endings when
@@ -502,7 +544,18 @@ fn diagnose(
     let never_ran =
         me.forfeit.as_deref() == Some("crash") && played.stderr.first().and_then(|e| python_compile_fix(e)).is_some();
     let name = situation.name().to_string();
-    Checked { name, summary, findings, skipped: false, answered, never_ran, explained: false }
+    let at_first = ticks <= 1 && me.forfeit.is_some();
+    Checked {
+        name,
+        summary,
+        findings,
+        skipped: false,
+        answered,
+        never_ran,
+        explained: false,
+        at_first,
+        heard: heard(played),
+    }
 }
 
 /// How the first-answer probe's findings name what a bot is sent, and its fixes for a silent bot.
@@ -713,12 +766,14 @@ async fn check_situations(
                 // (Two crashes that said nothing are not known to be the same, unless the same
                 // signal killed the bot in both, or it exited with the same status at the same
                 // step: a bot that quits after its third answer everywhere is no CRLF problem.)
+                // Nor are two that quote different lines (a bot of another game that dies on
+                // each situation's own header), unless they ended so at the same step.
                 (None, Some((seen, seen_ended, seen_steps, fix)))
-                    if *seen == stderr
-                        && (!stderr.trim().is_empty()
-                            || (ended.is_some()
-                                && ended == *seen_ended
-                                && (matches!(ended, Some(Ending::Signal(_))) || steps == *seen_steps))) =>
+                    if (*seen == stderr && !stderr.trim().is_empty())
+                        || (ended.is_some()
+                            && ended == *seen_ended
+                            && (steps == *seen_steps
+                                || (*seen == stderr && matches!(ended, Some(Ending::Signal(_)))))) =>
                 {
                     Some(format!("{fix} (the same crash as in `{}`, above)", first_name))
                 }

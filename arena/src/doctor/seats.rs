@@ -387,7 +387,8 @@ pub(super) async fn check(
         let never_ran =
             me.forfeit.as_deref() == Some("crash") && (program.is_some() || python_compile_fix(stderr).is_some());
         let name = situation.name.clone();
-        out.push(Checked { name, summary, findings, skipped: false, answered, never_ran, explained });
+        let (at_first, heard) = (steps <= 1 && me.forfeit.is_some(), super::heard(&played));
+        out.push(Checked { name, summary, findings, skipped: false, answered, never_ran, explained, at_first, heard });
         if !answered && me.forfeit.is_some() {
             // No answer at all: every other match would only say the same.
             for skipped in situations(game).into_iter().skip(out.len()) {
