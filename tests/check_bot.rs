@@ -480,3 +480,43 @@ fn a_summary_counts_the_result_in_the_game_s_words() {
         assert!(seat1.contains(words) && !seat1.contains("score"), "{game}: {stdout}");
     }
 }
+
+/// A bot whose answers end in no newline is told so, with the fix, in Resource Rush and in
+/// Tactics (it was told it "printed nothing", to flush, and that it may be another game's bot);
+/// the control, the same bot with the newline, answers.
+#[test]
+fn answers_without_a_newline_are_told_to_end_their_lines() {
+    let bot = |prompt: &str, answer: &str, end: &str| {
+        format!("sh -c 'while read l; do case $l in {prompt}*) printf \"{answer}{end}\";; esac; done'")
+    };
+    let (stdout, code) = check(&bot("TICK", "WAIT", ""));
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("its answers end in no newline"), "{stdout}");
+    assert!(stdout.contains("fix: end every answer with a newline"), "{stdout}");
+    assert!(!stdout.contains("If it plays another game") && !stdout.contains("printed nothing"), "{stdout}");
+    let out = arena(&["check-bot", "--game", "tactics", &bot("ROUND", "pass", "")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("fix: end every answer with a newline"), "{stdout}");
+    let out = arena(&["check-bot", "--game", "tactics", &bot("ROUND", "pass", "\\n")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(row(&stdout, "seat 1").contains(" ok "), "the control: {stdout}");
+}
+
+/// Two answers to one prompt are told as a line no prompt asked for whose fix names a second
+/// answer too, not debug output alone (it said only "write debug output to stderr").
+#[test]
+fn two_answers_to_one_prompt_are_named_in_the_fix() {
+    let out = arena(&[
+        "check-bot",
+        "--game",
+        "atoms",
+        "sh -c 'while read l; do case $l in TURN*) echo PLACE 0 0; echo PLACE 0 0;; esac; done'",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(row(&stdout, "seat 1").contains("forfeit (extra_output)"), "{stdout}");
+    assert!(stdout.contains("a second answer, or debug output"), "{stdout}");
+    assert!(
+        stdout.contains("fix: print exactly one line per TURN prompt and nothing else: no second answer"),
+        "{stdout}"
+    );
+}

@@ -18,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 pub use crate::engine::Finding;
 use crate::engine::{Checkup, Ending, Game, Outcome, Played, PlayerId, Reply, Situation, State, Turn};
-use crate::explain::{forfeit_facts, loop_fix, Activity, Silence, FLUSH, STARTUP_FIX};
+use crate::explain::{forfeit_facts, loop_fix, Activity, Silence, FLUSH, NEWLINE, STARTUP_FIX};
 use crate::referee::{play_match, BotCommand, Limits, PlayedMatch, RefereeError};
 use crate::replay::{LimitKind, Replay};
 use crate::sandbox::Sandbox;
@@ -90,9 +90,13 @@ pub async fn check_bot(
     }
 }
 
-/// The fix for a line no prompt asked for, in the words of a game whose prompt is `prompt`.
+/// The fix for a line no prompt asked for, in the words of a game whose prompt is `prompt`: a
+/// debug line, or a second answer (a bot that answers twice, or answers every line it reads).
 fn one_line_fix(prompt: &str) -> String {
-    format!("print exactly one line per {prompt}; write debug output to stderr (the arena keeps it in the match log)")
+    format!(
+        "print exactly one line per {prompt} and nothing else: no second answer, no answer to the other lines you \
+         read (only a {prompt} asks for one), and debug output to stderr (the arena keeps it in the match log)"
+    )
 }
 
 /// How one situation went.
@@ -687,6 +691,18 @@ async fn first_answer_probe<S: Stage + ?Sized, I: Stage + ?Sized>(
             fix: words.end_of_input.replace("{bot}", &crate::safe_text::terminal(&shell_words::quote(command))),
             serious: true,
         },
+        Silence::NoNewline => Finding {
+            problem: format!(
+                "your bot ended no line after {}, not even in {} s, and when sent thousands of {} at once it wrote \
+                 one line longer than any answer: its answers end in no newline, so the arena, which reads a \
+                 line per answer, still waits for the first to end",
+                words.after,
+                PATIENCE.as_secs(),
+                words.many
+            ),
+            fix: NEWLINE.to_string(),
+            serious: true,
+        },
         Silence::Unknown => Finding {
             problem: format!("your bot printed nothing after {}, not even in {} s", words.after, PATIENCE.as_secs()),
             fix: words.never_answered.clone(),
@@ -728,8 +744,13 @@ async fn silence<I: Stage + ?Sized>(
     };
     for (feed, silence) in [(Feed::AllOpen, Silence::Buffered), (Feed::AllClosed, Silence::EndOfInput)] {
         let played = play(game, command, idle, feed, &burst, sandbox, cancel).await?;
-        if played.replay.steps.first().and_then(|s| s.replies.first()).is_some_and(|r| r.answer.is_some()) {
+        let first = played.replay.steps.first().and_then(|s| s.replies.first());
+        if first.is_some_and(|r| r.answer.is_some()) {
             return Ok(silence);
+        }
+        // Thousands of answers, its input still open, and not one newline among them.
+        if feed == Feed::AllOpen && first.is_some_and(|r| r.failure == Some(crate::engine::Failure::TooLong)) {
+            return Ok(Silence::NoNewline);
         }
     }
     Ok(Silence::Unknown)
