@@ -243,20 +243,48 @@ fn the_same_crash_s_stderr_is_shown_once() {
     assert_eq!(stdout.matches(same).count(), 1, "seat 2 alone: {stdout}");
 }
 
-/// A bot of another game (Atoms) is told that check-bot knows Resource Rush only, and where
-/// to check it instead, rather than only Resource Rush's fixes. The controls: a Resource Rush
-/// bot with a flaw, which answers, and a good one are not told so.
+/// A bot of another game (Atoms) is told so, once, and where to check it instead: it died on
+/// the header in every situation, quoting another game's (it was told only "If it plays another
+/// game", with no name). A bot that answers nothing and says nothing (a Resource Rush bot checked
+/// as Atoms) is told that check-bot cannot check it as this game. The controls: a Resource Rush
+/// bot with a flaw, which answers, and a good one are told neither.
 #[test]
-fn a_bot_of_another_game_is_told_check_bot_knows_resource_rush_only() {
+fn a_bot_of_another_game_is_told_which_game_it_seems_to_be() {
     let (stdout, code) = check(&bin("atoms-greedy"));
     assert_eq!(code, 1, "{stdout}");
     assert!(stdout.starts_with(&format!("Checking `{}` as a Resource Rush bot", bin("atoms-greedy"))), "{stdout}");
-    assert!(stdout.contains("If it plays another game, check-bot cannot check it"), "{stdout}");
-    assert!(stdout.contains("`arena duel --game NAME …`"), "{stdout}");
+    let said = "Is this an Atoms bot? It stopped at the first step every time";
+    assert_eq!(stdout.matches(said).count(), 1, "{stdout}");
+    assert!(stdout.contains(&format!("`arena check-bot --game atoms {}`", bin("atoms-greedy"))), "{stdout}");
+    let out = arena(&["check-bot", "--game", "tactics", &bin("atoms-greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(said), "{stdout}");
+    let out = arena(&["check-bot", "--game", "atoms", &bin("tactics-greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Is this an OOPtimal Tactics bot?") && stdout.contains("--game tactics"), "{stdout}");
+    let out = arena(&["check-bot", "--game", "atoms", &bin("greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("If it plays another game, check-bot cannot check it as Atoms"), "{stdout}");
+    assert!(stdout.contains("`arena duel --game NAME …`") && !stdout.contains("Is this"), "{stdout}");
     for flaw in ["comma", "good"] {
         let (stdout, _) = check(&flawed(flaw));
-        assert!(!stdout.contains("If it plays another game"), "{flaw}: {stdout}");
+        assert!(!stdout.contains("If it plays another game") && !stdout.contains("Is this"), "{flaw}: {stdout}");
     }
+}
+
+/// A bot that dies on the header of every situation, quoting a different header each time,
+/// crashes so for one cause: every situation gives seat 1's fix, not its own (it was told to
+/// "read every kind of cell" on the power-ups map, and of test mode's TICK lines).
+#[test]
+fn the_same_crash_on_different_lines_is_one_cause() {
+    let (stdout, code) = check("sh -c 'read l; echo \"bad line: $l\" >&2; exit 1'");
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(stdout.matches("(the same crash as in `seat 1`, above)").count(), 5, "{stdout}");
+    assert!(!stdout.contains("read every kind of cell") && !stdout.contains("in test mode the TICK"), "{stdout}");
+    // The control: exit statuses that differ (the header's number of rows, 4 in seat 1, 3 on the
+    // power-ups map) are not one crash, and the power-ups map gives its own fix.
+    let (stdout, _) = check("sh -c 'read a b c; echo \"bad line: $a $b $c\" >&2; exit $b'");
+    assert!(stdout.contains("fix: read every kind of cell"), "{stdout}");
 }
 
 /// check-bot on a bot of Tactics or Atoms that prints garbage reports the problem (the control
@@ -437,4 +465,58 @@ fn quitting_empty_and_binary_answers_are_told_plainly() {
     assert!(!stdout.contains("It never answered a prompt"), "{stdout}");
     let stdout = tactics("tactics-quitter.sh");
     assert!(stdout.contains("fix: keep reading one line at a time until stdin ends, answering each ROUND prompt"));
+}
+
+/// A Tactics or Atoms bot's summary counts its result in its game's words (its score column's
+/// header, `fields`, `outlasted`), not as a "score" the game does not have (it said `score 3`).
+#[test]
+fn a_summary_counts_the_result_in_the_game_s_words() {
+    for (game, script, words) in
+        [("tactics", "tactics_flawed.py", "scripted player: fields "), ("atoms", "atoms_flawed.py", ": outlasted ")]
+    {
+        let (stdout, code) = game_check(game, script, "good");
+        assert_eq!(code, 0, "{game}: {stdout}");
+        let seat1 = row(&stdout, "seat 1");
+        assert!(seat1.contains(words) && !seat1.contains("score"), "{game}: {stdout}");
+    }
+}
+
+/// A bot whose answers end in no newline is told so, with the fix, in Resource Rush and in
+/// Tactics (it was told it "printed nothing", to flush, and that it may be another game's bot);
+/// the control, the same bot with the newline, answers.
+#[test]
+fn answers_without_a_newline_are_told_to_end_their_lines() {
+    let bot = |prompt: &str, answer: &str, end: &str| {
+        format!("sh -c 'while read l; do case $l in {prompt}*) printf \"{answer}{end}\";; esac; done'")
+    };
+    let (stdout, code) = check(&bot("TICK", "WAIT", ""));
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("its answers end in no newline"), "{stdout}");
+    assert!(stdout.contains("fix: end every answer with a newline"), "{stdout}");
+    assert!(!stdout.contains("If it plays another game") && !stdout.contains("printed nothing"), "{stdout}");
+    let out = arena(&["check-bot", "--game", "tactics", &bot("ROUND", "pass", "")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("fix: end every answer with a newline"), "{stdout}");
+    let out = arena(&["check-bot", "--game", "tactics", &bot("ROUND", "pass", "\\n")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(row(&stdout, "seat 1").contains(" ok "), "the control: {stdout}");
+}
+
+/// Two answers to one prompt are told as a line no prompt asked for whose fix names a second
+/// answer too, not debug output alone (it said only "write debug output to stderr").
+#[test]
+fn two_answers_to_one_prompt_are_named_in_the_fix() {
+    let out = arena(&[
+        "check-bot",
+        "--game",
+        "atoms",
+        "sh -c 'while read l; do case $l in TURN*) echo PLACE 0 0; echo PLACE 0 0;; esac; done'",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(row(&stdout, "seat 1").contains("forfeit (extra_output)"), "{stdout}");
+    assert!(stdout.contains("a second answer, or debug output"), "{stdout}");
+    assert!(
+        stdout.contains("fix: print exactly one line per TURN prompt and nothing else: no second answer"),
+        "{stdout}"
+    );
 }

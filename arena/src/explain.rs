@@ -75,6 +75,9 @@ pub enum Silence {
     Buffered,
     /// It answered only once its input ended: it reads to the end of its input first.
     EndOfInput,
+    /// Sent many prompts at once, its input left open, it wrote one line longer than any
+    /// answer: its answers end in no newline, so none of them ever ends a line.
+    NoNewline,
     /// Not known (not probed, or neither).
     Unknown,
 }
@@ -84,6 +87,11 @@ pub const FLUSH: &str = "flush stdout after every answer: C `fflush(stdout);` af
                          C++ `std::cout << answer << std::endl;` (`endl` flushes), Python \
                          `print(answer, flush=True)`, Java `System.out.flush()`. The starter kits (`arena new-bot`) \
                          do it for you.";
+
+/// How to end each answer with a newline, in the languages students use.
+pub const NEWLINE: &str = "end every answer with a newline: C `printf(\"%s\\n\", answer);`, C++ `std::cout << answer \
+                           << std::endl;`, Python `print(answer, flush=True)` (not `sys.stdout.write(answer)`), and \
+                           flush stdout after each";
 
 /// What to do about a bot silent while computing, in the game's `words`, answering within
 /// `limit_ms`: "find the loop that does not end on this tick's state (… paste the header and
@@ -228,6 +236,10 @@ impl ForfeitFact {
                     ": it was idle ({cpu_ms} ms of CPU time in {ms} ms), and answered in a burst when sent many \
                      {prompt} lines at once: its answer is stuck in its output buffer: flush stdout"
                 ),
+                Silence::NoNewline => format!(
+                    ": it was idle ({cpu_ms} ms of CPU time in {ms} ms), and wrote one endless line when sent many \
+                     {prompt} lines at once: its answers end in no newline"
+                ),
                 Silence::Unknown => format!(
                     ": it was idle ({cpu_ms} ms of CPU time in {ms} ms): waiting for input, or its answer is stuck \
                      in its output buffer: did you flush stdout?"
@@ -298,7 +310,8 @@ impl ForfeitFact {
             },
             "extra_output" => {
                 format!(
-                    "{at}{subject} printed a line that no {} asked for (debug output goes to stderr).",
+                    "{at}{subject} printed a line that no {} asked for (a second answer, or debug output, which goes \
+                     to stderr?).",
                     words.prompt
                 )
             }

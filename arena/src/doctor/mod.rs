@@ -18,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 pub use crate::engine::Finding;
 use crate::engine::{Checkup, Ending, Game, Outcome, Played, PlayerId, Reply, Situation, State, Turn};
-use crate::explain::{forfeit_facts, loop_fix, Activity, Silence, FLUSH, STARTUP_FIX};
+use crate::explain::{forfeit_facts, loop_fix, Activity, Silence, FLUSH, NEWLINE, STARTUP_FIX};
 use crate::referee::{play_match, BotCommand, Limits, PlayedMatch, RefereeError};
 use crate::replay::{LimitKind, Replay};
 use crate::sandbox::Sandbox;
@@ -90,9 +90,13 @@ pub async fn check_bot(
     }
 }
 
-/// The fix for a line no prompt asked for, in the words of a game whose prompt is `prompt`.
+/// The fix for a line no prompt asked for, in the words of a game whose prompt is `prompt`: a
+/// debug line, or a second answer (a bot that answers twice, or answers every line it reads).
 fn one_line_fix(prompt: &str) -> String {
-    format!("print exactly one line per {prompt}; write debug output to stderr (the arena keeps it in the match log)")
+    format!(
+        "print exactly one line per {prompt} and nothing else: no second answer, no answer to the other lines you \
+         read (only a {prompt} asks for one), and debug output to stderr (the arena keeps it in the match log)"
+    )
 }
 
 /// How one situation went.
@@ -114,6 +118,10 @@ pub struct Checked {
     /// Whether its first answer never came for a cause named here (unflushed output, waiting for
     /// the end of its input, a slow start): it does answer this game's prompts.
     pub explained: bool,
+    /// Whether it forfeited at the first step (died on, or misanswered, the first lines).
+    pub at_first: bool,
+    /// What it printed: its answers, then the last lines of its stderr (to tell another game's bot).
+    pub heard: Vec<String>,
 }
 
 impl Checked {
@@ -133,8 +141,46 @@ impl Checked {
             answered: false,
             never_ran: false,
             explained: false,
+            at_first: false,
+            heard: Vec::new(),
         }
     }
+}
+
+/// What a bot printed in a match: its first answers, then the last lines of its stderr.
+fn heard(played: &PlayedMatch) -> Vec<String> {
+    let answers = played.replay.steps.iter().filter_map(|s| s.replies.first()?.answer.clone()).take(5);
+    let stderr = played.stderr.first().map_or("", String::as_str);
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    answers.chain(lines[lines.len().saturating_sub(10)..].iter().map(|l| l.to_string())).collect()
+}
+
+/// The game of `games` whose bot `checked` (a check as a bot of `game`) seems to be: it
+/// forfeited at the first step in every situation it played, and printed that game's answers
+/// or quoted its header in an error (none when several games would fit, or none).
+pub fn seems_of<'g>(
+    game: &dyn Game,
+    checked: &[Checked],
+    games: impl IntoIterator<Item = &'g dyn Game>,
+) -> Option<&'g dyn Game> {
+    let played: Vec<&Checked> = checked.iter().filter(|c| !c.skipped).collect();
+    if played.is_empty() || played.iter().any(|c| !c.at_first || c.never_ran) {
+        return None;
+    }
+    let own = game.info().kit.as_ref().map(|k| k.speaks);
+    let fits = |speaks: &crate::engine::Speaks| {
+        played
+            .iter()
+            .flat_map(|c| &c.heard)
+            .any(|line| (speaks.is_answer(line) && !own.is_some_and(|o| o.is_answer(line))) || speaks.is_quoted(line))
+    };
+    let mut found = games.into_iter().filter(|g| {
+        g.name() != game.name()
+            && g.info().bots
+            && g.info().kit.as_ref().is_some_and(|k| own != Some(k.speaks) && fits(&k.speaks))
+    });
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
 }
 
 /// A situation's one-player state as the bot is fed it: lines go out with CRLF endings when
@@ -502,7 +548,18 @@ fn diagnose(
     let never_ran =
         me.forfeit.as_deref() == Some("crash") && played.stderr.first().and_then(|e| python_compile_fix(e)).is_some();
     let name = situation.name().to_string();
-    Checked { name, summary, findings, skipped: false, answered, never_ran, explained: false }
+    let at_first = ticks <= 1 && me.forfeit.is_some();
+    Checked {
+        name,
+        summary,
+        findings,
+        skipped: false,
+        answered,
+        never_ran,
+        explained: false,
+        at_first,
+        heard: heard(played),
+    }
 }
 
 /// How the first-answer probe's findings name what a bot is sent, and its fixes for a silent bot.
@@ -634,6 +691,18 @@ async fn first_answer_probe<S: Stage + ?Sized, I: Stage + ?Sized>(
             fix: words.end_of_input.replace("{bot}", &crate::safe_text::terminal(&shell_words::quote(command))),
             serious: true,
         },
+        Silence::NoNewline => Finding {
+            problem: format!(
+                "your bot ended no line after {}, not even in {} s, and when sent thousands of {} at once it wrote \
+                 one line longer than any answer: its answers end in no newline, so the arena, which reads a \
+                 line per answer, still waits for the first to end",
+                words.after,
+                PATIENCE.as_secs(),
+                words.many
+            ),
+            fix: NEWLINE.to_string(),
+            serious: true,
+        },
         Silence::Unknown => Finding {
             problem: format!("your bot printed nothing after {}, not even in {} s", words.after, PATIENCE.as_secs()),
             fix: words.never_answered.clone(),
@@ -675,8 +744,13 @@ async fn silence<I: Stage + ?Sized>(
     };
     for (feed, silence) in [(Feed::AllOpen, Silence::Buffered), (Feed::AllClosed, Silence::EndOfInput)] {
         let played = play(game, command, idle, feed, &burst, sandbox, cancel).await?;
-        if played.replay.steps.first().and_then(|s| s.replies.first()).is_some_and(|r| r.answer.is_some()) {
+        let first = played.replay.steps.first().and_then(|s| s.replies.first());
+        if first.is_some_and(|r| r.answer.is_some()) {
             return Ok(silence);
+        }
+        // Thousands of answers, its input still open, and not one newline among them.
+        if feed == Feed::AllOpen && first.is_some_and(|r| r.failure == Some(crate::engine::Failure::TooLong)) {
+            return Ok(Silence::NoNewline);
         }
     }
     Ok(Silence::Unknown)
@@ -713,12 +787,14 @@ async fn check_situations(
                 // (Two crashes that said nothing are not known to be the same, unless the same
                 // signal killed the bot in both, or it exited with the same status at the same
                 // step: a bot that quits after its third answer everywhere is no CRLF problem.)
+                // Nor are two that quote different lines (a bot of another game that dies on
+                // each situation's own header), unless they ended so at the same step.
                 (None, Some((seen, seen_ended, seen_steps, fix)))
-                    if *seen == stderr
-                        && (!stderr.trim().is_empty()
-                            || (ended.is_some()
-                                && ended == *seen_ended
-                                && (matches!(ended, Some(Ending::Signal(_))) || steps == *seen_steps))) =>
+                    if (*seen == stderr && !stderr.trim().is_empty())
+                        || (ended.is_some()
+                            && ended == *seen_ended
+                            && (steps == *seen_steps
+                                || (*seen == stderr && matches!(ended, Some(Ending::Signal(_)))))) =>
                 {
                     Some(format!("{fix} (the same crash as in `{}`, above)", first_name))
                 }

@@ -310,10 +310,12 @@ pub(super) async fn check(
         let against = if others == 1 { "a scripted player".to_string() } else { format!("{others} scripted players") };
         let summary = match &me.forfeit {
             Some(reason) => format!("forfeit ({reason}) at {} {steps}, against {against}", info.wording.step),
+            // (In the game's own words: a score column's header, `fields`, `outlasted`.)
             None => format!(
-                "played to the end against {against}: score {}{}, {steps} {}s",
+                "played to the end against {against}: {} {}{}, {steps} {}s",
+                info.columns.score,
                 me.score,
-                if me.finished { ", won" } else { "" },
+                if me.finished { format!(", {}", info.columns.finished) } else { String::new() },
                 info.wording.step
             ),
         };
@@ -385,7 +387,8 @@ pub(super) async fn check(
         let never_ran =
             me.forfeit.as_deref() == Some("crash") && (program.is_some() || python_compile_fix(stderr).is_some());
         let name = situation.name.clone();
-        out.push(Checked { name, summary, findings, skipped: false, answered, never_ran, explained });
+        let (at_first, heard) = (steps <= 1 && me.forfeit.is_some(), super::heard(&played));
+        out.push(Checked { name, summary, findings, skipped: false, answered, never_ran, explained, at_first, heard });
         if !answered && me.forfeit.is_some() {
             // No answer at all: every other match would only say the same.
             for skipped in situations(game).into_iter().skip(out.len()) {

@@ -100,6 +100,40 @@ pub struct BotKit {
     /// What bounds an array index, in check-bot's fix for an invalid memory access: `the map's
     /// size (N rows, M columns: …)`.
     pub bounds: &'static str,
+    /// What the game's lines look like, so that check-bot can tell its bots when another game's
+    /// doctor checks them.
+    pub speaks: Speaks,
+}
+
+/// What a game's protocol looks like, to recognise a bot of this game checked as another's: it
+/// quotes the header it expected in its error, or prints this game's answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Speaks {
+    /// The first word of the first line a bot is sent: `ARENA`.
+    pub header: &'static str,
+    /// Its answers' shapes, word by word: `#` an integer, any other word itself in any case
+    /// (`MOVE # #`, `WAIT`).
+    pub answers: &'static [&'static str],
+}
+
+impl Speaks {
+    /// Whether `line` has the shape of one of the game's answers.
+    pub fn is_answer(&self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        self.answers.iter().any(|shape| {
+            let shape: Vec<&str> = shape.split_whitespace().collect();
+            shape.len() == words.len()
+                && shape.iter().zip(&words).all(|(s, w)| match *s {
+                    "#" => w.parse::<i64>().is_ok(),
+                    s => s.eq_ignore_ascii_case(w),
+                })
+        })
+    }
+
+    /// Whether `text` (a bot's error) names the game's header word, as a word of its own.
+    pub fn is_quoted(&self, text: &str) -> bool {
+        text.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|w| w == self.header)
+    }
 }
 
 /// The file a starter's duel is played on.

@@ -25,7 +25,7 @@ pub use ending::Ending;
 pub use game::{Game, MatchOptions, Registry, SetupError};
 pub use info::{
     BotKit, ClassicError, ClassicProgram, ClassicSession, Columns, GameInfo, KitCommand, KitMap, KitReadme, KitSample,
-    ParamError, ParamKind, ParamSpec, ParamValue, Params, PlaysOn, Ranking, Wording,
+    ParamError, ParamKind, ParamSpec, ParamValue, Params, PlaysOn, Ranking, Speaks, Wording,
 };
 pub use limits::{ClockKind, LimitChoices, Limits, UnknownClock};
 pub use outcome::{ForfeitReason, Outcome, PlayerOutcome, Remark, Verdict};

@@ -52,4 +52,5 @@ pub const KIT: BotKit = BotKit {
         check: "plays it against scripted opponents from every seat of a duel and as the\n\
                 middle player of three, and explains every problem it sees, with the fix.",
     },
+    speaks: crate::engine::Speaks { header: "ATOMS", answers: &["PLACE # #"] },
 };

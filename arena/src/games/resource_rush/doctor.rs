@@ -334,10 +334,18 @@ fn pos_of(frame: &Value, seat: usize) -> Option<Pos> {
 fn invalid_move_fix(spec: &MapSpec, situation: &Situation, at: Pos, to: Pos, jump: bool) -> String {
     let own = spec.starts[situation.seat];
     let theirs = spec.starts[1 - situation.seat];
+    // Coordinates counted from 1: the cell one row or column back was a legal move.
+    let from_one = [(1, 0), (0, 1), (1, 1)]
+        .into_iter()
+        .map(|(dx, dy)| Pos::new(to.x - dx, to.y - dy))
+        .find(|&p| check_move(&spec.grid, at, p, jump).is_ok())
+        .map_or(String::new(), |p| {
+            format!("; or, if you count rows and columns from 1: they count from 0, and `MOVE {} {}` was legal", p.x, p.y)
+        });
     if own != theirs && at == own && check_move(&spec.grid, theirs, to, jump).is_ok() {
         return format!(
             "line 2 of the header is always your own start and line 3 the opponent's, whichever seat you play: \
-             you are at {own}, yet you moved as if you stood at {theirs}"
+             you are at {own}, yet you moved as if you stood at {theirs}{from_one}"
         );
     }
     if check_move(&spec.grid, at, Pos::new(to.y, to.x), jump).is_ok() {
@@ -356,8 +364,10 @@ fn invalid_move_fix(spec: &MapSpec, situation: &Situation, at: Pos, to: Pos, jum
         Err(InvalidMove::OutOfBounds(_)) => {
             "stay on the map: rows go from 0 to N-1 and columns from 0 to M-1 (`ARENA N M ROUNDS`)".to_string()
         }
-        _ => "move one cell up, down, left or right (or two in a straight line once you hold Jump); no diagonals"
-            .to_string(),
+        _ => format!(
+            "move one cell up, down, left or right (or two in a straight line once you hold Jump); no \
+             diagonals{from_one}"
+        ),
     }
 }
 
@@ -386,6 +396,14 @@ mod tests {
         // As player 2 at (3, 5), moving as if from player 1's start (0, 0).
         let fix = invalid_move_fix(&spec, &seat2, Pos::new(3, 5), Pos::new(0, 1), false);
         assert!(fix.contains("line 2 of the header is always your own start"), "{fix}");
+        assert!(!fix.contains("from 1"), "(0, 1) is one from (3, 5) by no count: {fix}");
+        // Counted from 1 (a row too far): (1, 1) from (0, 0) is a diagonal, (0, 1) was legal;
+        // the control, a diagonal no count from 1 explains, gets the diagonal's fix alone.
+        let one = invalid_move_fix(&spec, &SITUATIONS[0], Pos::new(0, 0), Pos::new(1, 1), false);
+        assert!(one.contains("no diagonals; or, if you count rows and columns from 1"), "{one}");
+        assert!(one.contains("`MOVE 0 1` was legal"), "{one}");
+        let diagonal = invalid_move_fix(&spec, &SITUATIONS[1], Pos::new(3, 5), Pos::new(2, 4), false);
+        assert!(diagonal.ends_with("no diagonals"), "{diagonal}");
         let seat1 = SITUATIONS[0];
         let swapped = invalid_move_fix(&spec, &seat1, Pos::new(2, 0), Pos::new(0, 3), false);
         assert!(swapped.contains("did you mean `MOVE 3 0`"), "{swapped}");

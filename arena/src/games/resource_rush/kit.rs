@@ -84,6 +84,7 @@ pub const KIT: BotKit = BotKit {
     },
     check: Some(super::doctor::CHECKUP),
     bounds: "the map's size (N rows, M columns: the map need not be square)",
+    speaks: crate::engine::Speaks { header: "ARENA", answers: &["WAIT", "MOVE # #"] },
 };
 
 /// Whether `text` is one of the 20 public tests as this arena ships them (line endings and

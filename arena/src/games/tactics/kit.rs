@@ -56,4 +56,5 @@ pub const KIT: BotKit = BotKit {
         check: "plays it against a scripted opponent from both seats and explains every\n\
                 problem it sees, with the fix.",
     },
+    speaks: crate::engine::Speaks { header: "TACTICS", answers: &["place # # #", "move # # # # #", "pass"] },
 };
