@@ -1,4 +1,4 @@
-"""botkit: the Python 3 starter kit for the Resource Rush arena (one file, no dependencies).
+"""botkit: the Python 3 starter kit for the arena's games (one file, no dependencies).
 
 The arena starts your bot as a process and talks to it over stdin/stdout. For Resource
 Rush it first sends the map header from your point of view (your own start on line 2),
