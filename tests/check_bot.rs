@@ -287,6 +287,29 @@ fn the_same_crash_on_different_lines_is_one_cause() {
     assert!(stdout.contains("fix: read every kind of cell"), "{stdout}");
 }
 
+/// Two different errors with the same exit status at the same step are two causes: a bot that
+/// raises another exception on the power-ups map (every uncaught Python exception exits with 1)
+/// gets that map's own fix, not seat 1's (797ed0d called any two such crashes one). The control:
+/// the same error on every map is one crash, with seat 1's fix.
+#[test]
+fn two_different_errors_with_the_same_exit_status_are_two_crashes() {
+    let bot = |power: &str| {
+        format!(
+            "sh -c 'read a r c t; if [ \"$r $c\" = \"3 6\" ]; then echo \"{power}\" >&2; \
+             else echo \"IndexError: list index out of range\" >&2; fi; exit 1'"
+        )
+    };
+    let (stdout, code) = check(&bot("ZeroDivisionError: division by zero"));
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("ZeroDivisionError: division by zero"), "{stdout}");
+    assert_eq!(stdout.matches("(the same crash as in `seat 1`, above)").count(), 4, "{stdout}");
+    assert!(stdout.contains("fix: read every kind of cell"), "{stdout}");
+    // The control: the same error there too is the same crash.
+    let (stdout, _) = check(&bot("IndexError: list index out of range"));
+    assert_eq!(stdout.matches("(the same crash as in `seat 1`, above)").count(), 5, "{stdout}");
+    assert!(!stdout.contains("read every kind of cell"), "{stdout}");
+}
+
 /// check-bot on a bot of Tactics or Atoms that prints garbage reports the problem (the control
 /// of `tests/new_bot.rs`, where the games' starters pass), in the game's
 /// words, with the game's fix, and exits non-zero.

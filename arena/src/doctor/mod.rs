@@ -316,6 +316,17 @@ async fn play<S: Stage + ?Sized>(
     play_match(game.name(), state, &[bot], limits, 1, sandbox, cancel).await
 }
 
+/// A crash's stderr as compared with another situation's: the first line the bot was sent
+/// (`header`, each situation's own) and carriage returns left out, so that a bot that quotes the
+/// header it cannot read crashes alike everywhere, and two different errors do not.
+fn crash_words(stderr: &str, header: Option<&str>) -> String {
+    let stderr = stderr.replace('\r', "");
+    match header.map(str::trim).filter(|h| !h.is_empty()) {
+        Some(header) => stderr.replace(header, "\0header\0"),
+        None => stderr,
+    }
+}
+
 /// The last lines the bot wrote to stderr, for a crash report.
 fn last_words(stderr: &str) -> String {
     let lines: Vec<String> = stderr.lines().filter(|l| !l.trim().is_empty()).map(crate::safe_text::terminal).collect();
@@ -773,7 +784,7 @@ async fn check_situations(
     let program = program_problem(command);
     // Seat 1's crash (its stderr, ending, step and fix): the same crash elsewhere has the same
     // cause, not the situation's own (a bot that misreads every header is no CRLF or power-up problem).
-    let mut first_crash: Option<(String, Option<Ending>, usize, String)> = None;
+    let mut first_crash: Option<(String, String, Option<Ending>, usize, String)> = None;
     for (i, situation) in situations.iter().enumerate() {
         let played = play(game, command, situation.as_ref(), Feed::Interactive, &limits, sandbox, cancel).await?;
         let mut checked = diagnose(game, checkup, situation.as_ref(), &played, &limits);
@@ -782,19 +793,31 @@ async fn check_situations(
             let stderr = played.stderr.first().cloned().unwrap_or_default();
             let ended = crash_ending(&played.replay);
             let steps = played.replay.steps.len();
+            let header = Stage::state(situation.as_ref(), false)
+                .ok()
+                .and_then(|s| s.intro(Stage::seat(situation.as_ref())).lines().next().map(str::to_string));
+            let words = crash_words(&stderr, header.as_deref());
             let fix = match (&program, &first_crash) {
                 (Some(fix), _) => Some(fix.clone()),
                 // (Two crashes that said nothing are not known to be the same, unless the same
                 // signal killed the bot in both, or it exited with the same status at the same
                 // step: a bot that quits after its third answer everywhere is no CRLF problem.)
-                // Nor are two that quote different lines (a bot of another game that dies on
-                // each situation's own header), unless they ended so at the same step.
-                (None, Some((seen, seen_ended, seen_steps, fix)))
+                // Two that quote each situation's own header (a bot of another game that dies
+                // on it) are the same when they ended so at the same step; two that say
+                // different things are not, whatever their exit status (every uncaught Python
+                // exception exits with 1).
+                (None, Some((seen, seen_words, seen_ended, seen_steps, fix)))
                     if (*seen == stderr && !stderr.trim().is_empty())
-                        || (ended.is_some()
+                        || (*seen_words == words
+                            && !stderr.trim().is_empty()
+                            && ended.is_some()
                             && ended == *seen_ended
-                            && (steps == *seen_steps
-                                || (*seen == stderr && matches!(ended, Some(Ending::Signal(_)))))) =>
+                            && steps == *seen_steps)
+                        || (seen.trim().is_empty()
+                            && stderr.trim().is_empty()
+                            && ended.is_some()
+                            && ended == *seen_ended
+                            && (steps == *seen_steps || matches!(ended, Some(Ending::Signal(_))))) =>
                 {
                     Some(format!("{fix} (the same crash as in `{}`, above)", first_name))
                 }
@@ -816,7 +839,7 @@ async fn check_situations(
             }
             if i == 0 {
                 let fix = checked.findings.first().map(|f| f.fix.clone()).unwrap_or_default();
-                first_crash = Some((stderr, ended, steps, fix));
+                first_crash = Some((stderr, words, ended, steps, fix));
             }
         }
         let never_answered =
