@@ -164,9 +164,7 @@ pub fn run(
     // The folder as it is now, held open: what is taken back is taken back there, whatever
     // the path names by then.
     let root = open_folder(folder);
-    let before = super::submission::stamp(folder);
-    let holes = root.as_ref().map(holes).unwrap_or_default();
-    let disk = disk_use(folder, u64::MAX);
+    let Looked { stamp: before, disk, holes } = look_before(folder, root.as_ref().ok());
     let spent = earlier.growth.map_or(0, |g| g.counted(disk.bytes));
     let (base, folder_then) = (disk.bytes, Start { disk, spent, bot: earlier.bot });
     let log_path = out.join(log);
@@ -189,13 +187,13 @@ pub fn run(
             }
         }
     }
-    let after = super::submission::stamp(folder);
+    let Looked { stamp: after, disk: left, .. } = look_after(folder);
     let outputs = super::submission::changed(&before, &after);
     let created = outputs.iter().filter(|p| !before.contains_key(*p)).cloned().collect();
     let signal = result.as_ref().err().and_then(|f| f.signal);
     // What the builds have added, this one's growth (or shrinking) included, as it is left
     // (taken back, for a build over its cap).
-    let left = disk_use(folder, u64::MAX).bytes;
+    let left = left.bytes;
     let growth = Some(FolderGrowth { added: spent.saturating_add(left).saturating_sub(base), left, cut_short: false });
     BuildOutcome { problem: result.err().map(|f| f.why), log: log.to_string(), outputs, created, signal, growth }
 }
@@ -298,11 +296,6 @@ fn remove(folder: &OwnedFd, rel: &Path, is_dir: bool) -> std::io::Result<()> {
     Ok(())
 }
 
-/// `path` relative to `folder`, as a [`super::submission::Stamp`] names it.
-fn relative(folder: &Path, path: &Path) -> String {
-    path.strip_prefix(folder).unwrap_or(path).to_string_lossy().into_owned()
-}
-
 /// The holes of the sparse files of a folder, by path (relative, as in a
 /// [`super::submission::Stamp`]): the file's (device, inode), and (offset, length) of each hole.
 type Holes = BTreeMap<String, ((u64, u64), Vec<(u64, u64)>)>;
@@ -311,48 +304,131 @@ type Holes = BTreeMap<String, ((u64, u64), Vec<(u64, u64)>)>;
 /// (Each costs two `lseek`s, before every build of the folder.)
 const MAX_HOLES: usize = 1 << 16;
 
-/// The holes of the sparse files in `folder` (those with fewer blocks than their size): a build
-/// can fill them, taking disk without growing any file, and a build over its cap gives them
-/// back ([`give_back`]).
-fn holes(dir: &OwnedFd) -> Holes {
+/// What one walk of a bot's folder finds: its [`super::submission::Stamp`], its disk use (as
+/// [`disk_use`] counts it) and, before a build, the holes of its sparse files.
+struct Looked {
+    stamp: super::submission::Stamp,
+    disk: DiskUse,
+    holes: Holes,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The walks of a folder on this thread, by kind (`look`, `disk_use`, `stamp`, and `watch`
+    /// for a running build's): a test counts a build's walks by them.
+    static WALKS: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Walk as before the walks were merged, a stamp, the holes and the disk use each a walk of
+    /// its own (the control of the test that counts them).
+    static SEPARATE_WALKS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The folder before its build, in one walk: its stamp (everything, ignored files too: what
+/// is not in it is removed after a build over its cap), its disk use, and the holes of its
+/// sparse files, opened through `dir` (the folder held open; none without it).
+fn look_before(folder: &Path, dir: Option<&OwnedFd>) -> Looked {
+    #[cfg(test)]
+    if SEPARATE_WALKS.get() {
+        let holes = look(folder, dir).holes;
+        WALKS.with_borrow_mut(|w| w.push("stamp"));
+        return Looked { stamp: super::submission::stamp(folder), disk: disk_use(folder, u64::MAX), holes };
+    }
+    look(folder, dir)
+}
+
+/// The folder after its build, in one walk: its stamp and its disk use.
+fn look_after(folder: &Path) -> Looked {
+    #[cfg(test)]
+    if SEPARATE_WALKS.get() {
+        WALKS.with_borrow_mut(|w| w.push("stamp"));
+        return Looked {
+            stamp: super::submission::stamp(folder),
+            disk: disk_use(folder, u64::MAX),
+            holes: Holes::new(),
+        };
+    }
+    look(folder, None)
+}
+
+/// Walks `folder` once (by its path, as [`super::submission::stamp`] and [`disk_use`] do, links
+/// not followed): each path's [`super::submission::Facts`], the disk use, and, with the folder
+/// held open as `dir`, the holes of the sparse files (those with fewer blocks than their size):
+/// a build can fill them, taking disk without growing any file, and a build over its cap gives
+/// them back ([`give_back`]).
+fn look(folder: &Path, dir: Option<&OwnedFd>) -> Looked {
     use std::os::unix::fs::MetadataExt;
-    let mut out = Holes::new();
-    let mut left = MAX_HOLES;
-    let folder = &through(dir);
-    for entry in walkdir::WalkDir::new(folder).follow_links(false).min_depth(1).into_iter().flatten() {
-        if left == 0 {
-            break;
-        }
-        let Ok(meta) = entry.metadata() else { continue };
-        if !meta.is_file() || meta.blocks().saturating_mul(512) >= meta.len() {
-            continue;
-        }
-        let Ok(path) = entry.path().strip_prefix(folder) else { continue };
-        let Ok(file) = open_file(dir, path, false, (meta.dev(), meta.ino())) else { continue };
-        let fd = file.as_raw_fd();
-        let (len, mut at, mut found) = (meta.len() as i64, 0i64, Vec::new());
-        while at < len && found.len() < left {
-            // SAFETY: lseek on a descriptor we own.
-            let hole = unsafe { libc::lseek(fd, at, libc::SEEK_HOLE) };
-            if hole < 0 || hole >= len {
-                break;
+    #[cfg(test)]
+    WALKS.with_borrow_mut(|w| w.push("look"));
+    let mut out = Looked {
+        stamp: super::submission::Stamp::new(),
+        disk: DiskUse { bytes: 0, entries: 0, path_bytes: 0, unreadable: None },
+        holes: Holes::new(),
+    };
+    // An entry's path as `disk_use` counts its length: the folder's, a slash, the relative one.
+    let prefix = folder.join("x").as_os_str().len() - 1;
+    let (mut linked, mut left) = (std::collections::HashSet::new(), MAX_HOLES);
+    let mut todo = vec![PathBuf::new()];
+    while let Some(rel) = todo.pop() {
+        let d = if rel.as_os_str().is_empty() { folder.to_path_buf() } else { folder.join(&rel) };
+        let list = match std::fs::read_dir(&d) {
+            Ok(list) => list,
+            // (As in `disk_use`.)
+            Err(e) if !rel.as_os_str().is_empty() && gone(&e) => continue,
+            Err(_) => {
+                out.disk.unreadable.get_or_insert(d);
+                continue;
             }
-            // (No data after it: the hole runs to the end.)
-            // SAFETY: as above.
-            let data = unsafe { libc::lseek(fd, hole, libc::SEEK_DATA) };
-            let end = if data < 0 { len } else { data.min(len) };
-            if end <= hole {
-                break;
+        };
+        for entry in list.flatten() {
+            let path = rel.join(entry.file_name());
+            out.disk.entries += 1;
+            out.disk.path_bytes += (prefix + path.as_os_str().len()) as u64;
+            let Ok(meta) = entry.metadata() else { continue };
+            if meta.nlink() < 2 || meta.is_dir() || linked.insert((meta.dev(), meta.ino())) {
+                out.disk.bytes = out.disk.bytes.saturating_add(meta.blocks().saturating_mul(512));
             }
-            found.push((hole as u64, (end - hole) as u64));
-            at = end;
-        }
-        left -= found.len();
-        if !found.is_empty() {
-            out.insert(relative(folder, entry.path()), ((meta.dev(), meta.ino()), found));
+            let name = path.to_string_lossy().into_owned();
+            if let Some(dir) =
+                dir.filter(|_| left > 0 && meta.is_file() && meta.blocks().saturating_mul(512) < meta.len())
+            {
+                let found = file_holes(dir, &path, &meta, left);
+                left -= found.len();
+                if !found.is_empty() {
+                    out.holes.insert(name.clone(), ((meta.dev(), meta.ino()), found));
+                }
+            }
+            out.stamp.insert(name, super::submission::facts(&meta));
+            if meta.is_dir() {
+                todo.push(path);
+            }
         }
     }
     out
+}
+
+/// The holes, (offset, length), of the sparse file `rel` of the open `folder` found with `meta`
+/// (none if it is no longer that file), at most `most`.
+fn file_holes(folder: &OwnedFd, rel: &Path, meta: &std::fs::Metadata, most: usize) -> Vec<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(file) = open_file(folder, rel, false, (meta.dev(), meta.ino())) else { return Vec::new() };
+    let fd = file.as_raw_fd();
+    let (len, mut at, mut found) = (meta.len() as i64, 0i64, Vec::new());
+    while at < len && found.len() < most {
+        // SAFETY: lseek on a descriptor we own.
+        let hole = unsafe { libc::lseek(fd, at, libc::SEEK_HOLE) };
+        if hole < 0 || hole >= len {
+            break;
+        }
+        // (No data after it: the hole runs to the end.)
+        // SAFETY: as above.
+        let data = unsafe { libc::lseek(fd, hole, libc::SEEK_DATA) };
+        let end = if data < 0 { len } else { data.min(len) };
+        if end <= hole {
+            break;
+        }
+        found.push((hole as u64, (end - hole) as u64));
+        at = end;
+    }
+    found
 }
 
 /// Opens `rel` in the open `folder` (for writing, or reading; through [`parent_of`]) only if it
@@ -604,6 +680,8 @@ pub(super) struct DiskUse {
 /// copies take ([`super::versions::limit_copies`]).
 pub(super) fn disk_use(dir: &Path, most: u64) -> DiskUse {
     use std::os::unix::fs::MetadataExt;
+    #[cfg(test)]
+    WALKS.with_borrow_mut(|w| w.push(if most == u64::MAX { "disk_use" } else { "watch" }));
     let mut used = DiskUse { bytes: 0, entries: 0, path_bytes: 0, unreadable: None };
     let mut linked = std::collections::HashSet::new();
     let mut todo = vec![dir.to_path_buf()];
@@ -760,6 +838,98 @@ pub fn free_log_name(out: &Path, name: &str, stamp: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A folder of every kind of entry: folders (one empty), two names of one file, a link out
+    /// (not followed), a sparse file; what the build may touch.
+    fn rich_folder(folder: &Path, outside: &Path) {
+        use std::os::unix::fs::FileExt;
+        std::fs::create_dir_all(folder.join("src/deep")).unwrap();
+        std::fs::create_dir(folder.join("empty")).unwrap();
+        std::fs::write(folder.join("src/main.c"), b"int main;").unwrap();
+        std::fs::write(folder.join("src/deep/a"), vec![7u8; 10_000]).unwrap();
+        std::fs::hard_link(folder.join("src/deep/a"), folder.join("linked")).unwrap();
+        std::os::unix::fs::symlink(outside, folder.join("out")).unwrap();
+        std::fs::write(outside.join("big"), vec![1u8; 100_000]).unwrap();
+        let sparse = std::fs::File::create(folder.join("src/sparse")).unwrap();
+        sparse.write_all_at(b"x", 0).unwrap();
+        sparse.write_all_at(b"y", 1 << 20).unwrap();
+    }
+
+    /// One walk finds what the three did: the stamp (`take_back` removes what is not in it),
+    /// the disk use (hard links once, no link followed) and the holes of sparse files.
+    #[test]
+    fn one_walk_finds_what_the_stamp_the_disk_use_and_the_holes_found() {
+        use std::os::unix::fs::MetadataExt;
+        let (dir, outside) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let folder = dir.path().join("bot");
+        rich_folder(&folder, outside.path());
+        let root = open_folder(&folder).unwrap();
+        let looked = look_before(&folder, Some(&root));
+        assert_eq!(looked.stamp, super::super::submission::stamp(&folder));
+        assert_eq!(looked.stamp.len(), 8);
+        let (disk, old) = (&looked.disk, disk_use(&folder, u64::MAX));
+        assert_eq!(
+            (disk.bytes, disk.entries, disk.path_bytes, &disk.unreadable),
+            (old.bytes, old.entries, old.path_bytes, &old.unreadable)
+        );
+        let meta = std::fs::metadata(folder.join("src/sparse")).unwrap();
+        if meta.blocks() * 512 < meta.len() {
+            let id = (meta.dev(), meta.ino());
+            assert!(
+                matches!(looked.holes.get("src/sparse"), Some((i, h)) if *i == id && !h.is_empty()),
+                "{:?}",
+                looked.holes
+            );
+        }
+        assert_eq!(looked.holes.len(), usize::from(meta.blocks() * 512 < meta.len()));
+        assert!(look_after(&folder).holes.is_empty());
+        assert_eq!(
+            disk_use(&folder.join("none"), u64::MAX).unreadable,
+            look(&folder.join("none"), None).disk.unreadable
+        );
+    }
+
+    /// A build walks its folder once before it (stamp, holes, disk use together) and once after
+    /// (stamp, disk use), besides the looks while it runs, and finds the same. The control:
+    /// walking as before, each a walk of its own, counts the five walks of old.
+    #[test]
+    fn a_build_walks_its_folder_once_before_and_once_after() {
+        let (dir, outside, out) =
+            (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let folder = dir.path().join("bot");
+        rich_folder(&folder, outside.path());
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        let limits = BuildLimits { timeout: Duration::from_secs(60), disk_bytes: 1 << 30 };
+        let build = |separate: bool, log: &str| {
+            let _ = std::fs::remove_file(folder.join("made"));
+            SEPARATE_WALKS.set(separate);
+            WALKS.with_borrow_mut(Vec::clear);
+            let outcome = run(
+                &sandbox,
+                "echo x > made && echo y >> src/main.c",
+                &folder,
+                limits,
+                out.path(),
+                log,
+                Earlier { bot: "b", growth: None },
+            );
+            SEPARATE_WALKS.set(false);
+            let walks = WALKS.with_borrow(|w| w.iter().filter(|&&k| k != "watch").copied().collect::<Vec<_>>());
+            (outcome, walks)
+        };
+        let (merged, walks) = build(false, "builds/merged.log");
+        assert_eq!(merged.problem, None);
+        assert_eq!(merged.outputs, ["made", "src/main.c"]);
+        assert_eq!(merged.created, ["made"]);
+        assert_eq!(walks, ["look", "look"]);
+        let (separate, walks) = build(true, "builds/separate.log");
+        assert_eq!(walks, ["look", "stamp", "disk_use", "stamp", "disk_use"], "the control: five walks");
+        assert_eq!(
+            (separate.problem, separate.outputs, separate.created),
+            (merged.problem, merged.outputs, merged.created)
+        );
+        assert_eq!(separate.growth, merged.growth);
+    }
 
     /// A folder that went between its listing and its reading is no unreadable folder; one
     /// the arena may not read is (as root nothing is refused: the decision is checked on the

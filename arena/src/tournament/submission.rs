@@ -1113,7 +1113,7 @@ pub type Stamp = BTreeMap<String, Facts>;
 pub type Facts = (i64, i64, u64, u64, bool);
 
 /// The [`Facts`] of a path, from its metadata.
-fn facts(meta: &std::fs::Metadata) -> Facts {
+pub(super) fn facts(meta: &std::fs::Metadata) -> Facts {
     (meta.mtime(), meta.mtime_nsec(), meta.size(), meta.ino(), meta.is_dir())
 }
 
