@@ -352,7 +352,9 @@ impl TournamentRecord {
             // (the same files, for a bot without a build) changed too.
             return Some(format!("now {}, built as {}", now.portable, bot.fingerprint));
         }
-        // What its build wrote (the program it runs) must be as the build left it, too.
+        // What its build wrote (the program it runs) must be as the build left it, too. (None:
+        // a record of an earlier arena; a run refuses a bot with no copy and outputs it cannot
+        // read, see `versions::unchecked`.)
         let built = bot.built.as_ref()?;
         match &read.whole {
             Ok(now) if now.fingerprints().is(built, None) => None,
@@ -2605,6 +2607,66 @@ mod tests {
         let (own, whole) = apart.unwrap();
         let once = submission::read(&cid.entry, base, &outputs, &left_out, &mut BTreeMap::new()).unwrap();
         assert_eq!((once.own.fingerprints(), once.whole.unwrap().fingerprints()), (own, whole));
+    }
+
+    /// A course whose `cid` runs `sh prog`, built (`cp src.sh prog`) with a sparse output of
+    /// 600 MiB: no copy of it can be kept (over 256 MiB), and what its build wrote cannot be read
+    /// (over 512 MiB). As it starts, `prog` rewrites itself (`cid-A` then `cid-B`), as a push
+    /// between matches would: an output, which its own files' fingerprint leaves out.
+    fn unreadable_outputs_course(dir: &Path) -> TournamentConfig {
+        let cfg = course(dir);
+        let (live, waiter) = (dir.join("cid/prog"), WAITER.trim_end());
+        let text = format!(
+            "echo cid-A >&2\nprintf '%s\\n' 'echo cid-B >&2' '{waiter}' > '{live}.new' && mv '{live}.new' '{live}'\n\
+             {WAITER}",
+            live = live.display()
+        );
+        std::fs::write(dir.join("cid/src.sh"), text).unwrap();
+        std::fs::remove_file(dir.join("cid/bot.sh")).unwrap();
+        let mut config = TournamentConfig::load(&cfg).unwrap();
+        config.jobs = Some(1);
+        config.bots[2].command = "sh prog".to_string();
+        config.bots[2].build = Some("cp src.sh prog && truncate -s 600M big".to_string());
+        config
+    }
+
+    /// A bot of which no copy could be kept and whose build's outputs cannot be read (here one
+    /// over 512 MiB) does not play from its own folder, where the check before and after each
+    /// match could not see its program replaced: its version is refused, saying why and what to
+    /// change, and none of its matches is played. The control: played as before (the refusal
+    /// off), its program replaced after its first match played its later matches unseen, their
+    /// results recorded under its version.
+    #[test]
+    fn a_bot_without_a_copy_whose_build_outputs_cannot_be_read_does_not_play_from_its_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = unreadable_outputs_course(&dir.path().join("course"));
+        let out = dir.path().join("course/league");
+        let summary = league(config.clone(), &out, false);
+        let record = TournamentRecord::read(&out).unwrap();
+        assert!(record.bots.iter().all(|b| b.entry.name != "cid"), "{:?}", record.bots);
+        let why = &record.failures["cid"];
+        for said in ["no copy of it could be kept", "larger than 256 MiB", "larger than 512 MiB", "`ignore`"] {
+            assert!(why.contains(said), "{said}: {why}");
+        }
+        assert_eq!((summary.played, summary.changed), (2, 0), "ann and ben only");
+        assert!(lines_with_logs(&out)
+            .iter()
+            .all(|(l, log)| !l.seats.iter().any(|s| s == "cid") && !log.contains("cid-")));
+
+        // The control: the refusal off, cid plays from its own folder, its outputs unchecked.
+        let control = dir.path().join("course/control");
+        versions::REFUSE_UNCHECKED.set(false);
+        let summary = league(config, &control, false);
+        versions::REFUSE_UNCHECKED.set(true);
+        let record = TournamentRecord::read(&control).unwrap();
+        let cid = record.bots.iter().find(|b| b.entry.name == "cid").unwrap();
+        assert!(!cid.kept && cid.built.is_none(), "{cid:?}");
+        assert_eq!((summary.played, summary.changed), (6, 0), "the control: nothing left for the next run");
+        let unseen = lines_with_logs(&control)
+            .into_iter()
+            .filter(|(l, log)| l.versions.contains(&cid.fingerprint) && log.contains("cid-B") && !log.contains("cid-A"))
+            .count();
+        assert_eq!(unseen, 3, "the control: cid's 3 later matches recorded as its version, played by another program");
     }
 
     /// A bot in a box sees of the league folder only its own copy's folder, read-only: not the

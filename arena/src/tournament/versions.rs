@@ -686,6 +686,8 @@ pub fn prepare(
             }
         }
         let log = built.as_ref().map(|b| b.log.clone()).filter(|log| !log.is_empty());
+        // Why no copy of its version could be kept, if so.
+        let mut no_copy: Option<String> = None;
         let attempt = match (&entry.cwd, built.as_ref().and_then(|b| b.problem.clone())) {
             _ if let Some(link) = &link => Err(link.to_string()),
             _ if let Some(unsettled) = &unsettled => Err(unsettled.clone()),
@@ -728,13 +730,7 @@ pub fn prepare(
                 return Ok((fingerprint, portable, known));
             }
             let dest = league.join("versions").join(crate::files::name_part(&entry.name)).join(&fingerprint);
-            let kept = submission::snapshot(entry, &dest, &left_out)
-                .map_err(|e| {
-                    tracing::warn!(
-                        "{e}: it plays from its own folder, each match only while its files are still this version"
-                    )
-                })
-                .ok();
+            let kept = submission::snapshot(entry, &dest, &left_out).map_err(|e| no_copy = Some(e.to_string())).ok();
             let Some(then) = checked.as_ref().map(|c| &c.own) else { return Ok((fingerprint, portable, kept)) };
             // The copy is checked twice: itself, as copied, against the files fingerprinted (a
             // file swapped during the copy and back, A, B, A, is B in the copy though A is in
@@ -774,6 +770,26 @@ pub fn prepare(
                          the next run"
                     ))
                 }
+            }
+        });
+        // Without a copy to play from (see [`unchecked`]), it plays from its own folder only if
+        // what its build wrote could be read, to be checked before and after each match.
+        let attempt = attempt.and_then(|(fingerprint, portable, kept)| {
+            let copy = kept.as_ref().filter(|k| check_program(k).is_ok());
+            let whole = checked.as_ref().map(|c| c.whole.as_ref().map(|_| ()));
+            match (copy, whole) {
+                (None, Some(Err(unread))) if refuses_unchecked() => {
+                    let no_copy = no_copy.as_deref().unwrap_or("its copy cannot run");
+                    Err(unchecked(entry, no_copy, unread))
+                }
+                (None, _) => {
+                    let why = no_copy.as_deref().unwrap_or("its copy cannot run");
+                    tracing::warn!(
+                        "{why}: it plays from its own folder, each match only while its files are still this version"
+                    );
+                    Ok((fingerprint, portable, kept))
+                }
+                _ => Ok((fingerprint, portable, kept)),
             }
         });
         match attempt {
@@ -845,6 +861,44 @@ pub fn prepare(
     }
     limit_copies(history, &bots, config.copies_bytes());
     Some((bots, failures))
+}
+
+/// Why `bot` cannot play its new version: no copy of it could be kept (`no_copy`), so it would
+/// play from its own folder, and what its build wrote cannot be read (`unread`: more than
+/// [`submission::MAX_FILES`] files with the bot's, an output over 512 MiB or unreadable), so
+/// the check before and after each match could not see its program replaced (a push, a student
+/// with a shell on the machine). It is refused rather than checked on the files its command
+/// names alone: a committed `./bot` that runs `build/real-bot`, an interpreter loading a module
+/// its build wrote, a `java -cp build` run none of their words name, and a partial check would
+/// pass them. As a submission too large to fingerprint is refused, and with the same remedy.
+fn unchecked(bot: &BotEntry, no_copy: &str, unread: &str) -> String {
+    let head = if bot.build.is_some() { "build: " } else { "" };
+    format!(
+        "{head}no copy of it could be kept ({no_copy}), and what its build wrote cannot be read ({unread}): it \
+         would play from its own folder, where its program could be replaced between matches unseen, so it does \
+         not play this version; have its build write fewer files (at most {} with the bot's) and none unreadable \
+         or over {} MiB, e.g. `ignore` its build's intermediate folders (not what its command runs), or keep its \
+         folder under {} MiB so that the league keeps a copy",
+        submission::MAX_FILES,
+        submission::MAX_FINGERPRINTED_BYTES >> 20,
+        submission::MAX_SNAPSHOT_BYTES >> 20,
+    )
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Off in a test's control, on this thread: a bot refused by [`unchecked`] plays from its
+    /// own folder all the same, its build's outputs unchecked, as a run played it before.
+    pub(super) static REFUSE_UNCHECKED: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Whether a bot with no copy whose build's outputs cannot be read is refused (see [`unchecked`]).
+fn refuses_unchecked() -> bool {
+    #[cfg(test)]
+    let on = REFUSE_UNCHECKED.get();
+    #[cfg(not(test))]
+    let on = true;
+    on
 }
 
 /// Where, in `path`, the copy of version `fingerprint` begins: the index of its components
