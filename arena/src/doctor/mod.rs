@@ -734,9 +734,10 @@ async fn first_answer_probe<S: Stage + ?Sized, I: Stage + ?Sized>(
 
 /// Why a bot gave its first answer neither in time nor later, while idle: two probes on the
 /// `game`'s idle situation, where it can only wait, for thousands of steps, all sent at once.
-/// With its input left open, answers arriving in a burst were waiting in its output buffer;
-/// with none, answers that come once its input ends mean it reads all of its input before it
-/// answers. Not known for a game without situations of its own.
+/// With its input left open, answers arriving in a burst were waiting in its output buffer,
+/// and one line longer than any answer instead means its answers end in no newline; with none,
+/// answers that come once its input ends mean it reads all of its input before it answers. Not
+/// known for a game without situations of its own.
 pub async fn why_silent(
     game: &dyn Game,
     command: &str,
@@ -791,8 +792,9 @@ async fn check_situations(
     let first_name = situations.first().map_or(String::new(), |s| s.name().to_string());
     let mut out: Vec<Checked> = Vec::new();
     let program = program_problem(command);
-    // Seat 1's crash (its stderr, ending, step and fix): the same crash elsewhere has the same
-    // cause, not the situation's own (a bot that misreads every header is no CRLF or power-up problem).
+    // Seat 1's crash (its stderr, that stderr as compared ([`crash_words`]), its ending, its
+    // number of steps and its fix): the same crash elsewhere has the same cause, not the
+    // situation's own (a bot that misreads every header is no CRLF or power-up problem).
     let mut first_crash: Option<(String, String, Option<Ending>, usize, String)> = None;
     for (i, situation) in situations.iter().enumerate() {
         let played = play(game, command, situation.as_ref(), Feed::Interactive, &limits, sandbox, cancel).await?;
