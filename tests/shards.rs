@@ -618,8 +618,8 @@ fn the_github_workflow_s_steps_play_a_league_from_build_to_pages() {
 
 /// A league of `alice` (`d/alice`, a bot that only waits: `bot.sh`, or `main.sh` that her
 /// `build` copies to `bot.sh`) and `greedy` on `tight.txt`, built into `d/league`: alice's
-/// folder and the league's.
-fn alice_and_greedy_built(d: &Path, build: Option<&str>) -> (PathBuf, PathBuf) {
+/// folder, the league's config and the league's folder.
+fn alice_and_greedy_built(d: &Path, build: Option<&str>) -> (PathBuf, PathBuf, PathBuf) {
     let alice = d.join("alice");
     std::fs::create_dir_all(&alice).unwrap();
     let program = if build.is_some() { "main.sh" } else { "bot.sh" };
@@ -638,7 +638,7 @@ fn alice_and_greedy_built(d: &Path, build: Option<&str>) -> (PathBuf, PathBuf) {
     .unwrap();
     let league = d.join("league");
     ok(&["build", &s(&cfg), "--out", &s(&league)]);
-    (alice, league)
+    (alice, cfg, league)
 }
 
 #[test]
@@ -647,7 +647,7 @@ fn a_shard_refuses_a_bot_whose_build_outputs_changed_since_the_build() {
     let d = dir.path();
     // A bot whose build writes the program it runs (bot.sh, from main.sh): a build output,
     // left out of its version's fingerprint.
-    let (alice, league) = alice_and_greedy_built(d, Some("cp main.sh bot.sh"));
+    let (alice, cfg, league) = alice_and_greedy_built(d, Some("cp main.sh bot.sh"));
     // (A bot that plays from its own files: one playing from the league's copy is no matter.)
     playing_from_own_files(&league);
     // Between the build and the shards, the built program is replaced (its sources are not).
@@ -670,7 +670,7 @@ fn a_shard_refuses_a_bot_whose_build_outputs_changed_since_the_build() {
     assert!(stderr.contains("bots changed since the league was built: alice (now "), "{stderr}");
     assert_eq!(stderr.matches("alice (").count(), 1, "alice is named once: {stderr}");
     // Control: built again, the shard plays (and alice answers as main.sh says).
-    ok(&["build", &s(&d.join("league.toml")), "--out", &s(&league)]);
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
     playing_from_own_files(&league);
     ok(&["tournament", "--resume", &s(&league), "--shard", "1/1", "--out", &s(&shard)]);
     let lines = result_lines(&shard.join("results.shard-1-of-1.jsonl"));
@@ -824,7 +824,7 @@ fn a_shard_run_again_after_a_build_keeps_its_folder_s_history_for_the_merge() {
 fn a_shard_refuses_an_out_inside_a_bot_s_folder() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let (alice, league) = alice_and_greedy_built(d, None);
+    let (alice, _, league) = alice_and_greedy_built(d, None);
     let inside = alice.join("shard-1");
     let out = arena(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&inside)]);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -858,7 +858,7 @@ fn a_shard_refuses_an_out_inside_a_bot_s_folder() {
 fn a_shard_refuses_an_out_inside_a_kept_copy() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let (_, league) = alice_and_greedy_built(d, None);
+    let (_, _, league) = alice_and_greedy_built(d, None);
     let copies: Vec<PathBuf> =
         std::fs::read_dir(league.join("versions/alice")).unwrap().map(|e| e.unwrap().path()).collect();
     assert_eq!(copies.len(), 1, "{copies:?}");

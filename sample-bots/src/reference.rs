@@ -258,8 +258,9 @@ impl OpponentModel {
 /// raced it for nothing: it lost the `T` there by five ticks, 1,501 to 2,305.)
 #[derive(Debug, Clone, Copy)]
 struct Racer {
-    /// Ticks left, and the opponent's multiplier.
+    /// Ticks left.
     left: u32,
+    /// The opponent's multiplier.
     mult: i64,
 }
 

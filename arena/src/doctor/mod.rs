@@ -155,6 +155,19 @@ fn heard(played: &PlayedMatch) -> Vec<String> {
     answers.chain(lines[lines.len().saturating_sub(10)..].iter().map(|l| l.to_string())).collect()
 }
 
+/// Whether the bot answered a prompt of `played` with a line, text or not: a line that was not
+/// text is an answer too, malformed, but no silence (see [`Checked::answered`]).
+fn answered(played: &PlayedMatch) -> bool {
+    let replay = &played.replay;
+    replay.steps.iter().filter_map(|s| s.replies.first()).any(|r| r.answer.is_some())
+        || replay.result.players[0].forfeit.as_deref() == Some("malformed")
+}
+
+/// Whether the bot forfeited `played` at its first step (see [`Checked::at_first`]).
+fn at_first(played: &PlayedMatch) -> bool {
+    played.replay.steps.len() <= 1 && played.replay.result.players[0].forfeit.is_some()
+}
+
 /// The game of `games` whose bot `checked` (a check as a bot of `game`) seems to be: it
 /// forfeited at the first step in every situation it played, and printed that game's answers
 /// or quoted its header in an error (none when several games would fit, or none).
@@ -554,21 +567,17 @@ fn diagnose(
         Some(finding) => vec![finding],
         None => situation.findings(&facts, limits),
     };
-    // (A line that was not text is an answer too: malformed, but no silence.)
-    let answered = replies.iter().any(|r| r.answer.is_some()) || me.forfeit.as_deref() == Some("malformed");
     let never_ran =
         me.forfeit.as_deref() == Some("crash") && played.stderr.first().and_then(|e| python_compile_fix(e)).is_some();
-    let name = situation.name().to_string();
-    let at_first = ticks <= 1 && me.forfeit.is_some();
     Checked {
-        name,
+        name: situation.name().to_string(),
         summary,
         findings,
         skipped: false,
-        answered,
+        answered: answered(played),
         never_ran,
         explained: false,
-        at_first,
+        at_first: at_first(played),
         heard: heard(played),
     }
 }
@@ -725,9 +734,10 @@ async fn first_answer_probe<S: Stage + ?Sized, I: Stage + ?Sized>(
 
 /// Why a bot gave its first answer neither in time nor later, while idle: two probes on the
 /// `game`'s idle situation, where it can only wait, for thousands of steps, all sent at once.
-/// With its input left open, answers arriving in a burst were waiting in its output buffer;
-/// with none, answers that come once its input ends mean it reads all of its input before it
-/// answers. Not known for a game without situations of its own.
+/// With its input left open, answers arriving in a burst were waiting in its output buffer,
+/// and one line longer than any answer instead means its answers end in no newline; with none,
+/// answers that come once its input ends mean it reads all of its input before it answers. Not
+/// known for a game without situations of its own.
 pub async fn why_silent(
     game: &dyn Game,
     command: &str,
@@ -782,8 +792,9 @@ async fn check_situations(
     let first_name = situations.first().map_or(String::new(), |s| s.name().to_string());
     let mut out: Vec<Checked> = Vec::new();
     let program = program_problem(command);
-    // Seat 1's crash (its stderr, ending, step and fix): the same crash elsewhere has the same
-    // cause, not the situation's own (a bot that misreads every header is no CRLF or power-up problem).
+    // Seat 1's crash (its stderr, that stderr as compared ([`crash_words`]), its ending, its
+    // number of steps and its fix): the same crash elsewhere has the same cause, not the
+    // situation's own (a bot that misreads every header is no CRLF or power-up problem).
     let mut first_crash: Option<(String, String, Option<Ending>, usize, String)> = None;
     for (i, situation) in situations.iter().enumerate() {
         let played = play(game, command, situation.as_ref(), Feed::Interactive, &limits, sandbox, cancel).await?;

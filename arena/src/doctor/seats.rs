@@ -371,9 +371,7 @@ pub(super) async fn check(
                 Finding { problem, fix, serious: true }
             })
             .collect();
-        // (A line that was not text is an answer too: malformed, but no silence.)
-        let answered = replay.steps.iter().filter_map(|s| s.replies.first()).any(|r| r.answer.is_some())
-            || me.forfeit.as_deref() == Some("malformed");
+        let answered = super::answered(&played);
         let mut explained = false;
         if !answered && me.forfeit.as_deref() == Some("timeout") {
             // Silent from the start: slow, looping, unflushed or waiting for the end of its
@@ -387,7 +385,7 @@ pub(super) async fn check(
         let never_ran =
             me.forfeit.as_deref() == Some("crash") && (program.is_some() || python_compile_fix(stderr).is_some());
         let name = situation.name.clone();
-        let (at_first, heard) = (steps <= 1 && me.forfeit.is_some(), super::heard(&played));
+        let (at_first, heard) = (super::at_first(&played), super::heard(&played));
         out.push(Checked { name, summary, findings, skipped: false, answered, never_ran, explained, at_first, heard });
         if !answered && me.forfeit.is_some() {
             // No answer at all: every other match would only say the same.

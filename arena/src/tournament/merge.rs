@@ -35,8 +35,8 @@ pub struct Merged {
 /// empty, or what a run cut short left) gets the league built whole in a staging folder next to
 /// it ([`staging_folder`]) and renamed into place; one holding the league keeps its record, its
 /// pages are written, then its results replaced at once (cut short in between, the pages show
-/// the merge it was making, never the results with pages older than them). A staging folder a killed merge left is taken up again by
-/// the next merge into `out`.
+/// the merge it was making, never the results with pages older than them). A staging folder a
+/// killed merge left is taken up again by the next merge into `out`.
 pub fn merge(
     out: &Path,
     dirs: &[PathBuf],

@@ -15,8 +15,8 @@ pub mod sim;
 
 use serde_json::{json, Value};
 
-use crate::engine::{Columns, 
-    ClassicProgram, Game, GameInfo, MatchOptions, Outcome, PlayerId, PlayerOutcome, PlaysOn, Ranking, Reply,
+use crate::engine::{
+    ClassicProgram, Columns, Game, GameInfo, MatchOptions, Outcome, PlayerId, PlayerOutcome, PlaysOn, Ranking, Reply,
     SetupError, State, Turn, Wording,
 };
 

@@ -23,9 +23,9 @@ use bot_sdk::rules::{check_move, resolve, Action, Event, Player};
 use bot_sdk::{Cell, Grid, MapSpec, Pos};
 use serde_json::{json, Value};
 
-use crate::engine::{Columns, 
-    ForfeitReason, Game, GameInfo, MatchOptions, Outcome, PlayerId, PlayerOutcome, PlaysOn, Ranking, Remark, Reply,
-    SetupError, State, Turn, Verdict, Wording,
+use crate::engine::{
+    Columns, ForfeitReason, Game, GameInfo, MatchOptions, Outcome, PlayerId, PlayerOutcome, PlaysOn, Ranking, Remark,
+    Reply, SetupError, State, Turn, Verdict, Wording,
 };
 use crate::files::required_map;
 

@@ -19,8 +19,8 @@ use serde_json::{json, Value};
 use thiserror::Error;
 
 use super::{canonical_command, Board, Field, Phase, IDS};
-use crate::engine::{Columns, 
-    ClassicProgram, ForfeitReason, Game, GameInfo, MatchOptions, Outcome, ParamKind, ParamSpec, PlayerId,
+use crate::engine::{
+    ClassicProgram, Columns, ForfeitReason, Game, GameInfo, MatchOptions, Outcome, ParamKind, ParamSpec, PlayerId,
     PlayerOutcome, PlaysOn, Ranking, Reply, SetupError, State, Turn, Wording,
 };
 use crate::files::required_map;
