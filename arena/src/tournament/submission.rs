@@ -1296,8 +1296,8 @@ const MAX_GONE_PROBES: usize = 4 * MAX_FILES;
 
 /// Whether one of the `tracked` paths of the work tree `tree` is gone, or telling would take
 /// more than `most` lookups (`probes` counts them). Looked up only below real folders, as git
-/// does: a tracked path behind a link the student made is gone, and the label no probe of the
-/// files the link leads to; each folder is looked up once.
+/// does: a tracked path behind a link the student made is gone, so the label never depends on
+/// the files the link leads to; each folder is looked up once.
 fn tracked_gone<'a>(tree: &Path, tracked: impl Iterator<Item = &'a str>, most: usize, probes: &mut usize) -> bool {
     let mut real_folders: std::collections::HashSet<&'a str> = std::collections::HashSet::new();
     let mut probe = |path: &str| {
@@ -2242,9 +2242,9 @@ mod tests {
     }
 
     /// A shard's `--out` inside the league's kept copies (or the folder `versions/` itself, or
-    /// reached through a link to it, or through `..` after a folder it makes) is told; one elsewhere in the league's folder is not. The
-    /// control: the check of the bots' folders, given the bot as it plays (from its copy), lets
-    /// it by.
+    /// reached through a link to it, or through `..` after a folder it makes) is told; one
+    /// elsewhere in the league's folder is not. The control: the check of the bots' folders,
+    /// given the bot as it plays (from its copy), lets it by.
     #[test]
     fn a_shard_folder_inside_the_kept_copies_is_told() {
         let dir = tempfile::tempdir().unwrap();

@@ -1622,8 +1622,8 @@ mod tests {
         Unhook
     }
 
-    /// The reads of a bot's folder a run makes (walks, and each file's hashes), from
-    /// [`submission::READS`], in a run of [`prepare`] at `at`.
+    /// The reads of the bot's folder `folder` that `run` makes (its walks, and its files'
+    /// hashes), from [`submission::READS`].
     fn reads_in(folder: &Path, run: impl FnOnce()) -> (usize, usize) {
         submission::READS.with_borrow_mut(Vec::clear);
         run();
