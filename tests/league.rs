@@ -482,6 +482,28 @@ fn build_logs_and_copies_are_named_apart_and_short() {
     assert!(copies.iter().all(|c| c.len() < 60), "{copies:?}");
 }
 
+/// `--copies-mb` caps a bot's kept copies as the config's `copies_mb` does: with 0, a resumed run
+/// whose alice has a new version keeps only the copy that plays. The control: without the flag,
+/// both of her versions keep their copies.
+#[test]
+fn copies_mb_on_the_command_line_caps_a_bot_s_copies() {
+    let copies = |flag: &[&str]| {
+        let dir = tempfile::tempdir().unwrap();
+        let class = class_folder(dir.path());
+        python_bot(&class.join("alice"));
+        let cfg = class_config(&class, &["alice", "carol"]).display().to_string();
+        let league = class.join("league").display().to_string();
+        run(&["tournament", "--config", &cfg, "--out", &league]);
+        let greedy = class.join("alice/greedy.py");
+        let text = std::fs::read_to_string(&greedy).unwrap();
+        std::fs::write(&greedy, format!("{text}\n# pushed\n")).unwrap();
+        run(&[&["tournament", "--resume", &league][..], flag].concat());
+        std::fs::read_dir(class.join("league/versions/alice")).unwrap().count()
+    };
+    assert_eq!(copies(&["--copies-mb", "0"]), 1, "only the copy that plays");
+    assert_eq!(copies(&[]), 2, "the control: both versions' copies");
+}
+
 /// Gives bob a new version whose build takes 30 s, starts `arena tournament --resume LEAGUE`
 /// in a process group of its own (the terminal's, for a signal to it; stderr piped), and
 /// returns it once that build has begun (it touches `bob/started`).

@@ -254,6 +254,10 @@ pub struct TournamentArgs {
     /// Disk a bot's builds may fill, its folder's growth over the runs and a build's log, in MiB [default: 2048].
     #[arg(long, value_name = "MB")]
     pub build_disk_mb: Option<u64>,
+    /// Disk each bot's kept copies of its versions may take in all, in MiB [default: 1024]; the
+    /// least recently seen go first, and 0 keeps only the copies that play.
+    #[arg(long, value_name = "MB")]
+    pub copies_mb: Option<u64>,
     /// Add a bot, or replace the bot of that name (repeatable): `NAME=CMD`, or a whole entry
     /// as in a config file, `{name = "carol", cwd = "carol", build = "make", command = "./bot"}`.
     #[arg(long = "bot", value_name = "NAME=CMD", value_parser = parse_bot)]

@@ -126,6 +126,7 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
     config.jobs = args.jobs.or(config.jobs);
     config.build_timeout_s = args.build_timeout_s.or(config.build_timeout_s);
     config.build_disk_mb = args.build_disk_mb.or(config.build_disk_mb);
+    config.copies_mb = args.copies_mb.or(config.copies_mb);
     if let Some(rule) = &args.forfeits {
         config.forfeits = match rule.as_str() {
             "loss" => ForfeitRule::Loss,
