@@ -245,9 +245,8 @@ fn the_same_crash_s_stderr_is_shown_once() {
 
 /// A bot of another game (Atoms) is told so, once, and where to check it instead: it died on
 /// the header in every situation, quoting another game's (it was told only "If it plays another
-/// game", with no name). A bot that answers nothing and says nothing (a Resource Rush bot checked
-/// as Atoms) is told that check-bot cannot check it as this game. The controls: a Resource Rush
-/// bot with a flaw, which answers, and a good one are told neither.
+/// game", with no name). The controls: a Resource Rush bot with a flaw, which answers, and a good
+/// one are told neither.
 #[test]
 fn a_bot_of_another_game_is_told_which_game_it_seems_to_be() {
     let (stdout, code) = check(&bin("atoms-greedy"));
@@ -262,14 +261,60 @@ fn a_bot_of_another_game_is_told_which_game_it_seems_to_be() {
     let out = arena(&["check-bot", "--game", "atoms", &bin("tactics-greedy")]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("Is this an OOPtimal Tactics bot?") && stdout.contains("--game tactics"), "{stdout}");
-    let out = arena(&["check-bot", "--game", "atoms", &bin("greedy")]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("If it plays another game, check-bot cannot check it as Atoms"), "{stdout}");
-    assert!(stdout.contains("`arena duel --game NAME …`") && !stdout.contains("Is this"), "{stdout}");
     for flaw in ["comma", "good"] {
         let (stdout, _) = check(&flawed(flaw));
         assert!(!stdout.contains("If it plays another game") && !stdout.contains("Is this"), "{flaw}: {stdout}");
     }
+}
+
+/// A bot of another game that answers nothing and says nothing (a Resource Rush bot checked as
+/// Tactics or Atoms waits for a header it never gets) is probed once in each other game and asked
+/// whether it is that game's bot, as one that printed another game's lines is: it was told only
+/// "If it plays another game". The controls: a bot that never answers anything keeps that
+/// generic ending, and the same Resource Rush script, answering each prompt of the checked game
+/// (`hello`, no game's answer), is not probed, so asked nothing.
+#[test]
+fn a_silent_bot_of_another_game_is_told_which_game_answers_it() {
+    let rush = |say: &str| format!("sh {} {say}", root().join("tests/bots/rush-only.sh").display()).trim().to_string();
+    let runs: Vec<(&str, String)> = vec![
+        ("tactics", bin("greedy")),
+        ("atoms", bin("greedy")),
+        ("atoms", rush("")),
+        ("tactics", rush("hello")),
+        ("atoms", format!("sh {}", root().join("tests/bots/sleeper.sh").display())),
+    ];
+    let reports: Vec<(String, i32)> = std::thread::scope(|scope| {
+        let runs: Vec<_> = runs
+            .iter()
+            .map(|(game, bot)| {
+                scope.spawn(move || {
+                    let out = arena(&["check-bot", "--game", game, bot]);
+                    (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code().unwrap_or(-1))
+                })
+            })
+            .collect();
+        runs.into_iter().map(|r| r.join().expect("check-bot run")).collect()
+    });
+    let asked = "Is this a Resource Rush bot? It answered no prompt here, but it answered that game's first prompt";
+    for ((game, _), (stdout, code)) in runs[..3].iter().zip(&reports) {
+        assert_eq!(*code, 1, "{game}: {stdout}");
+        assert_eq!(stdout.matches(asked).count(), 1, "{game}: {stdout}");
+        assert!(
+            stdout.contains("check it with `--game resource-rush`: `arena check-bot --game resource-rush "),
+            "{stdout}"
+        );
+        assert!(!stdout.contains("If it plays another game"), "{game}: {stdout}");
+    }
+    // Controls: it answered Tactics's prompts (each malformed), so no probe ran.
+    let (stdout, code) = &reports[3];
+    assert_eq!(*code, 1, "{stdout}");
+    assert!(stdout.contains("found `hello`") && !stdout.contains("Is this"), "{stdout}");
+    // And a bot that answers no game's prompts is told only that it never answered.
+    let (stdout, code) = &reports[4];
+    assert_eq!(*code, 1, "{stdout}");
+    let generic = "It never answered a prompt. If it plays another game, check-bot cannot check it as Atoms";
+    assert!(stdout.contains(generic), "{stdout}");
+    assert!(!stdout.contains("Is this"), "{stdout}");
 }
 
 /// A bot that dies on the header of every situation, quoting a different header each time,

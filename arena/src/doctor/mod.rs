@@ -6,7 +6,8 @@
 //!
 //! The opponent is a script inside the arena, not a process: the bot under test is the only
 //! process, so every problem is its own. When the very first answer never comes, two probes
-//! tell a slow start-up from a bot that does not flush its output.
+//! tell a slow start-up from a bot that does not flush its output; when no answer came at all,
+//! one probe per other game tells whether it is that game's bot ([`seems_of`]).
 
 mod seats;
 
@@ -17,7 +18,7 @@ use thiserror::Error;
 use tokio_util::sync::CancellationToken;
 
 pub use crate::engine::Finding;
-use crate::engine::{Checkup, Ending, Game, Outcome, Played, PlayerId, Reply, Situation, State, Turn};
+use crate::engine::{Checkup, Ending, Game, Outcome, Played, PlayerId, Reply, Situation, Speaks, State, Turn};
 use crate::explain::{forfeit_facts, loop_fix, Activity, Silence, FLUSH, NEWLINE, STARTUP_FIX};
 use crate::referee::{play_match, BotCommand, Limits, PlayedMatch, RefereeError};
 use crate::replay::{LimitKind, Replay};
@@ -168,32 +169,100 @@ fn at_first(played: &PlayedMatch) -> bool {
     played.replay.steps.len() <= 1 && played.replay.result.players[0].forfeit.is_some()
 }
 
-/// The game of `games` whose bot `checked` (a check as a bot of `game`) seems to be: it
-/// forfeited at the first step in every situation it played, and printed that game's answers
-/// or quoted its header in an error (none when several games would fit, or none).
-pub fn seems_of<'g>(
+/// How a bot checked as one game's showed it plays another ([`seems_of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sign {
+    /// What it printed in the check (its answers, its error) is that game's.
+    Printed,
+    /// Silent in the check, it answered that game's first prompt in that game's shape.
+    Answered,
+}
+
+/// The game a checked bot seems to be of, and what showed it.
+#[derive(Clone, Copy)]
+pub struct Seems<'g> {
+    /// The game.
+    pub game: &'g dyn Game,
+    /// What showed it.
+    pub sign: Sign,
+}
+
+/// Whether the bot answered no prompt of the check `checked`, for no cause named there: its
+/// program ran, and no probe found it slow, unflushed or waiting for the end of its input
+/// (a bot of another game, told prompts it cannot read, may be so).
+pub fn answered_none(checked: &[Checked]) -> bool {
+    checked.iter().all(|c| c.skipped || !c.answered) && !checked.iter().any(|c| c.never_ran || c.explained)
+}
+
+/// The game of `games` whose bot `checked` (a check of `command` as a bot of `game`) seems to
+/// be: it forfeited at the first step in every situation and printed that game's answers or
+/// quoted its header in an error ([`Sign::Printed`]); or, when it answered no prompt at all
+/// ([`answered_none`]), it answers the first prompt of exactly one other game, probed once
+/// each ([`Sign::Answered`]). None when several games would fit, or none.
+pub async fn seems_of<'g>(
     game: &dyn Game,
     checked: &[Checked],
     games: impl IntoIterator<Item = &'g dyn Game>,
-) -> Option<&'g dyn Game> {
-    let played: Vec<&Checked> = checked.iter().filter(|c| !c.skipped).collect();
-    if played.is_empty() || played.iter().any(|c| !c.at_first || c.never_ran) {
-        return None;
-    }
+    command: &str,
+    sandbox: &Sandbox,
+    cancel: &CancellationToken,
+) -> Result<Option<Seems<'g>>, RefereeError> {
     let own = game.info().kit.as_ref().map(|k| k.speaks);
-    let fits = |speaks: &crate::engine::Speaks| {
-        played
-            .iter()
-            .flat_map(|c| &c.heard)
-            .any(|line| (speaks.is_answer(line) && !own.is_some_and(|o| o.is_answer(line))) || speaks.is_quoted(line))
+    // Games with a kit other than `game` and its variants (which speak as it does).
+    let others: Vec<(&'g dyn Game, Speaks)> = games
+        .into_iter()
+        .filter(|g| g.name() != game.name() && g.info().bots)
+        .filter_map(|g| Some((g, g.info().kit.as_ref()?.speaks)))
+        .filter(|(_, speaks)| own != Some(*speaks))
+        .collect();
+    let theirs = |speaks: &Speaks, line: &str| speaks.is_answer(line) && !own.is_some_and(|o| o.is_answer(line));
+    let only = |found: Vec<&'g dyn Game>, sign: Sign| match found[..] {
+        [game] => Some(Seems { game, sign }),
+        _ => None,
     };
-    let mut found = games.into_iter().filter(|g| {
-        g.name() != game.name()
-            && g.info().bots
-            && g.info().kit.as_ref().is_some_and(|k| own != Some(k.speaks) && fits(&k.speaks))
+    let played: Vec<&Checked> = checked.iter().filter(|c| !c.skipped).collect();
+    if !played.is_empty() && played.iter().all(|c| c.at_first && !c.never_ran) {
+        let heard = |speaks: &Speaks| {
+            played.iter().flat_map(|c| &c.heard).any(|line| theirs(speaks, line) || speaks.is_quoted(line))
+        };
+        let found = others.iter().filter(|(_, speaks)| heard(speaks)).map(|(g, _)| *g).collect();
+        if let Some(seems) = only(found, Sign::Printed) {
+            return Ok(Some(seems));
+        }
+    }
+    if !answered_none(checked) {
+        return Ok(None);
+    }
+    // One short probe per game, at once: the first answer, within the start-up limit.
+    let probes = others.iter().map(|&(other, speaks)| async move {
+        let answer = first_answer(other, command, sandbox, cancel).await?;
+        Ok::<_, RefereeError>(answer.is_some_and(|line| theirs(&speaks, &line)).then_some(other))
     });
-    let first = found.next()?;
-    found.next().is_none().then_some(first)
+    let mut found = Vec::new();
+    for probe in futures::future::join_all(probes).await {
+        found.extend(probe?);
+    }
+    Ok(only(found, Sign::Answered))
+}
+
+/// The bot's answer to the first prompt of `game`'s first situation (its own, or its first
+/// seat against its scripted players), within the start-up limit; the match then ends. None
+/// when it gave no line, or `game` has no situation to play.
+async fn first_answer(
+    game: &dyn Game,
+    command: &str,
+    sandbox: &Sandbox,
+    cancel: &CancellationToken,
+) -> Result<Option<String>, RefereeError> {
+    let limits = Limits { clock: crate::referee::ClockKind::Wall, ..Limits::default() };
+    let played = match checkup_of(game).and_then(|c| (c.situations)().into_iter().next()) {
+        Some(situation) => play(game, command, situation.as_ref(), Feed::First, &limits, sandbox, cancel).await?,
+        None => match seats::first(game) {
+            Some(seat) => play(game, command, &seat, Feed::First, &limits, sandbox, cancel).await?,
+            None => return Ok(None),
+        },
+    };
+    Ok(played.replay.steps.first().and_then(|s| s.replies.first()).and_then(|r| r.answer.clone()))
 }
 
 /// A situation's one-player state as the bot is fed it: lines go out with CRLF endings when
@@ -202,6 +271,9 @@ struct Fed {
     inner: Box<dyn State>,
     crlf: bool,
     close_input: bool,
+    /// Only the first step is played ([`Feed::First`]); `stepped`: it was.
+    first_only: bool,
+    stepped: bool,
 }
 
 impl Fed {
@@ -220,7 +292,11 @@ impl State for Fed {
     }
 
     fn turn(&self) -> Turn {
-        self.inner.turn()
+        if self.first_only && self.stepped {
+            Turn::Terminal
+        } else {
+            self.inner.turn()
+        }
     }
 
     fn intro(&self, player: PlayerId) -> String {
@@ -241,6 +317,7 @@ impl State for Fed {
 
     fn apply(&mut self, replies: &[(PlayerId, Reply)]) {
         self.inner.apply(replies);
+        self.stepped = true;
     }
 
     fn canonical_answer(&self, player: PlayerId, line: &str) -> String {
@@ -248,7 +325,7 @@ impl State for Fed {
     }
 
     fn is_active(&self, player: PlayerId) -> bool {
-        self.inner.is_active(player)
+        !(self.first_only && self.stepped) && self.inner.is_active(player)
     }
 
     fn outcome(&self) -> Outcome {
@@ -273,6 +350,8 @@ impl State for Fed {
 enum Feed {
     /// One prompt at a time, after each answer.
     Interactive,
+    /// The first prompt alone: the match ends after the first step (a probe of another game).
+    First,
     /// Every prompt at once, the input left open.
     AllOpen,
     /// Every prompt at once, then the end of the input.
@@ -321,8 +400,10 @@ async fn play<S: Stage + ?Sized>(
     sandbox: &Sandbox,
     cancel: &CancellationToken,
 ) -> Result<PlayedMatch, RefereeError> {
-    let inner = Stage::state(situation, feed != Feed::Interactive)?;
-    let state = Box::new(Fed { inner, crlf: Stage::crlf(situation), close_input: feed == Feed::AllClosed });
+    let whole = matches!(feed, Feed::AllOpen | Feed::AllClosed);
+    let inner = Stage::state(situation, whole)?;
+    let (crlf, close_input, first_only) = (Stage::crlf(situation), feed == Feed::AllClosed, feed == Feed::First);
+    let state = Box::new(Fed { inner, crlf, close_input, first_only, stepped: false });
     let mut bot =
         BotCommand::seated(&BotCommand::display_name(command), command, None, b"check-bot", 1, Stage::seat(situation));
     bot.env.extend(Stage::env(situation));

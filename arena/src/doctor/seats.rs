@@ -206,7 +206,7 @@ impl State for Repeated {
 
 /// One seat of a match of a game, as the doctor plays it ([`super::Stage`]): the bot's seat
 /// against the game's scripted players, or (`idle`) its first prompt there, over and over.
-struct Seat<'a> {
+pub(super) struct Seat<'a> {
     game: &'a dyn Game,
     kit: &'a BotKit,
     players: usize,
@@ -282,6 +282,14 @@ pub(super) fn kit_of(game: &dyn Game) -> Result<&BotKit, CheckError> {
         return Err(CheckError::NoScript { title: info.title, name: info.name });
     }
     Ok(kit)
+}
+
+/// The first seat of `game`'s smallest match, where [`check`] starts: None when the game
+/// cannot be checked here.
+pub(super) fn first(game: &dyn Game) -> Option<Seat<'_>> {
+    let kit = kit_of(game).ok()?;
+    let s = situations(game).into_iter().next()?;
+    Some(Seat { game, kit, players: s.players, seat: s.seat, idle: false })
 }
 
 /// Plays the bot `command` in every situation of `game` and explains what went wrong.

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use arena::doctor::{can_check, check_bot, seems_of};
+use arena::doctor::{answered_none, can_check, check_bot, seems_of, Sign};
 use arena::engine::Registry;
 use clap::Args;
 
@@ -64,18 +64,21 @@ pub fn run(args: CheckBotArgs, games: &Registry) -> anyhow::Result<ExitCode> {
         Ok(ExitCode::SUCCESS)
     } else {
         say!("{problems} problem{} found.", if problems == 1 { "" } else { "s" });
-        if let Some(other) = seems_of(game, &checked, games.games()) {
-            // It died on, or misanswered, the first lines everywhere, in another game's words.
-            let (title, name) = (other.info().title, other.name());
+        let seems = runtime.block_on(seems_of(game, &checked, games.games(), &args.bot, &sandbox, &cancel))?;
+        if let Some(seems) = seems {
+            // It died on, or misanswered, the first lines everywhere, in another game's words;
+            // or, silent here, it answered another game's first prompt.
+            let (title, name) = (seems.game.info().title, seems.game.name());
+            let why = match seems.sign {
+                Sign::Printed => "It stopped at the first step every time, and what it printed is that game's",
+                Sign::Answered => "It answered no prompt here, but it answered that game's first prompt",
+            };
             say!(
-                "Is this {} bot? It stopped at the first step every time, and what it printed is that game's: \
-                 check it with `--game {name}`: `arena check-bot --game {name} {}`.",
+                "Is this {} bot? {why}: check it with `--game {name}`: `arena check-bot --game {name} {}`.",
                 arena::starter::a_or_an(title),
                 arena::safe_text::terminal(&shell_words::quote(&args.bot))
             );
-        } else if checked.iter().all(|c| c.skipped || !c.answered)
-            && !checked.iter().any(|c| c.never_ran || c.explained)
-        {
+        } else if answered_none(&checked) {
             // It answered nothing: perhaps a bot of another game, told this game's prompts (not
             // when its program never ran: a syntax error is no game's; nor when the doctor named
             // why its answers never came, unflushed or waiting for the end of its input).
