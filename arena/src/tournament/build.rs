@@ -355,54 +355,23 @@ fn look_after(folder: &Path) -> Looked {
 /// a build can fill them, taking disk without growing any file, and a build over its cap gives
 /// them back ([`give_back`]).
 fn look(folder: &Path, dir: Option<&OwnedFd>) -> Looked {
-    use std::os::unix::fs::MetadataExt;
     #[cfg(test)]
     WALKS.with_borrow_mut(|w| w.push("look"));
-    let mut out = Looked {
-        stamp: super::submission::Stamp::new(),
-        disk: DiskUse { bytes: 0, entries: 0, path_bytes: 0, unreadable: None },
-        holes: Holes::new(),
-    };
-    // An entry's path as `disk_use` counts its length: the folder's, a slash, the relative one.
-    let prefix = folder.join("x").as_os_str().len() - 1;
-    let (mut linked, mut left) = (std::collections::HashSet::new(), MAX_HOLES);
-    let mut todo = vec![PathBuf::new()];
-    while let Some(rel) = todo.pop() {
-        let d = if rel.as_os_str().is_empty() { folder.to_path_buf() } else { folder.join(&rel) };
-        let list = match std::fs::read_dir(&d) {
-            Ok(list) => list,
-            // (As in `disk_use`.)
-            Err(e) if !rel.as_os_str().is_empty() && gone(&e) => continue,
-            Err(_) => {
-                out.disk.unreadable.get_or_insert(d);
-                continue;
-            }
-        };
-        for entry in list.flatten() {
-            let path = rel.join(entry.file_name());
-            out.disk.entries += 1;
-            out.disk.path_bytes += (prefix + path.as_os_str().len()) as u64;
-            let Ok(meta) = entry.metadata() else { continue };
-            if meta.nlink() < 2 || meta.is_dir() || linked.insert((meta.dev(), meta.ino())) {
-                out.disk.bytes = out.disk.bytes.saturating_add(meta.blocks().saturating_mul(512));
-            }
-            let name = path.to_string_lossy().into_owned();
-            if let Some(dir) =
-                dir.filter(|_| left > 0 && meta.is_file() && meta.blocks().saturating_mul(512) < meta.len())
-            {
-                let found = file_holes(dir, &path, &meta, left);
-                left -= found.len();
-                if !found.is_empty() {
-                    out.holes.insert(name.clone(), ((meta.dev(), meta.ino()), found));
-                }
-            }
-            out.stamp.insert(name, super::submission::facts(&meta));
-            if meta.is_dir() {
-                todo.push(path);
+    let (mut stamp, mut holes, mut left) = (super::submission::Stamp::new(), Holes::new(), MAX_HOLES);
+    let disk = walk_disk(folder, u64::MAX, |path, meta| {
+        use std::os::unix::fs::MetadataExt;
+        let name = path.to_string_lossy().into_owned();
+        if let Some(dir) = dir.filter(|_| left > 0 && meta.is_file() && meta.blocks().saturating_mul(512) < meta.len())
+        {
+            let found = file_holes(dir, path, meta, left);
+            left -= found.len();
+            if !found.is_empty() {
+                holes.insert(name.clone(), ((meta.dev(), meta.ino()), found));
             }
         }
-    }
-    out
+        stamp.insert(name, super::submission::facts(meta));
+    });
+    Looked { stamp, disk, holes }
 }
 
 /// The holes, (offset, length), of the sparse file `rel` of the open `folder` found with `meta`
@@ -679,20 +648,28 @@ pub(super) struct DiskUse {
 /// not followed), counting no further than `most` files and folders. Also what a bot's kept
 /// copies take ([`super::versions::limit_copies`]).
 pub(super) fn disk_use(dir: &Path, most: u64) -> DiskUse {
-    use std::os::unix::fs::MetadataExt;
     #[cfg(test)]
     WALKS.with_borrow_mut(|w| w.push(if most == u64::MAX { "disk_use" } else { "watch" }));
+    walk_disk(dir, most, |_, _| {})
+}
+
+/// Walks `dir` (links not followed) and counts its disk use as [`disk_use`] says, no further
+/// than `most` files and folders, giving `visit` each entry's path (relative to `dir`) and
+/// metadata: the one walk behind [`disk_use`] and [`look`].
+fn walk_disk(dir: &Path, most: u64, mut visit: impl FnMut(&Path, &std::fs::Metadata)) -> DiskUse {
+    use std::os::unix::fs::MetadataExt;
     let mut used = DiskUse { bytes: 0, entries: 0, path_bytes: 0, unreadable: None };
     let mut linked = std::collections::HashSet::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
+    let mut todo = vec![PathBuf::new()];
+    while let Some(rel) = todo.pop() {
+        let d = if rel.as_os_str().is_empty() { dir.to_path_buf() } else { dir.join(&rel) };
         let list = match std::fs::read_dir(&d) {
             Ok(list) => list,
             // Removed (or made a file) since it was listed: it holds nothing now. rustc makes
             // and removes `rustcXXXX` folders in `target/*/deps`, and an honest build must not
             // fail as if it hid its disk there. (A build that keeps renaming folders to hide
             // them between looks is still held by the free space, and by the look at its end.)
-            Err(e) if d != dir && gone(&e) => continue,
+            Err(e) if !rel.as_os_str().is_empty() && gone(&e) => continue,
             Err(_) => {
                 used.unreadable.get_or_insert(d);
                 continue;
@@ -709,8 +686,10 @@ pub(super) fn disk_use(dir: &Path, most: u64) -> DiskUse {
             if meta.nlink() < 2 || meta.is_dir() || linked.insert((meta.dev(), meta.ino())) {
                 used.bytes = used.bytes.saturating_add(meta.blocks().saturating_mul(512));
             }
+            let path = rel.join(entry.file_name());
+            visit(&path, &meta);
             if meta.is_dir() {
-                todo.push(entry.path());
+                todo.push(path);
             }
         }
     }
