@@ -1377,29 +1377,34 @@ impl GitEntry {
                 sha.update(format!("blob {}\0", target.len()).as_bytes());
                 sha.update(target);
             }
-            // (Hashed as it is read, a block at a time: a file may be hundreds of MiB.)
+            // (Hashed as it is read, as `hash_file` hashes: a file may be hundreds of MiB.)
             None => {
                 use std::io::Read;
                 let Some(file) = crate::files::open_regular(path).ok().flatten() else { return false };
                 sha.update(format!("blob {}\0", meta.len()).as_bytes());
-                let (mut file, mut block, mut read) = (file.take(MAX_FINGERPRINTED_BYTES), vec![0u8; 64 << 10], 0u64);
-                loop {
-                    match file.read(&mut block) {
-                        Ok(0) => break,
-                        Ok(n) => {
-                            sha.update(&block[..n]);
-                            read += n as u64;
-                        }
-                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                        Err(_) => return false,
-                    }
-                }
-                if read != meta.len() {
+                if std::io::copy(&mut file.take(MAX_FINGERPRINTED_BYTES), &mut ShaWriter(&mut sha)).ok()
+                    != Some(meta.len())
+                {
                     return false;
                 }
             }
         }
         sha.finalize().as_slice() == self.id.as_slice()
+    }
+}
+
+/// What is written to it goes into a SHA-1 (digest 0.11's hashers are no `io::Write`), so that
+/// [`GitEntry::matches`] hashes a file with `std::io::copy`, as [`hash_file`] does.
+struct ShaWriter<'a>(&'a mut sha1::Sha1);
+
+impl std::io::Write for ShaWriter<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        sha1::Digest::update(self.0, bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
