@@ -152,8 +152,13 @@ impl Checked {
 fn heard(played: &PlayedMatch) -> Vec<String> {
     let answers = played.replay.steps.iter().filter_map(|s| s.replies.first()?.answer.clone()).take(5);
     let stderr = played.stderr.first().map_or("", String::as_str);
+    answers.chain(last_lines(stderr, 10).iter().map(|l| l.to_string())).collect()
+}
+
+/// The last `n` lines of `stderr` that are not blank.
+fn last_lines(stderr: &str, n: usize) -> Vec<&str> {
     let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-    answers.chain(lines[lines.len().saturating_sub(10)..].iter().map(|l| l.to_string())).collect()
+    lines[lines.len().saturating_sub(n)..].to_vec()
 }
 
 /// Whether the bot answered a prompt of `played` with a line, text or not: a line that was not
@@ -423,8 +428,7 @@ fn crash_words(stderr: &str, header: Option<&str>) -> String {
 
 /// The last lines the bot wrote to stderr, for a crash report.
 fn last_words(stderr: &str) -> String {
-    let lines: Vec<String> = stderr.lines().filter(|l| !l.trim().is_empty()).map(crate::safe_text::terminal).collect();
-    let tail = &lines[lines.len().saturating_sub(3)..];
+    let tail: Vec<String> = last_lines(stderr, 3).into_iter().map(crate::safe_text::terminal).collect();
     if tail.is_empty() {
         " It wrote nothing to stderr.".to_string()
     } else {
