@@ -184,7 +184,9 @@ impl BotHistory {
     /// only says it is up to date); a failed one links its newest failure, and says its
     /// problem (which names that log). Files that were a
     /// good version before (back after a failed push) are that version again, by its label.
-    fn record(&mut self, mut version: Version, commit: Option<String>) {
+    /// `commit` gives a new label's git commit: asked only for a version new to the record (it
+    /// reads the repository's index and looks at the bot's files).
+    fn record(&mut self, mut version: Version, commit: impl FnOnce() -> Option<String>) {
         if self.latest().is_some_and(|v| v.fingerprint == version.fingerprint && v.ok == version.ok) {
             if let Some(v) = self.versions.last_mut() {
                 if !v.ok || v.build_log.is_none() {
@@ -208,7 +210,7 @@ impl BotHistory {
                 let n =
                     self.versions.iter().filter(|v| v.ok).map(|v| &v.fingerprint).collect::<BTreeSet<_>>().len() + 1;
                 let head = if version.ok { format!("v{n}") } else { "failed".to_string() };
-                let commit = commit.map_or(String::new(), |c| format!(" {c}"));
+                let commit = commit().map_or(String::new(), |c| format!(" {c}"));
                 format!("{head}{commit}")
             }
         };
@@ -712,11 +714,13 @@ pub fn prepare(
         };
         // (Nothing is read through a link: the version refused is no one's files.)
         // (Its files not all the commit's, as far as git's index tells: `+ edits`.)
-        let commit = submission::folder(entry).filter(|_| link.is_none()).and_then(|f| {
-            let label = submission::git_label(&f, base)?;
-            let edited = checked.as_ref().is_some_and(|files| submission::git_edits(&f, base, &files.own));
-            Some(if edited { format!("{label} + edits") } else { label })
-        });
+        let commit = || {
+            submission::folder(entry).filter(|_| link.is_none()).and_then(|f| {
+                let label = submission::git_label(&f, base)?;
+                let edited = checked.as_ref().is_some_and(|files| submission::git_edits(&f, base, &files.own));
+                Some(if edited { format!("{label} + edits") } else { label })
+            })
+        };
         // A new version is copied (one seen before, whose copy is missing, again: an earlier
         // arena kept none of a version that played): from the files checked above, while they
         // stay so. The bot plays from its copy, whatever its own files become during the run.
@@ -1050,33 +1054,33 @@ mod tests {
     #[test]
     fn a_failed_version_never_replaces_the_last_good_one() {
         let mut h = BotHistory::default();
-        h.record(v("aa", 100, true), Some("abc123".into()));
-        h.record(v("aa", 200, true), None);
+        h.record(v("aa", 100, true), || Some("abc123".into()));
+        h.record(v("aa", 200, true), || None);
         assert_eq!(h.versions.len(), 1, "the same version is recorded once");
         assert_eq!(h.versions[0].build_log.as_deref(), Some("builds/b-100.log"), "with the log that built it");
-        h.record(v("bb", 300, false), None);
+        h.record(v("bb", 300, false), || None);
         assert_eq!(h.standing(None).unwrap().fingerprint, "aa");
         let note = h.note().unwrap();
         assert!(note.starts_with("build failed at 1970-01-01T00:05:00Z"), "{note}");
         assert!(note.contains(", standing from v1 abc123 (1970-01-01T00:01:40Z): "), "{note}");
-        h.record(v("cc", 400, true), None);
+        h.record(v("cc", 400, true), || None);
         assert_eq!(h.describe(h.standing(None).unwrap()), "v2 (1970-01-01T00:06:40Z)");
         assert_eq!(h.note(), None);
         assert_eq!(h.standing(Some(399)).unwrap().fingerprint, "aa", "as of a past time");
         assert_eq!(h.standing(Some(99)), None);
         // A failure again links its newest log; files that were v1 again are v1, not v3.
-        h.record(v("dd", 500, false), None);
-        h.record(v("dd", 600, false), None);
+        h.record(v("dd", 500, false), || None);
+        h.record(v("dd", 600, false), || None);
         assert_eq!(h.latest().unwrap().build_log.as_deref(), Some("builds/b-600.log"));
         let problem = h.latest().unwrap().problem.as_deref().unwrap();
         assert!(problem.ends_with("(full log: builds/b-600.log)"), "its problem names that log: {problem}");
-        h.record(v("aa", 700, true), None);
+        h.record(v("aa", 700, true), || None);
         assert_eq!(h.standing(None).unwrap().label, "v1 abc123");
         assert_eq!(h.standing(None).unwrap().at, 700, "standing from when it came back");
         // Shown as v1 was first seen (the same files, the same version), not when it came back.
         assert_eq!(h.describe(h.standing(None).unwrap()), "v1 abc123 (1970-01-01T00:01:40Z)");
         assert_eq!(h.standing(Some(650)).unwrap().fingerprint, "cc", "as of before it came back: v2");
-        h.record(v("ee", 800, true), None);
+        h.record(v("ee", 800, true), || None);
         assert_eq!(h.standing(None).unwrap().label, "v3", "the next new version");
     }
 
