@@ -13,12 +13,11 @@ mod seats;
 
 use std::time::Duration;
 
-use serde_json::Value;
 use thiserror::Error;
 use tokio_util::sync::CancellationToken;
 
 pub use crate::engine::Finding;
-use crate::engine::{Checkup, Ending, Game, Outcome, Played, PlayerId, Reply, Situation, Speaks, State, Turn};
+use crate::engine::{Checkup, Ending, Game, Played, PlayerId, Reply, Situation, Speaks, State, Turn, Wrapper};
 use crate::explain::{forfeit_facts, loop_fix, Activity, Silence, FLUSH, NEWLINE, STARTUP_FIX};
 use crate::referee::{play_match, BotCommand, Limits, PlayedMatch, RefereeError};
 use crate::replay::{LimitKind, Replay};
@@ -271,7 +270,8 @@ async fn first_answer(
 }
 
 /// A situation's one-player state as the bot is fed it: lines go out with CRLF endings when
-/// `crlf`, and its stdin is closed after a whole input sent at once when `close_input`.
+/// `crlf`, and its stdin is closed after a whole input sent at once when `close_input`; every
+/// other [`State`] method is the inner state's ([`Wrapper`]).
 struct Fed {
     inner: Box<dyn State>,
     crlf: bool,
@@ -291,9 +291,13 @@ impl Fed {
     }
 }
 
-impl State for Fed {
-    fn num_players(&self) -> usize {
-        self.inner.num_players()
+impl Wrapper for Fed {
+    fn inner(&self) -> &dyn State {
+        &*self.inner
+    }
+
+    fn inner_mut(&mut self) -> &mut dyn State {
+        &mut *self.inner
     }
 
     fn turn(&self) -> Turn {
@@ -312,10 +316,6 @@ impl State for Fed {
         self.endings(self.inner.prompt(player))
     }
 
-    fn answers_may_run_ahead(&self) -> bool {
-        self.inner.answers_may_run_ahead()
-    }
-
     fn input_is_intro(&self) -> bool {
         self.close_input && self.inner.input_is_intro()
     }
@@ -325,28 +325,8 @@ impl State for Fed {
         self.stepped = true;
     }
 
-    fn canonical_answer(&self, player: PlayerId, line: &str) -> String {
-        self.inner.canonical_answer(player, line)
-    }
-
     fn is_active(&self, player: PlayerId) -> bool {
         !(self.first_only && self.stepped) && self.inner.is_active(player)
-    }
-
-    fn outcome(&self) -> Outcome {
-        self.inner.outcome()
-    }
-
-    fn setup(&self) -> Value {
-        self.inner.setup()
-    }
-
-    fn frame(&self) -> Value {
-        self.inner.frame()
-    }
-
-    fn render(&self) -> String {
-        self.inner.render()
     }
 }
 
@@ -964,6 +944,8 @@ async fn check_situations(
 
 #[cfg(test)]
 mod tests {
+    use serde_json::Value;
+
     use super::*;
     /// A match of Resource Rush's first situation whose bot answered `WAIT` in `answers` ms each,
     /// then timed out after `last` ms.

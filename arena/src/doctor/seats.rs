@@ -14,124 +14,10 @@ use super::{
     first_answer_probe, last_words, program_problem, python_compile_fix, signal_fix, CheckError, Checked, Feed,
     Finding, FirstPrompt,
 };
-use crate::engine::{BotKit, Game, MatchOptions, Outcome, PlayerId, Reply, SetupError, State, Turn};
+use crate::engine::{BotKit, Game, MatchOptions, Others, Outcome, PlayerId, Reply, Seated, SetupError, State, Turn};
 use crate::explain::{forfeit_facts, stderr_ends, FLUSH};
 use crate::referee::Limits;
 use crate::sandbox::Sandbox;
-
-/// Most scripted answers in a row before the wrapper gives up (a game whose scripted players
-/// never end their turns would otherwise hang the doctor).
-const MOST_SCRIPTED: usize = 1_000_000;
-
-/// One match of a game with one bot process: the bot plays `seat`, the game answers for the
-/// other seats with its scripted answers, played as soon as their turn comes.
-struct Seated {
-    inner: Box<dyn State>,
-    seat: PlayerId,
-}
-
-impl Seated {
-    fn new(inner: Box<dyn State>, seat: PlayerId) -> Self {
-        let mut seated = Seated { inner, seat };
-        seated.advance();
-        seated
-    }
-
-    /// The scripted players' answers for the turns that are theirs alone.
-    fn scripted(&self, players: &[PlayerId]) -> Vec<(PlayerId, Reply)> {
-        let line = |p: PlayerId| self.inner.scripted_answer(p).unwrap_or_default();
-        players.iter().filter(|&&p| p != self.seat).map(|&p| (p, Reply::Line(line(p)))).collect()
-    }
-
-    /// Plays the scripted players' turns until the bot's turn, a chance event or the end.
-    fn advance(&mut self) {
-        for _ in 0..MOST_SCRIPTED {
-            let players = match self.inner.turn() {
-                Turn::Sequential(p) if p != self.seat => vec![p],
-                Turn::Simultaneous(ps) if !ps.contains(&self.seat) => ps,
-                _ => return,
-            };
-            let replies = self.scripted(&players);
-            self.inner.apply(&replies);
-        }
-    }
-}
-
-impl State for Seated {
-    fn num_players(&self) -> usize {
-        1
-    }
-
-    fn turn(&self) -> Turn {
-        match self.inner.turn() {
-            Turn::Chance => Turn::Chance,
-            Turn::Sequential(p) if p == self.seat => Turn::Sequential(0),
-            Turn::Simultaneous(ps) if ps.contains(&self.seat) => Turn::Sequential(0),
-            _ => Turn::Terminal,
-        }
-    }
-
-    fn intro(&self, _player: PlayerId) -> String {
-        self.inner.intro(self.seat)
-    }
-
-    fn prompt(&self, _player: PlayerId) -> String {
-        self.inner.prompt(self.seat)
-    }
-
-    fn answers_may_run_ahead(&self) -> bool {
-        self.inner.answers_may_run_ahead()
-    }
-
-    fn input_is_intro(&self) -> bool {
-        self.inner.input_is_intro()
-    }
-
-    fn apply(&mut self, replies: &[(PlayerId, Reply)]) {
-        let mine = replies.first().map_or(Reply::Failed(crate::engine::Failure::Crash(None)), |(_, r)| r.clone());
-        let mut all = vec![(self.seat, mine)];
-        if let Turn::Simultaneous(ps) = self.inner.turn() {
-            all.extend(self.scripted(&ps));
-        }
-        self.inner.apply(&all);
-        self.advance();
-    }
-
-    fn canonical_answer(&self, _player: PlayerId, line: &str) -> String {
-        self.inner.canonical_answer(self.seat, line)
-    }
-
-    fn chance_outcomes(&self) -> Vec<(u64, f64)> {
-        self.inner.chance_outcomes()
-    }
-
-    fn apply_chance(&mut self, outcome: u64) {
-        self.inner.apply_chance(outcome);
-        self.advance();
-    }
-
-    fn is_active(&self, _player: PlayerId) -> bool {
-        self.inner.is_active(self.seat)
-    }
-
-    fn outcome(&self) -> Outcome {
-        let all = self.inner.outcome();
-        let winner = all.winner.filter(|&w| w == self.seat).map(|_| 0);
-        Outcome { players: all.players.into_iter().skip(self.seat).take(1).collect(), winner }
-    }
-
-    fn setup(&self) -> Value {
-        self.inner.setup()
-    }
-
-    fn frame(&self) -> Value {
-        self.inner.frame()
-    }
-
-    fn render(&self) -> String {
-        self.inner.render()
-    }
-}
 
 /// How many times the idle probe sends the bot its first prompt, all at once: its answers
 /// (5 bytes or more each) overflow any output buffer (8 KiB for Python and C's stdio).
@@ -228,7 +114,7 @@ impl super::Stage for Seat<'_> {
     }
 
     fn state(&self, _whole_input: bool) -> Result<Box<dyn State>, SetupError> {
-        let seated = Box::new(Seated::new(new_match(self.game, self.kit, self.players)?, self.seat));
+        let seated = Box::new(Seated::new(new_match(self.game, self.kit, self.players)?, self.seat, Others::Scripted));
         Ok(if self.idle { Box::new(Repeated { inner: seated, times: REPEATS, asked: 0 }) } else { seated })
     }
 }
@@ -416,10 +302,10 @@ mod tests {
     fn scripted_to_the_end(game: &dyn Game, players: usize) {
         let kit = game.info().kit.as_ref().unwrap();
         for seat in 0..players {
-            let mut s = Seated::new(new_match(game, kit, players).unwrap(), seat);
+            let mut s = Seated::new(new_match(game, kit, players).unwrap(), seat, Others::Scripted);
             let mut steps = 0;
             while s.turn() != Turn::Terminal {
-                let line = s.inner.scripted_answer(seat).unwrap();
+                let line = s.scripted_answer(0).unwrap();
                 s.apply(&[(0, Reply::Line(line))]);
                 steps += 1;
                 assert!(steps < 100_000, "{}: the match ends", game.name());
@@ -434,6 +320,40 @@ mod tests {
         scripted_to_the_end(&tactics::hosted::TacticsGame, 2);
         scripted_to_the_end(&atoms::hosted::AtomsGame, 2);
         scripted_to_the_end(&atoms::hosted::AtomsGame, 3);
+    }
+
+    /// Chance moves pass through the doctor's wrappers (a `Fed` around a `Seated`): an LCR match
+    /// played through them rolls as the bare game and ends. The control: a state that keeps the
+    /// trait's chance defaults (`Repeated`) offers no outcome and ignores one, so the assertions
+    /// fail for a wrapper that drops them (as `Fed` did: the match then never ends).
+    #[test]
+    fn chance_moves_pass_through_the_wrappers() {
+        use crate::engine::Chance;
+        use crate::games::lcr::LcrState;
+        let mut bare = LcrState::new(3);
+        let seated = Box::new(Seated::new(Box::new(bare.clone()), 0, Others::Scripted));
+        let mut fed =
+            super::super::Fed { inner: seated, crlf: false, close_input: false, first_only: false, stepped: false };
+        let (mut dice, mut rolls) = (Chance::new(7), 0);
+        while fed.turn() == Turn::Chance {
+            let outcomes = fed.chance_outcomes();
+            assert!(!outcomes.is_empty() && outcomes == bare.chance_outcomes());
+            let outcome = dice.draw(&outcomes);
+            fed.apply_chance(outcome);
+            bare.apply_chance(outcome);
+            assert_eq!(fed.frame(), bare.frame(), "roll {rolls}");
+            rolls += 1;
+            assert!(rolls < 100_000, "the match ends");
+        }
+        assert_eq!((fed.turn(), bare.turn()), (Turn::Terminal, Turn::Terminal));
+        assert!(rolls > 1 && bare.outcome().winner.is_some());
+        let mut dropped = Repeated { inner: Box::new(LcrState::new(3)), times: 1, asked: 0 };
+        assert!(dropped.chance_outcomes().is_empty());
+        dropped.apply_chance(1);
+        assert_eq!(dropped.inner.frame(), LcrState::new(3).frame());
+        let mut rolled = LcrState::new(3);
+        rolled.apply_chance(1);
+        assert_ne!(rolled.frame(), LcrState::new(3).frame(), "a roll shows in the frame");
     }
 
     /// Tactics is checked from both seats, Atoms from both and as the middle player of three;

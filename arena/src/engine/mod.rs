@@ -14,6 +14,8 @@ mod game;
 mod info;
 mod limits;
 mod outcome;
+mod seated;
+mod wrapper;
 
 use std::time::Duration;
 
@@ -29,6 +31,8 @@ pub use info::{
 };
 pub use limits::{ClockKind, LimitChoices, Limits, UnknownClock};
 pub use outcome::{ForfeitReason, Outcome, PlayerOutcome, Remark, Verdict};
+pub use seated::{Others, Seated};
+pub use wrapper::Wrapper;
 
 /// An error with its causes, boxed: what a game reports through the engine's error types.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;

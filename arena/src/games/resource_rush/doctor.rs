@@ -8,9 +8,7 @@ use bot_sdk::{MapSpec, Pos};
 use serde_json::Value;
 
 use super::{malformed_fix, ResourceRush, NAME};
-use crate::engine::{
-    Checkup, Failure, Finding, Limits, Outcome, Played, PlayerId, Reply, SetupError, State, Turn,
-};
+use crate::engine::{Checkup, Finding, Limits, Others, Played, PlayerId, Seated, SetupError, State};
 
 /// The base map: player 1 at (0, 0), player 2 at (3, 5), the final at (3, 0).
 const BASE_MAP: &str =
@@ -130,14 +128,13 @@ impl crate::engine::Situation for Situation {
 
     fn state(&self, whole_input: bool) -> Result<Box<dyn State>, SetupError> {
         let spec = MapSpec::parse(self.map).map_err(|e| SetupError::invalid(NAME, e))?;
+        // In a duel the other seat plays the script, one answer a tick, then waits to the end.
+        let rounds = spec.rounds as usize;
+        let opponent = self.opponent.iter().map(|s| s.to_string()).chain(std::iter::repeat("WAIT".to_string()));
+        let others = Others::Recorded(opponent.take(rounds).collect());
         let inner =
             if self.test { ResourceRush::against_script(spec, whole_input) } else { ResourceRush::new(spec) };
-        Ok(Box::new(Scripted {
-            inner,
-            seat: if self.test { 0 } else { self.seat },
-            test: self.test,
-            opponent: self.opponent.iter().map(|s| s.to_string()).collect(),
-        }))
+        Ok(Box::new(Seated::new(Box::new(inner), if self.test { 0 } else { self.seat }, others)))
     }
 
     fn context(&self) -> &'static str {
@@ -251,80 +248,6 @@ impl crate::engine::Situation for Situation {
     }
 }
 
-/// A Resource Rush match with one bot: the bot plays `seat` of `inner`; the other seat (in a
-/// duel) answers from the situation's script.
-struct Scripted {
-    inner: ResourceRush,
-    seat: PlayerId,
-    test: bool,
-    opponent: Vec<String>,
-}
-
-impl State for Scripted {
-    fn num_players(&self) -> usize {
-        1
-    }
-
-    fn turn(&self) -> Turn {
-        match self.inner.turn() {
-            Turn::Terminal => Turn::Terminal,
-            _ if self.inner.is_active(self.seat) => Turn::Sequential(0),
-            _ => Turn::Terminal,
-        }
-    }
-
-    fn intro(&self, _player: PlayerId) -> String {
-        self.inner.intro(self.seat)
-    }
-
-    fn prompt(&self, _player: PlayerId) -> String {
-        self.inner.prompt(self.seat)
-    }
-
-    fn answers_may_run_ahead(&self) -> bool {
-        self.inner.answers_may_run_ahead()
-    }
-
-    fn input_is_intro(&self) -> bool {
-        self.inner.input_is_intro()
-    }
-
-    fn apply(&mut self, replies: &[(PlayerId, Reply)]) {
-        let mine = replies.first().map_or(Reply::Failed(Failure::Crash(None)), |(_, r)| r.clone());
-        if self.test {
-            self.inner.apply(&[(0, mine)]);
-        } else {
-            let theirs = self.opponent.get(self.inner.tick() as usize).cloned().unwrap_or_else(|| "WAIT".to_string());
-            self.inner.apply(&[(self.seat, mine), (1 - self.seat, Reply::Line(theirs))]);
-        }
-    }
-
-    fn canonical_answer(&self, _player: PlayerId, line: &str) -> String {
-        self.inner.canonical_answer(self.seat, line)
-    }
-
-    fn is_active(&self, _player: PlayerId) -> bool {
-        self.inner.is_active(self.seat)
-    }
-
-    fn outcome(&self) -> Outcome {
-        let mut all = self.inner.outcome();
-        Outcome { players: vec![all.players.swap_remove(self.seat)], winner: None }
-    }
-
-    fn setup(&self) -> Value {
-        self.inner.setup()
-    }
-
-    fn frame(&self) -> Value {
-        self.inner.frame()
-    }
-
-    fn render(&self) -> String {
-        self.inner.render()
-    }
-}
-
 fn pos_of(frame: &Value, seat: usize) -> Option<Pos> {
     let p = &frame["players"][seat]["pos"];
     Some(Pos::new(p[0].as_i64()? as i32, p[1].as_i64()? as i32))
@@ -387,6 +310,19 @@ mod tests {
             }
         }
         assert_eq!(MapSpec::parse(BOXED_MAP).unwrap().rounds, 8000);
+    }
+
+    /// In a duel the other seat plays the situation's script, one move a tick, then waits.
+    #[test]
+    fn the_opponent_plays_its_script_then_waits() {
+        for s in &SITUATIONS[..2] {
+            let mut state = crate::engine::Situation::state(s, false).unwrap();
+            for t in 0..s.opponent.len() + 3 {
+                state.apply(&[(0, crate::engine::Reply::Line("WAIT".to_string()))]);
+                let want = s.opponent.get(t).copied().unwrap_or("WAIT");
+                assert_eq!(state.frame()["players"][1 - s.seat]["action"], want, "{}, tick {}", s.name, t + 1);
+            }
+        }
     }
 
     #[test]
