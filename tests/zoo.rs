@@ -429,6 +429,30 @@ fn allocates_memory_without_limit() {
     aborted(&run);
 }
 
+#[test]
+fn cannot_hold_memory_outside_its_processes() {
+    // 192 MiB in a box of 64, where no process's resident set shows it: in `memfd_create` files
+    // held by descriptors, in SysV segments or shared anonymous mappings whose pages each child
+    // let go of (`MADV_DONTNEED`), 32 MiB per child. With a memory cgroup (a root arena) the
+    // kernel charges all of it to the box: `memory`. Without one (an unprivileged arena), the
+    // monitor counts resident memory only: the box refuses the calls (the bot held 1 GiB so,
+    // and a machine's memory would have been next), and it plays on, holding nothing.
+    for how in ["memfd", "sysv", "shared"] {
+        let hider = format!("{} hide-memory {how} 192", bin("zoo-attack"));
+        let limits = ["--require-sandbox", "--max-memory-mb", "64", "--startup-ms", "5000"];
+        let run = duel_with(&hider, &bin("greedy"), &limits);
+        let forfeit = memory_cgroup(&run.stderr).then_some("memory");
+        promises(&run, &hider, forfeit, &[]);
+        // The control: without a box, nothing counts it; the bot says it held it all.
+        let dir = tempfile::tempdir().unwrap();
+        let greedy = shared_copy(dir.path(), &bin("greedy"));
+        let hider = format!("{} hide-memory {how} 192", shared_copy(dir.path(), &bin("zoo-attack")));
+        let plain = ["--sandbox", "plain", "--max-memory-mb", "64", "--startup-ms", "5000"];
+        let run = zoo_with(&hider, &greedy, Some("invalid_move"), &[], &plain);
+        assert!(run.log.contains(&format!("hide-memory {how}: held 192 MiB of 192")), "{}", run.log);
+    }
+}
+
 /// Whether the arena that logged `stderr` (`RUST_LOG=arena=debug`) ran its bots in boxes with a
 /// memory cgroup (a root arena where the system has one), as its sandbox reported it
 /// (`sandbox boxed=… cgroups=[…]`).

@@ -276,6 +276,7 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         }
         // Played after the last answer, in `main`.
         "flood-at-end" => {}
+        "hide-memory" => worked = hide_memory(&arg(1), arg(2).parse().unwrap_or(192)),
         "hog-memory" => {
             let mb: usize = arg(2).parse().unwrap_or(100);
             // Each child says on a pipe when it holds its memory; the bot waits for all of them
@@ -1079,4 +1080,83 @@ fn find_a_user_count_full(how: &str) -> Stepper {
         }
         could && !taken
     })
+}
+
+/// The pieces [`hide_memory`] holds, one per child process.
+const HIDDEN_PIECE: usize = 32 << 20;
+
+/// `hide-memory HOW MIB`: holds MIB MiB where no process's resident set shows it, in pieces of
+/// 32 MiB, one per child, made one after the other (each child says on a pipe when it holds
+/// its piece): `memfd`, a `memfd_create` file filled with `fallocate`, held by its descriptor;
+/// `sysv`, a SysV segment, attached (and removed: it goes with the child); `shared`, a shared
+/// anonymous mapping. The last two are filled 4 MiB at a time, each let go of at once with
+/// `MADV_DONTNEED`: the pages stay in the segment or mapping, out of the child's resident set.
+/// Returns whether it held it all.
+fn hide_memory(how: &str, mib: usize) -> bool {
+    let mut ends = [0; 2];
+    // SAFETY: pipe writes two descriptors into the array.
+    if unsafe { libc::pipe(ends.as_mut_ptr()) } != 0 {
+        return false;
+    }
+    let pieces = (mib << 20).div_ceil(HIDDEN_PIECE);
+    let mut held = 0;
+    for _ in 0..pieces {
+        // SAFETY: the child holds its piece, tells and sleeps; it never returns.
+        if unsafe { libc::fork() } == 0 {
+            if hold_piece(how) {
+                // SAFETY: writes one byte from a valid buffer.
+                unsafe { libc::write(ends[1], b"!".as_ptr().cast(), 1) };
+            }
+            std::thread::sleep(Duration::from_secs(600));
+            std::process::exit(0);
+        }
+        let mut ready = libc::pollfd { fd: ends[0], events: libc::POLLIN, revents: 0 };
+        let mut told = [0u8; 1];
+        // SAFETY: polls one valid pollfd; reads into a valid buffer of its length.
+        let got =
+            unsafe { libc::poll(&mut ready, 1, 3000) > 0 && libc::read(ends[0], told.as_mut_ptr().cast(), 1) == 1 };
+        if !got {
+            break;
+        }
+        held += 1;
+    }
+    eprintln!("hide-memory {how}: held {} MiB of {mib}", (held * HIDDEN_PIECE) >> 20);
+    held == pieces
+}
+
+/// One piece of [`hide_memory`]; whether the kernel gave it.
+fn hold_piece(how: &str) -> bool {
+    // SAFETY: calls on this process's own descriptors, segments and mappings, with valid
+    // pointers and lengths.
+    unsafe {
+        let memory = match how {
+            "memfd" => {
+                let fd = libc::memfd_create(c"zoo-hidden".as_ptr(), 0);
+                return fd >= 0 && libc::fallocate(fd, 0, 0, HIDDEN_PIECE as libc::off_t) == 0;
+            }
+            "sysv" => {
+                let id = libc::shmget(libc::IPC_PRIVATE, HIDDEN_PIECE, libc::IPC_CREAT | 0o600);
+                if id < 0 {
+                    return false;
+                }
+                let at = libc::shmat(id, std::ptr::null(), 0);
+                libc::shmctl(id, libc::IPC_RMID, std::ptr::null_mut());
+                at
+            }
+            "shared" => {
+                let flags = libc::MAP_SHARED | libc::MAP_ANONYMOUS;
+                libc::mmap(std::ptr::null_mut(), HIDDEN_PIECE, libc::PROT_READ | libc::PROT_WRITE, flags, -1, 0)
+            }
+            _ => return false,
+        };
+        if memory == libc::MAP_FAILED || memory.is_null() {
+            return false;
+        }
+        let step = 4 << 20;
+        (0..HIDDEN_PIECE).step_by(step).all(|at| {
+            let part = memory.cast::<u8>().add(at);
+            std::ptr::write_bytes(part, 1, step);
+            libc::madvise(part.cast(), step, libc::MADV_DONTNEED) == 0
+        })
+    }
 }

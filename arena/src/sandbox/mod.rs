@@ -520,7 +520,7 @@ impl Sandbox {
             ids,
             hostname: cstring("arena".to_string()),
             wipe: arena_strings(),
-            filters: syscalls::filters(launch.build),
+            filters: syscalls::filters(launch.build, group.as_ref().is_some_and(cgroup::BoxGroup::limits_memory)),
         };
         // A path through `..` names folders the box may not hold (only the file is bound): the
         // box is given the path the file is bound at.

@@ -42,10 +42,55 @@ const REFUSED: [libc::c_long; 7] = [
 ];
 
 /// Every filter of a box, in the order they are applied (the kernel runs them all, and the
-/// harshest answer wins): a build's box gets [`build_filter`]'s too, a bot's [`bot_filters`].
-pub(super) fn filters(build: bool) -> Vec<BpfProgram> {
+/// harshest answer wins): a build's box gets [`build_filter`]'s too, a bot's [`bot_filters`],
+/// and a bot's box that no memory cgroup limits [`uncounted_memory_filters`] too.
+pub(super) fn filters(build: bool, memory_cgroup: bool) -> Vec<BpfProgram> {
     let own = if build { build_filter().into_iter().collect() } else { bot_filters() };
-    filter().into_iter().chain(x32_filter()).chain(own).collect()
+    let uncounted = if build || memory_cgroup { Vec::new() } else { uncounted_memory_filters() };
+    filter().into_iter().chain(x32_filter()).chain(own).chain(uncounted).collect()
+}
+
+/// `mmap`'s sharing bits (`MAP_SHARED`, `MAP_PRIVATE`; both: `MAP_SHARED_VALIDATE`) and
+/// `MAP_ANONYMOUS`: a shared anonymous mapping has `MAP_SHARED` or `MAP_SHARED_VALIDATE` there.
+const MAP_SHARING_AND_ANONYMOUS: u64 = (libc::MAP_SHARED_VALIDATE | libc::MAP_ANONYMOUS) as u64;
+
+/// What a bot's box refuses where no memory cgroup limits it (an unprivileged arena): the
+/// shared memory no process's resident set shows, which the monitor's count (the resident
+/// memory of the box's processes) cannot see. A bot held 1 GiB in `memfd_create` files (filled
+/// with `fallocate`, held by descriptors only, 90 ms of CPU) in a box of 64 MiB, and the same in
+/// detached SysV segments; a machine's memory that way, the kernel's OOM killer then picks a
+/// process by its resident memory, its opponent's. `memfd_create` and `shmget` fail with
+/// `ENOSYS`, as on a kernel without them; a shared anonymous `mmap` with `ENOMEM` (its pages,
+/// let go of with `MADV_DONTNEED`, stay in it: 16 processes held 768 MiB so). Shared memory
+/// then lives in files of the box's scratch space (`/dev/shm`, what Python's `multiprocessing`
+/// uses), within its cap. With a memory cgroup all of it is charged to the box: allowed.
+fn uncounted_memory_filters() -> Vec<BpfProgram> {
+    static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
+    FILTERS
+        .get_or_init(|| {
+            let shared_anonymous: Result<Vec<SeccompRule>, _> = [libc::MAP_SHARED, libc::MAP_SHARED_VALIDATE]
+                .iter()
+                .map(|&sharing| {
+                    let value = (sharing | libc::MAP_ANONYMOUS) as u64;
+                    let masked = SeccompCmpOp::MaskedEq(MAP_SHARING_AND_ANONYMOUS);
+                    SeccompCondition::new(3, SeccompCmpArgLen::Dword, masked, value)
+                        .and_then(|c| SeccompRule::new(vec![c]))
+                })
+                .collect();
+            let Ok(shared_anonymous) = shared_anonymous else {
+                tracing::error!(
+                    "the bots' memory filter does not compile: bots of an arena without memory cgroups may hold \
+                     shared memory past their limit"
+                );
+                return Vec::new();
+            };
+            let absent = vec![(libc::SYS_memfd_create, Vec::new()), (libc::SYS_shmget, Vec::new())];
+            [compile(absent, libc::ENOSYS), compile(vec![(libc::SYS_mmap, shared_anonymous)], libc::ENOMEM)]
+                .into_iter()
+                .flatten()
+                .collect()
+        })
+        .clone()
 }
 
 /// The `fcntl` commands that take, release or wait for a lock on a file (record locks, and the
@@ -207,7 +252,8 @@ mod tests {
         assert!(super::build_filter().is_some_and(|f| !f.is_empty()));
         assert_eq!(super::bot_filters().len(), 3);
         if cfg!(target_arch = "x86_64") {
-            assert_eq!((super::filters(false).len(), super::filters(true).len()), (5, 3));
+            assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (5, 3));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (7, 3));
         }
     }
 }
