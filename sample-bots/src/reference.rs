@@ -7,6 +7,10 @@
 //! items from which it still reaches the final in time, no `J` once it holds Jump, the
 //! worthiest of the nearest. A test's opponent is a recording that cannot see this bot, so there it
 //! is followed on the map as it sees it (only its own moves clear cells), from its first move.
+//! In a duel whose final the bot reaches only by jumping, the `J`s are expected to go when such
+//! a racer would take them from the first tick on, before its moves can be trusted (until they
+//! stop fitting): a route counting on a `J` the opponent gets first misses the final, so the
+//! bot races for it (see [`Reference::jump_races`]).
 //!
 //! **Planning** ([`crate::planner`], the search `arena solve` uses, on a budget of some tens
 //! of milliseconds), in single-player tests, on maps small enough for its tables: the bot
@@ -53,11 +57,13 @@
 //! stepping on a resource the route takes later at a higher one (a route values each stop once
 //! and knows nothing of the cells its legs walk through). It never takes a route that misses
 //! the final: a feasible route stays feasible as the game goes on, so the bot always finishes
-//! in time.
+//! in time, unless a duel's opponent takes a `J` the route needed: where no route reaches the
+//! final any more, a duel's route collects what it can and ends anywhere (a duel's player keeps
+//! what it collected), where it used to stand still with nothing.
 
 use std::time::Duration;
 
-use bot_sdk::{Action, Bot, Cell, GameState, Grid, Mode, Pos};
+use bot_sdk::{Action, Bot, Cell, GameState, Grid, Mode, OpponentStatus, Pos};
 
 use crate::cputime::thread_cpu;
 use crate::plan_search::{bfs, bfs_through, move_lists, Model, Problem, FAR};
@@ -220,6 +226,10 @@ pub struct Reference {
     deadline: Option<Deadline>,
     /// Answers that ended past their cap (see [`Reference::answers_at_cap`]).
     at_cap: u32,
+    /// For tests' controls: duels without [`Reference::jump_races`], and without stranded
+    /// routes (see [`Search::stranded`]), as the bot played before them.
+    unraced: bool,
+    unstranded: bool,
 }
 
 /// Checks the nearest-item model of the opponent against its actual moves.
@@ -536,6 +546,10 @@ struct Search<'a> {
     /// Whether a first route walking clean may take a resource that opens its way to a power-up
     /// (see [`Search::bridge`]).
     bridging: bool,
+    /// In a duel where no route reaches the final in time (its only `J` lost to the opponent,
+    /// say): routes are valued by what they collect, ending anywhere, since a duel's player
+    /// keeps what it collected without finishing (before, such a bot stood still and scored 0).
+    stranded: bool,
     /// When the search stops (see [`Caps`]), and whether it has.
     deadline: Option<Deadline>,
     cut: bool,
@@ -600,8 +614,11 @@ impl Search<'_> {
     }
 
     /// From `at` onto the final (taking what lies there): the route's value, `None` when the
-    /// final is not reached in time.
+    /// final is not reached in time. [`Search::stranded`]: what it collected, ending at `at`.
     fn home(&self, at: Leg) -> Option<Value> {
+        if self.stranded {
+            return (at.time <= self.start.limit).then_some((at.score, std::cmp::Reverse(at.time)));
+        }
         let p = self.planner;
         let d = self.leg(at, p.final_node());
         let total = at.time + u32::from(d);
@@ -682,7 +699,7 @@ impl Search<'_> {
         // be reached before one the opponent is expected to take changes hands.
         let n = route.len();
         let mut rest = vec![0i64; n + 1];
-        rest[n] = self.worth(self.planner.final_pos);
+        rest[n] = if self.stranded { 0 } else { self.worth(self.planner.final_pos) };
         let (mut later, mut earlier) = (vec![u32::MAX; n + 1], vec![u32::MAX; n + 1]);
         for i in (0..n).rev() {
             let (arrival, take) = (before[i + 1].time, self.takes[route[i]]);
@@ -995,7 +1012,10 @@ impl Search<'_> {
                         d => d,
                     };
                     let item = self.grid.get(p.items[k])?;
-                    let back = final_from(k, jump || item == Cell::Jump);
+                    let back = match self.stranded {
+                        true => 0,
+                        false => final_from(k, jump || item == Cell::Jump),
+                    };
                     if d == FAR || back == FAR || time + u32::from(d) + u32::from(back) > self.start.limit {
                         return None;
                     }
@@ -1308,7 +1328,7 @@ impl Reference {
             return planner.items.iter().map(|p| next(p).map_or(u32::MAX, |&t| t - s.tick + 1)).collect();
         }
         if !self.predicts(s) {
-            return vec![u32::MAX; planner.items.len()];
+            return self.jump_races(s, limit).unwrap_or_else(|| vec![u32::MAX; planner.items.len()]);
         }
         let (world, jump) = rival_view(&self.rival_world, s);
         let mut takes = planner.predict_takes(world, s.opponent.pos, jump, limit, racer(s));
@@ -1320,6 +1340,37 @@ impl Reference {
             }
         }
         takes
+    }
+
+    /// In a duel whose final the bot reaches only by jumping, before the opponent is predicted
+    /// (it has not moved yet, or too little to be trusted): when it is expected to take each
+    /// `J`, as a [`Racer`] (which, without Jump where only Jump reaches the final, heads for a
+    /// `J` first), every other item untouched. A route counting on a `J` the opponent gets first
+    /// then misses the final, so the bot races for it (on a 3x5 map whose only `J` opens the
+    /// final, it took a `T` and a `D` first, lost the `J` by a tick and scored nothing; racing, it
+    /// scores 132 there, and on `maps/duel.txt` 5,166 and 5,328 against `greedy` instead of
+    /// 4,084 and 3,838). `None` otherwise, or once the opponent's moves have not fit a racer's,
+    /// or it has stood still past the first ticks, finished or forfeited.
+    fn jump_races(&self, s: &GameState, limit: u32) -> Option<Vec<u32>> {
+        let planner = self.planner.as_ref()?;
+        let needs_jump = !s.me.jump && planner.dist[planner.final_node()][0][planner.cell(s.me.pos)] == FAR;
+        let lively = match self.rival {
+            Some((_, Some(ago))) => ago < 3,
+            Some((_, None)) => s.tick <= 3,
+            None => false,
+        };
+        let racer = racer(s).filter(|_| {
+            !self.unraced
+                && needs_jump
+                && lively
+                && self.model.misses * 4 <= self.model.fits
+                && s.opponent_status() == OpponentStatus::Playing
+                && s.opponent.pos != s.final_pos()
+        })?;
+        let takes = planner.predict_takes(&s.grid, s.opponent.pos, s.opponent.jump, limit, Some(racer));
+        let jumps =
+            planner.items.iter().zip(takes).map(|(&p, t)| if s.grid.get(p) == Some(Cell::Jump) { t } else { u32::MAX });
+        Some(jumps.collect())
     }
 
     fn plan(&mut self, s: &GameState) {
@@ -1351,6 +1402,7 @@ impl Reference {
             full_mult,
             from_start: Search::from_start(planner, start, full_mult.is_some()),
             duel: s.mode() == Mode::Duel,
+            stranded: false,
             planner,
             grid: &s.grid,
             start,
@@ -1386,13 +1438,21 @@ impl Reference {
         }
         if search.value(&route).is_none() {
             // Make the route feasible: the best single item (a `J`, when only jumping reaches
-            // the final), else nothing.
-            route = std::iter::once(Vec::new())
+            // the final), else nothing. In a duel where nothing reaches the final in time any
+            // more, a route that collects what it can instead (see `Search::stranded`).
+            let single = std::iter::once(Vec::new())
                 .chain(search.candidates.clone().into_iter().map(|k| vec![k]))
                 .filter_map(|r| search.value(&r).map(|v| (v, r)))
                 .max_by_key(|(v, _)| *v)
-                .map(|(_, r)| r)
-                .unwrap_or_default();
+                .map(|(_, r)| r);
+            route = match single {
+                Some(single) => single,
+                None if s.mode() == Mode::Duel && !self.unstranded => {
+                    search.stranded = true;
+                    search.construct(&[], (0, 1.0))
+                }
+                None => Vec::new(),
+            };
         }
         // The plan of an exact attempt that proved nothing (or the solver's seed, on the first
         // plan), as a route: the search starts from it where it is worth more (random maps
@@ -1936,6 +1996,7 @@ mod tests {
             full_mult: full,
             from_start: Search::from_start(p, start, full.is_some()),
             duel: false,
+            stranded: false,
             planner: p,
             grid,
             start,
@@ -2006,6 +2067,65 @@ mod tests {
             "both ways are checked, the walk-free one most ({fast} fast, {slow} not)"
         );
         assert!(clean > 5_000, "clean routes are checked too ({clean})");
+    }
+
+    /// A 3x5 duel map whose only `J` opens the way to the final (walled in on the right): from
+    /// (0, 0) the bot wins the `J` by a tick if it goes there first; from (2, 3) it cannot.
+    const J_GATED: &str = "ARENA 3 5 12\n0 0\n2 3\n1 4\nMAP\n0 0 0 22 W\n0 J 0 W 0\nT D 0 0 W\nEND_MAP\nSTREAM\n";
+
+    /// Plays `map` as a duel between `bot` (in `seat`, 0 or 1) and the `greedy` sample, as the
+    /// arena does (both moves of a tick at once; a player on the final stops): the bot's score
+    /// and whether it finished.
+    fn duel_with_greedy(map: &str, mut bot: Reference, seat: usize) -> (i64, bool) {
+        let spec = MapSpec::parse(map).unwrap();
+        let mut states = [0, 1].map(|me| GameState::from_header(&spec.header_for(me), Mode::Duel).unwrap());
+        let mut greedy = crate::greedy::Greedy;
+        bot.start(&states[seat]);
+        greedy.start(&states[1 - seat]);
+        let mut last = [Action::Wait; 2];
+        for tick in 1..=spec.rounds + 1 {
+            for me in 0..2 {
+                states[me].on_tick(tick, last[1 - me]);
+            }
+            if tick > spec.rounds {
+                break;
+            }
+            for me in 0..2 {
+                let s = &states[me];
+                last[me] = match (s.me.pos == s.final_pos(), me == seat) {
+                    (true, _) => Action::Wait,
+                    (false, true) => bot.act(s),
+                    (false, false) => greedy.act(s),
+                };
+                states[me].commit(last[me]);
+            }
+        }
+        let s = &states[seat];
+        (s.me.score, s.me.pos == s.final_pos())
+    }
+
+    /// On [`J_GATED`] the opponent (`greedy`, from (2, 3)) heads for the `J` at once, three
+    /// steps away. Counting on that from the first tick, the bot (from (0, 0)) takes the `J`
+    /// first, two steps away, then the `D`, the `T` and the 22 at x6, and finishes with 132;
+    /// the control, which predicts nothing before the opponent has moved twice, went for the
+    /// `T` and the `D` first, lost the `J` by a tick and stood still: 0, not finished.
+    #[test]
+    fn in_a_duel_the_bot_races_for_the_only_jump_that_opens_the_final() {
+        assert_eq!(duel_with_greedy(J_GATED, Reference::default(), 0), (132, true));
+        let control = Reference { unraced: true, unstranded: true, ..Reference::default() };
+        assert_eq!(duel_with_greedy(J_GATED, control, 0), (0, false));
+    }
+
+    /// [`J_GATED`] with its `J` gone: neither player can reach the final. A duel's player keeps
+    /// what it collected, so the bot (from (0, 0)) still takes the `D`, the `T` and the 22 at
+    /// x6, 132 points, while `greedy` waits; the control, which plans only routes that finish,
+    /// found none and stood still all game: 0.
+    #[test]
+    fn in_a_duel_whose_final_is_out_of_reach_the_bot_still_collects() {
+        let map = J_GATED.replace(" J ", " 0 ");
+        assert_eq!(duel_with_greedy(&map, Reference::default(), 0), (132, false));
+        let control = Reference { unstranded: true, ..Reference::default() };
+        assert_eq!(duel_with_greedy(&map, control, 0), (0, false));
     }
 
     /// A duel's opponent on `maps/duel.txt`, whose final only Jump reaches: as a [`Racer`] it
