@@ -453,6 +453,63 @@ fn cannot_hold_memory_outside_its_processes() {
     }
 }
 
+#[test]
+fn cannot_make_a_user_namespace() {
+    // In a user namespace of its own a bot holds every capability (it made a network namespace
+    // and mounted a 2 GiB tmpfs there): the kernel code behind them, out of its reach otherwise,
+    // is where sandbox escapes are found. The box refuses `unshare` and `clone` with
+    // `CLONE_NEWUSER` (EPERM) and every `clone3` (ENOSYS: its flags cannot be read), and gives
+    // no capability for a network namespace without one. A box of an unprivileged arena has
+    // the kernel refuse them too: its user namespace's `max_user_namespaces` is 0.
+    let attacker = format!("{} userns", bin("zoo-attack"));
+    let run = zoo_with(&attacker, &bin("greedy"), None, &[], &["--require-sandbox"]);
+    let refused = "userns: unshare EPERM, clone EPERM, clone3 ENOSYS, a network namespace EPERM;";
+    assert!(run.log.contains(refused), "{}", run.log);
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        assert!(run.log.contains("max_user_namespaces 0\n"), "{}", run.log);
+    }
+    // The control: without a box, as an unprivileged user (the box user of a root arena), the
+    // kernel makes one by each call, and the bot holds a capability there.
+    if !user_namespaces_offered() {
+        eprintln!("this kernel gives unprivileged users no user namespace: the control cannot show one made");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let attacker = format!("{} userns", shared_copy(dir.path(), &bin("zoo-attack")));
+    let run = zoo_with(&attacker, &greedy, Some("invalid_move"), &[], &["--sandbox", "plain"]);
+    let made = "userns: unshare ok, with capabilities, clone ok, with capabilities, clone3 ok, with capabilities, \
+                a network namespace EPERM;";
+    assert!(run.log.contains(made), "{}", run.log);
+}
+
+/// Whether the kernel gives an unprivileged user a user namespace (no sysctl forbids it).
+fn user_namespaces_offered() -> bool {
+    let read = |path: &str| std::fs::read_to_string(path).ok().and_then(|v| v.trim().parse::<u64>().ok());
+    read("/proc/sys/user/max_user_namespaces") != Some(0)
+        && read("/proc/sys/kernel/unprivileged_userns_clone") != Some(0)
+        && read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") != Some(1)
+}
+
+#[test]
+fn threads_and_child_processes_work_in_a_box() {
+    // The box refuses `clone3` (see above): glibc's threads and `posix_spawn` fall back to
+    // `clone`, as on a kernel before 5.3. A Rust bot's threads and child (it says `clone3` was
+    // refused, so the fallback was taken) and a Python bot's (`threading`, `subprocess`) work.
+    let rust = format!("{} threads-and-children", bin("zoo-attack"));
+    let python = format!("python3 {}", root().join("tests/bots/threads.py").display());
+    let said =
+        [(&rust, "threads-and-children: threads true, a child true"), (&python, "threads: [0, 1, 2, 3], a child: 7")];
+    for (bot, said) in said {
+        let run = zoo_with(bot, &bin("greedy"), None, &[], &["--require-sandbox", "--startup-ms", "5000"]);
+        assert!(run.log.contains(said), "{}", run.log);
+        if bot == &rust {
+            assert!(run.log.contains("a bare clone3 ENOSYS"), "the fallback was taken: {}", run.log);
+        }
+    }
+}
+
 /// Whether the arena that logged `stderr` (`RUST_LOG=arena=debug`) ran its bots in boxes with a
 /// memory cgroup (a root arena where the system has one), as its sandbox reported it
 /// (`sandbox boxed=… cgroups=[…]`).

@@ -277,6 +277,9 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         // Played after the last answer, in `main`.
         "flood-at-end" => {}
         "hide-memory" => worked = hide_memory(&arg(1), arg(2).parse().unwrap_or(192)),
+        "userns" => worked = user_namespace(),
+        // Not an attack: exits (a crash) unless its threads and a child process work.
+        "threads-and-children" => threads_and_children(),
         "hog-memory" => {
             let mb: usize = arg(2).parse().unwrap_or(100);
             // Each child says on a pipe when it holds its memory; the bot waits for all of them
@@ -1158,5 +1161,146 @@ fn hold_piece(how: &str) -> bool {
             std::ptr::write_bytes(part, 1, step);
             libc::madvise(part.cast(), step, libc::MADV_DONTNEED) == 0
         })
+    }
+}
+
+/// What a call answered, as [`user_namespace`] says it: `ok`, or the errno's name.
+fn answer(ok: bool, errno: i32) -> String {
+    let name = match errno {
+        _ if ok => "ok",
+        libc::EPERM => "EPERM",
+        libc::ENOSYS => "ENOSYS",
+        libc::ENOSPC => "ENOSPC",
+        libc::EINVAL => "EINVAL",
+        libc::EACCES => "EACCES",
+        _ => return format!("errno {errno}"),
+    };
+    name.to_string()
+}
+
+/// A child's code when it made the namespace asked and then, in it, a network namespace: what
+/// only a process holding `CAP_SYS_ADMIN` there may do.
+const WITH_CAPABILITIES: i32 = 0;
+/// A child's code when it made the namespace asked but could not use a capability in it.
+const WITHOUT_CAPABILITIES: i32 = 200;
+
+/// In a child just made in a new user namespace: tries a capability there and exits saying so.
+fn use_a_capability() -> ! {
+    // SAFETY: unshare and _exit pass no memory.
+    unsafe {
+        let code = if libc::unshare(libc::CLONE_NEWNET) == 0 { WITH_CAPABILITIES } else { WITHOUT_CAPABILITIES };
+        libc::_exit(code)
+    }
+}
+
+/// Waits for child `pid` (or, when `pid` is -1, takes `errno`): `ok`, `ok, with capabilities`,
+/// or the errno the child (or the call that would have made it) answered.
+fn child_answer(pid: libc::c_long) -> (bool, String) {
+    if pid < 0 {
+        return (false, answer(false, std::io::Error::last_os_error().raw_os_error().unwrap_or(0)));
+    }
+    let mut status = 0;
+    // SAFETY: waits for our own child, writing its status into a local.
+    unsafe { libc::waitpid(pid as libc::pid_t, &mut status, 0) };
+    match libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)) {
+        Some(WITH_CAPABILITIES) => (true, "ok, with capabilities".to_string()),
+        Some(WITHOUT_CAPABILITIES) => (true, "ok".to_string()),
+        Some(errno) => (false, answer(false, errno)),
+        None => (false, format!("died ({status:#x})")),
+    }
+}
+
+/// `struct clone_args` as `clone3` reads its first version (64 bytes).
+#[repr(C)]
+#[derive(Default)]
+struct CloneArgs {
+    flags: u64,
+    pidfd: u64,
+    child_tid: u64,
+    parent_tid: u64,
+    exit_signal: u64,
+    stack: u64,
+    stack_size: u64,
+    tls: u64,
+}
+
+/// Makes a child like `fork` with `clone3` and `flags`; the child runs `then`. Returns the
+/// child's pid, or -1 (errno set).
+fn clone3(flags: u64, then: fn() -> !) -> libc::c_long {
+    let args = CloneArgs { flags, exit_signal: libc::SIGCHLD as u64, ..CloneArgs::default() };
+    // SAFETY: clone3 reads the struct of the size given; without a stack it forks, and the
+    // child only makes raw calls and exits.
+    let pid = unsafe { libc::syscall(libc::SYS_clone3, &args, std::mem::size_of::<CloneArgs>()) };
+    if pid == 0 {
+        then();
+    }
+    pid
+}
+
+/// `userns`: tries to make a user namespace, in which it would hold every capability: by
+/// `unshare` (in a child: a process with threads may not), by `clone` and by `clone3` with
+/// `CLONE_NEWUSER`; and a network namespace without one, which needs a capability the box does
+/// not give. Each child that gets its namespace tries a capability there. Says on stderr what
+/// each answered and what `max_user_namespaces` it reads (its own user namespace's); returns
+/// whether any namespace was made.
+fn user_namespace() -> bool {
+    let by_unshare = |flags: libc::c_int| {
+        // SAFETY: the child makes raw calls only and exits.
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            // SAFETY: unshare passes no memory.
+            if unsafe { libc::unshare(flags) } != 0 {
+                let errno = std::io::Error::last_os_error().raw_os_error().unwrap_or(1);
+                // SAFETY: exits the child.
+                unsafe { libc::_exit(errno) };
+            }
+            use_a_capability();
+        }
+        child_answer(pid.into())
+    };
+    let unshare = by_unshare(libc::CLONE_NEWUSER);
+    let flags = (libc::CLONE_NEWUSER | libc::SIGCHLD) as libc::c_ulong;
+    // SAFETY: without a stack, clone forks; the child only makes raw calls and exits.
+    let pid = unsafe { libc::syscall(libc::SYS_clone, flags, 0, 0, 0, 0) };
+    if pid == 0 {
+        use_a_capability();
+    }
+    let clone = child_answer(pid);
+    let clone3 = child_answer(clone3(libc::CLONE_NEWUSER as u64, use_a_capability));
+    // Without a user namespace of its own, a network namespace needs `CAP_SYS_ADMIN`.
+    let network = by_unshare(libc::CLONE_NEWNET);
+    let limit = std::fs::read_to_string("/proc/sys/user/max_user_namespaces").unwrap_or_default();
+    eprintln!(
+        "userns: unshare {}, clone {}, clone3 {}, a network namespace {}; max_user_namespaces {}",
+        unshare.1,
+        clone.1,
+        clone3.1,
+        network.1,
+        limit.trim()
+    );
+    unshare.0 || clone.0 || clone3.0 || network.0
+}
+
+/// `threads-and-children`: starts threads (`pthread_create`, which glibc makes with `clone3`
+/// where the kernel takes it, else with `clone`) and a child process (`posix_spawn`, the same),
+/// and says on stderr what a bare `clone3` answered; exits with 1 where either failed.
+fn threads_and_children() {
+    let threads: Vec<_> = (0..4u64).map(|k| std::thread::Builder::new().spawn(move || k * 2)).collect();
+    let sum: Option<u64> = threads.into_iter().map(|t| t.ok()?.join().ok()).sum();
+    let child = std::process::Command::new("/bin/sh").args(["-c", "exit 7"]).status();
+    let pid = clone3(0, || {
+        // SAFETY: exits the child.
+        unsafe { libc::_exit(0) }
+    });
+    let bare = answer(pid > 0, std::io::Error::last_os_error().raw_os_error().unwrap_or(0));
+    if pid > 0 {
+        // SAFETY: reaps our own child.
+        unsafe { libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0) };
+    }
+    let threads_ok = sum == Some(12);
+    let child_ok = child.as_ref().ok().and_then(|s| s.code()) == Some(7);
+    eprintln!("threads-and-children: threads {threads_ok}, a child {child_ok} ({child:?}), a bare clone3 {bare}");
+    if !threads_ok || !child_ok {
+        std::process::exit(1);
     }
 }

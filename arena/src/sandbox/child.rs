@@ -241,6 +241,16 @@ unsafe fn reset_signals() {
 /// 415 ms answer); with 1 ms, 1.03 times. A bot has no use for a finer sleep.
 pub(super) const TIMER_SLACK_NS: libc::c_ulong = 1_000_000;
 
+/// Has the kernel refuse a user namespace within this process's own (`ENOSPC`), whoever asks:
+/// its `max_user_namespaces` becomes 0, a limit that binds every namespace below it too. The
+/// box's filter refuses them already (see `syscalls`); this holds without it.
+///
+/// # Safety
+/// Raw system calls only.
+pub(super) unsafe fn forbid_user_namespaces() -> io::Result<()> {
+    write_file(&CString::from(c"/proc/sys/user/max_user_namespaces"), b"0")
+}
+
 /// Runs the plan: returns in the bot process (ready to exec); the supervisor and the init
 /// never return.
 ///
@@ -262,6 +272,8 @@ pub(super) unsafe fn enter(plan: &Plan) -> io::Result<()> {
         write_file(&CString::from(c"/proc/self/setgroups"), b"deny")?;
         write_file(&CString::from(c"/proc/self/uid_map"), uid_map.as_bytes())?;
         write_file(&CString::from(c"/proc/self/gid_map"), gid_map.as_bytes())?;
+        // Best effort: where /proc/sys is read-only (some containers), the filter alone does it.
+        let _ = forbid_user_namespaces();
     }
     check(libc::unshare(plan.namespaces))?;
     // The init tells the supervisor the bot's own wait status through this pipe: its exit
@@ -646,4 +658,55 @@ unsafe fn kill_children() -> Option<usize> {
         }
     }
     Some(killed)
+}
+
+#[cfg(test)]
+mod tests {
+    /// In a child in a user namespace of its own (as the supervisor of an unprivileged arena's
+    /// box is), with the limit set or not: what `unshare(CLONE_NEWUSER)` answers there (0, or
+    /// its errno), or `None` where no user namespace can be made for the test (its code 255).
+    fn nested_user_namespace(forbidden: bool) -> Option<i32> {
+        use std::ffi::CString;
+        // SAFETY: getuid and getgid have no preconditions.
+        let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+        let maps = [
+            (CString::from(c"/proc/self/setgroups"), b"deny".to_vec()),
+            (CString::from(c"/proc/self/uid_map"), format!("0 {uid} 1").into_bytes()),
+            (CString::from(c"/proc/self/gid_map"), format!("0 {gid} 1").into_bytes()),
+        ];
+        // SAFETY: the child makes raw system calls only (on data made before the fork), then exits.
+        unsafe {
+            let pid = libc::fork();
+            if pid == 0 {
+                // (As the box's: a namespace without maps may make none below it.)
+                if libc::unshare(libc::CLONE_NEWUSER) != 0
+                    || maps.iter().any(|(path, data)| super::write_file(path, data).is_err())
+                    || forbidden && super::forbid_user_namespaces().is_err()
+                {
+                    libc::_exit(255);
+                }
+                let made = libc::unshare(libc::CLONE_NEWUSER) == 0;
+                libc::_exit(if made { 0 } else { io_errno() });
+            }
+            let mut status = 0;
+            libc::waitpid(pid, &mut status, 0);
+            Some(libc::WEXITSTATUS(status)).filter(|&code| libc::WIFEXITED(status) && code != 255)
+        }
+    }
+
+    /// This thread's errno.
+    fn io_errno() -> i32 {
+        std::io::Error::last_os_error().raw_os_error().unwrap_or(1)
+    }
+
+    #[test]
+    fn the_kernel_refuses_a_user_namespace_below_a_box_s_own() {
+        let Some(control) = nested_user_namespace(false) else {
+            eprintln!("no user namespace can be made here: nothing to show");
+            return;
+        };
+        // The control: without the limit, a user namespace is made within the box's.
+        assert_eq!(control, 0);
+        assert_eq!(nested_user_namespace(true), Some(libc::ENOSPC));
+    }
 }

@@ -22,6 +22,17 @@
 //! `F_NOTIFY`): a channel between opponents, or between a tournament's matches. Builds keep
 //! them: cargo and make lock their own files.
 //!
+//! No box may make a user namespace: `unshare` and `clone` with `CLONE_NEWUSER` in their
+//! flags fail with `EPERM` (as where the kernel allows none), and `clone3`, whose flags are in
+//! memory the filter cannot read, fails with `ENOSYS` for every use (glibc's threads and
+//! `posix_spawn` then fall back to `clone`, as on a kernel before 5.3; musl and Go use `clone`).
+//! In a nested user namespace a bot held every capability (it made a network namespace and
+//! mounted a 2 GiB tmpfs there): the kernel's code behind those capabilities, out of an
+//! unprivileged process's reach otherwise, is where sandbox escapes are found. Docker's default
+//! profile, nsjail and bubblewrap (`--disable-userns`) refuse them the same way; no build or
+//! bot needs one. (A box of an unprivileged arena also sets its own user namespace's
+//! `max_user_namespaces` to 0, see `child::enter`: the same, by the kernel.)
+//!
 //! On x86_64 a call numbered with the x32 bit (`nr | 0x4000_0000`) is the same call by another
 //! name, which the filter above, matching numbers, would let through on a kernel with x32
 //! enabled: such calls end the process, as calls of a foreign architecture do.
@@ -31,7 +42,7 @@ use seccompiler::{SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompRule}
 use seccompiler::{BpfProgram, SeccompAction, SeccompFilter, TargetArch};
 
 /// The refused calls.
-const REFUSED: [libc::c_long; 7] = [
+const REFUSED: [libc::c_long; 8] = [
     libc::SYS_add_key,
     libc::SYS_request_key,
     libc::SYS_keyctl,
@@ -39,6 +50,7 @@ const REFUSED: [libc::c_long; 7] = [
     libc::SYS_io_uring_setup,
     libc::SYS_io_uring_enter,
     libc::SYS_io_uring_register,
+    libc::SYS_clone3,
 ];
 
 /// Every filter of a box, in the order they are applied (the kernel runs them all, and the
@@ -47,7 +59,28 @@ const REFUSED: [libc::c_long; 7] = [
 pub(super) fn filters(build: bool, memory_cgroup: bool) -> Vec<BpfProgram> {
     let own = if build { build_filter().into_iter().collect() } else { bot_filters() };
     let uncounted = if build || memory_cgroup { Vec::new() } else { uncounted_memory_filters() };
-    filter().into_iter().chain(x32_filter()).chain(own).chain(uncounted).collect()
+    filter().into_iter().chain(x32_filter()).chain(user_namespace_filter()).chain(own).chain(uncounted).collect()
+}
+
+/// Refuses a new user namespace (`EPERM`): `unshare` and `clone` with `CLONE_NEWUSER` in their
+/// flags, the first argument of both on x86_64 and aarch64 (aarch64's `clone` swaps only its
+/// last two). `clone3` is refused whole by [`filter`]. `None` on an architecture the filter
+/// compiler does not know.
+fn user_namespace_filter() -> Option<BpfProgram> {
+    static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
+    FILTER
+        .get_or_init(|| {
+            let newuser = libc::CLONE_NEWUSER as u64;
+            let rule = SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(newuser), newuser)
+                .and_then(|c| SeccompRule::new(vec![c]));
+            let rule = rule
+                .map_err(|e| {
+                    tracing::error!("the user namespace filter does not compile ({e}): boxes may make user namespaces")
+                })
+                .ok()?;
+            compile(vec![(libc::SYS_unshare, vec![rule.clone()]), (libc::SYS_clone, vec![rule])], libc::EPERM)
+        })
+        .clone()
 }
 
 /// `mmap`'s sharing bits (`MAP_SHARED`, `MAP_PRIVATE`; both: `MAP_SHARED_VALIDATE`) and
@@ -228,7 +261,7 @@ fn compile(rules: Vec<(libc::c_long, Vec<SeccompRule>)>, errno: i32) -> Option<B
         TargetArch::aarch64
     } else {
         tracing::warn!(
-            "no system call filter on this architecture: bots may use kernel keyrings, io_uring and other CPUs"
+            "no system call filter on this architecture: bots may use kernel keyrings, io_uring, other CPUs and user namespaces"
         );
         return None;
     };
@@ -238,7 +271,7 @@ fn compile(rules: Vec<(libc::c_long, Vec<SeccompRule>)>, errno: i32) -> Option<B
     compiled
         .map_err(|e| {
             tracing::error!(
-                "the system call filter does not compile ({e}): bots may use kernel keyrings, io_uring and other CPUs"
+                "the system call filter does not compile ({e}): bots may use kernel keyrings, io_uring, other CPUs and user namespaces"
             )
         })
         .ok()
@@ -250,10 +283,11 @@ mod tests {
     fn the_filter_compiles_here() {
         assert!(super::filter().is_some_and(|f| !f.is_empty()));
         assert!(super::build_filter().is_some_and(|f| !f.is_empty()));
+        assert!(super::user_namespace_filter().is_some_and(|f| !f.is_empty()));
         assert_eq!(super::bot_filters().len(), 3);
         if cfg!(target_arch = "x86_64") {
-            assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (5, 3));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (7, 3));
+            assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (6, 4));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (8, 4));
         }
     }
 }
