@@ -1190,17 +1190,22 @@ pub fn changed(before: &Stamp, after: &Stamp) -> Vec<String> {
 /// root. Only regular files are read (no symbolic links), and only a commit id comes out. The
 /// repository is looked for from `folder` up to the league's folder `league` (see [`git_repo`]).
 pub fn git_label(folder: &Path, league: Option<&Path>) -> Option<String> {
-    let (_, gitdir) = git_repo(folder, league)?;
-    git_head(&gitdir).map(|id| id[..7].to_string())
+    let repo = git_repo(folder, league)?;
+    git_head(&repo.gitdir, &repo.common).map(|id| id[..7].to_string())
 }
 
-/// The commit id (40 or 64 hex digits) of the HEAD of the git folder `gitdir`.
-fn git_head(gitdir: &Path) -> Option<String> {
-    // A linked work tree keeps its HEAD in its own folder and the refs in the common one.
-    let common = match plain_file(&gitdir.join("commondir")) {
+/// The folder holding the refs of the git folder `gitdir`: a linked work tree keeps its HEAD in
+/// its own folder and the refs in the common one its `commondir` names.
+fn common_dir(gitdir: &Path) -> PathBuf {
+    match plain_file(&gitdir.join("commondir")) {
         Some(text) => gitdir.join(text.trim()),
         None => gitdir.to_path_buf(),
-    };
+    }
+}
+
+/// The commit id (40 or 64 hex digits) of the HEAD of the git folder `gitdir`, whose refs are in
+/// `common` (see [`common_dir`]).
+fn git_head(gitdir: &Path, common: &Path) -> Option<String> {
     let head = plain_file(&gitdir.join("HEAD"))?;
     let id = match head.trim().strip_prefix("ref: ") {
         None => head.trim().to_string(),
@@ -1218,13 +1223,24 @@ fn git_head(gitdir: &Path) -> Option<String> {
     is_id.then_some(id)
 }
 
-/// The work tree holding `folder` and its git folder (both real paths, links resolved, as git
-/// sees them), looked for from `folder` up to the deepest folder holding both it and `league`
-/// (the config's folder: the course's), and never in a folder above `folder` that another user
-/// than `folder`'s owner owns or that anyone may write (`/tmp`): a dotfiles repository in
-/// `$HOME`, or a `.git` another user made in `/tmp`, gave a bot folder with no git of its own
-/// that repository's commit, `+ edits`. Without `league`, only `folder` itself is looked in.
-fn git_repo(folder: &Path, league: Option<&Path>) -> Option<(PathBuf, PathBuf)> {
+/// A git work tree, its git folder and the folder of its refs (real paths, links resolved, as
+/// git sees them).
+struct GitRepo {
+    tree: PathBuf,
+    gitdir: PathBuf,
+    common: PathBuf,
+}
+
+/// The work tree holding `folder` and its git folder, looked for from `folder` up to the deepest
+/// folder holding both it and `league` (the config's folder: the course's), and never in a folder
+/// above `folder` that another user than `folder`'s owner owns or that anyone may write (`/tmp`):
+/// a dotfiles repository in `$HOME`, or a `.git` another user made in `/tmp`, gave a bot folder
+/// with no git of its own that repository's commit, `+ edits`. Without `league`, only `folder`
+/// itself is looked in. The git folder (and its `commondir`) must be in the work tree or in the
+/// `.git` of a folder looked in (a submodule's, `../.git/modules/…`): a student's `.git` file
+/// holding `gitdir: ../bob/.git` (or `/tmp/x`) had the arena read another student's repository,
+/// or one anyone may write, and publish its commit as the student's label.
+fn git_repo(folder: &Path, league: Option<&Path>) -> Option<GitRepo> {
     use std::os::unix::fs::MetadataExt;
     let folder = std::fs::canonicalize(folder).ok()?;
     let top = match league.and_then(|l| std::fs::canonicalize(l).ok()) {
@@ -1232,21 +1248,28 @@ fn git_repo(folder: &Path, league: Option<&Path>) -> Option<(PathBuf, PathBuf)> 
         None => &folder,
     };
     let owner = std::fs::metadata(&folder).ok()?.uid();
+    // The folders a repository may be found in, from `folder` up.
+    let mut trusted: Vec<&Path> = Vec::new();
     for dir in folder.ancestors() {
         if dir != folder {
             let meta = std::fs::symlink_metadata(dir).ok()?;
             if meta.uid() != owner || meta.mode() & 0o002 != 0 {
-                return None;
+                break;
             }
         }
-        if let Some(gitdir) = git_dir(&dir.join(".git")) {
-            return Some((dir.to_path_buf(), gitdir));
-        }
+        trusted.push(dir);
         if dir == top {
-            return None;
+            break;
         }
     }
-    None
+    let (dir, gitdir) = trusted.iter().find_map(|dir| Some((dir, git_dir(&dir.join(".git"))?)))?;
+    let common = common_dir(&gitdir);
+    let within = |path: &Path| {
+        std::fs::canonicalize(path)
+            .ok()
+            .filter(|real| real.starts_with(dir) || trusted.iter().any(|t| real.starts_with(t.join(".git"))))
+    };
+    Some(GitRepo { tree: dir.to_path_buf(), gitdir: within(&gitdir)?, common: within(&common)? })
 }
 
 /// Whether the submission `files` of the git work tree holding `folder` (the bot's folder, which
@@ -1259,8 +1282,8 @@ fn git_repo(folder: &Path, league: Option<&Path>) -> Option<(PathBuf, PathBuf)> 
 /// store); an index that cannot be read says nothing (`false`). The repository is
 /// [`git_label`]'s (see [`git_repo`]).
 pub fn git_edits(folder: &Path, league: Option<&Path>, files: &Sources) -> bool {
-    let Some((tree, gitdir)) = git_repo(folder, league) else { return false };
-    let Some(head) = git_head(&gitdir) else { return false };
+    let Some(GitRepo { tree, gitdir, common }) = git_repo(folder, league) else { return false };
+    let Some(head) = git_head(&gitdir, &common) else { return false };
     let Some(index) = GitIndex::read(&gitdir.join("index"), head.len() / 2) else { return false };
     let Ok(folder) = std::fs::canonicalize(folder) else { return false };
     let Ok(prefix) = folder.strip_prefix(&tree) else { return false };
@@ -1937,6 +1960,64 @@ mod tests {
         std::fs::create_dir_all(repo.join(".git/refs/heads")).unwrap();
         std::fs::write(repo.join(".git/refs/heads/main"), format!("{id}\n")).unwrap();
         assert_eq!(git_label(&repo, None).as_deref(), Some("0123456"));
+    }
+
+    /// A student's `.git` file (or `commondir`) naming another student's git folder, or one
+    /// anyone may write, gives no label and no `+ edits` from it: Alice's `gitdir: ../bob/.git` had
+    /// the arena read Bob's repository and publish his commit as her label. A submodule's
+    /// (`gitdir: ../../.git/modules/subs/carol`, in the course's repository) still gives its
+    /// commit. The control: the git folder the file names, read as before, gives Bob's commit.
+    #[test]
+    fn a_git_file_naming_another_student_s_repository_gives_no_label() {
+        let dir = tempfile::tempdir().unwrap();
+        let course = dir.path().join("course");
+        let (alice, bob) = (course.join("subs/alice"), course.join("subs/bob"));
+        for folder in [&alice, &bob] {
+            std::fs::create_dir_all(folder).unwrap();
+            git(folder, &["init", "-q"]);
+            std::fs::write(folder.join("bot.sh"), format!("echo WAIT # {}\n", folder.display())).unwrap();
+            git(folder, &["add", "."]);
+            git(folder, &["commit", "-qm", "one"]);
+        }
+        let head = |repo: &Path| String::from_utf8(git(repo, &["rev-parse", "HEAD"]).stdout).unwrap()[..7].to_string();
+        let (alice_head, bob_head) = (head(&alice), head(&bob));
+        assert_eq!(git_label(&alice, Some(&course)).as_deref(), Some(&*alice_head), "her own");
+        // The attack: her `.git` a file naming Bob's git folder.
+        std::fs::remove_dir_all(alice.join(".git")).unwrap();
+        std::fs::write(alice.join(".git"), "gitdir: ../bob/.git\n").unwrap();
+        let files = |folder: &Path| {
+            sources(&bot(folder, "sh bot.sh"), None, &BTreeSet::new(), &Default::default(), &mut BTreeMap::new())
+                .unwrap()
+        };
+        assert_eq!(git_label(&alice, Some(&course)), None);
+        assert!(!git_edits(&alice, Some(&course), &files(&alice)));
+        // The control: the git folder the file names gives Bob's commit.
+        let named = git_dir(&alice.join(".git")).unwrap();
+        assert_eq!(git_head(&named, &common_dir(&named)).map(|id| id[..7].to_string()), Some(bob_head.clone()));
+        // Nor through `commondir`: her own git folder, its refs Bob's.
+        std::fs::remove_file(alice.join(".git")).unwrap();
+        std::fs::create_dir(alice.join(".git")).unwrap();
+        std::fs::write(alice.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        std::fs::write(alice.join(".git/commondir"), "../../bob/.git\n").unwrap();
+        assert_eq!(git_label(&alice, Some(&course)), None);
+        let own = alice.join(".git");
+        assert_eq!(git_head(&own, &common_dir(&own)).map(|id| id[..7].to_string()), Some(bob_head), "the control");
+        // A submodule of the course's repository: its git folder in the course's `.git`.
+        git(&course, &["init", "-q"]);
+        let carol = course.join("subs/carol");
+        std::fs::create_dir_all(&carol).unwrap();
+        let modules = course.join(".git/modules/subs/carol");
+        std::fs::create_dir_all(&modules).unwrap();
+        git(&modules, &["init", "-q", "--bare"]);
+        git(&modules, &["config", "core.bare", "false"]);
+        git(&modules, &["config", "core.worktree", "../../../../subs/carol"]);
+        std::fs::write(carol.join(".git"), "gitdir: ../../.git/modules/subs/carol\n").unwrap();
+        std::fs::write(carol.join("bot.sh"), "echo WAIT\n").unwrap();
+        git(&carol, &["add", "."]);
+        git(&carol, &["commit", "-qm", "one"]);
+        assert_eq!(git_label(&carol, Some(&course)).as_deref(), Some(&*head(&carol)), "a submodule's");
+        assert!(!git_edits(&carol, Some(&course), &files(&carol)));
+        assert_ne!(alice_head, head(&carol));
     }
 
     /// A bot folder with no git of its own takes no repository's commit from above the league's
