@@ -164,7 +164,10 @@ pub fn run(
     // The folder as it is now, held open: what is taken back is taken back there, whatever
     // the path names by then.
     let root = open_folder(folder);
-    let Looked { stamp: before, disk, holes } = look_before(folder, root.as_ref().ok());
+    let Looked { stamp: before, disk, holes, shared } = look_before(folder, root.as_ref().ok());
+    if let Some(shared) = &shared {
+        return BuildOutcome::refused(shared_file(shared));
+    }
     let spent = earlier.growth.map_or(0, |g| g.counted(disk.bytes));
     let (base, folder_then) = (disk.bytes, Start { disk, spent, bot: earlier.bot });
     let log_path = out.join(log);
@@ -310,6 +313,9 @@ struct Looked {
     stamp: super::submission::Stamp,
     disk: DiskUse,
     holes: Holes,
+    /// A regular file of the folder (its path, and its links in all) that is also a hard link
+    /// outside it, if there is one (see [`shared_file`]).
+    shared: Option<(String, u64)>,
 }
 
 #[cfg(test)]
@@ -328,9 +334,9 @@ thread_local! {
 fn look_before(folder: &Path, dir: Option<&OwnedFd>) -> Looked {
     #[cfg(test)]
     if SEPARATE_WALKS.get() {
-        let holes = look(folder, dir).holes;
+        let Looked { holes, shared, .. } = look(folder, dir);
         WALKS.with_borrow_mut(|w| w.push("stamp"));
-        return Looked { stamp: super::submission::stamp(folder), disk: disk_use(folder, u64::MAX), holes };
+        return Looked { stamp: super::submission::stamp(folder), disk: disk_use(folder, u64::MAX), holes, shared };
     }
     look(folder, dir)
 }
@@ -344,6 +350,7 @@ fn look_after(folder: &Path) -> Looked {
             stamp: super::submission::stamp(folder),
             disk: disk_use(folder, u64::MAX),
             holes: Holes::new(),
+            shared: None,
         };
     }
     look(folder, None)
@@ -358,9 +365,14 @@ fn look(folder: &Path, dir: Option<&OwnedFd>) -> Looked {
     #[cfg(test)]
     WALKS.with_borrow_mut(|w| w.push("look"));
     let (mut stamp, mut holes, mut left) = (super::submission::Stamp::new(), Holes::new(), MAX_HOLES);
+    // Each regular file of several links: its links in all, those found here, its first path.
+    let mut links: std::collections::HashMap<(u64, u64), (u64, u64, String)> = std::collections::HashMap::new();
     let disk = walk_disk(folder, u64::MAX, |path, meta| {
         use std::os::unix::fs::MetadataExt;
         let name = path.to_string_lossy().into_owned();
+        if meta.is_file() && meta.nlink() > 1 {
+            links.entry((meta.dev(), meta.ino())).or_insert((meta.nlink(), 0, name.clone())).1 += 1;
+        }
         if let Some(dir) = dir.filter(|_| left > 0 && meta.is_file() && meta.blocks().saturating_mul(512) < meta.len())
         {
             let found = file_holes(dir, path, meta, left);
@@ -371,7 +383,24 @@ fn look(folder: &Path, dir: Option<&OwnedFd>) -> Looked {
         }
         stamp.insert(name, super::submission::facts(meta));
     });
-    Looked { stamp, disk, holes }
+    let shared = links.into_values().filter(|(all, here, _)| here < all).map(|(all, _, path)| (path, all)).min();
+    Looked { stamp, disk, holes, shared }
+}
+
+/// Why a build may not run in a folder where a regular file is also a hard link outside it (a
+/// teacher's `cp -al`, a local `git clone`'s objects, a venv `uv sync` linked to its cache): the
+/// build's box shows the folder writable, and a write to that file is a write to the same file
+/// elsewhere. Alice's build appended `sys.exit(3)` to her `botkit.py`, a link of Bob's, and Bob's
+/// bot crashed in every match. (A build cannot make such a link: the box's folder is a mount of
+/// its own.) The file's path is the student's: cut, as the box's messages cut theirs.
+fn shared_file((path, links): &(String, u64)) -> String {
+    let short: String = path.chars().take(200).collect();
+    let cut = if short.len() < path.len() { "…" } else { "" };
+    format!(
+        "not built: its file {short}{cut} is a hard link of a file outside its folder ({links} links): its build \
+         could change that file too; give the folder files of its own (`cp` without `-l`, `git clone \
+         --no-hardlinks`, `uv sync --link-mode copy`)"
+    )
 }
 
 /// The holes, (offset, length), of the sparse file `rel` of the open `folder` found with `meta`
@@ -866,6 +895,47 @@ mod tests {
             disk_use(&folder.join("none"), u64::MAX).unreadable,
             look(&folder.join("none"), None).disk.unreadable
         );
+    }
+
+    /// A build whose folder holds a hard link of a file outside it is not run, and that file is
+    /// left as it was: Alice's `botkit.py`, a link of Bob's, took her build's `SystemExit` into
+    /// Bob's bot. Links inside the folder alone are no obstacle. The control: the same build, run
+    /// in its box without the check, writes Bob's file.
+    #[test]
+    fn a_build_is_not_run_where_a_file_is_a_hard_link_of_another_folder_s() {
+        let (dir, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (alice, bob) = (dir.path().join("alice"), dir.path().join("bob"));
+        std::fs::create_dir_all(&alice).unwrap();
+        std::fs::create_dir_all(&bob).unwrap();
+        let kit = "def act(view):\n    return 'WAIT'\n";
+        std::fs::write(bob.join("botkit.py"), kit).unwrap();
+        std::fs::hard_link(bob.join("botkit.py"), alice.join("botkit.py")).unwrap();
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::Require, Default::default())
+            .or_else(|_| Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()))
+            .unwrap();
+        let limits = BuildLimits { timeout: Duration::from_secs(60), disk_bytes: 1 << 30 };
+        let attack = "printf 'raise SystemExit(3)\\n' >> botkit.py";
+        let earlier = Earlier { bot: "alice", growth: None };
+        let outcome = run(&sandbox, attack, &alice, limits, out.path(), "builds/a.log", earlier);
+        let problem = outcome.problem.unwrap_or_default();
+        assert!(
+            problem.contains("its file botkit.py is a hard link of a file outside its folder (2 links)"),
+            "{problem}"
+        );
+        assert_eq!(std::fs::read_to_string(bob.join("botkit.py")).unwrap(), kit, "Bob's file as it was");
+        // Two names of one file, both in the folder: built.
+        std::fs::remove_file(alice.join("botkit.py")).unwrap();
+        std::fs::write(alice.join("botkit.py"), kit).unwrap();
+        std::fs::hard_link(alice.join("botkit.py"), alice.join("kit.py")).unwrap();
+        let outcome = run(&sandbox, attack, &alice, limits, out.path(), "builds/b.log", earlier);
+        assert_eq!(outcome.problem, None);
+        // The control: her link to Bob's file again, the build run without the check.
+        std::fs::remove_file(alice.join("botkit.py")).unwrap();
+        std::fs::remove_file(alice.join("kit.py")).unwrap();
+        std::fs::hard_link(bob.join("botkit.py"), alice.join("botkit.py")).unwrap();
+        let start = Start { disk: disk_use(&alice, u64::MAX), spent: 0, bot: "alice" };
+        assert!(run_boxed(&sandbox, attack, &alice, limits, &out.path().join("builds/c.log"), &start).is_ok());
+        assert!(std::fs::read_to_string(bob.join("botkit.py")).unwrap().ends_with("raise SystemExit(3)\n"));
     }
 
     /// A build walks its folder once before it (stamp, holes, disk use together) and once after
