@@ -1210,7 +1210,7 @@ fn git_head(gitdir: &Path, common: &Path) -> Option<String> {
     let id = match head.trim().strip_prefix("ref: ") {
         None => head.trim().to_string(),
         Some(name) if name.starts_with("refs/") && !name.split('/').any(|part| part == "..") => {
-            match unlinked(&common, name).and_then(|path| plain_file(&path)) {
+            match unlinked(common, name).and_then(|path| plain_file(&path)) {
                 Some(text) => text.trim().to_string(),
                 None => plain_file(&common.join("packed-refs"))?
                     .lines()
