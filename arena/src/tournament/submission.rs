@@ -20,6 +20,28 @@ pub const DEFAULT_IGNORE: [&str; 6] = [".git", ".hg", "__pycache__", "*.pyc", "t
 /// The largest file a fingerprint reads; a bot naming a bigger one cannot play.
 pub const MAX_FINGERPRINTED_BYTES: u64 = 512 << 20;
 
+/// The most bytes (files' sizes together) one read of a bot's folder hashes of its own files, and
+/// of them and its build's outputs together: each file may be as large as
+/// [`MAX_FINGERPRINTED_BYTES`], and a build's sparse files take no disk (nor any of its
+/// `build_disk_mb`), so 8 outputs of 512 MiB in 48 KiB of disk took a 2-match league from 0.5 s
+/// to 69 s, and 20,000 of them would have held each of that bot's matches for hours, checked
+/// before and after each (it has no copy, see [`MAX_SNAPSHOT_BYTES`]).
+pub const MAX_FOLDER_BYTES: u64 = 1 << 30;
+
+#[cfg(test)]
+thread_local! {
+    /// [`MAX_FOLDER_BYTES`] on this thread (a test's smaller folder, or its control's none).
+    pub(super) static FOLDER_BYTES: std::cell::Cell<u64> = const { std::cell::Cell::new(MAX_FOLDER_BYTES) };
+}
+
+/// [`MAX_FOLDER_BYTES`] (a test's own on its thread).
+fn max_folder_bytes() -> u64 {
+    #[cfg(test)]
+    return FOLDER_BYTES.get();
+    #[cfg(not(test))]
+    MAX_FOLDER_BYTES
+}
+
 /// The most files a submission may have (declare `files` or `ignore` for bigger folders): its
 /// folder's files and links that its fingerprint covers (not ignored, in its `files`), its
 /// build's outputs not counted. What its build wrote is read too (its program, as built) only
@@ -699,6 +721,16 @@ fn walk(
     let (mut count, mut total) = (0, 0);
     let too_many =
         || format!("bot `{}`: more than {MAX_FILES} files in {}: declare `files` or `ignore`", bot.name, dir.display());
+    // The sizes of the files hashed: its own, and all of them (see [`MAX_FOLDER_BYTES`]).
+    let (mut own_bytes, mut all_bytes, most_bytes) = (0u64, 0u64, max_folder_bytes());
+    let too_big = || {
+        format!(
+            "bot `{}`: more than {} MiB of files in {}: declare `files` or `ignore`",
+            bot.name,
+            most_bytes >> 20,
+            dir.display()
+        )
+    };
     let walk = walkdir::WalkDir::new(dir).follow_links(false).sort_by_file_name().into_iter();
     for entry in walk.filter_entry(|e| walked(dir, e.path(), &ignore, league)) {
         let entry = entry.map_err(|e| TournamentError::Invalid(format!("bot `{}`: {e}", bot.name)))?;
@@ -743,6 +775,17 @@ fn walk(
                 }
                 Err(e) => failed(TournamentError::io(entry.path(), e))?,
             }
+            continue;
+        }
+        let len = entry.metadata().map_or(0, |m| m.len());
+        all_bytes = all_bytes.saturating_add(len);
+        if !output {
+            own_bytes = own_bytes.saturating_add(len);
+            if own_bytes > most_bytes {
+                return Err(TournamentError::Invalid(too_big()));
+            }
+        } else if all_bytes > most_bytes {
+            whole = Err(too_big());
             continue;
         }
         covered.insert(normalize(entry.path()));
@@ -2204,6 +2247,41 @@ mod tests {
             }
         }
         assert_eq!(output_stamp(dir.path(), "target"), hasher.finalize().to_hex()[..16].to_string());
+    }
+
+    /// A read of a bot's folder hashes no more than so many bytes: sparse files of 512 MiB take
+    /// no disk and cost a build nothing, and each read of them (before and after every match of
+    /// a bot without a copy) hashed them whole. Past the cap, the bot's own files are refused,
+    /// its build's outputs unread (it then does not play without a copy). The control: without
+    /// the cap, every file is hashed, whatever their sizes.
+    #[test]
+    fn a_read_of_a_folder_hashes_a_bounded_number_of_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bot.sh"), "echo WAIT\n").unwrap();
+        let sparse = |name: &str| std::fs::File::create(dir.path().join(name)).unwrap().set_len(1 << 20).unwrap();
+        for name in ["out1", "out2", "out3"] {
+            sparse(name);
+        }
+        let b = bot(dir.path(), "sh bot.sh");
+        let outputs: BTreeSet<String> = ["out1", "out2", "out3"].map(String::from).into();
+        let hashed = |most: u64, outputs: &BTreeSet<String>| {
+            FOLDER_BYTES.set(most);
+            READS.with_borrow_mut(Vec::clear);
+            let read = read(&b, None, outputs, &LeftOut::default(), &mut BTreeMap::new());
+            FOLDER_BYTES.set(MAX_FOLDER_BYTES);
+            let files = READS.with_borrow(|r| r.iter().filter(|p| p.is_file()).count());
+            let read = read.map_err(|e| e.to_string());
+            (read.map(|r| r.whole.map(|_| ()).map_err(|e| e.contains("more than 2 MiB of files"))), files)
+        };
+        // Its build's outputs past the cap: unread, its own files as they are.
+        assert_eq!(hashed(2 << 20, &outputs), (Ok(Err(true)), 2), "bot.sh and one output");
+        // Its own files past it: refused.
+        let (read, files) = hashed(2 << 20, &BTreeSet::new());
+        assert!(read.is_err_and(|e| e.contains("more than 2 MiB of files")), "own files");
+        assert_eq!(files, 2);
+        // The control: without the cap, each file is hashed.
+        assert_eq!(hashed(u64::MAX, &outputs), (Ok(Ok(())), 4));
+        const { assert!(MAX_FOLDER_BYTES >= 2 * MAX_FINGERPRINTED_BYTES && MAX_FOLDER_BYTES >= 4 * MAX_SNAPSHOT_BYTES) };
     }
 
     #[test]

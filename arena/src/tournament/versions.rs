@@ -869,7 +869,8 @@ pub fn prepare(
 
 /// Why `bot` cannot play its new version: no copy of it could be kept (`no_copy`), so it would
 /// play from its own folder, and what its build wrote cannot be read (`unread`: more than
-/// [`submission::MAX_FILES`] files with the bot's, an output over 512 MiB or unreadable), so
+/// [`submission::MAX_FILES`] files or [`submission::MAX_FOLDER_BYTES`] with the bot's, an output
+/// over 512 MiB or unreadable), so
 /// the check before and after each match could not see its program replaced (a push, a student
 /// with a shell on the machine). It is refused rather than checked on the files its command
 /// names alone: a committed `./bot` that runs `build/real-bot`, an interpreter loading a module
@@ -880,10 +881,11 @@ fn unchecked(bot: &BotEntry, no_copy: &str, unread: &str) -> String {
     format!(
         "{head}no copy of it could be kept ({no_copy}), and what its build wrote cannot be read ({unread}): it \
          would play from its own folder, where its program could be replaced between matches unseen, so it does \
-         not play this version; have its build write fewer files (at most {} with the bot's) and none unreadable \
+         not play this version; have its build write fewer files (at most {} and {} MiB with the bot's) and none unreadable \
          or over {} MiB, e.g. `ignore` its build's intermediate folders (not what its command runs), or keep its \
          folder under {} MiB so that the league keeps a copy",
         submission::MAX_FILES,
+        submission::MAX_FOLDER_BYTES >> 20,
         submission::MAX_FINGERPRINTED_BYTES >> 20,
         submission::MAX_SNAPSHOT_BYTES >> 20,
     )
