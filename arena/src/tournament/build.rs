@@ -135,7 +135,15 @@ pub struct Earlier<'a> {
     pub bot: &'a str,
     /// What its earlier builds have added to its folder.
     pub growth: Option<FolderGrowth>,
+    /// The folder is the bot's own (`cwd`), a student's, where a hard link of a file outside it
+    /// refuses the build (see [`shared_file`]); not the config's folder, the teacher's, which a
+    /// build there may write whole anyway.
+    pub own: bool,
 }
+
+/// A bot to build: its name, its build command, the folder it builds in, what its earlier
+/// builds added there, and whether that folder is its own (see [`Earlier::own`]).
+pub type ToBuild = (String, String, PathBuf, Option<FolderGrowth>, bool);
 
 /// The folder before a build: its disk use, what the bot's earlier builds still count there,
 /// and the bot's name.
@@ -165,7 +173,7 @@ pub fn run(
     // the path names by then.
     let root = open_folder(folder);
     let Looked { stamp: before, disk, holes, shared } = look_before(folder, root.as_ref().ok());
-    if let Some(shared) = &shared {
+    if let Some(shared) = shared.as_ref().filter(|_| earlier.own) {
         return BuildOutcome::refused(shared_file(shared));
     }
     let spent = earlier.growth.map_or(0, |g| g.counted(disk.bytes));
@@ -804,7 +812,7 @@ fn missing_toolchain(log: &str) -> Option<&str> {
 /// comes (a run cut short still knows what the builds before the cut did).
 pub fn build_all(
     sandbox: &Sandbox,
-    bots: &[(String, String, PathBuf, Option<FolderGrowth>)],
+    bots: &[ToBuild],
     limits: BuildLimits,
     out: &Path,
     stamp: u64,
@@ -813,7 +821,7 @@ pub fn build_all(
 ) -> BTreeMap<String, BuildOutcome> {
     let mut by_command: BTreeMap<(String, PathBuf), BuildOutcome> = BTreeMap::new();
     let mut outcomes = BTreeMap::new();
-    for (name, build, folder, growth) in bots {
+    for (name, build, folder, growth, own) in bots {
         if let Some(why) = refuse(name) {
             outcomes.insert(name.clone(), BuildOutcome::refused(why));
             continue;
@@ -822,7 +830,7 @@ pub fn build_all(
         let outcome = by_command
             .entry(key)
             .or_insert_with(|| {
-                let earlier = Earlier { bot: name, growth: *growth };
+                let earlier = Earlier { bot: name, growth: *growth, own: *own };
                 run(sandbox, build, folder, limits, out, &free_log_name(out, name, stamp), earlier)
             })
             .clone();
@@ -899,8 +907,8 @@ mod tests {
 
     /// A build whose folder holds a hard link of a file outside it is not run, and that file is
     /// left as it was: Alice's `botkit.py`, a link of Bob's, took her build's `SystemExit` into
-    /// Bob's bot. Links inside the folder alone are no obstacle. The control: the same build, run
-    /// in its box without the check, writes Bob's file.
+    /// Bob's bot. Links inside the folder alone are no obstacle. The control: the same build in a
+    /// folder that is no bot's own (the config's, the teacher's, not looked at) writes Bob's file.
     #[test]
     fn a_build_is_not_run_where_a_file_is_a_hard_link_of_another_folder_s() {
         let (dir, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
@@ -915,7 +923,7 @@ mod tests {
             .unwrap();
         let limits = BuildLimits { timeout: Duration::from_secs(60), disk_bytes: 1 << 30 };
         let attack = "printf 'raise SystemExit(3)\\n' >> botkit.py";
-        let earlier = Earlier { bot: "alice", growth: None };
+        let earlier = Earlier { bot: "alice", growth: None, own: true };
         let outcome = run(&sandbox, attack, &alice, limits, out.path(), "builds/a.log", earlier);
         let problem = outcome.problem.unwrap_or_default();
         assert!(
@@ -929,12 +937,14 @@ mod tests {
         std::fs::hard_link(alice.join("botkit.py"), alice.join("kit.py")).unwrap();
         let outcome = run(&sandbox, attack, &alice, limits, out.path(), "builds/b.log", earlier);
         assert_eq!(outcome.problem, None);
-        // The control: her link to Bob's file again, the build run without the check.
+        // The control: her link to Bob's file again, built as the config's folder is (the
+        // teacher's, not looked at): run, it writes Bob's file.
         std::fs::remove_file(alice.join("botkit.py")).unwrap();
         std::fs::remove_file(alice.join("kit.py")).unwrap();
         std::fs::hard_link(bob.join("botkit.py"), alice.join("botkit.py")).unwrap();
-        let start = Start { disk: disk_use(&alice, u64::MAX), spent: 0, bot: "alice" };
-        assert!(run_boxed(&sandbox, attack, &alice, limits, &out.path().join("builds/c.log"), &start).is_ok());
+        let teachers = Earlier { own: false, ..earlier };
+        let outcome = run(&sandbox, attack, &alice, limits, out.path(), "builds/c.log", teachers);
+        assert_eq!(outcome.problem, None);
         assert!(std::fs::read_to_string(bob.join("botkit.py")).unwrap().ends_with("raise SystemExit(3)\n"));
     }
 
@@ -960,7 +970,7 @@ mod tests {
                 limits,
                 out.path(),
                 log,
-                Earlier { bot: "b", growth: None },
+                Earlier { bot: "b", growth: None, own: true },
             );
             SEPARATE_WALKS.set(false);
             let walks = WALKS.with_borrow(|w| w.iter().filter(|&&k| k != "watch").copied().collect::<Vec<_>>());

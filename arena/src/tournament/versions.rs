@@ -547,18 +547,18 @@ pub fn prepare(
             h.forget_changed_outputs(dir);
         }
     }
-    let to_build: Vec<(String, String, PathBuf, Option<build::FolderGrowth>)> = config
+    let to_build: Vec<build::ToBuild> = config
         .bots
         .iter()
         .filter(|b| b.cwd.as_ref().is_none_or(|d| d.is_dir()))
         .filter_map(|b| {
             let growth = history.get(&b.name).and_then(|h| h.build_growth);
-            b.build.as_ref().map(|cmd| (b.name.clone(), cmd.clone(), build_folder(config, b), growth))
+            b.build.as_ref().map(|cmd| (b.name.clone(), cmd.clone(), build_folder(config, b), growth, b.cwd.is_some()))
         })
         .collect();
     // (From here until the record is saved, each bot's outputs as its build leaves them, and
     // as unknown while it builds.)
-    for (name, _, _, _) in &to_build {
+    for (name, _, _, _, _) in &to_build {
         unrecorded.builds.insert(name.clone(), None);
     }
     unrecorded.write(&marker);
@@ -573,8 +573,8 @@ pub fn prepare(
     let mut started: BTreeMap<String, submission::Sources> = BTreeMap::new();
     let mut refuse = |name: &str| {
         let why = config.bots.iter().find(|b| b.name == name).and_then(linked).map(|l| l.to_string());
-        let shared = to_build.iter().find(|(n, _, _, _)| n == name).map(|(_, c, d, _)| (c, d));
-        for (other, _, _, _) in to_build.iter().filter(|(_, c, d, _)| why.is_none() && Some((c, d)) == shared) {
+        let shared = to_build.iter().find(|(n, _, _, _, _)| n == name).map(|(_, c, d, _, _)| (c, d));
+        for (other, _, _, _, _) in to_build.iter().filter(|(_, c, d, _, _)| why.is_none() && Some((c, d)) == shared) {
             let Some(entry) = config.bots.iter().find(|b| &b.name == other && b.cwd.is_some() && linked(b).is_none())
             else {
                 continue;
@@ -671,7 +671,7 @@ pub fn prepare(
                 };
                 from = again;
                 let log = build::free_log_name(out, &entry.name, now);
-                let earlier = build::Earlier { bot: &entry.name, growth: h.build_growth };
+                let earlier = build::Earlier { bot: &entry.name, growth: h.build_growth, own: true };
                 let outcome = build::run(sandbox, command, dir, config.build_limits(), out, &log, earlier);
                 runs += 1;
                 if let Some(growth) = outcome.growth {
@@ -1249,7 +1249,7 @@ mod tests {
             config.build_limits(),
             &out,
             "builds/control.log",
-            build::Earlier { bot: "control", growth: None },
+            build::Earlier { bot: "control", growth: None, own: true },
         );
         assert_eq!(built.problem, None);
         assert!(course.join("subs/bob/x").exists(), "without the check, alice's build writes bob's folder");
@@ -1295,7 +1295,7 @@ mod tests {
             config.build_limits(),
             &out,
             "builds/control.log",
-            build::Earlier { bot: "control", growth: None },
+            build::Earlier { bot: "control", growth: None, own: true },
         );
         assert!(built.outputs.contains(&"bot.sh".to_string()) && !built.created.contains(&"bot.sh".to_string()));
         let as_before: BTreeSet<String> = built.outputs.iter().cloned().collect();
@@ -1463,7 +1463,7 @@ mod tests {
             config.build_limits(),
             &out,
             "builds/control.log",
-            build::Earlier { bot: "alice", growth: None },
+            build::Earlier { bot: "alice", growth: None, own: true },
         );
         assert_eq!(built.problem, None);
         let outputs = &history["alice"].outputs;
