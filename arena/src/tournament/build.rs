@@ -674,7 +674,7 @@ pub(super) struct DiskUse {
     /// Allocated bytes.
     pub(super) bytes: u64,
     /// Files and folders.
-    entries: u64,
+    pub(super) entries: u64,
     /// Their paths' lengths, together (what a list of them takes in memory).
     path_bytes: u64,
     /// A folder that could not be listed (its path too long, or not readable by the arena).

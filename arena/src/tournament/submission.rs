@@ -42,6 +42,25 @@ fn max_folder_bytes() -> u64 {
     MAX_FOLDER_BYTES
 }
 
+/// The most files a kept copy of one bot version may hold (its files and its build's outputs):
+/// a build may make 200,000 empty files a run, which take no disk, and each version's copy took
+/// them all (an inode each).
+pub const MAX_COPY_FILES: usize = 2 * MAX_FILES;
+
+#[cfg(test)]
+thread_local! {
+    /// [`MAX_COPY_FILES`] on this thread (a test's smaller copy, or its control's none).
+    pub(super) static COPY_FILES: std::cell::Cell<usize> = const { std::cell::Cell::new(MAX_COPY_FILES) };
+}
+
+/// [`MAX_COPY_FILES`] (a test's own on its thread).
+fn max_copy_files() -> usize {
+    #[cfg(test)]
+    return COPY_FILES.get();
+    #[cfg(not(test))]
+    MAX_COPY_FILES
+}
+
 /// The most files a submission may have (declare `files` or `ignore` for bigger folders): its
 /// folder's files and links that its fingerprint covers (not ignored, in its `files`), its
 /// build's outputs not counted. What its build wrote is read too (its program, as built) only
@@ -979,12 +998,16 @@ fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path, left_out: &LeftOut) -> Res
     let base = bot.cwd.clone().unwrap_or_default();
     let _ = std::fs::remove_dir_all(tmp);
     std::fs::create_dir_all(tmp).map_err(|e| TournamentError::io(tmp, e))?;
-    let mut bytes = 0u64;
+    let (mut bytes, mut files, most_files) = (0u64, 0usize, max_copy_files());
     let mut copy = |from: &Path, to: &Path| -> Result<(), TournamentError> {
         let len = std::fs::metadata(from).map_err(|e| TournamentError::io(from, e))?.len();
         bytes += len;
         if bytes > MAX_SNAPSHOT_BYTES {
             return Err(fail(format!("larger than {} MiB", MAX_SNAPSHOT_BYTES >> 20)));
+        }
+        files += 1;
+        if files > most_files {
+            return Err(fail(format!("more than {most_files} files")));
         }
         if let Some(parent) = to.parent() {
             std::fs::create_dir_all(parent).map_err(|e| TournamentError::io(parent, e))?;
@@ -2653,6 +2676,33 @@ mod tests {
                 assert_eq!(then.differences(&added, 5), ["lib/b.rs"]);
             }
         }
+    }
+
+    /// A kept copy holds no more than so many files: a build's empty files take no disk, and each
+    /// version's copy took them all, an inode each. Past the cap, no copy is kept. The control:
+    /// without the cap, the same folder is copied whole.
+    #[test]
+    fn a_copy_holds_a_bounded_number_of_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let alice = dir.path().join("alice");
+        std::fs::create_dir_all(alice.join("made")).unwrap();
+        std::fs::write(alice.join("bot.sh"), "echo WAIT\n").unwrap();
+        for i in 0..50 {
+            std::fs::File::create(alice.join(format!("made/{i}"))).unwrap();
+        }
+        let copied = |most: usize, dest: &str| {
+            COPY_FILES.set(most);
+            let kept = snapshot(&bot(&alice, "sh bot.sh"), &dir.path().join(dest), &LeftOut::default());
+            COPY_FILES.set(MAX_COPY_FILES);
+            kept.map(|_| ()).map_err(|e| e.to_string())
+        };
+        let refused = copied(40, "versions/alice/a").unwrap_err();
+        assert!(refused.contains("cannot keep a copy: more than 40 files"), "{refused}");
+        assert!(!dir.path().join("versions/alice/a").exists() && !dir.path().join("versions/alice/a.tmp").exists());
+        // The control: without the cap, all 51 files are copied.
+        copied(usize::MAX, "versions/alice/b").unwrap();
+        assert_eq!(std::fs::read_dir(dir.path().join("versions/alice/b/folder/made")).unwrap().count(), 50);
+        const { assert!(MAX_COPY_FILES >= MAX_FILES) };
     }
 
     /// A sparse file (a build's output of a large size and no data) is copied sparse: the copy

@@ -437,9 +437,7 @@ pub fn limit_copies(history: &mut BTreeMap<String, BotHistory>, playing: &[BotVe
         }
         let mut sized: Vec<(u64, String, u64)> = copies
             .into_iter()
-            .map(|(fp, (at, root))| {
-                (at, fp.to_string(), root.as_deref().map_or(0, |root| build::disk_use(root, u64::MAX).bytes))
-            })
+            .map(|(fp, (at, root))| (at, fp.to_string(), root.as_deref().map_or(0, copy_size)))
             .collect();
         let mut total: u64 = sized.iter().map(|c| c.2).sum();
         if total <= most {
@@ -471,6 +469,15 @@ pub fn limit_copies(history: &mut BTreeMap<String, BotHistory>, playing: &[BotVe
             }
         }
     }
+}
+
+/// What the copy in `root` counts for `copies_mb`: its allocated blocks, and at least a block
+/// (4 KiB) per file and folder: empty files take no blocks but an inode each, and a build's
+/// 200,000 empty files in every version's copy would have run the league's disk out of inodes
+/// within its 1 GiB (replays and pages then failing to be written, for every bot).
+fn copy_size(root: &Path) -> u64 {
+    let used = build::disk_use(root, u64::MAX);
+    used.bytes.max(used.entries.saturating_mul(4096))
 }
 
 /// The folder of the copy `kept` runs (of version `fingerprint`): `versions/<bot>/<fingerprint>`
@@ -883,11 +890,12 @@ fn unchecked(bot: &BotEntry, no_copy: &str, unread: &str) -> String {
          would play from its own folder, where its program could be replaced between matches unseen, so it does \
          not play this version; have its build write fewer files (at most {} and {} MiB with the bot's) and none unreadable \
          or over {} MiB, e.g. `ignore` its build's intermediate folders (not what its command runs), or keep its \
-         folder under {} MiB so that the league keeps a copy",
+         folder under {} MiB and {} files so that the league keeps a copy",
         submission::MAX_FILES,
         submission::MAX_FOLDER_BYTES >> 20,
         submission::MAX_FINGERPRINTED_BYTES >> 20,
         submission::MAX_SNAPSHOT_BYTES >> 20,
+        submission::MAX_COPY_FILES,
     )
 }
 
@@ -1824,6 +1832,18 @@ mod tests {
         assert_eq!((bots[0].fingerprint.as_str(), bots[0].kept), (v3.as_str(), true));
         assert_eq!(std::fs::read(copy(&v3).join("folder/data")).unwrap(), data(3));
         assert_eq!(history["alice"].standing(None).unwrap().label, "v3");
+    }
+
+    /// A copy counts for `copies_mb` at least a block per file: 1,000 empty files take no blocks
+    /// but 1,000 inodes, and count 4,000 KiB. The control: by their blocks alone, next to nothing.
+    #[test]
+    fn a_copy_of_empty_files_counts_a_block_each() {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..1000 {
+            std::fs::File::create(dir.path().join(i.to_string())).unwrap();
+        }
+        assert!(copy_size(dir.path()) >= 1000 * 4096, "{}", copy_size(dir.path()));
+        assert!(build::disk_use(dir.path(), u64::MAX).bytes < 1000 * 4096, "the control: its blocks alone");
     }
 
     /// `copies_mb` caps a bot's copies: with 0, its first version's copy goes once a second
