@@ -135,7 +135,15 @@ pub struct Earlier<'a> {
     pub bot: &'a str,
     /// What its earlier builds have added to its folder.
     pub growth: Option<FolderGrowth>,
+    /// The folder is the bot's own (`cwd`), a student's, where a hard link of a file outside it
+    /// refuses the build (see [`shared_file`]); not the config's folder, the teacher's, which a
+    /// build there may write whole anyway.
+    pub own: bool,
 }
+
+/// A bot to build: its name, its build command, the folder it builds in, what its earlier
+/// builds added there, and whether that folder is its own (see [`Earlier::own`]).
+pub type ToBuild = (String, String, PathBuf, Option<FolderGrowth>, bool);
 
 /// The folder before a build: its disk use, what the bot's earlier builds still count there,
 /// and the bot's name.
@@ -164,7 +172,10 @@ pub fn run(
     // The folder as it is now, held open: what is taken back is taken back there, whatever
     // the path names by then.
     let root = open_folder(folder);
-    let Looked { stamp: before, disk, holes } = look_before(folder, root.as_ref().ok());
+    let Looked { stamp: before, disk, holes, shared } = look_before(folder, root.as_ref().ok());
+    if let Some(shared) = shared.as_ref().filter(|_| earlier.own) {
+        return BuildOutcome::refused(shared_file(shared));
+    }
     let spent = earlier.growth.map_or(0, |g| g.counted(disk.bytes));
     let (base, folder_then) = (disk.bytes, Start { disk, spent, bot: earlier.bot });
     let log_path = out.join(log);
@@ -310,6 +321,9 @@ struct Looked {
     stamp: super::submission::Stamp,
     disk: DiskUse,
     holes: Holes,
+    /// A regular file of the folder (its path, and its links in all) that is also a hard link
+    /// outside it, if there is one (see [`shared_file`]).
+    shared: Option<(String, u64)>,
 }
 
 #[cfg(test)]
@@ -328,9 +342,9 @@ thread_local! {
 fn look_before(folder: &Path, dir: Option<&OwnedFd>) -> Looked {
     #[cfg(test)]
     if SEPARATE_WALKS.get() {
-        let holes = look(folder, dir).holes;
+        let Looked { holes, shared, .. } = look(folder, dir);
         WALKS.with_borrow_mut(|w| w.push("stamp"));
-        return Looked { stamp: super::submission::stamp(folder), disk: disk_use(folder, u64::MAX), holes };
+        return Looked { stamp: super::submission::stamp(folder), disk: disk_use(folder, u64::MAX), holes, shared };
     }
     look(folder, dir)
 }
@@ -344,6 +358,7 @@ fn look_after(folder: &Path) -> Looked {
             stamp: super::submission::stamp(folder),
             disk: disk_use(folder, u64::MAX),
             holes: Holes::new(),
+            shared: None,
         };
     }
     look(folder, None)
@@ -358,9 +373,14 @@ fn look(folder: &Path, dir: Option<&OwnedFd>) -> Looked {
     #[cfg(test)]
     WALKS.with_borrow_mut(|w| w.push("look"));
     let (mut stamp, mut holes, mut left) = (super::submission::Stamp::new(), Holes::new(), MAX_HOLES);
+    // Each regular file of several links: its links in all, those found here, its first path.
+    let mut links: std::collections::HashMap<(u64, u64), (u64, u64, String)> = std::collections::HashMap::new();
     let disk = walk_disk(folder, u64::MAX, |path, meta| {
         use std::os::unix::fs::MetadataExt;
         let name = path.to_string_lossy().into_owned();
+        if meta.is_file() && meta.nlink() > 1 {
+            links.entry((meta.dev(), meta.ino())).or_insert((meta.nlink(), 0, name.clone())).1 += 1;
+        }
         if let Some(dir) = dir.filter(|_| left > 0 && meta.is_file() && meta.blocks().saturating_mul(512) < meta.len())
         {
             let found = file_holes(dir, path, meta, left);
@@ -371,7 +391,24 @@ fn look(folder: &Path, dir: Option<&OwnedFd>) -> Looked {
         }
         stamp.insert(name, super::submission::facts(meta));
     });
-    Looked { stamp, disk, holes }
+    let shared = links.into_values().filter(|(all, here, _)| here < all).map(|(all, _, path)| (path, all)).min();
+    Looked { stamp, disk, holes, shared }
+}
+
+/// Why a build may not run in a folder where a regular file is also a hard link outside it (a
+/// teacher's `cp -al`, a local `git clone`'s objects, a venv `uv sync` linked to its cache): the
+/// build's box shows the folder writable, and a write to that file is a write to the same file
+/// elsewhere. Alice's build appended `sys.exit(3)` to her `botkit.py`, a link of Bob's, and Bob's
+/// bot crashed in every match. (A build cannot make such a link: the box's folder is a mount of
+/// its own.) The file's path is the student's: cut, as the box's messages cut theirs.
+fn shared_file((path, links): &(String, u64)) -> String {
+    let short: String = path.chars().take(200).collect();
+    let cut = if short.len() < path.len() { "…" } else { "" };
+    format!(
+        "not built: its file {short}{cut} is a hard link of a file outside its folder ({links} links): its build \
+         could change that file too; give the folder files of its own (`cp` without `-l`, `git clone \
+         --no-hardlinks`, `uv sync --link-mode copy`)"
+    )
 }
 
 /// The holes, (offset, length), of the sparse file `rel` of the open `folder` found with `meta`
@@ -637,7 +674,7 @@ pub(super) struct DiskUse {
     /// Allocated bytes.
     pub(super) bytes: u64,
     /// Files and folders.
-    entries: u64,
+    pub(super) entries: u64,
     /// Their paths' lengths, together (what a list of them takes in memory).
     path_bytes: u64,
     /// A folder that could not be listed (its path too long, or not readable by the arena).
@@ -775,7 +812,7 @@ fn missing_toolchain(log: &str) -> Option<&str> {
 /// comes (a run cut short still knows what the builds before the cut did).
 pub fn build_all(
     sandbox: &Sandbox,
-    bots: &[(String, String, PathBuf, Option<FolderGrowth>)],
+    bots: &[ToBuild],
     limits: BuildLimits,
     out: &Path,
     stamp: u64,
@@ -784,7 +821,7 @@ pub fn build_all(
 ) -> BTreeMap<String, BuildOutcome> {
     let mut by_command: BTreeMap<(String, PathBuf), BuildOutcome> = BTreeMap::new();
     let mut outcomes = BTreeMap::new();
-    for (name, build, folder, growth) in bots {
+    for (name, build, folder, growth, own) in bots {
         if let Some(why) = refuse(name) {
             outcomes.insert(name.clone(), BuildOutcome::refused(why));
             continue;
@@ -793,7 +830,7 @@ pub fn build_all(
         let outcome = by_command
             .entry(key)
             .or_insert_with(|| {
-                let earlier = Earlier { bot: name, growth: *growth };
+                let earlier = Earlier { bot: name, growth: *growth, own: *own };
                 run(sandbox, build, folder, limits, out, &free_log_name(out, name, stamp), earlier)
             })
             .clone();
@@ -868,6 +905,49 @@ mod tests {
         );
     }
 
+    /// A build whose folder holds a hard link of a file outside it is not run, and that file is
+    /// left as it was: Alice's `botkit.py`, a link of Bob's, took her build's `SystemExit` into
+    /// Bob's bot. Links inside the folder alone are no obstacle. The control: the same build in a
+    /// folder that is no bot's own (the config's, the teacher's, not looked at) writes Bob's file.
+    #[test]
+    fn a_build_is_not_run_where_a_file_is_a_hard_link_of_another_folder_s() {
+        let (dir, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (alice, bob) = (dir.path().join("alice"), dir.path().join("bob"));
+        std::fs::create_dir_all(&alice).unwrap();
+        std::fs::create_dir_all(&bob).unwrap();
+        let kit = "def act(view):\n    return 'WAIT'\n";
+        std::fs::write(bob.join("botkit.py"), kit).unwrap();
+        std::fs::hard_link(bob.join("botkit.py"), alice.join("botkit.py")).unwrap();
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::Require, Default::default())
+            .or_else(|_| Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()))
+            .unwrap();
+        let limits = BuildLimits { timeout: Duration::from_secs(60), disk_bytes: 1 << 30 };
+        let attack = "printf 'raise SystemExit(3)\\n' >> botkit.py";
+        let earlier = Earlier { bot: "alice", growth: None, own: true };
+        let outcome = run(&sandbox, attack, &alice, limits, out.path(), "builds/a.log", earlier);
+        let problem = outcome.problem.unwrap_or_default();
+        assert!(
+            problem.contains("its file botkit.py is a hard link of a file outside its folder (2 links)"),
+            "{problem}"
+        );
+        assert_eq!(std::fs::read_to_string(bob.join("botkit.py")).unwrap(), kit, "Bob's file as it was");
+        // Two names of one file, both in the folder: built.
+        std::fs::remove_file(alice.join("botkit.py")).unwrap();
+        std::fs::write(alice.join("botkit.py"), kit).unwrap();
+        std::fs::hard_link(alice.join("botkit.py"), alice.join("kit.py")).unwrap();
+        let outcome = run(&sandbox, attack, &alice, limits, out.path(), "builds/b.log", earlier);
+        assert_eq!(outcome.problem, None);
+        // The control: her link to Bob's file again, built as the config's folder is (the
+        // teacher's, not looked at): run, it writes Bob's file.
+        std::fs::remove_file(alice.join("botkit.py")).unwrap();
+        std::fs::remove_file(alice.join("kit.py")).unwrap();
+        std::fs::hard_link(bob.join("botkit.py"), alice.join("botkit.py")).unwrap();
+        let teachers = Earlier { own: false, ..earlier };
+        let outcome = run(&sandbox, attack, &alice, limits, out.path(), "builds/c.log", teachers);
+        assert_eq!(outcome.problem, None);
+        assert!(std::fs::read_to_string(bob.join("botkit.py")).unwrap().ends_with("raise SystemExit(3)\n"));
+    }
+
     /// A build walks its folder once before it (stamp, holes, disk use together) and once after
     /// (stamp, disk use), besides the looks while it runs, and finds the same. The control:
     /// walking as before, each a walk of its own, counts the five walks of old.
@@ -890,7 +970,7 @@ mod tests {
                 limits,
                 out.path(),
                 log,
-                Earlier { bot: "b", growth: None },
+                Earlier { bot: "b", growth: None, own: true },
             );
             SEPARATE_WALKS.set(false);
             let walks = WALKS.with_borrow(|w| w.iter().filter(|&&k| k != "watch").copied().collect::<Vec<_>>());

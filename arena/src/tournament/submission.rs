@@ -20,6 +20,47 @@ pub const DEFAULT_IGNORE: [&str; 6] = [".git", ".hg", "__pycache__", "*.pyc", "t
 /// The largest file a fingerprint reads; a bot naming a bigger one cannot play.
 pub const MAX_FINGERPRINTED_BYTES: u64 = 512 << 20;
 
+/// The most bytes (files' sizes together) one read of a bot's folder hashes of its own files, and
+/// of them and its build's outputs together: each file may be as large as
+/// [`MAX_FINGERPRINTED_BYTES`], and a build's sparse files take no disk (nor any of its
+/// `build_disk_mb`), so 8 outputs of 512 MiB in 48 KiB of disk took a 2-match league from 0.5 s
+/// to 69 s, and 20,000 of them would have held each of that bot's matches for hours, checked
+/// before and after each (it has no copy, see [`MAX_SNAPSHOT_BYTES`]).
+pub const MAX_FOLDER_BYTES: u64 = 1 << 30;
+
+#[cfg(test)]
+thread_local! {
+    /// [`MAX_FOLDER_BYTES`] on this thread (a test's smaller folder, or its control's none).
+    pub(super) static FOLDER_BYTES: std::cell::Cell<u64> = const { std::cell::Cell::new(MAX_FOLDER_BYTES) };
+}
+
+/// [`MAX_FOLDER_BYTES`] (a test's own on its thread).
+fn max_folder_bytes() -> u64 {
+    #[cfg(test)]
+    return FOLDER_BYTES.get();
+    #[cfg(not(test))]
+    MAX_FOLDER_BYTES
+}
+
+/// The most files a kept copy of one bot version may hold (its files and its build's outputs):
+/// a build may make 200,000 empty files a run, which take no disk, and each version's copy took
+/// them all (an inode each).
+pub const MAX_COPY_FILES: usize = 2 * MAX_FILES;
+
+#[cfg(test)]
+thread_local! {
+    /// [`MAX_COPY_FILES`] on this thread (a test's smaller copy, or its control's none).
+    pub(super) static COPY_FILES: std::cell::Cell<usize> = const { std::cell::Cell::new(MAX_COPY_FILES) };
+}
+
+/// [`MAX_COPY_FILES`] (a test's own on its thread).
+fn max_copy_files() -> usize {
+    #[cfg(test)]
+    return COPY_FILES.get();
+    #[cfg(not(test))]
+    MAX_COPY_FILES
+}
+
 /// The most files a submission may have (declare `files` or `ignore` for bigger folders): its
 /// folder's files and links that its fingerprint covers (not ignored, in its `files`), its
 /// build's outputs not counted. What its build wrote is read too (its program, as built) only
@@ -699,6 +740,16 @@ fn walk(
     let (mut count, mut total) = (0, 0);
     let too_many =
         || format!("bot `{}`: more than {MAX_FILES} files in {}: declare `files` or `ignore`", bot.name, dir.display());
+    // The sizes of the files hashed: its own, and all of them (see [`MAX_FOLDER_BYTES`]).
+    let (mut own_bytes, mut all_bytes, most_bytes) = (0u64, 0u64, max_folder_bytes());
+    let too_big = || {
+        format!(
+            "bot `{}`: more than {} MiB of files in {}: declare `files` or `ignore`",
+            bot.name,
+            most_bytes >> 20,
+            dir.display()
+        )
+    };
     let walk = walkdir::WalkDir::new(dir).follow_links(false).sort_by_file_name().into_iter();
     for entry in walk.filter_entry(|e| walked(dir, e.path(), &ignore, league)) {
         let entry = entry.map_err(|e| TournamentError::Invalid(format!("bot `{}`: {e}", bot.name)))?;
@@ -743,6 +794,17 @@ fn walk(
                 }
                 Err(e) => failed(TournamentError::io(entry.path(), e))?,
             }
+            continue;
+        }
+        let len = entry.metadata().map_or(0, |m| m.len());
+        all_bytes = all_bytes.saturating_add(len);
+        if !output {
+            own_bytes = own_bytes.saturating_add(len);
+            if own_bytes > most_bytes {
+                return Err(TournamentError::Invalid(too_big()));
+            }
+        } else if all_bytes > most_bytes {
+            whole = Err(too_big());
             continue;
         }
         covered.insert(normalize(entry.path()));
@@ -936,12 +998,16 @@ fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path, left_out: &LeftOut) -> Res
     let base = bot.cwd.clone().unwrap_or_default();
     let _ = std::fs::remove_dir_all(tmp);
     std::fs::create_dir_all(tmp).map_err(|e| TournamentError::io(tmp, e))?;
-    let mut bytes = 0u64;
+    let (mut bytes, mut files, most_files) = (0u64, 0usize, max_copy_files());
     let mut copy = |from: &Path, to: &Path| -> Result<(), TournamentError> {
         let len = std::fs::metadata(from).map_err(|e| TournamentError::io(from, e))?.len();
         bytes += len;
         if bytes > MAX_SNAPSHOT_BYTES {
             return Err(fail(format!("larger than {} MiB", MAX_SNAPSHOT_BYTES >> 20)));
+        }
+        files += 1;
+        if files > most_files {
+            return Err(fail(format!("more than {most_files} files")));
         }
         if let Some(parent) = to.parent() {
             std::fs::create_dir_all(parent).map_err(|e| TournamentError::io(parent, e))?;
@@ -1190,22 +1256,27 @@ pub fn changed(before: &Stamp, after: &Stamp) -> Vec<String> {
 /// root. Only regular files are read (no symbolic links), and only a commit id comes out. The
 /// repository is looked for from `folder` up to the league's folder `league` (see [`git_repo`]).
 pub fn git_label(folder: &Path, league: Option<&Path>) -> Option<String> {
-    let (_, gitdir) = git_repo(folder, league)?;
-    git_head(&gitdir).map(|id| id[..7].to_string())
+    let repo = git_repo(folder, league)?;
+    git_head(&repo.gitdir, &repo.common).map(|id| id[..7].to_string())
 }
 
-/// The commit id (40 or 64 hex digits) of the HEAD of the git folder `gitdir`.
-fn git_head(gitdir: &Path) -> Option<String> {
-    // A linked work tree keeps its HEAD in its own folder and the refs in the common one.
-    let common = match plain_file(&gitdir.join("commondir")) {
+/// The folder holding the refs of the git folder `gitdir`: a linked work tree keeps its HEAD in
+/// its own folder and the refs in the common one its `commondir` names.
+fn common_dir(gitdir: &Path) -> PathBuf {
+    match plain_file(&gitdir.join("commondir")) {
         Some(text) => gitdir.join(text.trim()),
         None => gitdir.to_path_buf(),
-    };
+    }
+}
+
+/// The commit id (40 or 64 hex digits) of the HEAD of the git folder `gitdir`, whose refs are in
+/// `common` (see [`common_dir`]).
+fn git_head(gitdir: &Path, common: &Path) -> Option<String> {
     let head = plain_file(&gitdir.join("HEAD"))?;
     let id = match head.trim().strip_prefix("ref: ") {
         None => head.trim().to_string(),
         Some(name) if name.starts_with("refs/") && !name.split('/').any(|part| part == "..") => {
-            match unlinked(&common, name).and_then(|path| plain_file(&path)) {
+            match unlinked(common, name).and_then(|path| plain_file(&path)) {
                 Some(text) => text.trim().to_string(),
                 None => plain_file(&common.join("packed-refs"))?
                     .lines()
@@ -1218,13 +1289,24 @@ fn git_head(gitdir: &Path) -> Option<String> {
     is_id.then_some(id)
 }
 
-/// The work tree holding `folder` and its git folder (both real paths, links resolved, as git
-/// sees them), looked for from `folder` up to the deepest folder holding both it and `league`
-/// (the config's folder: the course's), and never in a folder above `folder` that another user
-/// than `folder`'s owner owns or that anyone may write (`/tmp`): a dotfiles repository in
-/// `$HOME`, or a `.git` another user made in `/tmp`, gave a bot folder with no git of its own
-/// that repository's commit, `+ edits`. Without `league`, only `folder` itself is looked in.
-fn git_repo(folder: &Path, league: Option<&Path>) -> Option<(PathBuf, PathBuf)> {
+/// A git work tree, its git folder and the folder of its refs (real paths, links resolved, as
+/// git sees them).
+struct GitRepo {
+    tree: PathBuf,
+    gitdir: PathBuf,
+    common: PathBuf,
+}
+
+/// The work tree holding `folder` and its git folder, looked for from `folder` up to the deepest
+/// folder holding both it and `league` (the config's folder: the course's), and never in a folder
+/// above `folder` that another user than `folder`'s owner owns or that anyone may write (`/tmp`):
+/// a dotfiles repository in `$HOME`, or a `.git` another user made in `/tmp`, gave a bot folder
+/// with no git of its own that repository's commit, `+ edits`. Without `league`, only `folder`
+/// itself is looked in. The git folder (and its `commondir`) must be in the work tree or in the
+/// `.git` of a folder looked in (a submodule's, `../.git/modules/…`): a student's `.git` file
+/// holding `gitdir: ../bob/.git` (or `/tmp/x`) had the arena read another student's repository,
+/// or one anyone may write, and publish its commit as the student's label.
+fn git_repo(folder: &Path, league: Option<&Path>) -> Option<GitRepo> {
     use std::os::unix::fs::MetadataExt;
     let folder = std::fs::canonicalize(folder).ok()?;
     let top = match league.and_then(|l| std::fs::canonicalize(l).ok()) {
@@ -1232,21 +1314,28 @@ fn git_repo(folder: &Path, league: Option<&Path>) -> Option<(PathBuf, PathBuf)> 
         None => &folder,
     };
     let owner = std::fs::metadata(&folder).ok()?.uid();
+    // The folders a repository may be found in, from `folder` up.
+    let mut trusted: Vec<&Path> = Vec::new();
     for dir in folder.ancestors() {
         if dir != folder {
             let meta = std::fs::symlink_metadata(dir).ok()?;
             if meta.uid() != owner || meta.mode() & 0o002 != 0 {
-                return None;
+                break;
             }
         }
-        if let Some(gitdir) = git_dir(&dir.join(".git")) {
-            return Some((dir.to_path_buf(), gitdir));
-        }
+        trusted.push(dir);
         if dir == top {
-            return None;
+            break;
         }
     }
-    None
+    let (dir, gitdir) = trusted.iter().find_map(|dir| Some((dir, git_dir(&dir.join(".git"))?)))?;
+    let common = common_dir(&gitdir);
+    let within = |path: &Path| {
+        std::fs::canonicalize(path)
+            .ok()
+            .filter(|real| real.starts_with(dir) || trusted.iter().any(|t| real.starts_with(t.join(".git"))))
+    };
+    Some(GitRepo { tree: dir.to_path_buf(), gitdir: within(&gitdir)?, common: within(&common)? })
 }
 
 /// Whether the submission `files` of the git work tree holding `folder` (the bot's folder, which
@@ -1259,8 +1348,8 @@ fn git_repo(folder: &Path, league: Option<&Path>) -> Option<(PathBuf, PathBuf)> 
 /// store); an index that cannot be read says nothing (`false`). The repository is
 /// [`git_label`]'s (see [`git_repo`]).
 pub fn git_edits(folder: &Path, league: Option<&Path>, files: &Sources) -> bool {
-    let Some((tree, gitdir)) = git_repo(folder, league) else { return false };
-    let Some(head) = git_head(&gitdir) else { return false };
+    let Some(GitRepo { tree, gitdir, common }) = git_repo(folder, league) else { return false };
+    let Some(head) = git_head(&gitdir, &common) else { return false };
     let Some(index) = GitIndex::read(&gitdir.join("index"), head.len() / 2) else { return false };
     let Ok(folder) = std::fs::canonicalize(folder) else { return false };
     let Ok(prefix) = folder.strip_prefix(&tree) else { return false };
@@ -1939,6 +2028,64 @@ mod tests {
         assert_eq!(git_label(&repo, None).as_deref(), Some("0123456"));
     }
 
+    /// A student's `.git` file (or `commondir`) naming another student's git folder, or one
+    /// anyone may write, gives no label and no `+ edits` from it: Alice's `gitdir: ../bob/.git` had
+    /// the arena read Bob's repository and publish his commit as her label. A submodule's
+    /// (`gitdir: ../../.git/modules/subs/carol`, in the course's repository) still gives its
+    /// commit. The control: the git folder the file names, read as before, gives Bob's commit.
+    #[test]
+    fn a_git_file_naming_another_student_s_repository_gives_no_label() {
+        let dir = tempfile::tempdir().unwrap();
+        let course = dir.path().join("course");
+        let (alice, bob) = (course.join("subs/alice"), course.join("subs/bob"));
+        for folder in [&alice, &bob] {
+            std::fs::create_dir_all(folder).unwrap();
+            git(folder, &["init", "-q"]);
+            std::fs::write(folder.join("bot.sh"), format!("echo WAIT # {}\n", folder.display())).unwrap();
+            git(folder, &["add", "."]);
+            git(folder, &["commit", "-qm", "one"]);
+        }
+        let head = |repo: &Path| String::from_utf8(git(repo, &["rev-parse", "HEAD"]).stdout).unwrap()[..7].to_string();
+        let (alice_head, bob_head) = (head(&alice), head(&bob));
+        assert_eq!(git_label(&alice, Some(&course)).as_deref(), Some(&*alice_head), "her own");
+        // The attack: her `.git` a file naming Bob's git folder.
+        std::fs::remove_dir_all(alice.join(".git")).unwrap();
+        std::fs::write(alice.join(".git"), "gitdir: ../bob/.git\n").unwrap();
+        let files = |folder: &Path| {
+            sources(&bot(folder, "sh bot.sh"), None, &BTreeSet::new(), &Default::default(), &mut BTreeMap::new())
+                .unwrap()
+        };
+        assert_eq!(git_label(&alice, Some(&course)), None);
+        assert!(!git_edits(&alice, Some(&course), &files(&alice)));
+        // The control: the git folder the file names gives Bob's commit.
+        let named = git_dir(&alice.join(".git")).unwrap();
+        assert_eq!(git_head(&named, &common_dir(&named)).map(|id| id[..7].to_string()), Some(bob_head.clone()));
+        // Nor through `commondir`: her own git folder, its refs Bob's.
+        std::fs::remove_file(alice.join(".git")).unwrap();
+        std::fs::create_dir(alice.join(".git")).unwrap();
+        std::fs::write(alice.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        std::fs::write(alice.join(".git/commondir"), "../../bob/.git\n").unwrap();
+        assert_eq!(git_label(&alice, Some(&course)), None);
+        let own = alice.join(".git");
+        assert_eq!(git_head(&own, &common_dir(&own)).map(|id| id[..7].to_string()), Some(bob_head), "the control");
+        // A submodule of the course's repository: its git folder in the course's `.git`.
+        git(&course, &["init", "-q"]);
+        let carol = course.join("subs/carol");
+        std::fs::create_dir_all(&carol).unwrap();
+        let modules = course.join(".git/modules/subs/carol");
+        std::fs::create_dir_all(&modules).unwrap();
+        git(&modules, &["init", "-q", "--bare"]);
+        git(&modules, &["config", "core.bare", "false"]);
+        git(&modules, &["config", "core.worktree", "../../../../subs/carol"]);
+        std::fs::write(carol.join(".git"), "gitdir: ../../.git/modules/subs/carol\n").unwrap();
+        std::fs::write(carol.join("bot.sh"), "echo WAIT\n").unwrap();
+        git(&carol, &["add", "."]);
+        git(&carol, &["commit", "-qm", "one"]);
+        assert_eq!(git_label(&carol, Some(&course)).as_deref(), Some(&*head(&carol)), "a submodule's");
+        assert!(!git_edits(&carol, Some(&course), &files(&carol)));
+        assert_ne!(alice_head, head(&carol));
+    }
+
     /// A bot folder with no git of its own takes no repository's commit from above the league's
     /// folder (a dotfiles repository in `$HOME`), from a folder anyone may write (a `.git` made in
     /// `/tmp`) or from one another user owns; one inside the course's repository, the league's
@@ -2123,6 +2270,41 @@ mod tests {
             }
         }
         assert_eq!(output_stamp(dir.path(), "target"), hasher.finalize().to_hex()[..16].to_string());
+    }
+
+    /// A read of a bot's folder hashes no more than so many bytes: sparse files of 512 MiB take
+    /// no disk and cost a build nothing, and each read of them (before and after every match of
+    /// a bot without a copy) hashed them whole. Past the cap, the bot's own files are refused,
+    /// its build's outputs unread (it then does not play without a copy). The control: without
+    /// the cap, every file is hashed, whatever their sizes.
+    #[test]
+    fn a_read_of_a_folder_hashes_a_bounded_number_of_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bot.sh"), "echo WAIT\n").unwrap();
+        let sparse = |name: &str| std::fs::File::create(dir.path().join(name)).unwrap().set_len(1 << 20).unwrap();
+        for name in ["out1", "out2", "out3"] {
+            sparse(name);
+        }
+        let b = bot(dir.path(), "sh bot.sh");
+        let outputs: BTreeSet<String> = ["out1", "out2", "out3"].map(String::from).into();
+        let hashed = |most: u64, outputs: &BTreeSet<String>| {
+            FOLDER_BYTES.set(most);
+            READS.with_borrow_mut(Vec::clear);
+            let read = read(&b, None, outputs, &LeftOut::default(), &mut BTreeMap::new());
+            FOLDER_BYTES.set(MAX_FOLDER_BYTES);
+            let files = READS.with_borrow(|r| r.iter().filter(|p| p.is_file()).count());
+            let read = read.map_err(|e| e.to_string());
+            (read.map(|r| r.whole.map(|_| ()).map_err(|e| e.contains("more than 2 MiB of files"))), files)
+        };
+        // Its build's outputs past the cap: unread, its own files as they are.
+        assert_eq!(hashed(2 << 20, &outputs), (Ok(Err(true)), 2), "bot.sh and one output");
+        // Its own files past it: refused.
+        let (read, files) = hashed(2 << 20, &BTreeSet::new());
+        assert!(read.is_err_and(|e| e.contains("more than 2 MiB of files")), "own files");
+        assert_eq!(files, 2);
+        // The control: without the cap, each file is hashed.
+        assert_eq!(hashed(u64::MAX, &outputs), (Ok(Ok(())), 4));
+        const { assert!(MAX_FOLDER_BYTES >= 2 * MAX_FINGERPRINTED_BYTES && MAX_FOLDER_BYTES >= 4 * MAX_SNAPSHOT_BYTES) };
     }
 
     #[test]
@@ -2494,6 +2676,33 @@ mod tests {
                 assert_eq!(then.differences(&added, 5), ["lib/b.rs"]);
             }
         }
+    }
+
+    /// A kept copy holds no more than so many files: a build's empty files take no disk, and each
+    /// version's copy took them all, an inode each. Past the cap, no copy is kept. The control:
+    /// without the cap, the same folder is copied whole.
+    #[test]
+    fn a_copy_holds_a_bounded_number_of_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let alice = dir.path().join("alice");
+        std::fs::create_dir_all(alice.join("made")).unwrap();
+        std::fs::write(alice.join("bot.sh"), "echo WAIT\n").unwrap();
+        for i in 0..50 {
+            std::fs::File::create(alice.join(format!("made/{i}"))).unwrap();
+        }
+        let copied = |most: usize, dest: &str| {
+            COPY_FILES.set(most);
+            let kept = snapshot(&bot(&alice, "sh bot.sh"), &dir.path().join(dest), &LeftOut::default());
+            COPY_FILES.set(MAX_COPY_FILES);
+            kept.map(|_| ()).map_err(|e| e.to_string())
+        };
+        let refused = copied(40, "versions/alice/a").unwrap_err();
+        assert!(refused.contains("cannot keep a copy: more than 40 files"), "{refused}");
+        assert!(!dir.path().join("versions/alice/a").exists() && !dir.path().join("versions/alice/a.tmp").exists());
+        // The control: without the cap, all 51 files are copied.
+        copied(usize::MAX, "versions/alice/b").unwrap();
+        assert_eq!(std::fs::read_dir(dir.path().join("versions/alice/b/folder/made")).unwrap().count(), 50);
+        const { assert!(MAX_COPY_FILES >= MAX_FILES) };
     }
 
     /// A sparse file (a build's output of a large size and no data) is copied sparse: the copy

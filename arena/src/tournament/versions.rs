@@ -437,9 +437,7 @@ pub fn limit_copies(history: &mut BTreeMap<String, BotHistory>, playing: &[BotVe
         }
         let mut sized: Vec<(u64, String, u64)> = copies
             .into_iter()
-            .map(|(fp, (at, root))| {
-                (at, fp.to_string(), root.as_deref().map_or(0, |root| build::disk_use(root, u64::MAX).bytes))
-            })
+            .map(|(fp, (at, root))| (at, fp.to_string(), root.as_deref().map_or(0, copy_size)))
             .collect();
         let mut total: u64 = sized.iter().map(|c| c.2).sum();
         if total <= most {
@@ -471,6 +469,15 @@ pub fn limit_copies(history: &mut BTreeMap<String, BotHistory>, playing: &[BotVe
             }
         }
     }
+}
+
+/// What the copy in `root` counts for `copies_mb`: its allocated blocks, and at least a block
+/// (4 KiB) per file and folder: empty files take no blocks but an inode each, and a build's
+/// 200,000 empty files in every version's copy would have run the league's disk out of inodes
+/// within its 1 GiB (replays and pages then failing to be written, for every bot).
+fn copy_size(root: &Path) -> u64 {
+    let used = build::disk_use(root, u64::MAX);
+    used.bytes.max(used.entries.saturating_mul(4096))
 }
 
 /// The folder of the copy `kept` runs (of version `fingerprint`): `versions/<bot>/<fingerprint>`
@@ -547,18 +554,18 @@ pub fn prepare(
             h.forget_changed_outputs(dir);
         }
     }
-    let to_build: Vec<(String, String, PathBuf, Option<build::FolderGrowth>)> = config
+    let to_build: Vec<build::ToBuild> = config
         .bots
         .iter()
         .filter(|b| b.cwd.as_ref().is_none_or(|d| d.is_dir()))
         .filter_map(|b| {
             let growth = history.get(&b.name).and_then(|h| h.build_growth);
-            b.build.as_ref().map(|cmd| (b.name.clone(), cmd.clone(), build_folder(config, b), growth))
+            b.build.as_ref().map(|cmd| (b.name.clone(), cmd.clone(), build_folder(config, b), growth, b.cwd.is_some()))
         })
         .collect();
     // (From here until the record is saved, each bot's outputs as its build leaves them, and
     // as unknown while it builds.)
-    for (name, _, _, _) in &to_build {
+    for (name, _, _, _, _) in &to_build {
         unrecorded.builds.insert(name.clone(), None);
     }
     unrecorded.write(&marker);
@@ -573,8 +580,8 @@ pub fn prepare(
     let mut started: BTreeMap<String, submission::Sources> = BTreeMap::new();
     let mut refuse = |name: &str| {
         let why = config.bots.iter().find(|b| b.name == name).and_then(linked).map(|l| l.to_string());
-        let shared = to_build.iter().find(|(n, _, _, _)| n == name).map(|(_, c, d, _)| (c, d));
-        for (other, _, _, _) in to_build.iter().filter(|(_, c, d, _)| why.is_none() && Some((c, d)) == shared) {
+        let shared = to_build.iter().find(|(n, _, _, _, _)| n == name).map(|(_, c, d, _, _)| (c, d));
+        for (other, _, _, _, _) in to_build.iter().filter(|(_, c, d, _, _)| why.is_none() && Some((c, d)) == shared) {
             let Some(entry) = config.bots.iter().find(|b| &b.name == other && b.cwd.is_some() && linked(b).is_none())
             else {
                 continue;
@@ -671,7 +678,7 @@ pub fn prepare(
                 };
                 from = again;
                 let log = build::free_log_name(out, &entry.name, now);
-                let earlier = build::Earlier { bot: &entry.name, growth: h.build_growth };
+                let earlier = build::Earlier { bot: &entry.name, growth: h.build_growth, own: true };
                 let outcome = build::run(sandbox, command, dir, config.build_limits(), out, &log, earlier);
                 runs += 1;
                 if let Some(growth) = outcome.growth {
@@ -869,7 +876,8 @@ pub fn prepare(
 
 /// Why `bot` cannot play its new version: no copy of it could be kept (`no_copy`), so it would
 /// play from its own folder, and what its build wrote cannot be read (`unread`: more than
-/// [`submission::MAX_FILES`] files with the bot's, an output over 512 MiB or unreadable), so
+/// [`submission::MAX_FILES`] files or [`submission::MAX_FOLDER_BYTES`] with the bot's, an output
+/// over 512 MiB or unreadable), so
 /// the check before and after each match could not see its program replaced (a push, a student
 /// with a shell on the machine). It is refused rather than checked on the files its command
 /// names alone: a committed `./bot` that runs `build/real-bot`, an interpreter loading a module
@@ -880,12 +888,14 @@ fn unchecked(bot: &BotEntry, no_copy: &str, unread: &str) -> String {
     format!(
         "{head}no copy of it could be kept ({no_copy}), and what its build wrote cannot be read ({unread}): it \
          would play from its own folder, where its program could be replaced between matches unseen, so it does \
-         not play this version; have its build write fewer files (at most {} with the bot's) and none unreadable \
+         not play this version; have its build write fewer files (at most {} and {} MiB with the bot's) and none unreadable \
          or over {} MiB, e.g. `ignore` its build's intermediate folders (not what its command runs), or keep its \
-         folder under {} MiB so that the league keeps a copy",
+         folder under {} MiB and {} files so that the league keeps a copy",
         submission::MAX_FILES,
+        submission::MAX_FOLDER_BYTES >> 20,
         submission::MAX_FINGERPRINTED_BYTES >> 20,
         submission::MAX_SNAPSHOT_BYTES >> 20,
+        submission::MAX_COPY_FILES,
     )
 }
 
@@ -1247,7 +1257,7 @@ mod tests {
             config.build_limits(),
             &out,
             "builds/control.log",
-            build::Earlier { bot: "control", growth: None },
+            build::Earlier { bot: "control", growth: None, own: true },
         );
         assert_eq!(built.problem, None);
         assert!(course.join("subs/bob/x").exists(), "without the check, alice's build writes bob's folder");
@@ -1293,7 +1303,7 @@ mod tests {
             config.build_limits(),
             &out,
             "builds/control.log",
-            build::Earlier { bot: "control", growth: None },
+            build::Earlier { bot: "control", growth: None, own: true },
         );
         assert!(built.outputs.contains(&"bot.sh".to_string()) && !built.created.contains(&"bot.sh".to_string()));
         let as_before: BTreeSet<String> = built.outputs.iter().cloned().collect();
@@ -1461,7 +1471,7 @@ mod tests {
             config.build_limits(),
             &out,
             "builds/control.log",
-            build::Earlier { bot: "alice", growth: None },
+            build::Earlier { bot: "alice", growth: None, own: true },
         );
         assert_eq!(built.problem, None);
         let outputs = &history["alice"].outputs;
@@ -1822,6 +1832,18 @@ mod tests {
         assert_eq!((bots[0].fingerprint.as_str(), bots[0].kept), (v3.as_str(), true));
         assert_eq!(std::fs::read(copy(&v3).join("folder/data")).unwrap(), data(3));
         assert_eq!(history["alice"].standing(None).unwrap().label, "v3");
+    }
+
+    /// A copy counts for `copies_mb` at least a block per file: 1,000 empty files take no blocks
+    /// but 1,000 inodes, and count 4,000 KiB. The control: by their blocks alone, next to nothing.
+    #[test]
+    fn a_copy_of_empty_files_counts_a_block_each() {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..1000 {
+            std::fs::File::create(dir.path().join(i.to_string())).unwrap();
+        }
+        assert!(copy_size(dir.path()) >= 1000 * 4096, "{}", copy_size(dir.path()));
+        assert!(build::disk_use(dir.path(), u64::MAX).bytes < 1000 * 4096, "the control: its blocks alone");
     }
 
     /// `copies_mb` caps a bot's copies: with 0, its first version's copy goes once a second
