@@ -82,8 +82,8 @@ pub(super) struct Plan {
     /// The arena's command line and environment in memory (start, end): the init, a copy of
     /// the arena, blanks them so that the box cannot read them in /proc/1.
     pub wipe: [(usize, usize); 2],
-    /// The system calls the bot may not make (see [`super::syscalls`]), compiled: one filter or
-    /// two.
+    /// The system calls the bot may not make (see [`super::syscalls`]), compiled: every filter
+    /// of `syscalls::filters`, in order.
     pub filters: Vec<seccompiler::BpfProgram>,
 }
 
