@@ -136,8 +136,8 @@ pub struct Earlier<'a> {
     /// What its earlier builds have added to its folder.
     pub growth: Option<FolderGrowth>,
     /// The folder is the bot's own (`cwd`), a student's, where a hard link of a file outside it
-    /// refuses the build (see [`shared_file`]); not the config's folder, the teacher's, which a
-    /// build there may write whole anyway.
+    /// gets a copy of its own before the build (see [`own_copies`]); not the config's folder,
+    /// the teacher's, which a build there may write whole anyway.
     pub own: bool,
 }
 
@@ -172,10 +172,24 @@ pub fn run(
     // The folder as it is now, held open: what is taken back is taken back there, whatever
     // the path names by then.
     let root = open_folder(folder);
-    let Looked { stamp: before, disk, holes, shared } = look_before(folder, root.as_ref().ok());
-    if let Some(shared) = shared.as_ref().filter(|_| earlier.own) {
-        return BuildOutcome::refused(shared_file(shared));
+    let mut looked = look_before(folder, root.as_ref().ok());
+    // Its own folder's files that are also hard links outside it get copies of their own first
+    // (noted in what the walk found: no file of it is another version, or the build's).
+    let shared = std::mem::take(&mut looked.shared);
+    if let Some(first) = shared.first().filter(|_| earlier.own) {
+        let copied = match &root {
+            Ok(root) => own_copies(root, &shared, &mut looked),
+            Err(e) => Err((first, std::io::Error::new(e.kind(), format!("its folder cannot be opened: {e}")))),
+        };
+        match copied {
+            Ok(n) => tracing::info!(
+                "bot `{}`: {n} files were hard links of files outside its folder; each now has a copy of its own",
+                earlier.bot
+            ),
+            Err((file, e)) => return BuildOutcome::refused(shared_file(file, &e)),
+        }
     }
+    let Looked { stamp: before, disk, holes, .. } = looked;
     let spent = earlier.growth.map_or(0, |g| g.counted(disk.bytes));
     let (base, folder_then) = (disk.bytes, Start { disk, spent, bot: earlier.bot });
     let log_path = out.join(log);
@@ -321,9 +335,24 @@ struct Looked {
     stamp: super::submission::Stamp,
     disk: DiskUse,
     holes: Holes,
-    /// A regular file of the folder (its path, and its links in all) that is also a hard link
-    /// outside it, if there is one (see [`shared_file`]).
-    shared: Option<(String, u64)>,
+    /// The regular files of the folder that are also hard links outside it (see [`Shared`]),
+    /// by their first path.
+    shared: Vec<Shared>,
+}
+
+/// A regular file of a bot's folder that is also a hard link outside it (a teacher's `cp -al`,
+/// a local `git clone`'s objects, a venv `uv sync` linked to its cache): the build's box shows
+/// the folder writable, and a write to that file is a write to the same file elsewhere.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Shared {
+    /// Its device and inode, as the walk found it.
+    id: (u64, u64),
+    /// Its links in all then.
+    links: u64,
+    /// Its allocated bytes then (the walk counted them once).
+    bytes: u64,
+    /// Its names in the folder (relative to it), in the order the walk found them.
+    paths: Vec<String>,
 }
 
 #[cfg(test)]
@@ -334,6 +363,9 @@ thread_local! {
     /// Walk as before the walks were merged, a stamp, the holes and the disk use each a walk of
     /// its own (the control of the test that counts them).
     static SEPARATE_WALKS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Called once a file's copy of its own is made, before it is swapped in (a test replaces
+    /// the file meanwhile there, as a push would).
+    static BEFORE_SWAP: std::cell::RefCell<Option<Box<dyn FnMut()>>> = std::cell::RefCell::new(None);
 }
 
 /// The folder before its build, in one walk: its stamp (everything, ignored files too: what
@@ -358,7 +390,7 @@ fn look_after(folder: &Path) -> Looked {
             stamp: super::submission::stamp(folder),
             disk: disk_use(folder, u64::MAX),
             holes: Holes::new(),
-            shared: None,
+            shared: Vec::new(),
         };
     }
     look(folder, None)
@@ -373,13 +405,16 @@ fn look(folder: &Path, dir: Option<&OwnedFd>) -> Looked {
     #[cfg(test)]
     WALKS.with_borrow_mut(|w| w.push("look"));
     let (mut stamp, mut holes, mut left) = (super::submission::Stamp::new(), Holes::new(), MAX_HOLES);
-    // Each regular file of several links: its links in all, those found here, its first path.
-    let mut links: std::collections::HashMap<(u64, u64), (u64, u64, String)> = std::collections::HashMap::new();
+    // Each regular file of several links, with its names found here.
+    let mut links: std::collections::HashMap<(u64, u64), Shared> = std::collections::HashMap::new();
     let disk = walk_disk(folder, u64::MAX, |path, meta| {
         use std::os::unix::fs::MetadataExt;
         let name = path.to_string_lossy().into_owned();
         if meta.is_file() && meta.nlink() > 1 {
-            links.entry((meta.dev(), meta.ino())).or_insert((meta.nlink(), 0, name.clone())).1 += 1;
+            let id = (meta.dev(), meta.ino());
+            let bytes = meta.blocks().saturating_mul(512);
+            let file = links.entry(id).or_insert(Shared { id, links: meta.nlink(), bytes, paths: Vec::new() });
+            file.paths.push(name.clone());
         }
         if let Some(dir) = dir.filter(|_| left > 0 && meta.is_file() && meta.blocks().saturating_mul(512) < meta.len())
         {
@@ -391,24 +426,306 @@ fn look(folder: &Path, dir: Option<&OwnedFd>) -> Looked {
         }
         stamp.insert(name, super::submission::facts(meta));
     });
-    let shared = links.into_values().filter(|(all, here, _)| here < all).map(|(all, _, path)| (path, all)).min();
+    let mut shared: Vec<Shared> = links.into_values().filter(|f| (f.paths.len() as u64) < f.links).collect();
+    shared.sort_by(|a, b| a.paths.cmp(&b.paths));
     Looked { stamp, disk, holes, shared }
 }
 
-/// Why a build may not run in a folder where a regular file is also a hard link outside it (a
-/// teacher's `cp -al`, a local `git clone`'s objects, a venv `uv sync` linked to its cache): the
-/// build's box shows the folder writable, and a write to that file is a write to the same file
-/// elsewhere. Alice's build appended `sys.exit(3)` to her `botkit.py`, a link of Bob's, and Bob's
-/// bot crashed in every match. (A build cannot make such a link: the box's folder is a mount of
-/// its own.) The file's path is the student's: cut, as the box's messages cut theirs.
-fn shared_file((path, links): &(String, u64)) -> String {
+/// Why a build may not run in its own folder where a regular file is also a hard link outside it
+/// and no copy of its own could be made (`why`, see [`own_copies`]): the build's box shows the
+/// folder writable, and a write to that file is a write to the same file elsewhere. Alice's
+/// build appended `sys.exit(3)` to her `botkit.py`, a link of Bob's, and Bob's bot crashed in
+/// every match. (A build cannot make such a link: the box's folder is a mount of its own.) The
+/// file's path is the student's: cut, as the box's messages cut theirs.
+fn shared_file(file: &Shared, why: &std::io::Error) -> String {
+    let path = file.paths.first().map_or("", String::as_str);
     let short: String = path.chars().take(200).collect();
     let cut = if short.len() < path.len() { "…" } else { "" };
     format!(
-        "not built: its file {short}{cut} is a hard link of a file outside its folder ({links} links): its build \
-         could change that file too; give the folder files of its own (`cp` without `-l`, `git clone \
-         --no-hardlinks`, `uv sync --link-mode copy`)"
+        "not built: its file {short}{cut} is a hard link of a file outside its folder ({} links) and no copy of \
+         its own could be made there ({why}): its build could change that file too; give the folder files of its \
+         own (`cp` without `-l`, `git clone --no-hardlinks`, `uv sync --link-mode copy`)",
+        file.links
     )
+}
+
+/// The buffer a file is copied through by [`own_copy`].
+const COPY_BUFFER: usize = 1 << 20;
+
+/// Gives each file of `shared` (found in the open `folder` by the walk before its build) a copy
+/// of its own ([`own_copy`]), and notes the copies in what that walk found (`looked`): their
+/// inodes in its stamp and holes (a build's changes are told by them, and a file of another
+/// inode under an old name is taken for the build's), their blocks in its disk use. Returns how
+/// many were copied, or the first that could not be and why (the folder is not built then).
+fn own_copies<'a>(
+    folder: &OwnedFd,
+    shared: &'a [Shared],
+    looked: &mut Looked,
+) -> Result<usize, (&'a Shared, std::io::Error)> {
+    use std::os::unix::fs::MetadataExt;
+    let mut buf = vec![0u8; COPY_BUFFER];
+    // The folders renamed in, by (device, inode), synced once all are copied.
+    let mut dirs: std::collections::HashMap<(u64, u64), std::fs::File> = std::collections::HashMap::new();
+    let mut result = Ok(shared.len());
+    for file in shared {
+        match own_copy(folder, file, &mut buf, &mut dirs) {
+            Ok(meta) => {
+                for path in &file.paths {
+                    if let Some(facts) = looked.stamp.get_mut(path) {
+                        *facts = super::submission::facts(&meta);
+                    }
+                    if let Some((id, _)) = looked.holes.get_mut(path) {
+                        *id = (meta.dev(), meta.ino());
+                    }
+                }
+                let bytes = meta.blocks().saturating_mul(512);
+                looked.disk.bytes = looked.disk.bytes.saturating_sub(file.bytes).saturating_add(bytes);
+            }
+            Err(e) => {
+                result = Err((file, e));
+                break;
+            }
+        }
+    }
+    for dir in dirs.values() {
+        if let Err(e) = dir.sync_all() {
+            tracing::warn!("cannot sync a folder where a file was given a copy of its own: {e}");
+        }
+    }
+    result
+}
+
+/// Replaces each name in the open `folder` of `file` (a file also linked outside it) by one copy
+/// of its own: the same bytes (holes kept), permissions, owner (as far as the arena may give it)
+/// and times, written to a temporary name beside the first name and synced, linked beside the
+/// others, then swapped in for each name only while it is still the file the walk found
+/// (`RENAME_EXCHANGE`, the swapped-out name checked and removed, or swapped back; where the file
+/// system cannot swap, checked just before a rename). No link is followed on the way. Returns
+/// the copy's metadata; a file that changed meanwhile is an error. `dirs` gathers the folders
+/// renamed in, to sync.
+fn own_copy(
+    folder: &OwnedFd,
+    file: &Shared,
+    buf: &mut [u8],
+    dirs: &mut std::collections::HashMap<(u64, u64), std::fs::File>,
+) -> std::io::Result<std::fs::Metadata> {
+    use std::os::unix::fs::MetadataExt;
+    let places = file.paths.iter().map(|p| parent_of(folder, Path::new(p))).collect::<std::io::Result<Vec<_>>>()?;
+    let Some((dir, name)) = places.first() else { return Err(std::io::Error::other("no name in the folder")) };
+    let from = open_at(dir, name, false, file.id)?;
+    let was = from.metadata()?;
+    // The temporary name beside each name, while it is there.
+    let mut temps: Vec<Option<CString>> = vec![None; places.len()];
+    let copied = (|| {
+        let (copy, temp) = create_temporary(dir)?;
+        temps[0] = Some(temp);
+        copy_data(&from, &copy, was.len(), buf)?;
+        keep_owner_mode_times(&copy, &was)?;
+        copy.sync_all()?;
+        let now = from.metadata()?;
+        let facts = |m: &std::fs::Metadata| (m.len(), m.mtime(), m.mtime_nsec(), m.ctime(), m.ctime_nsec());
+        if facts(&now) != facts(&was) {
+            return Err(std::io::Error::other("it changed while it was copied"));
+        }
+        for (i, (dir, _)) in places.iter().enumerate().skip(1) {
+            temps[i] = Some(link_temporary(&copy, dir)?);
+        }
+        #[cfg(test)]
+        BEFORE_SWAP.with_borrow_mut(|f| f.as_mut().map(|f| f()));
+        for (i, (dir, name)) in places.iter().enumerate() {
+            let Some(temp) = &temps[i] else { continue };
+            swap_in(dir, temp, name, file.id)?;
+            temps[i] = None;
+            let here = std::fs::File::from(reopen_dir(dir)?);
+            let meta = here.metadata()?;
+            dirs.entry((meta.dev(), meta.ino())).or_insert(here);
+        }
+        copy.metadata()
+    })();
+    for ((dir, _), temp) in places.iter().zip(&temps) {
+        if let Some(temp) = temp {
+            // SAFETY: unlinkat on a descriptor we own and a NUL-terminated name.
+            unsafe { libc::unlinkat(dir.as_raw_fd(), temp.as_ptr(), 0) };
+        }
+    }
+    copied
+}
+
+/// A new file for writing (mode 0600, to be set) under a free temporary name in the open
+/// folder `dir`, and that name.
+fn create_temporary(dir: &OwnedFd) -> std::io::Result<(std::fs::File, CString)> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC;
+    loop {
+        let name = temporary_name(&NEXT)?;
+        // SAFETY: openat on a descriptor we own and a NUL-terminated name; a new descriptor is ours.
+        let fd = unsafe { libc::openat(dir.as_raw_fd(), name.as_ptr(), flags, 0o600 as libc::c_uint) };
+        if fd >= 0 {
+            // SAFETY: `fd` was just opened, and nothing else owns it.
+            return Ok((std::fs::File::from(unsafe { OwnedFd::from_raw_fd(fd) }), name));
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::AlreadyExists {
+            return Err(e);
+        }
+    }
+}
+
+/// Another name of the open file `copy` in the open folder `dir`: a free temporary one, linked
+/// to that very file (through `/proc/self/fd`), whatever its first name is by then.
+fn link_temporary(copy: &std::fs::File, dir: &OwnedFd) -> std::io::Result<CString> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let fd = CString::new(format!("/proc/self/fd/{}", copy.as_raw_fd())).map_err(std::io::Error::other)?;
+    loop {
+        let name = temporary_name(&NEXT)?;
+        // SAFETY: linkat on descriptors we own and NUL-terminated names.
+        let r = unsafe {
+            libc::linkat(libc::AT_FDCWD, fd.as_ptr(), dir.as_raw_fd(), name.as_ptr(), libc::AT_SYMLINK_FOLLOW)
+        };
+        if r == 0 {
+            return Ok(name);
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::AlreadyExists {
+            return Err(e);
+        }
+    }
+}
+
+/// A temporary name ([`crate::files::TEMPORARY_PREFIX`]) of this process, the `next` of its kind.
+fn temporary_name(next: &AtomicU64) -> std::io::Result<CString> {
+    let n = next.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    let name = format!("{}own-{}-{n}-{nanos}", crate::files::TEMPORARY_PREFIX, std::process::id());
+    CString::new(name).map_err(std::io::Error::other)
+}
+
+/// The bytes of `from` up to `len` into the new file `to`, its holes left holes (a sparse file
+/// takes no more disk as a copy).
+fn copy_data(from: &std::fs::File, to: &std::fs::File, len: u64, buf: &mut [u8]) -> std::io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    let (fd, mut at) = (from.as_raw_fd(), 0u64);
+    while at < len {
+        // SAFETY: lseek on a descriptor we own.
+        let data = unsafe { libc::lseek(fd, at as i64, libc::SEEK_DATA) };
+        let start = match data {
+            // (Nothing but a hole from here on.)
+            _ if data < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ENXIO) => break,
+            _ if data < 0 => at,
+            _ => data as u64,
+        };
+        if start >= len {
+            break;
+        }
+        // SAFETY: as above.
+        let hole = unsafe { libc::lseek(fd, start as i64, libc::SEEK_HOLE) };
+        let end = if hole < 0 || (hole as u64) <= start { len } else { (hole as u64).min(len) };
+        let mut pos = start;
+        while pos < end {
+            let want = usize::try_from(end - pos).unwrap_or(usize::MAX).min(buf.len());
+            let n = match from.read_at(&mut buf[..want], pos) {
+                Ok(0) => return Err(std::io::Error::other("it shrank while it was copied")),
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            to.write_all_at(&buf[..n], pos)?;
+            pos += n as u64;
+        }
+        at = end;
+    }
+    to.set_len(len)
+}
+
+/// Gives the copy `to` the owner (as far as the arena may: set-user and set-group bits only
+/// with the owner and group they were given for), mode and times of the file `was` describes.
+fn keep_owner_mode_times(to: &std::fs::File, was: &std::fs::Metadata) -> std::io::Result<()> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let fd = to.as_raw_fd();
+    let mut mode = was.mode() & 0o7777;
+    let is = to.metadata()?;
+    if (is.uid(), is.gid()) != (was.uid(), was.gid()) {
+        // SAFETY: fchown on a descriptor we own.
+        if unsafe { libc::fchown(fd, was.uid(), was.gid()) } != 0 {
+            // SAFETY: as above (the group alone: its owner may give it any of its groups).
+            unsafe { libc::fchown(fd, u32::MAX, was.gid()) };
+        }
+        let is = to.metadata()?;
+        if is.uid() != was.uid() {
+            mode &= !0o4000;
+        }
+        if is.gid() != was.gid() {
+            mode &= !0o2000;
+        }
+    }
+    to.set_permissions(std::fs::Permissions::from_mode(mode))?;
+    let times = [
+        libc::timespec { tv_sec: was.atime(), tv_nsec: was.atime_nsec() },
+        libc::timespec { tv_sec: was.mtime(), tv_nsec: was.mtime_nsec() },
+    ];
+    // SAFETY: futimens on a descriptor we own, with two timespecs.
+    if unsafe { libc::futimens(fd, times.as_ptr()) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Puts the file at `temp` under `name` (both in the open folder `dir`) only if `name` is still
+/// the regular file `id`, which goes: swapped (`RENAME_EXCHANGE`), the name swapped out checked
+/// and removed (swapped back if it is another file, put there meanwhile); where the file system
+/// cannot swap, `name` is checked just before a rename over it.
+fn swap_in(dir: &OwnedFd, temp: &CString, name: &CString, id: (u64, u64)) -> std::io::Result<()> {
+    let d = dir.as_raw_fd();
+    let replaced = || std::io::Error::other("it was replaced while it was copied");
+    // SAFETY: renameat2 on a descriptor we own and NUL-terminated names.
+    if unsafe { libc::renameat2(d, temp.as_ptr(), d, name.as_ptr(), libc::RENAME_EXCHANGE) } == 0 {
+        if is_file_at(dir, temp, id) {
+            // SAFETY: unlinkat on a descriptor we own and a NUL-terminated name.
+            if unsafe { libc::unlinkat(d, temp.as_ptr(), 0) } != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            return Ok(());
+        }
+        // SAFETY: as above.
+        if unsafe { libc::renameat2(d, temp.as_ptr(), d, name.as_ptr(), libc::RENAME_EXCHANGE) } != 0 {
+            let e = std::io::Error::last_os_error();
+            tracing::warn!(name = %name.to_string_lossy(), "cannot put back a file replaced while it was copied: {e}");
+        }
+        return Err(replaced());
+    }
+    let e = std::io::Error::last_os_error();
+    if !matches!(e.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS | libc::EOPNOTSUPP)) {
+        return Err(e);
+    }
+    if !is_file_at(dir, name, id) {
+        return Err(replaced());
+    }
+    // SAFETY: renameat on a descriptor we own and NUL-terminated names.
+    if unsafe { libc::renameat(d, temp.as_ptr(), d, name.as_ptr()) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Whether `name` in the open folder `dir` is the regular file `id` (device, inode), not followed.
+fn is_file_at(dir: &OwnedFd, name: &CString, id: (u64, u64)) -> bool {
+    // SAFETY: fstatat writes into the struct we own.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: fstatat on a descriptor we own and a NUL-terminated name.
+    let r = unsafe { libc::fstatat(dir.as_raw_fd(), name.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW) };
+    r == 0 && st.st_mode & libc::S_IFMT == libc::S_IFREG && (st.st_dev, st.st_ino) == id
+}
+
+/// The open folder `dir` (perhaps opened `O_PATH`) opened again for reading, to sync it.
+fn reopen_dir(dir: &OwnedFd) -> std::io::Result<OwnedFd> {
+    let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
+    // SAFETY: openat on a descriptor we own and a NUL-terminated name; a new descriptor is ours.
+    let fd = unsafe { libc::openat(dir.as_raw_fd(), c".".as_ptr(), flags) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just opened, and nothing else owns it.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
 /// The holes, (offset, length), of the sparse file `rel` of the open `folder` found with `meta`
@@ -442,8 +759,13 @@ fn file_holes(folder: &OwnedFd, rel: &Path, meta: &std::fs::Metadata, most: usiz
 /// be root, and the folder is the student's (a name or a parent folder swapped for a link, a
 /// hard link to another file, or a FIFO, is refused; without blocking).
 fn open_file(folder: &OwnedFd, rel: &Path, write: bool, id: (u64, u64)) -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::MetadataExt;
     let (dir, name) = parent_of(folder, rel)?;
+    open_at(&dir, &name, write, id)
+}
+
+/// Opens `name` in the open folder `dir` as [`open_file`] does: only if it is the regular file `id`.
+fn open_at(dir: &OwnedFd, name: &CString, write: bool, id: (u64, u64)) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::MetadataExt;
     let mode = if write { libc::O_WRONLY } else { libc::O_RDONLY };
     let flags = mode | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC;
     // SAFETY: openat on a descriptor we own and a NUL-terminated name; a new descriptor is ours.
@@ -905,47 +1227,238 @@ mod tests {
         );
     }
 
-    /// A build whose folder holds a hard link of a file outside it is not run, and that file is
-    /// left as it was: Alice's `botkit.py`, a link of Bob's, took her build's `SystemExit` into
-    /// Bob's bot. Links inside the folder alone are no obstacle. The control: the same build in a
-    /// folder that is no bot's own (the config's, the teacher's, not looked at) writes Bob's file.
+    /// A sandbox for the builds of the tests: a box where one can be made, else none.
+    fn test_sandbox() -> Sandbox {
+        Sandbox::new(crate::sandbox::SandboxMode::Require, Default::default())
+            .or_else(|_| Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()))
+            .unwrap()
+    }
+
+    /// A build whose own folder holds a hard link of a file outside it runs on a copy of its
+    /// own of that file (the same bytes, mode and time), and the file outside is left as it
+    /// was: Alice's `botkit.py`, a link of Bob's, took her build's `SystemExit` into Bob's bot.
+    /// The copy is no change of hers: no output, the folder walked once before and once after.
+    /// Links inside the folder alone stay links. The control: the same build in a folder that is
+    /// no bot's own (the config's, the teacher's, not looked at) writes Bob's file.
     #[test]
-    fn a_build_is_not_run_where_a_file_is_a_hard_link_of_another_folder_s() {
+    fn a_build_gets_its_own_copy_of_a_file_that_is_a_hard_link_of_another_folder_s() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
         let (dir, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         let (alice, bob) = (dir.path().join("alice"), dir.path().join("bob"));
-        std::fs::create_dir_all(&alice).unwrap();
+        std::fs::create_dir_all(alice.join("lib")).unwrap();
         std::fs::create_dir_all(&bob).unwrap();
         let kit = "def act(view):\n    return 'WAIT'\n";
         std::fs::write(bob.join("botkit.py"), kit).unwrap();
+        std::fs::set_permissions(bob.join("botkit.py"), std::fs::Permissions::from_mode(0o640)).unwrap();
+        let old = std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        std::fs::File::options().write(true).open(bob.join("botkit.py")).unwrap().set_modified(old).unwrap();
         std::fs::hard_link(bob.join("botkit.py"), alice.join("botkit.py")).unwrap();
-        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::Require, Default::default())
-            .or_else(|_| Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()))
-            .unwrap();
-        let limits = BuildLimits { timeout: Duration::from_secs(60), disk_bytes: 1 << 30 };
+        // A second name of it in her folder: one copy for both.
+        std::fs::hard_link(bob.join("botkit.py"), alice.join("lib/kit.py")).unwrap();
+        let bobs = std::fs::metadata(bob.join("botkit.py")).unwrap();
+        let (sandbox, limits) = (test_sandbox(), BuildLimits { timeout: Duration::from_secs(60), disk_bytes: 1 << 30 });
         let attack = "printf 'raise SystemExit(3)\\n' >> botkit.py";
         let earlier = Earlier { bot: "alice", growth: None, own: true };
-        let outcome = run(&sandbox, attack, &alice, limits, out.path(), "builds/a.log", earlier);
-        let problem = outcome.problem.unwrap_or_default();
-        assert!(
-            problem.contains("its file botkit.py is a hard link of a file outside its folder (2 links)"),
-            "{problem}"
-        );
-        assert_eq!(std::fs::read_to_string(bob.join("botkit.py")).unwrap(), kit, "Bob's file as it was");
-        // Two names of one file, both in the folder: built.
-        std::fs::remove_file(alice.join("botkit.py")).unwrap();
-        std::fs::write(alice.join("botkit.py"), kit).unwrap();
-        std::fs::hard_link(alice.join("botkit.py"), alice.join("kit.py")).unwrap();
+        // First a build that writes nothing: the copy is no change of the folder's.
+        WALKS.with_borrow_mut(Vec::clear);
+        let outcome = run(&sandbox, "true", &alice, limits, out.path(), "builds/a.log", earlier);
+        assert_eq!(outcome.problem, None);
+        assert_eq!(outcome.outputs, Vec::<String>::new(), "the copies are no output of the build");
+        let walks = WALKS.with_borrow(|w| w.iter().filter(|&&k| k != "watch").copied().collect::<Vec<_>>());
+        assert_eq!(walks, ["look", "look"]);
+        let (hers, also) =
+            (std::fs::metadata(alice.join("botkit.py")).unwrap(), std::fs::metadata(alice.join("lib/kit.py")).unwrap());
+        assert_ne!(hers.ino(), bobs.ino(), "a file of her own");
+        assert_eq!((hers.ino(), hers.nlink()), (also.ino(), 2), "her two names of it are still one file");
+        assert_eq!((hers.mode(), hers.modified().unwrap(), hers.len()), (bobs.mode(), old, bobs.len()));
+        assert_eq!(std::fs::metadata(bob.join("botkit.py")).unwrap().nlink(), 1);
+        let leftovers: Vec<_> = std::fs::read_dir(&alice)
+            .unwrap()
+            .flatten()
+            .filter(|e| crate::files::is_temporary(&e.file_name()))
+            .map(|e| e.file_name())
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+        // The attack: her file written, Bob's as it was.
         let outcome = run(&sandbox, attack, &alice, limits, out.path(), "builds/b.log", earlier);
         assert_eq!(outcome.problem, None);
+        assert!(std::fs::read_to_string(alice.join("botkit.py")).unwrap().ends_with("raise SystemExit(3)\n"));
+        assert_eq!(std::fs::read_to_string(bob.join("botkit.py")).unwrap(), kit, "Bob's file as it was");
+        // Two names of one file, both in the folder: left as they are.
+        std::fs::remove_file(alice.join("lib/kit.py")).unwrap();
+        std::fs::hard_link(alice.join("botkit.py"), alice.join("kit.py")).unwrap();
+        let ino = std::fs::metadata(alice.join("botkit.py")).unwrap().ino();
+        let outcome = run(&sandbox, "true", &alice, limits, out.path(), "builds/c.log", earlier);
+        assert_eq!(outcome.problem, None);
+        assert_eq!(std::fs::metadata(alice.join("kit.py")).unwrap().ino(), ino, "still the same file");
         // The control: her link to Bob's file again, built as the config's folder is (the
         // teacher's, not looked at): run, it writes Bob's file.
         std::fs::remove_file(alice.join("botkit.py")).unwrap();
         std::fs::remove_file(alice.join("kit.py")).unwrap();
         std::fs::hard_link(bob.join("botkit.py"), alice.join("botkit.py")).unwrap();
         let teachers = Earlier { own: false, ..earlier };
-        let outcome = run(&sandbox, attack, &alice, limits, out.path(), "builds/c.log", teachers);
+        let outcome = run(&sandbox, attack, &alice, limits, out.path(), "builds/d.log", teachers);
         assert_eq!(outcome.problem, None);
         assert!(std::fs::read_to_string(bob.join("botkit.py")).unwrap().ends_with("raise SystemExit(3)\n"));
+    }
+
+    /// A file replaced by another while its copy of its own was made (a push meanwhile) is not
+    /// replaced by that copy: the build is not run, the message says why, and the new file, the
+    /// file outside, and no temporary are left. The control: without the push, it builds.
+    #[test]
+    fn a_file_replaced_while_it_is_copied_keeps_the_new_file_and_is_not_built() {
+        let (dir, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (alice, bob) = (dir.path().join("alice"), dir.path().join("bob"));
+        std::fs::create_dir_all(&alice).unwrap();
+        std::fs::create_dir_all(&bob).unwrap();
+        std::fs::write(bob.join("botkit.py"), "bob's\n").unwrap();
+        std::fs::hard_link(bob.join("botkit.py"), alice.join("botkit.py")).unwrap();
+        let (sandbox, limits) = (test_sandbox(), BuildLimits { timeout: Duration::from_secs(60), disk_bytes: 1 << 30 });
+        let earlier = Earlier { bot: "alice", growth: None, own: true };
+        let kit = alice.join("botkit.py");
+        let push = kit.clone();
+        BEFORE_SWAP.with_borrow_mut(|f| {
+            *f = Some(Box::new(move || {
+                std::fs::remove_file(&push).unwrap();
+                std::fs::write(&push, "pushed\n").unwrap();
+            }))
+        });
+        let attack = "printf 'raise SystemExit(3)\\n' >> botkit.py";
+        let outcome = run(&sandbox, attack, &alice, limits, out.path(), "builds/a.log", earlier);
+        BEFORE_SWAP.with_borrow_mut(|f| *f = None);
+        let problem = outcome.problem.unwrap_or_default();
+        assert!(
+            problem.contains(
+                "its file botkit.py is a hard link of a file outside its folder (2 links) and no copy of its own \
+                 could be made there (it was replaced while it was copied)"
+            ),
+            "{problem}"
+        );
+        assert_eq!(std::fs::read_to_string(&kit).unwrap(), "pushed\n", "the push kept");
+        assert_eq!(std::fs::read_to_string(bob.join("botkit.py")).unwrap(), "bob's\n");
+        assert_eq!(std::fs::read_dir(&alice).unwrap().count(), 1, "no temporary left");
+        // The control: linked again, no push: built, on a copy of its own.
+        std::fs::remove_file(&kit).unwrap();
+        std::fs::hard_link(bob.join("botkit.py"), &kit).unwrap();
+        let outcome = run(&sandbox, attack, &alice, limits, out.path(), "builds/b.log", earlier);
+        assert_eq!(outcome.problem, None);
+        assert_eq!(std::fs::read_to_string(&kit).unwrap(), "bob's\nraise SystemExit(3)\n");
+        assert_eq!(std::fs::read_to_string(bob.join("botkit.py")).unwrap(), "bob's\n");
+    }
+
+    /// A sparse file linked outside the folder gets a copy of its own as sparse (its holes no
+    /// disk the build is charged for), byte for byte the same.
+    #[test]
+    fn a_sparse_file_s_copy_of_its_own_keeps_its_holes() {
+        use std::os::unix::fs::{FileExt, MetadataExt};
+        let dir = tempfile::tempdir().unwrap();
+        let (folder, outside) = (dir.path().join("bot"), dir.path().join("outside"));
+        std::fs::create_dir_all(&folder).unwrap();
+        let sparse = std::fs::File::create(&outside).unwrap();
+        sparse.write_all_at(b"x", 0).unwrap();
+        sparse.write_all_at(b"y", 8 << 20).unwrap();
+        std::fs::hard_link(&outside, folder.join("sparse")).unwrap();
+        let root = open_folder(&folder).unwrap();
+        let mut looked = look_before(&folder, Some(&root));
+        let shared = std::mem::take(&mut looked.shared);
+        assert_eq!(shared.len(), 1);
+        let disk = looked.disk.bytes;
+        assert_eq!(own_copies(&root, &shared, &mut looked).map_err(|(_, e)| e.to_string()), Ok(1));
+        let (was, now) = (std::fs::metadata(&outside).unwrap(), std::fs::metadata(folder.join("sparse")).unwrap());
+        assert_eq!(std::fs::read(&outside).unwrap(), std::fs::read(folder.join("sparse")).unwrap());
+        assert_eq!((now.blocks(), now.nlink()), (was.blocks(), 1));
+        assert_eq!(looked.disk.bytes, disk, "the same disk as before");
+        assert_eq!(looked.stamp, super::super::submission::stamp(&folder), "the stamp as the folder is now");
+    }
+
+    /// A bot's folder made by a local `git clone` (its objects hard links of the source
+    /// repository's) is built, on objects of its own: the source's are left as they were when its
+    /// build writes every object of its own; its fingerprint and commit label are the same before
+    /// and after its copies are made. (That the clone's objects were links of the source's is
+    /// checked first: what the test is about.) The control: another clone built as the config's
+    /// folder is (not looked at) writes the source's objects.
+    #[test]
+    fn a_local_git_clone_is_built_and_the_source_repository_is_left_as_it_was() {
+        use super::super::submission;
+        use std::os::unix::fs::MetadataExt;
+        let git = |dir: &Path, args: &[&str]| {
+            let out = std::process::Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
+                .args(args)
+                .current_dir(dir)
+                .output()
+                .expect("git runs");
+            assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        };
+        let (dir, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (source, alice) = (dir.path().join("source"), dir.path().join("alice"));
+        std::fs::create_dir_all(&source).unwrap();
+        std::fs::write(source.join("bot.sh"), "#!/bin/sh\necho WAIT\n").unwrap();
+        std::fs::write(source.join("botkit.py"), "def act(view):\n    return 'WAIT'\n").unwrap();
+        git(&source, &["init", "-q"]);
+        git(&source, &["add", "."]);
+        git(&source, &["commit", "-qm", "one"]);
+        git(dir.path(), &["clone", "-q", source.to_str().unwrap(), "alice"]);
+        let objects = |repo: &Path| {
+            let mut all = BTreeMap::new();
+            for e in walkdir::WalkDir::new(repo.join(".git/objects")).into_iter().flatten() {
+                if e.file_type().is_file() {
+                    let meta = e.metadata().unwrap();
+                    all.insert(
+                        e.path().strip_prefix(repo).unwrap().to_path_buf(),
+                        (meta.ino(), std::fs::read(e.path()).unwrap()),
+                    );
+                }
+            }
+            all
+        };
+        let (theirs, hers) = (objects(&source), objects(&alice));
+        assert!(!theirs.is_empty());
+        assert!(
+            hers.iter().any(|(p, (ino, _))| theirs.get(p).is_some_and(|(i, _)| i == ino)),
+            "the clone's objects are hard links of the source's"
+        );
+        let entry = super::super::config::BotEntry {
+            cwd: Some(alice.clone()),
+            build: Some("true".to_string()),
+            ..super::super::config::parse_bot_arg("alice=./bot.sh").unwrap()
+        };
+        let fingerprint = || {
+            let (none, left_out) = (std::collections::BTreeSet::new(), submission::LeftOut::default());
+            let read = submission::read(&entry, None, &none, &left_out, &mut BTreeMap::new()).unwrap();
+            let label = submission::git_label(&alice, None);
+            (read.own.fingerprints(), label, submission::git_edits(&alice, None, &read.own))
+        };
+        let before = fingerprint();
+        assert!(before.1.is_some() && !before.2, "a commit, no edits: {before:?}");
+        let (sandbox, limits) = (test_sandbox(), BuildLimits { timeout: Duration::from_secs(60), disk_bytes: 1 << 30 });
+        let earlier = Earlier { bot: "alice", growth: None, own: true };
+        let outcome = run(&sandbox, "true", &alice, limits, out.path(), "builds/a.log", earlier);
+        assert_eq!((outcome.problem, outcome.outputs), (None, Vec::new()));
+        assert_eq!(fingerprint(), before, "the same version, the same label");
+        let now = objects(&alice);
+        assert_eq!(now.keys().collect::<Vec<_>>(), hers.keys().collect::<Vec<_>>());
+        assert!(now.iter().all(|(p, (ino, bytes))| theirs.get(p).is_none_or(|(i, _)| i != ino) && *bytes == hers[p].1));
+        // Her build writes every object of hers: the source's are as they were.
+        let attack = "find .git/objects -type f -exec sh -c 'chmod u+w \"$1\" && echo x >> \"$1\"' _ {} \\;";
+        let outcome = run(&sandbox, attack, &alice, limits, out.path(), "builds/b.log", earlier);
+        assert_eq!(outcome.problem, None);
+        assert!(objects(&alice)
+            .iter()
+            .all(|(p, (_, bytes))| bytes.ends_with(b"x\n") && bytes.len() == hers[p].1.len() + 2));
+        assert_eq!(objects(&source), theirs, "the source repository's objects as they were");
+        git(&source, &["fsck", "--no-progress"]);
+        // The control: another clone, built as the config's folder is (the teacher's, not
+        // looked at): its build writes the source repository's objects.
+        git(dir.path(), &["clone", "-q", source.to_str().unwrap(), "bob"]);
+        let teachers = Earlier { own: false, ..earlier };
+        let outcome = run(&sandbox, attack, &dir.path().join("bob"), limits, out.path(), "builds/c.log", teachers);
+        assert_eq!(outcome.problem, None);
+        let written = objects(&source);
+        assert!(
+            written.iter().any(|(p, (_, bytes))| *bytes != theirs[p].1),
+            "the control: the source's objects written"
+        );
     }
 
     /// A build walks its folder once before it (stamp, holes, disk use together) and once after
