@@ -449,9 +449,6 @@ fn shared_file(file: &Shared, why: &std::io::Error) -> String {
     )
 }
 
-/// The buffer a file is copied through by [`own_copy`].
-const COPY_BUFFER: usize = 1 << 20;
-
 /// Gives each file of `shared` (found in the open `folder` by the walk before its build) a copy
 /// of its own ([`own_copy`]), and notes the copies in what that walk found (`looked`): their
 /// inodes in its stamp and holes (a build's changes are told by them, and a file of another
@@ -463,12 +460,11 @@ fn own_copies<'a>(
     looked: &mut Looked,
 ) -> Result<usize, (&'a Shared, std::io::Error)> {
     use std::os::unix::fs::MetadataExt;
-    let mut buf = vec![0u8; COPY_BUFFER];
     // The folders renamed in, by (device, inode), synced once all are copied.
     let mut dirs: std::collections::HashMap<(u64, u64), std::fs::File> = std::collections::HashMap::new();
     let mut result = Ok(shared.len());
     for file in shared {
-        match own_copy(folder, file, &mut buf, &mut dirs) {
+        match own_copy(folder, file, &mut dirs) {
             Ok(meta) => {
                 for path in &file.paths {
                     if let Some(facts) = looked.stamp.get_mut(path) {
@@ -506,7 +502,6 @@ fn own_copies<'a>(
 fn own_copy(
     folder: &OwnedFd,
     file: &Shared,
-    buf: &mut [u8],
     dirs: &mut std::collections::HashMap<(u64, u64), std::fs::File>,
 ) -> std::io::Result<std::fs::Metadata> {
     use std::os::unix::fs::MetadataExt;
@@ -519,7 +514,7 @@ fn own_copy(
     let copied = (|| {
         let (copy, temp) = create_temporary(dir)?;
         temps[0] = Some(temp);
-        copy_data(&from, &copy, was.len(), buf)?;
+        super::submission::copy_sparse(&from, &copy, was.len())?;
         keep_owner_mode_times(&copy, &was)?;
         copy.sync_all()?;
         let now = from.metadata()?;
@@ -598,43 +593,6 @@ fn temporary_name(next: &AtomicU64) -> std::io::Result<CString> {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
     let name = format!("{}own-{}-{n}-{nanos}", crate::files::TEMPORARY_PREFIX, std::process::id());
     CString::new(name).map_err(std::io::Error::other)
-}
-
-/// The bytes of `from` up to `len` into the new file `to`, its holes left holes (a sparse file
-/// takes no more disk as a copy).
-fn copy_data(from: &std::fs::File, to: &std::fs::File, len: u64, buf: &mut [u8]) -> std::io::Result<()> {
-    use std::os::unix::fs::FileExt;
-    let (fd, mut at) = (from.as_raw_fd(), 0u64);
-    while at < len {
-        // SAFETY: lseek on a descriptor we own.
-        let data = unsafe { libc::lseek(fd, at as i64, libc::SEEK_DATA) };
-        let start = match data {
-            // (Nothing but a hole from here on.)
-            _ if data < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ENXIO) => break,
-            _ if data < 0 => at,
-            _ => data as u64,
-        };
-        if start >= len {
-            break;
-        }
-        // SAFETY: as above.
-        let hole = unsafe { libc::lseek(fd, start as i64, libc::SEEK_HOLE) };
-        let end = if hole < 0 || (hole as u64) <= start { len } else { (hole as u64).min(len) };
-        let mut pos = start;
-        while pos < end {
-            let want = usize::try_from(end - pos).unwrap_or(usize::MAX).min(buf.len());
-            let n = match from.read_at(&mut buf[..want], pos) {
-                Ok(0) => return Err(std::io::Error::other("it shrank while it was copied")),
-                Ok(n) => n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            to.write_all_at(&buf[..n], pos)?;
-            pos += n as u64;
-        }
-        at = end;
-    }
-    to.set_len(len)
 }
 
 /// Gives the copy `to` the owner (as far as the arena may: set-user and set-group bits only

@@ -1122,7 +1122,7 @@ const COPY_BLOCK: usize = 64 << 10;
 /// version's copy wrote it out whole: a student pushing often filled the teacher's disk, 256 MiB
 /// a version. The file's holes are skipped unread (`SEEK_DATA`, `SEEK_HOLE`; on a file system
 /// without them, all of it is read), its all-zero blocks read and left out.
-fn copy_sparse(source: &std::fs::File, copy: &std::fs::File, len: u64) -> std::io::Result<()> {
+pub(super) fn copy_sparse(source: &std::fs::File, copy: &std::fs::File, len: u64) -> std::io::Result<()> {
     use std::os::fd::AsRawFd;
     use std::os::unix::fs::FileExt;
     let fd = source.as_raw_fd();
