@@ -97,9 +97,9 @@ const MAP_SHARING_AND_ANONYMOUS: u64 = (libc::MAP_SHARED_VALIDATE | libc::MAP_AN
 /// let go of with `MADV_DONTNEED`, stay in it: 16 processes held 768 MiB so). Shared memory
 /// then lives in files of the box's scratch space (`/dev/shm`, what Python's `multiprocessing`
 /// uses), within its cap. Nor may a bot push its own pages out to swap, where no resident set
-/// shows them either (on a machine with swap, 64 processes held their address-space cap each
-/// so): `madvise`'s `MADV_PAGEOUT` fails with `EINVAL` and `process_madvise` with `ENOSYS`, as on
-/// a kernel before them (5.4, 5.10). (`MADV_COLD` stays: it only marks pages first to go when
+/// shows them either (on a machine with swap, a bot held 384 MiB in a box of 64, in children
+/// of 32 MiB each paged out): `madvise`'s `MADV_PAGEOUT` fails with `EINVAL` and
+/// `process_madvise` with `ENOSYS`, as on kernels before them (5.4, 5.10). (`MADV_COLD` stays: it only marks pages first to go when
 /// the machine is short; what the kernel swaps out then, the monitor counts, see
 /// `meter::usage`.) With a memory cgroup that holds all of it (swap counted, or none on the
 /// machine) all of it is charged to the box: allowed.
