@@ -510,6 +510,30 @@ fn threads_and_child_processes_work_in_a_box() {
     }
 }
 
+#[test]
+fn cannot_page_its_memory_out_to_swap() {
+    // On a machine with swap, a bot that pushed its own pages out (`madvise`'s `MADV_PAGEOUT`,
+    // `process_madvise` on its own pidfd) held far more than its cap, where no resident set
+    // shows it. A box without a memory cgroup (an unprivileged arena) refuses both calls; with
+    // one (a root arena), the cgroup counts swap (or there is none): allowed, the bot says so.
+    let pager = format!("{} page-out", bin("zoo-attack"));
+    let run = duel_with(&pager, &bin("greedy"), &["--require-sandbox"]);
+    let cgroup = memory_cgroup(&run.stderr);
+    promises(&run, &pager, cgroup.then_some("invalid_move"), &[]);
+    let said = if cgroup {
+        "page-out: madvise ok, process_madvise ok"
+    } else {
+        "page-out: madvise EINVAL, process_madvise ENOSYS"
+    };
+    assert!(run.log.contains(said), "{}", run.log);
+    // The control: without a box, the kernel takes both.
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let pager = format!("{} page-out", shared_copy(dir.path(), &bin("zoo-attack")));
+    let run = zoo_with(&pager, &greedy, Some("invalid_move"), &[], &["--sandbox", "plain"]);
+    assert!(run.log.contains("page-out: madvise ok, process_madvise ok"), "{}", run.log);
+}
+
 /// Whether the arena that logged `stderr` (`RUST_LOG=arena=debug`) ran its bots in boxes with a
 /// memory cgroup (a root arena where the system has one), as its sandbox reported it
 /// (`sandbox boxed=… cgroups=[…]`).

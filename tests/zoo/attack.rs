@@ -277,6 +277,7 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         // Played after the last answer, in `main`.
         "flood-at-end" => {}
         "hide-memory" => worked = hide_memory(&arg(1), arg(2).parse().unwrap_or(192)),
+        "page-out" => worked = page_out(),
         "userns" => worked = user_namespace(),
         // Not an attack: exits (a crash) unless its threads and a child process work.
         "threads-and-children" => threads_and_children(),
@@ -1094,6 +1095,8 @@ const HIDDEN_PIECE: usize = 32 << 20;
 /// `sysv`, a SysV segment, attached (and removed: it goes with the child); `shared`, a shared
 /// anonymous mapping. The last two are filled 4 MiB at a time, each let go of at once with
 /// `MADV_DONTNEED`: the pages stay in the segment or mapping, out of the child's resident set.
+/// `page-out`, a private mapping filled 4 MiB at a time, each pushed out to swap at once (see
+/// [`page_out_own`]): on a machine with swap, out of the child's resident set too.
 /// Returns whether it held it all.
 fn hide_memory(how: &str, mib: usize) -> bool {
     let mut ends = [0; 2];
@@ -1149,6 +1152,21 @@ fn hold_piece(how: &str) -> bool {
             "shared" => {
                 let flags = libc::MAP_SHARED | libc::MAP_ANONYMOUS;
                 libc::mmap(std::ptr::null_mut(), HIDDEN_PIECE, libc::PROT_READ | libc::PROT_WRITE, flags, -1, 0)
+            }
+            "page-out" => {
+                let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS;
+                let memory =
+                    libc::mmap(std::ptr::null_mut(), HIDDEN_PIECE, libc::PROT_READ | libc::PROT_WRITE, flags, -1, 0);
+                if memory == libc::MAP_FAILED {
+                    return false;
+                }
+                let step = 4 << 20;
+                return (0..HIDDEN_PIECE).step_by(step).all(|at| {
+                    let part = memory.cast::<u8>().add(at);
+                    std::ptr::write_bytes(part, 1, step);
+                    let (by_madvise, by_pidfd) = page_out_own(part, step);
+                    by_madvise.is_ok() || by_pidfd.is_ok()
+                });
             }
             _ => return false,
         };
@@ -1303,4 +1321,48 @@ fn threads_and_children() {
     if !threads_ok || !child_ok {
         std::process::exit(1);
     }
+}
+
+/// Asks the kernel to push `len` bytes of this process's memory at `at` out to swap, by
+/// `madvise`'s `MADV_PAGEOUT`, and again by `process_madvise` on a pidfd of its own: each
+/// call's answer (`Err` with the errno). On a machine without swap the pages stay, but the call
+/// succeeds all the same.
+///
+/// # Safety
+/// `at` and `len` lie in a mapping of this process.
+unsafe fn page_out_own(at: *mut u8, len: usize) -> (Result<(), i32>, Result<(), i32>) {
+    let errno = || std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+    // SAFETY: the caller's range; the iovec names it, the pidfd is this process's own.
+    unsafe {
+        let by_madvise = if libc::madvise(at.cast(), len, libc::MADV_PAGEOUT) == 0 { Ok(()) } else { Err(errno()) };
+        let pidfd = libc::syscall(libc::SYS_pidfd_open, libc::getpid(), 0);
+        if pidfd < 0 {
+            return (by_madvise, Err(errno()));
+        }
+        let iov = libc::iovec { iov_base: at.cast(), iov_len: len };
+        let advised = libc::syscall(libc::SYS_process_madvise, pidfd, &iov, 1, libc::MADV_PAGEOUT, 0);
+        let by_pidfd = if advised >= 0 { Ok(()) } else { Err(errno()) };
+        libc::close(pidfd as libc::c_int);
+        (by_madvise, by_pidfd)
+    }
+}
+
+/// `page-out`: whether it may push its own memory out to swap (where no resident set shows it),
+/// by `madvise` and by `process_madvise` ([`page_out_own`] on 4 MiB of its own, touched), as it
+/// says on stderr; true where either call was taken.
+fn page_out() -> bool {
+    let len = 4 << 20;
+    let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS;
+    // SAFETY: a new private mapping of `len` bytes, filled and advised within its bounds.
+    let (by_madvise, by_pidfd) = unsafe {
+        let memory = libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, flags, -1, 0);
+        if memory == libc::MAP_FAILED {
+            return false;
+        }
+        std::ptr::write_bytes(memory.cast::<u8>(), 1, len);
+        page_out_own(memory.cast(), len)
+    };
+    let said = |r: Result<(), i32>| answer(r.is_ok(), r.err().unwrap_or(0));
+    eprintln!("page-out: madvise {}, process_madvise {}", said(by_madvise), said(by_pidfd));
+    by_madvise.is_ok() || by_pidfd.is_ok()
 }

@@ -346,7 +346,7 @@ fn pids(dir: &Path) -> Vec<i32> {
 }
 
 /// Whether the machine has swap space (`SwapTotal` in /proc/meminfo; unreadable: assumed so).
-fn machine_swaps() -> bool {
+pub(super) fn machine_swaps() -> bool {
     let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
     swap_total(&meminfo).is_none_or(|kb| kb > 0)
 }

@@ -214,6 +214,10 @@ pub struct BoxHandle {
     /// pid could be another process's once it is reaped).
     keeper: Option<OwnedFd>,
     memory_cap: u64,
+    /// Whether the monitor counts the box's swapped-out memory with its resident memory (a box
+    /// without a memory cgroup, on a machine with swap): otherwise the kernel's swapping of a
+    /// bot's pages, under pressure, would let it hold more than its cap, unseen.
+    counts_swap: bool,
     /// The most CPU time [`BoxHandle::cpu_time`] has read, in nanoseconds: without a cgroup,
     /// the time of a process already reaped may be missing from a later reading.
     peak_cpu: AtomicU64,
@@ -359,6 +363,7 @@ impl Sandbox {
             kept: !keep_terminal,
             keeper: None,
             memory_cap: limits.memory_mb << 20,
+            counts_swap: false,
             peak_cpu: AtomicU64::new(0),
         };
         Ok((command, handle))
@@ -497,6 +502,8 @@ impl Sandbox {
         });
         let namespaces =
             libc::CLONE_NEWPID | libc::CLONE_NEWNS | libc::CLONE_NEWNET | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS;
+        // Whether a memory cgroup holds all the box may take (its swap counted, or no swap).
+        let holds_memory = group.as_ref().is_some_and(cgroup::BoxGroup::holds_memory);
         let plan = Plan {
             parent: std::process::id() as libc::pid_t,
             cgroup_procs: group.iter().flat_map(|g| g.procs_files()).map(|p| cpath(&p)).collect(),
@@ -508,8 +515,7 @@ impl Sandbox {
             root_flags: libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
             cwd: cpath(&cwd),
             rlimits: {
-                let memory_cgroup = group.as_ref().is_some_and(cgroup::BoxGroup::holds_memory);
-                let mut r = rlimits(limits, uncapped(memory_cgroup, strict_overcommit()));
+                let mut r = rlimits(limits, uncapped(holds_memory, strict_overcommit()));
                 // Its own user (a box uid, or the user namespace's): the cap counts its processes.
                 if !launch.build {
                     r.push((libc::RLIMIT_NPROC, limits.processes, limits.processes));
@@ -520,7 +526,7 @@ impl Sandbox {
             ids,
             hostname: cstring("arena".to_string()),
             wipe: arena_strings(),
-            filters: syscalls::filters(launch.build, group.as_ref().is_some_and(cgroup::BoxGroup::limits_memory)),
+            filters: syscalls::filters(launch.build, holds_memory),
         };
         // A path through `..` names folders the box may not hold (only the file is bound): the
         // box is given the path the file is bound at.
@@ -549,6 +555,7 @@ impl Sandbox {
         unsafe {
             command.pre_exec(move || child::enter(&plan));
         }
+        let counts_swap = !group.as_ref().is_some_and(cgroup::BoxGroup::limits_memory) && cgroup::machine_swaps();
         let handle = BoxHandle {
             group,
             uid,
@@ -559,6 +566,7 @@ impl Sandbox {
             kept: false,
             keeper: None,
             memory_cap: limits.memory_mb << 20,
+            counts_swap,
             peak_cpu: AtomicU64::new(0),
         };
         Ok((command, handle))
@@ -1202,8 +1210,16 @@ impl BoxHandle {
         match &self.group {
             Some(g) if g.limits_memory() => g.out_of_memory(),
             // A plain process (no box) is limited per process only.
-            _ => self.boxed && self.leader.is_some_and(|pid| meter::tree_rss(pid) > self.memory_cap),
+            _ => {
+                self.boxed && self.leader.is_some_and(|pid| meter::tree_memory(pid, self.swap_over()) > self.memory_cap)
+            }
         }
+    }
+
+    /// Where the monitor counts swap ([`BoxHandle::counts_swap`]): the memory past which it must
+    /// (see `meter::usage`).
+    fn swap_over(&self) -> Option<u64> {
+        self.counts_swap.then_some(self.memory_cap)
     }
 
     /// The box's CPU time (as [`BoxHandle::cpu_time`], when `cpu`) and whether it is over its
@@ -1213,8 +1229,8 @@ impl BoxHandle {
     pub fn look(&self, cpu: bool) -> (Option<Duration>, bool) {
         match (self.group.is_none() && self.boxed, self.leader) {
             (true, Some(pid)) => {
-                let used = meter::usage(pid);
-                (cpu.then(|| self.at_least_the_peak(used.cpu)), used.rss > self.memory_cap)
+                let used = meter::usage(pid, self.swap_over());
+                (cpu.then(|| self.at_least_the_peak(used.cpu)), used.memory() > self.memory_cap)
             }
             _ => {
                 let over = self.out_of_memory();

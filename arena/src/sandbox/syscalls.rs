@@ -55,7 +55,7 @@ const REFUSED: [libc::c_long; 8] = [
 
 /// Every filter of a box, in the order they are applied (the kernel runs them all, and the
 /// harshest answer wins): a build's box gets [`build_filter`]'s too, a bot's [`bot_filters`],
-/// and a bot's box that no memory cgroup limits [`uncounted_memory_filters`] too.
+/// and a bot's box whose memory no cgroup holds whole [`uncounted_memory_filters`] too.
 pub(super) fn filters(build: bool, memory_cgroup: bool) -> Vec<BpfProgram> {
     let own = if build { build_filter().into_iter().collect() } else { bot_filters() };
     let uncounted = if build || memory_cgroup { Vec::new() } else { uncounted_memory_filters() };
@@ -96,7 +96,13 @@ const MAP_SHARING_AND_ANONYMOUS: u64 = (libc::MAP_SHARED_VALIDATE | libc::MAP_AN
 /// `ENOSYS`, as on a kernel without them; a shared anonymous `mmap` with `ENOMEM` (its pages,
 /// let go of with `MADV_DONTNEED`, stay in it: 16 processes held 768 MiB so). Shared memory
 /// then lives in files of the box's scratch space (`/dev/shm`, what Python's `multiprocessing`
-/// uses), within its cap. With a memory cgroup all of it is charged to the box: allowed.
+/// uses), within its cap. Nor may a bot push its own pages out to swap, where no resident set
+/// shows them either (on a machine with swap, a bot held 384 MiB in a box of 64, in children
+/// of 32 MiB each paged out): `madvise`'s `MADV_PAGEOUT` fails with `EINVAL` and
+/// `process_madvise` with `ENOSYS`, as on kernels before them (5.4, 5.10). (`MADV_COLD` stays: it only marks pages first to go when
+/// the machine is short; what the kernel swaps out then, the monitor counts, see
+/// `meter::usage`.) With a memory cgroup that holds all of it (swap counted, or none on the
+/// machine) all of it is charged to the box: allowed.
 fn uncounted_memory_filters() -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
     FILTERS
@@ -110,18 +116,29 @@ fn uncounted_memory_filters() -> Vec<BpfProgram> {
                         .and_then(|c| SeccompRule::new(vec![c]))
                 })
                 .collect();
-            let Ok(shared_anonymous) = shared_anonymous else {
+            let page_out =
+                SeccompCondition::new(2, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, libc::MADV_PAGEOUT as u64)
+                    .and_then(|c| SeccompRule::new(vec![c]));
+            let (Ok(shared_anonymous), Ok(page_out)) = (shared_anonymous, page_out) else {
                 tracing::error!(
                     "the bots' memory filter does not compile: bots of an arena without memory cgroups may hold \
-                     shared memory past their limit"
+                     shared or swapped memory past their limit"
                 );
                 return Vec::new();
             };
-            let absent = vec![(libc::SYS_memfd_create, Vec::new()), (libc::SYS_shmget, Vec::new())];
-            [compile(absent, libc::ENOSYS), compile(vec![(libc::SYS_mmap, shared_anonymous)], libc::ENOMEM)]
-                .into_iter()
-                .flatten()
-                .collect()
+            let absent = vec![
+                (libc::SYS_memfd_create, Vec::new()),
+                (libc::SYS_shmget, Vec::new()),
+                (libc::SYS_process_madvise, Vec::new()),
+            ];
+            [
+                compile(absent, libc::ENOSYS),
+                compile(vec![(libc::SYS_mmap, shared_anonymous)], libc::ENOMEM),
+                compile(vec![(libc::SYS_madvise, vec![page_out])], libc::EINVAL),
+            ]
+            .into_iter()
+            .flatten()
+            .collect()
         })
         .clone()
 }
@@ -287,7 +304,7 @@ mod tests {
         assert_eq!(super::bot_filters().len(), 3);
         if cfg!(target_arch = "x86_64") {
             assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (6, 4));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (8, 4));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (9, 4));
         }
     }
 }
