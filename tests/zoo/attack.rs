@@ -1092,6 +1092,7 @@ const HIDDEN_PIECE: usize = 32 << 20;
 /// `hide-memory HOW MIB`: holds MIB MiB where no process's resident set shows it, in pieces of
 /// 32 MiB, one per child, made one after the other (each child says on a pipe when it holds
 /// its piece): `memfd`, a `memfd_create` file filled with `fallocate`, held by its descriptor;
+/// `secret`, a `memfd_secret` file written through windows of it, each unmapped at once;
 /// `sysv`, a SysV segment, attached (and removed: it goes with the child); `shared`, a shared
 /// anonymous mapping. The last two are filled 4 MiB at a time, each let go of at once with
 /// `MADV_DONTNEED`: the pages stay in the segment or mapping, out of the child's resident set.
@@ -1139,6 +1140,24 @@ fn hold_piece(how: &str) -> bool {
             "memfd" => {
                 let fd = libc::memfd_create(c"zoo-hidden".as_ptr(), 0);
                 return fd >= 0 && libc::fallocate(fd, 0, 0, HIDDEN_PIECE as libc::off_t) == 0;
+            }
+            "secret" => {
+                // Mapped 4 MiB at a time (`RLIMIT_MEMLOCK` bounds what is mapped at once), each
+                // window written and unmapped: its pages stay in the file.
+                let fd = libc::syscall(libc::SYS_memfd_secret, 0) as libc::c_int;
+                if fd < 0 || libc::ftruncate(fd, HIDDEN_PIECE as libc::off_t) != 0 {
+                    return false;
+                }
+                let step = 4 << 20;
+                return (0..HIDDEN_PIECE).step_by(step).all(|at| {
+                    let rw = libc::PROT_READ | libc::PROT_WRITE;
+                    let window = libc::mmap(std::ptr::null_mut(), step, rw, libc::MAP_SHARED, fd, at as libc::off_t);
+                    if window == libc::MAP_FAILED {
+                        return false;
+                    }
+                    std::ptr::write_bytes(window.cast::<u8>(), 1, step);
+                    libc::munmap(window, step) == 0
+                });
             }
             "sysv" => {
                 let id = libc::shmget(libc::IPC_PRIVATE, HIDDEN_PIECE, libc::IPC_CREAT | 0o600);

@@ -87,22 +87,23 @@ fn user_namespace_filter() -> Option<BpfProgram> {
 /// `MAP_ANONYMOUS`: a shared anonymous mapping has `MAP_SHARED` or `MAP_SHARED_VALIDATE` there.
 const MAP_SHARING_AND_ANONYMOUS: u64 = (libc::MAP_SHARED_VALIDATE | libc::MAP_ANONYMOUS) as u64;
 
-/// What a bot's box refuses where no memory cgroup limits it (an unprivileged arena): the
-/// shared memory no process's resident set shows, which the monitor's count (the resident
-/// memory of the box's processes) cannot see. A bot held 1 GiB in `memfd_create` files (filled
-/// with `fallocate`, held by descriptors only, 90 ms of CPU) in a box of 64 MiB, and the same in
-/// detached SysV segments; a machine's memory that way, the kernel's OOM killer then picks a
-/// process by its resident memory, its opponent's. `memfd_create` and `shmget` fail with
-/// `ENOSYS`, as on a kernel without them; a shared anonymous `mmap` with `ENOMEM` (its pages,
-/// let go of with `MADV_DONTNEED`, stay in it: 16 processes held 768 MiB so). Shared memory
-/// then lives in files of the box's scratch space (`/dev/shm`, what Python's `multiprocessing`
-/// uses), within its cap. Nor may a bot push its own pages out to swap, where no resident set
-/// shows them either (on a machine with swap, a bot held 384 MiB in a box of 64, in children
-/// of 32 MiB each paged out): `madvise`'s `MADV_PAGEOUT` fails with `EINVAL` and
-/// `process_madvise` with `ENOSYS`, as on kernels before them (5.4, 5.10). (`MADV_COLD` stays: it only marks pages first to go when
-/// the machine is short; what the kernel swaps out then, the monitor counts, see
-/// `meter::usage`.) With a memory cgroup that holds all of it (swap counted, or none on the
-/// machine) all of it is charged to the box: allowed.
+/// What a bot's box refuses where no memory cgroup limits it (an unprivileged arena): the shared
+/// memory no process's resident set shows, which the monitor's count (the resident memory of the
+/// box's processes) cannot see. A bot held 1 GiB in `memfd_create` files (filled with `fallocate`,
+/// held by descriptors only, 90 ms of CPU) in a box of 64 MiB, and the same in detached SysV
+/// segments; a machine's memory that way, the kernel's OOM killer then picks a process by its
+/// resident memory, its opponent's. `memfd_create`, `memfd_secret` (its pages stay in the file when
+/// a window of it is unmapped: 256 MiB held so, in a resident set of 13) and `shmget` fail with
+/// `ENOSYS`, as on a kernel without them; a shared anonymous `mmap` with `ENOMEM` (its pages, let
+/// go of with `MADV_DONTNEED`, stay in it: 16 processes held 768 MiB so). Shared memory then lives
+/// in files of the box's scratch space (`/dev/shm`, what Python's `multiprocessing` uses), within
+/// its cap. Nor may a bot push its own pages out to swap, where no resident set shows them either
+/// (on a machine with swap, a bot held 384 MiB in a box of 64, in children of 32 MiB each paged
+/// out): `madvise`'s `MADV_PAGEOUT` fails with `EINVAL` and `process_madvise` with `ENOSYS`, as on
+/// kernels before them (5.4, 5.10). (`MADV_COLD` stays: it only marks pages first to go when the
+/// machine is short; what the kernel swaps out then, the monitor counts, see `meter::usage`.) With
+/// a memory cgroup that holds all of it (swap counted, or none on the machine) all of it is charged
+/// to the box: allowed.
 fn uncounted_memory_filters() -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
     FILTERS
@@ -128,6 +129,7 @@ fn uncounted_memory_filters() -> Vec<BpfProgram> {
             };
             let absent = vec![
                 (libc::SYS_memfd_create, Vec::new()),
+                (libc::SYS_memfd_secret, Vec::new()),
                 (libc::SYS_shmget, Vec::new()),
                 (libc::SYS_process_madvise, Vec::new()),
             ];
