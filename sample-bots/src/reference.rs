@@ -55,11 +55,16 @@
 //! Every tick the bot steps along a shortest path to the route's next item: the one worth most
 //! on the way, counting what it picks up at today's multiplier and, in tests, what it loses by
 //! stepping on a resource the route takes later at a higher one (a route values each stop once
-//! and knows nothing of the cells its legs walk through). It never takes a route that misses
-//! the final: a feasible route stays feasible as the game goes on, so the bot always finishes
-//! in time, unless a duel's opponent takes a `J` the route needed: where no route reaches the
-//! final any more, a duel's route collects what it can and ends anywhere (a duel's player keeps
-//! what it collected), where it used to stand still with nothing.
+//! and knows nothing of the cells its legs walk through). In a test it never takes a route that
+//! misses the final: a feasible route stays feasible as the game goes on, so the bot always
+//! finishes in time. In a duel reaching the final is worth nothing and ends the bot's
+//! collecting (a duel's player keeps what it collected): a route may end anywhere, valued as
+//! before where it can still finish and otherwise by what it collects within the rounds, so
+//! the bot spends ticks it used to keep for the walk home collecting; once its route is done it
+//! waits, stepping onto the final only for a resource there (its legs never walk through the
+//! final). Only where a jump alone reaches the final and the bot holds none do routes still
+//! have to finish (taking a `J` first, which also keeps it from the greedy opponents); where
+//! that `J` is lost, the route collects what it can.
 
 use std::time::Duration;
 
@@ -230,6 +235,9 @@ pub struct Reference {
     /// routes (see [`Search::stranded`]), as the bot played before them.
     unraced: bool,
     unstranded: bool,
+    /// For tests' controls: duels whose routes must reach the final (see [`Search::open`]), as
+    /// the bot played before.
+    finishing: bool,
 }
 
 /// Checks the nearest-item model of the opponent against its actual moves.
@@ -550,6 +558,13 @@ struct Search<'a> {
     /// say): routes are valued by what they collect, ending anywhere, since a duel's player
     /// keeps what it collected without finishing (before, such a bot stood still and scored 0).
     stranded: bool,
+    /// In a duel: a route that can still reach the final in time is valued as before (the
+    /// final's resource included); one that cannot is no longer infeasible but worth what it
+    /// collects, ending at its last stop. Reaching the final is worth nothing in a duel and ends
+    /// the player's collecting, so routes that had to reach it walked there with ticks to
+    /// spare. (Valuing every route by what it collects alone, finishing or not, changed which
+    /// of equal routes wins, and lost 15 % on `maps/duel.txt` where nothing was left at the end.)
+    open: bool,
     /// When the search stops (see [`Caps`]), and whether it has.
     deadline: Option<Deadline>,
     cut: bool,
@@ -594,6 +609,9 @@ struct Walked {
     /// How many of the stops before `i` are plain: no power-up, and taken (not expected to be
     /// taken by the opponent first).
     plain: Vec<usize>,
+    /// See [`Search::home_leg`], and whether the route ends on the final.
+    home_leg: Option<u32>,
+    ends_home: bool,
 }
 
 impl Search<'_> {
@@ -615,15 +633,29 @@ impl Search<'_> {
 
     /// From `at` onto the final (taking what lies there): the route's value, `None` when the
     /// final is not reached in time. [`Search::stranded`]: what it collected, ending at `at`.
+    /// [`Search::open`]: that, or where the final is out of reach, what it collected.
     fn home(&self, at: Leg) -> Option<Value> {
+        let here = (at.time <= self.start.limit).then_some((at.score, std::cmp::Reverse(at.time)));
         if self.stranded {
-            return (at.time <= self.start.limit).then_some((at.score, std::cmp::Reverse(at.time)));
+            return here;
         }
         let p = self.planner;
         let d = self.leg(at, p.final_node());
         let total = at.time + u32::from(d);
         let score = at.score.saturating_add(at.mult.saturating_mul(self.worth(p.final_pos)));
-        (d != FAR && total <= self.start.limit).then_some((score, std::cmp::Reverse(total)))
+        let finished = (d != FAR && total <= self.start.limit).then_some((score, std::cmp::Reverse(total)));
+        match self.open {
+            true => finished.or(here),
+            false => finished,
+        }
+    }
+
+    /// With [`Search::open`]: the ticks from a route's last stop (at `at`) to the final (`None`:
+    /// out of reach, or not open).
+    fn home_leg(&self, at: Leg) -> Option<u32> {
+        let p = self.planner;
+        let d = self.leg(at, p.final_node());
+        (self.open && d != FAR).then_some(u32::from(d))
     }
 
     /// Whether the opponent is expected to take any item.
@@ -695,11 +727,14 @@ impl Search<'_> {
         }
         before.push(at);
         let std::cmp::Reverse(total) = self.home(at)?.1;
+        // (An open route ends on the final only when that is worth more: see `home`.)
+        let home_leg = self.home_leg(at);
+        let ends_home = !self.stranded && (!self.open || total > at.time);
         // Per suffix: its worth at multiplier 1, and how much later (or earlier) its stops may
         // be reached before one the opponent is expected to take changes hands.
         let n = route.len();
         let mut rest = vec![0i64; n + 1];
-        rest[n] = if self.stranded { 0 } else { self.worth(self.planner.final_pos) };
+        rest[n] = if ends_home { self.worth(self.planner.final_pos) } else { 0 };
         let (mut later, mut earlier) = (vec![u32::MAX; n + 1], vec![u32::MAX; n + 1]);
         for i in (0..n).rev() {
             let (arrival, take) = (before[i + 1].time, self.takes[route[i]]);
@@ -723,7 +758,7 @@ impl Search<'_> {
                 Some(*count)
             }))
             .collect();
-        Some(Walked { before, rest, to_end, later, earlier, plain })
+        Some(Walked { before, rest, to_end, later, earlier, plain, home_leg, ends_home })
     }
 
     /// The resources `route` takes and the multiplier it holds before each (not those the
@@ -841,7 +876,13 @@ impl Search<'_> {
             if (new >= old && new - old <= walked.later[b]) || (new < old && old - new < walked.earlier[b]) {
                 let total = new + walked.to_end[b];
                 let score = at.score.saturating_add(at.mult.saturating_mul(walked.rest[b]));
-                return (total <= self.start.limit).then_some((score, std::cmp::Reverse(total)));
+                // An open route still ends where it did (on the final or at its last stop)
+                // only while that is still the better end: else the rest is walked.
+                let last = total - walked.home_leg.filter(|_| walked.ends_home).unwrap_or(0);
+                let home = walked.home_leg.is_some_and(|d| last + d <= self.start.limit);
+                if !self.open || home == walked.ends_home || last > self.start.limit {
+                    return (total <= self.start.limit).then_some((score, std::cmp::Reverse(total)));
+                }
             }
         }
         self.spend(route.len() - b);
@@ -1012,7 +1053,7 @@ impl Search<'_> {
                         d => d,
                     };
                     let item = self.grid.get(p.items[k])?;
-                    let back = match self.stranded {
+                    let back = match self.stranded || self.open {
                         true => 0,
                         false => final_from(k, jump || item == Cell::Jump),
                     };
@@ -1377,6 +1418,7 @@ impl Reference {
         let takes = self.expected_takes(s, s.ticks_left());
         let foreseen = self.script.is_some() || self.predicts(s) || self.still();
         let first = self.first_plan(s);
+        let open = self.open(s);
         let planner = self.planner.get_or_insert_with(|| Planner::new(&s.grid, s.final_pos(), self.clean));
         let start =
             Start { cell: planner.cell(s.me.pos), jump: s.me.jump, multiplier: s.me.multiplier, limit: s.ticks_left() };
@@ -1403,6 +1445,7 @@ impl Reference {
             from_start: Search::from_start(planner, start, full_mult.is_some()),
             duel: s.mode() == Mode::Duel,
             stranded: false,
+            open,
             planner,
             grid: &s.grid,
             start,
@@ -1708,13 +1751,24 @@ impl Reference {
 }
 
 impl Reference {
+    /// Whether routes end anywhere (see [`Search::open`]): in a duel, unless only a jump
+    /// reaches the final from the bot, which holds no Jump. There a `J` is also what the greedy
+    /// opponents need to collect anything (they head only for items they can finish from), and
+    /// routes that must reach the final take it first, where open ones let the opponent have it
+    /// (on a 3x5 map whose only `J` opens the final, 132 -> 0).
+    fn open(&self, s: &GameState) -> bool {
+        let gated =
+            self.planner.as_ref().is_some_and(|p| !s.me.jump && p.dist[p.final_node()][0][p.cell(s.me.pos)] == FAR);
+        s.mode() == Mode::Duel && !self.finishing && !gated
+    }
+
     /// The next step along the local search's route.
     fn route_step(&mut self, s: &GameState) -> Action {
         let Some(planner) = &self.planner else { return Action::Wait };
         if let Some(step) = self.detour.take() {
             return Action::Move(step);
         }
-        step_along(planner, s, &self.route, &self.saved)
+        step_along(planner, s, &self.route, &self.saved, self.open(s))
     }
 
     /// What following the planned route from `s` scores, walked tick by tick as
@@ -1734,7 +1788,7 @@ impl Reference {
                 }
             }
             route.retain(|&k| sim.grid.get(planner.items[k]).is_some_and(Cell::is_collectable));
-            sim.commit(step_along(planner, &sim, &route, &self.saved));
+            sim.commit(step_along(planner, &sim, &route, &self.saved, self.open(s)));
             sim.tick += 1;
             if sim.me.pos == sim.final_pos() {
                 return Some(sim.me.score - s.me.score);
@@ -1757,16 +1811,21 @@ fn stepped_on(grid: &Grid, moves: &[Action]) -> Vec<Pos> {
     cells
 }
 
-/// The step along `route` (see [`Reference::route_step`]).
+/// The step along `route` (see [`Reference::route_step`]). An `open` route (see
+/// [`Search::open`]) done goes on to the final only for a resource there: reaching it would
+/// end the bot's game for nothing, and an item the opponent was expected to take may yet be
+/// left.
 fn step_along(
     planner: &Planner,
     s: &GameState,
     route: &[usize],
     saved: &std::collections::HashMap<Pos, i64>,
+    open: bool,
 ) -> Action {
     let way = Way::new(planner, s, route, saved);
     let here = way.here();
-    if here == FAR || (here == 0 && route.is_empty()) {
+    let pointless = open && route.is_empty() && !matches!(s.grid.get(s.final_pos()), Some(Cell::Resource(_)));
+    if here == FAR || (here == 0 && route.is_empty()) || pointless {
         return Action::Wait;
     }
     if here == 0 {
@@ -1997,6 +2056,7 @@ mod tests {
             from_start: Search::from_start(p, start, full.is_some()),
             duel: false,
             stranded: false,
+            open: false,
             planner: p,
             grid,
             start,
@@ -2007,6 +2067,51 @@ mod tests {
             cut: false,
             walked: 0,
         }
+    }
+
+    /// A duel's open routes (see `Search::open`): every splice valued from a walk is worth what
+    /// the whole new route is, whether it (or the route walked) ends on the final or at its
+    /// last stop; both happen (the first routes use every tick, shorter ones finish).
+    #[test]
+    fn open_splices_are_valued_as_whole_routes() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests");
+        let mut seed = 0x8765_4321_u64;
+        let (mut finishing, mut stranded) = (0, 0);
+        for k in [9, 12, 13, 15, 19] {
+            let text = std::fs::read_to_string(dir.join(format!("test{k}.txt"))).unwrap();
+            let (spec, planner, start) = set_up(&text, false);
+            let opponent = planner.predict_takes(&spec.grid, spec.starts[1], false, spec.rounds, None);
+            for takes in [vec![u32::MAX; planner.items.len()], opponent] {
+                let mut search = unbounded(&planner, &spec.grid, start, takes, None);
+                search.open = true;
+                let mut ending = unbounded(&planner, &spec.grid, start, search.takes.clone(), None);
+                ending.stranded = true;
+                let route = search.construct(&[], (0, 1.0));
+                let walked = search.walk(&route).expect("an open route is feasible");
+                for _ in 0..4000 {
+                    let a = next(&mut seed) as usize % (route.len() + 1);
+                    let b = (a + next(&mut seed) as usize % 4).min(route.len());
+                    let ins: Vec<usize> = match next(&mut seed) % 3 {
+                        0 => route[a..b].iter().rev().copied().collect(),
+                        1 => vec![],
+                        _ => vec![next(&mut seed) as usize % planner.items.len()],
+                    };
+                    if ins.iter().any(|k| route.contains(k) && !route[a..b].contains(k)) {
+                        continue;
+                    }
+                    let whole = [&route[..a], &ins, &route[b..]].concat();
+                    let expected = search.value(&whole);
+                    assert_eq!(search.splice(&walked, &route, a, b, &ins), expected, "test{k}: {a}..{b} <- {ins:?}");
+                    // (Ending at the last stop, the route is worth what a stranded one is.)
+                    match expected {
+                        Some(v) if Some(v) == ending.value(&whole) => stranded += 1,
+                        Some(_) => finishing += 1,
+                        None => {}
+                    }
+                }
+            }
+        }
+        assert!(finishing > 1_000 && stranded > 1_000, "both ends are checked ({finishing} finish, {stranded} not)");
     }
 
     /// Every splice valued from a walk (insert, swap, remove, reverse), and every route valued
@@ -2106,13 +2211,14 @@ mod tests {
 
     /// On [`J_GATED`] the opponent (`greedy`, from (2, 3)) heads for the `J` at once, three
     /// steps away. Counting on that from the first tick, the bot (from (0, 0)) takes the `J`
-    /// first, two steps away, then the `D`, the `T` and the 22 at x6, and finishes with 132;
+    /// first, two steps away, then the `D`, the `T` and the 22 at x6: 132 (not finishing, which
+    /// would add nothing);
     /// the control, which predicts nothing before the opponent has moved twice, went for the
     /// `T` and the `D` first, lost the `J` by a tick and stood still: 0, not finished.
     #[test]
     fn in_a_duel_the_bot_races_for_the_only_jump_that_opens_the_final() {
-        assert_eq!(duel_with_greedy(J_GATED, Reference::default(), 0), (132, true));
-        let control = Reference { unraced: true, unstranded: true, ..Reference::default() };
+        assert_eq!(duel_with_greedy(J_GATED, Reference::default(), 0), (132, false));
+        let control = Reference { unraced: true, unstranded: true, finishing: true, ..Reference::default() };
         assert_eq!(duel_with_greedy(J_GATED, control, 0), (0, false));
     }
 
@@ -2124,8 +2230,26 @@ mod tests {
     fn in_a_duel_whose_final_is_out_of_reach_the_bot_still_collects() {
         let map = J_GATED.replace(" J ", " 0 ");
         assert_eq!(duel_with_greedy(&map, Reference::default(), 0), (132, false));
-        let control = Reference { unstranded: true, ..Reference::default() };
+        let control = Reference { unstranded: true, finishing: true, ..Reference::default() };
         assert_eq!(duel_with_greedy(&map, control, 0), (0, false));
+    }
+
+    /// A 3x6 duel map of 5 rounds: the bot at (0, 0), its final right below it, five 10s in a
+    /// row to its right; `greedy` walled off at (2, 5), too far from the final to reach it.
+    const LAST_TICKS: &str =
+        "ARENA 3 6 5\n0 0\n2 5\n1 0\nMAP\n0 10 10 10 10 10\n0 W W W W W\n0 0 0 0 0 0\nEND_MAP\nSTREAM\n";
+
+    /// On [`LAST_TICKS`] reaching the final is worth nothing in a duel: the bot spends all five
+    /// ticks collecting, 50 points, and does not finish; the control (the old rule: routes must
+    /// reach the final) took two 10s and walked back, 20. With a 45 on the final, ending there
+    /// is worth more (two 10s and the 45, 65), and the bot finishes.
+    #[test]
+    fn in_a_duel_the_bot_spends_its_last_ticks_collecting_rather_than_finishing() {
+        assert_eq!(duel_with_greedy(LAST_TICKS, Reference::default(), 0), (50, false));
+        let control = Reference { finishing: true, ..Reference::default() };
+        assert_eq!(duel_with_greedy(LAST_TICKS, control, 0), (20, true));
+        let rich = LAST_TICKS.replace("\n0 W", "\n45 W");
+        assert_eq!(duel_with_greedy(&rich, Reference::default(), 0), (65, true));
     }
 
     /// A duel's opponent on `maps/duel.txt`, whose final only Jump reaches: as a [`Racer`] it
