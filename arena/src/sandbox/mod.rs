@@ -173,7 +173,11 @@ pub const EXIT_GRACE: Duration = Duration::from_millis(500);
 /// The host's directories every box sees, read-only.
 const SYSTEM: [&str; 8] = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"];
 /// Device nodes every box gets.
-const DEVICES: [&str; 5] = ["null", "zero", "full", "random", "urandom"];
+const DEVICES: [&str; 4] = ["null", "full", "random", "urandom"];
+/// The device a box gets only where a memory cgroup holds it, or for a build: mapped shared,
+/// it makes shared memory no resident set shows, as `MAP_SHARED | MAP_ANONYMOUS` does (see
+/// `syscalls::uncounted_memory_filters`), which a filter cannot tell from another file's.
+const ZERO: &str = "zero";
 /// `PATH` inside a box (and for a plain bot): a bot command's program named without a folder is
 /// looked for there only, not on the PATH of whoever runs the arena.
 pub const BOX_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
@@ -436,11 +440,13 @@ impl Sandbox {
             Some(roots) => Some(roots.make(limits, wanted).map_err(|e| setup("the box's cgroups", e))?),
             None => None,
         };
+        // Whether a memory cgroup holds all the box may take (its swap counted, or no swap).
+        let holds_memory = group.as_ref().is_some_and(cgroup::BoxGroup::holds_memory);
         let mut view = View::new(&self.box_root);
         for dir in SYSTEM {
             view.system(Path::new(dir))?;
         }
-        view.devices()?;
+        view.devices(launch.build || holds_memory)?;
         let scratch_owner = ids.unwrap_or((0, 0));
         view.scratch(limits.tmp_mb, scratch_owner)?;
         // After the scratch space, as the bot's folder: a toolchain kept under /tmp is bound on
@@ -502,8 +508,6 @@ impl Sandbox {
         });
         let namespaces =
             libc::CLONE_NEWPID | libc::CLONE_NEWNS | libc::CLONE_NEWNET | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS;
-        // Whether a memory cgroup holds all the box may take (its swap counted, or no swap).
-        let holds_memory = group.as_ref().is_some_and(cgroup::BoxGroup::holds_memory);
         let plan = Plan {
             parent: std::process::id() as libc::pid_t,
             cgroup_procs: group.iter().flat_map(|g| g.procs_files()).map(|p| cpath(&p)).collect(),
@@ -1001,8 +1005,9 @@ impl View {
         }
     }
 
-    /// `/dev` with the harmless devices and the usual links; no terminal.
-    fn devices(&mut self) -> Result<(), SandboxError> {
+    /// `/dev` with the harmless devices and the usual links; no terminal. `/dev/zero` only
+    /// `with_zero` (see [`ZERO`]).
+    fn devices(&mut self, with_zero: bool) -> Result<(), SandboxError> {
         let dev = Path::new("/dev");
         self.mkdirs(dev);
         let at = cpath(&self.at(dev));
@@ -1011,7 +1016,7 @@ impl View {
             data: cstring("size=64k,nr_inodes=64,mode=0755".to_string()),
             flags: libc::MS_NOSUID | libc::MS_NOEXEC,
         });
-        for name in DEVICES {
+        for name in DEVICES.iter().chain(with_zero.then_some(&ZERO)) {
             let host = dev.join(name);
             if !host.exists() {
                 continue;
@@ -1573,6 +1578,24 @@ mod tests {
     fn paths_are_made_absolute_without_the_file_system() {
         assert_eq!(normalize(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
         assert_eq!(normalize(Path::new("/../x")), PathBuf::from("/x"));
+    }
+
+    /// `/dev/zero` is bound only where asked (a build, or a box a memory cgroup holds); the
+    /// other devices always.
+    #[test]
+    fn dev_zero_is_in_a_view_only_where_asked() {
+        let bound = |with_zero| {
+            let mut view = View::new(Path::new("/r"));
+            view.devices(with_zero).unwrap();
+            let dsts = view.ops.iter().filter_map(|o| match o {
+                Op::Bind { dst, .. } => Some(dst.to_string_lossy().into_owned()),
+                _ => None,
+            });
+            dsts.collect::<Vec<_>>()
+        };
+        assert!(!bound(false).contains(&"/r/dev/zero".to_string()), "{:?}", bound(false));
+        assert!(bound(false).contains(&"/r/dev/null".to_string()), "{:?}", bound(false));
+        assert!(bound(true).contains(&"/r/dev/zero".to_string()), "the control: {:?}", bound(true));
     }
 
     #[test]
