@@ -218,9 +218,9 @@ pub struct BoxHandle {
     /// pid could be another process's once it is reaped).
     keeper: Option<OwnedFd>,
     memory_cap: u64,
-    /// Whether the monitor counts the box's swapped-out memory with its resident memory (a box
-    /// without a memory cgroup, on a machine with swap): otherwise the kernel's swapping of a
-    /// bot's pages, under pressure, would let it hold more than its cap, unseen.
+    /// Whether the monitor counts the box's swapped-out memory with its resident memory (see
+    /// [`counts_swap`]): otherwise the kernel's swapping of a bot's pages, under pressure,
+    /// would let it hold more than its cap, unseen.
     counts_swap: bool,
     /// The most CPU time [`BoxHandle::cpu_time`] has read, in nanoseconds: without a cgroup,
     /// the time of a process already reaped may be missing from a later reading.
@@ -559,7 +559,7 @@ impl Sandbox {
         unsafe {
             command.pre_exec(move || child::enter(&plan));
         }
-        let counts_swap = !group.as_ref().is_some_and(cgroup::BoxGroup::limits_memory) && cgroup::machine_swaps();
+        let counts_swap = counts_swap(holds_memory, cgroup::machine_swaps());
         let handle = BoxHandle {
             group,
             uid,
@@ -575,6 +575,13 @@ impl Sandbox {
         };
         Ok((command, handle))
     }
+}
+
+/// Whether the monitor counts a box's swapped-out memory (`VmSwap`) with its resident memory:
+/// on a machine with swap, wherever no memory cgroup holds the box: none, or one that limits
+/// its memory but not its swap (the kernel swaps such a box out at its limit, and it goes on).
+fn counts_swap(holds_memory: bool, machine_swaps: bool) -> bool {
+    !holds_memory && machine_swaps
 }
 
 /// Where this process's command line and environment strings are in memory, from
@@ -1210,15 +1217,22 @@ impl BoxHandle {
     }
 
     /// Whether the box went over its memory limit (its cgroup's limit refused it memory, or, without
-    /// a memory cgroup, its processes hold more than the limit together; never without a box).
+    /// a memory cgroup or with one that does not count swap, its processes hold more than the
+    /// limit together, swap included; never without a box).
     pub fn out_of_memory(&self) -> bool {
         match &self.group {
-            Some(g) if g.limits_memory() => g.out_of_memory(),
+            // A cgroup that does not count swap caps the resident memory only: what it swapped
+            // out is counted with it, by the monitor ([`BoxHandle::counts_swap`]).
+            Some(g) if g.limits_memory() => g.out_of_memory() || (self.counts_swap && self.over_with_swap()),
             // A plain process (no box) is limited per process only.
-            _ => {
-                self.boxed && self.leader.is_some_and(|pid| meter::tree_memory(pid, self.swap_over()) > self.memory_cap)
-            }
+            _ => self.boxed && self.over_with_swap(),
         }
+    }
+
+    /// Whether the box's processes hold more than its cap together (resident, and swapped out
+    /// where that is counted).
+    fn over_with_swap(&self) -> bool {
+        self.leader.is_some_and(|pid| meter::tree_memory(pid, self.swap_over()) > self.memory_cap)
     }
 
     /// Where the monitor counts swap ([`BoxHandle::counts_swap`]): the memory past which it must
@@ -1572,6 +1586,24 @@ mod tests {
         assert_eq!(cap(uncapped(true, true)), cap(false));
         assert_eq!(cap(uncapped(false, false)), cap(false));
         assert_eq!(cap(uncapped(true, false)), None);
+    }
+
+    /// Swap is counted on a machine with swap wherever no memory cgroup holds the box: without
+    /// a memory cgroup, and with one that limits memory but not swap (which neither the kernel
+    /// nor the monitor counted); not where the cgroup counts it, nor on a machine without swap.
+    #[test]
+    fn swap_is_counted_wherever_no_memory_cgroup_holds_the_box() {
+        // (limits_memory, holds_memory, machine_swaps, counted)
+        let cases = [
+            (false, false, true, true),
+            (true, false, true, true),
+            (true, true, true, false),
+            (false, false, false, false),
+            (true, true, false, false),
+        ];
+        for (limits, holds, swaps, counted) in cases {
+            assert_eq!(counts_swap(holds, swaps), counted, "limits {limits}, holds {holds}, swaps {swaps}");
+        }
     }
 
     #[test]
