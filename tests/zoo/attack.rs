@@ -1094,8 +1094,9 @@ const HIDDEN_PIECE: usize = 32 << 20;
 /// its piece): `memfd`, a `memfd_create` file filled with `fallocate`, held by its descriptor;
 /// `secret`, a `memfd_secret` file written through windows of it, each unmapped at once;
 /// `sysv`, a SysV segment, attached (and removed: it goes with the child); `shared`, a shared
-/// anonymous mapping. The last two are filled 4 MiB at a time, each let go of at once with
-/// `MADV_DONTNEED`: the pages stay in the segment or mapping, out of the child's resident set.
+/// anonymous mapping; `zero`, the same made by mapping `/dev/zero` shared. The last three are
+/// filled 4 MiB at a time, each let go of at once with `MADV_DONTNEED`: the pages stay in the
+/// segment or mapping, out of the child's resident set.
 /// `page-out`, a private mapping filled 4 MiB at a time, each pushed out to swap at once (see
 /// [`page_out_own`]): on a machine with swap, out of the child's resident set too.
 /// Returns whether it held it all.
@@ -1171,6 +1172,14 @@ fn hold_piece(how: &str) -> bool {
             "shared" => {
                 let flags = libc::MAP_SHARED | libc::MAP_ANONYMOUS;
                 libc::mmap(std::ptr::null_mut(), HIDDEN_PIECE, libc::PROT_READ | libc::PROT_WRITE, flags, -1, 0)
+            }
+            "zero" => {
+                let fd = libc::open(c"/dev/zero".as_ptr(), libc::O_RDWR | libc::O_CLOEXEC);
+                if fd < 0 {
+                    return false;
+                }
+                let rw = libc::PROT_READ | libc::PROT_WRITE;
+                libc::mmap(std::ptr::null_mut(), HIDDEN_PIECE, rw, libc::MAP_SHARED, fd, 0)
             }
             "page-out" => {
                 let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS;

@@ -173,7 +173,11 @@ pub const EXIT_GRACE: Duration = Duration::from_millis(500);
 /// The host's directories every box sees, read-only.
 const SYSTEM: [&str; 8] = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"];
 /// Device nodes every box gets.
-const DEVICES: [&str; 5] = ["null", "zero", "full", "random", "urandom"];
+const DEVICES: [&str; 4] = ["null", "full", "random", "urandom"];
+/// The device a box gets only where a memory cgroup holds it, or for a build: mapped shared,
+/// it makes shared memory no resident set shows, as `MAP_SHARED | MAP_ANONYMOUS` does (see
+/// `syscalls::uncounted_memory_filters`), which a filter cannot tell from another file's.
+const ZERO: &str = "zero";
 /// `PATH` inside a box (and for a plain bot): a bot command's program named without a folder is
 /// looked for there only, not on the PATH of whoever runs the arena.
 pub const BOX_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
@@ -214,9 +218,9 @@ pub struct BoxHandle {
     /// pid could be another process's once it is reaped).
     keeper: Option<OwnedFd>,
     memory_cap: u64,
-    /// Whether the monitor counts the box's swapped-out memory with its resident memory (a box
-    /// without a memory cgroup, on a machine with swap): otherwise the kernel's swapping of a
-    /// bot's pages, under pressure, would let it hold more than its cap, unseen.
+    /// Whether the monitor counts the box's swapped-out memory with its resident memory (see
+    /// [`counts_swap`]): otherwise the kernel's swapping of a bot's pages, under pressure,
+    /// would let it hold more than its cap, unseen.
     counts_swap: bool,
     /// The most CPU time [`BoxHandle::cpu_time`] has read, in nanoseconds: without a cgroup,
     /// the time of a process already reaped may be missing from a later reading.
@@ -436,11 +440,13 @@ impl Sandbox {
             Some(roots) => Some(roots.make(limits, wanted).map_err(|e| setup("the box's cgroups", e))?),
             None => None,
         };
+        // Whether a memory cgroup holds all the box may take (its swap counted, or no swap).
+        let holds_memory = group.as_ref().is_some_and(cgroup::BoxGroup::holds_memory);
         let mut view = View::new(&self.box_root);
         for dir in SYSTEM {
             view.system(Path::new(dir))?;
         }
-        view.devices()?;
+        view.devices(launch.build || holds_memory)?;
         let scratch_owner = ids.unwrap_or((0, 0));
         view.scratch(limits.tmp_mb, scratch_owner)?;
         // After the scratch space, as the bot's folder: a toolchain kept under /tmp is bound on
@@ -502,8 +508,6 @@ impl Sandbox {
         });
         let namespaces =
             libc::CLONE_NEWPID | libc::CLONE_NEWNS | libc::CLONE_NEWNET | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS;
-        // Whether a memory cgroup holds all the box may take (its swap counted, or no swap).
-        let holds_memory = group.as_ref().is_some_and(cgroup::BoxGroup::holds_memory);
         let plan = Plan {
             parent: std::process::id() as libc::pid_t,
             cgroup_procs: group.iter().flat_map(|g| g.procs_files()).map(|p| cpath(&p)).collect(),
@@ -555,7 +559,7 @@ impl Sandbox {
         unsafe {
             command.pre_exec(move || child::enter(&plan));
         }
-        let counts_swap = !group.as_ref().is_some_and(cgroup::BoxGroup::limits_memory) && cgroup::machine_swaps();
+        let counts_swap = counts_swap(holds_memory, cgroup::machine_swaps());
         let handle = BoxHandle {
             group,
             uid,
@@ -571,6 +575,13 @@ impl Sandbox {
         };
         Ok((command, handle))
     }
+}
+
+/// Whether the monitor counts a box's swapped-out memory (`VmSwap`) with its resident memory:
+/// on a machine with swap, wherever no memory cgroup holds the box: none, or one that limits
+/// its memory but not its swap (the kernel swaps such a box out at its limit, and it goes on).
+fn counts_swap(holds_memory: bool, machine_swaps: bool) -> bool {
+    !holds_memory && machine_swaps
 }
 
 /// Where this process's command line and environment strings are in memory, from
@@ -1001,8 +1012,9 @@ impl View {
         }
     }
 
-    /// `/dev` with the harmless devices and the usual links; no terminal.
-    fn devices(&mut self) -> Result<(), SandboxError> {
+    /// `/dev` with the harmless devices and the usual links; no terminal. `/dev/zero` only
+    /// `with_zero` (see [`ZERO`]).
+    fn devices(&mut self, with_zero: bool) -> Result<(), SandboxError> {
         let dev = Path::new("/dev");
         self.mkdirs(dev);
         let at = cpath(&self.at(dev));
@@ -1011,7 +1023,7 @@ impl View {
             data: cstring("size=64k,nr_inodes=64,mode=0755".to_string()),
             flags: libc::MS_NOSUID | libc::MS_NOEXEC,
         });
-        for name in DEVICES {
+        for name in DEVICES.iter().chain(with_zero.then_some(&ZERO)) {
             let host = dev.join(name);
             if !host.exists() {
                 continue;
@@ -1205,15 +1217,22 @@ impl BoxHandle {
     }
 
     /// Whether the box went over its memory limit (its cgroup's limit refused it memory, or, without
-    /// a memory cgroup, its processes hold more than the limit together; never without a box).
+    /// a memory cgroup or with one that does not count swap, its processes hold more than the
+    /// limit together, swap included; never without a box).
     pub fn out_of_memory(&self) -> bool {
         match &self.group {
-            Some(g) if g.limits_memory() => g.out_of_memory(),
+            // A cgroup that does not count swap caps the resident memory only: what it swapped
+            // out is counted with it, by the monitor ([`BoxHandle::counts_swap`]).
+            Some(g) if g.limits_memory() => g.out_of_memory() || (self.counts_swap && self.over_with_swap()),
             // A plain process (no box) is limited per process only.
-            _ => {
-                self.boxed && self.leader.is_some_and(|pid| meter::tree_memory(pid, self.swap_over()) > self.memory_cap)
-            }
+            _ => self.boxed && self.over_with_swap(),
         }
+    }
+
+    /// Whether the box's processes hold more than its cap together (resident, and swapped out
+    /// where that is counted).
+    fn over_with_swap(&self) -> bool {
+        self.leader.is_some_and(|pid| meter::tree_memory(pid, self.swap_over()) > self.memory_cap)
     }
 
     /// Where the monitor counts swap ([`BoxHandle::counts_swap`]): the memory past which it must
@@ -1569,10 +1588,46 @@ mod tests {
         assert_eq!(cap(uncapped(true, false)), None);
     }
 
+    /// Swap is counted on a machine with swap wherever no memory cgroup holds the box: without
+    /// a memory cgroup, and with one that limits memory but not swap (which neither the kernel
+    /// nor the monitor counted); not where the cgroup counts it, nor on a machine without swap.
+    #[test]
+    fn swap_is_counted_wherever_no_memory_cgroup_holds_the_box() {
+        // (limits_memory, holds_memory, machine_swaps, counted)
+        let cases = [
+            (false, false, true, true),
+            (true, false, true, true),
+            (true, true, true, false),
+            (false, false, false, false),
+            (true, true, false, false),
+        ];
+        for (limits, holds, swaps, counted) in cases {
+            assert_eq!(counts_swap(holds, swaps), counted, "limits {limits}, holds {holds}, swaps {swaps}");
+        }
+    }
+
     #[test]
     fn paths_are_made_absolute_without_the_file_system() {
         assert_eq!(normalize(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
         assert_eq!(normalize(Path::new("/../x")), PathBuf::from("/x"));
+    }
+
+    /// `/dev/zero` is bound only where asked (a build, or a box a memory cgroup holds); the
+    /// other devices always.
+    #[test]
+    fn dev_zero_is_in_a_view_only_where_asked() {
+        let bound = |with_zero| {
+            let mut view = View::new(Path::new("/r"));
+            view.devices(with_zero).unwrap();
+            let dsts = view.ops.iter().filter_map(|o| match o {
+                Op::Bind { dst, .. } => Some(dst.to_string_lossy().into_owned()),
+                _ => None,
+            });
+            dsts.collect::<Vec<_>>()
+        };
+        assert!(!bound(false).contains(&"/r/dev/zero".to_string()), "{:?}", bound(false));
+        assert!(bound(false).contains(&"/r/dev/null".to_string()), "{:?}", bound(false));
+        assert!(bound(true).contains(&"/r/dev/zero".to_string()), "the control: {:?}", bound(true));
     }
 
     #[test]

@@ -366,6 +366,12 @@ thread_local! {
     /// Called once a file's copy of its own is made, before it is swapped in (a test replaces
     /// the file meanwhile there, as a push would).
     static BEFORE_SWAP: std::cell::RefCell<Option<Box<dyn FnMut()>>> = std::cell::RefCell::new(None);
+    /// Called once a file found replaced is swapped out, before it is swapped back (a test
+    /// makes that fail).
+    static BEFORE_SWAP_BACK: std::cell::RefCell<Option<Box<dyn FnMut()>>> = std::cell::RefCell::new(None);
+    /// Remove the temporary name even where it holds the file a swap back failed to put back,
+    /// as before (the control of the test that provokes it).
+    static UNLINK_UNSWAPPED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The folder before its build, in one walk: its stamp (everything, ignored files too: what
@@ -528,9 +534,7 @@ fn own_copy(
         #[cfg(test)]
         BEFORE_SWAP.with_borrow_mut(|f| f.as_mut().map(|f| f()));
         for (i, (dir, name)) in places.iter().enumerate() {
-            let Some(temp) = &temps[i] else { continue };
-            swap_in(dir, temp, name, file.id)?;
-            temps[i] = None;
+            swap_in(dir, &mut temps[i], name, file.id)?;
             let here = std::fs::File::from(reopen_dir(dir)?);
             let meta = here.metadata()?;
             dirs.entry((meta.dev(), meta.ino())).or_insert(here);
@@ -628,11 +632,16 @@ fn keep_owner_mode_times(to: &std::fs::File, was: &std::fs::Metadata) -> std::io
     Ok(())
 }
 
-/// Puts the file at `temp` under `name` (both in the open folder `dir`) only if `name` is still
-/// the regular file `id`, which goes: swapped (`RENAME_EXCHANGE`), the name swapped out checked
-/// and removed (swapped back if it is another file, put there meanwhile); where the file system
-/// cannot swap, `name` is checked just before a rename over it.
-fn swap_in(dir: &OwnedFd, temp: &CString, name: &CString, id: (u64, u64)) -> std::io::Result<()> {
+/// Puts the file at the temporary name in `slot` (if any) under `name`, both in the open folder
+/// `dir`, only if `name` is still the regular file `id`, which goes: swapped (`RENAME_EXCHANGE`),
+/// the name swapped out checked and removed (swapped back if it is another file, put there
+/// meanwhile); where the file system cannot swap, `name` is checked just before a rename over
+/// it. `slot` is cleared once nothing of the arena's is left to remove there: the copy put in,
+/// or a file put there meanwhile that could not be swapped back (the student's: it stays under
+/// the temporary name, with a warning).
+fn swap_in(dir: &OwnedFd, slot: &mut Option<CString>, name: &CString, id: (u64, u64)) -> std::io::Result<()> {
+    let Some(temp) = slot.clone() else { return Ok(()) };
+    let temp = &temp;
     let d = dir.as_raw_fd();
     let replaced = || std::io::Error::other("it was replaced while it was copied");
     // SAFETY: renameat2 on a descriptor we own and NUL-terminated names.
@@ -642,12 +651,25 @@ fn swap_in(dir: &OwnedFd, temp: &CString, name: &CString, id: (u64, u64)) -> std
             if unsafe { libc::unlinkat(d, temp.as_ptr(), 0) } != 0 {
                 return Err(std::io::Error::last_os_error());
             }
+            *slot = None;
             return Ok(());
         }
+        #[cfg(test)]
+        BEFORE_SWAP_BACK.with_borrow_mut(|f| f.as_mut().map(|f| f()));
         // SAFETY: as above.
         if unsafe { libc::renameat2(d, temp.as_ptr(), d, name.as_ptr(), libc::RENAME_EXCHANGE) } != 0 {
             let e = std::io::Error::last_os_error();
-            tracing::warn!(name = %name.to_string_lossy(), "cannot put back a file replaced while it was copied: {e}");
+            tracing::warn!(
+                name = %name.to_string_lossy(),
+                kept_as = %temp.to_string_lossy(),
+                "cannot put back a file replaced while it was copied ({e}): it is left under the temporary name"
+            );
+            // The temporary name holds the student's file now: it must not be removed.
+            #[cfg(test)]
+            if UNLINK_UNSWAPPED.get() {
+                return Err(replaced());
+            }
+            *slot = None;
         }
         return Err(replaced());
     }
@@ -662,6 +684,7 @@ fn swap_in(dir: &OwnedFd, temp: &CString, name: &CString, id: (u64, u64)) -> std
     if unsafe { libc::renameat(d, temp.as_ptr(), d, name.as_ptr()) } != 0 {
         return Err(std::io::Error::last_os_error());
     }
+    *slot = None;
     Ok(())
 }
 
@@ -1301,6 +1324,63 @@ mod tests {
         let outcome = run(&sandbox, attack, &alice, limits, out.path(), "builds/b.log", earlier);
         assert_eq!(outcome.problem, None);
         assert_eq!(std::fs::read_to_string(&kit).unwrap(), "bob's\nraise SystemExit(3)\n");
+        assert_eq!(std::fs::read_to_string(bob.join("botkit.py")).unwrap(), "bob's\n");
+    }
+
+    /// Where a file replaced while it was copied cannot be swapped back (its name gone
+    /// meanwhile), the student's new file, under the temporary name then, is left there, not
+    /// removed with the temporaries. The control: removing that name, as before, loses it.
+    #[test]
+    fn a_replaced_file_that_cannot_be_swapped_back_is_not_removed() {
+        let (dir, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (alice, bob) = (dir.path().join("alice"), dir.path().join("bob"));
+        std::fs::create_dir_all(&alice).unwrap();
+        std::fs::create_dir_all(&bob).unwrap();
+        std::fs::write(bob.join("botkit.py"), "bob's\n").unwrap();
+        let (sandbox, limits) = (test_sandbox(), BuildLimits { timeout: Duration::from_secs(60), disk_bytes: 1 << 30 });
+        let earlier = Earlier { bot: "alice", growth: None, own: true };
+        let kit = alice.join("botkit.py");
+        let attack = "printf 'raise SystemExit(3)\\n' >> botkit.py";
+        // What alice's folder holds after a build during which the linked file was replaced by
+        // a push, then its name removed (the copy swapped in there): (name, contents).
+        let after = |unlink_unswapped: bool, log: &str| {
+            std::fs::hard_link(bob.join("botkit.py"), &kit).unwrap();
+            let (push, gone) = (kit.clone(), kit.clone());
+            BEFORE_SWAP.with_borrow_mut(|f| {
+                *f = Some(Box::new(move || {
+                    std::fs::remove_file(&push).unwrap();
+                    std::fs::write(&push, "pushed\n").unwrap();
+                }))
+            });
+            BEFORE_SWAP_BACK.with_borrow_mut(|f| *f = Some(Box::new(move || std::fs::remove_file(&gone).unwrap())));
+            UNLINK_UNSWAPPED.set(unlink_unswapped);
+            let outcome = run(&sandbox, attack, &alice, limits, out.path(), log, earlier);
+            BEFORE_SWAP.with_borrow_mut(|f| *f = None);
+            BEFORE_SWAP_BACK.with_borrow_mut(|f| *f = None);
+            UNLINK_UNSWAPPED.set(false);
+            let problem = outcome.problem.unwrap_or_default();
+            assert!(problem.contains("(it was replaced while it was copied)"), "{problem}");
+            let mut left = std::fs::read_dir(&alice)
+                .unwrap()
+                .map(|e| {
+                    let e = e.unwrap();
+                    (e.file_name().to_string_lossy().into_owned(), std::fs::read_to_string(e.path()).unwrap())
+                })
+                .collect::<Vec<_>>();
+            left.sort();
+            left
+        };
+        let left = after(false, "builds/a.log");
+        assert!(
+            matches!(&left[..], [(name, text)] if crate::files::is_temporary(name.as_ref()) && text == "pushed\n"),
+            "the push kept, under the temporary name: {left:?}"
+        );
+        assert_eq!(std::fs::read_to_string(bob.join("botkit.py")).unwrap(), "bob's\n");
+        for (name, _) in &left {
+            std::fs::remove_file(alice.join(name)).unwrap();
+        }
+        // The control: the temporary name removed whatever it holds, the push is lost.
+        assert_eq!(after(true, "builds/b.log"), [], "the control lost the push");
         assert_eq!(std::fs::read_to_string(bob.join("botkit.py")).unwrap(), "bob's\n");
     }
 
