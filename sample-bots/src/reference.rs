@@ -2089,16 +2089,7 @@ mod tests {
                 let route = search.construct(&[], (0, 1.0));
                 let walked = search.walk(&route).expect("an open route is feasible");
                 for _ in 0..4000 {
-                    let a = next(&mut seed) as usize % (route.len() + 1);
-                    let b = (a + next(&mut seed) as usize % 4).min(route.len());
-                    let ins: Vec<usize> = match next(&mut seed) % 3 {
-                        0 => route[a..b].iter().rev().copied().collect(),
-                        1 => vec![],
-                        _ => vec![next(&mut seed) as usize % planner.items.len()],
-                    };
-                    if ins.iter().any(|k| route.contains(k) && !route[a..b].contains(k)) {
-                        continue;
-                    }
+                    let Some((a, b, ins)) = random_splice(&mut seed, &route, planner.items.len()) else { continue };
                     let whole = [&route[..a], &ins, &route[b..]].concat();
                     let expected = search.value(&whole);
                     assert_eq!(search.splice(&walked, &route, a, b, &ins), expected, "test{k}: {a}..{b} <- {ins:?}");
@@ -2112,6 +2103,19 @@ mod tests {
             }
         }
         assert!(finishing > 1_000 && stranded > 1_000, "both ends are checked ({finishing} finish, {stranded} not)");
+    }
+
+    /// A random splice of `route` (of `items` items): `route[a..b]` replaced by `ins` (that
+    /// stretch reversed, nothing, or one item), or `None` where `ins` would repeat a stop.
+    fn random_splice(seed: &mut u64, route: &[usize], items: usize) -> Option<(usize, usize, Vec<usize>)> {
+        let a = next(seed) as usize % (route.len() + 1);
+        let b = (a + next(seed) as usize % 4).min(route.len());
+        let ins: Vec<usize> = match next(seed) % 3 {
+            0 => route[a..b].iter().rev().copied().collect(),
+            1 => vec![],
+            _ => vec![next(seed) as usize % items],
+        };
+        (!ins.iter().any(|k| route.contains(k) && !route[a..b].contains(k))).then_some((a, b, ins))
     }
 
     /// Every splice valued from a walk (insert, swap, remove, reverse), and every route valued
@@ -2141,16 +2145,7 @@ mod tests {
                     continue;
                 };
                 for _ in 0..4000 {
-                    let a = next(&mut seed) as usize % (route.len() + 1);
-                    let b = (a + next(&mut seed) as usize % 4).min(route.len());
-                    let ins: Vec<usize> = match next(&mut seed) % 3 {
-                        0 => route[a..b].iter().rev().copied().collect(),
-                        1 => vec![],
-                        _ => vec![next(&mut seed) as usize % planner.items.len()],
-                    };
-                    if ins.iter().any(|k| route.contains(k) && !route[a..b].contains(k)) {
-                        continue;
-                    }
+                    let Some((a, b, ins)) = random_splice(&mut seed, &route, planner.items.len()) else { continue };
                     let whole = [&route[..a], &ins, &route[b..]].concat();
                     let expected = match full_mult {
                         None => evaluate(&planner, &spec.grid, start, &search.takes, &whole),
