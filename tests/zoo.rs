@@ -67,6 +67,17 @@ fn zoo_with(bot: &str, greedy: &str, forfeit: Option<&str>, markers: &[&str], ex
     run
 }
 
+/// A defence's control: `zoo-attack <attack>` against `greedy` without a box (`--sandbox
+/// plain`, with `extra`), both copied where any user may run them (a root arena runs a plain
+/// bot as a box user). The attack works there, so the bot says so and plays an invalid move.
+fn unboxed_attack(attack: &str, extra: &[&str]) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let attacker = format!("{} {attack}", shared_copy(dir.path(), &bin("zoo-attack")));
+    let plain = [&["--sandbox", "plain"][..], extra].concat();
+    zoo_with(&attacker, &greedy, Some("invalid_move"), &[], &plain)
+}
+
 /// The common promises of a zoo duel: `bot`'s `forfeit`, the normal bot's game to its end, no
 /// process with any of `markers` left, the referee's memory bounded.
 fn promises(run: &Run, bot: &str, forfeit: Option<&str>, markers: &[&str]) {
@@ -450,11 +461,7 @@ fn cannot_hold_memory_outside_its_processes() {
         let forfeit = memory_cgroup(&run.stderr).then_some("memory");
         promises(&run, &hider, forfeit, &[]);
         // The control: without a box, nothing counts it; the bot says it held it all.
-        let dir = tempfile::tempdir().unwrap();
-        let greedy = shared_copy(dir.path(), &bin("greedy"));
-        let hider = format!("{} hide-memory {how} 192", shared_copy(dir.path(), &bin("zoo-attack")));
-        let plain = ["--sandbox", "plain", "--max-memory-mb", "64", "--startup-ms", "5000"];
-        let run = zoo_with(&hider, &greedy, Some("invalid_move"), &[], &plain);
+        let run = unboxed_attack(&format!("hide-memory {how} 192"), &["--max-memory-mb", "64", "--startup-ms", "5000"]);
         assert!(run.log.contains(&format!("hide-memory {how}: held 192 MiB of 192")), "{}", run.log);
     }
 }
@@ -481,10 +488,7 @@ fn cannot_make_a_user_namespace() {
         eprintln!("this kernel gives unprivileged users no user namespace: the control cannot show one made");
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let greedy = shared_copy(dir.path(), &bin("greedy"));
-    let attacker = format!("{} userns", shared_copy(dir.path(), &bin("zoo-attack")));
-    let run = zoo_with(&attacker, &greedy, Some("invalid_move"), &[], &["--sandbox", "plain"]);
+    let run = unboxed_attack("userns", &[]);
     let made = "userns: unshare ok, with capabilities, clone ok, with capabilities, clone3 ok, with capabilities, \
                 a network namespace EPERM;";
     assert!(run.log.contains(made), "{}", run.log);
@@ -542,10 +546,7 @@ fn cannot_page_its_memory_out_to_swap() {
     };
     assert!(run.log.contains(said), "{}", run.log);
     // The control: without a box, the kernel takes both.
-    let dir = tempfile::tempdir().unwrap();
-    let greedy = shared_copy(dir.path(), &bin("greedy"));
-    let pager = format!("{} page-out", shared_copy(dir.path(), &bin("zoo-attack")));
-    let run = zoo_with(&pager, &greedy, Some("invalid_move"), &[], &["--sandbox", "plain"]);
+    let run = unboxed_attack("page-out", &[]);
     assert!(run.log.contains("page-out: madvise ok, process_madvise ok"), "{}", run.log);
 }
 
