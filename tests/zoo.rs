@@ -445,12 +445,12 @@ fn cannot_hold_memory_outside_its_processes() {
     // 192 MiB in a box of 64, where no process's resident set shows it: in `memfd_create` files
     // held by descriptors, `memfd_secret` files written through windows each child unmapped,
     // SysV segments or shared mappings (anonymous, or of `/dev/zero`) whose pages each child
-    // let go of (`MADV_DONTNEED`), 32 MiB per child. With a memory cgroup (a root arena) the
-    // kernel charges all of it to the box: `memory`. Without one (an unprivileged arena), the
-    // monitor counts resident memory only: the box refuses the calls and has no `/dev/zero`
-    // (the bot held 1 GiB so, and a machine's memory would have been next), and it plays on,
-    // holding nothing.
-    for how in ["memfd", "secret", "sysv", "shared", "zero"] {
+    // let go of (`MADV_DONTNEED`), or transparent huge pages a pipe holds (`vmsplice`) once
+    // unmapped, 32 MiB per child. With a memory cgroup (a root arena) the kernel charges all of
+    // it to the box: `memory`. Without one (an unprivileged arena), the monitor counts resident
+    // memory only: the box refuses the calls and has no `/dev/zero` (the bot held 1 GiB so, and
+    // a machine's memory would have been next), and it plays on, holding nothing.
+    for how in ["memfd", "secret", "sysv", "shared", "zero", "vmsplice"] {
         if how == "secret" && !memfd_secret_offered() {
             eprintln!("this kernel has no memfd_secret: nothing to show of it");
             continue;

@@ -1097,6 +1097,7 @@ const HIDDEN_PIECE: usize = 32 << 20;
 /// anonymous mapping; `zero`, the same made by mapping `/dev/zero` shared. The last three are
 /// filled 4 MiB at a time, each let go of at once with `MADV_DONTNEED`: the pages stay in the
 /// segment or mapping, out of the child's resident set.
+/// `vmsplice`, see [`vmsplice_piece`].
 /// `page-out`, a private mapping filled 4 MiB at a time, each pushed out to swap at once (see
 /// [`page_out_own`]): on a machine with swap, out of the child's resident set too.
 /// Returns whether it held it all.
@@ -1196,6 +1197,7 @@ fn hold_piece(how: &str) -> bool {
                     by_madvise.is_ok() || by_pidfd.is_ok()
                 });
             }
+            "vmsplice" => return vmsplice_piece(),
             _ => return false,
         };
         if memory == libc::MAP_FAILED || memory.is_null() {
@@ -1393,4 +1395,42 @@ fn page_out() -> bool {
     let said = |r: Result<(), i32>| answer(r.is_ok(), r.err().unwrap_or(0));
     eprintln!("page-out: madvise {}, process_madvise {}", said(by_madvise), said(by_pidfd));
     by_madvise.is_ok() || by_pidfd.is_ok()
+}
+
+/// The `vmsplice` piece of [`hide_memory`]: 32 MiB asked for as transparent huge pages, 4 KiB of
+/// each 2 MiB spliced into one pipe (its 16 slots) by `vmsplice`, then all unmapped: each slot
+/// holds its whole huge page (32 MiB held by one pipe, in a resident set of 1 MiB). Says what
+/// the kernel gave; whether each splice was made.
+fn vmsplice_piece() -> bool {
+    const HUGE: usize = 2 << 20;
+    // SAFETY: maps, touches, splices and unmaps this process's own memory.
+    unsafe {
+        let rw = libc::PROT_READ | libc::PROT_WRITE;
+        let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS;
+        let raw = libc::mmap(std::ptr::null_mut(), HIDDEN_PIECE + HUGE, rw, flags, -1, 0);
+        if raw == libc::MAP_FAILED {
+            return false;
+        }
+        let start = (raw as usize).next_multiple_of(HUGE) as *mut u8;
+        libc::madvise(start.cast(), HIDDEN_PIECE, libc::MADV_HUGEPAGE);
+        std::ptr::write_bytes(start, 1, HIDDEN_PIECE);
+        let huge = std::fs::read_to_string("/proc/self/smaps_rollup").unwrap_or_default();
+        let huge = huge.lines().find(|l| l.starts_with("AnonHugePages")).unwrap_or("").to_string();
+        let mut ends = [0; 2];
+        if libc::pipe(ends.as_mut_ptr()) != 0 {
+            return false;
+        }
+        let mut spliced = 0;
+        for at in (0..HIDDEN_PIECE).step_by(HUGE) {
+            let iov = libc::iovec { iov_base: start.add(at).cast(), iov_len: 4096 };
+            if libc::vmsplice(ends[1], &iov, 1, libc::SPLICE_F_NONBLOCK) == 4096 {
+                spliced += 1;
+            }
+        }
+        libc::munmap(raw, HIDDEN_PIECE + HUGE);
+        let rss = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        let rss = rss.lines().find(|l| l.starts_with("VmRSS")).unwrap_or("").to_string();
+        eprintln!("vmsplice: {spliced} of 16 pages spliced; before the unmap {huge}; after it {rss}");
+        spliced == HIDDEN_PIECE / HUGE
+    }
 }

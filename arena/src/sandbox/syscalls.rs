@@ -100,7 +100,10 @@ const MAP_SHARING_AND_ANONYMOUS: u64 = (libc::MAP_SHARED_VALIDATE | libc::MAP_AN
 /// its cap. Nor may a bot push its own pages out to swap, where no resident set shows them either
 /// (on a machine with swap, a bot held 384 MiB in a box of 64, in children of 32 MiB each paged
 /// out): `madvise`'s `MADV_PAGEOUT` fails with `EINVAL` and `process_madvise` with `ENOSYS`, as on
-/// kernels before them (5.4, 5.10). (`MADV_COLD` stays: it only marks pages first to go when the
+/// kernels before them (5.4, 5.10). Nor may it splice its own pages into a pipe (`vmsplice`,
+/// `ENOSYS`): the pipe holds each page's whole folio, a transparent huge page of 2 MiB for 4 KiB
+/// spliced, after the bot unmaps it (a bot held 512 MiB in a box of 64 so, 32 MiB a pipe; a pipe
+/// written to holds a page a slot, its own size). (`MADV_COLD` stays: it only marks pages first to go when the
 /// machine is short; what the kernel swaps out then, the monitor counts, see `meter::usage`.) With
 /// a memory cgroup that holds all of it (swap counted, or none on the machine) all of it is charged
 /// to the box: allowed.
@@ -132,6 +135,7 @@ fn uncounted_memory_filters() -> Vec<BpfProgram> {
                 (libc::SYS_memfd_secret, Vec::new()),
                 (libc::SYS_shmget, Vec::new()),
                 (libc::SYS_process_madvise, Vec::new()),
+                (libc::SYS_vmsplice, Vec::new()),
             ];
             [
                 compile(absent, libc::ENOSYS),
