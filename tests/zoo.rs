@@ -448,8 +448,9 @@ fn cannot_hold_memory_outside_its_processes() {
     // let go of (`MADV_DONTNEED`), or transparent huge pages a pipe holds (`vmsplice`) once
     // unmapped, 32 MiB per child. With a memory cgroup (a root arena) the kernel charges all of
     // it to the box: `memory`. Without one (an unprivileged arena), the monitor counts resident
-    // memory only: the box refuses the calls and has no `/dev/zero` (the bot held 1 GiB so, and
-    // a machine's memory would have been next), and it plays on, holding nothing.
+    // memory only: the box refuses the calls and its `/dev/zero` is `/dev/full` (zeros to read,
+    // nothing to map; the bot held 1 GiB so, and a machine's memory would have been next), and
+    // it plays on, holding nothing.
     for how in ["memfd", "secret", "sysv", "shared", "zero", "vmsplice"] {
         if how == "secret" && !memfd_secret_offered() {
             eprintln!("this kernel has no memfd_secret: nothing to show of it");

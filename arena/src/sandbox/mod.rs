@@ -174,10 +174,15 @@ pub const EXIT_GRACE: Duration = Duration::from_millis(500);
 const SYSTEM: [&str; 8] = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"];
 /// Device nodes every box gets.
 const DEVICES: [&str; 4] = ["null", "full", "random", "urandom"];
-/// The device a box gets only where a memory cgroup holds it, or for a build: mapped shared,
+/// `/dev/zero`, as a box gets it where a memory cgroup holds it, or for a build. Mapped shared,
 /// it makes shared memory no resident set shows, as `MAP_SHARED | MAP_ANONYMOUS` does (see
-/// `syscalls::uncounted_memory_filters`), which a filter cannot tell from another file's.
+/// `syscalls::uncounted_memory_filters`), which a filter cannot tell from another file's: a
+/// bot's box without one gets [`ZERO_UNMAPPED`] at that path instead.
 const ZERO: &str = "zero";
+/// What a bot's box without a memory cgroup has at `/dev/zero`: `/dev/full`, which reads as
+/// zeros too (`head -c N /dev/zero` works: shell bots use it) but cannot be mapped (ENODEV), so
+/// it makes no shared memory (a bot held 192 MiB so in a box of 64). Writes to it fail (ENOSPC).
+const ZERO_UNMAPPED: &str = "full";
 /// `PATH` inside a box (and for a plain bot): a bot command's program named without a folder is
 /// looked for there only, not on the PATH of whoever runs the arena.
 pub const BOX_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
@@ -1012,8 +1017,8 @@ impl View {
         }
     }
 
-    /// `/dev` with the harmless devices and the usual links; no terminal. `/dev/zero` only
-    /// `with_zero` (see [`ZERO`]).
+    /// `/dev` with the harmless devices and the usual links; no terminal. `/dev/zero` is the
+    /// host's `with_zero`, else [`ZERO_UNMAPPED`] (see [`ZERO`]).
     fn devices(&mut self, with_zero: bool) -> Result<(), SandboxError> {
         let dev = Path::new("/dev");
         self.mkdirs(dev);
@@ -1023,12 +1028,13 @@ impl View {
             data: cstring("size=64k,nr_inodes=64,mode=0755".to_string()),
             flags: libc::MS_NOSUID | libc::MS_NOEXEC,
         });
-        for name in DEVICES.iter().chain(with_zero.then_some(&ZERO)) {
-            let host = dev.join(name);
+        let zero = (ZERO, if with_zero { ZERO } else { ZERO_UNMAPPED });
+        for (name, from) in DEVICES.iter().map(|&d| (d, d)).chain([zero]) {
+            let host = dev.join(from);
             if !host.exists() {
                 continue;
             }
-            let at = cpath(&self.at(&host));
+            let at = cpath(&self.at(&dev.join(name)));
             self.ops.push(Op::File(at.clone()));
             let flags = libc::MS_NOSUID | libc::MS_NOEXEC | (kept_flags(&host) & !libc::MS_NODEV);
             self.ops.push(Op::Bind { src: cpath(&host), dst: at, flags });
@@ -1615,19 +1621,22 @@ mod tests {
     /// `/dev/zero` is bound only where asked (a build, or a box a memory cgroup holds); the
     /// other devices always.
     #[test]
-    fn dev_zero_is_in_a_view_only_where_asked() {
+    fn dev_zero_is_the_host_s_only_where_asked() {
         let bound = |with_zero| {
             let mut view = View::new(Path::new("/r"));
             view.devices(with_zero).unwrap();
-            let dsts = view.ops.iter().filter_map(|o| match o {
-                Op::Bind { dst, .. } => Some(dst.to_string_lossy().into_owned()),
+            let binds = view.ops.iter().filter_map(|o| match o {
+                Op::Bind { src, dst, .. } => {
+                    Some((dst.to_string_lossy().into_owned(), src.to_string_lossy().into_owned()))
+                }
                 _ => None,
             });
-            dsts.collect::<Vec<_>>()
+            binds.collect::<std::collections::BTreeMap<_, _>>()
         };
-        assert!(!bound(false).contains(&"/r/dev/zero".to_string()), "{:?}", bound(false));
-        assert!(bound(false).contains(&"/r/dev/null".to_string()), "{:?}", bound(false));
-        assert!(bound(true).contains(&"/r/dev/zero".to_string()), "the control: {:?}", bound(true));
+        let (without, with) = (bound(false), bound(true));
+        assert_eq!(without.get("/r/dev/zero").map(String::as_str), Some("/dev/full"), "{without:?}");
+        assert_eq!(without.get("/r/dev/null").map(String::as_str), Some("/dev/null"), "{without:?}");
+        assert_eq!(with.get("/r/dev/zero").map(String::as_str), Some("/dev/zero"), "the control: {with:?}");
     }
 
     #[test]
