@@ -553,50 +553,51 @@ fn own_copy(
 /// A new file for writing (mode 0600, to be set) under a free temporary name in the open
 /// folder `dir`, and that name.
 fn create_temporary(dir: &OwnedFd) -> std::io::Result<(std::fs::File, CString)> {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
     let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC;
-    loop {
-        let name = temporary_name(&NEXT)?;
+    at_a_free_name(|name| {
         // SAFETY: openat on a descriptor we own and a NUL-terminated name; a new descriptor is ours.
         let fd = unsafe { libc::openat(dir.as_raw_fd(), name.as_ptr(), flags, 0o600 as libc::c_uint) };
-        if fd >= 0 {
-            // SAFETY: `fd` was just opened, and nothing else owns it.
-            return Ok((std::fs::File::from(unsafe { OwnedFd::from_raw_fd(fd) }), name));
+        if fd < 0 {
+            return Err(std::io::Error::last_os_error());
         }
-        let e = std::io::Error::last_os_error();
-        if e.kind() != std::io::ErrorKind::AlreadyExists {
-            return Err(e);
-        }
-    }
+        // SAFETY: `fd` was just opened, and nothing else owns it.
+        Ok(std::fs::File::from(unsafe { OwnedFd::from_raw_fd(fd) }))
+    })
 }
 
 /// Another name of the open file `copy` in the open folder `dir`: a free temporary one, linked
 /// to that very file (through `/proc/self/fd`), whatever its first name is by then.
 fn link_temporary(copy: &std::fs::File, dir: &OwnedFd) -> std::io::Result<CString> {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
     let fd = CString::new(format!("/proc/self/fd/{}", copy.as_raw_fd())).map_err(std::io::Error::other)?;
-    loop {
-        let name = temporary_name(&NEXT)?;
+    let ((), name) = at_a_free_name(|name| {
         // SAFETY: linkat on descriptors we own and NUL-terminated names.
         let r = unsafe {
             libc::linkat(libc::AT_FDCWD, fd.as_ptr(), dir.as_raw_fd(), name.as_ptr(), libc::AT_SYMLINK_FOLLOW)
         };
         if r == 0 {
-            return Ok(name);
+            Ok(())
+        } else {
+            Err(std::io::Error::last_os_error())
         }
-        let e = std::io::Error::last_os_error();
-        if e.kind() != std::io::ErrorKind::AlreadyExists {
-            return Err(e);
-        }
-    }
+    })?;
+    Ok(name)
 }
 
-/// A temporary name ([`crate::files::TEMPORARY_PREFIX`]) of this process, the `next` of its kind.
-fn temporary_name(next: &AtomicU64) -> std::io::Result<CString> {
-    let n = next.fetch_add(1, Ordering::Relaxed);
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-    let name = format!("{}own-{}-{n}-{nanos}", crate::files::TEMPORARY_PREFIX, std::process::id());
-    CString::new(name).map_err(std::io::Error::other)
+/// `make` at temporary names ([`crate::files::TEMPORARY_PREFIX`], this process's, each new)
+/// until one is not taken already: what it made, and that name.
+fn at_a_free_name<T>(mut make: impl FnMut(&CString) -> std::io::Result<T>) -> std::io::Result<(T, CString)> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    loop {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+        let name = format!("{}own-{}-{n}-{nanos}", crate::files::TEMPORARY_PREFIX, std::process::id());
+        let name = CString::new(name).map_err(std::io::Error::other)?;
+        match make(&name) {
+            Ok(made) => return Ok((made, name)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// Gives the copy `to` the owner (as far as the arena may: set-user and set-group bits only
