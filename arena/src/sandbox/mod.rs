@@ -1618,8 +1618,8 @@ mod tests {
         assert_eq!(normalize(Path::new("/../x")), PathBuf::from("/x"));
     }
 
-    /// `/dev/zero` is bound only where asked (a build, or a box a memory cgroup holds); the
-    /// other devices always.
+    /// `/dev/zero` is the host's only where asked (a build, or a box a memory cgroup holds),
+    /// else `/dev/full` bound there; the other devices are the host's always.
     #[test]
     fn dev_zero_is_the_host_s_only_where_asked() {
         let bound = |with_zero| {

@@ -55,10 +55,11 @@ const REFUSED: [libc::c_long; 8] = [
 
 /// Every filter of a box, in the order they are applied (the kernel runs them all, and the
 /// harshest answer wins): a build's box gets [`build_filter`]'s too, a bot's [`bot_filters`],
-/// and a bot's box whose memory no cgroup holds whole [`uncounted_memory_filters`] too.
-pub(super) fn filters(build: bool, memory_cgroup: bool) -> Vec<BpfProgram> {
+/// and a bot's box whose memory no cgroup holds whole (not `holds_memory`)
+/// [`uncounted_memory_filters`] too.
+pub(super) fn filters(build: bool, holds_memory: bool) -> Vec<BpfProgram> {
     let own = if build { build_filter().into_iter().collect() } else { bot_filters() };
-    let uncounted = if build || memory_cgroup { Vec::new() } else { uncounted_memory_filters() };
+    let uncounted = if build || holds_memory { Vec::new() } else { uncounted_memory_filters() };
     filter().into_iter().chain(x32_filter()).chain(user_namespace_filter()).chain(own).chain(uncounted).collect()
 }
 
