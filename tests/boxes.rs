@@ -674,6 +674,85 @@ fn student_failure(dir: &Path, out: &str, build: &str, mode: &str, cargo_home: O
     student["failure"].as_str().unwrap_or_default().to_string()
 }
 
+/// Runs git in `dir` (setting a repository up), which must succeed; its output.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// Every file under `dir` (its path there and bytes).
+fn files_under(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut all = std::collections::BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(at) = todo.pop() {
+        for entry in std::fs::read_dir(&at).unwrap().flatten() {
+            let meta = std::fs::symlink_metadata(entry.path()).unwrap();
+            if meta.is_dir() {
+                todo.push(entry.path());
+            } else {
+                all.insert(entry.path().strip_prefix(dir).unwrap().to_path_buf(), std::fs::read(entry.path()).unwrap());
+            }
+        }
+    }
+    all
+}
+
+#[test]
+fn a_build_cannot_write_its_folder_s_git_metadata() {
+    let _load = shared();
+    // A student's repository cloned into the course's folder (as GitHub Classroom does): its
+    // Makefile wrote an executable `.git/hooks/post-merge` and `core.fsmonitor` in `.git/config`,
+    // which the teacher's next `git pull` (or `git status`) there ran, unboxed, as the teacher or
+    // root; and another commit's id into its branch, which the league then published as the
+    // version graded (`v1 1111111`). Its box shows its `.git` read-only: each write fails
+    // (EROFS), the build goes on, `.git` is as it was, the label the real commit.
+    let dir = tempfile::tempdir().unwrap();
+    let student = dir.path().join("student");
+    std::fs::create_dir(&student).unwrap();
+    std::fs::write(student.join("notes.txt"), "my bot\n").unwrap();
+    git(&student, &["init", "-q"]);
+    git(&student, &["add", "."]);
+    git(&student, &["commit", "-qm", "my bot"]);
+    let head = git(&student, &["rev-parse", "--short=7", "HEAD"]);
+    let branch = student.join(".git").join(git(&student, &["symbolic-ref", "HEAD"]));
+    let before = files_under(&student.join(".git"));
+    let forged = "1111111111111111111111111111111111111111";
+    let build = format!(
+        "printf '#!/bin/sh\\necho ran\\n' > .git/hooks/post-merge; chmod +x .git/hooks/post-merge; \
+         printf '[core]\\n\\tfsmonitor = echo ran\\n' >> .git/config; \
+         echo {forged} > .git/$(sed -n 's/^ref: //p' .git/HEAD); echo rm > .git/index; exit 0"
+    );
+    let row = |out: &str| {
+        let rows = leaderboard(&dir.path().join(out))["rows"].as_array().cloned().unwrap_or_default();
+        rows.iter().find(|r| r["bot"] == "student").cloned().unwrap_or_default()
+    };
+    let log = |out: &str| -> String {
+        let logs = std::fs::read_dir(dir.path().join(out).join("builds")).unwrap();
+        let logs = logs.flatten().filter(|e| e.file_name().to_string_lossy().starts_with("student"));
+        logs.map(|e| std::fs::read_to_string(e.path()).unwrap()).collect()
+    };
+    assert_eq!(student_failure(dir.path(), "boxed", &build, "auto", None), "", "the build goes on");
+    assert!(log("boxed").contains("Read-only file system"), "{}", log("boxed"));
+    assert_eq!(files_under(&student.join(".git")), before, "its .git as it was");
+    assert_eq!(row("boxed")["version"], format!("v1 {head}").as_str(), "{}", row("boxed"));
+    // The control: without the box, each write lands (nothing keeps a build without one from its
+    // `.git`); the label is still the commit its build started from, read before it.
+    assert_eq!(student_failure(dir.path(), "control", &build, "none", None), "");
+    let hook = std::fs::metadata(student.join(".git/hooks/post-merge"));
+    let hook = hook.map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()));
+    assert!(hook.is_ok_and(|mode| mode & 0o100 != 0), "the control planted a hook");
+    let config = std::fs::read_to_string(student.join(".git/config")).unwrap();
+    assert!(config.contains("fsmonitor = echo ran"), "{config}");
+    assert_eq!(std::fs::read_to_string(&branch).unwrap().trim(), forged, "the control forged its branch");
+    assert_eq!(row("control")["version"], format!("v1 {head}").as_str(), "{}", row("control"));
+}
+
 #[test]
 fn a_build_running_as_root_cannot_read_what_only_root_may() {
     let _load = shared();

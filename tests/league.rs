@@ -974,7 +974,9 @@ fn a_bot_fetched_by_a_local_git_clone_is_built_and_the_server_s_repository_is_le
         "the clone's objects are links of the server's"
     );
     let cfg = class_config(&class, &["bob", "dave"]);
-    let (_, stderr) = run(&["-v", "tournament", "--config", &cfg.display().to_string()]);
+    // (Without a box: a box shows the build its folder's `.git` read-only, so no build writes the
+    // objects there; the copies are for a build without one.)
+    let (_, stderr) = run(&["-v", "tournament", "--config", &cfg.display().to_string(), "--sandbox", "none"]);
     let said = "files were hard links of files outside its folder; each now has a copy of its own";
     assert!(stderr.contains("bot `bob`: ") && stderr.contains(said), "{stderr}");
     let league = class.join("league");
@@ -990,7 +992,7 @@ fn a_bot_fetched_by_a_local_git_clone_is_built_and_the_server_s_repository_is_le
     let written = git_objects(&class.join("bob/.git/objects"));
     assert!(written.values().all(|(_, bytes)| bytes.ends_with(b"x\n")), "the build wrote the clone's own objects");
     let recorded = recorded_bots(&league);
-    let (_, stderr) = run(&["-v", "tournament", "--resume", &league.display().to_string()]);
+    let (_, stderr) = run(&["-v", "tournament", "--resume", &league.display().to_string(), "--sandbox", "none"]);
     assert!(stderr.contains("plan: 0 matches to play"), "{stderr}");
     assert!(!stderr.contains(said), "nothing left to copy: {stderr}");
     assert_eq!(recorded_bots(&league), recorded, "the same versions");

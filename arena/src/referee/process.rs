@@ -236,7 +236,7 @@ impl BotProcess {
         if words.is_empty() {
             return Err(bad(CommandError::Empty));
         }
-        let launch = Launch { words: &words, folder: cmd.cwd.as_deref(), env: &cmd.env, build: false };
+        let launch = Launch { words: &words, folder: cmd.cwd.as_deref(), env: &cmd.env, build: false, read_only: &[] };
         let (command, mut handle) =
             sandbox.command(&launch).map_err(|source| RefereeError::Sandbox { name: cmd.name.clone(), source })?;
         let mut command = Command::from(command);

@@ -164,6 +164,12 @@ pub struct Launch<'a> {
     pub env: &'a [(String, String)],
     /// A build: the folder is writable and the toolchains are visible.
     pub build: bool,
+    /// Entries of a build's `folder` (names, one each) its box shows read-only over the
+    /// writable folder, the folder's git metadata (`.git`): a student's build wrote hooks and
+    /// `core.fsmonitor` there, which the teacher's next `git pull` ran, unboxed. One that is a
+    /// symbolic link is refused (the build could swap it; see [`SandboxError::Files`]); one
+    /// missing is skipped. Without a box nothing is read-only: a plain build writes them too.
+    pub read_only: &'a [PathBuf],
 }
 
 /// How long the process the arena spawned (a box's supervisor, a plain bot's keeper) may take
@@ -300,7 +306,7 @@ impl Sandbox {
     /// Makes one box running `true`, to learn whether boxes work here.
     fn probe(&self) -> Result<(), String> {
         let words = ["true".to_string()];
-        let launch = Launch { words: &words, folder: None, env: &[], build: false };
+        let launch = Launch { words: &words, folder: None, env: &[], build: false, read_only: &[] };
         let (mut command, handle) = self.boxed_command(&launch, &self.limits).map_err(|e| e.to_string())?;
         command.stdin(std::process::Stdio::null()).stdout(std::process::Stdio::null());
         let status = command.status().map_err(|e| e.to_string());
@@ -491,6 +497,10 @@ impl Sandbox {
         }
         if let Some(dir) = &folder {
             view.bind(dir, dir, launch.build)?;
+            // (After the folder, on top of it.)
+            for name in launch.read_only.iter().filter(|_| launch.build) {
+                view.read_only_entry(dir, name)?;
+            }
         }
         for path in named_paths(&cwd, launch.words) {
             if !view.covers(&path) {
@@ -926,6 +936,37 @@ impl View {
         }
         self.ops.push(Op::Bind { src: cpath(&real), dst: at, flags });
         self.bound.push(dst.to_path_buf());
+        Ok(())
+    }
+
+    /// Shows the entry `name` of the folder `dir`, bound writable before, read-only (a file or a
+    /// folder, whole). Only an entry of `dir` itself: a build could rename a folder between
+    /// `dir` and a deeper one (only a mount point itself cannot be moved) and put one of its own
+    /// in its place. A link is refused, not followed: the mount would land on its target, and the
+    /// link, no mount point, could be swapped for a folder of the build's own (git then reads
+    /// that). Bound on what is there, which the bind makes nothing for (a folder's mode kept).
+    fn read_only_entry(&mut self, dir: &Path, name: &Path) -> Result<(), SandboxError> {
+        let mut parts = name.components();
+        let (Some(std::path::Component::Normal(_)), None) = (parts.next(), parts.next()) else {
+            return Err(SandboxError::Files(format!("{} is no name of an entry of a folder", name.display())));
+        };
+        let path = dir.join(name);
+        let meta = match std::fs::symlink_metadata(&path) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(setup(&path.display().to_string(), e)),
+        };
+        if !meta.is_dir() && !meta.is_file() {
+            let what = if meta.file_type().is_symlink() { "a symbolic link" } else { "neither a file nor a folder" };
+            return Err(SandboxError::Files(format!(
+                "{} is {what}: a build's box shows it read-only, which it cannot be so (a build could put \
+                 one of its own in its place); make it a folder or a file",
+                path.display()
+            )));
+        }
+        let real = std::fs::canonicalize(&path).map_err(|e| setup(&path.display().to_string(), e))?;
+        let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_RDONLY | kept_flags(&real);
+        self.ops.push(Op::Bind { src: cpath(&real), dst: cpath(&self.at(&path)), flags });
         Ok(())
     }
 
@@ -1473,19 +1514,71 @@ mod tests {
     /// cargo's masks or without them (`masked`, the tests' controls); `None` (said on stderr)
     /// where no box can be made.
     fn in_a_build_box(script: &str, home: &Path, folder: &Path, masked: bool) -> Option<std::process::Output> {
+        in_a_build_box_keeping(script, home, folder, masked, &[]).map(|out| out.unwrap())
+    }
+
+    /// [`in_a_build_box`], its box showing the entries `read_only` of `folder` read-only; the
+    /// box's error if it cannot be made.
+    fn in_a_build_box_keeping(
+        script: &str,
+        home: &Path,
+        folder: &Path,
+        masked: bool,
+        read_only: &[PathBuf],
+    ) -> Option<Result<std::process::Output, SandboxError>> {
         let sandbox = Sandbox::new(SandboxMode::Auto, SandboxLimits::default()).unwrap();
         if !sandbox.isolation().boxed {
             eprintln!("no box here: {:?}", sandbox.isolation().missing);
             return None;
         }
         let words = ["sh", "-c", script].map(String::from);
-        let launch = Launch { words: &words, folder: Some(folder), env: &[], build: true };
+        let launch = Launch { words: &words, folder: Some(folder), env: &[], build: true, read_only };
         let limits = SandboxLimits::for_build(10);
         let toolchains = vec![("CARGO_HOME", home.to_path_buf())];
-        let (mut command, handle) = sandbox.boxed_command_with(&launch, &limits, toolchains, masked).unwrap();
+        let (mut command, handle) = match sandbox.boxed_command_with(&launch, &limits, toolchains, masked) {
+            Ok(made) => made,
+            Err(e) => return Some(Err(e)),
+        };
         let out = command.stdin(std::process::Stdio::null()).output().unwrap();
         handle.release();
-        Some(out)
+        Some(Ok(out))
+    }
+
+    /// A build's box shows the entries of its folder it is given read-only (a `.git` folder,
+    /// a `.git`-like file) over the writable folder: its writes there fail (`EROFS`), the rest
+    /// of the folder it writes; an entry given that is missing is no error, one that is a link
+    /// is refused (the build could swap it), and so is a name that is not one entry. The
+    /// control: the same build given none writes them all. (Skipped where no box can be made.)
+    #[test]
+    fn a_build_s_box_shows_the_entries_it_is_given_read_only() {
+        let (_dir, home, folder) = a_student_and_a_cargo_home();
+        std::fs::create_dir_all(folder.join(".git/hooks")).unwrap();
+        std::fs::write(folder.join(".git/config"), "[core]\n").unwrap();
+        std::fs::write(folder.join("gitfile"), "gitdir: x\n").unwrap();
+        let script = "touch .git/hooks/post-merge; echo evil >> .git/config; echo evil >> gitfile; \
+                      mkdir .git/x; touch built; exit 0";
+        let given: Vec<PathBuf> = [".git", "gitfile", "missing"].map(PathBuf::from).to_vec();
+        let Some(out) = in_a_build_box_keeping(script, &home, &folder, true, &given) else { return };
+        let out = out.unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("Read-only file system"), "{stderr}");
+        assert!(folder.join("built").exists(), "the rest of the folder is written");
+        assert!(!folder.join(".git/hooks/post-merge").exists() && !folder.join(".git/x").exists());
+        assert_eq!(std::fs::read_to_string(folder.join(".git/config")).unwrap(), "[core]\n");
+        assert_eq!(std::fs::read_to_string(folder.join("gitfile")).unwrap(), "gitdir: x\n");
+        // Given as a link, or not as an entry's name: refused.
+        std::os::unix::fs::symlink(".git", folder.join("linked")).unwrap();
+        for bad in ["linked", "a/b", "..", "/etc"] {
+            let given = [PathBuf::from(bad)];
+            let refused = in_a_build_box_keeping("true", &home, &folder, true, &given).unwrap();
+            assert!(matches!(refused, Err(SandboxError::Files(_))), "{bad}: {refused:?}");
+        }
+        // The control: given none, the build writes them.
+        let control = in_a_build_box_keeping(script, &home, &folder, true, &[]).unwrap().unwrap();
+        assert!(control.status.success(), "{}", String::from_utf8_lossy(&control.stderr));
+        assert!(folder.join(".git/hooks/post-merge").exists() && folder.join(".git/x").is_dir());
+        assert!(std::fs::read_to_string(folder.join(".git/config")).unwrap().ends_with("evil\n"));
+        assert!(std::fs::read_to_string(folder.join("gitfile")).unwrap().ends_with("evil\n"));
     }
 
     /// A build's box shows it `CARGO_HOME`'s `config.toml` without its registry token (cargo

@@ -813,7 +813,10 @@ fn run_boxed(
     let (reader, writer) = std::io::pipe().map_err(|e| other(format!("build log: {e}")))?;
     let err_writer = writer.try_clone().map_err(|e| other(format!("build log: {e}")))?;
     let words = ["sh".to_string(), "-c".to_string(), build.to_string()];
-    let launch = Launch { words: &words, folder: Some(folder), env: &[], build: true };
+    // Its folder's git metadata, read-only in its box: a build wrote a hook and `core.fsmonitor`
+    // there for the teacher's next `git pull` to run, unboxed (without a box, nothing stops it).
+    let read_only = super::submission::git_metadata(folder);
+    let launch = Launch { words: &words, folder: Some(folder), env: &[], build: true, read_only: &read_only };
     let (mut command, mut handle) =
         sandbox.command(&launch).map_err(|e| other(format!("build `{build}` could not start: {e}")))?;
     command.stdin(std::process::Stdio::null()).stdout(writer).stderr(err_writer);
@@ -1470,7 +1473,10 @@ mod tests {
         };
         let before = fingerprint();
         assert!(before.1.is_some() && !before.2, "a commit, no edits: {before:?}");
-        let (sandbox, limits) = (test_sandbox(), BuildLimits { timeout: Duration::from_secs(60), disk_bytes: 1 << 30 });
+        // (Without a box: a box shows a build its folder's `.git` read-only, which no build
+        // writes then; the copies are for a build without one, and for other files so linked.)
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        let limits = BuildLimits { timeout: Duration::from_secs(60), disk_bytes: 1 << 30 };
         let earlier = Earlier { bot: "alice", growth: None, own: true };
         let outcome = run(&sandbox, "true", &alice, limits, out.path(), "builds/a.log", earlier);
         assert_eq!((outcome.problem, outcome.outputs), (None, Vec::new()));

@@ -1256,8 +1256,103 @@ pub fn changed(before: &Stamp, after: &Stamp) -> Vec<String> {
 /// root. Only regular files are read (no symbolic links), and only a commit id comes out. The
 /// repository is looked for from `folder` up to the league's folder `league` (see [`git_repo`]).
 pub fn git_label(folder: &Path, league: Option<&Path>) -> Option<String> {
-    let repo = git_repo(folder, league)?;
-    git_head(&repo.gitdir, &repo.common).map(|id| id[..7].to_string())
+    git_state(folder, league).map(|state| state.label())
+}
+
+/// What a bot folder's repository says of it at one time: its commit, and git's index (see
+/// [`git_label`], [`git_edits`]). Read before the bot's build, and told against its files after
+/// it: a build without a box may write its `.git` (a student's wrote another commit's id into
+/// its branch, which the league then published as the version graded).
+pub struct GitState {
+    /// The work tree.
+    tree: PathBuf,
+    /// The bot's folder (its real path, in `tree`).
+    folder: Option<PathBuf>,
+    /// The commit id.
+    head: String,
+    /// Git's index, if it could be read.
+    index: Option<GitIndex>,
+}
+
+/// The git state of the bot folder `folder` now, if it is in a git work tree (see [`git_repo`]).
+pub fn git_state(folder: &Path, league: Option<&Path>) -> Option<GitState> {
+    let GitRepo { tree, gitdir, common } = git_repo(folder, league)?;
+    let head = git_head(&gitdir, &common)?;
+    let index = GitIndex::read(&gitdir.join("index"), head.len() / 2);
+    Some(GitState { tree, folder: std::fs::canonicalize(folder).ok(), head, index })
+}
+
+impl GitState {
+    /// The commit's short id, the label.
+    pub fn label(&self) -> String {
+        self.head[..7].to_string()
+    }
+
+    /// Whether `files` (the folder's, now) are not all the commit's (see [`git_edits`]).
+    pub fn edits(&self, files: &Sources) -> bool {
+        let (Some(index), Some(folder)) = (&self.index, &self.folder) else { return false };
+        let Ok(prefix) = folder.strip_prefix(&self.tree) else { return false };
+        let Some(prefix) = prefix.to_str() else { return true };
+        let key = |rel: &str| if prefix.is_empty() { rel.to_string() } else { format!("{prefix}/{rel}") };
+        for item in &files.items {
+            let (rel, link) = match item {
+                Item::File { rel, .. } => (rel, None),
+                Item::Link { rel, target } => (rel, Some(target)),
+                Item::Word { .. } => continue,
+            };
+            let Some(entry) = index.entries.get(&key(rel)) else { return true };
+            if !entry.matches(&folder.join(rel), link.map(Vec::as_slice), index.hash_len, index.written) {
+                return true;
+            }
+        }
+        // A tracked file of the folder that is gone (one the league leaves out, and still there, is
+        // no edit).
+        // (Those under the folder are together in the index's order: `prefix/` up to `prefix0`.)
+        let tracked: Box<dyn Iterator<Item = &String>> = if prefix.is_empty() {
+            Box::new(index.entries.keys())
+        } else {
+            Box::new(index.entries.range(format!("{prefix}/")..format!("{prefix}0")).map(|(k, _)| k))
+        };
+        let mut probes = 0;
+        tracked_gone(&self.tree, tracked.map(String::as_str), MAX_GONE_PROBES, &mut probes)
+    }
+}
+
+/// The entries of the folder `folder` that hold its git metadata, for its build's box to show
+/// read-only (see `sandbox::Launch::read_only`): its `.git` (a folder, or a file; a link too,
+/// which the box refuses), and the entry holding the git folder (and its `commondir`) a `.git`
+/// file names inside the folder (`gitdir: sub/x` gives `sub`: a deeper folder could be moved
+/// away with whatever holds it, so the whole entry is kept; named through a link, the link's
+/// entry too, which the box refuses). A git folder outside it is not in the box at all.
+pub fn git_metadata(folder: &Path) -> Vec<PathBuf> {
+    let dot_git = folder.join(".git");
+    let Ok(meta) = std::fs::symlink_metadata(&dot_git) else { return Vec::new() };
+    let mut out = vec![PathBuf::from(".git")];
+    if !meta.is_file() {
+        return out;
+    }
+    let Ok(real) = std::fs::canonicalize(folder) else { return out };
+    let Some(named) = plain_file(&dot_git).and_then(|t| t.trim().strip_prefix("gitdir: ").map(PathBuf::from)) else {
+        return out;
+    };
+    // The first entry of a path below the folder (`.` steps skipped).
+    let first = |rel: &Path| match rel.components().find(|c| *c != std::path::Component::CurDir) {
+        Some(std::path::Component::Normal(name)) => Some(PathBuf::from(name)),
+        _ => None,
+    };
+    let gitdir = folder.join(&named);
+    let common = plain_file(&gitdir.join("commondir")).map(|text| gitdir.join(text.trim()));
+    // As written (its first entry may be a link), and as each resolves.
+    let written = if named.is_absolute() { named.strip_prefix(folder).ok().and_then(first) } else { first(&named) };
+    let resolved = std::iter::once(gitdir).chain(common).filter_map(|path| {
+        std::fs::canonicalize(path).ok().and_then(|path| path.strip_prefix(&real).ok().and_then(first))
+    });
+    for entry in written.into_iter().chain(resolved) {
+        if !out.contains(&entry) {
+            out.push(entry);
+        }
+    }
+    out
 }
 
 /// The folder holding the refs of the git folder `gitdir`: a linked work tree keeps its HEAD in
@@ -1348,34 +1443,7 @@ fn git_repo(folder: &Path, league: Option<&Path>) -> Option<GitRepo> {
 /// store); an index that cannot be read says nothing (`false`). The repository is
 /// [`git_label`]'s (see [`git_repo`]).
 pub fn git_edits(folder: &Path, league: Option<&Path>, files: &Sources) -> bool {
-    let Some(GitRepo { tree, gitdir, common }) = git_repo(folder, league) else { return false };
-    let Some(head) = git_head(&gitdir, &common) else { return false };
-    let Some(index) = GitIndex::read(&gitdir.join("index"), head.len() / 2) else { return false };
-    let Ok(folder) = std::fs::canonicalize(folder) else { return false };
-    let Ok(prefix) = folder.strip_prefix(&tree) else { return false };
-    let Some(prefix) = prefix.to_str() else { return true };
-    let key = |rel: &str| if prefix.is_empty() { rel.to_string() } else { format!("{prefix}/{rel}") };
-    for item in &files.items {
-        let (rel, link) = match item {
-            Item::File { rel, .. } => (rel, None),
-            Item::Link { rel, target } => (rel, Some(target)),
-            Item::Word { .. } => continue,
-        };
-        let Some(entry) = index.entries.get(&key(rel)) else { return true };
-        if !entry.matches(&folder.join(rel), link.map(Vec::as_slice), index.hash_len, index.written) {
-            return true;
-        }
-    }
-    // A tracked file of the folder that is gone (one the league leaves out, and still there, is
-    // no edit).
-    // (Those under the folder are together in the index's order: `prefix/` up to `prefix0`.)
-    let tracked: Box<dyn Iterator<Item = &String>> = if prefix.is_empty() {
-        Box::new(index.entries.keys())
-    } else {
-        Box::new(index.entries.range(format!("{prefix}/")..format!("{prefix}0")).map(|(k, _)| k))
-    };
-    let mut probes = 0;
-    tracked_gone(&tree, tracked.map(String::as_str), MAX_GONE_PROBES, &mut probes)
+    git_state(folder, league).is_some_and(|state| state.edits(files))
 }
 
 /// The most paths [`git_edits`] looks up to tell whether a tracked file is gone: a crafted
@@ -1636,6 +1704,39 @@ fn plain_file(path: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The entries of a folder that hold its git metadata, for its build's box: its `.git`
+    /// (a folder, a file, a link: the box refuses that), and the entry holding the git folder a
+    /// `.git` file names inside the folder (and its `commondir`), as written and as resolved;
+    /// nothing for one outside it, nor for a folder without `.git`.
+    #[test]
+    fn a_folder_s_git_metadata_is_its_git_and_what_its_git_file_names_inside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("alice");
+        std::fs::create_dir_all(folder.join("sub/x")).unwrap();
+        std::fs::create_dir_all(folder.join("common")).unwrap();
+        std::fs::create_dir_all(dir.path().join("outside")).unwrap();
+        let names = |names: &[&str]| names.iter().map(PathBuf::from).collect::<Vec<_>>();
+        assert!(git_metadata(&folder).is_empty());
+        std::fs::create_dir(folder.join(".git")).unwrap();
+        assert_eq!(git_metadata(&folder), names(&[".git"]));
+        std::fs::remove_dir(folder.join(".git")).unwrap();
+        let gitfile = |text: &str| std::fs::write(folder.join(".git"), text).unwrap();
+        gitfile("gitdir: ./sub/x\n");
+        assert_eq!(git_metadata(&folder), names(&[".git", "sub"]));
+        std::fs::write(folder.join("sub/x/commondir"), "../../common\n").unwrap();
+        assert_eq!(git_metadata(&folder), names(&[".git", "sub", "common"]));
+        gitfile(&format!("gitdir: {}\n", folder.join("sub/x").display()));
+        assert_eq!(git_metadata(&folder), names(&[".git", "sub", "common"]));
+        gitfile("gitdir: ../outside\n");
+        assert_eq!(git_metadata(&folder), names(&[".git"]));
+        std::os::unix::fs::symlink("sub", folder.join("link")).unwrap();
+        gitfile("gitdir: link/x\n");
+        assert_eq!(git_metadata(&folder), names(&[".git", "link", "sub", "common"]));
+        std::fs::remove_file(folder.join(".git")).unwrap();
+        std::os::unix::fs::symlink("sub/x", folder.join(".git")).unwrap();
+        assert_eq!(git_metadata(&folder), names(&[".git"]));
+    }
 
     /// Runs git in `dir` (for setting up repositories; never what the arena does).
     fn git(dir: &Path, args: &[&str]) -> std::process::Output {

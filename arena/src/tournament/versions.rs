@@ -578,6 +578,9 @@ pub fn prepare(
     // built when its version is recorded (see [`MAX_BUILDS`]): read just before the first build
     // of its command in its folder (its own, or the first of the bots that share it).
     let mut started: BTreeMap<String, submission::Sources> = BTreeMap::new();
+    // And its git commit and index, for its label, read then too: what its build writes in its
+    // `.git` (without a box, where nothing keeps it from there) is never what its label says.
+    let mut git_before: BTreeMap<String, Option<submission::GitState>> = BTreeMap::new();
     let mut refuse = |name: &str| {
         let why = config.bots.iter().find(|b| b.name == name).and_then(linked).map(|l| l.to_string());
         let shared = to_build.iter().find(|(n, _, _, _, _)| n == name).map(|(_, c, d, _, _)| (c, d));
@@ -590,6 +593,8 @@ pub fn prepare(
                 let outputs = history.get(other).map(|h| h.outputs.clone()).unwrap_or_default();
                 if let Ok(files) = submission::sources(entry, base, &outputs, &left_out, &mut BTreeMap::new()) {
                     started.insert(other.clone(), files);
+                    let git = submission::folder(entry).and_then(|f| submission::git_state(&f, base));
+                    git_before.insert(other.clone(), git);
                 }
             }
         }
@@ -677,6 +682,8 @@ pub fn prepare(
                     break;
                 };
                 from = again;
+                let git = submission::folder(entry).and_then(|f| submission::git_state(&f, base));
+                git_before.insert(entry.name.clone(), git);
                 let log = build::free_log_name(out, &entry.name, now);
                 let earlier = build::Earlier { bot: &entry.name, growth: h.build_growth, own: true };
                 let outcome = build::run(sandbox, command, dir, config.build_limits(), out, &log, earlier);
@@ -721,12 +728,16 @@ pub fn prepare(
         };
         // (Nothing is read through a link: the version refused is no one's files.)
         // (Its files not all the commit's, as far as git's index tells: `+ edits`.)
+        // (Its commit and index as its build found them, told against its files as they are
+        // now; a bot not built, as they are now.)
+        let git = match git_before.remove(&entry.name) {
+            Some(before) => before,
+            None => submission::folder(entry).and_then(|f| submission::git_state(&f, base)),
+        };
         let commit = || {
-            submission::folder(entry).filter(|_| link.is_none()).and_then(|f| {
-                let label = submission::git_label(&f, base)?;
-                let edited = checked.as_ref().is_some_and(|files| submission::git_edits(&f, base, &files.own));
-                Some(if edited { format!("{label} + edits") } else { label })
-            })
+            let git = git.as_ref().filter(|_| link.is_none())?;
+            let edited = checked.as_ref().is_some_and(|files| git.edits(&files.own));
+            Some(if edited { format!("{} + edits", git.label()) } else { git.label() })
         };
         // A new version is copied (one seen before, whose copy is missing, again: an earlier
         // arena kept none of a version that played): from the files checked above, while they

@@ -196,7 +196,8 @@ fn only(kind: &str, duels: usize) -> anyhow::Result<()> {
             let sandbox = Sandbox::new(SandboxMode::Auto, SandboxLimits::default())?;
             let words = ["true".to_string()];
             for _ in 0..duels {
-                let launch = arena::sandbox::Launch { words: &words, folder: None, env: &[], build: false };
+                let launch =
+                    arena::sandbox::Launch { words: &words, folder: None, env: &[], build: false, read_only: &[] };
                 let (mut command, mut handle) = sandbox.command(&launch)?;
                 let mut child = command.spawn()?;
                 handle.started(child.id());
