@@ -15,6 +15,7 @@ pub mod schedule;
 pub mod shown;
 pub mod submission;
 pub mod versions;
+mod vouch;
 
 /// The leaderboard, computed from the result lines (in [`crate::standings`], which the pages read).
 pub use crate::standings::leaderboard;
@@ -667,7 +668,7 @@ pub fn run(
         return run_shard(shard, config.jobs, out, options, games, reporter, cancel);
     }
     let league = plan(config, out, options, games, reporter, &cancel)?;
-    let plan = reconcile(&league, out, options)?;
+    let plan = reconcile(&league, out, options, games)?;
     reporter.report(Event::Planned(&Plan { todo: &plan.todo, kept: plan.kept, waiting: plan.waiting, shard: None }))?;
     let Reconciled { mut done, todo, kept, waiting, superseded, valid_len } = plan;
     let Executed { played, failed, changed } = if options.prepare_only {
@@ -825,9 +826,14 @@ struct Reconciled {
 /// Step 2, reconcile: keeps what is scheduled (once per key, wherever a duplicate stands, and
 /// only with its replay on disk, agreeing) and, as history, what no longer is; drops what is
 /// re-run; folds shards' results files into the main one.
-fn reconcile(league: &League, out: &Path, options: &RunOptions) -> Result<Reconciled, TournamentError> {
+fn reconcile(
+    league: &League,
+    out: &Path,
+    options: &RunOptions,
+    games: &Registry,
+) -> Result<Reconciled, TournamentError> {
     let record = &league.record;
-    let sorted = sort_results(record, league.existing.clone(), out, &options.rerun);
+    let sorted = sort_results(record, league.existing.clone(), out, &options.rerun, games);
     let main = out.join(RESULTS_FILE);
     let shard_files: Vec<PathBuf> = results::files(out).into_iter().filter(|f| *f != main).collect();
     let valid_len = if sorted.dropped > 0 || !shard_files.is_empty() || !main.exists() {
@@ -953,7 +959,7 @@ fn run_shard(
         record.save(out)?;
     }
     let existing = results::read_all(out)?;
-    let sorted = sort_results(&record, existing, out, &[]);
+    let sorted = sort_results(&record, existing, out, &[], games);
     let mine = out.join(shard.results_file());
     let (own, mut valid_len) = results::read_file(&mine)?;
     // What the folder holds of the league before its last build (results no longer scheduled)
@@ -1009,12 +1015,22 @@ struct Sorted {
     /// Results no longer scheduled (earlier versions, removed bots), once per key: kept on
     /// disk, not counted.
     history: Vec<ResultLine>,
-    /// Lines dropped: duplicates, results whose replay is missing or disagrees, re-runs.
+    /// Lines dropped: duplicates, results that are not their match's (see [`vouch`]), re-runs.
     dropped: usize,
 }
 
-fn sort_results(record: &TournamentRecord, existing: Vec<ResultLine>, out: &Path, rerun: &[String]) -> Sorted {
+/// Sorts out `existing`, the results in `out`: each kept one is checked as a merge checks a
+/// shard's ([`vouch::Vouch`]: its replay re-simulated too, a millisecond or so each), and one
+/// that fails is played again.
+fn sort_results(
+    record: &TournamentRecord,
+    existing: Vec<ResultLine>,
+    out: &Path,
+    rerun: &[String],
+    games: &Registry,
+) -> Sorted {
     let keys: HashSet<&str> = record.schedule.iter().map(|m| m.key.as_str()).collect();
+    let mut vouch = vouch::Vouch::new(record, games);
     let mut seen = HashSet::new();
     let mut sorted = Sorted { done: Vec::new(), history: Vec::new(), dropped: 0 };
     for line in existing {
@@ -1026,8 +1042,9 @@ fn sort_results(record: &TournamentRecord, existing: Vec<ResultLine>, out: &Path
             sorted.dropped += 1;
         } else if !keys.contains(line.key.as_str()) {
             sorted.history.push(line);
-        } else if !replay_agrees(out, &line) {
-            tracing::warn!(key = %line.key, "its replay is missing or disagrees with the result: playing it again");
+        } else if let Some(why) = vouch.why_not(out, &line) {
+            let why = crate::safe_text::terminal_line(&why);
+            tracing::warn!(key = %line.key, "{why}: playing it again");
             sorted.dropped += 1;
         } else {
             sorted.done.push(line);
@@ -1487,7 +1504,8 @@ fn load_boards(config: &TournamentConfig, game: &dyn Game) -> Result<BTreeMap<Pa
     Ok(boards)
 }
 
-/// Whether the replay a result names is on disk and records the same result.
+/// Whether the replay a result names is on disk and records the same result: what a merge
+/// checked before [`vouch`] (a result changed in both passed), kept for the tests' controls.
 fn replay_agrees(out: &Path, line: &ResultLine) -> bool {
     let path = out.join(&line.replay);
     let Ok(bytes) = crate::replay::read_json(&path) else { return false };
