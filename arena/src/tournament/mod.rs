@@ -761,6 +761,7 @@ fn plan(
     let build_limits =
         SandboxLimits { cpu_seconds: config.build_limits().timeout.as_secs(), ..config.limits.sandbox_limits() };
     let builder = Sandbox::new(config.sandbox, build_limits).map_err(|e| TournamentError::Invalid(e.to_string()))?;
+    unboxed_builds(&config, &builder.isolation())?;
     let (bots, failures) = versions::prepare(&config, &builder, out, now, &mut history, &|| cancel.is_cancelled())
         .ok_or(TournamentError::Interrupted)?;
     let facts: Vec<MapFact> = config
@@ -1051,6 +1052,25 @@ fn sort_results(
         }
     }
     sorted
+}
+
+/// Refuses a league whose students' builds would run without a box because `auto` could make
+/// none here (a runner's user where user namespaces are restricted: Ubuntu 24.04's AppArmor):
+/// a build is a student's program, run unconfined as the arena's user, which could replace
+/// what later runs as root. `--sandbox plain` runs them so on purpose; bots' matches under
+/// `auto` still fall back (a keeper ends what they leave, resource limits hold).
+fn unboxed_builds(config: &TournamentConfig, isolation: &crate::sandbox::Isolation) -> Result<(), TournamentError> {
+    let built: Vec<&str> = config.bots.iter().filter(|b| b.build.is_some()).map(|b| b.name.as_str()).collect();
+    if config.sandbox != crate::sandbox::SandboxMode::Auto || isolation.boxed || built.is_empty() {
+        return Ok(());
+    }
+    Err(TournamentError::Invalid(format!(
+        "the bots' builds ({}) would run without a box, as this user: {}. Run the arena where it can make boxes \
+         (as root: `sudo arena …`; or where unprivileged user namespaces are allowed), or allow unboxed builds and \
+         matches with --sandbox plain (`sandbox = \"plain\"` in the config)",
+        built.join(", "),
+        isolation.missing.join("; ")
+    )))
 }
 
 /// The scheduled matches still to play (those `pick` selects), and how many of them wait for
@@ -2771,6 +2791,26 @@ mod tests {
     pub(super) fn league(config: TournamentConfig, out: &Path, resume: bool) -> Summary {
         let options = RunOptions { resume, ..RunOptions::default() };
         run(config, out, &options, &crate::games::registry(), &Quiet, CancellationToken::new()).unwrap()
+    }
+
+    /// A league with a build under `auto` where no box can be made is refused, saying how to
+    /// allow it (`--sandbox plain`); the controls: the same with a box, with `plain` chosen, or
+    /// with no bot to build, goes on.
+    #[test]
+    fn builds_under_auto_without_a_box_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = TournamentConfig::load(&course(dir.path())).unwrap();
+        config.sandbox = crate::sandbox::SandboxMode::Auto;
+        let none = crate::sandbox::Isolation { boxed: false, missing: vec!["no box: user namespaces refused".into()] };
+        let boxed = crate::sandbox::Isolation { boxed: true, missing: Vec::new() };
+        assert!(unboxed_builds(&config, &none).is_ok(), "no bot to build");
+        config.bots[2].build = Some("make".to_string());
+        let err = unboxed_builds(&config, &none).unwrap_err().to_string();
+        assert!(err.contains("builds (cid) would run without a box") && err.contains("--sandbox plain"), "{err}");
+        assert!(err.contains("user namespaces refused"), "{err}");
+        assert!(unboxed_builds(&config, &boxed).is_ok());
+        config.sandbox = crate::sandbox::SandboxMode::Plain;
+        assert!(unboxed_builds(&config, &none).is_ok());
     }
 
     /// The standings of a run: each row's bot, rank, version, score, games and match keys.
