@@ -673,7 +673,7 @@ mod tests {
         let why = &merged.refused[0];
         assert!(why.starts_with(&format!("{}: match {key}: its replay does not re-simulate", src.display())), "{why}");
         assert!(why.contains("is recorded as 999999 but re-simulates to 0"), "{why}");
-        assert_eq!(merged.missing, [key.clone()], "left out, to be played again");
+        assert_eq!(merged.missing, [key], "left out, to be played again");
         assert!(top(&merged).1 < 999_999, "{:?}", top(&merged));
 
         // The control: the older check.
