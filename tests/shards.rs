@@ -353,11 +353,11 @@ fn the_kubernetes_and_github_files_parse_and_run_the_slurm_test_s_commands() {
     let workflow: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
     let jobs = &workflow["jobs"];
     assert_eq!(jobs["shard"]["strategy"]["matrix"]["shard"].as_sequence().map(Vec::len), Some(4));
-    assert_eq!(jobs["merge"]["needs"], "shard");
+    assert_eq!(jobs["merge"]["needs"][1], "shard");
     let mut gh = String::new();
     strings(jobs, &mut gh);
     for command in [
-        "arena\" build ",
+        "arena build class.toml --out league --require-sandbox",
         "arena tournament --resume ",
         "--shard ${{ matrix.shard }}/4",
         "arena merge merged ",
@@ -543,6 +543,26 @@ fn the_github_workflow_s_steps_play_a_league_from_build_to_pages() {
     assert!(Command::new("chmod").args(["755", &s(&shim.join("sudo"))]).status().unwrap().success());
     let artifacts = d.join("artifacts");
     let user = String::from_utf8(Command::new("id").arg("-un").output().unwrap().stdout).unwrap();
+    // The build step copies the arena and takes its checksum before any build, and builds as
+    // root in boxes (--require-sandbox: never unboxed by `auto`'s fallback); the later jobs
+    // check the arena they unpack against that checksum before they run it.
+    let script = |job: &str, name: &str| {
+        let steps = workflow["jobs"][job]["steps"].as_sequence().unwrap();
+        let step = steps.iter().find(|s| s["name"] == name).unwrap_or_else(|| panic!("{job}: {name}"));
+        step["run"].as_str().unwrap().to_string()
+    };
+    let build = script("build", "Build the bots once");
+    let at = |text: &str, what: &str| text.find(what).unwrap_or_else(|| panic!("`{what}` in {text}"));
+    let builds = at(&build, "sudo ./arena build class.toml --out league --require-sandbox");
+    assert!(at(&build, "cp \"$RUNNER_TEMP/arena/bin/arena\" ./arena") < builds, "copied before: {build}");
+    assert!(at(&build, "sha256sum ./arena") < builds, "its checksum taken before: {build}");
+    assert_eq!(workflow["jobs"]["build"]["outputs"]["arena"], "${{ steps.bots.outputs.arena }}");
+    for (job, name) in [("shard", "Play the shard"), ("merge", "Merge the shards, then copy what may be published")] {
+        let run = script(job, name);
+        assert!(at(&run, "sha256sum --check") < at(&run, "./arena "), "{job} checks the arena first: {run}");
+    }
+    // Step outputs ($GITHUB_OUTPUT) by step id, and the build job's outputs.
+    let mut needs: BTreeMap<String, String> = BTreeMap::new();
     let mut runs: Vec<(String, Option<u64>)> = vec![("build".into(), None)];
     runs.extend((1..=4).map(|k| ("shard".to_string(), Some(k))));
     runs.push(("merge".into(), None));
@@ -557,8 +577,12 @@ fn the_github_workflow_s_steps_play_a_league_from_build_to_pages() {
             config(&work, &bots()[..3]);
             std::fs::rename(work.join("league.toml"), work.join("class.toml")).unwrap();
         }
+        let mut outputs: BTreeMap<String, String> = BTreeMap::new();
         let expand = |text: &str| {
-            let text = text.replace("${{ runner.temp }}", &s(&temp));
+            let mut text = text.replace("${{ runner.temp }}", &s(&temp));
+            for (key, value) in &needs {
+                text = text.replace(&format!("${{{{ needs.build.outputs.{key} }}}}"), value);
+            }
             shard.map_or(text.clone(), |k| text.replace("${{ matrix.shard }}", &k.to_string()))
         };
         for step in workflow["jobs"][job.as_str()]["steps"].as_sequence().unwrap() {
@@ -590,14 +614,49 @@ fn the_github_workflow_s_steps_play_a_league_from_build_to_pages() {
                 None if step["name"] == "Build the arena" => {}
                 None => {
                     let script = expand(step["run"].as_str().unwrap());
-                    let out = Command::new("bash")
+                    let output_file = temp.join("github-output");
+                    std::fs::write(&output_file, "").unwrap();
+                    let mut command = Command::new("bash");
+                    command
                         .args(["-eo", "pipefail", "-c", &script])
                         .current_dir(&work)
                         .env("RUNNER_TEMP", &temp)
+                        .env("GITHUB_OUTPUT", &output_file)
                         .env("USER", user.trim())
-                        .env("PATH", format!("{}:{}", s(&shim), std::env::var("PATH").unwrap_or_default()))
-                        .output()
-                        .unwrap();
+                        .env("PATH", format!("{}:{}", s(&shim), std::env::var("PATH").unwrap_or_default()));
+                    for (key, value) in step["env"].as_mapping().into_iter().flatten() {
+                        command.env(key.as_str().unwrap(), expand(value.as_str().unwrap()));
+                    }
+                    if job.as_str() == "shard" && *shard == Some(1) {
+                        // The control: an arena replaced in the artifact (the red team's trojan)
+                        // is refused by the check before it runs.
+                        let trojan = d.join("trojan");
+                        std::fs::create_dir_all(&trojan).unwrap();
+                        let untar = |args: &[&str]| {
+                            assert!(Command::new("tar").args(args).current_dir(&trojan).status().unwrap().success())
+                        };
+                        untar(&["-xzf", &s(&work.join("league.tgz"))]);
+                        let marker = d.join("trojan-ran");
+                        std::fs::write(trojan.join("arena"), format!("#!/bin/sh\ntouch {}\n", s(&marker))).unwrap();
+                        untar(&["-czf", &s(&d.join("trojan.tgz")), "."]);
+                        let tampered = d.join("tampered");
+                        std::fs::create_dir_all(&tampered).unwrap();
+                        std::fs::copy(d.join("trojan.tgz"), tampered.join("league.tgz")).unwrap();
+                        let mut again = Command::new("bash");
+                        again.args(["-eo", "pipefail", "-c", &script]).current_dir(&tampered);
+                        for (key, value) in step["env"].as_mapping().into_iter().flatten() {
+                            again.env(key.as_str().unwrap(), expand(value.as_str().unwrap()));
+                        }
+                        let env = [("RUNNER_TEMP", s(&temp)), ("USER", user.trim().to_string())];
+                        let path = format!("{}:{}", s(&shim), std::env::var("PATH").unwrap_or_default());
+                        let refused = again.envs(env).env("PATH", path).output().unwrap();
+                        assert!(!refused.status.success() && !marker.exists(), "the trojan ran");
+                        assert!(
+                            String::from_utf8_lossy(&refused.stdout).contains("arena: FAILED"),
+                            "the checksum refused it"
+                        );
+                    }
+                    let out = command.output().unwrap();
                     assert!(
                         out.status.success(),
                         "job {job} {shard:?}, step {:?} failed:\n{}\n{}",
@@ -605,8 +664,18 @@ fn the_github_workflow_s_steps_play_a_league_from_build_to_pages() {
                         String::from_utf8_lossy(&out.stdout),
                         String::from_utf8_lossy(&out.stderr)
                     );
+                    if let Some(id) = step["id"].as_str() {
+                        for line in std::fs::read_to_string(&output_file).unwrap().lines() {
+                            let (key, value) = line.split_once('=').unwrap();
+                            outputs.insert(format!("${{{{ steps.{id}.outputs.{key} }}}}"), value.to_string());
+                        }
+                    }
                 }
             }
+        }
+        for (key, value) in workflow["jobs"][job.as_str()]["outputs"].as_mapping().into_iter().flatten() {
+            let value = value.as_str().unwrap();
+            needs.insert(key.as_str().unwrap().to_string(), outputs.get(value).cloned().unwrap_or_default());
         }
         if job == "merge" {
             let board = leaderboard(&work.join("merged"));

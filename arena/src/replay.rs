@@ -590,7 +590,7 @@ fn resimulate_checking(
 }
 
 /// The first difference between two JSON values: (path, recorded, actual).
-fn compare(recorded: &Value, actual: &Value) -> Result<(), (String, String, String)> {
+pub(crate) fn compare(recorded: &Value, actual: &Value) -> Result<(), (String, String, String)> {
     fn walk(path: &str, a: &Value, b: &Value) -> Option<(String, String, String)> {
         match (a, b) {
             (Value::Object(x), Value::Object(y)) => {

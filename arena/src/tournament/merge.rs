@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use super::leaderboard::Leaderboard;
 use super::results::{self, ResultLine, RESULTS_FILE};
 use super::schedule::{slices, Shard};
-use super::{replay_agrees, write_leaderboard, FolderLock, Reporter, TournamentError, TournamentRecord};
+use super::vouch::Vouch;
+use super::{write_leaderboard, FolderLock, Reporter, TournamentError, TournamentRecord};
 use crate::engine::Registry;
 use crate::files::write_atomic;
 
@@ -26,6 +27,11 @@ pub struct Merged {
     pub missing_shards: Vec<(Shard, usize)>,
     /// Results taken from the folders.
     pub results: usize,
+    /// Result lines refused, each with its folder, its match and why: not the league's match,
+    /// or a replay that does not record it or does not re-simulate (a shard's folder changed
+    /// after it was played). Their matches are left out (missing, unless another folder holds
+    /// them), so that running their shard again plays them.
+    pub refused: Vec<String>,
 }
 
 /// Merges the leagues in `dirs` into `out` (which may be one of them), with the games of
@@ -60,11 +66,14 @@ struct Steps<'a> {
     /// Writes the pages before the results; false after them (the order that left a folder
     /// holding the league with its new results and its old pages when killed in between).
     pages_first: bool,
+    /// Checks each line as [`Vouch`] does; false only compares it with its replay's result
+    /// (the check that took a result changed in both).
+    vouched: bool,
 }
 
 impl Default for Steps<'_> {
     fn default() -> Self {
-        Steps { killed: &|| false, staged: true, lock: Some(super::BATCH_LOCK_WAIT), pages_first: true }
+        Steps { killed: &|| false, staged: true, lock: Some(super::BATCH_LOCK_WAIT), pages_first: true, vouched: true }
     }
 }
 
@@ -184,14 +193,23 @@ fn merge_with(
         .collect();
     let mut seen = HashSet::new();
     let mut lines: Vec<ResultLine> = Vec::new();
+    let mut refused = Vec::new();
+    let mut vouch = Vouch::new(&record, games);
     for dir in dirs {
         let same = is_out(dir);
         for line in results::read_all(dir)? {
             if seen.contains(&line.key) {
                 continue;
             }
-            if !replay_agrees(dir, &line) {
-                tracing::warn!(key = %line.key, dir = %dir.display(), "its replay is missing or disagrees: not merged");
+            let why = if steps.vouched {
+                vouch.why_not(dir, &line)
+            } else {
+                (!super::replay_agrees(dir, &line)).then(|| "its replay disagrees".to_string())
+            };
+            if let Some(why) = why {
+                let refusal = format!("{}: match {}: {why}", dir.display(), line.key);
+                tracing::warn!("{}: not merged", crate::safe_text::terminal_line(&refusal));
+                refused.push(refusal);
                 continue;
             }
             if !same {
@@ -261,7 +279,7 @@ fn merge_with(
         }
         missing_shards = per.into_iter().map(|(index, n)| (Shard { index, count }, n)).collect();
     }
-    Ok(Merged { leaderboard, missing, missing_shards, results: lines.len() })
+    Ok(Merged { leaderboard, missing, missing_shards, results: lines.len(), refused })
 }
 
 /// The merge's lock for `out` (see [`super::OutLock`]), waiting up to `wait` for another merge
@@ -612,6 +630,112 @@ mod tests {
                 assert!(err.contains("No such file"), "{err}");
             }
             assert_eq!(read(&out), complete, "locked: {locked}");
+        }
+    }
+
+    /// Rewrites the replay of `line` in `dir` by `change` (its JSON), gzipped as the league
+    /// writes it.
+    fn rewrite_replay(dir: &Path, line: &ResultLine, change: impl FnOnce(&mut serde_json::Value)) {
+        let path = dir.join(&line.replay);
+        let mut replay: serde_json::Value = serde_json::from_slice(&crate::replay::read_json(&path).unwrap()).unwrap();
+        change(&mut replay);
+        std::fs::write(&path, crate::replay::gzip(&serde_json::to_vec(&replay).unwrap()).unwrap()).unwrap();
+    }
+
+    /// A shard's folder whose result was changed in both its line and its replay (seat 0 scores
+    /// 999999 and wins, as the red team's `shard-x`) is refused by the merge, naming the folder,
+    /// the match and the re-simulated score; its match is missing, not in the leaderboard. The
+    /// control: with the older check (the line against its replay's result alone), the forged
+    /// score tops the leaderboard.
+    #[test]
+    fn a_result_forged_in_its_line_and_its_replay_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = TournamentConfig::load(&course(&dir.path().join("course"))).unwrap();
+        let src = dir.path().join("course/league");
+        assert_eq!(league(config, &src, false).played, 6);
+        let mut lines = results::read_all(&src).unwrap();
+        let forged = &mut lines[0];
+        let cheat = forged.seats[0].clone();
+        forged.result.players[0].score = 999_999;
+        forged.result.winner = Some(0);
+        rewrite_replay(&src, forged, |r| {
+            r["result"]["players"][0]["score"] = 999_999.into();
+            r["result"]["winner"] = 0.into();
+        });
+        let key = forged.key.clone();
+        results::rewrite(&src.join(RESULTS_FILE), &lines).unwrap();
+        let dirs = [src.clone()];
+        let top = |merged: &Merged| (merged.leaderboard.rows[0].bot.clone(), merged.leaderboard.rows[0].total_score);
+
+        let merged =
+            merge_with(&dir.path().join("out"), &dirs, &crate::games::registry(), &Quiet, &Steps::default()).unwrap();
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+        let why = &merged.refused[0];
+        assert!(why.starts_with(&format!("{}: match {key}: its replay does not re-simulate", src.display())), "{why}");
+        assert!(why.contains("is recorded as 999999 but re-simulates to 0"), "{why}");
+        assert_eq!(merged.missing, [key], "left out, to be played again");
+        assert!(top(&merged).1 < 999_999, "{:?}", top(&merged));
+
+        // The control: the older check.
+        let steps = Steps { vouched: false, ..Steps::default() };
+        let merged = merge_with(&dir.path().join("old"), &dirs, &crate::games::registry(), &Quiet, &steps).unwrap();
+        assert!(merged.refused.is_empty() && merged.missing.is_empty());
+        assert_eq!(top(&merged), (cheat, 999_999), "the control ranks the forged result first");
+
+        // A run resuming the folder plays the forged match again (its own results are checked
+        // as a merge checks a shard's).
+        let config = TournamentConfig::load(&dir.path().join("course/class.toml")).unwrap();
+        let summary = league(config, &src, true);
+        assert_eq!((summary.played, summary.kept), (1, 5));
+        let merged =
+            merge_with(&dir.path().join("again"), &dirs, &crate::games::registry(), &Quiet, &Steps::default()).unwrap();
+        assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
+    }
+
+    /// A line whose replay re-simulates but is another scheduled match's (the same bots, seats
+    /// swapped) is refused: given under the other key as it is (its seats not the schedule's),
+    /// or with the key's seats but the swapped match's replay. The control: the older check
+    /// takes both.
+    #[test]
+    fn a_result_of_another_scheduled_match_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = TournamentConfig::load(&course(&dir.path().join("course"))).unwrap();
+        let src = dir.path().join("course/league");
+        assert_eq!(league(config, &src, false).played, 6);
+        let lines = results::read_all(&src).unwrap();
+        let (a, b) = lines
+            .iter()
+            .enumerate()
+            .find_map(|(i, a)| {
+                let swapped = |b: &&ResultLine| b.seats.iter().rev().eq(a.seats.iter());
+                lines.iter().position(|b| swapped(&b)).map(|j| (i, j))
+            })
+            .unwrap();
+        let replay_a = std::fs::read(src.join(&lines[a].replay)).unwrap();
+        for (n, keep_seats) in [false, true].into_iter().enumerate() {
+            // B's line and replay, under A's key and in A's replay file.
+            let mut forged = lines.clone();
+            forged[a] = ResultLine { key: lines[a].key.clone(), replay: lines[a].replay.clone(), ..lines[b].clone() };
+            if keep_seats {
+                forged[a].seats.clone_from(&lines[a].seats);
+                forged[a].versions.clone_from(&lines[a].versions);
+                forged[a].seed = lines[a].seed;
+            }
+            std::fs::write(src.join(&lines[a].replay), std::fs::read(src.join(&lines[b].replay)).unwrap()).unwrap();
+            results::rewrite(&src.join(RESULTS_FILE), &forged).unwrap();
+            let dirs = [src.clone()];
+            let out = dir.path().join(format!("out-{n}"));
+            let merged = merge_with(&out, &dirs, &crate::games::registry(), &Quiet, &Steps::default()).unwrap();
+            assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+            let why = &merged.refused[0];
+            let expected = if keep_seats { "its replay's players are" } else { "its seats are" };
+            assert!(why.contains(&format!("match {}: {expected}", lines[a].key)), "{why}");
+            // The control.
+            let steps = Steps { vouched: false, ..Steps::default() };
+            let old = dir.path().join(format!("old-{n}"));
+            let merged = merge_with(&old, &dirs, &crate::games::registry(), &Quiet, &steps).unwrap();
+            assert!(merged.refused.is_empty() && merged.missing.is_empty(), "the control takes it");
+            std::fs::write(src.join(&lines[a].replay), &replay_a).unwrap();
         }
     }
 

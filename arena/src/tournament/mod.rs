@@ -15,6 +15,7 @@ pub mod schedule;
 pub mod shown;
 pub mod submission;
 pub mod versions;
+mod vouch;
 
 /// The leaderboard, computed from the result lines (in [`crate::standings`], which the pages read).
 pub use crate::standings::leaderboard;
@@ -667,7 +668,7 @@ pub fn run(
         return run_shard(shard, config.jobs, out, options, games, reporter, cancel);
     }
     let league = plan(config, out, options, games, reporter, &cancel)?;
-    let plan = reconcile(&league, out, options)?;
+    let plan = reconcile(&league, out, options, games)?;
     reporter.report(Event::Planned(&Plan { todo: &plan.todo, kept: plan.kept, waiting: plan.waiting, shard: None }))?;
     let Reconciled { mut done, todo, kept, waiting, superseded, valid_len } = plan;
     let Executed { played, failed, changed } = if options.prepare_only {
@@ -760,6 +761,7 @@ fn plan(
     let build_limits =
         SandboxLimits { cpu_seconds: config.build_limits().timeout.as_secs(), ..config.limits.sandbox_limits() };
     let builder = Sandbox::new(config.sandbox, build_limits).map_err(|e| TournamentError::Invalid(e.to_string()))?;
+    unboxed_builds(&config, &builder.isolation())?;
     let (bots, failures) = versions::prepare(&config, &builder, out, now, &mut history, &|| cancel.is_cancelled())
         .ok_or(TournamentError::Interrupted)?;
     let facts: Vec<MapFact> = config
@@ -825,9 +827,14 @@ struct Reconciled {
 /// Step 2, reconcile: keeps what is scheduled (once per key, wherever a duplicate stands, and
 /// only with its replay on disk, agreeing) and, as history, what no longer is; drops what is
 /// re-run; folds shards' results files into the main one.
-fn reconcile(league: &League, out: &Path, options: &RunOptions) -> Result<Reconciled, TournamentError> {
+fn reconcile(
+    league: &League,
+    out: &Path,
+    options: &RunOptions,
+    games: &Registry,
+) -> Result<Reconciled, TournamentError> {
     let record = &league.record;
-    let sorted = sort_results(record, league.existing.clone(), out, &options.rerun);
+    let sorted = sort_results(record, league.existing.clone(), out, &options.rerun, games);
     let main = out.join(RESULTS_FILE);
     let shard_files: Vec<PathBuf> = results::files(out).into_iter().filter(|f| *f != main).collect();
     let valid_len = if sorted.dropped > 0 || !shard_files.is_empty() || !main.exists() {
@@ -953,7 +960,7 @@ fn run_shard(
         record.save(out)?;
     }
     let existing = results::read_all(out)?;
-    let sorted = sort_results(&record, existing, out, &[]);
+    let sorted = sort_results(&record, existing, out, &[], games);
     let mine = out.join(shard.results_file());
     let (own, mut valid_len) = results::read_file(&mine)?;
     // What the folder holds of the league before its last build (results no longer scheduled)
@@ -1009,12 +1016,22 @@ struct Sorted {
     /// Results no longer scheduled (earlier versions, removed bots), once per key: kept on
     /// disk, not counted.
     history: Vec<ResultLine>,
-    /// Lines dropped: duplicates, results whose replay is missing or disagrees, re-runs.
+    /// Lines dropped: duplicates, results that are not their match's (see [`vouch`]), re-runs.
     dropped: usize,
 }
 
-fn sort_results(record: &TournamentRecord, existing: Vec<ResultLine>, out: &Path, rerun: &[String]) -> Sorted {
+/// Sorts out `existing`, the results in `out`: each kept one is checked as a merge checks a
+/// shard's ([`vouch::Vouch`]: its replay re-simulated too, a millisecond or so each), and one
+/// that fails is played again.
+fn sort_results(
+    record: &TournamentRecord,
+    existing: Vec<ResultLine>,
+    out: &Path,
+    rerun: &[String],
+    games: &Registry,
+) -> Sorted {
     let keys: HashSet<&str> = record.schedule.iter().map(|m| m.key.as_str()).collect();
+    let mut vouch = vouch::Vouch::new(record, games);
     let mut seen = HashSet::new();
     let mut sorted = Sorted { done: Vec::new(), history: Vec::new(), dropped: 0 };
     for line in existing {
@@ -1026,14 +1043,34 @@ fn sort_results(record: &TournamentRecord, existing: Vec<ResultLine>, out: &Path
             sorted.dropped += 1;
         } else if !keys.contains(line.key.as_str()) {
             sorted.history.push(line);
-        } else if !replay_agrees(out, &line) {
-            tracing::warn!(key = %line.key, "its replay is missing or disagrees with the result: playing it again");
+        } else if let Some(why) = vouch.why_not(out, &line) {
+            let why = crate::safe_text::terminal_line(&why);
+            tracing::warn!(key = %line.key, "{why}: playing it again");
             sorted.dropped += 1;
         } else {
             sorted.done.push(line);
         }
     }
     sorted
+}
+
+/// Refuses a league whose students' builds would run without a box because `auto` could make
+/// none here (a runner's user where user namespaces are restricted: Ubuntu 24.04's AppArmor):
+/// a build is a student's program, run unconfined as the arena's user, which could replace
+/// what later runs as root. `--sandbox plain` runs them so on purpose; bots' matches under
+/// `auto` still fall back (a keeper ends what they leave, resource limits hold).
+fn unboxed_builds(config: &TournamentConfig, isolation: &crate::sandbox::Isolation) -> Result<(), TournamentError> {
+    let built: Vec<&str> = config.bots.iter().filter(|b| b.build.is_some()).map(|b| b.name.as_str()).collect();
+    if config.sandbox != crate::sandbox::SandboxMode::Auto || isolation.boxed || built.is_empty() {
+        return Ok(());
+    }
+    Err(TournamentError::Invalid(format!(
+        "the bots' builds ({}) would run without a box, as this user: {}. Run the arena where it can make boxes \
+         (as root: `sudo arena …`; or where unprivileged user namespaces are allowed), or allow unboxed builds and \
+         matches with --sandbox plain (`sandbox = \"plain\"` in the config)",
+        built.join(", "),
+        isolation.missing.join("; ")
+    )))
 }
 
 /// The scheduled matches still to play (those `pick` selects), and how many of them wait for
@@ -1487,7 +1524,8 @@ fn load_boards(config: &TournamentConfig, game: &dyn Game) -> Result<BTreeMap<Pa
     Ok(boards)
 }
 
-/// Whether the replay a result names is on disk and records the same result.
+/// Whether the replay a result names is on disk and records the same result: what a merge
+/// checked before [`vouch`] (a result changed in both passed), kept for the tests' controls.
 fn replay_agrees(out: &Path, line: &ResultLine) -> bool {
     let path = out.join(&line.replay);
     let Ok(bytes) = crate::replay::read_json(&path) else { return false };
@@ -2753,6 +2791,26 @@ mod tests {
     pub(super) fn league(config: TournamentConfig, out: &Path, resume: bool) -> Summary {
         let options = RunOptions { resume, ..RunOptions::default() };
         run(config, out, &options, &crate::games::registry(), &Quiet, CancellationToken::new()).unwrap()
+    }
+
+    /// A league with a build under `auto` where no box can be made is refused, saying how to
+    /// allow it (`--sandbox plain`); the controls: the same with a box, with `plain` chosen, or
+    /// with no bot to build, goes on.
+    #[test]
+    fn builds_under_auto_without_a_box_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = TournamentConfig::load(&course(dir.path())).unwrap();
+        config.sandbox = crate::sandbox::SandboxMode::Auto;
+        let none = crate::sandbox::Isolation { boxed: false, missing: vec!["no box: user namespaces refused".into()] };
+        let boxed = crate::sandbox::Isolation { boxed: true, missing: Vec::new() };
+        assert!(unboxed_builds(&config, &none).is_ok(), "no bot to build");
+        config.bots[2].build = Some("make".to_string());
+        let err = unboxed_builds(&config, &none).unwrap_err().to_string();
+        assert!(err.contains("builds (cid) would run without a box") && err.contains("--sandbox plain"), "{err}");
+        assert!(err.contains("user namespaces refused"), "{err}");
+        assert!(unboxed_builds(&config, &boxed).is_ok());
+        config.sandbox = crate::sandbox::SandboxMode::Plain;
+        assert!(unboxed_builds(&config, &none).is_ok());
     }
 
     /// The standings of a run: each row's bot, rank, version, score, games and match keys.

@@ -317,6 +317,18 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
         say!("{}", merged.leaderboard.table());
         say!("{} Folder: {}", merged.leaderboard.played_text(), args.out.display());
     }
+    if !merged.refused.is_empty() {
+        // Loudly, first: a shard's folder holds results that are not its matches' (changed
+        // after it was played, or another league's); they are not in the leaderboard.
+        eprintln!(
+            "error: {} result{} refused, not merged (not the league's match, or its replay does not re-simulate to it):",
+            merged.refused.len(),
+            if merged.refused.len() == 1 { "" } else { "s" }
+        );
+        for why in &merged.refused {
+            eprintln!("  {}", arena::safe_text::terminal_line(why));
+        }
+    }
     if !merged.missing.is_empty() {
         eprintln!(
             "the league is not complete: {} of {} matches are missing:",
@@ -339,6 +351,12 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
             eprintln!("the shards that miss them: {}", shards.join(", "));
         }
         eprintln!("re-run the shards that did not finish (each resumes), then merge again");
+    }
+    if !merged.refused.is_empty() {
+        eprintln!("the refused results' matches are played again by their shards run again (each resumes)");
+        return Ok(ExitCode::from(3));
+    }
+    if !merged.missing.is_empty() {
         return Ok(ExitCode::from(2));
     }
     Ok(ExitCode::SUCCESS)

@@ -1,0 +1,173 @@
+//! Whether a result line found on disk (a shard's, or a run's own kept one) is the league's:
+//! its match as the schedule has it, its replay on disk recording the same match and result,
+//! and that replay re-simulating through the game's rules as `arena verify` checks it
+//! ([`crate::replay::audit`]). A line that only agrees with its own replay is not enough: a
+//! shard's folder is copied between machines, and a result changed in both its line and its
+//! replay ranked a bot first.
+//!
+//! What this cannot tell: that the bots made the moves the replay records. A replay forged
+//! whole, a legal game from the schedule's setup, passes; shards must run where only the
+//! teacher's jobs write.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::results::ResultLine;
+use super::schedule::ScheduledMatch;
+use super::TournamentRecord;
+use crate::engine::{Game, Registry};
+use crate::replay::Replay;
+
+/// Checks result lines against one league's record; each map's setup is made once.
+pub(crate) struct Vouch<'a> {
+    record: &'a TournamentRecord,
+    games: &'a Registry,
+    game: Option<&'static dyn Game>,
+    scheduled: HashMap<&'a str, &'a ScheduledMatch>,
+    /// The setup each map gives its matches (`None`: the map cannot be read here, or its
+    /// content is no longer what the league was built with).
+    setups: HashMap<PathBuf, Option<Value>>,
+}
+
+impl<'a> Vouch<'a> {
+    /// A checker of `record`'s results, with the games of `games`.
+    pub(crate) fn new(record: &'a TournamentRecord, games: &'a Registry) -> Self {
+        let scheduled = record.schedule.iter().map(|m| (m.key.as_str(), m)).collect();
+        let game = record.game(games).ok();
+        Vouch { record, games, game, scheduled, setups: HashMap::new() }
+    }
+
+    /// Why `line`, found in `dir`, is not a result of the league, if it is not (in words that
+    /// name what differs); `None` if it is. A line of a match no longer scheduled (an earlier
+    /// version's) is checked against its replay alone.
+    pub(crate) fn why_not(&mut self, dir: &Path, line: &ResultLine) -> Option<String> {
+        let scheduled = self.scheduled.get(line.key.as_str()).copied();
+        if let Some(m) = scheduled {
+            if let Some(why) = self.against_schedule(m, line) {
+                return Some(why);
+            }
+        }
+        let path = dir.join(&line.replay);
+        let replay = match Replay::load(&path) {
+            Ok(replay) => replay,
+            Err(e) => return Some(format!("its replay cannot be read: {e}")),
+        };
+        if let Some(why) = against_replay(line, &replay) {
+            return Some(why);
+        }
+        if let Some(m) = scheduled {
+            let config = &self.record.config;
+            if replay.game != config.game {
+                return Some(format!("its replay is of the game `{}`, not `{}`", replay.game, config.game));
+            }
+            if replay.limits != config.limits.limits() {
+                return Some("its replay records other limits than the league's".to_string());
+            }
+            if let Some(setup) = self.setup(&m.map) {
+                if let Err((at, recorded, actual)) = crate::replay::compare(&replay.setup, setup) {
+                    return Some(format!(
+                        "its replay's setup is not its map's: `{at}` is {} where the map gives {}",
+                        short(&recorded),
+                        short(&actual)
+                    ));
+                }
+            }
+        }
+        crate::replay::audit(&replay, self.games).err().map(|d| format!("its replay does not re-simulate: {d}"))
+    }
+
+    /// Where `line` differs from the scheduled match of its key.
+    fn against_schedule(&self, m: &ScheduledMatch, line: &ResultLine) -> Option<String> {
+        if line.seats != m.seats {
+            return Some(format!("its seats are {:?}, the schedule's {:?}", line.seats, m.seats));
+        }
+        // (By its name: a league moved or copied has its maps elsewhere, and its lines name them
+        // where they were. The seed, made from the map's content, binds the content.)
+        if line.map.file_name() != m.map.file_name() {
+            return Some(format!("its map is {}, the schedule's {}", line.map.display(), m.map.display()));
+        }
+        if line.game != m.game {
+            return Some(format!("it is game {}, the schedule's {}", line.game, m.game));
+        }
+        if line.seed != m.seed {
+            return Some(format!("its seed is {}, the schedule's {}", line.seed, m.seed));
+        }
+        let versions: Vec<String> = m
+            .seats
+            .iter()
+            .map(|name| {
+                self.record.bots.iter().find(|b| &b.entry.name == name).map_or(String::new(), |b| b.fingerprint.clone())
+            })
+            .collect();
+        // (Lines of an earlier arena may name no versions: their key names them.)
+        (!line.versions.is_empty() && line.versions != versions)
+            .then(|| format!("its bots' versions are {:?}, the schedule's {versions:?}", line.versions))
+    }
+
+    /// The setup the league's matches on `map` start from, made once through the game.
+    fn setup(&mut self, map: &Path) -> Option<&Value> {
+        if !self.setups.contains_key(map) {
+            let setup = self.make_setup(map);
+            self.setups.insert(map.to_path_buf(), setup);
+        }
+        self.setups.get(map).and_then(Option::as_ref)
+    }
+
+    fn make_setup(&self, map: &Path) -> Option<Value> {
+        let config = &self.record.config;
+        let game = self.game?;
+        let text = if config.maps.is_empty() {
+            None
+        } else {
+            let digest = self.record.boards.iter().find(|b| Path::new(&b.path) == map).map(|b| b.digest.as_str());
+            match crate::files::read_map_file(map) {
+                Ok(text) if Some(super::schedule::digest(text.as_bytes()).as_str()) == digest => Some(text.into()),
+                Ok(_) => {
+                    tracing::warn!(
+                        "{}: not the map the league was built with: its replays' setups are not checked",
+                        map.display()
+                    );
+                    return None;
+                }
+                Err(e) => {
+                    tracing::warn!("{e}: the replays' setups on this map are not checked");
+                    return None;
+                }
+            }
+        };
+        game.new_match(&config.match_options(map, text)).ok().map(|state| state.setup())
+    }
+}
+
+/// Where `line` and the replay it names disagree.
+fn against_replay(line: &ResultLine, replay: &Replay) -> Option<String> {
+    let names: Vec<&str> = replay.players.iter().map(|p| p.name.as_str()).collect();
+    if names != line.seats {
+        return Some(format!("its replay's players are {names:?}, its seats {:?}", line.seats));
+    }
+    if replay.seed != line.seed {
+        return Some(format!("its replay's seed is {}, its own {}", replay.seed, line.seed));
+    }
+    if replay.steps.len() != line.steps {
+        return Some(format!("its replay has {} steps, it says {}", replay.steps.len(), line.steps));
+    }
+    if replay.result != line.result {
+        return Some("its replay records another result".to_string());
+    }
+    if !line.ended_at.is_empty() && super::ended_at(replay) != line.ended_at {
+        return Some("its replay ends the players' games at other steps".to_string());
+    }
+    // (Lines of an earlier arena may lack these: their replays still hold what they say.)
+    (!line.forfeits.is_empty() && line.forfeits != crate::explain::forfeit_facts(replay))
+        .then(|| "its replay says otherwise of the forfeits".to_string())
+}
+
+/// `text` cut to a length a message can hold.
+fn short(text: &str) -> String {
+    match text.char_indices().nth(60) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
