@@ -14,6 +14,9 @@ use crate::sandbox::{SandboxLimits, SandboxMode};
 /// The configuration embedded in the binary: the sample bots on `maps/duel.txt`.
 pub const DEFAULT_CONFIG: &str = include_str!("default.toml");
 
+/// The [`TournamentConfig::origin`] of the embedded default.
+const EMBEDDED_ORIGIN: &str = "<embedded default>";
+
 /// One bot of a tournament.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -442,7 +445,14 @@ impl TournamentConfig {
 
     /// The embedded default.
     pub fn embedded() -> Result<Self, TournamentError> {
-        Self::from_toml(DEFAULT_CONFIG, Path::new("<embedded default>"))
+        Self::from_toml(DEFAULT_CONFIG, Path::new(EMBEDDED_ORIGIN))
+    }
+
+    /// Whether this is the embedded default ([`TournamentConfig::embedded`]): its builds are the
+    /// arena's own sample bots, not students' programs, so they may run without a box where
+    /// none can be made (the quick start as an ordinary user on Ubuntu 24.04).
+    pub fn own_builds(&self) -> bool {
+        self.origin.as_deref() == Some(Path::new(EMBEDDED_ORIGIN))
     }
 
     /// Adds `bot`, or replaces the bot of the same name (then no longer the file's: its line is

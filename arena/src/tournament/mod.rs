@@ -1057,11 +1057,13 @@ fn sort_results(
 /// Refuses a league whose students' builds would run without a box because `auto` could make
 /// none here (a runner's user where user namespaces are restricted: Ubuntu 24.04's AppArmor):
 /// a build is a student's program, run unconfined as the arena's user, which could replace
-/// what later runs as root. `--sandbox plain` runs them so on purpose; bots' matches under
-/// `auto` still fall back (a keeper ends what they leave, resource limits hold).
+/// what later runs as root. `--sandbox plain` runs them so on purpose; the embedded default's
+/// builds (the arena's own sample bots, [`TournamentConfig::own_builds`]) and bots' matches
+/// under `auto` still fall back (a keeper ends what they leave, resource limits hold).
 fn unboxed_builds(config: &TournamentConfig, isolation: &crate::sandbox::Isolation) -> Result<(), TournamentError> {
     let built: Vec<&str> = config.bots.iter().filter(|b| b.build.is_some()).map(|b| b.name.as_str()).collect();
-    if config.sandbox != crate::sandbox::SandboxMode::Auto || isolation.boxed || built.is_empty() {
+    if config.sandbox != crate::sandbox::SandboxMode::Auto || isolation.boxed || built.is_empty() || config.own_builds()
+    {
         return Ok(());
     }
     Err(TournamentError::Invalid(format!(
@@ -2795,7 +2797,8 @@ mod tests {
 
     /// A league with a build under `auto` where no box can be made is refused, saying how to
     /// allow it (`--sandbox plain`); the controls: the same with a box, with `plain` chosen, or
-    /// with no bot to build, goes on.
+    /// with no bot to build, goes on; and so does the embedded default (the quick start), whose
+    /// builds are the arena's own sample bots.
     #[test]
     fn builds_under_auto_without_a_box_are_refused() {
         let dir = tempfile::tempdir().unwrap();
@@ -2811,6 +2814,10 @@ mod tests {
         assert!(unboxed_builds(&config, &boxed).is_ok());
         config.sandbox = crate::sandbox::SandboxMode::Plain;
         assert!(unboxed_builds(&config, &none).is_ok());
+        let own = TournamentConfig::embedded().unwrap();
+        assert!(own.sandbox == crate::sandbox::SandboxMode::Auto && own.bots.iter().all(|b| b.build.is_some()));
+        assert!(own.own_builds() && !config.own_builds());
+        assert!(unboxed_builds(&own, &none).is_ok(), "the quick start's own sample bots");
     }
 
     /// The standings of a run: each row's bot, rank, version, score, games and match keys.
