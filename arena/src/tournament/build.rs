@@ -931,6 +931,11 @@ fn run_boxed(
     // plain build's keeper: then the log is read as it is, and the copy goes on to its cap).
     let _ = done.recv_timeout(EXIT_GRACE);
     let text = log_summary(log_path);
+    if read_only.is_empty() {
+        if let Some(why) = made_git(folder) {
+            return Err(Failed { why: format!("build `{build}` {why}"), disk: false, signal: None });
+        }
+    }
     match status {
         Ok(s) if s.success() => Ok(()),
         Ok(s) => Err(Failed {
@@ -940,6 +945,25 @@ fn run_boxed(
         }),
         Err(f) => Err(Failed { why: format!("{}: {}", f.why, first_error(&text)), ..f }),
     }
+}
+
+/// Whether a build made a `.git` in its `folder`, which had none (a bot in a folder of a larger
+/// repository): the next run would read the bot's label there, and a teacher's `git` in that
+/// folder would run its hooks and `core.fsmonitor`, unboxed. It is removed (not followed: a
+/// link goes, not what it names), and the build fails, saying so.
+fn made_git(folder: &Path) -> Option<String> {
+    let dot_git = folder.join(".git");
+    let meta = std::fs::symlink_metadata(&dot_git).ok()?;
+    let removed = if meta.is_dir() { std::fs::remove_dir_all(&dot_git) } else { std::fs::remove_file(&dot_git) };
+    Some(match removed {
+        Ok(()) => {
+            "made a `.git` in its folder, which had none (removed): a build may not make git metadata".to_string()
+        }
+        Err(e) => format!(
+            "made a `.git` in its folder, which had none, and it could not be removed ({e}): remove it before the \
+             next run, and run no git in that folder until then (its hooks would run)"
+        ),
+    })
 }
 
 /// Copies `from` into `to` until `cap` bytes, then drops the rest; `total` counts everything.
@@ -1161,6 +1185,51 @@ pub fn free_log_name(out: &Path, name: &str, stamp: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bot in a folder of a larger repository (`alice/bot`, the repository at `alice`), whose
+    /// build made a `.git` of its own there, naming another commit: the next run's label read
+    /// that commit (the control), and a teacher's `git` in that folder would have run its hooks.
+    /// The `.git` a build made goes, the build fails saying why, and the label is the
+    /// repository's again; a `.git` that was there before is another case (read-only in the box).
+    #[test]
+    fn a_git_folder_a_build_made_is_removed_and_fails_the_build() {
+        let dir = tempfile::tempdir().unwrap();
+        let (repo, folder) = (dir.path().join("alice"), dir.path().join("alice/bot"));
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("bot.c"), "int main;").unwrap();
+        let git = |args: &[&str]| {
+            let out = std::process::Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
+                .args(args)
+                .current_dir(&repo)
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&out.stdout).trim().to_string()
+        };
+        git(&["init", "-q"]);
+        git(&["add", "."]);
+        git(&["commit", "-qm", "bot"]);
+        let head = git(&["rev-parse", "--short=7", "HEAD"]);
+        let label = || super::super::submission::git_label(&folder, Some(dir.path()));
+        assert_eq!(label(), Some(head.clone()));
+        assert_eq!(made_git(&folder), None, "no .git made: nothing to say");
+        // What the build made: a git folder whose HEAD names another commit.
+        let forged = "1111111111111111111111111111111111111111";
+        std::fs::create_dir_all(folder.join(".git/refs/heads")).unwrap();
+        std::fs::create_dir_all(folder.join(".git/objects")).unwrap();
+        std::fs::write(folder.join(".git/HEAD"), format!("{forged}\n")).unwrap();
+        assert_eq!(label(), Some(forged[..7].to_string()), "the control: the label read the forged commit");
+        let why = made_git(&folder).unwrap();
+        assert!(why.contains("made a `.git` in its folder, which had none (removed)"), "{why}");
+        assert!(std::fs::symlink_metadata(folder.join(".git")).is_err(), "it is gone");
+        assert_eq!(label(), Some(head), "the repository's commit again");
+        // A link goes, not what it names.
+        let elsewhere = dir.path().join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, folder.join(".git")).unwrap();
+        assert!(made_git(&folder).is_some());
+        assert!(std::fs::symlink_metadata(folder.join(".git")).is_err() && elsewhere.is_dir());
+    }
 
     /// A folder of every kind of entry: folders (one empty), two names of one file, a link out
     /// (not followed), a sparse file; what the build may touch.
