@@ -244,6 +244,34 @@ fn cannot_use_io_uring() {
     }
 }
 
+/// Kernel AIO contexts are counted for the whole machine (`/proc/sys/fs/aio-nr`, which every
+/// box reads): two boxes talked through that count, and one box's contexts up to `aio-max-nr`
+/// left none to the machine. The attack gets through unless `io_setup` fails with `ENOSYS`; the
+/// control, without the box, makes a context.
+#[test]
+fn cannot_use_kernel_aio() {
+    let _load = shared();
+    only_without_the_box("aio", "made an AIO context");
+}
+
+/// A bot's scratch space caps its files (`nr_inodes`): empty files with extended attributes,
+/// which neither its size cap nor the box's memory counts, held 1154 MiB of kernel memory in a
+/// box of 1024 MiB. In the box the attack is refused well before 64 MiB; the control, without
+/// the box in a 64 MiB tmpfs of its own without that cap (as the scratch was), holds 64 MiB.
+#[test]
+fn cannot_hold_kernel_memory_in_extended_attributes_of_its_scratch() {
+    let _load = shared();
+    let normal = normal_score();
+    unharmed(&against_victim(|_| "xattr 64".to_string(), true), normal);
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 && !user_namespaces_offered() {
+        eprintln!("this kernel gives this user no user namespace: the control cannot mount a tmpfs of its own");
+        return;
+    }
+    let control = against_victim(|_| "xattr 64 own-tmpfs".to_string(), false);
+    assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control held 64 MiB: {}", control.result);
+}
+
 #[test]
 fn cannot_write_into_the_opponents_stdin_or_read_its_stdout() {
     let _load = shared();

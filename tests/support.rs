@@ -277,6 +277,14 @@ pub fn easy_tests() -> Vec<usize> {
         .collect()
 }
 
+/// Whether the kernel gives an unprivileged user a user namespace (no sysctl forbids it).
+pub fn user_namespaces_offered() -> bool {
+    let read = |path: &str| std::fs::read_to_string(path).ok().and_then(|v| v.trim().parse::<u64>().ok());
+    read("/proc/sys/user/max_user_namespaces") != Some(0)
+        && read("/proc/sys/kernel/unprivileged_userns_clone") != Some(0)
+        && read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") != Some(1)
+}
+
 /// Whether the kernel gives this process an io_uring (set up and closed at once): what the zoo's
 /// `io-uring` attack tries, and what its test's control needs.
 pub fn io_uring_offered() -> bool {

@@ -504,14 +504,6 @@ fn memfd_secret_offered() -> bool {
     }
 }
 
-/// Whether the kernel gives an unprivileged user a user namespace (no sysctl forbids it).
-fn user_namespaces_offered() -> bool {
-    let read = |path: &str| std::fs::read_to_string(path).ok().and_then(|v| v.trim().parse::<u64>().ok());
-    read("/proc/sys/user/max_user_namespaces") != Some(0)
-        && read("/proc/sys/kernel/unprivileged_userns_clone") != Some(0)
-        && read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") != Some(1)
-}
-
 #[test]
 fn threads_and_child_processes_work_in_a_box() {
     // The box refuses `clone3` (see above): glibc's threads and `posix_spawn` fall back to

@@ -198,6 +198,8 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         // The same call by its x32 number, which a filter matching numbers does not know.
         "x32-widen-cpus" => worked = widen_cpus(arena_e2e::X32_SYSCALL_BIT | libc::SYS_sched_setaffinity),
         "io-uring" => worked = arena_e2e::io_uring_offered(),
+        "aio" => worked = aio_context(),
+        "xattr" => worked = hold_xattrs(arg(1).parse().unwrap_or(64), arg(2) == "own-tmpfs"),
         "timer-slack" => worked = shrink_timer_slack(),
         "hide-cpu" => {
             let ms: u64 = arg(1).parse().unwrap_or(1500);
@@ -370,6 +372,108 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         }
     }
     (worked, stepper)
+}
+
+/// `aio`: sets up a kernel AIO context (and lets it go): what two boxes talked through, by the
+/// machine's count of them (`/proc/sys/fs/aio-nr`). Says the errno on stderr; gets through
+/// unless refused with `ENOSYS` (the box's answer, as on a kernel without AIO).
+fn aio_context() -> bool {
+    let mut ctx: libc::c_ulong = 0;
+    // SAFETY: io_setup writes the context's id into `ctx`; io_destroy takes it back.
+    let made = unsafe { libc::syscall(libc::SYS_io_setup, 64, &raw mut ctx) } == 0;
+    if made {
+        // SAFETY: as above.
+        unsafe { libc::syscall(libc::SYS_io_destroy, ctx) };
+        eprintln!("zoo-attack: io_setup made an AIO context");
+    } else {
+        let error = std::io::Error::last_os_error();
+        eprintln!("zoo-attack: io_setup: {error}");
+        return error.raw_os_error() != Some(libc::ENOSYS);
+    }
+    made
+}
+
+/// `xattr MIB [own-tmpfs]`: empty files in its scratch (`$TMPDIR`), each with 4000-byte
+/// `user.N` attributes, until refused or `mib` MiB are held: kernel memory that neither the
+/// scratch's size cap nor the box's resident memory counts. Says on stderr how much it held,
+/// and gets through at `mib`. With `own-tmpfs` (the control) it writes into a tmpfs of its
+/// own, sized as a bot's scratch (64 MiB) but without a cap on its files, in a mount namespace
+/// of its own (a user namespace too where it is not root).
+fn hold_xattrs(mib: usize, own_tmpfs: bool) -> bool {
+    let mut dir = std::env::var("TMPDIR").unwrap_or_else(|_| "/tmp".to_string());
+    if own_tmpfs {
+        match own_tmpfs_at(&format!("{dir}/zoo-xattr-{}", std::process::id())) {
+            Ok(at) => dir = at,
+            Err(e) => {
+                eprintln!("zoo-attack: no tmpfs of its own: {e}");
+                return false;
+            }
+        }
+    }
+    let value = [7u8; 4000];
+    let (mut held, goal) = (0usize, mib << 20);
+    'files: for k in 0.. {
+        let path = format!("{dir}/zoo-xattr-{}-{k}", std::process::id());
+        if std::fs::File::create(&path).is_err() {
+            break;
+        }
+        let Ok(path) = CString::new(path) else { break };
+        for n in 0..64 {
+            let name = CString::new(format!("user.{n}")).unwrap_or_default();
+            // SAFETY: valid strings and a buffer of the given length.
+            let set = unsafe { libc::setxattr(path.as_ptr(), name.as_ptr(), value.as_ptr().cast(), value.len(), 0) };
+            if set != 0 {
+                if n == 0 {
+                    break 'files;
+                }
+                continue 'files;
+            }
+            held += value.len();
+            if held >= goal {
+                break 'files;
+            }
+        }
+    }
+    eprintln!("zoo-attack: held {} MiB of extended attributes in {dir}", held >> 20);
+    if own_tmpfs {
+        // (Its memory back at once, and no folder left behind.)
+        if let Ok(at) = CString::new(dir.clone()) {
+            // SAFETY: a valid string.
+            unsafe { libc::umount2(at.as_ptr(), libc::MNT_DETACH) };
+        }
+        let _ = std::fs::remove_dir(&dir);
+    }
+    held >= goal
+}
+
+/// Mounts a 64 MiB tmpfs without `nr_inodes` at `dir` (made), in a mount namespace of this
+/// process's own (and a user namespace, where it is not root); returns `dir`.
+fn own_tmpfs_at(dir: &str) -> std::io::Result<String> {
+    let check = |r: libc::c_int| if r == 0 { Ok(()) } else { Err(std::io::Error::last_os_error()) };
+    // SAFETY: plain system calls on valid strings.
+    unsafe {
+        let (uid, gid) = (libc::getuid(), libc::getgid());
+        if uid == 0 {
+            check(libc::unshare(libc::CLONE_NEWNS))?;
+        } else {
+            check(libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS))?;
+            std::fs::write("/proc/self/setgroups", "deny")?;
+            std::fs::write("/proc/self/uid_map", format!("0 {uid} 1"))?;
+            std::fs::write("/proc/self/gid_map", format!("0 {gid} 1"))?;
+        }
+        // (Nothing it mounts reaches the machine's own namespace.)
+        check(libc::mount(
+            std::ptr::null(),
+            c"/".as_ptr(),
+            std::ptr::null(),
+            libc::MS_REC | libc::MS_PRIVATE,
+            std::ptr::null(),
+        ))?;
+        std::fs::create_dir_all(dir)?;
+        let at = CString::new(dir)?;
+        check(libc::mount(c"tmpfs".as_ptr(), at.as_ptr(), c"tmpfs".as_ptr(), 0, c"size=64m".as_ptr().cast()))?;
+    }
+    Ok(dir.to_string())
 }
 
 fn parse_signal(name: &str) -> i32 {

@@ -8,7 +8,12 @@
 //! (`io_uring_setup`, `io_uring_enter`, `io_uring_register`) too: its operations are submitted
 //! through a ring this filter cannot see into (a build's `IORING_OP_FALLOCATE` took 16 GiB at
 //! once past the refused `fallocate` below); programs fall back to plain calls, as on a kernel
-//! without it. A build's box also refuses `fallocate`, which takes disk at once, without
+//! without it. So is the kernel's older AIO (`io_setup`, `io_submit`, `io_getevents`,
+//! `io_pgetevents`, `io_cancel`, `io_destroy`): its contexts are counted for the whole machine
+//! (`/proc/sys/fs/aio-nr`, which every box reads), so one box sent another 15 bits a tick by
+//! the size of the context it held, and one box made contexts until `aio-max-nr`, after which
+//! every `io_setup` of the machine failed; glibc's POSIX AIO uses threads, and no compiler or
+//! build tool needs it. A build's box also refuses `fallocate`, which takes disk at once, without
 //! writing, faster than a build's disk use can be measured (glibc's `posix_fallocate` then
 //! writes instead), and the `ioctl`s that reach it (`FS_IOC_RESVSP`, `FS_IOC_RESVSP64`,
 //! `FS_IOC_ZERO_RANGE`, XFS's old `ALLOCSP`). Everything else is allowed: the namespaces, the
@@ -42,7 +47,7 @@ use seccompiler::{SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompRule}
 use seccompiler::{BpfProgram, SeccompAction, SeccompFilter, TargetArch};
 
 /// The refused calls.
-const REFUSED: [libc::c_long; 8] = [
+const REFUSED: [libc::c_long; 14] = [
     libc::SYS_add_key,
     libc::SYS_request_key,
     libc::SYS_keyctl,
@@ -50,8 +55,21 @@ const REFUSED: [libc::c_long; 8] = [
     libc::SYS_io_uring_setup,
     libc::SYS_io_uring_enter,
     libc::SYS_io_uring_register,
+    libc::SYS_io_setup,
+    libc::SYS_io_submit,
+    libc::SYS_io_getevents,
+    SYS_IO_PGETEVENTS,
+    libc::SYS_io_cancel,
+    libc::SYS_io_destroy,
     libc::SYS_clone3,
 ];
+
+/// `io_pgetevents`, which the `libc` crate does not name on every architecture.
+#[cfg(target_arch = "aarch64")]
+const SYS_IO_PGETEVENTS: libc::c_long = 292;
+/// `io_pgetevents`, which the `libc` crate does not name on every architecture.
+#[cfg(not(target_arch = "aarch64"))]
+const SYS_IO_PGETEVENTS: libc::c_long = 333;
 
 /// Every filter of a box, in the order they are applied (the kernel runs them all, and the
 /// harshest answer wins): a build's box gets [`build_filter`]'s too, a bot's [`bot_filters`],
@@ -285,7 +303,7 @@ fn compile(rules: Vec<(libc::c_long, Vec<SeccompRule>)>, errno: i32) -> Option<B
         TargetArch::aarch64
     } else {
         tracing::warn!(
-            "no system call filter on this architecture: bots may use kernel keyrings, io_uring, other CPUs and user namespaces"
+            "no system call filter on this architecture: bots may use kernel keyrings, io_uring, AIO, other CPUs and user namespaces"
         );
         return None;
     };
@@ -295,7 +313,7 @@ fn compile(rules: Vec<(libc::c_long, Vec<SeccompRule>)>, errno: i32) -> Option<B
     compiled
         .map_err(|e| {
             tracing::error!(
-                "the system call filter does not compile ({e}): bots may use kernel keyrings, io_uring, other CPUs and user namespaces"
+                "the system call filter does not compile ({e}): bots may use kernel keyrings, io_uring, AIO, other CPUs and user namespaces"
             )
         })
         .ok()
