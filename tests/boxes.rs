@@ -702,35 +702,6 @@ fn student_failure(dir: &Path, out: &str, build: &str, mode: &str, cargo_home: O
     student["failure"].as_str().unwrap_or_default().to_string()
 }
 
-/// Runs git in `dir` (setting a repository up), which must succeed; its output.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
-
-/// Every file under `dir` (its path there and bytes).
-fn files_under(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
-    let mut all = std::collections::BTreeMap::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(at) = todo.pop() {
-        for entry in std::fs::read_dir(&at).unwrap().flatten() {
-            let meta = std::fs::symlink_metadata(entry.path()).unwrap();
-            if meta.is_dir() {
-                todo.push(entry.path());
-            } else {
-                all.insert(entry.path().strip_prefix(dir).unwrap().to_path_buf(), std::fs::read(entry.path()).unwrap());
-            }
-        }
-    }
-    all
-}
-
 #[test]
 fn a_build_cannot_write_its_folder_s_git_metadata() {
     let _load = shared();

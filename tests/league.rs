@@ -916,37 +916,6 @@ fn a_bot_whose_folder_is_a_link_to_another_s_is_refused_and_the_other_is_untouch
     assert_eq!(row(&board, "alice")["games"], 6, "{}", row(&board, "alice"));
 }
 
-/// Runs git in `dir`, which must succeed.
-fn git(dir: &Path, args: &[&str]) {
-    let out = std::process::Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-}
-
-/// Each file under a repository's object store `objects` (`objects/` of a bare repository, or
-/// `.git/objects` of a clone): its path there, its inode and its bytes.
-fn git_objects(objects: &Path) -> std::collections::BTreeMap<PathBuf, (u64, Vec<u8>)> {
-    use std::os::unix::fs::MetadataExt;
-    let mut all = std::collections::BTreeMap::new();
-    let mut todo = vec![objects.to_path_buf()];
-    while let Some(dir) = todo.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
-            let meta = std::fs::symlink_metadata(entry.path()).unwrap();
-            if meta.is_dir() {
-                todo.push(entry.path());
-            } else if meta.is_file() {
-                let rel = entry.path().strip_prefix(objects).unwrap().to_path_buf();
-                all.insert(rel, (meta.ino(), std::fs::read(entry.path()).unwrap()));
-            }
-        }
-    }
-    all
-}
-
 /// A teacher fetched a student's repository with a plain local `git clone` (its objects hard
 /// links of the server's, as git makes them): the bot is built, its files that were links given
 /// copies of their own first (said with `-v`), and the server's repository is left as it was,
@@ -967,8 +936,8 @@ fn a_bot_fetched_by_a_local_git_clone_is_built_and_the_server_s_repository_is_le
     std::fs::create_dir_all(dir.path().join("srv")).unwrap();
     git(dir.path(), &["clone", "-q", "--bare", work.to_str().unwrap(), "srv/bob.git"]);
     git(&class, &["clone", "-q", dir.path().join("srv/bob.git").to_str().unwrap(), "bob"]);
-    let server = git_objects(&dir.path().join("srv/bob.git/objects"));
-    let cloned = git_objects(&class.join("bob/.git/objects"));
+    let server = files_under(&dir.path().join("srv/bob.git/objects"));
+    let cloned = files_under(&class.join("bob/.git/objects"));
     assert!(
         cloned.iter().any(|(p, (ino, _))| server.get(p).is_some_and(|(i, _)| i == ino)),
         "the clone's objects are links of the server's"
@@ -987,9 +956,9 @@ fn a_bot_fetched_by_a_local_git_clone_is_built_and_the_server_s_repository_is_le
     let label = format!("v1 {head}");
     assert_eq!(bob["version"], label.as_str(), "its commit, no edits: {bob}");
     assert!(bob["note"].is_null(), "{bob}");
-    assert_eq!(git_objects(&dir.path().join("srv/bob.git/objects")), server, "the server's objects as they were");
+    assert_eq!(files_under(&dir.path().join("srv/bob.git/objects")), server, "the server's objects as they were");
     git(&dir.path().join("srv/bob.git"), &["fsck", "--no-progress"]);
-    let written = git_objects(&class.join("bob/.git/objects"));
+    let written = files_under(&class.join("bob/.git/objects"));
     assert!(written.values().all(|(_, bytes)| bytes.ends_with(b"x\n")), "the build wrote the clone's own objects");
     let recorded = recorded_bots(&league);
     let (_, stderr) = run(&["-v", "tournament", "--resume", &league.display().to_string(), "--sandbox", "none"]);

@@ -344,3 +344,35 @@ pub fn student_league(settings: &str, build: &str) -> String {
     ));
     text
 }
+
+/// Runs git in `dir` (setting a repository up; never what the arena does), which must succeed:
+/// its output, trimmed.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// Each regular file under `dir` (links not followed): its path there, its inode and its bytes.
+pub fn files_under(dir: &Path) -> std::collections::BTreeMap<PathBuf, (u64, Vec<u8>)> {
+    use std::os::unix::fs::MetadataExt;
+    let mut all = std::collections::BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(at) = todo.pop() {
+        for entry in std::fs::read_dir(&at).unwrap().flatten() {
+            let meta = std::fs::symlink_metadata(entry.path()).unwrap();
+            if meta.is_dir() {
+                todo.push(entry.path());
+            } else if meta.is_file() {
+                let rel = entry.path().strip_prefix(dir).unwrap().to_path_buf();
+                all.insert(rel, (meta.ino(), std::fs::read(entry.path()).unwrap()));
+            }
+        }
+    }
+    all
+}

@@ -1198,12 +1198,7 @@ mod tests {
         std::fs::create_dir_all(&folder).unwrap();
         std::fs::write(folder.join("bot.c"), "int main;").unwrap();
         let git = |args: &[&str]| {
-            let out = std::process::Command::new("git")
-                .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
-                .args(args)
-                .current_dir(&repo)
-                .output()
-                .unwrap();
+            let out = super::super::submission::tests::git(&repo, args);
             String::from_utf8_lossy(&out.stdout).trim().to_string()
         };
         git(&["init", "-q"]);

@@ -1702,7 +1702,7 @@ fn plain_file(path: &Path) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// The entries of a folder that hold its git metadata, for its build's box: its `.git`
@@ -1739,7 +1739,7 @@ mod tests {
     }
 
     /// Runs git in `dir` (for setting up repositories; never what the arena does).
-    fn git(dir: &Path, args: &[&str]) -> std::process::Output {
+    pub(in crate::tournament) fn git(dir: &Path, args: &[&str]) -> std::process::Output {
         std::process::Command::new("git")
             .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
             .args(args)

@@ -1882,12 +1882,7 @@ mod tests {
     fn a_version_with_uncommitted_edits_says_so_beside_its_commit() {
         let (dir, course, config, sandbox) = alice_course("", None);
         let git = |args: &[&str]| {
-            let out = std::process::Command::new("git")
-                .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
-                .args(args)
-                .current_dir(&course)
-                .output()
-                .unwrap();
+            let out = super::super::submission::tests::git(&course, args);
             String::from_utf8(out.stdout).unwrap().trim().to_string()
         };
         git(&["init", "-q"]);
