@@ -594,6 +594,32 @@ fn a_bot_killed_by_a_signal_is_named_with_its_signal() {
     assert_eq!(dies("3"), "the bot exited with status 3");
 }
 
+/// A bot that closes its stdin after two answers and stays alive: the referee cannot write its
+/// third prompt, and the bot is said to have closed its stdin (it was said to have closed its
+/// stdout). The control: one that closes its stdout instead is said to have done so.
+#[test]
+fn a_bot_that_closes_its_stdin_is_told_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let closes = |fd: &str| {
+        let bot = dir.path().join(format!("closes-{fd}.sh"));
+        let text = format!(
+            "n=0\nwhile read -r line; do\n  case $line in TICK*) echo WAIT; n=$((n + 1)); [ $n = 2 ] && break;; esac\n\
+             done\nexec {fd}>&-\nsleep 30\n"
+        );
+        std::fs::write(&bot, text).unwrap();
+        let (r, replay) = duel(dir.path(), "duel.txt", &[], [&format!("sh {}", bot.display()), &bin("waiter")]);
+        let recorded: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(replay).unwrap()).unwrap();
+        let last = recorded["steps"][2]["replies"][0].clone();
+        (r["players"][0]["detail"].as_str().unwrap_or_default().to_string(), last["ended"].clone())
+    };
+    let (detail, ended) = closes("0");
+    assert_eq!(detail, "the bot closed its stdin (stopped reading its input) but was still running");
+    assert_eq!(ended, serde_json::json!("closed_input"));
+    let (detail, ended) = closes("1");
+    assert_eq!(detail, "the bot closed its stdout but was still running");
+    assert_eq!(ended, serde_json::json!("running"));
+}
+
 /// A bot whose answer the game cannot read: the duel's "Why:" quotes it, and a "Fix:" line
 /// gives the line it meant, as `arena check-bot` does, and so does its replay page (the game's
 /// advice, not recorded in the replay). The control: a bot that forfeits otherwise (a crash) gets no "Fix:" line.

@@ -13,8 +13,11 @@ pub enum Ending {
     Signal(i32),
     /// Exited with this status.
     Exit(i32),
-    /// Still running: it closed its stdout (or its stdin was closed by it) without ending.
+    /// Still running: it closed its stdout without ending.
     Running,
+    /// Still running: it closed its stdin (the referee's next prompt could not be written)
+    /// without ending.
+    ClosedInput,
 }
 
 /// Signals a bot dies of, by number: the name and what it most likely means to a student.
@@ -91,6 +94,7 @@ impl Ending {
             }
             Ending::Exit(code) => format!("exited with status {code}"),
             Ending::Running => "closed its stdout but was still running".to_string(),
+            Ending::ClosedInput => "closed its stdin (stopped reading its input) but was still running".to_string(),
         }
     }
 }
@@ -113,8 +117,10 @@ mod tests {
         assert!(Ending::Exit(0).clause().starts_with("exited with status 0 (no error"));
         assert!(Ending::Exit(139).clause().ends_with("killed by signal SIGSEGV)"));
         assert_eq!(Ending::Running.clause(), "closed its stdout but was still running");
+        assert_eq!(Ending::ClosedInput.clause(), "closed its stdin (stopped reading its input) but was still running");
         // Recorded as `{"signal": 11}`, `{"exit": 1}`, `"running"`.
-        let json = serde_json::to_string(&[Ending::Signal(11), Ending::Exit(1), Ending::Running]).unwrap();
-        assert_eq!(json, r#"[{"signal":11},{"exit":1},"running"]"#);
+        let json = serde_json::to_string(&[Ending::Signal(11), Ending::Exit(1), Ending::Running, Ending::ClosedInput])
+            .unwrap();
+        assert_eq!(json, r#"[{"signal":11},{"exit":1},"running","closed_input"]"#);
     }
 }

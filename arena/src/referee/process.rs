@@ -328,6 +328,8 @@ impl BotProcess {
         let (mark, marked) = *lock(&watch.mark);
         let start = Instant::now();
         let mut raw = 0;
+        // Whether the prompt could not be written: a bot still running then closed its stdin.
+        let unwritten = std::cell::Cell::new(false);
         let mut reply = {
             let raw_len = &mut raw;
             let stdin = &mut self.stdin;
@@ -339,6 +341,7 @@ impl BotProcess {
                         return Reply::Failed(Failure::Crash(None));
                     };
                     if pipe.write_all(text.as_bytes()).await.is_err() || pipe.flush().await.is_err() {
+                        unwritten.set(true);
                         return Reply::Failed(Failure::Crash(None));
                     }
                 }
@@ -389,7 +392,10 @@ impl BotProcess {
         // run out of time.
         let exited = reply == Reply::Failed(Failure::Timeout) && matches!(self.child.try_wait(), Ok(Some(_)));
         if reply == Reply::Failed(Failure::Crash(None)) || exited {
-            reply = Reply::Failed(self.why_it_died().await);
+            reply = Reply::Failed(match self.why_it_died().await {
+                Failure::Crash(Some(Ending::Running)) if unwritten.get() => Failure::Crash(Some(Ending::ClosedInput)),
+                why => why,
+            });
         }
         self.used += clock.charged(wall, cpu);
         self.wall_used += wall;
