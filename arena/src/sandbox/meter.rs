@@ -1,5 +1,6 @@
-//! The kernel's per-process accounting, for boxes without cgroups: the CPU time and resident
-//! memory (resident, and swapped out) of a process and all its descendants, read from /proc.
+//! The kernel's per-process accounting, for boxes without cgroups: the CPU time and memory
+//! (resident, swapped out, and the page tables that map it) of a process and all its
+//! descendants, read from /proc.
 
 use std::path::Path;
 use std::time::Duration;
@@ -60,13 +61,38 @@ pub(super) struct Usage {
     pub rss: u64,
     /// Memory swapped out, in bytes, where it was counted (see [`usage`]); 0 otherwise.
     pub swap: u64,
+    /// The page tables of the tree's address spaces, in bytes, where they were counted (see
+    /// [`usage`]); 0 otherwise.
+    pub page_tables: u64,
 }
 
 impl Usage {
-    /// The memory the tree holds: resident, and swapped out where that was counted.
+    /// The memory the tree holds: resident, swapped out and page tables, where those were counted.
     pub fn memory(&self) -> u64 {
-        self.rss.saturating_add(self.swap)
+        self.rss.saturating_add(self.swap).saturating_add(self.page_tables)
     }
+}
+
+/// What of a box's memory no process's resident set shows, which [`usage`] counts past `cap`
+/// (the box's memory limit): its page tables always, and its swap when `swap` (a machine with
+/// swap).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Hidden {
+    pub cap: u64,
+    pub swap: bool,
+}
+
+/// The most page tables an address space of `bytes` can need, as a multiple of it: a page
+/// mapped alone needs a table of its own at each of two levels (8 KiB for its 4 KiB: a bot held
+/// 1,472 MiB of page tables in a box of 64 MiB, one page read per GiB of its address spaces,
+/// its resident memory near 0), and the levels above are few.
+const PAGE_TABLES_PER_BYTE: u64 = 3;
+
+/// What one process's status says of its hidden memory: swapped out, and page tables.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct StatusMemory {
+    swap: u64,
+    page_tables: u64,
 }
 
 /// CPU time and memory of `root`'s tree in one walk: each process's stat gives its times, its
@@ -75,18 +101,19 @@ impl Usage {
 /// with a listing, its children and stat and statm files for each of its 64 processes, cost
 /// the arena 0.05 to 0.1 s of CPU a second (`flood-stderr 60` in the zoo).
 ///
-/// With `swap_over` (a machine with swap), the pages swapped out count too (`VmSwap` in each
-/// process's status), but only where the tree's address spaces (`vsize` in stat) together
-/// exceed that many bytes while its resident memory does not: below it, resident and swapped
-/// pages together cannot exceed it either (and one process, its address space capped at the
-/// box's figure, never can), while reading every status file too makes a look of 64 processes
-/// about 2.5 times as costly (17 us a process, against 7 for the stat alone).
-pub(super) fn usage(root: i32, swap_over: Option<u64>) -> Usage {
-    usage_with(root, swap_over, swapped)
+/// With `hidden`, what no resident set shows counts too (from each process's status): its page
+/// tables (`VmPTE`), and the pages swapped out (`VmSwap`) where `hidden.swap`; but only where the
+/// tree's resident memory is within the cap and could exceed it with what its address spaces
+/// (`vsize` in stat) could hide: swapped pages are within them, page tables within
+/// [`PAGE_TABLES_PER_BYTE`] times them. Below that nothing hidden can take the tree past the
+/// cap, while reading every status file too makes a look of 64 processes about 2.5 times as
+/// costly (17 us a process, against 7 for the stat alone).
+pub(super) fn usage(root: i32, hidden: Option<Hidden>) -> Usage {
+    usage_with(root, hidden, status_memory)
 }
 
-/// [`usage`], with `swapped` reading a process's swapped-out bytes.
-fn usage_with(root: i32, swap_over: Option<u64>, swapped: impl Fn(i32) -> u64) -> Usage {
+/// [`usage`], with `status` reading a process's hidden memory.
+fn usage_with(root: i32, hidden: Option<Hidden>, status: impl Fn(i32) -> StatusMemory) -> Usage {
     // SAFETY: sysconf has no preconditions.
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
     let (mut ticks, mut pages, mut address_space) = (0u64, 0u64, 0u64);
@@ -99,27 +126,38 @@ fn usage_with(root: i32, swap_over: Option<u64>, swapped: impl Fn(i32) -> u64) -
         ticks += f.get(11..15).map_or(0, |t| t.iter().sum::<u64>());
         pages += f.get(21).copied().unwrap_or(0);
         address_space = address_space.saturating_add(f.get(20).copied().unwrap_or(0));
-        if swap_over.is_some() {
+        if hidden.is_some() {
             walked.push(pid);
         }
         children(pid, f.get(17).copied().unwrap_or(0), &mut todo);
     }
     let rss = pages * page;
-    let swap = match swap_over {
-        Some(bytes) if address_space > bytes && rss <= bytes => walked.iter().map(|&pid| swapped(pid)).sum(),
-        _ => 0,
-    };
-    Usage { cpu: Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / ticks_per_second()), rss, swap }
+    let cpu = Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / ticks_per_second());
+    let Some(Hidden { cap, swap }) = hidden else { return Usage { cpu, rss, swap: 0, page_tables: 0 } };
+    let could_hide = address_space.saturating_mul(PAGE_TABLES_PER_BYTE + u64::from(swap));
+    if rss > cap || rss.saturating_add(could_hide) <= cap {
+        return Usage { cpu, rss, swap: 0, page_tables: 0 };
+    }
+    let found = walked.iter().map(|&pid| status(pid)).fold(StatusMemory::default(), |all, one| StatusMemory {
+        swap: all.swap.saturating_add(one.swap),
+        page_tables: all.page_tables.saturating_add(one.page_tables),
+    });
+    Usage { cpu, rss, swap: if swap { found.swap } else { 0 }, page_tables: found.page_tables }
 }
 
-/// The bytes of `pid`'s memory swapped out (0 for a process gone).
-fn swapped(pid: i32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status")).ok().and_then(|text| vm_swap(&text)).unwrap_or(0)
+/// What `pid`'s status says of its hidden memory (nothing for a process gone).
+fn status_memory(pid: i32) -> StatusMemory {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    StatusMemory {
+        swap: status_bytes(&text, "VmSwap:").unwrap_or(0),
+        page_tables: status_bytes(&text, "VmPTE:").unwrap_or(0),
+    }
 }
 
-/// `VmSwap` of a /proc/PID/status text, in bytes (`None` without one: a kernel thread's).
-fn vm_swap(status: &str) -> Option<u64> {
-    let kb: u64 = status.lines().find_map(|l| l.strip_prefix("VmSwap:"))?.split_whitespace().next()?.parse().ok()?;
+/// A field in kB of a /proc/PID/status text (`VmSwap:`, `VmPTE:`), in bytes (`None` without
+/// one: a kernel thread's).
+fn status_bytes(status: &str, field: &str) -> Option<u64> {
+    let kb: u64 = status.lines().find_map(|l| l.strip_prefix(field))?.split_whitespace().next()?.parse().ok()?;
     Some(kb.saturating_mul(1024))
 }
 
@@ -129,9 +167,9 @@ pub(super) fn tree_cpu(root: i32) -> Duration {
     usage(root, None).cpu
 }
 
-/// Memory of `root`'s tree, in bytes: resident, and swapped out as [`usage`] counts it.
-pub(super) fn tree_memory(root: i32, swap_over: Option<u64>) -> u64 {
-    usage(root, swap_over).memory()
+/// Memory of `root`'s tree, in bytes: resident, and what is hidden as [`usage`] counts it.
+pub(super) fn tree_memory(root: i32, hidden: Option<Hidden>) -> u64 {
+    usage(root, hidden).memory()
 }
 
 /// The first child of `pid` (the box's init, for a supervisor).
@@ -188,19 +226,20 @@ mod tests {
     }
 
     #[test]
-    fn swap_counts_where_the_address_spaces_could_hold_more_than_the_cap() {
-        let status = "Name:\tbot\nVmRSS:\t    1200 kB\nVmSwap:\t    2048 kB\nHugetlbPages:\t       0 kB\n";
-        assert_eq!(vm_swap(status), Some(2 << 20));
-        assert_eq!(vm_swap("Name:\tkthreadd\nThreads:\t1\n"), None, "a kernel thread has no memory");
-        assert_eq!(swapped(i32::MAX), 0, "a process gone holds nothing");
+    fn hidden_memory_counts_where_the_address_spaces_could_hide_more_than_the_cap() {
+        let status = "Name:\tbot\nVmRSS:\t    1200 kB\nVmPTE:\t      96 kB\nVmSwap:\t    2048 kB\n";
+        assert_eq!((status_bytes(status, "VmSwap:"), status_bytes(status, "VmPTE:")), (Some(2 << 20), Some(96 << 10)));
+        assert_eq!(status_bytes("Name:\tkthreadd\nThreads:\t1\n", "VmSwap:"), None, "a kernel thread has no memory");
+        assert_eq!(status_memory(i32::MAX), StatusMemory::default(), "a process gone holds nothing");
         let me = std::process::id() as i32;
         let own = std::fs::read_to_string(format!("/proc/{me}/status")).unwrap();
-        assert_eq!(Some(swapped(me)), vm_swap(&own).or(Some(0)));
+        assert!(status_bytes(&own, "VmPTE:").is_some_and(|b| b > 0), "this process has page tables: {own}");
         // A shell and two children, asleep and stopped: their resident memory stays put. Each
-        // said to have 1 MiB swapped out, counted for the three where a cap lies between their
-        // resident memory and their address spaces (3 MiB or so each, a quarter resident); not
-        // read past them (the address spaces could not hold more) nor under the resident memory
-        // (over already).
+        // said to have 1 MiB swapped out and 64 KiB of page tables, counted for the three where a
+        // cap lies between their resident memory and what their address spaces (3 MiB or so
+        // each, a quarter resident) could hide; the swap only where it is counted; nothing read
+        // past that (nothing hidden could reach the cap) nor under the resident memory (over
+        // already).
         let mut shell = std::process::Command::new("sh").args(["-c", "sleep 60 & sleep 60 & wait"]).spawn().unwrap();
         let pid = shell.id() as i32;
         let asleep = || {
@@ -220,16 +259,17 @@ mod tests {
         };
         stop(libc::SIGSTOP);
         let resident = usage(pid, None).rss;
-        let mib = |_| 1 << 20;
-        let within = usage_with(pid, Some(resident + (256 << 10)), mib);
-        let (past, under, uncounted) = (
-            usage_with(pid, Some(u64::MAX), mib),
-            usage_with(pid, Some(resident / 2), mib),
-            usage_with(pid, None, mib),
-        );
+        let said = |_| StatusMemory { swap: 1 << 20, page_tables: 64 << 10 };
+        let at = |cap: u64, swap: bool| usage_with(pid, Some(Hidden { cap, swap }), said);
+        let (within, no_swap) = (at(resident + (256 << 10), true), at(resident + (256 << 10), false));
+        let (past, under, uncounted) = (at(u64::MAX, true), at(resident / 2, true), usage_with(pid, None, said));
         stop(libc::SIGKILL);
         let _ = shell.wait();
-        assert_eq!((within.swap, within.memory()), (3 << 20, within.rss + (3 << 20)), "{within:?}");
-        assert_eq!((past.swap, under.swap, uncounted.swap), (0, 0, 0));
+        assert_eq!((within.swap, within.page_tables), (3 << 20, 192 << 10), "{within:?}");
+        assert_eq!(within.memory(), within.rss + (3 << 20) + (192 << 10));
+        assert_eq!((no_swap.swap, no_swap.page_tables), (0, 192 << 10), "{no_swap:?}");
+        for nothing in [past, under, uncounted] {
+            assert_eq!((nothing.swap, nothing.page_tables), (0, 0), "{nothing:?}");
+        }
     }
 }

@@ -1295,10 +1295,10 @@ impl BoxHandle {
         self.leader.is_some_and(|pid| meter::tree_memory(pid, self.swap_over()) > self.memory_cap)
     }
 
-    /// Where the monitor counts swap ([`BoxHandle::counts_swap`]): the memory past which it must
-    /// (see `meter::usage`).
-    fn swap_over(&self) -> Option<u64> {
-        self.counts_swap.then_some(self.memory_cap)
+    /// What of the box's memory the monitor counts beside its resident memory, past its cap (see
+    /// `meter::usage`): page tables, and swap where [`BoxHandle::counts_swap`].
+    fn swap_over(&self) -> Option<meter::Hidden> {
+        Some(meter::Hidden { cap: self.memory_cap, swap: self.counts_swap })
     }
 
     /// The box's CPU time (as [`BoxHandle::cpu_time`], when `cpu`) and whether it is over its
