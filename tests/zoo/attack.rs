@@ -1201,7 +1201,7 @@ const HIDDEN_PIECE: usize = 32 << 20;
 /// anonymous mapping; `zero`, the same made by mapping `/dev/zero` shared. The last three are
 /// filled 4 MiB at a time, each let go of at once with `MADV_DONTNEED`: the pages stay in the
 /// segment or mapping, out of the child's resident set.
-/// `vmsplice`, see [`vmsplice_piece`].
+/// `vmsplice`, see [`vmsplice_piece`]. `sockets`, see [`socket_piece`].
 /// `page-out`, a private mapping filled 4 MiB at a time, each pushed out to swap at once (see
 /// [`page_out_own`]): on a machine with swap, out of the child's resident set too.
 /// Returns whether it held it all.
@@ -1302,6 +1302,7 @@ fn hold_piece(how: &str) -> bool {
                 });
             }
             "vmsplice" => return vmsplice_piece(),
+            "sockets" => return socket_piece(),
             _ => return false,
         };
         if memory == libc::MAP_FAILED || memory.is_null() {
@@ -1537,4 +1538,48 @@ fn vmsplice_piece() -> bool {
         eprintln!("vmsplice: {spliced} of 16 pages spliced; before the unmap {huge}; after it {rss}");
         spliced == HIDDEN_PIECE / HUGE
     }
+}
+
+/// The `sockets` piece of [`hide_memory`]: 32 MiB queued in unix socket pairs (none read), each
+/// pair's send buffer raised as far as the system lets (`SO_SNDBUF`, to twice
+/// `net.core.wmem_max`) and filled until full; every other pair's writing end is then closed,
+/// its data left waiting at the reading end (held by a socket no longer open). Says how many
+/// pairs it took; whether it queued it all.
+fn socket_piece() -> bool {
+    let chunk = vec![1u8; 64 << 10];
+    let (mut queued, mut pairs, mut sndbuf) = (0, 0, 0);
+    while queued < HIDDEN_PIECE {
+        let mut ends = [0; 2];
+        // SAFETY: socketpair writes two descriptors into the array; setsockopt, getsockopt and
+        // send read and write buffers of the lengths given; close takes this process's own.
+        unsafe {
+            if libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, ends.as_mut_ptr()) != 0 {
+                eprintln!("sockets: no more pairs after {pairs}: {}", std::io::Error::last_os_error());
+                return false;
+            }
+            let size = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
+            let raised: libc::c_int = 64 << 20;
+            libc::setsockopt(ends[0], libc::SOL_SOCKET, libc::SO_SNDBUF, (&raw const raised).cast(), size);
+            let mut got = size;
+            libc::getsockopt(ends[0], libc::SOL_SOCKET, libc::SO_SNDBUF, (&raw mut sndbuf).cast(), &mut got);
+            let before = queued;
+            while queued < HIDDEN_PIECE {
+                let len = chunk.len().min(HIDDEN_PIECE - queued);
+                let sent = libc::send(ends[0], chunk.as_ptr().cast(), len, libc::MSG_DONTWAIT);
+                if sent <= 0 {
+                    break;
+                }
+                queued += sent as usize;
+            }
+            if queued == before {
+                return false;
+            }
+            if pairs % 2 == 1 {
+                libc::close(ends[0]);
+            }
+        }
+        pairs += 1;
+    }
+    eprintln!("sockets: 32 MiB queued in {pairs} pairs, send buffers of {sndbuf} bytes");
+    true
 }

@@ -85,6 +85,8 @@ pub(super) struct Plan {
     /// The system calls the bot may not make (see [`super::syscalls`]), compiled: every filter
     /// of `syscalls::filters`, in order.
     pub filters: Vec<seccompiler::BpfProgram>,
+    /// The socket the supervisor sends the box's socket meter on (see [`send_meter`]), or -1.
+    pub meter: c_int,
 }
 
 const CLOSE_RANGE_CLOEXEC: libc::c_uint = 4;
@@ -276,6 +278,11 @@ pub(super) unsafe fn enter(plan: &Plan) -> io::Result<()> {
         let _ = forbid_user_namespaces();
     }
     check(libc::unshare(plan.namespaces))?;
+    // Before the init is forked: neither it nor the bot ever holds the meter's descriptors.
+    if plan.meter >= 0 {
+        send_meter(plan.meter);
+        libc::close(plan.meter);
+    }
     // The init tells the supervisor the bot's own wait status through this pipe: its exit
     // code alone cannot (a bot that exits with 139 is not one killed by SIGSEGV). Where it
     // cannot be made, the exit code says it as before.
@@ -344,6 +351,43 @@ pub(super) unsafe fn enter(plan: &Plan) -> io::Result<()> {
     // Nothing of the arena's but the three pipes survives the exec.
     close_from(3, true);
     Ok(())
+}
+
+/// Sends the arena, on `to`, a socket diagnostics socket and `/proc/self/net/protocols`, both
+/// of the box's network namespace (this process's, once made): the arena reads there what the
+/// box's sockets hold (see `super::sockets`), and cannot enter the namespace itself. Both are
+/// closed here once sent (nothing is sent where either cannot be opened: the arena says so).
+///
+/// # Safety
+/// Raw system calls only.
+pub(super) unsafe fn send_meter(to: c_int) {
+    let fds = [
+        libc::socket(libc::AF_NETLINK, libc::SOCK_RAW | libc::SOCK_CLOEXEC, super::sockets::NETLINK_SOCK_DIAG),
+        libc::open(c"/proc/self/net/protocols".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC),
+    ];
+    if fds.iter().all(|&fd| fd >= 0) {
+        let mut byte = [0u8; 1];
+        let mut iov = libc::iovec { iov_base: byte.as_mut_ptr().cast(), iov_len: 1 };
+        // (Room for a cmsghdr and two descriptors, aligned as one.)
+        let mut control = [0u64; 8];
+        let mut msg: libc::msghdr = std::mem::zeroed();
+        msg.msg_iov = &mut iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control.as_mut_ptr().cast();
+        let size = std::mem::size_of_val(&fds) as u32;
+        msg.msg_controllen = libc::CMSG_SPACE(size) as _;
+        let cmsg = libc::CMSG_FIRSTHDR(&msg);
+        if !cmsg.is_null() {
+            (*cmsg).cmsg_level = libc::SOL_SOCKET;
+            (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+            (*cmsg).cmsg_len = libc::CMSG_LEN(size) as _;
+            std::ptr::copy_nonoverlapping(fds.as_ptr(), libc::CMSG_DATA(cmsg).cast::<c_int>(), fds.len());
+            libc::sendmsg(to, &msg, libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL);
+        }
+    }
+    for fd in fds.into_iter().filter(|&fd| fd >= 0) {
+        libc::close(fd);
+    }
 }
 
 /// Builds the box's root from the plan's steps and moves into it.

@@ -15,6 +15,7 @@
 mod cgroup;
 mod child;
 mod meter;
+mod sockets;
 mod syscalls;
 
 use std::collections::BTreeSet;
@@ -236,6 +237,9 @@ pub struct BoxHandle {
     /// The most CPU time [`BoxHandle::cpu_time`] has read, in nanoseconds: without a cgroup,
     /// the time of a process already reaped may be missing from a later reading.
     peak_cpu: AtomicU64,
+    /// What the box's sockets hold, counted with its memory where no memory cgroup charges it
+    /// (see `sockets`).
+    sockets: Option<sockets::Meter>,
 }
 
 impl Sandbox {
@@ -380,6 +384,7 @@ impl Sandbox {
             memory_cap: limits.memory_mb << 20,
             counts_swap: false,
             peak_cpu: AtomicU64::new(0),
+            sockets: None,
         };
         Ok((command, handle))
     }
@@ -453,6 +458,14 @@ impl Sandbox {
         };
         // Whether a memory cgroup holds all the box may take (its swap counted, or no swap).
         let holds_memory = group.as_ref().is_some_and(cgroup::BoxGroup::holds_memory);
+        // A bot's box whose memory no cgroup limits: the monitor counts what its sockets hold
+        // (the kernel charges them to a memory cgroup, swap counted or not).
+        let (meter, meter_end) = if launch.build || group.as_ref().is_some_and(cgroup::BoxGroup::limits_memory) {
+            (None, None)
+        } else {
+            let (meter, end) = sockets::Meter::new().map_err(|e| setup("the box's socket meter", e))?;
+            (Some(meter), Some(end))
+        };
         let mut view = View::new(&self.box_root);
         for dir in SYSTEM {
             view.system(Path::new(dir))?;
@@ -546,6 +559,7 @@ impl Sandbox {
             hostname: cstring("arena".to_string()),
             wipe: arena_strings(),
             filters: syscalls::filters(launch.build, holds_memory),
+            meter: meter_end.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd),
         };
         // A path through `..` names folders the box may not hold (only the file is bound): the
         // box is given the path the file is bound at.
@@ -572,7 +586,11 @@ impl Sandbox {
         command.envs(env).envs(launch.env.iter().map(|(k, v)| (k, v)));
         // SAFETY: the hook only makes system calls on data prepared before the fork.
         unsafe {
-            command.pre_exec(move || child::enter(&plan));
+            // (The meter's end lives with the command, closed in the arena once it is dropped.)
+            command.pre_exec(move || {
+                let _end = &meter_end;
+                child::enter(&plan)
+            });
         }
         let counts_swap = counts_swap(holds_memory, cgroup::machine_swaps());
         let handle = BoxHandle {
@@ -587,6 +605,7 @@ impl Sandbox {
             memory_cap: limits.memory_mb << 20,
             counts_swap,
             peak_cpu: AtomicU64::new(0),
+            sockets: meter,
         };
         Ok((command, handle))
     }
@@ -1235,6 +1254,10 @@ impl BoxHandle {
             if let Some(init) = meter::first_child(pid) {
                 self.main = meter::first_child(init);
                 self.init = pidfd(init);
+                // (Sent before the init was forked.)
+                if let Some(sockets) = &self.sockets {
+                    sockets.arrived();
+                }
             }
         }
     }
@@ -1290,9 +1313,17 @@ impl BoxHandle {
     }
 
     /// Whether the box's processes hold more than its cap together (resident, and swapped out
-    /// where that is counted).
+    /// where that is counted, with what its sockets hold where that is counted).
     fn over_with_swap(&self) -> bool {
-        self.leader.is_some_and(|pid| meter::tree_memory(pid, self.swap_over()) > self.memory_cap)
+        self.leader.is_some_and(|pid| {
+            meter::tree_memory(pid, self.swap_over()).saturating_add(self.in_sockets()) > self.memory_cap
+        })
+    }
+
+    /// What the box's sockets hold, where the monitor counts it (no memory cgroup charges it:
+    /// see `sockets`); 0 elsewhere.
+    fn in_sockets(&self) -> u64 {
+        self.sockets.as_ref().and_then(sockets::Meter::held).unwrap_or(0)
     }
 
     /// What of the box's memory the monitor counts beside its resident memory, past its cap (see
@@ -1309,7 +1340,8 @@ impl BoxHandle {
         match (self.group.is_none() && self.boxed, self.leader) {
             (true, Some(pid)) => {
                 let used = meter::usage(pid, self.swap_over());
-                (cpu.then(|| self.at_least_the_peak(used.cpu)), used.memory() > self.memory_cap)
+                let memory = used.memory().saturating_add(self.in_sockets());
+                (cpu.then(|| self.at_least_the_peak(used.cpu)), memory > self.memory_cap)
             }
             _ => {
                 let over = self.out_of_memory();

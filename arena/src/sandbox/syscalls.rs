@@ -123,9 +123,15 @@ const MAP_SHARING_AND_ANONYMOUS: u64 = (libc::MAP_SHARED_VALIDATE | libc::MAP_AN
 /// `ENOSYS`): the pipe holds each page's whole folio, a transparent huge page of 2 MiB for 4 KiB
 /// spliced, after the bot unmaps it (a bot held 512 MiB in a box of 64 so, 32 MiB a pipe; a pipe
 /// written to holds a page a slot, its own size). (`MADV_COLD` stays: it only marks pages first to go when the
-/// machine is short; what the kernel swaps out then, the monitor counts, see `meter::usage`.) With
-/// a memory cgroup that holds all of it (swap counted, or none on the machine) all of it is charged
-/// to the box: allowed.
+/// machine is short; what the kernel swaps out then, the monitor counts, see `meter::usage`.) The
+/// data queued in its sockets the monitor counts too (see `sockets`: a bot held 1,883 MiB in unix
+/// socket pairs so), exactly for each socket open, and at the most one can hold for each closed
+/// one whose data waits at its peer: so that this is little, raising a socket's send buffer
+/// (`setsockopt`'s `SO_SNDBUF`) succeeds without doing anything, as the locks of [`bot_filters`]
+/// (at the system's default, 208 KiB, a socket holds about 0.5 MiB at most; raised, 8 MiB and
+/// more); sockets themselves stay (Python's `asyncio` needs a socket pair). With a memory cgroup
+/// that holds all of it (swap counted, or none on the machine) all of it is charged to the box:
+/// allowed.
 fn uncounted_memory_filters() -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
     FILTERS
@@ -142,7 +148,13 @@ fn uncounted_memory_filters() -> Vec<BpfProgram> {
             let page_out =
                 SeccompCondition::new(2, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, libc::MADV_PAGEOUT as u64)
                     .and_then(|c| SeccompRule::new(vec![c]));
-            let (Ok(shared_anonymous), Ok(page_out)) = (shared_anonymous, page_out) else {
+            let send_buffer = [(1, libc::SOL_SOCKET), (2, libc::SO_SNDBUF)]
+                .into_iter()
+                .map(|(arg, value)| SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value as u64))
+                .collect::<Result<Vec<_>, _>>()
+                .and_then(SeccompRule::new);
+            let (Ok(shared_anonymous), Ok(page_out), Ok(send_buffer)) = (shared_anonymous, page_out, send_buffer)
+            else {
                 tracing::error!(
                     "the bots' memory filter does not compile: bots of an arena without memory cgroups may hold \
                      shared or swapped memory past their limit"
@@ -160,6 +172,8 @@ fn uncounted_memory_filters() -> Vec<BpfProgram> {
                 compile(absent, libc::ENOSYS),
                 compile(vec![(libc::SYS_mmap, shared_anonymous)], libc::ENOMEM),
                 compile(vec![(libc::SYS_madvise, vec![page_out])], libc::EINVAL),
+                // (`Errno(0)`: the call returns 0, done, without reaching the kernel.)
+                compile(vec![(libc::SYS_setsockopt, vec![send_buffer])], 0),
             ]
             .into_iter()
             .flatten()
@@ -329,7 +343,7 @@ mod tests {
         assert_eq!(super::bot_filters().len(), 3);
         if cfg!(target_arch = "x86_64") {
             assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (6, 4));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (9, 4));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (10, 4));
         }
     }
 }

@@ -1,0 +1,516 @@
+//! The memory a box's sockets hold, for a box without a memory cgroup: data queued in unix
+//! sockets (charged to the sender) and netlink sockets (charged to the receiver) is memory no
+//! process's resident set shows (a bot held 1,883 MiB in the queues of 120 socket pairs in a
+//! box of 64). The box's own network namespace holds every socket its processes make: the
+//! box's supervisor opens a socket diagnostics socket and `/proc/self/net/protocols` there and
+//! hands both to the arena (see `child::enter`), which cannot enter that namespace itself.
+//!
+//! Each look dumps the namespace's unix and netlink sockets with their memory (`UDIAG_SHOW_MEMINFO`,
+//! `NDIAG_SHOW_MEMINFO`): what each holds is exact. A unix socket closed while data it sent is
+//! still queued at its peer (or a connection not yet accepted) is no longer listed, though its
+//! data is held until read: `protocols` counts it still, and each such socket is counted at
+//! the most one can hold ([`Meter::most_per_socket`]), which the box's filter keeps small: its
+//! send buffer cannot be raised (see `syscalls::uncounted_memory_filters`). Other families hold
+//! nothing there: the namespace's loopback is down, and raw sockets need a capability.
+
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::sync::Mutex;
+
+/// `NETLINK_SOCK_DIAG`, the netlink family of socket diagnostics.
+pub(super) const NETLINK_SOCK_DIAG: libc::c_int = 4;
+/// The request for a dump of one address family's sockets.
+const SOCK_DIAG_BY_FAMILY: u16 = 20;
+/// `NLM_F_REQUEST | NLM_F_DUMP`.
+const DUMP: u16 = 0x1 | 0x300;
+/// The kinds of message that end a dump: an error, or its end.
+const NLMSG_ERROR: u16 = 2;
+const NLMSG_DONE: u16 = 3;
+/// `UDIAG_SHOW_MEMINFO`, and the attribute it adds (`UNIX_DIAG_MEMINFO`).
+const UDIAG_SHOW_MEMINFO: u32 = 0x20;
+const UNIX_DIAG_MEMINFO: u16 = 5;
+/// `NDIAG_SHOW_MEMINFO`, the attribute it adds (`NETLINK_DIAG_MEMINFO`), every protocol.
+const NDIAG_SHOW_MEMINFO: u32 = 0x1;
+const NETLINK_DIAG_MEMINFO: u16 = 0;
+const NDIAG_PROTO_ALL: u8 = 255;
+/// The sizes of `struct nlmsghdr`, `struct unix_diag_msg` and `struct netlink_diag_msg`.
+const HEADER: usize = 16;
+const UNIX_MSG: usize = 16;
+const NETLINK_MSG: usize = 28;
+/// What the kernel puts in one message of a dump at most (`SKB_WITH_OVERHEAD(32768)`): a read
+/// this large is never cut short.
+const READ: usize = 32 << 10;
+/// How long a dump may take before the monitor gives up on it (it is never that slow).
+const TIMEOUT: libc::timeval = libc::timeval { tv_sec: 0, tv_usec: 200_000 };
+
+/// Sockets a look dumps at every look; a box that keeps more is dumped every `n / this`-th
+/// look (at most every [`MOST_SKIPPED`] + 1): a dump costs about 0.1 us of the arena's CPU per
+/// socket, 1.5 ms for 16,384 (the most a box of the default limits may hold), 40 times a second.
+const SOCKETS_PER_LOOK: u64 = 4096;
+/// The most looks skipped in a row: a box of 16,384 sockets is dumped every 100 ms.
+const MOST_SKIPPED: u64 = 3;
+
+/// What a box's sockets hold, from its network namespace (see the module's doc).
+#[derive(Debug)]
+pub(super) struct Meter {
+    state: Mutex<State>,
+}
+
+#[derive(Debug)]
+enum State {
+    /// The arena's end of the socket pair the box's supervisor sends the descriptors on.
+    Waiting(OwnedFd),
+    Ready(Box<Ready>),
+    /// The supervisor sent nothing usable.
+    Failed,
+}
+
+#[derive(Debug)]
+struct Ready {
+    diag: OwnedFd,
+    /// The diagnostics socket's inode (its own queue, the dump's answer, is not the box's).
+    own: u32,
+    protocols: OwnedFd,
+    buf: Vec<u8>,
+    seq: u32,
+    /// Looks to skip before the next dump, and what the last one found.
+    skip: u64,
+    last: u64,
+}
+
+impl Meter {
+    /// A meter, and the end of its socket pair that the box's supervisor sends on (see
+    /// `child::send_meter`).
+    pub(super) fn new() -> io::Result<(Meter, OwnedFd)> {
+        let mut ends = [-1; 2];
+        // SAFETY: socketpair writes two descriptors into the array.
+        if unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0, ends.as_mut_ptr()) } != 0
+        {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: two fresh descriptors that nothing else owns.
+        let (ours, theirs) = unsafe { (OwnedFd::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) };
+        Ok((Meter { state: Mutex::new(State::Waiting(ours)) }, theirs))
+    }
+
+    /// Takes the descriptors the box's supervisor sent, which it has by the time its init runs
+    /// (see `child::enter`): where none came, says so once, and the meter counts nothing.
+    pub(super) fn arrived(&self) {
+        let mut state = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let State::Waiting(end) = &*state {
+            *state = match receive(end) {
+                Ok(Some(ready)) => State::Ready(Box::new(ready)),
+                Ok(None) => failed(&io::Error::other("the box's supervisor sent no socket diagnostics")),
+                Err(e) => failed(&e),
+            };
+        }
+    }
+
+    /// The bytes the box's sockets hold now (as of the last dump when this look skips one; see
+    /// [`SOCKETS_PER_LOOK`]); `None` while the supervisor has not sent its descriptors, or
+    /// where they cannot be read.
+    pub(super) fn held(&self) -> Option<u64> {
+        let mut state = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let State::Waiting(end) = &*state {
+            match receive(end) {
+                Ok(Some(ready)) => *state = State::Ready(Box::new(ready)),
+                Ok(None) => return None,
+                Err(e) => *state = failed(&e),
+            }
+        }
+        let State::Ready(ready) = &mut *state else { return None };
+        if ready.skip > 0 {
+            ready.skip -= 1;
+            return Some(ready.last);
+        }
+        match ready.dump() {
+            Ok(dump) => {
+                ready.skip = (dump.sockets / SOCKETS_PER_LOOK).min(MOST_SKIPPED);
+                ready.last = dump.held();
+                Some(ready.last)
+            }
+            Err(e) => {
+                tracing::debug!("a box's socket dump: {e}");
+                Some(ready.last)
+            }
+        }
+    }
+}
+
+/// Says that a box's socket meter failed with `error`, once per run.
+fn failed(error: &io::Error) -> State {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        tracing::warn!("sandbox: {error}: the memory a bot's sockets hold is not counted against its limit");
+    });
+    State::Failed
+}
+
+/// The descriptors the supervisor sent on `end` (a diagnostics socket and `protocols`, in the
+/// box's network namespace), `None` while none came.
+fn receive(end: &OwnedFd) -> io::Result<Option<Ready>> {
+    let mut byte = [0u8; 1];
+    let mut iov = libc::iovec { iov_base: byte.as_mut_ptr().cast(), iov_len: 1 };
+    // (Room for two descriptors, aligned as a cmsghdr.)
+    let mut control = [0u64; 8];
+    // SAFETY: a zeroed msghdr is valid; its pointers are set to buffers that outlive the call.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.as_mut_ptr().cast();
+    msg.msg_controllen = std::mem::size_of_val(&control) as _;
+    let flags = libc::MSG_DONTWAIT | libc::MSG_CMSG_CLOEXEC;
+    // SAFETY: msg points to valid buffers of the given sizes.
+    let n = unsafe { libc::recvmsg(end.as_raw_fd(), &mut msg, flags) };
+    if n < 0 {
+        let e = io::Error::last_os_error();
+        return if e.kind() == io::ErrorKind::WouldBlock { Ok(None) } else { Err(e) };
+    }
+    let mut fds = Vec::new();
+    // SAFETY: the control buffer was filled by recvmsg; CMSG_* walk it within its length.
+    unsafe {
+        let mut cmsg = libc::CMSG_FIRSTHDR(&msg);
+        while !cmsg.is_null() {
+            if (*cmsg).cmsg_level == libc::SOL_SOCKET && (*cmsg).cmsg_type == libc::SCM_RIGHTS {
+                let data = libc::CMSG_DATA(cmsg).cast::<libc::c_int>();
+                let count =
+                    ((*cmsg).cmsg_len as usize - libc::CMSG_LEN(0) as usize) / std::mem::size_of::<libc::c_int>();
+                for i in 0..count {
+                    fds.push(OwnedFd::from_raw_fd(data.add(i).read_unaligned()));
+                }
+            }
+            cmsg = libc::CMSG_NXTHDR(&msg, cmsg);
+        }
+    }
+    let mut fds = fds.into_iter();
+    let (Some(diag), Some(protocols), None) = (fds.next(), fds.next(), fds.next()) else {
+        return Err(io::Error::other("the box's supervisor sent no socket diagnostics"));
+    };
+    // SAFETY: setsockopt reads a timeval we own; fstat writes a stat we own.
+    let own = unsafe {
+        let size = std::mem::size_of::<libc::timeval>() as libc::socklen_t;
+        let timeout: *const libc::timeval = &TIMEOUT;
+        let timeout = timeout.cast();
+        if libc::setsockopt(diag.as_raw_fd(), libc::SOL_SOCKET, libc::SO_RCVTIMEO, timeout, size) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let mut st: libc::stat = std::mem::zeroed();
+        if libc::fstat(diag.as_raw_fd(), &mut st) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        st.st_ino as u32
+    };
+    let mut ready = Ready { diag, own, protocols, buf: vec![0; READ], seq: 0, skip: 0, last: 0 };
+    // A first dump: where the kernel has no socket diagnostics, it says so at once.
+    ready.dump()?;
+    Ok(Some(ready))
+}
+
+/// What a dump found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Dump {
+    /// What the sockets listed hold, exactly.
+    open: u64,
+    /// Unix sockets not listed: closed, their data waiting at a peer (or not yet accepted).
+    closed: u64,
+    /// The most each of those may hold (see [`most_per_socket`]).
+    most_each: u64,
+    /// Sockets listed.
+    sockets: u64,
+}
+
+impl Dump {
+    /// What the sockets hold, at most.
+    fn held(&self) -> u64 {
+        self.open.saturating_add(self.closed.saturating_mul(self.most_each))
+    }
+}
+
+impl Ready {
+    /// What the namespace's sockets hold.
+    fn dump(&mut self) -> io::Result<Dump> {
+        let (mut held, mut sockets, mut sndbuf) = (0u64, 0u64, 0u64);
+        // struct unix_diag_req: family, protocol, pad, states, ino, show, cookie.
+        let mut unix = [0u8; 24];
+        unix[0] = libc::AF_UNIX as u8;
+        unix[4..8].copy_from_slice(&u32::MAX.to_ne_bytes());
+        unix[12..16].copy_from_slice(&UDIAG_SHOW_MEMINFO.to_ne_bytes());
+        let own = self.own;
+        self.each(&unix, UNIX_MSG, UNIX_DIAG_MEMINFO, |_, info| {
+            sockets += 1;
+            held += mem(info, libc::SK_MEMINFO_RMEM_ALLOC) + mem(info, libc::SK_MEMINFO_WMEM_ALLOC);
+            held += mem(info, libc::SK_MEMINFO_OPTMEM);
+            sndbuf = sndbuf.max(mem(info, libc::SK_MEMINFO_SNDBUF));
+        })?;
+        let listed_unix = sockets;
+        // struct netlink_diag_req: family, protocol, pad, ino, show, cookie.
+        let mut netlink = [0u8; 20];
+        netlink[0] = libc::AF_NETLINK as u8;
+        netlink[1] = NDIAG_PROTO_ALL;
+        netlink[8..12].copy_from_slice(&NDIAG_SHOW_MEMINFO.to_ne_bytes());
+        self.each(&netlink, NETLINK_MSG, NETLINK_DIAG_MEMINFO, |msg, info| {
+            sockets += 1;
+            // (struct netlink_diag_msg: its inode at 16.)
+            if msg.get(16..20).is_some_and(|ino| ino != own.to_ne_bytes()) {
+                held += mem(info, libc::SK_MEMINFO_RMEM_ALLOC) + mem(info, libc::SK_MEMINFO_WMEM_ALLOC);
+                held += mem(info, libc::SK_MEMINFO_OPTMEM);
+            }
+        })?;
+        let closed = self.unix_sockets()?.saturating_sub(listed_unix);
+        Ok(Dump { open: held, closed, most_each: most_per_socket(sndbuf), sockets })
+    }
+
+    /// Sends the dump request `req` and calls `each` with every socket's message (the part
+    /// after its header, `size` bytes and its attributes) and its meminfo attribute `info`.
+    fn each(&mut self, req: &[u8], size: usize, info: u16, mut each: impl FnMut(&[u8], &[u8])) -> io::Result<()> {
+        self.seq = self.seq.wrapping_add(1);
+        let mut out = Vec::with_capacity(HEADER + req.len());
+        out.extend_from_slice(&((HEADER + req.len()) as u32).to_ne_bytes());
+        out.extend_from_slice(&SOCK_DIAG_BY_FAMILY.to_ne_bytes());
+        out.extend_from_slice(&DUMP.to_ne_bytes());
+        out.extend_from_slice(&self.seq.to_ne_bytes());
+        out.extend_from_slice(&0u32.to_ne_bytes());
+        out.extend_from_slice(req);
+        let fd = self.diag.as_raw_fd();
+        // SAFETY: sends from a buffer of its length.
+        if unsafe { libc::send(fd, out.as_ptr().cast(), out.len(), 0) } != out.len() as isize {
+            return Err(io::Error::last_os_error());
+        }
+        loop {
+            // SAFETY: reads into a buffer of its length.
+            let n = unsafe { libc::recv(fd, self.buf.as_mut_ptr().cast(), self.buf.len(), 0) };
+            if n <= 0 {
+                return Err(if n == 0 { io::Error::other("the dump ended early") } else { io::Error::last_os_error() });
+            }
+            let mut rest = &self.buf[..n as usize];
+            while rest.len() >= HEADER {
+                let len = u32::from_ne_bytes([rest[0], rest[1], rest[2], rest[3]]) as usize;
+                let kind = u16::from_ne_bytes([rest[4], rest[5]]);
+                let seq = u32::from_ne_bytes([rest[8], rest[9], rest[10], rest[11]]);
+                if len < HEADER || len > rest.len() {
+                    return Err(io::Error::other("a malformed dump"));
+                }
+                let body = &rest[HEADER..len];
+                rest = &rest[len.next_multiple_of(4).min(rest.len())..];
+                if seq != self.seq {
+                    continue; // (the rest of an earlier dump given up on)
+                }
+                match kind {
+                    NLMSG_DONE => return Ok(()),
+                    NLMSG_ERROR => {
+                        let errno = body.get(..4).map_or(0, |e| i32::from_ne_bytes([e[0], e[1], e[2], e[3]]));
+                        return Err(io::Error::from_raw_os_error(errno.saturating_neg()));
+                    }
+                    _ if body.len() >= size => each(body, attribute(&body[size..], info)),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// The unix sockets of the namespace (both protocols, `UNIX` and `UNIX-STREAM`), listed or
+    /// not: `protocols`' `sockets` column.
+    fn unix_sockets(&mut self) -> io::Result<u64> {
+        let mut text = Vec::new();
+        loop {
+            let at = text.len() as libc::off_t;
+            // SAFETY: reads into a buffer of its length.
+            let n =
+                unsafe { libc::pread(self.protocols.as_raw_fd(), self.buf.as_mut_ptr().cast(), self.buf.len(), at) };
+            if n < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if n == 0 {
+                break;
+            }
+            text.extend_from_slice(&self.buf[..n as usize]);
+        }
+        Ok(unix_sockets(&String::from_utf8_lossy(&text)))
+    }
+}
+
+/// The `UNIX` and `UNIX-STREAM` sockets of a `/proc/net/protocols` text.
+fn unix_sockets(protocols: &str) -> u64 {
+    let counts = protocols.lines().filter_map(|line| {
+        let mut words = line.split_whitespace();
+        let name = words.next()?;
+        let sockets = words.nth(1)?.parse::<u64>().ok()?;
+        matches!(name, "UNIX" | "UNIX-STREAM").then_some(sockets)
+    });
+    counts.sum()
+}
+
+/// The attribute of type `kind` among `attrs` (empty where there is none).
+fn attribute(mut attrs: &[u8], kind: u16) -> &[u8] {
+    while attrs.len() >= 4 {
+        let len = u16::from_ne_bytes([attrs[0], attrs[1]]) as usize;
+        let this = u16::from_ne_bytes([attrs[2], attrs[3]]);
+        if len < 4 || len > attrs.len() {
+            break;
+        }
+        if this == kind {
+            return &attrs[4..len];
+        }
+        attrs = &attrs[len.next_multiple_of(4).min(attrs.len())..];
+    }
+    &[]
+}
+
+/// Value `which` (an `SK_MEMINFO_*`) of a meminfo attribute (0 where it is missing).
+fn mem(info: &[u8], which: libc::c_int) -> u64 {
+    let at = which as usize * 4;
+    info.get(at..at + 4).map_or(0, |v| u64::from(u32::from_ne_bytes([v[0], v[1], v[2], v[3]])))
+}
+
+/// The most a unix socket's sent data may hold, its send buffer `sndbuf` bytes (the largest a
+/// dump shows, at least the system's default): its data is sent while what it holds is under
+/// its buffer, a datagram of a buffer's size at most (a stream's piece is smaller), each with
+/// its kernel overhead; with what its options may hold (`optmem_max`).
+fn most_per_socket(sndbuf: u64) -> u64 {
+    let sysctl = |name: &str| {
+        std::fs::read_to_string(format!("/proc/sys/net/core/{name}")).ok().and_then(|t| t.trim().parse::<u64>().ok())
+    };
+    static SYSTEM: std::sync::OnceLock<(u64, u64)> = std::sync::OnceLock::new();
+    let (default, options) =
+        *SYSTEM.get_or_init(|| (sysctl("wmem_default").unwrap_or(212_992), sysctl("optmem_max").unwrap_or(131_072)));
+    sndbuf.max(default).saturating_mul(2).saturating_add(options).saturating_add(16 << 10)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    impl Meter {
+        /// A dump now (once the descriptors came).
+        fn dump(&self) -> Dump {
+            let mut state = self.state.lock().unwrap();
+            let State::Ready(ready) = &mut *state else { panic!("no descriptors: {state:?}") };
+            ready.dump().unwrap()
+        }
+    }
+
+    /// A child that stands for a box: in a network namespace of its own (and a user namespace,
+    /// so that no privilege is needed) it sends `end` the meter's descriptors as a box's
+    /// supervisor does, says so (0, or `u64::MAX` where no namespace can be made), then for
+    /// each byte read from `commands`, `f` fills a socket pair's writing end (its send buffer
+    /// the system's default, as in a box), `c` closes it (its data left at the reading end),
+    /// anything else exits; each time it says how many bytes it has queued. Raw calls only.
+    fn stand_in_box(end: libc::c_int, commands: libc::c_int, answers: libc::c_int, chunk: &[u8]) -> ! {
+        // SAFETY: raw calls on this child's own descriptors and buffers, then _exit.
+        unsafe {
+            let say = |n: u64| libc::write(answers, (&raw const n).cast(), 8);
+            if libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNET) != 0 {
+                say(u64::MAX);
+                libc::_exit(0);
+            }
+            super::super::child::send_meter(end);
+            say(0);
+            let (mut pair, mut queued) = ([-1; 2], 0u64);
+            let mut command = 0u8;
+            while libc::read(commands, (&raw mut command).cast(), 1) == 1 {
+                match command {
+                    b'f' => {
+                        libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, pair.as_mut_ptr());
+                        loop {
+                            let sent = libc::send(pair[0], chunk.as_ptr().cast(), chunk.len(), libc::MSG_DONTWAIT);
+                            if sent <= 0 {
+                                break;
+                            }
+                            queued += sent as u64;
+                        }
+                    }
+                    b'c' => {
+                        libc::close(pair[0]);
+                    }
+                    _ => break,
+                }
+                say(queued);
+            }
+            libc::_exit(0)
+        }
+    }
+
+    /// A meter counts what a socket pair's writer queued, exactly while it is open, and once it
+    /// is closed (its data waiting at the reader) at the most a closed socket holds, no less. The
+    /// control: the sockets listed then show none of it. (Skipped where no namespace can be made.)
+    #[test]
+    fn a_meter_counts_what_sockets_hold_open_or_closed() {
+        let (meter, end) = Meter::new().unwrap();
+        let (mut commands, mut answers) = ([-1; 2], [-1; 2]);
+        // SAFETY: pipe writes two descriptors into each array.
+        unsafe {
+            assert_eq!(libc::pipe2(commands.as_mut_ptr(), libc::O_CLOEXEC), 0);
+            assert_eq!(libc::pipe2(answers.as_mut_ptr(), libc::O_CLOEXEC), 0);
+        }
+        let chunk = vec![1u8; 64 << 10];
+        // SAFETY: the child makes raw calls only and never returns.
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            stand_in_box(end.as_raw_fd(), commands[0], answers[1], &chunk);
+        }
+        drop(end);
+        // SAFETY: this test's own descriptors: the child's ends closed here (a child gone is
+        // an end of file, not a wait), then commands written and answers read from buffers of
+        // the lengths given.
+        unsafe {
+            libc::close(commands[0]);
+            libc::close(answers[1]);
+        }
+        let ask = |command: u8| -> u64 {
+            let mut n = 0u64;
+            // SAFETY: as above.
+            unsafe {
+                if command != 0 {
+                    libc::write(commands[1], (&raw const command).cast(), 1);
+                }
+                if command != b'q' {
+                    assert_eq!(libc::read(answers[0], (&raw mut n).cast(), 8), 8, "the child answers");
+                }
+            }
+            n
+        };
+        if ask(0) == u64::MAX {
+            eprintln!("no network namespace can be made here: nothing to show");
+            // SAFETY: reaps this test's child.
+            unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
+            return;
+        }
+        meter.arrived();
+        let before = meter.dump();
+        let queued = ask(b'f');
+        let open = meter.dump();
+        let closed_after = ask(b'c');
+        let closed = meter.dump();
+        let held = meter.held();
+        ask(b'q');
+        // SAFETY: reaps this test's child.
+        unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
+        assert!(queued > 100 << 10 && closed_after == queued, "{queued}");
+        // (The kernel's own netlink sockets of the namespace are listed too: a few bytes.)
+        assert!(before.held() < 16 << 10 && before.closed == 0, "{before:?}");
+        assert!(open.open >= queued && open.closed == 0, "{queued}: {open:?}");
+        assert!(closed.held() >= queued && closed.closed == 1, "{queued}: {closed:?}");
+        assert!(closed.open < queued / 10, "the control: the sockets listed show none of it: {closed:?}");
+        assert_eq!(held, Some(closed.held()), "a look says what a dump finds");
+    }
+
+    #[test]
+    fn protocols_counts_both_unix_protocols() {
+        let text = "protocol  size sockets  memory press maxhdr  slab module     cl co di\n\
+                    UNIX-STREAM 1088      7      -1   NI       0   yes  kernel      y  n  y\n\
+                    UNIX      1088      3      -1   NI       0   yes  kernel      y  n  y\n\
+                    NETLINK   1040      1      -1   NI       0   no   kernel      n  n  n\n";
+        assert_eq!(unix_sockets(text), 10);
+        assert_eq!(unix_sockets("garbage\n"), 0);
+    }
+
+    #[test]
+    fn attributes_are_found_by_type() {
+        // Two attributes: type 1 (4 bytes of data), type 5 (8 bytes).
+        let mut attrs = vec![8, 0, 1, 0, 9, 9, 9, 9, 12, 0, 5, 0];
+        attrs.extend_from_slice(&[1, 0, 0, 0, 2, 0, 0, 0]);
+        assert_eq!(mem(attribute(&attrs, 5), 1), 2);
+        assert_eq!(attribute(&attrs, 7), &[] as &[u8]);
+        assert_eq!(mem(&[], 2), 0);
+    }
+}
