@@ -244,6 +244,19 @@ fn cannot_use_io_uring() {
     }
 }
 
+/// A box makes sockets of the unix, IP and netlink families only: `AF_VSOCK` belongs to no
+/// network namespace, and a box reached the host's vsock from it. The control, without the box,
+/// makes one (on a kernel that has vsock).
+#[test]
+fn cannot_make_a_socket_of_another_family() {
+    let _load = shared();
+    if !vsock_offered() {
+        eprintln!("this kernel has no vsock: the control cannot make a socket of it");
+        return;
+    }
+    only_without_the_box("vsock", "made an AF_VSOCK socket");
+}
+
 /// Kernel AIO contexts are counted for the whole machine (`/proc/sys/fs/aio-nr`, which every
 /// box reads): two boxes talked through that count, and one box's contexts up to `aio-max-nr`
 /// left none to the machine. The attack gets through unless `io_setup` fails with `ENOSYS`; the

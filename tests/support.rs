@@ -285,6 +285,14 @@ pub fn user_namespaces_offered() -> bool {
         && read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") != Some(1)
 }
 
+/// Whether this kernel makes `AF_VSOCK` sockets.
+pub fn vsock_offered() -> bool {
+    // SAFETY: socket takes no pointer; a descriptor it gives is closed.
+    let fd = unsafe { libc::socket(libc::AF_VSOCK, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0) };
+    // SAFETY: closes the descriptor just made.
+    fd >= 0 && unsafe { libc::close(fd) } == 0
+}
+
 /// Whether the kernel gives this process an io_uring (set up and closed at once): what the zoo's
 /// `io-uring` attack tries, and what its test's control needs.
 pub fn io_uring_offered() -> bool {

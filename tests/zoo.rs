@@ -452,8 +452,9 @@ fn cannot_hold_memory_outside_its_processes() {
     // nothing to map; the bot held 1 GiB so, and a machine's memory would have been next), and
     // it plays on, holding nothing. Data queued in unix socket pairs (`sockets`, half of them
     // with their writing end closed) is counted against its limit there by the monitor: `memory`
-    // either way.
-    for how in ["memfd", "secret", "sysv", "shared", "zero", "vmsplice", "sockets"] {
+    // either way; and so are page tables (`page-tables`: single pages read a GiB apart, 8 KiB of
+    // tables each, none resident).
+    for how in ["memfd", "secret", "sysv", "shared", "zero", "vmsplice", "sockets", "page-tables"] {
         if how == "secret" && !memfd_secret_offered() {
             eprintln!("this kernel has no memfd_secret: nothing to show of it");
             continue;
@@ -461,7 +462,7 @@ fn cannot_hold_memory_outside_its_processes() {
         let hider = format!("{} hide-memory {how} 192", bin("zoo-attack"));
         let limits = ["--require-sandbox", "--max-memory-mb", "64", "--startup-ms", "5000"];
         let run = duel_with(&hider, &bin("greedy"), &limits);
-        let forfeit = (memory_cgroup(&run.stderr) || how == "sockets").then_some("memory");
+        let forfeit = (memory_cgroup(&run.stderr) || how == "sockets" || how == "page-tables").then_some("memory");
         promises(&run, &hider, forfeit, &[]);
         // The control: without a box, nothing counts it; the bot says it held it all.
         let run = unboxed_attack(&format!("hide-memory {how} 192"), &["--max-memory-mb", "64", "--startup-ms", "5000"]);

@@ -199,6 +199,7 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "x32-widen-cpus" => worked = widen_cpus(arena_e2e::X32_SYSCALL_BIT | libc::SYS_sched_setaffinity),
         "io-uring" => worked = arena_e2e::io_uring_offered(),
         "aio" => worked = aio_context(),
+        "vsock" => worked = vsock_socket(),
         "xattr" => worked = hold_xattrs(arg(1).parse().unwrap_or(64), arg(2) == "own-tmpfs"),
         "timer-slack" => worked = shrink_timer_slack(),
         "hide-cpu" => {
@@ -377,6 +378,21 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
 /// `aio`: sets up a kernel AIO context (and lets it go): what two boxes talked through, by the
 /// machine's count of them (`/proc/sys/fs/aio-nr`). Says the errno on stderr; gets through
 /// unless refused with `ENOSYS` (the box's answer, as on a kernel without AIO).
+/// `vsock`: a socket of `AF_VSOCK`, a family no network namespace holds (a box reached the
+/// host's vsock so); gets through when it is made.
+fn vsock_socket() -> bool {
+    // SAFETY: socket takes no pointer; a descriptor it gives is closed.
+    let fd = unsafe { libc::socket(libc::AF_VSOCK, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0) };
+    if fd < 0 {
+        eprintln!("zoo-attack: vsock: {}", std::io::Error::last_os_error());
+        return false;
+    }
+    // SAFETY: closes the descriptor just made.
+    unsafe { libc::close(fd) };
+    eprintln!("zoo-attack: made an AF_VSOCK socket");
+    true
+}
+
 fn aio_context() -> bool {
     let mut ctx: libc::c_ulong = 0;
     // SAFETY: io_setup writes the context's id into `ctx`; io_destroy takes it back.
@@ -1201,7 +1217,8 @@ const HIDDEN_PIECE: usize = 32 << 20;
 /// anonymous mapping; `zero`, the same made by mapping `/dev/zero` shared. The last three are
 /// filled 4 MiB at a time, each let go of at once with `MADV_DONTNEED`: the pages stay in the
 /// segment or mapping, out of the child's resident set.
-/// `vmsplice`, see [`vmsplice_piece`]. `sockets`, see [`socket_piece`].
+/// `vmsplice`, see [`vmsplice_piece`]. `sockets`, see [`socket_piece`]. `page-tables`, see
+/// [`page_tables_piece`].
 /// `page-out`, a private mapping filled 4 MiB at a time, each pushed out to swap at once (see
 /// [`page_out_own`]): on a machine with swap, out of the child's resident set too.
 /// Returns whether it held it all.
@@ -1303,6 +1320,7 @@ fn hold_piece(how: &str) -> bool {
             }
             "vmsplice" => return vmsplice_piece(),
             "sockets" => return socket_piece(),
+            "page-tables" => return page_tables_piece(),
             _ => return false,
         };
         if memory == libc::MAP_FAILED || memory.is_null() {
@@ -1315,6 +1333,23 @@ fn hold_piece(how: &str) -> bool {
             libc::madvise(part.cast(), step, libc::MADV_DONTNEED) == 0
         })
     }
+}
+
+/// One piece of `hide-memory page-tables`: single pages of its own, a GiB apart, each read once
+/// (the kernel maps its zero page: nothing resident), so that each needs two page tables of its
+/// own, 8 KiB; 4,096 of them, 32 MiB of tables for 16 MiB of address space.
+fn page_tables_piece() -> bool {
+    const BASE: usize = 16 << 40;
+    (0..HIDDEN_PIECE / 8192).all(|i| {
+        let at = (BASE + (i << 30)) as *mut libc::c_void;
+        let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED_NOREPLACE;
+        // SAFETY: maps a page of its own at a free address (`MAP_FIXED_NOREPLACE` refuses a
+        // taken one) and reads its first byte.
+        unsafe {
+            let page = libc::mmap(at, 4096, libc::PROT_READ, flags, -1, 0);
+            page == at && std::ptr::read_volatile(page.cast::<u8>()) == 0
+        }
+    })
 }
 
 /// What a call answered, as [`user_namespace`] says it: `ok`, or the errno's name.

@@ -1301,22 +1301,24 @@ impl BoxHandle {
 
     /// Whether the box went over its memory limit (its cgroup's limit refused it memory, or, without
     /// a memory cgroup or with one that does not count swap, its processes hold more than the
-    /// limit together, swap included; never without a box).
+    /// limit together, with what the monitor counts of what no resident set shows; never without a
+    /// box).
     pub fn out_of_memory(&self) -> bool {
         match &self.group {
             // A cgroup that does not count swap caps the resident memory only: what it swapped
             // out is counted with it, by the monitor ([`BoxHandle::counts_swap`]).
-            Some(g) if g.limits_memory() => g.out_of_memory() || (self.counts_swap && self.over_with_swap()),
+            Some(g) if g.limits_memory() => g.out_of_memory() || (self.counts_swap && self.over_its_cap()),
             // A plain process (no box) is limited per process only.
-            _ => self.boxed && self.over_with_swap(),
+            _ => self.boxed && self.over_its_cap(),
         }
     }
 
-    /// Whether the box's processes hold more than its cap together (resident, and swapped out
-    /// where that is counted, with what its sockets hold where that is counted).
-    fn over_with_swap(&self) -> bool {
+    /// Whether the box's processes hold more than its cap together (resident, page tables and
+    /// swapped out as [`BoxHandle::hidden`] says, with what its sockets hold where that is
+    /// counted).
+    fn over_its_cap(&self) -> bool {
         self.leader.is_some_and(|pid| {
-            meter::tree_memory(pid, self.swap_over()).saturating_add(self.in_sockets()) > self.memory_cap
+            meter::tree_memory(pid, self.hidden()).saturating_add(self.in_sockets()) > self.memory_cap
         })
     }
 
@@ -1328,7 +1330,7 @@ impl BoxHandle {
 
     /// What of the box's memory the monitor counts beside its resident memory, past its cap (see
     /// `meter::usage`): page tables, and swap where [`BoxHandle::counts_swap`].
-    fn swap_over(&self) -> Option<meter::Hidden> {
+    fn hidden(&self) -> Option<meter::Hidden> {
         Some(meter::Hidden { cap: self.memory_cap, swap: self.counts_swap })
     }
 
@@ -1339,7 +1341,7 @@ impl BoxHandle {
     pub fn look(&self, cpu: bool) -> (Option<Duration>, bool) {
         match (self.group.is_none() && self.boxed, self.leader) {
             (true, Some(pid)) => {
-                let used = meter::usage(pid, self.swap_over());
+                let used = meter::usage(pid, self.hidden());
                 let memory = used.memory().saturating_add(self.in_sockets());
                 (cpu.then(|| self.at_least_the_peak(used.cpu)), memory > self.memory_cap)
             }

@@ -27,6 +27,9 @@
 //! `F_NOTIFY`): a channel between opponents, or between a tournament's matches. Builds keep
 //! them: cargo and make lock their own files.
 //!
+//! No box may make a socket of a family other than unix, IP and netlink
+//! ([`socket_family_filter`]): `AF_VSOCK` belongs to no network namespace.
+//!
 //! No box may make a user namespace: `unshare` and `clone` with `CLONE_NEWUSER` in their
 //! flags fail with `EPERM` (as where the kernel allows none), and `clone3`, whose flags are in
 //! memory the filter cannot read, fails with `ENOSYS` for every use (glibc's threads and
@@ -78,7 +81,39 @@ const SYS_IO_PGETEVENTS: libc::c_long = 333;
 pub(super) fn filters(build: bool, holds_memory: bool) -> Vec<BpfProgram> {
     let own = if build { build_filter().into_iter().collect() } else { bot_filters() };
     let uncounted = if build || holds_memory { Vec::new() } else { uncounted_memory_filters() };
-    filter().into_iter().chain(x32_filter()).chain(user_namespace_filter()).chain(own).chain(uncounted).collect()
+    let common = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter()).chain(socket_family_filter());
+    common.chain(own).chain(uncounted).collect()
+}
+
+/// The socket families a box may make sockets of: unix (pipes between a bot's own processes,
+/// Python's asyncio), IPv4 and IPv6 (a box's network has no way out: its loopback is down), and
+/// netlink (what `getaddrinfo` and `if_nametoindex` ask).
+const SOCKET_FAMILIES: [libc::c_int; 4] = [libc::AF_UNIX, libc::AF_INET, libc::AF_INET6, libc::AF_NETLINK];
+
+/// Refuses a socket of any other family (`socket` and `socketpair`, `EAFNOSUPPORT`, as on a
+/// kernel without it): `AF_VSOCK` belongs to no network namespace, and a box reached the host's
+/// vsock from it; the others (`AF_ALG`, `AF_PACKET`, Bluetooth, …) reach kernel code no bot needs.
+/// `None` on an architecture the filter compiler does not know.
+fn socket_family_filter() -> Option<BpfProgram> {
+    static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
+    FILTER
+        .get_or_init(|| {
+            let other: Result<Vec<SeccompCondition>, _> = SOCKET_FAMILIES
+                .iter()
+                .map(|&family| SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, family as u64))
+                .collect();
+            let rule = other.and_then(SeccompRule::new);
+            let rule = rule
+                .map_err(|e| {
+                    tracing::error!("the socket family filter does not compile ({e}): boxes may make any socket")
+                })
+                .ok()?;
+            compile(
+                vec![(libc::SYS_socket, vec![rule.clone()]), (libc::SYS_socketpair, vec![rule])],
+                libc::EAFNOSUPPORT,
+            )
+        })
+        .clone()
 }
 
 /// Refuses a new user namespace (`EPERM`): `unshare` and `clone` with `CLONE_NEWUSER` in their
@@ -340,10 +375,11 @@ mod tests {
         assert!(super::filter().is_some_and(|f| !f.is_empty()));
         assert!(super::build_filter().is_some_and(|f| !f.is_empty()));
         assert!(super::user_namespace_filter().is_some_and(|f| !f.is_empty()));
+        assert!(super::socket_family_filter().is_some_and(|f| !f.is_empty()));
         assert_eq!(super::bot_filters().len(), 3);
         if cfg!(target_arch = "x86_64") {
-            assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (6, 4));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (10, 4));
+            assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (7, 5));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (11, 5));
         }
     }
 }
