@@ -448,11 +448,19 @@ impl TournamentConfig {
         Self::from_toml(DEFAULT_CONFIG, Path::new(EMBEDDED_ORIGIN))
     }
 
-    /// Whether this is the embedded default ([`TournamentConfig::embedded`]): its builds are the
-    /// arena's own sample bots, not students' programs, so they may run without a box where
-    /// none can be made (the quick start as an ordinary user on Ubuntu 24.04).
-    pub fn own_builds(&self) -> bool {
-        self.origin.as_deref() == Some(Path::new(EMBEDDED_ORIGIN))
+    /// Whether `bot`'s build is one of the embedded default's ([`TournamentConfig::embedded`]),
+    /// in a config that is that default (flags may have added bots to it): the arena's own sample
+    /// bots, not a student's program, so it may run without a box where none can be made (the
+    /// quick start as an ordinary user on Ubuntu 24.04). A bot a flag added is not.
+    pub fn own_build(&self, bot: &BotEntry) -> bool {
+        let embedded = self
+            .origin
+            .as_deref()
+            .is_some_and(|o| o.as_os_str().as_encoded_bytes().starts_with(EMBEDDED_ORIGIN.as_bytes()));
+        embedded
+            && bot.build.is_some()
+            && TournamentConfig::embedded()
+                .is_ok_and(|own| own.bots.iter().any(|b| b.name == bot.name && b.build == bot.build))
     }
 
     /// Adds `bot`, or replaces the bot of the same name (then no longer the file's: its line is

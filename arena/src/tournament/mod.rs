@@ -1058,12 +1058,12 @@ fn sort_results(
 /// none here (a runner's user where user namespaces are restricted: Ubuntu 24.04's AppArmor):
 /// a build is a student's program, run unconfined as the arena's user, which could replace
 /// what later runs as root. `--sandbox plain` runs them so on purpose; the embedded default's
-/// builds (the arena's own sample bots, [`TournamentConfig::own_builds`]) and bots' matches
+/// builds (the arena's own sample bots, [`TournamentConfig::own_build`]) and bots' matches
 /// under `auto` still fall back (a keeper ends what they leave, resource limits hold).
 fn unboxed_builds(config: &TournamentConfig, isolation: &crate::sandbox::Isolation) -> Result<(), TournamentError> {
-    let built: Vec<&str> = config.bots.iter().filter(|b| b.build.is_some()).map(|b| b.name.as_str()).collect();
-    if config.sandbox != crate::sandbox::SandboxMode::Auto || isolation.boxed || built.is_empty() || config.own_builds()
-    {
+    let built: Vec<&str> =
+        config.bots.iter().filter(|b| b.build.is_some() && !config.own_build(b)).map(|b| b.name.as_str()).collect();
+    if config.sandbox != crate::sandbox::SandboxMode::Auto || isolation.boxed || built.is_empty() {
         return Ok(());
     }
     Err(TournamentError::Invalid(format!(
@@ -2814,10 +2814,28 @@ mod tests {
         assert!(unboxed_builds(&config, &boxed).is_ok());
         config.sandbox = crate::sandbox::SandboxMode::Plain;
         assert!(unboxed_builds(&config, &none).is_ok());
-        let own = TournamentConfig::embedded().unwrap();
+        let mut own = TournamentConfig::embedded().unwrap();
         assert!(own.sandbox == crate::sandbox::SandboxMode::Auto && own.bots.iter().all(|b| b.build.is_some()));
-        assert!(own.own_builds() && !config.own_builds());
+        // (Its commands resolved against the folder it runs in, as the command line does.)
+        let reference = dir.path().join(&own.bots[0].command);
+        std::fs::create_dir_all(reference.parent().unwrap()).unwrap();
+        std::fs::write(&reference, "").unwrap();
+        own.resolve_paths(dir.path());
+        assert_eq!(own.bots[0].command, reference.display().to_string());
+        assert!(own.bots.iter().all(|b| own.own_build(b)) && !config.bots.iter().any(|b| config.own_build(b)));
         assert!(unboxed_builds(&own, &none).is_ok(), "the quick start's own sample bots");
+        // A bot with a build added to it by a flag (`--bot`) is judged as any other; one without
+        // a build leaves the default's own to build.
+        own.origin = Some(PathBuf::from("<embedded default> with --bot mine"));
+        let mine =
+            config::BotEntry { name: "mine".into(), command: "./mine".into(), build: None, ..own.bots[0].clone() };
+        own.put_bot(mine);
+        assert!(unboxed_builds(&own, &none).is_ok(), "the sample bots' builds, and one of theirs");
+        let mut theirs = own.bots[0].clone();
+        (theirs.name, theirs.build) = ("mine".into(), Some("make".into()));
+        own.put_bot(theirs);
+        let err = unboxed_builds(&own, &none).unwrap_err().to_string();
+        assert!(err.contains("builds (mine) would run without a box"), "{err}");
     }
 
     /// The standings of a run: each row's bot, rank, version, score, games and match keys.
