@@ -686,10 +686,13 @@ fn read_files(
     Ok(Read { all, whole })
 }
 
-/// What a bot's folder walk leaves out: the default ignores and the bot's `ignore`.
+/// What a bot's folder walk leaves out: the default ignores, the bot's `ignore`, and the
+/// temporary files of a copy of its own that an arena killed during a build left beside a
+/// hard-linked file (see `build::own_copy`): the bot is not a new version for them.
 fn ignore_set(bot: &BotEntry) -> Result<GlobSet, TournamentError> {
-    let patterns: Vec<String> =
-        DEFAULT_IGNORE.iter().map(|s| s.to_string()).chain(bot.ignore.iter().cloned()).collect();
+    let own_copies = format!("{}own-*", crate::files::TEMPORARY_PREFIX);
+    let defaults = DEFAULT_IGNORE.iter().map(|s| s.to_string()).chain(std::iter::once(own_copies));
+    let patterns: Vec<String> = defaults.chain(bot.ignore.iter().cloned()).collect();
     globs(&patterns, "ignore", &bot.name)
 }
 
@@ -2422,6 +2425,13 @@ pub(super) mod tests {
         let first = fingerprint(&b, &none, &mut BTreeMap::new()).unwrap();
         std::fs::write(dir.path().join("__pycache__/strategy.pyc"), "cache").unwrap();
         assert_eq!(fingerprint(&b, &none, &mut BTreeMap::new()).unwrap(), first, "caches are ignored");
+        // A copy of its own a killed build left (`build::own_copy`'s temporary name).
+        std::fs::write(dir.path().join(".tmp-own-4242-0-17"), "import strategy\n").unwrap();
+        assert_eq!(fingerprint(&b, &none, &mut BTreeMap::new()).unwrap(), first, "the arena's leftovers are ignored");
+        std::fs::write(dir.path().join(".tmp-mine"), "X").unwrap();
+        let own = fingerprint(&b, &none, &mut BTreeMap::new()).unwrap();
+        assert_ne!(own, first, "the control: a student's file of another temporary-looking name counts");
+        std::fs::remove_file(dir.path().join(".tmp-mine")).unwrap();
         std::fs::write(dir.path().join("strategy.py"), "X = 2\n").unwrap();
         let second = fingerprint(&b, &none, &mut BTreeMap::new()).unwrap();
         assert_ne!(second, first, "a module the entry file imports is part of the bot");
