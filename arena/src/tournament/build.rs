@@ -816,6 +816,7 @@ fn run_boxed(
     // Its folder's git metadata, read-only in its box: a build wrote a hook and `core.fsmonitor`
     // there for the teacher's next `git pull` to run, unboxed (without a box, nothing stops it).
     let read_only = super::submission::git_metadata(folder);
+    let git_before = git_entries(folder);
     let launch = Launch { words: &words, folder: Some(folder), env: &[], build: true, read_only: &read_only };
     let (mut command, mut handle) =
         sandbox.command(&launch).map_err(|e| other(format!("build `{build}` could not start: {e}")))?;
@@ -931,10 +932,8 @@ fn run_boxed(
     // plain build's keeper: then the log is read as it is, and the copy goes on to its cap).
     let _ = done.recv_timeout(EXIT_GRACE);
     let text = log_summary(log_path);
-    if read_only.is_empty() {
-        if let Some(why) = made_git(folder) {
-            return Err(Failed { why: format!("build `{build}` {why}"), disk: false, signal: None });
-        }
+    if let Some(why) = git_before.as_ref().and_then(|before| git_changes(folder, before)) {
+        return Err(Failed { why: format!("build `{build}` {why}"), disk: false, signal: None });
     }
     match status {
         Ok(s) if s.success() => Ok(()),
@@ -947,23 +946,107 @@ fn run_boxed(
     }
 }
 
-/// Whether a build made a `.git` in its `folder`, which had none (a bot in a folder of a larger
-/// repository): the next run would read the bot's label there, and a teacher's `git` in that
-/// folder would run its hooks and `core.fsmonitor`, unboxed. It is removed (not followed: a
-/// link goes, not what it names), and the build fails, saying so.
-fn made_git(folder: &Path) -> Option<String> {
-    let dot_git = folder.join(".git");
-    let meta = std::fs::symlink_metadata(&dot_git).ok()?;
-    let removed = if meta.is_dir() { std::fs::remove_dir_all(&dot_git) } else { std::fs::remove_file(&dot_git) };
-    Some(match removed {
-        Ok(()) => {
-            "made a `.git` in its folder, which had none (removed): a build may not make git metadata".to_string()
+/// The git metadata in a bot's folder, at any depth: each entry named `.git` (a folder, or a
+/// file naming one), by its path, with its identity (device, inode) and a digest of what git
+/// acts on in it (see [`git_digest`]). A teacher's `git status` in the folder runs what a
+/// `.git` configures (`core.fsmonitor`, hooks), and in a submodule's or a nested repository's
+/// too: a build that made `sdk/.git` for a submodule the student's repository records had its
+/// command run as root. A walk that cannot be made says nothing (`None`).
+fn git_entries(folder: &Path) -> Option<BTreeMap<PathBuf, ((u64, u64), blake3::Hash)>> {
+    use std::os::unix::fs::MetadataExt;
+    let mut found = BTreeMap::new();
+    let mut walk = walkdir::WalkDir::new(folder).follow_links(false).min_depth(1).into_iter();
+    while let Some(entry) = walk.next() {
+        let entry = entry.ok()?;
+        if entry.file_name() != ".git" {
+            continue;
         }
-        Err(e) => format!(
-            "made a `.git` in its folder, which had none, and it could not be removed ({e}): remove it before the \
-             next run, and run no git in that folder until then (its hooks would run)"
-        ),
-    })
+        if entry.file_type().is_dir() {
+            walk.skip_current_dir();
+        }
+        let meta = entry.path().symlink_metadata().ok()?;
+        let rel = entry.path().strip_prefix(folder).ok()?.to_path_buf();
+        found.insert(rel, ((meta.dev(), meta.ino()), git_digest(entry.path())));
+    }
+    Some(found)
+}
+
+/// A digest of the git metadata at `path` (a `.git` folder or file, not followed): every file
+/// in it but its objects, logs, index and locks (a build's `git describe --dirty` refreshes the
+/// index; none of these runs anything), each by its path, mode and first MiB.
+fn git_digest(path: &Path) -> blake3::Hash {
+    use std::os::unix::fs::MetadataExt;
+    let mut hasher = blake3::Hasher::new();
+    let skipped = |name: &std::ffi::OsStr| {
+        name == "objects" || name == "logs" || name == "index" || name.as_encoded_bytes().ends_with(b".lock")
+    };
+    let mut walk = walkdir::WalkDir::new(path).follow_links(false).sort_by_file_name().into_iter();
+    while let Some(Ok(entry)) = walk.next() {
+        if entry.depth() > 0 && skipped(entry.file_name()) {
+            if entry.file_type().is_dir() {
+                walk.skip_current_dir();
+            }
+            continue;
+        }
+        let rel = entry.path().strip_prefix(path).unwrap_or(entry.path());
+        hasher.update(rel.as_os_str().as_encoded_bytes());
+        hasher.update(&[0]);
+        if let Ok(meta) = entry.path().symlink_metadata() {
+            hasher.update(&meta.mode().to_le_bytes());
+        }
+        if entry.file_type().is_file() {
+            if let Ok(file) = std::fs::File::open(entry.path()) {
+                let _ = std::io::copy(&mut file.take(1 << 20), &mut hasher);
+            }
+        } else if entry.file_type().is_symlink() {
+            if let Ok(target) = std::fs::read_link(entry.path()) {
+                hasher.update(target.as_os_str().as_encoded_bytes());
+            }
+        }
+        hasher.update(&[0xff]);
+    }
+    hasher.finalize()
+}
+
+/// What a build did to its folder's git metadata, from the walks before and after it
+/// ([`git_entries`]): a `.git` it made is removed (not followed: a link goes, not what it
+/// names), and one it changed or moved is named; either fails the build, saying so (`None`:
+/// nothing). The folder's own `.git` is read-only in a build's box, the others are not.
+fn git_changes(folder: &Path, before: &BTreeMap<PathBuf, ((u64, u64), blake3::Hash)>) -> Option<String> {
+    let Some(after) = git_entries(folder) else {
+        return Some("left a folder whose git metadata cannot be read: run no git there".to_string());
+    };
+    let known: BTreeMap<(u64, u64), &PathBuf> = before.iter().map(|(path, (id, _))| (*id, path)).collect();
+    let (mut made, mut changed) = (Vec::new(), Vec::new());
+    for (path, (id, digest)) in &after {
+        match known.get(id) {
+            Some(&was) if was == path && before.get(path).is_some_and(|(_, old)| old == digest) => {}
+            Some(_) => changed.push(path.display().to_string()),
+            None => {
+                let at = folder.join(path);
+                let dir = at.symlink_metadata().is_ok_and(|m| m.is_dir());
+                let removed = if dir { std::fs::remove_dir_all(&at) } else { std::fs::remove_file(&at) };
+                made.push(match removed {
+                    Ok(()) => format!("{} (removed)", path.display()),
+                    Err(e) => format!("{} (could not be removed: {e}; remove it)", path.display()),
+                });
+            }
+        }
+    }
+    let gone = before.keys().filter(|path| !after.contains_key(*path)).count();
+    let mut why = Vec::new();
+    if !made.is_empty() {
+        why.push(format!("made git metadata in its folder: {}", made.join(", ")));
+    }
+    if !changed.is_empty() || gone > 0 {
+        let gone = if gone > 0 { format!(" ({gone} gone)") } else { String::new() };
+        why.push(format!(
+            "changed or moved git metadata in its folder: {}{gone}; run no git there (its hooks and \
+             configuration would run) and give the folder a fresh clone",
+            changed.join(", ")
+        ));
+    }
+    (!why.is_empty()).then(|| format!("{}: a build may not write git metadata", why.join("; ")))
 }
 
 /// Copies `from` into `to` until `cap` bytes, then drops the rest; `total` counts everything.
@@ -1186,44 +1269,71 @@ pub fn free_log_name(out: &Path, name: &str, stamp: u64) -> String {
 mod tests {
     use super::*;
 
-    /// A bot in a folder of a larger repository (`alice/bot`, the repository at `alice`), whose
-    /// build made a `.git` of its own there, naming another commit: the next run's label read
-    /// that commit (the control), and a teacher's `git` in that folder would have run its hooks.
-    /// The `.git` a build made goes, the build fails saying why, and the label is the
-    /// repository's again; a `.git` that was there before is another case (read-only in the box).
+    /// Git metadata a build made or changed anywhere in its folder: a bot in a folder of a larger
+    /// repository (`alice/bot`, the repository at `alice`) whose build made a `.git` of its own
+    /// there, naming another commit (the next run's label read that commit: the control); one that
+    /// made `sdk/.git` for a submodule, whose `core.fsmonitor` a teacher's `git status` ran; and
+    /// one that changed a nested repository's configuration. What it made is removed (a link, not
+    /// what it names), what it changed is named, and either fails the build; a refreshed index
+    /// (`git describe --dirty`) is no change.
     #[test]
-    fn a_git_folder_a_build_made_is_removed_and_fails_the_build() {
+    fn git_metadata_a_build_made_or_changed_fails_it() {
         let dir = tempfile::tempdir().unwrap();
         let (repo, folder) = (dir.path().join("alice"), dir.path().join("alice/bot"));
         std::fs::create_dir_all(&folder).unwrap();
         std::fs::write(folder.join("bot.c"), "int main;").unwrap();
-        let git = |args: &[&str]| {
-            let out = super::super::submission::tests::git(&repo, args);
+        let git = |at: &Path, args: &[&str]| {
+            let out = super::super::submission::tests::git(at, args);
             String::from_utf8_lossy(&out.stdout).trim().to_string()
         };
-        git(&["init", "-q"]);
-        git(&["add", "."]);
-        git(&["commit", "-qm", "bot"]);
-        let head = git(&["rev-parse", "--short=7", "HEAD"]);
+        git(&repo, &["init", "-q"]);
+        git(&repo, &["add", "."]);
+        git(&repo, &["commit", "-qm", "bot"]);
+        let head = git(&repo, &["rev-parse", "--short=7", "HEAD"]);
         let label = || super::super::submission::git_label(&folder, Some(dir.path()));
         assert_eq!(label(), Some(head.clone()));
-        assert_eq!(made_git(&folder), None, "no .git made: nothing to say");
+        let before = git_entries(&folder).unwrap();
+        assert!(before.is_empty());
+        assert_eq!(git_changes(&folder, &before), None, "nothing made: nothing to say");
         // What the build made: a git folder whose HEAD names another commit.
         let forged = "1111111111111111111111111111111111111111";
         std::fs::create_dir_all(folder.join(".git/refs/heads")).unwrap();
         std::fs::create_dir_all(folder.join(".git/objects")).unwrap();
         std::fs::write(folder.join(".git/HEAD"), format!("{forged}\n")).unwrap();
         assert_eq!(label(), Some(forged[..7].to_string()), "the control: the label read the forged commit");
-        let why = made_git(&folder).unwrap();
-        assert!(why.contains("made a `.git` in its folder, which had none (removed)"), "{why}");
+        let why = git_changes(&folder, &before).unwrap();
+        assert!(why.contains("made git metadata in its folder: .git (removed)"), "{why}");
         assert!(std::fs::symlink_metadata(folder.join(".git")).is_err(), "it is gone");
         assert_eq!(label(), Some(head), "the repository's commit again");
         // A link goes, not what it names.
         let elsewhere = dir.path().join("elsewhere");
         std::fs::create_dir(&elsewhere).unwrap();
         std::os::unix::fs::symlink(&elsewhere, folder.join(".git")).unwrap();
-        assert!(made_git(&folder).is_some());
+        assert!(git_changes(&folder, &before).is_some());
         assert!(std::fs::symlink_metadata(folder.join(".git")).is_err() && elsewhere.is_dir());
+
+        // The repository's own folder, a nested repository in it, and a submodule's place.
+        let before = git_entries(&repo).unwrap();
+        assert_eq!(before.keys().cloned().collect::<Vec<_>>(), [PathBuf::from(".git")]);
+        git(&repo, &["describe", "--always", "--dirty"]);
+        std::fs::write(repo.join(".git/index.lock"), "").unwrap();
+        assert_eq!(git_changes(&repo, &before), None, "an index refreshed, a lock: no change");
+        std::fs::remove_file(repo.join(".git/index.lock")).unwrap();
+        std::fs::create_dir_all(repo.join("sdk/.git")).unwrap();
+        std::fs::write(repo.join("sdk/.git/config"), "[core]\n\tfsmonitor = touch ran\n").unwrap();
+        let why = git_changes(&repo, &before).unwrap();
+        assert!(why.contains("made git metadata in its folder: sdk/.git (removed)"), "{why}");
+        assert!(!repo.join("sdk/.git").exists());
+        std::fs::create_dir_all(repo.join("vendor/x")).unwrap();
+        git(&repo.join("vendor/x"), &["init", "-q"]);
+        let before = git_entries(&repo).unwrap();
+        assert_eq!(before.len(), 2);
+        let config = repo.join("vendor/x/.git/config");
+        let text = std::fs::read_to_string(&config).unwrap();
+        std::fs::write(&config, text + "[core]\n\tfsmonitor = touch ran\n").unwrap();
+        let why = git_changes(&repo, &before).unwrap();
+        assert!(why.contains("changed or moved git metadata in its folder: vendor/x/.git;"), "{why}");
+        assert!(config.exists(), "a repository's own metadata is named, not removed");
     }
 
     /// A folder of every kind of entry: folders (one empty), two names of one file, a link out
