@@ -946,13 +946,17 @@ fn run_boxed(
     }
 }
 
+/// Each git metadata entry of a folder by its path there: its identity (device, inode) and the
+/// digest of what git acts on in it (see [`git_entries`]).
+type GitEntries = BTreeMap<PathBuf, ((u64, u64), blake3::Hash)>;
+
 /// The git metadata in a bot's folder, at any depth: each entry named `.git` (a folder, or a
 /// file naming one), by its path, with its identity (device, inode) and a digest of what git
 /// acts on in it (see [`git_digest`]). A teacher's `git status` in the folder runs what a
 /// `.git` configures (`core.fsmonitor`, hooks), and in a submodule's or a nested repository's
 /// too: a build that made `sdk/.git` for a submodule the student's repository records had its
 /// command run as root. A walk that cannot be made says nothing (`None`).
-fn git_entries(folder: &Path) -> Option<BTreeMap<PathBuf, ((u64, u64), blake3::Hash)>> {
+fn git_entries(folder: &Path) -> Option<GitEntries> {
     use std::os::unix::fs::MetadataExt;
     let mut found = BTreeMap::new();
     let mut walk = walkdir::WalkDir::new(folder).follow_links(false).min_depth(1).into_iter();
@@ -1012,7 +1016,7 @@ fn git_digest(path: &Path) -> blake3::Hash {
 /// ([`git_entries`]): a `.git` it made is removed (not followed: a link goes, not what it
 /// names), and one it changed or moved is named; either fails the build, saying so (`None`:
 /// nothing). The folder's own `.git` is read-only in a build's box, the others are not.
-fn git_changes(folder: &Path, before: &BTreeMap<PathBuf, ((u64, u64), blake3::Hash)>) -> Option<String> {
+fn git_changes(folder: &Path, before: &GitEntries) -> Option<String> {
     let Some(after) = git_entries(folder) else {
         return Some("left a folder whose git metadata cannot be read: run no git there".to_string());
     };
