@@ -257,6 +257,22 @@ fn cannot_make_a_socket_of_another_family() {
     only_without_the_box("vsock", "made an AF_VSOCK socket");
 }
 
+/// A bot's box loads no program into the kernel: a socket filter (`SO_ATTACH_FILTER`) fails
+/// (14,400 of them held 1.14 GiB of kernel memory and filled the machine's JIT), and so does
+/// `bpf`. Without a memory cgroup a box makes no IP socket either, whose memory its monitor does
+/// not dump. The controls, without the box, attach a filter and make a UDP socket.
+#[test]
+fn cannot_load_socket_filters_nor_make_uncounted_sockets() {
+    let _load = shared();
+    only_without_the_box("socket-filter", "attached a socket filter");
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        eprintln!("root: the box's memory cgroup charges its IP sockets, which it may make");
+        return;
+    }
+    only_without_the_box("udp", "made a UDP socket");
+}
+
 /// Kernel AIO contexts are counted for the whole machine (`/proc/sys/fs/aio-nr`, which every
 /// box reads): two boxes talked through that count, and one box's contexts up to `aio-max-nr`
 /// left none to the machine. The attack gets through unless `io_setup` fails with `ENOSYS`; the

@@ -200,6 +200,8 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "io-uring" => worked = arena_e2e::io_uring_offered(),
         "aio" => worked = aio_context(),
         "vsock" => worked = vsock_socket(),
+        "socket-filter" => worked = socket_filter(),
+        "udp" => worked = udp_socket(),
         "xattr" => worked = hold_xattrs(arg(1).parse().unwrap_or(64), arg(2) == "own-tmpfs"),
         "timer-slack" => worked = shrink_timer_slack(),
         "hide-cpu" => {
@@ -378,6 +380,45 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
 /// `aio`: sets up a kernel AIO context (and lets it go): what two boxes talked through, by the
 /// machine's count of them (`/proc/sys/fs/aio-nr`). Says the errno on stderr; gets through
 /// unless refused with `ENOSYS` (the box's answer, as on a kernel without AIO).
+/// `socket-filter`: a classic BPF program attached to a socket of its own (`SO_ATTACH_FILTER`),
+/// which takes kernel memory and room in the machine's JIT; gets through when attached.
+fn socket_filter() -> bool {
+    let mut ends = [0; 2];
+    // SAFETY: socketpair writes two descriptors into the array.
+    if unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0, ends.as_mut_ptr()) } != 0 {
+        return false;
+    }
+    // One instruction: accept every packet whole.
+    let mut code = [libc::sock_filter { code: (libc::BPF_RET | libc::BPF_K) as u16, jt: 0, jf: 0, k: u32::MAX }];
+    let program = libc::sock_fprog { len: 1, filter: code.as_mut_ptr() };
+    let size = std::mem::size_of::<libc::sock_fprog>() as libc::socklen_t;
+    // SAFETY: setsockopt reads a sock_fprog we own, whose filter outlives the call.
+    let attached = unsafe {
+        libc::setsockopt(ends[0], libc::SOL_SOCKET, libc::SO_ATTACH_FILTER, (&raw const program).cast(), size)
+    } == 0;
+    if attached {
+        eprintln!("zoo-attack: attached a socket filter");
+    } else {
+        eprintln!("zoo-attack: socket filter: {}", std::io::Error::last_os_error());
+    }
+    attached
+}
+
+/// `udp`: an IP socket, whose memory (its options, its queues) no monitor of a box without a
+/// memory cgroup dumps; gets through when made.
+fn udp_socket() -> bool {
+    // SAFETY: socket takes no pointer; a descriptor it gives is closed.
+    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) };
+    if fd < 0 {
+        eprintln!("zoo-attack: udp: {}", std::io::Error::last_os_error());
+        return false;
+    }
+    // SAFETY: closes the descriptor just made.
+    unsafe { libc::close(fd) };
+    eprintln!("zoo-attack: made a UDP socket");
+    true
+}
+
 /// `vsock`: a socket of `AF_VSOCK`, a family no network namespace holds (a box reached the
 /// host's vsock so); gets through when it is made.
 fn vsock_socket() -> bool {

@@ -1318,7 +1318,8 @@ impl BoxHandle {
     /// counted).
     fn over_its_cap(&self) -> bool {
         self.leader.is_some_and(|pid| {
-            meter::tree_memory(pid, self.hidden()).saturating_add(self.in_sockets()) > self.memory_cap
+            let sockets = self.in_sockets();
+            meter::tree_memory(pid, self.hidden(sockets)).saturating_add(sockets) > self.memory_cap
         })
     }
 
@@ -1328,10 +1329,11 @@ impl BoxHandle {
         self.sockets.as_ref().and_then(sockets::Meter::held).unwrap_or(0)
     }
 
-    /// What of the box's memory the monitor counts beside its resident memory, past its cap (see
-    /// `meter::usage`): page tables, and swap where [`BoxHandle::counts_swap`].
-    fn hidden(&self) -> Option<meter::Hidden> {
-        Some(meter::Hidden { cap: self.memory_cap, swap: self.counts_swap })
+    /// What of the box's memory the monitor counts beside its resident memory (see
+    /// `meter::usage`): page tables, and swap where [`BoxHandle::counts_swap`], read where they
+    /// could take it past its cap less `beside` (what its sockets hold, counted apart).
+    fn hidden(&self, beside: u64) -> Option<meter::Hidden> {
+        Some(meter::Hidden { cap: self.memory_cap.saturating_sub(beside), swap: self.counts_swap })
     }
 
     /// The box's CPU time (as [`BoxHandle::cpu_time`], when `cpu`) and whether it is over its
@@ -1341,8 +1343,9 @@ impl BoxHandle {
     pub fn look(&self, cpu: bool) -> (Option<Duration>, bool) {
         match (self.group.is_none() && self.boxed, self.leader) {
             (true, Some(pid)) => {
-                let used = meter::usage(pid, self.hidden());
-                let memory = used.memory().saturating_add(self.in_sockets());
+                let sockets = self.in_sockets();
+                let used = meter::usage(pid, self.hidden(sockets));
+                let memory = used.memory().saturating_add(sockets);
                 (cpu.then(|| self.at_least_the_peak(used.cpu)), memory > self.memory_cap)
             }
             _ => {
