@@ -199,9 +199,9 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "x32-widen-cpus" => worked = widen_cpus(arena_e2e::X32_SYSCALL_BIT | libc::SYS_sched_setaffinity),
         "io-uring" => worked = arena_e2e::io_uring_offered(),
         "aio" => worked = aio_context(),
-        "vsock" => worked = vsock_socket(),
+        "vsock" => worked = a_socket(libc::AF_VSOCK, libc::SOCK_STREAM, "AF_VSOCK"),
         "socket-filter" => worked = socket_filter(),
-        "udp" => worked = udp_socket(),
+        "udp" => worked = a_socket(libc::AF_INET, libc::SOCK_DGRAM, "UDP"),
         "xattr" => worked = hold_xattrs(arg(1).parse().unwrap_or(64), arg(2) == "own-tmpfs"),
         "timer-slack" => worked = shrink_timer_slack(),
         "hide-cpu" => {
@@ -404,33 +404,19 @@ fn socket_filter() -> bool {
     attached
 }
 
-/// `udp`: an IP socket, whose memory (its options, its queues) no monitor of a box without a
-/// memory cgroup dumps; gets through when made.
-fn udp_socket() -> bool {
+/// `udp` and `vsock`: a socket of a family its box may not make: an IP socket (`udp`), whose
+/// memory no monitor of a box without a memory cgroup dumps, and one of `AF_VSOCK`, a family no
+/// network namespace holds (a box reached the host's vsock so). Gets through when it is made.
+fn a_socket(family: libc::c_int, kind: libc::c_int, what: &str) -> bool {
     // SAFETY: socket takes no pointer; a descriptor it gives is closed.
-    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) };
+    let fd = unsafe { libc::socket(family, kind | libc::SOCK_CLOEXEC, 0) };
     if fd < 0 {
-        eprintln!("zoo-attack: udp: {}", std::io::Error::last_os_error());
+        eprintln!("zoo-attack: {what}: {}", std::io::Error::last_os_error());
         return false;
     }
     // SAFETY: closes the descriptor just made.
     unsafe { libc::close(fd) };
-    eprintln!("zoo-attack: made a UDP socket");
-    true
-}
-
-/// `vsock`: a socket of `AF_VSOCK`, a family no network namespace holds (a box reached the
-/// host's vsock so); gets through when it is made.
-fn vsock_socket() -> bool {
-    // SAFETY: socket takes no pointer; a descriptor it gives is closed.
-    let fd = unsafe { libc::socket(libc::AF_VSOCK, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0) };
-    if fd < 0 {
-        eprintln!("zoo-attack: vsock: {}", std::io::Error::last_os_error());
-        return false;
-    }
-    // SAFETY: closes the descriptor just made.
-    unsafe { libc::close(fd) };
-    eprintln!("zoo-attack: made an AF_VSOCK socket");
+    eprintln!("zoo-attack: {what}: made");
     true
 }
 
