@@ -1089,3 +1089,69 @@ fn a_slurm_array_submitted_again_in_part_is_not_taken_for_a_whole_one() {
     let (played, stdout, stderr) = task("1", "2", "2");
     assert!(played && stdout.contains("shard 1/2"), "{stdout}{stderr}");
 }
+
+/// Through `arena merge`: a forged result (a legal game of the match, its program for `crashy`
+/// exiting at once, played by shard 2 again in another folder) of a match of shard 2 put in
+/// shard 1's folder is refused and the merge exits 3: in shard 1's results file as another
+/// shard's match, in its main results file as a result two folders hold differently (the match
+/// left out). The control: the honest result copied there instead merges, exit 0.
+#[test]
+fn a_merge_refuses_a_result_in_another_shard_s_folder_and_results_held_differently() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let flag = d.join("crash");
+    std::fs::create_dir_all(d.join("crashy")).unwrap();
+    let script = format!(
+        "[ -e {} ] && exit 0\nwhile read -r word rest; do [ \"$word\" = TICK ] && echo WAIT; done\n",
+        flag.display()
+    );
+    std::fs::write(d.join("crashy/bot.sh"), script).unwrap();
+    let bots = [("random", bin("random")), ("crashy", format!("sh {}", d.join("crashy/bot.sh").display()))];
+    let settings = "seed = 11\ngames = 1\njobs = 1\nsandbox = \"none\"";
+    let cfg = config_file(&d.join("league.toml"), settings, &["duel.txt", "tight.txt"], &bots);
+    let league = d.join("league");
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    let (one, two, forged) = (d.join("s1"), d.join("s2"), d.join("forged"));
+    for (k, out) in [(1, &one), (2, &two)] {
+        ok(&["tournament", "--resume", &s(&league), "--shard", &format!("{k}/2"), "--out", &s(out)]);
+    }
+    std::fs::write(&flag, "").unwrap();
+    ok(&["tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&forged)]);
+    let lines = |dir: &Path| -> Vec<String> {
+        std::fs::read_to_string(dir.join("results.shard-2-of-2.jsonl")).unwrap().lines().map(String::from).collect()
+    };
+    let key = |line: &str| serde_json::from_str::<Value>(line).unwrap()["key"].as_str().unwrap().to_string();
+    let result = |line: &str| serde_json::from_str::<Value>(line).unwrap()["result"].clone();
+    let (honest, forged_lines) = (lines(&two), lines(&forged));
+    let fake = forged_lines.iter().find(|f| honest.iter().any(|h| key(h) == key(f) && result(h) != result(f))).unwrap();
+    let real = honest.iter().find(|h| key(h) == key(fake)).unwrap();
+    let replay = serde_json::from_str::<Value>(fake).unwrap()["replay"].as_str().unwrap().to_string();
+    let own = std::fs::read_to_string(one.join("results.shard-1-of-2.jsonl")).unwrap();
+    let merge = |name: &str| arena(&["merge", &s(&d.join(name)), &s(&one), &s(&two)]);
+
+    std::fs::create_dir_all(one.join(&replay).parent().unwrap()).unwrap();
+    std::fs::copy(forged.join(&replay), one.join(&replay)).unwrap();
+    std::fs::write(one.join("results.shard-1-of-2.jsonl"), format!("{own}{fake}\n")).unwrap();
+    let out = merge("m1");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    let why = format!(
+        "{}: match {}: it is shard 2/2's match, and the line is in results.shard-1-of-2.jsonl",
+        s(&one),
+        key(fake)
+    );
+    assert!(stderr.contains(&why), "{stderr}");
+
+    std::fs::write(one.join("results.shard-1-of-2.jsonl"), &own).unwrap();
+    std::fs::write(one.join("results.jsonl"), format!("{fake}\n")).unwrap();
+    let out = merge("m2");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains(&format!("match {}: folders hold different results for it", key(fake))), "{stderr}");
+    assert!(stderr.contains("the league is not complete: 1 of 4 matches are missing"), "{stderr}");
+
+    // The control: the honest result, the same in both folders.
+    std::fs::copy(two.join(&replay), one.join(&replay)).unwrap();
+    std::fs::write(one.join("results.jsonl"), format!("{real}\n")).unwrap();
+    ok(&["merge", &s(&d.join("m3")), &s(&one), &s(&two)]);
+}

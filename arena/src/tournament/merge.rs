@@ -30,8 +30,13 @@ pub struct Merged {
     /// Result lines refused, each with its folder, its match and why: not the league's match,
     /// or a replay that does not record it or does not re-simulate (a shard's folder changed
     /// after it was played). Their matches are left out (missing, unless another folder holds
-    /// them), so that running their shard again plays them.
+    /// them), so that running their shard again plays them. Also a line of another shard's
+    /// match than its results file's, and the lines of a match two folders hold differently.
     pub refused: Vec<String>,
+    /// The maps whose replays' setups could not be checked (the map moved or changed since the
+    /// build), each with how many merged results are on it and why: those results were checked
+    /// otherwise (schedule, replay, re-simulation), but not that their game began as the map says.
+    pub unchecked: Vec<(PathBuf, usize, String)>,
 }
 
 /// Merges the leagues in `dirs` into `out` (which may be one of them), with the games of
@@ -68,13 +73,56 @@ struct Steps<'a> {
     pages_first: bool,
     /// Checks each line as [`Vouch`] does; false only compares it with its replay's result
     /// (the check that took a result changed in both).
+    #[cfg(test)]
     vouched: bool,
+    /// Takes a line only from a results file of the shard whose match it is, and refuses the
+    /// lines two folders give differently for one match; false takes the first line seen for
+    /// each match, from any folder (the order that let a shard's folder hold another's matches).
+    #[cfg(test)]
+    owned: bool,
 }
 
 impl Default for Steps<'_> {
     fn default() -> Self {
-        Steps { killed: &|| false, staged: true, lock: Some(super::BATCH_LOCK_WAIT), pages_first: true, vouched: true }
+        Steps {
+            killed: &|| false,
+            staged: true,
+            lock: Some(super::BATCH_LOCK_WAIT),
+            pages_first: true,
+            #[cfg(test)]
+            vouched: true,
+            #[cfg(test)]
+            owned: true,
+        }
     }
+}
+
+impl Steps<'_> {
+    /// Why `line`, found in `dir`, is not the league's (see [`Vouch::why_not`]).
+    fn why_not(&self, vouch: &mut Vouch, dir: &Path, line: &ResultLine) -> Option<String> {
+        #[cfg(test)]
+        if !self.vouched {
+            return (!super::replay_agrees(dir, line)).then(|| "its replay disagrees".to_string());
+        }
+        vouch.why_not(dir, line)
+    }
+
+    /// Whether each folder's lines are held to its shards' matches, and conflicts refused.
+    fn owned(&self) -> bool {
+        #[cfg(test)]
+        return self.owned;
+        #[cfg(not(test))]
+        true
+    }
+}
+
+/// A result line a merge takes, and where it was found.
+struct Found {
+    /// Its folder, by its place among the folders merged.
+    dir: usize,
+    /// Its results file's name.
+    file: String,
+    line: ResultLine,
 }
 
 /// [`merge`], going as `steps` say.
@@ -191,49 +239,106 @@ fn merge_with(
         .filter_map(|f| f.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file))
         .map(|shard| shard.count)
         .collect();
-    let mut seen = HashSet::new();
-    let mut lines: Vec<ResultLine> = Vec::new();
+    // Each folder's lines, checked: a line of a shard's results file only for a match of that
+    // shard's slice (a folder that held another shard's matches, forged or not, won them when
+    // it came first); each line through [`Vouch`]; and where folders hold a match's result
+    // differently, none of them (which is the shard's own, the arena cannot tell).
+    let mut splits: BTreeMap<usize, BTreeMap<String, usize>> = BTreeMap::new();
+    let mut found: Vec<Found> = Vec::new();
+    let mut by_key: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let mut refused = Vec::new();
     let mut vouch = Vouch::new(&record, games);
-    for dir in dirs {
-        let same = is_out(dir);
-        for line in results::read_all(dir)? {
-            if seen.contains(&line.key) {
-                continue;
-            }
-            let why = if steps.vouched {
-                vouch.why_not(dir, &line)
-            } else {
-                (!super::replay_agrees(dir, &line)).then(|| "its replay disagrees".to_string())
-            };
-            if let Some(why) = why {
-                let refusal = format!("{}: match {}: {why}", dir.display(), line.key);
-                tracing::warn!("{}: not merged", crate::safe_text::terminal_line(&refusal));
-                refused.push(refusal);
-                continue;
-            }
-            if !same {
-                let replay = PathBuf::from(&line.replay);
-                let log = PathBuf::from("logs").join(format!("{}.log", line.key));
-                for rel in [replay.clone(), crate::replay::page_file(&replay), log] {
-                    copy_atomic(&dir.join(&rel), &into.join(&rel))?;
-                    point()?;
+    let refuse = |refused: &mut Vec<String>, refusal: String| {
+        tracing::warn!("{}: not merged", crate::safe_text::terminal_line(&refusal));
+        refused.push(refusal);
+    };
+    for (d, dir) in dirs.iter().enumerate() {
+        for file in results::files(dir) {
+            let claim = file.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file);
+            for line in results::read_file(&file)?.0 {
+                let known = by_key.get(&line.key).map_or(&[][..], Vec::as_slice);
+                if !steps.owned() && !known.is_empty() {
+                    continue;
                 }
-            }
-            seen.insert(line.key.clone());
-            lines.push(line);
-        }
-        if !same {
-            // Build logs: the rows link to them.
-            for entry in std::fs::read_dir(dir.join("builds")).into_iter().flatten().flatten() {
-                let target = into.join("builds").join(entry.file_name());
-                if !target.exists() {
-                    copy_atomic(&entry.path(), &target)?;
-                    point()?;
+                if let (Some(claim), true) = (claim, steps.owned()) {
+                    let split = splits.entry(claim.count).or_insert_with(|| slices(&record.schedule, claim.count));
+                    if let Some(&owner) = split.get(&line.key).filter(|&&owner| owner != claim.index) {
+                        let name = file.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+                        let owner = Shard { index: owner, count: claim.count };
+                        refuse(
+                            &mut refused,
+                            format!(
+                                "{}: match {}: it is shard {owner}'s match, and the line is in {name}, shard {claim}'s \
+                                 results: a shard's folder holds only its own matches",
+                                dir.display(),
+                                line.key
+                            ),
+                        );
+                        continue;
+                    }
                 }
+                // (The same result again: a folder given twice, a shard's file folded into the
+                // main one by a run killed before it removed it.)
+                if known.iter().any(|&i| same_result(&found[i].line, &line)) {
+                    continue;
+                }
+                if let Some(why) = steps.why_not(&mut vouch, dir, &line) {
+                    refuse(&mut refused, format!("{}: match {}: {why}", dir.display(), line.key));
+                    continue;
+                }
+                by_key.entry(line.key.clone()).or_default().push(found.len());
+                let file = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                found.push(Found { dir: d, file, line });
             }
         }
     }
+    for (key, at) in by_key.iter().filter(|(_, at)| at.len() > 1) {
+        let held: Vec<String> = at
+            .iter()
+            .map(|&i| format!("{} in {} ({})", dirs[found[i].dir].display(), found[i].file, outcome(&found[i].line)))
+            .collect();
+        refuse(
+            &mut refused,
+            format!(
+                "{}: match {key}: folders hold different results for it: {}: none is merged; remove those that are \
+                 not its shard's own (its shard's folder, which only the teacher's jobs write), then merge again",
+                dirs[found[at[0]].dir].display(),
+                held.join("; ")
+            ),
+        );
+    }
+    let found: Vec<Found> =
+        found.into_iter().filter(|f| by_key.get(&f.line.key).is_some_and(|at| at.len() == 1)).collect();
+    let mut unchecked: BTreeMap<(PathBuf, String), usize> = BTreeMap::new();
+    for f in &found {
+        if let Some((map, why)) = vouch.setup_unchecked(&f.line) {
+            *unchecked.entry((map.to_path_buf(), why.to_string())).or_default() += 1;
+        }
+    }
+    let unchecked: Vec<(PathBuf, usize, String)> = unchecked.into_iter().map(|((map, why), n)| (map, n, why)).collect();
+    let seen: HashSet<String> = found.iter().map(|f| f.line.key.clone()).collect();
+    for (d, dir) in dirs.iter().enumerate() {
+        if is_out(dir) {
+            continue;
+        }
+        for f in found.iter().filter(|f| f.dir == d) {
+            let replay = PathBuf::from(&f.line.replay);
+            let log = PathBuf::from("logs").join(format!("{}.log", f.line.key));
+            for rel in [replay.clone(), crate::replay::page_file(&replay), log] {
+                copy_atomic(&dir.join(&rel), &into.join(&rel))?;
+                point()?;
+            }
+        }
+        // Build logs: the rows link to them.
+        for entry in std::fs::read_dir(dir.join("builds")).into_iter().flatten().flatten() {
+            let target = into.join("builds").join(entry.file_name());
+            if !target.exists() {
+                copy_atomic(&entry.path(), &target)?;
+                point()?;
+            }
+        }
+    }
+    let lines: Vec<ResultLine> = found.into_iter().map(|f| f.line).collect();
     // The record names OUT as its folder, wherever it is written first; with the league's
     // split, when its shards' files show one (a Slurm task's `--shard auto` is checked against it).
     if let (Some(&count), 1) = (counts.first(), counts.len()) {
@@ -279,7 +384,7 @@ fn merge_with(
         }
         missing_shards = per.into_iter().map(|(index, n)| (Shard { index, count }, n)).collect();
     }
-    Ok(Merged { leaderboard, missing, missing_shards, results: lines.len(), refused })
+    Ok(Merged { leaderboard, missing, missing_shards, results: lines.len(), refused, unchecked })
 }
 
 /// The merge's lock for `out` (see [`super::OutLock`]), waiting up to `wait` for another merge
@@ -438,6 +543,20 @@ fn not_the_league(record: &TournamentRecord, other: &TournamentRecord) -> Option
     }
     (other.config.seat_secret() != record.config.seat_secret())
         .then(|| "it is another build of the league (its secret, which keys the bots' seeds, differs)".to_string())
+}
+
+/// Whether `a` and `b` record the same result of one match (when each ended aside: a match
+/// played again the same way is the same result).
+fn same_result(a: &ResultLine, b: &ResultLine) -> bool {
+    ResultLine { at: b.at, ..a.clone() } == *b
+}
+
+/// A line's result in a few words: its winner (or a draw), the scores and the steps.
+fn outcome(line: &ResultLine) -> String {
+    let name = |i: usize| line.seats.get(i).map_or("?", String::as_str);
+    let winner = line.result.winner.map_or("a draw".to_string(), |w| format!("{} wins", name(w)));
+    let scores: Vec<String> = line.result.players.iter().map(|p| p.score.to_string()).collect();
+    crate::safe_text::terminal_line(&format!("{winner}, scores {}, {} steps", scores.join("-"), line.steps))
 }
 
 /// Copies `from` to `to` atomically, if `from` exists.
@@ -773,5 +892,144 @@ mod tests {
         let out = dir.path().join("out");
         std::fs::create_dir(&out).unwrap();
         assert_eq!(staging_folder(&out).unwrap(), Some(dir.path().join(".out.merging")));
+    }
+
+    /// Copies the files and folders of `from` into `to`.
+    fn copy_tree(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap().flatten() {
+            let (source, target) = (entry.path(), to.join(entry.file_name()));
+            if entry.file_type().unwrap().is_dir() {
+                copy_tree(&source, &target);
+            } else {
+                std::fs::copy(&source, &target).unwrap();
+            }
+        }
+    }
+
+    /// A league split in two shards' folders, `shard-1` and `shard-2` (each its record, its
+    /// replays and its own results file), with ann's honest result of a match of shard 2 and
+    /// a forged one: a legal game of it (its seed, map and limits, re-simulating) where ann's
+    /// program exits at once (a flag file outside its folder, its fingerprint unchanged).
+    /// Returns the folders, the forged line and its replay's bytes, and the honest line.
+    fn forged_shards(dir: &Path) -> ([PathBuf; 2], (ResultLine, Vec<u8>), ResultLine) {
+        let flag = dir.join("crash");
+        let config = course(&dir.join("course"));
+        let waiter = "while read -r word rest; do [ \"$word\" = TICK ] && echo WAIT; done\n";
+        std::fs::write(dir.join("course/bots/ann/bot.sh"), format!("[ -e {} ] && exit 0\n{waiter}", flag.display()))
+            .unwrap();
+        let src = dir.join("course/league");
+        assert_eq!(league(TournamentConfig::load(&config).unwrap(), &src, false).played, 6);
+        let record = TournamentRecord::load(&src, &crate::games::registry()).unwrap();
+        let split = slices(&record.schedule, 2);
+        let honest = results::read_all(&src).unwrap();
+        let shards = [dir.join("shard-1"), dir.join("shard-2")];
+        for (k, shard) in shards.iter().enumerate() {
+            copy_tree(&src.join("replays"), &shard.join("replays"));
+            std::fs::copy(src.join(super::super::TOURNAMENT_FILE), shard.join(super::super::TOURNAMENT_FILE)).unwrap();
+            let mine: Vec<ResultLine> = honest.iter().filter(|l| split[&l.key] == k + 1).cloned().collect();
+            results::rewrite(&shard.join(Shard { index: k + 1, count: 2 }.results_file()), &mine).unwrap();
+        }
+        let line = honest.iter().find(|l| split[&l.key] == 2 && l.seats.iter().any(|s| s == "ann")).unwrap().clone();
+        std::fs::write(&flag, "").unwrap();
+        let options = super::super::RunOptions { resume: true, rerun: vec![line.key.clone()], ..Default::default() };
+        let config = TournamentConfig::load(&config).unwrap();
+        let registry = crate::games::registry();
+        super::super::run(config, &src, &options, &registry, &Quiet, tokio_util::sync::CancellationToken::new())
+            .unwrap();
+        let forged = results::read_all(&src).unwrap().into_iter().find(|l| l.key == line.key).unwrap();
+        assert_ne!(forged.result, line.result, "ann forfeits");
+        let replay = std::fs::read(src.join(&forged.replay)).unwrap();
+        (shards, (forged, replay), line)
+    }
+
+    /// The result the league merged into `out` holds for `key`.
+    fn merged_line(out: &Path, key: &str) -> Option<ResultLine> {
+        results::read_all(out).unwrap().into_iter().find(|l| l.key == key)
+    }
+
+    /// A forged result of a match of shard 2 in shard 1's folder (the reviewer's `forge.py`):
+    /// in shard 1's results file it is refused as another shard's match, naming the folder, the
+    /// match and its shard, and shard 2's honest line is merged; in the folder's main results
+    /// file (which claims no shard) it conflicts with shard 2's line: both are refused, the
+    /// match is missing. The controls: taking the first line seen (the older merge), the forged
+    /// result lands in both cases; the same result in both folders (when it ended aside) merges.
+    #[test]
+    fn a_result_in_another_shard_s_folder_or_held_differently_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let ([one, two], (forged, replay), honest) = forged_shards(dir.path());
+        let key = honest.key.clone();
+        let dirs = [one.clone(), two.clone()];
+        let merge = |name: &str, owned: bool| {
+            let steps = Steps { owned, ..Steps::default() };
+            let out = dir.path().join(name);
+            (merge_with(&out, &dirs, &crate::games::registry(), &Quiet, &steps).unwrap(), out)
+        };
+        std::fs::write(one.join(&forged.replay), &replay).unwrap();
+        let own_file = one.join("results.shard-1-of-2.jsonl");
+        let own = results::read_file(&own_file).unwrap().0;
+        results::rewrite(&own_file, &[own.clone(), vec![forged.clone()]].concat()).unwrap();
+
+        let (merged, out) = merge("owned", true);
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+        let why = &merged.refused[0];
+        let expected =
+            format!("{}: match {key}: it is shard 2/2's match, and the line is in results.shard-1-of-2", one.display());
+        assert!(why.starts_with(&expected), "{why}");
+        assert!(merged.missing.is_empty(), "{:?}", merged.missing);
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&honest));
+        // The control: the first line seen.
+        let (merged, out) = merge("owned-old", false);
+        assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&forged), "the control takes the forged result");
+
+        // In shard 1's main results file: held differently by the two folders.
+        results::rewrite(&own_file, &own).unwrap();
+        results::rewrite(&one.join(RESULTS_FILE), std::slice::from_ref(&forged)).unwrap();
+        let (merged, out) = merge("conflict", true);
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+        let why = &merged.refused[0];
+        assert!(why.starts_with(&format!("{}: match {key}: folders hold different results for it: ", one.display())));
+        assert!(why.contains(&format!("{} in results.jsonl (", one.display())), "{why}");
+        assert!(why.contains(&format!("{} in results.shard-2-of-2.jsonl (", two.display())), "{why}");
+        assert!(why.contains("none is merged"), "{why}");
+        assert_eq!(merged.missing, std::slice::from_ref(&key));
+        assert_eq!(merged_line(&out, &key), None);
+        // The control.
+        let (merged, out) = merge("conflict-old", false);
+        assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&forged), "the control takes the forged result");
+
+        // The same result in both (its end's time aside): merged once.
+        std::fs::copy(two.join(&honest.replay), one.join(&honest.replay)).unwrap();
+        let again = ResultLine { at: honest.at + 60, ..honest.clone() };
+        results::rewrite(&one.join(RESULTS_FILE), &[again]).unwrap();
+        let (merged, out) = merge("same", true);
+        assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
+        assert_eq!(merged.results, 6);
+        assert_eq!(merged_line(&out, &key).map(|l| l.result), Some(honest.result));
+    }
+
+    /// Results whose map moved since the build are merged (re-simulated), and the merge says
+    /// how many of them had their setups left unchecked, on which map and why; the control: with
+    /// the map in place, none.
+    #[test]
+    fn a_merge_counts_the_results_whose_setups_it_could_not_check() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = TournamentConfig::load(&course(&dir.path().join("course"))).unwrap();
+        let src = dir.path().join("course/league");
+        assert_eq!(league(config, &src, false).played, 6);
+        let dirs = [src.clone()];
+        let merged = merge_with(&dir.path().join("a"), &dirs, &crate::games::registry(), &Quiet, &Steps::default());
+        assert!(merged.unwrap().unchecked.is_empty(), "the control");
+        let map = dir.path().join("course/maps/tight.txt");
+        std::fs::rename(&map, dir.path().join("tight.txt")).unwrap();
+        let merged =
+            merge_with(&dir.path().join("b"), &dirs, &crate::games::registry(), &Quiet, &Steps::default()).unwrap();
+        assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
+        assert_eq!(merged.unchecked.len(), 1, "{:?}", merged.unchecked);
+        let (at, n, why) = &merged.unchecked[0];
+        assert_eq!((at.file_name().unwrap().to_str().unwrap(), *n), ("tight.txt", 6));
+        assert!(why.contains("cannot be read"), "{why}");
     }
 }

@@ -1528,6 +1528,7 @@ fn load_boards(config: &TournamentConfig, game: &dyn Game) -> Result<BTreeMap<Pa
 
 /// Whether the replay a result names is on disk and records the same result: what a merge
 /// checked before [`vouch`] (a result changed in both passed), kept for the tests' controls.
+#[cfg(test)]
 fn replay_agrees(out: &Path, line: &ResultLine) -> bool {
     let path = out.join(&line.replay);
     let Ok(bytes) = crate::replay::read_json(&path) else { return false };

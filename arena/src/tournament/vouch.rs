@@ -26,9 +26,9 @@ pub(crate) struct Vouch<'a> {
     games: &'a Registry,
     game: Option<&'static dyn Game>,
     scheduled: HashMap<&'a str, &'a ScheduledMatch>,
-    /// The setup each map gives its matches (`None`: the map cannot be read here, or its
-    /// content is no longer what the league was built with).
-    setups: HashMap<PathBuf, Option<Value>>,
+    /// The setup each map gives its matches, or why it cannot be made here (the map cannot be
+    /// read, or its content is no longer what the league was built with).
+    setups: HashMap<PathBuf, Result<Value, String>>,
 }
 
 impl<'a> Vouch<'a> {
@@ -110,34 +110,41 @@ impl<'a> Vouch<'a> {
     fn setup(&mut self, map: &Path) -> Option<&Value> {
         if !self.setups.contains_key(map) {
             let setup = self.make_setup(map);
+            if let Err(why) = &setup {
+                tracing::warn!("{}: {why}: its replays' setups are not checked", map.display());
+            }
             self.setups.insert(map.to_path_buf(), setup);
         }
-        self.setups.get(map).and_then(Option::as_ref)
+        self.setups.get(map).and_then(|s| s.as_ref().ok())
     }
 
-    fn make_setup(&self, map: &Path) -> Option<Value> {
+    /// Why the setup of `line`'s replay was not checked against its map, if it was not (the
+    /// map moved or changed since the build): what a merge's summary counts.
+    pub(crate) fn setup_unchecked(&self, line: &ResultLine) -> Option<(&Path, &str)> {
+        let m = self.scheduled.get(line.key.as_str())?;
+        match self.setups.get(&m.map)? {
+            Err(why) => Some((m.map.as_path(), why.as_str())),
+            Ok(_) => None,
+        }
+    }
+
+    fn make_setup(&self, map: &Path) -> Result<Value, String> {
         let config = &self.record.config;
-        let game = self.game?;
+        let game = self.game.ok_or_else(|| format!("the game `{}` is not known to this arena", config.game))?;
         let text = if config.maps.is_empty() {
             None
         } else {
             let digest = self.record.boards.iter().find(|b| Path::new(&b.path) == map).map(|b| b.digest.as_str());
             match crate::files::read_map_file(map) {
                 Ok(text) if Some(super::schedule::digest(text.as_bytes()).as_str()) == digest => Some(text.into()),
-                Ok(_) => {
-                    tracing::warn!(
-                        "{}: not the map the league was built with: its replays' setups are not checked",
-                        map.display()
-                    );
-                    return None;
-                }
-                Err(e) => {
-                    tracing::warn!("{e}: the replays' setups on this map are not checked");
-                    return None;
-                }
+                Ok(_) => return Err("not the map the league was built with (changed since `arena build`)".into()),
+                Err(e) => return Err(format!("the map cannot be read here ({e})")),
             }
         };
-        game.new_match(&config.match_options(map, text)).ok().map(|state| state.setup())
+        match game.new_match(&config.match_options(map, text)) {
+            Ok(state) => Ok(state.setup()),
+            Err(e) => Err(format!("the game makes no match of it ({e})")),
+        }
     }
 }
 

@@ -321,7 +321,8 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
         // Loudly, first: a shard's folder holds results that are not its matches' (changed
         // after it was played, or another league's); they are not in the leaderboard.
         eprintln!(
-            "error: {} result{} refused, not merged (not the league's match, or its replay does not re-simulate to it):",
+            "error: {} result{} refused, not merged (not the league's match, in another shard's folder, held differently by \
+             two folders, or its replay does not re-simulate to it):",
             merged.refused.len(),
             if merged.refused.len() == 1 { "" } else { "s" }
         );
@@ -352,8 +353,25 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
         }
         eprintln!("re-run the shards that did not finish (each resumes), then merge again");
     }
+    if !merged.unchecked.is_empty() {
+        // (Each of these results was checked otherwise, re-simulated too: only not that its
+        // game began as its map says.)
+        let n: usize = merged.unchecked.iter().map(|(_, n, _)| n).sum();
+        eprintln!(
+            "warning: the setups of {n} result{} could not be checked against their maps (the replays were re-simulated, \
+             but not that each game began as its map says):",
+            if n == 1 { "" } else { "s" }
+        );
+        for (map, n, why) in &merged.unchecked {
+            let text = format!("{} ({n} result{}): {why}", map.display(), if *n == 1 { "" } else { "s" });
+            eprintln!("  {}", arena::safe_text::terminal_line(&text));
+        }
+    }
     if !merged.refused.is_empty() {
-        eprintln!("the refused results' matches are played again by their shards run again (each resumes)");
+        eprintln!(
+            "the refused results' matches are played again by their shards run again (each resumes); a match folders \
+             hold differently stays out until the lines that are not its shard's own are removed"
+        );
         return Ok(ExitCode::from(3));
     }
     if !merged.missing.is_empty() {
