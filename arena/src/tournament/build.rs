@@ -932,17 +932,25 @@ fn run_boxed(
     // plain build's keeper: then the log is read as it is, and the copy goes on to its cap).
     let _ = done.recv_timeout(EXIT_GRACE);
     let text = log_summary(log_path);
-    if let Some(why) = git_before.as_ref().and_then(|before| git_changes(folder, before)) {
-        return Err(Failed { why: format!("build `{build}` {why}"), disk: false, signal: None });
-    }
+    // (Looked at whatever the build's end: one that failed may have planted git metadata too.
+    // A build that failed for its disk has its say first: a folder too deep to walk is its.)
+    let git = git_before.as_ref().and_then(|before| git_changes(folder, before));
+    let also = |why: String| match &git {
+        Some(git) => format!("{why}; and it {git}"),
+        None => why,
+    };
     match status {
-        Ok(s) if s.success() => Ok(()),
+        Ok(s) if s.success() => match git {
+            Some(why) => Err(Failed { why: format!("build `{build}` {why}"), disk: false, signal: None }),
+            None => Ok(()),
+        },
         Ok(s) => Err(Failed {
             signal: std::os::unix::process::ExitStatusExt::signal(&s)
                 .or_else(|| s.code().and_then(crate::engine::Ending::shell_signal)),
-            ..other(format!("build `{build}` failed ({s}): {}", first_error(&text)))
+            ..other(also(format!("build `{build}` failed ({s}): {}", first_error(&text))))
         }),
-        Err(f) => Err(Failed { why: format!("{}: {}", f.why, first_error(&text)), ..f }),
+        Err(f) if f.disk => Err(Failed { why: format!("{}: {}", f.why, first_error(&text)), ..f }),
+        Err(f) => Err(Failed { why: also(format!("{}: {}", f.why, first_error(&text))), ..f }),
     }
 }
 
