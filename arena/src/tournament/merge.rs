@@ -577,6 +577,14 @@ mod tests {
     use crate::tournament::tests::{course, league};
     use crate::tournament::{recompute, Quiet};
 
+    /// The course of [`course`] in `dir`, its league played whole (six matches): its folder.
+    fn played(dir: &Path) -> PathBuf {
+        let config = TournamentConfig::load(&course(&dir.join("course"))).unwrap();
+        let src = dir.join("course/league");
+        assert_eq!(league(config, &src, false).played, 6);
+        src
+    }
+
     /// What `arena leaderboard OUT` says of OUT: how many matches are played, or its error; and
     /// what OUT's `leaderboard.md` says, if it has one.
     fn read(out: &Path) -> String {
@@ -613,9 +621,7 @@ mod tests {
     #[test]
     fn a_merge_killed_at_any_point_leaves_its_folder_as_it_was_or_complete() {
         let dir = tempfile::tempdir().unwrap();
-        let config = TournamentConfig::load(&course(&dir.path().join("course"))).unwrap();
-        let src = dir.path().join("course/league");
-        assert_eq!(league(config, &src, false).played, 6);
+        let src = played(dir.path());
         let complete = read(&src);
         assert!(complete.starts_with("6 of 6 matches played."), "{complete}");
         let mut stops = 0;
@@ -661,9 +667,7 @@ mod tests {
     #[test]
     fn a_merge_into_the_league_killed_never_leaves_pages_older_than_its_results() {
         let dir = tempfile::tempdir().unwrap();
-        let config = TournamentConfig::load(&course(&dir.path().join("course"))).unwrap();
-        let src = dir.path().join("course/league");
-        assert_eq!(league(config, &src, false).played, 6);
+        let src = played(dir.path());
         // A folder holding the league with 4 of its 6 results, its pages saying so.
         let stale = |name: &str| {
             let out = dir.path().join(name);
@@ -716,9 +720,7 @@ mod tests {
     #[test]
     fn two_merges_into_one_new_out_exclude_each_other() {
         let dir = tempfile::tempdir().unwrap();
-        let config = TournamentConfig::load(&course(&dir.path().join("course"))).unwrap();
-        let src = dir.path().join("course/league");
-        assert_eq!(league(config, &src, false).played, 6);
+        let src = played(dir.path());
         let complete = read(&src);
         let dirs = [src.clone()];
         for locked in [true, false] {
@@ -818,9 +820,7 @@ mod tests {
     #[test]
     fn a_result_of_another_scheduled_match_is_refused() {
         let dir = tempfile::tempdir().unwrap();
-        let config = TournamentConfig::load(&course(&dir.path().join("course"))).unwrap();
-        let src = dir.path().join("course/league");
-        assert_eq!(league(config, &src, false).played, 6);
+        let src = played(dir.path());
         let lines = results::read_all(&src).unwrap();
         let (a, b) = lines
             .iter()
@@ -1016,9 +1016,7 @@ mod tests {
     #[test]
     fn a_merge_counts_the_results_whose_setups_it_could_not_check() {
         let dir = tempfile::tempdir().unwrap();
-        let config = TournamentConfig::load(&course(&dir.path().join("course"))).unwrap();
-        let src = dir.path().join("course/league");
-        assert_eq!(league(config, &src, false).played, 6);
+        let src = played(dir.path());
         let dirs = [src.clone()];
         let merged = merge_with(&dir.path().join("a"), &dirs, &crate::games::registry(), &Quiet, &Steps::default());
         assert!(merged.unwrap().unchecked.is_empty(), "the control");
