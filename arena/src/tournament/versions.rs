@@ -581,6 +581,7 @@ pub fn prepare(
     // And its git commit and index, for its label, read then too: what its build writes in its
     // `.git` (without a box, where nothing keeps it from there) is never what its label says.
     let mut git_before: BTreeMap<String, Option<submission::GitState>> = BTreeMap::new();
+    let git_now = |entry: &BotEntry| submission::folder(entry).and_then(|f| submission::git_state(&f, base));
     let mut refuse = |name: &str| {
         let why = config.bots.iter().find(|b| b.name == name).and_then(linked).map(|l| l.to_string());
         let shared = to_build.iter().find(|(n, _, _, _, _)| n == name).map(|(_, c, d, _, _)| (c, d));
@@ -593,7 +594,7 @@ pub fn prepare(
                 let outputs = history.get(other).map(|h| h.outputs.clone()).unwrap_or_default();
                 if let Ok(files) = submission::sources(entry, base, &outputs, &left_out, &mut BTreeMap::new()) {
                     started.insert(other.clone(), files);
-                    let git = submission::folder(entry).and_then(|f| submission::git_state(&f, base));
+                    let git = git_now(entry);
                     git_before.insert(other.clone(), git);
                 }
             }
@@ -682,7 +683,7 @@ pub fn prepare(
                     break;
                 };
                 from = again;
-                let git = submission::folder(entry).and_then(|f| submission::git_state(&f, base));
+                let git = git_now(entry);
                 git_before.insert(entry.name.clone(), git);
                 let log = build::free_log_name(out, &entry.name, now);
                 let earlier = build::Earlier { bot: &entry.name, growth: h.build_growth, own: true };
@@ -732,7 +733,7 @@ pub fn prepare(
         // now; a bot not built, as they are now.)
         let git = match git_before.remove(&entry.name) {
             Some(before) => before,
-            None => submission::folder(entry).and_then(|f| submission::git_state(&f, base)),
+            None => git_now(entry),
         };
         let commit = || {
             let git = git.as_ref().filter(|_| link.is_none())?;
