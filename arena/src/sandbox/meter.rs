@@ -167,11 +167,6 @@ pub(super) fn tree_cpu(root: i32) -> Duration {
     usage(root, None).cpu
 }
 
-/// Memory of `root`'s tree, in bytes: resident, and what is hidden as [`usage`] counts it.
-pub(super) fn tree_memory(root: i32, hidden: Option<Hidden>) -> u64 {
-    usage(root, hidden).memory()
-}
-
 /// The first child of `pid` (the box's init, for a supervisor).
 pub(super) fn first_child(pid: i32) -> Option<i32> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
@@ -198,7 +193,7 @@ mod tests {
         child.kill().unwrap();
         child.wait().unwrap();
         assert!(running && during > Duration::ZERO, "the child's own time shows while it runs");
-        assert!(tree_memory(std::process::id() as i32, None) > 0);
+        assert!(usage(std::process::id() as i32, None).memory() > 0);
     }
 
     #[test]

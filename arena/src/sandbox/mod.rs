@@ -1317,10 +1317,16 @@ impl BoxHandle {
     /// swapped out as [`BoxHandle::hidden`] says, with what its sockets hold where that is
     /// counted).
     fn over_its_cap(&self) -> bool {
-        self.leader.is_some_and(|pid| {
-            let sockets = self.in_sockets();
-            meter::tree_memory(pid, self.hidden(sockets)).saturating_add(sockets) > self.memory_cap
-        })
+        self.leader.is_some_and(|pid| self.usage_and_over(pid).1)
+    }
+
+    /// What the processes from `pid` down use, from one walk of /proc, and whether they hold
+    /// more than the box's cap together with what its sockets hold.
+    fn usage_and_over(&self, pid: i32) -> (meter::Usage, bool) {
+        let sockets = self.in_sockets();
+        let used = meter::usage(pid, self.hidden(sockets));
+        let over = used.memory().saturating_add(sockets) > self.memory_cap;
+        (used, over)
     }
 
     /// What the box's sockets hold, where the monitor counts it (no memory cgroup charges it:
@@ -1343,10 +1349,8 @@ impl BoxHandle {
     pub fn look(&self, cpu: bool) -> (Option<Duration>, bool) {
         match (self.group.is_none() && self.boxed, self.leader) {
             (true, Some(pid)) => {
-                let sockets = self.in_sockets();
-                let used = meter::usage(pid, self.hidden(sockets));
-                let memory = used.memory().saturating_add(sockets);
-                (cpu.then(|| self.at_least_the_peak(used.cpu)), memory > self.memory_cap)
+                let (used, over) = self.usage_and_over(pid);
+                (cpu.then(|| self.at_least_the_peak(used.cpu)), over)
             }
             _ => {
                 let over = self.out_of_memory();
