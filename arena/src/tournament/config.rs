@@ -241,6 +241,11 @@ pub struct TournamentConfig {
     /// a league's record, whose `secret` may be the one the league drew. Not recorded.
     #[serde(skip)]
     pub secret_in_file: bool,
+    /// Whether this is the embedded default ([`TournamentConfig::embedded`], flags may have
+    /// added bots to it): set by the arena, not a key of config files; a league record keeps it
+    /// (see [`recorded`]), so that a resumed quick start is still told apart.
+    #[serde(skip)]
+    pub embedded: bool,
 }
 
 /// Where a config file writes its bots' names.
@@ -445,7 +450,9 @@ impl TournamentConfig {
 
     /// The embedded default.
     pub fn embedded() -> Result<Self, TournamentError> {
-        Self::from_toml(DEFAULT_CONFIG, Path::new(EMBEDDED_ORIGIN))
+        let mut config = Self::from_toml(DEFAULT_CONFIG, Path::new(EMBEDDED_ORIGIN))?;
+        config.embedded = true;
+        Ok(config)
     }
 
     /// Whether `bot`'s build is one of the embedded default's ([`TournamentConfig::embedded`]),
@@ -453,11 +460,7 @@ impl TournamentConfig {
     /// bots, not a student's program, so it may run without a box where none can be made (the
     /// quick start as an ordinary user on Ubuntu 24.04). A bot a flag added is not.
     pub fn own_build(&self, bot: &BotEntry) -> bool {
-        let embedded = self
-            .origin
-            .as_deref()
-            .is_some_and(|o| o.as_os_str().as_encoded_bytes().starts_with(EMBEDDED_ORIGIN.as_bytes()));
-        embedded
+        self.embedded
             && bot.build.is_some()
             && TournamentConfig::embedded()
                 .is_ok_and(|own| own.bots.iter().any(|b| b.name == bot.name && b.build == bot.build))
@@ -644,7 +647,8 @@ impl TournamentConfig {
 }
 
 /// A [`TournamentConfig`] as a league record (`tournament.json`) keeps it: the keys of a config
-/// file and `base`, which files may not set (use with `#[serde(with = "recorded")]`).
+/// file, `base` and `embedded` (when true), which files may not set (use with
+/// `#[serde(with = "recorded")]`).
 pub mod recorded {
     use std::borrow::Borrow;
     use std::path::PathBuf;
@@ -653,12 +657,17 @@ pub mod recorded {
 
     use super::TournamentConfig;
 
-    /// Writes `config`'s keys and its `base`.
+    /// Writes `config`'s keys, its `base` and whether it is the embedded default.
     pub fn serialize<S: Serializer, C: Borrow<TournamentConfig>>(config: &C, s: S) -> Result<S::Ok, S::Error> {
         let config = config.borrow();
         let mut value = serde_json::to_value(config).map_err(S::Error::custom)?;
-        if let (Some(base), Some(map)) = (&config.base, value.as_object_mut()) {
-            map.insert("base".to_string(), serde_json::to_value(base).map_err(S::Error::custom)?);
+        if let Some(map) = value.as_object_mut() {
+            if let Some(base) = &config.base {
+                map.insert("base".to_string(), serde_json::to_value(base).map_err(S::Error::custom)?);
+            }
+            if config.embedded {
+                map.insert("embedded".to_string(), true.into());
+            }
         }
         value.serialize(s)
     }
@@ -670,8 +679,12 @@ pub mod recorded {
             Some(base) => Option::<PathBuf>::deserialize(base).map_err(D::Error::custom)?,
             None => None,
         };
+        let embedded = match value.as_object_mut().and_then(|map| map.remove("embedded")) {
+            Some(embedded) => bool::deserialize(embedded).map_err(D::Error::custom)?,
+            None => false,
+        };
         let mut config = TournamentConfig::deserialize(value).map_err(D::Error::custom)?;
-        config.base = base;
+        (config.base, config.embedded) = (base, embedded);
         Ok(config)
     }
 }
@@ -1024,6 +1037,30 @@ mod tests {
         assert_eq!((&json["config"]["base"], &json["config"]["seed"]), (&"/course".into(), &7.into()));
         let read: Record = serde_json::from_value(json).unwrap();
         assert_eq!((read.config.base, read.config.seed), (Some(PathBuf::from("/course")), 7));
+    }
+
+    /// The embedded default's own builds are told apart by the config, not by its origin's
+    /// name: a file named like it is not the default (the control), and a league record keeps
+    /// it, so that a resumed quick start's sample bots still build where no box can be made.
+    #[test]
+    fn the_embedded_default_is_told_apart_in_its_record_and_not_by_a_file_name() {
+        #[derive(Serialize, Deserialize)]
+        struct Record {
+            #[serde(with = "recorded")]
+            config: TournamentConfig,
+        }
+        let own = TournamentConfig::embedded().unwrap();
+        assert!(own.bots.iter().all(|b| own.own_build(b)));
+        let json = serde_json::to_value(Record { config: own.clone() }).unwrap();
+        assert_eq!(json["config"]["embedded"], true);
+        let read: Record = serde_json::from_value(json).unwrap();
+        assert!(read.config.bots.iter().all(|b| read.config.own_build(b)), "a resumed quick start");
+        let named = TournamentConfig::from_toml(DEFAULT_CONFIG, Path::new("<embedded default>.toml")).unwrap();
+        assert!(!named.bots.iter().any(|b| named.own_build(b)), "a file's config, whatever its name");
+        let json = serde_json::to_value(Record { config: named }).unwrap();
+        assert!(json["config"].get("embedded").is_none());
+        let err = TournamentConfig::from_toml("embedded = true", Path::new("t.toml")).unwrap_err().to_string();
+        assert!(err.contains("unknown field `embedded`"), "{err}");
     }
 
     #[test]

@@ -2827,7 +2827,6 @@ mod tests {
         assert!(unboxed_builds(&own, &none).is_ok(), "the quick start's own sample bots");
         // A bot with a build added to it by a flag (`--bot`) is judged as any other; one without
         // a build leaves the default's own to build.
-        own.origin = Some(PathBuf::from("<embedded default> with --bot mine"));
         let mine =
             config::BotEntry { name: "mine".into(), command: "./mine".into(), build: None, ..own.bots[0].clone() };
         own.put_bot(mine);
