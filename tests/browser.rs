@@ -319,6 +319,22 @@ fn the_league_index_cross_table_and_bot_pages_agree_with_leaderboard_json() {
     );
     assert_eq!(b.eval("document.querySelector('.vrow.failedrow').dataset.bot"), json!("broken"));
     assert_eq!(b.eval("document.querySelector('#ratingchart .mark.failed').dataset.bot"), json!("broken"));
+    // Each bot's average and rating read as in leaderboard.md (the terminal's table): one
+    // rounding, the arena's; `-` for the bot that never played (it has no rating).
+    let md = std::fs::read_to_string(out.join("leaderboard.md")).unwrap();
+    for r in rows {
+        let bot = r["bot"].as_str().unwrap();
+        let line = md.lines().find(|l| l.contains(&format!("| [{bot}](#{bot}) |"))).unwrap();
+        let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
+        let (avg, rating) = (cells[8], cells[cells.len() - 1]);
+        let shown = b.eval(&format!(
+            "(() => {{ const r = document.querySelector('.vbody .vrow[data-bot=\"{bot}\"]'); return [r.children[7].textContent, r.children[9].textContent]; }})()"
+        ));
+        assert_eq!(shown, json!([avg, rating]), "{bot}: {line}");
+        if bot == "broken" {
+            assert_eq!(rating, "-");
+        }
+    }
 
     // The cross-table cell greedy vs waiter: the points and wins of leaderboard.json.
     let (a, o) = ("greedy", "waiter");

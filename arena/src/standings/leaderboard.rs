@@ -45,13 +45,14 @@ pub struct Row {
     pub draws: u32,
     /// Games lost.
     pub losses: u32,
-    /// Average score per game.
+    /// Average score per game, unrounded (every text shows it by [`average_text`]).
     pub average_score: f64,
     /// Forfeits by reason.
     pub forfeits: BTreeMap<String, u32>,
-    /// Glicko-2 rating.
+    /// Glicko-2 rating (to a tenth). A bot that played no game keeps the starting 1500 / 350
+    /// here (numbers, for a program): it has no rating, and every text shows `-` ([`Row::rating_text`]).
     pub rating: f64,
-    /// Glicko-2 rating deviation.
+    /// Glicko-2 rating deviation (to a tenth).
     pub deviation: f64,
     /// Why the bot could not play at all (build failed, program missing), if so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -65,6 +66,59 @@ pub struct Row {
     pub build_log: Option<String>,
     /// Its matches, in key order.
     pub matches: Vec<MatchRef>,
+}
+
+impl Row {
+    /// Whether the bot has a rating: it played, and is not a bot that could not play.
+    pub fn rated(&self) -> bool {
+        self.failure.is_none() && self.games > 0
+    }
+
+    /// Its rating as every output shows it: `1751 ± 138`, or `-` when it has none.
+    pub fn rating_text(&self) -> String {
+        if !self.rated() {
+            return "-".to_string();
+        }
+        format!("{} ± {}", whole(self.rating), whole(self.deviation))
+    }
+
+    /// Its rating's 95 % interval, `1480 to 2022` (± 1.96 deviations), when it has a rating.
+    pub fn interval_text(&self) -> Option<String> {
+        let spread = 1.96 * self.deviation;
+        self.rated().then(|| format!("{} to {}", whole(self.rating - spread), whole(self.rating + spread)))
+    }
+}
+
+/// A rating rounded to a whole number, half away from zero (the rule of [`average_tenths`]).
+fn whole(x: f64) -> String {
+    format!("{}", x.round())
+}
+
+/// The average of `total` over `games`, in tenths, rounded once: half away from zero, on the
+/// exact ratio (integers, not a binary fraction). Every output shows an average by this rule,
+/// the pages included (they are given the tenths and only print them): 28020 / 16 = 1751.25
+/// is 1751.3 everywhere, as a reader rounds it by hand (Rust's `{:.1}` said 1751.2, a page's
+/// `toFixed(1)` 1751.3). 0 for no game.
+pub fn average_tenths(total: i64, games: u64) -> i64 {
+    if games == 0 {
+        return 0;
+    }
+    let (n, d) = (i128::from(total) * 10, i128::from(games));
+    let q = (2 * n.abs() + d) / (2 * d);
+    let q = if n < 0 { -q } else { q };
+    i64::try_from(q).unwrap_or(if n < 0 { i64::MIN } else { i64::MAX })
+}
+
+/// Tenths as text, one decimal: 17513 is `1751.3`, -5 is `-0.5`.
+pub fn tenths_text(tenths: i64) -> String {
+    let sign = if tenths < 0 { "-" } else { "" };
+    let t = tenths.unsigned_abs();
+    format!("{sign}{}.{}", t / 10, t % 10)
+}
+
+/// The average of `total` over `games` as every output shows it ([`average_tenths`]).
+pub fn average_text(total: i64, games: u64) -> String {
+    tenths_text(average_tenths(total, games))
 }
 
 /// One match as listed under a bot.
@@ -401,9 +455,9 @@ fn cells(row: &Row) -> [String; 10] {
         row.wins.to_string(),
         row.draws.to_string(),
         row.losses.to_string(),
-        format!("{:.1}", row.average_score),
+        average_text(row.total_score, u64::from(row.games)),
         forfeit_text(row),
-        format!("{:.0} ± {:.0}", row.rating, row.deviation),
+        row.rating_text(),
     ]
 }
 
@@ -682,6 +736,46 @@ mod tests {
         assert!(lb.rows[0].rating > 1500.0 && b.rating < 1500.0);
         assert_eq!(lb.rows[0].matches.len(), 2);
         assert_eq!((lb.matches, lb.scheduled), (4, 6));
+    }
+
+    /// An average on an exact tie (28020 / 16 = 1751.25) is rounded once, half away from zero,
+    /// the same in the terminal table and the Markdown; the control: Rust's own `{:.1}` rounds
+    /// that tie to even (what the table said while the page said 1751.3).
+    #[test]
+    fn an_average_rounds_half_away_from_zero_in_every_output() {
+        assert_eq!(format!("{:.1}", 28020.0_f64 / 16.0), "1751.2", "the control: half to even");
+        assert_eq!((average_tenths(28020, 16), average_text(28020, 16)), (17513, "1751.3".to_string()));
+        for (total, games, text) in [(1, 3, "0.3"), (2, 3, "0.7"), (-1, 4, "-0.3"), (-3, 2, "-1.5"), (0, 0, "0.0")] {
+            assert_eq!(average_text(total, games), text, "{total} / {games}");
+        }
+        assert_eq!(tenths_text(-5), "-0.5");
+        let results: Vec<ResultLine> =
+            (0..16).map(|k| result(&format!("{k:02}"), ["a", "b"], [if k == 0 { 1755 } else { 1751 }, 0], None)).collect();
+        let lb = compute(&names()[..2], &BTreeMap::new(), &results, 16, false);
+        assert_eq!((lb.rows[0].total_score, lb.rows[0].games), (28020, 16));
+        assert!(lb.markdown("t").contains("| 28020 | 16 | 16 | 0 | 0 | 1751.3 |"), "{}", lb.markdown("t"));
+        let table = lb.table().to_string();
+        assert!(table.contains("┆ 1751.3 ") && !table.contains("1751.2"), "{table}");
+    }
+
+    /// A bot that never played has no rating: `-` in the table and the Markdown, where one that
+    /// played shows its own (the control); the JSON keeps numbers (the Glicko-2 start) for programs.
+    #[test]
+    fn a_bot_that_never_played_shows_no_rating() {
+        let failures = BTreeMap::from([("c".to_string(), "build failed".to_string())]);
+        let lb = compute(&names(), &failures, &[result("1", ["a", "b"], [5, 1], None)], 1, false);
+        let c = lb.rows.iter().find(|r| r.bot == "c").unwrap();
+        assert_eq!((c.rating_text(), c.interval_text()), ("-".to_string(), None));
+        let a = &lb.rows[0];
+        assert_eq!(a.rating_text(), format!("{} ± {}", a.rating.round(), a.deviation.round()));
+        assert!(a.rating_text() != "-" && a.interval_text().is_some());
+        assert!(lb.markdown("t").contains("| build failed | - |"), "{}", lb.markdown("t"));
+        let table = lb.table().to_string();
+        let line = table.lines().find(|l| l.contains("┆ c ")).unwrap();
+        assert!(line.trim_end_matches('│').trim_end().ends_with("┆ -"), "{table}");
+        assert!(!table.contains("1500 ± 350"), "{table}");
+        let json: serde_json::Value = serde_json::to_value(c).unwrap();
+        assert_eq!((json["rating"].as_f64(), json["deviation"].as_f64()), (Some(1500.0), Some(350.0)));
     }
 
     #[test]

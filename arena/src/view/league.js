@@ -7,6 +7,9 @@
 "use strict";
 (function () {
   const { $, el, svg, shown: shownText, deepShown } = window.arena;
+  // An average as the leaderboard shows it: the page is given it in tenths, rounded once by
+  // the arena (half away from zero), and only prints them.
+  const tenths = (t) => (t < 0 ? "-" : "") + Math.floor(Math.abs(t) / 10) + "." + (Math.abs(t) % 10);
 
   if (document.body.dataset.page === "bot") botPage();
   else if (document.body.dataset.page === "index") indexPage();
@@ -70,8 +73,8 @@
     function line(i) {
       const b = bots[i];
       if (state.map < 0) return { i, rank: b.rank, total: b.total, games: b.games, w: b.w, d: b.d, l: b.l, avg: b.avg };
-      const [total, games, w, d, l] = D.per_map[state.map][i];
-      return { i, rank: 0, total, games, w, d, l, avg: games ? Math.round(total / games * 10) / 10 : 0 };
+      const [total, games, w, d, l, avg] = D.per_map[state.map][i];
+      return { i, rank: 0, total, games, w, d, l, avg };
     }
     function ranked() {
       const lines = bots.map((_, i) => line(i));
@@ -149,8 +152,7 @@
         const s = Math.max(2, step / 3), yy = H - padB - 4;
         g.append(svg("line", { x1: x - s, x2: x + s, y1: yy - s, y2: yy + s }), svg("line", { x1: x - s, x2: x + s, y1: yy + s, y2: yy - s }));
       } else {
-        title.textContent = "#" + b.rank + " " + b.name + ": " + Math.round(b.rating) + " ± " + Math.round(b.dev) +
-          " (95 %: " + Math.round(b.rating - 1.96 * b.dev) + " to " + Math.round(b.rating + 1.96 * b.dev) + ")";
+        title.textContent = "#" + b.rank + " " + b.name + ": " + b.rating_text + " (95 %: " + b.interval + ")";
         g.append(svg("line", { x1: x, x2: x, y1: y(b.rating + 1.96 * b.dev), y2: y(b.rating - 1.96 * b.dev), class: "bar", "stroke-width": Math.max(1, Math.min(6, step / 3)) }),
           svg("circle", { cx: x, cy: y(b.rating), r: Math.max(1.5, Math.min(5, step / 3)), class: "dot" }));
       }
@@ -184,7 +186,7 @@
     let shown = [];
     const sortKey = {
       rank: (x) => x.rank, bot: (x) => bots[x.i].name, total: (x) => x.total, games: (x) => x.games, w: (x) => x.w, d: (x) => x.d,
-      l: (x) => x.l, avg: (x) => x.avg, forfeits: (x) => Object.values(bots[x.i].forfeits).reduce((a, b) => a + b, 0), rating: (x) => bots[x.i].rating,
+      l: (x) => x.l, avg: (x) => x.avg, forfeits: (x) => Object.values(bots[x.i].forfeits).reduce((a, b) => a + b, 0), rating: (x) => (bots[x.i].interval ? bots[x.i].rating : -Infinity),
     };
     function iv(b) {
       const box = el("span", "iv");
@@ -207,13 +209,13 @@
       if (b.failure) who.appendChild(el("span", "warn", "⚠ "));
       const a = el("a", "", b.name); a.href = b.page; who.appendChild(a);
       cell(String(x.total), "num"); cell(String(x.games), "num"); cell(String(x.w), "num"); cell(String(x.d), "num"); cell(String(x.l), "num");
-      cell(x.avg.toFixed(1), "num");
+      cell(tenths(x.avg), "num");
       const ff = Object.entries(b.forfeits).map(([k2, v]) => k2 + " " + v).join(", ");
       const f = cell(b.failure ? "could not play: " + b.failure : ff || "-", "ff");
       f.title = f.textContent;
       const rt = cell("", "rating");
       rt.appendChild(iv(b));
-      rt.append(b.failure || !b.games ? "-" : Math.round(b.rating) + " ± " + Math.round(b.dev));
+      rt.append(b.rating_text);
       return r;
     }
     let drawn = "";

@@ -17,7 +17,7 @@ use crate::explain::ForfeitFact;
 use crate::files::{name_part, write_atomic};
 use crate::replay::{page_file, page_path, Replay};
 use crate::safe_text::{html, json_in_html};
-use crate::standings::leaderboard::{Leaderboard, MatchRef, Row};
+use crate::standings::leaderboard::{average_tenths, average_text, Leaderboard, MatchRef, Row};
 use crate::standings::ResultLine;
 
 /// A bot's page, relative to the tournament folder: `bots/<name>.html`, the name as
@@ -38,8 +38,9 @@ struct IndexData<'a> {
     maps: Vec<String>,
     reasons: Vec<String>,
     bots: Vec<BotData<'a>>,
-    /// Per map, per bot (rank order): total score, games, wins, draws, losses.
-    per_map: Vec<Vec<[i64; 5]>>,
+    /// Per map, per bot (rank order): total score, games, wins, draws, losses, and the average
+    /// in tenths ([`average_tenths`]: the page prints it, rounding nothing itself).
+    per_map: Vec<Vec<[i64; 6]>>,
     /// Per map, per pair of bots i < j (rank order), five numbers: wins of i, draws, losses
     /// of i, points of i, points of j. Pair (i, j) is at `(i * (2n - i - 1) / 2 + j - i - 1) * 5`.
     cross: Vec<Vec<i64>>,
@@ -55,9 +56,16 @@ struct BotData<'a> {
     w: u32,
     d: u32,
     l: u32,
-    avg: f64,
+    /// The average score in tenths ([`average_tenths`]).
+    avg: i64,
+    /// The rating and deviation (to a tenth): where the chart draws it, and the sort order.
     rating: f64,
     dev: f64,
+    /// The rating as the leaderboard shows it ([`Row::rating_text`]: `-` when it has none).
+    rating_text: String,
+    /// Its 95 % interval in words, when it has a rating.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    interval: Option<String>,
     forfeits: &'a BTreeMap<String, u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     failure: Option<&'a str>,
@@ -116,7 +124,7 @@ impl<'a> League<'a> {
     fn data(&self, title: &'a str) -> IndexData<'a> {
         let n = self.board.rows.len();
         let pairs = n * n.saturating_sub(1) / 2;
-        let mut per_map = vec![vec![[0i64; 5]; n]; self.maps.len()];
+        let mut per_map = vec![vec![[0i64; 6]; n]; self.maps.len()];
         let mut cross = vec![vec![0i64; pairs * 5]; self.maps.len()];
         for (i, row) in self.board.rows.iter().enumerate() {
             for m in &row.matches {
@@ -125,6 +133,9 @@ impl<'a> League<'a> {
                 t[1] += 1;
                 t[2 + ["win", "draw", "loss"].iter().position(|o| *o == m.outcome).unwrap_or(1)] += 1;
             }
+        }
+        for t in per_map.iter_mut().flatten() {
+            t[5] = average_tenths(t[0], t[1].unsigned_abs());
         }
         let mut lines: Vec<&&ResultLine> = self.lines.values().collect();
         lines.sort_by(|a, b| a.key.cmp(&b.key));
@@ -185,9 +196,11 @@ impl<'a> League<'a> {
                     w: r.wins,
                     d: r.draws,
                     l: r.losses,
-                    avg: (r.average_score * 10.0).round() / 10.0,
+                    avg: average_tenths(r.total_score, u64::from(r.games)),
                     rating: r.rating,
                     dev: r.deviation,
+                    rating_text: r.rating_text(),
+                    interval: r.interval_text(),
                     forfeits: &r.forfeits,
                     failure: could_not_play(r),
                 })
@@ -210,8 +223,7 @@ pub fn index_page(title: &str, board: &Leaderboard, results: &[ResultLine]) -> S
         let Some(why) = row.note.as_deref().or(row.failure.as_deref().filter(|_| row.build_log.is_some())) else {
             continue;
         };
-        let log = row.build_log.as_ref().map_or(String::new(), |l| format!(r#" <a href="{}">build log</a>"#, html(l)));
-        let _ = write!(notes, "<li><b>{}</b>: {}{log}</li>", html(&row.bot), html(why));
+        let _ = write!(notes, "<li><b>{}</b>: {}</li>", html(&row.bot), with_log_link(why, row.build_log.as_deref()));
     }
     if !notes.is_empty() {
         notes = format!("<section class=\"failed\" id=\"notes\"><ul>{notes}</ul></section>\n");
@@ -234,6 +246,20 @@ pub fn index_page(title: &str, board: &Leaderboard, results: &[ResultLine]) -> S
         asset("common.js"),
         asset("league.js"),
     )
+}
+
+/// `why` as HTML with a link to the build log `log`: once, where the text names it (a failed
+/// build's reason ends "(full log: builds/carol-….log)"), else after it.
+fn with_log_link(why: &str, log: Option<&str>) -> String {
+    let Some(log) = log else { return html(why).into_owned() };
+    let link = |text: &str| format!(r#"<a href="{}">{}</a>"#, html(log), html(text));
+    match why.rfind(&format!("(full log: {log})")) {
+        Some(at) => {
+            let named = at + "(full log: ".len();
+            format!("{}{}{}", html(&why[..named]), link(log), html(&why[named + log.len()..]))
+        }
+        None => format!("{} {}", html(why), link("build log")),
+    }
 }
 
 /// Writes a league's pages into `out` on its leaderboard: the shared scripts and styles,
@@ -300,7 +326,7 @@ fn bot_page_html(league: &League<'_>, out: &Path, row: &Row) -> String {
     let mut body = String::new();
     let _ = write!(
         body,
-        r#"<header><nav><a href="../index.html">← leaderboard</a></nav><h1>{}</h1><div class="sub">rank {} of {n} · total score {} · {} games: {} won, {} drawn, {} lost · average {:.1} · rating {:.0} ± {:.0} (95 %: {:.0} to {:.0})</div></header><main class="botpage">"#,
+        r#"<header><nav><a href="../index.html">← leaderboard</a></nav><h1>{}</h1><div class="sub">rank {} of {n} · total score {} · {} games: {} won, {} drawn, {} lost · average {} · rating {}{}</div></header><main class="botpage">"#,
         html(&row.bot),
         row.rank,
         row.total_score,
@@ -308,11 +334,9 @@ fn bot_page_html(league: &League<'_>, out: &Path, row: &Row) -> String {
         row.wins,
         row.draws,
         row.losses,
-        row.average_score,
-        row.rating,
-        row.deviation,
-        row.rating - 1.96 * row.deviation,
-        row.rating + 1.96 * row.deviation,
+        average_text(row.total_score, u64::from(row.games)),
+        row.rating_text(),
+        row.interval_text().map_or(String::new(), |i| format!(" (95 %: {i})")),
     );
     if let Some(failure) = could_not_play(row) {
         let _ = write!(
@@ -456,13 +480,13 @@ fn per_map_section(body: &mut String, league: &League<'_>, row: &Row) {
             .count();
         let _ = write!(
             body,
-            "<tr><td>{}</td><td>{}</td><td>{}-{}-{}</td><td>{total}</td><td>{:.1}</td><td>{rank} of {}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}-{}-{}</td><td>{total}</td><td>{}</td><td>{rank} of {}</td></tr>",
             html(map),
             mine.len(),
             count("win"),
             count("draw"),
             count("loss"),
-            total as f64 / mine.len() as f64,
+            average_text(total, mine.len() as u64),
             league.board.rows.len()
         );
     }
@@ -632,6 +656,66 @@ mod tests {
         // Control: with every build good there is no box at all.
         board.rows.retain(|r| r.bot == "good");
         assert!(!index_page("t", &board, &[]).contains(r#"id="notes""#));
+    }
+
+    /// The page is given what the leaderboard shows, rounded by the arena: an average on an
+    /// exact tie (28020 / 16) in tenths, 17513 (1751.3 as in the terminal; the control: a
+    /// page's `toFixed` of a float and Rust's `{:.1}` disagreed on it), overall and per map; a
+    /// bot that never played has the rating `-`, as in the terminal, and no interval.
+    #[test]
+    fn the_page_shows_the_leaderboards_rounding_and_no_rating_for_a_bot_that_never_played() {
+        let results: Vec<ResultLine> = (0..16)
+            .map(|k| {
+                let score = if k == 0 { 1755 } else { 1751 };
+                crate::standings::leaderboard::test_result(&format!("{k:02}"), ["a", "b"], [score, 0], None)
+            })
+            .collect();
+        let bots: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        let failures = BTreeMap::from([("c".to_string(), "build failed".to_string())]);
+        let board = compute(&Input {
+            bots: &bots,
+            failures: &failures,
+            results: &results,
+            scheduled: 16,
+            wins_first: false,
+            forfeits: ForfeitRule::Loss,
+            maps: &crate::standings::maps::MapNames::default(),
+        });
+        let league = League::new(&board, &results);
+        let data = serde_json::to_value(league.data("t")).unwrap();
+        let a = &data["bots"][0];
+        assert_eq!((a["name"].as_str(), a["avg"].as_i64()), (Some("a"), Some(17513)));
+        assert_eq!(data["per_map"][0][0][5].as_i64(), Some(17513), "{}", data["per_map"]);
+        assert_eq!(a["rating_text"].as_str(), Some(board.rows[0].rating_text().as_str()));
+        assert!(a["interval"].is_string());
+        let c = &data["bots"][2];
+        assert_eq!((c["name"].as_str(), c["rating_text"].as_str(), c.get("interval")), (Some("c"), Some("-"), None));
+        assert!(c["rating"].is_number(), "the number stays, for the chart's scale and a program");
+        let page = bot_page_html(&league, Path::new("/nonexistent"), &board.rows[0]);
+        assert!(page.contains("average 1751.3 · rating "), "{page}");
+        assert!(page.contains("<td>1751.3</td>"), "the per-map table: {page}");
+        let page = bot_page_html(&league, Path::new("/nonexistent"), &board.rows[2]);
+        assert!(page.contains("rating -</div>") && !page.contains("95 %"), "{page}");
+        // The page's script prints the tenths as they are: its own rounding of the float (the
+        // control) gave the other digit.
+        let script = include_str!("league.js");
+        assert!(!script.contains("toFixed(1), \"num\"") && script.contains("cell(tenths(x.avg)"));
+        assert!(!script.contains("Math.round(b.rating)"), "the rating's text is the arena's");
+    }
+
+    /// A failed build's reason names its log ("(full log: builds/….log)"): the banner links it
+    /// there, once; a reason that does not name it (the control) gets the link after it.
+    #[test]
+    fn the_banner_links_a_build_log_once() {
+        let log = "builds/carol-1796464758.log";
+        let why = format!("build `make` failed: bot.c:20: error (full log: {log})");
+        let html_of = with_log_link(&why, Some(log));
+        assert_eq!(html_of.matches(log).count(), 2, "the text and the href: {html_of}");
+        assert!(html_of.ends_with(&format!(r#"(full log: <a href="{log}">{log}</a>)"#)), "{html_of}");
+        assert!(!html_of.contains("build log</a>"), "{html_of}");
+        let other = with_log_link("build failed at 2026-12-03, standing from v1", Some(log));
+        assert!(other.ends_with(&format!(r#"v1 <a href="{log}">build log</a>"#)), "{other}");
+        assert_eq!(with_log_link("a < b", None), "a &lt; b");
     }
 
     /// A bot's rank on a map follows the game's ranking: a game ranked by wins (Tactics) ranks
