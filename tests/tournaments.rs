@@ -1548,3 +1548,36 @@ fn a_hand_edited_record_that_cannot_run_is_refused_by_every_command() {
         assert!(status.success() && !stderr.contains("tournament.json"), "{path:?}: mended: {stderr}");
     }
 }
+
+/// A new league's first run says, before it plays, which bots cannot play and why (one line
+/// each, as a resume says a change); before, only its final table did. The controls: a bot
+/// that builds gets no such line, a resume with nothing changed says nothing, and `arena
+/// build` (which lists them on stdout itself) does not say them twice.
+#[test]
+fn a_first_run_says_which_bots_cannot_play_before_it_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = format!("seed = 5\ngames = 1\nmaps = [{:?}]\n", map("fire.txt"));
+    for (name, command) in [("greedy", bin("greedy")), ("waiter", bin("waiter"))] {
+        cfg.push_str(&format!("[[bots]]\nname = {name:?}\ncommand = {command:?}\n"));
+    }
+    cfg.push_str("[[bots]]\nname = \"broken\"\ncommand = \"./nope\"\nbuild = \"echo 'main.c:3: error' >&2; exit 2\"\n");
+    cfg.push_str("[[bots]]\nname = \"gone\"\ncwd = \"nobody\"\ncommand = \"./bot\"\n");
+    let config = dir.path().join("league.toml");
+    std::fs::write(&config, cfg).unwrap();
+    let (config, out) = (config.display().to_string(), dir.path().join("out").display().to_string());
+    let (_, stderr, code) = tournament(&["--config", &config, "--out", &out]);
+    assert_eq!(code, 0, "{stderr}");
+    let at = |start: &str| stderr.lines().position(|l| l.starts_with(start)).unwrap_or_else(|| panic!("{start}: {stderr}"));
+    let broken = at("change: broken cannot play: build `echo 'main.c:3: error' >&2; exit 2` failed");
+    let gone = at("change: gone cannot play: its folder nobody is missing");
+    let plan = at("plan: 2 matches to play");
+    assert!(broken < plan && gone < plan, "said before it plays: {stderr}");
+    assert_eq!(stderr.lines().filter(|l| l.starts_with("change: ")).count(), 2, "{stderr}");
+    let (_, stderr, code) = tournament(&["--config", &config, "--resume", &out]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("change: "), "the control: nothing changed, nothing said: {stderr}");
+    let built = arena(&["build", "--config", &config, "--out", &dir.path().join("built").display().to_string()]);
+    let (stdout, stderr) = (String::from_utf8_lossy(&built.stdout), String::from_utf8_lossy(&built.stderr));
+    assert!(stdout.lines().any(|l| l.starts_with("gone cannot play: its folder")), "{stdout}");
+    assert!(!stderr.contains("change: "), "`arena build` says it once: {stderr}");
+}

@@ -15,7 +15,8 @@ use crate::standings::ResultLine;
 /// One thing a run did or is about to do.
 #[derive(Debug)]
 pub enum Event<'a> {
-    /// Plan: what changed from the league the run resumes, one line per change.
+    /// Plan: what changed from the league the run resumes, one line per change; on a new
+    /// league's first run, which bots cannot play and why, one line each.
     Changed(&'a [String]),
     /// Reconcile: what the run is about to play, given what is on disk.
     Planned(&'a Plan<'a>),

@@ -787,11 +787,15 @@ fn plan(
         // (A build starts a new split: the next array is whole.)
         shards: None,
     };
-    if let Some(previous) = &previous {
-        let lines = changes(previous, &record);
-        if !lines.is_empty() {
-            reporter.report(Event::Changed(&lines))?;
-        }
+    let lines = match &previous {
+        Some(previous) => changes(previous, &record),
+        // A first run says before it plays which bots cannot play, and why (else only its final
+        // table did); `arena build` lists them itself.
+        None if !options.prepare_only => first_run_failures(&record, out),
+        None => Vec::new(),
+    };
+    if !lines.is_empty() {
+        reporter.report(Event::Changed(&lines))?;
     }
     for key in &options.rerun {
         if !record.schedule.iter().any(|m| &m.key == key) {
@@ -1087,6 +1091,13 @@ fn to_play(
     let (todo, waiting): (Vec<&ScheduledMatch>, Vec<&ScheduledMatch>) =
         missing.partition(|m| m.seats.iter().all(|s| runnable.contains(s.as_str())));
     (todo.into_iter().cloned().collect(), waiting.len())
+}
+
+/// The bots of a new league that cannot play, one line each with why (its folders named as
+/// the config names them, as the leaderboard does).
+fn first_run_failures(record: &TournamentRecord, out: &Path) -> Vec<String> {
+    let shown = record.shown_paths(out);
+    record.failures.iter().map(|(name, why)| format!("{name} cannot play: {}", shown.text(why))).collect()
 }
 
 /// What changed from `old` to `new`, in words, and what it re-runs.
