@@ -136,6 +136,18 @@ impl SetupError {
     }
 }
 
+/// The one of `names` that `name` most likely meant: the same but for case, else the nearest
+/// within two letters' edits (`tactic`, `atom`, `resource_rush`; a config's `gmaes`). For a
+/// "did you mean" in messages.
+pub fn closest_name<'a>(name: &str, names: &[&'a str]) -> Option<&'a str> {
+    let lower = name.to_lowercase();
+    if let Some(same) = names.iter().find(|n| n.to_lowercase() == lower) {
+        return Some(same);
+    }
+    let distance = |n: &&&str| strsim::damerau_levenshtein(&lower, n);
+    names.iter().filter(|n| distance(n) <= 2).min_by_key(distance).copied()
+}
+
 /// The games an arena knows, by name. The arena's own are `arena::games::registry()`; a
 /// program (or a test) can add its own with [`Registry::with`].
 #[derive(Clone, Default)]
@@ -171,16 +183,9 @@ impl Registry {
         })
     }
 
-    /// The hosted name `name` most likely meant: the same but for case, else the nearest within
-    /// two letters' edits (`tactic`, `atom`, `resource_rush`).
+    /// The hosted name `name` most likely meant ([`closest_name`]).
     fn closest(&self, name: &str) -> Option<&'static str> {
-        let names = self.names();
-        let lower = name.to_lowercase();
-        if let Some(same) = names.iter().find(|n| n.to_lowercase() == lower) {
-            return Some(same);
-        }
-        let distance = |n: &&&str| strsim::damerau_levenshtein(&lower, n);
-        names.iter().filter(|n| distance(n) <= 2).min_by_key(distance).copied()
+        closest_name(name, &self.names())
     }
 
     /// The first game: what plays where none is named (a league config without `game`).

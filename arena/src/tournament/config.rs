@@ -376,12 +376,29 @@ fn out_of_range(text: &str, error: &toml::de::Error, origin: &Path) -> Option<To
     })
 }
 
+/// A parse error's `message` with, after a misspelt key ("unknown field `gmaes`, expected one
+/// of `game`, …"), the key it most likely meant: "unknown field `gmaes` (did you mean
+/// `games`?), expected …", as for a game's name ([`crate::engine::closest_name`]). Any other
+/// message is kept as it is.
+fn did_you_mean(message: &str) -> String {
+    const UNKNOWN: &str = "unknown field `";
+    let Some(start) = message.find(UNKNOWN).map(|at| at + UNKNOWN.len()) else { return message.to_string() };
+    let Some(len) = message[start..].find('`') else { return message.to_string() };
+    let (key, rest) = (&message[start..start + len], &message[start + len + 1..]);
+    let expected = rest.lines().next().unwrap_or_default();
+    let known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    match crate::engine::closest_name(key, &known) {
+        Some(meant) => format!("{}` (did you mean `{meant}`?){rest}", &message[..start + len]),
+        None => message.to_string(),
+    }
+}
+
 impl TournamentConfig {
     /// Parses a TOML config; `origin` names it in errors.
     pub fn from_toml(text: &str, origin: &Path) -> Result<Self, TournamentError> {
         let mut config: Self = toml::from_str(text).map_err(|e| {
             out_of_range(text, &e, origin)
-                .unwrap_or_else(|| TournamentError::Config { path: origin.to_path_buf(), message: e.to_string() })
+                .unwrap_or_else(|| TournamentError::Config { path: origin.to_path_buf(), message: did_you_mean(&e.to_string()) })
         })?;
         config.fold_legacy().map_err(|message| TournamentError::Config { path: origin.to_path_buf(), message })?;
         config.name_lines = no_name_twice(text, origin)?;
@@ -763,7 +780,7 @@ pub fn parse_bot_arg(arg: &str) -> Result<BotEntry, String> {
         }
         let one: One = toml::from_str(&format!("bot = {arg}")).map_err(|e| {
             let hint = "a bot entry is {name = \"…\", command = \"…\"} with optional cwd, build, files and ignore";
-            format!("`{arg}` is not a bot entry: {} ({hint})", e.message().trim())
+            format!("`{arg}` is not a bot entry: {} ({hint})", did_you_mean(e.message().trim()))
         })?;
         let mut bot = one.bot;
         (bot.name, bot.command) = (bot.name.trim().to_string(), bot.command.trim().to_string());
@@ -1014,6 +1031,25 @@ mod tests {
         assert_eq!(read(""), 1 << 30);
         assert_eq!(read("copies_mb = 64"), 64 << 20);
         assert_eq!(read("copies_mb = 18446744073709551615"), u64::MAX);
+    }
+
+    /// A misspelt key is refused naming the file and line, with the key it most likely meant,
+    /// at the top level as in a table (`[limits]`, `[[bots]]`) and in `--bot`; the control: a
+    /// key like none gets the list alone.
+    #[test]
+    fn a_misspelt_key_gets_a_did_you_mean() {
+        let err = |text: &str| TournamentConfig::from_toml(text, Path::new("t.toml")).unwrap_err().to_string();
+        let said = err("seed = 1\n\ngmaes = 1\n");
+        assert!(said.starts_with("t.toml: ") && said.contains("line 3"), "{said}");
+        assert!(said.contains("unknown field `gmaes` (did you mean `games`?), expected one of `game`,"), "{said}");
+        let said = err("[limits]\ncpu_secnds = 2\n");
+        assert!(said.contains("unknown field `cpu_secnds` (did you mean `cpu_seconds`?)"), "{said}");
+        let said = err("[[bots]]\nname = \"a\"\ncomand = \"./bot\"\n");
+        assert!(said.contains("unknown field `comand` (did you mean `command`?)") && said.contains("line 3"), "{said}");
+        let said = parse_bot_arg("{name = \"a\", command = \"x\", buidl = \"make\"}").unwrap_err();
+        assert!(said.contains("unknown field `buidl` (did you mean `build`?)"), "{said}");
+        let said = err("colour = 1\n");
+        assert!(said.contains("unknown field `colour`, expected one of") && !said.contains("did you mean"), "{said}");
     }
 
     /// `base` is the arena's (the config file's folder): a file that sets it is refused as any
