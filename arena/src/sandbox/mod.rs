@@ -46,7 +46,9 @@ pub enum SandboxMode {
     /// own, with a clean environment and resource limits, each the child of a keeper that ends
     /// what it leaves running (see `child::enter_plain`).
     Plain,
-    /// No box at all: plain child processes with resource limits (for debugging bots).
+    /// No box at all: plain child processes with resource limits (for debugging bots). Each
+    /// leads a process group, killed with it; there is no keeper, so a process that leaves the
+    /// group (`setsid`, a daemon) outlives it.
     None,
 }
 
