@@ -993,4 +993,80 @@ mod tests {
             assert!(!tournament.contains(help), "`{help}` in the tournament's help");
         }
     }
+
+    /// The README's synopsis (`## Commands`) gives every flag of every command, on the
+    /// command's lines or named by the paragraph below it (the sandbox's `--max-…` by its
+    /// `…`), and no flag a command does not take. (It left out `arena test --logs` and
+    /// `arena tournament --json`: the control is that both are flags the check looks for.)
+    #[test]
+    fn the_readme_s_synopsis_gives_every_flag_of_every_command() {
+        let readme = include_str!("../../../README.md");
+        let section = &readme[readme.find("## Commands\n").unwrap()..];
+        let code = &section[section.find("```\n").unwrap() + 4..];
+        let (code, rest) = code.split_once("```").unwrap();
+        let shared = rest.trim_start().split("\n\n").next().unwrap();
+        // The right column's notes, in parentheses (over lines too), are not flags of a command.
+        let mut plain = String::new();
+        let mut depth = 0;
+        for c in code.chars() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                _ if depth == 0 => plain.push(c),
+                _ => {}
+            }
+        }
+        let flags = |text: &str| -> std::collections::BTreeSet<String> {
+            text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .filter(|w| w.starts_with('-') && w.len() > 1 && !w.starts_with("---"))
+                .map(str::to_string)
+                .collect()
+        };
+        let mut given: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+        let mut current = String::new();
+        for line in plain.lines() {
+            // A line goes on with the command above it until one starts (several may share a line).
+            let mut parts = line.split("arena ");
+            let lead = flags(parts.next().unwrap_or_default());
+            given.entry(current.clone()).or_default().extend(lead);
+            for part in parts {
+                current = part.split_whitespace().next().unwrap_or_default().to_string();
+                given.entry(current.clone()).or_default().extend(flags(part));
+            }
+        }
+        given.retain(|_, f| !f.is_empty());
+        // `arena build` takes the tournament's flags, as its note says.
+        let build_as_tournament = code.contains("also the tournament's flags");
+        let shared = flags(shared);
+        let games = arena::games::registry();
+        let cli = command(&games);
+        let mut taken_by = BTreeMap::new();
+        for sub in cli.get_subcommands().filter(|s| s.get_name() != "help") {
+            let mut takes = std::collections::BTreeSet::new();
+            for arg in sub.get_arguments().filter(|a| !a.is_positional()) {
+                let (long, short) = (arg.get_long().map(|l| format!("--{l}")), arg.get_short().map(|s| format!("-{s}")));
+                if matches!(long.as_deref(), Some("--help" | "--verbose" | "--version")) {
+                    continue;
+                }
+                takes.extend(long.clone());
+                takes.extend(short.clone());
+                let said = |f: &Option<String>| {
+                    let on = |name: &str| given.get(name).is_some_and(|g| f.as_ref().is_some_and(|f| g.contains(f)));
+                    on(sub.get_name())
+                        || (sub.get_name() == "build" && build_as_tournament && on("tournament"))
+                        || f.as_ref().is_some_and(|f| shared.contains(f))
+                };
+                let sandbox = long.as_deref().is_some_and(|l| l.starts_with("--max-"));
+                assert!(said(&long) || said(&short) || sandbox, "README: `arena {}` lacks {long:?}", sub.get_name());
+            }
+            taken_by.insert(sub.get_name().to_string(), takes);
+        }
+        for (name, flags) in &given {
+            let takes = taken_by.get(name).unwrap_or_else(|| panic!("README: no command `arena {name}`"));
+            for f in flags {
+                assert!(takes.contains(f), "README: `arena {name}` takes no {f}");
+            }
+        }
+        assert!(taken_by["test"].contains("--logs") && taken_by["tournament"].contains("--json"));
+    }
 }
