@@ -1567,7 +1567,8 @@ fn a_first_run_says_which_bots_cannot_play_before_it_plays() {
     let (config, out) = (config.display().to_string(), dir.path().join("out").display().to_string());
     let (_, stderr, code) = tournament(&["--config", &config, "--out", &out]);
     assert_eq!(code, 0, "{stderr}");
-    let at = |start: &str| stderr.lines().position(|l| l.starts_with(start)).unwrap_or_else(|| panic!("{start}: {stderr}"));
+    let at =
+        |start: &str| stderr.lines().position(|l| l.starts_with(start)).unwrap_or_else(|| panic!("{start}: {stderr}"));
     let broken = at("change: broken cannot play: build `echo 'main.c:3: error' >&2; exit 2` failed");
     let gone = at("change: gone cannot play: its folder nobody is missing");
     let plan = at("plan: 2 matches to play");

@@ -749,8 +749,9 @@ mod tests {
             assert_eq!(average_text(total, games), text, "{total} / {games}");
         }
         assert_eq!(tenths_text(-5), "-0.5");
-        let results: Vec<ResultLine> =
-            (0..16).map(|k| result(&format!("{k:02}"), ["a", "b"], [if k == 0 { 1755 } else { 1751 }, 0], None)).collect();
+        let results: Vec<ResultLine> = (0..16)
+            .map(|k| result(&format!("{k:02}"), ["a", "b"], [if k == 0 { 1755 } else { 1751 }, 0], None))
+            .collect();
         let lb = compute(&names()[..2], &BTreeMap::new(), &results, 16, false);
         assert_eq!((lb.rows[0].total_score, lb.rows[0].games), (28020, 16));
         assert!(lb.markdown("t").contains("| 28020 | 16 | 16 | 0 | 0 | 1751.3 |"), "{}", lb.markdown("t"));

@@ -397,8 +397,10 @@ impl TournamentConfig {
     /// Parses a TOML config; `origin` names it in errors.
     pub fn from_toml(text: &str, origin: &Path) -> Result<Self, TournamentError> {
         let mut config: Self = toml::from_str(text).map_err(|e| {
-            out_of_range(text, &e, origin)
-                .unwrap_or_else(|| TournamentError::Config { path: origin.to_path_buf(), message: did_you_mean(&e.to_string()) })
+            out_of_range(text, &e, origin).unwrap_or_else(|| TournamentError::Config {
+                path: origin.to_path_buf(),
+                message: did_you_mean(&e.to_string()),
+            })
         })?;
         config.fold_legacy().map_err(|message| TournamentError::Config { path: origin.to_path_buf(), message })?;
         config.name_lines = no_name_twice(text, origin)?;

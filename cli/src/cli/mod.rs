@@ -1044,7 +1044,8 @@ mod tests {
         for sub in cli.get_subcommands().filter(|s| s.get_name() != "help") {
             let mut takes = std::collections::BTreeSet::new();
             for arg in sub.get_arguments().filter(|a| !a.is_positional()) {
-                let (long, short) = (arg.get_long().map(|l| format!("--{l}")), arg.get_short().map(|s| format!("-{s}")));
+                let (long, short) =
+                    (arg.get_long().map(|l| format!("--{l}")), arg.get_short().map(|s| format!("-{s}")));
                 if matches!(long.as_deref(), Some("--help" | "--verbose" | "--version")) {
                     continue;
                 }
