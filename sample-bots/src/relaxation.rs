@@ -88,6 +88,9 @@ pub struct Relaxation<'a> {
     padded: [Vec<[u32; 8]>; 2],
     /// When set, solves remember more than the cell just left (see [`Memory`]).
     memory: Option<Memory>,
+    /// A solve with a memory's values of the tick after and of this one, kept between solves
+    /// so that their memory is not mapped afresh (and faulted in) at each.
+    rows: [Vec<f64>; 2],
     /// Per tick, a bit per state (see [`Relaxation::state`]): whether it is solved (see
     /// [`Relaxation::live_states`]).
     live: Vec<u64>,
@@ -174,8 +177,9 @@ impl Memory {
     /// Adds each lap's resource to the memories of the cells of its lap that have room, and
     /// builds the memory again if any changed: the walks that went round those laps are then
     /// no longer walks of the relaxation.
-    fn forbid_laps(self, model: &Model, moves: &[Vec<Vec<(u32, u8)>>; 2]) -> Memory {
-        let (k, mut items, bits, laps, max_width) = (self.k, self.items, self.lap_bits, self.laps, self.max_width);
+    fn forbid_laps(mut self, model: &Model, moves: &[Vec<Vec<(u32, u8)>>; 2]) -> Memory {
+        let (k, bits, max_width) = (self.k, self.lap_bits, self.max_width);
+        let (mut items, laps) = (std::mem::take(&mut self.items), std::mem::take(&mut self.laps));
         let mut width = self.off[items.len()];
         let mut changed = false;
         for (i, cells) in laps {
@@ -188,8 +192,12 @@ impl Memory {
                 }
             }
         }
-        let mut memory =
-            if changed { Memory::new(model, moves, k, items) } else { Memory { items, laps: Vec::new(), ..self } };
+        // (The choices' buffer carries over: each solve writes it whole.)
+        let mut memory = if changed {
+            Memory { choice: self.choice, ..Memory::new(model, moves, k, items) }
+        } else {
+            Memory { items, laps: Vec::new(), ..self }
+        };
         (memory.lap_bits, memory.max_width) = (bits, max_width);
         memory
     }
@@ -232,6 +240,26 @@ fn first_best<const N: usize>(w: &[f64; 8]) -> (f64, u8) {
         return low;
     }
     pick(low, pick(pick((w[4], 4), (w[5], 5)), pick((w[6], 6), (w[7], 7))))
+}
+
+/// One state's best move for each of its memories with a memory (see
+/// [`Relaxation::solve_remembering`]): over its `N` (4 or 8) moves, padded by moves worth
+/// nothing, each as the values after it, its remap of the memories, and the gain and bit of the
+/// resource it takes, the best value of each memory and its first move (`u8::MAX`: none), as
+/// taking the moves in order and keeping a strictly better one would.
+#[inline(always)]
+fn best_remembered<const N: usize>(moves: &[(&[f64; 256], &[u8], f64, u8); 8], best: &mut [f64], arg: &mut [u8]) {
+    for (mem, (b, a)) in best.iter_mut().zip(arg.iter_mut()).enumerate() {
+        let mut with = [NEG; 8];
+        for k in 0..N {
+            let (after, table, g, own) = moves[k];
+            let to = table[mem];
+            with[k] = if to & own == 0 { g } else { 0.0 } + after[usize::from(to | own)];
+        }
+        let (v, m) = first_best::<N>(&with);
+        *b = v;
+        *a = if v > NEG { m } else { u8::MAX };
+    }
 }
 
 /// What moving onto a cell does in a solve (see [`Relaxation::effects`]).
@@ -366,6 +394,7 @@ impl<'a> Relaxation<'a> {
             back,
             padded,
             memory: None,
+            rows: [Vec::new(), Vec::new()],
             live: Vec::new(),
             deadline: Vec::new(),
             effect: Vec::new(),
@@ -862,66 +891,76 @@ impl Relaxation<'_> {
         values.resize(steps * if kept { wide } else { size }, NEG);
         memory.choice.clear();
         memory.choice.resize(steps * wide, u8::MAX);
-        let mut next = vec![NEG; wide];
-        let mut cur = vec![NEG; wide];
-        let nothing = vec![0.0; 256];
+        // (Each padded with 256 entries never written, so that a memory's values are read as an
+        // array of 256 wherever they start: a `u8` index into it needs no bounds check.)
+        let [mut next, mut cur] = std::mem::take(&mut self.rows);
+        for row in [&mut next, &mut cur] {
+            row.clear();
+            row.resize(wide + 256, NEG);
+        }
+        let (nothing, never, zeros) = ([0.0; 256], [NEG; 256], [0u8; 256]);
+        // Per block of states (mask, Jump) and destination cell, when its item is still there:
+        // where the memories of the state arrived in start, the priced gain of its resource (0:
+        // none) and the resource's bit in the cell's memory, and the tick before which that
+        // holds (see [`Relaxation::arrive`]).
+        let arrival: Vec<(usize, f64, u8, u32)> = (0..2 * masks)
+            .flat_map(|block| (0..cells).map(move |d| (block, d)))
+            .map(|(block, d)| {
+                let (m2, j2, gain) = self.taking(d, block / 2, block % 2 == 1);
+                let to = (m2 * 2 + usize::from(j2)) * width + memory.off[d];
+                let (gain, own) = gain.map_or((0.0, 0), |g| (g, memory.own[d]));
+                (to, gain, own, self.deadline[d])
+            })
+            .collect();
         for t in (0..self.ticks).rev() {
             cur.fill(NEG);
             // (`choice` is all `u8::MAX` until written: each tick's part is written once.)
             let choice = &mut memory.choice[t as usize * wide..(t as usize + 1) * wide];
-            let (mut base, mut end, mut mask, mut jump) = (0, 0, 0, false);
+            let (mut base, mut end, mut jump) = (0, 0, false);
             for s in self.live_at(t) {
                 if s >= end {
                     let block = s / cells;
-                    (base, end, mask, jump) = (block * cells, (block + 1) * cells, block / 2, block % 2 == 1);
+                    (base, end, jump) = (block * cells, (block + 1) * cells, block % 2 == 1);
                 }
                 let (c, j) = (s - base, usize::from(jump));
                 let at = base / cells * width + memory.off[c];
                 let nm = memory.off[c + 1] - memory.off[c];
-                let (best, arg) = (&mut cur[at..at + nm], &mut choice[at..at + nm]);
-                for (m, &(d, _)) in self.moves[j][c].iter().enumerate() {
+                // Per move: what the memories it remaps to are worth after it, its remap of this
+                // cell's memories, and the gain and bit of the resource there.
+                let mut moves = [(&never, &zeros[..nm], 0.0, 0u8); 8];
+                let list = &self.moves[j][c];
+                let at_move = &memory.at[j][c * 8..c * 8 + 8];
+                for ((slot, &(d, _)), &from) in moves.iter_mut().zip(list).zip(at_move) {
                     let d = d as usize;
-                    let (m2, j2, gain) = self.arrive(d, t, mask, jump);
-                    let table = &memory.remap[j][memory.at[j][c * 8 + m]..][..nm];
+                    let table = &memory.remap[j][from..][..nm];
+                    let (taken, gain, own, before) = arrival[base + d];
                     // (Onto the final, nothing comes after: the state there is never solved.)
-                    let after = if d == fin {
-                        &nothing[..]
+                    let after: &[f64; 256] = if d == fin {
+                        &nothing
                     } else {
-                        let to = (m2 * 2 + usize::from(j2)) * width + memory.off[d];
-                        &next[to..to + memory.off[d + 1] - memory.off[d]]
+                        let to = if t + 1 < before { taken } else { base / cells * width + memory.off[d] };
+                        next[to..to + 256].try_into().unwrap_or(&never)
                     };
-                    let mut offer = |mem: usize, v: f64| {
-                        if v > best[mem] {
-                            (best[mem], arg[mem]) = (v, m as u8);
-                        }
-                    };
-                    // A resource still there is taken unless the memory holds it, and then held.
-                    match gain {
-                        None => {
-                            table.iter().enumerate().for_each(|(mem, &to)| offer(mem, 0.0 + after[usize::from(to)]))
-                        }
-                        Some(g) => {
-                            let own = memory.own[d];
-                            for (mem, &to) in table.iter().enumerate() {
-                                let v = if to & own == 0 {
-                                    g + after[usize::from(to | own)]
-                                } else {
-                                    0.0 + after[usize::from(to)]
-                                };
-                                offer(mem, v);
-                            }
-                        }
-                    }
+                    // A resource still there is taken unless the memory holds it, and then held
+                    // (where none is, `own` is 0 and the gain 0: the value there is `0 + after`).
+                    *slot = if t + 1 < before { (after, table, gain, own) } else { (after, table, 0.0, 0) };
+                }
+                let (best, arg) = (&mut cur[at..at + nm], &mut choice[at..at + nm]);
+                if list.len() <= 4 {
+                    best_remembered::<4>(&moves, best, arg);
+                } else {
+                    best_remembered::<8>(&moves, best, arg);
                 }
                 if !kept {
                     values[t as usize * size + s] = cur[at];
                 }
             }
             if kept {
-                values[t as usize * wide..(t as usize + 1) * wide].copy_from_slice(&cur);
+                values[t as usize * wide..(t as usize + 1) * wide].copy_from_slice(&cur[..wide]);
             }
             std::mem::swap(&mut cur, &mut next);
         }
+        self.rows = [next, cur];
         let best =
             values[if kept { (p.jump as usize) * width + memory.off[start] } else { self.state(0, p.jump, start) }];
         (self.values, self.kept) = (values, kept);
