@@ -166,7 +166,8 @@ fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
     assert!(log.contains("Syntax error"), "the full build log is kept: {log}");
     assert!(note.contains("Syntax error"), "the note names the compiler's error: {note}");
     let page = std::fs::read_to_string(league.join("index.html")).unwrap();
-    assert!(page.contains("build failed at") && page.contains("build log</a>"), "the page says so and links the log");
+    let linked = format!(">{}</a>", bob["build_log"].as_str().unwrap());
+    assert!(page.contains("build failed at") && page.contains(&linked), "the page says so and links the log");
 
     // Week 5: fixed (and better): bob v2 replaces v1, and only now.
     python_bot(&class.join("bob"));

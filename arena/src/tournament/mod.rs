@@ -788,7 +788,7 @@ fn plan(
         shards: None,
     };
     let lines = match &previous {
-        Some(previous) => changes(previous, &record),
+        Some(previous) => changes(previous, &record, out),
         // A first run says before it plays which bots cannot play, and why (else only its final
         // table did); `arena build` lists them itself.
         None if !options.prepare_only => first_run_failures(&record, out),
@@ -1100,8 +1100,8 @@ fn first_run_failures(record: &TournamentRecord, out: &Path) -> Vec<String> {
     record.failures.iter().map(|(name, why)| format!("{name} cannot play: {}", shown.text(why))).collect()
 }
 
-/// What changed from `old` to `new`, in words, and what it re-runs.
-fn changes(old: &TournamentRecord, new: &TournamentRecord) -> Vec<String> {
+/// What changed from `old` to `new` (the league in `out`), in words, and what it re-runs.
+fn changes(old: &TournamentRecord, new: &TournamentRecord, out_dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
     let names = |r: &TournamentRecord| -> Vec<String> { r.config.bots.iter().map(|b| b.name.clone()).collect() };
     let (before, after) = (names(old), names(new));
@@ -1148,9 +1148,10 @@ fn changes(old: &TournamentRecord, new: &TournamentRecord) -> Vec<String> {
     if !playing.is_empty() {
         out.push(format!("bots added: {} (their matches are played)", join(&playing)));
     }
+    let shown = new.shown_paths(out_dir);
     for name in failed {
         let why = new.failures.get(name).map_or("", String::as_str);
-        out.push(format!("bot added: {name}, which cannot play: {why}"));
+        out.push(format!("bot added: {name}, which cannot play: {}", shown.text(why)));
     }
     if !removed.is_empty() {
         out.push(format!("bots removed: {} (their results are kept on disk, no longer counted)", join(&removed)));
@@ -3092,7 +3093,7 @@ mod tests {
                 ("gina", vec![("g0", false), ("g1", false)]),
             ],
         );
-        let said = changes(&old, &new);
+        let said = changes(&old, &new, Path::new("/league"));
         assert!(said.contains(&"new versions: bob (their matches are played again)".to_string()), "{said:#?}");
         assert!(said.iter().any(|s| s.starts_with("alice: back to v1 (2026-")), "{said:#?}");
         assert!(!said.iter().any(|s| s.starts_with("new versions:") && s.contains("alice")), "{said:#?}");
