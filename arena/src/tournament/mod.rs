@@ -1024,7 +1024,7 @@ struct Sorted {
 }
 
 /// Sorts out `existing`, the results in `out`: each kept one is checked as a merge checks a
-/// shard's ([`vouch::Vouch`]: its replay re-simulated too, about a third of a millisecond each
+/// shard's ([`vouch::Vouch`]: its replay re-simulated too, half a millisecond of CPU each
 /// for a duel, on `jobs` threads), and one that fails is played again.
 fn sort_results(
     record: &TournamentRecord,
