@@ -294,11 +294,20 @@ impl Replay {
             #[serde(default)]
             version: u32,
         }
-        let head: Head = serde_json::from_slice(&text).map_err(json)?;
-        if head.format != FORMAT || head.version != VERSION {
-            return Err(ReplayError::Version { path: path.to_path_buf(), format: head.format, version: head.version });
+        let version = |format: String, version: u32| ReplayError::Version { path: path.to_path_buf(), format, version };
+        // (Read whole at once; only a file that is not a replay of this format is read again,
+        // for its head alone, to say why: reading the head first read every replay twice.)
+        match serde_json::from_slice::<Replay>(&text) {
+            Ok(replay) if replay.format == FORMAT && replay.version == VERSION => Ok(replay),
+            Ok(replay) => Err(version(replay.format, replay.version)),
+            Err(whole) => {
+                let head: Head = serde_json::from_slice(&text).map_err(json)?;
+                if head.format != FORMAT || head.version != VERSION {
+                    return Err(version(head.format, head.version));
+                }
+                Err(json(whole))
+            }
         }
-        serde_json::from_slice(&text).map_err(json)
     }
 
     /// A fresh initial state of this replay's game (found in `games`) and setup.
@@ -591,20 +600,25 @@ fn resimulate_checking(
 
 /// The first difference between two JSON values: (path, recorded, actual).
 pub(crate) fn compare(recorded: &Value, actual: &Value) -> Result<(), (String, String, String)> {
+    // (Equal parts are passed over before their paths are written: every frame of a replay
+    // is compared so, and writing each path was a fifth of a resumed league's checks.)
     fn walk(path: &str, a: &Value, b: &Value) -> Option<(String, String, String)> {
         match (a, b) {
+            _ if a == b => None,
             (Value::Object(x), Value::Object(y)) => {
                 let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
                 keys.sort();
                 keys.dedup();
                 keys.into_iter().find_map(|k| {
-                    walk(&format!("{path}.{k}"), x.get(k).unwrap_or(&Value::Null), y.get(k).unwrap_or(&Value::Null))
+                    let (p, q) = (x.get(k).unwrap_or(&Value::Null), y.get(k).unwrap_or(&Value::Null));
+                    (p != q).then(|| walk(&format!("{path}.{k}"), p, q)).flatten()
                 })
             }
-            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
-                x.iter().zip(y).enumerate().find_map(|(i, (p, q))| walk(&format!("{path}[{i}]"), p, q))
-            }
-            _ if a == b => None,
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+                .iter()
+                .zip(y)
+                .enumerate()
+                .find_map(|(i, (p, q))| (p != q).then(|| walk(&format!("{path}[{i}]"), p, q)).flatten()),
             _ => Some((path.to_string(), a.to_string(), b.to_string())),
         }
     }

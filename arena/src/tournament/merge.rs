@@ -3,7 +3,7 @@
 //! counts once, with its replay, its page and its log copied into OUT; what no shard played is
 //! listed, and a league with missing matches is never called complete.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
@@ -71,6 +71,8 @@ struct Steps<'a> {
     /// Writes the pages before the results; false after them (the order that left a folder
     /// holding the league with its new results and its old pages when killed in between).
     pages_first: bool,
+    /// How many threads check the lines (see [`Vouch::check_all`]).
+    jobs: usize,
     /// Checks each line as [`Vouch`] does; false only compares it with its replay's result
     /// (the check that took a result changed in both).
     #[cfg(test)]
@@ -89,6 +91,7 @@ impl Default for Steps<'_> {
             staged: true,
             lock: Some(super::BATCH_LOCK_WAIT),
             pages_first: true,
+            jobs: super::check_jobs(None),
             #[cfg(test)]
             vouched: true,
             #[cfg(test)]
@@ -98,6 +101,14 @@ impl Default for Steps<'_> {
 }
 
 impl Steps<'_> {
+    /// Whether each line is checked as [`Vouch`] does (else only against its replay's result).
+    fn vouched(&self) -> bool {
+        #[cfg(test)]
+        return self.vouched;
+        #[cfg(not(test))]
+        true
+    }
+
     /// Why `line`, found in `dir`, is not the league's (see [`Vouch::why_not`]).
     fn why_not(&self, vouch: &mut Vouch, dir: &Path, line: &ResultLine) -> Option<String> {
         #[cfg(test)]
@@ -252,45 +263,74 @@ fn merge_with(
         tracing::warn!("{}: not merged", crate::safe_text::terminal_line(&refusal));
         refused.push(refusal);
     };
-    for (d, dir) in dirs.iter().enumerate() {
-        for file in results::files(dir) {
-            let claim = file.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file);
-            for line in results::read_file(&file)?.0 {
-                let known = by_key.get(&line.key).map_or(&[][..], Vec::as_slice);
-                if !steps.owned() && !known.is_empty() {
-                    continue;
-                }
-                if let (Some(claim), true) = (claim, steps.owned()) {
-                    let split = splits.entry(claim.count).or_insert_with(|| slices(&record.schedule, claim.count));
-                    if let Some(&owner) = split.get(&line.key).filter(|&&owner| owner != claim.index) {
-                        let name = file.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
-                        let owner = Shard { index: owner, count: claim.count };
-                        refuse(
-                            &mut refused,
-                            format!(
-                                "{}: match {}: it is shard {owner}'s match, and the line is in {name}, shard {claim}'s \
-                                 results: a shard's folder holds only its own matches",
-                                dir.display(),
-                                line.key
-                            ),
-                        );
-                        continue;
-                    }
-                }
-                // (The same result again: a folder given twice, a shard's file folded into the
-                // main one by a run killed before it removed it.)
-                if known.iter().any(|&i| same_result(&found[i].line, &line)) {
-                    continue;
-                }
-                if let Some(why) = steps.why_not(&mut vouch, dir, &line) {
-                    refuse(&mut refused, format!("{}: match {}: {why}", dir.display(), line.key));
-                    continue;
-                }
-                by_key.entry(line.key.clone()).or_default().push(found.len());
-                let file = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                found.push(Found { dir: d, file, line });
-            }
+    // Every folder's lines, in order, each with its folder, its file and the shard it claims.
+    let mut lines: Vec<(usize, &PathBuf, Option<Shard>, ResultLine)> = Vec::new();
+    let files: Vec<(usize, PathBuf)> =
+        dirs.iter().enumerate().flat_map(|(d, dir)| results::files(dir).into_iter().map(move |f| (d, f))).collect();
+    for (d, file) in &files {
+        let claim = file.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file);
+        lines.extend(results::read_file(file)?.0.into_iter().map(|line| (*d, file, claim, line)));
+    }
+    // Whether a line is another shard's match than its file's.
+    let mut not_its_shard = |claim: Option<Shard>, line: &ResultLine| -> Option<Shard> {
+        let claim = claim.filter(|_| steps.owned())?;
+        let split = splits.entry(claim.count).or_insert_with(|| slices(&record.schedule, claim.count));
+        split.get(&line.key).filter(|&&owner| owner != claim.index).map(|&index| Shard { index, count: claim.count })
+    };
+    // The lines to check, checked at once (on several threads): those of their file's shard,
+    // and the first of each result (a line of the same result as one before it is checked, in
+    // order, only where that one was not merged).
+    let mut earlier: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut first = vec![false; lines.len()];
+    for (i, (_, _, claim, line)) in lines.iter().enumerate() {
+        let before = earlier.entry(line.key.as_str()).or_default();
+        first[i] = not_its_shard(*claim, line).is_none() && !before.iter().any(|&j| same_result(&lines[j].3, line));
+        before.push(i);
+    }
+    let to_check: Vec<(&Path, &ResultLine)> = lines
+        .iter()
+        .zip(&first)
+        .filter(|(_, first)| **first && steps.vouched())
+        .map(|((d, _, _, line), _)| (dirs[*d].as_path(), line))
+        .collect();
+    let mut checked = vouch.check_all(&to_check, steps.jobs).into_iter();
+    for ((d, file, claim, line), first) in lines.into_iter().zip(first) {
+        let dir = &dirs[d];
+        let known = by_key.get(&line.key).map_or(&[][..], Vec::as_slice);
+        let ahead = if first && steps.vouched() { checked.next() } else { None };
+        if !steps.owned() && !known.is_empty() {
+            continue;
         }
+        if let Some(owner) = not_its_shard(claim, &line) {
+            let name = file.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+            let claim = claim.unwrap_or(owner);
+            refuse(
+                &mut refused,
+                format!(
+                    "{}: match {}: it is shard {owner}'s match, and the line is in {name}, shard {claim}'s \
+                     results: a shard's folder holds only its own matches",
+                    dir.display(),
+                    line.key
+                ),
+            );
+            continue;
+        }
+        // (The same result again: a folder given twice, a shard's file folded into the
+        // main one by a run killed before it removed it.)
+        if known.iter().any(|&i| same_result(&found[i].line, &line)) {
+            continue;
+        }
+        let why = match ahead {
+            Some(checked) => vouch.settle(checked),
+            None => steps.why_not(&mut vouch, dir, &line),
+        };
+        if let Some(why) = why {
+            refuse(&mut refused, format!("{}: match {}: {why}", dir.display(), line.key));
+            continue;
+        }
+        by_key.entry(line.key.clone()).or_default().push(found.len());
+        let file = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        found.push(Found { dir: d, file, line });
     }
     for (key, at) in by_key.iter().filter(|(_, at)| at.len() > 1) {
         let held: Vec<String> = at
@@ -811,6 +851,99 @@ mod tests {
         let merged =
             merge_with(&dir.path().join("again"), &dirs, &crate::games::registry(), &Quiet, &Steps::default()).unwrap();
         assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
+    }
+
+    /// Forges four of the six results of `src` (its first, third, fourth and sixth lines), each
+    /// otherwise: a score changed in its line and its replay (which then does not re-simulate),
+    /// a frame changed in its replay alone, its replay removed, its seed changed in its line.
+    /// Returns their keys, in the lines' order.
+    fn forge_four(src: &Path) -> Vec<String> {
+        let mut lines = results::read_all(src).unwrap();
+        lines[0].result.players[0].score = 999_999;
+        rewrite_replay(src, &lines[0], |r| r["result"]["players"][0]["score"] = 999_999.into());
+        rewrite_replay(src, &lines[2], |r| r["steps"][2]["frame"]["tick"] = 999.into());
+        std::fs::remove_file(src.join(&lines[3].replay)).unwrap();
+        lines[5].seed += 1;
+        results::rewrite(&src.join(RESULTS_FILE), &lines).unwrap();
+        [0, 2, 3, 5].iter().map(|&i| lines[i].key.clone()).collect()
+    }
+
+    /// A merge checking its lines on several threads at once refuses the same lines as one
+    /// thread, with the same words, in the lines' order (whichever thread ends first), and
+    /// merges the same results. The control: the older check (a line against its replay's
+    /// result alone) takes the two forged lines whose replays read, which only a re-simulation
+    /// refuses.
+    #[test]
+    fn lines_checked_at_once_are_refused_as_one_thread_refuses_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let forged = forge_four(&src);
+        let dirs = [src.clone()];
+        let merge = |name: &str, steps: &Steps| {
+            let out = dir.path().join(name);
+            (merge_with(&out, &dirs, &crate::games::registry(), &Quiet, steps).unwrap(), results::read_all(&out))
+        };
+        let (one, one_results) = merge("one", &Steps { jobs: 1, ..Steps::default() });
+        let whys: Vec<&str> = one
+            .refused
+            .iter()
+            .zip(&forged)
+            .map(|(why, key)| {
+                let at = format!("{}: match {key}: ", src.display());
+                why.strip_prefix(&at).unwrap_or_else(|| panic!("{why} (expected {at})"))
+            })
+            .collect();
+        assert_eq!(one.refused.len(), 4, "{:?}", one.refused);
+        assert!(whys[0].starts_with("its replay does not re-simulate: result:"), "{}", whys[0]);
+        assert!(whys[1].starts_with("its replay does not re-simulate: step 3:"), "{}", whys[1]);
+        assert!(whys[2].starts_with("its replay cannot be read"), "{}", whys[2]);
+        assert!(whys[3].starts_with("its seed is"), "{}", whys[3]);
+        for jobs in [2, 3, 4, 8] {
+            let (many, many_results) = merge(&format!("many-{jobs}"), &Steps { jobs, ..Steps::default() });
+            assert_eq!(many.refused, one.refused, "{jobs} threads");
+            assert_eq!((&many.missing, many.results), (&one.missing, one.results), "{jobs} threads");
+            assert_eq!(many_results.unwrap(), *one_results.as_ref().unwrap(), "{jobs} threads");
+        }
+
+        // The control: the older check.
+        let (old, _) = merge("old", &Steps { vouched: false, jobs: 4, ..Steps::default() });
+        assert!(
+            !old.refused.iter().any(|why| why.contains(&forged[0]) || why.contains(&forged[1])),
+            "{:?}",
+            old.refused
+        );
+    }
+
+    /// A resumed league checking its results on several threads drops the same lines as one
+    /// thread, for the same reasons, in the lines' order, and keeps the same; run, it plays the
+    /// forged matches again. The control: the same lines, unforged, are all kept.
+    #[test]
+    fn a_resume_checking_at_once_drops_what_one_thread_drops() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let record = TournamentRecord::load(&src, &registry).unwrap();
+        let sort = |jobs: usize| {
+            let sorted =
+                super::super::sort_results(&record, results::read_all(&src).unwrap(), &src, &[], &registry, jobs);
+            let done: Vec<String> = sorted.done.iter().map(|l| l.key.clone()).collect();
+            (done, sorted.history.len(), sorted.dropped, sorted.why)
+        };
+        // The control.
+        let honest = sort(4);
+        assert_eq!((honest.0.len(), honest.2), (6, 0), "{:?}", honest.3);
+
+        let forged = forge_four(&src);
+        let one = sort(1);
+        assert_eq!(one.3.iter().map(|(key, _)| key).collect::<Vec<_>>(), forged.iter().collect::<Vec<_>>());
+        assert_eq!((one.0.len(), one.2), (2, 4));
+        assert!(one.3[0].1.starts_with("its replay does not re-simulate"), "{:?}", one.3);
+        for jobs in [2, 3, 4, 8] {
+            assert_eq!(sort(jobs), one, "{jobs} threads");
+        }
+        let config = TournamentConfig::load(&dir.path().join("course/class.toml")).unwrap();
+        let summary = league(config, &src, true);
+        assert_eq!((summary.played, summary.kept), (4, 2));
     }
 
     /// A line whose replay re-simulates but is another scheduled match's (the same bots, seats

@@ -838,7 +838,8 @@ fn reconcile(
     games: &Registry,
 ) -> Result<Reconciled, TournamentError> {
     let record = &league.record;
-    let sorted = sort_results(record, league.existing.clone(), out, &options.rerun, games);
+    let jobs = check_jobs(record.config.jobs);
+    let sorted = sort_results(record, league.existing.clone(), out, &options.rerun, games, jobs);
     let main = out.join(RESULTS_FILE);
     let shard_files: Vec<PathBuf> = results::files(out).into_iter().filter(|f| *f != main).collect();
     let valid_len = if sorted.dropped > 0 || !shard_files.is_empty() || !main.exists() {
@@ -964,7 +965,7 @@ fn run_shard(
         record.save(out)?;
     }
     let existing = results::read_all(out)?;
-    let sorted = sort_results(&record, existing, out, &[], games);
+    let sorted = sort_results(&record, existing, out, &[], games, check_jobs(jobs.or(record.config.jobs)));
     let mine = out.join(shard.results_file());
     let (own, mut valid_len) = results::read_file(&mine)?;
     // What the folder holds of the league before its last build (results no longer scheduled)
@@ -1022,40 +1023,78 @@ struct Sorted {
     history: Vec<ResultLine>,
     /// Lines dropped: duplicates, results that are not their match's (see [`vouch`]), re-runs.
     dropped: usize,
+    /// The results dropped as not their match's, in their order: each one's key and why.
+    why: Vec<(String, String)>,
 }
 
 /// Sorts out `existing`, the results in `out`: each kept one is checked as a merge checks a
-/// shard's ([`vouch::Vouch`]: its replay re-simulated too, a millisecond or so each), and one
-/// that fails is played again.
+/// shard's ([`vouch::Vouch`]: its replay re-simulated too, half a millisecond of CPU each
+/// for a duel, on `jobs` threads), and one that fails is played again.
 fn sort_results(
     record: &TournamentRecord,
     existing: Vec<ResultLine>,
     out: &Path,
     rerun: &[String],
     games: &Registry,
+    jobs: usize,
 ) -> Sorted {
+    #[derive(PartialEq)]
+    enum Fate {
+        Rerun,
+        Duplicate,
+        History,
+        Checked,
+    }
     let keys: HashSet<&str> = record.schedule.iter().map(|m| m.key.as_str()).collect();
-    let mut vouch = vouch::Vouch::new(record, games);
     let mut seen = HashSet::new();
-    let mut sorted = Sorted { done: Vec::new(), history: Vec::new(), dropped: 0 };
-    for line in existing {
-        if rerun.contains(&line.key) {
-            tracing::info!(key = %line.key, "playing it again (--rerun)");
-            sorted.dropped += 1;
-        } else if !seen.insert(line.key.clone()) {
-            tracing::warn!(key = %line.key, "dropping a duplicate result line");
-            sorted.dropped += 1;
-        } else if !keys.contains(line.key.as_str()) {
-            sorted.history.push(line);
-        } else if let Some(why) = vouch.why_not(out, &line) {
-            let why = crate::safe_text::terminal_line(&why);
-            tracing::warn!(key = %line.key, "{why}: playing it again");
-            sorted.dropped += 1;
-        } else {
-            sorted.done.push(line);
+    let fates: Vec<Fate> = existing
+        .iter()
+        .map(|line| {
+            if rerun.contains(&line.key) {
+                Fate::Rerun
+            } else if !seen.insert(line.key.as_str()) {
+                Fate::Duplicate
+            } else if !keys.contains(line.key.as_str()) {
+                Fate::History
+            } else {
+                Fate::Checked
+            }
+        })
+        .collect();
+    let mut vouch = vouch::Vouch::new(record, games);
+    let to_check: Vec<(&Path, &ResultLine)> =
+        existing.iter().zip(&fates).filter(|(_, fate)| **fate == Fate::Checked).map(|(line, _)| (out, line)).collect();
+    let mut checked = vouch.check_all(&to_check, jobs).into_iter();
+    let mut sorted = Sorted { done: Vec::new(), history: Vec::new(), dropped: 0, why: Vec::new() };
+    for (line, fate) in existing.into_iter().zip(fates) {
+        match fate {
+            Fate::Rerun => {
+                tracing::info!(key = %line.key, "playing it again (--rerun)");
+                sorted.dropped += 1;
+            }
+            Fate::Duplicate => {
+                tracing::warn!(key = %line.key, "dropping a duplicate result line");
+                sorted.dropped += 1;
+            }
+            Fate::History => sorted.history.push(line),
+            Fate::Checked => match checked.next().and_then(|c| vouch.settle(c)) {
+                Some(why) => {
+                    let why = crate::safe_text::terminal_line(&why);
+                    tracing::warn!(key = %line.key, "{why}: playing it again");
+                    sorted.why.push((line.key, why));
+                    sorted.dropped += 1;
+                }
+                None => sorted.done.push(line),
+            },
         }
     }
     sorted
+}
+
+/// How many threads check a league's results: the run's `jobs` where it is set (`-j`, the
+/// config), else the cores this process may use.
+fn check_jobs(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(|| crate::referee::cpus::allowed().len()).max(1)
 }
 
 /// Refuses a league whose students' builds would run without a box because `auto` could make

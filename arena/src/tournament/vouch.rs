@@ -8,9 +8,15 @@
 //! What this cannot tell: that the bots made the moves the replay records. A replay forged
 //! whole, a legal game from the schedule's setup, passes; shards must run where only the
 //! teacher's jobs write.
+//!
+//! Lines are checked on several threads at once ([`Vouch::check_all`]), each on its own; what
+//! they found is then taken in the lines' order ([`Vouch::settle`]), so what is said and kept
+//! does not depend on which thread ended first.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -26,23 +32,100 @@ pub(crate) struct Vouch<'a> {
     games: &'a Registry,
     game: Option<&'static dyn Game>,
     scheduled: HashMap<&'a str, &'a ScheduledMatch>,
-    /// The setup each map gives its matches, or why it cannot be made here (the map cannot be
-    /// read, or its content is no longer what the league was built with).
-    setups: HashMap<PathBuf, Result<Value, String>>,
+    /// The setup each of the schedule's maps gives its matches, made by the first check that
+    /// needs it, or why it cannot be made here (the map cannot be read, or its content is no
+    /// longer what the league was built with).
+    setups: HashMap<&'a Path, OnceLock<Result<Value, String>>>,
+    /// The maps whose setups a settled check used (a failed one is warned of once).
+    used: HashSet<&'a Path>,
+}
+
+/// What a check of one line found, to be taken in the lines' order by [`Vouch::settle`].
+pub(crate) struct Checked<'a> {
+    /// Why the line is not the league's, if it is not.
+    why: Option<String>,
+    /// The map whose setup the check used.
+    setup: Option<&'a Path>,
 }
 
 impl<'a> Vouch<'a> {
     /// A checker of `record`'s results, with the games of `games`.
     pub(crate) fn new(record: &'a TournamentRecord, games: &'a Registry) -> Self {
         let scheduled = record.schedule.iter().map(|m| (m.key.as_str(), m)).collect();
+        let setups = record.schedule.iter().map(|m| (m.map.as_path(), OnceLock::new())).collect();
         let game = record.game(games).ok();
-        Vouch { record, games, game, scheduled, setups: HashMap::new() }
+        Vouch { record, games, game, scheduled, setups, used: HashSet::new() }
     }
 
     /// Why `line`, found in `dir`, is not a result of the league, if it is not (in words that
     /// name what differs); `None` if it is. A line of a match no longer scheduled (an earlier
     /// version's) is checked against its replay alone.
     pub(crate) fn why_not(&mut self, dir: &Path, line: &ResultLine) -> Option<String> {
+        let checked = self.check(dir, line);
+        self.settle(checked)
+    }
+
+    /// [`Vouch::check`] of each of `lines` (each with its folder), on up to `jobs` threads;
+    /// what each found, in the lines' order. Settle them in that order.
+    pub(crate) fn check_all(&self, lines: &[(&Path, &ResultLine)], jobs: usize) -> Vec<Checked<'a>> {
+        let jobs = jobs.clamp(1, lines.len().max(1));
+        let start = std::time::Instant::now();
+        let checked = self.check_on(lines, jobs);
+        tracing::debug!(lines = lines.len(), jobs, ms = start.elapsed().as_millis() as u64, "results checked");
+        checked
+    }
+
+    fn check_on(&self, lines: &[(&Path, &ResultLine)], jobs: usize) -> Vec<Checked<'a>> {
+        if jobs == 1 {
+            return lines.iter().map(|(dir, line)| self.check(dir, line)).collect();
+        }
+        // Each thread takes the next line not yet taken, and keeps what it found by its place.
+        let next = AtomicUsize::new(0);
+        let work = || {
+            let mut found = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some((dir, line)) = lines.get(i) else { break found };
+                found.push((i, self.check(dir, line)));
+            }
+        };
+        let mut slots: Vec<Option<Checked<'a>>> = (0..lines.len()).map(|_| None).collect();
+        std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..jobs).map(|_| scope.spawn(work)).collect();
+            for thread in threads {
+                // (A check that panicked panics here, as it would have on this thread.)
+                let found = thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                for (i, checked) in found {
+                    slots[i] = Some(checked);
+                }
+            }
+        });
+        // (Every line was taken by a thread that ended: each slot holds its check.)
+        slots.into_iter().zip(lines).map(|(slot, (dir, line))| slot.unwrap_or_else(|| self.check(dir, line))).collect()
+    }
+
+    /// Takes what a check found, in the lines' order: warns once of each map whose setup could
+    /// not be made, as the first line needing it is taken; why the line is not the league's.
+    pub(crate) fn settle(&mut self, checked: Checked<'a>) -> Option<String> {
+        if let Some(map) = checked.setup {
+            if self.used.insert(map) {
+                if let Some(Err(why)) = self.setups.get(map).and_then(OnceLock::get) {
+                    tracing::warn!("{}: {why}: its replays' setups are not checked", map.display());
+                }
+            }
+        }
+        checked.why
+    }
+
+    /// What [`Vouch::why_not`] finds of `line`, found in `dir`, without a word said: it may run
+    /// on any thread, and be settled later.
+    pub(crate) fn check(&self, dir: &Path, line: &ResultLine) -> Checked<'a> {
+        let mut setup = None;
+        let why = self.check_using(dir, line, &mut setup);
+        Checked { why, setup }
+    }
+
+    fn check_using(&self, dir: &Path, line: &ResultLine, used: &mut Option<&'a Path>) -> Option<String> {
         let scheduled = self.scheduled.get(line.key.as_str()).copied();
         if let Some(m) = scheduled {
             if let Some(why) = self.against_schedule(m, line) {
@@ -65,6 +148,7 @@ impl<'a> Vouch<'a> {
             if replay.limits != config.limits.limits() {
                 return Some("its replay records other limits than the league's".to_string());
             }
+            *used = Some(m.map.as_path());
             if let Some(setup) = self.setup(&m.map) {
                 if let Err((at, recorded, actual)) = crate::replay::compare(&replay.setup, setup) {
                     return Some(format!(
@@ -106,23 +190,20 @@ impl<'a> Vouch<'a> {
             .then(|| format!("its bots' versions are {:?}, the schedule's {versions:?}", line.versions))
     }
 
-    /// The setup the league's matches on `map` start from, made once through the game.
-    fn setup(&mut self, map: &Path) -> Option<&Value> {
-        if !self.setups.contains_key(map) {
-            let setup = self.make_setup(map);
-            if let Err(why) = &setup {
-                tracing::warn!("{}: {why}: its replays' setups are not checked", map.display());
-            }
-            self.setups.insert(map.to_path_buf(), setup);
-        }
-        self.setups.get(map).and_then(|s| s.as_ref().ok())
+    /// The setup the league's matches on `map` (one of the schedule's) start from, made once
+    /// through the game.
+    fn setup(&self, map: &Path) -> Option<&Value> {
+        self.setups.get(map)?.get_or_init(|| self.make_setup(map)).as_ref().ok()
     }
 
     /// Why the setup of `line`'s replay was not checked against its map, if it was not (the
     /// map moved or changed since the build): what a merge's summary counts.
     pub(crate) fn setup_unchecked(&self, line: &ResultLine) -> Option<(&Path, &str)> {
         let m = self.scheduled.get(line.key.as_str())?;
-        match self.setups.get(&m.map)? {
+        if !self.used.contains(m.map.as_path()) {
+            return None;
+        }
+        match self.setups.get(m.map.as_path())?.get()? {
             Err(why) => Some((m.map.as_path(), why.as_str())),
             Ok(_) => None,
         }
