@@ -518,6 +518,43 @@ mod tests {
         assert_eq!(stderr_ends(old_rust).unwrap(), "no way home (at src/main.rs:7:5)");
     }
 
+    /// An error met reading the input (the failing line reads or parses, or a number did not
+    /// parse) is told from one in the bot's own logic, from the one traceback reader. The
+    /// control: the error of its own logic is not at the input.
+    #[test]
+    fn an_error_at_the_input_is_told_from_one_of_the_bot_s_own() {
+        let traceback = |code: &str, function: &str, error: &str| {
+            format!(
+                "Traceback (most recent call last):\n  File \"bot.py\", line 3, in {function}\n    {code}\n{error}\n"
+            )
+        };
+        let own = StderrEnd::of(&traceback("if s.tick == 5: raise ValueError(\"boom\")", "act", "ValueError: boom"));
+        let own = own.unwrap();
+        assert_eq!(own.place.as_deref(), Some("File \"bot.py\", line 3, in act"));
+        assert_eq!(own.said, "ValueError: boom (at File \"bot.py\", line 3, in act)");
+        assert!(!own.at_input(), "{own:?}");
+        for (code, function, error) in [
+            ("x = int(parts[2])", "act", "ValueError: invalid literal for int() with base 10: 'WAIT'"),
+            ("line = sys.stdin.readline().split()", "main", "IndexError: list index out of range"),
+            ("grid = rows[1]", "parse_header", "IndexError: list index out of range"),
+        ] {
+            let end = StderrEnd::of(&traceback(code, function, error)).unwrap();
+            assert!(end.at_input(), "{end:?}");
+        }
+    }
+
+    /// A crash's sentence names the match log only where one is kept. The control: the log is
+    /// named where it is.
+    #[test]
+    fn a_crash_names_the_log_only_where_one_is_kept() {
+        let segv = ForfeitFact { ended: Some(Ending::Signal(libc::SIGSEGV)), ..fact("crash") };
+        let without = segv.sentence_noting(&RR, "bot", None, None);
+        assert!(without.ends_with("a null pointer)."), "{without}");
+        assert!(!without.contains("log"), "{without}");
+        let with = segv.sentence_noting(&RR, "bot", None, Some("its stderr is in the match log"));
+        assert!(with.ends_with("; its stderr is in the match log."), "{with}");
+    }
+
     #[test]
     fn timeouts_say_when_and_how_long() {
         assert_eq!(

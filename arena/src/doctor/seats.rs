@@ -232,7 +232,7 @@ pub(super) async fn check(
                         .or_else(|| {
                             // An error in its own code after good answers.
                             let end = own_error(stderr, good)?;
-                            let at = format!("the {} {}", info.wording.step, fact.tick.unwrap_or(steps));
+                            let at = format!("{} {}", info.wording.step, fact.tick.unwrap_or(steps));
                             Some(own_error_fix(&end, &at, info.wording.step, &by_hand))
                         })
                         .or_else(|| {
