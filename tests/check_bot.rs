@@ -223,24 +223,106 @@ fn a_python_bot_that_never_ran_is_told_why() {
 }
 
 /// A bot that crashes the same way in every situation: its stderr is shown once, in seat 1's
-/// report, and each other situation says it wrote the same (it was repeated six times). The
-/// control: a bot whose stderr names the header it read keeps each situation's own where it
-/// differs (another map), and is said to be the same where it is not (seat 2, the same map).
+/// report, each other situation says only that it is the same crash (it was repeated six times),
+/// and the crash is counted once. The control: a bot whose error differs on one map is told
+/// there, with its own stderr.
 #[test]
 fn the_same_crash_s_stderr_is_shown_once() {
-    let same = "It wrote the same to stderr as in `seat 1`, above.";
     let (stdout, code) = check("sh -c 'read l; echo \"Traceback: NameError: boom\" >&2; exit 1'");
     assert_eq!(code, 1, "{stdout}");
     assert_eq!(stdout.matches("PROBLEM").count(), 6, "{stdout}");
     assert_eq!(stdout.matches("Its last words on stderr:\n      Traceback: NameError: boom").count(), 1, "{stdout}");
-    assert_eq!(stdout.matches(same).count(), 5, "{stdout}");
+    assert_eq!(stdout.matches("(the same crash as in `seat 1`, above)").count(), 5, "{stdout}");
+    assert_eq!(stdout.matches("    fix: ").count(), 1, "{stdout}");
     assert!(row(&stdout, "seat 1").contains("forfeit (crash)"), "{stdout}");
+    assert!(stdout.contains("\n1 problem found: your bot failed the same way in all 6 situations.\n"), "{stdout}");
     // The control.
-    let (stdout, _) = check("sh -c 'read l; echo \"died on: $l\" >&2; exit 1'");
-    for own in ["died on: ARENA 4 6 30", "died on: ARENA 3 5 20", "died on: ARENA 3 6 20"] {
-        assert!(stdout.contains(own), "{own}: {stdout}");
+    let (stdout, _) = check("sh -c 'read a r c t; [ \"$r $c\" = \"3 6\" ] && echo \"other: $r $c\" >&2; exit 1'");
+    assert!(stdout.contains("Its last words on stderr:\n      other: 3 6"), "{stdout}");
+    assert!(row(&stdout, "power-ups").ends_with("at tick 1"), "{stdout}");
+}
+
+/// A program that never ran (a script not found from here, a Python script without `#!`)
+/// fails the same way in every situation: its fix is said once, and it is one problem, not six.
+/// The control: a bot with two different errors is two problems, the repeats counted once.
+#[test]
+fn a_program_that_never_ran_is_one_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let bare = dir.path().join("bare.py");
+    std::fs::write(&bare, "import sys\nprint('WAIT')\n").unwrap();
+    std::process::Command::new("chmod").arg("+x").arg(&bare).status().unwrap();
+    for (bot, fix) in
+        [("python3 nosuch.py", "`nosuch.py` does not exist in"), ("./bare.py", "does not start with a `#!`")]
+    {
+        let out = arena_in(dir.path(), &["check-bot", bot]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{stdout}");
+        assert_eq!(stdout.matches(fix).count(), 1, "{bot}: {stdout}");
+        assert_eq!(stdout.matches("PROBLEM").count(), 6, "{stdout}");
+        assert!(stdout.contains("\n1 problem found: your bot failed the same way in all 6 situations.\n"), "{stdout}");
+        assert!(!stdout.contains("6 problems found"), "{stdout}");
     }
-    assert_eq!(stdout.matches(same).count(), 1, "seat 2 alone: {stdout}");
+    // The control.
+    let (stdout, _) = check(
+        "sh -c 'read a r c t; if [ \"$r $c\" = \"3 6\" ]; then echo \"ZeroDivisionError: division by zero\" >&2; \
+         else echo \"IndexError: list index out of range\" >&2; fi; exit 1'",
+    );
+    assert!(
+        stdout.contains("\n2 problems found (4 situations failed the same way as an earlier one, counted once).\n"),
+        "{stdout}"
+    );
+}
+
+/// A crash in the bot's own logic after good answers is told so, quoting the error and the line
+/// its traceback names, with advice on that line, not on reading the input (it was told to "read
+/// the header up to `STREAM`", and on the power-ups map to "read every kind of cell"). The
+/// controls: a crash reading the TICK line after good answers, and one before the first
+/// answer, keep the advice on reading the input.
+#[test]
+fn a_crash_in_the_bot_s_own_code_is_told_so() {
+    let (stdout, code) = check(&flawed("owncrash"));
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("on an error in its own code after 1 good answer: `ValueError: no plan for tick 2 (at File \""),
+        "{stdout}"
+    );
+    assert!(stdout.contains("flawed.py\", line "), "{stdout}");
+    assert!(
+        stdout.contains("fix: it read its input and answered well until then") && stdout.contains("`TICK 2`"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("read the header up to `STREAM`") && !stdout.contains("read every kind of cell"),
+        "{stdout}"
+    );
+    // The controls.
+    let (stdout, _) = check(&flawed("tickcrash"));
+    assert!(
+        stdout.contains("invalid literal for int()") && stdout.contains("fix: read the header up to `STREAM`"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("in its own code"), "{stdout}");
+    let (stdout, _) = check(&flawed("crlfcrash"));
+    assert!(stdout.contains("before answering `TICK 1`") && !stdout.contains("in its own code"), "{stdout}");
+}
+
+/// A bot that floods its stderr is told so once, with how much was cut and the fix (it was told
+/// "No problems found"). The control: a good bot is told nothing of its stderr.
+#[test]
+fn a_flooded_stderr_is_noted_once() {
+    let (stdout, code) = check(&flawed("spam"));
+    assert_eq!(code, 0, "a note, not a problem: {stdout}");
+    assert_eq!(
+        stdout.matches("your bot wrote more to stderr than the arena keeps: the first 64 KiB were kept").count(),
+        1,
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("costs it time on every answer") && stdout.contains("fix: write less to stderr"),
+        "{stdout}"
+    );
+    let (stdout, _) = check(&flawed("good"));
+    assert!(!stdout.contains("stderr than the arena keeps"), "{stdout}");
 }
 
 /// A bot of another game (Atoms) is told so, once, and where to check it instead: it died on
@@ -421,7 +503,9 @@ fn a_tactics_bot_s_crash_or_loop_is_told_its_cause() {
     assert!(stdout.contains("SIGSEGV") && stdout.contains("fix: find the invalid memory access"), "{stdout}");
     assert!(!stdout.contains("tests/test1.txt"), "no Resource Rush test files: {stdout}");
     let (stdout, _) = game_check("tactics", "tactics_flawed.py", "raise");
-    assert!(stdout.contains("fix: your program stopped on an error of its own: `ValueError:"), "{stdout}");
+    // An error of its own after good answers: the line it names, not the input.
+    assert!(stdout.contains("fix: it read its input and answered well until then"), "{stdout}");
+    assert!(stdout.contains("for the state it was in at step 2."), "{stdout}");
     assert!(stdout.contains("tactics_flawed.py\", line "), "{stdout}");
     let (stdout, _) = game_check("tactics", "tactics_flawed.py", "syntax");
     assert!(stdout.contains("Python could not compile your program"), "{stdout}");

@@ -773,3 +773,105 @@ fn a_malformed_atoms_or_tactics_answer_gets_a_fix_from_its_rules() {
     assert!(stdout.contains("made a move the rules do not allow"), "a refused placement is not malformed: {stdout}");
     assert!(stdout.contains("Fix: you had 1 chip(s) left to place"), "{stdout}");
 }
+
+/// A duel's crash explanation points to no log it did not keep: with `--no-replay` it quotes
+/// how the stderr ends and says how to keep all of it (it said "its stderr is in the match log",
+/// a file never written). The control: with a replay, the log is named, and written.
+#[test]
+fn a_crash_without_a_replay_points_to_no_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = format!("python3 {} owncrash", root().join("tests/bots/flawed.py").display());
+    let map = map("duel.txt");
+    let out = arena_in(dir.path(), &["duel", "--map", &map, "--no-replay", &bot, &bin("greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("Why: At tick 2 flawed exited with status 1.\n"), "{stdout}");
+    assert!(stdout.contains("stderr ends: ValueError: no plan for tick 2 (at File"), "{stdout}");
+    assert!(stdout.contains("(no log was kept: run without --no-replay to keep all of it)"), "{stdout}");
+    assert!(!stdout.contains("match log"), "{stdout}");
+    // The control.
+    let replay = dir.path().join("r.json");
+    let out = arena_in(dir.path(), &["duel", "--map", &map, "--replay", "r.json", &bot, &bin("greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("exited with status 1; its stderr is in the match log."), "{stdout}");
+    assert!(stdout.contains("(all of it in r.log)") && replay.with_extension("log").exists(), "{stdout}");
+}
+
+/// A duel's crash of a Python script without `#!` gets the doctor's fix (it only quoted
+/// `/bin/sh`'s errors, with no Fix:). The control: the same code run through `python3` crashes
+/// in its own code, and gets no such fix.
+#[test]
+fn a_script_without_a_shebang_gets_the_doctor_s_fix_in_a_duel() {
+    let dir = tempfile::tempdir().unwrap();
+    let flawed = std::fs::read_to_string(root().join("tests/bots/flawed.py")).unwrap();
+    std::fs::write(dir.path().join("bare.py"), &flawed).unwrap();
+    std::process::Command::new("chmod").arg("+x").arg(dir.path().join("bare.py")).status().unwrap();
+    let map = map("duel.txt");
+    let out = arena_in(dir.path(), &["duel", "--map", &map, "--no-replay", "./bare.py", &bin("greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("Fix: `./bare.py` does not start with a `#!` line, so the system ran it with `/bin/sh`"),
+        "{stdout}"
+    );
+    // The control.
+    let out = arena_in(dir.path(), &["duel", "--map", &map, "--no-replay", "python3 bare.py owncrash", &bin("greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Why: At tick 2") && !stdout.contains("#!"), "{stdout}");
+}
+
+/// A bot that floods its stderr is warned in the duel's summary, with how much was cut and
+/// that it costs it time (the log's note alone said so). The control: the greedy bot is not.
+#[test]
+fn a_flooded_stderr_is_warned_in_a_duel() {
+    let map = map("tight.txt");
+    let out = arena(&["duel", "--map", &map, "--no-replay", &script("stderrflood.sh"), &bin("greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let warned = "wrote more to stderr than the arena keeps: the first 64 KiB were kept";
+    assert_eq!(stdout.matches(warned).count(), 1, "{stdout}");
+    assert!(stdout.contains("(player 1) wrote more") && stdout.contains("costs it time"), "{stdout}");
+    assert!(stdout.contains("Fix: write less to stderr"), "{stdout}");
+    assert!(!stdout.contains("(player 2) wrote more"), "{stdout}");
+}
+
+/// `arena view --open` where no browser can be opened says so, with the page's path and URL,
+/// and keeps the opener's own noise off the terminal (it showed `xdg-open`'s "www-browser: not
+/// found" and said nothing). The control: an opener that succeeds is followed by no such words.
+#[test]
+fn view_open_without_a_browser_says_where_the_page_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, replay) = duel(dir.path(), "tight.txt", &[], [&bin("greedy"), &bin("greedy")]);
+    let opener = |status: i32| {
+        let bin_dir = dir.path().join(format!("bin{status}"));
+        std::fs::create_dir_all(&bin_dir).unwrap();
+        let fake = bin_dir.join(if cfg!(target_os = "macos") { "open" } else { "xdg-open" });
+        std::fs::write(
+            &fake,
+            format!("#!/bin/sh\necho '/usr/bin/xdg-open: 882: www-browser: not found' >&2\nexit {status}\n"),
+        )
+        .unwrap();
+        std::process::Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
+        let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+        std::process::Command::new(bin("arena"))
+            .env("PATH", path)
+            .args(["view", "--open", &replay.display().to_string()])
+            .output()
+            .unwrap()
+    };
+    let out = opener(3);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "the page was written: {stderr}");
+    let page = stdout.trim();
+    assert!(std::path::Path::new(page).exists(), "{stdout}");
+    assert!(
+        stderr.contains("No browser could be opened") && stderr.contains(&format!("open it by hand: {page}")),
+        "{stderr}"
+    );
+    assert!(stderr.contains("file://"), "{stderr}");
+    assert!(!stderr.contains("www-browser"), "{stderr}");
+    // The control.
+    let out = opener(0);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && !stderr.contains("No browser") && !stderr.contains("www-browser"), "{stderr}");
+}

@@ -105,6 +105,27 @@ pub fn loop_fix(words: &Wording, limit_ms: u64) -> String {
     )
 }
 
+/// How [`stderr_cut`] begins.
+pub const STDERR_CUT: &str = "your bot wrote more to stderr than the arena keeps";
+
+/// What a bot whose stderr passed the cap of `limits` was told: how much was cut, and that
+/// writing it cost it time (the arena reads a bot's stderr at a bounded rate, and a bot whose
+/// output waits to be read waits too).
+pub fn stderr_cut(dropped: usize, limits: &crate::engine::Limits) -> String {
+    let mb = |bytes: f64| bytes / f64::from(1 << 20);
+    format!(
+        "{STDERR_CUT}: the first {} KiB were kept, {:.1} MiB more dropped. Writing that much costs it time on every \
+         answer: the arena reads a bot's stderr at {:.0} MiB a second at most, and a bot waits while it writes",
+        limits.stderr_cap / 1024,
+        mb(dropped as f64),
+        mb(limits.stderr_rate as f64)
+    )
+}
+
+/// What to do about a bot that writes too much to stderr.
+pub const STDERR_FIX: &str = "write less to stderr: a line or two per answer, and the rest only when a debug flag \
+                              of yours is set (an environment variable you set when you run it by hand)";
+
 /// What to do about a first answer too slow while computing (in any game).
 pub const STARTUP_FIX: &str = "do less before the first answer: load or precompute lazily, or spread the work over \
                                the first answers (and build compiled bots with optimisations, such as -O2)";
@@ -259,6 +280,18 @@ impl ForfeitFact {
 
     /// The same sentence about `subject` (a bot's name, where both players read it).
     pub fn sentence_about(&self, words: &Wording, subject: &str, detail: Option<&str>) -> String {
+        self.sentence_noting(words, subject, detail, Some("its stderr is in the match log"))
+    }
+
+    /// The same sentence, a crash's saying `stderr` of the bot's stderr ("its stderr is in the
+    /// match log"), or nothing of it (None): where no log was kept, it points to none.
+    pub fn sentence_noting(
+        &self,
+        words: &Wording,
+        subject: &str,
+        detail: Option<&str>,
+        stderr: Option<&str>,
+    ) -> String {
         let at = self.tick.map_or(String::new(), |t| format!("at {} {t} ", words.step));
         let detail = detail.unwrap_or("");
         let ms = self.ms.unwrap_or(0);
@@ -304,9 +337,11 @@ impl ForfeitFact {
                 let stop = if took.ends_with('?') { "" } else { "." };
                 format!("{at}{subject} {took}{stop} {which}")
             }
-            "crash" => match self.ended {
-                Some(ended) => format!("{at}{subject} {}; its stderr is in the match log.", ended.clause()),
-                None => format!("{at}{subject} exited or closed its output (its stderr is in the match log)."),
+            "crash" => match (self.ended, stderr) {
+                (Some(ended), Some(note)) => format!("{at}{subject} {}; {note}.", ended.clause()),
+                (Some(ended), None) => format!("{at}{subject} {}.", ended.clause()),
+                (None, Some(note)) => format!("{at}{subject} exited or closed its output ({note})."),
+                (None, None) => format!("{at}{subject} exited or closed its output."),
             },
             "extra_output" => {
                 format!(
@@ -343,37 +378,91 @@ fn stop(detail: &str) -> &'static str {
 /// -[v]S …`), or a Rust panic's message and place (its last line is a note about
 /// `RUST_BACKTRACE`). `None` when it wrote nothing.
 pub fn stderr_ends(stderr: &str) -> Option<String> {
-    let lines: Vec<&str> = stderr
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with("[arena:") && !l.starts_with("note: run with `RUST_BACKTRACE="))
-        .collect();
-    if let Some(panic) = rust_panic(&lines) {
-        return Some(panic);
+    Some(StderrEnd::of(stderr)?.said)
+}
+
+/// How a bot's stderr ends, read once: what [`stderr_ends`] says, and where a traceback or a
+/// panic points, when one ends it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StderrEnd {
+    /// What [`stderr_ends`] says.
+    pub said: String,
+    /// The error's own line, when a traceback or a panic ends the stderr (`ValueError: boom`).
+    pub error: Option<String>,
+    /// The place it names (`File "bot.py", line 3, in act`; `src/main.rs:49:9`).
+    pub place: Option<String>,
+    /// The failing line of code a Python traceback quotes under that place.
+    pub code: Option<String>,
+}
+
+impl StderrEnd {
+    /// Reads the end of `stderr` (see [`stderr_ends`]); `None` when it wrote nothing.
+    pub fn of(stderr: &str) -> Option<StderrEnd> {
+        let lines: Vec<&str> = stderr
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with("[arena:") && !l.starts_with("note: run with `RUST_BACKTRACE="))
+            .collect();
+        if let Some((message, place)) = rust_panic(&lines) {
+            let said = format!("{message} (at {place})");
+            return Some(StderrEnd { said, error: Some(message), place: Some(place), code: None });
+        }
+        let (&last, before) = lines.split_last()?;
+        let traceback = before.iter().rposition(|l| l.starts_with("File \"") && l.contains(", line "));
+        let program = |l: &str| l.split_once(": ").map(|(p, _)| p.to_string()).filter(|p| !p.contains(' '));
+        let same_program = before.last().filter(|l| program(l).is_some() && program(l) == program(last));
+        Some(match (traceback, same_program) {
+            (Some(i), _) => {
+                let at = before[i];
+                // The quoted code: the line after the place, unless it is the error itself or
+                // the carets under the code.
+                let code = before.get(i + 1).filter(|l| !l.starts_with('^') && !l.starts_with('~'));
+                StderrEnd {
+                    said: format!("{last} (at {at})"),
+                    error: Some(last.to_string()),
+                    place: Some(at.to_string()),
+                    code: code.map(|c| c.to_string()),
+                }
+            }
+            (None, Some(previous)) => {
+                StderrEnd { said: format!("{previous} / {last}"), error: None, place: None, code: None }
+            }
+            (None, None) => StderrEnd { said: last.to_string(), error: None, place: None, code: None },
+        })
     }
-    let (&last, before) = lines.split_last()?;
-    let traceback = before.iter().rev().find(|l| l.starts_with("File \"") && l.contains(", line "));
-    let program = |l: &str| l.split_once(": ").map(|(p, _)| p.to_string()).filter(|p| !p.contains(' '));
-    let same_program = before.last().filter(|l| program(l).is_some() && program(l) == program(last));
-    Some(match (traceback, same_program) {
-        (Some(at), _) => format!("{last} (at {at})"),
-        (None, Some(previous)) => format!("{previous} / {last}"),
-        (None, None) => last.to_string(),
-    })
+
+    /// Whether the error it names was met reading the input rather than in the bot's own logic:
+    /// the failing function or line reads or parses (`readline`, `input()`, `split`, `parse`,
+    /// `scanf`…), or the error is a number that did not parse. Only for a traceback or a panic.
+    pub fn at_input(&self) -> bool {
+        let function = self.place.as_deref().and_then(|p| p.rsplit_once(", in ")).map_or("", |(_, f)| f);
+        let code = self.code.as_deref().unwrap_or("");
+        let error = self.error.as_deref().unwrap_or("");
+        let reads = ["read", "readline", "readlines", "input", "split", "stdin", "scanf", "getline", "cin", "fgets"];
+        let reading = |word: &str| {
+            let word = word.to_lowercase();
+            reads.contains(&word.as_str()) || word.starts_with("read_") || word.contains("parse")
+        };
+        format!("{function} {code}").split(|c: char| !c.is_alphanumeric() && c != '_').any(reading)
+            || ["invalid literal for int()", "could not convert string to float", "ParseIntError", "ParseFloatError"]
+                .iter()
+                .any(|e| error.contains(e))
+            || error.starts_with("EOFError")
+    }
 }
 
 /// A Rust panic's message and place when the panic ends `lines`: `thread 'main' panicked at
 /// src/main.rs:49:9:` then the message (Rust 1.73 and later), or `thread 'main' panicked at
 /// 'message', src/main.rs:49:9` (before).
-fn rust_panic(lines: &[&str]) -> Option<String> {
+fn rust_panic(lines: &[&str]) -> Option<(String, String)> {
     let at = lines.iter().rposition(|l| l.starts_with("thread '") && l.contains(" panicked at "))?;
     let (_, rest) = lines[at].split_once(" panicked at ")?;
     if let Some(place) = rest.strip_suffix(':') {
         let message = lines.get(at + 1)?;
-        return Some(format!("{message} (at {place})"));
+        return Some((message.to_string(), place.to_string()));
     }
     let (message, place) = rest.strip_prefix('\'')?.rsplit_once("', ")?;
-    (at + 1 == lines.len()).then(|| format!("{message} (at {place})"))
+    (at + 1 == lines.len()).then(|| (message.to_string(), place.to_string()))
 }
 
 #[cfg(test)]
@@ -427,6 +516,43 @@ mod tests {
         let old_rust = "thread 'main' panicked at 'no way home', src/main.rs:7:5\nnote: run with `RUST_BACKTRACE=1` \
                         environment variable to display a backtrace\n";
         assert_eq!(stderr_ends(old_rust).unwrap(), "no way home (at src/main.rs:7:5)");
+    }
+
+    /// An error met reading the input (the failing line reads or parses, or a number did not
+    /// parse) is told from one in the bot's own logic, from the one traceback reader. The
+    /// control: the error of its own logic is not at the input.
+    #[test]
+    fn an_error_at_the_input_is_told_from_one_of_the_bot_s_own() {
+        let traceback = |code: &str, function: &str, error: &str| {
+            format!(
+                "Traceback (most recent call last):\n  File \"bot.py\", line 3, in {function}\n    {code}\n{error}\n"
+            )
+        };
+        let own = StderrEnd::of(&traceback("if s.tick == 5: raise ValueError(\"boom\")", "act", "ValueError: boom"));
+        let own = own.unwrap();
+        assert_eq!(own.place.as_deref(), Some("File \"bot.py\", line 3, in act"));
+        assert_eq!(own.said, "ValueError: boom (at File \"bot.py\", line 3, in act)");
+        assert!(!own.at_input(), "{own:?}");
+        for (code, function, error) in [
+            ("x = int(parts[2])", "act", "ValueError: invalid literal for int() with base 10: 'WAIT'"),
+            ("line = sys.stdin.readline().split()", "main", "IndexError: list index out of range"),
+            ("grid = rows[1]", "parse_header", "IndexError: list index out of range"),
+        ] {
+            let end = StderrEnd::of(&traceback(code, function, error)).unwrap();
+            assert!(end.at_input(), "{end:?}");
+        }
+    }
+
+    /// A crash's sentence names the match log only where one is kept. The control: the log is
+    /// named where it is.
+    #[test]
+    fn a_crash_names_the_log_only_where_one_is_kept() {
+        let segv = ForfeitFact { ended: Some(Ending::Signal(libc::SIGSEGV)), ..fact("crash") };
+        let without = segv.sentence_noting(&RR, "bot", None, None);
+        assert!(without.ends_with("a null pointer)."), "{without}");
+        assert!(!without.contains("log"), "{without}");
+        let with = segv.sentence_noting(&RR, "bot", None, Some("its stderr is in the match log"));
+        assert!(with.ends_with("; its stderr is in the match log."), "{with}");
     }
 
     #[test]

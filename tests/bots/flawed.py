@@ -15,6 +15,9 @@
 #   readall    reads all of its input before it answers (idle, nothing printed until its input ends),
 #              as a bot written for `./bot < test1.txt` does
 #   readexit   reads all of its input, then exits without answering
+#   owncrash   raises an error of its own logic at tick 2 (its input read well)
+#   spam       writes 100 kB of debug output to stderr each tick
+#   tickcrash  misreads the TICK line at tick 2 (`int()` of `WAIT`): a crash while reading
 import io
 import sys
 import time
@@ -94,6 +97,12 @@ while True:
             pass
     while (flaw == "loop" and line.split()[1] == "2") or (flaw == "loop1" and line.split()[1] == "1"):
         pass
+    if flaw == "spam":
+        sys.stderr.write("debug: thinking hard\n" * 5000)
+    if flaw == "owncrash" and line.split()[1] == "2":
+        raise ValueError("no plan for tick 2")
+    if flaw == "tickcrash" and line.split()[1] == "2":
+        opponent_x = int(line.split()[2])
     step = first_step(me, final)
     if flaw == "debugfirst":
         say("debug: tick {}".format(line.split()[1]))

@@ -18,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 pub use crate::engine::Finding;
 use crate::engine::{Checkup, Ending, Game, Played, PlayerId, Reply, Situation, Speaks, State, Turn, Wrapper};
-use crate::explain::{forfeit_facts, loop_fix, Activity, Silence, FLUSH, NEWLINE, STARTUP_FIX};
+use crate::explain::{forfeit_facts, loop_fix, Activity, Silence, StderrEnd, FLUSH, NEWLINE, STARTUP_FIX};
 use crate::referee::{play_match, BotCommand, Limits, PlayedMatch, RefereeError};
 use crate::replay::{LimitKind, Replay};
 use crate::sandbox::Sandbox;
@@ -122,6 +122,9 @@ pub struct Checked {
     pub at_first: bool,
     /// What it printed: its answers, then the last lines of its stderr (to tell another game's bot).
     pub heard: Vec<String>,
+    /// The earlier situation whose problem this one repeats (the same crash, the same program
+    /// that never ran): said and counted there, once.
+    pub same_as: Option<String>,
 }
 
 impl Checked {
@@ -143,8 +146,24 @@ impl Checked {
             explained: false,
             at_first: false,
             heard: Vec::new(),
+            same_as: None,
         }
     }
+}
+
+/// Adds to `checked` the note of a bot that wrote more to stderr than the arena keeps in the
+/// match `played`, unless a situation `before` it has it: said once per check.
+fn flooded(checked: &mut Checked, played: &PlayedMatch, before: &[Checked]) {
+    let dropped = played.stderr_dropped.first().copied().unwrap_or(0);
+    let said = |c: &Checked| c.findings.iter().any(|f| f.problem.starts_with(crate::explain::STDERR_CUT));
+    if dropped == 0 || before.iter().any(said) {
+        return;
+    }
+    checked.findings.push(Finding {
+        problem: crate::explain::stderr_cut(dropped, &played.replay.limits),
+        fix: crate::explain::STDERR_FIX.to_string(),
+        serious: false,
+    });
 }
 
 /// What a bot printed in a match: its first answers, then the last lines of its stderr.
@@ -609,6 +628,23 @@ fn diagnose(
             let fix = compile_fix.as_deref().unwrap_or(fix);
             let ended = crash_ending(replay);
             let what = ended.map_or_else(|| "exited (or closed stdout)".to_string(), Ending::clause);
+            let good = replies.iter().filter(|r| r.answer.is_some()).count();
+            if let Some(end) = own_error(stderr, good).filter(|_| compile_fix.is_none()) {
+                // An error in its own logic after good answers: the input was read, so no
+                // advice on reading it fits.
+                return Checked {
+                    findings: vec![serious(
+                        format!(
+                            "your bot {what} {when}{context}, on an error in its own code after {good} good \
+                             answer{}: `{}`",
+                            if good == 1 { "" } else { "s" },
+                            crate::safe_text::terminal(&end.said)
+                        ),
+                        own_error_fix(&end, &format!("`{prompt} {t}`"), step, checkup.by_hand),
+                    )],
+                    ..checked(situation, played, summary)
+                };
+            }
             // Killed by a signal: a fault in the program itself, which the fix for it finds,
             // after the situation's own cause where it has one.
             let fix = match (ended.and_then(|e| signal_fix(e, checkup.by_hand, bounds_of(game))), its_own) {
@@ -632,19 +668,56 @@ fn diagnose(
         Some(finding) => vec![finding],
         None => situation.findings(&facts, limits),
     };
+    Checked { findings, ..checked(situation, played, summary) }
+}
+
+/// How `situation` went, but for its findings (none): what the match `played` shows.
+fn checked(situation: &dyn Situation, played: &PlayedMatch, summary: String) -> Checked {
+    let me = &played.replay.result.players[0];
     let never_ran =
         me.forfeit.as_deref() == Some("crash") && played.stderr.first().and_then(|e| python_compile_fix(e)).is_some();
     Checked {
         name: situation.name().to_string(),
         summary,
-        findings,
+        findings: Vec::new(),
         skipped: false,
         answered: answered(played),
         never_ran,
         explained: false,
         at_first: at_first(played),
         heard: heard(played),
+        same_as: None,
     }
+}
+
+/// Where the stderr of a bot that crashed after `good` good answers says it failed in its own
+/// code: a traceback or a panic that names its place, not while reading the input
+/// ([`StderrEnd::at_input`]). None before its first answer (a bot that cannot read its input
+/// dies there).
+fn own_error(stderr: &str, good: usize) -> Option<StderrEnd> {
+    let end = StderrEnd::of(stderr)?;
+    (good > 0 && end.place.is_some() && !end.at_input()).then_some(end)
+}
+
+/// The fix for a bot that stopped on an error of its own (`end`) at `prompt_at` (`` `TICK 5` ``),
+/// in a game of `step`s, which one runs by hand as `by_hand` says: the line it names, seen again
+/// in a duel's replay.
+fn own_error_fix(end: &StderrEnd, prompt_at: &str, step: &str, by_hand: &str) -> String {
+    let place = end.place.as_deref().map_or(String::new(), |p| format!(" ({})", crate::safe_text::terminal(p)));
+    format!(
+        "it read its input and answered well until then, so the input is not to blame: fix the line the error \
+         names{place} for the state it was in at {prompt_at}. To see that state again, play a duel (it keeps a \
+         replay: `arena replay FILE --tick N` shows the state after {step} N), or {by_hand}, and print what your bot \
+         sees to stderr"
+    )
+}
+
+/// What is wrong with the program of a bot `command` that crashed writing `stderr`, when it
+/// never ran as meant: a script without `#!` or with Windows line endings, a script not found
+/// from the current folder, a Python program that did not compile. What `arena duel` says of a
+/// crash too; the command's files are looked at only when it runs `here`, in the current folder.
+pub fn program_fix(command: &str, stderr: &str, here: bool) -> Option<String> {
+    here.then(|| program_problem(command)).flatten().or_else(|| python_compile_fix(stderr))
 }
 
 /// How the first-answer probe's findings name what a bot is sent, and its fixes for a silent bot.
@@ -854,13 +927,13 @@ async fn check_situations(
     // after the plain time limit, not after the CPU clock's backstop.
     let limits = Limits { clock: crate::referee::ClockKind::Wall, ..Limits::default() };
     let situations = (checkup.situations)();
-    let first_name = situations.first().map_or(String::new(), |s| s.name().to_string());
     let mut out: Vec<Checked> = Vec::new();
     let program = program_problem(command);
-    // Seat 1's crash (its stderr, that stderr as compared ([`crash_words`]), its ending, its
-    // number of steps and its fix): the same crash elsewhere has the same cause, not the
-    // situation's own (a bot that misreads every header is no CRLF or power-up problem).
-    let mut first_crash: Option<(String, String, Option<Ending>, usize, String)> = None;
+    // The first crash (its situation, its stderr, that stderr as compared ([`crash_words`]), its
+    // ending, its number of steps and its fix): the same crash elsewhere has the same cause, not
+    // the situation's own (a bot that misreads every header is no CRLF or power-up problem), and
+    // is said there once.
+    let mut first_crash: Option<(String, String, String, Option<Ending>, usize, String)> = None;
     for (i, situation) in situations.iter().enumerate() {
         let played = play(game, command, situation.as_ref(), Feed::Interactive, &limits, sandbox, cancel).await?;
         let mut checked = diagnose(game, checkup, situation.as_ref(), &played, &limits);
@@ -873,8 +946,13 @@ async fn check_situations(
                 .ok()
                 .and_then(|s| s.intro(Stage::seat(situation.as_ref())).lines().next().map(str::to_string));
             let words = crash_words(&stderr, header.as_deref());
-            let fix = match (&program, &first_crash) {
-                (Some(fix), _) => Some(fix.clone()),
+            if let Some(fix) = &program {
+                for f in &mut checked.findings {
+                    f.fix.clone_from(fix);
+                }
+            }
+            let same = match (&program, &first_crash) {
+                (Some(fix), Some((name, ..))) => Some((name.clone(), fix.clone())),
                 // (Two crashes that said nothing are not known to be the same, unless the same
                 // signal killed the bot in both, or it exited with the same status at the same
                 // step: a bot that quits after its third answer everywhere is no CRLF problem.)
@@ -882,7 +960,7 @@ async fn check_situations(
                 // on it) are the same when they ended so at the same step; two that say
                 // different things are not, whatever their exit status (every uncaught Python
                 // exception exits with 1).
-                (None, Some((seen, seen_words, seen_ended, seen_steps, fix)))
+                (None, Some((name, seen, seen_words, seen_ended, seen_steps, fix)))
                     if (*seen == stderr && !stderr.trim().is_empty())
                         || (*seen_words == words
                             && !stderr.trim().is_empty()
@@ -895,29 +973,22 @@ async fn check_situations(
                             && ended == *seen_ended
                             && (steps == *seen_steps || matches!(ended, Some(Ending::Signal(_))))) =>
                 {
-                    Some(format!("{fix} (the same crash as in `{}`, above)", first_name))
+                    Some((name.clone(), fix.clone()))
                 }
                 _ => None,
             };
-            if let Some(fix) = &fix {
+            if let Some((name, fix)) = same {
                 for f in &mut checked.findings {
-                    f.fix.clone_from(fix);
+                    f.fix.clone_from(&fix);
                 }
+                checked.same_as = Some(name);
             }
-            // The same stderr as seat 1's, shown there: said once.
-            let said = last_words(&stderr);
-            if i > 0 && !stderr.trim().is_empty() && first_crash.as_ref().is_some_and(|(seen, ..)| *seen == stderr) {
-                for f in &mut checked.findings {
-                    if let Some(problem) = f.problem.strip_suffix(&said) {
-                        f.problem = format!("{problem} It wrote the same to stderr as in `{}`, above.", first_name);
-                    }
-                }
-            }
-            if i == 0 {
+            if first_crash.is_none() {
                 let fix = checked.findings.first().map(|f| f.fix.clone()).unwrap_or_default();
-                first_crash = Some((stderr, words, ended, steps, fix));
+                first_crash = Some((situation.name().to_string(), stderr, words, ended, steps, fix));
             }
         }
+        flooded(&mut checked, &played, &out);
         let never_answered =
             played.replay.steps.len() <= 1 && played.replay.result.players[0].forfeit.as_deref() == Some("timeout");
         if i == 0 && never_answered {

@@ -11,8 +11,8 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::{
-    first_answer_probe, last_words, program_problem, python_compile_fix, signal_fix, CheckError, Checked, Feed,
-    Finding, FirstPrompt,
+    first_answer_probe, last_words, own_error, own_error_fix, program_problem, python_compile_fix, signal_fix,
+    CheckError, Checked, Feed, Finding, FirstPrompt,
 };
 use crate::engine::{BotKit, Game, MatchOptions, Others, Outcome, PlayerId, Reply, Seated, SetupError, State, Turn};
 use crate::explain::{forfeit_facts, stderr_ends, FLUSH};
@@ -214,17 +214,14 @@ pub(super) async fn check(
             ),
         };
         let stderr = played.stderr.first().map_or("", String::as_str);
+        let good = replay.steps.iter().filter_map(|s| s.replies.first()).filter(|r| r.answer.is_some()).count();
         let mut findings: Vec<Finding> = facts
             .into_iter()
             .filter(|f| f.player == 0)
             .map(|fact| {
-                let mut problem = fact.sentence(&info.wording, me.detail.as_deref());
+                // Its stderr is shown here, not left in a match log.
+                let mut problem = fact.sentence_noting(&info.wording, "your bot", me.detail.as_deref(), None);
                 if fact.reason == "crash" {
-                    // Its stderr is shown here, not left in a match log.
-                    let said = [" (its stderr is in the match log).", "; its stderr is in the match log."];
-                    if let Some(cut) = said.iter().find_map(|s| problem.strip_suffix(s)) {
-                        problem = format!("{cut}.");
-                    }
                     problem.push_str(&last_words(stderr));
                 }
                 let fix = fact.fix_seated(replay, game, situation.seat).unwrap_or_else(|| match fact.reason.as_str() {
@@ -232,6 +229,12 @@ pub(super) async fn check(
                         .clone()
                         .or_else(|| python_compile_fix(stderr))
                         .or_else(|| fact.ended.and_then(|e| signal_fix(e, &by_hand, kit.bounds)))
+                        .or_else(|| {
+                            // An error in its own code after good answers.
+                            let end = own_error(stderr, good)?;
+                            let at = format!("{} {}", info.wording.step, fact.tick.unwrap_or(steps));
+                            Some(own_error_fix(&end, &at, info.wording.step, &by_hand))
+                        })
                         .or_else(|| {
                             // A traceback or a panic: the line it names is where to look.
                             let ends = stderr_ends(stderr).filter(|e| e.contains(" (at "))?;
@@ -280,7 +283,28 @@ pub(super) async fn check(
             me.forfeit.as_deref() == Some("crash") && (program.is_some() || python_compile_fix(stderr).is_some());
         let name = situation.name.clone();
         let (at_first, heard) = (super::at_first(&played), super::heard(&played));
-        out.push(Checked { name, summary, findings, skipped: false, answered, never_ran, explained, at_first, heard });
+        // A program that never ran fails the same way everywhere: said once, where it first did.
+        let same_as = never_ran
+            .then(|| {
+                out.iter()
+                    .find(|c| c.never_ran && c.findings.iter().map(|f| &f.fix).eq(findings.iter().map(|f| &f.fix)))
+            })
+            .flatten()
+            .map(|c| c.name.clone());
+        let mut checked = Checked {
+            name,
+            summary,
+            findings,
+            skipped: false,
+            answered,
+            never_ran,
+            explained,
+            at_first,
+            heard,
+            same_as,
+        };
+        super::flooded(&mut checked, &played, &out);
+        out.push(checked);
         if !answered && me.forfeit.is_some() {
             // No answer at all: every other match would only say the same.
             for skipped in situations(game).into_iter().skip(out.len()) {

@@ -18,6 +18,10 @@ use tokio_util::sync::CancellationToken;
 pub use crate::engine::{Answer, ClockKind, Limits};
 pub use process::{seat_seed, BotCommand, BotProcess};
 
+/// The `tracing` target of a notice to the user (an overloaded machine): a sentence of its own,
+/// which the binary shows plainly on stderr, not as a log line with its module.
+pub const NOTICE: &str = "notice";
+
 use crate::engine::{Chance, Failure, PlayerId, Remark, Reply, SetupError, State, Turn, Verdict};
 use crate::files::write_atomic;
 use crate::replay::{MatchResult, PlayerInfo, RecordedReply, Replay, ReplayError, Step};

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::process::Watch;
-use crate::engine::{Failure, Limits};
+use crate::engine::{ClockKind, Failure, Limits};
 
 /// How often the monitor looks.
 pub(super) const PERIOD: Duration = Duration::from_millis(25);
@@ -61,7 +61,7 @@ pub(super) async fn watch(bots: Vec<Arc<Watch>>, limits: Limits) {
             *wait = now;
         }
         if starved >= 8 {
-            warn_overloaded();
+            warn_overloaded(limits.clock);
         }
     }
 }
@@ -72,14 +72,45 @@ fn run_delay(pid: i32) -> Option<u64> {
     text.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// Says once per run that bots wait for a CPU.
-fn warn_overloaded() {
+/// Says once per run that bots wait for a CPU, as a notice to the user ([`super::NOTICE`]).
+fn warn_overloaded(clock: ClockKind) {
     static WARNED: AtomicBool = AtomicBool::new(false);
     if !WARNED.swap(true, Ordering::Relaxed) {
-        tracing::warn!(
-            "the machine is overloaded: thinking bots wait for a CPU a quarter of the time or more \
-             (another load, or -j above the cores); with --clock cpu results stay fair but \
-             take longer; with --clock wall they would not be fair"
-        );
+        tracing::warn!(target: super::NOTICE, "{}", overloaded(clock));
+    }
+}
+
+/// The warning of an overloaded machine, fitted to the `clock` the time limits count.
+fn overloaded(clock: ClockKind) -> &'static str {
+    match clock {
+        ClockKind::Cpu => {
+            "warning: the machine is overloaded: the bots waited for a CPU a quarter of the time or more (another \
+             program's load, or -j above the number of cores). The time limits count CPU time, so the results stay \
+             fair, but the matches take longer."
+        }
+        ClockKind::Wall => {
+            "warning: the machine is overloaded: the bots waited for a CPU a quarter of the time or more (another \
+             program's load, or -j above the number of cores). The time limits count time on the clock, so a bot \
+             may have run out of time for the machine's load, not its own: the results may be unfair. Run it again \
+             on a quieter machine, or with `--clock cpu` where the command has it."
+        }
+    }
+}
+
+#[cfg(test)]
+mod overload_tests {
+    use super::*;
+
+    /// The warning fits the clock: on the CPU clock the results stay fair; on the wall clock they
+    /// may not, with what to do (the warning of both clocks said the same, and under `arena
+    /// test`, on the wall clock, that results "stay fair" with --clock cpu). The control: each
+    /// says nothing of the other's verdict.
+    #[test]
+    fn the_overload_warning_fits_the_clock() {
+        let (cpu, wall) = (overloaded(ClockKind::Cpu), overloaded(ClockKind::Wall));
+        assert!(cpu.starts_with("warning: the machine is overloaded") && cpu.contains("results stay fair"), "{cpu}");
+        assert!(!cpu.contains("unfair"), "{cpu}");
+        assert!(wall.contains("the results may be unfair") && wall.contains("a quieter machine"), "{wall}");
+        assert!(wall.contains("`--clock cpu`") && !wall.contains("stay fair"), "{wall}");
     }
 }

@@ -34,8 +34,14 @@ pub fn run(args: CheckBotArgs, games: &Registry) -> anyhow::Result<ExitCode> {
         arena::starter::a_or_an(game.info().title)
     );
     let checked = runtime.block_on(check_bot(game, &args.bot, &sandbox, &cancel))?;
-    let (mut problems, mut notes) = (0, 0);
+    let (mut problems, mut notes, mut repeated) = (0, 0, 0);
     for c in &checked {
+        if let Some(first) = c.same_as.as_deref().filter(|_| c.failed()) {
+            // The same cause as an earlier situation's: said and counted there.
+            say!("{:<12} {:<8} {} (the same crash as in `{first}`, above)", c.name, "PROBLEM", c.summary);
+            repeated += 1;
+            continue;
+        }
         let verdict = if c.skipped {
             "-"
         } else if c.failed() {
@@ -63,7 +69,19 @@ pub fn run(args: CheckBotArgs, games: &Registry) -> anyhow::Result<ExitCode> {
         }
         Ok(ExitCode::SUCCESS)
     } else {
-        say!("{problems} problem{} found.", if problems == 1 { "" } else { "s" });
+        let played = checked.iter().filter(|c| !c.skipped).count();
+        let failed = checked.iter().filter(|c| c.failed()).count();
+        let s = if problems == 1 { "" } else { "s" };
+        match repeated {
+            0 => say!("{problems} problem{s} found."),
+            _ if problems == 1 && failed == played => {
+                say!("1 problem found: your bot failed the same way in all {played} situations.")
+            }
+            n => say!(
+                "{problems} problem{s} found ({n} situation{} failed the same way as an earlier one, counted once).",
+                if n == 1 { "" } else { "s" }
+            ),
+        }
         let seems = runtime.block_on(seems_of(game, &checked, games.games(), &args.bot, &sandbox, &cancel))?;
         if let Some(seems) = seems {
             // It died on, or misanswered, the first lines everywhere, in another game's words;

@@ -90,23 +90,49 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
         say!("{}", result_table(result, &game.info().columns));
         for fact in arena::explain::forfeit_facts(&played.replay) {
             let Some(p) = result.players.get(fact.player) else { continue };
-            let why = arena::view::capitalise(&fact.sentence_about(&game.info().wording, &p.name, p.detail.as_deref()));
-            say!("Why: {}", safe_text::terminal_cut(&why, 400));
-            if let Some(fix) = fact.fix(&played.replay, game) {
+            let stderr = played.stderr.get(fact.player).map_or("", String::as_str);
+            // The log is written only with the replay, and only when a bot wrote to stderr.
+            let note = match (&replay_path, stderr.trim().is_empty()) {
+                (_, true) => Some("it wrote nothing to stderr"),
+                (Some(_), false) => Some("its stderr is in the match log"),
+                (None, false) => None,
+            };
+            let why = fact.sentence_noting(&game.info().wording, &p.name, p.detail.as_deref(), note);
+            say!("Why: {}", safe_text::terminal_cut(&arena::view::capitalise(&why), 400));
+            let fix = fact.fix(&played.replay, game).or_else(|| {
+                // A program that never ran as meant: the doctor's fix (a script without `#!`,
+                // not found from here, or that did not compile).
+                let command = args.bots.get(fact.player)?;
+                (fact.reason == "crash")
+                    .then(|| arena::doctor::program_fix(command, stderr, args.cwd.is_none()))
+                    .flatten()
+            });
+            if let Some(fix) = fix {
                 say!("Fix: {}", safe_text::terminal_cut(&fix, 400));
             }
             // "Its stderr is in the match log": say which file, and how it ends.
-            let stderr = played.stderr.get(fact.player).map_or("", String::as_str);
             if let Some(last) = arena::explain::stderr_ends(stderr) {
-                let log =
-                    replay_path.as_ref().map(|r| format!(" (all of it in {})", r.with_extension("log").display()));
+                let log = match &replay_path {
+                    Some(r) => format!(" (all of it in {})", r.with_extension("log").display()),
+                    None => " (no log was kept: run without --no-replay to keep all of it)".to_string(),
+                };
                 say!(
-                    "     {}'s stderr ends: {}{}",
+                    "     {}'s stderr ends: {}{log}",
                     safe_text::terminal(&p.name),
                     safe_text::terminal(&safe_text::shorten(&last, 300)),
-                    log.unwrap_or_default()
                 );
             }
+        }
+        for (p, &dropped) in played.stderr_dropped.iter().enumerate().filter(|(_, &d)| d > 0) {
+            let Some(player) = result.players.get(p) else { continue };
+            let cut = arena::explain::stderr_cut(dropped, &played.replay.limits);
+            let cut = cut.strip_prefix("your bot ").unwrap_or(&cut);
+            say!(
+                "Warning: {} (player {}) {cut}. Fix: {}",
+                safe_text::terminal(&player.name),
+                p + 1,
+                arena::explain::STDERR_FIX
+            );
         }
         match result.winner.and_then(|w| result.players.get(w)) {
             Some(p) => say!("Winner: {} (player {})", safe_text::terminal(&p.name), result.winner.unwrap_or(0) + 1),

@@ -637,11 +637,33 @@ pub fn init_logging(verbose: u8) {
     };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(SafeLog { inner: std::io::stderr, ansi })
+    tracing::subscriber::set_global_default(subscriber(filter, std::io::stderr, ansi)).ok();
+}
+
+/// The `tracing` subscriber writing to `writer` through [`SafeLog`]: log lines as `filter`
+/// says, and the arena's notices to the user ([`arena::referee::NOTICE`]) as plain sentences,
+/// without time, level or module.
+fn subscriber<W>(filter: EnvFilter, writer: W, ansi: bool) -> impl tracing::Subscriber + Send + Sync
+where
+    W: for<'a> tracing_subscriber::fmt::MakeWriter<'a> + Clone + Send + Sync + 'static,
+{
+    use tracing_subscriber::filter::filter_fn;
+    use tracing_subscriber::layer::SubscriberExt as _;
+    use tracing_subscriber::Layer as _;
+    let notice = |m: &tracing::Metadata<'_>| m.target() == arena::referee::NOTICE;
+    let logs = tracing_subscriber::fmt::layer()
+        .with_writer(SafeLog { inner: writer.clone(), ansi })
         .with_ansi(ansi)
-        .init();
+        .with_filter(filter)
+        .with_filter(filter_fn(move |m| !notice(m)));
+    let notices = tracing_subscriber::fmt::layer()
+        .without_time()
+        .with_level(false)
+        .with_target(false)
+        .with_writer(SafeLog { inner: writer, ansi: false })
+        .with_ansi(false)
+        .with_filter(filter_fn(notice));
+    tracing_subscriber::registry().with(logs).with(notices)
 }
 
 /// Where `tracing` writes (`inner`: stderr), each event shown as one line of safe text
@@ -878,6 +900,39 @@ mod tests {
         }
         let text = buf.lock().unwrap().clone();
         String::from_utf8(text).unwrap()
+    }
+
+    /// A notice to the user (the overloaded machine's warning) is written as its sentence alone,
+    /// still on the log's writer, stderr: it was a log line with its time, level and module. The
+    /// control: a log line keeps them.
+    #[test]
+    fn a_notice_is_a_plain_sentence_and_a_log_line_keeps_its_form() {
+        use std::sync::{Arc, Mutex};
+        #[derive(Clone)]
+        struct Sink(Arc<Mutex<Vec<u8>>>);
+        impl std::io::Write for Sink {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().map_err(|_| std::io::Error::other("poisoned"))?.extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let sink = Sink(Arc::new(Mutex::new(Vec::new())));
+        let writer = {
+            let sink = sink.clone();
+            move || sink.clone()
+        };
+        tracing::subscriber::with_default(subscriber(EnvFilter::new("warn"), writer, false), || {
+            tracing::warn!(target: arena::referee::NOTICE, "warning: the machine is overloaded.");
+            tracing::warn!("a log line");
+        });
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.first(), Some(&"warning: the machine is overloaded."), "{text}");
+        assert!(lines.get(1).is_some_and(|l| l.contains(" WARN ") && l.ends_with(": a log line")), "{text}");
+        assert_eq!(lines.len(), 2, "each once: {text}");
     }
 
     /// A file name in a student's folder (or a bot's name) that a warning quotes, with a line

@@ -146,12 +146,41 @@ pub fn view(args: ViewArgs) -> anyhow::Result<ExitCode> {
         .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
     say!("{}", out.display());
     if args.open {
-        let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
-        if let Err(e) = std::process::Command::new(opener).arg(&out).spawn() {
-            eprintln!("cannot open a browser ({opener}: {e}); open {} yourself", out.display());
+        if let Err(why) = open_in_browser(&out) {
+            let path = std::path::absolute(&out).unwrap_or_else(|_| out.clone());
+            tell!(
+                "No browser could be opened ({why}): the page is written; open it by hand: {} (file://{})",
+                out.display(),
+                path.display()
+            );
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Opens `page` in the system's browser (`xdg-open`, or `open` on macOS), its output kept from
+/// the terminal (`xdg-open` lists every browser it failed to find); why not, when it failed. An
+/// opener still running after a few seconds (a browser it runs in the foreground) did open it.
+fn open_in_browser(page: &std::path::Path) -> Result<(), String> {
+    use std::process::{Command, Stdio};
+    let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
+    let mut child = Command::new(opener)
+        .arg(page)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("{opener}: {e}"))?;
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while std::time::Instant::now() < deadline {
+        match child.try_wait() {
+            Ok(Some(status)) if status.success() => return Ok(()),
+            Ok(Some(status)) => return Err(format!("{opener} found none: {status}")),
+            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
+            Err(e) => return Err(format!("{opener}: {e}")),
+        }
+    }
+    Ok(())
 }
 
 /// Runs `arena export-save`.
