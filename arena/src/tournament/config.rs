@@ -477,12 +477,22 @@ impl TournamentConfig {
     /// Whether `bot`'s build is one of the embedded default's ([`TournamentConfig::embedded`]),
     /// in a config that is that default (flags may have added bots to it): the arena's own sample
     /// bots, not a student's program, so it may run without a box where none can be made (the
-    /// quick start as an ordinary user on Ubuntu 24.04). A bot a flag added is not.
+    /// quick start as an ordinary user on Ubuntu 24.04). A bot a flag added is not, nor one a
+    /// flag replaced by a sample bot's name and build in another folder: the whole entry is the
+    /// default's (its command as written, or resolved against the config's folder).
     pub fn own_build(&self, bot: &BotEntry) -> bool {
-        self.embedded
-            && bot.build.is_some()
-            && TournamentConfig::embedded()
-                .is_ok_and(|own| own.bots.iter().any(|b| b.name == bot.name && b.build == bot.build))
+        if !self.embedded || bot.build.is_none() {
+            return false;
+        }
+        let Ok(default) = TournamentConfig::embedded() else { return false };
+        let resolved = |command: &str| {
+            let base = self.base.as_deref()?;
+            Some(shell_words::join([base.join(command).display().to_string()]))
+        };
+        default.bots.iter().any(|own| {
+            let command = bot.command == own.command || resolved(&own.command).is_some_and(|c| bot.command == c);
+            command && BotEntry { command: own.command.clone(), ..bot.clone() } == *own
+        })
     }
 
     /// Adds `bot`, or replaces the bot of the same name (then no longer the file's: its line is

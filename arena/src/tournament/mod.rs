@@ -1092,9 +1092,11 @@ fn sort_results(
 }
 
 /// How many threads check a league's results: the run's `jobs` where it is set (`-j`, the
-/// config), else the cores this process may use.
+/// config), else the cores this process may use, and never more than those.
 fn check_jobs(jobs: Option<usize>) -> usize {
-    jobs.unwrap_or_else(|| crate::referee::cpus::allowed().len()).max(1)
+    // (Never more than the cores: each thread may hold a replay of up to 64 MiB, parsed.)
+    let cores = crate::referee::cpus::allowed().len().max(1);
+    jobs.unwrap_or(cores).clamp(1, cores)
 }
 
 /// Refuses a league whose students' builds would run without a box because `auto` could make
@@ -2887,6 +2889,21 @@ mod tests {
         own.put_bot(theirs);
         let err = unboxed_builds(&own, &none).unwrap_err().to_string();
         assert!(err.contains("builds (mine) would run without a box"), "{err}");
+        // A flag that puts a sample bot's name and build on a student's folder, or on another
+        // command, does not make it the arena's own (a resumed quick start's `--bot`).
+        own.bots.retain(|b| b.name != "mine");
+        assert!(unboxed_builds(&own, &none).is_ok());
+        let sample = own.bots[5].clone();
+        let mut moved = config::BotEntry { cwd: Some(dir.path().join("alice")), ..sample.clone() };
+        assert_eq!(moved.name, "cpp-greedy");
+        own.put_bot(moved.clone());
+        let err = unboxed_builds(&own, &none).unwrap_err().to_string();
+        assert!(err.contains("builds (cpp-greedy) would run without a box"), "{err}");
+        (moved.cwd, moved.command) = (None, "./alice/bot".into());
+        own.put_bot(moved);
+        assert!(unboxed_builds(&own, &none).is_err(), "another command");
+        own.put_bot(sample);
+        assert!(unboxed_builds(&own, &none).is_ok(), "the control: the default's own entry again");
     }
 
     /// The standings of a run: each row's bot, rank, version, score, games and match keys.

@@ -637,7 +637,8 @@ pub fn init_logging(verbose: u8) {
     };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    tracing::subscriber::set_global_default(subscriber(filter, std::io::stderr, ansi)).ok();
+    // (As `fmt().init()` did: also the `log` crate's records, where a dependency writes them.)
+    tracing_subscriber::util::SubscriberInitExt::try_init(subscriber(filter, std::io::stderr, ansi)).ok();
 }
 
 /// The `tracing` subscriber writing to `writer` through [`SafeLog`]: log lines as `filter`
