@@ -325,6 +325,53 @@ fn a_flooded_stderr_is_noted_once() {
     assert!(!stdout.contains("stderr than the arena keeps"), "{stdout}");
 }
 
+/// A bot that floods its stderr until it runs out of time (1 MB a tick, read at 4 MiB/s) is
+/// told the flood made it late, with the stderr fix, once: the same timeout everywhere (it was
+/// asked "did you flush stdout?", or told to think less, in each of six situations). The control,
+/// an unflushed bot, is still asked whether it flushed (`each_flaw_is_named_with_its_fix`), and
+/// a flood that makes no timeout stays a note (`a_flooded_stderr_is_noted_once`).
+#[test]
+fn a_bot_late_for_its_flood_of_stderr_is_told_so() {
+    let (stdout, code) = check(&script("stderrflood.sh"));
+    assert_eq!(code, 1, "{stdout}");
+    assert!(row(&stdout, "seat 1").contains("PROBLEM  forfeit (timeout)"), "{stdout}");
+    assert_eq!(stdout.matches("MiB to stderr, which the arena reads at 4 MiB a second at most").count(), 1, "{stdout}");
+    assert!(stdout.contains("that flood, not its thinking, most likely made it late"), "{stdout}");
+    assert!(stdout.contains("    fix: write less to stderr"), "{stdout}");
+    for wrong in ["flush", "think less", "loop", "than the arena keeps"] {
+        assert!(!stdout.contains(wrong), "{wrong}: {stdout}");
+    }
+    assert_eq!(stdout.matches("(the same timeout as in `seat 1`, above)").count(), 5, "{stdout}");
+    assert!(stdout.contains("\n1 problem found: your bot failed the same way in all 6 situations.\n"), "{stdout}");
+}
+
+/// Timeouts with the same cause and advice are one problem, said once, as the same crash is
+/// (an unflushed bot was six problems, its advice repeated six times). The control: a bot
+/// that loops on the power-ups map and sleeps elsewhere is two problems, each with its advice.
+#[test]
+fn the_same_timeout_is_counted_once() {
+    let (stdout, code) = check(&flawed("stopflush"));
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(stdout.matches("did you flush stdout?").count(), 1, "{stdout}");
+    assert_eq!(stdout.matches("(the same timeout as in `seat 1`, above)").count(), 5, "{stdout}");
+    assert!(stdout.contains("\n1 problem found: your bot failed the same way in all 6 situations.\n"), "{stdout}");
+    // The control.
+    let (stdout, _) = check(
+        "sh -c 'read a r c t; while read l; do case \"$l\" in TICK\\ 1*) echo WAIT;; TICK*) if [ \"$r $c\" = \"3 6\" ]; \
+         then while :; do :; done; else sleep 30; fi;; esac; done'",
+    );
+    assert_eq!(stdout.matches("(the same timeout as in `seat 1`, above)").count(), 4, "{stdout}");
+    assert!(
+        stdout.contains("a loop that never ends at this tick") && stdout.contains("did you flush stdout?"),
+        "{stdout}"
+    );
+    assert!(!row(&stdout, "power-ups").contains("the same"), "{stdout}");
+    assert!(
+        stdout.contains("\n2 problems found (4 situations failed the same way as an earlier one, counted once).\n"),
+        "{stdout}"
+    );
+}
+
 /// A bot of another game (Atoms) is told so, once, and where to check it instead: it died on
 /// the header in every situation, quoting another game's (it was told only "If it plays another
 /// game", with no name). The controls: a Resource Rush bot with a flaw, which answers, and a good

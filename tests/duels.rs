@@ -831,6 +831,58 @@ fn a_flooded_stderr_is_warned_in_a_duel() {
     assert!(!stdout.contains("(player 2) wrote more"), "{stdout}");
 }
 
+/// A bot that floods its stderr until it runs out of time is told in the duel's "Why:" that the
+/// flood most likely made it late, with the stderr fix, and not warned of it twice (it was
+/// told it took more than 1000 ms of CPU time having used 2, and to flush stdout). The control,
+/// a flood without a timeout, is warned as before (`a_flooded_stderr_is_warned_in_a_duel`), and
+/// gets no such "Why:".
+#[test]
+fn a_timeout_a_flood_of_stderr_made_is_put_down_to_it_in_a_duel() {
+    let out = arena(&["duel", "--map", &map("duel.txt"), "--no-replay", &script("stderrflood.sh"), &bin("greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("\nWhy: At tick ") && stdout.contains(" stderrflood ran out of time (stopped after "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("that flood, not its thinking, most likely made it late.\nFix: write less to stderr"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("flush") && !stdout.contains("(player 1) wrote more"), "{stdout}");
+    // The control.
+    let out = arena(&["duel", "--map", &map("tight.txt"), "--no-replay", &script("stderrflood.sh"), &bin("greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("(player 1) wrote more") && !stdout.contains("ran out of time"), "{stdout}");
+}
+
+/// A crash in the bot's own code gets the doctor's fix in a duel, naming the line its
+/// traceback names and the replay's tick that shows the state it was in (the duel only
+/// quoted how its stderr ended); without a replay, how to keep one. The control: a crash
+/// reading its input gets no such fix.
+#[test]
+fn a_crash_in_the_bot_s_own_code_gets_the_doctor_s_fix_in_a_duel() {
+    let dir = tempfile::tempdir().unwrap();
+    let flawed = |flaw: &str| format!("python3 {} {flaw}", root().join("tests/bots/flawed.py").display());
+    let map = map("duel.txt");
+    let duel = |bot: &str, replay: &[&str]| {
+        let out = arena_in(dir.path(), &[&["duel", "--map", &map], replay, &[bot, &bin("greedy")]].concat());
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let kept = duel(&flawed("owncrash"), &["--replay", "r.json"]);
+    assert!(kept.contains("\nFix: it read its input and answered well until then, so the input is not to blame: fix the line the error names (File \""), "{kept}");
+    assert!(kept.contains("flawed.py\", line ") && kept.contains("for the state it was in at `TICK 2`"), "{kept}");
+    assert!(kept.contains(" replay r.json --tick 1` shows it,"), "{kept}");
+    let dropped = duel(&flawed("owncrash"), &["--no-replay"]);
+    assert!(
+        dropped.contains("play it again without `--no-replay`: `arena replay FILE --tick 1` then shows it"),
+        "{dropped}"
+    );
+    // The control.
+    let reading = duel(&flawed("tickcrash"), &["--no-replay"]);
+    assert!(reading.contains("Why: At tick 2 ") && !reading.contains("Fix:"), "{reading}");
+}
+
 /// `arena view --open` where no browser can be opened says so, with the page's path and URL,
 /// and keeps the opener's own noise off the terminal (it showed `xdg-open`'s "www-browser: not
 /// found" and said nothing). The control: an opener that succeeds is followed by no such words.

@@ -126,6 +126,38 @@ pub fn stderr_cut(dropped: usize, limits: &crate::engine::Limits) -> String {
 pub const STDERR_FIX: &str = "write less to stderr: a line or two per answer, and the rest only when a debug flag \
                               of yours is set (an environment variable you set when you run it by hand)";
 
+/// A flood of stderr that most likely made a bot late: the arena reads a bot's stderr at a
+/// bounded rate, so a bot that writes far more waits on its own writes, idle, until it runs out
+/// of time (it was asked whether it flushed stdout, or told to think less).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Flood {
+    /// Bytes it wrote to stderr, kept and dropped.
+    pub written: u64,
+    /// The least wall time writing them took at the arena's rate, in milliseconds.
+    pub wait_ms: u64,
+    /// The wall time all of its answers took, in milliseconds.
+    pub answering_ms: u64,
+    /// The rate the arena read them at, in bytes a second.
+    pub rate: u64,
+}
+
+impl Flood {
+    /// The cause in words: how much it wrote, at what rate it was read, and how long that kept
+    /// it waiting, at least, of the time its answers took.
+    pub fn cause(&self) -> String {
+        let mb = |bytes: u64| bytes as f64 / f64::from(1 << 20);
+        format!(
+            "it wrote {:.1} MiB to stderr, which the arena reads at {:.0} MiB a second at most, so writing it kept it \
+             waiting at least {} ms of the {} ms its answers took: that flood, not its thinking, most likely made \
+             it late",
+            mb(self.written),
+            mb(self.rate),
+            self.wait_ms,
+            self.answering_ms
+        )
+    }
+}
+
 /// What to do about a first answer too slow while computing (in any game).
 pub const STARTUP_FIX: &str = "do less before the first answer: load or precompute lazily, or spread the work over \
                                the first answers (and build compiled bots with optimisations, such as -O2)";
@@ -204,6 +236,38 @@ impl ForfeitFact {
             (Activity::Computing, Some(LimitKind::FirstAnswer)) => STARTUP_FIX.to_string(),
             (Activity::Computing, _) => loop_fix(words, limit),
         })
+    }
+
+    /// The flood of stderr that most likely made this timeout, for a bot that wrote `dropped`
+    /// bytes past the arena's cap in `replay`: at the limits' rate, writing it all took at least
+    /// half the wall time its answers took, and its last answer was not spent computing (100 ms
+    /// of CPU time or more, for half its time or more: a loop; a few ms in the last few ms
+    /// left of the game's total say nothing). None for another forfeit, a bot whose stderr was
+    /// not cut, or one read as fast as it wrote.
+    pub fn flood(&self, replay: &Replay, dropped: usize) -> Option<Flood> {
+        let limits = &replay.limits;
+        let rate = limits.stderr_rate;
+        let cpu_ms = self.cpu_ms.unwrap_or(0);
+        let computing = cpu_ms >= 100 && cpu_ms * 2 >= self.ms.unwrap_or(0);
+        if self.reason != "timeout" || dropped == 0 || rate == 0 || computing {
+            return None;
+        }
+        let written = (limits.stderr_cap + dropped) as u64;
+        // What a bot writes without waiting: the pipe's 64 KiB, and the arena's first read.
+        let ahead = 2 * 64 * 1024;
+        let wait_ms = written.saturating_sub(ahead).saturating_mul(1000) / rate;
+        let answering_ms: u64 =
+            replay.steps.iter().flat_map(|s| &s.replies).filter(|r| r.player == self.player).map(|r| r.ms).sum();
+        (wait_ms > 0 && wait_ms * 2 >= answering_ms).then_some(Flood { written, wait_ms, answering_ms, rate })
+    }
+
+    /// The timeout as its `flood` explains it, about `subject`, in the game's `words`: "at tick
+    /// 18 your bot ran out of time (…): it wrote 17.9 MiB to stderr, …".
+    pub fn flood_sentence(&self, words: &Wording, subject: &str, flood: &Flood) -> String {
+        let at = self.tick.map_or(String::new(), |t| format!("at {} {t} ", words.step));
+        let ms = self.ms.unwrap_or(0);
+        let cpu = self.cpu_ms.map_or(String::new(), |c| format!(", having used {c} ms of CPU time"));
+        format!("{at}{subject} ran out of time (stopped after {ms} ms{cpu}): {}.", flood.cause())
     }
 
     /// What the bot was doing while it gave no answer, when its CPU time was measured.
@@ -325,14 +389,21 @@ impl ForfeitFact {
                     };
                     format!("took more than {limit} ms to answer (it was stopped after {ms} ms){doing}")
                 };
+                // What the limit counts, as the limits' clock has it (none for a fact from before
+                // the clock was recorded).
+                let counted = match self.clock {
+                    Some(ClockKind::Cpu) => " of CPU time",
+                    Some(ClockKind::Wall) => " on the clock",
+                    None => "",
+                };
                 let which = match self.limit {
                     Some(LimitKind::FirstAnswer) => {
-                        format!("The first answer may take {limit} ms, starting the program included.")
+                        format!("The first answer may take {limit} ms{counted}, starting the program included.")
                     }
                     Some(LimitKind::Total) => "That was all that was left of the game's total answer time: the \
                                                whole game's answers must fit in it, so think less per answer."
                         .to_string(),
-                    _ => format!("Each answer must come within {limit} ms."),
+                    _ => format!("Each answer must come within {limit} ms{counted}."),
                 };
                 let stop = if took.ends_with('?') { "" } else { "." };
                 format!("{at}{subject} {took}{stop} {which}")
@@ -555,13 +626,25 @@ mod tests {
         assert!(with.ends_with("; its stderr is in the match log."), "{with}");
     }
 
+    /// A timeout says when, how long, and the limit as its clock counts it: of CPU time, or on
+    /// the clock (it said "Each answer must come within 1000 ms" under either). The control: a
+    /// fact from before the clock was recorded names none.
     #[test]
     fn timeouts_say_when_and_how_long() {
         assert_eq!(
             fact("timeout").sentence(&RR, None),
             "at tick 37 your bot took more than 1000 ms of CPU time to answer (it used 1000 ms; 1003 ms on the \
-             clock). Each answer must come within 1000 ms."
+             clock). Each answer must come within 1000 ms of CPU time."
         );
+        let first_cpu =
+            ForfeitFact { tick: Some(1), limit_ms: Some(2000), limit: Some(LimitKind::FirstAnswer), ..fact("timeout") };
+        let said = first_cpu.sentence(&RR, None);
+        assert!(
+            said.ends_with("The first answer may take 2000 ms of CPU time, starting the program included."),
+            "{said}"
+        );
+        let unknown = ForfeitFact { clock: None, ..fact("timeout") }.sentence(&RR, None);
+        assert!(unknown.ends_with("Each answer must come within 1000 ms."), "{unknown}");
         let wall = ForfeitFact { clock: Some(ClockKind::Wall), backstop_ms: Some(1000), ..fact("timeout") };
         assert!(wall
             .sentence(&RR, None)
@@ -576,6 +659,75 @@ mod tests {
         let first =
             ForfeitFact { tick: Some(1), limit_ms: Some(2000), limit: Some(LimitKind::FirstAnswer), ..fact("timeout") };
         assert!(first.sentence(&RR, None).contains("The first answer may take 2000 ms"));
+    }
+
+    /// A replay of one bot that answered `answers` times in `ms` each (1 ms of CPU time), then
+    /// timed out after `last` ms with `last_cpu` ms of CPU time, on the wall clock.
+    fn timed_out_after(answers: usize, ms: u64, last: u64, last_cpu: u64) -> Replay {
+        use crate::engine::Failure;
+        use crate::replay::{PlayerInfo, PlayerResult, RecordedReply, Step};
+        let limits = crate::referee::Limits { clock: ClockKind::Wall, ..crate::referee::Limits::default() };
+        let players = vec![PlayerInfo { name: "bot".into(), command: String::new() }];
+        let mut replay = Replay::new("resource-rush", 1, serde_json::json!({}), players, limits, serde_json::json!({}));
+        let reply = |ms: u64, cpu: u64, failure: Option<Failure>| RecordedReply {
+            player: 0,
+            answer: failure.is_none().then(|| "WAIT".to_string()),
+            failure,
+            ms,
+            cpu_ms: Some(cpu),
+            raw_len: None,
+        };
+        let mut replies: Vec<_> = (0..answers).map(|_| reply(ms, 1, None)).collect();
+        replies.push(reply(last, last_cpu, Some(Failure::Timeout)));
+        replay.steps = replies
+            .into_iter()
+            .map(|r| Step { replies: vec![r], chance: None, frame: serde_json::json!({}) })
+            .collect();
+        let me = PlayerResult {
+            name: "bot".into(),
+            score: 0,
+            finished: false,
+            forfeit: Some("timeout".into()),
+            detail: None,
+        };
+        replay.result.players = vec![me];
+        replay
+    }
+
+    /// A timeout after a flood of stderr is put down to the flood when writing it at the
+    /// arena's rate took at least half the time its answers took (it was asked whether it
+    /// flushed stdout, or told to think less). The controls: the same timeout with a small
+    /// flood, with none, with stderr read as fast as it is written, or with a last answer spent
+    /// computing, is not.
+    #[test]
+    fn a_timeout_after_a_flood_of_stderr_is_put_down_to_it() {
+        // 19 answers of 260 ms, then 40 ms left: 18 MiB written took 4.5 s at 4 MiB/s.
+        let replay = timed_out_after(19, 260, 40, 2);
+        let f = &forfeit_facts(&replay)[0];
+        let flood = f.flood(&replay, 18 << 20).expect("a flood");
+        assert_eq!(
+            (flood.answering_ms, flood.wait_ms),
+            (19 * 260 + 40, ((18 << 20) + (64 << 10) - (128 << 10)) * 1000 / (4 << 20))
+        );
+        let said = f.flood_sentence(&RR, "your bot", &flood);
+        assert!(
+            said.starts_with("at tick 20 your bot ran out of time (stopped after 40 ms, having used 2 ms"),
+            "{said}"
+        );
+        assert!(
+            said.contains("it wrote 18.1 MiB to stderr, which the arena reads at 4 MiB a second at most")
+                && said.ends_with("that flood, not its thinking, most likely made it late."),
+            "{said}"
+        );
+        // The controls.
+        assert_eq!(f.flood(&replay, 1 << 20), None, "1 MiB takes 0.25 s of 5 s");
+        assert_eq!(f.flood(&replay, 0), None);
+        let mut unthrottled = replay.clone();
+        unthrottled.limits.stderr_rate = 0;
+        assert_eq!(f.flood(&unthrottled, 18 << 20), None);
+        let looping = timed_out_after(4, 260, 1000, 990);
+        assert_eq!(forfeit_facts(&looping)[0].flood(&looping, 18 << 20), None);
+        assert_eq!(fact("crash").flood(&replay, 18 << 20), None);
     }
 
     #[test]
@@ -643,7 +795,7 @@ mod tests {
         assert!(
             why.contains(
                 "(it was stopped after 1003 ms). It used only 2 ms of CPU time: was it waiting for input, or did it \
-                 forget to flush its output? Each answer must come within 1000 ms."
+                 forget to flush its output? Each answer must come within 1000 ms on the clock."
             ),
             "{why}"
         );

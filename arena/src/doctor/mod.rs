@@ -123,8 +123,10 @@ pub struct Checked {
     /// What it printed: its answers, then the last lines of its stderr (to tell another game's bot).
     pub heard: Vec<String>,
     /// The earlier situation whose problem this one repeats (the same crash, the same program
-    /// that never ran): said and counted there, once.
+    /// that never ran, the same timeout): said and counted there, once.
     pub same_as: Option<String>,
+    /// Whether it forfeited by a timeout (what a repeat of an earlier problem repeats).
+    pub timed_out: bool,
 }
 
 impl Checked {
@@ -147,16 +149,35 @@ impl Checked {
             at_first: false,
             heard: Vec::new(),
             same_as: None,
+            timed_out: false,
         }
     }
 }
 
+/// The earlier situation of `before` whose timeout `checked` repeats: the same advice for every
+/// problem (a flush, a loop, a flood, the game's budget), so the same cause, said and counted
+/// there once, as the same crash is.
+fn same_timeout(checked: &Checked, before: &[Checked]) -> Option<String> {
+    let fixes = |c: &Checked| c.findings.iter().filter(|f| f.serious).map(|f| f.fix.clone()).collect::<Vec<_>>();
+    if !checked.timed_out || !checked.failed() {
+        return None;
+    }
+    let first =
+        before.iter().find(|c| c.timed_out && c.same_as.is_none() && c.failed() && fixes(c) == fixes(checked))?;
+    Some(first.name.clone())
+}
+
 /// Adds to `checked` the note of a bot that wrote more to stderr than the arena keeps in the
-/// match `played`, unless a situation `before` it has it: said once per check.
+/// match `played`, unless it or a situation `before` it says so: said once per check.
 fn flooded(checked: &mut Checked, played: &PlayedMatch, before: &[Checked]) {
     let dropped = played.stderr_dropped.first().copied().unwrap_or(0);
-    let said = |c: &Checked| c.findings.iter().any(|f| f.problem.starts_with(crate::explain::STDERR_CUT));
-    if dropped == 0 || before.iter().any(said) {
+    // (Said by a note, or by a timeout the flood caused, whose fix is the note's.)
+    let said = |c: &Checked| {
+        c.findings
+            .iter()
+            .any(|f| f.problem.starts_with(crate::explain::STDERR_CUT) || f.fix == crate::explain::STDERR_FIX)
+    };
+    if dropped == 0 || said(checked) || before.iter().any(said) {
         return;
     }
     checked.findings.push(Finding {
@@ -574,7 +595,14 @@ fn diagnose(
     // The limit the referee applied to the answer that never came, and which it was.
     let applied = forfeit_facts(replay).into_iter().find(|f| f.player == 0 && f.reason == "timeout");
     let limit_of = |default: Duration| applied.as_ref().and_then(|f| f.limit_ms).unwrap_or(default.as_millis() as u64);
+    // A timeout that its flood of stderr most likely made: no flush or loop is to blame.
+    let dropped = played.stderr_dropped.first().copied().unwrap_or(0);
+    let flood = applied.as_ref().and_then(|f| Some((f, f.flood(replay, dropped)?)));
     let finding = match me.forfeit.as_deref() {
+        Some("timeout") if flood.is_some() => flood.map(|(fact, flood)| {
+            let said = fact.flood_sentence(&game.info().wording, "your bot", &flood);
+            serious(format!("{}{context}", said.trim_end_matches('.')), crate::explain::STDERR_FIX.to_string())
+        }),
         Some("timeout") if t == 1 => Some(serious(
             format!("your bot printed nothing for {} ms after {header}`{prompt} 1`{context}", limit_of(limits.startup)),
             format!("answer every {prompt} at once with one line, then {FLUSH}"),
@@ -640,7 +668,7 @@ fn diagnose(
                             if good == 1 { "" } else { "s" },
                             crate::safe_text::terminal(&end.said)
                         ),
-                        own_error_fix(&end, &format!("`{prompt} {t}`"), step, checkup.by_hand),
+                        own_error_fix(&end, &format!("`{prompt} {t}`"), t, step, checkup.by_hand, SeeAgain::InADuel),
                     )],
                     ..checked(situation, played, summary)
                 };
@@ -687,6 +715,7 @@ fn checked(situation: &dyn Situation, played: &PlayedMatch, summary: String) -> 
         at_first: at_first(played),
         heard: heard(played),
         same_as: None,
+        timed_out: me.forfeit.as_deref() == Some("timeout"),
     }
 }
 
@@ -699,17 +728,55 @@ fn own_error(stderr: &str, good: usize) -> Option<StderrEnd> {
     (good > 0 && end.place.is_some() && !end.at_input()).then_some(end)
 }
 
-/// The fix for a bot that stopped on an error of its own (`end`) at `prompt_at` (`` `TICK 5` ``),
-/// in a game of `step`s, which one runs by hand as `by_hand` says: the line it names, seen again
-/// in a duel's replay.
-fn own_error_fix(end: &StderrEnd, prompt_at: &str, step: &str, by_hand: &str) -> String {
-    let place = end.place.as_deref().map_or(String::new(), |p| format!(" ({})", crate::safe_text::terminal(p)));
+/// Where a bot that crashed can see the state it crashed in again, for [`own_code_fix`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeeAgain<'a> {
+    /// In a duel of its own (check-bot keeps no replay).
+    InADuel,
+    /// In this duel again, without `--no-replay` (it kept none).
+    WithReplay,
+    /// In this duel's replay, shown by the command (`arena replay r.json`).
+    Replay(&'a str),
+}
+
+/// The fix for a bot that stopped on an error of its own (`end`) at `prompt_at` (`` `TICK 5` ``,
+/// the `at`th step), in a game of `step`s, which one runs by hand as `by_hand` says: the line it
+/// names, and how to see the state it was in again (`again`).
+fn own_error_fix(end: &StderrEnd, prompt_at: &str, at: usize, step: &str, by_hand: &str, again: SeeAgain) -> String {
+    let place = end
+        .place
+        .as_deref()
+        .map_or(String::new(), |p| format!(" ({})", crate::safe_text::terminal(&crate::safe_text::shorten(p, 200))));
+    // The state it answered: the one after the step before.
+    let before = at.saturating_sub(1);
+    let again = match again {
+        SeeAgain::InADuel => {
+            format!("play a duel (it keeps a replay: `arena replay FILE --tick N` shows the state after {step} N)")
+        }
+        SeeAgain::WithReplay => {
+            format!("play it again without `--no-replay`: `arena replay FILE --tick {before}` then shows it")
+        }
+        SeeAgain::Replay(command) => format!("`{command} --tick {before}` shows it"),
+    };
     format!(
         "it read its input and answered well until then, so the input is not to blame: fix the line the error \
-         names{place} for the state it was in at {prompt_at}. To see that state again, play a duel (it keeps a \
-         replay: `arena replay FILE --tick N` shows the state after {step} N), or {by_hand}, and print what your bot \
-         sees to stderr"
+         names{place} for the state it was in at {prompt_at}. To see that state again, {again}, or {by_hand}, and \
+         print what your bot sees to stderr"
     )
+}
+
+/// The fix for a bot of `game` that crashed at `step` (1-based) on an error in its own code,
+/// after `good` good answers, as its `stderr` ends: the line its error names, and how to see
+/// that state again (`again`). What check-bot says, and `arena duel` too. None when the error
+/// is not its own code's (no place named, met reading the input, or before its first answer).
+pub fn own_code_fix(game: &dyn Game, stderr: &str, good: usize, step: usize, again: SeeAgain) -> Option<String> {
+    let end = own_error(stderr, good)?;
+    let words = &game.info().wording;
+    let (prompt_at, by_hand) = match checkup_of(game) {
+        Some(checkup) => (format!("`{} {step}`", checkup.prompt), checkup.by_hand.to_string()),
+        None => (format!("{} {step}", words.step), format!("run it by hand and paste {}", words.input)),
+    };
+    Some(own_error_fix(&end, &prompt_at, step, words.step, &by_hand, again))
 }
 
 /// What is wrong with the program of a bot `command` that crashed writing `stderr`, when it
@@ -1003,6 +1070,9 @@ async fn check_situations(
             }
             break;
         }
+        if checked.same_as.is_none() {
+            checked.same_as = same_timeout(&checked, &out);
+        }
         if situation.crlf() && checked.failed() && !out[0].failed() {
             for f in &mut checked.findings {
                 f.problem.push_str("\n    It played fine with the same lines ending in `\\n`: only the `\\r` differs.");
@@ -1064,6 +1134,30 @@ mod tests {
                 .contains("used up its 5000 ms of answer time for the game (5000 ms over 6 answers; 500 ms were left"),
             "{budget}"
         );
+    }
+
+    /// A crash in the bot's own code gets one fix, check-bot's and the duel's: the line its
+    /// traceback names, and how to see the state it was in (the duel's replay at the tick
+    /// before, a duel to play again, or one of its own). The controls: an error met reading the
+    /// input, and one before the first answer, get none.
+    #[test]
+    fn a_crash_in_the_bot_s_own_code_gets_the_same_fix_everywhere() {
+        let rr = crate::games::by_name("resource-rush").unwrap();
+        let tactics = crate::games::by_name("tactics").unwrap();
+        let own = "Traceback (most recent call last):\n  File \"bot.py\", line 9, in act\n    raise ValueError(\"no plan\")\nValueError: no plan\n";
+        let fix = |game, again| own_code_fix(game, own, 4, 5, again).unwrap_or_default();
+        let kept = fix(rr, SeeAgain::Replay("arena replay r.json"));
+        assert!(kept.contains("(File \"bot.py\", line 9, in act) for the state it was in at `TICK 5`"), "{kept}");
+        assert!(kept.contains("To see that state again, `arena replay r.json --tick 4` shows it"), "{kept}");
+        let dropped = fix(rr, SeeAgain::WithReplay);
+        assert!(dropped.contains("play it again without `--no-replay`: `arena replay FILE --tick 4`"), "{dropped}");
+        let doctor = fix(tactics, SeeAgain::InADuel);
+        assert!(doctor.contains("at step 5. To see that state again, play a duel"), "{doctor}");
+        assert!(doctor.contains("paste the TACTICS line"), "{doctor}");
+        // The controls.
+        let reading = own.replace("raise ValueError(\"no plan\")", "x = int(sys.stdin.readline())");
+        assert_eq!(own_code_fix(rr, &reading, 4, 5, SeeAgain::InADuel), None);
+        assert_eq!(own_code_fix(rr, own, 0, 1, SeeAgain::InADuel), None);
     }
 
     /// A script without `#!`, or with Windows line endings, is named as such; a good script,

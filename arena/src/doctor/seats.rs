@@ -11,8 +11,8 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::{
-    first_answer_probe, last_words, own_error, own_error_fix, program_problem, python_compile_fix, signal_fix,
-    CheckError, Checked, Feed, Finding, FirstPrompt,
+    first_answer_probe, last_words, program_problem, python_compile_fix, signal_fix, CheckError, Checked, Feed,
+    Finding, FirstPrompt,
 };
 use crate::engine::{BotKit, Game, MatchOptions, Others, Outcome, PlayerId, Reply, Seated, SetupError, State, Turn};
 use crate::explain::{forfeit_facts, stderr_ends, FLUSH};
@@ -219,6 +219,12 @@ pub(super) async fn check(
             .into_iter()
             .filter(|f| f.player == 0)
             .map(|fact| {
+                // A timeout its flood of stderr most likely made: no flush or loop is to blame.
+                let dropped = played.stderr_dropped.first().copied().unwrap_or(0);
+                if let Some(flood) = fact.flood(replay, dropped) {
+                    let problem = fact.flood_sentence(&info.wording, "your bot", &flood);
+                    return Finding { problem, fix: crate::explain::STDERR_FIX.to_string(), serious: true };
+                }
                 // Its stderr is shown here, not left in a match log.
                 let mut problem = fact.sentence_noting(&info.wording, "your bot", me.detail.as_deref(), None);
                 if fact.reason == "crash" {
@@ -229,11 +235,15 @@ pub(super) async fn check(
                         .clone()
                         .or_else(|| python_compile_fix(stderr))
                         .or_else(|| fact.ended.and_then(|e| signal_fix(e, &by_hand, kit.bounds)))
+                        // An error in its own code after good answers.
                         .or_else(|| {
-                            // An error in its own code after good answers.
-                            let end = own_error(stderr, good)?;
-                            let at = format!("{} {}", info.wording.step, fact.tick.unwrap_or(steps));
-                            Some(own_error_fix(&end, &at, info.wording.step, &by_hand))
+                            super::own_code_fix(
+                                game,
+                                stderr,
+                                good,
+                                fact.tick.unwrap_or(steps),
+                                super::SeeAgain::InADuel,
+                            )
                         })
                         .or_else(|| {
                             // A traceback or a panic: the line it names is where to look.
@@ -302,8 +312,12 @@ pub(super) async fn check(
             at_first,
             heard,
             same_as,
+            timed_out: me.forfeit.as_deref() == Some("timeout"),
         };
         super::flooded(&mut checked, &played, &out);
+        if checked.same_as.is_none() {
+            checked.same_as = super::same_timeout(&checked, &out);
+        }
         out.push(checked);
         if !answered && me.forfeit.is_some() {
             // No answer at all: every other match would only say the same.

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use arena::doctor::SeeAgain;
 use arena::engine::{Columns, MatchOptions, Registry};
 use arena::files::file_safe;
 use arena::referee::{play_match, BotCommand};
@@ -88,6 +89,8 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
         let place = args.map.as_ref().map_or(String::new(), |m| format!(" on {}", m.display()));
         say!("{}{place} (seed {seed}, {} steps)", game.name(), played.replay.steps.len());
         say!("{}", result_table(result, &game.info().columns));
+        // The players whose "Why:" named their flood of stderr: warned of it there.
+        let mut flooded = Vec::new();
         for fact in arena::explain::forfeit_facts(&played.replay) {
             let Some(p) = result.players.get(fact.player) else { continue };
             let stderr = played.stderr.get(fact.player).map_or("", String::as_str);
@@ -97,9 +100,19 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
                 (Some(_), false) => Some("its stderr is in the match log"),
                 (None, false) => None,
             };
-            let why = fact.sentence_noting(&game.info().wording, &p.name, p.detail.as_deref(), note);
+            // A timeout that its flood of stderr most likely made: that, not a flush or a loop.
+            let dropped = played.stderr_dropped.get(fact.player).copied().unwrap_or(0);
+            let flood = fact.flood(&played.replay, dropped);
+            let why = match &flood {
+                Some(flood) => {
+                    flooded.push(fact.player);
+                    fact.flood_sentence(&game.info().wording, &p.name, flood)
+                }
+                None => fact.sentence_noting(&game.info().wording, &p.name, p.detail.as_deref(), note),
+            };
             say!("Why: {}", safe_text::terminal_cut(&arena::view::capitalise(&why), 400));
-            let fix = fact.fix(&played.replay, game).or_else(|| {
+            let flood_fix = flood.map(|_| arena::explain::STDERR_FIX.to_string());
+            let fix = flood_fix.or_else(|| fact.fix(&played.replay, game)).or_else(|| {
                 // A program that never ran as meant: the doctor's fix (a script without `#!`,
                 // not found from here, or that did not compile).
                 let command = args.bots.get(fact.player)?;
@@ -107,8 +120,21 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
                     .then(|| arena::doctor::program_fix(command, stderr, args.cwd.is_none()))
                     .flatten()
             });
+            // An error in its own code after good answers: the doctor's fix, naming the line and
+            // the replay's tick that shows the state it was in.
+            let fix = fix.or_else(|| {
+                let replies = played.replay.steps.iter().flat_map(|s| &s.replies).filter(|r| r.player == fact.player);
+                let good = replies.filter(|r| r.answer.is_some()).count();
+                let shown = replay_path.as_ref().map(|path| {
+                    format!("{} replay {}", super::arena_command(), super::shell_word(&path.to_string_lossy()))
+                });
+                let again = shown.as_deref().map_or(SeeAgain::WithReplay, SeeAgain::Replay);
+                (fact.reason == "crash")
+                    .then(|| arena::doctor::own_code_fix(game, stderr, good, fact.tick?, again))
+                    .flatten()
+            });
             if let Some(fix) = fix {
-                say!("Fix: {}", safe_text::terminal_cut(&fix, 400));
+                say!("Fix: {}", safe_text::terminal_cut(&fix, 700));
             }
             // "Its stderr is in the match log": say which file, and how it ends.
             if let Some(last) = arena::explain::stderr_ends(stderr) {
@@ -123,7 +149,7 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
                 );
             }
         }
-        for (p, &dropped) in played.stderr_dropped.iter().enumerate().filter(|(_, &d)| d > 0) {
+        for (p, &dropped) in played.stderr_dropped.iter().enumerate().filter(|(p, &d)| d > 0 && !flooded.contains(p)) {
             let Some(player) = result.players.get(p) else { continue };
             let cut = arena::explain::stderr_cut(dropped, &played.replay.limits);
             let cut = cut.strip_prefix("your bot ").unwrap_or(&cut);
