@@ -204,15 +204,31 @@ fn refusal(e: PlaceError, x: i64, y: i64) -> String {
     }
 }
 
-/// Parses `PLACE x y` (the detail of a malformed answer when it is not), its words separated by
-/// ASCII white space as the classic program's.
-fn parse_place(line: &str) -> Result<(i64, i64), String> {
+/// Whether `word` is an integer as a bot writes one: an optional sign, then digits, however
+/// many (one past `i64` is still a number, off any board).
+pub(super) fn integer(word: &str) -> bool {
+    let digits = word.strip_prefix(['+', '-']).unwrap_or(word);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A `PLACE x y` the game cannot read, or whose place is off every board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Unread {
+    /// Not `PLACE` and two integers: the detail of a malformed answer.
+    Malformed(String),
+    /// Integers too large for any board: the detail of an invalid move.
+    OffBoard(String),
+}
+
+/// Parses `PLACE x y`, its words separated by ASCII white space as the classic program's.
+fn parse_place(line: &str) -> Result<(i64, i64), Unread> {
     match bot_sdk::action::words(line).collect::<Vec<_>>().as_slice() {
         ["PLACE", x, y] => match (x.parse(), y.parse()) {
             (Ok(x), Ok(y)) => Ok((x, y)),
-            _ => Err(format!("coordinates must be integers: `{}`", line.trim())),
+            _ if integer(x) && integer(y) => Err(Unread::OffBoard(format!("({x}, {y}) is off the board"))),
+            _ => Err(Unread::Malformed(format!("coordinates must be integers: `{}`", line.trim()))),
         },
-        _ => Err(format!("expected `PLACE x y`, found `{}`", line.trim())),
+        _ => Err(Unread::Malformed(format!("expected `PLACE x y`, found `{}`", line.trim()))),
     }
 }
 
@@ -279,7 +295,8 @@ impl State for AtomsState {
         let verdict = match reply {
             Reply::Failed(f) => Err((f.reason(), f.describe(PROMPT))),
             Reply::Line(line) => match parse_place(line) {
-                Err(why) => Err((ForfeitReason::Malformed, why)),
+                Err(Unread::Malformed(why)) => Err((ForfeitReason::Malformed, why)),
+                Err(Unread::OffBoard(why)) => Err((ForfeitReason::InvalidMove, why)),
                 Ok((x, y)) => match self.game.place(x, y) {
                     Ok(()) => Ok((x, y)),
                     Err(e) => Err((ForfeitReason::InvalidMove, refusal(e, x, y))),
@@ -382,7 +399,10 @@ impl State for AtomsState {
             Some(w) => format!("{} Wins", COLOURS[w]),
             None => format!("{}'s Turn", COLOURS[self.game.turn]),
         };
-        format!("move {}\n{last}{}{status}\n", self.game.moves.len(), self.game.display())
+        // Which colour each player is: the replay's title names the players P1, P2, … .
+        let seats: Vec<String> =
+            COLOURS.iter().take(self.game.players()).enumerate().map(|(p, c)| format!("{c} P{}", p + 1)).collect();
+        format!("move {}  ({})\n{last}{}{status}\n", self.game.moves.len(), seats.join(", "), self.game.display())
     }
 }
 
@@ -451,6 +471,41 @@ mod tests {
         }
         // The game gives it (the engine's default gives none).
         assert_eq!(AtomsGame.malformed_fix("place 0 0").as_deref(), Some(malformed_fix("place 0 0").as_str()));
+    }
+
+    /// Each frame says which colour each player is (the terminal replay's title names them
+    /// P1, P2, …): the classic program's colours are never bots' names.
+    #[test]
+    fn frames_map_colours_to_players() {
+        let mut s = AtomsState::new(3, 3, 2);
+        s.apply(&[(0, line("PLACE 0 0"))]);
+        let frame = s.render();
+        assert!(frame.starts_with("move 1  (Red P1, Green P2, Purple P3)\nRed placed at (0, 0)\n"), "{frame}");
+        assert!(!AtomsState::new(2, 2, 2).render().contains("Purple"), "two players, two colours");
+    }
+
+    /// Coordinates too large for `i64` are integers off the board (an invalid move, as
+    /// `PLACE 99 0`), not a malformed answer; the control: a coordinate that is no integer is.
+    #[test]
+    fn coordinates_past_i64_are_off_the_board() {
+        for (answer, detail) in [
+            ("PLACE 99999999999999999999 0", "(99999999999999999999, 0) is off the board"),
+            ("PLACE 0 -99999999999999999999", "(0, -99999999999999999999) is off the board"),
+            ("PLACE 99 0", "(99, 0) is off the board"),
+        ] {
+            let mut s = AtomsState::new(2, 6, 5);
+            s.apply(&[(0, line(answer))]);
+            let o = s.outcome();
+            assert_eq!(o.players[0].forfeit, Some(ForfeitReason::InvalidMove), "{answer}");
+            assert_eq!(o.players[0].detail.as_deref(), Some(detail));
+        }
+        for answer in ["PLACE 1x 0", "PLACE 0 ++1", "PLACE - 0"] {
+            let mut s = AtomsState::new(2, 6, 5);
+            s.apply(&[(0, line(answer))]);
+            let o = s.outcome();
+            assert_eq!(o.players[0].forfeit, Some(ForfeitReason::Malformed), "{answer}");
+            assert_eq!(o.players[0].detail, Some(format!("coordinates must be integers: `{answer}`")));
+        }
     }
 
     #[test]
