@@ -178,18 +178,56 @@ impl AtomsState {
 #[error("only `{NAME}` replays have save files, this one is `{0}`")]
 pub struct NotAtoms(pub String);
 
+/// A replay whose game no save file holds.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SaveFileError {
+    /// Not an Atoms replay.
+    #[error(transparent)]
+    NotAtoms(#[from] NotAtoms),
+    /// A player forfeited while others played on: a save holds placements only, every player
+    /// in turn, so the later ones would replay as other colours' (or be refused by LOAD).
+    #[error(
+        "{colour} (player {player}) forfeited at step {step} and the others played on: a save file holds \
+         placements only, each player in turn, so this game cannot be one (its later moves would be replayed by the \
+         wrong colours)"
+    )]
+    ForfeitMidGame {
+        /// The colour of the player who forfeited.
+        colour: &'static str,
+        /// Its 1-based number.
+        player: usize,
+        /// The 1-based step of the forfeit.
+        step: usize,
+    },
+}
+
 /// The classic save file of a hosted game's replay: its board, players and every placement
-/// that was made (forfeits are not moves).
-pub fn save_file(replay: &crate::replay::Replay) -> Result<Vec<u8>, NotAtoms> {
+/// that was made (a forfeit is no move: one that ends the game, or comes last, is left out; one
+/// before more placements makes no save).
+pub fn save_file(replay: &crate::replay::Replay) -> Result<Vec<u8>, SaveFileError> {
     if replay.game != NAME {
-        return Err(NotAtoms(replay.game.clone()));
+        return Err(NotAtoms(replay.game.clone()).into());
     }
-    let get = |k: &str| replay.setup.get(k).and_then(Value::as_u64).unwrap_or(0) as u8;
+    save_bytes(&replay.setup, replay.steps.iter().map(|s| &s.frame))
+}
+
+/// [`save_file`] from a replay's setup and its steps' frames.
+fn save_bytes<'a>(setup: &Value, frames: impl Iterator<Item = &'a Value>) -> Result<Vec<u8>, SaveFileError> {
+    let get = |k: &str| setup.get(k).and_then(Value::as_u64).unwrap_or(0) as u8;
     let mut out = vec![get("width"), get("height"), get("players")];
-    for step in &replay.steps {
-        if let Some(place) = step.frame.get("last").and_then(|l| l.get("place")).and_then(Value::as_array) {
+    let mut forfeit = None;
+    for (i, frame) in frames.enumerate() {
+        let last = frame.get("last");
+        if let Some(place) = last.and_then(|l| l.get("place")).and_then(Value::as_array) {
+            if let Some((player, step)) = forfeit {
+                let colour = COLOURS.get(player).copied().unwrap_or("a player");
+                return Err(SaveFileError::ForfeitMidGame { colour, player: player + 1, step });
+            }
             let coord = |i: usize| place.get(i).and_then(Value::as_u64).unwrap_or(0) as u8;
             out.extend_from_slice(&[coord(0), coord(1), 0, 0]);
+        } else if last.and_then(|l| l.get("forfeit")).is_some() && forfeit.is_none() {
+            let player = last.and_then(|l| l.get("player")).and_then(Value::as_u64).unwrap_or(0) as usize;
+            forfeit = Some((player, i + 1));
         }
     }
     Ok(out)
@@ -471,6 +509,29 @@ mod tests {
         }
         // The game gives it (the engine's default gives none).
         assert_eq!(AtomsGame.malformed_fix("place 0 0").as_deref(), Some(malformed_fix("place 0 0").as_str()));
+    }
+
+    /// A game where a player forfeited and the others played on makes no save file (its later
+    /// moves would replay as other colours'); the control: the same game's placements before
+    /// the forfeit, and a game whose forfeit comes last, make one that loads.
+    #[test]
+    fn a_forfeit_before_more_placements_makes_no_save_file() {
+        let mut s = AtomsState::new(3, 3, 3);
+        let setup = s.setup();
+        let mut frames = Vec::new();
+        for (p, answer) in [(0, "PLACE 0 0"), (1, "PLACE 0 0"), (2, "PLACE 2 2")] {
+            s.apply(&[(p, line(answer))]);
+            frames.push(s.frame());
+        }
+        let err = save_bytes(&setup, frames.iter()).unwrap_err().to_string();
+        assert!(err.starts_with("Green (player 2) forfeited at step 2 and the others played on"), "{err}");
+        let before = save_bytes(&setup, frames[..2].iter()).unwrap();
+        assert_eq!(before, [3, 3, 3, 0, 0, 0, 0], "the forfeit last: Red's placement alone");
+        assert!(super::super::parse_save(&before).is_some());
+        // The control: Green's move replayed in Purple's place is a legal one, so LOAD alone
+        // would not have caught it (the game would just be wrong).
+        let wrong = [3, 3, 3, 0, 0, 0, 0, 2, 2, 0, 0];
+        assert_eq!(super::super::parse_save(&wrong).map(|g| g.game(9).cell(2, 2).owner), Some(1), "Green's, not Purple's");
     }
 
     /// Each frame says which colour each player is (the terminal replay's title names them
