@@ -316,13 +316,23 @@ fn atoms_hosted_games_verify_export_and_play_in_tournaments() {
     assert!(arena(&["export-save", &replay_arg, &save.display().to_string()]).status.success());
     let bytes = std::fs::read(&save).unwrap();
     assert_eq!(bytes[..3], [4, 4, 3]);
-    let out = arena_fed(dir.path(), &["play", "atoms"], b"LOAD game.sav\nPLAYFROM END\nDISPLAY\n");
-    let out = String::from_utf8(out.stdout).unwrap();
+    // The game was won: PLAYFROM END names the winner and ends, as the winning PLACE does.
     let rep: serde_json::Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
-    let last = &rep["steps"].as_array().unwrap().last().unwrap()["frame"]["board"];
-    let first_row: String =
-        last[0].as_str().unwrap().split(' ').map(|c| if c == ".." { "  " } else { c }).collect::<Vec<_>>().join("|");
-    assert!(out.contains(&format!("|{first_row}|")), "the loaded game is the replay's final board:\n{out}\n{last}");
+    let last = &rep["steps"].as_array().unwrap().last().unwrap()["frame"];
+    let winner = ["Red", "Green", "Purple"][last["winner"].as_u64().expect("a winner") as usize];
+    let out = arena_fed(dir.path(), &["play", "atoms"], b"LOAD game.sav\nPLAYFROM END\nDISPLAY\n");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("Game Loaded\n{winner} Wins\n"));
+    // The move before the last loads as the replay's board then.
+    let moves = (bytes.len() - 3) / 4;
+    let before = rep["steps"].as_array().unwrap().iter().rev().find(|s| s["frame"]["move"] == moves - 1).unwrap();
+    let board = &before["frame"]["board"];
+    let input = format!("LOAD game.sav\nPLAYFROM {}\nDISPLAY\n", moves - 1);
+    let out = String::from_utf8(arena_fed(dir.path(), &["play", "atoms"], input.as_bytes()).stdout).unwrap();
+    for row in board.as_array().unwrap() {
+        let row: String =
+            row.as_str().unwrap().split(' ').map(|c| if c == ".." { "  " } else { c }).collect::<Vec<_>>().join("|");
+        assert!(out.contains(&format!("|{row}|")), "the loaded game is the replay's board:\n{out}\n{board}");
+    }
 
     // A 4-player tournament of the sample bots through the shared tournament code.
     let bots = [

@@ -172,14 +172,19 @@ struct Save {
     moves: Vec<(u8, u8)>,
 }
 
-/// A save file: width, height and players, then 4 bytes per move.
+/// A save file: width, height and players, then 4 bytes per move; not one when START would
+/// refuse its header or the game refuses one of its moves.
 fn parse_save(bytes: &[u8]) -> Option<Save> {
     let [w, h, k, rest @ ..] = bytes else { return None };
-    if !(2..=6).contains(k) || *w < 2 || *h < 2 || rest.len() % 4 != 0 {
+    if !(2..=6).contains(k) || *w < 2 || *h < 2 || w * h < *k || rest.len() % 4 != 0 {
         return None;
     }
-    let moves = rest.chunks(4).map(|m| (m[0], m[1])).collect();
-    Some(Save { players: *k as usize, width: *w as usize, height: *h as usize, moves })
+    let moves: Vec<(u8, u8)> = rest.chunks(4).map(|m| (m[0], m[1])).collect();
+    let (players, width, height) = (*k as usize, *w as usize, *h as usize);
+    if Game::replay(players, width, height, &moves).moves.len() < moves.len() {
+        return None;
+    }
+    Some(Save { players, width, height, moves })
 }
 
 enum Phase {
@@ -289,6 +294,11 @@ pub fn model(case: &Case) -> (String, HashMap<Vec<u8>, Vec<u8>>) {
                 match upto {
                     Some(upto) => {
                         let game = Game::replay(*players, *width, *height, &moves[..upto]);
+                        // A game already won there ends, as after the winning PLACE.
+                        if let Some(w) = game.winner {
+                            out += &format!("{} Wins\n", COLOURS[w]);
+                            break;
+                        }
                         out += &format!("Game Ready\n{}", turn(&game));
                         phase = Phase::Playing(game);
                     }
@@ -351,19 +361,28 @@ fn every_line_is_the_handouts(out: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// A save file: mostly a real one (small board, moves on and off it), sometimes bytes.
+/// A save file: mostly a real one (small board, the moves a game takes, up to a win), some
+/// with moves off the board or on another player's cell, sometimes bytes.
 fn save() -> impl Strategy<Value = Vec<u8>> {
-    let real = (2u8..=4, 2u8..=4, 2u8..=4).prop_flat_map(|(w, h, k)| {
-        prop::collection::vec((0..=w, 0..=h), 0..16).prop_map(move |moves| {
-            let k = k.min(w * h);
-            let mut bytes = vec![w, h, k];
-            for (x, y) in moves {
-                bytes.extend([x, y, 0, 0]);
-            }
-            bytes
-        })
+    let moves = (2u8..=4, 2u8..=4, 2u8..=4).prop_flat_map(|(w, h, k)| {
+        prop::collection::vec((0..=w, 0..=h), 0..16).prop_map(move |moves| (w, h, k.min(w * h), moves))
     });
-    prop_oneof![3 => real, 1 => prop::collection::vec(any::<u8>(), 0..24)]
+    let bytes = |(w, h, k, moves): (u8, u8, u8, Vec<(u8, u8)>)| {
+        let mut bytes = vec![w, h, k];
+        for (x, y) in moves {
+            bytes.extend([x, y, 0, 0]);
+        }
+        bytes
+    };
+    // The moves the game takes, passing over those it refuses.
+    let real = moves.clone().prop_map(move |(w, h, k, moves)| {
+        let mut game = Game::new(k as usize, w as usize, h as usize);
+        for (x, y) in moves {
+            let _ = game.place(i64::from(x), i64::from(y));
+        }
+        bytes((w, h, k, game.moves))
+    });
+    prop_oneof![6 => real, 2 => moves.prop_map(bytes), 1 => prop::collection::vec(any::<u8>(), 0..24)]
 }
 
 /// A command line: mostly START on small boards and PLACE on them, the other commands with

@@ -203,7 +203,7 @@ impl Program<'_> {
             },
             b"SAVE" => self.save(args, out)?,
             b"LOAD" => self.load(args, out)?,
-            b"PLAYFROM" => self.play_from(args, out)?,
+            b"PLAYFROM" => return self.play_from(args, out),
             _ => writeln!(out, "Invalid Command")?,
         }
         Ok(None)
@@ -319,9 +319,12 @@ impl Program<'_> {
         }
     }
 
-    fn play_from(&mut self, args: &[&[u8]], out: &mut impl Write) -> io::Result<()> {
+    /// PLAYFROM: the loaded game after that many moves, ready to play on; a game already won
+    /// there ends the program with its winner, as the winning PLACE did.
+    fn play_from(&mut self, args: &[&[u8]], out: &mut impl Write) -> io::Result<Option<i32>> {
         let Phase::Loaded(save) = &self.phase else {
-            return writeln!(out, "Invalid Command");
+            writeln!(out, "Invalid Command")?;
+            return Ok(None);
         };
         // A turn past the last one loaded, however many digits it has, is the last one.
         let upto = match args {
@@ -330,12 +333,17 @@ impl Program<'_> {
             _ => None,
         };
         let Some(upto) = upto else {
-            return writeln!(out, "Invalid Turn Number");
+            writeln!(out, "Invalid Turn Number")?;
+            return Ok(None);
         };
         let game = save.game(upto);
+        if let Some(w) = game.winner {
+            writeln!(out, "{} Wins", COLOURS[w])?;
+            return Ok(Some(0));
+        }
         writeln!(out, "Game Ready\n{}", turn_line(&game))?;
         self.phase = Phase::Playing(game);
-        Ok(())
+        Ok(None)
     }
 }
 
@@ -434,6 +442,35 @@ mod tests {
         assert_eq!(out, "Game Loaded\nGame Ready\nRed's Turn\n");
         let (out, _) = session("START 2 2 2\nLOAD game.bin\nPLAYFROM 1\n", dir.path());
         assert_eq!(out, "Game Ready\nRed's Turn\nRestart Application To Load Save\nInvalid Command\n");
+    }
+
+    /// A save of a game already won (exported from a finished hosted game) plays to its end:
+    /// the winner, and the program ends, as after the winning PLACE. The control: PLAYFROM an
+    /// earlier turn of the same save is a game ready to play on.
+    #[test]
+    fn playfrom_a_won_game_names_the_winner_and_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        // 2x2: Green's fourth move takes Red's last cell.
+        std::fs::write(dir.path().join("won.sav"), [2, 2, 2, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0]).unwrap();
+        for turn in ["END", "4", "99"] {
+            let (out, code) = session(&format!("LOAD won.sav\nPLAYFROM {turn}\nPLACE 0 0\nSTAT\n"), dir.path());
+            assert_eq!((out.as_str(), code), ("Game Loaded\nGreen Wins\n", 0), "PLAYFROM {turn}");
+        }
+        let (out, _) = session("LOAD won.sav\nPLAYFROM 3\nPLACE 1 1\n", dir.path());
+        assert_eq!(out, "Game Loaded\nGame Ready\nGreen's Turn\nGreen Wins\n");
+        let (out, _) = session("START 2 2 2\nPLACE 0 0\nPLACE 1 1\nPLACE 1 0\nPLACE 1 1\n", dir.path());
+        assert!(out.ends_with("Green Wins\n"), "the same game played live: {out}");
+    }
+
+    /// A save whose moves no game makes (here one off the 3x3 board) cannot be loaded, as a
+    /// file that is no save; the control: the same header with a move on the board loads.
+    #[test]
+    fn a_save_with_a_move_off_the_board_cannot_be_loaded() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bad.sav"), [3, 3, 2, 9, 9, 0, 0]).unwrap();
+        std::fs::write(dir.path().join("good.sav"), [3, 3, 2, 2, 2, 0, 0]).unwrap();
+        assert_eq!(session("LOAD bad.sav\nPLAYFROM END\n", dir.path()).0, "Cannot Load Save\nInvalid Command\n");
+        assert_eq!(session("LOAD good.sav\nPLAYFROM END\n", dir.path()).0, "Game Loaded\nGame Ready\nGreen's Turn\n");
     }
 
     #[test]

@@ -178,18 +178,56 @@ impl AtomsState {
 #[error("only `{NAME}` replays have save files, this one is `{0}`")]
 pub struct NotAtoms(pub String);
 
+/// A replay whose game no save file holds.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SaveFileError {
+    /// Not an Atoms replay.
+    #[error(transparent)]
+    NotAtoms(#[from] NotAtoms),
+    /// A player forfeited while others played on: a save holds placements only, every player
+    /// in turn, so the later ones would replay as other colours' (or be refused by LOAD).
+    #[error(
+        "{colour} (player {player}) forfeited at step {step} and the others played on: a save file holds \
+         placements only, each player in turn, so this game cannot be one (its later moves would be replayed by the \
+         wrong colours)"
+    )]
+    ForfeitMidGame {
+        /// The colour of the player who forfeited.
+        colour: &'static str,
+        /// Its 1-based number.
+        player: usize,
+        /// The 1-based step of the forfeit.
+        step: usize,
+    },
+}
+
 /// The classic save file of a hosted game's replay: its board, players and every placement
-/// that was made (forfeits are not moves).
-pub fn save_file(replay: &crate::replay::Replay) -> Result<Vec<u8>, NotAtoms> {
+/// that was made (a forfeit is no move: one that ends the game, or comes last, is left out; one
+/// before more placements makes no save).
+pub fn save_file(replay: &crate::replay::Replay) -> Result<Vec<u8>, SaveFileError> {
     if replay.game != NAME {
-        return Err(NotAtoms(replay.game.clone()));
+        return Err(NotAtoms(replay.game.clone()).into());
     }
-    let get = |k: &str| replay.setup.get(k).and_then(Value::as_u64).unwrap_or(0) as u8;
+    save_bytes(&replay.setup, replay.steps.iter().map(|s| &s.frame))
+}
+
+/// [`save_file`] from a replay's setup and its steps' frames.
+fn save_bytes<'a>(setup: &Value, frames: impl Iterator<Item = &'a Value>) -> Result<Vec<u8>, SaveFileError> {
+    let get = |k: &str| setup.get(k).and_then(Value::as_u64).unwrap_or(0) as u8;
     let mut out = vec![get("width"), get("height"), get("players")];
-    for step in &replay.steps {
-        if let Some(place) = step.frame.get("last").and_then(|l| l.get("place")).and_then(Value::as_array) {
+    let mut forfeit = None;
+    for (i, frame) in frames.enumerate() {
+        let last = frame.get("last");
+        if let Some(place) = last.and_then(|l| l.get("place")).and_then(Value::as_array) {
+            if let Some((player, step)) = forfeit {
+                let colour = COLOURS.get(player).copied().unwrap_or("a player");
+                return Err(SaveFileError::ForfeitMidGame { colour, player: player + 1, step });
+            }
             let coord = |i: usize| place.get(i).and_then(Value::as_u64).unwrap_or(0) as u8;
             out.extend_from_slice(&[coord(0), coord(1), 0, 0]);
+        } else if last.and_then(|l| l.get("forfeit")).is_some() && forfeit.is_none() {
+            let player = last.and_then(|l| l.get("player")).and_then(Value::as_u64).unwrap_or(0) as usize;
+            forfeit = Some((player, i + 1));
         }
     }
     Ok(out)
@@ -204,15 +242,31 @@ fn refusal(e: PlaceError, x: i64, y: i64) -> String {
     }
 }
 
-/// Parses `PLACE x y` (the detail of a malformed answer when it is not), its words separated by
-/// ASCII white space as the classic program's.
-fn parse_place(line: &str) -> Result<(i64, i64), String> {
+/// Whether `word` is an integer as a bot writes one: an optional sign, then digits, however
+/// many (one past `i64` is still a number, off any board).
+pub(super) fn integer(word: &str) -> bool {
+    let digits = word.strip_prefix(['+', '-']).unwrap_or(word);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A `PLACE x y` the game cannot read, or whose place is off every board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Unread {
+    /// Not `PLACE` and two integers: the detail of a malformed answer.
+    Malformed(String),
+    /// Integers too large for any board: the detail of an invalid move.
+    OffBoard(String),
+}
+
+/// Parses `PLACE x y`, its words separated by ASCII white space as the classic program's.
+fn parse_place(line: &str) -> Result<(i64, i64), Unread> {
     match bot_sdk::action::words(line).collect::<Vec<_>>().as_slice() {
         ["PLACE", x, y] => match (x.parse(), y.parse()) {
             (Ok(x), Ok(y)) => Ok((x, y)),
-            _ => Err(format!("coordinates must be integers: `{}`", line.trim())),
+            _ if integer(x) && integer(y) => Err(Unread::OffBoard(format!("({x}, {y}) is off the board"))),
+            _ => Err(Unread::Malformed(format!("coordinates must be integers: `{}`", line.trim()))),
         },
-        _ => Err(format!("expected `PLACE x y`, found `{}`", line.trim())),
+        _ => Err(Unread::Malformed(format!("expected `PLACE x y`, found `{}`", line.trim()))),
     }
 }
 
@@ -279,7 +333,8 @@ impl State for AtomsState {
         let verdict = match reply {
             Reply::Failed(f) => Err((f.reason(), f.describe(PROMPT))),
             Reply::Line(line) => match parse_place(line) {
-                Err(why) => Err((ForfeitReason::Malformed, why)),
+                Err(Unread::Malformed(why)) => Err((ForfeitReason::Malformed, why)),
+                Err(Unread::OffBoard(why)) => Err((ForfeitReason::InvalidMove, why)),
                 Ok((x, y)) => match self.game.place(x, y) {
                     Ok(()) => Ok((x, y)),
                     Err(e) => Err((ForfeitReason::InvalidMove, refusal(e, x, y))),
@@ -382,7 +437,10 @@ impl State for AtomsState {
             Some(w) => format!("{} Wins", COLOURS[w]),
             None => format!("{}'s Turn", COLOURS[self.game.turn]),
         };
-        format!("move {}\n{last}{}{status}\n", self.game.moves.len(), self.game.display())
+        // Which colour each player is: the replay's title names the players P1, P2, … .
+        let seats: Vec<String> =
+            COLOURS.iter().take(self.game.players()).enumerate().map(|(p, c)| format!("{c} P{}", p + 1)).collect();
+        format!("move {}  ({})\n{last}{}{status}\n", self.game.moves.len(), seats.join(", "), self.game.display())
     }
 }
 
@@ -451,6 +509,64 @@ mod tests {
         }
         // The game gives it (the engine's default gives none).
         assert_eq!(AtomsGame.malformed_fix("place 0 0").as_deref(), Some(malformed_fix("place 0 0").as_str()));
+    }
+
+    /// A game where a player forfeited and the others played on makes no save file (its later
+    /// moves would replay as other colours'); the control: the same game's placements before
+    /// the forfeit, and a game whose forfeit comes last, make one that loads.
+    #[test]
+    fn a_forfeit_before_more_placements_makes_no_save_file() {
+        let mut s = AtomsState::new(3, 3, 3);
+        let setup = s.setup();
+        let mut frames = Vec::new();
+        for (p, answer) in [(0, "PLACE 0 0"), (1, "PLACE 0 0"), (2, "PLACE 2 2")] {
+            s.apply(&[(p, line(answer))]);
+            frames.push(s.frame());
+        }
+        let err = save_bytes(&setup, frames.iter()).unwrap_err().to_string();
+        assert!(err.starts_with("Green (player 2) forfeited at step 2 and the others played on"), "{err}");
+        let before = save_bytes(&setup, frames[..2].iter()).unwrap();
+        assert_eq!(before, [3, 3, 3, 0, 0, 0, 0], "the forfeit last: Red's placement alone");
+        assert!(super::super::parse_save(&before).is_some());
+        // The control: Green's move replayed in Purple's place is a legal one, so LOAD alone
+        // would not have caught it (the game would just be wrong).
+        let wrong = [3, 3, 3, 0, 0, 0, 0, 2, 2, 0, 0];
+        assert_eq!(super::super::parse_save(&wrong).map(|g| g.game(9).cell(2, 2).owner), Some(1), "Green's, not Purple's");
+    }
+
+    /// Each frame says which colour each player is (the terminal replay's title names them
+    /// P1, P2, …): the classic program's colours are never bots' names.
+    #[test]
+    fn frames_map_colours_to_players() {
+        let mut s = AtomsState::new(3, 3, 2);
+        s.apply(&[(0, line("PLACE 0 0"))]);
+        let frame = s.render();
+        assert!(frame.starts_with("move 1  (Red P1, Green P2, Purple P3)\nRed placed at (0, 0)\n"), "{frame}");
+        assert!(!AtomsState::new(2, 2, 2).render().contains("Purple"), "two players, two colours");
+    }
+
+    /// Coordinates too large for `i64` are integers off the board (an invalid move, as
+    /// `PLACE 99 0`), not a malformed answer; the control: a coordinate that is no integer is.
+    #[test]
+    fn coordinates_past_i64_are_off_the_board() {
+        for (answer, detail) in [
+            ("PLACE 99999999999999999999 0", "(99999999999999999999, 0) is off the board"),
+            ("PLACE 0 -99999999999999999999", "(0, -99999999999999999999) is off the board"),
+            ("PLACE 99 0", "(99, 0) is off the board"),
+        ] {
+            let mut s = AtomsState::new(2, 6, 5);
+            s.apply(&[(0, line(answer))]);
+            let o = s.outcome();
+            assert_eq!(o.players[0].forfeit, Some(ForfeitReason::InvalidMove), "{answer}");
+            assert_eq!(o.players[0].detail.as_deref(), Some(detail));
+        }
+        for answer in ["PLACE 1x 0", "PLACE 0 ++1", "PLACE - 0"] {
+            let mut s = AtomsState::new(2, 6, 5);
+            s.apply(&[(0, line(answer))]);
+            let o = s.outcome();
+            assert_eq!(o.players[0].forfeit, Some(ForfeitReason::Malformed), "{answer}");
+            assert_eq!(o.players[0].detail, Some(format!("coordinates must be integers: `{answer}`")));
+        }
     }
 
     #[test]

@@ -248,14 +248,21 @@ impl SaveFile {
     }
 }
 
-/// Reads a save file, or `None` when the bytes are not one.
+/// Reads a save file, or `None` when the bytes are not one: a header START would refuse, or a
+/// move the game refuses (off the board, on another player's cell, after the game was won),
+/// which no game could have saved.
 pub fn parse_save(bytes: &[u8]) -> Option<SaveFile> {
     let (&[w, h, k], rest) = bytes.split_first_chunk::<3>()?;
-    if !(2..=6).contains(&k) || w < 2 || h < 2 || rest.len() % 4 != 0 {
+    let (players, width, height) = (k as usize, w as usize, h as usize);
+    if !(2..=6).contains(&players) || width < 2 || height < 2 || width * height < players || rest.len() % 4 != 0 {
         return None;
     }
-    let moves = rest.chunks(4).map(|m| (m[0], m[1])).collect();
-    Some(SaveFile { players: k as usize, width: w as usize, height: h as usize, moves })
+    let moves: Vec<(u8, u8)> = rest.chunks(4).map(|m| (m[0], m[1])).collect();
+    let mut game = Atoms::new(players, width, height);
+    for &(x, y) in &moves {
+        game.place(i64::from(x), i64::from(y)).ok()?;
+    }
+    Some(SaveFile { players, width, height, moves })
 }
 
 #[cfg(test)]
@@ -335,5 +342,27 @@ mod tests {
         assert_eq!(save.game(usize::MAX), g);
         assert_eq!(parse_save(&[4, 5]), None);
         assert_eq!(parse_save(&[4, 5, 9]), None);
+    }
+
+    /// A save holding a move the game refuses is no save: off the board, on another player's
+    /// cell, after the game was won; so is a board with fewer cells than players. The control:
+    /// the same files without that move (or with one player fewer) are read.
+    #[test]
+    fn saves_with_moves_no_game_makes_are_refused() {
+        let save = |header: [u8; 3], moves: &[(u8, u8)]| {
+            let mut bytes = header.to_vec();
+            for &(x, y) in moves {
+                bytes.extend([x, y, 0, 0]);
+            }
+            parse_save(&bytes)
+        };
+        assert_eq!(save([3, 3, 2], &[(9, 9)]), None, "off the board");
+        assert_eq!(save([3, 3, 2], &[(0, 0), (0, 0)]), None, "Green on Red's cell");
+        let won = [(0, 0), (1, 1), (1, 0), (1, 1)];
+        assert_eq!(save([2, 2, 2], &[&won[..], &[(0, 1)]].concat()), None, "a move after the win");
+        assert_eq!(save([2, 2, 5], &[]), None, "5 players on 4 cells");
+        assert!(save([3, 3, 2], &[]).is_some() && save([3, 3, 2], &[(0, 0), (2, 2)]).is_some());
+        assert_eq!(save([2, 2, 2], &won).map(|s| s.game(usize::MAX).winner), Some(Some(1)), "a won game is a save");
+        assert!(save([2, 2, 4], &[]).is_some());
     }
 }

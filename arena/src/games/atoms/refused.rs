@@ -27,16 +27,35 @@ impl Board {
         self.at(x, y).is_some_and(|c| c == ".." || c.starts_with(self.me))
     }
 
+    fn own(&self, x: i64, y: i64) -> bool {
+        self.at(x, y).is_some_and(|c| c.starts_with(self.me))
+    }
+
     /// The likely slip behind (x, y) when a cell it may stand for was legal: x and y swapped,
-    /// or both counted from 1.
+    /// or both counted from 1. Behind a cell on the board (another player's) only the player's
+    /// own cell is evidence of a slip: an empty one is what any cell of another player's has
+    /// near it, and its advice misled a bot that aimed at that cell.
     fn slip(&self, x: i64, y: i64) -> Option<String> {
-        if x != y && self.legal(y, x) {
-            Some(format!("`PLACE {y} {x}` was legal: did you swap them? x, the column, comes first"))
-        } else if self.legal(x - 1, y - 1) {
-            Some(format!("`PLACE {} {}` was legal: columns and rows count from 0, not 1", x - 1, y - 1))
+        let on_board = self.at(x, y).is_some();
+        let fits = |x: i64, y: i64| if on_board { self.own(x, y) } else { self.legal(x, y) };
+        let was = if on_board { "is yours" } else { "was legal" };
+        if x != y && fits(y, x) {
+            Some(format!("`PLACE {y} {x}` {was}: did you swap them? x, the column, comes first"))
+        } else if fits(x - 1, y - 1) {
+            Some(format!("`PLACE {} {}` {was}: columns and rows count from 0, not 1", x - 1, y - 1))
         } else {
             None
         }
+    }
+
+    fn off_board(&self, x: impl std::fmt::Display, y: impl std::fmt::Display) -> String {
+        format!(
+            "({x}, {y}) is off the {}x{} board: x is the column, 0 to {}, and y the row, 0 to {}",
+            self.width,
+            self.height,
+            self.width - 1,
+            self.height - 1
+        )
     }
 }
 
@@ -45,20 +64,21 @@ pub(crate) fn invalid_move_fix(frame: &Value, player: usize, line: &str) -> Opti
     let seen = Board::of(frame, player)?;
     let words: Vec<&str> = bot_sdk::action::words(line).collect();
     let [_, x, y] = words.as_slice() else { return None };
-    // (Within `i32`, so that no `x - 1` overflows: a bot's `-9223372036854775808` gets no advice.)
-    let (x, y) = (i64::from(x.parse::<i32>().ok()?), i64::from(y.parse::<i32>().ok()?));
+    // (Within `i32`, so that no `x - 1` overflows: larger integers, however long, are just off
+    // the board, with no slip.)
+    let (x, y) = match (x.parse::<i32>(), y.parse::<i32>()) {
+        (Ok(x), Ok(y)) => (i64::from(x), i64::from(y)),
+        _ if super::hosted::integer(x) && super::hosted::integer(y) => return Some(seen.off_board(x, y)),
+        _ => return None,
+    };
     let why = match seen.at(x, y) {
-        None => format!(
-            "({x}, {y}) is off the {}x{} board: x is the column, 0 to {}, and y the row, 0 to {}",
-            seen.width,
-            seen.height,
-            seen.width - 1,
-            seen.height - 1
-        ),
+        None => seen.off_board(x, y),
         Some(cell) if !seen.legal(x, y) => {
-            let owner = COLOURS.iter().find(|c| cell.starts_with(&c[..1])).copied().unwrap_or("another player");
+            let owner = COLOURS.iter().position(|c| cell.starts_with(&c[..1]));
+            let whose = owner.map_or("another player's".to_string(), |p| format!("{}'s (player {})", COLOURS[p], p + 1));
             format!(
-                "({x}, {y}) holds `{cell}`, {owner}'s: place on an empty cell (`..`) or one of yours (`{}…`)",
+                "({x}, {y}) holds another player's atoms, {whose}: `{cell}`; place on an empty cell (`..`) or one of \
+                 yours (`{}…`)",
                 seen.me
             )
         }
@@ -88,20 +108,51 @@ mod tests {
         assert!(off.starts_with("(1, 3) is off the 3x2 board: x is the column, 0 to 2, and y the row, 0 to 1"), "{off}");
         let one_based = fix("PLACE 3 1");
         assert!(one_based.contains("`PLACE 2 0` was legal: columns and rows count from 0, not 1"), "{one_based}");
-        let theirs = fix("PLACE 1 0");
-        assert!(theirs.starts_with("(1, 0) holds `G2`, Green's: place on an empty cell"), "{theirs}");
-        assert!(theirs.contains("`PLACE 0 1` was legal: did you swap them?"), "{theirs}");
         assert!(fix("PLACE 0 0").is_empty() && fix("PLACE 2 0").is_empty(), "legal cells are no refusal");
-        assert!(invalid_move_fix(&frame(), 1, "PLACE 0 0").unwrap().starts_with("(0, 0) holds `R1`, Red's"));
+        let red = invalid_move_fix(&frame(), 1, "PLACE 0 0").unwrap();
+        assert!(red.starts_with("(0, 0) holds another player's atoms, Red's (player 1): `R1`"), "{red}");
     }
 
-    /// Numbers at the ends of `i64` in a bot's line get no advice, never an overflow (`x - 1`
-    /// panicked in a debug build). The control: the smallest number kept gets its advice.
+    /// A placement on another player's cell is told as that, whose; an empty cell at the
+    /// swapped place is no sign of a slip (every cell has some near it: a bot that aimed at the
+    /// other player's cell was told it swapped x and y). The control: when the swapped cell is
+    /// the player's own, the slip is named.
     #[test]
-    fn numbers_past_i32_get_no_advice_and_no_overflow() {
-        assert_eq!(invalid_move_fix(&frame(), 0, "PLACE -9223372036854775808 0"), None);
-        assert_eq!(invalid_move_fix(&frame(), 0, "PLACE 0 -9223372036854775808"), None);
+    fn another_players_cell_is_told_as_such() {
+        let fix = |line: &str| invalid_move_fix(&frame(), 0, line).unwrap_or_default();
+        let theirs = fix("PLACE 1 0");
+        assert_eq!(
+            theirs,
+            "(1, 0) holds another player's atoms, Green's (player 2): `G2`; place on an empty cell (`..`) or one of \
+             yours (`R…`)",
+            "(0, 1) is empty, no slip"
+        );
+        // Red also holds (0, 1): `PLACE 1 0` reads as its swap.
+        let frame = json!({"board": ["R1 G2 ..", "R1 .. G1"]});
+        let swapped = invalid_move_fix(&frame, 0, "PLACE 1 0").unwrap_or_default();
+        assert!(swapped.ends_with("; `PLACE 0 1` is yours: did you swap them? x, the column, comes first"), "{swapped}");
+        // Red holds (0, 0): `PLACE 1 1`, Green's, reads as it counted from 1.
+        let frame = json!({"board": ["R1 ..", ".. G1"]});
+        let from_one = invalid_move_fix(&frame, 0, "PLACE 1 1").unwrap_or_default();
+        assert!(from_one.contains("Green's (player 2): `G1`"), "{from_one}");
+        assert!(from_one.ends_with("; `PLACE 0 0` is yours: columns and rows count from 0, not 1"), "{from_one}");
+    }
+
+    /// Numbers past `i32` in a bot's line, however long, are off the board, with no slip and
+    /// never an overflow (`x - 1` panicked in a debug build). The control: the smallest number
+    /// kept gets the same advice; a word that is no number gets none.
+    #[test]
+    fn numbers_past_i32_are_off_the_board_with_no_overflow() {
+        for (line, at) in [
+            ("PLACE -9223372036854775808 0", "(-9223372036854775808, 0)"),
+            ("PLACE 0 -9223372036854775808", "(0, -9223372036854775808)"),
+            ("PLACE 99999999999999999999 0", "(99999999999999999999, 0)"),
+        ] {
+            let fix = invalid_move_fix(&frame(), 0, line).unwrap_or_default();
+            assert_eq!(fix, format!("{at} is off the 3x2 board: x is the column, 0 to 2, and y the row, 0 to 1"));
+        }
         let small = invalid_move_fix(&frame(), 0, "PLACE -2147483648 0").unwrap_or_default();
         assert!(small.starts_with("(-2147483648, 0) is off the 3x2 board"), "{small}");
+        assert_eq!(invalid_move_fix(&frame(), 0, "PLACE x 99999999999999999999"), None);
     }
 }

@@ -8,8 +8,9 @@ window.arena.renderer = function ({ R, frames, last, name, grid, statusTable, dr
   function atoms() {
     const S = R.setup;
     const cells = grid(S.width, S.height, 18, 48, 0);
-    statusTable(S.players, name);
-    $("legend").textContent = "each cell: the owner's colour and its atoms; corners hold 2, edges 3, the rest 4";
+    const COLOURS = ["Red", "Green", "Purple", "Blue", "Yellow", "White"];
+    statusTable(S.players, (i) => name(i) + " (" + COLOURS[i] + ", " + COLOURS[i][0] + ")");
+    $("legend").textContent = "each cell: the owner's colour here and letter (R for Red, the first player, G for Green, …) and its atoms; corners hold 2, edges 3, the rest 4";
     return function draw(t) {
       const f = frames[t];
       drawFields(cells, f.board, "RGPBYW");

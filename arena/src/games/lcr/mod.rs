@@ -325,13 +325,38 @@ impl State for LcrState {
             Some((p, d, e)) => format!("Player #{} rolled a {d}: {e}\n", p + 1),
             None => String::new(),
         };
+        // Once over, who won (not the player play would pass to, which may hold no chips).
+        let next = match (self.game.is_over(), self.game.winner()) {
+            (false, _) => format!("next: Player #{}", self.game.current + 1),
+            (true, Some(w)) => format!("game over: Player #{} wins", w + 1),
+            (true, None) => "game over: no player holds a chip".to_string(),
+        };
         format!(
-            "turn {}  {}\n{last}{}  centre: {}\nnext: Player #{}\n",
+            "turn {}  {}\n{last}{}  centre: {}\n{next}\n",
             self.game.turns,
             if self.game.clockwise { "clockwise" } else { "counter-clockwise" },
             chips.join("  "),
             self.game.center,
-            self.game.current + 1
         )
+    }
+}
+
+#[cfg(test)]
+mod render_tests {
+    use super::*;
+
+    /// The last frame of a game names its winner, not the next player (who may hold no chips);
+    /// the control: a frame of a game going on names the next player.
+    #[test]
+    fn the_terminal_frame_names_the_winner() {
+        let mut s = LcrState::new(2);
+        assert!(s.render().ends_with("next: Player #1\n"), "{}", s.render());
+        // Player 1 sends its three chips right, to player 2 (die 4), who then holds them all.
+        for _ in 0..3 {
+            s.apply_chance(4);
+        }
+        assert_eq!(s.turn(), Turn::Terminal);
+        let frame = s.render();
+        assert!(frame.ends_with("game over: Player #2 wins\n") && !frame.contains("next:"), "{frame}");
     }
 }

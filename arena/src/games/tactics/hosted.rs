@@ -68,6 +68,9 @@ pub enum RecordedSetupError {
     /// No rounds, or not a number.
     #[error("`rounds` must be >= 1")]
     Rounds,
+    /// More rounds than a match has (the JSON number as written).
+    #[error("`rounds` is {0}, too large: a match has at most {max} rounds", max = u32::MAX)]
+    RoundsTooLarge(String),
     /// No config text.
     #[error("`config` must be the config file's text")]
     NoConfig,
@@ -96,6 +99,17 @@ pub struct ConfigFileError {
 /// The Tactics entry of the game registry.
 pub struct TacticsGame;
 
+/// A recorded setup's `rounds`: 1 to `u32::MAX` (as `--param rounds=` takes); a number past it
+/// is too large, whether it fits JSON's integers or not (`1e30`).
+fn recorded_rounds(value: Option<&Value>) -> Result<u32, RecordedSetupError> {
+    let too_large = |v: &Value| RecordedSetupError::RoundsTooLarge(v.to_string());
+    match value {
+        Some(v) if v.as_u64().is_some_and(|r| r >= 1) => u32::try_from(v.as_u64().unwrap_or(0)).map_err(|_| too_large(v)),
+        Some(v) if v.as_f64().is_some_and(|r| r > f64::from(u32::MAX)) => Err(too_large(v)),
+        _ => Err(RecordedSetupError::Rounds),
+    }
+}
+
 impl Game for TacticsGame {
     fn info(&self) -> &GameInfo {
         &INFO
@@ -107,11 +121,10 @@ impl Game for TacticsGame {
 
     fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
         let bad = |e: RecordedSetupError| SetupError::invalid(NAME, e);
-        let rounds = setup.get("rounds").and_then(Value::as_u64).filter(|r| *r >= 1);
-        let rounds = rounds.ok_or_else(|| bad(RecordedSetupError::Rounds))?;
+        let rounds = recorded_rounds(setup.get("rounds")).map_err(bad)?;
         let config = setup.get("config").and_then(Value::as_str).ok_or_else(|| bad(RecordedSetupError::NoConfig))?;
         let board = Board::check(config).map_err(|(line, what)| bad(RecordedSetupError::Config { line, what }))?;
-        let state = TacticsState::new(board, config.to_string(), rounds as u32);
+        let state = TacticsState::new(board, config.to_string(), rounds);
         // Replays recorded before the setup said so show each command as its words.
         let canonical = setup.get(CANONICAL).and_then(Value::as_bool).unwrap_or(false);
         Ok(Box::new(TacticsState { canonical, ..state }))
@@ -498,6 +511,26 @@ mod tests {
         let before = json!({"rounds": 3, "config": CONFIG});
         assert_eq!(played(TacticsGame.load(&before).unwrap(), "PLACE 0001 +1\t01"), "place 0001 +1 01");
         assert!(TacticsGame.load(&before).unwrap().setup().get(CANONICAL).is_none(), "and records its setup as it was");
+    }
+
+    /// A recorded `rounds` past the most a match has is told as too large, with the maximum
+    /// (it was told it must be >= 1), never cut to 32 bits; the control: 0, a negative number
+    /// or none still must be >= 1, and the maximum loads.
+    #[test]
+    fn recorded_rounds_past_the_maximum_are_too_large() {
+        let load = |rounds: Value| {
+            TacticsGame.load(&json!({"rounds": rounds, "config": CONFIG})).err().map(|e| e.to_string()).unwrap_or_default()
+        };
+        let big: Value = serde_json::from_str("1000000000000000000000000000000").unwrap();
+        for rounds in [big, json!(4294967297u64), json!(u64::MAX), json!(1e30)] {
+            let err = load(rounds.clone());
+            assert!(err.contains(&format!("`rounds` is {rounds}, too large: a match has at most 4294967295 rounds")), "{err}");
+        }
+        for rounds in [json!(0), json!(-3), Value::Null, json!("10")] {
+            assert!(load(rounds.clone()).contains("`rounds` must be >= 1"), "{rounds}: {}", load(rounds.clone()));
+        }
+        let most = TacticsGame.load(&json!({"rounds": 4294967295u64, "config": CONFIG})).unwrap();
+        assert_eq!(most.setup()["rounds"], 4294967295u64);
     }
 
     #[test]

@@ -86,6 +86,13 @@ fn number(word: Option<&&str>) -> Option<i64> {
     word?.parse::<i32>().ok().map(i64::from)
 }
 
+/// Whether `word` is an integer as a bot writes one: an optional sign, then digits, however
+/// many.
+fn integer(word: &str) -> bool {
+    let digits = word.strip_prefix(['+', '-']).unwrap_or(word);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// How to fix `line`, a command of `player` the rules refused, from the `frame` it answered.
 pub(crate) fn invalid_move_fix(frame: &Value, player: usize, line: &str) -> Option<String> {
     let seen = Board::of(frame, player)?;
@@ -127,7 +134,18 @@ pub(crate) fn invalid_move_fix(frame: &Value, player: usize, line: &str) -> Opti
         }
         _ => return None,
     }
-    let amount = number(args.first()).filter(|&n| n > 0);
+    if let Some(i) = args.iter().position(|w| !integer(w)) {
+        let what = match i {
+            0 => format!("the amount, the first word after `{command}`, is a whole number, 1 or more"),
+            _ => "columns and rows are whole numbers, from 1".to_string(),
+        };
+        return Some(format!("`{}` is not a number: {what}", args[i]));
+    }
+    // (An amount past `i32` is more chips than anyone has, unless it is negative.)
+    let amount = match number(args.first()) {
+        Some(n) => Some(n).filter(|&n| n > 0),
+        None => args.first().filter(|w| !w.starts_with('-')).map(|_| i64::MAX),
+    };
     let Some(amount) = amount else {
         return Some(format!("the amount, the first number after `{command}`, must be 1 or more"));
     };
@@ -154,7 +172,12 @@ pub(crate) fn invalid_move_fix(frame: &Value, player: usize, line: &str) -> Opti
             if amount > have {
                 return Some(format!("field {fc} {fr} holds {have} chip(s): move at most that many"));
             }
-            if (fc - tc).abs().max((fr - tr).abs()) != 1 {
+            if (fc, fr) == (tc, tr) {
+                format!(
+                    "a move goes to another field: field {tc} {tr} is where the chips are; they move to one of the 8 \
+                     fields around it (the column and the row each change by at most 1)"
+                )
+            } else if (fc - tc).abs().max((fr - tr).abs()) != 1 {
                 format!(
                     "field {tc} {tr} is not next to field {fc} {fr}: chips move to one of the 8 fields around them \
                      (the column and the row each change by at most 1)"
@@ -211,6 +234,32 @@ mod tests {
         assert!(fix("MOVE 1 2").starts_with("`move` takes 5 numbers, not 2"), "{}", fix("MOVE 1 2"));
         assert!(fix("move 1 1 1 2 1 0").starts_with("`move` takes 5 numbers, not 6"));
         assert!(invalid_move_fix(&frame("placement"), 0, "place 1 1").unwrap().starts_with("`place` takes 3 numbers"));
+    }
+
+    /// A word that is no number is told as such (it was told the amount must be 1 or more);
+    /// the control: an amount of 0 or less still is.
+    #[test]
+    fn a_word_that_is_no_number_is_named() {
+        let fix = |line: &str| invalid_move_fix(&frame("placement"), 0, line).unwrap_or_default();
+        let x = fix("place x 1 1");
+        assert_eq!(x, "`x` is not a number: the amount, the first word after `place`, is a whole number, 1 or more");
+        assert_eq!(fix("place 1 1 y"), "`y` is not a number: columns and rows are whole numbers, from 1");
+        let moved = invalid_move_fix(&frame("movement"), 0, "move 1 1 1 2 1.5").unwrap_or_default();
+        assert!(moved.starts_with("`1.5` is not a number: columns and rows"), "{moved}");
+        for zero in ["place 0 1 1", "place -1 1 1", "place -99999999999999999999 1 1"] {
+            assert_eq!(fix(zero), "the amount, the first number after `place`, must be 1 or more", "{zero}");
+        }
+        assert!(fix("place 99999999999999999999 1 1").contains("`CHIPS 2`"), "more chips than it has");
+    }
+
+    /// A move to the field it starts from is told that a move goes to another field (it was told
+    /// the field is not next to itself); the control: a field two away still is "not next to".
+    #[test]
+    fn a_move_to_its_own_field_is_told_to_go_elsewhere() {
+        let fix = |line: &str| invalid_move_fix(&frame("movement"), 0, line).unwrap_or_default();
+        let same = fix("move 1 1 1 1 1");
+        assert!(same.starts_with("a move goes to another field: field 1 1 is where the chips are"), "{same}");
+        assert!(fix("move 1 1 1 3 1").starts_with("field 3 1 is not next to field 1 1"));
     }
 
     /// Numbers at the ends of `i64` in a bot's line get no advice, never an overflow (a panic in
