@@ -251,7 +251,7 @@ pub const MAX_PLAYERS: usize = 10_000;
 /// has every player's chips.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Frames {
-    /// Every player's chips in every frame: replays recorded before 2026-12-06, whose size
+    /// Every player's chips in every frame: replays recorded before 2026-12-05, whose size
     /// grew as players x dice (a 3,000-player game took 6.8 GB to play).
     AllChips,
     /// Only the chips a die moved, as `changed`: `[[player, chips], ...]` (what new matches record).

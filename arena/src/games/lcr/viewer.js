@@ -6,7 +6,7 @@ window.arena.renderer = function ({ R, frames, last, name, grid, statusTable, dr
   const { $, el } = window.arena;
   // ---- Wild Left-Center-Right ----------------------------------------------------------
   // A frame has every player's chips (`chips`: the initial frame, and every frame of a replay
-  // recorded before 2026-12-06) or only those its die moved (`changed`: [[player, chips], ...]).
+  // recorded before 2026-12-05) or only those its die moved (`changed`: [[player, chips], ...]).
   // The chips at frame t: the last whole ones with the changes after them applied, kept from
   // the frame asked for last (a step on applies one change; a step back starts again at 0).
   let at = 0, now = frames[0].chips.slice();
