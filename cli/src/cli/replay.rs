@@ -1,6 +1,8 @@
-//! `arena replay` (watch in a terminal) and `arena verify` (re-simulate and check).
+//! `arena replay` (watch in a terminal), `arena verify` (re-simulate and check), and `arena view`
+//! and `arena export-save` (a page, a save file) of a replay that verifies.
 
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -138,11 +140,24 @@ pub fn verify(args: VerifyArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// The replay at `path`, once it passes what `arena verify` checks ([`audit`]): a page or a save
+/// file made from a forged or broken replay would look genuine (a page headed with an edited
+/// result, a game nobody hosts shown as a table), so they are made of verified replays alone.
+fn load_verified(path: &Path, games: &Registry) -> anyhow::Result<Replay> {
+    let replay = Replay::load(path)?;
+    if let Err(divergence) = audit(&replay, games) {
+        // (One line, as `arena replay` and `arena verify` say it.)
+        let divergence = safe_text::terminal_line(&divergence.to_string());
+        bail!("{}: the replay does not re-simulate: {divergence}", path.display());
+    }
+    Ok(replay)
+}
+
 /// Runs `arena view`.
-pub fn view(args: ViewArgs) -> anyhow::Result<ExitCode> {
-    let replay = Replay::load(&args.replay)?;
+pub fn view(args: ViewArgs, games: &Registry) -> anyhow::Result<ExitCode> {
+    let replay = load_verified(&args.replay, games)?;
     let out = args.out.clone().unwrap_or_else(|| arena::replay::page_file(&args.replay));
-    write_atomic(&out, arena::view::replay_page(&replay, &arena::games::registry()).as_bytes())
+    write_atomic(&out, arena::view::replay_page(&replay, games).as_bytes())
         .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
     say!("{}", out.display());
     if args.open {
@@ -184,8 +199,8 @@ fn open_in_browser(page: &std::path::Path) -> Result<(), String> {
 }
 
 /// Runs `arena export-save`.
-pub fn export_save(args: ExportSaveArgs) -> anyhow::Result<ExitCode> {
-    let replay = Replay::load(&args.replay)?;
+pub fn export_save(args: ExportSaveArgs, games: &Registry) -> anyhow::Result<ExitCode> {
+    let replay = load_verified(&args.replay, games)?;
     let bytes = arena::games::atoms::hosted::save_file(&replay)?;
     let mut file = std::fs::OpenOptions::new()
         .write(true)
