@@ -569,10 +569,7 @@ fn a_bot_killed_by_a_signal_is_named_with_its_signal() {
     assert!(out.status.success(), "{stdout}");
     let segfault = "killed by signal SIGSEGV (segmentation fault: an invalid memory access, such as an index out \
                     of bounds or a null pointer)";
-    assert!(
-        stdout.contains(&format!("Why: At tick 3 segv was {segfault}; it wrote nothing to stderr.")),
-        "{stdout}"
-    );
+    assert!(stdout.contains(&format!("Why: At tick 3 segv was {segfault}; it wrote nothing to stderr.")), "{stdout}");
     let recorded: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
     assert_eq!(recorded["result"]["players"][0]["detail"], format!("the bot was {segfault}"), "{}", recorded["result"]);
     let last = &recorded["steps"][2]["replies"][0];
