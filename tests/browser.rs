@@ -614,13 +614,34 @@ fn an_lcr_replay_page_shows_the_chips() {
     assert!(out.status.success());
     assert!(arena(&["view", &replay.display().to_string()]).status.success());
     let rep: Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
-    let mut b = Browser::launch();
-    b.open(&format!("{}#tick=5", file_url(&replay.with_extension("html"))));
-    let frame = &rep["steps"][4]["frame"];
-    for i in 0..4 {
-        assert_eq!(b.text(&format!("chips-{i}")), frame["chips"][i].to_string());
+    // A step's frame records only the chips its die moved (`changed`): the chips at tick 5 are
+    // the initial ones with the changes of steps 1 to 5.
+    let mut chips = rep["initial"]["chips"].as_array().unwrap().clone();
+    for step in &rep["steps"].as_array().unwrap()[..5] {
+        assert!(step["frame"].get("chips").is_none(), "{step}");
+        for change in step["frame"]["changed"].as_array().unwrap() {
+            chips[change[0].as_u64().unwrap() as usize] = change[1].clone();
+        }
     }
-    assert_eq!(b.text("center"), frame["center"].to_string());
+    let mut b = Browser::launch();
+    // Tick 9 first, then back to 5: a step back applies the changes again from tick 0.
+    b.open(&format!("{}#tick=9", file_url(&replay.with_extension("html"))));
+    b.eval("location.hash = 'tick=5'");
+    b.wait_for("document.getElementById('tick').textContent === '5'");
+    for (i, k) in chips.iter().enumerate() {
+        assert_eq!(b.text(&format!("chips-{i}")), k.to_string());
+    }
+    assert_eq!(b.text("center"), rep["steps"][4]["frame"]["center"].to_string());
+    // A replay recorded before, with every player's chips in every frame, still shows them.
+    let old = root().join("arena/tests/replays-v1/lcr.json");
+    let old_page = dir.path().join("old.html");
+    let out = arena(&["view", &old.display().to_string(), "-o", &old_page.display().to_string()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rep: Value = serde_json::from_slice(&std::fs::read(&old).unwrap()).unwrap();
+    b.open(&format!("{}#tick=30", file_url(&old_page)));
+    for i in 0..4 {
+        assert_eq!(b.text(&format!("chips-{i}")), rep["steps"][29]["frame"]["chips"][i].to_string());
+    }
 }
 
 #[test]

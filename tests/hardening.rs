@@ -261,6 +261,53 @@ fn verify_draws_the_dice_again_from_the_seed() {
     assert!(!ok && text.contains("but the seed 3 draws"), "{text}");
 }
 
+/// `arena view` and `arena export-save` check a replay as `arena verify` does: a forged result
+/// (its page was headed with it), a game nobody hosts (shown as a table) or an edited move (a
+/// save file of a game never played) is refused with verify's reason, exit 1 and no file
+/// written. The control: the genuine replay gives its page and save file.
+#[test]
+fn view_and_export_save_refuse_a_replay_that_does_not_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("atoms.json");
+    let (greedy, random) = (bin("atoms-greedy"), bin("atoms-random"));
+    let args = ["duel", "--game", "atoms", "--size", "4x4", "--seed", "5", "--replay"];
+    let out = arena(&[&args[..], &[&path.display().to_string(), &greedy, &random]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let genuine: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let file = dir.path().join("edited.json");
+    let (page, save) = (dir.path().join("edited.html"), dir.path().join("game.sav"));
+    let run = |replay: &Value| {
+        std::fs::write(&file, serde_json::to_vec(replay).unwrap()).unwrap();
+        let _ = (std::fs::remove_file(&page), std::fs::remove_file(&save));
+        let view = arena(&["view", &file.display().to_string()]);
+        let export = arena(&["export-save", &file.display().to_string(), &save.display().to_string()]);
+        let said = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
+        (view.status.success() && page.exists(), export.status.success() && save.exists(), said(&view), said(&export))
+    };
+    let (viewed, exported, view_err, export_err) = run(&genuine);
+    assert!(viewed && exported, "the control: {view_err} {export_err}");
+    let mut score = genuine.clone();
+    score["result"]["players"][0]["score"] = 99.into();
+    let mut chess = genuine.clone();
+    chess["game"] = "chess".into();
+    let mut moved = genuine.clone();
+    let answer = &mut moved["steps"][2]["replies"][0]["answer"];
+    *answer = if answer == "PLACE 0 0" { "PLACE 3 3" } else { "PLACE 0 0" }.into();
+    for (forged, why) in [
+        (score, "result: `players[0].score` is recorded as 99 but re-simulates to"),
+        (chess, "cannot rebuild the game: unknown game `chess` (hosted: "),
+        (moved, "step 3: "),
+    ] {
+        let (viewed, exported, view_err, export_err) = run(&forged);
+        let reason = format!("{}: the replay does not re-simulate: ", file.display());
+        for (made, err) in [(viewed, &view_err), (exported, &export_err)] {
+            assert!(!made && err.contains(&reason) && err.contains(why), "{why}: {err}");
+        }
+        let (_, verified) = verify(&file, &forged);
+        assert!(verified.contains(why), "verify says the same: {verified}");
+    }
+}
+
 #[test]
 fn verify_refuses_a_huge_file_at_once() {
     let dir = tempfile::tempdir().unwrap();

@@ -840,7 +840,10 @@ impl Cli {
 /// Runs the chosen command with the games of `games`.
 pub fn run(cli: Cli, games: &Registry) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Duel(args) => duel::run(args, games),
+        Command::Duel(args) => {
+            no_bots_to_give(&args, games)?;
+            duel::run(args, games)
+        }
         Command::Replay(args) => replay::show(args, games),
         Command::Verify(args) => replay::verify(args, games),
         Command::Tournament(args) => tournament::run(args),
@@ -853,17 +856,57 @@ pub fn run(cli: Cli, games: &Registry) -> anyhow::Result<ExitCode> {
         Command::Solve(args) => course::solve(args),
         Command::Play(args) => play::run(args, games),
         Command::Simulate(args) => simulate::run(args),
-        Command::View(args) => replay::view(args),
-        Command::ExportSave(args) => replay::export_save(args),
+        Command::View(args) => replay::view(args, games),
+        Command::ExportSave(args) => replay::export_save(args, games),
         Command::NewBot(args) => new_bot::run(args, games),
         Command::CheckBot(args) => check_bot::run(args, games),
         Command::Bot(args) => bot::run(args),
     }
 }
 
+/// Refuses bots given to a duel of a game no bots play (LCR), saying so as `arena new-bot` does:
+/// the duel's count of them ("lcr needs 0 bot command lines, got 1") did not say why. A game
+/// the registry lacks is left to the duel to report.
+fn no_bots_to_give(args: &DuelArgs, games: &Registry) -> anyhow::Result<()> {
+    let Ok(game) = games.get(&args.game) else { return Ok(()) };
+    let info = game.info();
+    if info.bots || args.bots.is_empty() {
+        return Ok(());
+    }
+    let given: Vec<String> = args.bots.iter().map(|b| format!("`{}`", arena::safe_text::terminal(b))).collect();
+    anyhow::bail!(
+        "{} has no bots: chance plays for every player, so a duel takes no bot command lines: leave out {} \
+         (`arena duel --game {} --players N`)",
+        info.title,
+        given.join(" "),
+        info.name
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Bots given to a game no bots play are refused, saying so; the controls: the same bot for
+    /// a game bots play, and LCR without bots, pass on to the duel.
+    #[test]
+    fn a_duel_of_a_game_without_bots_says_it_takes_none() {
+        let games = arena::games::registry();
+        let duel = |args: &[&str]| match parse(&games, &[&["arena", "duel"], args].concat()) {
+            Ok(Cli { command: Command::Duel(duel), .. }) => no_bots_to_give(&duel, &games).err().map(|e| e.to_string()),
+            _ => panic!("{args:?} parses"),
+        };
+        assert_eq!(
+            duel(&["--game", "lcr", "--players", "3", "./bot"]).as_deref(),
+            Some(
+                "Wild Left-Center-Right has no bots: chance plays for every player, so a duel takes no bot command \
+                 lines: leave out `./bot` (`arena duel --game lcr --players N`)"
+            )
+        );
+        assert!(duel(&["--game", "lcr", "./a", "./b"]).is_some_and(|e| e.contains("leave out `./a` `./b`")));
+        assert_eq!(duel(&["--game", "atoms", "./a", "./b"]), None);
+        assert_eq!(duel(&["--game", "lcr", "--players", "3"]), None);
+    }
 
     fn parse(games: &Registry, args: &[&str]) -> Result<Cli, clap::Error> {
         Cli::from_matches(&command(games).try_get_matches_from(args)?, games)

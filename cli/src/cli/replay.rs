@@ -1,6 +1,8 @@
-//! `arena replay` (watch in a terminal) and `arena verify` (re-simulate and check).
+//! `arena replay` (watch in a terminal), `arena verify` (re-simulate and check), and `arena view`
+//! and `arena export-save` (a page, a save file) of a replay that verifies.
 
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -109,11 +111,23 @@ fn answer_times(step: &arena::replay::Step) -> String {
     }
 }
 
-/// `name score, name score` with the names as safe text.
+/// Players a result line names one by one; past them a line gives the first few, the winner and
+/// how many more (a 1,000-player LCR game's line named all 1,000).
+const LISTED: usize = 8;
+
+/// `name score, name score` with the names as safe text: every player up to [`LISTED`], else the
+/// first ones, the winner and `and N more`.
 fn scores_line(result: &MatchResult) -> String {
-    let scores: Vec<String> =
-        result.players.iter().map(|p| format!("{} {}", safe_text::terminal(&p.name), p.score)).collect();
-    scores.join(", ")
+    let score = |p: &arena::replay::PlayerResult| format!("{} {}", safe_text::terminal(&p.name), p.score);
+    if result.players.len() <= LISTED {
+        return result.players.iter().map(score).collect::<Vec<_>>().join(", ");
+    }
+    let first = LISTED - 2;
+    let mut shown: Vec<String> = result.players.iter().take(first).map(score).collect();
+    if let Some(winner) = result.winner.filter(|&w| w >= first).and_then(|w| result.players.get(w)) {
+        shown.push(score(winner));
+    }
+    format!("{} and {} more", shown.join(", "), result.players.len() - shown.len())
 }
 
 /// Runs `arena verify`.
@@ -138,11 +152,24 @@ pub fn verify(args: VerifyArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// The replay at `path`, once it passes what `arena verify` checks ([`audit`]): a page or a save
+/// file made from a forged or broken replay would look genuine (a page headed with an edited
+/// result, a game nobody hosts shown as a table), so they are made of verified replays alone.
+fn load_verified(path: &Path, games: &Registry) -> anyhow::Result<Replay> {
+    let replay = Replay::load(path)?;
+    if let Err(divergence) = audit(&replay, games) {
+        // (One line, as `arena replay` and `arena verify` say it.)
+        let divergence = safe_text::terminal_line(&divergence.to_string());
+        bail!("{}: the replay does not re-simulate: {divergence}", path.display());
+    }
+    Ok(replay)
+}
+
 /// Runs `arena view`.
-pub fn view(args: ViewArgs) -> anyhow::Result<ExitCode> {
-    let replay = Replay::load(&args.replay)?;
+pub fn view(args: ViewArgs, games: &Registry) -> anyhow::Result<ExitCode> {
+    let replay = load_verified(&args.replay, games)?;
     let out = args.out.clone().unwrap_or_else(|| arena::replay::page_file(&args.replay));
-    write_atomic(&out, arena::view::replay_page(&replay, &arena::games::registry()).as_bytes())
+    write_atomic(&out, arena::view::replay_page(&replay, games).as_bytes())
         .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
     say!("{}", out.display());
     if args.open {
@@ -184,8 +211,8 @@ fn open_in_browser(page: &std::path::Path) -> Result<(), String> {
 }
 
 /// Runs `arena export-save`.
-pub fn export_save(args: ExportSaveArgs) -> anyhow::Result<ExitCode> {
-    let replay = Replay::load(&args.replay)?;
+pub fn export_save(args: ExportSaveArgs, games: &Registry) -> anyhow::Result<ExitCode> {
+    let replay = load_verified(&args.replay, games)?;
     let bytes = arena::games::atoms::hosted::save_file(&replay)?;
     let mut file = std::fs::OpenOptions::new()
         .write(true)
@@ -195,4 +222,42 @@ pub fn export_save(args: ExportSaveArgs) -> anyhow::Result<ExitCode> {
     file.write_all(&bytes)?;
     say!("{}", args.out.display());
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena::replay::PlayerResult;
+
+    fn result(scores: &[i64], winner: Option<usize>) -> MatchResult {
+        let player = |(i, &score): (usize, &i64)| PlayerResult {
+            name: format!("Player #{}", i + 1),
+            score,
+            finished: winner == Some(i),
+            forfeit: None,
+            detail: None,
+        };
+        MatchResult { players: scores.iter().enumerate().map(player).collect(), winner }
+    }
+
+    /// A result of many players is named by its first few, its winner and a count (`arena verify`
+    /// of a 1,000-player LCR game printed all 1,000); the control: up to 8 are all named.
+    #[test]
+    fn a_result_line_of_many_players_names_the_first_the_winner_and_a_count() {
+        let mut chips = vec![0; 1000];
+        chips[733] = 9;
+        assert_eq!(
+            scores_line(&result(&chips, Some(733))),
+            "Player #1 0, Player #2 0, Player #3 0, Player #4 0, Player #5 0, Player #6 0, Player #734 9 and 993 more"
+        );
+        chips.swap(733, 2);
+        let line = scores_line(&result(&chips, Some(2)));
+        assert!(
+            line.starts_with("Player #1 0, Player #2 0, Player #3 9,") && line.ends_with("#6 0 and 994 more"),
+            "{line}"
+        );
+        assert!(scores_line(&result(&[0; 9], None)).ends_with("Player #6 0 and 3 more"));
+        let eight = scores_line(&result(&[1, 2, 3, 4, 5, 6, 7, 8], Some(7)));
+        assert!(eight.ends_with("Player #7 7, Player #8 8"), "{eight}");
+    }
 }

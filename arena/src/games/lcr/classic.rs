@@ -12,10 +12,16 @@ use super::{DieEffect, Lcr, MAX_PLAYERS};
 use crate::engine::{ClassicError, ClassicSession};
 use crate::games::classic_input::{read_line, text, trim};
 
-/// A `--dice` list with something that is not a die.
+/// A `--dice` list that is not a list of dice.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("--dice: `{0}` is not a die value 0..7")]
-pub struct NotADie(pub String);
+pub enum BadDice {
+    /// Something in it is not a die.
+    #[error("--dice: `{0}` is not a die value 0..7")]
+    NotADie(String),
+    /// It has no dice at all (`--dice ""`): the game could not roll once.
+    #[error("--dice: no dice given: list the rolls 0..7, comma-separated (`--dice 7,0,4`), or leave --dice out for random dice")]
+    Empty,
+}
 
 /// Where the dice come from.
 pub enum Dice {
@@ -31,18 +37,21 @@ impl Dice {
         Dice::Seeded(Box::new(StdRng::seed_from_u64(seed)))
     }
 
-    /// Parses `7,0,4,…` (each 0..=7).
-    pub fn given(list: &str) -> Result<Dice, NotADie> {
-        let dice: Result<Vec<u8>, NotADie> = list
+    /// Parses `7,0,4,…` (each 0..=7; at least one).
+    pub fn given(list: &str) -> Result<Dice, BadDice> {
+        let dice: Vec<u8> = list
             .split(',')
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map(|s| match s.parse::<u8>() {
                 Ok(d) if d <= 7 => Ok(d),
-                _ => Err(NotADie(s.to_string())),
+                _ => Err(BadDice::NotADie(s.to_string())),
             })
-            .collect();
-        Ok(Dice::Given(dice?, 0))
+            .collect::<Result<_, _>>()?;
+        if dice.is_empty() {
+            return Err(BadDice::Empty);
+        }
+        Ok(Dice::Given(dice, 0))
     }
 
     fn roll(&mut self) -> Option<u8> {
@@ -225,6 +234,11 @@ mod tests {
     fn dice_lists_are_checked() {
         assert!(Dice::given("7,0, 4").is_ok());
         assert_eq!(Dice::given("7,8").err().unwrap().to_string(), "--dice: `8` is not a die value 0..7");
+        // No dice at all is refused before the game asks anything (it ran out at the first roll).
+        for empty in ["", " ", ",", " , ,"] {
+            assert_eq!(Dice::given(empty).err(), Some(BadDice::Empty), "{empty:?}");
+        }
+        assert!(Dice::given("5").is_ok(), "the control: one die is a list");
     }
 
     #[test]

@@ -82,6 +82,9 @@ pub struct Lcr {
     pub dice_left: u32,
     /// Skips rolled in the current turn.
     pub skips: u32,
+    /// Players that hold chips, kept as chips move ([`Lcr::holders`] is asked at every die: a
+    /// count over 10,000 players each time cost more than the game).
+    holding: usize,
 }
 
 impl Lcr {
@@ -95,12 +98,26 @@ impl Lcr {
             turns: 0,
             dice_left: 0,
             skips: 0,
+            holding: players,
         }
     }
 
     /// Players that still hold chips.
     pub fn holders(&self) -> usize {
-        self.chips.iter().filter(|&&c| c > 0).count()
+        self.holding
+    }
+
+    /// Moves one chip from `from` to `to` (the centre for `None`), keeping the count of holders.
+    fn give(&mut self, from: usize, to: Option<usize>) {
+        self.chips[from] -= 1;
+        self.holding -= usize::from(self.chips[from] == 0);
+        match to {
+            Some(to) => {
+                self.chips[to] += 1;
+                self.holding += usize::from(self.chips[to] == 1);
+            }
+            None => self.center += 1,
+        }
     }
 
     /// Over when at most one player has chips (and no turn is half played).
@@ -123,19 +140,16 @@ impl Lcr {
         let effect = match die {
             3 => {
                 let to = (me + 1) % n;
-                self.chips[me] -= 1;
-                self.chips[to] += 1;
+                self.give(me, Some(to));
                 DieEffect::Left { to }
             }
             4 => {
                 let to = (me + n - 1) % n;
-                self.chips[me] -= 1;
-                self.chips[to] += 1;
+                self.give(me, Some(to));
                 DieEffect::Right { to }
             }
             5 => {
-                self.chips[me] -= 1;
-                self.center += 1;
+                self.give(me, None);
                 DieEffect::Center
             }
             6 => {
@@ -213,7 +227,15 @@ impl Game for LcrGame {
     fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
         let players = setup.get("players").and_then(Value::as_u64).unwrap_or(0) as usize;
         let players = INFO.player_count(Some(players)).map_err(|e| SetupError::invalid(NAME, e))?;
-        Ok(Box::new(LcrState::new(players)))
+        let frames = match setup.get("frames") {
+            None => Frames::AllChips,
+            Some(v) if v == FRAMES_CHANGES => Frames::Changes,
+            Some(other) => {
+                let why = format!("`frames` is {other}: a replay of this arena records `\"{FRAMES_CHANGES}\"` or nothing");
+                return Err(SetupError::invalid(NAME, why));
+            }
+        };
+        Ok(Box::new(LcrState { frames, ..LcrState::new(players) }))
     }
 
     fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError> {
@@ -225,17 +247,44 @@ impl Game for LcrGame {
 /// The most players a hosted game or the classic program accepts.
 pub const MAX_PLAYERS: usize = 10_000;
 
+/// What a step's frame records of the chips (the setup's `frames`): the initial frame always
+/// has every player's chips.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Frames {
+    /// Every player's chips in every frame: replays recorded before 2026-12-05, whose size
+    /// grew as players x dice (a 3,000-player game took 6.8 GB to play).
+    AllChips,
+    /// Only the chips a die moved, as `changed`: `[[player, chips], ...]` (what new matches record).
+    Changes,
+}
+
+/// The setup's `frames` of a match whose frames record only the chips that changed.
+const FRAMES_CHANGES: &str = "changes";
+
 /// A hosted LCR match: only chance nodes, one per die.
 #[derive(Debug, Clone)]
 pub struct LcrState {
     game: Lcr,
     last: Option<(usize, u8, DieEffect)>,
+    frames: Frames,
 }
 
 impl LcrState {
     /// A new match of `players` players.
     pub fn new(players: usize) -> Self {
-        LcrState { game: Lcr::new(players), last: None }
+        LcrState { game: Lcr::new(players), last: None, frames: Frames::Changes }
+    }
+
+    /// The players whose chips the last die moved, with their chips now: the roller, then the
+    /// neighbour it gave one to.
+    fn changed(&self) -> Vec<[u64; 2]> {
+        let Some((roller, _, effect)) = &self.last else { return Vec::new() };
+        let chips = |p: usize| [p as u64, u64::from(self.game.chips[p])];
+        match effect {
+            DieEffect::Left { to } | DieEffect::Right { to } => vec![chips(*roller), chips(*to)],
+            DieEffect::Center => vec![chips(*roller)],
+            DieEffect::Keep | DieEffect::Reverse | DieEffect::Skip { .. } => Vec::new(),
+        }
     }
 }
 
@@ -298,7 +347,10 @@ impl State for LcrState {
     }
 
     fn setup(&self) -> Value {
-        json!({ "players": self.game.chips.len() })
+        match self.frames {
+            Frames::AllChips => json!({ "players": self.game.chips.len() }),
+            Frames::Changes => json!({ "players": self.game.chips.len(), "frames": FRAMES_CHANGES }),
+        }
     }
 
     fn frame(&self) -> Value {
@@ -306,16 +358,21 @@ impl State for LcrState {
             Some((p, d, e)) => (json!(p), json!(d), json!(e.to_string())),
             None => (Value::Null, Value::Null, Value::Null),
         };
-        json!({
+        let mut frame = json!({
             "turn": self.game.turns,
             "roller": player,
             "die": die,
             "effect": effect,
-            "chips": self.game.chips,
             "center": self.game.center,
             "next": self.game.current,
             "clockwise": self.game.clockwise,
-        })
+        });
+        if self.frames == Frames::AllChips || self.last.is_none() {
+            frame["chips"] = json!(self.game.chips);
+        } else {
+            frame["changed"] = json!(self.changed());
+        }
+        frame
     }
 
     fn render(&self) -> String {
@@ -358,5 +415,90 @@ mod render_tests {
         assert_eq!(s.turn(), Turn::Terminal);
         let frame = s.render();
         assert!(frame.ends_with("game over: Player #2 wins\n") && !frame.contains("next:"), "{frame}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Chance;
+
+    /// Plays a hosted match of `setup` to the end with the dice of seed 1: its frames' sizes in
+    /// bytes as a replay writes them (the initial frame first), and its final outcome.
+    fn frame_sizes(setup: Value) -> (Vec<usize>, Outcome) {
+        let mut state = LcrGame.load(&setup).unwrap();
+        let mut dice = Chance::new(1);
+        let mut sizes = vec![serde_json::to_vec(&state.frame()).unwrap().len()];
+        while state.turn() == Turn::Chance {
+            state.apply_chance(dice.draw(&state.chance_outcomes()));
+            sizes.push(serde_json::to_vec(&state.frame()).unwrap().len());
+        }
+        (sizes, state.outcome())
+    }
+
+    /// A new match's step records only the chips its die moved, so a replay grows with its steps
+    /// alone, not players x steps (a 3,000-player duel took 6.8 GB, 10,000 never ended): every
+    /// step's frame stays under 200 bytes at 40 players and at 400 alike. The control: a setup
+    /// recorded before (no `frames`), which re-simulates every frame with all the chips, writes
+    /// frames that grow with the players; both play the same game.
+    #[test]
+    fn a_step_records_the_chips_that_changed_so_replays_grow_with_steps_alone() {
+        for players in [40, 400] {
+            let setup = LcrGame.new_match(&MatchOptions { players: Some(players), ..Default::default() }).unwrap().setup();
+            assert_eq!(setup, json!({ "players": players, "frames": "changes" }));
+            let (sizes, outcome) = frame_sizes(setup);
+            assert!(sizes[0] > 2 * players, "the initial frame has everyone's chips: {} bytes", sizes[0]);
+            let steps = &sizes[1..];
+            assert!(steps.len() > 10 * players, "{players} players: {} steps", steps.len());
+            let largest = steps.iter().max().copied().unwrap_or(0);
+            assert!(largest < 200, "{players} players: a step's frame takes up to {largest} bytes");
+            let (old, old_outcome) = frame_sizes(json!({ "players": players }));
+            assert_eq!(old.len(), sizes.len());
+            assert_eq!(old_outcome, outcome, "the same game");
+            assert!(old[1..].iter().all(|&b| b > 2 * players), "{players} players: the old frames hold every chip");
+        }
+    }
+
+    /// A step's `changed` is what its die moved; the chips it leaves out are as before.
+    #[test]
+    fn changed_names_the_roller_and_the_neighbour_it_gave_to() {
+        let mut state = LcrState::new(5);
+        state.apply_chance(3); // Player #1 gives left, to Player #2.
+        assert_eq!(state.frame()["changed"], json!([[0, 2], [1, 4]]));
+        assert!(state.frame().get("chips").is_none());
+        state.apply_chance(4); // and right, to Player #5.
+        assert_eq!(state.frame()["changed"], json!([[0, 1], [4, 4]]));
+        state.apply_chance(5); // then to the centre: the turn is over.
+        assert_eq!(state.frame()["changed"], json!([[0, 0]]));
+        assert_eq!((state.frame()["center"].clone(), state.frame()["next"].clone()), (json!(1), json!(1)));
+        state.apply_chance(0);
+        assert_eq!(state.frame()["changed"], json!([]));
+        assert_eq!(state.game.chips, [0, 4, 3, 3, 4]);
+    }
+
+    /// A setup's `frames` other than `"changes"` is refused, saying what a replay records.
+    #[test]
+    fn an_unknown_frames_setup_is_refused() {
+        let err = LcrGame.load(&json!({ "players": 3, "frames": "all" })).err().map(|e| e.to_string());
+        assert_eq!(
+            err.as_deref(),
+            Some("invalid lcr setup: `frames` is \"all\": a replay of this arena records `\"changes\"` or nothing")
+        );
+    }
+
+    /// The count of players holding chips, kept as chips move, is the count over them at every die.
+    #[test]
+    fn the_holders_kept_are_the_holders_counted() {
+        for (players, seed) in [(2, 1), (3, 2), (7, 3), (50, 4)] {
+            let mut game = Lcr::new(players);
+            let mut dice = Chance::new(seed);
+            while !game.is_over() {
+                for _ in 0..game.start_turn() {
+                    game.roll(dice.draw(&[(0, 1.0), (1, 1.0), (2, 1.0), (3, 1.0), (4, 1.0), (5, 1.0), (6, 1.0), (7, 1.0)]) as u8);
+                    assert_eq!(game.holders(), game.chips.iter().filter(|&&c| c > 0).count());
+                }
+            }
+            assert_eq!(game.holders(), 1);
+        }
     }
 }

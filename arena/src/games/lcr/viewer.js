@@ -5,6 +5,26 @@
 window.arena.renderer = function ({ R, frames, last, name, grid, statusTable, drawFields, forfeitText }) {
   const { $, el } = window.arena;
   // ---- Wild Left-Center-Right ----------------------------------------------------------
+  // A frame has every player's chips (`chips`: the initial frame, and every frame of a replay
+  // recorded before 2026-12-05) or only those its die moved (`changed`: [[player, chips], ...]).
+  // The chips at frame t: the last whole ones with the changes after them applied, kept from
+  // the frame asked for last (a step on applies one change; a step back starts again at 0).
+  let at = 0, now = frames[0].chips.slice();
+  function chipsAt(t) {
+    if (t < at) { at = 0; now = frames[0].chips.slice(); }
+    while (at < t) {
+      const f = frames[++at];
+      if (f.chips) now = f.chips.slice();
+      else (f.changed || []).forEach(([p, k]) => { now[p] = k; });
+    }
+    return now;
+  }
+  // The chart's data (one row of chips per frame), when it is small enough to draw: a game of
+  // thousands of players has too many lines to tell apart, and too many numbers to hold.
+  function series() {
+    if (frames.length * frames[0].chips.length > 2000000) return null;
+    return frames.map((_, t) => chipsAt(t).slice());
+  }
   function lcr() {
     const n = R.setup.players;
     const stage = $("board");
@@ -24,7 +44,7 @@ window.arena.renderer = function ({ R, frames, last, name, grid, statusTable, dr
     $("legend").textContent = "chips per player; the outlined seat rolls next";
     return function draw(t) {
       const f = frames[t];
-      f.chips.forEach((k, i) => {
+      chipsAt(t).forEach((k, i) => {
         $("chips-" + i).textContent = k;
         seats[i].className = "seat" + (i === f.next && t < last ? " current" : "") + (k === 0 ? " out" : "");
       });
@@ -33,5 +53,5 @@ window.arena.renderer = function ({ R, frames, last, name, grid, statusTable, dr
         "\nplay moves " + (f.clockwise ? "clockwise" : "counter-clockwise");
     };
   }
-  return { draw: lcr(), series: () => frames.map((f) => f.chips) };
+  return { draw: lcr(), series };
 };
