@@ -535,10 +535,14 @@ fn a_refused_move_of_tactics_or_atoms_is_told_which_field_and_why() {
     assert!(stdout.contains("`PLACE 5 4` was legal: columns and rows count from 0, not 1"), "{stdout}");
     // A beginner's bot (the first legal cell, from (0, 0)) lives long enough against the calm
     // scripted players to show a bug of its fifth prompt, in every situation (placing on the
-    // first legal cell too, the script took it out within two moves, and it passed).
+    // first legal cell too, the script took it out within two moves, and it passed): the
+    // match's steps 9 and 10 of a duel, 14 of three players (its fifth of every third).
     let (stdout, code) = game_check("atoms", "atoms_flawed.py", "late");
     assert_eq!(code, 1, "{stdout}");
-    assert_eq!(stdout.matches("PROBLEM  forfeit (crash) at step 5").count(), 3, "{stdout}");
+    assert_eq!(stdout.matches("PROBLEM  forfeit (crash) at step ").count(), 3, "{stdout}");
+    for (situation, step) in [("seat 1", 9), ("seat 2", 10), ("3 players", 14)] {
+        assert!(row(&stdout, situation).contains(&format!("at step {step},")), "{situation}: {stdout}");
+    }
 }
 
 /// Crashes of a Tactics bot get the fix for their cause: a signal's, a traceback's line, a
@@ -552,7 +556,8 @@ fn a_tactics_bot_s_crash_or_loop_is_told_its_cause() {
     let (stdout, _) = game_check("tactics", "tactics_flawed.py", "raise");
     // An error of its own after good answers: the line it names, not the input.
     assert!(stdout.contains("fix: it read its input and answered well until then"), "{stdout}");
-    assert!(stdout.contains("for the state it was in at step 2."), "{stdout}");
+    // (Its second prompt: step 4 of the match in seat 1, after the scripted player's.)
+    assert!(stdout.contains("for the state it was in at step 4."), "{stdout}");
     assert!(stdout.contains("tactics_flawed.py\", line "), "{stdout}");
     let (stdout, _) = game_check("tactics", "tactics_flawed.py", "syntax");
     assert!(stdout.contains("Python could not compile your program"), "{stdout}");
@@ -716,6 +721,96 @@ fn two_answers_to_one_prompt_are_named_in_the_fix() {
     assert!(stdout.contains("a second answer, or debug output"), "{stdout}");
     assert!(
         stdout.contains("fix: print exactly one line per TURN prompt and nothing else: no second answer"),
+        "{stdout}"
+    );
+}
+
+/// The step of `replay` (a duel's) at which player `p` last answered: where it forfeited.
+fn last_step_of(replay: &std::path::Path, p: u64) -> usize {
+    let text = std::fs::read_to_string(replay).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let steps = json["steps"].as_array().unwrap();
+    let asked = |s: &serde_json::Value| s["replies"].as_array().is_some_and(|r| r.iter().any(|r| r["player"] == p));
+    steps.iter().rposition(asked).map_or(0, |i| i + 1)
+}
+
+/// Plays a duel of `game` (on `map`, for a game played on one) between `bots`; returns the step
+/// at which player `p` forfeited, as its replay numbers it.
+fn duel_step(game: &str, map: Option<&str>, bots: [&str; 2], p: u64) -> usize {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json");
+    let replay_arg = replay.display().to_string();
+    let mut args = vec!["duel", "--game", game, "--seed", "7", "--replay", &replay_arg];
+    let map = map.map(crate::map);
+    if let Some(m) = &map {
+        args.extend(["--map", m]);
+    }
+    args.extend(bots);
+    let out = arena(&args);
+    let result = String::from_utf8_lossy(&out.stdout);
+    assert!(result.contains("crash") && replay.exists(), "{game}: {result}");
+    last_step_of(&replay, p)
+}
+
+/// check-bot names the step of a sequential game's forfeit as the whole match counts it, as a
+/// duel's replay (and `arena replay --tick N`) does: an Atoms bot that crashes at its second
+/// prompt forfeits at step 3 in seat 1 and 4 in seat 2, as in a duel against the greedy bot (it
+/// said step 2 in both, its own second turn); a Tactics bot's at step 4 and 3, as in a duel.
+/// The control: Resource Rush's bots move at once, every tick a step of each: a crash at its
+/// second tick is at tick 2, in check-bot and in a duel alike.
+#[test]
+fn check_bot_s_step_is_the_duel_s() {
+    let cases = [
+        ("atoms", None, "atoms_flawed.py", "second", bin("atoms-greedy")),
+        ("tactics", Some("tactics/config_01.txt"), "tactics_flawed.py", "raise", bin("tactics-greedy")),
+    ];
+    for (game, map, script, flaw, greedy) in &cases {
+        let (stdout, code) = game_check(game, script, flaw);
+        assert_eq!(code, 1, "{game}: {stdout}");
+        let bot = format!("python3 {} {flaw}", root().join("tests/bots").join(script).display());
+        let first = duel_step(game, *map, [&bot, greedy], 0);
+        let second = duel_step(game, *map, [greedy, &bot], 1);
+        assert!(first > 2 && second > 2 && first != second, "{game}: steps {first} and {second}");
+        for (situation, step) in [("seat 1", first), ("seat 2", second)] {
+            let said = format!("forfeit (crash) at step {step},");
+            assert!(row(&stdout, situation).contains(&said), "{game}, {situation}, step {step}: {stdout}");
+        }
+        // Seat 1's sentence and its fix name the same step.
+        let sentence = format!("at step {first} your bot exited with status 1");
+        assert!(stdout.contains(&sentence), "{game}: {stdout}");
+        assert!(stdout.contains(&format!("for the state it was in at step {first}.")), "{game}: {stdout}");
+    }
+    // The control.
+    let (stdout, _) = check(&flawed("owncrash"));
+    assert!(row(&stdout, "seat 1").ends_with("at tick 2"), "{stdout}");
+    let rr = duel_step("resource-rush", Some("duel.txt"), [&flawed("owncrash"), &bin("greedy")], 0);
+    assert_eq!(rr, 2);
+}
+
+/// The same crash (the same error, on the same line of the bot's code) in every seat of a game
+/// whose seats take turns is one problem, said in seat 1 and counted once, as Resource Rush's
+/// is, though at another step in each seat (it was three problems, one per seat). The control:
+/// an error that names the bot's colour, another in each seat, is two crashes.
+#[test]
+fn the_same_crash_in_every_seat_is_counted_once() {
+    let (stdout, code) = game_check("atoms", "atoms_flawed.py", "second");
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(stdout.matches("RuntimeError: a bug that shows at the second prompt").count(), 1, "{stdout}");
+    for situation in ["seat 2", "3 players"] {
+        assert!(row(&stdout, situation).ends_with("(the same crash as in `seat 1`, above)"), "{stdout}");
+    }
+    assert_eq!(stdout.matches("    fix: ").count(), 1, "{stdout}");
+    assert!(stdout.contains("\n1 problem found: your bot failed the same way in all 3 situations.\n"), "{stdout}");
+    let (stdout, _) = game_check("tactics", "tactics_flawed.py", "raise");
+    assert!(row(&stdout, "seat 2").ends_with("(the same crash as in `seat 1`, above)"), "{stdout}");
+    assert!(stdout.contains("\n1 problem found: your bot failed the same way in all 2 situations.\n"), "{stdout}");
+    // The control: seat 2 (green) is not seat 1 (red); the middle seat of three is green too.
+    let (stdout, _) = game_check("atoms", "atoms_flawed.py", "colour");
+    assert!(stdout.contains("no plan for colour R") && stdout.contains("no plan for colour G"), "{stdout}");
+    assert!(!row(&stdout, "seat 2").contains("the same crash"), "{stdout}");
+    assert!(row(&stdout, "3 players").ends_with("(the same crash as in `seat 2`, above)"), "{stdout}");
+    assert!(
+        stdout.contains("\n2 problems found (1 situation failed the same way as an earlier one, counted once).\n"),
         "{stdout}"
     );
 }

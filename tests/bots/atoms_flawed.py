@@ -1,7 +1,8 @@
 """An Atoms bot with one flaw, named by its argument (`good` has none): `swap` writes y before x,
 `one` counts columns and rows from 1. It places on the last legal cell, row by row; `late`
 places on the first, from (0, 0), as a beginner's does, and crashes at its fifth prompt; `segv`
-is killed by SIGSEGV at its second prompt."""
+is killed by SIGSEGV at its second prompt; `second` raises at its second prompt, the same error
+in every seat, and `colour` there too, an error that names its colour (another in each seat)."""
 
 import os
 import signal
@@ -23,6 +24,10 @@ for line in sys.stdin:
         prompts += 1
         if MODE == "late" and prompts == 5:
             raise RuntimeError("a bug that shows at the fifth prompt")
+        if MODE == "second" and prompts == 2:
+            raise RuntimeError("a bug that shows at the second prompt")
+        if MODE == "colour" and prompts == 2:
+            raise RuntimeError("no plan for colour " + me)
         if MODE == "segv" and prompts == 2:
             os.kill(os.getpid(), signal.SIGSEGV)
         legal = [(x, y) for y, row in enumerate(rows) for x, c in enumerate(row) if c == ".." or c[0] == me]

@@ -14,8 +14,10 @@ use super::{
     first_answer_probe, last_words, program_problem, python_compile_fix, signal_fix, CheckError, Checked, Feed,
     Finding, FirstPrompt,
 };
-use crate::engine::{BotKit, Game, MatchOptions, Others, Outcome, PlayerId, Reply, Seated, SetupError, State, Turn};
-use crate::explain::{forfeit_facts, stderr_ends, FLUSH};
+use crate::engine::{
+    BotKit, Game, MatchOptions, MatchSteps, Others, Outcome, PlayerId, Reply, Seated, SetupError, State, Turn,
+};
+use crate::explain::{forfeit_facts, stderr_ends, StderrEnd, FLUSH};
 use crate::referee::Limits;
 use crate::sandbox::Sandbox;
 
@@ -98,6 +100,8 @@ pub(super) struct Seat<'a> {
     players: usize,
     seat: PlayerId,
     idle: bool,
+    /// The whole match's step numbers of the bot's steps in the match last played here.
+    steps: MatchSteps,
 }
 
 impl super::Stage for Seat<'_> {
@@ -114,7 +118,8 @@ impl super::Stage for Seat<'_> {
     }
 
     fn state(&self, _whole_input: bool) -> Result<Box<dyn State>, SetupError> {
-        let seated = Box::new(Seated::new(new_match(self.game, self.kit, self.players)?, self.seat, Others::Scripted));
+        let inner = new_match(self.game, self.kit, self.players)?;
+        let seated = Box::new(Seated::counting(inner, self.seat, Others::Scripted, self.steps.clone()));
         Ok(if self.idle { Box::new(Repeated { inner: seated, times: REPEATS, asked: 0 }) } else { seated })
     }
 }
@@ -175,7 +180,7 @@ pub(super) fn kit_of(game: &dyn Game) -> Result<&BotKit, CheckError> {
 pub(super) fn first(game: &dyn Game) -> Option<Seat<'_>> {
     let kit = kit_of(game).ok()?;
     let s = situations(game).into_iter().next()?;
-    Some(Seat { game, kit, players: s.players, seat: s.seat, idle: false })
+    Some(Seat { game, kit, players: s.players, seat: s.seat, idle: false, steps: MatchSteps::default() })
 }
 
 /// Plays the bot `command` in every situation of `game` and explains what went wrong.
@@ -193,13 +198,20 @@ pub(super) async fn check(
     let program = program_problem(command);
     let by_hand = format!("run it by hand and paste {}", info.wording.input);
     let mut out: Vec<Checked> = Vec::new();
+    // The crashes said so far, by where they first happened: the same error on the same line.
+    let mut crashes: Vec<(String, (String, String))> = Vec::new();
     for situation in situations(game) {
-        let seat = Seat { game, kit, players: situation.players, seat: situation.seat, idle: false };
+        let (players, seat) = (situation.players, situation.seat);
+        let seat = Seat { game, kit, players, seat, idle: false, steps: MatchSteps::default() };
         let played = super::play(game, command, &seat, Feed::Interactive, &limits, sandbox, cancel).await?;
         let facts = forfeit_facts(&played.replay);
         let replay = &played.replay;
         let me = &replay.result.players[0];
-        let steps = replay.steps.len();
+        // Steps as the whole match counts them (every seat's moves), as a duel's replay and
+        // `arena replay --tick N` do: the bot's own replay has its own steps only.
+        let match_steps = seat.steps.clone();
+        let at_match = |own: usize| match_steps.of(own).unwrap_or(own);
+        let steps = if me.forfeit.is_some() { at_match(replay.steps.len()) } else { match_steps.total() };
         let others = situation.players - 1;
         let against = if others == 1 { "a scripted player".to_string() } else { format!("{others} scripted players") };
         let summary = match &me.forfeit {
@@ -219,14 +231,16 @@ pub(super) async fn check(
             .into_iter()
             .filter(|f| f.player == 0)
             .map(|fact| {
+                // Said at the whole match's step; the bot's own replay (its frames) is read at its own.
+                let told = crate::explain::ForfeitFact { tick: fact.tick.map(at_match), ..fact.clone() };
                 // A timeout its flood of stderr most likely made: no flush or loop is to blame.
                 let dropped = played.stderr_dropped.first().copied().unwrap_or(0);
                 if let Some(flood) = fact.flood(replay, dropped) {
-                    let problem = fact.flood_sentence(&info.wording, "your bot", &flood);
+                    let problem = told.flood_sentence(&info.wording, "your bot", &flood);
                     return Finding { problem, fix: crate::explain::STDERR_FIX.to_string(), serious: true };
                 }
                 // Its stderr is shown here, not left in a match log.
-                let mut problem = fact.sentence_noting(&info.wording, "your bot", me.detail.as_deref(), None);
+                let mut problem = told.sentence_noting(&info.wording, "your bot", me.detail.as_deref(), None);
                 if fact.reason == "crash" {
                     problem.push_str(&last_words(stderr));
                 }
@@ -241,7 +255,7 @@ pub(super) async fn check(
                                 game,
                                 stderr,
                                 good,
-                                fact.tick.unwrap_or(steps),
+                                told.tick.unwrap_or(steps),
                                 super::SeeAgain::InADuel,
                             )
                         })
@@ -283,7 +297,8 @@ pub(super) async fn check(
         if !answered && me.forfeit.as_deref() == Some("timeout") {
             // Silent from the start: slow, looping, unflushed or waiting for the end of its
             // input, told apart as for a game's own situations.
-            let (words, idle) = (FirstPrompt::of_wording(&info.wording), Seat { idle: true, ..seat });
+            let idle = Seat { idle: true, steps: MatchSteps::default(), ..seat };
+            let words = FirstPrompt::of_wording(&info.wording);
             let finding;
             (finding, explained) =
                 first_answer_probe(game, &words, &seat, &idle, command, &limits, sandbox, cancel).await?;
@@ -301,6 +316,20 @@ pub(super) async fn check(
             })
             .flatten()
             .map(|c| c.name.clone());
+        // The same crash as an earlier situation's (the same error, on the same line of the
+        // bot's code): said and counted there, though at another step (each seat's turns come
+        // at steps of their own). A crash that names no error and place is not known to be it.
+        let crash = (me.forfeit.as_deref() == Some("crash"))
+            .then(|| StderrEnd::of(stderr))
+            .flatten()
+            .and_then(|end| Some((end.error?, end.place?)));
+        let same_as = same_as.or_else(|| {
+            let crash = crash.as_ref()?;
+            crashes.iter().find(|(_, seen)| seen == crash).map(|(name, _)| name.clone())
+        });
+        if let (Some(crash), None) = (crash, &same_as) {
+            crashes.push((situation.name.clone(), crash));
+        }
         let mut checked = Checked {
             name,
             summary,

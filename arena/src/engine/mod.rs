@@ -31,7 +31,7 @@ pub use info::{
 };
 pub use limits::{ClockKind, LimitChoices, Limits, UnknownClock};
 pub use outcome::{ForfeitReason, Outcome, PlayerOutcome, Remark, Verdict};
-pub use seated::{Others, Seated};
+pub use seated::{MatchSteps, Others, Seated};
 pub use wrapper::Wrapper;
 
 /// An error with its causes, boxed: what a game reports through the engine's error types.

@@ -2,6 +2,7 @@
 //! and the other seats answer from a source ([`Others`]) as soon as their turn comes.
 
 use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use super::{Failure, Outcome, PlayerId, Remark, Reply, State, Turn, Wrapper};
 
@@ -18,6 +19,37 @@ pub enum Others {
     Recorded(VecDeque<String>),
 }
 
+/// The whole match's step numbers of a [`Seated`] match's steps, shared with whoever made it
+/// (the match itself is handed to the referee): a replay of the whole match, a duel's, counts
+/// every seat's move and chance event as a step; the bot's own replay, only its own steps.
+#[derive(Debug, Clone, Default)]
+pub struct MatchSteps(Arc<Mutex<Counted>>);
+
+/// What [`MatchSteps`] shares.
+#[derive(Debug, Default)]
+struct Counted {
+    /// The whole match's number of each of the bot's steps, in order.
+    at: Vec<usize>,
+    /// The whole match's steps so far.
+    total: usize,
+}
+
+impl MatchSteps {
+    fn with<T>(&self, f: impl FnOnce(&mut Counted) -> T) -> T {
+        f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// The whole match's number of the bot's `own`th step (1-based); None past those played.
+    pub fn of(&self, own: usize) -> Option<usize> {
+        self.with(|c| own.checked_sub(1).and_then(|i| c.at.get(i).copied()))
+    }
+
+    /// How many steps the whole match played so far, every seat's.
+    pub fn total(&self) -> usize {
+        self.with(|c| c.total)
+    }
+}
+
 /// A match of one bot (player 0 here): it plays `seat` of `inner`, the other seats answer
 /// from [`Others`], played as soon as their turn comes.
 pub struct Seated {
@@ -25,14 +57,36 @@ pub struct Seated {
     pub inner: Box<dyn State>,
     seat: PlayerId,
     others: Others,
+    steps: MatchSteps,
 }
 
 impl Seated {
     /// The bot plays `seat` of `inner`; the other seats' turns before its first are played.
     pub fn new(inner: Box<dyn State>, seat: PlayerId, others: Others) -> Self {
-        let mut seated = Seated { inner, seat, others };
+        Seated::counting(inner, seat, others, MatchSteps::default())
+    }
+
+    /// The same, counting the whole match's steps into `steps` (started over).
+    pub fn counting(inner: Box<dyn State>, seat: PlayerId, others: Others, steps: MatchSteps) -> Self {
+        steps.with(|c| *c = Counted::default());
+        let mut seated = Seated { inner, seat, others, steps };
         seated.advance();
         seated
+    }
+
+    /// The whole match's step numbers of this match's steps (a handle: it follows the match).
+    pub fn steps(&self) -> MatchSteps {
+        self.steps.clone()
+    }
+
+    /// Counts one step of the whole match; `own`: one of the bot's too.
+    fn count(&self, own: bool) {
+        self.steps.with(|c| {
+            c.total += 1;
+            if own {
+                c.at.push(c.total);
+            }
+        });
     }
 
     /// The other seats' answers for `players`, whose turn it is.
@@ -59,6 +113,7 @@ impl Seated {
             };
             let replies = self.answers(&players);
             self.inner.apply(&replies);
+            self.count(false);
         }
     }
 }
@@ -100,6 +155,7 @@ impl Wrapper for Seated {
             all.extend(self.answers(&ps));
         }
         self.inner.apply(&all);
+        self.count(true);
         self.advance();
     }
 
@@ -109,6 +165,7 @@ impl Wrapper for Seated {
 
     fn apply_chance(&mut self, outcome: u64) {
         self.inner.apply_chance(outcome);
+        self.count(true);
         self.advance();
     }
 
@@ -129,5 +186,122 @@ impl Wrapper for Seated {
 
     fn scripted_answer(&self, _player: PlayerId) -> Option<String> {
         self.inner.scripted_answer(self.seat)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    use super::*;
+    use crate::engine::PlayerOutcome;
+
+    /// A match that plays `turns` in order, whatever is answered: several moves of one player in
+    /// a row (as Tactics' commands), chance events, simultaneous steps with and without a seat.
+    struct Schedule {
+        turns: Vec<Turn>,
+        at: usize,
+    }
+
+    impl State for Schedule {
+        fn num_players(&self) -> usize {
+            3
+        }
+        fn turn(&self) -> Turn {
+            self.turns.get(self.at).cloned().unwrap_or(Turn::Terminal)
+        }
+        fn intro(&self, _player: PlayerId) -> String {
+            String::new()
+        }
+        fn prompt(&self, _player: PlayerId) -> String {
+            String::new()
+        }
+        fn apply(&mut self, _replies: &[(PlayerId, Reply)]) {
+            self.at += 1;
+        }
+        fn chance_outcomes(&self) -> Vec<(u64, f64)> {
+            vec![(1, 1.0)]
+        }
+        fn apply_chance(&mut self, _outcome: u64) {
+            self.at += 1;
+        }
+        fn is_active(&self, _player: PlayerId) -> bool {
+            self.at < self.turns.len()
+        }
+        fn outcome(&self) -> Outcome {
+            let p = PlayerOutcome { score: 0, finished: false, forfeit: None, detail: None };
+            Outcome { players: vec![p; 3], winner: None }
+        }
+        fn setup(&self) -> Value {
+            Value::Null
+        }
+        fn frame(&self) -> Value {
+            Value::from(self.at)
+        }
+        fn render(&self) -> String {
+            String::new()
+        }
+        fn scripted_answer(&self, _player: PlayerId) -> Option<String> {
+            Some("x".to_string())
+        }
+    }
+
+    /// Each of the bot's steps gets the whole match's number, as a replay of the whole match
+    /// (one step per turn of the schedule) numbers it, in every seat; the total is the match's.
+    /// The control: the bot's own numbering (1, 2, 3, …) is not the match's.
+    #[test]
+    fn the_bot_s_steps_are_numbered_as_the_whole_match_s() {
+        use Turn::*;
+        let turns = vec![
+            Sequential(0),
+            Sequential(1),
+            Sequential(1),
+            Chance,
+            Sequential(2),
+            Simultaneous(vec![0, 2]),
+            Simultaneous(vec![1, 2]),
+            Sequential(0),
+            Sequential(2),
+        ];
+        for seat in 0..3 {
+            // The whole match's steps (1-based) that the bot plays: its turns and chance events.
+            let expected: Vec<usize> = turns
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| match t {
+                    Sequential(p) => *p == seat,
+                    Simultaneous(ps) => ps.contains(&seat),
+                    _ => true,
+                })
+                .map(|(i, _)| i + 1)
+                .collect();
+            let steps = MatchSteps::default();
+            let mut s = Seated::counting(
+                Box::new(Schedule { turns: turns.clone(), at: 0 }),
+                seat,
+                Others::Scripted,
+                steps.clone(),
+            );
+            let mut own = 0;
+            loop {
+                match State::turn(&s) {
+                    Terminal => break,
+                    Chance => State::apply_chance(&mut s, 1),
+                    _ => State::apply(&mut s, &[(0, Reply::Line("x".to_string()))]),
+                }
+                own += 1;
+            }
+            let numbered: Vec<usize> = (1..=own).map(|k| steps.of(k).unwrap()).collect();
+            assert_eq!(numbered, expected, "seat {seat}");
+            assert_eq!((steps.of(own + 1), steps.total(), s.steps().total()), (None, turns.len(), turns.len()));
+            assert_ne!(numbered, (1..=own).collect::<Vec<_>>(), "the control: seat {seat}");
+        }
+        // A new match counts from the start again.
+        let steps = MatchSteps::default();
+        let _first =
+            Seated::counting(Box::new(Schedule { turns: turns.clone(), at: 0 }), 2, Others::Scripted, steps.clone());
+        assert_eq!(steps.total(), 3);
+        let _again = Seated::counting(Box::new(Schedule { turns, at: 0 }), 1, Others::Scripted, steps.clone());
+        assert_eq!(steps.total(), 1);
     }
 }
