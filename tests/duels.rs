@@ -601,18 +601,26 @@ fn a_bot_killed_by_a_signal_is_named_with_its_signal() {
     assert_eq!(dies("3"), "the bot exited with status 3");
 }
 
-/// A bot that closes its stdin after two answers and stays alive: the referee cannot write its
-/// third prompt, and the bot is said to have closed its stdin (it was said to have closed its
-/// stdout). The control: one that closes its stdout instead is said to have done so.
+/// A bot that closes its stdin and stays alive: the referee cannot write its third prompt, and
+/// the bot is said to have closed its stdin (it was said to have closed its stdout). It closes
+/// it before its second answer, so that the third prompt always finds it closed (closed after,
+/// the prompt could be written first, and lost unread: a timeout, on a loaded machine). The
+/// control: one that closes its stdout after two answers is said to have done so.
 #[test]
 fn a_bot_that_closes_its_stdin_is_told_so() {
     let dir = tempfile::tempdir().unwrap();
     let closes = |fd: &str| {
         let bot = dir.path().join(format!("closes-{fd}.sh"));
-        let text = format!(
-            "n=0\nwhile read -r line; do\n  case $line in TICK*) echo WAIT; n=$((n + 1)); [ $n = 2 ] && break;; esac\n\
-             done\nexec {fd}>&-\nsleep 30\n"
-        );
+        let text = if fd == "0" {
+            "n=0\nwhile read -r line; do\n  case $line in TICK*) n=$((n + 1)); if [ $n = 2 ]; then exec 0<&-; echo WAIT; \
+             sleep 30; exit 0; fi; echo WAIT;; esac\ndone\n"
+                .to_string()
+        } else {
+            format!(
+                "n=0\nwhile read -r line; do\n  case $line in TICK*) echo WAIT; n=$((n + 1)); [ $n = 2 ] && break;; \
+                 esac\ndone\nexec {fd}>&-\nsleep 30\n"
+            )
+        };
         std::fs::write(&bot, text).unwrap();
         let (r, replay) = duel(dir.path(), "duel.txt", &[], [&format!("sh {}", bot.display()), &bin("waiter")]);
         let recorded: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(replay).unwrap()).unwrap();

@@ -192,6 +192,19 @@ pub fn forfeit_facts(replay: &Replay) -> Vec<ForfeitFact> {
 }
 
 impl ForfeitFact {
+    /// Whether a timeout under the CPU clock was the wall-clock backstop's, not the CPU time's:
+    /// its CPU time short of the limit, its time on the clock at the backstop within the slack
+    /// `arena verify` allows (a game's last answers' backstop is what is left of its wall-clock
+    /// cap, summed from rounded times: it was missed by a few ms, and the sentence then said the
+    /// bot "took more than 1000 ms of CPU time" having used 2).
+    fn backstopped(&self) -> bool {
+        let (ms, limit) = (self.ms.unwrap_or(0), self.limit_ms.unwrap_or(0));
+        let slack = crate::replay::TIME_SLACK.as_millis() as u64;
+        self.clock == Some(ClockKind::Cpu)
+            && self.cpu_ms.unwrap_or(ms) < limit
+            && ms + slack >= self.backstop_ms.unwrap_or(limit)
+    }
+
     /// The line the player last answered, where it forfeited, as `replay` recorded it.
     pub fn answer<'a>(&self, replay: &'a Replay) -> Option<&'a str> {
         replay.reply(self.tick?, self.player)?.answer.as_deref()
@@ -292,7 +305,7 @@ impl ForfeitFact {
         let backstop = self.backstop_ms.unwrap_or(limit);
         let after = self.tick.map_or(String::new(), |t| format!(" after {prompt} {t}"));
         let cpu_ms = self.cpu_ms.unwrap_or(0);
-        let within = if cpu && cpu_ms < limit && ms >= backstop {
+        let within = if self.backstopped() {
             // Ended by the wall-clock backstop, not by its CPU time.
             format!(
                 "no answer within {backstop} ms on the clock{after} (the wall-clock cap of an answer limited to \
@@ -365,7 +378,7 @@ impl ForfeitFact {
                 let cpu = self.clock == Some(ClockKind::Cpu);
                 let cpu_ms = self.cpu_ms.unwrap_or(ms);
                 let backstop = self.backstop_ms.unwrap_or(limit);
-                if cpu && cpu_ms < limit && ms >= backstop {
+                if self.backstopped() {
                     // Ended by the wall-clock backstop: it was not computing.
                     return format!(
                         "{at}{subject} was silent for {ms} ms while using only {cpu_ms} ms of CPU time: was it \
@@ -810,6 +823,23 @@ mod tests {
             unmeasured.timeout_detail("TICK").as_deref(),
             Some("no answer within 1000 ms of CPU time after TICK 37")
         );
+    }
+
+    /// A game's last answer ended by what was left of its wall-clock cap (a backstop summed from
+    /// rounded times, here 141 ms, reached at 139 ms as the replay recorded it) is the backstop's,
+    /// as `arena verify` allows it, not "more than 1000 ms of CPU time" with 2 used. The control:
+    /// one that reached the CPU limit is told so.
+    #[test]
+    fn a_timeout_a_few_ms_short_of_the_game_s_wall_cap_is_the_cap_s() {
+        let capped = ForfeitFact { ms: Some(139), cpu_ms: Some(2), backstop_ms: Some(141), ..fact("timeout") };
+        let why = capped.sentence(&RR, None);
+        assert!(why.contains("silent for 139 ms while using only 2 ms of CPU time"), "{why}");
+        assert!(!why.contains("took more than"), "{why}");
+        let said = capped.timeout_detail("TICK").unwrap_or_default();
+        assert!(said.starts_with("no answer within 141 ms on the clock after TICK 37"), "{said}");
+        let computing = ForfeitFact { ms: Some(1003), cpu_ms: Some(1000), backstop_ms: Some(1005), ..fact("timeout") };
+        let why = computing.sentence(&RR, None);
+        assert!(why.contains("took more than 1000 ms of CPU time to answer"), "{why}");
     }
 
     /// A timeout's fix follows what the bot was doing and the limit; an idle bot's detail says

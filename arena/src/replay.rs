@@ -428,7 +428,7 @@ pub fn audit(replay: &Replay, games: &Registry) -> Result<(), Divergence> {
 
 /// Answers' recorded times may be off by this much (milliseconds are rounded down, timers
 /// fire a little late).
-const TIME_SLACK: Duration = Duration::from_millis(5);
+pub(crate) const TIME_SLACK: Duration = Duration::from_millis(5);
 
 /// Which limit an answer ran under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
