@@ -886,6 +886,7 @@ fn no_bots_to_give(args: &DuelArgs, games: &Registry) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::{Arc, Mutex};
 
     /// Bots given to a game no bots play are refused, saying so; the controls: the same bot for
     /// a game bots play, and LCR without bots, pass on to the duel.
@@ -912,21 +913,23 @@ mod tests {
         Cli::from_matches(&command(games).try_get_matches_from(args)?, games)
     }
 
+    /// A writer into a shared buffer, for what `tracing` writes.
+    #[derive(Clone)]
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().map_err(|_| std::io::Error::other("poisoned"))?.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
     /// What `tracing` writes of a warning quoting `value` (as a field and in the
     /// message), with colours, through [`SafeLog`] or (`safe` false) as it is.
     fn logged(value: &str, safe: bool) -> String {
-        use std::sync::{Arc, Mutex};
-        /// A writer into a shared buffer.
-        struct Sink(Arc<Mutex<Vec<u8>>>);
-        impl std::io::Write for Sink {
-            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-                self.0.lock().map_err(|_| std::io::Error::other("poisoned"))?.extend_from_slice(buf);
-                Ok(buf.len())
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
         let buf = Arc::new(Mutex::new(Vec::new()));
         let sink = {
             let buf = buf.clone();
@@ -951,18 +954,6 @@ mod tests {
     /// control: a log line keeps them.
     #[test]
     fn a_notice_is_a_plain_sentence_and_a_log_line_keeps_its_form() {
-        use std::sync::{Arc, Mutex};
-        #[derive(Clone)]
-        struct Sink(Arc<Mutex<Vec<u8>>>);
-        impl std::io::Write for Sink {
-            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-                self.0.lock().map_err(|_| std::io::Error::other("poisoned"))?.extend_from_slice(buf);
-                Ok(buf.len())
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
         let sink = Sink(Arc::new(Mutex::new(Vec::new())));
         let writer = {
             let sink = sink.clone();
