@@ -37,6 +37,10 @@ pub struct ForfeitFact {
     /// The wall time after which an answer ended whatever its CPU time, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backstop_ms: Option<u64>,
+    /// How much more that backstop may be than the referee's, summed from the earlier
+    /// answers' rounded times ([`crate::replay::AnswerTime::backstop_slack`]), in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backstop_slack_ms: Option<u64>,
     /// For a crash: how the bot's process ended (a signal, an exit status), when recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended: Option<Ending>,
@@ -185,6 +189,7 @@ pub fn forfeit_facts(replay: &Replay) -> Vec<ForfeitFact> {
                 limit: last.map(|t| t.kind),
                 clock: Some(replay.limits.clock),
                 backstop_ms: last.map(|t| t.backstop.as_millis() as u64),
+                backstop_slack_ms: last.map(|t| t.backstop_slack.as_millis() as u64),
                 ended: reply.and_then(|r| r.failure).and_then(Failure::ending),
             })
         })
@@ -199,7 +204,7 @@ impl ForfeitFact {
     /// bot "took more than 1000 ms of CPU time" having used 2).
     fn backstopped(&self) -> bool {
         let (ms, limit) = (self.ms.unwrap_or(0), self.limit_ms.unwrap_or(0));
-        let slack = crate::replay::TIME_SLACK.as_millis() as u64;
+        let slack = crate::replay::TIME_SLACK.as_millis() as u64 + self.backstop_slack_ms.unwrap_or(0);
         self.clock == Some(ClockKind::Cpu)
             && self.cpu_ms.unwrap_or(ms) < limit
             && ms + slack >= self.backstop_ms.unwrap_or(limit)
@@ -567,6 +572,7 @@ mod tests {
             limit: Some(LimitKind::Answer),
             clock: Some(ClockKind::Cpu),
             backstop_ms: Some(5000),
+            backstop_slack_ms: None,
             ended: None,
         }
     }

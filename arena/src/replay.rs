@@ -462,6 +462,14 @@ pub struct AnswerTime {
     /// The wall time after which the answer ended whatever the CPU time (the limit itself
     /// with the wall clock).
     pub backstop: Duration,
+    /// How much more `limit` may be than the referee's, where it is what was left of the
+    /// game's total, summed from the player's earlier times: the replay keeps each time in
+    /// whole ms, cut down, and the referee summed them exact (up to 1 ms an earlier answer; 0
+    /// for a limit that sums nothing).
+    pub limit_slack: Duration,
+    /// The same for `backstop` (what is left of the game's wall-clock cap, or the CPU limit
+    /// left times the backstop factor).
+    pub backstop_slack: Duration,
 }
 
 /// Every answer's time against its limit, in order: the first answer of each player runs
@@ -472,6 +480,8 @@ pub fn answer_times(replay: &Replay) -> Vec<AnswerTime> {
     let n = replay.players.len();
     let (mut used, mut answered) = (vec![Duration::ZERO; n], vec![false; n]);
     let mut wall_used = vec![Duration::ZERO; n];
+    let mut earlier = vec![0u64; n];
+    let factor = l.backstop_factor.max(1);
     let mut out = Vec::new();
     for (i, step) in replay.steps.iter().enumerate() {
         for r in &step.replies {
@@ -490,10 +500,34 @@ pub fn answer_times(replay: &Replay) -> Vec<AnswerTime> {
                 ClockKind::Wall => wall,
             };
             let backstop = l.backstop(limit, wall_used[p]);
-            out.push(AnswerTime { step: i + 1, player: p, wall, cpu, charged, limit, kind, backstop });
+            // (What rounding may have hidden: what is left of the game's total, and of its
+            // wall-clock cap when that is the backstop, are sums of the earlier answers' times.)
+            let rounding = Duration::from_millis(earlier[p]);
+            let limit_slack = if kind == LimitKind::Total { rounding } else { Duration::ZERO };
+            let backstop_slack = match l.clock {
+                ClockKind::Wall => limit_slack,
+                ClockKind::Cpu => {
+                    let capped = backstop < limit.saturating_mul(factor);
+                    let cap = if capped { rounding } else { Duration::ZERO };
+                    cap.max(limit_slack.saturating_mul(factor))
+                }
+            };
+            out.push(AnswerTime {
+                step: i + 1,
+                player: p,
+                wall,
+                cpu,
+                charged,
+                limit,
+                kind,
+                backstop,
+                limit_slack,
+                backstop_slack,
+            });
             used[p] += charged;
             wall_used[p] += wall;
             answered[p] = true;
+            earlier[p] += 1;
         }
     }
     out
@@ -514,7 +548,10 @@ fn check_times(replay: &Replay) -> Result<(), Divergence> {
                     t.limit.as_millis()
                 )))
             }
-            (None, Some(Failure::Timeout)) if t.charged + TIME_SLACK < t.limit && t.wall + TIME_SLACK < t.backstop => {
+            (None, Some(Failure::Timeout))
+                if t.charged + TIME_SLACK + t.limit_slack < t.limit
+                    && t.wall + TIME_SLACK + t.backstop_slack < t.backstop =>
+            {
                 return Err(bad(format!(
                     "a timeout after {} ms ({} ms of CPU) is recorded, but the limit was {} ms",
                     r.ms,
@@ -647,5 +684,60 @@ mod tests {
         assert_eq!(old.reply(), Reply::Failed(Failure::Crash(None)));
         let timeout = serde_json::to_value(RecordedReply::new(0, Answer::failed(Failure::Timeout))).unwrap();
         assert_eq!(timeout, serde_json::json!({"player": 0, "failure": "timeout", "ms": 0}));
+    }
+
+    /// A replay of `answers` answers of 12.9 ms on the clock and 0.4 ms of CPU time each (kept
+    /// as 12 and 0 ms), then a timeout after `last` ms, under the CPU clock, a game's total of
+    /// 1000 ms and a backstop of 1 times it: the wall-clock cap is what is left of 1000 ms.
+    fn sleeper(answers: usize, last: Duration) -> Replay {
+        let limits = Limits {
+            clock: ClockKind::Cpu,
+            startup: Duration::from_millis(1000),
+            per_move: Duration::from_millis(1000),
+            total: Duration::from_millis(1000),
+            backstop_factor: 1,
+            ..Limits::default()
+        };
+        let players = vec![PlayerInfo { name: "bot".into(), command: "./bot".into() }];
+        let mut replay = Replay::new("resource-rush", 1, Value::Null, players, limits, Value::Null);
+        let answer = |wall: Duration, reply: Reply| Answer {
+            wall,
+            cpu: Some(Duration::from_micros(400)),
+            ..Answer::untimed(reply)
+        };
+        let step = |a: Answer| Step { replies: vec![RecordedReply::new(0, a)], chance: None, frame: Value::Null };
+        replay.steps =
+            (0..answers).map(|_| step(answer(Duration::from_micros(12_900), Reply::Line("W".into())))).collect();
+        replay.steps.push(step(answer(last, Reply::Failed(Failure::Timeout))));
+        let me = PlayerResult {
+            name: "bot".into(),
+            score: 0,
+            finished: false,
+            forfeit: Some("timeout".into()),
+            detail: None,
+        };
+        replay.result = MatchResult { players: vec![me], winner: None };
+        replay
+    }
+
+    /// A bot that sleeps through 77 answers (993.3 ms on the clock, kept as 924) and is ended
+    /// 6.7 ms into the next, at the game's wall-clock cap, recorded as 7 ms: the cap summed from
+    /// the kept times is 76 ms, and the timeout was refused as "after 7 ms, but the limit was
+    /// 1000 ms" (a genuine match failed `verify`, `view` and a league's check). Rounding's slack
+    /// (1 ms an earlier answer) now allows it, and the duel's "Why:" puts it down to the cap;
+    /// the control: a timeout after 7 ms with five answers before, far from any cap, is still refused.
+    #[test]
+    fn a_timeout_at_a_wall_clock_cap_summed_from_rounded_times_is_genuine() {
+        let genuine = sleeper(77, Duration::from_micros(7_400));
+        let times = answer_times(&genuine);
+        let last = times.last().unwrap();
+        assert_eq!((last.backstop, last.backstop_slack), (Duration::from_millis(76), Duration::from_millis(77)));
+        assert!(last.wall + TIME_SLACK < last.backstop, "the control: without rounding's slack, refused");
+        assert!(check_times(&genuine).is_ok(), "{:?}", check_times(&genuine).err().map(|e| e.to_string()));
+        let fact = &crate::explain::forfeit_facts(&genuine)[0];
+        assert!(fact.sentence(&crate::games::resource_rush::INFO.wording, None).contains("silent for 7 ms"));
+        let forged = sleeper(5, Duration::from_millis(7));
+        let err = check_times(&forged).unwrap_err().to_string();
+        assert!(err.contains("a timeout after 7 ms (0 ms of CPU) is recorded, but the limit was 1000 ms"), "{err}");
     }
 }

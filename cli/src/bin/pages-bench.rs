@@ -97,6 +97,7 @@ fn main() -> anyhow::Result<()> {
                             limit: Some(LimitKind::Answer),
                             clock: Some(ClockKind::Cpu),
                             backstop_ms: Some(5000),
+                            backstop_slack_ms: None,
                             ended: None,
                         });
                     }
