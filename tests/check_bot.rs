@@ -813,4 +813,13 @@ fn the_same_crash_in_every_seat_is_counted_once() {
         stdout.contains("\n2 problems found (1 situation failed the same way as an earlier one, counted once).\n"),
         "{stdout}"
     );
+    // The same error on the same line of Python's library, reached from two lines of the bot's:
+    // two crashes, each fix naming the bot's line, not random.py's.
+    let (stdout, _) = game_check("atoms", "atoms_flawed.py", "library");
+    assert!(!row(&stdout, "seat 2").contains("the same crash"), "{stdout}");
+    assert!(row(&stdout, "3 players").ends_with("(the same crash as in `seat 2`, above)"), "{stdout}");
+    let fixes: Vec<&str> = stdout.lines().filter(|l| l.starts_with("    fix: ")).collect();
+    assert_eq!(fixes.len(), 2, "{stdout}");
+    assert!(fixes[0].contains("in red_plan)") && fixes[1].contains("in other_plan)"), "{stdout}");
+    assert!(fixes.iter().all(|f| f.contains("atoms_flawed.py") && !f.contains("random.py")), "{stdout}");
 }

@@ -497,7 +497,14 @@ impl StderrEnd {
             return Some(StderrEnd { said, error: Some(message), place: Some(place), code: None });
         }
         let (&last, before) = lines.split_last()?;
-        let traceback = before.iter().rposition(|l| l.starts_with("File \"") && l.contains(", line "));
+        // The place: the innermost frame in the bot's own files, past those of Python's library
+        // (`random.choice([])` fails in random.py, but the line to fix is the bot's), else the
+        // innermost.
+        let frame = |l: &&str| l.starts_with("File \"") && l.contains(", line ");
+        let library =
+            |l: &&str| ["/lib/python", "site-packages", "dist-packages", "\"<frozen "].iter().any(|m| l.contains(m));
+        let traceback =
+            before.iter().rposition(|l| frame(l) && !library(l)).or_else(|| before.iter().rposition(|l| frame(l)));
         let program = |l: &str| l.split_once(": ").map(|(p, _)| p.to_string()).filter(|p| !p.contains(' '));
         let same_program = before.last().filter(|l| program(l).is_some() && program(l) == program(last));
         Some(match (traceback, same_program) {

@@ -2,11 +2,23 @@
 `one` counts columns and rows from 1. It places on the last legal cell, row by row; `late`
 places on the first, from (0, 0), as a beginner's does, and crashes at its fifth prompt; `segv`
 is killed by SIGSEGV at its second prompt; `second` raises at its second prompt, the same error
-in every seat, and `colour` there too, an error that names its colour (another in each seat)."""
+in every seat, and `colour` there too, an error that names its colour (another in each seat);
+`library` fails there inside Python's library, the same error and library line, from a line
+of its own for red and another for the other colours."""
 
 import os
+import random
 import signal
 import sys
+
+
+def red_plan():
+    return random.choice([])
+
+
+def other_plan():
+    return random.choice([])
+
 
 MODE = sys.argv[1]
 me, rows, prompts = "R", [], 0
@@ -28,6 +40,8 @@ for line in sys.stdin:
             raise RuntimeError("a bug that shows at the second prompt")
         if MODE == "colour" and prompts == 2:
             raise RuntimeError("no plan for colour " + me)
+        if MODE == "library" and prompts == 2:
+            red_plan() if me == "R" else other_plan()
         if MODE == "segv" and prompts == 2:
             os.kill(os.getpid(), signal.SIGSEGV)
         legal = [(x, y) for y, row in enumerate(rows) for x, c in enumerate(row) if c == ".." or c[0] == me]

@@ -198,8 +198,8 @@ pub(super) async fn check(
     let program = program_problem(command);
     let by_hand = format!("run it by hand and paste {}", info.wording.input);
     let mut out: Vec<Checked> = Vec::new();
-    // The crashes said so far, by where they first happened: the same error on the same line.
-    let mut crashes: Vec<(String, (String, String))> = Vec::new();
+    // The crashes said so far, by where they first happened: the same error on the same line, by the same calls.
+    let mut crashes: Vec<(String, (String, String, String))> = Vec::new();
     for situation in situations(game) {
         let (players, seat) = (situation.players, situation.seat);
         let seat = Seat { game, kit, players, seat, idle: false, steps: MatchSteps::default() };
@@ -317,12 +317,15 @@ pub(super) async fn check(
             .flatten()
             .map(|c| c.name.clone());
         // The same crash as an earlier situation's (the same error, on the same line of the
-        // bot's code): said and counted there, though at another step (each seat's turns come
-        // at steps of their own). A crash that names no error and place is not known to be it.
+        // bot's code, by the same calls): said and counted there, though at another step (each
+        // seat's turns come at steps of their own). A crash that names no error and place is
+        // not known to be it. (The place alone may be a library's line, reached from two
+        // places of the bot's: every frame of a Python traceback is compared.)
+        let frames: Vec<&str> = stderr.lines().map(str::trim).filter(|l| l.starts_with("File \"")).collect();
         let crash = (me.forfeit.as_deref() == Some("crash"))
             .then(|| StderrEnd::of(stderr))
             .flatten()
-            .and_then(|end| Some((end.error?, end.place?)));
+            .and_then(|end| Some((end.error?, end.place?, frames.join("\n"))));
         let same_as = same_as.or_else(|| {
             let crash = crash.as_ref()?;
             crashes.iter().find(|(_, seen)| seen == crash).map(|(name, _)| name.clone())
