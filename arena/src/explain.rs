@@ -503,8 +503,7 @@ impl StderrEnd {
         let frame = |l: &&str| l.starts_with("File \"") && l.contains(", line ");
         let library =
             |l: &&str| ["/lib/python", "site-packages", "dist-packages", "\"<frozen "].iter().any(|m| l.contains(m));
-        let traceback =
-            before.iter().rposition(|l| frame(l) && !library(l)).or_else(|| before.iter().rposition(|l| frame(l)));
+        let traceback = before.iter().rposition(|l| frame(l) && !library(l)).or_else(|| before.iter().rposition(frame));
         let program = |l: &str| l.split_once(": ").map(|(p, _)| p.to_string()).filter(|p| !p.contains(' '));
         let same_program = before.last().filter(|l| program(l).is_some() && program(l) == program(last));
         Some(match (traceback, same_program) {
