@@ -690,7 +690,7 @@ mod tests {
     /// timed out after `last` ms with `last_cpu` ms of CPU time, on the wall clock.
     fn timed_out_after(answers: usize, ms: u64, last: u64, last_cpu: u64) -> Replay {
         use crate::engine::Failure;
-        use crate::replay::{PlayerInfo, PlayerResult, RecordedReply, Step};
+        use crate::replay::{PlayerInfo, RecordedReply, Step};
         let limits = crate::referee::Limits { clock: ClockKind::Wall, ..crate::referee::Limits::default() };
         let players = vec![PlayerInfo { name: "bot".into(), command: String::new() }];
         let mut replay = Replay::new("resource-rush", 1, serde_json::json!({}), players, limits, serde_json::json!({}));
@@ -708,14 +708,7 @@ mod tests {
             .into_iter()
             .map(|r| Step { replies: vec![r], chance: None, frame: serde_json::json!({}) })
             .collect();
-        let me = PlayerResult {
-            name: "bot".into(),
-            score: 0,
-            finished: false,
-            forfeit: Some("timeout".into()),
-            detail: None,
-        };
-        replay.result.players = vec![me];
+        replay.result = crate::replay::MatchResult::timed_out();
         replay
     }
 

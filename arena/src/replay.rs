@@ -157,6 +157,20 @@ pub struct MatchResult {
 }
 
 impl MatchResult {
+    /// One bot's result (named `bot`), forfeited for a timeout with no score: the tests' replays
+    /// of a bot that ran out of time.
+    #[cfg(test)]
+    pub(crate) fn timed_out() -> MatchResult {
+        let me = PlayerResult {
+            name: "bot".into(),
+            score: 0,
+            finished: false,
+            forfeit: Some("timeout".into()),
+            detail: None,
+        };
+        MatchResult { players: vec![me], winner: None }
+    }
+
     /// The result from a game's outcome and the players' names.
     pub fn from_outcome(outcome: Outcome, players: &[PlayerInfo]) -> Self {
         MatchResult {
@@ -709,14 +723,7 @@ mod tests {
         replay.steps =
             (0..answers).map(|_| step(answer(Duration::from_micros(12_900), Reply::Line("W".into())))).collect();
         replay.steps.push(step(answer(last, Reply::Failed(Failure::Timeout))));
-        let me = PlayerResult {
-            name: "bot".into(),
-            score: 0,
-            finished: false,
-            forfeit: Some("timeout".into()),
-            detail: None,
-        };
-        replay.result = MatchResult { players: vec![me], winner: None };
+        replay.result = MatchResult::timed_out();
         replay
     }
 

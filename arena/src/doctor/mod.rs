@@ -1092,7 +1092,7 @@ mod tests {
     /// then timed out after `last` ms.
     fn timed_out(answers: &[u64], last: u64) -> PlayedMatch {
         use crate::engine::{Answer, Failure};
-        use crate::replay::{MatchResult, PlayerInfo, PlayerResult, RecordedReply, Step};
+        use crate::replay::{MatchResult, PlayerInfo, RecordedReply, Step};
         let players = vec![PlayerInfo { name: "bot".to_string(), command: "./bot".to_string() }];
         let mut replay = Replay::new("resource-rush", 1, Value::Null, players, Limits::default(), Value::Null);
         let reply = |ms: u64, reply: Reply| {
@@ -1101,14 +1101,7 @@ mod tests {
         };
         replay.steps = answers.iter().map(|&ms| reply(ms, Reply::Line("WAIT".to_string()))).collect();
         replay.steps.push(reply(last, Reply::Failed(Failure::Timeout)));
-        let me = PlayerResult {
-            name: "bot".to_string(),
-            score: 0,
-            finished: false,
-            forfeit: Some("timeout".to_string()),
-            detail: None,
-        };
-        replay.result = MatchResult { players: vec![me], winner: None };
+        replay.result = MatchResult::timed_out();
         PlayedMatch { replay, stderr: vec![String::new()], stderr_dropped: vec![0], verdict: None, remarks: Vec::new() }
     }
 
