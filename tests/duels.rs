@@ -872,6 +872,17 @@ fn a_timeout_a_flood_of_stderr_made_is_put_down_to_it_in_a_duel() {
     let out = arena(&["duel", "--map", &map("tight.txt"), "--no-replay", &script("stderrflood.sh"), &bin("greedy")]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("(player 1) wrote more") && !stdout.contains("ran out of time"), "{stdout}");
+    // With a replay, its log holds the stderr's first part only (past the cap, nothing is kept):
+    // said so, not "all of it" (the control: a crash's whole stderr, in the test above).
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json");
+    let replay_arg = replay.display().to_string();
+    let out =
+        arena(&["duel", "--map", &map("duel.txt"), "--replay", &replay_arg, &script("stderrflood.sh"), &bin("greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let log = replay.with_extension("log");
+    assert!(stdout.contains(&format!("(its first part in {})", log.display())), "{stdout}");
+    assert!(!stdout.contains("(all of it in") && log.is_file(), "{stdout}");
 }
 
 /// A crash in the bot's own code gets the doctor's fix in a duel, naming the line its

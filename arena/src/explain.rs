@@ -384,11 +384,17 @@ impl ForfeitFact {
                 let cpu_ms = self.cpu_ms.unwrap_or(ms);
                 let backstop = self.backstop_ms.unwrap_or(limit);
                 if self.backstopped() {
-                    // Ended by the wall-clock backstop: it was not computing.
+                    // Ended by the wall-clock backstop: it was not computing. (A backstop summed
+                    // from the earlier answers' times is what the game had left.)
+                    let left = if self.backstop_slack_ms.unwrap_or(0) > 0 {
+                        ": here, all that was left of the game's time on the clock"
+                    } else {
+                        ""
+                    };
                     return format!(
                         "{at}{subject} was silent for {ms} ms while using only {cpu_ms} ms of CPU time: was it \
                          waiting for input or sleeping, or did it forget to flush its output? An answer ends after \
-                         {backstop} ms on the clock, whatever its CPU time."
+                         {backstop} ms on the clock, whatever its CPU time{left}."
                     );
                 }
                 let took = if cpu {

@@ -742,7 +742,9 @@ mod tests {
         assert!(last.wall + TIME_SLACK < last.backstop, "the control: without rounding's slack, refused");
         assert!(check_times(&genuine).is_ok(), "{:?}", check_times(&genuine).err().map(|e| e.to_string()));
         let fact = &crate::explain::forfeit_facts(&genuine)[0];
-        assert!(fact.sentence(&crate::games::resource_rush::INFO.wording, None).contains("silent for 7 ms"));
+        let why = fact.sentence(&crate::games::resource_rush::INFO.wording, None);
+        assert!(why.contains("silent for 7 ms"), "{why}");
+        assert!(why.ends_with("after 76 ms on the clock, whatever its CPU time: here, all that was left of the game's time on the clock."), "{why}");
         let forged = sleeper(5, Duration::from_millis(7));
         let err = check_times(&forged).unwrap_err().to_string();
         assert!(err.contains("a timeout after 7 ms (0 ms of CPU) is recorded, but the limit was 1000 ms"), "{err}");

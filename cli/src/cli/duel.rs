@@ -139,6 +139,8 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
             // "Its stderr is in the match log": say which file, and how it ends.
             if let Some(last) = arena::explain::stderr_ends(stderr) {
                 let log = match &replay_path {
+                    // (What a stderr past the cap held beyond it was not kept, in the log either.)
+                    Some(r) if dropped > 0 => format!(" (its first part in {})", r.with_extension("log").display()),
                     Some(r) => format!(" (all of it in {})", r.with_extension("log").display()),
                     None => " (no log was kept: run without --no-replay to keep all of it)".to_string(),
                 };
