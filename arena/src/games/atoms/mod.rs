@@ -46,8 +46,12 @@ pub struct Atoms {
     pub width: usize,
     /// Board height (y ranges over it).
     pub height: usize,
-    /// Cells, row by row (`y * width + x`).
+    /// Cells, row by row (`y * width + x`). Changed only through [`Atoms::add`], which keeps
+    /// `owned` in step.
     pub cells: Vec<Cell>,
+    /// Cells each player owns (with atoms in), kept as cells change so that the check after
+    /// every atom is O(players), not a count of the whole board.
+    owned: Vec<usize>,
     /// Players still in the game.
     pub alive: Vec<bool>,
     /// Whose turn it is.
@@ -65,6 +69,7 @@ impl Atoms {
             width,
             height,
             cells: vec![Cell::default(); width * height],
+            owned: vec![0; players],
             alive: vec![true; players],
             turn: 0,
             moves: Vec::new(),
@@ -84,7 +89,7 @@ impl Atoms {
 
     /// Cells owned by `player`.
     pub fn grid_count(&self, player: usize) -> usize {
-        self.cells.iter().filter(|c| c.atoms > 0 && c.owner as usize == player).count()
+        self.owned.get(player).copied().unwrap_or(0)
     }
 
     /// The cell at (x, y).
@@ -124,8 +129,14 @@ impl Atoms {
         let mut guard = 0u64;
         while let Some((x, y)) = stack.pop() {
             let i = y * self.width + x;
+            if self.cells[i].atoms > 0 {
+                self.owned[self.cells[i].owner as usize] -= 1;
+            }
+            self.owned[player] += 1;
             self.cells[i].owner = player as u8;
             self.cells[i].atoms += 1;
+            #[cfg(test)]
+            tests::audit(self);
             // Each atom that lands may leave one player alone: the game ends right there.
             self.settle();
             guard += 1;
@@ -136,6 +147,7 @@ impl Atoms {
                 continue;
             }
             self.cells[i].atoms = 0;
+            self.owned[player] -= 1;
             // Neighbours clockwise from above, pushed in reverse so that the first one is
             // handled (with its own cascade) first.
             let around = bot_sdk::atoms::neighbours(self.width, self.height, x, y);
@@ -239,11 +251,17 @@ pub struct SaveFile {
     pub height: usize,
     /// The moves, in order.
     pub moves: Vec<(u8, u8)>,
+    /// The game after all of them, built while checking them, so that PLAYFROM END does not
+    /// replay them again.
+    end: Atoms,
 }
 
 impl SaveFile {
     /// The game after the first `upto` moves.
     pub fn game(&self, upto: usize) -> Atoms {
+        if upto >= self.moves.len() {
+            return self.end.clone();
+        }
         Atoms::replay(self.players, self.width, self.height, &self.moves[..upto.min(self.moves.len())])
     }
 }
@@ -262,12 +280,72 @@ pub fn parse_save(bytes: &[u8]) -> Option<SaveFile> {
     for &(x, y) in &moves {
         game.place(i64::from(x), i64::from(y)).ok()?;
     }
-    Some(SaveFile { players, width, height, moves })
+    Some(SaveFile { players, width, height, moves, end: game })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    thread_local! {
+        /// Atoms landed on this thread so far, each checked by [`audit`].
+        static AUDITED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Called by [`Atoms::add`] after every atom lands (in test builds): the kept counts
+    /// must equal a count of the whole board.
+    pub(super) fn audit(game: &Atoms) {
+        let recount: Vec<usize> = (0..game.players())
+            .map(|p| game.cells.iter().filter(|c| c.atoms > 0 && c.owner as usize == p).count())
+            .collect();
+        assert_eq!(game.owned, recount, "kept cell counts drifted from the board");
+        AUDITED.with(|a| a.set(a.get() + 1));
+    }
+
+    /// The cells kept per player equal a recount of the board after every atom of random
+    /// games on small boards, full of chain reactions (more atoms land than moves are made),
+    /// played to a win; and a save of each game loads to the same game. The control: a
+    /// count set wrong is caught at the next atom.
+    #[test]
+    fn kept_cell_counts_match_a_recount_after_every_atom() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let before = AUDITED.with(|a| a.get());
+        let (mut moves, mut won) = (0, 0);
+        for round in 0..40 {
+            let players = 2 + round % 5;
+            let (w, h) = (2 + (next() % 5) as usize, 2 + (next() % 5) as usize);
+            if w * h < players {
+                continue;
+            }
+            let mut g = Atoms::new(players, w, h);
+            for _ in 0..2_000 {
+                if g.winner.is_some() {
+                    break;
+                }
+                let (x, y) = ((next() % w as u64) as i64, (next() % h as u64) as i64);
+                if g.place(x, y).is_ok() {
+                    moves += 1;
+                }
+            }
+            won += usize::from(g.winner.is_some());
+            assert_eq!(parse_save(&g.save_bytes()).map(|s| s.game(usize::MAX)), Some(g.clone()));
+        }
+        let atoms = AUDITED.with(|a| a.get()) - before;
+        assert!(won > 30, "games end with a winner: {won}");
+        assert!(atoms > 2 * moves, "chain reactions: {atoms} atoms for {moves} moves");
+
+        let mut g = Atoms::new(2, 3, 3);
+        g.place(0, 0).unwrap();
+        g.owned[0] += 1;
+        let wrong = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| g.place(1, 1)));
+        assert!(wrong.is_err(), "a drifted count is caught");
+    }
 
     #[test]
     fn limits_are_two_three_four() {
