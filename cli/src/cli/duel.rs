@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use arena::doctor::SeeAgain;
-use arena::engine::{Columns, MatchOptions, Registry};
+use arena::engine::{Columns, Game, MatchOptions, Registry};
 use arena::files::file_safe;
 use arena::referee::{play_match, BotCommand};
 use arena::replay::MatchResult;
@@ -36,9 +36,27 @@ fn default_replay_path(names: &[String]) -> PathBuf {
     super::fresh_output(&format!("duel-{secs}-{}", vs.join("-vs-")), ".json")
 }
 
+/// Refuses bots given to a duel of a game no bots play (LCR), saying so as `arena new-bot` does:
+/// the count of them ("lcr needs 0 bot command lines, got 1") did not say why.
+pub(super) fn no_bots_to_give(args: &DuelArgs, game: &dyn Game) -> anyhow::Result<()> {
+    let info = game.info();
+    if info.bots || args.bots.is_empty() {
+        return Ok(());
+    }
+    let given: Vec<String> = args.bots.iter().map(|b| format!("`{}`", arena::safe_text::terminal(b))).collect();
+    anyhow::bail!(
+        "{} has no bots: chance plays for every player, so a duel takes no bot command lines: leave out {} \
+         (`arena duel --game {} --players N`)",
+        info.title,
+        given.join(" "),
+        info.name
+    )
+}
+
 /// Runs `arena duel`.
 pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     let game = games.get(&args.game)?;
+    no_bots_to_give(&args, game)?;
     game.info().check_map(args.map.as_deref())?;
     let players = args.players.or((!args.bots.is_empty()).then_some(args.bots.len()));
     let state =

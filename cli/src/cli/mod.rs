@@ -840,10 +840,7 @@ impl Cli {
 /// Runs the chosen command with the games of `games`.
 pub fn run(cli: Cli, games: &Registry) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Duel(args) => {
-            no_bots_to_give(&args, games)?;
-            duel::run(args, games)
-        }
+        Command::Duel(args) => duel::run(args, games),
         Command::Replay(args) => replay::show(args, games),
         Command::Verify(args) => replay::verify(args, games),
         Command::Tournament(args) => tournament::run(args),
@@ -864,25 +861,6 @@ pub fn run(cli: Cli, games: &Registry) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Refuses bots given to a duel of a game no bots play (LCR), saying so as `arena new-bot` does:
-/// the duel's count of them ("lcr needs 0 bot command lines, got 1") did not say why. A game
-/// the registry lacks is left to the duel to report.
-fn no_bots_to_give(args: &DuelArgs, games: &Registry) -> anyhow::Result<()> {
-    let Ok(game) = games.get(&args.game) else { return Ok(()) };
-    let info = game.info();
-    if info.bots || args.bots.is_empty() {
-        return Ok(());
-    }
-    let given: Vec<String> = args.bots.iter().map(|b| format!("`{}`", arena::safe_text::terminal(b))).collect();
-    anyhow::bail!(
-        "{} has no bots: chance plays for every player, so a duel takes no bot command lines: leave out {} \
-         (`arena duel --game {} --players N`)",
-        info.title,
-        given.join(" "),
-        info.name
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -894,7 +872,10 @@ mod tests {
     fn a_duel_of_a_game_without_bots_says_it_takes_none() {
         let games = arena::games::registry();
         let duel = |args: &[&str]| match parse(&games, &[&["arena", "duel"], args].concat()) {
-            Ok(Cli { command: Command::Duel(duel), .. }) => no_bots_to_give(&duel, &games).err().map(|e| e.to_string()),
+            Ok(Cli { command: Command::Duel(duel), .. }) => {
+                let game = games.get(&duel.game).unwrap();
+                duel::no_bots_to_give(&duel, game).err().map(|e| e.to_string())
+            }
             _ => panic!("{args:?} parses"),
         };
         assert_eq!(

@@ -66,9 +66,7 @@ pub fn show(args: ReplayArgs, games: &Registry) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if let Err(divergence) = outcome {
-        // (One line: a JSON path names the keys of the file, which may hold line breaks.)
-        let divergence = safe_text::terminal_line(&divergence.to_string());
-        bail!("{}: the replay does not re-simulate: {divergence}", args.path.display());
+        return Err(not_resimulating(&args.path, &divergence));
     }
     if args.tick.is_none() {
         let result = &replay.result;
@@ -158,11 +156,17 @@ pub fn verify(args: VerifyArgs, games: &Registry) -> anyhow::Result<ExitCode> {
 fn load_verified(path: &Path, games: &Registry) -> anyhow::Result<Replay> {
     let replay = Replay::load(path)?;
     if let Err(divergence) = audit(&replay, games) {
-        // (One line, as `arena replay` and `arena verify` say it.)
-        let divergence = safe_text::terminal_line(&divergence.to_string());
-        bail!("{}: the replay does not re-simulate: {divergence}", path.display());
+        return Err(not_resimulating(path, &divergence));
     }
     Ok(replay)
+}
+
+/// The error of a replay at `path` that does not re-simulate, as `arena replay`, `view` and
+/// `export-save` say it: one line (a JSON path names the keys of the file, which may hold line
+/// breaks).
+fn not_resimulating(path: &Path, divergence: &impl std::fmt::Display) -> anyhow::Error {
+    let divergence = safe_text::terminal_line(&divergence.to_string());
+    anyhow::anyhow!("{}: the replay does not re-simulate: {divergence}", path.display())
 }
 
 /// Runs `arena view`.
