@@ -85,3 +85,24 @@ fn a_program_killed_while_saving_leaves_no_half_save_under_the_name() {
     let out = play(dir.path(), &session("SAVE g.bin\nQUIT\n"), false, false);
     assert!(String::from_utf8_lossy(&out.stdout).ends_with("Game Saved\nBye!\n"));
 }
+
+/// LOAD of a file that is no save answers the handout's `Cannot Load Save` on stdout, and says
+/// on stderr which file, where in it and what is wrong (here a move's padding byte that is not
+/// 0; the file name's control characters shown as text). The control: the same moves with 0
+/// padding load, with nothing on stderr.
+#[test]
+fn load_says_on_stderr_where_a_file_is_no_save() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bad\x1b[2J.sav"), [3, 3, 2, 0, 0, 0, 0, 2, 2, 0, 9]).unwrap();
+    std::fs::write(dir.path().join("good.sav"), [3, 3, 2, 0, 0, 0, 0, 2, 2, 0, 0]).unwrap();
+    let out = play(dir.path(), "LOAD bad\x1b[2J.sav\nLOAD nope.sav\nQUIT\n", false, false);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "Cannot Load Save\nCannot Load Save\nBye!\n");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let why = ".sav: not a save file: move 2 (bytes 8 to 11): its padding is 00 09, a save has 00 00 there\n";
+    assert!(stderr.starts_with("LOAD bad") && stderr.contains(why), "{stderr}");
+    assert!(stderr.contains("LOAD nope.sav: No such file or directory"), "{stderr}");
+    assert!(!stderr.contains('\x1b'), "{stderr:?}");
+    let out = play(dir.path(), "LOAD good.sav\nPLAYFROM END\nQUIT\n", false, false);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "Game Loaded\nGame Ready\nRed's Turn\nBye!\n");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}

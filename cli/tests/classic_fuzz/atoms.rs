@@ -173,10 +173,19 @@ struct Save {
 }
 
 /// A save file: width, height and players, then 4 bytes per move; not one when START would
-/// refuse its header or the game refuses one of its moves.
+/// refuse its header, a move's two padding bytes are not 0, or the game refuses one of its
+/// moves.
 fn parse_save(bytes: &[u8]) -> Option<Save> {
     let [w, h, k, rest @ ..] = bytes else { return None };
-    if !(2..=6).contains(k) || *w < 2 || *h < 2 || w * h < *k || rest.len() % 4 != 0 {
+    if !(2..=6).contains(k)
+        || *w < 2
+        || *h < 2
+        || usize::from(*w) * usize::from(*h) < usize::from(*k)
+        || rest.len() % 4 != 0
+    {
+        return None;
+    }
+    if rest.chunks(4).any(|m| m[2..] != [0, 0]) {
         return None;
     }
     let moves: Vec<(u8, u8)> = rest.chunks(4).map(|m| (m[0], m[1])).collect();
@@ -193,13 +202,18 @@ enum Phase {
     Loaded(Save),
 }
 
-/// The model's stdout and the files in its folder at the end.
-pub fn model(case: &Case) -> (String, HashMap<Vec<u8>, Vec<u8>>) {
-    let mut files: HashMap<Vec<u8>, Vec<u8>> = HashMap::new();
+/// The files in a folder: name to bytes.
+type Files = HashMap<Vec<u8>, Vec<u8>>;
+
+/// The model's stdout, the files in its folder at the end, and the file names LOAD refused
+/// (each said on stderr, with why).
+pub fn model(case: &Case) -> (String, Files, Vec<Vec<u8>>) {
+    let mut files: Files = HashMap::new();
     files.insert(b"valid.sav".to_vec(), case.valid.0.clone());
     files.insert(b"other.sav".to_vec(), case.other.0.clone());
     let mut out = String::new();
     let mut phase = Phase::Idle;
+    let mut refused = Vec::new();
     let turn = |g: &Game| format!("{}'s Turn\n", COLOURS[g.turn]);
     for line in lines(&case.input.0) {
         let words = words(line);
@@ -279,7 +293,10 @@ pub fn model(case: &Case) -> (String, HashMap<Vec<u8>, Vec<u8>>) {
                         phase = Phase::Loaded(save);
                         out += "Game Loaded\n";
                     }
-                    None => out += "Cannot Load Save\n",
+                    None => {
+                        refused.push(name.to_vec());
+                        out += "Cannot Load Save\n";
+                    }
                 },
                 _ => out += "Cannot Load Save\n",
             },
@@ -308,7 +325,7 @@ pub fn model(case: &Case) -> (String, HashMap<Vec<u8>, Vec<u8>>) {
             _ => out += "Invalid Command\n",
         }
     }
-    (out, files)
+    (out, files, refused)
 }
 
 /// Whether every line of `out` is one the handout (or the rules page) defines.
@@ -362,7 +379,8 @@ fn every_line_is_the_handouts(out: &str) -> Result<(), String> {
 }
 
 /// A save file: mostly a real one (small board, the moves a game takes, up to a win), some
-/// with moves off the board or on another player's cell, sometimes bytes.
+/// with a padding byte that is not 0, some with moves off the board or on another player's
+/// cell, sometimes bytes.
 fn save() -> impl Strategy<Value = Vec<u8>> {
     let moves = (2u8..=4, 2u8..=4, 2u8..=4).prop_flat_map(|(w, h, k)| {
         prop::collection::vec((0..=w, 0..=h), 0..16).prop_map(move |moves| (w, h, k.min(w * h), moves))
@@ -382,7 +400,16 @@ fn save() -> impl Strategy<Value = Vec<u8>> {
         }
         bytes((w, h, k, game.moves))
     });
-    prop_oneof![6 => real, 2 => moves.prop_map(bytes), 1 => prop::collection::vec(any::<u8>(), 0..24)]
+    // A real one with a padding byte that is not 0.
+    let padded = (real.clone(), any::<prop::sample::Index>(), 1u8..).prop_map(|(mut bytes, at, byte)| {
+        let moves = (bytes.len() - 3) / 4;
+        if moves > 0 {
+            let i = at.index(2 * moves);
+            bytes[3 + 4 * (i / 2) + 2 + i % 2] = byte;
+        }
+        bytes
+    });
+    prop_oneof![6 => real, 1 => padded, 2 => moves.prop_map(bytes), 1 => prop::collection::vec(any::<u8>(), 0..24)]
 }
 
 /// A command line: mostly START on small boards and PLACE on them, the other commands with
@@ -443,7 +470,7 @@ fn folder(case: &Case) -> tempfile::TempDir {
 }
 
 /// Checks the folder holds exactly the model's files.
-fn same_files(dir: &Path, files: &HashMap<Vec<u8>, Vec<u8>>) -> TestCaseResult {
+fn same_files(dir: &Path, files: &Files) -> TestCaseResult {
     let mut on_disk = HashMap::new();
     for entry in std::fs::read_dir(dir).unwrap() {
         let entry = entry.unwrap();
@@ -461,7 +488,7 @@ pub fn in_process() {
         let code = classic::run(&mut &case.input.0[..], &mut out, dir.path())
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         let out = String::from_utf8(out).map_err(|_| TestCaseError::fail("output that is not UTF-8"))?;
-        let (expected, files) = model(&case);
+        let (expected, files, _) = model(&case);
         prop_assert_eq!(&out, &expected);
         prop_assert_eq!(code, 0);
         same_files(dir.path(), &files)?;
@@ -486,9 +513,16 @@ pub fn through_the_binary() {
         let ran = crate::arena(dir.path(), &args, &case.input.0);
         match case.extra {
             None => {
-                let (expected, files) = model(&case);
+                let (expected, files, refused) = model(&case);
                 prop_assert_eq!(String::from_utf8_lossy(&ran.stdout), expected);
-                prop_assert_eq!((ran.code, ran.stderr.as_str()), (Some(0), ""));
+                prop_assert_eq!(ran.code, Some(0));
+                // Each LOAD refused says on stderr which file, and nothing else is there.
+                let said: Vec<&str> = ran.stderr.lines().collect();
+                prop_assert_eq!(said.len(), refused.len(), "{}", ran.stderr);
+                for (line, name) in said.iter().zip(&refused) {
+                    let name = String::from_utf8_lossy(name);
+                    prop_assert!(line.starts_with(&format!("LOAD {name}: ")), "{} for {}", line, name);
+                }
                 same_files(dir.path(), &files)?;
             }
             Some(extra) => {

@@ -7,7 +7,7 @@ use std::io::{self, BufRead, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use super::{parse_save, Atoms, PlaceError, SaveFile, COLOURS};
+use super::{parse_save, Atoms, PlaceError, SaveError, SaveFile, COLOURS};
 use crate::engine::{ClassicError, ClassicSession};
 use crate::games::classic_input::{read_line, text, words};
 
@@ -54,17 +54,45 @@ fn digits(word: &[u8]) -> bool {
 /// The largest save file LOAD reads: 4 million moves, far more than a 255 x 255 game needs.
 const MAX_SAVE: u64 = 3 + 4 * (1 << 22);
 
-/// Reads a save file; `None` when it is not a regular file (a FIFO would block, `/dev/zero`
-/// never end), is too large, or is not a save.
-fn read_save(path: &Path) -> Option<SaveFile> {
+/// The `tracing` target of the arena's notices to the user, which the `arena` command shows on
+/// stderr as plain sentences: the referee's `NOTICE`, which a game may not name (a layer of
+/// its own); a test checks that the two are the same.
+const NOTICE: &str = "notice";
+
+/// Why LOAD could not take a file (said on stderr; stdout has the handout's `Cannot Load Save`).
+#[derive(Debug, thiserror::Error)]
+enum LoadError {
+    /// It could not be opened or read.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    /// A folder, a FIFO (which would block), a device (`/dev/zero` never ends).
+    #[error("not a regular file")]
+    NotAFile,
+    /// Larger than any save LOAD takes.
+    #[error("{0} bytes, more than a save of 4 million moves ({max} bytes)", max = MAX_SAVE)]
+    TooLarge(u64),
+    /// Its bytes are not a save.
+    #[error("not a save file: {0}")]
+    Save(#[from] SaveError),
+}
+
+/// Reads a save file, or why not: it is not a regular file (a FIFO would block, `/dev/zero`
+/// never end), is too large, or is not a save ([`parse_save`]).
+fn read_save(path: &Path) -> Result<SaveFile, LoadError> {
     use std::io::Read;
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > MAX_SAVE {
-        return None;
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(LoadError::NotAFile);
+    }
+    if meta.len() > MAX_SAVE {
+        return Err(LoadError::TooLarge(meta.len()));
     }
     let mut bytes = Vec::new();
-    std::fs::File::open(path).ok()?.take(MAX_SAVE + 1).read_to_end(&mut bytes).ok()?;
-    parse_save(&bytes).filter(|_| bytes.len() as u64 <= MAX_SAVE)
+    std::fs::File::open(path)?.take(MAX_SAVE + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_SAVE {
+        return Err(LoadError::TooLarge(bytes.len() as u64));
+    }
+    Ok(parse_save(&bytes)?)
 }
 
 /// Writes a save file at `path` unless something is there already (`AlreadyExists`). The
@@ -306,21 +334,23 @@ impl Program<'_> {
         if !matches!(self.phase, Phase::Idle) {
             return writeln!(out, "Restart Application To Load Save");
         }
-        let loaded = match args {
-            [name] => read_save(&self.dir.join(OsStr::from_bytes(name))),
-            _ => None,
-        };
-        match loaded {
-            Some(save) => {
+        let [name] = args else { return writeln!(out, "Cannot Load Save") };
+        match read_save(&self.dir.join(OsStr::from_bytes(name))) {
+            Ok(save) => {
                 self.phase = Phase::Loaded(save);
                 writeln!(out, "Game Loaded")
             }
-            None => writeln!(out, "Cannot Load Save"),
+            Err(why) => {
+                // The handout's answer on stdout; where and what on stderr, for the player.
+                tracing::warn!(target: NOTICE, "LOAD {}: {why}", String::from_utf8_lossy(name));
+                writeln!(out, "Cannot Load Save")
+            }
         }
     }
 
     /// PLAYFROM: the loaded game after that many moves, ready to play on; a game already won
-    /// there ends the program with its winner, as the winning PLACE did.
+    /// there ends the program with its winner, as the winning PLACE did (no ruling covers it:
+    /// the decision and why are in docs/rules/atoms.md).
     fn play_from(&mut self, args: &[&[u8]], out: &mut impl Write) -> io::Result<Option<i32>> {
         let Phase::Loaded(save) = &self.phase else {
             writeln!(out, "Invalid Command")?;
@@ -471,6 +501,30 @@ mod tests {
         std::fs::write(dir.path().join("good.sav"), [3, 3, 2, 2, 2, 0, 0]).unwrap();
         assert_eq!(session("LOAD bad.sav\nPLAYFROM END\n", dir.path()).0, "Cannot Load Save\nInvalid Command\n");
         assert_eq!(session("LOAD good.sav\nPLAYFROM END\n", dir.path()).0, "Game Loaded\nGame Ready\nGreen's Turn\n");
+    }
+
+    /// A save whose padding is not 0 cannot be loaded (the handout's `Cannot Load Save`; the
+    /// reason goes to stderr), and the program is still ready for another LOAD; the control:
+    /// the same moves with 0 padding load and play on.
+    #[test]
+    fn a_save_with_padding_that_is_not_zero_cannot_be_loaded() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bad.sav"), [3, 3, 2, 0, 0, 0, 0, 2, 2, 1, 0]).unwrap();
+        std::fs::write(dir.path().join("good.sav"), [3, 3, 2, 0, 0, 0, 0, 2, 2, 0, 0]).unwrap();
+        assert_eq!(
+            session("LOAD bad.sav\nPLAYFROM END\nLOAD good.sav\nPLAYFROM END\n", dir.path()).0,
+            "Cannot Load Save\nInvalid Command\nGame Loaded\nGame Ready\nRed's Turn\n"
+        );
+        let why = read_save(&dir.path().join("bad.sav")).err().map(|e| e.to_string());
+        assert_eq!(
+            why.as_deref(),
+            Some("not a save file: move 2 (bytes 8 to 11): its padding is 01 00, a save has 00 00 there")
+        );
+    }
+
+    #[test]
+    fn load_s_reasons_are_the_arena_s_notices() {
+        assert_eq!(NOTICE, crate::referee::NOTICE);
     }
 
     #[test]

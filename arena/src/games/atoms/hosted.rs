@@ -74,6 +74,39 @@ pub enum BoardError {
     },
 }
 
+/// A recorded setup (a replay's) that makes no Atoms board.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RecordedSetupError {
+    /// A value is not there.
+    #[error("`{0}` is missing: an Atoms setup records `players`, `width` and `height`, each a whole number")]
+    Missing(&'static str),
+    /// A value that is not a whole number (a string, a fraction, a negative number, null).
+    #[error("`{key}` is {found}, not a whole number")]
+    NotWhole {
+        /// The setup's key.
+        key: &'static str,
+        /// Its value as JSON (cut short).
+        found: String,
+    },
+    /// The numbers make no board.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+}
+
+/// The players, width and height a recorded setup says, each a whole number, checked as a new
+/// match's: a missing or non-integer value is refused by name, never read as 0.
+fn recorded_board(setup: &Value) -> Result<(usize, usize, usize), RecordedSetupError> {
+    let get = |key: &'static str| {
+        let value = setup.get(key).ok_or(RecordedSetupError::Missing(key))?;
+        let found = || crate::safe_text::shorten(&value.to_string(), 40).into_owned();
+        let n = value.as_u64().ok_or_else(|| RecordedSetupError::NotWhole { key, found: found() })?;
+        Ok::<_, RecordedSetupError>(usize::try_from(n).unwrap_or(usize::MAX))
+    };
+    let (players, width, height) = (get("players")?, get("width")?, get("height")?);
+    check(players, width, height)?;
+    Ok((players, width, height))
+}
+
 /// The Atoms entry of the game registry.
 pub struct AtomsGame;
 
@@ -97,9 +130,7 @@ impl Game for AtomsGame {
     }
 
     fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
-        let get = |k: &str| setup.get(k).and_then(Value::as_u64).unwrap_or(0) as usize;
-        let (players, width, height) = (get("players"), get("width"), get("height"));
-        check(players, width, height).map_err(|e| SetupError::invalid(NAME, e))?;
+        let (players, width, height) = recorded_board(setup).map_err(|e| SetupError::invalid(NAME, e))?;
         Ok(Box::new(AtomsState::new(players, width, height)))
     }
 
@@ -199,6 +230,20 @@ pub enum SaveFileError {
         /// The 1-based step of the forfeit.
         step: usize,
     },
+    /// The replay's setup makes no board (a replay that was not verified).
+    #[error("the replay's setup: {0}")]
+    Setup(#[from] RecordedSetupError),
+    /// A recorded placement is not two coordinates from 0 to 255 (a replay that was not verified).
+    #[error("step {step} records the placement {found}: a save holds two coordinates from 0 to 255")]
+    Place {
+        /// The 1-based step.
+        step: usize,
+        /// The placement as JSON (cut short).
+        found: String,
+    },
+    /// The placements make no game the classic program loads (a replay that was not verified).
+    #[error("its placements are no game: {0}")]
+    NotAGame(#[from] super::SaveError),
 }
 
 /// The classic save file of a hosted game's replay: its board, players and every placement
@@ -213,23 +258,32 @@ pub fn save_file(replay: &crate::replay::Replay) -> Result<Vec<u8>, SaveFileErro
 
 /// [`save_file`] from a replay's setup and its steps' frames.
 fn save_bytes<'a>(setup: &Value, frames: impl Iterator<Item = &'a Value>) -> Result<Vec<u8>, SaveFileError> {
-    let get = |k: &str| setup.get(k).and_then(Value::as_u64).unwrap_or(0) as u8;
-    let mut out = vec![get("width"), get("height"), get("players")];
-    let mut forfeit = None;
+    let (players, width, height) = recorded_board(setup)?;
+    // (Checked: sides up to 255, up to 6 players.)
+    let mut out = vec![width as u8, height as u8, players as u8];
+    let mut forfeit: Option<(usize, usize)> = None;
     for (i, frame) in frames.enumerate() {
         let last = frame.get("last");
-        if let Some(place) = last.and_then(|l| l.get("place")).and_then(Value::as_array) {
+        if let Some(place) = last.and_then(|l| l.get("place")) {
             if let Some((player, step)) = forfeit {
                 let colour = COLOURS.get(player).copied().unwrap_or("a player");
-                return Err(SaveFileError::ForfeitMidGame { colour, player: player + 1, step });
+                return Err(SaveFileError::ForfeitMidGame { colour, player: player.saturating_add(1), step });
             }
-            let coord = |i: usize| place.get(i).and_then(Value::as_u64).unwrap_or(0) as u8;
-            out.extend_from_slice(&[coord(0), coord(1), 0, 0]);
+            let coord = |c: &Value| c.as_u64().and_then(|v| u8::try_from(v).ok());
+            let coords: Option<Vec<u8>> = place.as_array().and_then(|p| p.iter().map(coord).collect());
+            let Some(&[x, y]) = coords.as_deref() else {
+                let found = crate::safe_text::shorten(&place.to_string(), 40).into_owned();
+                return Err(SaveFileError::Place { step: i + 1, found });
+            };
+            out.extend_from_slice(&[x, y, 0, 0]);
         } else if last.and_then(|l| l.get("forfeit")).is_some() && forfeit.is_none() {
-            let player = last.and_then(|l| l.get("player")).and_then(Value::as_u64).unwrap_or(0) as usize;
+            let player = last.and_then(|l| l.get("player")).and_then(Value::as_u64).unwrap_or(0);
+            let player = usize::try_from(player).unwrap_or(usize::MAX);
             forfeit = Some((player, i + 1));
         }
     }
+    // What LOAD would refuse is no save file: a verified replay's moves always load.
+    super::parse_save(&out)?;
     Ok(out)
 }
 
@@ -527,11 +581,11 @@ mod tests {
         assert!(err.starts_with("Green (player 2) forfeited at step 2 and the others played on"), "{err}");
         let before = save_bytes(&setup, frames[..2].iter()).unwrap();
         assert_eq!(before, [3, 3, 3, 0, 0, 0, 0], "the forfeit last: Red's placement alone");
-        assert!(super::super::parse_save(&before).is_some());
+        assert!(super::super::parse_save(&before).is_ok());
         // The control: Green's move replayed in Purple's place is a legal one, so LOAD alone
         // would not have caught it (the game would just be wrong).
         let wrong = [3, 3, 3, 0, 0, 0, 0, 2, 2, 0, 0];
-        assert_eq!(super::super::parse_save(&wrong).map(|g| g.game(9).cell(2, 2).owner), Some(1), "Green's, not Purple's");
+        assert_eq!(super::super::parse_save(&wrong).map(|g| g.game(9).cell(2, 2).owner), Ok(1), "Green's, not Purple's");
     }
 
     /// Each frame says which colour each player is (the terminal replay's title names them
@@ -586,5 +640,67 @@ mod tests {
             s.apply(&[(0, line(&format!("PLACE 0{c}0")))]);
             assert_eq!(s.outcome().players[0].forfeit, Some(ForfeitReason::Malformed), "{c:?}");
         }
+    }
+
+    /// A recorded setup whose players or sizes are missing or not whole numbers is refused by
+    /// name, with what was found (it was read as 0, and refused as "not 0 players" or a "0x5
+    /// board", which the replay never said). The control: the same setup with whole numbers
+    /// loads, and in-range numbers that make no board are refused by the board's check.
+    #[test]
+    fn recorded_setups_that_are_no_whole_numbers_are_refused_by_name() {
+        let load = |setup: Value| AtomsGame.load(&setup).err().map(|e| e.to_string()).unwrap_or_default();
+        for (setup, why) in [
+            (json!({"width": 6, "height": 5}), "`players` is missing: an Atoms setup records"),
+            (json!({"players": 2, "height": 5}), "`width` is missing"),
+            (json!({"players": "2", "width": 6, "height": 5}), "`players` is \"2\", not a whole number"),
+            (json!({"players": 2, "width": 6.5, "height": 5}), "`width` is 6.5, not a whole number"),
+            (json!({"players": 2, "width": 6, "height": -5}), "`height` is -5, not a whole number"),
+            (json!({"players": 2, "width": 6, "height": null}), "`height` is null, not a whole number"),
+            (json!({"players": 2, "width": "x".repeat(500), "height": 5}), "`width` is \"xxxx"),
+            (json!({"players": 2, "width": 256, "height": 5}), "a 256x5 board does not fit"),
+            (json!({"players": 7, "width": 6, "height": 5}), "Atoms is played by 2 to 6 players, not 7"),
+            (json!({"players": u64::MAX, "width": u64::MAX, "height": 5}), "Atoms is played by 2 to 6 players"),
+            (json!([2, 6, 5]), "`players` is missing"),
+        ] {
+            let err = load(setup.clone());
+            assert!(err.starts_with("invalid atoms setup: ") && err.contains(why), "{setup}: {err}");
+            assert!(err.len() < 200, "a long value is cut: {err}");
+        }
+        let state = AtomsGame.load(&json!({"players": 2, "width": 6, "height": 5})).unwrap();
+        assert_eq!(state.setup(), json!({"players": 2, "width": 6, "height": 5}));
+    }
+
+    /// A save made from frames no verified replay holds (`arena export-save --unverified`) is
+    /// refused with where and what, never written with values cut to a byte (a width of 300
+    /// was 44, a place of 300 was 44) or missing ones read as 0. The control: the frames a
+    /// real game makes give the save, which loads.
+    #[test]
+    fn a_save_from_frames_no_game_makes_is_refused() {
+        let mut s = AtomsState::new(2, 3, 3);
+        let setup = s.setup();
+        let mut frames = Vec::new();
+        for (p, answer) in [(0, "PLACE 0 0"), (1, "PLACE 2 2")] {
+            s.apply(&[(p, line(answer))]);
+            frames.push(s.frame());
+        }
+        let save = save_bytes(&setup, frames.iter()).unwrap();
+        assert_eq!(save, [3, 3, 2, 0, 0, 0, 0, 2, 2, 0, 0]);
+        assert!(super::super::parse_save(&save).is_ok());
+        let err = |setup: &Value, frames: &[Value]| save_bytes(setup, frames.iter()).unwrap_err().to_string();
+        let big = json!({"players": 2, "width": 300, "height": 3});
+        assert_eq!(err(&big, &frames), "the replay's setup: a 300x3 board does not fit: sizes are 2..255 and cells >= players");
+        let none = json!({"players": 2, "height": 3});
+        assert!(err(&none, &frames).starts_with("the replay's setup: `width` is missing"));
+        for place in [json!([300, 0]), json!([0]), json!([0, 1, 2]), json!(["0", 1]), json!([-1, 0]), json!("0 0")] {
+            let mut forged = frames.clone();
+            forged[1]["last"]["place"] = place.clone();
+            assert_eq!(
+                err(&setup, &forged),
+                format!("step 2 records the placement {place}: a save holds two coordinates from 0 to 255"),
+            );
+        }
+        let mut forged = frames.clone();
+        forged[1]["last"]["place"] = json!([0, 0]);
+        assert_eq!(err(&setup, &forged), "its placements are no game: move 2 (bytes 8 to 11) is (0, 0), which belongs to another player");
     }
 }

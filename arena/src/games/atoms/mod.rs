@@ -266,21 +266,84 @@ impl SaveFile {
     }
 }
 
-/// Reads a save file, or `None` when the bytes are not one: a header START would refuse, or a
-/// move the game refuses (off the board, on another player's cell, after the game was won),
-/// which no game could have saved.
-pub fn parse_save(bytes: &[u8]) -> Option<SaveFile> {
-    let (&[w, h, k], rest) = bytes.split_first_chunk::<3>()?;
+/// Why bytes are not a save file: each names where in the file and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SaveError {
+    /// Fewer than the three header bytes.
+    #[error("the file has {0} byte(s): a save starts with 3 (width, height, players)")]
+    Short(usize),
+    /// A player count START refuses.
+    #[error("byte 3 says {0} players: Atoms has 2 to 6")]
+    Players(u8),
+    /// A side START refuses, or fewer cells than players.
+    #[error("bytes 1 and 2 say a {width}x{height} board for {players} players: sides are 2 to 255, with at least as many cells as players")]
+    Board {
+        /// Byte 1.
+        width: u8,
+        /// Byte 2.
+        height: u8,
+        /// Byte 3.
+        players: u8,
+    },
+    /// The moves are not whole 4-byte records.
+    #[error("{0} byte(s) follow the 3-byte header: not a whole number of 4-byte moves")]
+    Ragged(usize),
+    /// A move's padding bytes (its third and fourth) are not both 0.
+    #[error("move {number} (bytes {first} to {last}): its padding is {pad:02x} {next:02x}, a save has 00 00 there", first = 4 + 4 * (number - 1), last = 7 + 4 * (number - 1), pad = padding[0], next = padding[1])]
+    Padding {
+        /// 1-based move number.
+        number: usize,
+        /// Its two padding bytes.
+        padding: [u8; 2],
+    },
+    /// A move the game refuses.
+    #[error("move {number} (bytes {first} to {last}) is ({x}, {y}), which {why}", first = 4 + 4 * (number - 1), last = 7 + 4 * (number - 1))]
+    Refused {
+        /// 1-based move number.
+        number: usize,
+        /// Its x.
+        x: u8,
+        /// Its y.
+        y: u8,
+        /// Why the game refuses it, in words.
+        why: &'static str,
+    },
+}
+
+/// Reads a save file, or why the bytes are not one: a header START would refuse, moves that
+/// are not whole 4-byte records with 0 padding, or a move the game refuses (off the board, on
+/// another player's cell, after the game was won), which no game could have saved.
+pub fn parse_save(bytes: &[u8]) -> Result<SaveFile, SaveError> {
+    let (&[w, h, k], rest) = bytes.split_first_chunk::<3>().ok_or(SaveError::Short(bytes.len()))?;
     let (players, width, height) = (k as usize, w as usize, h as usize);
-    if !(2..=6).contains(&players) || width < 2 || height < 2 || width * height < players || rest.len() % 4 != 0 {
-        return None;
+    if !(2..=6).contains(&players) {
+        return Err(SaveError::Players(k));
     }
-    let moves: Vec<(u8, u8)> = rest.chunks(4).map(|m| (m[0], m[1])).collect();
+    if width < 2 || height < 2 || width * height < players {
+        return Err(SaveError::Board { width: w, height: h, players: k });
+    }
+    if rest.len() % 4 != 0 {
+        return Err(SaveError::Ragged(rest.len()));
+    }
+    let mut moves = Vec::with_capacity(rest.len() / 4);
     let mut game = Atoms::new(players, width, height);
-    for &(x, y) in &moves {
-        game.place(i64::from(x), i64::from(y)).ok()?;
+    for (i, m) in rest.chunks_exact(4).enumerate() {
+        let (x, y, number) = (m[0], m[1], i + 1);
+        if m[2..] != [0, 0] {
+            return Err(SaveError::Padding { number, padding: [m[2], m[3]] });
+        }
+        let why = match game.place(i64::from(x), i64::from(y)) {
+            Ok(()) => {
+                moves.push((x, y));
+                continue;
+            }
+            Err(PlaceError::OffBoard) => "is off the board",
+            Err(PlaceError::NotYours) => "belongs to another player",
+            Err(PlaceError::Over) => "comes after the game was won",
+        };
+        return Err(SaveError::Refused { number, x, y, why });
     }
-    Some(SaveFile { players, width, height, moves, end: game })
+    Ok(SaveFile { players, width, height, moves, end: game })
 }
 
 #[cfg(test)]
@@ -334,7 +397,7 @@ mod tests {
                 }
             }
             won += usize::from(g.winner.is_some());
-            assert_eq!(parse_save(&g.save_bytes()).map(|s| s.game(usize::MAX)), Some(g.clone()));
+            assert_eq!(parse_save(&g.save_bytes()).map(|s| s.game(usize::MAX)), Ok(g.clone()));
         }
         let atoms = AUDITED.with(|a| a.get()) - before;
         assert!(won > 30, "games end with a winner: {won}");
@@ -418,13 +481,16 @@ mod tests {
         assert_eq!(bytes[3..], [0, 0, 0, 0, 3, 4, 0, 0, 1, 1, 0, 0]);
         let save = parse_save(&bytes).unwrap();
         assert_eq!(save.game(usize::MAX), g);
-        assert_eq!(parse_save(&[4, 5]), None);
-        assert_eq!(parse_save(&[4, 5, 9]), None);
+        let err = |bytes: &[u8]| parse_save(bytes).err().map(|e| e.to_string()).unwrap_or_default();
+        assert_eq!(err(&[4, 5]), "the file has 2 byte(s): a save starts with 3 (width, height, players)");
+        assert_eq!(err(&[4, 5, 9]), "byte 3 says 9 players: Atoms has 2 to 6");
+        assert_eq!(err(&[4, 5, 2, 0, 0, 0]), "3 byte(s) follow the 3-byte header: not a whole number of 4-byte moves");
     }
 
     /// A save holding a move the game refuses is no save: off the board, on another player's
-    /// cell, after the game was won; so is a board with fewer cells than players. The control:
-    /// the same files without that move (or with one player fewer) are read.
+    /// cell, after the game was won; so is a board with fewer cells than players. Each is said
+    /// with where it is. The control: the same files without that move (or with one player
+    /// fewer) are read.
     #[test]
     fn saves_with_moves_no_game_makes_are_refused() {
         let save = |header: [u8; 3], moves: &[(u8, u8)]| {
@@ -432,15 +498,50 @@ mod tests {
             for &(x, y) in moves {
                 bytes.extend([x, y, 0, 0]);
             }
-            parse_save(&bytes)
+            parse_save(&bytes).map_err(|e| e.to_string())
         };
-        assert_eq!(save([3, 3, 2], &[(9, 9)]), None, "off the board");
-        assert_eq!(save([3, 3, 2], &[(0, 0), (0, 0)]), None, "Green on Red's cell");
+        let refused = |header, moves: &[(u8, u8)]| save(header, moves).err().unwrap_or_default();
+        assert_eq!(refused([3, 3, 2], &[(9, 9)]), "move 1 (bytes 4 to 7) is (9, 9), which is off the board");
+        assert_eq!(
+            refused([3, 3, 2], &[(0, 0), (0, 0)]),
+            "move 2 (bytes 8 to 11) is (0, 0), which belongs to another player",
+            "Green on Red's cell"
+        );
         let won = [(0, 0), (1, 1), (1, 0), (1, 1)];
-        assert_eq!(save([2, 2, 2], &[&won[..], &[(0, 1)]].concat()), None, "a move after the win");
-        assert_eq!(save([2, 2, 5], &[]), None, "5 players on 4 cells");
-        assert!(save([3, 3, 2], &[]).is_some() && save([3, 3, 2], &[(0, 0), (2, 2)]).is_some());
-        assert_eq!(save([2, 2, 2], &won).map(|s| s.game(usize::MAX).winner), Some(Some(1)), "a won game is a save");
-        assert!(save([2, 2, 4], &[]).is_some());
+        assert_eq!(
+            refused([2, 2, 2], &[&won[..], &[(0, 1)]].concat()),
+            "move 5 (bytes 20 to 23) is (0, 1), which comes after the game was won"
+        );
+        assert_eq!(
+            refused([2, 2, 5], &[]),
+            "bytes 1 and 2 say a 2x2 board for 5 players: sides are 2 to 255, with at least as many cells as players"
+        );
+        assert!(save([3, 3, 2], &[]).is_ok() && save([3, 3, 2], &[(0, 0), (2, 2)]).is_ok());
+        assert_eq!(save([2, 2, 2], &won).map(|s| s.game(usize::MAX).winner), Ok(Some(1)), "a won game is a save");
+        assert!(save([2, 2, 4], &[]).is_ok());
+    }
+
+    /// A move's two padding bytes must be 0, as SAVE writes them: a file with anything else
+    /// there is no save (bytes laid out another way, such as x and y in the last two bytes,
+    /// would otherwise load as a different game), said with the move and its bytes. The
+    /// control: the same moves with 0 padding load, and they are legal moves, so the padding
+    /// alone is what is refused.
+    #[test]
+    fn a_save_whose_padding_is_not_zero_is_refused() {
+        let good = [3, 3, 2, 0, 0, 0, 0, 2, 2, 0, 0];
+        assert_eq!(parse_save(&good).map(|s| s.moves), Ok(vec![(0, 0), (2, 2)]));
+        for (at, byte, number, shown) in [(5, 1, 1, "01 00"), (6, 0xff, 1, "00 ff"), (9, 7, 2, "07 00")] {
+            let mut bad = good;
+            bad[at] = byte;
+            let err = parse_save(&bad).map(|s| s.moves).map_err(|e| e.to_string());
+            let first = 4 + 4 * (number - 1);
+            let expected =
+                format!("move {number} (bytes {first} to {}): its padding is {shown}, a save has 00 00 there", first + 3);
+            assert_eq!(err, Err(expected));
+        }
+        // x and y written in the last two bytes: Red's (2, 2) would load as Red's (0, 0), a
+        // game nobody played.
+        let swapped = [3, 3, 2, 0, 0, 2, 2];
+        assert_eq!(parse_save(&swapped).err(), Some(SaveError::Padding { number: 1, padding: [2, 2] }));
     }
 }
