@@ -172,11 +172,27 @@ fn head(title: &str) -> String {
 /// One self-contained page that animates `replay` (`arena view`): the viewer's script and
 /// styles, the renderer of its game (as `games` has it) and the replay's JSON are inlined.
 pub fn replay_page(replay: &Replay, games: &Registry) -> String {
+    replay_page_under(replay, games, "")
+}
+
+/// [`replay_page`] of a replay that failed verification (`arena view --unverified`), under a
+/// banner saying so and `why` (from the replay: escaped, cut to 2000 characters), so that the
+/// page is never taken for a genuine result.
+pub fn unverified_replay_page(replay: &Replay, games: &Registry, why: &str) -> String {
+    let banner = format!(
+        r#"<div class="unverified" role="alert" style="background:#fde68a;color:#7c2d12;border:2px solid #b45309;padding:0.6em 1em;margin:0 0 0.5em;font-weight:bold">NOT VERIFIED: this replay failed verification (it does not re-simulate to what it records), so its moves and result may be forged or broken. Why: {}</div>"#,
+        html(&crate::safe_text::shorten(why, 2000))
+    );
+    replay_page_under(replay, games, &banner)
+}
+
+/// [`replay_page`] with `banner` (HTML) first in the body.
+fn replay_page_under(replay: &Replay, games: &Registry, banner: &str) -> String {
     let json = json_in_html(replay).unwrap_or_else(|_| "null".to_string());
     let names: Vec<&str> = replay.result.players.iter().map(|p| p.name.as_str()).collect();
     let render = renderer(replay, games).map_or(String::new(), |script| format!("<script>{script}</script>\n"));
     format!(
-        "{}<style>{VIEWER_CSS}</style></head>\n<body>{}\n<script type=\"application/json\" id=\"replay\">{json}</script>\n<script>{COMMON_JS}</script>\n{render}<script>{VIEWER_JS}</script>\n</body></html>\n",
+        "{}<style>{VIEWER_CSS}</style></head>\n<body>{banner}{}\n<script type=\"application/json\" id=\"replay\">{json}</script>\n<script>{COMMON_JS}</script>\n{render}<script>{VIEWER_JS}</script>\n</body></html>\n",
         head(&format!("{}: {}", replay.game, names.join(" vs "))),
         replay_header(replay, &Links::default(), games),
     )
@@ -263,5 +279,32 @@ mod tests {
             assert!(!page.contains("</script><script>alert"), "{page}");
             assert!(page.contains("&lt;img src=x onerror=alert(1)&gt;"));
         }
+    }
+
+    /// An unverified replay's page opens with a banner saying why, that reason escaped (it
+    /// comes from the replay) and cut; the control: the same replay's page has no banner.
+    #[test]
+    fn an_unverified_replay_s_banner_says_why_escaped() {
+        let replay = Replay::new(
+            "some-game",
+            1,
+            serde_json::json!({}),
+            vec![],
+            crate::referee::Limits::default(),
+            serde_json::json!({}),
+        );
+        let why = format!("step 1: `</div><script>alert(1)</script>\u{202e}` {}", "x".repeat(5000));
+        let page = unverified_replay_page(&replay, &Registry::default(), &why);
+        let body = page.split_once("<body>").map(|(_, b)| b).unwrap_or_default();
+        assert!(body.starts_with(r#"<div class="unverified" role="alert""#), "{body}");
+        assert!(body.contains("NOT VERIFIED: this replay failed verification"));
+        assert!(
+            body.contains("Why: step 1: `&lt;/div&gt;&lt;script&gt;alert(1)&lt;/script&gt;\\u{202e}` xxx"),
+            "{body}"
+        );
+        assert!(!page.contains("<script>alert") && !page.contains('\u{202e}'), "escaped");
+        let cut = format!("x… [{} more characters]</div>", why.chars().count() - 2000);
+        assert!(body.contains(&cut), "cut");
+        assert!(!replay_page(&replay, &Registry::default()).contains("NOT VERIFIED"));
     }
 }

@@ -105,6 +105,10 @@ pub struct ExportSaveArgs {
     pub replay: PathBuf,
     /// The save file to write (refused if it exists).
     pub out: PathBuf,
+    /// Export a replay that fails verification anyway, with a warning on stderr (its
+    /// placements must still make a game the classic program can LOAD).
+    #[arg(long)]
+    pub unverified: bool,
 }
 
 /// Options of `arena view`.
@@ -118,6 +122,10 @@ pub struct ViewArgs {
     /// Open the page in the default browser.
     #[arg(long)]
     pub open: bool,
+    /// Show a replay that fails verification anyway: a warning on stderr, and a banner on the
+    /// page saying that it failed and why.
+    #[arg(long)]
+    pub unverified: bool,
 }
 
 /// Options of `arena play`.

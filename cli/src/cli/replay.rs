@@ -152,13 +152,24 @@ pub fn verify(args: VerifyArgs, games: &Registry) -> anyhow::Result<ExitCode> {
 
 /// The replay at `path`, once it passes what `arena verify` checks ([`audit`]): a page or a save
 /// file made from a forged or broken replay would look genuine (a page headed with an edited
-/// result, a game nobody hosts shown as a table), so they are made of verified replays alone.
-fn load_verified(path: &Path, games: &Registry) -> anyhow::Result<Replay> {
+/// result, a game nobody hosts shown as a table), so they are made of verified replays alone;
+/// unless `unverified` (`--unverified`), when one that fails comes with why (safe text, on one
+/// line), after a warning on stderr.
+fn load_verified(path: &Path, games: &Registry, unverified: bool) -> anyhow::Result<(Replay, Option<String>)> {
     let replay = Replay::load(path)?;
-    if let Err(divergence) = audit(&replay, games) {
-        return Err(not_resimulating(path, &divergence));
+    match audit(&replay, games) {
+        Ok(()) => Ok((replay, None)),
+        Err(divergence) if unverified => {
+            let why = safe_text::terminal_line(&divergence.to_string());
+            tell!(
+                "warning: {}: the replay does not re-simulate: {why}; used anyway (--unverified): its moves and result \
+                 may be forged or broken",
+                path.display()
+            );
+            Ok((replay, Some(why)))
+        }
+        Err(divergence) => Err(not_resimulating(path, &divergence)),
     }
-    Ok(replay)
 }
 
 /// The error of a replay at `path` that does not re-simulate, as `arena replay`, `view` and
@@ -171,10 +182,13 @@ fn not_resimulating(path: &Path, divergence: &impl std::fmt::Display) -> anyhow:
 
 /// Runs `arena view`.
 pub fn view(args: ViewArgs, games: &Registry) -> anyhow::Result<ExitCode> {
-    let replay = load_verified(&args.replay, games)?;
+    let (replay, failed) = load_verified(&args.replay, games, args.unverified)?;
     let out = args.out.clone().unwrap_or_else(|| arena::replay::page_file(&args.replay));
-    write_atomic(&out, arena::view::replay_page(&replay, games).as_bytes())
-        .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
+    let page = match failed {
+        None => arena::view::replay_page(&replay, games),
+        Some(why) => arena::view::unverified_replay_page(&replay, games, &why),
+    };
+    write_atomic(&out, page.as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
     say!("{}", out.display());
     if args.open {
         if let Err(why) = open_in_browser(&out) {
@@ -216,7 +230,7 @@ fn open_in_browser(page: &std::path::Path) -> Result<(), String> {
 
 /// Runs `arena export-save`.
 pub fn export_save(args: ExportSaveArgs, games: &Registry) -> anyhow::Result<ExitCode> {
-    let replay = load_verified(&args.replay, games)?;
+    let (replay, _) = load_verified(&args.replay, games, args.unverified)?;
     let bytes = arena::games::atoms::hosted::save_file(&replay)?;
     let mut file = std::fs::OpenOptions::new()
         .write(true)
