@@ -3,10 +3,12 @@
 //! more than 1000 ms to answer"). Tournaments record the facts with each result, so pages
 //! can explain every forfeit without reading the replays again.
 
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Ending, Failure, ForfeitReason, Game, PlayerId, Wording};
-use crate::referee::ClockKind;
+use crate::engine::{Answer, Ending, Failure, ForfeitReason, Game, PlayerId, Wording};
+use crate::referee::{ClockKind, PlayedMatch};
 use crate::replay::{answer_times, LimitKind, Replay};
 
 /// What a replay says about one player's forfeit.
@@ -162,6 +164,19 @@ impl Flood {
     }
 }
 
+/// What made a bot late, as two timeouts are told the same or apart (check-bot says the same
+/// timeout once, as it does the same crash): its flood of stderr, or the limit it broke and what
+/// it was doing then. A bot waiting for input it never gets and one looping are two timeouts,
+/// though both broke the same limit with the same advice (a game's budget, its first answer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lateness {
+    /// Its flood of stderr most likely made it late ([`Flood`]), whatever the limit.
+    Flood,
+    /// The limit it broke, and what it was doing ([`ForfeitFact::activity`]: None when its
+    /// CPU time was not measured).
+    Limit(Option<LimitKind>, Option<Activity>),
+}
+
 /// What to do about a first answer too slow while computing (in any game).
 pub const STARTUP_FIX: &str = "do less before the first answer: load or precompute lazily, or spread the work over \
                                the first answers (and build compiled bots with optimisations, such as -O2)";
@@ -206,7 +221,7 @@ impl ForfeitFact {
         let (ms, limit) = (self.ms.unwrap_or(0), self.limit_ms.unwrap_or(0));
         let slack = crate::replay::TIME_SLACK.as_millis() as u64 + self.backstop_slack_ms.unwrap_or(0);
         self.clock == Some(ClockKind::Cpu)
-            && self.cpu_ms.unwrap_or(ms) < limit
+            && self.counted_cpu_ms() < limit
             && ms + slack >= self.backstop_ms.unwrap_or(limit)
     }
 
@@ -265,7 +280,7 @@ impl ForfeitFact {
     pub fn flood(&self, replay: &Replay, dropped: usize) -> Option<Flood> {
         let limits = &replay.limits;
         let rate = limits.stderr_rate;
-        let cpu_ms = self.cpu_ms.unwrap_or(0);
+        let cpu_ms = self.counted_cpu_ms();
         let computing = cpu_ms >= 100 && cpu_ms * 2 >= self.ms.unwrap_or(0);
         if self.reason != "timeout" || dropped == 0 || rate == 0 || computing {
             return None;
@@ -279,6 +294,22 @@ impl ForfeitFact {
         (wait_ms > 0 && wait_ms * 2 >= answering_ms).then_some(Flood { written, wait_ms, answering_ms, rate })
     }
 
+    /// [`ForfeitFact::flood`] in the match `played`, with what was dropped of this player's stderr.
+    pub fn flood_in(&self, played: &PlayedMatch) -> Option<Flood> {
+        self.flood(&played.replay, played.dropped(self.player))
+    }
+
+    /// What made this timeout in the match `played` ([`Lateness`]); None for another forfeit.
+    pub fn lateness(&self, played: &PlayedMatch) -> Option<Lateness> {
+        if self.reason != "timeout" {
+            return None;
+        }
+        Some(match self.flood_in(played) {
+            Some(_) => Lateness::Flood,
+            None => Lateness::Limit(self.limit, self.activity()),
+        })
+    }
+
     /// The timeout as its `flood` explains it, about `subject`, in the game's `words`: "at tick
     /// 18 your bot ran out of time (…): it wrote 17.9 MiB to stderr, …".
     pub fn flood_sentence(&self, words: &Wording, subject: &str, flood: &Flood) -> String {
@@ -286,6 +317,11 @@ impl ForfeitFact {
         let ms = self.ms.unwrap_or(0);
         let cpu = self.cpu_ms.map_or(String::new(), |c| format!(", having used {c} ms of CPU time"));
         format!("{at}{subject} ran out of time (stopped after {ms} ms{cpu}): {}.", flood.cause())
+    }
+
+    /// The CPU time the referee counted for its last answer, in milliseconds ([`Answer::counted_cpu`]).
+    fn counted_cpu_ms(&self) -> u64 {
+        Answer::counted_cpu(self.cpu_ms.map(Duration::from_millis)).as_millis() as u64
     }
 
     /// What the bot was doing while it gave no answer, when its CPU time was measured.
@@ -309,7 +345,7 @@ impl ForfeitFact {
         let cpu = self.clock == Some(ClockKind::Cpu);
         let backstop = self.backstop_ms.unwrap_or(limit);
         let after = self.tick.map_or(String::new(), |t| format!(" after {prompt} {t}"));
-        let cpu_ms = self.cpu_ms.unwrap_or(0);
+        let cpu_ms = self.counted_cpu_ms();
         let within = if self.backstopped() {
             // Ended by the wall-clock backstop, not by its CPU time.
             format!(
@@ -381,7 +417,7 @@ impl ForfeitFact {
         match self.reason.as_str() {
             "timeout" => {
                 let cpu = self.clock == Some(ClockKind::Cpu);
-                let cpu_ms = self.cpu_ms.unwrap_or(ms);
+                let cpu_ms = self.counted_cpu_ms();
                 let backstop = self.backstop_ms.unwrap_or(limit);
                 if self.backstopped() {
                     // Ended by the wall-clock backstop: it was not computing. (A backstop summed
@@ -398,9 +434,9 @@ impl ForfeitFact {
                     );
                 }
                 let took = if cpu {
-                    format!(
-                        "took more than {limit} ms of CPU time to answer (it used {cpu_ms} ms; {ms} ms on the clock)"
-                    )
+                    // (Its CPU time not read, it is not said: the referee read it as over the limit.)
+                    let used = self.cpu_ms.map_or(String::new(), |c| format!("it used {c} ms; "));
+                    format!("took more than {limit} ms of CPU time to answer ({used}{ms} ms on the clock)")
                 } else {
                     // On the wall clock, what its CPU time shows it was doing.
                     let doing = match self.activity() {
@@ -828,8 +864,11 @@ mod tests {
         assert!(said.starts_with("no answer within 5000 ms on the clock after TICK 37 (the wall-clock cap"), "{said}");
         assert!(said.contains("it was idle (3 ms of CPU time in 5002 ms)"), "{said}");
         assert_eq!(fact("crash").timeout_detail("TICK"), None);
-        // Unmeasured CPU time: the limit alone.
+        // Unmeasured CPU time: the limit alone, and the sentence says no CPU time (it said the
+        // wall time, 1003 ms, as its CPU time).
         let unmeasured = ForfeitFact { cpu_ms: None, ..fact("timeout") };
+        let said = unmeasured.sentence(&RR, None);
+        assert!(said.contains("took more than 1000 ms of CPU time to answer (1003 ms on the clock)"), "{said}");
         assert_eq!(
             unmeasured.timeout_detail("TICK").as_deref(),
             Some("no answer within 1000 ms of CPU time after TICK 37")

@@ -465,7 +465,8 @@ pub struct AnswerTime {
     pub player: PlayerId,
     /// Wall time it took.
     pub wall: Duration,
-    /// CPU time of the bot's box (the wall time for replays that did not record it).
+    /// CPU time of the bot's box, as the referee counted it ([`Answer::counted_cpu`]: none where
+    /// it was not read, the next reading counting it).
     pub cpu: Duration,
     /// What counted against the limit (the CPU or the wall time, by the replay's clock).
     pub charged: Duration,
@@ -508,7 +509,7 @@ pub fn answer_times(replay: &Replay) -> Vec<AnswerTime> {
                 (false, true) => (per, LimitKind::Answer),
             };
             let wall = Duration::from_millis(r.ms);
-            let cpu = r.cpu_ms.map_or(wall, Duration::from_millis);
+            let cpu = Answer::counted_cpu(r.cpu_ms.map(Duration::from_millis));
             let charged = match l.clock {
                 ClockKind::Cpu => cpu,
                 ClockKind::Wall => wall,
@@ -698,6 +699,44 @@ mod tests {
         assert_eq!(old.reply(), Reply::Failed(Failure::Crash(None)));
         let timeout = serde_json::to_value(RecordedReply::new(0, Answer::failed(Failure::Timeout))).unwrap();
         assert_eq!(timeout, serde_json::json!({"player": 0, "failure": "timeout", "ms": 0}));
+    }
+
+    /// An answer whose CPU time was not read (a moment after the last reading) counts none, as
+    /// the referee counted it: the next reading counts what it used. Thirty such answers of
+    /// 4 ms on the clock, then one of 95 ms of CPU time within the game's total of 100 ms, is a
+    /// genuine match (counted as their wall time, they had used the total up, and `verify`
+    /// refused the last answer, "the limit was 0 ms"). The control: 110 ms is over the total.
+    #[test]
+    fn an_answer_whose_cpu_time_was_not_read_counts_none() {
+        let limits = Limits {
+            clock: ClockKind::Cpu,
+            total: Duration::from_millis(100),
+            backstop_factor: 5,
+            ..Limits::default()
+        };
+        let players = vec![PlayerInfo { name: "bot".into(), command: "./bot".into() }];
+        let with_last = |cpu_ms: u64| {
+            let mut replay = Replay::new("resource-rush", 1, Value::Null, players.clone(), limits, Value::Null);
+            let step = |a: Answer| Step { replies: vec![RecordedReply::new(0, a)], chance: None, frame: Value::Null };
+            let quick = Answer { wall: Duration::from_millis(4), ..Answer::untimed(Reply::Line("W".into())) };
+            replay.steps = (0..30).map(|_| step(quick.clone())).collect();
+            let cpu = Duration::from_millis(cpu_ms);
+            replay.steps.push(step(Answer { wall: cpu, cpu: Some(cpu), ..Answer::untimed(Reply::Line("W".into())) }));
+            replay
+        };
+        let genuine = with_last(95);
+        let last = *answer_times(&genuine).last().unwrap();
+        assert_eq!(
+            (last.cpu, last.limit, last.kind),
+            (Duration::from_millis(95), Duration::from_millis(100), LimitKind::Total)
+        );
+        assert_eq!(answer_times(&genuine)[0].cpu, Duration::ZERO);
+        assert!(check_times(&genuine).is_ok(), "{:?}", check_times(&genuine).err().map(|e| e.to_string()));
+        let err = check_times(&with_last(110)).unwrap_err().to_string();
+        assert!(
+            err.contains("an answer after 110 ms (110 ms of CPU) is recorded as accepted, but the limit was 100 ms"),
+            "{err}"
+        );
     }
 
     /// A replay of `answers` answers of 12.9 ms on the clock and 0.4 ms of CPU time each (kept

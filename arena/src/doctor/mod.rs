@@ -18,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 pub use crate::engine::Finding;
 use crate::engine::{Checkup, Ending, Game, Played, PlayerId, Reply, Situation, Speaks, State, Turn, Wrapper};
-use crate::explain::{forfeit_facts, loop_fix, Activity, Silence, StderrEnd, FLUSH, NEWLINE, STARTUP_FIX};
+use crate::explain::{forfeit_facts, loop_fix, Activity, Lateness, Silence, StderrEnd, FLUSH, NEWLINE, STARTUP_FIX};
 use crate::referee::{play_match, BotCommand, Limits, PlayedMatch, RefereeError};
 use crate::replay::{LimitKind, Replay};
 use crate::sandbox::Sandbox;
@@ -125,14 +125,41 @@ pub struct Checked {
     /// The earlier situation whose problem this one repeats (the same crash, the same program
     /// that never ran, the same timeout): said and counted there, once.
     pub same_as: Option<String>,
-    /// Whether it forfeited by a timeout (what a repeat of an earlier problem repeats).
-    pub timed_out: bool,
+    /// What made it late, when it forfeited by a timeout: the same cause in an earlier
+    /// situation is the same timeout, said there once.
+    pub timeout: Option<Lateness>,
 }
 
 impl Checked {
     /// Whether a forfeit-level problem was found.
     pub fn failed(&self) -> bool {
         self.findings.iter().any(|f| f.serious)
+    }
+
+    /// Whether it forfeited by a timeout (what a repeat of an earlier problem repeats).
+    pub fn timed_out(&self) -> bool {
+        self.timeout.is_some()
+    }
+
+    /// The situation `name`, summed up as `summary`, as the match `played` went, its findings
+    /// not yet told (none): for a game's own situations and for seats alike.
+    fn played(name: String, summary: String, played: &PlayedMatch) -> Checked {
+        let me = &played.replay.result.players[0];
+        let crashed = me.forfeit.as_deref() == Some("crash");
+        let fact = || forfeit_facts(&played.replay).into_iter().find(|f| f.player == 0);
+        Checked {
+            name,
+            summary,
+            findings: Vec::new(),
+            skipped: false,
+            answered: answered(played),
+            never_ran: crashed && played.stderr.first().and_then(|e| python_compile_fix(e)).is_some(),
+            explained: false,
+            at_first: at_first(played),
+            heard: heard(played),
+            same_as: None,
+            timeout: fact().and_then(|f| f.lateness(played)),
+        }
     }
 
     /// The situation `name`, not played: the bot answered nothing in the first, and every other
@@ -149,28 +176,25 @@ impl Checked {
             at_first: false,
             heard: Vec::new(),
             same_as: None,
-            timed_out: false,
+            timeout: None,
         }
     }
 }
 
-/// The earlier situation of `before` whose timeout `checked` repeats: the same advice for every
-/// problem (a flush, a loop, a flood, the game's budget), so the same cause, said and counted
-/// there once, as the same crash is.
+/// The earlier situation of `before` whose timeout `checked` repeats: the same cause (a flood,
+/// or the same limit broken doing the same: waiting, or computing), said and counted there once,
+/// as the same crash is. (Not the same advice: a bot waiting for input it never gets and one
+/// looping get the same one where the limit decides it, a game's budget or its first answer.)
 fn same_timeout(checked: &Checked, before: &[Checked]) -> Option<String> {
-    let fixes = |c: &Checked| c.findings.iter().filter(|f| f.serious).map(|f| f.fix.clone()).collect::<Vec<_>>();
-    if !checked.timed_out || !checked.failed() {
-        return None;
-    }
-    let first =
-        before.iter().find(|c| c.timed_out && c.same_as.is_none() && c.failed() && fixes(c) == fixes(checked))?;
+    let cause = checked.timeout.filter(|_| checked.failed())?;
+    let first = before.iter().find(|c| c.timeout == Some(cause) && c.same_as.is_none() && c.failed())?;
     Some(first.name.clone())
 }
 
 /// Adds to `checked` the note of a bot that wrote more to stderr than the arena keeps in the
 /// match `played`, unless it or a situation `before` it says so: said once per check.
 fn flooded(checked: &mut Checked, played: &PlayedMatch, before: &[Checked]) {
-    let dropped = played.stderr_dropped.first().copied().unwrap_or(0);
+    let dropped = played.dropped(0);
     // (Said by a note, or by a timeout the flood caused, whose fix is the note's.)
     let said = |c: &Checked| {
         c.findings
@@ -435,6 +459,68 @@ async fn play<S: Stage + ?Sized>(
     play_match(game.name(), state, &[bot], limits, 1, sandbox, cancel).await
 }
 
+/// A crash, as the doctor compares it with an earlier situation's to say the same crash once:
+/// for a game's own situations and for seats alike ([`Crash::same`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Crash {
+    /// The situation it happened in.
+    name: String,
+    /// What the bot wrote to stderr.
+    stderr: String,
+    /// That stderr as compared ([`crash_words`]).
+    words: String,
+    /// How its process ended, if recorded.
+    ended: Option<Ending>,
+    /// The steps of its match (its own).
+    steps: usize,
+    /// The error, the place and every frame of a Python traceback, when a traceback or a panic
+    /// names an error and a place.
+    site: Option<(String, String, String)>,
+}
+
+impl Crash {
+    /// The crash of the bot that played `stage` (its situation `name`) in the match `played`.
+    fn of<S: Stage + ?Sized>(stage: &S, name: &str, played: &PlayedMatch) -> Crash {
+        let stderr = played.stderr.first().cloned().unwrap_or_default();
+        let header = Stage::state(stage, false)
+            .ok()
+            .and_then(|s| s.intro(Stage::seat(stage)).lines().next().map(str::to_string));
+        let words = crash_words(&stderr, header.as_deref());
+        // (The place alone may be a library's line, reached from two places of the bot's:
+        // every frame of a Python traceback is compared.)
+        let frames: Vec<&str> = stderr.lines().map(str::trim).filter(|l| l.starts_with("File \"")).collect();
+        let site = StderrEnd::of(&stderr).and_then(|end| Some((end.error?, end.place?, frames.join("\n"))));
+        let (ended, steps) = (crash_ending(&played.replay), played.replay.steps.len());
+        Crash { name: name.to_string(), stderr, words, ended, steps, site }
+    }
+
+    /// Whether it is the crash `seen`, of an earlier situation, with the same cause (a bot that
+    /// misreads every header is no CRLF or power-up problem, nor one of seat 2): the same error,
+    /// on the same line of the bot's code, by the same calls (at any step: each seat's turns come
+    /// at steps of their own); or the same stderr; or the same once each situation's header is
+    /// left out (a bot of another game that quotes it), ended alike at the same step. Two that
+    /// said nothing are the same only when the same signal killed the bot in both, or it exited
+    /// alike at the same step (a bot that quits after its third answer everywhere); two that say
+    /// different things are not, whatever their exit status (every uncaught Python exception
+    /// exits with 1).
+    fn same(&self, seen: &Crash) -> bool {
+        let said = !self.stderr.trim().is_empty();
+        let ended_alike = self.ended.is_some() && self.ended == seen.ended;
+        (self.site.is_some() && self.site == seen.site)
+            || (said && self.stderr == seen.stderr)
+            || (said && self.words == seen.words && ended_alike && self.steps == seen.steps)
+            || (!said
+                && seen.stderr.trim().is_empty()
+                && ended_alike
+                && (self.steps == seen.steps || matches!(self.ended, Some(Ending::Signal(_)))))
+    }
+
+    /// The earlier situation of `crashes` (each a crash said there) whose crash this one repeats.
+    fn repeats<'a>(&self, crashes: &'a [Crash]) -> Option<&'a str> {
+        crashes.iter().find(|seen| self.same(seen)).map(|seen| seen.name.as_str())
+    }
+}
+
 /// A crash's stderr as compared with another situation's: the first line the bot was sent
 /// (`header`, each situation's own) and carriage returns left out, so that a bot that quotes the
 /// header it cannot read crashes alike everywhere, and two different errors do not.
@@ -596,8 +682,7 @@ fn diagnose(
     let applied = forfeit_facts(replay).into_iter().find(|f| f.player == 0 && f.reason == "timeout");
     let limit_of = |default: Duration| applied.as_ref().and_then(|f| f.limit_ms).unwrap_or(default.as_millis() as u64);
     // A timeout that its flood of stderr most likely made: no flush or loop is to blame.
-    let dropped = played.stderr_dropped.first().copied().unwrap_or(0);
-    let flood = applied.as_ref().and_then(|f| Some((f, f.flood(replay, dropped)?)));
+    let flood = applied.as_ref().and_then(|f| Some((f, f.flood_in(played)?)));
     let finding = match me.forfeit.as_deref() {
         Some("timeout") if flood.is_some() => flood.map(|(fact, flood)| {
             let said = fact.flood_sentence(&game.info().wording, "your bot", &flood);
@@ -670,7 +755,7 @@ fn diagnose(
                         ),
                         own_error_fix(&end, &format!("`{prompt} {t}`"), t, step, checkup.by_hand, SeeAgain::InADuel),
                     )],
-                    ..checked(situation, played, summary)
+                    ..Checked::played(situation.name().to_string(), summary, played)
                 };
             }
             // Killed by a signal: a fault in the program itself, which the fix for it finds,
@@ -696,27 +781,7 @@ fn diagnose(
         Some(finding) => vec![finding],
         None => situation.findings(&facts, limits),
     };
-    Checked { findings, ..checked(situation, played, summary) }
-}
-
-/// How `situation` went, but for its findings (none): what the match `played` shows.
-fn checked(situation: &dyn Situation, played: &PlayedMatch, summary: String) -> Checked {
-    let me = &played.replay.result.players[0];
-    let never_ran =
-        me.forfeit.as_deref() == Some("crash") && played.stderr.first().and_then(|e| python_compile_fix(e)).is_some();
-    Checked {
-        name: situation.name().to_string(),
-        summary,
-        findings: Vec::new(),
-        skipped: false,
-        answered: answered(played),
-        never_ran,
-        explained: false,
-        at_first: at_first(played),
-        heard: heard(played),
-        same_as: None,
-        timed_out: me.forfeit.as_deref() == Some("timeout"),
-    }
+    Checked { findings, ..Checked::played(situation.name().to_string(), summary, played) }
 }
 
 /// Where the stderr of a bot that crashed after `good` good answers says it failed in its own
@@ -996,63 +1061,34 @@ async fn check_situations(
     let situations = (checkup.situations)();
     let mut out: Vec<Checked> = Vec::new();
     let program = program_problem(command);
-    // The first crash (its situation, its stderr, that stderr as compared ([`crash_words`]), its
-    // ending, its number of steps and its fix): the same crash elsewhere has the same cause, not
-    // the situation's own (a bot that misreads every header is no CRLF or power-up problem), and
-    // is said there once.
-    let mut first_crash: Option<(String, String, String, Option<Ending>, usize, String)> = None;
+    // The first crash: the same crash elsewhere has the same cause, not the situation's own,
+    // and is said there once, with its fix. (Only the first: a later crash that differs from it
+    // keeps its situation's own fix, as the power-ups map's for a bot that cannot read its cells.)
+    let mut crashes: Vec<Crash> = Vec::new();
     for (i, situation) in situations.iter().enumerate() {
         let played = play(game, command, situation.as_ref(), Feed::Interactive, &limits, sandbox, cancel).await?;
         let mut checked = diagnose(game, checkup, situation.as_ref(), &played, &limits);
         if played.replay.result.players[0].forfeit.as_deref() == Some("crash") {
             checked.never_ran |= program.is_some();
-            let stderr = played.stderr.first().cloned().unwrap_or_default();
-            let ended = crash_ending(&played.replay);
-            let steps = played.replay.steps.len();
-            let header = Stage::state(situation.as_ref(), false)
-                .ok()
-                .and_then(|s| s.intro(Stage::seat(situation.as_ref())).lines().next().map(str::to_string));
-            let words = crash_words(&stderr, header.as_deref());
             if let Some(fix) = &program {
                 for f in &mut checked.findings {
                     f.fix.clone_from(fix);
                 }
             }
-            let same = match (&program, &first_crash) {
-                (Some(fix), Some((name, ..))) => Some((name.clone(), fix.clone())),
-                // (Two crashes that said nothing are not known to be the same, unless the same
-                // signal killed the bot in both, or it exited with the same status at the same
-                // step: a bot that quits after its third answer everywhere is no CRLF problem.)
-                // Two that quote each situation's own header (a bot of another game that dies
-                // on it) are the same when they ended so at the same step; two that say
-                // different things are not, whatever their exit status (every uncaught Python
-                // exception exits with 1).
-                (None, Some((name, seen, seen_words, seen_ended, seen_steps, fix)))
-                    if (*seen == stderr && !stderr.trim().is_empty())
-                        || (*seen_words == words
-                            && !stderr.trim().is_empty()
-                            && ended.is_some()
-                            && ended == *seen_ended
-                            && steps == *seen_steps)
-                        || (seen.trim().is_empty()
-                            && stderr.trim().is_empty()
-                            && ended.is_some()
-                            && ended == *seen_ended
-                            && (steps == *seen_steps || matches!(ended, Some(Ending::Signal(_))))) =>
-                {
-                    Some((name.clone(), fix.clone()))
+            let crash = Crash::of(situation.as_ref(), situation.name(), &played);
+            // (A program that never ran fails the same way everywhere.)
+            let first = crashes.first().map(|c| c.name.as_str());
+            let same = if program.is_some() { first } else { crash.repeats(&crashes) };
+            match same.and_then(|name| out.iter().find(|c| c.name == name)) {
+                Some(seen) => {
+                    let fix = seen.findings.first().map(|f| f.fix.clone()).unwrap_or_default();
+                    for f in &mut checked.findings {
+                        f.fix.clone_from(&fix);
+                    }
+                    checked.same_as = Some(seen.name.clone());
                 }
-                _ => None,
-            };
-            if let Some((name, fix)) = same {
-                for f in &mut checked.findings {
-                    f.fix.clone_from(&fix);
-                }
-                checked.same_as = Some(name);
-            }
-            if first_crash.is_none() {
-                let fix = checked.findings.first().map(|f| f.fix.clone()).unwrap_or_default();
-                first_crash = Some((situation.name().to_string(), stderr, words, ended, steps, fix));
+                None if crashes.is_empty() => crashes.push(crash),
+                None => {}
             }
         }
         flooded(&mut checked, &played, &out);
@@ -1089,14 +1125,16 @@ mod tests {
 
     use super::*;
     /// A match of Resource Rush's first situation whose bot answered `WAIT` in `answers` ms each,
-    /// then timed out after `last` ms.
+    /// computing all along, then timed out after `last` ms, idle.
     fn timed_out(answers: &[u64], last: u64) -> PlayedMatch {
         use crate::engine::{Answer, Failure};
         use crate::replay::{MatchResult, PlayerInfo, RecordedReply, Step};
         let players = vec![PlayerInfo { name: "bot".to_string(), command: "./bot".to_string() }];
         let mut replay = Replay::new("resource-rush", 1, Value::Null, players, Limits::default(), Value::Null);
         let reply = |ms: u64, reply: Reply| {
-            let answer = Answer { wall: Duration::from_millis(ms), ..Answer::untimed(reply) };
+            let (wall, computing) = (Duration::from_millis(ms), matches!(reply, Reply::Line(_)));
+            let cpu = Some(if computing { wall } else { Duration::ZERO });
+            let answer = Answer { wall, cpu, ..Answer::untimed(reply) };
             Step { replies: vec![RecordedReply::new(0, answer)], chance: None, frame: Value::Null }
         };
         replay.steps = answers.iter().map(|&ms| reply(ms, Reply::Line("WAIT".to_string()))).collect();
@@ -1127,6 +1165,85 @@ mod tests {
                 .contains("used up its 5000 ms of answer time for the game (5000 ms over 6 answers; 500 ms were left"),
             "{budget}"
         );
+    }
+
+    /// A situation that timed out (`cause`), told with the advice `fix`, as check-bot records it.
+    fn late(name: &str, cause: Lateness, fix: &str) -> Checked {
+        let finding = Finding { problem: format!("late in {name}"), fix: fix.to_string(), serious: true };
+        Checked { findings: vec![finding], skipped: false, timeout: Some(cause), ..Checked::skipped(name.to_string()) }
+    }
+
+    /// Timeouts are the same by their cause, as crashes are by their crash: the same limit broken
+    /// doing the same is said once, where it first happened, and a flood is one cause whatever the
+    /// limit. The control: a bot waiting for input it never gets and one looping, given the same
+    /// advice where the limit decides it (the game's budget, the first answer), are two timeouts
+    /// (grouped by that advice, they were one).
+    #[test]
+    fn timeouts_are_the_same_by_their_cause_not_their_advice() {
+        let (waiting, looping) = (Some(Activity::Idle), Some(Activity::Computing));
+        let budget = "think less per tick: the whole game's answers must fit in that budget";
+        let waited = late("seat 1", Lateness::Limit(Some(LimitKind::Total), waiting), budget);
+        let again = late("crlf", Lateness::Limit(Some(LimitKind::Total), waiting), budget);
+        assert_eq!(same_timeout(&again, std::slice::from_ref(&waited)).as_deref(), Some("seat 1"));
+        let flood = late("seat 2", Lateness::Flood, crate::explain::STDERR_FIX);
+        let before = [waited.clone(), flood];
+        let flooded = late("jump", Lateness::Flood, crate::explain::STDERR_FIX);
+        assert_eq!(same_timeout(&flooded, &before).as_deref(), Some("seat 2"));
+        // The control: the same advice, another cause.
+        let looped = late("power-ups", Lateness::Limit(Some(LimitKind::Total), looping), budget);
+        assert_eq!(looped.findings[0].fix, waited.findings[0].fix, "the old key, the advice, is the same");
+        assert_eq!(same_timeout(&looped, &before), None);
+        let first = |doing| late("test mode", Lateness::Limit(Some(LimitKind::FirstAnswer), doing), "answer at once");
+        assert_eq!(same_timeout(&first(looping), &[first(waiting)]), None);
+        assert_eq!(same_timeout(&first(waiting), &[first(waiting)]).as_deref(), Some("test mode"));
+        // A repeat is of the first, and no crash is a timeout.
+        let repeat = Checked { same_as: Some("seat 1".to_string()), ..again.clone() };
+        assert_eq!(same_timeout(&again, &[repeat]), None);
+        assert!(!Checked::skipped("x".to_string()).timed_out() && again.timed_out());
+    }
+
+    /// One check says the same crash for a game's own situations and for seats: the same error,
+    /// place and calls at any step; the same stderr; the same once the header is left out, ended
+    /// alike at the same step; or silent, killed by the same signal. The controls: different
+    /// errors with the same exit status, the same library line reached from two of the bot's,
+    /// and silent exits at different steps are different crashes.
+    #[test]
+    fn the_same_crash_is_one_check_for_situations_and_seats() {
+        let traceback = |line: u32, error: &str| {
+            format!("Traceback (most recent call last):\n  File \"bot.py\", line {line}, in act\n    x()\n{error}\n")
+        };
+        let crash = |stderr: &str, ended: Option<Ending>, steps: usize| {
+            let words = crash_words(stderr, Some("RESOURCE 5 7 200"));
+            let frames: Vec<&str> = stderr.lines().map(str::trim).filter(|l| l.starts_with("File \"")).collect();
+            let site = StderrEnd::of(stderr).and_then(|e| Some((e.error?, e.place?, frames.join("\n"))));
+            Crash { name: format!("{steps}"), stderr: stderr.to_string(), words, ended, steps, site }
+        };
+        let exit1 = Some(Ending::Exit(1));
+        let bug = crash(&format!("tick 2\n{}", traceback(9, "ValueError: no plan")), exit1, 2);
+        // At another step, after other debug lines: the same error, place and calls.
+        assert!(crash(&format!("tick 5\n{}", traceback(9, "ValueError: no plan")), exit1, 5).same(&bug));
+        let quoted = |h: &str| crash(&format!("cannot read {h}\n"), exit1, 1);
+        assert!(quoted("RESOURCE 5 7 200").same(&crash("cannot read RESOURCE 5 7 200\n", exit1, 1)));
+        assert!(crash("bad header\n", None, 3).same(&crash("bad header\n", None, 1)), "the same stderr");
+        let segv = Some(Ending::Signal(libc::SIGSEGV));
+        assert!(crash("", segv, 4).same(&crash("", segv, 9)));
+        assert!(crash("", exit1, 4).same(&crash("", exit1, 4)));
+        // The controls.
+        assert!(!crash(&traceback(9, "KeyError: 3"), exit1, 2).same(&bug));
+        assert!(!crash(&traceback(12, "ValueError: no plan"), exit1, 2).same(&bug));
+        let library = |own: u32| {
+            format!(
+                "Traceback (most recent call last):\n  File \"bot.py\", line {own}, in act\n    x()\n  File \
+                 \"/usr/lib/python3/random.py\", line 3, in choice\n    y\nIndexError: empty\n"
+            )
+        };
+        assert!(!crash(&library(4), exit1, 2).same(&crash(&library(7), exit1, 2)));
+        assert!(!crash("", exit1, 4).same(&crash("", exit1, 5)));
+        assert!(!crash("oops\n", exit1, 4).same(&crash("", exit1, 4)));
+        // The earlier crash it repeats, by its situation's name.
+        let seen = [crash("other\n", exit1, 1), bug.clone()];
+        assert_eq!(crash(&traceback(9, "ValueError: no plan"), exit1, 7).repeats(&seen), Some("2"));
+        assert_eq!(crash("new\n", exit1, 7).repeats(&seen), None);
     }
 
     /// A crash in the bot's own code gets one fix, check-bot's and the duel's: the line its

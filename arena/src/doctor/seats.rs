@@ -17,7 +17,7 @@ use super::{
 use crate::engine::{
     BotKit, Game, MatchOptions, MatchSteps, Others, Outcome, PlayerId, Reply, Seated, SetupError, State, Turn,
 };
-use crate::explain::{forfeit_facts, stderr_ends, StderrEnd, FLUSH};
+use crate::explain::{forfeit_facts, stderr_ends, FLUSH};
 use crate::referee::Limits;
 use crate::sandbox::Sandbox;
 
@@ -198,8 +198,8 @@ pub(super) async fn check(
     let program = program_problem(command);
     let by_hand = format!("run it by hand and paste {}", info.wording.input);
     let mut out: Vec<Checked> = Vec::new();
-    // The crashes said so far, by where they first happened: the same error on the same line, by the same calls.
-    let mut crashes: Vec<(String, (String, String, String))> = Vec::new();
+    // The crashes said so far, each where it first happened ([`super::Crash::same`]).
+    let mut crashes: Vec<super::Crash> = Vec::new();
     for situation in situations(game) {
         let (players, seat) = (situation.players, situation.seat);
         let seat = Seat { game, kit, players, seat, idle: false, steps: MatchSteps::default() };
@@ -234,8 +234,7 @@ pub(super) async fn check(
                 // Said at the whole match's step; the bot's own replay (its frames) is read at its own.
                 let told = crate::explain::ForfeitFact { tick: fact.tick.map(at_match), ..fact.clone() };
                 // A timeout its flood of stderr most likely made: no flush or loop is to blame.
-                let dropped = played.stderr_dropped.first().copied().unwrap_or(0);
-                if let Some(flood) = fact.flood(replay, dropped) {
+                if let Some(flood) = fact.flood_in(&played) {
                     let problem = told.flood_sentence(&info.wording, "your bot", &flood);
                     return Finding { problem, fix: crate::explain::STDERR_FIX.to_string(), serious: true };
                 }
@@ -304,48 +303,26 @@ pub(super) async fn check(
                 first_answer_probe(game, &words, &seat, &idle, command, &limits, sandbox, cancel).await?;
             findings = vec![finding];
         }
-        let never_ran =
-            me.forfeit.as_deref() == Some("crash") && (program.is_some() || python_compile_fix(stderr).is_some());
-        let name = situation.name.clone();
-        let (at_first, heard) = (super::at_first(&played), super::heard(&played));
+        let mut checked = Checked { findings, explained, ..Checked::played(situation.name.clone(), summary, &played) };
+        let crashed = me.forfeit.as_deref() == Some("crash");
+        checked.never_ran |= crashed && program.is_some();
         // A program that never ran fails the same way everywhere: said once, where it first did.
-        let same_as = never_ran
-            .then(|| {
-                out.iter()
-                    .find(|c| c.never_ran && c.findings.iter().map(|f| &f.fix).eq(findings.iter().map(|f| &f.fix)))
-            })
+        let fixes = |c: &Checked| c.findings.iter().map(|f| f.fix.clone()).collect::<Vec<_>>();
+        checked.same_as = checked
+            .never_ran
+            .then(|| out.iter().find(|c| c.never_ran && fixes(c) == fixes(&checked)))
             .flatten()
             .map(|c| c.name.clone());
-        // The same crash as an earlier situation's (the same error, on the same line of the
-        // bot's code, by the same calls): said and counted there, though at another step (each
-        // seat's turns come at steps of their own). A crash that names no error and place is
-        // not known to be it. (The place alone may be a library's line, reached from two
-        // places of the bot's: every frame of a Python traceback is compared.)
-        let frames: Vec<&str> = stderr.lines().map(str::trim).filter(|l| l.starts_with("File \"")).collect();
-        let crash = (me.forfeit.as_deref() == Some("crash"))
-            .then(|| StderrEnd::of(stderr))
-            .flatten()
-            .and_then(|end| Some((end.error?, end.place?, frames.join("\n"))));
-        let same_as = same_as.or_else(|| {
-            let crash = crash.as_ref()?;
-            crashes.iter().find(|(_, seen)| seen == crash).map(|(name, _)| name.clone())
-        });
-        if let (Some(crash), None) = (crash, &same_as) {
-            crashes.push((situation.name.clone(), crash));
+        // The same crash as an earlier situation's: said and counted there, though at another step.
+        if crashed && checked.same_as.is_none() {
+            // (Its header read from a fresh match: this one's step numbers stay as played.)
+            let fresh = Seat { steps: MatchSteps::default(), ..seat };
+            let crash = super::Crash::of(&fresh, &situation.name, &played);
+            checked.same_as = crash.repeats(&crashes).map(str::to_string);
+            if checked.same_as.is_none() {
+                crashes.push(crash);
+            }
         }
-        let mut checked = Checked {
-            name,
-            summary,
-            findings,
-            skipped: false,
-            answered,
-            never_ran,
-            explained,
-            at_first,
-            heard,
-            same_as,
-            timed_out: me.forfeit.as_deref() == Some("timeout"),
-        };
         super::flooded(&mut checked, &played, &out);
         if checked.same_as.is_none() {
             checked.same_as = super::same_timeout(&checked, &out);

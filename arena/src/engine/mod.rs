@@ -181,6 +181,13 @@ impl Answer {
         Answer::untimed(Reply::Failed(f))
     }
 
+    /// The CPU time counted for an answer whose CPU time was read as `cpu`: none when it was not
+    /// read (a moment after the last reading: the next reading counts it). The one rule of the
+    /// referee's charge, a replay's times (`verify`) and what the arena says of them.
+    pub fn counted_cpu(cpu: Option<Duration>) -> Duration {
+        cpu.unwrap_or(Duration::ZERO)
+    }
+
     /// The answer with its line as [`words`], and the length as sent where that differs: what
     /// a game that reads nothing but words takes of it (the default of
     /// [`State::canonical_answer`]).

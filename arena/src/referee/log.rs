@@ -49,7 +49,7 @@ pub(super) fn match_log(played: &PlayedMatch, guard: Guard) -> String {
         out.push_str(&format!("{SECTION} player {} ({}): stderr {SECTION}\n", i + 1, p.name));
         // The arena's note of what it dropped goes after the bot's lines, outside the margin:
         // a bot writing the same words has them in the margin.
-        let note = dropped_note(played.stderr_dropped.get(i).copied().unwrap_or(0));
+        let note = dropped_note(played.dropped(i));
         let err = if guard == Guard::Full { err.strip_suffix(note.as_str()).unwrap_or(err) } else { err };
         #[cfg(test)]
         if guard == Guard::Raw {

@@ -109,6 +109,11 @@ pub struct PlayedMatch {
 }
 
 impl PlayedMatch {
+    /// How many bytes of `player`'s stderr were dropped past the cap (0 for none, or no such player).
+    pub fn dropped(&self, player: PlayerId) -> usize {
+        self.stderr_dropped.get(player).copied().unwrap_or(0)
+    }
+
     /// The bots' stderr as one log, a section per player, each under a header of the arena's;
     /// every line of a bot's is quoted after `  | ` (see [`log`]).
     pub fn stderr_log(&self) -> String {

@@ -112,7 +112,8 @@ struct StderrLog {
 }
 
 /// A bot's CPU time is not read at an answer that comes less than this after the last
-/// reading: it cannot have used much of it (at most this times its cores).
+/// reading: it cannot have used much of it (at most this times its cores), and the next
+/// reading counts it ([`Answer::counted_cpu`]: such an answer counts none).
 pub const UNMEASURED: Duration = Duration::from_millis(5);
 
 /// What a bot shares with its match's monitor (see [`super::monitor`]).
@@ -382,7 +383,7 @@ impl BotProcess {
             *lock(&watch.mark) = (now, Instant::now());
             now.saturating_sub(mark)
         });
-        let cpu = measured.unwrap_or(Duration::ZERO);
+        let cpu = Answer::counted_cpu(measured);
         if matches!(reply, Reply::Line(_)) && !clock.accepts(wall, cpu) {
             reply = Reply::Failed(Failure::Timeout);
         }

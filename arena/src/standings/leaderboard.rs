@@ -45,8 +45,9 @@ pub struct Row {
     pub draws: u32,
     /// Games lost.
     pub losses: u32,
-    /// Average score per game, unrounded (every text shows it by [`average_text`]).
-    pub average_score: f64,
+    /// Average score per game, unrounded (every text shows it by [`average_text`]); `null` for
+    /// a bot that played no game (it has no average, as it has no rating: not one of 0).
+    pub average_score: Option<f64>,
     /// Forfeits by reason.
     pub forfeits: BTreeMap<String, u32>,
     /// Glicko-2 rating (to a tenth). A bot that played no game keeps the starting 1500 / 350
@@ -98,15 +99,15 @@ fn whole(x: f64) -> String {
 /// exact ratio (integers, not a binary fraction). Every output shows an average by this rule,
 /// the pages included (they are given the tenths and only print them): 28020 / 16 = 1751.25
 /// is 1751.3 everywhere, as a reader rounds it by hand (Rust's `{:.1}` said 1751.2, a page's
-/// `toFixed(1)` 1751.3). 0 for no game.
-pub fn average_tenths(total: i64, games: u64) -> i64 {
+/// `toFixed(1)` 1751.3). None for no game: no average, not one of 0.
+pub fn average_tenths(total: i64, games: u64) -> Option<i64> {
     if games == 0 {
-        return 0;
+        return None;
     }
     let (n, d) = (i128::from(total) * 10, i128::from(games));
     let q = (2 * n.abs() + d) / (2 * d);
     let q = if n < 0 { -q } else { q };
-    i64::try_from(q).unwrap_or(if n < 0 { i64::MIN } else { i64::MAX })
+    Some(i64::try_from(q).unwrap_or(if n < 0 { i64::MIN } else { i64::MAX }))
 }
 
 /// Tenths as text, one decimal: 17513 is `1751.3`, -5 is `-0.5`.
@@ -116,9 +117,10 @@ pub fn tenths_text(tenths: i64) -> String {
     format!("{sign}{}.{}", t / 10, t % 10)
 }
 
-/// The average of `total` over `games` as every output shows it ([`average_tenths`]).
+/// The average of `total` over `games` as every output shows it ([`average_tenths`]): `-` for
+/// no game, as a bot that never played shows no rating ([`Row::rating_text`]).
 pub fn average_text(total: i64, games: u64) -> String {
-    tenths_text(average_tenths(total, games))
+    average_tenths(total, games).map_or_else(|| "-".to_string(), tenths_text)
 }
 
 /// One match as listed under a bot.
@@ -396,7 +398,7 @@ pub fn compute(input: &Input) -> Leaderboard {
                 wins: t.wins,
                 draws: t.draws,
                 losses: t.losses,
-                average_score: if t.games == 0 { 0.0 } else { t.total as f64 / f64::from(t.games) },
+                average_score: (t.games > 0).then(|| t.total as f64 / f64::from(t.games)),
                 forfeits: t.forfeits,
                 rating: (rating.rating * 10.0).round() / 10.0,
                 deviation: (rating.deviation * 10.0).round() / 10.0,
@@ -744,8 +746,8 @@ mod tests {
     #[test]
     fn an_average_rounds_half_away_from_zero_in_every_output() {
         assert_eq!(format!("{:.1}", 28020.0_f64 / 16.0), "1751.2", "the control: half to even");
-        assert_eq!((average_tenths(28020, 16), average_text(28020, 16)), (17513, "1751.3".to_string()));
-        for (total, games, text) in [(1, 3, "0.3"), (2, 3, "0.7"), (-1, 4, "-0.3"), (-3, 2, "-1.5"), (0, 0, "0.0")] {
+        assert_eq!((average_tenths(28020, 16), average_text(28020, 16)), (Some(17513), "1751.3".to_string()));
+        for (total, games, text) in [(1, 3, "0.3"), (2, 3, "0.7"), (-1, 4, "-0.3"), (-3, 2, "-1.5"), (0, 4, "0.0")] {
             assert_eq!(average_text(total, games), text, "{total} / {games}");
         }
         assert_eq!(tenths_text(-5), "-0.5");
@@ -777,6 +779,31 @@ mod tests {
         assert!(!table.contains("1500 ± 350"), "{table}");
         let json: serde_json::Value = serde_json::to_value(c).unwrap();
         assert_eq!((json["rating"].as_f64(), json["deviation"].as_f64()), (Some(1500.0), Some(350.0)));
+    }
+
+    /// A bot that never played has no average either: `-` in the table and the Markdown, `null`
+    /// in the JSON (it said 0.0, an average of no game). The control: a bot that played and
+    /// scored 0 points averages 0.0, shown and in the JSON.
+    #[test]
+    fn a_bot_that_never_played_shows_no_average() {
+        let failures = BTreeMap::from([("c".to_string(), "build failed".to_string())]);
+        let lb = compute(&names(), &failures, &[result("1", ["a", "b"], [5, 0], None)], 1, false);
+        let row = |bot: &str| lb.rows.iter().find(|r| r.bot == bot).unwrap();
+        assert_eq!(average_text(row("c").total_score, u64::from(row("c").games)), "-");
+        let md = lb.markdown("t");
+        assert!(md.contains("| 0 | 0 | 0 | 0 | 0 | - | build failed | - |"), "{md}");
+        assert!(md.contains("| 0 | 1 | 0 | 0 | 1 | 0.0 | - |"), "the control, b: {md}");
+        let table = lb.table().to_string();
+        let average = |bot: &str| {
+            let line = table.lines().find(|l| l.contains(&format!("┆ {bot} "))).unwrap();
+            line.split(['│', '┆']).map(str::trim).filter(|c| !c.is_empty()).nth(8).unwrap().to_string()
+        };
+        assert_eq!((average("c"), average("b")), ("-".to_string(), "0.0".to_string()), "{table}");
+        let json = |bot: &str| serde_json::to_value(row(bot)).unwrap()["average_score"].clone();
+        assert_eq!((json("c"), json("b")), (serde_json::Value::Null, serde_json::json!(0.0)));
+        // It reads back as written.
+        let read: Row = serde_json::from_value(serde_json::to_value(row("c")).unwrap()).unwrap();
+        assert_eq!(read.average_score, None);
     }
 
     #[test]

@@ -8,8 +8,9 @@
 (function () {
   const { $, el, svg, shown: shownText, deepShown } = window.arena;
   // An average as the leaderboard shows it: the page is given it in tenths, rounded once by
-  // the arena (half away from zero), and only prints them.
+  // the arena (half away from zero), and only prints them; `-` after no game (no average).
   const tenths = (t) => (t < 0 ? "-" : "") + Math.floor(Math.abs(t) / 10) + "." + (Math.abs(t) % 10);
+  const average = (x) => (x.games > 0 ? tenths(x.avg) : "-");
 
   if (document.body.dataset.page === "bot") botPage();
   else if (document.body.dataset.page === "index") indexPage();
@@ -186,7 +187,7 @@
     let shown = [];
     const sortKey = {
       rank: (x) => x.rank, bot: (x) => bots[x.i].name, total: (x) => x.total, games: (x) => x.games, w: (x) => x.w, d: (x) => x.d,
-      l: (x) => x.l, avg: (x) => x.avg, forfeits: (x) => Object.values(bots[x.i].forfeits).reduce((a, b) => a + b, 0), rating: (x) => (bots[x.i].interval ? bots[x.i].rating : -Infinity),
+      l: (x) => x.l, avg: (x) => (x.games > 0 ? x.avg : -Infinity), forfeits: (x) => Object.values(bots[x.i].forfeits).reduce((a, b) => a + b, 0), rating: (x) => (bots[x.i].interval ? bots[x.i].rating : -Infinity),
     };
     function iv(b) {
       const box = el("span", "iv");
@@ -209,7 +210,7 @@
       if (b.failure) who.appendChild(el("span", "warn", "⚠ "));
       const a = el("a", "", b.name); a.href = b.page; who.appendChild(a);
       cell(String(x.total), "num"); cell(String(x.games), "num"); cell(String(x.w), "num"); cell(String(x.d), "num"); cell(String(x.l), "num");
-      cell(tenths(x.avg), "num");
+      cell(average(x), "num");
       const ff = Object.entries(b.forfeits).map(([k2, v]) => k2 + " " + v).join(", ");
       const f = cell(b.failure ? "could not play: " + b.failure : ff || "-", "ff");
       f.title = f.textContent;

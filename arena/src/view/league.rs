@@ -39,7 +39,8 @@ struct IndexData<'a> {
     reasons: Vec<String>,
     bots: Vec<BotData<'a>>,
     /// Per map, per bot (rank order): total score, games, wins, draws, losses, and the average
-    /// in tenths ([`average_tenths`]: the page prints it, rounding nothing itself).
+    /// in tenths ([`average_tenths`]: the page prints it, rounding nothing itself; 0 where it
+    /// played no game there, which the page shows as `-`).
     per_map: Vec<Vec<[i64; 6]>>,
     /// Per map, per pair of bots i < j (rank order), five numbers: wins of i, draws, losses
     /// of i, points of i, points of j. Pair (i, j) is at `(i * (2n - i - 1) / 2 + j - i - 1) * 5`.
@@ -56,8 +57,9 @@ struct BotData<'a> {
     w: u32,
     d: u32,
     l: u32,
-    /// The average score in tenths ([`average_tenths`]).
-    avg: i64,
+    /// The average score in tenths ([`average_tenths`]); null for a bot that played no game
+    /// (the page shows `-`, as for its rating).
+    avg: Option<i64>,
     /// The rating and deviation (to a tenth): where the chart draws it, and the sort order.
     rating: f64,
     dev: f64,
@@ -135,7 +137,7 @@ impl<'a> League<'a> {
             }
         }
         for t in per_map.iter_mut().flatten() {
-            t[5] = average_tenths(t[0], t[1].unsigned_abs());
+            t[5] = average_tenths(t[0], t[1].unsigned_abs()).unwrap_or(0);
         }
         let mut lines: Vec<&&ResultLine> = self.lines.values().collect();
         lines.sort_by(|a, b| a.key.cmp(&b.key));
@@ -696,10 +698,16 @@ mod tests {
         assert!(page.contains("<td>1751.3</td>"), "the per-map table: {page}");
         let page = bot_page_html(&league, Path::new("/nonexistent"), &board.rows[2]);
         assert!(page.contains("rating -</div>") && !page.contains("95 %"), "{page}");
+        // No average either (it said 0.0), where b, which played and scored 0, averages 0.0 (the control).
+        assert!(page.contains("0 games: 0 won, 0 drawn, 0 lost · average - · rating -"), "{page}");
+        assert_eq!((c["avg"].clone(), data["bots"][1]["avg"].as_i64()), (serde_json::Value::Null, Some(0)));
+        let page = bot_page_html(&league, Path::new("/nonexistent"), &board.rows[1]);
+        assert!(page.contains("average 0.0 · rating "), "{page}");
         // The page's script prints the tenths as they are: its own rounding of the float (the
         // control) gave the other digit.
         let script = include_str!("league.js");
-        assert!(!script.contains("toFixed(1), \"num\"") && script.contains("cell(tenths(x.avg)"));
+        assert!(!script.contains("toFixed(1), \"num\"") && script.contains("x.games > 0 ? tenths(x.avg) : \"-\""));
+        assert!(script.contains("cell(average(x), \"num\")"), "the table's average cell, overall and per map");
         assert!(!script.contains("Math.round(b.rating)"), "the rating's text is the arena's");
     }
 
