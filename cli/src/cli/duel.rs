@@ -119,8 +119,7 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
                 (None, false) => None,
             };
             // A timeout that its flood of stderr most likely made: that, not a flush or a loop.
-            let dropped = played.stderr_dropped.get(fact.player).copied().unwrap_or(0);
-            let flood = fact.flood(&played.replay, dropped);
+            let flood = fact.flood_in(&played);
             let why = match &flood {
                 Some(flood) => {
                     flooded.push(fact.player);
@@ -158,7 +157,9 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
             if let Some(last) = arena::explain::stderr_ends(stderr) {
                 let log = match &replay_path {
                     // (What a stderr past the cap held beyond it was not kept, in the log either.)
-                    Some(r) if dropped > 0 => format!(" (its first part in {})", r.with_extension("log").display()),
+                    Some(r) if played.dropped(fact.player) > 0 => {
+                        format!(" (its first part in {})", r.with_extension("log").display())
+                    }
                     Some(r) => format!(" (all of it in {})", r.with_extension("log").display()),
                     None => " (no log was kept: run without --no-replay to keep all of it)".to_string(),
                 };
