@@ -566,7 +566,7 @@ fn a_run_stopped_after_its_builds_leaves_no_new_version() {
     refuse();
     std::fs::write(class.join("bob/bot"), "#!/bin/sh\nexit 0\n").unwrap();
     let (_, stderr) = run(&["tournament", "--resume", &league_arg]);
-    assert!(stderr.contains("new versions: bob (their matches are played again)"), "{stderr}");
+    assert!(stderr.contains("new versions: bob v1 -> v2 (their matches are played again)"), "{stderr}");
     // The control: what the builds left forgotten, erin's rebuilt `bot` reads as her push.
     refuse();
     std::fs::remove_file(league.join(".builds-unrecorded")).unwrap();
@@ -700,6 +700,54 @@ fn a_renamed_bot_is_said_to_be_one_and_its_matches_are_played() {
     let (_, stderr) = run(&["tournament", "--resume", &league_arg, "--config", &swapped.display().to_string()]);
     assert!(stderr.contains("bots added: erin") && stderr.contains("bots removed: Bob Smith"), "{stderr}");
     assert!(!stderr.contains("renamed?"), "{stderr}");
+}
+
+/// A bot renamed by a typo (`Alice`) and back (`alice`) is said, the second time, to be back
+/// with the same files: its results, still current, count again, and none of its matches is
+/// played. Until 2026-12-05 the second change was said as a rename whose matches are played.
+/// The control: the typo itself is a rename, whose matches are played.
+#[test]
+fn a_bot_renamed_back_is_said_to_be_back_and_plays_nothing_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_folder(dir.path());
+    python_bot(&class.join("alice"));
+    let cfg = class_config(&class, &["alice", "dave"]);
+    let league = class.join("league");
+    let league_arg = league.display().to_string();
+    let (_, stderr) = run(&["tournament", "--config", &cfg.display().to_string()]);
+    assert!(!stderr.contains("the same files"), "files of their own: no note: {stderr}");
+
+    let typo = class.join("typo.toml");
+    write(&typo, &std::fs::read_to_string(&cfg).unwrap().replace("name = \"alice\"", "name = \"Alice\""));
+    let (stdout, stderr) = run(&["tournament", "--resume", &league_arg, "--config", &typo.display().to_string()]);
+    assert!(stderr.contains("Alice is new and alice is gone, with the same files (renamed?)"), "{stderr}");
+    assert!(stdout.contains("4 of 4 matches played (4 now"), "the control: {stdout}");
+
+    let (stdout, stderr) = run(&["tournament", "--resume", &league_arg, "--config", &cfg.display().to_string()]);
+    assert!(
+        stderr.contains(
+            "alice is back and Alice is gone, with the same files (renamed back?): alice's results still current \
+             count again, its other matches are played, and Alice's results stay on disk, no longer counted"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("is new") && !stderr.contains("bots back"), "{stderr}");
+    assert!(stdout.contains("4 of 4 matches played (0 now, 4 kept"), "{stdout}");
+
+    // zoe hands in alice's files byte for byte: noted for the teacher, and played.
+    python_bot(&class.join("zoe"));
+    let copied = class.join("copied.toml");
+    let zoe = "[[bots]]\nname = \"zoe\"\ncommand = \"python3 greedy.py\"\ncwd = \"zoe\"\n";
+    write(&copied, &format!("{}{zoe}", std::fs::read_to_string(&cfg).unwrap()));
+    let (stdout, stderr) = run(&["tournament", "--resume", &league_arg, "--config", &copied.display().to_string()]);
+    assert!(
+        stderr.contains(
+            "note: alice and zoe have the same files (command, build and every file alike): a copy? for a teacher \
+             to look into"
+        ),
+        "{stderr}"
+    );
+    assert!(stdout.contains("12 of 12 matches played (8 now, 4 kept"), "{stdout}");
 }
 
 /// Ctrl-C while a student's new version builds (its build ended by it, with the arena) ends the
@@ -967,4 +1015,49 @@ fn a_bot_fetched_by_a_local_git_clone_is_built_and_the_server_s_repository_is_le
     assert!(!stderr.contains(said), "nothing left to copy: {stderr}");
     assert_eq!(recorded_bots(&league), recorded, "the same versions");
     assert_eq!(row(&leaderboard(&league), "bob")["version"], label.as_str());
+}
+
+/// A bot that plays from its own files (no copy of its version: here a record of an earlier
+/// arena) and rewrites them during the run is told once, by the labels the leaderboard shows
+/// (until 2026-12-05: twice, as a log line and as a plain one, naming fingerprints), and its
+/// matches still to play are left for the next run.
+#[test]
+fn a_bot_changed_while_it_plays_from_its_own_files_is_told_once_by_its_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_folder(dir.path());
+    // ann rewrites her own script as she starts (a new file moved over it, as a push would).
+    let script = format!(
+        "printf '%s\\n' '# pushed' >> bot.sh.new && cat bot.sh >> bot.sh.new && mv bot.sh.new bot.sh\n{WAITER_SH}"
+    );
+    write(&class.join("ann/bot.sh"), &script);
+    let text = std::fs::read_to_string(class_config(&class, &["carol", "dave"])).unwrap();
+    let cfg = class.join("class-ann.toml");
+    // (Unboxed, so that she can write her folder: a box shows it read-only.)
+    write(
+        &cfg,
+        &format!(
+            "jobs = 1\nsandbox = \"none\"\n{text}[[bots]]\nname = \"ann\"\ncommand = \"sh bot.sh\"\ncwd = \"ann\"\n"
+        ),
+    );
+    let league = class.join("league");
+    run(&["build", &cfg.display().to_string(), "--out", &league.display().to_string()]);
+    // As an earlier arena recorded it: every bot plays from its own files.
+    let path = league.join("tournament.json");
+    let mut record: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let configured = record["config"]["bots"].as_array().unwrap().clone();
+    for bot in record["bots"].as_array_mut().unwrap() {
+        let entry = configured.iter().find(|b| b["name"] == bot["name"]).unwrap().as_object().unwrap().clone();
+        let fields = bot.as_object_mut().unwrap();
+        fields.retain(|k, _| !["command", "cwd", "build", "files", "ignore", "kept"].contains(&k.as_str()));
+        fields.extend(entry);
+    }
+    std::fs::write(&path, serde_json::to_vec(&record).unwrap()).unwrap();
+
+    let (stdout, stderr) = run(&["tournament", "--resume", &league.display().to_string(), "--shard", "1/1"]);
+    let told = "bot `ann` plays from its own files (the league has no copy of its version), which changed during the \
+                run (built as v1, its files now a version the league has not seen): its matches still to play are \
+                left for the next run";
+    assert_eq!(stderr.matches("which changed during the run").count(), 1, "{stderr}");
+    assert!(stderr.contains(told), "{stderr}");
+    assert!(stdout.contains("left for the next run"), "{stdout}");
 }

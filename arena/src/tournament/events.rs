@@ -59,7 +59,8 @@ pub enum Event<'a> {
         /// Why.
         error: &'a RefereeError,
     },
-    /// Something went wrong outside a match: a worker could not start.
+    /// Something a teacher should know, outside a match, as one line: bots that play the same
+    /// files (at plan time), a bot changed during the run, a worker that could not start.
     Warning(&'a str),
     /// Finish: `leaderboard.json` and `leaderboard.md` are written in `out`; what shows the
     /// league (the pages) is written on this event.

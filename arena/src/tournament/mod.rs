@@ -20,7 +20,7 @@ mod vouch;
 /// The leaderboard, computed from the result lines (in [`crate::standings`], which the pages read).
 pub use crate::standings::leaderboard;
 
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
@@ -351,7 +351,15 @@ impl TournamentRecord {
         if !now.is(&bot.fingerprint, portable) {
             // Said once: its files changed, so what they fingerprint with its build's outputs
             // (the same files, for a bot without a build) changed too.
-            return Some(format!("now {}, built as {}", now.portable, bot.fingerprint));
+            // (By the labels the leaderboard shows, where the league has them.)
+            let was = history.and_then(|h| h.label_of(&bot.fingerprint)).unwrap_or(&bot.fingerprint);
+            let known = history
+                .and_then(|h| h.versions.iter().rev().find(|v| v.ok && now.is(&v.fingerprint, v.portable.as_deref())));
+            let is = match known {
+                Some(v) => format!("those of {} again", v.label),
+                None => "a version the league has not seen".to_string(),
+            };
+            return Some(format!("built as {was}, its files now {is}"));
         }
         // What its build wrote (the program it runs) must be as the build left it, too. (None:
         // a record of an earlier arena; a run refuses a bot with no copy and outputs it cannot
@@ -797,6 +805,9 @@ fn plan(
     if !lines.is_empty() {
         reporter.report(Event::Changed(&lines))?;
     }
+    for note in same_files(&record) {
+        reporter.report(Event::Warning(&note))?;
+    }
     for key in &options.rerun {
         if !record.schedule.iter().any(|m| &m.key == key) {
             // Refused after the builds: their logs go, as no saved record links them.
@@ -1141,6 +1152,33 @@ fn first_run_failures(record: &TournamentRecord, out: &Path) -> Vec<String> {
     record.failures.iter().map(|(name, why)| format!("{name} cannot play: {}", shown.text(why))).collect()
 }
 
+/// A note for each group of bots that play the same files (their fingerprints alike: command,
+/// build and every file), for a teacher to look into: a student may have handed in another's
+/// code. Only said, never refused (a teacher may list one program twice on purpose).
+fn same_files(record: &TournamentRecord) -> Vec<String> {
+    let mut by_files: Vec<(&str, Vec<String>)> = Vec::new();
+    for bot in &record.bots {
+        let name = crate::safe_text::terminal_cut(&bot.entry.name, 60);
+        match by_files.iter_mut().find(|(f, _)| *f == bot.fingerprint) {
+            Some((_, names)) => names.push(name),
+            None => by_files.push((&bot.fingerprint, vec![name])),
+        }
+    }
+    by_files
+        .into_iter()
+        .filter_map(|(_, names)| {
+            let (last, first) = names.split_last()?;
+            (!first.is_empty()).then(|| {
+                format!(
+                    "note: {} and {last} have the same files (command, build and every file alike): a copy? for a \
+                     teacher to look into",
+                    first.join(", ")
+                )
+            })
+        })
+        .collect()
+}
+
 /// What changed from `old` to `new` (the league in `out`), in words, and what it re-runs.
 fn changes(old: &TournamentRecord, new: &TournamentRecord, out_dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
@@ -1149,33 +1187,43 @@ fn changes(old: &TournamentRecord, new: &TournamentRecord, out_dir: &Path) -> Ve
     let fp = |r: &TournamentRecord, n: &str| r.bots.iter().find(|b| b.entry.name == n).map(|b| b.fingerprint.clone());
     let mut added: Vec<&String> = after.iter().filter(|n| !before.contains(n)).collect();
     let mut removed: Vec<&String> = before.iter().filter(|n| !after.contains(n)).collect();
-    // A bot gone and one new with the same files, each the only one: most likely a rename.
-    // Results are kept by name (a match's key, its seed and its replay name its bots), so the
-    // new name's matches are played; said as one change, so that the run is not a surprise.
+    // A bot the league had before and left (by --exclude, or a config without it) comes back
+    // when the roster given now lists it: said so, as --exclude lasts only until then.
+    let mut back: Vec<&String> = added.iter().copied().filter(|n| old.history.contains_key(*n)).collect();
+    added.retain(|n| !back.contains(n));
+    // A bot gone and one new (or back) with the same files, each the only one: most likely a
+    // rename. Results are kept by name (a match's key, its seed and its replay name its bots),
+    // so a new name's matches are played, and a name the league had (renamed back) finds its
+    // results again; said as one change, so that the run is no surprise.
     let same = |n: &&String, f: &String, r: &TournamentRecord| fp(r, n).as_ref() == Some(f);
     let renamed: Vec<(&String, &String)> = removed
         .iter()
         .filter_map(|gone| {
             let f = fp(old, gone)?;
-            let new_ones: Vec<&&String> = added.iter().filter(|n| same(n, &f, new)).collect();
+            let new_ones: Vec<&&String> = added.iter().chain(&back).filter(|n| same(n, &f, new)).collect();
             let gone_ones = removed.iter().filter(|n| same(n, &f, old)).count();
             (new_ones.len() == 1 && gone_ones == 1).then(|| (*gone, *new_ones[0]))
         })
         .collect();
     for (gone, renamed_to) in &renamed {
-        let matches = new.schedule.iter().filter(|m| m.seats.contains(renamed_to)).count();
-        out.push(format!(
-            "{renamed_to} is new and {gone} is gone, with the same files (renamed?): results are kept by name (a \
-             match's key, seed and replay name its bots), so {renamed_to}'s {matches} matches are played, and \
-             {gone}'s results stay on disk, no longer counted"
-        ));
+        if back.contains(renamed_to) {
+            out.push(format!(
+                "{renamed_to} is back and {gone} is gone, with the same files (renamed back?): {renamed_to}'s \
+                 results still current count again, its other matches are played, and {gone}'s results stay on \
+                 disk, no longer counted"
+            ));
+        } else {
+            let matches = new.schedule.iter().filter(|m| m.seats.contains(renamed_to)).count();
+            out.push(format!(
+                "{renamed_to} is new and {gone} is gone, with the same files (renamed?): results are kept by name \
+                 (a match's key, seed and replay name its bots), so {renamed_to}'s {matches} matches are played, \
+                 and {gone}'s results stay on disk, no longer counted"
+            ));
+        }
         added.retain(|n| n != renamed_to);
+        back.retain(|n| n != renamed_to);
         removed.retain(|n| n != gone);
     }
-    // A bot the league had before and left (by --exclude, or a config without it) comes back
-    // when the roster given now lists it: said so, as --exclude lasts only until then.
-    let back: Vec<&String> = added.iter().copied().filter(|n| old.history.contains_key(*n)).collect();
-    added.retain(|n| !back.contains(n));
     if !back.is_empty() {
         out.push(format!(
             "bots back in the league: {} (they had left it, by --exclude or a config, and the roster given now \
@@ -1209,7 +1257,19 @@ fn changes(old: &TournamentRecord, new: &TournamentRecord, out_dir: &Path) -> Ve
     };
     let (back_to, versions): (Vec<&String>, Vec<&String>) = changed.iter().partition(|n| earlier(n).is_some());
     if !versions.is_empty() {
-        out.push(format!("new versions: {} (their matches are played again)", join(&versions)));
+        // Each with its labels, as the leaderboard shows them (`alice v1 -> v2 0dbb175`).
+        let label = |r: &TournamentRecord, n: &str| -> Option<String> {
+            r.history.get(n)?.label_of(&fp(r, n)?).map(str::to_string)
+        };
+        let said: Vec<String> = versions
+            .iter()
+            .map(|n| match (label(old, n), label(new, n)) {
+                (Some(was), Some(is)) => format!("{n} {was} -> {is}"),
+                (None, Some(is)) => format!("{n} {is}"),
+                _ => n.to_string(),
+            })
+            .collect();
+        out.push(format!("new versions: {} (their matches are played again)", said.join(", ")));
     }
     for name in back_to {
         let was = earlier(name).unwrap_or_default();
@@ -1269,12 +1329,9 @@ fn changes(old: &TournamentRecord, new: &TournamentRecord, out_dir: &Path) -> Ve
     let (a, b) = (&old.config, &new.config);
     // (Only the referee's limits are in a match's key, as resolved: a default written out
     // changes nothing.)
-    let limits = a.limits.limits() != b.limits.limits();
-    if limits || a.seed != b.seed || a.game != b.game || a.seats != b.seats || a.params != b.params {
-        out.push(
-            "game settings (limits, seed, seats or the game's parameters) changed: every match is played again"
-                .to_string(),
-        );
+    let settings = settings_changed(a, b);
+    if !settings.is_empty() {
+        out.push(format!("game settings changed ({}): every match is played again", settings.join(", ")));
     }
     if a.limits.sandbox_limits() != b.limits.sandbox_limits() {
         out.push("the boxes' resource limits changed: they apply to the matches played from now on".to_string());
@@ -1286,6 +1343,42 @@ fn changes(old: &TournamentRecord, new: &TournamentRecord, out_dir: &Path) -> Ve
         out.push(format!("forfeit rule: {:?} -> {:?} (no match re-runs)", a.forfeits, b.forfeits));
     }
     out
+}
+
+/// The settings in a match's key that differ from `a` to `b`, each by its config key with its
+/// values (`move_ms 300 -> 400`): the limits as resolved (a default written out is no change),
+/// the seed, the game, the seats and the game's parameters.
+fn settings_changed(a: &TournamentConfig, b: &TournamentConfig) -> Vec<String> {
+    let (la, lb) = (a.limits.limits(), b.limits.limits());
+    let ms = |d: Duration| d.as_millis().to_string();
+    let param = |c: &TournamentConfig, k: &str| c.params.get(k).map_or_else(|| "(unset)".to_string(), Clone::clone);
+    let mut pairs: Vec<(String, String, String)> = vec![
+        ("game".into(), a.game.clone(), b.game.clone()),
+        ("seed".into(), a.seed.to_string(), b.seed.to_string()),
+        ("seats".into(), a.seats().to_string(), b.seats().to_string()),
+        ("startup_ms".into(), ms(la.startup), ms(lb.startup)),
+        ("move_ms".into(), ms(la.per_move), ms(lb.per_move)),
+        ("total_ms".into(), ms(la.total), ms(lb.total)),
+        ("grace_ms".into(), ms(la.grace), ms(lb.grace)),
+        ("max_line".into(), la.max_line.to_string(), lb.max_line.to_string()),
+        ("clock".into(), la.clock.to_string(), lb.clock.to_string()),
+        ("backstop_factor".into(), la.backstop_factor.to_string(), lb.backstop_factor.to_string()),
+        ("stderr_rate".into(), la.stderr_rate.to_string(), lb.stderr_rate.to_string()),
+    ];
+    let keys: BTreeSet<&String> = a.params.keys().chain(b.params.keys()).collect();
+    pairs.extend(keys.into_iter().map(|k| (format!("params.{k}"), param(a, k), param(b, k))));
+    let mut said: Vec<String> = pairs
+        .into_iter()
+        .filter(|(_, was, is)| was != is)
+        .map(|(key, was, is)| {
+            format!("{key} {} -> {}", crate::safe_text::terminal_cut(&was, 40), crate::safe_text::terminal_cut(&is, 40))
+        })
+        .collect();
+    // (Anything else of the limits in a match's key, should one be added without a name here.)
+    if said.is_empty() && la != lb {
+        said.push("limits".to_string());
+    }
+    said
 }
 
 fn join(names: &[&String]) -> String {
@@ -1352,7 +1445,7 @@ impl LiveBots<'_> {
                     crate::safe_text::terminal_cut(name, 60),
                     crate::safe_text::terminal_line(&why)
                 );
-                tracing::warn!("{text}");
+                // (Told once, to the reporter, which shows it: not logged besides.)
                 tell(Event::Warning(&text));
             }
             return false;
@@ -2645,6 +2738,7 @@ mod tests {
         for bot in ["ann", "cid"] {
             let said = warnings.iter().find(|w| w.contains(&format!("bot `{bot}`"))).unwrap();
             assert!(said.contains("changed during the run") && said.contains("left for the next run"), "{said}");
+            assert!(said.contains("(built as v1, its files now a version the league has not seen)"), "{said}");
         }
 
         // The control: the same league played unchecked, its bots' files as recorded again.
@@ -2684,7 +2778,8 @@ mod tests {
         assert_eq!(verdict, Some(Some("what its build wrote has changed".to_string())));
         std::fs::write(folder.join("bot.sh"), "echo WAIT\n").unwrap();
         assert_eq!(walks(&mut || verdict = Some(record.not_as_built(cid, &left_out))), 1);
-        assert!(verdict.clone().flatten().is_some_and(|why| why.starts_with("now ")), "{verdict:?}");
+        let why = "built as v1, its files now a version the league has not seen";
+        assert_eq!(verdict, Some(Some(why.to_string())), "said by the leaderboard's labels");
 
         // The control: its own files, then with its outputs, read apart: two walks.
         let outputs = record.history["cid"].outputs.clone();
@@ -3150,11 +3245,112 @@ mod tests {
             ],
         );
         let said = changes(&old, &new, Path::new("/league"));
-        assert!(said.contains(&"new versions: bob (their matches are played again)".to_string()), "{said:#?}");
+        // (With its labels, as the leaderboard shows them.)
+        assert!(said.contains(&"new versions: bob v2 -> v3 (their matches are played again)".to_string()), "{said:#?}");
         assert!(said.iter().any(|s| s.starts_with("alice: back to v1 (2026-")), "{said:#?}");
         assert!(!said.iter().any(|s| s.starts_with("new versions:") && s.contains("alice")), "{said:#?}");
         assert!(said.iter().any(|s| s.starts_with("frank: builds and starts now, as v2 (")), "{said:#?}");
         assert!(!said.iter().any(|s| s.contains("gina")), "{said:#?}");
         assert_eq!(said.len(), 3, "{said:#?}");
+    }
+
+    /// A bot renamed back to a name the league had (`Carol` a typo of `carol`, then fixed) is
+    /// said to be back, its results still current counting again: its matches are not played.
+    /// Until 2026-12-05 the rename guess ran first and said "carol is new … so carol's matches
+    /// are played". The control: a rename to a name the league never had is still a rename.
+    #[test]
+    fn a_bot_renamed_back_is_said_to_be_back_and_a_new_name_a_rename() {
+        let history = |names: &[&'static str]| -> Vec<(&'static str, Vec<(&'static str, bool)>)> {
+            names
+                .iter()
+                .map(|n| (*n, vec![(if n.eq_ignore_ascii_case("carol") { "c1" } else { "a1" }, true)]))
+                .collect()
+        };
+        let old = roster(&[("alice", Some("a1")), ("Carol", Some("c1"))], &history(&["alice", "carol", "Carol"]));
+        let new = roster(&[("alice", Some("a1")), ("carol", Some("c1"))], &history(&["alice", "carol", "Carol"]));
+        let said = changes(&old, &new, Path::new("/league"));
+        assert_eq!(
+            said,
+            ["carol is back and Carol is gone, with the same files (renamed back?): carol's results still current \
+              count again, its other matches are played, and Carol's results stay on disk, no longer counted"],
+        );
+
+        // The control: a name the league never had, with the same files: a rename, played.
+        let new = roster(&[("alice", Some("a1")), ("Carol Smith", Some("c1"))], &history(&["alice", "carol", "Carol"]));
+        let said = changes(&old, &new, Path::new("/league"));
+        assert_eq!(said.len(), 1, "{said:#?}");
+        assert!(
+            said[0].starts_with("Carol Smith is new and Carol is gone, with the same files (renamed?)"),
+            "{said:#?}"
+        );
+    }
+
+    /// A change of the settings in a match's key names each, with its old and new values;
+    /// a limit written out at its default is no change. Until 2026-12-05 any of them said only
+    /// "game settings (limits, seed, seats or the game's parameters) changed".
+    #[test]
+    fn changed_game_settings_are_named_with_their_values() {
+        let records = |change: &dyn Fn(&mut TournamentConfig)| {
+            let old = roster(&[("alice", Some("a1"))], &[("alice", vec![("a1", true)])]);
+            let mut new = old.clone();
+            change(&mut new.config);
+            changes(&old, &new, Path::new("/league"))
+        };
+        let said = records(&|c| c.limits.move_ms = Some(400));
+        assert_eq!(said, ["game settings changed (move_ms 1000 -> 400): every match is played again"]);
+        let said = records(&|c| {
+            c.seed += 1;
+            c.limits.total_ms = Some(3000);
+            c.params.insert("size".to_string(), "6x5".to_string());
+        });
+        let seed = roster(&[], &[]).config.seed;
+        assert_eq!(
+            said,
+            [format!(
+                "game settings changed (seed {seed} -> {}, total_ms 5000 -> 3000, params.size (unset) -> 6x5): every \
+                 match is played again",
+                seed + 1
+            )]
+        );
+        // The control: the default written out changes no match, and says nothing.
+        let default = crate::engine::Limits::default().per_move.as_millis() as u64;
+        assert_eq!(records(&|c| c.limits.move_ms = Some(default)), Vec::<String>::new());
+    }
+
+    /// Bots that play the same files (another student's code handed in byte for byte) are
+    /// noted for the teacher; the control: bots with files of their own are not. The embedded
+    /// default's sample bots cannot be: each has a command of its own, and a fingerprint
+    /// hashes the command.
+    #[test]
+    fn bots_with_the_same_files_are_noted_and_the_sample_bots_are_not() {
+        let record = roster(
+            &[("alice", Some("a1")), ("bob", Some("b1")), ("erin", Some("a1")), ("gus", Some("a1")), ("x", None)],
+            &[],
+        );
+        assert_eq!(
+            same_files(&record),
+            ["note: alice, erin and gus have the same files (command, build and every file alike): a copy? for a \
+              teacher to look into"]
+        );
+        let record = roster(&[("alice", Some("a1")), ("bob", Some("b1")), ("erin", Some("e1"))], &[]);
+        assert_eq!(same_files(&record), Vec::<String>::new(), "the control: files of their own");
+
+        let default = TournamentConfig::embedded().unwrap();
+        let commands: BTreeSet<&str> = default.bots.iter().map(|b| b.command.as_str()).collect();
+        assert_eq!(commands.len(), default.bots.len(), "{:?}", default.bots);
+        // (A command of its own is a fingerprint of its own, even over the same bytes, as the
+        // sample bots share a build and a workspace; the control: one command twice is alike.)
+        let dir = tempfile::tempdir().unwrap();
+        for bot in ["greedy", "random"] {
+            std::fs::write(dir.path().join(bot), "#!/bin/sh\necho WAIT\n").unwrap();
+        }
+        let left_out = submission::LeftOut::league(&[]);
+        let fingerprint = |file: &str| {
+            let entry = config::parse_bot_arg(&format!("b={}", dir.path().join(file).display())).unwrap();
+            let (outputs, mut cache) = (BTreeSet::new(), BTreeMap::new());
+            submission::fingerprints(&entry, None, &outputs, &left_out, &mut cache).unwrap().portable
+        };
+        assert_ne!(fingerprint("greedy"), fingerprint("random"));
+        assert_eq!(fingerprint("greedy"), fingerprint("greedy"), "the control");
     }
 }

@@ -138,6 +138,12 @@ impl BotHistory {
         format!("{} ({})", version.label, time_text(self.first_seen(version)))
     }
 
+    /// The label of the good version recorded as `fingerprint` (`v2 0dbb175`, as the
+    /// leaderboard shows it), if the league has one.
+    pub fn label_of(&self, fingerprint: &str) -> Option<&str> {
+        self.versions.iter().find(|v| v.ok && v.fingerprint == fingerprint).map(|v| v.label.as_str())
+    }
+
     /// The newest version, good or not.
     pub fn latest(&self) -> Option<&Version> {
         self.versions.last()
@@ -454,7 +460,7 @@ pub fn limit_copies(history: &mut BTreeMap<String, BotHistory>, playing: &[BotVe
                 continue;
             }
             total -= bytes;
-            let label = h.versions.iter().find(|v| v.fingerprint == fingerprint).map_or("?", |v| v.label.as_str());
+            let label = h.label_of(&fingerprint).unwrap_or("?");
             tracing::info!(
                 bot = %crate::safe_text::terminal_cut(name, 60),
                 version = %label,
