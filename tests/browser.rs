@@ -319,18 +319,20 @@ fn the_league_index_cross_table_and_bot_pages_agree_with_leaderboard_json() {
     );
     assert_eq!(b.eval("document.querySelector('.vrow.failedrow').dataset.bot"), json!("broken"));
     assert_eq!(b.eval("document.querySelector('#ratingchart .mark.failed').dataset.bot"), json!("broken"));
-    // Each bot's average and rating read as in leaderboard.md (the terminal's table): one
-    // rounding, the arena's; `-` for the bot that never played (it has no rating).
+    // Each bot's version, average and rating read as in leaderboard.json and leaderboard.md (the
+    // terminal's table): one rounding, the arena's; `-` for the bot that never played (it has no
+    // rating).
     let md = std::fs::read_to_string(out.join("leaderboard.md")).unwrap();
     for r in rows {
         let bot = r["bot"].as_str().unwrap();
         let line = md.lines().find(|l| l.contains(&format!("| [{bot}](#{bot}) |"))).unwrap();
         let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
         let (avg, rating) = (cells[8], cells[cells.len() - 1]);
+        let version = r["version"].as_str().unwrap_or("-");
         let shown = b.eval(&format!(
-            "(() => {{ const r = document.querySelector('.vbody .vrow[data-bot=\"{bot}\"]'); return [r.children[7].textContent, r.children[9].textContent]; }})()"
+            "(() => {{ const r = document.querySelector('.vbody .vrow[data-bot=\"{bot}\"]'); return [r.children[2].textContent, r.children[8].textContent, r.children[10].textContent]; }})()"
         ));
-        assert_eq!(shown, json!([avg, rating]), "{bot}: {line}");
+        assert_eq!(shown, json!([version, avg, rating]), "{bot}: {line}");
         if bot == "broken" {
             assert_eq!(rating, "-");
         }
@@ -381,7 +383,7 @@ fn the_league_index_cross_table_and_bot_pages_agree_with_leaderboard_json() {
     let on_jump: i64 =
         matches_of(&board, a, None).iter().filter(|m| m["map"] == jump).map(|m| m["score"].as_i64().unwrap()).sum();
     assert_eq!(
-        b.eval("document.querySelector('.vbody .vrow[data-bot=\"greedy\"] .td:nth-child(3)').textContent"),
+        b.eval("document.querySelector('.vbody .vrow[data-bot=\"greedy\"] .td:nth-child(4)').textContent"),
         json!(on_jump.to_string())
     );
     // Filters: a name, a forfeit reason, bots that could not play.

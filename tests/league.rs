@@ -85,6 +85,21 @@ fn lines(dir: &Path) -> usize {
     std::fs::read_to_string(dir.join("results.jsonl")).unwrap().lines().count()
 }
 
+/// The data `index.html` embeds for its script (which draws the leaderboard from it).
+fn page_data(league: &Path) -> Value {
+    let page = std::fs::read_to_string(league.join("index.html")).unwrap();
+    let open = r#"<script type="application/json" id="data">"#;
+    let data = &page[page.find(open).unwrap() + open.len()..];
+    serde_json::from_str(&data[..data.find("</script>").unwrap()]).unwrap()
+}
+
+/// The static warning box at the top of `index.html` (a page read without its script shows it).
+fn index_notes(league: &Path) -> String {
+    let page = std::fs::read_to_string(league.join("index.html")).unwrap();
+    page.find(r#"id="notes""#)
+        .map_or(String::new(), |at| page[at..at + page[at..].find("</section>").unwrap()].to_string())
+}
+
 /// The fields a standing is made of.
 fn standing(board: &Value, bot: &str) -> Value {
     let r = row(board, bot);
@@ -181,6 +196,19 @@ fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
     assert_eq!(bob["version"], "v2");
     assert!(bob.get("note").is_none(), "{bob}");
     assert!(bob["total_score"].as_i64().unwrap() > 0, "the fixed version plays: {bob}");
+    // The pages show the versions too: the index's data (its table) and each bot's header.
+    let data = page_data(&league);
+    for (bot, version) in [("alice", "v3"), ("bob", "v2")] {
+        let shown = data["bots"].as_array().unwrap().iter().find(|b| b["name"] == bot).unwrap();
+        assert_eq!(
+            (&shown["version"], &shown["version_at"]),
+            (&row(&week5, bot)["version"], &row(&week5, bot)["version_at"])
+        );
+        assert_eq!(shown["version"], version);
+        let page = std::fs::read_to_string(league.join(format!("bots/{bot}.html"))).unwrap();
+        let at = row(&week5, bot)["version_at"].as_str().unwrap().to_string();
+        assert!(page.contains(&format!(">version {version}, first seen {at} · rank ")), "{page}");
+    }
     assert!(week5["complete"].as_bool().unwrap());
     // Nothing was lost: every result ever played is still in results.jsonl, with its replay.
     assert_eq!(lines(&league), 40 + 16 + 16 + 16);
@@ -930,6 +958,8 @@ fn a_bot_whose_folder_is_a_link_to_another_s_is_refused_and_the_other_is_untouch
             let program = bin(if bot == "carol" { "greedy" } else { "waiter" });
             text.push_str(&format!("[[bots]]\nname = \"{bot}\"\ncommand = {program:?}\n"));
         }
+        // (And one whose folder is missing: neither it nor alice has a build log.)
+        text.push_str("[[bots]]\nname = \"zed\"\ncommand = \"./bot\"\ncwd = \"subs/zed\"\nbuild = \"sh build.sh\"\n");
         let cfg = class.join(format!("{name}.toml"));
         write(&cfg, &text);
         let league = class.join(name);
@@ -956,6 +986,11 @@ fn a_bot_whose_folder_is_a_link_to_another_s_is_refused_and_the_other_is_untouch
     for bot in ["bob", "carol", "dave"] {
         assert_eq!(row(&board, bot)["games"], 4, "{bot} plays the two others: {}", row(&board, bot));
     }
+    // The index says so without its script too, with why, though neither has a build log.
+    let notes = index_notes(&class.join("linked"));
+    assert!(notes.contains("<b>alice</b>: its folder subs/alice/src is a symbolic link (to ../bob)"), "{notes}");
+    assert!(notes.contains("<b>zed</b>: its folder subs/zed is missing</li>"), "{notes}");
+    assert!(!notes.contains("build log") && !notes.contains("<b>bob</b>"), "{notes}");
 
     // The control: her real folder, named directly.
     let (board, _) = league_with("subs/alice/real", "real");
@@ -963,6 +998,8 @@ fn a_bot_whose_folder_is_a_link_to_another_s_is_refused_and_the_other_is_untouch
     assert!(!class.join("subs/bob/x").exists(), "and not in bob's");
     assert!(row(&board, "alice")["failure"].is_null(), "{}", row(&board, "alice"));
     assert_eq!(row(&board, "alice")["games"], 6, "{}", row(&board, "alice"));
+    let notes = index_notes(&class.join("real"));
+    assert!(notes.contains("<b>zed</b>: its folder subs/zed is missing") && !notes.contains("alice"), "{notes}");
 }
 
 /// A teacher fetched a student's repository with a plain local `git clone` (its objects hard
@@ -1004,6 +1041,11 @@ fn a_bot_fetched_by_a_local_git_clone_is_built_and_the_server_s_repository_is_le
     let head = String::from_utf8_lossy(&head.unwrap().stdout).trim().to_string();
     let label = format!("v1 {head}");
     assert_eq!(bob["version"], label.as_str(), "its commit, no edits: {bob}");
+    // The pages show it as leaderboard.json does: the index's data, and bob's page's header.
+    let shown = page_data(&league)["bots"].as_array().unwrap().iter().find(|b| b["name"] == "bob").cloned().unwrap();
+    assert_eq!((&shown["version"], &shown["version_at"]), (&bob["version"], &bob["version_at"]));
+    let page = std::fs::read_to_string(league.join("bots/bob.html")).unwrap();
+    assert!(page.contains(&format!(">version {label}, first seen ")), "{page}");
     assert!(bob["note"].is_null(), "{bob}");
     assert_eq!(files_under(&dir.path().join("srv/bob.git/objects")), server, "the server's objects as they were");
     git(&dir.path().join("srv/bob.git"), &["fsck", "--no-progress"]);

@@ -83,6 +83,16 @@ impl Row {
         format!("{} ± {}", whole(self.rating), whole(self.deviation))
     }
 
+    /// Its version as every text shows it: the label (`v2 3f2a1bc`), `-` when it has none; with
+    /// `when`, followed by when the league first saw it (`v2 3f2a1bc (2026-11-30T16:40:00Z)`).
+    pub fn version_text(&self, when: bool) -> String {
+        match (&self.version, &self.version_at) {
+            (Some(v), Some(at)) if when => format!("{v} ({at})"),
+            (Some(v), _) => v.clone(),
+            (None, _) => "-".to_string(),
+        }
+    }
+
     /// Its rating's 95 % interval, `1480 to 2022` (± 1.96 deviations), when it has a rating.
     pub fn interval_text(&self) -> Option<String> {
         let spread = 1.96 * self.deviation;
@@ -473,7 +483,7 @@ impl Leaderboard {
         table.load_style(UTF8_FULL_CONDENSED).set_header(header);
         for row in &self.rows {
             let mut cells = cells(row).to_vec();
-            cells.insert(2, row.version.clone().unwrap_or_else(|| "-".to_string()));
+            cells.insert(2, row.version_text(false));
             table.add_row(cells.iter().map(|c| safe_text::terminal(c)).collect::<Vec<_>>());
         }
         // The forfeits column holds why a build failed too (a few hundred characters): wrapped
@@ -536,12 +546,7 @@ impl Leaderboard {
             let c = cells(row);
             let mut c: Vec<String> = c.to_vec();
             c[1] = format!("[{}](#{})", md(&row.bot), anchor(&row.bot));
-            let version = match (&row.version, &row.version_at) {
-                (Some(v), Some(at)) => format!("{v} ({at})"),
-                (Some(v), None) => v.clone(),
-                _ => "-".to_string(),
-            };
-            c.insert(2, version);
+            c.insert(2, row.version_text(true));
             let cells: Vec<String> =
                 c.iter().enumerate().map(|(i, s)| if i == 1 { s.clone() } else { md(s) }).collect();
             let _ = writeln!(out, "| {} |", cells.join(" | "));
@@ -963,9 +968,9 @@ mod tests {
         assert!(serde_json::to_string(&results).unwrap().contains(one), "the control: the result holds the path");
     }
 
-    /// The terminal table shows each bot's version by its label, like the CSV, Markdown and JSON,
-    /// and a long failure still wraps in the forfeits column (the control: the failure alone is
-    /// wider than any line of the table), not in the version's.
+    /// The terminal table shows each bot's version by its label, like the CSV, Markdown, JSON and
+    /// pages, and a long failure still wraps in the forfeits column (the control: the failure
+    /// alone is wider than any line of the table), not in the version's.
     #[test]
     fn the_terminal_table_shows_the_version() {
         let mut lb = compute(&names()[..2], &BTreeMap::new(), &[result("1", ["a", "b"], [7, 0], None)], 1, false);
@@ -980,6 +985,11 @@ mod tests {
         let a = text.lines().find(|l| l.contains("┆ a ")).unwrap();
         assert!(a.contains("┆ v2 3f2a1bc ") && !a.contains("2026-11-30"), "{text}");
         assert!(text.lines().any(|l| l.contains("┆ b ") && l.contains("┆ - ")), "no version: '-'\n{text}");
+        // The Markdown adds when the league first saw it, by the same function.
+        let md = lb.markdown("t");
+        assert!(md.contains(r"| [a](#a) | v2 3f2a1bc \(2026-11-30T16\:40\:00Z\) | 7 |"), "{md}");
+        assert!(md.contains("| [b](#b) | - | 0 |"), "{md}");
+        assert_eq!(lb.rows[1].version_text(true), "-");
         let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
         assert!(widest < failure.chars().count() + 20 && failure.chars().count() > 200, "{widest}\n{text}");
     }

@@ -171,14 +171,14 @@
     const ROW = 30;
     const board = el("section", "standings");
     const title = el("h2", "", "Leaderboard"); title.id = "standings-title"; board.appendChild(title);
-    const cols = [["rank", "rank"], ["bot", "bot"], ["total", "total score"], ["games", "games"], ["w", "won"], ["d", "drawn"], ["l", "lost"], ["avg", "avg score"], ["forfeits", "forfeits"], ["rating", "rating (95 % interval)"]];
+    const cols = [["rank", "rank"], ["bot", "bot"], ["version", "version"], ["total", "total score"], ["games", "games"], ["w", "won"], ["d", "drawn"], ["l", "lost"], ["avg", "avg score"], ["forfeits", "forfeits"], ["rating", "rating (95 % interval)"]];
     const table = el("div", "vtable"); table.id = "board";
     const headRow = el("div", "vrow head");
     cols.forEach(([key, label], c) => {
       const h = el("button", "th", label); h.type = "button";
       h.addEventListener("click", () => { state.up = state.sort === key ? !state.up : false; state.sort = key; refresh(); });
       headRow.appendChild(h);
-      if (c === 0 || (c >= 2 && c <= 7)) h.classList.add("num");
+      if (c === 0 || (c >= 3 && c <= 8)) h.classList.add("num");
     });
     const body = el("div", "vbody");
     table.append(headRow, body);
@@ -186,7 +186,7 @@
     main.appendChild(board);
     let shown = [];
     const sortKey = {
-      rank: (x) => x.rank, bot: (x) => bots[x.i].name, total: (x) => x.total, games: (x) => x.games, w: (x) => x.w, d: (x) => x.d,
+      rank: (x) => x.rank, bot: (x) => bots[x.i].name, version: (x) => bots[x.i].version_at || "", total: (x) => x.total, games: (x) => x.games, w: (x) => x.w, d: (x) => x.d,
       l: (x) => x.l, avg: (x) => (x.games > 0 ? x.avg : -Infinity), forfeits: (x) => Object.values(bots[x.i].forfeits).reduce((a, b) => a + b, 0), rating: (x) => (bots[x.i].interval ? bots[x.i].rating : -Infinity),
     };
     function iv(b) {
@@ -209,6 +209,8 @@
       const who = cell("", "name");
       if (b.failure) who.appendChild(el("span", "warn", "⚠ "));
       const a = el("a", "", b.name); a.href = b.page; who.appendChild(a);
+      const ver = cell(b.version, "ver");
+      if (b.version_at) ver.title = b.version + ", first seen " + b.version_at;
       cell(String(x.total), "num"); cell(String(x.games), "num"); cell(String(x.w), "num"); cell(String(x.d), "num"); cell(String(x.l), "num");
       cell(average(x), "num");
       const ff = Object.entries(b.forfeits).map(([k2, v]) => k2 + " " + v).join(", ");
@@ -294,7 +296,7 @@
       order = lines.map((x) => x.i);
       shown = lines.filter((x) => matches(x.i));
       if (state.sort) {
-        // Bigger first, except for rank, name and losses; a second click turns the order.
+        // Bigger (a version: newer) first, except for rank, name and losses; a second click turns the order.
         const f = sortKey[state.sort], sign = (["rank", "bot", "l"].includes(state.sort) ? 1 : -1) * (state.up ? -1 : 1);
         shown.sort((a, b) => { const u = f(a), v = f(b); return sign * (typeof u === "string" ? u.localeCompare(v) : u - v) || a.rank - b.rank; });
       }

@@ -51,6 +51,11 @@ struct IndexData<'a> {
 struct BotData<'a> {
     name: &'a str,
     page: String,
+    /// The version its standing comes from, as every output shows it ([`Row::version_text`]:
+    /// `v2 3f2a1bc`, `-` when it has none), and when the league first saw it.
+    version: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    version_at: Option<&'a str>,
     rank: usize,
     total: i64,
     games: u32,
@@ -192,6 +197,8 @@ impl<'a> League<'a> {
                 .map(|r| BotData {
                     name: &r.bot,
                     page: bot_page(&r.bot),
+                    version: r.version_text(false),
+                    version_at: r.version_at.as_deref(),
                     rank: r.rank,
                     total: r.total_score,
                     games: r.games,
@@ -218,11 +225,12 @@ pub fn index_page(title: &str, board: &Leaderboard, results: &[ResultLine]) -> S
     let league = League::new(board, results);
     let data = json_in_html(&league.data(title)).unwrap_or_else(|_| "null".to_string());
     // Bots standing on an older version (their newest failed to build or start), and bots
-    // that could not play, with the full build log: said in the page itself, not only by its
-    // script. A bot whose build went well is not listed (its bot page links the log).
+    // that could not play, with why and the full build log when there is one (a folder missing
+    // or reached through a link has none): said in the page itself, not only by its script.
+    // A bot whose build went well is not listed (its bot page links the log).
     let mut notes = String::new();
     for row in &board.rows {
-        let Some(why) = row.note.as_deref().or(row.failure.as_deref().filter(|_| row.build_log.is_some())) else {
+        let Some(why) = row.note.as_deref().or(row.failure.as_deref()) else {
             continue;
         };
         let _ = write!(notes, "<li><b>{}</b>: {}</li>", html(&row.bot), with_log_link(why, row.build_log.as_deref()));
@@ -328,8 +336,10 @@ fn bot_page_html(league: &League<'_>, out: &Path, row: &Row) -> String {
     let mut body = String::new();
     let _ = write!(
         body,
-        r#"<header><nav><a href="../index.html">← leaderboard</a></nav><h1>{}</h1><div class="sub">rank {} of {n} · total score {} · {} games: {} won, {} drawn, {} lost · average {} · rating {}{}</div></header><main class="botpage">"#,
+        r#"<header><nav><a href="../index.html">← leaderboard</a></nav><h1>{}</h1><div class="sub">version {}{} · rank {} of {n} · total score {} · {} games: {} won, {} drawn, {} lost · average {} · rating {}{}</div></header><main class="botpage">"#,
         html(&row.bot),
+        html(&row.version_text(false)),
+        row.version_at.as_deref().map_or(String::new(), |at| format!(", first seen {}", html(at))),
         row.rank,
         row.total_score,
         row.games,
@@ -658,6 +668,127 @@ mod tests {
         // Control: with every build good there is no box at all.
         board.rows.retain(|r| r.bot == "good");
         assert!(!index_page("t", &board, &[]).contains(r#"id="notes""#));
+    }
+
+    /// A bot that cannot play because its folder is missing or reached through a link has no
+    /// build log: the warning box, which a page read without its script shows, lists it with
+    /// why all the same (it listed only failures with a log). The control: a bot with neither a
+    /// failure nor a note is not listed.
+    #[test]
+    fn the_index_lists_a_bot_that_cannot_play_without_a_build_log() {
+        let bots: Vec<String> = ["good", "zed", "gus"].iter().map(|s| s.to_string()).collect();
+        let failures = BTreeMap::from([
+            ("zed".to_string(), "its folder subs/zed is missing".to_string()),
+            ("gus".to_string(), "its folder subs/gus is a symbolic link (to ../<alice>)".to_string()),
+        ]);
+        let board = compute(&Input {
+            bots: &bots,
+            failures: &failures,
+            results: &[],
+            scheduled: 0,
+            wins_first: false,
+            forfeits: ForfeitRule::Loss,
+            maps: &crate::standings::maps::MapNames::default(),
+        });
+        assert!(board.rows.iter().all(|r| r.build_log.is_none() && r.note.is_none()));
+        let page = index_page("t", &board, &[]);
+        let notes = &page[page.find(r#"id="notes""#).expect("a warning box")..];
+        let notes = &notes[..notes.find("</section>").unwrap()];
+        assert!(notes.contains("<li><b>zed</b>: its folder subs/zed is missing</li>"), "{notes}");
+        assert!(notes.contains("<li><b>gus</b>: its folder subs/gus is a symbolic link (to ../&lt;alice&gt;)</li>"));
+        assert!(!notes.contains("good") && !notes.contains("build log"), "{notes}");
+        // It is before the script's part of the page, not drawn by it.
+        assert!(page.find(r#"id="notes""#) < page.find(r#"<main id="league">"#));
+    }
+
+    /// Every page shows each bot's version as the other outputs do ([`Row::version_text`]): in
+    /// the index's data, which its table draws, and in a bot page's header, with when the
+    /// league first saw it; `-` for a bot with none. A label read from the record is text the
+    /// arena did not write (a hand-edited `tournament.json`): hostile text in it stays text on
+    /// the bot page and in the index's data, whose JSON reads back the same. The controls: the
+    /// hostile label reaches both pages (escaped), and as plain JSON it would close the
+    /// page's data element.
+    #[test]
+    fn the_pages_show_each_bots_version_and_hostile_text_in_it_stays_inert() {
+        let results = [crate::standings::leaderboard::test_result("1", ["a", "b"], [5, 1], None)];
+        let bots: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        let mut board = compute(&Input {
+            bots: &bots,
+            failures: &BTreeMap::new(),
+            results: &results,
+            scheduled: 1,
+            wins_first: false,
+            forfeits: ForfeitRule::Loss,
+            maps: &crate::standings::maps::MapNames::default(),
+        });
+        let hostile = "v2 </script><script>alert(1)</script><b onload=x>\u{202e}'\"";
+        board.rows[0].version = Some("v2 0dbb175".to_string());
+        board.rows[0].version_at = Some("2026-12-05T12:54:03Z".to_string());
+        board.rows[1].version = Some(hostile.to_string());
+        board.rows[1].version_at = Some("<i>then</i>".to_string());
+        let page = index_page("t", &board, &results);
+        let start = page.find(r#"<script type="application/json" id="data">"#).unwrap();
+        let json = &page[start..][page[start..].find('>').unwrap() + 1..];
+        let json = &json[..json.find("</script>").expect("the data element ends")];
+        let data: serde_json::Value = serde_json::from_str(json).unwrap();
+        let shown = |k: usize| (data["bots"][k]["version"].as_str(), data["bots"][k]["version_at"].as_str());
+        assert_eq!(shown(0), (Some("v2 0dbb175"), Some("2026-12-05T12:54:03Z")));
+        assert_eq!(shown(1), (Some(hostile), Some("<i>then</i>")), "read back the same");
+        assert_eq!(shown(2), (Some("-"), None), "no version: '-', as in the terminal");
+        assert_eq!(page.matches("<script").count(), 3, "the data and the two scripts, no more: {page}");
+        assert!(!page.contains("alert(1)</script>") && !page.contains('\u{202e}'), "{page}");
+        let raw = serde_json::to_string(hostile).unwrap();
+        assert!(raw.contains("</script><script>"), "the control: plain JSON would end the data element");
+
+        let league = League::new(&board, &results);
+        let out = Path::new("/nonexistent");
+        let header = |k: usize| {
+            let page = bot_page_html(&league, out, &board.rows[k]);
+            let sub = &page[page.find(r#"<div class="sub">"#).unwrap()..];
+            sub[..sub.find("</div>").unwrap()].to_string()
+        };
+        assert!(header(0).contains(">version v2 0dbb175, first seen 2026-12-05T12:54:03Z · rank 1 of 3 · "));
+        let b = header(1);
+        assert!(
+            b.contains(
+                "version v2 &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;b onload=x&gt;\\u{202e}&#39;&quot;, \
+                 first seen &lt;i&gt;then&lt;/i&gt; · rank 2 of 3"
+            ),
+            "the control: the label is there, as text: {b}"
+        );
+        assert!(!b.contains("<script") && !b.contains("<b ") && !b.contains("<i>") && !b.contains('\u{202e}'), "{b}");
+        assert!(header(2).contains(">version - · rank "), "{}", header(2));
+    }
+
+    /// The index's table has the version column after the bot's, as the leaderboard's other
+    /// outputs: the script's header, its row cells and the style's grid tracks agree in number
+    /// (one more column in the script alone would shift every cell under the wrong heading).
+    #[test]
+    fn the_index_table_has_a_version_column_its_header_cells_and_grid_agree_on() {
+        let script = include_str!("league.js");
+        let cols = &script[script.find("const cols = [").unwrap()..];
+        let cols = &cols[..cols.find("\n").unwrap()];
+        assert!(cols.contains(r#"["bot", "bot"], ["version", "version"], ["total", "total score"]"#), "{cols}");
+        let headings = cols.matches("\", \"").count();
+        let row = &script[script.find("function rowEl").unwrap()..];
+        let row = &row[..row.find("return r;").unwrap()];
+        assert!(row.contains(r#"const ver = cell(b.version, "ver");"#), "drawn from the data, as text: {row}");
+        let cells = row.matches("cell(").count();
+        let css = include_str!("league.css");
+        let grid = &css[css.find(".vrow { display: grid; grid-template-columns:").unwrap()..];
+        let grid = &grid[grid.find("columns:").unwrap() + "columns:".len()..];
+        let grid = &grid[..grid.find(';').unwrap()];
+        let (mut depth, mut tracks, mut in_track) = (0, 0, false);
+        for c in grid.chars() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                c if c.is_whitespace() && depth == 0 => in_track = false,
+                _ if !in_track => (in_track, tracks) = (true, tracks + 1),
+                _ => {}
+            }
+        }
+        assert_eq!((headings, cells, tracks), (11, 11, 11), "{grid}");
     }
 
     /// The page is given what the leaderboard shows, rounded by the arena: an average on an
