@@ -916,13 +916,13 @@ fn a_shard_refuses_an_out_inside_a_bot_s_folder() {
     assert!(!out.status.success() && stderr.contains("bots changed since the league was built: alice"), "{stderr}");
     std::fs::remove_dir_all(alice.join("shard-2")).unwrap();
     ok(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&outside)]);
-    // (A shard's folder inside the league's, which the build left out, is no bot's.)
-    ok(&["tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&league.join("shard-2"))]);
+    // (The league's folder itself, which the build left out, is no bot's.)
+    ok(&["tournament", "--resume", &s(&league), "--shard", "2/2"]);
 }
 
 /// A shard whose `--out` lies inside the league's kept copy of a bot's version is refused at
 /// once, and writes nothing there (the copy alice plays from, as her folder, stays as built).
-/// The control: a shard's folder elsewhere in the league's folder plays.
+/// The control: a shard's folder outside the league's folder plays.
 #[test]
 fn a_shard_refuses_an_out_inside_a_kept_copy() {
     let dir = tempfile::tempdir().unwrap();
@@ -941,8 +941,89 @@ fn a_shard_refuses_an_out_inside_a_kept_copy() {
     assert!(!inside.exists(), "nothing written in alice's copy");
     let after: Vec<_> = std::fs::read_dir(&copy).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(before, after);
-    // The control: a shard's folder elsewhere in the league's.
-    ok(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&league.join("shard-1"))]);
+    // The control: a shard's folder outside the league's.
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&d.join("shard-1"))]);
+}
+
+/// A shard whose `--out` lies inside the league's folder (its replays, its logs, a folder of its
+/// own there) is refused at once, and nothing is made there: its copy of the league's record
+/// holds the secret, and `arena publish` copied it from `replays/` and `logs/`. The control:
+/// the league's folder itself (shared by the shards) and a folder outside it play.
+#[test]
+fn a_shard_refuses_an_out_inside_the_league_s_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_, _, league) = alice_and_greedy_built(d, None);
+    for inside in [league.join("replays"), league.join("logs/s3"), league.join("shard-2"), league.join("x/../shard-2")]
+    {
+        let out = arena(&["tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&inside)]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{stderr}");
+        assert!(stderr.contains(&format!("--out {} lies inside the league's folder", inside.display())), "{stderr}");
+        assert!(!league.join("replays/tournament.json").exists() && !league.join("logs/s3").exists());
+        assert!(!league.join("shard-2").exists() && !league.join("x").exists());
+    }
+    // The controls.
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/2"]);
+    ok(&["tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&d.join("shard-2"))]);
+}
+
+/// A league's record (its secret) or a results file put anywhere inside `replays/` or `logs/`
+/// (a shard's folder made there by an earlier arena, a copy) is never published, nor any file
+/// there that is no page, replay or log; the publish says what it left out. The control: the
+/// league's folder holds them, secret and all.
+#[test]
+fn a_publish_leaves_out_a_record_or_a_results_file_inside_the_replays_or_the_logs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_, _, league) = alice_and_greedy_built(d, None);
+    ok(&["tournament", "--resume", &s(&league)]);
+    let record = std::fs::read_to_string(league.join("tournament.json")).unwrap();
+    let secret: String =
+        serde_json::from_str::<Value>(&record).unwrap()["config"]["secret"].as_str().unwrap().to_string();
+    assert!(secret.len() >= 16, "{secret}");
+    let planted =
+        ["replays/tournament.json", "replays/s3/tournament.json", "logs/s3/tournament.json", "logs/tournament.json"];
+    for file in planted {
+        std::fs::create_dir_all(league.join(file).parent().unwrap()).unwrap();
+        std::fs::write(league.join(file), &record).unwrap();
+    }
+    std::fs::write(league.join("replays/results.shard-1-of-4.jsonl"), format!("{{\"secret\":{secret:?}}}\n")).unwrap();
+    std::fs::write(league.join("logs/notes.txt"), &secret).unwrap();
+    // The control: the league holds them.
+    for file in planted.iter().chain(&["replays/results.shard-1-of-4.jsonl", "logs/notes.txt"]) {
+        assert!(std::fs::read_to_string(league.join(file)).unwrap().contains(&secret), "{file}");
+    }
+    let (site, league_arg) = (d.join("site"), s(&league));
+    for extra in [&[][..], &["--match-logs", "--build-logs"][..]] {
+        let _ = std::fs::remove_dir_all(&site);
+        let site_arg = s(&site);
+        let out = ok(&[&["publish"], extra, &[league_arg.as_str(), site_arg.as_str()][..]].concat());
+        for file in walk_files(&site) {
+            let text = String::from_utf8_lossy(&std::fs::read(&file).unwrap()).into_owned();
+            assert!(!text.contains(&secret), "{} holds the secret", file.display());
+        }
+        assert!(!site.join("replays/s3").exists() && !site.join("logs/s3").exists());
+        assert!(site.join("index.html").is_file() && site.join("leaderboard.json").is_file());
+        let replays = std::fs::read_dir(site.join("replays")).unwrap().count();
+        assert_eq!(replays, 4, "two matches' replays and pages");
+        for shown in ["replays/tournament.json", "replays/s3/", "logs/s3/", "logs/notes.txt"] {
+            assert!(out.contains(shown), "{shown}: {out}");
+        }
+    }
+}
+
+/// Every file under `dir`.
+fn walk_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        if entry.file_type().unwrap().is_dir() {
+            out.extend(walk_files(&entry.path()));
+        } else {
+            out.push(entry.path());
+        }
+    }
+    out
 }
 
 /// `deploy/kubernetes/run-league.sh`, against a kubectl stand-in that reports each Job's
