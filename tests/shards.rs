@@ -1236,3 +1236,65 @@ fn a_merge_refuses_a_result_in_another_shard_s_folder_and_results_held_different
     std::fs::write(one.join("results.jsonl"), format!("{real}\n")).unwrap();
     ok(&["merge", &s(&d.join("m3")), &s(&one), &s(&two)]);
 }
+
+/// A shard count larger than the league's matches is refused with a message, before anything is
+/// written, however large (`usize::MAX` overflowed the allocation of a slot per shard, 10^11
+/// aborted the process), given as `--shard K/N` or by the environment (`--shard auto`); so a
+/// correct array afterwards is not broken by an empty results file of the refused split. A
+/// merge refuses a results file whose name gives such a split, naming it, and merges the rest.
+/// The control: `--shard auto` with the league's count plays, and the merge without the file
+/// is complete.
+#[test]
+fn a_shard_count_beyond_the_league_s_matches_is_refused_never_allocated() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_, _, league) = alice_and_greedy_built(d, None);
+    let before: Vec<_> = std::fs::read_dir(&league).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let auto = |index: &str, count: &str| {
+        let mut command = Command::new(bin("arena"));
+        for (name, _) in std::env::vars().filter(|(n, _)| n.starts_with("SLURM_")) {
+            command.env_remove(name);
+        }
+        command
+            .current_dir(root())
+            .args(["tournament", "--resume", &s(&league), "--shard", "auto"])
+            .env("JOB_COMPLETION_INDEX", index)
+            .env("ARENA_SHARD_COUNT", count)
+            .output()
+            .unwrap()
+    };
+    for count in ["18446744073709551615", "100000000000", "100000", "3"] {
+        let given = arena(&["tournament", "--resume", &s(&league), "--shard", &format!("1/{count}")]);
+        for out in [given, auto("0", count)] {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{count}: {stderr}");
+            assert!(!stderr.contains("panicked"), "{stderr}");
+            let why =
+                format!("a split into {count} shards, more than the league's 2 matches: it splits into at most 2");
+            assert!(stderr.contains(&why), "{count}: {stderr}");
+            let now: Vec<_> = std::fs::read_dir(&league).unwrap().map(|e| e.unwrap().file_name()).collect();
+            assert_eq!(now, before, "nothing written");
+        }
+    }
+    // The control: the league's own split, by the environment, plays.
+    for index in ["0", "1"] {
+        let out = auto(index, "2");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let shard = d.join("shard");
+    std::fs::create_dir_all(&shard).unwrap();
+    std::fs::copy(league.join("tournament.json"), shard.join("tournament.json")).unwrap();
+    let planted = "results.shard-1-of-18446744073709551615.jsonl";
+    std::fs::copy(league.join("results.shard-1-of-2.jsonl"), shard.join(planted)).unwrap();
+    let out = arena(&["merge", &s(&d.join("merged")), &s(&league), &s(&shard)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{}: {planted}: the results of shard 1/18446744073709551615", s(&shard))),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("not complete"), "the league's own lines merged: {stderr}");
+    std::fs::remove_file(shard.join(planted)).unwrap();
+    ok(&["merge", &s(&d.join("merged-2")), &s(&league), &s(&shard)]);
+}

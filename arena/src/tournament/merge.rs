@@ -248,6 +248,7 @@ fn merge_with(
         .iter()
         .flat_map(|dir| results::files(dir))
         .filter_map(|f| f.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file))
+        .filter(|shard| shard.beyond(record.schedule.len()).is_none())
         .map(|shard| shard.count)
         .collect();
     // Each folder's lines, checked: a line of a shard's results file only for a match of that
@@ -268,7 +269,21 @@ fn merge_with(
     let files: Vec<(usize, PathBuf)> =
         dirs.iter().enumerate().flat_map(|(d, dir)| results::files(dir).into_iter().map(move |f| (d, f))).collect();
     for (d, file) in &files {
-        let claim = file.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file);
+        let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let claim = Shard::of_results_file(&name);
+        // (A shard of more slices than the league has matches: no shard of it wrote the file.)
+        if let Some((shard, why)) = claim.and_then(|c| Some((c, c.beyond(record.schedule.len())?))) {
+            refuse(
+                &mut refused,
+                format!(
+                    "{}: {}: the results of shard {shard}, {why}: no shard of this league wrote it, and none of its \
+                     lines is merged",
+                    dirs[*d].display(),
+                    crate::safe_text::terminal_line(&name)
+                ),
+            );
+            continue;
+        }
         lines.extend(results::read_file(file)?.0.into_iter().map(|line| (*d, file, claim, line)));
     }
     // Whether a line is another shard's match than its file's.

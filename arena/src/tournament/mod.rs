@@ -881,6 +881,9 @@ fn run_shard(
         )));
     }
     let mut record = TournamentRecord::load(&source, games)?;
+    if let Some(why) = shard.beyond(record.schedule.len()) {
+        return Err(TournamentError::Invalid(format!("shard {shard}: {why}; nothing was written")));
+    }
     // A shard's own folder inside a bot's: the build fingerprinted that folder without it (or
     // with what it held then), and without the other shards' folders made there since, so the
     // bot would read as changed; refused before anything is written there.
