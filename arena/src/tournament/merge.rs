@@ -601,9 +601,10 @@ fn not_the_league(record: &TournamentRecord, other: &TournamentRecord) -> Option
 }
 
 /// Whether `a` and `b` record the same result of one match (when each ended aside: a match
-/// played again the same way is the same result).
+/// played again the same way is the same result; and its map by name, as [`Vouch`] takes it: a
+/// shard run again in another checkout names it at another path).
 fn same_result(a: &ResultLine, b: &ResultLine) -> bool {
-    ResultLine { at: b.at, ..a.clone() } == *b
+    super::vouch::same_map(&a.map, &b.map) && ResultLine { at: b.at, map: b.map.clone(), ..a.clone() } == *b
 }
 
 /// A line's result in a few words: its winner (or a draw), the scores and the steps.
@@ -1148,14 +1149,32 @@ mod tests {
         assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
         assert_eq!(merged_line(&out, &key).as_ref(), Some(&forged), "the control takes the forged result");
 
-        // The same result in both (its end's time aside): merged once.
+        // The same result in both (its end's time aside, and its map named at another path: a
+        // shard run again in another checkout): merged once.
         std::fs::copy(two.join(&honest.replay), one.join(&honest.replay)).unwrap();
-        let again = ResultLine { at: honest.at + 60, ..honest.clone() };
+        let elsewhere = Path::new("/elsewhere/checkout/maps").join(honest.map.file_name().unwrap());
+        let again = ResultLine { at: honest.at + 60, map: elsewhere.clone(), ..honest.clone() };
         results::rewrite(&one.join(RESULTS_FILE), &[again]).unwrap();
         let (merged, out) = merge("same", true);
         assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
         assert_eq!(merged.results, 6);
         assert_eq!(merged_line(&out, &key).map(|l| l.result), Some(honest.result));
+    }
+
+    /// Two lines of one result that differ only in when they ended and where its map was (a
+    /// shard run again in another checkout) are the same result; another map or another result
+    /// is not. The control: the old comparison (the whole line but its time) took them for two.
+    #[test]
+    fn the_same_result_with_its_map_elsewhere_is_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let line = results::read_all(&src).unwrap().remove(0);
+        let map = Path::new("/other/checkout/maps").join(line.map.file_name().unwrap());
+        let elsewhere = ResultLine { at: line.at + 5, map, ..line.clone() };
+        assert!(same_result(&line, &elsewhere) && same_result(&elsewhere, &line));
+        assert_ne!(ResultLine { at: elsewhere.at, ..line.clone() }, elsewhere, "the control: the old comparison");
+        assert!(!same_result(&line, &ResultLine { map: line.map.with_file_name("other.txt"), ..line.clone() }));
+        assert!(!same_result(&line, &ResultLine { steps: line.steps + 1, ..line.clone() }));
     }
 
     /// Results whose map moved since the build are merged (re-simulated), and the merge says

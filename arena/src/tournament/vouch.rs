@@ -167,9 +167,7 @@ impl<'a> Vouch<'a> {
         if line.seats != m.seats {
             return Some(format!("its seats are {:?}, the schedule's {:?}", line.seats, m.seats));
         }
-        // (By its name: a league moved or copied has its maps elsewhere, and its lines name them
-        // where they were. The seed, made from the map's content, binds the content.)
-        if line.map.file_name() != m.map.file_name() {
+        if !same_map(&line.map, &m.map) {
             return Some(format!("its map is {}, the schedule's {}", line.map.display(), m.map.display()));
         }
         if line.game != m.game {
@@ -227,6 +225,13 @@ impl<'a> Vouch<'a> {
             Err(e) => Err(format!("the game makes no match of it ({e})")),
         }
     }
+}
+
+/// Whether two results' maps are the same map: by its file name, as a league moved or copied,
+/// or a shard played in another checkout, has its maps elsewhere and its lines name them where
+/// they were. (The seed, made from the map's content, binds the content.)
+pub(crate) fn same_map(a: &Path, b: &Path) -> bool {
+    a.file_name() == b.file_name()
 }
 
 /// Where `line` and the replay it names disagree.
