@@ -1173,9 +1173,11 @@ fn a_slurm_array_submitted_again_in_part_is_not_taken_for_a_whole_one() {
 
 /// Through `arena merge`: a forged result (a legal game of the match, its program for `crashy`
 /// exiting at once, played by shard 2 again in another folder) of a match of shard 2 put in
-/// shard 1's folder is refused and the merge exits 3: in shard 1's results file as another
-/// shard's match, in its main results file as a result two folders hold differently (the match
-/// left out). The control: the honest result copied there instead merges, exit 0.
+/// shard 1's folder is refused and the merge exits 3: in shard 1's results file or its main one
+/// as another shard's match (the folder records its slice), under a name no run writes as a
+/// file of nobody's; in the main results file of a folder recording no slice (an earlier
+/// arena's) as a result two folders hold differently (the match left out). The control: the
+/// honest result copied there instead merges, exit 0.
 #[test]
 fn a_merge_refuses_a_result_in_another_shard_s_folder_and_results_held_differently() {
     let dir = tempfile::tempdir().unwrap();
@@ -1223,9 +1225,33 @@ fn a_merge_refuses_a_result_in_another_shard_s_folder_and_results_held_different
     );
     assert!(stderr.contains(&why), "{stderr}");
 
+    // In shard 1's main results file: shard 1's folder (its record says so) gives only its own
+    // slice, so the line is refused as shard 2's match, and shard 2's is merged.
     std::fs::write(one.join("results.shard-1-of-2.jsonl"), &own).unwrap();
     std::fs::write(one.join("results.jsonl"), format!("{fake}\n")).unwrap();
     let out = merge("m2");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    let why = format!("{}: match {}: it is shard 2/2's match, and the line is in results.jsonl", s(&one), key(fake));
+    assert!(stderr.contains(&why), "{stderr}");
+    assert!(!stderr.contains("not complete"), "{stderr}");
+    // Under a name no run writes, in any folder: refused, named.
+    std::fs::rename(one.join("results.jsonl"), one.join("results.backup.jsonl")).unwrap();
+    let out = merge("m2b");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    let why = format!("{}: results.backup.jsonl: not a results file an arena run writes", s(&one));
+    assert!(stderr.contains(&why), "{stderr}");
+    std::fs::remove_file(one.join("results.backup.jsonl")).unwrap();
+    // A folder that records no slice (a shard's of an earlier arena) claims by names: there,
+    // the line conflicts with shard 2's, and neither is merged.
+    let record = one.join("tournament.json");
+    let mut json: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(json["slice"], serde_json::json!({"index": 1, "count": 2}), "a shard's folder records its slice");
+    json.as_object_mut().unwrap().remove("slice");
+    std::fs::write(&record, serde_json::to_string(&json).unwrap()).unwrap();
+    std::fs::write(one.join("results.jsonl"), format!("{fake}\n")).unwrap();
+    let out = merge("m2c");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(stderr.contains(&format!("match {}: folders hold different results for it", key(fake))), "{stderr}");

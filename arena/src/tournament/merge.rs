@@ -148,15 +148,21 @@ fn merge_with(
     let point = || if killed() { Err(TournamentError::Invalid("merge: stopped (test)".to_string())) } else { Ok(()) };
     let first = dirs.first().ok_or_else(|| TournamentError::Invalid("merge: give at least one folder".to_string()))?;
     let mut record = TournamentRecord::load(first, games)?;
+    // The slice each folder is a shard's own folder of, as its record says (see below).
+    let mut own_slices: Vec<Option<Shard>> = vec![record.slice];
     for dir in &dirs[1..] {
-        if let Some(why) = not_the_league(&record, &TournamentRecord::load(dir, games)?) {
+        let theirs = TournamentRecord::load(dir, games)?;
+        if let Some(why) = not_the_league(&record, &theirs) {
             return Err(TournamentError::Invalid(format!(
                 "{}: {why} from {}: merge only the shards of one league (one `arena build`)",
                 dir.display(),
                 first.display()
             )));
         }
+        own_slices.push(theirs.slice);
     }
+    // (The record OUT gets is the league's, no shard's folder's.)
+    record.slice = None;
     // One merge into OUT at a time, from before it is looked at to the end: OUT's own lock is
     // not there yet for a new OUT, and moves with it into the staging folder as it takes OUT's
     // place (a merge started then locked a new one, and wrote the same staging folder). Where
@@ -197,6 +203,7 @@ fn merge_with(
             Some(format!("results files but no {}", super::TOURNAMENT_FILE))
         } else {
             let theirs = TournamentRecord::load(out, games)?;
+            own_slices.push(theirs.slice);
             not_the_league(&record, &theirs).map(|why| format!("{why} from {}", first.display()))
         };
         if let Some(why) = why {
@@ -268,9 +275,44 @@ fn merge_with(
     let mut lines: Vec<(usize, &PathBuf, Option<Shard>, ResultLine)> = Vec::new();
     let files: Vec<(usize, PathBuf)> =
         dirs.iter().enumerate().flat_map(|(d, dir)| results::files(dir).into_iter().map(move |f| (d, f))).collect();
+    // A file named like results that no run writes (`results.backup.jsonl`, a copy) is nobody's:
+    // named, and none of its lines taken.
+    for (dir, stray) in dirs.iter().flat_map(|dir| results::strays(dir).into_iter().map(move |f| (dir, f))) {
+        let name = stray.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        refuse(
+            &mut refused,
+            format!(
+                "{}: {}: not a results file an arena run writes (results.jsonl, or a shard's \
+                 results.shard-K-of-N.jsonl), so no shard's: none of its lines is merged; remove it, or rename it if \
+                 it holds a shard's results",
+                dir.display(),
+                crate::safe_text::terminal_line(&name)
+            ),
+        );
+    }
     for (d, file) in &files {
         let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let claim = Shard::of_results_file(&name);
+        let named = Shard::of_results_file(&name);
+        // A shard's own folder (its record says which slice) gives only its slice's lines, from
+        // its own results file or its main one, whatever the names: another shard's results
+        // file there is refused whole. A folder recording none (the league's, shared by the
+        // shards; a merge's; a shard's of an earlier arena) claims by its files' names.
+        let claim = match own_slices.get(*d).copied().flatten().filter(|_| steps.owned()) {
+            Some(own) if named.is_some_and(|n| n != own) => {
+                refuse(
+                    &mut refused,
+                    format!(
+                        "{}: {}: another shard's results file, in the folder of shard {own} (as its record says): \
+                         none of its lines is merged",
+                        dirs[*d].display(),
+                        crate::safe_text::terminal_line(&name)
+                    ),
+                );
+                continue;
+            }
+            Some(own) => Some(own),
+            None => named,
+        };
         // (A shard of more slices than the league has matches: no shard of it wrote the file.)
         if let Some((shard, why)) = claim.and_then(|c| Some((c, c.beyond(record.schedule.len())?))) {
             refuse(
@@ -1159,6 +1201,70 @@ mod tests {
         assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
         assert_eq!(merged.results, 6);
         assert_eq!(merged_line(&out, &key).map(|l| l.result), Some(honest.result));
+    }
+
+    /// A shard's folder recording its slice (as `--shard K/N --out DIR` makes it) gives the
+    /// merge only that slice's results, whatever its files are named: another shard's match in
+    /// its `results.jsonl` is refused, and so is another shard's results file there, whole. A
+    /// file named like results that no run writes (`results.backup.jsonl`, a copy) is refused in
+    /// any folder, naming it. The control: the same folder without its slice (an earlier
+    /// arena's) takes the line of `results.jsonl` (a forged result of a match whose own shard's
+    /// folder is not merged) and the other shard's file by their names; and the merged league's
+    /// record is no shard's.
+    #[test]
+    fn a_shard_s_folder_gives_only_its_recorded_slice_whatever_the_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let ([one, _], (forged, replay), honest) = forged_shards(dir.path());
+        let key = honest.key.clone();
+        let registry = crate::games::registry();
+        std::fs::write(one.join(&forged.replay), &replay).unwrap();
+        let dirs = [one.clone()];
+        let merge =
+            |name: &str| merge_with(&dir.path().join(name), &dirs, &registry, &Quiet, &Steps::default()).unwrap();
+        let record_slice = |slice: Option<Shard>| {
+            let mut record = TournamentRecord::load(&one, &registry).unwrap();
+            record.slice = slice;
+            record.save(&one).unwrap();
+        };
+        let only = |file: &str| {
+            for other in [RESULTS_FILE, "results.backup.jsonl", "results.shard-2-of-2.jsonl"] {
+                let _ = std::fs::remove_file(one.join(other));
+            }
+            results::rewrite(&one.join(file), std::slice::from_ref(&forged)).unwrap();
+        };
+        // The controls: an earlier arena's shard folder, by the names.
+        for file in [RESULTS_FILE, "results.shard-2-of-2.jsonl"] {
+            only(file);
+            let merged = merge(&format!("old-{file}"));
+            assert!(merged.refused.is_empty(), "{file}: {:?}", merged.refused);
+            assert_eq!(merged_line(&dir.path().join(format!("old-{file}")), &key).as_ref(), Some(&forged), "{file}");
+        }
+        record_slice(Some(Shard { index: 1, count: 2 }));
+        only(RESULTS_FILE);
+        let merged = merge("main");
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+        let expected =
+            format!("{}: match {key}: it is shard 2/2's match, and the line is in results.jsonl", one.display());
+        assert!(merged.refused[0].starts_with(&expected), "{:?}", merged.refused);
+        assert_eq!(merged_line(&dir.path().join("main"), &key), None);
+        let out_record = TournamentRecord::load(&dir.path().join("main"), &registry).unwrap();
+        assert_eq!(out_record.slice, None, "the merged league is no shard's folder");
+        only("results.shard-2-of-2.jsonl");
+        let merged = merge("other-file");
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+        let expected = format!(
+            "{}: results.shard-2-of-2.jsonl: another shard's results file, in the folder of shard 1/2",
+            one.display()
+        );
+        assert!(merged.refused[0].starts_with(&expected), "{:?}", merged.refused);
+        for slice in [None, Some(Shard { index: 1, count: 2 })] {
+            record_slice(slice);
+            only("results.backup.jsonl");
+            let merged = merge(&format!("backup-{}", slice.is_some()));
+            assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+            let expected = format!("{}: results.backup.jsonl: not a results file an arena run writes", one.display());
+            assert!(merged.refused[0].starts_with(&expected), "{:?}", merged.refused);
+        }
     }
 
     /// Two lines of one result that differ only in when they ended and where its map was (a

@@ -133,6 +133,11 @@ pub struct TournamentRecord {
     /// files), until the next build: what a Slurm task's `--shard auto` is checked against.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shards: Option<usize>,
+    /// The shard whose own folder this is (`--shard K/N --out DIR` records it in DIR's copy of
+    /// the record): a merge takes from the folder only that slice's results, whatever its files'
+    /// names say. `None` in the league's folder, a merge's, and a shard's of an earlier arena.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slice: Option<Shard>,
 }
 
 /// A [`TournamentRecord`] as written to `tournament.json`: the same fields, borrowed, with the
@@ -151,6 +156,8 @@ struct OnDisk<'a> {
     earlier: &'a [PathBuf],
     #[serde(skip_serializing_if = "Option::is_none")]
     shards: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    slice: Option<Shard>,
 }
 
 /// A new league's secret: 128 random bits, in hex.
@@ -398,6 +405,7 @@ impl TournamentRecord {
             folder: league,
             earlier: &self.earlier,
             shards: self.shards,
+            slice: self.slice,
         };
         let json = serde_json::to_vec_pretty(&on_disk).map_err(|e| TournamentError::Invalid(e.to_string()))?;
         let path = dir.join(TOURNAMENT_FILE);
@@ -786,6 +794,7 @@ fn plan(
         earlier: previous.as_ref().map(|p| p.earlier.clone()).unwrap_or_default(),
         // (A build starts a new split: the next array is whole.)
         shards: None,
+        slice: None,
     };
     let lines = match &previous {
         Some(previous) => changes(previous, &record, out),
@@ -968,9 +977,8 @@ fn run_shard(
     if source != out {
         // A folder of another build of the league (the same config built again has the same
         // matches, with other seeds) is not taken over: its results would pass for this one's.
-        if out.join(TOURNAMENT_FILE).exists()
-            && TournamentRecord::load(out, games)?.config.seat_secret() != record.config.seat_secret()
-        {
+        let theirs = if out.join(TOURNAMENT_FILE).exists() { Some(TournamentRecord::load(out, games)?) } else { None };
+        if theirs.as_ref().is_some_and(|t| t.config.seat_secret() != record.config.seat_secret()) {
             return Err(TournamentError::Invalid(format!(
                 "shard {shard}: {} holds a shard of another build of the league than {} (its secret differs): \
                  give the shard a new --out",
@@ -978,6 +986,14 @@ fn run_shard(
                 source.display()
             )));
         }
+        // (Each shard's folder is its own: the merge takes from it only the slice it records.)
+        if let Some(other) = theirs.and_then(|t| t.slice).filter(|&other| other != shard) {
+            return Err(TournamentError::Invalid(format!(
+                "shard {shard}: {} is the folder of shard {other}: give each shard its own --out",
+                out.display()
+            )));
+        }
+        record.slice = Some(shard);
         record.save(out)?;
     }
     let existing = results::read_all(out)?;
@@ -2386,6 +2402,7 @@ mod tests {
             folder: None,
             earlier: Vec::new(),
             shards: None,
+            slice: None,
         };
         let player = |name: &str| crate::replay::PlayerResult {
             name: name.to_string(),
@@ -2448,6 +2465,7 @@ mod tests {
             folder: None,
             earlier: Vec::new(),
             shards: None,
+            slice: None,
         };
         let line = |at: u64| -> ResultLine {
             let result = serde_json::json!({"players": [], "winner": null});
@@ -2519,6 +2537,7 @@ mod tests {
             folder: Some(league.clone()),
             earlier: Vec::new(),
             shards: None,
+            slice: None,
         };
         record.save(&league).unwrap();
         let saved: serde_json::Value =
@@ -3082,6 +3101,7 @@ mod tests {
             folder: None,
             earlier: Vec::new(),
             shards: None,
+            slice: None,
         };
         record.save(&out).unwrap();
         // (Each bot's folder, or the script its command names.)
@@ -3168,6 +3188,7 @@ mod tests {
             folder: None,
             earlier: Vec::new(),
             shards: None,
+            slice: None,
         }
     }
 
