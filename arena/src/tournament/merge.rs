@@ -68,6 +68,9 @@ struct Steps<'a> {
     /// Holds the merge's lock for OUT ([`super::OutLock`]), waiting up to this long for it;
     /// `None` takes none (the order that let two merges into a new OUT write one staging folder).
     lock: Option<std::time::Duration>,
+    /// Holds each folder merged locked (false reads them as they are: the order that read a
+    /// shard still running as one that did not finish).
+    lock_inputs: bool,
     /// Writes the pages before the results; false after them (the order that left a folder
     /// holding the league with its new results and its old pages when killed in between).
     pages_first: bool,
@@ -90,6 +93,7 @@ impl Default for Steps<'_> {
             killed: &|| false,
             staged: true,
             lock: Some(super::BATCH_LOCK_WAIT),
+            lock_inputs: true,
             pages_first: true,
             jobs: super::check_jobs(None),
             #[cfg(test)]
@@ -215,6 +219,9 @@ fn merge_with(
         dirs.push(out.to_path_buf());
     }
     let dirs = &dirs[..];
+    // Each folder merged holds still meanwhile: one a shard still writes (it holds the folder's
+    // lock, as in a shared folder) is refused, not read as a shard that did not finish.
+    let _inputs = if steps.lock_inputs { lock_inputs(dirs, &out_real)? } else { Vec::new() };
     super::remove_temporaries(out);
     // Where the league is written: OUT when it holds the league already (its record stays, its
     // results are replaced at once), else a staging folder renamed to OUT once complete.
@@ -482,6 +489,32 @@ fn merge_with(
         missing_shards = per.into_iter().map(|(index, n)| (Shard { index, count }, n)).collect();
     }
     Ok(Merged { leaderboard, missing, missing_shards, results: lines.len(), refused, unchecked })
+}
+
+/// The locks of the folders in `dirs` but `out` (already held), each once, taken as a merge
+/// takes OUT's: a shard still writing one (holding its lock) makes the merge fail, saying so.
+/// A folder the merge may not write in (read-only, another user's) is read without one.
+fn lock_inputs(dirs: &[PathBuf], out: &Path) -> Result<Vec<FolderLock>, TournamentError> {
+    let mut seen = HashSet::from([out.to_path_buf()]);
+    let mut locks = Vec::new();
+    for dir in dirs {
+        if !seen.insert(std::fs::canonicalize(dir).map_err(|e| TournamentError::io(dir, e))?) {
+            continue;
+        }
+        match FolderLock::take_waiting(dir, None, super::BATCH_LOCK_WAIT) {
+            Ok(lock) => locks.push(lock),
+            Err(TournamentError::Locked { holder, .. }) if holder == super::SHARDS_HOLD_IT => {
+                return Err(TournamentError::Invalid(format!(
+                    "{}: still being written by a shard (it holds the folder's lock): merge once the shards end",
+                    dir.display()
+                )));
+            }
+            Err(TournamentError::Io { source, .. })
+                if matches!(source.raw_os_error(), Some(libc::EACCES | libc::EPERM | libc::EROFS)) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(locks)
 }
 
 /// The merge's lock for `out` (see [`super::OutLock`]), waiting up to `wait` for another merge
@@ -814,7 +847,8 @@ mod tests {
     /// in OUT's place (OUT emptied, its lock moved into the staging folder), is refused, naming
     /// the first's pid, and the first completes. The control: without the merge's lock, the
     /// second locked a new lock file in the empty OUT and wrote into the first's staging folder,
-    /// renamed it into place, and the first failed.
+    /// renamed it into place, and the first failed (the folder merged not locked either: the
+    /// second, in this process, would wait for the first's lock of it).
     #[test]
     fn two_merges_into_one_new_out_exclude_each_other() {
         let dir = tempfile::tempdir().unwrap();
@@ -828,13 +862,13 @@ mod tests {
             let killed = || {
                 let emptied = out.is_dir() && !out.join(".lock").exists();
                 if emptied && second.borrow().is_none() {
-                    let steps = Steps { lock, ..Steps::default() };
+                    let steps = Steps { lock, lock_inputs: locked, ..Steps::default() };
                     let merged = merge_with(&out, &dirs, &crate::games::registry(), &Quiet, &steps);
                     *second.borrow_mut() = Some(merged.map(|_| ()).map_err(|e| e.to_string()));
                 }
                 false
             };
-            let steps = Steps { killed: &killed, lock, ..Steps::default() };
+            let steps = Steps { killed: &killed, lock, lock_inputs: locked, ..Steps::default() };
             let first = merge_with(&out, &dirs, &crate::games::registry(), &Quiet, &steps);
             let second = second.take().expect("the second merge ran");
             if locked {
@@ -1265,6 +1299,34 @@ mod tests {
             let expected = format!("{}: results.backup.jsonl: not a results file an arena run writes", one.display());
             assert!(merged.refused[0].starts_with(&expected), "{:?}", merged.refused);
         }
+    }
+
+    /// A merge reading a folder a shard still writes (holding its lock) fails, saying so, and
+    /// writes no OUT. The control: without the folders' locks, it merged the folder as it was.
+    #[test]
+    fn a_merge_of_a_folder_a_shard_still_writes_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let dirs = [src.clone()];
+        let shard = super::super::FolderLock::take(&src, Some(Shard { index: 1, count: 2 })).unwrap();
+        let out = dir.path().join("out");
+        let err = merge_with(&out, &dirs, &registry, &Quiet, &Steps::default()).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!(
+                "{}: still being written by a shard (it holds the folder's lock): merge once the shards end",
+                src.display()
+            )
+        );
+        assert!(!out.join(super::super::TOURNAMENT_FILE).exists());
+        // The control.
+        let steps = Steps { lock_inputs: false, ..Steps::default() };
+        assert!(merge_with(&out, &dirs, &registry, &Quiet, &steps).is_ok());
+        drop(shard);
+        // And once the shard ended, merged (its lock released, the folder given twice).
+        let dirs = [src.clone(), src.clone()];
+        assert!(merge_with(&dir.path().join("again"), &dirs, &registry, &Quiet, &Steps::default()).is_ok());
     }
 
     /// Two lines of one result that differ only in when they ended and where its map was (a
