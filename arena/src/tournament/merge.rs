@@ -1329,6 +1329,55 @@ mod tests {
         assert!(merge_with(&dir.path().join("again"), &dirs, &registry, &Quiet, &Steps::default()).is_ok());
     }
 
+    /// A line whose time (`at`, which `--as-of` counts it by) is before its bots' versions were
+    /// first seen or later than now, or that names no versions, no players' last steps or no
+    /// forfeits where its replay has some, is refused, naming what. The controls: the lines as
+    /// the arena wrote them merge, and so does a line of an arena before shards (no time, no
+    /// versions, no last steps: all three missing), checked against its key and replay as before.
+    #[test]
+    fn a_line_s_time_versions_last_steps_or_forfeits_edited_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let _ = forged_shards(dir.path());
+        let src = dir.path().join("course/league");
+        let lines = results::read_all(&src).unwrap();
+        let registry = crate::games::registry();
+        let forfeited = lines.iter().position(|l| !l.forfeits.is_empty()).expect("ann's forfeit");
+        let plain = (forfeited + 1) % lines.len();
+        let merge = |name: &str, at: usize, edit: &dyn Fn(&mut ResultLine)| {
+            let mut edited = lines.clone();
+            edit(&mut edited[at]);
+            results::rewrite(&src.join(RESULTS_FILE), &edited).unwrap();
+            let dirs = [src.clone()];
+            merge_with(&dir.path().join(name), &dirs, &registry, &Quiet, &Steps::default()).unwrap().refused
+        };
+        assert_eq!(merge("control", plain, &|_| ()), Vec::<String>::new(), "the control");
+        let now = super::super::unix_secs();
+        type Edit<'a> = &'a dyn Fn(&mut ResultLine);
+        let cases: [(&str, usize, Edit, &str); 5] = [
+            ("early", plain, &|l| l.at = 1_000_000_000, "it says it ended at 2001-09-09T01:46:40Z, before "),
+            ("late", plain, &|l| l.at = now + 86_400, "later than now"),
+            ("versions", plain, &|l| l.versions.clear(), "its bots' versions are [], the schedule's"),
+            ("ends", plain, &|l| l.ended_at.clear(), "its replay ends the players' games at other steps"),
+            ("forfeits", forfeited, &|l| l.forfeits.clear(), "its replay says otherwise of the forfeits"),
+        ];
+        for (name, at, edit, why) in cases {
+            let refused = merge(name, at, edit);
+            assert_eq!(refused.len(), 1, "{name}: {refused:?}");
+            assert!(
+                refused[0].contains(&format!("match {}: ", lines[at].key)) && refused[0].contains(why),
+                "{name}: {refused:?}"
+            );
+        }
+        // The control: a line of an arena before shards.
+        let old = |l: &mut ResultLine| {
+            l.at = 0;
+            l.versions.clear();
+            l.ended_at.clear();
+            l.forfeits.clear();
+        };
+        assert_eq!(merge("before-shards", forfeited, &old), Vec::<String>::new());
+    }
+
     /// Two lines of one result that differ only in when they ended and where its map was (a
     /// shard run again in another checkout) are the same result; another map or another result
     /// is not. The control: the old comparison (the whole line but its time) took them for two.
