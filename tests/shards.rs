@@ -401,12 +401,12 @@ fn a_shard_plays_its_own_j_and_refuses_the_flags_that_would_change_the_league() 
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && stderr.contains("playing matches jobs=1"), "{stderr}");
     // A flag that would make this shard play other limits than the others is refused, not
-    // ignored, and nothing is played; one that repeats the league's setting is no change.
+    // ignored, named, and nothing is played; one that repeats the league's setting is no change.
     for (flags, what) in [
-        (&["--move-ms", "5"][..], "the time limits"),
-        (&["--clock", "wall"], "the time limits"),
-        (&["--max-memory-mb", "64"], "the boxes' limits"),
-        (&["--sandbox", "plain"], "--sandbox"),
+        (&["--move-ms", "5"][..], "the time limits (--move-ms)"),
+        (&["--clock", "wall"], "the time limits (--clock)"),
+        (&["--max-memory-mb", "64"], "the boxes' limits (--max-memory-mb)"),
+        (&["--sandbox", "plain"], "--sandbox (plain, where the league's is "),
         (&["--forfeits", "score"], "--forfeits"),
     ] {
         let out_dir = dir.path().join("refused");
@@ -1323,4 +1323,42 @@ fn a_shard_count_beyond_the_league_s_matches_is_refused_never_allocated() {
     assert!(!stderr.contains("not complete"), "the league's own lines merged: {stderr}");
     std::fs::remove_file(shard.join(planted)).unwrap();
     ok(&["merge", &s(&d.join("merged-2")), &s(&league), &s(&shard)]);
+}
+
+/// A merge's mistakes are said as what they are: OUT a file (was "File exists (os error 17)"),
+/// OUT in a folder no file can be made in (was the lock file's "No such file or directory"), a
+/// folder merged that holds no league (was the advice to start a tournament there); and a file
+/// a shard's folder holds that no league's does is named as left out (was dropped silently).
+/// The control: the same merge with the right arguments merges, naming nothing.
+#[test]
+fn a_merge_s_mistakes_are_said_as_what_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_, _, league) = alice_and_greedy_built(d, None);
+    let shard = d.join("shard");
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/1", "--out", &s(&shard)]);
+    let fails = |args: &[&str], says: &str| {
+        let out = arena(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && stderr.contains(says), "{args:?}: {stderr}");
+        assert!(!stderr.contains("os error 17") && !stderr.contains("--config FILE"), "{stderr}");
+    };
+    let record = league.join("tournament.json");
+    fails(&["merge", &s(&record), &s(&league)], &format!("{}: not a folder", s(&record)));
+    fails(&["merge", "/proc/arena-out", &s(&league)], "/proc/arena-out: its parent folder /proc cannot be written in");
+    let empty = d.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    fails(
+        &["merge", &s(&d.join("m0")), &s(&league), &s(&empty)],
+        &format!("{}: no tournament.json: not a league's folder", s(&empty)),
+    );
+    // The control, then with a file of the user's in the shard's folder.
+    let out = arena(&["merge", &s(&d.join("m1")), &s(&league), &s(&shard)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && !stderr.contains("left out of the merge"), "{stderr}");
+    std::fs::write(shard.join("notes.txt"), "mine").unwrap();
+    let out = arena(&["merge", &s(&d.join("m2")), &s(&league), &s(&shard)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let said = format!("{}: notes.txt: no file of a league's folder: left out of the merge", s(&shard));
+    assert!(out.status.success() && stderr.contains(&said), "{stderr}");
 }

@@ -151,6 +151,22 @@ fn merge_with(
     let (killed, staged) = (steps.killed, steps.staged);
     let point = || if killed() { Err(TournamentError::Invalid("merge: stopped (test)".to_string())) } else { Ok(()) };
     let first = dirs.first().ok_or_else(|| TournamentError::Invalid("merge: give at least one folder".to_string()))?;
+    // (OUT a file: not a folder to merge into. A folder merged without a record: no league's.)
+    if out.symlink_metadata().is_ok() && !out.is_dir() {
+        return Err(TournamentError::Invalid(format!(
+            "{}: not a folder: merge into a new or empty folder, or into one of the folders merged (arena merge OUT \
+             DIR…)",
+            out.display()
+        )));
+    }
+    if let Some(dir) = dirs.iter().find(|d| !d.join(super::TOURNAMENT_FILE).is_file()) {
+        return Err(TournamentError::Invalid(format!(
+            "{}: no {}: not a league's folder; merge the league's folder (`arena build CONFIG --out DIR` made it) \
+             and its shards' folders",
+            dir.display(),
+            super::TOURNAMENT_FILE
+        )));
+    }
     let mut record = TournamentRecord::load(first, games)?;
     // The slice each folder is a shard's own folder of, as its record says (see below).
     let mut own_slices: Vec<Option<Shard>> = vec![record.slice];
@@ -222,6 +238,16 @@ fn merge_with(
     // Each folder merged holds still meanwhile: one a shard still writes (it holds the folder's
     // lock, as in a shared folder) is refused, not read as a shard that did not finish.
     let _inputs = if steps.lock_inputs { lock_inputs(dirs, &out_real)? } else { Vec::new() };
+    // What a folder merged holds that no league's folder does is left where it is: named.
+    for dir in dirs.iter().filter(|d| !is_out(d)) {
+        for name in std::fs::read_dir(dir).into_iter().flatten().flatten().filter_map(|e| unknown_entry(&e)) {
+            tracing::warn!(
+                "{}: {}: no file of a league's folder: left out of the merge",
+                dir.display(),
+                crate::safe_text::terminal_line(&name)
+            );
+        }
+    }
     super::remove_temporaries(out);
     // Where the league is written: OUT when it holds the league already (its record stays, its
     // results are replaced at once), else a staging folder renamed to OUT once complete.
@@ -539,6 +565,12 @@ fn out_lock(out: &Path, wait: std::time::Duration) -> Result<Option<super::OutLo
         {
             Ok(None)
         }
+        // (`/proc`: no file can be made there at all.)
+        Err(TournamentError::Io { source, .. }) => Err(TournamentError::Invalid(format!(
+            "{}: its parent folder {} cannot be written in ({source}): merge into a folder elsewhere",
+            out.display(),
+            parent.display()
+        ))),
         Err(e) => Err(e),
     }
 }
@@ -659,6 +691,24 @@ fn foreign_entry(out: &Path) -> Option<String> {
                 && file);
         (!league).then(|| text.into_owned())
     })
+}
+
+/// The name of `entry`, of a folder merged, when it is nothing a league's folder holds (what
+/// [`foreign_entry`] takes for a league's, its results files, a shard's lock, the pages, and the
+/// `slurm/` folder of the Slurm scripts' output); results files no run writes are refused apart.
+fn unknown_entry(entry: &std::fs::DirEntry) -> Option<String> {
+    let name = entry.file_name().to_string_lossy().into_owned();
+    let file = entry.file_type().is_ok_and(|k| k.is_file());
+    let dir = entry.file_type().is_ok_and(|k| k.is_dir());
+    let known = ["replays", "logs", "builds", "assets", "bots", "versions", "slurm"].contains(&name.as_str()) && dir
+        || file
+            && ([".lock", "index.html", "leaderboard.md", "leaderboard.json", RESULTS_FILE, super::TOURNAMENT_FILE]
+                .contains(&name.as_str())
+                || name == super::versions::UNRECORDED_BUILDS
+                || name.starts_with(".lock.shard-")
+                || crate::files::is_temporary(&entry.file_name())
+                || (name.starts_with("results.") && name.ends_with(".jsonl")));
+    (!known).then_some(name)
 }
 
 /// Why `other` is not the league of `record`, if it is not: another schedule, or another
