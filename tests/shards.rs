@@ -401,12 +401,12 @@ fn a_shard_plays_its_own_j_and_refuses_the_flags_that_would_change_the_league() 
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && stderr.contains("playing matches jobs=1"), "{stderr}");
     // A flag that would make this shard play other limits than the others is refused, not
-    // ignored, and nothing is played; one that repeats the league's setting is no change.
+    // ignored, named, and nothing is played; one that repeats the league's setting is no change.
     for (flags, what) in [
-        (&["--move-ms", "5"][..], "the time limits"),
-        (&["--clock", "wall"], "the time limits"),
-        (&["--max-memory-mb", "64"], "the boxes' limits"),
-        (&["--sandbox", "plain"], "--sandbox"),
+        (&["--move-ms", "5"][..], "the time limits (--move-ms)"),
+        (&["--clock", "wall"], "the time limits (--clock)"),
+        (&["--max-memory-mb", "64"], "the boxes' limits (--max-memory-mb)"),
+        (&["--sandbox", "plain"], "--sandbox (plain, where the league's is "),
         (&["--forfeits", "score"], "--forfeits"),
     ] {
         let out_dir = dir.path().join("refused");
@@ -916,13 +916,13 @@ fn a_shard_refuses_an_out_inside_a_bot_s_folder() {
     assert!(!out.status.success() && stderr.contains("bots changed since the league was built: alice"), "{stderr}");
     std::fs::remove_dir_all(alice.join("shard-2")).unwrap();
     ok(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&outside)]);
-    // (A shard's folder inside the league's, which the build left out, is no bot's.)
-    ok(&["tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&league.join("shard-2"))]);
+    // (The league's folder itself, which the build left out, is no bot's.)
+    ok(&["tournament", "--resume", &s(&league), "--shard", "2/2"]);
 }
 
 /// A shard whose `--out` lies inside the league's kept copy of a bot's version is refused at
 /// once, and writes nothing there (the copy alice plays from, as her folder, stays as built).
-/// The control: a shard's folder elsewhere in the league's folder plays.
+/// The control: a shard's folder outside the league's folder plays.
 #[test]
 fn a_shard_refuses_an_out_inside_a_kept_copy() {
     let dir = tempfile::tempdir().unwrap();
@@ -941,8 +941,89 @@ fn a_shard_refuses_an_out_inside_a_kept_copy() {
     assert!(!inside.exists(), "nothing written in alice's copy");
     let after: Vec<_> = std::fs::read_dir(&copy).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(before, after);
-    // The control: a shard's folder elsewhere in the league's.
-    ok(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&league.join("shard-1"))]);
+    // The control: a shard's folder outside the league's.
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&d.join("shard-1"))]);
+}
+
+/// A shard whose `--out` lies inside the league's folder (its replays, its logs, a folder of its
+/// own there) is refused at once, and nothing is made there: its copy of the league's record
+/// holds the secret, and `arena publish` copied it from `replays/` and `logs/`. The control:
+/// the league's folder itself (shared by the shards) and a folder outside it play.
+#[test]
+fn a_shard_refuses_an_out_inside_the_league_s_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_, _, league) = alice_and_greedy_built(d, None);
+    for inside in [league.join("replays"), league.join("logs/s3"), league.join("shard-2"), league.join("x/../shard-2")]
+    {
+        let out = arena(&["tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&inside)]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{stderr}");
+        assert!(stderr.contains(&format!("--out {} lies inside the league's folder", inside.display())), "{stderr}");
+        assert!(!league.join("replays/tournament.json").exists() && !league.join("logs/s3").exists());
+        assert!(!league.join("shard-2").exists() && !league.join("x").exists());
+    }
+    // The controls.
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/2"]);
+    ok(&["tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&d.join("shard-2"))]);
+}
+
+/// A league's record (its secret) or a results file put anywhere inside `replays/` or `logs/`
+/// (a shard's folder made there by an earlier arena, a copy) is never published, nor any file
+/// there that is no page, replay or log; the publish says what it left out. The control: the
+/// league's folder holds them, secret and all.
+#[test]
+fn a_publish_leaves_out_a_record_or_a_results_file_inside_the_replays_or_the_logs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_, _, league) = alice_and_greedy_built(d, None);
+    ok(&["tournament", "--resume", &s(&league)]);
+    let record = std::fs::read_to_string(league.join("tournament.json")).unwrap();
+    let secret: String =
+        serde_json::from_str::<Value>(&record).unwrap()["config"]["secret"].as_str().unwrap().to_string();
+    assert!(secret.len() >= 16, "{secret}");
+    let planted =
+        ["replays/tournament.json", "replays/s3/tournament.json", "logs/s3/tournament.json", "logs/tournament.json"];
+    for file in planted {
+        std::fs::create_dir_all(league.join(file).parent().unwrap()).unwrap();
+        std::fs::write(league.join(file), &record).unwrap();
+    }
+    std::fs::write(league.join("replays/results.shard-1-of-4.jsonl"), format!("{{\"secret\":{secret:?}}}\n")).unwrap();
+    std::fs::write(league.join("logs/notes.txt"), &secret).unwrap();
+    // The control: the league holds them.
+    for file in planted.iter().chain(&["replays/results.shard-1-of-4.jsonl", "logs/notes.txt"]) {
+        assert!(std::fs::read_to_string(league.join(file)).unwrap().contains(&secret), "{file}");
+    }
+    let (site, league_arg) = (d.join("site"), s(&league));
+    for extra in [&[][..], &["--match-logs", "--build-logs"][..]] {
+        let _ = std::fs::remove_dir_all(&site);
+        let site_arg = s(&site);
+        let out = ok(&[&["publish"], extra, &[league_arg.as_str(), site_arg.as_str()][..]].concat());
+        for file in walk_files(&site) {
+            let text = String::from_utf8_lossy(&std::fs::read(&file).unwrap()).into_owned();
+            assert!(!text.contains(&secret), "{} holds the secret", file.display());
+        }
+        assert!(!site.join("replays/s3").exists() && !site.join("logs/s3").exists());
+        assert!(site.join("index.html").is_file() && site.join("leaderboard.json").is_file());
+        let replays = std::fs::read_dir(site.join("replays")).unwrap().count();
+        assert_eq!(replays, 4, "two matches' replays and pages");
+        for shown in ["replays/tournament.json", "replays/s3/", "logs/s3/", "logs/notes.txt"] {
+            assert!(out.contains(shown), "{shown}: {out}");
+        }
+    }
+}
+
+/// Every file under `dir`.
+fn walk_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        if entry.file_type().unwrap().is_dir() {
+            out.extend(walk_files(&entry.path()));
+        } else {
+            out.push(entry.path());
+        }
+    }
+    out
 }
 
 /// `deploy/kubernetes/run-league.sh`, against a kubectl stand-in that reports each Job's
@@ -1092,9 +1173,11 @@ fn a_slurm_array_submitted_again_in_part_is_not_taken_for_a_whole_one() {
 
 /// Through `arena merge`: a forged result (a legal game of the match, its program for `crashy`
 /// exiting at once, played by shard 2 again in another folder) of a match of shard 2 put in
-/// shard 1's folder is refused and the merge exits 3: in shard 1's results file as another
-/// shard's match, in its main results file as a result two folders hold differently (the match
-/// left out). The control: the honest result copied there instead merges, exit 0.
+/// shard 1's folder is refused and the merge exits 3: in shard 1's results file or its main one
+/// as another shard's match (the folder records its slice), under a name no run writes as a
+/// file of nobody's; in the main results file of a folder recording no slice (an earlier
+/// arena's) as a result two folders hold differently (the match left out). The control: the
+/// honest result copied there instead merges, exit 0.
 #[test]
 fn a_merge_refuses_a_result_in_another_shard_s_folder_and_results_held_differently() {
     let dir = tempfile::tempdir().unwrap();
@@ -1142,9 +1225,33 @@ fn a_merge_refuses_a_result_in_another_shard_s_folder_and_results_held_different
     );
     assert!(stderr.contains(&why), "{stderr}");
 
+    // In shard 1's main results file: shard 1's folder (its record says so) gives only its own
+    // slice, so the line is refused as shard 2's match, and shard 2's is merged.
     std::fs::write(one.join("results.shard-1-of-2.jsonl"), &own).unwrap();
     std::fs::write(one.join("results.jsonl"), format!("{fake}\n")).unwrap();
     let out = merge("m2");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    let why = format!("{}: match {}: it is shard 2/2's match, and the line is in results.jsonl", s(&one), key(fake));
+    assert!(stderr.contains(&why), "{stderr}");
+    assert!(!stderr.contains("not complete"), "{stderr}");
+    // Under a name no run writes, in any folder: refused, named.
+    std::fs::rename(one.join("results.jsonl"), one.join("results.backup.jsonl")).unwrap();
+    let out = merge("m2b");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    let why = format!("{}: results.backup.jsonl: not a results file an arena run writes", s(&one));
+    assert!(stderr.contains(&why), "{stderr}");
+    std::fs::remove_file(one.join("results.backup.jsonl")).unwrap();
+    // A folder that records no slice (a shard's of an earlier arena) claims by names: there,
+    // the line conflicts with shard 2's, and neither is merged.
+    let record = one.join("tournament.json");
+    let mut json: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(json["slice"], serde_json::json!({"index": 1, "count": 2}), "a shard's folder records its slice");
+    json.as_object_mut().unwrap().remove("slice");
+    std::fs::write(&record, serde_json::to_string(&json).unwrap()).unwrap();
+    std::fs::write(one.join("results.jsonl"), format!("{fake}\n")).unwrap();
+    let out = merge("m2c");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(stderr.contains(&format!("match {}: folders hold different results for it", key(fake))), "{stderr}");
@@ -1154,4 +1261,104 @@ fn a_merge_refuses_a_result_in_another_shard_s_folder_and_results_held_different
     std::fs::copy(two.join(&replay), one.join(&replay)).unwrap();
     std::fs::write(one.join("results.jsonl"), format!("{real}\n")).unwrap();
     ok(&["merge", &s(&d.join("m3")), &s(&one), &s(&two)]);
+}
+
+/// A shard count larger than the league's matches is refused with a message, before anything is
+/// written, however large (`usize::MAX` overflowed the allocation of a slot per shard, 10^11
+/// aborted the process), given as `--shard K/N` or by the environment (`--shard auto`); so a
+/// correct array afterwards is not broken by an empty results file of the refused split. A
+/// merge refuses a results file whose name gives such a split, naming it, and merges the rest.
+/// The control: `--shard auto` with the league's count plays, and the merge without the file
+/// is complete.
+#[test]
+fn a_shard_count_beyond_the_league_s_matches_is_refused_never_allocated() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_, _, league) = alice_and_greedy_built(d, None);
+    let before: Vec<_> = std::fs::read_dir(&league).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let auto = |index: &str, count: &str| {
+        let mut command = Command::new(bin("arena"));
+        for (name, _) in std::env::vars().filter(|(n, _)| n.starts_with("SLURM_")) {
+            command.env_remove(name);
+        }
+        command
+            .current_dir(root())
+            .args(["tournament", "--resume", &s(&league), "--shard", "auto"])
+            .env("JOB_COMPLETION_INDEX", index)
+            .env("ARENA_SHARD_COUNT", count)
+            .output()
+            .unwrap()
+    };
+    for count in ["18446744073709551615", "100000000000", "100000", "3"] {
+        let given = arena(&["tournament", "--resume", &s(&league), "--shard", &format!("1/{count}")]);
+        for out in [given, auto("0", count)] {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{count}: {stderr}");
+            assert!(!stderr.contains("panicked"), "{stderr}");
+            let why =
+                format!("a split into {count} shards, more than the league's 2 matches: it splits into at most 2");
+            assert!(stderr.contains(&why), "{count}: {stderr}");
+            let now: Vec<_> = std::fs::read_dir(&league).unwrap().map(|e| e.unwrap().file_name()).collect();
+            assert_eq!(now, before, "nothing written");
+        }
+    }
+    // The control: the league's own split, by the environment, plays.
+    for index in ["0", "1"] {
+        let out = auto(index, "2");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let shard = d.join("shard");
+    std::fs::create_dir_all(&shard).unwrap();
+    std::fs::copy(league.join("tournament.json"), shard.join("tournament.json")).unwrap();
+    let planted = "results.shard-1-of-18446744073709551615.jsonl";
+    std::fs::copy(league.join("results.shard-1-of-2.jsonl"), shard.join(planted)).unwrap();
+    let out = arena(&["merge", &s(&d.join("merged")), &s(&league), &s(&shard)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{}: {planted}: the results of shard 1/18446744073709551615", s(&shard))),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("not complete"), "the league's own lines merged: {stderr}");
+    std::fs::remove_file(shard.join(planted)).unwrap();
+    ok(&["merge", &s(&d.join("merged-2")), &s(&league), &s(&shard)]);
+}
+
+/// A merge's mistakes are said as what they are: OUT a file (was "File exists (os error 17)"),
+/// OUT in a folder no file can be made in (was the lock file's "No such file or directory"), a
+/// folder merged that holds no league (was the advice to start a tournament there); and a file
+/// a shard's folder holds that no league's does is named as left out (was dropped silently).
+/// The control: the same merge with the right arguments merges, naming nothing.
+#[test]
+fn a_merge_s_mistakes_are_said_as_what_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_, _, league) = alice_and_greedy_built(d, None);
+    let shard = d.join("shard");
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/1", "--out", &s(&shard)]);
+    let fails = |args: &[&str], says: &str| {
+        let out = arena(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && stderr.contains(says), "{args:?}: {stderr}");
+        assert!(!stderr.contains("os error 17") && !stderr.contains("--config FILE"), "{stderr}");
+    };
+    let record = league.join("tournament.json");
+    fails(&["merge", &s(&record), &s(&league)], &format!("{}: not a folder", s(&record)));
+    fails(&["merge", "/proc/arena-out", &s(&league)], "/proc/arena-out: its parent folder /proc cannot be written in");
+    let empty = d.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    fails(
+        &["merge", &s(&d.join("m0")), &s(&league), &s(&empty)],
+        &format!("{}: no tournament.json: not a league's folder", s(&empty)),
+    );
+    // The control, then with a file of the user's in the shard's folder.
+    let out = arena(&["merge", &s(&d.join("m1")), &s(&league), &s(&shard)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && !stderr.contains("left out of the merge"), "{stderr}");
+    std::fs::write(shard.join("notes.txt"), "mine").unwrap();
+    let out = arena(&["merge", &s(&d.join("m2")), &s(&league), &s(&shard)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let said = format!("{}: notes.txt: no file of a league's folder: left out of the merge", s(&shard));
+    assert!(out.status.success() && stderr.contains(&said), "{stderr}");
 }

@@ -68,6 +68,9 @@ struct Steps<'a> {
     /// Holds the merge's lock for OUT ([`super::OutLock`]), waiting up to this long for it;
     /// `None` takes none (the order that let two merges into a new OUT write one staging folder).
     lock: Option<std::time::Duration>,
+    /// Holds each folder merged locked (false reads them as they are: the order that read a
+    /// shard still running as one that did not finish).
+    lock_inputs: bool,
     /// Writes the pages before the results; false after them (the order that left a folder
     /// holding the league with its new results and its old pages when killed in between).
     pages_first: bool,
@@ -90,6 +93,7 @@ impl Default for Steps<'_> {
             killed: &|| false,
             staged: true,
             lock: Some(super::BATCH_LOCK_WAIT),
+            lock_inputs: true,
             pages_first: true,
             jobs: super::check_jobs(None),
             #[cfg(test)]
@@ -147,16 +151,38 @@ fn merge_with(
     let (killed, staged) = (steps.killed, steps.staged);
     let point = || if killed() { Err(TournamentError::Invalid("merge: stopped (test)".to_string())) } else { Ok(()) };
     let first = dirs.first().ok_or_else(|| TournamentError::Invalid("merge: give at least one folder".to_string()))?;
+    // (OUT a file: not a folder to merge into. A folder merged without a record: no league's.)
+    if out.symlink_metadata().is_ok() && !out.is_dir() {
+        return Err(TournamentError::Invalid(format!(
+            "{}: not a folder: merge into a new or empty folder, or into one of the folders merged (arena merge OUT \
+             DIR…)",
+            out.display()
+        )));
+    }
+    if let Some(dir) = dirs.iter().find(|d| !d.join(super::TOURNAMENT_FILE).is_file()) {
+        return Err(TournamentError::Invalid(format!(
+            "{}: no {}: not a league's folder; merge the league's folder (`arena build CONFIG --out DIR` made it) \
+             and its shards' folders",
+            dir.display(),
+            super::TOURNAMENT_FILE
+        )));
+    }
     let mut record = TournamentRecord::load(first, games)?;
+    // The slice each folder is a shard's own folder of, as its record says (see below).
+    let mut own_slices: Vec<Option<Shard>> = vec![record.slice];
     for dir in &dirs[1..] {
-        if let Some(why) = not_the_league(&record, &TournamentRecord::load(dir, games)?) {
+        let theirs = TournamentRecord::load(dir, games)?;
+        if let Some(why) = not_the_league(&record, &theirs) {
             return Err(TournamentError::Invalid(format!(
                 "{}: {why} from {}: merge only the shards of one league (one `arena build`)",
                 dir.display(),
                 first.display()
             )));
         }
+        own_slices.push(theirs.slice);
     }
+    // (The record OUT gets is the league's, no shard's folder's.)
+    record.slice = None;
     // One merge into OUT at a time, from before it is looked at to the end: OUT's own lock is
     // not there yet for a new OUT, and moves with it into the staging folder as it takes OUT's
     // place (a merge started then locked a new one, and wrote the same staging folder). Where
@@ -197,6 +223,7 @@ fn merge_with(
             Some(format!("results files but no {}", super::TOURNAMENT_FILE))
         } else {
             let theirs = TournamentRecord::load(out, games)?;
+            own_slices.push(theirs.slice);
             not_the_league(&record, &theirs).map(|why| format!("{why} from {}", first.display()))
         };
         if let Some(why) = why {
@@ -208,6 +235,19 @@ fn merge_with(
         dirs.push(out.to_path_buf());
     }
     let dirs = &dirs[..];
+    // Each folder merged holds still meanwhile: one a shard still writes (it holds the folder's
+    // lock, as in a shared folder) is refused, not read as a shard that did not finish.
+    let _inputs = if steps.lock_inputs { lock_inputs(dirs, &out_real)? } else { Vec::new() };
+    // What a folder merged holds that no league's folder does is left where it is: named.
+    for dir in dirs.iter().filter(|d| !is_out(d)) {
+        for name in std::fs::read_dir(dir).into_iter().flatten().flatten().filter_map(|e| unknown_entry(&e)) {
+            tracing::warn!(
+                "{}: {}: no file of a league's folder: left out of the merge",
+                dir.display(),
+                crate::safe_text::terminal_line(&name)
+            );
+        }
+    }
     super::remove_temporaries(out);
     // Where the league is written: OUT when it holds the league already (its record stays, its
     // results are replaced at once), else a staging folder renamed to OUT once complete.
@@ -248,6 +288,7 @@ fn merge_with(
         .iter()
         .flat_map(|dir| results::files(dir))
         .filter_map(|f| f.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file))
+        .filter(|shard| shard.beyond(record.schedule.len()).is_none())
         .map(|shard| shard.count)
         .collect();
     // Each folder's lines, checked: a line of a shard's results file only for a match of that
@@ -267,8 +308,57 @@ fn merge_with(
     let mut lines: Vec<(usize, &PathBuf, Option<Shard>, ResultLine)> = Vec::new();
     let files: Vec<(usize, PathBuf)> =
         dirs.iter().enumerate().flat_map(|(d, dir)| results::files(dir).into_iter().map(move |f| (d, f))).collect();
+    // A file named like results that no run writes (`results.backup.jsonl`, a copy) is nobody's:
+    // named, and none of its lines taken.
+    for (dir, stray) in dirs.iter().flat_map(|dir| results::strays(dir).into_iter().map(move |f| (dir, f))) {
+        let name = stray.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        refuse(
+            &mut refused,
+            format!(
+                "{}: {}: not a results file an arena run writes (results.jsonl, or a shard's \
+                 results.shard-K-of-N.jsonl), so no shard's: none of its lines is merged; remove it, or rename it if \
+                 it holds a shard's results",
+                dir.display(),
+                crate::safe_text::terminal_line(&name)
+            ),
+        );
+    }
     for (d, file) in &files {
-        let claim = file.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file);
+        let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let named = Shard::of_results_file(&name);
+        // A shard's own folder (its record says which slice) gives only its slice's lines, from
+        // its own results file or its main one, whatever the names: another shard's results
+        // file there is refused whole. A folder recording none (the league's, shared by the
+        // shards; a merge's; a shard's of an earlier arena) claims by its files' names.
+        let claim = match own_slices.get(*d).copied().flatten().filter(|_| steps.owned()) {
+            Some(own) if named.is_some_and(|n| n != own) => {
+                refuse(
+                    &mut refused,
+                    format!(
+                        "{}: {}: another shard's results file, in the folder of shard {own} (as its record says): \
+                         none of its lines is merged",
+                        dirs[*d].display(),
+                        crate::safe_text::terminal_line(&name)
+                    ),
+                );
+                continue;
+            }
+            Some(own) => Some(own),
+            None => named,
+        };
+        // (A shard of more slices than the league has matches: no shard of it wrote the file.)
+        if let Some((shard, why)) = claim.and_then(|c| Some((c, c.beyond(record.schedule.len())?))) {
+            refuse(
+                &mut refused,
+                format!(
+                    "{}: {}: the results of shard {shard}, {why}: no shard of this league wrote it, and none of its \
+                     lines is merged",
+                    dirs[*d].display(),
+                    crate::safe_text::terminal_line(&name)
+                ),
+            );
+            continue;
+        }
         lines.extend(results::read_file(file)?.0.into_iter().map(|line| (*d, file, claim, line)));
     }
     // Whether a line is another shard's match than its file's.
@@ -427,6 +517,32 @@ fn merge_with(
     Ok(Merged { leaderboard, missing, missing_shards, results: lines.len(), refused, unchecked })
 }
 
+/// The locks of the folders in `dirs` but `out` (already held), each once, taken as a merge
+/// takes OUT's: a shard still writing one (holding its lock) makes the merge fail, saying so.
+/// A folder the merge may not write in (read-only, another user's) is read without one.
+fn lock_inputs(dirs: &[PathBuf], out: &Path) -> Result<Vec<FolderLock>, TournamentError> {
+    let mut seen = HashSet::from([out.to_path_buf()]);
+    let mut locks = Vec::new();
+    for dir in dirs {
+        if !seen.insert(std::fs::canonicalize(dir).map_err(|e| TournamentError::io(dir, e))?) {
+            continue;
+        }
+        match FolderLock::take_waiting(dir, None, super::BATCH_LOCK_WAIT) {
+            Ok(lock) => locks.push(lock),
+            Err(TournamentError::Locked { holder, .. }) if holder == super::SHARDS_HOLD_IT => {
+                return Err(TournamentError::Invalid(format!(
+                    "{}: still being written by a shard (it holds the folder's lock): merge once the shards end",
+                    dir.display()
+                )));
+            }
+            Err(TournamentError::Io { source, .. })
+                if matches!(source.raw_os_error(), Some(libc::EACCES | libc::EPERM | libc::EROFS)) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(locks)
+}
+
 /// The merge's lock for `out` (see [`super::OutLock`]), waiting up to `wait` for another merge
 /// into it; none where its parent folder cannot be written in (read-only, or the user's not).
 fn out_lock(out: &Path, wait: std::time::Duration) -> Result<Option<super::OutLock>, TournamentError> {
@@ -449,6 +565,12 @@ fn out_lock(out: &Path, wait: std::time::Duration) -> Result<Option<super::OutLo
         {
             Ok(None)
         }
+        // (`/proc`: no file can be made there at all.)
+        Err(TournamentError::Io { source, .. }) => Err(TournamentError::Invalid(format!(
+            "{}: its parent folder {} cannot be written in ({source}): merge into a folder elsewhere",
+            out.display(),
+            parent.display()
+        ))),
         Err(e) => Err(e),
     }
 }
@@ -571,6 +693,24 @@ fn foreign_entry(out: &Path) -> Option<String> {
     })
 }
 
+/// The name of `entry`, of a folder merged, when it is nothing a league's folder holds (what
+/// [`foreign_entry`] takes for a league's, its results files, a shard's lock, the pages, and the
+/// `slurm/` folder of the Slurm scripts' output); results files no run writes are refused apart.
+fn unknown_entry(entry: &std::fs::DirEntry) -> Option<String> {
+    let name = entry.file_name().to_string_lossy().into_owned();
+    let file = entry.file_type().is_ok_and(|k| k.is_file());
+    let dir = entry.file_type().is_ok_and(|k| k.is_dir());
+    let known = ["replays", "logs", "builds", "assets", "bots", "versions", "slurm"].contains(&name.as_str()) && dir
+        || file
+            && ([".lock", "index.html", "leaderboard.md", "leaderboard.json", RESULTS_FILE, super::TOURNAMENT_FILE]
+                .contains(&name.as_str())
+                || name == super::versions::UNRECORDED_BUILDS
+                || name.starts_with(".lock.shard-")
+                || crate::files::is_temporary(&entry.file_name())
+                || (name.starts_with("results.") && name.ends_with(".jsonl")));
+    (!known).then_some(name)
+}
+
 /// Why `other` is not the league of `record`, if it is not: another schedule, or another
 /// `arena build` of it (another secret, which keys the bots' seeds: a league built again from
 /// the same config has the same matches, played with other seeds).
@@ -586,9 +726,10 @@ fn not_the_league(record: &TournamentRecord, other: &TournamentRecord) -> Option
 }
 
 /// Whether `a` and `b` record the same result of one match (when each ended aside: a match
-/// played again the same way is the same result).
+/// played again the same way is the same result; and its map by name, as [`Vouch`] takes it: a
+/// shard run again in another checkout names it at another path).
 fn same_result(a: &ResultLine, b: &ResultLine) -> bool {
-    ResultLine { at: b.at, ..a.clone() } == *b
+    super::vouch::same_map(&a.map, &b.map) && ResultLine { at: b.at, map: b.map.clone(), ..a.clone() } == *b
 }
 
 /// A line's result in a few words: its winner (or a draw), the scores and the steps.
@@ -756,7 +897,8 @@ mod tests {
     /// in OUT's place (OUT emptied, its lock moved into the staging folder), is refused, naming
     /// the first's pid, and the first completes. The control: without the merge's lock, the
     /// second locked a new lock file in the empty OUT and wrote into the first's staging folder,
-    /// renamed it into place, and the first failed.
+    /// renamed it into place, and the first failed (the folder merged not locked either: the
+    /// second, in this process, would wait for the first's lock of it).
     #[test]
     fn two_merges_into_one_new_out_exclude_each_other() {
         let dir = tempfile::tempdir().unwrap();
@@ -770,13 +912,13 @@ mod tests {
             let killed = || {
                 let emptied = out.is_dir() && !out.join(".lock").exists();
                 if emptied && second.borrow().is_none() {
-                    let steps = Steps { lock, ..Steps::default() };
+                    let steps = Steps { lock, lock_inputs: locked, ..Steps::default() };
                     let merged = merge_with(&out, &dirs, &crate::games::registry(), &Quiet, &steps);
                     *second.borrow_mut() = Some(merged.map(|_| ()).map_err(|e| e.to_string()));
                 }
                 false
             };
-            let steps = Steps { killed: &killed, lock, ..Steps::default() };
+            let steps = Steps { killed: &killed, lock, lock_inputs: locked, ..Steps::default() };
             let first = merge_with(&out, &dirs, &crate::games::registry(), &Quiet, &steps);
             let second = second.take().expect("the second merge ran");
             if locked {
@@ -1133,14 +1275,173 @@ mod tests {
         assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
         assert_eq!(merged_line(&out, &key).as_ref(), Some(&forged), "the control takes the forged result");
 
-        // The same result in both (its end's time aside): merged once.
+        // The same result in both (its end's time aside, and its map named at another path: a
+        // shard run again in another checkout): merged once.
         std::fs::copy(two.join(&honest.replay), one.join(&honest.replay)).unwrap();
-        let again = ResultLine { at: honest.at + 60, ..honest.clone() };
+        let elsewhere = Path::new("/elsewhere/checkout/maps").join(honest.map.file_name().unwrap());
+        let again = ResultLine { at: honest.at + 60, map: elsewhere.clone(), ..honest.clone() };
         results::rewrite(&one.join(RESULTS_FILE), &[again]).unwrap();
         let (merged, out) = merge("same", true);
         assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
         assert_eq!(merged.results, 6);
         assert_eq!(merged_line(&out, &key).map(|l| l.result), Some(honest.result));
+    }
+
+    /// A shard's folder recording its slice (as `--shard K/N --out DIR` makes it) gives the
+    /// merge only that slice's results, whatever its files are named: another shard's match in
+    /// its `results.jsonl` is refused, and so is another shard's results file there, whole. A
+    /// file named like results that no run writes (`results.backup.jsonl`, a copy) is refused in
+    /// any folder, naming it. The control: the same folder without its slice (an earlier
+    /// arena's) takes the line of `results.jsonl` (a forged result of a match whose own shard's
+    /// folder is not merged) and the other shard's file by their names; and the merged league's
+    /// record is no shard's.
+    #[test]
+    fn a_shard_s_folder_gives_only_its_recorded_slice_whatever_the_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let ([one, _], (forged, replay), honest) = forged_shards(dir.path());
+        let key = honest.key.clone();
+        let registry = crate::games::registry();
+        std::fs::write(one.join(&forged.replay), &replay).unwrap();
+        let dirs = [one.clone()];
+        let merge =
+            |name: &str| merge_with(&dir.path().join(name), &dirs, &registry, &Quiet, &Steps::default()).unwrap();
+        let record_slice = |slice: Option<Shard>| {
+            let mut record = TournamentRecord::load(&one, &registry).unwrap();
+            record.slice = slice;
+            record.save(&one).unwrap();
+        };
+        let only = |file: &str| {
+            for other in [RESULTS_FILE, "results.backup.jsonl", "results.shard-2-of-2.jsonl"] {
+                let _ = std::fs::remove_file(one.join(other));
+            }
+            results::rewrite(&one.join(file), std::slice::from_ref(&forged)).unwrap();
+        };
+        // The controls: an earlier arena's shard folder, by the names.
+        for file in [RESULTS_FILE, "results.shard-2-of-2.jsonl"] {
+            only(file);
+            let merged = merge(&format!("old-{file}"));
+            assert!(merged.refused.is_empty(), "{file}: {:?}", merged.refused);
+            assert_eq!(merged_line(&dir.path().join(format!("old-{file}")), &key).as_ref(), Some(&forged), "{file}");
+        }
+        record_slice(Some(Shard { index: 1, count: 2 }));
+        only(RESULTS_FILE);
+        let merged = merge("main");
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+        let expected =
+            format!("{}: match {key}: it is shard 2/2's match, and the line is in results.jsonl", one.display());
+        assert!(merged.refused[0].starts_with(&expected), "{:?}", merged.refused);
+        assert_eq!(merged_line(&dir.path().join("main"), &key), None);
+        let out_record = TournamentRecord::load(&dir.path().join("main"), &registry).unwrap();
+        assert_eq!(out_record.slice, None, "the merged league is no shard's folder");
+        only("results.shard-2-of-2.jsonl");
+        let merged = merge("other-file");
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+        let expected = format!(
+            "{}: results.shard-2-of-2.jsonl: another shard's results file, in the folder of shard 1/2",
+            one.display()
+        );
+        assert!(merged.refused[0].starts_with(&expected), "{:?}", merged.refused);
+        for slice in [None, Some(Shard { index: 1, count: 2 })] {
+            record_slice(slice);
+            only("results.backup.jsonl");
+            let merged = merge(&format!("backup-{}", slice.is_some()));
+            assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+            let expected = format!("{}: results.backup.jsonl: not a results file an arena run writes", one.display());
+            assert!(merged.refused[0].starts_with(&expected), "{:?}", merged.refused);
+        }
+    }
+
+    /// A merge reading a folder a shard still writes (holding its lock) fails, saying so, and
+    /// writes no OUT. The control: without the folders' locks, it merged the folder as it was.
+    #[test]
+    fn a_merge_of_a_folder_a_shard_still_writes_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let dirs = [src.clone()];
+        let shard = super::super::FolderLock::take(&src, Some(Shard { index: 1, count: 2 })).unwrap();
+        let out = dir.path().join("out");
+        let err = merge_with(&out, &dirs, &registry, &Quiet, &Steps::default()).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!(
+                "{}: still being written by a shard (it holds the folder's lock): merge once the shards end",
+                src.display()
+            )
+        );
+        assert!(!out.join(super::super::TOURNAMENT_FILE).exists());
+        // The control.
+        let steps = Steps { lock_inputs: false, ..Steps::default() };
+        assert!(merge_with(&out, &dirs, &registry, &Quiet, &steps).is_ok());
+        drop(shard);
+        // And once the shard ended, merged (its lock released, the folder given twice).
+        let dirs = [src.clone(), src.clone()];
+        assert!(merge_with(&dir.path().join("again"), &dirs, &registry, &Quiet, &Steps::default()).is_ok());
+    }
+
+    /// A line whose time (`at`, which `--as-of` counts it by) is before its bots' versions were
+    /// first seen or later than now, or that names no versions, no players' last steps or no
+    /// forfeits where its replay has some, is refused, naming what. The controls: the lines as
+    /// the arena wrote them merge, and so does a line of an arena before shards (no time, no
+    /// versions, no last steps: all three missing), checked against its key and replay as before.
+    #[test]
+    fn a_line_s_time_versions_last_steps_or_forfeits_edited_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let _ = forged_shards(dir.path());
+        let src = dir.path().join("course/league");
+        let lines = results::read_all(&src).unwrap();
+        let registry = crate::games::registry();
+        let forfeited = lines.iter().position(|l| !l.forfeits.is_empty()).expect("ann's forfeit");
+        let plain = (forfeited + 1) % lines.len();
+        let merge = |name: &str, at: usize, edit: &dyn Fn(&mut ResultLine)| {
+            let mut edited = lines.clone();
+            edit(&mut edited[at]);
+            results::rewrite(&src.join(RESULTS_FILE), &edited).unwrap();
+            let dirs = [src.clone()];
+            merge_with(&dir.path().join(name), &dirs, &registry, &Quiet, &Steps::default()).unwrap().refused
+        };
+        assert_eq!(merge("control", plain, &|_| ()), Vec::<String>::new(), "the control");
+        let now = super::super::unix_secs();
+        type Edit<'a> = &'a dyn Fn(&mut ResultLine);
+        let cases: [(&str, usize, Edit, &str); 5] = [
+            ("early", plain, &|l| l.at = 1_000_000_000, "it says it ended at 2001-09-09T01:46:40Z, before "),
+            ("late", plain, &|l| l.at = now + 86_400, "later than now"),
+            ("versions", plain, &|l| l.versions.clear(), "its bots' versions are [], the schedule's"),
+            ("ends", plain, &|l| l.ended_at.clear(), "its replay ends the players' games at other steps"),
+            ("forfeits", forfeited, &|l| l.forfeits.clear(), "its replay says otherwise of the forfeits"),
+        ];
+        for (name, at, edit, why) in cases {
+            let refused = merge(name, at, edit);
+            assert_eq!(refused.len(), 1, "{name}: {refused:?}");
+            assert!(
+                refused[0].contains(&format!("match {}: ", lines[at].key)) && refused[0].contains(why),
+                "{name}: {refused:?}"
+            );
+        }
+        // The control: a line of an arena before shards.
+        let old = |l: &mut ResultLine| {
+            l.at = 0;
+            l.versions.clear();
+            l.ended_at.clear();
+            l.forfeits.clear();
+        };
+        assert_eq!(merge("before-shards", forfeited, &old), Vec::<String>::new());
+    }
+
+    /// Two lines of one result that differ only in when they ended and where its map was (a
+    /// shard run again in another checkout) are the same result; another map or another result
+    /// is not. The control: the old comparison (the whole line but its time) took them for two.
+    #[test]
+    fn the_same_result_with_its_map_elsewhere_is_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let line = results::read_all(&src).unwrap().remove(0);
+        let map = Path::new("/other/checkout/maps").join(line.map.file_name().unwrap());
+        let elsewhere = ResultLine { at: line.at + 5, map, ..line.clone() };
+        assert!(same_result(&line, &elsewhere) && same_result(&elsewhere, &line));
+        assert_ne!(ResultLine { at: elsewhere.at, ..line.clone() }, elsewhere, "the control: the old comparison");
+        assert!(!same_result(&line, &ResultLine { map: line.map.with_file_name("other.txt"), ..line.clone() }));
+        assert!(!same_result(&line, &ResultLine { steps: line.steps + 1, ..line.clone() }));
     }
 
     /// Results whose map moved since the build are merged (re-simulated), and the merge says

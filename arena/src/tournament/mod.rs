@@ -133,6 +133,11 @@ pub struct TournamentRecord {
     /// files), until the next build: what a Slurm task's `--shard auto` is checked against.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shards: Option<usize>,
+    /// The shard whose own folder this is (`--shard K/N --out DIR` records it in DIR's copy of
+    /// the record): a merge takes from the folder only that slice's results, whatever its files'
+    /// names say. `None` in the league's folder, a merge's, and a shard's of an earlier arena.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slice: Option<Shard>,
 }
 
 /// A [`TournamentRecord`] as written to `tournament.json`: the same fields, borrowed, with the
@@ -151,6 +156,8 @@ struct OnDisk<'a> {
     earlier: &'a [PathBuf],
     #[serde(skip_serializing_if = "Option::is_none")]
     shards: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    slice: Option<Shard>,
 }
 
 /// A new league's secret: 128 random bits, in hex.
@@ -406,6 +413,7 @@ impl TournamentRecord {
             folder: league,
             earlier: &self.earlier,
             shards: self.shards,
+            slice: self.slice,
         };
         let json = serde_json::to_vec_pretty(&on_disk).map_err(|e| TournamentError::Invalid(e.to_string()))?;
         let path = dir.join(TOURNAMENT_FILE);
@@ -794,6 +802,7 @@ fn plan(
         earlier: previous.as_ref().map(|p| p.earlier.clone()).unwrap_or_default(),
         // (A build starts a new split: the next array is whole.)
         shards: None,
+        slice: None,
     };
     let lines = match &previous {
         Some(previous) => changes(previous, &record, out),
@@ -892,6 +901,9 @@ fn run_shard(
         )));
     }
     let mut record = TournamentRecord::load(&source, games)?;
+    if let Some(why) = shard.beyond(record.schedule.len()) {
+        return Err(TournamentError::Invalid(format!("shard {shard}: {why}; nothing was written")));
+    }
     // A shard's own folder inside a bot's: the build fingerprinted that folder without it (or
     // with what it held then), and without the other shards' folders made there since, so the
     // bot would read as changed; refused before anything is written there.
@@ -917,6 +929,19 @@ fn run_shard(
              them (and outside every bot's folder)",
             crate::safe_text::terminal_cut(&out.display().to_string(), 200),
             crate::safe_text::terminal_cut(&copies.display().to_string(), 200)
+        )));
+    }
+    // (Nor inside the league's own folder, where it is not the league's folder itself (a shared
+    // folder): its copy of the league's record, which holds the secret, and its results would
+    // lie in the league's pages and logs, which `arena publish` copies.)
+    let (source_real, out_real) = (planned_path(&source), planned_path(out));
+    if out_real != source_real && out_real.starts_with(&source_real) {
+        return Err(TournamentError::Invalid(format!(
+            "shard {shard}: --out {} lies inside the league's folder {}: a shard's folder holds a copy of the \
+             league's record (with its secret), which must not land in the folders the league publishes; give the \
+             shard an --out outside the league's folder (or the league's folder itself, shared by the shards)",
+            crate::safe_text::terminal_cut(&out.display().to_string(), 200),
+            crate::safe_text::terminal_cut(&source.display().to_string(), 200)
         )));
     }
     if options.shard_from_slurm {
@@ -963,9 +988,8 @@ fn run_shard(
     if source != out {
         // A folder of another build of the league (the same config built again has the same
         // matches, with other seeds) is not taken over: its results would pass for this one's.
-        if out.join(TOURNAMENT_FILE).exists()
-            && TournamentRecord::load(out, games)?.config.seat_secret() != record.config.seat_secret()
-        {
+        let theirs = if out.join(TOURNAMENT_FILE).exists() { Some(TournamentRecord::load(out, games)?) } else { None };
+        if theirs.as_ref().is_some_and(|t| t.config.seat_secret() != record.config.seat_secret()) {
             return Err(TournamentError::Invalid(format!(
                 "shard {shard}: {} holds a shard of another build of the league than {} (its secret differs): \
                  give the shard a new --out",
@@ -973,6 +997,14 @@ fn run_shard(
                 source.display()
             )));
         }
+        // (Each shard's folder is its own: the merge takes from it only the slice it records.)
+        if let Some(other) = theirs.and_then(|t| t.slice).filter(|&other| other != shard) {
+            return Err(TournamentError::Invalid(format!(
+                "shard {shard}: {} is the folder of shard {other}: give each shard its own --out",
+                out.display()
+            )));
+        }
+        record.slice = Some(shard);
         record.save(out)?;
     }
     let existing = results::read_all(out)?;
@@ -1015,6 +1047,36 @@ fn run_shard(
         shard: Some(shard),
         why_no_match: record.why_no_match(),
     })
+}
+
+/// `path` with its links resolved as far as it exists, and the rest of it (folders still to be
+/// made) as written, `..` taken back: where a folder a run will make is to be.
+fn planned_path(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut existing = absolute.as_path();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(mut real) = std::fs::canonicalize(existing) {
+            for part in rest.iter().rev() {
+                match part {
+                    Component::ParentDir => {
+                        real.pop();
+                    }
+                    Component::Normal(name) => real.push(name),
+                    _ => {}
+                }
+            }
+            return real;
+        }
+        match (existing.parent(), existing.components().next_back()) {
+            (Some(parent), Some(part)) => {
+                rest.push(part);
+                existing = parent;
+            }
+            _ => return absolute,
+        }
+    }
 }
 
 /// The shard count the league's split shows other than `shard`'s, if it shows one: its last
@@ -2433,6 +2495,7 @@ mod tests {
             folder: None,
             earlier: Vec::new(),
             shards: None,
+            slice: None,
         };
         let player = |name: &str| crate::replay::PlayerResult {
             name: name.to_string(),
@@ -2495,6 +2558,7 @@ mod tests {
             folder: None,
             earlier: Vec::new(),
             shards: None,
+            slice: None,
         };
         let line = |at: u64| -> ResultLine {
             let result = serde_json::json!({"players": [], "winner": null});
@@ -2566,6 +2630,7 @@ mod tests {
             folder: Some(league.clone()),
             earlier: Vec::new(),
             shards: None,
+            slice: None,
         };
         record.save(&league).unwrap();
         let saved: serde_json::Value =
@@ -3131,6 +3196,7 @@ mod tests {
             folder: None,
             earlier: Vec::new(),
             shards: None,
+            slice: None,
         };
         record.save(&out).unwrap();
         // (Each bot's folder, or the script its command names.)
@@ -3217,6 +3283,7 @@ mod tests {
             folder: None,
             earlier: Vec::new(),
             shards: None,
+            slice: None,
         }
     }
 

@@ -32,12 +32,36 @@ pub const PUBLIC: [&str; 9] = [
     "builds",
 ];
 
+/// The folders of [`PUBLIC`] whose files are published only at their top, each of its kind
+/// ([`publishable`]): the arena writes no folder in them.
+const FLAT: [&str; 3] = ["replays", "logs", "builds"];
+
+/// Whether the entry `path` found in the folder `top` of [`PUBLIC`] (below it) is published: in
+/// `replays/`, the pages and the replays (files that read as one); in `logs/` and `builds/`, the
+/// logs; in the others, what is neither a league's record nor a results file. So a shard's folder
+/// made inside the league's (its record holds the league's secret), or a file put there, stays
+/// out, at any depth.
+fn publishable(top: &str, path: &Path, is_dir: bool) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    if name == super::TOURNAMENT_FILE || (name.starts_with("results") && name.ends_with(".jsonl")) {
+        return false;
+    }
+    match top {
+        "replays" => {
+            !is_dir && (name.ends_with(".html") || (is_replay_file(&name) && recorded_players(path).is_some()))
+        }
+        "logs" | "builds" => !is_dir && name.ends_with(".log"),
+        _ => true,
+    }
+}
+
 /// What [`copy_public`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Published {
     /// Files published.
     pub files: usize,
-    /// What it left out, by name at the folder's top.
+    /// What it left out: by name at the folder's top, then by path what it left out inside the
+    /// folders it publishes (a folder's path ends with `/`).
     pub left_out: Vec<String>,
     /// Build logs and match logs published as a note in their place (see [`copy_public`]).
     pub logs_withheld: usize,
@@ -623,18 +647,39 @@ fn copy_public_with(
     // and `x.json`).
     let mut replays: HashMap<PathBuf, Option<ShownReplay>> = HashMap::new();
     let mut logs_withheld = 0;
+    // What it leaves out below the top (a shard's folder made in `replays/`, a record or results
+    // file put there), by its path in the folder.
+    let mut left_inside: Vec<String> = Vec::new();
     for entry_name in PUBLIC {
         let from = dir.join(entry_name);
-        for entry in walkdir::WalkDir::new(&from).follow_links(false).follow_root_links(false).sort_by_file_name() {
+        let mut walk = walkdir::WalkDir::new(&from).follow_links(false).follow_root_links(false).sort_by_file_name();
+        // (The arena writes no folder inside these: what is there is not of the league's pages.)
+        if FLAT.contains(&entry_name) {
+            walk = walk.max_depth(1);
+        }
+        for entry in walk {
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(e) if e.io_error().is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound) => continue,
                 Err(e) => return Err(TournamentError::io(&from, e.into())),
             };
-            let to: PathBuf = staging.path().join(entry.path().strip_prefix(dir).unwrap_or(entry.path()));
-            if entry.file_type().is_dir() {
+            let rel = entry.path().strip_prefix(dir).unwrap_or(entry.path());
+            let to: PathBuf = staging.path().join(rel);
+            let kind = entry.file_type();
+            if (kind.is_dir() || kind.is_file())
+                && entry.depth() > 0
+                && !publishable(entry_name, entry.path(), kind.is_dir())
+            {
+                let mut shown = rel.display().to_string();
+                if kind.is_dir() {
+                    shown.push('/');
+                }
+                left_inside.push(shown);
+                continue;
+            }
+            if kind.is_dir() {
                 std::fs::create_dir_all(&to).map_err(|e| TournamentError::io(&to, e))?;
-            } else if entry.file_type().is_file() && !crate::files::is_temporary(entry.file_name()) {
+            } else if kind.is_file() && !crate::files::is_temporary(entry.file_name()) {
                 if entry_name == "builds" && !shown.builds {
                     let log = std::fs::read(entry.path()).map_err(|e| TournamentError::io(entry.path(), e))?;
                     let first = paths.text(&super::build::first_error(&String::from_utf8_lossy(&log)));
@@ -732,6 +777,7 @@ fn copy_public_with(
         .filter(|n| !PUBLIC.contains(&n.as_str()))
         .collect();
     left_out.sort();
+    left_out.extend(left_inside);
     Ok(Published { files, left_out, logs_withheld })
 }
 

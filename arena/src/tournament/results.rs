@@ -7,6 +7,7 @@ use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use super::schedule::Shard;
 use super::TournamentError;
 use crate::files::write_atomic;
 
@@ -15,17 +16,14 @@ pub const RESULTS_FILE: &str = "results.jsonl";
 
 pub use crate::standings::ResultLine;
 
-/// The results files of `dir`: `results.jsonl` first, then each shard's, by name.
+/// The results files of `dir`: `results.jsonl` first, then each shard's
+/// (`results.shard-K-of-N.jsonl`, [`Shard::results_file`]), by name. Nothing else is: a
+/// `results.backup.jsonl` or `results.shard-1-of-4 (copy).jsonl` is no file the arena wrote,
+/// and its lines are nobody's ([`strays`] names them).
 pub fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut shards: Vec<PathBuf> = std::fs::read_dir(dir)
+    let mut shards: Vec<PathBuf> = named_results(dir)
         .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("results.") && n.ends_with(".jsonl"))
-        })
-        .filter(|p| p.file_name().is_some_and(|n| n != RESULTS_FILE))
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file).is_some())
         .collect();
     shards.sort();
     let main = dir.join(RESULTS_FILE);
@@ -35,6 +33,32 @@ pub fn files(dir: &Path) -> Vec<PathBuf> {
     }
     out.extend(shards);
     out
+}
+
+/// The files of `dir` named like results (`results.*.jsonl`) that are no results file of the
+/// arena's ([`files`]): left unread, for a merge to name.
+pub fn strays(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = named_results(dir)
+        .into_iter()
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file).is_none())
+        .collect();
+    out.sort();
+    out
+}
+
+/// The entries of `dir` named `results.*.jsonl` but `results.jsonl`.
+fn named_results(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n != RESULTS_FILE && n.starts_with("results.") && n.ends_with(".jsonl"))
+        })
+        .collect()
 }
 
 /// Every complete result line of every results file in `dir`, file by file.
@@ -253,5 +277,17 @@ mod tests {
         std::fs::write(dir.path().join("results.txt"), "not a results file").unwrap();
         let keys: Vec<String> = read_all(dir.path()).unwrap().into_iter().map(|l| l.key).collect();
         assert_eq!(keys, ["a", "b", "c"]);
+        // A file named like results that no run writes is read by none (the control: the same
+        // lines under a shard's name are), and named as a stray.
+        for stray in ["results.backup.jsonl", "results.shard-1-of-2 (copy).jsonl", "results.shard-3-of-2.jsonl"] {
+            rewrite(&dir.path().join(stray), &[line("d")]).unwrap();
+        }
+        let keys: Vec<String> = read_all(dir.path()).unwrap().into_iter().map(|l| l.key).collect();
+        assert_eq!(keys, ["a", "b", "c"]);
+        let names: Vec<String> =
+            strays(dir.path()).iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        assert_eq!(names, ["results.backup.jsonl", "results.shard-1-of-2 (copy).jsonl", "results.shard-3-of-2.jsonl"]);
+        rewrite(&dir.path().join("results.shard-2-of-3.jsonl"), &[line("d")]).unwrap();
+        assert_eq!(read_all(dir.path()).unwrap().len(), 4, "the control");
     }
 }

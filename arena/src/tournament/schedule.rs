@@ -152,6 +152,20 @@ impl Shard {
         Err("--shard auto: neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set: give --shard K/N".to_string())
     }
 
+    /// Why a league of `matches` scheduled matches has no such shard, if it has not: it is split
+    /// into at most as many slices as it has matches (one, for a league without any), so that no
+    /// slice is empty and no count names more slices than anything can hold.
+    pub fn beyond(&self, matches: usize) -> Option<String> {
+        (self.count > matches.max(1)).then(|| {
+            let most = matches.max(1);
+            format!(
+                "a split into {} shards, more than the league's {matches} matches: it splits into at most {most} \
+                 (--shard K/N with N <= {most})",
+                self.count
+            )
+        })
+    }
+
     /// The name of this shard's results file.
     pub fn results_file(&self) -> String {
         format!("results.shard-{}-of-{}.jsonl", self.index, self.count)
@@ -171,7 +185,10 @@ impl Shard {
 pub fn slices(schedule: &[ScheduledMatch], count: usize) -> BTreeMap<String, usize> {
     let mut order: Vec<&ScheduledMatch> = schedule.iter().collect();
     order.sort_by(|a, b| b.cost.cmp(&a.cost).then_with(|| a.key.cmp(&b.key)));
-    let mut load = vec![0u128; count.max(1)];
+    // (Never more slots than matches: each match takes an empty slot while there is one, the
+    // lowest first, so slots past the matches' count would stay empty; a count from a file's
+    // name or the environment may be any number.)
+    let mut load = vec![0u128; count.clamp(1, schedule.len().max(1))];
     let mut out = BTreeMap::new();
     for m in order {
         let (slot, _) = load.iter().enumerate().min_by_key(|&(i, l)| (*l, i)).unwrap_or((0, &0));
@@ -363,6 +380,25 @@ mod tests {
         let mut shuffled = schedule.clone();
         shuffled.reverse();
         assert_eq!(slices(&shuffled, 4), split, "the same matches in any order give the same split");
+    }
+
+    /// A split into more slices than matches (up to `usize::MAX`, from a results file's name or
+    /// the environment) allocates nothing by its count, and is the split the slices' count
+    /// would give: each match alone in a slice of its own, the first ones; a shard past them
+    /// is beyond the league. The control: the split into as many slices as matches.
+    #[test]
+    fn a_split_into_more_slices_than_matches_is_computed_without_a_slot_each() {
+        let schedule: Vec<ScheduledMatch> = (0..5).map(|i| m(&format!("k{i}"), 10 + i)).collect();
+        let exact = slices(&schedule, 5);
+        for count in [6, 1_000, 100_000_000_000, usize::MAX] {
+            assert_eq!(slices(&schedule, count), exact, "{count}");
+            assert!(Shard { index: 1, count }.beyond(5).unwrap().contains("more than the league's 5 matches"));
+        }
+        assert_eq!(Shard { index: 5, count: 5 }.beyond(5), None);
+        assert_eq!(Shard { index: 1, count: 1 }.beyond(0), None, "a league without matches has one shard");
+        let parsed = Shard::parse("1/18446744073709551615").unwrap();
+        assert_eq!(parsed.count, usize::MAX);
+        assert!(slices(&[], usize::MAX).is_empty());
     }
 
     #[test]

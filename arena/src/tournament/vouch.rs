@@ -167,9 +167,7 @@ impl<'a> Vouch<'a> {
         if line.seats != m.seats {
             return Some(format!("its seats are {:?}, the schedule's {:?}", line.seats, m.seats));
         }
-        // (By its name: a league moved or copied has its maps elsewhere, and its lines name them
-        // where they were. The seed, made from the map's content, binds the content.)
-        if line.map.file_name() != m.map.file_name() {
+        if !same_map(&line.map, &m.map) {
             return Some(format!("its map is {}, the schedule's {}", line.map.display(), m.map.display()));
         }
         if line.game != m.game {
@@ -185,9 +183,34 @@ impl<'a> Vouch<'a> {
                 self.record.bots.iter().find(|b| &b.entry.name == name).map_or(String::new(), |b| b.fingerprint.clone())
             })
             .collect();
-        // (Lines of an earlier arena may name no versions: their key names them.)
-        (!line.versions.is_empty() && line.versions != versions)
-            .then(|| format!("its bots' versions are {:?}, the schedule's {versions:?}", line.versions))
+        // (Lines of an arena before shards name no versions: their key names them. Every line
+        // since names them, as it names when it ended and its players' last steps.)
+        if (!before_shards(line) || !line.versions.is_empty()) && line.versions != versions {
+            return Some(format!("its bots' versions are {:?}, the schedule's {versions:?}", line.versions));
+        }
+        if before_shards(line) {
+            return None;
+        }
+        // When it ended (what `--as-of` counts it by): not before its bots' versions were first
+        // seen, nor later than now (by more than clocks of two machines differ).
+        let now = super::unix_secs();
+        if line.at > now.saturating_add(CLOCK_SLACK) {
+            return Some(format!("it says it ended at {}, later than now", super::versions::time_text(line.at)));
+        }
+        for (name, fingerprint) in m.seats.iter().zip(&versions) {
+            let seen = self.record.history.get(name).and_then(|h| {
+                h.versions.iter().find(|v| v.fingerprint == *fingerprint || v.portable.as_ref() == Some(fingerprint))
+            });
+            if let Some(version) = seen.filter(|v| line.at.saturating_add(CLOCK_SLACK) < v.at) {
+                return Some(format!(
+                    "it says it ended at {}, before {name}'s version {} was first seen ({})",
+                    super::versions::time_text(line.at),
+                    version.label,
+                    super::versions::time_text(version.at)
+                ));
+            }
+        }
+        None
     }
 
     /// The setup the league's matches on `map` (one of the schedule's) start from, made once
@@ -229,6 +252,13 @@ impl<'a> Vouch<'a> {
     }
 }
 
+/// Whether two results' maps are the same map: by its file name, as a league moved or copied,
+/// or a shard played in another checkout, has its maps elsewhere and its lines name them where
+/// they were. (The seed, made from the map's content, binds the content.)
+pub(crate) fn same_map(a: &Path, b: &Path) -> bool {
+    a.file_name() == b.file_name()
+}
+
 /// Where `line` and the replay it names disagree.
 fn against_replay(line: &ResultLine, replay: &Replay) -> Option<String> {
     let names: Vec<&str> = replay.players.iter().map(|p| p.name.as_str()).collect();
@@ -244,12 +274,25 @@ fn against_replay(line: &ResultLine, replay: &Replay) -> Option<String> {
     if replay.result != line.result {
         return Some("its replay records another result".to_string());
     }
-    if !line.ended_at.is_empty() && super::ended_at(replay) != line.ended_at {
+    // (Lines of an arena before shards may lack these: their replays still hold what they say.
+    // Every line since holds them, the forfeits when there are any.)
+    let old = before_shards(line);
+    if (!old || !line.ended_at.is_empty()) && super::ended_at(replay) != line.ended_at {
         return Some("its replay ends the players' games at other steps".to_string());
     }
-    // (Lines of an earlier arena may lack these: their replays still hold what they say.)
-    (!line.forfeits.is_empty() && line.forfeits != crate::explain::forfeit_facts(replay))
+    ((!old || !line.forfeits.is_empty()) && line.forfeits != crate::explain::forfeit_facts(replay))
         .then(|| "its replay says otherwise of the forfeits".to_string())
+}
+
+/// How far two machines' clocks may differ, in seconds: a result's time (`at`) is the node's
+/// that played it, its bots' versions' times the build's.
+const CLOCK_SLACK: u64 = 600;
+
+/// Whether `line` was written by an arena before shards, which wrote neither when a match
+/// ended, nor its players' last steps, nor its bots' versions: every line since holds all three,
+/// so a line lacking one of them is not as an arena wrote it.
+fn before_shards(line: &ResultLine) -> bool {
+    line.at == 0 && line.ended_at.is_empty() && line.versions.is_empty()
 }
 
 /// `text` cut to a length a message can hold.

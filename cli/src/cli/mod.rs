@@ -480,6 +480,21 @@ impl SandboxArgs {
         Ok(arena::sandbox::Sandbox::new(self.mode().unwrap_or_default(), limits.sandbox_limits())?)
     }
 
+    /// The resource limits' flags given, by name.
+    pub fn given(&self) -> Vec<&'static str> {
+        [
+            ("--max-cpu-s", self.max_cpu_s.is_some()),
+            ("--max-memory-mb", self.max_memory_mb.is_some()),
+            ("--max-file-mb", self.max_file_mb.is_some()),
+            ("--max-open-files", self.max_open_files.is_some()),
+            ("--max-procs", self.max_procs.is_some()),
+            ("--max-cpus", self.max_cpus.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, given)| given.then_some(name))
+        .collect()
+    }
+
     /// Overrides `limits` with the flags given.
     pub fn apply(&self, limits: &mut arena::tournament::config::LimitsConfig) {
         limits.cpu_seconds = self.max_cpu_s.or(limits.cpu_seconds);
@@ -506,6 +521,14 @@ pub struct ClockArgs {
 }
 
 impl ClockArgs {
+    /// The flags given, by name.
+    pub fn given(&self) -> Vec<&'static str> {
+        [("--clock", self.clock.is_some()), ("--backstop-factor", self.backstop_factor.is_some())]
+            .into_iter()
+            .filter_map(|(name, given)| given.then_some(name))
+            .collect()
+    }
+
     /// Overrides the clock settings of `limits` with the flags given.
     pub fn apply(&self, limits: &mut arena::tournament::config::LimitsConfig) {
         limits.clock = self.clock.or(limits.clock);
@@ -538,6 +561,21 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
+    /// The flags given, by name.
+    pub fn given(&self) -> Vec<&'static str> {
+        [
+            ("--startup-ms", self.startup_ms.is_some()),
+            ("--move-ms", self.move_ms.is_some()),
+            ("--total-ms", self.total_ms.is_some()),
+            ("--grace-ms", self.grace_ms.is_some()),
+            ("--max-line", self.max_line.is_some()),
+            ("--stderr-rate", self.stderr_rate.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, given)| given.then_some(name))
+        .collect()
+    }
+
     /// The limits chosen by these flags and the clock flags.
     pub fn choices(&self, clock: &ClockArgs) -> LimitChoices {
         LimitChoices {

@@ -142,13 +142,34 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
         // Every shard plays under the limits `arena build` recorded (they are in the matches'
         // keys, and the boxes' limits decide results too): a flag that would change them is
         // refused rather than ignored. Only -j, how many matches at once, is the shard's own.
-        let differs: Vec<&str> = [
-            ("the time limits", config.limits.limits() != league.limits.limits()),
-            ("the boxes' limits", config.limits.sandbox_limits() != league.limits.sandbox_limits()),
-            ("--sandbox", config.sandbox != league.sandbox),
-            ("--forfeits", config.forfeits != league.forfeits),
-            ("--build-timeout-s", config.build_timeout_s != league.build_timeout_s),
-            ("--build-disk-mb", config.build_disk_mb != league.build_disk_mb),
+        // (Each named with the flags given that set it.)
+        let named = |what: &str, flags: Vec<&str>| {
+            if flags.is_empty() {
+                what.to_string()
+            } else {
+                format!("{what} ({})", flags.join(", "))
+            }
+        };
+        let differs: Vec<String> = [
+            (
+                named("the time limits", [args.limits.given(), args.clock.given()].concat()),
+                config.limits.limits() != league.limits.limits(),
+            ),
+            (
+                named("the boxes' limits", args.sandbox.given()),
+                config.limits.sandbox_limits() != league.limits.sandbox_limits(),
+            ),
+            (
+                format!(
+                    "--sandbox ({}, where the league's is {})",
+                    format!("{:?}", config.sandbox).to_lowercase(),
+                    format!("{:?}", league.sandbox).to_lowercase()
+                ),
+                config.sandbox != league.sandbox,
+            ),
+            ("--forfeits".to_string(), config.forfeits != league.forfeits),
+            ("--build-timeout-s".to_string(), config.build_timeout_s != league.build_timeout_s),
+            ("--build-disk-mb".to_string(), config.build_disk_mb != league.build_disk_mb),
         ]
         .into_iter()
         .filter_map(|(what, changed)| changed.then_some(what))
