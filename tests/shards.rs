@@ -736,7 +736,7 @@ fn a_shard_refuses_a_bot_whose_build_outputs_changed_since_the_build() {
     let out = arena(&["tournament", "--resume", &s(&league), "--shard", "1/1", "--out", &s(&shard)]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "the shard played a version the build did not see: {stderr}");
-    assert!(stderr.contains("bots changed since the league was built: alice (now "), "{stderr}");
+    assert!(stderr.contains("bots changed since the league was built: alice (built as v1, its files now a version the league has not seen)"), "{stderr}");
     assert_eq!(stderr.matches("alice (").count(), 1, "alice is named once: {stderr}");
     // Control: built again, the shard plays (and alice answers as main.sh says).
     ok(&["build", &s(&cfg), "--out", &s(&league)]);

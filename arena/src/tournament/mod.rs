@@ -934,7 +934,7 @@ fn run_shard(
     // (Nor inside the league's own folder, where it is not the league's folder itself (a shared
     // folder): its copy of the league's record, which holds the secret, and its results would
     // lie in the league's pages and logs, which `arena publish` copies.)
-    let (source_real, out_real) = (planned_path(&source), planned_path(out));
+    let (source_real, out_real) = (submission::real_path(&source), submission::real_path(out));
     if out_real != source_real && out_real.starts_with(&source_real) {
         return Err(TournamentError::Invalid(format!(
             "shard {shard}: --out {} lies inside the league's folder {}: a shard's folder holds a copy of the \
@@ -1047,36 +1047,6 @@ fn run_shard(
         shard: Some(shard),
         why_no_match: record.why_no_match(),
     })
-}
-
-/// `path` with its links resolved as far as it exists, and the rest of it (folders still to be
-/// made) as written, `..` taken back: where a folder a run will make is to be.
-fn planned_path(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut existing = absolute.as_path();
-    let mut rest = Vec::new();
-    loop {
-        if let Ok(mut real) = std::fs::canonicalize(existing) {
-            for part in rest.iter().rev() {
-                match part {
-                    Component::ParentDir => {
-                        real.pop();
-                    }
-                    Component::Normal(name) => real.push(name),
-                    _ => {}
-                }
-            }
-            return real;
-        }
-        match (existing.parent(), existing.components().next_back()) {
-            (Some(parent), Some(part)) => {
-                rest.push(part);
-                existing = parent;
-            }
-            _ => return absolute,
-        }
-    }
 }
 
 /// The shard count the league's split shows other than `shard`'s, if it shows one: its last

@@ -380,7 +380,7 @@ pub fn copies_holding(out: &Path, league: &Path) -> Option<PathBuf> {
 
 /// `path` with every link resolved, also where it does not exist yet (a folder a run will
 /// make): its nearest existing folder's real path, then the rest of it.
-fn real_path(path: &Path) -> PathBuf {
+pub(super) fn real_path(path: &Path) -> PathBuf {
     if let Ok(real) = std::fs::canonicalize(path) {
         return real;
     }
