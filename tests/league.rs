@@ -106,6 +106,23 @@ fn standing(board: &Value, bot: &str) -> Value {
     serde_json::json!([r["rank"], r["version"], r["total_score"], r["games"], r["wins"], r["draws"], r["losses"]])
 }
 
+/// The "Versions" table of a bot's page: each row's label, whether it built, its matches, and
+/// whether the bot stands on it.
+fn versions_table(league: &Path, bot: &str) -> Vec<(String, String, u64, bool)> {
+    let page = std::fs::read_to_string(league.join(format!("bots/{bot}.html"))).unwrap();
+    let table = &page[page.find("<h2>Versions (").unwrap_or_else(|| panic!("no versions table: {page}"))..];
+    let table = &table[table.find("<tbody>").unwrap() + 7..table.find("</tbody>").unwrap()];
+    let cell = |row: &str, i: usize| row.split("<td>").nth(i + 1).unwrap().split("</td>").next().unwrap().to_string();
+    table
+        .split("</tr>")
+        .filter(|r| !r.is_empty())
+        .map(|r| {
+            let built = if cell(r, 2) == "yes" { "built" } else { "not built" };
+            (cell(r, 0), built.to_string(), cell(r, 3).parse().unwrap(), r.starts_with(r#"<tr class="current">"#))
+        })
+        .collect()
+}
+
 #[test]
 fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
     let dir = tempfile::tempdir().unwrap();
@@ -209,6 +226,19 @@ fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
         let at = row(&week5, bot)["version_at"].as_str().unwrap().to_string();
         assert!(page.contains(&format!(">version {version}, first seen {at} · rank ")), "{page}");
     }
+    // Each bot's page lists its versions, with the matches each played (those no longer
+    // counted too: alice v3 met bob v1 in week 4 and bob v2 in week 5), its newest marked.
+    let v = |label: &str, built: bool, matches: u64, current: bool| {
+        (label.to_string(), if built { "built" } else { "not built" }.to_string(), matches, current)
+    };
+    assert_eq!(
+        versions_table(&league, "alice"),
+        [v("v1", true, 16, false), v("v2", true, 16, false), v("v3", true, 20, true)]
+    );
+    assert_eq!(
+        versions_table(&league, "bob"),
+        [v("v1", true, 24, false), v("failed", false, 0, false), v("failed", false, 0, false), v("v2", true, 16, true)]
+    );
     assert!(week5["complete"].as_bool().unwrap());
     // Nothing was lost: every result ever played is still in results.jsonl, with its replay.
     assert_eq!(lines(&league), 40 + 16 + 16 + 16);

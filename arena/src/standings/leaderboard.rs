@@ -67,6 +67,42 @@ pub struct Row {
     pub build_log: Option<String>,
     /// Its matches, in key order.
     pub matches: Vec<MatchRef>,
+    /// Every version of it the league has seen (by then, for `--as-of`), oldest first, for its
+    /// page; left out of `leaderboard.json`, which stays small (the record has them all).
+    #[serde(skip)]
+    pub versions: Vec<VersionSeen>,
+}
+
+/// One version of a bot as its page lists it: one per distinct fingerprint (and verdict).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionSeen {
+    /// Its label (`v2 3f2a1bc`; `failed …` for one that did not build or start).
+    pub label: String,
+    /// When the league first saw it (UTC, RFC 3339).
+    pub first_seen: String,
+    /// Whether it built and could be started.
+    pub ok: bool,
+    /// The matches the results record it playing in (whichever maps and opponents).
+    pub matches: usize,
+    /// Whether the bot stands on it.
+    pub current: bool,
+}
+
+impl VersionSeen {
+    /// Its label as every text shows a version ([`version_text`]).
+    pub fn text(&self, when: bool) -> String {
+        version_text(Some(&self.label), Some(&self.first_seen), when)
+    }
+}
+
+/// A version as every text shows it: the label (`v2 3f2a1bc`), `-` when there is none; with
+/// `when`, followed by when the league first saw it (`v2 3f2a1bc (2026-11-30T16:40:00Z)`).
+pub fn version_text(label: Option<&str>, at: Option<&str>, when: bool) -> String {
+    match (label, at) {
+        (Some(v), Some(at)) if when => format!("{v} ({at})"),
+        (Some(v), _) => v.to_string(),
+        (None, _) => "-".to_string(),
+    }
 }
 
 impl Row {
@@ -86,11 +122,7 @@ impl Row {
     /// Its version as every text shows it: the label (`v2 3f2a1bc`), `-` when it has none; with
     /// `when`, followed by when the league first saw it (`v2 3f2a1bc (2026-11-30T16:40:00Z)`).
     pub fn version_text(&self, when: bool) -> String {
-        match (&self.version, &self.version_at) {
-            (Some(v), Some(at)) if when => format!("{v} ({at})"),
-            (Some(v), _) => v.clone(),
-            (None, _) => "-".to_string(),
-        }
+        version_text(self.version.as_deref(), self.version_at.as_deref(), when)
     }
 
     /// Its rating's 95 % interval, `1480 to 2022` (± 1.96 deviations), when it has a rating.
@@ -416,6 +448,7 @@ pub fn compute(input: &Input) -> Leaderboard {
                 note: None,
                 build_log: None,
                 matches: t.matches,
+                versions: Vec::new(),
             }
         })
         .collect();

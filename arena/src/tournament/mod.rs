@@ -484,10 +484,12 @@ impl TournamentRecord {
             forfeits: self.config.forfeits,
             maps: &self.map_names(),
         });
+        let played = Self::played_by_version(results, dir);
         for row in &mut board.rows {
             if let Some(h) = self.history.get(&row.bot) {
                 row.version = h.standing(as_of).map(|v| v.label.clone());
                 row.version_at = h.standing(as_of).map(|v| versions::time_text(h.first_seen(v)));
+                row.versions = Self::versions_seen(&row.bot, h, as_of, &played);
                 if as_of.is_none() {
                     row.note = h.note().map(|note| shown.text(&note));
                     row.build_log = h.latest().and_then(|v| v.build_log.clone());
@@ -507,6 +509,76 @@ impl TournamentRecord {
         }
         board.facts = Some(self.facts(self.last_change(&counted, as_of)));
         board
+    }
+
+    /// Bot name and fingerprint -> how many matches the results record that version playing in:
+    /// those of `results` and of every results file in `dir` (once per key), the matches of
+    /// versions no longer scheduled too (a run's own lines are only those that count).
+    fn played_by_version(results: &[ResultLine], dir: &Path) -> HashMap<(String, String), usize> {
+        /// What a result line says of its seats (the rest is skipped unread).
+        #[derive(Deserialize)]
+        struct Seats {
+            key: String,
+            seats: Vec<String>,
+            #[serde(default)]
+            versions: Vec<String>,
+        }
+        let mut seen = HashSet::new();
+        let mut played: HashMap<(String, String), usize> = HashMap::new();
+        let mut count = |key: &str, seats: &[String], fingerprints: &[String]| {
+            if !seen.insert(key.to_string()) {
+                return;
+            }
+            let mut pairs: Vec<(String, String)> = seats.iter().cloned().zip(fingerprints.iter().cloned()).collect();
+            pairs.sort();
+            pairs.dedup();
+            for pair in pairs {
+                *played.entry(pair).or_default() += 1;
+            }
+        };
+        for r in results {
+            count(&r.key, &r.seats, &r.versions);
+        }
+        // (Lines that do not parse were warned of by whoever read the results: skipped here.)
+        for path in results::files(dir) {
+            let Ok(bytes) = std::fs::read(&path) else { continue };
+            for line in bytes.split(|&b| b == b'\n') {
+                if let Ok(s) = serde_json::from_slice::<Seats>(line) {
+                    count(&s.key, &s.seats, &s.versions);
+                }
+            }
+        }
+        played
+    }
+
+    /// The versions of `bot` its page lists (those seen by `as_of`, if given), oldest first: one
+    /// per distinct fingerprint and verdict, by its label, when it was first seen, and the matches
+    /// `played` records of it (a version that did not build played none).
+    fn versions_seen(
+        bot: &str,
+        history: &BotHistory,
+        as_of: Option<u64>,
+        played: &HashMap<(String, String), usize>,
+    ) -> Vec<leaderboard::VersionSeen> {
+        let standing = history.standing(as_of);
+        let mut listed: Vec<(&str, bool)> = Vec::new();
+        let mut out = Vec::new();
+        for v in history.versions.iter().filter(|v| as_of.is_none_or(|t| v.at <= t)) {
+            if listed.contains(&(v.fingerprint.as_str(), v.ok)) {
+                continue;
+            }
+            listed.push((v.fingerprint.as_str(), v.ok));
+            let of = |fingerprint: &str| played.get(&(bot.to_string(), fingerprint.to_string())).copied().unwrap_or(0);
+            let matches = if v.ok { of(&v.fingerprint) + v.portable.as_deref().map_or(0, of) } else { 0 };
+            out.push(leaderboard::VersionSeen {
+                label: v.label.clone(),
+                first_seen: versions::time_text(history.first_seen(v)),
+                ok: v.ok,
+                matches,
+                current: standing.is_some_and(|s| s.ok == v.ok && s.fingerprint == v.fingerprint),
+            });
+        }
+        out
     }
 
     /// Why the league has no match to play at all, when that is so: too few of its bots have a
@@ -3389,5 +3461,52 @@ mod tests {
         };
         assert_ne!(fingerprint("greedy"), fingerprint("random"));
         assert_eq!(fingerprint("greedy"), fingerprint("greedy"), "the control");
+    }
+
+    /// A bot's page lists every version the league saw, oldest first: once per fingerprint
+    /// (files back are that version again), a failed build as not built and with no match,
+    /// each good one with the matches the results record it in (those of the lines given and
+    /// of the results files on disk, once per key: a run gives only the lines that count),
+    /// and the one it stands on marked. The control: as of a time before its second version,
+    /// only what was seen by then is listed, standing on the first.
+    #[test]
+    fn a_bots_versions_are_listed_with_their_matches_and_as_of_a_time_only_those_seen() {
+        let record = roster(
+            &[("ann", Some("f1")), ("bob", Some("g1"))],
+            &[("ann", vec![("f1", true), ("fx", false), ("f2", true), ("f1", true)])],
+        );
+        let line = |key: &str, ann: &str| {
+            let mut r = crate::standings::leaderboard::test_result(key, ["ann", "bob"], [1, 0], None);
+            r.versions = vec![ann.to_string(), "g1".to_string()];
+            r
+        };
+        let given = [line("k1", "f1"), line("k2", "f1"), line("k1", "f1"), line("k3", "f2")];
+        let dir = tempfile::tempdir().unwrap();
+        let on_disk: String =
+            [line("k3", "f2"), line("k4", "f2")].iter().map(|r| serde_json::to_string(r).unwrap() + "\n").collect();
+        std::fs::write(dir.path().join(RESULTS_FILE), format!("{on_disk}not a result\n{{\"key\": \"torn")).unwrap();
+        let played = TournamentRecord::played_by_version(&given, dir.path());
+        let ann = &record.history["ann"];
+        let shown = |as_of: Option<u64>| -> Vec<(String, String, bool, usize, bool)> {
+            TournamentRecord::versions_seen("ann", ann, as_of, &played)
+                .into_iter()
+                .map(|v| (v.text(false), v.first_seen, v.ok, v.matches, v.current))
+                .collect()
+        };
+        let at = |i: u64| versions::time_text(1_796_000_000 + i);
+        assert_eq!(
+            shown(None),
+            [
+                ("v1".to_string(), at(0), true, 2, true),
+                ("failed".to_string(), at(1), false, 0, false),
+                ("v3".to_string(), at(2), true, 2, false),
+            ]
+        );
+        assert_eq!(played.get(&("bob".to_string(), "g1".to_string())), Some(&4), "each key once, whoever reads it");
+        assert_eq!(
+            shown(Some(1_796_000_001)),
+            [("v1".to_string(), at(0), true, 2, true), ("failed".to_string(), at(1), false, 0, false)],
+            "the control: its second good version was not seen yet"
+        );
     }
 }

@@ -364,6 +364,7 @@ fn bot_page_html(league: &League<'_>, out: &Path, row: &Row) -> String {
     per_map_section(&mut body, league, row);
     distribution_section(&mut body, &row.matches);
     body.push_str("</section>");
+    versions_section(&mut body, row);
     let _ = write!(
         body,
         r#"<section><h2>Matches ({})</h2><p class="vsnote" id="vsnote" hidden></p><div class="wrap"><table class="matches" id="matches"><thead><tr><th>result</th><th>opponent</th><th>map</th><th>seat</th><th>score</th><th>forfeit</th><th>replay</th></tr></thead><tbody>"#,
@@ -503,6 +504,33 @@ fn per_map_section(body: &mut String, league: &League<'_>, row: &Row) {
         );
     }
     body.push_str("</tbody></table></div>");
+}
+
+/// The versions of the bot the league has seen, oldest first: its label (as every output shows
+/// a version, escaped as the rest), when first seen, whether it built, the matches recorded of
+/// it, and which one it stands on. Nothing for a bot with none recorded.
+fn versions_section(body: &mut String, row: &Row) {
+    if row.versions.is_empty() {
+        return;
+    }
+    let _ = write!(
+        body,
+        r#"<section><h2>Versions ({})</h2><div class="wrap"><table class="permap versions"><thead><tr><th>version</th><th>first seen</th><th>built</th><th>matches</th><th></th></tr></thead><tbody>"#,
+        row.versions.len()
+    );
+    for v in &row.versions {
+        let _ = write!(
+            body,
+            "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            if v.current { r#" class="current""# } else { "" },
+            html(&v.text(false)),
+            html(&v.first_seen),
+            if v.ok { "yes" } else { r#"<span class="warn">no</span>"# },
+            v.matches,
+            if v.current { "← stands on it" } else { "" }
+        );
+    }
+    body.push_str("</tbody></table></div></section>");
 }
 
 /// A histogram of the bot's match scores as inline SVG.
@@ -758,6 +786,55 @@ mod tests {
         );
         assert!(!b.contains("<script") && !b.contains("<b ") && !b.contains("<i>") && !b.contains('\u{202e}'), "{b}");
         assert!(header(2).contains(">version - · rank "), "{}", header(2));
+    }
+
+    /// A bot page lists the bot's versions in a short table: label, when first seen, whether it
+    /// built, its matches, the one it stands on marked. A label is text from the record (a
+    /// hand-edited `tournament.json`): hostile text stays text. The controls: the hostile label
+    /// is there (escaped), and a bot with no versions recorded has no such table.
+    #[test]
+    fn a_bot_page_lists_its_versions_and_hostile_text_in_them_stays_inert() {
+        use crate::standings::leaderboard::VersionSeen;
+        let results = [crate::standings::leaderboard::test_result("1", ["a", "b"], [5, 1], None)];
+        let bots: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
+        let mut board = compute(&Input {
+            bots: &bots,
+            failures: &BTreeMap::new(),
+            results: &results,
+            scheduled: 1,
+            wins_first: false,
+            forfeits: ForfeitRule::Loss,
+            maps: &crate::standings::maps::MapNames::default(),
+        });
+        let hostile = "v1 </td><script>alert(1)</script><b onload=x>\u{202e}'\"";
+        let seen = |label: &str, ok: bool, matches: usize, current: bool| VersionSeen {
+            label: label.to_string(),
+            first_seen: "2026-12-05T12:54:03Z".to_string(),
+            ok,
+            matches,
+            current,
+        };
+        board.rows[0].versions =
+            vec![seen(hostile, true, 16, false), seen("failed", false, 0, false), seen("v2 0dbb175", true, 4, true)];
+        let league = League::new(&board, &results);
+        let page = bot_page_html(&league, Path::new("/nonexistent"), &board.rows[0]);
+        let table = &page[page.find("<h2>Versions (3)</h2>").expect("a versions table")..];
+        let table = &table[..table.find("</section>").unwrap()];
+        assert!(
+            table.contains(
+                "<tr><td>v1 &lt;/td&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;b onload=x&gt;\\u{202e}&#39;&quot;</td>\
+                 <td>2026-12-05T12:54:03Z</td><td>yes</td><td>16</td><td></td></tr>"
+            ),
+            "the control: the label is there, as text: {table}"
+        );
+        assert!(table.contains(
+            r#"<td>failed</td><td>2026-12-05T12:54:03Z</td><td><span class="warn">no</span></td><td>0</td>"#
+        ));
+        assert!(table.contains(r#"<tr class="current"><td>v2 0dbb175</td><td>2026-12-05T12:54:03Z</td><td>yes</td><td>4</td><td>← stands on it</td></tr>"#), "{table}");
+        assert!(!table.contains("<script") && !table.contains("<b ") && !table.contains('\u{202e}'), "{table}");
+        assert_eq!(page.matches("<script").count(), 2, "the page's own two scripts, no more");
+        let other = bot_page_html(&league, Path::new("/nonexistent"), &board.rows[1]);
+        assert!(!other.contains("<h2>Versions"), "the control: no versions, no table");
     }
 
     /// The index's table has the version column after the bot's, as the leaderboard's other
