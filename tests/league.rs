@@ -1114,16 +1114,7 @@ fn a_bot_changed_while_it_plays_from_its_own_files_is_told_once_by_its_labels() 
     let league = class.join("league");
     run(&["build", &cfg.display().to_string(), "--out", &league.display().to_string()]);
     // As an earlier arena recorded it: every bot plays from its own files.
-    let path = league.join("tournament.json");
-    let mut record: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    let configured = record["config"]["bots"].as_array().unwrap().clone();
-    for bot in record["bots"].as_array_mut().unwrap() {
-        let entry = configured.iter().find(|b| b["name"] == bot["name"]).unwrap().as_object().unwrap().clone();
-        let fields = bot.as_object_mut().unwrap();
-        fields.retain(|k, _| !["command", "cwd", "build", "files", "ignore", "kept"].contains(&k.as_str()));
-        fields.extend(entry);
-    }
-    std::fs::write(&path, serde_json::to_vec(&record).unwrap()).unwrap();
+    playing_from_own_files(&league);
 
     let (stdout, stderr) = run(&["tournament", "--resume", &league.display().to_string(), "--shard", "1/1"]);
     let told = "bot `ann` plays from its own files (the league has no copy of its version), which changed during the \

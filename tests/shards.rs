@@ -202,23 +202,6 @@ fn shards_in_separate_folders_and_a_killed_shard_resumed_merge_into_the_whole_le
     assert_same_league(&merged, &whole);
 }
 
-/// Rewrites the record of `league` as an arena before 2026-12 wrote it: every bot plays from its
-/// own files (its entry as the config gives it), not from the league's copy of its version.
-fn playing_from_own_files(league: &Path) {
-    let path = league.join("tournament.json");
-    let mut record: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    let configured = record["config"]["bots"].as_array().unwrap().clone();
-    for bot in record["bots"].as_array_mut().unwrap() {
-        let entry = configured.iter().find(|b| b["name"] == bot["name"]).unwrap().as_object().unwrap().clone();
-        let fields = bot.as_object_mut().unwrap();
-        for key in ["command", "cwd", "build", "files", "ignore", "kept"] {
-            fields.remove(key);
-        }
-        fields.extend(entry);
-    }
-    std::fs::write(&path, serde_json::to_vec(&record).unwrap()).unwrap();
-}
-
 /// A bot changed after `arena build` plays, in a shard, the version the build recorded, from the
 /// league's copy of it; one that plays from its own files (a record of an earlier arena) is
 /// refused, naming it.

@@ -384,3 +384,20 @@ pub fn files_under(dir: &Path) -> std::collections::BTreeMap<PathBuf, (u64, Vec<
     }
     all
 }
+
+/// Rewrites the record of `league` as an arena before 2026-12 wrote it: every bot plays from its
+/// own files (its entry as the config gives it), not from the league's copy of its version.
+pub fn playing_from_own_files(league: &Path) {
+    let path = league.join("tournament.json");
+    let mut record: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let configured = record["config"]["bots"].as_array().unwrap().clone();
+    for bot in record["bots"].as_array_mut().unwrap() {
+        let entry = configured.iter().find(|b| b["name"] == bot["name"]).unwrap().as_object().unwrap().clone();
+        let fields = bot.as_object_mut().unwrap();
+        for key in ["command", "cwd", "build", "files", "ignore", "kept"] {
+            fields.remove(key);
+        }
+        fields.extend(entry);
+    }
+    std::fs::write(&path, serde_json::to_vec(&record).unwrap()).unwrap();
+}
