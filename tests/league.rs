@@ -1124,3 +1124,49 @@ fn a_bot_changed_while_it_plays_from_its_own_files_is_told_once_by_its_labels() 
     assert!(stderr.contains(told), "{stderr}");
     assert!(stdout.contains("left for the next run"), "{stdout}");
 }
+
+/// A bot with a build renamed (`Bob Smith`) and back (`bob`) is the same version all along,
+/// whatever the other name's build rewrote in the folder: `bot`, as that league build left it,
+/// is still no file of the student's, and bob's results, still current, count again (and Bob
+/// Smith's, given back, too). Until 2026-12-06 bob's record of `bot` no longer matched what
+/// Bob Smith's build wrote, `bot` counted as the student's, and bob was a new version, its 8
+/// matches played again. The control: `bot` edited by hand after a build is the student's, a
+/// new version (v2), its matches played.
+#[test]
+fn a_built_bot_renamed_and_back_is_the_same_version_unless_its_output_was_edited() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_folder(dir.path());
+    python_bot(&class.join("alice"));
+    built_bot(&class.join("bob"), WAITER_SH);
+    let cfg = class_config(&class, &["alice", "bob", "dave"]);
+    let league = class.join("league");
+    let league_arg = league.display().to_string();
+    run(&["tournament", "--config", &cfg.display().to_string()]);
+    let renamed = class.join("renamed.toml");
+    write(&renamed, &std::fs::read_to_string(&cfg).unwrap().replace("name = \"bob\"", "name = \"Bob Smith\""));
+    let resume =
+        |config: &Path| run(&["tournament", "--resume", &league_arg, "--config", &config.display().to_string()]);
+    let bot = class.join("bob/bot");
+    let written = || std::fs::metadata(&bot).unwrap().modified().unwrap();
+
+    let before = written();
+    let (stdout, _) = resume(&renamed);
+    assert!(stdout.contains("12 of 12 matches played (8 now, 4 kept"), "{stdout}");
+    assert_ne!(written(), before, "Bob Smith's build rewrote `bot`");
+    let (stdout, stderr) = resume(&cfg);
+    assert!(stderr.contains("bob is back and Bob Smith is gone, with the same files (renamed back?)"), "{stderr}");
+    assert!(stdout.contains("12 of 12 matches played (0 now, 12 kept"), "{stdout}\n{stderr}");
+    assert_eq!(row(&leaderboard(&league), "bob")["version"], "v1");
+    let (stdout, stderr) = resume(&renamed);
+    assert!(stderr.contains("Bob Smith is back and bob is gone, with the same files (renamed back?)"), "{stderr}");
+    assert!(stdout.contains("12 of 12 matches played (0 now, 12 kept"), "{stdout}\n{stderr}");
+
+    // The control: `bot` edited by hand (after Bob Smith's build) is the student's file now.
+    let mut text = std::fs::read_to_string(&bot).unwrap();
+    text.push_str("# edited by hand\n");
+    std::fs::write(&bot, text).unwrap();
+    let (stdout, stderr) = resume(&cfg);
+    assert!(stderr.contains("bots back in the league: bob"), "{stderr}");
+    assert!(stdout.contains("12 of 12 matches played (8 now, 4 kept"), "{stdout}\n{stderr}");
+    assert_eq!(row(&leaderboard(&league), "bob")["version"], "v2");
+}

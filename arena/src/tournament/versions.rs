@@ -65,6 +65,11 @@ pub struct BotHistory {
     /// bot's first build (or a league recorded before these were kept: until its next build).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_stamps: Option<BTreeMap<String, String>>,
+    /// The folder those stamps were taken in, by [`folder_tag`]: an output of a bot that the
+    /// build of another bot in that folder rewrote (the bot renamed meanwhile) is still a
+    /// build's, by these stamps (see [`BotHistory::forget_changed_outputs`]). `None` before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stamped_in: Option<String>,
     /// What its builds have added to its folder over the runs, which `build_disk_mb` caps (see
     /// [`build::FolderGrowth`]); `None` before its first build (or a league recorded before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -84,13 +89,34 @@ impl BotHistory {
     }
 
     /// Before a build: forgets each output of `folder` that is no longer as a build left it (its
-    /// stamp differs, or it is gone): the student's file now, in the fingerprint.
-    fn forget_changed_outputs(&mut self, folder: &Path) {
-        for path in self.changed_outputs(folder) {
-            let Some(stamps) = &mut self.output_stamps else { return };
-            self.outputs.remove(&path);
-            stamps.remove(&path);
+    /// stamp differs, or it is gone): the student's file now, in the fingerprint. An output as
+    /// the last build of another bot in the same folder left it (its stamp among `others`: the
+    /// bot under another name meanwhile, whose build rewrote it) is still a build's, stamped
+    /// anew: what the student changes after that build is theirs as ever.
+    fn forget_changed_outputs(&mut self, folder: &Path, others: &[OtherStamps]) {
+        let changed = self.changed_outputs(folder);
+        if changed.is_empty() {
+            return;
         }
+        let tag = folder_tag(folder);
+        for path in changed {
+            let Some(stamps) = &mut self.output_stamps else { return };
+            let now = submission::output_stamp(folder, &path);
+            let rebuilt = !now.is_empty()
+                && others.iter().any(|o| o.folder == tag && o.stamps.get(&path).is_some_and(|s| *s == now));
+            if rebuilt {
+                stamps.insert(path, now);
+            } else {
+                self.outputs.remove(&path);
+                stamps.remove(&path);
+            }
+        }
+    }
+
+    /// Its stamps, with the folder they were taken in, as [`BotHistory::forget_changed_outputs`]
+    /// asks of another bot.
+    fn other_stamps(&self) -> Option<OtherStamps> {
+        Some(OtherStamps { folder: self.stamped_in.clone()?, stamps: self.output_stamps.clone()? })
     }
 
     /// After a build in `folder`: what it made is output too, and every output is stamped as
@@ -104,20 +130,22 @@ impl BotHistory {
         self.outputs.extend(made.iter().cloned());
         let stamps = self.outputs.iter().map(|p| (p.clone(), submission::output_stamp(folder, p))).collect();
         self.output_stamps = Some(stamps);
+        self.stamped_in = Some(folder_tag(folder));
     }
 
     /// Its outputs and their stamps, and its builds' growth, as `built` noted them when a build
-    /// ended (see [`Unrecorded`]).
-    fn built_as(&mut self, built: &BuiltOutputs) {
-        self.outputs_as(built);
+    /// ended in `folder` (see [`Unrecorded`]).
+    fn built_as(&mut self, built: &BuiltOutputs, folder: &Path) {
+        self.outputs_as(built, folder);
         self.build_growth = built.growth.or(self.build_growth);
     }
 
-    /// Its outputs and their stamps as `built` noted them (its growth left as it is: the build
-    /// just run sets it, see [`prepare`]).
-    fn outputs_as(&mut self, built: &BuiltOutputs) {
+    /// Its outputs and their stamps as `built` noted them in `folder` (its growth left as it is:
+    /// the build just run sets it, see [`prepare`]).
+    fn outputs_as(&mut self, built: &BuiltOutputs, folder: &Path) {
         self.outputs.clone_from(&built.outputs);
         self.output_stamps = Some(built.stamps.clone());
+        self.stamped_in = Some(folder_tag(folder));
     }
 
     /// The version the bot stands on: the newest good one (seen by `as_of`, if given).
@@ -224,6 +252,22 @@ impl BotHistory {
     }
 }
 
+/// The stamps of another bot's outputs and the folder they were taken in (see
+/// [`BotHistory::forget_changed_outputs`]).
+struct OtherStamps {
+    folder: String,
+    stamps: BTreeMap<String, String>,
+}
+
+/// What tells a bot's folder from any other, for [`BotHistory::stamped_in`]: a digest of its
+/// real path (of its absolute path where that cannot be told). A folder moved is another: its
+/// outputs' stamps (their inodes) no longer hold there either.
+fn folder_tag(folder: &Path) -> String {
+    let real =
+        std::fs::canonicalize(folder).or_else(|_| std::path::absolute(folder)).unwrap_or_else(|_| folder.to_path_buf());
+    blake3::hash(real.as_os_str().as_encoded_bytes()).to_hex()[..16].to_string()
+}
+
 /// `secs` since the Unix epoch as UTC RFC 3339 (`2026-11-30T16:40:00Z`).
 pub fn time_text(secs: u64) -> String {
     // (A record's time past the year 9999 is shown as the number it is, not as a date.)
@@ -273,6 +317,9 @@ struct BuiltOutputs {
     /// What the bot's builds have added to its folder, that build included.
     #[serde(default)]
     growth: Option<build::FolderGrowth>,
+    /// The folder it was built in, by [`folder_tag`] (none in a file an earlier arena wrote).
+    #[serde(default)]
+    folder: Option<String>,
 }
 
 impl BuiltOutputs {
@@ -281,7 +328,7 @@ impl BuiltOutputs {
     fn after(h: &mut BotHistory, dir: &Path, outcome: &BuildOutcome) -> BuiltOutputs {
         h.note_outputs(dir, outcome);
         let stamps = h.output_stamps.clone().unwrap_or_default();
-        BuiltOutputs { outputs: h.outputs.clone(), stamps, growth: outcome.growth }
+        BuiltOutputs { outputs: h.outputs.clone(), stamps, growth: outcome.growth, folder: h.stamped_in.clone() }
     }
 }
 
@@ -549,15 +596,28 @@ pub fn prepare(
     // short before its record was saved had built, since that build, see [`Unrecorded`].)
     let marker = out.join(UNRECORDED_BUILDS);
     let mut unrecorded = Unrecorded::read(&marker, record_tag(out));
+    // (Every bot's outputs as its last build left them, and where: another name's build in a
+    // bot's folder rewrote its outputs.)
+    let others: Vec<OtherStamps> = history
+        .values()
+        .filter_map(BotHistory::other_stamps)
+        .chain(
+            unrecorded
+                .builds
+                .values()
+                .flatten()
+                .filter_map(|b| Some(OtherStamps { folder: b.folder.clone()?, stamps: b.stamps.clone() })),
+        )
+        .collect();
     for entry in config.bots.iter().filter(|b| b.build.is_some() && linked(b).is_none()) {
         if let (Some(dir), Some(h)) = (&entry.cwd, history.get_mut(&entry.name)) {
             match unrecorded.builds.get(&entry.name) {
-                Some(Some(built)) => h.built_as(built),
+                Some(Some(built)) => h.built_as(built, dir),
                 // (Its build cut short: what it added was never noted.)
                 Some(None) => h.build_growth.iter_mut().for_each(|g| g.cut_short = true),
                 None => {}
             }
-            h.forget_changed_outputs(dir);
+            h.forget_changed_outputs(dir, &others);
         }
     }
     let to_build: Vec<build::ToBuild> = config
@@ -637,7 +697,7 @@ pub fn prepare(
             // bots' builds, a student's push to an output meanwhile passed for the build's.
             if link.is_none() {
                 match unrecorded.builds.get(&entry.name) {
-                    Some(Some(noted)) => h.outputs_as(noted),
+                    Some(Some(noted)) => h.outputs_as(noted, dir),
                     _ => h.note_outputs(dir, b),
                 }
             }
@@ -679,7 +739,7 @@ pub fn prepare(
                 tracing::warn!(bot = %entry.name, changed = %what, "its files changed during its build: building it again");
                 // (An output written since its build, the student's file now, as the next run
                 // would take it: fingerprinted, and no build's any more.)
-                h.forget_changed_outputs(dir);
+                h.forget_changed_outputs(dir, &[]);
                 // (Asked again just before each build, as before the first.)
                 link = linked(entry);
                 if link.is_some() {
@@ -1332,6 +1392,59 @@ mod tests {
         let old = print();
         std::fs::write(folder.join("bot.sh"), "echo WAIT # yet another\n").unwrap();
         assert_eq!(print(), old, "the control: the change went unseen");
+    }
+
+    /// An output of a bot's build that another bot's build in the same folder rewrote (the bot
+    /// renamed, then back: `bob`, `Bob Smith`, `bob`) is still a build's, stamped anew, and an
+    /// edit after that build is the student's. The controls: without the other bot's stamps,
+    /// the rewritten output was the student's (a new version); and the same stamps taken in
+    /// another folder (`bot` a hard link to eve's, her build's output) count for nothing there.
+    #[test]
+    fn an_output_another_name_s_build_rewrote_in_the_same_folder_is_still_a_build_s() {
+        let dir = tempfile::tempdir().unwrap();
+        let (bob, eve) = (dir.path().join("bob"), dir.path().join("eve"));
+        let stamped = |folder: &Path| {
+            let outputs = BTreeSet::from(["bot".to_string()]);
+            let stamps = outputs.iter().map(|p| (p.clone(), submission::output_stamp(folder, p))).collect();
+            BotHistory {
+                outputs,
+                output_stamps: Some(stamps),
+                stamped_in: Some(folder_tag(folder)),
+                ..Default::default()
+            }
+        };
+        for folder in [&bob, &eve] {
+            std::fs::create_dir_all(folder).unwrap();
+            std::fs::write(folder.join("bot"), "built\n").unwrap();
+        }
+        let bobs = stamped(&bob);
+        // Bob Smith's build rewrites `bot` (another size: a stamp of its own, however coarse
+        // the clock).
+        std::fs::write(bob.join("bot"), "built again\n").unwrap();
+        let smiths = stamped(&bob);
+        let back = |others: &[&BotHistory]| {
+            let mut h = bobs.clone();
+            let others: Vec<OtherStamps> = others.iter().filter_map(|o| o.other_stamps()).collect();
+            h.forget_changed_outputs(&bob, &others);
+            h
+        };
+        let h = back(&[&smiths]);
+        assert!(h.outputs.contains("bot"), "{h:?}");
+        assert_eq!(h.output_stamps, smiths.output_stamps, "stamped as Bob Smith's build left it");
+        assert!(!back(&[]).outputs.contains("bot"), "the control: the student's, without Bob Smith's stamps");
+        // Edited after Bob Smith's build: the student's.
+        std::fs::write(bob.join("bot"), "built again, then edited by hand\n").unwrap();
+        let h = back(&[&smiths]);
+        assert!(!h.outputs.contains("bot") && h.output_stamps.as_ref().is_some_and(|s| s.is_empty()), "{h:?}");
+
+        // `bot` a hard link to eve's (her build's output): her stamps are of her folder.
+        std::fs::remove_file(bob.join("bot")).unwrap();
+        std::fs::hard_link(eve.join("bot"), bob.join("bot")).unwrap();
+        let eves = stamped(&eve);
+        assert_eq!(submission::output_stamp(&bob, "bot"), eves.output_stamps.as_ref().unwrap()["bot"], "one file");
+        assert!(!back(&[&eves]).outputs.contains("bot"), "another folder's build's output is the student's here");
+        let as_if_here = BotHistory { stamped_in: Some(folder_tag(&bob)), ..eves.clone() };
+        assert!(back(&[&as_if_here]).outputs.contains("bot"), "the control: taken, but for the folder");
     }
 
     /// A run cut short during a bot's build never noted what that build added: the next run
