@@ -688,6 +688,57 @@ fn an_atoms_replay_page_shows_the_board() {
     assert_eq!(shown, json!(expected));
 }
 
+/// A replay shown with `--unverified` whose setup gives a board or a player count no game has
+/// (10^10 fields, 10^8 players) is refused by the page with a message, not built cell by cell
+/// (which would hang the tab). The control: the same replay as recorded shows its board.
+#[test]
+fn an_unverified_replay_with_a_board_no_game_has_is_refused_by_the_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("atoms.json");
+    let replay_arg = replay.display().to_string();
+    let (greedy, random) = (bin("atoms-greedy"), bin("atoms-random"));
+    let out = arena(&[
+        "duel",
+        "--game",
+        "atoms",
+        "--players",
+        "2",
+        "--size",
+        "3x3",
+        "--seed",
+        "1",
+        "--replay",
+        &replay_arg,
+        &greedy,
+        &random,
+    ]);
+    assert!(out.status.success());
+    let mut b = Browser::launch();
+    assert!(arena(&["view", &replay_arg]).status.success());
+    b.open(&file_url(&replay.with_extension("html")));
+    b.wait_for("document.querySelectorAll('#board .cell').length === 9");
+    let mut rep: Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+    for (setup, why) in [
+        (json!({"width": 100000, "height": 100000, "players": 2}), "its board is 100000 x 100000 fields"),
+        (json!({"width": 3, "height": 3, "players": 100000000}), "it has 100000000 players"),
+    ] {
+        rep["setup"] = setup;
+        let forged = dir.path().join("forged.json");
+        std::fs::write(&forged, serde_json::to_vec(&rep).unwrap()).unwrap();
+        let forged_arg = forged.display().to_string();
+        assert!(!arena(&["view", &forged_arg]).status.success(), "refused without --unverified");
+        assert!(arena(&["view", "--unverified", &forged_arg]).status.success());
+        let url = file_url(&forged.with_extension("html"));
+        b.call("Page.navigate", json!({ "url": url }));
+        b.wait_for(&format!("location.href === {url:?} && document.querySelector('p.error') !== null"));
+        let said = b.eval("document.querySelector('p.error').textContent");
+        assert!(said.as_str().is_some_and(|t| t.contains(why)), "{said}");
+        let built = b
+            .eval("document.querySelectorAll('#board .cell').length + document.querySelectorAll('#players tr').length");
+        assert!(built.as_u64().is_some_and(|n| n <= 9), "nothing built by the forged size: {built}");
+    }
+}
+
 #[test]
 fn a_tactics_replay_page_shows_fields_water_and_chips() {
     let dir = tempfile::tempdir().unwrap();

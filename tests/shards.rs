@@ -973,6 +973,8 @@ fn a_publish_leaves_out_a_record_or_a_results_file_inside_the_replays_or_the_log
     }
     std::fs::write(league.join("replays/results.shard-1-of-4.jsonl"), format!("{{\"secret\":{secret:?}}}\n")).unwrap();
     std::fs::write(league.join("logs/notes.txt"), &secret).unwrap();
+    // A name that would start a line of its own, and clear the screen, if printed as it is.
+    std::fs::write(league.join("replays/a\x1b[2J\nFAKE.txt"), "").unwrap();
     // The control: the league holds them.
     for file in planted.iter().chain(&["replays/results.shard-1-of-4.jsonl", "logs/notes.txt"]) {
         assert!(std::fs::read_to_string(league.join(file)).unwrap().contains(&secret), "{file}");
@@ -993,6 +995,9 @@ fn a_publish_leaves_out_a_record_or_a_results_file_inside_the_replays_or_the_log
         for shown in ["replays/tournament.json", "replays/s3/", "logs/s3/", "logs/notes.txt"] {
             assert!(out.contains(shown), "{shown}: {out}");
         }
+        let left: Vec<&str> = out.lines().filter(|l| l.contains("FAKE.txt")).collect();
+        assert_eq!(left.len(), 1, "{out}");
+        assert!(left[0].starts_with("left out: ") && !left[0].contains('\x1b'), "one line, shown safely: {out:?}");
     }
 }
 
@@ -1344,4 +1349,35 @@ fn a_merge_s_mistakes_are_said_as_what_they_are() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let said = format!("{}: notes.txt: no file of a league's folder: left out of the merge", s(&shard));
     assert!(out.status.success() && stderr.contains(&said), "{stderr}");
+}
+
+/// A shard's own folder (`--shard 1/2 --out s1`) is shard 1/2's: another shard is refused there,
+/// given it as its `--out` or played in it in place (`--resume s1 --shard 2/2`), whose results the
+/// merge would take none of from a folder its record gives to shard 1/2. The control: shard 1/2
+/// again, in place, plays nothing more and is not refused.
+#[test]
+fn a_shard_s_own_folder_is_refused_to_another_shard_in_place_or_as_its_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_, _, league) = alice_and_greedy_built(d, None);
+    let s1 = d.join("s1");
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&s1)]);
+    // (The locks a run takes stay, as after every run.)
+    let files = |dir: &Path| -> BTreeSet<_> {
+        let names = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
+        names.filter(|n| !n.starts_with(".lock")).collect()
+    };
+    let before = files(&s1);
+    for args in [
+        vec!["tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&s1)],
+        vec!["tournament", "--resume", &s(&s1), "--shard", "2/2"],
+    ] {
+        let out = arena(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("is the folder of shard 1/2: give each shard its own --out"), "{args:?}: {stderr}");
+        assert_eq!(files(&s1), before, "nothing written");
+    }
+    let out = ok(&["tournament", "--resume", &s(&s1), "--shard", "1/2"]);
+    assert!(out.contains("0 matches played now"), "{out}");
 }

@@ -976,6 +976,14 @@ fn run_shard(
     if let Some(why) = shard.beyond(record.schedule.len()) {
         return Err(TournamentError::Invalid(format!("shard {shard}: {why}; nothing was written")));
     }
+    // (A shard's own folder played in place by another shard: its results would lie in a folder
+    // whose record gives it to the first, and the merge takes none of them from there.)
+    if let Some(other) = record.slice.filter(|&other| other != shard && source == out) {
+        return Err(TournamentError::Invalid(format!(
+            "shard {shard}: {} is the folder of shard {other}: give each shard its own --out, or the league's folder",
+            out.display()
+        )));
+    }
     // A shard's own folder inside a bot's: the build fingerprinted that folder without it (or
     // with what it held then), and without the other shards' folders made there since, so the
     // bot would read as changed; refused before anything is written there.

@@ -65,8 +65,15 @@
   const name = (i) => (R.players[i] ? R.players[i].name : i === 1 ? "scripted opponent" : "player " + (i + 1));
 
   // ---- Helpers for renderers of board games: a grid of fields, each an owner's token and a count ----
-  /** Builds a width x height grid of cells (coordinates from `base`) and returns the cells. */
+  /** The most fields and players any game's board has (Atoms: 255 x 255, 6 players), with room. */
+  const MAX_FIELDS = 1 << 20;
+  const MAX_PLAYERS = 64;
+  /** Builds a width x height grid of cells (coordinates from `base`) and returns the cells; a
+   *  size no game has (a replay shown with --unverified) is refused, not built cell by cell. */
   function grid(width, height, minCell, maxCell, base) {
+    if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0 && width * height <= MAX_FIELDS)) {
+      throw new Error("its board is " + width + " x " + height + " fields, a size no game has");
+    }
     const board = $("board");
     board.style.gridTemplateColumns = "repeat(" + width + ", var(--cell))";
     document.documentElement.style.setProperty("--cell", Math.max(minCell, Math.min(maxCell, Math.floor(560 / width))) + "px");
@@ -79,6 +86,7 @@
 
   /** One row per player: a swatch, `label(i)` and an empty status cell `status-i`. */
   function statusTable(n, label) {
+    if (!(Number.isInteger(n) && n >= 0 && n <= MAX_PLAYERS)) throw new Error("it has " + n + " players, more than any game");
     const table = $("players");
     for (let i = 0; i < n; i++) {
       const tr = el("tr");

@@ -414,7 +414,9 @@ pub fn publish(args: PublishArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if !done.left_out.is_empty() {
-        say!("left out: {}", done.left_out.join(", "));
+        // (Names of files in the league's folder: one line each, whatever they hold.)
+        let names: Vec<String> = done.left_out.iter().map(|name| safe_text::terminal_line(name)).collect();
+        say!("left out: {}", names.join(", "));
     }
     Ok(ExitCode::SUCCESS)
 }
