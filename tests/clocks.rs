@@ -334,7 +334,10 @@ fn an_opponents_timer_interrupts_are_not_charged_to_a_bot() {
     };
     let alone = charged(&thinker("sleep 1"), &[]);
     let stormed = charged(&storm, &[]);
-    assert!(stormed < 2 * alone, "the victim was charged {stormed} ms for an answer it does in {alone} ms");
+    // (One line between defended and not, for the charge and its control: 1.5 times alone. The
+    // control's attack charged 1.8 to 8 times, depending on the machine's speed that day.)
+    let line = alone * 3 / 2;
+    assert!(stormed < line, "the victim was charged {stormed} ms for an answer it does in {alone} ms");
     // The same with one-shot timerfds, which the slack does not delay (1306 ms here before the
     // box refused them): the box refuses the timers that fire when asked.
     let timerfds = charged(&format!("{} timerfd-storm 8 20000", bin("zoo-attack")), &[]);
@@ -344,7 +347,7 @@ fn an_opponents_timer_interrupts_are_not_charged_to_a_bot() {
     let unboxed = charged(&storm, &["--sandbox", "none"]);
     match interrupts_charged_to_their_victim() {
         Some(true) => assert!(
-            unboxed > 2 * alone,
+            unboxed > line,
             "the control: without the box the victim was charged only {unboxed} ms (alone: {alone} ms)"
         ),
         _ => eprintln!(
