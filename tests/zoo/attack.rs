@@ -251,11 +251,18 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         }
         "flood-stderr" => {
             // Children each writing blocks of SIZE bytes to stderr, forever: the arena reads the
-            // pipe in its own process.
+            // pipe in its own process. With SIZE 0, children that only wait (the control: as
+            // many processes for the arena to watch, and no flood).
             let size: usize = arg(2).parse().unwrap_or(8192);
             for _ in 0..arg(1).parse().unwrap_or(60) {
-                // SAFETY: the child only writes from its own buffer and never returns.
+                // SAFETY: the child only waits, or writes from its own buffer, and never returns.
                 if unsafe { libc::fork() } == 0 {
+                    if size == 0 {
+                        loop {
+                            // SAFETY: pause takes nothing.
+                            unsafe { libc::pause() };
+                        }
+                    }
                     let block = vec![b'x'; size];
                     loop {
                         // SAFETY: writes from a valid buffer of `size` bytes.

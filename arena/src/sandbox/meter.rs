@@ -16,20 +16,60 @@ fn ticks_per_second() -> u64 {
     }
 }
 
-/// The fields after the command name in /proc/<pid>/stat (the name may hold spaces).
-fn stat_fields(pid: i32) -> Option<Vec<u64>> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let rest = &text[text.rfind(')')? + 2..];
-    // Field 3 (state) is a letter; keep positions by mapping it to 0.
-    Some(rest.split_whitespace().map(|f| f.parse().unwrap_or(0)).collect())
+/// How many of the fields after the command name in /proc/<pid>/stat are read: up to `rss`.
+const STAT_FIELDS: usize = 22;
+
+/// The first [`STAT_FIELDS`] fields after the command name in /proc/<pid>/stat (the name may
+/// hold spaces). A field that is not a number (the state letter, a negative one) reads as 0.
+/// Parsed byte by byte: the monitor reads a stat file per process 40 times a second, and the
+/// string splitting and parsing it replaced was most of the arena's CPU in a debug build with
+/// 60 processes in a box (`flood-stderr 60` in the zoo, as a user without cgroups).
+fn stat_fields(pid: i32) -> Option<[u64; STAT_FIELDS]> {
+    let text = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
+    let after_name = text.iter().rposition(|&b| b == b')')? + 1;
+    let mut fields = [0; STAT_FIELDS];
+    let mut found = 0;
+    for_each_number(text.get(after_name..)?, |value| {
+        if let Some(slot) = fields.get_mut(found) {
+            *slot = value.unwrap_or(0);
+        }
+        found += 1;
+        found < STAT_FIELDS
+    });
+    Some(fields)
+}
+
+/// Calls `each` with every whitespace-separated word of `text`, as a number (saturating), or
+/// `None` for a word with anything but digits, while `each` returns true.
+fn for_each_number(text: &[u8], mut each: impl FnMut(Option<u64>) -> bool) {
+    let mut word: Option<Option<u64>> = None;
+    for &b in text {
+        if b.is_ascii_whitespace() {
+            if let Some(value) = word.take() {
+                if !each(value) {
+                    return;
+                }
+            }
+        } else {
+            let digit = b.is_ascii_digit().then(|| u64::from(b - b'0'));
+            let before = word.unwrap_or(Some(0));
+            word = Some(before.zip(digit).map(|(v, d)| v.saturating_mul(10).saturating_add(d)));
+        }
+    }
+    if let Some(value) = word {
+        each(value);
+    }
 }
 
 /// The children of `pid`'s threads, appended to `out`. A process of one thread (`threads`, from
 /// its stat) has them in one file, without a listing of /proc/<pid>/task.
 fn children(pid: i32, threads: u64, out: &mut Vec<i32>) {
     let mut add = |file: &Path| {
-        let text = std::fs::read_to_string(file).unwrap_or_default();
-        out.extend(text.split_whitespace().filter_map(|c| c.parse::<i32>().ok()));
+        let text = std::fs::read(file).unwrap_or_default();
+        for_each_number(&text, |pid| {
+            out.extend(pid.and_then(|p| i32::try_from(p).ok()));
+            true
+        });
     };
     if threads == 1 {
         add(&Path::new("/proc").join(format!("{pid}/task/{pid}/children")));
@@ -157,8 +197,13 @@ fn status_memory(pid: i32) -> StatusMemory {
 /// A field in kB of a /proc/PID/status text (`VmSwap:`, `VmPTE:`), in bytes (`None` without
 /// one: a kernel thread's).
 fn status_bytes(status: &str, field: &str) -> Option<u64> {
-    let kb: u64 = status.lines().find_map(|l| l.strip_prefix(field))?.split_whitespace().next()?.parse().ok()?;
-    Some(kb.saturating_mul(1024))
+    let line = status.as_bytes().split(|&b| b == b'\n').find_map(|l| l.strip_prefix(field.as_bytes()))?;
+    let mut kb = None;
+    for_each_number(line, |first| {
+        kb = first;
+        false
+    });
+    Some(kb?.saturating_mul(1024))
 }
 
 /// CPU time (user + system) of `root`'s tree: the live processes' own, plus what their
@@ -218,6 +263,30 @@ mod tests {
         assert_eq!(walked, listed);
         assert!(listed.len() >= 4, "{listed:?}");
         assert!(usage(me, None).rss > 0);
+    }
+
+    #[test]
+    fn words_are_numbers_or_not() {
+        let words = |text: &str, upto: usize| {
+            let mut all = Vec::new();
+            for_each_number(text.as_bytes(), |n| {
+                all.push(n);
+                all.len() < upto
+            });
+            all
+        };
+        let stat = " S 1 -1 0\t99999999999999999999999 12\n";
+        assert_eq!(words(stat, 9), [None, Some(1), None, Some(0), Some(u64::MAX), Some(12)]);
+        assert_eq!(words(stat, 2), [None, Some(1)], "stops when told");
+        assert_eq!(words("  \n", 9), [], "no words");
+        assert_eq!(words("7", 9), [Some(7)], "a last word without a newline");
+        // This process's own stat, whose name is this test's thread's and may hold spaces: its
+        // thread count (field 17) matches its listing of tasks.
+        let me = std::process::id() as i32;
+        let threads = std::fs::read_dir(format!("/proc/{me}/task")).unwrap().count() as u64;
+        let fields = stat_fields(me).unwrap();
+        assert!(fields[17] >= 1 && fields[17].abs_diff(threads) <= 2, "{fields:?} against {threads} threads");
+        assert_eq!(fields[1], u64::from(std::os::unix::process::parent_id()), "{fields:?}");
     }
 
     #[test]
