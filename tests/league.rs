@@ -275,6 +275,19 @@ fn a_term_of_pushes_keeps_every_result_and_counts_the_newest_good_versions() {
         );
         assert_eq!(line, expected);
     }
+    // A copy of the results file kept beside it under a name no run writes counts for nothing,
+    // and is said so, once, though the leaderboard reads the folder's results more than once.
+    // The control: the same command before it was there said nothing of it.
+    let (_, before) = run(&["leaderboard", &league_arg, "--json"]);
+    std::fs::copy(league.join("results.jsonl"), league.join("results.backup.jsonl")).unwrap();
+    let (json, stderr) = run(&["leaderboard", &league_arg, "--json"]);
+    std::fs::remove_file(league.join("results.backup.jsonl")).unwrap();
+    let unread = "results.backup.jsonl: not a results file an arena run writes (results.jsonl, or a shard's \
+                  results.shard-K-of-N.jsonl): left unread, none of its matches counts";
+    assert_eq!(stderr.matches(unread).count(), 1, "{stderr}");
+    assert!(!before.contains("results.backup.jsonl"), "{before}");
+    let copied: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(copied["rows"], board["rows"], "nothing counted twice");
 
     // The roster changes through a config: dave leaves, erin (built by a command) joins. What
     // changes is said before anything runs.

@@ -215,8 +215,21 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
                 false
             }));
         }
-        "timer-storm" => timer_storm(arg(1).parse().unwrap_or(8), arg(2).parse().unwrap_or(20_000)),
-        "timerfd-storm" => timerfd_storm(arg(1).parse().unwrap_or(8), arg(2).parse().unwrap_or(20_000)),
+        "timer-storm" | "timerfd-storm" => {
+            let storming = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+            let (threads, ns) = (arg(1).parse().unwrap_or(8), arg(2).parse().unwrap_or(20_000));
+            if attack == "timer-storm" {
+                timer_storm(threads, ns, &storming);
+            } else {
+                timerfd_storm(threads, ns, &storming);
+            }
+            if arg(3) == "even-ticks" {
+                stepper = Some(Box::new(move |tick, _| {
+                    storming.store(tick % 2 == 0, std::sync::atomic::Ordering::Relaxed);
+                    false
+                }));
+            }
+        }
         "fine-timers" => worked = fine_timers(),
         "fds" => worked = open_fds().into_iter().any(|fd| fd > 2),
         "hog-cpu" => {
@@ -956,18 +969,29 @@ fn shrink_timer_slack() -> bool {
     (0..1_000_000).contains(&slack)
 }
 
-/// `timer-storm THREADS NS`: THREADS threads, each sleeping NS nanoseconds over and over with a
-/// timer slack of 1 ns (when it may set it). Each sleep's end is an interrupt on the CPU the
-/// match keeps to, where the opponent thinks: on a kernel that charges interrupts to the
-/// process they interrupt, the opponent pays for them.
-fn timer_storm(threads: usize, ns: u64) {
+/// `timer-storm THREADS NS [even-ticks]`: THREADS threads, each sleeping NS nanoseconds over
+/// and over with a timer slack of 1 ns (when it may set it). Each sleep's end is an interrupt on
+/// the CPU the match keeps to, where the opponent thinks: on a kernel that charges interrupts to
+/// the process they interrupt, the opponent pays for them. With `even-ticks`, only from an even
+/// tick to the next, while `storming` (the threads nap otherwise, see [`nap_unless`]): the
+/// opponent's answers with and without the storm alternate, within one match.
+fn timer_storm(threads: usize, ns: u64, storming: &std::sync::Arc<std::sync::atomic::AtomicBool>) {
     for _ in 0..threads {
+        let storming = storming.clone();
         std::thread::spawn(move || {
             shrink_timer_slack();
             loop {
+                nap_unless(&storming);
                 std::thread::sleep(Duration::from_nanos(ns));
             }
         });
+    }
+}
+
+/// Naps 50 ms at a time until `storming`.
+fn nap_unless(storming: &std::sync::atomic::AtomicBool) {
+    while !storming.load(std::sync::atomic::Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
@@ -991,11 +1015,13 @@ fn trickle_stderr(span: Duration) {
     }
 }
 
-/// `timerfd-storm THREADS NS`: THREADS threads, each arming a one-shot timerfd NS nanoseconds
-/// ahead and waiting for it, over and over: the timer slack does not delay a timerfd, so each
-/// expiry interrupts the match's CPU (as `timer-storm`'s sleeps did before the box's slack).
-fn timerfd_storm(threads: usize, ns: u64) {
+/// `timerfd-storm THREADS NS [even-ticks]`: THREADS threads, each arming a one-shot timerfd NS
+/// nanoseconds ahead and waiting for it, over and over, while `storming` (as [`timer_storm`]):
+/// the timer slack does not delay a timerfd, so each expiry interrupts the match's CPU (as
+/// `timer-storm`'s sleeps did before the box's slack).
+fn timerfd_storm(threads: usize, ns: u64, storming: &std::sync::Arc<std::sync::atomic::AtomicBool>) {
     for _ in 0..threads {
+        let storming = storming.clone();
         std::thread::spawn(move || {
             // SAFETY: plain calls on a descriptor of our own, with valid pointers.
             unsafe {
@@ -1008,6 +1034,7 @@ fn timerfd_storm(threads: usize, ns: u64) {
                 let once = libc::itimerspec { it_interval: zero, it_value: soon };
                 let mut expiries = 0u64;
                 loop {
+                    nap_unless(&storming);
                     libc::timerfd_settime(fd, 0, &once, std::ptr::null_mut());
                     libc::read(fd, (&mut expiries as *mut u64).cast(), 8);
                 }

@@ -311,17 +311,7 @@ fn merge_with(
     // A file named like results that no run writes (`results.backup.jsonl`, a copy) is nobody's:
     // named, and none of its lines taken.
     for (dir, stray) in dirs.iter().flat_map(|dir| results::strays(dir).into_iter().map(move |f| (dir, f))) {
-        let name = stray.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        refuse(
-            &mut refused,
-            format!(
-                "{}: {}: not a results file an arena run writes (results.jsonl, or a shard's \
-                 results.shard-K-of-N.jsonl), so no shard's: none of its lines is merged; remove it, or rename it if \
-                 it holds a shard's results",
-                dir.display(),
-                crate::safe_text::terminal_line(&name)
-            ),
-        );
+        refuse(&mut refused, results::stray_message(dir, &stray, "so no shard's, and none of its lines is merged"));
     }
     for (d, file) in &files {
         let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();

@@ -63,11 +63,38 @@ fn named_results(dir: &Path) -> Vec<PathBuf> {
 
 /// Every complete result line of every results file in `dir`, file by file.
 pub fn read_all(dir: &Path) -> Result<Vec<ResultLine>, TournamentError> {
+    warn_of_strays(dir);
     let mut lines = Vec::new();
     for path in files(dir) {
         lines.extend(read_file(&path)?.0);
     }
     Ok(lines)
+}
+
+/// Warns, once per file and process, of each file of `dir` named like results that is left
+/// unread ([`strays`]): a teacher who kept `results.backup.jsonl`, or renamed the results file,
+/// learns why its matches do not count (a merge refuses them instead, with the same words).
+fn warn_of_strays(dir: &Path) {
+    static WARNED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    let mut warned = WARNED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    for stray in strays(dir) {
+        if !warned.contains(&stray) {
+            tracing::warn!("{}", stray_message(dir, &stray, "left unread, none of its matches counts"));
+            warned.push(stray);
+        }
+    }
+}
+
+/// What a results file `stray` of `dir` is not, and what is done with it (`done`), with what
+/// the teacher can do.
+pub fn stray_message(dir: &Path, stray: &Path, done: &str) -> String {
+    let name = stray.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    format!(
+        "{}: {}: not a results file an arena run writes (results.jsonl, or a shard's \
+         results.shard-K-of-N.jsonl): {done}; remove it, or rename it if it holds a shard's results",
+        crate::safe_text::terminal_line(&dir.display().to_string()),
+        crate::safe_text::terminal_line(&name)
+    )
 }
 
 /// Reads every complete line of the results file `path` (none if it does not exist).

@@ -482,17 +482,14 @@ impl SandboxArgs {
 
     /// The resource limits' flags given, by name.
     pub fn given(&self) -> Vec<&'static str> {
-        [
+        names_given([
             ("--max-cpu-s", self.max_cpu_s.is_some()),
             ("--max-memory-mb", self.max_memory_mb.is_some()),
             ("--max-file-mb", self.max_file_mb.is_some()),
             ("--max-open-files", self.max_open_files.is_some()),
             ("--max-procs", self.max_procs.is_some()),
             ("--max-cpus", self.max_cpus.is_some()),
-        ]
-        .into_iter()
-        .filter_map(|(name, given)| given.then_some(name))
-        .collect()
+        ])
     }
 
     /// Overrides `limits` with the flags given.
@@ -504,6 +501,11 @@ impl SandboxArgs {
         limits.processes = self.max_procs.or(limits.processes);
         limits.cpus = self.max_cpus.or(limits.cpus);
     }
+}
+
+/// The names of the flags whose second is true: the flags a command was given.
+fn names_given<const N: usize>(flags: [(&'static str, bool); N]) -> Vec<&'static str> {
+    flags.into_iter().filter_map(|(name, given)| given.then_some(name)).collect()
 }
 
 /// What bots' time limits count.
@@ -523,10 +525,7 @@ pub struct ClockArgs {
 impl ClockArgs {
     /// The flags given, by name.
     pub fn given(&self) -> Vec<&'static str> {
-        [("--clock", self.clock.is_some()), ("--backstop-factor", self.backstop_factor.is_some())]
-            .into_iter()
-            .filter_map(|(name, given)| given.then_some(name))
-            .collect()
+        names_given([("--clock", self.clock.is_some()), ("--backstop-factor", self.backstop_factor.is_some())])
     }
 
     /// Overrides the clock settings of `limits` with the flags given.
@@ -563,17 +562,14 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// The flags given, by name.
     pub fn given(&self) -> Vec<&'static str> {
-        [
+        names_given([
             ("--startup-ms", self.startup_ms.is_some()),
             ("--move-ms", self.move_ms.is_some()),
             ("--total-ms", self.total_ms.is_some()),
             ("--grace-ms", self.grace_ms.is_some()),
             ("--max-line", self.max_line.is_some()),
             ("--stderr-rate", self.stderr_rate.is_some()),
-        ]
-        .into_iter()
-        .filter_map(|(name, given)| given.then_some(name))
-        .collect()
+        ])
     }
 
     /// The limits chosen by these flags and the clock flags.
