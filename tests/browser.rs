@@ -650,23 +650,8 @@ fn an_lcr_replay_page_shows_the_chips() {
 fn an_atoms_replay_page_shows_the_board() {
     let dir = tempfile::tempdir().unwrap();
     let replay = dir.path().join("atoms.json");
-    let (greedy, random) = (bin("atoms-greedy"), bin("atoms-random"));
     let replay_arg = replay.display().to_string();
-    let out = arena(&[
-        "duel",
-        "--game",
-        "atoms",
-        "--players",
-        "2",
-        "--size",
-        "5x5",
-        "--seed",
-        "1",
-        "--replay",
-        &replay_arg,
-        &greedy,
-        &random,
-    ]);
+    let out = atoms_duel(2, "5x5", 1, &replay, &[]);
     assert!(out.status.success());
     assert!(arena(&["view", &replay_arg]).status.success());
     let rep: Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
@@ -696,22 +681,7 @@ fn an_unverified_replay_with_a_board_no_game_has_is_refused_by_the_page() {
     let dir = tempfile::tempdir().unwrap();
     let replay = dir.path().join("atoms.json");
     let replay_arg = replay.display().to_string();
-    let (greedy, random) = (bin("atoms-greedy"), bin("atoms-random"));
-    let out = arena(&[
-        "duel",
-        "--game",
-        "atoms",
-        "--players",
-        "2",
-        "--size",
-        "3x3",
-        "--seed",
-        "1",
-        "--replay",
-        &replay_arg,
-        &greedy,
-        &random,
-    ]);
+    let out = atoms_duel(2, "3x3", 1, &replay, &[]);
     assert!(out.status.success());
     let mut b = Browser::launch();
     assert!(arena(&["view", &replay_arg]).status.success());

@@ -290,9 +290,8 @@ fn atoms_hosted_games_verify_export_and_play_in_tournaments() {
     let dir = tempfile::tempdir().unwrap();
     let replay = dir.path().join("atoms.json");
     let (greedy, random) = (bin("atoms-greedy"), bin("atoms-random"));
-    let args = ["duel", "--game", "atoms", "--players", "3", "--size", "4x4", "--seed", "5", "--json", "--replay"];
     let replay_arg = replay.display().to_string();
-    let out = arena(&[&args[..], &[&replay_arg, &greedy, &random, &greedy]].concat());
+    let out = atoms_duel(3, "4x4", 5, &replay, &["--json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let mut scores: Vec<i64> =

@@ -731,6 +731,26 @@ fn resumed_runs_of_unchanged_bots_leave_no_new_build_logs() {
     assert_eq!(build_logs(&league), want, "every version's log stays, and nothing else");
 }
 
+/// A class league of alice, bob (with a build) and dave, played once, and a copy of its config
+/// where bob is named `Bob Smith`: the set-up of the rename tests.
+struct Renamed {
+    class: PathBuf,
+    cfg: PathBuf,
+    league: PathBuf,
+    renamed: PathBuf,
+}
+
+fn bob_renamed(root: &Path) -> Renamed {
+    let class = class_folder(root);
+    python_bot(&class.join("alice"));
+    built_bot(&class.join("bob"), WAITER_SH);
+    let cfg = class_config(&class, &["alice", "bob", "dave"]);
+    run(&["tournament", "--config", &cfg.display().to_string()]);
+    let renamed = class.join("renamed.toml");
+    write(&renamed, &std::fs::read_to_string(&cfg).unwrap().replace("name = \"bob\"", "name = \"Bob Smith\""));
+    Renamed { league: class.join("league"), class, cfg, renamed }
+}
+
 /// A bot renamed in the config (the same files under a new name) is said to be one, with how
 /// many of its matches are played again (results are kept by name: a match's key, seed and
 /// replay name its bots), and the leaderboard shows the new name only. The control: a bot that
@@ -738,17 +758,8 @@ fn resumed_runs_of_unchanged_bots_leave_no_new_build_logs() {
 #[test]
 fn a_renamed_bot_is_said_to_be_one_and_its_matches_are_played() {
     let dir = tempfile::tempdir().unwrap();
-    let class = class_folder(dir.path());
-    python_bot(&class.join("alice"));
-    built_bot(&class.join("bob"), WAITER_SH);
-    let cfg = class_config(&class, &["alice", "bob", "dave"]);
-    let league = class.join("league");
+    let Renamed { class, cfg, league, renamed } = bob_renamed(dir.path());
     let league_arg = league.display().to_string();
-    run(&["tournament", "--config", &cfg.display().to_string()]);
-
-    let text = std::fs::read_to_string(&cfg).unwrap().replace("name = \"bob\"", "name = \"Bob Smith\"");
-    let renamed = class.join("renamed.toml");
-    write(&renamed, &text);
     let (stdout, stderr) = run(&["tournament", "--resume", &league_arg, "--config", &renamed.display().to_string()]);
     assert!(
         stderr.contains(
@@ -1148,15 +1159,8 @@ fn a_bot_changed_while_it_plays_from_its_own_files_is_told_once_by_its_labels() 
 #[test]
 fn a_built_bot_renamed_and_back_is_the_same_version_unless_its_output_was_edited() {
     let dir = tempfile::tempdir().unwrap();
-    let class = class_folder(dir.path());
-    python_bot(&class.join("alice"));
-    built_bot(&class.join("bob"), WAITER_SH);
-    let cfg = class_config(&class, &["alice", "bob", "dave"]);
-    let league = class.join("league");
+    let Renamed { class, cfg, league, renamed } = bob_renamed(dir.path());
     let league_arg = league.display().to_string();
-    run(&["tournament", "--config", &cfg.display().to_string()]);
-    let renamed = class.join("renamed.toml");
-    write(&renamed, &std::fs::read_to_string(&cfg).unwrap().replace("name = \"bob\"", "name = \"Bob Smith\""));
     let resume =
         |config: &Path| run(&["tournament", "--resume", &league_arg, "--config", &config.display().to_string()]);
     let bot = class.join("bob/bot");

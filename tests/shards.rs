@@ -1198,14 +1198,18 @@ fn a_merge_refuses_a_result_in_another_shard_s_folder_and_results_held_different
     let real = honest.iter().find(|h| key(h) == key(fake)).unwrap();
     let replay = serde_json::from_str::<Value>(fake).unwrap()["replay"].as_str().unwrap().to_string();
     let own = std::fs::read_to_string(one.join("results.shard-1-of-2.jsonl")).unwrap();
-    let merge = |name: &str| arena(&["merge", &s(&d.join(name)), &s(&one), &s(&two)]);
+    // A merge into `name` that is refused (exit code 3): its stderr.
+    let refused = |name: &str| -> String {
+        let out = arena(&["merge", &s(&d.join(name)), &s(&one), &s(&two)]);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(3), "{stderr}");
+        stderr
+    };
 
     std::fs::create_dir_all(one.join(&replay).parent().unwrap()).unwrap();
     std::fs::copy(forged.join(&replay), one.join(&replay)).unwrap();
     std::fs::write(one.join("results.shard-1-of-2.jsonl"), format!("{own}{fake}\n")).unwrap();
-    let out = merge("m1");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    let stderr = refused("m1");
     let why = format!(
         "{}: match {}: it is shard 2/2's match, and the line is in results.shard-1-of-2.jsonl",
         s(&one),
@@ -1217,17 +1221,13 @@ fn a_merge_refuses_a_result_in_another_shard_s_folder_and_results_held_different
     // slice, so the line is refused as shard 2's match, and shard 2's is merged.
     std::fs::write(one.join("results.shard-1-of-2.jsonl"), &own).unwrap();
     std::fs::write(one.join("results.jsonl"), format!("{fake}\n")).unwrap();
-    let out = merge("m2");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    let stderr = refused("m2");
     let why = format!("{}: match {}: it is shard 2/2's match, and the line is in results.jsonl", s(&one), key(fake));
     assert!(stderr.contains(&why), "{stderr}");
     assert!(!stderr.contains("not complete"), "{stderr}");
     // Under a name no run writes, in any folder: refused, named.
     std::fs::rename(one.join("results.jsonl"), one.join("results.backup.jsonl")).unwrap();
-    let out = merge("m2b");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    let stderr = refused("m2b");
     let why = format!("{}: results.backup.jsonl: not a results file an arena run writes", s(&one));
     assert!(stderr.contains(&why), "{stderr}");
     std::fs::remove_file(one.join("results.backup.jsonl")).unwrap();
@@ -1239,9 +1239,7 @@ fn a_merge_refuses_a_result_in_another_shard_s_folder_and_results_held_different
     json.as_object_mut().unwrap().remove("slice");
     std::fs::write(&record, serde_json::to_string(&json).unwrap()).unwrap();
     std::fs::write(one.join("results.jsonl"), format!("{fake}\n")).unwrap();
-    let out = merge("m2c");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    let stderr = refused("m2c");
     assert!(stderr.contains(&format!("match {}: folders hold different results for it", key(fake))), "{stderr}");
     assert!(stderr.contains("the league is not complete: 1 of 4 matches are missing"), "{stderr}");
 

@@ -107,6 +107,16 @@ pub fn arena(args: &[&str]) -> Output {
     arena_in(&root(), args)
 }
 
+/// An Atoms game of `atoms-greedy` against `atoms-random` (and `atoms-greedy` again in a third
+/// seat) on a `size` board (`5x5`), seeded, its replay written to `replay`, with `extra` flags.
+pub fn atoms_duel(players: usize, size: &str, seed: u64, replay: &Path, extra: &[&str]) -> Output {
+    let (greedy, random) = (bin("atoms-greedy"), bin("atoms-random"));
+    let bots = [&greedy, &random, &greedy].into_iter().take(players).map(String::as_str);
+    let (players, seed, replay) = (players.to_string(), seed.to_string(), replay.display().to_string());
+    let args = ["duel", "--game", "atoms", "--players", &players, "--size", size, "--seed", &seed, "--replay", &replay];
+    arena(&args.into_iter().chain(extra.iter().copied()).chain(bots).collect::<Vec<_>>())
+}
+
 /// Runs `arena` with `args` from `dir` (relative paths in `args` are `dir`'s).
 pub fn arena_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(bin("arena")).current_dir(dir).args(args).output().expect("run arena")

@@ -699,6 +699,20 @@ fn anchor(name: &str) -> String {
         .collect()
 }
 
+/// The standings of `results` among `bots` under the forfeit rule `forfeits`, no maps named,
+/// for the tests (of the standings and of the pages).
+#[cfg(test)]
+pub(crate) fn test_board(
+    forfeits: ForfeitRule,
+    bots: &[String],
+    failures: &BTreeMap<String, String>,
+    results: &[ResultLine],
+    scheduled: usize,
+    wins_first: bool,
+) -> Leaderboard {
+    compute(&Input { bots, failures, results, scheduled, wins_first, forfeits, maps: &MapNames::default() })
+}
+
 /// A two-seat match's result line for the tests (of the standings and of the pages): `seats`
 /// scored `scores`, the second seat forfeiting for `forfeit` if given.
 #[cfg(test)]
@@ -746,15 +760,10 @@ mod tests {
         ["a", "b", "c"].map(String::from).to_vec()
     }
 
-    fn compute(
-        bots: &[String],
-        failures: &BTreeMap<String, String>,
-        results: &[ResultLine],
-        scheduled: usize,
-        wins_first: bool,
-    ) -> Leaderboard {
-        let maps = &MapNames::default();
-        super::compute(&Input { bots, failures, results, scheduled, wins_first, forfeits: ForfeitRule::Score, maps })
+    /// The standings of a and b after a beat b 7-0, of `scheduled` matches.
+    fn a_beat_b(scheduled: usize) -> Leaderboard {
+        let results = [result("1", ["a", "b"], [7, 0], None)];
+        test_board(ForfeitRule::Score, &names()[..2], &BTreeMap::new(), &results, scheduled, false)
     }
 
     #[test]
@@ -765,7 +774,7 @@ mod tests {
             result("3", ["a", "c"], [1, 30], None),
             result("4", ["c", "b"], [7, 0], Some("timeout")),
         ];
-        let lb = compute(&names(), &BTreeMap::new(), &results, 6, false);
+        let lb = test_board(ForfeitRule::Score, &names(), &BTreeMap::new(), &results, 6, false);
         let order: Vec<&str> = lb.rows.iter().map(|r| r.bot.as_str()).collect();
         assert_eq!(order, ["c", "a", "b"]);
         let a = &lb.rows[1];
@@ -792,7 +801,7 @@ mod tests {
         let results: Vec<ResultLine> = (0..16)
             .map(|k| result(&format!("{k:02}"), ["a", "b"], [if k == 0 { 1755 } else { 1751 }, 0], None))
             .collect();
-        let lb = compute(&names()[..2], &BTreeMap::new(), &results, 16, false);
+        let lb = test_board(ForfeitRule::Score, &names()[..2], &BTreeMap::new(), &results, 16, false);
         assert_eq!((lb.rows[0].total_score, lb.rows[0].games), (28020, 16));
         assert!(lb.markdown("t").contains("| 28020 | 16 | 16 | 0 | 0 | 1751.3 |"), "{}", lb.markdown("t"));
         let table = lb.table().to_string();
@@ -804,7 +813,8 @@ mod tests {
     #[test]
     fn a_bot_that_never_played_shows_no_rating() {
         let failures = BTreeMap::from([("c".to_string(), "build failed".to_string())]);
-        let lb = compute(&names(), &failures, &[result("1", ["a", "b"], [5, 1], None)], 1, false);
+        let lb =
+            test_board(ForfeitRule::Score, &names(), &failures, &[result("1", ["a", "b"], [5, 1], None)], 1, false);
         let c = lb.rows.iter().find(|r| r.bot == "c").unwrap();
         assert_eq!((c.rating_text(), c.interval_text()), ("-".to_string(), None));
         let a = &lb.rows[0];
@@ -825,7 +835,8 @@ mod tests {
     #[test]
     fn a_bot_that_never_played_shows_no_average() {
         let failures = BTreeMap::from([("c".to_string(), "build failed".to_string())]);
-        let lb = compute(&names(), &failures, &[result("1", ["a", "b"], [5, 0], None)], 1, false);
+        let lb =
+            test_board(ForfeitRule::Score, &names(), &failures, &[result("1", ["a", "b"], [5, 0], None)], 1, false);
         let row = |bot: &str| lb.rows.iter().find(|r| r.bot == bot).unwrap();
         assert_eq!(average_text(row("c").total_score, u64::from(row("c").games)), "-");
         let md = lb.markdown("t");
@@ -849,9 +860,11 @@ mod tests {
         let many = |n: usize| -> Vec<ResultLine> {
             (0..n).map(|k| result(&k.to_string(), ["a", "b"], [1, 0], None)).collect()
         };
-        let listed = compute(&names(), &BTreeMap::new(), &many(MARKDOWN_MATCHES), 0, false).markdown("t");
+        let listed =
+            test_board(ForfeitRule::Score, &names(), &BTreeMap::new(), &many(MARKDOWN_MATCHES), 0, false).markdown("t");
         assert_eq!(listed.lines().filter(|l| l.starts_with("- ")).count(), 2 * MARKDOWN_MATCHES);
-        let capped = compute(&names(), &BTreeMap::new(), &many(MARKDOWN_MATCHES + 1), 0, false).markdown("t");
+        let capped = test_board(ForfeitRule::Score, &names(), &BTreeMap::new(), &many(MARKDOWN_MATCHES + 1), 0, false)
+            .markdown("t");
         assert_eq!(capped.lines().filter(|l| l.starts_with("- ")).count(), 0, "{capped}");
         assert!(capped.contains(&format!("{} matches, too many to list here", MARKDOWN_MATCHES + 1)));
     }
@@ -864,17 +877,17 @@ mod tests {
             result("3", ["c", "a"], [9, 2], None),
             result("4", ["b", "a"], [1, 1], None),
         ];
-        let first = compute(&names(), &BTreeMap::new(), &results, 4, false);
+        let first = test_board(ForfeitRule::Score, &names(), &BTreeMap::new(), &results, 4, false);
         results.reverse();
         results.swap(0, 2);
-        assert_eq!(compute(&names(), &BTreeMap::new(), &results, 4, false), first);
+        assert_eq!(test_board(ForfeitRule::Score, &names(), &BTreeMap::new(), &results, 4, false), first);
     }
 
     #[test]
     fn failed_bots_go_last_and_are_explained() {
         let results = vec![result("1", ["a", "b"], [5, 5], None), result("2", ["c", "a"], [0, 0], None)];
         let failures = BTreeMap::from([("b".to_string(), "build failed".to_string())]);
-        let lb = compute(&names(), &failures, &results, 2, false);
+        let lb = test_board(ForfeitRule::Score, &names(), &failures, &results, 2, false);
         let order: Vec<&str> = lb.rows.iter().map(|r| r.bot.as_str()).collect();
         assert_eq!(order, ["a", "c", "b"], "a bot that could not play goes last");
         assert!(lb.markdown("t").contains("| 3 | [b](#b) | - | 5 |"));
@@ -888,7 +901,7 @@ mod tests {
             result("2", ["c", "b"], [2, 2], None), // c: 1 draw, b: 1 draw
             result("3", ["c", "b"], [2, 2], None), // c: 2 draws
         ];
-        let lb = compute(&names(), &BTreeMap::new(), &results, 3, false);
+        let lb = test_board(ForfeitRule::Score, &names(), &BTreeMap::new(), &results, 3, false);
         let order: Vec<&str> = lb.rows.iter().map(|r| r.bot.as_str()).collect();
         assert_eq!(order, ["a", "c", "b"], "a and c both total 4: a has a win; b totals 4 with a loss");
     }
@@ -901,7 +914,7 @@ mod tests {
             result("3", ["b", "c"], [30, 0], None),
         ];
         let order = |wins_first| {
-            let lb = compute(&names(), &BTreeMap::new(), &results, 3, wins_first);
+            let lb = test_board(ForfeitRule::Score, &names(), &BTreeMap::new(), &results, 3, wins_first);
             lb.rows.iter().map(|r| r.bot.clone()).collect::<Vec<_>>()
         };
         assert_eq!(order(false), ["b", "a", "c"], "b totals 31, a 4");
@@ -916,7 +929,7 @@ mod tests {
             result("2", ["b", "c"], [3, 3], None),
             result("3", ["c", "b"], [3, 3], None),
         ];
-        let lb = compute(&names, &BTreeMap::new(), &results, 3, false);
+        let lb = test_board(ForfeitRule::Score, &names, &BTreeMap::new(), &results, 3, false);
         let ranks: Vec<(&str, usize)> = lb.rows.iter().map(|r| (r.bot.as_str(), r.rank)).collect();
         assert_eq!(ranks, [("a", 1), ("b", 2), ("c", 2), ("d", 4)]);
         assert!(lb.complete);
@@ -947,7 +960,7 @@ mod tests {
     #[test]
     fn match_rows_say_the_opponent_s_score_the_forfeit_and_the_step() {
         let results = vec![result("1", ["a", "b"], [7, 0], Some("timeout"))];
-        let lb = compute(&names()[..2], &BTreeMap::new(), &results, 2, false);
+        let lb = test_board(ForfeitRule::Score, &names()[..2], &BTreeMap::new(), &results, 2, false);
         assert!(!lb.complete && lb.played_text().starts_with("Partial: 1 of 2"));
         let b = lb.rows.iter().find(|r| r.bot == "b").unwrap();
         let m = &b.matches[0];
@@ -1006,7 +1019,7 @@ mod tests {
     /// alone is wider than any line of the table), not in the version's.
     #[test]
     fn the_terminal_table_shows_the_version() {
-        let mut lb = compute(&names()[..2], &BTreeMap::new(), &[result("1", ["a", "b"], [7, 0], None)], 1, false);
+        let mut lb = a_beat_b(1);
         lb.rows[0].version = Some("v2 3f2a1bc".to_string());
         lb.rows[0].version_at = Some("2026-11-30T16:40:00Z".to_string());
         let failure = "build failed: ".to_string() + &"error: expected `;` ".repeat(12);
@@ -1040,7 +1053,7 @@ mod tests {
     #[test]
     fn the_csv_has_one_row_per_bot_with_forfeits_by_reason() {
         let results = vec![result("1", ["a", "b"], [7, 0], Some("timeout")), result("2", ["b", "a"], [1, 1], None)];
-        let lb = compute(&names()[..2], &BTreeMap::new(), &results, 2, false);
+        let lb = test_board(ForfeitRule::Score, &names()[..2], &BTreeMap::new(), &results, 2, false);
         let csv = lb.csv().unwrap();
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines[0], "rank,bot,version,points,games,wins,draws,losses,forfeits,forfeits_timeout,status");
@@ -1053,7 +1066,7 @@ mod tests {
     #[test]
     fn the_csv_gives_a_spreadsheet_no_formula() {
         let formula = "=HYPERLINK(\"https://evil.example\",\"A+\")";
-        let mut lb = compute(&names()[..2], &BTreeMap::new(), &[result("1", ["a", "b"], [7, 0], None)], 2, false);
+        let mut lb = a_beat_b(2);
         lb.rows[0].bot = formula.to_string();
         let csv = lb.csv().unwrap();
         let mut reader = csv::Reader::from_reader(csv.as_bytes());

@@ -80,11 +80,18 @@ impl BotHistory {
     /// Its outputs that are not as its last build left them (their stamps noted then): written
     /// since, by a push or a pull.
     fn changed_outputs(&self, folder: &Path) -> Vec<String> {
+        self.changed_stamps(folder).into_iter().map(|(path, _)| path).collect()
+    }
+
+    /// [`BotHistory::changed_outputs`], each with its stamp now (empty when it is gone).
+    fn changed_stamps(&self, folder: &Path) -> Vec<(String, String)> {
         let Some(stamps) = &self.output_stamps else { return Vec::new() };
         stamps
             .iter()
-            .filter(|(path, stamp)| submission::output_stamp(folder, path) != **stamp)
-            .map(|(path, _)| path.clone())
+            .filter_map(|(path, stamp)| {
+                let now = submission::output_stamp(folder, path);
+                (now != *stamp).then(|| (path.clone(), now))
+            })
             .collect()
     }
 
@@ -94,14 +101,13 @@ impl BotHistory {
     /// bot under another name meanwhile, whose build rewrote it) is still a build's, stamped
     /// anew: what the student changes after that build is theirs as ever.
     fn forget_changed_outputs(&mut self, folder: &Path, others: &[OtherStamps]) {
-        let changed = self.changed_outputs(folder);
+        let changed = self.changed_stamps(folder);
         if changed.is_empty() {
             return;
         }
         let tag = folder_tag(folder);
-        for path in changed {
+        for (path, now) in changed {
             let Some(stamps) = &mut self.output_stamps else { return };
-            let now = submission::output_stamp(folder, &path);
             let rebuilt = !now.is_empty()
                 && others.iter().any(|o| o.folder == tag && o.stamps.get(&path).is_some_and(|s| *s == now));
             if rebuilt {
@@ -329,6 +335,12 @@ impl BuiltOutputs {
         h.note_outputs(dir, outcome);
         let stamps = h.output_stamps.clone().unwrap_or_default();
         BuiltOutputs { outputs: h.outputs.clone(), stamps, growth: outcome.growth, folder: h.stamped_in.clone() }
+    }
+
+    /// Its stamps, with the folder they were taken in, as [`BotHistory::other_stamps`] gives a
+    /// recorded build's.
+    fn other_stamps(&self) -> Option<OtherStamps> {
+        Some(OtherStamps { folder: self.folder.clone()?, stamps: self.stamps.clone() })
     }
 }
 
@@ -601,13 +613,7 @@ pub fn prepare(
     let others: Vec<OtherStamps> = history
         .values()
         .filter_map(BotHistory::other_stamps)
-        .chain(
-            unrecorded
-                .builds
-                .values()
-                .flatten()
-                .filter_map(|b| Some(OtherStamps { folder: b.folder.clone()?, stamps: b.stamps.clone() })),
-        )
+        .chain(unrecorded.builds.values().flatten().filter_map(BuiltOutputs::other_stamps))
         .collect();
     for entry in config.bots.iter().filter(|b| b.build.is_some() && linked(b).is_none()) {
         if let (Some(dir), Some(h)) = (&entry.cwd, history.get_mut(&entry.name)) {

@@ -657,27 +657,8 @@ fn match_row(body: &mut String, out: &Path, row: &Row, m: &MatchRef, line: Optio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::standings::leaderboard::{compute, Input};
+    use crate::standings::leaderboard::test_board;
     use crate::standings::ForfeitRule;
-
-    /// The standings of `results` among `bots` (forfeits count as losses, no maps named).
-    fn board(
-        bots: &[String],
-        failures: &BTreeMap<String, String>,
-        results: &[ResultLine],
-        scheduled: usize,
-        wins_first: bool,
-    ) -> Leaderboard {
-        compute(&Input {
-            bots,
-            failures,
-            results,
-            scheduled,
-            wins_first,
-            forfeits: ForfeitRule::Loss,
-            maps: &crate::standings::maps::MapNames::default(),
-        })
-    }
 
     /// The index's warning box lists the bots whose build failed, never those whose build went
     /// well (the quick start's tournament showed every sample bot there, with an empty reason).
@@ -685,7 +666,7 @@ mod tests {
     fn the_index_warns_only_of_failed_builds() {
         let bots: Vec<String> = ["good", "stale", "broken"].iter().map(|s| s.to_string()).collect();
         let failures = BTreeMap::from([("broken".to_string(), "build `make` failed: bot.c:1: error".to_string())]);
-        let mut board = board(&bots, &failures, &[], 0, false);
+        let mut board = test_board(ForfeitRule::Loss, &bots, &failures, &[], 0, false);
         for row in &mut board.rows {
             row.build_log = Some(format!("builds/{}-1.log", row.bot));
             if row.bot == "stale" {
@@ -720,7 +701,7 @@ mod tests {
             ("zed".to_string(), "its folder subs/zed is missing".to_string()),
             ("gus".to_string(), "its folder subs/gus is a symbolic link (to ../<alice>)".to_string()),
         ]);
-        let board = board(&bots, &failures, &[], 0, false);
+        let board = test_board(ForfeitRule::Loss, &bots, &failures, &[], 0, false);
         assert!(board.rows.iter().all(|r| r.build_log.is_none() && r.note.is_none()));
         let page = index_page("t", &board, &[]);
         let notes = &page[page.find(r#"id="notes""#).expect("a warning box")..];
@@ -743,7 +724,7 @@ mod tests {
     fn the_pages_show_each_bots_version_and_hostile_text_in_it_stays_inert() {
         let results = [crate::standings::leaderboard::test_result("1", ["a", "b"], [5, 1], None)];
         let bots: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
-        let mut board = board(&bots, &BTreeMap::new(), &results, 1, false);
+        let mut board = test_board(ForfeitRule::Loss, &bots, &BTreeMap::new(), &results, 1, false);
         let hostile = "v2 </script><script>alert(1)</script><b onload=x>\u{202e}'\"";
         board.rows[0].version = Some("v2 0dbb175".to_string());
         board.rows[0].version_at = Some("2026-12-05T12:54:03Z".to_string());
@@ -792,7 +773,7 @@ mod tests {
         use crate::standings::leaderboard::VersionSeen;
         let results = [crate::standings::leaderboard::test_result("1", ["a", "b"], [5, 1], None)];
         let bots: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
-        let mut board = board(&bots, &BTreeMap::new(), &results, 1, false);
+        let mut board = test_board(ForfeitRule::Loss, &bots, &BTreeMap::new(), &results, 1, false);
         let hostile = "v1 </td><script>alert(1)</script><b onload=x>\u{202e}'\"";
         let seen = |label: &str, ok: bool, matches: usize, current: bool| VersionSeen {
             label: label.to_string(),
@@ -869,7 +850,7 @@ mod tests {
             .collect();
         let bots: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
         let failures = BTreeMap::from([("c".to_string(), "build failed".to_string())]);
-        let board = board(&bots, &failures, &results, 16, false);
+        let board = test_board(ForfeitRule::Loss, &bots, &failures, &results, 16, false);
         let league = League::new(&board, &results);
         let data = serde_json::to_value(league.data("t")).unwrap();
         let a = &data["bots"][0];
@@ -924,7 +905,7 @@ mod tests {
         let results = [line("1", ["a", "c"], [1, 0]), line("2", ["c", "a"], [0, 1]), line("3", ["b", "a"], [20, 0])];
         let bots: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
         let rank_of_a = |wins_first: bool| {
-            let board = board(&bots, &BTreeMap::new(), &results, 3, wins_first);
+            let board = test_board(ForfeitRule::Loss, &bots, &BTreeMap::new(), &results, 3, wins_first);
             let league = League::new(&board, &results);
             let row = board.rows.iter().find(|r| r.bot == "a").unwrap();
             let page = bot_page_html(&league, Path::new("/nonexistent"), row);
@@ -937,7 +918,7 @@ mod tests {
         // on the index page's view of the map, so on the bot page too (it said a tie: 2 of 3).
         // The control: level on losses too, the two share a rank.
         let page_rank = |results: &[ResultLine]| {
-            let board = board(&bots, &BTreeMap::new(), results, results.len(), false);
+            let board = test_board(ForfeitRule::Loss, &bots, &BTreeMap::new(), results, results.len(), false);
             let league = League::new(&board, results);
             let row = board.rows.iter().find(|r| r.bot == "a").unwrap();
             let page = bot_page_html(&league, Path::new("/nonexistent"), row);
@@ -954,7 +935,7 @@ mod tests {
     #[test]
     fn a_bot_page_does_not_say_a_forfeit_scores_nothing() {
         let bots = vec!["a".to_string()];
-        let board = board(&bots, &BTreeMap::new(), &[], 0, false);
+        let board = test_board(ForfeitRule::Loss, &bots, &BTreeMap::new(), &[], 0, false);
         let mut row = board.rows[0].clone();
         row.forfeits.insert("timeout".to_string(), 1);
         let mut body = String::new();
