@@ -314,59 +314,55 @@ fn interrupts_charged_to_their_victim() -> Option<bool> {
 fn an_opponents_timer_interrupts_are_not_charged_to_a_bot() {
     // The victim does the same work at every answer (60 million steps, 0.35 to 1.9 s of CPU,
     // depending on the machine's speed that day) and is charged what it used. The attacker's
-    // eight threads each sleep 20 us over and over, from each even tick to the next: every
+    // four threads each sleep 20 us over and over, from each even tick to the next: every
     // sleep's end is an interrupt on the CPU the match keeps to, where the victim thinks, and a
     // kernel without IRQ time accounting (this project's machines) charges it to the victim. The
     // box holds a bot's timer slack at 1 ms, so its sleepers wake the CPU at most about once a
     // millisecond: the victim is charged as without the attacker. Judged within one match, the
     // answers under the storm against the answers between (the first left out: its start), as
-    // the machine's speed drifted by a third between matches on a noisy day, as much as the
-    // control's attack then charged. Roomy limits, so that both play every round and the
-    // charges, not the limits, are compared.
+    // the machine's speed drifted by a third between matches on a noisy day. Roomy limits, so
+    // that both play every round and the charges, not the limits, are compared. (Four threads,
+    // not more: eight or more took the CPU from the victim, which then ran too little to be
+    // interrupted, and the control's charge came and went, 1.0 to 3.5 times from one spell to
+    // the next; with two or four, 2 to 4 times in every spell.)
     let _heavy = HEAVY.lock().unwrap_or_else(|p| p.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let map = short_map(dir.path(), 9);
     let roomy = ["--startup-ms", "5000", "--move-ms", "5000", "--total-ms", "100000", "--max-cpu-s", "100"];
     let victim = thinker("work 60");
-    let storm = format!("{} timer-storm 8 20000 even-ticks", bin("zoo-attack"));
+    let storm = format!("{} timer-storm 4 20000 even-ticks", bin("zoo-attack"));
     // What the victim was charged for its answers under the storm, over what it was charged for
-    // as many answers without, with `extra` flags against `attacker`; and the most for one
-    // answer under the storm over the calm answer after it.
-    let charged = |attacker: &str, victim: &str, extra: &[&str]| -> (f64, f64) {
+    // as many answers without, with `extra` flags against `attacker`.
+    let charged = |attacker: &str, victim: &str, extra: &[&str]| -> f64 {
         let (result, replay, _) = duel_on(&map, &[&roomy[..], extra].concat(), [attacker, victim]);
         let answers: Vec<u64> = replies(&replay, 1).iter().map(|a| a.1).collect();
         assert_eq!(answers.len(), 9, "{result}");
         eprintln!("{attacker} {extra:?}: charged {answers:?} ms");
         // Ticks 2 to 9: stormed, calm, stormed, calm…
-        let pairs: Vec<(f64, f64)> = answers[1..].chunks(2).map(|p| (p[0] as f64, p[1].max(1) as f64)).collect();
-        let (stormed, calm) = pairs.iter().fold((0.0, 0.0), |(s, c), p| (s + p.0, c + p.1));
-        (stormed / calm, pairs.iter().map(|p| p.0 / p.1).fold(0.0, f64::max))
+        let (stormed, calm) = answers[1..].chunks(2).fold((0, 0), |(s, c), p| (s + p[0], c + p[1]));
+        stormed as f64 / calm.max(1) as f64
     };
-    // (One line between defended and not, for the charge and its control.)
-    let line = 1.15;
-    let (boxed, _) = charged(&storm, &victim, &[]);
+    // (One line between defended and not: boxed, 0.95 to 1.21 on a noisy day, whose calm answers
+    // moved by half within a match; the control 2.9 to 4 times in every spell.)
+    let line = 1.6;
+    let boxed = charged(&storm, &victim, &[]);
     assert!(boxed < line, "the victim was charged {boxed:.2} times as much under the storm");
     // The same with one-shot timerfds, which the slack does not delay (1306 ms for an answer of
     // 350 here before the box refused them): the box refuses the timers that fire when asked.
-    let (timerfds, _) = charged(&format!("{} timerfd-storm 8 20000 even-ticks", bin("zoo-attack")), &victim, &[]);
+    let timerfds = charged(&format!("{} timerfd-storm 4 20000 even-ticks", bin("zoo-attack")), &victim, &[]);
     assert!(timerfds < line, "the victim was charged {timerfds:.2} times as much under timerfds");
-    // The control: without the box the attacker sets its slack to 1 ns, and the victim pays
-    // (2840 ms for an answer of 350 on one day, and its 10 s of `--max-cpu-s` ran out in the
-    // third), both kept on one CPU (`taskset`) as the box keeps a match. On a slower day the
-    // storm reached the victim in one to three of its four spells, always the first, 1.7 to 1.9
-    // times its calm answer after (unpinned, in one by chance): judged by the spell that cost
-    // most, above the most a calm answer drifted from the next (1.3 times).
+    // The control: without the box the attacker sets its slack to 1 ns, and the victim pays,
+    // both kept on one CPU (`taskset`) as the box keeps a match.
     let one_cpu = |bot: &str| format!("taskset -c 0 {bot}");
-    let (_, unboxed) = charged(&one_cpu(&storm), &one_cpu(&victim), &["--sandbox", "none"]);
+    let unboxed = charged(&one_cpu(&storm), &one_cpu(&victim), &["--sandbox", "none"]);
     match interrupts_charged_to_their_victim() {
         Some(true) => assert!(
-            unboxed > 1.45,
-            "the control: without the box the victim was charged at most {unboxed:.2} times as much for an answer \
-             under the storm as for the calm one after"
+            unboxed > line,
+            "the control: without the box the victim was charged only {unboxed:.2} times as much under the storm"
         ),
         _ => eprintln!(
             "this kernel counts interrupts apart (or does not say): the control cannot show the attack \
-             (at most {unboxed:.2} times as much for an answer under the storm)"
+             ({unboxed:.2} times as much under the storm)"
         ),
     }
 }
