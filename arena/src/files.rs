@@ -31,7 +31,7 @@ pub enum ReadError {
         path: PathBuf,
     },
     /// Over [`MAX_MAP_BYTES`].
-    #[error("{}: larger than {} KiB: not a map", path.display(), MAX_MAP_BYTES >> 10)]
+    #[error("{}: larger than {} KiB: not a map or config", path.display(), MAX_MAP_BYTES >> 10)]
     TooLarge {
         /// The file.
         path: PathBuf,
@@ -58,7 +58,9 @@ pub fn read_map_file(path: &Path) -> Result<String, SetupError> {
     read_text(path).map_err(SetupError::from)
 }
 
-fn read_text(path: &Path) -> Result<String, ReadError> {
+/// Reads a map or configuration file as text: a regular file of at most [`MAX_MAP_BYTES`]; a
+/// FIFO, a device or a folder is refused at once rather than waited for or read forever.
+pub fn read_text(path: &Path) -> Result<String, ReadError> {
     let io = |source| ReadError::Io { path: path.to_path_buf(), source };
     let file = open_regular(path).map_err(io)?.ok_or_else(|| ReadError::NotAFile { path: path.to_path_buf() })?;
     let mut bytes = Vec::new();
