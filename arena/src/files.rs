@@ -82,6 +82,19 @@ pub fn open_regular(path: &Path) -> std::io::Result<Option<std::fs::File>> {
     Ok(file.metadata()?.is_file().then_some(file))
 }
 
+/// Makes the folder `dir` (and its parents); where something else of its name is in the way
+/// (a file `replays` in a league's folder), the error names it and says so, rather than only
+/// "File exists".
+pub fn make_folder(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        let what = match dir.symlink_metadata() {
+            Ok(m) if !m.is_dir() => "not a folder: move it away, the arena keeps a folder there".to_string(),
+            _ => e.to_string(),
+        };
+        std::io::Error::new(e.kind(), format!("{}: {what}", dir.display()))
+    })
+}
+
 /// The first `max` bytes of the file at `path` (a program's, to tell a script and its `#!`
 /// line from a compiled program); `None` unless it is a regular file that can be read.
 pub fn regular_head(path: &Path, max: usize) -> Option<Vec<u8>> {
@@ -185,6 +198,21 @@ pub(crate) mod tests {
         let c_path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
         // SAFETY: a valid NUL-terminated path.
         assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), mode) }, 0, "mkfifo {}", path.display());
+    }
+
+    /// A file in the way of a folder the arena makes is named, and said to be no folder. The
+    /// control: `create_dir_all` alone says "File exists", naming nothing.
+    #[test]
+    fn a_file_in_the_way_of_a_folder_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let replays = dir.path().join("replays");
+        std::fs::write(&replays, "").unwrap();
+        let plain = std::fs::create_dir_all(&replays).unwrap_err().to_string();
+        assert!(!plain.contains("replays"), "the control: {plain}");
+        let said = make_folder(&replays).unwrap_err().to_string();
+        assert_eq!(said, format!("{}: not a folder: move it away, the arena keeps a folder there", replays.display()));
+        make_folder(&dir.path().join("logs/deeper")).unwrap();
+        make_folder(&dir.path().join("logs")).unwrap();
     }
 
     /// A FIFO where a program or a map is expected is refused at once: opened without

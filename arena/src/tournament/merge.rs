@@ -303,7 +303,7 @@ fn merge_with(
         );
     }
     for sub in ["replays", "logs", "builds"] {
-        std::fs::create_dir_all(into.join(sub)).map_err(|e| TournamentError::io(into, e))?;
+        crate::files::make_folder(&into.join(sub)).map_err(|e| TournamentError::Invalid(e.to_string()))?;
     }
     point()?;
     // How the league was split, from its shards' results files (before OUT's are folded in).

@@ -307,7 +307,7 @@ pub fn write_replay_page(
 /// otherwise be published with their old standings.
 pub fn write_pages(out: &Path, title: &str, board: &Leaderboard, results: &[ResultLine]) -> std::io::Result<()> {
     let league = League::new(board, results);
-    std::fs::create_dir_all(out.join("bots"))?;
+    crate::files::make_folder(&out.join("bots"))?;
     let mut current = std::collections::HashSet::new();
     for row in &board.rows {
         let page = bot_page_html(&league, out, row);
