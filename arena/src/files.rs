@@ -82,6 +82,17 @@ pub fn open_regular(path: &Path) -> std::io::Result<Option<std::fs::File>> {
     Ok(file.metadata()?.is_file().then_some(file))
 }
 
+/// The bytes of the regular file at `path`, as `std::fs::read` gives them; a FIFO, a device or
+/// a folder is an error (`InvalidInput`, "not a regular file") at once, not waited for or read
+/// forever (a FIFO in a league's folder hung every command reading it).
+pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+    let file = open_regular(path)?
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file"))?;
+    let mut bytes = Vec::new();
+    (&file).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// Makes the folder `dir` (and its parents); where something else of its name is in the way
 /// (a file `replays` in a league's folder), the error names it and says so, rather than only
 /// "File exists".

@@ -221,7 +221,7 @@ impl TournamentRecord {
     /// (`--resume DIR --config NEW`), which may mend what the old one got wrong.
     pub fn read(dir: &Path) -> Result<Self, TournamentError> {
         let path = dir.join(TOURNAMENT_FILE);
-        let text = std::fs::read(&path).map_err(|e| match e.kind() {
+        let text = crate::files::read_regular(&path).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound if dir.is_dir() => TournamentError::Invalid(format!(
                 "{}: no {TOURNAMENT_FILE}: not a tournament folder, or its first run was stopped before any match \
                  started (nothing was lost): start it again with `arena tournament --config FILE --out {}`",
