@@ -31,7 +31,7 @@ pub enum ReadError {
         path: PathBuf,
     },
     /// Over [`MAX_MAP_BYTES`].
-    #[error("{}: larger than {} KiB: not a map", path.display(), MAX_MAP_BYTES >> 10)]
+    #[error("{}: larger than {} KiB: not a map or config", path.display(), MAX_MAP_BYTES >> 10)]
     TooLarge {
         /// The file.
         path: PathBuf,
@@ -58,7 +58,9 @@ pub fn read_map_file(path: &Path) -> Result<String, SetupError> {
     read_text(path).map_err(SetupError::from)
 }
 
-fn read_text(path: &Path) -> Result<String, ReadError> {
+/// Reads a map or configuration file as text: a regular file of at most [`MAX_MAP_BYTES`]; a
+/// FIFO, a device or a folder is refused at once rather than waited for or read forever.
+pub fn read_text(path: &Path) -> Result<String, ReadError> {
     let io = |source| ReadError::Io { path: path.to_path_buf(), source };
     let file = open_regular(path).map_err(io)?.ok_or_else(|| ReadError::NotAFile { path: path.to_path_buf() })?;
     let mut bytes = Vec::new();
@@ -78,6 +80,30 @@ pub fn open_regular(path: &Path) -> std::io::Result<Option<std::fs::File>> {
     use std::os::unix::fs::OpenOptionsExt;
     let file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)?;
     Ok(file.metadata()?.is_file().then_some(file))
+}
+
+/// The bytes of the regular file at `path`, as `std::fs::read` gives them; a FIFO, a device or
+/// a folder is an error (`InvalidInput`, "not a regular file") at once, not waited for or read
+/// forever (a FIFO in a league's folder hung every command reading it).
+pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+    let file = open_regular(path)?
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file"))?;
+    let mut bytes = Vec::new();
+    (&file).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Makes the folder `dir` (and its parents); where something else of its name is in the way
+/// (a file `replays` in a league's folder), the error names it and says so, rather than only
+/// "File exists".
+pub fn make_folder(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        let what = match dir.symlink_metadata() {
+            Ok(m) if !m.is_dir() => "not a folder: move it away, the arena keeps a folder there".to_string(),
+            _ => e.to_string(),
+        };
+        std::io::Error::new(e.kind(), format!("{}: {what}", dir.display()))
+    })
 }
 
 /// The first `max` bytes of the file at `path` (a program's, to tell a script and its `#!`
@@ -183,6 +209,21 @@ pub(crate) mod tests {
         let c_path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
         // SAFETY: a valid NUL-terminated path.
         assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), mode) }, 0, "mkfifo {}", path.display());
+    }
+
+    /// A file in the way of a folder the arena makes is named, and said to be no folder. The
+    /// control: `create_dir_all` alone says "File exists", naming nothing.
+    #[test]
+    fn a_file_in_the_way_of_a_folder_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let replays = dir.path().join("replays");
+        std::fs::write(&replays, "").unwrap();
+        let plain = std::fs::create_dir_all(&replays).unwrap_err().to_string();
+        assert!(!plain.contains("replays"), "the control: {plain}");
+        let said = make_folder(&replays).unwrap_err().to_string();
+        assert_eq!(said, format!("{}: not a folder: move it away, the arena keeps a folder there", replays.display()));
+        make_folder(&dir.path().join("logs/deeper")).unwrap();
+        make_folder(&dir.path().join("logs")).unwrap();
     }
 
     /// A FIFO where a program or a map is expected is refused at once: opened without

@@ -242,6 +242,12 @@ pub enum ReplayError {
         /// Line, column and reason.
         source: serde_json::Error,
     },
+    /// A FIFO, a device or a folder: refused at once rather than waited for.
+    #[error("{}: not a regular file: not a replay this arena wrote", path.display())]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+    },
     /// Bigger than any match makes.
     #[error("{}: larger than {} MiB: not a replay this arena wrote", path.display(), MAX_REPLAY_BYTES >> 20)]
     TooLarge {
@@ -333,11 +339,15 @@ impl Replay {
 /// The JSON text of a replay file: the file itself, or its content unpacked when it is
 /// gzip-compressed (told by its first bytes, whatever its name). At most
 /// [`MAX_REPLAY_BYTES`] either way, so a small compressed file cannot unpack into a huge one.
+/// A FIFO (opening one waited for a writer: `arena merge`, a resume, `arena view` hung) or a
+/// device is refused at once.
 pub fn read_json(path: &Path) -> Result<Vec<u8>, ReplayError> {
     use std::io::Read;
     let io = |source| ReplayError::Io { path: path.to_path_buf(), source };
+    let file = crate::files::open_regular(path).map_err(io)?;
+    let file = file.ok_or_else(|| ReplayError::NotAFile { path: path.to_path_buf() })?;
     let mut raw = Vec::new();
-    std::fs::File::open(path).and_then(|f| f.take(MAX_REPLAY_BYTES + 1).read_to_end(&mut raw)).map_err(io)?;
+    file.take(MAX_REPLAY_BYTES + 1).read_to_end(&mut raw).map_err(io)?;
     let text = if raw.starts_with(&GZIP_MAGIC) {
         let mut text = Vec::new();
         flate2::read::MultiGzDecoder::new(raw.as_slice())
@@ -683,6 +693,33 @@ pub(crate) fn compare(recorded: &Value, actual: &Value) -> Result<(), (String, S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A FIFO named like a replay (in a league's `replays/`, or given to `arena view`) is
+    /// refused at once, not waited for; the reader is let go by a writer if it waits (the old
+    /// defect, the test then failing). The control: a replay written there reads back.
+    #[test]
+    fn a_fifo_is_no_replay_and_is_not_waited_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("r.json.gz");
+        let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o644) }, 0);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || tx.send(read_json(&fifo).map(drop).map_err(|e| e.to_string())))
+        };
+        let answer = rx.recv_timeout(std::time::Duration::from_secs(10));
+        if answer.is_err() {
+            drop(std::fs::OpenOptions::new().write(true).open(&fifo));
+        }
+        let _ = reader.join();
+        let err = answer.expect("the FIFO was waited for").expect_err("a FIFO is no replay");
+        assert!(err.contains("r.json.gz: not a regular file"), "{err}");
+        std::fs::remove_file(&fifo).unwrap();
+        std::fs::write(&fifo, b"{}").unwrap();
+        assert_eq!(read_json(&fifo).unwrap(), b"{}", "the control");
+    }
 
     /// A crash's ending is recorded beside its failure, as an optional field: replays from
     /// before it read as a crash with no ending, and other failures have none.

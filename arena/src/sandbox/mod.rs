@@ -136,6 +136,9 @@ pub enum SandboxError {
     /// The bot's files cannot be given to it.
     #[error("{0}")]
     Files(String),
+    /// A limit no process here can be given: every bot would fail to start.
+    #[error("{0}")]
+    Limit(String),
     /// A build of a folder owned by root, by a root arena without a box: it would run as root.
     #[error(
         "its folder {} belongs to root, and without a box (--sandbox plain, or no box possible here) a build \
@@ -250,6 +253,9 @@ impl Sandbox {
         // SAFETY: geteuid has no preconditions.
         let root = unsafe { libc::geteuid() } == 0;
         let box_root = std::env::temp_dir().join(format!("arena-box-root-{}", unsafe { libc::geteuid() }));
+        if let Some(why) = open_files_out_of_reach(limits.open_files, root) {
+            return Err(SandboxError::Limit(why));
+        }
         let mut sandbox = Sandbox { mode, limits, boxed: false, root, cgroups: None, box_root, missing: Vec::new() };
         match mode {
             SandboxMode::None => {
@@ -802,6 +808,26 @@ fn rlimits(limits: &SandboxLimits, memory_cgroup: bool) -> Vec<(libc::__rlimit_r
         out.push((libc::RLIMIT_AS, limits.memory_mb.saturating_mul(mb), limits.memory_mb.saturating_mul(mb)));
     }
     out
+}
+
+/// Why `open_files` cannot be set on a bot's processes here, if it cannot: more than the system
+/// allows any process (`fs.nr_open`), or, for an arena that is not root, more than its own hard
+/// limit (only root may raise it). Every bot then failed to start, saying only "Operation not
+/// permitted".
+fn open_files_out_of_reach(open_files: u64, root: bool) -> Option<String> {
+    let what = format!("the open files limit, {open_files} (--max-open-files, [limits] open_files),");
+    let system = std::fs::read_to_string("/proc/sys/fs/nr_open").ok().and_then(|t| t.trim().parse::<u64>().ok());
+    if let Some(max) = system.filter(|&max| open_files > max) {
+        return Some(format!(
+            "{what} is more than this system allows a process ({max}, fs.nr_open): give at most {max}"
+        ));
+    }
+    let mut own = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit writes into the struct we own.
+    let hard = (unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut own) } == 0).then_some(own.rlim_max)?;
+    (!root && hard != libc::RLIM_INFINITY && open_files > hard).then(|| {
+        format!("{what} is more than this arena's own hard limit ({hard}, `ulimit -Hn`), which only root may raise: give at most {hard}")
+    })
 }
 
 /// `path` made absolute without touching the file system: `.` dropped, `..` taken back (as a
@@ -1485,6 +1511,39 @@ fn warn_once(missing: &[String]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An open files limit over the system's (`fs.nr_open`) is refused as the sandbox is made,
+    /// naming the limit and the most it may be. The control: a process given that limit does
+    /// not start ("Operation not permitted", every bot of every match); the defaults pass.
+    #[test]
+    fn an_open_files_limit_no_process_can_have_is_refused() {
+        let Some(max) = std::fs::read_to_string("/proc/sys/fs/nr_open").ok().and_then(|t| t.trim().parse::<u64>().ok())
+        else {
+            return; // (No /proc here: nothing to compare with.)
+        };
+        let over = max + 1;
+        let mut command = std::process::Command::new("true");
+        // SAFETY: setrlimit is async-signal-safe.
+        unsafe {
+            use std::os::unix::process::CommandExt;
+            command.pre_exec(move || {
+                let limit = libc::rlimit { rlim_cur: over, rlim_max: over };
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let control = command.status().expect_err("the control: no process starts with it");
+        assert_eq!(control.kind(), std::io::ErrorKind::PermissionDenied, "{control}");
+        let limits = SandboxLimits { open_files: over, ..SandboxLimits::default() };
+        let Err(SandboxError::Limit(why)) = Sandbox::new(SandboxMode::None, limits) else { panic!("not refused") };
+        assert!(
+            why.contains(&format!("the open files limit, {over} ")) && why.contains(&format!("at most {max}")),
+            "{why}"
+        );
+        assert!(Sandbox::new(SandboxMode::None, SandboxLimits::default()).is_ok());
+    }
 
     /// The walk for masks finds what others may not read, down to its depth, not below a private
     /// folder, not through a link; what others may read is left out.

@@ -424,9 +424,13 @@ impl TournamentConfig {
     }
 
     /// Reads a TOML config file; its relative paths (maps, `out`, bots' `cwd` and the files
-    /// their commands name) are taken from the file's own folder.
+    /// their commands name) are taken from the file's own folder. A FIFO, a device or a folder
+    /// is refused rather than waited for or read until memory runs out.
     pub fn load(path: &Path) -> Result<Self, TournamentError> {
-        let text = std::fs::read_to_string(path).map_err(|e| TournamentError::io(path, e))?;
+        let text = crate::files::read_text(path).map_err(|e| match e {
+            crate::files::ReadError::Io { source, .. } => TournamentError::io(path, source),
+            other => TournamentError::Invalid(other.to_string()),
+        })?;
         let mut config = Self::from_toml(&text, path)?;
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         config.resolve_paths(dir);
@@ -829,6 +833,41 @@ fn look(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A config file that is no plain file of at most [`crate::files::MAX_MAP_BYTES`] is
+    /// refused at once: `--config` naming a FIFO waited for a writer forever, and `/dev/zero`
+    /// was read until memory ran out. The FIFO's reader is let go by a writer if it waits (the
+    /// old defect, the test then failing); the control: the same text within the cap loads.
+    #[test]
+    fn a_config_that_is_no_small_plain_file_is_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo.toml");
+        let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o644) }, 0);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || tx.send(TournamentConfig::load(&fifo).map(drop).map_err(|e| e.to_string())))
+        };
+        let answer = rx.recv_timeout(std::time::Duration::from_secs(10));
+        if answer.is_err() {
+            drop(std::fs::OpenOptions::new().write(true).open(&fifo));
+        }
+        let _ = reader.join();
+        let err = answer.expect("the FIFO was waited for").expect_err("a FIFO is no config");
+        assert!(err.contains("not a regular file"), "{err}");
+
+        let line = format!("# {}\n", "x".repeat(1021));
+        let within = format!("maps = [\"m.txt\"]\n{}", line.repeat(1000));
+        let small = dir.path().join("small.toml");
+        std::fs::write(&small, &within).unwrap();
+        TournamentConfig::load(&small).expect("the control: a config within the cap loads");
+        let large = dir.path().join("large.toml");
+        std::fs::write(&large, format!("{within}{}", line.repeat(30))).unwrap();
+        let err = TournamentConfig::load(&large).expect_err("over the cap").to_string();
+        assert!(err.contains("large.toml: larger than 1024 KiB"), "{err}");
+    }
 
     /// A config file's `secret` is the file's (a bot reading its folder reads it); the same
     /// secret read back from a league's record is not (the league may have drawn it: a kit's

@@ -37,7 +37,16 @@ pub struct Merged {
     /// build), each with how many merged results are on it and why: those results were checked
     /// otherwise (schedule, replay, re-simulation), but not that their game began as the map says.
     pub unchecked: Vec<(PathBuf, usize, String)>,
+    /// Lines of OUT's own results files the merge did not take (refused, held differently by
+    /// another folder, or no result line), newly kept in [`SET_ASIDE_FILE`] rather than lost
+    /// as those files are replaced.
+    pub set_aside: usize,
 }
+
+/// Where a merge into a folder holding results keeps the lines of its results files it did
+/// not take, as they were written: its results files are replaced, and a refused line may be
+/// the one to keep (of two folders holding a match differently, OUT's may be the shard's own).
+pub const SET_ASIDE_FILE: &str = "refused.jsonl";
 
 /// Merges the leagues in `dirs` into `out` (which may be one of them), with the games of
 /// `games`, reporting the leaderboard written to `reporter`.
@@ -85,6 +94,10 @@ struct Steps<'a> {
     /// each match, from any folder (the order that let a shard's folder hold another's matches).
     #[cfg(test)]
     owned: bool,
+    /// Keeps the lines of OUT's results files it does not take in [`SET_ASIDE_FILE`]; false
+    /// replaces those files without (the order that lost them).
+    #[cfg(test)]
+    keeps_unmerged: bool,
 }
 
 impl Default for Steps<'_> {
@@ -100,6 +113,8 @@ impl Default for Steps<'_> {
             vouched: true,
             #[cfg(test)]
             owned: true,
+            #[cfg(test)]
+            keeps_unmerged: true,
         }
     }
 }
@@ -126,6 +141,14 @@ impl Steps<'_> {
     fn owned(&self) -> bool {
         #[cfg(test)]
         return self.owned;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether the lines of OUT's results files the merge does not take are kept aside.
+    fn keeps_unmerged(&self) -> bool {
+        #[cfg(test)]
+        return self.keeps_unmerged;
         #[cfg(not(test))]
         true
     }
@@ -280,7 +303,7 @@ fn merge_with(
         );
     }
     for sub in ["replays", "logs", "builds"] {
-        std::fs::create_dir_all(into.join(sub)).map_err(|e| TournamentError::io(into, e))?;
+        crate::files::make_folder(&into.join(sub)).map_err(|e| TournamentError::Invalid(e.to_string()))?;
     }
     point()?;
     // How the league was split, from its shards' results files (before OUT's are folded in).
@@ -479,6 +502,10 @@ fn merge_with(
         pages()?;
     }
     let main = into.join(RESULTS_FILE);
+    // (Kept before the files they are in are replaced: a kill in between leaves them in both,
+    // and the next merge keeps each once.)
+    let set_aside = if steps.keeps_unmerged() { set_aside(into, &lines)? } else { 0 };
+    point()?;
     results::rewrite(&main, &lines)?;
     point()?;
     for f in results::files(into).into_iter().filter(|f| *f != main) {
@@ -504,7 +531,53 @@ fn merge_with(
         }
         missing_shards = per.into_iter().map(|(index, n)| (Shard { index, count }, n)).collect();
     }
-    Ok(Merged { leaderboard, missing, missing_shards, results: lines.len(), refused, unchecked })
+    Ok(Merged { leaderboard, missing, missing_shards, results: lines.len(), refused, unchecked, set_aside })
+}
+
+/// Appends to `into`'s [`SET_ASIDE_FILE`] each complete line of its results files that is no
+/// result of `merged` (refused, or not a result line at all), byte for byte, once; returns how
+/// many it added. (A torn last line, what a run killed mid-write left, is no line.)
+fn set_aside(into: &Path, merged: &[ResultLine]) -> Result<usize, TournamentError> {
+    let by_key: HashMap<&str, &ResultLine> = merged.iter().map(|l| (l.key.as_str(), l)).collect();
+    let taken = |raw: &[u8]| {
+        serde_json::from_slice::<ResultLine>(raw)
+            .is_ok_and(|l| by_key.get(l.key.as_str()).is_some_and(|m| same_result(m, &l)))
+    };
+    let complete_lines = |path: &Path| -> Result<Vec<Vec<u8>>, TournamentError> {
+        let bytes = match std::fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(TournamentError::io(path, e)),
+        };
+        let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        Ok(bytes[..complete]
+            .split(|&b| b == b'\n')
+            .filter(|line| !line.iter().all(u8::is_ascii_whitespace))
+            .map(<[u8]>::to_vec)
+            .collect())
+    };
+    let file = into.join(SET_ASIDE_FILE);
+    let mut kept = complete_lines(&file)?;
+    let before = kept.len();
+    for results_file in results::files(into) {
+        for line in complete_lines(&results_file)? {
+            if !taken(&line) && !kept.contains(&line) {
+                kept.push(line);
+            }
+        }
+    }
+    let added = kept.len() - before;
+    if added > 0 {
+        let text: Vec<u8> = kept
+            .into_iter()
+            .flat_map(|mut line| {
+                line.push(b'\n');
+                line
+            })
+            .collect();
+        write_atomic(&file, &text).map_err(|e| TournamentError::io(&file, e))?;
+    }
+    Ok(added)
 }
 
 /// The locks of the folders in `dirs` but `out` (already held), each once, taken as a merge
@@ -695,6 +768,7 @@ fn unknown_entry(entry: &std::fs::DirEntry) -> Option<String> {
             && ([".lock", "index.html", "leaderboard.md", "leaderboard.json", RESULTS_FILE, super::TOURNAMENT_FILE]
                 .contains(&name.as_str())
                 || name == super::versions::UNRECORDED_BUILDS
+                || name == SET_ASIDE_FILE
                 || name.starts_with(".lock.shard-")
                 || crate::files::is_temporary(&entry.file_name())
                 || (name.starts_with("results.") && name.ends_with(".jsonl")));
@@ -1275,6 +1349,58 @@ mod tests {
         assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
         assert_eq!(merged.results, 6);
         assert_eq!(merged_line(&out, &key).map(|l| l.result), Some(honest.result));
+    }
+
+    /// A merge into one of its folders replaces that folder's results files: the lines of them
+    /// it does not take are kept in its `refused.jsonl` as they were written, once, not lost
+    /// (here shard 2's honest line, which shard 1's main results file holds differently, and a
+    /// line that is no result, a hand edit); those it takes are not. The control: replacing
+    /// the files without keeping them (the older merge), both lines are gone from the folder.
+    #[test]
+    fn a_merge_into_one_of_its_folders_keeps_the_lines_it_does_not_take() {
+        let dir = tempfile::tempdir().unwrap();
+        let ([one, two], (forged, replay), honest) = forged_shards(dir.path());
+        std::fs::write(one.join(&forged.replay), &replay).unwrap();
+        results::rewrite(&one.join(RESULTS_FILE), std::slice::from_ref(&forged)).unwrap();
+        let own = "results.shard-2-of-2.jsonl";
+        let mut text = std::fs::read(two.join(own)).unwrap();
+        let honest_raw = text
+            .split(|&b| b == b'\n')
+            .find(|l| serde_json::from_slice::<ResultLine>(l).is_ok_and(|l| l.key == honest.key))
+            .unwrap()
+            .to_vec();
+        text.extend_from_slice(b"{\"key\": \"hand-edited\"\n");
+        let lines_of = |file: &Path| -> Vec<Vec<u8>> {
+            let bytes = std::fs::read(file).unwrap_or_default();
+            bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()).map(<[u8]>::to_vec).collect()
+        };
+        let everywhere = |out: &Path| -> Vec<Vec<u8>> {
+            [results::files(out), vec![out.join(SET_ASIDE_FILE)]].concat().iter().flat_map(|f| lines_of(f)).collect()
+        };
+        let merge = |name: &str, keeps_unmerged: bool| {
+            let out = dir.path().join(name);
+            copy_tree(&two, &out);
+            std::fs::write(out.join(own), &text).unwrap();
+            let steps = Steps { keeps_unmerged, ..Steps::default() };
+            let dirs = [one.clone(), out.clone()];
+            (merge_with(&out, &dirs, &crate::games::registry(), &Quiet, &steps).unwrap(), out, dirs)
+        };
+
+        let (merged, out, dirs) = merge("kept", true);
+        assert_eq!(merged.refused.len(), 1, "the match held differently: {:?}", merged.refused);
+        assert_eq!(merged_line(&out, &honest.key), None, "not merged");
+        assert_eq!(merged.set_aside, 2);
+        let kept = lines_of(&out.join(SET_ASIDE_FILE));
+        assert_eq!(kept, [honest_raw.clone(), b"{\"key\": \"hand-edited\"".to_vec()], "as written, and no other");
+        let again = merge_with(&out, &dirs, &crate::games::registry(), &Quiet, &Steps::default()).unwrap();
+        assert_eq!(again.set_aside, 0);
+        assert_eq!(lines_of(&out.join(SET_ASIDE_FILE)), kept, "each once");
+
+        // The control: the folder's own result is lost.
+        let (merged, out, _) = merge("lost", false);
+        assert_eq!((merged.refused.len(), merged.set_aside), (1, 0));
+        assert!(!everywhere(&out).contains(&honest_raw), "the control loses shard 2's honest line");
+        assert!(everywhere(&dir.path().join("kept")).contains(&honest_raw));
     }
 
     /// A shard's folder recording its slice (as `--shard K/N --out DIR` makes it) gives the

@@ -37,7 +37,7 @@ use self::schedule::{BotVersion, ScheduledMatch, Shard};
 use self::shown::ShownPaths;
 use self::versions::{BotHistory, Version};
 use crate::engine::{Game, Registry};
-use crate::files::write_atomic;
+use crate::files::{make_folder, write_atomic};
 use crate::referee::{play_match, BotCommand, ClockKind, PlayedMatch, RefereeError};
 use crate::sandbox::{Sandbox, SandboxLimits};
 use crate::standings::maps::MapNames;
@@ -221,7 +221,7 @@ impl TournamentRecord {
     /// (`--resume DIR --config NEW`), which may mend what the old one got wrong.
     pub fn read(dir: &Path) -> Result<Self, TournamentError> {
         let path = dir.join(TOURNAMENT_FILE);
-        let text = std::fs::read(&path).map_err(|e| match e.kind() {
+        let text = crate::files::read_regular(&path).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound if dir.is_dir() => TournamentError::Invalid(format!(
                 "{}: no {TOURNAMENT_FILE}: not a tournament folder, or its first run was stopped before any match \
                  started (nothing was lost): start it again with `arena tournament --config FILE --out {}`",
@@ -818,8 +818,9 @@ fn plan(
     // files later. A bad map or board size is reported before anything is built, started or
     // written.
     let boards = load_boards(&config, game)?;
-    std::fs::create_dir_all(out.join("replays")).map_err(|e| TournamentError::io(out, e))?;
-    std::fs::create_dir_all(out.join("logs")).map_err(|e| TournamentError::io(out, e))?;
+    for sub in ["replays", "logs"] {
+        make_folder(&out.join(sub)).map_err(|e| TournamentError::Invalid(e.to_string()))?;
+    }
     let lock = FolderLock::take(out, None)?;
     // (Read, not checked: the config given now is what runs, and it was checked above; the old
     // record gives only its names, secret and history, and a setting it holds that no longer
@@ -1062,8 +1063,9 @@ fn run_shard(
             )));
         }
     }
-    std::fs::create_dir_all(out.join("replays")).map_err(|e| TournamentError::io(out, e))?;
-    std::fs::create_dir_all(out.join("logs")).map_err(|e| TournamentError::io(out, e))?;
+    for sub in ["replays", "logs"] {
+        make_folder(&out.join(sub)).map_err(|e| TournamentError::Invalid(e.to_string()))?;
+    }
     let _lock = FolderLock::take_waiting(out, Some(shard), BATCH_LOCK_WAIT)?;
     if source != out {
         // A folder of another build of the league (the same config built again has the same

@@ -102,7 +102,7 @@ pub fn stray_message(dir: &Path, stray: &Path, done: &str) -> String {
 /// newline is torn and left out. A line that is not a result (corrupted, or written by
 /// something else) is skipped with a warning naming it: its match, if any, is played again.
 pub fn read_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError> {
-    let bytes = match std::fs::read(path) {
+    let bytes = match crate::files::read_regular(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
         Err(e) => return Err(TournamentError::io(path, e)),
@@ -193,6 +193,34 @@ pub fn rewrite(path: &Path, lines: &[ResultLine]) -> Result<u64, TournamentError
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A results file that is a FIFO is an error at once, naming it (`arena leaderboard`, a
+    /// resume and a merge of the folder waited for a writer forever); the reader is let go by
+    /// a writer if it waits (the old defect, the test then failing). The control: the same
+    /// path as a plain file reads.
+    #[test]
+    fn a_fifo_results_file_is_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join(RESULTS_FILE);
+        let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o644) }, 0);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || tx.send(read_file(&fifo).map(drop).map_err(|e| e.to_string())))
+        };
+        let answer = rx.recv_timeout(std::time::Duration::from_secs(10));
+        if answer.is_err() {
+            drop(std::fs::OpenOptions::new().write(true).open(&fifo));
+        }
+        let _ = reader.join();
+        let err = answer.expect("the FIFO was waited for").expect_err("a FIFO holds no results");
+        assert!(err.ends_with("results.jsonl: not a regular file"), "{err}");
+        std::fs::remove_file(&fifo).unwrap();
+        rewrite(&fifo, &[line("k1")]).unwrap();
+        assert_eq!(read_file(&fifo).unwrap().0, [line("k1")], "the control");
+    }
     use crate::replay::{MatchResult, PlayerResult};
 
     fn line(key: &str) -> ResultLine {

@@ -136,7 +136,7 @@ impl<'a> League<'a> {
         for (i, row) in self.board.rows.iter().enumerate() {
             for m in &row.matches {
                 let t = &mut per_map[self.map_index(&m.map)][i];
-                t[0] += m.score;
+                t[0] = t[0].saturating_add(m.score);
                 t[1] += 1;
                 t[2 + ["win", "draw", "loss"].iter().position(|o| *o == m.outcome).unwrap_or(1)] += 1;
             }
@@ -175,8 +175,8 @@ impl<'a> League<'a> {
                         None => c[1] += 1,
                         Some(false) => c[2] += 1,
                     }
-                    c[3] += si;
-                    c[4] += sj;
+                    c[3] = c[3].saturating_add(si);
+                    c[4] = c[4].saturating_add(sj);
                 }
             }
         }
@@ -307,7 +307,7 @@ pub fn write_replay_page(
 /// otherwise be published with their old standings.
 pub fn write_pages(out: &Path, title: &str, board: &Leaderboard, results: &[ResultLine]) -> std::io::Result<()> {
     let league = League::new(board, results);
-    std::fs::create_dir_all(out.join("bots"))?;
+    crate::files::make_folder(&out.join("bots"))?;
     let mut current = std::collections::HashSet::new();
     for row in &board.rows {
         let page = bot_page_html(&league, out, row);
@@ -471,13 +471,13 @@ fn per_map_section(body: &mut String, league: &League<'_>, row: &Row) {
         if mine.is_empty() {
             continue;
         }
-        let total: i64 = mine.iter().map(|m| m.score).sum();
+        let total = score_sum(mine.iter().map(|m| m.score));
         let count = |o: &str| mine.iter().filter(|m| m.outcome == o).count();
         // Rank on this map by the game's order there: total score then wins, or wins first.
         // (As the index page's view of a map: a bot that cannot play last, then fewer losses.)
         let standing = |row: &Row, matches: &[&MatchRef]| {
             let count = |o: &str| matches.iter().filter(|m| m.outcome == o).count() as i64;
-            let (total, wins) = (matches.iter().map(|m| m.score).sum::<i64>(), count("win"));
+            let (total, wins) = (score_sum(matches.iter().map(|m| m.score)), count("win"));
             let (first, second) = if league.board.wins_first { (wins, total) } else { (total, wins) };
             (row.failure.is_none(), first, second, -count("loss"))
         };
@@ -533,6 +533,11 @@ fn versions_section(body: &mut String, row: &Row) {
     body.push_str("</tbody></table></div></section>");
 }
 
+/// The sum of `scores`, held at the ends of i64 (a results file may hold any scores).
+fn score_sum(scores: impl Iterator<Item = i64>) -> i64 {
+    scores.fold(0, i64::saturating_add)
+}
+
 /// A histogram of the bot's match scores as inline SVG.
 fn distribution_section(body: &mut String, matches: &[MatchRef]) {
     body.push_str("<div><h2>Score distribution</h2>");
@@ -544,12 +549,14 @@ fn distribution_section(body: &mut String, matches: &[MatchRef]) {
     let lo = lo.min(0);
     // Scores are whole numbers: a small range (Atoms' places, Tactics' fields) gets one bar
     // per score, not twelve bars of width 1 reaching past the highest score.
-    let exact = hi - lo < 12;
-    let bins = if exact { (hi - lo + 1) as usize } else { 12 };
-    let width = ((hi - lo) as f64 / 12.0).max(1.0);
+    // (The span as a u64: a results file may hold any scores, i64::MAX beside a negative one.)
+    let span = hi.abs_diff(lo);
+    let exact = span < 12;
+    let bins = if exact { span as usize + 1 } else { 12 };
+    let width = (span as f64 / 12.0).max(1.0);
     let mut counts = vec![0usize; bins];
     for m in matches {
-        let b = (((m.score - lo) as f64 / width) as usize).min(bins - 1);
+        let b = ((m.score.abs_diff(lo) as f64 / width) as usize).min(bins - 1);
         counts[b] += 1;
     }
     let top = counts.iter().copied().max().unwrap_or(1).max(1);
@@ -659,6 +666,29 @@ mod tests {
     use super::*;
     use crate::standings::leaderboard::test_board;
     use crate::standings::ForfeitRule;
+
+    /// Pages of results holding any scores (a results file edited or damaged: i64::MAX beside
+    /// a negative score) are written: the histogram's span overflowed and asked for a vector
+    /// of 2^64 bars (`arena leaderboard` panicked, "capacity overflow"). Its bars and the
+    /// sums stay within their ends. (Without the fix, this test panics: its own control.)
+    #[test]
+    fn pages_of_extreme_scores_are_written() {
+        use crate::standings::leaderboard::test_result;
+        let bots: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
+        let results = [
+            test_result("k1", ["a", "b"], [i64::MAX, i64::MIN], None),
+            test_result("k2", ["b", "a"], [i64::MAX, -5], None),
+            test_result("k3", ["a", "b"], [i64::MAX, i64::MAX], None),
+        ];
+        let board = test_board(ForfeitRule::Loss, &bots, &BTreeMap::new(), &results, 3, false);
+        let dir = tempfile::tempdir().unwrap();
+        write_pages(dir.path(), "t", &board, &results).unwrap();
+        let page = std::fs::read_to_string(dir.path().join(bot_page("a"))).unwrap();
+        assert_eq!(page.matches(r#"<rect class="bin""#).count(), 12, "twelve bars: {page}");
+        assert!(std::fs::read_to_string(dir.path().join("index.html")).unwrap().contains("</html>"));
+        assert_eq!(score_sum([i64::MAX, 1].into_iter()), i64::MAX);
+        assert_eq!(score_sum([i64::MIN, -1].into_iter()), i64::MIN);
+    }
 
     /// The index's warning box lists the bots whose build failed, never those whose build went
     /// well (the quick start's tournament showed every sample bot there, with an empty reason).

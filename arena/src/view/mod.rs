@@ -58,7 +58,7 @@ pub fn asset(name: &str) -> String {
 /// Writes the shared scripts and styles into `dir/assets/` (each atomically, and only when
 /// missing: a file's name says its content).
 pub fn write_assets(dir: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir.join("assets"))?;
+    crate::files::make_folder(&dir.join("assets"))?;
     for (name, text) in ASSETS {
         let path = dir.join(asset(name));
         if !path.is_file() {
@@ -87,7 +87,7 @@ pub fn write_renderer(dir: &Path, replay: &Replay, games: &Registry) -> std::io:
     let rel = renderer_asset(&replay.game, script);
     let path = dir.join(&rel);
     if !path.is_file() {
-        std::fs::create_dir_all(dir.join("assets"))?;
+        crate::files::make_folder(&dir.join("assets"))?;
         write_atomic(&path, script.as_bytes())?;
     }
     Ok(Some(rel))

@@ -388,6 +388,19 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
             eprintln!("  {}", arena::safe_text::terminal_line(&text));
         }
     }
+    if merged.set_aside > 0 {
+        let kept = args.out.join(tour::merge::SET_ASIDE_FILE);
+        eprintln!(
+            "{} line{} of {}'s results files not merged {} kept in {}, as {} written (the results files are replaced): \
+             a line to merge after all goes back into results.jsonl",
+            merged.set_aside,
+            if merged.set_aside == 1 { "" } else { "s" },
+            arena::safe_text::terminal_line(&args.out.display().to_string()),
+            if merged.set_aside == 1 { "is" } else { "are" },
+            arena::safe_text::terminal_line(&kept.display().to_string()),
+            if merged.set_aside == 1 { "it was" } else { "they were" },
+        );
+    }
     if !merged.refused.is_empty() {
         eprintln!(
             "the refused results' matches are played again by their shards run again (each resumes); a match folders \
