@@ -211,6 +211,27 @@ pub(crate) mod tests {
         assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), mode) }, 0, "mkfifo {}", path.display());
     }
 
+    /// Makes a FIFO at `path` and reads it with `read` on a thread: the error `read` gives.
+    /// Panics if `read` waited for a writer (the defect of the readers that opened a FIFO as a
+    /// file: one comes after 10 s to let it go) or read it without an error.
+    pub(crate) fn fifo_read_error<T>(
+        path: &Path,
+        read: impl FnOnce(&Path) -> Result<T, String> + Send + 'static,
+    ) -> String {
+        make_fifo(path, 0o644);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reader = {
+            let path = path.to_path_buf();
+            std::thread::spawn(move || tx.send(read(&path).map(drop)))
+        };
+        let answer = rx.recv_timeout(std::time::Duration::from_secs(10));
+        if answer.is_err() {
+            drop(std::fs::OpenOptions::new().write(true).open(path));
+        }
+        let _ = reader.join();
+        answer.expect("the FIFO was waited for").expect_err("a FIFO was read")
+    }
+
     /// A file in the way of a folder the arena makes is named, and said to be no folder. The
     /// control: `create_dir_all` alone says "File exists", naming nothing.
     #[test]

@@ -701,20 +701,7 @@ mod tests {
     fn a_fifo_is_no_replay_and_is_not_waited_for() {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("r.json.gz");
-        let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
-        // SAFETY: a valid NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o644) }, 0);
-        let (tx, rx) = std::sync::mpsc::channel();
-        let reader = {
-            let fifo = fifo.clone();
-            std::thread::spawn(move || tx.send(read_json(&fifo).map(drop).map_err(|e| e.to_string())))
-        };
-        let answer = rx.recv_timeout(std::time::Duration::from_secs(10));
-        if answer.is_err() {
-            drop(std::fs::OpenOptions::new().write(true).open(&fifo));
-        }
-        let _ = reader.join();
-        let err = answer.expect("the FIFO was waited for").expect_err("a FIFO is no replay");
+        let err = crate::files::tests::fifo_read_error(&fifo, |p| read_json(p).map_err(|e| e.to_string()));
         assert!(err.contains("r.json.gz: not a regular file"), "{err}");
         std::fs::remove_file(&fifo).unwrap();
         std::fs::write(&fifo, b"{}").unwrap();

@@ -842,20 +842,7 @@ mod tests {
     fn a_config_that_is_no_small_plain_file_is_refused_at_once() {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("fifo.toml");
-        let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
-        // SAFETY: a valid NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o644) }, 0);
-        let (tx, rx) = std::sync::mpsc::channel();
-        let reader = {
-            let fifo = fifo.clone();
-            std::thread::spawn(move || tx.send(TournamentConfig::load(&fifo).map(drop).map_err(|e| e.to_string())))
-        };
-        let answer = rx.recv_timeout(std::time::Duration::from_secs(10));
-        if answer.is_err() {
-            drop(std::fs::OpenOptions::new().write(true).open(&fifo));
-        }
-        let _ = reader.join();
-        let err = answer.expect("the FIFO was waited for").expect_err("a FIFO is no config");
+        let err = crate::files::tests::fifo_read_error(&fifo, |p| TournamentConfig::load(p).map_err(|e| e.to_string()));
         assert!(err.contains("not a regular file"), "{err}");
 
         let line = format!("# {}\n", "x".repeat(1021));
