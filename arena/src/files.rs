@@ -200,6 +200,16 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     sync_dir(dir)
 }
 
+/// What keeps `dir`, a bot's folder, from being one, in a teacher's words: missing, or
+/// something else (a file, a FIFO) in its place; `None` for a folder.
+pub fn folder_trouble(dir: &Path) -> Option<String> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => None,
+        Ok(_) => Some(format!("its folder {} is not a folder (a file is in its place)", dir.display())),
+        Err(_) => Some(format!("its folder {} is missing", dir.display())),
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -230,6 +240,24 @@ pub(crate) mod tests {
         }
         let _ = reader.join();
         answer.expect("the FIFO was waited for").expect_err("a FIFO was read")
+    }
+
+    /// A bot's folder that is a file or a FIFO is said to be no folder, not missing; a missing
+    /// one is missing; a folder (or a link to one) is fine.
+    #[test]
+    fn a_bot_folder_is_missing_or_no_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let (file, fifo, gone) = (dir.path().join("file"), dir.path().join("fifo"), dir.path().join("gone"));
+        std::fs::write(&file, "").unwrap();
+        make_fifo(&fifo, 0o644);
+        for path in [&file, &fifo] {
+            let said = folder_trouble(path).unwrap();
+            assert_eq!(said, format!("its folder {} is not a folder (a file is in its place)", path.display()));
+        }
+        assert_eq!(folder_trouble(&gone).unwrap(), format!("its folder {} is missing", gone.display()));
+        std::os::unix::fs::symlink(dir.path(), dir.path().join("link")).unwrap();
+        assert_eq!(folder_trouble(dir.path()), None);
+        assert_eq!(folder_trouble(&dir.path().join("link")), None);
     }
 
     /// A file in the way of a folder the arena makes is named, and said to be no folder. The

@@ -632,12 +632,8 @@ fn read_files(
     let folder = folder(bot);
     let Walked { mut items, covered, mut whole } = match &folder {
         Some(dir) => {
-            if !dir.is_dir() {
-                return Err(TournamentError::Invalid(format!(
-                    "bot `{}`: its folder {} is missing",
-                    bot.name,
-                    dir.display()
-                )));
+            if let Some(trouble) = crate::files::folder_trouble(dir) {
+                return Err(TournamentError::Invalid(format!("bot `{}`: {trouble}", bot.name)));
             }
             walk(bot, dir, outputs, &left_out.inside(dir), cache, with_outputs)?
         }

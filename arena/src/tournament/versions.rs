@@ -780,7 +780,7 @@ pub fn prepare(
         let attempt = match (&entry.cwd, built.as_ref().and_then(|b| b.problem.clone())) {
             _ if let Some(link) = &link => Err(link.to_string()),
             _ if let Some(unsettled) = &unsettled => Err(unsettled.clone()),
-            (Some(dir), _) if !dir.is_dir() => Err(format!("its folder {} is missing", dir.display())),
+            (Some(dir), _) if let Some(trouble) = crate::files::folder_trouble(dir) => Err(trouble),
             (_, Some(problem)) => match &log {
                 Some(log) => Err(format!("{problem} (full log: {log})")),
                 // (Not run: refused just before its build.)
