@@ -544,13 +544,8 @@ fn set_aside(into: &Path, merged: &[ResultLine]) -> Result<usize, TournamentErro
             .is_ok_and(|l| by_key.get(l.key.as_str()).is_some_and(|m| same_result(m, &l)))
     };
     let complete_lines = |path: &Path| -> Result<Vec<Vec<u8>>, TournamentError> {
-        let bytes = match std::fs::read(path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(TournamentError::io(path, e)),
-        };
-        let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        Ok(bytes[..complete]
+        Ok(results::complete_part(path)?
+            .0
             .split(|&b| b == b'\n')
             .filter(|line| !line.iter().all(u8::is_ascii_whitespace))
             .map(<[u8]>::to_vec)

@@ -102,17 +102,12 @@ pub fn stray_message(dir: &Path, stray: &Path, done: &str) -> String {
 /// newline is torn and left out. A line that is not a result (corrupted, or written by
 /// something else) is skipped with a warning naming it: its match, if any, is played again.
 pub fn read_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError> {
-    let bytes = match crate::files::read_regular(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
-        Err(e) => return Err(TournamentError::io(path, e)),
-    };
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    if complete < bytes.len() {
-        tracing::warn!(file = %path.display(), bytes = bytes.len() - complete, "discarding a torn last line");
+    let (bytes, torn) = complete_part(path)?;
+    if torn > 0 {
+        tracing::warn!(file = %path.display(), bytes = torn, "discarding a torn last line");
     }
     let mut lines = Vec::new();
-    for (i, line) in bytes[..complete].split(|&b| b == b'\n').enumerate() {
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
@@ -124,7 +119,22 @@ pub fn read_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError>
             Err(e) => tracing::warn!("{}:{}: not a result line, skipped: {e}", path.display(), i + 1),
         }
     }
-    Ok((lines, complete as u64))
+    Ok((lines, bytes.len() as u64))
+}
+
+/// The bytes of the results file `path` (a plain file: see [`crate::files::read_regular`]) up
+/// to its last newline, none if it does not exist, and how many bytes of a torn last line
+/// follow them.
+pub(crate) fn complete_part(path: &Path) -> Result<(Vec<u8>, usize), TournamentError> {
+    let mut bytes = match crate::files::read_regular(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
+        Err(e) => return Err(TournamentError::io(path, e)),
+    };
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let torn = bytes.len() - complete;
+    bytes.truncate(complete);
+    Ok((bytes, torn))
 }
 
 /// Checks that the files a result line names are its folder's own: its key is a plain file
