@@ -335,7 +335,8 @@ fn outcomes(line: &ResultLine, rule: ForfeitRule) -> Vec<i8> {
             }
             match line.result.winner {
                 Some(w) if w == seat => 1,
-                Some(w) if !forfeited[w] => -1,
+                // (A winner of no seat, which the results' readers skip, is none of the others.)
+                Some(w) if forfeited.get(w) == Some(&false) => -1,
                 _ if forfeited.iter().filter(|f| !**f).count() == 1 => 1,
                 _ => 0,
             }
@@ -349,6 +350,11 @@ pub fn compute(input: &Input) -> Leaderboard {
     sorted.sort_by(|a, b| a.key.cmp(&b.key));
     let mut tally: BTreeMap<&str, Tally> = input.bots.iter().map(|b| (b.as_str(), Tally::default())).collect();
     for line in &sorted {
+        // (A winner of no seat is no result: the results' readers skip such a line with a
+        // warning naming it; one given here all the same counts for nobody.)
+        if line.result.winner.is_some_and(|w| w >= line.result.players.len()) {
+            continue;
+        }
         let outcome = outcomes(line, input.forfeits);
         for (seat, name) in line.seats.iter().enumerate() {
             let Some(t) = tally.get_mut(name.as_str()) else {
@@ -785,6 +791,28 @@ mod tests {
         assert!(lb.rows[0].rating > 1500.0 && b.rating < 1500.0);
         assert_eq!(lb.rows[0].matches.len(), 2);
         assert_eq!((lb.matches, lb.scheduled), (4, 6));
+    }
+
+    /// A line whose winner is no seat (which the results' readers skip) counts for nobody, and
+    /// gives no panic under the loss rule with a forfeit in it (the forfeits were indexed by the
+    /// winner). The control: the same line with its winner in range is a's win.
+    #[test]
+    fn a_winner_of_no_seat_counts_for_nobody_and_panics_not() {
+        let mut line = result("1", ["a", "b"], [7, 0], Some("crash"));
+        let games = |line: &ResultLine, rule| {
+            let board = test_board(rule, &names()[..2], &BTreeMap::new(), std::slice::from_ref(line), 1, false);
+            board.rows.iter().map(|r| (r.bot.clone(), r.games, r.wins)).collect::<Vec<_>>()
+        };
+        let a_won = vec![("a".to_string(), 1, 1), ("b".to_string(), 1, 0)];
+        assert_eq!(games(&line, ForfeitRule::Loss), a_won, "the control");
+        line.result.winner = Some(5);
+        let nobody: Vec<(String, u32, u32)> = vec![("a".into(), 0, 0), ("b".into(), 0, 0)];
+        for rule in [ForfeitRule::Loss, ForfeitRule::Score] {
+            let mut rows = games(&line, rule);
+            rows.sort();
+            assert_eq!(rows, nobody, "{rule:?}");
+        }
+        assert_eq!(outcomes(&line, ForfeitRule::Loss), [1, -1], "outcomes alone: a won by b's forfeit");
     }
 
     /// An average on an exact tie (28020 / 16 = 1751.25) is rounded once, half away from zero,

@@ -99,8 +99,9 @@ pub fn stray_message(dir: &Path, stray: &Path, done: &str) -> String {
 
 /// Reads every complete line of the results file `path` (none if it does not exist).
 /// Returns the lines and the byte length of the complete part; a final line without its
-/// newline is torn and left out. A line that is not a result (corrupted, or written by
-/// something else) is skipped with a warning naming it: its match, if any, is played again.
+/// newline is torn and left out. A line that is not a result (corrupted, written by something
+/// else, or not a result of its own players: see [`sound`]) is skipped with a warning naming
+/// the file and the line: its match, if any, is played again.
 pub fn read_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError> {
     let (bytes, torn) = complete_part(path)?;
     if torn > 0 {
@@ -112,7 +113,7 @@ pub fn read_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError>
             continue;
         }
         match serde_json::from_slice::<ResultLine>(line) {
-            Ok(parsed) => match own_files(&parsed) {
+            Ok(parsed) => match sound(&parsed) {
                 Ok(()) => lines.push(parsed),
                 Err(why) => tracing::warn!("{}:{}: not a result line, skipped: {why}", path.display(), i + 1),
             },
@@ -135,6 +136,20 @@ pub(crate) fn complete_part(path: &Path) -> Result<(Vec<u8>, usize), TournamentE
     let torn = bytes.len() - complete;
     bytes.truncate(complete);
     Ok((bytes, torn))
+}
+
+/// Checks what a result line says that no reader may take on trust: the files it names are its
+/// folder's own ([`own_files`]), and its winner is one of its players (a winner of seat 5 of
+/// two counted as a loss for both, or stopped `arena leaderboard` with a panic).
+fn sound(line: &ResultLine) -> Result<(), String> {
+    own_files(line)?;
+    let players = line.result.players.len();
+    match line.result.winner {
+        Some(w) if w >= players => {
+            Err(format!("its winner, seat {w}, is none of its {players} players' seats (counted from 0)"))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Checks that the files a result line names are its folder's own: its key is a plain file
@@ -309,6 +324,29 @@ mod tests {
         rewrite(&dir.path().join(RESULTS_FILE), &lines).unwrap();
         let keys: Vec<String> = read_all(dir.path()).unwrap().into_iter().map(|l| l.key).collect();
         assert_eq!(keys, ["k1"], "only the line naming its own files");
+    }
+
+    /// A line whose winner is no seat of its players (seat 5 of two) is skipped like any line
+    /// that is not a result: `arena leaderboard` counted it as a loss for both, and, with a
+    /// forfeit in it, panicked. The control: the same line with its winner in range is read.
+    #[test]
+    fn a_line_whose_winner_is_no_seat_is_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let with_winner = |key: &str, winner: Option<usize>| {
+            let mut l = line(key);
+            l.result.winner = winner;
+            l
+        };
+        let lines = [
+            with_winner("k1", Some(1)),
+            with_winner("k2", Some(2)),
+            with_winner("k3", Some(5)),
+            with_winner("k4", None),
+        ];
+        rewrite(&dir.path().join(RESULTS_FILE), &lines).unwrap();
+        let keys: Vec<String> = read_all(dir.path()).unwrap().into_iter().map(|l| l.key).collect();
+        assert_eq!(keys, ["k1", "k4"], "seat 1 of two and a draw are read (the control); seats 2 and 5 are not");
+        assert!(sound(&lines[2]).unwrap_err().contains("seat 5"), "the warning says which seat");
     }
 
     #[test]
