@@ -404,6 +404,7 @@ impl TournamentConfig {
         })?;
         config.fold_legacy().map_err(|message| TournamentError::Config { path: origin.to_path_buf(), message })?;
         config.name_lines = no_name_twice(text, origin)?;
+        no_empty_text(text, origin)?;
         config.origin = Some(origin.to_path_buf());
         config.secret_in_file = config.secret.is_some();
         Ok(config)
@@ -755,6 +756,43 @@ fn no_name_twice(text: &str, origin: &Path) -> Result<Option<NameLines>, Tournam
     Ok(Some(NameLines { file: origin.to_path_buf(), lines }))
 }
 
+/// Refuses `out = ""` and `secret = ""`, naming the line. An empty `out` is the config file's
+/// own folder once paths are resolved (the league was written among the config and the bots'
+/// folders); an empty `secret` keys the bots' seeds with nothing a bot could not know, so one
+/// bot could work out another's `ARENA_SEED` from the published seeds and the roster, which the
+/// secret is there to prevent (left out, the league draws one).
+fn no_empty_text(text: &str, origin: &Path) -> Result<(), TournamentError> {
+    /// The two keys with where they are written; every other key is left to the real parse.
+    #[derive(Deserialize)]
+    struct Keys {
+        out: Option<toml::Spanned<String>>,
+        secret: Option<toml::Spanned<String>>,
+    }
+    let Ok(keys) = toml::from_str::<Keys>(text) else { return Ok(()) };
+    let empty = |value: &Option<toml::Spanned<String>>| {
+        value.as_ref().filter(|v| v.get_ref().is_empty()).map(|v| line_at(text, v.span().start))
+    };
+    let refuse = |line: usize, message: &str| {
+        Err(TournamentError::ConfigAt { path: origin.to_path_buf(), line, message: message.to_string() })
+    };
+    if let Some(line) = empty(&keys.out) {
+        return refuse(
+            line,
+            "`out` is empty: name the league's folder (relative to this file's folder), or leave `out` out for a new \
+             folder under replays/",
+        );
+    }
+    if let Some(line) = empty(&keys.secret) {
+        return refuse(
+            line,
+            "`secret` is empty: it keys the bots' seeds (ARENA_SEED) so that no bot can work out another's, and an \
+             empty key keeps nothing secret: set one (text no student can guess), or leave `secret` out for one the \
+             league draws and keeps in its tournament.json",
+        );
+    }
+    Ok(())
+}
+
 impl BotEntry {
     /// Makes the bot's folder absolute against `base`; without a folder, also each word of its
     /// command that names a file relative to `base`.
@@ -854,6 +892,21 @@ mod tests {
         std::fs::write(&large, format!("{within}{}", line.repeat(30))).unwrap();
         let err = TournamentConfig::load(&large).expect_err("over the cap").to_string();
         assert!(err.contains("large.toml: larger than 1024 KiB"), "{err}");
+    }
+
+    /// `out = ""` and `secret = ""` are refused naming the key and its line: an empty `out` ran
+    /// the league in the config's own folder, an empty `secret` keyed the bots' seeds with
+    /// nothing. The control: the same keys with a value are read.
+    #[test]
+    fn an_empty_out_or_secret_is_refused() {
+        let read =
+            |extra: &str| TournamentConfig::from_toml(&format!("maps = [\"m.txt\"]\n{extra}"), Path::new("c.toml"));
+        let c = read("out = \"league\"\nsecret = \"s\"\n").unwrap();
+        assert_eq!((c.out.as_deref(), c.secret.as_deref()), (Some(Path::new("league")), Some("s")), "the control");
+        let err = read("seed = 2\nout = \"\"\n").unwrap_err().to_string();
+        assert!(err.starts_with("c.toml:3: `out` is empty: name the league's folder"), "{err}");
+        let err = read("secret = \"\"\n").unwrap_err().to_string();
+        assert!(err.starts_with("c.toml:2: `secret` is empty: it keys the bots' seeds"), "{err}");
     }
 
     /// A config file's `secret` is the file's (a bot reading its folder reads it); the same
