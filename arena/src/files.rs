@@ -94,15 +94,14 @@ pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
 }
 
 /// Makes the folder `dir` (and its parents); where something else of its name is in the way
-/// (a file `replays` in a league's folder), the error names it and says so, rather than only
-/// "File exists".
+/// (a file `replays` in a league's folder), the error says so, rather than only "File
+/// exists". Like `std::fs`'s, the error names no path: the caller names `dir` (once).
 pub fn make_folder(dir: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        let what = match dir.symlink_metadata() {
-            Ok(m) if !m.is_dir() => "not a folder: move it away, the arena keeps a folder there".to_string(),
-            _ => e.to_string(),
-        };
-        std::io::Error::new(e.kind(), format!("{}: {what}", dir.display()))
+    std::fs::create_dir_all(dir).map_err(|e| match dir.symlink_metadata() {
+        Ok(m) if !m.is_dir() => {
+            std::io::Error::new(e.kind(), "not a folder: move it away, the arena keeps a folder there")
+        }
+        _ => e,
     })
 }
 
@@ -185,19 +184,30 @@ pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
 }
 
 /// Writes `bytes` to `path` through a synced temporary file in the same folder and a rename,
-/// then syncs the folder.
+/// then syncs the folder. Like `std::fs`'s, an error names no path: the caller names `path`.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new().prefix(TEMPORARY_PREFIX).tempfile_in(dir)?;
+    let mut tmp = tempfile::Builder::new().prefix(TEMPORARY_PREFIX).tempfile_in(dir).map_err(without_temporary_path)?;
     // Readable by others like any file written normally (pages get published as they are).
     tmp.as_file().set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
-    tmp.write_all(bytes)?;
+    // (Through the `File`: the temporary's own `Write` adds its path to an error, as above.)
+    tmp.as_file_mut().write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     sync_dir(dir)
+}
+
+/// `tempfile`'s error `e` without the path it appends (` at path "DIR/.tmp-…"`): callers
+/// name the file they write, and the temporary never was ("cannot write X: … at path X/.tmp-…").
+fn without_temporary_path(e: std::io::Error) -> std::io::Error {
+    let text = e.to_string();
+    match (e.get_ref(), text.rsplit_once(" at path ")) {
+        (Some(_), Some((why, _))) => std::io::Error::new(e.kind(), why.to_string()),
+        _ => e,
+    }
 }
 
 /// What keeps `dir`, a bot's folder, from being one, in a teacher's words: missing, or
@@ -260,19 +270,34 @@ pub(crate) mod tests {
         assert_eq!(folder_trouble(&dir.path().join("link")), None);
     }
 
-    /// A file in the way of a folder the arena makes is named, and said to be no folder. The
-    /// control: `create_dir_all` alone says "File exists", naming nothing.
+    /// A file in the way of a folder the arena makes is said to be no folder (its caller names
+    /// it). The control: `create_dir_all` alone says "File exists".
     #[test]
-    fn a_file_in_the_way_of_a_folder_is_named() {
+    fn a_file_in_the_way_of_a_folder_is_said_to_be_no_folder() {
         let dir = tempfile::tempdir().unwrap();
         let replays = dir.path().join("replays");
         std::fs::write(&replays, "").unwrap();
         let plain = std::fs::create_dir_all(&replays).unwrap_err().to_string();
-        assert!(!plain.contains("replays"), "the control: {plain}");
+        assert!(plain.starts_with("File exists"), "the control: {plain}");
         let said = make_folder(&replays).unwrap_err().to_string();
-        assert_eq!(said, format!("{}: not a folder: move it away, the arena keeps a folder there", replays.display()));
+        assert_eq!(said, "not a folder: move it away, the arena keeps a folder there");
         make_folder(&dir.path().join("logs/deeper")).unwrap();
         make_folder(&dir.path().join("logs")).unwrap();
+    }
+
+    /// An error of `write_atomic` names no path, as `std::fs`'s do, so that its caller names the
+    /// file once; the control: `tempfile`'s own error names its temporary ("… at path
+    /// DIR/.tmp-…"), which a caller naming the file then said after it.
+    #[test]
+    fn an_atomic_write_s_error_names_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("file");
+        std::fs::write(&file, "").unwrap();
+        let theirs = tempfile::Builder::new().prefix(TEMPORARY_PREFIX).tempfile_in(&file).unwrap_err().to_string();
+        assert!(theirs.contains(" at path ") && theirs.contains(TEMPORARY_PREFIX), "the control: {theirs}");
+        let ours = write_atomic(&file.join("page.html"), b"x").unwrap_err();
+        assert_eq!(ours.to_string(), "Not a directory (os error 20)");
+        assert_eq!(ours.kind(), std::io::ErrorKind::NotADirectory);
     }
 
     /// A FIFO where a program or a map is expected is refused at once: opened without

@@ -303,7 +303,7 @@ fn merge_with(
         );
     }
     for sub in ["replays", "logs", "builds"] {
-        crate::files::make_folder(&into.join(sub)).map_err(|e| TournamentError::Invalid(e.to_string()))?;
+        crate::files::make_folder(&into.join(sub)).map_err(|e| TournamentError::io(&into.join(sub), e))?;
     }
     point()?;
     // How the league was split, from its shards' results files (before OUT's are folded in).

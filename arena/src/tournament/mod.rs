@@ -819,7 +819,7 @@ fn plan(
     // written.
     let boards = load_boards(&config, game)?;
     for sub in ["replays", "logs"] {
-        make_folder(&out.join(sub)).map_err(|e| TournamentError::Invalid(e.to_string()))?;
+        make_folder(&out.join(sub)).map_err(|e| TournamentError::io(&out.join(sub), e))?;
     }
     let lock = FolderLock::take(out, None)?;
     // (Read, not checked: the config given now is what runs, and it was checked above; the old
@@ -1064,7 +1064,7 @@ fn run_shard(
         }
     }
     for sub in ["replays", "logs"] {
-        make_folder(&out.join(sub)).map_err(|e| TournamentError::Invalid(e.to_string()))?;
+        make_folder(&out.join(sub)).map_err(|e| TournamentError::io(&out.join(sub), e))?;
     }
     let _lock = FolderLock::take_waiting(out, Some(shard), BATCH_LOCK_WAIT)?;
     if source != out {

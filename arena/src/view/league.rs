@@ -11,10 +11,10 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{asset, capitalise, head};
+use super::{asset, capitalise, head, PageError};
 use crate::engine::{Registry, Wording};
 use crate::explain::ForfeitFact;
-use crate::files::{name_part, write_atomic};
+use crate::files::name_part;
 use crate::replay::{page_file, page_path, Replay};
 use crate::safe_text::{html, json_in_html};
 use crate::standings::leaderboard::{average_tenths, average_text, Leaderboard, MatchRef, Row};
@@ -274,7 +274,7 @@ fn with_log_link(why: &str, log: Option<&str>) -> String {
 
 /// Writes a league's pages into `out` on its leaderboard: the shared scripts and styles,
 /// `index.html` and every bot's page (each file atomically).
-pub fn publish(out: &Path, title: &str, board: &Leaderboard, results: &[ResultLine]) -> std::io::Result<()> {
+pub fn publish(out: &Path, title: &str, board: &Leaderboard, results: &[ResultLine]) -> Result<(), PageError> {
     super::write_assets(out)?;
     write_pages(out, title, board, results)
 }
@@ -290,8 +290,8 @@ pub fn write_replay_page(
     seats: &[String],
     map: &str,
     games: &Registry,
-) -> std::io::Result<()> {
-    let bytes = std::fs::read(replay_path)?;
+) -> Result<(), PageError> {
+    let bytes = std::fs::read(replay_path).map_err(PageError::on(replay_path))?;
     let links = super::Links {
         index: Some("../index.html".to_string()),
         bots: seats.iter().map(|s| Some(format!("../{}", bot_page(s)))).collect(),
@@ -299,29 +299,30 @@ pub fn write_replay_page(
     };
     let render = super::write_renderer(out, replay, games)?;
     let page = page_file(replay_path);
-    write_atomic(&page, super::league_replay_page(replay, &bytes, &links, render.as_deref(), games).as_bytes())
+    super::write_file(&page, super::league_replay_page(replay, &bytes, &links, render.as_deref(), games).as_bytes())
 }
 
 /// Writes `index.html` and every bot's page into `out` (each atomically), and removes the
 /// pages of bots no longer on the board (removed from the league, or renamed), which would
 /// otherwise be published with their old standings.
-pub fn write_pages(out: &Path, title: &str, board: &Leaderboard, results: &[ResultLine]) -> std::io::Result<()> {
+pub fn write_pages(out: &Path, title: &str, board: &Leaderboard, results: &[ResultLine]) -> Result<(), PageError> {
     let league = League::new(board, results);
-    crate::files::make_folder(&out.join("bots"))?;
+    let bots = out.join("bots");
+    super::make_folder(&bots)?;
     let mut current = std::collections::HashSet::new();
     for row in &board.rows {
         let page = bot_page_html(&league, out, row);
         let path = out.join(bot_page(&row.bot));
-        write_atomic(&path, page.as_bytes())?;
+        super::write_file(&path, page.as_bytes())?;
         current.insert(path);
     }
-    write_atomic(&out.join("index.html"), index_page(title, board, results).as_bytes())?;
-    for entry in std::fs::read_dir(out.join("bots"))?.flatten() {
+    super::write_file(&out.join("index.html"), index_page(title, board, results).as_bytes())?;
+    for entry in std::fs::read_dir(&bots).map_err(PageError::on(&bots))?.flatten() {
         let path = entry.path();
         let page = path.extension().is_some_and(|e| e == "html") && entry.file_type().is_ok_and(|t| t.is_file());
         if page && !current.contains(&path) && !crate::files::is_temporary(&entry.file_name()) {
             tracing::info!(page = %path.display(), "removing the page of a bot no longer in the league");
-            std::fs::remove_file(&path)?;
+            std::fs::remove_file(&path).map_err(PageError::on(&path))?;
         }
     }
     Ok(())
@@ -688,6 +689,30 @@ mod tests {
         assert!(std::fs::read_to_string(dir.path().join("index.html")).unwrap().contains("</html>"));
         assert_eq!(score_sum([i64::MAX, 1].into_iter()), i64::MAX);
         assert_eq!(score_sum([i64::MIN, -1].into_iter()), i64::MIN);
+    }
+
+    /// A page that cannot be written is named once, by its own path: its folder's name was put
+    /// before an error that named the file already ("OUT: OUT/bots: not a folder", "OUT: Permission
+    /// denied … at path OUT/bots/.tmp-…"). The controls: the errors below name no path of their own.
+    #[test]
+    fn a_page_that_cannot_be_written_is_named_once() {
+        let bots: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
+        let board = test_board(ForfeitRule::Loss, &bots, &BTreeMap::new(), &[], 0, false);
+        let dir = tempfile::tempdir().unwrap();
+        let in_the_way = dir.path().join("bots");
+        std::fs::write(&in_the_way, "").unwrap();
+        let control = crate::files::make_folder(&in_the_way).unwrap_err().to_string();
+        assert!(!control.contains("bots"), "the control: {control}");
+        let err = write_pages(dir.path(), "t", &board, &[]).unwrap_err();
+        assert_eq!(err.path, in_the_way);
+        assert_eq!(err.to_string(), format!("{}: {control}", in_the_way.display()));
+        std::fs::remove_file(&in_the_way).unwrap();
+        // A page where a folder is: the page named, no temporary's path.
+        std::fs::create_dir_all(dir.path().join("index.html/x")).unwrap();
+        let err = write_pages(dir.path(), "t", &board, &[]).unwrap_err().to_string();
+        assert_eq!(err.matches(&*dir.path().to_string_lossy()).count(), 1, "{err}");
+        assert!(err.starts_with(&format!("{}: ", dir.path().join("index.html").display())), "{err}");
+        assert!(!err.contains(crate::files::TEMPORARY_PREFIX), "{err}");
     }
 
     /// The index's warning box lists the bots whose build failed, never those whose build went

@@ -12,7 +12,7 @@
 pub mod league;
 
 use std::fmt::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 
@@ -55,14 +55,43 @@ pub fn asset(name: &str) -> String {
     names.iter().find(|(n, _)| *n == name).map_or_else(|| format!("assets/{name}"), |(_, path)| path.clone())
 }
 
+/// A page, script or style that could not be written (or a replay not read back for its
+/// page), naming that very file or folder once.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {source}", path.display())]
+pub struct PageError {
+    /// The file or folder.
+    pub path: PathBuf,
+    /// Why.
+    #[source]
+    pub source: std::io::Error,
+}
+
+impl PageError {
+    /// What turns an I/O error on `path` into its `PageError`.
+    pub(crate) fn on(path: &Path) -> impl FnOnce(std::io::Error) -> PageError + '_ {
+        move |source| PageError { path: path.to_path_buf(), source }
+    }
+}
+
+/// Makes the folder `dir` ([`crate::files::make_folder`]).
+fn make_folder(dir: &Path) -> Result<(), PageError> {
+    crate::files::make_folder(dir).map_err(PageError::on(dir))
+}
+
+/// Writes `bytes` to `path` atomically ([`crate::files::write_atomic`]).
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), PageError> {
+    write_atomic(path, bytes).map_err(PageError::on(path))
+}
+
 /// Writes the shared scripts and styles into `dir/assets/` (each atomically, and only when
 /// missing: a file's name says its content).
-pub fn write_assets(dir: &Path) -> std::io::Result<()> {
-    crate::files::make_folder(&dir.join("assets"))?;
+pub fn write_assets(dir: &Path) -> Result<(), PageError> {
+    make_folder(&dir.join("assets"))?;
     for (name, text) in ASSETS {
         let path = dir.join(asset(name));
         if !path.is_file() {
-            write_atomic(&path, text.as_bytes())?;
+            write_file(&path, text.as_bytes())?;
         }
     }
     Ok(())
@@ -82,13 +111,13 @@ fn renderer_asset(game: &str, script: &str) -> String {
 
 /// Writes the renderer of `replay`'s game (if it has one) into `dir/assets/`, when missing;
 /// returns its path relative to `dir`.
-pub fn write_renderer(dir: &Path, replay: &Replay, games: &Registry) -> std::io::Result<Option<String>> {
+pub fn write_renderer(dir: &Path, replay: &Replay, games: &Registry) -> Result<Option<String>, PageError> {
     let Some(script) = renderer(replay, games) else { return Ok(None) };
     let rel = renderer_asset(&replay.game, script);
     let path = dir.join(&rel);
     if !path.is_file() {
-        crate::files::make_folder(&dir.join("assets"))?;
-        write_atomic(&path, script.as_bytes())?;
+        make_folder(&dir.join("assets"))?;
+        write_file(&path, script.as_bytes())?;
     }
     Ok(Some(rel))
 }

@@ -293,10 +293,11 @@ fn tournament(bot: &Path, jobs: usize, sandbox: SandboxMode, out: &Path) -> anyh
     let pages = |event: Event<'_>| match event {
         Event::ReplaySaved { scheduled, map, replay, path } => {
             arena::view::league::write_replay_page(out, path, replay, &scheduled.seats, map, &registry)
-                .map_err(|e| TournamentError::io(path, e))
+                .map_err(|e| TournamentError::io(&e.path, e.source))
         }
         Event::LeaderboardWritten { out, title, leaderboard, results } => {
-            arena::view::league::publish(out, title, leaderboard, results).map_err(|e| TournamentError::io(out, e))
+            arena::view::league::publish(out, title, leaderboard, results)
+                .map_err(|e| TournamentError::io(&e.path, e.source))
         }
         _ => Ok(()),
     };

@@ -146,7 +146,8 @@ fn main() -> anyhow::Result<()> {
     let (wall, cpu) = (Instant::now(), cpu_seconds());
     let pages = |event: Event<'_>| match event {
         Event::LeaderboardWritten { out, title, leaderboard, results } => {
-            arena::view::league::publish(out, title, leaderboard, results).map_err(|e| TournamentError::io(out, e))
+            arena::view::league::publish(out, title, leaderboard, results)
+                .map_err(|e| TournamentError::io(&e.path, e.source))
         }
         _ => Ok(()),
     };

@@ -505,7 +505,7 @@ impl Reporter for Console<'_> {
                 }
                 None => {
                     // Replay pages use the folder's shared viewer from the first match on.
-                    view::write_assets(self.out).map_err(|e| TournamentError::io(&self.out.join("assets"), e))?;
+                    view::write_assets(self.out).map_err(page_error)?;
                     eprintln!("{}", plan_text(plan));
                 }
             },
@@ -520,7 +520,7 @@ impl Reporter for Console<'_> {
             Event::Ended(m) => self.progress().into_iter().for_each(|p| p.ended(m)),
             Event::ReplaySaved { scheduled, map, replay, path } => {
                 view::league::write_replay_page(self.out, path, replay, &scheduled.seats, map, self.games)
-                    .map_err(|e| TournamentError::io(&arena::replay::page_file(path), e))?
+                    .map_err(page_error)?
             }
             Event::Recorded { scheduled, map, line } => {
                 self.progress().into_iter().for_each(|p| p.finished(scheduled, map, line))
@@ -538,9 +538,14 @@ impl Reporter for Console<'_> {
 /// Writes the league's pages on its leaderboard (`arena leaderboard`, `arena merge` and runs).
 fn pages(event: Event<'_>) -> Result<(), TournamentError> {
     if let Event::LeaderboardWritten { out, title, leaderboard, results } = event {
-        view::league::publish(out, title, leaderboard, results).map_err(|e| TournamentError::io(out, e))?;
+        view::league::publish(out, title, leaderboard, results).map_err(page_error)?;
     }
     Ok(())
+}
+
+/// A page that could not be written as a run's error, naming that page's file (once).
+fn page_error(e: view::PageError) -> TournamentError {
+    TournamentError::io(&e.path, e.source)
 }
 
 /// What a run is about to do, in one line: matches to play by bot, kept, waiting.
