@@ -72,6 +72,28 @@ fn a_crash_shows_the_bots_last_words_and_where_to_look() {
     assert!(!stdout.contains("its stderr ends") && !stderr.contains("check-bot"), "{stdout}{stderr}");
 }
 
+/// `--only K` of no test says which tests there are; from a folder without tests (the built-in
+/// ones played) it is refused before their temporary folder is made, and names none (it named
+/// that folder, removed by the time the message was read). The control: a folder of tests that
+/// stays, the repository's maps/tests, is named.
+#[test]
+fn only_a_test_that_is_not_there_says_which_there_are() {
+    let dir = tempfile::tempdir().unwrap();
+    for k in ["0", "21"] {
+        let out = arena_in(dir.path(), &["test", &bin("waiter"), "--only", k]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains(&format!("there is no test {k}: the tests built into the arena are 1 to 20")),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("arena-tests-") && !stderr.contains("tests: the 20 built into"), "{stderr}");
+    }
+    let (_, stderr, code) = run(&["test", &bin("waiter"), "--only", "0"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("there is no test 0 in maps/tests: its tests are 1 to 20"), "the control: {stderr}");
+}
+
 /// From a folder with neither the repository's `maps/tests` nor a bot folder's `tests/`, `arena
 /// test` plays the 20 tests built into the arena, and says so (it used to fail until given
 /// `--tests`); in a bot folder made by `arena new-bot`, its `tests/`; a `--tests` folder that

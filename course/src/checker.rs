@@ -45,12 +45,14 @@ pub enum CheckerError {
     #[error("{}: no test files (test1.txt, test01.txt, … here or in input/)", .0.display())]
     NoTests(PathBuf),
     /// `--only` names a test that is not there.
-    #[error("there is no test {number} in {}", dir.display())]
+    #[error("there is no test {number} in {}: its tests are {}", dir.display(), numbers_text(found))]
     NoSuchTest {
         /// The test asked for.
         number: usize,
         /// The folder.
         dir: PathBuf,
+        /// The numbers of the tests it holds, in order.
+        found: Vec<usize>,
     },
     /// A test file cannot be read or is not a valid map; the cause names the file.
     #[error(transparent)]
@@ -106,8 +108,7 @@ pub fn discover(dir: &Path) -> Result<Vec<TestCase>, CheckerError> {
         .flatten()
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
-            let number = name.strip_prefix("test")?.strip_suffix(".txt")?.parse::<usize>().ok()?;
-            Some((number, e.path()))
+            Some((arena::games::resource_rush::kit::test_number(&name)?, e.path()))
         })
         .collect();
     let mut tests = Vec::new();
@@ -121,6 +122,16 @@ pub fn discover(dir: &Path) -> Result<Vec<TestCase>, CheckerError> {
     }
     tests.sort_by_key(|t| t.number);
     Ok(tests)
+}
+
+/// Test numbers in words: `1 to 20` for a run of them, else each (`1, 2, 5`); in order.
+pub fn numbers_text(numbers: &[usize]) -> String {
+    match (numbers.first(), numbers.last()) {
+        (Some(first), Some(last)) if numbers.len() > 2 && last - first + 1 == numbers.len() => {
+            format!("{first} to {last}")
+        }
+        _ => numbers.iter().map(usize::to_string).collect::<Vec<_>>().join(", "),
+    }
 }
 
 /// Where the minimums of the tests in `dir` are: `dir/limite_minime.txt`, or for a `dir`
@@ -230,6 +241,14 @@ pub fn transcript(replay: &Replay) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn test_numbers_are_said_as_a_run_or_each() {
+        assert_eq!(numbers_text(&(1..=20).collect::<Vec<_>>()), "1 to 20");
+        assert_eq!(numbers_text(&[1, 2, 5]), "1, 2, 5");
+        assert_eq!(numbers_text(&[3, 4]), "3, 4");
+        assert_eq!(numbers_text(&[7]), "7");
+    }
 
     #[test]
     fn minimums_accept_both_spellings_crlf_and_blank_lines() {

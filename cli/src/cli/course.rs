@@ -18,7 +18,10 @@ use super::{GenTestsArgs, SolveArgs, TestArgs};
 /// run) where it is the arena's own: `given` (`--tests DIR`); else the repository's `maps/tests`,
 /// else the `tests/` of a bot folder made by `arena new-bot`, else the 20 tests built into the
 /// arena (before, from any other folder the command failed until given `--tests`).
-fn tests_folder(given: Option<&Path>) -> anyhow::Result<(PathBuf, Option<tempfile::TempDir>)> {
+///
+/// `only` (`--only K`) that is none of the built-in tests is refused before their temporary
+/// folder is made: the error named that folder, gone by the time it was read.
+fn tests_folder(given: Option<&Path>, only: Option<usize>) -> anyhow::Result<(PathBuf, Option<tempfile::TempDir>)> {
     let here =
         || std::env::current_dir().map_or_else(|_| "the current folder".to_string(), |d| d.display().to_string());
     if let Some(dir) = given {
@@ -40,6 +43,15 @@ fn tests_folder(given: Option<&Path>) -> anyhow::Result<(PathBuf, Option<tempfil
         tell!("tests: {}/tests (give --tests DIR for others)", here());
         return Ok((kit.to_path_buf(), None));
     }
+    let numbers = arena::games::resource_rush::kit::builtin_test_numbers();
+    if let Some(k) = only.filter(|k| !numbers.contains(k)) {
+        anyhow::bail!(
+            "there is no test {k}: the tests built into the arena are {} (no maps/tests or tests/ in {}; give --tests \
+             DIR for others)",
+            course::checker::numbers_text(&numbers),
+            here()
+        );
+    }
     let built_in = tempfile::Builder::new()
         .prefix("arena-tests-")
         .tempdir()
@@ -52,12 +64,13 @@ fn tests_folder(given: Option<&Path>) -> anyhow::Result<(PathBuf, Option<tempfil
 
 /// Runs `arena test`.
 pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
-    let (tests, _built_in) = tests_folder(args.tests.as_deref())?;
+    let (tests, _built_in) = tests_folder(args.tests.as_deref(), args.only)?;
     let mut cases = discover(&tests)?;
     if let Some(k) = args.only {
+        let found: Vec<usize> = cases.iter().map(|c| c.number).collect();
         cases.retain(|c| c.number == k);
         if cases.is_empty() {
-            return Err(CheckerError::NoSuchTest { number: k, dir: tests.clone() }.into());
+            return Err(CheckerError::NoSuchTest { number: k, dir: tests.clone(), found }.into());
         }
     }
     let unjudged: Vec<String> =

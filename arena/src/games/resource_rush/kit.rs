@@ -95,6 +95,17 @@ pub fn is_public_test(text: &str) -> bool {
     TESTS.iter().any(|(name, public)| name.starts_with("tests/test") && plain(public) == text)
 }
 
+/// The number of the test a file of this name holds (`test7.txt`, `test07.txt`: 7), if any.
+pub fn test_number(file_name: &str) -> Option<usize> {
+    file_name.strip_prefix("test")?.strip_suffix(".txt")?.parse().ok()
+}
+
+/// The numbers of the tests built into the arena, in order (known without writing them out:
+/// `arena test --only K` refuses a K that is none of them before it makes their folder).
+pub fn builtin_test_numbers() -> Vec<usize> {
+    TESTS.iter().filter_map(|(name, _)| test_number(name.trim_start_matches("tests/"))).collect()
+}
+
 /// Writes the 20 tests built into the arena, their minimums and their README into `dir` (made):
 /// what `arena test` plays where no folder of tests is at hand.
 pub fn write_builtin_tests(dir: &std::path::Path) -> std::io::Result<()> {
@@ -115,5 +126,11 @@ mod tests {
         let mut embedded: Vec<String> = TESTS.iter().map(|(f, _)| f.trim_start_matches("tests/").to_string()).collect();
         embedded.sort();
         assert_eq!(embedded, on_disk);
+    }
+
+    #[test]
+    fn the_built_in_tests_are_numbered_1_to_20() {
+        assert_eq!(builtin_test_numbers(), (1..=20).collect::<Vec<_>>());
+        assert_eq!((test_number("test07.txt"), test_number("test7.md"), test_number("README.md")), (Some(7), None, None));
     }
 }
