@@ -41,6 +41,9 @@ pub struct Merged {
     /// another folder, or no result line), newly kept in [`SET_ASIDE_FILE`] rather than lost
     /// as those files are replaced.
     pub set_aside: usize,
+    /// Lines OUT's [`SET_ASIDE_FILE`] held already, set aside by earlier merges: still not in
+    /// the league unless moved back into `results.jsonl`, which a later merge should say.
+    pub set_aside_earlier: usize,
 }
 
 /// Where a merge into a folder holding results keeps the lines of its results files it did
@@ -504,7 +507,7 @@ fn merge_with(
     let main = into.join(RESULTS_FILE);
     // (Kept before the files they are in are replaced: a kill in between leaves them in both,
     // and the next merge keeps each once.)
-    let set_aside = if steps.keeps_unmerged() { set_aside(into, &lines)? } else { 0 };
+    let (set_aside, set_aside_earlier) = if steps.keeps_unmerged() { set_aside(into, &lines)? } else { (0, 0) };
     point()?;
     results::rewrite(&main, &lines)?;
     point()?;
@@ -531,13 +534,23 @@ fn merge_with(
         }
         missing_shards = per.into_iter().map(|(index, n)| (Shard { index, count }, n)).collect();
     }
-    Ok(Merged { leaderboard, missing, missing_shards, results: lines.len(), refused, unchecked, set_aside })
+    Ok(Merged {
+        leaderboard,
+        missing,
+        missing_shards,
+        results: lines.len(),
+        refused,
+        unchecked,
+        set_aside,
+        set_aside_earlier,
+    })
 }
 
 /// Appends to `into`'s [`SET_ASIDE_FILE`] each complete line of its results files that is no
 /// result of `merged` (refused, or not a result line at all), byte for byte, once; returns how
-/// many it added. (A torn last line, what a run killed mid-write left, is no line.)
-fn set_aside(into: &Path, merged: &[ResultLine]) -> Result<usize, TournamentError> {
+/// many it added, and how many it held before. (A torn last line, what a run killed mid-write
+/// left, is no line.)
+fn set_aside(into: &Path, merged: &[ResultLine]) -> Result<(usize, usize), TournamentError> {
     let by_key: HashMap<&str, &ResultLine> = merged.iter().map(|l| (l.key.as_str(), l)).collect();
     let taken = |raw: &[u8]| {
         serde_json::from_slice::<ResultLine>(raw)
@@ -572,7 +585,7 @@ fn set_aside(into: &Path, merged: &[ResultLine]) -> Result<usize, TournamentErro
             .collect();
         write_atomic(&file, &text).map_err(|e| TournamentError::io(&file, e))?;
     }
-    Ok(added)
+    Ok((added, before))
 }
 
 /// The locks of the folders in `dirs` but `out` (already held), each once, taken as a merge
@@ -1387,8 +1400,9 @@ mod tests {
         assert_eq!(merged.set_aside, 2);
         let kept = lines_of(&out.join(SET_ASIDE_FILE));
         assert_eq!(kept, [honest_raw.clone(), b"{\"key\": \"hand-edited\"".to_vec()], "as written, and no other");
+        assert_eq!(merged.set_aside_earlier, 0, "none before");
         let again = merge_with(&out, &dirs, &crate::games::registry(), &Quiet, &Steps::default()).unwrap();
-        assert_eq!(again.set_aside, 0);
+        assert_eq!((again.set_aside, again.set_aside_earlier), (0, 2), "the two kept by the merge before");
         assert_eq!(lines_of(&out.join(SET_ASIDE_FILE)), kept, "each once");
 
         // The control: the folder's own result is lost.

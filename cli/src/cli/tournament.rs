@@ -401,6 +401,17 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
             if merged.set_aside == 1 { "it was" } else { "they were" },
         );
     }
+    if merged.set_aside_earlier > 0 {
+        // (Those lines count for nobody until moved back: a later merge would not say so else.)
+        let n = merged.set_aside_earlier;
+        let kept = args.out.join(tour::merge::SET_ASIDE_FILE);
+        eprintln!(
+            "{} holds {n} line{} set aside by earlier merges, not merged: a line to merge after all goes back into \
+             results.jsonl",
+            arena::safe_text::terminal_line(&kept.display().to_string()),
+            if n == 1 { "" } else { "s" },
+        );
+    }
     if !merged.refused.is_empty() {
         eprintln!(
             "the refused results' matches are played again by their shards run again (each resumes); a match folders \
