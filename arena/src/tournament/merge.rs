@@ -305,9 +305,7 @@ fn merge_with(
             out.display()
         );
     }
-    for sub in ["replays", "logs", "builds"] {
-        crate::files::make_folder(&into.join(sub)).map_err(|e| TournamentError::io(&into.join(sub), e))?;
-    }
+    super::make_subfolders(into, &["replays", "logs", "builds"])?;
     point()?;
     // How the league was split, from its shards' results files (before OUT's are folded in).
     let counts: BTreeSet<usize> = dirs
@@ -567,9 +565,12 @@ fn set_aside(into: &Path, merged: &[ResultLine]) -> Result<(usize, usize), Tourn
     let file = into.join(SET_ASIDE_FILE);
     let mut kept = complete_lines(&file)?;
     let before = kept.len();
+    // (A set beside the list, which keeps their order: a folder's thousands of lines were each
+    // compared with every line kept.)
+    let mut seen: HashSet<Vec<u8>> = kept.iter().cloned().collect();
     for results_file in results::files(into) {
         for line in complete_lines(&results_file)? {
-            if !taken(&line) && !kept.contains(&line) {
+            if !taken(&line) && seen.insert(line.clone()) {
                 kept.push(line);
             }
         }

@@ -160,6 +160,15 @@ struct OnDisk<'a> {
     slice: Option<Shard>,
 }
 
+/// Makes the folders `subs` of `dir` ([`make_folder`]); the error names the one not made.
+fn make_subfolders(dir: &Path, subs: &[&str]) -> Result<(), TournamentError> {
+    for sub in subs {
+        let path = dir.join(sub);
+        make_folder(&path).map_err(|e| TournamentError::io(&path, e))?;
+    }
+    Ok(())
+}
+
 /// A new league's secret: 128 random bits, in hex.
 fn fresh_secret() -> String {
     format!("{:032x}", rand::random::<u128>())
@@ -818,9 +827,7 @@ fn plan(
     // files later. A bad map or board size is reported before anything is built, started or
     // written.
     let boards = load_boards(&config, game)?;
-    for sub in ["replays", "logs"] {
-        make_folder(&out.join(sub)).map_err(|e| TournamentError::io(&out.join(sub), e))?;
-    }
+    make_subfolders(out, &["replays", "logs"])?;
     let lock = FolderLock::take(out, None)?;
     // (Read, not checked: the config given now is what runs, and it was checked above; the old
     // record gives only its names, secret and history, and a setting it holds that no longer
@@ -1063,9 +1070,7 @@ fn run_shard(
             )));
         }
     }
-    for sub in ["replays", "logs"] {
-        make_folder(&out.join(sub)).map_err(|e| TournamentError::io(&out.join(sub), e))?;
-    }
+    make_subfolders(out, &["replays", "logs"])?;
     let _lock = FolderLock::take_waiting(out, Some(shard), BATCH_LOCK_WAIT)?;
     if source != out {
         // A folder of another build of the league (the same config built again has the same
@@ -2220,6 +2225,18 @@ pub fn recompute(
 mod tests {
     use super::*;
     use std::collections::BTreeSet;
+
+    /// The folders a league keeps are made, and one that cannot be (a file `logs` in its place)
+    /// is named once, with why; the control: `replays`, before it, is made.
+    #[test]
+    fn a_league_s_folders_are_made_and_one_in_the_way_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let logs = dir.path().join("logs");
+        std::fs::write(&logs, "").unwrap();
+        let err = make_subfolders(dir.path(), &["replays", "logs"]).unwrap_err().to_string();
+        assert_eq!(err, format!("{}: not a folder: move it away, the arena keeps a folder there", logs.display()));
+        assert!(dir.path().join("replays").is_dir(), "the control");
+    }
 
     /// A copy of a bot version cut short by a crash (`versions/<bot>/<fingerprint>.tmp/`) goes
     /// with the other temporaries; the kept copies stay. The control: before, it is there.
