@@ -11,7 +11,7 @@ pub fn root() -> PathBuf {
 
 /// The folder holding the built binaries (`target/debug` or `target/release`), after building
 /// every binary of the workspace and the C++ sample bot once per test process (unless
-/// `ARENA_E2E_PREBUILT` is set).
+/// `ARENA_E2E_PREBUILT` is set: `tools/run-tests` built them, or the user cannot build).
 pub fn bins() -> &'static Path {
     static BINS: OnceLock<PathBuf> = OnceLock::new();
     BINS.get_or_init(|| {
@@ -19,8 +19,8 @@ pub fn bins() -> &'static Path {
         let exe = std::env::current_exe().expect("test executable path");
         let dir = exe.parent().and_then(Path::parent).expect("target/<profile>").to_path_buf();
         if std::env::var_os("ARENA_E2E_PREBUILT").is_some() {
-            // Run by a user who cannot build (the unprivileged run of the zoo in CI): the
-            // binaries are there already.
+            // Run by tools/run-tests, which built them with the tests, or by a user who cannot
+            // build (the unprivileged run of the zoo in CI): the binaries are there already.
             return dir;
         }
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
