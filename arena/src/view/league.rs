@@ -103,7 +103,14 @@ struct League<'a> {
     map_of: HashMap<&'a str, &'a str>,
     /// How the game names its steps and prompts, for the forfeits' sentences.
     words: Wording,
+    /// Each row's standing on each map ([`MapStanding`]), by map index then row: computed once,
+    /// as every bot page ranks its bot against all the others on every map.
+    standings: Vec<Vec<MapStanding>>,
 }
+
+/// A bot's standing on one map, greater being better: whether it can play, then total score and
+/// wins in the game's order there, then fewer losses (as the index page's view of a map).
+type MapStanding = (bool, i64, i64, i64);
 
 impl<'a> League<'a> {
     fn new(board: &'a Leaderboard, results: &'a [ResultLine]) -> Self {
@@ -121,7 +128,27 @@ impl<'a> League<'a> {
         // is explained in words that fit any game.
         let game = board.facts.as_ref().and_then(|f| crate::games::by_name(&f.game).ok());
         let words = game.map_or(Wording::NEUTRAL, |g| g.info().wording);
-        League { board, lines, index, maps, map_of, words }
+        let mut league = League { board, lines, index, maps, map_of, words, standings: Vec::new() };
+        let mut standings = vec![Vec::with_capacity(board.rows.len()); league.maps.len()];
+        for row in &board.rows {
+            let mut by_map: Vec<Vec<&MatchRef>> = vec![Vec::new(); league.maps.len()];
+            for m in &row.matches {
+                by_map[league.map_index(&m.map)].push(m);
+            }
+            for (on_map, matches) in standings.iter_mut().zip(&by_map) {
+                on_map.push(league.standing(row, matches));
+            }
+        }
+        league.standings = standings;
+        league
+    }
+
+    /// The standing of `row` by its `matches` on one map.
+    fn standing(&self, row: &Row, matches: &[&MatchRef]) -> MapStanding {
+        let count = |o: &str| matches.iter().filter(|m| m.outcome == o).count() as i64;
+        let (total, wins) = (score_sum(matches.iter().map(|m| m.score)), count("win"));
+        let (first, second) = if self.board.wins_first { (wins, total) } else { (total, wins) };
+        (row.failure.is_none(), first, second, -count("loss"))
     }
 
     fn map_index(&self, map: &str) -> usize {
@@ -475,23 +502,8 @@ fn per_map_section(body: &mut String, league: &League<'_>, row: &Row) {
         let total = score_sum(mine.iter().map(|m| m.score));
         let count = |o: &str| mine.iter().filter(|m| m.outcome == o).count();
         // Rank on this map by the game's order there: total score then wins, or wins first.
-        // (As the index page's view of a map: a bot that cannot play last, then fewer losses.)
-        let standing = |row: &Row, matches: &[&MatchRef]| {
-            let count = |o: &str| matches.iter().filter(|m| m.outcome == o).count() as i64;
-            let (total, wins) = (score_sum(matches.iter().map(|m| m.score)), count("win"));
-            let (first, second) = if league.board.wins_first { (wins, total) } else { (total, wins) };
-            (row.failure.is_none(), first, second, -count("loss"))
-        };
-        let me = standing(row, &mine);
-        let rank = 1 + league
-            .board
-            .rows
-            .iter()
-            .filter(|r| {
-                let theirs: Vec<&MatchRef> = r.matches.iter().filter(|m| league.map_index(&m.map) == mi).collect();
-                standing(r, &theirs) > me
-            })
-            .count();
+        let me = league.standing(row, &mine);
+        let rank = 1 + league.standings[mi].iter().filter(|theirs| **theirs > me).count();
         let _ = write!(
             body,
             "<tr><td>{}</td><td>{}</td><td>{}-{}-{}</td><td>{total}</td><td>{}</td><td>{rank} of {}</td></tr>",
