@@ -13,6 +13,25 @@ use crate::engine::{GameInfo, MatchOptions, PlaysOn, SetupError};
 /// The largest map or configuration file read (a 50x50 map is a few KiB).
 pub const MAX_MAP_BYTES: u64 = 1 << 20;
 
+/// An I/O error on a file or folder, naming it once (`league/index.html: Permission denied`):
+/// what the pages' writers return, and a league run takes as its own.
+#[derive(Debug, Error)]
+#[error("{}: {source}", path.display())]
+pub struct PathError {
+    /// The file or folder.
+    pub path: PathBuf,
+    /// Why.
+    #[source]
+    pub source: std::io::Error,
+}
+
+impl PathError {
+    /// What turns an I/O error on `path` into its `PathError`.
+    pub fn on(path: &Path) -> impl FnOnce(std::io::Error) -> PathError + '_ {
+        move |source| PathError { path: path.to_path_buf(), source }
+    }
+}
+
 /// A map or configuration file that could not be read.
 #[derive(Debug, Error)]
 pub enum ReadError {

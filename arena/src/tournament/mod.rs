@@ -103,6 +103,14 @@ impl TournamentError {
     }
 }
 
+/// A file the run's caller could not write (a league page: [`crate::files::PathError`]) as the
+/// run's error on that file.
+impl From<crate::files::PathError> for TournamentError {
+    fn from(e: crate::files::PathError) -> Self {
+        TournamentError::Io { path: e.path, source: e.source }
+    }
+}
+
 /// `tournament.json`: the resolved configuration, the bots' versions and the schedule.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TournamentRecord {
@@ -2224,6 +2232,19 @@ pub fn recompute(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file the run's caller could not write (a league page) is the run's I/O error on the
+    /// same file, said the same, naming it once.
+    #[test]
+    fn a_page_s_error_is_the_run_s_error_on_the_same_file() {
+        let path = Path::new("league/bots/a.html");
+        let page = crate::files::PathError::on(path)(std::io::Error::from(std::io::ErrorKind::PermissionDenied));
+        let said = page.to_string();
+        let run = TournamentError::from(page);
+        assert!(matches!(&run, TournamentError::Io { path: p, .. } if p == path), "{run:?}");
+        assert_eq!(run.to_string(), said);
+        assert_eq!(said.matches("a.html").count(), 1, "{said}");
+    }
     use std::collections::BTreeSet;
 
     /// The folders a league keeps are made, and one that cannot be (a file `logs` in its place)
