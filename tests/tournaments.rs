@@ -105,6 +105,23 @@ fn a_tournament_of_sample_bots_and_a_crasher_ranks_as_expected() {
     // The control: alone, it writes them.
     assert!(arena(&["leaderboard", &out.display().to_string()]).status.success());
     assert!(out.join("leaderboard.md").exists());
+    // A lock that cannot be taken at all (here its file is a folder; a folder its user may only
+    // read is the same, which a test run as root cannot show) is said with why, not put down to
+    // a run; the standings are still printed, and the pages left as they are.
+    std::fs::remove_file(out.join("leaderboard.md")).unwrap();
+    std::fs::remove_file(out.join(".lock")).unwrap();
+    std::fs::create_dir(out.join(".lock")).unwrap();
+    let broken = arena(&["leaderboard", "--json", &out.display().to_string()]);
+    let stderr = String::from_utf8_lossy(&broken.stderr);
+    assert!(broken.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("its pages were not written again, as its lock could not be taken")
+            && stderr.contains(&format!("{}: not a file, which a lock is", out.join(".lock").display()))
+            && !stderr.contains("a run is writing"),
+        "{stderr}"
+    );
+    assert_eq!(untimed(&serde_json::from_slice::<Value>(&broken.stdout).unwrap()), untimed(&board));
+    assert!(!out.join("leaderboard.md").exists());
 }
 
 #[test]

@@ -141,6 +141,9 @@ pub struct Flood {
     pub written: u64,
     /// The least wall time writing them took at the arena's rate, in milliseconds.
     pub wait_ms: u64,
+    /// The wall time the bot spent on its full stderr pipe as the arena's reader measured it,
+    /// in milliseconds: more than `wait_ms` on a loaded machine, whose reader is slower.
+    pub blocked_ms: u64,
     /// The wall time all of its answers took, in milliseconds.
     pub answering_ms: u64,
     /// The rate the arena read them at, in bytes a second.
@@ -148,17 +151,22 @@ pub struct Flood {
 }
 
 impl Flood {
+    /// How long writing it kept the bot waiting, in milliseconds: the longer of the least at
+    /// the rate and the time measured, no longer than its answers took.
+    pub fn waited_ms(&self) -> u64 {
+        self.wait_ms.max(self.blocked_ms).min(self.answering_ms)
+    }
+
     /// The cause in words: how much it wrote, at what rate it was read, and how long that kept
-    /// it waiting, at least, of the time its answers took.
+    /// it waiting of the time its answers took.
     pub fn cause(&self) -> String {
         let mb = |bytes: u64| bytes as f64 / f64::from(1 << 20);
         format!(
             "it wrote {:.1} MiB to stderr, which the arena reads at {:.0} MiB a second at most, so writing it kept it \
-             waiting at least {} ms of the {} ms its answers took: that flood, not its thinking, most likely made \
-             it late",
+             waiting {} ms of the {} ms its answers took: that flood, not its thinking, most likely made it late",
             mb(self.written),
             mb(self.rate),
-            self.wait_ms,
+            self.waited_ms(),
             self.answering_ms
         )
     }
@@ -272,12 +280,15 @@ impl ForfeitFact {
     }
 
     /// The flood of stderr that most likely made this timeout, for a bot that wrote `dropped`
-    /// bytes past the arena's cap in `replay`: at the limits' rate, writing it all took at least
-    /// half the wall time its answers took, and its last answer was not spent computing (100 ms
-    /// of CPU time or more, for half its time or more: a loop; a few ms in the last few ms
-    /// left of the game's total say nothing). None for another forfeit, a bot whose stderr was
-    /// not cut, or one read as fast as it wrote.
-    pub fn flood(&self, replay: &Replay, dropped: usize) -> Option<Flood> {
+    /// bytes past the arena's cap in `replay` and waited `blocked` on its full stderr pipe (as
+    /// the referee measured it, [`PlayedMatch::blocked`]): writing it kept the bot waiting half
+    /// the wall time its answers took or more, and its last answer was not spent computing (100
+    /// ms of CPU time or more, for half its time or more: a loop; a few ms in the last few ms
+    /// left of the game's total say nothing). The wait is the longer of the least its bytes
+    /// take at the limits' rate and the time measured: on a loaded machine the reader is slower
+    /// than its rate, the answers take longer, and the bytes alone no longer explain them. None
+    /// for another forfeit, a bot whose stderr was not cut, or one read as fast as it wrote.
+    pub fn flood(&self, replay: &Replay, dropped: usize, blocked: Duration) -> Option<Flood> {
         let limits = &replay.limits;
         let rate = limits.stderr_rate;
         let cpu_ms = self.counted_cpu_ms();
@@ -291,12 +302,15 @@ impl ForfeitFact {
         let wait_ms = written.saturating_sub(ahead).saturating_mul(1000) / rate;
         let answering_ms: u64 =
             replay.steps.iter().flat_map(|s| &s.replies).filter(|r| r.player == self.player).map(|r| r.ms).sum();
-        (wait_ms > 0 && wait_ms * 2 >= answering_ms).then_some(Flood { written, wait_ms, answering_ms, rate })
+        let blocked_ms = blocked.as_millis() as u64;
+        let waited = wait_ms.max(blocked_ms);
+        (waited > 0 && waited * 2 >= answering_ms).then_some(Flood { written, wait_ms, blocked_ms, answering_ms, rate })
     }
 
-    /// [`ForfeitFact::flood`] in the match `played`, with what was dropped of this player's stderr.
+    /// [`ForfeitFact::flood`] in the match `played`, with what was dropped of this player's
+    /// stderr and how long it waited on it.
     pub fn flood_in(&self, played: &PlayedMatch) -> Option<Flood> {
-        self.flood(&played.replay, played.dropped(self.player))
+        self.flood(&played.replay, played.dropped(self.player), played.blocked(self.player))
     }
 
     /// What made this timeout in the match `played` ([`Lateness`]); None for another forfeit.
@@ -764,7 +778,7 @@ mod tests {
         // 19 answers of 260 ms, then 40 ms left: 18 MiB written took 4.5 s at 4 MiB/s.
         let replay = timed_out_after(19, 260, 40, 2);
         let f = &forfeit_facts(&replay)[0];
-        let flood = f.flood(&replay, 18 << 20).expect("a flood");
+        let flood = f.flood(&replay, 18 << 20, Duration::ZERO).expect("a flood");
         assert_eq!(
             (flood.answering_ms, flood.wait_ms),
             (19 * 260 + 40, ((18 << 20) + (64 << 10) - (128 << 10)) * 1000 / (4 << 20))
@@ -780,14 +794,39 @@ mod tests {
             "{said}"
         );
         // The controls.
-        assert_eq!(f.flood(&replay, 1 << 20), None, "1 MiB takes 0.25 s of 5 s");
-        assert_eq!(f.flood(&replay, 0), None);
+        assert_eq!(f.flood(&replay, 1 << 20, Duration::ZERO), None, "1 MiB takes 0.25 s of 5 s");
+        assert_eq!(f.flood(&replay, 0, Duration::ZERO), None);
         let mut unthrottled = replay.clone();
         unthrottled.limits.stderr_rate = 0;
-        assert_eq!(f.flood(&unthrottled, 18 << 20), None);
+        assert_eq!(f.flood(&unthrottled, 18 << 20, Duration::ZERO), None);
         let looping = timed_out_after(4, 260, 1000, 990);
-        assert_eq!(forfeit_facts(&looping)[0].flood(&looping, 18 << 20), None);
-        assert_eq!(fact("crash").flood(&replay, 18 << 20), None);
+        assert_eq!(forfeit_facts(&looping)[0].flood(&looping, 18 << 20, Duration::ZERO), None);
+        assert_eq!(fact("crash").flood(&replay, 18 << 20, Duration::ZERO), None);
+    }
+
+    /// On a loaded machine the arena's reader is slower than its rate: a flooding bot's answers
+    /// take longer than its bytes imply (here 7 MB, at least 1.6 s at 4 MiB/s, in answers of 7 s,
+    /// the last one 5.2 s silent with 7 ms of CPU time), and the flood is still blamed for the
+    /// wait the referee measured on its full pipe. The controls: without that measure (the old
+    /// rule) it is not; nor is a bot that computed (a loop) however long it was blocked, nor one
+    /// that wrote its flood at once and then waited for input, its pipe full only briefly.
+    #[test]
+    fn a_flood_is_blamed_for_the_wait_measured_however_loaded_the_machine() {
+        let loaded = timed_out_after(6, 300, 5212, 7);
+        let f = &forfeit_facts(&loaded)[0];
+        let dropped = 7_000_000 - (64 << 10);
+        let blocked = Duration::from_millis(6500);
+        let flood = f.flood(&loaded, dropped, blocked).expect("a flood");
+        assert_eq!((flood.answering_ms, flood.blocked_ms, flood.waited_ms()), (6 * 300 + 5212, 6500, 6500));
+        assert!(flood.wait_ms * 2 < flood.answering_ms, "the bytes alone do not explain it: {flood:?}");
+        assert!(flood.cause().contains("kept it waiting 6500 ms of the 7012 ms its answers took"), "{flood:?}");
+        // The controls.
+        assert_eq!(f.flood(&loaded, dropped, Duration::ZERO), None, "the old rule, on the bytes alone");
+        let looping = timed_out_after(6, 300, 5212, 5100);
+        assert_eq!(forfeit_facts(&looping)[0].flood(&looping, dropped, blocked), None, "a loop");
+        let unflushed = timed_out_after(0, 0, 5000, 3);
+        let said = forfeit_facts(&unflushed)[0].flood(&unflushed, 1_000_000 - (64 << 10), Duration::from_millis(230));
+        assert_eq!(said, None, "1 MB written at once, then waiting for input");
     }
 
     #[test]

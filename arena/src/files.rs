@@ -13,6 +13,25 @@ use crate::engine::{GameInfo, MatchOptions, PlaysOn, SetupError};
 /// The largest map or configuration file read (a 50x50 map is a few KiB).
 pub const MAX_MAP_BYTES: u64 = 1 << 20;
 
+/// An I/O error on a file or folder, naming it once (`league/index.html: Permission denied`):
+/// what the pages' writers return, and a league run takes as its own.
+#[derive(Debug, Error)]
+#[error("{}: {source}", path.display())]
+pub struct PathError {
+    /// The file or folder.
+    pub path: PathBuf,
+    /// Why.
+    #[source]
+    pub source: std::io::Error,
+}
+
+impl PathError {
+    /// What turns an I/O error on `path` into its `PathError`.
+    pub fn on(path: &Path) -> impl FnOnce(std::io::Error) -> PathError + '_ {
+        move |source| PathError { path: path.to_path_buf(), source }
+    }
+}
+
 /// A map or configuration file that could not be read.
 #[derive(Debug, Error)]
 pub enum ReadError {
@@ -94,15 +113,29 @@ pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
 }
 
 /// Makes the folder `dir` (and its parents); where something else of its name is in the way
-/// (a file `replays` in a league's folder), the error says so, rather than only "File
-/// exists". Like `std::fs`'s, the error names no path: the caller names `dir` (once).
+/// (a file `replays` in a league's folder), or of one of its parents' (`site` in `site/2026`),
+/// the error says so, naming that parent, rather than only "File exists" or "Not a directory".
+/// Like `std::fs`'s, the error names no path but a parent's: the caller names `dir` (once).
 pub fn make_folder(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| match dir.symlink_metadata() {
         Ok(m) if !m.is_dir() => {
             std::io::Error::new(e.kind(), "not a folder: move it away, the arena keeps a folder there")
         }
-        _ => e,
+        _ => match parent_in_the_way(dir) {
+            Some(part) => std::io::Error::new(
+                e.kind(),
+                format!("{} is not a folder (a file is in its place), so nothing can be made in it", part.display()),
+            ),
+            None => e,
+        },
     })
+}
+
+/// The first of `dir`'s parents, from the root, that is there but is no folder (a link to a
+/// folder is one).
+fn parent_in_the_way(dir: &Path) -> Option<&Path> {
+    let parents: Vec<&Path> = dir.ancestors().skip(1).filter(|a| !a.as_os_str().is_empty()).collect();
+    parents.into_iter().rev().find(|a| std::fs::metadata(a).is_ok_and(|m| !m.is_dir()))
 }
 
 /// The first `max` bytes of the file at `path` (a program's, to tell a script and its `#!`
@@ -281,6 +314,17 @@ pub(crate) mod tests {
         assert!(plain.starts_with("File exists"), "the control: {plain}");
         let said = make_folder(&replays).unwrap_err().to_string();
         assert_eq!(said, "not a folder: move it away, the arena keeps a folder there");
+        // A parent in the way is named (it was "Not a directory"); the control: under a
+        // folder, the same path is made.
+        let deeper = replays.join("a/b");
+        let plain = std::fs::create_dir_all(&deeper).unwrap_err().to_string();
+        assert!(plain.starts_with("Not a directory"), "the control: {plain}");
+        let said = make_folder(&deeper).unwrap_err().to_string();
+        assert_eq!(
+            said,
+            format!("{} is not a folder (a file is in its place), so nothing can be made in it", replays.display())
+        );
+        make_folder(&dir.path().join("logs/a/b")).unwrap();
         make_folder(&dir.path().join("logs/deeper")).unwrap();
         make_folder(&dir.path().join("logs")).unwrap();
     }

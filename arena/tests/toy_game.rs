@@ -119,14 +119,12 @@ impl Reporter for Recorder {
             Event::Planned(plan) => format!("planned {}", plan.todo.len()),
             Event::Executing { matches, done } => format!("executing {matches} ({done} done)"),
             Event::ReplaySaved { scheduled, map, replay, path } => {
-                view::league::write_replay_page(&self.out, path, replay, &scheduled.seats, map, &registry())
-                    .map_err(|e| TournamentError::io(&e.path, e.source))?;
+                view::league::write_replay_page(&self.out, path, replay, &scheduled.seats, map, &registry())?;
                 "replay".to_string()
             }
             Event::Recorded { .. } => "recorded".to_string(),
             Event::LeaderboardWritten { out, title, leaderboard, results } => {
-                view::league::publish(out, title, leaderboard, results)
-                    .map_err(|e| TournamentError::io(&e.path, e.source))?;
+                view::league::publish(out, title, leaderboard, results)?;
                 "leaderboard".to_string()
             }
             Event::Failed { scheduled, error } => format!("failed {}: {error}", scheduled.key),

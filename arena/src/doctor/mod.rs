@@ -1140,7 +1140,14 @@ mod tests {
         replay.steps = answers.iter().map(|&ms| reply(ms, Reply::Line("WAIT".to_string()))).collect();
         replay.steps.push(reply(last, Reply::Failed(Failure::Timeout)));
         replay.result = MatchResult::timed_out();
-        PlayedMatch { replay, stderr: vec![String::new()], stderr_dropped: vec![0], verdict: None, remarks: Vec::new() }
+        PlayedMatch {
+            replay,
+            stderr: vec![String::new()],
+            stderr_dropped: vec![0],
+            stderr_blocked: vec![Duration::ZERO],
+            verdict: None,
+            remarks: Vec::new(),
+        }
     }
 
     /// A timeout is told by the limit the referee applied: 3.6 s used of the game's 5 s left

@@ -214,6 +214,7 @@ mod tests {
             replay,
             stderr: stderr.map(str::to_string).to_vec(),
             stderr_dropped: vec![0, 0],
+            stderr_blocked: vec![std::time::Duration::ZERO; 2],
             verdict: None,
             remarks: Vec::new(),
         }

@@ -102,6 +102,10 @@ pub struct PlayedMatch {
     /// How many bytes of each bot's stderr were dropped past the cap, in player order (the log
     /// writes its note as the arena's, not the bot's).
     pub stderr_dropped: Vec<usize>,
+    /// How long each bot waited on its full stderr pipe for the arena to read it, as the
+    /// reader measured it, in player order (what a flood of stderr cost it, however loaded the
+    /// machine: [`crate::explain::ForfeitFact::flood`]).
+    pub stderr_blocked: Vec<Duration>,
     /// The game's verdict, for a single-player test ([`State::verdict`]).
     pub verdict: Option<Verdict>,
     /// The game's warnings about players ([`State::remarks`]).
@@ -112,6 +116,11 @@ impl PlayedMatch {
     /// How many bytes of `player`'s stderr were dropped past the cap (0 for none, or no such player).
     pub fn dropped(&self, player: PlayerId) -> usize {
         self.stderr_dropped.get(player).copied().unwrap_or(0)
+    }
+
+    /// How long `player` waited on its full stderr pipe (zero for none, or no such player).
+    pub fn blocked(&self, player: PlayerId) -> Duration {
+        self.stderr_blocked.get(player).copied().unwrap_or_default()
     }
 
     /// The bots' stderr as one log, a section per player, each under a header of the arena's;
@@ -166,11 +175,20 @@ pub async fn play_match(
     }
     seats.release(limits.grace, |_| true);
     drop(monitor);
-    let (stderr, stderr_dropped) =
-        seats.stderr().await.into_iter().map(|(text, dropped)| (text + &log::dropped_note(dropped), dropped)).unzip();
+    let ended = seats.stderr().await;
+    let stderr = ended.iter().map(|e| e.text.clone() + &log::dropped_note(e.dropped)).collect();
+    let stderr_dropped = ended.iter().map(|e| e.dropped).collect();
+    let stderr_blocked = ended.iter().map(|e| e.blocked).collect();
     replay.result = MatchResult::from_outcome(state.outcome(), &replay.players);
     replay.seat_seeds = bots.iter().filter_map(BotCommand::seat_seed).collect();
-    Ok(PlayedMatch { replay, stderr, stderr_dropped, verdict: state.verdict(), remarks: state.remarks() })
+    Ok(PlayedMatch {
+        replay,
+        stderr,
+        stderr_dropped,
+        stderr_blocked,
+        verdict: state.verdict(),
+        remarks: state.remarks(),
+    })
 }
 
 /// Draws the outcome of a chance node from the match's dice and applies it.
@@ -185,7 +203,7 @@ fn chance_step(state: &mut dyn State, chance: &mut Chance) -> Step {
 struct Seats {
     procs: Vec<Option<BotProcess>>,
     introduced: Vec<bool>,
-    endings: Vec<(PlayerId, JoinHandle<(String, usize)>)>,
+    endings: Vec<(PlayerId, JoinHandle<process::BotStderr>)>,
 }
 
 impl Seats {
@@ -244,9 +262,9 @@ impl Seats {
         }
     }
 
-    /// Once every bot is ending: what each player wrote to stderr, and how many bytes more.
-    async fn stderr(self) -> Vec<(String, usize)> {
-        let mut stderr = vec![(String::new(), 0); self.procs.len()];
+    /// Once every bot is ending: what each player wrote to stderr ([`process::BotStderr`]).
+    async fn stderr(self) -> Vec<process::BotStderr> {
+        let mut stderr = vec![process::BotStderr::default(); self.procs.len()];
         for (p, handle) in self.endings {
             stderr[p] = handle.await.unwrap_or_default();
         }

@@ -109,6 +109,21 @@ struct StderrLog {
     /// Set once the bot is gone: what is left in the pipe (at most its size, read within
     /// 100 ms at shutdown) is read unthrottled, so that the count of bytes dropped is whole.
     ended: bool,
+    /// The wall time the bot spent on a full stderr pipe, as its reader found it ([`keep_stderr`]).
+    blocked: Duration,
+}
+
+/// What a bot wrote to stderr, as its reader kept it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BotStderr {
+    /// What was kept (up to the cap).
+    pub text: String,
+    /// How many bytes more were dropped.
+    pub dropped: usize,
+    /// The wall time it spent writing to a full pipe, waiting for the arena to read it: what its
+    /// flood of stderr cost it, measured, however loaded the machine (the reader then slower
+    /// than its rate), where the bytes at the rate only give the least it can have cost.
+    pub blocked: Duration,
 }
 
 /// A bot's CPU time is not read at an answer that comes less than this after the last
@@ -444,16 +459,17 @@ impl BotProcess {
         limit_reached(ending, cpu_limit_reached(cpu, self.cpu_limit), self.watch.out_of_memory())
     }
 
-    /// What the bot wrote to stderr and was kept, and how many bytes more were dropped.
-    fn stderr_text(&self) -> (String, usize) {
+    /// What the bot wrote to stderr and was kept, how many bytes more were dropped, and how
+    /// long it waited on a full pipe.
+    fn stderr_text(&self) -> BotStderr {
         let log = lock(&self.stderr);
-        (String::from_utf8_lossy(&log.kept).into_owned(), log.dropped)
+        BotStderr { text: String::from_utf8_lossy(&log.kept).into_owned(), dropped: log.dropped, blocked: log.blocked }
     }
 
     /// Closes stdin, lets the bot exit within `grace`, then kills everything in its box and
     /// waits until it is gone; the box's cgroups are removed on a blocking thread, never on
-    /// the referee's. Returns what the bot wrote to stderr (kept), and how many bytes more.
-    pub async fn shutdown(mut self, grace: Duration) -> (String, usize) {
+    /// the referee's. Returns what the bot wrote to stderr ([`BotStderr`]).
+    pub async fn shutdown(mut self, grace: Duration) -> BotStderr {
         drop(self.stdin.take());
         let exited = tokio::time::timeout(grace, self.child.wait()).await.is_ok();
         let handle = lock(&self.watch.handle).take();
@@ -739,17 +755,33 @@ const STDERR_READ: usize = 64 * 1024;
 /// 4 MiB/s, rounded down): 850,000 reads in a 5 s duel cost the arena 3.4 s of CPU, on no
 /// bot's clock, and its opponent a quarter more wall time per answer; and throttled past the
 /// log only, its first 64 KiB were still 65,536 reads (0.4 s of CPU) per bot and match.
+///
+/// A read that fills the buffer found the pipe full (64 KiB, its size): the bot had filled it
+/// while the reader waited, and a bot writing in bulk then waits on it. The time since the
+/// previous read is counted as the bot's `blocked` time, as long as it took, however loaded
+/// the machine (a reader waiting on an empty pipe returns at the first bytes, so a read can fill
+/// the buffer only after the reader's own wait).
 async fn keep_stderr(mut err: impl tokio::io::AsyncRead + Unpin, log: Arc<Mutex<StderrLog>>, cap: usize, rate: u64) {
     let mut buf = vec![0u8; STDERR_READ];
     // (In nanoseconds: in microseconds, rounded down, a small read's wait was none.)
     let per_read = Duration::from_nanos((STDERR_READ as u64 * 1_000_000_000).checked_div(rate).unwrap_or(0));
+    // When the last read returned (none before the first: the bot's start is not its wait).
+    // (On tokio's clock, which is the system's but for a test's paused one.)
+    let mut last_read: Option<tokio::time::Instant> = None;
     loop {
         let n = match err.read(&mut buf).await {
             Ok(0) | Err(_) => return,
             Ok(n) => n,
         };
+        let now = tokio::time::Instant::now();
         {
             let mut log = lock(&log);
+            if n == buf.len() && !log.ended {
+                if let Some(last) = last_read {
+                    log.blocked += now - last;
+                }
+            }
+            last_read = Some(now);
             let room = cap.saturating_sub(log.kept.len()).min(n);
             log.kept.extend_from_slice(&buf[..room]);
             log.dropped += n - room;
@@ -821,16 +853,40 @@ mod tests {
     /// and dropped, and how long the reader waited (on a paused clock, which moves only by the
     /// waits: the machine's speed does not count).
     fn trickled(bytes: u32, cap: usize, rate: u64) -> (usize, usize, Duration) {
+        let (log, took) = read_at(Trickle { left: bytes }, cap, rate);
+        (log.kept.len(), log.dropped, took)
+    }
+
+    /// Reads all of `source` with a log of `cap` bytes at `rate`, on a paused clock: the log,
+    /// and how long the reader waited.
+    fn read_at(source: impl tokio::io::AsyncRead + Unpin, cap: usize, rate: u64) -> (StderrLog, Duration) {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().start_paused(true).build();
         let Ok(runtime) = runtime else { panic!("a runtime") };
         let log = Arc::new(Mutex::new(StderrLog::default()));
         let took = runtime.block_on(async {
             let started = tokio::time::Instant::now();
-            keep_stderr(Trickle { left: bytes }, log.clone(), cap, rate).await;
+            keep_stderr(source, log.clone(), cap, rate).await;
             started.elapsed()
         });
-        let log = lock(&log);
-        (log.kept.len(), log.dropped, took)
+        let log = std::mem::take(&mut *lock(&log));
+        (log, took)
+    }
+
+    /// A bot that writes in bulk finds the pipe full at every read after the first: the time
+    /// between them is counted as its wait on its stderr (15 reads of 5 ms at this rate, on a
+    /// paused clock; on a loaded machine, as long as they took). The control: a bot whose
+    /// every write the reader takes whole never waited, however long the reader did.
+    #[test]
+    fn the_wait_of_a_bot_on_its_full_stderr_pipe_is_measured() {
+        use tokio::io::AsyncReadExt;
+        let rate = STDERR_READ as u64 * 200;
+        let bulk = tokio::io::repeat(b'e').take(16 * STDERR_READ as u64);
+        let (log, took) = read_at(bulk, 0, rate);
+        assert_eq!(log.dropped, 16 * STDERR_READ);
+        assert_eq!(log.blocked, Duration::from_millis(15 * 5), "read for {took:?}");
+        let (log, took) = read_at(Trickle { left: 16 }, 0, rate);
+        assert!(took >= Duration::from_millis(16 * 5), "{took:?}");
+        assert_eq!(log.blocked, Duration::ZERO, "the control");
     }
 
     #[test]

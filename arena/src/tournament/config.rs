@@ -756,17 +756,27 @@ fn no_name_twice(text: &str, origin: &Path) -> Result<Option<NameLines>, Tournam
     Ok(Some(NameLines { file: origin.to_path_buf(), lines }))
 }
 
-/// Refuses `out = ""` and `secret = ""`, naming the line. An empty `out` is the config file's
-/// own folder once paths are resolved (the league was written among the config and the bots'
-/// folders); an empty `secret` keys the bots' seeds with nothing a bot could not know, so one
-/// bot could work out another's `ARENA_SEED` from the published seeds and the roster, which the
-/// secret is there to prevent (left out, the league draws one).
+/// Refuses `out = ""`, `secret = ""` and a bot's `cwd = ""`, naming the line. An empty `out`
+/// is the config file's own folder once paths are resolved (the league was written among the
+/// config and the bots' folders); an empty `secret` keys the bots' seeds with nothing a bot
+/// could not know, so one bot could work out another's `ARENA_SEED` from the published seeds and
+/// the roster, which the secret is there to prevent (left out, the league draws one); an empty
+/// `cwd` makes the config's own folder the bot's, its submission every other bot's files and
+/// the league's, and its build run among them.
 fn no_empty_text(text: &str, origin: &Path) -> Result<(), TournamentError> {
-    /// The two keys with where they are written; every other key is left to the real parse.
+    /// The keys with where they are written; every other key is left to the real parse.
     #[derive(Deserialize)]
     struct Keys {
         out: Option<toml::Spanned<String>>,
         secret: Option<toml::Spanned<String>>,
+        #[serde(default)]
+        bots: Vec<BotKeys>,
+    }
+    /// A bot's name and folder.
+    #[derive(Deserialize)]
+    struct BotKeys {
+        name: Option<String>,
+        cwd: Option<toml::Spanned<String>>,
     }
     let Ok(keys) = toml::from_str::<Keys>(text) else { return Ok(()) };
     let empty = |value: &Option<toml::Spanned<String>>| {
@@ -781,6 +791,19 @@ fn no_empty_text(text: &str, origin: &Path) -> Result<(), TournamentError> {
             "`out` is empty: name the league's folder (relative to this file's folder), or leave `out` out for a new \
              folder under replays/",
         );
+    }
+    for bot in &keys.bots {
+        if let Some(line) = empty(&bot.cwd) {
+            let name = bot.name.as_deref().map_or(String::new(), |n| format!(" of bot `{n}`"));
+            return refuse(
+                line,
+                &format!(
+                    "`cwd`{name} is empty: that is this file's own folder, which holds every bot's folder (and the \
+                     league's), all of it taken for this bot's submission: name the bot's folder (relative to this \
+                     file's folder), or leave `cwd` out to run its command from this file's folder"
+                ),
+            );
+        }
     }
     if let Some(line) = empty(&keys.secret) {
         return refuse(
@@ -907,6 +930,32 @@ mod tests {
         assert!(err.starts_with("c.toml:3: `out` is empty: name the league's folder"), "{err}");
         let err = read("secret = \"\"\n").unwrap_err().to_string();
         assert!(err.starts_with("c.toml:2: `secret` is empty: it keys the bots' seeds"), "{err}");
+    }
+
+    /// A bot's `cwd = ""` is refused naming the bot, the key and its line: it made the config's
+    /// own folder the bot's (every other bot's files and the league's its submission). The
+    /// controls: a named folder is read and resolved, and a bot without `cwd` is read.
+    #[test]
+    fn an_empty_cwd_is_refused() {
+        let bots = |cwd: &str| {
+            let text = format!(
+                "maps = [\"m.txt\"]\n[[bots]]\nname = \"ann\"\ncommand = \"./bot\"\n[[bots]]\nname = \"bob\"\n\
+                 command = \"./bot\"\n{cwd}"
+            );
+            TournamentConfig::from_toml(&text, Path::new("c.toml"))
+        };
+        let err = bots("cwd = \"\"\n").unwrap_err().to_string();
+        assert!(err.starts_with("c.toml:8: `cwd` of bot `bob` is empty: that is this file's own folder"), "{err}");
+        let named = bots("cwd = \"bob\"\n").unwrap();
+        assert_eq!(named.bots[1].cwd.as_deref(), Some(Path::new("bob")), "the control");
+        assert_eq!(bots("").unwrap().bots[1].cwd, None, "the control: no cwd");
+        let err = TournamentConfig::from_toml(
+            "maps = [\"m.txt\"]\nbots = [{name = \"ann\", command = \"./bot\", cwd = \"\"}]\n",
+            Path::new("c.toml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.starts_with("c.toml:2: `cwd` of bot `ann` is empty"), "an inline table too: {err}");
     }
 
     /// A config file's `secret` is the file's (a bot reading its folder reads it); the same

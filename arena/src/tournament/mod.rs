@@ -103,6 +103,14 @@ impl TournamentError {
     }
 }
 
+/// A file the run's caller could not write (a league page: [`crate::files::PathError`]) as the
+/// run's error on that file.
+impl From<crate::files::PathError> for TournamentError {
+    fn from(e: crate::files::PathError) -> Self {
+        TournamentError::Io { path: e.path, source: e.source }
+    }
+}
+
 /// `tournament.json`: the resolved configuration, the bots' versions and the schedule.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TournamentRecord {
@@ -1986,13 +1994,20 @@ fn open_lock(path: &Path, follow: bool) -> Result<std::fs::File, TournamentError
              write there): remove it, and keep the league out of every bot's folder",
             path.display()
         )),
+        // (A folder cannot be opened to write: said as for any other thing not a file.)
+        Some(libc::EISDIR) => not_a_lock(path),
         _ => TournamentError::io(path, e),
     })?;
     match file.metadata() {
         Ok(meta) if meta.is_file() => Ok(file),
-        Ok(_) => Err(TournamentError::Invalid(format!("{}: not a file, which a lock is: remove it", path.display()))),
+        Ok(_) => Err(not_a_lock(path)),
         Err(e) => Err(TournamentError::io(path, e)),
     }
+}
+
+/// A lock's path taken by something not a file (a folder, a FIFO).
+fn not_a_lock(path: &Path) -> TournamentError {
+    TournamentError::Invalid(format!("{}: not a file, which a lock is: remove it", path.display()))
 }
 
 /// Signs the lock `file` held alone: `pid N`, written over the old text, then cut to its
@@ -2194,24 +2209,32 @@ pub fn recompute(
     }
     // Alone in the folder (no run is writing it), what a crash left half-written goes and the
     // pages are written again; with a run going on, its files are its own: pages written now
-    // could land after its last ones and show an older standing than its results.
+    // could land after its last ones and show an older standing than its results. A lock that
+    // cannot be taken at all (a folder its user may only read, a lock file that is a folder)
+    // leaves the pages as they are, said with why: the standings, the command's result, are
+    // still right (and a run, which must lock the folder, fails on the same error).
     let alone = FolderLock::take(dir, None);
     let leaderboard = record.leaderboard(&results, dir, games);
     let _alone = match alone {
         Ok(lock) => lock,
         Err(e) => {
-            if matches!(&e, TournamentError::Locked { holder, .. } if holder == SHARDS_HOLD_IT) {
-                // (Shards write no pages: the merge does, once they end.)
-                tracing::warn!(
-                    "{}: shards are playing this league: its pages are written by the merge, once they end \
-                     (these standings are as of now)",
-                    dir.display()
-                );
-            } else {
-                tracing::warn!(
+            match &e {
+                TournamentError::Locked { holder, .. } if holder == SHARDS_HOLD_IT => {
+                    // (Shards write no pages: the merge does, once they end.)
+                    tracing::warn!(
+                        "{}: shards are playing this league: its pages are written by the merge, once they end \
+                         (these standings are as of now)",
+                        dir.display()
+                    );
+                }
+                TournamentError::Locked { .. } => tracing::warn!(
                     "{}: a run is writing this league: its pages are left to it (these standings are as of now)",
                     dir.display()
-                );
+                ),
+                other => tracing::warn!(
+                    "{}: its pages were not written again, as its lock could not be taken: {other}",
+                    dir.display()
+                ),
             }
             return Ok(leaderboard);
         }
@@ -2223,8 +2246,22 @@ pub fn recompute(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use std::collections::BTreeSet;
+
+    use super::*;
+
+    /// A file the run's caller could not write (a league page) is the run's I/O error on the
+    /// same file, said the same, naming it once.
+    #[test]
+    fn a_page_s_error_is_the_run_s_error_on_the_same_file() {
+        let path = Path::new("league/bots/a.html");
+        let page = crate::files::PathError::on(path)(std::io::Error::from(std::io::ErrorKind::PermissionDenied));
+        let said = page.to_string();
+        let run = TournamentError::from(page);
+        assert!(matches!(&run, TournamentError::Io { path: p, .. } if p == path), "{run:?}");
+        assert_eq!(run.to_string(), said);
+        assert_eq!(said.matches("a.html").count(), 1, "{said}");
+    }
 
     /// The folders a league keeps are made, and one that cannot be (a file `logs` in its place)
     /// is named once, with why; the control: `replays`, before it, is made.

@@ -593,7 +593,7 @@ fn copy_public_with(
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    std::fs::create_dir_all(parent).map_err(|e| TournamentError::io(parent, e))?;
+    crate::files::make_folder(parent).map_err(|e| TournamentError::io(parent, e))?;
     // One publish into `out` at a time, from before it is looked at to the end: another, in
     // between, would be replaced by this one or make it fail. Not waited for: refused, naming
     // the other (a publish is run by hand or by a scheduled job, which runs again).
@@ -945,6 +945,40 @@ mod tests {
         assert_eq!(staging_left(&out).len(), 2, "the earlier copy and the new one, beside it");
         publish(None, false).unwrap();
         assert!(whole(&out) && version(&out, "ann") == "v2" && staging_left(&out).is_empty());
+    }
+
+    /// A destination under a file (`afile/sub`, `afile/sub/deeper`) is refused, saying that
+    /// part of its path is a file, not a folder, naming it (it said "afile: File exists"). The
+    /// control: under a folder, the same destination is published.
+    #[test]
+    fn a_destination_under_a_file_names_the_file() {
+        use crate::tournament::config::TournamentConfig;
+        use crate::tournament::tests::{course, league};
+        use crate::tournament::Quiet;
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = course(&dir.path().join("course"));
+        let src = dir.path().join("course/league");
+        league(TournamentConfig::load(&cfg).unwrap(), &src, false);
+        let games = crate::games::registry();
+        let publish = |out: &Path| copy_public(&src, out, LogsShown::default(), &games, &Quiet);
+        let afile = dir.path().join("afile");
+        std::fs::write(&afile, "").unwrap();
+        let err = publish(&afile.join("sub")).unwrap_err().to_string();
+        assert_eq!(err, format!("{}: not a folder: move it away, the arena keeps a folder there", afile.display()));
+        let err = publish(&afile.join("sub/deeper")).unwrap_err().to_string();
+        assert!(
+            err.ends_with(&format!(
+                "{} is not a folder (a file is in its place), so nothing can be made in it",
+                afile.display()
+            )),
+            "{err}"
+        );
+        assert!(std::fs::metadata(&afile).unwrap().is_file(), "the file is left as it was");
+        // The control.
+        let adir = dir.path().join("adir");
+        std::fs::create_dir(&adir).unwrap();
+        publish(&adir.join("sub/deeper")).unwrap();
+        assert!(whole(&adir.join("sub/deeper")));
     }
 
     /// Two publishes into one OUT at once: the second, started while the first is between its

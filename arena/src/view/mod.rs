@@ -12,7 +12,7 @@
 pub mod league;
 
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use base64::Engine as _;
 
@@ -56,23 +56,10 @@ pub fn asset(name: &str) -> String {
 }
 
 /// A page, script or style that could not be written (or a replay not read back for its
-/// page), naming that very file or folder once.
-#[derive(Debug, thiserror::Error)]
-#[error("{}: {source}", path.display())]
-pub struct PageError {
-    /// The file or folder.
-    pub path: PathBuf,
-    /// Why.
-    #[source]
-    pub source: std::io::Error,
-}
-
-impl PageError {
-    /// What turns an I/O error on `path` into its `PageError`.
-    pub(crate) fn on(path: &Path) -> impl FnOnce(std::io::Error) -> PageError + '_ {
-        move |source| PageError { path: path.to_path_buf(), source }
-    }
-}
+/// page), naming that very file or folder once: the files' I/O error on a path, which a league
+/// run takes as its own (`TournamentError: From<PathError>`; `view` and `tournament` never use
+/// each other).
+pub use crate::files::PathError as PageError;
 
 /// Makes the folder `dir` ([`crate::files::make_folder`]).
 fn make_folder(dir: &Path) -> Result<(), PageError> {

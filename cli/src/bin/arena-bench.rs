@@ -293,11 +293,10 @@ fn tournament(bot: &Path, jobs: usize, sandbox: SandboxMode, out: &Path) -> anyh
     let pages = |event: Event<'_>| match event {
         Event::ReplaySaved { scheduled, map, replay, path } => {
             arena::view::league::write_replay_page(out, path, replay, &scheduled.seats, map, &registry)
-                .map_err(|e| TournamentError::io(&e.path, e.source))
+                .map_err(TournamentError::from)
         }
         Event::LeaderboardWritten { out, title, leaderboard, results } => {
-            arena::view::league::publish(out, title, leaderboard, results)
-                .map_err(|e| TournamentError::io(&e.path, e.source))
+            arena::view::league::publish(out, title, leaderboard, results).map_err(TournamentError::from)
         }
         _ => Ok(()),
     };

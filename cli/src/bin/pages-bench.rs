@@ -146,8 +146,7 @@ fn main() -> anyhow::Result<()> {
     let (wall, cpu) = (Instant::now(), cpu_seconds());
     let pages = |event: Event<'_>| match event {
         Event::LeaderboardWritten { out, title, leaderboard, results } => {
-            arena::view::league::publish(out, title, leaderboard, results)
-                .map_err(|e| TournamentError::io(&e.path, e.source))
+            arena::view::league::publish(out, title, leaderboard, results).map_err(TournamentError::from)
         }
         _ => Ok(()),
     };

@@ -516,7 +516,7 @@ impl Reporter for Console<'_> {
                 }
                 None => {
                     // Replay pages use the folder's shared viewer from the first match on.
-                    view::write_assets(self.out).map_err(page_error)?;
+                    view::write_assets(self.out)?;
                     eprintln!("{}", plan_text(plan));
                 }
             },
@@ -530,8 +530,7 @@ impl Reporter for Console<'_> {
             Event::Started(m) => self.progress().into_iter().for_each(|p| p.started(m)),
             Event::Ended(m) => self.progress().into_iter().for_each(|p| p.ended(m)),
             Event::ReplaySaved { scheduled, map, replay, path } => {
-                view::league::write_replay_page(self.out, path, replay, &scheduled.seats, map, self.games)
-                    .map_err(page_error)?
+                view::league::write_replay_page(self.out, path, replay, &scheduled.seats, map, self.games)?
             }
             Event::Recorded { scheduled, map, line } => {
                 self.progress().into_iter().for_each(|p| p.finished(scheduled, map, line))
@@ -549,14 +548,9 @@ impl Reporter for Console<'_> {
 /// Writes the league's pages on its leaderboard (`arena leaderboard`, `arena merge` and runs).
 fn pages(event: Event<'_>) -> Result<(), TournamentError> {
     if let Event::LeaderboardWritten { out, title, leaderboard, results } = event {
-        view::league::publish(out, title, leaderboard, results).map_err(page_error)?;
+        view::league::publish(out, title, leaderboard, results)?;
     }
     Ok(())
-}
-
-/// A page that could not be written as a run's error, naming that page's file (once).
-fn page_error(e: view::PageError) -> TournamentError {
-    TournamentError::io(&e.path, e.source)
 }
 
 /// What a run is about to do, in one line: matches to play by bot, kept, waiting.
