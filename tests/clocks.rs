@@ -71,13 +71,15 @@ fn a_league_of_cpu_heavy_bots_gives_the_same_standings_at_any_j() {
     let _heavy = HEAVY.lock().unwrap_or_else(|p| p.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let map = short_map(dir.path(), 3);
-    // Three copies of a bot that spends 600 ms of CPU on each answer, well inside 1 s. (A wall
-    // backstop of 20 s, not 5: at -j 4 two matches, four spinners, share a CPU, and with two
-    // more busy processes on it each gets a sixth: 600 ms of CPU in 3.6 s, close to the
-    // default's 5 s. The backstop has its own test; the wall clock, the control's, has none.)
-    let bots: Vec<String> = (1..=3).map(|i| format!("t{i}={}", thinker("spin 600"))).collect();
+    // Three copies of a bot that spends 300 ms of CPU on each answer, well inside 500 ms. (A
+    // wall backstop of 10 s, not 2.5: at -j 4 two matches, four spinners, share a CPU, and with
+    // two more busy processes on it each gets a sixth: 300 ms of CPU in 1.8 s. The backstop has
+    // its own test; the wall clock, the control's, has none. Half the thinking and half the
+    // limit of 600 in 1000 ms, which took a minute of both cores: the same ratios.)
+    let bots: Vec<String> = (1..=3).map(|i| format!("t{i}={}", thinker("spin 300"))).collect();
     let run = |name: &str, extra: &[&str]| {
-        let mut args = vec!["--map", map.as_str(), "--total-ms", "100000", "--backstop-factor", "20"];
+        let mut args =
+            vec!["--map", map.as_str(), "--move-ms", "500", "--total-ms", "100000", "--backstop-factor", "20"];
         args.extend_from_slice(extra);
         tournament(&dir.path().join(name), &args, &bots)
     };
