@@ -891,6 +891,17 @@ mod tests {
         entries.map(|e| e.path()).filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(&prefix)).collect()
     }
 
+    /// A course in `dir/course` with its league played in `dir/course/league`: (its config,
+    /// the league).
+    fn played_course(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+        use crate::tournament::config::TournamentConfig;
+        use crate::tournament::tests::{course, league};
+        let cfg = course(&dir.join("course"));
+        let src = dir.join("course/league");
+        league(TournamentConfig::load(&cfg).unwrap(), &src, false);
+        (cfg, src)
+    }
+
     /// Whether `out` holds a publish whole: its marker lists exactly what it holds.
     fn whole(out: &Path) -> bool {
         let listed = marked_entries(out).unwrap_or_default();
@@ -905,12 +916,10 @@ mod tests {
     #[test]
     fn a_republish_killed_after_the_swap_leaves_the_new_copy_whole() {
         use crate::tournament::config::TournamentConfig;
-        use crate::tournament::tests::{course, league};
+        use crate::tournament::tests::league;
         use crate::tournament::Quiet;
         let dir = tempfile::tempdir().unwrap();
-        let cfg = course(&dir.path().join("course"));
-        let src = dir.path().join("course/league");
-        league(TournamentConfig::load(&cfg).unwrap(), &src, false);
+        let (cfg, src) = played_course(dir.path());
         let out = dir.path().join("site");
         let publish = |killed_at: Option<usize>, swap: bool| {
             let points = std::cell::Cell::new(0);
@@ -952,13 +961,9 @@ mod tests {
     /// control: under a folder, the same destination is published.
     #[test]
     fn a_destination_under_a_file_names_the_file() {
-        use crate::tournament::config::TournamentConfig;
-        use crate::tournament::tests::{course, league};
         use crate::tournament::Quiet;
         let dir = tempfile::tempdir().unwrap();
-        let cfg = course(&dir.path().join("course"));
-        let src = dir.path().join("course/league");
-        league(TournamentConfig::load(&cfg).unwrap(), &src, false);
+        let (_, src) = played_course(dir.path());
         let games = crate::games::registry();
         let publish = |out: &Path| copy_public(&src, out, LogsShown::default(), &games, &Quiet);
         let afile = dir.path().join("afile");
@@ -988,12 +993,11 @@ mod tests {
     #[test]
     fn two_publishes_into_one_out_exclude_each_other() {
         use crate::tournament::config::TournamentConfig;
-        use crate::tournament::tests::{course, league};
+        use crate::tournament::tests::league;
         use crate::tournament::Quiet;
         let dir = tempfile::tempdir().unwrap();
-        let cfg = course(&dir.path().join("course"));
-        let (src, other) = (dir.path().join("course/league"), dir.path().join("course/other"));
-        league(TournamentConfig::load(&cfg).unwrap(), &src, false);
+        let (cfg, src) = played_course(dir.path());
+        let other = dir.path().join("course/other");
         league(TournamentConfig::load(&cfg).unwrap(), &other, false);
         let out = dir.path().join("site");
         let games = crate::games::registry();
@@ -1037,13 +1041,9 @@ mod tests {
     /// control: not looked at again, the earlier copy was removed, the file with it.
     #[test]
     fn a_file_added_before_the_swap_is_kept() {
-        use crate::tournament::config::TournamentConfig;
-        use crate::tournament::tests::{course, league};
         use crate::tournament::Quiet;
         let dir = tempfile::tempdir().unwrap();
-        let cfg = course(&dir.path().join("course"));
-        let src = dir.path().join("course/league");
-        league(TournamentConfig::load(&cfg).unwrap(), &src, false);
+        let (_, src) = played_course(dir.path());
         let out = dir.path().join("site");
         let games = crate::games::registry();
         let publish = |steps: &Steps| copy_public_with(&src, &out, LogsShown::default(), &games, &Quiet, steps);
