@@ -304,7 +304,14 @@ impl ForfeitFact {
             replay.steps.iter().flat_map(|s| &s.replies).filter(|r| r.player == self.player).map(|r| r.ms).sum();
         let blocked_ms = blocked.as_millis() as u64;
         let waited = wait_ms.max(blocked_ms);
-        (waited > 0 && waited * 2 >= answering_ms).then_some(Flood { written, wait_ms, blocked_ms, answering_ms, rate })
+        // (Bytes a bot writes without waiting explain no wait, whatever was measured.)
+        (wait_ms > 0 && waited * 2 >= answering_ms).then_some(Flood {
+            written,
+            wait_ms,
+            blocked_ms,
+            answering_ms,
+            rate,
+        })
     }
 
     /// [`ForfeitFact::flood`] in the match `played`, with what was dropped of this player's
@@ -827,6 +834,10 @@ mod tests {
         let unflushed = timed_out_after(0, 0, 5000, 3);
         let said = forfeit_facts(&unflushed)[0].flood(&unflushed, 1_000_000 - (64 << 10), Duration::from_millis(230));
         assert_eq!(said, None, "1 MB written at once, then waiting for input");
+        // Nor one whose bytes fit in what a bot writes without waiting (100 KB), whatever
+        // was measured (its pipe found full twice across its thinking, say).
+        let small = forfeit_facts(&unflushed)[0].flood(&unflushed, 100_000 - (64 << 10), Duration::from_millis(5000));
+        assert_eq!(small, None, "100 KB cannot have kept it waiting");
     }
 
     #[test]

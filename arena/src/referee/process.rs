@@ -756,32 +756,30 @@ const STDERR_READ: usize = 64 * 1024;
 /// bot's clock, and its opponent a quarter more wall time per answer; and throttled past the
 /// log only, its first 64 KiB were still 65,536 reads (0.4 s of CPU) per bot and match.
 ///
-/// A read that fills the buffer found the pipe full (64 KiB, its size): the bot had filled it
-/// while the reader waited, and a bot writing in bulk then waits on it. The time since the
-/// previous read is counted as the bot's `blocked` time, as long as it took, however loaded
-/// the machine (a reader waiting on an empty pipe returns at the first bytes, so a read can fill
-/// the buffer only after the reader's own wait).
+/// Two reads in a row that fill the buffer found the pipe full (64 KiB, its size) each time:
+/// the bot kept it full in between, waiting on it, and the time between them is counted as
+/// its `blocked` time, as long as it took, however loaded the machine. (One full read alone
+/// says nothing: a single write of 64 KiB or more fills the pipe at once, after any pause.)
 async fn keep_stderr(mut err: impl tokio::io::AsyncRead + Unpin, log: Arc<Mutex<StderrLog>>, cap: usize, rate: u64) {
     let mut buf = vec![0u8; STDERR_READ];
     // (In nanoseconds: in microseconds, rounded down, a small read's wait was none.)
     let per_read = Duration::from_nanos((STDERR_READ as u64 * 1_000_000_000).checked_div(rate).unwrap_or(0));
-    // When the last read returned (none before the first: the bot's start is not its wait).
-    // (On tokio's clock, which is the system's but for a test's paused one.)
-    let mut last_read: Option<tokio::time::Instant> = None;
+    // When the last read returned, if it filled the buffer (on tokio's clock, which is the
+    // system's but for a test's paused one).
+    let mut last_full: Option<tokio::time::Instant> = None;
     loop {
         let n = match err.read(&mut buf).await {
             Ok(0) | Err(_) => return,
             Ok(n) => n,
         };
         let now = tokio::time::Instant::now();
+        let full = n == buf.len();
         {
             let mut log = lock(&log);
-            if n == buf.len() && !log.ended {
-                if let Some(last) = last_read {
-                    log.blocked += now - last;
-                }
+            if let Some(last) = last_full.filter(|_| full && !log.ended) {
+                log.blocked += now - last;
             }
-            last_read = Some(now);
+            last_full = full.then_some(now);
             let room = cap.saturating_sub(log.kept.len()).min(n);
             log.kept.extend_from_slice(&buf[..room]);
             log.dropped += n - room;
@@ -887,6 +885,36 @@ mod tests {
         let (log, took) = read_at(Trickle { left: 16 }, 0, rate);
         assert!(took >= Duration::from_millis(16 * 5), "{took:?}");
         assert_eq!(log.blocked, Duration::ZERO, "the control");
+    }
+
+    /// A bot that writes a line, thinks a second, then writes 64 KiB at once fills the pipe in
+    /// one write that never waits: the second it thought is not counted (it was, when a full
+    /// read alone counted the time since the read before). The control: the same bot writing
+    /// three times that keeps the pipe full between its last three reads, 5 ms each.
+    #[test]
+    fn a_bot_that_fills_its_pipe_in_one_write_after_a_pause_did_not_wait() {
+        use tokio::io::AsyncWriteExt;
+        let rate = STDERR_READ as u64 * 200;
+        let blocked = |bulk: usize| {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().start_paused(true).build();
+            let Ok(runtime) = runtime else { panic!("a runtime") };
+            let log = Arc::new(Mutex::new(StderrLog::default()));
+            runtime.block_on(async {
+                // A pipe of 64 KiB, as the kernel's.
+                let (mut bot, arena) = tokio::io::duplex(STDERR_READ);
+                let writer = tokio::spawn(async move {
+                    let _ = bot.write_all(b"thinking\n").await;
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    let _ = bot.write_all(&vec![b'e'; bulk]).await;
+                });
+                keep_stderr(arena, log.clone(), 0, rate).await;
+                let _ = writer.await;
+            });
+            let blocked = lock(&log).blocked;
+            blocked
+        };
+        assert_eq!(blocked(STDERR_READ), Duration::ZERO);
+        assert_eq!(blocked(3 * STDERR_READ), Duration::from_millis(2 * 5), "the control");
     }
 
     #[test]
