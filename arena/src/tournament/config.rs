@@ -756,7 +756,7 @@ fn no_name_twice(text: &str, origin: &Path) -> Result<Option<NameLines>, Tournam
     Ok(Some(NameLines { file: origin.to_path_buf(), lines }))
 }
 
-/// Refuses `out = ""`, `secret = ""` and a bot's `cwd = ""`, naming the line. An empty `out`
+/// Refuses `out = ""`, `secret = ""` and a bot's `cwd = ""` (or `.`, `sub/..`), naming the line. An empty `out`
 /// is the config file's own folder once paths are resolved (the league was written among the
 /// config and the bots' folders); an empty `secret` keys the bots' seeds with nothing a bot
 /// could not know, so one bot could work out another's `ARENA_SEED` from the published seeds and
@@ -793,12 +793,15 @@ fn no_empty_text(text: &str, origin: &Path) -> Result<(), TournamentError> {
         );
     }
     for bot in &keys.bots {
-        if let Some(line) = empty(&bot.cwd) {
+        let here = bot.cwd.as_ref().filter(|c| names_its_own_folder(c.get_ref()));
+        if let Some(cwd) = here {
+            let line = line_at(text, cwd.span().start);
             let name = bot.name.as_deref().map_or(String::new(), |n| format!(" of bot `{n}`"));
+            let is = if cwd.get_ref().is_empty() { "is empty".to_string() } else { format!("is `{}`", cwd.get_ref()) };
             return refuse(
                 line,
                 &format!(
-                    "`cwd`{name} is empty: that is this file's own folder, which holds every bot's folder (and the \
+                    "`cwd`{name} {is}: that is this file's own folder, which holds every bot's folder (and the \
                      league's), all of it taken for this bot's submission: name the bot's folder (relative to this \
                      file's folder), or leave `cwd` out to run its command from this file's folder"
                 ),
@@ -814,6 +817,22 @@ fn no_empty_text(text: &str, origin: &Path) -> Result<(), TournamentError> {
         );
     }
     Ok(())
+}
+
+/// Whether a bot's `cwd` names the folder it is relative to itself (`""`, `.`, `./`, `sub/..`),
+/// by its words alone.
+fn names_its_own_folder(cwd: &str) -> bool {
+    use std::path::Component;
+    let mut depth = 0usize;
+    for part in Path::new(cwd).components() {
+        match part {
+            Component::CurDir => {}
+            Component::Normal(_) => depth += 1,
+            Component::ParentDir if depth > 0 => depth -= 1,
+            _ => return false,
+        }
+    }
+    depth == 0
 }
 
 impl BotEntry {
@@ -863,6 +882,13 @@ pub fn parse_bot_arg(arg: &str) -> Result<BotEntry, String> {
         (bot.name, bot.command) = (bot.name.trim().to_string(), bot.command.trim().to_string());
         if bot.name.is_empty() || bot.command.is_empty() {
             return Err(format!("`{arg}`: a bot needs a name and a command"));
+        }
+        // As in a config file ([`no_empty_text`]): the current folder, taken whole as its submission.
+        if bot.cwd.as_ref().and_then(|c| c.to_str()).is_some_and(names_its_own_folder) {
+            return Err(format!(
+                "`{arg}`: `cwd` names the current folder, all of it taken for this bot's submission: name the bot's \
+                 folder, or leave `cwd` out to run its command from here"
+            ));
         }
         return Ok(bot);
     }
@@ -932,9 +958,9 @@ mod tests {
         assert!(err.starts_with("c.toml:2: `secret` is empty: it keys the bots' seeds"), "{err}");
     }
 
-    /// A bot's `cwd = ""` is refused naming the bot, the key and its line: it made the config's
-    /// own folder the bot's (every other bot's files and the league's its submission). The
-    /// controls: a named folder is read and resolved, and a bot without `cwd` is read.
+    /// A bot's `cwd = ""` (or `.`, `bob/..`) is refused naming the bot, the key and its line: it
+    /// made the config's own folder the bot's (every other bot's files and the league's its
+    /// submission). The controls: other folders are read, and a bot without `cwd` is read.
     #[test]
     fn an_empty_cwd_is_refused() {
         let bots = |cwd: &str| {
@@ -946,8 +972,19 @@ mod tests {
         };
         let err = bots("cwd = \"\"\n").unwrap_err().to_string();
         assert!(err.starts_with("c.toml:8: `cwd` of bot `bob` is empty: that is this file's own folder"), "{err}");
+        // Any other way to name the same folder, by its words.
+        for here in [".", "./", "bob/..", "./bob/../."] {
+            let err = bots(&format!("cwd = {here:?}\n")).unwrap_err().to_string();
+            assert!(
+                err.starts_with(&format!("c.toml:8: `cwd` of bot `bob` is `{here}`: that is this file's own")),
+                "{err}"
+            );
+        }
         let named = bots("cwd = \"bob\"\n").unwrap();
         assert_eq!(named.bots[1].cwd.as_deref(), Some(Path::new("bob")), "the control");
+        for elsewhere in ["bob/../carol", "../bob", "/srv/bob"] {
+            assert!(bots(&format!("cwd = {elsewhere:?}\n")).is_ok(), "the control: {elsewhere}");
+        }
         assert_eq!(bots("").unwrap().bots[1].cwd, None, "the control: no cwd");
         let err = TournamentConfig::from_toml(
             "maps = [\"m.txt\"]\nbots = [{name = \"ann\", command = \"./bot\", cwd = \"\"}]\n",
@@ -1090,6 +1127,9 @@ mod tests {
             (r#"{name = "", command = "./bot"}"#, "a bot needs a name and a command"),
             (r#"{name = "carol", command = "./bot""#, "is not a bot entry"),
             ("{name = \"carol\", command = \"./bot\"}\nextra = 1", "unknown field `extra`"),
+            // An empty cwd, the whole current folder (the control: `carol` above).
+            (r#"{name = "carol", cwd = "", command = "./bot"}"#, "`cwd` names the current folder"),
+            (r#"{name = "carol", cwd = "carol/..", command = "./bot"}"#, "`cwd` names the current folder"),
         ] {
             let error = parse_bot_arg(bad).unwrap_err();
             assert!(error.contains(says), "{bad}: {error}");
