@@ -112,6 +112,31 @@ struct League<'a> {
 /// wins in the game's order there, then fewer losses (as the index page's view of a map).
 type MapStanding = (bool, i64, i64, i64);
 
+/// Each row's standing on each of `maps` (sorted), by map index then row.
+fn map_standings(board: &Leaderboard, maps: &[String]) -> Vec<Vec<MapStanding>> {
+    let mut standings = vec![Vec::with_capacity(board.rows.len()); maps.len()];
+    for row in &board.rows {
+        let mut by_map: Vec<Vec<&MatchRef>> = vec![Vec::new(); maps.len()];
+        for m in &row.matches {
+            if let Ok(mi) = maps.binary_search_by(|name| name.as_str().cmp(&m.map)) {
+                by_map[mi].push(m);
+            }
+        }
+        for (on_map, matches) in standings.iter_mut().zip(&by_map) {
+            on_map.push(standing(row, matches, board.wins_first));
+        }
+    }
+    standings
+}
+
+/// The standing of `row` by its `matches` on one map ([`MapStanding`]).
+fn standing(row: &Row, matches: &[&MatchRef], wins_first: bool) -> MapStanding {
+    let count = |o: &str| matches.iter().filter(|m| m.outcome == o).count() as i64;
+    let (total, wins) = (score_sum(matches.iter().map(|m| m.score)), count("win"));
+    let (first, second) = if wins_first { (wins, total) } else { (total, wins) };
+    (row.failure.is_none(), first, second, -count("loss"))
+}
+
 impl<'a> League<'a> {
     fn new(board: &'a Leaderboard, results: &'a [ResultLine]) -> Self {
         let keys: std::collections::HashSet<&str> =
@@ -128,27 +153,8 @@ impl<'a> League<'a> {
         // is explained in words that fit any game.
         let game = board.facts.as_ref().and_then(|f| crate::games::by_name(&f.game).ok());
         let words = game.map_or(Wording::NEUTRAL, |g| g.info().wording);
-        let mut league = League { board, lines, index, maps, map_of, words, standings: Vec::new() };
-        let mut standings = vec![Vec::with_capacity(board.rows.len()); league.maps.len()];
-        for row in &board.rows {
-            let mut by_map: Vec<Vec<&MatchRef>> = vec![Vec::new(); league.maps.len()];
-            for m in &row.matches {
-                by_map[league.map_index(&m.map)].push(m);
-            }
-            for (on_map, matches) in standings.iter_mut().zip(&by_map) {
-                on_map.push(league.standing(row, matches));
-            }
-        }
-        league.standings = standings;
-        league
-    }
-
-    /// The standing of `row` by its `matches` on one map.
-    fn standing(&self, row: &Row, matches: &[&MatchRef]) -> MapStanding {
-        let count = |o: &str| matches.iter().filter(|m| m.outcome == o).count() as i64;
-        let (total, wins) = (score_sum(matches.iter().map(|m| m.score)), count("win"));
-        let (first, second) = if self.board.wins_first { (wins, total) } else { (total, wins) };
-        (row.failure.is_none(), first, second, -count("loss"))
+        let standings = map_standings(board, &maps);
+        League { board, lines, index, maps, map_of, words, standings }
     }
 
     fn map_index(&self, map: &str) -> usize {
@@ -502,7 +508,7 @@ fn per_map_section(body: &mut String, league: &League<'_>, row: &Row) {
         let total = score_sum(mine.iter().map(|m| m.score));
         let count = |o: &str| mine.iter().filter(|m| m.outcome == o).count();
         // Rank on this map by the game's order there: total score then wins, or wins first.
-        let me = league.standing(row, &mine);
+        let me = standing(row, &mine, league.board.wins_first);
         let rank = 1 + league.standings[mi].iter().filter(|theirs| **theirs > me).count();
         let _ = write!(
             body,
