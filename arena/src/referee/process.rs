@@ -851,19 +851,23 @@ mod tests {
     /// and dropped, and how long the reader waited (on a paused clock, which moves only by the
     /// waits: the machine's speed does not count).
     fn trickled(bytes: u32, cap: usize, rate: u64) -> (usize, usize, Duration) {
-        let (log, took) = read_at(Trickle { left: bytes }, cap, rate);
+        let (log, took) = read_at(|| Trickle { left: bytes }, cap, rate);
         (log.kept.len(), log.dropped, took)
     }
 
-    /// Reads all of `source` with a log of `cap` bytes at `rate`, on a paused clock: the log,
-    /// and how long the reader waited.
-    fn read_at(source: impl tokio::io::AsyncRead + Unpin, cap: usize, rate: u64) -> (StderrLog, Duration) {
+    /// Reads all of the source `make` makes (on the runtime, which its tasks may use) with a log
+    /// of `cap` bytes at `rate`, on a paused clock: the log, and how long the reader waited.
+    fn read_at<R: tokio::io::AsyncRead + Unpin>(
+        make: impl FnOnce() -> R,
+        cap: usize,
+        rate: u64,
+    ) -> (StderrLog, Duration) {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().start_paused(true).build();
         let Ok(runtime) = runtime else { panic!("a runtime") };
         let log = Arc::new(Mutex::new(StderrLog::default()));
         let took = runtime.block_on(async {
             let started = tokio::time::Instant::now();
-            keep_stderr(source, log.clone(), cap, rate).await;
+            keep_stderr(make(), log.clone(), cap, rate).await;
             started.elapsed()
         });
         let log = std::mem::take(&mut *lock(&log));
@@ -879,10 +883,10 @@ mod tests {
         use tokio::io::AsyncReadExt;
         let rate = STDERR_READ as u64 * 200;
         let bulk = tokio::io::repeat(b'e').take(16 * STDERR_READ as u64);
-        let (log, took) = read_at(bulk, 0, rate);
+        let (log, took) = read_at(|| bulk, 0, rate);
         assert_eq!(log.dropped, 16 * STDERR_READ);
         assert_eq!(log.blocked, Duration::from_millis(15 * 5), "read for {took:?}");
-        let (log, took) = read_at(Trickle { left: 16 }, 0, rate);
+        let (log, took) = read_at(|| Trickle { left: 16 }, 0, rate);
         assert!(took >= Duration::from_millis(16 * 5), "{took:?}");
         assert_eq!(log.blocked, Duration::ZERO, "the control");
     }
@@ -896,22 +900,17 @@ mod tests {
         use tokio::io::AsyncWriteExt;
         let rate = STDERR_READ as u64 * 200;
         let blocked = |bulk: usize| {
-            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().start_paused(true).build();
-            let Ok(runtime) = runtime else { panic!("a runtime") };
-            let log = Arc::new(Mutex::new(StderrLog::default()));
-            runtime.block_on(async {
-                // A pipe of 64 KiB, as the kernel's.
+            let bot = move || {
+                // A pipe of 64 KiB, as the kernel's: read to its end once the bot's task ends.
                 let (mut bot, arena) = tokio::io::duplex(STDERR_READ);
-                let writer = tokio::spawn(async move {
+                tokio::spawn(async move {
                     let _ = bot.write_all(b"thinking\n").await;
                     tokio::time::sleep(Duration::from_secs(1)).await;
                     let _ = bot.write_all(&vec![b'e'; bulk]).await;
                 });
-                keep_stderr(arena, log.clone(), 0, rate).await;
-                let _ = writer.await;
-            });
-            let blocked = lock(&log).blocked;
-            blocked
+                arena
+            };
+            read_at(bot, 0, rate).0.blocked
         };
         assert_eq!(blocked(STDERR_READ), Duration::ZERO);
         assert_eq!(blocked(3 * STDERR_READ), Duration::from_millis(2 * 5), "the control");
