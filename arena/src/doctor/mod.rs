@@ -153,7 +153,7 @@ impl Checked {
             findings: Vec::new(),
             skipped: false,
             answered: answered(played),
-            never_ran: crashed && played.stderr.first().and_then(|e| python_compile_fix(e)).is_some(),
+            never_ran: crashed && python_compile_fix(&played.stderr_text(0)).is_some(),
             explained: false,
             at_first: at_first(played),
             heard: heard(played),
@@ -214,8 +214,8 @@ fn flooded(checked: &mut Checked, played: &PlayedMatch, before: &[Checked]) {
 /// What a bot printed in a match: its first answers, then the last lines of its stderr.
 fn heard(played: &PlayedMatch) -> Vec<String> {
     let answers = played.replay.steps.iter().filter_map(|s| s.replies.first()?.answer.clone()).take(5);
-    let stderr = played.stderr.first().map_or("", String::as_str);
-    answers.chain(last_lines(stderr, 10).iter().map(|l| l.to_string())).collect()
+    let stderr = played.stderr_text(0);
+    answers.chain(last_lines(&stderr, 10).iter().map(|l| l.to_string())).collect()
 }
 
 /// The last `n` lines of `stderr` that are not blank.
@@ -481,7 +481,7 @@ struct Crash {
 impl Crash {
     /// The crash of the bot that played `stage` (its situation `name`) in the match `played`.
     fn of<S: Stage + ?Sized>(stage: &S, name: &str, played: &PlayedMatch) -> Crash {
-        let stderr = played.stderr.first().cloned().unwrap_or_default();
+        let stderr = played.stderr_text(0);
         let header = Stage::state(stage, false)
             .ok()
             .and_then(|s| s.intro(Stage::seat(stage)).lines().next().map(str::to_string));
@@ -734,7 +734,7 @@ fn diagnose(
                 format!("after answering `{prompt} {}`", t - 1)
             };
             let (fix, its_own) = situation.crash_fix();
-            let stderr = played.stderr.first().map_or("", String::as_str);
+            let stderr = &played.stderr_text(0);
             // Python's own error for a program it could not compile: it never ran, so nothing
             // about reading the input applies.
             let compile_fix = python_compile_fix(stderr);
@@ -1140,14 +1140,7 @@ mod tests {
         replay.steps = answers.iter().map(|&ms| reply(ms, Reply::Line("WAIT".to_string()))).collect();
         replay.steps.push(reply(last, Reply::Failed(Failure::Timeout)));
         replay.result = MatchResult::timed_out();
-        PlayedMatch {
-            replay,
-            stderr: vec![String::new()],
-            stderr_dropped: vec![0],
-            stderr_blocked: vec![Duration::ZERO],
-            verdict: None,
-            remarks: Vec::new(),
-        }
+        PlayedMatch { replay, stderr: vec![crate::referee::BotStderr::default()], verdict: None, remarks: Vec::new() }
     }
 
     /// A timeout is told by the limit the referee applied: 3.6 s used of the game's 5 s left

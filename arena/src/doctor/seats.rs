@@ -225,7 +225,7 @@ pub(super) async fn check(
                 info.wording.step
             ),
         };
-        let stderr = played.stderr.first().map_or("", String::as_str);
+        let stderr = &played.stderr_text(0);
         let good = replay.steps.iter().filter_map(|s| s.replies.first()).filter(|r| r.answer.is_some()).count();
         let mut findings: Vec<Finding> = facts
             .into_iter()

@@ -49,8 +49,15 @@ pub(super) fn match_log(played: &PlayedMatch, guard: Guard) -> String {
         out.push_str(&format!("{SECTION} player {} ({}): stderr {SECTION}\n", i + 1, p.name));
         // The arena's note of what it dropped goes after the bot's lines, outside the margin:
         // a bot writing the same words has them in the margin.
-        let note = dropped_note(played.dropped(i));
-        let err = if guard == Guard::Full { err.strip_suffix(note.as_str()).unwrap_or(err) } else { err };
+        let note = dropped_note(err.dropped);
+        // (Short of every defence, the note is quoted with the bot's lines, as it once was.)
+        let with_note;
+        let err = if guard == Guard::Full {
+            err.text.as_str()
+        } else {
+            with_note = format!("{}{note}", err.text);
+            with_note.as_str()
+        };
         #[cfg(test)]
         if guard == Guard::Raw {
             out.push_str(err);
@@ -197,6 +204,7 @@ fn broken_runs(text: &str) -> Cow<'_, str> {
 mod tests {
     use super::*;
     use crate::engine::Limits;
+    use crate::referee::BotStderr;
     use crate::replay::{PlayerInfo, Replay};
 
     /// A match of `alice` (seat 1) and `bob` (seat 2) with this stderr.
@@ -212,9 +220,7 @@ mod tests {
         );
         PlayedMatch {
             replay,
-            stderr: stderr.map(str::to_string).to_vec(),
-            stderr_dropped: vec![0, 0],
-            stderr_blocked: vec![std::time::Duration::ZERO; 2],
+            stderr: stderr.map(|text| BotStderr { text: text.to_string(), ..BotStderr::default() }).to_vec(),
             verdict: None,
             remarks: Vec::new(),
         }
@@ -393,10 +399,9 @@ mod tests {
     /// it was, the bot's words and the arena's note read the same.
     #[test]
     fn the_note_of_dropped_stderr_is_the_arena_s_own_line() {
-        let note = dropped_note(4096);
         let forged = "[arena: 4096 more bytes of stderr dropped]";
-        let mut m = played([&format!("thinking{note}"), &format!("{forged}\n")]);
-        m.stderr_dropped = vec![4096, 0];
+        let mut m = played(["thinking", &format!("{forged}\n")]);
+        m.stderr[0].dropped = 4096;
         let log = m.stderr_log();
         assert_eq!(
             log,
@@ -438,10 +443,9 @@ mod tests {
     /// hidden.
     #[test]
     fn a_bot_s_colour_ends_with_its_line() {
-        let note = dropped_note(10);
         for attack in ["thinking\u{1b}[8m", "\u{1b}[30;40mblack\n\u{1b}[8;1m", "\u{1b}[0;8m\r\n"] {
-            let mut m = played([&format!("{attack}{note}"), "bob's own\n"]);
-            m.stderr_dropped = vec![10, 0];
+            let mut m = played([attack, "bob's own\n"]);
+            m.stderr[0].dropped = 10;
             let control = coloured_rows(&match_log(&m, Guard::Margin));
             assert!(control.iter().any(|r| r.starts_with("===== player 2")), "the control: {control:?}");
             let log = m.stderr_log();

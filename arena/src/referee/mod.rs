@@ -16,7 +16,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 pub use crate::engine::{Answer, ClockKind, Limits};
-pub use process::{seat_seed, BotCommand, BotProcess};
+pub use process::{seat_seed, BotCommand, BotProcess, BotStderr};
 
 /// The `tracing` target of a notice to the user (an overloaded machine): a sentence of its own,
 /// which the binary shows plainly on stderr, not as a log line with its module.
@@ -96,16 +96,11 @@ pub enum RefereeError {
 pub struct PlayedMatch {
     /// The full record, result included.
     pub replay: Replay,
-    /// What each bot wrote to stderr (capped, then the arena's note of what it dropped:
-    /// [`log::dropped_note`]), in player order.
-    pub stderr: Vec<String>,
-    /// How many bytes of each bot's stderr were dropped past the cap, in player order (the log
-    /// writes its note as the arena's, not the bot's).
-    pub stderr_dropped: Vec<usize>,
-    /// How long each bot waited on its full stderr pipe for the arena to read it, as the
-    /// reader measured it, in player order (what a flood of stderr cost it, however loaded the
+    /// What each bot wrote to stderr, in player order: the text kept up to the cap, how many
+    /// bytes were dropped past it (the log writes its note as the arena's, not the bot's), and
+    /// how long the bot waited on its full pipe (what a flood cost it, however loaded the
     /// machine: [`crate::explain::ForfeitFact::flood`]).
-    pub stderr_blocked: Vec<Duration>,
+    pub stderr: Vec<BotStderr>,
     /// The game's verdict, for a single-player test ([`State::verdict`]).
     pub verdict: Option<Verdict>,
     /// The game's warnings about players ([`State::remarks`]).
@@ -115,12 +110,18 @@ pub struct PlayedMatch {
 impl PlayedMatch {
     /// How many bytes of `player`'s stderr were dropped past the cap (0 for none, or no such player).
     pub fn dropped(&self, player: PlayerId) -> usize {
-        self.stderr_dropped.get(player).copied().unwrap_or(0)
+        self.stderr.get(player).map_or(0, |e| e.dropped)
     }
 
     /// How long `player` waited on its full stderr pipe (zero for none, or no such player).
     pub fn blocked(&self, player: PlayerId) -> Duration {
-        self.stderr_blocked.get(player).copied().unwrap_or_default()
+        self.stderr.get(player).map_or(Duration::ZERO, |e| e.blocked)
+    }
+
+    /// What `player` wrote to stderr (capped), then the arena's note of what it dropped
+    /// ([`log::dropped_note`]); empty for a bot that wrote nothing, or no such player.
+    pub fn stderr_text(&self, player: PlayerId) -> String {
+        self.stderr.get(player).map_or_else(String::new, |e| e.text.clone() + &log::dropped_note(e.dropped))
     }
 
     /// The bots' stderr as one log, a section per player, each under a header of the arena's;
@@ -133,7 +134,7 @@ impl PlayedMatch {
     /// atomically.
     pub fn save(&self, replay: &std::path::Path, log: &std::path::Path) -> Result<(), ReplayError> {
         self.replay.save(replay)?;
-        if self.stderr.iter().all(String::is_empty) {
+        if self.stderr.iter().all(BotStderr::is_empty) {
             return Ok(());
         }
         write_atomic(log, self.stderr_log().as_bytes())
@@ -175,20 +176,10 @@ pub async fn play_match(
     }
     seats.release(limits.grace, |_| true);
     drop(monitor);
-    let ended = seats.stderr().await;
-    let stderr = ended.iter().map(|e| e.text.clone() + &log::dropped_note(e.dropped)).collect();
-    let stderr_dropped = ended.iter().map(|e| e.dropped).collect();
-    let stderr_blocked = ended.iter().map(|e| e.blocked).collect();
+    let stderr = seats.stderr().await;
     replay.result = MatchResult::from_outcome(state.outcome(), &replay.players);
     replay.seat_seeds = bots.iter().filter_map(BotCommand::seat_seed).collect();
-    Ok(PlayedMatch {
-        replay,
-        stderr,
-        stderr_dropped,
-        stderr_blocked,
-        verdict: state.verdict(),
-        remarks: state.remarks(),
-    })
+    Ok(PlayedMatch { replay, stderr, verdict: state.verdict(), remarks: state.remarks() })
 }
 
 /// Draws the outcome of a chance node from the match's dice and applies it.

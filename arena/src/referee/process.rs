@@ -126,6 +126,13 @@ pub struct BotStderr {
     pub blocked: Duration,
 }
 
+impl BotStderr {
+    /// Whether the bot wrote nothing to stderr (nothing kept, nothing dropped).
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty() && self.dropped == 0
+    }
+}
+
 /// A bot's CPU time is not read at an answer that comes less than this after the last
 /// reading: it cannot have used much of it (at most this times its cores), and the next
 /// reading counts it ([`Answer::counted_cpu`]: such an answer counts none).

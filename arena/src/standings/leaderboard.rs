@@ -350,9 +350,9 @@ pub fn compute(input: &Input) -> Leaderboard {
     sorted.sort_by(|a, b| a.key.cmp(&b.key));
     let mut tally: BTreeMap<&str, Tally> = input.bots.iter().map(|b| (b.as_str(), Tally::default())).collect();
     for line in &sorted {
-        // (A winner of no seat is no result: the results' readers skip such a line with a
-        // warning naming it; one given here all the same counts for nobody.)
-        if line.result.winner.is_some_and(|w| w >= line.result.players.len()) {
+        // (A result not its seats' (a winner of no seat) is no result: the results' readers skip
+        // such a line with a warning naming it; one given here all the same counts for nobody.)
+        if line.seats_problem().is_some() {
             continue;
         }
         let outcome = outcomes(line, input.forfeits);
@@ -813,6 +813,15 @@ mod tests {
             assert_eq!(rows, nobody, "{rule:?}");
         }
         assert_eq!(outcomes(&line, ForfeitRule::Loss), [1, -1], "outcomes alone: a won by b's forfeit");
+        // A third player in the result, the winner: no seat either (it was a loss for both).
+        line.result.winner = Some(2);
+        line.result.players.push(line.result.players[0].clone());
+        for rule in [ForfeitRule::Loss, ForfeitRule::Score] {
+            let mut rows = games(&line, rule);
+            rows.sort();
+            assert_eq!(rows, nobody, "{rule:?}, a third player");
+        }
+        assert_eq!(outcomes(&line, ForfeitRule::Score)[..2], [-1, -1], "outcomes alone: a loss for both seats");
     }
 
     /// An average on an exact tie (28020 / 16 = 1751.25) is rounded once, half away from zero,

@@ -55,3 +55,21 @@ pub struct ResultLine {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub forfeits: Vec<crate::explain::ForfeitFact>,
 }
+
+impl ResultLine {
+    /// Why its result is no result of its own seats, if it is not: one player for each seat, and
+    /// a winner (if any) that is one of them. A line failing this counts for nobody (a winner of
+    /// seat 5 of two, or seat 2 of two seats with a third player added, was a loss for both).
+    pub fn seats_problem(&self) -> Option<String> {
+        let (players, seats) = (self.result.players.len(), self.seats.len());
+        if players != seats {
+            return Some(format!("its result has {players} players for its {seats} seats"));
+        }
+        match self.result.winner {
+            Some(w) if w >= players => {
+                Some(format!("its winner, seat {w}, is none of its {players} players' seats (counted from 0)"))
+            }
+            _ => None,
+        }
+    }
+}

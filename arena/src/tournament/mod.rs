@@ -855,8 +855,11 @@ fn plan(
     }
     // The bots' seeds are keyed with a secret no bot can work out: without one in the config,
     // the league draws its own and keeps it in its record (resumes and shards read it there).
+    // A recorded empty secret (an arena before `secret = ""` was refused took one) is none, as
+    // a config's would be: a new one is drawn (`changes` says so).
     if config.secret.is_none() {
-        config.secret = previous.as_ref().and_then(|p| p.config.secret.clone()).or_else(|| Some(fresh_secret()));
+        let recorded = previous.as_ref().and_then(|p| p.config.secret.clone()).filter(|s| !s.is_empty());
+        config.secret = recorded.or_else(|| Some(fresh_secret()));
     }
     remove_temporaries(out);
 
@@ -1350,6 +1353,17 @@ fn changes(old: &TournamentRecord, new: &TournamentRecord, out_dir: &Path) -> Ve
         added.retain(|n| n != renamed_to);
         back.retain(|n| n != renamed_to);
         removed.retain(|n| n != gone);
+    }
+    if old.config.secret.as_deref() == Some("") && new.config.secret.as_deref() != Some("") {
+        let from = if new.config.secret_in_file {
+            "the config's `secret`"
+        } else {
+            "a new one, drawn and kept in its tournament.json"
+        };
+        out.push(format!(
+            "secret: the league's recorded `secret` is empty, which keys the bots' seeds (ARENA_SEED) with nothing \
+             secret (an older arena took `secret = \"\"`); the matches played from now on key them with {from}"
+        ));
     }
     if !back.is_empty() {
         out.push(format!(

@@ -139,17 +139,11 @@ pub(crate) fn complete_part(path: &Path) -> Result<(Vec<u8>, usize), TournamentE
 }
 
 /// Checks what a result line says that no reader may take on trust: the files it names are its
-/// folder's own ([`own_files`]), and its winner is one of its players (a winner of seat 5 of
-/// two counted as a loss for both, or stopped `arena leaderboard` with a panic).
+/// folder's own ([`own_files`]), and its result is its seats' ([`ResultLine::seats_problem`]:
+/// a winner of no seat counted as a loss for both, or stopped `arena leaderboard` with a panic).
 fn sound(line: &ResultLine) -> Result<(), String> {
     own_files(line)?;
-    let players = line.result.players.len();
-    match line.result.winner {
-        Some(w) if w >= players => {
-            Err(format!("its winner, seat {w}, is none of its {players} players' seats (counted from 0)"))
-        }
-        _ => Ok(()),
-    }
+    line.seats_problem().map_or(Ok(()), Err)
 }
 
 /// Checks that the files a result line names are its folder's own: its key is a plain file
@@ -328,7 +322,9 @@ mod tests {
 
     /// A line whose winner is no seat of its players (seat 5 of two) is skipped like any line
     /// that is not a result: `arena leaderboard` counted it as a loss for both, and, with a
-    /// forfeit in it, panicked. The control: the same line with its winner in range is read.
+    /// forfeit in it, panicked. So is one whose result has a player more than its seats, the
+    /// winner being that one (seat 2 of two seats: it was counted as a loss for both seats).
+    /// The control: the same lines with their winner in range, or without the extra player.
     #[test]
     fn a_line_whose_winner_is_no_seat_is_skipped() {
         let dir = tempfile::tempdir().unwrap();
@@ -337,16 +333,30 @@ mod tests {
             l.result.winner = winner;
             l
         };
+        let with_a_third_player = |key: &str, winner: Option<usize>| {
+            let mut l = with_winner(key, winner);
+            let third = PlayerResult { name: "c".into(), score: 9, finished: true, forfeit: None, detail: None };
+            l.result.players.push(third);
+            l
+        };
         let lines = [
             with_winner("k1", Some(1)),
             with_winner("k2", Some(2)),
             with_winner("k3", Some(5)),
             with_winner("k4", None),
+            with_a_third_player("k5", Some(2)),
+            with_a_third_player("k6", Some(0)),
         ];
         rewrite(&dir.path().join(RESULTS_FILE), &lines).unwrap();
         let keys: Vec<String> = read_all(dir.path()).unwrap().into_iter().map(|l| l.key).collect();
-        assert_eq!(keys, ["k1", "k4"], "seat 1 of two and a draw are read (the control); seats 2 and 5 are not");
+        assert_eq!(keys, ["k1", "k4"], "seat 1 of two and a draw are read (the control); the others are not");
         assert!(sound(&lines[2]).unwrap_err().contains("seat 5"), "the warning says which seat");
+        assert_eq!(sound(&lines[4]).unwrap_err(), "its result has 3 players for its 2 seats");
+        let mut two = lines[4].clone();
+        two.result.players.pop();
+        assert_eq!(sound(&two), Err("its winner, seat 2, is none of its 2 players' seats (counted from 0)".into()));
+        two.result.winner = Some(1);
+        assert_eq!(sound(&two), Ok(()), "the control: without the third player, and a winner of its seats");
     }
 
     #[test]

@@ -203,7 +203,7 @@ fn waiting_reason(fact: &arena::explain::ForfeitFact, silence: Silence, bot: &st
 /// any: said under the test's line, so that a crash is not only "the bot exited".
 fn last_words(report: &course::checker::TestReport) -> Option<String> {
     report.played.replay.result.players.first()?.forfeit.as_ref()?;
-    arena::explain::stderr_ends(report.played.stderr.first()?)
+    arena::explain::stderr_ends(&report.played.stderr_text(0))
 }
 
 /// Refuses to run tests that are not the public 20 where the bot's box shows the tests folder

@@ -111,7 +111,7 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
         let mut flooded = Vec::new();
         for fact in arena::explain::forfeit_facts(&played.replay) {
             let Some(p) = result.players.get(fact.player) else { continue };
-            let stderr = played.stderr.get(fact.player).map_or("", String::as_str);
+            let stderr = &played.stderr_text(fact.player);
             // The log is written only with the replay, and only when a bot wrote to stderr.
             let note = match (&replay_path, stderr.trim().is_empty()) {
                 (_, true) => Some("it wrote nothing to stderr"),
@@ -170,7 +170,9 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
                 );
             }
         }
-        for (p, &dropped) in played.stderr_dropped.iter().enumerate().filter(|(p, &d)| d > 0 && !flooded.contains(p)) {
+        for (p, dropped) in
+            played.stderr.iter().map(|e| e.dropped).enumerate().filter(|(p, d)| *d > 0 && !flooded.contains(p))
+        {
             let Some(player) = result.players.get(p) else { continue };
             let cut = arena::explain::stderr_cut(dropped, &played.replay.limits);
             let cut = cut.strip_prefix("your bot ").unwrap_or(&cut);
