@@ -952,3 +952,23 @@ fn view_open_without_a_browser_says_where_the_page_is() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && !stderr.contains("No browser") && !stderr.contains("www-browser"), "{stderr}");
 }
+
+/// A duel names the log of what the bots wrote to stderr (a student's debug output), which no
+/// line named when nobody forfeited. The control: with no stderr there is no log, and no line.
+#[test]
+fn a_duel_names_the_log_of_the_bots_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = map("tight.txt");
+    let out =
+        arena_in(dir.path(), &["duel", "--map", &map, "--replay", "r.json", &script("narrator.sh"), &bin("greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("\nStderr: r.log  (what the bots wrote to stderr)\n"), "{stdout}");
+    let log = std::fs::read_to_string(dir.path().join("r.log")).unwrap();
+    assert!(log.contains("got: TICK 1"), "{log}");
+    // The control.
+    let out = arena_in(dir.path(), &["duel", "--map", &map, "--replay", "q.json", &bin("waiter"), &bin("greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && stdout.contains("Replay: q.json"), "{stdout}");
+    assert!(!stdout.contains("Stderr:") && !dir.path().join("q.log").exists(), "{stdout}");
+}

@@ -347,13 +347,13 @@ pub fn starter(game: &GameInfo, named: bool, lang: Lang, name: &str, arena: &str
          ```sh\n{block}\n```\n\n\
          1. builds the bot{built};\n\
          2. plays one duel against the arena's built-in `{opponent}`{duel_map}\n   \
-            and prints the result; the replay goes to `replays/` (watch it with `arena replay <file>` or\n   \
-            `arena view <file> --open`){item_end}\n{more_item}\n{path_note}\
+            and prints the result; the replay goes to `replays/` (watch it with `{a} replay <file>` or\n   \
+            `{a} view <file> --open`){item_end}\n{more_item}\n{path_note}\
          ## When something goes wrong\n\n\
-         `arena check-bot{game_flag} {bot}` {check}\n\n\
+         `{a} check-bot{game_flag} {bot}` {check}\n\n\
          ## A local tournament\n\n\
          `tournament.toml` pits your bot against the built-in sample bots, both sides of every pairing:\n\
-         `arena tournament --config tournament.toml` (results, replays and the leaderboard go to a new\n\
+         `{a} tournament --config tournament.toml` (results, replays and the leaderboard go to a new\n\
          folder under `replays/`; `--resume` that folder plays only what changed since). Add your\n\
          classmates' bots as more `[[bots]]` entries.\n",
         game_title = a_or_an(game.title),
@@ -375,9 +375,9 @@ pub fn starter(game: &GameInfo, named: bool, lang: Lang, name: &str, arena: &str
             String::new()
         } else {
             format!(
-                "These commands call the arena by its full path, `{arena}`: a bot's command (such as `arena bot \
-                 {opponent}`) finds programs in /usr/local/bin, /usr/bin and /bin only, whatever your PATH, and the \
-                 arena is in none of them. Do the same with the commands below (or install `arena` into \
+                "These commands, and those below, call the arena by its full path, `{arena}`: a bot's command \
+                 (such as `arena bot {opponent}`) finds programs in /usr/local/bin, /usr/bin and /bin only, \
+                 whatever your PATH, and the arena is in none of them (or install `arena` into \
                  /usr/local/bin).\n\n"
             )
         },
@@ -557,6 +557,34 @@ mod tests {
         let c = starter(Lang::C, "mybot", "arena").unwrap();
         let c_text = &c.files.iter().find(|(p, _)| p == Path::new("tournament.toml")).unwrap().1;
         assert!(!c_text.contains("ignore"), "a program without a folder has nothing to ignore: {c_text}");
+    }
+
+    /// Every command the README shows calls the arena as `new-bot` was called: a student
+    /// who ran `target/release/arena new-bot` had `arena check-bot ./mybot` (and the
+    /// tournament's, the replay's) fail with "command not found".
+    #[test]
+    fn every_command_of_the_readme_calls_the_arena_by_the_path_given() {
+        let readme = |arena: &str| {
+            let s = starter(Lang::Cpp, "mybot", arena).unwrap();
+            s.files.iter().find(|(p, _)| p == Path::new("README.md")).unwrap().1.clone()
+        };
+        let full = readme("/opt/my arena/arena");
+        for command in [
+            "`'/opt/my arena/arena' check-bot ./mybot`",
+            "`'/opt/my arena/arena' tournament --config tournament.toml`",
+            "`'/opt/my arena/arena' replay <file>`",
+            "`'/opt/my arena/arena' view <file> --open`",
+        ] {
+            assert!(full.contains(command), "{command} in {full}");
+        }
+        let runnable =
+            |text: &str| text.lines().any(|l| l.contains("`arena check-bot") || l.contains("`arena tournament"));
+        assert!(!runnable(&full), "a command by the bare name, which the shell may not find: {full}");
+        assert!(full.contains("These commands, and those below, call the arena by its full path"), "{full}");
+        // Called as `arena` (on the PATH, in /usr/local/bin), the README says `arena` and no note.
+        let short = readme("arena");
+        assert!(short.contains("`arena check-bot ./mybot`") && runnable(&short), "{short}");
+        assert!(!short.contains("full path"), "{short}");
     }
 
     #[test]

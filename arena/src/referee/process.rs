@@ -669,7 +669,9 @@ fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std:
             ))
         }
         std::io::ErrorKind::NotFound if !program.contains('/') && file.is_some() => Some(format!(
-            "`{shown}` is a file of the bot's folder, but a program named without a folder is looked for on the PATH only: write `./{shown}`"
+            "`{shown}` is a file of the bot's folder, but a program named without a folder is looked for in {} \
+             only: write `./{shown}`",
+            BOX_PATH.replace(':', ", ")
         )),
         std::io::ErrorKind::NotFound if !program.contains('/') => {
             let on_path = std::env::var_os("PATH")
@@ -992,6 +994,8 @@ mod tests {
         };
         let hint = hint_for("bot", &missing).unwrap_or_default();
         assert!(hint.contains("write `./bot`"), "{hint}");
+        // Where a bot's programs are looked for, as the box's PATH says (it said "on the PATH").
+        assert!(hint.contains(&format!("looked for in {} only", BOX_PATH.replace(':', ", "))), "{hint}");
         assert_eq!(hint_for("other", &missing), None, "no such file in the folder: nothing to guess");
         assert_eq!(hint_for("./bot", &missing), None, "named with its folder already");
         std::fs::set_permissions(dir.path().join("bot"), std::fs::Permissions::from_mode(0o644)).unwrap();

@@ -578,9 +578,7 @@ fn copy_public_with(
     let point =
         || if (steps.killed)() { Err(TournamentError::Invalid("publish: stopped (test)".to_string())) } else { Ok(()) };
     let invalid = |what: String| TournamentError::Invalid(what);
-    if !dir.join(super::TOURNAMENT_FILE).is_file() {
-        return Err(invalid(format!("{}: not a tournament folder (no {})", dir.display(), super::TOURNAMENT_FILE)));
-    }
+    // (Says what `arena leaderboard` says of a folder that is missing or holds no league.)
     let record = TournamentRecord::load_to_show(dir, games)?;
     let real = |p: &Path| std::fs::canonicalize(p).map_err(|e| TournamentError::io(p, e));
     let dir_real = real(dir)?;
@@ -954,6 +952,30 @@ mod tests {
         assert_eq!(staging_left(&out).len(), 2, "the earlier copy and the new one, beside it");
         publish(None, false).unwrap();
         assert!(whole(&out) && version(&out, "ann") == "v2" && staging_left(&out).is_empty());
+    }
+
+    /// A folder that is missing, or holds no league, is told as `arena leaderboard` tells it (a
+    /// missing folder was "not a tournament folder (no tournament.json)"), and nothing is made.
+    /// The control: the league's own folder publishes.
+    #[test]
+    fn a_missing_or_empty_league_folder_is_told_so() {
+        use crate::tournament::Quiet;
+        let dir = tempfile::tempdir().unwrap();
+        let games = crate::games::registry();
+        let out = dir.path().join("site");
+        let publish = |src: &Path| copy_public(src, &out, LogsShown::default(), &games, &Quiet);
+        let missing = dir.path().join("leauge");
+        let err = publish(&missing).unwrap_err().to_string();
+        assert!(err.starts_with(&format!("{}: no such folder: give a league's folder", missing.display())), "{err}");
+        let empty = dir.path().join("empty");
+        std::fs::create_dir(&empty).unwrap();
+        let err = publish(&empty).unwrap_err().to_string();
+        assert!(err.starts_with(&format!("{}: no tournament.json: not a tournament folder", empty.display())), "{err}");
+        assert!(!out.exists(), "nothing is made");
+        // The control.
+        let (_, src) = played_course(dir.path());
+        publish(&src).unwrap();
+        assert!(whole(&out));
     }
 
     /// A destination under a file (`afile/sub`, `afile/sub/deeper`) is refused, saying that

@@ -194,6 +194,10 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
                 super::arena_command(),
                 super::shell_word(&path.to_string_lossy())
             );
+            // Where a bot's debug output went (written only when a bot wrote to stderr).
+            if played.stderr.iter().any(|s| !s.is_empty()) {
+                say!("Stderr: {}  (what the bots wrote to stderr)", path.with_extension("log").display());
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
