@@ -1075,6 +1075,9 @@ fn what_a_crash_left_half_written_goes_and_is_never_published() {
     let (_, stderr, code) = tournament(&["--resume", &early.display().to_string()]);
     assert_ne!(code, 0);
     assert!(stderr.contains("start it again with `arena tournament --config FILE --out"), "{stderr}");
+    // A folder that is no league at all (a bot's, mistyped) is told so first: not only told to
+    // start a league there.
+    assert!(stderr.contains("not a tournament folder: give a league's folder"), "{stderr}");
 }
 
 /// `-j` far above the matches to play starts no more workers than matches (one thread each:

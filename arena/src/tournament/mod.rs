@@ -240,8 +240,10 @@ impl TournamentRecord {
         let path = dir.join(TOURNAMENT_FILE);
         let text = crate::files::read_regular(&path).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound if dir.is_dir() => TournamentError::Invalid(format!(
-                "{}: no {TOURNAMENT_FILE}: not a tournament folder, or its first run was stopped before any match \
-                 started (nothing was lost): start it again with `arena tournament --config FILE --out {}`",
+                "{}: no {TOURNAMENT_FILE}: not a tournament folder: give a league's folder (one `arena tournament \
+                 --config FILE --out DIR` or `arena build CONFIG --out DIR` made); if this is one whose first run was \
+                 stopped before any match started (nothing was lost), start it again with `arena tournament --config \
+                 FILE --out {}`",
                 dir.display(),
                 dir.display()
             )),

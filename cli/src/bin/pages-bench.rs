@@ -32,24 +32,30 @@ struct Args {
     out: PathBuf,
 }
 
-fn args() -> anyhow::Result<Args> {
+const USAGE: &str = "usage: pages-bench [--bots N >= 2] [--maps M >= 1] [--failed K < N] [--seed S] --out DIR";
+
+/// The arguments, or `None` when asked for help (`-h`, `--help`).
+fn args() -> anyhow::Result<Option<Args>> {
     let mut a = Args { bots: 300, maps: 1, failed: 3, seed: 1, out: PathBuf::new() };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
-        let value = it.next().with_context(|| format!("{flag} needs a value"))?;
+        if flag == "-h" || flag == "--help" {
+            return Ok(None);
+        }
+        let value = it.next().with_context(|| format!("{flag} needs a value ({USAGE})"))?;
         match flag.as_str() {
             "--bots" => a.bots = value.parse().context("--bots N")?,
             "--maps" => a.maps = value.parse().context("--maps M")?,
             "--failed" => a.failed = value.parse().context("--failed K")?,
             "--seed" => a.seed = value.parse().context("--seed S")?,
             "--out" => a.out = PathBuf::from(value),
-            _ => bail!("usage: pages-bench [--bots N] [--maps M] [--failed K] [--seed S] --out DIR"),
+            _ => bail!("unknown option `{flag}` ({USAGE})"),
         }
     }
     if a.out.as_os_str().is_empty() || a.bots < 2 || a.maps < 1 || a.failed >= a.bots {
-        bail!("usage: pages-bench [--bots N >= 2] [--maps M >= 1] [--failed K < N] [--seed S] --out DIR");
+        bail!("{USAGE}");
     }
-    Ok(a)
+    Ok(Some(a))
 }
 
 /// CPU time this process has used so far, in seconds.
@@ -62,7 +68,10 @@ fn cpu_seconds() -> f64 {
 }
 
 fn main() -> anyhow::Result<()> {
-    let a = args()?;
+    let Some(a) = args()? else {
+        println!("{USAGE}\n\nWrites the pages of a synthetic round robin of N bots on M maps (K of them not built) into DIR.");
+        return Ok(());
+    };
     let mut rng = rand::rngs::StdRng::seed_from_u64(a.seed);
     let names: Vec<String> = (0..a.bots).map(|i| format!("bot-{i:03}")).collect();
     let playing = a.bots - a.failed;
