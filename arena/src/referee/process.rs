@@ -634,6 +634,28 @@ fn decode(bytes: Vec<u8>) -> BotLine {
     }
 }
 
+/// `program` (a path, run in `here`) with its file name replaced by the nearest name of a program
+/// beside it (an executable file, a typo or two away: `./mybott` for `./mybot`), if any.
+/// Only executable files: `./mybot` not built yet is not `./mybot.c` misspelt.
+fn near_program(here: &Path, program: &str) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let (parent, name) = program.rsplit_once('/')?;
+    let folder = if parent.is_empty() { Path::new("/").to_path_buf() } else { here.join(parent) };
+    let names: Vec<String> = std::fs::read_dir(folder)
+        .ok()?
+        .filter_map(Result::ok)
+        .filter(|e| e.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0))
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n != name)
+        .take(1000)
+        .collect();
+    // A typo: two at most, and one per three letters (`./mybot` is no typo of `./bot`).
+    let typos = |n: &String| strsim::damerau_levenshtein(name, n);
+    let near =
+        names.iter().filter(|n| typos(n) <= 2 && typos(n) * 3 <= name.chars().count()).min_by_key(|n| typos(n))?;
+    Some(format!("{parent}/{near}"))
+}
+
 /// What a beginner most likely got wrong when the program of the command `words` (run in
 /// `folder` or the current folder) could not be started with `error`: a program of the folder
 /// named without `./` (the system looks for it on the PATH only), one found on the user's PATH
@@ -658,6 +680,15 @@ fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std:
                  `{}` has a space in its path: quote it inside the command, `\"'{}'\"`",
                 crate::safe_text::terminal(&whole),
                 crate::safe_text::terminal(&whole)
+            ))
+        }
+        std::io::ErrorKind::NotFound
+            if program.contains('/') && meta.is_none() && near_program(here, program).is_some() =>
+        {
+            let near = near_program(here, program).unwrap_or_default();
+            Some(format!(
+                "`{shown}` does not exist, but `{}` does: did you mean it?",
+                crate::safe_text::terminal(&near)
             ))
         }
         std::io::ErrorKind::NotFound if program.contains('/') && meta.is_none() => {
@@ -1026,6 +1057,21 @@ mod tests {
         let hint = hint_for("rs/target/release/rs", &missing).unwrap_or_default();
         assert!(hint.contains("build it first, `cargo build --release` in `rs`"), "{hint}");
         assert_eq!(hint_for("./bot", &missing), None, "it exists: missing is something else (its interpreter)");
+        // A typo in the program's name: the program beside it of the nearest name (an executable
+        // file only: `./mybot`, not built, is not `./mybot.c` misspelt, nor the Makefile).
+        std::fs::write(dir.path().join("mybot.c"), "int main() {}\n").unwrap();
+        let hint = hint_for("./mybot", &missing).unwrap_or_default();
+        assert!(hint.starts_with("`./mybot` does not exist: build it first"), "{hint}");
+        let hint = hint_for("./bott", &missing).unwrap_or_default();
+        assert_eq!(hint, "`./bott` does not exist, but `./bot` does: did you mean it?");
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        std::fs::write(dir.path().join("sub/cbot"), "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(dir.path().join("sub/cbot"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let hint = hint_for("sub/cbt", &missing).unwrap_or_default();
+        assert_eq!(hint, "`sub/cbt` does not exist, but `sub/cbot` does: did you mean it?");
+        std::fs::set_permissions(dir.path().join("bot"), std::fs::Permissions::from_mode(0o644)).unwrap();
+        let hint = hint_for("./bott", &missing).unwrap_or_default();
+        assert!(hint.starts_with("`./bott` does not exist: build it first"), "the control, not executable: {hint}");
     }
 
     /// A script without its execute bit gets the interpreter it is written for: `python3` for a
