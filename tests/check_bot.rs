@@ -372,6 +372,38 @@ fn the_same_timeout_is_counted_once() {
     );
 }
 
+/// A debug line printed before every answer is one problem, said once with its line and its
+/// fix, each other situation naming it (it was six problems, the same three lines six times);
+/// a move written `MOVE x,y`, its position differing from one situation to the next, is one
+/// too. The control: the same bot answering `MOVE x,y` in test mode, a malformed answer with
+/// another fix, is two problems, each with its own.
+#[test]
+fn the_same_malformed_answer_is_counted_once() {
+    let (stdout, code) = check(&flawed("debugfirst"));
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(stdout.matches("you answered `debug: tick 1` to `TICK 1`").count(), 1, "{stdout}");
+    assert_eq!(stdout.matches("    fix: if that line is debug output, write it to stderr").count(), 1, "{stdout}");
+    for situation in ["seat 2", "CRLF input", "a jump", "power-ups", "test mode"] {
+        let repeat = "PROBLEM  forfeit (malformed) at tick 1 (the same malformed answer as in `seat 1`, above)";
+        assert!(row(&stdout, situation).ends_with(repeat), "{situation}: {stdout}");
+    }
+    assert!(stdout.contains("\n1 problem found: your bot failed the same way in all 6 situations.\n"), "{stdout}");
+    let (stdout, code) = check(&flawed("seats"));
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(stdout.matches("(the same invalid move as in `seat 1`, above)").count(), 3, "{stdout}");
+    assert!(stdout.contains("\n1 problem found (3 situations failed the same way"), "{stdout}");
+    // The control.
+    let (stdout, code) = check(&flawed("mixed"));
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(stdout.matches("(the same malformed answer as in `seat 1`, above)").count(), 4, "{stdout}");
+    assert!(row(&stdout, "test mode").ends_with("PROBLEM  forfeit (malformed) at tick 1"), "{stdout}");
+    assert!(stdout.contains("    fix: write `MOVE "), "{stdout}");
+    assert!(
+        stdout.contains("\n2 problems found (4 situations failed the same way as an earlier one, counted once).\n"),
+        "{stdout}"
+    );
+}
+
 /// A bot of another game (Atoms) is told so, once, and where to check it instead: it died on
 /// the header in every situation, quoting another game's (it was told only "If it plays another
 /// game", with no name). The controls: a Resource Rush bot with a flaw, which answers, and a good

@@ -6,6 +6,7 @@
 #   comma      answers `MOVE x,y`
 #   extra      prints a debug line to stdout after each answer
 #   debugfirst prints a debug line to stdout before each answer
+#   mixed      debugfirst, but answers `MOVE x,y` in test mode (`RR_MODE=test`): two problems
 #   slow       takes 3 s before its first answer
 #   crlfcrash  splits lines on ' ', so a `\r` at the end of a map row crashes it
 #   seats      takes line 3 of the header for its own start
@@ -19,11 +20,14 @@
 #   spam       writes 100 kB of debug output to stderr each tick
 #   tickcrash  misreads the TICK line at tick 2 (`int()` of `WAIT`): a crash while reading
 import io
+import os
 import sys
 import time
 from collections import deque
 
 flaw = sys.argv[1] if len(sys.argv) > 1 else "good"
+if flaw == "mixed":
+    flaw = "comma" if os.environ.get("RR_MODE") == "test" else "debugfirst"
 if flaw in ("noflush", "stopflush"):
     # Block-buffered whatever PYTHONUNBUFFERED says, as stdout to a pipe normally is.
     sys.stdout = open(sys.stdout.fileno(), "w", buffering=8192, closefd=False)

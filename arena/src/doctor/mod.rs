@@ -128,6 +128,9 @@ pub struct Checked {
     /// What made it late, when it forfeited by a timeout: the same cause in an earlier
     /// situation is the same timeout, said there once.
     pub timeout: Option<Lateness>,
+    /// Why it forfeited (`malformed`, `crash`, …), if it did: the kind of problem a repeat of
+    /// an earlier one must share ([`same_problem`]).
+    pub forfeit: Option<String>,
 }
 
 impl Checked {
@@ -139,6 +142,19 @@ impl Checked {
     /// Whether it forfeited by a timeout (what a repeat of an earlier problem repeats).
     pub fn timed_out(&self) -> bool {
         self.timeout.is_some()
+    }
+
+    /// What a repeat of an earlier situation's problem ([`Checked::same_as`]) repeats, in words:
+    /// "the same {what} as in …".
+    pub fn repeated(&self) -> &'static str {
+        match self.forfeit.as_deref() {
+            _ if self.timed_out() => "timeout",
+            Some("crash") => "crash",
+            Some("malformed") => "malformed answer",
+            Some("invalid_move") => "invalid move",
+            Some("extra_output") => "stray line",
+            _ => "problem",
+        }
     }
 
     /// The situation `name`, summed up as `summary`, as the match `played` went, its findings
@@ -159,6 +175,7 @@ impl Checked {
             heard: heard(played),
             same_as: None,
             timeout: fact().and_then(|f| f.lateness(played)),
+            forfeit: me.forfeit.clone(),
         }
     }
 
@@ -177,6 +194,7 @@ impl Checked {
             heard: Vec::new(),
             same_as: None,
             timeout: None,
+            forfeit: None,
         }
     }
 }
@@ -188,6 +206,38 @@ impl Checked {
 fn same_timeout(checked: &Checked, before: &[Checked]) -> Option<String> {
     let cause = checked.timeout.filter(|_| checked.failed())?;
     let first = before.iter().find(|c| c.timeout == Some(cause) && c.same_as.is_none() && c.failed())?;
+    Some(first.name.clone())
+}
+
+/// The earlier situation of `before` whose problem `checked` repeats, when it is neither a crash
+/// nor a timeout (each the same by its cause: [`Crash::same`], [`same_timeout`]): the same kind
+/// (the same forfeit), and the same problems with the same fixes but for their numbers (the tick,
+/// a position), said and counted there once. A debug line printed before every first answer is
+/// one problem, not one per situation; a malformed answer with another fix is another problem.
+/// (Not when `checked` has a note of its own, which a repeat's one line would hide.)
+fn same_problem(checked: &Checked, before: &[Checked]) -> Option<String> {
+    let by_cause = matches!(checked.forfeit.as_deref(), Some("crash" | "timeout"));
+    if by_cause || !checked.failed() || checked.findings.iter().any(|f| !f.serious) {
+        return None;
+    }
+    // The serious findings, their numbers left out.
+    let key = |c: &Checked| -> Vec<(String, String)> {
+        let numberless = |text: &str| {
+            let mut out = String::with_capacity(text.len());
+            for ch in text.chars() {
+                if !ch.is_ascii_digit() {
+                    out.push(ch);
+                } else if !out.ends_with('#') {
+                    out.push('#');
+                }
+            }
+            out
+        };
+        c.findings.iter().filter(|f| f.serious).map(|f| (numberless(&f.problem), numberless(&f.fix))).collect()
+    };
+    let mine = key(checked);
+    let first =
+        before.iter().find(|c| c.same_as.is_none() && c.failed() && c.forfeit == checked.forfeit && key(c) == mine)?;
     Some(first.name.clone())
 }
 
@@ -1114,6 +1164,9 @@ async fn check_situations(
                 f.problem.push_str("\n    It played fine with the same lines ending in `\\n`: only the `\\r` differs.");
             }
         }
+        if checked.same_as.is_none() {
+            checked.same_as = same_problem(&checked, &out);
+        }
         out.push(checked);
     }
     Ok(out)
@@ -1200,6 +1253,56 @@ mod tests {
         let repeat = Checked { same_as: Some("seat 1".to_string()), ..again.clone() };
         assert_eq!(same_timeout(&again, &[repeat]), None);
         assert!(!Checked::skipped("x".to_string()).timed_out() && again.timed_out());
+    }
+
+    /// A situation that forfeited for `forfeit`, told `problem` with the fix `fix`.
+    fn forfeited(name: &str, forfeit: &str, problem: &str, fix: &str) -> Checked {
+        let finding = Finding { problem: problem.to_string(), fix: fix.to_string(), serious: true };
+        Checked {
+            findings: vec![finding],
+            skipped: false,
+            forfeit: Some(forfeit.to_string()),
+            ..Checked::skipped(name.to_string())
+        }
+    }
+
+    /// Any other problem is the same by its kind, its words and its fix, but for their numbers
+    /// (the tick, a position): said once, where it first happened (a debug line before every
+    /// answer was said in every situation). The controls: the same kind with another fix, or
+    /// the same words as another kind, is another problem; a crash or a timeout is the same only
+    /// by its cause; a repeat's own note would be hidden, so it is none.
+    #[test]
+    fn other_problems_are_the_same_by_kind_and_fix_but_for_numbers() {
+        let debug = "if that line is debug output, write it to stderr";
+        let first = forfeited("seat 1", "malformed", "you answered `debug: tick 1` to `TICK 1`", debug);
+        let later = forfeited("jump", "malformed", "you answered `debug: tick 12` to `TICK 12`", debug);
+        assert_eq!(same_problem(&later, std::slice::from_ref(&first)).as_deref(), Some("seat 1"));
+        let moved = |name, to: &str| forfeited(name, "malformed", &format!("`{to}`"), &format!("write `{to}`"));
+        let comma = moved("seat 2", "MOVE 1,0");
+        assert_eq!(
+            same_problem(&moved("crlf", "MOVE 13,4"), &[first.clone(), comma.clone()]).as_deref(),
+            Some("seat 2")
+        );
+        // The controls.
+        let other = forfeited("test mode", "malformed", "you answered `debug: tick 1` to `TICK 1`", "write `WAIT`");
+        assert_eq!(same_problem(&other, std::slice::from_ref(&first)), None, "another fix");
+        let invalid = forfeited("test mode", "invalid_move", "you answered `debug: tick 1` to `TICK 1`", debug);
+        assert_eq!(same_problem(&invalid, std::slice::from_ref(&first)), None, "another kind");
+        let worded = forfeited("test mode", "malformed", "you answered `debug: now` to `TICK 1`", debug);
+        assert_eq!(same_problem(&worded, std::slice::from_ref(&first)), None, "other words");
+        let crash = |name| forfeited(name, "crash", "your bot exited", "read every line");
+        assert_eq!(same_problem(&crash("b"), &[crash("a")]), None, "a crash is compared by its crash");
+        let mut noted = later.clone();
+        noted.findings.push(Finding { problem: "a note".to_string(), fix: String::new(), serious: false });
+        assert_eq!(same_problem(&noted, std::slice::from_ref(&first)), None);
+        // A repeat is of the first, and no problem repeats a situation that went well.
+        let repeat = Checked { same_as: Some("seat 0".to_string()), ..first.clone() };
+        assert_eq!(same_problem(&later, &[repeat]), None);
+        assert_eq!(same_problem(&later, &[Checked { findings: Vec::new(), ..first.clone() }]), None);
+        assert_eq!(
+            (later.repeated(), crash("a").repeated(), comma.repeated()),
+            ("malformed answer", "crash", "malformed answer")
+        );
     }
 
     /// One check says the same crash for a game's own situations and for seats: the same error,

@@ -38,8 +38,7 @@ pub fn run(args: CheckBotArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     for c in &checked {
         if let Some(first) = c.same_as.as_deref().filter(|_| c.failed()) {
             // The same cause as an earlier situation's: said and counted there.
-            let what = if c.timed_out() { "timeout" } else { "crash" };
-            say!("{:<12} {:<8} {} (the same {what} as in `{first}`, above)", c.name, "PROBLEM", c.summary);
+            say!("{:<12} {:<8} {} (the same {} as in `{first}`, above)", c.name, "PROBLEM", c.summary, c.repeated());
             repeated += 1;
             continue;
         }
