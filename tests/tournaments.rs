@@ -764,6 +764,19 @@ fn a_league_without_a_secret_draws_its_own_and_keeps_it() {
         format!("{stdout}{stderr}").contains("change: secret: the league's recorded `secret` is empty"),
         "{stdout}\n{stderr}"
     );
+    // The same with a plain `--resume DIR`, the config being the record's own (the resume the
+    // arena itself tells of after an interruption): it kept the empty secret.
+    let mut record: serde_json::Value = serde_json::from_slice(&std::fs::read(&record_file).unwrap()).unwrap();
+    record["config"]["secret"] = "".into();
+    std::fs::write(&record_file, serde_json::to_vec(&record).unwrap()).unwrap();
+    let (stdout, stderr, code) = tournament(&["--resume", &a_text]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let redrawn = secret(&a);
+    assert!(redrawn.len() == 32 && redrawn != drawn, "a new secret of 128 random bits: {redrawn:?}");
+    assert!(
+        format!("{stdout}{stderr}").contains("change: secret: the league's recorded `secret` is empty"),
+        "{stdout}\n{stderr}"
+    );
     // It is in the record only: no page, leaderboard or result shows it.
     for file in ["index.html", "leaderboard.json", "leaderboard.md", "results.jsonl"] {
         let text = std::fs::read_to_string(a.join(file)).unwrap();

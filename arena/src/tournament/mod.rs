@@ -247,6 +247,11 @@ impl TournamentRecord {
                 dir.display(),
                 dir.display()
             )),
+            std::io::ErrorKind::NotADirectory => TournamentError::Invalid(format!(
+                "{}: not a folder: give a league's folder (one `arena tournament --config FILE --out DIR` or \
+                 `arena build CONFIG --out DIR` made)",
+                dir.display()
+            )),
             std::io::ErrorKind::NotFound if !dir.exists() => TournamentError::Invalid(format!(
                 "{}: no such folder: give a league's folder (one `arena tournament --config FILE --out DIR` \
                  or `arena build CONFIG --out DIR` made)",
@@ -858,8 +863,9 @@ fn plan(
     // The bots' seeds are keyed with a secret no bot can work out: without one in the config,
     // the league draws its own and keeps it in its record (resumes and shards read it there).
     // A recorded empty secret (an arena before `secret = ""` was refused took one) is none, as
-    // a config's would be: a new one is drawn (`changes` says so).
-    if config.secret.is_none() {
+    // a config's would be: a new one is drawn (`changes` says so), whether the config is given
+    // again or is the record's own (a plain `--resume DIR`).
+    if config.secret.as_deref().is_none_or(str::is_empty) {
         let recorded = previous.as_ref().and_then(|p| p.config.secret.clone()).filter(|s| !s.is_empty());
         config.secret = recorded.or_else(|| Some(fresh_secret()));
     }
