@@ -641,20 +641,28 @@ fn near_program(here: &Path, program: &str) -> Option<String> {
     use std::os::unix::fs::PermissionsExt;
     let (parent, name) = program.rsplit_once('/')?;
     let folder = if parent.is_empty() { Path::new("/").to_path_buf() } else { here.join(parent) };
-    let names: Vec<String> = std::fs::read_dir(folder)
+    // A typo: two at most, and one per three letters (`./mybot` is no typo of `./bot`). Names
+    // are compared first (a few thousand entries read at most, no call per entry), the nearest
+    // first and then by name (the same answer whatever order the folder lists them in); only
+    // those are looked at, through links, for an executable file.
+    let typos = |n: &str| strsim::damerau_levenshtein(name, n);
+    let mut near: Vec<(usize, String)> = std::fs::read_dir(&folder)
         .ok()?
-        .filter_map(Result::ok)
-        .filter(|e| e.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0))
-        .filter_map(|e| e.file_name().into_string().ok())
+        .take(MAX_NEAR_ENTRIES)
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .filter(|n| n != name)
-        .take(1000)
+        .map(|n| (typos(&n), n))
+        .filter(|&(d, _)| d <= 2 && d * 3 <= name.chars().count())
         .collect();
-    // A typo: two at most, and one per three letters (`./mybot` is no typo of `./bot`).
-    let typos = |n: &String| strsim::damerau_levenshtein(name, n);
-    let near =
-        names.iter().filter(|n| typos(n) <= 2 && typos(n) * 3 <= name.chars().count()).min_by_key(|n| typos(n))?;
+    near.sort();
+    let executable =
+        |n: &str| std::fs::metadata(folder.join(n)).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    let (_, near) = near.into_iter().find(|(_, n)| executable(n))?;
     Some(format!("{parent}/{near}"))
 }
+
+/// How many entries of a folder [`near_program`] reads at most.
+const MAX_NEAR_ENTRIES: usize = 4096;
 
 /// What a beginner most likely got wrong when the program of the command `words` (run in
 /// `folder` or the current folder) could not be started with `error`: a program of the folder
@@ -672,6 +680,9 @@ fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std:
     // A path with spaces, written unquoted inside the bot's command: the words that, joined
     // with spaces again, name a file or folder.
     let split_path = (2..=words.len()).map(|k| words[..k].join(" ")).find(|p| here.join(p).exists());
+    // A program beside the one named, a typo away.
+    let missing = error.kind() == std::io::ErrorKind::NotFound && program.contains('/') && meta.is_none();
+    let near = missing.then(|| near_program(here, program)).flatten();
     match error.kind() {
         std::io::ErrorKind::NotFound if split_path.is_some() => {
             let whole = split_path.unwrap_or_default();
@@ -682,15 +693,10 @@ fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std:
                 crate::safe_text::terminal(&whole)
             ))
         }
-        std::io::ErrorKind::NotFound
-            if program.contains('/') && meta.is_none() && near_program(here, program).is_some() =>
-        {
-            let near = near_program(here, program).unwrap_or_default();
-            Some(format!(
-                "`{shown}` does not exist, but `{}` does: did you mean it?",
-                crate::safe_text::terminal(&near)
-            ))
-        }
+        std::io::ErrorKind::NotFound if near.is_some() => Some(format!(
+            "`{shown}` does not exist, but `{}` does: did you mean it?",
+            crate::safe_text::terminal(&near.unwrap_or_default())
+        )),
         std::io::ErrorKind::NotFound if program.contains('/') && meta.is_none() => {
             let (build, dir) = build_command(here, Path::new(program))?;
             Some(format!(
@@ -1069,6 +1075,12 @@ mod tests {
         std::fs::set_permissions(dir.path().join("sub/cbot"), std::fs::Permissions::from_mode(0o755)).unwrap();
         let hint = hint_for("sub/cbt", &missing).unwrap_or_default();
         assert_eq!(hint, "`sub/cbt` does not exist, but `sub/cbot` does: did you mean it?");
+        // A link to an executable is one too (looked at through the link).
+        std::os::unix::fs::symlink("sub/cbot", dir.path().join("runme")).unwrap();
+        assert_eq!(
+            hint_for("./runm", &missing).as_deref(),
+            Some("`./runm` does not exist, but `./runme` does: did you mean it?")
+        );
         std::fs::set_permissions(dir.path().join("bot"), std::fs::Permissions::from_mode(0o644)).unwrap();
         let hint = hint_for("./bott", &missing).unwrap_or_default();
         assert!(hint.starts_with("`./bott` does not exist: build it first"), "the control, not executable: {hint}");

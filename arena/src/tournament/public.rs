@@ -971,6 +971,11 @@ mod tests {
         std::fs::create_dir(&empty).unwrap();
         let err = publish(&empty).unwrap_err().to_string();
         assert!(err.starts_with(&format!("{}: no tournament.json: not a tournament folder", empty.display())), "{err}");
+        // A file given for the folder (it said "FILE/tournament.json: Not a directory").
+        let file = dir.path().join("results.jsonl");
+        std::fs::write(&file, "").unwrap();
+        let err = publish(&file).unwrap_err().to_string();
+        assert!(err.starts_with(&format!("{}: not a folder: give a league's folder", file.display())), "{err}");
         assert!(!out.exists(), "nothing is made");
         // The control.
         let (_, src) = played_course(dir.path());
