@@ -971,4 +971,10 @@ fn a_duel_names_the_log_of_the_bots_stderr() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && stdout.contains("Replay: q.json"), "{stdout}");
     assert!(!stdout.contains("Stderr:") && !dir.path().join("q.log").exists(), "{stdout}");
+    // A replay named like its log (`x.log`) is refused before any match: the log overwrote it.
+    let out =
+        arena_in(dir.path(), &["duel", "--map", &map, "--replay", "x.log", &script("narrator.sh"), &bin("greedy")]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("name the replay otherwise, e.g. `x.json`"), "{stderr}");
+    assert!(!dir.path().join("x.log").exists() && !dir.path().join("x.json").exists(), "nothing is written");
 }

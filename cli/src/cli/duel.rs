@@ -77,6 +77,16 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
         .collect();
     let replay_path =
         if args.no_replay { None } else { Some(args.replay.clone().unwrap_or_else(|| default_replay_path(&names))) };
+    // The bots' stderr goes beside the replay, as `<replay>.log`: a replay named so would be
+    // overwritten by it.
+    if let Some(path) = replay_path.as_deref().filter(|p| p.extension().is_some_and(|e| e == "log")) {
+        anyhow::bail!(
+            "--replay {}: the bots' stderr is written beside the replay under that very name (the replay's, ending \
+             in .log): name the replay otherwise, e.g. `{}`",
+            path.display(),
+            path.with_extension("json").display()
+        );
+    }
     if let Some(dir) = replay_path.as_deref().and_then(Path::parent) {
         if !dir.as_os_str().is_empty() {
             std::fs::create_dir_all(dir)
