@@ -693,10 +693,16 @@ fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std:
                 crate::safe_text::terminal(&whole)
             ))
         }
-        std::io::ErrorKind::NotFound if near.is_some() => Some(format!(
-            "`{shown}` does not exist, but `{}` does: did you mean it?",
-            crate::safe_text::terminal(&near.unwrap_or_default())
-        )),
+        std::io::ErrorKind::NotFound if near.is_some() => {
+            // (A program a typo away may also be an old build under another name: the build too.)
+            let build = build_command(here, Path::new(program)).map_or(String::new(), |(build, dir)| {
+                format!(" If not, build it first, `{build}` in `{}`", crate::safe_text::terminal(&dir))
+            });
+            Some(format!(
+                "`{shown}` does not exist, but `{}` does: did you mean it?{build}",
+                crate::safe_text::terminal(&near.unwrap_or_default())
+            ))
+        }
         std::io::ErrorKind::NotFound if program.contains('/') && meta.is_none() => {
             let (build, dir) = build_command(here, Path::new(program))?;
             Some(format!(
@@ -1069,18 +1075,28 @@ mod tests {
         let hint = hint_for("./mybot", &missing).unwrap_or_default();
         assert!(hint.starts_with("`./mybot` does not exist: build it first"), "{hint}");
         let hint = hint_for("./bott", &missing).unwrap_or_default();
-        assert_eq!(hint, "`./bott` does not exist, but `./bot` does: did you mean it?");
+        assert_eq!(
+            hint,
+            "`./bott` does not exist, but `./bot` does: did you mean it? If not, build it first, `make` in `.`"
+        );
         std::fs::create_dir(dir.path().join("sub")).unwrap();
         std::fs::write(dir.path().join("sub/cbot"), "#!/bin/sh\n").unwrap();
         std::fs::set_permissions(dir.path().join("sub/cbot"), std::fs::Permissions::from_mode(0o755)).unwrap();
         let hint = hint_for("sub/cbt", &missing).unwrap_or_default();
-        assert_eq!(hint, "`sub/cbt` does not exist, but `sub/cbot` does: did you mean it?");
+        let make = " If not, build it first, `make` in `.`";
+        assert_eq!(hint, format!("`sub/cbt` does not exist, but `sub/cbot` does: did you mean it?{make}"));
         // A link to an executable is one too (looked at through the link).
         std::os::unix::fs::symlink("sub/cbot", dir.path().join("runme")).unwrap();
         assert_eq!(
             hint_for("./runm", &missing).as_deref(),
-            Some("`./runm` does not exist, but `./runme` does: did you mean it?")
+            Some(format!("`./runm` does not exist, but `./runme` does: did you mean it?{make}").as_str())
         );
+        // Nothing here builds it: the near program only.
+        let bare = tempfile::tempdir().unwrap();
+        std::fs::write(bare.path().join("mybot"), "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(bare.path().join("mybot"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let hint = program_hint(&["./mybott".to_string()], Some(bare.path()), &missing).unwrap_or_default();
+        assert_eq!(hint, "`./mybott` does not exist, but `./mybot` does: did you mean it?");
         std::fs::set_permissions(dir.path().join("bot"), std::fs::Permissions::from_mode(0o644)).unwrap();
         let hint = hint_for("./bott", &missing).unwrap_or_default();
         assert!(hint.starts_with("`./bott` does not exist: build it first"), "the control, not executable: {hint}");
