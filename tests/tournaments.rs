@@ -751,32 +751,25 @@ fn a_league_without_a_secret_draws_its_own_and_keeps_it() {
     // A league an older arena recorded with `secret = ""` (which keys the seeds with nothing
     // secret, and a config may no longer give) does not keep it: it draws one, as a league
     // without a secret does, and says so. (The resume above, keeping its secret, is the control.)
+    // Both with the config given again and with a plain `--resume DIR`, the config being the
+    // record's own (the resume the arena itself tells of after an interruption, which kept it).
     let record_file = a.join("tournament.json");
-    let mut record: serde_json::Value = serde_json::from_slice(&std::fs::read(&record_file).unwrap()).unwrap();
-    record["config"]["secret"] = "".into();
-    std::fs::write(&record_file, serde_json::to_vec(&record).unwrap()).unwrap();
     let (cfg_text, a_text) = (cfg.display().to_string(), a.display().to_string());
-    let (stdout, stderr, code) = tournament(&["--config", &cfg_text, "--resume", &a_text]);
-    assert_eq!(code, 0, "{stdout}\n{stderr}");
-    let drawn = secret(&a);
-    assert!(drawn.len() == 32 && drawn != secret_a, "a new secret of 128 random bits: {drawn:?}");
-    assert!(
-        format!("{stdout}{stderr}").contains("change: secret: the league's recorded `secret` is empty"),
-        "{stdout}\n{stderr}"
-    );
-    // The same with a plain `--resume DIR`, the config being the record's own (the resume the
-    // arena itself tells of after an interruption): it kept the empty secret.
-    let mut record: serde_json::Value = serde_json::from_slice(&std::fs::read(&record_file).unwrap()).unwrap();
-    record["config"]["secret"] = "".into();
-    std::fs::write(&record_file, serde_json::to_vec(&record).unwrap()).unwrap();
-    let (stdout, stderr, code) = tournament(&["--resume", &a_text]);
-    assert_eq!(code, 0, "{stdout}\n{stderr}");
-    let redrawn = secret(&a);
-    assert!(redrawn.len() == 32 && redrawn != drawn, "a new secret of 128 random bits: {redrawn:?}");
-    assert!(
-        format!("{stdout}{stderr}").contains("change: secret: the league's recorded `secret` is empty"),
-        "{stdout}\n{stderr}"
-    );
+    let mut last = secret_a.clone();
+    for args in [&["--config", &cfg_text, "--resume", &a_text][..], &["--resume", &a_text]] {
+        let mut record: serde_json::Value = serde_json::from_slice(&std::fs::read(&record_file).unwrap()).unwrap();
+        record["config"]["secret"] = "".into();
+        std::fs::write(&record_file, serde_json::to_vec(&record).unwrap()).unwrap();
+        let (stdout, stderr, code) = tournament(args);
+        assert_eq!(code, 0, "{args:?}: {stdout}\n{stderr}");
+        let drawn = secret(&a);
+        assert!(drawn.len() == 32 && drawn != last, "{args:?}: a new secret of 128 random bits: {drawn:?}");
+        assert!(
+            format!("{stdout}{stderr}").contains("change: secret: the league's recorded `secret` is empty"),
+            "{args:?}: {stdout}\n{stderr}"
+        );
+        last = drawn;
+    }
     // It is in the record only: no page, leaderboard or result shows it.
     for file in ["index.html", "leaderboard.json", "leaderboard.md", "results.jsonl"] {
         let text = std::fs::read_to_string(a.join(file)).unwrap();
