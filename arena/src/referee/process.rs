@@ -680,9 +680,16 @@ fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std:
     // A path with spaces, written unquoted inside the bot's command: the words that, joined
     // with spaces again, name a file or folder.
     let split_path = (2..=words.len()).map(|k| words[..k].join(" ")).find(|p| here.join(p).exists());
-    // A program beside the one named, a typo away.
+    // A program named by its path that is not there: one beside it a typo away, and the build
+    // of its folder, if any (a program a typo away may be an old build under another name).
     let missing = error.kind() == std::io::ErrorKind::NotFound && program.contains('/') && meta.is_none();
     let near = missing.then(|| near_program(here, program)).flatten();
+    let build = missing
+        .then(|| build_command(here, Path::new(program)))
+        .flatten()
+        .map(|(build, dir)| format!("build it first, `{build}` in `{}`", crate::safe_text::terminal(&dir)));
+    // Where a bot's programs are looked for.
+    let box_path = BOX_PATH.replace(':', ", ");
     match error.kind() {
         std::io::ErrorKind::NotFound if split_path.is_some() => {
             let whole = split_path.unwrap_or_default();
@@ -693,28 +700,18 @@ fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std:
                 crate::safe_text::terminal(&whole)
             ))
         }
-        std::io::ErrorKind::NotFound if near.is_some() => {
-            // (A program a typo away may also be an old build under another name: the build too.)
-            let build = build_command(here, Path::new(program)).map_or(String::new(), |(build, dir)| {
-                format!(" If not, build it first, `{build}` in `{}`", crate::safe_text::terminal(&dir))
-            });
-            Some(format!(
-                "`{shown}` does not exist, but `{}` does: did you mean it?{build}",
-                crate::safe_text::terminal(&near.unwrap_or_default())
-            ))
-        }
-        std::io::ErrorKind::NotFound if program.contains('/') && meta.is_none() => {
-            let (build, dir) = build_command(here, Path::new(program))?;
-            Some(format!(
-                "`{shown}` does not exist: build it first, `{build}` in `{}`; if the build failed, fix its first \
-                 error and build again",
-                crate::safe_text::terminal(&dir)
-            ))
-        }
+        std::io::ErrorKind::NotFound if near.is_some() => Some(format!(
+            "`{shown}` does not exist, but `{}` does: did you mean it?{}",
+            crate::safe_text::terminal(&near.unwrap_or_default()),
+            build.map_or(String::new(), |build| format!(" If not, {build}"))
+        )),
+        _ if missing => Some(format!(
+            "`{shown}` does not exist: {}; if the build failed, fix its first error and build again",
+            build?
+        )),
         std::io::ErrorKind::NotFound if !program.contains('/') && file.is_some() => Some(format!(
-            "`{shown}` is a file of the bot's folder, but a program named without a folder is looked for in {} \
-             only: write `./{shown}`",
-            BOX_PATH.replace(':', ", ")
+            "`{shown}` is a file of the bot's folder, but a program named without a folder is looked for in \
+             {box_path} only: write `./{shown}`"
         )),
         std::io::ErrorKind::NotFound if !program.contains('/') => {
             let on_path = std::env::var_os("PATH")
@@ -724,10 +721,9 @@ fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std:
                 })
                 .unwrap_or_default()?;
             Some(format!(
-                "`{shown}` is {} on your PATH, but a bot's programs are looked for in {} only: write its full path, \
-                 `{}`",
+                "`{shown}` is {} on your PATH, but a bot's programs are looked for in {box_path} only: write its full \
+                 path, `{}`",
                 crate::safe_text::terminal(&on_path.display().to_string()),
-                BOX_PATH.replace(':', ", "),
                 crate::safe_text::terminal(&on_path.display().to_string())
             ))
         }
