@@ -241,6 +241,13 @@ fn same_problem(checked: &Checked, before: &[Checked]) -> Option<String> {
     Some(first.name.clone())
 }
 
+/// The earlier situation of `before` whose timeout or other problem `checked` repeats
+/// ([`same_timeout`], [`same_problem`]; a crash is compared on its own, [`Crash::repeats`]):
+/// for a game's own situations and for seats alike.
+fn repeat_of(checked: &Checked, before: &[Checked]) -> Option<String> {
+    same_timeout(checked, before).or_else(|| same_problem(checked, before))
+}
+
 /// Adds to `checked` the note of a bot that wrote more to stderr than the arena keeps in the
 /// match `played`, unless it or a situation `before` it says so: said once per check.
 fn flooded(checked: &mut Checked, played: &PlayedMatch, before: &[Checked]) {
@@ -1156,16 +1163,13 @@ async fn check_situations(
             }
             break;
         }
-        if checked.same_as.is_none() {
-            checked.same_as = same_timeout(&checked, &out);
-        }
         if situation.crlf() && checked.failed() && !out[0].failed() {
             for f in &mut checked.findings {
                 f.problem.push_str("\n    It played fine with the same lines ending in `\\n`: only the `\\r` differs.");
             }
         }
         if checked.same_as.is_none() {
-            checked.same_as = same_problem(&checked, &out);
+            checked.same_as = repeat_of(&checked, &out);
         }
         out.push(checked);
     }

@@ -325,7 +325,7 @@ pub(super) async fn check(
         }
         super::flooded(&mut checked, &played, &out);
         if checked.same_as.is_none() {
-            checked.same_as = super::same_timeout(&checked, &out).or_else(|| super::same_problem(&checked, &out));
+            checked.same_as = super::repeat_of(&checked, &out);
         }
         out.push(checked);
         if !answered && me.forfeit.is_some() {
