@@ -45,6 +45,10 @@ use crate::standings::maps::MapNames;
 /// The resolved tournament, as written to `tournament.json`.
 pub const TOURNAMENT_FILE: &str = "tournament.json";
 
+/// What to give instead of a folder that holds no league, in the messages that say so.
+const GIVE_A_LEAGUE: &str =
+    "give a league's folder (one `arena tournament --config FILE --out DIR` or `arena build CONFIG --out DIR` made)";
+
 /// What can stop a tournament.
 #[derive(Debug, Error)]
 pub enum TournamentError {
@@ -240,23 +244,18 @@ impl TournamentRecord {
         let path = dir.join(TOURNAMENT_FILE);
         let text = crate::files::read_regular(&path).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound if dir.is_dir() => TournamentError::Invalid(format!(
-                "{}: no {TOURNAMENT_FILE}: not a tournament folder: give a league's folder (one `arena tournament \
-                 --config FILE --out DIR` or `arena build CONFIG --out DIR` made); if this is one whose first run was \
-                 stopped before any match started (nothing was lost), start it again with `arena tournament --config \
-                 FILE --out {}`",
+                "{}: no {TOURNAMENT_FILE}: not a tournament folder: {GIVE_A_LEAGUE}; if this is one whose first run \
+                 was stopped before any match started (nothing was lost), start it again with `arena tournament \
+                 --config FILE --out {}`",
                 dir.display(),
                 dir.display()
             )),
-            std::io::ErrorKind::NotADirectory => TournamentError::Invalid(format!(
-                "{}: not a folder: give a league's folder (one `arena tournament --config FILE --out DIR` or \
-                 `arena build CONFIG --out DIR` made)",
-                dir.display()
-            )),
-            std::io::ErrorKind::NotFound if !dir.exists() => TournamentError::Invalid(format!(
-                "{}: no such folder: give a league's folder (one `arena tournament --config FILE --out DIR` \
-                 or `arena build CONFIG --out DIR` made)",
-                dir.display()
-            )),
+            std::io::ErrorKind::NotADirectory => {
+                TournamentError::Invalid(format!("{}: not a folder: {GIVE_A_LEAGUE}", dir.display()))
+            }
+            std::io::ErrorKind::NotFound if !dir.exists() => {
+                TournamentError::Invalid(format!("{}: no such folder: {GIVE_A_LEAGUE}", dir.display()))
+            }
             _ => TournamentError::io(&path, e),
         })?;
         let mut record: Self = serde_json::from_slice(&text).map_err(|e| TournamentError::Config {

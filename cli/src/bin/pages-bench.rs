@@ -42,16 +42,14 @@ fn args() -> anyhow::Result<Option<Args>> {
         if flag == "-h" || flag == "--help" {
             return Ok(None);
         }
-        if !["--bots", "--maps", "--failed", "--seed", "--out"].contains(&flag.as_str()) {
-            bail!("unknown option `{flag}` ({USAGE})");
-        }
-        let value = it.next().with_context(|| format!("{flag} needs a value ({USAGE})"))?;
+        let mut value = || it.next().with_context(|| format!("{flag} needs a value ({USAGE})"));
         match flag.as_str() {
-            "--bots" => a.bots = value.parse().context("--bots N")?,
-            "--maps" => a.maps = value.parse().context("--maps M")?,
-            "--failed" => a.failed = value.parse().context("--failed K")?,
-            "--seed" => a.seed = value.parse().context("--seed S")?,
-            _ => a.out = PathBuf::from(value),
+            "--bots" => a.bots = value()?.parse().context("--bots N")?,
+            "--maps" => a.maps = value()?.parse().context("--maps M")?,
+            "--failed" => a.failed = value()?.parse().context("--failed K")?,
+            "--seed" => a.seed = value()?.parse().context("--seed S")?,
+            "--out" => a.out = PathBuf::from(value()?),
+            _ => bail!("unknown option `{flag}` ({USAGE})"),
         }
     }
     if a.out.as_os_str().is_empty() || a.bots < 2 || a.maps < 1 || a.failed >= a.bots {
