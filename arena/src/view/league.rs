@@ -508,7 +508,8 @@ fn per_map_section(body: &mut String, league: &League<'_>, row: &Row) {
         let total = score_sum(mine.iter().map(|m| m.score));
         let count = |o: &str| mine.iter().filter(|m| m.outcome == o).count();
         // Rank on this map by the game's order there: total score then wins, or wins first.
-        let me = standing(row, &mine, league.board.wins_first);
+        // (Its own standing, computed with every other's: `index` holds every row of the board.)
+        let me = league.standings[mi][league.index[row.bot.as_str()]];
         let rank = 1 + league.standings[mi].iter().filter(|theirs| **theirs > me).count();
         let _ = write!(
             body,
