@@ -105,9 +105,9 @@ fn a_tournament_of_sample_bots_and_a_crasher_ranks_as_expected() {
     // The control: alone, it writes them.
     assert!(arena(&["leaderboard", &out.display().to_string()]).status.success());
     assert!(out.join("leaderboard.md").exists());
-    // A lock that cannot be taken at all (here its file is a folder; a folder its user may only
-    // read is the same, which a test run as root cannot show) is said with why, not put down to
-    // a run; the standings are still printed, and the pages left as they are.
+    // A lock that cannot be taken at all (here its file is a folder; a read-only file system is
+    // the same: the next test) is said with why, not put down to a run; the standings are still
+    // printed, and the pages left as they are.
     std::fs::remove_file(out.join("leaderboard.md")).unwrap();
     std::fs::remove_file(out.join(".lock")).unwrap();
     std::fs::create_dir(out.join(".lock")).unwrap();
@@ -122,6 +122,92 @@ fn a_tournament_of_sample_bots_and_a_crasher_ranks_as_expected() {
     );
     assert_eq!(untimed(&serde_json::from_slice::<Value>(&broken.stdout).unwrap()), untimed(&board));
     assert!(!out.join("leaderboard.md").exists());
+}
+
+/// A league on a file system the arena may not write (a snapshot, a read-only mount; root is
+/// denied no folder, so the test remounts it read-only in a mount namespace of its own) is read
+/// by every command that only reads it: its standings printed, published, merged, a replay
+/// verified; a run says the folder cannot be written and what to do; nothing of it changes. The
+/// control: the same commands on the folder writable, where the pages are written again and
+/// the run resumes.
+#[test]
+fn a_read_only_league_is_read_published_and_merged_and_a_run_says_why_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let volume = dir.path().join("volume");
+    let league = volume.join("league");
+    let bots = [("greedy", bin("greedy")), ("random", bin("random"))];
+    let cfg = config(dir.path(), &bots, &["duel.txt"], "");
+    let (_, stderr, code) =
+        tournament(&["--config", &cfg.display().to_string(), "--out", &league.display().to_string()]);
+    assert_eq!(code, 0, "{stderr}");
+    let board = leaderboard(&league);
+    std::fs::remove_file(league.join("leaderboard.md")).unwrap();
+    let replay = walk(&league.join("replays")).into_iter().find(|p| p.to_string_lossy().ends_with(".json.gz")).unwrap();
+    let script = r#"setup="$1"; shift; eval "$setup" || exit 77
+run() { name=$1; shift; "$@" > "$OUT/$name.out" 2> "$OUT/$name.err"; echo $? > "$OUT/$name.code"; }
+run leaderboard "$ARENA" leaderboard --json "$LEAGUE"
+run publish "$ARENA" publish "$LEAGUE" "$OUT/site"
+run merge "$ARENA" merge "$OUT/merged" "$LEAGUE"
+run verify "$ARENA" verify "$REPLAY"
+run resume "$ARENA" tournament --resume "$LEAGUE""#;
+    let run = |name: &str, setup: &str| {
+        let out = dir.path().join(name);
+        std::fs::create_dir(&out).unwrap();
+        let before = contents(&volume);
+        let ran = Command::new("unshare")
+            .args(["-rm", "sh", "-c", script, "sh", setup])
+            .env("OUT", &out)
+            .env("ARENA", bin("arena"))
+            .env("LEAGUE", &league)
+            .env("REPLAY", &replay)
+            .env("VOLUME", &volume)
+            .output()
+            .unwrap();
+        let said =
+            move |what: &str, of: &str| std::fs::read_to_string(out.join(format!("{of}.{what}"))).unwrap_or_default();
+        let changed = before != contents(&volume);
+        (
+            ran,
+            move |of: &str| (said("code", of).trim().parse::<i32>().unwrap_or(-1), said("out", of), said("err", of)),
+            changed,
+        )
+    };
+    let (ran, said, changed) =
+        run("read-only", r#"mount --bind "$VOLUME" "$VOLUME" && mount -o remount,bind,ro "$VOLUME""#);
+    if ran.status.code() == Some(77) || !ran.status.success() && ran.stderr.starts_with(b"unshare:") {
+        eprintln!("no mount namespace here: {}", String::from_utf8_lossy(&ran.stderr));
+        return;
+    }
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    let (code, stdout, stderr) = said("leaderboard");
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(untimed(&serde_json::from_str::<Value>(&stdout).unwrap()), untimed(&board));
+    assert!(
+        stderr.contains("its pages were not written again") && stderr.contains("Read-only file system"),
+        "{stderr}"
+    );
+    for command in ["publish", "merge", "verify"] {
+        let (code, _, stderr) = said(command);
+        assert_eq!(code, 0, "{command}: {stderr}");
+    }
+    let site = dir.path().join("read-only/site");
+    assert_eq!(untimed(&leaderboard(&site)), untimed(&board), "published");
+    assert_eq!(leaderboard(&dir.path().join("read-only/merged"))["matches"], board["matches"], "merged");
+    let (code, _, stderr) = said("resume");
+    assert_ne!(code, 0, "{stderr}");
+    let why = format!("{}: this league's folder cannot be written (Read-only file system", league.display());
+    assert!(stderr.contains(&why) && stderr.contains("cp -r"), "{stderr}");
+    assert!(!changed, "nothing of the read-only league changed");
+    assert!(!league.join("leaderboard.md").exists());
+    // The control: writable, the pages are written again and the run resumes (nothing to play).
+    let (ran, said, changed) = run("writable", "true");
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    for command in ["leaderboard", "publish", "merge", "verify", "resume"] {
+        let (code, _, stderr) = said(command);
+        assert_eq!(code, 0, "{command}: {stderr}");
+    }
+    assert!(changed && league.join("leaderboard.md").exists(), "the pages written again");
+    assert_eq!(leaderboard(&league)["matches"], board["matches"]);
 }
 
 #[test]

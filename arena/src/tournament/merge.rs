@@ -599,16 +599,14 @@ fn lock_inputs(dirs: &[PathBuf], out: &Path) -> Result<Vec<FolderLock>, Tourname
         if !seen.insert(std::fs::canonicalize(dir).map_err(|e| TournamentError::io(dir, e))?) {
             continue;
         }
-        match FolderLock::take_waiting(dir, None, super::BATCH_LOCK_WAIT) {
-            Ok(lock) => locks.push(lock),
+        match FolderLock::take_to_read(dir, super::BATCH_LOCK_WAIT) {
+            Ok(lock) => locks.extend(lock),
             Err(TournamentError::Locked { holder, .. }) if holder == super::SHARDS_HOLD_IT => {
                 return Err(TournamentError::Invalid(format!(
                     "{}: still being written by a shard (it holds the folder's lock): merge once the shards end",
                     dir.display()
                 )));
             }
-            Err(TournamentError::Io { source, .. })
-                if matches!(source.raw_os_error(), Some(libc::EACCES | libc::EPERM | libc::EROFS)) => {}
             Err(e) => return Err(e),
         }
     }
@@ -632,11 +630,7 @@ fn out_lock(out: &Path, wait: std::time::Duration) -> Result<Option<super::OutLo
         .map_err(|e| TournamentError::io(parent, e))?;
     match super::OutLock::take(&real, "merge", wait) {
         Ok(lock) => Ok(Some(lock)),
-        Err(TournamentError::Io { source, .. })
-            if matches!(source.raw_os_error(), Some(libc::EACCES | libc::EPERM | libc::EROFS)) =>
-        {
-            Ok(None)
-        }
+        Err(e) if super::cannot_write(&e) => Ok(None),
         // (`/proc`: no file can be made there at all.)
         Err(TournamentError::Io { source, .. }) => Err(TournamentError::Invalid(format!(
             "{}: its parent folder {} cannot be written in ({source}): merge into a folder elsewhere",
@@ -674,10 +668,7 @@ fn staging_folder(out: &Path) -> Result<Option<PathBuf>, TournamentError> {
 fn stages_into(staging: &Path, out: &Path) -> Result<bool, TournamentError> {
     let made = !staging.exists();
     if let Err(e) = std::fs::create_dir_all(staging) {
-        return match e.raw_os_error() {
-            Some(libc::EACCES | libc::EPERM | libc::EROFS) => Ok(false),
-            _ => Err(TournamentError::io(staging, e)),
-        };
+        return if super::cannot_write_source(&e) { Ok(false) } else { Err(TournamentError::io(staging, e)) };
     }
     // (Named as a temporary: a kill between the two steps leaves what the next run removes.)
     let probe = format!("{}merge-probe", crate::files::TEMPORARY_PREFIX);

@@ -842,7 +842,7 @@ fn plan(
     // written.
     let boards = load_boards(&config, game)?;
     make_subfolders(out, &["replays", "logs"])?;
-    let lock = FolderLock::take(out, None)?;
+    let lock = FolderLock::take_to_run(out, None, Duration::ZERO)?;
     // (Read, not checked: the config given now is what runs, and it was checked above; the old
     // record gives only its names, secret and history, and a setting it holds that no longer
     // validates is what the new config replaces.)
@@ -1089,7 +1089,7 @@ fn run_shard(
         }
     }
     make_subfolders(out, &["replays", "logs"])?;
-    let _lock = FolderLock::take_waiting(out, Some(shard), BATCH_LOCK_WAIT)?;
+    let _lock = FolderLock::take_to_run(out, Some(shard), BATCH_LOCK_WAIT)?;
     if source != out {
         // A folder of another build of the league (the same config built again has the same
         // matches, with other seeds) is not taken over: its results would pass for this one's.
@@ -1869,6 +1869,33 @@ impl FolderLock {
         Self::take_waiting(out, shard, Duration::ZERO)
     }
 
+    /// The lock of `dir` for a command that only reads it (a publish, a merge's inputs), waiting
+    /// up to `wait`; none where its user may not write in it (a read-only file system, another
+    /// user's folder): it is then read as it is, as the results' readers take a torn last line.
+    fn take_to_read(dir: &Path, wait: Duration) -> Result<Option<FolderLock>, TournamentError> {
+        match Self::take_waiting(dir, None, wait) {
+            Ok(lock) => Ok(Some(lock)),
+            Err(e) if cannot_write(&e) => {
+                tracing::debug!("{}: read without its lock: {e}", dir.display());
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// [`FolderLock::take_waiting`] for a run, which writes the folder: one its user may not
+    /// write in is said as such, with what to do.
+    fn take_to_run(out: &Path, shard: Option<Shard>, wait: Duration) -> Result<FolderLock, TournamentError> {
+        Self::take_waiting(out, shard, wait).map_err(|e| match e {
+            TournamentError::Io { source, .. } if cannot_write_source(&source) => TournamentError::Invalid(format!(
+                "{}: this league's folder cannot be written ({source}): a run writes its results and pages \
+                 there: run it on a copy you may write (`cp -r`), or as the user who may write it",
+                out.display()
+            )),
+            other => other,
+        })
+    }
+
     /// [`FolderLock::take`], waiting up to `wait` for the folder while one process holds it
     /// alone: a batch system starts shards and merges unattended, and an `arena leaderboard`
     /// the teacher runs meanwhile holds the folder for a moment (a whole run or a build, for
@@ -2024,6 +2051,15 @@ fn open_lock(path: &Path, follow: bool) -> Result<std::fs::File, TournamentError
         Ok(_) => Err(not_a_lock(path)),
         Err(e) => Err(TournamentError::io(path, e)),
     }
+}
+
+/// Whether `e` says the folder cannot be written by this user (read-only, another user's).
+pub(super) fn cannot_write(e: &TournamentError) -> bool {
+    matches!(e, TournamentError::Io { source, .. } if cannot_write_source(source))
+}
+
+pub(super) fn cannot_write_source(source: &std::io::Error) -> bool {
+    matches!(source.raw_os_error(), Some(libc::EACCES | libc::EPERM | libc::EROFS))
 }
 
 /// A lock's path taken by something not a file (a folder, a FIFO).

@@ -611,8 +611,9 @@ fn copy_public_with(
             dir.display()
         )));
     }
-    // Not while a run writes the folder (a results line half appended).
-    let _alone = super::FolderLock::take(dir, None)?;
+    // Not while a run writes the folder (a results line half appended); a folder its user may
+    // not write in (read-only, another user's) is published as it is.
+    let _alone = super::FolderLock::take_to_read(dir, Duration::ZERO)?;
     // The staging folder is named after `out`, so that what a publish cut short left (kill -9,
     // a full disk) goes with the next publish into the same `out`.
     let prefix = format!("{}publish-{}-", crate::files::TEMPORARY_PREFIX, name.to_string_lossy());
