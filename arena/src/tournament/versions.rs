@@ -139,6 +139,16 @@ impl BotHistory {
         self.stamped_in = Some(folder_tag(folder));
     }
 
+    /// Takes `outputs` of another bot's build in its folder as its own outputs too, stamped
+    /// as they are now: those files are no more its sources than its own build's.
+    fn take_outputs(&mut self, outputs: &BTreeSet<String>, folder: &Path) {
+        let stamps = self.output_stamps.get_or_insert_with(BTreeMap::new);
+        for path in outputs {
+            self.outputs.insert(path.clone());
+            stamps.insert(path.clone(), submission::output_stamp(folder, path));
+        }
+    }
+
     /// Its outputs and their stamps, and its builds' growth, as `built` noted them when a build
     /// ended in `folder` (see [`Unrecorded`]).
     fn built_as(&mut self, built: &BuiltOutputs, folder: &Path) {
@@ -705,6 +715,17 @@ pub fn prepare(
                 match unrecorded.builds.get(&entry.name) {
                     Some(Some(noted)) => h.outputs_as(noted, dir),
                     _ => h.note_outputs(dir, b),
+                }
+                // What the other bots' builds in its folder wrote is no file of its own either
+                // (`make a` and `make b` in one kit): else their outputs were its, and a build
+                // of theirs that writes anything new (a time stamp, a cache) made it a new
+                // version on every run, built twice each time.
+                let tag = folder_tag(dir);
+                let theirs = unrecorded.builds.iter().filter(|(name, _)| **name != entry.name);
+                for noted in theirs.filter_map(|(_, noted)| noted.as_ref()) {
+                    if noted.folder.as_deref() == Some(tag.as_str()) {
+                        h.take_outputs(&noted.outputs, dir);
+                    }
                 }
             }
         }
@@ -1298,6 +1319,49 @@ mod tests {
             (h.versions.len(), h.versions[1].label.as_str(), h.versions[1].portable.as_deref()),
             (2, "v2", None)
         );
+    }
+
+    /// Two bots built in one folder (`cp a-src a`, and `cp b-src b` that also writes a new
+    /// `b.stamp` on every build, as a time stamp or a cache would): what b's build writes is no
+    /// file of a's, so a stays on its one version over three runs, built once a run. The
+    /// control: `b.stamp` did change on every run, and a file the builds did not write (a
+    /// teacher's note in the folder) makes a new version of both.
+    #[test]
+    fn a_build_in_a_shared_folder_does_not_make_the_other_bot_a_new_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let course = dir.path().join("course");
+        std::fs::create_dir_all(course.join("kit")).unwrap();
+        std::fs::write(course.join("kit/a-src"), "#!/bin/sh\necho a\n").unwrap();
+        std::fs::write(course.join("kit/b-src"), "#!/bin/sh\necho b\n").unwrap();
+        let toml = "[[bots]]\nname = \"a\"\ncommand = \"./a\"\ncwd = \"kit\"\nbuild = \"cp a-src a && chmod +x a\"\n\
+                    [[bots]]\nname = \"b\"\ncommand = \"./b\"\ncwd = \"kit\"\n\
+                    build = \"cp b-src b && chmod +x b && date +%s%N > b.stamp\"\n";
+        std::fs::write(course.join("class.toml"), toml).unwrap();
+        let config = TournamentConfig::load(&course.join("class.toml")).unwrap();
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::Auto, Default::default()).unwrap();
+        let out = dir.path().join("league");
+        let mut history = BTreeMap::new();
+        let mut stamps = Vec::new();
+        for at in [100, 200, 300] {
+            let (bots, failures) = prepare(&config, &sandbox, &out, at, &mut history, &|| false).unwrap();
+            assert!(failures.is_empty(), "{failures:?}");
+            assert_eq!(bots.len(), 2);
+            stamps.push(std::fs::read_to_string(course.join("kit/b.stamp")).unwrap());
+        }
+        let labels = |h: &BTreeMap<String, BotHistory>, name: &str| -> Vec<String> {
+            h[name].versions.iter().map(|v| v.label.clone()).collect()
+        };
+        assert_eq!(labels(&history, "a"), ["v1"], "{:?}", history["a"]);
+        assert_eq!(labels(&history, "b"), ["v1"], "{:?}", history["b"]);
+        let logs = std::fs::read_dir(out.join("builds")).unwrap().flatten();
+        let a_logs = logs.filter(|e| e.file_name().to_string_lossy().starts_with("a-")).count();
+        assert_eq!(a_logs, 3, "a built once a run");
+        // The control: b's build wrote anew each time, and a file of the folder's counts for both.
+        assert!(stamps[0] != stamps[1] && stamps[1] != stamps[2], "{stamps:?}");
+        std::fs::write(course.join("kit/notes.txt"), "the teacher's\n").unwrap();
+        prepare(&config, &sandbox, &out, 400, &mut history, &|| false).unwrap();
+        assert_eq!(labels(&history, "a"), ["v1", "v2"]);
+        assert_eq!(labels(&history, "b"), ["v1", "v2"]);
     }
 
     /// The attack, and the defence: alice's folder `subs/alice/src` is a link to bob's. A build
