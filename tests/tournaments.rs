@@ -1710,3 +1710,88 @@ fn a_first_run_says_which_bots_cannot_play_before_it_plays() {
     assert!(stdout.lines().any(|l| l.starts_with("gone cannot play: its folder")), "{stdout}");
     assert!(!stderr.contains("change: "), "`arena build` says it once: {stderr}");
 }
+
+/// With stderr captured (a CI log, `2> log`), the builds are not a silent minute: a line names
+/// the bot whose build starts and one says how long it took (or that it failed), on stderr,
+/// while stdout holds only the results. The control: a bot without a build gets no such line.
+#[test]
+fn a_captured_stderr_names_each_build_as_it_starts_and_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    for bot in ["maker", "broken"] {
+        std::fs::create_dir_all(dir.path().join(bot)).unwrap();
+    }
+    let waiter = bin("waiter");
+    let text = format!(
+        "seed = 5\ngames = 1\nmaps = [{:?}]\n\
+         [[bots]]\nname = \"maker\"\ncwd = \"maker\"\nbuild = \"sleep 0.3 && touch built\"\ncommand = {waiter:?}\n\
+         [[bots]]\nname = \"broken\"\ncwd = \"broken\"\nbuild = \"exit 3\"\ncommand = {waiter:?}\n\
+         [[bots]]\nname = \"plain\"\ncommand = {waiter:?}\n",
+        map("duel.txt")
+    );
+    let config = dir.path().join("class.toml");
+    std::fs::write(&config, text).unwrap();
+    let out = dir.path().join("league").display().to_string();
+    let (stdout, stderr, code) = tournament(&["--config", &config.display().to_string(), "--out", &out]);
+    assert_eq!(code, 0, "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    let at = |prefix: &str| lines.iter().position(|l| l.starts_with(prefix));
+    let (start, end) = (at("building maker"), at("built maker in "));
+    assert!(start.is_some() && end.is_some() && start < end, "{stderr}");
+    let took: f64 = lines[end.unwrap()]["built maker in ".len()..].trim_end_matches(" s").parse().unwrap();
+    assert!(took >= 0.3, "{stderr}");
+    assert!(at("building broken").is_some() && at("the build of broken failed after ").is_some(), "{stderr}");
+    assert!(at("plan: ").is_some_and(|plan| plan > end.unwrap()), "the builds come before the plan: {stderr}");
+    // The control: the bot without a build is named by no build line, and stdout is the results'.
+    let build_lines = lines.iter().filter(|l| l.starts_with("build") || l.starts_with("the build"));
+    assert_eq!(build_lines.filter(|l| l.contains("plain")).count(), 0, "{stderr}");
+    assert!(!stdout.lines().any(|l| l.starts_with("build") || l.starts_with("the build")), "{stdout}");
+}
+
+/// Ctrl-C during a league whose folder the config names (`out = "league"`, made absolute
+/// against the config's folder): the resume line names it as the teacher can paste it where
+/// they are, `--resume league` in the course folder, `--resume course/league` above it, and
+/// that command resumes it. The control: run from a folder outside the course, the line keeps
+/// the absolute path (a relative one would need `..`).
+#[test]
+fn ctrl_c_prints_a_resume_line_relative_to_where_the_teacher_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let course = dir.path().join("course");
+    std::fs::create_dir_all(&course).unwrap();
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let cfg = config(&course, &slow_bots("0.011"), &["fire.txt"], "out = \"league\"");
+    let league = course.join("league");
+    let interrupted = |from: &Path, config: &str, out: Option<&str>| -> String {
+        let _ = std::fs::remove_dir_all(&league);
+        let mut command = Command::new(bin("arena"));
+        command.current_dir(from).args(["tournament", "--config", config, "-j", "1"]);
+        if let Some(out) = out {
+            command.args(["--out", out]);
+        }
+        let mut child = command.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+        wait_for_results(&league, 2, &mut child);
+        // SAFETY: a signal to the child this test started and has not reaped.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(130));
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        stderr.lines().find(|l| l.starts_with("interrupted: resume with")).unwrap_or_default().to_string()
+    };
+    let line = interrupted(&course, "tournament.toml", None);
+    assert!(line.ends_with(" tournament --resume league`"), "{line}");
+    let (stdout, stderr, code) = {
+        let out = arena_in(&course, &["tournament", "--resume", "league"]);
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.code(),
+        )
+    };
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("12 of 12 matches played"), "{stdout}");
+    let line = interrupted(dir.path(), "course/tournament.toml", None);
+    assert!(line.ends_with(" tournament --resume course/league`"), "{line}");
+    // The control: from outside the course, its absolute path.
+    let line = interrupted(&elsewhere, &cfg.display().to_string(), None);
+    assert!(line.ends_with(&format!(" tournament --resume {}`", league.display())), "{line}");
+}

@@ -128,7 +128,12 @@ impl Reporter for Recorder {
                 "leaderboard".to_string()
             }
             Event::Failed { scheduled, error } => format!("failed {}: {error}", scheduled.key),
-            Event::Changed(_) | Event::Started(_) | Event::Ended(_) | Event::Warning(_) => return Ok(()),
+            Event::Changed(_)
+            | Event::Started(_)
+            | Event::Ended(_)
+            | Event::Warning(_)
+            | Event::Building(_)
+            | Event::Built { .. } => return Ok(()),
         };
         self.events.lock().unwrap().push(what);
         Ok(())

@@ -1235,15 +1235,15 @@ fn missing_toolchain(log: &str) -> Option<&str> {
 /// about each bot just before its build (the builds before it may have changed the files on
 /// the way to its folder): a bot it gives a reason for is not built, and its outcome is that
 /// reason, with no log (see [`BuildOutcome::refused`]). `built` is told each outcome as it
-/// comes (a run cut short still knows what the builds before the cut did).
+/// comes (a run cut short still knows what the builds before the cut did), and `steps` when
+/// each build starts and ends.
 pub fn build_all(
     sandbox: &Sandbox,
     bots: &[ToBuild],
-    limits: BuildLimits,
-    out: &Path,
-    stamp: u64,
+    (limits, out, stamp): (BuildLimits, &Path, u64),
     refuse: &mut dyn FnMut(&str) -> Option<String>,
     built: &mut dyn FnMut(&str, &BuildOutcome),
+    steps: &dyn Fn(Step<'_>),
 ) -> BTreeMap<String, BuildOutcome> {
     let mut by_command: BTreeMap<(String, PathBuf), BuildOutcome> = BTreeMap::new();
     let mut outcomes = BTreeMap::new();
@@ -1257,13 +1257,36 @@ pub fn build_all(
             .entry(key)
             .or_insert_with(|| {
                 let earlier = Earlier { bot: name, growth: *growth, own: *own };
-                run(sandbox, build, folder, limits, out, &free_log_name(out, name, stamp), earlier)
+                // (Named by every bot it builds: the sample bots share one `cargo build`.)
+                let sharing: Vec<String> =
+                    bots.iter().filter(|(_, b, f, _, _)| (b, f) == (build, folder)).map(|b| b.0.clone()).collect();
+                timed(&sharing, steps, || {
+                    run(sandbox, build, folder, limits, out, &free_log_name(out, name, stamp), earlier)
+                })
             })
             .clone();
         built(name, &outcome);
         outcomes.insert(name.clone(), outcome);
     }
     outcomes
+}
+
+/// A build starting or ending, for what the command line shows while the bots build.
+#[derive(Debug, Clone, Copy)]
+pub enum Step<'a> {
+    /// The build of these bots (one command in one folder) starts.
+    Start(&'a [String]),
+    /// It ended, after this long; `true` if it succeeded.
+    End(&'a [String], Duration, bool),
+}
+
+/// Runs `build` (of the bots `names`), telling `steps` when it starts and ends.
+pub fn timed(names: &[String], steps: &dyn Fn(Step<'_>), build: impl FnOnce() -> BuildOutcome) -> BuildOutcome {
+    steps(Step::Start(names));
+    let began = Instant::now();
+    let outcome = build();
+    steps(Step::End(names, began.elapsed(), outcome.problem.is_none()));
+    outcome
 }
 
 /// The name of a new build log of bot `name` at `stamp`, relative to the league folder `out`:

@@ -18,6 +18,18 @@ pub enum Event<'a> {
     /// Plan: what changed from the league the run resumes, one line per change; on a new
     /// league's first run, which bots cannot play and why, one line each.
     Changed(&'a [String]),
+    /// Plan: the build of these bots (one command in one folder, which they share) starts.
+    Building(&'a [String]),
+    /// Plan: that build ended, after `took`; `ok` if it succeeded (a failure is said with the
+    /// bot's row, its log kept).
+    Built {
+        /// The bots it built.
+        bots: &'a [String],
+        /// How long it took.
+        took: std::time::Duration,
+        /// Whether it succeeded.
+        ok: bool,
+    },
     /// Reconcile: what the run is about to play, given what is on disk.
     Planned(&'a Plan<'a>),
     /// Execute: the matches start (not reported by `arena build`, which plays nothing).

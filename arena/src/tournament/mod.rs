@@ -876,8 +876,19 @@ fn plan(
         SandboxLimits { cpu_seconds: config.build_limits().timeout.as_secs(), ..config.limits.sandbox_limits() };
     let builder = Sandbox::new(config.sandbox, build_limits).map_err(|e| TournamentError::Invalid(e.to_string()))?;
     unboxed_builds(&config, &builder.isolation())?;
-    let (bots, failures) = versions::prepare(&config, &builder, out, now, &mut history, &|| cancel.is_cancelled())
-        .ok_or(TournamentError::Interrupted)?;
+    // (What the command line shows of the builds: an error of its own stops nothing.)
+    let steps = |step: build::Step<'_>| {
+        let event = match step {
+            build::Step::Start(bots) => Event::Building(bots),
+            build::Step::End(bots, took, ok) => Event::Built { bots, took, ok },
+        };
+        if let Err(e) = reporter.report(event) {
+            tracing::warn!("{e}");
+        }
+    };
+    let (bots, failures) =
+        versions::prepare(&config, &builder, out, now, &mut history, &|| cancel.is_cancelled(), &steps)
+            .ok_or(TournamentError::Interrupted)?;
     let facts: Vec<MapFact> = config
         .boards()
         .iter()
@@ -2543,7 +2554,7 @@ mod tests {
         std::fs::write(&script, format!("{WAITER}# tuned\n")).unwrap();
         let mut history = TournamentRecord::read(&out).unwrap().history;
         let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
-        versions::prepare(&config, &sandbox, &out, unix_secs(), &mut history, &|| false).unwrap();
+        versions::prepare(&config, &sandbox, &out, unix_secs(), &mut history, &|| false, &|_| {}).unwrap();
         std::fs::write(&script, WAITER).unwrap();
         std::fs::create_dir_all(out.join("versions/ben/notes")).unwrap();
         std::fs::write(out.join("versions/ben/notes/mine.txt"), "the teacher's").unwrap();

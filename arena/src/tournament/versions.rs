@@ -139,6 +139,16 @@ impl BotHistory {
         self.stamped_in = Some(folder_tag(folder));
     }
 
+    /// Takes `outputs` of another bot's build in its folder as its own outputs too, stamped
+    /// as they are now: those files are no more its sources than its own build's.
+    fn take_outputs(&mut self, outputs: &BTreeSet<String>, folder: &Path) {
+        let stamps = self.output_stamps.get_or_insert_with(BTreeMap::new);
+        for path in outputs {
+            self.outputs.insert(path.clone());
+            stamps.insert(path.clone(), submission::output_stamp(folder, path));
+        }
+    }
+
     /// Its outputs and their stamps, and its builds' growth, as `built` noted them when a build
     /// ended in `folder` (see [`Unrecorded`]).
     fn built_as(&mut self, built: &BuiltOutputs, folder: &Path) {
@@ -598,6 +608,7 @@ pub fn prepare(
     now: u64,
     history: &mut BTreeMap<String, BotHistory>,
     interrupted: &dyn Fn() -> bool,
+    steps: &dyn Fn(build::Step<'_>),
 ) -> Option<(Vec<BotVersion>, BTreeMap<String, String>)> {
     let base = config.base.as_deref();
     // A bot whose files are reached through a link its students may have made is neither built
@@ -683,7 +694,7 @@ pub fn prepare(
         unrecorded.builds.insert(name.to_string(), Some(BuiltOutputs::after(&mut h, dir, outcome)));
         unrecorded.write(&marker);
     };
-    let builds = build::build_all(sandbox, &to_build, config.build_limits(), out, now, &mut refuse, &mut note);
+    let builds = build::build_all(sandbox, &to_build, (config.build_limits(), out, now), &mut refuse, &mut note, steps);
     if cut_short(builds.values(), interrupted) {
         return None;
     }
@@ -705,6 +716,17 @@ pub fn prepare(
                 match unrecorded.builds.get(&entry.name) {
                     Some(Some(noted)) => h.outputs_as(noted, dir),
                     _ => h.note_outputs(dir, b),
+                }
+                // What the other bots' builds in its folder wrote is no file of its own either
+                // (`make a` and `make b` in one kit): else their outputs were its, and a build
+                // of theirs that writes anything new (a time stamp, a cache) made it a new
+                // version on every run, built twice each time.
+                let tag = folder_tag(dir);
+                let theirs = unrecorded.builds.iter().filter(|(name, _)| **name != entry.name);
+                for noted in theirs.filter_map(|(_, noted)| noted.as_ref()) {
+                    if noted.folder.as_deref() == Some(tag.as_str()) {
+                        h.take_outputs(&noted.outputs, dir);
+                    }
                 }
             }
         }
@@ -759,7 +781,9 @@ pub fn prepare(
                 git_before.insert(entry.name.clone(), git);
                 let log = build::free_log_name(out, &entry.name, now);
                 let earlier = build::Earlier { bot: &entry.name, growth: h.build_growth, own: true };
-                let outcome = build::run(sandbox, command, dir, config.build_limits(), out, &log, earlier);
+                let outcome = build::timed(std::slice::from_ref(&entry.name), steps, || {
+                    build::run(sandbox, command, dir, config.build_limits(), out, &log, earlier)
+                });
                 runs += 1;
                 if let Some(growth) = outcome.growth {
                     h.build_growth = Some(growth);
@@ -1268,7 +1292,7 @@ mod tests {
                 ..Default::default()
             },
         )]);
-        let (bots, _) = prepare(&config, &sandbox, &out, 200, &mut history, &|| false).unwrap();
+        let (bots, _) = prepare(&config, &sandbox, &out, 200, &mut history, &|| false, &|_| {}).unwrap();
         assert_eq!(bots[0].fingerprint, legacy, "the recorded version is the bot as it is now");
         assert_ne!(now(&config).portable, legacy, "the control: the portable fingerprint is another");
         let h = &history["bob"];
@@ -1285,19 +1309,62 @@ mod tests {
         std::fs::rename(&first, &moved).unwrap();
         let config = load(&moved);
         assert_ne!(now(&config).legacy, legacy, "the control: the legacy fingerprint moved with the folder");
-        let (bots, _) = prepare(&config, &sandbox, &out, 300, &mut history, &|| false).unwrap();
+        let (bots, _) = prepare(&config, &sandbox, &out, 300, &mut history, &|| false, &|_| {}).unwrap();
         assert_eq!(bots[0].fingerprint, legacy, "still the recorded version, known by its portable fingerprint");
         assert_eq!(history["bob"].versions.len(), 1);
 
         // A changed file is a new version, recorded by its portable fingerprint.
         std::fs::write(moved.join("bots/bob/bot.sh"), "echo WAIT # tuned\n").unwrap();
-        let (bots, _) = prepare(&config, &sandbox, &out, 400, &mut history, &|| false).unwrap();
+        let (bots, _) = prepare(&config, &sandbox, &out, 400, &mut history, &|| false, &|_| {}).unwrap();
         assert_eq!(bots[0].fingerprint, now(&config).portable);
         let h = &history["bob"];
         assert_eq!(
             (h.versions.len(), h.versions[1].label.as_str(), h.versions[1].portable.as_deref()),
             (2, "v2", None)
         );
+    }
+
+    /// Two bots built in one folder (`cp a-src a`, and `cp b-src b` that also writes a new
+    /// `b.stamp` on every build, as a time stamp or a cache would): what b's build writes is no
+    /// file of a's, so a stays on its one version over three runs, built once a run. The
+    /// control: `b.stamp` did change on every run, and a file the builds did not write (a
+    /// teacher's note in the folder) makes a new version of both.
+    #[test]
+    fn a_build_in_a_shared_folder_does_not_make_the_other_bot_a_new_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let course = dir.path().join("course");
+        std::fs::create_dir_all(course.join("kit")).unwrap();
+        std::fs::write(course.join("kit/a-src"), "#!/bin/sh\necho a\n").unwrap();
+        std::fs::write(course.join("kit/b-src"), "#!/bin/sh\necho b\n").unwrap();
+        let toml = "[[bots]]\nname = \"a\"\ncommand = \"./a\"\ncwd = \"kit\"\nbuild = \"cp a-src a && chmod +x a\"\n\
+                    [[bots]]\nname = \"b\"\ncommand = \"./b\"\ncwd = \"kit\"\n\
+                    build = \"cp b-src b && chmod +x b && date +%s%N > b.stamp\"\n";
+        std::fs::write(course.join("class.toml"), toml).unwrap();
+        let config = TournamentConfig::load(&course.join("class.toml")).unwrap();
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::Auto, Default::default()).unwrap();
+        let out = dir.path().join("league");
+        let mut history = BTreeMap::new();
+        let mut stamps = Vec::new();
+        for at in [100, 200, 300] {
+            let (bots, failures) = prepare(&config, &sandbox, &out, at, &mut history, &|| false, &|_| {}).unwrap();
+            assert!(failures.is_empty(), "{failures:?}");
+            assert_eq!(bots.len(), 2);
+            stamps.push(std::fs::read_to_string(course.join("kit/b.stamp")).unwrap());
+        }
+        let labels = |h: &BTreeMap<String, BotHistory>, name: &str| -> Vec<String> {
+            h[name].versions.iter().map(|v| v.label.clone()).collect()
+        };
+        assert_eq!(labels(&history, "a"), ["v1"], "{:?}", history["a"]);
+        assert_eq!(labels(&history, "b"), ["v1"], "{:?}", history["b"]);
+        let logs = std::fs::read_dir(out.join("builds")).unwrap().flatten();
+        let a_logs = logs.filter(|e| e.file_name().to_string_lossy().starts_with("a-")).count();
+        assert_eq!(a_logs, 3, "a built once a run");
+        // The control: b's build wrote anew each time, and a file of the folder's counts for both.
+        assert!(stamps[0] != stamps[1] && stamps[1] != stamps[2], "{stamps:?}");
+        std::fs::write(course.join("kit/notes.txt"), "the teacher's\n").unwrap();
+        prepare(&config, &sandbox, &out, 400, &mut history, &|| false, &|_| {}).unwrap();
+        assert_eq!(labels(&history, "a"), ["v1", "v2"]);
+        assert_eq!(labels(&history, "b"), ["v1", "v2"]);
     }
 
     /// The attack, and the defence: alice's folder `subs/alice/src` is a link to bob's. A build
@@ -1319,7 +1386,7 @@ mod tests {
         let config = TournamentConfig::load(&course.join("class.toml")).unwrap();
         let sandbox = Sandbox::new(crate::sandbox::SandboxMode::Auto, Default::default()).unwrap();
         let out = dir.path().join("league");
-        let (bots, failures) = prepare(&config, &sandbox, &out, 100, &mut BTreeMap::new(), &|| false).unwrap();
+        let (bots, failures) = prepare(&config, &sandbox, &out, 100, &mut BTreeMap::new(), &|| false, &|_| {}).unwrap();
         assert!(!course.join("subs/bob/x").exists(), "alice's build did not run in bob's folder");
         assert!(course.join("subs/bob/built").exists(), "bob's did");
         assert_eq!(bots.iter().map(|b| b.entry.name.as_str()).collect::<Vec<_>>(), ["bob"]);
@@ -1363,7 +1430,7 @@ mod tests {
         let folder = course.join("alice");
         let out = dir.path().join("league");
         let run = |history: &mut BTreeMap<String, BotHistory>, at: u64| {
-            prepare(&config, &sandbox, &out, at, history, &|| false).unwrap();
+            prepare(&config, &sandbox, &out, at, history, &|| false, &|_| {}).unwrap();
             history["alice"].versions.iter().map(|v| v.label.clone()).collect::<Vec<_>>()
         };
         let mut history = BTreeMap::new();
@@ -1465,7 +1532,7 @@ mod tests {
         let folder = course.join("alice");
         let out = dir.path().join("league");
         let run = |history: &mut BTreeMap<String, BotHistory>, at: u64| {
-            prepare(&config, &sandbox, &out, at, history, &|| false).unwrap();
+            prepare(&config, &sandbox, &out, at, history, &|| false, &|_| {}).unwrap();
             history["alice"].latest().and_then(|v| v.problem.clone()).unwrap_or_default()
         };
         let grow = |name: &str| {
@@ -1508,7 +1575,7 @@ mod tests {
         let config = TournamentConfig::load(&course.join("class.toml")).unwrap();
         let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
         let run = |history: &mut BTreeMap<String, BotHistory>, out: &str, at: u64| {
-            prepare(&config, &sandbox, &dir.path().join(out), at, history, &|| false).unwrap();
+            prepare(&config, &sandbox, &dir.path().join(out), at, history, &|| false, &|_| {}).unwrap();
             history["alice"].versions.iter().map(|v| v.label.clone()).collect::<Vec<_>>()
         };
         let mut history = BTreeMap::new();
@@ -1573,14 +1640,14 @@ mod tests {
         let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
         let out = dir.path().join("league");
         let mut history = BTreeMap::new();
-        prepare(&config, &sandbox, &out, 100, &mut history, &|| false).unwrap();
+        prepare(&config, &sandbox, &out, 100, &mut history, &|| false, &|_| {}).unwrap();
         assert_eq!(kept_copy(&history), ("echo WAIT\n".to_string(), "echo WAIT\n".to_string()));
         let logs = |out: &Path| std::fs::read_dir(out.join("builds")).map_or(0, |d| d.count());
         assert_eq!(logs(&out), 2);
         for (push, at) in [("push-alice", 200), ("push-bob", 300)] {
             let new = format!("echo WAIT # {push}\n");
             std::fs::write(course.join(push), &new).unwrap();
-            let (bots, failures) = prepare(&config, &sandbox, &out, at, &mut history, &|| false).unwrap();
+            let (bots, failures) = prepare(&config, &sandbox, &out, at, &mut history, &|| false, &|_| {}).unwrap();
             assert!(failures.is_empty(), "{failures:?}");
             assert!(!course.join(push).exists(), "pushed during the builds");
             assert_eq!(kept_copy(&history), (new.clone(), new.clone()), "{push}: built from what is recorded");
@@ -1632,10 +1699,10 @@ mod tests {
         let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
         let out = dir.path().join("league");
         let mut history = BTreeMap::new();
-        prepare(&config, &sandbox, &out, 100, &mut history, &|| false).unwrap();
+        prepare(&config, &sandbox, &out, 100, &mut history, &|| false, &|_| {}).unwrap();
         let v1 = history["alice"].versions[0].fingerprint.clone();
         std::fs::write(course.join("always"), "").unwrap();
-        let (bots, failures) = prepare(&config, &sandbox, &out, 200, &mut history, &|| false).unwrap();
+        let (bots, failures) = prepare(&config, &sandbox, &out, 200, &mut history, &|| false, &|_| {}).unwrap();
         assert!(failures.is_empty(), "it has a good version: {failures:?}");
         assert_eq!((bots[0].fingerprint.as_str(), bots[0].runnable, bots[0].kept), (v1.as_str(), true, true));
         let latest = history["alice"].latest().unwrap();
@@ -1649,7 +1716,7 @@ mod tests {
 
         // The control: the same bot, its files left alone during its build, records them.
         std::fs::remove_file(course.join("always")).unwrap();
-        let (bots, failures) = prepare(&config, &sandbox, &out, 300, &mut history, &|| false).unwrap();
+        let (bots, failures) = prepare(&config, &sandbox, &out, 300, &mut history, &|| false, &|_| {}).unwrap();
         assert!(failures.is_empty());
         assert!(bots[0].fingerprint != v1 && bots[0].kept, "its new version plays from its copy too");
         assert_eq!(history["alice"].standing(None).unwrap().label, "v2");
@@ -1667,7 +1734,7 @@ mod tests {
         let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
         let out = dir.path().join("league");
         let mut history = BTreeMap::new();
-        prepare(&config, &sandbox, &out, 100, &mut history, &|| false).unwrap();
+        prepare(&config, &sandbox, &out, 100, &mut history, &|| false, &|_| {}).unwrap();
         let outputs = history["alice"].outputs.clone();
         assert!(outputs.contains("prog"));
         // Her new sources, and a `prog` of her own pushed over what her build makes of them.
@@ -1678,7 +1745,7 @@ mod tests {
             config.bots[1].build.clone().unwrap() + "; if [ -e ../push-out ]; then mv ../push-out ../alice/prog; fi";
         let mut pushing = config.clone();
         pushing.bots[1].build = Some(bob);
-        let (bots, failures) = prepare(&pushing, &sandbox, &out, 200, &mut history, &|| false).unwrap();
+        let (bots, failures) = prepare(&pushing, &sandbox, &out, 200, &mut history, &|| false, &|_| {}).unwrap();
         assert!(failures.is_empty(), "{failures:?}");
         assert!(!course.join("push-out").exists(), "pushed during bob's build");
         assert_eq!(history["alice"].standing(None).unwrap().label, "v2");
@@ -1713,16 +1780,16 @@ mod tests {
         let labels = |history: &BTreeMap<String, BotHistory>| {
             history["alice"].versions.iter().map(|v| v.label.clone()).collect::<Vec<_>>()
         };
-        prepare(&config, &sandbox, &out, 100, &mut history, &|| false).unwrap();
+        prepare(&config, &sandbox, &out, 100, &mut history, &|| false, &|_| {}).unwrap();
         // Its record saved, the file left behind.
         std::fs::write(out.join(crate::tournament::TOURNAMENT_FILE), "the record of the first run").unwrap();
         let left = std::fs::read(&marker).unwrap();
-        prepare(&config, &sandbox, &out, 200, &mut history, &|| false).unwrap();
+        prepare(&config, &sandbox, &out, 200, &mut history, &|| false, &|_| {}).unwrap();
         std::fs::write(out.join(crate::tournament::TOURNAMENT_FILE), "the record of the second run").unwrap();
         std::fs::write(&marker, &left).unwrap();
         assert_eq!(labels(&history), ["v1"]);
         let mut control = history.clone();
-        prepare(&config, &sandbox, &out, 300, &mut history, &|| false).unwrap();
+        prepare(&config, &sandbox, &out, 300, &mut history, &|| false, &|_| {}).unwrap();
         assert_eq!(labels(&history), ["v1"], "no new version: {:?}", history["alice"]);
 
         // The control: the file left behind taken as the current record's.
@@ -1730,7 +1797,7 @@ mod tests {
         assert_ne!(stale.record, record_tag(&out));
         stale.record = record_tag(&out);
         stale.write(&marker);
-        prepare(&config, &sandbox, &out, 300, &mut control, &|| false).unwrap();
+        prepare(&config, &sandbox, &out, 300, &mut control, &|| false, &|_| {}).unwrap();
         assert_eq!(labels(&control), ["v1", "v2"], "the control: the rebuilt `out` taken for a push");
     }
 
@@ -1797,11 +1864,13 @@ mod tests {
         let folder = course.join("alice");
         let mut history = BTreeMap::new();
         let mut bots = Vec::new();
-        let first =
-            reads_in(&folder, || bots = prepare(&config, &sandbox, &out, 100, &mut history, &|| false).unwrap().0);
+        let first = reads_in(&folder, || {
+            bots = prepare(&config, &sandbox, &out, 100, &mut history, &|| false, &|_| {}).unwrap().0
+        });
         assert_eq!(first, (3, 3), "a new version: before its build, after it, after its copy");
-        let second =
-            reads_in(&folder, || bots = prepare(&config, &sandbox, &out, 200, &mut history, &|| false).unwrap().0);
+        let second = reads_in(&folder, || {
+            bots = prepare(&config, &sandbox, &out, 200, &mut history, &|| false, &|_| {}).unwrap().0
+        });
         assert_eq!(second, (2, 2), "a known version: before its build and after it");
         let labels: Vec<&str> = history["alice"].versions.iter().map(|v| v.label.as_str()).collect();
         assert_eq!(labels, ["v1"]);
@@ -1833,12 +1902,13 @@ mod tests {
         let folder = course.join("alice");
         let mut history = BTreeMap::new();
         let first = reads_in(&folder, || {
-            prepare(&config, &sandbox, &out, 100, &mut history, &|| false).unwrap();
+            prepare(&config, &sandbox, &out, 100, &mut history, &|| false, &|_| {}).unwrap();
         });
         assert_eq!(first, (2, 2), "a new version: its files, then after its copy");
         let mut bots = Vec::new();
-        let second =
-            reads_in(&folder, || bots = prepare(&config, &sandbox, &out, 200, &mut history, &|| false).unwrap().0);
+        let second = reads_in(&folder, || {
+            bots = prepare(&config, &sandbox, &out, 200, &mut history, &|| false, &|_| {}).unwrap().0
+        });
         assert_eq!(second, (1, 1), "a known version");
         assert_eq!(bots[0].built.as_ref(), Some(&bots[0].fingerprint));
 
@@ -1863,7 +1933,7 @@ mod tests {
         let (dir, course, config, sandbox) = alice_alone();
         let out = dir.path().join("league");
         let mut history = BTreeMap::new();
-        prepare(&config, &sandbox, &out, 100, &mut history, &|| false).unwrap();
+        prepare(&config, &sandbox, &out, 100, &mut history, &|| false, &|_| {}).unwrap();
         let v1 = history["alice"].versions[0].fingerprint.clone();
         let strategy = course.join("alice/strategy.sh");
         std::fs::write(&strategy, "A2\n").unwrap();
@@ -1875,7 +1945,7 @@ mod tests {
         let a2 = print();
         {
             let _hook = swap_during_the_copy(strategy.clone(), "B\n", "A2\n");
-            let (bots, failures) = prepare(&config, &sandbox, &out, 200, &mut history, &|| false).unwrap();
+            let (bots, failures) = prepare(&config, &sandbox, &out, 200, &mut history, &|| false, &|_| {}).unwrap();
             assert!(failures.is_empty(), "{failures:?}");
             assert_eq!((bots[0].fingerprint.as_str(), bots[0].kept), (v1.as_str(), true), "it plays on as v1");
         }
@@ -1889,7 +1959,7 @@ mod tests {
         assert!(!out.join("versions/alice").join(&a2).exists(), "the copy of B went");
         assert_eq!(std::fs::read_to_string(&strategy).unwrap(), "A2\n");
         // The next run, nothing swapped: A2 is copied as it is.
-        prepare(&config, &sandbox, &out, 300, &mut history, &|| false).unwrap();
+        prepare(&config, &sandbox, &out, 300, &mut history, &|| false, &|_| {}).unwrap();
         let standing = history["alice"].standing(None).unwrap();
         assert_eq!((standing.label.as_str(), standing.fingerprint.as_str()), ("v2", a2.as_str()));
         let copy = out.join("versions/alice").join(&a2).join("folder/strategy.sh");
@@ -1924,7 +1994,7 @@ mod tests {
         let data = |n: u8| (0..64u32 << 10).map(|i| (i % 251) as u8 ^ (n << 4)).collect::<Vec<u8>>();
         for (n, at) in [(1, 100), (2, 200), (3, 300), (4, 400), (1, 500)] {
             std::fs::write(course.join("alice/data"), data(n)).unwrap();
-            prepare(&config, &sandbox, &out, at, &mut history, &|| false).unwrap();
+            prepare(&config, &sandbox, &out, at, &mut history, &|| false, &|_| {}).unwrap();
         }
         let labels: Vec<&str> = history["alice"].versions.iter().map(|v| v.label.as_str()).collect();
         assert_eq!(labels, ["v1", "v2", "v3", "v4", "v1"]);
@@ -1965,7 +2035,7 @@ mod tests {
         assert!(gone(&history, &v4) && kept(&history, &v1));
         // v3 back: copied again, and played from its copy.
         std::fs::write(course.join("alice/data"), data(3)).unwrap();
-        let (bots, _) = prepare(&config, &sandbox, &out, 600, &mut history, &|| false).unwrap();
+        let (bots, _) = prepare(&config, &sandbox, &out, 600, &mut history, &|| false, &|_| {}).unwrap();
         assert_eq!((bots[0].fingerprint.as_str(), bots[0].kept), (v3.as_str(), true));
         assert_eq!(std::fs::read(copy(&v3).join("folder/data")).unwrap(), data(3));
         assert_eq!(history["alice"].standing(None).unwrap().label, "v3");
@@ -1993,7 +2063,7 @@ mod tests {
             let mut history = BTreeMap::new();
             for (n, at) in [(1, 100), (2, 200)] {
                 std::fs::write(course.join("alice/bot.sh"), format!("echo WAIT # v{n}\n")).unwrap();
-                prepare(&config, &sandbox, &out, at, &mut history, &|| false).unwrap();
+                prepare(&config, &sandbox, &out, at, &mut history, &|| false, &|_| {}).unwrap();
             }
             history["alice"].versions.iter().map(|v| (v.label.clone(), v.kept.is_some())).collect::<Vec<_>>()
         };
@@ -2017,13 +2087,13 @@ mod tests {
         let first = git(&["rev-parse", "--short=7", "HEAD"]);
         let out = dir.path().join("league");
         let mut history = BTreeMap::new();
-        prepare(&config, &sandbox, &out, 100, &mut history, &|| false).unwrap();
+        prepare(&config, &sandbox, &out, 100, &mut history, &|| false, &|_| {}).unwrap();
         std::fs::write(course.join("alice/bot.sh"), "echo WAIT # v2\n").unwrap();
-        prepare(&config, &sandbox, &out, 200, &mut history, &|| false).unwrap();
+        prepare(&config, &sandbox, &out, 200, &mut history, &|| false, &|_| {}).unwrap();
         std::fs::write(course.join("alice/bot.sh"), "echo WAIT # v3\n").unwrap();
         git(&["commit", "-qam", "three"]);
         let third = git(&["rev-parse", "--short=7", "HEAD"]);
-        prepare(&config, &sandbox, &out, 300, &mut history, &|| false).unwrap();
+        prepare(&config, &sandbox, &out, 300, &mut history, &|| false, &|_| {}).unwrap();
         let labels: Vec<&str> = history["alice"].versions.iter().map(|v| v.label.as_str()).collect();
         assert_eq!(labels, [format!("v1 {first}"), format!("v2 {first} + edits"), format!("v3 {third}")]);
     }

@@ -186,6 +186,18 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
     Ok((config, out, options))
 }
 
+/// `folder` as the teacher can paste it where they are: relative to the current folder when it
+/// lies inside it (a config's `out = "league"` is made absolute against the config's folder),
+/// else as it is.
+fn from_here(folder: &Path) -> PathBuf {
+    let here = std::env::current_dir().ok();
+    match here.as_deref().and_then(|here| folder.strip_prefix(here).ok()) {
+        Some(inside) if inside.as_os_str().is_empty() => PathBuf::from("."),
+        Some(inside) => inside.to_path_buf(),
+        None => folder.to_path_buf(),
+    }
+}
+
 /// Reads a league's config file, its `[params]` checked against its game here, so that a bad
 /// value is said to be the file's rather than a flag's (`--size: expected ...`).
 fn load_config(path: &Path) -> anyhow::Result<TournamentConfig> {
@@ -255,7 +267,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         tell!(
             "interrupted: resume with `{} tournament --resume {}`",
             super::arena_command(),
-            super::shell_word(&summary.out.to_string_lossy())
+            super::shell_word(&from_here(&summary.out).to_string_lossy())
         );
         return Ok(ExitCode::from(130));
     }
@@ -470,11 +482,43 @@ struct Console<'a> {
     out: &'a Path,
     games: &'a Registry,
     progress: Mutex<Option<Progress>>,
+    /// The spinner of the build under way, on a terminal.
+    building: Mutex<Option<ProgressBar>>,
 }
 
 impl<'a> Console<'a> {
     fn new(out: &'a Path, games: &'a Registry) -> Self {
-        Console { out, games, progress: Mutex::new(None) }
+        Console { out, games, progress: Mutex::new(None), building: Mutex::new(None) }
+    }
+
+    /// A build starts (`None` when it ended): on a terminal a spinner names its bots until it
+    /// ends, leaving nothing; otherwise (a CI log, `2> log`) a line at its start and one at its
+    /// end say which bots and how long it took, as a build of the sample bots takes a minute.
+    fn building(&self, bots: &[String], ended: Option<(Duration, bool)>) {
+        let names: Vec<String> = bots.iter().map(|b| safe_text::terminal(b)).collect();
+        let names = names.join(", ");
+        let mut spinner = match self.building.lock() {
+            Ok(s) => s,
+            Err(s) => s.into_inner(),
+        };
+        match ended {
+            None if std::io::stderr().is_terminal() => {
+                let bar = ProgressBar::new_spinner();
+                bar.set_message(format!("building {names}"));
+                bar.enable_steady_tick(Duration::from_millis(200));
+                *spinner = Some(bar);
+            }
+            None => eprintln!("building {names}"),
+            Some(_) if let Some(bar) = spinner.take() => bar.finish_and_clear(),
+            Some((took, ok)) => {
+                let secs = took.as_secs_f64();
+                if ok {
+                    eprintln!("built {names} in {secs:.1} s");
+                } else {
+                    eprintln!("the build of {names} failed after {secs:.1} s");
+                }
+            }
+        }
     }
 
     fn progress(&self) -> Option<Progress> {
@@ -510,6 +554,8 @@ impl Reporter for Console<'_> {
                     eprintln!("change: {}", safe_text::terminal_line(line));
                 }
             }
+            Event::Building(bots) => self.building(bots, None),
+            Event::Built { bots, took, ok } => self.building(bots, Some((took, ok))),
             Event::Planned(plan) => match plan.shard {
                 Some((shard, mine, league)) => {
                     eprintln!("shard {shard}: {mine} of the league's {league} matches; {}", plan_text(plan))
