@@ -653,13 +653,15 @@ fn program_problem(command: &str) -> Option<String> {
         return None;
     }
     let shown = crate::safe_text::terminal(program);
+    // (In a command to copy: quoted as one word where it needs to be.)
+    let word = crate::safe_text::shell_word(program);
     if let Some(rest) = head.strip_prefix(b"#!") {
         let first = rest.split(|&b| b == b'\n').next().unwrap_or(rest);
         return first.ends_with(b"\r").then(|| {
             format!(
                 "`{shown}` has Windows line endings: its `#!` line ends in `\\r`, so the system looks for an \
                  interpreter whose name ends in `\\r` and finds none. Save it with Unix (LF) line endings (your \
-                 editor's setting, or `sed -i 's/\\r$//' {shown}`)"
+                 editor's setting, or `sed -i 's/\\r$//' {word}`)"
             )
         });
     }
@@ -672,7 +674,7 @@ fn program_problem(command: &str) -> Option<String> {
     };
     Some(format!(
         "`{shown}` does not start with a `#!` line, so the system ran it with `/bin/sh`: make its first line \
-         `#!/usr/bin/env {interpreter}`, or run it through its interpreter: `\"{interpreter} {shown}\"`"
+         `#!/usr/bin/env {interpreter}`, or run it through its interpreter: `\"{interpreter} {word}\"`"
     ))
 }
 
@@ -1073,7 +1075,7 @@ async fn first_answer_probe<S: Stage + ?Sized, I: Stage + ?Sized>(
                 PATIENCE.as_secs(),
                 words.many
             ),
-            fix: words.end_of_input.replace("{bot}", &crate::safe_text::terminal(&shell_words::quote(command))),
+            fix: words.end_of_input.replace("{bot}", &crate::safe_text::shell_word(command)),
             serious: true,
         },
         Silence::NoNewline => Finding {
@@ -1476,6 +1478,20 @@ mod tests {
         let crlf = file("crlf.py", b"#!/usr/bin/env python3\r\nimport sys\r\n");
         let found = program_problem(&crlf).expect("CRLF");
         assert!(found.contains("Windows line endings") && found.contains("sed -i"), "{found}");
+        // A path with a space is one word of the commands to copy (unquoted, `sed` and the bot's
+        // command would read two).
+        let spaced = file("my bot.py", b"#!/usr/bin/env python3\r\nimport sys\r\n");
+        let found = program_problem(&shell_words::quote(&spaced)).expect("CRLF");
+        let command = found.split_once("`sed -i ").and_then(|(_, rest)| rest.split_once('`')).map(|(c, _)| c);
+        assert_eq!(shell_words::split(command.unwrap_or_default()).unwrap(), ["s/\\r$//", spaced.as_str()], "{found}");
+        let bare_spaced = file("my bare.py", b"import sys\n");
+        let found = program_problem(&shell_words::quote(&bare_spaced)).expect("no #! line");
+        let command = found.rsplit_once("`\"").and_then(|(_, rest)| rest.split_once("\"`")).map(|(c, _)| c);
+        assert_eq!(
+            shell_words::split(command.unwrap_or_default()).unwrap(),
+            ["python3", bare_spaced.as_str()],
+            "{found}"
+        );
         // Controls.
         assert_eq!(program_problem(&file("good.py", b"#!/usr/bin/env python3\nimport sys\n")), None);
         assert_eq!(program_problem(&file("prog", b"\x7fELF\x02\x01\x01")), None);
