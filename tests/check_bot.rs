@@ -373,21 +373,25 @@ fn the_same_timeout_is_counted_once() {
 }
 
 /// A debug line printed before every answer is one problem, said once with its line and its
-/// fix, each other situation naming it (it was six problems, the same three lines six times);
-/// a move written `MOVE x,y`, its position differing from one situation to the next, is one
-/// too. The control: the same bot answering `MOVE x,y` in test mode, a malformed answer with
-/// another fix, is two problems, each with its own.
+/// fix, each other situation naming it (it was six problems, the same three lines six times),
+/// and so is one whose words differ in test mode (it was two); a move written `MOVE x,y`, its
+/// position differing from one situation to the next, is one too. The control: the same bot
+/// answering `MOVE x,y` in test mode, a malformed answer with another fix, is two problems,
+/// each with its own.
 #[test]
 fn the_same_malformed_answer_is_counted_once() {
-    let (stdout, code) = check(&flawed("debugfirst"));
-    assert_eq!(code, 1, "{stdout}");
-    assert_eq!(stdout.matches("you answered `debug: tick 1` to `TICK 1`").count(), 1, "{stdout}");
-    assert_eq!(stdout.matches("    fix: if that line is debug output, write it to stderr").count(), 1, "{stdout}");
-    for situation in ["seat 2", "CRLF input", "a jump", "power-ups", "test mode"] {
-        let repeat = "PROBLEM  forfeit (malformed) at tick 1 (the same malformed answer as in `seat 1`, above)";
-        assert!(row(&stdout, situation).ends_with(repeat), "{situation}: {stdout}");
+    for flaw in ["debugfirst", "worded"] {
+        let (stdout, code) = check(&flawed(flaw));
+        assert_eq!(code, 1, "{stdout}");
+        assert_eq!(stdout.matches("you answered `debug: tick 1` to `TICK 1`").count(), 1, "{stdout}");
+        assert_eq!(stdout.matches("    fix: if that line is debug output, write it to stderr").count(), 1, "{stdout}");
+        assert!(!stdout.contains("going to the final"), "{stdout}");
+        for situation in ["seat 2", "CRLF input", "a jump", "power-ups", "test mode"] {
+            let repeat = "PROBLEM  forfeit (malformed) at tick 1 (the same stray line as in `seat 1`, above)";
+            assert!(row(&stdout, situation).ends_with(repeat), "{situation}: {stdout}");
+        }
+        assert!(stdout.contains("\n1 problem found: your bot failed the same way in all 6 situations.\n"), "{stdout}");
     }
-    assert!(stdout.contains("\n1 problem found: your bot failed the same way in all 6 situations.\n"), "{stdout}");
     let (stdout, code) = check(&flawed("seats"));
     assert_eq!(code, 1, "{stdout}");
     assert_eq!(stdout.matches("(the same invalid move as in `seat 1`, above)").count(), 3, "{stdout}");
@@ -395,13 +399,33 @@ fn the_same_malformed_answer_is_counted_once() {
     // The control.
     let (stdout, code) = check(&flawed("mixed"));
     assert_eq!(code, 1, "{stdout}");
-    assert_eq!(stdout.matches("(the same malformed answer as in `seat 1`, above)").count(), 4, "{stdout}");
+    assert_eq!(stdout.matches("(the same stray line as in `seat 1`, above)").count(), 4, "{stdout}");
     assert!(row(&stdout, "test mode").ends_with("PROBLEM  forfeit (malformed) at tick 1"), "{stdout}");
     assert!(stdout.contains("    fix: write `MOVE "), "{stdout}");
     assert!(
         stdout.contains("\n2 problems found (4 situations failed the same way as an earlier one, counted once).\n"),
         "{stdout}"
     );
+}
+
+/// A debug line printed after every answer is one problem, whatever the referee made of it:
+/// read as the next answer (`malformed`) or found waiting before the next prompt
+/// (`extra_output`), which depends on when the line came, situation by situation (it was told
+/// as two problems when both happened, one fix for both). The grouping of the two kinds is
+/// shown with its control in the doctor's unit test
+/// (`a_stray_line_is_one_problem_whatever_the_referee_made_of_it`): here, whichever the
+/// referee made of each, the report is one problem.
+#[test]
+fn a_debug_line_after_each_answer_is_one_problem() {
+    let (stdout, code) = check(&flawed("extra"));
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(stdout.matches("    fix: ").count(), 1, "{stdout}");
+    assert!(
+        stdout.contains("debug output to stderr") || stdout.contains("debug output, write it to stderr"),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches("(the same stray line as in `seat 1`, above)").count(), 5, "{stdout}");
+    assert!(stdout.contains("\n1 problem found: your bot failed the same way in all 6 situations.\n"), "{stdout}");
 }
 
 /// A bot of another game (Atoms) is told so, once, and where to check it instead: it died on

@@ -92,6 +92,13 @@ pub fn terminal(text: &str) -> String {
     terminal_cut(text, FIELD_CHARS)
 }
 
+/// `word` (a path, a bot's command) as one word of a command a hint suggests, quoted as the
+/// arena's own command-line splitting (and a POSIX shell) reads it when it needs to be
+/// (`./my bot` is `'./my bot'`: unquoted, it is split in two), then as one terminal field.
+pub fn shell_word(word: &str) -> String {
+    terminal(&shell_words::quote(word))
+}
+
 /// One line of a message for a terminal, however long: every unsafe character shown visibly,
 /// newlines included (text a bot controls cannot start a line of its own), nothing cut.
 pub fn terminal_line(text: &str) -> String {

@@ -7,6 +7,7 @@
 #   extra      prints a debug line to stdout after each answer
 #   debugfirst prints a debug line to stdout before each answer
 #   mixed      debugfirst, but answers `MOVE x,y` in test mode (`RR_MODE=test`): two problems
+#   worded     debugfirst, but its debug line has other words in test mode: one problem
 #   slow       takes 3 s before its first answer
 #   crlfcrash  splits lines on ' ', so a `\r` at the end of a map row crashes it
 #   seats      takes line 3 of the header for its own start
@@ -110,6 +111,8 @@ while True:
     step = first_step(me, final)
     if flaw == "debugfirst":
         say("debug: tick {}".format(line.split()[1]))
+    if flaw == "worded":
+        say("debug: going to the final" if os.environ.get("RR_MODE") == "test" else "debug: tick 1")
     if step is None:
         say("WAIT")
     else:

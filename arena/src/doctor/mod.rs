@@ -129,7 +129,7 @@ pub struct Checked {
     /// situation is the same timeout, said there once.
     pub timeout: Option<Lateness>,
     /// Why it forfeited (`malformed`, `crash`, …), if it did: the kind of problem a repeat of
-    /// an earlier one must share ([`same_problem`]).
+    /// an earlier one must share ([`same_problem`]), but for a stray line ([`Mistake::Stray`]).
     pub forfeit: Option<String>,
 }
 
@@ -150,9 +150,10 @@ impl Checked {
         match self.forfeit.as_deref() {
             _ if self.timed_out() => "timeout",
             Some("crash") => "crash",
+            // (A debug line read as an answer too: one mistake with a line unasked for.)
+            _ if self.failed() && Mistake::all(self).iter().all(|m| *m == Mistake::Stray) => "stray line",
             Some("malformed") => "malformed answer",
             Some("invalid_move") => "invalid move",
-            Some("extra_output") => "stray line",
             _ => "problem",
         }
     }
@@ -209,19 +210,32 @@ fn same_timeout(checked: &Checked, before: &[Checked]) -> Option<String> {
     Some(first.name.clone())
 }
 
-/// The earlier situation of `before` whose problem `checked` repeats, when it is neither a crash
-/// nor a timeout (each the same by its cause: [`Crash::same`], [`same_timeout`]): the same kind
-/// (the same forfeit), and the same problems with the same fixes but for their numbers (the tick,
-/// a position), said and counted there once. A debug line printed before every first answer is
-/// one problem, not one per situation; a malformed answer with another fix is another problem.
-/// (Not when `checked` has a note of its own, which a repeat's one line would hide.)
-fn same_problem(checked: &Checked, before: &[Checked]) -> Option<String> {
-    let by_cause = matches!(checked.forfeit.as_deref(), Some("crash" | "timeout"));
-    if by_cause || !checked.failed() || checked.findings.iter().any(|f| !f.serious) {
-        return None;
-    }
-    // The serious findings, their numbers left out.
-    let key = |c: &Checked| -> Vec<(String, String)> {
+/// A serious finding as [`same_problem`] compares it: what mistake it shows.
+#[derive(Debug, PartialEq, Eq)]
+enum Mistake {
+    /// A line on stdout that answers no prompt, whatever the referee made of it: a line no
+    /// prompt asked for (`extra_output`), or one read as the answer that the game took for
+    /// debug output (`malformed`, its fix [`crate::engine::DEBUG_LINE_FIX`]). Which of the two
+    /// it was depends on when the line came (a debug line printed after an answer is read as
+    /// the next answer, or found waiting before the next prompt): one mistake, whose fix is one
+    /// rule (debug output to stderr, one line per prompt), not a change to that line, so its
+    /// words do not matter (`going to 3 4`, `going to final`).
+    Stray,
+    /// Any other: its forfeit, its problem and its fix, numbers left out (the tick, a position).
+    Other { forfeit: Option<String>, problem: String, fix: String },
+}
+
+impl Mistake {
+    /// The mistake of `finding`, one of a situation that forfeited for `forfeit`.
+    fn of(forfeit: Option<&str>, finding: &Finding) -> Mistake {
+        let stray = match forfeit {
+            Some("extra_output") => true,
+            Some("malformed") => finding.fix.starts_with(crate::engine::DEBUG_LINE_FIX),
+            _ => false,
+        };
+        if stray {
+            return Mistake::Stray;
+        }
         let numberless = |text: &str| {
             let mut out = String::with_capacity(text.len());
             for ch in text.chars() {
@@ -233,11 +247,35 @@ fn same_problem(checked: &Checked, before: &[Checked]) -> Option<String> {
             }
             out
         };
-        c.findings.iter().filter(|f| f.serious).map(|f| (numberless(&f.problem), numberless(&f.fix))).collect()
-    };
-    let mine = key(checked);
-    let first =
-        before.iter().find(|c| c.same_as.is_none() && c.failed() && c.forfeit == checked.forfeit && key(c) == mine)?;
+        Mistake::Other {
+            forfeit: forfeit.map(str::to_string),
+            problem: numberless(&finding.problem),
+            fix: numberless(&finding.fix),
+        }
+    }
+
+    /// The mistakes of `checked`'s serious findings.
+    fn all(checked: &Checked) -> Vec<Mistake> {
+        let forfeit = checked.forfeit.as_deref();
+        checked.findings.iter().filter(|f| f.serious).map(|f| Mistake::of(forfeit, f)).collect()
+    }
+}
+
+/// The earlier situation of `before` whose problem `checked` repeats, when it is neither a crash
+/// nor a timeout (each the same by its cause: [`Crash::same`], [`same_timeout`]): the same
+/// mistakes ([`Mistake`]), said and counted there once. A stray line on stdout (a debug line
+/// before or after every answer, read as a malformed answer in one situation and as a line no
+/// prompt asked for in another, or saying other words) is one problem; any other is the same
+/// when its kind, its words and its fix are, but for their numbers; a malformed answer with
+/// another fix (`MOVE 1`, short of a coordinate) is another problem. (Not when `checked` has a
+/// note of its own, which a repeat's one line would hide.)
+fn same_problem(checked: &Checked, before: &[Checked]) -> Option<String> {
+    let by_cause = matches!(checked.forfeit.as_deref(), Some("crash" | "timeout"));
+    if by_cause || !checked.failed() || checked.findings.iter().any(|f| !f.serious) {
+        return None;
+    }
+    let mine = Mistake::all(checked);
+    let first = before.iter().find(|c| c.same_as.is_none() && c.failed() && Mistake::all(c) == mine)?;
     Some(first.name.clone())
 }
 
@@ -615,13 +653,15 @@ fn program_problem(command: &str) -> Option<String> {
         return None;
     }
     let shown = crate::safe_text::terminal(program);
+    // (In a command to copy: quoted as one word where it needs to be.)
+    let word = crate::safe_text::shell_word(program);
     if let Some(rest) = head.strip_prefix(b"#!") {
         let first = rest.split(|&b| b == b'\n').next().unwrap_or(rest);
         return first.ends_with(b"\r").then(|| {
             format!(
                 "`{shown}` has Windows line endings: its `#!` line ends in `\\r`, so the system looks for an \
                  interpreter whose name ends in `\\r` and finds none. Save it with Unix (LF) line endings (your \
-                 editor's setting, or `sed -i 's/\\r$//' {shown}`)"
+                 editor's setting, or `sed -i 's/\\r$//' {word}`)"
             )
         });
     }
@@ -634,7 +674,7 @@ fn program_problem(command: &str) -> Option<String> {
     };
     Some(format!(
         "`{shown}` does not start with a `#!` line, so the system ran it with `/bin/sh`: make its first line \
-         `#!/usr/bin/env {interpreter}`, or run it through its interpreter: `\"{interpreter} {shown}\"`"
+         `#!/usr/bin/env {interpreter}`, or run it through its interpreter: `\"{interpreter} {word}\"`"
     ))
 }
 
@@ -1035,7 +1075,7 @@ async fn first_answer_probe<S: Stage + ?Sized, I: Stage + ?Sized>(
                 PATIENCE.as_secs(),
                 words.many
             ),
-            fix: words.end_of_input.replace("{bot}", &crate::safe_text::terminal(&shell_words::quote(command))),
+            fix: words.end_of_input.replace("{bot}", &crate::safe_text::shell_word(command)),
             serious: true,
         },
         Silence::NoNewline => Finding {
@@ -1277,9 +1317,10 @@ mod tests {
     /// by its cause; a repeat's own note would be hidden, so it is none.
     #[test]
     fn other_problems_are_the_same_by_kind_and_fix_but_for_numbers() {
-        let debug = "if that line is debug output, write it to stderr";
-        let first = forfeited("seat 1", "malformed", "you answered `debug: tick 1` to `TICK 1`", debug);
-        let later = forfeited("jump", "malformed", "you answered `debug: tick 12` to `TICK 12`", debug);
+        let fixed = "write `MOVE 1 0`: the keyword in upper case";
+        let first = forfeited("seat 1", "malformed", "you answered `move 1 0` to `TICK 1`", fixed);
+        let later =
+            forfeited("jump", "malformed", "you answered `move 13 4` to `TICK 12`", &fixed.replace("1 0", "13 4"));
         assert_eq!(same_problem(&later, std::slice::from_ref(&first)).as_deref(), Some("seat 1"));
         let moved = |name, to: &str| forfeited(name, "malformed", &format!("`{to}`"), &format!("write `{to}`"));
         let comma = moved("seat 2", "MOVE 1,0");
@@ -1288,11 +1329,11 @@ mod tests {
             Some("seat 2")
         );
         // The controls.
-        let other = forfeited("test mode", "malformed", "you answered `debug: tick 1` to `TICK 1`", "write `WAIT`");
+        let other = forfeited("test mode", "malformed", "you answered `move 1 0` to `TICK 1`", "write `WAIT`");
         assert_eq!(same_problem(&other, std::slice::from_ref(&first)), None, "another fix");
-        let invalid = forfeited("test mode", "invalid_move", "you answered `debug: tick 1` to `TICK 1`", debug);
+        let invalid = forfeited("test mode", "invalid_move", "you answered `move 1 0` to `TICK 1`", fixed);
         assert_eq!(same_problem(&invalid, std::slice::from_ref(&first)), None, "another kind");
-        let worded = forfeited("test mode", "malformed", "you answered `debug: now` to `TICK 1`", debug);
+        let worded = forfeited("test mode", "malformed", "you answered `wait 1 0` to `TICK 1`", fixed);
         assert_eq!(same_problem(&worded, std::slice::from_ref(&first)), None, "other words");
         let crash = |name| forfeited(name, "crash", "your bot exited", "read every line");
         assert_eq!(same_problem(&crash("b"), &[crash("a")]), None, "a crash is compared by its crash");
@@ -1307,6 +1348,47 @@ mod tests {
             (later.repeated(), crash("a").repeated(), comma.repeated()),
             ("malformed answer", "crash", "malformed answer")
         );
+    }
+
+    /// A line on stdout that answers no prompt is one mistake whatever the referee made of it
+    /// and whatever it says: the same debug line read as a malformed answer in one situation and
+    /// found waiting before the next prompt (`extra_output`) in another, or saying `going to
+    /// final` instead of `going to 3 4`, is one problem, its fix the game's and the doctor's own
+    /// (it was two, or one per wording). The controls: a malformed `MOVE 1` (short of a
+    /// coordinate: the game's fix names the form of a move) is another problem beside either,
+    /// and the old key, kind and words, told them apart.
+    #[test]
+    fn a_stray_line_is_one_problem_whatever_the_referee_made_of_it() {
+        let rr = crate::games::by_name("resource-rush").unwrap();
+        let fix = |line: &str| rr.malformed_fix(line).unwrap_or_default();
+        let answered = |name, line: &str| {
+            forfeited(name, "malformed", &format!("you answered `{line}` to `TICK 1`: expected …"), &fix(line))
+        };
+        let debug = answered("seat 1", "going to 3 4");
+        let unasked = forfeited(
+            "seat 2",
+            "extra_output",
+            "your bot printed a line that no TICK asked for, after answering `TICK 1`",
+            &one_line_fix("TICK"),
+        );
+        assert_eq!(same_problem(&unasked, std::slice::from_ref(&debug)).as_deref(), Some("seat 1"));
+        assert_eq!(same_problem(&debug, std::slice::from_ref(&unasked)).as_deref(), Some("seat 2"), "either first");
+        let final_ = answered("test mode", "going to final");
+        assert_eq!(same_problem(&final_, std::slice::from_ref(&debug)).as_deref(), Some("seat 1"), "other words");
+        assert_eq!((unasked.repeated(), final_.repeated()), ("stray line", "stray line"));
+        // The controls.
+        assert_ne!(debug.forfeit, unasked.forfeit, "another kind");
+        assert_ne!(numberless_words(&debug), numberless_words(&final_), "other words");
+        let short = answered("a jump", "MOVE 1");
+        assert!(!short.findings[0].fix.contains("debug"), "{}", short.findings[0].fix);
+        assert_eq!(same_problem(&short, &[debug.clone(), unasked.clone()]), None);
+        assert_eq!(short.repeated(), "malformed answer");
+        assert_eq!(same_problem(&answered("CRLF input", "MOVE 2"), &[debug, short]).as_deref(), Some("a jump"));
+    }
+
+    /// A situation's serious findings' problems with their digits left out: the old key's words.
+    fn numberless_words(c: &Checked) -> Vec<String> {
+        c.findings.iter().map(|f| f.problem.replace(|ch: char| ch.is_ascii_digit(), "#")).collect()
     }
 
     /// One check says the same crash for a game's own situations and for seats: the same error,
@@ -1396,6 +1478,20 @@ mod tests {
         let crlf = file("crlf.py", b"#!/usr/bin/env python3\r\nimport sys\r\n");
         let found = program_problem(&crlf).expect("CRLF");
         assert!(found.contains("Windows line endings") && found.contains("sed -i"), "{found}");
+        // A path with a space is one word of the commands to copy (unquoted, `sed` and the bot's
+        // command would read two).
+        let spaced = file("my bot.py", b"#!/usr/bin/env python3\r\nimport sys\r\n");
+        let found = program_problem(&shell_words::quote(&spaced)).expect("CRLF");
+        let command = found.split_once("`sed -i ").and_then(|(_, rest)| rest.split_once('`')).map(|(c, _)| c);
+        assert_eq!(shell_words::split(command.unwrap_or_default()).unwrap(), ["s/\\r$//", spaced.as_str()], "{found}");
+        let bare_spaced = file("my bare.py", b"import sys\n");
+        let found = program_problem(&shell_words::quote(&bare_spaced)).expect("no #! line");
+        let command = found.rsplit_once("`\"").and_then(|(_, rest)| rest.split_once("\"`")).map(|(c, _)| c);
+        assert_eq!(
+            shell_words::split(command.unwrap_or_default()).unwrap(),
+            ["python3", bare_spaced.as_str()],
+            "{found}"
+        );
         // Controls.
         assert_eq!(program_problem(&file("good.py", b"#!/usr/bin/env python3\nimport sys\n")), None);
         assert_eq!(program_problem(&file("prog", b"\x7fELF\x02\x01\x01")), None);

@@ -11,6 +11,11 @@ use thiserror::Error;
 
 use super::{BoxError, GameInfo, ParamError, PlayerId, State};
 
+/// How a game's fix for a malformed line begins when the line is words, no answer's shape: most
+/// likely debug output printed to stdout ([`Game::malformed_fix`]). One text, so that check-bot
+/// tells such a line from a mis-written answer, and counts it with a line no prompt asked for.
+pub const DEBUG_LINE_FIX: &str = "if that line is debug output, write it to stderr";
+
 /// A hosted game: what it says about itself and how to build a match's initial state.
 pub trait Game: Sync {
     /// The game's description.
@@ -35,7 +40,9 @@ pub trait Game: Sync {
 
     /// How to fix an answer `line` this game could not read (`move 1 2`: write `MOVE 1 2`),
     /// for the messages that explain a forfeit to the bot's author; shown, never recorded (a
-    /// replay keeps the game's own detail). None: the game has no advice.
+    /// replay keeps the game's own detail). None: the game has no advice. A line that is no
+    /// answer's shape at all (words: most likely debug output) gets a fix that starts with
+    /// [`DEBUG_LINE_FIX`], by which check-bot knows it for a stray line.
     fn malformed_fix(&self, _line: &str) -> Option<String> {
         None
     }

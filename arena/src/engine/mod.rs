@@ -24,7 +24,7 @@ use serde_json::Value;
 
 pub use checkup::{Checkup, Finding, Played, Situation};
 pub use ending::Ending;
-pub use game::{closest_name, Game, MatchOptions, Registry, SetupError};
+pub use game::{closest_name, Game, MatchOptions, Registry, SetupError, DEBUG_LINE_FIX};
 pub use info::{
     BotKit, ClassicError, ClassicProgram, ClassicSession, Columns, GameInfo, KitCommand, KitMap, KitReadme, KitSample,
     ParamError, ParamKind, ParamSpec, ParamValue, Params, PlaysOn, Ranking, Speaks, Wording,

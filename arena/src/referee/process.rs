@@ -677,6 +677,9 @@ fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std:
     let meta = std::fs::metadata(here.join(program)).ok();
     let file = meta.clone().filter(|m| m.is_file());
     let shown = crate::safe_text::terminal(program);
+    // A path in a command to copy (the bot's, `chmod +x …`): one word, quoted where it needs
+    // to be as the command's splitting reads it (`'./my bot'`).
+    let word = |path: &str| crate::safe_text::shell_word(path);
     // A path with spaces, written unquoted inside the bot's command: the words that, joined
     // with spaces again, name a file or folder.
     let split_path = (2..=words.len()).map(|k| words[..k].join(" ")).find(|p| here.join(p).exists());
@@ -695,14 +698,14 @@ fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std:
             let whole = split_path.unwrap_or_default();
             Some(format!(
                 "the bot's command is split into words at spaces, as a shell does, so its program is `{shown}`; \
-                 `{}` has a space in its path: quote it inside the command, `\"'{}'\"`",
+                 `{}` has a space in its path: quote it inside the command, `\"{}\"`",
                 crate::safe_text::terminal(&whole),
-                crate::safe_text::terminal(&whole)
+                word(&whole)
             ))
         }
         std::io::ErrorKind::NotFound if near.is_some() => Some(format!(
             "`{shown}` does not exist, but `{}` does: did you mean it?{}",
-            crate::safe_text::terminal(&near.unwrap_or_default()),
+            word(&near.unwrap_or_default()),
             build.map_or(String::new(), |build| format!(" If not, {build}"))
         )),
         _ if missing => Some(format!(
@@ -711,7 +714,8 @@ fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std:
         )),
         std::io::ErrorKind::NotFound if !program.contains('/') && file.is_some() => Some(format!(
             "`{shown}` is a file of the bot's folder, but a program named without a folder is looked for in \
-             {box_path} only: write `./{shown}`"
+             {box_path} only: write `{}`",
+            word(&format!("./{program}"))
         )),
         std::io::ErrorKind::NotFound if !program.contains('/') => {
             let on_path = std::env::var_os("PATH")
@@ -724,23 +728,21 @@ fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std:
                 "`{shown}` is {} on your PATH, but a bot's programs are looked for in {box_path} only: write its full \
                  path, `{}`",
                 crate::safe_text::terminal(&on_path.display().to_string()),
-                crate::safe_text::terminal(&on_path.display().to_string())
+                word(&on_path.display().to_string())
             ))
         }
         std::io::ErrorKind::PermissionDenied if meta.as_ref().is_some_and(|m| m.is_dir()) => {
             // The program `arena new-bot` makes is named after its folder.
             let dir = program.trim_end_matches('/');
             let inside = Path::new(dir).file_name().map(|n| format!("{dir}/{}", n.to_string_lossy()));
-            let inside = inside.filter(|p| here.join(p).is_file()).unwrap_or_else(|| format!("{dir}/…"));
-            Some(format!(
-                "`{shown}` is a folder, not a program: name the program in it, `{}`",
-                crate::safe_text::terminal(&inside)
-            ))
+            let inside =
+                inside.filter(|p| here.join(p).is_file()).map_or_else(|| format!("{}/…", word(dir)), |p| word(&p));
+            Some(format!("`{shown}` is a folder, not a program: name the program in it, `{inside}`"))
         }
         std::io::ErrorKind::PermissionDenied if file.is_some_and(|m| m.permissions().mode() & 0o111 == 0) => {
             let through = script_interpreter(&here.join(program))
-                .map_or(String::new(), |i| format!(", or run it through its interpreter: `{i} {shown}`"));
-            Some(format!("`{shown}` has no execute permission: `chmod +x {shown}`{through}"))
+                .map_or(String::new(), |i| format!(", or run it through its interpreter: `{i} {}`", word(program)));
+            Some(format!("`{shown}` has no execute permission: `chmod +x {}`{through}", word(program)))
         }
         _ => None,
     }
@@ -1051,8 +1053,8 @@ mod tests {
         // A bot's folder instead of its program (the one `arena new-bot` makes has its name).
         let folder_hint = |dir: &str| program_hint(&[dir.to_string()], folder, &denied).unwrap_or_default();
         let hint = folder_hint("my bots/cbot");
-        assert!(hint.contains("is a folder, not a program") && hint.contains("`my bots/cbot/cbot`"), "{hint}");
-        assert!(folder_hint("my bots/").contains("`my bots/…`"), "no program named after it");
+        assert!(hint.contains("is a folder, not a program") && hint.contains("`'my bots/cbot/cbot'`"), "{hint}");
+        assert!(folder_hint("my bots/").contains("`'my bots'/…`"), "no program named after it");
         // A program not built yet (or whose build failed): the build of its folder, a Makefile's
         // or a Cargo.toml's (a Rust program lies in target/release, made by the build); the
         // control, a folder with nothing to build it, gets no guess.
@@ -1096,6 +1098,47 @@ mod tests {
         std::fs::set_permissions(dir.path().join("bot"), std::fs::Permissions::from_mode(0o644)).unwrap();
         let hint = hint_for("./bott", &missing).unwrap_or_default();
         assert!(hint.starts_with("`./bott` does not exist: build it first"), "the control, not executable: {hint}");
+    }
+
+    /// A program a typo away whose name has a space (or any character a shell reads) is
+    /// suggested quoted, as the command's splitting reads it: `'./my bot'` splits into the one
+    /// word `./my bot`. The control: the name unquoted, as it was suggested, splits in two. So
+    /// do the other commands a hint builds from a path the user chose (`chmod +x`, the
+    /// interpreter's, `./` before a file of the folder); a plain name is left as it is.
+    #[test]
+    fn a_suggested_program_is_quoted_as_the_command_s_splitting_reads_it() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let (missing, denied) =
+            (std::io::Error::from_raw_os_error(libc::ENOENT), std::io::Error::from_raw_os_error(libc::EACCES));
+        let program = |name: &str, mode: u32| {
+            std::fs::write(dir.path().join(name), "#!/bin/sh\n").unwrap();
+            std::fs::set_permissions(dir.path().join(name), std::fs::Permissions::from_mode(mode)).unwrap();
+        };
+        program("my bot", 0o755);
+        // `arena check-bot "'./my bott'"`: one word, the program.
+        let words = shell_words::split("'./my bott'").unwrap();
+        let hint = program_hint(&words, Some(dir.path()), &missing).unwrap_or_default();
+        let suggested = hint.split_once(", but `").and_then(|(_, rest)| rest.split_once("` does")).map(|(s, _)| s);
+        assert_eq!(suggested, Some("'./my bot'"), "{hint}");
+        assert_eq!(shell_words::split(suggested.unwrap_or_default()).unwrap(), ["./my bot"]);
+        // The control: unquoted, the suggestion is two words, a program `./my` and an argument.
+        assert_eq!(shell_words::split("./my bot").unwrap(), ["./my", "bot"]);
+        // A quote in the name is quoted too.
+        program("it's bot", 0o755);
+        let hint = program_hint(&["./its bot".to_string()], Some(dir.path()), &missing).unwrap_or_default();
+        let suggested = hint.split_once(", but `").and_then(|(_, rest)| rest.split_once("` does")).map(|(s, _)| s);
+        assert_eq!(shell_words::split(suggested.unwrap_or_default()).unwrap(), ["./it's bot"], "{hint}");
+        // The other commands built from the path.
+        program("my script", 0o644);
+        let hint = program_hint(&["./my script".to_string()], Some(dir.path()), &denied).unwrap_or_default();
+        assert!(hint.contains("`chmod +x './my script'`") && hint.ends_with("`sh './my script'`"), "{hint}");
+        let hint = program_hint(&["my script".to_string()], Some(dir.path()), &missing).unwrap_or_default();
+        assert!(hint.ends_with("write `'./my script'`"), "{hint}");
+        // A plain name needs no quotes.
+        program("mybot", 0o755);
+        let hint = program_hint(&["./mybott".to_string()], Some(dir.path()), &missing).unwrap_or_default();
+        assert!(hint.contains(", but `./mybot` does"), "{hint}");
     }
 
     /// A script without its execute bit gets the interpreter it is written for: `python3` for a

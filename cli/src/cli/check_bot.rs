@@ -94,7 +94,7 @@ pub fn run(args: CheckBotArgs, games: &Registry) -> anyhow::Result<ExitCode> {
             say!(
                 "Is this {} bot? {why}: check it with `--game {name}`: `arena check-bot --game {name} {}`.",
                 arena::starter::a_or_an(title),
-                arena::safe_text::terminal(&shell_words::quote(&args.bot))
+                arena::safe_text::shell_word(&args.bot)
             );
         } else if answered_none(&checked) {
             // It answered nothing: perhaps a bot of another game, told this game's prompts (not

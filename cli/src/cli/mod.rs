@@ -648,11 +648,7 @@ pub fn arena_command() -> String {
     }
 }
 
-/// `word` (a path, a bot's command) as one word of a shell command in a hint: quoted when it
-/// needs to be, as safe text.
-pub fn shell_word(word: &str) -> String {
-    arena::safe_text::terminal(&shell_words::quote(word))
-}
+pub use arena::safe_text::shell_word;
 
 /// Seconds since the Unix epoch, for default output names (0 if the clock is before it).
 pub fn unix_secs() -> u64 {

@@ -18,7 +18,7 @@ use thiserror::Error;
 use super::{Atoms, PlaceError, COLOURS};
 use crate::engine::{
     ClassicProgram, Columns, ForfeitReason, Game, GameInfo, MatchOptions, Outcome, ParamKind, ParamSpec, PlayerId,
-    PlayerOutcome, PlaysOn, Ranking, Reply, SetupError, State, Turn, Wording,
+    PlayerOutcome, PlaysOn, Ranking, Reply, SetupError, State, Turn, Wording, DEBUG_LINE_FIX,
 };
 
 /// The game's name in replays and on the command line.
@@ -346,9 +346,10 @@ pub(crate) fn malformed_fix(line: &str) -> String {
             numbers[0], numbers[1]
         )
     } else if upper.chars().any(|c| c.is_ascii_alphabetic()) && !upper.starts_with("PLACE") {
-        "if that line is debug output, write it to stderr: stdout carries exactly one answer per TURN, \
-         `PLACE x y` (x the column, y the row, 0-based)"
-            .to_string()
+        format!(
+            "{DEBUG_LINE_FIX}: stdout carries exactly one answer per TURN, `PLACE x y` (x the column, y the row, \
+             0-based)"
+        )
     } else {
         "answer exactly `PLACE x y` (x the column, y the row, both whole numbers from 0), one line per TURN"
             .to_string()

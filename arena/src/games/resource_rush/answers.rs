@@ -1,6 +1,8 @@
 //! What a bot whose answer line Resource Rush could not read most likely meant, and how to
 //! fix it: shown to the bot's author by `arena duel` and `arena check-bot`, never recorded.
 
+use crate::engine::DEBUG_LINE_FIX;
+
 /// The answer a malformed line most likely meant, if it can tell: a wait, or a move (a line
 /// with the word MOVE, or with nothing but two numbers).
 pub(crate) fn meant(line: &str) -> Option<String> {
@@ -14,18 +16,23 @@ pub(crate) fn meant(line: &str) -> Option<String> {
     (movelike && numbers.len() == 2).then(|| format!("MOVE {} {}", numbers[0], numbers[1]))
 }
 
-/// How to fix the malformed answer `line`: the line it meant, or where debug output goes.
+/// How to fix the malformed answer `line`: the line it meant, the form of a move its keyword
+/// starts (`MOVE 1`: no debug line, an answer mis-written), or where debug output goes.
 pub(crate) fn malformed_fix(line: &str) -> String {
+    // (A line starting with WAIT means `WAIT`.)
+    let moves = line.split_ascii_whitespace().next().is_some_and(|w| w.eq_ignore_ascii_case("MOVE"));
     match meant(line) {
         Some(good) => format!(
             "write `{good}`: the keyword in upper case, then (for a move) the row and the column, separated by \
              spaces, nothing else on the line"
         ),
-        None if line.chars().any(|c| c.is_ascii_alphabetic()) => {
-            "if that line is debug output, write it to stderr: stdout carries exactly one answer per TICK, `WAIT` \
-             or `MOVE x y` (x the row, y the column)"
-                .to_string()
-        }
+        None if moves => "write a move as `MOVE x y`: the keyword in upper case, then the row and the column, two \
+                          integers separated by spaces, nothing else on the line"
+            .to_string(),
+        None if line.chars().any(|c| c.is_ascii_alphabetic()) => format!(
+            "{DEBUG_LINE_FIX}: stdout carries exactly one answer per TICK, `WAIT` or `MOVE x y` (x the row, y the \
+             column)"
+        ),
         None => "answer exactly `WAIT` or `MOVE x y` (x the row, y the column), one per line".to_string(),
     }
 }
@@ -58,5 +65,13 @@ mod tests {
         assert!(malformed_fix("move 3 4").starts_with("write `MOVE 3 4`: the keyword in upper case"));
         assert!(malformed_fix("debug: at 3 4").contains("write it to stderr"));
         assert!(malformed_fix("1 2 3").starts_with("answer exactly `WAIT` or `MOVE x y`"));
+        // A move short of a coordinate, or with one too many, is an answer mis-written, not a
+        // debug line (check-bot counts debug lines as one mistake by that fix): the control, a
+        // line of words.
+        for line in ["MOVE 1", "move 1 2 3", "MOVE x y"] {
+            assert!(malformed_fix(line).starts_with("write a move as `MOVE x y`"), "{line}");
+            assert!(!malformed_fix(line).starts_with(DEBUG_LINE_FIX), "{line}");
+        }
+        assert!(malformed_fix("going to final").starts_with(DEBUG_LINE_FIX));
     }
 }

@@ -21,7 +21,7 @@ use thiserror::Error;
 use super::{canonical_command, Board, Field, Phase, IDS};
 use crate::engine::{
     ClassicProgram, Columns, ForfeitReason, Game, GameInfo, MatchOptions, Outcome, ParamKind, ParamSpec, PlayerId,
-    PlayerOutcome, PlaysOn, Ranking, Reply, SetupError, State, Turn, Wording,
+    PlayerOutcome, PlaysOn, Ranking, Reply, SetupError, State, Turn, Wording, DEBUG_LINE_FIX,
 };
 use crate::files::required_map;
 
@@ -177,7 +177,7 @@ pub(crate) fn malformed_fix(line: &str) -> String {
             "write `pass` to end your turns in this phase".to_string()
         }
         _ if numbers(&tokens) => format!("start the line with the command's name: {COMMANDS}"),
-        _ => format!("if that line is debug output, write it to stderr: stdout carries one command per turn, {COMMANDS}"),
+        _ => format!("{DEBUG_LINE_FIX}: stdout carries one command per turn, {COMMANDS}"),
     }
 }
 
