@@ -151,11 +151,17 @@ impl Checked {
             _ if self.timed_out() => "timeout",
             Some("crash") => "crash",
             // (A debug line read as an answer too: one mistake with a line unasked for.)
-            _ if self.failed() && Mistake::all(self).iter().all(|m| *m == Mistake::Stray) => "stray line",
+            _ if self.failed() && self.only_stray() => "stray line",
             Some("malformed") => "malformed answer",
             Some("invalid_move") => "invalid move",
             _ => "problem",
         }
+    }
+
+    /// Whether its serious findings are all stray lines, and there is one ([`Mistake::Stray`]).
+    fn only_stray(&self) -> bool {
+        let mistakes = Mistake::all(self);
+        !mistakes.is_empty() && mistakes.iter().all(|m| *m == Mistake::Stray)
     }
 
     /// The situation `name`, summed up as `summary`, as the match `played` went, its findings
