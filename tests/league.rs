@@ -986,6 +986,74 @@ fn a_course_folder_moved_or_copied_elsewhere_plays_nothing_again() {
     assert!(stderr.contains("plan: 6 matches to play (alice 2, bob 2, carol 6, dave 2)"), "{stderr}");
 }
 
+/// A course whose bots have builds, copied whole with `cp -a` (to run it on a cluster: every
+/// file a new inode), plays nothing again, resumed with or without `--config`: its builds'
+/// outputs are told unchanged by their content where their stamps' inodes are new. Until
+/// 2026-12-06 every bot with a build was a new version there (`bob v1 -> v2, erin v1 -> v2`),
+/// all its matches played again; the control shows it with the record's content stamps taken
+/// out (as an earlier arena's record is). The attack: a build output swapped in the copy by one
+/// of the same size, its time kept (as `touch -r` does), is the student's, a new version.
+#[test]
+fn a_course_copied_whole_with_built_bots_plays_nothing_again_but_a_swapped_output_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_folder(dir.path());
+    built_bot(&class.join("bob"), WAITER_SH);
+    built_bot(&class.join("erin"), &format!("{WAITER_SH}# erin's\n"));
+    let cfg = class_config(&class, &["bob", "erin", "dave"]);
+    let (_, stderr) = run(&["tournament", "--config", &cfg.display().to_string()]);
+    assert!(stderr.contains("plan: 12 matches to play"), "{stderr}");
+    let before = untimed(&leaderboard(&class.join("league")));
+    let copy_of = |name: &str| {
+        let copy = dir.path().join("cluster").join(name);
+        copy_into(&class, &copy);
+        (copy.join("league").display().to_string(), copy)
+    };
+
+    let (league, copy) = copy_of("copy");
+    let config = copy.join(cfg.file_name().unwrap()).display().to_string();
+    for args in [vec!["tournament", "--resume", &league], vec!["tournament", "--resume", &league, "--config", &config]]
+    {
+        let (stdout, stderr) = run(&args);
+        assert!(stderr.contains("plan: 0 matches to play"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("new versions"), "{args:?}: {stderr}");
+        assert!(stdout.contains("12 of 12 matches played (0 now, 12 kept"), "{args:?}: {stdout}");
+        assert_eq!(untimed(&leaderboard(&copy.join("league"))), before, "{args:?}: the same standings");
+    }
+
+    // The attack: bob's program swapped in the copy by one of the same size, in its place, its
+    // time as the copy kept it.
+    let (league, copy) = copy_of("swapped");
+    let program = copy.join("bob/bot");
+    let was = std::fs::metadata(&program).unwrap();
+    let mut bytes = std::fs::read(&program).unwrap();
+    bytes[WAITER_SH.len() - 2] = b'#';
+    {
+        use std::os::unix::fs::FileExt;
+        let file = std::fs::OpenOptions::new().write(true).open(&program).unwrap();
+        file.write_all_at(&bytes, 0).unwrap();
+        file.set_modified(was.modified().unwrap()).unwrap();
+    }
+    let now = std::fs::metadata(&program).unwrap();
+    assert_eq!((now.len(), now.modified().unwrap()), (was.len(), was.modified().unwrap()), "size and time kept");
+    assert_ne!(std::fs::read(&program).unwrap(), std::fs::read(class.join("bob/bot")).unwrap(), "other bytes");
+    let (_, stderr) = run(&["tournament", "--resume", &league]);
+    assert!(stderr.contains("new versions: bob v1 -> v2 (their"), "{stderr}");
+    assert!(stderr.contains("plan: 8 matches to play (bob 8, dave 4, erin 4)"), "{stderr}");
+    assert_eq!(row(&leaderboard(&copy.join("league")), "erin")["version"], "v1");
+
+    // The control: without the content stamps, every bot with a build is a new version.
+    let (league, copy) = copy_of("unstamped");
+    let record = copy.join("league/tournament.json");
+    let mut json: Value = serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();
+    for h in json["history"].as_object_mut().unwrap().values_mut() {
+        h.as_object_mut().unwrap().remove("output_contents");
+    }
+    std::fs::write(&record, serde_json::to_vec(&json).unwrap()).unwrap();
+    let (_, stderr) = run(&["tournament", "--resume", &league]);
+    assert!(stderr.contains("new versions: bob v1 -> v2, erin v1 -> v2"), "{stderr}");
+    assert!(stderr.contains("plan: 12 matches to play"), "{stderr}");
+}
+
 /// A student's folder pushed as a symbolic link to another's (git keeps links): alice's entry
 /// names `subs/alice/src`, which alice made a link to `../bob`. Her build (`touch x`) would run
 /// in Bob's folder, writable, and her matches would run Bob's program: she is refused instead,

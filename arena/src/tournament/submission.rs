@@ -1200,11 +1200,33 @@ pub fn stamp(folder: &Path) -> Stamp {
 /// of each path's [`Facts`], as [`stamp`] takes them, and of each link's target text, no link
 /// followed; empty when it is gone. The same only while nobody wrote there (a push, a pull: new files, new times).
 pub fn output_stamp(folder: &Path, rel: &str) -> String {
+    stamp_output(folder, rel, None).0
+}
+
+/// The most bytes of a bot's outputs [`output_stamps`] reads for their content stamps at each
+/// stamping (their sizes, holes included): past it, an output has none, and counts as changed
+/// once its folder is copied (a new version then, never a missed one). As [`MAX_SNAPSHOT_BYTES`]:
+/// a version larger than that has no copy to play from anyway.
+pub const MAX_CONTENT_STAMPED: u64 = MAX_SNAPSHOT_BYTES;
+
+/// The output `rel` of `folder` as [`output_stamp`] stamps it, and its content stamp, taken in
+/// the same walk of it: a digest of what a copy keeps of everything under it (each path, its
+/// kind, permissions and size, a file's bytes, a link's target text; not its times nor inodes),
+/// to tell it unchanged in a copied folder, where the stamp's inodes are new (see
+/// `BotHistory::follow_copy`). No content stamp (`None`) when it is gone, a file changed while
+/// it was read, or its files' sizes pass what is left of `budget` (taken from it).
+pub fn output_stamps(folder: &Path, rel: &str, budget: &mut u64) -> (String, Option<String>) {
+    stamp_output(folder, rel, Some(budget))
+}
+
+/// [`output_stamp`], and with a `budget` the content stamp too (see [`output_stamps`]).
+fn stamp_output(folder: &Path, rel: &str, mut budget: Option<&mut u64>) -> (String, Option<String>) {
     let path = folder.join(rel);
     if std::fs::symlink_metadata(&path).is_err() {
-        return String::new();
+        return (String::new(), None);
     }
     let mut hasher = blake3::Hasher::new();
+    let mut content = budget.is_some().then(blake3::Hasher::new);
     for entry in walkdir::WalkDir::new(&path).follow_links(false).sort_by_file_name().into_iter().flatten() {
         let Ok(meta) = entry.metadata() else { continue };
         let sub = entry.path().strip_prefix(&path).unwrap_or(entry.path());
@@ -1214,14 +1236,72 @@ pub fn output_stamp(folder: &Path, rel: &str) -> String {
         for n in [secs, nanos, size as i64, inode as i64, i64::from(is_dir)] {
             hasher.update(&n.to_le_bytes());
         }
+        let target = meta.file_type().is_symlink().then(|| std::fs::read_link(entry.path()).unwrap_or_default());
         // A link by where it points too (only links add these bytes: other stamps are unchanged).
-        if meta.file_type().is_symlink() {
-            let target = std::fs::read_link(entry.path()).unwrap_or_default();
+        if let Some(target) = &target {
             hasher.update(b"\0link\0");
             hasher.update(target.as_os_str().as_encoded_bytes());
         }
+        if let (Some(c), Some(left)) = (content.as_mut(), budget.as_deref_mut()) {
+            let whole = content_facts(c, entry.path(), sub, &meta, target.as_deref(), left);
+            if !whole {
+                content = None;
+            }
+        }
     }
-    hasher.finalize().to_hex()[..16].to_string()
+    (hasher.finalize().to_hex()[..16].to_string(), content.map(|c| c.finalize().to_hex().to_string()))
+}
+
+/// Adds to `content` what a copy keeps of the entry `path` (`sub` under its output), as walked
+/// (`meta`): its kind, permissions, size, and its bytes if a file (read from what was walked:
+/// opened without following a link or waiting on a FIFO, and only if it is still that file, its
+/// inode, size and time the same), or its `target` if a link. False where it could not be taken
+/// whole, or its size passes what is `left` (taken from it).
+fn content_facts(
+    content: &mut blake3::Hasher,
+    path: &Path,
+    sub: &Path,
+    meta: &std::fs::Metadata,
+    target: Option<&Path>,
+    left: &mut u64,
+) -> bool {
+    use std::os::unix::fs::OpenOptionsExt;
+    let kind: &[u8] = match meta.file_type() {
+        t if t.is_dir() => b"d",
+        t if t.is_file() => b"f",
+        t if t.is_symlink() => b"l",
+        _ => b"o",
+    };
+    content.update(sub.as_os_str().as_encoded_bytes());
+    content.update(b"\0");
+    content.update(kind);
+    content.update(&(meta.mode() & 0o7777).to_le_bytes());
+    if let Some(target) = target {
+        content.update(target.as_os_str().as_encoded_bytes());
+        content.update(b"\0");
+    }
+    if !meta.is_file() {
+        return true;
+    }
+    if meta.size() > *left {
+        return false;
+    }
+    *left -= meta.size();
+    content.update(&meta.size().to_le_bytes());
+    let opened = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path);
+    let Ok(file) = opened else { return false };
+    let same = |m: &std::fs::Metadata| m.is_file() && facts(m) == facts(meta);
+    if !file.metadata().is_ok_and(|m| same(&m)) {
+        return false;
+    }
+    let mut bytes = blake3::Hasher::new();
+    let read = std::io::copy(&mut std::io::Read::take(&file, meta.size() + 1), &mut bytes);
+    // (Read whole, as it was walked, and unchanged meanwhile.)
+    if !read.is_ok_and(|n| n == meta.size()) || !file.metadata().is_ok_and(|m| same(&m)) {
+        return false;
+    }
+    content.update(bytes.finalize().as_bytes());
+    true
 }
 
 /// The paths that are new or changed from `before` to `after`; a new folder stands for
@@ -2370,6 +2450,45 @@ pub(super) mod tests {
             }
         }
         assert_eq!(output_stamp(dir.path(), "target"), hasher.finalize().to_hex()[..16].to_string());
+    }
+
+    /// An output's content stamp (see [`output_stamps`]) is its files' bytes, permissions and
+    /// kinds, not their times or inodes: a file put in its place with the same bytes and mode is
+    /// the same, one with a byte changed (its time put back) or another mode is not, while the
+    /// stamp sees each. A FIFO a build left in it is taken by its kind, never opened (which
+    /// waits for a writer); and the stamp is taken with it as without a budget.
+    #[test]
+    fn an_output_s_content_stamp_is_its_bytes_and_modes_not_its_times_or_inodes() {
+        use std::os::unix::fs::{FileExt, PermissionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(out.join("bot"), "built\n").unwrap();
+        assert!(std::process::Command::new("mkfifo").arg(out.join("pipe")).status().unwrap().success());
+        let both = || output_stamps(dir.path(), "out", &mut MAX_CONTENT_STAMPED.clone());
+        let (stamp, content) = both();
+        assert_eq!(stamp, output_stamp(dir.path(), "out"));
+        let content = content.expect("taken");
+        // The same bytes and mode in a new file (a new inode, a new time).
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        std::fs::write(out.join("new"), "built\n").unwrap();
+        std::fs::rename(out.join("new"), out.join("bot")).unwrap();
+        assert_ne!(both().0, stamp, "the stamp sees the new file");
+        assert_eq!(both().1.as_ref(), Some(&content), "the same content");
+        // A byte changed in place, its time put back.
+        let was = std::fs::metadata(out.join("bot")).unwrap();
+        let file = std::fs::OpenOptions::new().write(true).open(out.join("bot")).unwrap();
+        file.write_all_at(b"B", 0).unwrap();
+        file.set_modified(was.modified().unwrap()).unwrap();
+        assert_ne!(both().1.as_ref(), Some(&content), "other bytes");
+        file.write_all_at(b"b", 0).unwrap();
+        assert_eq!(both().1.as_ref(), Some(&content), "the same bytes again");
+        std::fs::set_permissions(out.join("bot"), std::fs::Permissions::from_mode(0o700)).unwrap();
+        assert_ne!(both().1.as_ref(), Some(&content), "another mode");
+        // Past the budget, none.
+        let mut budget = 3;
+        assert_eq!(output_stamps(dir.path(), "out", &mut budget).1, None);
+        assert_eq!(output_stamps(dir.path(), "gone", &mut budget), (String::new(), None));
     }
 
     /// A read of a bot's folder hashes no more than so many bytes: sparse files of 512 MiB take

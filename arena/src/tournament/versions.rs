@@ -70,6 +70,11 @@ pub struct BotHistory {
     /// build's, by these stamps (see [`BotHistory::forget_changed_outputs`]). `None` before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stamped_in: Option<String>,
+    /// Each output's content stamp as a build last left it, where one was taken (see
+    /// [`submission::output_stamps`]): what tells it unchanged in a copy of its folder, where
+    /// its stamp's inodes are new (see [`BotHistory::follow_copy`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub output_contents: BTreeMap<String, String>,
     /// What its builds have added to its folder over the runs, which `build_disk_mb` caps (see
     /// [`build::FolderGrowth`]); `None` before its first build (or a league recorded before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -101,6 +106,7 @@ impl BotHistory {
     /// bot under another name meanwhile, whose build rewrote it) is still a build's, stamped
     /// anew: what the student changes after that build is theirs as ever.
     fn forget_changed_outputs(&mut self, folder: &Path, others: &[OtherStamps]) {
+        self.follow_copy(folder);
         let changed = self.changed_stamps(folder);
         if changed.is_empty() {
             return;
@@ -108,9 +114,15 @@ impl BotHistory {
         let tag = folder_tag(folder);
         for (path, now) in changed {
             let Some(stamps) = &mut self.output_stamps else { return };
-            let rebuilt = !now.is_empty()
-                && others.iter().any(|o| o.folder == tag && o.stamps.get(&path).is_some_and(|s| *s == now));
-            if rebuilt {
+            let rebuilt = others
+                .iter()
+                .find(|o| !now.is_empty() && o.folder == tag && o.stamps.get(&path).is_some_and(|s| *s == now));
+            // (Its content stamp as that build left it, if taken.)
+            match rebuilt.and_then(|o| o.contents.get(&path)) {
+                Some(content) => self.output_contents.insert(path.clone(), content.clone()),
+                None => self.output_contents.remove(&path),
+            };
+            if rebuilt.is_some() {
                 stamps.insert(path, now);
             } else {
                 self.outputs.remove(&path);
@@ -119,10 +131,49 @@ impl BotHistory {
         }
     }
 
+    /// Where its stamps were taken in another folder than `folder` (the course copied, `cp -a`,
+    /// `rsync -a`, or moved: [`folder_tag`]), takes each output whose stamp no longer holds but
+    /// whose content stamp does (every file's bytes, permissions, size, each link's target) as
+    /// still its build's, stamped anew here, and notes its stamps as taken here. Else every
+    /// output of a copy, its inodes new, was taken for a push: every bot with a build a new
+    /// version, its matches played again.
+    ///
+    /// The inode is in the stamp so that a file put in an output's place (a push, a pull: a new
+    /// file) counts as changed even with its size and time forged; a copy's inodes are all new,
+    /// so there the content decides, which no forged time or size passes: a file swapped in a
+    /// copy, before or after it was made, is the student's (fingerprinted, a new version). An
+    /// output without a content stamp (a league recorded before these were taken, or its files
+    /// past [`submission::MAX_CONTENT_STAMPED`]) counts as changed, as before. In the same folder
+    /// the stamps alone decide, unread, as before (so there a file written over in place, its
+    /// inode kept and its size and time put back, passes: only its content would tell).
+    fn follow_copy(&mut self, folder: &Path) {
+        let tag = folder_tag(folder);
+        if self.stamped_in.as_ref().is_none_or(|t| *t == tag) {
+            return;
+        }
+        let Some(stamps) = &mut self.output_stamps else { return };
+        let mut budget = submission::MAX_CONTENT_STAMPED;
+        for (path, stamp) in stamps.iter_mut() {
+            let Some(content) = self.output_contents.get(path) else { continue };
+            if submission::output_stamp(folder, path) == *stamp {
+                continue;
+            }
+            let (now, content_now) = submission::output_stamps(folder, path, &mut budget);
+            if content_now.as_ref() == Some(content) {
+                *stamp = now;
+            }
+        }
+        self.stamped_in = Some(tag);
+    }
+
     /// Its stamps, with the folder they were taken in, as [`BotHistory::forget_changed_outputs`]
     /// asks of another bot.
     fn other_stamps(&self) -> Option<OtherStamps> {
-        Some(OtherStamps { folder: self.stamped_in.clone()?, stamps: self.output_stamps.clone()? })
+        Some(OtherStamps {
+            folder: self.stamped_in.clone()?,
+            stamps: self.output_stamps.clone()?,
+            contents: self.output_contents.clone(),
+        })
     }
 
     /// After a build in `folder`: what it made is output too, and every output is stamped as
@@ -134,19 +185,33 @@ impl BotHistory {
     fn note_outputs(&mut self, folder: &Path, built: &BuildOutcome) {
         let made = if self.output_stamps.is_some() { &built.created } else { &built.outputs };
         self.outputs.extend(made.iter().cloned());
-        let stamps = self.outputs.iter().map(|p| (p.clone(), submission::output_stamp(folder, p))).collect();
-        self.output_stamps = Some(stamps);
+        self.output_stamps = Some(BTreeMap::new());
+        self.output_contents.clear();
+        let outputs = self.outputs.clone();
+        self.stamp(&outputs, folder);
         self.stamped_in = Some(folder_tag(folder));
+    }
+
+    /// Stamps `outputs` of `folder` as they are now, each with its content stamp where one can
+    /// be taken (see [`submission::output_stamps`]).
+    fn stamp(&mut self, outputs: &BTreeSet<String>, folder: &Path) {
+        let stamps = self.output_stamps.get_or_insert_with(BTreeMap::new);
+        let mut budget = submission::MAX_CONTENT_STAMPED;
+        for path in outputs {
+            let (stamp, content) = submission::output_stamps(folder, path, &mut budget);
+            stamps.insert(path.clone(), stamp);
+            match content {
+                Some(content) => self.output_contents.insert(path.clone(), content),
+                None => self.output_contents.remove(path),
+            };
+        }
     }
 
     /// Takes `outputs` of another bot's build in its folder as its own outputs too, stamped
     /// as they are now: those files are no more its sources than its own build's.
     fn take_outputs(&mut self, outputs: &BTreeSet<String>, folder: &Path) {
-        let stamps = self.output_stamps.get_or_insert_with(BTreeMap::new);
-        for path in outputs {
-            self.outputs.insert(path.clone());
-            stamps.insert(path.clone(), submission::output_stamp(folder, path));
-        }
+        self.outputs.extend(outputs.iter().cloned());
+        self.stamp(outputs, folder);
     }
 
     /// Its outputs and their stamps, and its builds' growth, as `built` noted them when a build
@@ -157,11 +222,13 @@ impl BotHistory {
     }
 
     /// Its outputs and their stamps as `built` noted them in `folder` (its growth left as it is:
-    /// the build just run sets it, see [`prepare`]).
+    /// the build just run sets it, see [`prepare`]). Taken in another folder (the course copied
+    /// since), they are that folder's, for [`BotHistory::follow_copy`].
     fn outputs_as(&mut self, built: &BuiltOutputs, folder: &Path) {
         self.outputs.clone_from(&built.outputs);
         self.output_stamps = Some(built.stamps.clone());
-        self.stamped_in = Some(folder_tag(folder));
+        self.output_contents.clone_from(&built.contents);
+        self.stamped_in = built.folder.clone().or_else(|| Some(folder_tag(folder)));
     }
 
     /// The version the bot stands on: the newest good one (seen by `as_of`, if given).
@@ -273,6 +340,7 @@ impl BotHistory {
 struct OtherStamps {
     folder: String,
     stamps: BTreeMap<String, String>,
+    contents: BTreeMap<String, String>,
 }
 
 /// What tells a bot's folder from any other, for [`BotHistory::stamped_in`]: a digest of its
@@ -336,6 +404,9 @@ struct BuiltOutputs {
     /// The folder it was built in, by [`folder_tag`] (none in a file an earlier arena wrote).
     #[serde(default)]
     folder: Option<String>,
+    /// Their content stamps (see [`BotHistory::output_contents`]).
+    #[serde(default)]
+    contents: BTreeMap<String, String>,
 }
 
 impl BuiltOutputs {
@@ -344,13 +415,14 @@ impl BuiltOutputs {
     fn after(h: &mut BotHistory, dir: &Path, outcome: &BuildOutcome) -> BuiltOutputs {
         h.note_outputs(dir, outcome);
         let stamps = h.output_stamps.clone().unwrap_or_default();
-        BuiltOutputs { outputs: h.outputs.clone(), stamps, growth: outcome.growth, folder: h.stamped_in.clone() }
+        let (contents, folder) = (h.output_contents.clone(), h.stamped_in.clone());
+        BuiltOutputs { outputs: h.outputs.clone(), stamps, growth: outcome.growth, folder, contents }
     }
 
     /// Its stamps, with the folder they were taken in, as [`BotHistory::other_stamps`] gives a
     /// recorded build's.
     fn other_stamps(&self) -> Option<OtherStamps> {
-        Some(OtherStamps { folder: self.folder.clone()?, stamps: self.stamps.clone() })
+        Some(OtherStamps { folder: self.folder.clone()?, stamps: self.stamps.clone(), contents: self.contents.clone() })
     }
 }
 
@@ -1518,6 +1590,83 @@ mod tests {
         assert!(!back(&[&eves]).outputs.contains("bot"), "another folder's build's output is the student's here");
         let as_if_here = BotHistory { stamped_in: Some(folder_tag(&bob)), ..eves.clone() };
         assert!(back(&[&as_if_here]).outputs.contains("bot"), "the control: taken, but for the folder");
+    }
+
+    /// A bot folder copied with `cp -a` (every file a new inode, times kept): its build's outputs
+    /// are still its build's there, by their content stamps, stamped anew, and the league notes
+    /// its stamps as taken there. The controls: without content stamps (an earlier arena's
+    /// record) the copy's outputs were the student's, a new version; and in a copy, an output
+    /// whose bytes (its size and time kept, as an attacker would: `touch -r`) or permissions
+    /// changed, or one past [`submission::MAX_CONTENT_STAMPED`] (not read), is the student's.
+    #[test]
+    fn an_output_copied_with_its_folder_is_still_a_build_s_unless_it_changed() {
+        use std::os::unix::fs::{FileExt, MetadataExt, PermissionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        let built = dir.path().join("built");
+        std::fs::create_dir_all(built.join("lib")).unwrap();
+        std::fs::write(built.join("bot"), "#!/bin/sh\necho WAIT\n").unwrap();
+        std::fs::set_permissions(built.join("bot"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::write(built.join("lib/kit.so"), "a library\n").unwrap();
+        let outputs = BTreeSet::from(["bot".to_string(), "lib".to_string()]);
+        let mut h = BotHistory { outputs: outputs.clone(), ..Default::default() };
+        h.stamp(&outputs, &built);
+        h.stamped_in = Some(folder_tag(&built));
+        assert_eq!(h.output_contents.len(), 2, "{h:?}");
+        let copy = |name: &str, change: &dyn Fn(&Path)| {
+            let to = dir.path().join(name);
+            let cp = std::process::Command::new("cp").arg("-a").arg(&built).arg(&to).status().unwrap();
+            assert!(cp.success());
+            change(&to);
+            to
+        };
+        let after = |h: &BotHistory, folder: &Path| {
+            let mut h = h.clone();
+            h.forget_changed_outputs(folder, &[]);
+            h
+        };
+
+        let same = copy("same", &|_| {});
+        assert_ne!(submission::output_stamp(&same, "bot"), h.output_stamps.as_ref().unwrap()["bot"], "new inodes");
+        let there = after(&h, &same);
+        assert_eq!(there.outputs, outputs, "still the build's: {there:?}");
+        assert_eq!(there.stamped_in, Some(folder_tag(&same)));
+        assert_eq!(
+            there.output_stamps.as_ref().unwrap()["bot"],
+            submission::output_stamp(&same, "bot"),
+            "stamped anew"
+        );
+        assert_eq!(after(&there, &same).outputs, outputs, "and so from then on");
+        let unstamped = BotHistory { output_contents: BTreeMap::new(), ..h.clone() };
+        assert!(after(&unstamped, &same).outputs.is_empty(), "the control: without content stamps, the student's");
+
+        // Swapped in the copy: the same size and time, other bytes.
+        let swapped = copy("swapped", &|to| {
+            let program = to.join("bot");
+            let was = std::fs::metadata(&program).unwrap();
+            let file = std::fs::OpenOptions::new().write(true).open(&program).unwrap();
+            file.write_all_at(b"X", 3).unwrap();
+            file.set_modified(was.modified().unwrap()).unwrap();
+            let now = std::fs::metadata(&program).unwrap();
+            assert_eq!(
+                (now.len(), now.modified().unwrap(), now.ino()),
+                (was.len(), was.modified().unwrap(), was.ino())
+            );
+        });
+        assert_eq!(after(&h, &swapped).outputs, BTreeSet::from(["lib".to_string()]), "bot is the student's");
+        let chmodded = copy("chmodded", &|to| {
+            std::fs::set_permissions(to.join("lib/kit.so"), std::fs::Permissions::from_mode(0o600)).unwrap();
+        });
+        assert_eq!(after(&h, &chmodded).outputs, BTreeSet::from(["bot".to_string()]), "lib is the student's");
+
+        // Past the cap (a sparse file: no disk, nothing read): no content stamp.
+        let big = std::fs::File::create(built.join("lib/big")).unwrap();
+        big.set_len(submission::MAX_CONTENT_STAMPED + 1).unwrap();
+        let mut h = BotHistory { outputs: outputs.clone(), ..Default::default() };
+        h.stamp(&outputs, &built);
+        h.stamped_in = Some(folder_tag(&built));
+        assert_eq!(h.output_contents.keys().collect::<Vec<_>>(), ["bot"], "{h:?}");
+        let large = copy("large", &|_| {});
+        assert_eq!(after(&h, &large).outputs, BTreeSet::from(["bot".to_string()]), "lib counts as changed");
     }
 
     /// A run cut short during a bot's build never noted what that build added: the next run
