@@ -39,8 +39,69 @@ pub fn from_here() -> Vec<usize> {
     cpus
 }
 
+/// The CPUs of a run's slots, claimed among the arenas its user runs on the machine: arenas
+/// started side by side (shards of a Slurm array on one node, two leagues at once) each began
+/// on the CPU it started on ([`from_here`]), and two that started on the same one kept their
+/// matches there, the other CPU idle. Held until dropped (or the process ends).
+#[derive(Debug)]
+pub struct Claim {
+    cpus: Vec<usize>,
+    _held: Vec<std::fs::File>,
+}
+
+impl Claim {
+    /// The CPUs for `slots` slots: [`from_here`]'s, the first `slots` of them no other arena of
+    /// this user holds put first, each claimed (an advisory lock in `$TMPDIR/arena-cpus-<uid>`,
+    /// a folder of the user's own), then the others. Where nothing can be claimed (every CPU
+    /// held, no such folder), [`from_here`]'s order, as before.
+    pub fn take(slots: usize) -> Claim {
+        let uid = euid();
+        Self::take_in(own_folder(&std::env::temp_dir().join(format!("arena-cpus-{uid}"))).as_deref(), slots)
+    }
+
+    fn take_in(dir: Option<&std::path::Path>, slots: usize) -> Claim {
+        let order = from_here();
+        let Some(dir) = dir else { return Claim { cpus: order, _held: Vec::new() } };
+        let (mut mine, mut others, mut held) = (Vec::new(), Vec::new(), Vec::new());
+        for cpu in order {
+            match (held.len() < slots).then(|| crate::sandbox::try_claim(&dir.join(format!("cpu-{cpu}")))).flatten() {
+                Some(file) => {
+                    held.push(file);
+                    mine.push(cpu);
+                }
+                None => others.push(cpu),
+            }
+        }
+        mine.extend(others);
+        Claim { cpus: mine, _held: held }
+    }
+
+    /// The CPUs, slot `k`'s the `k`-th (modulo their number): see [`pin_slot`].
+    pub fn cpus(&self) -> &[usize] {
+        &self.cpus
+    }
+}
+
+/// `dir`, made if missing, if it is a folder of this user's that no one else may write in (not a
+/// link): another user's could steer the claims, so none are taken there.
+fn own_folder(dir: &std::path::Path) -> Option<std::path::PathBuf> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    let _ = std::fs::DirBuilder::new().mode(0o700).create(dir);
+    let meta = std::fs::symlink_metadata(dir).ok()?;
+    let own = meta.is_dir() && meta.uid() == euid() && meta.mode() & 0o022 == 0;
+    if !own {
+        tracing::debug!("{}: not a folder of this user's alone: CPUs not claimed", dir.display());
+    }
+    own.then(|| dir.to_path_buf())
+}
+
+fn euid() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
 /// Keeps the calling thread (and its bots) on the CPU of slot `slot` of `cpus` (a list from
-/// [`from_here`], modulo its length); nothing when the list is empty.
+/// [`from_here`] or a [`Claim`], modulo its length); nothing when the list is empty.
 pub fn pin_slot(cpus: &[usize], slot: usize) {
     if let Some(&cpu) = cpus.get(slot % cpus.len().max(1)) {
         pin_thread(cpu);
@@ -107,5 +168,38 @@ mod tests {
         assert_eq!(seen, all, "the process's CPUs, not its main thread's now");
         unpin_thread();
         assert_eq!(of_this_thread().map(|s| count(&s)), Some(all.len()), "free again");
+    }
+
+    /// Two arenas started on the same CPU (here: two claims from a thread kept on one) keep
+    /// their one slot each on different CPUs while both run, and the CPU a claim let go of is
+    /// claimed again. The control: unclaimed, both begin on the same CPU. A folder another
+    /// user could write in takes no claims.
+    #[test]
+    fn arenas_started_side_by_side_claim_different_cpus() {
+        let all = allowed();
+        if all.len() < 2 {
+            eprintln!("one CPU: nothing to spread over");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let mine = own_folder(&dir.path().join("claims")).expect("a folder of this user's");
+        pin_thread(all[0]);
+        let (plain, again) = (Claim::take_in(None, 1), Claim::take_in(None, 1));
+        assert_eq!(plain.cpus()[0], again.cpus()[0], "the control: unclaimed, both begin on the CPU they run on");
+        let first = Claim::take_in(Some(&mine), 1);
+        let second = Claim::take_in(Some(&mine), 1);
+        assert_eq!(first.cpus()[0], all[0]);
+        assert_ne!(second.cpus()[0], first.cpus()[0], "{:?} {:?}", first.cpus(), second.cpus());
+        assert_eq!(second.cpus().len(), all.len(), "every CPU still listed");
+        let (gone, kept) = (first.cpus()[0], second.cpus()[0]);
+        drop(first);
+        let third = Claim::take_in(Some(&mine), 1);
+        assert_eq!(third.cpus()[0], gone, "the CPU let go of is free again");
+        assert_ne!(third.cpus()[0], kept);
+        unpin_thread();
+        // A folder others may write in is not used.
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&mine, std::fs::Permissions::from_mode(0o777)).unwrap();
+        assert_eq!(own_folder(&mine), None);
     }
 }

@@ -1259,6 +1259,25 @@ struct UidClaim {
     _lock: std::fs::File,
 }
 
+/// An advisory lock on the file `path` (made if missing, readable by its user only; a link is
+/// not followed), taken without waiting: `None` when another open file holds it or it cannot
+/// be opened. Held until the returned file is dropped (or its process ends, `kill -9` too):
+/// processes that share a folder of such files claim one each (box uids, `referee::cpus`'s CPUs).
+pub fn try_claim(path: &Path) -> Option<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+        .ok()?;
+    // SAFETY: flock on a descriptor we own.
+    let locked = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&file), libc::LOCK_EX | libc::LOCK_NB) };
+    (locked == 0).then_some(file)
+}
+
 impl UidClaim {
     fn take() -> Result<UidClaim, SandboxError> {
         let dir = std::env::temp_dir().join("arena-box-uids");
@@ -1267,13 +1286,7 @@ impl UidClaim {
         let start = std::process::id() % BOX_UIDS;
         for k in 0..BOX_UIDS {
             let uid = FIRST_BOX_UID + (start + k) % BOX_UIDS;
-            let path = dir.join(uid.to_string());
-            let Ok(file) = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path) else {
-                continue;
-            };
-            // SAFETY: flock on a descriptor we own.
-            let locked = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&file), libc::LOCK_EX | libc::LOCK_NB) };
-            if locked == 0 {
+            if let Some(file) = try_claim(&dir.join(uid.to_string())) {
                 return Ok(UidClaim { uid, _lock: file });
             }
         }

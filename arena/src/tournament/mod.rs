@@ -1661,7 +1661,8 @@ fn execute(
     // a match is a ping-pong between processes, and keeping its wake-ups on one thread is
     // what makes -j scale with the cores. On the CPU clock a worker and its bots also keep to
     // one CPU (`referee::cpus`).
-    let cpus = crate::referee::cpus::from_here();
+    let claim = (clock == ClockKind::Cpu).then(|| crate::referee::cpus::Claim::take(jobs));
+    let cpus = claim.as_ref().map(|c| c.cpus().to_vec()).unwrap_or_default();
     std::thread::scope(|scope| -> Result<(), TournamentError> {
         for slot in 0..jobs {
             let sender = sender.clone();

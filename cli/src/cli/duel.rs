@@ -96,8 +96,9 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     let runtime =
         tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
     let limits = args.limits.choices(&args.clock).limits();
-    if limits.clock == arena::referee::ClockKind::Cpu {
-        arena::referee::cpus::pin_slot(&arena::referee::cpus::from_here(), 0);
+    let claim = (limits.clock == arena::referee::ClockKind::Cpu).then(|| arena::referee::cpus::Claim::take(1));
+    if let Some(claim) = &claim {
+        arena::referee::cpus::pin_slot(claim.cpus(), 0);
     }
     let cancel = super::cancel_on_ctrl_c("interrupted: ending the bots")?;
     let sandbox = args.sandbox.sandbox()?;
