@@ -144,13 +144,14 @@ fn a_read_only_league_is_read_published_and_merged_and_a_run_says_why_not() {
     std::fs::remove_file(league.join("leaderboard.md")).unwrap();
     let replay = walk(&league.join("replays")).into_iter().find(|p| p.to_string_lossy().ends_with(".json.gz")).unwrap();
     let script = r#"setup="$1"; shift; eval "$setup" || exit 77
-run() { name=$1; shift; "$@" > "$OUT/$name.out" 2> "$OUT/$name.err"; echo $? > "$OUT/$name.code"; }
+run() { name=$1; shift; [ -z "$ONLY" ] || [ "$ONLY" = "$name" ] || return 0
+    "$@" > "$OUT/$name.out" 2> "$OUT/$name.err"; echo $? > "$OUT/$name.code"; }
 run leaderboard "$ARENA" leaderboard --json "$LEAGUE"
 run publish "$ARENA" publish "$LEAGUE" "$OUT/site"
 run merge "$ARENA" merge "$OUT/merged" "$LEAGUE"
 run verify "$ARENA" verify "$REPLAY"
 run resume "$ARENA" tournament --resume "$LEAGUE""#;
-    let run = |name: &str, setup: &str| {
+    let run = |name: &str, setup: &str, only: &str| {
         let out = dir.path().join(name);
         std::fs::create_dir(&out).unwrap();
         let before = contents(&volume);
@@ -161,6 +162,7 @@ run resume "$ARENA" tournament --resume "$LEAGUE""#;
             .env("LEAGUE", &league)
             .env("REPLAY", &replay)
             .env("VOLUME", &volume)
+            .env("ONLY", only)
             .output()
             .unwrap();
         let said =
@@ -172,12 +174,26 @@ run resume "$ARENA" tournament --resume "$LEAGUE""#;
             changed,
         )
     };
-    let (ran, said, changed) =
-        run("read-only", r#"mount --bind "$VOLUME" "$VOLUME" && mount -o remount,bind,ro "$VOLUME""#);
+    let read_only = r#"mount --bind "$VOLUME" "$VOLUME" && mount -o remount,bind,ro "$VOLUME""#;
+    // While a run of its owner's holds it (its lock taken and signed here, as a run does), a
+    // publish of the read-only league does not read it half-written: refused, naming the run,
+    // as where it may write. (Read without a lock, it was published.)
+    let lock = std::fs::OpenOptions::new().read(true).write(true).open(league.join(".lock")).unwrap();
+    // SAFETY: flock on a descriptor this test owns.
+    assert_eq!(unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX | libc::LOCK_NB) }, 0);
+    let signed = format!("pid {}", std::process::id());
+    std::os::unix::fs::FileExt::write_all_at(&lock, format!("{signed:<20}").as_bytes(), 0).unwrap();
+    let (ran, said, changed) = run("held", read_only, "publish");
     if ran.status.code() == Some(77) || !ran.status.success() && ran.stderr.starts_with(b"unshare:") {
         eprintln!("no mount namespace here: {}", String::from_utf8_lossy(&ran.stderr));
         return;
     }
+    let (code, _, stderr) = said("publish");
+    assert_ne!(code, 0, "{stderr}");
+    assert!(stderr.contains(&format!("is being written by another arena run ({signed})")), "{stderr}");
+    assert!(!changed && !dir.path().join("held/site").exists());
+    drop(lock);
+    let (ran, said, changed) = run("read-only", read_only, "");
     assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
     let (code, stdout, stderr) = said("leaderboard");
     assert_eq!(code, 0, "{stderr}");
@@ -200,7 +216,7 @@ run resume "$ARENA" tournament --resume "$LEAGUE""#;
     assert!(!changed, "nothing of the read-only league changed");
     assert!(!league.join("leaderboard.md").exists());
     // The control: writable, the pages are written again and the run resumes (nothing to play).
-    let (ran, said, changed) = run("writable", "true");
+    let (ran, said, changed) = run("writable", "true", "");
     assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
     for command in ["leaderboard", "publish", "merge", "verify", "resume"] {
         let (code, _, stderr) = said(command);

@@ -1882,14 +1882,21 @@ impl FolderLock {
     }
 
     /// The lock of `dir` for a command that only reads it (a publish, a merge's inputs), waiting
-    /// up to `wait`; none where its user may not write in it (a read-only file system, another
-    /// user's folder): it is then read as it is, as the results' readers take a torn last line.
+    /// up to `wait`. Where its user may not write in it (another user's folder, a read-only file
+    /// system) its lock file is opened to read, which `flock` takes all the same (unsigned: its
+    /// text is its last holder's), so that a run of its owner's is not read half-written; none
+    /// where there is no lock file to open (no run ever held it): it is then read as it is.
     fn take_to_read(dir: &Path, wait: Duration) -> Result<Option<FolderLock>, TournamentError> {
         match Self::take_waiting(dir, None, wait) {
             Ok(lock) => Ok(Some(lock)),
             Err(e) if cannot_write(&e) => {
-                tracing::debug!("{}: read without its lock: {e}", dir.display());
-                Ok(None)
+                let path = dir.join(".lock");
+                let Some(file) = open_lock_to_read(&path) else {
+                    tracing::debug!("{}: read without a lock: {e}", dir.display());
+                    return Ok(None);
+                };
+                let file = Self::lock_opened(dir, &path, file, (libc::LOCK_EX, false), wait, true, &|| ())?;
+                Ok(Some(FolderLock { _shard: None, _file: file }))
             }
             Err(e) => Err(e),
         }
@@ -1952,8 +1959,21 @@ impl FolderLock {
         reread: bool,
         after_read: &dyn Fn(),
     ) -> Result<std::fs::File, TournamentError> {
+        let sign = (mode, sign);
+        Self::lock_opened(out, path, open_lock(path, false)?, sign, wait, reread, after_read)
+    }
+
+    /// [`FolderLock::lock_file_with`] on the lock file `path`, opened as `file`; `(mode, sign)`.
+    fn lock_opened(
+        out: &Path,
+        path: &Path,
+        mut file: std::fs::File,
+        (mode, sign): (libc::c_int, bool),
+        wait: Duration,
+        reread: bool,
+        after_read: &dyn Fn(),
+    ) -> Result<std::fs::File, TournamentError> {
         use std::io::{Read, Seek};
-        let mut file = open_lock(path, false)?;
         let try_lock = |file: &std::fs::File| -> Result<bool, TournamentError> {
             // SAFETY: flock on a descriptor we own.
             let ret = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(file), mode | libc::LOCK_NB) };
@@ -2063,6 +2083,15 @@ fn open_lock(path: &Path, follow: bool) -> Result<std::fs::File, TournamentError
         Ok(_) => Err(not_a_lock(path)),
         Err(e) => Err(TournamentError::io(path, e)),
     }
+}
+
+/// The lock file `path` of a folder its user may not write in, opened to read (not through a
+/// link, not waiting on a FIFO), if it is a file.
+fn open_lock_to_read(path: &Path) -> Option<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file =
+        std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path).ok()?;
+    file.metadata().is_ok_and(|m| m.is_file()).then_some(file)
 }
 
 /// Whether `e` says the folder cannot be written by this user (read-only, another user's).

@@ -191,10 +191,16 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
 /// else as it is.
 fn from_here(folder: &Path) -> PathBuf {
     let here = std::env::current_dir().ok();
-    match here.as_deref().and_then(|here| folder.strip_prefix(here).ok()) {
+    let shown = match here.as_deref().and_then(|here| folder.strip_prefix(here).ok()) {
         Some(inside) if inside.as_os_str().is_empty() => PathBuf::from("."),
         Some(inside) => inside.to_path_buf(),
         None => folder.to_path_buf(),
+    };
+    // (`-lg` would be read as options: `./-lg`.)
+    if shown.is_relative() && shown.as_os_str().as_encoded_bytes().starts_with(b"-") {
+        Path::new(".").join(shown)
+    } else {
+        shown
     }
 }
 
@@ -702,5 +708,23 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The resume line's folder, relative to where the teacher is when inside it, and never
+    /// read as an option: `-lg` is shown `./-lg` (the line said `--resume -lg`, which the
+    /// command line took for `-l`). The control: a plain name is shown as it is.
+    #[test]
+    fn a_league_folder_named_like_an_option_is_shown_as_a_path() {
+        let here = std::env::current_dir().unwrap();
+        assert_eq!(from_here(&here.join("-lg")), Path::new("./-lg"));
+        assert_eq!(from_here(Path::new("-lg")), Path::new("./-lg"));
+        assert_eq!(from_here(&here.join("lg")), Path::new("lg"), "the control");
+        assert_eq!(from_here(&here), Path::new("."));
+        assert_eq!(from_here(Path::new("/elsewhere/-lg")), Path::new("/elsewhere/-lg"));
     }
 }
