@@ -1204,29 +1204,38 @@ pub fn output_stamp(folder: &Path, rel: &str) -> String {
 }
 
 /// The most bytes of a bot's outputs [`output_stamps`] reads for their content stamps at each
-/// stamping (their sizes, holes included): past it, an output has none, and counts as changed
-/// once its folder is copied (a new version then, never a missed one). As [`MAX_SNAPSHOT_BYTES`]:
-/// a version larger than that has no copy to play from anyway.
+/// stamping (their sizes, holes included), in path order: an output whose files' sizes add up to
+/// more than what is left is not read and has none, and counts as changed once its folder is
+/// copied (a new version then, never a missed one). As [`MAX_SNAPSHOT_BYTES`]: a version larger
+/// than that has no copy to play from anyway.
 pub const MAX_CONTENT_STAMPED: u64 = MAX_SNAPSHOT_BYTES;
 
 /// The output `rel` of `folder` as [`output_stamp`] stamps it, and its content stamp, taken in
 /// the same walk of it: a digest of what a copy keeps of everything under it (each path, its
 /// kind, permissions and size, a file's bytes, a link's target text; not its times nor inodes),
 /// to tell it unchanged in a copied folder, where the stamp's inodes are new (see
-/// `BotHistory::follow_copy`). No content stamp (`None`) when it is gone, a file changed while
-/// it was read, or its files' sizes pass what is left of `budget` (taken from it).
-pub fn output_stamps(folder: &Path, rel: &str, budget: &mut u64) -> (String, Option<String>) {
-    stamp_output(folder, rel, Some(budget))
+/// `BotHistory::follow_copy`). `known` gives the content stamp already taken of the output with
+/// a stamp (the same inodes, sizes and times: the same files), which is then not read again. No
+/// content stamp (`None`) when it is gone, a file changed while it was read, or its files' sizes
+/// add up to more than what is left of `budget` (then nothing of it is read; else what is read is
+/// taken from `budget`).
+pub fn output_stamps(folder: &Path, rel: &str, budget: &mut u64, known: &KnownContent<'_>) -> (String, Option<String>) {
+    stamp_output(folder, rel, Some((budget, known)))
 }
 
-/// [`output_stamp`], and with a `budget` the content stamp too (see [`output_stamps`]).
-fn stamp_output(folder: &Path, rel: &str, mut budget: Option<&mut u64>) -> (String, Option<String>) {
+/// The content stamp already taken of an output with the stamp given, if any (see
+/// [`output_stamps`]).
+pub type KnownContent<'a> = dyn Fn(&str) -> Option<String> + 'a;
+
+/// [`output_stamp`], and with a budget the content stamp too (see [`output_stamps`]).
+fn stamp_output(folder: &Path, rel: &str, budget: Option<(&mut u64, &KnownContent<'_>)>) -> (String, Option<String>) {
     let path = folder.join(rel);
     if std::fs::symlink_metadata(&path).is_err() {
         return (String::new(), None);
     }
     let mut hasher = blake3::Hasher::new();
-    let mut content = budget.is_some().then(blake3::Hasher::new);
+    // (Walked whole first, the stamp taken, and its files read only if needed and their sizes fit.)
+    let mut walked = Vec::new();
     for entry in walkdir::WalkDir::new(&path).follow_links(false).sort_by_file_name().into_iter().flatten() {
         let Ok(meta) = entry.metadata() else { continue };
         let sub = entry.path().strip_prefix(&path).unwrap_or(entry.path());
@@ -1242,14 +1251,28 @@ fn stamp_output(folder: &Path, rel: &str, mut budget: Option<&mut u64>) -> (Stri
             hasher.update(b"\0link\0");
             hasher.update(target.as_os_str().as_encoded_bytes());
         }
-        if let (Some(c), Some(left)) = (content.as_mut(), budget.as_deref_mut()) {
-            let whole = content_facts(c, entry.path(), sub, &meta, target.as_deref(), left);
-            if !whole {
-                content = None;
-            }
+        if budget.is_some() {
+            walked.push((entry.path().to_path_buf(), sub.to_path_buf(), meta, target));
         }
     }
-    (hasher.finalize().to_hex()[..16].to_string(), content.map(|c| c.finalize().to_hex().to_string()))
+    let stamp = hasher.finalize().to_hex()[..16].to_string();
+    let Some((left, known)) = budget else { return (stamp, None) };
+    if let Some(content) = known(&stamp) {
+        return (stamp, Some(content));
+    }
+    // (Sparse files' sizes can pass u64 added up.)
+    let files = walked.iter().filter(|(_, _, meta, _)| meta.is_file());
+    let size = files.fold(0u64, |sum, (_, _, meta, _)| sum.saturating_add(meta.size()));
+    if size > *left {
+        return (stamp, None);
+    }
+    let mut content = blake3::Hasher::new();
+    for (path, sub, meta, target) in &walked {
+        if !content_facts(&mut content, path, sub, meta, target.as_deref(), left) {
+            return (stamp, None);
+        }
+    }
+    (stamp, Some(content.finalize().to_hex().to_string()))
 }
 
 /// Adds to `content` what a copy keeps of the entry `path` (`sub` under its output), as walked
@@ -2465,7 +2488,7 @@ pub(super) mod tests {
         std::fs::create_dir_all(&out).unwrap();
         std::fs::write(out.join("bot"), "built\n").unwrap();
         assert!(std::process::Command::new("mkfifo").arg(out.join("pipe")).status().unwrap().success());
-        let both = || output_stamps(dir.path(), "out", &mut MAX_CONTENT_STAMPED.clone());
+        let both = || output_stamps(dir.path(), "out", &mut MAX_CONTENT_STAMPED.clone(), &|_| None);
         let (stamp, content) = both();
         assert_eq!(stamp, output_stamp(dir.path(), "out"));
         let content = content.expect("taken");
@@ -2487,8 +2510,37 @@ pub(super) mod tests {
         assert_ne!(both().1.as_ref(), Some(&content), "another mode");
         // Past the budget, none.
         let mut budget = 3;
-        assert_eq!(output_stamps(dir.path(), "out", &mut budget).1, None);
-        assert_eq!(output_stamps(dir.path(), "gone", &mut budget), (String::new(), None));
+        assert_eq!(output_stamps(dir.path(), "out", &mut budget, &|_| None).1, None);
+        assert_eq!(output_stamps(dir.path(), "gone", &mut budget, &|_| None), (String::new(), None));
+    }
+
+    /// An output whose files' sizes add up to more than what is left of the budget is not read at
+    /// all (a cargo `target/` past it cost a read of 256 MiB before its content stamp was given
+    /// up), and one whose stamp the caller knows has that content stamp, unread; either way
+    /// nothing is taken from the budget (read file by file, 3 of the 6 were taken before the 5
+    /// passed what was left). The controls: with a budget of their sizes, both are read and it is
+    /// all taken; with a file added (another stamp), the known one is not given.
+    #[test]
+    fn an_output_past_the_budget_or_known_by_its_stamp_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("out")).unwrap();
+        std::fs::write(dir.path().join("out/a"), "abc").unwrap();
+        std::fs::write(dir.path().join("out/b"), "defgh").unwrap();
+        let mut budget = 6;
+        let (stamp, content) = output_stamps(dir.path(), "out", &mut budget, &|_| None);
+        assert_eq!((stamp.as_str(), content, budget), (output_stamp(dir.path(), "out").as_str(), None, 6));
+        let mut budget = 8;
+        let content = output_stamps(dir.path(), "out", &mut budget, &|_| None).1.expect("read: it fits");
+        assert_eq!(budget, 0, "the control: read, the budget taken");
+        let known = |s: &str| (s == stamp).then(|| "known".to_string());
+        let mut budget = 8;
+        assert_eq!(output_stamps(dir.path(), "out", &mut budget, &known), (stamp.clone(), Some("known".to_string())));
+        assert_eq!(budget, 8, "known: nothing read");
+        // (Another stamp: read again.)
+        std::fs::write(dir.path().join("out/new"), "").unwrap();
+        let (_, again) = output_stamps(dir.path(), "out", &mut budget, &known);
+        assert!(again.is_some_and(|again| again != content && again != "known"));
+        assert_eq!(budget, 0);
     }
 
     /// A read of a bot's folder hashes no more than so many bytes: sparse files of 512 MiB take

@@ -158,7 +158,7 @@ impl BotHistory {
             if submission::output_stamp(folder, path) == *stamp {
                 continue;
             }
-            let (now, content_now) = submission::output_stamps(folder, path, &mut budget);
+            let (now, content_now) = submission::output_stamps(folder, path, &mut budget, &|_| None);
             if content_now.as_ref() == Some(content) {
                 *stamp = now;
             }
@@ -182,23 +182,29 @@ impl BotHistory {
     /// a student's own build or of a bot it was renamed from, are rewritten as any others);
     /// from then on, only what it created: a file that was there and is no output is the
     /// student's, whatever the build does to it.
-    fn note_outputs(&mut self, folder: &Path, built: &BuildOutcome) {
+    /// Content stamps are read only for an output whose stamp is new: one still as its stamp
+    /// noted (its own, or in `known`, the other builds' of this run) keeps the content stamp
+    /// taken with it.
+    fn note_outputs(&mut self, folder: &Path, built: &BuildOutcome, mut known: Known) {
         let made = if self.output_stamps.is_some() { &built.created } else { &built.outputs };
         self.outputs.extend(made.iter().cloned());
+        known.add(self.output_stamps.as_ref(), &self.output_contents);
         self.output_stamps = Some(BTreeMap::new());
         self.output_contents.clear();
         let outputs = self.outputs.clone();
-        self.stamp(&outputs, folder);
+        self.stamp(&outputs, folder, &known);
         self.stamped_in = Some(folder_tag(folder));
     }
 
     /// Stamps `outputs` of `folder` as they are now, each with its content stamp where one can
-    /// be taken (see [`submission::output_stamps`]).
-    fn stamp(&mut self, outputs: &BTreeSet<String>, folder: &Path) {
+    /// be taken (see [`submission::output_stamps`]): the one `known` has for its stamp, unread,
+    /// or else read, up to [`submission::MAX_CONTENT_STAMPED`] in all.
+    fn stamp(&mut self, outputs: &BTreeSet<String>, folder: &Path, known: &Known) {
         let stamps = self.output_stamps.get_or_insert_with(BTreeMap::new);
         let mut budget = submission::MAX_CONTENT_STAMPED;
         for path in outputs {
-            let (stamp, content) = submission::output_stamps(folder, path, &mut budget);
+            let known = |stamp: &str| known.0.get(&(path.clone(), stamp.to_string())).cloned();
+            let (stamp, content) = submission::output_stamps(folder, path, &mut budget, &known);
             stamps.insert(path.clone(), stamp);
             match content {
                 Some(content) => self.output_contents.insert(path.clone(), content),
@@ -207,11 +213,26 @@ impl BotHistory {
         }
     }
 
-    /// Takes `outputs` of another bot's build in its folder as its own outputs too, stamped
-    /// as they are now: those files are no more its sources than its own build's.
-    fn take_outputs(&mut self, outputs: &BTreeSet<String>, folder: &Path) {
-        self.outputs.extend(outputs.iter().cloned());
-        self.stamp(outputs, folder);
+    /// Takes the outputs of another bot's build in its folder (`theirs`) as its own outputs too,
+    /// with their stamps and content stamps as that build left them (nothing read): those files
+    /// are no more its sources than its own build's, and one written since (a push after that
+    /// build) is not as noted, the student's. Where its own build's stamp of a path is another
+    /// (both builds wrote it), the one it still has holds: the later build's.
+    fn take_outputs(&mut self, theirs: &BuiltOutputs, folder: &Path) {
+        let stamps = self.output_stamps.get_or_insert_with(BTreeMap::new);
+        for path in &theirs.outputs {
+            let Some(stamp) = theirs.stamps.get(path) else { continue };
+            self.outputs.insert(path.clone());
+            let mine = stamps.get(path).filter(|mine| *mine != stamp);
+            if mine.is_some_and(|mine| *mine == submission::output_stamp(folder, path)) {
+                continue;
+            }
+            stamps.insert(path.clone(), stamp.clone());
+            match theirs.contents.get(path) {
+                Some(content) => self.output_contents.insert(path.clone(), content.clone()),
+                None => self.output_contents.remove(path),
+            };
+        }
     }
 
     /// Its outputs and their stamps, and its builds' growth, as `built` noted them when a build
@@ -335,6 +356,32 @@ impl BotHistory {
     }
 }
 
+/// Content stamps taken, by output and its stamp then: an output with that stamp now (the same
+/// inodes, sizes and times of all under it: the same files, a hard link's too) has that content
+/// stamp, unread (see [`BotHistory::stamp`]).
+#[derive(Default)]
+struct Known(BTreeMap<(String, String), String>);
+
+impl Known {
+    /// Adds the content stamps `contents` of outputs with the stamps `stamps`.
+    fn add(&mut self, stamps: Option<&BTreeMap<String, String>>, contents: &BTreeMap<String, String>) {
+        for (path, content) in contents {
+            if let Some(stamp) = stamps.and_then(|s| s.get(path)).filter(|s| !s.is_empty()) {
+                self.0.insert((path.clone(), stamp.clone()), content.clone());
+            }
+        }
+    }
+
+    /// The content stamps the builds of this run noted (`builds`, see [`Unrecorded`]).
+    fn noted(builds: &BTreeMap<String, Option<BuiltOutputs>>) -> Known {
+        let mut known = Known::default();
+        for noted in builds.values().flatten() {
+            known.add(Some(&noted.stamps), &noted.contents);
+        }
+        known
+    }
+}
+
 /// The stamps of another bot's outputs and the folder they were taken in (see
 /// [`BotHistory::forget_changed_outputs`]).
 struct OtherStamps {
@@ -411,9 +458,15 @@ struct BuiltOutputs {
 
 impl BuiltOutputs {
     /// Notes in `h` the outputs of the build that ended as `outcome` in `dir`, and returns them
-    /// as that build left them.
-    fn after(h: &mut BotHistory, dir: &Path, outcome: &BuildOutcome) -> BuiltOutputs {
-        h.note_outputs(dir, outcome);
+    /// as that build left them; the content stamps of the other `builds` of the run are reused
+    /// where their stamps hold (see [`BotHistory::note_outputs`]).
+    fn after(
+        h: &mut BotHistory,
+        dir: &Path,
+        outcome: &BuildOutcome,
+        builds: &BTreeMap<String, Option<BuiltOutputs>>,
+    ) -> BuiltOutputs {
+        h.note_outputs(dir, outcome, Known::noted(builds));
         let stamps = h.output_stamps.clone().unwrap_or_default();
         let (contents, folder) = (h.output_contents.clone(), h.stamped_in.clone());
         BuiltOutputs { outputs: h.outputs.clone(), stamps, growth: outcome.growth, folder, contents }
@@ -763,7 +816,8 @@ pub fn prepare(
             return;
         };
         let mut h = history.get(name).cloned().unwrap_or_default();
-        unrecorded.builds.insert(name.to_string(), Some(BuiltOutputs::after(&mut h, dir, outcome)));
+        let noted = BuiltOutputs::after(&mut h, dir, outcome, &unrecorded.builds);
+        unrecorded.builds.insert(name.to_string(), Some(noted));
         unrecorded.write(&marker);
     };
     let builds = build::build_all(sandbox, &to_build, (config.build_limits(), out, now), &mut refuse, &mut note, steps);
@@ -787,17 +841,18 @@ pub fn prepare(
             if link.is_none() {
                 match unrecorded.builds.get(&entry.name) {
                     Some(Some(noted)) => h.outputs_as(noted, dir),
-                    _ => h.note_outputs(dir, b),
+                    _ => h.note_outputs(dir, b, Known::noted(&unrecorded.builds)),
                 }
                 // What the other bots' builds in its folder wrote is no file of its own either
                 // (`make a` and `make b` in one kit): else their outputs were its, and a build
                 // of theirs that writes anything new (a time stamp, a cache) made it a new
-                // version on every run, built twice each time.
+                // version on every run, built twice each time. (As those builds left them,
+                // unread: a push to one since is the student's.)
                 let tag = folder_tag(dir);
                 let theirs = unrecorded.builds.iter().filter(|(name, _)| **name != entry.name);
                 for noted in theirs.filter_map(|(_, noted)| noted.as_ref()) {
                     if noted.folder.as_deref() == Some(tag.as_str()) {
-                        h.take_outputs(&noted.outputs, dir);
+                        h.take_outputs(noted, dir);
                     }
                 }
             }
@@ -860,7 +915,8 @@ pub fn prepare(
                 if let Some(growth) = outcome.growth {
                     h.build_growth = Some(growth);
                 }
-                unrecorded.builds.insert(entry.name.clone(), Some(BuiltOutputs::after(h, dir, &outcome)));
+                let noted = BuiltOutputs::after(h, dir, &outcome, &unrecorded.builds);
+                unrecorded.builds.insert(entry.name.clone(), Some(noted));
                 unrecorded.write(&marker);
                 // (What the files were read as, for this bot or another, may be old now.)
                 cache.clear();
@@ -1439,6 +1495,146 @@ mod tests {
         assert_eq!(labels(&history, "b"), ["v1", "v2"]);
     }
 
+    /// A bot's outputs are read for their content stamps only where their stamps are new: one
+    /// still as its stamp noted (by the bot's record, or by another build of the run in its
+    /// folder) keeps the content stamp taken with it, unread (in a shared folder of 4 bots each
+    /// output was read 16 times a run; in its own, once a run, unchanged). Shown by a file written
+    /// over in place, its inode, size and time kept (so its stamp holds): its content stamp stays
+    /// as it was. The controls: without a stamp to go by it is read (other bytes, another content
+    /// stamp), and a file put in its place (a new inode) is read.
+    #[test]
+    fn an_output_whose_stamp_holds_keeps_its_content_stamp_unread() {
+        use std::os::unix::fs::FileExt;
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path();
+        std::fs::write(folder.join("bot"), "built\n").unwrap();
+        let outputs = BTreeSet::from(["bot".to_string()]);
+        let mut h = BotHistory { outputs: outputs.clone(), ..Default::default() };
+        h.stamp(&outputs, folder, &Known::default());
+        let stamp = h.output_stamps.as_ref().unwrap()["bot"].clone();
+        let content = h.output_contents["bot"].clone();
+        let was = std::fs::metadata(folder.join("bot")).unwrap();
+        let file = std::fs::OpenOptions::new().write(true).open(folder.join("bot")).unwrap();
+        file.write_all_at(b"B", 0).unwrap();
+        file.set_modified(was.modified().unwrap()).unwrap();
+        assert_eq!(submission::output_stamp(folder, "bot"), stamp, "its stamp holds");
+        let rebuilt = || BuildOutcome::refused(String::new());
+        let contents = |h: &BotHistory| h.output_contents.get("bot").cloned();
+
+        let mut own = h.clone();
+        own.note_outputs(folder, &rebuilt(), Known::default());
+        assert_eq!(contents(&own), Some(content.clone()), "its own record's, unread");
+        let builds = BTreeMap::from([(
+            "other".to_string(),
+            Some(BuiltOutputs {
+                stamps: h.output_stamps.clone().unwrap(),
+                contents: h.output_contents.clone(),
+                ..Default::default()
+            }),
+        )]);
+        let fresh = BotHistory { outputs: outputs.clone(), ..Default::default() };
+        let mut by_other = fresh.clone();
+        by_other.note_outputs(folder, &rebuilt(), Known::noted(&builds));
+        assert_eq!(contents(&by_other), Some(content.clone()), "the other build's, unread");
+        let mut read = fresh.clone();
+        read.note_outputs(folder, &rebuilt(), Known::default());
+        assert!(contents(&read).is_some_and(|c| c != content), "the control: read, the bytes written over");
+
+        std::fs::write(folder.join("new"), "built\n").unwrap();
+        std::fs::rename(folder.join("new"), folder.join("bot")).unwrap();
+        let mut replaced = h.clone();
+        replaced.note_outputs(folder, &rebuilt(), Known::noted(&builds));
+        assert_ne!(replaced.output_stamps.as_ref().unwrap()["bot"], stamp);
+        assert_eq!(contents(&replaced), Some(content), "a new file: read (the same bytes as first)");
+    }
+
+    /// A file both builds in a shared folder wrote (`common`): of their two stamps of it, the one
+    /// that still holds is kept (the later build's), in either order. The control: the other
+    /// build's taken blindly, the earlier one's, `common` counted as pushed (a rebuild each run).
+    #[test]
+    fn a_file_two_builds_in_one_folder_wrote_keeps_the_later_build_s_stamp() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path();
+        let common = BTreeSet::from(["common".to_string()]);
+        let write = |text: &str| {
+            std::fs::write(folder.join("new"), text).unwrap();
+            std::fs::rename(folder.join("new"), folder.join("common")).unwrap();
+            let mut h = BotHistory { outputs: common.clone(), ..Default::default() };
+            h.stamp(&common, folder, &Known::default());
+            h
+        };
+        let built = |h: &BotHistory| BuiltOutputs {
+            outputs: h.outputs.clone(),
+            stamps: h.output_stamps.clone().unwrap(),
+            contents: h.output_contents.clone(),
+            ..Default::default()
+        };
+        let (first, later) = (write("first\n"), write("later\n"));
+        let mut earlier_mine = first.clone();
+        earlier_mine.take_outputs(&built(&later), folder);
+        assert_eq!(earlier_mine.output_stamps, later.output_stamps, "theirs, the later");
+        assert_eq!(earlier_mine.output_contents, later.output_contents);
+        assert!(earlier_mine.changed_outputs(folder).is_empty());
+        let mut later_mine = later.clone();
+        later_mine.take_outputs(&built(&first), folder);
+        assert_eq!(later_mine.output_stamps, later.output_stamps, "mine, the later");
+        assert!(later_mine.changed_outputs(folder).is_empty());
+        let mut blind = later.clone();
+        blind.output_stamps.as_mut().unwrap().insert("common".into(), first.output_stamps.unwrap()["common"].clone());
+        assert_eq!(blind.changed_outputs(folder), ["common"], "the control: the earlier one's taken");
+    }
+
+    /// The outputs another bot's build left in a shared folder are taken as that build noted
+    /// them, not as they are when the bot is recorded: a push to one after that build (here
+    /// `z`'s build, in its own folder, writes `kit/b.out` after `b`'s build, as a student's push
+    /// would) is the student's, in `a`'s fingerprint, and `a` rebuilt; nothing of it read again.
+    /// The control: stamped as they are then (as `take_outputs` did), the pushed `b.out` passed
+    /// for a build's output of `a`'s, left out of its fingerprint.
+    #[test]
+    fn a_push_to_another_bot_s_output_after_its_build_is_no_output_of_the_bot_sharing_its_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let course = dir.path().join("course");
+        for (folder, file) in [("kit", "bot.sh"), ("z", "bot.sh")] {
+            std::fs::create_dir_all(course.join(folder)).unwrap();
+            std::fs::write(course.join(folder).join(file), "echo WAIT\n").unwrap();
+        }
+        let z = "[ -e pushed ] || { echo the student\\'s own > ../kit/b.out; touch pushed; }";
+        let toml = format!(
+            "[[bots]]\nname = \"a\"\ncommand = \"sh bot.sh\"\ncwd = \"kit\"\nbuild = \"echo a > a.out\"\n\
+             [[bots]]\nname = \"b\"\ncommand = \"sh bot.sh\"\ncwd = \"kit\"\nbuild = \"[ -e b.out ] || echo b > b.out\"\n\
+             [[bots]]\nname = \"z\"\ncommand = \"sh bot.sh\"\ncwd = \"z\"\nbuild = {z:?}\n"
+        );
+        std::fs::write(course.join("class.toml"), toml).unwrap();
+        let config = TournamentConfig::load(&course.join("class.toml")).unwrap();
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        let mut history = BTreeMap::new();
+        let (_, failures) =
+            prepare(&config, &sandbox, &dir.path().join("league"), 100, &mut history, &|| false, &|_| {}).unwrap();
+        assert!(failures.is_empty(), "{failures:?}");
+        let kit = course.join("kit");
+        assert_eq!(std::fs::read_to_string(kit.join("b.out")).unwrap(), "the student's own\n", "pushed");
+        let a = &history["a"];
+        assert!(a.outputs.contains("a.out") && !a.outputs.contains("b.out"), "b.out is the student's: {a:?}");
+        let print = |outputs: &BTreeSet<String>| {
+            submission::fingerprints(&config.bots[0], None, outputs, &Default::default(), &mut BTreeMap::new())
+                .unwrap()
+                .portable
+        };
+        let v1 = a.versions[0].fingerprint.clone();
+        assert_eq!(v1, print(&BTreeSet::from(["a.out".to_string()])), "v1 holds the pushed b.out");
+        let logs = std::fs::read_dir(dir.path().join("league/builds")).unwrap().flatten();
+        assert_eq!(logs.filter(|e| e.file_name().to_string_lossy().starts_with("a-")).count(), 2, "a rebuilt");
+
+        // The control: b's outputs taken as they are now, the push passed for a build's.
+        let mut now = BotHistory { outputs: BTreeSet::from(["a.out".to_string()]), ..Default::default() };
+        now.stamp(&now.outputs.clone(), &kit, &Known::default());
+        let b_outputs = BTreeSet::from(["b.out".to_string()]);
+        now.outputs.extend(b_outputs.iter().cloned());
+        now.stamp(&b_outputs, &kit, &Known::default());
+        assert!(now.changed_outputs(&kit).is_empty(), "the control: the push unseen");
+        assert_ne!(print(&now.outputs), v1, "the control: recorded without it");
+    }
+
     /// The attack, and the defence: alice's folder `subs/alice/src` is a link to bob's. A build
     /// run there (`build::run`, which takes the folder it is given) writes bob's folder, as the
     /// box binds the link's target (the control: the attack works without the check). The
@@ -1609,7 +1805,7 @@ mod tests {
         std::fs::write(built.join("lib/kit.so"), "a library\n").unwrap();
         let outputs = BTreeSet::from(["bot".to_string(), "lib".to_string()]);
         let mut h = BotHistory { outputs: outputs.clone(), ..Default::default() };
-        h.stamp(&outputs, &built);
+        h.stamp(&outputs, &built, &Known::default());
         h.stamped_in = Some(folder_tag(&built));
         assert_eq!(h.output_contents.len(), 2, "{h:?}");
         let copy = |name: &str, change: &dyn Fn(&Path)| {
@@ -1662,7 +1858,7 @@ mod tests {
         let big = std::fs::File::create(built.join("lib/big")).unwrap();
         big.set_len(submission::MAX_CONTENT_STAMPED + 1).unwrap();
         let mut h = BotHistory { outputs: outputs.clone(), ..Default::default() };
-        h.stamp(&outputs, &built);
+        h.stamp(&outputs, &built, &Known::default());
         h.stamped_in = Some(folder_tag(&built));
         assert_eq!(h.output_contents.keys().collect::<Vec<_>>(), ["bot"], "{h:?}");
         let large = copy("large", &|_| {});
