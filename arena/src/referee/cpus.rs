@@ -56,7 +56,10 @@ impl Claim {
     /// held, no such folder), [`from_here`]'s order, as before.
     pub fn take(slots: usize) -> Claim {
         let uid = euid();
-        Self::take_in(own_folder(&std::env::temp_dir().join(format!("arena-cpus-{uid}"))).as_deref(), slots)
+        Self::take_in(
+            crate::sandbox::own_folder(&std::env::temp_dir().join(format!("arena-cpus-{uid}"))).as_deref(),
+            slots,
+        )
     }
 
     fn take_in(dir: Option<&std::path::Path>, slots: usize) -> Claim {
@@ -80,19 +83,6 @@ impl Claim {
     pub fn cpus(&self) -> &[usize] {
         &self.cpus
     }
-}
-
-/// `dir`, made if missing, if it is a folder of this user's that no one else may write in (not a
-/// link): another user's could steer the claims, so none are taken there.
-fn own_folder(dir: &std::path::Path) -> Option<std::path::PathBuf> {
-    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
-    let _ = std::fs::DirBuilder::new().mode(0o700).create(dir);
-    let meta = std::fs::symlink_metadata(dir).ok()?;
-    let own = meta.is_dir() && meta.uid() == euid() && meta.mode() & 0o022 == 0;
-    if !own {
-        tracing::debug!("{}: not a folder of this user's alone: CPUs not claimed", dir.display());
-    }
-    own.then(|| dir.to_path_buf())
 }
 
 fn euid() -> u32 {
@@ -182,7 +172,7 @@ mod tests {
             return;
         }
         let dir = tempfile::tempdir().unwrap();
-        let mine = own_folder(&dir.path().join("claims")).expect("a folder of this user's");
+        let mine = crate::sandbox::own_folder(&dir.path().join("claims")).expect("a folder of this user's");
         pin_thread(all[0]);
         let (plain, again) = (Claim::take_in(None, 1), Claim::take_in(None, 1));
         assert_eq!(plain.cpus()[0], again.cpus()[0], "the control: unclaimed, both begin on the CPU they run on");
@@ -200,6 +190,6 @@ mod tests {
         // A folder others may write in is not used.
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&mine, std::fs::Permissions::from_mode(0o777)).unwrap();
-        assert_eq!(own_folder(&mine), None);
+        assert_eq!(crate::sandbox::own_folder(&mine), None);
     }
 }

@@ -1260,7 +1260,7 @@ struct UidClaim {
 }
 
 /// An advisory lock on the file `path` (made if missing, readable by its user only; a link is
-/// not followed), taken without waiting: `None` when another open file holds it or it cannot
+/// not followed, nor anything but a file taken), taken without waiting: `None` when another open file holds it or it cannot
 /// be opened. Held until the returned file is dropped (or its process ends, `kill -9` too):
 /// processes that share a folder of such files claim one each (box uids, `referee::cpus`'s CPUs).
 pub fn try_claim(path: &Path) -> Option<std::fs::File> {
@@ -1270,19 +1270,43 @@ pub fn try_claim(path: &Path) -> Option<std::fs::File> {
         .truncate(false)
         .write(true)
         .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(path)
         .ok()?;
+    // (A FIFO put there is neither waited on nor taken.)
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return None;
+    }
     // SAFETY: flock on a descriptor we own.
     let locked = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&file), libc::LOCK_EX | libc::LOCK_NB) };
     (locked == 0).then_some(file)
 }
 
+/// `dir`, made if missing, if it is a folder of this user's that no one else may write in (not a
+/// link): in another user's, they could steer the claims ([`try_claim`]) or take one away.
+pub fn own_folder(dir: &std::path::Path) -> Option<std::path::PathBuf> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    let _ = std::fs::DirBuilder::new().mode(0o700).create(dir);
+    let meta = std::fs::symlink_metadata(dir).ok()?;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    let own = meta.is_dir() && meta.uid() == me && meta.mode() & 0o022 == 0;
+    if !own {
+        tracing::debug!("{}: not a folder of this user's alone: nothing claimed there", dir.display());
+    }
+    own.then(|| dir.to_path_buf())
+}
+
 impl UidClaim {
     fn take() -> Result<UidClaim, SandboxError> {
         let dir = std::env::temp_dir().join("arena-box-uids");
-        std::fs::create_dir_all(&dir).map_err(|e| setup("the box uid locks", e))?;
-        let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
+        let dir = own_folder(&dir).ok_or_else(|| {
+            let why = format!(
+                "{}: not a folder of this user's alone (another user made it, or others may write in it): remove it",
+                dir.display()
+            );
+            setup("the box uid locks", std::io::Error::other(why))
+        })?;
         let start = std::process::id() % BOX_UIDS;
         for k in 0..BOX_UIDS {
             let uid = FIRST_BOX_UID + (start + k) % BOX_UIDS;
@@ -1524,6 +1548,32 @@ fn warn_once(missing: &[String]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A claim is taken on a file once at a time, and on nothing else: a FIFO put where a lock
+    /// file goes is neither waited on (its open would wait for a writer) nor taken, and a folder
+    /// another user made (or others may write in) holds no claims, which they could take away or
+    /// steer. The controls: a plain file is claimed, again once let go; this user's folder is.
+    #[test]
+    fn a_claim_takes_a_file_once_at_a_time_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let mine = own_folder(&dir.path().join("claims")).expect("a folder of this user's");
+        let held = try_claim(&mine.join("1")).expect("the control: a plain file");
+        assert!(try_claim(&mine.join("1")).is_none(), "held");
+        drop(held);
+        assert!(try_claim(&mine.join("1")).is_some(), "let go");
+        assert!(std::process::Command::new("mkfifo").arg(mine.join("2")).status().unwrap().success());
+        assert!(try_claim(&mine.join("2")).is_none(), "a FIFO, not waited on");
+        std::os::unix::fs::symlink(mine.join("1"), mine.join("3")).unwrap();
+        assert!(try_claim(&mine.join("3")).is_none(), "a link");
+        std::fs::set_permissions(&mine, std::fs::Permissions::from_mode(0o777)).unwrap();
+        assert_eq!(own_folder(&mine), None, "others may write in it");
+        std::fs::set_permissions(&mine, std::fs::Permissions::from_mode(0o700)).unwrap();
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } == 0 {
+            std::os::unix::fs::chown(&mine, Some(65534), None).unwrap();
+            assert_eq!(own_folder(&mine), None, "another user's");
+        }
+    }
 
     /// An open files limit over the system's (`fs.nr_open`) is refused as the sandbox is made,
     /// naming the limit and the most it may be. The control: a process given that limit does

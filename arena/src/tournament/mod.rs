@@ -1895,8 +1895,18 @@ impl FolderLock {
                     tracing::debug!("{}: read without a lock: {e}", dir.display());
                     return Ok(None);
                 };
-                let file = Self::lock_opened(dir, &path, file, (libc::LOCK_EX, false), wait, true, &|| ())?;
-                Ok(Some(FolderLock { _shard: None, _file: file }))
+                // (Where locks need a file opened to write, as on NFS: read as it is, as before.)
+                match Self::lock_opened(dir, &path, file, (libc::LOCK_EX, false), wait, true, &|| ()) {
+                    Ok(file) => Ok(Some(FolderLock { _shard: None, _file: file })),
+                    Err(locked @ TournamentError::Locked { .. }) => Err(locked),
+                    Err(other) => {
+                        tracing::warn!(
+                            "{}: read without its lock, which cannot be taken to read: {other}",
+                            dir.display()
+                        );
+                        Ok(None)
+                    }
+                }
             }
             Err(e) => Err(e),
         }
@@ -2042,6 +2052,14 @@ impl FolderLock {
         if !locked {
             if holder.trim().is_empty() {
                 holder = SHARDS_HOLD_IT.to_string();
+            } else if pid_of(&holder).is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
+                // (Its signer ended: the holder is one that cannot sign, reading a league it may
+                // not write in, such as a publish by another user.)
+                holder = format!(
+                    "{}, which has ended; what holds it now did not sign it, such as a publish or a merge by a \
+                     user who may not write the league",
+                    holder.trim()
+                );
             }
             return Err(TournamentError::Locked { dir: out.to_path_buf(), holder: holder.trim().to_string() });
         }
@@ -2388,6 +2406,30 @@ mod tests {
         remove_temporaries(dir.path());
         assert!(!cut.exists() && !dir.path().join(".tmp-results.jsonl").exists());
         assert!(kept.join("src/bot.c").exists());
+    }
+
+    /// A lock held by a process that did not sign it (a publish by a user who may not write the
+    /// league, which locks it opened to read), its text naming a run that has ended, is said as
+    /// such, not as that run writing the league. The control: signed by a process alive (init),
+    /// its pid alone.
+    #[test]
+    fn a_lock_held_unsigned_names_its_ended_signer_as_ended() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".lock");
+        let hold = |signer: &str| {
+            std::fs::write(&path, format!("{signer:<20}")).unwrap();
+            let file = std::fs::File::open(&path).unwrap();
+            // SAFETY: flock on a descriptor this test owns.
+            assert_eq!(unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&file), libc::LOCK_EX) }, 0);
+            let said = FolderLock::take(dir.path(), None).map(|_| ()).unwrap_err().to_string();
+            drop(file);
+            said
+        };
+        // (No pid is above the kernel's largest, 2^22.)
+        let ended = hold("pid 4194305");
+        assert!(ended.contains("(pid 4194305, which has ended; what holds it now did not sign it"), "{ended}");
+        let alive = hold("pid 1");
+        assert!(alive.contains("another arena run (pid 1): wait"), "{alive}");
     }
 
     /// The lock files shards leave (`.lock.shard-K-of-N`) go once a run holds the folder alone,

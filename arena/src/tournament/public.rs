@@ -612,7 +612,8 @@ fn copy_public_with(
         )));
     }
     // Not while a run writes the folder (a results line half appended); a folder its user may
-    // not write in (read-only, another user's) is published as it is.
+    // not write in (read-only, another user's) is locked to read, or published as it is where no
+    // lock can be taken so (see `FolderLock::take_to_read`).
     let _alone = super::FolderLock::take_to_read(dir, Duration::ZERO)?;
     // The staging folder is named after `out`, so that what a publish cut short left (kill -9,
     // a full disk) goes with the next publish into the same `out`.

@@ -182,13 +182,14 @@ impl BotHistory {
     /// a student's own build or of a bot it was renamed from, are rewritten as any others);
     /// from then on, only what it created: a file that was there and is no output is the
     /// student's, whatever the build does to it.
-    /// Content stamps are read only for an output whose stamp is new: one still as its stamp
-    /// noted (its own, or in `known`, the other builds' of this run) keeps the content stamp
-    /// taken with it.
-    fn note_outputs(&mut self, folder: &Path, built: &BuildOutcome, mut known: Known) {
+    /// Content stamps are read only for an output whose stamp is not one another build of this
+    /// run in its folder noted (`known`), which keeps the content stamp taken with it. Not its
+    /// own record's, from an earlier run: a `chmod`, or bytes written over with their time put
+    /// back, leave the stamp as it was, and that content stamp would then be stale (a copy of
+    /// the folder taken for a push, its matches played again).
+    fn note_outputs(&mut self, folder: &Path, built: &BuildOutcome, known: Known) {
         let made = if self.output_stamps.is_some() { &built.created } else { &built.outputs };
         self.outputs.extend(made.iter().cloned());
-        known.add(self.output_stamps.as_ref(), &self.output_contents);
         self.output_stamps = Some(BTreeMap::new());
         self.output_contents.clear();
         let outputs = self.outputs.clone();
@@ -223,6 +224,7 @@ impl BotHistory {
         for path in &theirs.outputs {
             let Some(stamp) = theirs.stamps.get(path) else { continue };
             self.outputs.insert(path.clone());
+            let same = stamps.get(path) == Some(stamp);
             let mine = stamps.get(path).filter(|mine| *mine != stamp);
             if mine.is_some_and(|mine| *mine == submission::output_stamp(folder, path)) {
                 continue;
@@ -230,6 +232,8 @@ impl BotHistory {
             stamps.insert(path.clone(), stamp.clone());
             match theirs.contents.get(path) {
                 Some(content) => self.output_contents.insert(path.clone(), content.clone()),
+                // (Its own, of the same stamp, stays where theirs took none: past their budget.)
+                None if same => None,
                 None => self.output_contents.remove(path),
             };
         }
@@ -372,10 +376,12 @@ impl Known {
         }
     }
 
-    /// The content stamps the builds of this run noted (`builds`, see [`Unrecorded`]).
-    fn noted(builds: &BTreeMap<String, Option<BuiltOutputs>>) -> Known {
+    /// The content stamps the builds of this run in `folder` noted (`builds`, see
+    /// [`Unrecorded`]): another folder's paths and stamps are not this one's.
+    fn noted(builds: &BTreeMap<String, Option<BuiltOutputs>>, folder: &Path) -> Known {
+        let tag = folder_tag(folder);
         let mut known = Known::default();
-        for noted in builds.values().flatten() {
+        for noted in builds.values().flatten().filter(|b| b.folder.as_deref() == Some(tag.as_str())) {
             known.add(Some(&noted.stamps), &noted.contents);
         }
         known
@@ -466,7 +472,7 @@ impl BuiltOutputs {
         outcome: &BuildOutcome,
         builds: &BTreeMap<String, Option<BuiltOutputs>>,
     ) -> BuiltOutputs {
-        h.note_outputs(dir, outcome, Known::noted(builds));
+        h.note_outputs(dir, outcome, Known::noted(builds, dir));
         let stamps = h.output_stamps.clone().unwrap_or_default();
         let (contents, folder) = (h.output_contents.clone(), h.stamped_in.clone());
         BuiltOutputs { outputs: h.outputs.clone(), stamps, growth: outcome.growth, folder, contents }
@@ -841,7 +847,7 @@ pub fn prepare(
             if link.is_none() {
                 match unrecorded.builds.get(&entry.name) {
                     Some(Some(noted)) => h.outputs_as(noted, dir),
-                    _ => h.note_outputs(dir, b, Known::noted(&unrecorded.builds)),
+                    _ => h.note_outputs(dir, b, Known::noted(&unrecorded.builds, dir)),
                 }
                 // What the other bots' builds in its folder wrote is no file of its own either
                 // (`make a` and `make b` in one kit): else their outputs were its, and a build
@@ -1495,10 +1501,10 @@ mod tests {
         assert_eq!(labels(&history, "b"), ["v1", "v2"]);
     }
 
-    /// A bot's outputs are read for their content stamps only where their stamps are new: one
-    /// still as its stamp noted (by the bot's record, or by another build of the run in its
-    /// folder) keeps the content stamp taken with it, unread (in a shared folder of 4 bots each
-    /// output was read 16 times a run; in its own, once a run, unchanged). Shown by a file written
+    /// A bot's outputs are read for their content stamps only where their stamps are not as
+    /// another build of the run in its folder noted them: one still as noted keeps the content
+    /// stamp taken with it, unread (in a shared folder of 4 bots each output was read 16 times a
+    /// run); its own record's, from an earlier run, is not taken (a chmod leaves the stamp). Shown by a file written
     /// over in place, its inode, size and time kept (so its stamp holds): its content stamp stays
     /// as it was. The controls: without a stamp to go by it is read (other bytes, another content
     /// stamp), and a file put in its place (a new inode) is read.
@@ -1521,21 +1527,31 @@ mod tests {
         let rebuilt = || BuildOutcome::refused(String::new());
         let contents = |h: &BotHistory| h.output_contents.get("bot").cloned();
 
+        // Not its own record's, from an earlier run (a chmod would leave it stale): read again.
         let mut own = h.clone();
         own.note_outputs(folder, &rebuilt(), Known::default());
-        assert_eq!(contents(&own), Some(content.clone()), "its own record's, unread");
+        assert!(contents(&own).is_some_and(|c| c != content), "its own record's not taken: read again");
         let builds = BTreeMap::from([(
             "other".to_string(),
             Some(BuiltOutputs {
                 stamps: h.output_stamps.clone().unwrap(),
                 contents: h.output_contents.clone(),
+                folder: Some(folder_tag(folder)),
                 ..Default::default()
             }),
         )]);
         let fresh = BotHistory { outputs: outputs.clone(), ..Default::default() };
         let mut by_other = fresh.clone();
-        by_other.note_outputs(folder, &rebuilt(), Known::noted(&builds));
+        by_other.note_outputs(folder, &rebuilt(), Known::noted(&builds, folder));
         assert_eq!(contents(&by_other), Some(content.clone()), "the other build's, unread");
+        // A build of another folder's: its paths and stamps are not this one's (read).
+        let mut elsewhere = builds.clone();
+        if let Some(Some(b)) = elsewhere.get_mut("other") {
+            b.folder = Some(folder_tag(&folder.join("elsewhere")));
+        }
+        let mut by_stranger = fresh.clone();
+        by_stranger.note_outputs(folder, &rebuilt(), Known::noted(&elsewhere, folder));
+        assert!(contents(&by_stranger).is_some_and(|c| c != content), "another folder's build's not taken");
         let mut read = fresh.clone();
         read.note_outputs(folder, &rebuilt(), Known::default());
         assert!(contents(&read).is_some_and(|c| c != content), "the control: read, the bytes written over");
@@ -1543,9 +1559,37 @@ mod tests {
         std::fs::write(folder.join("new"), "built\n").unwrap();
         std::fs::rename(folder.join("new"), folder.join("bot")).unwrap();
         let mut replaced = h.clone();
-        replaced.note_outputs(folder, &rebuilt(), Known::noted(&builds));
+        replaced.note_outputs(folder, &rebuilt(), Known::noted(&builds, folder));
         assert_ne!(replaced.output_stamps.as_ref().unwrap()["bot"], stamp);
         assert_eq!(contents(&replaced), Some(content), "a new file: read (the same bytes as first)");
+    }
+
+    /// Where another build of its folder noted the same stamp of an output as its own but no
+    /// content stamp (past that build's budget), a bot keeps its own content stamp, not none
+    /// (which would count the output as changed in a copy). The control: where its own stamp no
+    /// longer holds, the other build's is taken, with its content stamp, none here.
+    #[test]
+    fn an_output_another_build_noted_without_its_content_keeps_the_bot_s_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path();
+        std::fs::write(folder.join("bot"), "built\n").unwrap();
+        let outputs = BTreeSet::from(["bot".to_string()]);
+        let mut h = BotHistory { outputs: outputs.clone(), ..Default::default() };
+        h.stamp(&outputs, folder, &Known::default());
+        let (stamp, content) = (h.output_stamps.as_ref().unwrap()["bot"].clone(), h.output_contents["bot"].clone());
+        let theirs = |stamp: &str| BuiltOutputs {
+            outputs: outputs.clone(),
+            stamps: BTreeMap::from([("bot".to_string(), stamp.to_string())]),
+            ..Default::default()
+        };
+        let mut same = h.clone();
+        same.take_outputs(&theirs(&stamp), folder);
+        assert_eq!(same.output_contents.get("bot"), Some(&content));
+        let mut stale = h.clone();
+        stale.output_stamps.as_mut().unwrap().insert("bot".to_string(), "an old stamp".to_string());
+        stale.take_outputs(&theirs(&stamp), folder);
+        assert_eq!(stale.output_stamps.as_ref().unwrap()["bot"], stamp, "the control: theirs, which holds");
+        assert_eq!(stale.output_contents.get("bot"), None);
     }
 
     /// A file both builds in a shared folder wrote (`common`): of their two stamps of it, the one
