@@ -1504,19 +1504,16 @@ mod tests {
     /// A bot's outputs are read for their content stamps only where their stamps are not as
     /// another build of the run in its folder noted them: one still as noted keeps the content
     /// stamp taken with it, unread (in a shared folder of 4 bots each output was read 16 times a
-    /// run); its own record's, from an earlier run, is not taken (a chmod leaves the stamp). Shown by a file written
-    /// over in place, its inode, size and time kept (so its stamp holds): its content stamp stays
-    /// as it was. The controls: without a stamp to go by it is read (other bytes, another content
+    /// run); its own record's, from an earlier run, is not taken (a chmod leaves the stamp).
+    /// Shown by a file written over in place, its inode, size and time kept (so its stamp holds):
+    /// the other build's content stamp stays as it was. The controls: without a stamp to go by it is read (other bytes, another content
     /// stamp), and a file put in its place (a new inode) is read.
     #[test]
     fn an_output_whose_stamp_holds_keeps_its_content_stamp_unread() {
         use std::os::unix::fs::FileExt;
         let dir = tempfile::tempdir().unwrap();
         let folder = dir.path();
-        std::fs::write(folder.join("bot"), "built\n").unwrap();
-        let outputs = BTreeSet::from(["bot".to_string()]);
-        let mut h = BotHistory { outputs: outputs.clone(), ..Default::default() };
-        h.stamp(&outputs, folder, &Known::default());
+        let (outputs, h) = one_output_stamped(folder);
         let stamp = h.output_stamps.as_ref().unwrap()["bot"].clone();
         let content = h.output_contents["bot"].clone();
         let was = std::fs::metadata(folder.join("bot")).unwrap();
@@ -1564,6 +1561,15 @@ mod tests {
         assert_eq!(contents(&replaced), Some(content), "a new file: read (the same bytes as first)");
     }
 
+    /// A bot whose one output, `bot` in `folder`, is written and stamped, its content too.
+    fn one_output_stamped(folder: &Path) -> (BTreeSet<String>, BotHistory) {
+        std::fs::write(folder.join("bot"), "built\n").unwrap();
+        let outputs = BTreeSet::from(["bot".to_string()]);
+        let mut h = BotHistory { outputs: outputs.clone(), ..Default::default() };
+        h.stamp(&outputs, folder, &Known::default());
+        (outputs, h)
+    }
+
     /// Where another build of its folder noted the same stamp of an output as its own but no
     /// content stamp (past that build's budget), a bot keeps its own content stamp, not none
     /// (which would count the output as changed in a copy). The control: where its own stamp no
@@ -1572,10 +1578,7 @@ mod tests {
     fn an_output_another_build_noted_without_its_content_keeps_the_bot_s_own() {
         let dir = tempfile::tempdir().unwrap();
         let folder = dir.path();
-        std::fs::write(folder.join("bot"), "built\n").unwrap();
-        let outputs = BTreeSet::from(["bot".to_string()]);
-        let mut h = BotHistory { outputs: outputs.clone(), ..Default::default() };
-        h.stamp(&outputs, folder, &Known::default());
+        let (outputs, h) = one_output_stamped(folder);
         let (stamp, content) = (h.output_stamps.as_ref().unwrap()["bot"].clone(), h.output_contents["bot"].clone());
         let theirs = |stamp: &str| BuiltOutputs {
             outputs: outputs.clone(),
