@@ -99,6 +99,17 @@ pub fn shell_word(word: &str) -> String {
     terminal(&shell_words::quote(word))
 }
 
+/// `path` as one word of a command to copy: quoted as [`shell_word`], and a relative one that
+/// starts with `-` (read as an option) shown as `./-…`.
+pub fn path_word(path: &std::path::Path) -> String {
+    let text = path.to_string_lossy();
+    if path.is_relative() && text.starts_with('-') {
+        shell_word(&format!("./{text}"))
+    } else {
+        shell_word(&text)
+    }
+}
+
 /// One line of a message for a terminal, however long: every unsafe character shown visibly,
 /// newlines included (text a bot controls cannot start a line of its own), nothing cut.
 pub fn terminal_line(text: &str) -> String {

@@ -90,7 +90,7 @@ pub enum TournamentError {
         holder: String,
     },
     /// The output folder already holds a tournament.
-    #[error("{} already holds a tournament: resume it with --resume {} (add --config FILE to apply a changed config), or choose another --out", .0.display(), .0.display())]
+    #[error("{} already holds a tournament: resume it with --resume {} (add --config FILE to apply a changed config), or choose another --out", .0.display(), crate::safe_text::path_word(.0))]
     Exists(PathBuf),
     /// A game or map problem.
     #[error(transparent)]
@@ -227,7 +227,7 @@ impl TournamentRecord {
             tracing::warn!(
                 "{e}: the league is shown as recorded, but runs and resumes refuse it until a config mends it: \
                  `arena tournament --resume {} --config FILE`",
-                dir.display()
+                crate::safe_text::path_word(dir)
             );
         }
         Ok(record)
@@ -2406,6 +2406,16 @@ mod tests {
         remove_temporaries(dir.path());
         assert!(!cut.exists() && !dir.path().join(".tmp-results.jsonl").exists());
         assert!(kept.join("src/bot.c").exists());
+    }
+
+    /// A folder that holds a league already says how to resume it with a command one can
+    /// copy: the folder one word (`'my league'`, `./-lg`). The control: a plain name as it is.
+    #[test]
+    fn the_resume_command_of_a_league_already_there_can_be_copied() {
+        let said = |dir: &str| TournamentError::Exists(PathBuf::from(dir)).to_string();
+        assert!(said("my league").contains("resume it with --resume 'my league' (add"), "{}", said("my league"));
+        assert!(said("-lg").contains("--resume ./-lg ("), "{}", said("-lg"));
+        assert!(said("lg").contains("--resume lg ("), "the control: {}", said("lg"));
     }
 
     /// A lock held by a process that did not sign it (a publish by a user who may not write the

@@ -191,16 +191,10 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
 /// else as it is.
 fn from_here(folder: &Path) -> PathBuf {
     let here = std::env::current_dir().ok();
-    let shown = match here.as_deref().and_then(|here| folder.strip_prefix(here).ok()) {
+    match here.as_deref().and_then(|here| folder.strip_prefix(here).ok()) {
         Some(inside) if inside.as_os_str().is_empty() => PathBuf::from("."),
         Some(inside) => inside.to_path_buf(),
         None => folder.to_path_buf(),
-    };
-    // (`-lg` would be read as options: `./-lg`.)
-    if shown.is_relative() && shown.as_os_str().as_encoded_bytes().starts_with(b"-") {
-        Path::new(".").join(shown)
-    } else {
-        shown
     }
 }
 
@@ -273,7 +267,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         tell!(
             "interrupted: resume with `{} tournament --resume {}`",
             super::arena_command(),
-            super::shell_word(&from_here(&summary.out).to_string_lossy())
+            arena::safe_text::path_word(&from_here(&summary.out))
         );
         return Ok(ExitCode::from(130));
     }
@@ -715,16 +709,18 @@ impl Progress {
 mod tests {
     use super::*;
 
-    /// The resume line's folder, relative to where the teacher is when inside it, and never
-    /// read as an option: `-lg` is shown `./-lg` (the line said `--resume -lg`, which the
-    /// command line took for `-l`). The control: a plain name is shown as it is.
+    /// The resume line's folder, relative to where the teacher is when inside it, one word
+    /// never read as an option: `-lg` is `./-lg` (the line said `--resume -lg`, which the
+    /// command line took for `-l`), `my league` quoted. The control: a plain name as it is.
     #[test]
     fn a_league_folder_named_like_an_option_is_shown_as_a_path() {
         let here = std::env::current_dir().unwrap();
-        assert_eq!(from_here(&here.join("-lg")), Path::new("./-lg"));
-        assert_eq!(from_here(Path::new("-lg")), Path::new("./-lg"));
-        assert_eq!(from_here(&here.join("lg")), Path::new("lg"), "the control");
-        assert_eq!(from_here(&here), Path::new("."));
-        assert_eq!(from_here(Path::new("/elsewhere/-lg")), Path::new("/elsewhere/-lg"));
+        let word = |p: &Path| arena::safe_text::path_word(&from_here(p));
+        assert_eq!(word(&here.join("-lg")), "./-lg");
+        assert_eq!(word(Path::new("-lg")), "./-lg");
+        assert_eq!(word(&here.join("my league")), "'my league'");
+        assert_eq!(word(&here.join("lg")), "lg", "the control");
+        assert_eq!(word(&here), ".");
+        assert_eq!(word(Path::new("/elsewhere/-lg")), "/elsewhere/-lg");
     }
 }
