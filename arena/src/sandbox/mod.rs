@@ -1260,8 +1260,8 @@ struct UidClaim {
 }
 
 /// An advisory lock on the file `path` (made if missing, readable by its user only; a link is
-/// not followed, nor anything but a file taken), taken without waiting: `None` when another open file holds it or it cannot
-/// be opened. Held until the returned file is dropped (or its process ends, `kill -9` too):
+/// not followed, nor anything but a file taken), taken without waiting: `None` when another
+/// open file holds it or it cannot be opened. Held until the returned file is dropped (or its process ends, `kill -9` too):
 /// processes that share a folder of such files claim one each (box uids, `referee::cpus`'s CPUs).
 pub fn try_claim(path: &Path) -> Option<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;

@@ -2005,6 +2005,7 @@ impl FolderLock {
             holder
         };
         let pid_of = |holder: &str| holder.trim().strip_prefix("pid ").and_then(|p| p.parse::<u32>().ok());
+        let ended = |pid: u32| !Path::new(&format!("/proc/{pid}")).exists();
         let mut locked = try_lock(&file)?;
         let mut holder = String::new();
         if !locked {
@@ -2013,7 +2014,7 @@ impl FolderLock {
             // this process's own, just released, still open in a child another thread forked
             // (it closes it on starting its program).
             let pid = pid_of(&holder);
-            let dead = pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
+            let dead = pid.is_some_and(ended);
             let own = pid == Some(std::process::id());
             // Waited for: one process holding the folder alone (it signs the lock; what keeps
             // a shard out is always one), not shards (an exclusive run is refused at once).
@@ -2052,7 +2053,7 @@ impl FolderLock {
         if !locked {
             if holder.trim().is_empty() {
                 holder = SHARDS_HOLD_IT.to_string();
-            } else if pid_of(&holder).is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
+            } else if pid_of(&holder).is_some_and(ended) {
                 // (Its signer ended: the holder is one that cannot sign, reading a league it may
                 // not write in, such as a publish by another user.)
                 holder = format!(
