@@ -414,6 +414,101 @@ fn a_bot_of_an_arena_that_is_not_root_cannot_read_what_only_its_user_or_groups_m
     }
 }
 
+/// The boxes' folder in `$TMPDIR` (`arena-box-root-<uid>`) that another local user made first
+/// no longer turns the boxes off, nor steers a root arena's set-up: a non-root arena (here
+/// `nobody`), finding a file there, made its boxes in a folder of its own (it ran every bot
+/// without a box, so that a bot read the arena's user's private files); a root arena keeps its
+/// boxes and claims in `/run/arena` (it changed the mode of the folder another user's link
+/// there named, and another user's `arena-box-uids` stopped every box). The control: the same
+/// attack without the box reads the file.
+#[test]
+fn another_users_folder_in_tmpdir_turns_no_box_off_nor_steers_its_set_up() {
+    let _load = shared();
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!(
+            "not root: this test must make files as another user and start the arena as nobody (its root run does)"
+        );
+        return;
+    }
+    let (nobody, nogroup) = (65534u32, 65534u32);
+    let normal = normal_score();
+    let dir = tempfile::tempdir().unwrap();
+    let chmod =
+        |p: &Path, mode: u32| std::fs::set_permissions(p, std::os::unix::fs::PermissionsExt::from_mode(mode)).unwrap();
+    let mode = |p: &Path| std::os::unix::fs::MetadataExt::mode(&std::fs::metadata(p).unwrap()) & 0o7777;
+    let (arena, attack) = (shared_copy(dir.path(), &bin("arena")), shared_copy(dir.path(), &bin("zoo-attack")));
+    let (_, victim) = victim(dir.path());
+    chmod(Path::new(&victim), 0o755);
+    let fire = shared_copy(dir.path(), &map("fire.txt"));
+    // The shared temporary folder, as /tmp; another user (root here, for nobody's arena) made
+    // nobody's boxes' folder first, as a file.
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    chmod(&tmp, 0o1777);
+    std::fs::write(tmp.join(format!("arena-box-root-{nobody}")), "").unwrap();
+    // What only nobody may read (not in the folder of the bots' programs, which their boxes show
+    // them), and its replays.
+    let elsewhere = tempfile::tempdir().unwrap();
+    chmod(elsewhere.path(), 0o755);
+    let private = elsewhere.path().join("private");
+    std::fs::create_dir(&private).unwrap();
+    std::fs::write(private.join("secret"), "nobody's own\n").unwrap();
+    for path in [private.join("secret"), private.clone()] {
+        std::os::unix::fs::chown(&path, Some(nobody), Some(nogroup)).unwrap();
+    }
+    chmod(&private, 0o700);
+    chmod(&private.join("secret"), 0o600);
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::os::unix::fs::chown(&out, Some(nobody), Some(nogroup)).unwrap();
+    let run = |mode: &str| -> Run {
+        let replay = out.join(format!("{}.json", token())).display().to_string();
+        // (In hex: a path among a bot's words is shown in its box, as its own file.)
+        let attacker = format!("{attack} read {}", hex(&private.join("secret")));
+        let out = Command::new("setpriv")
+            .args(["--reuid", &nobody.to_string(), "--regid", &nogroup.to_string(), "--clear-groups"])
+            .arg(&arena)
+            .args(["duel", "--json", "--seed", "5", "--map", &fire, "--replay", &replay, "--sandbox", mode])
+            .args([&attacker, &victim])
+            .current_dir(dir.path())
+            .env("HOME", dir.path())
+            .env("TMPDIR", &tmp)
+            .output()
+            .unwrap();
+        let result = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        Run { out, result, replay: Value::Null }
+    };
+    let boxed = run("auto");
+    unharmed(&boxed, normal);
+    let stderr = String::from_utf8_lossy(&boxed.out.stderr);
+    assert!(!stderr.contains("no box") && stderr.contains("this run makes its boxes in"), "{stderr}");
+    let control = run("none");
+    assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control read it: {}", control.result);
+
+    // A root arena: another user's link where its boxes' folder was, and their `arena-box-uids`.
+    let target = dir.path().join("target");
+    std::fs::create_dir(&target).unwrap();
+    chmod(&target, 0o755);
+    let link = tmp.join("arena-box-root-0");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    std::os::unix::fs::lchown(&link, Some(nobody), Some(nogroup)).unwrap();
+    for name in ["arena-box-uids", "arena-box-uids-0", "arena-cpus-0"] {
+        std::fs::create_dir(tmp.join(name)).unwrap();
+        std::os::unix::fs::chown(tmp.join(name), Some(nobody), Some(nogroup)).unwrap();
+    }
+    let replay = dir.path().join("root.json").display().to_string();
+    let greedy = bin("greedy");
+    let root_run = Command::new(&arena)
+        .args(["duel", "--json", "--seed", "5", "--map", &fire, "--replay", &replay, &greedy, &victim])
+        .env("TMPDIR", &tmp)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&root_run.stderr);
+    assert!(root_run.status.success() && !stderr.contains("no box"), "{stderr}");
+    assert_eq!(mode(&target), 0o755, "the set-up did not go through the link");
+}
+
 #[test]
 fn cannot_read_the_arenas_environment_or_the_opponents() {
     let _load = shared();

@@ -51,15 +51,11 @@ pub struct Claim {
 
 impl Claim {
     /// The CPUs for `slots` slots: [`from_here`]'s, the first `slots` of them no other arena of
-    /// this user holds put first, each claimed (an advisory lock in `$TMPDIR/arena-cpus-<uid>`,
-    /// a folder of the user's own), then the others. Where nothing can be claimed (every CPU
-    /// held, no such folder), [`from_here`]'s order, as before.
+    /// this user holds put first, each claimed (an advisory lock in the folder
+    /// [`crate::sandbox::shared_folder`] `cpus`), then the others. Where nothing can be claimed
+    /// (every CPU held, no such folder), [`from_here`]'s order, as before.
     pub fn take(slots: usize) -> Claim {
-        let uid = euid();
-        Self::take_in(
-            crate::sandbox::own_folder(&std::env::temp_dir().join(format!("arena-cpus-{uid}"))).as_deref(),
-            slots,
-        )
+        Self::take_in(crate::sandbox::shared_folder("cpus").as_deref(), slots)
     }
 
     fn take_in(dir: Option<&std::path::Path>, slots: usize) -> Claim {
@@ -83,11 +79,6 @@ impl Claim {
     pub fn cpus(&self) -> &[usize] {
         &self.cpus
     }
-}
-
-fn euid() -> u32 {
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    unsafe { libc::geteuid() }
 }
 
 /// Keeps the calling thread (and its bots) on the CPU of slot `slot` of `cpus` (a list from

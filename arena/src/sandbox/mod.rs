@@ -22,7 +22,7 @@ use std::collections::BTreeSet;
 use std::ffi::CString;
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::MetadataExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -213,6 +213,9 @@ pub struct Sandbox {
     root: bool,
     cgroups: Option<cgroup::Roots>,
     box_root: PathBuf,
+    /// A folder of this run's own that `box_root` is, where the shared one could not be had
+    /// (see [`box_root`]); removed with the last clone.
+    _fresh_root: Option<std::sync::Arc<tempfile::TempDir>>,
     missing: Vec<String>,
 }
 
@@ -252,11 +255,19 @@ impl Sandbox {
     pub fn new(mode: SandboxMode, limits: SandboxLimits) -> Result<Sandbox, SandboxError> {
         // SAFETY: geteuid has no preconditions.
         let root = unsafe { libc::geteuid() } == 0;
-        let box_root = std::env::temp_dir().join(format!("arena-box-root-{}", unsafe { libc::geteuid() }));
         if let Some(why) = open_files_out_of_reach(limits.open_files, root) {
             return Err(SandboxError::Limit(why));
         }
-        let mut sandbox = Sandbox { mode, limits, boxed: false, root, cgroups: None, box_root, missing: Vec::new() };
+        let mut sandbox = Sandbox {
+            mode,
+            limits,
+            boxed: false,
+            root,
+            cgroups: None,
+            box_root: PathBuf::new(),
+            _fresh_root: None,
+            missing: Vec::new(),
+        };
         match mode {
             SandboxMode::None => {
                 sandbox.missing.push("the sandbox is off (--sandbox none)".to_string());
@@ -276,9 +287,11 @@ impl Sandbox {
                 roots.end_stale();
             }
         }
-        let made = std::fs::create_dir_all(&sandbox.box_root)
-            .and_then(|()| std::fs::set_permissions(&sandbox.box_root, std::fs::Permissions::from_mode(0o700)));
-        match made.map_err(|e| format!("{}: {e}", sandbox.box_root.display())).and_then(|()| sandbox.probe()) {
+        let made = box_root(shared_folder("box-root")).map(|(dir, fresh)| {
+            sandbox.box_root = dir;
+            sandbox._fresh_root = fresh.map(std::sync::Arc::new);
+        });
+        match made.and_then(|()| sandbox.probe()) {
             Ok(()) => sandbox.boxed = true,
             Err(e) => sandbox.missing.push(format!("no box: {e}; bots run as plain processes with resource limits")),
         }
@@ -1283,28 +1296,74 @@ pub fn try_claim(path: &Path) -> Option<std::fs::File> {
 }
 
 /// `dir`, made if missing, if it is a folder of this user's that no one else may write in (not a
-/// link): in another user's, they could steer the claims ([`try_claim`]) or take one away.
+/// link), in a folder where no one else may move it (its parent is this user's or root's, and
+/// only they may write there, or it is sticky as `/tmp`): in another user's, they could steer
+/// the claims ([`try_claim`]) or take one away, or, as the boxes' root, send the box's set-up
+/// through their links.
 pub fn own_folder(dir: &std::path::Path) -> Option<std::path::PathBuf> {
     use std::os::unix::fs::{DirBuilderExt, MetadataExt};
-    let _ = std::fs::DirBuilder::new().mode(0o700).create(dir);
-    let meta = std::fs::symlink_metadata(dir).ok()?;
     // SAFETY: geteuid has no preconditions and cannot fail.
     let me = unsafe { libc::geteuid() };
-    let own = meta.is_dir() && meta.uid() == me && meta.mode() & 0o022 == 0;
+    let parent = dir.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p });
+    let held = parent.and_then(|p| std::fs::metadata(p).ok()).is_some_and(|m| {
+        m.is_dir() && (m.uid() == me || m.uid() == 0) && (m.mode() & 0o022 == 0 || m.mode() & 0o1000 != 0)
+    });
+    if held {
+        let _ = std::fs::DirBuilder::new().mode(0o700).create(dir);
+    }
+    let own =
+        held && std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir() && m.uid() == me && m.mode() & 0o022 == 0);
     if !own {
-        tracing::debug!("{}: not a folder of this user's alone: nothing claimed there", dir.display());
+        tracing::debug!("{}: not a folder of this user's alone", dir.display());
     }
     own.then(|| dir.to_path_buf())
 }
 
+/// The folder `name` of what this user's arenas share on the machine (the boxes' root, the box
+/// uids' and the CPUs' claims), a folder of this user's alone ([`own_folder`]), or `None`. As
+/// root it is in `/run/arena`: only root may write `/run`, so no other user can make it first,
+/// and every root arena finds the same one whatever its `$TMPDIR` (two with their own would
+/// give two boxes one uid). Otherwise `$TMPDIR/arena-<name>-<uid>`.
+pub fn shared_folder(name: &str) -> Option<PathBuf> {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    let run = Path::new("/run");
+    let root_only = |m: std::fs::Metadata| m.is_dir() && m.uid() == 0 && m.mode() & 0o022 == 0;
+    if me == 0 && std::fs::symlink_metadata(run).is_ok_and(root_only) {
+        if let Some(arena) = own_folder(&run.join("arena")) {
+            return own_folder(&arena.join(name));
+        }
+    }
+    own_folder(&std::env::temp_dir().join(format!("arena-{name}-{me}")))
+}
+
+/// The folder boxes are made on: `shared` ([`shared_folder`]), else (another user made that
+/// path first, or may write where it is) a new folder of this run's own, in `$TMPDIR`, said
+/// with a warning. The box's set-up makes its folders and links by path under it, as root too:
+/// in a folder another user holds, they could send those steps through their links.
+fn box_root(shared: Option<PathBuf>) -> Result<(PathBuf, Option<tempfile::TempDir>), String> {
+    if let Some(dir) = shared {
+        return Ok((dir, None));
+    }
+    let fresh = tempfile::Builder::new()
+        .prefix("arena-box-root-")
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
+        .tempdir()
+        .map_err(|e| format!("a folder for the boxes in {}: {e}", std::env::temp_dir().display()))?;
+    tracing::warn!(
+        "the boxes' usual folder in {} is not this user's alone (another user made it, or may write there): \
+         this run makes its boxes in {}",
+        std::env::temp_dir().display(),
+        fresh.path().display()
+    );
+    Ok((fresh.path().to_path_buf(), Some(fresh)))
+}
+
 impl UidClaim {
     fn take() -> Result<UidClaim, SandboxError> {
-        let dir = std::env::temp_dir().join("arena-box-uids");
-        let dir = own_folder(&dir).ok_or_else(|| {
-            let why = format!(
-                "{}: not a folder of this user's alone (another user made it, or others may write in it): remove it",
-                dir.display()
-            );
+        let dir = shared_folder("box-uids").ok_or_else(|| {
+            let why = "no folder of this user's alone in /run or $TMPDIR (another user made it, or others may write \
+                       in it): remove it";
             setup("the box uid locks", std::io::Error::other(why))
         })?;
         let start = std::process::id() % BOX_UIDS;
@@ -1548,6 +1607,7 @@ fn warn_once(missing: &[String]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     /// A claim is taken on a file once at a time, and on nothing else: a FIFO put where a lock
     /// file goes is neither waited on (its open would wait for a writer) nor taken, and a folder
@@ -1573,6 +1633,45 @@ mod tests {
             std::os::unix::fs::chown(&mine, Some(65534), None).unwrap();
             assert_eq!(own_folder(&mine), None, "another user's");
         }
+    }
+
+    /// The boxes' root in `$TMPDIR` that another user made first (as a link to a folder they
+    /// chose, or a file) is not used: a new folder of the run's own is, and the folder the link
+    /// names keeps its mode; a folder in a parent others may write in (not sticky) is not this
+    /// user's alone either. The control: the old set-up (`create_dir_all`, then the mode set by
+    /// path) went through the link and made the victim 0700 (a root arena so made `/etc` its
+    /// own; a file there ran every bot without a box).
+    #[test]
+    fn a_boxes_root_another_user_made_first_is_not_used_and_its_link_not_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().mode() & 0o7777;
+        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
+        let victim = tmp.path().join("victim");
+        std::fs::create_dir(&victim).unwrap();
+        std::fs::set_permissions(&victim, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let link = tmp.path().join("arena-box-root");
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        let file = tmp.path().join("arena-box-file");
+        std::fs::write(&file, "").unwrap();
+        assert_eq!(own_folder(&link), None, "a link");
+        assert_eq!(own_folder(&file), None, "a file");
+        assert_eq!(mode(&victim), 0o755, "the link was not followed");
+        let (root, fresh) = box_root(own_folder(&link)).unwrap();
+        assert!(
+            fresh.is_some() && root != link && root.is_dir() && mode(&root) == 0o700,
+            "{} {:o}",
+            root.display(),
+            mode(&root)
+        );
+        let (shared, none) = box_root(own_folder(&tmp.path().join("mine"))).unwrap();
+        assert!(none.is_none() && shared == tmp.path().join("mine"), "the control: a folder of this user's is used");
+        // A parent others may write in, not sticky: they could move the folder and put theirs.
+        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+        assert_eq!(own_folder(&tmp.path().join("mine")), None, "in a folder others may write in");
+        // The control: the old set-up follows the link.
+        std::fs::create_dir_all(&link).unwrap();
+        std::fs::set_permissions(&link, std::fs::Permissions::from_mode(0o700)).unwrap();
+        assert_eq!(mode(&victim), 0o700, "the control: the old set-up changed the victim's mode");
     }
 
     /// An open files limit over the system's (`fs.nr_open`) is refused as the sandbox is made,
