@@ -385,21 +385,30 @@ fn the_same_malformed_answer_is_counted_once() {
         assert_eq!(code, 1, "{stdout}");
         assert_eq!(stdout.matches("you answered `debug: tick 1` to `TICK 1`").count(), 1, "{stdout}");
         assert_eq!(stdout.matches("    fix: if that line is debug output, write it to stderr").count(), 1, "{stdout}");
-        assert!(!stdout.contains("going to the final"), "{stdout}");
+        assert!(!stdout.contains("you answered `debug: going to the final`"), "{stdout}");
+        // Each repeat quotes its own line.
         for situation in ["seat 2", "CRLF input", "a jump", "power-ups", "test mode"] {
-            let repeat = "PROBLEM  forfeit (malformed) at tick 1 (the same stray line as in `seat 1`, above)";
-            assert!(row(&stdout, situation).ends_with(repeat), "{situation}: {stdout}");
+            let said = if flaw == "worded" && situation == "test mode" { "going to the final" } else { "tick 1" };
+            let repeat = format!(
+                "PROBLEM  forfeit (malformed) at tick 1 (the same stray line as in `seat 1`, above: here `debug: {said}`)"
+            );
+            assert!(row(&stdout, situation).ends_with(&repeat), "{situation}: {stdout}");
         }
         assert!(stdout.contains("\n1 problem found: your bot failed the same way in all 6 situations.\n"), "{stdout}");
     }
     let (stdout, code) = check(&flawed("seats"));
     assert_eq!(code, 1, "{stdout}");
+    // (A repeat of another problem quotes no line of its own.)
     assert_eq!(stdout.matches("(the same invalid move as in `seat 1`, above)").count(), 3, "{stdout}");
     assert!(stdout.contains("\n1 problem found (3 situations failed the same way"), "{stdout}");
     // The control.
     let (stdout, code) = check(&flawed("mixed"));
     assert_eq!(code, 1, "{stdout}");
-    assert_eq!(stdout.matches("(the same stray line as in `seat 1`, above)").count(), 4, "{stdout}");
+    assert_eq!(
+        stdout.matches("(the same stray line as in `seat 1`, above: here `debug: tick 1`)").count(),
+        4,
+        "{stdout}"
+    );
     assert!(row(&stdout, "test mode").ends_with("PROBLEM  forfeit (malformed) at tick 1"), "{stdout}");
     assert!(stdout.contains("    fix: write `MOVE "), "{stdout}");
     assert!(
@@ -424,8 +433,52 @@ fn a_debug_line_after_each_answer_is_one_problem() {
         stdout.contains("debug output to stderr") || stdout.contains("debug output, write it to stderr"),
         "{stdout}"
     );
-    assert_eq!(stdout.matches("(the same stray line as in `seat 1`, above)").count(), 5, "{stdout}");
+    assert_eq!(stdout.matches("(the same stray line as in `seat 1`, above").count(), 5, "{stdout}");
+    stray_rows_quote_their_own_line(&stdout, "debug: now at ");
     assert!(stdout.contains("\n1 problem found: your bot failed the same way in all 6 situations.\n"), "{stdout}");
+}
+
+/// Each row of a repeated stray line (`seat 1`'s) ends with the line where it was read as the
+/// answer (`malformed`: `` above: here `LINE`) ``, the line starting with `said`), and without
+/// one where it was found waiting before a prompt (`extra_output`: the referee keeps no line).
+fn stray_rows_quote_their_own_line(stdout: &str, said: &str) {
+    for row in stdout.lines().filter(|l| l.contains("(the same stray line as in `seat 1`, above")) {
+        if row.contains("forfeit (malformed)") {
+            assert!(row.contains(&format!("above: here `{said}")) && row.ends_with("`)"), "{row}");
+        } else {
+            assert!(row.contains("forfeit (extra_output)") && row.ends_with("above)"), "{row}");
+        }
+    }
+}
+
+/// A Tactics or an Atoms bot that prints a debug line after each answer is one problem, as a
+/// Resource Rush bot is, with the debug-line fix, in every seat, whatever the referee made of
+/// the line in each (read as the next answer, or found waiting); each repeat read as the
+/// answer quotes its own line. The control: the same bot writing its commands with commas in
+/// the other seats (a malformed command, with its own fix) is two problems.
+#[test]
+fn a_tactics_or_atoms_bot_printing_a_debug_line_after_each_answer_is_one_problem() {
+    for (game, script, seats) in [("tactics", "tactics_flawed.py", 2), ("atoms", "atoms_flawed.py", 3)] {
+        let (stdout, code) = game_check(game, script, "extra");
+        assert_eq!(code, 1, "{game}: {stdout}");
+        assert_eq!(stdout.matches("    fix: ").count(), 1, "{game}: {stdout}");
+        assert!(
+            stdout.contains("debug output to stderr") || stdout.contains("debug output, write it to stderr"),
+            "{game}: {stdout}"
+        );
+        assert_eq!(stdout.matches("(the same stray line as in `seat 1`, above").count(), seats - 1, "{game}: {stdout}");
+        stray_rows_quote_their_own_line(&stdout, "going to ");
+        let all = format!("\n1 problem found: your bot failed the same way in all {seats} situations.\n");
+        assert!(stdout.contains(&all), "{game}: {stdout}");
+        // The control.
+        let (stdout, code) = game_check(game, script, "mixed");
+        assert_eq!(code, 1, "{game}: {stdout}");
+        assert_eq!(stdout.matches("(the same stray line").count(), 0, "{game}: {stdout}");
+        assert!(row(&stdout, "seat 2").ends_with(", against a scripted player"), "{game}: {stdout}");
+        let fix = if game == "tactics" { "    fix: write `place " } else { "    fix: write `PLACE " };
+        assert!(stdout.contains(fix), "{game}: {stdout}");
+        assert!(stdout.contains("\n2 problems found"), "{game}: {stdout}");
+    }
 }
 
 /// A bot of another game (Atoms) is told so, once, and where to check it instead: it died on

@@ -4,7 +4,9 @@ places on the first, from (0, 0), as a beginner's does, and crashes at its fifth
 is killed by SIGSEGV at its second prompt; `second` raises at its second prompt, the same error
 in every seat, and `colour` there too, an error that names its colour (another in each seat);
 `library` fails there inside Python's library, the same error and library line, from a line
-of its own for red and another for the other colours."""
+of its own for red and another for the other colours. `extra` prints a debug line to stdout
+after each answer (`going to X Y`); `mixed` does so as red and, as any other colour, writes its
+answers with a comma (`PLACE 1,2`), a malformed answer."""
 
 import os
 import random
@@ -50,4 +52,9 @@ for line in sys.stdin:
             x, y = y, x
         elif MODE == "one":
             x, y = x + 1, y + 1
-        print("PLACE %d %d" % (x, y), flush=True)
+        if MODE == "mixed" and me != "R":
+            print("PLACE %d,%d" % (x, y), flush=True)
+        else:
+            print("PLACE %d %d" % (x, y), flush=True)
+        if MODE == "extra" or (MODE == "mixed" and me == "R"):
+            print("going to %d %d" % (x, y), flush=True)

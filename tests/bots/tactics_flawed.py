@@ -3,7 +3,9 @@ places on field 3 3 (water on maps/tactics/config_01.txt), `swap` writes the row
 column, `loop` never answers its first prompt while computing, `slow` computes 3 s before its
 first answer, `sleepy` sleeps 3 s (idle) before it, `noflush` never flushes stdout, `readall`
 reads all of its input before it answers, `segv` is killed by SIGSEGV at its second prompt,
-`raise` raises there, `syntax` does not compile."""
+`raise` raises there, `syntax` does not compile; `extra` prints a debug line to stdout after
+each answer (`going to C R`), and `mixed` does so as player A and, as player B, writes its
+placements with commas (`place,1,2,3`), a malformed command."""
 
 import io
 import os
@@ -63,9 +65,14 @@ def main():
                     col, row = 3, 3
                 elif MODE == "swap":
                     col, row = row, col
-                say("place %d %d %d" % (chips, col, row))
+                if MODE == "mixed" and me == "B":
+                    say("place,%d,%d,%d" % (chips, col, row))
+                else:
+                    say("place %d %d %d" % (chips, col, row))
             else:
                 say("pass")
+            if MODE == "extra" or (MODE == "mixed" and me == "A"):
+                say("going to %d %d" % mine[0] if mine else "going nowhere")
 
 
 main()

@@ -122,6 +122,8 @@ pub struct Checked {
     pub at_first: bool,
     /// What it printed: its answers, then the last lines of its stderr (to tell another game's bot).
     pub heard: Vec<String>,
+    /// Its last answer line, as the referee read it (the one its forfeit read, if any).
+    pub last_answer: Option<String>,
     /// The earlier situation whose problem this one repeats (the same crash, the same program
     /// that never ran, the same timeout): said and counted there, once.
     pub same_as: Option<String>,
@@ -158,6 +160,15 @@ impl Checked {
         }
     }
 
+    /// The stray line this situation's bot printed, as one terminal field, when the doctor has
+    /// it: a debug line read as its answer. (A line found waiting before a prompt,
+    /// `extra_output`, is not kept by the referee; the first stray line ends the situation.)
+    /// What the row of a repeat of an earlier stray line quotes of its own.
+    pub fn stray_line(&self) -> Option<String> {
+        let read = self.forfeit.as_deref() == Some("malformed") && self.failed() && self.only_stray();
+        read.then_some(self.last_answer.as_deref()).flatten().map(crate::safe_text::terminal)
+    }
+
     /// Whether its serious findings are all stray lines, and there is one ([`Mistake::Stray`]).
     fn only_stray(&self) -> bool {
         let mistakes = Mistake::all(self);
@@ -180,6 +191,7 @@ impl Checked {
             explained: false,
             at_first: at_first(played),
             heard: heard(played),
+            last_answer: played.replay.steps.iter().rev().find_map(|s| s.replies.first()?.answer.clone()),
             same_as: None,
             timeout: fact().and_then(|f| f.lateness(played)),
             forfeit: me.forfeit.clone(),
@@ -199,6 +211,7 @@ impl Checked {
             explained: false,
             at_first: false,
             heard: Vec::new(),
+            last_answer: None,
             same_as: None,
             timeout: None,
             forfeit: None,
@@ -1390,6 +1403,30 @@ mod tests {
         assert_eq!(same_problem(&short, &[debug.clone(), unasked.clone()]), None);
         assert_eq!(short.repeated(), "malformed answer");
         assert_eq!(same_problem(&answered("CRLF input", "MOVE 2"), &[debug, short]).as_deref(), Some("a jump"));
+    }
+
+    /// A repeat of a stray line read as the answer quotes its own line, as one terminal field
+    /// (escaped, cut as an answer quoted elsewhere is). The controls: a line found waiting
+    /// (`extra_output`, not kept) and a mis-written answer (`MOVE 1`) quote none.
+    #[test]
+    fn a_stray_line_read_as_the_answer_is_quoted_as_a_field() {
+        let rr = crate::games::by_name("resource-rush").unwrap();
+        let answered = |line: &str| Checked {
+            last_answer: Some(line.to_string()),
+            ..forfeited("seat 2", "malformed", "…", &rr.malformed_fix(line).unwrap_or_default())
+        };
+        assert_eq!(answered("going to 3 4").stray_line().as_deref(), Some("going to 3 4"));
+        let forged = format!("going to \u{1b}[2J{}", "x".repeat(500));
+        let shown = answered(&forged).stray_line().unwrap();
+        assert_eq!(shown, crate::safe_text::terminal(&forged));
+        assert!(!shown.contains('\u{1b}') && shown.len() < forged.len(), "escaped and cut: {shown}");
+        // The controls.
+        let waiting = Checked {
+            last_answer: Some("MOVE 1 2".to_string()),
+            ..forfeited("seat 2", "extra_output", "…", &one_line_fix("TICK"))
+        };
+        assert_eq!(waiting.stray_line(), None);
+        assert_eq!(answered("MOVE 1").stray_line(), None);
     }
 
     /// A situation's serious findings' problems with their digits left out: the old key's words.

@@ -37,8 +37,16 @@ pub fn run(args: CheckBotArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     let (mut problems, mut notes, mut repeated) = (0, 0, 0);
     for c in &checked {
         if let Some(first) = c.same_as.as_deref().filter(|_| c.failed()) {
-            // The same cause as an earlier situation's: said and counted there.
-            say!("{:<12} {:<8} {} (the same {} as in `{first}`, above)", c.name, "PROBLEM", c.summary, c.repeated());
+            // The same cause as an earlier situation's: said and counted there; a stray line
+            // quoted, as each is its own (`going to 3 4` there, `going to 5 1` here).
+            let own = c.stray_line().map_or(String::new(), |line| format!(": here `{line}`"));
+            say!(
+                "{:<12} {:<8} {} (the same {} as in `{first}`, above{own})",
+                c.name,
+                "PROBLEM",
+                c.summary,
+                c.repeated()
+            );
             repeated += 1;
             continue;
         }

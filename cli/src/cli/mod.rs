@@ -676,13 +676,14 @@ pub fn init_logging(verbose: u8) {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     // (As `fmt().init()` did: also the `log` crate's records, where a dependency writes them.)
-    tracing_subscriber::util::SubscriberInitExt::try_init(subscriber(filter, std::io::stderr, ansi)).ok();
+    let shown = ShownBar::global().clone();
+    tracing_subscriber::util::SubscriberInitExt::try_init(subscriber(filter, std::io::stderr, ansi, shown)).ok();
 }
 
 /// The `tracing` subscriber writing to `writer` through [`SafeLog`]: log lines as `filter`
 /// says, and the arena's notices to the user ([`arena::referee::NOTICE`]) as plain sentences,
-/// without time, level or module.
-fn subscriber<W>(filter: EnvFilter, writer: W, ansi: bool) -> impl tracing::Subscriber + Send + Sync
+/// without time, level or module; both through the bar `shown`, if one is drawn.
+fn subscriber<W>(filter: EnvFilter, writer: W, ansi: bool, shown: ShownBar) -> impl tracing::Subscriber + Send + Sync
 where
     W: for<'a> tracing_subscriber::fmt::MakeWriter<'a> + Clone + Send + Sync + 'static,
 {
@@ -691,7 +692,7 @@ where
     use tracing_subscriber::Layer as _;
     let notice = |m: &tracing::Metadata<'_>| m.target() == arena::referee::NOTICE;
     let logs = tracing_subscriber::fmt::layer()
-        .with_writer(SafeLog { inner: writer.clone(), ansi })
+        .with_writer(SafeLog { inner: writer.clone(), ansi, shown: shown.clone() })
         .with_ansi(ansi)
         .with_filter(filter)
         .with_filter(filter_fn(move |m| !notice(m)));
@@ -699,7 +700,7 @@ where
         .without_time()
         .with_level(false)
         .with_target(false)
-        .with_writer(SafeLog { inner: writer, ansi: false })
+        .with_writer(SafeLog { inner: writer, ansi: false, shown })
         .with_ansi(false)
         .with_filter(filter_fn(notice));
     tracing_subscriber::registry().with(logs).with(notices)
@@ -708,35 +709,93 @@ where
 /// Where `tracing` writes (`inner`: stderr), each event shown as one line of safe text
 /// ([`arena::safe_text::terminal_log`]): what it logs quotes file names in students' folders and
 /// bots' names, and `tracing` itself shows neither their line breaks nor their carriage returns.
+/// A line is written through the bar `shown` ([`ShownBar::suspend`]), not across it.
 struct SafeLog<M> {
     inner: M,
     /// Whether `tracing` writes colours (stderr is a terminal).
     ansi: bool,
+    shown: ShownBar,
 }
 
 impl<'a, M: tracing_subscriber::fmt::MakeWriter<'a>> tracing_subscriber::fmt::MakeWriter<'a> for SafeLog<M> {
-    type Writer = SafeEvent<M::Writer>;
+    type Writer = SafeEvent<'a, M::Writer>;
 
     fn make_writer(&'a self) -> Self::Writer {
-        SafeEvent { inner: self.inner.make_writer(), ansi: self.ansi }
+        SafeEvent { inner: self.inner.make_writer(), ansi: self.ansi, shown: &self.shown }
     }
 }
 
 /// One event's writer (`tracing` writes each event whole, with one `write_all`).
-struct SafeEvent<W> {
+struct SafeEvent<'a, W> {
     inner: W,
     ansi: bool,
+    shown: &'a ShownBar,
 }
 
-impl<W: std::io::Write> std::io::Write for SafeEvent<W> {
+impl<W: std::io::Write> std::io::Write for SafeEvent<'_, W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let shown = arena::safe_text::terminal_log(&String::from_utf8_lossy(buf), self.ansi);
-        self.inner.write_all(shown.as_bytes())?;
+        let inner = &mut self.inner;
+        self.shown.suspend(|| inner.write_all(shown.as_bytes()))?;
         Ok(buf.len())
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
         self.inner.flush()
+    }
+}
+
+/// The progress bar or spinner drawn on the terminal now, if any (the build's spinner, the
+/// tournament's match bar: one at a time), through which lines are written to stderr: the bar
+/// cleared, the line written whole, the bar redrawn. Written across it, a line was left behind
+/// a stale copy of the bar, or overwritten by its next drawing. No bar is made when stderr is
+/// not a terminal, so what a log or a CI captures is written as it is, byte for byte.
+#[derive(Clone, Default)]
+pub struct ShownBar(std::sync::Arc<std::sync::Mutex<Option<indicatif::WeakProgressBar>>>);
+
+impl ShownBar {
+    /// The process's own: the log's writer ([`init_logging`]) and the command line's bars share it.
+    pub fn global() -> &'static ShownBar {
+        static SHOWN: std::sync::LazyLock<ShownBar> = std::sync::LazyLock::new(ShownBar::default);
+        &SHOWN
+    }
+
+    /// `bar` is the one drawn now, until it is finished or dropped (held weakly: a bar left
+    /// behind by an error is not drawn again by a later line), or another is shown.
+    pub fn show(&self, bar: &indicatif::ProgressBar) {
+        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(bar.downgrade());
+    }
+
+    /// The bar drawn now: shown, alive and not finished.
+    fn bar(&self) -> Option<indicatif::ProgressBar> {
+        let slot = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        slot.as_ref().and_then(indicatif::WeakProgressBar::upgrade).filter(|bar| !bar.is_finished())
+    }
+
+    /// Runs `write` (what writes lines to stderr) with the bar cleared, then redraws it; runs it
+    /// as it is when no bar is drawn, or inside another `suspend` on this thread (a line logged
+    /// from within `write`): the bar's lock is held there, and taking it again would wait forever.
+    pub fn suspend<R>(&self, write: impl FnOnce() -> R) -> R {
+        thread_local! {
+            static INSIDE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+        }
+        /// Leaves the thread outside `suspend`, however `write` ends.
+        struct Leave;
+        impl Drop for Leave {
+            fn drop(&mut self) {
+                INSIDE.set(false);
+            }
+        }
+        // (The slot's lock is released before the bar's is taken: none is held while writing.)
+        let bar = if INSIDE.get() { None } else { self.bar() };
+        match bar {
+            Some(bar) => {
+                INSIDE.set(true);
+                let _leave = Leave;
+                bar.suspend(write)
+            }
+            None => write(),
+        }
     }
 }
 
@@ -753,7 +812,7 @@ pub fn cancel_on_ctrl_c(message: &'static str) -> anyhow::Result<CancellationTok
         let mut signal = signal;
         runtime.block_on(async move {
             if signal.recv().await.is_some() {
-                eprintln!("{message}");
+                ShownBar::global().suspend(|| eprintln!("{message}"));
                 on_signal.cancel();
             }
         });
@@ -956,7 +1015,9 @@ mod tests {
         };
         let warn = || tracing::warn!(path = %value, "{value}: Permission denied");
         if safe {
-            let log = tracing_subscriber::fmt().with_writer(SafeLog { inner: sink, ansi: true }).with_ansi(true);
+            let log = tracing_subscriber::fmt()
+                .with_writer(SafeLog { inner: sink, ansi: true, shown: ShownBar::default() })
+                .with_ansi(true);
             tracing::subscriber::with_default(log.finish(), warn);
         } else {
             tracing::subscriber::with_default(
@@ -978,10 +1039,13 @@ mod tests {
             let sink = sink.clone();
             move || sink.clone()
         };
-        tracing::subscriber::with_default(subscriber(EnvFilter::new("warn"), writer, false), || {
-            tracing::warn!(target: arena::referee::NOTICE, "warning: the machine is overloaded.");
-            tracing::warn!("a log line");
-        });
+        tracing::subscriber::with_default(
+            subscriber(EnvFilter::new("warn"), writer, false, ShownBar::default()),
+            || {
+                tracing::warn!(target: arena::referee::NOTICE, "warning: the machine is overloaded.");
+                tracing::warn!("a log line");
+            },
+        );
         let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.first(), Some(&"warning: the machine is overloaded."), "{text}");

@@ -18,7 +18,7 @@ use arena::tournament::{self as tour, Event, Plan, Reporter, RunOptions, Tournam
 use arena::view;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{BuildArgs, LeaderboardArgs, MergeArgs, PublishArgs, TournamentArgs};
+use super::{BuildArgs, LeaderboardArgs, MergeArgs, PublishArgs, ShownBar, TournamentArgs};
 
 /// The configuration this command line asks for, the folder it runs in, and how.
 fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, RunOptions)> {
@@ -484,11 +484,19 @@ struct Console<'a> {
     progress: Mutex<Option<Progress>>,
     /// The spinner of the build under way, on a terminal.
     building: Mutex<Option<ProgressBar>>,
+    /// The bar drawn now (the spinner, the match bar), which lines are written through.
+    shown: ShownBar,
 }
 
 impl<'a> Console<'a> {
     fn new(out: &'a Path, games: &'a Registry) -> Self {
-        Console { out, games, progress: Mutex::new(None), building: Mutex::new(None) }
+        Console {
+            out,
+            games,
+            progress: Mutex::new(None),
+            building: Mutex::new(None),
+            shown: ShownBar::global().clone(),
+        }
     }
 
     /// A build starts (`None` when it ended): on a terminal a spinner names its bots until it
@@ -504,9 +512,8 @@ impl<'a> Console<'a> {
         match ended {
             None if std::io::stderr().is_terminal() => {
                 let bar = ProgressBar::new_spinner();
-                bar.set_message(format!("building {names}"));
                 bar.enable_steady_tick(Duration::from_millis(200));
-                *spinner = Some(bar);
+                *spinner = Some(self.spin(bar, &names));
             }
             None => eprintln!("building {names}"),
             Some(_) if let Some(bar) = spinner.take() => bar.finish_and_clear(),
@@ -521,6 +528,13 @@ impl<'a> Console<'a> {
         }
     }
 
+    /// Shows `bar` as the build's spinner (drawn where it draws: stderr, or a test's terminal).
+    fn spin(&self, bar: ProgressBar, names: &str) -> ProgressBar {
+        bar.set_message(format!("building {names}"));
+        self.shown.show(&bar);
+        bar
+    }
+
     fn progress(&self) -> Option<Progress> {
         match self.progress.lock() {
             Ok(p) => p.clone(),
@@ -528,14 +542,11 @@ impl<'a> Console<'a> {
         }
     }
 
-    /// Prints `text` as one line above the bar (or on stderr): what it quotes of a bot (a path
-    /// in its folder, an error) cannot start a line of its own.
+    /// Prints `text` as one line on stderr, above the bar if one is drawn: what it quotes of a
+    /// bot (a path in its folder, an error) cannot start a line of its own.
     fn println(&self, text: &str) {
         let text = safe_text::terminal_line(text);
-        match self.progress() {
-            Some(p) => p.println(&text),
-            None => eprintln!("{text}"),
-        }
+        self.shown.suspend(|| eprintln!("{text}"));
     }
 
     /// Clears the bar.
@@ -567,7 +578,11 @@ impl Reporter for Console<'_> {
                 }
             },
             Event::Executing { matches, .. } => {
-                let progress = Progress::new(matches);
+                let bar = std::io::stderr().is_terminal().then(|| ProgressBar::new(matches as u64));
+                let progress = Progress::new(matches, bar, &self.shown);
+                if let Some(bar) = &progress.bar {
+                    bar.enable_steady_tick(Duration::from_millis(200));
+                }
                 match self.progress.lock() {
                     Ok(mut p) => *p = Some(progress),
                     Err(p) => *p.into_inner() = Some(progress),
@@ -635,16 +650,16 @@ struct Progress {
 }
 
 impl Progress {
-    /// (Without a terminal, the plan's line said what is to play: no line of its own.)
-    fn new(todo: usize) -> Self {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::new(todo as u64);
+    /// The progress of `todo` matches on `bar` (of `todo` steps, on a terminal), shown as the
+    /// bar drawn now (`shown`). (Without a terminal, the plan's line said what is to play: no
+    /// line of its own.)
+    fn new(todo: usize, bar: Option<ProgressBar>, shown: &ShownBar) -> Self {
+        if let Some(bar) = &bar {
             let style = ProgressStyle::with_template("{bar:30} {pos}/{len} matches  eta {eta}  {wide_msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar());
             bar.set_style(style);
-            bar.enable_steady_tick(Duration::from_millis(200));
-            bar
-        });
+            shown.show(bar);
+        }
         Progress { bar, total: todo, running: Default::default(), count: Default::default() }
     }
 
@@ -689,15 +704,6 @@ impl Progress {
         }
     }
 
-    fn println(&self, text: &str) {
-        let text = safe_text::terminal_lines(text);
-        let text = text.as_ref();
-        match &self.bar {
-            Some(bar) => bar.println(text),
-            None => eprintln!("{text}"),
-        }
-    }
-
     fn done(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
@@ -708,6 +714,8 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use indicatif::ProgressDrawTarget;
+    use tracing_subscriber::EnvFilter;
 
     /// The resume line's folder, relative to where the teacher is when inside it, one word
     /// never read as an option: `-lg` is `./-lg` (the line said `--resume -lg`, which the
@@ -722,5 +730,248 @@ mod tests {
         assert_eq!(word(&here.join("lg")), "lg", "the control");
         assert_eq!(word(&here), ".");
         assert_eq!(word(Path::new("/elsewhere/-lg")), "/elsewhere/-lg");
+    }
+
+    /// A terminal in memory, of [`WIDTH`] columns, as a tty shows what indicatif draws and what is
+    /// written to stderr: a line break goes to the next line's start, `\r` to this one's, and a
+    /// character past the last column to the next line (the line is full: the cursor waits at
+    /// its end, as xterm's does). (indicatif's own `InMemoryTerm` needs its `in_memory` feature,
+    /// which brings the `vt100` crate: this is all these tests need of one.)
+    #[derive(Clone, Debug)]
+    struct Screen(Arc<Mutex<Cells>>);
+
+    #[derive(Debug, Default)]
+    struct Cells {
+        rows: Vec<Vec<char>>,
+        row: usize,
+        col: usize,
+    }
+
+    const WIDTH: usize = 160;
+
+    impl Screen {
+        fn new() -> Self {
+            Screen(Arc::new(Mutex::new(Cells::default())))
+        }
+
+        fn cells(&self) -> std::sync::MutexGuard<'_, Cells> {
+            self.0.lock().unwrap()
+        }
+
+        /// The screen's lines, without their trailing blanks (nor the blank lines at its end).
+        fn lines(&self) -> Vec<String> {
+            let mut lines: Vec<String> =
+                self.cells().rows.iter().map(|r| r.iter().collect::<String>().trim_end().to_string()).collect();
+            while lines.last().is_some_and(String::is_empty) {
+                lines.pop();
+            }
+            lines
+        }
+
+        /// A target for a bar drawn on this screen (every change drawn: no rate to wait for).
+        fn target(&self) -> ProgressDrawTarget {
+            ProgressDrawTarget::term_like(Box::new(self.clone()))
+        }
+
+        /// Writes warnings logged in `during` on this screen as the arena's log does, through
+        /// the bar `shown`; returns the lines written, as written.
+        fn log(&self, shown: &ShownBar, during: impl FnOnce()) -> Vec<String> {
+            let written = Arc::new(Mutex::new(Vec::new()));
+            let writer = {
+                let (screen, written) = (self.clone(), written.clone());
+                move || Tee(screen.clone(), written.clone())
+            };
+            let log = super::super::subscriber(EnvFilter::new("warn"), writer, false, shown.clone());
+            tracing::subscriber::with_default(log, during);
+            let text = String::from_utf8(written.lock().unwrap().clone()).unwrap();
+            text.lines().map(str::to_string).collect()
+        }
+    }
+
+    impl Cells {
+        fn put(&mut self, c: char) {
+            match c {
+                '\n' => (self.row, self.col) = (self.row + 1, 0),
+                '\r' => self.col = 0,
+                c => {
+                    if self.col == WIDTH {
+                        (self.row, self.col) = (self.row + 1, 0);
+                    }
+                    while self.rows.len() <= self.row {
+                        self.rows.push(Vec::new());
+                    }
+                    let row = &mut self.rows[self.row];
+                    row.resize(row.len().max(self.col + 1), ' ');
+                    row[self.col] = c;
+                    self.col += 1;
+                }
+            }
+        }
+    }
+
+    impl indicatif::TermLike for Screen {
+        fn width(&self) -> u16 {
+            WIDTH as u16
+        }
+        fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
+            let mut cells = self.cells();
+            cells.row = cells.row.saturating_sub(n);
+            Ok(())
+        }
+        fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
+            self.cells().row += n;
+            Ok(())
+        }
+        fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
+            let mut cells = self.cells();
+            cells.col = (cells.col + n).min(WIDTH);
+            Ok(())
+        }
+        fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
+            let mut cells = self.cells();
+            cells.col = cells.col.saturating_sub(n);
+            Ok(())
+        }
+        fn write_line(&self, s: &str) -> std::io::Result<()> {
+            self.write_str(&format!("{s}\n"))
+        }
+        fn write_str(&self, s: &str) -> std::io::Result<()> {
+            let mut cells = self.cells();
+            s.chars().for_each(|c| cells.put(c));
+            Ok(())
+        }
+        fn clear_line(&self) -> std::io::Result<()> {
+            let mut cells = self.cells();
+            let row = cells.row;
+            if let Some(r) = cells.rows.get_mut(row) {
+                r.clear();
+            }
+            cells.col = 0;
+            Ok(())
+        }
+        fn flush(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// stderr for the log: writes on the screen, and keeps what it wrote.
+    struct Tee(Screen, Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Tee {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            indicatif::TermLike::write_str(&self.0, &String::from_utf8_lossy(buf))?;
+            self.1.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A warning logged while the match bar is drawn is written whole on a line of its own, the
+    /// bar drawn again below it; once the bar is done, a warning is written as it is, no bar
+    /// drawn again. The control: written straight to the terminal (no bar shown to the log, as
+    /// before), the line goes after the drawn bar, which the next drawing copies below it: a
+    /// stale bar stays on the screen above every such line.
+    #[test]
+    fn a_warning_is_written_above_the_match_bar_not_across_it() {
+        let running = ["greedy vs evil".to_string()];
+        // The bar shown (`through`) or not to the log.
+        let play = |through: bool| {
+            let (screen, shown) = (Screen::new(), ShownBar::default());
+            let progress = Progress::new(3, Some(ProgressBar::with_draw_target(Some(3), screen.target())), &shown);
+            progress.show_running(&running);
+            let log = if through { shown.clone() } else { ShownBar::default() };
+            let logged = screen.log(&log, || tracing::warn!("the machine is overloaded"));
+            // (What the bar's next tick does.)
+            progress.show_running(&running);
+            (screen, shown, progress, logged)
+        };
+        let (screen, shown, progress, logged) = play(true);
+        let lines = screen.lines();
+        assert_eq!(logged.len(), 1, "{logged:?}");
+        assert!(logged[0].ends_with(" WARN arena::cli::tournament::tests: the machine is overloaded"), "{logged:?}");
+        assert_eq!(lines.len(), 2, "{lines:#?}");
+        assert_eq!(lines[0], logged[0], "the line whole, on its own");
+        assert!(lines[1].contains("0/3 matches") && lines[1].ends_with("running 1: greedy vs evil"), "{lines:#?}");
+
+        progress.done();
+        let after = screen.log(&shown, || tracing::warn!("after the run"));
+        assert_eq!(screen.lines(), [logged[0].clone(), after[0].clone()], "the bar cleared, not drawn again");
+
+        // The control: the bar drawn, not shown to the log.
+        let (screen, _, _progress, logged) = play(false);
+        let lines = screen.lines();
+        assert_eq!(lines.len(), 3, "{lines:#?}");
+        assert!(lines[0].contains("0/3 matches"), "a stale bar above the line: {lines:#?}");
+        assert_eq!(lines[1], logged[0]);
+        assert_eq!(lines.iter().filter(|l| l.contains("0/3 matches")).count(), 2, "{lines:#?}");
+    }
+
+    /// The build's spinner is shown to the log as the match bar is: a warning is written above
+    /// it, the spinner drawn again below; once the build ended, not again. The control: the
+    /// spinner not shown to the log (as before), a stale copy stays above the line.
+    #[test]
+    fn a_warning_is_written_above_the_builds_spinner_not_across_it() {
+        let games = arena::games::registry();
+        let bots = ["greedy".to_string(), "evil".to_string()];
+        let build = |through: bool| {
+            let screen = Screen::new();
+            let mut console = Console::new(Path::new("league"), &games);
+            console.shown = ShownBar::default();
+            let spinner =
+                ProgressBar::with_draw_target(None, screen.target()).with_style(ProgressStyle::default_spinner());
+            let spinner = console.spin(spinner, "greedy, evil");
+            *console.building.lock().unwrap() = Some(spinner.clone());
+            spinner.tick();
+            let log = if through { console.shown.clone() } else { ShownBar::default() };
+            let logged = screen.log(&log, || tracing::warn!("a build's warning"));
+            spinner.tick();
+            let lines = screen.lines();
+            console.building(&bots, Some((Duration::from_secs(1), true)));
+            let after = screen.log(&log, || tracing::warn!("built"));
+            (lines, logged, screen.lines(), after)
+        };
+        let (lines, logged, ended, after) = build(true);
+        assert_eq!(lines.len(), 2, "{lines:#?}");
+        assert_eq!(lines[0], logged[0], "the line whole, on its own");
+        assert!(lines[1].ends_with(" building greedy, evil"), "{lines:#?}");
+        assert_eq!(ended, [logged[0].clone(), after[0].clone()], "the spinner cleared, not drawn again");
+
+        let (lines, logged, _, _) = build(false);
+        assert_eq!(lines.len(), 3, "{lines:#?}");
+        assert!(lines[0].ends_with(" building greedy, evil"), "a stale spinner above the line: {lines:#?}");
+        assert_eq!(lines[1], logged[0]);
+    }
+
+    /// A line logged from inside a write through the bar (the bar cleared, its lock held) is
+    /// written there, at once, whole: taking the bar's lock again would wait forever. The
+    /// control: indicatif's own `suspend` inside another never returns (it is left waiting on a
+    /// thread of its own).
+    #[test]
+    fn a_line_logged_while_writing_through_the_bar_is_written_not_waited_for() {
+        let (screen, shown) = (Screen::new(), ShownBar::default());
+        let bar = ProgressBar::with_draw_target(Some(3), screen.target());
+        shown.show(&bar);
+        bar.tick();
+        let logged = screen.log(&shown, || {
+            shown.suspend(|| tracing::warn!("from inside"));
+            tracing::warn!("after");
+        });
+        assert_eq!(logged.len(), 2, "{logged:?}");
+        let lines = screen.lines();
+        assert_eq!(lines.len(), 3, "{lines:#?}");
+        assert_eq!(lines[..2], logged[..], "both whole, in order, above the bar");
+        assert!(lines[2].contains("0/3"), "{lines:#?}");
+
+        // The control, with a bar of its own.
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let bar = ProgressBar::with_draw_target(Some(3), Screen::new().target());
+            bar.suspend(|| bar.suspend(|| ()));
+            let _ = done.send(());
+        });
+        let waited = finished.recv_timeout(Duration::from_secs(2));
+        assert!(waited.is_err(), "a suspend inside a suspend returned: the guard is not needed");
     }
 }

@@ -556,10 +556,12 @@ mod tests {
         // Resource Rush's answers, from a bot written for it first.
         assert!(malformed_fix("MOVE 1 2").starts_with("`MOVE` is Resource Rush's answer, not Atoms': write `PLACE 1 2`"));
         assert!(malformed_fix("WAIT").starts_with("`WAIT` is Resource Rush's answer, not Atoms': write `PLACE x y`"));
-        for line in ["debug: at 1 2", "hello", "MOVE to 1 2 then 3 4"] {
+        for line in ["debug: at 1 2", "hello", "MOVE to 1 2 then 3 4", "going to 3 4"] {
             assert!(malformed_fix(line).starts_with("if that line is debug output, write it to stderr"), "{line}");
         }
-        for line in ["PLACE 1 2 3", "PLACE 1.5 2", "PLACE x y", "", "1 2 3"] {
+        // The answer mis-written (a word PLACE starts, the numbers wrong): its form, not the
+        // debug-line fix (check-bot tells a stray line by that fix), as Tactics' `placement 1 1 1`.
+        for line in ["PLACE 1 2 3", "PLACE 1.5 2", "PLACE x y", "", "1 2 3", "PLACE 1", "placement 1 1 1"] {
             assert!(malformed_fix(line).starts_with("answer exactly `PLACE x y`"), "{line}: {}", malformed_fix(line));
         }
         // The game gives it (the engine's default gives none).

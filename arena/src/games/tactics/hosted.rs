@@ -154,9 +154,29 @@ impl Game for TacticsGame {
 const COMMANDS: &str = "`place AMOUNT COL ROW` in the Placement Phase, `move AMOUNT FROM_COL FROM_ROW TO_COL TO_ROW` \
                         in the Movement Phase, or `pass` (coordinates 1-based)";
 
+/// Each command's name, how many numbers follow it, and the fix that gives its form.
+const FORMS: [(&str, usize, &str); 3] = [
+    (
+        "place",
+        3,
+        "write a placement as `place AMOUNT COL ROW`: the word `place`, then three whole numbers separated by \
+         spaces (coordinates 1-based), nothing else on the line",
+    ),
+    (
+        "move",
+        5,
+        "write a move as `move AMOUNT FROM_COL FROM_ROW TO_COL TO_ROW`: the word `move`, then five whole numbers \
+         separated by spaces (coordinates 1-based), nothing else on the line",
+    ),
+    ("pass", 0, "write `pass` alone on the line: nothing may follow it"),
+];
+
 /// How to fix the malformed answer `line` (shown to the bot's author, never recorded): the
 /// command it meant when its words were run together (`place,1,1,1`), `pass` alone, why the
-/// classic program's `info`, `map` and `quit` are not answers, where debug output goes.
+/// classic program's `info`, `map` and `quit` are not answers, where debug output goes. A line
+/// that starts with a command's name (`placement 1 1 1`, `place(1, 1)`) is that command
+/// mis-written, not debug output: it gets the command's form (check-bot tells a stray line by
+/// the debug-line fix).
 pub(crate) fn malformed_fix(line: &str) -> String {
     let lower = line.to_ascii_lowercase();
     let words: Vec<&str> = bot_sdk::action::words(&lower).collect();
@@ -169,10 +189,19 @@ pub(crate) fn malformed_fix(line: &str) -> String {
             "`{w}` is a command of the classic program, not an answer: the state comes with every prompt; answer \
              {COMMANDS}"
         ),
-        (_, Some((&c @ ("place" | "move" | "pass"), args))) if numbers(args) => format!(
-            "write `{}`: the words separated by spaces (a no-break space or a comma is part of a word)",
-            std::iter::once(c).chain(args.iter().copied()).collect::<Vec<_>>().join(" ")
-        ),
+        (_, Some((&c, args))) if numbers(args) && FORMS.iter().any(|(name, n, _)| c == *name && args.len() == *n) => {
+            format!(
+                "write `{}`: the words separated by spaces (a no-break space or a comma is part of a word)",
+                std::iter::once(c).chain(args.iter().copied()).collect::<Vec<_>>().join(" ")
+            )
+        }
+        // A command's name, or a word it starts, then numbers only: a command mis-written.
+        (_, Some((first, args))) if let Some((_, _, form)) = FORMS
+            .iter()
+            .find(|(name, _, _)| first.starts_with(name) && (*first == *name || numbers(args))) =>
+        {
+            form.to_string()
+        }
         (_, Some((&("wait" | "skip" | "stay" | "done" | "end" | "none"), []))) => {
             "write `pass` to end your turns in this phase".to_string()
         }
@@ -578,7 +607,16 @@ mod tests {
             ("WAIT", "write `pass` to end your turns"),
             ("1 1 1", "start the line with the command's name: `place AMOUNT COL ROW`"),
             ("debug: 3 chips left", "if that line is debug output, write it to stderr"),
-            ("placement 1 1 1", "if that line is debug output, write it to stderr"),
+            // A command mis-written (a word the command's name starts, the numbers wrong): its
+            // form, not the debug-line fix. The control: a line of words that starts with one.
+            ("placement 1 1 1", "write a placement as `place AMOUNT COL ROW`"),
+            ("place(1, 1)", "write a placement as `place AMOUNT COL ROW`"),
+            ("place\u{a0}x 1 1", "write a placement as `place AMOUNT COL ROW`"),
+            ("moves 1 1 1 1 2", "write a move as `move AMOUNT FROM_COL FROM_ROW TO_COL TO_ROW`"),
+            ("move,1,1,1", "write a move as `move AMOUNT"),
+            ("pass,1", "write `pass` alone on the line"),
+            ("placement phase: 3 chips left", "if that line is debug output, write it to stderr"),
+            ("moved 2 chips to 3 4", "if that line is debug output, write it to stderr"),
         ];
         for (text, fix) in table {
             let mut s = new();
