@@ -19,8 +19,14 @@ pub(crate) fn meant(line: &str) -> Option<String> {
 /// How to fix the malformed answer `line`: the line it meant, the form of a move its keyword
 /// starts (`MOVE 1`: no debug line, an answer mis-written), or where debug output goes.
 pub(crate) fn malformed_fix(line: &str) -> String {
-    // (A line starting with WAIT means `WAIT`.)
-    let moves = line.split_ascii_whitespace().next().is_some_and(|w| w.eq_ignore_ascii_case("MOVE"));
+    // (A line starting with WAIT means `WAIT`.) `MOVE`, or a word it starts followed by numbers
+    // only (`MOVEMENT 1`, `move(1)`), is a move mis-written, as in OOPtimal Tactics.
+    let lower = line.to_ascii_lowercase();
+    let mut tokens = lower.split(|c: char| !c.is_ascii_alphanumeric()).filter(|t| !t.is_empty());
+    let first = line.split_ascii_whitespace().next().unwrap_or("");
+    let moves = first.eq_ignore_ascii_case("MOVE")
+        || tokens.next().is_some_and(|w| w.starts_with("move"))
+            && tokens.all(|t| t.bytes().all(|b| b.is_ascii_digit()));
     match meant(line) {
         Some(good) => format!(
             "write `{good}`: the keyword in upper case, then (for a move) the row and the column, separated by \
@@ -68,10 +74,12 @@ mod tests {
         // A move short of a coordinate, or with one too many, is an answer mis-written, not a
         // debug line (check-bot counts debug lines as one mistake by that fix): the control, a
         // line of words.
-        for line in ["MOVE 1", "move 1 2 3", "MOVE x y"] {
+        for line in ["MOVE 1", "move 1 2 3", "MOVE x y", "MOVEMENT 1", "move(1)", "moveto 1 2 3"] {
             assert!(malformed_fix(line).starts_with("write a move as `MOVE x y`"), "{line}");
             assert!(!malformed_fix(line).starts_with(DEBUG_LINE_FIX), "{line}");
         }
-        assert!(malformed_fix("going to final").starts_with(DEBUG_LINE_FIX));
+        for line in ["going to final", "moved 2 steps to 3 4", "moved to the final cell"] {
+            assert!(malformed_fix(line).starts_with(DEBUG_LINE_FIX), "{line}");
+        }
     }
 }
