@@ -1054,6 +1054,56 @@ fn a_course_copied_whole_with_built_bots_plays_nothing_again_but_a_swapped_outpu
     assert!(stderr.contains("plan: 12 matches to play"), "{stderr}");
 }
 
+/// A kit of two bots in one folder, one built (`cp a-src a`, and a new `a.stamp` each build, as
+/// a time stamp or a cache) and one without a build (`python3 greedy.py`): what a's build writes
+/// is no file of py's, so resumed twice the league plays nothing again. Until 2026-12-06 only a
+/// bot with a build of its own left the others' outputs out: py was a new version on every run
+/// (`new versions: py v1 -> v2`), its matches played again. The controls: a's build did write
+/// anew each run, and a change to py's own file is a new version (of both: they share it).
+#[test]
+fn a_bot_without_a_build_in_a_built_bot_s_folder_is_no_new_version_for_its_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_folder(dir.path());
+    let kit = class.join("kit");
+    python_bot(&kit);
+    write(&kit.join("a-src"), WAITER_SH);
+    let cfg = class.join("kit.toml");
+    write(
+        &cfg,
+        &format!(
+            "seed = 9\nout = \"league\"\nmaps = [\"maps/fire.txt\"]\n\
+             [[bots]]\nname = \"a\"\ncommand = \"./a\"\ncwd = \"kit\"\n\
+             build = \"cp a-src a && chmod +x a && date +%s%N > a.stamp\"\n\
+             [[bots]]\nname = \"py\"\ncommand = \"python3 greedy.py\"\ncwd = \"kit\"\n\
+             [[bots]]\nname = \"dave\"\ncommand = {:?}\n",
+            bin("waiter")
+        ),
+    );
+    let league = class.join("league").display().to_string();
+    let stamp = || std::fs::read_to_string(kit.join("a.stamp")).unwrap();
+    let (_, stderr) = run(&["tournament", "--config", &cfg.display().to_string()]);
+    assert!(stderr.contains("plan: 6 matches to play"), "{stderr}");
+    let before = untimed(&leaderboard(&class.join("league")));
+    let mut stamps = vec![stamp()];
+    for _ in 0..2 {
+        let (stdout, stderr) = run(&["tournament", "--resume", &league]);
+        assert!(stderr.contains("plan: 0 matches to play"), "{stderr}");
+        assert!(!stderr.contains("new versions"), "{stderr}");
+        assert!(stdout.contains("6 of 6 matches played (0 now, 6 kept"), "{stdout}");
+        stamps.push(stamp());
+    }
+    let board = leaderboard(&class.join("league"));
+    assert_eq!(untimed(&board), before, "the same standings");
+    assert_eq!((row(&board, "a")["version"].as_str(), row(&board, "py")["version"].as_str()), (Some("v1"), Some("v1")));
+    // The controls: a's build wrote anew each run; py's own file changed is a new version.
+    assert!(stamps[0] != stamps[1] && stamps[1] != stamps[2], "{stamps:?}");
+    let greedy = std::fs::read_to_string(kit.join("greedy.py")).unwrap();
+    write(&kit.join("greedy.py"), &format!("{greedy}\n# tuned\n"));
+    let (_, stderr) = run(&["tournament", "--resume", &league]);
+    assert!(stderr.contains("new versions: a v1 -> v2, py v1 -> v2"), "{stderr}");
+    assert!(stderr.contains("plan: 6 matches to play"), "{stderr}");
+}
+
 /// A student's folder pushed as a symbolic link to another's (git keeps links): alice's entry
 /// names `subs/alice/src`, which alice made a link to `../bob`. Her build (`touch x`) would run
 /// in Bob's folder, writable, and her matches would run Bob's program: she is refused instead,
