@@ -1054,6 +1054,87 @@ fn a_course_copied_whole_with_built_bots_plays_nothing_again_but_a_swapped_outpu
     assert!(stderr.contains("plan: 12 matches to play"), "{stderr}");
 }
 
+/// A run cut short (SIGKILL to its process group after its first new results), its course then
+/// copied whole (`cp -a`: every inode new) and resumed in the copy: the matches it finished are
+/// kept, byte for byte, the others are played, and the league ends complete, every replay
+/// re-simulating to its result (`arena verify`), with the standings of the original resumed in
+/// place; the version the cut run recorded (erin's push) is no new version again in the copy,
+/// nor is bob (built, unchanged: his outputs told by their content there). The control: the run
+/// was cut short (more results than before it, fewer than the league's), so the copy did have
+/// matches left to play and finished ones to keep (each kept replay the same file, its inode too).
+#[test]
+fn a_run_cut_short_then_copied_whole_resumes_in_the_copy_keeping_what_it_played() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_folder(dir.path());
+    built_bot(&class.join("bob"), WAITER_SH);
+    built_bot(&class.join("erin"), &format!("{WAITER_SH}# erin's\n"));
+    let cfg = class_config(&class, &["bob", "erin", "carol", "dave"]);
+    run(&["tournament", "--config", &cfg.display().to_string()]);
+    let results =
+        |league: &Path| std::fs::read_to_string(league.join("results.jsonl")).map_or(0, |t| t.lines().count());
+    let league = class.join("league");
+    assert_eq!(results(&league), 24);
+    // erin's push: her 12 matches are played again, and the run is killed after a few.
+    write(&class.join("erin/bot.src"), &format!("{WAITER_SH}# erin's, tuned\n"));
+    let mut child = std::process::Command::new(bin("arena"))
+        .args(["tournament", "--resume", &league.display().to_string()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while results(&league) < 27 {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before it was cut short");
+        assert!(start.elapsed() < std::time::Duration::from_secs(120), "no progress");
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    // SAFETY: a signal to the process group of the child just started.
+    assert_eq!(unsafe { libc::killpg(child.id() as i32, libc::SIGKILL) }, 0);
+    child.wait().unwrap();
+    let cut = results(&league);
+    assert!((27..36).contains(&cut), "cut short: {cut} results");
+    let copy = dir.path().join("cluster/class");
+    copy_into(&class, &copy);
+    let copied = copy.join("league");
+    // (The replays: a match played again would write its replay anew.)
+    let replays = |league: &Path| {
+        let mut all = files_under(&league.join("replays"));
+        all.retain(|p, _| p.to_string_lossy().ends_with(".json.gz"));
+        all
+    };
+    let kept = replays(&copied);
+
+    let (stdout, stderr) = run(&["tournament", "--resume", &copied.display().to_string()]);
+    let now = 36 - cut;
+    assert!(!stderr.contains("new versions"), "{stderr}");
+    assert!(stderr.contains(&format!("plan: {now} matches to play")), "{stderr}");
+    let played = format!("24 of 24 matches played ({now} now, {} kept, 12 no longer counted", 24 - now);
+    assert!(stdout.contains(&played), "{stdout}");
+    assert_eq!(results(&copied), 36, "each match once");
+    let after = replays(&copied);
+    for (path, file) in &kept {
+        assert_eq!(after.get(path), Some(file), "{} kept as it was", path.display());
+    }
+    let board = leaderboard(&copied);
+    assert_eq!(
+        (row(&board, "bob")["version"].as_str(), row(&board, "erin")["version"].as_str()),
+        (Some("v1"), Some("v2"))
+    );
+    let mut verified = 0;
+    for path in after.keys() {
+        let out = arena(&["verify", &copied.join("replays").join(path).display().to_string()]);
+        assert!(out.status.success(), "{}: {}", path.display(), String::from_utf8_lossy(&out.stderr));
+        verified += 1;
+    }
+    assert_eq!(verified, 36, "every match's replay");
+    // The original, resumed in place, ends on the same standings.
+    let (_, stderr) = run(&["tournament", "--resume", &league.display().to_string()]);
+    assert!(stderr.contains(&format!("plan: {now} matches to play")), "{stderr}");
+    assert_eq!(untimed(&leaderboard(&league)), untimed(&board));
+}
+
 /// A kit of two bots in one folder, one built (`cp a-src a`, and a new `a.stamp` each build, as
 /// a time stamp or a cache) and one without a build (`python3 greedy.py`): what a's build writes
 /// is no file of py's, so resumed twice the league plays nothing again. Until 2026-12-06 only a
