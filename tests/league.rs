@@ -1054,6 +1054,137 @@ fn a_course_copied_whole_with_built_bots_plays_nothing_again_but_a_swapped_outpu
     assert!(stderr.contains("plan: 12 matches to play"), "{stderr}");
 }
 
+/// A run cut short (SIGKILL to its process group after its first new results), its course then
+/// copied whole (`cp -a`: every inode new) and resumed in the copy: the matches it finished are
+/// kept, byte for byte, the others are played, and the league ends complete, every replay
+/// re-simulating to its result (`arena verify`), with the standings of the original resumed in
+/// place; the version the cut run recorded (erin's push) is no new version again in the copy,
+/// nor is bob (built, unchanged: his outputs told by their content there). The control: the run
+/// was cut short (more results than before it, fewer than the league's), so the copy did have
+/// matches left to play and finished ones to keep (each kept replay the same file, its inode too).
+#[test]
+fn a_run_cut_short_then_copied_whole_resumes_in_the_copy_keeping_what_it_played() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_folder(dir.path());
+    built_bot(&class.join("bob"), WAITER_SH);
+    built_bot(&class.join("erin"), &format!("{WAITER_SH}# erin's\n"));
+    let cfg = class_config(&class, &["bob", "erin", "carol", "dave"]);
+    run(&["tournament", "--config", &cfg.display().to_string()]);
+    let results =
+        |league: &Path| std::fs::read_to_string(league.join("results.jsonl")).map_or(0, |t| t.lines().count());
+    let league = class.join("league");
+    assert_eq!(results(&league), 24);
+    // erin's push: her 12 matches are played again, and the run is killed after a few.
+    write(&class.join("erin/bot.src"), &format!("{WAITER_SH}# erin's, tuned\n"));
+    let mut child = std::process::Command::new(bin("arena"))
+        .args(["tournament", "--resume", &league.display().to_string()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while results(&league) < 27 {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before it was cut short");
+        assert!(start.elapsed() < std::time::Duration::from_secs(120), "no progress");
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    // SAFETY: a signal to the process group of the child just started.
+    assert_eq!(unsafe { libc::killpg(child.id() as i32, libc::SIGKILL) }, 0);
+    child.wait().unwrap();
+    let cut = results(&league);
+    assert!((27..36).contains(&cut), "cut short: {cut} results");
+    let copy = dir.path().join("cluster/class");
+    copy_into(&class, &copy);
+    let copied = copy.join("league");
+    // (The replays: a match played again would write its replay anew.)
+    let replays = |league: &Path| {
+        let mut all = files_under(&league.join("replays"));
+        all.retain(|p, _| p.to_string_lossy().ends_with(".json.gz"));
+        all
+    };
+    let kept = replays(&copied);
+
+    let (stdout, stderr) = run(&["tournament", "--resume", &copied.display().to_string()]);
+    let now = 36 - cut;
+    assert!(!stderr.contains("new versions"), "{stderr}");
+    assert!(stderr.contains(&format!("plan: {now} matches to play")), "{stderr}");
+    let played = format!("24 of 24 matches played ({now} now, {} kept, 12 no longer counted", 24 - now);
+    assert!(stdout.contains(&played), "{stdout}");
+    assert_eq!(results(&copied), 36, "each match once");
+    let after = replays(&copied);
+    for (path, file) in &kept {
+        assert_eq!(after.get(path), Some(file), "{} kept as it was", path.display());
+    }
+    let board = leaderboard(&copied);
+    assert_eq!(
+        (row(&board, "bob")["version"].as_str(), row(&board, "erin")["version"].as_str()),
+        (Some("v1"), Some("v2"))
+    );
+    let mut verified = 0;
+    for path in after.keys() {
+        let out = arena(&["verify", &copied.join("replays").join(path).display().to_string()]);
+        assert!(out.status.success(), "{}: {}", path.display(), String::from_utf8_lossy(&out.stderr));
+        verified += 1;
+    }
+    assert_eq!(verified, 36, "every match's replay");
+    // The original, resumed in place, ends on the same standings.
+    let (_, stderr) = run(&["tournament", "--resume", &league.display().to_string()]);
+    assert!(stderr.contains(&format!("plan: {now} matches to play")), "{stderr}");
+    assert_eq!(untimed(&leaderboard(&league)), untimed(&board));
+}
+
+/// A kit of two bots in one folder, one built (`cp a-src a`, and a new `a.stamp` each build, as
+/// a time stamp or a cache) and one without a build (`python3 greedy.py`): what a's build writes
+/// is no file of py's, so resumed twice the league plays nothing again. Until 2026-12-06 only a
+/// bot with a build of its own left the others' outputs out: py was a new version on every run
+/// (`new versions: py v1 -> v2`), its matches played again. The controls: a's build did write
+/// anew each run, and a change to py's own file is a new version (of both: they share it).
+#[test]
+fn a_bot_without_a_build_in_a_built_bot_s_folder_is_no_new_version_for_its_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_folder(dir.path());
+    let kit = class.join("kit");
+    python_bot(&kit);
+    write(&kit.join("a-src"), WAITER_SH);
+    let cfg = class.join("kit.toml");
+    write(
+        &cfg,
+        &format!(
+            "seed = 9\nout = \"league\"\nmaps = [\"maps/fire.txt\"]\n\
+             [[bots]]\nname = \"a\"\ncommand = \"./a\"\ncwd = \"kit\"\n\
+             build = \"cp a-src a && chmod +x a && date +%s%N > a.stamp\"\n\
+             [[bots]]\nname = \"py\"\ncommand = \"python3 greedy.py\"\ncwd = \"kit\"\n\
+             [[bots]]\nname = \"dave\"\ncommand = {:?}\n",
+            bin("waiter")
+        ),
+    );
+    let league = class.join("league").display().to_string();
+    let stamp = || std::fs::read_to_string(kit.join("a.stamp")).unwrap();
+    let (_, stderr) = run(&["tournament", "--config", &cfg.display().to_string()]);
+    assert!(stderr.contains("plan: 6 matches to play"), "{stderr}");
+    let before = untimed(&leaderboard(&class.join("league")));
+    let mut stamps = vec![stamp()];
+    for _ in 0..2 {
+        let (stdout, stderr) = run(&["tournament", "--resume", &league]);
+        assert!(stderr.contains("plan: 0 matches to play"), "{stderr}");
+        assert!(!stderr.contains("new versions"), "{stderr}");
+        assert!(stdout.contains("6 of 6 matches played (0 now, 6 kept"), "{stdout}");
+        stamps.push(stamp());
+    }
+    let board = leaderboard(&class.join("league"));
+    assert_eq!(untimed(&board), before, "the same standings");
+    assert_eq!((row(&board, "a")["version"].as_str(), row(&board, "py")["version"].as_str()), (Some("v1"), Some("v1")));
+    // The controls: a's build wrote anew each run; py's own file changed is a new version.
+    assert!(stamps[0] != stamps[1] && stamps[1] != stamps[2], "{stamps:?}");
+    let greedy = std::fs::read_to_string(kit.join("greedy.py")).unwrap();
+    write(&kit.join("greedy.py"), &format!("{greedy}\n# tuned\n"));
+    let (_, stderr) = run(&["tournament", "--resume", &league]);
+    assert!(stderr.contains("new versions: a v1 -> v2, py v1 -> v2"), "{stderr}");
+    assert!(stderr.contains("plan: 6 matches to play"), "{stderr}");
+}
+
 /// A student's folder pushed as a symbolic link to another's (git keeps links): alice's entry
 /// names `subs/alice/src`, which alice made a link to `../bob`. Her build (`touch x`) would run
 /// in Bob's folder, writable, and her matches would run Bob's program: she is refused instead,

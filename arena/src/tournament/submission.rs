@@ -241,10 +241,11 @@ pub fn overlaps(bots: &[BotEntry], base: Option<&Path>, secret: bool, out: &Path
                 [one] => (format!("bot `{one}`'s"), "its files"),
                 many => (format!("those of bots {}", quoted(many)), "their files"),
             };
-            // (Its submission is its whole folder: every push of theirs is a new version of it.)
+            // (Its submission is its whole folder: every push of theirs is a new version of it; what
+            // the league's builds write there is not, see `versions::outputs_of_others`.)
             said.push(format!(
-                "{whose} {held}: {can} read {files}, and each change to them is a new version of {what}, its \
-                 matches played again (give each its own `cwd`)",
+                "{whose} {held}: {can} read {files}, and each change to them (but what the league's builds \
+                 write) is a new version of {what}, its matches played again (give each its own `cwd`)",
                 what = if owners.len() == 1 { "it" } else { "theirs" }
             ));
         }
@@ -2117,7 +2118,8 @@ pub(super) mod tests {
         assert_eq!(
             said,
             ["bot `gina`'s folder holds those of bots `alice`, `bob`, `carol`, `dave`: `gina` can read their files, \
-                 and each change to them is a new version of it, its matches played again (give each its own `cwd`)"],
+                 and each change to them (but what the league's builds write) is a new version of it, its matches \
+                 played again (give each its own `cwd`)"],
         );
         assert!(overlaps(&bots[..5], None, false, &league).is_empty(), "the control: none holds another");
         bots.push(script("hal"));

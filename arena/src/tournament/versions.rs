@@ -220,6 +220,8 @@ impl BotHistory {
     /// build) is not as noted, the student's. Where its own build's stamp of a path is another
     /// (both builds wrote it), the one it still has holds: the later build's.
     fn take_outputs(&mut self, theirs: &BuiltOutputs, folder: &Path) {
+        // (A bot without a build has no stamps of its own: these are taken in its folder.)
+        self.stamped_in.get_or_insert_with(|| folder_tag(folder));
         let stamps = self.output_stamps.get_or_insert_with(BTreeMap::new);
         for path in &theirs.outputs {
             let Some(stamp) = theirs.stamps.get(path) else { continue };
@@ -394,6 +396,53 @@ struct OtherStamps {
     folder: String,
     stamps: BTreeMap<String, String>,
     contents: BTreeMap<String, String>,
+}
+
+/// The outputs of the builds of this run (`built`, as `unrecorded` noted them) of the bots but
+/// `name` that lie in `name`'s folder `dir` (not that folder itself), by their paths relative to
+/// it: all of a bot sharing the folder, all of a bot whose folder is inside it (`kit/b` in `kit`),
+/// those inside it of a bot whose folder holds it. Only what those builds made: a file of the
+/// same name that no build of this run noted as its output is not among them.
+fn outputs_of_others(
+    config: &TournamentConfig,
+    name: &str,
+    dir: &Path,
+    built: &BTreeMap<String, BuildOutcome>,
+    unrecorded: &Unrecorded,
+) -> Vec<BuiltOutputs> {
+    let Ok(mine) = std::fs::canonicalize(dir) else { return Vec::new() };
+    let mut found = Vec::new();
+    for other in config.bots.iter().filter(|b| b.name != name && built.contains_key(&b.name)) {
+        let (Some(theirs), Some(Some(noted))) = (other.cwd.as_deref(), unrecorded.builds.get(&other.name)) else {
+            continue;
+        };
+        // (Noted in that folder as it is now: its paths are that folder's.)
+        let Ok(at) = std::fs::canonicalize(theirs) else { continue };
+        if noted.folder.as_deref() != Some(folder_tag(theirs).as_str()) {
+            continue;
+        }
+        let here = |path: &str| {
+            let inside = at.join(path);
+            let rel = inside.strip_prefix(&mine).ok()?;
+            (!rel.as_os_str().is_empty()).then(|| rel.to_string_lossy().into_owned())
+        };
+        let moved: Vec<(&String, String)> = noted.outputs.iter().filter_map(|path| Some((path, here(path)?))).collect();
+        if moved.is_empty() {
+            continue;
+        }
+        let mut outputs = BuiltOutputs { folder: Some(folder_tag(dir)), ..BuiltOutputs::default() };
+        for (path, rel) in moved {
+            if let Some(stamp) = noted.stamps.get(path) {
+                outputs.stamps.insert(rel.clone(), stamp.clone());
+            }
+            if let Some(content) = noted.contents.get(path) {
+                outputs.contents.insert(rel.clone(), content.clone());
+            }
+            outputs.outputs.insert(rel);
+        }
+        found.push(outputs);
+    }
+    found
 }
 
 /// What tells a bot's folder from any other, for [`BotHistory::stamped_in`]: a digest of its
@@ -757,7 +806,8 @@ pub fn prepare(
         .filter_map(BotHistory::other_stamps)
         .chain(unrecorded.builds.values().flatten().filter_map(BuiltOutputs::other_stamps))
         .collect();
-    for entry in config.bots.iter().filter(|b| b.build.is_some() && linked(b).is_none()) {
+    // (A bot without a build too: the other builds' outputs it took, see below.)
+    for entry in config.bots.iter().filter(|b| linked(b).is_none()) {
         if let (Some(dir), Some(h)) = (&entry.cwd, history.get_mut(&entry.name)) {
             match unrecorded.builds.get(&entry.name) {
                 Some(Some(built)) => h.built_as(built, dir),
@@ -840,27 +890,24 @@ pub fn prepare(
         if let Some(growth) = built.as_ref().and_then(|b| b.growth) {
             h.build_growth = Some(growth);
         }
-        if let (Some(b), Some(dir)) = (&built, &entry.cwd) {
+        if let (Some(dir), None) = (&entry.cwd, &link) {
             // Only what a build made inside the bot's own folder is left out of its fingerprint,
             // as it was when that build ended (noted then, above): stamped now, after the other
             // bots' builds, a student's push to an output meanwhile passed for the build's.
-            if link.is_none() {
+            if let Some(b) = &built {
                 match unrecorded.builds.get(&entry.name) {
                     Some(Some(noted)) => h.outputs_as(noted, dir),
                     _ => h.note_outputs(dir, b, Known::noted(&unrecorded.builds, dir)),
                 }
-                // What the other bots' builds in its folder wrote is no file of its own either
-                // (`make a` and `make b` in one kit): else their outputs were its, and a build
-                // of theirs that writes anything new (a time stamp, a cache) made it a new
-                // version on every run, built twice each time. (As those builds left them,
-                // unread: a push to one since is the student's.)
-                let tag = folder_tag(dir);
-                let theirs = unrecorded.builds.iter().filter(|(name, _)| **name != entry.name);
-                for noted in theirs.filter_map(|(_, noted)| noted.as_ref()) {
-                    if noted.folder.as_deref() == Some(tag.as_str()) {
-                        h.take_outputs(noted, dir);
-                    }
-                }
+            }
+            // What the other bots' builds of this run wrote in its folder is no file of its own
+            // either, whether it has a build or not (`make a` beside `python3 bot.py` in one kit,
+            // or a bot's folder inside its own): else their outputs were its, and a build of
+            // theirs that writes anything new (a time stamp, a cache) made it a new version on
+            // every run. (As those builds left them, unread: a push to one since is the
+            // student's.)
+            for theirs in outputs_of_others(config, &entry.name, dir, &builds, &unrecorded) {
+                h.take_outputs(&theirs, dir);
             }
         }
         // The files its build started from must still be the bot's, those its version is recorded
@@ -1499,6 +1546,88 @@ mod tests {
         prepare(&config, &sandbox, &out, 400, &mut history, &|| false, &|_| {}).unwrap();
         assert_eq!(labels(&history, "a"), ["v1", "v2"]);
         assert_eq!(labels(&history, "b"), ["v1", "v2"]);
+    }
+
+    /// A bot's folder inside another's (`b` in `kit/b`, `a` in `kit`): what b's build writes
+    /// there (`b`, and a new `b.stamp` each run) is no file of a's, and what a's build writes in
+    /// b's folder (`from-a`, new each run) is no file of b's: both stay on one version over three
+    /// runs, each built once a run. The controls: those files changed each run, and a's
+    /// fingerprint counting b's outputs changed with them (the old defect: a new version of a on
+    /// every run, a built twice on the first); a file at a's root named like b's output
+    /// (`b.stamp`, written by hand, no build's) makes a new version of a alone; and once b is
+    /// out of the league, its output written by hand is a's file again.
+    #[test]
+    fn a_build_in_a_folder_inside_another_bot_s_does_not_make_it_a_new_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let course = dir.path().join("course");
+        std::fs::create_dir_all(course.join("kit/b")).unwrap();
+        std::fs::write(course.join("kit/a-src"), "#!/bin/sh\necho a\n").unwrap();
+        std::fs::write(course.join("kit/b/b-src"), "#!/bin/sh\necho b\n").unwrap();
+        let a = "[[bots]]\nname = \"a\"\ncommand = \"./a\"\ncwd = \"kit\"\n\
+                 build = \"cp a-src a && chmod +x a && date +%s%N > b/from-a\"\n";
+        let b = "[[bots]]\nname = \"b\"\ncommand = \"./b\"\ncwd = \"kit/b\"\n\
+                 build = \"cp b-src b && chmod +x b && date +%s%N > b.stamp\"\n";
+        std::fs::write(course.join("class.toml"), format!("{a}{b}")).unwrap();
+        std::fs::write(course.join("alone.toml"), a).unwrap();
+        let config = TournamentConfig::load(&course.join("class.toml")).unwrap();
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::Auto, Default::default()).unwrap();
+        let out = dir.path().join("league");
+        let mut history = BTreeMap::new();
+        let written = || ["kit/b/b.stamp", "kit/b/from-a"].map(|f| std::fs::read_to_string(course.join(f)).unwrap());
+        // a's fingerprint with its own build's outputs left out, b's counted (as before).
+        let own_only = |h: &BTreeMap<String, BotHistory>| {
+            let own: BTreeSet<String> = h["a"].outputs.iter().filter(|p| !p.starts_with("b/")).cloned().collect();
+            submission::fingerprints(
+                &config.bots[0],
+                config.base.as_deref(),
+                &own,
+                &Default::default(),
+                &mut BTreeMap::new(),
+            )
+            .unwrap()
+            .portable
+        };
+        // (Each run's record saved: the builds it noted are no longer read, see [`Unrecorded`].)
+        let run = |config: &TournamentConfig, at: u64, history: &mut BTreeMap<String, BotHistory>| {
+            let (bots, failures) = prepare(config, &sandbox, &out, at, history, &|| false, &|_| {}).unwrap();
+            std::fs::remove_file(out.join(UNRECORDED_BUILDS)).unwrap();
+            assert!(failures.is_empty(), "{failures:?}");
+            bots.len()
+        };
+        let (mut seen, mut counted) = (Vec::new(), Vec::new());
+        for at in [100, 200, 300] {
+            assert_eq!(run(&config, at, &mut history), 2);
+            seen.push(written());
+            counted.push(own_only(&history));
+        }
+        let labels = |h: &BTreeMap<String, BotHistory>, name: &str| -> Vec<String> {
+            h[name].versions.iter().map(|v| v.label.clone()).collect()
+        };
+        assert_eq!(labels(&history, "a"), ["v1"], "{:?}", history["a"]);
+        assert_eq!(labels(&history, "b"), ["v1"], "{:?}", history["b"]);
+        let logs = |bot: &str| {
+            let logs = std::fs::read_dir(out.join("builds")).unwrap().flatten();
+            logs.filter(|e| e.file_name().to_string_lossy().starts_with(&format!("{bot}-"))).count()
+        };
+        assert_eq!((logs("a"), logs("b")), (3, 3), "each built once a run");
+        // The controls: both builds wrote anew each run, and a's fingerprint with b's outputs
+        // counted changed with them.
+        assert!(seen[0] != seen[1] && seen[1] != seen[2], "{seen:?}");
+        assert!(seen.iter().all(|s| s[0] != s[1]), "{seen:?}");
+        assert!(counted[0] != counted[1] && counted[1] != counted[2], "{counted:?}");
+        // A file named like b's output where no build wrote it: a's, a new version of a alone.
+        std::fs::write(course.join("kit/b.stamp"), "by hand\n").unwrap();
+        run(&config, 400, &mut history);
+        assert_eq!(labels(&history, "a"), ["v1", "v2"]);
+        assert_eq!(labels(&history, "b"), ["v1"]);
+        // b out of the league: its outputs stay left out of a's while as its build left them;
+        // written by hand, its old output is a's file.
+        let alone = TournamentConfig::load(&course.join("alone.toml")).unwrap();
+        run(&alone, 500, &mut history);
+        assert_eq!(labels(&history, "a"), ["v1", "v2"]);
+        std::fs::write(course.join("kit/b/b.stamp"), "by hand\n").unwrap();
+        run(&alone, 600, &mut history);
+        assert_eq!(labels(&history, "a"), ["v1", "v2", "v3"]);
     }
 
     /// A bot's outputs are read for their content stamps only where their stamps are not as
