@@ -242,7 +242,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
             summary.played,
             summary.kept,
             if summary.waiting > 0 { format!(", {} waiting for a good build", summary.waiting) } else { String::new() },
-            summary.out.display()
+            from_here(&summary.out).display()
         );
     } else if args.json {
         say!("{}", arena::safe_text::json(&summary.leaderboard, true)?);
@@ -256,7 +256,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
             summary.kept,
             summary.dropped,
             if summary.waiting > 0 { format!(", {} waiting for a good build", summary.waiting) } else { String::new() },
-            summary.out.display()
+            from_here(&summary.out).display()
         );
     }
     if let Some(why) = summary.why_no_match.as_deref() {
@@ -336,7 +336,7 @@ pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         record.schedule.len(),
         record.schedule.len() - summary.kept - summary.waiting,
         summary.kept,
-        out.display()
+        from_here(&out).display()
     );
     Ok(ExitCode::SUCCESS)
 }
