@@ -81,7 +81,9 @@ pub fn read_map_file(path: &Path) -> Result<String, SetupError> {
 /// FIFO, a device or a folder is refused at once rather than waited for or read forever.
 pub fn read_text(path: &Path) -> Result<String, ReadError> {
     let io = |source| ReadError::Io { path: path.to_path_buf(), source };
-    let file = open_regular(path).map_err(io)?.ok_or_else(|| ReadError::NotAFile { path: path.to_path_buf() })?;
+    let file = open_regular(path)
+        .map_err(|e| io(with_near_file(path, e)))?
+        .ok_or_else(|| ReadError::NotAFile { path: path.to_path_buf() })?;
     let mut bytes = Vec::new();
     file.take(MAX_MAP_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
     if bytes.len() as u64 > MAX_MAP_BYTES {
@@ -90,6 +92,48 @@ pub fn read_text(path: &Path) -> Result<String, ReadError> {
     String::from_utf8(bytes)
         .map_err(|e| ReadError::NotText { path: path.to_path_buf(), at: e.utf8_error().valid_up_to() })
 }
+
+/// `error` (opening `path`), with the file `path` most likely meant where it is missing: a file
+/// beside it a typo or two away (`maps/jmup.txt` for `maps/jump.txt`).
+fn with_near_file(path: &Path, error: std::io::Error) -> std::io::Error {
+    if error.kind() != std::io::ErrorKind::NotFound {
+        return error;
+    }
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let name = path.file_name().and_then(|n| n.to_str());
+    let regular = |n: &str| std::fs::metadata(folder.join(n)).is_ok_and(|m| m.is_file());
+    match name.and_then(|name| nearest_name(folder, name, regular)) {
+        Some(near) => {
+            let near = path.with_file_name(near);
+            std::io::Error::new(error.kind(), format!("{error}; did you mean `{}`?", near.display()))
+        }
+        None => error,
+    }
+}
+
+/// The name in `folder` nearest to `name` that `keep` accepts, a typo or two away (two edits at
+/// most, and one per three letters: `mybot` is no typo of `bot`), if any. Names are compared
+/// first (a few thousand entries read at most), the nearest first, then by name (the same
+/// answer whatever order the folder lists them in); only those are given to `keep`.
+pub fn nearest_name(folder: &Path, name: &str, keep: impl Fn(&str) -> bool) -> Option<String> {
+    let typos = |n: &str| strsim::damerau_levenshtein(name, n);
+    let mut near: Vec<(usize, String)> = std::fs::read_dir(folder)
+        .ok()?
+        .take(MAX_NEAR_ENTRIES)
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n != name)
+        .map(|n| (typos(&n), n))
+        .filter(|&(d, _)| d <= 2 && d * 3 <= name.chars().count())
+        .collect();
+    near.sort();
+    near.into_iter().map(|(_, n)| n).find(|n| keep(n))
+}
+
+/// How many entries of a folder [`nearest_name`] reads at most.
+const MAX_NEAR_ENTRIES: usize = 4096;
 
 /// Opens `path` for reading if it is a regular file (`None` for a FIFO, a device or a folder),
 /// without waiting: opening a FIFO blocks until something writes to it, and a student's build
@@ -256,6 +300,21 @@ pub fn folder_trouble(dir: &Path) -> Option<String> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// A missing map or config names the file beside it a typo or two away, a file only. The
+    /// controls: a name far from any says nothing more, nor does a typo of a folder's name.
+    #[test]
+    fn a_missing_map_names_the_file_it_most_likely_meant() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("jump.txt"), "").unwrap();
+        std::fs::create_dir(dir.path().join("fires.txt")).unwrap();
+        let said = |name: &str| read_text(&dir.path().join(name)).unwrap_err().to_string();
+        let near = said("jmup.txt");
+        assert!(near.ends_with(&format!("did you mean `{}`?", dir.path().join("jump.txt").display())), "{near}");
+        for far in ["duel.txt", "fire.txt"] {
+            assert!(!said(far).contains("did you mean"), "{}", said(far));
+        }
+    }
 
     /// Makes a FIFO at `path` with `mode` (for the tests of what must not wait on one).
     pub(crate) fn make_fifo(path: &Path, mode: libc::mode_t) {
