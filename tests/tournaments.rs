@@ -226,6 +226,229 @@ run resume "$ARENA" tournament --resume "$LEAGUE""#;
     assert_eq!(leaderboard(&league)["matches"], board["matches"]);
 }
 
+/// The permission bits of `path` (not followed if a link).
+fn mode_of(path: &Path) -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::symlink_metadata(path).unwrap().mode() & 0o7777
+}
+
+/// Sets the permission bits of `path` (a test's own files).
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+/// `command` run as uid and gid `id` with no other group (`setpriv`), its output.
+fn run_as(id: u32, command: &mut Command) -> std::process::Output {
+    let ids = [format!("--reuid={id}"), format!("--regid={id}"), "--clear-groups".to_string()];
+    let mut wrapped = Command::new("setpriv");
+    wrapped.args(ids).arg(command.get_program()).args(command.get_args());
+    if let Some(dir) = command.get_current_dir() {
+        wrapped.current_dir(dir);
+    }
+    wrapped.output().unwrap()
+}
+
+/// A league holds its secret (`tournament.json`) and every student's kept code (`versions/`):
+/// its folder is its user's alone (`rwx------`), its lock and record `rw-------`, as a run, a
+/// resume and a merge make them. The control: an older arena's league (`rwxr-xr-x`, its lock
+/// and record `rw-r--r--`) is made so by its next run, which says so; a folder the teacher let
+/// only a group read (`chmod -R g+rX`) stays so, but for its lock, its user's alone again.
+#[test]
+fn a_league_folder_is_private_to_its_user_and_an_older_one_is_made_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let league = dir.path().join("league");
+    let cfg = config(dir.path(), &[("greedy", bin("greedy")), ("random", bin("random"))], &["duel.txt"], "");
+    let (stdout, stderr, code) =
+        tournament(&["--config", &cfg.display().to_string(), "--out", &league.display().to_string()]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let modes = |dir: &Path| [mode_of(dir), mode_of(&dir.join(".lock")), mode_of(&dir.join("tournament.json"))];
+    assert_eq!(modes(&league), [0o700, 0o600, 0o600], "a new league");
+    let merged = dir.path().join("merged");
+    let merge = arena(&["merge", &merged.display().to_string(), &league.display().to_string()]);
+    assert!(merge.status.success(), "{}", String::from_utf8_lossy(&merge.stderr));
+    assert_eq!(modes(&merged), [0o700, 0o600, 0o600], "a merged league");
+    let resume = |expect: &str| {
+        let (stdout, stderr, code) = tournament(&["--resume", &league.display().to_string()]);
+        assert_eq!(code, 0, "{stdout}\n{stderr}");
+        assert_eq!(stderr.contains("made private to its user"), !expect.is_empty(), "{stderr}");
+        assert!(stderr.contains(expect), "{stderr}");
+    };
+    // The control: an older arena's league.
+    set_mode(&league, 0o755);
+    set_mode(&league.join(".lock"), 0o644);
+    set_mode(&league.join("tournament.json"), 0o644);
+    resume(&format!("{}: made private to its user (it was 755", league.display()));
+    assert_eq!(modes(&league), [0o700, 0o600, 0o600], "an older league, made private");
+    // A group let read it: the folder and record kept so (the record rewritten by the run),
+    // the lock its user's again.
+    set_mode(&league, 0o750);
+    set_mode(&league.join(".lock"), 0o640);
+    set_mode(&league.join("tournament.json"), 0o640);
+    resume("");
+    assert_eq!(modes(&league), [0o750, 0o600, 0o640], "a group's read kept, but for the lock");
+    // Every user let in (`chmod -R a+rX`) is the older league's case again.
+    set_mode(&league, 0o751);
+    resume(&format!("{}: made private to its user (it was 751", league.display()));
+    assert_eq!(modes(&league), [0o700, 0o600, 0o600]);
+}
+
+/// As root: the tests below start a process as `nobody` (uid 65534) with `setpriv`.
+fn root_with_setpriv(why: &str) -> bool {
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    let setpriv = Command::new("setpriv").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !root || !setpriv {
+        eprintln!("not root, or no setpriv: {why}");
+    }
+    root && setpriv
+}
+
+/// A league whose folder `nobody` may enter (the test's temporary folder is root's own,
+/// `rwx------`, made `rwxr-xr-x` here), played once: its folder.
+fn league_nobody_could_reach(dir: &Path) -> PathBuf {
+    set_mode(dir, 0o755);
+    let league = dir.join("league");
+    let cfg = config(dir, &[("greedy", bin("greedy")), ("random", bin("random"))], &["duel.txt"], "");
+    let (stdout, stderr, code) =
+        tournament(&["--config", &cfg.display().to_string(), "--out", &league.display().to_string()]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    league
+}
+
+/// Another local user (here `nobody`) can neither read a league's secret nor hold its lock, so
+/// the owner's run is not refused while such a process lives. The control (the attack, as on an
+/// older arena's league: its folder `rwxr-xr-x`, lock and record `rw-r--r--`): the same
+/// process reads the record, holds the lock shared, and the owner's run is refused for as long
+/// as it likes.
+#[test]
+fn another_user_can_neither_read_a_league_nor_hold_its_lock() {
+    if !root_with_setpriv("this test starts a process of another user's (its root run does)") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let league = league_nobody_could_reach(dir.path());
+    let lock = league.join(".lock");
+    // Holds the lock shared while it lives (as `flock -s LOCK sleep`), saying whether it could.
+    let attack = || {
+        let script = r#"if (: < "$1") 2>/dev/null; then exec flock -s "$1" sh -c 'echo held; exec sleep 600'
+else echo cannot-open; exec sleep 600; fi"#;
+        let mut child = Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "sh", "-c", script, "sh"])
+            .arg(&lock)
+            .stdout(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let mut said = String::new();
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut said).unwrap();
+        (child, said.trim().to_string())
+    };
+    let end = |mut child: Child| {
+        // SAFETY: kill of the process group this test started.
+        unsafe { libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL) };
+        let _ = child.wait();
+    };
+    let read = run_as(65534, Command::new("cat").arg(league.join("tournament.json")));
+    assert!(!read.status.success() && read.stdout.is_empty(), "the secret read by nobody");
+    let (child, said) = attack();
+    assert_eq!(said, "cannot-open");
+    let (stdout, stderr, code) = tournament(&["--resume", &league.display().to_string()]);
+    end(child);
+    assert_eq!(code, 0, "the owner's run, while nobody's process lives: {stdout}\n{stderr}");
+    // The control: an older arena's modes.
+    set_mode(&league, 0o755);
+    set_mode(&lock, 0o644);
+    set_mode(&league.join("tournament.json"), 0o644);
+    let read = run_as(65534, Command::new("cat").arg(league.join("tournament.json")));
+    assert!(read.status.success() && String::from_utf8_lossy(&read.stdout).contains("\"secret\""));
+    let (child, said) = attack();
+    assert_eq!(said, "held");
+    let (stdout, stderr, code) = tournament(&["--resume", &league.display().to_string()]);
+    end(child);
+    assert_ne!(code, 0, "{stdout}\n{stderr}");
+    assert!(stderr.contains("is being written by another arena run"), "{stderr}");
+}
+
+/// A private league still plays every match boxed (`--sandbox require`), its student's bot from
+/// the league's copy under `versions/`, which the box binds in before it takes the bot's user:
+/// run by `nobody` (boxes in a user namespace) in a folder `nobody` owns. (Root's runs are every
+/// other league test's.)
+#[test]
+fn a_private_league_of_another_user_plays_its_matches_boxed() {
+    if !root_with_setpriv("this test runs the arena as another user (its root run does)") {
+        return;
+    }
+    if !user_namespaces_offered() {
+        eprintln!("no user namespaces for an unprivileged user here: no box for nobody's arena");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    set_mode(dir.path(), 0o755);
+    let home = dir.path().join("nobody");
+    std::fs::create_dir_all(home.join("student")).unwrap();
+    std::fs::copy(bin("greedy"), home.join("student/bot")).unwrap();
+    let text = format!(
+        "maps = [{:?}]\ngames = 1\n[[bots]]\nname = \"greedy\"\ncommand = {:?}\n[[bots]]\nname = \"student\"\n\
+         command = \"./bot\"\ncwd = \"student\"\n",
+        map("duel.txt"),
+        bin("greedy")
+    );
+    std::fs::write(home.join("league.toml"), text).unwrap();
+    assert!(Command::new("chown").args(["-R", "65534:65534"]).arg(&home).status().unwrap().success());
+    let run = run_as(
+        65534,
+        Command::new(bin("arena"))
+            .args(["tournament", "--config", "league.toml", "--out", "league", "--sandbox", "require"])
+            .current_dir(&home),
+    );
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let league = home.join("league");
+    assert_eq!(mode_of(&league), 0o700);
+    assert!(std::fs::read_dir(league.join("versions/student")).unwrap().count() == 1, "played from its copy");
+    let board = leaderboard(&league);
+    assert_eq!((board["matches"].as_u64(), board["scheduled"].as_u64()), (Some(2), Some(2)));
+    for row in board["rows"].as_array().unwrap() {
+        assert_eq!(row["games"], 2, "{row}");
+        assert!(row["forfeits"].as_object().is_none_or(|f| f.values().all(|n| n == 0)), "{row}");
+    }
+}
+
+/// A user the teacher let read a league (`chmod -R g+rX` for an assistant's group) but not its
+/// lock, its owner's alone, publishes it without the lock, saying so. The control: not let in,
+/// the same user publishes nothing.
+#[test]
+fn a_user_let_read_a_league_publishes_it_without_its_lock() {
+    if !root_with_setpriv("this test publishes as another user (its root run does)") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let league = league_nobody_could_reach(dir.path());
+    let site = dir.path().join("pub");
+    std::fs::create_dir(&site).unwrap();
+    std::os::unix::fs::chown(&site, Some(65534), Some(65534)).unwrap();
+    let publish = |to: &str| {
+        let out = run_as(
+            65534,
+            Command::new(bin("arena")).args(["publish", &league.display().to_string()]).arg(site.join(to)),
+        );
+        (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    // The control: not let in.
+    let (published, stderr) = publish("refused");
+    assert!(!published && stderr.contains("Permission denied"), "{stderr}");
+    let chgrp = Command::new("chgrp").args(["-R", "65534"]).arg(&league).status().unwrap();
+    let chmod = Command::new("chmod").args(["-R", "g+rX"]).arg(&league).status().unwrap();
+    assert!(chgrp.success() && chmod.success());
+    set_mode(&league.join(".lock"), 0o600);
+    let (published, stderr) = publish("site");
+    assert!(published, "{stderr}");
+    let said = format!("{}: read without its lock, which only the league's owner may open", league.display());
+    assert!(stderr.contains(&said), "{stderr}");
+    assert_eq!(leaderboard(&site.join("site"))["matches"], leaderboard(&league)["matches"]);
+    assert!(!site.join("site/tournament.json").exists());
+}
+
 #[test]
 fn one_job_and_four_jobs_give_the_same_leaderboard() {
     let dir = tempfile::tempdir().unwrap();

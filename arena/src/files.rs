@@ -175,6 +175,21 @@ pub fn make_folder(dir: &Path) -> std::io::Result<()> {
     })
 }
 
+/// [`make_folder`], with `dir` itself made private to its user (`rwx------`) when it is made
+/// here (its parents as any folder): a league's folder holds its secret and every student's code.
+pub fn make_private_folder(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    let private = || std::fs::DirBuilder::new().mode(0o700).create(dir);
+    let made = private().or_else(|e| match dir.parent() {
+        Some(parent) if e.kind() == std::io::ErrorKind::NotFound && !parent.as_os_str().is_empty() => {
+            make_folder(parent).and_then(|()| private())
+        }
+        _ => Err(e),
+    });
+    // (There already, or not made: `make_folder` says what is in the way.)
+    made.or_else(|_| make_folder(dir))
+}
+
 /// The first of `dir`'s parents, from the root, that is there but is no folder (a link to a
 /// folder is one).
 fn parent_in_the_way(dir: &Path) -> Option<&Path> {
@@ -263,13 +278,18 @@ pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
 /// Writes `bytes` to `path` through a synced temporary file in the same folder and a rename,
 /// then syncs the folder. Like `std::fs`'s, an error names no path: the caller names `path`.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    // Readable by others like any file written normally (pages get published as they are).
+    write_atomic_as(path, bytes, 0o644)
+}
+
+/// [`write_atomic`], the file given the permissions `mode` (whatever the umask).
+pub fn write_atomic_as(path: &Path, bytes: &[u8], mode: u32) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
     let mut tmp = tempfile::Builder::new().prefix(TEMPORARY_PREFIX).tempfile_in(dir).map_err(without_temporary_path)?;
-    // Readable by others like any file written normally (pages get published as they are).
-    tmp.as_file().set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
+    tmp.as_file().set_permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))?;
     // (Through the `File`: the temporary's own `Write` adds its path to an error, as above.)
     tmp.as_file_mut().write_all(bytes)?;
     tmp.as_file().sync_all()?;

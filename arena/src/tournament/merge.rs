@@ -234,7 +234,8 @@ fn merge_with(
     }
     // OUT is locked before it is looked at: a merge finishing into it meanwhile would otherwise
     // go unseen, and its results be dropped by this one's rewrite.
-    std::fs::create_dir_all(out).map_err(|e| TournamentError::io(out, e))?;
+    // (Private to the merge's user, as a run's league: it holds the secret.)
+    crate::files::make_private_folder(out).map_err(|e| TournamentError::io(out, e))?;
     // (Started by a batch system once the shards ended, it waits for an `arena leaderboard` of
     // the league run meanwhile, not for shards still running.)
     let _lock = FolderLock::take_waiting(out, None, super::BATCH_LOCK_WAIT)?;
@@ -305,7 +306,7 @@ fn merge_with(
             out.display()
         );
     }
-    super::make_subfolders(into, &["replays", "logs", "builds"])?;
+    super::make_league_folder(into, &["replays", "logs", "builds"])?;
     point()?;
     // How the league was split, from its shards' results files (before OUT's are folded in).
     let counts: BTreeSet<usize> = dirs
@@ -667,8 +668,17 @@ fn staging_folder(out: &Path) -> Result<Option<PathBuf>, TournamentError> {
 /// not tell); a folder made here for nothing is removed.
 fn stages_into(staging: &Path, out: &Path) -> Result<bool, TournamentError> {
     let made = !staging.exists();
-    if let Err(e) = std::fs::create_dir_all(staging) {
+    // (Private as OUT's league, which it becomes; one an older arena's merge cut short left made so.)
+    if let Err(e) = crate::files::make_private_folder(staging) {
         return if super::cannot_write_source(&e) { Ok(false) } else { Err(TournamentError::io(staging, e)) };
+    }
+    if !made {
+        use std::os::unix::fs::OpenOptionsExt;
+        let opened =
+            std::fs::OpenOptions::new().read(true).custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW).open(staging);
+        if let Err(e) = opened.and_then(|dir| super::make_file_private(&dir)) {
+            tracing::warn!("{}: could not be made private to its user: {e}", staging.display());
+        }
     }
     // (Named as a temporary: a kill between the two steps leaves what the next run removes.)
     let probe = format!("{}merge-probe", crate::files::TEMPORARY_PREFIX);

@@ -37,7 +37,7 @@ use self::schedule::{BotVersion, ScheduledMatch, Shard};
 use self::shown::ShownPaths;
 use self::versions::{BotHistory, Version};
 use crate::engine::{Game, Registry};
-use crate::files::{make_folder, write_atomic};
+use crate::files::{make_folder, write_atomic, write_atomic_as};
 use crate::referee::{play_match, BotCommand, ClockKind, PlayedMatch, RefereeError};
 use crate::sandbox::{Sandbox, SandboxLimits};
 use crate::standings::maps::MapNames;
@@ -172,13 +172,25 @@ struct OnDisk<'a> {
     slice: Option<Shard>,
 }
 
-/// Makes the folders `subs` of `dir` ([`make_folder`]); the error names the one not made.
-fn make_subfolders(dir: &Path, subs: &[&str]) -> Result<(), TournamentError> {
+/// Makes the league's folder `dir`, private to the arena's user when made here (it holds the
+/// league's secret and every student's code: see [`FolderLock::take_waiting`] for one made
+/// before), and its folders `subs` ([`make_folder`]); the error names the one not made.
+fn make_league_folder(dir: &Path, subs: &[&str]) -> Result<(), TournamentError> {
+    crate::files::make_private_folder(dir).map_err(|e| TournamentError::io(dir, e))?;
     for sub in subs {
         let path = dir.join(sub);
         make_folder(&path).map_err(|e| TournamentError::io(&path, e))?;
     }
     Ok(())
+}
+
+/// The permissions `tournament.json` at `path` is written with: its user's alone (it holds the
+/// secret), plus the read bits the file it replaces was given (a teacher's `chmod g+r` for an
+/// assistant outlives the runs; an older arena's `rw-r--r--` was taken away before, see
+/// [`FolderLock::take_waiting`]).
+fn record_mode(path: &Path) -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::symlink_metadata(path).ok().filter(|m| m.is_file()).map_or(0o600, |m| 0o600 | m.mode() & 0o044)
 }
 
 /// A new league's secret: 128 random bits, in hex.
@@ -440,7 +452,7 @@ impl TournamentRecord {
         };
         let json = serde_json::to_vec_pretty(&on_disk).map_err(|e| TournamentError::Invalid(e.to_string()))?;
         let path = dir.join(TOURNAMENT_FILE);
-        write_atomic(&path, &json).map_err(|e| TournamentError::io(&path, e))
+        write_atomic_as(&path, &json, record_mode(&path)).map_err(|e| TournamentError::io(&path, e))
     }
 
     /// The leaderboard of `results` (only those in the schedule count), with each bot's
@@ -841,7 +853,7 @@ fn plan(
     // files later. A bad map or board size is reported before anything is built, started or
     // written.
     let boards = load_boards(&config, game)?;
-    make_subfolders(out, &["replays", "logs"])?;
+    make_league_folder(out, &["replays", "logs"])?;
     let lock = FolderLock::take_to_run(out, None, Duration::ZERO)?;
     // (Read, not checked: the config given now is what runs, and it was checked above; the old
     // record gives only its names, secret and history, and a setting it holds that no longer
@@ -1099,7 +1111,7 @@ fn run_shard(
             )));
         }
     }
-    make_subfolders(out, &["replays", "logs"])?;
+    make_league_folder(out, &["replays", "logs"])?;
     let _lock = FolderLock::take_to_run(out, Some(shard), BATCH_LOCK_WAIT)?;
     if source != out {
         // A folder of another build of the league (the same config built again has the same
@@ -1891,9 +1903,21 @@ impl FolderLock {
             Ok(lock) => Ok(Some(lock)),
             Err(e) if cannot_write(&e) => {
                 let path = dir.join(".lock");
-                let Some(file) = open_lock_to_read(&path) else {
-                    tracing::debug!("{}: read without a lock: {e}", dir.display());
-                    return Ok(None);
+                let file = match open_lock_to_read(&path) {
+                    Ok(Some(file)) => file,
+                    // (Its owner's alone, as every lock is now: see `open_lock`.)
+                    Err(denied) if denied.kind() == std::io::ErrorKind::PermissionDenied => {
+                        tracing::warn!(
+                            "{}: read without its lock, which only the league's owner may open: a run of theirs \
+                             under way shows only the matches it has finished",
+                            dir.display()
+                        );
+                        return Ok(None);
+                    }
+                    _ => {
+                        tracing::debug!("{}: read without a lock: {e}", dir.display());
+                        return Ok(None);
+                    }
                 };
                 // (Where locks need a file opened to write, as on NFS: read as it is, as before.)
                 match Self::lock_opened(dir, &path, file, (libc::LOCK_EX, false), wait, true, &|| ()) {
@@ -1930,9 +1954,17 @@ impl FolderLock {
     /// the teacher runs meanwhile holds the folder for a moment (a whole run or a build, for
     /// longer, still makes them fail once `wait` is over). Not waited for: shards, by a process
     /// that would hold the folder alone, and another copy of a shard.
+    ///
+    /// Its lock is made its user's alone ([`open_lock`]), and a folder every user may enter
+    /// (an older arena's, `rwxr-xr-x`) is made private to its user with its record before the
+    /// lock is taken ([`make_private`]), whoever holds it: a folder only a group may read
+    /// (`chmod -R g+rX` for an assistant) stays as the teacher made it.
     fn take_waiting(out: &Path, shard: Option<Shard>, wait: Duration) -> Result<FolderLock, TournamentError> {
         let mode = if shard.is_some() { libc::LOCK_SH } else { libc::LOCK_EX };
-        let main = Self::lock_file(out, &out.join(".lock"), mode, shard.is_none(), wait)?;
+        let path = out.join(".lock");
+        let file = open_lock(&path, false)?;
+        make_private(out, &file);
+        let main = Self::lock_opened(out, &path, file, (mode, shard.is_none()), wait, true, &|| ())?;
         match shard {
             None => Ok(FolderLock { _shard: None, _file: main }),
             Some(s) => {
@@ -2055,11 +2087,13 @@ impl FolderLock {
                 holder = SHARDS_HOLD_IT.to_string();
             } else if pid_of(&holder).is_some_and(ended) {
                 // (Its signer ended: the holder is one that cannot sign, reading a league it may
-                // not write in, such as a publish by another user.)
+                // not write in, such as a publish by another user, or a process of another
+                // user's that opened the lock while an older arena left it readable to all.)
                 holder = format!(
                     "{}, which has ended; what holds it now did not sign it, such as a publish or a merge by a \
-                     user who may not write the league",
-                    holder.trim()
+                     user who may not write the league (`fuser -v {}` names the processes that have it open)",
+                    holder.trim(),
+                    crate::safe_text::path_word(path)
                 );
             }
             return Err(TournamentError::Locked { dir: out.to_path_buf(), holder: holder.trim().to_string() });
@@ -2080,10 +2114,14 @@ impl FolderLock {
 /// write (a league in a bot's folder), and a link there to any file of the teacher's had the
 /// arena sign that file, cutting it to the signature's 20 bytes (and a publish or a merge
 /// lock the link's target, not the file it named, again and again without end).
+///
+/// Its user's alone (`rw-------`, made so again where it was not): `flock` takes a file opened
+/// to read, so another user who could read it could hold it, and every run of the league was
+/// refused for as long as they liked.
 fn open_lock(path: &Path, follow: bool) -> Result<std::fs::File, TournamentError> {
     use std::os::unix::fs::OpenOptionsExt;
     let mut options = std::fs::OpenOptions::new();
-    options.read(true).write(true).create(true).truncate(false);
+    options.read(true).write(true).create(true).truncate(false).mode(0o600);
     if !follow {
         options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
     }
@@ -2098,19 +2136,86 @@ fn open_lock(path: &Path, follow: bool) -> Result<std::fs::File, TournamentError
         _ => TournamentError::io(path, e),
     })?;
     match file.metadata() {
-        Ok(meta) if meta.is_file() => Ok(file),
+        Ok(meta) if meta.is_file() => {
+            // (Not its owner's, a shared league's lock a co-teacher opens stays as it is.)
+            if let Err(e) = make_file_private(&file) {
+                tracing::debug!("{}: not made private to its user: {e}", path.display());
+            }
+            Ok(file)
+        }
         Ok(_) => Err(not_a_lock(path)),
         Err(e) => Err(TournamentError::io(path, e)),
     }
 }
 
+/// Takes the permissions of group and others away from the open file or folder `file` where
+/// it has any (`fchmod`: never through a path, which could be a link); its old mode if it had.
+pub(super) fn make_file_private(file: &std::fs::File) -> std::io::Result<Option<u32>> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::MetadataExt;
+    let was = file.metadata()?.mode() & 0o7777;
+    if was & 0o077 == 0 {
+        return Ok(None);
+    }
+    // SAFETY: fchmod on a descriptor we own.
+    if unsafe { libc::fchmod(file.as_raw_fd(), was & !0o077) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(Some(was))
+}
+
+/// Makes the league folder `out`, whose lock `lock` this process opened, and its
+/// `tournament.json` private to their user, as a new league's are, where every user may enter
+/// the folder (`o+r` or `o+x`): they gave every local user the league's secret (which keys the
+/// bots' seeds, so that no bot can work out another's) and every student's kept code
+/// (`versions/`). Through descriptors, on the folder holding that very lock (whatever `out`
+/// names meanwhile), the record opened without following a link. Said when done; a failure
+/// only warns (the league plays all the same, as before).
+fn make_private(out: &Path, lock: &std::fs::File) {
+    use std::os::fd::{AsRawFd, FromRawFd};
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let made = (|| -> std::io::Result<Option<u32>> {
+        let dir = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_DIRECTORY).open(out)?;
+        if dir.metadata()?.mode() & 0o005 == 0 {
+            return Ok(None);
+        }
+        let held = lock.metadata()?;
+        // SAFETY: fstatat into a struct we own, on a descriptor we own and a C string.
+        let mut named: libc::stat = unsafe { std::mem::zeroed() };
+        let found = unsafe { libc::fstatat(dir.as_raw_fd(), c".lock".as_ptr(), &mut named, libc::AT_SYMLINK_NOFOLLOW) };
+        if found != 0 || (named.st_dev, named.st_ino) != (held.dev(), held.ino()) {
+            return Ok(None);
+        }
+        let flags = libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC;
+        // SAFETY: openat on a descriptor we own and a C string; the descriptor it gives is ours.
+        let record = unsafe { libc::openat(dir.as_raw_fd(), c"tournament.json".as_ptr(), flags) };
+        if record >= 0 {
+            // SAFETY: a descriptor openat just gave, owned by nothing else.
+            let record = unsafe { std::fs::File::from_raw_fd(record) };
+            if record.metadata()?.is_file() {
+                make_file_private(&record)?;
+            }
+        }
+        make_file_private(&dir)
+    })();
+    match made {
+        Ok(Some(was)) => tracing::warn!(
+            "{}: made private to its user (it was {was:o}, which let every user of this machine read the league's \
+             secret and every student's kept code): publish its pages with `arena publish`; a user you let read it \
+             (`chmod -R g+rX`) reads it without its lock",
+            out.display()
+        ),
+        Ok(None) => {}
+        Err(e) => tracing::warn!("{}: could not be made private to its user: {e}", out.display()),
+    }
+}
+
 /// The lock file `path` of a folder its user may not write in, opened to read (not through a
 /// link, not waiting on a FIFO), if it is a file.
-fn open_lock_to_read(path: &Path) -> Option<std::fs::File> {
+fn open_lock_to_read(path: &Path) -> std::io::Result<Option<std::fs::File>> {
     use std::os::unix::fs::OpenOptionsExt;
-    let file =
-        std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path).ok()?;
-    file.metadata().is_ok_and(|m| m.is_file()).then_some(file)
+    let file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path)?;
+    Ok(file.metadata().is_ok_and(|m| m.is_file()).then_some(file))
 }
 
 /// Whether `e` says the folder cannot be written by this user (read-only, another user's).
@@ -2387,7 +2492,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let logs = dir.path().join("logs");
         std::fs::write(&logs, "").unwrap();
-        let err = make_subfolders(dir.path(), &["replays", "logs"]).unwrap_err().to_string();
+        let err = make_league_folder(dir.path(), &["replays", "logs"]).unwrap_err().to_string();
         assert_eq!(err, format!("{}: not a folder: move it away, the arena keeps a folder there", logs.display()));
         assert!(dir.path().join("replays").is_dir(), "the control");
     }
