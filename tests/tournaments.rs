@@ -1620,6 +1620,53 @@ fn viewing_a_league_replay_leaves_the_league_page_as_it_is() {
     assert_eq!(std::fs::read(&beside).unwrap(), standalone, "the standalone page, over the league's copy");
 }
 
+/// A league resumed without `--config` whose config file has changed since it was made says so
+/// in one line, with what changed and the command that uses it (the edit is otherwise ignored
+/// without a word, as docs/tournaments.md says); the controls: nothing when the file is as the
+/// league holds it (edited back), nor when it is gone.
+#[test]
+fn resuming_without_config_says_when_the_config_file_has_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("maps")).unwrap();
+    for name in ["tight.txt", "fire.txt"] {
+        std::fs::copy(map(name), dir.path().join("maps").join(name)).unwrap();
+    }
+    let mut text = "seed = 5\ngames = 1\nmaps = [\"maps/tight.txt\"]\n".to_string();
+    for (name, command) in [("greedy", bin("greedy")), ("waiter", bin("waiter"))] {
+        text.push_str(&format!("[[bots]]\nname = {name:?}\ncommand = {command:?}\n"));
+    }
+    let cfg = dir.path().join("class.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let league = dir.path().join("league");
+    let (league_arg, cfg_arg) = (league.display().to_string(), cfg.display().to_string());
+    let (_, stderr, code) = tournament(&["--config", &cfg_arg, "--out", &league_arg]);
+    assert_eq!(code, 0, "{stderr}");
+    let said = || {
+        let (_, stderr, code) = tournament(&["--resume", &league_arg]);
+        assert_eq!(code, 0, "{stderr}");
+        stderr
+            .lines()
+            .filter(|l| l.contains("has changed since this league was made"))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(said(), Vec::<String>::new(), "the control: unchanged");
+    let original = std::fs::read_to_string(&cfg).unwrap();
+    std::fs::write(&cfg, original.replace(r#""maps/tight.txt""#, r#""maps/tight.txt", "maps/fire.txt""#)).unwrap();
+    assert_eq!(
+        said(),
+        [format!(
+            "{cfg_arg} has changed since this league was made (maps: +maps/fire.txt); to use it: arena tournament \
+             --resume {league_arg} --config {cfg_arg}"
+        )]
+    );
+    assert_eq!(result_lines(&league), 2, "the edit is not played without --config");
+    std::fs::write(&cfg, &original).unwrap();
+    assert_eq!(said(), Vec::<String>::new(), "the control: edited back");
+    std::fs::remove_file(&cfg).unwrap();
+    assert_eq!(said(), Vec::<String>::new(), "the control: gone");
+}
+
 /// Every file of `dir` (and its subfolders) is whole: JSON parses, gzip decodes to JSON, a
 /// results file ends with its last line's newline. A `.tmp-*` file is allowed: the next run
 /// removes it.
