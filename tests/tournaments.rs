@@ -1730,9 +1730,12 @@ fn a_plain_json_replay_of_an_older_arena_is_published_with_its_commands_shown() 
         std::fs::remove_file(json.with_extension("html")).unwrap();
         plain.push(json);
     }
+    // (`arena view` writes no page into a league's folder: it is written outside, then copied in.)
     let page = plain[0].with_extension("html");
-    let view = arena(&["view", &plain[0].display().to_string()]);
+    let outside = dir.path().join("page.html");
+    let view = arena(&["view", &plain[0].display().to_string(), "-o", &outside.display().to_string()]);
     assert!(view.status.success(), "{}", String::from_utf8_lossy(&view.stderr));
+    std::fs::copy(&outside, &page).unwrap();
     let run = arena(&["publish", &league_arg, &public.display().to_string()]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     for file in &plain {
@@ -1759,6 +1762,132 @@ fn a_plain_json_replay_of_an_older_arena_is_published_with_its_commands_shown() 
             .unwrap();
     assert_eq!(serde_json::from_str::<Value>(embedded).unwrap(), file);
     assert!(std::fs::read_to_string(&page).unwrap().contains("secret-home-folder"), "the control: the league's page");
+}
+
+/// `arena view` of a league's replay never replaces the league's page of it (which links back to
+/// the leaderboard and both bots, and is what `arena publish` publishes): the page current, it
+/// is the page shown, untouched; stale (another match's) or missing, a page is written to the
+/// cache folder instead, and the league's stays as it was; `-o` into the league's `replays/` is
+/// refused. The control: the same replay copied out of the league gets its page beside it, as
+/// every replay did (the league's page was overwritten so, with a 67 KB page without links).
+#[test]
+fn viewing_a_league_replay_leaves_the_league_page_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), &[("greedy", bin("greedy")), ("waiter", bin("waiter"))], &[&map("tight.txt")], "");
+    let league = dir.path().join("league");
+    let (_, stderr, code) =
+        tournament(&["--config", &cfg.display().to_string(), "--out", &league.display().to_string()]);
+    assert_eq!(code, 0, "{stderr}");
+    let mut replays: Vec<PathBuf> =
+        walk(&league.join("replays")).into_iter().filter(|p| p.to_string_lossy().ends_with(".json.gz")).collect();
+    replays.sort();
+    assert_eq!(replays.len(), 2);
+    let (replay, other) = (&replays[0], &replays[1]);
+    let page = league
+        .join("replays")
+        .join(format!("{}.html", replay.file_name().unwrap().to_string_lossy().trim_end_matches(".json.gz")));
+    let cache = dir.path().join("cache");
+    let view = |args: &[&str]| {
+        let out = Command::new(bin("arena")).env("XDG_CACHE_HOME", &cache).arg("view").args(args).output().unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let cached = cache.join("arena/view").join(page.file_name().unwrap());
+    let league_page = std::fs::read(&page).unwrap();
+    assert!(holds(&league_page, "../index.html"), "the league's page links back");
+
+    // Current: the league's page is the one shown, as it was; nothing is written.
+    let (ok, stdout, stderr) = view(&[&replay.display().to_string()]);
+    assert!(ok, "{stderr}");
+    assert_eq!(stdout.trim(), page.display().to_string(), "{stderr}");
+    assert!(stderr.contains("the league's own page of this match"), "{stderr}");
+    assert_eq!(std::fs::read(&page).unwrap(), league_page);
+    assert!(!cached.exists());
+
+    // Stale (the other match's page in its place): left so, the page written to the cache.
+    let others = std::fs::read(other.with_extension("").with_extension("html")).unwrap();
+    std::fs::write(&page, &others).unwrap();
+    let (ok, stdout, stderr) = view(&[&replay.display().to_string()]);
+    assert!(ok, "{stderr}");
+    assert_eq!(stdout.trim(), cached.display().to_string(), "{stderr}");
+    assert!(stderr.contains("made of another copy of the replay") && stderr.contains("cache folder"), "{stderr}");
+    assert_eq!(std::fs::read(&page).unwrap(), others, "the league's file is left as it is");
+    let standalone = std::fs::read(&cached).unwrap();
+    assert!(holds(&standalone, r#"<script type="application/json" id="replay">"#), "a standalone page");
+
+    // Missing: none is written into the league's folder.
+    std::fs::remove_file(&page).unwrap();
+    std::fs::remove_file(&cached).unwrap();
+    let (ok, _, stderr) = view(&[&replay.display().to_string()]);
+    assert!(ok && stderr.contains("there is no page of it there yet"), "{stderr}");
+    assert!(!page.exists() && cached.exists());
+
+    // -o into the league's replays/ is refused, with a message and a non-zero exit.
+    let (ok, _, stderr) = view(&[&replay.display().to_string(), "-o", &page.display().to_string()]);
+    assert!(!ok && stderr.contains("a league's replays folder") && !page.exists(), "{stderr}");
+
+    // The control: out of the league, the page is written beside the replay, replacing the file
+    // there (the league's page, copied with it).
+    let loose = dir.path().join("loose");
+    std::fs::create_dir(&loose).unwrap();
+    let copy = loose.join(replay.file_name().unwrap());
+    std::fs::copy(replay, &copy).unwrap();
+    let beside = loose.join(page.file_name().unwrap());
+    std::fs::write(&beside, &league_page).unwrap();
+    let (ok, stdout, stderr) = view(&[&copy.display().to_string()]);
+    assert!(ok, "{stderr}");
+    assert_eq!(stdout.trim(), beside.display().to_string());
+    assert_eq!(std::fs::read(&beside).unwrap(), standalone, "the standalone page, over the league's copy");
+}
+
+/// A league resumed without `--config` whose config file has changed since it was made says so
+/// in one line, with what changed and the command that uses it (the edit is otherwise ignored
+/// without a word, as docs/tournaments.md says); the controls: nothing when the file is as the
+/// league holds it (edited back), nor when it is gone.
+#[test]
+fn resuming_without_config_says_when_the_config_file_has_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("maps")).unwrap();
+    for name in ["tight.txt", "fire.txt"] {
+        std::fs::copy(map(name), dir.path().join("maps").join(name)).unwrap();
+    }
+    let mut text = "seed = 5\ngames = 1\nmaps = [\"maps/tight.txt\"]\n".to_string();
+    for (name, command) in [("greedy", bin("greedy")), ("waiter", bin("waiter"))] {
+        text.push_str(&format!("[[bots]]\nname = {name:?}\ncommand = {command:?}\n"));
+    }
+    let cfg = dir.path().join("class.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let league = dir.path().join("league");
+    let (league_arg, cfg_arg) = (league.display().to_string(), cfg.display().to_string());
+    let (_, stderr, code) = tournament(&["--config", &cfg_arg, "--out", &league_arg]);
+    assert_eq!(code, 0, "{stderr}");
+    let said = || {
+        let (_, stderr, code) = tournament(&["--resume", &league_arg]);
+        assert_eq!(code, 0, "{stderr}");
+        stderr
+            .lines()
+            .filter(|l| l.contains("has changed since this league was made"))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(said(), Vec::<String>::new(), "the control: unchanged");
+    let original = std::fs::read_to_string(&cfg).unwrap();
+    std::fs::write(&cfg, original.replace(r#""maps/tight.txt""#, r#""maps/tight.txt", "maps/fire.txt""#)).unwrap();
+    assert_eq!(
+        said(),
+        [format!(
+            "{cfg_arg} has changed since this league was made (maps: +maps/fire.txt); to use it: arena tournament \
+             --resume {league_arg} --config {cfg_arg}"
+        )]
+    );
+    assert_eq!(result_lines(&league), 2, "the edit is not played without --config");
+    std::fs::write(&cfg, &original).unwrap();
+    assert_eq!(said(), Vec::<String>::new(), "the control: edited back");
+    std::fs::remove_file(&cfg).unwrap();
+    assert_eq!(said(), Vec::<String>::new(), "the control: gone");
 }
 
 /// Every file of `dir` (and its subfolders) is whole: JSON parses, gzip decodes to JSON, a

@@ -246,6 +246,10 @@ pub struct TournamentConfig {
     /// (see [`recorded`]), so that a resumed quick start is still told apart.
     #[serde(skip)]
     pub embedded: bool,
+    /// The config file it was read from (absolute): a league record keeps it (see
+    /// [`recorded`]), so that `--resume` without `--config` can say when that file has changed.
+    #[serde(skip)]
+    pub file: Option<PathBuf>,
 }
 
 /// Where a config file writes its bots' names.
@@ -435,7 +439,56 @@ impl TournamentConfig {
         let mut config = Self::from_toml(&text, path)?;
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         config.resolve_paths(dir);
+        config.file = std::path::absolute(path).ok();
         Ok(config)
+    }
+
+    /// What `now` (the config file as it reads today) changes in this config (a league's), in a
+    /// few words (`maps: +…/fire.txt; bots: -bob, ~carol`), or `None` when nothing a league plays
+    /// by differs. A `secret` the league drew, the game a run wrote down, `out` and `jobs` are no
+    /// change.
+    pub fn changes_in(&self, now: &TournamentConfig) -> Option<String> {
+        fn diff<T: PartialEq>(old: &[T], new: &[T], name: impl Fn(&T) -> String) -> Vec<String> {
+            let gone = old.iter().filter(|o| !new.contains(o)).map(|o| format!("-{}", name(o)));
+            gone.chain(new.iter().filter(|n| !old.contains(n)).map(|n| format!("+{}", name(n)))).collect()
+        }
+        let mut parts = Vec::new();
+        // (Under the config's folder a map is named relative to it, as the file names it.)
+        let shown =
+            |m: &PathBuf| now.base.as_deref().and_then(|b| m.strip_prefix(b).ok()).unwrap_or(m).display().to_string();
+        let maps = diff(&self.maps, &now.maps, shown);
+        if !maps.is_empty() {
+            parts.push(format!("maps: {}", maps.join(" ")));
+        }
+        let names = |c: &TournamentConfig| c.bots.iter().map(|b| b.name.clone()).collect::<Vec<_>>();
+        let mut bots = diff(&names(self), &names(now), String::clone);
+        for bot in &now.bots {
+            if self.bots.iter().any(|b| b.name == bot.name && b != bot) {
+                bots.push(format!("~{}", bot.name));
+            }
+        }
+        if !bots.is_empty() {
+            parts.push(format!("bots: {}", bots.join(" ")));
+        }
+        let rest = |c: &TournamentConfig, secret: bool| {
+            let mut value = serde_json::to_value(c).unwrap_or_default();
+            if let Some(map) = value.as_object_mut() {
+                for key in ["bots", "maps", "out", "jobs"] {
+                    map.remove(key);
+                }
+                if !secret {
+                    map.remove("secret");
+                }
+                if now.game.is_empty() {
+                    map.remove("game"); // the first game, which a run writes down
+                }
+            }
+            value
+        };
+        if rest(self, now.secret_in_file) != rest(now, now.secret_in_file) {
+            parts.push("other settings".to_string());
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
     }
 
     /// Makes every relative path absolute against `base` (the config file's folder, or the
@@ -691,7 +744,7 @@ pub mod recorded {
 
     use super::TournamentConfig;
 
-    /// Writes `config`'s keys, its `base` and whether it is the embedded default.
+    /// Writes `config`'s keys, its `base`, whether it is the embedded default and its file.
     pub fn serialize<S: Serializer, C: Borrow<TournamentConfig>>(config: &C, s: S) -> Result<S::Ok, S::Error> {
         let config = config.borrow();
         let mut value = serde_json::to_value(config).map_err(S::Error::custom)?;
@@ -701,6 +754,9 @@ pub mod recorded {
             }
             if config.embedded {
                 map.insert("embedded".to_string(), true.into());
+            }
+            if let Some(file) = &config.file {
+                map.insert("file".to_string(), serde_json::to_value(file).map_err(S::Error::custom)?);
             }
         }
         value.serialize(s)
@@ -717,8 +773,12 @@ pub mod recorded {
             Some(embedded) => bool::deserialize(embedded).map_err(D::Error::custom)?,
             None => false,
         };
+        let file = match value.as_object_mut().and_then(|map| map.remove("file")) {
+            Some(file) => Option::<PathBuf>::deserialize(file).map_err(D::Error::custom)?,
+            None => None,
+        };
         let mut config = TournamentConfig::deserialize(value).map_err(D::Error::custom)?;
-        (config.base, config.embedded) = (base, embedded);
+        (config.base, config.embedded, config.file) = (base, embedded, file);
         Ok(config)
     }
 }

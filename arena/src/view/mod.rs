@@ -12,7 +12,7 @@
 pub mod league;
 
 use std::fmt::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 
@@ -229,13 +229,36 @@ pub fn league_replay_page(
     let data = base64::engine::general_purpose::STANDARD.encode(file);
     let render = render.map_or(String::new(), |path| format!("<script src=\"../{}\"></script>", html(path)));
     format!(
-        "{}<link rel=\"stylesheet\" href=\"../{}\"></head>\n<body>{}\n<script type=\"application/gzip+base64\" id=\"replay\">{data}</script>\n<script src=\"../{}\"></script>{render}<script src=\"../{}\"></script>\n</body></html>\n",
+        "{}<link rel=\"stylesheet\" href=\"../{}\"></head>\n<body>{}\n{LEAGUE_REPLAY}{data}</script>\n<script src=\"../{}\"></script>{render}<script src=\"../{}\"></script>\n</body></html>\n",
         head(&format!("{}: {}", replay.game, names.join(" vs "))),
         asset("viewer.css"),
         replay_header(replay, links, games),
         asset("common.js"),
         asset("viewer.js"),
     )
+}
+
+/// The tag before a league replay page's replay (its file's bytes in base64).
+const LEAGUE_REPLAY: &str = "<script type=\"application/gzip+base64\" id=\"replay\">";
+
+/// Whether `page` (a page's text) is a league's page of the replay file whose bytes are `file`
+/// ([`league_replay_page`]): `arena view` opens it rather than write a page of its own.
+pub fn is_league_page_of(page: &str, file: &[u8]) -> bool {
+    let data = base64::engine::general_purpose::STANDARD.encode(file);
+    page.contains(&format!("{LEAGUE_REPLAY}{data}</script>"))
+}
+
+/// The tournament folder whose `replays/` holds `page` (a league's, a merged one's or a
+/// published copy's: a `replays` folder beside `index.html`, `tournament.json` or
+/// `results.jsonl`), if it is one: its pages are the league's own, which `arena view` must not
+/// replace (and `arena publish` publishes every page there).
+pub fn league_of_page(page: &Path) -> Option<PathBuf> {
+    let page = std::path::absolute(page).ok()?;
+    let replays = page.parent()?;
+    let league = replays.parent()?;
+    // (The tournament's file names: `tournament` is this module's layer, not below it.)
+    let marks = ["index.html", "tournament.json", "results.jsonl"];
+    (replays.file_name()? == "replays" && marks.iter().any(|m| league.join(m).is_file())).then(|| league.to_path_buf())
 }
 
 #[cfg(test)]

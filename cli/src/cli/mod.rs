@@ -116,7 +116,9 @@ pub struct ExportSaveArgs {
 pub struct ViewArgs {
     /// The replay file.
     pub replay: PathBuf,
-    /// The page to write (default: the replay's path with `.html` for `.json` or `.json.gz`).
+    /// The page to write (default: the replay's path with `.html` for `.json` or `.json.gz`; for a
+    /// replay in a league's `replays/` folder, the league's own page of it, else one in
+    /// `~/.cache/arena/view`: a league's pages are never replaced).
     #[arg(short = 'o', long = "out")]
     pub out: Option<PathBuf>,
     /// Open the page in the default browser.

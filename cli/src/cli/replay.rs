@@ -183,12 +183,31 @@ fn not_resimulating(path: &Path, divergence: &impl std::fmt::Display) -> anyhow:
 /// Runs `arena view`.
 pub fn view(args: ViewArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     let (replay, failed) = load_verified(&args.replay, games, args.unverified)?;
-    let out = args.out.clone().unwrap_or_else(|| arena::replay::page_file(&args.replay));
-    let page = match failed {
-        None => arena::view::replay_page(&replay, games),
-        Some(why) => arena::view::unverified_replay_page(&replay, games, &why),
+    let out = match &args.out {
+        Some(out) => {
+            if arena::view::league_of_page(out).is_some() {
+                bail!(
+                    "{}: this is a league's replays folder, whose pages are the league's own (and `arena publish` \
+                     publishes every page there): name a page outside it",
+                    out.display()
+                );
+            }
+            Some(out.clone())
+        }
+        None => beside_or_cached(&args.replay, failed.is_some())?,
     };
-    write_atomic(&out, page.as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
+    // `None`: the league's own page of this replay, current, is shown as it is.
+    let out = match out {
+        Some(out) => {
+            let page = match failed {
+                None => arena::view::replay_page(&replay, games),
+                Some(why) => arena::view::unverified_replay_page(&replay, games, &why),
+            };
+            write_atomic(&out, page.as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
+            out
+        }
+        None => arena::replay::page_file(&args.replay),
+    };
     say!("{}", out.display());
     if args.open {
         if let Err(why) = open_in_browser(&out) {
@@ -201,6 +220,53 @@ pub fn view(args: ViewArgs, games: &Registry) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where `arena view` writes the page of `replay` when not told (`-o`): beside it (`x.html` for
+/// `x.json.gz`), unless that is in a league's `replays/` folder, whose pages are the league's own
+/// (with links back to its leaderboard and bots, and published by `arena publish`): then `None`
+/// when the league's page there shows this very replay (and `unverified` is false: that page
+/// has no banner), else a page in the user's cache folder (`$XDG_CACHE_HOME/arena/view`, or
+/// `~/.cache/arena/view`), said on stderr. A standalone page once replaced the league's, and
+/// nothing the league runs wrote it back.
+fn beside_or_cached(replay: &Path, unverified: bool) -> anyhow::Result<Option<std::path::PathBuf>> {
+    let beside = arena::replay::page_file(replay);
+    if arena::view::league_of_page(&beside).is_none() {
+        return Ok(Some(beside));
+    }
+    let current = std::fs::read_to_string(&beside)
+        .is_ok_and(|page| std::fs::read(replay).is_ok_and(|file| arena::view::is_league_page_of(&page, &file)));
+    if current && !unverified {
+        tell!("{}: the league's own page of this match", beside.display());
+        return Ok(None);
+    }
+    let cache = match std::env::var_os("XDG_CACHE_HOME").map(std::path::PathBuf::from).filter(|p| p.is_absolute()) {
+        Some(cache) => cache,
+        None => match std::env::var_os("HOME").map(std::path::PathBuf::from).filter(|p| p.is_absolute()) {
+            Some(home) => home.join(".cache"),
+            None => bail!(
+                "{}: the replay is in a league's folder, whose pages are the league's own, and there is no cache \
+                 folder ($HOME is not set) for a page of its own: name one with -o PAGE.html",
+                replay.display()
+            ),
+        },
+    };
+    let dir = cache.join("arena").join("view");
+    std::fs::create_dir_all(&dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+    let name = beside.file_name().map_or_else(|| "replay.html".into(), |n| n.to_os_string());
+    let why = if !beside.exists() {
+        "there is no page of it there yet"
+    } else if current {
+        "its page there has no banner for a replay that fails verification"
+    } else {
+        "its page there was made of another copy of the replay"
+    };
+    tell!(
+        "{} is in a league's folder, whose pages are the league's own, and {why}: this page is written to the \
+         cache folder instead (-o PAGE.html names another)",
+        replay.display()
+    );
+    Ok(Some(dir.join(name)))
 }
 
 /// Opens `page` in the system's browser (`xdg-open`, or `open` on macOS), its output kept from

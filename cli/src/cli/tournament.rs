@@ -61,7 +61,10 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
         }
         let config = match &args.config {
             Some(path) => load_config(path)?,
-            None => record.config,
+            None => {
+                changed_config_hint(&record.config, dir);
+                record.config
+            }
         };
         if options.shard.is_some() && args.out.as_ref().is_some_and(|o| o != dir) {
             options.league = Some(dir.clone());
@@ -200,6 +203,21 @@ fn from_here(folder: &Path) -> PathBuf {
 
 /// Reads a league's config file, its `[params]` checked against its game here, so that a bad
 /// value is said to be the file's rather than a flag's (`--size: expected ...`).
+/// One line on stderr when the config file a league resumed without `--config` was made from
+/// (`held.file`) now reads differently from what the league holds, with the command that uses
+/// it: the edit is otherwise ignored without a word. Nothing when unchanged, gone or unreadable.
+fn changed_config_hint(held: &TournamentConfig, dir: &Path) {
+    let Some(file) = held.file.as_deref().filter(|f| f.is_file()) else { return };
+    let Some(changes) = TournamentConfig::load(file).ok().and_then(|now| held.changes_in(&now)) else { return };
+    let shown = |p: &Path| arena::safe_text::shell_word(&p.display().to_string());
+    tell!(
+        "{} has changed since this league was made ({changes}); to use it: arena tournament --resume {} --config {}",
+        file.display(),
+        shown(dir),
+        shown(file)
+    );
+}
+
 fn load_config(path: &Path) -> anyhow::Result<TournamentConfig> {
     let config = TournamentConfig::load(path)?;
     if let Ok(game) = arena::games::registry().get(&config.game) {
