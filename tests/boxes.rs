@@ -482,7 +482,7 @@ fn another_users_folder_in_tmpdir_turns_no_box_off_nor_steers_its_set_up() {
     let boxed = run("auto");
     unharmed(&boxed, normal);
     let stderr = String::from_utf8_lossy(&boxed.out.stderr);
-    assert!(!stderr.contains("no box") && stderr.contains("this run makes its boxes in"), "{stderr}");
+    assert!(!stderr.contains("no box") && stderr.contains("boxes are made in folders of each run's own"), "{stderr}");
     let control = run("none");
     assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control read it: {}", control.result);
 

@@ -108,7 +108,8 @@ fn with_near_file(path: &Path, error: std::io::Error) -> std::io::Error {
     match name.and_then(|name| nearest_name(folder, name, regular)) {
         Some(near) => {
             let near = path.with_file_name(near);
-            std::io::Error::new(error.kind(), format!("{error}; did you mean `{}`?", near.display()))
+            let near = crate::safe_text::path_word(&near);
+            std::io::Error::new(error.kind(), format!("{error}; did you mean `{near}`?"))
         }
         None => error,
     }
@@ -116,8 +117,9 @@ fn with_near_file(path: &Path, error: std::io::Error) -> std::io::Error {
 
 /// The name in `folder` nearest to `name` that `keep` accepts, a typo or two away (two edits at
 /// most, and one per three letters: `mybot` is no typo of `bot`), if any. Names are compared
-/// first (a few thousand entries read at most), the nearest first, then by name (the same
-/// answer whatever order the folder lists them in); only those are given to `keep`.
+/// first (the first few thousand entries read, [`MAX_NEAR_ENTRIES`]), the nearest first, then
+/// by name (within those, the same answer whatever order the folder lists them in); only those
+/// are given to `keep`.
 pub fn nearest_name(folder: &Path, name: &str, keep: impl Fn(&str) -> bool) -> Option<String> {
     let typos = |n: &str| strsim::damerau_levenshtein(name, n);
     let mut near: Vec<(usize, String)> = std::fs::read_dir(folder)
@@ -330,7 +332,8 @@ pub(crate) mod tests {
         std::fs::create_dir(dir.path().join("fires.txt")).unwrap();
         let said = |name: &str| read_text(&dir.path().join(name)).unwrap_err().to_string();
         let near = said("jmup.txt");
-        assert!(near.ends_with(&format!("did you mean `{}`?", dir.path().join("jump.txt").display())), "{near}");
+        let meant = crate::safe_text::path_word(&dir.path().join("jump.txt"));
+        assert!(near.ends_with(&format!("did you mean `{meant}`?")), "{near}");
         for far in ["duel.txt", "fire.txt"] {
             assert!(!said(far).contains("did you mean"), "{}", said(far));
         }

@@ -55,7 +55,7 @@ impl Claim {
     /// [`crate::sandbox::shared_folder`] `cpus`), then the others. Where nothing can be claimed
     /// (every CPU held, no such folder), [`from_here`]'s order, as before.
     pub fn take(slots: usize) -> Claim {
-        Self::take_in(crate::sandbox::shared_folder("cpus").as_deref(), slots)
+        Self::take_in(crate::sandbox::shared_folder("cpus").ok().as_deref(), slots)
     }
 
     fn take_in(dir: Option<&std::path::Path>, slots: usize) -> Claim {

@@ -1296,75 +1296,112 @@ pub fn try_claim(path: &Path) -> Option<std::fs::File> {
 }
 
 /// `dir`, made if missing, if it is a folder of this user's that no one else may write in (not a
-/// link), in a folder where no one else may move it (its parent is this user's or root's, and
-/// only they may write there, or it is sticky as `/tmp`): in another user's, they could steer
-/// the claims ([`try_claim`]) or take one away, or, as the boxes' root, send the box's set-up
-/// through their links.
-pub fn own_folder(dir: &std::path::Path) -> Option<std::path::PathBuf> {
-    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+/// link), in a folder where no one else may move it ([`safe_parent`]): in another user's, they
+/// could steer the claims ([`try_claim`]) or take one away, or, as the boxes' root, send the
+/// box's set-up through their links.
+pub fn own_folder(dir: &Path) -> Option<PathBuf> {
+    checked_folder(dir).map_err(|why| tracing::debug!("{why}")).ok()
+}
+
+/// [`own_folder`], or why `dir` is not a folder of this user's alone, naming it.
+fn checked_folder(dir: &Path) -> Result<PathBuf, String> {
+    use std::os::unix::fs::DirBuilderExt;
+    let parent = dir.parent().map_or(Path::new("/"), |p| if p.as_os_str().is_empty() { Path::new(".") } else { p });
+    safe_parent(parent)?;
+    let _ = std::fs::DirBuilder::new().mode(0o700).create(dir);
+    let meta = std::fs::symlink_metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     // SAFETY: geteuid has no preconditions and cannot fail.
     let me = unsafe { libc::geteuid() };
-    let parent = dir.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p });
-    let held = parent.and_then(|p| std::fs::metadata(p).ok()).is_some_and(|m| {
-        m.is_dir() && (m.uid() == me || m.uid() == 0) && (m.mode() & 0o022 == 0 || m.mode() & 0o1000 != 0)
-    });
-    if held {
-        let _ = std::fs::DirBuilder::new().mode(0o700).create(dir);
+    let why = if meta.file_type().is_symlink() {
+        "a link, not a folder".to_string()
+    } else if !meta.is_dir() {
+        "not a folder".to_string()
+    } else if meta.uid() != me {
+        format!("the folder of another user (uid {})", meta.uid())
+    } else if meta.mode() & 0o022 != 0 {
+        format!("a folder others may write in (mode {:o})", meta.mode() & 0o7777)
+    } else {
+        return Ok(dir.to_path_buf());
+    };
+    Err(format!("{}: {why}", dir.display()))
+}
+
+/// Whether no one but this user (and root) may move or replace what is in `folder`: it is this
+/// user's or root's, and only its owner may write in it, or it is sticky (as `/tmp`: only an
+/// entry's owner may move it). A folder of this user's that its own group may write in counts
+/// when that group is the user's own (as a folder made under the umask 002 of systems that give
+/// each user a group of their own).
+fn safe_parent(folder: &Path) -> Result<(), String> {
+    let meta = std::fs::metadata(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    // SAFETY: geteuid and getegid have no preconditions and cannot fail.
+    let (me, my_group) = unsafe { (libc::geteuid(), libc::getegid()) };
+    let mode = meta.mode();
+    let sticky = mode & 0o1000 != 0;
+    let group_writes = mode & 0o020 != 0 && !(meta.uid() == me && meta.gid() == my_group);
+    if !meta.is_dir() {
+        Err(format!("{}: not a folder", folder.display()))
+    } else if meta.uid() != me && meta.uid() != 0 {
+        Err(format!("{}: the folder of another user (uid {})", folder.display(), meta.uid()))
+    } else if (mode & 0o002 != 0 || group_writes) && !sticky {
+        Err(format!(
+            "{}: a folder others may write in, not sticky as /tmp is (mode {:o}), so they could replace what \
+             the arena makes there",
+            folder.display(),
+            mode & 0o7777
+        ))
+    } else {
+        Ok(())
     }
-    let own =
-        held && std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir() && m.uid() == me && m.mode() & 0o022 == 0);
-    if !own {
-        tracing::debug!("{}: not a folder of this user's alone", dir.display());
-    }
-    own.then(|| dir.to_path_buf())
 }
 
 /// The folder `name` of what this user's arenas share on the machine (the boxes' root, the box
-/// uids' and the CPUs' claims), a folder of this user's alone ([`own_folder`]), or `None`. As
-/// root it is in `/run/arena`: only root may write `/run`, so no other user can make it first,
-/// and every root arena finds the same one whatever its `$TMPDIR` (two with their own would
-/// give two boxes one uid). Otherwise `$TMPDIR/arena-<name>-<uid>`.
-pub fn shared_folder(name: &str) -> Option<PathBuf> {
+/// uids' and the CPUs' claims), a folder of this user's alone ([`own_folder`]), or why there is
+/// none. As root it is in `/run/arena` where `/run` is root's alone: only root may write there,
+/// so no other user can make it first, and every root arena finds the same one whatever its
+/// `$TMPDIR` (two with their own would give two boxes one uid). Otherwise (or where `/run` is
+/// not root's alone, as in some containers) `$TMPDIR/arena-<name>-<uid>`.
+pub fn shared_folder(name: &str) -> Result<PathBuf, String> {
     // SAFETY: geteuid has no preconditions and cannot fail.
     let me = unsafe { libc::geteuid() };
     let run = Path::new("/run");
     let root_only = |m: std::fs::Metadata| m.is_dir() && m.uid() == 0 && m.mode() & 0o022 == 0;
     if me == 0 && std::fs::symlink_metadata(run).is_ok_and(root_only) {
         if let Some(arena) = own_folder(&run.join("arena")) {
-            return own_folder(&arena.join(name));
+            return checked_folder(&arena.join(name));
         }
     }
-    own_folder(&std::env::temp_dir().join(format!("arena-{name}-{me}")))
+    checked_folder(&std::env::temp_dir().join(format!("arena-{name}-{me}")))
 }
 
 /// The folder boxes are made on: `shared` ([`shared_folder`]), else (another user made that
-/// path first, or may write where it is) a new folder of this run's own, in `$TMPDIR`, said
-/// with a warning. The box's set-up makes its folders and links by path under it, as root too:
-/// in a folder another user holds, they could send those steps through their links.
-fn box_root(shared: Option<PathBuf>) -> Result<(PathBuf, Option<tempfile::TempDir>), String> {
-    if let Some(dir) = shared {
-        return Ok((dir, None));
-    }
+/// path first, or may write where it is) a new folder of this run's own, in `$TMPDIR` or, where
+/// others may replace what is made there, in `/tmp`, said with a warning once a process. The
+/// box's set-up makes its folders and links by path under it, as root too: in a folder another
+/// user holds, they could send those steps through their links.
+fn box_root(shared: Result<PathBuf, String>) -> Result<(PathBuf, Option<tempfile::TempDir>), String> {
+    let why = match shared {
+        Ok(dir) => return Ok((dir, None)),
+        Err(why) => why,
+    };
+    let tmp = std::env::temp_dir();
+    let base = if safe_parent(&tmp).is_ok() { tmp } else { PathBuf::from("/tmp") };
+    safe_parent(&base).map_err(|e| format!("{why}; and for a folder of this run's own, {e}"))?;
     let fresh = tempfile::Builder::new()
         .prefix("arena-box-root-")
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
-        .tempdir()
-        .map_err(|e| format!("a folder for the boxes in {}: {e}", std::env::temp_dir().display()))?;
-    tracing::warn!(
-        "the boxes' usual folder in {} is not this user's alone (another user made it, or may write there): \
-         this run makes its boxes in {}",
-        std::env::temp_dir().display(),
-        fresh.path().display()
-    );
+        .tempdir_in(&base)
+        .map_err(|e| format!("{why}; and a folder of this run's own in {}: {e}", base.display()))?;
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        tracing::warn!("the boxes' usual folder is not this user's alone ({why}): boxes are made in folders of each run's own, such as {}", fresh.path().display())
+    });
     Ok((fresh.path().to_path_buf(), Some(fresh)))
 }
 
 impl UidClaim {
     fn take() -> Result<UidClaim, SandboxError> {
-        let dir = shared_folder("box-uids").ok_or_else(|| {
-            let why = "no folder of this user's alone in /run or $TMPDIR (another user made it, or others may write \
-                       in it): remove it";
-            setup("the box uid locks", std::io::Error::other(why))
+        let dir = shared_folder("box-uids").map_err(|why| {
+            setup("the box uid locks", std::io::Error::other(format!("{why} (another user made it): remove it")))
         })?;
         let start = std::process::id() % BOX_UIDS;
         for k in 0..BOX_UIDS {
@@ -1656,18 +1693,30 @@ mod tests {
         assert_eq!(own_folder(&link), None, "a link");
         assert_eq!(own_folder(&file), None, "a file");
         assert_eq!(mode(&victim), 0o755, "the link was not followed");
-        let (root, fresh) = box_root(own_folder(&link)).unwrap();
+        let (root, fresh) = box_root(checked_folder(&link)).unwrap();
         assert!(
             fresh.is_some() && root != link && root.is_dir() && mode(&root) == 0o700,
             "{} {:o}",
             root.display(),
             mode(&root)
         );
-        let (shared, none) = box_root(own_folder(&tmp.path().join("mine"))).unwrap();
+        let (shared, none) = box_root(checked_folder(&tmp.path().join("mine"))).unwrap();
         assert!(none.is_none() && shared == tmp.path().join("mine"), "the control: a folder of this user's is used");
         // A parent others may write in, not sticky: they could move the folder and put theirs.
         std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
         assert_eq!(own_folder(&tmp.path().join("mine")), None, "in a folder others may write in");
+        // A folder its own group may write in (umask 002): the user's own group, no one else.
+        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o775)).unwrap();
+        // SAFETY: getegid has no preconditions.
+        let my_group = unsafe { libc::getegid() };
+        std::os::unix::fs::chown(tmp.path(), None, Some(my_group)).unwrap();
+        assert!(own_folder(&tmp.path().join("mine")).is_some(), "in a folder of the user's and its own group's");
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } == 0 {
+            std::os::unix::fs::chown(tmp.path(), None, Some(65534)).unwrap();
+            let why = checked_folder(&tmp.path().join("mine")).unwrap_err();
+            assert!(why.contains("a folder others may write in"), "another group's: {why}");
+        }
         // The control: the old set-up follows the link.
         std::fs::create_dir_all(&link).unwrap();
         std::fs::set_permissions(&link, std::fs::Permissions::from_mode(0o700)).unwrap();
