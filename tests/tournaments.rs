@@ -130,6 +130,29 @@ fn a_tournament_of_sample_bots_and_a_crasher_ranks_as_expected() {
 /// verified; a run says the folder cannot be written and what to do; nothing of it changes. The
 /// control: the same commands on the folder writable, where the pages are written again and
 /// the run resumes.
+/// The default tournament (`arena tournament` alone) run outside the repository finds none of
+/// its maps: it says to run it from the repository's root folder, and plays nothing. The
+/// control: a config's own missing map is named without that line.
+#[test]
+fn the_default_tournament_outside_the_repository_says_where_to_run_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = arena_in(dir.path(), &["tournament", "-j", "1"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("maps/duel.txt: cannot read map"), "{stderr}");
+    assert!(stderr.contains("run it from the repository's root folder"), "{stderr}");
+    let text = format!(
+        "maps = [\"maps/none.txt\"]\n[[bots]]\nname = \"g\"\ncommand = {:?}\n[[bots]]\nname = \"w\"\ncommand = {:?}\n",
+        bin("greedy"),
+        bin("waiter")
+    );
+    std::fs::write(dir.path().join("c.toml"), text).unwrap();
+    let out = arena_in(dir.path(), &["tournament", "-j", "1", "--config", "c.toml"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("maps/none.txt: cannot read map"), "{stderr}");
+    assert!(!stderr.contains("repository's root folder"), "the control: {stderr}");
+}
+
 #[test]
 fn a_read_only_league_is_read_published_and_merged_and_a_run_says_why_not() {
     let dir = tempfile::tempdir().unwrap();

@@ -1832,7 +1832,14 @@ fn load_boards(config: &TournamentConfig, game: &dyn Game) -> Result<BTreeMap<Pa
         } else {
             // Named with the config it is in (a typo in `maps` is the config's fault), as is a
             // map or parameter the game refuses.
-            let text = crate::files::read_map_file(&path).map_err(|e| config.error(format!("in `maps`: {e}")))?;
+            // The embedded default's maps are the repository's, named from the folder it runs in.
+            let here = if config.embedded && !path.exists() {
+                " (the default tournament plays the repository's maps: run it from the repository's root folder, \
+                 or give --config)"
+            } else {
+                ""
+            };
+            let text = crate::files::read_map_file(&path).map_err(|e| config.error(format!("in `maps`: {e}{here}")))?;
             (Some(Arc::<str>::from(text.as_str())), schedule::digest(text.as_bytes()))
         };
         let cost = game
