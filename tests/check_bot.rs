@@ -172,6 +172,43 @@ fn a_python_bot_without_its_execute_bit_is_told_to_run_through_python3() {
     );
 }
 
+/// A script whose `#!` line cannot run, saved with Windows line endings (`#!/bin/sh\r`,
+/// `#!/usr/bin/python3\r`: "No such file or directory" for a file that is there) or naming an
+/// interpreter of another machine, is told what its `#!` line names and the fix; `arena duel`
+/// says the same (one hint, the referee's). The control: the same script with LF line endings
+/// starts (and passes).
+#[test]
+fn a_script_whose_interpreter_cannot_run_is_told_why() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: String| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path.display().to_string()
+    };
+    let reference = bin("reference");
+    // (Each runs the program its command names after it, which its box then shows.)
+    let crlf = write("crlf.sh", "#!/bin/sh\r\nexec \"$1\"\r\n".to_string());
+    let lf = write("lf.sh", "#!/bin/sh\nexec \"$1\"\n".to_string());
+    let brew = write("brew.sh", "#!/opt/homebrew/bin/bash\nexec \"$1\"\n".to_string());
+    let out = arena(&["check-bot", &crlf]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("its `#!` line names `/bin/sh\\r`, which does not exist"), "{said}");
+    assert!(said.contains(&format!("Windows line endings; fix: `sed -i 's/\\r$//' {crlf}`")), "{said}");
+    let out = arena(&["check-bot", &brew]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("names `/opt/homebrew/bin/bash`, which is not on this machine"), "{said}");
+    assert!(said.contains("(write `#!/usr/bin/env bash`)"), "bash is in /usr/bin or /bin: {said}");
+    let map = map("duel.txt");
+    let out = arena(&["duel", "--map", &map, &crlf, &reference]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("Windows line endings"), "{said}");
+    let (stdout, code) = check(&format!("{lf} {reference}"));
+    assert_eq!(code, 0, "the control, LF line endings: {stdout}");
+}
+
 /// A "program" that is a FIFO (a build can leave one): check-bot says it cannot start it and
 /// ends, where it used to wait forever reading the file's first bytes for its advice (see
 /// `files::tests::a_fifo_is_no_regular_file_and_is_not_waited_for` for the control).

@@ -682,6 +682,114 @@ fn bots_that_cannot_build_or_start_get_a_clear_row() {
     assert!(!stderr.contains("no match to play"), "two of four can play: {stderr}");
 }
 
+/// Writes `text` as the executable `file` of the bot folder `name` in `dir`.
+fn bot_file(dir: &Path, name: &str, file: &str, text: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(dir.join(name)).unwrap();
+    std::fs::write(dir.join(name).join(file), text).unwrap();
+    std::fs::set_permissions(dir.join(name).join(file), std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// Runs a league of the config `cfg` into `out` with `PATH` set to `path`.
+fn tournament_with_path(cfg: &Path, out: &Path, path: &str) -> (String, String, i32) {
+    let args = ["tournament", "--config", &cfg.display().to_string(), "--out", &out.display().to_string()];
+    let run = Command::new(bin("arena")).current_dir(root()).env("PATH", path).args(args).output().unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (text(&run.stdout), text(&run.stderr), run.status.code().unwrap_or(-1))
+}
+
+/// A bot that cannot start as it will really run gets a "cannot play" row with why, before
+/// any match: a script saved with Windows line endings (`#!/bin/sh\r`), a `#!` line naming an
+/// interpreter of another machine, an interpreter's script mistyped (`sh bto.sh`), a program
+/// named bare that is on the teacher's PATH only (bots look in /usr/local/bin, /usr/bin, /bin).
+/// Each passed the league's old check (its program is there; the bare one on the arena's
+/// PATH), and made every match it was in "could not be played" or a crash. The controls: the
+/// same script with LF line endings, and a compiled bot, play each other; no match fails, and
+/// neither is listed as unable to play.
+#[test]
+fn a_bot_that_cannot_start_as_it_will_run_gets_a_cannot_play_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let waiter = bin("waiter");
+    // (A script runs the program its command names after it, which its box then shows.)
+    bot_file(d, "crlf", "run.sh", "#!/bin/sh\r\nexec \"$1\"\r\n");
+    bot_file(d, "lf", "run.sh", "#!/bin/sh\nexec \"$1\"\n");
+    bot_file(d, "brew", "run.py", "#!/opt/homebrew/bin/python3\nprint('WAIT')\n");
+    bot_file(d, "typo", "bot.sh", &format!("exec {waiter}\n"));
+    bot_file(d, "tools", "arena-test-runner", &format!("#!/bin/sh\nexec {waiter}\n"));
+    let mut text = format!("maps = [{:?}]\n", map("fire.txt"));
+    text.push_str(&format!("[[bots]]\nname = \"waiter\"\ncommand = {waiter:?}\n"));
+    let run = format!("./run.sh {waiter}");
+    for (name, command, cwd) in [
+        ("lf", run.as_str(), "lf"),
+        ("crlf", run.as_str(), "crlf"),
+        ("brew", "./run.py", "brew"),
+        ("typo", "sh bto.sh", "typo"),
+        ("shim", "arena-test-runner", "typo"),
+    ] {
+        text.push_str(&format!("[[bots]]\nname = {name:?}\ncommand = {command:?}\ncwd = {cwd:?}\n"));
+    }
+    let cfg = d.join("t.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let out = d.join("t");
+    // (The teacher's PATH has the runner: the old check looked bare names up there.)
+    let path = format!("{}:{}", d.join("tools").display(), std::env::var("PATH").unwrap_or_default());
+    let (stdout, stderr, code) = tournament_with_path(&cfg, &out, &path);
+    assert_eq!(code, 0, "{stderr}");
+    let board = leaderboard(&out);
+    assert_eq!((board["scheduled"].as_u64(), board["matches"].as_u64()), (Some(2), Some(2)), "{board}");
+    let failure = |bot: &str| row(&board, bot)["failure"].as_str().unwrap_or_default().to_string();
+    let crlf = failure("crlf");
+    assert!(crlf.contains("Windows line endings") && crlf.contains("sed -i 's/\\r$//' ./run.sh"), "{crlf}");
+    let brew = failure("brew");
+    assert!(brew.contains("`#!` line names") && brew.contains("which is not on this machine"), "{brew}");
+    let typo = failure("typo");
+    assert!(typo.contains("the script `bto.sh` that `sh` is to run does not exist"), "{typo}");
+    assert!(typo.contains("did you mean `bot.sh`?"), "{typo}");
+    let shim = failure("shim");
+    assert!(shim.contains("program `arena-test-runner` not found in /usr/local/bin, /usr/bin, /bin"), "{shim}");
+    for good in ["waiter", "lf"] {
+        assert_eq!(row(&board, good)["failure"], Value::Null, "{good}");
+        assert_eq!(row(&board, good)["games"], 2, "{good} played");
+        assert_eq!(row(&board, good)["forfeits"], serde_json::json!({}), "{good} played to the end");
+    }
+    assert!(!stdout.contains("could not be played") && !stderr.contains("could not be played"), "{stdout}{stderr}");
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert_eq!(index.matches("\"failure\":").count(), 4, "only the four bad bots could not play");
+}
+
+/// A match that could not start because of one bot (its interpreter, `#!./interp`, a script of
+/// its folder, itself has a `#!` line with Windows line endings: past the league's check, which
+/// looks one `#!` deep, failing at each start) names that bot: its row says why, and the pages list it alone as unable to play, not
+/// its opponent, who played no game either (the pages listed every bot without a game).
+#[test]
+fn a_match_that_cannot_start_blames_only_the_bot_that_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let waiter = bin("waiter");
+    bot_file(d, "carol", "run.sh", "#!/bin/sh\nexec \"$1\"\n");
+    bot_file(d, "x", "interp", "#!/bin/sh\r\nexec \"$@\"\r\n");
+    bot_file(d, "x", "run", "#!./interp\n");
+    let mut text = format!("maps = [{:?}]\n", map("fire.txt"));
+    text.push_str(&format!("[[bots]]\nname = \"carol\"\ncommand = \"./run.sh {waiter}\"\ncwd = \"carol\"\n"));
+    text.push_str("[[bots]]\nname = \"x\"\ncommand = \"./run\"\ncwd = \"x\"\n");
+    let cfg = d.join("t.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let out = d.join("t");
+    let (stdout, stderr, code) =
+        tournament(&["--config", &cfg.display().to_string(), "--out", &out.display().to_string()]);
+    assert_eq!(code, 1, "matches could not be played: {stderr}");
+    assert!(stderr.contains("could not be played: bot `x`: cannot start"), "{stdout}{stderr}");
+    let board = leaderboard(&out);
+    let x = row(&board, "x")["unstarted"].as_str().unwrap_or_default().to_string();
+    assert!(x.starts_with("bot `x`: cannot start"), "{board}");
+    assert_eq!(row(&board, "carol")["unstarted"], Value::Null);
+    assert_eq!(row(&board, "carol")["games"], 0, "carol played no game either");
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert_eq!(index.matches("\"failure\":").count(), 1, "x alone could not play");
+    assert!(index.contains("\"failure\":\"bot `x`: cannot start"), "the listed bot is x");
+}
+
 #[test]
 fn a_league_that_can_play_no_match_says_why_and_a_bad_param_names_its_file() {
     let dir = tempfile::tempdir().unwrap();

@@ -7,6 +7,7 @@ pub mod cpus;
 pub mod log;
 mod monitor;
 mod process;
+pub mod start;
 
 use std::time::Duration;
 
@@ -89,6 +90,19 @@ pub enum RefereeError {
         /// Bots given.
         got: usize,
     },
+}
+
+impl RefereeError {
+    /// The bot whose command or box failed the match's start, if the error names one (its
+    /// opponents are not at fault).
+    pub fn bot(&self) -> Option<&str> {
+        match self {
+            RefereeError::BadCommand { name, .. }
+            | RefereeError::Spawn { name, .. }
+            | RefereeError::Sandbox { name, .. } => Some(name),
+            _ => None,
+        }
+    }
 }
 
 /// A finished match: its replay and each bot's stderr.

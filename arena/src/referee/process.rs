@@ -272,7 +272,7 @@ impl BotProcess {
                 let hint = handle
                     .start_hint(&source)
                     .map(str::to_string)
-                    .or_else(|| program_hint(&words, cmd.cwd.as_deref(), &source))
+                    .or_else(|| program_hint(&words, cmd.cwd.as_deref(), &source, &sandbox.sight()))
                     .map_or(String::new(), |h| format!("; {h}"));
                 std::thread::spawn(move || handle.release());
                 let (name, command) = (cmd.name.clone(), cmd.command.clone());
@@ -669,8 +669,15 @@ const MAX_NEAR_ENTRIES: usize = 4096;
 /// named without `./` (the system looks for it on the PATH only), one found on the user's PATH
 /// but not on the bots' ([`BOX_PATH`]), a path with a space that the command's splitting cut in
 /// two, a folder instead of its program, a program not built yet (or whose build failed), or a
-/// script that may not be run (no execute permission).
-fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std::io::Error) -> Option<String> {
+/// script that may not be run (no execute permission), or one whose `#!` line names an
+/// interpreter the bot does not have (Windows line endings: `/bin/sh\r`; another machine's
+/// path), as a bot that sees `sight` runs it.
+fn program_hint(
+    words: &[String],
+    folder: Option<&std::path::Path>,
+    error: &std::io::Error,
+    sight: &crate::sandbox::Sight,
+) -> Option<String> {
     use std::os::unix::fs::PermissionsExt;
     let program = words.first()?;
     let here = folder.unwrap_or(Path::new("."));
@@ -718,19 +725,10 @@ fn program_hint(words: &[String], folder: Option<&std::path::Path>, error: &std:
             word(&format!("./{program}"))
         )),
         std::io::ErrorKind::NotFound if !program.contains('/') => {
-            let on_path = std::env::var_os("PATH")
-                .map(|p| {
-                    let dirs = std::env::split_paths(&p).filter(|d| !std::env::split_paths(BOX_PATH).any(|b| b == *d));
-                    dirs.map(|d| d.join(program)).find(|f| f.is_file())
-                })
-                .unwrap_or_default()?;
-            Some(format!(
-                "`{shown}` is {} on your PATH, but a bot's programs are looked for in {box_path} only: write its full \
-                 path, `{}`",
-                crate::safe_text::terminal(&on_path.display().to_string()),
-                word(&on_path.display().to_string())
-            ))
+            super::start::bare_hint(program, sight, std::env::var_os("PATH").as_deref())
         }
+        // The file is there: what it names is not (its `#!` line's interpreter).
+        std::io::ErrorKind::NotFound if file.is_some() => super::start::interpreter_hint(words, folder, sight),
         std::io::ErrorKind::PermissionDenied if meta.as_ref().is_some_and(|m| m.is_dir()) => {
             // The program `arena new-bot` makes is named after its folder.
             let dir = program.trim_end_matches('/');
@@ -1031,7 +1029,7 @@ mod tests {
         std::fs::write(dir.path().join("bot"), "#!/bin/sh\n").unwrap();
         let hint_for = |command: &str, error: &std::io::Error| {
             let words: Vec<String> = command.split(' ').map(str::to_string).collect();
-            program_hint(&words, folder, error)
+            program_hint(&words, folder, error, &crate::sandbox::Sight::boxed())
         };
         let hint = hint_for("bot", &missing).unwrap_or_default();
         assert!(hint.contains("write `./bot`"), "{hint}");
@@ -1051,7 +1049,9 @@ mod tests {
         let hint = hint_for("./my bots/cbot/cbot", &missing).unwrap_or_default();
         assert!(hint.contains("its program is `./my`") && hint.contains("\"'./my bots/cbot/cbot'\""), "{hint}");
         // A bot's folder instead of its program (the one `arena new-bot` makes has its name).
-        let folder_hint = |dir: &str| program_hint(&[dir.to_string()], folder, &denied).unwrap_or_default();
+        let folder_hint = |dir: &str| {
+            program_hint(&[dir.to_string()], folder, &denied, &crate::sandbox::Sight::boxed()).unwrap_or_default()
+        };
         let hint = folder_hint("my bots/cbot");
         assert!(hint.contains("is a folder, not a program") && hint.contains("`'my bots/cbot/cbot'`"), "{hint}");
         assert!(folder_hint("my bots/").contains("`'my bots'/…`"), "no program named after it");
@@ -1093,7 +1093,9 @@ mod tests {
         let bare = tempfile::tempdir().unwrap();
         std::fs::write(bare.path().join("mybot"), "#!/bin/sh\n").unwrap();
         std::fs::set_permissions(bare.path().join("mybot"), std::fs::Permissions::from_mode(0o755)).unwrap();
-        let hint = program_hint(&["./mybott".to_string()], Some(bare.path()), &missing).unwrap_or_default();
+        let hint =
+            program_hint(&["./mybott".to_string()], Some(bare.path()), &missing, &crate::sandbox::Sight::boxed())
+                .unwrap_or_default();
         assert_eq!(hint, "`./mybott` does not exist, but `./mybot` does: did you mean it?");
         std::fs::set_permissions(dir.path().join("bot"), std::fs::Permissions::from_mode(0o644)).unwrap();
         let hint = hint_for("./bott", &missing).unwrap_or_default();
@@ -1118,7 +1120,8 @@ mod tests {
         program("my bot", 0o755);
         // `arena check-bot "'./my bott'"`: one word, the program.
         let words = shell_words::split("'./my bott'").unwrap();
-        let hint = program_hint(&words, Some(dir.path()), &missing).unwrap_or_default();
+        let hint =
+            program_hint(&words, Some(dir.path()), &missing, &crate::sandbox::Sight::boxed()).unwrap_or_default();
         let suggested = hint.split_once(", but `").and_then(|(_, rest)| rest.split_once("` does")).map(|(s, _)| s);
         assert_eq!(suggested, Some("'./my bot'"), "{hint}");
         assert_eq!(shell_words::split(suggested.unwrap_or_default()).unwrap(), ["./my bot"]);
@@ -1126,18 +1129,25 @@ mod tests {
         assert_eq!(shell_words::split("./my bot").unwrap(), ["./my", "bot"]);
         // A quote in the name is quoted too.
         program("it's bot", 0o755);
-        let hint = program_hint(&["./its bot".to_string()], Some(dir.path()), &missing).unwrap_or_default();
+        let hint =
+            program_hint(&["./its bot".to_string()], Some(dir.path()), &missing, &crate::sandbox::Sight::boxed())
+                .unwrap_or_default();
         let suggested = hint.split_once(", but `").and_then(|(_, rest)| rest.split_once("` does")).map(|(s, _)| s);
         assert_eq!(shell_words::split(suggested.unwrap_or_default()).unwrap(), ["./it's bot"], "{hint}");
         // The other commands built from the path.
         program("my script", 0o644);
-        let hint = program_hint(&["./my script".to_string()], Some(dir.path()), &denied).unwrap_or_default();
+        let hint =
+            program_hint(&["./my script".to_string()], Some(dir.path()), &denied, &crate::sandbox::Sight::boxed())
+                .unwrap_or_default();
         assert!(hint.contains("`chmod +x './my script'`") && hint.ends_with("`sh './my script'`"), "{hint}");
-        let hint = program_hint(&["my script".to_string()], Some(dir.path()), &missing).unwrap_or_default();
+        let hint =
+            program_hint(&["my script".to_string()], Some(dir.path()), &missing, &crate::sandbox::Sight::boxed())
+                .unwrap_or_default();
         assert!(hint.ends_with("write `'./my script'`"), "{hint}");
         // A plain name needs no quotes.
         program("mybot", 0o755);
-        let hint = program_hint(&["./mybott".to_string()], Some(dir.path()), &missing).unwrap_or_default();
+        let hint = program_hint(&["./mybott".to_string()], Some(dir.path()), &missing, &crate::sandbox::Sight::boxed())
+            .unwrap_or_default();
         assert!(hint.contains(", but `./mybot` does"), "{hint}");
     }
 
@@ -1149,7 +1159,8 @@ mod tests {
         let denied = std::io::Error::from_raw_os_error(libc::EACCES);
         let hint = |file: &str, text: &[u8]| {
             std::fs::write(dir.path().join(file), text).unwrap();
-            program_hint(&[format!("./{file}")], Some(dir.path()), &denied).unwrap_or_default()
+            program_hint(&[format!("./{file}")], Some(dir.path()), &denied, &crate::sandbox::Sight::boxed())
+                .unwrap_or_default()
         };
         let through =
             |i: &str, file: &str| format!("`chmod +x ./{file}`, or run it through its interpreter: `{i} ./{file}`");

@@ -158,6 +158,42 @@ pub struct Isolation {
     pub missing: Vec<String>,
 }
 
+/// Where a bot's program is looked for and what of the machine it sees, for the checks of
+/// what its command will really run (a `#!` line's interpreter, a program named bare).
+#[derive(Debug, Clone)]
+pub struct Sight {
+    /// The folders a program named without one is looked for in: [`BOX_PATH`], or the arena's
+    /// own `PATH` with the sandbox off (`--sandbox none` keeps the arena's environment).
+    pub path: std::ffi::OsString,
+    /// Whether the bot runs in a box, which shows it only the system's folders, its own and the
+    /// files its command names (see [`shown_paths`]); otherwise it sees the whole machine.
+    pub boxed: bool,
+}
+
+impl Sight {
+    /// What a bot in a box sees (also the course checker's view, whatever the system allows).
+    pub fn boxed() -> Sight {
+        Sight { path: BOX_PATH.into(), boxed: true }
+    }
+
+    /// Whether `path` (absolute, or relative to the current folder) is there for the bot run
+    /// with `words` in `folder`: it exists and, in a box, the box shows it (through links).
+    pub fn sees(&self, path: &Path, words: &[String], folder: Option<&Path>) -> bool {
+        let Ok(real) = std::fs::canonicalize(path) else { return false };
+        !self.boxed || is_system(&real) || shown_paths(words, folder).iter().any(|shown| real.starts_with(shown))
+    }
+
+    /// The executable file `name` (a program named without a folder) is found as, if any.
+    pub fn find(&self, name: &str) -> Option<PathBuf> {
+        std::env::split_paths(&self.path).map(|dir| dir.join(name)).find(|p| is_executable_file(p))
+    }
+}
+
+/// Whether `path` is a regular file (through links) that someone may execute.
+pub fn is_executable_file(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.mode() & 0o111 != 0)
+}
+
 /// What to start in a box.
 #[derive(Debug, Clone, Copy)]
 pub struct Launch<'a> {
@@ -321,6 +357,14 @@ impl Sandbox {
     /// The limits applied.
     pub fn limits(&self) -> &SandboxLimits {
         &self.limits
+    }
+
+    /// Where this run's bots look for programs and what they see.
+    pub fn sight(&self) -> Sight {
+        match self.mode {
+            SandboxMode::None => Sight { path: std::env::var_os("PATH").unwrap_or_default(), boxed: false },
+            _ => Sight { path: BOX_PATH.into(), boxed: self.boxed },
+        }
     }
 
     /// What this run's boxes give.

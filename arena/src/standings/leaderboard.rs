@@ -58,6 +58,11 @@ pub struct Row {
     /// Why the bot could not play at all (build failed, program missing), if so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<String>,
+    /// Why its matches could not start in the run that wrote this leaderboard (its program
+    /// failed to start: the first such error), if some could not; its opponents in them are
+    /// not at fault and have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unstarted: Option<String>,
     /// What else a reader should know: its newest version failed ("build failed at `<time>`,
     /// standing from `<version>`"), some of its matches wait for a good build.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -451,6 +456,7 @@ pub fn compute(input: &Input) -> Leaderboard {
                 rating: (rating.rating * 10.0).round() / 10.0,
                 deviation: (rating.deviation * 10.0).round() / 10.0,
                 failure: input.failures.get(name).cloned(),
+                unstarted: None,
                 note: None,
                 build_log: None,
                 matches: t.matches,

@@ -374,7 +374,7 @@ impl TournamentRecord {
     pub fn not_as_built(&self, bot: &BotVersion, left_out: &submission::LeftOut) -> Option<String> {
         if bot.kept {
             // The league's own copy: it must still be there.
-            return versions::check_program(&bot.entry).err().map(|why| format!("its kept copy: {why}"));
+            return versions::program_exists(&bot.entry).err().map(|why| format!("its kept copy: {why}"));
         }
         let base = self.config.base.as_deref();
         // Its files reached through a link now (none was there when the league was built).
@@ -459,6 +459,16 @@ impl TournamentRecord {
     /// version and notes, the run facts, and links to the logs found in `dir`.
     pub fn leaderboard(&self, results: &[ResultLine], dir: &Path, games: &Registry) -> Leaderboard {
         self.leaderboard_of(&self.schedule, &self.failures, results, dir, None, games)
+    }
+
+    /// Marks the rows of the bots whose start failed matches of this run (`unstarted`: each
+    /// with the first error), the error's paths shown as the league's pages show them (see
+    /// [`Row::unstarted`](crate::standings::leaderboard::Row::unstarted)).
+    pub fn mark_unstarted(&self, board: &mut Leaderboard, unstarted: &BTreeMap<String, String>, dir: &Path) {
+        let shown = self.shown_paths(dir);
+        for row in &mut board.rows {
+            row.unstarted = unstarted.get(&row.bot).map(|why| shown.text(why));
+        }
     }
 
     /// The standings as they were at `as_of`: each bot on its newest good version seen by
@@ -794,7 +804,7 @@ pub fn run(
     let plan = reconcile(&league, out, options, games)?;
     reporter.report(Event::Planned(&Plan { todo: &plan.todo, kept: plan.kept, waiting: plan.waiting, shard: None }))?;
     let Reconciled { mut done, todo, kept, waiting, superseded, valid_len } = plan;
-    let Executed { played, failed, changed } = if options.prepare_only {
+    let Executed { played, failed, unstarted, changed } = if options.prepare_only {
         Executed::default()
     } else {
         let writer = ResultsWriter::open(&out.join(RESULTS_FILE), valid_len)?;
@@ -802,7 +812,8 @@ pub fn run(
         execute(&league.record, league.game, league.boards, matches, &mut done)?
     };
     // Finish.
-    let leaderboard = league.record.leaderboard(&done, out, games);
+    let mut leaderboard = league.record.leaderboard(&done, out, games);
+    league.record.mark_unstarted(&mut leaderboard, &unstarted, out);
     write_leaderboard(out, &league_title(out), &leaderboard, &done, reporter)?;
     Ok(Summary {
         out: out.to_path_buf(),
@@ -1160,8 +1171,9 @@ fn run_shard(
     record.config.jobs = jobs.or(record.config.jobs);
     let mut done = sorted.done;
     let matches = Matches { todo, writer, out, league: &source, check_live: true, reporter, cancel: &cancel };
-    let Executed { played, failed, changed } = execute(&record, game, boards, matches, &mut done)?;
-    let leaderboard = record.leaderboard(&done, out, games);
+    let Executed { played, failed, unstarted, changed } = execute(&record, game, boards, matches, &mut done)?;
+    let mut leaderboard = record.leaderboard(&done, out, games);
+    record.mark_unstarted(&mut leaderboard, &unstarted, out);
     Ok(Summary {
         out: out.to_path_buf(),
         leaderboard,
@@ -1576,6 +1588,8 @@ struct Matches<'a> {
 struct Executed {
     played: usize,
     failed: Vec<String>,
+    /// The bots whose start failed a match, each with the first such error.
+    unstarted: BTreeMap<String, String>,
     changed: usize,
 }
 
@@ -1662,6 +1676,7 @@ fn execute(
     let (sender, receiver) = mpsc::channel::<(ScheduledMatch, Outcome)>();
     let mut played = 0;
     let mut failed = Vec::new();
+    let mut unstarted = BTreeMap::new();
     let mut changed = 0;
     let live = LiveBots {
         record,
@@ -1737,12 +1752,15 @@ fn execute(
                 Err(e) => {
                     reporter.report(Event::Failed { scheduled: &m, error: &e })?;
                     failed.push(format!("{}: {e}", m.key));
+                    if let Some(bot) = e.bot() {
+                        unstarted.entry(bot.to_string()).or_insert_with(|| e.to_string());
+                    }
                 }
             }
         }
         Ok(())
     })?;
-    Ok(Executed { played, failed, changed })
+    Ok(Executed { played, failed, unstarted, changed })
 }
 
 /// Step 4, record: saves a match's replay (and its bots' log), reports it, then appends its

@@ -5,7 +5,8 @@
 //! its leaderboards and pages names a path under the config's folder or the league's folder
 //! relative to it (`sh bots/alice/bot.sh`, as the config gives it; `its folder bots/carol is
 //! missing`; `versions/alice/…` for the copy the league kept), and any other absolute path by
-//! its last part after an ellipsis (`/opt/bots/x` is shown `…/x`). The league's record
+//! its last part after an ellipsis (`/opt/bots/x` is shown `…/x`), but the system's in a
+//! message (`/usr/bin`, `/bin/sh`: where bots look for programs tells nothing of the teacher's). The league's record
 //! (`tournament.json`) and the terminal keep the paths, which help the teacher.
 
 use std::path::{Component, Path, PathBuf};
@@ -86,7 +87,8 @@ impl ShownPaths {
     }
 
     /// `text` (a message: why a bot cannot play, a compiler's first error) with every absolute
-    /// path in it shown by [`ShownPaths::path`]. A path starts with `/` at the start of the text
+    /// path in it shown by [`ShownPaths::path`], but the system's (`/usr/bin`, `/bin/sh`), shown
+    /// whole. A path starts with `/` at the start of the text
     /// or after a space, quote, bracket, `=`, `,` or `:`, and ends before a space, quote,
     /// bracket, `:`, `,`, `;`, `|` or `&` (and a final `.`); one under a root is found whole,
     /// spaces in the root included.
@@ -125,7 +127,14 @@ impl ShownPaths {
             while len > 1 && rest[..len].ends_with('.') && !rest[..len].ends_with("/.") {
                 len -= 1;
             }
-            out.push_str(&self.path(Path::new(&rest[..len])));
+            // (A system path, `/usr/bin` or `/bin/sh`, tells nothing of the teacher's: a
+            // message naming where bots look for programs stays whole.)
+            let path = Path::new(&rest[..len]);
+            if crate::sandbox::is_system(path) && !path.components().any(|c| c == Component::ParentDir) {
+                out.push_str(&rest[..len]);
+            } else {
+                out.push_str(&self.path(path));
+            }
             at += len;
         }
         out
@@ -200,6 +209,11 @@ mod tests {
         assert_eq!(s.path(Path::new("/home/j doe/courses/2026/../2025/bot")), "…/bot");
         assert_eq!(s.path(Path::new("/home/j doe/courses/20266/bot")), "…/bot", "not under the root: a sibling");
         assert_eq!(s.path(Path::new("/usr/bin/python3")), "…/python3");
+        assert_eq!(
+            s.text("not found in /usr/local/bin, /usr/bin, /bin; `/bin/sh\\r`, /opt/x/y, /usr/../home/j/z"),
+            "not found in /usr/local/bin, /usr/bin, /bin; `/bin/sh\\r`, …/y, …/z",
+            "a system path in a message is shown whole"
+        );
         assert_eq!(s.path(Path::new("/")), "…");
         assert_eq!(s.path(Path::new("bots/x")), "bots/x");
         assert_eq!(ShownPaths::new([Path::new("/"), Path::new("rel")]).path(Path::new("/home/j/x")), "…/x");
@@ -237,7 +251,8 @@ mod tests {
         assert_eq!(s.text("missing /home/j doe/courses/2026."), "missing ..", "the root, then the full stop");
         let kept = "see https://example.org/a/b, and/or 1/2 / x, //comment";
         assert_eq!(s.text(kept), kept);
-        assert_eq!(s.text("PATH=/usr/bin:/bin"), "PATH=…/bin:…/bin");
+        assert_eq!(s.text("PATH=/usr/bin:/bin"), "PATH=/usr/bin:/bin", "the system's paths, whole");
+        assert_eq!(s.text("PATH=/opt/x/bin:/bin"), "PATH=…/bin:/bin");
         assert_eq!(s.text("é/x /é/y"), "é/x …/y");
         for text in ["its folder bots/carol is missing", "…/x", "."] {
             assert_eq!(s.text(text), text, "shown twice, the same");

@@ -991,7 +991,7 @@ pub fn prepare(
                 // (Not run: refused just before its build.)
                 None => Err(problem),
             },
-            _ => check_program(entry).and_then(|()| {
+            _ => check_program(entry, &sandbox.sight()).and_then(|()| {
                 // (The files fingerprinted are those the copy below must still be made from.)
                 let files = match &checked {
                     Some(files) => files.own.fingerprints(),
@@ -1075,7 +1075,7 @@ pub fn prepare(
         // Without a copy to play from (see [`unchecked`]), it plays from its own folder only if
         // what its build wrote could be read, to be checked before and after each match.
         let attempt = attempt.and_then(|(fingerprint, portable, kept)| {
-            let copy = kept.as_ref().filter(|k| check_program(k).is_ok());
+            let copy = kept.as_ref().filter(|k| program_exists(k).is_ok());
             let whole = checked.as_ref().map(|c| c.whole.as_ref().map(|_| ()));
             match (copy, whole) {
                 (None, Some(Err(unread))) if refuses_unchecked() => {
@@ -1096,7 +1096,7 @@ pub fn prepare(
             Ok((fingerprint, portable, kept)) => {
                 // It plays from the copy of this version when there is one (see
                 // [`BotVersion::kept`]): the one found or made above, which the record keeps.
-                let copy = kept.clone().filter(|k| check_program(k).is_ok());
+                let copy = kept.clone().filter(|k| program_exists(k).is_ok());
                 let version = Version {
                     fingerprint: fingerprint.clone(),
                     label: String::new(),
@@ -1136,7 +1136,7 @@ pub fn prepare(
                 h.record(version, commit);
                 match h.standing(None) {
                     // It plays on as its last good version, from the copy the league kept.
-                    Some(good) => bots.push(match good.kept.as_ref().filter(|k| check_program(k).is_ok()) {
+                    Some(good) => bots.push(match good.kept.as_ref().filter(|k| program_exists(k).is_ok()) {
                         Some(kept) => BotVersion {
                             entry: kept.clone(),
                             fingerprint: good.fingerprint.clone(),
@@ -1271,12 +1271,13 @@ pub fn kept_in_memory(entry: &BotEntry, fingerprint: &str, league: &Path, here: 
 
 /// Whether the kept copy `kept` is still on disk: its folder, and its program.
 fn copy_is_there(kept: &BotEntry) -> bool {
-    kept.cwd.as_ref().is_none_or(|d| d.is_dir()) && check_program(kept).is_ok()
+    kept.cwd.as_ref().is_none_or(|d| d.is_dir()) && program_exists(kept).is_ok()
 }
 
 /// Checks that a bot's program exists (a path relative to its working directory, or a
-/// program found on PATH).
-pub fn check_program(bot: &BotEntry) -> Result<(), String> {
+/// program found on PATH): whether a kept copy is still there (see [`check_program`] for what
+/// a version must pass to play).
+pub fn program_exists(bot: &BotEntry) -> Result<(), String> {
     let words = shell_words::split(&bot.command).map_err(|e| format!("bad command `{}`: {e}", bot.command))?;
     let program = words.first().ok_or_else(|| "empty command".to_string())?;
     let found = if program.contains('/') {
@@ -1288,6 +1289,22 @@ pub fn check_program(bot: &BotEntry) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("cannot start: program `{program}` not found"))
+    }
+}
+
+/// Checks that a bot can start as it will really run, seeing `sight` (see
+/// [`crate::referee::start::trouble`]): its program is there (a bare name where bots look for
+/// programs, not on the teacher's PATH), may be run, its `#!` line names an interpreter the bot
+/// has, and the script an interpreter is given exists. A bot that fails it cannot play (a
+/// "cannot play" row, with why), rather than having every match fail to start or crash.
+pub fn check_program(bot: &BotEntry, sight: &crate::sandbox::Sight) -> Result<(), String> {
+    let words = shell_words::split(&bot.command).map_err(|e| format!("bad command `{}`: {e}", bot.command))?;
+    if words.is_empty() {
+        return Err("empty command".to_string());
+    }
+    match crate::referee::start::trouble(&words, bot.cwd.as_deref(), sight) {
+        Some(why) => Err(format!("cannot start: {why}")),
+        None => Ok(()),
     }
 }
 
@@ -1823,6 +1840,8 @@ mod tests {
         std::fs::create_dir_all(course.join("subs/bob")).unwrap();
         std::fs::create_dir_all(course.join("subs/alice")).unwrap();
         std::fs::write(course.join("subs/bob/bot"), "#!/bin/sh\n").unwrap();
+        let executable = std::os::unix::fs::PermissionsExt::from_mode(0o755);
+        std::fs::set_permissions(course.join("subs/bob/bot"), executable).unwrap();
         std::os::unix::fs::symlink("../bob", course.join("subs/alice/src")).unwrap();
         let toml = "[[bots]]\nname = \"alice\"\ncommand = \"./bot\"\ncwd = \"subs/alice/src\"\nbuild = \"touch x\"\n\
                     [[bots]]\nname = \"bob\"\ncommand = \"./bot\"\ncwd = \"subs/bob\"\nbuild = \"touch built\"\n";

@@ -78,14 +78,13 @@ struct BotData<'a> {
     failure: Option<&'a str>,
 }
 
-/// Why a bot played no match: its build or program failed, or every match it was in failed
-/// to start (or has not run yet).
+/// Why a bot played no match: its build or program failed, or its own start failed every
+/// match it was in. Not a bot that played none because its opponents could not start (the
+/// error of a match that could not start names the bot at fault), or none has run yet.
 fn could_not_play(row: &Row) -> Option<&str> {
     match (&row.failure, row.games) {
         (Some(f), _) => Some(f),
-        (None, 0) => {
-            Some("it played no match: its matches could not start (see the tournament's output) or have not run yet")
-        }
+        (None, 0) => row.unstarted.as_deref(),
         (None, _) => None,
     }
 }
@@ -762,6 +761,23 @@ mod tests {
         // Control: with every build good there is no box at all.
         board.rows.retain(|r| r.bot == "good");
         assert!(!index_page("t", &board, &[]).contains(r#"id="notes""#));
+    }
+
+    /// A bot that played no game is listed as unable to play only when its own start failed
+    /// its matches (the error named it): not its opponent, who played none either. The
+    /// control: the bot the error named is listed, with the error.
+    #[test]
+    fn only_the_bot_whose_start_failed_is_listed_as_unable_to_play() {
+        let bots: Vec<String> = ["carol", "slow"].iter().map(|s| s.to_string()).collect();
+        let mut board = test_board(ForfeitRule::Loss, &bots, &BTreeMap::new(), &[], 2, false);
+        let why = "bot `slow`: cannot start `./run.sh`: No such file or directory (os error 2)";
+        for row in &mut board.rows {
+            row.unstarted = (row.bot == "slow").then(|| why.to_string());
+        }
+        let row = |name: &str| board.rows.iter().find(|r| r.bot == name).unwrap();
+        assert_eq!((row("carol").games, row("slow").games), (0, 0));
+        assert_eq!(could_not_play(row("carol")), None);
+        assert_eq!(could_not_play(row("slow")), Some(why));
     }
 
     /// A bot that cannot play because its folder is missing or reached through a link has no
