@@ -99,20 +99,24 @@ fn with_near_file(path: &Path, error: std::io::Error) -> std::io::Error {
     if error.kind() != std::io::ErrorKind::NotFound {
         return error;
     }
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let name = path.file_name().and_then(|n| n.to_str());
-    let regular = |n: &str| std::fs::metadata(folder.join(n)).is_ok_and(|m| m.is_file());
-    match name.and_then(|name| nearest_name(folder, name, regular)) {
+    match near_file(path) {
         Some(near) => {
-            let near = path.with_file_name(near);
-            let near = crate::safe_text::path_word(&near);
+            let near = crate::safe_text::path_word(&path.with_file_name(near));
             std::io::Error::new(error.kind(), format!("{error}; did you mean `{near}`?"))
         }
         None => error,
     }
+}
+
+/// The name of a file beside the missing `path` (a regular file, through links) a typo or two
+/// away from its name ([`nearest_name`]).
+pub fn near_file(path: &Path) -> Option<String> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let name = path.file_name()?.to_str()?;
+    nearest_name(folder, name, |n| std::fs::metadata(folder.join(n)).is_ok_and(|m| m.is_file()))
 }
 
 /// The name in `folder` nearest to `name` that `keep` accepts, a typo or two away (two edits at

@@ -641,28 +641,12 @@ fn near_program(here: &Path, program: &str) -> Option<String> {
     use std::os::unix::fs::PermissionsExt;
     let (parent, name) = program.rsplit_once('/')?;
     let folder = if parent.is_empty() { Path::new("/").to_path_buf() } else { here.join(parent) };
-    // A typo: two at most, and one per three letters (`./mybot` is no typo of `./bot`). Names
-    // are compared first (a few thousand entries read at most, no call per entry), the nearest
-    // first and then by name (the same answer whatever order the folder lists them in); only
-    // those are looked at, through links, for an executable file.
-    let typos = |n: &str| strsim::damerau_levenshtein(name, n);
-    let mut near: Vec<(usize, String)> = std::fs::read_dir(&folder)
-        .ok()?
-        .take(MAX_NEAR_ENTRIES)
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n != name)
-        .map(|n| (typos(&n), n))
-        .filter(|&(d, _)| d <= 2 && d * 3 <= name.chars().count())
-        .collect();
-    near.sort();
+    // Looked at through links, for an executable file.
     let executable =
         |n: &str| std::fs::metadata(folder.join(n)).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
-    let (_, near) = near.into_iter().find(|(_, n)| executable(n))?;
+    let near = crate::files::nearest_name(&folder, name, executable)?;
     Some(format!("{parent}/{near}"))
 }
-
-/// How many entries of a folder [`near_program`] reads at most.
-const MAX_NEAR_ENTRIES: usize = 4096;
 
 /// What a beginner most likely got wrong when the program of the command `words` (run in
 /// `folder` or the current folder) could not be started with `error`: a program of the folder

@@ -5,7 +5,7 @@
 //! league's check of its bots before it plays them (so that such a bot gets a "cannot play"
 //! row, not matches that cannot be played).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::safe_text::{shell_word, terminal};
 use crate::sandbox::{is_executable_file, is_system, Sight};
@@ -221,7 +221,7 @@ fn script_trouble(words: &[String], here: &Path) -> Option<String> {
     if !(script.contains('/') || path.extension().is_some()) || here.join(path).exists() {
         return None;
     }
-    let near = near_file(&here.join(path)).map_or(String::new(), |n| {
+    let near = crate::files::near_file(&here.join(path)).map_or(String::new(), |n| {
         let parent = script.rsplit_once('/').map_or(String::new(), |(p, _)| format!("{p}/"));
         format!(": did you mean `{}`?", shell_word(&format!("{parent}{n}")))
     });
@@ -230,22 +230,6 @@ fn script_trouble(words: &[String], here: &Path) -> Option<String> {
         terminal(script),
         terminal(program)
     ))
-}
-
-/// The name of a file beside the missing `path` a typo or two away from its name (one per three
-/// letters), the nearest first, then by name.
-fn near_file(path: &Path) -> Option<String> {
-    let name = path.file_name()?.to_str()?;
-    let folder: PathBuf = path.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    let mut near: Vec<(usize, String)> = std::fs::read_dir(&folder)
-        .ok()?
-        .take(4096)
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .map(|n| (strsim::damerau_levenshtein(name, &n), n))
-        .filter(|&(d, _)| d > 0 && d <= 2 && d * 3 <= name.chars().count())
-        .collect();
-    near.sort();
-    near.into_iter().map(|(_, n)| n).find(|n| folder.join(n).is_file())
 }
 
 #[cfg(test)]
