@@ -359,21 +359,14 @@ impl Sandbox {
         launch: &Launch,
         limits: &SandboxLimits,
     ) -> Result<(std::process::Command, BoxHandle), SandboxError> {
-        // Off means off: the arena's environment and terminal (the controls of the tests).
-        let keep_terminal = self.mode == SandboxMode::None;
-        // As root, a user of its own (below): one that may not pass through the folders above
-        // the bot's (a league's, its user's alone) is led into it as root instead.
-        let (folder, words) = if self.root && !keep_terminal {
-            from_its_folder(launch.folder, launch.words)
-        } else {
-            (launch.folder.map(Path::to_path_buf), launch.words.to_vec())
-        };
-        let (program, args) = words.split_first().map_or(("", &[][..]), |(p, a)| (p.as_str(), a));
+        let (program, args) = launch.words.split_first().map_or(("", &[][..]), |(p, a)| (p.as_str(), a));
         let mut command = std::process::Command::new(program);
         command.args(args);
-        if let Some(dir) = &folder {
+        if let Some(dir) = launch.folder {
             command.current_dir(dir);
         }
+        // Off means off: the arena's environment and terminal (the controls of the tests).
+        let keep_terminal = self.mode == SandboxMode::None;
         if !keep_terminal {
             command.env_clear().envs(box_env(launch, "/tmp"));
         }
@@ -381,7 +374,7 @@ impl Sandbox {
         let mut rlimits = rlimits(limits, false);
         // As root (`plain`), as in a box: neither a bot nor a build can signal the other bots,
         // their keepers or the arena. (Not with the box off: `none` runs as the arena's user.)
-        let (ids, uid) = if keep_terminal { (None, None) } else { self.user(launch, folder.as_deref())? };
+        let (ids, uid) = if keep_terminal { (None, None) } else { self.user(launch, launch.folder)? };
         if uid.is_some() {
             rlimits.push((libc::RLIMIT_NPROC, limits.processes, limits.processes));
         }
@@ -637,40 +630,6 @@ impl Sandbox {
         };
         Ok((command, handle))
     }
-}
-
-/// The folder a plain bot of a root arena runs in, and its words: those naming a path under
-/// its folder by its absolute path named from the folder (`./bot`), and, for a bot without a
-/// folder whose program's folders above it others may not pass through, its program's folder
-/// as its own. The process enters its folder as root, before it takes the bot's user, which
-/// then needs no way through the folders above (a league's copies, `versions/<bot>/<fp>/folder`,
-/// are in folders the league's user's alone); an absolute path through them was refused.
-fn from_its_folder(folder: Option<&Path>, words: &[String]) -> (Option<PathBuf>, Vec<String>) {
-    let here = std::env::current_dir().unwrap_or_default();
-    let program = words
-        .first()
-        .map(|p| normalize(&here.join(p)))
-        .filter(|_| words.first().is_some_and(|p| Path::new(p).is_absolute() && !passable_by_others(Path::new(p))));
-    let Some(base) = folder.map(|f| normalize(&here.join(f))).or_else(|| program?.parent().map(Path::to_path_buf))
-    else {
-        return (None, words.to_vec());
-    };
-    let words = words
-        .iter()
-        .map(|word| match normalize(Path::new(word)).strip_prefix(&base) {
-            Ok(rel) if Path::new(word).is_absolute() => Path::new(".").join(rel).display().to_string(),
-            _ => word.clone(),
-        })
-        .collect();
-    (Some(base), words)
-}
-
-/// Whether a user of its own may pass through every folder above `path` (`o+x`).
-fn passable_by_others(path: &Path) -> bool {
-    path.ancestors()
-        .skip(1)
-        .filter(|a| !a.as_os_str().is_empty())
-        .all(|a| std::fs::metadata(a).is_ok_and(|m| m.mode() & 0o001 != 0))
 }
 
 /// Whether the monitor counts a box's swapped-out memory (`VmSwap`) with its resident memory:
