@@ -287,6 +287,14 @@ fn a_league_folder_is_private_to_its_user_and_an_older_one_is_made_so() {
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     let modes = |dir: &Path| [mode_of(dir), mode_of(&dir.join(".lock")), mode_of(&dir.join("tournament.json"))];
     assert_eq!(modes(&league), [0o700, 0o600, 0o600], "a new league");
+    // Its folders too (a process already inside one never passes through the top again), but
+    // for the copies a bot runs from, which a root arena's box shows a user of its own.
+    let folders = league_folders(&league);
+    assert!(folders.len() >= 9, "{folders:?}");
+    for (folder, mode) in &folders {
+        let copy = folder.file_name().is_some_and(|n| n == "files");
+        assert_eq!(*mode, if copy { 0o755 } else { 0o700 }, "{}", folder.display());
+    }
     let merged = dir.path().join("merged");
     let merge = arena(&["merge", &merged.display().to_string(), &league.display().to_string()]);
     assert!(merge.status.success(), "{}", String::from_utf8_lossy(&merge.stderr));
@@ -301,8 +309,22 @@ fn a_league_folder_is_private_to_its_user_and_an_older_one_is_made_so() {
     set_mode(&league, 0o755);
     set_mode(&league.join(".lock"), 0o644);
     set_mode(&league.join("tournament.json"), 0o644);
+    for (folder, _) in &folders {
+        set_mode(folder, 0o755);
+    }
     resume(&format!("{}: made private to its user (it was 755", league.display()));
     assert_eq!(modes(&league), [0o700, 0o600, 0o600], "an older league, made private");
+    assert_eq!(league_folders(&league), folders, "its folders too");
+    // A league whose top alone an arena of 2026-12-06 made private: its folders made so.
+    for (folder, _) in &folders {
+        set_mode(folder, 0o755);
+    }
+    resume(&format!(
+        "{}: {} of its folders (versions/, replays/, …) made private",
+        league.display(),
+        folders.len() - 2
+    ));
+    assert_eq!(league_folders(&league), folders);
     // A group let read it: the folder and record kept so (the record rewritten by the run),
     // the lock its user's again.
     set_mode(&league, 0o750);
@@ -314,6 +336,21 @@ fn a_league_folder_is_private_to_its_user_and_an_older_one_is_made_so() {
     set_mode(&league, 0o751);
     resume(&format!("{}: made private to its user (it was 751", league.display()));
     assert_eq!(modes(&league), [0o700, 0o600, 0o600]);
+}
+
+/// Every folder of the league `league` (not itself) down to its kept copies' own (`versions/<bot>/
+/// <fingerprint>/files`), with its mode, by path.
+fn league_folders(league: &Path) -> Vec<(PathBuf, u32)> {
+    let mut folders: Vec<(PathBuf, u32)> = walk(league)
+        .into_iter()
+        .filter(|p| p.is_dir() && p.strip_prefix(league).unwrap().components().count() <= 4)
+        .map(|p| {
+            let mode = mode_of(&p);
+            (p, mode)
+        })
+        .collect();
+    folders.sort();
+    folders
 }
 
 /// As root: the tests below start a process as `nobody` (uid 65534) with `setpriv`.
@@ -393,6 +430,105 @@ else echo cannot-open; exec sleep 600; fi"#;
     assert!(stderr.contains("is being written by another arena run"), "{stderr}");
 }
 
+/// A process of another user's whose current folder is in a league's `versions/` (a student's
+/// shell, there since the league was an older arena's, `rwxr-xr-x` throughout) never passes
+/// through the league's folder again: the league made private, it can no longer list or read
+/// the copies kept there, nor those kept since. The control: the league as an arena of
+/// 2026-12-06 made it private (its top alone `rwx------`): the same process still reads them.
+#[test]
+fn a_process_of_another_user_inside_a_league_loses_its_folders_when_it_is_made_private() {
+    if !root_with_setpriv("this test starts a process of another user's (its root run does)") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let league = league_nobody_could_reach(dir.path());
+    // Waits inside `versions/` for a line, then lists greedy's copies and reads one of them.
+    let spy = |make_private: &dyn Fn()| {
+        for (folder, _) in league_folders(&league) {
+            set_mode(&folder, 0o755);
+        }
+        set_mode(&league, 0o755);
+        set_mode(&league.join(".lock"), 0o644);
+        set_mode(&league.join("tournament.json"), 0o644);
+        let script = r#"cd "$1" && echo in && read go && ls greedy && cat greedy/*/files/0-greedy | wc -c"#;
+        let mut child = Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "sh", "-c", script, "sh"])
+            .arg(league.join("versions"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut said = String::new();
+        std::io::BufRead::read_line(&mut out, &mut said).unwrap();
+        assert_eq!(said.trim(), "in");
+        make_private();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"go\n").unwrap();
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
+        let done = child.wait_with_output().unwrap();
+        (done.status.success(), rest, String::from_utf8_lossy(&done.stderr).into_owned())
+    };
+    let (read, stdout, stderr) = spy(&|| {
+        let made = arena(&["leaderboard", &league.display().to_string()]);
+        assert!(made.status.success() && String::from_utf8_lossy(&made.stderr).contains("made private"));
+    });
+    assert!(!read && !stdout.contains(".."), "{stdout}");
+    assert!(stderr.contains("Permission denied"), "{stderr}");
+    assert_eq!(mode_of(&league.join("versions")), 0o700);
+    // The control: the top alone made private, as the arena of 2026-12-06 did.
+    let (read, stdout, stderr) = spy(&|| {
+        set_mode(&league, 0o700);
+        set_mode(&league.join("tournament.json"), 0o600);
+    });
+    let size = std::fs::metadata(bin("greedy")).unwrap().len();
+    assert!(read && stdout.lines().last() == Some(&*size.to_string()), "{stdout}\n{stderr}");
+}
+
+/// A root arena's private league plays every match boxed (`--sandbox require`): a student's bot
+/// (a folder) and one without a folder, both from the league's copies in folders root's alone,
+/// which the box binds in before it takes the bot's user. Without a box (`plain`) the bots'
+/// user of its own cannot reach the copies: no match is played (none is scored as a forfeit),
+/// and the run says why. (That is the control: the same copies, not bound in.)
+#[test]
+fn a_root_arena_s_private_league_plays_every_match_boxed() {
+    if !root_with_setpriv("this test is a root arena's (its root run does)") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    set_mode(dir.path(), 0o755);
+    std::fs::create_dir(dir.path().join("student")).unwrap();
+    std::fs::copy(bin("greedy"), dir.path().join("student/bot")).unwrap();
+    let text = format!(
+        "maps = [{:?}]\ngames = 1\n[[bots]]\nname = \"random\"\ncommand = {:?}\n[[bots]]\nname = \"student\"\n\
+         command = \"./bot\"\ncwd = \"student\"\n",
+        map("duel.txt"),
+        bin("random")
+    );
+    let cfg = dir.path().join("league.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let run = |sandbox: &str| {
+        let league = dir.path().join(sandbox);
+        let args = ["--config", &cfg.display().to_string(), "--out", &league.display().to_string()];
+        let ran = tournament(&[&args[..], &["--sandbox", sandbox]].concat());
+        assert_eq!(mode_of(&league.join("versions")), 0o700);
+        (ran, leaderboard(&league))
+    };
+    let ((stdout, stderr, code), board) = run("require");
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert_eq!((board["matches"].as_u64(), board["scheduled"].as_u64()), (Some(2), Some(2)));
+    for row in board["rows"].as_array().unwrap() {
+        assert_eq!(row["games"], 2, "{row}");
+        assert!(row["forfeits"].as_object().is_none_or(|f| f.values().all(|n| n == 0)), "{row}");
+    }
+    // The control: not bound in.
+    let ((_, stderr, code), board) = run("plain");
+    assert_ne!(code, 0);
+    assert!(stderr.contains("Permission denied (os error 13); without a box"), "{stderr}");
+    assert_eq!(board["matches"].as_u64(), Some(0), "no match scored");
+}
+
 /// A private league still plays every match boxed (`--sandbox require`), its student's bot from
 /// the league's copy under `versions/`, which the box binds in before it takes the bot's user:
 /// run by `nobody` (boxes in a user namespace) in a folder `nobody` owns. (Root's runs are every
@@ -429,6 +565,10 @@ fn a_private_league_of_another_user_plays_its_matches_boxed() {
     let league = home.join("league");
     assert_eq!(mode_of(&league), 0o700);
     assert!(std::fs::read_dir(league.join("versions/student")).unwrap().count() == 1, "played from its copy");
+    for (folder, mode) in league_folders(&league) {
+        let copy = folder.file_name().is_some_and(|n| n == "folder" || n == "files");
+        assert!(copy || mode == 0o700, "{}: {mode:o}", folder.display());
+    }
     let board = leaderboard(&league);
     assert_eq!((board["matches"].as_u64(), board["scheduled"].as_u64()), (Some(2), Some(2)));
     for row in board["rows"].as_array().unwrap() {

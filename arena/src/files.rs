@@ -196,6 +196,16 @@ pub fn make_private_folder(dir: &Path) -> std::io::Result<()> {
     made.or_else(|_| make_folder(dir))
 }
 
+/// [`make_folder`], with every folder made here (`dir` and the parents it lacks) private to its
+/// user (`rwx------`): the folders of a league below its top (`versions/<bot>/`, `builds/`), so
+/// that a process of another user's already inside one (its current folder, from before the
+/// league was private) reads nothing written there since.
+pub fn make_private_folders(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    // (There already, or not made: `make_folder` says what is in the way.)
+    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir).or_else(|_| make_folder(dir))
+}
+
 /// The first of `dir`'s parents, from the root, that is there but is no folder (a link to a
 /// folder is one).
 fn parent_in_the_way(dir: &Path) -> Option<&Path> {

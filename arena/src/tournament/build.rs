@@ -803,7 +803,8 @@ fn run_boxed(
 ) -> Result<(), Failed> {
     let other = |why: String| Failed { why, disk: false, signal: None };
     if let Some(dir) = log_path.parent() {
-        std::fs::create_dir_all(dir)
+        // (A league's `builds/`: its user's alone, as its other folders.)
+        crate::files::make_private_folders(dir)
             .map_err(|e| other(format!("cannot write the build log {}: {e}", log_path.display())))?;
     }
     let log = std::fs::File::create(log_path)

@@ -306,7 +306,7 @@ fn merge_with(
             out.display()
         );
     }
-    super::make_league_folder(into, &["replays", "logs", "builds"])?;
+    super::make_league_folder(into, &[&super::LEAGUE_FOLDERS[..], &["builds"]].concat())?;
     point()?;
     // How the league was split, from its shards' results files (before OUT's are folded in).
     let counts: BTreeSet<usize> = dirs

@@ -37,7 +37,7 @@ use self::schedule::{BotVersion, ScheduledMatch, Shard};
 use self::shown::ShownPaths;
 use self::versions::{BotHistory, Version};
 use crate::engine::{Game, Registry};
-use crate::files::{make_folder, write_atomic, write_atomic_as};
+use crate::files::{write_atomic, write_atomic_as};
 use crate::referee::{play_match, BotCommand, ClockKind, PlayedMatch, RefereeError};
 use crate::sandbox::{Sandbox, SandboxLimits};
 use crate::standings::maps::MapNames;
@@ -172,14 +172,18 @@ struct OnDisk<'a> {
     slice: Option<Shard>,
 }
 
-/// Makes the league's folder `dir`, private to the arena's user when made here (it holds the
-/// league's secret and every student's code: see [`FolderLock::take_waiting`] for one made
-/// before), and its folders `subs` ([`make_folder`]); the error names the one not made.
+/// Makes the league's folder `dir` and its folders `subs`, each private to the arena's user
+/// when made here (it holds the league's secret and every student's code: see
+/// [`FolderLock::take_waiting`] for one made before); the error names the one not made.
+/// The folders of a league's own made with it (`versions/` and `builds/` are made when a bot
+/// is kept or built): the pages' too, which `view` makes as any folder where missing.
+const LEAGUE_FOLDERS: [&str; 4] = ["replays", "logs", "bots", "assets"];
+
 fn make_league_folder(dir: &Path, subs: &[&str]) -> Result<(), TournamentError> {
     crate::files::make_private_folder(dir).map_err(|e| TournamentError::io(dir, e))?;
     for sub in subs {
         let path = dir.join(sub);
-        make_folder(&path).map_err(|e| TournamentError::io(&path, e))?;
+        crate::files::make_private_folder(&path).map_err(|e| TournamentError::io(&path, e))?;
     }
     Ok(())
 }
@@ -864,7 +868,7 @@ fn plan(
     // files later. A bad map or board size is reported before anything is built, started or
     // written.
     let boards = load_boards(&config, game)?;
-    make_league_folder(out, &["replays", "logs"])?;
+    make_league_folder(out, &LEAGUE_FOLDERS)?;
     let lock = FolderLock::take_to_run(out, None, Duration::ZERO)?;
     // (Read, not checked: the config given now is what runs, and it was checked above; the old
     // record gives only its names, secret and history, and a setting it holds that no longer
@@ -1122,7 +1126,7 @@ fn run_shard(
             )));
         }
     }
-    make_league_folder(out, &["replays", "logs"])?;
+    make_league_folder(out, &LEAGUE_FOLDERS)?;
     let _lock = FolderLock::take_to_run(out, Some(shard), BATCH_LOCK_WAIT)?;
     if source != out {
         // A folder of another build of the league (the same config built again has the same
@@ -2193,22 +2197,28 @@ pub(super) fn make_file_private(file: &std::fs::File) -> std::io::Result<Option<
 /// `tournament.json` private to their user, as a new league's are, where every user may enter
 /// the folder (`o+r` or `o+x`): they gave every local user the league's secret (which keys the
 /// bots' seeds, so that no bot can work out another's) and every student's kept code
-/// (`versions/`). Through descriptors, on the folder holding that very lock (whatever `out`
-/// names meanwhile), the record opened without following a link. Said when done; a failure
-/// only warns (the league plays all the same, as before).
+/// (`versions/`). Its folders every user may enter are made so too, whatever the top's mode
+/// ([`make_folders_private`]). Through descriptors, on the folder holding that very lock
+/// (whatever `out` names meanwhile), the record opened without following a link. Said when
+/// done; a failure only warns (the league plays all the same, as before).
 fn make_private(out: &Path, lock: &std::fs::File) {
     use std::os::fd::{AsRawFd, FromRawFd};
     use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let mut folders = 0;
     let made = (|| -> std::io::Result<Option<u32>> {
         let dir = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_DIRECTORY).open(out)?;
-        if dir.metadata()?.mode() & 0o005 == 0 {
-            return Ok(None);
-        }
         let held = lock.metadata()?;
         // SAFETY: fstatat into a struct we own, on a descriptor we own and a C string.
         let mut named: libc::stat = unsafe { std::mem::zeroed() };
         let found = unsafe { libc::fstatat(dir.as_raw_fd(), c".lock".as_ptr(), &mut named, libc::AT_SYMLINK_NOFOLLOW) };
         if found != 0 || (named.st_dev, named.st_ino) != (held.dev(), held.ino()) {
+            return Ok(None);
+        }
+        // Its folders first, whatever the top's mode (an arena of 2026-12-06 made only the top
+        // private): a process already inside one, such as a student's shell whose current folder
+        // is `versions/`, never passes through the top again.
+        folders = make_folders_private(&dir);
+        if dir.metadata()?.mode() & 0o005 == 0 {
             return Ok(None);
         }
         let flags = libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC;
@@ -2233,6 +2243,89 @@ fn make_private(out: &Path, lock: &std::fs::File) {
         Ok(None) => {}
         Err(e) => tracing::warn!("{}: could not be made private to its user: {e}", out.display()),
     }
+    if folders > 0 {
+        tracing::warn!(
+            "{}: {folders} of its folders (versions/, replays/, …) made private to its user: every user could enter \
+             them, and a process already inside one read what was written there",
+            out.display()
+        );
+    }
+}
+
+/// The folders of the league whose folder `dir` is open that every user may enter (`o+r` or
+/// `o+x`), made its user's alone (their group's too, as [`make_file_private`] does): those at
+/// its top (`versions/`, `replays/`, `logs/`, `builds/`, `bots/`, `assets/`), and in
+/// `versions/` each bot's and each version's, not the copies a bot runs from (`folder/`,
+/// `files/`), which a root arena's box shows a user of its own. Through descriptors, no link
+/// followed (`openat` with `O_NOFOLLOW`, `fchmod`). How many were.
+fn make_folders_private(dir: &std::fs::File) -> usize {
+    // Levels below `versions/` made private: `<bot>/` and `<bot>/<fingerprint>/`.
+    const VERSIONS_DEPTH: usize = 2;
+    fn walk(dir: &std::fs::File, depth: usize, versions: bool) -> usize {
+        use std::os::unix::fs::MetadataExt;
+        let mut made = 0;
+        for name in folder_names(dir) {
+            let Some(sub) = open_folder_at(dir, &name) else { continue };
+            let open_to_all = sub.metadata().is_ok_and(|m| m.mode() & 0o005 != 0);
+            if open_to_all && make_file_private(&sub).is_ok_and(|was| was.is_some()) {
+                made += 1;
+            }
+            let into_versions = depth == 0 && name.as_bytes() == b"versions";
+            if into_versions || (versions && depth < VERSIONS_DEPTH) {
+                made += walk(&sub, depth + 1, true);
+            }
+        }
+        made
+    }
+    walk(dir, 0, false)
+}
+
+/// The names of the folders (not links) in the open folder `dir`.
+fn folder_names(dir: &std::fs::File) -> Vec<std::ffi::CString> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: dup of a descriptor we own; fdopendir takes the copy (closedir closes it).
+    let stream = unsafe {
+        let copy = libc::dup(dir.as_raw_fd());
+        if copy < 0 {
+            return Vec::new();
+        }
+        let stream = libc::fdopendir(copy);
+        if stream.is_null() {
+            libc::close(copy);
+            return Vec::new();
+        }
+        libc::rewinddir(stream);
+        stream
+    };
+    let mut names = Vec::new();
+    loop {
+        // SAFETY: readdir on the stream opened above, its entry read before the next call.
+        let entry = unsafe { libc::readdir(stream) };
+        if entry.is_null() {
+            break;
+        }
+        // SAFETY: a non-null entry readdir gave, whose name is a C string.
+        let (name, kind) = unsafe { (std::ffi::CStr::from_ptr((*entry).d_name.as_ptr()), (*entry).d_type) };
+        let dots = name.to_bytes() == b"." || name.to_bytes() == b"..";
+        // (`DT_UNKNOWN` on some file systems: `open_folder_at` tells.)
+        if !dots && (kind == libc::DT_DIR || kind == libc::DT_UNKNOWN) {
+            names.push(name.to_owned());
+        }
+    }
+    // SAFETY: the stream opened above, closed once.
+    unsafe { libc::closedir(stream) };
+    names
+}
+
+/// The folder `name` in the open folder `dir`, opened without following a link; `None` if it
+/// is none.
+fn open_folder_at(dir: &std::fs::File, name: &std::ffi::CStr) -> Option<std::fs::File> {
+    use std::os::fd::{AsRawFd, FromRawFd};
+    let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC;
+    // SAFETY: openat on a descriptor we own and a C string; the descriptor it gives is ours.
+    let fd = unsafe { libc::openat(dir.as_raw_fd(), name.as_ptr(), flags) };
+    // SAFETY: a descriptor openat just gave, owned by nothing else.
+    (fd >= 0).then(|| unsafe { std::fs::File::from_raw_fd(fd) })
 }
 
 /// The lock file `path` of a folder its user may not write in, opened to read (not through a

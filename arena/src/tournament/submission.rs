@@ -997,7 +997,10 @@ fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path, left_out: &LeftOut) -> Res
     let mut words = shell_words::split(&bot.command).map_err(|e| fail(e.to_string()))?;
     let base = bot.cwd.clone().unwrap_or_default();
     let _ = std::fs::remove_dir_all(tmp);
-    std::fs::create_dir_all(tmp).map_err(|e| TournamentError::io(tmp, e))?;
+    // (`versions/`, `versions/<bot>/` and the copy's own folder its user's alone; what the bot
+    // runs from, `folder/` or `files/` in it, as any folder: a root arena's box binds it in,
+    // then runs the bot as a user of its own, see `Sandbox::command`.)
+    crate::files::make_private_folders(tmp).map_err(|e| TournamentError::io(tmp, e))?;
     let (mut bytes, mut files, most_files) = (0u64, 0usize, max_copy_files());
     let mut copy = |from: &Path, to: &Path| -> Result<(), TournamentError> {
         let len = std::fs::metadata(from).map_err(|e| TournamentError::io(from, e))?.len();
