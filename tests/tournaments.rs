@@ -488,11 +488,13 @@ fn a_process_of_another_user_inside_a_league_loses_its_folders_when_it_is_made_p
 
 /// A root arena's private league plays every match boxed (`--sandbox require`): a student's bot
 /// (a folder) and one without a folder, both from the league's copies in folders root's alone,
-/// which the box binds in before it takes the bot's user. Without a box (`plain`) the bots'
-/// user of its own cannot reach the copies: no match is played (none is scored as a forfeit),
-/// and the run says why. (That is the control: the same copies, not bound in.)
+/// which the box binds in before it takes the bot's user. Without a box (`plain`, as `auto`
+/// where none can be made) the bots run as a user of their own, for whom the run opens the way
+/// to the copies (search, not read) while it plays, and takes it back after: every match is
+/// played too, and the folders are private again. The control: with that way not opened (the
+/// copies not bound in, the folders private), no plain match could be played.
 #[test]
-fn a_root_arena_s_private_league_plays_every_match_boxed() {
+fn a_root_arena_s_private_league_plays_every_match_boxed_or_not() {
     if !root_with_setpriv("this test is a root arena's (its root run does)") {
         return;
     }
@@ -515,18 +517,33 @@ fn a_root_arena_s_private_league_plays_every_match_boxed() {
         assert_eq!(mode_of(&league.join("versions")), 0o700);
         (ran, leaderboard(&league))
     };
-    let ((stdout, stderr, code), board) = run("require");
-    assert_eq!(code, 0, "{stdout}\n{stderr}");
-    assert_eq!((board["matches"].as_u64(), board["scheduled"].as_u64()), (Some(2), Some(2)));
-    for row in board["rows"].as_array().unwrap() {
-        assert_eq!(row["games"], 2, "{row}");
-        assert!(row["forfeits"].as_object().is_none_or(|f| f.values().all(|n| n == 0)), "{row}");
+    let every_match_played = |(stdout, stderr, code): (String, String, i32), board: Value| {
+        assert_eq!(code, 0, "{stdout}\n{stderr}");
+        assert_eq!((board["matches"].as_u64(), board["scheduled"].as_u64()), (Some(2), Some(2)));
+        for row in board["rows"].as_array().unwrap() {
+            assert_eq!(row["games"], 2, "{row}");
+            assert!(row["forfeits"].as_object().is_none_or(|f| f.values().all(|n| n == 0)), "{row}");
+        }
+        stderr
+    };
+    let (ran, board) = run("require");
+    every_match_played(ran, board);
+    let (ran, board) = run("plain");
+    let stderr = every_match_played(ran, board);
+    assert!(stderr.contains("while the run plays, every user of this machine may enter them"), "{stderr}");
+    let league = dir.path().join("plain");
+    let version = std::fs::read_dir(league.join("versions/student")).unwrap().next().unwrap().unwrap().path();
+    for folder in [league.clone(), league.join("versions"), league.join("versions/student"), version] {
+        assert_eq!(mode_of(&folder), 0o700, "{} private again", folder.display());
     }
-    // The control: not bound in.
-    let ((_, stderr, code), board) = run("plain");
-    assert_ne!(code, 0);
-    assert!(stderr.contains("Permission denied (os error 13); without a box"), "{stderr}");
-    assert_eq!(board["matches"].as_u64(), Some(0), "no match scored");
+    // The control: the way not opened, a bot of its own user cannot reach its copy.
+    let copy = std::fs::read_dir(league.join("versions/student")).unwrap().next().unwrap().unwrap().path();
+    let reach = Command::new("setpriv")
+        .args(["--reuid", "65534", "--regid", "65534", "--clear-groups", "test", "-x"])
+        .arg(copy.join("folder/bot"))
+        .status()
+        .unwrap();
+    assert!(!reach.success(), "the control: {} reached without the way", copy.display());
 }
 
 /// A private league still plays every match boxed (`--sandbox require`), its student's bot from

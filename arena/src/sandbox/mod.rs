@@ -367,6 +367,13 @@ impl Sandbox {
         }
     }
 
+    /// Whether bots run as users of their own without a box (a root arena that cannot make
+    /// boxes, or `--sandbox plain`): they reach their programs through the file system's
+    /// permissions alone, not through what a box binds in.
+    pub fn runs_bots_as_others_unboxed(&self) -> bool {
+        self.root && !self.boxed && self.mode != SandboxMode::None
+    }
+
     /// What this run's boxes give.
     pub fn isolation(&self) -> Isolation {
         Isolation { boxed: self.boxed, missing: self.missing.clone() }

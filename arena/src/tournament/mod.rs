@@ -1666,6 +1666,7 @@ fn execute(
     reporter.report(Event::Executing { matches: todo.len(), done: done.len() })?;
     let sandbox = Sandbox::new(record.config.sandbox, record.config.limits.sandbox_limits())
         .map_err(|e| TournamentError::Invalid(e.to_string()))?;
+    let _way = sandbox.runs_bots_as_others_unboxed().then(|| WayToCopies::open(out));
     let shared = Shared { record: record.clone(), game, sandbox, boards, shown: record.shown_paths(out) };
     let names = record.map_names();
     let queue = Mutex::new(VecDeque::from(todo));
@@ -2278,6 +2279,63 @@ fn make_folders_private(dir: &std::fs::File) -> usize {
         made
     }
     walk(dir, 0, false)
+}
+
+/// The way through a private league's folders to its bots' kept copies, opened for a run whose
+/// bots run as users of their own without a box ([`Sandbox::runs_bots_as_others_unboxed`]):
+/// they cannot pass through the league's folders, which only its user may enter, to their
+/// copies, as a box binds them in. The league's folder, `versions/`, each bot's and each
+/// version's are given search to all (`o+x`: entered by a name known, not listed) while the
+/// run plays, through descriptors; taken back when dropped (a run killed leaves it to the next
+/// lock's [`make_private`]).
+struct WayToCopies(Vec<std::fs::File>);
+
+impl WayToCopies {
+    fn open(out: &Path) -> WayToCopies {
+        use std::os::unix::fs::OpenOptionsExt;
+        let Ok(top) = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_DIRECTORY).open(out) else {
+            return WayToCopies(Vec::new());
+        };
+        let mut chain = Vec::new();
+        if let Some(versions) = open_folder_at(&top, c"versions") {
+            for bot in folder_names(&versions) {
+                let Some(bot) = open_folder_at(&versions, &bot) else { continue };
+                chain.extend(folder_names(&bot).iter().filter_map(|version| open_folder_at(&bot, version)));
+                chain.push(bot);
+            }
+            chain.push(versions);
+        }
+        chain.push(top);
+        let opened: Vec<std::fs::File> = chain.into_iter().filter(|dir| others_search(dir, true)).collect();
+        if !opened.is_empty() {
+            tracing::warn!(
+                "{}: without a box this root arena runs each bot as a user of its own, who must pass through the \
+                 league's folders to its copy: while the run plays, every user of this machine may enter them (not \
+                 list them); with a box (user namespaces) they stay the league's user's alone",
+                out.display()
+            );
+        }
+        WayToCopies(opened)
+    }
+}
+
+impl Drop for WayToCopies {
+    fn drop(&mut self) {
+        for dir in &self.0 {
+            others_search(dir, false);
+        }
+    }
+}
+
+/// Gives others search in the open folder `dir` (`on`), or takes it away: whether its mode
+/// changed.
+fn others_search(dir: &std::fs::File, on: bool) -> bool {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::MetadataExt;
+    let Ok(mode) = dir.metadata().map(|m| m.mode() & 0o7777) else { return false };
+    let new = if on { mode | 0o001 } else { mode & !0o001 };
+    // SAFETY: fchmod on a descriptor we own.
+    new != mode && unsafe { libc::fchmod(dir.as_raw_fd(), new) } == 0
 }
 
 /// The names of the folders (not links) in the open folder `dir`.
