@@ -39,21 +39,28 @@ fn good_bots_pass_with_no_problem() {
 #[test]
 fn each_flaw_is_named_with_its_fix() {
     let table: &[(&str, &[&str])] = &[
+        // Judged on the CPU clock, a duel's: an idle bot is ended by its backstop, 5x the limit.
         (
             "noflush",
-            &["printed nothing for 2000 ms after `TICK 1`", "does not flush stdout", "print(answer, flush=True)"],
+            &[
+                "printed nothing for 10000 ms on the clock (5x its 2000 ms of CPU time) after `TICK 1`",
+                "does not flush stdout",
+                "print(answer, flush=True)",
+            ],
         ),
-        ("stopflush", &["printed nothing for 1000 ms after `TICK 3`: did you flush stdout?"]),
+        (
+            "stopflush",
+            &[
+                "printed nothing for 5000 ms on the clock (5x its 1000 ms of CPU time) after `TICK 3`, using only ",
+                "did you flush stdout?",
+            ],
+        ),
         ("comma", &["you answered `MOVE 1,0` to `TICK 1`", "fix: write `MOVE 1 0`"]),
         ("extra", &["stderr", "one", "per TICK"]),
         // A debug line first is the answer to `TICK 1` itself: still named as debug output.
         (
             "debugfirst",
             &["you answered `debug: tick 1` to `TICK 1`", "if that line is debug output, write it to stderr"],
-        ),
-        (
-            "slow",
-            &["to answer `TICK 1`, but the first answer must come within 2000 ms", "do less before the first answer"],
         ),
         ("crlfcrash", &["ends in `\\r\\n`", "ValueError", "only the `\\r` differs", "strip the trailing `\\r`"]),
         ("seats", &["line 2 of the header is always your own start"]),
@@ -76,8 +83,9 @@ fn each_flaw_is_named_with_its_fix() {
         (
             "readall",
             &[
-                "printed nothing after the header and `TICK 1`, not even in 8 s, nor when sent thousands of TICK \
-                 lines at once, but answered once its input ended: it waits for the end of its input",
+                "printed nothing after the header and `TICK 1`, not even in 10 s on the clock, nor when sent \
+                 thousands of TICK lines at once, but answered once its input ended: it waits for the end of its \
+                 input",
                 "answer each TICK as soon as it arrives",
                 " readall' --piped` sends each test file whole",
             ],
@@ -85,7 +93,10 @@ fn each_flaw_is_named_with_its_fix() {
         // One that never answers at all: not sent to `--piped`, which would not help it.
         (
             "readexit",
-            &["printed nothing after the header and `TICK 1`, not even in 8 s", "waits for the end of its input"],
+            &[
+                "printed nothing after the header and `TICK 1`, not even in 10 s on the clock",
+                "waits for the end of its input",
+            ],
         ),
     ];
     // The flaws are checked at once: most of the time goes into waiting out time limits.
@@ -108,7 +119,7 @@ fn each_flaw_is_named_with_its_fix() {
         // game" (which it did); the controls, a silence or a loop left unexplained (as a bot of
         // another game's may be), keep that ending.
         let other_game = stdout.contains("It never answered a prompt. If it plays another game");
-        if ["noflush", "readall", "slow"].contains(flaw) {
+        if ["noflush", "readall"].contains(flaw) {
             assert!(!other_game, "{flaw}: {stdout}");
         }
         if ["readexit", "loop1"].contains(flaw) {
@@ -366,10 +377,13 @@ fn a_flooded_stderr_is_noted_once() {
 /// told the flood made it late, with the stderr fix, once: the same timeout everywhere (it was
 /// asked "did you flush stdout?", or told to think less, in each of six situations). The control,
 /// an unflushed bot, is still asked whether it flushed (`each_flaw_is_named_with_its_fix`), and
-/// a flood that makes no timeout stays a note (`a_flooded_stderr_is_noted_once`).
+/// a flood that makes no timeout stays a note (`a_flooded_stderr_is_noted_once`). On the wall
+/// clock: waiting on its pipe costs it no CPU time, so on the CPU clock, a duel's and check-bot's
+/// by default, the same flood makes no timeout in these short games (a note, as it is in a duel).
 #[test]
 fn a_bot_late_for_its_flood_of_stderr_is_told_so() {
-    let (stdout, code) = check(&script("stderrflood.sh"));
+    let out = arena(&["check-bot", "--clock", "wall", &script("stderrflood.sh")]);
+    let (stdout, code) = (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code().unwrap_or(-1));
     assert_eq!(code, 1, "{stdout}");
     assert!(row(&stdout, "seat 1").contains("PROBLEM  forfeit (timeout)"), "{stdout}");
     assert_eq!(stdout.matches("MiB to stderr, which the arena reads at 4 MiB a second at most").count(), 1, "{stdout}");
@@ -710,7 +724,7 @@ fn a_tactics_bot_s_crash_or_loop_is_told_its_cause() {
     assert!(!stdout.contains("If it plays another game"), "{stdout}");
 
     let (stdout, _) = game_check("tactics", "tactics_flawed.py", "loop");
-    assert!(stdout.contains("printed nothing, not even in 8 s: a loop that never ends"), "{stdout}");
+    assert!(stdout.contains("printed nothing, not even in 8 s of CPU time: a loop that never ends"), "{stdout}");
     assert!(stdout.contains("fix: find the loop that does not end"), "{stdout}");
     assert!(stdout.contains("If it plays another game"), "a loop may be another game's bot misreading: {stdout}");
     let (stdout, _) = game_check("tactics", "tactics_flawed.py", "slow");
@@ -749,7 +763,8 @@ fn a_segfault_s_fix_says_what_bounds_an_index_in_the_game_s_words() {
 /// slow (a slow start), unflushed (its answers came in a burst when sent thousands of prompts),
 /// or reading to the end of its input (it answered once its input ended). Before, all three were
 /// told the same "did you flush stdout?"; the control, a bot that flushes, answers at once
-/// (`a_refused_move_of_tactics_or_atoms_is_told_which_field_and_why`'s `good`).
+/// (`a_refused_move_of_tactics_or_atoms_is_told_which_field_and_why`'s `good`). The sleeper is
+/// late on the wall clock only (`--clock wall`): on the CPU clock, a duel's, it is on time.
 #[test]
 fn a_silent_tactics_bot_is_told_slow_unflushed_or_reading_all() {
     let table: &[(&str, &[&str])] = &[
@@ -770,7 +785,16 @@ fn a_silent_tactics_bot_is_told_slow_unflushed_or_reading_all() {
     let reports: Vec<(String, i32)> = std::thread::scope(|scope| {
         let runs: Vec<_> = table
             .iter()
-            .map(|(flaw, _)| scope.spawn(move || game_check("tactics", "tactics_flawed.py", flaw)))
+            .map(|(flaw, _)| {
+                scope.spawn(move || match *flaw {
+                    "sleepy" => {
+                        let bot = format!("python3 {} sleepy", root().join("tests/bots/tactics_flawed.py").display());
+                        let out = arena(&["check-bot", "--game", "tactics", "--clock", "wall", &bot]);
+                        (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code().unwrap_or(-1))
+                    }
+                    _ => game_check("tactics", "tactics_flawed.py", flaw),
+                })
+            })
             .collect();
         runs.into_iter().map(|r| r.join().expect("check-bot run")).collect()
     });
@@ -784,6 +808,10 @@ fn a_silent_tactics_bot_is_told_slow_unflushed_or_reading_all() {
         // control: `loop`, in `a_tactics_bot_s_crash_or_loop_is_told_its_cause`, still does).
         assert!(!stdout.contains("If it plays another game"), "{flaw}: {stdout}");
     }
+    // On the CPU clock, a duel's and check-bot's by default, the sleeper is on time in each seat.
+    let (stdout, code) = game_check("tactics", "tactics_flawed.py", "sleepy");
+    assert_eq!(code, 0, "{stdout}");
+    assert!(row(&stdout, "seat 1").contains(" ok ") && row(&stdout, "seat 2").contains(" ok "), "{stdout}");
 }
 
 /// Reports a student reads plainly: a bot that quits after its third answer in every situation
@@ -968,4 +996,92 @@ fn the_same_crash_in_every_seat_is_counted_once() {
     assert_eq!(fixes.len(), 2, "{stdout}");
     assert!(fixes[0].contains("in red_plan)") && fixes[1].contains("in other_plan)"), "{stdout}");
     assert!(fixes.iter().all(|f| f.contains("atoms_flawed.py") && !f.contains("random.py")), "{stdout}");
+}
+
+/// check-bot judges on a duel's clock, the CPU clock, and says so: a bot that sleeps 3 s before
+/// it reads its first line (idle: next to no CPU time, far under the 2000 ms limit and the 10 s
+/// backstop) is on time in every situation, as in a duel of the same bot, which plays to the
+/// end with no forfeit (check-bot judged on the wall clock and called it late, exit 1, while the
+/// duel did not). The control: with `--clock wall`, as the course's checker counts, it is late
+/// (3 s against 2000 ms on the clock), told so, exit 1.
+#[test]
+fn a_bot_sleeping_before_its_first_answer_is_late_only_on_the_wall_clock() {
+    let sleeper = flawed("slow");
+    let (stdout, code) = check(&sleeper);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.lines().next().unwrap_or("").contains("the time limits count CPU time"), "{stdout}");
+    for situation in ["seat 1", "seat 2", "CRLF input", "power-ups", "test mode"] {
+        assert!(row(&stdout, situation).contains(" ok "), "{situation}: {stdout}");
+    }
+    // A duel of the same bot agrees: no forfeit.
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json").display().to_string();
+    let duel = arena(&[
+        "duel",
+        "--json",
+        "--seed",
+        "3",
+        "--map",
+        "maps/duel.txt",
+        "--replay",
+        &replay,
+        &sleeper,
+        &bin("greedy"),
+    ]);
+    let result: serde_json::Value = serde_json::from_slice(&duel.stdout).unwrap_or_default();
+    let forfeits: Vec<&serde_json::Value> =
+        result["players"].as_array().map(|ps| ps.iter().map(|p| &p["forfeit"]).collect()).unwrap_or_default();
+    assert!(forfeits.len() == 2 && forfeits.iter().all(|f| f.is_null()), "{result}");
+    // The control.
+    let out = arena(&["check-bot", "--clock", "wall", &sleeper]);
+    let (stdout, code) = (String::from_utf8_lossy(&out.stdout), out.status.code());
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(stdout.lines().next().unwrap_or("").contains("the time limits count time on the clock"), "{stdout}");
+    assert!(row(&stdout, "seat 1").contains("PROBLEM  forfeit (timeout) at tick 1"), "{stdout}");
+    assert!(
+        stdout.contains("to answer `TICK 1`, but the first answer must come within 2000 ms, start-up included"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("fix: do less before the first answer"), "{stdout}");
+}
+
+/// The number before the first `needle` in `text` ("computed for 1001 ms of CPU time": 1001).
+fn figure_before(text: &str, needle: &str) -> u64 {
+    let head = text.split(needle).next().unwrap_or("");
+    head.rsplit(' ').find_map(|w| w.parse().ok()).unwrap_or(0)
+}
+
+/// A bot that loops at tick 2 is told so on the clock that judged it, its figure on the clock
+/// whose limit is said, never less than it (on a loaded machine it was told "computed for 382
+/// ms of CPU time … too slow for the 1000 ms an answer may take"): on the CPU clock its CPU
+/// time against 1000 ms of CPU time; on the wall clock its time on the clock against 1000 ms on
+/// the clock, its CPU time beside it. A loop's figure reaches the limit on either clock, however
+/// loaded the machine is.
+#[test]
+fn a_loop_is_told_on_the_clock_that_judged_it() {
+    let runs: Vec<(String, i32)> = std::thread::scope(|scope| {
+        let runs: Vec<_> = [&[][..], &["--clock", "wall"][..]]
+            .into_iter()
+            .map(|flags| {
+                scope.spawn(move || {
+                    let bot = flawed("loop");
+                    let out = arena(&[&["check-bot"], flags, &[bot.as_str()]].concat());
+                    (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code().unwrap_or(-1))
+                })
+            })
+            .collect();
+        runs.into_iter().map(|r| r.join().expect("check-bot run")).collect()
+    });
+    let (cpu, wall) = (&runs[0].0, &runs[1].0);
+    assert_eq!((runs[0].1, runs[1].1), (1, 1), "{cpu}\n{wall}");
+    let said = "ms of CPU time after `TICK 2` and printed nothing: a loop that never ends at this tick, or a \
+                search too slow for the 1000 ms of CPU time an answer may take";
+    assert!(cpu.contains("your bot computed for ") && cpu.contains(said), "{cpu}");
+    assert!(figure_before(cpu, said) >= 1000, "{cpu}");
+    assert!(!cpu.contains("ms on the clock"), "{cpu}");
+    let said = "ms on the clock (";
+    assert!(wall.contains("your bot ran for ") && wall.contains(said), "{wall}");
+    assert!(figure_before(wall, said) >= 1000, "{wall}");
+    assert!(wall.contains("a search too slow for the 1000 ms on the clock an answer may take"), "{wall}");
+    assert!(!wall.contains("computed for"), "{wall}");
 }

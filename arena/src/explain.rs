@@ -225,7 +225,7 @@ impl ForfeitFact {
     /// `arena verify` allows (a game's last answers' backstop is what is left of its wall-clock
     /// cap, summed from rounded times: it was missed by a few ms, and the sentence then said the
     /// bot "took more than 1000 ms of CPU time" having used 2).
-    fn backstopped(&self) -> bool {
+    pub(crate) fn backstopped(&self) -> bool {
         let (ms, limit) = (self.ms.unwrap_or(0), self.limit_ms.unwrap_or(0));
         let slack = crate::replay::TIME_SLACK.as_millis() as u64 + self.backstop_slack_ms.unwrap_or(0);
         self.clock == Some(ClockKind::Cpu)

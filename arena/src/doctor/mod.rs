@@ -19,7 +19,7 @@ use tokio_util::sync::CancellationToken;
 pub use crate::engine::Finding;
 use crate::engine::{Checkup, Ending, Game, Played, PlayerId, Reply, Situation, Speaks, State, Turn, Wrapper};
 use crate::explain::{forfeit_facts, loop_fix, Activity, Lateness, Silence, StderrEnd, FLUSH, NEWLINE, STARTUP_FIX};
-use crate::referee::{play_match, BotCommand, Limits, PlayedMatch, RefereeError};
+use crate::referee::{play_match, BotCommand, ClockKind, Limits, PlayedMatch, RefereeError};
 use crate::replay::{LimitKind, Replay};
 use crate::sandbox::Sandbox;
 
@@ -77,16 +77,52 @@ pub fn can_check(game: &dyn Game) -> Result<(), CheckError> {
 
 /// Plays `command` as a bot of `game` and explains what went wrong: through the game's own
 /// situations where it has them, else in each seat against the game's scripted players (see
-/// `seats.rs`).
+/// `seats.rs`). Its verdicts are judged by `limits` (their clock is a duel's, so that check-bot
+/// and a duel agree on whether a bot is late); the probes that only diagnose a silence run on the
+/// wall clock.
 pub async fn check_bot(
     game: &dyn Game,
     command: &str,
+    limits: &Limits,
     sandbox: &Sandbox,
     cancel: &CancellationToken,
 ) -> Result<Vec<Checked>, CheckError> {
     match checkup_of(game) {
-        Some(checkup) => Ok(check_situations(game, &checkup, command, sandbox, cancel).await?),
-        None => seats::check(game, command, sandbox, cancel).await,
+        Some(checkup) => Ok(check_situations(game, &checkup, command, limits, sandbox, cancel).await?),
+        None => seats::check(game, command, limits, sandbox, cancel).await,
+    }
+}
+
+/// The limits of a probe that only diagnoses (a first answer of another game, a burst of
+/// prompts): on the wall clock, whatever the verdicts' clock, as on the CPU clock a bot that
+/// never flushes would wait out the backstop (5x the limit) in every probe.
+fn probe_limits() -> Limits {
+    Limits { clock: ClockKind::Wall, ..Limits::default() }
+}
+
+/// How long a bot that printed nothing was given after the prompt, and on which clock, for an
+/// answer limited to `limit_ms` whose wall-clock backstop was `backstop_ms`, under `limits`: the
+/// limit itself on the wall clock ("1000 ms"), the backstop on the CPU clock ("5000 ms on the
+/// clock (5x its 1000 ms of CPU time)").
+fn silent_for(limits: &Limits, limit_ms: u64, backstop_ms: u64) -> String {
+    match limits.clock {
+        ClockKind::Wall => format!("{limit_ms} ms"),
+        ClockKind::Cpu if backstop_ms == limit_ms * u64::from(limits.backstop_factor) => {
+            format!("{backstop_ms} ms on the clock ({}x its {limit_ms} ms of CPU time)", limits.backstop_factor)
+        }
+        ClockKind::Cpu => format!(
+            "{backstop_ms} ms on the clock (all that was left of the game's {} ms on the clock, for an answer of \
+             {limit_ms} ms of CPU time)",
+            limits.total.as_millis() as u64 * u64::from(limits.backstop_factor)
+        ),
+    }
+}
+
+/// What an answer's limit counts under `limits`, after its figure: " of CPU time" or " on the clock".
+fn counted(limits: &Limits) -> &'static str {
+    match limits.clock {
+        ClockKind::Cpu => " of CPU time",
+        ClockKind::Wall => " on the clock",
     }
 }
 
@@ -436,7 +472,7 @@ async fn first_answer(
     sandbox: &Sandbox,
     cancel: &CancellationToken,
 ) -> Result<Option<String>, RefereeError> {
-    let limits = Limits { clock: crate::referee::ClockKind::Wall, ..Limits::default() };
+    let limits = probe_limits();
     let played = match checkup_of(game).and_then(|c| (c.situations)().into_iter().next()) {
         Some(situation) => play(game, command, situation.as_ref(), Feed::First, &limits, sandbox, cancel).await?,
         None => match seats::first(game) {
@@ -804,42 +840,80 @@ fn diagnose(
             let said = fact.flood_sentence(&game.info().wording, "your bot", &flood);
             serious(format!("{}{context}", said.trim_end_matches('.')), crate::explain::STDERR_FIX.to_string())
         }),
-        Some("timeout") if t == 1 => Some(serious(
-            format!("your bot printed nothing for {} ms after {header}`{prompt} 1`{context}", limit_of(limits.startup)),
-            format!("answer every {prompt} at once with one line, then {FLUSH}"),
-        )),
         Some("timeout") => {
-            let used: u64 = replies.iter().map(|r| r.ms).sum();
-            let total = limits.total.as_millis() as u64;
-            let limit_ms = limit_of(limits.per_move);
+            let first = t == 1;
+            let at = if first { format!("{header}`{prompt} 1`") } else { format!("`{prompt} {t}`") };
+            let limit_ms = limit_of(if first { limits.startup } else { limits.per_move });
+            let backstop_ms = applied.as_ref().and_then(|f| f.backstop_ms).unwrap_or(limit_ms);
+            let last = replies.last();
+            let (ms, cpu) = (last.map_or(0, |r| r.ms), last.and_then(|r| r.cpu_ms));
+            let in_ = counted(limits);
             Some(if applied.as_ref().and_then(|f| f.limit) == Some(LimitKind::Total) {
+                // What the game's budget counted: CPU time, or time on the clock.
+                let (used, budget): (u64, String) = match limits.clock {
+                    ClockKind::Cpu => (
+                        replies
+                            .iter()
+                            .map(|r| {
+                                crate::engine::Answer::counted_cpu(r.cpu_ms.map(Duration::from_millis)).as_millis()
+                                    as u64
+                            })
+                            .sum(),
+                        "CPU time for the game's answers".to_string(),
+                    ),
+                    ClockKind::Wall => (replies.iter().map(|r| r.ms).sum(), "answer time for the game".to_string()),
+                };
+                let total = limits.total.as_millis() as u64;
                 serious(
                     format!(
-                        "your bot used up its {total} ms of answer time for the game ({used} ms over {t} answers; \
-                         {limit_ms} ms were left for the last)"
+                        "your bot used up its {total} ms of {budget} ({used} ms over {t} answers; {limit_ms} ms were \
+                         left for the last)"
                     ),
                     format!("think less per {step}: the whole game's answers must fit in that budget"),
                 )
-            } else if let Some((cpu, _)) = replies.last().and_then(|r| Some((r.cpu_ms?, r.ms))).filter(|&(cpu, ms)| {
+            } else if applied.as_ref().is_some_and(|f| f.backstopped()) {
+                // On the CPU clock, ended by the wall-clock backstop: not computing, whatever
+                // share of its time it computed.
+                serious(
+                    format!(
+                        "your bot printed nothing for {} after {at}{context}, using only {} ms of CPU time: did you \
+                         flush stdout?",
+                        silent_for(limits, limit_ms, backstop_ms),
+                        cpu.unwrap_or(0)
+                    ),
+                    format!(
+                        "{FLUSH} If it was waiting for input or sleeping: an answer ends after {backstop_ms} ms on the \
+                         clock, whatever its CPU time."
+                    ),
+                )
+            } else if let Some(cpu) = cpu.filter(|&cpu| {
                 // Computing for a good part of the time it took (the box's CPU time is recorded
                 // on the wall clock too): a loop that does not end or a slow search, not an
                 // answer waiting in a buffer or a bot waiting for input, which use next to none.
                 Activity::of(cpu, ms) == Activity::Computing
             }) {
+                // The figure said is on the clock whose limit is said: on the wall clock, a loop
+                // on a loaded machine may have had a third of its time on a CPU.
+                let ran = match limits.clock {
+                    ClockKind::Cpu => format!("computed for {cpu} ms of CPU time"),
+                    ClockKind::Wall => format!("ran for {ms} ms on the clock ({cpu} ms of CPU time)"),
+                };
                 serious(
                     format!(
-                        "your bot computed for {cpu} ms of CPU time after `{prompt} {t}`{context} and printed \
-                         nothing: a loop that never ends at this {step}, or a search too slow for the {limit_ms} ms \
-                         an answer may take"
+                        "your bot {ran} after {at}{context} and printed nothing: a loop that never ends at this \
+                         {step}, or a search too slow for the {limit_ms} ms{in_} an answer may take"
                     ),
                     loop_fix(&game.info().wording, limit_ms),
                 )
+            } else if first {
+                serious(
+                    format!("your bot printed nothing for {limit_ms} ms after {at}{context}"),
+                    format!("answer every {prompt} at once with one line, then {FLUSH}"),
+                )
             } else {
                 serious(
-                    format!(
-                        "your bot printed nothing for {limit_ms} ms after `{prompt} {t}`{context}: did you flush stdout?"
-                    ),
-                    format!("{FLUSH} If it was still thinking: each answer must come within {limit_ms} ms."),
+                    format!("your bot printed nothing for {limit_ms} ms after {at}{context}: did you flush stdout?"),
+                    format!("{FLUSH} If it was still thinking: each answer must come within {limit_ms} ms{in_}."),
                 )
             })
         }
@@ -1029,13 +1103,38 @@ async fn first_answer_probe<S: Stage + ?Sized, I: Stage + ?Sized>(
     first: &S,
     idle: &I,
     command: &str,
+    judged: &PlayedMatch,
     limits: &Limits,
     sandbox: &Sandbox,
     cancel: &CancellationToken,
 ) -> Result<(Finding, bool), RefereeError> {
-    let patient = Limits { startup: PATIENCE, total: PATIENCE + limits.total, ..*limits };
-    let played = play(game, command, first, Feed::Interactive, &patient, sandbox, cancel).await?;
-    if let Some(reply) = played.replay.steps.first().and_then(|s| s.replies.first()) {
+    let first_reply = |played: &PlayedMatch| played.replay.steps.first().and_then(|s| s.replies.first()).cloned();
+    let startup = limits.startup.as_millis() as u64;
+    // A bot given PATIENCE on the clock or more in the match judged (the CPU clock's backstop,
+    // 5x the limit, when it was idle) is not played again: it would only wait as long once more.
+    // Otherwise it is given PATIENCE on the clock that judged it (on the CPU clock, a bot that
+    // computed past the limit: PATIENCE of CPU time, however loaded the machine).
+    let patience = PATIENCE.as_millis() as u64;
+    let judged_first = first_reply(judged).filter(|r| r.ms >= patience && r.cpu_ms.is_some_and(|cpu| cpu < startup));
+    let on_the_clock = |backstop: Duration| format!("{} s on the clock", backstop.as_secs());
+    let (reply, waited) = match judged_first {
+        Some(reply) => (Some(reply), on_the_clock(limits.backstop(limits.startup, Duration::ZERO))),
+        None => {
+            let patient = Limits { startup: PATIENCE, total: PATIENCE + limits.total, ..*limits };
+            let played = play(game, command, first, Feed::Interactive, &patient, sandbox, cancel).await?;
+            let reply = first_reply(&played);
+            // (On the CPU clock, its backstop may have ended it first.)
+            let backstopped = reply.as_ref().and_then(|r| r.cpu_ms).is_some_and(|cpu| cpu < patience);
+            let waited = match limits.clock {
+                ClockKind::Wall => format!("{} s", PATIENCE.as_secs()),
+                ClockKind::Cpu if backstopped => on_the_clock(patient.backstop(PATIENCE, Duration::ZERO)),
+                ClockKind::Cpu => format!("{} s of CPU time", PATIENCE.as_secs()),
+            };
+            (reply, waited)
+        }
+    };
+    let in_ = counted(limits);
+    if let Some(reply) = reply {
         // Silent but busy all along: a loop at the first prompt (or before), not a bot waiting
         // for the end of its input or for a flush, which use next to no CPU time.
         if let Some(cpu) =
@@ -1044,42 +1143,46 @@ async fn first_answer_probe<S: Stage + ?Sized, I: Stage + ?Sized>(
             return Ok((
                 Finding {
                     problem: format!(
-                        "your bot computed for {cpu} ms of CPU time after {} and printed nothing, not even in {} s: a \
-                     loop that never ends, or work far too slow for the first answer ({} ms, start-up included)",
+                        "your bot computed for {cpu} ms of CPU time after {} and printed nothing, not even in {waited}: a \
+                     loop that never ends, or work far too slow for the first answer ({startup} ms{in_}, start-up \
+                     included)",
                         words.after,
-                        PATIENCE.as_secs(),
-                        limits.startup.as_millis()
                     ),
-                    fix: loop_fix(&game.info().wording, limits.startup.as_millis() as u64),
+                    fix: loop_fix(&game.info().wording, startup),
                     serious: true,
                 },
                 false,
             ));
         }
         if reply.answer.is_some() {
-            return Ok((
-                Finding {
-                    problem: format!(
-                        "your bot took {} ms to answer {}, but the first answer must come within {} ms, start-up \
+            // Said on the clock that judged it: on the CPU clock, the CPU time the match judged
+            // used without answering (given longer, it answered).
+            let judged_cpu = first_reply(judged).and_then(|r| r.cpu_ms).filter(|_| limits.clock == ClockKind::Cpu);
+            let problem = match judged_cpu {
+                Some(cpu) => format!(
+                    "your bot used {cpu} ms of CPU time without answering {}, but the first answer may take {startup} \
+                     ms of CPU time, start-up included (given longer, it answered after {} ms of CPU time)",
+                    words.first,
+                    reply.cpu_ms.unwrap_or(0)
+                ),
+                None => format!(
+                    "your bot took {} ms to answer {}, but the first answer must come within {startup} ms, start-up \
                      included",
-                        reply.ms,
-                        words.first,
-                        limits.startup.as_millis()
-                    ),
-                    fix: STARTUP_FIX.to_string(),
-                    serious: true,
-                },
-                true,
-            ));
+                    reply.ms, words.first
+                ),
+            };
+            return Ok((Finding { problem, fix: STARTUP_FIX.to_string(), serious: true }, true));
         }
     }
     let silent = silence(game, command, idle, sandbox, cancel).await?;
+    // How long the match judged waited: its first answer's backstop (the limit, on the wall clock).
+    let judged_ms = limits.backstop(limits.startup, Duration::ZERO).as_millis() as u64;
     let finding = match silent {
         Silence::Buffered => Finding {
             problem: format!(
-                "your bot printed nothing for {} ms after {}, yet when sent thousands of {} at once its answers \
+                "your bot printed nothing for {} after {}, yet when sent thousands of {} at once its answers \
                  arrived in a burst: it does not flush stdout, so its answers wait in its output buffer",
-                limits.startup.as_millis(),
+                silent_for(limits, startup, judged_ms),
                 words.first,
                 words.many
             ),
@@ -1088,29 +1191,25 @@ async fn first_answer_probe<S: Stage + ?Sized, I: Stage + ?Sized>(
         },
         Silence::EndOfInput => Finding {
             problem: format!(
-                "your bot printed nothing after {}, not even in {} s, nor when sent thousands of {} at once, but \
+                "your bot printed nothing after {}, not even in {}, nor when sent thousands of {} at once, but \
                  answered once its input ended: it waits for the end of its input",
-                words.after,
-                PATIENCE.as_secs(),
-                words.many
+                words.after, waited, words.many
             ),
             fix: words.end_of_input.replace("{bot}", &crate::safe_text::shell_word(command)),
             serious: true,
         },
         Silence::NoNewline => Finding {
             problem: format!(
-                "your bot ended no line after {}, not even in {} s, and when sent thousands of {} at once it wrote \
+                "your bot ended no line after {}, not even in {}, and when sent thousands of {} at once it wrote \
                  one line longer than any answer: its answers end in no newline, so the arena, which reads a \
                  line per answer, still waits for the first to end",
-                words.after,
-                PATIENCE.as_secs(),
-                words.many
+                words.after, waited, words.many
             ),
             fix: NEWLINE.to_string(),
             serious: true,
         },
         Silence::Unknown => Finding {
-            problem: format!("your bot printed nothing after {}, not even in {} s", words.after, PATIENCE.as_secs()),
+            problem: format!("your bot printed nothing after {}, not even in {waited}", words.after),
             fix: words.never_answered.clone(),
             serious: true,
         },
@@ -1143,12 +1242,7 @@ async fn silence<I: Stage + ?Sized>(
     sandbox: &Sandbox,
     cancel: &CancellationToken,
 ) -> Result<Silence, RefereeError> {
-    let burst = Limits {
-        clock: crate::referee::ClockKind::Wall,
-        startup: Duration::from_secs(5),
-        total: Duration::from_secs(60),
-        ..Limits::default()
-    };
+    let burst = Limits { startup: Duration::from_secs(5), total: Duration::from_secs(60), ..probe_limits() };
     for (feed, silence) in [(Feed::AllOpen, Silence::Buffered), (Feed::AllClosed, Silence::EndOfInput)] {
         let played = play(game, command, idle, feed, &burst, sandbox, cancel).await?;
         let first = played.replay.steps.first().and_then(|s| s.replies.first());
@@ -1168,12 +1262,10 @@ async fn check_situations(
     game: &dyn Game,
     checkup: &Checkup,
     command: &str,
+    limits: &Limits,
     sandbox: &Sandbox,
     cancel: &CancellationToken,
 ) -> Result<Vec<Checked>, RefereeError> {
-    // The wall clock: a bot that never flushes uses no CPU, and a doctor should say so
-    // after the plain time limit, not after the CPU clock's backstop.
-    let limits = Limits { clock: crate::referee::ClockKind::Wall, ..Limits::default() };
     let situations = (checkup.situations)();
     let mut out: Vec<Checked> = Vec::new();
     let program = program_problem(command);
@@ -1182,8 +1274,8 @@ async fn check_situations(
     // keeps its situation's own fix, as the power-ups map's for a bot that cannot read its cells.)
     let mut crashes: Vec<Crash> = Vec::new();
     for (i, situation) in situations.iter().enumerate() {
-        let played = play(game, command, situation.as_ref(), Feed::Interactive, &limits, sandbox, cancel).await?;
-        let mut checked = diagnose(game, checkup, situation.as_ref(), &played, &limits);
+        let played = play(game, command, situation.as_ref(), Feed::Interactive, limits, sandbox, cancel).await?;
+        let mut checked = diagnose(game, checkup, situation.as_ref(), &played, limits);
         if played.replay.result.players[0].forfeit.as_deref() == Some("crash") {
             checked.never_ran |= program.is_some();
             if let Some(fix) = &program {
@@ -1214,7 +1306,7 @@ async fn check_situations(
             let (words, idle) = (FirstPrompt::of(checkup), (checkup.idle)());
             let (first, idle) = (situation.as_ref(), idle.as_ref());
             let (finding, explained) =
-                first_answer_probe(game, &words, first, idle, command, &limits, sandbox, cancel).await?;
+                first_answer_probe(game, &words, first, idle, command, &played, limits, sandbox, cancel).await?;
             (checked.findings, checked.explained) = (vec![finding], explained);
             out.push(checked);
             for skipped in &situations[1..] {
@@ -1240,21 +1332,21 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    /// A match of Resource Rush's first situation whose bot answered `WAIT` in `answers` ms each,
-    /// computing all along, then timed out after `last` ms, idle.
-    fn timed_out(answers: &[u64], last: u64) -> PlayedMatch {
+    /// A match of Resource Rush's first situation under `limits` whose bot answered `WAIT` in
+    /// `answers` ms each, computing all along, then timed out after `last` ms, `last_cpu` of them
+    /// computing.
+    fn timed_out(limits: &Limits, answers: &[u64], last: u64, last_cpu: u64) -> PlayedMatch {
         use crate::engine::{Answer, Failure};
         use crate::replay::{MatchResult, PlayerInfo, RecordedReply, Step};
         let players = vec![PlayerInfo { name: "bot".to_string(), command: "./bot".to_string() }];
-        let mut replay = Replay::new("resource-rush", 1, Value::Null, players, Limits::default(), Value::Null);
-        let reply = |ms: u64, reply: Reply| {
-            let (wall, computing) = (Duration::from_millis(ms), matches!(reply, Reply::Line(_)));
-            let cpu = Some(if computing { wall } else { Duration::ZERO });
+        let mut replay = Replay::new("resource-rush", 1, Value::Null, players, *limits, Value::Null);
+        let reply = |ms: u64, cpu_ms: u64, reply: Reply| {
+            let (wall, cpu) = (Duration::from_millis(ms), Some(Duration::from_millis(cpu_ms)));
             let answer = Answer { wall, cpu, ..Answer::untimed(reply) };
             Step { replies: vec![RecordedReply::new(0, answer)], chance: None, frame: Value::Null }
         };
-        replay.steps = answers.iter().map(|&ms| reply(ms, Reply::Line("WAIT".to_string()))).collect();
-        replay.steps.push(reply(last, Reply::Failed(Failure::Timeout)));
+        replay.steps = answers.iter().map(|&ms| reply(ms, ms, Reply::Line("WAIT".to_string()))).collect();
+        replay.steps.push(reply(last, last_cpu, Reply::Failed(Failure::Timeout)));
         replay.result = MatchResult::timed_out();
         PlayedMatch { replay, stderr: vec![crate::referee::BotStderr::default()], verdict: None, remarks: Vec::new() }
     }
@@ -1265,22 +1357,70 @@ mod tests {
     /// the control: with 4.5 s used, only 500 ms were left, and the budget is named.
     #[test]
     fn a_timeout_is_told_by_the_limit_the_referee_applied() {
-        let game = crate::games::by_name("resource-rush").unwrap();
-        let checkup = checkup_of(game).unwrap();
-        let situations = (checkup.situations)();
-        let said = |played: &PlayedMatch| {
-            let checked = diagnose(game, &checkup, situations[0].as_ref(), played, &Limits::default());
-            checked.findings.iter().map(|f| format!("{}\n{}", f.problem, f.fix)).collect::<Vec<_>>().join("\n")
-        };
-        let answer = said(&timed_out(&[900; 4], 1000));
+        let wall = Limits { clock: ClockKind::Wall, ..Limits::default() };
+        let said = |played: &PlayedMatch| told(played, &wall);
+        let answer = said(&timed_out(&wall, &[900; 4], 1000, 0));
         assert!(answer.contains("printed nothing for 1000 ms after `TICK 5`: did you flush stdout?"), "{answer}");
         assert!(!answer.contains("answer time for the game"), "{answer}");
-        let budget = said(&timed_out(&[900; 5], 500));
+        let budget = said(&timed_out(&wall, &[900; 5], 500, 0));
         assert!(
             budget
                 .contains("used up its 5000 ms of answer time for the game (5000 ms over 6 answers; 500 ms were left"),
             "{budget}"
         );
+    }
+
+    /// What check-bot says of `played`, Resource Rush's first situation, judged by `limits`.
+    fn told(played: &PlayedMatch, limits: &Limits) -> String {
+        let game = crate::games::by_name("resource-rush").unwrap();
+        let checkup = checkup_of(game).unwrap();
+        let situations = (checkup.situations)();
+        let checked = diagnose(game, &checkup, situations[0].as_ref(), played, limits);
+        checked.findings.iter().map(|f| format!("{}\n{}", f.problem, f.fix)).collect::<Vec<_>>().join("\n")
+    }
+
+    /// A timeout's figure is on the clock whose limit is said: a loop on a loaded machine that
+    /// had 382 ms of CPU time in its 1000 ms on the wall clock ran 1000 ms on the clock (it was
+    /// told it "computed for 382 ms of CPU time … too slow for the 1000 ms an answer may take");
+    /// on the CPU clock, its CPU time against the limit of CPU time; a bot silent until the CPU
+    /// clock's backstop, the backstop and what it is (it was told "printed nothing for 1000
+    /// ms"). The controls: each clock's words are not the other's.
+    #[test]
+    fn a_timeout_is_told_on_the_clock_that_judged_it() {
+        let wall = Limits { clock: ClockKind::Wall, ..Limits::default() };
+        let cpu = Limits::default();
+        let looped = told(&timed_out(&wall, &[10], 1000, 382), &wall);
+        assert!(
+            looped.contains(
+                "your bot ran for 1000 ms on the clock (382 ms of CPU time) after `TICK 2` and printed nothing: a \
+                 loop that never ends at this tick, or a search too slow for the 1000 ms on the clock an answer may \
+                 take"
+            ),
+            "{looped}"
+        );
+        assert!(!looped.contains("computed for 382 ms"), "{looped}");
+        let looped = told(&timed_out(&cpu, &[10], 1150, 1001), &cpu);
+        assert!(
+            looped.contains(
+                "your bot computed for 1001 ms of CPU time after `TICK 2` and printed nothing: a loop that never \
+                 ends at this tick, or a search too slow for the 1000 ms of CPU time an answer may take"
+            ),
+            "{looped}"
+        );
+        assert!(!looped.contains("on the clock"), "{looped}");
+        let slept = told(&timed_out(&cpu, &[10, 10], 5001, 2), &cpu);
+        assert!(
+            slept.contains(
+                "your bot printed nothing for 5000 ms on the clock (5x its 1000 ms of CPU time) after `TICK 3`, \
+                 using only 2 ms of CPU time: did you flush stdout?"
+            ),
+            "{slept}"
+        );
+        assert!(slept.contains("an answer ends after 5000 ms on the clock, whatever its CPU time"), "{slept}");
+        // The control: the same silence on the wall clock is told by its limit.
+        let slept = told(&timed_out(&wall, &[10, 10], 1001, 2), &wall);
+        assert!(slept.contains("printed nothing for 1000 ms after `TICK 3`: did you flush stdout?"), "{slept}");
+        assert!(!slept.contains("CPU time"), "{slept}");
     }
 
     /// A situation that timed out (`cause`), told with the advice `fix`, as check-bot records it.

@@ -183,18 +183,16 @@ pub(super) fn first(game: &dyn Game) -> Option<Seat<'_>> {
     Some(Seat { game, kit, players: s.players, seat: s.seat, idle: false, steps: MatchSteps::default() })
 }
 
-/// Plays the bot `command` in every situation of `game` and explains what went wrong.
+/// Plays the bot `command` in every situation of `game` under `limits` and explains what went wrong.
 pub(super) async fn check(
     game: &dyn Game,
     command: &str,
+    limits: &Limits,
     sandbox: &Sandbox,
     cancel: &CancellationToken,
 ) -> Result<Vec<Checked>, CheckError> {
     let kit = kit_of(game)?;
     let info = game.info();
-    // The wall clock: a bot that never flushes uses no CPU, and a doctor should say so after
-    // the plain time limit, not after the CPU clock's backstop.
-    let limits = Limits { clock: crate::referee::ClockKind::Wall, ..Limits::default() };
     let program = program_problem(command);
     let by_hand = format!("run it by hand and paste {}", info.wording.input);
     let mut out: Vec<Checked> = Vec::new();
@@ -203,7 +201,7 @@ pub(super) async fn check(
     for situation in situations(game) {
         let (players, seat) = (situation.players, situation.seat);
         let seat = Seat { game, kit, players, seat, idle: false, steps: MatchSteps::default() };
-        let played = super::play(game, command, &seat, Feed::Interactive, &limits, sandbox, cancel).await?;
+        let played = super::play(game, command, &seat, Feed::Interactive, limits, sandbox, cancel).await?;
         let facts = forfeit_facts(&played.replay);
         let replay = &played.replay;
         let me = &replay.result.players[0];
@@ -300,7 +298,7 @@ pub(super) async fn check(
             let words = FirstPrompt::of_wording(&info.wording);
             let finding;
             (finding, explained) =
-                first_answer_probe(game, &words, &seat, &idle, command, &limits, sandbox, cancel).await?;
+                first_answer_probe(game, &words, &seat, &idle, command, &played, limits, sandbox, cancel).await?;
             findings = vec![finding];
         }
         let mut checked = Checked { findings, explained, ..Checked::played(situation.name.clone(), summary, &played) };

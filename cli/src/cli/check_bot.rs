@@ -5,9 +5,10 @@ use std::process::ExitCode;
 
 use arena::doctor::{answered_none, can_check, check_bot, seems_of, Sign};
 use arena::engine::Registry;
+use arena::referee::ClockKind;
 use clap::Args;
 
-use super::SandboxArgs;
+use super::{ClockArgs, SandboxArgs};
 
 /// Options of `arena check-bot`.
 #[derive(Debug, Args)]
@@ -19,6 +20,8 @@ pub struct CheckBotArgs {
     pub bot: String,
     #[command(flatten)]
     pub sandbox: SandboxArgs,
+    #[command(flatten)]
+    pub clock: ClockArgs,
 }
 
 /// Runs `arena check-bot`.
@@ -28,12 +31,30 @@ pub fn run(args: CheckBotArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     let sandbox = args.sandbox.sandbox()?;
     let cancel = super::cancel_on_ctrl_c("interrupted: ending the bot")?;
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    // The limits of a duel, on its clock (`cpu` unless `--clock` says otherwise), so that
+    // check-bot and a duel agree on whether a bot is late.
+    let limits = arena::engine::LimitChoices {
+        clock: args.clock.clock,
+        backstop_factor: args.clock.backstop_factor,
+        ..Default::default()
+    }
+    .limits();
+    let clock = match limits.clock {
+        ClockKind::Cpu => {
+            "the time limits count CPU time, as in duels and tournaments (`--clock wall`: time on the clock, \
+                           as the course's checker)"
+        }
+        ClockKind::Wall => {
+            "the time limits count time on the clock, as the course's checker (`--clock cpu`: CPU \
+                            time, as in duels and tournaments)"
+        }
+    };
     say!(
-        "Checking `{}` as {} bot, in short scripted games (the opponent is a script)…",
+        "Checking `{}` as {} bot, in short scripted games (the opponent is a script); {clock}…",
         args.bot,
         arena::starter::a_or_an(game.info().title)
     );
-    let checked = runtime.block_on(check_bot(game, &args.bot, &sandbox, &cancel))?;
+    let checked = runtime.block_on(check_bot(game, &args.bot, &limits, &sandbox, &cancel))?;
     let (mut problems, mut notes, mut repeated) = (0, 0, 0);
     for c in &checked {
         if let Some(first) = c.same_as.as_deref().filter(|_| c.failed()) {
