@@ -546,6 +546,70 @@ fn a_root_arena_s_private_league_plays_every_match_boxed_or_not() {
     assert!(!reach.success(), "the control: {} reached without the way", copy.display());
 }
 
+/// While a root arena without a box opens the way to its bots' copies, a bot cannot learn the
+/// other versions' folders: the files at the league's top (`results.jsonl` names every version)
+/// are no one else's to read meanwhile, so a thief that reads them and then each version of
+/// alice's finds nothing (a review's bot read alice's file so), and they are readable as before
+/// once the run ends. The control: told alice's version's folder, the same thief reads it (the
+/// way is open by name; only the names are kept from it); and, by hand, with the files left
+/// readable, the thief reads alice's file through results.jsonl.
+#[test]
+fn a_bot_of_a_root_arena_without_a_box_cannot_find_another_bots_copy() {
+    if !root_with_setpriv("this test is a root arena's (its root run does)") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    set_mode(dir.path(), 0o755);
+    for bot in ["alice", "thief"] {
+        std::fs::create_dir(dir.path().join(bot)).unwrap();
+    }
+    std::fs::copy(bin("greedy"), dir.path().join("alice/bot")).unwrap();
+    std::fs::write(dir.path().join("alice/strategy.txt"), "ALICE SECRET STRATEGY\n").unwrap();
+    let thief = format!(
+        "#!/bin/sh\nL=../../../..\nfor fp in $(grep -o '[0-9a-f]\\{{16\\}}' $L/results.jsonl 2>/dev/null) $(cat known \
+         2>/dev/null); do\n  cat $L/versions/alice/$fp/folder/strategy.txt 2>/dev/null | sed \"s/^/STOLE $fp /\" >&2\n\
+         done\nexec {}\n",
+        bin("greedy")
+    );
+    std::fs::write(dir.path().join("thief/bot"), thief).unwrap();
+    set_mode(&dir.path().join("thief/bot"), 0o755);
+    let text = format!(
+        "maps = [{:?}]\ngames = 1\n[[bots]]\nname = \"alice\"\ncommand = \"./bot\"\ncwd = \"alice\"\n[[bots]]\n\
+         name = \"thief\"\ncommand = \"./bot\"\ncwd = \"thief\"\n",
+        map("duel.txt")
+    );
+    let cfg = dir.path().join("league.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let league = dir.path().join("league");
+    let args = ["--config", &cfg.display().to_string(), "--out", &league.display().to_string()];
+    let logs = || {
+        let mut text = String::new();
+        for log in std::fs::read_dir(league.join("logs")).unwrap() {
+            text += &std::fs::read_to_string(log.unwrap().path()).unwrap_or_default();
+        }
+        text
+    };
+    // A first run in boxes records alice's version in results.jsonl; then a new version of the
+    // thief plays without a box.
+    let (stdout, stderr, code) = tournament(&[&args[..], &["--sandbox", "require"]].concat());
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let alice = std::fs::read_dir(league.join("versions/alice")).unwrap().next().unwrap().unwrap().file_name();
+    let results = std::fs::read_to_string(league.join("results.jsonl")).unwrap();
+    assert!(results.contains(&*alice.to_string_lossy()), "results.jsonl names alice's version: {results}");
+    let resume = ["--resume", &league.display().to_string(), "--config", &cfg.display().to_string()];
+    let plain = || tournament(&[&resume[..], &["--sandbox", "plain", "-j", "1"]].concat());
+    std::fs::write(dir.path().join("thief/known"), "").unwrap();
+    let (stdout, stderr, code) = plain();
+    assert!(code == 0 && stderr.contains("thief v1 -> v2"), "{stdout}\n{stderr}");
+    assert!(!logs().contains("STOLE"), "{}", logs());
+    assert_eq!(mode_of(&league.join("results.jsonl")) & 0o004, 0o004, "readable again after the run");
+    // The control: a new version of the thief, told alice's version's folder, reads it.
+    std::fs::write(dir.path().join("thief/known"), alice.to_string_lossy().as_bytes()).unwrap();
+    let (stdout, stderr, code) = plain();
+    assert!(code == 0 && stderr.contains("thief v2 -> v3"), "{stdout}\n{stderr}");
+    assert!(logs().contains("STOLE") && logs().contains("ALICE SECRET STRATEGY"), "the control: {}", logs());
+}
+
 /// A private league still plays every match boxed (`--sandbox require`), its student's bot from
 /// the league's copy under `versions/`, which the box binds in before it takes the bot's user:
 /// run by `nobody` (boxes in a user namespace) in a folder `nobody` owns. (Root's runs are every

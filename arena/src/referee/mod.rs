@@ -93,13 +93,15 @@ pub enum RefereeError {
 }
 
 impl RefereeError {
-    /// The bot whose command or box failed the match's start, if the error names one (its
-    /// opponents are not at fault).
+    /// The bot whose command or files failed the match's start, if the error is of that bot's
+    /// own (its opponents are not at fault); a box the machine could not prepare for it (its
+    /// cgroup, a box uid, a limit) is no bot's fault, nor is a sandbox required and missing.
     pub fn bot(&self) -> Option<&str> {
+        use crate::sandbox::SandboxError;
         match self {
             RefereeError::BadCommand { name, .. }
             | RefereeError::Spawn { name, .. }
-            | RefereeError::Sandbox { name, .. } => Some(name),
+            | RefereeError::Sandbox { name, source: SandboxError::Files(_) | SandboxError::RootBuild(_) } => Some(name),
             _ => None,
         }
     }
@@ -348,6 +350,19 @@ impl Drop for AbortOnDrop {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A start's error names the bot at fault only where the bot is (its files); a box the
+    /// machine could not prepare is no bot's (a review found a cgroup's failure blamed on one).
+    /// The control: the bot's own files' error names it.
+    #[test]
+    fn a_box_the_machine_could_not_prepare_is_no_bot_s_fault() {
+        use crate::sandbox::SandboxError;
+        let error = |source| RefereeError::Sandbox { name: "ann".into(), source };
+        let setup = SandboxError::Setup { what: "a box uid".into(), source: std::io::Error::other("all in use") };
+        assert_eq!(error(setup).bot(), None);
+        assert_eq!(error(SandboxError::Limit("open files".into())).bot(), None);
+        assert_eq!(error(SandboxError::Files("its folder is missing".into())).bot(), Some("ann"), "the control");
+    }
 
     /// A move padded with 4,000 zeros is recorded as the game read it, `MOVE 0 1`, with its
     /// length as sent, and re-simulates to the same frame; a padded move that ended its

@@ -1388,7 +1388,7 @@ fn safe_parent(folder: &Path) -> Result<(), String> {
     let (me, my_group) = unsafe { (libc::geteuid(), libc::getegid()) };
     let mode = meta.mode();
     let sticky = mode & 0o1000 != 0;
-    let group_writes = mode & 0o020 != 0 && !(meta.uid() == me && meta.gid() == my_group);
+    let group_writes = mode & 0o020 != 0 && !(meta.uid() == me && meta.gid() == my_group && group_of_one(me, my_group));
     if !meta.is_dir() {
         Err(format!("{}: not a folder", folder.display()))
     } else if meta.uid() != me && meta.uid() != 0 {
@@ -1403,6 +1403,26 @@ fn safe_parent(folder: &Path) -> Result<(), String> {
     } else {
         Ok(())
     }
+}
+
+/// Whether the group `gid` is the user `uid`'s alone: numbered as the user (as systems that give
+/// each user a group of their own do) and listing no member. A primary group students share
+/// (`users`) is not: another student could move what the arena makes in a folder it may write.
+fn group_of_one(uid: u32, gid: u32) -> bool {
+    if uid != gid {
+        return false;
+    }
+    let mut group: libc::group = unsafe { std::mem::zeroed() };
+    let mut buffer = vec![0 as libc::c_char; 16 * 1024];
+    let mut found: *mut libc::group = std::ptr::null_mut();
+    // SAFETY: getgrgid_r fills `group` from `buffer`, both ours and alive while it is read.
+    let code = unsafe { libc::getgrgid_r(gid, &mut group, buffer.as_mut_ptr(), buffer.len(), &mut found) };
+    if code != 0 || found.is_null() {
+        // (A group the system does not name has no members listed.)
+        return code == 0;
+    }
+    // SAFETY: `gr_mem` is a NULL-ended array of C strings in `buffer`, read while it lives.
+    unsafe { group.gr_mem.is_null() || (*group.gr_mem).is_null() }
 }
 
 /// The folder `name` of what this user's arenas share on the machine (the boxes' root, the box
@@ -1762,6 +1782,10 @@ mod tests {
         let my_group = unsafe { libc::getegid() };
         std::os::unix::fs::chown(tmp.path(), None, Some(my_group)).unwrap();
         assert!(own_folder(&tmp.path().join("mine")).is_some(), "in a folder of the user's and its own group's");
+        // A primary group numbered otherwise (`users`, shared) is not the user's own.
+        assert!(
+            !group_of_one(1000, 100) && group_of_one(my_group, my_group) == (my_group == unsafe { libc::geteuid() })
+        );
         // SAFETY: geteuid has no preconditions.
         if unsafe { libc::geteuid() } == 0 {
             std::os::unix::fs::chown(tmp.path(), None, Some(65534)).unwrap();

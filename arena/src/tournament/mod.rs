@@ -1666,7 +1666,7 @@ fn execute(
     reporter.report(Event::Executing { matches: todo.len(), done: done.len() })?;
     let sandbox = Sandbox::new(record.config.sandbox, record.config.limits.sandbox_limits())
         .map_err(|e| TournamentError::Invalid(e.to_string()))?;
-    let _way = sandbox.runs_bots_as_others_unboxed().then(|| WayToCopies::open(out));
+    let _way = sandbox.runs_bots_as_others_unboxed().then(|| WayToCopies::open(league));
     let shared = Shared { record: record.clone(), game, sandbox, boards, shown: record.shown_paths(out) };
     let names = record.map_names();
     let queue = Mutex::new(VecDeque::from(todo));
@@ -2286,16 +2286,38 @@ fn make_folders_private(dir: &std::fs::File) -> usize {
 /// they cannot pass through the league's folders, which only its user may enter, to their
 /// copies, as a box binds them in. The league's folder, `versions/`, each bot's and each
 /// version's are given search to all (`o+x`: entered by a name known, not listed) while the
-/// run plays, through descriptors; taken back when dropped (a run killed leaves it to the next
-/// lock's [`make_private`]).
-struct WayToCopies(Vec<std::fs::File>);
+/// run plays, and the files at the league's top lose what others may read of them meanwhile
+/// (`results.jsonl` names every version's folder: a review's bot read another's code so);
+/// through descriptors; all as before when dropped (a run killed leaves it to the next lock's
+/// [`make_private`]).
+struct WayToCopies {
+    searched: Vec<std::fs::File>,
+    hidden: Vec<std::fs::File>,
+}
 
 impl WayToCopies {
-    fn open(out: &Path) -> WayToCopies {
+    fn open(league: &Path) -> WayToCopies {
+        use std::os::fd::{AsRawFd, FromRawFd};
         use std::os::unix::fs::OpenOptionsExt;
-        let Ok(top) = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_DIRECTORY).open(out) else {
-            return WayToCopies(Vec::new());
+        let mut way = WayToCopies { searched: Vec::new(), hidden: Vec::new() };
+        let Ok(top) = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_DIRECTORY).open(league) else {
+            return way;
         };
+        // The files first: nothing that names a version is readable once the way is open.
+        for entry in std::fs::read_dir(league).into_iter().flatten().flatten() {
+            let Ok(name) = std::ffi::CString::new(entry.file_name().as_encoded_bytes()) else { continue };
+            let flags = libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC;
+            // SAFETY: openat on a descriptor we own and a C string; the descriptor it gives is ours.
+            let fd = unsafe { libc::openat(top.as_raw_fd(), name.as_ptr(), flags) };
+            if fd < 0 {
+                continue;
+            }
+            // SAFETY: a descriptor openat just gave, owned by nothing else.
+            let file = unsafe { std::fs::File::from_raw_fd(fd) };
+            if file.metadata().is_ok_and(|m| m.is_file()) && others_may(&file, 0o004, false) {
+                way.hidden.push(file);
+            }
+        }
         let mut chain = Vec::new();
         if let Some(versions) = open_folder_at(&top, c"versions") {
             for bot in folder_names(&versions) {
@@ -2306,36 +2328,40 @@ impl WayToCopies {
             chain.push(versions);
         }
         chain.push(top);
-        let opened: Vec<std::fs::File> = chain.into_iter().filter(|dir| others_search(dir, true)).collect();
-        if !opened.is_empty() {
+        way.searched = chain.into_iter().filter(|dir| others_may(dir, 0o001, true)).collect();
+        if !way.searched.is_empty() {
             tracing::warn!(
                 "{}: without a box this root arena runs each bot as a user of its own, who must pass through the \
                  league's folders to its copy: while the run plays, every user of this machine may enter them (not \
-                 list them); with a box (user namespaces) they stay the league's user's alone",
-                out.display()
+                 list them, nor read the league's files); with a box (user namespaces) they stay the league's \
+                 user's alone",
+                league.display()
             );
         }
-        WayToCopies(opened)
+        way
     }
 }
 
 impl Drop for WayToCopies {
     fn drop(&mut self) {
-        for dir in &self.0 {
-            others_search(dir, false);
+        for dir in &self.searched {
+            others_may(dir, 0o001, false);
+        }
+        for file in &self.hidden {
+            others_may(file, 0o004, true);
         }
     }
 }
 
-/// Gives others search in the open folder `dir` (`on`), or takes it away: whether its mode
-/// changed.
-fn others_search(dir: &std::fs::File, on: bool) -> bool {
+/// Gives others the permission `bit` (`o+x` 0o001, `o+r` 0o004) on the open file or folder
+/// `file` (`on`), or takes it away: whether its mode changed.
+fn others_may(file: &std::fs::File, bit: u32, on: bool) -> bool {
     use std::os::fd::AsRawFd;
     use std::os::unix::fs::MetadataExt;
-    let Ok(mode) = dir.metadata().map(|m| m.mode() & 0o7777) else { return false };
-    let new = if on { mode | 0o001 } else { mode & !0o001 };
+    let Ok(mode) = file.metadata().map(|m| m.mode() & 0o7777) else { return false };
+    let new = if on { mode | bit } else { mode & !bit };
     // SAFETY: fchmod on a descriptor we own.
-    new != mode && unsafe { libc::fchmod(dir.as_raw_fd(), new) } == 0
+    new != mode && unsafe { libc::fchmod(file.as_raw_fd(), new) } == 0
 }
 
 /// The names of the folders (not links) in the open folder `dir`.
