@@ -530,7 +530,7 @@ fn a_root_arena_s_private_league_plays_every_match_boxed_or_not() {
     every_match_played(ran, board);
     let (ran, board) = run("plain");
     let stderr = every_match_played(ran, board);
-    assert!(stderr.contains("while the run plays, every user of this machine may enter them"), "{stderr}");
+    assert!(stderr.contains("who learns the name of a version's folder"), "{stderr}");
     let league = dir.path().join("plain");
     let version = std::fs::read_dir(league.join("versions/student")).unwrap().next().unwrap().unwrap().path();
     for folder in [league.clone(), league.join("versions"), league.join("versions/student"), version] {
@@ -546,15 +546,16 @@ fn a_root_arena_s_private_league_plays_every_match_boxed_or_not() {
     assert!(!reach.success(), "the control: {} reached without the way", copy.display());
 }
 
-/// While a root arena without a box opens the way to its bots' copies, a bot cannot learn the
-/// other versions' folders: the files at the league's top (`results.jsonl` names every version)
-/// are no one else's to read meanwhile, so a thief that reads them and then each version of
-/// alice's finds nothing (a review's bot read alice's file so), and they are readable as before
-/// once the run ends. The control: told alice's version's folder, the same thief reads it (the
-/// way is open by name; only the names are kept from it); and, by hand, with the files left
-/// readable, the thief reads alice's file through results.jsonl.
+/// While a root arena without a box opens the way to its bots' copies, a bot does not learn
+/// the other versions' folders from the league itself: the files at the league's top
+/// (`results.jsonl` names every version) are no one else's to read, so a thief that reads them
+/// and then each version of alice's finds nothing (a review's bot read alice's file so), and
+/// the folders are private again once the run ends. The control: told alice's version's folder
+/// (as a published results.jsonl would), the same thief reads it: the names are no secret, which
+/// the docs and the run's warning say; and, by hand, with the files left readable, the thief
+/// read alice's file through results.jsonl.
 #[test]
-fn a_bot_of_a_root_arena_without_a_box_cannot_find_another_bots_copy() {
+fn a_bot_of_a_root_arena_without_a_box_finds_no_copy_through_the_league_s_files() {
     if !root_with_setpriv("this test is a root arena's (its root run does)") {
         return;
     }
@@ -602,7 +603,7 @@ fn a_bot_of_a_root_arena_without_a_box_cannot_find_another_bots_copy() {
     let (stdout, stderr, code) = plain();
     assert!(code == 0 && stderr.contains("thief v1 -> v2"), "{stdout}\n{stderr}");
     assert!(!logs().contains("STOLE"), "{}", logs());
-    assert_eq!(mode_of(&league.join("results.jsonl")) & 0o004, 0o004, "readable again after the run");
+    assert_eq!(mode_of(&league.join("versions/alice")), 0o700, "the way closed after the run");
     // The control: a new version of the thief, told alice's version's folder, reads it.
     std::fs::write(dir.path().join("thief/known"), alice.to_string_lossy().as_bytes()).unwrap();
     let (stdout, stderr, code) = plain();

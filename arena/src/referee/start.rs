@@ -156,8 +156,9 @@ fn interpreter_trouble(
     }
     // `env` looks its argument up on the bot's PATH (`-S` splits it into words first).
     let wanted = match argument.strip_prefix("-S") {
-        // (After `-S`, settings `NAME=value` and options come before the program.)
-        Some(split) => split.split_whitespace().find(|w| !w.contains('=') && !w.starts_with('-')).unwrap_or(""),
+        // (After `-S`, settings `NAME=value` come before the program; after an option, which
+        // may take a word of its own (`-u NAME`, `-C DIR`), the line is not checked.)
+        Some(split) => split.split_whitespace().find(|w| !w.contains('=')).unwrap_or(""),
         None => argument,
     };
     if wanted.is_empty() || wanted.starts_with('-') || wanted.contains([' ', '\t']) || sight.find(wanted).is_some() {
@@ -338,6 +339,8 @@ mod tests {
         std::fs::write(&env_s, "#!/usr/bin/env -S PYTHONUNBUFFERED=1 no-such-xyz -u\necho\n").unwrap();
         let named = check(dir.path(), "./envs.py", &sight).unwrap_or_default();
         assert!(named.contains("runs `no-such-xyz` through `env`"), "the control: {named}");
+        std::fs::write(&env_s, "#!/usr/bin/env -S -u FOO sh -u\necho\n").unwrap();
+        assert_eq!(check(dir.path(), "./envs.py", &sight), None, "env -S: an option's word is no program");
         let not_exec = {
             std::fs::write(dir.path().join("plain"), "echo WAIT\n").unwrap();
             check(dir.path(), "./plain", &sight).unwrap_or_default()

@@ -1405,9 +1405,10 @@ fn safe_parent(folder: &Path) -> Result<(), String> {
     }
 }
 
-/// Whether the group `gid` is the user `uid`'s alone: numbered as the user (as systems that give
-/// each user a group of their own do) and listing no member. A primary group students share
-/// (`users`) is not: another student could move what the arena makes in a folder it may write.
+/// Whether the group `gid` is taken for the user `uid`'s own: numbered as the user (as systems
+/// that give each user a group of their own do) and listing no member (a user given it as its
+/// primary group elsewhere is not seen). A primary group students share (`users`) is not:
+/// another student could move what the arena makes in a folder it may write.
 fn group_of_one(uid: u32, gid: u32) -> bool {
     if uid != gid {
         return false;
@@ -1781,11 +1782,18 @@ mod tests {
         // SAFETY: getegid has no preconditions.
         let my_group = unsafe { libc::getegid() };
         std::os::unix::fs::chown(tmp.path(), None, Some(my_group)).unwrap();
-        assert!(own_folder(&tmp.path().join("mine")).is_some(), "in a folder of the user's and its own group's");
-        // A primary group numbered otherwise (`users`, shared) is not the user's own.
-        assert!(
-            !group_of_one(1000, 100) && group_of_one(my_group, my_group) == (my_group == unsafe { libc::geteuid() })
-        );
+        // SAFETY: geteuid has no preconditions.
+        let own_group = group_of_one(unsafe { libc::geteuid() }, my_group);
+        assert_eq!(own_folder(&tmp.path().join("mine")).is_some(), own_group, "in a folder of its own group's");
+        // A group that lists members is no one's own (where the system has one to try).
+        let listed = std::fs::read_to_string("/etc/group").unwrap_or_default().lines().find_map(|line| {
+            let fields: Vec<&str> = line.split(':').collect();
+            (fields.len() == 4 && !fields[3].is_empty()).then(|| fields[2].parse::<u32>().ok()).flatten()
+        });
+        match listed {
+            Some(gid) => assert!(!group_of_one(gid, gid), "group {gid} lists members"),
+            None => eprintln!("no group in /etc/group lists members: that case is not tried here"),
+        }
         // SAFETY: geteuid has no preconditions.
         if unsafe { libc::geteuid() } == 0 {
             std::os::unix::fs::chown(tmp.path(), None, Some(65534)).unwrap();

@@ -742,8 +742,9 @@ fn move_into(
 /// a link named like a league's entry, is not (the merge would replace it by its own).
 fn foreign_entry(out: &Path) -> Option<String> {
     const FOLDERS: [&str; 6] = ["replays", "logs", "builds", "assets", "bots", "versions"];
-    const FILES: [&str; 7] = [
+    const FILES: [&str; 8] = [
         ".lock",
+        ".way",
         "index.html",
         "leaderboard.md",
         "leaderboard.json",
@@ -775,8 +776,16 @@ fn unknown_entry(entry: &std::fs::DirEntry) -> Option<String> {
     let dir = entry.file_type().is_ok_and(|k| k.is_dir());
     let known = ["replays", "logs", "builds", "assets", "bots", "versions", "slurm"].contains(&name.as_str()) && dir
         || file
-            && ([".lock", "index.html", "leaderboard.md", "leaderboard.json", RESULTS_FILE, super::TOURNAMENT_FILE]
-                .contains(&name.as_str())
+            && ([
+                ".lock",
+                ".way",
+                "index.html",
+                "leaderboard.md",
+                "leaderboard.json",
+                RESULTS_FILE,
+                super::TOURNAMENT_FILE,
+            ]
+            .contains(&name.as_str())
                 || name == super::versions::UNRECORDED_BUILDS
                 || name == SET_ASIDE_FILE
                 || name.starts_with(".lock.shard-")

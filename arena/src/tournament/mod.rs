@@ -1666,7 +1666,7 @@ fn execute(
     reporter.report(Event::Executing { matches: todo.len(), done: done.len() })?;
     let sandbox = Sandbox::new(record.config.sandbox, record.config.limits.sandbox_limits())
         .map_err(|e| TournamentError::Invalid(e.to_string()))?;
-    let _way = sandbox.runs_bots_as_others_unboxed().then(|| WayToCopies::open(league));
+    let _way = sandbox.runs_bots_as_others_unboxed().then(|| WayToCopies::open(league)).transpose()?;
     let shared = Shared { record: record.clone(), game, sandbox, boards, shown: record.shown_paths(out) };
     let names = record.map_names();
     let queue = Mutex::new(VecDeque::from(todo));
@@ -1986,15 +1986,18 @@ impl FolderLock {
     /// that would hold the folder alone, and another copy of a shard.
     ///
     /// Its lock is made its user's alone ([`open_lock`]), and a folder every user may enter
-    /// (an older arena's, `rwxr-xr-x`) is made private to its user with its record before the
-    /// lock is taken ([`make_private`]), whoever holds it: a folder only a group may read
-    /// (`chmod -R g+rX` for an assistant) stays as the teacher made it.
+    /// (an older arena's, `rwxr-xr-x`) is made private to its user with its record once the
+    /// lock is held alone ([`make_private`]; not while a run holds it, whose bots may be using
+    /// the way to their copies, [`WayToCopies`]): a folder only a group may read (`chmod -R
+    /// g+rX` for an assistant) stays as the teacher made it.
     fn take_waiting(out: &Path, shard: Option<Shard>, wait: Duration) -> Result<FolderLock, TournamentError> {
         let mode = if shard.is_some() { libc::LOCK_SH } else { libc::LOCK_EX };
         let path = out.join(".lock");
         let file = open_lock(&path, false)?;
-        make_private(out, &file);
         let main = Self::lock_opened(out, &path, file, (mode, shard.is_none()), wait, true, &|| ())?;
+        if shard.is_none() {
+            make_private(out, &main);
+        }
         match shard {
             None => Ok(FolderLock { _shard: None, _file: main }),
             Some(s) => {
@@ -2286,69 +2289,111 @@ fn make_folders_private(dir: &std::fs::File) -> usize {
 /// they cannot pass through the league's folders, which only its user may enter, to their
 /// copies, as a box binds them in. The league's folder, `versions/`, each bot's and each
 /// version's are given search to all (`o+x`: entered by a name known, not listed) while the
-/// run plays, and the files at the league's top lose what others may read of them meanwhile
-/// (`results.jsonl` names every version's folder: a review's bot read another's code so);
-/// through descriptors; all as before when dropped (a run killed leaves it to the next lock's
-/// [`make_private`]).
+/// run plays, and the files at the league's top lose what others may read of them
+/// (`results.jsonl` names every version's folder), through descriptors. Not a secret, though:
+/// a published `results.jsonl` names them too, and without a box a command line is seen in
+/// `/proc`, so while the way is open a bot or a local user may read the copies whose folders
+/// it learns (said in the run's warning and the docs). Held shared (`.way`, as shards of one
+/// league run side by side); the last holder to end closes it (`o+x` taken away again); a run
+/// killed leaves it to the next command that locks the league ([`make_private`]).
 struct WayToCopies {
-    searched: Vec<std::fs::File>,
-    hidden: Vec<std::fs::File>,
+    league: PathBuf,
+    _held: std::fs::File,
 }
 
 impl WayToCopies {
-    fn open(league: &Path) -> WayToCopies {
+    fn open(league: &Path) -> Result<WayToCopies, TournamentError> {
         use std::os::fd::{AsRawFd, FromRawFd};
-        use std::os::unix::fs::OpenOptionsExt;
-        let mut way = WayToCopies { searched: Vec::new(), hidden: Vec::new() };
-        let Ok(top) = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_DIRECTORY).open(league) else {
-            return way;
-        };
-        // The files first: nothing that names a version is readable once the way is open.
+        use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+        // The folders above the league: a user of its own must pass them too.
+        let closed = league
+            .ancestors()
+            .skip(1)
+            .filter(|a| !a.as_os_str().is_empty())
+            .find(|a| std::fs::metadata(a).is_ok_and(|m| m.mode() & 0o001 == 0));
+        if let Some(closed) = closed {
+            return Err(TournamentError::Invalid(format!(
+                "{}: without a box this root arena runs each bot as a user of its own, who cannot pass through {} \
+                 (others may not enter it) to the bots' copies in the league: every match would fail; run it with a \
+                 box, as a user other than root, or with the league in a folder others may enter",
+                league.display(),
+                closed.display()
+            )));
+        }
+        let held = open_lock(&league.join(".way"), false)?;
+        // SAFETY: flock on a descriptor we own.
+        if unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_SH) } != 0 {
+            return Err(TournamentError::io(&league.join(".way"), std::io::Error::last_os_error()));
+        }
+        let way = WayToCopies { league: league.to_path_buf(), _held: held };
+        let top = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_DIRECTORY)
+            .open(league)
+            .map_err(|e| TournamentError::io(league, e))?;
+        // The files first: none that names a version is readable once the way is open.
         for entry in std::fs::read_dir(league).into_iter().flatten().flatten() {
             let Ok(name) = std::ffi::CString::new(entry.file_name().as_encoded_bytes()) else { continue };
             let flags = libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC;
             // SAFETY: openat on a descriptor we own and a C string; the descriptor it gives is ours.
             let fd = unsafe { libc::openat(top.as_raw_fd(), name.as_ptr(), flags) };
-            if fd < 0 {
-                continue;
-            }
-            // SAFETY: a descriptor openat just gave, owned by nothing else.
-            let file = unsafe { std::fs::File::from_raw_fd(fd) };
-            if file.metadata().is_ok_and(|m| m.is_file()) && others_may(&file, 0o004, false) {
-                way.hidden.push(file);
+            if fd >= 0 {
+                // SAFETY: a descriptor openat just gave, owned by nothing else.
+                let file = unsafe { std::fs::File::from_raw_fd(fd) };
+                if file.metadata().is_ok_and(|m| m.is_file()) {
+                    others_may(&file, 0o004, false);
+                }
             }
         }
-        let mut chain = Vec::new();
-        if let Some(versions) = open_folder_at(&top, c"versions") {
-            for bot in folder_names(&versions) {
-                let Some(bot) = open_folder_at(&versions, &bot) else { continue };
-                chain.extend(folder_names(&bot).iter().filter_map(|version| open_folder_at(&bot, version)));
-                chain.push(bot);
-            }
-            chain.push(versions);
+        let mut opened = 0;
+        for dir in way_folders(top) {
+            opened += usize::from(others_may(&dir, 0o001, true));
         }
-        chain.push(top);
-        way.searched = chain.into_iter().filter(|dir| others_may(dir, 0o001, true)).collect();
-        if !way.searched.is_empty() {
+        if opened > 0 {
             tracing::warn!(
                 "{}: without a box this root arena runs each bot as a user of its own, who must pass through the \
-                 league's folders to its copy: while the run plays, every user of this machine may enter them (not \
-                 list them, nor read the league's files); with a box (user namespaces) they stay the league's \
-                 user's alone",
+                 league's folders to its copy: while the run plays, a bot or a user of this machine who learns the \
+                 name of a version's folder (a published results.jsonl names them) may read that copy; with a box \
+                 (user namespaces), or as a user other than root, they stay the league's user's alone",
                 league.display()
             );
         }
-        way
+        Ok(way)
     }
+}
+
+/// The league's folder `top` and, in it, `versions/`, each bot's and each version's: the way
+/// to the copies.
+fn way_folders(top: std::fs::File) -> Vec<std::fs::File> {
+    let mut chain = Vec::new();
+    if let Some(versions) = open_folder_at(&top, c"versions") {
+        for bot in folder_names(&versions) {
+            let Some(bot) = open_folder_at(&versions, &bot) else { continue };
+            chain.extend(folder_names(&bot).iter().filter_map(|version| open_folder_at(&bot, version)));
+            chain.push(bot);
+        }
+        chain.push(versions);
+    }
+    chain.push(top);
+    chain
 }
 
 impl Drop for WayToCopies {
     fn drop(&mut self) {
-        for dir in &self.searched {
-            others_may(dir, 0o001, false);
+        use std::os::fd::AsRawFd;
+        use std::os::unix::fs::OpenOptionsExt;
+        // The last holder closes it: another's shared hold (a shard beside) keeps it open.
+        let Ok(last) = open_lock(&self.league.join(".way"), false) else { return };
+        // SAFETY: flock on descriptors we own (our shared hold let go first).
+        unsafe { libc::flock(self._held.as_raw_fd(), libc::LOCK_UN) };
+        if unsafe { libc::flock(last.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            return;
         }
-        for file in &self.hidden {
-            others_may(file, 0o004, true);
+        let Ok(top) = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_DIRECTORY).open(&self.league) else {
+            return;
+        };
+        for dir in way_folders(top) {
+            others_may(&dir, 0o001, false);
         }
     }
 }
@@ -2845,6 +2890,63 @@ mod tests {
         let merge = FolderLock::take_waiting(&out, None, Duration::from_secs(60));
         assert!(merge.is_ok(), "the merge goes on once the folder is free: {:?}", merge.err());
         released.join().unwrap();
+    }
+
+    /// A command that finds the league held by a run (which may have opened the way to its bots'
+    /// copies, [`WayToCopies`]) leaves its folders' modes alone: a review found `arena
+    /// leaderboard` closing the way mid-run, every later match refused. The control: once the
+    /// run is over, the same command makes the folders open to all private.
+    #[test]
+    fn a_command_refused_by_a_run_leaves_its_folders_modes_alone() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("league");
+        std::fs::create_dir_all(out.join("versions/ann/0123456789abcdef")).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().mode() & 0o777;
+        let run = FolderLock::take(&out, None).unwrap();
+        // (The run's way, opened once it holds the league.)
+        for folder in [out.clone(), out.join("versions"), out.join("versions/ann")] {
+            std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o711)).unwrap();
+        }
+        let refused = FolderLock::take_waiting(&out, None, Duration::ZERO);
+        assert!(matches!(refused, Err(TournamentError::Locked { .. })), "{:?}", refused.err());
+        assert_eq!((mode(&out), mode(&out.join("versions/ann"))), (0o711, 0o711), "the way left open");
+        drop(run);
+        let after = FolderLock::take_waiting(&out, None, Duration::ZERO).unwrap();
+        assert_eq!((mode(&out), mode(&out.join("versions/ann"))), (0o700, 0o700), "the control: made private");
+        drop(after);
+    }
+
+    /// The way to the copies is refused, playing nothing, where a folder above the league lets
+    /// no other user in (a league under `/root`: every match would fail, each bot blamed); opened
+    /// (search, and the top's files hidden), it is closed by its last holder only. The control:
+    /// with the parent open, the way opens, a second holder keeps it open, the last closes it.
+    #[test]
+    fn the_way_to_the_copies_needs_its_parents_open_and_closes_with_its_last_holder() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("league");
+        std::fs::create_dir_all(out.join("versions/ann/0123456789abcdef")).unwrap();
+        std::fs::write(out.join("results.jsonl"), "{}\n").unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().mode() & 0o777;
+        let chmod = |p: &Path, m: u32| std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap();
+        for folder in [out.clone(), out.join("versions"), out.join("versions/ann")] {
+            chmod(&folder, 0o700);
+        }
+        chmod(&out.join("versions/ann/0123456789abcdef"), 0o700);
+        chmod(&out.join("results.jsonl"), 0o644);
+        chmod(dir.path(), 0o700);
+        let refused = WayToCopies::open(&out).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(refused.contains("cannot pass through") && refused.contains("every match would fail"), "{refused}");
+        chmod(dir.path(), 0o755);
+        let first = WayToCopies::open(&out).unwrap();
+        let version = out.join("versions/ann/0123456789abcdef");
+        assert_eq!((mode(&out), mode(&version), mode(&out.join("results.jsonl"))), (0o701, 0o701, 0o640));
+        let second = WayToCopies::open(&out).unwrap();
+        drop(first);
+        assert_eq!(mode(&version), 0o701, "kept open by the second holder");
+        drop(second);
+        assert_eq!((mode(&out), mode(&version)), (0o700, 0o700), "closed by the last");
     }
 
     /// A link planted where a lock goes (beside the league, or in it, where a student's build
