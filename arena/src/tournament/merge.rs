@@ -736,22 +736,18 @@ fn move_into(
     Ok(())
 }
 
+/// The folders a league's folder holds.
+const LEAGUE_FOLDERS: [&str; 6] = ["replays", "logs", "builds", "assets", "bots", "versions"];
+/// The files a league's folder holds, by name (with its temporary files, a shard's lock and
+/// the builds' note).
+const LEAGUE_FILES: [&str; 7] =
+    [".lock", ".way", "index.html", "leaderboard.md", "leaderboard.json", RESULTS_FILE, super::TOURNAMENT_FILE];
+
 /// The first entry of `out` that no league's folder holds, when `out` is a folder holding no
 /// league (no record, no results file). What a merge or run cut short leaves (its subfolders,
 /// temporary files, the lock) is a league's, each of its own kind: a file named `replays`, or
 /// a link named like a league's entry, is not (the merge would replace it by its own).
 fn foreign_entry(out: &Path) -> Option<String> {
-    const FOLDERS: [&str; 6] = ["replays", "logs", "builds", "assets", "bots", "versions"];
-    const FILES: [&str; 8] = [
-        ".lock",
-        ".way",
-        "index.html",
-        "leaderboard.md",
-        "leaderboard.json",
-        RESULTS_FILE,
-        super::TOURNAMENT_FILE,
-        super::versions::UNRECORDED_BUILDS,
-    ];
     if !out.is_dir() || out.join(super::TOURNAMENT_FILE).exists() || !results::files(out).is_empty() {
         return None;
     }
@@ -760,8 +756,11 @@ fn foreign_entry(out: &Path) -> Option<String> {
         let text = name.to_string_lossy();
         let kind = entry.file_type().ok();
         let (dir, file) = (kind.is_some_and(|k| k.is_dir()), kind.is_some_and(|k| k.is_file()));
-        let league = (FOLDERS.contains(&&*text) && dir)
-            || ((FILES.contains(&&*text) || crate::files::is_temporary(&name) || text.starts_with(".lock.shard-"))
+        let league = (LEAGUE_FOLDERS.contains(&&*text) && dir)
+            || ((LEAGUE_FILES.contains(&&*text)
+                || text == super::versions::UNRECORDED_BUILDS
+                || crate::files::is_temporary(&name)
+                || text.starts_with(".lock.shard-"))
                 && file);
         (!league).then(|| text.into_owned())
     })
@@ -774,18 +773,9 @@ fn unknown_entry(entry: &std::fs::DirEntry) -> Option<String> {
     let name = entry.file_name().to_string_lossy().into_owned();
     let file = entry.file_type().is_ok_and(|k| k.is_file());
     let dir = entry.file_type().is_ok_and(|k| k.is_dir());
-    let known = ["replays", "logs", "builds", "assets", "bots", "versions", "slurm"].contains(&name.as_str()) && dir
+    let known = (LEAGUE_FOLDERS.contains(&name.as_str()) || name == "slurm") && dir
         || file
-            && ([
-                ".lock",
-                ".way",
-                "index.html",
-                "leaderboard.md",
-                "leaderboard.json",
-                RESULTS_FILE,
-                super::TOURNAMENT_FILE,
-            ]
-            .contains(&name.as_str())
+            && (LEAGUE_FILES.contains(&name.as_str())
                 || name == super::versions::UNRECORDED_BUILDS
                 || name == SET_ASIDE_FILE
                 || name.starts_with(".lock.shard-")
