@@ -2206,7 +2206,7 @@ pub(super) fn make_file_private(file: &std::fs::File) -> std::io::Result<Option<
 /// (whatever `out` names meanwhile), the record opened without following a link. Said when
 /// done; a failure only warns (the league plays all the same, as before).
 fn make_private(out: &Path, lock: &std::fs::File) {
-    use std::os::fd::{AsRawFd, FromRawFd};
+    use std::os::fd::AsRawFd;
     use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
     let mut folders = 0;
     let made = (|| -> std::io::Result<Option<u32>> {
@@ -2225,15 +2225,8 @@ fn make_private(out: &Path, lock: &std::fs::File) {
         if dir.metadata()?.mode() & 0o005 == 0 {
             return Ok(None);
         }
-        let flags = libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC;
-        // SAFETY: openat on a descriptor we own and a C string; the descriptor it gives is ours.
-        let record = unsafe { libc::openat(dir.as_raw_fd(), c"tournament.json".as_ptr(), flags) };
-        if record >= 0 {
-            // SAFETY: a descriptor openat just gave, owned by nothing else.
-            let record = unsafe { std::fs::File::from_raw_fd(record) };
-            if record.metadata()?.is_file() {
-                make_file_private(&record)?;
-            }
+        if let Some(record) = open_file_at(&dir, c"tournament.json") {
+            make_file_private(&record)?;
         }
         make_file_private(&dir)
     })();
@@ -2303,7 +2296,7 @@ struct WayToCopies {
 
 impl WayToCopies {
     fn open(league: &Path) -> Result<WayToCopies, TournamentError> {
-        use std::os::fd::{AsRawFd, FromRawFd};
+        use std::os::fd::AsRawFd;
         use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
         // The folders above the league: a user of its own must pass them too.
         let closed = league
@@ -2334,15 +2327,8 @@ impl WayToCopies {
         // The files first: none that names a version is readable once the way is open.
         for entry in std::fs::read_dir(league).into_iter().flatten().flatten() {
             let Ok(name) = std::ffi::CString::new(entry.file_name().as_encoded_bytes()) else { continue };
-            let flags = libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC;
-            // SAFETY: openat on a descriptor we own and a C string; the descriptor it gives is ours.
-            let fd = unsafe { libc::openat(top.as_raw_fd(), name.as_ptr(), flags) };
-            if fd >= 0 {
-                // SAFETY: a descriptor openat just gave, owned by nothing else.
-                let file = unsafe { std::fs::File::from_raw_fd(fd) };
-                if file.metadata().is_ok_and(|m| m.is_file()) {
-                    others_may(&file, 0o004, false);
-                }
+            if let Some(file) = open_file_at(&top, &name) {
+                others_may(&file, 0o004, false);
             }
         }
         let mut opened = 0;
@@ -2455,6 +2441,18 @@ fn open_folder_at(dir: &std::fs::File, name: &std::ffi::CStr) -> Option<std::fs:
     let fd = unsafe { libc::openat(dir.as_raw_fd(), name.as_ptr(), flags) };
     // SAFETY: a descriptor openat just gave, owned by nothing else.
     (fd >= 0).then(|| unsafe { std::fs::File::from_raw_fd(fd) })
+}
+
+/// The regular file `name` in the open folder `dir`, opened to read without following a link
+/// or waiting on a FIFO; `None` if it is none.
+fn open_file_at(dir: &std::fs::File, name: &std::ffi::CStr) -> Option<std::fs::File> {
+    use std::os::fd::{AsRawFd, FromRawFd};
+    let flags = libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC;
+    // SAFETY: openat on a descriptor we own and a C string; the descriptor it gives is ours.
+    let fd = unsafe { libc::openat(dir.as_raw_fd(), name.as_ptr(), flags) };
+    // SAFETY: a descriptor openat just gave, owned by nothing else.
+    let file = (fd >= 0).then(|| unsafe { std::fs::File::from_raw_fd(fd) })?;
+    file.metadata().is_ok_and(|m| m.is_file()).then_some(file)
 }
 
 /// The lock file `path` of a folder its user may not write in, opened to read (not through a
