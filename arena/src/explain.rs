@@ -454,6 +454,14 @@ impl ForfeitFact {
                          {backstop} ms on the clock, whatever its CPU time{left}."
                     );
                 }
+                if !cpu && ms < limit && cpu_ms > limit {
+                    // Ended by the monitor on the wall clock: CPU time burnt while not asked.
+                    return format!(
+                        "{at}{subject} used {cpu_ms} ms of CPU time while it was not asked to answer (work left \
+                         running in the background, its opponents' thinking time): on either clock, what a bot \
+                         computes between two answers must stay within one answer's {limit} ms of CPU time."
+                    );
+                }
                 let took = if cpu {
                     // (Its CPU time not read, it is not said: the referee read it as over the limit.)
                     let used = self.cpu_ms.map_or(String::new(), |c| format!("it used {c} ms; "));

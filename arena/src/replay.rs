@@ -573,8 +573,12 @@ fn check_times(replay: &Replay) -> Result<(), Divergence> {
                     t.limit.as_millis()
                 )))
             }
+            // (On either clock the monitor ends a bot whose CPU time, counted while it was not
+            // asked, passes an answer's limit: a thread burning in the background on the wall
+            // clock is recorded after 0 ms, past the limit on the CPU only.)
             (None, Some(Failure::Timeout))
                 if t.charged + TIME_SLACK + t.limit_slack < t.limit
+                    && t.cpu + TIME_SLACK + t.limit_slack < t.limit
                     && t.wall + TIME_SLACK + t.backstop_slack < t.backstop =>
             {
                 return Err(bad(format!(
@@ -788,6 +792,33 @@ mod tests {
         replay.steps.push(step(answer(last, Reply::Failed(Failure::Timeout))));
         replay.result = MatchResult::timed_out();
         replay
+    }
+
+    /// On the wall clock, a bot that answers and then burns CPU in a thread while the others
+    /// think is ended by the monitor (its CPU time between answers over an answer's limit),
+    /// recorded as a timeout after 0 ms with its CPU time: a genuine match (it failed `verify`,
+    /// so every `--resume` played it again and `merge` refused it, the burner's lost matches
+    /// kept out of the standings). The control: a timeout after 0 ms with 5 ms of CPU is forged.
+    #[test]
+    fn a_wall_clock_timeout_for_cpu_burnt_while_not_asked_is_genuine() {
+        let limits = Limits { clock: ClockKind::Wall, per_move: Duration::from_millis(1000), ..Limits::default() };
+        let players = vec![PlayerInfo { name: "burner".into(), command: "./bot".into() }];
+        let ended_with = |cpu_ms: u64| {
+            let mut replay = Replay::new("resource-rush", 1, Value::Null, players.clone(), limits, Value::Null);
+            let step = |a: Answer| Step { replies: vec![RecordedReply::new(0, a)], chance: None, frame: Value::Null };
+            let quick = Answer { wall: Duration::from_millis(3), ..Answer::untimed(Reply::Line("W".into())) };
+            let ended = Answer { cpu: Some(Duration::from_millis(cpu_ms)), ..Answer::failed(Failure::Timeout) };
+            replay.steps = vec![step(quick), step(ended)];
+            replay.result = MatchResult::timed_out();
+            replay
+        };
+        let genuine = ended_with(1007);
+        assert!(check_times(&genuine).is_ok(), "{:?}", check_times(&genuine).err().map(|e| e.to_string()));
+        let fact = &crate::explain::forfeit_facts(&genuine)[0];
+        let why = fact.sentence(&crate::games::resource_rush::INFO.wording, None);
+        assert!(why.contains("used 1007 ms of CPU time while it was not asked to answer"), "{why}");
+        let err = check_times(&ended_with(5)).unwrap_err().to_string();
+        assert!(err.contains("a timeout after 0 ms (5 ms of CPU) is recorded, but the limit was 1000 ms"), "{err}");
     }
 
     /// A bot that sleeps through 77 answers (993.3 ms on the clock, kept as 924) and is ended
