@@ -343,8 +343,8 @@ fn the_kubernetes_and_github_files_parse_and_run_the_slurm_test_s_commands() {
         "arena build class.toml --out league --require-sandbox",
         "arena tournament --resume ",
         "--shard ${{ matrix.shard }}/4",
-        "arena merge merged ",
-        "arena publish merged site",
+        "arena merge league league ",
+        "arena publish league site",
         "deploy-pages",
     ] {
         assert!(gh.contains(command), "the workflow runs `{command}`: {gh}");
@@ -524,7 +524,6 @@ fn the_github_workflow_s_steps_play_a_league_from_build_to_pages() {
     std::fs::create_dir_all(&shim).unwrap();
     std::fs::write(shim.join("sudo"), "#!/bin/sh\nexec \"$@\"\n").unwrap();
     assert!(Command::new("chmod").args(["755", &s(&shim.join("sudo"))]).status().unwrap().success());
-    let artifacts = d.join("artifacts");
     let user = String::from_utf8(Command::new("id").arg("-un").output().unwrap().stdout).unwrap();
     // The build step copies the arena and takes its checksum before any build, and builds as
     // root in boxes (--require-sandbox: never unboxed by `auto`'s fallback); the later jobs
@@ -544,128 +543,163 @@ fn the_github_workflow_s_steps_play_a_league_from_build_to_pages() {
         let run = script(job, name);
         assert!(at(&run, "sha256sum --check") < at(&run, "./arena "), "{job} checks the arena first: {run}");
     }
-    // Step outputs ($GITHUB_OUTPUT) by step id, and the build job's outputs.
-    let mut needs: BTreeMap<String, String> = BTreeMap::new();
-    let mut runs: Vec<(String, Option<u64>)> = vec![("build".into(), None)];
-    runs.extend((1..=4).map(|k| ("shard".to_string(), Some(k))));
-    runs.push(("merge".into(), None));
-    for (n, (job, shard)) in runs.iter().enumerate() {
-        let work = d.join(format!("job{n}-{job}"));
-        let temp = d.join(format!("temp{n}"));
-        std::fs::create_dir_all(&work).unwrap();
-        std::fs::create_dir_all(temp.join("arena/bin")).unwrap();
-        std::fs::copy(bin("arena"), temp.join("arena/bin/arena")).unwrap();
-        if job == "build" {
-            // The course's repository: class.toml beside the workflow.
-            config(&work, &bots()[..3]);
-            std::fs::rename(work.join("league.toml"), work.join("class.toml")).unwrap();
-        }
-        let mut outputs: BTreeMap<String, String> = BTreeMap::new();
-        let expand = |text: &str| {
-            let mut text = text.replace("${{ runner.temp }}", &s(&temp));
-            for (key, value) in &needs {
-                text = text.replace(&format!("${{{{ needs.build.outputs.{key} }}}}"), value);
+    // The workflow's cache (actions/cache: a path saved under a key, restored by the newest key
+    // of a prefix), kept from one run to the next.
+    let cache = d.join("cache");
+    let mut secrets = Vec::new();
+    for run in 1..=2 {
+        let artifacts = d.join(format!("artifacts-{run}"));
+        // Step outputs ($GITHUB_OUTPUT) by step id, and the build job's outputs.
+        let mut needs: BTreeMap<String, String> = BTreeMap::new();
+        let mut runs: Vec<(String, Option<u64>)> = vec![("build".into(), None)];
+        runs.extend((1..=4).map(|k| ("shard".to_string(), Some(k))));
+        runs.push(("merge".into(), None));
+        for (n, (job, shard)) in runs.iter().enumerate() {
+            let work = d.join(format!("run{run}-job{n}-{job}"));
+            let temp = d.join(format!("run{run}-temp{n}"));
+            std::fs::create_dir_all(&work).unwrap();
+            std::fs::create_dir_all(temp.join("arena/bin")).unwrap();
+            std::fs::copy(bin("arena"), temp.join("arena/bin/arena")).unwrap();
+            if job == "build" {
+                // The course's repository: class.toml beside the workflow.
+                config(&work, &bots()[..3]);
+                // (Its secret drawn by the build, as a course's is: a league made again draws another.)
+                let text = std::fs::read_to_string(work.join("league.toml")).unwrap();
+                let drawn: String =
+                    text.lines().filter(|l| !l.starts_with("secret")).map(|l| format!("{l}\n")).collect();
+                std::fs::write(work.join("class.toml"), drawn).unwrap();
             }
-            shard.map_or(text.clone(), |k| text.replace("${{ matrix.shard }}", &k.to_string()))
-        };
-        for step in workflow["jobs"][job.as_str()]["steps"].as_sequence().unwrap() {
-            let with = |key: &str| step["with"][key].as_str().map(expand);
-            match step["uses"].as_str().map(|u| u.split('@').next().unwrap_or(u)) {
-                Some("actions/upload-artifact") => {
-                    let (name, path) = (with("name").unwrap(), with("path").unwrap());
-                    copy_into(&work.join(path), &artifacts.join(name));
+            let mut outputs: BTreeMap<String, String> = BTreeMap::new();
+            let expand = |text: &str| {
+                let mut text = text.replace("${{ runner.temp }}", &s(&temp));
+                for (key, value) in &needs {
+                    text = text.replace(&format!("${{{{ needs.build.outputs.{key} }}}}"), value);
                 }
-                Some("actions/download-artifact") => match (with("name"), with("pattern")) {
-                    (Some(name), _) => copy_into(&artifacts.join(name), &work),
-                    (None, Some(pattern)) => {
-                        let prefix = pattern.trim_end_matches('*');
-                        for entry in std::fs::read_dir(&artifacts).unwrap().flatten() {
-                            let name = entry.file_name().to_string_lossy().into_owned();
-                            if name.starts_with(prefix) {
-                                copy_into(&entry.path(), &work.join(&name));
+                shard.map_or(text.clone(), |k| text.replace("${{ matrix.shard }}", &k.to_string()))
+            };
+            for step in workflow["jobs"][job.as_str()]["steps"].as_sequence().unwrap() {
+                let with = |key: &str| step["with"][key].as_str().map(expand);
+                match step["uses"].as_str().map(|u| u.split('@').next().unwrap_or(u)) {
+                    Some("actions/upload-artifact") => {
+                        let (name, path) = (with("name").unwrap(), with("path").unwrap());
+                        copy_into(&work.join(path), &artifacts.join(name));
+                    }
+                    Some("actions/download-artifact") => match (with("name"), with("pattern")) {
+                        (Some(name), _) => copy_into(&artifacts.join(name), &work),
+                        (None, Some(pattern)) => {
+                            let prefix = pattern.trim_end_matches('*');
+                            for entry in std::fs::read_dir(&artifacts).unwrap().flatten() {
+                                let name = entry.file_name().to_string_lossy().into_owned();
+                                if name.starts_with(prefix) {
+                                    copy_into(&entry.path(), &work.join(&name));
+                                }
+                            }
+                        }
+                        _ => panic!("a download without name or pattern"),
+                    },
+                    Some("actions/cache/restore") => {
+                        let (path, prefix) = (with("path").unwrap(), with("restore-keys").unwrap());
+                        assert_eq!(prefix, "league-");
+                        let saved = cache.join(&path);
+                        if saved.exists() {
+                            copy_into(&saved, &work.join(&path));
+                        }
+                    }
+                    Some("actions/cache/save") => {
+                        let path = with("path").unwrap();
+                        let _ = std::fs::remove_dir_all(cache.join(&path));
+                        copy_into(&work.join(&path), &cache.join(&path));
+                    }
+                    Some("actions/upload-pages-artifact") => {
+                        let site = work.join(with("path").unwrap());
+                        assert!(site.join("index.html").is_file(), "the site has its pages");
+                        assert!(!site.join("tournament.json").exists(), "not the league's secret");
+                    }
+                    Some(_) => {}
+                    None if step["name"] == "Build the arena" => {}
+                    None => {
+                        let script = expand(step["run"].as_str().unwrap());
+                        let output_file = temp.join("github-output");
+                        std::fs::write(&output_file, "").unwrap();
+                        let mut command = Command::new("bash");
+                        command
+                            .args(["-eo", "pipefail", "-c", &script])
+                            .current_dir(&work)
+                            .env("RUNNER_TEMP", &temp)
+                            .env("GITHUB_OUTPUT", &output_file)
+                            .env("USER", user.trim())
+                            .env("PATH", format!("{}:{}", s(&shim), std::env::var("PATH").unwrap_or_default()));
+                        for (key, value) in step["env"].as_mapping().into_iter().flatten() {
+                            command.env(key.as_str().unwrap(), expand(value.as_str().unwrap()));
+                        }
+                        if job.as_str() == "shard" && *shard == Some(1) {
+                            // The control: an arena replaced in the artifact (the red team's trojan)
+                            // is refused by the check before it runs.
+                            let trojan = d.join("trojan");
+                            std::fs::create_dir_all(&trojan).unwrap();
+                            let untar = |args: &[&str]| {
+                                assert!(Command::new("tar").args(args).current_dir(&trojan).status().unwrap().success())
+                            };
+                            untar(&["-xzf", &s(&work.join("league.tgz"))]);
+                            let marker = d.join("trojan-ran");
+                            std::fs::write(trojan.join("arena"), format!("#!/bin/sh\ntouch {}\n", s(&marker))).unwrap();
+                            untar(&["-czf", &s(&d.join("trojan.tgz")), "."]);
+                            let tampered = d.join("tampered");
+                            std::fs::create_dir_all(&tampered).unwrap();
+                            std::fs::copy(d.join("trojan.tgz"), tampered.join("league.tgz")).unwrap();
+                            let mut again = Command::new("bash");
+                            again.args(["-eo", "pipefail", "-c", &script]).current_dir(&tampered);
+                            for (key, value) in step["env"].as_mapping().into_iter().flatten() {
+                                again.env(key.as_str().unwrap(), expand(value.as_str().unwrap()));
+                            }
+                            let env = [("RUNNER_TEMP", s(&temp)), ("USER", user.trim().to_string())];
+                            let path = format!("{}:{}", s(&shim), std::env::var("PATH").unwrap_or_default());
+                            let refused = again.envs(env).env("PATH", path).output().unwrap();
+                            assert!(!refused.status.success() && !marker.exists(), "the trojan ran");
+                            assert!(
+                                String::from_utf8_lossy(&refused.stdout).contains("arena: FAILED"),
+                                "the checksum refused it"
+                            );
+                        }
+                        let out = command.output().unwrap();
+                        assert!(
+                            out.status.success(),
+                            "job {job} {shard:?}, step {:?} failed:\n{}\n{}",
+                            step["name"],
+                            String::from_utf8_lossy(&out.stdout),
+                            String::from_utf8_lossy(&out.stderr)
+                        );
+                        if let Some(id) = step["id"].as_str() {
+                            for line in std::fs::read_to_string(&output_file).unwrap().lines() {
+                                let (key, value) = line.split_once('=').unwrap();
+                                outputs.insert(format!("${{{{ steps.{id}.outputs.{key} }}}}"), value.to_string());
                             }
                         }
                     }
-                    _ => panic!("a download without name or pattern"),
-                },
-                Some("actions/upload-pages-artifact") => {
-                    let site = work.join(with("path").unwrap());
-                    assert!(site.join("index.html").is_file(), "the site has its pages");
-                    assert!(!site.join("tournament.json").exists(), "not the league's secret");
-                }
-                Some(_) => {}
-                None if step["name"] == "Build the arena" => {}
-                None => {
-                    let script = expand(step["run"].as_str().unwrap());
-                    let output_file = temp.join("github-output");
-                    std::fs::write(&output_file, "").unwrap();
-                    let mut command = Command::new("bash");
-                    command
-                        .args(["-eo", "pipefail", "-c", &script])
-                        .current_dir(&work)
-                        .env("RUNNER_TEMP", &temp)
-                        .env("GITHUB_OUTPUT", &output_file)
-                        .env("USER", user.trim())
-                        .env("PATH", format!("{}:{}", s(&shim), std::env::var("PATH").unwrap_or_default()));
-                    for (key, value) in step["env"].as_mapping().into_iter().flatten() {
-                        command.env(key.as_str().unwrap(), expand(value.as_str().unwrap()));
-                    }
-                    if job.as_str() == "shard" && *shard == Some(1) {
-                        // The control: an arena replaced in the artifact (the red team's trojan)
-                        // is refused by the check before it runs.
-                        let trojan = d.join("trojan");
-                        std::fs::create_dir_all(&trojan).unwrap();
-                        let untar = |args: &[&str]| {
-                            assert!(Command::new("tar").args(args).current_dir(&trojan).status().unwrap().success())
-                        };
-                        untar(&["-xzf", &s(&work.join("league.tgz"))]);
-                        let marker = d.join("trojan-ran");
-                        std::fs::write(trojan.join("arena"), format!("#!/bin/sh\ntouch {}\n", s(&marker))).unwrap();
-                        untar(&["-czf", &s(&d.join("trojan.tgz")), "."]);
-                        let tampered = d.join("tampered");
-                        std::fs::create_dir_all(&tampered).unwrap();
-                        std::fs::copy(d.join("trojan.tgz"), tampered.join("league.tgz")).unwrap();
-                        let mut again = Command::new("bash");
-                        again.args(["-eo", "pipefail", "-c", &script]).current_dir(&tampered);
-                        for (key, value) in step["env"].as_mapping().into_iter().flatten() {
-                            again.env(key.as_str().unwrap(), expand(value.as_str().unwrap()));
-                        }
-                        let env = [("RUNNER_TEMP", s(&temp)), ("USER", user.trim().to_string())];
-                        let path = format!("{}:{}", s(&shim), std::env::var("PATH").unwrap_or_default());
-                        let refused = again.envs(env).env("PATH", path).output().unwrap();
-                        assert!(!refused.status.success() && !marker.exists(), "the trojan ran");
-                        assert!(
-                            String::from_utf8_lossy(&refused.stdout).contains("arena: FAILED"),
-                            "the checksum refused it"
-                        );
-                    }
-                    let out = command.output().unwrap();
-                    assert!(
-                        out.status.success(),
-                        "job {job} {shard:?}, step {:?} failed:\n{}\n{}",
-                        step["name"],
-                        String::from_utf8_lossy(&out.stdout),
-                        String::from_utf8_lossy(&out.stderr)
-                    );
-                    if let Some(id) = step["id"].as_str() {
-                        for line in std::fs::read_to_string(&output_file).unwrap().lines() {
-                            let (key, value) = line.split_once('=').unwrap();
-                            outputs.insert(format!("${{{{ steps.{id}.outputs.{key} }}}}"), value.to_string());
-                        }
-                    }
                 }
             }
-        }
-        for (key, value) in workflow["jobs"][job.as_str()]["outputs"].as_mapping().into_iter().flatten() {
-            let value = value.as_str().unwrap();
-            needs.insert(key.as_str().unwrap().to_string(), outputs.get(value).cloned().unwrap_or_default());
-        }
-        if job == "merge" {
-            let board = leaderboard(&work.join("merged"));
-            assert_eq!(board["complete"], true, "{board}");
-            assert_eq!(board["matches"], 18, "every match of the league");
+            for (key, value) in workflow["jobs"][job.as_str()]["outputs"].as_mapping().into_iter().flatten() {
+                let value = value.as_str().unwrap();
+                needs.insert(key.as_str().unwrap().to_string(), outputs.get(value).cloned().unwrap_or_default());
+            }
+            if job == "shard" {
+                // The second run plays nothing: the league it restored holds every match.
+                let k = shard.unwrap();
+                let file = work.join(format!("shard-{k}/results.shard-{k}-of-4.jsonl"));
+                let played = if file.exists() { result_lines(&file).len() } else { 0 };
+                assert_eq!(played > 0, run == 1, "run {run}, shard {k} played {played}");
+            }
+            if job == "merge" {
+                let board = leaderboard(&work.join("league"));
+                assert_eq!(board["complete"], true, "{board}");
+                assert_eq!(board["matches"], 18, "every match of the league");
+                let record: Value =
+                    serde_json::from_slice(&std::fs::read(work.join("league/tournament.json")).unwrap()).unwrap();
+                secrets.push(record["config"]["secret"].clone());
+            }
         }
     }
+    assert_eq!(secrets[0], secrets[1], "the second run plays the same league, not a new one");
 }
 
 /// A league of `alice` (`d/alice`, a bot that only waits: `bot.sh`, or `main.sh` that her
@@ -1378,4 +1412,66 @@ fn a_shard_s_own_folder_is_refused_to_another_shard_in_place_or_as_its_out() {
     }
     let out = ok(&["tournament", "--resume", &s(&s1), "--shard", "1/2"]);
     assert!(out.contains("0 matches played now"), "{out}");
+}
+
+/// A shard in a folder of its own does not play again what the league's folder already holds
+/// of its slice (last week's, merged there): a new week's shards in fresh folders, as a CI
+/// matrix's are, play only the new bot's matches, and the merge of the league and them is
+/// whole. The control: the same fresh shards against a league whose results were taken away
+/// play their whole slices (every run played the whole league again).
+#[test]
+fn shards_in_fresh_folders_play_only_what_the_league_does_not_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let week1 = vec![("greedy", bin("greedy")), ("random", bin("random"))];
+    let mut week2 = week1.clone();
+    week2.push(("waiter", bin("waiter")));
+    let cfg = |bots: &[(&str, String)]| {
+        config_file(&d.join("league.toml"), "seed = 11\ngames = 1\njobs = 1", &["tight.txt", "duel.txt"], bots)
+    };
+    let league = d.join("league");
+    let shards = |week: &str| -> Vec<String> {
+        (1..=2)
+            .map(|k| {
+                let out = d.join(format!("{week}-shard{k}"));
+                ok(&["tournament", "--resume", &s(&league), "--shard", &format!("{k}/2"), "--out", &s(&out)]);
+                s(&out)
+            })
+            .collect()
+    };
+    let played = |folders: &[String]| -> usize {
+        folders
+            .iter()
+            .enumerate()
+            .map(|(k, f)| {
+                let file = Path::new(f).join(format!("results.shard-{}-of-2.jsonl", k + 1));
+                if file.exists() {
+                    result_lines(&file).len()
+                } else {
+                    0
+                }
+            })
+            .sum()
+    };
+    let merge = |folders: &[String]| {
+        let mut args = vec!["merge".to_string(), s(&league), s(&league)];
+        args.extend(folders.iter().cloned());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        ok(&args)
+    };
+    ok(&["build", &s(&cfg(&week1)), "--out", &s(&league)]);
+    let first = shards("w1");
+    assert_eq!(played(&first), 4, "week 1: 2 bots, 2 maps, both seats");
+    assert!(merge(&first).contains("4 of 4 matches played"));
+
+    ok(&["build", &s(&cfg(&week2)), "--out", &s(&league)]);
+    let second = shards("w2");
+    assert_eq!(played(&second), 8, "week 2: only waiter's 8 matches are played");
+    let merged = merge(&second);
+    assert!(merged.contains("12 of 12 matches played"), "{merged}");
+
+    // The control: the league's results away, fresh shards play their whole slices again.
+    std::fs::rename(league.join("results.jsonl"), d.join("results.jsonl.away")).unwrap();
+    let again = shards("w3");
+    assert_eq!(played(&again), 12, "without the league's results, every match is played");
 }

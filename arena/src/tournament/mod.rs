@@ -1165,7 +1165,17 @@ fn run_shard(
         valid_len = results::rewrite(&mine, &own_kept)?;
     }
     let slices = schedule::slices(&record.schedule, shard.count);
-    let done_keys: HashSet<String> = sorted.done.iter().map(|r| r.key.clone()).collect();
+    let mut done_keys: HashSet<String> = sorted.done.iter().map(|r| r.key.clone()).collect();
+    if source != out {
+        // What the league's folder already holds of this slice (an earlier week's, merged) is
+        // not played again: a shard in a folder of its own played its whole slice every run.
+        // Checked as the folder's own are, it stays there for the merge, which takes the
+        // league's folder too (`arena merge OUT LEAGUE SHARD_DIR…`).
+        let in_slice = |l: &ResultLine| slices.get(&l.key) == Some(&shard.index) && !done_keys.contains(&l.key);
+        let held: Vec<ResultLine> = results::read_all(&source)?.into_iter().filter(in_slice).collect();
+        let jobs = check_jobs(jobs.or(record.config.jobs));
+        done_keys.extend(sort_results(&record, held, &source, &[], games, jobs).done.into_iter().map(|r| r.key));
+    }
     let (todo, waiting) = to_play(&record, &done_keys, |m| slices.get(&m.key) == Some(&shard.index));
     let mine_total = slices.values().filter(|k| **k == shard.index).count();
     let kept = mine_total - todo.len() - waiting;
