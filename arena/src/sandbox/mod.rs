@@ -149,6 +149,71 @@ pub enum SandboxError {
     RootBuild(PathBuf),
 }
 
+pub use child::Step as StartStep;
+
+/// Why the machine, not the bot, could not start a bot's process: a step of its box's set-up
+/// refused in the child (see [`StartStep`]), or the process itself not made (no process or
+/// memory left, too many open files). The bot's own faults (its program missing, not
+/// executable, not a program, its folder missing) are not one: see [`StartFault::of`].
+#[derive(Debug, Error)]
+#[error("{}: {source}{}", self.what(), self.hint())]
+pub struct StartFault {
+    /// The step that failed, or `None` for the process itself (`fork`, its pipes, `exec`).
+    pub step: Option<StartStep>,
+    /// The system's reason.
+    pub source: std::io::Error,
+}
+
+impl StartFault {
+    /// The machine's fault behind `error`, which spawning a command of [`Sandbox::command`]
+    /// returned, if it is one. A step of the child's set-up marks its errors (see
+    /// `child::step_of`), all the machine's: nothing of the bot's has run yet. Otherwise the
+    /// error is `fork`'s, its pipes', or the `exec` of the bot's program; of these, the
+    /// machine's are the ones no file of the bot's causes: no process (`EAGAIN`, also `exec`'s
+    /// where the box user has too many), no memory (`ENOMEM`), too many open files (`EMFILE`,
+    /// `ENFILE`), a disk that fails (`EIO`), or the program's file open for writing at that
+    /// instant (`ETXTBSY`: the bot has not run, so another process holds it, such as a copy or
+    /// a build under way, or another fork of the arena's that inherited a file being written).
+    /// Everything else (`ENOENT`, `EACCES`, `ENOEXEC`, `ENOTDIR`, `ELOOP`, `E2BIG`, a nul byte
+    /// in a word…) is the bot's program, `#!` line, command or folder.
+    pub fn of(error: &std::io::Error) -> Option<StartFault> {
+        let raw = error.raw_os_error()?;
+        if let Some((step, errno)) = child::step_of(raw) {
+            return Some(StartFault { step: Some(step), source: std::io::Error::from_raw_os_error(errno) });
+        }
+        let machine = [libc::EAGAIN, libc::ENOMEM, libc::EMFILE, libc::ENFILE, libc::EIO, libc::ETXTBSY];
+        machine.contains(&raw).then(|| StartFault { step: None, source: std::io::Error::from_raw_os_error(raw) })
+    }
+
+    /// What could not be done, in words.
+    fn what(&self) -> &'static str {
+        match self.step {
+            None => "its process could not be started",
+            Some(StartStep::Process) => "its process could not be set up",
+            Some(StartStep::Cgroup) => "it could not join its box's cgroups",
+            Some(StartStep::Namespaces) => "its box's namespaces could not be made",
+            Some(StartStep::Fork) => "its box's processes could not be forked",
+            Some(StartStep::View) => "its box's file system could not be built",
+            Some(StartStep::Limits) => "its resource limits could not be set",
+            Some(StartStep::User) => "it could not be given its box's user",
+            Some(StartStep::Privileges) => "its privileges could not be dropped",
+            Some(StartStep::Filter) => "its system call filter could not be installed",
+        }
+    }
+
+    /// Where to look, after the system's reason (empty, or "; …").
+    fn hint(&self) -> &'static str {
+        match (self.step, self.source.raw_os_error()) {
+            (_, Some(libc::EAGAIN)) => "; the machine lets no more processes be made (ulimit -u, or a pids cgroup)",
+            (_, Some(libc::EMFILE | libc::ENFILE)) => "; too many files are open (ulimit -n, or the machine's limit)",
+            (Some(StartStep::Limits), Some(libc::EPERM)) => {
+                "; the arena may not raise its own hard limits (ulimit -H): lower the bots' limits, or raise the arena's"
+            }
+            _ => "",
+        }
+    }
+}
+
 /// What a run's boxes give, for reports.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Isolation {
