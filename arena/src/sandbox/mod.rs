@@ -1470,25 +1470,105 @@ fn safe_parent(folder: &Path) -> Result<(), String> {
     }
 }
 
-/// Whether the group `gid` is taken for the user `uid`'s own: numbered as the user (as systems
-/// that give each user a group of their own do) and listing no member (a user given it as its
-/// primary group elsewhere is not seen). A primary group students share (`users`) is not:
-/// another student could move what the arena makes in a folder it may write.
+/// Whether the group `gid` is taken for the user `uid`'s own, as [`group_alone`] decides from
+/// the system's user database: its members (`/etc/group`) and every user's primary group
+/// (`/etc/passwd`), where the database can be read whole ([`primary_groups`]). A primary group
+/// students share (`users`) is not; nor is a group another user was given as theirs (`useradd -g
+/// alice bob`): bob could move what the arena makes in alice's folder that it may write.
 fn group_of_one(uid: u32, gid: u32) -> bool {
-    if uid != gid {
-        return false;
-    }
+    uid == gid && group_alone(uid, gid, group_lists_members(gid), primary_groups().as_deref())
+}
+
+/// Whether the group `gid` is the user `uid`'s alone: numbered as the user (as systems that give
+/// each user a group of their own do), listing no member (`listed`: `None` where the group could
+/// not be read), and no other user's primary group (`accounts`, each user's uid and primary
+/// gid: `None` where the user database cannot be read whole, which is not a group of one).
+fn group_alone(uid: u32, gid: u32, listed: Option<bool>, accounts: Option<&[(u32, u32)]>) -> bool {
+    uid == gid
+        && listed == Some(false)
+        && accounts.is_some_and(|all| all.iter().all(|&(user, primary)| primary != gid || user == uid))
+}
+
+/// Whether the group `gid` lists members; `None` where it cannot be read. A group the system
+/// does not name lists none.
+fn group_lists_members(gid: u32) -> Option<bool> {
+    // SAFETY: a zeroed `group` is a valid value for getgrgid_r to fill.
     let mut group: libc::group = unsafe { std::mem::zeroed() };
     let mut buffer = vec![0 as libc::c_char; 16 * 1024];
     let mut found: *mut libc::group = std::ptr::null_mut();
     // SAFETY: getgrgid_r fills `group` from `buffer`, both ours and alive while it is read.
     let code = unsafe { libc::getgrgid_r(gid, &mut group, buffer.as_mut_ptr(), buffer.len(), &mut found) };
-    if code != 0 || found.is_null() {
-        // (A group the system does not name has no members listed.)
-        return code == 0;
+    if code != 0 {
+        return None;
+    }
+    if found.is_null() {
+        return Some(false);
     }
     // SAFETY: `gr_mem` is a NULL-ended array of C strings in `buffer`, read while it lives.
-    unsafe { group.gr_mem.is_null() || (*group.gr_mem).is_null() }
+    Some(unsafe { !group.gr_mem.is_null() && !(*group.gr_mem).is_null() })
+}
+
+/// Every user of the system's database, as (uid, primary gid), or `None` where it cannot be
+/// read whole: a source that lists only some of its users, or none (`sss`, `ldap`, `nis`,
+/// `winbind` in `/etc/nsswitch.conf`, see [`enumerates_every_user`]), or an error.
+fn primary_groups() -> Option<Vec<(u32, u32)>> {
+    let nsswitch = std::fs::read_to_string("/etc/nsswitch.conf").ok();
+    if !enumerates_every_user(nsswitch.as_deref()) {
+        return None;
+    }
+    // (`getpwent_r` keeps one place in the database for the whole process.)
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _held = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut all = Vec::new();
+    let mut buffer = vec![0 as libc::c_char; 16 * 1024];
+    // SAFETY: setpwent has no preconditions; the lock keeps other readers of this process out.
+    unsafe { libc::setpwent() };
+    let read = loop {
+        // SAFETY: a zeroed `passwd` is a valid value for getpwent_r to fill.
+        let mut entry: libc::passwd = unsafe { std::mem::zeroed() };
+        let mut found: *mut libc::passwd = std::ptr::null_mut();
+        // SAFETY: getpwent_r fills `entry` from `buffer`, both ours and alive while it is read.
+        let code = unsafe { libc::getpwent_r(&mut entry, buffer.as_mut_ptr(), buffer.len(), &mut found) };
+        match code {
+            0 if !found.is_null() => all.push((entry.pw_uid, entry.pw_gid)),
+            // (The end, said as no entry or as ENOENT.)
+            0 | libc::ENOENT => break true,
+            // An entry too long for the buffer: read again, the same entry, with a larger one.
+            libc::ERANGE if buffer.len() < 1 << 20 => buffer.resize(buffer.len() * 2, 0),
+            _ => break false,
+        }
+    };
+    // SAFETY: endpwent has no preconditions.
+    unsafe { libc::endpwent() };
+    read.then_some(all)
+}
+
+/// Whether the user database that `nsswitch` names (the text of `/etc/nsswitch.conf`, `None`
+/// without one) lists every user when read whole: only from sources that list all they hold (`files`,
+/// `compat`, `systemd`, `extrausers`, `db`; glibc reads `files` without the line). A directory
+/// service (`sss`, `ldap`, `nis`, `winbind`…) may list none of its users, or some.
+fn enumerates_every_user(nsswitch: Option<&str>) -> bool {
+    let lines = nsswitch.into_iter().flat_map(str::lines);
+    let mut lines = lines.filter_map(|l| l.split('#').next().unwrap_or_default().trim().strip_prefix("passwd:"));
+    // (Where it has the line twice, each must: whichever the C library reads.)
+    lines.all(|sources| {
+        // (Skipping the actions, `[NOTFOUND=return]`, which may hold spaces.)
+        let mut words = Vec::new();
+        let mut depth = 0usize;
+        for word in sources.split_whitespace() {
+            if word.starts_with('[') {
+                depth += 1;
+            }
+            if depth == 0 {
+                words.push(word);
+            }
+            if word.ends_with(']') {
+                depth = depth.saturating_sub(1);
+            }
+        }
+        let known = ["files", "compat", "systemd", "extrausers", "db"];
+        !words.is_empty() && words.iter().all(|w| known.contains(w))
+    })
 }
 
 /// The folder `name` of what this user's arenas share on the machine (the boxes' root, the box
@@ -1809,7 +1889,79 @@ mod tests {
         }
     }
 
-    /// The boxes' root in `$TMPDIR` that another user made first (as a link to a folder they
+    /// A group is one user's alone only where no other user has it as their primary group
+    /// (`useradd -g alice bob`: bob could write in alice's folder that her group may write, and
+    /// put his own where the arena's shared folders go), where it lists no member, and where
+    /// every user can be read: a database that cannot be read whole is not one user's. The
+    /// control: alice's group with bob given another is hers alone (the old check saw only the
+    /// members, so it said so with bob in it too).
+    #[test]
+    fn a_group_another_user_has_as_primary_is_not_one_user_s_alone() {
+        let (alice, bob) = (1000, 1001);
+        let others = [(0, 0), (alice, alice), (65534, 65534), (5, 60)];
+        assert!(group_alone(alice, alice, Some(false), Some(&others)), "the control: hers alone");
+        let with_bob: Vec<(u32, u32)> = others.iter().copied().chain([(bob, alice)]).collect();
+        assert!(!group_alone(alice, alice, Some(false), Some(&with_bob)), "bob's primary group too");
+        assert!(group_alone(alice, alice, Some(false), Some(&[(bob, bob), (alice, alice), (alice, alice)])));
+        assert!(!group_alone(alice, alice, Some(false), None), "the users cannot be read whole");
+        assert!(!group_alone(alice, alice, Some(true), Some(&others)), "it lists members");
+        assert!(!group_alone(alice, alice, None, Some(&others)), "the group cannot be read");
+        assert!(!group_alone(alice, 100, Some(false), Some(&others)), "not numbered as her");
+    }
+
+    /// Only the user database's sources that list all they hold are read whole; a directory
+    /// service (sss, ldap…) lists some of its users, or none. The control: files, and what glibc
+    /// reads without the line or the file.
+    #[test]
+    fn only_sources_that_list_every_user_are_read_whole() {
+        for listed in [
+            "passwd: files systemd\ngroup: files sss\n",
+            "passwd:         compat\n",
+            "# passwd: sss\npasswd: files # and no more\n",
+            "passwd: files [NOTFOUND=return] extrausers\n",
+            "passwd: files\npasswd: compat\n",
+            "",
+        ] {
+            assert!(enumerates_every_user(Some(listed)), "{listed:?}");
+        }
+        assert!(enumerates_every_user(None), "no nsswitch.conf: files");
+        for partial in [
+            "passwd: files sss\n",
+            "passwd: files ldap\n",
+            "passwd: sss files\n",
+            "passwd: files [SUCCESS=merge] winbind\n",
+            "passwd: nis\n",
+            "passwd:\n",
+            "passwd: files\npasswd: files ldap\n",
+        ] {
+            assert!(!enumerates_every_user(Some(partial)), "{partial:?}");
+        }
+    }
+
+    /// The system's users as this machine's database has them, whatever they are: read whole,
+    /// they hold this user's entry where it has one, and a group some user has as primary under
+    /// another number is no one's alone; not read whole, no group is one user's.
+    #[test]
+    fn the_system_s_users_are_read_whole_or_no_group_is_one_user_s() {
+        // SAFETY: geteuid has no preconditions.
+        let me = unsafe { libc::geteuid() };
+        match primary_groups() {
+            Some(all) => {
+                // SAFETY: getpwuid returns NULL or an entry read before another call.
+                let mine = unsafe { libc::getpwuid(me).as_ref().map(|p| (p.pw_uid, p.pw_gid)) };
+                if let Some(mine) = mine {
+                    assert!(all.contains(&mine), "{mine:?} in {all:?}");
+                }
+                for &(user, primary) in all.iter().filter(|(user, primary)| user != primary) {
+                    assert!(!group_of_one(primary, primary), "{user} has {primary} as primary");
+                }
+            }
+            None => assert!(!group_of_one(me, me)),
+        }
+        assert!(!group_of_one(me, me.wrapping_add(1)), "a group numbered otherwise");
+    }
+
+    /// The boxes' root in `$TMPDIR` that another user made first (as a link to a folder they    /// The boxes' root in `$TMPDIR` that another user made first (as a link to a folder they
     /// chose, or a file) is not used: a new folder of the run's own is, and the folder the link
     /// names keeps its mode; a folder in a parent others may write in (not sticky) is not this
     /// user's alone either. The control: the old set-up (`create_dir_all`, then the mode set by
