@@ -1386,29 +1386,23 @@ type RunAs = (Option<(u32, u32)>, Option<UidClaim>);
 struct UidClaim {
     uid: u32,
     _lock: std::fs::File,
+    /// Its claim where older root arenas claimed theirs (see [`OLD_ROOT_CLAIMS`]).
+    _old: Option<std::fs::File>,
 }
+
+/// The folder of `$TMPDIR` where root arenas before `/run/arena` claimed their box uids (one
+/// file per uid, as [`try_claim`] does): a root arena also claims each uid there, so that an
+/// older one still running (a league during an upgrade) cannot give its box the same uid. An
+/// older arena took only a folder of root's alone, as [`own_folder`] does: where that folder is
+/// another user's, it could claim nothing there.
+const OLD_ROOT_CLAIMS: &str = "arena-box-uids";
 
 /// An advisory lock on the file `path` (made if missing, readable by its user only; a link is
 /// not followed, nor anything but a file taken), taken without waiting: `None` when another
 /// open file holds it or it cannot be opened. Held until the returned file is dropped (or its process ends, `kill -9` too):
 /// processes that share a folder of such files claim one each (box uids, `referee::cpus`'s CPUs).
 pub fn try_claim(path: &Path) -> Option<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)
-        .ok()?;
-    // (A FIFO put there is neither waited on nor taken.)
-    if !file.metadata().is_ok_and(|m| m.is_file()) {
-        return None;
-    }
-    // SAFETY: flock on a descriptor we own.
-    let locked = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&file), libc::LOCK_EX | libc::LOCK_NB) };
-    (locked == 0).then_some(file)
+    claim_or_held(path).ok().flatten()
 }
 
 /// `dir`, made if missing, if it is a folder of this user's that no one else may write in (not a
@@ -1620,14 +1614,56 @@ impl UidClaim {
         let dir = shared_folder("box-uids").map_err(|why| {
             setup("the box uid locks", std::io::Error::other(format!("{why} (another user made it): remove it")))
         })?;
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        let root = unsafe { libc::geteuid() } == 0;
+        let old = root.then(|| own_folder(&std::env::temp_dir().join(OLD_ROOT_CLAIMS))).flatten();
+        UidClaim::take_in(&dir, old.as_deref())
+    }
+
+    /// A uid claimed in `dir`, and in `old` ([`OLD_ROOT_CLAIMS`]) unless another holds it
+    /// there: a uid an older arena holds is passed over. (Where the file cannot be made there,
+    /// as on a full disk, the claim in `dir` is enough: no older arena could make it either.)
+    fn take_in(dir: &Path, old: Option<&Path>) -> Result<UidClaim, SandboxError> {
         let start = std::process::id() % BOX_UIDS;
         for k in 0..BOX_UIDS {
             let uid = FIRST_BOX_UID + (start + k) % BOX_UIDS;
-            if let Some(file) = try_claim(&dir.join(uid.to_string())) {
-                return Ok(UidClaim { uid, _lock: file });
-            }
+            let Some(file) = try_claim(&dir.join(uid.to_string())) else { continue };
+            let old = match old.map(|old| claim_or_held(&old.join(uid.to_string()))) {
+                Some(Err(Held)) => continue,
+                Some(Ok(old)) => old,
+                None => None,
+            };
+            return Ok(UidClaim { uid, _lock: file, _old: old });
         }
         Err(setup("a box uid", std::io::Error::other("all box uids are in use")))
+    }
+}
+
+/// Another process holds a claim ([`claim_or_held`]).
+#[derive(Debug)]
+struct Held;
+
+/// [`try_claim`], telling a claim another holds (`Err`) from one that cannot be made (`Ok(None)`:
+/// the file cannot be opened, or is no file).
+fn claim_or_held(path: &Path) -> Result<Option<std::fs::File>, Held> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let opened = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path);
+    let Ok(file) = opened.map_err(|e| tracing::debug!("{}: {e}", path.display())) else { return Ok(None) };
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Ok(None);
+    }
+    // SAFETY: flock on a descriptor we own.
+    let locked = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&file), libc::LOCK_EX | libc::LOCK_NB) };
+    match std::io::Error::last_os_error().raw_os_error() {
+        _ if locked == 0 => Ok(Some(file)),
+        Some(libc::EWOULDBLOCK) => Err(Held),
+        _ => Ok(None),
     }
 }
 
@@ -1887,6 +1923,32 @@ mod tests {
             std::os::unix::fs::chown(&mine, Some(65534), None).unwrap();
             assert_eq!(own_folder(&mine), None, "another user's");
         }
+    }
+
+    /// A root arena passes over a uid an older one (claiming in `$TMPDIR/arena-box-uids`, before
+    /// `/run/arena`) holds, and holds its own claim there while its box runs, so that neither
+    /// gives it to a second box. The controls: without the old folder, that uid is taken; where
+    /// the old claim cannot be made (its folder gone), the new one is enough.
+    #[test]
+    fn a_uid_an_older_root_arena_holds_is_passed_over_and_held_there_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let new = own_folder(&dir.path().join("new")).expect("a folder of this user's");
+        let old = own_folder(&dir.path().join("old")).expect("a folder of this user's");
+        let first = FIRST_BOX_UID + std::process::id() % BOX_UIDS;
+        let control = UidClaim::take_in(&new, None).unwrap();
+        assert_eq!(control.uid, first, "the control: the first uid this process tries");
+        drop(control);
+        // An older arena holds it in its folder.
+        let older = try_claim(&old.join(first.to_string())).expect("the older arena's claim");
+        let claim = UidClaim::take_in(&new, Some(&old)).unwrap();
+        assert_ne!(claim.uid, first, "passed over");
+        // Held in both folders while its box runs: an older arena cannot take it.
+        assert!(try_claim(&old.join(claim.uid.to_string())).is_none(), "held in the old folder");
+        assert!(try_claim(&new.join(claim.uid.to_string())).is_none(), "held in the new one");
+        drop((claim, older));
+        let gone = dir.path().join("gone");
+        let claim = UidClaim::take_in(&new, Some(&gone)).unwrap();
+        assert_eq!(claim.uid, first, "the control: no old claim can be made, the new one is enough");
     }
 
     /// A group is one user's alone only where no other user has it as their primary group
