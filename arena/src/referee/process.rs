@@ -1314,5 +1314,14 @@ mod tests {
             assert_eq!(refused.bot(), None, "{mode}: {refused}");
             assert!(refused.to_string().contains("its resource limits could not be set"), "{refused}");
         }
+        // The probe of a new sandbox fails so too, and says which step (its errno is a mark).
+        if boxed {
+            let sandbox = Sandbox::new(crate::sandbox::SandboxMode::Auto, Default::default());
+            let missing = sandbox.map(|s| s.isolation().missing.join("; ")).unwrap_or_else(|e| e.to_string());
+            assert!(
+                missing.contains("no box: its resource limits could not be set: Operation not permitted"),
+                "{missing}"
+            );
+        }
     }
 }

@@ -865,6 +865,12 @@ mod tests {
         }
         let nul = Error::new(std::io::ErrorKind::InvalidInput, "nul byte found in provided data");
         assert!(StartFault::of(&nul).is_none());
+        // Said as it reads where the errno is a mark; the others as they were.
+        let said = StartFault::readable(at(Step::Namespaces)(Error::from_raw_os_error(libc::EPERM)));
+        assert_eq!(said.kind(), std::io::ErrorKind::PermissionDenied);
+        assert_eq!(said.to_string(), "its box's namespaces could not be made: Operation not permitted (os error 1)");
+        let exec = StartFault::readable(Error::from_raw_os_error(libc::ENOENT));
+        assert_eq!(exec.raw_os_error(), Some(libc::ENOENT), "the control: the bot's, as it was");
     }
 
     #[test]

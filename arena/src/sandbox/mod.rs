@@ -185,6 +185,16 @@ impl StartFault {
         machine.contains(&raw).then(|| StartFault { step: None, source: std::io::Error::from_raw_os_error(raw) })
     }
 
+    /// `error`, which spawning a command of [`Sandbox::command`] returned, as it reads: where a
+    /// step of the child's set-up failed, its errno is a mark no one can read ("Unknown error
+    /// 1095893761"), said here as the step and the system's reason, of the same kind.
+    pub fn readable(error: std::io::Error) -> std::io::Error {
+        match StartFault::of(&error) {
+            Some(fault) if fault.step.is_some() => std::io::Error::new(fault.source.kind(), fault.to_string()),
+            _ => error,
+        }
+    }
+
     /// What could not be done, in words.
     fn what(&self) -> &'static str {
         match self.step {
@@ -450,7 +460,7 @@ impl Sandbox {
         let launch = Launch { words: &words, folder: None, env: &[], build: false, read_only: &[] };
         let (mut command, handle) = self.boxed_command(&launch, &self.limits).map_err(|e| e.to_string())?;
         command.stdin(std::process::Stdio::null()).stdout(std::process::Stdio::null());
-        let status = command.status().map_err(|e| e.to_string());
+        let status = command.status().map_err(|e| StartFault::readable(e).to_string());
         handle.release();
         match status? {
             s if s.success() => Ok(()),
