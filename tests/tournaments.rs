@@ -1012,6 +1012,97 @@ fn a_match_that_cannot_start_blames_only_the_bot_that_failed() {
     assert!(index.contains("\"failure\":\"bot `x`: cannot start"), "the listed bot is x");
 }
 
+/// A match whose bot the machine could not start blames no bot: here the arena (not root, so
+/// that its limits bind it) has a hard limit on file sizes below the bots', which it may not
+/// raise, so each bot's `setrlimit` fails before its program runs. Every match failed "bot `x`:
+/// cannot start …: Operation not permitted", and the league listed each bot as unable to play.
+/// Now each is "could not be played" as the machine's, no bot is listed, and the next run plays
+/// them. The control: on that next run, the bot whose interpreter cannot start is the one at
+/// fault again, and only it.
+#[test]
+fn a_match_the_machine_could_not_start_blames_no_bot_and_is_played_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // (A root test runs the arena as `nobody`, which may reach these.)
+    let (arena, waiter) = (shared_copy(d, &bin("arena")), shared_copy(d, &bin("waiter")));
+    bot_file(d, "carol", "run.sh", "#!/bin/sh\n# carol\nexec \"$1\"\n");
+    bot_file(d, "dave", "run.sh", "#!/bin/sh\n# dave\nexec \"$1\"\n");
+    bot_file(d, "x", "interp", "#!/bin/sh\r\nexec \"$@\"\r\n");
+    bot_file(d, "x", "run", "#!./interp\n");
+    let fire = shared_copy(d, &map("fire.txt"));
+    let mut text = format!("maps = [{fire:?}]\n");
+    for (name, command) in
+        [("carol", format!("./run.sh {waiter}")), ("dave", format!("./run.sh {waiter}")), ("x", "./run".into())]
+    {
+        text.push_str(&format!("[[bots]]\nname = {name:?}\ncommand = {command:?}\ncwd = {name:?}\n"));
+    }
+    let cfg = d.join("t.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let league = d.join("league");
+    std::fs::create_dir(&league).unwrap();
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    if root {
+        std::os::unix::fs::chown(&league, Some(65534), Some(65534)).unwrap();
+    }
+    let out = league.join("t");
+    // The bots may write files of 64 MiB (`file_size_mb`): the arena's own hard limit is half.
+    let hard = (32u64 << 20) as libc::rlim_t;
+    let run = |faulty: bool| {
+        let mut command = Command::new(&arena);
+        command.current_dir(d).env("HOME", d).args(["tournament", "--config", &cfg.display().to_string()]);
+        // (The next run resumes the league.)
+        command.args([if faulty { "--out" } else { "--resume" }, &out.display().to_string()]);
+        // SAFETY: the hook makes raw system calls only.
+        unsafe {
+            command.pre_exec(move || {
+                let nobody = 65534;
+                if root
+                    && (libc::setgroups(0, std::ptr::null()) != 0
+                        || libc::setresgid(nobody, nobody, nobody) != 0
+                        || libc::setresuid(nobody, nobody, nobody) != 0)
+                {
+                    return Err(std::io::Error::last_os_error());
+                }
+                let limit = libc::rlimit { rlim_cur: hard, rlim_max: hard };
+                if faulty && libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let run = command.output().unwrap();
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (text(&run.stdout), text(&run.stderr), run.status.code().unwrap_or(-1))
+    };
+    let (stdout, stderr, code) = run(true);
+    assert_eq!(code, 1, "matches could not be played: {stdout}{stderr}");
+    let machine = "the machine could not start it, no fault of the bot's: its resource limits could not be set";
+    assert!(stderr.contains("could not be played: bot `") && stderr.contains(machine), "{stdout}{stderr}");
+    assert!(!stderr.contains("cannot start"), "no bot's fault: {stderr}");
+    assert_eq!(result_lines(&out), 0, "no match was played");
+    let board = leaderboard(&out);
+    for bot in ["carol", "dave", "x"] {
+        assert_eq!(row(&board, bot)["unstarted"], Value::Null, "{bot}: {board}");
+    }
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert_eq!(index.matches("\"failure\":").count(), 0, "no bot is listed as unable to play");
+
+    // The next run, where the machine lets them start: played again; the control, x is at fault.
+    let (stdout, stderr, code) = run(false);
+    assert_eq!(code, 1, "x's matches could not be played: {stdout}{stderr}");
+    assert!(stderr.contains("could not be played: bot `x`: cannot start"), "{stdout}{stderr}");
+    assert!(!stderr.contains("the machine could not start"), "{stderr}");
+    let board = leaderboard(&out);
+    assert!(row(&board, "carol")["games"].as_u64() > Some(0), "carol and dave played: {board}");
+    assert_eq!(result_lines(&out), row(&board, "carol")["games"].as_u64().unwrap_or(0) as usize, "{board}");
+    let x = row(&board, "x")["unstarted"].as_str().unwrap_or_default().to_string();
+    assert!(x.starts_with("bot `x`: cannot start"), "{board}");
+    for bot in ["carol", "dave"] {
+        assert_eq!(row(&board, bot)["unstarted"], Value::Null, "{bot}: {board}");
+    }
+}
+
 #[test]
 fn a_league_that_can_play_no_match_says_why_and_a_bad_param_names_its_file() {
     let dir = tempfile::tempdir().unwrap();

@@ -65,6 +65,15 @@ pub enum RefereeError {
         /// so that the message does not nest the hint's own brackets in another pair).
         hint: String,
     },
+    /// The machine could not start the bot's process (see [`crate::sandbox::StartFault`]):
+    /// no fault of the bot's, whose program never ran.
+    #[error("bot `{name}`: the machine could not start it, no fault of the bot's: {source}")]
+    Machine {
+        /// The bot.
+        name: String,
+        /// What failed.
+        source: crate::sandbox::StartFault,
+    },
     /// The bot's box could not be made.
     #[error("bot `{name}`: {source}")]
     Sandbox {
@@ -95,7 +104,8 @@ pub enum RefereeError {
 impl RefereeError {
     /// The bot whose command or files failed the match's start, if the error is of that bot's
     /// own (its opponents are not at fault); a box the machine could not prepare for it (its
-    /// cgroup, a box uid, a limit) is no bot's fault, nor is a sandbox required and missing.
+    /// cgroup, a box uid, a limit) is no bot's fault, nor is a sandbox required and missing, nor
+    /// a process the machine could not start for it ([`RefereeError::Machine`]).
     pub fn bot(&self) -> Option<&str> {
         use crate::sandbox::SandboxError;
         match self {
@@ -361,7 +371,13 @@ mod tests {
         let setup = SandboxError::Setup { what: "a box uid".into(), source: std::io::Error::other("all in use") };
         assert_eq!(error(setup).bot(), None);
         assert_eq!(error(SandboxError::Limit("open files".into())).bot(), None);
+        let fault = crate::sandbox::StartFault::of(&std::io::Error::from_raw_os_error(libc::EAGAIN));
+        let machine = RefereeError::Machine { name: "ann".into(), source: fault.expect("the machine's") };
+        assert_eq!(machine.bot(), None, "{machine}");
         assert_eq!(error(SandboxError::Files("its folder is missing".into())).bot(), Some("ann"), "the control");
+        let source = std::io::Error::from_raw_os_error(libc::ENOENT);
+        let spawn = RefereeError::Spawn { name: "ann".into(), command: "./bot".into(), source, hint: String::new() };
+        assert_eq!(spawn.bot(), Some("ann"), "the control: its program is missing");
     }
 
     /// A move padded with 4,000 zeros is recorded as the game read it, `MOVE 0 1`, with its

@@ -16,7 +16,7 @@ use tokio::task::JoinHandle;
 use super::clock::{AnswerClock, Look};
 use super::{CommandError, RefereeError};
 use crate::engine::{Answer, ClockKind, Ending, Failure, Limits, Reply};
-use crate::sandbox::{BoxHandle, Launch, Sandbox, BOX_PATH, EXIT_GRACE};
+use crate::sandbox::{BoxHandle, Launch, Sandbox, StartFault, BOX_PATH, EXIT_GRACE};
 
 /// How to start one bot.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -210,6 +210,23 @@ impl Watch {
     }
 }
 
+/// Releases a box (see [`BoxHandle::release`]) on a thread of its own, or on this one where no
+/// thread can be started: the machine may have no process left (a panic there ended the arena).
+fn release_soon(handle: BoxHandle) {
+    let slot = Arc::new(Mutex::new(Some(handle)));
+    let theirs = slot.clone();
+    let started = std::thread::Builder::new().name("arena-release".into()).spawn(move || {
+        if let Some(handle) = lock(&theirs).take() {
+            handle.release();
+        }
+    });
+    if started.is_err() {
+        if let Some(handle) = lock(&slot).take() {
+            handle.release();
+        }
+    }
+}
+
 /// A running bot.
 pub struct BotProcess {
     name: String,
@@ -237,7 +254,7 @@ impl Drop for BotProcess {
         if !self.ended {
             if let Some(handle) = lock(&self.watch.handle).take() {
                 handle.kill();
-                std::thread::spawn(move || handle.release());
+                release_soon(handle);
             }
         }
         for task in &self.tasks {
@@ -269,13 +286,18 @@ impl BotProcess {
         let mut child = match command.spawn() {
             Ok(child) => child,
             Err(source) => {
+                let (name, command) = (cmd.name.clone(), cmd.command.clone());
+                // (Its program never ran: a process the machine could not start is not its fault.)
+                if let Some(source) = StartFault::of(&source) {
+                    release_soon(handle);
+                    return Err(RefereeError::Machine { name, source });
+                }
                 let hint = handle
                     .start_hint(&source)
                     .map(str::to_string)
                     .or_else(|| program_hint(&words, cmd.cwd.as_deref(), &source, &sandbox.sight()))
                     .map_or(String::new(), |h| format!("; {h}"));
-                std::thread::spawn(move || handle.release());
-                let (name, command) = (cmd.name.clone(), cmd.command.clone());
+                release_soon(handle);
                 return Err(RefereeError::Spawn { name, command, source, hint });
             }
         };
@@ -1177,6 +1199,129 @@ mod tests {
         // A U+3000 or a no-break space after WAIT is part of the word, as for C++'s `>>`.
         for c in ['\u{a0}', '\u{3000}', '\u{85}', '\u{2028}'] {
             assert_eq!(text(&format!("{c}WAIT{c}\r")).0, format!("{c}WAIT{c}"), "{c:?}");
+        }
+    }
+
+    /// The run of [`a_process_the_machine_cannot_start_is_no_bot_s_fault`] in a process of its
+    /// own, not root (whose limits do not bind it), where it may lower its limits.
+    const MACHINE_FAULTS: &str = "ARENA_TEST_MACHINE_FAULTS";
+
+    /// A bot's process that the machine cannot start is no bot's fault: `fork` refused (no
+    /// process left for the arena's user: its `RLIMIT_NPROC`), or a step of the set-up refused
+    /// in the child (its hard limit on file sizes below the bot's, which a user that is not root
+    /// may not raise), without a box and in one. Each failed the match as a start error naming
+    /// the bot (`cannot start`), which a league then listed as unable to play. The controls: a
+    /// bot whose program is missing is still the one at fault, and the same bot starts where
+    /// the machine lets it. (Run as `nobody` by a root test, in a process of its own.)
+    #[test]
+    fn a_process_the_machine_cannot_start_is_no_bot_s_fault() {
+        use std::os::unix::process::CommandExt;
+        if std::env::var_os(MACHINE_FAULTS).is_some() {
+            return machine_faults();
+        }
+        let Ok(exe) = std::env::current_exe() else { panic!("the test's own program") };
+        let mut run = std::process::Command::new(exe);
+        run.args(["--exact", "referee::process::tests::a_process_the_machine_cannot_start_is_no_bot_s_fault"])
+            .args(["--nocapture", "--test-threads", "1"])
+            .env(MACHINE_FAULTS, "1");
+        // SAFETY: geteuid has no preconditions; the hook makes raw system calls only.
+        if unsafe { libc::geteuid() } == 0 {
+            unsafe {
+                run.pre_exec(|| {
+                    let nobody = 65534;
+                    if libc::setgroups(0, std::ptr::null()) != 0
+                        || libc::setresgid(nobody, nobody, nobody) != 0
+                        || libc::setresuid(nobody, nobody, nobody) != 0
+                    {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let out = match run.output() {
+            Ok(out) => out,
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+                eprintln!("nobody may not run the test's program here ({e}): nothing to show");
+                return;
+            }
+            Err(e) => panic!("{e}"),
+        };
+        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{text}");
+        assert!(text.contains("1 passed"), "it ran: {text}");
+    }
+
+    /// See [`a_process_the_machine_cannot_start_is_no_bot_s_fault`]: as a user that is not root.
+    fn machine_faults() {
+        // SAFETY: geteuid has no preconditions.
+        assert_ne!(unsafe { libc::geteuid() }, 0, "not root: its limits bind it");
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build();
+        let Ok(runtime) = runtime else { panic!("a runtime") };
+        let _entered = runtime.enter();
+        let limits = Limits::default();
+        let mut sandboxes = vec![("plain", Sandbox::new(crate::sandbox::SandboxMode::Plain, Default::default()))];
+        sandboxes.push(("auto", Sandbox::new(crate::sandbox::SandboxMode::Auto, Default::default())));
+        let sandboxes: Vec<(&str, Sandbox)> = sandboxes.into_iter().filter_map(|(m, s)| Some((m, s.ok()?))).collect();
+        let boxed = sandboxes.iter().any(|(_, s)| s.isolation().boxed);
+        if !boxed {
+            eprintln!("no box can be made here: only the plain bots are shown");
+        }
+        let bot =
+            |command: &str| BotCommand { name: "ann".into(), command: command.into(), cwd: None, env: Vec::new() };
+        let set = |resource, soft: libc::rlim_t, hard: libc::rlim_t| {
+            let limit = libc::rlimit { rlim_cur: soft, rlim_max: hard };
+            // SAFETY: setrlimit reads the struct.
+            assert_eq!(unsafe { libc::setrlimit(resource, &limit) }, 0, "{}", std::io::Error::last_os_error());
+        };
+        let hard = |resource| {
+            let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+            // SAFETY: getrlimit fills the struct.
+            unsafe { libc::getrlimit(resource, &mut limit) };
+            limit.rlim_max
+        };
+        for (mode, sandbox) in &sandboxes {
+            // The controls: a bot whose program is missing is at fault; a good one starts.
+            let missing = BotProcess::spawn(&bot("./no-such-program"), &limits, sandbox).err();
+            let missing = missing.unwrap_or_else(|| panic!("{mode}: it started"));
+            assert!(matches!(missing, RefereeError::Spawn { .. }), "{mode}: {missing}");
+            assert_eq!(missing.bot(), Some("ann"), "{mode}: {missing}");
+            let good = BotProcess::spawn(&bot("true"), &limits, sandbox).unwrap_or_else(|e| panic!("{mode}: {e}"));
+            runtime.block_on(good.shutdown(Duration::ZERO));
+        }
+        // No process left for this user: `fork` fails (and so does a thread to release the box:
+        // that panicked).
+        let nproc = hard(libc::RLIMIT_NPROC);
+        set(libc::RLIMIT_NPROC, 0, nproc);
+        let plain = &sandboxes[0].1;
+        let refused = BotProcess::spawn(&bot("true"), &limits, plain).err();
+        set(libc::RLIMIT_NPROC, nproc, nproc);
+        let Some(refused) = refused else { panic!("it started without a process") };
+        let RefereeError::Machine { source, .. } = &refused else { panic!("the bot's: {refused}") };
+        assert_eq!((source.step, source.source.raw_os_error()), (None, Some(libc::EAGAIN)), "{refused}");
+        assert_eq!(refused.bot(), None, "{refused}");
+        assert!(refused.to_string().contains("the machine could not start it, no fault of the bot's"), "{refused}");
+        // A hard limit below the bot's, which this user may not raise: its `setrlimit` fails,
+        // in the plain bot's process as in the box's.
+        let half = (crate::sandbox::SandboxLimits::default().file_size_mb << 20) / 2;
+        set(libc::RLIMIT_FSIZE, half as libc::rlim_t, half as libc::rlim_t);
+        for (mode, sandbox) in &sandboxes {
+            let refused = BotProcess::spawn(&bot("true"), &limits, sandbox).err();
+            let Some(refused) = refused else { panic!("{mode}: it started") };
+            let RefereeError::Machine { source, .. } = &refused else { panic!("{mode}, the bot's: {refused}") };
+            let step = Some(crate::sandbox::StartStep::Limits);
+            assert_eq!((source.step, source.source.raw_os_error()), (step, Some(libc::EPERM)), "{mode}: {refused}");
+            assert_eq!(refused.bot(), None, "{mode}: {refused}");
+            assert!(refused.to_string().contains("its resource limits could not be set"), "{refused}");
+        }
+        // The probe of a new sandbox fails so too, and says which step (its errno is a mark).
+        if boxed {
+            let sandbox = Sandbox::new(crate::sandbox::SandboxMode::Auto, Default::default());
+            let missing = sandbox.map(|s| s.isolation().missing.join("; ")).unwrap_or_else(|e| e.to_string());
+            assert!(
+                missing.contains("no box: its resource limits could not be set: Operation not permitted"),
+                "{missing}"
+            );
         }
     }
 }

@@ -102,6 +102,60 @@ fn check(ret: c_int) -> io::Result<()> {
     }
 }
 
+/// A step of a box's start made in the forked child, before the bot's program is run: one that
+/// fails is the machine's doing, never the bot's (nothing of the bot's has run yet).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Step {
+    /// The process's own set-up: death with its parent, its session, its signals, its OOM score.
+    Process = 1,
+    /// Joining the box's cgroups.
+    Cgroup,
+    /// Making the box's namespaces (its user namespace's maps too).
+    Namespaces,
+    /// Forking the box's init, or the bot, or a plain bot below its keeper.
+    Fork,
+    /// Building the box's file system, and moving into the bot's folder there.
+    View,
+    /// Setting the bot's resource limits (`setrlimit`).
+    Limits,
+    /// Becoming the bot's user (`setgroups`, `setresgid`, `setresuid`).
+    User,
+    /// Dropping every capability, and `no_new_privs`.
+    Privileges,
+    /// Installing the bot's system call filter (seccomp).
+    Filter,
+}
+
+/// What std passes to the arena of a hook's error is its errno alone: a step's error carries
+/// the step in bits no errno has (errno below 256, then the step, under this mark).
+const STEP_MARK: i32 = 0x4152_0000;
+
+/// Marks an error of `step` (see [`STEP_MARK`]). Allocates nothing.
+fn at(step: Step) -> impl Fn(io::Error) -> io::Error {
+    move |e| io::Error::from_raw_os_error(STEP_MARK | (step as i32) << 8 | (e.raw_os_error().unwrap_or(0) & 0xff))
+}
+
+/// The step an errno a box's start returned names, and the system's own errno, if it is marked.
+pub(super) fn step_of(raw: i32) -> Option<(Step, i32)> {
+    if raw & !0xffff != STEP_MARK {
+        return None;
+    }
+    let step = match (raw >> 8) & 0xff {
+        1 => Step::Process,
+        2 => Step::Cgroup,
+        3 => Step::Namespaces,
+        4 => Step::Fork,
+        5 => Step::View,
+        6 => Step::Limits,
+        7 => Step::User,
+        8 => Step::Privileges,
+        9 => Step::Filter,
+        _ => return None,
+    };
+    Some((step, raw & 0xff))
+}
+
 /// Writes `data` to the file `path` (a /proc or cgroup file).
 ///
 /// # Safety
@@ -260,24 +314,19 @@ pub(super) unsafe fn forbid_user_namespaces() -> io::Result<()> {
 /// Must run between `fork` and `exec`; raw system calls only.
 pub(super) unsafe fn enter(plan: &Plan) -> io::Result<()> {
     reset_signals();
-    check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL))?;
+    check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL)).map_err(at(Step::Process))?;
     if libc::getppid() != plan.parent {
         libc::_exit(1); // the arena died while we were starting
     }
     // The kernel's OOM killer takes a bot before anything else.
-    write_file(&CString::from(c"/proc/self/oom_score_adj"), b"1000")?;
+    write_file(&CString::from(c"/proc/self/oom_score_adj"), b"1000").map_err(at(Step::Process))?;
     for procs in &plan.cgroup_procs {
-        write_file(procs, b"0")?;
+        write_file(procs, b"0").map_err(at(Step::Cgroup))?;
     }
     if let Some((uid_map, gid_map)) = &plan.user_maps {
-        check(libc::unshare(libc::CLONE_NEWUSER))?;
-        write_file(&CString::from(c"/proc/self/setgroups"), b"deny")?;
-        write_file(&CString::from(c"/proc/self/uid_map"), uid_map.as_bytes())?;
-        write_file(&CString::from(c"/proc/self/gid_map"), gid_map.as_bytes())?;
-        // Best effort: where /proc/sys is read-only (some containers), the filter alone does it.
-        let _ = forbid_user_namespaces();
+        user_namespace(uid_map, gid_map).map_err(at(Step::Namespaces))?;
     }
-    check(libc::unshare(plan.namespaces))?;
+    check(libc::unshare(plan.namespaces)).map_err(at(Step::Namespaces))?;
     // Before the init is forked: neither it nor the bot ever holds the meter's descriptors.
     if plan.meter >= 0 {
         send_meter(plan.meter);
@@ -292,7 +341,7 @@ pub(super) unsafe fn enter(plan: &Plan) -> io::Result<()> {
     }
     let init = libc::fork();
     if init < 0 {
-        return Err(io::Error::last_os_error());
+        return Err(at(Step::Fork)(io::Error::last_os_error()));
     }
     if init > 0 {
         // The supervisor: holds nothing of the bot's (its pipes close when the bot's do), but
@@ -309,23 +358,23 @@ pub(super) unsafe fn enter(plan: &Plan) -> io::Result<()> {
     }
     // The init, PID 1 of the box: a copy of the arena, so it hides the arena's command line,
     // environment and memory from the box.
-    check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL))?;
-    check(libc::prctl(libc::PR_SET_DUMPABLE, 0))?;
+    check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL)).map_err(at(Step::Process))?;
+    check(libc::prctl(libc::PR_SET_DUMPABLE, 0)).map_err(at(Step::Process))?;
     for (start, end) in plan.wipe {
         if start != 0 && end > start {
             std::ptr::write_bytes(start as *mut u8, 0, end - start);
         }
     }
     // A session of its own: no controlling terminal (no TIOCSTI into the teacher's shell).
-    check(libc::setsid())?;
-    build_view(plan)?;
-    check(libc::sethostname(plan.hostname.as_ptr(), plan.hostname.as_bytes().len()))?;
+    check(libc::setsid()).map_err(at(Step::Process))?;
+    build_view(plan).map_err(at(Step::View))?;
+    check(libc::sethostname(plan.hostname.as_ptr(), plan.hostname.as_bytes().len())).map_err(at(Step::Namespaces))?;
     // The bot's timers may fire up to this late: its current and default slack (what
     // `PR_SET_TIMERSLACK` 0 restores), inherited from the init; its filter keeps it there.
-    check(libc::prctl(libc::PR_SET_TIMERSLACK, TIMER_SLACK_NS))?;
+    check(libc::prctl(libc::PR_SET_TIMERSLACK, TIMER_SLACK_NS)).map_err(at(Step::Process))?;
     let bot = libc::fork();
     if bot < 0 {
-        return Err(io::Error::last_os_error());
+        return Err(at(Step::Fork)(io::Error::last_os_error()));
     }
     if bot > 0 {
         keep_only(status_pipe[1]);
@@ -337,20 +386,53 @@ pub(super) unsafe fn enter(plan: &Plan) -> io::Result<()> {
         exit_like(status, false);
     }
     // The bot.
-    check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL))?;
-    check(libc::chdir(plan.cwd.as_ptr()))?;
-    for &(resource, soft, hard) in &plan.rlimits {
-        let rl = libc::rlimit { rlim_cur: soft as libc::rlim_t, rlim_max: hard as libc::rlim_t };
-        check(libc::setrlimit(resource, &rl))?;
-    }
+    check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL)).map_err(at(Step::Process))?;
+    check(libc::chdir(plan.cwd.as_ptr())).map_err(at(Step::View))?;
+    set_limits(&plan.rlimits).map_err(at(Step::Limits))?;
     drop_privileges(plan.ids)?;
     for filter in &plan.filters {
         // (Its error holds the errno; building another would allocate after the fork.)
-        seccompiler::apply_filter(filter).map_err(|_| io::Error::last_os_error())?;
+        seccompiler::apply_filter(filter).map_err(|_| at(Step::Filter)(io::Error::last_os_error()))?;
     }
     // Nothing of the arena's but the three pipes survives the exec.
     close_from(3, true);
     Ok(())
+}
+
+/// Makes the box's user namespace, its own user and group mapped to the arena's.
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn user_namespace(uid_map: &CString, gid_map: &CString) -> io::Result<()> {
+    check(libc::unshare(libc::CLONE_NEWUSER))?;
+    write_file(&CString::from(c"/proc/self/setgroups"), b"deny")?;
+    write_file(&CString::from(c"/proc/self/uid_map"), uid_map.as_bytes())?;
+    write_file(&CString::from(c"/proc/self/gid_map"), gid_map.as_bytes())?;
+    // Best effort: where /proc/sys is read-only (some containers), the filter alone does it.
+    let _ = forbid_user_namespaces();
+    Ok(())
+}
+
+/// Sets each resource limit of `rlimits` (resource, soft, hard).
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn set_limits(rlimits: &[(libc::__rlimit_resource_t, u64, u64)]) -> io::Result<()> {
+    for &(resource, soft, hard) in rlimits {
+        let rl = libc::rlimit { rlim_cur: soft as libc::rlim_t, rlim_max: hard as libc::rlim_t };
+        check(libc::setrlimit(resource, &rl))?;
+    }
+    Ok(())
+}
+
+/// Becomes `uid` and `gid`, without a supplementary group.
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn become_user(uid: libc::uid_t, gid: libc::gid_t) -> io::Result<()> {
+    check(libc::setgroups(0, std::ptr::null()))?;
+    check(libc::setresgid(gid, gid, gid))?;
+    check(libc::setresuid(uid, uid, uid))
 }
 
 /// Sends the arena, on `to`, a socket diagnostics socket and `/proc/self/net/protocols`, both
@@ -506,19 +588,18 @@ unsafe fn apply_mask(mask: &Mask) -> io::Result<()> {
 /// # Safety
 /// Raw system calls only.
 unsafe fn drop_privileges(ids: Option<(libc::uid_t, libc::gid_t)>) -> io::Result<()> {
-    check(libc::prctl(libc::PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED))?;
+    let privileges = at(Step::Privileges);
+    check(libc::prctl(libc::PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED)).map_err(&privileges)?;
     for cap in 0..64 {
         if libc::prctl(libc::PR_CAPBSET_DROP, cap) != 0
             && io::Error::last_os_error().raw_os_error() != Some(libc::EINVAL)
         {
-            return Err(io::Error::last_os_error());
+            return Err(privileges(io::Error::last_os_error()));
         }
     }
     libc::prctl(libc::PR_CAP_AMBIENT, libc::PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
     if let Some((uid, gid)) = ids {
-        check(libc::setgroups(0, std::ptr::null()))?;
-        check(libc::setresgid(gid, gid, gid))?;
-        check(libc::setresuid(uid, uid, uid))?;
+        become_user(uid, gid).map_err(at(Step::User))?;
     }
     #[repr(C)]
     struct Header {
@@ -534,8 +615,8 @@ unsafe fn drop_privileges(ids: Option<(libc::uid_t, libc::gid_t)>) -> io::Result
     }
     let header = Header { version: LINUX_CAPABILITY_VERSION_3, pid: 0 };
     let data = [Data { effective: 0, permitted: 0, inheritable: 0 }; 2];
-    check(libc::syscall(libc::SYS_capset, &header, data.as_ptr()) as c_int)?;
-    check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
+    check(libc::syscall(libc::SYS_capset, &header, data.as_ptr()) as c_int).map_err(&privileges)?;
+    check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)).map_err(&privileges)?;
     Ok(())
 }
 
@@ -559,26 +640,27 @@ pub(super) unsafe fn enter_plain(
     ids: Option<(libc::uid_t, libc::gid_t)>,
     keep_terminal: bool,
 ) -> io::Result<()> {
-    check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL))?;
+    let process = at(Step::Process);
+    check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL)).map_err(&process)?;
     if libc::getppid() != parent {
         libc::_exit(1);
     }
     if !keep_terminal {
-        check(libc::setsid())?;
+        check(libc::setsid()).map_err(&process)?;
         reset_signals();
         let keeper = libc::getpid();
-        check(libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1))?;
+        check(libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1)).map_err(&process)?;
         let mut action: libc::sigaction = std::mem::zeroed();
         action.sa_sigaction = on_end as extern "C" fn(c_int) as libc::sighandler_t;
         // (No SA_RESTART: the signal interrupts the keeper's wait.)
-        check(libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut()))?;
-        check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM))?;
+        check(libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut())).map_err(&process)?;
+        check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM)).map_err(&process)?;
         if libc::getppid() != parent {
             libc::_exit(1);
         }
         let bot = libc::fork();
         if bot < 0 {
-            return Err(io::Error::last_os_error());
+            return Err(at(Step::Fork)(io::Error::last_os_error()));
         }
         if bot > 0 {
             close_from(0, false);
@@ -586,22 +668,17 @@ pub(super) unsafe fn enter_plain(
         }
         // The bot.
         libc::signal(libc::SIGTERM, libc::SIG_DFL);
-        check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL))?;
+        check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL)).map_err(&process)?;
         if libc::getppid() != keeper {
             libc::_exit(1);
         }
     }
-    for &(resource, soft, hard) in rlimits {
-        let rl = libc::rlimit { rlim_cur: soft as libc::rlim_t, rlim_max: hard as libc::rlim_t };
-        check(libc::setrlimit(resource, &rl))?;
-    }
+    set_limits(rlimits).map_err(at(Step::Limits))?;
     if let Some((uid, gid)) = ids {
         // (Leaving root for another user drops every capability.)
-        check(libc::setgroups(0, std::ptr::null()))?;
-        check(libc::setresgid(gid, gid, gid))?;
-        check(libc::setresuid(uid, uid, uid))?;
+        become_user(uid, gid).map_err(at(Step::User))?;
     }
-    check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
+    check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)).map_err(at(Step::Privileges))?;
     if !keep_terminal {
         close_from(3, true);
     }
@@ -741,6 +818,59 @@ mod tests {
     /// This thread's errno.
     fn io_errno() -> i32 {
         std::io::Error::last_os_error().raw_os_error().unwrap_or(1)
+    }
+
+    /// A step of the child's set-up that fails is the machine's, whatever its errno (a refused
+    /// `setresuid` is `EPERM`, as a program's file the box user may not run is `EACCES`), and
+    /// says which step; so is a process the machine cannot make. The controls: the errors of a
+    /// bot's program, `#!` line or command, unmarked, are not the machine's.
+    #[test]
+    fn a_failed_step_of_a_box_s_start_is_the_machine_s_and_says_which() {
+        use super::{at, step_of, Step};
+        use crate::sandbox::StartFault;
+        use std::io::Error;
+        let steps = [
+            Step::Process,
+            Step::Cgroup,
+            Step::Namespaces,
+            Step::Fork,
+            Step::View,
+            Step::Limits,
+            Step::User,
+            Step::Privileges,
+            Step::Filter,
+        ];
+        for step in steps {
+            for errno in [libc::EPERM, libc::EACCES, libc::ENOENT, libc::EINVAL, libc::EAGAIN] {
+                let marked = at(step)(Error::from_raw_os_error(errno));
+                let raw = marked.raw_os_error().unwrap_or(0);
+                assert_eq!(step_of(raw), Some((step, errno)), "{step:?} {errno}");
+                let fault = StartFault::of(&marked).expect("the machine's");
+                assert_eq!((fault.step, fault.source.raw_os_error()), (Some(step), Some(errno)));
+            }
+        }
+        let fault = StartFault::of(&at(Step::User)(Error::from_raw_os_error(libc::EPERM))).expect("the machine's");
+        assert!(
+            fault.to_string().starts_with("it could not be given its box's user: Operation not permitted"),
+            "{fault}"
+        );
+        for errno in [libc::EAGAIN, libc::ENOMEM, libc::EMFILE, libc::ENFILE, libc::EIO, libc::ETXTBSY] {
+            let fault = StartFault::of(&Error::from_raw_os_error(errno)).expect("the machine's");
+            assert_eq!((fault.step, fault.source.raw_os_error()), (None, Some(errno)));
+        }
+        // The controls: the bot's program, its `#!` line, its command, its folder.
+        for errno in [libc::ENOENT, libc::EACCES, libc::ENOEXEC, libc::ENOTDIR, libc::ELOOP, libc::E2BIG, libc::EPERM] {
+            assert!(StartFault::of(&Error::from_raw_os_error(errno)).is_none(), "{errno}");
+            assert_eq!(step_of(errno), None);
+        }
+        let nul = Error::new(std::io::ErrorKind::InvalidInput, "nul byte found in provided data");
+        assert!(StartFault::of(&nul).is_none());
+        // Said as it reads where the errno is a mark; the others as they were.
+        let said = StartFault::readable(at(Step::Namespaces)(Error::from_raw_os_error(libc::EPERM)));
+        assert_eq!(said.kind(), std::io::ErrorKind::PermissionDenied);
+        assert_eq!(said.to_string(), "its box's namespaces could not be made: Operation not permitted (os error 1)");
+        let exec = StartFault::readable(Error::from_raw_os_error(libc::ENOENT));
+        assert_eq!(exec.raw_os_error(), Some(libc::ENOENT), "the control: the bot's, as it was");
     }
 
     #[test]

@@ -149,6 +149,81 @@ pub enum SandboxError {
     RootBuild(PathBuf),
 }
 
+pub use child::Step as StartStep;
+
+/// Why the machine, not the bot, could not start a bot's process: a step of its box's set-up
+/// refused in the child (see [`StartStep`]), or the process itself not made (no process or
+/// memory left, too many open files). The bot's own faults (its program missing, not
+/// executable, not a program, its folder missing) are not one: see [`StartFault::of`].
+#[derive(Debug, Error)]
+#[error("{}: {source}{}", self.what(), self.hint())]
+pub struct StartFault {
+    /// The step that failed, or `None` for the process itself (`fork`, its pipes, `exec`).
+    pub step: Option<StartStep>,
+    /// The system's reason.
+    pub source: std::io::Error,
+}
+
+impl StartFault {
+    /// The machine's fault behind `error`, which spawning a command of [`Sandbox::command`]
+    /// returned, if it is one. A step of the child's set-up marks its errors (see
+    /// `child::step_of`), all the machine's: nothing of the bot's has run yet. Otherwise the
+    /// error is `fork`'s, its pipes', or the `exec` of the bot's program; of these, the
+    /// machine's are the ones no file of the bot's causes: no process (`EAGAIN`, also `exec`'s
+    /// where the box user has too many), no memory (`ENOMEM`), too many open files (`EMFILE`,
+    /// `ENFILE`), a disk that fails (`EIO`), or the program's file open for writing at that
+    /// instant (`ETXTBSY`: the bot has not run, so another process holds it, such as a copy or
+    /// a build under way, or another fork of the arena's that inherited a file being written).
+    /// Everything else (`ENOENT`, `EACCES`, `ENOEXEC`, `ENOTDIR`, `ELOOP`, `E2BIG`, a nul byte
+    /// in a word…) is the bot's program, `#!` line, command or folder.
+    pub fn of(error: &std::io::Error) -> Option<StartFault> {
+        let raw = error.raw_os_error()?;
+        if let Some((step, errno)) = child::step_of(raw) {
+            return Some(StartFault { step: Some(step), source: std::io::Error::from_raw_os_error(errno) });
+        }
+        let machine = [libc::EAGAIN, libc::ENOMEM, libc::EMFILE, libc::ENFILE, libc::EIO, libc::ETXTBSY];
+        machine.contains(&raw).then(|| StartFault { step: None, source: std::io::Error::from_raw_os_error(raw) })
+    }
+
+    /// `error`, which spawning a command of [`Sandbox::command`] returned, as it reads: where a
+    /// step of the child's set-up failed, its errno is a mark no one can read ("Unknown error
+    /// 1095893761"), said here as the step and the system's reason, of the same kind.
+    pub fn readable(error: std::io::Error) -> std::io::Error {
+        match StartFault::of(&error) {
+            Some(fault) if fault.step.is_some() => std::io::Error::new(fault.source.kind(), fault.to_string()),
+            _ => error,
+        }
+    }
+
+    /// What could not be done, in words.
+    fn what(&self) -> &'static str {
+        match self.step {
+            None => "its process could not be started",
+            Some(StartStep::Process) => "its process could not be set up",
+            Some(StartStep::Cgroup) => "it could not join its box's cgroups",
+            Some(StartStep::Namespaces) => "its box's namespaces could not be made",
+            Some(StartStep::Fork) => "its box's processes could not be forked",
+            Some(StartStep::View) => "its box's file system could not be built",
+            Some(StartStep::Limits) => "its resource limits could not be set",
+            Some(StartStep::User) => "it could not be given its box's user",
+            Some(StartStep::Privileges) => "its privileges could not be dropped",
+            Some(StartStep::Filter) => "its system call filter could not be installed",
+        }
+    }
+
+    /// Where to look, after the system's reason (empty, or "; …").
+    fn hint(&self) -> &'static str {
+        match (self.step, self.source.raw_os_error()) {
+            (_, Some(libc::EAGAIN)) => "; the machine lets no more processes be made (ulimit -u, or a pids cgroup)",
+            (_, Some(libc::EMFILE | libc::ENFILE)) => "; too many files are open (ulimit -n, or the machine's limit)",
+            (Some(StartStep::Limits), Some(libc::EPERM)) => {
+                "; the arena may not raise its own hard limits (ulimit -H): lower the bots' limits, or raise the arena's"
+            }
+            _ => "",
+        }
+    }
+}
+
 /// What a run's boxes give, for reports.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Isolation {
@@ -385,7 +460,7 @@ impl Sandbox {
         let launch = Launch { words: &words, folder: None, env: &[], build: false, read_only: &[] };
         let (mut command, handle) = self.boxed_command(&launch, &self.limits).map_err(|e| e.to_string())?;
         command.stdin(std::process::Stdio::null()).stdout(std::process::Stdio::null());
-        let status = command.status().map_err(|e| e.to_string());
+        let status = command.status().map_err(|e| StartFault::readable(e).to_string());
         handle.release();
         match status? {
             s if s.success() => Ok(()),
@@ -1321,29 +1396,23 @@ type RunAs = (Option<(u32, u32)>, Option<UidClaim>);
 struct UidClaim {
     uid: u32,
     _lock: std::fs::File,
+    /// Its claim where older root arenas claimed theirs (see [`OLD_ROOT_CLAIMS`]).
+    _old: Option<std::fs::File>,
 }
+
+/// The folder of `$TMPDIR` where root arenas before `/run/arena` claimed their box uids (one
+/// file per uid, as [`try_claim`] does): a root arena also claims each uid there, so that an
+/// older one still running (a league during an upgrade) cannot give its box the same uid. An
+/// older arena took only a folder of root's alone, as [`own_folder`] does: where that folder is
+/// another user's, it could claim nothing there.
+const OLD_ROOT_CLAIMS: &str = "arena-box-uids";
 
 /// An advisory lock on the file `path` (made if missing, readable by its user only; a link is
 /// not followed, nor anything but a file taken), taken without waiting: `None` when another
 /// open file holds it or it cannot be opened. Held until the returned file is dropped (or its process ends, `kill -9` too):
 /// processes that share a folder of such files claim one each (box uids, `referee::cpus`'s CPUs).
 pub fn try_claim(path: &Path) -> Option<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)
-        .ok()?;
-    // (A FIFO put there is neither waited on nor taken.)
-    if !file.metadata().is_ok_and(|m| m.is_file()) {
-        return None;
-    }
-    // SAFETY: flock on a descriptor we own.
-    let locked = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&file), libc::LOCK_EX | libc::LOCK_NB) };
-    (locked == 0).then_some(file)
+    claim_or_held(path).ok().flatten()
 }
 
 /// `dir`, made if missing, if it is a folder of this user's that no one else may write in (not a
@@ -1405,25 +1474,105 @@ fn safe_parent(folder: &Path) -> Result<(), String> {
     }
 }
 
-/// Whether the group `gid` is taken for the user `uid`'s own: numbered as the user (as systems
-/// that give each user a group of their own do) and listing no member (a user given it as its
-/// primary group elsewhere is not seen). A primary group students share (`users`) is not:
-/// another student could move what the arena makes in a folder it may write.
+/// Whether the group `gid` is taken for the user `uid`'s own, as [`group_alone`] decides from
+/// the system's user database: its members (`/etc/group`) and every user's primary group
+/// (`/etc/passwd`), where the database can be read whole ([`primary_groups`]). A primary group
+/// students share (`users`) is not; nor is a group another user was given as theirs (`useradd -g
+/// alice bob`): bob could move what the arena makes in alice's folder that it may write.
 fn group_of_one(uid: u32, gid: u32) -> bool {
-    if uid != gid {
-        return false;
-    }
+    uid == gid && group_alone(uid, gid, group_lists_members(gid), primary_groups().as_deref())
+}
+
+/// Whether the group `gid` is the user `uid`'s alone: numbered as the user (as systems that give
+/// each user a group of their own do), listing no member (`listed`: `None` where the group could
+/// not be read), and no other user's primary group (`accounts`, each user's uid and primary
+/// gid: `None` where the user database cannot be read whole, which is not a group of one).
+fn group_alone(uid: u32, gid: u32, listed: Option<bool>, accounts: Option<&[(u32, u32)]>) -> bool {
+    uid == gid
+        && listed == Some(false)
+        && accounts.is_some_and(|all| all.iter().all(|&(user, primary)| primary != gid || user == uid))
+}
+
+/// Whether the group `gid` lists members; `None` where it cannot be read. A group the system
+/// does not name lists none.
+fn group_lists_members(gid: u32) -> Option<bool> {
+    // SAFETY: a zeroed `group` is a valid value for getgrgid_r to fill.
     let mut group: libc::group = unsafe { std::mem::zeroed() };
     let mut buffer = vec![0 as libc::c_char; 16 * 1024];
     let mut found: *mut libc::group = std::ptr::null_mut();
     // SAFETY: getgrgid_r fills `group` from `buffer`, both ours and alive while it is read.
     let code = unsafe { libc::getgrgid_r(gid, &mut group, buffer.as_mut_ptr(), buffer.len(), &mut found) };
-    if code != 0 || found.is_null() {
-        // (A group the system does not name has no members listed.)
-        return code == 0;
+    if code != 0 {
+        return None;
+    }
+    if found.is_null() {
+        return Some(false);
     }
     // SAFETY: `gr_mem` is a NULL-ended array of C strings in `buffer`, read while it lives.
-    unsafe { group.gr_mem.is_null() || (*group.gr_mem).is_null() }
+    Some(unsafe { !group.gr_mem.is_null() && !(*group.gr_mem).is_null() })
+}
+
+/// Every user of the system's database, as (uid, primary gid), or `None` where it cannot be
+/// read whole: a source that lists only some of its users, or none (`sss`, `ldap`, `nis`,
+/// `winbind` in `/etc/nsswitch.conf`, see [`enumerates_every_user`]), or an error.
+fn primary_groups() -> Option<Vec<(u32, u32)>> {
+    let nsswitch = std::fs::read_to_string("/etc/nsswitch.conf").ok();
+    if !enumerates_every_user(nsswitch.as_deref()) {
+        return None;
+    }
+    // (`getpwent_r` keeps one place in the database for the whole process.)
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _held = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut all = Vec::new();
+    let mut buffer = vec![0 as libc::c_char; 16 * 1024];
+    // SAFETY: setpwent has no preconditions; the lock keeps other readers of this process out.
+    unsafe { libc::setpwent() };
+    let read = loop {
+        // SAFETY: a zeroed `passwd` is a valid value for getpwent_r to fill.
+        let mut entry: libc::passwd = unsafe { std::mem::zeroed() };
+        let mut found: *mut libc::passwd = std::ptr::null_mut();
+        // SAFETY: getpwent_r fills `entry` from `buffer`, both ours and alive while it is read.
+        let code = unsafe { libc::getpwent_r(&mut entry, buffer.as_mut_ptr(), buffer.len(), &mut found) };
+        match code {
+            0 if !found.is_null() => all.push((entry.pw_uid, entry.pw_gid)),
+            // (The end, said as no entry or as ENOENT.)
+            0 | libc::ENOENT => break true,
+            // An entry too long for the buffer: read again, the same entry, with a larger one.
+            libc::ERANGE if buffer.len() < 1 << 20 => buffer.resize(buffer.len() * 2, 0),
+            _ => break false,
+        }
+    };
+    // SAFETY: endpwent has no preconditions.
+    unsafe { libc::endpwent() };
+    read.then_some(all)
+}
+
+/// Whether the user database that `nsswitch` names (the text of `/etc/nsswitch.conf`, `None`
+/// without one) lists every user when read whole: only from sources that list all they hold (`files`,
+/// `compat`, `systemd`, `extrausers`, `db`; glibc reads `files` without the line). A directory
+/// service (`sss`, `ldap`, `nis`, `winbind`…) may list none of its users, or some.
+fn enumerates_every_user(nsswitch: Option<&str>) -> bool {
+    let lines = nsswitch.into_iter().flat_map(str::lines);
+    let mut lines = lines.filter_map(|l| l.split('#').next().unwrap_or_default().trim().strip_prefix("passwd:"));
+    // (Where it has the line twice, each must: whichever the C library reads.)
+    lines.all(|sources| {
+        // (Skipping the actions, `[NOTFOUND=return]`, which may hold spaces.)
+        let mut words = Vec::new();
+        let mut depth = 0usize;
+        for word in sources.split_whitespace() {
+            if word.starts_with('[') {
+                depth += 1;
+            }
+            if depth == 0 {
+                words.push(word);
+            }
+            if word.ends_with(']') {
+                depth = depth.saturating_sub(1);
+            }
+        }
+        let known = ["files", "compat", "systemd", "extrausers", "db"];
+        !words.is_empty() && words.iter().all(|w| known.contains(w))
+    })
 }
 
 /// The folder `name` of what this user's arenas share on the machine (the boxes' root, the box
@@ -1475,14 +1624,56 @@ impl UidClaim {
         let dir = shared_folder("box-uids").map_err(|why| {
             setup("the box uid locks", std::io::Error::other(format!("{why} (another user made it): remove it")))
         })?;
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        let root = unsafe { libc::geteuid() } == 0;
+        let old = root.then(|| own_folder(&std::env::temp_dir().join(OLD_ROOT_CLAIMS))).flatten();
+        UidClaim::take_in(&dir, old.as_deref())
+    }
+
+    /// A uid claimed in `dir`, and in `old` ([`OLD_ROOT_CLAIMS`]) unless another holds it
+    /// there: a uid an older arena holds is passed over. (Where the file cannot be made there,
+    /// as on a full disk, the claim in `dir` is enough: no older arena could make it either.)
+    fn take_in(dir: &Path, old: Option<&Path>) -> Result<UidClaim, SandboxError> {
         let start = std::process::id() % BOX_UIDS;
         for k in 0..BOX_UIDS {
             let uid = FIRST_BOX_UID + (start + k) % BOX_UIDS;
-            if let Some(file) = try_claim(&dir.join(uid.to_string())) {
-                return Ok(UidClaim { uid, _lock: file });
-            }
+            let Some(file) = try_claim(&dir.join(uid.to_string())) else { continue };
+            let old = match old.map(|old| claim_or_held(&old.join(uid.to_string()))) {
+                Some(Err(Held)) => continue,
+                Some(Ok(old)) => old,
+                None => None,
+            };
+            return Ok(UidClaim { uid, _lock: file, _old: old });
         }
         Err(setup("a box uid", std::io::Error::other("all box uids are in use")))
+    }
+}
+
+/// Another process holds a claim ([`claim_or_held`]).
+#[derive(Debug)]
+struct Held;
+
+/// [`try_claim`], telling a claim another holds (`Err`) from one that cannot be made (`Ok(None)`:
+/// the file cannot be opened, or is no file).
+fn claim_or_held(path: &Path) -> Result<Option<std::fs::File>, Held> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let opened = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path);
+    let Ok(file) = opened.map_err(|e| tracing::debug!("{}: {e}", path.display())) else { return Ok(None) };
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Ok(None);
+    }
+    // SAFETY: flock on a descriptor we own.
+    let locked = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&file), libc::LOCK_EX | libc::LOCK_NB) };
+    match std::io::Error::last_os_error().raw_os_error() {
+        _ if locked == 0 => Ok(Some(file)),
+        Some(libc::EWOULDBLOCK) => Err(Held),
+        _ => Ok(None),
     }
 }
 
@@ -1744,7 +1935,105 @@ mod tests {
         }
     }
 
-    /// The boxes' root in `$TMPDIR` that another user made first (as a link to a folder they
+    /// A root arena passes over a uid an older one (claiming in `$TMPDIR/arena-box-uids`, before
+    /// `/run/arena`) holds, and holds its own claim there while its box runs, so that neither
+    /// gives it to a second box. The controls: without the old folder, that uid is taken; where
+    /// the old claim cannot be made (its folder gone), the new one is enough.
+    #[test]
+    fn a_uid_an_older_root_arena_holds_is_passed_over_and_held_there_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let new = own_folder(&dir.path().join("new")).expect("a folder of this user's");
+        let old = own_folder(&dir.path().join("old")).expect("a folder of this user's");
+        let first = FIRST_BOX_UID + std::process::id() % BOX_UIDS;
+        let control = UidClaim::take_in(&new, None).unwrap();
+        assert_eq!(control.uid, first, "the control: the first uid this process tries");
+        drop(control);
+        // An older arena holds it in its folder.
+        let older = try_claim(&old.join(first.to_string())).expect("the older arena's claim");
+        let claim = UidClaim::take_in(&new, Some(&old)).unwrap();
+        assert_ne!(claim.uid, first, "passed over");
+        // Held in both folders while its box runs: an older arena cannot take it.
+        assert!(try_claim(&old.join(claim.uid.to_string())).is_none(), "held in the old folder");
+        assert!(try_claim(&new.join(claim.uid.to_string())).is_none(), "held in the new one");
+        drop((claim, older));
+        let gone = dir.path().join("gone");
+        let claim = UidClaim::take_in(&new, Some(&gone)).unwrap();
+        assert_eq!(claim.uid, first, "the control: no old claim can be made, the new one is enough");
+    }
+
+    /// A group is one user's alone only where no other user has it as their primary group
+    /// (`useradd -g alice bob`: bob could write in alice's folder that her group may write, and
+    /// put his own where the arena's shared folders go), where it lists no member, and where
+    /// every user can be read: a database that cannot be read whole is not one user's. The
+    /// control: alice's group with bob given another is hers alone (the old check saw only the
+    /// members, so it said so with bob in it too).
+    #[test]
+    fn a_group_another_user_has_as_primary_is_not_one_user_s_alone() {
+        let (alice, bob) = (1000, 1001);
+        let others = [(0, 0), (alice, alice), (65534, 65534), (5, 60)];
+        assert!(group_alone(alice, alice, Some(false), Some(&others)), "the control: hers alone");
+        let with_bob: Vec<(u32, u32)> = others.iter().copied().chain([(bob, alice)]).collect();
+        assert!(!group_alone(alice, alice, Some(false), Some(&with_bob)), "bob's primary group too");
+        assert!(group_alone(alice, alice, Some(false), Some(&[(bob, bob), (alice, alice), (alice, alice)])));
+        assert!(!group_alone(alice, alice, Some(false), None), "the users cannot be read whole");
+        assert!(!group_alone(alice, alice, Some(true), Some(&others)), "it lists members");
+        assert!(!group_alone(alice, alice, None, Some(&others)), "the group cannot be read");
+        assert!(!group_alone(alice, 100, Some(false), Some(&others)), "not numbered as her");
+    }
+
+    /// Only the user database's sources that list all they hold are read whole; a directory
+    /// service (sss, ldap…) lists some of its users, or none. The control: files, and what glibc
+    /// reads without the line or the file.
+    #[test]
+    fn only_sources_that_list_every_user_are_read_whole() {
+        for listed in [
+            "passwd: files systemd\ngroup: files sss\n",
+            "passwd:         compat\n",
+            "# passwd: sss\npasswd: files # and no more\n",
+            "passwd: files [NOTFOUND=return] extrausers\n",
+            "passwd: files\npasswd: compat\n",
+            "",
+        ] {
+            assert!(enumerates_every_user(Some(listed)), "{listed:?}");
+        }
+        assert!(enumerates_every_user(None), "no nsswitch.conf: files");
+        for partial in [
+            "passwd: files sss\n",
+            "passwd: files ldap\n",
+            "passwd: sss files\n",
+            "passwd: files [SUCCESS=merge] winbind\n",
+            "passwd: nis\n",
+            "passwd:\n",
+            "passwd: files\npasswd: files ldap\n",
+        ] {
+            assert!(!enumerates_every_user(Some(partial)), "{partial:?}");
+        }
+    }
+
+    /// The system's users as this machine's database has them, whatever they are: read whole,
+    /// they hold this user's entry where it has one, and a group some user has as primary under
+    /// another number is no one's alone; not read whole, no group is one user's.
+    #[test]
+    fn the_system_s_users_are_read_whole_or_no_group_is_one_user_s() {
+        // SAFETY: geteuid has no preconditions.
+        let me = unsafe { libc::geteuid() };
+        match primary_groups() {
+            Some(all) => {
+                // SAFETY: getpwuid returns NULL or an entry read before another call.
+                let mine = unsafe { libc::getpwuid(me).as_ref().map(|p| (p.pw_uid, p.pw_gid)) };
+                if let Some(mine) = mine {
+                    assert!(all.contains(&mine), "{mine:?} in {all:?}");
+                }
+                for &(user, primary) in all.iter().filter(|(user, primary)| user != primary) {
+                    assert!(!group_of_one(primary, primary), "{user} has {primary} as primary");
+                }
+            }
+            None => assert!(!group_of_one(me, me)),
+        }
+        assert!(!group_of_one(me, me.wrapping_add(1)), "a group numbered otherwise");
+    }
+
+    /// The boxes' root in `$TMPDIR` that another user made first (as a link to a folder they    /// The boxes' root in `$TMPDIR` that another user made first (as a link to a folder they
     /// chose, or a file) is not used: a new folder of the run's own is, and the folder the link
     /// names keeps its mode; a folder in a parent others may write in (not sticky) is not this
     /// user's alone either. The control: the old set-up (`create_dir_all`, then the mode set by

@@ -830,6 +830,7 @@ fn run_boxed(
         Ok(child) => child,
         Err(e) => {
             handle.release();
+            let e = crate::sandbox::StartFault::readable(e);
             return Err(other(format!("build `{build}` could not start: {e}")));
         }
     };

@@ -199,7 +199,7 @@ fn only(kind: &str, duels: usize) -> anyhow::Result<()> {
                 let launch =
                     arena::sandbox::Launch { words: &words, folder: None, env: &[], build: false, read_only: &[] };
                 let (mut command, mut handle) = sandbox.command(&launch)?;
-                let mut child = command.spawn()?;
+                let mut child = command.spawn().map_err(arena::sandbox::StartFault::readable)?;
                 handle.started(child.id());
                 child.wait()?;
                 handle.release();
