@@ -2334,6 +2334,40 @@ fn resuming_without_config_says_when_the_config_file_has_changed() {
     assert_eq!(said(), Vec::<String>::new(), "the control: gone");
 }
 
+/// A course folder copied whole (`cp -a`, as a CI job's checkout at another path is) resumes
+/// its league without saying that its config changed: the league compares the copy's config
+/// file, not the original's, whose every path differs (it said "maps: -/old/maps/tight.txt
+/// +maps/tight.txt; bots: ~greedy ~waiter" and offered the original's config, whose bots are
+/// the original course's). The control: an edit of the copy's file is said, naming that file.
+#[test]
+fn a_copied_course_resumes_without_a_false_config_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let course = dir.path().join("course");
+    std::fs::create_dir_all(course.join("maps")).unwrap();
+    std::fs::copy(map("tight.txt"), course.join("maps/tight.txt")).unwrap();
+    std::fs::copy(bin("waiter"), course.join("waiter")).unwrap();
+    let mut text = "seed = 5\ngames = 1\nmaps = [\"maps/tight.txt\"]\n".to_string();
+    text.push_str(&format!("[[bots]]\nname = \"greedy\"\ncommand = {:?}\n", bin("greedy")));
+    text.push_str("[[bots]]\nname = \"waiter\"\ncommand = \"./waiter\"\n");
+    std::fs::write(course.join("class.toml"), &text).unwrap();
+    let (cfg, league) = (course.join("class.toml"), course.join("league"));
+    let (_, stderr, code) =
+        tournament(&["--config", &cfg.display().to_string(), "--out", &league.display().to_string()]);
+    assert_eq!(code, 0, "{stderr}");
+    let copy = dir.path().join("copy");
+    assert!(Command::new("cp").args(["-a"]).arg(&course).arg(&copy).status().unwrap().success());
+    let said = || {
+        let (_, stderr, code) = tournament(&["--resume", &copy.join("league").display().to_string()]);
+        assert_eq!(code, 0, "{stderr}");
+        stderr.lines().filter(|l| l.contains("has changed since")).map(String::from).collect::<Vec<_>>()
+    };
+    assert_eq!(said(), Vec::<String>::new(), "nothing changed");
+    std::fs::write(copy.join("class.toml"), text.replace("games = 1", "games = 2")).unwrap();
+    let changed = said();
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert!(changed[0].contains(&copy.join("class.toml").display().to_string()), "the copy's file: {changed:?}");
+}
+
 /// Every file of `dir` (and its subfolders) is whole: JSON parses, gzip decodes to JSON, a
 /// results file ends with its last line's newline. A `.tmp-*` file is allowed: the next run
 /// removes it.

@@ -343,6 +343,13 @@ impl TournamentRecord {
     /// Every path the record names under `from` (absolute), taken under `to` instead.
     fn rebase(&mut self, from: &Path, to: &Path) {
         let moved = |path: &Path| {
+            use std::os::unix::ffi::OsStrExt;
+            // (Its text kept after the folder, `./waiter` included: the config read again in the
+            // new place writes it so, and a path written otherwise reads as the bot changed.)
+            let (text, folder) = (path.as_os_str().as_bytes(), from.as_os_str().as_bytes());
+            if let Some(rest) = text.strip_prefix(folder).and_then(|r| r.strip_prefix(b"/")) {
+                return Some(to.join(std::ffi::OsStr::from_bytes(rest)));
+            }
             let rel = path.strip_prefix(from).ok()?;
             Some(if rel.as_os_str().is_empty() { to.to_path_buf() } else { to.join(rel) })
         };
@@ -352,6 +359,9 @@ impl TournamentRecord {
             *map = moved(map).unwrap_or_else(|| map.clone());
         }
         config.out = config.out.as_deref().map(|out| moved(out).unwrap_or_else(|| out.to_path_buf()));
+        // (The config file it was made from moved with it: the course's copy is compared with
+        // the copy's file, not the original's, whose paths all differ.)
+        config.file = config.file.as_deref().map(|file| moved(file).unwrap_or_else(|| file.to_path_buf()));
         for entry in &mut config.bots {
             *entry = versions::map_paths(entry, moved);
         }
