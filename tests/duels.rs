@@ -812,8 +812,9 @@ fn a_crash_without_a_replay_points_to_no_log() {
 }
 
 /// A duel's crash of a Python script without `#!` gets the doctor's fix (it only quoted
-/// `/bin/sh`'s errors, with no Fix:). The control: the same code run through `python3` crashes
-/// in its own code, and gets no such fix.
+/// `/bin/sh`'s errors, with no Fix:), with `--cwd` too, its files looked for in that folder
+/// (it was given no fix there). The control: the same code run through `python3` crashes in
+/// its own code, and gets no such fix.
 #[test]
 fn a_script_without_a_shebang_gets_the_doctor_s_fix_in_a_duel() {
     let dir = tempfile::tempdir().unwrap();
@@ -827,6 +828,10 @@ fn a_script_without_a_shebang_gets_the_doctor_s_fix_in_a_duel() {
         stdout.contains("Fix: `./bare.py` does not start with a `#!` line, so the system ran it with `/bin/sh`"),
         "{stdout}"
     );
+    let cwd = dir.path().display().to_string();
+    let out = arena(&["duel", "--map", &map, "--no-replay", "--cwd", &cwd, "./bare.py", &bin("greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Fix: `./bare.py` does not start with a `#!` line"), "--cwd: {stdout}");
     // The control.
     let out = arena_in(dir.path(), &["duel", "--map", &map, "--no-replay", "python3 bare.py owncrash", &bin("greedy")]);
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -21,7 +21,7 @@ use crate::engine::{Checkup, Ending, Game, Played, PlayerId, Reply, Situation, S
 use crate::explain::{forfeit_facts, loop_fix, Activity, Lateness, Silence, StderrEnd, FLUSH, NEWLINE, STARTUP_FIX};
 use crate::referee::{play_match, BotCommand, ClockKind, Limits, PlayedMatch, RefereeError};
 use crate::replay::{LimitKind, Replay};
-use crate::sandbox::Sandbox;
+use crate::sandbox::{Sandbox, Sight};
 
 /// How long the start-up probe waits for a first answer.
 const PATIENCE: Duration = Duration::from_secs(8);
@@ -160,6 +160,9 @@ pub struct Checked {
     pub heard: Vec<String>,
     /// Its last answer line, as the referee read it (the one its forfeit read, if any).
     pub last_answer: Option<String>,
+    /// The line it printed that no prompt asked for, when it forfeited so (`extra_output`)
+    /// and the line was text.
+    pub unasked: Option<String>,
     /// The earlier situation whose problem this one repeats (the same crash, the same program
     /// that never ran, the same timeout): said and counted there, once.
     pub same_as: Option<String>,
@@ -197,12 +200,19 @@ impl Checked {
     }
 
     /// The stray line this situation's bot printed, as one terminal field, when the doctor has
-    /// it: a debug line read as its answer. (A line found waiting before a prompt,
-    /// `extra_output`, is not kept by the referee; the first stray line ends the situation.)
-    /// What the row of a repeat of an earlier stray line quotes of its own.
+    /// it: a debug line read as its answer, or one found waiting before a prompt
+    /// (`extra_output`, kept where it was text; the first stray line ends the situation). What
+    /// the row of a repeat of an earlier stray line quotes of its own.
     pub fn stray_line(&self) -> Option<String> {
-        let read = self.forfeit.as_deref() == Some("malformed") && self.failed() && self.only_stray();
-        read.then_some(self.last_answer.as_deref()).flatten().map(crate::safe_text::terminal)
+        if !(self.failed() && self.only_stray()) {
+            return None;
+        }
+        let line = match self.forfeit.as_deref() {
+            Some("malformed") => self.last_answer.as_deref(),
+            Some("extra_output") => self.unasked.as_deref(),
+            _ => None,
+        };
+        line.map(crate::safe_text::terminal)
     }
 
     /// Whether its serious findings are all stray lines, and there is one ([`Mistake::Stray`]).
@@ -228,6 +238,7 @@ impl Checked {
             at_first: at_first(played),
             heard: heard(played),
             last_answer: played.replay.steps.iter().rev().find_map(|s| s.replies.first()?.answer.clone()),
+            unasked: unasked(played),
             same_as: None,
             timeout: fact().and_then(|f| f.lateness(played)),
             forfeit: me.forfeit.clone(),
@@ -248,6 +259,7 @@ impl Checked {
             at_first: false,
             heard: Vec::new(),
             last_answer: None,
+            unasked: None,
             same_as: None,
             timeout: None,
             forfeit: None,
@@ -366,6 +378,18 @@ fn heard(played: &PlayedMatch) -> Vec<String> {
     let answers = played.replay.steps.iter().filter_map(|s| s.replies.first()?.answer.clone()).take(5);
     let stderr = played.stderr_text(0);
     answers.chain(last_lines(&stderr, 10).iter().map(|l| l.to_string())).collect()
+}
+
+/// The line the bot printed that no prompt asked for, where it forfeited so (`extra_output`),
+/// when the referee kept it (a line of text).
+fn unasked(played: &PlayedMatch) -> Option<String> {
+    played.replay.steps.iter().rev().find_map(|s| s.replies.first()?.unasked.clone())
+}
+
+/// `line`, a line the bot printed unasked, as a field of a sentence: `` `LINE` `` (escaped and
+/// cut as a stray line's row quotes it, [`Checked::stray_line`]).
+fn quoted(line: &str) -> String {
+    format!("`{}`", crate::safe_text::terminal(line))
 }
 
 /// The last `n` lines of `stderr` that are not blank.
@@ -693,33 +717,25 @@ fn last_words(stderr: &str) -> String {
 }
 
 /// What is wrong with the bot's program file itself, when it is a script the system cannot run
-/// as meant: one without a `#!` line (the system hands it to `/bin/sh`, whose errors about
-/// `import` say nothing useful), or one whose `#!` line ends in `\r` (saved with Windows line
-/// endings: `/usr/bin/env: 'python3\r': No such file or directory`).
-fn program_problem(command: &str) -> Option<String> {
+/// as meant, as a bot run with `command` in `folder` (or the current folder) that sees `sight`
+/// runs it: what would keep it from starting ([`crate::referee::start::trouble`], the referee's
+/// and a league's check: a `#!` line with Windows line endings or naming an interpreter the bot
+/// does not have, a script an interpreter is given that is not there), or a script without a
+/// `#!` line (the system hands it to `/bin/sh`, whose errors about `import` say nothing useful).
+fn program_problem(command: &str, folder: Option<&std::path::Path>, sight: &Sight) -> Option<String> {
     let words = shell_words::split(command).ok()?;
-    if let Some(missing) = missing_script(&words) {
-        return Some(missing);
+    if let Some(trouble) = crate::referee::start::trouble(&words, folder, sight) {
+        return Some(trouble);
     }
     let program = words.first().filter(|p| p.contains('/'))?;
-    let head = crate::files::regular_head(std::path::Path::new(program), 512)?;
+    let head = crate::files::regular_head(&folder.unwrap_or(std::path::Path::new(".")).join(program), 512)?;
     let head = head.as_slice();
-    if head.starts_with(b"\x7fELF") {
+    if head.starts_with(b"\x7fELF") || head.starts_with(b"#!") {
         return None;
     }
     let shown = crate::safe_text::terminal(program);
     // (In a command to copy: quoted as one word where it needs to be.)
     let word = crate::safe_text::shell_word(program);
-    if let Some(rest) = head.strip_prefix(b"#!") {
-        let first = rest.split(|&b| b == b'\n').next().unwrap_or(rest);
-        return first.ends_with(b"\r").then(|| {
-            format!(
-                "`{shown}` has Windows line endings: its `#!` line ends in `\\r`, so the system looks for an \
-                 interpreter whose name ends in `\\r` and finds none. Save it with Unix (LF) line endings (your \
-                 editor's setting, or `sed -i 's/\\r$//' {word}`)"
-            )
-        });
-    }
     // (A shell script needs no `#!`: `/bin/sh` is what runs it anyway. Nor does a file of
     // another kind the fix could be sure of.)
     let interpreter = match crate::sandbox::interpreter_by_extension(std::path::Path::new(program)) {
@@ -730,29 +746,6 @@ fn program_problem(command: &str) -> Option<String> {
     Some(format!(
         "`{shown}` does not start with a `#!` line, so the system ran it with `/bin/sh`: make its first line \
          `#!/usr/bin/env {interpreter}`, or run it through its interpreter: `\"{interpreter} {word}\"`"
-    ))
-}
-
-/// The script of a command run through its interpreter (`python3 bot.py`) when it does not exist
-/// from the current folder: the command was run from another folder than the bot's (the
-/// interpreter then says "can't open file" and exits, which is no fault of the bot's reading).
-fn missing_script(words: &[String]) -> Option<String> {
-    let interpreter = std::path::Path::new(words.first()?).file_name()?.to_str()?;
-    let known = ["python3", "python", "node", "ruby", "perl", "bash", "sh"];
-    if !known.contains(&interpreter) {
-        return None;
-    }
-    // Its first word that is not an option (`-u`); none with `-c` or `-m` (code, not a file).
-    let script = words[1..].iter().find(|w| !w.starts_with('-') || *w == "-c" || *w == "-m")?;
-    let path = std::path::Path::new(script);
-    if crate::sandbox::interpreter_by_extension(path).is_none() || path.exists() {
-        return None;
-    }
-    let here = std::env::current_dir().map(|d| crate::safe_text::terminal(&d.display().to_string())).ok()?;
-    Some(format!(
-        "`{}` does not exist in {here}, the folder you ran this from: run it from your bot's folder, or give \
-         the script's path from here",
-        crate::safe_text::terminal(script)
     ))
 }
 
@@ -963,7 +956,9 @@ fn diagnose(
             } else {
                 format!("that no {prompt} asked for, after answering `{prompt} {}`", t - 1)
             };
-            Some(serious(format!("your bot printed a line {when}"), one_line_fix(prompt)))
+            // The line itself, where the referee kept it (a line of text).
+            let line = unasked(played).map_or(String::new(), |l| format!(", {},", quoted(&l)));
+            Some(serious(format!("your bot printed a line{line} {when}"), one_line_fix(prompt)))
         }
         _ => None,
     };
@@ -1034,12 +1029,12 @@ pub fn own_code_fix(game: &dyn Game, stderr: &str, good: usize, step: usize, aga
     Some(own_error_fix(&end, &prompt_at, step, words.step, &by_hand, again))
 }
 
-/// What is wrong with the program of a bot `command` that crashed writing `stderr`, when it
-/// never ran as meant: a script without `#!` or with Windows line endings, a script not found
-/// from the current folder, a Python program that did not compile. What `arena duel` says of a
-/// crash too; the command's files are looked at only when it runs `here`, in the current folder.
-pub fn program_fix(command: &str, stderr: &str, here: bool) -> Option<String> {
-    here.then(|| program_problem(command)).flatten().or_else(|| python_compile_fix(stderr))
+/// What is wrong with the program of a bot `command`, run in `folder` (or the current folder)
+/// by a bot that sees `sight`, that crashed writing `stderr`, when it never ran as meant: a
+/// script without `#!` or with Windows line endings, a script not found in its folder, a
+/// Python program that did not compile. What `arena duel` says of a crash too.
+pub fn program_fix(command: &str, folder: Option<&std::path::Path>, sight: &Sight, stderr: &str) -> Option<String> {
+    program_problem(command, folder, sight).or_else(|| python_compile_fix(stderr))
 }
 
 /// How the first-answer probe's findings name what a bot is sent, and its fixes for a silent bot.
@@ -1268,7 +1263,7 @@ async fn check_situations(
 ) -> Result<Vec<Checked>, RefereeError> {
     let situations = (checkup.situations)();
     let mut out: Vec<Checked> = Vec::new();
-    let program = program_problem(command);
+    let program = program_problem(command, None, &sandbox.sight());
     // The first crash: the same crash elsewhere has the same cause, not the situation's own,
     // and is said there once, with its fix. (Only the first: a later crash that differs from it
     // keeps its situation's own fix, as the power-ups map's for a bot that cannot read its cells.)
@@ -1545,11 +1540,13 @@ mod tests {
         assert_eq!(same_problem(&answered("CRLF input", "MOVE 2"), &[debug, short]).as_deref(), Some("a jump"));
     }
 
-    /// A repeat of a stray line read as the answer quotes its own line, as one terminal field
-    /// (escaped, cut as an answer quoted elsewhere is). The controls: a line found waiting
-    /// (`extra_output`, not kept) and a mis-written answer (`MOVE 1`) quote none.
+    /// A repeat of a stray line quotes its own line, as one terminal field (escaped, cut as an
+    /// answer quoted elsewhere is): one read as the answer, and one found waiting before a
+    /// prompt (`extra_output`), which the referee now keeps (it kept none, and such a row quoted
+    /// nothing). The controls: a line found waiting that was no text (none kept) quotes none,
+    /// not the last answer either, nor does a mis-written answer (`MOVE 1`).
     #[test]
-    fn a_stray_line_read_as_the_answer_is_quoted_as_a_field() {
+    fn a_stray_line_is_quoted_as_a_field() {
         let rr = crate::games::by_name("resource-rush").unwrap();
         let answered = |line: &str| Checked {
             last_answer: Some(line.to_string()),
@@ -1560,12 +1557,15 @@ mod tests {
         let shown = answered(&forged).stray_line().unwrap();
         assert_eq!(shown, crate::safe_text::terminal(&forged));
         assert!(!shown.contains('\u{1b}') && shown.len() < forged.len(), "escaped and cut: {shown}");
-        // The controls.
-        let waiting = Checked {
+        let waiting = |line: Option<&str>| Checked {
             last_answer: Some("MOVE 1 2".to_string()),
+            unasked: line.map(str::to_string),
             ..forfeited("seat 2", "extra_output", "…", &one_line_fix("TICK"))
         };
-        assert_eq!(waiting.stray_line(), None);
+        assert_eq!(waiting(Some("going to 3 4")).stray_line().as_deref(), Some("going to 3 4"));
+        assert_eq!(waiting(Some(&forged)).stray_line(), Some(shown), "escaped and cut alike");
+        // The controls.
+        assert_eq!(waiting(None).stray_line(), None);
         assert_eq!(answered("MOVE 1").stray_line(), None);
     }
 
@@ -1642,51 +1642,70 @@ mod tests {
         assert_eq!(own_code_fix(rr, own, 0, 1, SeeAgain::InADuel), None);
     }
 
-    /// A script without `#!`, or with Windows line endings, is named as such; a good script,
-    /// a compiled program, a command through an interpreter and a name on the PATH are not.
+    /// A script without `#!`, or with Windows line endings, is named as such, in the words of the
+    /// referee's and a league's check ([`crate::referee::start::trouble`], one check): its `sed`
+    /// fix, and a `\r` at the end of the interpreter's argument (`#!/bin/sh -e\r`) too; a good
+    /// script, a compiled program, a command through an interpreter, a name on the bots' PATH
+    /// and `env -S`, which splits its words on the `\r` too (the doctor's own check took it for
+    /// Windows line endings; it runs), are not. Files are looked for in the bot's folder.
     #[test]
     fn a_script_the_system_cannot_run_as_meant_is_named() {
+        use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let file = |name: &str, text: &[u8]| {
             let path = dir.path().join(name);
             std::fs::write(&path, text).unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
             path.display().to_string()
         };
+        let sight = Sight::boxed();
+        let problem = |command: &str| program_problem(command, None, &sight);
         let bare = file("bot.py", b"import sys\nprint('WAIT')\n");
-        let found = program_problem(&bare).expect("no #! line");
+        let found = problem(&bare).expect("no #! line");
         assert!(
             found.contains("does not start with a `#!` line") && found.contains("#!/usr/bin/env python3"),
             "{found}"
         );
         let crlf = file("crlf.py", b"#!/usr/bin/env python3\r\nimport sys\r\n");
-        let found = program_problem(&crlf).expect("CRLF");
+        let found = problem(&crlf).expect("CRLF");
+        assert!(found.contains("runs `python3\\r` through `env`"), "{found}");
         assert!(found.contains("Windows line endings") && found.contains("sed -i"), "{found}");
+        assert!(found.contains("Unix (LF) line endings, your editor's setting"), "{found}");
+        let argument = file("arg.sh", b"#!/bin/sh -e\r\necho WAIT\r\n");
+        let found = problem(&argument).expect("CRLF in the argument");
+        assert!(found.contains("gives `/bin/sh` the argument `-e\\r`") && found.contains("sed -i"), "{found}");
         // A path with a space is one word of the commands to copy (unquoted, `sed` and the bot's
         // command would read two).
         let spaced = file("my bot.py", b"#!/usr/bin/env python3\r\nimport sys\r\n");
-        let found = program_problem(&shell_words::quote(&spaced)).expect("CRLF");
+        let found = problem(&shell_words::quote(&spaced)).expect("CRLF");
         let command = found.split_once("`sed -i ").and_then(|(_, rest)| rest.split_once('`')).map(|(c, _)| c);
         assert_eq!(shell_words::split(command.unwrap_or_default()).unwrap(), ["s/\\r$//", spaced.as_str()], "{found}");
         let bare_spaced = file("my bare.py", b"import sys\n");
-        let found = program_problem(&shell_words::quote(&bare_spaced)).expect("no #! line");
+        let found = problem(&shell_words::quote(&bare_spaced)).expect("no #! line");
         let command = found.rsplit_once("`\"").and_then(|(_, rest)| rest.split_once("\"`")).map(|(c, _)| c);
         assert_eq!(
             shell_words::split(command.unwrap_or_default()).unwrap(),
             ["python3", bare_spaced.as_str()],
             "{found}"
         );
+        // In the bot's folder: its program's path is the folder's.
+        let found = program_problem("./crlf.py", Some(dir.path()), &sight).expect("CRLF, in the folder");
+        assert!(found.contains("sed -i 's/\\r$//' ./crlf.py"), "{found}");
         // Controls.
-        assert_eq!(program_problem(&file("good.py", b"#!/usr/bin/env python3\nimport sys\n")), None);
-        assert_eq!(program_problem(&file("prog", b"\x7fELF\x02\x01\x01")), None);
-        assert_eq!(program_problem(&file("bot.sh", b"echo WAIT\n")), None, "/bin/sh is what runs a shell script");
-        assert_eq!(program_problem(&format!("python3 {bare}")), None, "the interpreter is the program");
-        assert_eq!(program_problem("bot.py"), None, "a name looked up on the PATH");
+        assert_eq!(problem(&file("good.py", b"#!/usr/bin/env python3\nimport sys\n")), None);
+        assert_eq!(problem(&file("split.py", b"#!/usr/bin/env -S python3\r\nimport sys\r\n")), None, "env -S");
+        assert_eq!(problem(&file("prog", b"\x7fELF\x02\x01\x01")), None);
+        assert_eq!(problem(&file("bot.sh", b"echo WAIT\n")), None, "/bin/sh is what runs a shell script");
+        assert_eq!(problem(&format!("python3 {bare}")), None, "the interpreter is the program");
+        assert_eq!(problem("sh"), None, "a name found on the bots' PATH");
         // A script run through its interpreter from another folder than its own.
-        let found = program_problem("python3 -u no-such-dir/bot.py").expect("missing script");
+        let found = problem("python3 -u no-such-dir/bot.py").expect("missing script");
         assert!(
-            found.starts_with("`no-such-dir/bot.py` does not exist in ") && found.contains("bot's folder"),
+            found.starts_with("the script `no-such-dir/bot.py` that `python3` is to run does not exist in ")
+                && found.contains("the current folder, where the bot runs")
+                && found.contains("run this from your bot's folder"),
             "{found}"
         );
-        assert_eq!(program_problem("python3 -c 'print(1)' x.py"), None, "code, not a file");
+        assert_eq!(problem("python3 -c 'print(1)' x.py"), None, "code, not a file");
     }
 }

@@ -193,7 +193,7 @@ pub(super) async fn check(
 ) -> Result<Vec<Checked>, CheckError> {
     let kit = kit_of(game)?;
     let info = game.info();
-    let program = program_problem(command);
+    let program = program_problem(command, None, &sandbox.sight());
     let by_hand = format!("run it by hand and paste {}", info.wording.input);
     let mut out: Vec<Checked> = Vec::new();
     // The crashes said so far, each where it first happened ([`super::Crash::same`]).
@@ -240,6 +240,10 @@ pub(super) async fn check(
                 let mut problem = told.sentence_noting(&info.wording, "your bot", me.detail.as_deref(), None);
                 if fact.reason == "crash" {
                     problem.push_str(&last_words(stderr));
+                }
+                // The line itself, where the referee kept it (a line of text).
+                if let Some(line) = super::unasked(&played).filter(|_| fact.reason == "extra_output") {
+                    problem.push_str(&format!(" The line was {}.", super::quoted(&line)));
                 }
                 let fix = fact.fix_seated(replay, game, situation.seat).unwrap_or_else(|| match fact.reason.as_str() {
                     "crash" => program

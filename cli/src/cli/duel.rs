@@ -145,7 +145,7 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
                 // not found from here, or that did not compile).
                 let command = args.bots.get(fact.player)?;
                 (fact.reason == "crash")
-                    .then(|| arena::doctor::program_fix(command, stderr, args.cwd.is_none()))
+                    .then(|| arena::doctor::program_fix(command, args.cwd.as_deref(), &sandbox.sight(), stderr))
                     .flatten()
             });
             // An error in its own code after good answers: the doctor's fix, naming the line and
