@@ -1130,3 +1130,35 @@ fn check_bot_takes_the_duel_s_limit_flags() {
     assert!(stdout.lines().next().unwrap_or("").contains("the time limits count time on the clock"), "{stdout}");
     assert!(!stdout.contains("timeout"), "{stdout}");
 }
+
+/// The command a crash's fix gives to run the bot by hand reproduces the crash, pasted in a
+/// shell in the folder check-bot ran from, which has no `tests/` folder: the bot's own command
+/// (`python3 bot.py`; it said `./bot < tests/test1.txt` whatever the bot and its folder), fed
+/// the lines it was sent, with the environment it ran with (here test mode, where alone it
+/// crashes). The control: the same command without that environment runs without a crash.
+#[test]
+fn a_crash_s_command_to_run_by_hand_reproduces_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = "import os, signal, sys\nn = 0\nfor line in sys.stdin:\n    if line.startswith('TICK'):\n        n += 1\n        \
+               if n == 2 and os.environ.get('RR_MODE') == 'test':\n            os.kill(os.getpid(), signal.SIGSEGV)\n        \
+               print('WAIT', flush=True)\n";
+    std::fs::write(dir.path().join("bot.py"), bot).unwrap();
+    let out = arena_in(dir.path(), &["check-bot", "python3 bot.py"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(row(&stdout, "test mode").contains("PROBLEM  forfeit (crash) at tick 2"), "{stdout}");
+    assert!(!stdout.contains("test1.txt") && !stdout.contains("./bot"), "{stdout}");
+    let pasted = stdout
+        .split_once("run it by hand on the lines it was sent here, `")
+        .and_then(|(_, rest)| rest.split_once("`: the sanitizer"))
+        .map(|(command, _)| command.to_string())
+        .unwrap_or_default();
+    assert!(pasted.starts_with("printf 'ARENA ") && pasted.contains("RR_MODE=test python3 bot.py"), "{stdout}");
+    let sh = |command: &str| {
+        let out = std::process::Command::new("sh").arg("-c").arg(command).current_dir(dir.path()).output().unwrap();
+        out.status.code()
+    };
+    assert_eq!(sh(&pasted), Some(128 + libc::SIGSEGV), "{pasted}");
+    // The control.
+    assert_eq!(sh(&pasted.replace("RR_MODE=test ", "")), Some(0), "{pasted}");
+}

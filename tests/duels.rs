@@ -838,6 +838,27 @@ fn a_script_without_a_shebang_gets_the_doctor_s_fix_in_a_duel() {
     assert!(stdout.contains("Why: At tick 2") && !stdout.contains("#!"), "{stdout}");
 }
 
+/// A duel's crash in the bot's own code says how to run the bot by hand as it ran: its own
+/// command in its `--cwd` folder, with its environment (it said `./bot < tests/test1.txt`,
+/// whatever the bot and its folder, and whether that file existed).
+#[test]
+fn a_crash_s_fix_runs_the_bot_by_hand_in_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let flawed = std::fs::read_to_string(root().join("tests/bots/flawed.py")).unwrap();
+    std::fs::write(dir.path().join("bot.py"), &flawed).unwrap();
+    let cwd = dir.path().display().to_string();
+    let map = map("duel.txt");
+    let out = arena(&["duel", "--map", &map, "--no-replay", "--cwd", &cwd, "python3 bot.py owncrash", &bin("greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // (A temporary folder's name needs no quotes in a shell.)
+    assert!(stdout.contains(&format!("run it by hand, `(cd {cwd} && ARENA_SEED=")), "{stdout}");
+    assert!(
+        stdout.contains("ARENA_PLAYER=1 python3 bot.py owncrash)`, and paste the header and TICK lines"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("test1.txt") && !stdout.contains("./bot"), "{stdout}");
+}
+
 /// A bot that floods its stderr is warned in the duel's summary, with how much was cut and
 /// that it costs it time (the log's note alone said so). The control: the greedy bot is not.
 #[test]

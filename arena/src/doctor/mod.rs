@@ -629,7 +629,7 @@ async fn play<S: Stage + ?Sized>(
     let state = Box::new(Fed { inner, crlf, close_input, first_only, stepped: false });
     let mut bot =
         BotCommand::seated(&BotCommand::display_name(command), command, None, b"check-bot", 1, Stage::seat(situation));
-    bot.env.extend(Stage::env(situation));
+    bot.env = bot_env(situation);
     play_match(game.name(), state, &[bot], limits, 1, sandbox, cancel).await
 }
 
@@ -773,27 +773,175 @@ fn crash_ending(replay: &Replay) -> Option<Ending> {
 }
 
 /// What to do about a bot killed by the signal of `ended`, when it is one a program's own fault
-/// sends (not the arena's limits, which are forfeits of their own), for any game: `by_hand` says
+/// sends (not the arena's limits, which are forfeits of their own), for any game: `hand` says
 /// how to run the bot by hand on its input, `bounds` what bounds an array index.
-fn signal_fix(ended: Ending, by_hand: &str, bounds: &str) -> Option<String> {
+fn signal_fix(ended: Ending, hand: &ByHand, bounds: &str) -> Option<String> {
     let Ending::Signal(sig) = ended else { return None };
+    let (run, gdb) = (hand.run(), hand.under_gdb());
     Some(match sig {
         libc::SIGSEGV | libc::SIGBUS => format!(
             "find the invalid memory access: check every array index against {bounds} and every pointer before \
-             you use it; C/C++: build it with `-g -fsanitize=address,undefined`, {by_hand}: the sanitizer names \
+             you use it; C/C++: build it with `-g -fsanitize=address,undefined`, then {run}: the sanitizer names \
              the line"
         ),
         libc::SIGABRT => format!(
             "read its stderr for the assert that failed or the exception's message (C++: `std::out_of_range` from \
-             `.at()` is an index out of bounds; `std::bad_alloc`, memory); to see where, {by_hand} under `gdb` \
-             (`bt` where it stops)"
+             `.at()` is an index out of bounds; `std::bad_alloc`, memory); to see where, {gdb}"
         ),
         libc::SIGFPE => format!(
             "find the division or the `%` by a value that can be 0 (a count, a distance, a number of steps left): \
-             test it before you divide; to see where, {by_hand} under `gdb` (`bt` where it stops)"
+             test it before you divide; to see where, {gdb}"
         ),
-        _ => format!("{by_hand} to see where it stops (C/C++: under `gdb`, `bt` where it stops)"),
+        _ => format!("to see where it stops, {run} (C/C++: {gdb})"),
     })
+}
+
+/// The most bytes of input a fix pastes (`printf '…' | ./bot`): a bot that misreads its input
+/// dies on its first lines, far fewer.
+const MOST_PASTED: usize = 1000;
+
+/// How to run a bot by hand on its input, in a fix: its command as one pastes it in a shell
+/// (with the environment it ran with, in its folder), and the lines it was sent, where the
+/// doctor has them and they are few enough to paste; else which lines to paste.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ByHand {
+    /// The environment it runs with, as a command's prefix: `RR_MODE=test `.
+    env: String,
+    /// Its command, as given.
+    command: String,
+    /// Its folder, quoted for a shell, where it is not the current one.
+    folder: Option<String>,
+    /// `printf '…'`: the lines it was sent.
+    feed: Option<String>,
+    /// What to paste without them: "the header and TICK lines".
+    paste: String,
+}
+
+impl ByHand {
+    /// The bot `command`, run in `folder` (the current one where `None`) with `env`, sent
+    /// `input` (`None`: not known; not pasted past [`MOST_PASTED`] bytes), for a game whose
+    /// input is `paste` in words.
+    pub fn new(
+        command: &str,
+        folder: Option<&std::path::Path>,
+        env: &[(String, String)],
+        input: Option<&str>,
+        paste: &str,
+    ) -> ByHand {
+        use crate::safe_text::shell_word;
+        ByHand {
+            env: env.iter().map(|(k, v)| format!("{k}={} ", shell_word(v))).collect(),
+            command: command.to_string(),
+            folder: folder.map(|dir| shell_word(&dir.display().to_string())),
+            feed: input.filter(|i| i.len() <= MOST_PASTED).map(printf),
+            paste: paste.to_string(),
+        }
+    }
+
+    /// `line`, run in the bot's folder (in a subshell, which leaves the shell where it was).
+    fn within(&self, line: String) -> String {
+        match &self.folder {
+            Some(dir) => format!("(cd {dir} && {line})"),
+            None => line,
+        }
+    }
+
+    /// How to run it by hand: "run it by hand on the lines it was sent here, `printf '…' |
+    /// ./bot`", or with the lines to paste.
+    pub fn run(&self) -> String {
+        let (env, command) = (&self.env, &self.command);
+        match &self.feed {
+            Some(feed) => {
+                format!(
+                    "run it by hand on the lines it was sent here, `{}`",
+                    self.within(format!("{feed} | {env}{command}"))
+                )
+            }
+            None => format!("run it by hand, `{}`, and paste {}", self.within(format!("{env}{command}")), self.paste),
+        }
+    }
+
+    /// How to see where it stops under `gdb` (a compiled program): on the lines it was sent,
+    /// written to a file first (`gdb` reads its own commands on its input).
+    fn under_gdb(&self) -> String {
+        const FILE: &str = "check-bot-input.txt";
+        let (env, command) = (&self.env, &self.command);
+        match &self.feed {
+            Some(feed) => format!(
+                "run it under `gdb` on the lines it was sent here, `{}` (`bt` shows where it stopped)",
+                self.within(format!("{feed} > {FILE} && {env}gdb -batch -ex 'run < {FILE}' -ex bt --args {command}"))
+            ),
+            None => format!(
+                "run it under `gdb`, `{}`, paste {} and type `bt` where it stops",
+                self.within(format!("{env}gdb -ex run --args {command}")),
+                self.paste
+            ),
+        }
+    }
+}
+
+/// `printf '…'`, which writes `input` exactly (a line ending `\r\n` too), as a shell reads it.
+fn printf(input: &str) -> String {
+    let mut out = String::from("printf '");
+    for ch in input.chars() {
+        match ch {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\\' => out.push_str("\\\\"),
+            '%' => out.push_str("%%"),
+            '\'' => out.push_str("'\\''"),
+            c if c.is_control() => {
+                let mut bytes = [0; 4];
+                for b in c.encode_utf8(&mut bytes).bytes() {
+                    out.push_str(&format!("\\{b:03o}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+/// What the bot of the match `played` of `stage` was sent, up to its last prompt: rebuilt from
+/// a new state of it, fed the bot's recorded answers (the other seats' are scripted, the same
+/// each time). `None` past [`MOST_PASTED`] bytes, or where it cannot be rebuilt.
+fn input_sent<S: Stage + ?Sized>(stage: &S, played: &PlayedMatch) -> Option<String> {
+    let inner = Stage::state(stage, false).ok()?;
+    let mut state: Box<dyn State> =
+        Box::new(Fed { inner, crlf: Stage::crlf(stage), close_input: false, first_only: false, stepped: false });
+    let mut text = String::new();
+    for (i, step) in played.replay.steps.iter().enumerate() {
+        if let Some(outcome) = step.chance {
+            state.apply_chance(outcome);
+            continue;
+        }
+        // (As the referee sends it: the intro before the first prompt.)
+        if i == 0 {
+            text.push_str(&state.intro(0));
+        }
+        text.push_str(&state.prompt(0));
+        if text.len() > MOST_PASTED {
+            return None;
+        }
+        let reply = step.replies.first()?;
+        state.apply(&[(0, reply.reply())]);
+    }
+    Some(text)
+}
+
+/// The environment the bot runs with on `stage`: the protocol's (`ARENA_PLAYER`, `ARENA_SEED`)
+/// and the stage's own (`RR_MODE=test`).
+fn bot_env<S: Stage + ?Sized>(stage: &S) -> Vec<(String, String)> {
+    let mut env = BotCommand::seated("", "", None, b"check-bot", 1, Stage::seat(stage)).env;
+    env.extend(Stage::env(stage));
+    env
+}
+
+/// How to run the bot `command` by hand as it ran on `stage` in `played`, for a game whose
+/// input is `paste` in words.
+fn by_hand<S: Stage + ?Sized>(stage: &S, command: &str, played: &PlayedMatch, paste: &str) -> ByHand {
+    ByHand::new(command, None, &bot_env(stage), input_sent(stage, played).as_deref(), paste)
 }
 
 /// Reads what happened in one situation of `game`: the process's doing (silence, a crash, a
@@ -802,6 +950,7 @@ fn diagnose(
     game: &dyn Game,
     checkup: &Checkup,
     situation: &dyn Situation,
+    command: &str,
     played: &PlayedMatch,
     limits: &Limits,
 ) -> Checked {
@@ -925,6 +1074,7 @@ fn diagnose(
             let ended = crash_ending(replay);
             let what = ended.map_or_else(|| "exited (or closed stdout)".to_string(), Ending::clause);
             let good = replies.iter().filter(|r| r.answer.is_some()).count();
+            let hand = by_hand(situation, command, played, game.info().wording.input);
             if let Some(end) = own_error(stderr, good).filter(|_| compile_fix.is_none()) {
                 // An error in its own logic after good answers: the input was read, so no
                 // advice on reading it fits.
@@ -936,17 +1086,18 @@ fn diagnose(
                             if good == 1 { "" } else { "s" },
                             crate::safe_text::terminal(&end.said)
                         ),
-                        own_error_fix(&end, &format!("`{prompt} {t}`"), t, step, checkup.by_hand, SeeAgain::InADuel),
+                        own_error_fix(&end, &format!("`{prompt} {t}`"), t, step, &hand, SeeAgain::InADuel),
                     )],
                     ..Checked::played(situation.name().to_string(), summary, played)
                 };
             }
             // Killed by a signal: a fault in the program itself, which the fix for it finds,
             // after the situation's own cause where it has one.
-            let fix = match (ended.and_then(|e| signal_fix(e, checkup.by_hand, bounds_of(game))), its_own) {
+            let fix = match (ended.and_then(|e| signal_fix(e, &hand, bounds_of(game))), its_own) {
                 (Some(signal), true) => format!("{fix}: a bot that misreads its input often dies so; then {signal}"),
                 (Some(signal), false) => signal,
-                (None, _) => fix.to_string(),
+                (None, _) if compile_fix.is_some() => fix.to_string(),
+                (None, _) => format!("{fix}; to see where it stops, {}", hand.run()),
             };
             Some(serious(format!("your bot {what} {when}{context}.{}", last_words(stderr)), fix))
         }
@@ -990,9 +1141,10 @@ pub enum SeeAgain<'a> {
 }
 
 /// The fix for a bot that stopped on an error of its own (`end`) at `prompt_at` (`` `TICK 5` ``,
-/// the `at`th step), in a game of `step`s, which one runs by hand as `by_hand` says: the line it
+/// the `at`th step), in a game of `step`s, which one runs by hand as `hand` says: the line it
 /// names, and how to see the state it was in again (`again`).
-fn own_error_fix(end: &StderrEnd, prompt_at: &str, at: usize, step: &str, by_hand: &str, again: SeeAgain) -> String {
+fn own_error_fix(end: &StderrEnd, prompt_at: &str, at: usize, step: &str, hand: &ByHand, again: SeeAgain) -> String {
+    let by_hand = hand.run();
     let place = end
         .place
         .as_deref()
@@ -1017,16 +1169,24 @@ fn own_error_fix(end: &StderrEnd, prompt_at: &str, at: usize, step: &str, by_han
 
 /// The fix for a bot of `game` that crashed at `step` (1-based) on an error in its own code,
 /// after `good` good answers, as its `stderr` ends: the line its error names, and how to see
-/// that state again (`again`). What check-bot says, and `arena duel` too. None when the error
-/// is not its own code's (no place named, met reading the input, or before its first answer).
-pub fn own_code_fix(game: &dyn Game, stderr: &str, good: usize, step: usize, again: SeeAgain) -> Option<String> {
+/// that state again (`again`, or by hand as `hand` says). What check-bot says, and `arena duel`
+/// too. None when the error is not its own code's (no place named, met reading the input, or
+/// before its first answer).
+pub fn own_code_fix(
+    game: &dyn Game,
+    hand: &ByHand,
+    stderr: &str,
+    good: usize,
+    step: usize,
+    again: SeeAgain,
+) -> Option<String> {
     let end = own_error(stderr, good)?;
     let words = &game.info().wording;
-    let (prompt_at, by_hand) = match checkup_of(game) {
-        Some(checkup) => (format!("`{} {step}`", checkup.prompt), checkup.by_hand.to_string()),
-        None => (format!("{} {step}", words.step), format!("run it by hand and paste {}", words.input)),
+    let prompt_at = match checkup_of(game) {
+        Some(checkup) => format!("`{} {step}`", checkup.prompt),
+        None => format!("{} {step}", words.step),
     };
-    Some(own_error_fix(&end, &prompt_at, step, words.step, &by_hand, again))
+    Some(own_error_fix(&end, &prompt_at, step, words.step, hand, again))
 }
 
 /// What is wrong with the program of a bot `command`, run in `folder` (or the current folder)
@@ -1270,7 +1430,7 @@ async fn check_situations(
     let mut crashes: Vec<Crash> = Vec::new();
     for (i, situation) in situations.iter().enumerate() {
         let played = play(game, command, situation.as_ref(), Feed::Interactive, limits, sandbox, cancel).await?;
-        let mut checked = diagnose(game, checkup, situation.as_ref(), &played, limits);
+        let mut checked = diagnose(game, checkup, situation.as_ref(), command, &played, limits);
         if played.replay.result.players[0].forfeit.as_deref() == Some("crash") {
             checked.never_ran |= program.is_some();
             if let Some(fix) = &program {
@@ -1370,7 +1530,7 @@ mod tests {
         let game = crate::games::by_name("resource-rush").unwrap();
         let checkup = checkup_of(game).unwrap();
         let situations = (checkup.situations)();
-        let checked = diagnose(game, &checkup, situations[0].as_ref(), played, limits);
+        let checked = diagnose(game, &checkup, situations[0].as_ref(), "./bot", played, limits);
         checked.findings.iter().map(|f| format!("{}\n{}", f.problem, f.fix)).collect::<Vec<_>>().join("\n")
     }
 
@@ -1627,7 +1787,8 @@ mod tests {
         let rr = crate::games::by_name("resource-rush").unwrap();
         let tactics = crate::games::by_name("tactics").unwrap();
         let own = "Traceback (most recent call last):\n  File \"bot.py\", line 9, in act\n    raise ValueError(\"no plan\")\nValueError: no plan\n";
-        let fix = |game, again| own_code_fix(game, own, 4, 5, again).unwrap_or_default();
+        let hand = |game: &dyn Game| ByHand::new("python3 bot.py", None, &[], None, game.info().wording.input);
+        let fix = |game, again| own_code_fix(game, &hand(game), own, 4, 5, again).unwrap_or_default();
         let kept = fix(rr, SeeAgain::Replay("arena replay r.json"));
         assert!(kept.contains("(File \"bot.py\", line 9, in act) for the state it was in at `TICK 5`"), "{kept}");
         assert!(kept.contains("To see that state again, `arena replay r.json --tick 4` shows it"), "{kept}");
@@ -1635,11 +1796,43 @@ mod tests {
         assert!(dropped.contains("play it again without `--no-replay`: `arena replay FILE --tick 4`"), "{dropped}");
         let doctor = fix(tactics, SeeAgain::InADuel);
         assert!(doctor.contains("at step 5. To see that state again, play a duel"), "{doctor}");
-        assert!(doctor.contains("paste the TACTICS line"), "{doctor}");
+        assert!(doctor.contains("run it by hand, `python3 bot.py`, and paste the TACTICS line"), "{doctor}");
+        assert!(kept.contains("run it by hand, `python3 bot.py`, and paste the header and TICK lines"), "{kept}");
         // The controls.
         let reading = own.replace("raise ValueError(\"no plan\")", "x = int(sys.stdin.readline())");
-        assert_eq!(own_code_fix(rr, &reading, 4, 5, SeeAgain::InADuel), None);
-        assert_eq!(own_code_fix(rr, own, 0, 1, SeeAgain::InADuel), None);
+        assert_eq!(own_code_fix(rr, &hand(rr), &reading, 4, 5, SeeAgain::InADuel), None);
+        assert_eq!(own_code_fix(rr, &hand(rr), own, 0, 1, SeeAgain::InADuel), None);
+    }
+
+    /// The command a fix gives to run a bot by hand is the bot's own, as a shell pastes it: its
+    /// command as given (`python3 bot.py`, not `./bot`), with the environment it ran with, in
+    /// its folder (a subshell), fed the lines it was sent, exactly (a `\r`, a `%`, a quote);
+    /// under `gdb` too. The controls: without the lines (unknown, or too many to paste), it
+    /// names what to paste, and names no test file that may not be there (it said `./bot <
+    /// tests/test1.txt` whatever the bot, its folder, and whether that file existed).
+    #[test]
+    fn a_bot_is_run_by_hand_as_it_ran() {
+        let env = [("RR_MODE".to_string(), "test".to_string())];
+        let input = "ARENA 1 2 3\r\nTICK 1 100% 'x' \\n\u{1}\n";
+        let hand = ByHand::new("python3 bot.py", Some(std::path::Path::new("my bot")), &env, Some(input), "the lines");
+        let run = hand.run();
+        let pasted = run.split_once(", `").and_then(|(_, c)| c.strip_suffix('`')).unwrap_or_default();
+        assert!(pasted.starts_with("(cd 'my bot' && printf '") && pasted.ends_with("| RR_MODE=test python3 bot.py)"));
+        // What the shell makes of it: the lines, byte for byte, and the command.
+        let printf = pasted.trim_start_matches("(cd 'my bot' && ").split(" | ").next().unwrap_or_default();
+        let out = std::process::Command::new("sh").arg("-c").arg(printf).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), input, "{pasted}");
+        let gdb = hand.under_gdb();
+        assert!(gdb.contains("> check-bot-input.txt && RR_MODE=test gdb -batch -ex 'run < check-bot-input.txt' -ex bt --args python3 bot.py)`"), "{gdb}");
+        // The controls.
+        for hand in [
+            ByHand::new("./bot", None, &[], None, "the header and TICK lines"),
+            ByHand::new("./bot", None, &[], Some(&"TICK 1 WAIT\n".repeat(200)), "the header and TICK lines"),
+        ] {
+            assert_eq!(hand.run(), "run it by hand, `./bot`, and paste the header and TICK lines");
+            assert!(hand.under_gdb().contains("`gdb -ex run --args ./bot`, paste the header"), "{}", hand.under_gdb());
+            assert!(!hand.run().contains("test1.txt"));
+        }
     }
 
     /// A script without `#!`, or with Windows line endings, is named as such, in the words of the
