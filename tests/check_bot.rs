@@ -207,7 +207,14 @@ fn a_script_whose_interpreter_cannot_run_is_told_why() {
     let said = String::from_utf8_lossy(&out.stderr);
     assert_ne!(out.status.code(), Some(0), "{said}");
     assert!(said.contains("its `#!` line names `/bin/sh\\r`, which does not exist"), "{said}");
-    assert!(said.contains(&format!("Windows line endings; fix: `sed -i 's/\\r$//' {crlf}`")), "{said}");
+    assert!(said.contains(&format!("Windows line endings: `sed -i 's/\\r$//' {crlf}` removes them")), "{said}");
+    // Through `env`, the program starts and `env` fails: a crash, whose fix is the same check's.
+    let env = write("env.sh", "#!/usr/bin/env sh\r\nexec \"$1\"\r\n".to_string());
+    let (stdout, code) = check(&env);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains(&format!("fix: `{env}` exists, but its `#!` line runs `sh\\r` through `env`")), "{stdout}");
+    assert!(stdout.contains(&format!("Windows line endings: `sed -i 's/\\r$//' {env}` removes them")), "{stdout}");
+    assert_eq!(stdout.matches("Windows line endings").count(), 1, "said once: {stdout}");
     let out = arena(&["check-bot", &brew]);
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("names `/opt/homebrew/bin/bash`, which is not on this machine"), "{said}");
@@ -259,7 +266,11 @@ fn a_python_bot_that_never_ran_is_told_why() {
     let out = arena_in(&here, &["check-bot", "python3 bot.py"]);
     let said = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{said}");
-    assert!(said.contains("`bot.py` does not exist in") && said.contains("run it from your bot's folder"), "{said}");
+    assert!(
+        said.contains("the script `bot.py` that `python3` is to run does not exist in")
+            && said.contains("run this from your bot's folder"),
+        "{said}"
+    );
     assert!(!said.contains("read the header up to `STREAM`"), "{said}");
     // The control: a crash at run time, before the first answer.
     std::fs::write(dir.path().join("bot.py"), flawed.replacen("def say(line):", "int('x')\ndef say(line):", 1))
@@ -299,9 +310,10 @@ fn a_program_that_never_ran_is_one_problem() {
     let bare = dir.path().join("bare.py");
     std::fs::write(&bare, "import sys\nprint('WAIT')\n").unwrap();
     std::process::Command::new("chmod").arg("+x").arg(&bare).status().unwrap();
-    for (bot, fix) in
-        [("python3 nosuch.py", "`nosuch.py` does not exist in"), ("./bare.py", "does not start with a `#!`")]
-    {
+    for (bot, fix) in [
+        ("python3 nosuch.py", "`nosuch.py` that `python3` is to run does not exist in"),
+        ("./bare.py", "does not start with a `#!`"),
+    ] {
         let out = arena_in(dir.path(), &["check-bot", bot]);
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(1), "{stdout}");
@@ -489,16 +501,15 @@ fn a_debug_line_after_each_answer_is_one_problem() {
     assert!(stdout.contains("\n1 problem found: your bot failed the same way in all 6 situations.\n"), "{stdout}");
 }
 
-/// Each row of a repeated stray line (`seat 1`'s) ends with the line where it was read as the
-/// answer (`malformed`: `` above: here `LINE`) ``, the line starting with `said`), and without
-/// one where it was found waiting before a prompt (`extra_output`: the referee keeps no line).
+/// Each row of a repeated stray line (`seat 1`'s) ends with its own line (`` above: here `LINE`) ``,
+/// the line starting with `said`), whether it was read as the answer (`malformed`) or found
+/// waiting before a prompt (`extra_output`: the referee kept no line, and such a row quoted none).
 fn stray_rows_quote_their_own_line(stdout: &str, said: &str) {
-    for row in stdout.lines().filter(|l| l.contains("(the same stray line as in `seat 1`, above")) {
-        if row.contains("forfeit (malformed)") {
-            assert!(row.contains(&format!("above: here `{said}")) && row.ends_with("`)"), "{row}");
-        } else {
-            assert!(row.contains("forfeit (extra_output)") && row.ends_with("above)"), "{row}");
-        }
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.contains("(the same stray line as in `seat 1`, above")).collect();
+    assert!(!rows.is_empty(), "{stdout}");
+    for row in rows {
+        assert!(row.contains("forfeit (malformed)") || row.contains("forfeit (extra_output)"), "{row}");
+        assert!(row.contains(&format!("above: here `{said}")) && row.ends_with("`)"), "{row}");
     }
 }
 
@@ -893,6 +904,12 @@ fn two_answers_to_one_prompt_are_named_in_the_fix() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(row(&stdout, "seat 1").contains("forfeit (extra_output)"), "{stdout}");
     assert!(stdout.contains("a second answer, or debug output"), "{stdout}");
+    // The line itself, quoted (the referee kept none).
+    assert!(
+        stdout
+            .contains("asked for (a second answer, or debug output, which goes to stderr?). The line was `PLACE 0 0`."),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("fix: print exactly one line per TURN prompt and nothing else: no second answer"),
         "{stdout}"
@@ -1084,4 +1101,64 @@ fn a_loop_is_told_on_the_clock_that_judged_it() {
     assert!(figure_before(wall, said) >= 1000, "{wall}");
     assert!(wall.contains("a search too slow for the 1000 ms on the clock an answer may take"), "{wall}");
     assert!(!wall.contains("computed for"), "{wall}");
+}
+
+/// check-bot takes `arena duel`'s limit flags (one `LimitArgs`), so that a student checks the
+/// course's own limits: a bot that takes 300 ms for its second answer is on time under the
+/// rulings' 1000 ms per answer, and late under `--move-ms 100`, told so with that limit, the
+/// limits given said in the first line. (Before, check-bot refused the flag.)
+#[test]
+fn check_bot_takes_the_duel_s_limit_flags() {
+    let bot =
+        "sh -c 'n=0; while read l; do case $l in TICK*) n=$((n+1)); [ $n = 2 ] && sleep 0.3; echo WAIT;; esac; done'";
+    let out = arena(&["check-bot", "--clock", "wall", "--move-ms", "100", bot]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let first = stdout.lines().next().unwrap_or("");
+    assert!(
+        first.contains(
+            "the time limits (2000 ms for the first answer, 100 ms for each later one, 5000 ms for the game's"
+        ),
+        "{stdout}"
+    );
+    assert!(row(&stdout, "seat 1").contains("PROBLEM  forfeit (timeout) at tick 2"), "{stdout}");
+    assert!(stdout.contains("each answer must come within 100 ms on the clock"), "{stdout}");
+    // The control: the rulings' limits.
+    let out = arena(&["check-bot", "--clock", "wall", bot]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.lines().next().unwrap_or("").contains("the time limits count time on the clock"), "{stdout}");
+    assert!(!stdout.contains("timeout"), "{stdout}");
+}
+
+/// The command a crash's fix gives to run the bot by hand reproduces the crash, pasted in a
+/// shell in the folder check-bot ran from, which has no `tests/` folder: the bot's own command
+/// (`python3 bot.py`; it said `./bot < tests/test1.txt` whatever the bot and its folder), fed
+/// the lines it was sent, with the environment it ran with (here test mode, where alone it
+/// crashes). The control: the same command without that environment runs without a crash.
+#[test]
+fn a_crash_s_command_to_run_by_hand_reproduces_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = "import os, signal, sys\nn = 0\nfor line in sys.stdin:\n    if line.startswith('TICK'):\n        n += 1\n        \
+               if n == 2 and os.environ.get('RR_MODE') == 'test':\n            os.kill(os.getpid(), signal.SIGSEGV)\n        \
+               print('WAIT', flush=True)\n";
+    std::fs::write(dir.path().join("bot.py"), bot).unwrap();
+    let out = arena_in(dir.path(), &["check-bot", "python3 bot.py"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(row(&stdout, "test mode").contains("PROBLEM  forfeit (crash) at tick 2"), "{stdout}");
+    assert!(!stdout.contains("test1.txt") && !stdout.contains("./bot"), "{stdout}");
+    let pasted = stdout
+        .split_once("run it by hand on the lines it was sent here, `")
+        .and_then(|(_, rest)| rest.split_once("`: the sanitizer"))
+        .map(|(command, _)| command.to_string())
+        .unwrap_or_default();
+    assert!(pasted.starts_with("printf 'ARENA ") && pasted.contains("RR_MODE=test python3 bot.py"), "{stdout}");
+    let sh = |command: &str| {
+        let out = std::process::Command::new("sh").arg("-c").arg(command).current_dir(dir.path()).output().unwrap();
+        out.status.code()
+    };
+    assert_eq!(sh(&pasted), Some(128 + libc::SIGSEGV), "{pasted}");
+    // The control.
+    assert_eq!(sh(&pasted.replace("RR_MODE=test ", "")), Some(0), "{pasted}");
 }

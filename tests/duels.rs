@@ -812,8 +812,9 @@ fn a_crash_without_a_replay_points_to_no_log() {
 }
 
 /// A duel's crash of a Python script without `#!` gets the doctor's fix (it only quoted
-/// `/bin/sh`'s errors, with no Fix:). The control: the same code run through `python3` crashes
-/// in its own code, and gets no such fix.
+/// `/bin/sh`'s errors, with no Fix:), with `--cwd` too, its files looked for in that folder
+/// (it was given no fix there). The control: the same code run through `python3` crashes in
+/// its own code, and gets no such fix.
 #[test]
 fn a_script_without_a_shebang_gets_the_doctor_s_fix_in_a_duel() {
     let dir = tempfile::tempdir().unwrap();
@@ -827,10 +828,35 @@ fn a_script_without_a_shebang_gets_the_doctor_s_fix_in_a_duel() {
         stdout.contains("Fix: `./bare.py` does not start with a `#!` line, so the system ran it with `/bin/sh`"),
         "{stdout}"
     );
+    let cwd = dir.path().display().to_string();
+    let out = arena(&["duel", "--map", &map, "--no-replay", "--cwd", &cwd, "./bare.py", &bin("greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Fix: `./bare.py` does not start with a `#!` line"), "--cwd: {stdout}");
     // The control.
     let out = arena_in(dir.path(), &["duel", "--map", &map, "--no-replay", "python3 bare.py owncrash", &bin("greedy")]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("Why: At tick 2") && !stdout.contains("#!"), "{stdout}");
+}
+
+/// A duel's crash in the bot's own code says how to run the bot by hand as it ran: its own
+/// command in its `--cwd` folder, with its environment (it said `./bot < tests/test1.txt`,
+/// whatever the bot and its folder, and whether that file existed).
+#[test]
+fn a_crash_s_fix_runs_the_bot_by_hand_in_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let flawed = std::fs::read_to_string(root().join("tests/bots/flawed.py")).unwrap();
+    std::fs::write(dir.path().join("bot.py"), &flawed).unwrap();
+    let cwd = dir.path().display().to_string();
+    let map = map("duel.txt");
+    let out = arena(&["duel", "--map", &map, "--no-replay", "--cwd", &cwd, "python3 bot.py owncrash", &bin("greedy")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // (A temporary folder's name needs no quotes in a shell.)
+    assert!(stdout.contains(&format!("run it by hand, `(cd {cwd} && ARENA_SEED=")), "{stdout}");
+    assert!(
+        stdout.contains("ARENA_PLAYER=1 python3 bot.py owncrash)`, and paste the header and TICK lines"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("test1.txt") && !stdout.contains("./bot"), "{stdout}");
 }
 
 /// A bot that floods its stderr is warned in the duel's summary, with how much was cut and

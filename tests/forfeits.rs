@@ -45,9 +45,19 @@ fn a_bot_that_steps_into_fire_burns() {
     forfeits(&script("firewalker.sh"), "fire");
 }
 
+/// Its second line, found waiting at the next prompt, is kept in the replay as evidence
+/// (`unasked`), what check-bot quotes; no other reply has one.
 #[test]
 fn a_bot_that_answers_twice_printed_extra_output() {
     forfeits(&script("chatty.sh"), "extra_output");
+    let dir = tempfile::tempdir().unwrap();
+    let (_, replay) = duel(dir.path(), "fire.txt", &FAST, [&script("chatty.sh"), &bin("greedy")]);
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+    let replies: Vec<&serde_json::Value> =
+        json["steps"].as_array().unwrap().iter().flat_map(|s| s["replies"].as_array().unwrap()).collect();
+    let unasked: Vec<&serde_json::Value> = replies.iter().filter(|r| r.get("unasked").is_some()).copied().collect();
+    assert_eq!(unasked.len(), 1, "{json}");
+    assert_eq!((&unasked[0]["failure"], &unasked[0]["unasked"]), (&"extra_output".into(), &"WAIT".into()));
 }
 
 #[test]

@@ -2289,8 +2289,9 @@ fn viewing_a_league_replay_leaves_the_league_page_as_it_is() {
 
 /// A league resumed without `--config` whose config file has changed since it was made says so
 /// in one line, with what changed and the command that uses it (the edit is otherwise ignored
-/// without a word, as docs/tournaments.md says); the controls: nothing when the file is as the
-/// league holds it (edited back), nor when it is gone.
+/// without a word, as docs/tournaments.md says), its paths relative to the current folder where
+/// they lie in it; the controls: nothing when the file is as the league holds it (edited back),
+/// nor when it is gone.
 #[test]
 fn resuming_without_config_says_when_the_config_file_has_changed() {
     let dir = tempfile::tempdir().unwrap();
@@ -2326,6 +2327,16 @@ fn resuming_without_config_says_when_the_config_file_has_changed() {
             "{cfg_arg} has changed since this league was made (maps: +maps/fire.txt); to use it: arena tournament \
              --resume {league_arg} --config {cfg_arg}"
         )]
+    );
+    // Run from the config's folder: its paths as they can be pasted there, relative (the
+    // league keeps the file's absolute path, which the line gave).
+    let out = arena_in(dir.path(), &["tournament", "--resume", "league"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.lines().any(|l| l
+            == "class.toml has changed since this league was made (maps: +maps/fire.txt); to use it: arena \
+                tournament --resume league --config class.toml"),
+        "{stderr}"
     );
     assert_eq!(result_lines(&league), 2, "the edit is not played without --config");
     std::fs::write(&cfg, &original).unwrap();

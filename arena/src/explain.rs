@@ -772,6 +772,7 @@ mod tests {
             ms,
             cpu_ms: Some(cpu),
             raw_len: None,
+            unasked: None,
         };
         let mut replies: Vec<_> = (0..answers).map(|_| reply(ms, 1, None)).collect();
         replies.push(reply(last, last_cpu, Some(Failure::Timeout)));
@@ -868,6 +869,7 @@ mod tests {
             ms,
             cpu_ms: Some(ms.saturating_sub(2)),
             raw_len: None,
+            unasked: None,
         };
         for (t, late) in [(1, None), (2, None), (3, Some(Failure::Timeout))] {
             let mut replies = vec![reply(0, 5, None)];

@@ -323,14 +323,31 @@ fn without_temporary_path(e: std::io::Error) -> std::io::Error {
     }
 }
 
-/// What keeps `dir`, a bot's folder, from being one, in a teacher's words: missing, or
+/// What keeps `dir`, a bot's folder, from being one, in a teacher's words: missing (with the
+/// folder beside it a typo or two away, [`nearest_name`], as a missing map names its file), or
 /// something else (a file, a FIFO) in its place; `None` for a folder.
 pub fn folder_trouble(dir: &Path) -> Option<String> {
     match std::fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => None,
         Ok(_) => Some(format!("its folder {} is not a folder (a file is in its place)", dir.display())),
-        Err(_) => Some(format!("its folder {} is missing", dir.display())),
+        Err(_) => {
+            let near = near_folder(dir).map_or(String::new(), |near| {
+                format!(": did you mean `{}`?", crate::safe_text::path_word(&dir.with_file_name(near)))
+            });
+            Some(format!("its folder {} is missing{near}", dir.display()))
+        }
     }
+}
+
+/// The name of a folder beside the missing `path` (through links) a typo or two away from its
+/// name ([`nearest_name`]).
+fn near_folder(path: &Path) -> Option<String> {
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let name = path.file_name()?.to_str()?;
+    nearest_name(parent, name, |n| parent.join(n).is_dir())
 }
 
 #[cfg(test)]
@@ -394,6 +411,18 @@ pub(crate) mod tests {
             assert_eq!(said, format!("its folder {} is not a folder (a file is in its place)", path.display()));
         }
         assert_eq!(folder_trouble(&gone).unwrap(), format!("its folder {} is missing", gone.display()));
+        // A folder a typo away is named, as a missing map's file is; a file so near is not.
+        std::fs::create_dir(dir.path().join("alice")).unwrap();
+        let typo = dir.path().join("alcie");
+        assert_eq!(
+            folder_trouble(&typo).unwrap(),
+            format!("its folder {} is missing: did you mean `{}`?", typo.display(), dir.path().join("alice").display())
+        );
+        assert_eq!(
+            folder_trouble(&dir.path().join("fiel")).unwrap(),
+            format!("its folder {} is missing", dir.path().join("fiel").display()),
+            "the control: `file` is a file"
+        );
         std::os::unix::fs::symlink(dir.path(), dir.path().join("link")).unwrap();
         assert_eq!(folder_trouble(dir.path()), None);
         assert_eq!(folder_trouble(&dir.path().join("link")), None);

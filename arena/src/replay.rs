@@ -50,6 +50,10 @@ pub struct RecordedReply {
     /// The line's length as the bot sent it, when `answer` is shorter (white space trimmed off
     /// around it, between its words made one space, or padding taken out of its numbers).
     pub raw_len: Option<usize>,
+    /// For an `extra_output` failure: the line the bot printed that no prompt asked for, found
+    /// waiting when it was asked, as evidence (the answer that ended a player's game is kept
+    /// so too), when it was text (absent in replays recorded before 2026-12-06).
+    pub unasked: Option<String>,
 }
 
 /// A [`RecordedReply`] as the file has it: the failure's name, and how a crashed bot's
@@ -69,6 +73,8 @@ struct WireReply {
     cpu_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     raw_len: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    unasked: Option<String>,
 }
 
 impl From<WireReply> for RecordedReply {
@@ -77,7 +83,15 @@ impl From<WireReply> for RecordedReply {
             Some(Failure::Crash(_)) => Some(Failure::Crash(w.ended)),
             other => other,
         };
-        RecordedReply { player: w.player, answer: w.answer, failure, ms: w.ms, cpu_ms: w.cpu_ms, raw_len: w.raw_len }
+        RecordedReply {
+            player: w.player,
+            answer: w.answer,
+            failure,
+            ms: w.ms,
+            cpu_ms: w.cpu_ms,
+            raw_len: w.raw_len,
+            unasked: w.unasked,
+        }
     }
 }
 
@@ -92,6 +106,7 @@ impl From<RecordedReply> for WireReply {
             ms: r.ms,
             cpu_ms: r.cpu_ms,
             raw_len: r.raw_len,
+            unasked: r.unasked,
         }
     }
 }
@@ -101,11 +116,12 @@ impl RecordedReply {
     pub fn new(player: PlayerId, answer: Answer) -> Self {
         let ms = answer.wall.as_millis() as u64;
         let cpu_ms = answer.cpu.map(|c| c.as_millis() as u64);
-        let raw_len = answer.raw_len;
-        match answer.reply {
-            Reply::Line(line) => RecordedReply { player, answer: Some(line), failure: None, ms, cpu_ms, raw_len },
-            Reply::Failed(f) => RecordedReply { player, answer: None, failure: Some(f), ms, cpu_ms, raw_len },
-        }
+        let (raw_len, unasked) = (answer.raw_len, answer.unasked);
+        let (answer, failure) = match answer.reply {
+            Reply::Line(line) => (Some(line), None),
+            Reply::Failed(f) => (None, Some(f)),
+        };
+        RecordedReply { player, answer, failure, ms, cpu_ms, raw_len, unasked }
     }
 
     /// The reply to feed the game again.

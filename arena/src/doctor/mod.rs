@@ -21,7 +21,7 @@ use crate::engine::{Checkup, Ending, Game, Played, PlayerId, Reply, Situation, S
 use crate::explain::{forfeit_facts, loop_fix, Activity, Lateness, Silence, StderrEnd, FLUSH, NEWLINE, STARTUP_FIX};
 use crate::referee::{play_match, BotCommand, ClockKind, Limits, PlayedMatch, RefereeError};
 use crate::replay::{LimitKind, Replay};
-use crate::sandbox::Sandbox;
+use crate::sandbox::{Sandbox, Sight};
 
 /// How long the start-up probe waits for a first answer.
 const PATIENCE: Duration = Duration::from_secs(8);
@@ -160,6 +160,9 @@ pub struct Checked {
     pub heard: Vec<String>,
     /// Its last answer line, as the referee read it (the one its forfeit read, if any).
     pub last_answer: Option<String>,
+    /// The line it printed that no prompt asked for, when it forfeited so (`extra_output`)
+    /// and the line was text.
+    pub unasked: Option<String>,
     /// The earlier situation whose problem this one repeats (the same crash, the same program
     /// that never ran, the same timeout): said and counted there, once.
     pub same_as: Option<String>,
@@ -197,12 +200,19 @@ impl Checked {
     }
 
     /// The stray line this situation's bot printed, as one terminal field, when the doctor has
-    /// it: a debug line read as its answer. (A line found waiting before a prompt,
-    /// `extra_output`, is not kept by the referee; the first stray line ends the situation.)
-    /// What the row of a repeat of an earlier stray line quotes of its own.
+    /// it: a debug line read as its answer, or one found waiting before a prompt
+    /// (`extra_output`, kept where it was text; the first stray line ends the situation). What
+    /// the row of a repeat of an earlier stray line quotes of its own.
     pub fn stray_line(&self) -> Option<String> {
-        let read = self.forfeit.as_deref() == Some("malformed") && self.failed() && self.only_stray();
-        read.then_some(self.last_answer.as_deref()).flatten().map(crate::safe_text::terminal)
+        if !(self.failed() && self.only_stray()) {
+            return None;
+        }
+        let line = match self.forfeit.as_deref() {
+            Some("malformed") => self.last_answer.as_deref(),
+            Some("extra_output") => self.unasked.as_deref(),
+            _ => None,
+        };
+        line.map(crate::safe_text::terminal)
     }
 
     /// Whether its serious findings are all stray lines, and there is one ([`Mistake::Stray`]).
@@ -228,6 +238,7 @@ impl Checked {
             at_first: at_first(played),
             heard: heard(played),
             last_answer: played.replay.steps.iter().rev().find_map(|s| s.replies.first()?.answer.clone()),
+            unasked: unasked(played),
             same_as: None,
             timeout: fact().and_then(|f| f.lateness(played)),
             forfeit: me.forfeit.clone(),
@@ -248,6 +259,7 @@ impl Checked {
             at_first: false,
             heard: Vec::new(),
             last_answer: None,
+            unasked: None,
             same_as: None,
             timeout: None,
             forfeit: None,
@@ -366,6 +378,18 @@ fn heard(played: &PlayedMatch) -> Vec<String> {
     let answers = played.replay.steps.iter().filter_map(|s| s.replies.first()?.answer.clone()).take(5);
     let stderr = played.stderr_text(0);
     answers.chain(last_lines(&stderr, 10).iter().map(|l| l.to_string())).collect()
+}
+
+/// The line the bot printed that no prompt asked for, where it forfeited so (`extra_output`),
+/// when the referee kept it (a line of text).
+fn unasked(played: &PlayedMatch) -> Option<String> {
+    played.replay.steps.iter().rev().find_map(|s| s.replies.first()?.unasked.clone())
+}
+
+/// `line`, a line the bot printed unasked, as a field of a sentence: `` `LINE` `` (escaped and
+/// cut as a stray line's row quotes it, [`Checked::stray_line`]).
+fn quoted(line: &str) -> String {
+    format!("`{}`", crate::safe_text::terminal(line))
 }
 
 /// The last `n` lines of `stderr` that are not blank.
@@ -605,7 +629,7 @@ async fn play<S: Stage + ?Sized>(
     let state = Box::new(Fed { inner, crlf, close_input, first_only, stepped: false });
     let mut bot =
         BotCommand::seated(&BotCommand::display_name(command), command, None, b"check-bot", 1, Stage::seat(situation));
-    bot.env.extend(Stage::env(situation));
+    bot.env = bot_env(situation);
     play_match(game.name(), state, &[bot], limits, 1, sandbox, cancel).await
 }
 
@@ -693,33 +717,25 @@ fn last_words(stderr: &str) -> String {
 }
 
 /// What is wrong with the bot's program file itself, when it is a script the system cannot run
-/// as meant: one without a `#!` line (the system hands it to `/bin/sh`, whose errors about
-/// `import` say nothing useful), or one whose `#!` line ends in `\r` (saved with Windows line
-/// endings: `/usr/bin/env: 'python3\r': No such file or directory`).
-fn program_problem(command: &str) -> Option<String> {
+/// as meant, as a bot run with `command` in `folder` (or the current folder) that sees `sight`
+/// runs it: what would keep it from starting ([`crate::referee::start::trouble`], the referee's
+/// and a league's check: a `#!` line with Windows line endings or naming an interpreter the bot
+/// does not have, a script an interpreter is given that is not there), or a script without a
+/// `#!` line (the system hands it to `/bin/sh`, whose errors about `import` say nothing useful).
+fn program_problem(command: &str, folder: Option<&std::path::Path>, sight: &Sight) -> Option<String> {
     let words = shell_words::split(command).ok()?;
-    if let Some(missing) = missing_script(&words) {
-        return Some(missing);
+    if let Some(trouble) = crate::referee::start::trouble(&words, folder, sight) {
+        return Some(trouble);
     }
     let program = words.first().filter(|p| p.contains('/'))?;
-    let head = crate::files::regular_head(std::path::Path::new(program), 512)?;
+    let head = crate::files::regular_head(&folder.unwrap_or(std::path::Path::new(".")).join(program), 512)?;
     let head = head.as_slice();
-    if head.starts_with(b"\x7fELF") {
+    if head.starts_with(b"\x7fELF") || head.starts_with(b"#!") {
         return None;
     }
     let shown = crate::safe_text::terminal(program);
     // (In a command to copy: quoted as one word where it needs to be.)
     let word = crate::safe_text::shell_word(program);
-    if let Some(rest) = head.strip_prefix(b"#!") {
-        let first = rest.split(|&b| b == b'\n').next().unwrap_or(rest);
-        return first.ends_with(b"\r").then(|| {
-            format!(
-                "`{shown}` has Windows line endings: its `#!` line ends in `\\r`, so the system looks for an \
-                 interpreter whose name ends in `\\r` and finds none. Save it with Unix (LF) line endings (your \
-                 editor's setting, or `sed -i 's/\\r$//' {word}`)"
-            )
-        });
-    }
     // (A shell script needs no `#!`: `/bin/sh` is what runs it anyway. Nor does a file of
     // another kind the fix could be sure of.)
     let interpreter = match crate::sandbox::interpreter_by_extension(std::path::Path::new(program)) {
@@ -730,29 +746,6 @@ fn program_problem(command: &str) -> Option<String> {
     Some(format!(
         "`{shown}` does not start with a `#!` line, so the system ran it with `/bin/sh`: make its first line \
          `#!/usr/bin/env {interpreter}`, or run it through its interpreter: `\"{interpreter} {word}\"`"
-    ))
-}
-
-/// The script of a command run through its interpreter (`python3 bot.py`) when it does not exist
-/// from the current folder: the command was run from another folder than the bot's (the
-/// interpreter then says "can't open file" and exits, which is no fault of the bot's reading).
-fn missing_script(words: &[String]) -> Option<String> {
-    let interpreter = std::path::Path::new(words.first()?).file_name()?.to_str()?;
-    let known = ["python3", "python", "node", "ruby", "perl", "bash", "sh"];
-    if !known.contains(&interpreter) {
-        return None;
-    }
-    // Its first word that is not an option (`-u`); none with `-c` or `-m` (code, not a file).
-    let script = words[1..].iter().find(|w| !w.starts_with('-') || *w == "-c" || *w == "-m")?;
-    let path = std::path::Path::new(script);
-    if crate::sandbox::interpreter_by_extension(path).is_none() || path.exists() {
-        return None;
-    }
-    let here = std::env::current_dir().map(|d| crate::safe_text::terminal(&d.display().to_string())).ok()?;
-    Some(format!(
-        "`{}` does not exist in {here}, the folder you ran this from: run it from your bot's folder, or give \
-         the script's path from here",
-        crate::safe_text::terminal(script)
     ))
 }
 
@@ -780,27 +773,175 @@ fn crash_ending(replay: &Replay) -> Option<Ending> {
 }
 
 /// What to do about a bot killed by the signal of `ended`, when it is one a program's own fault
-/// sends (not the arena's limits, which are forfeits of their own), for any game: `by_hand` says
+/// sends (not the arena's limits, which are forfeits of their own), for any game: `hand` says
 /// how to run the bot by hand on its input, `bounds` what bounds an array index.
-fn signal_fix(ended: Ending, by_hand: &str, bounds: &str) -> Option<String> {
+fn signal_fix(ended: Ending, hand: &ByHand, bounds: &str) -> Option<String> {
     let Ending::Signal(sig) = ended else { return None };
+    let (run, gdb) = (hand.run(), hand.under_gdb());
     Some(match sig {
         libc::SIGSEGV | libc::SIGBUS => format!(
             "find the invalid memory access: check every array index against {bounds} and every pointer before \
-             you use it; C/C++: build it with `-g -fsanitize=address,undefined`, {by_hand}: the sanitizer names \
+             you use it; C/C++: build it with `-g -fsanitize=address,undefined`, then {run}: the sanitizer names \
              the line"
         ),
         libc::SIGABRT => format!(
             "read its stderr for the assert that failed or the exception's message (C++: `std::out_of_range` from \
-             `.at()` is an index out of bounds; `std::bad_alloc`, memory); to see where, {by_hand} under `gdb` \
-             (`bt` where it stops)"
+             `.at()` is an index out of bounds; `std::bad_alloc`, memory); to see where, {gdb}"
         ),
         libc::SIGFPE => format!(
             "find the division or the `%` by a value that can be 0 (a count, a distance, a number of steps left): \
-             test it before you divide; to see where, {by_hand} under `gdb` (`bt` where it stops)"
+             test it before you divide; to see where, {gdb}"
         ),
-        _ => format!("{by_hand} to see where it stops (C/C++: under `gdb`, `bt` where it stops)"),
+        _ => format!("to see where it stops, {run} (C/C++: {gdb})"),
     })
+}
+
+/// The most bytes of input a fix pastes (`printf '…' | ./bot`): a bot that misreads its input
+/// dies on its first lines, far fewer.
+const MOST_PASTED: usize = 1000;
+
+/// How to run a bot by hand on its input, in a fix: its command as one pastes it in a shell
+/// (with the environment it ran with, in its folder), and the lines it was sent, where the
+/// doctor has them and they are few enough to paste; else which lines to paste.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ByHand {
+    /// The environment it runs with, as a command's prefix: `RR_MODE=test `.
+    env: String,
+    /// Its command, as given.
+    command: String,
+    /// Its folder, quoted for a shell, where it is not the current one.
+    folder: Option<String>,
+    /// `printf '…'`: the lines it was sent.
+    feed: Option<String>,
+    /// What to paste without them: "the header and TICK lines".
+    paste: String,
+}
+
+impl ByHand {
+    /// The bot `command`, run in `folder` (the current one where `None`) with `env`, sent
+    /// `input` (`None`: not known; not pasted past [`MOST_PASTED`] bytes), for a game whose
+    /// input is `paste` in words.
+    pub fn new(
+        command: &str,
+        folder: Option<&std::path::Path>,
+        env: &[(String, String)],
+        input: Option<&str>,
+        paste: &str,
+    ) -> ByHand {
+        use crate::safe_text::shell_word;
+        ByHand {
+            env: env.iter().map(|(k, v)| format!("{k}={} ", shell_word(v))).collect(),
+            command: command.to_string(),
+            folder: folder.map(|dir| shell_word(&dir.display().to_string())),
+            feed: input.filter(|i| i.len() <= MOST_PASTED).map(printf),
+            paste: paste.to_string(),
+        }
+    }
+
+    /// `line`, run in the bot's folder (in a subshell, which leaves the shell where it was).
+    fn within(&self, line: String) -> String {
+        match &self.folder {
+            Some(dir) => format!("(cd {dir} && {line})"),
+            None => line,
+        }
+    }
+
+    /// How to run it by hand: "run it by hand on the lines it was sent here, `printf '…' |
+    /// ./bot`", or with the lines to paste.
+    pub fn run(&self) -> String {
+        let (env, command) = (&self.env, &self.command);
+        match &self.feed {
+            Some(feed) => {
+                format!(
+                    "run it by hand on the lines it was sent here, `{}`",
+                    self.within(format!("{feed} | {env}{command}"))
+                )
+            }
+            None => format!("run it by hand, `{}`, and paste {}", self.within(format!("{env}{command}")), self.paste),
+        }
+    }
+
+    /// How to see where it stops under `gdb` (a compiled program): on the lines it was sent,
+    /// written to a file first (`gdb` reads its own commands on its input).
+    fn under_gdb(&self) -> String {
+        const FILE: &str = "check-bot-input.txt";
+        let (env, command) = (&self.env, &self.command);
+        match &self.feed {
+            Some(feed) => format!(
+                "run it under `gdb` on the lines it was sent here, `{}` (`bt` shows where it stopped)",
+                self.within(format!("{feed} > {FILE} && {env}gdb -batch -ex 'run < {FILE}' -ex bt --args {command}"))
+            ),
+            None => format!(
+                "run it under `gdb`, `{}`, paste {} and type `bt` where it stops",
+                self.within(format!("{env}gdb -ex run --args {command}")),
+                self.paste
+            ),
+        }
+    }
+}
+
+/// `printf '…'`, which writes `input` exactly (a line ending `\r\n` too), as a shell reads it.
+fn printf(input: &str) -> String {
+    let mut out = String::from("printf '");
+    for ch in input.chars() {
+        match ch {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\\' => out.push_str("\\\\"),
+            '%' => out.push_str("%%"),
+            '\'' => out.push_str("'\\''"),
+            c if c.is_control() => {
+                let mut bytes = [0; 4];
+                for b in c.encode_utf8(&mut bytes).bytes() {
+                    out.push_str(&format!("\\{b:03o}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+/// What the bot of the match `played` of `stage` was sent, up to its last prompt: rebuilt from
+/// a new state of it, fed the bot's recorded answers (the other seats' are scripted, the same
+/// each time). `None` past [`MOST_PASTED`] bytes, or where it cannot be rebuilt.
+fn input_sent<S: Stage + ?Sized>(stage: &S, played: &PlayedMatch) -> Option<String> {
+    let inner = Stage::state(stage, false).ok()?;
+    let mut state: Box<dyn State> =
+        Box::new(Fed { inner, crlf: Stage::crlf(stage), close_input: false, first_only: false, stepped: false });
+    let mut text = String::new();
+    for (i, step) in played.replay.steps.iter().enumerate() {
+        if let Some(outcome) = step.chance {
+            state.apply_chance(outcome);
+            continue;
+        }
+        // (As the referee sends it: the intro before the first prompt.)
+        if i == 0 {
+            text.push_str(&state.intro(0));
+        }
+        text.push_str(&state.prompt(0));
+        if text.len() > MOST_PASTED {
+            return None;
+        }
+        let reply = step.replies.first()?;
+        state.apply(&[(0, reply.reply())]);
+    }
+    Some(text)
+}
+
+/// The environment the bot runs with on `stage`: the protocol's (`ARENA_PLAYER`, `ARENA_SEED`)
+/// and the stage's own (`RR_MODE=test`).
+fn bot_env<S: Stage + ?Sized>(stage: &S) -> Vec<(String, String)> {
+    let mut env = BotCommand::seated("", "", None, b"check-bot", 1, Stage::seat(stage)).env;
+    env.extend(Stage::env(stage));
+    env
+}
+
+/// How to run the bot `command` by hand as it ran on `stage` in `played`, for a game whose
+/// input is `paste` in words.
+fn by_hand<S: Stage + ?Sized>(stage: &S, command: &str, played: &PlayedMatch, paste: &str) -> ByHand {
+    ByHand::new(command, None, &bot_env(stage), input_sent(stage, played).as_deref(), paste)
 }
 
 /// Reads what happened in one situation of `game`: the process's doing (silence, a crash, a
@@ -809,6 +950,7 @@ fn diagnose(
     game: &dyn Game,
     checkup: &Checkup,
     situation: &dyn Situation,
+    command: &str,
     played: &PlayedMatch,
     limits: &Limits,
 ) -> Checked {
@@ -932,6 +1074,7 @@ fn diagnose(
             let ended = crash_ending(replay);
             let what = ended.map_or_else(|| "exited (or closed stdout)".to_string(), Ending::clause);
             let good = replies.iter().filter(|r| r.answer.is_some()).count();
+            let hand = by_hand(situation, command, played, game.info().wording.input);
             if let Some(end) = own_error(stderr, good).filter(|_| compile_fix.is_none()) {
                 // An error in its own logic after good answers: the input was read, so no
                 // advice on reading it fits.
@@ -943,17 +1086,18 @@ fn diagnose(
                             if good == 1 { "" } else { "s" },
                             crate::safe_text::terminal(&end.said)
                         ),
-                        own_error_fix(&end, &format!("`{prompt} {t}`"), t, step, checkup.by_hand, SeeAgain::InADuel),
+                        own_error_fix(&end, &format!("`{prompt} {t}`"), t, step, &hand, SeeAgain::InADuel),
                     )],
                     ..Checked::played(situation.name().to_string(), summary, played)
                 };
             }
             // Killed by a signal: a fault in the program itself, which the fix for it finds,
             // after the situation's own cause where it has one.
-            let fix = match (ended.and_then(|e| signal_fix(e, checkup.by_hand, bounds_of(game))), its_own) {
+            let fix = match (ended.and_then(|e| signal_fix(e, &hand, bounds_of(game))), its_own) {
                 (Some(signal), true) => format!("{fix}: a bot that misreads its input often dies so; then {signal}"),
                 (Some(signal), false) => signal,
-                (None, _) => fix.to_string(),
+                (None, _) if compile_fix.is_some() => fix.to_string(),
+                (None, _) => format!("{fix}; to see where it stops, {}", hand.run()),
             };
             Some(serious(format!("your bot {what} {when}{context}.{}", last_words(stderr)), fix))
         }
@@ -963,7 +1107,9 @@ fn diagnose(
             } else {
                 format!("that no {prompt} asked for, after answering `{prompt} {}`", t - 1)
             };
-            Some(serious(format!("your bot printed a line {when}"), one_line_fix(prompt)))
+            // The line itself, where the referee kept it (a line of text).
+            let line = unasked(played).map_or(String::new(), |l| format!(", {},", quoted(&l)));
+            Some(serious(format!("your bot printed a line{line} {when}"), one_line_fix(prompt)))
         }
         _ => None,
     };
@@ -995,9 +1141,10 @@ pub enum SeeAgain<'a> {
 }
 
 /// The fix for a bot that stopped on an error of its own (`end`) at `prompt_at` (`` `TICK 5` ``,
-/// the `at`th step), in a game of `step`s, which one runs by hand as `by_hand` says: the line it
+/// the `at`th step), in a game of `step`s, which one runs by hand as `hand` says: the line it
 /// names, and how to see the state it was in again (`again`).
-fn own_error_fix(end: &StderrEnd, prompt_at: &str, at: usize, step: &str, by_hand: &str, again: SeeAgain) -> String {
+fn own_error_fix(end: &StderrEnd, prompt_at: &str, at: usize, step: &str, hand: &ByHand, again: SeeAgain) -> String {
+    let by_hand = hand.run();
     let place = end
         .place
         .as_deref()
@@ -1022,24 +1169,32 @@ fn own_error_fix(end: &StderrEnd, prompt_at: &str, at: usize, step: &str, by_han
 
 /// The fix for a bot of `game` that crashed at `step` (1-based) on an error in its own code,
 /// after `good` good answers, as its `stderr` ends: the line its error names, and how to see
-/// that state again (`again`). What check-bot says, and `arena duel` too. None when the error
-/// is not its own code's (no place named, met reading the input, or before its first answer).
-pub fn own_code_fix(game: &dyn Game, stderr: &str, good: usize, step: usize, again: SeeAgain) -> Option<String> {
+/// that state again (`again`, or by hand as `hand` says). What check-bot says, and `arena duel`
+/// too. None when the error is not its own code's (no place named, met reading the input, or
+/// before its first answer).
+pub fn own_code_fix(
+    game: &dyn Game,
+    hand: &ByHand,
+    stderr: &str,
+    good: usize,
+    step: usize,
+    again: SeeAgain,
+) -> Option<String> {
     let end = own_error(stderr, good)?;
     let words = &game.info().wording;
-    let (prompt_at, by_hand) = match checkup_of(game) {
-        Some(checkup) => (format!("`{} {step}`", checkup.prompt), checkup.by_hand.to_string()),
-        None => (format!("{} {step}", words.step), format!("run it by hand and paste {}", words.input)),
+    let prompt_at = match checkup_of(game) {
+        Some(checkup) => format!("`{} {step}`", checkup.prompt),
+        None => format!("{} {step}", words.step),
     };
-    Some(own_error_fix(&end, &prompt_at, step, words.step, &by_hand, again))
+    Some(own_error_fix(&end, &prompt_at, step, words.step, hand, again))
 }
 
-/// What is wrong with the program of a bot `command` that crashed writing `stderr`, when it
-/// never ran as meant: a script without `#!` or with Windows line endings, a script not found
-/// from the current folder, a Python program that did not compile. What `arena duel` says of a
-/// crash too; the command's files are looked at only when it runs `here`, in the current folder.
-pub fn program_fix(command: &str, stderr: &str, here: bool) -> Option<String> {
-    here.then(|| program_problem(command)).flatten().or_else(|| python_compile_fix(stderr))
+/// What is wrong with the program of a bot `command`, run in `folder` (or the current folder)
+/// by a bot that sees `sight`, that crashed writing `stderr`, when it never ran as meant: a
+/// script without `#!` or with Windows line endings, a script not found in its folder, a
+/// Python program that did not compile. What `arena duel` says of a crash too.
+pub fn program_fix(command: &str, folder: Option<&std::path::Path>, sight: &Sight, stderr: &str) -> Option<String> {
+    program_problem(command, folder, sight).or_else(|| python_compile_fix(stderr))
 }
 
 /// How the first-answer probe's findings name what a bot is sent, and its fixes for a silent bot.
@@ -1268,14 +1423,14 @@ async fn check_situations(
 ) -> Result<Vec<Checked>, RefereeError> {
     let situations = (checkup.situations)();
     let mut out: Vec<Checked> = Vec::new();
-    let program = program_problem(command);
+    let program = program_problem(command, None, &sandbox.sight());
     // The first crash: the same crash elsewhere has the same cause, not the situation's own,
     // and is said there once, with its fix. (Only the first: a later crash that differs from it
     // keeps its situation's own fix, as the power-ups map's for a bot that cannot read its cells.)
     let mut crashes: Vec<Crash> = Vec::new();
     for (i, situation) in situations.iter().enumerate() {
         let played = play(game, command, situation.as_ref(), Feed::Interactive, limits, sandbox, cancel).await?;
-        let mut checked = diagnose(game, checkup, situation.as_ref(), &played, limits);
+        let mut checked = diagnose(game, checkup, situation.as_ref(), command, &played, limits);
         if played.replay.result.players[0].forfeit.as_deref() == Some("crash") {
             checked.never_ran |= program.is_some();
             if let Some(fix) = &program {
@@ -1375,7 +1530,7 @@ mod tests {
         let game = crate::games::by_name("resource-rush").unwrap();
         let checkup = checkup_of(game).unwrap();
         let situations = (checkup.situations)();
-        let checked = diagnose(game, &checkup, situations[0].as_ref(), played, limits);
+        let checked = diagnose(game, &checkup, situations[0].as_ref(), "./bot", played, limits);
         checked.findings.iter().map(|f| format!("{}\n{}", f.problem, f.fix)).collect::<Vec<_>>().join("\n")
     }
 
@@ -1545,11 +1700,13 @@ mod tests {
         assert_eq!(same_problem(&answered("CRLF input", "MOVE 2"), &[debug, short]).as_deref(), Some("a jump"));
     }
 
-    /// A repeat of a stray line read as the answer quotes its own line, as one terminal field
-    /// (escaped, cut as an answer quoted elsewhere is). The controls: a line found waiting
-    /// (`extra_output`, not kept) and a mis-written answer (`MOVE 1`) quote none.
+    /// A repeat of a stray line quotes its own line, as one terminal field (escaped, cut as an
+    /// answer quoted elsewhere is): one read as the answer, and one found waiting before a
+    /// prompt (`extra_output`), which the referee now keeps (it kept none, and such a row quoted
+    /// nothing). The controls: a line found waiting that was no text (none kept) quotes none,
+    /// not the last answer either, nor does a mis-written answer (`MOVE 1`).
     #[test]
-    fn a_stray_line_read_as_the_answer_is_quoted_as_a_field() {
+    fn a_stray_line_is_quoted_as_a_field() {
         let rr = crate::games::by_name("resource-rush").unwrap();
         let answered = |line: &str| Checked {
             last_answer: Some(line.to_string()),
@@ -1560,12 +1717,15 @@ mod tests {
         let shown = answered(&forged).stray_line().unwrap();
         assert_eq!(shown, crate::safe_text::terminal(&forged));
         assert!(!shown.contains('\u{1b}') && shown.len() < forged.len(), "escaped and cut: {shown}");
-        // The controls.
-        let waiting = Checked {
+        let waiting = |line: Option<&str>| Checked {
             last_answer: Some("MOVE 1 2".to_string()),
+            unasked: line.map(str::to_string),
             ..forfeited("seat 2", "extra_output", "…", &one_line_fix("TICK"))
         };
-        assert_eq!(waiting.stray_line(), None);
+        assert_eq!(waiting(Some("going to 3 4")).stray_line().as_deref(), Some("going to 3 4"));
+        assert_eq!(waiting(Some(&forged)).stray_line(), Some(shown), "escaped and cut alike");
+        // The controls.
+        assert_eq!(waiting(None).stray_line(), None);
         assert_eq!(answered("MOVE 1").stray_line(), None);
     }
 
@@ -1627,7 +1787,8 @@ mod tests {
         let rr = crate::games::by_name("resource-rush").unwrap();
         let tactics = crate::games::by_name("tactics").unwrap();
         let own = "Traceback (most recent call last):\n  File \"bot.py\", line 9, in act\n    raise ValueError(\"no plan\")\nValueError: no plan\n";
-        let fix = |game, again| own_code_fix(game, own, 4, 5, again).unwrap_or_default();
+        let hand = |game: &dyn Game| ByHand::new("python3 bot.py", None, &[], None, game.info().wording.input);
+        let fix = |game, again| own_code_fix(game, &hand(game), own, 4, 5, again).unwrap_or_default();
         let kept = fix(rr, SeeAgain::Replay("arena replay r.json"));
         assert!(kept.contains("(File \"bot.py\", line 9, in act) for the state it was in at `TICK 5`"), "{kept}");
         assert!(kept.contains("To see that state again, `arena replay r.json --tick 4` shows it"), "{kept}");
@@ -1635,58 +1796,109 @@ mod tests {
         assert!(dropped.contains("play it again without `--no-replay`: `arena replay FILE --tick 4`"), "{dropped}");
         let doctor = fix(tactics, SeeAgain::InADuel);
         assert!(doctor.contains("at step 5. To see that state again, play a duel"), "{doctor}");
-        assert!(doctor.contains("paste the TACTICS line"), "{doctor}");
+        assert!(doctor.contains("run it by hand, `python3 bot.py`, and paste the TACTICS line"), "{doctor}");
+        assert!(kept.contains("run it by hand, `python3 bot.py`, and paste the header and TICK lines"), "{kept}");
         // The controls.
         let reading = own.replace("raise ValueError(\"no plan\")", "x = int(sys.stdin.readline())");
-        assert_eq!(own_code_fix(rr, &reading, 4, 5, SeeAgain::InADuel), None);
-        assert_eq!(own_code_fix(rr, own, 0, 1, SeeAgain::InADuel), None);
+        assert_eq!(own_code_fix(rr, &hand(rr), &reading, 4, 5, SeeAgain::InADuel), None);
+        assert_eq!(own_code_fix(rr, &hand(rr), own, 0, 1, SeeAgain::InADuel), None);
     }
 
-    /// A script without `#!`, or with Windows line endings, is named as such; a good script,
-    /// a compiled program, a command through an interpreter and a name on the PATH are not.
+    /// The command a fix gives to run a bot by hand is the bot's own, as a shell pastes it: its
+    /// command as given (`python3 bot.py`, not `./bot`), with the environment it ran with, in
+    /// its folder (a subshell), fed the lines it was sent, exactly (a `\r`, a `%`, a quote);
+    /// under `gdb` too. The controls: without the lines (unknown, or too many to paste), it
+    /// names what to paste, and names no test file that may not be there (it said `./bot <
+    /// tests/test1.txt` whatever the bot, its folder, and whether that file existed).
+    #[test]
+    fn a_bot_is_run_by_hand_as_it_ran() {
+        let env = [("RR_MODE".to_string(), "test".to_string())];
+        let input = "ARENA 1 2 3\r\nTICK 1 100% 'x' \\n\u{1}\n";
+        let hand = ByHand::new("python3 bot.py", Some(std::path::Path::new("my bot")), &env, Some(input), "the lines");
+        let run = hand.run();
+        let pasted = run.split_once(", `").and_then(|(_, c)| c.strip_suffix('`')).unwrap_or_default();
+        assert!(pasted.starts_with("(cd 'my bot' && printf '") && pasted.ends_with("| RR_MODE=test python3 bot.py)"));
+        // What the shell makes of it: the lines, byte for byte, and the command.
+        let printf = pasted.trim_start_matches("(cd 'my bot' && ").split(" | ").next().unwrap_or_default();
+        let out = std::process::Command::new("sh").arg("-c").arg(printf).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), input, "{pasted}");
+        let gdb = hand.under_gdb();
+        assert!(gdb.contains("> check-bot-input.txt && RR_MODE=test gdb -batch -ex 'run < check-bot-input.txt' -ex bt --args python3 bot.py)`"), "{gdb}");
+        // The controls.
+        for hand in [
+            ByHand::new("./bot", None, &[], None, "the header and TICK lines"),
+            ByHand::new("./bot", None, &[], Some(&"TICK 1 WAIT\n".repeat(200)), "the header and TICK lines"),
+        ] {
+            assert_eq!(hand.run(), "run it by hand, `./bot`, and paste the header and TICK lines");
+            assert!(hand.under_gdb().contains("`gdb -ex run --args ./bot`, paste the header"), "{}", hand.under_gdb());
+            assert!(!hand.run().contains("test1.txt"));
+        }
+    }
+
+    /// A script without `#!`, or with Windows line endings, is named as such, in the words of the
+    /// referee's and a league's check ([`crate::referee::start::trouble`], one check): its `sed`
+    /// fix, and a `\r` at the end of the interpreter's argument (`#!/bin/sh -e\r`) too; a good
+    /// script, a compiled program, a command through an interpreter, a name on the bots' PATH
+    /// and `env -S`, which splits its words on the `\r` too (the doctor's own check took it for
+    /// Windows line endings; it runs), are not. Files are looked for in the bot's folder.
     #[test]
     fn a_script_the_system_cannot_run_as_meant_is_named() {
+        use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let file = |name: &str, text: &[u8]| {
             let path = dir.path().join(name);
             std::fs::write(&path, text).unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
             path.display().to_string()
         };
+        let sight = Sight::boxed();
+        let problem = |command: &str| program_problem(command, None, &sight);
         let bare = file("bot.py", b"import sys\nprint('WAIT')\n");
-        let found = program_problem(&bare).expect("no #! line");
+        let found = problem(&bare).expect("no #! line");
         assert!(
             found.contains("does not start with a `#!` line") && found.contains("#!/usr/bin/env python3"),
             "{found}"
         );
         let crlf = file("crlf.py", b"#!/usr/bin/env python3\r\nimport sys\r\n");
-        let found = program_problem(&crlf).expect("CRLF");
+        let found = problem(&crlf).expect("CRLF");
+        assert!(found.contains("runs `python3\\r` through `env`"), "{found}");
         assert!(found.contains("Windows line endings") && found.contains("sed -i"), "{found}");
+        assert!(found.contains("Unix (LF) line endings, your editor's setting"), "{found}");
+        let argument = file("arg.sh", b"#!/bin/sh -e\r\necho WAIT\r\n");
+        let found = problem(&argument).expect("CRLF in the argument");
+        assert!(found.contains("gives `/bin/sh` the argument `-e\\r`") && found.contains("sed -i"), "{found}");
         // A path with a space is one word of the commands to copy (unquoted, `sed` and the bot's
         // command would read two).
         let spaced = file("my bot.py", b"#!/usr/bin/env python3\r\nimport sys\r\n");
-        let found = program_problem(&shell_words::quote(&spaced)).expect("CRLF");
+        let found = problem(&shell_words::quote(&spaced)).expect("CRLF");
         let command = found.split_once("`sed -i ").and_then(|(_, rest)| rest.split_once('`')).map(|(c, _)| c);
         assert_eq!(shell_words::split(command.unwrap_or_default()).unwrap(), ["s/\\r$//", spaced.as_str()], "{found}");
         let bare_spaced = file("my bare.py", b"import sys\n");
-        let found = program_problem(&shell_words::quote(&bare_spaced)).expect("no #! line");
+        let found = problem(&shell_words::quote(&bare_spaced)).expect("no #! line");
         let command = found.rsplit_once("`\"").and_then(|(_, rest)| rest.split_once("\"`")).map(|(c, _)| c);
         assert_eq!(
             shell_words::split(command.unwrap_or_default()).unwrap(),
             ["python3", bare_spaced.as_str()],
             "{found}"
         );
+        // In the bot's folder: its program's path is the folder's.
+        let found = program_problem("./crlf.py", Some(dir.path()), &sight).expect("CRLF, in the folder");
+        assert!(found.contains("sed -i 's/\\r$//' ./crlf.py"), "{found}");
         // Controls.
-        assert_eq!(program_problem(&file("good.py", b"#!/usr/bin/env python3\nimport sys\n")), None);
-        assert_eq!(program_problem(&file("prog", b"\x7fELF\x02\x01\x01")), None);
-        assert_eq!(program_problem(&file("bot.sh", b"echo WAIT\n")), None, "/bin/sh is what runs a shell script");
-        assert_eq!(program_problem(&format!("python3 {bare}")), None, "the interpreter is the program");
-        assert_eq!(program_problem("bot.py"), None, "a name looked up on the PATH");
+        assert_eq!(problem(&file("good.py", b"#!/usr/bin/env python3\nimport sys\n")), None);
+        assert_eq!(problem(&file("split.py", b"#!/usr/bin/env -S python3\r\nimport sys\r\n")), None, "env -S");
+        assert_eq!(problem(&file("prog", b"\x7fELF\x02\x01\x01")), None);
+        assert_eq!(problem(&file("bot.sh", b"echo WAIT\n")), None, "/bin/sh is what runs a shell script");
+        assert_eq!(problem(&format!("python3 {bare}")), None, "the interpreter is the program");
+        assert_eq!(problem("sh"), None, "a name found on the bots' PATH");
         // A script run through its interpreter from another folder than its own.
-        let found = program_problem("python3 -u no-such-dir/bot.py").expect("missing script");
+        let found = problem("python3 -u no-such-dir/bot.py").expect("missing script");
         assert!(
-            found.starts_with("`no-such-dir/bot.py` does not exist in ") && found.contains("bot's folder"),
+            found.starts_with("the script `no-such-dir/bot.py` that `python3` is to run does not exist in ")
+                && found.contains("the current folder, where the bot runs")
+                && found.contains("run this from your bot's folder"),
             "{found}"
         );
-        assert_eq!(program_problem("python3 -c 'print(1)' x.py"), None, "code, not a file");
+        assert_eq!(problem("python3 -c 'print(1)' x.py"), None, "code, not a file");
     }
 }

@@ -193,8 +193,7 @@ pub(super) async fn check(
 ) -> Result<Vec<Checked>, CheckError> {
     let kit = kit_of(game)?;
     let info = game.info();
-    let program = program_problem(command);
-    let by_hand = format!("run it by hand and paste {}", info.wording.input);
+    let program = program_problem(command, None, &sandbox.sight());
     let mut out: Vec<Checked> = Vec::new();
     // The crashes said so far, each where it first happened ([`super::Crash::same`]).
     let mut crashes: Vec<super::Crash> = Vec::new();
@@ -224,6 +223,9 @@ pub(super) async fn check(
             ),
         };
         let stderr = &played.stderr_text(0);
+        // How to run it by hand on what it was sent (from a fresh match: this one's step numbers
+        // stay as played).
+        let hand = super::by_hand(&Seat { steps: MatchSteps::default(), ..seat }, command, &played, info.wording.input);
         let good = replay.steps.iter().filter_map(|s| s.replies.first()).filter(|r| r.answer.is_some()).count();
         let mut findings: Vec<Finding> = facts
             .into_iter()
@@ -241,15 +243,20 @@ pub(super) async fn check(
                 if fact.reason == "crash" {
                     problem.push_str(&last_words(stderr));
                 }
+                // The line itself, where the referee kept it (a line of text).
+                if let Some(line) = super::unasked(&played).filter(|_| fact.reason == "extra_output") {
+                    problem.push_str(&format!(" The line was {}.", super::quoted(&line)));
+                }
                 let fix = fact.fix_seated(replay, game, situation.seat).unwrap_or_else(|| match fact.reason.as_str() {
                     "crash" => program
                         .clone()
                         .or_else(|| python_compile_fix(stderr))
-                        .or_else(|| fact.ended.and_then(|e| signal_fix(e, &by_hand, kit.bounds)))
+                        .or_else(|| fact.ended.and_then(|e| signal_fix(e, &hand, kit.bounds)))
                         // An error in its own code after good answers.
                         .or_else(|| {
                             super::own_code_fix(
                                 game,
+                                &hand,
                                 stderr,
                                 good,
                                 told.tick.unwrap_or(steps),
@@ -261,16 +268,17 @@ pub(super) async fn check(
                             let ends = stderr_ends(stderr).filter(|e| e.contains(" (at "))?;
                             Some(format!(
                                 "your program stopped on an error of its own: `{}`; fix that line for this \
-                                 prompt (to see it again, run the bot by hand and paste {})",
+                                 prompt (to see it again, {})",
                                 crate::safe_text::terminal(&ends),
-                                info.wording.input
+                                hand.run()
                             ))
                         })
                         .unwrap_or_else(|| {
                             format!(
                                 "keep reading one line at a time until stdin ends, answering each {}; to see where \
-                                 it stops, run it by hand and paste {}",
-                                info.wording.prompt, info.wording.input
+                                 it stops, {}",
+                                info.wording.prompt,
+                                hand.run()
                             )
                         }),
                     "extra_output" => super::one_line_fix(info.wording.prompt),

@@ -24,8 +24,6 @@ pub struct Checkup {
     pub never_answered: &'static str,
     /// The fix for a bot that answers only once its input ends; `{bot}` stands for its command.
     pub end_of_input: &'static str,
-    /// How to run the bot by hand on its input, in a fix: `run it by hand with a map on stdin (…)`.
-    pub by_hand: &'static str,
 }
 
 /// One situation a bot plays alone (the other seats are the game's script).

@@ -168,12 +168,16 @@ pub struct Answer {
     /// The line's length as sent, when the line is shorter (white space trimmed around it, made
     /// one space between its words, or padding taken out of its numbers).
     pub raw_len: Option<usize>,
+    /// The line the bot printed that no prompt asked for, found waiting when it was asked
+    /// (an `extra_output` failure), as text: what check-bot quotes. `None` for any other
+    /// reply, or a line that was not text or too long.
+    pub unasked: Option<String>,
 }
 
 impl Answer {
     /// An answer that took no time (replays built by hand, failures found before asking).
     pub fn untimed(reply: Reply) -> Answer {
-        Answer { reply, wall: Duration::ZERO, cpu: None, raw_len: None }
+        Answer { reply, wall: Duration::ZERO, cpu: None, raw_len: None, unasked: None }
     }
 
     /// A failure found before asking.

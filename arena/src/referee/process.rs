@@ -359,6 +359,10 @@ impl BotProcess {
                 Ok(BotLine::Eof) | Err(mpsc::error::TryRecvError::Disconnected) => {
                     return Answer::failed(self.why_it_died().await)
                 }
+                // (Kept, as evidence, where it is text: what the bot printed unasked.)
+                Ok(BotLine::Text(line, _)) => {
+                    return Answer { unasked: Some(line), ..Answer::failed(Failure::ExtraOutput) }
+                }
                 Ok(_) => return Answer::failed(Failure::ExtraOutput),
                 Err(mpsc::error::TryRecvError::Empty) => {}
             }
@@ -449,7 +453,7 @@ impl BotProcess {
             Reply::Line(line) if line.len() != raw => Some(raw),
             _ => None,
         };
-        Answer { reply, wall, cpu: measured, raw_len }
+        Answer { reply, wall, cpu: measured, raw_len, unasked: None }
     }
 
     /// Tells a limit apart from a plain crash once the bot has gone, from what the arena

@@ -42,7 +42,7 @@ pub fn trouble(words: &[String], folder: Option<&Path>, sight: &Sight) -> Option
             terminal(program)
         ));
     }
-    script_trouble(words, here)
+    script_trouble(words, folder)
 }
 
 /// Why the program of `words`, a file that is there but failed to start as missing, cannot
@@ -128,7 +128,11 @@ fn interpreter_trouble(
     let argument = argument.trim_matches([' ', '\t']);
     let file = terminal(program);
     let crlf = line.ends_with('\r');
-    let fix_crlf = format!("the file has Windows line endings; fix: `sed -i 's/\\r$//' {}`", shell_word(program));
+    let fix_crlf = format!(
+        "the file has Windows line endings: `sed -i 's/\\r$//' {}` removes them (or save it with Unix (LF) line \
+         endings, your editor's setting)",
+        shell_word(program)
+    );
     let named = terminal(interpreter);
     let plain = interpreter.trim_end_matches('\r');
     let name = Path::new(plain).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -152,7 +156,16 @@ fn interpreter_trouble(
         return Some(format!("`{file}` exists, but its `#!` line names `{named}`, {where_}{env}"));
     }
     if name != "env" {
-        return None;
+        // The interpreter is there, but the rest of the line, its one argument, ends in `\r`
+        // (`#!/usr/bin/python3 -u\r`: "Unknown option: -\r"). (Not `env -S`, below, which
+        // splits its words on any white space, a `\r` among it.)
+        return (crlf && !argument.trim_end_matches('\r').is_empty()).then(|| {
+            format!(
+                "`{file}` exists, but its `#!` line gives `{named}` the argument `{}`, which ends in `\\r`: \
+                 {fix_crlf}",
+                terminal(argument)
+            )
+        });
     }
     // `env` looks its argument up on the bot's PATH (`-S` splits it into words first).
     let wanted = match argument.strip_prefix("-S") {
@@ -185,12 +198,14 @@ fn runs_a_script(program: &str) -> bool {
 }
 
 /// Why the script an interpreter is to run (`python3 bto.py`) cannot be: it does not exist in
-/// `here`, the bot's folder (the interpreter would start and exit at once, every match a crash).
+/// `folder`, the bot's, or the current folder where it has none (the interpreter would start
+/// and exit at once, every match a crash).
 /// Only a word that is plainly a file (a path, or a name with an extension) after options that
 /// are known: an option that takes code (`-c`, `-m`, `-e`) or a word of its own (`-W`, `-r`),
 /// or that this cannot tell, leaves the command unchecked.
-fn script_trouble(words: &[String], here: &Path) -> Option<String> {
+fn script_trouble(words: &[String], folder: Option<&Path>) -> Option<String> {
     let program = words.first()?;
+    let here = folder.unwrap_or(Path::new("."));
     if !runs_a_script(program) {
         return None;
     }
@@ -244,10 +259,25 @@ fn script_trouble(words: &[String], here: &Path) -> Option<String> {
         let parent = script.rsplit_once('/').map_or(String::new(), |(p, _)| format!("{p}/"));
         format!(": did you mean `{}`?", shell_word(&format!("{parent}{n}")))
     });
+    let (script, program) = (terminal(script), terminal(program));
+    if folder.is_some() {
+        return Some(format!(
+            "the script `{script}` that `{program}` is to run does not exist in the bot's folder{near}"
+        ));
+    }
+    // Without a folder of its own, the bot runs in the current one: the command was most likely
+    // run from another folder than the bot's.
+    let current = std::env::current_dir().map_or_else(
+        |_| "the current folder".to_string(),
+        |d| format!("{}, the current folder", terminal(&d.display().to_string())),
+    );
+    let advice = "run this from your bot's folder, or give the script's path from here";
+    let advice = match near.strip_prefix(": ") {
+        Some(near) => format!("{near} If not, {advice}"),
+        None => advice.to_string(),
+    };
     Some(format!(
-        "the script `{}` that `{}` is to run does not exist in the bot's folder{near}",
-        terminal(script),
-        terminal(program)
+        "the script `{script}` that `{program}` is to run does not exist in {current}, where the bot runs: {advice}"
     ))
 }
 
@@ -291,6 +321,12 @@ mod tests {
         if Path::new("/usr/bin/python3").exists() {
             assert!(brew.contains("(write `#!/usr/bin/env python3`)"), "{brew}");
         }
+        // The interpreter is there, its argument ends in `\r` (sh: "Illegal option -\r").
+        script(dir.path(), "arg.sh", b"#!/bin/sh -e\r\necho WAIT\r\n");
+        let arg = check(dir.path(), "./arg.sh", &sight).unwrap_or_default();
+        assert!(arg.contains("gives `/bin/sh` the argument `-e\\r`") && arg.contains("sed -i"), "{arg}");
+        script(dir.path(), "arglf.sh", b"#!/bin/sh -e\necho WAIT\n");
+        assert_eq!(check(dir.path(), "./arglf.sh", &sight), None, "the control: LF line endings");
         assert_eq!(check(dir.path(), "./lf.sh", &sight), None, "the control: LF line endings");
         if Path::new("/usr/bin/python3").exists() {
             assert_eq!(check(dir.path(), "./envlf.py", &sight), None, "the control: env finds python3");

@@ -8,7 +8,7 @@ use arena::engine::Registry;
 use arena::referee::ClockKind;
 use clap::Args;
 
-use super::{ClockArgs, SandboxArgs};
+use super::{ClockArgs, LimitArgs, SandboxArgs};
 
 /// Options of `arena check-bot`.
 #[derive(Debug, Args)]
@@ -18,6 +18,10 @@ pub struct CheckBotArgs {
     pub game: String,
     /// The bot's command line (split like a shell would): `./mybot`, `"python3 bot.py"`.
     pub bot: String,
+    /// Time and size limits (as `arena duel`'s: a course's own, such as 5 s per answer, checked
+    /// as it plays).
+    #[command(flatten)]
+    pub limits: LimitArgs,
     #[command(flatten)]
     pub sandbox: SandboxArgs,
     #[command(flatten)]
@@ -31,26 +35,32 @@ pub fn run(args: CheckBotArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     let sandbox = args.sandbox.sandbox()?;
     let cancel = super::cancel_on_ctrl_c("interrupted: ending the bot")?;
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    // The limits of a duel, on its clock (`cpu` unless `--clock` says otherwise), so that
-    // check-bot and a duel agree on whether a bot is late.
-    let limits = arena::engine::LimitChoices {
-        clock: args.clock.clock,
-        backstop_factor: args.clock.backstop_factor,
-        ..Default::default()
-    }
-    .limits();
+    // The limits of a duel given the same flags, on its clock (`cpu` unless `--clock` says
+    // otherwise), so that check-bot and a duel agree on whether a bot is late.
+    let limits = args.limits.choices(&args.clock).limits();
     let clock = match limits.clock {
         ClockKind::Cpu => {
-            "the time limits count CPU time, as in duels and tournaments (`--clock wall`: time on the clock, \
+            "count CPU time, as in duels and tournaments (`--clock wall`: time on the clock, \
                            as the course's checker)"
         }
         ClockKind::Wall => {
-            "the time limits count time on the clock, as the course's checker (`--clock cpu`: CPU \
+            "count time on the clock, as the course's checker (`--clock cpu`: CPU \
                             time, as in duels and tournaments)"
         }
     };
+    // The limits given, as they apply (the others are the rulings').
+    let given = if args.limits.given().is_empty() {
+        String::new()
+    } else {
+        format!(
+            " ({} ms for the first answer, {} ms for each later one, {} ms for the game's answers in all)",
+            limits.startup.as_millis(),
+            limits.per_move.as_millis(),
+            limits.total.as_millis()
+        )
+    };
     say!(
-        "Checking `{}` as {} bot, in short scripted games (the opponent is a script); {clock}…",
+        "Checking `{}` as {} bot, in short scripted games (the opponent is a script); the time limits{given} {clock}…",
         args.bot,
         arena::starter::a_or_an(game.info().title)
     );

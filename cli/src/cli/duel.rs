@@ -145,7 +145,7 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
                 // not found from here, or that did not compile).
                 let command = args.bots.get(fact.player)?;
                 (fact.reason == "crash")
-                    .then(|| arena::doctor::program_fix(command, stderr, args.cwd.is_none()))
+                    .then(|| arena::doctor::program_fix(command, args.cwd.as_deref(), &sandbox.sight(), stderr))
                     .flatten()
             });
             // An error in its own code after good answers: the doctor's fix, naming the line and
@@ -157,8 +157,12 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
                     format!("{} replay {}", super::arena_command(), super::shell_word(&path.to_string_lossy()))
                 });
                 let again = shown.as_deref().map_or(SeeAgain::WithReplay, SeeAgain::Replay);
+                // (By hand as it ran: in its folder, with its environment.)
+                let bot = bots.get(fact.player)?;
+                let paste = game.info().wording.input;
+                let hand = arena::doctor::ByHand::new(&bot.command, bot.cwd.as_deref(), &bot.env, None, paste);
                 (fact.reason == "crash")
-                    .then(|| arena::doctor::own_code_fix(game, stderr, good, fact.tick?, again))
+                    .then(|| arena::doctor::own_code_fix(game, &hand, stderr, good, fact.tick?, again))
                     .flatten()
             });
             if let Some(fix) = fix {

@@ -599,6 +599,17 @@ impl LimitArgs {
         limits.stderr_rate = self.stderr_rate.or(limits.stderr_rate);
     }
 
+    /// `command`'s limit flags (these) with their defaults in its `--help`.
+    fn with_defaults(mut command: clap::Command) -> clap::Command {
+        for (id, default) in LimitArgs::defaults() {
+            command = command.mut_arg(id, |arg| {
+                let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
+                arg.help(format!("{help} [default: {default}]"))
+            });
+        }
+        command
+    }
+
     /// Each limit flag's default, for `--help`: the rulings' [`Limits::default`].
     fn defaults() -> [(&'static str, String); 6] {
         let d = Limits::default();
@@ -836,15 +847,8 @@ pub fn log_peak_memory() {
 /// duel` (`--size` for Atoms, `--rounds` for Tactics), and the limits' defaults in `--help`.
 pub fn command(games: &Registry) -> clap::Command {
     Cli::command()
-        .mut_subcommand("duel", |mut duel| {
-            for (id, default) in LimitArgs::defaults() {
-                duel = duel.mut_arg(id, |arg| {
-                    let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
-                    arg.help(format!("{help} [default: {default}]"))
-                });
-            }
-            game_param_flags(duel, games)
-        })
+        .mut_subcommand("duel", |duel| game_param_flags(LimitArgs::with_defaults(duel), games))
+        .mut_subcommand("check-bot", LimitArgs::with_defaults)
         .mut_subcommand("tournament", |tournament| game_param_flags(tournament, games))
         .mut_subcommand("build", |build| {
             // The run's own flags, which a build refuses (it shares the tournament's options):

@@ -206,15 +206,17 @@ fn from_here(folder: &Path) -> PathBuf {
 /// One line on stderr when the config file a league resumed without `--config` was made from
 /// (`held.file`) now reads differently from what the league holds, with the command that uses
 /// it: the edit is otherwise ignored without a word. Nothing when unchanged, gone or unreadable.
+/// Its paths as the teacher can paste them where they are ([`from_here`], as `Folder:` is):
+/// the league keeps the file's absolute path.
 fn changed_config_hint(held: &TournamentConfig, dir: &Path) {
     let Some(file) = held.file.as_deref().filter(|f| f.is_file()) else { return };
     let Some(changes) = TournamentConfig::load(file).ok().and_then(|now| held.changes_in(&now)) else { return };
-    let shown = |p: &Path| arena::safe_text::shell_word(&p.display().to_string());
+    let (file, dir) = (from_here(file), from_here(dir));
     tell!(
         "{} has changed since this league was made ({changes}); to use it: arena tournament --resume {} --config {}",
-        file.display(),
-        shown(dir),
-        shown(file)
+        safe_text::terminal(&file.display().to_string()),
+        safe_text::path_word(&dir),
+        safe_text::path_word(&file)
     );
 }
 

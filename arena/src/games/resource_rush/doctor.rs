@@ -35,7 +35,6 @@ pub const CHECKUP: Checkup = Checkup {
                    answer each TICK as soon as it arrives (and flush stdout). To play the tests with a bot that \
                    reads its whole input first (as `./bot < test1.txt` gives it), `arena test {bot} --piped` \
                    sends each test file whole, then ends its input",
-    by_hand: "run it by hand with a map on stdin (`./bot < tests/test1.txt`)",
 };
 
 /// One scripted situation.
@@ -160,8 +159,7 @@ impl crate::engine::Situation for Situation {
              as `TICK t WAIT`, and keep answering until stdin ends"
         } else {
             "read the header up to `STREAM` (N map rows of M cells), then one `TICK t WAIT` or \
-             `TICK t MOVE x y` line per tick, until stdin ends; run it by hand with a map on stdin to see \
-             where it stops"
+             `TICK t MOVE x y` line per tick, until stdin ends"
         };
         (fix, self.crlf || self.map == POWER_MAP || self.test)
     }
