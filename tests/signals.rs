@@ -228,8 +228,9 @@ fn sigterm_and_sighup_end_a_run_as_ctrl_c_does() {
 /// set order (Slurm's time limit and `scancel`): a bot that dies of it before the arena sees
 /// its own is no crash of the bot's, and the match is not recorded (a resume plays it again).
 /// The control: the same signal to the bots alone, the arena not ending, is recorded as their
-/// crash: what the arena recorded when the bots' deaths came first (reproduced with Ctrl-C's
-/// SIGINT, 50 ms before the arena's: 2 crashes recorded of 5 results).
+/// crash: what the arena recorded when the bots' deaths came first (reproduced with SIGINT to
+/// the bots 50 ms before the arena's: matches recorded as both bots' crashes, 1 of 5 results
+/// without a box, 2 of 6 in boxes).
 #[test]
 fn a_bot_ended_with_the_whole_job_is_charged_with_nothing() {
     let dir = tempfile::tempdir().unwrap();
