@@ -888,6 +888,38 @@ fn ctrl_c_during_a_build_records_no_version() {
     assert_eq!(row(&leaderboard(&league), "bob")["version"], "v1");
 }
 
+/// SIGTERM to the arena alone while a student's new version builds (a batch system's time limit,
+/// a pod deleted, `kill`: no terminal sends the build a signal of its own) ends the build with
+/// the run at once, and records no version, as Ctrl-C does. (Before, SIGTERM killed the arena
+/// on the spot; handled as Ctrl-C alone, the run still waited for the build to end by itself:
+/// a 20 s build, 20 s, reproduced. `build::tests::a_build_is_ended_with_the_run` has the
+/// control: a build the run does not end runs to its time-out.)
+#[test]
+fn sigterm_during_a_build_ends_it_and_records_no_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_folder(dir.path());
+    built_bot(&class.join("bob"), WAITER_SH);
+    let cfg = class_config(&class, &["bob", "dave"]);
+    let league = class.join("league");
+    let league_arg = league.display().to_string();
+    run(&["tournament", "--config", &cfg.display().to_string()]);
+    let versions = || {
+        let record: Value = serde_json::from_slice(&std::fs::read(league.join("tournament.json")).unwrap()).unwrap();
+        record["history"]["bob"]["versions"].as_array().unwrap().len()
+    };
+    assert_eq!(versions(), 1);
+    let child = resume_while_bob_builds(&class, &league_arg);
+    let begun = std::time::Instant::now();
+    // SAFETY: a signal to the child just started, alone (not its process group).
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(143), "{stderr}");
+    assert!(stderr.contains("terminated while the bots were built: no version recorded"), "{stderr}");
+    assert!(begun.elapsed() < std::time::Duration::from_secs(15), "the build (30 s) was ended, not waited for");
+    assert_eq!(versions(), 1, "no version recorded");
+}
+
 /// Each bot's (name, command as its config gives it, fingerprint) in the `tournament.json` of
 /// `league` (its `bots` run the league's copies).
 fn recorded_bots(league: &Path) -> Vec<(String, String, String)> {

@@ -2,6 +2,7 @@
 
 mod cli;
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -17,12 +18,38 @@ fn main() -> ExitCode {
         Err(e) => {
             // Errors may quote names, paths and commands from config files and students'
             // folders: shown as safe text, keeping the lines and tabs of multi-line messages.
-            eprintln!("error: {}", arena::safe_text::terminal_message(&message(&e)));
-            ExitCode::FAILURE
+            // (The cancellation a signal asked for was said when it came: `error: cancelled` is
+            // not said again.)
+            if !(cancelled(&e) && cli::signals::received().is_some()) {
+                let _ = writeln!(std::io::stderr(), "error: {}", arena::safe_text::terminal_message(&message(&e)));
+            }
+            // A command a signal ended (Ctrl-C, SIGTERM, SIGHUP) exits as a shell reports a
+            // command the signal killed, 128 + its number, whatever error its end made.
+            match cli::signals::received() {
+                Some(_) => ExitCode::from(cli::signals::status()),
+                None => ExitCode::FAILURE,
+            }
         }
     };
     cli::log_peak_memory();
     code
+}
+
+/// Whether `e` is the referee's cancellation (`cancelled`), as the commands return it: their
+/// errors wrap it whole (`#[error(transparent)]`, which no cause chain lists apart).
+fn cancelled(e: &anyhow::Error) -> bool {
+    use arena::referee::RefereeError::{self, Cancelled};
+    e.chain().any(|cause| {
+        matches!(cause.downcast_ref::<RefereeError>(), Some(Cancelled))
+            || matches!(
+                cause.downcast_ref::<arena::doctor::CheckError>(),
+                Some(arena::doctor::CheckError::Referee(Cancelled))
+            )
+            || matches!(
+                cause.downcast_ref::<course::checker::CheckerError>(),
+                Some(course::checker::CheckerError::Referee(Cancelled))
+            )
+    })
 }
 
 /// The error and its causes, `: `-separated, each cause left out when the message before it

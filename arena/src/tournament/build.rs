@@ -123,6 +123,8 @@ struct Failed {
 /// Why a build was ended before it ended by itself.
 enum Ended {
     TimedOut,
+    /// The run was ended (Ctrl-C, SIGTERM, SIGHUP).
+    Interrupted,
     /// It filled more disk than it may (what it wrote is taken back).
     Disk(String),
 }
@@ -151,6 +153,8 @@ struct Start<'a> {
     disk: DiskUse,
     spent: u64,
     bot: &'a str,
+    /// Whether the run is ending: the build is then ended (see [`run_until`]).
+    ending: &'a dyn Fn() -> bool,
 }
 
 /// Runs `build` (a shell command) in `folder` in a box, within `limits`, writing its whole
@@ -167,6 +171,25 @@ pub fn run(
     out: &Path,
     log: &str,
     earlier: Earlier,
+) -> BuildOutcome {
+    run_until(sandbox, build, folder, limits, out, log, earlier, &|| false)
+}
+
+/// [`run`], the build ended (as a time-out ends it) once `ending` says that the run is ending:
+/// a run ended by a signal sent to the arena alone (SIGTERM from a batch system, `kill`) does
+/// not wait for its build to end by itself (Ctrl-C's SIGINT reaches the build too, through the
+/// terminal's process group). Its outcome is then a problem that no version records: the run
+/// records nothing of its builds ([`super::versions::prepare`]).
+#[allow(clippy::too_many_arguments)]
+pub fn run_until(
+    sandbox: &Sandbox,
+    build: &str,
+    folder: &Path,
+    limits: BuildLimits,
+    out: &Path,
+    log: &str,
+    earlier: Earlier,
+    ending: &dyn Fn() -> bool,
 ) -> BuildOutcome {
     tracing::info!(build, folder = %folder.display(), "building");
     // The folder as it is now, held open: what is taken back is taken back there, whatever
@@ -191,7 +214,7 @@ pub fn run(
     }
     let Looked { stamp: before, disk, holes, .. } = looked;
     let spent = earlier.growth.map_or(0, |g| g.counted(disk.bytes));
-    let (base, folder_then) = (disk.bytes, Start { disk, spent, bot: earlier.bot });
+    let (base, folder_then) = (disk.bytes, Start { disk, spent, bot: earlier.bot, ending });
     let log_path = out.join(log);
     // The log is written under a temporary name and takes its own once whole: a run killed
     // during the build leaves only a temporary, which the next run removes.
@@ -902,7 +925,9 @@ fn run_boxed(
         } else {
             None
         };
-        let over = over.or_else(|| (start.elapsed() >= limits.timeout).then_some(Ended::TimedOut));
+        let over = over
+            .or_else(|| (start.elapsed() >= limits.timeout).then_some(Ended::TimedOut))
+            .or_else(|| (folder_then.ending)().then_some(Ended::Interrupted));
         match child.try_wait() {
             // (A build that ended is measured once more: it may have been quick.)
             Ok(Some(status)) => {
@@ -922,6 +947,7 @@ fn run_boxed(
                     Some(Ended::Disk(why)) => {
                         Failed { why: format!("build `{build}` {why}"), disk: true, signal: None }
                     }
+                    Some(Ended::Interrupted) => other(format!("build `{build}` was ended with the run")),
                     _ => other(format!("build `{build}` timed out after {} s", limits.timeout.as_secs())),
                 });
             }
@@ -1238,11 +1264,12 @@ fn missing_toolchain(log: &str) -> Option<&str> {
 /// the way to its folder): a bot it gives a reason for is not built, and its outcome is that
 /// reason, with no log (see [`BuildOutcome::refused`]). `built` is told each outcome as it
 /// comes (a run cut short still knows what the builds before the cut did), and `steps` when
-/// each build starts and ends.
+/// each build starts and ends. A build is ended once `ending` says the run is (see
+/// [`run_until`]).
 pub fn build_all(
     sandbox: &Sandbox,
     bots: &[ToBuild],
-    (limits, out, stamp): (BuildLimits, &Path, u64),
+    (limits, out, stamp, ending): (BuildLimits, &Path, u64, &dyn Fn() -> bool),
     refuse: &mut dyn FnMut(&str) -> Option<String>,
     built: &mut dyn FnMut(&str, &BuildOutcome),
     steps: &dyn Fn(Step<'_>),
@@ -1263,7 +1290,7 @@ pub fn build_all(
                 let sharing: Vec<String> =
                     bots.iter().filter(|(_, b, f, _, _)| (b, f) == (build, folder)).map(|b| b.0.clone()).collect();
                 timed(&sharing, steps, || {
-                    run(sandbox, build, folder, limits, out, &free_log_name(out, name, stamp), earlier)
+                    run_until(sandbox, build, folder, limits, out, &free_log_name(out, name, stamp), earlier, ending)
                 })
             })
             .clone();
@@ -1428,6 +1455,27 @@ mod tests {
         Sandbox::new(crate::sandbox::SandboxMode::Require, Default::default())
             .or_else(|_| Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()))
             .unwrap()
+    }
+
+    /// A build is ended once the run is ending (SIGTERM sent to the arena alone, by a batch
+    /// system or `kill`, reaches no build), its outcome a problem that says why. The control:
+    /// the same build while the run goes on runs until its time-out ends it.
+    #[test]
+    fn a_build_is_ended_with_the_run() {
+        let (dir, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let sandbox = test_sandbox();
+        let limits = BuildLimits { timeout: Duration::from_secs(5), disk_bytes: 1 << 30 };
+        let earlier = Earlier { bot: "bob", growth: None, own: true };
+        // (The run ends once the build has begun: its box may take a while to make.)
+        let ending = || dir.path().join("started").exists();
+        let outcome =
+            run_until(&sandbox, "touch started; sleep 30", dir.path(), limits, out.path(), "a.log", earlier, &ending);
+        assert_eq!(outcome.problem.as_deref().map(|p| p.contains("was ended with the run")), Some(true), "{outcome:?}");
+        // The control.
+        std::fs::remove_file(dir.path().join("started")).unwrap();
+        let outcome = run(&sandbox, "touch started; sleep 30", dir.path(), limits, out.path(), "b.log", earlier);
+        assert!(dir.path().join("started").exists(), "the build ran");
+        assert_eq!(outcome.problem.as_deref().map(|p| p.contains("timed out after 5 s")), Some(true), "{outcome:?}");
     }
 
     /// A build whose own folder holds a hard link of a file outside it runs on a copy of its

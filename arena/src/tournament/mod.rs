@@ -95,7 +95,8 @@ pub enum TournamentError {
     /// A game or map problem.
     #[error(transparent)]
     Setup(#[from] crate::engine::SetupError),
-    /// Interrupted (Ctrl-C) while the bots were built: no version was recorded, nothing played.
+    /// Interrupted (Ctrl-C, SIGTERM, SIGHUP) while the bots were built: no version was recorded,
+    /// nothing played.
     #[error("interrupted while the bots were built: nothing was recorded")]
     Interrupted,
 }
@@ -769,7 +770,7 @@ pub struct Summary {
     /// Matches left for the next run because a bot that plays from its own files (no copy of
     /// its version could be kept) no longer fingerprinted as its recorded version.
     pub changed: usize,
-    /// Ctrl-C stopped the run before every match was played.
+    /// Ctrl-C, SIGTERM or SIGHUP stopped the run before every match was played.
     pub interrupted: bool,
     /// The shard this run played, if it was one.
     pub shard: Option<Shard>,
@@ -1751,6 +1752,7 @@ fn execute(
                     let outcome = runtime.block_on(play_one(shared, &m, cancel));
                     tell(Event::Ended(&m));
                     let outcome = match outcome {
+                        _ if cut_by_the_end(&outcome, cancel) => Some(Err(RefereeError::Cancelled)),
                         Ok(_) if !live.as_built(&m, tell) => None,
                         outcome => Some(outcome),
                     };
@@ -1787,6 +1789,43 @@ fn execute(
     })?;
     Ok(Executed { played, failed, unstarted, changed })
 }
+
+/// Whether the match that ended with `outcome` was cut short by the run's end (`cancel`: Ctrl-C,
+/// SIGTERM, SIGHUP), and is not to be recorded: its bots would stand charged with a crash, or
+/// the match with a failure, that were the run's end's, for good (a resume keeps what was
+/// recorded). So is every match that ends once the run is ending, played through or not (a
+/// resume plays it again), and one that ended with a bot killed by a signal a batch system
+/// sends each process of the job as it sends the arena its own (Slurm's time limit and
+/// `scancel`: SIGTERM, which a plain bot's keeper turns into SIGKILL; Ctrl-C's SIGINT to the
+/// terminal's process group), when the run is ending within a moment: the bot's death may be
+/// seen before the arena's own signal is.
+fn cut_by_the_end(outcome: &Result<(ResultLine, PlayedMatch), RefereeError>, cancel: &CancellationToken) -> bool {
+    let by_a_signal_sent_to_all = |line: &ResultLine| {
+        line.forfeits.iter().any(|f| {
+            let signal = match f.ended {
+                Some(crate::engine::Ending::Signal(s)) => Some(s),
+                Some(crate::engine::Ending::Exit(code)) => crate::engine::Ending::shell_signal(code),
+                _ => None,
+            };
+            f.reason == "crash" && signal.is_some_and(|s| ENDING_SIGNALS.contains(&s))
+        })
+    };
+    if !cancel.is_cancelled() && outcome.as_ref().is_ok_and(|(line, _)| by_a_signal_sent_to_all(line)) {
+        let waited = std::time::Instant::now();
+        while !cancel.is_cancelled() && waited.elapsed() < END_SEEN_WITHIN {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+    cancel.is_cancelled()
+}
+
+/// The signals that end a run (SIGINT, SIGTERM, SIGHUP) and SIGKILL, as a bot or a build
+/// killed by one may have been sent it with the arena (see [`cut_by_the_end`]).
+pub(crate) const ENDING_SIGNALS: [libc::c_int; 4] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGKILL];
+
+/// How long a match or a build ended by one of [`ENDING_SIGNALS`] waits for the run's own end to
+/// be seen, before it counts.
+pub(crate) const END_SEEN_WITHIN: Duration = Duration::from_millis(500);
 
 /// Step 4, record: saves a match's replay (and its bots' log), reports it, then appends its
 /// result line: the replay is on disk before the line that names it. `map` is the map's name.
@@ -2311,7 +2350,29 @@ fn make_folders_private(dir: &std::fs::File) -> usize {
 /// killed leaves it to the next command that locks the league ([`make_private`]).
 struct WayToCopies {
     league: PathBuf,
-    _held: std::fs::File,
+    _held: Arc<std::fs::File>,
+}
+
+/// The ways this process holds open (each league's folder and its shared hold), for
+/// [`close_ways`].
+static OPEN_WAYS: Mutex<Vec<(PathBuf, Arc<std::fs::File>)>> = Mutex::new(Vec::new());
+
+/// Closes every way to a league's copies this process holds open (where it is the last holder),
+/// as their drops would: for a process about to exit at once (a second Ctrl-C or SIGTERM while
+/// it ends), which runs no drop. Its bots end with it.
+pub fn close_ways() {
+    close_ways_of(&|_| true);
+}
+
+/// [`close_ways`], for the leagues `which` takes (the tests' own, as tests run side by side).
+fn close_ways_of(which: &dyn Fn(&Path) -> bool) {
+    let mut open = OPEN_WAYS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let (closing, kept) = std::mem::take(&mut *open).into_iter().partition(|(league, _)| which(league));
+    *open = kept;
+    drop(open);
+    for (league, held) in closing {
+        close_way(&league, &held);
+    }
 }
 
 impl WayToCopies {
@@ -2338,6 +2399,11 @@ impl WayToCopies {
         if unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_SH) } != 0 {
             return Err(TournamentError::io(&league.join(".way"), std::io::Error::last_os_error()));
         }
+        let held = Arc::new(held);
+        OPEN_WAYS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push((league.to_path_buf(), Arc::clone(&held)));
         let way = WayToCopies { league: league.to_path_buf(), _held: held };
         let top = std::fs::OpenOptions::new()
             .read(true)
@@ -2386,21 +2452,30 @@ fn way_folders(top: std::fs::File) -> Vec<std::fs::File> {
 
 impl Drop for WayToCopies {
     fn drop(&mut self) {
-        use std::os::fd::AsRawFd;
-        use std::os::unix::fs::OpenOptionsExt;
-        // The last holder closes it: another's shared hold (a shard beside) keeps it open.
-        let Ok(last) = open_lock(&self.league.join(".way"), false) else { return };
-        // SAFETY: flock on descriptors we own (our shared hold let go first).
-        unsafe { libc::flock(self._held.as_raw_fd(), libc::LOCK_UN) };
-        if unsafe { libc::flock(last.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            return;
-        }
-        let Ok(top) = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_DIRECTORY).open(&self.league) else {
-            return;
-        };
-        for dir in way_folders(top) {
-            others_may(&dir, 0o001, false);
-        }
+        OPEN_WAYS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .retain(|(_, held)| !Arc::ptr_eq(held, &self._held));
+        close_way(&self.league, &self._held);
+    }
+}
+
+/// Lets go of the shared hold `held` on the way to `league`'s copies, and closes the way where
+/// no other holder keeps it open (a shard beside).
+fn close_way(league: &Path, held: &std::fs::File) {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::OpenOptionsExt;
+    let Ok(last) = open_lock(&league.join(".way"), false) else { return };
+    // SAFETY: flock on descriptors we own (our shared hold let go first).
+    unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_UN) };
+    if unsafe { libc::flock(last.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        return;
+    }
+    let Ok(top) = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_DIRECTORY).open(league) else {
+        return;
+    };
+    for dir in way_folders(top) {
+        others_may(&dir, 0o001, false);
     }
 }
 
@@ -2965,6 +3040,38 @@ mod tests {
         assert_eq!(mode(&version), 0o701, "kept open by the second holder");
         drop(second);
         assert_eq!((mode(&out), mode(&version)), (0o700, 0o700), "closed by the last");
+    }
+
+    /// A process that exits at once (a second Ctrl-C or SIGTERM while a run ends), running no
+    /// drop, closes the ways it holds first ([`close_ways`]). The control: a way whose holder
+    /// is gone without its drop (as after `kill -9`) stays open.
+    #[test]
+    fn a_process_exiting_at_once_closes_the_ways_it_holds() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().mode() & 0o777;
+        let league = |name: &str| {
+            let out = dir.path().join(name);
+            std::fs::create_dir_all(out.join("versions/ann/0123456789abcdef")).unwrap();
+            for folder in [out.clone(), out.join("versions"), out.join("versions/ann")] {
+                std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o700)).unwrap();
+            }
+            out
+        };
+        let (closed, control) = (league("closed"), league("control"));
+        let way = WayToCopies::open(&closed).unwrap();
+        let held = WayToCopies::open(&control).unwrap();
+        // (The control's holder gone without its drop: out of the list `close_ways` reads.)
+        OPEN_WAYS.lock().unwrap().retain(|(league, _)| league != &control);
+        std::mem::forget(held);
+        assert_eq!((mode(&closed), mode(&control)), (0o701, 0o701));
+        close_ways_of(&|league| league == closed);
+        assert_eq!(mode(&closed.join("versions/ann")), 0o700, "closed before the exit");
+        assert_eq!(mode(&control.join("versions/ann")), 0o701, "the control: left open");
+        // (Its drop, should it run after all, closes nothing it should not.)
+        drop(way);
+        assert_eq!(mode(&closed), 0o700);
     }
 
     /// A link planted where a lock goes (beside the league, or in it, where a student's build

@@ -761,14 +761,16 @@ pub fn build_folder(config: &TournamentConfig, bot: &BotEntry) -> PathBuf {
 /// [`prepare`]) is built again until they stay as its build found them, this many times in all.
 pub const MAX_BUILDS: u32 = 3;
 
-/// Whether the run was interrupted by the time `builds` ended. Ctrl-C ends the builds with the
-/// arena: a build it ended is no version of its bot (the student's failure, for good). A build
-/// that ended by SIGINT waits a moment for the arena's own to be seen; one that raised it
-/// itself, the arena never interrupted, failed.
+/// Whether the run was interrupted by the time `builds` ended. Ctrl-C, SIGTERM and SIGHUP end
+/// the builds with the arena: a build they ended is no version of its bot (the student's
+/// failure, for good). A build that ended by one of them (or SIGKILL: a plain build's keeper
+/// ends it so when sent SIGTERM with the arena, as Slurm sends it to each process of a job)
+/// waits a moment for the arena's own to be seen; one that raised it itself, the arena never
+/// interrupted, failed.
 fn cut_short<'a>(mut builds: impl Iterator<Item = &'a BuildOutcome>, interrupted: &dyn Fn() -> bool) -> bool {
-    if builds.any(|b| b.signal == Some(libc::SIGINT)) {
+    if builds.any(|b| b.signal.is_some_and(|s| super::ENDING_SIGNALS.contains(&s))) {
         let waited = std::time::Instant::now();
-        while !interrupted() && waited.elapsed() < std::time::Duration::from_millis(500) {
+        while !interrupted() && waited.elapsed() < super::END_SEEN_WITHIN {
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
     }
@@ -779,8 +781,9 @@ fn cut_short<'a>(mut builds: impl Iterator<Item = &'a BuildOutcome>, interrupted
 /// and folder), fingerprints it and records the version in `history`. A bot whose new version
 /// cannot play keeps standing on its last good version (`runnable: false`: its files no longer
 /// hold it, so its missing matches wait); one with no good version at all cannot play (the
-/// returned failures say why). `None` when `interrupted` (the run's Ctrl-C) says the run was
-/// interrupted by the time the builds ended: nothing is recorded then.
+/// returned failures say why). `None` when `interrupted` (the run's Ctrl-C, SIGTERM or SIGHUP)
+/// says the run was interrupted by the time the builds ended: nothing is recorded then (a build
+/// under way is ended then, and no other starts).
 pub fn prepare(
     config: &TournamentConfig,
     sandbox: &Sandbox,
@@ -847,6 +850,10 @@ pub fn prepare(
     let mut git_before: BTreeMap<String, Option<submission::GitState>> = BTreeMap::new();
     let git_now = |entry: &BotEntry| submission::folder(entry).and_then(|f| submission::git_state(&f, base));
     let mut refuse = |name: &str| {
+        // (No build starts once the run is ending: it records none.)
+        if interrupted() {
+            return Some("not built: the run was ended".to_string());
+        }
         let why = config.bots.iter().find(|b| b.name == name).and_then(linked).map(|l| l.to_string());
         let shared = to_build.iter().find(|(n, _, _, _, _)| n == name).map(|(_, c, d, _, _)| (c, d));
         for (other, _, _, _, _) in to_build.iter().filter(|(_, c, d, _, _)| why.is_none() && Some((c, d)) == shared) {
@@ -876,7 +883,8 @@ pub fn prepare(
         unrecorded.builds.insert(name.to_string(), Some(noted));
         unrecorded.write(&marker);
     };
-    let builds = build::build_all(sandbox, &to_build, (config.build_limits(), out, now), &mut refuse, &mut note, steps);
+    let limits = (config.build_limits(), out, now, interrupted);
+    let builds = build::build_all(sandbox, &to_build, limits, &mut refuse, &mut note, steps);
     if cut_short(builds.values(), interrupted) {
         return None;
     }
@@ -962,7 +970,7 @@ pub fn prepare(
                 let log = build::free_log_name(out, &entry.name, now);
                 let earlier = build::Earlier { bot: &entry.name, growth: h.build_growth, own: true };
                 let outcome = build::timed(std::slice::from_ref(&entry.name), steps, || {
-                    build::run(sandbox, command, dir, config.build_limits(), out, &log, earlier)
+                    build::run_until(sandbox, command, dir, config.build_limits(), out, &log, earlier, interrupted)
                 });
                 runs += 1;
                 if let Some(growth) = outcome.growth {

@@ -33,7 +33,7 @@ pub fn run(args: CheckBotArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     let game = games.get(&args.game)?;
     can_check(game)?;
     let sandbox = args.sandbox.sandbox()?;
-    let cancel = super::cancel_on_ctrl_c("interrupted: ending the bot")?;
+    let cancel = super::signals::cancel_on_signals("ending the bot")?;
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     // The limits of a duel given the same flags, on its clock (`cpu` unless `--clock` says
     // otherwise), so that check-bot and a duel agree on whether a bot is late.

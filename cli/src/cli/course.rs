@@ -100,7 +100,7 @@ pub fn test(args: TestArgs) -> anyhow::Result<ExitCode> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     refuse_what_the_bot_would_see(&tests, &outputs, &args.bot, &cases, &sandbox)?;
-    let cancel = super::cancel_on_ctrl_c("interrupted: ending the bot")?;
+    let cancel = super::signals::cancel_on_signals("ending the bot")?;
     // Like the course's own checker: wall time, unless asked otherwise.
     let clock = (args.clock.clock.unwrap_or(ClockKind::Wall), args.clock.backstop_factor);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;

@@ -100,7 +100,7 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     if let Some(claim) = &claim {
         arena::referee::cpus::pin_slot(claim.cpus(), 0);
     }
-    let cancel = super::cancel_on_ctrl_c("interrupted: ending the bots")?;
+    let cancel = super::signals::cancel_on_signals("ending the bots")?;
     let sandbox = args.sandbox.sandbox()?;
     let played = runtime.block_on(play_match(game.name(), state, &bots, &limits, seed, &sandbox, &cancel))?;
     if let Some(path) = &replay_path {

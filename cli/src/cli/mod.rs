@@ -15,11 +15,13 @@ macro_rules! say {
     }};
 }
 
-/// Prints a line to stderr with every control character shown visibly, as [`say!`] does.
+/// Prints a line to stderr with every control character shown visibly, as [`say!`] does. A
+/// stderr that cannot be written (a terminal hung up: SIGHUP ends a run cleanly) is no error.
 macro_rules! tell {
     ($($arg:tt)*) => {{
+        use std::io::Write as _;
         let line = format!($($arg)*);
-        eprintln!("{}", arena::safe_text::terminal_lines(&line));
+        let _ = writeln!(std::io::stderr(), "{}", arena::safe_text::terminal_lines(&line));
     }};
 }
 
@@ -30,6 +32,7 @@ mod duel;
 mod new_bot;
 mod play;
 mod replay;
+pub mod signals;
 mod simulate;
 mod tournament;
 
@@ -39,7 +42,6 @@ use std::process::ExitCode;
 
 use arena::engine::{LimitChoices, Limits, Registry};
 use clap::{Arg, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
-use tokio_util::sync::CancellationToken;
 use tracing_subscriber::EnvFilter;
 
 /// The game played where none is named (`--game`'s default in `duel`, `new-bot`, `check-bot`).
@@ -810,27 +812,6 @@ impl ShownBar {
             None => write(),
         }
     }
-}
-
-/// A token cancelled on the first Ctrl-C (after printing `message` to stderr). A small thread
-/// waits for the signal, so the work itself can run on any runtime or thread.
-pub fn cancel_on_ctrl_c(message: &'static str) -> anyhow::Result<CancellationToken> {
-    let cancel = CancellationToken::new();
-    let on_signal = cancel.clone();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    // Register the handler before returning, so that no early Ctrl-C is missed.
-    let signal =
-        runtime.block_on(async { tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()) })?;
-    std::thread::spawn(move || {
-        let mut signal = signal;
-        runtime.block_on(async move {
-            if signal.recv().await.is_some() {
-                ShownBar::global().suspend(|| eprintln!("{message}"));
-                on_signal.cancel();
-            }
-        });
-    });
-    Ok(cancel)
 }
 
 /// Logs (at debug level) the arena's own peak memory, so that tests and users can check it

@@ -238,17 +238,19 @@ fn load_config(path: &Path) -> anyhow::Result<TournamentConfig> {
 
 /// Runs `arena tournament`.
 pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
+    // (Before any work: a signal during it is seen once the run starts, which then plays nothing.)
+    let cancel = super::signals::cancel_on_signals("starting no new matches, ending running bots")?;
     let (config, out, options) = resolve(&args)?;
-    let cancel = super::cancel_on_ctrl_c("interrupted: starting no new matches, ending running bots")?;
     let games = arena::games::registry();
     let console = Console::new(&out, &games);
     let summary = tour::run(config, &out, &options, &games, &console, cancel);
     console.done();
     if let Err(tour::TournamentError::Interrupted) = summary {
         tell!(
-            "interrupted while the bots were built: no version recorded, no match played; run the same command again"
+            "{} while the bots were built: no version recorded, no match played; run the same command again",
+            super::signals::word()
         );
-        return Ok(ExitCode::from(130));
+        return Ok(ExitCode::from(super::signals::status()));
     }
     let summary = summary?;
     let changed = if summary.changed > 0 {
@@ -285,11 +287,12 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     }
     if summary.interrupted {
         tell!(
-            "interrupted: resume with `{} tournament --resume {}`",
+            "{}: resume with `{} tournament --resume {}`",
+            super::signals::word(),
             super::arena_command(),
             arena::safe_text::path_word(&from_here(&summary.out))
         );
-        return Ok(ExitCode::from(130));
+        return Ok(ExitCode::from(super::signals::status()));
     }
     if !summary.failed.is_empty() {
         eprintln!("{} matches could not be played", summary.failed.len());
@@ -301,6 +304,8 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
 /// Runs `arena build`: builds and fingerprints the bots and writes the league's record, so
 /// that shards can play it.
 pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
+    // (As a run's: the builds ended, nothing recorded.)
+    let cancel = super::signals::cancel_on_signals("ending the builds")?;
     let mut targs = args.tournament;
     // Flags of a run, not of a build: said rather than silently ignored.
     let run_only = [
@@ -337,7 +342,13 @@ pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     options.prepare_only = true;
     let games = arena::games::registry();
     let console = Console::new(&out, &games);
-    let summary = tour::run(config, &out, &options, &games, &console, tokio_util::sync::CancellationToken::new())?;
+    let summary = tour::run(config, &out, &options, &games, &console, cancel);
+    console.done();
+    if let Err(tour::TournamentError::Interrupted) = summary {
+        tell!("{} while the bots were built: no version recorded; run the same command again", super::signals::word());
+        return Ok(ExitCode::from(super::signals::status()));
+    }
+    let summary = summary?;
     let record = TournamentRecord::load(&out, &arena::games::registry())?;
     // One line per bot, whatever its name or why it cannot play quotes (a file name in a
     // student's folder).

@@ -1,0 +1,126 @@
+//! The signals that end a command as Ctrl-C does: `SIGINT` (Ctrl-C), `SIGTERM` (a batch
+//! system's time limit or `scancel`, a pod deleted or evicted, `kill`) and `SIGHUP` (the
+//! terminal or the SSH session closed). The first cancels the command's token: no new match
+//! starts, the running bots are ended, what finished is kept, and the command exits with status
+//! 128 + the signal's number (130, 143, 129). A second one while it ends stops the process at
+//! once, with that status too.
+
+use std::io::Write as _;
+use std::sync::atomic::{AtomicI32, Ordering};
+
+use tokio::signal::unix::{signal, SignalKind};
+use tokio_util::sync::CancellationToken;
+
+/// The signals handled: number, name, and what the first one does to the command, in a word.
+const SIGNALS: [(libc::c_int, &str, &str); 3] = [
+    (libc::SIGINT, "SIGINT", "interrupted"),
+    (libc::SIGTERM, "SIGTERM", "terminated"),
+    (libc::SIGHUP, "SIGHUP", "hung up"),
+];
+
+/// The first signal received (0 while none was).
+static FIRST: AtomicI32 = AtomicI32::new(0);
+
+/// The first of [`SIGNALS`] this process received, if any.
+pub fn received() -> Option<libc::c_int> {
+    Some(FIRST.load(Ordering::SeqCst)).filter(|&s| s != 0)
+}
+
+/// The status a command ended by the first signal exits with: 128 + its number (130 for
+/// Ctrl-C, 143 for SIGTERM, 129 for SIGHUP), as a shell reports a command it killed.
+pub fn status() -> u8 {
+    status_of(received().unwrap_or(libc::SIGINT))
+}
+
+fn status_of(signal: libc::c_int) -> u8 {
+    u8::try_from(128 + signal).unwrap_or(u8::MAX)
+}
+
+/// What the first signal did to the command, in a word: "interrupted" (Ctrl-C, and where none
+/// was received), "terminated", "hung up".
+pub fn word() -> &'static str {
+    let first = received().unwrap_or(libc::SIGINT);
+    SIGNALS.iter().find(|s| s.0 == first).map_or("interrupted", |s| s.2)
+}
+
+/// A token cancelled on the first of SIGINT, SIGTERM and SIGHUP, after `what` (what the command
+/// does then: "starting no new matches, ending running bots") is printed to stderr after the
+/// signal's word and name: `terminated (SIGTERM): starting no new matches, …`. A second one
+/// while the command ends exits at once with status 128 + its number, after closing the way a
+/// root arena without a box opened to its league's copies ([`arena::tournament::close_ways`]):
+/// its bots end with it (each dies with the arena), its files were each written whole (a
+/// replay or a page renamed into place, a result line appended and synced) or not at all, and
+/// `--resume` goes on. A small thread waits for the signals, so that the work itself can run on
+/// any runtime or thread; the handlers are registered before this returns, so that no early
+/// signal is missed (nor, as the first process of a container, ignored: a process with a PID of
+/// 1 gets no signal it has no handler for). A signal the arena was started ignoring (`nohup`,
+/// a shell script's `arena … &` for SIGINT) stays ignored.
+pub fn cancel_on_signals(what: &'static str) -> anyhow::Result<CancellationToken> {
+    let cancel = CancellationToken::new();
+    let on_signal = cancel.clone();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    // (`nohup arena tournament …` outlives its terminal, as it did.)
+    let handled: Vec<usize> = (0..SIGNALS.len()).filter(|&i| !ignored(SIGNALS[i].0)).collect();
+    let mut streams = runtime.block_on(async {
+        handled.iter().map(|&i| signal(SignalKind::from_raw(SIGNALS[i].0))).collect::<std::io::Result<Vec<_>>>()
+    })?;
+    std::thread::spawn(move || {
+        runtime.block_on(async move {
+            let first = next(&mut streams, &handled).await;
+            FIRST.store(first, Ordering::SeqCst);
+            // (Cancelled before anything is written: after SIGHUP the terminal may be gone, and
+            // a write to it fail.)
+            on_signal.cancel();
+            let (name, word) = names(first);
+            super::ShownBar::global().suspend(|| say_on_stderr(&format!("{word} ({name}): {what}")));
+            let second = next(&mut streams, &handled).await;
+            let status = status_of(second);
+            say_on_stderr(&format!("{} while ending: stopping at once (status {status})", names(second).0));
+            arena::tournament::close_ways();
+            std::process::exit(i32::from(status));
+        });
+    });
+    Ok(cancel)
+}
+
+/// Whether `signal` is ignored (`SIG_IGN`), as the arena was started.
+fn ignored(signal: libc::c_int) -> bool {
+    // SAFETY: sigaction with no new action only reads the current one into `old`.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut old) == 0 && old.sa_sigaction == libc::SIG_IGN
+    }
+}
+
+/// The next signal of `streams`: one for each of [`SIGNALS`] whose index `handled` lists.
+async fn next(streams: &mut [tokio::signal::unix::Signal], handled: &[usize]) -> libc::c_int {
+    // (Each stream polled registers to be woken: all of them, until one is ready.)
+    let i = std::future::poll_fn(|cx| match streams.iter_mut().position(|s| s.poll_recv(cx).is_ready()) {
+        Some(i) => std::task::Poll::Ready(i),
+        None => std::task::Poll::Pending,
+    })
+    .await;
+    SIGNALS[handled[i]].0
+}
+
+/// The name and the word of `signal`, one of [`SIGNALS`].
+fn names(signal: libc::c_int) -> (&'static str, &'static str) {
+    SIGNALS.iter().find(|s| s.0 == signal).map_or(("a signal", "interrupted"), |s| (s.1, s.2))
+}
+
+/// Writes `line` and a newline to stderr; a stderr that cannot be written (the terminal hung
+/// up) is no error.
+fn say_on_stderr(line: &str) {
+    let _ = writeln!(std::io::stderr(), "{}", arena::safe_text::terminal_lines(line));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_status_is_128_and_the_signal() {
+        assert_eq!([libc::SIGINT, libc::SIGTERM, libc::SIGHUP].map(status_of), [130, 143, 129]);
+        assert_eq!(names(libc::SIGTERM), ("SIGTERM", "terminated"));
+    }
+}

@@ -1,0 +1,372 @@
+//! The signals that end a run as Ctrl-C does, through the real binary: SIGTERM (a batch
+//! system's time limit or `scancel`, a pod deleted), SIGHUP (the terminal or SSH session
+//! closed), a second signal while the run ends, the arena as a container's first process.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use arena_e2e::*;
+use serde_json::Value;
+
+/// The bots of these tests: the slow one answers each TICK after `marker` seconds (the marker
+/// tells its processes from other tests').
+fn slow_bots(marker: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("slow", format!("{} {marker}", script("slowpoke.sh"))),
+        ("greedy", bin("greedy")),
+        ("waiter", bin("waiter")),
+        ("random", bin("random")),
+    ]
+}
+
+/// A league config of `bots` on fire.txt in `dir` (12 matches for 4 bots).
+fn config(dir: &Path, bots: &[(&str, String)]) -> PathBuf {
+    config_file(&dir.join("league.toml"), "seed = 5\ngames = 1", &["fire.txt"], bots)
+}
+
+/// `arena tournament ARGS`, its stderr written to `stderr`.
+fn spawn(args: &[&str], stderr: &Path) -> Child {
+    Command::new(bin("arena"))
+        .current_dir(root())
+        .arg("tournament")
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(stderr).unwrap())
+        .spawn()
+        .unwrap()
+}
+
+fn result_lines(dir: &Path) -> usize {
+    std::fs::read_to_string(dir.join("results.jsonl")).map_or(0, |t| t.lines().count())
+}
+
+/// The command line of process `pid` (empty once it has ended, or is a zombie).
+fn cmdline(pid: u32) -> String {
+    std::fs::read(format!("/proc/{pid}/cmdline"))
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .unwrap_or_default()
+}
+
+/// Every process below `pid` (its children, theirs, …): the bots of a run and their keepers.
+fn descendants(pid: u32) -> Vec<u32> {
+    let mut all = Vec::new();
+    let mut next = vec![pid];
+    while let Some(p) = next.pop() {
+        for task in std::fs::read_dir(format!("/proc/{p}/task")).into_iter().flatten().flatten() {
+            let children = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+            for child in children.split_whitespace().filter_map(|c| c.parse::<u32>().ok()) {
+                all.push(child);
+                next.push(child);
+            }
+        }
+    }
+    all
+}
+
+/// Waits until the run `child` (into `out`) has recorded a result and a bot whose command line
+/// holds `marker` is playing; returns the processes below it then.
+fn playing(child: &mut Child, out: &Path, marker: &str) -> Vec<u32> {
+    let start = Instant::now();
+    loop {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before the signal");
+        assert!(start.elapsed() < Duration::from_secs(90), "no slow match playing after a result");
+        let below = descendants(child.id());
+        if result_lines(out) >= 1 && below.iter().any(|&p| cmdline(p).contains(marker)) {
+            return below;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The exit status of `child`, waiting up to `within`; `None` if it is still running then.
+fn ends_within(child: &mut Child, within: Duration) -> Option<ExitStatus> {
+    let start = Instant::now();
+    while start.elapsed() < within {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    None
+}
+
+fn kill(pid: u32, signal: libc::c_int) {
+    // SAFETY: kill has no memory preconditions; the pid is one this test started (or below it).
+    unsafe { libc::kill(pid as libc::pid_t, signal) };
+}
+
+fn mode_of(path: &Path) -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).unwrap().mode() & 0o7777
+}
+
+/// The league's folder, `versions/` and each bot's and version's folder: the way to the copies.
+fn way_folders(league: &Path) -> Vec<PathBuf> {
+    let mut folders = vec![league.to_path_buf(), league.join("versions")];
+    for bot in std::fs::read_dir(league.join("versions")).unwrap().flatten() {
+        folders.push(bot.path());
+        folders.extend(std::fs::read_dir(bot.path()).unwrap().flatten().map(|v| v.path()));
+    }
+    folders
+}
+
+/// Each result line of `league` whole (JSON, a newline at its end), each naming a replay that
+/// is there; no bot was charged with a crash; and, for a run that ended cleanly, no temporary
+/// file is left among the replays (one killed may leave the replay it was writing, which the
+/// next run removes).
+fn results_intact(league: &Path, cleanly: bool) -> usize {
+    let text = std::fs::read_to_string(league.join("results.jsonl")).unwrap();
+    assert!(text.is_empty() || text.ends_with('\n'), "a torn last line: {text}");
+    for line in text.lines() {
+        let result: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        let replay = result["replay"].as_str().unwrap();
+        assert!(league.join(replay).is_file(), "{replay} is missing");
+        assert!(!line.contains("\"crash\""), "a bot charged with a crash the run's end made: {line}");
+    }
+    let temporary = std::fs::read_dir(league.join("replays"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp"))
+        .count();
+    assert!(temporary == 0 || !cleanly, "a half-written replay is left");
+    text.lines().count()
+}
+
+/// Whether this test runs as root with `setpriv`: a root arena without a box (`--sandbox
+/// plain`) runs each bot as a user of its own, and opens the way to the copies for them.
+fn root_with_setpriv() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    let setpriv = Command::new("setpriv").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !root || !setpriv {
+        eprintln!("not root, or no setpriv: the way to the copies (a root arena's without a box) is not checked");
+    }
+    root && setpriv
+}
+
+/// SIGTERM (a batch system's time limit or `scancel`, a pod deleted) and SIGHUP (the terminal
+/// or SSH session closed) end a run as Ctrl-C does: no new match starts, the running bots are
+/// ended, every result written so far is whole, the command exits at once with 128 + the
+/// signal's number, saying so, and `--resume` completes the league. A root arena without a box
+/// (`--sandbox plain`) closes the way it opened to its bots' copies. The control: SIGKILL,
+/// which no handler sees (as SIGTERM and SIGHUP killed the arena before), leaves that way open
+/// until the next command locks the league; the bots end with the arena either way (each dies
+/// with it).
+#[test]
+fn sigterm_and_sighup_end_a_run_as_ctrl_c_does() {
+    let root = root_with_setpriv();
+    let dir = tempfile::tempdir().unwrap();
+    // (Others may pass through to the league, as the way needs.)
+    std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let marker = "0.0431";
+    let cfg = config(dir.path(), &slow_bots(marker)).display().to_string();
+    let sandbox = if root { "plain" } else { "auto" };
+    for (signal, name, status) in
+        [(libc::SIGTERM, "terminated (SIGTERM)", 143), (libc::SIGHUP, "hung up (SIGHUP)", 129), (libc::SIGKILL, "", 0)]
+    {
+        let league = dir.path().join(format!("league-{signal}"));
+        let stderr_file = dir.path().join(format!("stderr-{signal}"));
+        let out = league.display().to_string();
+        let mut child = spawn(&["--config", &cfg, "--out", &out, "-j", "2", "--sandbox", sandbox], &stderr_file);
+        let bots: Vec<(u32, String)> = playing(&mut child, &league, marker)
+            .into_iter()
+            .map(|p| (p, cmdline(p)))
+            .filter(|(_, c)| !c.is_empty())
+            .collect();
+        if root {
+            assert_eq!(mode_of(&league) & 0o001, 0o001, "the way is open while the run plays");
+        }
+        let signalled = Instant::now();
+        kill(child.id(), signal);
+        let ended = ends_within(&mut child, Duration::from_secs(15)).expect("the run ended");
+        let took = signalled.elapsed();
+        let stderr = std::fs::read_to_string(&stderr_file).unwrap();
+        if signal == libc::SIGKILL {
+            assert_eq!(std::os::unix::process::ExitStatusExt::signal(&ended), Some(libc::SIGKILL));
+        } else {
+            assert_eq!(ended.code(), Some(status), "{stderr}");
+            assert!(took < Duration::from_secs(10), "ended at once, not after its matches: {took:?}");
+            assert!(stderr.contains(&format!("{name}: starting no new matches, ending running bots")), "{stderr}");
+            let word = &name[..name.find(" (").unwrap()];
+            assert!(stderr.contains(&format!("{word}: resume with `")), "{stderr}");
+        }
+        // No bot is left, nor its keeper or box (by pid and command line: a pid taken again
+        // since runs something else).
+        let start = Instant::now();
+        while let Some((left, command)) = bots.iter().find(|(p, command)| cmdline(*p) == *command) {
+            assert!(start.elapsed() < Duration::from_secs(10), "{left} left running: {command}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let done = results_intact(&league, signal != libc::SIGKILL);
+        assert!(done < 12, "stopped early ({done} of 12)");
+        if signal != libc::SIGKILL {
+            assert_eq!(leaderboard(&league)["matches"].as_u64(), Some(done as u64), "the leaderboard of what finished");
+        }
+        if root {
+            let open: Vec<_> = way_folders(&league).into_iter().filter(|f| mode_of(f) & 0o001 != 0).collect();
+            if signal == libc::SIGKILL {
+                assert!(!open.is_empty(), "the control: SIGKILL leaves the way open");
+            } else {
+                assert!(open.is_empty(), "the way is closed: {open:?} open");
+            }
+        }
+        let (stdout, stderr) = {
+            let run = arena(&["tournament", "--resume", &out]);
+            assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+            (String::from_utf8_lossy(&run.stdout).into_owned(), String::from_utf8_lossy(&run.stderr).into_owned())
+        };
+        assert!(stdout.contains(&format!("{done} kept")), "what finished is kept: {stdout}\n{stderr}");
+        assert_eq!(results_intact(&league, true), 12, "the resume completes the league");
+        if root {
+            assert!(way_folders(&league).iter().all(|f| mode_of(f) & 0o001 == 0), "closed after the resume");
+        }
+    }
+}
+
+/// A batch system that ends a job sends SIGTERM to each of its processes, the bots too, in no
+/// set order (Slurm's time limit and `scancel`): a bot that dies of it before the arena sees
+/// its own is no crash of the bot's, and the match is not recorded (a resume plays it again).
+/// The control: the same signal to the bots alone, the arena not ending, is recorded as their
+/// crash: what the arena recorded when the bots' deaths came first (reproduced with SIGINT to
+/// the bots 50 ms before the arena's: matches recorded as both bots' crashes, 1 of 5 results
+/// without a box, 2 of 6 in boxes).
+#[test]
+fn a_bot_ended_with_the_whole_job_is_charged_with_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = "0.0433";
+    let cfg = config(dir.path(), &slow_bots(marker)).display().to_string();
+    for whole_job in [true, false] {
+        let league = dir.path().join(format!("league-{whole_job}"));
+        let stderr_file = dir.path().join(format!("stderr-{whole_job}"));
+        let out = league.display().to_string();
+        let mut child = spawn(&["--config", &cfg, "--out", &out, "-j", "2"], &stderr_file);
+        let bots = playing(&mut child, &league, marker);
+        for &bot in &bots {
+            kill(bot, libc::SIGTERM);
+        }
+        if whole_job {
+            // (As a batch system signals the processes one by one: the arena a moment after.)
+            std::thread::sleep(Duration::from_millis(50));
+            kill(child.id(), libc::SIGTERM);
+            let ended = ends_within(&mut child, Duration::from_secs(15)).expect("the run ended");
+            let stderr = std::fs::read_to_string(&stderr_file).unwrap();
+            assert_eq!(ended.code(), Some(143), "{stderr}");
+            results_intact(&league, true);
+        } else {
+            // The control: the slow bot's match ends with its crash, recorded.
+            let start = Instant::now();
+            while !std::fs::read_to_string(league.join("results.jsonl")).unwrap_or_default().contains("\"crash\"") {
+                assert!(start.elapsed() < Duration::from_secs(30), "the control: no crash recorded");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            kill(child.id(), libc::SIGTERM);
+            assert_eq!(ends_within(&mut child, Duration::from_secs(15)).and_then(|s| s.code()), Some(143));
+            let text = std::fs::read_to_string(league.join("results.jsonl")).unwrap();
+            assert!(text.contains("killed by signal SIGTERM"), "the control: {text}");
+        }
+    }
+}
+
+/// A second signal while the run ends stops it at once, with 128 + that signal's number and a
+/// line that says so: here a shard that waits for its league's folder, held alone by another
+/// command (it sees the first signal only once it has the folder, up to 2 minutes later). The
+/// control: the first signal alone leaves it waiting.
+#[test]
+fn a_second_signal_while_ending_stops_at_once() {
+    use std::os::fd::AsRawFd;
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), &slow_bots("0.0435")).display().to_string();
+    let league = dir.path().join("league");
+    let out = league.display().to_string();
+    let built = arena(&["build", &cfg, "--out", &out]);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    // The folder held alone, signed as a run signs it.
+    let lock = std::fs::OpenOptions::new().read(true).write(true).open(league.join(".lock")).unwrap();
+    // SAFETY: flock on a descriptor this test owns.
+    assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) }, 0);
+    std::fs::write(league.join(".lock"), format!("pid {}", std::process::id())).unwrap();
+    let stderr_file = dir.path().join("stderr");
+    let mut child = spawn(&["--resume", &out, "--shard", "1/2"], &stderr_file);
+    let stderr = || std::fs::read_to_string(&stderr_file).unwrap_or_default();
+    let start = Instant::now();
+    while !stderr().contains("waiting up to") {
+        assert!(start.elapsed() < Duration::from_secs(60), "the shard never waited: {}", stderr());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    kill(child.id(), libc::SIGTERM);
+    while !stderr().contains("terminated (SIGTERM)") {
+        assert!(start.elapsed() < Duration::from_secs(60), "the signal was not seen: {}", stderr());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // The control.
+    assert!(ends_within(&mut child, Duration::from_secs(1)).is_none(), "still waiting: {}", stderr());
+    kill(child.id(), libc::SIGHUP);
+    let ended = ends_within(&mut child, Duration::from_secs(5)).expect("stopped at once");
+    assert_eq!(ended.code(), Some(129), "{}", stderr());
+    assert!(stderr().contains("SIGHUP while ending: stopping at once (status 129)"), "{}", stderr());
+    drop(lock);
+    // Nothing was played; the shard runs as usual.
+    let run = arena(&["tournament", "--resume", &out, "--shard", "1/2"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+}
+
+/// As the first process of a container (a Kubernetes pod's `command` is PID 1 of its PID
+/// namespace), the arena ends on SIGTERM as elsewhere: the kernel gives such a process no
+/// signal it has no handler for, so before, SIGTERM was dropped and the run went on after its
+/// pod's deletion until SIGKILL, 30 s later (reproduced: it played on to its end). The
+/// control: a first process without a handler (`sleep`) ignores the same SIGTERM.
+#[test]
+fn as_a_container_s_first_process_sigterm_ends_the_run() {
+    let unshare = |args: &[&str]| {
+        Command::new("unshare")
+            .args(["--pid", "--fork", "--kill-child"])
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+    };
+    let offered = unshare(&["true"]).and_then(|mut c| c.wait()).is_ok_and(|s| s.success());
+    if !offered {
+        eprintln!("no PID namespace can be made here (unshare --pid): not checked");
+        return;
+    }
+    // The PID 1 below `unshare` whose command line holds `what`.
+    let first_process = |child: &mut Child, what: &str| {
+        let start = Instant::now();
+        loop {
+            assert!(start.elapsed() < Duration::from_secs(90), "{what} never started");
+            if let Some(&p) = descendants(child.id()).iter().find(|&&p| cmdline(p).contains(what)) {
+                let status = std::fs::read_to_string(format!("/proc/{p}/status")).unwrap_or_default();
+                if status.lines().any(|l| l.starts_with("NSpid:") && l.trim_end().ends_with("\t1")) {
+                    return p;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    // The control.
+    let mut sleeper = unshare(&["sleep", "60"]).unwrap();
+    let sleep = first_process(&mut sleeper, "sleep 60");
+    kill(sleep, libc::SIGTERM);
+    assert!(ends_within(&mut sleeper, Duration::from_secs(1)).is_none(), "the control: SIGTERM dropped");
+    kill(sleeper.id(), libc::SIGKILL);
+    let _ = sleeper.wait();
+
+    let dir = tempfile::tempdir().unwrap();
+    let marker = "0.0437";
+    let cfg = config(dir.path(), &slow_bots(marker)).display().to_string();
+    let league = dir.path().join("league");
+    let out = league.display().to_string();
+    let mut child =
+        unshare(&["--mount-proc", &bin("arena"), "tournament", "--config", &cfg, "--out", &out, "-j", "1"]).unwrap();
+    let arena = first_process(&mut child, "arena tournament");
+    while result_lines(&league) < 1 {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before the signal");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    kill(arena, libc::SIGTERM);
+    let ended = ends_within(&mut child, Duration::from_secs(15));
+    assert_eq!(ended.and_then(|s| s.code()), Some(143), "ended by SIGTERM as PID 1");
+    assert!(results_intact(&league, true) < 12, "stopped early");
+}
