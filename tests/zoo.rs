@@ -878,3 +878,28 @@ fn a_plain_bot_cannot_reach_other_processes_through_proc() {
         assert_eq!(player(&control.result, 0).2.as_deref(), Some("invalid_move"), "{attack}: {}", control.result);
     }
 }
+
+/// Landlock does not govern a unix socket named by a file's path (only one in the abstract
+/// space, from ABI 6): a plain bot of an arena that is not root connected to a socket its user
+/// listened on, as it could to that user's systemd or D-Bus session, which start programs
+/// outside its domain. A plain bot Landlock confines may make no unix socket of its own (a
+/// filter refuses `socket(AF_UNIX, …)`; `socketpair` is left to it). The control: with Landlock
+/// off, it connects. (Skipped where the kernel has no Landlock.)
+#[test]
+fn a_plain_bot_cannot_connect_to_a_unix_socket_of_its_user() {
+    use std::os::unix::fs::PermissionsExt;
+    if !landlock_confines(1, "unix sockets") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let attacker = shared_copy(dir.path(), &bin("zoo-attack"));
+    let path = dir.path().join("session.sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
+    // (Open to all: as root, the bot is a user of its own.)
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let bot = format!("{attacker} unix-connect {}", hex(&path));
+    zoo_with(&bot, &greedy, None, &[], &["--sandbox", "plain"]);
+    let control = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
+    promises(&control, &bot, Some("invalid_move"), &[]);
+}

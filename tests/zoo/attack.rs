@@ -154,6 +154,7 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
                 .and_then(|mut f| f.write_all(b"\nexit 3 # overwritten by the attacker\n"))
                 .is_ok();
         }
+        "unix-connect" => worked = std::os::unix::net::UnixStream::connect(arg(1)).is_ok(),
         "chmod" => {
             // A file's mode and times (which Landlock does not govern): `chmod 0` on the league's
             // `tournament.json` would keep the leaderboard from reading it.
