@@ -86,7 +86,7 @@ pub fn missing(abi: i32) -> Vec<String> {
     if abi < 6 {
         out.push(format!(
             "Landlock ABI {abi} (before Linux 6.12): a plain bot may signal its user's processes (an arena not \
-             root: its keeper, its opponent, the arena) and reach abstract unix sockets"
+             root: its keeper, its opponent, the arena)"
         ));
     }
     out
