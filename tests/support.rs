@@ -411,3 +411,24 @@ pub fn playing_from_own_files(league: &Path) {
     }
     std::fs::write(&path, serde_json::to_vec(&record).unwrap()).unwrap();
 }
+
+/// The Landlock ABI this kernel offers (0: none), which confines plain bots (`--sandbox plain`,
+/// or `auto` where no box can be made): 1 its files, 4 its TCP, 6 its signals.
+pub fn landlock_abi() -> i64 {
+    // SAFETY: with a null attribute, a size of 0 and flag 1 (LANDLOCK_CREATE_RULESET_VERSION),
+    // the call only returns the ABI version.
+    let version =
+        unsafe { libc::syscall(libc::SYS_landlock_create_ruleset, std::ptr::null::<libc::c_void>(), 0usize, 1u32) };
+    version.max(0)
+}
+
+/// The arena's environment variable that runs plain bots without Landlock: for the controls of
+/// the tests, which show the attacks it stops working without it.
+pub const PLAIN_WITHOUT_LANDLOCK: (&str, &str) = ("ARENA_PLAIN_WITHOUT_LANDLOCK", "1");
+
+/// A path as `zoo-attack` takes one without naming it (`hex:…`): a plain bot's Landlock, as a
+/// box, shows a bot the files its command names.
+pub fn hex(path: &Path) -> String {
+    let bytes = path.display().to_string().into_bytes();
+    format!("hex:{}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>())
+}

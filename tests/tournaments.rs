@@ -550,10 +550,11 @@ fn a_root_arena_s_private_league_plays_every_match_boxed_or_not() {
 /// the other versions' folders from the league itself: the files at the league's top
 /// (`results.jsonl` names every version) are no one else's to read, so a thief that reads them
 /// and then each version of alice's finds nothing (a review's bot read alice's file so), and
-/// the folders are private again once the run ends. The control: told alice's version's folder
-/// (as a published results.jsonl would), the same thief reads it: the names are no secret, which
-/// the docs and the run's warning say; and, by hand, with the files left readable, the thief
-/// read alice's file through results.jsonl.
+/// the folders are private again once the run ends. Told alice's version's folder (as a
+/// published results.jsonl would), the thief still reads nothing where Landlock confines it
+/// (its own copy is all it may read). The control: with Landlock off, the same thief told it
+/// reads it: the names are no secret, which the docs and the run's warning say; and, by hand,
+/// with the files left readable, the thief read alice's file through results.jsonl.
 #[test]
 fn a_bot_of_a_root_arena_without_a_box_finds_no_copy_through_the_league_s_files() {
     if !root_with_setpriv("this test is a root arena's (its root run does)") {
@@ -604,10 +605,28 @@ fn a_bot_of_a_root_arena_without_a_box_finds_no_copy_through_the_league_s_files(
     assert!(code == 0 && stderr.contains("thief v1 -> v2"), "{stdout}\n{stderr}");
     assert!(!logs().contains("STOLE"), "{}", logs());
     assert_eq!(mode_of(&league.join("versions/alice")), 0o700, "the way closed after the run");
-    // The control: a new version of the thief, told alice's version's folder, reads it.
+    // Told alice's version's folder (as a published results.jsonl would), a new version of the
+    // thief still reads nothing where Landlock confines a plain bot: it reads only its own copy.
     std::fs::write(dir.path().join("thief/known"), alice.to_string_lossy().as_bytes()).unwrap();
     let (stdout, stderr, code) = plain();
     assert!(code == 0 && stderr.contains("thief v2 -> v3"), "{stdout}\n{stderr}");
+    if landlock_abi() >= 1 {
+        assert!(!logs().contains("STOLE"), "Landlock: {}", logs());
+    } else {
+        eprintln!("no Landlock on this kernel: the thief told the folder reads it");
+    }
+    // The control: with Landlock off, a new version of the thief, told it, reads it (the way is
+    // open to whoever knows the name).
+    std::fs::write(dir.path().join("thief/known"), format!("{}\n\n", alice.to_string_lossy())).unwrap();
+    let env = [PLAIN_WITHOUT_LANDLOCK];
+    let out = Command::new(bin("arena"))
+        .current_dir(root())
+        .envs(env)
+        .args([&["tournament"][..], &resume[..], &["--sandbox", "plain", "-j", "1"]].concat())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && stderr.contains("thief v3 -> v4"), "{stderr}");
     assert!(logs().contains("STOLE") && logs().contains("ALICE SECRET STRATEGY"), "the control: {}", logs());
 }
 

@@ -26,6 +26,11 @@ struct Run {
 
 /// Plays `bot` (player 1) against `opponent` on maps/fire.txt and returns what happened.
 fn duel_with(bot: &str, opponent: &str, extra: &[&str]) -> Run {
+    duel_with_env(bot, opponent, extra, &[])
+}
+
+/// [`duel_with`], with `env` set for the arena.
+fn duel_with_env(bot: &str, opponent: &str, extra: &[&str], env: &[(&str, &str)]) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let replay = dir.path().join("r.json");
     let map_arg = map("fire.txt");
@@ -36,8 +41,9 @@ fn duel_with(bot: &str, opponent: &str, extra: &[&str]) -> Run {
     }
     args.extend_from_slice(extra);
     args.extend_from_slice(&[bot, opponent]);
-    let out =
-        Command::new(bin("arena")).current_dir(root()).env("RUST_LOG", "arena=debug").args(&args).output().unwrap();
+    let mut command = Command::new(bin("arena"));
+    command.current_dir(root()).env("RUST_LOG", "arena=debug").envs(env.iter().copied());
+    let out = command.args(&args).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "arena duel failed: {stderr}");
     let peak_rss_kb = stderr
@@ -704,4 +710,196 @@ fn cannot_write_into_the_output_folder() {
     // The control: without the sandbox the same bot does write there.
     duel(&["--sandbox", "none"]);
     assert!(dir.path().join("scribbled.txt").exists());
+}
+
+/// Whether this kernel's Landlock confines a plain bot's `what` (ABI `abi` on); says why not.
+fn landlock_confines(abi: i64, what: &str) -> bool {
+    let offered = landlock_abi();
+    if offered < abi {
+        eprintln!("this kernel offers Landlock ABI {offered}, not {abi}: a plain bot's {what} are not confined here");
+    }
+    offered >= abi
+}
+
+/// Whether this test runs as root: a root arena runs a plain bot as a box user of its own, which
+/// the file system's permissions and the kernel's signal checks already keep from the arena's
+/// user's files and processes.
+fn as_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// A plain bot (`--sandbox plain`: what `auto` falls back to where user namespaces are
+/// restricted, as on Ubuntu 24.04) of an arena that is not root runs as the arena's own user: a
+/// bot rewrote a league's `tournament.json` (`arena leaderboard` then ranked it first and showed
+/// an honest student as disqualified), and could read the other students' code. Landlock now
+/// shows it only what a box would: it can neither write the league's files nor read another
+/// bot's, though its user may (they are left writable by all here, so that as root, where the
+/// bot is a user of its own, the control shows the same), nor change their mode or times,
+/// which Landlock does not govern (a filter refuses those calls to a plain bot Landlock
+/// confines). The control: with Landlock off, it does all of them (the mode as a user other
+/// than root only). (Skipped where the kernel has no Landlock.)
+#[test]
+fn a_plain_bot_can_neither_write_the_league_s_files_nor_read_another_bot_s() {
+    use std::os::unix::fs::PermissionsExt;
+    if !landlock_confines(1, "files") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (league, alice) = (dir.path().join("league"), dir.path().join("alice"));
+    let tournament = league.join("tournament.json");
+    let results = league.join("results.jsonl");
+    let theirs = alice.join("bot.py");
+    for folder in [&league, &alice] {
+        std::fs::create_dir(folder).unwrap();
+        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    for (file, text) in [(&tournament, "{\"name\":\"league\"}\n"), (&results, "{}\n"), (&theirs, "print('alice')\n")] {
+        std::fs::write(file, text).unwrap();
+        std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o666)).unwrap();
+    }
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let attacker = shared_copy(dir.path(), &bin("zoo-attack"));
+    for (attack, file) in [("write", &tournament), ("write", &results), ("read", &theirs), ("chmod", &tournament)] {
+        let before = std::fs::read(file).unwrap();
+        let mode = std::fs::metadata(file).unwrap().permissions().mode();
+        let bot = format!("{attacker} {attack} {}", hex(file));
+        zoo_with(&bot, &greedy, None, &[], &["--sandbox", "plain"]);
+        assert_eq!(std::fs::read(file).unwrap(), before, "{attack} {}: untouched", file.display());
+        assert_eq!(std::fs::metadata(file).unwrap().permissions().mode(), mode, "{attack} {}", file.display());
+        // (As root the bot is a user of its own, who may change no mode of root's files anyway.)
+        if attack == "chmod" && as_root() {
+            eprintln!("root: a plain bot is a user of its own, which may not change the mode of root's files anyway");
+            continue;
+        }
+        // The control: without Landlock the attack works (the bot says so by an invalid move).
+        let control = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
+        promises(&control, &bot, Some("invalid_move"), &[]);
+        match attack {
+            "write" => assert_ne!(std::fs::read(file).unwrap(), before, "the control wrote {}", file.display()),
+            "chmod" => assert_eq!(std::fs::metadata(file).unwrap().permissions().mode() & 0o777, 0o600, "the control"),
+            _ => {}
+        }
+    }
+}
+
+/// Without a box, the plain bot of an arena that is not root was the arena's user, and so were
+/// its keeper and its opponent: it could kill either (and the arena). Landlock's signal scope
+/// (ABI 6) keeps it from signalling any process outside its own domain: its keeper lives on, and
+/// its opponent plays its game to the end. The control: with Landlock off, the keeper is killed
+/// (the bot dies with it: a crash) and so is the opponent. (As root the bots, a user of their own
+/// each, could not signal the others anyway: the control is skipped, the defence still shown.)
+#[test]
+fn a_plain_bot_cannot_signal_its_keeper_nor_its_opponent() {
+    if !landlock_confines(6, "signals") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let name = format!("victim{}", std::process::id());
+    let victim = shared_copy(dir.path(), &bin("greedy"));
+    let victim = {
+        let renamed = dir.path().join(&name);
+        std::fs::rename(&victim, &renamed).unwrap();
+        renamed.display().to_string()
+    };
+    let attacker = shared_copy(dir.path(), &bin("zoo-attack"));
+    let (at_keeper, at_opponent) = (format!("{attacker} parent KILL"), format!("{attacker} signal {name} KILL"));
+    zoo_with(&at_keeper, &victim, None, &[], &["--sandbox", "plain"]);
+    zoo_with(&at_opponent, &victim, None, &[], &["--sandbox", "plain"]);
+    if as_root() {
+        eprintln!("root: a plain bot is a user of its own, which may not signal the others even without Landlock");
+        return;
+    }
+    let control = duel_with_env(&at_keeper, &victim, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
+    assert_eq!(
+        player(&control.result, 0).2.as_deref(),
+        Some("crash"),
+        "the control killed its keeper: {}",
+        control.result
+    );
+    let control = duel_with_env(&at_opponent, &victim, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
+    assert_eq!(
+        player(&control.result, 1).2.as_deref(),
+        Some("crash"),
+        "the control killed its opponent: {}",
+        control.result
+    );
+}
+
+/// Honest bots still play in plain mode, confined by Landlock where the kernel has it: Python
+/// (the starter kit's greedy bot, `python3` reading its module beside it), the compiled C++
+/// sample bot and the Rust one, each from a folder any user may read (a root arena runs a plain
+/// bot as a user of its own).
+#[test]
+fn honest_bots_play_in_plain_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let kit = root().join("starter-kits/python");
+    let python = dir.path().join("python");
+    std::fs::create_dir(&python).unwrap();
+    for file in ["greedy.py", "botkit.py"] {
+        shared_copy(&python, &kit.join(file).display().to_string());
+    }
+    let python = format!("python3 {}", python.join("greedy.py").display());
+    let (cpp, rust) = (shared_copy(dir.path(), &cpp_greedy()), shared_copy(dir.path(), &bin("greedy")));
+    for (a, b) in [(&python, &cpp), (&rust, &python), (&cpp, &rust)] {
+        let run = duel_with(a, b, &["--sandbox", "plain", "--startup-ms", "5000", "--move-ms", "1000"]);
+        for seat in 0..2 {
+            let (score, finished, forfeit) = player(&run.result, seat);
+            assert!(finished && forfeit.is_none() && score > 0, "{a} against {b}: {}\n{}", run.result, run.log);
+        }
+    }
+}
+
+/// A plain bot reads `/proc` (its runtime does: `/proc/self`), but Landlock keeps it from any
+/// process outside its domain there as by `ptrace`: it can neither read the arena's environment
+/// nor the memory of its opponent or keeper, nor write into its opponent's pipe through
+/// `/proc/<pid>/fd/0`. The control (a user other than root, whose bots are all its own): with
+/// Landlock off, each works. (Skipped where the kernel has no Landlock.)
+#[test]
+fn a_plain_bot_cannot_reach_other_processes_through_proc() {
+    if !landlock_confines(1, "views of other processes") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let name = format!("prey{}", std::process::id());
+    let victim = dir.path().join(&name);
+    std::fs::rename(shared_copy(dir.path(), &bin("greedy")), &victim).unwrap();
+    let victim = victim.display().to_string();
+    let attacker = shared_copy(dir.path(), &bin("zoo-attack"));
+    for attack in
+        ["environ RUST_LOG".to_string(), format!("ptrace {name}"), format!("stdin {name}"), "trace-parent".into()]
+    {
+        let bot = format!("{attacker} {attack}");
+        zoo_with(&bot, &victim, None, &[], &["--sandbox", "plain"]);
+        if as_root() {
+            continue;
+        }
+        let control = duel_with_env(&bot, &victim, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
+        assert_eq!(player(&control.result, 0).2.as_deref(), Some("invalid_move"), "{attack}: {}", control.result);
+    }
+}
+
+/// Landlock does not govern a unix socket named by a file's path (only one in the abstract
+/// space, from ABI 6): a plain bot of an arena that is not root connected to a socket its user
+/// listened on, as it could to that user's systemd or D-Bus session, which start programs
+/// outside its domain. A plain bot Landlock confines may make no unix socket of its own (a
+/// filter refuses `socket(AF_UNIX, …)`; `socketpair` is left to it). The control: with Landlock
+/// off, it connects. (Skipped where the kernel has no Landlock.)
+#[test]
+fn a_plain_bot_cannot_connect_to_a_unix_socket_of_its_user() {
+    use std::os::unix::fs::PermissionsExt;
+    if !landlock_confines(1, "unix sockets") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let attacker = shared_copy(dir.path(), &bin("zoo-attack"));
+    let path = dir.path().join("session.sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
+    // (Open to all: as root, the bot is a user of its own.)
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let bot = format!("{attacker} unix-connect {}", hex(&path));
+    zoo_with(&bot, &greedy, None, &[], &["--sandbox", "plain"]);
+    let control = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
+    promises(&control, &bot, Some("invalid_move"), &[]);
 }

@@ -154,6 +154,16 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
                 .and_then(|mut f| f.write_all(b"\nexit 3 # overwritten by the attacker\n"))
                 .is_ok();
         }
+        "unix-connect" => worked = std::os::unix::net::UnixStream::connect(arg(1)).is_ok(),
+        "chmod" => {
+            // A file's mode and times (which Landlock does not govern): `chmod 0` on the league's
+            // `tournament.json` would keep the leaderboard from reading it.
+            use std::os::unix::fs::PermissionsExt;
+            worked = std::fs::set_permissions(arg(1), std::fs::Permissions::from_mode(0o600)).is_ok();
+            let path = CString::new(arg(1)).unwrap_or_default();
+            // SAFETY: utimensat reads the path; null times set both to now.
+            worked |= unsafe { libc::utimensat(libc::AT_FDCWD, path.as_ptr(), std::ptr::null(), 0) } == 0;
+        }
         "proc-root" => {
             // Through any process's root: the arena's folder, the results file.
             let target = arg(1);

@@ -632,6 +632,11 @@ unsafe fn drop_privileges(ids: Option<(libc::uid_t, libc::gid_t)>) -> io::Result
 /// owner). With `keep_terminal` (`none`, for debugging) the bot is the process spawned, and a
 /// daemon it leaves outlives it.
 ///
+/// With a keeper, the bot's process (not the keeper) last enters the Landlock ruleset
+/// `landlock` (a descriptor, or -1: none), made beforehand (see `super::confine`), and takes
+/// its `filters` (compiled, see `super::syscalls::plain_filters`): the keeper stays outside its
+/// domain, and may still signal what the bot starts.
+///
 /// # Safety
 /// Must run between `fork` and `exec`; raw system calls only.
 pub(super) unsafe fn enter_plain(
@@ -639,6 +644,8 @@ pub(super) unsafe fn enter_plain(
     rlimits: &[(libc::__rlimit_resource_t, u64, u64)],
     ids: Option<(libc::uid_t, libc::gid_t)>,
     keep_terminal: bool,
+    landlock: c_int,
+    filters: &[seccompiler::BpfProgram],
 ) -> io::Result<()> {
     let process = at(Step::Process);
     check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL)).map_err(&process)?;
@@ -679,6 +686,14 @@ pub(super) unsafe fn enter_plain(
         become_user(uid, gid).map_err(at(Step::User))?;
     }
     check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)).map_err(at(Step::Privileges))?;
+    if !keep_terminal && landlock >= 0 {
+        // (`no_new_privs` first: the kernel requires it of a process without CAP_SYS_ADMIN.)
+        check(libc::syscall(libc::SYS_landlock_restrict_self, landlock, 0) as c_int).map_err(at(Step::Privileges))?;
+    }
+    for filter in filters.iter().filter(|_| !keep_terminal) {
+        // (Its error holds the errno; building another would allocate after the fork.)
+        seccompiler::apply_filter(filter).map_err(|_| at(Step::Filter)(io::Error::last_os_error()))?;
+    }
     if !keep_terminal {
         close_from(3, true);
     }

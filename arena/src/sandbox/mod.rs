@@ -14,6 +14,7 @@
 
 mod cgroup;
 mod child;
+mod confine;
 mod meter;
 mod sockets;
 mod syscalls;
@@ -44,7 +45,8 @@ pub enum SandboxMode {
     Require,
     /// No box, as `auto` where boxes cannot be made: plain processes in a session of their
     /// own, with a clean environment and resource limits, each the child of a keeper that ends
-    /// what it leaves running (see `child::enter_plain`).
+    /// what it leaves running (see `child::enter_plain`), a bot confined by Landlock where the
+    /// kernel has it (see `confine`).
     Plain,
     /// No box at all: plain child processes with resource limits (for debugging bots). Each
     /// leads a process group, killed with it; there is no keeper, so a process that leaves the
@@ -328,6 +330,9 @@ pub struct Sandbox {
     /// (see [`box_root`]); removed with the last clone.
     _fresh_root: Option<std::sync::Arc<tempfile::TempDir>>,
     missing: Vec<String>,
+    /// Plain bots are confined by Landlock (see `confine`): the kernel has it, and the tests'
+    /// switch is not set.
+    landlock: bool,
 }
 
 /// A running box, to be ended with its bot.
@@ -378,6 +383,7 @@ impl Sandbox {
             box_root: PathBuf::new(),
             _fresh_root: None,
             missing: Vec::new(),
+            landlock: false,
         };
         match mode {
             SandboxMode::None => {
@@ -385,9 +391,17 @@ impl Sandbox {
                 return Ok(sandbox);
             }
             SandboxMode::Plain => {
-                sandbox
-                    .missing
-                    .push("no box (--sandbox plain): bots run as plain processes with resource limits".into());
+                sandbox.missing.push(
+                    "no box (--sandbox plain): bots run as plain processes with resource limits, confined by Landlock \
+                     where the kernel has it"
+                        .into(),
+                );
+                // (Asked for: only what Landlock lacks here is warned of.)
+                let lacking = sandbox.plain_confinement();
+                if !lacking.is_empty() {
+                    warn_once(&lacking);
+                }
+                sandbox.missing.extend(lacking);
                 return Ok(sandbox);
             }
             _ => {}
@@ -404,7 +418,14 @@ impl Sandbox {
         });
         match made.and_then(|()| sandbox.probe()) {
             Ok(()) => sandbox.boxed = true,
-            Err(e) => sandbox.missing.push(format!("no box: {e}; bots run as plain processes with resource limits")),
+            Err(e) => {
+                sandbox.missing.push(format!(
+                    "no box: {e}; bots run as plain processes with resource limits, confined by Landlock where the \
+                     kernel has it"
+                ));
+                let lacking = sandbox.plain_confinement();
+                sandbox.missing.extend(lacking);
+            }
         }
         let controllers = sandbox.cgroups.as_ref().map(cgroup::Roots::controllers).unwrap_or_default();
         tracing::debug!(boxed = sandbox.boxed, cgroups = ?controllers, "sandbox");
@@ -427,6 +448,18 @@ impl Sandbox {
             _ => {}
         }
         Ok(sandbox)
+    }
+
+    /// Learns whether plain bots can be confined by Landlock here (see `confine`), and returns
+    /// what of it is missing, in words.
+    fn plain_confinement(&mut self) -> Vec<String> {
+        if std::env::var_os(confine::OFF_SWITCH).is_some() {
+            return vec![format!("Landlock is off ({} is set): plain bots are not confined", confine::OFF_SWITCH)];
+        }
+        let abi = confine::kernel_abi();
+        tracing::debug!(abi, "Landlock");
+        self.landlock = abi > 0;
+        confine::missing(abi)
     }
 
     /// The limits applied.
@@ -511,10 +544,25 @@ impl Sandbox {
             let n = user_process_count() + limits.processes + u64::from(!keep_terminal);
             rlimits.push((libc::RLIMIT_NPROC, n, n));
         }
+        // A bot (not a build: it writes its folder, and reads the toolchains) with a keeper:
+        // Landlock's ruleset, entered by the bot's process alone (see `confine`).
+        let ruleset = if self.landlock && !keep_terminal && !launch.build {
+            let shown = shown_paths(launch.words, launch.folder);
+            confine::ruleset(&shown)
+                .map_err(|e| setup("the bot's Landlock ruleset", std::io::Error::other(e.to_string())))?
+        } else {
+            None
+        };
+        // (With it, what Landlock does not govern: see `syscalls::plain_filters`.)
+        let filters = if ruleset.is_some() { syscalls::plain_filters() } else { Vec::new() };
         let parent = std::process::id() as libc::pid_t;
-        // SAFETY: the hook only makes system calls on data prepared before the fork.
+        // SAFETY: the hook only makes system calls on data prepared before the fork (the
+        // ruleset's descriptor and the filters, held by the hook as long as the command).
         unsafe {
-            command.pre_exec(move || child::enter_plain(parent, &rlimits, ids, keep_terminal));
+            command.pre_exec(move || {
+                let landlock = ruleset.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd);
+                child::enter_plain(parent, &rlimits, ids, keep_terminal, landlock, &filters)
+            });
         }
         if keep_terminal {
             command.process_group(0);

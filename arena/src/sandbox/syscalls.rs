@@ -85,6 +85,63 @@ pub(super) fn filters(build: bool, holds_memory: bool) -> Vec<BpfProgram> {
     common.chain(own).chain(uncounted).collect()
 }
 
+/// The calls that change a file's metadata, which Landlock does not govern (its rights cover
+/// a file's data and names, not its mode, owner, times or extended attributes): refused to a
+/// plain bot confined by it (see `super::confine`), which may write no file, and so has no use
+/// for them. Without this, a plain bot of an arena that is not root (its user owns the league)
+/// made the league's `tournament.json` unreadable (`chmod 0`), and could open another
+/// student's folder to every user of the machine.
+const METADATA_CALLS: &[libc::c_long] = &[
+    libc::SYS_fchmod,
+    libc::SYS_fchmodat,
+    SYS_FCHMODAT2,
+    libc::SYS_fchown,
+    libc::SYS_fchownat,
+    libc::SYS_utimensat,
+    libc::SYS_setxattr,
+    libc::SYS_lsetxattr,
+    libc::SYS_fsetxattr,
+    libc::SYS_removexattr,
+    libc::SYS_lremovexattr,
+    libc::SYS_fremovexattr,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_chmod,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_chown,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_lchown,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_utime,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_utimes,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_futimesat,
+];
+
+/// `fchmodat2` (Linux 6.6), the same number on every architecture.
+const SYS_FCHMODAT2: libc::c_long = 452;
+
+/// The filters of a plain bot confined by Landlock: [`METADATA_CALLS`] refused (`EPERM`); a
+/// unix socket of its own (`socket(AF_UNIX, …)`, `EACCES`), which Landlock does not govern
+/// either where its path is a file's (only a socket's name in the abstract space, from ABI 6): a
+/// plain bot of an arena that is not root connected to a socket its user listened on in `/tmp`,
+/// as it could to that user's systemd or D-Bus session, which start programs outside its domain
+/// (`socketpair`, which runtimes use between their own processes, is left to it); and the x32
+/// numbers that would call them by another name ended ([`x32_filter`]).
+pub(super) fn plain_filters() -> Vec<BpfProgram> {
+    static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
+    FILTERS
+        .get_or_init(|| {
+            let metadata = compile(METADATA_CALLS.iter().map(|&c| (c, Vec::new())).collect(), libc::EPERM);
+            let unix = on_arg0(libc::AF_UNIX as u64)
+                .map_err(|e| tracing::error!("the unix socket filter does not compile ({e}): plain bots may make them"))
+                .ok()
+                .and_then(|rule| compile(vec![(libc::SYS_socket, vec![rule])], libc::EACCES));
+            metadata.into_iter().chain(unix).chain(x32_filter()).collect()
+        })
+        .clone()
+}
+
 /// The socket families a box may make sockets of: unix (pipes between a bot's own processes,
 /// Python's asyncio), IPv4 and IPv6 (a box's network has no way out: its loopback is down), and
 /// netlink (what `getaddrinfo` and `if_nametoindex` ask).
@@ -408,6 +465,7 @@ mod tests {
         assert!(super::build_filter().is_some_and(|f| !f.is_empty()));
         assert!(super::user_namespace_filter().is_some_and(|f| !f.is_empty()));
         assert!(super::socket_family_filter().is_some_and(|f| !f.is_empty()));
+        assert_eq!(super::plain_filters().len(), 2 + usize::from(cfg!(target_arch = "x86_64")));
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
             assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 5));

@@ -2424,8 +2424,9 @@ impl WayToCopies {
         if opened > 0 {
             tracing::warn!(
                 "{}: without a box this root arena runs each bot as a user of its own, who must pass through the \
-                 league's folders to its copy: while the run plays, a bot or a user of this machine who learns the \
-                 name of a version's folder (a published results.jsonl names them) may read that copy; with a box \
+                 league's folders to its copy: while the run plays, a user of this machine (and a bot, where the \
+                 kernel has no Landlock to confine it) who learns the name of a version's folder (a published \
+                 results.jsonl names them) may read that copy; with a box \
                  (user namespaces), or as a user other than root, they stay the league's user's alone",
                 league.display()
             );

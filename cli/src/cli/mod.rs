@@ -429,7 +429,9 @@ pub struct DuelArgs {
 pub struct SandboxArgs {
     /// auto: confine as far as the system allows; require: refuse to run without network
     /// isolation and a process cap; plain: no box, as auto where none can be made (resource
-    /// limits; what a bot leaves running is ended with it); none: resource limits only (for debugging):
+    /// limits; what a bot leaves running is ended with it; where the kernel has Landlock, a bot reads
+    /// only its own files and the system's, writes none, and signals no other process); none: resource
+    /// limits only (for debugging):
     /// its process group is ended with it, but what leaves that group (setsid, a daemon) keeps running.
     #[arg(long, value_name = "MODE")]
     pub sandbox: Option<arena::sandbox::SandboxMode>,

@@ -1,0 +1,171 @@
+//! Landlock for a plain bot (`--sandbox plain`, or `auto` where no box can be made): the
+//! unprivileged Linux security module confines the bot's process and what it starts, as a box
+//! would, where no namespace can be made.
+//!
+//! Without it a plain bot of an arena that is not root runs as the arena's own user: a bot
+//! rewrote the league's `tournament.json` during a run (the leaderboard then ranked it first and
+//! showed an honest student as disqualified), and could read other students' code and the
+//! league's secret, and signal its keeper, its opponent or the arena. With it the bot may:
+//! - read and run only what a box shows it (the system's folders, its own folder or the files
+//!   its command names: [`super::shown_paths`]), and read `/proc` (the kernel's own answers:
+//!   Landlock keeps a process from tracing, or reading the memory or the environment of, any
+//!   process outside its domain);
+//! - write nothing but the devices a box gives ([`super::DEVICES`], `/dev/zero`): plain mode
+//!   has no scratch folder of the bot's own (its `HOME` and `TMPDIR` are the machine's `/tmp`,
+//!   which it may no longer write), nor change a file's mode, owner, times or extended
+//!   attributes, which Landlock does not govern (a seccomp filter refuses those calls to a bot
+//!   it confines: `super::syscalls::plain_filters`), nor make a unix socket of its own (the
+//!   filter again: Landlock does not govern one named by a file's path, as its user's systemd
+//!   or D-Bus session, which start programs outside the domain);
+//! - neither bind nor connect a TCP socket (ABI 4);
+//! - signal no process outside its domain (its keeper, the arena, the opponent, each outside
+//!   or in a domain of its own), nor reach an abstract unix socket made outside it (ABI 6).
+//!
+//! The ruleset is made by the arena before the fork (with the `landlock` crate, best effort:
+//! what the kernel lacks is left out) and only entered by the bot's process, after the keeper
+//! forked it and just before `exec`, by one raw system call: the keeper stays outside, and still
+//! kills what the bot starts. What the kernel lacks is said once ([`missing`]).
+
+use std::os::fd::OwnedFd;
+use std::path::PathBuf;
+
+use landlock::{
+    path_beneath_rules, Access, AccessFs, AccessNet, RulesetAttr, RulesetCreatedAttr, RulesetError, Scope, ABI,
+};
+
+/// The Landlock ABI whose rights are asked for (best effort: a kernel with less enforces what
+/// it has). 6 has every right this confinement needs; a later one adds none it uses.
+const WANTED: ABI = ABI::V6;
+
+/// Set (to anything) in the arena's environment, plain bots run without Landlock, as before it
+/// was used: for the controls of the tests only, which show the attacks it stops working
+/// without it. Said as missing, as the rest of what is.
+pub const OFF_SWITCH: &str = "ARENA_PLAIN_WITHOUT_LANDLOCK";
+
+/// The Landlock ABI the running kernel offers: 0 where it has none (not built in, not enabled at
+/// boot, or its calls refused, as by a container's seccomp profile).
+pub fn kernel_abi() -> i32 {
+    const LANDLOCK_CREATE_RULESET_VERSION: libc::c_uint = 1;
+    // SAFETY: with a null attribute, a size of 0 and this flag, the call only returns the ABI
+    // version; no memory is passed.
+    let version = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<libc::c_void>(),
+            0usize,
+            LANDLOCK_CREATE_RULESET_VERSION,
+        )
+    };
+    i32::try_from(version).unwrap_or(0).max(0)
+}
+
+/// What a plain bot's confinement lacks on a kernel offering Landlock ABI `abi`, in words (empty
+/// from ABI 6 on).
+pub fn missing(abi: i32) -> Vec<String> {
+    if abi < 1 {
+        return vec![
+            "no Landlock here (a kernel before Linux 5.13, one whose boot does not enable it, or a container \
+             that refuses its calls): a plain bot runs as the arena's user (as root, as a user of its own), and may read and write what that user may \
+             (the league's files, other bots' code), signal that user's processes (its keeper, its opponent, \
+             the arena) and use the network"
+                .to_string(),
+        ];
+    }
+    let mut out = Vec::new();
+    if abi < 3 {
+        out.push(format!(
+            "Landlock ABI {abi} (before Linux 6.2): a plain bot may truncate any file its user may write, \
+             the league's included"
+        ));
+    }
+    if abi < 4 {
+        out.push(format!(
+            "Landlock ABI {abi} (before Linux 6.7): a plain bot may use the network (TCP connect and bind)"
+        ));
+    }
+    if abi < 6 {
+        out.push(format!(
+            "Landlock ABI {abi} (before Linux 6.12): a plain bot may signal its user's processes (an arena not \
+             root: its keeper, its opponent, the arena)"
+        ));
+    }
+    out
+}
+
+/// The ruleset of a plain bot shown `shown` (the paths a box would show it, see
+/// [`super::shown_paths`]), made and filled, to be entered by the bot's process just before
+/// `exec` ([`super::child::enter_plain`]); `None` where the kernel has no Landlock.
+pub fn ruleset(shown: &[PathBuf]) -> Result<Option<OwnedFd>, RulesetError> {
+    let read = AccessFs::from_read(WANTED);
+    let devices = read | AccessFs::WriteFile | AccessFs::Truncate | AccessFs::IoctlDev;
+    let dev = std::iter::once(super::ZERO).chain(super::DEVICES).map(|d| PathBuf::from("/dev").join(d));
+    let created = landlock::Ruleset::default()
+        .handle_access(AccessFs::from_all(WANTED))?
+        .handle_access(AccessNet::from_all(WANTED))?
+        .scope(Scope::from_all(WANTED))?
+        .create()?
+        .add_rules(path_beneath_rules(shown, read))?
+        .add_rules(path_beneath_rules(["/proc"], AccessFs::ReadFile | AccessFs::ReadDir))?
+        .add_rules(path_beneath_rules(dev, devices))?;
+    Ok(created.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What is said missing follows the ABI: everything without Landlock, the scopes on Ubuntu
+    /// 24.04's 6.8 (ABI 4), nothing from ABI 6.
+    #[test]
+    fn what_is_missing_follows_the_abi() {
+        assert!(missing(0)[0].contains("no Landlock"));
+        let v4 = missing(4).join("; ");
+        assert!(v4.contains("signal") && !v4.contains("network") && !v4.contains("truncate"), "{v4}");
+        let v1 = missing(1).join("; ");
+        assert!(v1.contains("truncate") && v1.contains("network") && v1.contains("signal"), "{v1}");
+        assert!(missing(6).is_empty() && missing(7).is_empty());
+    }
+
+    /// A child that enters a ruleset showing it only `/usr` can no longer read this test's file
+    /// nor (ABI 6) signal its parent; the control: the same child
+    /// without it reads the file. (Skipped where the kernel has no Landlock.)
+    #[test]
+    fn a_child_in_the_ruleset_reads_only_what_it_is_shown() {
+        if kernel_abi() < 1 {
+            eprintln!("no Landlock on this kernel: nothing to show");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let secret = dir.path().join("secret");
+        std::fs::write(&secret, "s").unwrap();
+        let run = |confined: bool| {
+            let fd = if confined { ruleset(&[PathBuf::from("/usr")]).unwrap() } else { None };
+            let raw = fd.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd);
+            let path = std::ffi::CString::new(secret.display().to_string()).unwrap();
+            // SAFETY: the child makes raw system calls only, then exits.
+            unsafe {
+                let pid = libc::fork();
+                if pid == 0 {
+                    if raw >= 0
+                        && (libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+                            || libc::syscall(libc::SYS_landlock_restrict_self, raw, 0) != 0)
+                    {
+                        libc::_exit(2);
+                    }
+                    let read = libc::open(path.as_ptr(), libc::O_RDONLY) >= 0;
+                    let signalled = libc::kill(libc::getppid(), 0) == 0;
+                    libc::_exit(i32::from(read) | i32::from(signalled) << 2);
+                }
+                let mut status = 0;
+                libc::waitpid(pid, &mut status, 0);
+                libc::WEXITSTATUS(status)
+            }
+        };
+        let confined = run(true);
+        assert_eq!(confined & 1, 0, "the file is out of reach: {confined}");
+        if kernel_abi() >= 6 {
+            assert_eq!(confined & 4, 0, "its parent is out of reach: {confined}");
+        }
+        assert_eq!(run(false), 1 | 4, "the control reads the file and may signal its parent");
+    }
+}
