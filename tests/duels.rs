@@ -48,6 +48,8 @@ fn the_cpp_sample_bot_plays_and_the_replay_verifies() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "verify failed: {stdout}");
     assert!(stdout.starts_with("OK "), "{stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("the players' names and commands are not verified"), "{stderr}");
 }
 
 #[test]

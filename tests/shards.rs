@@ -1265,8 +1265,10 @@ fn a_merge_refuses_a_result_in_another_shard_s_folder_and_results_held_different
     let why = format!("{}: results.backup.jsonl: not a results file an arena run writes", s(&one));
     assert!(stderr.contains(&why), "{stderr}");
     std::fs::remove_file(one.join("results.backup.jsonl")).unwrap();
-    // A folder that records no slice (a shard's of an earlier arena) claims by names: there,
-    // the line conflicts with shard 2's, and neither is merged.
+    // A folder that records no slice (a shard's of an earlier arena, or one whose slice was
+    // removed) claims by names: there, the line of its main results file is another result
+    // than shard 2's own folder holds, which is merged; the line is refused, naming the folder
+    // (it vetoed shard 2's result: neither was merged).
     let record = one.join("tournament.json");
     let mut json: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
     assert_eq!(json["slice"], serde_json::json!({"index": 1, "count": 2}), "a shard's folder records its slice");
@@ -1274,8 +1276,17 @@ fn a_merge_refuses_a_result_in_another_shard_s_folder_and_results_held_different
     std::fs::write(&record, serde_json::to_string(&json).unwrap()).unwrap();
     std::fs::write(one.join("results.jsonl"), format!("{fake}\n")).unwrap();
     let stderr = refused("m2c");
-    assert!(stderr.contains(&format!("match {}: folders hold different results for it", key(fake))), "{stderr}");
-    assert!(stderr.contains("the league is not complete: 1 of 4 matches are missing"), "{stderr}");
+    let why = format!(
+        "{}: match {}: results.jsonl: another result than {} in results.shard-2-of-2.jsonl",
+        s(&one),
+        key(fake),
+        s(&two)
+    );
+    assert!(stderr.contains(&why), "{stderr}");
+    assert!(!stderr.contains("not complete"), "{stderr}");
+    let merged = std::fs::read_to_string(d.join("m2c/results.jsonl")).unwrap();
+    let taken = merged.lines().find(|l| key(l) == key(fake)).unwrap();
+    assert_eq!(result(taken), result(real), "shard 2's own result");
 
     // The control: the honest result, the same in both folders.
     std::fs::copy(two.join(&replay), one.join(&replay)).unwrap();
@@ -1474,4 +1485,81 @@ fn shards_in_fresh_folders_play_only_what_the_league_does_not_hold() {
     std::fs::rename(league.join("results.jsonl"), d.join("results.jsonl.away")).unwrap();
     let again = shards("w3");
     assert_eq!(played(&again), 12, "without the league's results, every match is played");
+}
+
+/// A shard's folder is data: `arena merge` copies from it no file that is a link (a match's
+/// page linked to a secret file, a log linked to the league's record), waits on no FIFO in
+/// `logs/`, and writes every match's page anew from its checked replay, as the run wrote it (a
+/// shard's page replaced by a script is not published). The controls: the planted files are
+/// live (the link reads the secret, the page holds the script, the FIFO is one), and the
+/// pages the merge wrote are byte for byte the ones the shard's run wrote.
+#[test]
+fn a_merge_copies_no_link_fifo_or_page_from_a_shard_s_folder() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bots = [("greedy", bin("greedy")), ("random", bin("random"))];
+    let cfg = config_file(&d.join("league.toml"), "seed = 11\ngames = 1\njobs = 1", &["duel.txt", "tight.txt"], &bots);
+    let league = d.join("league");
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    let (one, two) = (d.join("s1"), d.join("s2"));
+    for (k, out) in [(1, &one), (2, &two)] {
+        ok(&["tournament", "--resume", &s(&league), "--shard", &format!("{k}/2"), "--out", &s(out)]);
+    }
+    let keys: Vec<String> = result_lines(&two.join("results.shard-2-of-2.jsonl"))
+        .iter()
+        .map(|l| l["key"].as_str().unwrap().to_string())
+        .collect();
+    assert!(keys.len() >= 2, "{keys:?}");
+    let page = |dir: &Path, k: &str| dir.join("replays").join(format!("{k}.html"));
+    let written: Vec<Vec<u8>> = keys.iter().map(|k| std::fs::read(page(&two, k)).unwrap()).collect();
+    let secret = d.join("shadow");
+    std::fs::write(&secret, "root:SECRET-HASH").unwrap();
+    // The planted files.
+    std::fs::write(page(&two, &keys[0]), "<h1>random WINS</h1><script>alert(1)</script>").unwrap();
+    std::fs::remove_file(page(&two, &keys[1])).unwrap();
+    std::os::unix::fs::symlink(&secret, page(&two, &keys[1])).unwrap();
+    let log = |k: &str| two.join("logs").join(format!("{k}.log"));
+    let _ = std::fs::remove_file(log(&keys[0]));
+    let made = std::process::Command::new("mkfifo").arg(log(&keys[0])).status().unwrap();
+    assert!(made.success());
+    let _ = std::fs::remove_file(log(&keys[1]));
+    std::os::unix::fs::symlink(league.join("tournament.json"), log(&keys[1])).unwrap();
+    std::fs::create_dir_all(two.join("builds")).unwrap();
+    std::os::unix::fs::symlink(&secret, two.join("builds/greedy-1.log")).unwrap();
+
+    let merged = d.join("merged");
+    let mut child = spawn(&["merge", &s(&merged), &s(&league), &s(&one), &s(&two)]);
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("the merge hangs");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(status.success(), "{status}");
+    for (k, before) in keys.iter().zip(&written).take(2) {
+        let now = std::fs::read(page(&merged, k)).unwrap();
+        assert!(now == *before, "{k}: the page the run wrote, written anew");
+    }
+    for file in walk_files(&merged) {
+        let text = std::fs::read(&file).unwrap();
+        let text = String::from_utf8_lossy(&text);
+        assert!(!text.contains("SECRET-HASH") && !text.contains("alert(1)"), "{}", file.display());
+    }
+    assert!(!merged.join("logs").join(format!("{}.log", keys[0])).exists());
+    assert!(!merged.join("logs").join(format!("{}.log", keys[1])).exists());
+    assert!(!merged.join("builds/greedy-1.log").exists());
+    let site = d.join("site");
+    ok(&["publish", &s(&merged), &s(&site)]);
+    let published = std::fs::read_to_string(page(&site, &keys[0])).unwrap();
+    assert!(!published.contains("alert(1)"), "{published}");
+    // The controls: the planted files are live.
+    assert_eq!(std::fs::read_to_string(page(&two, &keys[1])).unwrap(), "root:SECRET-HASH");
+    assert!(std::fs::read_to_string(page(&two, &keys[0])).unwrap().contains("alert(1)"));
+    assert!(std::fs::symlink_metadata(log(&keys[0])).unwrap().file_type().is_fifo());
 }

@@ -2276,10 +2276,43 @@ fn viewing_a_league_replay_leaves_the_league_page_as_it_is() {
     let (ok, stdout, stderr) = view(&[&replay.display().to_string()]);
     assert!(ok, "{stderr}");
     assert_eq!(stdout.trim(), cached.display().to_string(), "{stderr}");
-    assert!(stderr.contains("made of another copy of the replay") && stderr.contains("cache folder"), "{stderr}");
+    assert!(
+        stderr.contains("is not the one the league writes of this replay") && stderr.contains("cache folder"),
+        "{stderr}"
+    );
     assert_eq!(std::fs::read(&page).unwrap(), others, "the league's file is left as it is");
     let standalone = std::fs::read(&cached).unwrap();
     assert!(holds(&standalone, r#"<script type="application/json" id="replay">"#), "a standalone page");
+
+    // A page of someone's holding the replay's bytes where the league's page holds them, and a
+    // script of theirs: not the league's own page (the older check, that the page held the
+    // bytes so, took it for it), so a page is written to the cache. A FIFO there is not waited on.
+    use base64::Engine as _;
+    let data = base64::engine::general_purpose::STANDARD.encode(std::fs::read(replay).unwrap());
+    let forged = format!(
+        "<h1>waiter WINS</h1><script>alert(1)</script><div hidden><script type=\"application/gzip+base64\" id=\"replay\">{data}</script></div>"
+    );
+    assert!(
+        String::from_utf8_lossy(&league_page).contains(&forged[forged.find("<script type").unwrap()..forged.len() - 6]),
+        "the control: the older check's mark"
+    );
+    std::fs::write(&page, &forged).unwrap();
+    std::fs::remove_file(&cached).unwrap();
+    let (ok, stdout, stderr) = view(&[&replay.display().to_string()]);
+    assert!(ok, "{stderr}");
+    assert_eq!(stdout.trim(), cached.display().to_string(), "{stderr}");
+    assert_eq!(std::fs::read(&cached).unwrap(), standalone);
+    std::fs::remove_file(&page).unwrap();
+    let made = Command::new("mkfifo").arg(&page).status().unwrap();
+    assert!(made.success());
+    let started = std::time::Instant::now();
+    let (ok, stdout, stderr) = view(&[&replay.display().to_string()]);
+    assert!(ok && started.elapsed() < std::time::Duration::from_secs(60), "{stderr}");
+    assert_eq!(stdout.trim(), cached.display().to_string(), "{stderr}");
+    std::fs::remove_file(&page).unwrap();
+    std::fs::write(&page, &league_page).unwrap();
+    let (ok, stdout, stderr) = view(&[&replay.display().to_string()]);
+    assert!(ok && stdout.trim() == page.display().to_string(), "the league's own again: {stderr}");
 
     // Missing: none is written into the league's folder.
     std::fs::remove_file(&page).unwrap();

@@ -162,6 +162,42 @@ pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Opens `path` to read if it is a regular file, without following a link at its last part
+/// (`O_NOFOLLOW`: an error, "a link, not a file") or waiting on a FIFO (`None` for a FIFO, a
+/// device or a folder): how a file is taken from a folder someone else may have written (a
+/// shard's folder, a league's copied between machines), whose link to `/etc/shadow` or to the
+/// league's record must not be read as its own file.
+pub fn open_own_regular(path: &Path) -> std::io::Result<Option<std::fs::File>> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let flags = libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC;
+    let file = std::fs::OpenOptions::new().read(true).custom_flags(flags).open(path).map_err(|e| {
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            std::io::Error::new(e.kind(), "a link, not a file: a link is not followed here")
+        } else {
+            e
+        }
+    })?;
+    Ok(file.metadata()?.is_file().then_some(file))
+}
+
+/// The bytes of the regular file at `path`, not through a link at its last part and at most
+/// `max` bytes ([`open_own_regular`]): a link, a FIFO, a device, a folder or a larger file is
+/// an error (`InvalidInput`) saying which, at once.
+pub fn read_own_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    let file = open_own_regular(path)?.ok_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file (a FIFO, a device or a folder)")
+    })?;
+    let mut bytes = Vec::new();
+    file.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("larger than {} MiB: not a file the arena wrote", max >> 20),
+        ));
+    }
+    Ok(bytes)
+}
+
 /// Makes the folder `dir` (and its parents); where something else of its name is in the way
 /// (a file `replays` in a league's folder), or of one of its parents' (`site` in `site/2026`),
 /// the error says so, naming that parent, rather than only "File exists" or "Not a directory".

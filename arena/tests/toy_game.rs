@@ -118,7 +118,7 @@ impl Reporter for Recorder {
         let what = match &event {
             Event::Planned(plan) => format!("planned {}", plan.todo.len()),
             Event::Executing { matches, done } => format!("executing {matches} ({done} done)"),
-            Event::ReplaySaved { scheduled, map, replay, path } => {
+            Event::ReplaySaved { scheduled, map, replay, path, .. } => {
                 view::league::write_replay_page(&self.out, path, replay, &scheduled.seats, map, &registry())?;
                 "replay".to_string()
             }

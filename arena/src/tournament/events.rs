@@ -46,6 +46,9 @@ pub enum Event<'a> {
     /// Record: a match's replay is on disk; its result line is appended after this event,
     /// so that whatever is written on it (its page) is there before the line that names it.
     ReplaySaved {
+        /// The league's folder the replay is in (a merge's: its staging folder, where it is
+        /// built whole), where its page's shared files go.
+        out: &'a Path,
         /// The scheduled match.
         scheduled: &'a ScheduledMatch,
         /// Its map's name, as the pages show it (not its path: see [`crate::standings::maps`]).

@@ -1,7 +1,9 @@
 //! `arena merge OUT DIR…`: one league from its shards' folders (or one shared folder). Every
 //! folder must hold the same league (the same schedule, from one `arena build`); each match
-//! counts once, with its replay, its page and its log copied into OUT; what no shard played is
-//! listed, and a league with missing matches is never called complete.
+//! counts once, with its replay and its log copied into OUT (files of the folder's own: no
+//! link followed, no FIFO waited on) and its page written anew from its replay; the league's
+//! record is its folder's; what no shard played is listed, and a league with missing matches
+//! is never called complete.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::os::unix::fs::MetadataExt;
@@ -9,9 +11,9 @@ use std::path::{Path, PathBuf};
 
 use super::leaderboard::Leaderboard;
 use super::results::{self, ResultLine, RESULTS_FILE};
-use super::schedule::{slices, Shard};
+use super::schedule::{slices, ScheduledMatch, Shard};
 use super::vouch::Vouch;
-use super::{write_leaderboard, FolderLock, Reporter, TournamentError, TournamentRecord};
+use super::{write_leaderboard, Event, FolderLock, Reporter, TournamentError, TournamentRecord};
 use crate::engine::Registry;
 use crate::files::write_atomic;
 
@@ -101,6 +103,15 @@ struct Steps<'a> {
     /// replaces those files without (the order that lost them).
     #[cfg(test)]
     keeps_unmerged: bool,
+    /// Takes a match's result from its surest folders ([`Found::rank`]); false holds every
+    /// folder alike (the order that let a folder recording no slice veto a shard's result).
+    #[cfg(test)]
+    ranked: bool,
+    /// Takes the league's record from its folder (the first recording no slice), and refuses
+    /// another that could be taken for it and differs; false takes the first folder's (the
+    /// order that let a shard's folder given first rewrite the standings).
+    #[cfg(test)]
+    league_record: bool,
 }
 
 impl Default for Steps<'_> {
@@ -118,6 +129,10 @@ impl Default for Steps<'_> {
             owned: true,
             #[cfg(test)]
             keeps_unmerged: true,
+            #[cfg(test)]
+            ranked: true,
+            #[cfg(test)]
+            league_record: true,
         }
     }
 }
@@ -148,6 +163,22 @@ impl Steps<'_> {
         true
     }
 
+    /// Whether a match's result is taken from its surest folders.
+    fn ranked(&self) -> bool {
+        #[cfg(test)]
+        return self.ranked;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether the league's record is its folder's, others that could be it checked.
+    fn league_record(&self) -> bool {
+        #[cfg(test)]
+        return self.league_record;
+        #[cfg(not(test))]
+        true
+    }
+
     /// Whether the lines of OUT's results files the merge does not take are kept aside.
     fn keeps_unmerged(&self) -> bool {
         #[cfg(test)]
@@ -164,6 +195,12 @@ struct Found {
     /// Its results file's name.
     file: String,
     line: ResultLine,
+    /// How surely its folder is its match's own: 2 in the folder of the shard whose slice
+    /// holds it (its record says so), 1 in a shard's results file of a folder recording no
+    /// slice (the league's folder the shards shared), 0 in the main results file of such a
+    /// folder (a whole run's, a merge's). A match's result is taken from its surest folders;
+    /// a line of it elsewhere that says otherwise is refused, naming the folder.
+    rank: u8,
 }
 
 /// [`merge`], going as `steps` say.
@@ -176,7 +213,9 @@ fn merge_with(
 ) -> Result<Merged, TournamentError> {
     let (killed, staged) = (steps.killed, steps.staged);
     let point = || if killed() { Err(TournamentError::Invalid("merge: stopped (test)".to_string())) } else { Ok(()) };
-    let first = dirs.first().ok_or_else(|| TournamentError::Invalid("merge: give at least one folder".to_string()))?;
+    if dirs.is_empty() {
+        return Err(TournamentError::Invalid("merge: give at least one folder".to_string()));
+    }
     // (OUT a file: not a folder to merge into. A folder merged without a record: no league's.)
     if out.symlink_metadata().is_ok() && !out.is_dir() {
         return Err(TournamentError::Invalid(format!(
@@ -193,20 +232,37 @@ fn merge_with(
             super::TOURNAMENT_FILE
         )));
     }
-    let mut record = TournamentRecord::load(first, games)?;
-    // The slice each folder is a shard's own folder of, as its record says (see below).
-    let mut own_slices: Vec<Option<Shard>> = vec![record.slice];
-    for dir in &dirs[1..] {
-        let theirs = TournamentRecord::load(dir, games)?;
-        if let Some(why) = not_the_league(&record, &theirs) {
+    let mut records: Vec<TournamentRecord> =
+        dirs.iter().map(|dir| TournamentRecord::load(dir, games)).collect::<Result<_, _>>()?;
+    // The league's record (its bots, versions, failures: what the standings show) is its
+    // folder's, the first folder recording no shard's slice, wherever it is given; a shard's
+    // folder given first rewrote the league's standings with its copy's. Without the league's
+    // folder, the first shard's. Every other folder that could be taken for it (recording no
+    // slice) must hold the same record, else which is the league's is not known: refused.
+    let source = records.iter().position(|r| r.slice.is_none()).filter(|_| steps.league_record()).unwrap_or(0);
+    let league_dir = dirs[source].clone();
+    let candidate =
+        |r: &TournamentRecord| steps.league_record() && (r.slice.is_none() || records[source].slice.is_some());
+    for (dir, theirs) in dirs.iter().zip(&records) {
+        if let Some(at) = candidate(theirs).then(|| record_differs(&records[source], theirs)).flatten() {
+            return Err(TournamentError::Invalid(format!(
+                "{}: its record differs from {}'s in `{at}`: {RECORDS_DIFFER}",
+                dir.display(),
+                league_dir.display()
+            )));
+        }
+        if let Some(why) = not_the_league(&records[source], theirs) {
             return Err(TournamentError::Invalid(format!(
                 "{}: {why} from {}: merge only the shards of one league (one `arena build`)",
                 dir.display(),
-                first.display()
+                league_dir.display()
             )));
         }
-        own_slices.push(theirs.slice);
     }
+    // The slice each folder is a shard's own folder of, as its record says (see below).
+    let mut own_slices: Vec<Option<Shard>> = records.iter().map(|r| r.slice).collect();
+    let mut record = records.swap_remove(source);
+    drop(records);
     // (The record OUT gets is the league's, no shard's folder's.)
     record.slice = None;
     // One merge into OUT at a time, from before it is looked at to the end: OUT's own lock is
@@ -251,7 +307,11 @@ fn merge_with(
         } else {
             let theirs = TournamentRecord::load(out, games)?;
             own_slices.push(theirs.slice);
-            not_the_league(&record, &theirs).map(|why| format!("{why} from {}", first.display()))
+            let differs = || {
+                let at = theirs.slice.is_none().then(|| record_differs(&record, &theirs)).flatten()?;
+                Some(format!("its record differs in `{at}`, {RECORDS_DIFFER}"))
+            };
+            not_the_league(&record, &theirs).map(|why| format!("{why} from {}", league_dir.display())).or_else(differs)
         };
         if let Some(why) = why {
             return Err(TournamentError::Invalid(format!(
@@ -420,9 +480,20 @@ fn merge_with(
             );
             continue;
         }
+        let own = own_slices.get(d).copied().flatten().filter(|_| steps.owned());
+        let rank = if !steps.ranked() {
+            0
+        } else if own.is_some() {
+            2
+        } else if claim.is_some() {
+            1
+        } else {
+            0
+        };
         // (The same result again: a folder given twice, a shard's file folded into the
-        // main one by a run killed before it removed it.)
-        if known.iter().any(|&i| same_result(&found[i].line, &line)) {
+        // main one by a run killed before it removed it. It counts as held by the surer.)
+        if let Some(&i) = known.iter().find(|&&i| same_result(&found[i].line, &line)) {
+            found[i].rank = found[i].rank.max(rank);
             continue;
         }
         let why = match ahead {
@@ -435,13 +506,36 @@ fn merge_with(
         }
         by_key.entry(line.key.clone()).or_default().push(found.len());
         let file = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        found.push(Found { dir: d, file, line });
+        found.push(Found { dir: d, file, line, rank });
     }
+    let mut taken = vec![true; found.len()];
+    let held_at = |f: &Found| format!("{} in {} ({})", dirs[f.dir].display(), f.file, outcome(&f.line));
     for (key, at) in by_key.iter().filter(|(_, at)| at.len() > 1) {
-        let held: Vec<String> = at
-            .iter()
-            .map(|&i| format!("{} in {} ({})", dirs[found[i].dir].display(), found[i].file, outcome(&found[i].line)))
-            .collect();
+        // The lines of its surest folders; the others, which say otherwise, refused: a folder
+        // recording no slice (a shard's folder with its slice removed) no longer vetoes the
+        // result of the shard whose match it is by holding another.
+        let top = at.iter().map(|&i| found[i].rank).max().unwrap_or(0);
+        let (at, below): (Vec<usize>, Vec<usize>) = at.iter().partition(|&&i| found[i].rank == top);
+        for &i in &below {
+            taken[i] = false;
+            refuse(
+                &mut refused,
+                format!(
+                    "{}: match {key}: {}: another result than {}, which its own shard's results hold: a shard's \
+                     match is taken from its own folder, and this line is not merged",
+                    dirs[found[i].dir].display(),
+                    found[i].file,
+                    at.iter().map(|&j| held_at(&found[j])).collect::<Vec<_>>().join("; ")
+                ),
+            );
+        }
+        if at.len() < 2 {
+            continue;
+        }
+        for &i in &at {
+            taken[i] = false;
+        }
+        let held: Vec<String> = at.iter().map(|&i| held_at(&found[i])).collect();
         refuse(
             &mut refused,
             format!(
@@ -452,8 +546,92 @@ fn merge_with(
             ),
         );
     }
-    let found: Vec<Found> =
-        found.into_iter().filter(|f| by_key.get(&f.line.key).is_some_and(|at| at.len() == 1)).collect();
+    let found: Vec<Found> = found.into_iter().zip(taken).filter(|(_, taken)| *taken).map(|(f, _)| f).collect();
+    // Each result's replay is copied (a file of its folder's own: no link followed, no FIFO
+    // waited on, no larger than a replay), with its log, and its page written anew from it as
+    // a run writes it: a page is never copied from a shard's folder (its own page replaced by
+    // a script, or a link to `/etc/shadow`, was published).
+    let names = record.map_names();
+    let scheduled: HashMap<&str, &ScheduledMatch> = record.schedule.iter().map(|m| (m.key.as_str(), m)).collect();
+    let mut copied = Vec::with_capacity(found.len());
+    for f in found {
+        let dir = &dirs[f.dir];
+        let replay = PathBuf::from(&f.line.replay);
+        let target = into.join(&replay);
+        let own = is_out(dir);
+        let taken = take_replay(&dir.join(&replay), &target, own).and_then(|()| {
+            let loaded = crate::replay::Replay::load(&target).map_err(|e| e.to_string())?;
+            match super::vouch::against_replay(&f.line, &loaded).filter(|_| steps.vouched()) {
+                Some(why) => Err(format!("changed since the merge checked it ({why})")),
+                None => Ok(loaded),
+            }
+        });
+        let loaded = match taken {
+            Ok(loaded) => loaded,
+            Err(why) => {
+                if !own {
+                    let _ = std::fs::remove_file(&target);
+                }
+                let text = format!("{}: match {}: its replay {}: {why}", dir.display(), f.line.key, replay.display());
+                refuse(&mut refused, text);
+                continue;
+            }
+        };
+        point()?;
+        if !own {
+            let log = PathBuf::from("logs").join(format!("{}.log", f.line.key));
+            if let Err(why) = copy_own(dir, &log, &into.join(&log)) {
+                tracing::warn!(
+                    "{}: {why}: not copied",
+                    crate::safe_text::terminal_line(&dir.join(&log).display().to_string())
+                );
+            }
+            point()?;
+        }
+        let unscheduled;
+        let m = match scheduled.get(f.line.key.as_str()) {
+            Some(m) => *m,
+            None => {
+                unscheduled = ScheduledMatch {
+                    key: f.line.key.clone(),
+                    seats: f.line.seats.clone(),
+                    map: f.line.map.clone(),
+                    game: f.line.game,
+                    seed: f.line.seed,
+                    cost: 1,
+                };
+                &unscheduled
+            }
+        };
+        let map = names.name(&m.map);
+        reporter.report(Event::ReplaySaved { out: into, scheduled: m, map: &map, replay: &loaded, path: &target })?;
+        point()?;
+        copied.push(f);
+    }
+    let found = copied;
+    // Build logs, the rows link to them: those the league's record names, each from the first
+    // folder holding it as a file of its own (the league's first).
+    let mut order: Vec<&PathBuf> = vec![&league_dir];
+    order.extend(dirs.iter().filter(|d| **d != league_dir));
+    for log in build_logs(&record) {
+        let target = into.join(&log);
+        if target.symlink_metadata().is_ok() {
+            continue;
+        }
+        for dir in order.iter().filter(|d| !is_out(d)) {
+            match copy_own(dir, &log, &target) {
+                Ok(true) => break,
+                Ok(false) => {}
+                Err(why) => {
+                    tracing::warn!(
+                        "{}: {why}: not copied",
+                        crate::safe_text::terminal_line(&dir.join(&log).display().to_string())
+                    )
+                }
+            }
+        }
+        point()?;
+    }
     let mut unchecked: BTreeMap<(PathBuf, String), usize> = BTreeMap::new();
     for f in &found {
         if let Some((map, why)) = vouch.setup_unchecked(&f.line) {
@@ -462,27 +640,6 @@ fn merge_with(
     }
     let unchecked: Vec<(PathBuf, usize, String)> = unchecked.into_iter().map(|((map, why), n)| (map, n, why)).collect();
     let seen: HashSet<String> = found.iter().map(|f| f.line.key.clone()).collect();
-    for (d, dir) in dirs.iter().enumerate() {
-        if is_out(dir) {
-            continue;
-        }
-        for f in found.iter().filter(|f| f.dir == d) {
-            let replay = PathBuf::from(&f.line.replay);
-            let log = PathBuf::from("logs").join(format!("{}.log", f.line.key));
-            for rel in [replay.clone(), crate::replay::page_file(&replay), log] {
-                copy_atomic(&dir.join(&rel), &into.join(&rel))?;
-                point()?;
-            }
-        }
-        // Build logs: the rows link to them.
-        for entry in std::fs::read_dir(dir.join("builds")).into_iter().flatten().flatten() {
-            let target = into.join("builds").join(entry.file_name());
-            if !target.exists() {
-                copy_atomic(&entry.path(), &target)?;
-                point()?;
-            }
-        }
-    }
     let lines: Vec<ResultLine> = found.into_iter().map(|f| f.line).collect();
     // The record names OUT as its folder, wherever it is written first; with the league's
     // split, when its shards' files show one (a Slurm task's `--shard auto` is checked against it).
@@ -798,6 +955,75 @@ fn not_the_league(record: &TournamentRecord, other: &TournamentRecord) -> Option
         .then(|| "it is another build of the league (its secret, which keys the bots' seeds, differs)".to_string())
 }
 
+/// Where `other`'s record differs from the league's `record` in what the standings and pages
+/// show (its bots' versions and labels, their failures, the settings), if it does: the first
+/// such field, named by its path (`failures.alice`). What is each folder's own is not compared:
+/// where it is and was (`folder`, `earlier`), the shard it records (`slice`), the split its last
+/// merge found (`shards`), and the paths of its maps, bots and kept copies (a shard run on
+/// another machine names them there); the schedule is compared by [`not_the_league`].
+fn record_differs(record: &TournamentRecord, other: &TournamentRecord) -> Option<String> {
+    let (ours, theirs) = (comparable(record), comparable(other));
+    first_difference(&ours, &theirs, String::new()).map(|at| crate::safe_text::terminal_line(&at))
+}
+
+/// What a merge says of two folders whose records differ ([`record_differs`]).
+const RECORDS_DIFFER: &str = "a shard's folder holds a copy of the league's record as `arena build` wrote it, \
+     naming its shard's slice, and the league's folder holds the record itself; of two folders naming no slice \
+     and differing, which is the league's cannot be told (a shard's folder with its slice removed and its record \
+     edited would rewrite the standings): merge the league's folder and its shards' folders as they were written";
+
+/// `record` as [`record_differs`] compares it.
+fn comparable(record: &TournamentRecord) -> serde_json::Value {
+    use serde_json::Value;
+    let mut value = serde_json::to_value(record).unwrap_or(Value::Null);
+    let Some(top) = value.as_object_mut() else { return value };
+    for own in ["folder", "earlier", "shards", "slice", "schedule"] {
+        top.remove(own);
+    }
+    let drop_in = |v: Option<&mut Value>, keys: &[&str]| {
+        if let Some(o) = v.and_then(Value::as_object_mut) {
+            for k in keys {
+                o.remove(*k);
+            }
+        }
+    };
+    drop_in(top.get_mut("config"), &["maps", "bots", "out", "jobs"]);
+    for bot in top.get_mut("bots").and_then(Value::as_array_mut).into_iter().flatten() {
+        drop_in(Some(bot), &["cwd", "command"]);
+    }
+    for board in top.get_mut("boards").and_then(Value::as_array_mut).into_iter().flatten() {
+        drop_in(Some(board), &["path"]);
+    }
+    for history in top.get_mut("history").and_then(Value::as_object_mut).into_iter().flat_map(|h| h.values_mut()) {
+        if let Some(h) = history.as_object_mut() {
+            h.retain(|k, _| k == "versions");
+        }
+        for version in history.get_mut("versions").and_then(Value::as_array_mut).into_iter().flatten() {
+            drop_in(Some(version), &["kept"]);
+        }
+    }
+    value
+}
+
+/// The path (`history.alice.versions.0.label`) of the first place where `a` and `b` differ.
+fn first_difference(a: &serde_json::Value, b: &serde_json::Value, at: String) -> Option<String> {
+    use serde_json::Value;
+    let join = |k: &str| if at.is_empty() { k.to_string() } else { format!("{at}.{k}") };
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys: BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            keys.into_iter().find_map(|k| match (x.get(k), y.get(k)) {
+                (Some(p), Some(q)) => first_difference(p, q, join(k)),
+                _ => Some(join(k)),
+            })
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            x.iter().zip(y).enumerate().find_map(|(i, (p, q))| first_difference(p, q, join(&i.to_string())))
+        }
+        _ => (a != b).then(|| if at.is_empty() { "the record".to_string() } else { at }),
+    }
+}
+
 /// Whether `a` and `b` record the same result of one match (when each ended aside: a match
 /// played again the same way is the same result; and its map by name, as [`Vouch`] takes it: a
 /// shard run again in another checkout names it at another path).
@@ -813,13 +1039,66 @@ fn outcome(line: &ResultLine) -> String {
     crate::safe_text::terminal_line(&format!("{winner}, scores {}, {} steps", scores.join("-"), line.steps))
 }
 
-/// Copies `from` to `to` atomically, if `from` exists.
-fn copy_atomic(from: &Path, to: &Path) -> Result<(), TournamentError> {
-    match std::fs::read(from) {
-        Ok(bytes) => write_atomic(to, &bytes).map_err(|e| TournamentError::io(to, e)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(TournamentError::io(from, e)),
+/// The largest match or build log a merge copies (a bot's stderr is kept up to a cap far below).
+const MAX_LOG_BYTES: u64 = 64 << 20;
+
+/// Takes the replay `from` (of a folder merged) into `to`: copied, where it is a file of its
+/// folder's own ([`crate::files::read_own_regular`], at most a replay's size); in OUT itself
+/// (`own`), only checked to be one. Why not, in words.
+fn take_replay(from: &Path, to: &Path, own: bool) -> Result<(), String> {
+    let bytes = crate::files::read_own_regular(from, crate::replay::MAX_REPLAY_BYTES).map_err(|e| e.to_string())?;
+    if own {
+        return Ok(());
     }
+    write_atomic(to, &bytes).map_err(|e| format!("cannot be written to {}: {e}", to.display()))
+}
+
+/// Copies the file `rel` (`logs/<key>.log`, `builds/<name>.log`) of the folder `dir` to `to`
+/// atomically, where it is a file of the folder's own: not through a link (the file or its
+/// folder: a link to the league's record or to `/etc/shadow` was copied, then published), no
+/// FIFO waited on (one hung the merge), no folder (one aborted it), at most
+/// [`MAX_LOG_BYTES`]. Whether it copied it (false where there is none); why not, in words.
+fn copy_own(dir: &Path, rel: &Path, to: &Path) -> Result<bool, String> {
+    let parent = rel.parent().map(|p| dir.join(p)).unwrap_or_else(|| dir.to_path_buf());
+    match parent.symlink_metadata() {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err("its folder is a link or no folder: nothing is taken from it".to_string()),
+        Err(_) => return Ok(false),
+    }
+    match crate::files::read_own_regular(&dir.join(rel), MAX_LOG_BYTES) {
+        Ok(bytes) => {
+            write_atomic(to, &bytes).map(|()| true).map_err(|e| format!("cannot be written to {}: {e}", to.display()))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The build logs the league's `record` links (each version's, and those its problems and
+/// failures name), as `builds/<name>.log`: the only files of a folder's `builds/` a merge takes.
+fn build_logs(record: &TournamentRecord) -> BTreeSet<PathBuf> {
+    let versions = record.history.values().flat_map(|h| &h.versions);
+    let linked = versions.clone().filter_map(|v| v.build_log.clone());
+    let texts = versions.filter_map(|v| v.problem.as_deref()).chain(record.failures.values().map(String::as_str));
+    let named = texts.flat_map(|t| {
+        t.match_indices("builds/")
+            .map(|(at, _)| {
+                let rest = &t[at..];
+                let end = rest
+                    .find(|c: char| c.is_whitespace() || matches!(c, ')' | '`' | '\'' | '"' | ','))
+                    .unwrap_or(rest.len());
+                rest[..end].trim_end_matches(['.', ':', ';']).to_string()
+            })
+            .collect::<Vec<_>>()
+    });
+    linked
+        .chain(named)
+        .filter_map(|log| {
+            let name = log.strip_prefix("builds/")?;
+            let plain = name.ends_with(".log") && !name.contains('/') && !name.starts_with('.');
+            plain.then(|| Path::new("builds").join(name))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -1201,7 +1480,11 @@ mod tests {
             let steps = Steps { vouched: false, ..Steps::default() };
             let old = dir.path().join(format!("old-{n}"));
             let merged = merge_with(&old, &dirs, &crate::games::registry(), &Quiet, &steps).unwrap();
-            assert!(merged.refused.is_empty() && merged.missing.is_empty(), "the control takes it");
+            assert!(
+                merged.refused.is_empty() && merged.missing.is_empty(),
+                "the control takes it: {:?}",
+                merged.refused
+            );
             std::fs::write(src.join(&lines[a].replay), &replay_a).unwrap();
         }
     }
@@ -1299,9 +1582,12 @@ mod tests {
     /// A forged result of a match of shard 2 in shard 1's folder (the reviewer's `forge.py`):
     /// in shard 1's results file it is refused as another shard's match, naming the folder, the
     /// match and its shard, and shard 2's honest line is merged; in the folder's main results
-    /// file (which claims no shard) it conflicts with shard 2's line: both are refused, the
-    /// match is missing. The controls: taking the first line seen (the older merge), the forged
-    /// result lands in both cases; the same result in both folders (when it ended aside) merges.
+    /// file (which claims no shard) shard 2's results file, whose match it is, wins, and the
+    /// line is refused, naming its folder; in a shard 2's results file of both folders (each as
+    /// sure) it conflicts with shard 2's line: both are refused, the match is missing. The
+    /// controls: taking the first line seen (the older merge), the forged result lands; holding
+    /// every folder alike, the main file's line vetoes shard 2's; the same result in both
+    /// folders (when it ended aside) merges.
     #[test]
     fn a_result_in_another_shard_s_folder_or_held_differently_is_refused() {
         let dir = tempfile::tempdir().unwrap();
@@ -1331,14 +1617,36 @@ mod tests {
         assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
         assert_eq!(merged_line(&out, &key).as_ref(), Some(&forged), "the control takes the forged result");
 
-        // In shard 1's main results file: held differently by the two folders.
+        // In shard 1's main results file (a folder recording no slice): shard 2's results file,
+        // whose match it is, holds it otherwise, and is taken; the line is refused, naming its
+        // folder. The control: every folder alike, the line vetoed shard 2's result.
         results::rewrite(&own_file, &own).unwrap();
         results::rewrite(&one.join(RESULTS_FILE), std::slice::from_ref(&forged)).unwrap();
+        let (merged, out) = merge("vetoed", true);
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+        let why = &merged.refused[0];
+        let expected = format!(
+            "{}: match {key}: results.jsonl: another result than {} in results.shard-2-of-2.jsonl (",
+            one.display(),
+            two.display()
+        );
+        assert!(why.starts_with(&expected), "{why}");
+        assert!(merged.missing.is_empty(), "{:?}", merged.missing);
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&honest));
+        let steps = Steps { ranked: false, ..Steps::default() };
+        let vetoed = dir.path().join("vetoed-old");
+        let merged = merge_with(&vetoed, &dirs, &crate::games::registry(), &Quiet, &steps).unwrap();
+        assert_eq!(merged.missing, std::slice::from_ref(&key), "the control: vetoed");
+        assert_eq!(merged_line(&vetoed, &key), None);
+        std::fs::remove_file(one.join(RESULTS_FILE)).unwrap();
+
+        // In shard 2's results file of both folders: held differently, each as surely.
+        results::rewrite(&one.join("results.shard-2-of-2.jsonl"), std::slice::from_ref(&forged)).unwrap();
         let (merged, out) = merge("conflict", true);
         assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
         let why = &merged.refused[0];
         assert!(why.starts_with(&format!("{}: match {key}: folders hold different results for it: ", one.display())));
-        assert!(why.contains(&format!("{} in results.jsonl (", one.display())), "{why}");
+        assert!(why.contains(&format!("{} in results.shard-2-of-2.jsonl (", one.display())), "{why}");
         assert!(why.contains(&format!("{} in results.shard-2-of-2.jsonl (", two.display())), "{why}");
         assert!(why.contains("none is merged"), "{why}");
         assert_eq!(merged.missing, std::slice::from_ref(&key));
@@ -1353,6 +1661,7 @@ mod tests {
         std::fs::copy(two.join(&honest.replay), one.join(&honest.replay)).unwrap();
         let elsewhere = Path::new("/elsewhere/checkout/maps").join(honest.map.file_name().unwrap());
         let again = ResultLine { at: honest.at + 60, map: elsewhere.clone(), ..honest.clone() };
+        std::fs::remove_file(one.join("results.shard-2-of-2.jsonl")).unwrap();
         results::rewrite(&one.join(RESULTS_FILE), &[again]).unwrap();
         let (merged, out) = merge("same", true);
         assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
@@ -1362,7 +1671,8 @@ mod tests {
 
     /// A merge into one of its folders replaces that folder's results files: the lines of them
     /// it does not take are kept in its `refused.jsonl` as they were written, once, not lost
-    /// (here shard 2's honest line, which shard 1's main results file holds differently, and a
+    /// (here shard 2's honest line, which shard 1's folder holds differently in a shard 2's
+    /// results file of its own, as surely, and a
     /// line that is no result, a hand edit); those it takes are not. The control: replacing
     /// the files without keeping them (the older merge), both lines are gone from the folder.
     #[test]
@@ -1370,8 +1680,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let ([one, two], (forged, replay), honest) = forged_shards(dir.path());
         std::fs::write(one.join(&forged.replay), &replay).unwrap();
-        results::rewrite(&one.join(RESULTS_FILE), std::slice::from_ref(&forged)).unwrap();
         let own = "results.shard-2-of-2.jsonl";
+        results::rewrite(&one.join(own), std::slice::from_ref(&forged)).unwrap();
         let mut text = std::fs::read(two.join(own)).unwrap();
         let honest_raw = text
             .split(|&b| b == b'\n')
@@ -1589,5 +1899,128 @@ mod tests {
         let (at, n, why) = &merged.unchecked[0];
         assert_eq!((at.file_name().unwrap().to_str().unwrap(), *n), ("tight.txt", 6));
         assert!(why.contains("cannot be read"), "{why}");
+    }
+
+    /// The merged league's record is its folder's, wherever it is given: a shard's folder given
+    /// first, its copy of the record edited (a bot disqualified, a version relabelled), does not
+    /// rewrite the standings. A shard's folder whose slice was removed as well (so it could be
+    /// taken for the league's) and whose record differs from the league's is refused, naming
+    /// the folders and the field. Honest shards' folders alone merge. The control: taking the
+    /// first folder's record (the older merge), the edited one is the league's.
+    #[test]
+    fn the_league_s_record_is_its_folder_s_not_a_shard_s_given_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let ([one, two], _, _) = forged_shards(dir.path());
+        let src = dir.path().join("course/league");
+        let registry = crate::games::registry();
+        for (k, shard) in [&one, &two].into_iter().enumerate() {
+            let mut record = TournamentRecord::load(shard, &registry).unwrap();
+            record.slice = Some(Shard { index: k + 1, count: 2 });
+            record.save(shard).unwrap();
+        }
+        let edit = |slice: bool| {
+            let mut record = TournamentRecord::load(&one, &registry).unwrap();
+            record.failures.insert("ann".to_string(), "build failed: plagiarism detected, disqualified".to_string());
+            if let Some(v) = record.history.get_mut("ben").and_then(|h| h.versions.first_mut()) {
+                v.label = "v1 COPIED".to_string();
+            }
+            if !slice {
+                record.slice = None;
+            }
+            record.save(&one).unwrap();
+        };
+        let merge = |name: &str, steps: &Steps, dirs: &[PathBuf]| {
+            merge_with(&dir.path().join(name), dirs, &registry, &Quiet, steps)
+        };
+        // Honest shards alone.
+        assert!(merge("honest", &Steps::default(), &[one.clone(), two.clone()]).is_ok());
+        edit(true);
+        let dirs = [one.clone(), two.clone(), src.clone()];
+        merge("league", &Steps::default(), &dirs).unwrap();
+        let merged = TournamentRecord::load(&dir.path().join("league"), &registry).unwrap();
+        assert!(!merged.failures.contains_key("ann"), "{:?}", merged.failures);
+        assert!(merged.history["ben"].versions.iter().all(|v| v.label != "v1 COPIED"));
+        // The control.
+        let steps = Steps { league_record: false, ..Steps::default() };
+        merge("first", &steps, &dirs).unwrap();
+        let first = TournamentRecord::load(&dir.path().join("first"), &registry).unwrap();
+        assert!(first.failures["ann"].contains("disqualified"), "the control takes the shard's edited record");
+        // Its slice removed too: which is the league's cannot be told, so refused.
+        edit(false);
+        let err = merge("sliceless", &Steps::default(), &dirs).unwrap_err().to_string();
+        let expected = format!("{}: its record differs from {}'s in `failures.ann`: ", src.display(), one.display());
+        assert!(err.starts_with(&expected), "{err}");
+        assert!(!dir.path().join("sliceless").join(super::super::TOURNAMENT_FILE).exists());
+    }
+
+    /// A merge takes from a folder only files of its own: a match's log that is a link (to the
+    /// league's record, with its secret), a FIFO (which hung the merge) or a folder (which
+    /// aborted it), a replay that is a link, and in `builds/` anything the league's record does
+    /// not name, are not copied (the replay's result refused, naming it), and the merge ends.
+    /// The controls: read as the older merge read them (`std::fs::read`), the link gives the
+    /// secret and the FIFO is one; the honest files are copied.
+    #[test]
+    fn a_merge_copies_no_link_fifo_or_folder_from_a_folder() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let lines = results::read_all(&src).unwrap();
+        let log = |i: usize| src.join("logs").join(format!("{}.log", lines[i].key));
+        let secret = src.join(super::super::TOURNAMENT_FILE);
+        for i in 0..5 {
+            let _ = std::fs::remove_file(log(i));
+        }
+        std::fs::write(log(4), "an honest log").unwrap();
+        std::os::unix::fs::symlink(&secret, log(0)).unwrap();
+        crate::files::tests::make_fifo(&log(1), 0o600);
+        std::fs::create_dir(log(2)).unwrap();
+        let replay = src.join(&lines[3].replay);
+        let moved = dir.path().join("elsewhere.json.gz");
+        std::fs::rename(&replay, &moved).unwrap();
+        std::os::unix::fs::symlink(&moved, &replay).unwrap();
+        std::fs::create_dir_all(src.join("builds/dir.log")).unwrap();
+        std::os::unix::fs::symlink(&secret, src.join("builds/x.log")).unwrap();
+        std::fs::write(src.join("builds/unnamed.log"), "not the league's").unwrap();
+
+        let out = dir.path().join("out");
+        let (sent, got) = std::sync::mpsc::channel();
+        let (to, dirs) = (out.clone(), [src.clone()]);
+        std::thread::spawn(move || {
+            let merged = merge_with(&to, &dirs, &crate::games::registry(), &Quiet, &Steps::default());
+            let _ = sent.send(merged.map(|m| (m.refused, m.missing)).map_err(|e| e.to_string()));
+        });
+        let (refused, missing) = got.recv_timeout(std::time::Duration::from_secs(120)).expect("no hang").unwrap();
+        assert_eq!(refused.len(), 1, "{refused:?}");
+        assert!(refused[0].contains(&format!("match {}: its replay ", lines[3].key)), "{refused:?}");
+        assert!(refused[0].contains("a link, not a file"), "{refused:?}");
+        assert_eq!(missing, [lines[3].key.clone()]);
+        for line in &lines[..3] {
+            let copied = out.join("logs").join(format!("{}.log", line.key));
+            assert!(copied.symlink_metadata().is_err(), "{}", copied.display());
+        }
+        assert!(out.join("logs").join(format!("{}.log", lines[4].key)).is_file(), "the control: an honest log");
+        assert!(out.join(&lines[4].replay).is_file(), "the control: an honest replay");
+        assert!(!out.join(&lines[3].replay).exists());
+        let builds: Vec<_> = std::fs::read_dir(out.join("builds")).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert!(builds.is_empty(), "{builds:?}");
+        // The controls: the attack's files are live.
+        let read = std::fs::read(log(0)).unwrap();
+        assert!(String::from_utf8_lossy(&read).contains("\"secret\""), "the old read gives the record");
+        assert!(std::fs::symlink_metadata(log(1)).unwrap().file_type().is_fifo());
+    }
+
+    /// The build logs a merge takes are those the league's record names (a version's, or a
+    /// failure's text), each a plain name in `builds/`; a name leading elsewhere is none.
+    #[test]
+    fn a_merge_takes_the_build_logs_the_record_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let mut record = TournamentRecord::load(&src, &crate::games::registry()).unwrap();
+        let version = record.history.values_mut().next().unwrap().versions.first_mut().unwrap();
+        version.build_log = Some("builds/ann-1.log".to_string());
+        record.failures.insert("dan".to_string(), "build failed (full log: builds/dan-2.log)".to_string());
+        record.failures.insert("eve".to_string(), "see builds/../tournament.json and builds/.x.log".to_string());
+        let logs: Vec<PathBuf> = build_logs(&record).into_iter().collect();
+        assert_eq!(logs, [PathBuf::from("builds/ann-1.log"), PathBuf::from("builds/dan-2.log")]);
     }
 }

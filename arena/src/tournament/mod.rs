@@ -1841,7 +1841,7 @@ fn record_match(
     let replay_path = out.join(&line.replay);
     let log_path = out.join("logs").join(format!("{}.log", line.key));
     played.save(&replay_path, &log_path).map_err(|e| TournamentError::Invalid(e.to_string()))?;
-    reporter.report(Event::ReplaySaved { scheduled: m, map, replay: &played.replay, path: &replay_path })?;
+    reporter.report(Event::ReplaySaved { out, scheduled: m, map, replay: &played.replay, path: &replay_path })?;
     writer.append(line)?;
     reporter.report(Event::Recorded { scheduled: m, map, line })
 }

@@ -195,7 +195,8 @@ fn recorded_players(path: &Path) -> Option<Vec<PlayerInfo>> {
             Ok(())
         }
     }
-    let mut file = BufReader::new(std::fs::File::open(path).ok()?);
+    // (A file of the folder's own: a FIFO waited for a writer, a link read another file.)
+    let mut file = BufReader::new(crate::files::open_own_regular(path).ok()??);
     let gzipped = file.fill_buf().ok()?.starts_with(&[0x1f, 0x8b]);
     let text: Box<dyn Read> =
         if gzipped { Box::new(flate2::bufread::MultiGzDecoder::new(file)) } else { Box::new(file) };
@@ -203,6 +204,22 @@ fn recorded_players(path: &Path) -> Option<Vec<PlayerInfo>> {
     let mut players = None;
     let _ = json.deserialize_map(Players(&mut players));
     players
+}
+
+/// The largest file a publish reads (a replay is at most [`crate::replay::MAX_REPLAY_BYTES`]).
+const MAX_PUBLISHED_BYTES: u64 = 64 << 20;
+
+/// The bytes of the file `path` of the league's folder, where it is a file of its own: not
+/// through a link, no FIFO waited on, at most [`MAX_PUBLISHED_BYTES`] (the walk passes links
+/// and FIFOs over; this holds where one takes a file's place meanwhile).
+fn read_own(path: &Path) -> Result<Vec<u8>, TournamentError> {
+    crate::files::read_own_regular(path, MAX_PUBLISHED_BYTES).map_err(|e| TournamentError::io(path, e))
+}
+
+/// Copies the file `from` of the league's folder to `to`, as [`read_own`] reads it.
+fn copy_own(from: &Path, to: &Path) -> Result<(), TournamentError> {
+    let bytes = read_own(from)?;
+    std::fs::write(to, bytes).map_err(|e| TournamentError::io(to, e))
 }
 
 /// Whether a file of `replays/` named `name` is a replay: `<key>.json.gz`, or `<key>.json` as
@@ -681,7 +698,7 @@ fn copy_public_with(
                 std::fs::create_dir_all(&to).map_err(|e| TournamentError::io(&to, e))?;
             } else if kind.is_file() && !crate::files::is_temporary(entry.file_name()) {
                 if entry_name == "builds" && !shown.builds {
-                    let log = std::fs::read(entry.path()).map_err(|e| TournamentError::io(entry.path(), e))?;
+                    let log = read_own(entry.path())?;
                     let first = paths.text(&super::build::first_error(&String::from_utf8_lossy(&log)));
                     std::fs::write(&to, withheld_log(&first)).map_err(|e| TournamentError::io(&to, e))?;
                     logs_withheld += 1;
@@ -689,14 +706,14 @@ fn copy_public_with(
                     std::fs::write(&to, WITHHELD_MATCH_LOG).map_err(|e| TournamentError::io(&to, e))?;
                     logs_withheld += 1;
                 } else if entry_name == "replays" && entry.path().extension().is_some_and(|e| e == "html") {
-                    let page = std::fs::read(entry.path()).map_err(|e| TournamentError::io(entry.path(), e))?;
+                    let page = read_own(entry.path())?;
                     let mut page = public_replay_page(page, &headers);
                     for file in replays_of_page(entry.path()) {
                         if !replays.contains_key(&file) {
                             replays.insert(file.clone(), public_replay(&file, &paths)?);
                         }
                         if let Some(Some(new)) = replays.get(&file) {
-                            let old = std::fs::read(&file).map_err(|e| TournamentError::io(&file, e))?;
+                            let old = read_own(&file)?;
                             page = with_replay(page, &old, &new.file);
                             page = with_inline_replay(page, &new.recorded, &new.json);
                         }
@@ -709,12 +726,10 @@ fn copy_public_with(
                     };
                     match shown_replay {
                         Some(new) => std::fs::write(&to, new.file).map_err(|e| TournamentError::io(&to, e))?,
-                        None => {
-                            std::fs::copy(entry.path(), &to).map_err(|e| TournamentError::io(entry.path(), e))?;
-                        }
+                        None => copy_own(entry.path(), &to)?,
                     }
                 } else {
-                    std::fs::copy(entry.path(), &to).map_err(|e| TournamentError::io(entry.path(), e))?;
+                    copy_own(entry.path(), &to)?;
                 }
             }
         }
@@ -1161,5 +1176,52 @@ mod tests {
             let usual = tempfile::Builder::new().prefix("usual").tempdir_in(parent.path()).unwrap();
             assert_eq!(mode(usual.path()) & 0o044, 0o044, "the control, under umask {umask:o}");
         }
+    }
+
+    /// A publish reads no file through a link and waits on no FIFO: a page whose replay beside
+    /// it is a FIFO (opened to read its players, it hung the publish) or a link to a secret file
+    /// is published without it, and the link's target is nowhere in the site. The controls: the
+    /// FIFO is one, the link reads the secret, and an honest replay is published.
+    #[test]
+    fn a_publish_reads_no_link_and_waits_on_no_fifo() {
+        use crate::tournament::Quiet;
+        let dir = tempfile::tempdir().unwrap();
+        let (_, src) = played_course(dir.path());
+        let mut replays: Vec<PathBuf> = std::fs::read_dir(src.join("replays"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.to_string_lossy().ends_with(".json.gz"))
+            .collect();
+        replays.sort();
+        let secret = dir.path().join("shadow");
+        std::fs::write(&secret, "root:SECRET-HASH").unwrap();
+        std::fs::remove_file(&replays[0]).unwrap();
+        crate::files::tests::make_fifo(&replays[0], 0o600);
+        std::fs::remove_file(&replays[1]).unwrap();
+        std::os::unix::fs::symlink(&secret, &replays[1]).unwrap();
+        for replay in &replays[..3] {
+            std::fs::write(crate::replay::page_file(replay), "<p>a page</p>").unwrap();
+        }
+        let out = dir.path().join("site");
+        let (sent, got) = std::sync::mpsc::channel();
+        let (from, to) = (src.clone(), out.clone());
+        std::thread::spawn(move || {
+            let games = crate::games::registry();
+            let _ = sent.send(copy_public(&from, &to, LogsShown::default(), &games, &Quiet).map_err(|e| e.to_string()));
+        });
+        got.recv_timeout(Duration::from_secs(120)).expect("no hang").unwrap();
+        let name = |p: &Path| p.file_name().unwrap().to_owned();
+        assert!(!out.join("replays").join(name(&replays[0])).exists());
+        assert!(!out.join("replays").join(name(&replays[1])).exists());
+        assert!(out.join("replays").join(name(&replays[2])).is_file(), "the control: an honest replay");
+        for entry in walkdir::WalkDir::new(&out).into_iter().flatten().filter(|e| e.file_type().is_file()) {
+            let text = std::fs::read(entry.path()).unwrap();
+            assert!(!String::from_utf8_lossy(&text).contains("SECRET-HASH"), "{}", entry.path().display());
+        }
+        // The controls: the planted files are live.
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::symlink_metadata(&replays[0]).unwrap().file_type().is_fifo());
+        assert_eq!(std::fs::read_to_string(&replays[1]).unwrap(), "root:SECRET-HASH");
     }
 }

@@ -241,7 +241,7 @@ pub(crate) fn same_map(a: &Path, b: &Path) -> bool {
 }
 
 /// Where `line` and the replay it names disagree.
-fn against_replay(line: &ResultLine, replay: &Replay) -> Option<String> {
+pub(super) fn against_replay(line: &ResultLine, replay: &Replay) -> Option<String> {
     let names: Vec<&str> = replay.players.iter().map(|p| p.name.as_str()).collect();
     if names != line.seats {
         return Some(format!("its replay's players are {names:?}, its seats {:?}", line.seats));

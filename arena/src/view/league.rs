@@ -324,14 +324,22 @@ pub fn write_replay_page(
     games: &Registry,
 ) -> Result<(), PageError> {
     let bytes = std::fs::read(replay_path).map_err(PageError::on(replay_path))?;
+    super::write_renderer(out, replay, games)?;
+    let page = page_file(replay_path);
+    super::write_file(&page, replay_page_text(replay, &bytes, seats, map, games).as_bytes())
+}
+
+/// The page [`write_replay_page`] writes of a league match's replay (`replay`, its file's bytes
+/// `bytes`), its players `seats` and its map's name `map`: what `arena view` compares a page
+/// beside a league's replay with before it takes it for the league's own.
+pub fn replay_page_text(replay: &Replay, bytes: &[u8], seats: &[String], map: &str, games: &Registry) -> String {
     let links = super::Links {
         index: Some("../index.html".to_string()),
         bots: seats.iter().map(|s| Some(format!("../{}", bot_page(s)))).collect(),
         map: Some(map.to_string()),
     };
-    let render = super::write_renderer(out, replay, games)?;
-    let page = page_file(replay_path);
-    super::write_file(&page, super::league_replay_page(replay, &bytes, &links, render.as_deref(), games).as_bytes())
+    let render = super::renderer_path(replay, games);
+    super::league_replay_page(replay, bytes, &links, render.as_deref(), games)
 }
 
 /// Writes `index.html` and every bot's page into `out` (each atomically), and removes the

@@ -96,6 +96,12 @@ fn renderer_asset(game: &str, script: &str) -> String {
     format!("assets/render-{}.{}.js", file_safe(game), &blake3::hash(script.as_bytes()).to_hex()[..8])
 }
 
+/// Where [`write_renderer`] puts the renderer of `replay`'s game in a tournament folder (if it
+/// has one), relative to the folder; nothing is written.
+pub fn renderer_path(replay: &Replay, games: &Registry) -> Option<String> {
+    renderer(replay, games).map(|script| renderer_asset(&replay.game, script))
+}
+
 /// Writes the renderer of `replay`'s game (if it has one) into `dir/assets/`, when missing;
 /// returns its path relative to `dir`.
 pub fn write_renderer(dir: &Path, replay: &Replay, games: &Registry) -> Result<Option<String>, PageError> {

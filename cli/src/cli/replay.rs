@@ -139,6 +139,11 @@ pub fn verify(args: VerifyArgs, games: &Registry) -> anyhow::Result<ExitCode> {
                 replay.steps.len(),
                 scores_line(&replay.result)
             );
+            // (The moves and result are what re-simulate: who the players were is the file's word.)
+            tell!(
+                "note: the players' names and commands are not verified (anyone can edit them in the file); a league's \
+                 record says who played its matches"
+            );
             Ok(ExitCode::SUCCESS)
         }
         Err(divergence) => {
@@ -194,7 +199,7 @@ pub fn view(args: ViewArgs, games: &Registry) -> anyhow::Result<ExitCode> {
             }
             Some(out.clone())
         }
-        None => beside_or_cached(&args.replay, failed.is_some())?,
+        None => beside_or_cached(&args.replay, &replay, games, failed.is_some())?,
     };
     // `None`: the league's own page of this replay, current, is shown as it is.
     let out = match out {
@@ -225,17 +230,28 @@ pub fn view(args: ViewArgs, games: &Registry) -> anyhow::Result<ExitCode> {
 /// Where `arena view` writes the page of `replay` when not told (`-o`): beside it (`x.html` for
 /// `x.json.gz`), unless that is in a league's `replays/` folder, whose pages are the league's own
 /// (with links back to its leaderboard and bots, and published by `arena publish`): then `None`
-/// when the league's page there shows this very replay (and `unverified` is false: that page
-/// has no banner), else a page in the user's cache folder (`$XDG_CACHE_HOME/arena/view`, or
-/// `~/.cache/arena/view`), said on stderr. A standalone page once replaced the league's, and
-/// nothing the league runs wrote it back.
-fn beside_or_cached(replay: &Path, unverified: bool) -> anyhow::Result<Option<std::path::PathBuf>> {
+/// when the page there is the league's own of this very replay (and `unverified` is false:
+/// that page has no banner), else a page in the user's cache folder (`$XDG_CACHE_HOME/arena/view`,
+/// or `~/.cache/arena/view`), said on stderr. A standalone page once replaced the league's, and
+/// nothing the league runs wrote it back. The league's own page is the one the arena writes of
+/// this replay (`loaded`) for the league its folder's record holds, byte for byte, read as a
+/// file of the folder's own (no link followed, no FIFO waited on): a student's folder with an
+/// `index.html` and a page holding the replay's bytes beside a script of theirs was shown as
+/// the league's.
+fn beside_or_cached(
+    replay: &Path,
+    loaded: &Replay,
+    games: &Registry,
+    unverified: bool,
+) -> anyhow::Result<Option<std::path::PathBuf>> {
     let beside = arena::replay::page_file(replay);
-    if arena::view::league_of_page(&beside).is_none() {
+    let Some(league) = arena::view::league_of_page(&beside) else {
         return Ok(Some(beside));
-    }
-    let current = std::fs::read_to_string(&beside)
-        .is_ok_and(|page| std::fs::read(replay).is_ok_and(|file| arena::view::is_league_page_of(&page, &file)));
+    };
+    let current = league_page(&league, replay, loaded, games).is_some_and(|expected| {
+        arena::files::read_own_regular(&beside, arena::replay::MAX_REPLAY_BYTES * 2)
+            .is_ok_and(|page| page == expected.as_bytes())
+    });
     if current && !unverified {
         tell!("{}: the league's own page of this match", beside.display());
         return Ok(None);
@@ -259,7 +275,7 @@ fn beside_or_cached(replay: &Path, unverified: bool) -> anyhow::Result<Option<st
     } else if current {
         "its page there has no banner for a replay that fails verification"
     } else {
-        "its page there was made of another copy of the replay"
+        "its page there is not the one the league writes of this replay (another copy's, or a page of someone's)"
     };
     tell!(
         "{} is in a league's folder, whose pages are the league's own, and {why}: this page is written to the \
@@ -267,6 +283,19 @@ fn beside_or_cached(replay: &Path, unverified: bool) -> anyhow::Result<Option<st
         replay.display()
     );
     Ok(Some(dir.join(name)))
+}
+
+/// The page the league whose folder is `league` writes of its match's replay at `path`
+/// (`replay`, as loaded): `None` where the folder's record does not load, or schedules no match
+/// of the replay's name.
+fn league_page(league: &Path, path: &Path, replay: &Replay, games: &Registry) -> Option<String> {
+    let record = arena::tournament::TournamentRecord::load_to_show(league, games).ok()?;
+    let name = path.file_name()?.to_str()?;
+    let key = name.strip_suffix(".json.gz").or_else(|| name.strip_suffix(".json"))?;
+    let scheduled = record.schedule.iter().find(|m| m.key == key)?;
+    let map = record.map_names().name(&scheduled.map);
+    let bytes = arena::files::read_own_regular(path, arena::replay::MAX_REPLAY_BYTES).ok()?;
+    Some(arena::view::league::replay_page_text(replay, &bytes, &scheduled.seats, &map, games))
 }
 
 /// Opens `page` in the system's browser (`xdg-open`, or `open` on macOS), its output kept from

@@ -621,8 +621,8 @@ impl Reporter for Console<'_> {
             }
             Event::Started(m) => self.progress().into_iter().for_each(|p| p.started(m)),
             Event::Ended(m) => self.progress().into_iter().for_each(|p| p.ended(m)),
-            Event::ReplaySaved { scheduled, map, replay, path } => {
-                view::league::write_replay_page(self.out, path, replay, &scheduled.seats, map, self.games)?
+            Event::ReplaySaved { out, scheduled, map, replay, path } => {
+                view::league::write_replay_page(out, path, replay, &scheduled.seats, map, self.games)?
             }
             Event::Recorded { scheduled, map, line } => {
                 self.progress().into_iter().for_each(|p| p.finished(scheduled, map, line))
@@ -637,10 +637,18 @@ impl Reporter for Console<'_> {
     }
 }
 
-/// Writes the league's pages on its leaderboard (`arena leaderboard`, `arena merge` and runs).
+/// Writes the league's pages on its leaderboard (`arena leaderboard`, `arena merge` and runs),
+/// and a merged match's page anew from its replay, as a run writes it (`arena merge`: a page
+/// is never copied from a shard's folder).
 fn pages(event: Event<'_>) -> Result<(), TournamentError> {
-    if let Event::LeaderboardWritten { out, title, leaderboard, results } = event {
-        view::league::publish(out, title, leaderboard, results)?;
+    match event {
+        Event::LeaderboardWritten { out, title, leaderboard, results } => {
+            view::league::publish(out, title, leaderboard, results)?
+        }
+        Event::ReplaySaved { out, scheduled, map, replay, path } => {
+            view::league::write_replay_page(out, path, replay, &scheduled.seats, map, &arena::games::registry())?
+        }
+        _ => {}
     }
     Ok(())
 }
