@@ -1563,3 +1563,66 @@ fn a_merge_copies_no_link_fifo_or_page_from_a_shard_s_folder() {
     assert!(std::fs::read_to_string(page(&two, &keys[0])).unwrap().contains("alert(1)"));
     assert!(std::fs::symlink_metadata(log(&keys[0])).unwrap().file_type().is_fifo());
 }
+
+/// Shard folders used again week after week, as a Slurm course's `SHARD_DIR`s are: when the
+/// league grows, its split moves earlier weeks' matches to other shards, and a folder keeps
+/// their lines; the merge takes such a line as the same result the league holds, not as a
+/// line out of its shard (every later merge was refused, exit 3, and no run of the shards
+/// mended it). The control: such a line that says otherwise is still refused.
+#[test]
+fn shard_folders_used_again_after_the_league_grew_merge_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let week1 = vec![("greedy", bin("greedy")), ("random", bin("random"))];
+    let mut week2 = week1.clone();
+    week2.push(("waiter", bin("waiter")));
+    let cfg = |bots: &[(&str, String)]| {
+        config_file(
+            &d.join("league.toml"),
+            "seed = 11\ngames = 1\njobs = 1",
+            &["tight.txt", "duel.txt", "fire.txt"],
+            bots,
+        )
+    };
+    let league = d.join("league");
+    let folders: Vec<String> = (1..=4).map(|k| s(&d.join(format!("shard{k}")))).collect();
+    let run_shards = || {
+        for (k, out) in folders.iter().enumerate() {
+            ok(&["tournament", "--resume", &s(&league), "--shard", &format!("{}/4", k + 1), "--out", out]);
+        }
+    };
+    let merge = || {
+        let mut args = vec!["merge".to_string(), s(&league), s(&league)];
+        args.extend(folders.iter().cloned());
+        arena(&args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    ok(&["build", &s(&cfg(&week1)), "--out", &s(&league)]);
+    run_shards();
+    assert!(merge().status.success());
+    ok(&["build", &s(&cfg(&week2)), "--out", &s(&league)]);
+    run_shards();
+    let merged = merge();
+    let (stdout, stderr) = (String::from_utf8_lossy(&merged.stdout), String::from_utf8_lossy(&merged.stderr));
+    assert!(merged.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("18 of 18 matches played"), "{stdout}");
+
+    // The control: the week-1 lines the folders hold, each made to say another result.
+    for (k, folder) in folders.iter().enumerate() {
+        let file = Path::new(folder).join(format!("results.shard-{}-of-4.jsonl", k + 1));
+        let Ok(text) = std::fs::read_to_string(&file) else { continue };
+        let forged: String = text
+            .lines()
+            .map(|l| {
+                let mut v: Value = serde_json::from_str(l).unwrap();
+                if !v["key"].as_str().unwrap().contains("waiter") {
+                    v["steps"] = (v["steps"].as_u64().unwrap() + 1).into();
+                }
+                format!("{v}\n")
+            })
+            .collect();
+        std::fs::write(&file, forged).unwrap();
+    }
+    let refused = merge();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success() && stderr.contains("'s match, and the line is in"), "{stderr}");
+}

@@ -459,6 +459,7 @@ fn merge_with(
         .map(|((d, _, _, line), _)| (dirs[*d].as_path(), line))
         .collect();
     let mut checked = vouch.check_all(&to_check, steps.jobs).into_iter();
+    let mut misplaced: Vec<(ResultLine, String)> = Vec::new();
     for ((d, file, claim, line), first) in lines.into_iter().zip(first) {
         let dir = &dirs[d];
         let known = by_key.get(&line.key).map_or(&[][..], Vec::as_slice);
@@ -469,15 +470,13 @@ fn merge_with(
         if let Some(owner) = not_its_shard(claim, &line) {
             let name = file.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
             let claim = claim.unwrap_or(owner);
-            refuse(
-                &mut refused,
-                format!(
-                    "{}: match {}: it is shard {owner}'s match, and the line is in {name}, shard {claim}'s \
-                     results: a shard's folder holds only its own matches",
-                    dir.display(),
-                    line.key
-                ),
+            let why = format!(
+                "{}: match {}: it is shard {owner}'s match, and the line is in {name}, shard {claim}'s results: a \
+                 shard's folder holds only its own matches",
+                dir.display(),
+                line.key
             );
+            misplaced.push((line, why));
             continue;
         }
         let own = own_slices.get(d).copied().flatten().filter(|_| steps.owned());
@@ -507,6 +506,16 @@ fn merge_with(
         by_key.entry(line.key.clone()).or_default().push(found.len());
         let file = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         found.push(Found { dir: d, file, line, rank });
+    }
+    // A line in another shard's folder than its match's is refused, unless a folder merged
+    // holds the same result: a shard's folder used again after the league grew keeps an earlier
+    // week's lines, which the split now gives other shards, and which the league already holds
+    // (every later merge was refused, and no run of the shards mended it).
+    for (line, why) in misplaced {
+        let known = by_key.get(&line.key).map_or(&[][..], Vec::as_slice);
+        if !known.iter().any(|&i| same_result(&found[i].line, &line)) {
+            refuse(&mut refused, why);
+        }
     }
     let mut taken = vec![true; found.len()];
     let held_at = |f: &Found| format!("{} in {} ({})", dirs[f.dir].display(), f.file, outcome(&f.line));
