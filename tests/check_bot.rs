@@ -261,7 +261,8 @@ fn a_fifo_in_place_of_the_bot_is_refused_without_waiting() {
 }
 
 /// A Python bot with a syntax error is told Python never ran it, and where to fix it; and
-/// `python3 bot.py` run from another folder than the bot's is told so. Both were given the
+/// `python3 bot.py` run from another folder than the bot's is told so, and `python3 bto.py`
+/// from the bot's own the name it most likely meant. The first two were given the
 /// advice for a bot that misreads its input. The control, the same bot crashing as it reads
 /// (an error at run time), keeps that advice.
 #[test]
@@ -291,6 +292,13 @@ fn a_python_bot_that_never_ran_is_told_why() {
         "{said}"
     );
     assert!(!said.contains("read the header up to `STREAM`"), "{said}");
+    // From the bot's own folder, a typo of its name: the name a typo away, not "run it from your
+    // bot's folder" alone (a newcomer was sent to change folders).
+    let out = arena_in(dir.path(), &["check-bot", "python3 bto.py"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("the script `bto.py` that `python3` is to run does not exist in"), "{said}");
+    assert!(said.contains("did you mean `bot.py`?"), "{said}");
+    assert!(!said.contains("It never answered a prompt"), "{said}");
     // The control: a crash at run time, before the first answer.
     std::fs::write(dir.path().join("bot.py"), flawed.replacen("def say(line):", "int('x')\ndef say(line):", 1))
         .unwrap();
