@@ -98,6 +98,10 @@ pub async fn check_bot(
 const STARVED_FIX: &str = "run `arena check-bot` again when the machine is less busy (other programs closed, other \
                            checks finished): with so little CPU time, it cannot tell a loop from an answer on its way";
 
+/// How a CRLF situation's finding for a bot waiting on a line with its `\r` says it answered
+/// the same prompt with `\n` line endings.
+const CRLF_WAIT: &str = "when the same lines ended in `\\n`";
+
 /// The limits of a probe that only diagnoses (a first answer of another game, a burst of
 /// prompts): on the wall clock, whatever the verdicts' clock, as on the CPU clock a bot that
 /// never flushes would wait out the backstop (5x the limit) in every probe.
@@ -1042,9 +1046,9 @@ fn diagnose(
                 serious(
                     format!(
                         "your bot printed nothing for {} after {at}{context}, using only {} ms of CPU time: it \
-                         was still waiting for input, yet it answered `{prompt} {t}` when the same lines ended in \
-                         `\\n`. It most likely compares the lines it reads with the `\\r` left on their end, so it \
-                         never recognises the line it waits for",
+                         was still waiting for input, yet it answered `{prompt} {t}` {CRLF_WAIT}. It most likely \
+                         compares the lines it reads with the `\\r` left on their end, so it never recognises the \
+                         line it waits for",
                         silent_for(limits, limit_ms, backstop_ms),
                         cpu.unwrap_or(0)
                     ),
@@ -1563,7 +1567,9 @@ async fn check_situations(
         // `\n` went as far: not the game's time budget used up (a longer game), nor a flood.
         // (Nor a bot the machine starved.)
         let budget = matches!(checked.timeout, Some(Lateness::Flood | Lateness::Limit(Some(LimitKind::Total), _)))
-            || checked.findings.iter().any(|f| f.fix == STARVED_FIX);
+            || checked.findings.iter().any(|f| f.fix == STARVED_FIX)
+            // (Nor twice, where the finding says so already.)
+            || checked.findings.iter().any(|f| f.problem.contains(CRLF_WAIT));
         let reached = played.replay.steps.len() <= lf_answers;
         if situation.crlf() && checked.failed() && !out[0].failed() && !budget && reached {
             for f in &mut checked.findings {
