@@ -463,8 +463,14 @@ impl ForfeitFact {
                     );
                 }
                 let took = if cpu {
-                    // (Its CPU time not read, it is not said: the referee read it as over the limit.)
-                    let used = self.cpu_ms.map_or(String::new(), |c| format!("it used {c} ms; "));
+                    // (Its CPU time not read, it is not said: the referee read it as over the limit.
+                    // Read last just before it crossed the limit, it is said as such: "more than 475
+                    // ms … it used 473 ms" contradicted itself.)
+                    let used = match self.cpu_ms {
+                        Some(c) if c > limit => format!("it used {c} ms; "),
+                        Some(c) => format!("its CPU time was last read at {c} ms, just before it crossed the limit; "),
+                        None => String::new(),
+                    };
                     format!("took more than {limit} ms of CPU time to answer ({used}{ms} ms on the clock)")
                 } else {
                     // On the wall clock, what its CPU time shows it was doing.
@@ -595,6 +601,14 @@ impl StderrEnd {
             }
             (None, None) => StderrEnd { said: last.to_string(), error: None, place: None, code: None },
         })
+    }
+
+    /// Whether a starter kit's input loop (a traceback frame in `botkit.py`) called the code the
+    /// error names, outside the kit (`in act`): the kit read the input and the bot's own code
+    /// failed, even before its first answer. `stderr` is what this was read from.
+    pub fn past_the_kit(&self, stderr: &str) -> bool {
+        let kit = |l: &str| l.starts_with("File \"") && l.contains("botkit.py\", line ");
+        self.place.as_deref().is_some_and(|p| !kit(p)) && stderr.lines().map(str::trim).any(kit)
     }
 
     /// Whether the error it names was met reading the input rather than in the bot's own logic:
@@ -729,8 +743,16 @@ mod tests {
     fn timeouts_say_when_and_how_long() {
         assert_eq!(
             fact("timeout").sentence(&RR, None),
-            "at tick 37 your bot took more than 1000 ms of CPU time to answer (it used 1000 ms; 1003 ms on the \
-             clock). Each answer must come within 1000 ms of CPU time."
+            "at tick 37 your bot took more than 1000 ms of CPU time to answer (its CPU time was last read at 1000 \
+             ms, just before it crossed the limit; 1003 ms on the clock). Each answer must come within 1000 ms of CPU \
+             time."
+        );
+        // Read past the limit, it is said as used (it said "more than 475 ms … it used 473 ms" of one
+        // read before the limit was crossed).
+        let over = ForfeitFact { cpu_ms: Some(1040), ..fact("timeout") }.sentence(&RR, None);
+        assert!(
+            over.contains("more than 1000 ms of CPU time to answer (it used 1040 ms; 1003 ms on the clock)"),
+            "{over}"
         );
         let first_cpu =
             ForfeitFact { tick: Some(1), limit_ms: Some(2000), limit: Some(LimitKind::FirstAnswer), ..fact("timeout") };

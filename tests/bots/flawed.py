@@ -10,6 +10,7 @@
 #   worded     debugfirst, but its debug line has other words in test mode: one problem
 #   slow       takes 3 s before its first answer
 #   crlfcrash  splits lines on ' ', so a `\r` at the end of a map row crashes it
+#   crlfwait   compares the header's lines with only the `\n` stripped, so it never sees `STREAM\r`
 #   seats      takes line 3 of the header for its own start
 #   slowtick   thinks too long at tick 37 (1.5 s of CPU time)
 #   loop       loops forever at tick 2 (the CPU busy, nothing printed)
@@ -64,7 +65,7 @@ while True:
     if not line:
         sys.exit(0)
     header.append(line)
-    if line.strip() == "STREAM":
+    if (line.rstrip("\n") if flaw == "crlfwait" else line.strip()) == "STREAM":
         break
 rows = [l for l in header if l.strip()]
 n, m = int(rows[0].split()[1]), int(rows[0].split()[2])

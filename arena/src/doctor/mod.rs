@@ -93,6 +93,15 @@ pub async fn check_bot(
     }
 }
 
+/// What to do when the machine ran a bot too little to judge it: its CPU time stayed under
+/// the limit until it was ended on the clock.
+const STARVED_FIX: &str = "run `arena check-bot` again when the machine is less busy (other programs closed, other \
+                           checks finished): with so little CPU time, it cannot tell a loop from an answer on its way";
+
+/// How a CRLF situation's finding for a bot waiting on a line with its `\r` says it answered
+/// the same prompt with `\n` line endings.
+const CRLF_WAIT: &str = "when the same lines ended in `\\n`";
+
 /// The limits of a probe that only diagnoses (a first answer of another game, a burst of
 /// prompts): on the wall clock, whatever the verdicts' clock, as on the CPU clock a bot that
 /// never flushes would wait out the backstop (5x the limit) in every probe.
@@ -152,7 +161,8 @@ pub struct Checked {
     /// `\r`, a script not found): no game's prompts are to blame.
     pub never_ran: bool,
     /// Whether its first answer never came for a cause named here (unflushed output, waiting for
-    /// the end of its input, a slow start): it does answer this game's prompts.
+    /// the end of its input, a slow start, an error in its own code called by a starter kit that
+    /// read the input): it does answer this game's prompts.
     pub explained: bool,
     /// Whether it forfeited at the first step (died on, or misanswered, the first lines).
     pub at_first: bool,
@@ -944,8 +954,21 @@ fn by_hand<S: Stage + ?Sized>(stage: &S, command: &str, played: &PlayedMatch, pa
     ByHand::new(command, None, &bot_env(stage), input_sent(stage, played).as_deref(), paste)
 }
 
+/// What the check had seen when it judged a situation.
+#[derive(Debug, Clone, Copy, Default)]
+struct Seen {
+    /// How many prompts the bot answered in the situations played before with lines ending in
+    /// `\n` (the most in one): a bot idle in a CRLF situation where it answered the same prompt
+    /// with `\n` waits on a line it does not recognise for its `\r`.
+    lf_answers: usize,
+    /// Whether the machine was found overloaded ([`crate::referee::overload_seen`]): a bot that
+    /// computed but was ended on the clock with less CPU time than its limit was starved.
+    overloaded: bool,
+}
+
 /// Reads what happened in one situation of `game`: the process's doing (silence, a crash, a
 /// line unasked for) in the `checkup`'s words, the rest as the game's rules judge it.
+/// `seen`: what the situations played before showed.
 fn diagnose(
     game: &dyn Game,
     checkup: &Checkup,
@@ -953,6 +976,7 @@ fn diagnose(
     command: &str,
     played: &PlayedMatch,
     limits: &Limits,
+    seen: Seen,
 ) -> Checked {
     let replay = &played.replay;
     let me = &replay.result.players[0];
@@ -1012,6 +1036,40 @@ fn diagnose(
                          left for the last)"
                     ),
                     format!("think less per {step}: the whole game's answers must fit in that budget"),
+                )
+            } else if situation.crlf()
+                && seen.lf_answers >= t
+                && cpu.is_some_and(|cpu| Activity::of(cpu, ms) == Activity::Idle)
+            {
+                // Idle where it answered the same prompt with lines ending in `\n`: waiting for a
+                // line it does not recognise with its `\r` left on, not an unflushed answer.
+                serious(
+                    format!(
+                        "your bot printed nothing for {} after {at}{context}, using only {} ms of CPU time: it \
+                         was still waiting for input, yet it answered `{prompt} {t}` {CRLF_WAIT}. It most likely \
+                         compares the lines it reads with the `\\r` left on their end, so it never recognises the \
+                         line it waits for",
+                        silent_for(limits, limit_ms, backstop_ms),
+                        cpu.unwrap_or(0)
+                    ),
+                    situation.crash_fix().0.to_string(),
+                )
+            } else if let Some(cpu) = cpu.filter(|&cpu| {
+                seen.overloaded
+                    && applied.as_ref().is_some_and(|f| f.backstopped())
+                    && Activity::of(cpu, ms) == Activity::Computing
+            }) {
+                // Computing, yet ended by the backstop under its limit of CPU time, on a machine
+                // found overloaded: it ran too little to tell a loop from an answer on its way. (Not
+                // otherwise: 300 ms of work then a wait for input is no starved bot.)
+                serious(
+                    format!(
+                        "your bot computed for {cpu} ms of CPU time after {at}{context} and printed nothing in {}: \
+                         less than the {limit_ms} ms of CPU time an answer may take, as the machine was too busy to \
+                         run it more",
+                        silent_for(limits, limit_ms, backstop_ms)
+                    ),
+                    STARVED_FIX.to_string(),
                 )
             } else if applied.as_ref().is_some_and(|f| f.backstopped()) {
                 // On the CPU clock, ended by the wall-clock backstop: not computing, whatever
@@ -1081,13 +1139,17 @@ fn diagnose(
                 return Checked {
                     findings: vec![serious(
                         format!(
-                            "your bot {what} {when}{context}, on an error in its own code after {good} good \
-                             answer{}: `{}`",
-                            if good == 1 { "" } else { "s" },
+                            "your bot {what} {when}{context}, on an error in its own code{}: `{}`",
+                            match good {
+                                0 => String::new(),
+                                1 => " after 1 good answer".to_string(),
+                                n => format!(" after {n} good answers"),
+                            },
                             crate::safe_text::terminal(&end.said)
                         ),
                         own_error_fix(&end, &format!("`{prompt} {t}`"), t, step, &hand, SeeAgain::InADuel),
                     )],
+                    explained: true,
                     ..Checked::played(situation.name().to_string(), summary, played)
                 };
             }
@@ -1123,10 +1185,11 @@ fn diagnose(
 /// Where the stderr of a bot that crashed after `good` good answers says it failed in its own
 /// code: a traceback or a panic that names its place, not while reading the input
 /// ([`StderrEnd::at_input`]). None before its first answer (a bot that cannot read its input
-/// dies there).
+/// dies there), unless a starter kit read the input and called the code that failed
+/// ([`StderrEnd::past_the_kit`]).
 fn own_error(stderr: &str, good: usize) -> Option<StderrEnd> {
     let end = StderrEnd::of(stderr)?;
-    (good > 0 && end.place.is_some() && !end.at_input()).then_some(end)
+    ((good > 0 || end.past_the_kit(stderr)) && end.place.is_some() && !end.at_input()).then_some(end)
 }
 
 /// Where a bot that crashed can see the state it crashed in again, for [`own_code_fix`].
@@ -1160,10 +1223,15 @@ fn own_error_fix(end: &StderrEnd, prompt_at: &str, at: usize, step: &str, hand: 
         }
         SeeAgain::Replay(command) => format!("`{command} --tick {before}` shows it"),
     };
+    // (Before its first answer, only a starter kit's loop vouches for the input read.)
+    let read = if at > 1 {
+        "it read its input and answered well until then"
+    } else {
+        "the starter kit read its input and called your code"
+    };
     format!(
-        "it read its input and answered well until then, so the input is not to blame: fix the line the error \
-         names{place} for the state it was in at {prompt_at}. To see that state again, {again}, or {by_hand}, and \
-         print what your bot sees to stderr"
+        "{read}, so the input is not to blame: fix the line the error names{place} for the state it was in at \
+         {prompt_at}. To see that state again, {again}, or {by_hand}, and print what your bot sees to stderr"
     )
 }
 
@@ -1250,7 +1318,9 @@ impl FirstPrompt {
 /// silent), the last two by the `idle` situation's probes ([`silence`]). For any game. With the
 /// finding, whether it named a cause that shows the bot answers these prompts (see
 /// [`Checked::explained`]): a slow start, unflushed output, waiting for the end of its input; not a
-/// loop (a bot misreading another game's input may spin) nor a silence left unexplained.
+/// loop (a bot misreading another game's input may spin) nor a silence left unexplained. A bot
+/// that computed, but less than the limit before the clock ended it on a machine found
+/// `overloaded`, was starved: told so, to run the check again.
 #[allow(clippy::too_many_arguments)]
 async fn first_answer_probe<S: Stage + ?Sized, I: Stage + ?Sized>(
     game: &dyn Game,
@@ -1262,6 +1332,7 @@ async fn first_answer_probe<S: Stage + ?Sized, I: Stage + ?Sized>(
     limits: &Limits,
     sandbox: &Sandbox,
     cancel: &CancellationToken,
+    overloaded: bool,
 ) -> Result<(Finding, bool), RefereeError> {
     let first_reply = |played: &PlayedMatch| played.replay.steps.first().and_then(|s| s.replies.first()).cloned();
     let startup = limits.startup.as_millis() as u64;
@@ -1292,9 +1363,27 @@ async fn first_answer_probe<S: Stage + ?Sized, I: Stage + ?Sized>(
     if let Some(reply) = reply {
         // Silent but busy all along: a loop at the first prompt (or before), not a bot waiting
         // for the end of its input or for a flush, which use next to no CPU time.
-        if let Some(cpu) =
-            reply.cpu_ms.filter(|&cpu| reply.answer.is_none() && Activity::of(cpu, reply.ms) == Activity::Computing)
-        {
+        let busy =
+            reply.cpu_ms.filter(|&cpu| reply.answer.is_none() && Activity::of(cpu, reply.ms) == Activity::Computing);
+        // On the CPU clock, ended on the clock with less CPU time than its first answer may
+        // take: the machine starved it (it was told it "computed for 1166 ms … too slow for the
+        // first answer (2000 ms of CPU time …)"), and whether it loops is not known.
+        if let Some(cpu) = busy.filter(|&cpu| overloaded && limits.clock == ClockKind::Cpu && cpu < startup) {
+            return Ok((
+                Finding {
+                    problem: format!(
+                        "your bot computed for {cpu} ms of CPU time after {} and printed nothing in {waited}: less \
+                         than the {startup} ms of CPU time its first answer may take, as the machine was too busy \
+                         to run it more",
+                        words.after,
+                    ),
+                    fix: STARVED_FIX.to_string(),
+                    serious: true,
+                },
+                true,
+            ));
+        }
+        if let Some(cpu) = busy {
             return Ok((
                 Finding {
                     problem: format!(
@@ -1428,9 +1517,12 @@ async fn check_situations(
     // and is said there once, with its fix. (Only the first: a later crash that differs from it
     // keeps its situation's own fix, as the power-ups map's for a bot that cannot read its cells.)
     let mut crashes: Vec<Crash> = Vec::new();
+    // The most prompts it answered in one situation with lines ending in `\n`, so far.
+    let mut lf_answers = 0;
     for (i, situation) in situations.iter().enumerate() {
         let played = play(game, command, situation.as_ref(), Feed::Interactive, limits, sandbox, cancel).await?;
-        let mut checked = diagnose(game, checkup, situation.as_ref(), command, &played, limits);
+        let seen = Seen { lf_answers, overloaded: crate::referee::overload_seen() };
+        let mut checked = diagnose(game, checkup, situation.as_ref(), command, &played, limits, seen);
         if played.replay.result.players[0].forfeit.as_deref() == Some("crash") {
             checked.never_ran |= program.is_some();
             if let Some(fix) = &program {
@@ -1458,10 +1550,12 @@ async fn check_situations(
         let never_answered =
             played.replay.steps.len() <= 1 && played.replay.result.players[0].forfeit.as_deref() == Some("timeout");
         if i == 0 && never_answered {
+            let overloaded = crate::referee::overload_seen();
             let (words, idle) = (FirstPrompt::of(checkup), (checkup.idle)());
             let (first, idle) = (situation.as_ref(), idle.as_ref());
             let (finding, explained) =
-                first_answer_probe(game, &words, first, idle, command, &played, limits, sandbox, cancel).await?;
+                first_answer_probe(game, &words, first, idle, command, &played, limits, sandbox, cancel, overloaded)
+                    .await?;
             (checked.findings, checked.explained) = (vec![finding], explained);
             out.push(checked);
             for skipped in &situations[1..] {
@@ -1469,13 +1563,25 @@ async fn check_situations(
             }
             break;
         }
-        if situation.crlf() && checked.failed() && !out[0].failed() {
+        // Only for a failure that line endings can cause, where the game with lines ending in
+        // `\n` went as far: not the game's time budget used up (a longer game), nor a flood.
+        // (Nor a bot the machine starved.)
+        let budget = matches!(checked.timeout, Some(Lateness::Flood | Lateness::Limit(Some(LimitKind::Total), _)))
+            || checked.findings.iter().any(|f| f.fix == STARVED_FIX)
+            // (Nor twice, where the finding says so already.)
+            || checked.findings.iter().any(|f| f.problem.contains(CRLF_WAIT));
+        let reached = played.replay.steps.len() <= lf_answers;
+        if situation.crlf() && checked.failed() && !out[0].failed() && !budget && reached {
             for f in &mut checked.findings {
                 f.problem.push_str("\n    It played fine with the same lines ending in `\\n`: only the `\\r` differs.");
             }
         }
         if checked.same_as.is_none() {
             checked.same_as = repeat_of(&checked, &out);
+        }
+        if !situation.crlf() {
+            let answers = played.replay.steps.iter().filter(|s| s.replies.first().is_some_and(|r| r.answer.is_some()));
+            lf_answers = lf_answers.max(answers.count());
         }
         out.push(checked);
     }
@@ -1527,10 +1633,15 @@ mod tests {
 
     /// What check-bot says of `played`, Resource Rush's first situation, judged by `limits`.
     fn told(played: &PlayedMatch, limits: &Limits) -> String {
+        told_seen(played, limits, Seen::default())
+    }
+
+    /// [`told`], after the check had `seen` what it says.
+    fn told_seen(played: &PlayedMatch, limits: &Limits, seen: Seen) -> String {
         let game = crate::games::by_name("resource-rush").unwrap();
         let checkup = checkup_of(game).unwrap();
         let situations = (checkup.situations)();
-        let checked = diagnose(game, &checkup, situations[0].as_ref(), "./bot", played, limits);
+        let checked = diagnose(game, &checkup, situations[0].as_ref(), "./bot", played, limits, seen);
         checked.findings.iter().map(|f| format!("{}\n{}", f.problem, f.fix)).collect::<Vec<_>>().join("\n")
     }
 
@@ -1576,6 +1687,109 @@ mod tests {
         let slept = told(&timed_out(&wall, &[10, 10], 1001, 2), &wall);
         assert!(slept.contains("printed nothing for 1000 ms after `TICK 3`: did you flush stdout?"), "{slept}");
         assert!(!slept.contains("CPU time"), "{slept}");
+    }
+
+    /// A bot that computed yet was ended by the CPU clock's backstop with less CPU time than its
+    /// limit, on a machine found overloaded, was starved: told so, with the advice to run again
+    /// (it was asked "did you flush stdout?"). The controls: on a machine not found overloaded
+    /// (300 ms of work, then a wait for input, is no starved bot), and a bot idle as long, it is
+    /// still asked whether it flushes.
+    #[test]
+    fn a_bot_starved_by_the_machine_is_told_so() {
+        let cpu = Limits::default();
+        let busy = Seen { overloaded: true, ..Seen::default() };
+        let starved = told_seen(&timed_out(&cpu, &[10], 5001, 989), &cpu, busy);
+        assert!(
+            starved.contains(
+                "your bot computed for 989 ms of CPU time after `TICK 2` and printed nothing in 5000 ms on the clock \
+                 (5x its 1000 ms of CPU time): less than the 1000 ms of CPU time an answer may take, as the machine \
+                 was too busy to run it more"
+            ),
+            "{starved}"
+        );
+        assert!(starved.contains("run `arena check-bot` again when the machine is less busy"), "{starved}");
+        assert!(!starved.contains("flush") && !starved.contains("a loop that never ends"), "{starved}");
+        let quiet = told(&timed_out(&cpu, &[10], 5001, 989), &cpu);
+        assert!(quiet.contains("did you flush stdout?") && !quiet.contains("too busy"), "{quiet}");
+        let idle = told_seen(&timed_out(&cpu, &[10], 5001, 3), &cpu, busy);
+        assert!(idle.contains("did you flush stdout?") && !idle.contains("too busy"), "{idle}");
+    }
+
+    /// The same before the first answer: a bot that computed 1166 ms of CPU time before the
+    /// backstop's 10 s on the clock ended it, under the 2000 ms its first answer may take, was
+    /// starved (it was told it "computed for 1166 ms … too slow for the first answer (2000 ms
+    /// …)"). Told from the judged match alone, nothing played again. The control: on a machine not
+    /// found overloaded, it is told of a loop, as before.
+    #[test]
+    fn a_bot_starved_before_its_first_answer_is_told_so() {
+        let cpu = Limits::default();
+        let game = crate::games::by_name("resource-rush").unwrap();
+        let checkup = checkup_of(game).unwrap();
+        let (situations, idle) = ((checkup.situations)(), (checkup.idle)());
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let probe = |judged: &PlayedMatch, overloaded: bool| {
+            let words = FirstPrompt::of(&checkup);
+            let cancel = CancellationToken::new();
+            let (first, idle) = (situations[0].as_ref(), idle.as_ref());
+            // (A command that cannot run: nothing is played again.)
+            let run = first_answer_probe(
+                game,
+                &words,
+                first,
+                idle,
+                "/no/such/bot",
+                judged,
+                &cpu,
+                &sandbox,
+                &cancel,
+                overloaded,
+            );
+            runtime.block_on(run).unwrap().0
+        };
+        let judged = timed_out(&cpu, &[], 10_001, 1166);
+        let starved = probe(&judged, true);
+        assert!(
+            starved.problem.contains(
+                "your bot computed for 1166 ms of CPU time after the header and `TICK 1` and printed nothing in 10 s \
+                 on the clock: less than the 2000 ms of CPU time its first answer may take"
+            ),
+            "{starved:?}"
+        );
+        assert!(starved.fix.contains("again when the machine is less busy"), "{starved:?}");
+        assert!(!starved.problem.contains("a loop that never ends"), "{starved:?}");
+        let quiet = probe(&judged, false);
+        assert!(quiet.problem.contains("a loop that never ends") && !quiet.problem.contains("too busy"), "{quiet:?}");
+    }
+
+    /// What check-bot says of `played`, Resource Rush's CRLF situation, judged by `limits`, for a
+    /// bot that answered `lf_answers` prompts in a game with lines ending in `\n`.
+    fn told_crlf(played: &PlayedMatch, limits: &Limits, lf_answers: usize) -> String {
+        let seen = Seen { lf_answers, ..Seen::default() };
+        let game = crate::games::by_name("resource-rush").unwrap();
+        let checkup = checkup_of(game).unwrap();
+        let situations = (checkup.situations)();
+        let crlf = situations.iter().find(|s| s.crlf()).unwrap();
+        let checked = diagnose(game, &checkup, crlf.as_ref(), "./bot", played, limits, seen);
+        checked.findings.iter().map(|f| format!("{}\n{}", f.problem, f.fix)).collect::<Vec<_>>().join("\n")
+    }
+
+    /// A bot idle at `TICK 1` of the CRLF game that answered it with `\n` is told it waits on a
+    /// line it does not recognise for its `\r`, with the fix to strip it (it was told "did you
+    /// flush stdout?" and to flush). The controls: one that never answered with `\n` either, and
+    /// one that computed, are told as before.
+    #[test]
+    fn an_idle_bot_with_crlf_input_is_told_of_the_r() {
+        let cpu = Limits::default();
+        let waiting = timed_out(&cpu, &[], 10001, 3);
+        let said = told_crlf(&waiting, &cpu, 9);
+        assert!(said.contains("it was still waiting for input, yet it answered `TICK 1`"), "{said}");
+        assert!(said.contains("strip the trailing `\\r` from every line you read"), "{said}");
+        assert!(!said.contains("flush"), "{said}");
+        let never = told_crlf(&waiting, &cpu, 0);
+        assert!(never.contains("did you flush stdout?") && !never.contains("waiting for input, yet"), "{never}");
+        let busy = told_crlf(&timed_out(&cpu, &[], 2100, 2050), &cpu, 9);
+        assert!(!busy.contains("waiting for input, yet"), "{busy}");
     }
 
     /// A situation that timed out (`cause`), told with the advice `fix`, as check-bot records it.

@@ -305,8 +305,10 @@ pub(super) async fn check(
             let idle = Seat { idle: true, steps: MatchSteps::default(), ..seat };
             let words = FirstPrompt::of_wording(&info.wording);
             let finding;
+            let overloaded = crate::referee::overload_seen();
             (finding, explained) =
-                first_answer_probe(game, &words, &seat, &idle, command, &played, limits, sandbox, cancel).await?;
+                first_answer_probe(game, &words, &seat, &idle, command, &played, limits, sandbox, cancel, overloaded)
+                    .await?;
             findings = vec![finding];
         }
         let mut checked = Checked { findings, explained, ..Checked::played(situation.name.clone(), summary, &played) };

@@ -6,6 +6,7 @@ pub mod clock;
 pub mod cpus;
 pub mod log;
 mod monitor;
+pub use monitor::{judge_by, overload_seen, warn_overloaded};
 mod process;
 pub mod start;
 

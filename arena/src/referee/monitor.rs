@@ -5,7 +5,7 @@
 //! for a CPU a quarter of the time or more (beyond sharing the CPU their match is kept on): a
 //! machine busy with something else, or `-j` set too high.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -72,12 +72,46 @@ fn run_delay(pid: i32) -> Option<u64> {
     text.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// Says once per run that bots wait for a CPU, as a notice to the user ([`super::NOTICE`]).
-fn warn_overloaded(clock: ClockKind) {
-    static WARNED: AtomicBool = AtomicBool::new(false);
-    if !WARNED.swap(true, Ordering::Relaxed) {
-        tracing::warn!(target: super::NOTICE, "{}", overloaded(clock));
+/// The clock the command's verdicts count, where it set one ([`judge_by`]): 0 none, 1 CPU
+/// time, 2 time on the clock.
+static JUDGED_BY: AtomicU8 = AtomicU8::new(0);
+
+/// Says that the command judges by `clock`, whatever the clock of a match it plays only to
+/// diagnose (check-bot's probes run on the wall clock): the overload warning then speaks of the
+/// verdicts' clock (a probe's suggested `--clock cpu` to a user already on it).
+pub fn judge_by(clock: ClockKind) {
+    JUDGED_BY.store(if clock == ClockKind::Cpu { 1 } else { 2 }, Ordering::Relaxed);
+}
+
+/// The clock the command judges by, if it said ([`judge_by`]).
+fn judged_by() -> Option<ClockKind> {
+    match JUDGED_BY.load(Ordering::Relaxed) {
+        1 => Some(ClockKind::Cpu),
+        2 => Some(ClockKind::Wall),
+        _ => None,
     }
+}
+
+/// Whether the machine was found overloaded in this run (and said so, [`warn_overloaded`]).
+static WARNED: AtomicBool = AtomicBool::new(false);
+
+/// Whether the machine was found overloaded in this run: bots waited for a CPU a quarter of the
+/// time or more (what a bot ended on the clock with little CPU time may owe its end to).
+pub fn overload_seen() -> bool {
+    WARNED.load(Ordering::Relaxed)
+}
+
+/// Says once per run that bots wait for a CPU, as a notice to the user ([`super::NOTICE`]), on
+/// the clock the command judges by, else that of the match (`clock`).
+pub fn warn_overloaded(clock: ClockKind) {
+    if !WARNED.swap(true, Ordering::Relaxed) {
+        tracing::warn!(target: super::NOTICE, "{}", overloaded_for(clock, judged_by()));
+    }
+}
+
+/// The overload warning for a match on `clock` of a command that judges by `judged`, if it said.
+fn overloaded_for(clock: ClockKind, judged: Option<ClockKind>) -> &'static str {
+    overloaded(judged.unwrap_or(clock))
 }
 
 /// The warning of an overloaded machine, fitted to the `clock` the time limits count.
@@ -112,5 +146,18 @@ mod overload_tests {
         assert!(!cpu.contains("unfair"), "{cpu}");
         assert!(wall.contains("the results may be unfair") && wall.contains("a quieter machine"), "{wall}");
         assert!(wall.contains("`--clock cpu`") && !wall.contains("stay fair"), "{wall}");
+    }
+
+    /// A probe on the wall clock of a command that judges by CPU time (check-bot's) warns on the
+    /// CPU clock: it suggested `--clock cpu` to a user already on it. The control: a match of a
+    /// command that said no clock warns on its own.
+    #[test]
+    fn the_overload_warning_speaks_of_the_command_s_clock() {
+        let probe = overloaded_for(ClockKind::Wall, Some(ClockKind::Cpu));
+        assert_eq!(probe, overloaded(ClockKind::Cpu));
+        assert!(!probe.contains("--clock cpu"), "{probe}");
+        let own = overloaded_for(ClockKind::Wall, None);
+        assert!(own.contains("`--clock cpu`"), "{own}");
+        assert_eq!(overloaded_for(ClockKind::Cpu, Some(ClockKind::Wall)), overloaded(ClockKind::Wall));
     }
 }

@@ -38,6 +38,9 @@ pub fn run(args: CheckBotArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     // The limits of a duel given the same flags, on its clock (`cpu` unless `--clock` says
     // otherwise), so that check-bot and a duel agree on whether a bot is late.
     let limits = args.limits.choices(&args.clock).limits();
+    // Its probes run on the wall clock whatever the verdicts' clock: a warning of an overloaded
+    // machine speaks of the verdicts'.
+    arena::referee::judge_by(limits.clock);
     let clock = match limits.clock {
         ClockKind::Cpu => {
             "count CPU time, as in duels and tournaments (`--clock wall`: time on the clock, \
