@@ -74,14 +74,17 @@ fn zoo_with(bot: &str, greedy: &str, forfeit: Option<&str>, markers: &[&str], ex
 }
 
 /// A defence's control: `zoo-attack <attack>` against `greedy` without a box (`--sandbox
-/// plain`, with `extra`), both copied where any user may run them (a root arena runs a plain
-/// bot as a box user). The attack works there, so the bot says so and plays an invalid move.
+/// plain`, with `extra`, and Landlock with its filters off), both copied where any user may run
+/// them (a root arena runs a plain bot as a box user). The attack works there, so the bot says
+/// so and plays an invalid move.
 fn unboxed_attack(attack: &str, extra: &[&str]) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let greedy = shared_copy(dir.path(), &bin("greedy"));
     let attacker = format!("{} {attack}", shared_copy(dir.path(), &bin("zoo-attack")));
     let plain = [&["--sandbox", "plain"][..], extra].concat();
-    zoo_with(&attacker, &greedy, Some("invalid_move"), &[], &plain)
+    let run = duel_with_env(&attacker, &greedy, &plain, &[PLAIN_WITHOUT_LANDLOCK]);
+    promises(&run, &attacker, Some("invalid_move"), &[]);
+    run
 }
 
 /// The common promises of a zoo duel: `bot`'s `forfeit`, the normal bot's game to its end, no
@@ -876,6 +879,49 @@ fn a_plain_bot_cannot_reach_other_processes_through_proc() {
         }
         let control = duel_with_env(&bot, &victim, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
         assert_eq!(player(&control.result, 0).2.as_deref(), Some("invalid_move"), "{attack}: {}", control.result);
+    }
+}
+
+/// What Landlock does not govern, a red team's plain bots did past it (their user the arena's):
+/// made an io_uring (through which they set an ACL and made a unix socket past the filters),
+/// an AIO context, a unix datagram pair (which sends to any named socket), an MPTCP socket
+/// (a TCP connection outside Landlock's TCP rights), set their keeper's priority and limits
+/// (an opponent killed by its `RLIMIT_CPU` set to 0, the arena by its `RLIMIT_FSIZE`), and an
+/// extended attribute through `setxattrat`. A plain bot Landlock confines does none of them.
+/// The controls: with Landlock (and so the filters) off, each works (the keeper's priority, its
+/// limits and the attribute as a user other than root only: a root arena's plain bot is a user
+/// of its own). (Skipped where the kernel has no Landlock.)
+#[test]
+fn a_plain_bot_reaches_no_process_socket_or_attribute_past_landlock() {
+    if !landlock_confines(1, "processes, sockets and attributes") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let attacker = shared_copy(dir.path(), &bin("zoo-attack"));
+    let target = dir.path().join("target.txt");
+    std::fs::write(&target, "x").unwrap();
+    let mptcp = {
+        // SAFETY: socket takes no pointer; a descriptor it gives is closed.
+        let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_STREAM, 262) };
+        // SAFETY: closes the descriptor just made.
+        fd >= 0 && unsafe { libc::close(fd) } == 0
+    };
+    let mut attacks = vec![("io-uring".to_string(), true), ("aio".to_string(), true), ("dgram-pair".to_string(), true)];
+    attacks.push(("mptcp".to_string(), mptcp));
+    for attack in ["renice-parent", "limit-parent"] {
+        attacks.push((attack.to_string(), !as_root()));
+    }
+    attacks.push((format!("setxattrat {}", hex(&target)), !as_root()));
+    for (attack, control) in attacks {
+        let bot = format!("{attacker} {attack}");
+        zoo_with(&bot, &greedy, None, &[], &["--sandbox", "plain"]);
+        if control {
+            let run = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
+            promises(&run, &bot, Some("invalid_move"), &[]);
+        } else {
+            eprintln!("{attack}: no control here (the kernel lacks it, or the bot is a user of its own as root)");
+        }
     }
 }
 

@@ -212,6 +212,20 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "vsock" => worked = a_socket(libc::AF_VSOCK, libc::SOCK_STREAM, "AF_VSOCK"),
         "socket-filter" => worked = socket_filter(),
         "udp" => worked = a_socket(libc::AF_INET, libc::SOCK_DGRAM, "UDP"),
+        "mptcp" => worked = a_protocol_socket(262, "MPTCP"),
+        "dgram-pair" => worked = socket_filter(),
+        "renice-parent" => {
+            // SAFETY: setpriority takes no pointer; the keeper (or the box's init) is the parent.
+            worked = unsafe { libc::setpriority(libc::PRIO_PROCESS, libc::getppid() as libc::id_t, 19) } == 0;
+        }
+        "limit-parent" => {
+            // The parent's core-file size to 0: harmless, and what RLIMIT_CPU 0 would kill with.
+            let none = libc::rlimit64 { rlim_cur: 0, rlim_max: 0 };
+            // SAFETY: prlimit64 reads `none`, ours; no old value is asked.
+            let set = unsafe { libc::prlimit64(libc::getppid(), libc::RLIMIT_CORE, &none, std::ptr::null_mut()) };
+            worked = set == 0;
+        }
+        "setxattrat" => worked = set_xattr_at(&arg(1)),
         "xattr" => worked = hold_xattrs(arg(1).parse().unwrap_or(64), arg(2) == "own-tmpfs"),
         "timer-slack" => worked = shrink_timer_slack(),
         "hide-cpu" => {
@@ -448,6 +462,49 @@ fn a_socket(family: libc::c_int, kind: libc::c_int, what: &str) -> bool {
     unsafe { libc::close(fd) };
     eprintln!("zoo-attack: {what}: made");
     true
+}
+
+/// An IP stream socket of `protocol` (MPTCP, 262), outside Landlock's TCP rights.
+fn a_protocol_socket(protocol: libc::c_int, what: &str) -> bool {
+    // SAFETY: socket takes no pointer; a descriptor it gives is closed.
+    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, protocol) };
+    if fd < 0 {
+        eprintln!("zoo-attack: {what}: {}", std::io::Error::last_os_error());
+        return false;
+    }
+    // SAFETY: closes the descriptor just made.
+    unsafe { libc::close(fd) };
+    true
+}
+
+/// Sets `user.zoo` on `path` through `setxattrat` (463, Linux 6.13), which older filters did not
+/// name; true when it was set.
+fn set_xattr_at(path: &str) -> bool {
+    #[repr(C)]
+    struct XattrArgs {
+        value: u64,
+        size: u32,
+        flags: u32,
+    }
+    let (Ok(path), Ok(name)) = (CString::new(path), CString::new("user.zoo")) else { return false };
+    let value = *b"x";
+    let args = XattrArgs { value: value.as_ptr() as u64, size: 1, flags: 0 };
+    // SAFETY: setxattrat reads the path, the name and `args` (with the value it points to), all ours.
+    let set = unsafe {
+        libc::syscall(
+            463,
+            libc::AT_FDCWD,
+            path.as_ptr(),
+            0,
+            name.as_ptr(),
+            &raw const args,
+            std::mem::size_of::<XattrArgs>(),
+        )
+    };
+    if set != 0 {
+        eprintln!("zoo-attack: setxattrat: {}", std::io::Error::last_os_error());
+    }
+    set == 0
 }
 
 fn aio_context() -> bool {

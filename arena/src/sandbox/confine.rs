@@ -14,9 +14,9 @@
 //!   has no scratch folder of the bot's own (its `HOME` and `TMPDIR` are the machine's `/tmp`,
 //!   which it may no longer write), nor change a file's mode, owner, times or extended
 //!   attributes, which Landlock does not govern (a seccomp filter refuses those calls to a bot
-//!   it confines: `super::syscalls::plain_filters`), nor make a unix socket of its own (the
-//!   filter again: Landlock does not govern one named by a file's path, as its user's systemd
-//!   or D-Bus session, which start programs outside the domain);
+//!   it confines: `super::syscalls::plain_filters`), nor what else Landlock does not govern
+//!   and the filter refuses (another process's limits and priority, unix sockets of its own,
+//!   io_uring, keyrings, MPTCP: see that function);
 //! - neither bind nor connect a TCP socket (ABI 4);
 //! - signal no process outside its domain (its keeper, the arena, the opponent, each outside
 //!   or in a domain of its own), nor reach an abstract unix socket made outside it (ABI 6).

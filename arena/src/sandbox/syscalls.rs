@@ -104,6 +104,9 @@ const METADATA_CALLS: &[libc::c_long] = &[
     libc::SYS_removexattr,
     libc::SYS_lremovexattr,
     libc::SYS_fremovexattr,
+    SYS_SETXATTRAT,
+    SYS_REMOVEXATTRAT,
+    SYS_FILE_SETATTR,
     #[cfg(target_arch = "x86_64")]
     libc::SYS_chmod,
     #[cfg(target_arch = "x86_64")]
@@ -120,26 +123,112 @@ const METADATA_CALLS: &[libc::c_long] = &[
 
 /// `fchmodat2` (Linux 6.6), the same number on every architecture.
 const SYS_FCHMODAT2: libc::c_long = 452;
+/// `setxattrat` (Linux 6.13), the same number on every architecture: a red team set a POSIX ACL
+/// of `---` on the league's record with it past the calls above (a `chmod 0` by another name).
+const SYS_SETXATTRAT: libc::c_long = 463;
+/// `removexattrat` (Linux 6.13).
+const SYS_REMOVEXATTRAT: libc::c_long = 466;
+/// `file_setattr` (Linux 6.17): a file's attributes (immutable, append-only, …) by path.
+const SYS_FILE_SETATTR: libc::c_long = 469;
 
-/// The filters of a plain bot confined by Landlock: [`METADATA_CALLS`] refused (`EPERM`); a
-/// unix socket of its own (`socket(AF_UNIX, …)`, `EACCES`), which Landlock does not govern
-/// either where its path is a file's (only a socket's name in the abstract space, from ABI 6): a
-/// plain bot of an arena that is not root connected to a socket its user listened on in `/tmp`,
-/// as it could to that user's systemd or D-Bus session, which start programs outside its domain
-/// (`socketpair`, which runtimes use between their own processes, is left to it); and the x32
-/// numbers that would call them by another name ended ([`x32_filter`]).
+/// `IPPROTO_MPTCP`, which Landlock's TCP rights do not cover: a plain bot connected to a TCP
+/// listener of its user through it.
+const IPPROTO_MPTCP: u64 = 262;
+
+/// `setpriority`'s and `ioprio_set`'s "a process" (`PRIO_PROCESS`, `IOPRIO_WHO_PROCESS`).
+const PRIO_PROCESS: u64 = 0;
+const IOPRIO_WHO_PROCESS: u64 = 1;
+
+/// The filters of a plain bot confined by Landlock, which governs its files' data, TCP, signals
+/// and tracing, but not the rest of what its user may do to its own files and processes (a
+/// plain bot of an arena that is not root runs as the arena's user; a red team's bots did all
+/// of the below before these filters):
+/// - a box's refusals ([`filter`]: io_uring, whose ring this filter cannot see into and which
+///   made a unix socket and set an ACL past the rules below; kernel keyrings, where a bot read
+///   the key its user kept there; AIO; `clone3`), user namespaces and the x32 numbers;
+/// - [`METADATA_CALLS`] (`EPERM`): it may write no file, and changed the league's modes and ACLs;
+/// - another process's limits, priority and scheduling (`prlimit64`, `setpriority`,
+///   `sched_setscheduler`, `sched_setparam`, `sched_setattr`, `ioprio_set`, `migrate_pages`,
+///   `move_pages` on any process but its own, `EPERM`): a bot killed its opponent by setting
+///   its `RLIMIT_CPU` to 0, and the arena by its `RLIMIT_FSIZE`, so that no result was written;
+/// - a socket of a family but IP and netlink (`EAFNOSUPPORT`): a unix socket named by a file's
+///   path, which Landlock does not govern, reached a socket its user listened on (its systemd or
+///   D-Bus session would start programs outside its domain), and `AF_VSOCK` the machine's host;
+///   MPTCP and SCTP sockets (`EPROTONOSUPPORT`), outside Landlock's TCP rights; a pair of unix
+///   datagram sockets, which sends to any named socket (`socketpair`'s stream pairs, which
+///   runtimes use between their own processes, are left to it).
 pub(super) fn plain_filters() -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
     FILTERS
         .get_or_init(|| {
             let metadata = compile(METADATA_CALLS.iter().map(|&c| (c, Vec::new())).collect(), libc::EPERM);
-            let unix = on_arg0(libc::AF_UNIX as u64)
-                .map_err(|e| tracing::error!("the unix socket filter does not compile ({e}): plain bots may make them"))
-                .ok()
-                .and_then(|rule| compile(vec![(libc::SYS_socket, vec![rule])], libc::EACCES));
-            metadata.into_iter().chain(unix).chain(x32_filter()).collect()
+            let common = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter());
+            common.chain(metadata).chain(other_processes_filter()).chain(plain_socket_filters()).collect()
         })
         .clone()
+}
+
+/// A rule that matches a call whose argument `arg` (32 bits) is not `value`.
+fn arg_is_not(arg: u8, value: u64) -> Result<SeccompRule, seccompiler::BackendError> {
+    SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, value).and_then(|c| SeccompRule::new(vec![c]))
+}
+
+/// Refuses (`EPERM`) the calls of [`plain_filters`] that change another process than the
+/// caller's: a first argument (a pid) other than 0, and for `setpriority` and `ioprio_set`
+/// another kind of target than one process, or another process than its own.
+fn other_processes_filter() -> Option<BpfProgram> {
+    let by_pid = [
+        libc::SYS_prlimit64,
+        libc::SYS_sched_setscheduler,
+        libc::SYS_sched_setparam,
+        libc::SYS_sched_setattr,
+        libc::SYS_migrate_pages,
+        libc::SYS_move_pages,
+    ];
+    let rules: Result<Vec<(libc::c_long, Vec<SeccompRule>)>, seccompiler::BackendError> = (|| {
+        let mut rules: Vec<(libc::c_long, Vec<SeccompRule>)> =
+            by_pid.iter().map(|&call| Ok((call, vec![arg_is_not(0, 0)?]))).collect::<Result<_, _>>()?;
+        rules.push((libc::SYS_setpriority, vec![arg_is_not(0, PRIO_PROCESS)?, arg_is_not(1, 0)?]));
+        rules.push((libc::SYS_ioprio_set, vec![arg_is_not(0, IOPRIO_WHO_PROCESS)?, arg_is_not(1, 0)?]));
+        Ok(rules)
+    })();
+    let rules = rules
+        .map_err(|e| tracing::error!("the plain bots' process filter does not compile ({e}): they may reach others"))
+        .ok()?;
+    compile(rules, libc::EPERM)
+}
+
+/// The socket filters of [`plain_filters`]: families (`EAFNOSUPPORT`), then protocols and
+/// datagram pairs (`EPROTONOSUPPORT`).
+fn plain_socket_filters() -> Vec<BpfProgram> {
+    let families: Result<Vec<SeccompCondition>, _> = [libc::AF_INET, libc::AF_INET6, libc::AF_NETLINK]
+        .iter()
+        .map(|&family| SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, family as u64))
+        .collect();
+    let families = families.and_then(SeccompRule::new);
+    let pairs = arg_is_not(0, libc::AF_UNIX as u64);
+    let protocols: Result<Vec<SeccompRule>, _> = [IPPROTO_MPTCP, libc::IPPROTO_SCTP as u64]
+        .iter()
+        .map(|&protocol| {
+            SeccompCondition::new(2, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, protocol)
+                .and_then(|c| SeccompRule::new(vec![c]))
+        })
+        .collect();
+    // (The type's low bits; `SOCK_CLOEXEC` and `SOCK_NONBLOCK` above them.)
+    let datagram =
+        SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(0xf), libc::SOCK_DGRAM as u64)
+            .and_then(|c| SeccompRule::new(vec![c]));
+    let (Ok(families), Ok(pairs), Ok(protocols), Ok(datagram)) = (families, pairs, protocols, datagram) else {
+        tracing::error!("the plain bots' socket filter does not compile: they may make any socket");
+        return Vec::new();
+    };
+    [
+        compile(vec![(libc::SYS_socket, vec![families]), (libc::SYS_socketpair, vec![pairs])], libc::EAFNOSUPPORT),
+        compile(vec![(libc::SYS_socket, protocols), (libc::SYS_socketpair, vec![datagram])], libc::EPROTONOSUPPORT),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// The socket families a box may make sockets of: unix (pipes between a bot's own processes,
@@ -465,7 +554,7 @@ mod tests {
         assert!(super::build_filter().is_some_and(|f| !f.is_empty()));
         assert!(super::user_namespace_filter().is_some_and(|f| !f.is_empty()));
         assert!(super::socket_family_filter().is_some_and(|f| !f.is_empty()));
-        assert_eq!(super::plain_filters().len(), 2 + usize::from(cfg!(target_arch = "x86_64")));
+        assert_eq!(super::plain_filters().len(), 6 + usize::from(cfg!(target_arch = "x86_64")));
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
             assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 5));
