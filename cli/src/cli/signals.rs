@@ -53,14 +53,17 @@ pub fn word() -> &'static str {
 /// `--resume` goes on. A small thread waits for the signals, so that the work itself can run on
 /// any runtime or thread; the handlers are registered before this returns, so that no early
 /// signal is missed (nor, as the first process of a container, ignored: a process with a PID of
-/// 1 gets no signal it has no handler for). A signal the arena was started ignoring (`nohup`,
-/// a shell script's `arena … &` for SIGINT) stays ignored.
+/// 1 gets no signal it has no handler for). A SIGHUP the arena was started ignoring (`nohup`)
+/// stays ignored.
 pub fn cancel_on_signals(what: &'static str) -> anyhow::Result<CancellationToken> {
     let cancel = CancellationToken::new();
     let on_signal = cancel.clone();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    // (`nohup arena tournament …` outlives its terminal, as it did.)
-    let handled: Vec<usize> = (0..SIGNALS.len()).filter(|&i| !ignored(SIGNALS[i].0)).collect();
+    // (`nohup arena tournament …` outlives its terminal, as it did. SIGINT is handled though
+    // ignored: a shell runs a command of a script's `… &` ignoring it, and so do test harnesses
+    // that start their programs so; Ctrl-C and `kill -INT` ended such a run cleanly before.)
+    let kept = |signal| signal == libc::SIGHUP && ignored(signal);
+    let handled: Vec<usize> = (0..SIGNALS.len()).filter(|&i| !kept(SIGNALS[i].0)).collect();
     let mut streams = runtime.block_on(async {
         handled.iter().map(|&i| signal(SignalKind::from_raw(SIGNALS[i].0))).collect::<std::io::Result<Vec<_>>>()
     })?;
