@@ -128,18 +128,43 @@ const SYS_FCHMODAT2: libc::c_long = 452;
 /// as it could to that user's systemd or D-Bus session, which start programs outside its domain
 /// (`socketpair`, which runtimes use between their own processes, is left to it); and the x32
 /// numbers that would call them by another name ended ([`x32_filter`]).
-pub(super) fn plain_filters() -> Vec<BpfProgram> {
-    static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
-    FILTERS
-        .get_or_init(|| {
-            let metadata = compile(METADATA_CALLS.iter().map(|&c| (c, Vec::new())).collect(), libc::EPERM);
-            let unix = on_arg0(libc::AF_UNIX as u64)
-                .map_err(|e| tracing::error!("the unix socket filter does not compile ({e}): plain bots may make them"))
-                .ok()
-                .and_then(|rule| compile(vec![(libc::SYS_socket, vec![rule])], libc::EACCES));
-            metadata.into_iter().chain(unix).chain(x32_filter()).collect()
-        })
-        .clone()
+///
+/// A `build` may change the mode and times of files (a linker makes its output executable with
+/// `chmod`, cargo copies a file's mode and sets times, `make` and `touch` set them): only the
+/// owner and extended attributes are refused to it ([`BUILD_METADATA_CALLS`]). So a plain
+/// build may still change the mode of a file its user owns that Landlock keeps it from.
+pub(super) fn plain_filters(build: bool) -> Vec<BpfProgram> {
+    static FILTERS: std::sync::OnceLock<[Vec<BpfProgram>; 2]> = std::sync::OnceLock::new();
+    FILTERS.get_or_init(|| [plain_filters_of(METADATA_CALLS), plain_filters_of(BUILD_METADATA_CALLS)])
+        [usize::from(build)]
+    .clone()
+}
+
+/// The calls of [`METADATA_CALLS`] a plain build has no use for: those that change a file's
+/// owner or extended attributes.
+const BUILD_METADATA_CALLS: &[libc::c_long] = &[
+    libc::SYS_fchown,
+    libc::SYS_fchownat,
+    libc::SYS_setxattr,
+    libc::SYS_lsetxattr,
+    libc::SYS_fsetxattr,
+    libc::SYS_removexattr,
+    libc::SYS_lremovexattr,
+    libc::SYS_fremovexattr,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_chown,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_lchown,
+];
+
+/// [`plain_filters`] with `metadata` refused.
+fn plain_filters_of(metadata: &[libc::c_long]) -> Vec<BpfProgram> {
+    let metadata = compile(metadata.iter().map(|&c| (c, Vec::new())).collect(), libc::EPERM);
+    let unix = on_arg0(libc::AF_UNIX as u64)
+        .map_err(|e| tracing::error!("the unix socket filter does not compile ({e}): plain bots may make them"))
+        .ok()
+        .and_then(|rule| compile(vec![(libc::SYS_socket, vec![rule])], libc::EACCES));
+    metadata.into_iter().chain(unix).chain(x32_filter()).collect()
 }
 
 /// The socket families a box may make sockets of: unix (pipes between a bot's own processes,
@@ -465,7 +490,9 @@ mod tests {
         assert!(super::build_filter().is_some_and(|f| !f.is_empty()));
         assert!(super::user_namespace_filter().is_some_and(|f| !f.is_empty()));
         assert!(super::socket_family_filter().is_some_and(|f| !f.is_empty()));
-        assert_eq!(super::plain_filters().len(), 2 + usize::from(cfg!(target_arch = "x86_64")));
+        for build in [false, true] {
+            assert_eq!(super::plain_filters(build).len(), 2 + usize::from(cfg!(target_arch = "x86_64")));
+        }
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
             assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 5));
