@@ -949,3 +949,149 @@ fn a_plain_bot_cannot_connect_to_a_unix_socket_of_its_user() {
     let control = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
     promises(&control, &bot, Some("invalid_move"), &[]);
 }
+
+/// `arena build CONFIG --out LEAGUE --sandbox plain` of the bots `bots` (TOML entries) in `dir`,
+/// with `env` set for the arena: what it printed, whether it succeeded.
+fn plain_build(dir: &Path, bots: &str, env: &[(&str, &str)]) -> (bool, String) {
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let config = dir.join(format!("league-{run}.toml"));
+    std::fs::write(&config, format!("seed = 1\nmaps = [{:?}]\n{bots}", map("fire.txt"))).unwrap();
+    let league = config.with_extension("out");
+    let (config, league) = (config.display().to_string(), league.display().to_string());
+    let out = Command::new(bin("arena"))
+        .current_dir(dir)
+        .envs(env.iter().copied())
+        .args(["build", &config, "--out", &league, "--sandbox", "plain"])
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.success(), text)
+}
+
+/// A folder `dir` for a plain build: open to every user, and its files, where this test runs
+/// as root, given to `nobody` (a root arena runs a plain build as its folder's owner, and
+/// refuses to build a folder root owns: the build would be root).
+fn build_folder(dir: &Path, files: &[(&str, &str)]) {
+    use std::os::unix::fs::PermissionsExt;
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+    }
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    if as_root() {
+        let status = Command::new("chown").args(["-R", "65534:65534"]).arg(dir).status().unwrap();
+        assert!(status.success(), "chown -R nobody {}", dir.display());
+    }
+}
+
+/// Plain builds were not confined: with `--sandbox plain` (the documented way on Ubuntu 24.04
+/// without root) a student's `build` ran as the arena's user, and could rewrite the league's
+/// `tournament.json` or read other students' code. Landlock now shows a plain build what a
+/// box's build sees (the system's folders, its own folder, the toolchains) and lets it write
+/// its folder and a scratch folder of its own (its `HOME` and `TMPDIR`), nothing else: the
+/// machine's `/tmp` neither. The control: with Landlock off, the same build does all of it.
+/// (Skipped where the kernel has no Landlock.)
+#[test]
+fn a_plain_build_can_neither_write_the_league_s_files_nor_read_another_bot_s() {
+    use std::os::unix::fs::PermissionsExt;
+    if !landlock_confines(1, "builds' files") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (league, alice) = (dir.path().join("league"), dir.path().join("alice"));
+    let tournament = league.join("tournament.json");
+    let theirs = alice.join("bot.py");
+    // (Writable and readable by all: as root, the build is nobody's, and the control shows the same.)
+    for folder in [&league, &alice] {
+        std::fs::create_dir(folder).unwrap();
+        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    for (file, text) in [(&tournament, "{\"name\":\"league\"}\n"), (&theirs, "print('alice secret')\n")] {
+        std::fs::write(file, text).unwrap();
+        std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o666)).unwrap();
+    }
+    let shared = std::env::temp_dir().join(format!("arena-e2e-build-{}", std::process::id()));
+    let script = format!(
+        "cat {theirs} > stolen\necho forged >> {tournament}\necho shared > {shared}\n\
+         echo \"$TMPDIR $HOME\" > scratch && echo own > \"$TMPDIR/own\" && cat \"$TMPDIR/own\" >> scratch\n\
+         printf '#!/bin/sh\\nexec true\\n' > bot && chmod 755 bot\n",
+        theirs = theirs.display(),
+        tournament = tournament.display(),
+        shared = shared.display()
+    );
+    let evil = dir.path().join("evil");
+    build_folder(&evil, &[("build.sh", &script)]);
+    let bots = format!(
+        "[[bots]]\nname = \"evil\"\ncwd = \"evil\"\nbuild = \"sh build.sh\"\ncommand = \"./bot\"\n\
+         [[bots]]\nname = \"carol\"\ncommand = {:?}\n",
+        bin("greedy")
+    );
+    let (ok, out) = plain_build(dir.path(), &bots, &[]);
+    assert!(ok && out.contains("built evil"), "{out}");
+    assert_eq!(std::fs::read_to_string(&tournament).unwrap(), "{\"name\":\"league\"}\n", "untouched: {out}");
+    let stolen = std::fs::read_to_string(evil.join("stolen")).unwrap();
+    assert!(!stolen.contains("alice secret"), "alice's file out of reach: {stolen}");
+    assert!(!shared.exists(), "the machine's /tmp is not the build's");
+    // Its own scratch folder, its HOME and TMPDIR, which it writes.
+    let scratch = std::fs::read_to_string(evil.join("scratch")).unwrap();
+    let (tmp, home) = scratch.lines().next().and_then(|l| l.split_once(' ')).unwrap();
+    assert!(tmp == home && tmp != "/tmp" && scratch.ends_with("own\n"), "{scratch}");
+    assert!(!Path::new(tmp).exists(), "the scratch folder goes with the build: {tmp}");
+    // The control: with Landlock off, the same build reads alice's file and writes the league's.
+    let (ok, out) = plain_build(dir.path(), &bots, &[PLAIN_WITHOUT_LANDLOCK]);
+    assert!(ok, "{out}");
+    assert!(std::fs::read_to_string(&tournament).unwrap().contains("forged"), "the control: {out}");
+    assert!(std::fs::read_to_string(evil.join("stolen")).unwrap().contains("alice secret"), "the control");
+    assert!(shared.exists(), "the control writes the machine's /tmp");
+    let _ = std::fs::remove_file(&shared);
+}
+
+/// Honest builds still succeed in plain mode, confined by Landlock where the kernel has it: C++
+/// (`make` running `g++`), Python (`python3 -m py_compile`) and Rust (`cargo build --offline`
+/// of a crate without dependencies; only where the build's user may run this user's cargo, not
+/// as root, whose plain builds run as `nobody`), each bot's output where its command runs it.
+#[test]
+fn honest_builds_succeed_in_plain_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let cpp =
+        "#include <iostream>\n#include <string>\nint main() { std::string l; while (std::getline(std::cin, l)) {} }\n";
+    build_folder(
+        &dir.path().join("cpp"),
+        &[("bot.cpp", cpp), ("Makefile", "bot: bot.cpp\n\tg++ -O1 -o bot bot.cpp\n")],
+    );
+    build_folder(&dir.path().join("py"), &[("bot.py", "print('WAIT')\n")]);
+    let mut bots = String::from(
+        "[[bots]]\nname = \"cpp\"\ncwd = \"cpp\"\nbuild = \"make\"\ncommand = \"./bot\"\n\
+         [[bots]]\nname = \"py\"\ncwd = \"py\"\nbuild = \"python3 -m py_compile bot.py\"\ncommand = \"python3 bot.py\"\n",
+    );
+    // The arena's CARGO_HOME, as a build is given it (see `sandbox::toolchains`).
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")));
+    let cargo = cargo_home
+        .map(|h| h.join("bin/cargo"))
+        .filter(|c| !as_root() && Command::new(c).arg("--version").output().is_ok_and(|o| o.status.success()));
+    if cargo.is_some() {
+        let manifest = "[package]\nname = \"rsbot\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n";
+        build_folder(&dir.path().join("rs"), &[("Cargo.toml", manifest), ("src/main.rs", "fn main() {}\n")]);
+        bots.push_str("[[bots]]\nname = \"rs\"\ncwd = \"rs\"\nbuild = \"cargo build --offline\"\ncommand = \"./target/debug/rsbot\"\n");
+    } else {
+        eprintln!(
+            "no cargo the build's user may run (as root, plain builds run as nobody): the Rust build is not tried"
+        );
+    }
+    let (ok, out) = plain_build(dir.path(), &bots, &[]);
+    assert!(ok && !out.contains("cannot play"), "{out}");
+    let executable = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    assert!(executable(&dir.path().join("cpp/bot")), "g++'s output, executable: {out}");
+    let cache = std::fs::read_dir(dir.path().join("py/__pycache__")).unwrap().count();
+    assert_eq!(cache, 1, "python's compiled file: {out}");
+    if cargo.is_some() {
+        assert!(executable(&dir.path().join("rs/target/debug/rsbot")), "cargo's output: {out}");
+    }
+}

@@ -21,6 +21,11 @@
 //! - signal no process outside its domain (its keeper, the arena, the opponent, each outside
 //!   or in a domain of its own), nor reach an abstract unix socket made outside it (ABI 6).
 //!
+//! A plain build is confined the same way, but for what it needs: it may also read and run the
+//! toolchains a box's build is shown (see `super::PlainBuild`), write its folder and a scratch
+//! folder of its own (its `HOME` and `TMPDIR`), and change a file's mode and times (a linker
+//! makes its output executable with `chmod`).
+//!
 //! The ruleset is made by the arena before the fork (with the `landlock` crate, best effort:
 //! what the kernel lacks is left out) and only entered by the bot's process, after the keeper
 //! forked it and just before `exec`, by one raw system call: the keeper stays outside, and still
@@ -92,10 +97,12 @@ pub fn missing(abi: i32) -> Vec<String> {
     out
 }
 
-/// The ruleset of a plain bot shown `shown` (the paths a box would show it, see
-/// [`super::shown_paths`]), made and filled, to be entered by the bot's process just before
-/// `exec` ([`super::child::enter_plain`]); `None` where the kernel has no Landlock.
-pub fn ruleset(shown: &[PathBuf]) -> Result<Option<OwnedFd>, RulesetError> {
+/// The ruleset of a plain bot or build shown `shown` (the paths a box would show it, see
+/// [`super::shown_paths`]; a build's toolchains too), which may write beneath `writable` (a
+/// build: its folder and its scratch folder; nothing for a bot), made and filled, to be entered
+/// by its process just before `exec` ([`super::child::enter_plain`]); `None` where the kernel
+/// has no Landlock.
+pub fn ruleset(shown: &[PathBuf], writable: &[PathBuf]) -> Result<Option<OwnedFd>, RulesetError> {
     let read = AccessFs::from_read(WANTED);
     let devices = read | AccessFs::WriteFile | AccessFs::Truncate | AccessFs::IoctlDev;
     let dev = std::iter::once(super::ZERO).chain(super::DEVICES).map(|d| PathBuf::from("/dev").join(d));
@@ -106,7 +113,8 @@ pub fn ruleset(shown: &[PathBuf]) -> Result<Option<OwnedFd>, RulesetError> {
         .create()?
         .add_rules(path_beneath_rules(shown, read))?
         .add_rules(path_beneath_rules(["/proc"], AccessFs::ReadFile | AccessFs::ReadDir))?
-        .add_rules(path_beneath_rules(dev, devices))?;
+        .add_rules(path_beneath_rules(dev, devices))?
+        .add_rules(path_beneath_rules(writable, AccessFs::from_all(WANTED)))?;
     Ok(created.into())
 }
 
@@ -139,7 +147,7 @@ mod tests {
         let secret = dir.path().join("secret");
         std::fs::write(&secret, "s").unwrap();
         let run = |confined: bool| {
-            let fd = if confined { ruleset(&[PathBuf::from("/usr")]).unwrap() } else { None };
+            let fd = if confined { ruleset(&[PathBuf::from("/usr")], &[]).unwrap() } else { None };
             let raw = fd.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd);
             let path = std::ffi::CString::new(secret.display().to_string()).unwrap();
             // SAFETY: the child makes raw system calls only, then exits.

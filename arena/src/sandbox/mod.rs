@@ -45,8 +45,8 @@ pub enum SandboxMode {
     Require,
     /// No box, as `auto` where boxes cannot be made: plain processes in a session of their
     /// own, with a clean environment and resource limits, each the child of a keeper that ends
-    /// what it leaves running (see `child::enter_plain`), a bot confined by Landlock where the
-    /// kernel has it (see `confine`).
+    /// what it leaves running (see `child::enter_plain`), a bot or a build confined by Landlock
+    /// where the kernel has it (see `confine`).
     Plain,
     /// No box at all: plain child processes with resource limits (for debugging bots). Each
     /// leads a process group, killed with it; there is no keeper, so a process that leaves the
@@ -364,6 +364,8 @@ pub struct BoxHandle {
     /// What the box's sockets hold, counted with its memory where no memory cgroup charges it
     /// (see `sockets`).
     sockets: Option<sockets::Meter>,
+    /// A plain build's scratch folder (its `HOME` and `TMPDIR`), removed with the handle.
+    _scratch: Option<tempfile::TempDir>,
 }
 
 impl Sandbox {
@@ -526,14 +528,20 @@ impl Sandbox {
         }
         // Off means off: the arena's environment and terminal (the controls of the tests).
         let keep_terminal = self.mode == SandboxMode::None;
-        if !keep_terminal {
-            command.env_clear().envs(box_env(launch, "/tmp"));
-        }
-        command.envs(launch.env.iter().map(|(k, v)| (k, v)));
-        let mut rlimits = rlimits(limits, false);
         // As root (`plain`), as in a box: neither a bot nor a build can signal the other bots,
         // their keepers or the arena. (Not with the box off: `none` runs as the arena's user.)
         let (ids, uid) = if keep_terminal { (None, None) } else { self.user(launch, launch.folder)? };
+        // A plain build: a scratch folder of its own (its `HOME` and `TMPDIR`, as a box's
+        // build has), and the toolchains a box's build is shown (see `plain_build`).
+        let build = (launch.build && !keep_terminal).then(|| plain_build(ids)).transpose()?;
+        if !keep_terminal {
+            command.env_clear().envs(box_env(launch, "/tmp"));
+            if let Some(b) = &build {
+                command.envs(b.env());
+            }
+        }
+        command.envs(launch.env.iter().map(|(k, v)| (k, v)));
+        let mut rlimits = rlimits(limits, false);
         if uid.is_some() {
             rlimits.push((libc::RLIMIT_NPROC, limits.processes, limits.processes));
         }
@@ -544,17 +552,25 @@ impl Sandbox {
             let n = user_process_count() + limits.processes + u64::from(!keep_terminal);
             rlimits.push((libc::RLIMIT_NPROC, n, n));
         }
-        // A bot (not a build: it writes its folder, and reads the toolchains) with a keeper:
-        // Landlock's ruleset, entered by the bot's process alone (see `confine`).
-        let ruleset = if self.landlock && !keep_terminal && !launch.build {
-            let shown = shown_paths(launch.words, launch.folder);
-            confine::ruleset(&shown)
-                .map_err(|e| setup("the bot's Landlock ruleset", std::io::Error::other(e.to_string())))?
+        // A bot or a build with a keeper: Landlock's ruleset, entered by its process alone (see
+        // `confine`). A build is shown the toolchains too, and may write its folder and its
+        // scratch folder.
+        let ruleset = if self.landlock && !keep_terminal {
+            let mut shown = shown_paths(launch.words, launch.folder);
+            let mut writable = Vec::new();
+            if let Some(b) = &build {
+                shown.extend(b.shown());
+                let here = std::env::current_dir().unwrap_or_default();
+                writable.extend(launch.folder.map(|f| normalize(&here.join(f))));
+                writable.push(b.scratch.path().to_path_buf());
+            }
+            let whose = if launch.build { "the build's Landlock ruleset" } else { "the bot's Landlock ruleset" };
+            confine::ruleset(&shown, &writable).map_err(|e| setup(whose, std::io::Error::other(e.to_string())))?
         } else {
             None
         };
         // (With it, what Landlock does not govern: see `syscalls::plain_filters`.)
-        let filters = if ruleset.is_some() { syscalls::plain_filters() } else { Vec::new() };
+        let filters = if ruleset.is_some() { syscalls::plain_filters(launch.build) } else { Vec::new() };
         let parent = std::process::id() as libc::pid_t;
         // SAFETY: the hook only makes system calls on data prepared before the fork (the
         // ruleset's descriptor and the filters, held by the hook as long as the command).
@@ -580,6 +596,7 @@ impl Sandbox {
             counts_swap: false,
             peak_cpu: AtomicU64::new(0),
             sockets: None,
+            _scratch: build.map(|b| b.scratch),
         };
         Ok((command, handle))
     }
@@ -801,6 +818,7 @@ impl Sandbox {
             counts_swap,
             peak_cpu: AtomicU64::new(0),
             sockets: meter,
+            _scratch: None,
         };
         Ok((command, handle))
     }
@@ -925,6 +943,129 @@ fn without_secrets(text: &str) -> Result<Option<(String, Vec<String>)>, toml::de
     }
     // (A table read from TOML is written back as TOML; were it not, nothing of it is shown.)
     Ok(Some((toml::to_string(&config).unwrap_or_default(), keys)))
+}
+
+/// What a plain build is given besides its folder (see `Sandbox::plain_command`).
+struct PlainBuild {
+    /// A folder of its own for its `HOME` and `TMPDIR` (a box's build has its `/scratch`):
+    /// without it, the machine's `/tmp` was the build's, which Landlock then would not let it
+    /// write, and which every other process of the machine shares.
+    scratch: tempfile::TempDir,
+    /// The toolchains it may use, as a box's build ([`toolchains`]).
+    toolchains: Vec<(&'static str, PathBuf)>,
+    /// The `CARGO_HOME` it is given, in `scratch` (see [`plain_cargo_home`]), if there is one.
+    cargo_home: Option<PathBuf>,
+}
+
+impl PlainBuild {
+    /// Its environment besides [`box_env`]'s: `HOME` and `TMPDIR` its scratch folder, the
+    /// toolchains' variables and their programs first on the `PATH`, as a box's build has.
+    fn env(&self) -> Vec<(String, String)> {
+        let scratch = self.scratch.path().display().to_string();
+        let path = self.toolchains.iter().map(|(_, d)| format!("{}/bin:", d.display())).collect::<String>() + BOX_PATH;
+        let mut env =
+            vec![("HOME".to_string(), scratch.clone()), ("TMPDIR".to_string(), scratch), ("PATH".to_string(), path)];
+        for (var, dir) in &self.toolchains {
+            let dir = if *var == "CARGO_HOME" { self.cargo_home.as_ref().unwrap_or(dir) } else { dir };
+            env.push((var.to_string(), dir.display().to_string()));
+        }
+        env
+    }
+
+    /// What of its toolchains it may read (the real folders: its `CARGO_HOME` links there).
+    fn shown(&self) -> Vec<PathBuf> {
+        self.toolchains.iter().flat_map(|(var, dir)| shown_of_toolchain(var, dir)).collect()
+    }
+}
+
+/// A plain build's scratch folder (in the arena's temporary folder, its user's alone, given to
+/// the build's user `ids` where a root arena runs it as its folder's owner), and its toolchains.
+fn plain_build(ids: Option<(libc::uid_t, libc::gid_t)>) -> Result<PlainBuild, SandboxError> {
+    let scratch = tempfile::Builder::new()
+        .prefix("arena-build-")
+        .tempdir()
+        .map_err(|e| setup("a scratch folder for the build (in the temporary folder)", e))?;
+    let toolchains = toolchains();
+    let cargo_home = match toolchains.iter().find(|(var, _)| *var == "CARGO_HOME") {
+        Some((_, real)) => Some(
+            plain_cargo_home(real, &scratch.path().join("cargo-home"))
+                .map_err(|e| setup(&format!("the build's CARGO_HOME in {}", scratch.path().display()), e))?,
+        ),
+        None => None,
+    };
+    if let Some((uid, gid)) = ids {
+        let mut made = vec![scratch.path().to_path_buf()];
+        if let Some(home) = &cargo_home {
+            made.push(home.clone());
+            made.extend(CARGO_LOCKS.iter().map(|name| home.join(name)));
+            made.extend(["config.toml", "config"].iter().map(|name| home.join(name)).filter(|p| p.is_file()));
+        }
+        for path in made {
+            std::os::unix::fs::lchown(&path, Some(uid), Some(gid))
+                .map_err(|e| setup(&path.display().to_string(), e))?;
+        }
+    }
+    Ok(PlainBuild { scratch, toolchains, cargo_home })
+}
+
+/// The `CARGO_HOME` of a plain build, made at `home` (in its scratch folder): what a box's build
+/// is shown of the real one, `real`, as Landlock cannot show a file otherwise than it is. Each
+/// entry of `real` is linked there but the teacher's tokens ([`CARGO_CREDENTIALS`]: left out),
+/// its lock files (its own, empty: [`CARGO_LOCKS`]; a build that held the shared one stalled
+/// every cargo of the teacher's) and its configuration (a copy without its secrets, see
+/// [`without_secrets`]; none where it cannot be read, is not TOML, or is too large).
+fn plain_cargo_home(real: &Path, home: &Path) -> std::io::Result<PathBuf> {
+    std::fs::create_dir(home)?;
+    for entry in std::fs::read_dir(real)? {
+        let name = entry?.file_name();
+        let Some(text) = name.to_str() else { continue };
+        if CARGO_CREDENTIALS.contains(&text) || CARGO_LOCKS.contains(&text) {
+            continue;
+        }
+        if ["config.toml", "config"].contains(&text) {
+            let file = real.join(&name);
+            // (The teacher's file, a regular one only: nothing here waits on a FIFO.)
+            if !std::fs::metadata(&file).is_ok_and(|m| m.is_file() && m.len() <= CARGO_CONFIG_COPY_MAX as u64) {
+                continue;
+            }
+            let Ok(original) = std::fs::read_to_string(&file) else { continue };
+            let copy = match without_secrets(&original) {
+                Ok(None) => original,
+                Ok(Some((copy, keys))) => {
+                    tracing::debug!("{}: builds see it without {}", file.display(), keys.join(", "));
+                    copy
+                }
+                Err(_) => continue,
+            };
+            std::fs::write(home.join(&name), copy)?;
+            continue;
+        }
+        std::os::unix::fs::symlink(real.join(&name), home.join(&name))?;
+    }
+    for name in CARGO_LOCKS {
+        std::fs::write(home.join(name), b"")?;
+    }
+    Ok(home.to_path_buf())
+}
+
+/// What of the toolchain `dir` (named by the variable `var`) a plain build confined by Landlock
+/// may read: the whole folder, but for `CARGO_HOME`, whose entries are shown one by one but the
+/// teacher's tokens ([`CARGO_CREDENTIALS`]), configuration and locks (the build's `CARGO_HOME`
+/// has a copy of the one without its secrets, and locks of its own: [`plain_cargo_home`]).
+fn shown_of_toolchain(var: &str, dir: &Path) -> Vec<PathBuf> {
+    if var != "CARGO_HOME" {
+        return vec![dir.to_path_buf()];
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let hidden = |name: &str| {
+        CARGO_CREDENTIALS.contains(&name) || CARGO_LOCKS.contains(&name) || ["config.toml", "config"].contains(&name)
+    };
+    entries
+        .filter_map(Result::ok)
+        .map(|e| e.file_name())
+        .filter(|n| !n.to_str().is_some_and(hidden))
+        .map(|n| dir.join(n))
+        .collect()
 }
 
 /// The toolchains a build may use (read-only): Rust's, where installed.

@@ -157,15 +157,43 @@ const IOPRIO_WHO_PROCESS: u64 = 1;
 ///   MPTCP and SCTP sockets (`EPROTONOSUPPORT`), outside Landlock's TCP rights; a pair of unix
 ///   datagram sockets, which sends to any named socket (`socketpair`'s stream pairs, which
 ///   runtimes use between their own processes, are left to it).
-pub(super) fn plain_filters() -> Vec<BpfProgram> {
-    static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
-    FILTERS
-        .get_or_init(|| {
-            let metadata = compile(METADATA_CALLS.iter().map(|&c| (c, Vec::new())).collect(), libc::EPERM);
-            let common = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter());
-            common.chain(metadata).chain(other_processes_filter()).chain(plain_socket_filters()).collect()
-        })
-        .clone()
+///
+/// A `build` may change the mode and times of files (a linker makes its output executable with
+/// `chmod`, cargo copies a file's mode and sets times, `make` and `touch` set them): only the
+/// owner and extended attributes are refused to it ([`BUILD_METADATA_CALLS`]). So a plain
+/// build may still change the mode of a file its user owns that Landlock keeps it from.
+pub(super) fn plain_filters(build: bool) -> Vec<BpfProgram> {
+    static FILTERS: std::sync::OnceLock<[Vec<BpfProgram>; 2]> = std::sync::OnceLock::new();
+    FILTERS.get_or_init(|| [plain_filters_of(METADATA_CALLS), plain_filters_of(BUILD_METADATA_CALLS)])
+        [usize::from(build)]
+    .clone()
+}
+
+/// The calls of [`METADATA_CALLS`] a plain build has no use for: those that change a file's
+/// owner or extended attributes.
+const BUILD_METADATA_CALLS: &[libc::c_long] = &[
+    libc::SYS_fchown,
+    libc::SYS_fchownat,
+    libc::SYS_setxattr,
+    libc::SYS_lsetxattr,
+    libc::SYS_fsetxattr,
+    libc::SYS_removexattr,
+    libc::SYS_lremovexattr,
+    libc::SYS_fremovexattr,
+    SYS_SETXATTRAT,
+    SYS_REMOVEXATTRAT,
+    SYS_FILE_SETATTR,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_chown,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_lchown,
+];
+
+/// [`plain_filters`] with `metadata` refused.
+fn plain_filters_of(metadata: &[libc::c_long]) -> Vec<BpfProgram> {
+    let metadata = compile(metadata.iter().map(|&c| (c, Vec::new())).collect(), libc::EPERM);
+    let common = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter());
+    common.chain(metadata).chain(other_processes_filter()).chain(plain_socket_filters()).collect()
 }
 
 /// A rule that matches a call whose argument `arg` (32 bits) is not `value`.
@@ -554,7 +582,9 @@ mod tests {
         assert!(super::build_filter().is_some_and(|f| !f.is_empty()));
         assert!(super::user_namespace_filter().is_some_and(|f| !f.is_empty()));
         assert!(super::socket_family_filter().is_some_and(|f| !f.is_empty()));
-        assert_eq!(super::plain_filters().len(), 6 + usize::from(cfg!(target_arch = "x86_64")));
+        for build in [false, true] {
+            assert_eq!(super::plain_filters(build).len(), 6 + usize::from(cfg!(target_arch = "x86_64")));
+        }
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
             assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 5));

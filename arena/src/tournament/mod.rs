@@ -1309,8 +1309,8 @@ fn check_jobs(jobs: Option<usize>) -> usize {
 
 /// Refuses a league whose students' builds would run without a box because `auto` could make
 /// none here (a runner's user where user namespaces are restricted: Ubuntu 24.04's AppArmor):
-/// a build is a student's program, run unconfined as the arena's user, which could replace
-/// what later runs as root. `--sandbox plain` runs them so on purpose; the embedded default's
+/// a build is a student's program, run without a box as the arena's user (confined by
+/// Landlock at most, where the kernel has it), which could replace what later runs as root. `--sandbox plain` runs them so on purpose; the embedded default's
 /// builds (the arena's own sample bots, [`TournamentConfig::own_build`]) and bots' matches
 /// under `auto` still fall back (a keeper ends what they leave, resource limits hold).
 fn unboxed_builds(config: &TournamentConfig, isolation: &crate::sandbox::Isolation) -> Result<(), TournamentError> {
