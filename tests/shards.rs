@@ -516,6 +516,9 @@ fn the_github_workflow_s_steps_play_a_league_from_build_to_pages() {
     // named one into the job's folder, a pattern's each into a folder of its name). The arena
     // is already built ("Build the arena", which installs it with cargo, is skipped); `sudo`
     // runs the command as it is.
+    use std::os::unix::fs::PermissionsExt as _;
+    // SAFETY: geteuid has no preconditions.
+    let root_shim = unsafe { libc::geteuid() } == 0;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let text = std::fs::read_to_string(root().join("deploy/github/league.yml")).unwrap();
@@ -543,9 +546,12 @@ fn the_github_workflow_s_steps_play_a_league_from_build_to_pages() {
         let run = script(job, name);
         assert!(at(&run, "sha256sum --check") < at(&run, "./arena "), "{job} checks the arena first: {run}");
     }
-    // The workflow's cache (actions/cache: a path saved under a key, restored by the newest key
-    // of a prefix), kept from one run to the next.
+    // The workflow's cache (actions/cache: paths saved under a key, restored by that key or the
+    // newest of a prefix, and only for the very paths, as written, they were saved with; a key
+    // saved once is never saved again), kept from one run to the next: (paths, key, the copy).
     let cache = d.join("cache");
+    std::fs::create_dir_all(&cache).unwrap();
+    let mut cached: Vec<(String, String, PathBuf)> = Vec::new();
     let mut secrets = Vec::new();
     for run in 1..=2 {
         let artifacts = d.join(format!("artifacts-{run}"));
@@ -571,7 +577,10 @@ fn the_github_workflow_s_steps_play_a_league_from_build_to_pages() {
             }
             let mut outputs: BTreeMap<String, String> = BTreeMap::new();
             let expand = |text: &str| {
-                let mut text = text.replace("${{ runner.temp }}", &s(&temp));
+                let mut text = text
+                    .replace("${{ runner.temp }}", &s(&temp))
+                    .replace("${{ github.run_id }}", &format!("100{run}"))
+                    .replace("${{ github.run_attempt }}", "1");
                 for (key, value) in &needs {
                     text = text.replace(&format!("${{{{ needs.build.outputs.{key} }}}}"), value);
                 }
@@ -598,17 +607,29 @@ fn the_github_workflow_s_steps_play_a_league_from_build_to_pages() {
                         _ => panic!("a download without name or pattern"),
                     },
                     Some("actions/cache/restore") => {
-                        let (path, prefix) = (with("path").unwrap(), with("restore-keys").unwrap());
+                        let (key, prefix) = (with("key").unwrap(), with("restore-keys").unwrap());
                         assert_eq!(prefix, "league-");
-                        let saved = cache.join(&path);
-                        if saved.exists() {
-                            copy_into(&saved, &work.join(&path));
+                        let paths = step["with"]["path"].as_str().unwrap();
+                        let hit = cached.iter().rev().filter(|(p, _, _)| p == paths).find(|(_, k, _)| *k == key);
+                        let hit = hit.or_else(|| {
+                            cached.iter().rev().filter(|(p, _, _)| p == paths).find(|(_, k, _)| k.starts_with(&prefix))
+                        });
+                        assert_eq!(hit.is_some(), run > 1, "run {run}: the league kept by the last run is restored");
+                        if let Some((_, _, saved)) = hit {
+                            std::fs::copy(saved, work.join(with("path").unwrap())).unwrap();
                         }
                     }
                     Some("actions/cache/save") => {
-                        let path = with("path").unwrap();
-                        let _ = std::fs::remove_dir_all(cache.join(&path));
-                        copy_into(&work.join(&path), &cache.join(&path));
+                        let (key, paths) = (with("key").unwrap(), step["with"]["path"].as_str().unwrap());
+                        assert!(key.ends_with("-1"), "the key is the run attempt's: {key}");
+                        assert!(!cached.iter().any(|(_, k, _)| *k == key), "{key} saved again: refused");
+                        // One archive, made by root: the runner's user, which saves the cache,
+                        // could not read every file of the league's folder.
+                        let path = work.join(with("path").unwrap());
+                        assert!(path.metadata().unwrap().is_file(), "the league is saved as one archive: {paths}");
+                        let saved = cache.join(format!("entry-{}", cached.len()));
+                        std::fs::copy(&path, &saved).unwrap();
+                        cached.push((paths.to_string(), key, saved));
                     }
                     Some("actions/upload-pages-artifact") => {
                         let site = work.join(with("path").unwrap());
@@ -618,6 +639,15 @@ fn the_github_workflow_s_steps_play_a_league_from_build_to_pages() {
                     Some(_) => {}
                     None if step["name"] == "Build the arena" => {}
                     None => {
+                        if root_shim && run == 1 && step["name"] == "Archive the league for the next run" {
+                            // What a build's `chmod 000` leaves in the league's copy of its bot:
+                            // the runner's user cannot read it; the archive, made by root, can,
+                            // and keeps its mode. (Only where the `sudo` stand-in is root: a
+                            // user's could not read it either.)
+                            let unreadable = work.join("league/unreadable-build-output");
+                            std::fs::write(&unreadable, "a build's output\n").unwrap();
+                            std::fs::set_permissions(&unreadable, std::fs::Permissions::from_mode(0o000)).unwrap();
+                        }
                         let script = expand(step["run"].as_str().unwrap());
                         let output_file = temp.join("github-output");
                         std::fs::write(&output_file, "").unwrap();
@@ -681,6 +711,12 @@ fn the_github_workflow_s_steps_play_a_league_from_build_to_pages() {
             for (key, value) in workflow["jobs"][job.as_str()]["outputs"].as_mapping().into_iter().flatten() {
                 let value = value.as_str().unwrap();
                 needs.insert(key.as_str().unwrap().to_string(), outputs.get(value).cloned().unwrap_or_default());
+            }
+            if root_shim && job == "build" && run == 2 {
+                // The league restored as root kept, whole, with each file's mode.
+                let unreadable = work.join("league/unreadable-build-output");
+                let mode = unreadable.metadata().map(|m| m.permissions().mode() & 0o777);
+                assert_eq!(mode.ok(), Some(0o000), "{}", unreadable.display());
             }
             if job == "shard" {
                 // The second run plays nothing: the league it restored holds every match.

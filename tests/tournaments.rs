@@ -2314,9 +2314,57 @@ fn viewing_a_league_replay_leaves_the_league_page_as_it_is() {
     let (ok, stdout, stderr) = view(&[&replay.display().to_string()]);
     assert!(ok && stdout.trim() == page.display().to_string(), "the league's own again: {stderr}");
 
+    // The page the league's own, but a script it loads from the folder's assets/ replaced by
+    // someone's (the viewer, or the game's renderer), a link to the genuine file, or assets/ a
+    // link to a copy of the genuine folder: not vouched for (`--open` would run that script), so
+    // a page is written to the cache. The control: the genuine assets back, the page is trusted.
+    let assets = league.join("assets");
+    let scripts: Vec<PathBuf> = walk(&assets)
+        .into_iter()
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            name.ends_with(".js") && (name.starts_with("viewer.") || name.starts_with("render-"))
+        })
+        .collect();
+    assert!(scripts.iter().any(|p| p.file_name().unwrap().to_string_lossy().starts_with("viewer.")), "{scripts:?}");
+    let page_text = String::from_utf8_lossy(&league_page).into_owned();
+    let trusted = |why: &str| {
+        let _ = std::fs::remove_file(&cached);
+        let (ok, stdout, stderr) = view(&[&replay.display().to_string()]);
+        assert!(ok, "{why}: {stderr}");
+        assert_eq!(std::fs::read(&page).unwrap(), league_page, "{why}: the league's page is left as it is");
+        let own = stdout.trim() == page.display().to_string();
+        assert_eq!(own, stderr.contains("the league's own page of this match"), "{why}: {stderr}");
+        assert_eq!(!own, stdout.trim() == cached.display().to_string() && cached.exists(), "{why}: {stderr}");
+        (own, stderr)
+    };
+    for script in &scripts {
+        let name = script.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(page_text.contains(&format!("\"../assets/{name}\"")), "the page loads {name}");
+        let genuine = std::fs::read(script).unwrap();
+        std::fs::write(script, "alert('pwned');\n").unwrap();
+        let (own, stderr) = trusted(&format!("{name} replaced"));
+        assert!(!own && stderr.contains("loads from the folder's assets/ is not the arena's own"), "{stderr}");
+        let kept = dir.path().join(&name);
+        std::fs::write(&kept, &genuine).unwrap();
+        std::fs::remove_file(script).unwrap();
+        std::os::unix::fs::symlink(&kept, script).unwrap();
+        assert!(!trusted(&format!("{name} a link to the genuine file")).0);
+        std::fs::remove_file(script).unwrap();
+        std::fs::write(script, &genuine).unwrap();
+        assert!(trusted(&format!("{name} genuine again (the control)")).0);
+    }
+    let moved = dir.path().join("assets-copy");
+    std::fs::rename(&assets, &moved).unwrap();
+    std::os::unix::fs::symlink(&moved, &assets).unwrap();
+    assert!(!trusted("assets/ a link to the genuine folder").0);
+    std::fs::remove_file(&assets).unwrap();
+    std::fs::rename(&moved, &assets).unwrap();
+    assert!(trusted("assets/ the folder again (the control)").0);
+
     // Missing: none is written into the league's folder.
     std::fs::remove_file(&page).unwrap();
-    std::fs::remove_file(&cached).unwrap();
+    let _ = std::fs::remove_file(&cached);
     let (ok, _, stderr) = view(&[&replay.display().to_string()]);
     assert!(ok && stderr.contains("there is no page of it there yet"), "{stderr}");
     assert!(!page.exists() && cached.exists());

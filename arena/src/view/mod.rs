@@ -244,6 +244,32 @@ pub fn league_replay_page(
     )
 }
 
+/// Whether the folder `league` holds, as its own, every script and style its replay page of
+/// `replay` ([`league_replay_page`]) loads: `assets/` a folder (not a link), and in it each
+/// asset the page names a regular file (no link followed, no FIFO waited on) byte for byte the
+/// one this arena writes. A page byte for byte the league's is only as good as what it loads:
+/// a folder copied from a league with its `viewer.<hash>.js` replaced by a script of someone's
+/// would run that script in the page `arena view` vouches for.
+pub fn league_assets_are_own(league: &Path, replay: &Replay, games: &Registry) -> bool {
+    let assets = league.join("assets");
+    if !std::fs::symlink_metadata(&assets).is_ok_and(|m| m.file_type().is_dir()) {
+        return false;
+    }
+    let mut wanted: Vec<(String, &str)> =
+        ["viewer.css", "common.js", "viewer.js"].iter().map(|name| (asset(name), asset_text(name))).collect();
+    if let Some(script) = renderer(replay, games) {
+        wanted.push((renderer_asset(&replay.game, script), script));
+    }
+    wanted.iter().all(|(rel, text)| {
+        crate::files::read_own_regular(&league.join(rel), text.len() as u64).is_ok_and(|bytes| bytes == text.as_bytes())
+    })
+}
+
+/// The text of the shared script or style `name` (`viewer.js`): empty for a name not shared.
+fn asset_text(name: &str) -> &'static str {
+    ASSETS.iter().find(|(n, _)| *n == name).map_or("", |(_, text)| text)
+}
+
 /// The tag before a league replay page's replay (its file's bytes in base64).
 const LEAGUE_REPLAY: &str = "<script type=\"application/gzip+base64\" id=\"replay\">";
 

@@ -237,7 +237,9 @@ pub fn view(args: ViewArgs, games: &Registry) -> anyhow::Result<ExitCode> {
 /// this replay (`loaded`) for the league its folder's record holds, byte for byte, read as a
 /// file of the folder's own (no link followed, no FIFO waited on): a student's folder with an
 /// `index.html` and a page holding the replay's bytes beside a script of theirs was shown as
-/// the league's.
+/// the league's. So must be every script and style the page loads from the folder's `assets/`
+/// (`arena::view::league_assets_are_own`): a folder copied from a league with its viewer script
+/// replaced by someone's was vouched for, and `--open` ran that script.
 fn beside_or_cached(
     replay: &Path,
     loaded: &Replay,
@@ -252,7 +254,8 @@ fn beside_or_cached(
         arena::files::read_own_regular(&beside, arena::replay::MAX_REPLAY_BYTES * 2)
             .is_ok_and(|page| page == expected.as_bytes())
     });
-    if current && !unverified {
+    let assets = current && arena::view::league_assets_are_own(&league, loaded, games);
+    if assets && !unverified {
         tell!("{}: the league's own page of this match", beside.display());
         return Ok(None);
     }
@@ -272,10 +275,13 @@ fn beside_or_cached(
     let name = beside.file_name().map_or_else(|| "replay.html".into(), |n| n.to_os_string());
     let why = if !beside.exists() {
         "there is no page of it there yet"
-    } else if current {
-        "its page there has no banner for a replay that fails verification"
-    } else {
+    } else if !current {
         "its page there is not the one the league writes of this replay (another copy's, or a page of someone's)"
+    } else if !assets {
+        "a script or style its page there loads from the folder's assets/ is not the arena's own (missing, a link, \
+         or replaced)"
+    } else {
+        "its page there has no banner for a replay that fails verification"
     };
     tell!(
         "{} is in a league's folder, whose pages are the league's own, and {why}: this page is written to the \
