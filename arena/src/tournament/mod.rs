@@ -1811,12 +1811,20 @@ fn cut_by_the_end(outcome: &Result<(ResultLine, PlayedMatch), RefereeError>, can
         })
     };
     if !cancel.is_cancelled() && outcome.as_ref().is_ok_and(|(line, _)| by_a_signal_sent_to_all(line)) {
-        let waited = std::time::Instant::now();
-        while !cancel.is_cancelled() && waited.elapsed() < END_SEEN_WITHIN {
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        return ending_within_a_moment(&|| cancel.is_cancelled());
     }
     cancel.is_cancelled()
+}
+
+/// Whether the run is ending (`ending`: its Ctrl-C, SIGTERM or SIGHUP seen) now or within
+/// [`END_SEEN_WITHIN`]: after a bot or a build died of one of [`ENDING_SIGNALS`], which may have
+/// been sent it with the arena and seen before the arena's own. Waits (this thread) until then.
+pub(crate) fn ending_within_a_moment(ending: &dyn Fn() -> bool) -> bool {
+    let waited = std::time::Instant::now();
+    while !ending() && waited.elapsed() < END_SEEN_WITHIN {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    ending()
 }
 
 /// The signals that end a run (SIGINT, SIGTERM, SIGHUP) and SIGKILL, as a bot or a build
@@ -2836,6 +2844,24 @@ mod tests {
         let err = make_league_folder(dir.path(), &["replays", "logs"]).unwrap_err().to_string();
         assert_eq!(err, format!("{}: not a folder: move it away, the arena keeps a folder there", logs.display()));
         assert!(dir.path().join("replays").is_dir(), "the control");
+    }
+
+    /// A death by a signal sent with the arena's own counts as the run's end if that end is seen
+    /// within [`END_SEEN_WITHIN`]; the control: one never seen is waited for that long, no more.
+    #[test]
+    fn an_end_seen_within_a_moment_is_the_run_s() {
+        let cancel = CancellationToken::new();
+        let theirs = cancel.clone();
+        let signal = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            theirs.cancel();
+        });
+        assert!(ending_within_a_moment(&|| cancel.is_cancelled()));
+        let _ = signal.join();
+        let started = std::time::Instant::now();
+        assert!(!ending_within_a_moment(&|| false), "the control");
+        let waited = started.elapsed();
+        assert!(waited >= END_SEEN_WITHIN && waited < END_SEEN_WITHIN * 4, "{waited:?}");
     }
 
     /// A copy of a bot version cut short by a crash (`versions/<bot>/<fingerprint>.tmp/`) goes
