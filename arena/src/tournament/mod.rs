@@ -2361,23 +2361,36 @@ struct WayToCopies {
     _held: Arc<std::fs::File>,
 }
 
-/// The ways this process holds open (each league's folder and its shared hold), for
-/// [`close_ways`].
-static OPEN_WAYS: Mutex<Vec<(PathBuf, Arc<std::fs::File>)>> = Mutex::new(Vec::new());
+/// The ways this process holds open, for [`close_ways`]. A way is listed under the same lock as
+/// it is opened ([`WayToCopies::open`]), so that `close_ways` (on another thread) finds it
+/// either not yet opened or opened whole.
+static OPEN_WAYS: Mutex<Ways> = Mutex::new(Ways { open: Vec::new(), stopped: Vec::new() });
+
+/// See [`OPEN_WAYS`].
+struct Ways {
+    /// Each league's folder and its shared hold.
+    open: Vec<(PathBuf, Arc<std::fs::File>)>,
+    /// Which leagues' ways may no longer be opened: the process is about to exit at once.
+    stopped: Vec<Leagues>,
+}
+
+/// Which leagues, as a test of their folders.
+type Leagues = Box<dyn Fn(&Path) -> bool + Send>;
 
 /// Closes every way to a league's copies this process holds open (where it is the last holder),
-/// as their drops would: for a process about to exit at once (a second Ctrl-C or SIGTERM while
-/// it ends), which runs no drop. Its bots end with it.
+/// as their drops would, and opens none after: for a process about to exit at once (a second
+/// Ctrl-C or SIGTERM while it ends), which runs no drop. Its bots end with it.
 pub fn close_ways() {
-    close_ways_of(&|_| true);
+    close_ways_of(|_| true);
 }
 
 /// [`close_ways`], for the leagues `which` takes (the tests' own, as tests run side by side).
-fn close_ways_of(which: &dyn Fn(&Path) -> bool) {
-    let mut open = OPEN_WAYS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let (closing, kept) = std::mem::take(&mut *open).into_iter().partition(|(league, _)| which(league));
-    *open = kept;
-    drop(open);
+fn close_ways_of(which: impl Fn(&Path) -> bool + Clone + Send + 'static) {
+    let mut ways = OPEN_WAYS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    ways.stopped.push(Box::new(which.clone()));
+    let (closing, kept) = std::mem::take(&mut ways.open).into_iter().partition(|(league, _)| which(league));
+    ways.open = kept;
+    drop(ways);
     for (league, held) in closing {
         close_way(&league, &held);
     }
@@ -2408,16 +2421,23 @@ impl WayToCopies {
             return Err(TournamentError::io(&league.join(".way"), std::io::Error::last_os_error()));
         }
         let held = Arc::new(held);
-        OPEN_WAYS
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push((league.to_path_buf(), Arc::clone(&held)));
-        let way = WayToCopies { league: league.to_path_buf(), _held: held };
-        let top = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_DIRECTORY)
-            .open(league)
-            .map_err(|e| TournamentError::io(league, e))?;
+        // (Held until the way is open and listed: see [`OPEN_WAYS`].)
+        let mut ways = OPEN_WAYS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let stopped = ways.stopped.iter().any(|stopped| stopped(league));
+        let top = match std::fs::OpenOptions::new().read(true).custom_flags(libc::O_DIRECTORY).open(league) {
+            Ok(top) if !stopped => top,
+            failed => {
+                drop(ways);
+                close_way(league, &held);
+                return Err(match failed {
+                    Err(e) => TournamentError::io(league, e),
+                    Ok(_) => TournamentError::Invalid(format!(
+                        "{}: the arena is stopping at once: the way to the bots' copies is not opened",
+                        league.display()
+                    )),
+                });
+            }
+        };
         // The files first: none that names a version is readable once the way is open.
         for entry in std::fs::read_dir(league).into_iter().flatten().flatten() {
             let Ok(name) = std::ffi::CString::new(entry.file_name().as_encoded_bytes()) else { continue };
@@ -2429,6 +2449,9 @@ impl WayToCopies {
         for dir in way_folders(top) {
             opened += usize::from(others_may(&dir, 0o001, true));
         }
+        ways.open.push((league.to_path_buf(), Arc::clone(&held)));
+        drop(ways);
+        let way = WayToCopies { league: league.to_path_buf(), _held: held };
         if opened > 0 {
             tracing::warn!(
                 "{}: without a box this root arena runs each bot as a user of its own, who must pass through the \
@@ -2464,6 +2487,7 @@ impl Drop for WayToCopies {
         OPEN_WAYS
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .open
             .retain(|(_, held)| !Arc::ptr_eq(held, &self._held));
         close_way(&self.league, &self._held);
     }
@@ -3090,15 +3114,63 @@ mod tests {
         let way = WayToCopies::open(&closed).unwrap();
         let held = WayToCopies::open(&control).unwrap();
         // (The control's holder gone without its drop: out of the list `close_ways` reads.)
-        OPEN_WAYS.lock().unwrap().retain(|(league, _)| league != &control);
+        OPEN_WAYS.lock().unwrap().open.retain(|(league, _)| league != &control);
         std::mem::forget(held);
         assert_eq!((mode(&closed), mode(&control)), (0o701, 0o701));
-        close_ways_of(&|league| league == closed);
+        let closing = closed.clone();
+        close_ways_of(move |league| league == closing);
         assert_eq!(mode(&closed.join("versions/ann")), 0o700, "closed before the exit");
         assert_eq!(mode(&control.join("versions/ann")), 0o701, "the control: left open");
         // (Its drop, should it run after all, closes nothing it should not.)
         drop(way);
         assert_eq!(mode(&closed), 0o700);
+    }
+
+    /// A process exiting at once leaves no way open that another of its threads was opening: a
+    /// way is listed only once open, under the lock `close_ways` takes, and none opens after it.
+    /// Before, it was listed first, then opened: a `close_ways` between the two closed it, and
+    /// the opening went on (the way stayed open after the exit). The control: a league not
+    /// stopped opens as before.
+    #[test]
+    fn no_way_is_left_open_that_was_opening_as_the_process_stopped() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().mode() & 0o777;
+        let league = |name: &str| {
+            let out = dir.path().join(name);
+            std::fs::create_dir_all(out.join("versions/ann/0123456789abcdef")).unwrap();
+            for folder in [out.clone(), out.join("versions"), out.join("versions/ann")] {
+                std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o700)).unwrap();
+            }
+            out
+        };
+        let (stopped, control) = (league("stopped"), league("control"));
+        let closing = stopped.clone();
+        close_ways_of(move |league| league == closing);
+        let refused = WayToCopies::open(&stopped).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(refused.contains("stopping at once"), "{refused}");
+        assert_eq!(mode(&stopped.join("versions/ann")), 0o700);
+        let way = WayToCopies::open(&control).unwrap();
+        assert_eq!(mode(&control.join("versions/ann")), 0o701, "the control");
+        drop(way);
+        // Side by side: whichever comes first, the way ends closed (its holder gone without its
+        // drop, as on the exit).
+        for i in 0..40 {
+            let out = league(&format!("race{i}"));
+            let start = Arc::new(std::sync::Barrier::new(2));
+            let (theirs, closing) = (start.clone(), out.clone());
+            let stop = std::thread::spawn(move || {
+                theirs.wait();
+                close_ways_of(move |league| league == closing);
+            });
+            start.wait();
+            if let Ok(way) = WayToCopies::open(&out) {
+                std::mem::forget(way);
+            }
+            stop.join().unwrap();
+            assert_eq!(mode(&out.join("versions/ann")), 0o700, "{i}: left open");
+        }
     }
 
     /// A link planted where a lock goes (beside the league, or in it, where a student's build
