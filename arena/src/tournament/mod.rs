@@ -1796,9 +1796,10 @@ fn execute(
 /// recorded). So is every match that ends once the run is ending, played through or not (a
 /// resume plays it again), and one that ended with a bot killed by a signal a batch system
 /// sends each process of the job as it sends the arena its own (Slurm's time limit and
-/// `scancel`: SIGTERM, which a plain bot's keeper turns into SIGKILL; Ctrl-C's SIGINT to the
-/// terminal's process group), when the run is ending within a moment: the bot's death may be
-/// seen before the arena's own signal is.
+/// `scancel`: SIGTERM, which a plain bot's keeper turns into SIGKILL; SIGINT or SIGHUP sent
+/// likewise, not the terminal's: a bot runs in a session of its own, which Ctrl-C does not
+/// reach), when the run is ending within a moment: the bot's death may be seen before the
+/// arena's own signal is.
 fn cut_by_the_end(outcome: &Result<(ResultLine, PlayedMatch), RefereeError>, cancel: &CancellationToken) -> bool {
     let by_a_signal_sent_to_all = |line: &ResultLine| {
         line.forfeits.iter().any(|f| {
