@@ -323,6 +323,24 @@ fn the_kubernetes_and_github_files_parse_and_run_the_slurm_test_s_commands() {
     if !league_job["spec"]["backoffLimitPerIndex"].is_null() {
         assert_eq!(league_job["spec"]["template"]["spec"]["restartPolicy"], "Never");
     }
+    // A disruption (a pod evicted or preempted) uses none of a slice's retries; an exit status
+    // does not: a bot that may signal the arena (plain, not root, Landlock without signal scopes)
+    // exits it with 143, and a rule ignoring 143 retried its slice without end. The control: the
+    // rule that did so is found.
+    let rules = &league_job["spec"]["podFailurePolicy"]["rules"];
+    assert_eq!(ignored_exit_codes(rules), Vec::<u64>::new(), "{rules:?}");
+    let ignores_disruptions = rules
+        .as_sequence()
+        .into_iter()
+        .flatten()
+        .any(|rule| rule["action"] == "Ignore" && rule["onPodConditions"][0]["type"] == "DisruptionTarget");
+    assert!(ignores_disruptions, "{rules:?}");
+    let old: serde_yaml::Value = serde_yaml::from_str(
+        "- action: Ignore\n  onExitCodes: { containerName: shard, operator: In, values: [143] }\n\
+         - action: Ignore\n  onPodConditions: [{ type: DisruptionTarget }]\n",
+    )
+    .unwrap();
+    assert_eq!(ignored_exit_codes(&old), [143], "the control");
     for command in ["arena build ", "arena tournament --resume ", "--shard auto", "arena merge "] {
         assert!(k8s.contains(command), "the Kubernetes Jobs run `{command}`");
     }
@@ -351,6 +369,13 @@ fn the_kubernetes_and_github_files_parse_and_run_the_slurm_test_s_commands() {
     }
     // What goes to Pages is what `arena publish` copied, not a league folder with its secret.
     assert_eq!(jobs["merge"]["steps"][3]["with"]["path"], "site", "{gh}");
+}
+
+/// The exit codes a Job's `podFailurePolicy` `rules` ignore (uses none of the retries for).
+fn ignored_exit_codes(rules: &serde_yaml::Value) -> Vec<u64> {
+    let ignored = rules.as_sequence().into_iter().flatten().filter(|rule| rule["action"] == "Ignore");
+    let codes = ignored.filter_map(|rule| rule["onExitCodes"]["values"].as_sequence());
+    codes.flatten().filter_map(serde_yaml::Value::as_u64).collect()
 }
 
 #[test]

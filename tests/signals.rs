@@ -311,6 +311,51 @@ fn a_second_signal_while_ending_stops_at_once() {
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
 }
 
+/// A second signal stops the run at once even where its stderr is a pipe nobody reads, full: a
+/// thread blocked writing a log line there holds the lock on stderr, which the line of the
+/// second signal waited for before (so the immediate stop, and the ways' closing, never came).
+/// The control: the first signal alone leaves the run stuck on its pipe.
+#[test]
+fn a_second_signal_stops_at_once_with_stderr_a_full_pipe() {
+    use std::os::fd::AsRawFd;
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), &slow_bots("0.0436")).display().to_string();
+    let out = dir.path().join("league").display().to_string();
+    let mut child = Command::new(bin("arena"))
+        .current_dir(root())
+        .args(["tournament", "--config", &cfg, "--out", &out, "-j", "1"])
+        .env("RUST_LOG", "trace")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pipe = child.stderr.take().unwrap();
+    let waiting = || {
+        let mut n: libc::c_int = 0;
+        // SAFETY: FIONREAD writes one int; the descriptor is this test's end of the pipe.
+        unsafe { libc::ioctl(pipe.as_raw_fd(), libc::FIONREAD, &mut n) };
+        n
+    };
+    let start = Instant::now();
+    while waiting() < 60 * 1024 {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before its pipe was full");
+        assert!(start.elapsed() < Duration::from_secs(60), "the pipe never filled: {} bytes", waiting());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    kill(child.id(), libc::SIGTERM);
+    // The control.
+    assert!(ends_within(&mut child, Duration::from_secs(2)).is_none(), "stuck on its full pipe");
+    kill(child.id(), libc::SIGHUP);
+    let ended = ends_within(&mut child, Duration::from_secs(5));
+    if ended.is_none() {
+        kill(child.id(), libc::SIGKILL);
+        let _ = child.wait();
+    }
+    assert_eq!(ended.expect("stopped at once").code(), Some(129));
+    drop(pipe);
+}
+
 /// As the first process of a container (a Kubernetes pod's `command` is PID 1 of its PID
 /// namespace), the arena ends on SIGTERM as elsewhere: the kernel gives such a process no
 /// signal it has no handler for, so before, SIGTERM was dropped and the run went on after its

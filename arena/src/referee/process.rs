@@ -287,10 +287,14 @@ impl BotProcess {
             Ok(child) => child,
             Err(source) => {
                 let (name, command) = (cmd.name.clone(), cmd.command.clone());
-                // (Its program never ran: a process the machine could not start is not its fault.)
-                if let Some(source) = StartFault::of(&source) {
-                    release_soon(handle);
-                    return Err(RefereeError::Machine { name, source });
+                // (Its program never ran: a process the machine could not start is not its fault.
+                // An errno `exec` also gives for a bad program is the machine's only where a
+                // good program cannot start either.)
+                if let Some(fault) = StartFault::of(&source) {
+                    if !fault.ambiguous() || !sandbox.starts_a_good_program(&launch) {
+                        release_soon(handle);
+                        return Err(RefereeError::Machine { name, source: fault });
+                    }
                 }
                 let hint = handle
                     .start_hint(&source)
@@ -1203,6 +1207,65 @@ mod tests {
         // A U+3000 or a no-break space after WAIT is part of the word, as for C++'s `>>`.
         for c in ['\u{a0}', '\u{3000}', '\u{85}', '\u{2028}'] {
             assert_eq!(text(&format!("{c}WAIT{c}\r")).0, format!("{c}WAIT{c}"), "{c:?}");
+        }
+    }
+
+    /// A copy of `true` whose interpreter's name lies past the file's end (as in a truncated
+    /// binary): `exec` refuses it with `EIO`, an errno a failing disk gives too.
+    fn program_with_its_interpreter_past_its_end(dir: &std::path::Path) -> std::path::PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let Some(real) = ["/usr/bin/true", "/bin/true"].into_iter().find(|p| std::path::Path::new(p).exists()) else {
+            panic!("no true")
+        };
+        let mut elf = std::fs::read(real).unwrap_or_else(|e| panic!("{real}: {e}"));
+        let u16_at = |b: &[u8], at: usize| u16::from_le_bytes([b[at], b[at + 1]]) as usize;
+        let u64_at = |b: &[u8], at: usize| {
+            let mut word = [0; 8];
+            word.copy_from_slice(&b[at..at + 8]);
+            u64::from_le_bytes(word) as usize
+        };
+        assert_eq!((&elf[..4], elf[4], elf[5]), (&b"\x7fELF"[..], 2, 1), "{real}: a little-endian ELF64 file");
+        let (table, size, count) = (u64_at(&elf, 0x20), u16_at(&elf, 0x36), u16_at(&elf, 0x38));
+        let past_its_end = (elf.len() as u64 + 4096).to_le_bytes();
+        let interp = (0..count).map(|i| table + i * size).find(|&h| elf[h..h + 4] == 3u32.to_le_bytes());
+        let Some(interp) = interp else { panic!("{real}: no PT_INTERP (a static program)") };
+        elf[interp + 8..interp + 16].copy_from_slice(&past_its_end);
+        let path = dir.join("bot");
+        std::fs::write(&path, &elf).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap_or_else(|e| panic!("{e}"));
+        path
+    }
+
+    /// A bot's own program that `exec` refuses with an errno the machine's faults give too (`EIO`:
+    /// an ELF file whose interpreter's name lies past its end) is the bot's fault: a good program
+    /// starts the same way. It was taken as the machine's, never charged, and its matches were
+    /// played again on every run (the bot ranked first with no game). The control: the errno is
+    /// one [`StartFault::of`] takes for the machine's, unless a good program starts too (the
+    /// machine's own faults, where it does not, are in
+    /// [`a_process_the_machine_cannot_start_is_no_bot_s_fault`]).
+    #[tokio::test]
+    async fn a_bot_s_program_exec_refuses_with_eio_is_the_bot_s_fault() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap_or_else(|e| panic!("{e}"));
+        let program = program_with_its_interpreter_past_its_end(dir.path());
+        let Err(refused) = std::process::Command::new(&program).spawn() else { panic!("it started") };
+        assert_eq!(refused.raw_os_error(), Some(libc::EIO), "{refused}");
+        let fault = StartFault::of(&refused).unwrap_or_else(|| panic!("not the machine's errno: {refused}"));
+        assert!(fault.ambiguous(), "{fault}");
+        let command = program.display().to_string();
+        let bot = BotCommand { name: "cheat".into(), command, cwd: None, env: Vec::new() };
+        let limits = Limits::default();
+        for mode in [crate::sandbox::SandboxMode::Plain, crate::sandbox::SandboxMode::Auto] {
+            let Ok(sandbox) = Sandbox::new(mode, Default::default()) else { continue };
+            let launch_words = [bot.command.clone()];
+            let launch = Launch { words: &launch_words, folder: None, env: &[], build: false, read_only: &[] };
+            assert!(sandbox.starts_a_good_program(&launch), "{mode:?}: a good program starts here");
+            let error = BotProcess::spawn(&bot, &limits, &sandbox).err();
+            let error = error.unwrap_or_else(|| panic!("{mode:?}: it started"));
+            let RefereeError::Spawn { source, .. } = &error else { panic!("{mode:?}, not the bot's: {error}") };
+            assert_eq!(source.raw_os_error(), Some(libc::EIO), "{mode:?}: {error}");
+            assert_eq!(error.bot(), Some("cheat"), "{mode:?}: {error}");
         }
     }
 

@@ -187,6 +187,17 @@ impl StartFault {
         machine.contains(&raw).then(|| StartFault { step: None, source: std::io::Error::from_raw_os_error(raw) })
     }
 
+    /// Whether the machine's fault may as well be the bot's program: an errno that no step of the
+    /// child's set-up marked, other than too many open files (the pipes, made before the fork).
+    /// `exec` gives these for some programs too: `EIO` for an ELF file whose interpreter's name
+    /// lies past its end (a truncated or crafted binary), `ENOMEM` for one whose segments ask too
+    /// much, `ETXTBSY` for one its own other process holds open for writing. The caller starts a
+    /// program known to be good the same way ([`Sandbox::starts_a_good_program`]): if that
+    /// starts, the bot's program is at fault.
+    pub fn ambiguous(&self) -> bool {
+        self.step.is_none() && !matches!(self.source.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
+    }
+
     /// `error`, which spawning a command of [`Sandbox::command`] returned, as it reads: where a
     /// step of the child's set-up failed, its errno is a mark no one can read ("Unknown error
     /// 1095893761"), said here as the step and the system's reason, of the same kind.
@@ -501,6 +512,32 @@ impl Sandbox {
             s if s.success() => Ok(()),
             s => Err(format!("a test box ended with {s}")),
         }
+    }
+
+    /// Whether a program known to be good (`true`) starts as `launch`'s would: in the same
+    /// folder, with the same environment, in the same kind of box. It tells a start that failed
+    /// with an [ambiguous](StartFault::ambiguous) errno the machine's (this fails too) from the
+    /// bot's program's (this starts).
+    pub fn starts_a_good_program(&self, launch: &Launch) -> bool {
+        let words = ["true".to_string()];
+        let good = Launch { words: &words, ..*launch };
+        let Ok((mut command, mut handle)) = self.command(&good) else { return false };
+        command.stdin(std::process::Stdio::null()).stdout(std::process::Stdio::null());
+        command.stderr(std::process::Stdio::null());
+        let started = match command.spawn() {
+            Ok(mut child) => {
+                handle.started(child.id());
+                // (`true` ends at once; its box is ended as any other.)
+                let _ = child.wait();
+                true
+            }
+            Err(e) => {
+                tracing::debug!(error = %StartFault::readable(e), "a good program could not be started either");
+                false
+            }
+        };
+        handle.release();
+        started
     }
 
     /// Prepares `launch` to run in a box of its own (or as a plain process where boxes cannot

@@ -175,11 +175,14 @@ pub fn run(
     run_until(sandbox, build, folder, limits, out, log, earlier, &|| false)
 }
 
-/// [`run`], the build ended (as a time-out ends it) once `ending` says that the run is ending:
-/// a run ended by a signal sent to the arena alone (SIGTERM from a batch system, `kill`) does
-/// not wait for its build to end by itself (Ctrl-C's SIGINT reaches the build too, through the
-/// terminal's process group). Its outcome is then a problem that no version records: the run
-/// records nothing of its builds ([`super::versions::prepare`]).
+/// [`run`], the build ended (as a time-out ends it) once `ending` says that the run is ending
+/// (Ctrl-C, SIGTERM, SIGHUP): the run does not wait for its build to end by itself. No signal
+/// of the terminal reaches a build on its own: it runs in a session of its own (`setsid`, in a
+/// box or under a plain build's keeper) or, with the sandbox off, a process group of its own, so
+/// Ctrl-C's SIGINT goes to the arena alone, and this ends the build. (A signal sent to every
+/// process of a job, as Slurm sends it, reaches the build too.) Its outcome is then a problem
+/// that no version records: the run records nothing of its builds
+/// ([`super::versions::prepare`]).
 #[allow(clippy::too_many_arguments)]
 pub fn run_until(
     sandbox: &Sandbox,

@@ -1796,9 +1796,10 @@ fn execute(
 /// recorded). So is every match that ends once the run is ending, played through or not (a
 /// resume plays it again), and one that ended with a bot killed by a signal a batch system
 /// sends each process of the job as it sends the arena its own (Slurm's time limit and
-/// `scancel`: SIGTERM, which a plain bot's keeper turns into SIGKILL; Ctrl-C's SIGINT to the
-/// terminal's process group), when the run is ending within a moment: the bot's death may be
-/// seen before the arena's own signal is.
+/// `scancel`: SIGTERM, which a plain bot's keeper turns into SIGKILL; SIGINT or SIGHUP sent
+/// likewise, not the terminal's: a bot runs in a session of its own, which Ctrl-C does not
+/// reach), when the run is ending within a moment: the bot's death may be seen before the
+/// arena's own signal is.
 fn cut_by_the_end(outcome: &Result<(ResultLine, PlayedMatch), RefereeError>, cancel: &CancellationToken) -> bool {
     let by_a_signal_sent_to_all = |line: &ResultLine| {
         line.forfeits.iter().any(|f| {
@@ -1811,12 +1812,20 @@ fn cut_by_the_end(outcome: &Result<(ResultLine, PlayedMatch), RefereeError>, can
         })
     };
     if !cancel.is_cancelled() && outcome.as_ref().is_ok_and(|(line, _)| by_a_signal_sent_to_all(line)) {
-        let waited = std::time::Instant::now();
-        while !cancel.is_cancelled() && waited.elapsed() < END_SEEN_WITHIN {
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        return ending_within_a_moment(&|| cancel.is_cancelled());
     }
     cancel.is_cancelled()
+}
+
+/// Whether the run is ending (`ending`: its Ctrl-C, SIGTERM or SIGHUP seen) now or within
+/// [`END_SEEN_WITHIN`]: after a bot or a build died of one of [`ENDING_SIGNALS`], which may have
+/// been sent it with the arena and seen before the arena's own. Waits (this thread) until then.
+pub(crate) fn ending_within_a_moment(ending: &dyn Fn() -> bool) -> bool {
+    let waited = std::time::Instant::now();
+    while !ending() && waited.elapsed() < END_SEEN_WITHIN {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    ending()
 }
 
 /// The signals that end a run (SIGINT, SIGTERM, SIGHUP) and SIGKILL, as a bot or a build
@@ -2353,23 +2362,36 @@ struct WayToCopies {
     _held: Arc<std::fs::File>,
 }
 
-/// The ways this process holds open (each league's folder and its shared hold), for
-/// [`close_ways`].
-static OPEN_WAYS: Mutex<Vec<(PathBuf, Arc<std::fs::File>)>> = Mutex::new(Vec::new());
+/// The ways this process holds open, for [`close_ways`]. A way is listed under the same lock as
+/// it is opened ([`WayToCopies::open`]), so that `close_ways` (on another thread) finds it
+/// either not yet opened or opened whole.
+static OPEN_WAYS: Mutex<Ways> = Mutex::new(Ways { open: Vec::new(), stopped: Vec::new() });
+
+/// See [`OPEN_WAYS`].
+struct Ways {
+    /// Each league's folder and its shared hold.
+    open: Vec<(PathBuf, Arc<std::fs::File>)>,
+    /// Which leagues' ways may no longer be opened: the process is about to exit at once.
+    stopped: Vec<Leagues>,
+}
+
+/// Which leagues, as a test of their folders.
+type Leagues = Box<dyn Fn(&Path) -> bool + Send>;
 
 /// Closes every way to a league's copies this process holds open (where it is the last holder),
-/// as their drops would: for a process about to exit at once (a second Ctrl-C or SIGTERM while
-/// it ends), which runs no drop. Its bots end with it.
+/// as their drops would, and opens none after: for a process about to exit at once (a second
+/// Ctrl-C or SIGTERM while it ends), which runs no drop. Its bots end with it.
 pub fn close_ways() {
-    close_ways_of(&|_| true);
+    close_ways_of(|_| true);
 }
 
 /// [`close_ways`], for the leagues `which` takes (the tests' own, as tests run side by side).
-fn close_ways_of(which: &dyn Fn(&Path) -> bool) {
-    let mut open = OPEN_WAYS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let (closing, kept) = std::mem::take(&mut *open).into_iter().partition(|(league, _)| which(league));
-    *open = kept;
-    drop(open);
+fn close_ways_of(which: impl Fn(&Path) -> bool + Clone + Send + 'static) {
+    let mut ways = OPEN_WAYS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    ways.stopped.push(Box::new(which.clone()));
+    let (closing, kept) = std::mem::take(&mut ways.open).into_iter().partition(|(league, _)| which(league));
+    ways.open = kept;
+    drop(ways);
     for (league, held) in closing {
         close_way(&league, &held);
     }
@@ -2400,16 +2422,23 @@ impl WayToCopies {
             return Err(TournamentError::io(&league.join(".way"), std::io::Error::last_os_error()));
         }
         let held = Arc::new(held);
-        OPEN_WAYS
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push((league.to_path_buf(), Arc::clone(&held)));
-        let way = WayToCopies { league: league.to_path_buf(), _held: held };
-        let top = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_DIRECTORY)
-            .open(league)
-            .map_err(|e| TournamentError::io(league, e))?;
+        // (Held until the way is open and listed: see [`OPEN_WAYS`].)
+        let mut ways = OPEN_WAYS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let stopped = ways.stopped.iter().any(|stopped| stopped(league));
+        let top = match std::fs::OpenOptions::new().read(true).custom_flags(libc::O_DIRECTORY).open(league) {
+            Ok(top) if !stopped => top,
+            failed => {
+                drop(ways);
+                close_way(league, &held);
+                return Err(match failed {
+                    Err(e) => TournamentError::io(league, e),
+                    Ok(_) => TournamentError::Invalid(format!(
+                        "{}: the arena is stopping at once: the way to the bots' copies is not opened",
+                        league.display()
+                    )),
+                });
+            }
+        };
         // The files first: none that names a version is readable once the way is open.
         for entry in std::fs::read_dir(league).into_iter().flatten().flatten() {
             let Ok(name) = std::ffi::CString::new(entry.file_name().as_encoded_bytes()) else { continue };
@@ -2421,6 +2450,9 @@ impl WayToCopies {
         for dir in way_folders(top) {
             opened += usize::from(others_may(&dir, 0o001, true));
         }
+        ways.open.push((league.to_path_buf(), Arc::clone(&held)));
+        drop(ways);
+        let way = WayToCopies { league: league.to_path_buf(), _held: held };
         if opened > 0 {
             tracing::warn!(
                 "{}: without a box this root arena runs each bot as a user of its own, who must pass through the \
@@ -2456,6 +2488,7 @@ impl Drop for WayToCopies {
         OPEN_WAYS
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .open
             .retain(|(_, held)| !Arc::ptr_eq(held, &self._held));
         close_way(&self.league, &self._held);
     }
@@ -2838,6 +2871,24 @@ mod tests {
         assert!(dir.path().join("replays").is_dir(), "the control");
     }
 
+    /// A death by a signal sent with the arena's own counts as the run's end if that end is seen
+    /// within [`END_SEEN_WITHIN`]; the control: one never seen is waited for that long, no more.
+    #[test]
+    fn an_end_seen_within_a_moment_is_the_run_s() {
+        let cancel = CancellationToken::new();
+        let theirs = cancel.clone();
+        let signal = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            theirs.cancel();
+        });
+        assert!(ending_within_a_moment(&|| cancel.is_cancelled()));
+        let _ = signal.join();
+        let started = std::time::Instant::now();
+        assert!(!ending_within_a_moment(&|| false), "the control");
+        let waited = started.elapsed();
+        assert!(waited >= END_SEEN_WITHIN && waited < END_SEEN_WITHIN * 4, "{waited:?}");
+    }
+
     /// A copy of a bot version cut short by a crash (`versions/<bot>/<fingerprint>.tmp/`) goes
     /// with the other temporaries; the kept copies stay. The control: before, it is there.
     #[test]
@@ -3064,15 +3115,63 @@ mod tests {
         let way = WayToCopies::open(&closed).unwrap();
         let held = WayToCopies::open(&control).unwrap();
         // (The control's holder gone without its drop: out of the list `close_ways` reads.)
-        OPEN_WAYS.lock().unwrap().retain(|(league, _)| league != &control);
+        OPEN_WAYS.lock().unwrap().open.retain(|(league, _)| league != &control);
         std::mem::forget(held);
         assert_eq!((mode(&closed), mode(&control)), (0o701, 0o701));
-        close_ways_of(&|league| league == closed);
+        let closing = closed.clone();
+        close_ways_of(move |league| league == closing);
         assert_eq!(mode(&closed.join("versions/ann")), 0o700, "closed before the exit");
         assert_eq!(mode(&control.join("versions/ann")), 0o701, "the control: left open");
         // (Its drop, should it run after all, closes nothing it should not.)
         drop(way);
         assert_eq!(mode(&closed), 0o700);
+    }
+
+    /// A process exiting at once leaves no way open that another of its threads was opening: a
+    /// way is listed only once open, under the lock `close_ways` takes, and none opens after it.
+    /// Before, it was listed first, then opened: a `close_ways` between the two closed it, and
+    /// the opening went on (the way stayed open after the exit). The control: a league not
+    /// stopped opens as before.
+    #[test]
+    fn no_way_is_left_open_that_was_opening_as_the_process_stopped() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().mode() & 0o777;
+        let league = |name: &str| {
+            let out = dir.path().join(name);
+            std::fs::create_dir_all(out.join("versions/ann/0123456789abcdef")).unwrap();
+            for folder in [out.clone(), out.join("versions"), out.join("versions/ann")] {
+                std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o700)).unwrap();
+            }
+            out
+        };
+        let (stopped, control) = (league("stopped"), league("control"));
+        let closing = stopped.clone();
+        close_ways_of(move |league| league == closing);
+        let refused = WayToCopies::open(&stopped).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(refused.contains("stopping at once"), "{refused}");
+        assert_eq!(mode(&stopped.join("versions/ann")), 0o700);
+        let way = WayToCopies::open(&control).unwrap();
+        assert_eq!(mode(&control.join("versions/ann")), 0o701, "the control");
+        drop(way);
+        // Side by side: whichever comes first, the way ends closed (its holder gone without its
+        // drop, as on the exit).
+        for i in 0..40 {
+            let out = league(&format!("race{i}"));
+            let start = Arc::new(std::sync::Barrier::new(2));
+            let (theirs, closing) = (start.clone(), out.clone());
+            let stop = std::thread::spawn(move || {
+                theirs.wait();
+                close_ways_of(move |league| league == closing);
+            });
+            start.wait();
+            if let Ok(way) = WayToCopies::open(&out) {
+                std::mem::forget(way);
+            }
+            stop.join().unwrap();
+            assert_eq!(mode(&out.join("versions/ann")), 0o700, "{i}: left open");
+        }
     }
 
     /// A link planted where a lock goes (beside the league, or in it, where a student's build

@@ -769,10 +769,7 @@ pub const MAX_BUILDS: u32 = 3;
 /// interrupted, failed.
 fn cut_short<'a>(mut builds: impl Iterator<Item = &'a BuildOutcome>, interrupted: &dyn Fn() -> bool) -> bool {
     if builds.any(|b| b.signal.is_some_and(|s| super::ENDING_SIGNALS.contains(&s))) {
-        let waited = std::time::Instant::now();
-        while !interrupted() && waited.elapsed() < super::END_SEEN_WITHIN {
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
+        return super::ending_within_a_moment(interrupted);
     }
     interrupted()
 }

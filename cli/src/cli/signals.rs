@@ -75,11 +75,27 @@ pub fn cancel_on_signals(what: &'static str) -> anyhow::Result<CancellationToken
             // a write to it fail.)
             on_signal.cancel();
             let (name, word) = names(first);
-            super::ShownBar::global().suspend(|| say_on_stderr(&format!("{word} ({name}): {what}")));
+            // (On a thread of its own: stderr's lock may be held by a thread blocked on a full
+            // pipe, and this one must go on to wait for the second signal.)
+            let say = move || super::ShownBar::global().suspend(|| say_on_stderr(&format!("{word} ({name}): {what}")));
+            let said = std::sync::Arc::new(std::sync::Mutex::new(Some(say)));
+            let theirs = said.clone();
+            let spawned = std::thread::Builder::new().name("arena-signal-said".into()).spawn(move || {
+                if let Some(say) = theirs.lock().ok().and_then(|mut s| s.take()) {
+                    say();
+                }
+            });
+            if spawned.is_err() {
+                if let Some(say) = said.lock().ok().and_then(|mut s| s.take()) {
+                    say();
+                }
+            }
             let second = next(&mut streams, &handled).await;
             let status = status_of(second);
-            say_on_stderr(&format!("{} while ending: stopping at once (status {status})", names(second).0));
+            // The ways first, then a line written past stderr's lock (which a thread blocked on
+            // a full pipe may hold), if it can be written without waiting.
             arena::tournament::close_ways();
+            say_at_once(&format!("{} while ending: stopping at once (status {status})", names(second).0));
             std::process::exit(i32::from(status));
         });
     });
@@ -115,6 +131,22 @@ fn names(signal: libc::c_int) -> (&'static str, &'static str) {
 /// up) is no error.
 fn say_on_stderr(line: &str) {
     let _ = writeln!(std::io::stderr(), "{}", arena::safe_text::terminal_lines(line));
+}
+
+/// Writes `line` and a newline to the standard error's file descriptor itself, past Rust's lock
+/// on stderr, and only if it takes it now or within 100 ms (a pipe nobody reads is full): the
+/// process is about to exit at once.
+fn say_at_once(line: &str) {
+    let text = format!("{}\n", arena::safe_text::terminal_lines(line));
+    // (A pipe ready for writing takes PIPE_BUF bytes, 4096 at least, at once and whole.)
+    let bytes = &text.as_bytes()[..text.len().min(4096)];
+    let mut ready = libc::pollfd { fd: libc::STDERR_FILENO, events: libc::POLLOUT, revents: 0 };
+    // SAFETY: poll reads and fills the one pollfd given; write reads `bytes`, alive here.
+    unsafe {
+        if libc::poll(&mut ready, 1, 100) == 1 && ready.revents & libc::POLLOUT != 0 {
+            let _ = libc::write(libc::STDERR_FILENO, bytes.as_ptr().cast(), bytes.len());
+        }
+    }
 }
 
 #[cfg(test)]
