@@ -82,7 +82,7 @@ impl Roots {
     /// (each hierarchy costs a directory made, joined and removed per box).
     pub fn make(&self, limits: &super::SandboxLimits, wanted: &[&str]) -> std::io::Result<BoxGroup> {
         let n = SEQ.fetch_add(1, Ordering::SeqCst);
-        let name = format!("arena-{}-{n}", std::process::id());
+        let name = format!("arena-{}-{n}-ns{}", std::process::id(), pid_namespace());
         let mut group = BoxGroup { dirs: Vec::new(), swap_limited: false };
         match self.fill(&mut group, &name, limits, wanted) {
             Ok(()) => Ok(group),
@@ -160,8 +160,7 @@ impl Roots {
             let Ok(entries) = std::fs::read_dir(parent) else { continue };
             for entry in entries.flatten() {
                 let name = entry.file_name().to_string_lossy().into_owned();
-                let Some(owner) = name.strip_prefix("arena-").and_then(|rest| rest.split('-').next()) else { continue };
-                let Ok(pid) = owner.parse::<u32>() else { continue };
+                let Some(pid) = owner_here(&name, pid_namespace()) else { continue };
                 if Path::new(&format!("/proc/{pid}")).exists() {
                     continue; // a running arena's box
                 }
@@ -169,6 +168,31 @@ impl Roots {
                 BoxGroup { dirs: vec![(entry.path(), Vec::new(), *v2)], swap_limited: false }.remove();
             }
         }
+    }
+}
+
+/// The inode of this process's PID namespace (0 where it cannot be read): a box's cgroup is
+/// named with it, as its arena's pid means something only there.
+fn pid_namespace() -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    static NAMESPACE: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *NAMESPACE.get_or_init(|| std::fs::metadata("/proc/self/ns/pid").map_or(0, |m| m.ino()))
+}
+
+/// The pid of the arena that made the box's cgroup `name` (`arena-<pid>-<n>-ns<namespace>`),
+/// where it is a pid of the PID namespace `mine`, or of an arena that named none (before
+/// namespaces were named): an arena in a PID namespace of its own (a container's, `unshare
+/// --pid`) found no process of the others' pids in its `/proc` and removed every box of every
+/// other arena of the machine as stale (a test's arena as PID 1 ended a tournament's boxes
+/// while it played, "could not join its box's cgroups").
+fn owner_here(name: &str, mine: u64) -> Option<u32> {
+    let mut parts = name.strip_prefix("arena-")?.split('-');
+    let pid = parts.next()?.parse().ok()?;
+    let namespace = parts.nth(1).and_then(|ns| ns.strip_prefix("ns")).map(str::parse::<u64>);
+    match namespace {
+        None => Some(pid),
+        Some(Ok(ns)) if ns == mine => Some(pid),
+        Some(_) => None,
     }
 }
 
@@ -359,6 +383,21 @@ fn swap_total(meminfo: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An arena judges as stale only the boxes of its own PID namespace (and those of arenas
+    /// that named none): a pid of another namespace means another process there. The control:
+    /// read as before (the pid alone), another namespace's box was its to end.
+    #[test]
+    fn only_a_box_of_this_pid_namespace_is_judged_stale() {
+        assert_eq!(owner_here("arena-42-7-ns1000", 1000), Some(42));
+        assert_eq!(owner_here("arena-42-7-ns2000", 1000), None, "another namespace's");
+        assert_eq!(owner_here("arena-42-7", 1000), Some(42), "an older arena's");
+        assert_eq!(owner_here("arena-probe-42", 1000), None);
+        assert_eq!(owner_here("arena-42-7-nsx", 1000), None);
+        let old = |name: &str| name.strip_prefix("arena-").and_then(|r| r.split('-').next())?.parse::<u32>().ok();
+        assert_eq!(old("arena-42-7-ns2000"), Some(42), "the control: the old reading took it");
+        assert!(pid_namespace() > 0, "this machine shows its PID namespace");
+    }
 
     /// A box whose swap the kernel does not count (v2 without `memory.swap.max`, v1 without
     /// `memsw`) holds its memory only on a machine without swap: elsewhere it keeps its
