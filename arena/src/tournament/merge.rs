@@ -112,6 +112,11 @@ struct Steps<'a> {
     /// order that let a shard's folder given first rewrite the standings).
     #[cfg(test)]
     league_record: bool,
+    /// Keeps what the league's folder (or OUT) already holds over any shard's line, and refuses
+    /// a shard's folder of another split than the league's; false ranks the league's results
+    /// below a shard's folder's (the order that let a folder claiming `slice 1/1` replace them).
+    #[cfg(test)]
+    league_held: bool,
 }
 
 impl Default for Steps<'_> {
@@ -133,6 +138,8 @@ impl Default for Steps<'_> {
             ranked: true,
             #[cfg(test)]
             league_record: true,
+            #[cfg(test)]
+            league_held: true,
         }
     }
 }
@@ -179,6 +186,14 @@ impl Steps<'_> {
         true
     }
 
+    /// Whether what the league's folder (or OUT) holds is kept over shards' lines.
+    fn league_held(&self) -> bool {
+        #[cfg(test)]
+        return self.league_held;
+        #[cfg(not(test))]
+        true
+    }
+
     /// Whether the lines of OUT's results files the merge does not take are kept aside.
     fn keeps_unmerged(&self) -> bool {
         #[cfg(test)]
@@ -195,12 +210,39 @@ struct Found {
     /// Its results file's name.
     file: String,
     line: ResultLine,
-    /// How surely its folder is its match's own: 2 in the folder of the shard whose slice
-    /// holds it (its record says so), 1 in a shard's results file of a folder recording no
-    /// slice (the league's folder the shards shared), 0 in the main results file of such a
-    /// folder (a whole run's, a merge's). A match's result is taken from its surest folders;
-    /// a line of it elsewhere that says otherwise is refused, naming the folder.
+    /// How surely its folder is its match's own: [`HELD`] in what the league already holds
+    /// (the main results file of the league's folder, the first recording no slice where it
+    /// holds its bots' `versions/`, and of OUT, recording none), which no shard's line overrides: a shard plays only what the league lacks;
+    /// else 2 in the folder of the shard whose slice holds it (its record says so), 1 in a
+    /// shard's results file of a folder recording no slice (the league's folder the shards
+    /// shared), 0 in the main results file of such a folder (a whole run's, a merge's). A
+    /// match's result is taken from its surest folders; a line of it elsewhere that says
+    /// otherwise is refused, naming the folder.
     rank: u8,
+}
+
+/// The rank ([`Found::rank`]) of what the league's folder or OUT already holds.
+const HELD: u8 = 3;
+
+/// The split of the league the shards' folders merged show, of their slices' counts `counts`
+/// (one per folder recording a slice) and the league's record's last merge `recorded`: the one
+/// count they all show (a new split of the league is one), else the record's where a folder
+/// shows it, else the count most folders show; none where that cannot be told (two counts as
+/// common, neither the record's).
+fn league_split(counts: &[usize], recorded: Option<usize>) -> Option<usize> {
+    let mut per: BTreeMap<usize, usize> = BTreeMap::new();
+    for &count in counts {
+        *per.entry(count).or_default() += 1;
+    }
+    if per.len() <= 1 {
+        return per.keys().next().copied();
+    }
+    if let Some(n) = recorded.filter(|n| per.contains_key(n)) {
+        return Some(n);
+    }
+    let most = per.values().copied().max().unwrap_or(0);
+    let top: Vec<usize> = per.iter().filter(|(_, &n)| n == most).map(|(&count, _)| count).collect();
+    (top.len() == 1).then(|| top[0])
 }
 
 /// [`merge`], going as `steps` say.
@@ -241,6 +283,8 @@ fn merge_with(
     // slice) must hold the same record, else which is the league's is not known: refused.
     let source = records.iter().position(|r| r.slice.is_none()).filter(|_| steps.league_record()).unwrap_or(0);
     let league_dir = dirs[source].clone();
+    // (Where it is among the folders: its main results file is what the league holds.)
+    let league_at = source;
     let candidate =
         |r: &TournamentRecord| steps.league_record() && (r.slice.is_none() || records[source].slice.is_some());
     for (dir, theirs) in dirs.iter().zip(&records) {
@@ -261,6 +305,12 @@ fn merge_with(
     }
     // The slice each folder is a shard's own folder of, as its record says (see below).
     let mut own_slices: Vec<Option<Shard>> = records.iter().map(|r| r.slice).collect();
+    // (What the league's folder holds outranks every shard's line: the folder recording no
+    // slice taken for the league's is one `arena build` made, holding its bots' versions, which
+    // no shard's folder does. A shard's folder with its slice removed, merged without the
+    // league's, is no league's: its lines are ranked as a folder recording no slice.)
+    let league_known =
+        records[source].slice.is_none() && dirs[source].join("versions").symlink_metadata().is_ok_and(|m| m.is_dir());
     let mut record = records.swap_remove(source);
     drop(records);
     // (The record OUT gets is the league's, no shard's folder's.)
@@ -398,9 +448,38 @@ fn merge_with(
     for (dir, stray) in dirs.iter().flat_map(|dir| results::strays(dir).into_iter().map(move |f| (dir, f))) {
         refuse(&mut refused, results::stray_message(dir, &stray, "so no shard's, and none of its lines is merged"));
     }
+    // A shard's folder of another split than the league's (a folder claiming `slice 1/1`
+    // claims every match) gives nothing: a split is the league's, its folders' slices one N.
+    let folder_counts: Vec<usize> = own_slices.iter().flatten().map(|s| s.count).collect();
+    let split = league_split(&folder_counts, record.shards);
+    let mut other_split: BTreeSet<usize> = BTreeSet::new();
     for (d, file) in &files {
         let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let named = Shard::of_results_file(&name);
+        if let Some(own) = own_slices.get(*d).copied().flatten().filter(|_| steps.league_held()) {
+            if split != Some(own.count) {
+                let counts: BTreeSet<String> = folder_counts.iter().map(usize::to_string).collect();
+                let league = match split {
+                    Some(n) => format!("the league is split into {n} shards"),
+                    None => format!(
+                        "the shards' folders merged are of several splits ({} shards), and which is the league's \
+                         cannot be told",
+                        counts.into_iter().collect::<Vec<_>>().join(", ")
+                    ),
+                };
+                if other_split.insert(*d) {
+                    refuse(
+                        &mut refused,
+                        format!(
+                            "{}: the folder of shard {own} (as its record says), and {league}: none of its lines is \
+                             merged; merge the folders of one split",
+                            dirs[*d].display()
+                        ),
+                    );
+                }
+                continue;
+            }
+        }
         // A shard's own folder (its record says which slice) gives only its slice's lines, from
         // its own results file or its main one, whatever the names: another shard's results
         // file there is refused whole. A folder recording none (the league's, shared by the
@@ -480,7 +559,12 @@ fn merge_with(
             continue;
         }
         let own = own_slices.get(d).copied().flatten().filter(|_| steps.owned());
-        let rank = if !steps.ranked() {
+        let sliceless = own_slices.get(d).copied().flatten().is_none();
+        let in_main = file.file_name().is_some_and(|n| n == RESULTS_FILE);
+        let held = steps.league_held() && sliceless && in_main && ((d == league_at && league_known) || is_out(dir));
+        let rank = if held {
+            HELD
+        } else if !steps.ranked() {
             0
         } else if own.is_some() {
             2
@@ -525,7 +609,22 @@ fn merge_with(
         // result of the shard whose match it is by holding another.
         let top = at.iter().map(|&i| found[i].rank).max().unwrap_or(0);
         let (at, below): (Vec<usize>, Vec<usize>) = at.iter().partition(|&&i| found[i].rank == top);
-        for &i in &below {
+        for &i in below.iter().filter(|_| top == HELD) {
+            taken[i] = false;
+            refuse(
+                &mut refused,
+                format!(
+                    "{}: match {key}: {}: another result than {}, which the league already holds: a shard plays only \
+                     what the league lacks, so its line never replaces the league's result (a match played again \
+                     with --rerun in the league's folder, or a shard's folder claiming another's matches); this \
+                     line is not merged",
+                    dirs[found[i].dir].display(),
+                    found[i].file,
+                    at.iter().map(|&j| held_at(&found[j])).collect::<Vec<_>>().join("; ")
+                ),
+            );
+        }
+        for &i in below.iter().filter(|_| top != HELD) {
             taken[i] = false;
             refuse(
                 &mut refused,
@@ -1676,6 +1775,112 @@ mod tests {
         assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
         assert_eq!(merged.results, 6);
         assert_eq!(merged_line(&out, &key).map(|l| l.result), Some(honest.result));
+    }
+
+    /// What the league's folder already holds is never replaced by a shard's line: a match the
+    /// teacher played again with `--rerun` in the league's folder keeps the rerun's result over
+    /// shard 2's folder's old line (refused, naming it), and its replay in OUT is not written
+    /// over; a folder claiming `slice 1/1` (another split than the league's 2) gives nothing,
+    /// named, so a match the league lacks is not taken from it. The controls: ranking the league
+    /// below a shard's folder (this morning's merge), the shard's old line replaces the rerun's
+    /// and its replay OUT's, and the `1/1` folder's forged line is merged.
+    #[test]
+    fn what_the_league_holds_is_never_replaced_by_a_shard_s_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let ([_, two], (rerun, rerun_replay), old) = forged_shards(dir.path());
+        let key = old.key.clone();
+        let registry = crate::games::registry();
+        let src = dir.path().join("course/league");
+        let set_slice = |folder: &Path, slice: Option<Shard>| {
+            let mut record = TournamentRecord::load(folder, &registry).unwrap();
+            record.slice = slice;
+            record.save(folder).unwrap();
+        };
+        set_slice(&two, Some(Shard { index: 2, count: 2 }));
+        // The rerun case: OUT is the league's folder.
+        let rerun_case = |name: &str, league_held: bool| {
+            let league = dir.path().join(name);
+            copy_tree(&src, &league);
+            let dirs = [league.clone(), two.clone()];
+            let steps = Steps { league_held, ..Steps::default() };
+            (merge_with(&league, &dirs, &registry, &Quiet, &steps).unwrap(), league)
+        };
+        let (merged, league) = rerun_case("rerun", true);
+        assert_eq!(merged_line(&league, &key).as_ref(), Some(&rerun), "the rerun's result is kept");
+        assert_eq!(std::fs::read(league.join(&rerun.replay)).unwrap(), rerun_replay, "its replay too");
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+        let expected = format!(
+            "{}: match {key}: results.shard-2-of-2.jsonl: another result than {}",
+            two.display(),
+            league.display()
+        );
+        assert!(merged.refused[0].starts_with(&expected), "{:?}", merged.refused);
+        assert!(merged.refused[0].contains("which the league already holds"), "{:?}", merged.refused);
+        assert!(merged.missing.is_empty(), "{:?}", merged.missing);
+        let (merged, league) = rerun_case("rerun-old", false);
+        assert_eq!(merged_line(&league, &key).as_ref(), Some(&old), "the control: the shard's old line wins");
+        assert_ne!(std::fs::read(league.join(&rerun.replay)).unwrap(), rerun_replay, "the control: replay overwritten");
+        assert!(merged.refused.iter().all(|r| !r.starts_with(&two.display().to_string())), "{:?}", merged.refused);
+        // Into a new folder, the league's folder given (`arena merge OUT LEAGUE SHARD_DIR…`).
+        let new = dir.path().join("rerun-new");
+        let dirs = [dir.path().join("rerun"), two.clone()];
+        let merged = merge_with(&new, &dirs, &registry, &Quiet, &Steps::default()).unwrap();
+        assert_eq!(merged_line(&new, &key).as_ref(), Some(&rerun), "the rerun's result is kept");
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+
+        // A folder of shard 1/1: the league (split in 2 by its last merge) lacks the match, shard
+        // 2's folder has not played it, and the `1/1` folder holds it forged.
+        let mut record = TournamentRecord::load(&src, &registry).unwrap();
+        record.shards = Some(2);
+        record.save(&src).unwrap();
+        let without = |file: &Path| {
+            let kept: Vec<ResultLine> =
+                results::read_file(file).unwrap().0.into_iter().filter(|l| l.key != key).collect();
+            results::rewrite(file, &kept).unwrap();
+        };
+        without(&src.join(RESULTS_FILE));
+        without(&two.join("results.shard-2-of-2.jsonl"));
+        let forged = dir.path().join("forged");
+        copy_tree(&two, &forged);
+        std::fs::remove_file(forged.join("results.shard-2-of-2.jsonl")).unwrap();
+        set_slice(&forged, Some(Shard { index: 1, count: 1 }));
+        std::fs::write(forged.join(&rerun.replay), &rerun_replay).unwrap();
+        results::rewrite(&forged.join("results.shard-1-of-1.jsonl"), std::slice::from_ref(&rerun)).unwrap();
+        let dirs = [src.clone(), two.clone(), forged.clone()];
+        let merge = |name: &str, league_held: bool| {
+            let steps = Steps { league_held, ..Steps::default() };
+            let out = dir.path().join(name);
+            (merge_with(&out, &dirs, &registry, &Quiet, &steps).unwrap(), out)
+        };
+        let (merged, out) = merge("split", true);
+        assert_eq!(merged_line(&out, &key), None);
+        assert_eq!(merged.missing, std::slice::from_ref(&key));
+        let expected = format!(
+            "{}: the folder of shard 1/1 (as its record says), and the league is split into 2 shards",
+            forged.display()
+        );
+        assert!(merged.refused.iter().any(|r| r.starts_with(&expected)), "{:?}", merged.refused);
+        let (merged, out) = merge("split-old", false);
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&rerun), "the control: the 1/1 folder's line lands");
+        assert!(merged.missing.is_empty(), "{:?}", merged.missing);
+
+        // Two folders claiming shard 2's slice, holding the match the league lacks differently:
+        // still a conflict, neither merged.
+        let own_file = two.join("results.shard-2-of-2.jsonl");
+        let mut lines = results::read_file(&own_file).unwrap().0;
+        lines.push(old.clone());
+        results::rewrite(&own_file, &lines).unwrap();
+        std::fs::remove_file(forged.join("results.shard-1-of-1.jsonl")).unwrap();
+        set_slice(&forged, Some(Shard { index: 2, count: 2 }));
+        results::rewrite(&forged.join("results.shard-2-of-2.jsonl"), std::slice::from_ref(&rerun)).unwrap();
+        let (merged, out) = merge("twins", true);
+        assert_eq!(merged_line(&out, &key), None);
+        assert_eq!(merged.missing, std::slice::from_ref(&key));
+        assert!(
+            merged.refused.iter().any(|r| r.contains("folders hold different results for it")),
+            "{:?}",
+            merged.refused
+        );
     }
 
     /// A merge into one of its folders replaces that folder's results files: the lines of them
