@@ -357,11 +357,10 @@ fn merge_with(
         } else {
             let theirs = TournamentRecord::load(out, games)?;
             own_slices.push(theirs.slice);
-            let differs = || {
-                let at = theirs.slice.is_none().then(|| record_differs(&record, &theirs)).flatten()?;
-                Some(format!("its record differs in `{at}`, {RECORDS_DIFFER}"))
-            };
-            not_the_league(&record, &theirs).map(|why| format!("{why} from {}", league_dir.display())).or_else(differs)
+            // (Only another league is refused: OUT's record is replaced by the league's, so an
+            // earlier merge's record differing from it (a label, a failure, a setting changed
+            // since) is what this merge brings up to date.)
+            not_the_league(&record, &theirs).map(|why| format!("{why} from {}", league_dir.display()))
         };
         if let Some(why) = why {
             return Err(TournamentError::Invalid(format!(
@@ -1881,6 +1880,32 @@ mod tests {
             "{:?}",
             merged.refused
         );
+    }
+
+    /// OUT holding an earlier merge of the league is merged into again after a change of the
+    /// league's record alone (a setting, a label): its record is brought up to date, not
+    /// refused as another league's; another build of the league still is.
+    #[test]
+    fn an_out_holding_an_earlier_merge_takes_the_league_s_record_changed_since() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let out = dir.path().join("out");
+        let dirs = [src.clone()];
+        merge_with(&out, &dirs, &registry, &Quiet, &Steps::default()).unwrap();
+        let mut record = TournamentRecord::load(&src, &registry).unwrap();
+        record.config.seed = record.config.seed.wrapping_add(1);
+        record.save(&src).unwrap();
+        assert!(record_differs(&record, &TournamentRecord::load(&out, &registry).unwrap()).is_some());
+        let merged = merge_with(&out, &dirs, &registry, &Quiet, &Steps::default()).unwrap();
+        assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
+        assert_eq!(TournamentRecord::load(&out, &registry).unwrap().config.seed, record.config.seed);
+        // Another build (another secret) is still refused.
+        let mut other = TournamentRecord::load(&out, &registry).unwrap();
+        other.config.secret = Some("another".to_string());
+        other.save(&out).unwrap();
+        let err = merge_with(&out, &dirs, &registry, &Quiet, &Steps::default()).unwrap_err().to_string();
+        assert!(err.contains("another build of the league"), "{err}");
     }
 
     /// A merge into one of its folders replaces that folder's results files: the lines of them
