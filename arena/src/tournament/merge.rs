@@ -290,9 +290,10 @@ fn merge_with(
     for (dir, theirs) in dirs.iter().zip(&records) {
         if let Some(at) = candidate(theirs).then(|| record_differs(&records[source], theirs)).flatten() {
             return Err(TournamentError::Invalid(format!(
-                "{}: its record differs from {}'s in `{at}`: {RECORDS_DIFFER}",
+                "{}: its record differs from {}'s in `{at}`: {}",
                 dir.display(),
-                league_dir.display()
+                league_dir.display(),
+                if records[source].slice.is_some() { SHARD_RECORDS_DIFFER } else { RECORDS_DIFFER }
             )));
         }
         if let Some(why) = not_the_league(&records[source], theirs) {
@@ -1066,8 +1067,8 @@ fn not_the_league(record: &TournamentRecord, other: &TournamentRecord) -> Option
 /// show (its bots' versions and labels, their failures, the settings), if it does: the first
 /// such field, named by its path (`failures.alice`). What is each folder's own is not compared:
 /// where it is and was (`folder`, `earlier`), the shard it records (`slice`), the split its last
-/// merge found (`shards`), and the paths of its maps, bots and kept copies (a shard run on
-/// another machine names them there); the schedule is compared by [`not_the_league`].
+/// merge found (`shards`), and the paths of its config, maps, bots and kept copies (a shard run
+/// on another machine, or made from a copy of the league elsewhere, names them there); the schedule is compared by [`not_the_league`].
 fn record_differs(record: &TournamentRecord, other: &TournamentRecord) -> Option<String> {
     let (ours, theirs) = (comparable(record), comparable(other));
     first_difference(&ours, &theirs, String::new()).map(|at| crate::safe_text::terminal_line(&at))
@@ -1078,6 +1079,14 @@ const RECORDS_DIFFER: &str = "a shard's folder holds a copy of the league's reco
      naming its shard's slice, and the league's folder holds the record itself; of two folders naming no slice \
      and differing, which is the league's cannot be told (a shard's folder with its slice removed and its record \
      edited would rewrite the standings): merge the league's folder and its shards' folders as they were written";
+
+/// What a merge without the league's folder says of two shards' folders whose records differ
+/// ([`record_differs`]).
+const SHARD_RECORDS_DIFFER: &str =
+    "each shard's folder holds a copy of the league's record, naming its shard's slice, \
+     and without the league's folder the first shard's is taken for the league's; these two differ, so which is the \
+     league's cannot be told: give the league's folder to the merge too (`arena merge OUT LEAGUE SHARD_DIR…`), or \
+     merge the shards' folders as they were written";
 
 /// `record` as [`record_differs`] compares it.
 fn comparable(record: &TournamentRecord) -> serde_json::Value {
@@ -1094,7 +1103,9 @@ fn comparable(record: &TournamentRecord) -> serde_json::Value {
             }
         }
     };
-    drop_in(top.get_mut("config"), &["maps", "bots", "out", "jobs"]);
+    // (Where the config was read from and resolved against: a shard made from a copy of the
+    // league at another path names them there.)
+    drop_in(top.get_mut("config"), &["maps", "bots", "out", "jobs", "base", "file", "origin"]);
     for bot in top.get_mut("bots").and_then(Value::as_array_mut).into_iter().flatten() {
         drop_in(Some(bot), &["cwd", "command"]);
     }
@@ -1906,6 +1917,53 @@ mod tests {
         other.save(&out).unwrap();
         let err = merge_with(&out, &dirs, &registry, &Quiet, &Steps::default()).unwrap_err().to_string();
         assert!(err.contains("another build of the league"), "{err}");
+    }
+
+    /// Two shards' folders made from copies of the league at other paths (their records naming
+    /// another config file and base folder) merge without the league's folder; a record that
+    /// differs in what the standings show is still refused, told as shards' folders (they name
+    /// slices). The control: the paths compared, the honest pair was refused.
+    #[test]
+    fn shards_made_from_league_copies_elsewhere_merge_without_the_league() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let mut folders = Vec::new();
+        for k in 1..=2 {
+            let shard = dir.path().join(format!("shard-{k}"));
+            copy_tree(&src.join("replays"), &shard.join("replays"));
+            let mut record = TournamentRecord::load(&src, &registry).unwrap();
+            record.slice = Some(Shard { index: k, count: 2 });
+            record.config.base = Some(dir.path().join(format!("copy-{k}")));
+            record.config.file = Some(dir.path().join(format!("copy-{k}/class.toml")));
+            record.save(&shard).unwrap();
+            let split = slices(&record.schedule, 2);
+            let mine: Vec<ResultLine> =
+                results::read_all(&src).unwrap().into_iter().filter(|l| split[&l.key] == k).collect();
+            results::rewrite(&shard.join(Shard { index: k, count: 2 }.results_file()), &mine).unwrap();
+            folders.push(shard);
+        }
+        let (a, b) = (
+            TournamentRecord::load(&folders[0], &registry).unwrap(),
+            TournamentRecord::load(&folders[1], &registry).unwrap(),
+        );
+        assert_ne!(a.config.base, b.config.base);
+        // The control: the paths are in the records compared, and differ.
+        let (ja, jb) = (serde_json::to_value(&a).unwrap(), serde_json::to_value(&b).unwrap());
+        for field in ["base", "file"] {
+            assert!(ja["config"].get(field).is_some() && ja["config"][field] != jb["config"][field], "{field}");
+        }
+        let merged = merge_with(&dir.path().join("out"), &folders, &registry, &Quiet, &Steps::default()).unwrap();
+        assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
+        let mut edited = b.clone();
+        edited.config.seed = edited.config.seed.wrapping_add(1);
+        edited.save(&folders[1]).unwrap();
+        let err = merge_with(&dir.path().join("out2"), &folders, &registry, &Quiet, &Steps::default())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("its record differs from") && err.contains("`config.seed`"), "{err}");
+        assert!(err.contains("give the league's folder to the merge too"), "{err}");
+        assert!(!err.contains("naming no slice"), "{err}");
     }
 
     /// A merge into one of its folders replaces that folder's results files: the lines of them
