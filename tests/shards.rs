@@ -407,6 +407,21 @@ fn a_shard_plays_its_own_j_and_refuses_the_flags_that_would_change_the_league() 
         assert!(!out_dir.exists(), "{flags:?}: nothing is played");
     }
     ok(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&shard(1)), "--forfeits", "loss"]);
+    // --rerun with --shard was silently ignored: refused, saying where a match is played again,
+    // in the shard's folder and in a new one alike, nothing played.
+    let key = result_lines(&shard(1).join("results.shard-1-of-2.jsonl"))[0]["key"].as_str().unwrap().to_string();
+    let before = std::fs::read(shard(1).join("results.shard-1-of-2.jsonl")).unwrap();
+    for out_dir in [shard(1), dir.path().join("rerun")] {
+        let out =
+            arena(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&out_dir), "--rerun", &key]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{stderr}");
+        assert!(stderr.contains("--rerun is not for a shard") && stderr.contains("--rerun KEY"), "{stderr}");
+    }
+    assert_eq!(std::fs::read(shard(1).join("results.shard-1-of-2.jsonl")).unwrap(), before, "nothing played");
+    assert!(!dir.path().join("rerun").exists(), "nothing made");
+    // The control: the same shard without --rerun runs (it resumes, its slice played).
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&shard(1))]);
     // Without --resume (the league named by --out alone) there is no shard: the flags ask for it.
     let out = arena(&["tournament", "--shard", "1/2", "--out", &s(&league), "--move-ms", "5"]);
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -798,6 +798,11 @@ pub struct RunOptions {
     pub shard_from_slurm: bool,
 }
 
+/// Why `--rerun` is refused with `--shard`.
+pub const RERUN_WITH_SHARD: &str = "--rerun is not for a shard: a shard plays only what the league's folder lacks, \
+     and the merge keeps the league's results over a shard's; play a match again in the league's folder \
+     (`arena tournament --resume LEAGUE --rerun KEY`), then merge";
+
 /// Runs (or resumes) the tournament `config` in `out`, with the games of `games`, as a
 /// pipeline of steps that report to `reporter`: plan (the league, its maps, versions and
 /// schedule), reconcile (what is on disk against it), execute and record (the matches),
@@ -811,6 +816,11 @@ pub fn run(
     cancel: CancellationToken,
 ) -> Result<Summary, TournamentError> {
     if let Some(shard) = options.shard {
+        // (A match played again is the league's to play: a shard plays only what the league
+        // lacks, and its line never replaces the league's result, so a rerun there was lost.)
+        if !options.rerun.is_empty() {
+            return Err(TournamentError::Invalid(format!("shard {shard}: {RERUN_WITH_SHARD}")));
+        }
         // A shard plays the league's record; of this run's config only the matches at once
         // (-j) are its own.
         return run_shard(shard, config.jobs, out, options, games, reporter, cancel);

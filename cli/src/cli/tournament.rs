@@ -43,6 +43,9 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
         if changes {
             bail!("a shard plays the league as `arena build` prepared it: change the league with `arena build` (or --resume without --shard), then start the shards");
         }
+        if !args.rerun.is_empty() {
+            bail!("{}", arena::tournament::RERUN_WITH_SHARD);
+        }
     }
     let mut league_config = None;
     let (mut config, out, resume) = if let Some(dir) = &args.resume {
