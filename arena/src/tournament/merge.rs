@@ -46,6 +46,11 @@ pub struct Merged {
     /// Lines OUT's [`SET_ASIDE_FILE`] held already, set aside by earlier merges: still not in
     /// the league unless moved back into `results.jsonl`, which a later merge should say.
     pub set_aside_earlier: usize,
+    /// Whether the merge had what the league's folder holds (its folder, or OUT holding the
+    /// league): without it, the matches shards' folders did not play because the league's
+    /// folder held them (`--out` shards play only what it lacks) are missing, and running the
+    /// shards again plays none of them.
+    pub league_given: bool,
 }
 
 /// Where a merge into a folder holding results keeps the lines of its results files it did
@@ -312,6 +317,7 @@ fn merge_with(
     // league's, is no league's: its lines are ranked as a folder recording no slice.)
     let league_known =
         records[source].slice.is_none() && dirs[source].join("versions").symlink_metadata().is_ok_and(|m| m.is_dir());
+    let mut league_given = league_known;
     let mut record = records.swap_remove(source);
     drop(records);
     // (The record OUT gets is the league's, no shard's folder's.)
@@ -372,6 +378,7 @@ fn merge_with(
         dirs.push(out.to_path_buf());
     }
     let dirs = &dirs[..];
+    league_given |= dirs.iter().zip(&own_slices).any(|(dir, slice)| slice.is_none() && is_out(dir));
     // Each folder merged holds still meanwhile: one a shard still writes (it holds the folder's
     // lock, as in a shared folder) is refused, not read as a shard that did not finish.
     let _inputs = if steps.lock_inputs { lock_inputs(dirs, &out_real)? } else { Vec::new() };
@@ -807,6 +814,7 @@ fn merge_with(
         unchecked,
         set_aside,
         set_aside_earlier,
+        league_given,
     })
 }
 
