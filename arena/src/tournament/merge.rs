@@ -520,7 +520,13 @@ fn merge_with(
             );
             continue;
         }
-        lines.extend(results::read_file(file)?.0.into_iter().map(|line| (*d, file, claim, line)));
+        // (A folder merged but OUT is data: its results files are read only as files of its own,
+        // no link followed, and no larger than a results file; one that is not is refused, named.)
+        let read = if is_out(&dirs[*d]) { results::read_file(file) } else { results::read_own_file(file) };
+        match read {
+            Ok((read, _)) => lines.extend(read.into_iter().map(|line| (*d, file, claim, line))),
+            Err(e) => refuse(&mut refused, format!("{e}: none of its lines is merged")),
+        }
     }
     // Whether a line is another shard's match than its file's.
     let mut not_its_shard = |claim: Option<Shard>, line: &ResultLine| -> Option<Shard> {
@@ -1973,6 +1979,43 @@ mod tests {
         assert!(err.contains("give the league's folder to the merge too"), "{err}");
         assert!(!err.contains("naming no slice"), "{err}");
     }
+
+    /// A shard's folder's results file that is a link is not read (its lines refused, the file
+    /// named), and one larger than a results file is refused by its size before it is read (a
+    /// sparse 8 GiB file was read whole); the league's record is capped too. The control: the
+    /// link followed (as before) gives shard 1's lines.
+    #[test]
+    fn a_shard_s_results_file_linked_or_huge_is_refused_unread() {
+        let dir = tempfile::tempdir().unwrap();
+        let ([one, two], _, _) = forged_shards(dir.path());
+        let registry = crate::games::registry();
+        let own = one.join("results.shard-1-of-2.jsonl");
+        let outside = dir.path().join("outside.jsonl");
+        std::fs::rename(&own, &outside).unwrap();
+        std::os::unix::fs::symlink(&outside, &own).unwrap();
+        assert!(!results::read_file(&own).unwrap().0.is_empty(), "the control: followed, the link gives its lines");
+        let dirs = [one.clone(), two.clone()];
+        let merged = merge_with(&dir.path().join("linked"), &dirs, &registry, &Quiet, &Steps::default()).unwrap();
+        assert!(
+            merged.refused.iter().any(|r| r.contains("results.shard-1-of-2.jsonl") && r.contains("a link, not a file")),
+            "{:?}",
+            merged.refused
+        );
+        assert_eq!(merged.missing.len(), 3, "shard 1's matches: {:?}", merged.missing);
+        std::fs::remove_file(&own).unwrap();
+        std::fs::rename(&outside, &own).unwrap();
+        let huge = std::fs::OpenOptions::new().append(true).open(&own).unwrap();
+        huge.set_len(results::MAX_RESULTS_BYTES + 1).unwrap();
+        let merged = merge_with(&dir.path().join("huge"), &dirs, &registry, &Quiet, &Steps::default()).unwrap();
+        assert!(merged.refused.iter().any(|r| r.contains("larger than 1024 MiB")), "{:?}", merged.refused);
+        let record = one.join(super::super::TOURNAMENT_FILE);
+        std::fs::OpenOptions::new().append(true).open(&record).unwrap().set_len(MAX_RECORD_TEST + 1).unwrap();
+        let err = TournamentRecord::load(&one, &registry).unwrap_err().to_string();
+        assert!(err.contains("larger than 64 MiB"), "{err}");
+    }
+
+    /// The record's cap, as the tests see it.
+    const MAX_RECORD_TEST: u64 = 64 << 20;
 
     /// A merge into one of its folders replaces that folder's results files: the lines of them
     /// it does not take are kept in its `refused.jsonl` as they were written, once, not lost

@@ -259,7 +259,7 @@ impl TournamentRecord {
     /// (`--resume DIR --config NEW`), which may mend what the old one got wrong.
     pub fn read(dir: &Path) -> Result<Self, TournamentError> {
         let path = dir.join(TOURNAMENT_FILE);
-        let text = crate::files::read_regular(&path).map_err(|e| match e.kind() {
+        let text = crate::files::read_regular_capped(&path, MAX_RECORD_BYTES).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound if dir.is_dir() => TournamentError::Invalid(format!(
                 "{}: no {TOURNAMENT_FILE}: not a tournament folder: {GIVE_A_LEAGUE}; if this is one whose first run \
                  was stopped before any match started (nothing was lost), start it again with `arena tournament \
@@ -797,6 +797,10 @@ pub struct RunOptions {
     /// split the league's folders show.
     pub shard_from_slurm: bool,
 }
+
+/// The largest league record read (`tournament.json`: a league of 100,000 matches records a
+/// few tens of MiB).
+const MAX_RECORD_BYTES: u64 = 64 << 20;
 
 /// Why `--rerun` is refused with `--shard`.
 pub const RERUN_WITH_SHARD: &str = "--rerun is not for a shard: a shard plays only what the league's folder lacks, \
