@@ -432,6 +432,21 @@ fn a_shard_plays_its_own_j_and_refuses_the_flags_that_would_change_the_league() 
         assert!(!out_dir.exists(), "{flags:?}: nothing is played");
     }
     ok(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&shard(1)), "--forfeits", "loss"]);
+    // --rerun with --shard was silently ignored: refused, saying where a match is played again,
+    // in the shard's folder and in a new one alike, nothing played.
+    let key = result_lines(&shard(1).join("results.shard-1-of-2.jsonl"))[0]["key"].as_str().unwrap().to_string();
+    let before = std::fs::read(shard(1).join("results.shard-1-of-2.jsonl")).unwrap();
+    for out_dir in [shard(1), dir.path().join("rerun")] {
+        let out =
+            arena(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&out_dir), "--rerun", &key]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{stderr}");
+        assert!(stderr.contains("--rerun is not for a shard") && stderr.contains("--rerun KEY"), "{stderr}");
+    }
+    assert_eq!(std::fs::read(shard(1).join("results.shard-1-of-2.jsonl")).unwrap(), before, "nothing played");
+    assert!(!dir.path().join("rerun").exists(), "nothing made");
+    // The control: the same shard without --rerun runs (it resumes, its slice played).
+    ok(&["tournament", "--resume", &s(&league), "--shard", "1/2", "--out", &s(&shard(1))]);
     // Without --resume (the league named by --out alone) there is no shard: the flags ask for it.
     let out = arena(&["tournament", "--shard", "1/2", "--out", &s(&league), "--move-ms", "5"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -1686,4 +1701,32 @@ fn shard_folders_used_again_after_the_league_grew_merge_whole() {
     let refused = merge();
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(!refused.status.success() && stderr.contains("'s match, and the line is in"), "{stderr}");
+}
+
+/// Shards given `--out` after the league's folder played every match play none, and a merge
+/// of their folders alone misses them all: it says to give the league's folder to the merge
+/// too, not to run the shards again (which plays nothing: the advice looped). The control:
+/// with the league's folder, complete, exit 0.
+#[test]
+fn a_merge_without_the_league_s_folder_says_to_give_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), &bots()[..2]);
+    let league = dir.path().join("league");
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    ok(&["tournament", "--resume", &s(&league)]);
+    let shard = |k: usize| dir.path().join(format!("s{k}"));
+    for k in 1..=2 {
+        ok(&["tournament", "--resume", &s(&league), "--shard", &format!("{k}/2"), "--out", &s(&shard(k))]);
+    }
+    let out = arena(&["merge", &s(&dir.path().join("alone")), &s(&shard(1)), &s(&shard(2))]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("the league is not complete"), "{stderr}");
+    assert!(
+        stderr.contains("give the league's folder to the merge too: `arena merge OUT LEAGUE SHARD_DIR…`"),
+        "{stderr}"
+    );
+    assert!(!stderr.lines().any(|l| l.starts_with("re-run the shards")), "{stderr}");
+    // The control.
+    ok(&["merge", &s(&dir.path().join("whole")), &s(&league), &s(&shard(1)), &s(&shard(2))]);
 }

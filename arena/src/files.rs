@@ -162,6 +162,35 @@ pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// [`read_regular`], at most `max` bytes: a larger file is an error (`InvalidInput`, "larger
+/// than N MiB") at once, told by its size before anything is read (an 8 GiB sparse file was
+/// read whole).
+pub fn read_regular_capped(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    let file = open_regular(path)?
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file"))?;
+    read_capped(file, max)
+}
+
+/// The bytes of `file`, at most `max`: a larger file (by its size, or by what it gives) is an
+/// error saying so.
+fn read_capped(file: std::fs::File, max: u64) -> std::io::Result<Vec<u8>> {
+    let larger = || {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("larger than {} MiB: not a file the arena wrote", max >> 20),
+        )
+    };
+    if file.metadata()?.len() > max {
+        return Err(larger());
+    }
+    let mut bytes = Vec::new();
+    file.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(larger());
+    }
+    Ok(bytes)
+}
+
 /// Opens `path` to read if it is a regular file, without following a link at its last part
 /// (`O_NOFOLLOW`: an error, "a link, not a file") or waiting on a FIFO (`None` for a FIFO, a
 /// device or a folder): how a file is taken from a folder someone else may have written (a
@@ -187,15 +216,7 @@ pub fn read_own_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     let file = open_own_regular(path)?.ok_or_else(|| {
         std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file (a FIFO, a device or a folder)")
     })?;
-    let mut bytes = Vec::new();
-    file.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > max {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            format!("larger than {} MiB: not a file the arena wrote", max >> 20),
-        ));
-    }
-    Ok(bytes)
+    read_capped(file, max)
 }
 
 /// Makes the folder `dir` (and its parents); where something else of its name is in the way

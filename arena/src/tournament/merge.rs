@@ -46,6 +46,11 @@ pub struct Merged {
     /// Lines OUT's [`SET_ASIDE_FILE`] held already, set aside by earlier merges: still not in
     /// the league unless moved back into `results.jsonl`, which a later merge should say.
     pub set_aside_earlier: usize,
+    /// Whether the merge had what the league's folder holds (its folder, or OUT holding the
+    /// league): without it, the matches shards' folders did not play because the league's
+    /// folder held them (`--out` shards play only what it lacks) are missing, and running the
+    /// shards again plays none of them.
+    pub league_given: bool,
 }
 
 /// Where a merge into a folder holding results keeps the lines of its results files it did
@@ -112,6 +117,11 @@ struct Steps<'a> {
     /// order that let a shard's folder given first rewrite the standings).
     #[cfg(test)]
     league_record: bool,
+    /// Keeps what the league's folder (or OUT) already holds over any shard's line, and refuses
+    /// a shard's folder of another split than the league's; false ranks the league's results
+    /// below a shard's folder's (the order that let a folder claiming `slice 1/1` replace them).
+    #[cfg(test)]
+    league_held: bool,
 }
 
 impl Default for Steps<'_> {
@@ -133,6 +143,8 @@ impl Default for Steps<'_> {
             ranked: true,
             #[cfg(test)]
             league_record: true,
+            #[cfg(test)]
+            league_held: true,
         }
     }
 }
@@ -179,6 +191,14 @@ impl Steps<'_> {
         true
     }
 
+    /// Whether what the league's folder (or OUT) holds is kept over shards' lines.
+    fn league_held(&self) -> bool {
+        #[cfg(test)]
+        return self.league_held;
+        #[cfg(not(test))]
+        true
+    }
+
     /// Whether the lines of OUT's results files the merge does not take are kept aside.
     fn keeps_unmerged(&self) -> bool {
         #[cfg(test)]
@@ -195,12 +215,39 @@ struct Found {
     /// Its results file's name.
     file: String,
     line: ResultLine,
-    /// How surely its folder is its match's own: 2 in the folder of the shard whose slice
-    /// holds it (its record says so), 1 in a shard's results file of a folder recording no
-    /// slice (the league's folder the shards shared), 0 in the main results file of such a
-    /// folder (a whole run's, a merge's). A match's result is taken from its surest folders;
-    /// a line of it elsewhere that says otherwise is refused, naming the folder.
+    /// How surely its folder is its match's own: [`HELD`] in what the league already holds
+    /// (the main results file of the league's folder, the first recording no slice where it
+    /// holds its bots' `versions/`, and of OUT, recording none), which no shard's line overrides: a shard plays only what the league lacks;
+    /// else 2 in the folder of the shard whose slice holds it (its record says so), 1 in a
+    /// shard's results file of a folder recording no slice (the league's folder the shards
+    /// shared), 0 in the main results file of such a folder (a whole run's, a merge's). A
+    /// match's result is taken from its surest folders; a line of it elsewhere that says
+    /// otherwise is refused, naming the folder.
     rank: u8,
+}
+
+/// The rank ([`Found::rank`]) of what the league's folder or OUT already holds.
+const HELD: u8 = 3;
+
+/// The split of the league the shards' folders merged show, of their slices' counts `counts`
+/// (one per folder recording a slice) and the league's record's last merge `recorded`: the one
+/// count they all show (a new split of the league is one), else the record's where a folder
+/// shows it, else the count most folders show; none where that cannot be told (two counts as
+/// common, neither the record's).
+fn league_split(counts: &[usize], recorded: Option<usize>) -> Option<usize> {
+    let mut per: BTreeMap<usize, usize> = BTreeMap::new();
+    for &count in counts {
+        *per.entry(count).or_default() += 1;
+    }
+    if per.len() <= 1 {
+        return per.keys().next().copied();
+    }
+    if let Some(n) = recorded.filter(|n| per.contains_key(n)) {
+        return Some(n);
+    }
+    let most = per.values().copied().max().unwrap_or(0);
+    let top: Vec<usize> = per.iter().filter(|(_, &n)| n == most).map(|(&count, _)| count).collect();
+    (top.len() == 1).then(|| top[0])
 }
 
 /// [`merge`], going as `steps` say.
@@ -241,14 +288,17 @@ fn merge_with(
     // slice) must hold the same record, else which is the league's is not known: refused.
     let source = records.iter().position(|r| r.slice.is_none()).filter(|_| steps.league_record()).unwrap_or(0);
     let league_dir = dirs[source].clone();
+    // (Where it is among the folders: its main results file is what the league holds.)
+    let league_at = source;
     let candidate =
         |r: &TournamentRecord| steps.league_record() && (r.slice.is_none() || records[source].slice.is_some());
     for (dir, theirs) in dirs.iter().zip(&records) {
         if let Some(at) = candidate(theirs).then(|| record_differs(&records[source], theirs)).flatten() {
             return Err(TournamentError::Invalid(format!(
-                "{}: its record differs from {}'s in `{at}`: {RECORDS_DIFFER}",
+                "{}: its record differs from {}'s in `{at}`: {}",
                 dir.display(),
-                league_dir.display()
+                league_dir.display(),
+                if records[source].slice.is_some() { SHARD_RECORDS_DIFFER } else { RECORDS_DIFFER }
             )));
         }
         if let Some(why) = not_the_league(&records[source], theirs) {
@@ -261,6 +311,13 @@ fn merge_with(
     }
     // The slice each folder is a shard's own folder of, as its record says (see below).
     let mut own_slices: Vec<Option<Shard>> = records.iter().map(|r| r.slice).collect();
+    // (What the league's folder holds outranks every shard's line: the folder recording no
+    // slice taken for the league's is one `arena build` made, holding its bots' versions, which
+    // no shard's folder does. A shard's folder with its slice removed, merged without the
+    // league's, is no league's: its lines are ranked as a folder recording no slice.)
+    let league_known =
+        records[source].slice.is_none() && dirs[source].join("versions").symlink_metadata().is_ok_and(|m| m.is_dir());
+    let mut league_given = league_known;
     let mut record = records.swap_remove(source);
     drop(records);
     // (The record OUT gets is the league's, no shard's folder's.)
@@ -307,11 +364,10 @@ fn merge_with(
         } else {
             let theirs = TournamentRecord::load(out, games)?;
             own_slices.push(theirs.slice);
-            let differs = || {
-                let at = theirs.slice.is_none().then(|| record_differs(&record, &theirs)).flatten()?;
-                Some(format!("its record differs in `{at}`, {RECORDS_DIFFER}"))
-            };
-            not_the_league(&record, &theirs).map(|why| format!("{why} from {}", league_dir.display())).or_else(differs)
+            // (Only another league is refused: OUT's record is replaced by the league's, so an
+            // earlier merge's record differing from it (a label, a failure, a setting changed
+            // since) is what this merge brings up to date.)
+            not_the_league(&record, &theirs).map(|why| format!("{why} from {}", league_dir.display()))
         };
         if let Some(why) = why {
             return Err(TournamentError::Invalid(format!(
@@ -322,6 +378,7 @@ fn merge_with(
         dirs.push(out.to_path_buf());
     }
     let dirs = &dirs[..];
+    league_given |= dirs.iter().zip(&own_slices).any(|(dir, slice)| slice.is_none() && is_out(dir));
     // Each folder merged holds still meanwhile: one a shard still writes (it holds the folder's
     // lock, as in a shared folder) is refused, not read as a shard that did not finish.
     let _inputs = if steps.lock_inputs { lock_inputs(dirs, &out_real)? } else { Vec::new() };
@@ -398,9 +455,38 @@ fn merge_with(
     for (dir, stray) in dirs.iter().flat_map(|dir| results::strays(dir).into_iter().map(move |f| (dir, f))) {
         refuse(&mut refused, results::stray_message(dir, &stray, "so no shard's, and none of its lines is merged"));
     }
+    // A shard's folder of another split than the league's (a folder claiming `slice 1/1`
+    // claims every match) gives nothing: a split is the league's, its folders' slices one N.
+    let folder_counts: Vec<usize> = own_slices.iter().flatten().map(|s| s.count).collect();
+    let split = league_split(&folder_counts, record.shards);
+    let mut other_split: BTreeSet<usize> = BTreeSet::new();
     for (d, file) in &files {
         let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let named = Shard::of_results_file(&name);
+        if let Some(own) = own_slices.get(*d).copied().flatten().filter(|_| steps.league_held()) {
+            if split != Some(own.count) {
+                let counts: BTreeSet<String> = folder_counts.iter().map(usize::to_string).collect();
+                let league = match split {
+                    Some(n) => format!("the league is split into {n} shards"),
+                    None => format!(
+                        "the shards' folders merged are of several splits ({} shards), and which is the league's \
+                         cannot be told",
+                        counts.into_iter().collect::<Vec<_>>().join(", ")
+                    ),
+                };
+                if other_split.insert(*d) {
+                    refuse(
+                        &mut refused,
+                        format!(
+                            "{}: the folder of shard {own} (as its record says), and {league}: none of its lines is \
+                             merged; merge the folders of one split",
+                            dirs[*d].display()
+                        ),
+                    );
+                }
+                continue;
+            }
+        }
         // A shard's own folder (its record says which slice) gives only its slice's lines, from
         // its own results file or its main one, whatever the names: another shard's results
         // file there is refused whole. A folder recording none (the league's, shared by the
@@ -434,7 +520,13 @@ fn merge_with(
             );
             continue;
         }
-        lines.extend(results::read_file(file)?.0.into_iter().map(|line| (*d, file, claim, line)));
+        // (A folder merged but OUT is data: its results files are read only as files of its own,
+        // no link followed, and no larger than a results file; one that is not is refused, named.)
+        let read = if is_out(&dirs[*d]) { results::read_file(file) } else { results::read_own_file(file) };
+        match read {
+            Ok((read, _)) => lines.extend(read.into_iter().map(|line| (*d, file, claim, line))),
+            Err(e) => refuse(&mut refused, format!("{e}: none of its lines is merged")),
+        }
     }
     // Whether a line is another shard's match than its file's.
     let mut not_its_shard = |claim: Option<Shard>, line: &ResultLine| -> Option<Shard> {
@@ -480,7 +572,12 @@ fn merge_with(
             continue;
         }
         let own = own_slices.get(d).copied().flatten().filter(|_| steps.owned());
-        let rank = if !steps.ranked() {
+        let sliceless = own_slices.get(d).copied().flatten().is_none();
+        let in_main = file.file_name().is_some_and(|n| n == RESULTS_FILE);
+        let held = steps.league_held() && sliceless && in_main && ((d == league_at && league_known) || is_out(dir));
+        let rank = if held {
+            HELD
+        } else if !steps.ranked() {
             0
         } else if own.is_some() {
             2
@@ -525,7 +622,22 @@ fn merge_with(
         // result of the shard whose match it is by holding another.
         let top = at.iter().map(|&i| found[i].rank).max().unwrap_or(0);
         let (at, below): (Vec<usize>, Vec<usize>) = at.iter().partition(|&&i| found[i].rank == top);
-        for &i in &below {
+        for &i in below.iter().filter(|_| top == HELD) {
+            taken[i] = false;
+            refuse(
+                &mut refused,
+                format!(
+                    "{}: match {key}: {}: another result than {}, which the league already holds: a shard plays only \
+                     what the league lacks, so its line never replaces the league's result (a match played again \
+                     with --rerun in the league's folder, or a shard's folder claiming another's matches); this \
+                     line is not merged",
+                    dirs[found[i].dir].display(),
+                    found[i].file,
+                    at.iter().map(|&j| held_at(&found[j])).collect::<Vec<_>>().join("; ")
+                ),
+            );
+        }
+        for &i in below.iter().filter(|_| top != HELD) {
             taken[i] = false;
             refuse(
                 &mut refused,
@@ -708,6 +820,7 @@ fn merge_with(
         unchecked,
         set_aside,
         set_aside_earlier,
+        league_given,
     })
 }
 
@@ -968,8 +1081,8 @@ fn not_the_league(record: &TournamentRecord, other: &TournamentRecord) -> Option
 /// show (its bots' versions and labels, their failures, the settings), if it does: the first
 /// such field, named by its path (`failures.alice`). What is each folder's own is not compared:
 /// where it is and was (`folder`, `earlier`), the shard it records (`slice`), the split its last
-/// merge found (`shards`), and the paths of its maps, bots and kept copies (a shard run on
-/// another machine names them there); the schedule is compared by [`not_the_league`].
+/// merge found (`shards`), and the paths of its config, maps, bots and kept copies (a shard run
+/// on another machine, or made from a copy of the league elsewhere, names them there); the schedule is compared by [`not_the_league`].
 fn record_differs(record: &TournamentRecord, other: &TournamentRecord) -> Option<String> {
     let (ours, theirs) = (comparable(record), comparable(other));
     first_difference(&ours, &theirs, String::new()).map(|at| crate::safe_text::terminal_line(&at))
@@ -980,6 +1093,14 @@ const RECORDS_DIFFER: &str = "a shard's folder holds a copy of the league's reco
      naming its shard's slice, and the league's folder holds the record itself; of two folders naming no slice \
      and differing, which is the league's cannot be told (a shard's folder with its slice removed and its record \
      edited would rewrite the standings): merge the league's folder and its shards' folders as they were written";
+
+/// What a merge without the league's folder says of two shards' folders whose records differ
+/// ([`record_differs`]).
+const SHARD_RECORDS_DIFFER: &str =
+    "each shard's folder holds a copy of the league's record, naming its shard's slice, \
+     and without the league's folder the first shard's is taken for the league's; these two differ, so which is the \
+     league's cannot be told: give the league's folder to the merge too (`arena merge OUT LEAGUE SHARD_DIR…`), or \
+     merge the shards' folders as they were written";
 
 /// `record` as [`record_differs`] compares it.
 fn comparable(record: &TournamentRecord) -> serde_json::Value {
@@ -996,7 +1117,9 @@ fn comparable(record: &TournamentRecord) -> serde_json::Value {
             }
         }
     };
-    drop_in(top.get_mut("config"), &["maps", "bots", "out", "jobs"]);
+    // (Where the config was read from and resolved against: a shard made from a copy of the
+    // league at another path names them there.)
+    drop_in(top.get_mut("config"), &["maps", "bots", "out", "jobs", "base", "file", "origin"]);
     for bot in top.get_mut("bots").and_then(Value::as_array_mut).into_iter().flatten() {
         drop_in(Some(bot), &["cwd", "command"]);
     }
@@ -1677,6 +1800,222 @@ mod tests {
         assert_eq!(merged.results, 6);
         assert_eq!(merged_line(&out, &key).map(|l| l.result), Some(honest.result));
     }
+
+    /// What the league's folder already holds is never replaced by a shard's line: a match the
+    /// teacher played again with `--rerun` in the league's folder keeps the rerun's result over
+    /// shard 2's folder's old line (refused, naming it), and its replay in OUT is not written
+    /// over; a folder claiming `slice 1/1` (another split than the league's 2) gives nothing,
+    /// named, so a match the league lacks is not taken from it. The controls: ranking the league
+    /// below a shard's folder (this morning's merge), the shard's old line replaces the rerun's
+    /// and its replay OUT's, and the `1/1` folder's forged line is merged.
+    #[test]
+    fn what_the_league_holds_is_never_replaced_by_a_shard_s_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let ([_, two], (rerun, rerun_replay), old) = forged_shards(dir.path());
+        let key = old.key.clone();
+        let registry = crate::games::registry();
+        let src = dir.path().join("course/league");
+        let set_slice = |folder: &Path, slice: Option<Shard>| {
+            let mut record = TournamentRecord::load(folder, &registry).unwrap();
+            record.slice = slice;
+            record.save(folder).unwrap();
+        };
+        set_slice(&two, Some(Shard { index: 2, count: 2 }));
+        // The rerun case: OUT is the league's folder.
+        let rerun_case = |name: &str, league_held: bool| {
+            let league = dir.path().join(name);
+            copy_tree(&src, &league);
+            let dirs = [league.clone(), two.clone()];
+            let steps = Steps { league_held, ..Steps::default() };
+            (merge_with(&league, &dirs, &registry, &Quiet, &steps).unwrap(), league)
+        };
+        let (merged, league) = rerun_case("rerun", true);
+        assert_eq!(merged_line(&league, &key).as_ref(), Some(&rerun), "the rerun's result is kept");
+        assert_eq!(std::fs::read(league.join(&rerun.replay)).unwrap(), rerun_replay, "its replay too");
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+        let expected = format!(
+            "{}: match {key}: results.shard-2-of-2.jsonl: another result than {}",
+            two.display(),
+            league.display()
+        );
+        assert!(merged.refused[0].starts_with(&expected), "{:?}", merged.refused);
+        assert!(merged.refused[0].contains("which the league already holds"), "{:?}", merged.refused);
+        assert!(merged.missing.is_empty(), "{:?}", merged.missing);
+        let (merged, league) = rerun_case("rerun-old", false);
+        assert_eq!(merged_line(&league, &key).as_ref(), Some(&old), "the control: the shard's old line wins");
+        assert_ne!(std::fs::read(league.join(&rerun.replay)).unwrap(), rerun_replay, "the control: replay overwritten");
+        assert!(merged.refused.iter().all(|r| !r.starts_with(&two.display().to_string())), "{:?}", merged.refused);
+        // Into a new folder, the league's folder given (`arena merge OUT LEAGUE SHARD_DIR…`).
+        let new = dir.path().join("rerun-new");
+        let dirs = [dir.path().join("rerun"), two.clone()];
+        let merged = merge_with(&new, &dirs, &registry, &Quiet, &Steps::default()).unwrap();
+        assert_eq!(merged_line(&new, &key).as_ref(), Some(&rerun), "the rerun's result is kept");
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+
+        // A folder of shard 1/1: the league (split in 2 by its last merge) lacks the match, shard
+        // 2's folder has not played it, and the `1/1` folder holds it forged.
+        let mut record = TournamentRecord::load(&src, &registry).unwrap();
+        record.shards = Some(2);
+        record.save(&src).unwrap();
+        let without = |file: &Path| {
+            let kept: Vec<ResultLine> =
+                results::read_file(file).unwrap().0.into_iter().filter(|l| l.key != key).collect();
+            results::rewrite(file, &kept).unwrap();
+        };
+        without(&src.join(RESULTS_FILE));
+        without(&two.join("results.shard-2-of-2.jsonl"));
+        let forged = dir.path().join("forged");
+        copy_tree(&two, &forged);
+        std::fs::remove_file(forged.join("results.shard-2-of-2.jsonl")).unwrap();
+        set_slice(&forged, Some(Shard { index: 1, count: 1 }));
+        std::fs::write(forged.join(&rerun.replay), &rerun_replay).unwrap();
+        results::rewrite(&forged.join("results.shard-1-of-1.jsonl"), std::slice::from_ref(&rerun)).unwrap();
+        let dirs = [src.clone(), two.clone(), forged.clone()];
+        let merge = |name: &str, league_held: bool| {
+            let steps = Steps { league_held, ..Steps::default() };
+            let out = dir.path().join(name);
+            (merge_with(&out, &dirs, &registry, &Quiet, &steps).unwrap(), out)
+        };
+        let (merged, out) = merge("split", true);
+        assert_eq!(merged_line(&out, &key), None);
+        assert_eq!(merged.missing, std::slice::from_ref(&key));
+        let expected = format!(
+            "{}: the folder of shard 1/1 (as its record says), and the league is split into 2 shards",
+            forged.display()
+        );
+        assert!(merged.refused.iter().any(|r| r.starts_with(&expected)), "{:?}", merged.refused);
+        let (merged, out) = merge("split-old", false);
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&rerun), "the control: the 1/1 folder's line lands");
+        assert!(merged.missing.is_empty(), "{:?}", merged.missing);
+
+        // Two folders claiming shard 2's slice, holding the match the league lacks differently:
+        // still a conflict, neither merged.
+        let own_file = two.join("results.shard-2-of-2.jsonl");
+        let mut lines = results::read_file(&own_file).unwrap().0;
+        lines.push(old.clone());
+        results::rewrite(&own_file, &lines).unwrap();
+        std::fs::remove_file(forged.join("results.shard-1-of-1.jsonl")).unwrap();
+        set_slice(&forged, Some(Shard { index: 2, count: 2 }));
+        results::rewrite(&forged.join("results.shard-2-of-2.jsonl"), std::slice::from_ref(&rerun)).unwrap();
+        let (merged, out) = merge("twins", true);
+        assert_eq!(merged_line(&out, &key), None);
+        assert_eq!(merged.missing, std::slice::from_ref(&key));
+        assert!(
+            merged.refused.iter().any(|r| r.contains("folders hold different results for it")),
+            "{:?}",
+            merged.refused
+        );
+    }
+
+    /// OUT holding an earlier merge of the league is merged into again after a change of the
+    /// league's record alone (a setting, a label): its record is brought up to date, not
+    /// refused as another league's; another build of the league still is.
+    #[test]
+    fn an_out_holding_an_earlier_merge_takes_the_league_s_record_changed_since() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let out = dir.path().join("out");
+        let dirs = [src.clone()];
+        merge_with(&out, &dirs, &registry, &Quiet, &Steps::default()).unwrap();
+        let mut record = TournamentRecord::load(&src, &registry).unwrap();
+        record.config.seed = record.config.seed.wrapping_add(1);
+        record.save(&src).unwrap();
+        assert!(record_differs(&record, &TournamentRecord::load(&out, &registry).unwrap()).is_some());
+        let merged = merge_with(&out, &dirs, &registry, &Quiet, &Steps::default()).unwrap();
+        assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
+        assert_eq!(TournamentRecord::load(&out, &registry).unwrap().config.seed, record.config.seed);
+        // Another build (another secret) is still refused.
+        let mut other = TournamentRecord::load(&out, &registry).unwrap();
+        other.config.secret = Some("another".to_string());
+        other.save(&out).unwrap();
+        let err = merge_with(&out, &dirs, &registry, &Quiet, &Steps::default()).unwrap_err().to_string();
+        assert!(err.contains("another build of the league"), "{err}");
+    }
+
+    /// Two shards' folders made from copies of the league at other paths (their records naming
+    /// another config file and base folder) merge without the league's folder; a record that
+    /// differs in what the standings show is still refused, told as shards' folders (they name
+    /// slices). The control: the paths compared, the honest pair was refused.
+    #[test]
+    fn shards_made_from_league_copies_elsewhere_merge_without_the_league() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let mut folders = Vec::new();
+        for k in 1..=2 {
+            let shard = dir.path().join(format!("shard-{k}"));
+            copy_tree(&src.join("replays"), &shard.join("replays"));
+            let mut record = TournamentRecord::load(&src, &registry).unwrap();
+            record.slice = Some(Shard { index: k, count: 2 });
+            record.config.base = Some(dir.path().join(format!("copy-{k}")));
+            record.config.file = Some(dir.path().join(format!("copy-{k}/class.toml")));
+            record.save(&shard).unwrap();
+            let split = slices(&record.schedule, 2);
+            let mine: Vec<ResultLine> =
+                results::read_all(&src).unwrap().into_iter().filter(|l| split[&l.key] == k).collect();
+            results::rewrite(&shard.join(Shard { index: k, count: 2 }.results_file()), &mine).unwrap();
+            folders.push(shard);
+        }
+        let (a, b) = (
+            TournamentRecord::load(&folders[0], &registry).unwrap(),
+            TournamentRecord::load(&folders[1], &registry).unwrap(),
+        );
+        assert_ne!(a.config.base, b.config.base);
+        // The control: the paths are in the records compared, and differ.
+        let (ja, jb) = (serde_json::to_value(&a).unwrap(), serde_json::to_value(&b).unwrap());
+        for field in ["base", "file"] {
+            assert!(ja["config"].get(field).is_some() && ja["config"][field] != jb["config"][field], "{field}");
+        }
+        let merged = merge_with(&dir.path().join("out"), &folders, &registry, &Quiet, &Steps::default()).unwrap();
+        assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
+        let mut edited = b.clone();
+        edited.config.seed = edited.config.seed.wrapping_add(1);
+        edited.save(&folders[1]).unwrap();
+        let err = merge_with(&dir.path().join("out2"), &folders, &registry, &Quiet, &Steps::default())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("its record differs from") && err.contains("`config.seed`"), "{err}");
+        assert!(err.contains("give the league's folder to the merge too"), "{err}");
+        assert!(!err.contains("naming no slice"), "{err}");
+    }
+
+    /// A shard's folder's results file that is a link is not read (its lines refused, the file
+    /// named), and one larger than a results file is refused by its size before it is read (a
+    /// sparse 8 GiB file was read whole); the league's record is capped too. The control: the
+    /// link followed (as before) gives shard 1's lines.
+    #[test]
+    fn a_shard_s_results_file_linked_or_huge_is_refused_unread() {
+        let dir = tempfile::tempdir().unwrap();
+        let ([one, two], _, _) = forged_shards(dir.path());
+        let registry = crate::games::registry();
+        let own = one.join("results.shard-1-of-2.jsonl");
+        let outside = dir.path().join("outside.jsonl");
+        std::fs::rename(&own, &outside).unwrap();
+        std::os::unix::fs::symlink(&outside, &own).unwrap();
+        assert!(!results::read_file(&own).unwrap().0.is_empty(), "the control: followed, the link gives its lines");
+        let dirs = [one.clone(), two.clone()];
+        let merged = merge_with(&dir.path().join("linked"), &dirs, &registry, &Quiet, &Steps::default()).unwrap();
+        assert!(
+            merged.refused.iter().any(|r| r.contains("results.shard-1-of-2.jsonl") && r.contains("a link, not a file")),
+            "{:?}",
+            merged.refused
+        );
+        assert_eq!(merged.missing.len(), 3, "shard 1's matches: {:?}", merged.missing);
+        std::fs::remove_file(&own).unwrap();
+        std::fs::rename(&outside, &own).unwrap();
+        let huge = std::fs::OpenOptions::new().append(true).open(&own).unwrap();
+        huge.set_len(results::MAX_RESULTS_BYTES + 1).unwrap();
+        let merged = merge_with(&dir.path().join("huge"), &dirs, &registry, &Quiet, &Steps::default()).unwrap();
+        assert!(merged.refused.iter().any(|r| r.contains("larger than 1024 MiB")), "{:?}", merged.refused);
+        let record = one.join(super::super::TOURNAMENT_FILE);
+        std::fs::OpenOptions::new().append(true).open(&record).unwrap().set_len(MAX_RECORD_TEST + 1).unwrap();
+        let err = TournamentRecord::load(&one, &registry).unwrap_err().to_string();
+        assert!(err.contains("larger than 64 MiB"), "{err}");
+    }
+
+    /// The record's cap, as the tests see it.
+    const MAX_RECORD_TEST: u64 = 64 << 20;
 
     /// A merge into one of its folders replaces that folder's results files: the lines of them
     /// it does not take are kept in its `refused.jsonl` as they were written, once, not lost

@@ -259,7 +259,7 @@ impl TournamentRecord {
     /// (`--resume DIR --config NEW`), which may mend what the old one got wrong.
     pub fn read(dir: &Path) -> Result<Self, TournamentError> {
         let path = dir.join(TOURNAMENT_FILE);
-        let text = crate::files::read_regular(&path).map_err(|e| match e.kind() {
+        let text = crate::files::read_regular_capped(&path, MAX_RECORD_BYTES).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound if dir.is_dir() => TournamentError::Invalid(format!(
                 "{}: no {TOURNAMENT_FILE}: not a tournament folder: {GIVE_A_LEAGUE}; if this is one whose first run \
                  was stopped before any match started (nothing was lost), start it again with `arena tournament \
@@ -798,6 +798,15 @@ pub struct RunOptions {
     pub shard_from_slurm: bool,
 }
 
+/// The largest league record read (`tournament.json`: a league of 100,000 matches records a
+/// few tens of MiB).
+const MAX_RECORD_BYTES: u64 = 64 << 20;
+
+/// Why `--rerun` is refused with `--shard`.
+pub const RERUN_WITH_SHARD: &str = "--rerun is not for a shard: a shard plays only what the league's folder lacks, \
+     and the merge keeps the league's results over a shard's; play a match again in the league's folder \
+     (`arena tournament --resume LEAGUE --rerun KEY`), then merge";
+
 /// Runs (or resumes) the tournament `config` in `out`, with the games of `games`, as a
 /// pipeline of steps that report to `reporter`: plan (the league, its maps, versions and
 /// schedule), reconcile (what is on disk against it), execute and record (the matches),
@@ -811,6 +820,11 @@ pub fn run(
     cancel: CancellationToken,
 ) -> Result<Summary, TournamentError> {
     if let Some(shard) = options.shard {
+        // (A match played again is the league's to play: a shard plays only what the league
+        // lacks, and its line never replaces the league's result, so a rerun there was lost.)
+        if !options.rerun.is_empty() {
+            return Err(TournamentError::Invalid(format!("shard {shard}: {RERUN_WITH_SHARD}")));
+        }
         // A shard plays the league's record; of this run's config only the matches at once
         // (-j) are its own.
         return run_shard(shard, config.jobs, out, options, games, reporter, cancel);

@@ -103,7 +103,27 @@ pub fn stray_message(dir: &Path, stray: &Path, done: &str) -> String {
 /// else, or not a result of its own players: see [`sound`]) is skipped with a warning naming
 /// the file and the line: its match, if any, is played again.
 pub fn read_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError> {
-    let (bytes, torn) = complete_part(path)?;
+    lines_of(path, complete_part(path)?)
+}
+
+/// [`read_file`] for a results file of a folder someone else may have written (a shard's
+/// folder merged): not through a link at its last part (a link to another league's results,
+/// or to `/etc/shadow`, is an error saying so), at most [`MAX_RESULTS_BYTES`].
+pub fn read_own_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError> {
+    let part = match crate::files::read_own_regular(path, MAX_RESULTS_BYTES) {
+        Ok(bytes) => split_torn(bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Vec::new(), 0),
+        Err(e) => return Err(TournamentError::io(path, e)),
+    };
+    lines_of(path, part)
+}
+
+/// The largest results file read (a league of 100,000 matches writes about 100 MiB).
+pub const MAX_RESULTS_BYTES: u64 = 1 << 30;
+
+/// The result lines of `bytes` (the complete part of the results file `path`, with how many
+/// bytes of a torn last line followed it).
+fn lines_of(path: &Path, (bytes, torn): (Vec<u8>, usize)) -> Result<(Vec<ResultLine>, u64), TournamentError> {
     if torn > 0 {
         tracing::warn!(file = %path.display(), bytes = torn, "discarding a torn last line");
     }
@@ -123,19 +143,24 @@ pub fn read_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError>
     Ok((lines, bytes.len() as u64))
 }
 
-/// The bytes of the results file `path` (a plain file: see [`crate::files::read_regular`]) up
+/// The bytes of the results file `path` (a plain file: see [`crate::files::read_regular`], at
+/// most [`MAX_RESULTS_BYTES`]) up
 /// to its last newline, none if it does not exist, and how many bytes of a torn last line
 /// follow them.
 pub(crate) fn complete_part(path: &Path) -> Result<(Vec<u8>, usize), TournamentError> {
-    let mut bytes = match crate::files::read_regular(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
-        Err(e) => return Err(TournamentError::io(path, e)),
-    };
+    match crate::files::read_regular_capped(path, MAX_RESULTS_BYTES) {
+        Ok(bytes) => Ok(split_torn(bytes)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((Vec::new(), 0)),
+        Err(e) => Err(TournamentError::io(path, e)),
+    }
+}
+
+/// `bytes` up to their last newline, and how many bytes of a torn last line followed.
+fn split_torn(mut bytes: Vec<u8>) -> (Vec<u8>, usize) {
     let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let torn = bytes.len() - complete;
     bytes.truncate(complete);
-    Ok((bytes, torn))
+    (bytes, torn)
 }
 
 /// Checks what a result line says that no reader may take on trust: the files it names are its

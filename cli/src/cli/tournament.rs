@@ -43,6 +43,9 @@ fn resolve(args: &TournamentArgs) -> anyhow::Result<(TournamentConfig, PathBuf, 
         if changes {
             bail!("a shard plays the league as `arena build` prepared it: change the league with `arena build` (or --resume without --shard), then start the shards");
         }
+        if !args.rerun.is_empty() {
+            bail!("{}", arena::tournament::RERUN_WITH_SHARD);
+        }
     }
     let mut league_config = None;
     let (mut config, out, resume) = if let Some(dir) = &args.resume {
@@ -415,7 +418,17 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
                 .collect();
             eprintln!("the shards that miss them: {}", shards.join(", "));
         }
-        eprintln!("re-run the shards that did not finish (each resumes), then merge again");
+        if merged.league_given {
+            eprintln!("re-run the shards that did not finish (each resumes), then merge again");
+        } else {
+            // (A shard given --out plays only what its league's folder lacks: what that folder
+            // holds is missing here, and no run of the shards plays it.)
+            eprintln!(
+                "the league's folder was not merged, and shards' folders (--out) hold only what it lacked: give the \
+                 league's folder to the merge too: `arena merge OUT LEAGUE SHARD_DIR…`; then re-run the shards that \
+                 did not finish (each resumes), and merge again"
+            );
+        }
     }
     if !merged.unchecked.is_empty() {
         // (Each of these results was checked otherwise, re-simulated too: only not that its
@@ -456,10 +469,23 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if !merged.refused.is_empty() {
-        eprintln!(
-            "the refused results' matches are played again by their shards run again (each resumes); a match folders \
-             hold differently stays out until the lines that are not its shard's own are removed"
-        );
+        if merged.missing.is_empty() {
+            eprintln!(
+                "each refused line's match is merged from another folder (the league's result, or its own shard's): \
+                 the refused lines are left out"
+            );
+        } else {
+            eprintln!(
+                "a missing match whose line was refused is played again by its shard run again (each resumes){}; a \
+                 match folders hold differently stays out until the lines that are not its shard's own are removed",
+                if merged.league_given {
+                    ""
+                } else {
+                    ", unless the league's folder holds it: give that folder to the merge too (`arena merge OUT \
+                     LEAGUE SHARD_DIR…`)"
+                }
+            );
+        }
         return Ok(ExitCode::from(3));
     }
     if !merged.missing.is_empty() {
