@@ -91,28 +91,17 @@ pub(super) fn filters(build: bool, holds_memory: bool) -> Vec<BpfProgram> {
 /// for them. Without this, a plain bot of an arena that is not root (its user owns the league)
 /// made the league's `tournament.json` unreadable (`chmod 0`), and could open another
 /// student's folder to every user of the machine.
-const METADATA_CALLS: &[libc::c_long] = &[
+const METADATA_CALLS: [&[libc::c_long]; 2] = [OWNER_AND_ATTRIBUTE_CALLS, MODE_AND_TIME_CALLS];
+
+/// The calls of [`METADATA_CALLS`] that change a file's mode or times, which a plain build
+/// keeps (see [`plain_filters`]).
+const MODE_AND_TIME_CALLS: &[libc::c_long] = &[
     libc::SYS_fchmod,
     libc::SYS_fchmodat,
     SYS_FCHMODAT2,
-    libc::SYS_fchown,
-    libc::SYS_fchownat,
     libc::SYS_utimensat,
-    libc::SYS_setxattr,
-    libc::SYS_lsetxattr,
-    libc::SYS_fsetxattr,
-    libc::SYS_removexattr,
-    libc::SYS_lremovexattr,
-    libc::SYS_fremovexattr,
-    SYS_SETXATTRAT,
-    SYS_REMOVEXATTRAT,
-    SYS_FILE_SETATTR,
     #[cfg(target_arch = "x86_64")]
     libc::SYS_chmod,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_chown,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_lchown,
     #[cfg(target_arch = "x86_64")]
     libc::SYS_utime,
     #[cfg(target_arch = "x86_64")]
@@ -160,18 +149,18 @@ const IOPRIO_WHO_PROCESS: u64 = 1;
 ///
 /// A `build` may change the mode and times of files (a linker makes its output executable with
 /// `chmod`, cargo copies a file's mode and sets times, `make` and `touch` set them): only the
-/// owner and extended attributes are refused to it ([`BUILD_METADATA_CALLS`]). So a plain
+/// owner and extended attributes are refused to it ([`OWNER_AND_ATTRIBUTE_CALLS`]). So a plain
 /// build may still change the mode of a file its user owns that Landlock keeps it from.
 pub(super) fn plain_filters(build: bool) -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<[Vec<BpfProgram>; 2]> = std::sync::OnceLock::new();
-    FILTERS.get_or_init(|| [plain_filters_of(METADATA_CALLS), plain_filters_of(BUILD_METADATA_CALLS)])
+    FILTERS.get_or_init(|| [plain_filters_of(&METADATA_CALLS), plain_filters_of(&[OWNER_AND_ATTRIBUTE_CALLS])])
         [usize::from(build)]
     .clone()
 }
 
-/// The calls of [`METADATA_CALLS`] a plain build has no use for: those that change a file's
-/// owner or extended attributes.
-const BUILD_METADATA_CALLS: &[libc::c_long] = &[
+/// The calls of [`METADATA_CALLS`] a plain build has no use for either: those that change a
+/// file's owner or extended attributes.
+const OWNER_AND_ATTRIBUTE_CALLS: &[libc::c_long] = &[
     libc::SYS_fchown,
     libc::SYS_fchownat,
     libc::SYS_setxattr,
@@ -189,9 +178,10 @@ const BUILD_METADATA_CALLS: &[libc::c_long] = &[
     libc::SYS_lchown,
 ];
 
-/// [`plain_filters`] with `metadata` refused.
-fn plain_filters_of(metadata: &[libc::c_long]) -> Vec<BpfProgram> {
-    let metadata = compile(metadata.iter().map(|&c| (c, Vec::new())).collect(), libc::EPERM);
+/// [`plain_filters`] with the calls of `metadata` refused.
+fn plain_filters_of(metadata: &[&[libc::c_long]]) -> Vec<BpfProgram> {
+    let metadata =
+        compile(metadata.iter().flat_map(|calls| calls.iter()).map(|&c| (c, Vec::new())).collect(), libc::EPERM);
     let common = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter());
     common.chain(metadata).chain(other_processes_filter()).chain(plain_socket_filters()).collect()
 }

@@ -3108,6 +3108,17 @@ mod tests {
         assert_eq!((mode(&out), mode(&version)), (0o700, 0o700), "closed by the last");
     }
 
+    /// A league folder `name` in `dir`, private (0700) down to one kept copy of `ann`'s.
+    fn private_league_with_a_copy(dir: &Path, name: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let out = dir.join(name);
+        std::fs::create_dir_all(out.join("versions/ann/0123456789abcdef")).unwrap();
+        for folder in [out.clone(), out.join("versions"), out.join("versions/ann")] {
+            std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o700)).unwrap();
+        }
+        out
+    }
+
     /// A process that exits at once (a second Ctrl-C or SIGTERM while a run ends), running no
     /// drop, closes the ways it holds first ([`close_ways`]). The control: a way whose holder
     /// is gone without its drop (as after `kill -9`) stays open.
@@ -3117,14 +3128,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
         let mode = |p: &Path| std::fs::metadata(p).unwrap().mode() & 0o777;
-        let league = |name: &str| {
-            let out = dir.path().join(name);
-            std::fs::create_dir_all(out.join("versions/ann/0123456789abcdef")).unwrap();
-            for folder in [out.clone(), out.join("versions"), out.join("versions/ann")] {
-                std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o700)).unwrap();
-            }
-            out
-        };
+        let league = |name: &str| private_league_with_a_copy(dir.path(), name);
         let (closed, control) = (league("closed"), league("control"));
         let way = WayToCopies::open(&closed).unwrap();
         let held = WayToCopies::open(&control).unwrap();
@@ -3152,14 +3156,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
         let mode = |p: &Path| std::fs::metadata(p).unwrap().mode() & 0o777;
-        let league = |name: &str| {
-            let out = dir.path().join(name);
-            std::fs::create_dir_all(out.join("versions/ann/0123456789abcdef")).unwrap();
-            for folder in [out.clone(), out.join("versions"), out.join("versions/ann")] {
-                std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o700)).unwrap();
-            }
-            out
-        };
+        let league = |name: &str| private_league_with_a_copy(dir.path(), name);
         let (stopped, control) = (league("stopped"), league("control"));
         let closing = stopped.clone();
         close_ways_of(move |league| league == closing);
