@@ -247,12 +247,20 @@ mod tests {
         // once for both, as the statm files and the listings of every thread say.
         let mut kids: Vec<_> = (0..3).map(|_| std::process::Command::new("sleep").arg("5").spawn().unwrap()).collect();
         let me = std::process::id() as i32;
-        let mut listed = tree(me);
-        let mut walked = Vec::new();
-        let mut todo = vec![me];
-        while let Some(pid) = todo.pop() {
-            walked.push(pid);
-            children(pid, stat_fields(pid).and_then(|f| f.get(17).copied()).unwrap_or(0), &mut todo);
+        // (Other tests of this process start children of their own meanwhile: compared where the
+        // tree stood still from before the walk to after it.)
+        let (mut listed, mut walked) = (Vec::new(), Vec::new());
+        for _ in 0..50 {
+            listed = tree(me);
+            walked.clear();
+            let mut todo = vec![me];
+            while let Some(pid) = todo.pop() {
+                walked.push(pid);
+                children(pid, stat_fields(pid).and_then(|f| f.get(17).copied()).unwrap_or(0), &mut todo);
+            }
+            if tree(me) == listed {
+                break;
+            }
         }
         for k in &mut kids {
             let _ = k.kill();

@@ -2011,11 +2011,11 @@ mod tests {
         let record = one.join(super::super::TOURNAMENT_FILE);
         std::fs::OpenOptions::new().append(true).open(&record).unwrap().set_len(MAX_RECORD_TEST + 1).unwrap();
         let err = TournamentRecord::load(&one, &registry).unwrap_err().to_string();
-        assert!(err.contains("larger than 64 MiB"), "{err}");
+        assert!(err.contains("larger than 4096 MiB"), "{err}");
     }
 
     /// The record's cap, as the tests see it.
-    const MAX_RECORD_TEST: u64 = 64 << 20;
+    const MAX_RECORD_TEST: u64 = 4 << 30;
 
     /// A merge into one of its folders replaces that folder's results files: the lines of them
     /// it does not take are kept in its `refused.jsonl` as they were written, once, not lost

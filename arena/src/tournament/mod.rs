@@ -798,9 +798,11 @@ pub struct RunOptions {
     pub shard_from_slurm: bool,
 }
 
-/// The largest league record read (`tournament.json`: a league of 100,000 matches records a
-/// few tens of MiB).
-const MAX_RECORD_BYTES: u64 = 64 << 20;
+/// The largest league record read (`tournament.json`): that of the largest schedule a config
+/// may have ([`config::MAX_SCHEDULED_MATCHES`], about 300 bytes a match), so that no league
+/// the arena may build is left unreadable (64 MiB, 290,000 matches, was: 150 students on 7
+/// maps); a file larger still is no league's, refused before it is read.
+const MAX_RECORD_BYTES: u64 = 4 << 30;
 
 /// Why `--rerun` is refused with `--shard`.
 pub const RERUN_WITH_SHARD: &str = "--rerun is not for a shard: a shard plays only what the league's folder lacks, \
