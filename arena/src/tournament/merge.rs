@@ -226,8 +226,12 @@ struct Found {
     rank: u8,
 }
 
-/// The rank ([`Found::rank`]) of what the league's folder or OUT already holds.
+/// The rank ([`Found::rank`]) of what OUT already holds (an earlier merge of the league).
 const HELD: u8 = 3;
+/// The rank of what the league's folder holds, above OUT's: OUT is made from the league, and a
+/// match played again there (`--rerun`) since OUT's merge was refused as held differently by
+/// two folders, missing from OUT, with advice to remove one of them.
+const LEAGUE_HELD: u8 = 4;
 
 /// The split of the league the shards' folders merged show, of their slices' counts `counts`
 /// (one per folder recording a slice) and the league's record's last merge `recorded`: the one
@@ -574,8 +578,10 @@ fn merge_with(
         let own = own_slices.get(d).copied().flatten().filter(|_| steps.owned());
         let sliceless = own_slices.get(d).copied().flatten().is_none();
         let in_main = file.file_name().is_some_and(|n| n == RESULTS_FILE);
-        let held = steps.league_held() && sliceless && in_main && ((d == league_at && league_known) || is_out(dir));
-        let rank = if held {
+        let held = steps.league_held() && sliceless && in_main;
+        let rank = if held && d == league_at && league_known {
+            LEAGUE_HELD
+        } else if held && is_out(dir) {
             HELD
         } else if !steps.ranked() {
             0
@@ -622,7 +628,7 @@ fn merge_with(
         // result of the shard whose match it is by holding another.
         let top = at.iter().map(|&i| found[i].rank).max().unwrap_or(0);
         let (at, below): (Vec<usize>, Vec<usize>) = at.iter().partition(|&&i| found[i].rank == top);
-        for &i in below.iter().filter(|_| top == HELD) {
+        for &i in below.iter().filter(|_| top >= HELD) {
             taken[i] = false;
             refuse(
                 &mut refused,
@@ -637,7 +643,7 @@ fn merge_with(
                 ),
             );
         }
-        for &i in below.iter().filter(|_| top != HELD) {
+        for &i in below.iter().filter(|_| top < HELD) {
             taken[i] = false;
             refuse(
                 &mut refused,
@@ -1851,6 +1857,14 @@ mod tests {
         let merged = merge_with(&new, &dirs, &registry, &Quiet, &Steps::default()).unwrap();
         assert_eq!(merged_line(&new, &key).as_ref(), Some(&rerun), "the rerun's result is kept");
         assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+        // Into an OUT holding an earlier merge (the old result), the league having played the
+        // match again since: the league's result is taken (both were held alike, and the match
+        // went missing, "folders hold different results").
+        let earlier = dir.path().join("rerun-old");
+        assert_eq!(merged_line(&earlier, &key).as_ref(), Some(&old), "the control: OUT holds the old result");
+        let merged = merge_with(&earlier, &[dir.path().join("rerun")], &registry, &Quiet, &Steps::default()).unwrap();
+        assert_eq!(merged_line(&earlier, &key).as_ref(), Some(&rerun), "the league's result is taken");
+        assert!(merged.missing.is_empty(), "{:?}", merged.missing);
 
         // A folder of shard 1/1: the league (split in 2 by its last merge) lacks the match, shard
         // 2's folder has not played it, and the `1/1` folder holds it forged.
