@@ -232,6 +232,22 @@ fn plain_socket_filters() -> Vec<BpfProgram> {
                 .and_then(|c| SeccompRule::new(vec![c]))
         })
         .collect();
+    // (An IP socket of type `SOCK_SEQPACKET` and protocol 0 is SCTP where its module is loaded.)
+    let sequenced: Result<Vec<SeccompRule>, _> = [libc::AF_INET, libc::AF_INET6]
+        .iter()
+        .map(|&family| {
+            let kind = SeccompCmpOp::MaskedEq(0xf);
+            let conditions = [
+                SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, family as u64),
+                SeccompCondition::new(1, SeccompCmpArgLen::Dword, kind, libc::SOCK_SEQPACKET as u64),
+            ];
+            conditions.into_iter().collect::<Result<Vec<_>, _>>().and_then(SeccompRule::new)
+        })
+        .collect();
+    let protocols = protocols.and_then(|mut p| {
+        p.extend(sequenced?);
+        Ok(p)
+    });
     // (The type's low bits; `SOCK_CLOEXEC` and `SOCK_NONBLOCK` above them.)
     let datagram =
         SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(0xf), libc::SOCK_DGRAM as u64)

@@ -319,8 +319,9 @@ fn merge_with(
     // slice taken for the league's is one `arena build` made, holding its bots' versions, which
     // no shard's folder does. A shard's folder with its slice removed, merged without the
     // league's, is no league's: its lines are ranked as a folder recording no slice.)
+    // (`versions/` may be a link to a folder elsewhere, to share a disk: followed.)
     let league_known =
-        records[source].slice.is_none() && dirs[source].join("versions").symlink_metadata().is_ok_and(|m| m.is_dir());
+        records[source].slice.is_none() && dirs[source].join("versions").metadata().is_ok_and(|m| m.is_dir());
     let mut league_given = league_known;
     let mut record = records.swap_remove(source);
     drop(records);
@@ -1846,6 +1847,17 @@ mod tests {
         );
         assert!(merged.refused[0].starts_with(&expected), "{:?}", merged.refused);
         assert!(merged.refused[0].contains("which the league already holds"), "{:?}", merged.refused);
+        assert!(merged.missing.is_empty(), "{:?}", merged.missing);
+        // A league whose `versions/` is a link to a folder elsewhere (to share a disk) is the
+        // league's all the same (the control: the case above, a folder).
+        let linked = dir.path().join("rerun-linked");
+        copy_tree(&src, &linked);
+        let elsewhere = dir.path().join("versions-elsewhere");
+        std::fs::rename(linked.join("versions"), &elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, linked.join("versions")).unwrap();
+        let out = dir.path().join("rerun-linked-out");
+        let merged = merge_with(&out, &[linked.clone(), two.clone()], &registry, &Quiet, &Steps::default()).unwrap();
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&rerun), "a linked versions/: the rerun's result is kept");
         assert!(merged.missing.is_empty(), "{:?}", merged.missing);
         let (merged, league) = rerun_case("rerun-old", false);
         assert_eq!(merged_line(&league, &key).as_ref(), Some(&old), "the control: the shard's old line wins");
