@@ -832,22 +832,32 @@ fn a_bot_renamed_back_is_said_to_be_back_and_plays_nothing_again() {
     assert!(stdout.contains("12 of 12 matches played (8 now, 4 kept"), "{stdout}");
 }
 
+/// A class in `dir` of `bob` (a bot with a build) and `dave`, whose league has played once:
+/// the class's folder, its config and its league's folder.
+fn bob_and_dave_played(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let class = class_folder(dir);
+    built_bot(&class.join("bob"), WAITER_SH);
+    let cfg = class_config(&class, &["bob", "dave"]);
+    run(&["tournament", "--config", &cfg.display().to_string()]);
+    let league = class.join("league");
+    (class, cfg, league)
+}
+
+/// bob's versions as `league`'s record holds them.
+fn bob_versions(league: &Path) -> Vec<Value> {
+    let record: Value = serde_json::from_slice(&std::fs::read(league.join("tournament.json")).unwrap()).unwrap();
+    record["history"]["bob"]["versions"].as_array().unwrap().clone()
+}
+
 /// Ctrl-C while a student's new version builds (its build ended by it, with the arena) ends the
 /// run with nothing recorded: no failed version, which would stand in the student's row for
 /// good. Control: a build that ends by the same signal of its own, with no Ctrl-C, failed.
 #[test]
 fn ctrl_c_during_a_build_records_no_version() {
     let dir = tempfile::tempdir().unwrap();
-    let class = class_folder(dir.path());
-    built_bot(&class.join("bob"), WAITER_SH);
-    let cfg = class_config(&class, &["bob", "dave"]);
-    let league = class.join("league");
+    let (class, cfg, league) = bob_and_dave_played(dir.path());
     let league_arg = league.display().to_string();
-    run(&["tournament", "--config", &cfg.display().to_string()]);
-    let versions = || {
-        let record: Value = serde_json::from_slice(&std::fs::read(league.join("tournament.json")).unwrap()).unwrap();
-        record["history"]["bob"]["versions"].as_array().unwrap().clone()
-    };
+    let versions = || bob_versions(&league);
     assert_eq!(versions().len(), 1);
 
     // A new version whose build takes a while, and Ctrl-C (SIGINT to the terminal's process
@@ -897,16 +907,9 @@ fn ctrl_c_during_a_build_records_no_version() {
 #[test]
 fn sigterm_during_a_build_ends_it_and_records_no_version() {
     let dir = tempfile::tempdir().unwrap();
-    let class = class_folder(dir.path());
-    built_bot(&class.join("bob"), WAITER_SH);
-    let cfg = class_config(&class, &["bob", "dave"]);
-    let league = class.join("league");
+    let (class, _, league) = bob_and_dave_played(dir.path());
     let league_arg = league.display().to_string();
-    run(&["tournament", "--config", &cfg.display().to_string()]);
-    let versions = || {
-        let record: Value = serde_json::from_slice(&std::fs::read(league.join("tournament.json")).unwrap()).unwrap();
-        record["history"]["bob"]["versions"].as_array().unwrap().len()
-    };
+    let versions = || bob_versions(&league).len();
     assert_eq!(versions(), 1);
     let child = resume_while_bob_builds(&class, &league_arg);
     let begun = std::time::Instant::now();

@@ -1501,6 +1501,22 @@ fn a_shard_s_own_folder_is_refused_to_another_shard_in_place_or_as_its_out() {
     assert!(out.contains("0 matches played now"), "{out}");
 }
 
+/// A league's bots: names and commands.
+type Bots = Vec<(&'static str, String)>;
+
+/// A league's bots in its first week (greedy, random) and its second (a student more: waiter).
+fn two_weeks() -> (Bots, Bots) {
+    let week1 = vec![("greedy", bin("greedy")), ("random", bin("random"))];
+    let mut week2 = week1.clone();
+    week2.push(("waiter", bin("waiter")));
+    (week1, week2)
+}
+
+/// The league config in `d` of a week's `bots` on `maps`.
+fn week_config(d: &Path, maps: &[&str], bots: &[(&str, String)]) -> PathBuf {
+    config_file(&d.join("league.toml"), "seed = 11\ngames = 1\njobs = 1", maps, bots)
+}
+
 /// A shard in a folder of its own does not play again what the league's folder already holds
 /// of its slice (last week's, merged there): a new week's shards in fresh folders, as a CI
 /// matrix's are, play only the new bot's matches, and the merge of the league and them is
@@ -1510,12 +1526,8 @@ fn a_shard_s_own_folder_is_refused_to_another_shard_in_place_or_as_its_out() {
 fn shards_in_fresh_folders_play_only_what_the_league_does_not_hold() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let week1 = vec![("greedy", bin("greedy")), ("random", bin("random"))];
-    let mut week2 = week1.clone();
-    week2.push(("waiter", bin("waiter")));
-    let cfg = |bots: &[(&str, String)]| {
-        config_file(&d.join("league.toml"), "seed = 11\ngames = 1\njobs = 1", &["tight.txt", "duel.txt"], bots)
-    };
+    let (week1, week2) = two_weeks();
+    let cfg = |bots: &[(&str, String)]| week_config(d, &["tight.txt", "duel.txt"], bots);
     let league = d.join("league");
     let shards = |week: &str| -> Vec<String> {
         (1..=2)
@@ -1649,17 +1661,8 @@ fn a_merge_copies_no_link_fifo_or_page_from_a_shard_s_folder() {
 fn shard_folders_used_again_after_the_league_grew_merge_whole() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let week1 = vec![("greedy", bin("greedy")), ("random", bin("random"))];
-    let mut week2 = week1.clone();
-    week2.push(("waiter", bin("waiter")));
-    let cfg = |bots: &[(&str, String)]| {
-        config_file(
-            &d.join("league.toml"),
-            "seed = 11\ngames = 1\njobs = 1",
-            &["tight.txt", "duel.txt", "fire.txt"],
-            bots,
-        )
-    };
+    let (week1, week2) = two_weeks();
+    let cfg = |bots: &[(&str, String)]| week_config(d, &["tight.txt", "duel.txt", "fire.txt"], bots);
     let league = d.join("league");
     let folders: Vec<String> = (1..=4).map(|k| s(&d.join(format!("shard{k}")))).collect();
     let run_shards = || {

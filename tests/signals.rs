@@ -9,17 +9,6 @@ use std::time::{Duration, Instant};
 use arena_e2e::*;
 use serde_json::Value;
 
-/// The bots of these tests: the slow one answers each TICK after `marker` seconds (the marker
-/// tells its processes from other tests').
-fn slow_bots(marker: &str) -> Vec<(&'static str, String)> {
-    vec![
-        ("slow", format!("{} {marker}", script("slowpoke.sh"))),
-        ("greedy", bin("greedy")),
-        ("waiter", bin("waiter")),
-        ("random", bin("random")),
-    ]
-}
-
 /// A league config of `bots` on fire.txt in `dir` (12 matches for 4 bots).
 fn config(dir: &Path, bots: &[(&str, String)]) -> PathBuf {
     config_file(&dir.join("league.toml"), "seed = 5\ngames = 1", &["fire.txt"], bots)

@@ -97,6 +97,18 @@ pub fn script(name: &str) -> String {
     format!("sh {}", root().join("tests/bots").join(name).display())
 }
 
+/// Four bots of a league still running when a test signals or kills it: `slowpoke.sh`, which
+/// answers each TICK after `marker` seconds (the marker also tells its processes from other
+/// tests'), and three sample bots.
+pub fn slow_bots(marker: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("slow", format!("{} {marker}", script("slowpoke.sh"))),
+        ("greedy", bin("greedy")),
+        ("waiter", bin("waiter")),
+        ("random", bin("random")),
+    ]
+}
+
 /// A map from `maps/`.
 pub fn map(name: &str) -> String {
     root().join("maps").join(name).display().to_string()

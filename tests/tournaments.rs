@@ -728,16 +728,6 @@ fn one_job_and_four_jobs_give_the_same_leaderboard() {
     assert_eq!(untimed(&boards[0]), untimed(&boards[1]));
 }
 
-/// Slow but deterministic bots, so that a tournament is still running when it is killed.
-fn slow_bots(marker: &str) -> Vec<(&'static str, String)> {
-    vec![
-        ("slow", format!("{} {marker}", script("slowpoke.sh"))),
-        ("greedy", bin("greedy")),
-        ("waiter", bin("waiter")),
-        ("random", bin("random")),
-    ]
-}
-
 fn spawn_tournament(args: &[&str]) -> Child {
     Command::new(bin("arena"))
         .current_dir(root())

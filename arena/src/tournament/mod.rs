@@ -1178,7 +1178,8 @@ fn run_shard(
         record.save(out)?;
     }
     let existing = results::read_all(out)?;
-    let sorted = sort_results(&record, existing, out, &[], games, check_jobs(jobs.or(record.config.jobs)));
+    let checking = check_jobs(jobs.or(record.config.jobs));
+    let sorted = sort_results(&record, existing, out, &[], games, checking);
     let mine = out.join(shard.results_file());
     let (own, mut valid_len) = results::read_file(&mine)?;
     // What the folder holds of the league before its last build (results no longer scheduled)
@@ -1200,8 +1201,7 @@ fn run_shard(
         // league's folder too (`arena merge OUT LEAGUE SHARD_DIR…`).
         let in_slice = |l: &ResultLine| slices.get(&l.key) == Some(&shard.index) && !done_keys.contains(&l.key);
         let held: Vec<ResultLine> = results::read_all(&source)?.into_iter().filter(in_slice).collect();
-        let jobs = check_jobs(jobs.or(record.config.jobs));
-        done_keys.extend(sort_results(&record, held, &source, &[], games, jobs).done.into_iter().map(|r| r.key));
+        done_keys.extend(sort_results(&record, held, &source, &[], games, checking).done.into_iter().map(|r| r.key));
     }
     let (todo, waiting) = to_play(&record, &done_keys, |m| slices.get(&m.key) == Some(&shard.index));
     let mine_total = slices.values().filter(|k| **k == shard.index).count();
