@@ -111,12 +111,18 @@ fn with_near_file(path: &Path, error: std::io::Error) -> std::io::Error {
 /// The name of a file beside the missing `path` (a regular file, through links) a typo or two
 /// away from its name ([`nearest_name`]).
 pub fn near_file(path: &Path) -> Option<String> {
+    near_entry(path, std::fs::Metadata::is_file)
+}
+
+/// The name beside the missing `path` a typo or two away from its name ([`nearest_name`]) of
+/// an entry whose metadata (through links) `kind` accepts.
+fn near_entry(path: &Path, kind: fn(&std::fs::Metadata) -> bool) -> Option<String> {
     let folder = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     let name = path.file_name()?.to_str()?;
-    nearest_name(folder, name, |n| std::fs::metadata(folder.join(n)).is_ok_and(|m| m.is_file()))
+    nearest_name(folder, name, |n| std::fs::metadata(folder.join(n)).is_ok_and(|m| kind(&m)))
 }
 
 /// The name in `folder` nearest to `name` that `keep` accepts, a typo or two away (two edits at
@@ -399,12 +405,7 @@ pub fn folder_trouble(dir: &Path) -> Option<String> {
 /// The name of a folder beside the missing `path` (through links) a typo or two away from its
 /// name ([`nearest_name`]).
 fn near_folder(path: &Path) -> Option<String> {
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let name = path.file_name()?.to_str()?;
-    nearest_name(parent, name, |n| parent.join(n).is_dir())
+    near_entry(path, std::fs::Metadata::is_dir)
 }
 
 #[cfg(test)]
