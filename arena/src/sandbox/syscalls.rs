@@ -232,14 +232,17 @@ fn plain_socket_filters() -> Vec<BpfProgram> {
                 .and_then(|c| SeccompRule::new(vec![c]))
         })
         .collect();
-    // (An IP socket of type `SOCK_SEQPACKET` and protocol 0 is SCTP where its module is loaded.)
+    // (An IP socket of type `SOCK_SEQPACKET` and protocol 0 is SCTP where its module is loaded;
+    // one of type `SOCK_DGRAM` is UDP or ICMP, which Landlock does not govern: a bot could
+    // have a machine elsewhere think for it. `SOCK_RAW` needs a capability, refused alike.)
+    let ungoverned = [libc::SOCK_SEQPACKET, libc::SOCK_DGRAM, libc::SOCK_RAW];
     let sequenced: Result<Vec<SeccompRule>, _> = [libc::AF_INET, libc::AF_INET6]
         .iter()
-        .map(|&family| {
-            let kind = SeccompCmpOp::MaskedEq(0xf);
+        .flat_map(|&family| ungoverned.iter().map(move |&kind| (family, kind)))
+        .map(|(family, kind)| {
             let conditions = [
                 SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, family as u64),
-                SeccompCondition::new(1, SeccompCmpArgLen::Dword, kind, libc::SOCK_SEQPACKET as u64),
+                SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(0xf), kind as u64),
             ];
             conditions.into_iter().collect::<Result<Vec<_>, _>>().and_then(SeccompRule::new)
         })
