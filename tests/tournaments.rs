@@ -787,6 +787,64 @@ fn kill_9_then_resume_gives_the_uninterrupted_leaderboard() {
     }
 }
 
+/// An arena in a PID namespace of its own (a container's, `unshare --pid`) that was killed left
+/// its boxes' cgroups, named with its namespace, which no arena could judge (its pid means
+/// nothing elsewhere). An arena of the machine's first namespace, which sees every process,
+/// removes those of a namespace no process is in any more, and keeps those of one that lives.
+/// (Root only: only a root arena makes cgroups.)
+#[test]
+fn boxes_of_an_ended_pid_namespace_are_removed_and_those_of_a_live_one_kept() {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("not root: the arena makes no cgroups");
+        return;
+    }
+    let first = std::fs::metadata("/proc/self/ns/pid").unwrap().ino();
+    let own = std::fs::read_to_string("/proc/self/cgroup").unwrap();
+    let memory = own.lines().find_map(|l| {
+        let mut parts = l.splitn(3, ':');
+        let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
+        controllers.split(',').any(|c| c == "memory").then(|| path.trim_start_matches('/').to_string())
+    });
+    let Some(parent) = memory.map(|p| Path::new("/sys/fs/cgroup/memory").join(p)).filter(|p| p.is_dir()) else {
+        eprintln!("no cgroup v1 memory hierarchy here");
+        return;
+    };
+    if first != 0xEFFF_FFFC {
+        eprintln!("this test runs in a PID namespace of its own: it sees not every process");
+        return;
+    }
+    let mut holder = Command::new("unshare").args(["--pid", "--fork", "sleep", "60"]).spawn().unwrap();
+    let children = format!("/proc/{0}/task/{0}/children", holder.id());
+    let start = Instant::now();
+    let live = loop {
+        let child = std::fs::read_to_string(&children).unwrap_or_default();
+        if let Some(ns) =
+            child.split_whitespace().next().and_then(|c| std::fs::metadata(format!("/proc/{c}/ns/pid")).ok())
+        {
+            break ns.ino();
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "unshare started no process");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert_ne!(live, first);
+    let ended = parent.join(format!("arena-4000001-{}-ns1", std::process::id()));
+    let living = parent.join(format!("arena-4000002-{}-ns{live}", std::process::id()));
+    std::fs::create_dir(&ended).unwrap();
+    std::fs::create_dir(&living).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (result, _) = duel(dir.path(), "fire.txt", &[], [&bin("greedy"), &bin("waiter")]);
+    let (kept, removed) = (living.exists(), !ended.exists());
+    let _ = std::fs::remove_dir(&living);
+    let _ = std::fs::remove_dir(&ended);
+    let _ = holder.kill();
+    let _ = holder.wait();
+    assert!(player(&result, 0).1, "the duel was played: {result}");
+    assert!(kept, "the box of a namespace that lives is kept");
+    assert!(removed, "the box of a namespace that ended is removed");
+}
+
 #[test]
 fn a_torn_last_result_line_is_discarded_and_its_match_re_run() {
     let dir = tempfile::tempdir().unwrap();

@@ -3,8 +3,9 @@
 //! (`pids`).
 //!
 //! Works with cgroup v1 (one hierarchy per controller, as on this project's machines) and v2
-//! (one hierarchy). Each box gets a directory `arena-<arena pid>-<n>` in every hierarchy it
-//! uses, under the arena's own cgroup (v1) or under `arena-boxes` at the v2 root.
+//! (one hierarchy). Each box gets a directory `arena-<arena pid>-<n>-ns<arena's PID namespace>`
+//! in every hierarchy it uses, under the arena's own cgroup (v1) or under `arena-boxes` at the
+//! v2 root.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -156,13 +157,25 @@ impl Roots {
 
     /// Ends what an arena that died (`kill -9`) left in its boxes' cgroups, and removes them.
     pub fn end_stale(&self) {
+        let mine = pid_namespace();
+        let mut live = None;
         for (parent, _, v2) in &self.parents {
             let Ok(entries) = std::fs::read_dir(parent) else { continue };
             for entry in entries.flatten() {
                 let name = entry.file_name().to_string_lossy().into_owned();
-                let Some(pid) = owner_here(&name, pid_namespace()) else { continue };
-                if Path::new(&format!("/proc/{pid}")).exists() {
-                    continue; // a running arena's box
+                let stale = match owner_here(&name, mine) {
+                    Some(pid) => !Path::new(&format!("/proc/{pid}")).exists(),
+                    None => match box_namespace(&name) {
+                        // From the machine's first PID namespace every process shows: a
+                        // namespace none of them is in has ended, with its arena.
+                        Some(ns) if mine == INITIAL_PID_NAMESPACE => {
+                            live.get_or_insert_with(live_pid_namespaces).as_ref().is_some_and(|l| !l.contains(&ns))
+                        }
+                        _ => false,
+                    },
+                };
+                if !stale {
+                    continue; // a running arena's box, or one this arena cannot judge
                 }
                 tracing::info!(cgroup = %entry.path().display(), "ending a box left by an arena that died");
                 BoxGroup { dirs: vec![(entry.path(), Vec::new(), *v2)], swap_limited: false }.remove();
@@ -177,6 +190,28 @@ fn pid_namespace() -> u64 {
     use std::os::unix::fs::MetadataExt;
     static NAMESPACE: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
     *NAMESPACE.get_or_init(|| std::fs::metadata("/proc/self/ns/pid").map_or(0, |m| m.ino()))
+}
+
+/// The inode of the machine's first PID namespace (the kernel's `PROC_PID_INIT_INO`).
+const INITIAL_PID_NAMESPACE: u64 = 0xEFFF_FFFC;
+
+/// The PID namespace named by the box's cgroup `name` (`arena-<pid>-<n>-ns<namespace>`).
+fn box_namespace(name: &str) -> Option<u64> {
+    name.strip_prefix("arena-")?.split('-').nth(2)?.strip_prefix("ns")?.parse().ok()
+}
+
+/// The PID namespaces some process of the machine is in (read by root in the first one), or
+/// None where `/proc` cannot be listed (then no other namespace's box is judged).
+fn live_pid_namespaces() -> Option<std::collections::HashSet<u64>> {
+    use std::os::unix::fs::MetadataExt;
+    let entries = std::fs::read_dir("/proc").ok()?;
+    let live: std::collections::HashSet<u64> = entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit()))
+        .filter_map(|e| std::fs::metadata(e.path().join("ns/pid")).ok().map(|m| m.ino()))
+        .collect();
+    // (This process is in one: a /proc that shows none of them shows nothing.)
+    live.contains(&pid_namespace()).then_some(live)
 }
 
 /// The pid of the arena that made the box's cgroup `name` (`arena-<pid>-<n>-ns<namespace>`),
@@ -394,6 +429,8 @@ mod tests {
         assert_eq!(owner_here("arena-42-7", 1000), Some(42), "an older arena's");
         assert_eq!(owner_here("arena-probe-42", 1000), None);
         assert_eq!(owner_here("arena-42-7-nsx", 1000), None);
+        assert_eq!(box_namespace("arena-42-7-ns2000"), Some(2000), "judged from the first namespace");
+        assert_eq!(box_namespace("arena-42-7"), None);
         let old = |name: &str| name.strip_prefix("arena-").and_then(|r| r.split('-').next())?.parse::<u32>().ok();
         assert_eq!(old("arena-42-7-ns2000"), Some(42), "the control: the old reading took it");
         assert!(pid_namespace() > 0, "this machine shows its PID namespace");
