@@ -1,5 +1,8 @@
 //! Sample bots duel through real processes; replays verify, render, and catch tampering.
 
+use std::os::unix::fs::FileTypeExt;
+use std::process::Command;
+
 use arena_e2e::*;
 use serde_json::Value;
 
@@ -163,6 +166,64 @@ fn replay_shows_the_board_tick_by_tick_when_piped() {
     let out = arena(&["replay", &path, "--tick", "999"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("past the end"));
+}
+
+/// An output is never written over an input nor over what is not a file: `--replay m.txt` wrote
+/// the replay over the map it was played on, `view r.json -o r.json` the page over the only
+/// replay, `--replay /dev/null` (as root) made the machine's `/dev/null` a file, and a failed
+/// `export-save` left an empty save the next try refused. Each is refused now, with its inputs
+/// untouched. The controls: the same commands with an output of their own write it, over an
+/// older file too.
+#[test]
+fn no_output_is_written_over_an_input_or_a_device() {
+    let dir = tempfile::tempdir().unwrap();
+    let map_file = dir.path().join("m.txt");
+    std::fs::copy(map("duel.txt"), &map_file).unwrap();
+    let waiter = shared_copy(dir.path(), &bin("waiter"));
+    let (m, before) = (map_file.display().to_string(), std::fs::read(&map_file).unwrap());
+    let duel_to =
+        |replay: &str, bot: &str| arena_in(dir.path(), &["duel", "--map", &m, "--replay", replay, bot, &waiter]);
+    let out = duel_to(&m, &waiter);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("the duel would write its replay over") && err.contains("m.txt, one of its inputs"), "{err}");
+    assert_eq!(std::fs::read(&map_file).unwrap(), before, "the map is untouched");
+    let logged = dir.path().join("bot.log");
+    std::fs::copy(bin("waiter"), &logged).unwrap();
+    let out = duel_to("./bot.json", "./bot.log");
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("bots' stderr"));
+    let pipe = dir.path().join("pipe");
+    assert!(Command::new("mkfifo").arg(&pipe).status().unwrap().success());
+    let out = duel_to(&pipe.display().to_string(), &waiter);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("a FIFO has that name, not a file: it is not replaced"), "{err}");
+    assert!(std::fs::symlink_metadata(&pipe).unwrap().file_type().is_fifo(), "the FIFO stays");
+
+    let replay = dir.path().join("r.json");
+    std::fs::write(&replay, "an older file").unwrap();
+    let r = replay.display().to_string();
+    assert!(duel_to(&r, &waiter).status.success(), "the control: a replay of its own replaces an older file");
+    let recorded = std::fs::read(&replay).unwrap();
+    let out = arena(&["view", &r, "-o", &dir.path().join(".").join("r.json").display().to_string()]);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("this is the replay shown"));
+    assert_eq!(std::fs::read(&replay).unwrap(), recorded, "the replay is untouched");
+    let page = dir.path().join("r.html").display().to_string();
+    assert!(arena(&["view", &r, "-o", &page]).status.success(), "the control: a page of its own");
+
+    let atoms = dir.path().join("atoms.json").display().to_string();
+    let random = bin("atoms-random");
+    let played =
+        arena(&["duel", "--game", "atoms", "--size", "4x4", "--seed", "3", "--replay", &atoms, &random, &random]);
+    assert!(played.status.success(), "{}", String::from_utf8_lossy(&played.stderr));
+    let save = dir.path().join("game.sav");
+    std::fs::write(&save, "mine").unwrap();
+    let out = arena(&["export-save", &atoms, &save.display().to_string()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("refused: it exists"), "{err}");
+    assert_eq!(std::fs::read(&save).unwrap(), b"mine");
+    let fresh = dir.path().join("fresh.sav");
+    assert!(arena(&["export-save", &atoms, &fresh.display().to_string()]).status.success(), "the control");
+    assert!(std::fs::metadata(&fresh).unwrap().len() > 3);
 }
 
 #[test]

@@ -367,6 +367,17 @@ pub fn write_atomic_as(path: &Path, bytes: &[u8], mode: u32) -> std::io::Result<
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
+    // A rename replaces whatever has the name: `--replay /dev/null` as root made the machine's
+    // `/dev/null` a file of the replay.
+    // (`/dev/stdout` is a link to a device: the link would be replaced.)
+    let kind = std::fs::symlink_metadata(path).ok().map(|m| m.file_type());
+    let followed = kind.filter(std::fs::FileType::is_symlink).and_then(|_| std::fs::metadata(path).ok());
+    if let Some(kind) = followed.map(|m| m.file_type()).or(kind).as_ref().and_then(not_a_file) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            format!("{kind} has that name, not a file: it is not replaced"),
+        ));
+    }
     let mut tmp = tempfile::Builder::new().prefix(TEMPORARY_PREFIX).tempfile_in(dir).map_err(without_temporary_path)?;
     tmp.as_file().set_permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))?;
     // (Through the `File`: the temporary's own `Write` adds its path to an error, as above.)
@@ -374,6 +385,33 @@ pub fn write_atomic_as(path: &Path, bytes: &[u8], mode: u32) -> std::io::Result<
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     sync_dir(dir)
+}
+
+/// What an entry of kind `kind` is, in a word, where it is neither a regular file nor a link
+/// (one that leads to no entry: a rename replaces it as a file would be).
+fn not_a_file(kind: &std::fs::FileType) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_file() || kind.is_symlink() {
+        None
+    } else if kind.is_dir() {
+        Some("a folder")
+    } else if kind.is_char_device() || kind.is_block_device() {
+        Some("a device")
+    } else if kind.is_fifo() {
+        Some("a FIFO")
+    } else {
+        Some("a socket")
+    }
+}
+
+/// Whether `a` and `b` name the same existing file (by device and inode: `./m.txt`, `m.txt`
+/// and a link to it alike), as when an output would be written over an input.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => false,
+    }
 }
 
 /// `tempfile`'s error `e` without the path it appends (` at path "DIR/.tmp-…"`): callers
@@ -426,6 +464,33 @@ pub(crate) mod tests {
         for far in ["duel.txt", "fire.txt"] {
             assert!(!said(far).contains("did you mean"), "{}", said(far));
         }
+    }
+
+    /// An output is written over a file or a link, never over a FIFO, a device or a folder that
+    /// has its name (`--replay /dev/null` made the machine's `/dev/null` a file). The control:
+    /// over a file, the same write replaces it.
+    #[test]
+    fn an_atomic_write_replaces_a_file_and_nothing_else() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("pipe");
+        make_fifo(&fifo, 0o600);
+        let refused = write_atomic(&fifo, b"replay").unwrap_err().to_string();
+        assert_eq!(refused, "a FIFO has that name, not a file: it is not replaced");
+        assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO is still there");
+        let folder = dir.path().join("folder");
+        std::fs::create_dir(&folder).unwrap();
+        assert!(write_atomic(&folder, b"replay").unwrap_err().to_string().starts_with("a folder has that name"));
+        let link = dir.path().join("stdout");
+        std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+        assert!(write_atomic(&link, b"replay").unwrap_err().to_string().starts_with("a device has that name"));
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link is still there");
+        let file = dir.path().join("file");
+        std::fs::write(&file, "old").unwrap();
+        write_atomic(&file, b"replay").unwrap();
+        assert_eq!(std::fs::read(&file).unwrap(), b"replay", "the control: a file is replaced");
+        assert!(same_file(&file, &dir.path().join(".").join("file")));
+        assert!(!same_file(&file, &fifo));
     }
 
     /// Makes a FIFO at `path` with `mode` (for the tests of what must not wait on one).

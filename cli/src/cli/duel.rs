@@ -15,6 +15,27 @@ use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 use super::DuelArgs;
 
 /// Display names: given ones first, then program names, made unique with `#2`, `#3`….
+/// Refuses a replay `path` (or its `.log` beside it) that is one of the duel's inputs: its map,
+/// or a file a bot's command names (`--replay m.txt` wrote the replay over the map).
+fn overwrites_no_input(path: &Path, map: Option<&Path>, bots: &[String], cwd: Option<&Path>) -> anyhow::Result<()> {
+    let folder = cwd.unwrap_or(Path::new("."));
+    let named = bots.iter().flat_map(|command| shell_words::split(command).unwrap_or_default());
+    let inputs = map.map(Path::to_path_buf).into_iter().chain(named.map(|word| folder.join(word)));
+    for input in inputs {
+        for output in [path.to_path_buf(), path.with_extension("log")] {
+            if arena::files::same_file(&output, &input) {
+                anyhow::bail!(
+                    "--replay {}: the duel would write its {} over {}, one of its inputs: name the replay otherwise",
+                    path.display(),
+                    if output == path { "replay" } else { "bots' stderr (the replay's .log)" },
+                    input.display()
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
 fn names(given: &[String], commands: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for (i, command) in commands.iter().enumerate() {
@@ -86,6 +107,9 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
             path.display(),
             path.with_extension("json").display()
         );
+    }
+    if let Some(path) = &replay_path {
+        overwrites_no_input(path, args.map.as_deref(), &args.bots, args.cwd.as_deref())?;
     }
     if let Some(dir) = replay_path.as_deref().and_then(Path::parent) {
         if !dir.as_os_str().is_empty() {

@@ -190,6 +190,9 @@ pub fn view(args: ViewArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     let (replay, failed) = load_verified(&args.replay, games, args.unverified)?;
     let out = match &args.out {
         Some(out) => {
+            if arena::files::same_file(out, &args.replay) {
+                bail!("-o {}: this is the replay shown: name the page otherwise", out.display());
+            }
             if arena::view::league_of_page(out).is_some() {
                 bail!(
                     "{}: this is a league's replays folder, whose pages are the league's own (and `arena publish` \
@@ -333,12 +336,11 @@ fn open_in_browser(page: &std::path::Path) -> Result<(), String> {
 pub fn export_save(args: ExportSaveArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     let (replay, _) = load_verified(&args.replay, games, args.unverified)?;
     let bytes = arena::games::atoms::hosted::save_file(&replay)?;
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&args.out)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", args.out.display()))?;
-    file.write_all(&bytes)?;
+    // (Never over a file already there, a save or not; written whole or not at all.)
+    if std::fs::symlink_metadata(&args.out).is_ok() {
+        bail!("{}: refused: it exists (a save is never written over a file): name another", args.out.display());
+    }
+    write_atomic(&args.out, &bytes).map_err(|e| anyhow::anyhow!("{}: {e}", args.out.display()))?;
     say!("{}", args.out.display());
     Ok(ExitCode::SUCCESS)
 }
