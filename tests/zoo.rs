@@ -887,8 +887,9 @@ fn a_plain_bot_cannot_reach_other_processes_through_proc() {
 /// an AIO context, a unix datagram pair (which sends to any named socket), an MPTCP socket
 /// (a TCP connection outside Landlock's TCP rights), set their keeper's priority and limits
 /// (an opponent killed by its `RLIMIT_CPU` set to 0, the arena by its `RLIMIT_FSIZE`), and an
-/// extended attribute through `setxattrat`; and a UDP socket is ungoverned too (a machine
-/// elsewhere could think for the bot). A plain bot Landlock confines does none of them.
+/// extended attribute through `setxattrat`; and UDP is ungoverned too, and TCP before ABI 4 (a
+/// machine elsewhere could think for the bot): a plain bot makes no IP socket. A plain bot
+/// Landlock confines does none of them.
 /// The controls: with Landlock (and so the filters) off, each works (the keeper's priority, its
 /// limits and the attribute as a user other than root only: a root arena's plain bot is a user
 /// of its own). (Skipped where the kernel has no Landlock.)
@@ -913,6 +914,7 @@ fn a_plain_bot_reaches_no_process_socket_or_attribute_past_landlock() {
         ("aio".to_string(), true),
         ("dgram-pair".to_string(), true),
         ("udp".to_string(), true),
+        ("tcp".to_string(), true),
     ];
     attacks.push(("mptcp".to_string(), mptcp));
     for attack in ["renice-parent", "limit-parent"] {

@@ -212,6 +212,7 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "vsock" => worked = a_socket(libc::AF_VSOCK, libc::SOCK_STREAM, "AF_VSOCK"),
         "socket-filter" => worked = socket_filter(),
         "udp" => worked = a_socket(libc::AF_INET, libc::SOCK_DGRAM, "UDP"),
+        "tcp" => worked = a_socket(libc::AF_INET6, libc::SOCK_STREAM, "TCP"),
         "mptcp" => worked = a_protocol_socket(262, "MPTCP"),
         "dgram-pair" => worked = socket_filter(),
         "renice-parent" => {
@@ -448,9 +449,10 @@ fn socket_filter() -> bool {
     attached
 }
 
-/// `udp` and `vsock`: a socket of a family its box may not make: an IP socket (`udp`), whose
-/// memory no monitor of a box without a memory cgroup dumps, and one of `AF_VSOCK`, a family no
-/// network namespace holds (a box reached the host's vsock so). Gets through when it is made.
+/// `udp`, `tcp` and `vsock`: a socket of a family its box may not make: an IP socket (`udp`),
+/// whose memory no monitor of a box without a memory cgroup dumps (nor may a plain bot make
+/// one, `tcp` too: it reaches the network), and one of `AF_VSOCK`, a family no network
+/// namespace holds (a box reached the host's vsock so). Gets through when it is made.
 fn a_socket(family: libc::c_int, kind: libc::c_int, what: &str) -> bool {
     // SAFETY: socket takes no pointer; a descriptor it gives is closed.
     let fd = unsafe { libc::socket(family, kind | libc::SOCK_CLOEXEC, 0) };

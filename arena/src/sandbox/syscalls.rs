@@ -120,10 +120,6 @@ const SYS_REMOVEXATTRAT: libc::c_long = 466;
 /// `file_setattr` (Linux 6.17): a file's attributes (immutable, append-only, …) by path.
 const SYS_FILE_SETATTR: libc::c_long = 469;
 
-/// `IPPROTO_MPTCP`, which Landlock's TCP rights do not cover: a plain bot connected to a TCP
-/// listener of its user through it.
-const IPPROTO_MPTCP: u64 = 262;
-
 /// `setpriority`'s and `ioprio_set`'s "a process" (`PRIO_PROCESS`, `IOPRIO_WHO_PROCESS`).
 const PRIO_PROCESS: u64 = 0;
 const IOPRIO_WHO_PROCESS: u64 = 1;
@@ -216,52 +212,26 @@ fn other_processes_filter() -> Option<BpfProgram> {
     compile(rules, libc::EPERM)
 }
 
-/// The socket filters of [`plain_filters`]: families (`EAFNOSUPPORT`), then protocols and
-/// datagram pairs (`EPROTONOSUPPORT`).
+/// The socket filters of [`plain_filters`]: no socket but a netlink one (`getaddrinfo`'s;
+/// `EAFNOSUPPORT`): an IP socket reaches the network past Landlock, which governs neither UDP,
+/// ICMP, MPTCP nor SCTP, nor TCP before ABI 4 (a bot could have a machine elsewhere think for
+/// it; one connected to a TCP listener of its user through MPTCP), and a unix socket its user's
+/// sessions; of `socketpair`'s, unix stream pairs only (a datagram pair sends to any named
+/// socket; `EPROTONOSUPPORT`).
 fn plain_socket_filters() -> Vec<BpfProgram> {
-    let families: Result<Vec<SeccompCondition>, _> = [libc::AF_INET, libc::AF_INET6, libc::AF_NETLINK]
-        .iter()
-        .map(|&family| SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, family as u64))
-        .collect();
-    let families = families.and_then(SeccompRule::new);
+    let family = arg_is_not(0, libc::AF_NETLINK as u64);
     let pairs = arg_is_not(0, libc::AF_UNIX as u64);
-    let protocols: Result<Vec<SeccompRule>, _> = [IPPROTO_MPTCP, libc::IPPROTO_SCTP as u64]
-        .iter()
-        .map(|&protocol| {
-            SeccompCondition::new(2, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, protocol)
-                .and_then(|c| SeccompRule::new(vec![c]))
-        })
-        .collect();
-    // (An IP socket of type `SOCK_SEQPACKET` and protocol 0 is SCTP where its module is loaded;
-    // one of type `SOCK_DGRAM` is UDP or ICMP, which Landlock does not govern: a bot could
-    // have a machine elsewhere think for it. `SOCK_RAW` needs a capability, refused alike.)
-    let ungoverned = [libc::SOCK_SEQPACKET, libc::SOCK_DGRAM, libc::SOCK_RAW];
-    let sequenced: Result<Vec<SeccompRule>, _> = [libc::AF_INET, libc::AF_INET6]
-        .iter()
-        .flat_map(|&family| ungoverned.iter().map(move |&kind| (family, kind)))
-        .map(|(family, kind)| {
-            let conditions = [
-                SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, family as u64),
-                SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(0xf), kind as u64),
-            ];
-            conditions.into_iter().collect::<Result<Vec<_>, _>>().and_then(SeccompRule::new)
-        })
-        .collect();
-    let protocols = protocols.and_then(|mut p| {
-        p.extend(sequenced?);
-        Ok(p)
-    });
     // (The type's low bits; `SOCK_CLOEXEC` and `SOCK_NONBLOCK` above them.)
     let datagram =
         SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(0xf), libc::SOCK_DGRAM as u64)
             .and_then(|c| SeccompRule::new(vec![c]));
-    let (Ok(families), Ok(pairs), Ok(protocols), Ok(datagram)) = (families, pairs, protocols, datagram) else {
+    let (Ok(family), Ok(pairs), Ok(datagram)) = (family, pairs, datagram) else {
         tracing::error!("the plain bots' socket filter does not compile: they may make any socket");
         return Vec::new();
     };
     [
-        compile(vec![(libc::SYS_socket, vec![families]), (libc::SYS_socketpair, vec![pairs])], libc::EAFNOSUPPORT),
-        compile(vec![(libc::SYS_socket, protocols), (libc::SYS_socketpair, vec![datagram])], libc::EPROTONOSUPPORT),
+        compile(vec![(libc::SYS_socket, vec![family]), (libc::SYS_socketpair, vec![pairs])], libc::EAFNOSUPPORT),
+        compile(vec![(libc::SYS_socketpair, vec![datagram])], libc::EPROTONOSUPPORT),
     ]
     .into_iter()
     .flatten()
