@@ -302,9 +302,12 @@ fn the_kubernetes_and_github_files_parse_and_run_the_slurm_test_s_commands() {
         .join("\n");
     // What tools/slurm-test runs through the Slurm scripts: build once, shards, merge.
     // (Slurm's tasks give the shard as K/N: a task submitted again alone is an array of one.)
-    for command in
-        ["\" build ", "\" tournament --resume ", "--shard \"$SLURM_ARRAY_TASK_ID/$ARENA_SHARDS\"", "\" merge "]
-    {
+    for command in [
+        "\" build ",
+        "\" tournament --resume ",
+        "--shard \"$SLURM_ARRAY_TASK_ID/$ARENA_SHARDS\"",
+        "\" merge \"$LEAGUE\" --league \"$LEAGUE\"",
+    ] {
         assert!(slurm.contains(command), "the Slurm scripts run `{command}`");
     }
     let mut k8s = String::new();
@@ -341,7 +344,9 @@ fn the_kubernetes_and_github_files_parse_and_run_the_slurm_test_s_commands() {
     )
     .unwrap();
     assert_eq!(ignored_exit_codes(&old), [143], "the control");
-    for command in ["arena build ", "arena tournament --resume ", "--shard auto", "arena merge "] {
+    for command in
+        ["arena build ", "arena tournament --resume ", "--shard auto", "arena merge /league/run --league /league/run "]
+    {
         assert!(k8s.contains(command), "the Kubernetes Jobs run `{command}`");
     }
     // A shard plays as many matches at once as its pod asked CPUs for (as Slurm's tasks do):
@@ -361,7 +366,7 @@ fn the_kubernetes_and_github_files_parse_and_run_the_slurm_test_s_commands() {
         "arena build class.toml --out league --require-sandbox",
         "arena tournament --resume ",
         "--shard ${{ matrix.shard }}/4",
-        "arena merge league league ",
+        "arena merge league --league league shard-1 ",
         "arena publish league site",
         "deploy-pages",
     ] {
@@ -1553,7 +1558,7 @@ fn shards_in_fresh_folders_play_only_what_the_league_does_not_hold() {
             .sum()
     };
     let merge = |folders: &[String]| {
-        let mut args = vec!["merge".to_string(), s(&league), s(&league)];
+        let mut args = vec!["merge".to_string(), s(&league), "--league".to_string(), s(&league)];
         args.extend(folders.iter().cloned());
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         ok(&args)
@@ -1726,10 +1731,172 @@ fn a_merge_without_the_league_s_folder_says_to_give_it() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("the league is not complete"), "{stderr}");
     assert!(
-        stderr.contains("give the league's folder to the merge too: `arena merge OUT LEAGUE SHARD_DIR…`"),
+        stderr.contains("give the league's folder to the merge too: `arena merge OUT --league LEAGUE SHARD_DIR…`"),
         "{stderr}"
     );
     assert!(!stderr.lines().any(|l| l.starts_with("re-run the shards")), "{stderr}");
     // The control.
-    ok(&["merge", &s(&dir.path().join("whole")), &s(&league), &s(&shard(1)), &s(&shard(2))]);
+    ok(&["merge", &s(&dir.path().join("whole")), "--league", &s(&league), &s(&shard(1)), &s(&shard(2))]);
+}
+
+/// `arena merge OUT --league LEAGUE SHARD_DIR…`: the league's folder is the one named, and no
+/// other passes for it. (a) A shard's folder a student changed to look like the league's (its
+/// slice removed, a `versions/` made, its forged lines in its main results file, a bot
+/// disqualified in its record): named, the league's record is taken and the look-alike is a
+/// shard's folder whose lines shard 2's own folder outranks (refused, named); without
+/// `--league` its lines still rank as any folder's, but its record is taken when the league's
+/// folder is not given (the control: the attack on the record succeeds), and the merge says so
+/// with a note to name the league's; a shard's folder named the league's is refused, naming its
+/// slice. (c) Shard 2 run in the league's folder (the folder the shards shared) holds its match
+/// over a shard 2's folder from elsewhere holding it otherwise: named, or as OUT, the league's
+/// result is taken and the other refused; the control: the league's folder given unnamed, not
+/// OUT, the other folder's forged result lands. (b) A lone folder claiming `slice 1/1` is
+/// refused once the league's last merge recorded its split, 2; the control: where the league
+/// names no split, it is taken as a new split, and its forged result lands.
+#[test]
+fn a_merge_takes_the_league_s_folder_named_and_no_look_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let flag = d.join("crash");
+    std::fs::create_dir_all(d.join("crashy")).unwrap();
+    let script = format!(
+        "[ -e {} ] && exit 0\nwhile read -r word rest; do [ \"$word\" = TICK ] && echo WAIT; done\n",
+        flag.display()
+    );
+    std::fs::write(d.join("crashy/bot.sh"), script).unwrap();
+    let bots = [("random", bin("random")), ("crashy", format!("sh {}", d.join("crashy/bot.sh").display()))];
+    let settings = "seed = 11\ngames = 1\njobs = 1\nsandbox = \"none\"";
+    let cfg = config_file(&d.join("league.toml"), settings, &["duel.txt", "tight.txt"], &bots);
+    let league = d.join("league");
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    let (one, two, forged) = (d.join("s1"), d.join("s2"), d.join("forged"));
+    for (k, out) in [(1, &one), (2, &two)] {
+        ok(&["tournament", "--resume", &s(&league), "--shard", &format!("{k}/2"), "--out", &s(out)]);
+    }
+    std::fs::write(&flag, "").unwrap();
+    ok(&["tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&forged)]);
+    std::fs::remove_file(&flag).unwrap();
+    let lines = |dir: &Path, file: &str| -> Vec<String> {
+        std::fs::read_to_string(dir.join(file)).unwrap().lines().map(String::from).collect()
+    };
+    let json = |line: &str| serde_json::from_str::<Value>(line).unwrap();
+    let key = |line: &str| json(line)["key"].as_str().unwrap().to_string();
+    let (honest, forged_lines) =
+        (lines(&two, "results.shard-2-of-2.jsonl"), lines(&forged, "results.shard-2-of-2.jsonl"));
+    let fake =
+        forged_lines.iter().find(|f| honest.iter().any(|h| key(h) == key(f) && json(h)["result"] != json(f)["result"]));
+    let fake = fake.unwrap().clone();
+    let real = honest.iter().find(|h| key(h) == key(&fake)).unwrap().clone();
+    // The result `out`'s merge holds for the match.
+    let merged_result = |out: &Path| -> Option<Value> {
+        lines(out, "results.jsonl").iter().find(|l| key(l) == key(&fake)).map(|l| json(l)["result"].clone())
+    };
+    let record_of = |dir: &Path| -> Value { json(&std::fs::read_to_string(dir.join("tournament.json")).unwrap()) };
+    let merge = |args: &[&str]| -> (Option<i32>, String) {
+        let out = arena(&[&["merge"], args].concat());
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let copy = |from: &Path, to: &Path| {
+        assert!(Command::new("cp").args(["-a", &s(from), &s(to)]).status().unwrap().success());
+    };
+
+    // (a) The look-alike.
+    let evil = d.join("evil");
+    copy(&forged, &evil);
+    let mut record = record_of(&evil);
+    assert_eq!(record["slice"], serde_json::json!({"index": 2, "count": 2}), "a shard's folder records its slice");
+    let top = record.as_object_mut().unwrap();
+    top.remove("slice");
+    top.entry("failures").or_insert(serde_json::json!({}))["random"] = "disqualified (forged)".into();
+    std::fs::write(evil.join("tournament.json"), record.to_string()).unwrap();
+    std::fs::create_dir_all(evil.join("versions")).unwrap();
+    std::fs::rename(evil.join("results.shard-2-of-2.jsonl"), evil.join("results.jsonl")).unwrap();
+    let refusal = format!("{}: match {}: results.jsonl: another result than {}", s(&evil), key(&fake), s(&two));
+    // Named.
+    let out = d.join("named");
+    let (code, stderr) = merge(&[&s(&out), "--league", &s(&league), &s(&evil), &s(&one), &s(&two)]);
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(stderr.contains(&refusal), "{stderr}");
+    assert!(!stderr.contains("not complete") && !stderr.contains("no --league"), "{stderr}");
+    assert_eq!(merged_result(&out), Some(json(&real)["result"].clone()), "shard 2's own result");
+    assert!(record_of(&out)["failures"].get("random").is_none(), "the league's record: {}", record_of(&out));
+    // Unnamed, the league's folder not given: the look-alike's lines are outranked all the same,
+    // but its record is taken (the control), and the merge says so.
+    let out = d.join("unnamed");
+    let (code, stderr) = merge(&[&s(&out), &s(&evil), &s(&one), &s(&two)]);
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(stderr.contains(&refusal), "{stderr}");
+    assert_eq!(merged_result(&out), Some(json(&real)["result"].clone()), "shard 2's own result");
+    assert!(record_of(&out)["failures"]["random"].as_str().is_some(), "the control: the look-alike's record");
+    let note = format!("note: no --league: the record of {} (it names no shard's slice) was taken", s(&evil));
+    assert!(stderr.contains(&note) && stderr.contains("--league"), "{stderr}");
+    // Unnamed, the look-alike given before the league's folder: which is the league's cannot be
+    // told, refused, saying to name it.
+    let (code, stderr) = merge(&[&s(&d.join("before")), &s(&evil), &s(&league), &s(&one), &s(&two)]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("its record differs from") && stderr.contains("--league LEAGUE"), "{stderr}");
+    // A shard's folder named the league's.
+    let (code, stderr) = merge(&[&s(&d.join("shard-named")), "--league", &s(&two), &s(&one)]);
+    assert_eq!(code, Some(1), "{stderr}");
+    let why = format!(
+        "{}: named the league's folder (--league), but its tournament.json names the slice of shard 2/2",
+        s(&two)
+    );
+    assert!(stderr.contains(&why), "{stderr}");
+    assert!(!d.join("shard-named").exists(), "nothing made");
+
+    // (c) Shard 2 in the league's own folder, honest; the forged shard 2's folder from elsewhere.
+    ok(&["tournament", "--resume", &s(&league), "--shard", "2/2"]);
+    assert!(lines(&league, "results.shard-2-of-2.jsonl").iter().any(|l| key(l) == key(&fake)));
+    let shared = format!("another result than {} in results.shard-2-of-2.jsonl", s(&league));
+    let out = d.join("c-named");
+    let (code, stderr) = merge(&[&s(&out), "--league", &s(&league), &s(&forged), &s(&one)]);
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(stderr.contains(&format!("{}: match {}: results.shard-2-of-2.jsonl: {shared}", s(&forged), key(&fake))));
+    assert!(stderr.contains("in the folder the shards shared"), "{stderr}");
+    assert_eq!(merged_result(&out), Some(json(&real)["result"].clone()), "the league's folder's result");
+    // As OUT, unnamed.
+    let as_out = d.join("c-out");
+    copy(&league, &as_out);
+    let (code, stderr) = merge(&[&s(&as_out), &s(&as_out), &s(&forged), &s(&one)]);
+    assert_eq!(code, Some(3), "{stderr}");
+    assert_eq!(merged_result(&as_out), Some(json(&real)["result"].clone()), "OUT's result");
+    // The control: unnamed and not OUT, the league's shard file is outranked by the forged folder.
+    let out = d.join("c-unnamed");
+    let (code, stderr) = merge(&[&s(&out), &s(&league), &s(&forged), &s(&one)]);
+    assert_eq!(code, Some(3), "{stderr}");
+    assert_eq!(merged_result(&out), Some(json(&fake)["result"].clone()), "the control: the forged result lands");
+
+    // (b) A lone folder claiming every match.
+    let lone = d.join("lone");
+    copy(&forged, &lone);
+    let mut record = record_of(&lone);
+    record["slice"] = serde_json::json!({"index": 1, "count": 1});
+    std::fs::write(lone.join("tournament.json"), record.to_string()).unwrap();
+    std::fs::rename(lone.join("results.shard-2-of-2.jsonl"), lone.join("results.shard-1-of-1.jsonl")).unwrap();
+    let fresh = |name: &str| {
+        let to = d.join(name);
+        copy(&league, &to);
+        std::fs::remove_file(to.join("results.shard-2-of-2.jsonl")).unwrap();
+        to
+    };
+    // The league merged with shard 1 (shard 2 failed): its record says it is split in 2.
+    let split = fresh("b-split");
+    assert_eq!(merge(&[&s(&split), "--league", &s(&split), &s(&one)]).0, Some(2));
+    assert_eq!(record_of(&split)["shards"], 2);
+    let (code, stderr) = merge(&[&s(&split), "--league", &s(&split), &s(&lone)]);
+    assert_eq!(code, Some(3), "{stderr}");
+    let why = format!(
+        "{}: the folder of shard 1/1 (as its record says), and the league is split into 2 shards (as {}'s last merge",
+        s(&lone),
+        s(&split)
+    );
+    assert!(stderr.contains(&why) && stderr.contains("no other folder merged is of its split"), "{stderr}");
+    assert_eq!(merged_result(&split), None, "missing, not forged");
+    // The control: a league naming no split takes the lone folder as a new split.
+    let unsplit = fresh("b-unsplit");
+    assert!(record_of(&unsplit).get("shards").is_none());
+    let (code, stderr) = merge(&[&s(&unsplit), "--league", &s(&unsplit), &s(&lone)]);
+    assert!(code == Some(0) || code == Some(2), "{stderr}");
+    assert_eq!(merged_result(&unsplit), Some(json(&fake)["result"].clone()), "the control: the forged result lands");
 }

@@ -51,6 +51,10 @@ pub struct Merged {
     /// folder held them (`--out` shards play only what it lacks) are missing, and running the
     /// shards again plays none of them.
     pub league_given: bool,
+    /// The folder whose record was taken for the league's without `--league` naming one (the
+    /// first recording no shard's slice): its results had no league's rank, and the merge
+    /// should say to name it.
+    pub league_inferred: Option<PathBuf>,
 }
 
 /// Where a merge into a folder holding results keeps the lines of its results files it did
@@ -67,13 +71,21 @@ pub const SET_ASIDE_FILE: &str = "refused.jsonl";
 /// pages are written, then its results replaced at once (cut short in between, the pages show
 /// the merge it was making, never the results with pages older than them). A staging folder a
 /// killed merge left is taken up again by the next merge into `out`.
+///
+/// `league` names the league's folder (`arena merge OUT --league DIR SHARD_DIR…`): its record is
+/// the league's and what its main results file holds outranks every other folder's line, and no
+/// other folder passes for it (one recording no slice is merged as any shard's folder). Without
+/// it, the record is the first folder's recording no slice (see [`Merged::league_inferred`]), but
+/// no folder's results get the league's rank: a shard's folder whose slice a student removed,
+/// with a `versions/` made, looked exactly like the league's and its lines outranked the shards'.
 pub fn merge(
     out: &Path,
+    league: Option<&Path>,
     dirs: &[PathBuf],
     games: &Registry,
     reporter: &dyn Reporter,
 ) -> Result<Merged, TournamentError> {
-    merge_with(out, dirs, games, reporter, &Steps::default())
+    merge_in(out, league, dirs, games, reporter, &Steps::default())
 }
 
 /// How a merge goes, for the tests: [`merge`]'s is the default.
@@ -122,6 +134,22 @@ struct Steps<'a> {
     /// below a shard's folder's (the order that let a folder claiming `slice 1/1` replace them).
     #[cfg(test)]
     league_held: bool,
+    /// Gives the folder taken for the league's without `--league` (the first recording no slice
+    /// and holding `versions/`) the rank of what the league holds; false (the default) gives it
+    /// only to a folder named the league's (true is the order that let a shard's folder with
+    /// its slice removed and a `versions/` made outrank the shards' lines).
+    #[cfg(test)]
+    inferred_rank: bool,
+    /// Ranks the shards' results files of OUT and of the league's folder named (shards run there,
+    /// in the folder they shared) above a shard's own folder: false ranks them below it (the
+    /// order that let a shard's folder from elsewhere replace what the teacher's folders hold).
+    #[cfg(test)]
+    trusted_files: bool,
+    /// Refuses a lone shard's folder of another split than the one the league's record (its last
+    /// merge) or the teacher's folders show; false takes it as a new split (the order that let a
+    /// lone folder claiming `slice 1/1` fill every match the league lacked).
+    #[cfg(test)]
+    lone_split: bool,
 }
 
 impl Default for Steps<'_> {
@@ -145,6 +173,12 @@ impl Default for Steps<'_> {
             league_record: true,
             #[cfg(test)]
             league_held: true,
+            #[cfg(test)]
+            inferred_rank: false,
+            #[cfg(test)]
+            trusted_files: true,
+            #[cfg(test)]
+            lone_split: true,
         }
     }
 }
@@ -199,6 +233,31 @@ impl Steps<'_> {
         true
     }
 
+    /// Whether a folder taken for the league's, not named, holds the league's rank.
+    fn inferred_rank(&self) -> bool {
+        #[cfg(test)]
+        return self.inferred_rank;
+        #[cfg(not(test))]
+        false
+    }
+
+    /// Whether the shards' results files of OUT and of the league's folder named outrank a
+    /// shard's own folder.
+    fn trusted_files(&self) -> bool {
+        #[cfg(test)]
+        return self.trusted_files;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether a lone folder of another split than the league's known one is refused.
+    fn lone_split(&self) -> bool {
+        #[cfg(test)]
+        return self.lone_split;
+        #[cfg(not(test))]
+        true
+    }
+
     /// Whether the lines of OUT's results files the merge does not take are kept aside.
     fn keeps_unmerged(&self) -> bool {
         #[cfg(test)]
@@ -215,23 +274,31 @@ struct Found {
     /// Its results file's name.
     file: String,
     line: ResultLine,
-    /// How surely its folder is its match's own: [`HELD`] in what the league already holds
-    /// (the main results file of the league's folder, the first recording no slice where it
-    /// holds its bots' `versions/`, and of OUT, recording none), which no shard's line overrides: a shard plays only what the league lacks;
-    /// else 2 in the folder of the shard whose slice holds it (its record says so), 1 in a
-    /// shard's results file of a folder recording no slice (the league's folder the shards
-    /// shared), 0 in the main results file of such a folder (a whole run's, a merge's). A
-    /// match's result is taken from its surest folders; a line of it elsewhere that says
-    /// otherwise is refused, naming the folder.
+    /// How surely its folder is its match's own: [`LEAGUE_HELD`] and [`HELD`] in what the league
+    /// already holds (the main results file of the league's folder named by `--league`, and of
+    /// OUT, recording no slice), which no shard's line overrides: a shard plays only what the
+    /// league lacks; [`TEACHERS_SHARD`] in a shard's results file of those two folders (a shard
+    /// run in the folder the shards shared: the teacher's own); else 2 in the folder of the
+    /// shard whose slice holds it (its record says so), 1 in a shard's results file of another
+    /// folder recording no slice, 0 in the main results file of such a folder (a whole run's, a
+    /// merge's, the league's folder not named). A match's result is taken from its surest
+    /// folders; a line of it elsewhere that says otherwise is refused, naming the folder.
     rank: u8,
 }
 
-/// The rank ([`Found::rank`]) of what OUT already holds (an earlier merge of the league).
-const HELD: u8 = 3;
+/// The rank ([`Found::rank`]) of a shard's results file in OUT or in the league's folder named,
+/// each recording no slice: a shard run there, in the folder the shards shared, which is the
+/// teacher's; above a shard's own folder, which may come from another machine (a student who
+/// controls one held the match otherwise, and OUT's line was refused for it).
+const TEACHERS_SHARD: u8 = 3;
+/// The rank of what OUT already holds (an earlier merge of the league).
+const HELD: u8 = 4;
 /// The rank of what the league's folder holds, above OUT's: OUT is made from the league, and a
 /// match played again there (`--rerun`) since OUT's merge was refused as held differently by
-/// two folders, missing from OUT, with advice to remove one of them.
-const LEAGUE_HELD: u8 = 4;
+/// two folders, missing from OUT, with advice to remove one of them. Only the folder `--league`
+/// names holds it: one taken for the league's by its looks (no slice, a `versions/`) may be a
+/// shard's folder a student changed so.
+const LEAGUE_HELD: u8 = 5;
 
 /// The split of the league the shards' folders merged show, of their slices' counts `counts`
 /// (one per folder recording a slice) and the league's record's last merge `recorded`: the one
@@ -254,7 +321,8 @@ fn league_split(counts: &[usize], recorded: Option<usize>) -> Option<usize> {
     (top.len() == 1).then(|| top[0])
 }
 
-/// [`merge`], going as `steps` say.
+/// [`merge`] with no league named, going as `steps` say.
+#[cfg(test)]
 fn merge_with(
     out: &Path,
     dirs: &[PathBuf],
@@ -262,11 +330,50 @@ fn merge_with(
     reporter: &dyn Reporter,
     steps: &Steps,
 ) -> Result<Merged, TournamentError> {
+    merge_in(out, None, dirs, games, reporter, steps)
+}
+
+/// [`merge`], going as `steps` say.
+fn merge_in(
+    out: &Path,
+    league: Option<&Path>,
+    dirs: &[PathBuf],
+    games: &Registry,
+    reporter: &dyn Reporter,
+    steps: &Steps,
+) -> Result<Merged, TournamentError> {
     let (killed, staged) = (steps.killed, steps.staged);
     let point = || if killed() { Err(TournamentError::Invalid("merge: stopped (test)".to_string())) } else { Ok(()) };
-    if dirs.is_empty() {
-        return Err(TournamentError::Invalid("merge: give at least one folder".to_string()));
+    if dirs.is_empty() && league.is_none() {
+        return Err(TournamentError::Invalid(
+            "merge: give at least one folder (arena merge OUT --league LEAGUE SHARD_DIR…)".to_string(),
+        ));
     }
+    // The league's folder named is merged first, unless it is among the folders given too.
+    let mut given_dirs = dirs.to_vec();
+    let named_at = match league {
+        Some(league) => {
+            if !league.join(super::TOURNAMENT_FILE).is_file() {
+                return Err(TournamentError::NotTheLeague {
+                    dir: league.to_path_buf(),
+                    why: format!(
+                        "it holds no {}: `arena build CONFIG --out DIR` makes the league's folder",
+                        super::TOURNAMENT_FILE
+                    ),
+                });
+            }
+            let real = std::fs::canonicalize(league).map_err(|e| TournamentError::io(league, e))?;
+            match dirs.iter().position(|d| std::fs::canonicalize(d).is_ok_and(|d| d == real)) {
+                Some(at) => Some(at),
+                None => {
+                    given_dirs.insert(0, league.to_path_buf());
+                    Some(0)
+                }
+            }
+        }
+        None => None,
+    };
+    let dirs = &given_dirs[..];
     // (OUT a file: not a folder to merge into. A folder merged without a record: no league's.)
     if out.symlink_metadata().is_ok() && !out.is_dir() {
         return Err(TournamentError::Invalid(format!(
@@ -290,12 +397,29 @@ fn merge_with(
     // folder given first rewrote the league's standings with its copy's. Without the league's
     // folder, the first shard's. Every other folder that could be taken for it (recording no
     // slice) must hold the same record, else which is the league's is not known: refused.
-    let source = records.iter().position(|r| r.slice.is_none()).filter(|_| steps.league_record()).unwrap_or(0);
+    // Named (`--league`), it is that folder's, which must be no shard's; and every other folder
+    // is a shard's, its record not compared (a copy of the league's used as the folder shards
+    // shared on another machine records no slice either).
+    let source = match named_at {
+        Some(at) => at,
+        None => records.iter().position(|r| r.slice.is_none()).filter(|_| steps.league_record()).unwrap_or(0),
+    };
+    if let Some(slice) = named_at.and_then(|at| records[at].slice) {
+        return Err(TournamentError::NotTheLeague {
+            dir: dirs[source].clone(),
+            why: format!(
+                "its {} names the slice of shard {slice} (`slice`): it is a shard's folder (`arena tournament \
+                 --shard {slice} --out DIR` made it); name the folder `arena build` made",
+                super::TOURNAMENT_FILE
+            ),
+        });
+    }
     let league_dir = dirs[source].clone();
     // (Where it is among the folders: its main results file is what the league holds.)
     let league_at = source;
-    let candidate =
-        |r: &TournamentRecord| steps.league_record() && (r.slice.is_none() || records[source].slice.is_some());
+    let candidate = |r: &TournamentRecord| {
+        steps.league_record() && named_at.is_none() && (r.slice.is_none() || records[source].slice.is_some())
+    };
     for (dir, theirs) in dirs.iter().zip(&records) {
         if let Some(at) = candidate(theirs).then(|| record_differs(&records[source], theirs)).flatten() {
             return Err(TournamentError::Invalid(format!(
@@ -315,14 +439,17 @@ fn merge_with(
     }
     // The slice each folder is a shard's own folder of, as its record says (see below).
     let mut own_slices: Vec<Option<Shard>> = records.iter().map(|r| r.slice).collect();
-    // (What the league's folder holds outranks every shard's line: the folder recording no
-    // slice taken for the league's is one `arena build` made, holding its bots' versions, which
-    // no shard's folder does. A shard's folder with its slice removed, merged without the
-    // league's, is no league's: its lines are ranked as a folder recording no slice.)
+    // (What the league's folder holds outranks every shard's line where `--league` names it.
+    // The folder recording no slice and holding its bots' `versions/` looks like one `arena
+    // build` made, but a shard's folder with its slice removed and a `versions/` made looks the
+    // same: taken for the league's by its looks, its lines outranked the shards'. Unnamed, it
+    // still counts as the league's folder given, for the advice on missing matches.)
     // (`versions/` may be a link to a folder elsewhere, to share a disk: followed.)
-    let league_known =
+    let looks_like_league =
         records[source].slice.is_none() && dirs[source].join("versions").metadata().is_ok_and(|m| m.is_dir());
-    let mut league_given = league_known;
+    let league_known = named_at.is_some() || (looks_like_league && steps.inferred_rank());
+    let mut league_given = named_at.is_some() || looks_like_league;
+    let league_inferred = (named_at.is_none() && records[source].slice.is_none()).then(|| league_dir.clone());
     let mut record = records.swap_remove(source);
     drop(records);
     // (The record OUT gets is the league's, no shard's folder's.)
@@ -409,7 +536,8 @@ fn merge_with(
         Some(staging) if stages_into(&staging, out)? => Some(staging),
         Some(staging) => {
             tracing::warn!(
-                "{}: no folder beside it to build the league in whole ({} cannot be made or renamed into it):                  written straight into it, so a merge cut short leaves it partial until run again",
+                "{}: no folder beside it to build the league in whole ({} cannot be made or renamed into it): \
+                 written straight into it, so a merge cut short leaves it partial until run again",
                 out.display(),
                 staging.display()
             );
@@ -463,7 +591,38 @@ fn merge_with(
     // A shard's folder of another split than the league's (a folder claiming `slice 1/1`
     // claims every match) gives nothing: a split is the league's, its folders' slices one N.
     let folder_counts: Vec<usize> = own_slices.iter().flatten().map(|s| s.count).collect();
-    let split = league_split(&folder_counts, record.shards);
+    // The split the teacher's side shows, if it shows one: the league's record (its last merge,
+    // since its build), else the shards' results files of OUT and of the league's folder named
+    // (shards run there, in the folder they shared), one N.
+    let teachers: BTreeSet<usize> = dirs
+        .iter()
+        .enumerate()
+        .filter(|(d, dir)| own_slices[*d].is_none() && (is_out(dir) || Some(*d) == named_at))
+        .flat_map(|(_, dir)| results::files(dir))
+        .filter_map(|f| f.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file))
+        .filter(|shard| shard.beyond(record.schedule.len()).is_none())
+        .map(|shard| shard.count)
+        .collect();
+    let known = match (record.shards, teachers.len()) {
+        (Some(n), _) => {
+            Some((n, format!("as {}'s last merge recorded (`shards` in its record)", league_dir.display())))
+        }
+        (None, 1) => teachers
+            .first()
+            .map(|&n| (n, "as the shards' results files in OUT or the league's folder show".to_string())),
+        _ => None,
+    };
+    let mut split = league_split(&folder_counts, known.as_ref().map(|(n, _)| *n));
+    // A new split of the league (a shard run with another N splits it anew) shows in the
+    // folders of its shards; a lone folder showing another split than the one known is refused:
+    // a student who controls a shard's folder could make it claim `slice 1/1`, every match the
+    // league lacks.
+    let mut lone = false;
+    if let (Some((n, _)), Some(k)) = (&known, split) {
+        if *n != k && steps.lone_split() && folder_counts.iter().filter(|&&c| c == k).count() == 1 {
+            (split, lone) = (Some(*n), true);
+        }
+    }
     let mut other_split: BTreeSet<usize> = BTreeSet::new();
     for (d, file) in &files {
         let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -471,9 +630,14 @@ fn merge_with(
         if let Some(own) = own_slices.get(*d).copied().flatten().filter(|_| steps.league_held()) {
             if split != Some(own.count) {
                 let counts: BTreeSet<String> = folder_counts.iter().map(usize::to_string).collect();
-                let league = match split {
-                    Some(n) => format!("the league is split into {n} shards"),
-                    None => format!(
+                let league = match (split, &known) {
+                    (Some(n), Some((k, why))) if n == *k && lone => format!(
+                        "the league is split into {n} shards ({why}), and no other folder merged is of its \
+                         split: a new split is taken from its shards' folders, two or more"
+                    ),
+                    (Some(n), Some((k, why))) if n == *k => format!("the league is split into {n} shards ({why})"),
+                    (Some(n), _) => format!("the league is split into {n} shards"),
+                    (None, _) => format!(
                         "the shards' folders merged are of several splits ({} shards), and which is the league's \
                          cannot be told",
                         counts.into_iter().collect::<Vec<_>>().join(", ")
@@ -580,12 +744,15 @@ fn merge_with(
         let sliceless = own_slices.get(d).copied().flatten().is_none();
         let in_main = file.file_name().is_some_and(|n| n == RESULTS_FILE);
         let held = steps.league_held() && sliceless && in_main;
+        let teachers = sliceless && (is_out(dir) || Some(d) == named_at) && steps.trusted_files();
         let rank = if held && d == league_at && league_known {
             LEAGUE_HELD
         } else if held && is_out(dir) {
             HELD
         } else if !steps.ranked() {
             0
+        } else if teachers && !in_main && claim.is_some() {
+            TEACHERS_SHARD
         } else if own.is_some() {
             2
         } else if claim.is_some() {
@@ -649,11 +816,17 @@ fn merge_with(
             refuse(
                 &mut refused,
                 format!(
-                    "{}: match {key}: {}: another result than {}, which its own shard's results hold: a shard's \
-                     match is taken from its own folder, and this line is not merged",
+                    "{}: match {key}: {}: another result than {}, which {}, and this line is not merged",
                     dirs[found[i].dir].display(),
                     found[i].file,
-                    at.iter().map(|&j| held_at(&found[j])).collect::<Vec<_>>().join("; ")
+                    at.iter().map(|&j| held_at(&found[j])).collect::<Vec<_>>().join("; "),
+                    if top == TEACHERS_SHARD {
+                        "its shard's results file holds in the folder the shards shared (OUT, or the league's \
+                         folder named by --league): a shard run there is the teacher's own, surer than a shard's \
+                         folder from elsewhere"
+                    } else {
+                        "its own shard's results hold: a shard's match is taken from its own folder"
+                    }
                 ),
             );
         }
@@ -828,6 +1001,7 @@ fn merge_with(
         set_aside,
         set_aside_earlier,
         league_given,
+        league_inferred,
     })
 }
 
@@ -1099,14 +1273,15 @@ fn record_differs(record: &TournamentRecord, other: &TournamentRecord) -> Option
 const RECORDS_DIFFER: &str = "a shard's folder holds a copy of the league's record as `arena build` wrote it, \
      naming its shard's slice, and the league's folder holds the record itself; of two folders naming no slice \
      and differing, which is the league's cannot be told (a shard's folder with its slice removed and its record \
-     edited would rewrite the standings): merge the league's folder and its shards' folders as they were written";
+     edited would rewrite the standings): name the league's folder with --league (`arena merge OUT --league \
+     LEAGUE SHARD_DIR…`)";
 
 /// What a merge without the league's folder says of two shards' folders whose records differ
 /// ([`record_differs`]).
 const SHARD_RECORDS_DIFFER: &str =
     "each shard's folder holds a copy of the league's record, naming its shard's slice, \
      and without the league's folder the first shard's is taken for the league's; these two differ, so which is the \
-     league's cannot be told: give the league's folder to the merge too (`arena merge OUT LEAGUE SHARD_DIR…`), or \
+     league's cannot be told: name the league's folder (`arena merge OUT --league LEAGUE SHARD_DIR…`), or \
      merge the shards' folders as they were written";
 
 /// `record` as [`record_differs`] compares it.
@@ -1856,17 +2031,19 @@ mod tests {
         std::fs::rename(linked.join("versions"), &elsewhere).unwrap();
         std::os::unix::fs::symlink(&elsewhere, linked.join("versions")).unwrap();
         let out = dir.path().join("rerun-linked-out");
-        let merged = merge_with(&out, &[linked.clone(), two.clone()], &registry, &Quiet, &Steps::default()).unwrap();
+        let merged =
+            merge_in(&out, Some(&linked), std::slice::from_ref(&two), &registry, &Quiet, &Steps::default()).unwrap();
         assert_eq!(merged_line(&out, &key).as_ref(), Some(&rerun), "a linked versions/: the rerun's result is kept");
         assert!(merged.missing.is_empty(), "{:?}", merged.missing);
         let (merged, league) = rerun_case("rerun-old", false);
         assert_eq!(merged_line(&league, &key).as_ref(), Some(&old), "the control: the shard's old line wins");
         assert_ne!(std::fs::read(league.join(&rerun.replay)).unwrap(), rerun_replay, "the control: replay overwritten");
         assert!(merged.refused.iter().all(|r| !r.starts_with(&two.display().to_string())), "{:?}", merged.refused);
-        // Into a new folder, the league's folder given (`arena merge OUT LEAGUE SHARD_DIR…`).
+        // Into a new folder, the league's folder named (`arena merge OUT --league LEAGUE SHARD_DIR…`).
         let new = dir.path().join("rerun-new");
-        let dirs = [dir.path().join("rerun"), two.clone()];
-        let merged = merge_with(&new, &dirs, &registry, &Quiet, &Steps::default()).unwrap();
+        let dirs = [two.clone()];
+        let merged =
+            merge_in(&new, Some(&dir.path().join("rerun")), &dirs, &registry, &Quiet, &Steps::default()).unwrap();
         assert_eq!(merged_line(&new, &key).as_ref(), Some(&rerun), "the rerun's result is kept");
         assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
         // Into an OUT holding an earlier merge (the old result), the league having played the
@@ -1874,7 +2051,8 @@ mod tests {
         // went missing, "folders hold different results").
         let earlier = dir.path().join("rerun-old");
         assert_eq!(merged_line(&earlier, &key).as_ref(), Some(&old), "the control: OUT holds the old result");
-        let merged = merge_with(&earlier, &[dir.path().join("rerun")], &registry, &Quiet, &Steps::default()).unwrap();
+        let merged =
+            merge_in(&earlier, Some(&dir.path().join("rerun")), &[], &registry, &Quiet, &Steps::default()).unwrap();
         assert_eq!(merged_line(&earlier, &key).as_ref(), Some(&rerun), "the league's result is taken");
         assert!(merged.missing.is_empty(), "{:?}", merged.missing);
 
@@ -1931,6 +2109,211 @@ mod tests {
             "{:?}",
             merged.refused
         );
+    }
+
+    /// [`forged_shards`]' league and shard 2's folder set up for the tests of the league's
+    /// rank: `league`, a copy of the league lacking the match `key` (played by shard 2), and
+    /// shard 2's folder recording its slice, 2/2, holding the honest result.
+    fn league_lacking(dir: &Path, two: &Path, key: &str) -> PathBuf {
+        let registry = crate::games::registry();
+        let league = dir.join("lacking");
+        copy_tree(&dir.join("course/league"), &league);
+        let kept: Vec<ResultLine> = results::read_all(&league).unwrap().into_iter().filter(|l| l.key != key).collect();
+        results::rewrite(&league.join(RESULTS_FILE), &kept).unwrap();
+        let mut record = TournamentRecord::load(two, &registry).unwrap();
+        record.slice = Some(Shard { index: 2, count: 2 });
+        record.save(two).unwrap();
+        league
+    }
+
+    /// A shard's folder whose slice a student removed, with a `versions/` made (it looks like
+    /// the league's folder `arena build` made), holding another result of a match of shard 2 in
+    /// its main results file: given first, or without the league's folder, it no longer
+    /// outranks shard 2's own folder (its line is refused, named, and the honest result merged),
+    /// and the merge says which folder's record it took, to name the league's. Named with
+    /// `--league`, the league's folder alone holds the league's rank and gives the record: the
+    /// look-alike is merged as a shard's folder, its record (a bot disqualified) not taken and
+    /// not compared; a shard's folder named the league's is refused, saying which field. The
+    /// controls: ranking the folder taken for the league's by its looks as the league (the
+    /// older merge), the forged result is merged, over shard 2's; and without `--league` or the
+    /// league's folder, the look-alike's record is taken (the merge says so).
+    #[test]
+    fn only_the_folder_named_the_league_s_holds_its_rank() {
+        let dir = tempfile::tempdir().unwrap();
+        let ([one, two], (forged, replay), honest) = forged_shards(dir.path());
+        let key = honest.key.clone();
+        let registry = crate::games::registry();
+        let league = league_lacking(dir.path(), &two, &key);
+        let evil = dir.path().join("evil");
+        copy_tree(&one, &evil);
+        std::fs::create_dir_all(evil.join("versions")).unwrap();
+        std::fs::write(evil.join(&forged.replay), &replay).unwrap();
+        results::rewrite(&evil.join(RESULTS_FILE), std::slice::from_ref(&forged)).unwrap();
+        let merge = |name: &str, named: Option<&Path>, dirs: &[PathBuf], inferred_rank: bool| {
+            let out = dir.path().join(name);
+            let steps = Steps { inferred_rank, ..Steps::default() };
+            (merge_in(&out, named, dirs, &registry, &Quiet, &steps).unwrap(), out)
+        };
+        let refused_evil = |merged: &Merged| {
+            let expected =
+                format!("{}: match {key}: results.jsonl: another result than {}", evil.display(), two.display());
+            merged.refused.iter().any(|r| r.starts_with(&expected))
+        };
+        for (case, dirs) in
+            [("alone", vec![evil.clone(), two.clone()]), ("first", vec![evil.clone(), league.clone(), two.clone()])]
+        {
+            let (merged, out) = merge(case, None, &dirs, false);
+            assert_eq!(merged_line(&out, &key).as_ref(), Some(&honest), "{case}: shard 2's own result");
+            assert!(refused_evil(&merged), "{case}: {:?}", merged.refused);
+            assert_eq!(merged.league_inferred.as_ref(), Some(&evil), "{case}: the merge says whose record it took");
+            // The control: the look-alike ranked as the league's.
+            let (merged, out) = merge(&format!("{case}-old"), None, &dirs, true);
+            assert_eq!(merged_line(&out, &key).as_ref(), Some(&forged), "the control: {case}: the forged result lands");
+            assert!(!refused_evil(&merged), "{:?}", merged.refused);
+        }
+        // Named: the league's folder is the league's, the look-alike a shard's folder.
+        let mut record = TournamentRecord::load(&evil, &registry).unwrap();
+        record.failures.insert("ben".to_string(), "disqualified".to_string());
+        record.save(&evil).unwrap();
+        let (merged, out) = merge("named", Some(&league), &[evil.clone(), two.clone()], false);
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&honest), "shard 2's own result");
+        assert!(refused_evil(&merged), "{:?}", merged.refused);
+        assert!(merged.missing.is_empty(), "{:?}", merged.missing);
+        assert_eq!(merged.league_inferred, None);
+        assert!(!TournamentRecord::load(&out, &registry).unwrap().failures.contains_key("ben"), "the league's record");
+        // The control: unnamed, the league's folder not given, the look-alike's record is taken.
+        let (merged, out) = merge("record-old", None, &[evil.clone(), two.clone()], false);
+        assert!(TournamentRecord::load(&out, &registry).unwrap().failures.contains_key("ben"));
+        assert_eq!(merged.league_inferred.as_ref(), Some(&evil), "and the merge says so");
+        // A shard's folder named the league's: refused, naming it and its slice; nothing made.
+        let out = dir.path().join("shard-named");
+        let err = merge_in(&out, Some(&two), std::slice::from_ref(&league), &registry, &Quiet, &Steps::default())
+            .unwrap_err();
+        assert!(matches!(err, TournamentError::NotTheLeague { .. }), "{err}");
+        let expected = format!(
+            "{}: named the league's folder (--league), but its tournament.json names the slice of shard 2/2",
+            two.display()
+        );
+        assert!(err.to_string().starts_with(&expected), "{err}");
+        assert!(!out.exists());
+        // A folder holding no record named the league's: refused, naming it.
+        let err = merge_in(
+            &out,
+            Some(&dir.path().join("nowhere")),
+            std::slice::from_ref(&two),
+            &registry,
+            &Quiet,
+            &Steps::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("nowhere: named the league's folder (--league), but it holds no tournament.json"),
+            "{err}"
+        );
+    }
+
+    /// A shard's results file in the folder the shards shared (OUT, or the league's folder
+    /// named) holds its match over a shard's own folder from elsewhere, whose line is refused:
+    /// both are shard 2's, and the teacher's folder is the surer. The control: ranked below the
+    /// shard's folder (the older merge), the other folder's forged result replaced it.
+    #[test]
+    fn a_shard_s_results_in_the_teacher_s_folders_outrank_a_shard_s_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let ([_, two], (forged, replay), honest) = forged_shards(dir.path());
+        let key = honest.key.clone();
+        let registry = crate::games::registry();
+        let league = league_lacking(dir.path(), &two, &key);
+        std::fs::copy(two.join(&honest.replay), league.join(&honest.replay)).unwrap();
+        results::rewrite(&league.join("results.shard-2-of-2.jsonl"), std::slice::from_ref(&honest)).unwrap();
+        let own = two.join("results.shard-2-of-2.jsonl");
+        let lines: Vec<ResultLine> = results::read_file(&own)
+            .unwrap()
+            .0
+            .into_iter()
+            .map(|l| if l.key == key { forged.clone() } else { l })
+            .collect();
+        results::rewrite(&own, &lines).unwrap();
+        std::fs::write(two.join(&forged.replay), &replay).unwrap();
+        let merge = |name: &str, named: bool, trusted_files: bool| {
+            let out = dir.path().join(name);
+            copy_tree(&league, &out);
+            let steps = Steps { trusted_files, ..Steps::default() };
+            let named = named.then_some(out.as_path());
+            (merge_in(&out, named, std::slice::from_ref(&two), &registry, &Quiet, &steps).unwrap(), out)
+        };
+        for named in [false, true] {
+            let (merged, out) = merge(&format!("shared-{named}"), named, true);
+            assert_eq!(merged_line(&out, &key).as_ref(), Some(&honest), "the shared folder's result");
+            assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+            let expected = format!(
+                "{}: match {key}: results.shard-2-of-2.jsonl: another result than {}",
+                two.display(),
+                out.display()
+            );
+            assert!(merged.refused[0].starts_with(&expected), "{:?}", merged.refused);
+            let (_, out) = merge(&format!("shared-{named}-old"), named, false);
+            assert_eq!(merged_line(&out, &key).as_ref(), Some(&forged), "the control: the other folder's line lands");
+        }
+        // The league's folder named, into a new folder.
+        let out = dir.path().join("new");
+        let merged =
+            merge_in(&out, Some(&league), std::slice::from_ref(&two), &registry, &Quiet, &Steps::default()).unwrap();
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&honest), "the league's folder's result");
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+    }
+
+    /// A lone shard's folder of another split than the league's last merge recorded (one
+    /// claiming `slice 1/1`, every match) fills no match the league lacks: refused, saying why.
+    /// The controls: taken as a new split (the older merge), its forged line lands; and where
+    /// the league names no split, any split is a new one, and the folder's line is merged.
+    #[test]
+    fn a_lone_folder_of_another_split_than_the_league_s_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let ([_, two], (forged, replay), honest) = forged_shards(dir.path());
+        let key = honest.key.clone();
+        let registry = crate::games::registry();
+        let league = league_lacking(dir.path(), &two, &key);
+        let lone = dir.path().join("lone");
+        copy_tree(&two, &lone);
+        std::fs::remove_file(lone.join("results.shard-2-of-2.jsonl")).unwrap();
+        let mut record = TournamentRecord::load(&lone, &registry).unwrap();
+        record.slice = Some(Shard { index: 1, count: 1 });
+        record.save(&lone).unwrap();
+        std::fs::write(lone.join(&forged.replay), &replay).unwrap();
+        results::rewrite(&lone.join("results.shard-1-of-1.jsonl"), std::slice::from_ref(&forged)).unwrap();
+        let split = |shards: Option<usize>| {
+            let mut record = TournamentRecord::load(&league, &registry).unwrap();
+            record.shards = shards;
+            record.save(&league).unwrap();
+        };
+        let merge = |name: &str, lone_split: bool| {
+            let out = dir.path().join(name);
+            let steps = Steps { lone_split, ..Steps::default() };
+            (merge_in(&out, Some(&league), std::slice::from_ref(&lone), &registry, &Quiet, &steps).unwrap(), out)
+        };
+        split(Some(2));
+        let (merged, out) = merge("recorded", true);
+        assert_eq!(merged_line(&out, &key), None);
+        assert_eq!(merged.missing, std::slice::from_ref(&key));
+        let expected = format!(
+            "{}: the folder of shard 1/1 (as its record says), and the league is split into 2 shards (as {}'s last merge recorded",
+            lone.display(),
+            league.display()
+        );
+        assert!(merged.refused.iter().any(|r| r.starts_with(&expected)), "{:?}", merged.refused);
+        assert!(
+            merged.refused.iter().any(|r| r.contains("no other folder merged is of its split")),
+            "{:?}",
+            merged.refused
+        );
+        let (merged, out) = merge("recorded-old", false);
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&forged), "the control: the lone folder's line lands");
+        assert!(merged.missing.is_empty(), "{:?}", merged.missing);
+        split(None);
+        let (merged, out) = merge("unsplit", true);
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&forged), "no split known: a new one");
+        assert!(merged.refused.is_empty(), "{:?}", merged.refused);
     }
 
     /// OUT holding an earlier merge of the league is merged into again after a change of the
@@ -2002,7 +2385,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("its record differs from") && err.contains("`config.seed`"), "{err}");
-        assert!(err.contains("give the league's folder to the merge too"), "{err}");
+        assert!(err.contains("name the league's folder (`arena merge OUT --league LEAGUE"), "{err}");
         assert!(!err.contains("naming no slice"), "{err}");
     }
 
@@ -2045,17 +2428,18 @@ mod tests {
 
     /// A merge into one of its folders replaces that folder's results files: the lines of them
     /// it does not take are kept in its `refused.jsonl` as they were written, once, not lost
-    /// (here shard 2's honest line, which shard 1's folder holds differently in a shard 2's
-    /// results file of its own, as surely, and a
-    /// line that is no result, a hand edit); those it takes are not. The control: replacing
-    /// the files without keeping them (the older merge), both lines are gone from the folder.
+    /// (here shard 2's line, which the league's folder named holds otherwise, played again,
+    /// and a line that is no result, a hand edit); those it takes are not. The control:
+    /// replacing the files without keeping them (the older merge), both lines are gone from the
+    /// folder. (A shard 2's results file in the other folder, as it was here before, no longer
+    /// holds the match as surely as OUT's own: OUT's line is taken over it.)
     #[test]
     fn a_merge_into_one_of_its_folders_keeps_the_lines_it_does_not_take() {
         let dir = tempfile::tempdir().unwrap();
         let ([one, two], (forged, replay), honest) = forged_shards(dir.path());
         std::fs::write(one.join(&forged.replay), &replay).unwrap();
         let own = "results.shard-2-of-2.jsonl";
-        results::rewrite(&one.join(own), std::slice::from_ref(&forged)).unwrap();
+        results::rewrite(&one.join(RESULTS_FILE), std::slice::from_ref(&forged)).unwrap();
         let mut text = std::fs::read(two.join(own)).unwrap();
         let honest_raw = text
             .split(|&b| b == b'\n')
@@ -2076,17 +2460,17 @@ mod tests {
             std::fs::write(out.join(own), &text).unwrap();
             let steps = Steps { keeps_unmerged, ..Steps::default() };
             let dirs = [one.clone(), out.clone()];
-            (merge_with(&out, &dirs, &crate::games::registry(), &Quiet, &steps).unwrap(), out, dirs)
+            (merge_in(&out, Some(&one), &dirs, &crate::games::registry(), &Quiet, &steps).unwrap(), out, dirs)
         };
 
         let (merged, out, dirs) = merge("kept", true);
         assert_eq!(merged.refused.len(), 1, "the match held differently: {:?}", merged.refused);
-        assert_eq!(merged_line(&out, &honest.key), None, "not merged");
+        assert_eq!(merged_line(&out, &honest.key).as_ref(), Some(&forged), "the league's result");
         assert_eq!(merged.set_aside, 2);
         let kept = lines_of(&out.join(SET_ASIDE_FILE));
         assert_eq!(kept, [honest_raw.clone(), b"{\"key\": \"hand-edited\"".to_vec()], "as written, and no other");
         assert_eq!(merged.set_aside_earlier, 0, "none before");
-        let again = merge_with(&out, &dirs, &crate::games::registry(), &Quiet, &Steps::default()).unwrap();
+        let again = merge_in(&out, Some(&one), &dirs, &crate::games::registry(), &Quiet, &Steps::default()).unwrap();
         assert_eq!((again.set_aside, again.set_aside_earlier), (0, 2), "the two kept by the merge before");
         assert_eq!(lines_of(&out.join(SET_ASIDE_FILE)), kept, "each once");
 

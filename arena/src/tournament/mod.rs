@@ -81,6 +81,14 @@ pub enum TournamentError {
     /// The configuration cannot be run.
     #[error("{0}")]
     Invalid(String),
+    /// The folder a merge was told is the league's (`arena merge OUT --league DIR`) is not one.
+    #[error("{}: named the league's folder (--league), but {why}", .dir.display())]
+    NotTheLeague {
+        /// The folder.
+        dir: PathBuf,
+        /// Why it is not the league's.
+        why: String,
+    },
     /// Another run is writing the folder.
     #[error("{} is being written by another arena run ({holder}): wait for it to end", .dir.display())]
     Locked {

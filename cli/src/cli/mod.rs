@@ -349,10 +349,15 @@ pub struct BuildArgs {
 /// Options of `arena merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// Where the merged league goes (may be one of the folders).
+    /// Where the merged league goes (may be one of the folders, the league's itself).
     pub out: PathBuf,
-    /// The shards' folders (or the one folder they shared).
-    #[arg(required = true)]
+    /// The league's folder, the one `arena build` made: its record is the league's, what it
+    /// holds outranks every shard's folder, and no other folder passes for it. Without it, the
+    /// first folder recording no shard's slice gives the record, and no folder the league's rank.
+    #[arg(long, value_name = "LEAGUE")]
+    pub league: Option<PathBuf>,
+    /// The shards' folders (`--shard K/N --out DIR`); none where the shards shared the league's.
+    #[arg(value_name = "SHARD_DIR", required_unless_present = "league")]
     pub dirs: Vec<PathBuf>,
     /// Print JSON instead of a table.
     #[arg(long)]

@@ -377,12 +377,22 @@ pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
 
 /// Runs `arena merge`.
 pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
-    let merged = tour::merge::merge(&args.out, &args.dirs, &arena::games::registry(), &pages)?;
+    let merged = tour::merge::merge(&args.out, args.league.as_deref(), &args.dirs, &arena::games::registry(), &pages)?;
     if args.json {
         say!("{}", arena::safe_text::json(&merged.leaderboard, true)?);
     } else {
         say!("{}", merged.leaderboard.table());
         say!("{} Folder: {}", merged.leaderboard.played_text(), args.out.display());
+    }
+    if let Some(dir) = &merged.league_inferred {
+        // (Its record was taken; its results were ranked as any folder's: a folder that looks
+        // like the league's may be a shard's folder a student changed so.)
+        let dir = arena::safe_text::terminal_line(&dir.display().to_string());
+        eprintln!(
+            "note: no --league: the record of {dir} (it names no shard's slice) was taken for the league's, and no \
+             folder's results were ranked as the league's; name the league's folder: `arena merge OUT --league \
+             {dir} SHARD_DIR…`"
+        );
     }
     if !merged.refused.is_empty() {
         // Loudly, first: a shard's folder holds results that are not its matches' (changed
@@ -425,7 +435,7 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
             // holds is missing here, and no run of the shards plays it.)
             eprintln!(
                 "the league's folder was not merged, and shards' folders (--out) hold only what it lacked: give the \
-                 league's folder to the merge too: `arena merge OUT LEAGUE SHARD_DIR…`; then re-run the shards that \
+                 league's folder to the merge too: `arena merge OUT --league LEAGUE SHARD_DIR…`; then re-run the shards that \
                  did not finish (each resumes), and merge again"
             );
         }
@@ -482,7 +492,7 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
                     ""
                 } else {
                     ", unless the league's folder holds it: give that folder to the merge too (`arena merge OUT \
-                     LEAGUE SHARD_DIR…`)"
+                     --league LEAGUE SHARD_DIR…`)"
                 }
             );
         }
