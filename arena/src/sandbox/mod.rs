@@ -237,6 +237,20 @@ impl StartFault {
     }
 }
 
+/// Where to look when the machine could not start a thread or a process of the arena's own
+/// (`error`, the system's reason), after it: empty, or "; …". No process or thread left
+/// (`EAGAIN`: the user's `RLIMIT_NPROC`, which counts threads too, or a pids cgroup), no memory.
+pub fn machine_hint(error: &std::io::Error) -> &'static str {
+    match error.raw_os_error() {
+        Some(libc::EAGAIN) => {
+            "; the machine lets no more processes or threads be made (ulimit -u, or a pids cgroup): run again once \
+             fewer run"
+        }
+        Some(libc::ENOMEM) => "; the machine has no memory left for it: run again once more is free",
+        _ => "",
+    }
+}
+
 /// What a run's boxes give, for reports.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Isolation {
@@ -538,6 +552,15 @@ impl Sandbox {
         };
         handle.release();
         started
+    }
+
+    /// The machine's fault behind `error`, which spawning `launch`'s command returned, if it is
+    /// one, settled: an errno only the machine gives ([`StartFault::of`]), or one a bad program
+    /// gives too ([`StartFault::ambiguous`]) where a good program cannot start the same way
+    /// either ([`Sandbox::starts_a_good_program`]). A bot's process and a build are settled so.
+    pub fn machine_fault(&self, launch: &Launch, error: &std::io::Error) -> Option<StartFault> {
+        let fault = StartFault::of(error)?;
+        (!fault.ambiguous() || !self.starts_a_good_program(launch)).then_some(fault)
     }
 
     /// Prepares `launch` to run in a box of its own (or as a plain process where boxes cannot

@@ -99,6 +99,34 @@ pub enum TournamentError {
     /// nothing played.
     #[error("interrupted while the bots were built: nothing was recorded")]
     Interrupted,
+    /// The machine could not start a bot's build (no process, thread or memory left): no fault
+    /// of the bot's, whose build never ran. Nothing was recorded (no version of the bot, failed
+    /// or not): the same command, run again once the machine has them, builds it again.
+    #[error(
+        "bot `{bot}`: {why}; nothing was recorded, no match played: run the same command again once the machine \
+         has processes and memory to spare"
+    )]
+    MachineBuild {
+        /// The bot.
+        bot: String,
+        /// Why, as the build said it.
+        why: String,
+    },
+    /// The machine could not do what the run needs (start a thread, a build): no process,
+    /// thread or memory left. No fault of the config's or of a bot's: the same command, run
+    /// again once the machine has them, goes on.
+    #[error(
+        "the machine could not {what}, no fault of the config's or the bots': {source}{}; {kept}",
+        crate::sandbox::machine_hint(source)
+    )]
+    Machine {
+        /// What could not be done, as "start …".
+        what: String,
+        /// The system's reason.
+        source: std::io::Error,
+        /// What became of the league, as "nothing was recorded".
+        kept: &'static str,
+    },
 }
 
 impl TournamentError {
@@ -934,15 +962,14 @@ fn plan(
     let steps = |step: build::Step<'_>| {
         let event = match step {
             build::Step::Start(bots) => Event::Building(bots),
-            build::Step::End(bots, took, ok) => Event::Built { bots, took, ok },
+            build::Step::End(bots, took, ended) => Event::Built { bots, took, ended },
         };
         if let Err(e) = reporter.report(event) {
             tracing::warn!("{e}");
         }
     };
     let (bots, failures) =
-        versions::prepare(&config, &builder, out, now, &mut history, &|| cancel.is_cancelled(), &steps)
-            .ok_or(TournamentError::Interrupted)?;
+        versions::prepare(&config, &builder, out, now, &mut history, &|| cancel.is_cancelled(), &steps)?;
     let facts: Vec<MapFact> = config
         .boards()
         .iter()
@@ -1736,7 +1763,8 @@ fn execute(
         for slot in 0..jobs {
             let sender = sender.clone();
             let (shared, queue, tell, cpus, live) = (&shared, &queue, &tell, &cpus, &live);
-            scope.spawn(move || {
+            let worker = std::thread::Builder::new().name(format!("arena-match-{slot}"));
+            let spawned = worker.spawn_scoped(scope, move || {
                 if clock == ClockKind::Cpu {
                     crate::referee::cpus::pin_slot(cpus, slot);
                 }
@@ -1777,6 +1805,20 @@ fn execute(
                     }
                 }
             });
+            // A worker the machine cannot start (no process, thread or memory left): the others
+            // play its matches; with none started, nothing was played.
+            if let Err(source) = spawned {
+                if slot == 0 {
+                    let what = "start a thread to play the matches".to_string();
+                    return Err(TournamentError::Machine { what, source, kept: "nothing was played" });
+                }
+                let hint = crate::sandbox::machine_hint(&source);
+                tell(Event::Warning(&format!(
+                    "the machine could start only {slot} of the {jobs} threads to play the matches: {source}{hint}; \
+                     the matches are played {slot} at a time"
+                )));
+                break;
+            }
         }
         drop(sender);
         for (m, outcome) in receiver {

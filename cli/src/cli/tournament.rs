@@ -559,7 +559,7 @@ impl<'a> Console<'a> {
     /// A build starts (`None` when it ended): on a terminal a spinner names its bots until it
     /// ends, leaving nothing; otherwise (a CI log, `2> log`) a line at its start and one at its
     /// end say which bots and how long it took, as a build of the sample bots takes a minute.
-    fn building(&self, bots: &[String], ended: Option<(Duration, bool)>) {
+    fn building(&self, bots: &[String], ended: Option<(Duration, tour::build::BuildEnd)>) {
         let names: Vec<String> = bots.iter().map(|b| safe_text::terminal(b)).collect();
         let names = names.join(", ");
         let mut spinner = match self.building.lock() {
@@ -574,12 +574,18 @@ impl<'a> Console<'a> {
             }
             None => eprintln!("building {names}"),
             Some(_) if let Some(bar) = spinner.take() => bar.finish_and_clear(),
-            Some((took, ok)) => {
+            Some((took, ended)) => {
                 let secs = took.as_secs_f64();
-                if ok {
-                    eprintln!("built {names} in {secs:.1} s");
-                } else {
-                    eprintln!("the build of {names} failed after {secs:.1} s");
+                match ended {
+                    tour::build::BuildEnd::Built => eprintln!("built {names} in {secs:.1} s"),
+                    tour::build::BuildEnd::Failed => eprintln!("the build of {names} failed after {secs:.1} s"),
+                    // (The line of the signal says why: no failure of the bot's.)
+                    tour::build::BuildEnd::Stopped => {
+                        eprintln!("the build of {names} was stopped after {secs:.1} s, as the run ends")
+                    }
+                    tour::build::BuildEnd::Machine => {
+                        eprintln!("the build of {names} could not start after {secs:.1} s: the machine's fault")
+                    }
                 }
             }
         }
@@ -623,7 +629,7 @@ impl Reporter for Console<'_> {
                 }
             }
             Event::Building(bots) => self.building(bots, None),
-            Event::Built { bots, took, ok } => self.building(bots, Some((took, ok))),
+            Event::Built { bots, took, ended } => self.building(bots, Some((took, ended))),
             Event::Planned(plan) => match plan.shard {
                 Some((shard, mine, league)) => {
                     eprintln!("shard {shard}: {mine} of the league's {league} matches; {}", plan_text(plan))
@@ -993,7 +999,7 @@ mod tests {
             let logged = screen.log(&log, || tracing::warn!("a build's warning"));
             spinner.tick();
             let lines = screen.lines();
-            console.building(&bots, Some((Duration::from_secs(1), true)));
+            console.building(&bots, Some((Duration::from_secs(1), tour::build::BuildEnd::Built)));
             let after = screen.log(&log, || tracing::warn!("built"));
             (lines, logged, screen.lines(), after)
         };
