@@ -99,6 +99,13 @@ pub enum TournamentError {
     /// nothing played.
     #[error("interrupted while the bots were built: nothing was recorded")]
     Interrupted,
+    /// The run was ended (Ctrl-C, SIGTERM, SIGHUP) while it waited for its folder, which
+    /// another process held: nothing was written.
+    #[error("{}: ended while waiting for another arena run to leave it: nothing was written", .dir.display())]
+    StoppedWaiting {
+        /// The folder.
+        dir: PathBuf,
+    },
     /// The machine could not start a bot's build (no process, thread or memory left): no fault
     /// of the bot's, whose build never ran. Nothing was recorded (no version of the bot, failed
     /// or not): the same command, run again once the machine has them, builds it again.
@@ -924,7 +931,7 @@ fn plan(
     // written.
     let boards = load_boards(&config, game)?;
     make_league_folder(out, &LEAGUE_FOLDERS)?;
-    let lock = FolderLock::take_to_run(out, None, Duration::ZERO)?;
+    let lock = FolderLock::take_to_run(out, None, Duration::ZERO, &|| cancel.is_cancelled())?;
     // (Read, not checked: the config given now is what runs, and it was checked above; the old
     // record gives only its names, secret and history, and a setting it holds that no longer
     // validates is what the new config replaces.)
@@ -1181,7 +1188,7 @@ fn run_shard(
         }
     }
     make_league_folder(out, &LEAGUE_FOLDERS)?;
-    let _lock = FolderLock::take_to_run(out, Some(shard), BATCH_LOCK_WAIT)?;
+    let _lock = FolderLock::take_to_run(out, Some(shard), BATCH_LOCK_WAIT, &|| cancel.is_cancelled())?;
     if source != out {
         // A folder of another build of the league (the same config built again has the same
         // matches, with other seeds) is not taken over: its results would pass for this one's.
@@ -2076,7 +2083,7 @@ impl FolderLock {
                     }
                 };
                 // (Where locks need a file opened to write, as on NFS: read as it is, as before.)
-                match Self::lock_opened(dir, &path, file, (libc::LOCK_EX, false), wait, true, &|| ()) {
+                match Self::lock_opened(dir, &path, file, (libc::LOCK_EX, false), (wait, &|| false), true, &|| ()) {
                     Ok(file) => Ok(Some(FolderLock { _shard: None, _file: file })),
                     Err(locked @ TournamentError::Locked { .. }) => Err(locked),
                     Err(other) => {
@@ -2094,8 +2101,15 @@ impl FolderLock {
 
     /// [`FolderLock::take_waiting`] for a run, which writes the folder: one its user may not
     /// write in is said as such, with what to do.
-    fn take_to_run(out: &Path, shard: Option<Shard>, wait: Duration) -> Result<FolderLock, TournamentError> {
-        Self::take_waiting(out, shard, wait).map_err(|e| match e {
+    /// The wait ends once `stop` says so (the run's Ctrl-C, SIGTERM or SIGHUP):
+    /// [`TournamentError::StoppedWaiting`], nothing written.
+    fn take_to_run(
+        out: &Path,
+        shard: Option<Shard>,
+        wait: Duration,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<FolderLock, TournamentError> {
+        Self::take_waiting_until(out, shard, wait, stop).map_err(|e| match e {
             TournamentError::Io { source, .. } if cannot_write_source(&source) => TournamentError::Invalid(format!(
                 "{}: this league's folder cannot be written ({source}): a run writes its results and pages \
                  there: run it on a copy you may write (`cp -r`), or as the user who may write it",
@@ -2117,10 +2131,20 @@ impl FolderLock {
     /// the way to their copies, [`WayToCopies`]): a folder only a group may read (`chmod -R
     /// g+rX` for an assistant) stays as the teacher made it.
     fn take_waiting(out: &Path, shard: Option<Shard>, wait: Duration) -> Result<FolderLock, TournamentError> {
+        Self::take_waiting_until(out, shard, wait, &|| false)
+    }
+
+    /// [`FolderLock::take_waiting`], the wait ended as soon as `stop` says so.
+    fn take_waiting_until(
+        out: &Path,
+        shard: Option<Shard>,
+        wait: Duration,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<FolderLock, TournamentError> {
         let mode = if shard.is_some() { libc::LOCK_SH } else { libc::LOCK_EX };
         let path = out.join(".lock");
         let file = open_lock(&path, false)?;
-        let main = Self::lock_opened(out, &path, file, (mode, shard.is_none()), wait, true, &|| ())?;
+        let main = Self::lock_opened(out, &path, file, (mode, shard.is_none()), (wait, stop), true, &|| ())?;
         if shard.is_none() {
             make_private(out, &main);
         }
@@ -2161,16 +2185,18 @@ impl FolderLock {
         after_read: &dyn Fn(),
     ) -> Result<std::fs::File, TournamentError> {
         let sign = (mode, sign);
-        Self::lock_opened(out, path, open_lock(path, false)?, sign, wait, reread, after_read)
+        Self::lock_opened(out, path, open_lock(path, false)?, sign, (wait, &|| false), reread, after_read)
     }
 
-    /// [`FolderLock::lock_file_with`] on the lock file `path`, opened as `file`; `(mode, sign)`.
+    /// [`FolderLock::lock_file_with`] on the lock file `path`, opened as `file`; `(mode, sign)`;
+    /// waiting up to `wait`, unless `stop` says to stop first (checked every 50 ms):
+    /// [`TournamentError::StoppedWaiting`] then, nothing written.
     fn lock_opened(
         out: &Path,
         path: &Path,
         mut file: std::fs::File,
         (mode, sign): (libc::c_int, bool),
-        wait: Duration,
+        (wait, stop): (Duration, &dyn Fn() -> bool),
         reread: bool,
         after_read: &dyn Fn(),
     ) -> Result<std::fs::File, TournamentError> {
@@ -2225,6 +2251,11 @@ impl FolderLock {
             }
             let deadline = std::time::Instant::now() + wait;
             while std::time::Instant::now() < deadline {
+                // (The run's Ctrl-C, SIGTERM or SIGHUP ends the wait: it was seen only after it,
+                // up to 2 minutes later, and a batch system's time limit then sent SIGKILL.)
+                if stop() {
+                    return Err(TournamentError::StoppedWaiting { dir: out.to_path_buf() });
+                }
                 std::thread::sleep(Duration::from_millis(50));
                 if try_lock(&file)? {
                     locked = true;
@@ -3093,6 +3124,48 @@ mod tests {
         let merge = FolderLock::take_waiting(&out, None, Duration::from_secs(60));
         assert!(merge.is_ok(), "the merge goes on once the folder is free: {:?}", merge.err());
         released.join().unwrap();
+    }
+
+    /// A shard waiting for its folder, held alone by another process, stops waiting as soon as
+    /// the run is ended (its Ctrl-C, SIGTERM or SIGHUP: `stop`), saying so and writing nothing;
+    /// before, it saw the signal only once the wait was over, up to 2 minutes later. The
+    /// control: without the stop, the same wait runs its whole course.
+    #[test]
+    fn a_wait_for_the_folder_ends_when_the_run_is_ended() {
+        let dir = tempfile::tempdir().unwrap();
+        let (out, shard) = (dir.path().to_path_buf(), Shard { index: 1, count: 2 });
+        let lock = out.join(".lock");
+        // Held alone by another process, signed as every holder signs it (pid 1: alive, not this
+        // process).
+        std::fs::write(&lock, "pid 1").unwrap();
+        let held = std::fs::File::open(&lock).unwrap();
+        let fd = std::os::fd::AsRawFd::as_raw_fd(&held);
+        let start = std::time::Instant::now();
+        // SAFETY: flock on a descriptor we own.
+        while unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            assert!(start.elapsed() < Duration::from_secs(10), "{}", std::io::Error::last_os_error());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let wait = Duration::from_secs(2);
+        // The control: no stop, the whole wait.
+        let start = std::time::Instant::now();
+        let waited = FolderLock::take_waiting_until(&out, Some(shard), wait, &|| false);
+        assert!(matches!(waited, Err(TournamentError::Locked { .. })), "{:?}", waited.err());
+        assert!(start.elapsed() >= wait, "waited its course: {:?}", start.elapsed());
+        // Stopped 200 ms into the wait.
+        let start = std::time::Instant::now();
+        let stop = || start.elapsed() >= Duration::from_millis(200);
+        let stopped = FolderLock::take_waiting_until(&out, Some(shard), wait, &stop);
+        let took = start.elapsed();
+        let Err(e @ TournamentError::StoppedWaiting { .. }) = stopped else { panic!("{:?}", stopped.err()) };
+        assert!(took < Duration::from_millis(600), "stopped at once: {took:?}");
+        assert!(e.to_string().ends_with("ended while waiting for another arena run to leave it: nothing was written"));
+        // Nothing written: the lock as its holder signed it, no shard's lock made.
+        assert_eq!(std::fs::read_to_string(&lock).unwrap(), "pid 1");
+        assert!(!out.join(".lock.shard-1-of-2").exists());
+        drop(held);
+        // A run ended before it looks does not wait at all; once free, the folder is taken.
+        assert!(FolderLock::take_waiting_until(&out, Some(shard), wait, &|| true).is_ok(), "free: taken");
     }
 
     /// A command that finds the league held by a run (which may have opened the way to its bots'

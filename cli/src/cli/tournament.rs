@@ -255,6 +255,9 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(super::signals::status()));
     }
+    if let Some(status) = stopped_waiting(&summary) {
+        return Ok(status);
+    }
     let summary = summary?;
     let changed = if summary.changed > 0 {
         format!(", {} left for the next run (a bot's files changed during the run)", summary.changed)
@@ -304,6 +307,18 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The status of a run ended by Ctrl-C, SIGTERM or SIGHUP while it waited for its folder
+/// (128 + the signal's number), after saying so; `None` for any other outcome.
+fn stopped_waiting<T>(outcome: &Result<T, TournamentError>) -> Option<ExitCode> {
+    let Err(TournamentError::StoppedWaiting { dir }) = outcome else { return None };
+    tell!(
+        "{} while waiting for {} (held by another arena run): nothing was written; run the same command again",
+        super::signals::word(),
+        arena::safe_text::path_word(&from_here(dir))
+    );
+    Some(ExitCode::from(super::signals::status()))
+}
+
 /// Runs `arena build`: builds and fingerprints the bots and writes the league's record, so
 /// that shards can play it.
 pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
@@ -350,6 +365,9 @@ pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     if let Err(tour::TournamentError::Interrupted) = summary {
         tell!("{} while the bots were built: no version recorded; run the same command again", super::signals::word());
         return Ok(ExitCode::from(super::signals::status()));
+    }
+    if let Some(status) = stopped_waiting(&summary) {
+        return Ok(status);
     }
     let summary = summary?;
     let record = TournamentRecord::load(&out, &arena::games::registry())?;
