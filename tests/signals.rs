@@ -313,6 +313,70 @@ fn a_shard_waiting_for_its_folder_ends_on_the_first_signal() {
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
 }
 
+/// `arena merge`, which batch systems start unattended once the shards end, handles the signals
+/// as a run does: waiting for its folder (up to 2 minutes), held by another command, it ends on
+/// the first at once, with 128 + its number and a line that says so, writing nothing. Before,
+/// it had no handler: killed by the signal, with no word, or, as a pod's first process (a
+/// Kubernetes merge Job's `arena merge`), not at all until SIGKILL came. The control: without a
+/// signal, it is still waiting well after it said so; once the folder is free, it merges.
+#[test]
+fn a_merge_waiting_for_its_folder_ends_on_the_first_signal() {
+    use std::os::fd::AsRawFd;
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), &slow_bots("0.0438")).display().to_string();
+    let league = dir.path().join("league");
+    let out = league.display().to_string();
+    let built = arena(&["build", &cfg, "--out", &out]);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let lock = std::fs::OpenOptions::new().read(true).write(true).open(league.join(".lock")).unwrap();
+    // SAFETY: flock on a descriptor this test owns.
+    assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) }, 0);
+    std::fs::write(league.join(".lock"), format!("pid {}", std::process::id())).unwrap();
+    let before = files_under(&league);
+    let stderr_file = dir.path().join("stderr");
+    let mut child = Command::new(bin("arena"))
+        .current_dir(root())
+        .args(["merge", &out, &out])
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&stderr_file).unwrap())
+        .spawn()
+        .unwrap();
+    let stderr = || std::fs::read_to_string(&stderr_file).unwrap_or_default();
+    let start = Instant::now();
+    while !stderr().contains("waiting up to 120 s") {
+        assert!(child.try_wait().unwrap().is_none(), "it ended without waiting: {}", stderr());
+        assert!(start.elapsed() < Duration::from_secs(60), "the merge never waited: {}", stderr());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The control: it waits.
+    assert!(ends_within(&mut child, Duration::from_secs(2)).is_none(), "still waiting: {}", stderr());
+    let signalled = Instant::now();
+    kill(child.id(), libc::SIGTERM);
+    let ended = ends_within(&mut child, Duration::from_secs(5));
+    if ended.is_none() {
+        kill(child.id(), libc::SIGKILL);
+        let _ = child.wait();
+    }
+    let ended = ended.unwrap_or_else(|| panic!("still waiting after SIGTERM: {}", stderr()));
+    assert!(signalled.elapsed() < Duration::from_secs(2), "at once: {:?}", signalled.elapsed());
+    assert_eq!(ended.code(), Some(143), "{}", stderr());
+    assert!(stderr().contains("terminated (SIGTERM): stopping the merge where its folder is whole"), "{}", stderr());
+    let said = format!("terminated while waiting for {out} (held by another arena run): nothing was written");
+    assert!(stderr().contains(&said), "{}", stderr());
+    assert_eq!(files_under(&league), before, "nothing written");
+    let temporary: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(temporary.is_empty(), "nothing left beside it: {temporary:?}");
+    drop(lock);
+    let merged = arena(&["merge", &out, &out]);
+    let text = String::from_utf8_lossy(&merged.stdout);
+    assert!(text.contains("0 of 12 matches played"), "it merges once free: {text}");
+}
+
 /// A second signal stops the run at once even where its stderr is a pipe nobody reads, full: a
 /// thread blocked writing a log line there holds the lock on stderr, which the line of the
 /// second signal waited for before (so the immediate stop, and the ways' closing, never came).

@@ -106,6 +106,10 @@ pub enum TournamentError {
         /// The folder.
         dir: PathBuf,
     },
+    /// A merge or a publish was ended (Ctrl-C, SIGTERM, SIGHUP) before it finished, at a point
+    /// where its folder is whole (as it was, or complete: see each); the words say which.
+    #[error("{0}")]
+    Stopped(String),
     /// The machine could not start a bot's build (no process, thread or memory left): no fault
     /// of the bot's, whose build never ran. Nothing was recorded (no version of the bot, failed
     /// or not): the same command, run again once the machine has them, builds it again.
@@ -2062,7 +2066,16 @@ impl FolderLock {
     /// text is its last holder's), so that a run of its owner's is not read half-written; none
     /// where there is no lock file to open (no run ever held it): it is then read as it is.
     fn take_to_read(dir: &Path, wait: Duration) -> Result<Option<FolderLock>, TournamentError> {
-        match Self::take_waiting(dir, None, wait) {
+        Self::take_to_read_until(dir, wait, &|| false)
+    }
+
+    /// [`FolderLock::take_to_read`], the wait ended as soon as `stop` says so.
+    fn take_to_read_until(
+        dir: &Path,
+        wait: Duration,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<FolderLock>, TournamentError> {
+        match Self::take_waiting_until(dir, None, wait, stop) {
             Ok(lock) => Ok(Some(lock)),
             Err(e) if cannot_write(&e) => {
                 let path = dir.join(".lock");
@@ -2083,7 +2096,7 @@ impl FolderLock {
                     }
                 };
                 // (Where locks need a file opened to write, as on NFS: read as it is, as before.)
-                match Self::lock_opened(dir, &path, file, (libc::LOCK_EX, false), (wait, &|| false), true, &|| ()) {
+                match Self::lock_opened(dir, &path, file, (libc::LOCK_EX, false), (wait, stop), true, &|| ()) {
                     Ok(file) => Ok(Some(FolderLock { _shard: None, _file: file })),
                     Err(locked @ TournamentError::Locked { .. }) => Err(locked),
                     Err(other) => {
@@ -2170,11 +2183,23 @@ impl FolderLock {
         sign: bool,
         wait: Duration,
     ) -> Result<std::fs::File, TournamentError> {
-        Self::lock_file_with(out, path, mode, sign, wait, true, &|| ())
+        Self::lock_file_until(out, path, mode, sign, (wait, &|| false))
+    }
+
+    /// [`FolderLock::lock_file`], the wait ended as soon as `stop` says so.
+    fn lock_file_until(
+        out: &Path,
+        path: &Path,
+        mode: libc::c_int,
+        sign: bool,
+        (wait, stop): (Duration, &dyn Fn() -> bool),
+    ) -> Result<std::fs::File, TournamentError> {
+        Self::lock_opened(out, path, open_lock(path, false)?, (mode, sign), (wait, stop), true, &|| ())
     }
 
     /// [`FolderLock::lock_file`], calling `after_read` each time it has read who holds the
     /// lock; `reread` false reads it once, before waiting, as it did. Both for the tests.
+    #[cfg(test)]
     fn lock_file_with(
         out: &Path,
         path: &Path,
@@ -2718,6 +2743,16 @@ impl OutLock {
     /// (`publish`, `merge`), waiting up to `wait` while another holds it, or says which
     /// process holds it.
     pub(crate) fn take(out: &Path, what: &str, wait: Duration) -> Result<OutLock, TournamentError> {
+        Self::take_until(out, what, wait, &|| false)
+    }
+
+    /// [`OutLock::take`], the wait ended as soon as `stop` says so.
+    pub(crate) fn take_until(
+        out: &Path,
+        what: &str,
+        wait: Duration,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<OutLock, TournamentError> {
         use std::os::unix::fs::MetadataExt;
         let (parent, name) = match (out.parent(), out.file_name()) {
             (Some(parent), Some(name)) => (if parent.as_os_str().is_empty() { Path::new(".") } else { parent }, name),
@@ -2727,15 +2762,16 @@ impl OutLock {
         let deadline = std::time::Instant::now() + wait;
         loop {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
-            let file = FolderLock::lock_file(out, &path, libc::LOCK_EX, true, left).map_err(|e| match e {
-                TournamentError::Locked { holder, .. } => TournamentError::Invalid(format!(
+            let file =
+                FolderLock::lock_file_until(out, &path, libc::LOCK_EX, true, (left, stop)).map_err(|e| match e {
+                    TournamentError::Locked { holder, .. } => TournamentError::Invalid(format!(
                     "{}: another arena {what} into it is under way ({holder}{}): wait for it to end, then run this \
                      one again",
                     out.display(),
                     if wait.is_zero() { String::new() } else { format!(", waited {} s", wait.as_secs()) }
                 )),
-                other => other,
-            })?;
+                    other => other,
+                })?;
             // The file locked must be the one at `path` still: its holder removes it as it
             // releases it, and a process that opened it before locks a file of no name.
             let held = file.metadata().map(|m| (m.dev(), m.ino())).ok();

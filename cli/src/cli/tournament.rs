@@ -319,6 +319,14 @@ fn stopped_waiting<T>(outcome: &Result<T, TournamentError>) -> Option<ExitCode> 
     Some(ExitCode::from(super::signals::status()))
 }
 
+/// The status of a merge or a publish ended by Ctrl-C, SIGTERM or SIGHUP before it finished
+/// (128 + the signal's number), after saying where it stopped; `None` for any other outcome.
+fn stopped<T>(outcome: &Result<T, TournamentError>) -> Option<ExitCode> {
+    let Err(TournamentError::Stopped(what)) = outcome else { return None };
+    tell!("{}: {what}", super::signals::word());
+    Some(ExitCode::from(super::signals::status()))
+}
+
 /// Runs `arena build`: builds and fingerprints the bots and writes the league's record, so
 /// that shards can play it.
 pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
@@ -395,7 +403,15 @@ pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
 
 /// Runs `arena merge`.
 pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
-    let merged = tour::merge::merge(&args.out, &args.dirs, &arena::games::registry(), &pages)?;
+    // (Before any work: as a container's first process, a merge without a handler ignored
+    // SIGTERM until SIGKILL came.)
+    let cancel = super::signals::cancel_on_signals("stopping the merge where its folder is whole")?;
+    let stop = || cancel.is_cancelled();
+    let merged = tour::merge::merge_until(&args.out, &args.dirs, &arena::games::registry(), &pages, &stop);
+    if let Some(status) = stopped_waiting(&merged).or_else(|| stopped(&merged)) {
+        return Ok(status);
+    }
+    let merged = merged?;
     if args.json {
         say!("{}", arena::safe_text::json(&merged.leaderboard, true)?);
     } else {
@@ -515,7 +531,13 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
 /// Runs `arena publish`.
 pub fn publish(args: PublishArgs) -> anyhow::Result<ExitCode> {
     let shown = tour::public::LogsShown { builds: args.build_logs, matches: args.match_logs };
-    let done = tour::public::copy_public(&args.dir, &args.out, shown, &arena::games::registry(), &pages)?;
+    let cancel = super::signals::cancel_on_signals("stopping the publish, its copy removed")?;
+    let stop = || cancel.is_cancelled();
+    let done = tour::public::copy_public_until(&args.dir, &args.out, shown, &arena::games::registry(), &pages, &stop);
+    if let Some(status) = stopped(&done) {
+        return Ok(status);
+    }
+    let done = done?;
     say!("published {} files of {} into {}", done.files, args.dir.display(), args.out.display());
     if done.logs_withheld > 0 {
         let (n, s) = (done.logs_withheld, if done.logs_withheld == 1 { "" } else { "s" });
@@ -536,7 +558,14 @@ pub fn publish(args: PublishArgs) -> anyhow::Result<ExitCode> {
 pub fn leaderboard(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
     let as_of =
         args.as_of.as_deref().map(arena::tournament::versions::parse_time).transpose().map_err(anyhow::Error::msg)?;
+    // (Its files are each written whole in a moment: finished, then the command ends as the
+    // signal asks, what it wrote whole and no temporary file left.)
+    let _cancel = super::signals::cancel_on_signals("finishing the files under way, then stopping")?;
     let board = tour::recompute(&args.dir, as_of, &arena::games::registry(), &pages)?;
+    if super::signals::received().is_some() {
+        tell!("{}: the leaderboard's files were each written whole", super::signals::word());
+        return Ok(ExitCode::from(super::signals::status()));
+    }
     if args.json {
         say!("{}", arena::safe_text::json(&board, true)?);
     } else if args.csv {
