@@ -349,3 +349,84 @@ fn a_second_run_on_a_folder_being_written_is_refused() {
     let third = arena(&["tournament", "--resume", &out_arg]);
     assert!(third.status.success(), "{}", String::from_utf8_lossy(&third.stderr));
 }
+
+/// Whether this process may raise its hard resource limits (`CAP_SYS_RESOURCE`: root, unless a
+/// container dropped it, as Docker does by default).
+fn may_raise_hard_limits() -> bool {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let effective = status.lines().find_map(|l| l.strip_prefix("CapEff:"));
+    effective.and_then(|caps| u64::from_str_radix(caps.trim(), 16).ok()).is_some_and(|c| c >> 24 & 1 == 1)
+}
+
+/// The tasks (processes and threads) of this test's user now: what `RLIMIT_NPROC` counts.
+fn user_tasks() -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: getuid has no preconditions.
+    let uid = unsafe { libc::getuid() };
+    let mut tasks = 0;
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if entry.metadata().is_ok_and(|m| m.uid() == uid) {
+            tasks += std::fs::read_dir(entry.path().join("task")).map_or(0, |t| t.count() as u64);
+        }
+    }
+    tasks
+}
+
+/// A hard limit on the arena's user's processes (`RLIMIT_NPROC`, `ulimit -Hu`) below the bots'
+/// process limit, which the arena may not raise, is said before anything starts, by a duel as by
+/// a league: what is wrong (both limits), the flag and the config key, how to fix it, and a
+/// status that is not 0. Before, each bot's process failed to set its limit: every match failed
+/// as the machine's fault ("its resource limits could not be set"), after the builds. The
+/// control: the same hard limit with the bots' limit under it plays.
+#[test]
+fn a_hard_process_limit_below_the_bots_is_refused_up_front() {
+    let dir = tempfile::tempdir().unwrap();
+    // (Room for what this user runs now, other tests included: the arena's own threads count.)
+    let hard = user_tasks() + 400;
+    let over = (hard + 1).to_string();
+    let under = "64";
+    let nproc = format!("--nproc={hard}:{hard}");
+    let limited = |args: &[&str]| {
+        let out = std::process::Command::new("prlimit")
+            .arg(&nproc)
+            .arg(bin("arena"))
+            .args(args)
+            .current_dir(root())
+            .output()
+            .unwrap();
+        (out.status, String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr))
+    };
+    let fire = map("fire.txt");
+    let duel = |procs: &str| {
+        limited(&["duel", "--map", &fire, "--no-replay", "--max-procs", procs, &bin("greedy"), &bin("random")])
+    };
+    let league = dir.path().join("league").display().to_string();
+    let (greedy, random) = (format!("greedy={}", bin("greedy")), format!("random={}", bin("random")));
+    let run = |procs: &str| {
+        let args = ["tournament", "--out", &league, "--map", &fire, "--bot", &greedy, "--bot", &random];
+        limited(&[&args[..], &["--max-procs", procs]].concat())
+    };
+    if may_raise_hard_limits() {
+        eprintln!("this arena may raise its hard limits (CAP_SYS_RESOURCE): it plays over its hard limit");
+        let (status, text) = duel(&over);
+        assert!(status.success(), "{text}");
+        return;
+    }
+    for (what, (status, text)) in [("duel", duel(&over)), ("league", run(&over))] {
+        assert_eq!(status.code(), Some(1), "{what}: {text}");
+        let said = format!(
+            "the bots' process limit, {over} (--max-procs, `processes` in the config's [limits]), is more than this \
+             arena's own hard limit on its user's processes ({hard}, `ulimit -Hu`)"
+        );
+        assert!(text.contains(&said), "{what}: {text}");
+        assert!(text.contains(&format!("Give at most {hard}")) && text.contains("limits.conf"), "{what}: {text}");
+        assert!(!text.contains("could not start"), "{what}: refused before any bot: {text}");
+    }
+    // The control.
+    let (status, text) = duel(under);
+    assert!(status.success() && text.contains("Winner"), "the control: {text}");
+    let (status, text) = run(under);
+    assert!(status.success(), "the control: {text}");
+    let board = leaderboard(Path::new(&league));
+    assert!(board["matches"].as_u64() > Some(0) && board["matches"] == board["scheduled"], "{text}");
+}

@@ -851,7 +851,8 @@ fn bob_versions(league: &Path) -> Vec<Value> {
 
 /// Ctrl-C while a student's new version builds (its build ended by it, with the arena) ends the
 /// run with nothing recorded: no failed version, which would stand in the student's row for
-/// good. Control: a build that ends by the same signal of its own, with no Ctrl-C, failed.
+/// good; the build is said to have been stopped, not to have failed (which it was said to
+/// before). Control: a build that ends by the same signal of its own, with no Ctrl-C, failed.
 #[test]
 fn ctrl_c_during_a_build_records_no_version() {
     let dir = tempfile::tempdir().unwrap();
@@ -872,12 +873,15 @@ fn ctrl_c_during_a_build_records_no_version() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{stderr}");
     assert!(stderr.contains("interrupted while the bots were built"), "{stderr}");
+    assert!(stderr.contains("the build of bob was stopped after "), "{stderr}");
+    assert!(!stderr.contains("the build of bob failed"), "{stderr}");
     assert!(begun.elapsed() < std::time::Duration::from_secs(25), "the build was ended, not waited for");
     assert_eq!(versions().len(), 1, "no version recorded: {:?}", versions());
 
     // The control: the build ends by SIGINT of its own, and the arena was not interrupted.
     write(&class.join("bob/build.sh"), "kill -INT $$\n");
-    run(&["tournament", "--resume", &league_arg]);
+    let (_, stderr) = run(&["tournament", "--resume", &league_arg]);
+    assert!(stderr.contains("the build of bob failed after "), "the control: {stderr}");
     let now = versions();
     assert_eq!(now.len(), 2, "{now:?}");
     assert_eq!(now[1]["ok"], false);
@@ -919,6 +923,8 @@ fn sigterm_during_a_build_ends_it_and_records_no_version() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(143), "{stderr}");
     assert!(stderr.contains("terminated while the bots were built: no version recorded"), "{stderr}");
+    assert!(stderr.contains("the build of bob was stopped after "), "{stderr}");
+    assert!(!stderr.contains("the build of bob failed"), "{stderr}");
     assert!(begun.elapsed() < std::time::Duration::from_secs(15), "the build (30 s) was ended, not waited for");
     assert_eq!(versions(), 1, "no version recorded");
 }

@@ -257,12 +257,14 @@ fn a_bot_ended_with_the_whole_job_is_charged_with_nothing() {
     }
 }
 
-/// A second signal while the run ends stops it at once, with 128 + that signal's number and a
-/// line that says so: here a shard that waits for its league's folder, held alone by another
-/// command (it sees the first signal only once it has the folder, up to 2 minutes later). The
-/// control: the first signal alone leaves it waiting.
+/// A shard that waits for its league's folder, held alone by another command (up to 2 minutes,
+/// as a batch system starts shards unattended), ends on the first signal, at once, with 128 +
+/// its number and a line that says so, writing nothing; before, it saw the signal only once it
+/// had the folder (or once the wait was over, 2 minutes later: past a batch system's grace
+/// before SIGKILL). The control: without a signal, it is still waiting well after it said so
+/// (the wait the signal cuts short). Once the folder is free, the shard runs as usual.
 #[test]
-fn a_second_signal_while_ending_stops_at_once() {
+fn a_shard_waiting_for_its_folder_ends_on_the_first_signal() {
     use std::os::fd::AsRawFd;
     let dir = tempfile::tempdir().unwrap();
     let cfg = config(dir.path(), &slow_bots("0.0435")).display().to_string();
@@ -275,29 +277,104 @@ fn a_second_signal_while_ending_stops_at_once() {
     // SAFETY: flock on a descriptor this test owns.
     assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) }, 0);
     std::fs::write(league.join(".lock"), format!("pid {}", std::process::id())).unwrap();
-    let stderr_file = dir.path().join("stderr");
-    let mut child = spawn(&["--resume", &out, "--shard", "1/2"], &stderr_file);
-    let stderr = || std::fs::read_to_string(&stderr_file).unwrap_or_default();
-    let start = Instant::now();
-    while !stderr().contains("waiting up to") {
-        assert!(start.elapsed() < Duration::from_secs(60), "the shard never waited: {}", stderr());
-        std::thread::sleep(Duration::from_millis(20));
+    let before = files_under(&league);
+    for (signal, name, status) in
+        [(libc::SIGTERM, "terminated (SIGTERM)", 143), (libc::SIGINT, "interrupted (SIGINT)", 130)]
+    {
+        let stderr_file = dir.path().join(format!("stderr-{signal}"));
+        let mut child = spawn(&["--resume", &out, "--shard", "1/2"], &stderr_file);
+        let stderr = || std::fs::read_to_string(&stderr_file).unwrap_or_default();
+        let start = Instant::now();
+        while !stderr().contains("waiting up to 120 s") {
+            assert!(child.try_wait().unwrap().is_none(), "it ended without waiting: {}", stderr());
+            assert!(start.elapsed() < Duration::from_secs(60), "the shard never waited: {}", stderr());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // The control: it waits.
+        assert!(ends_within(&mut child, Duration::from_secs(2)).is_none(), "still waiting: {}", stderr());
+        let signalled = Instant::now();
+        kill(child.id(), signal);
+        let ended = ends_within(&mut child, Duration::from_secs(5));
+        if ended.is_none() {
+            kill(child.id(), libc::SIGKILL);
+            let _ = child.wait();
+        }
+        let ended = ended.unwrap_or_else(|| panic!("still waiting after {name}: {}", stderr()));
+        assert!(signalled.elapsed() < Duration::from_secs(2), "at once: {:?}", signalled.elapsed());
+        assert_eq!(ended.code(), Some(status), "{}", stderr());
+        let word = &name[..name.find(" (").unwrap()];
+        let said = format!("{word} while waiting for {out} (held by another arena run): nothing was written");
+        assert!(stderr().contains(name) && stderr().contains(&said), "{}", stderr());
+        assert_eq!(files_under(&league), before, "nothing written");
     }
-    kill(child.id(), libc::SIGTERM);
-    while !stderr().contains("terminated (SIGTERM)") {
-        assert!(start.elapsed() < Duration::from_secs(60), "the signal was not seen: {}", stderr());
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    // The control.
-    assert!(ends_within(&mut child, Duration::from_secs(1)).is_none(), "still waiting: {}", stderr());
-    kill(child.id(), libc::SIGHUP);
-    let ended = ends_within(&mut child, Duration::from_secs(5)).expect("stopped at once");
-    assert_eq!(ended.code(), Some(129), "{}", stderr());
-    assert!(stderr().contains("SIGHUP while ending: stopping at once (status 129)"), "{}", stderr());
     drop(lock);
     // Nothing was played; the shard runs as usual.
     let run = arena(&["tournament", "--resume", &out, "--shard", "1/2"]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+}
+
+/// `arena merge`, which batch systems start unattended once the shards end, handles the signals
+/// as a run does: waiting for its folder (up to 2 minutes), held by another command, it ends on
+/// the first at once, with 128 + its number and a line that says so, writing nothing. Before,
+/// it had no handler: killed by the signal, with no word, or, as a pod's first process (a
+/// Kubernetes merge Job's `arena merge`), not at all until SIGKILL came. The control: without a
+/// signal, it is still waiting well after it said so; once the folder is free, it merges.
+#[test]
+fn a_merge_waiting_for_its_folder_ends_on_the_first_signal() {
+    use std::os::fd::AsRawFd;
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), &slow_bots("0.0438")).display().to_string();
+    let league = dir.path().join("league");
+    let out = league.display().to_string();
+    let built = arena(&["build", &cfg, "--out", &out]);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let lock = std::fs::OpenOptions::new().read(true).write(true).open(league.join(".lock")).unwrap();
+    // SAFETY: flock on a descriptor this test owns.
+    assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) }, 0);
+    std::fs::write(league.join(".lock"), format!("pid {}", std::process::id())).unwrap();
+    let before = files_under(&league);
+    let stderr_file = dir.path().join("stderr");
+    let mut child = Command::new(bin("arena"))
+        .current_dir(root())
+        .args(["merge", &out, &out])
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&stderr_file).unwrap())
+        .spawn()
+        .unwrap();
+    let stderr = || std::fs::read_to_string(&stderr_file).unwrap_or_default();
+    let start = Instant::now();
+    while !stderr().contains("waiting up to 120 s") {
+        assert!(child.try_wait().unwrap().is_none(), "it ended without waiting: {}", stderr());
+        assert!(start.elapsed() < Duration::from_secs(60), "the merge never waited: {}", stderr());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The control: it waits.
+    assert!(ends_within(&mut child, Duration::from_secs(2)).is_none(), "still waiting: {}", stderr());
+    let signalled = Instant::now();
+    kill(child.id(), libc::SIGTERM);
+    let ended = ends_within(&mut child, Duration::from_secs(5));
+    if ended.is_none() {
+        kill(child.id(), libc::SIGKILL);
+        let _ = child.wait();
+    }
+    let ended = ended.unwrap_or_else(|| panic!("still waiting after SIGTERM: {}", stderr()));
+    assert!(signalled.elapsed() < Duration::from_secs(2), "at once: {:?}", signalled.elapsed());
+    assert_eq!(ended.code(), Some(143), "{}", stderr());
+    assert!(stderr().contains("terminated (SIGTERM): stopping the merge where its folder is whole"), "{}", stderr());
+    let said = format!("terminated while waiting for {out} (held by another arena run): nothing was written");
+    assert!(stderr().contains(&said), "{}", stderr());
+    assert_eq!(files_under(&league), before, "nothing written");
+    let temporary: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(temporary.is_empty(), "nothing left beside it: {temporary:?}");
+    drop(lock);
+    let merged = arena(&["merge", &out, &out]);
+    let text = String::from_utf8_lossy(&merged.stdout);
+    assert!(text.contains("0 of 12 matches played"), "it merges once free: {text}");
 }
 
 /// A second signal stops the run at once even where its stderr is a pipe nobody reads, full: a

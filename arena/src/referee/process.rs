@@ -16,7 +16,7 @@ use tokio::task::JoinHandle;
 use super::clock::{AnswerClock, Look};
 use super::{CommandError, RefereeError};
 use crate::engine::{Answer, ClockKind, Ending, Failure, Limits, Reply};
-use crate::sandbox::{BoxHandle, Launch, Sandbox, StartFault, BOX_PATH, EXIT_GRACE};
+use crate::sandbox::{BoxHandle, Launch, Sandbox, BOX_PATH, EXIT_GRACE};
 
 /// How to start one bot.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -227,6 +227,31 @@ fn release_soon(handle: BoxHandle) {
     }
 }
 
+/// Releases a box (see [`BoxHandle::release`]) on a thread of its own and waits for it, never
+/// blocking the referee's; on this one where no thread can be started (tokio's blocking pool
+/// panics then, where it has no thread yet: the machine may have no process left).
+async fn release_off_this_thread(handle: BoxHandle) {
+    let (done, released) = tokio::sync::oneshot::channel();
+    let slot = Arc::new(Mutex::new(Some(handle)));
+    let theirs = slot.clone();
+    let started = std::thread::Builder::new().name("arena-release".into()).spawn(move || {
+        if let Some(handle) = lock(&theirs).take() {
+            handle.release();
+        }
+        let _ = done.send(());
+    });
+    match started {
+        Ok(_) => {
+            let _ = released.await;
+        }
+        Err(_) => {
+            if let Some(handle) = lock(&slot).take() {
+                handle.release();
+            }
+        }
+    }
+}
+
 /// A running bot.
 pub struct BotProcess {
     name: String,
@@ -290,11 +315,9 @@ impl BotProcess {
                 // (Its program never ran: a process the machine could not start is not its fault.
                 // An errno `exec` also gives for a bad program is the machine's only where a
                 // good program cannot start either.)
-                if let Some(fault) = StartFault::of(&source) {
-                    if !fault.ambiguous() || !sandbox.starts_a_good_program(&launch) {
-                        release_soon(handle);
-                        return Err(RefereeError::Machine { name, source: fault });
-                    }
+                if let Some(fault) = sandbox.machine_fault(&launch, &source) {
+                    release_soon(handle);
+                    return Err(RefereeError::Machine { name, source: fault });
                 }
                 let hint = handle
                     .start_hint(&source)
@@ -526,7 +549,7 @@ impl BotProcess {
             let _ = self.child.kill().await;
         }
         if let Some(h) = handle {
-            let _ = tokio::task::spawn_blocking(move || h.release()).await;
+            release_off_this_thread(h).await;
         }
         self.ended = true;
         tracing::debug!(bot = %self.name, "ended");
@@ -1251,7 +1274,8 @@ mod tests {
         let program = program_with_its_interpreter_past_its_end(dir.path());
         let Err(refused) = std::process::Command::new(&program).spawn() else { panic!("it started") };
         assert_eq!(refused.raw_os_error(), Some(libc::EIO), "{refused}");
-        let fault = StartFault::of(&refused).unwrap_or_else(|| panic!("not the machine's errno: {refused}"));
+        let fault =
+            crate::sandbox::StartFault::of(&refused).unwrap_or_else(|| panic!("not the machine's errno: {refused}"));
         assert!(fault.ambiguous(), "{fault}");
         let command = program.display().to_string();
         let bot = BotCommand { name: "cheat".into(), command, cwd: None, env: Vec::new() };

@@ -237,6 +237,20 @@ impl StartFault {
     }
 }
 
+/// Where to look when the machine could not start a thread or a process of the arena's own
+/// (`error`, the system's reason), after it: empty, or "; …". No process or thread left
+/// (`EAGAIN`: the user's `RLIMIT_NPROC`, which counts threads too, or a pids cgroup), no memory.
+pub fn machine_hint(error: &std::io::Error) -> &'static str {
+    match error.raw_os_error() {
+        Some(libc::EAGAIN) => {
+            "; the machine lets no more processes or threads be made (ulimit -u, or a pids cgroup): run again once \
+             fewer run"
+        }
+        Some(libc::ENOMEM) => "; the machine has no memory left for it: run again once more is free",
+        _ => "",
+    }
+}
+
 /// What a run's boxes give, for reports.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Isolation {
@@ -385,6 +399,9 @@ impl Sandbox {
         // SAFETY: geteuid has no preconditions.
         let root = unsafe { libc::geteuid() } == 0;
         if let Some(why) = open_files_out_of_reach(limits.open_files, root) {
+            return Err(SandboxError::Limit(why));
+        }
+        if let Some(why) = processes_out_of_reach(limits.processes, own_hard_limit(libc::RLIMIT_NPROC)) {
             return Err(SandboxError::Limit(why));
         }
         let mut sandbox = Sandbox {
@@ -538,6 +555,15 @@ impl Sandbox {
         };
         handle.release();
         started
+    }
+
+    /// The machine's fault behind `error`, which spawning `launch`'s command returned, if it is
+    /// one, settled: an errno only the machine gives ([`StartFault::of`]), or one a bad program
+    /// gives too ([`StartFault::ambiguous`]) where a good program cannot start the same way
+    /// either ([`Sandbox::starts_a_good_program`]). A bot's process and a build are settled so.
+    pub fn machine_fault(&self, launch: &Launch, error: &std::io::Error) -> Option<StartFault> {
+        let fault = StartFault::of(error)?;
+        (!fault.ambiguous() || !self.starts_a_good_program(launch)).then_some(fault)
     }
 
     /// Prepares `launch` to run in a box of its own (or as a plain process where boxes cannot
@@ -1193,6 +1219,42 @@ fn open_files_out_of_reach(open_files: u64, root: bool) -> Option<String> {
     (!root && hard != libc::RLIM_INFINITY && open_files > hard).then(|| {
         format!("{what} is more than this arena's own hard limit ({hard}, `ulimit -Hn`), which only root may raise: give at most {hard}")
     })
+}
+
+/// Why `processes` cannot be set on a bots' processes here, if it cannot: more than this
+/// arena's own hard limit on its user's processes (`hard`, `RLIMIT_NPROC`), which it may not
+/// raise (only with `CAP_SYS_RESOURCE`: root, unless a container dropped it, as Docker does).
+/// Each bot's process sets its own limit to `processes` (see [`Sandbox::command`]), which then
+/// failed, and every match with it, as the machine's fault ("its resource limits could not be
+/// set: Operation not permitted"), after its builds and with nothing said up front.
+fn processes_out_of_reach(processes: u64, hard: Option<u64>) -> Option<String> {
+    let hard = hard.filter(|&h| h != libc::RLIM_INFINITY)?;
+    (processes > hard && !may_raise_hard_limits()).then(|| {
+        format!(
+            "the bots' process limit, {processes} (--max-procs, `processes` in the config's [limits]), is more than \
+             this arena's own hard limit on its user's processes ({hard}, `ulimit -Hu`), which it may not raise: every \
+             bot would fail to start. Give at most {hard}, or raise the hard limit where the arena is started (as \
+             root: `ulimit -u`, the `nproc` item of /etc/security/limits.conf, `LimitNPROC=` of a systemd unit, \
+             `--ulimit nproc=` of a container)"
+        )
+    })
+}
+
+/// This process's own hard limit on `resource`, if it can be read.
+fn own_hard_limit(resource: libc::__rlimit_resource_t) -> Option<u64> {
+    let mut own = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit writes into the struct we own.
+    (unsafe { libc::getrlimit(resource, &mut own) } == 0).then_some(own.rlim_max)
+}
+
+/// Whether this process may raise its hard resource limits: it has `CAP_SYS_RESOURCE` (root
+/// has it, unless a container dropped it, as Docker does by default).
+fn may_raise_hard_limits() -> bool {
+    /// `CAP_SYS_RESOURCE`'s bit in the capability sets.
+    const CAP_SYS_RESOURCE: u32 = 24;
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let effective = status.lines().find_map(|l| l.strip_prefix("CapEff:"));
+    effective.and_then(|caps| u64::from_str_radix(caps.trim(), 16).ok()).is_some_and(|c| c >> CAP_SYS_RESOURCE & 1 == 1)
 }
 
 /// `path` made absolute without touching the file system: `.` dropped, `..` taken back (as a
@@ -2352,6 +2414,49 @@ mod tests {
             "{why}"
         );
         assert!(Sandbox::new(SandboxMode::None, SandboxLimits::default()).is_ok());
+    }
+
+    /// A process limit over the arena's own hard limit on its user's processes, which it may not
+    /// raise, is refused as the sandbox is made, naming the limit, its config key and flag, the
+    /// hard limit and how to raise it. The control: a process given that limit under that hard
+    /// limit does not start ("Operation not permitted": every bot of every match, the machine's
+    /// fault); a limit at or under it, or no hard limit, passes.
+    #[test]
+    fn a_process_limit_over_the_arena_s_own_hard_limit_is_refused() {
+        let hard = 40;
+        let over = hard + 1;
+        let mut command = std::process::Command::new("true");
+        // SAFETY: setrlimit is async-signal-safe.
+        unsafe {
+            use std::os::unix::process::CommandExt;
+            command.pre_exec(move || {
+                let lowered = libc::rlimit { rlim_cur: hard, rlim_max: hard };
+                let raised = libc::rlimit { rlim_cur: over, rlim_max: over };
+                if libc::setrlimit(libc::RLIMIT_NPROC, &lowered) != 0
+                    || libc::setrlimit(libc::RLIMIT_NPROC, &raised) != 0
+                {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        if may_raise_hard_limits() {
+            // (Root with CAP_SYS_RESOURCE raises it: nothing is refused.)
+            assert!(command.status().is_ok_and(|s| s.success()), "raised");
+            assert_eq!(processes_out_of_reach(over, Some(hard)), None);
+            return;
+        }
+        let control = command.status().expect_err("the control: no process starts with it");
+        assert_eq!(control.kind(), std::io::ErrorKind::PermissionDenied, "{control}");
+        let why = processes_out_of_reach(over, Some(hard)).expect("refused");
+        for said in ["process limit, 41 ", "--max-procs", "`processes` in the config's [limits]", "(40, `ulimit -Hu`)"]
+        {
+            assert!(why.contains(said), "{said}: {why}");
+        }
+        assert!(why.contains("at most 40") && why.contains("limits.conf"), "{why}");
+        assert_eq!(processes_out_of_reach(hard, Some(hard)), None);
+        assert_eq!(processes_out_of_reach(over, Some(libc::RLIM_INFINITY)), None);
+        assert_eq!(processes_out_of_reach(over, None), None);
     }
 
     /// The walk for masks finds what others may not read, down to its depth, not below a private

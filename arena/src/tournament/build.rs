@@ -94,6 +94,24 @@ pub struct BuildOutcome {
     /// What the bot's builds have added to its folder, this one included (`None` for a build
     /// that was not run).
     pub growth: Option<FolderGrowth>,
+    /// How it ended: built, failed, stopped by the run's end, or not started by the machine.
+    pub ended: BuildEnd,
+}
+
+/// How a build ended, which decides what it is recorded as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BuildEnd {
+    /// It succeeded.
+    Built,
+    /// It failed (its problem says why), or was not run: the bot's version records it.
+    Failed,
+    /// The run's end (Ctrl-C, SIGTERM, SIGHUP) stopped it, or came as it failed: no version
+    /// records it (see [`run_until`]).
+    Stopped,
+    /// The machine could not start it (no process, thread or memory left; see
+    /// [`crate::sandbox::StartFault`]): no fault of the bot's, whose build never ran. The run
+    /// records nothing (see [`super::versions::prepare`]), and the next one builds it again.
+    Machine,
 }
 
 impl BuildOutcome {
@@ -106,6 +124,7 @@ impl BuildOutcome {
             created: Vec::new(),
             signal: None,
             growth: None,
+            ended: BuildEnd::Failed,
         }
     }
 }
@@ -118,6 +137,8 @@ struct Failed {
     disk: bool,
     /// The signal that ended it, if one did.
     signal: Option<i32>,
+    /// The machine could not start it: no fault of the bot's ([`BuildEnd::Machine`]).
+    machine: bool,
 }
 
 /// Why a build was ended before it ended by itself.
@@ -227,7 +248,7 @@ pub fn run_until(
     if writing.exists() {
         if let Err(e) = std::fs::rename(&writing, &log_path) {
             let why = format!("cannot write the build log {}: {e}", log_path.display());
-            result = result.and(Err(Failed { why, disk: false, signal: None }));
+            result = result.and(Err(Failed { why, disk: false, signal: None, machine: false }));
         }
     }
     if let Err(Failed { disk: true, .. }) = &result {
@@ -242,11 +263,19 @@ pub fn run_until(
     let outputs = super::submission::changed(&before, &after);
     let created = outputs.iter().filter(|p| !before.contains_key(*p)).cloned().collect();
     let signal = result.as_ref().err().and_then(|f| f.signal);
+    // (A build that failed as the run ended is said to have been stopped, not to have failed:
+    // the run records none of its builds then.)
+    let ended = match &result {
+        Ok(()) => BuildEnd::Built,
+        Err(f) if f.machine => BuildEnd::Machine,
+        Err(_) if ending() => BuildEnd::Stopped,
+        Err(_) => BuildEnd::Failed,
+    };
     // What the builds have added, this one's growth (or shrinking) included, as it is left
     // (taken back, for a build over its cap).
     let left = left.bytes;
     let growth = Some(FolderGrowth { added: spent.saturating_add(left).saturating_sub(base), left, cut_short: false });
-    BuildOutcome { problem: result.err().map(|f| f.why), log: log.to_string(), outputs, created, signal, growth }
+    BuildOutcome { problem: result.err().map(|f| f.why), log: log.to_string(), outputs, created, signal, growth, ended }
 }
 
 /// Takes back what a build over its disk cap wrote in the open folder `dir`, as it was
@@ -827,7 +856,7 @@ fn run_boxed(
     log_path: &Path,
     folder_then: &Start,
 ) -> Result<(), Failed> {
-    let other = |why: String| Failed { why, disk: false, signal: None };
+    let other = |why: String| Failed { why, disk: false, signal: None, machine: false };
     if let Some(dir) = log_path.parent() {
         // (A league's `builds/`: its user's alone, as its other folders.)
         crate::files::make_private_folders(dir)
@@ -852,26 +881,51 @@ fn run_boxed(
     let shared = if sandbox.isolation().boxed { &[][..] } else { &SHARED_SCRATCH[..] };
     let watched: Vec<&Path> = std::iter::once(folder).chain(shared.iter().map(Path::new)).collect();
     let free_before = free_space(&watched);
+    // What the build writes is copied into its log by a thread started before the build: one
+    // the machine cannot start (no process, thread or memory left) starts no build. (Should the
+    // build not start, the pipe's other ends go with the command, and the copy ends at once.)
+    let logged = std::sync::Arc::new(AtomicU64::new(0));
+    let (copied, done) = std::sync::mpsc::sync_channel(1);
+    let copier = {
+        let logged = logged.clone();
+        std::thread::Builder::new().name("arena-build-log".into()).spawn(move || {
+            copy_capped(reader, log, limits.disk_bytes, &logged);
+            let _ = copied.send(());
+        })
+    };
+    if let Err(e) = copier {
+        handle.release();
+        let hint = crate::sandbox::machine_hint(&e);
+        let why = format!(
+            "build `{build}` could not start, no fault of the bot's: the machine could not start a thread to copy \
+             its log: {e}{hint}"
+        );
+        return Err(Failed { why, disk: false, signal: None, machine: true });
+    }
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => {
+            // (A process the machine could not start is no fault of the bot's, whose build never
+            // ran: settled as a bot's process is, see `Sandbox::machine_fault`.)
+            let fault = sandbox.machine_fault(&launch, &e);
             handle.release();
-            let e = crate::sandbox::StartFault::readable(e);
-            return Err(other(format!("build `{build}` could not start: {e}")));
+            return Err(match fault {
+                Some(fault) => Failed {
+                    why: format!("build `{build}` could not start, no fault of the bot's: {fault}"),
+                    disk: false,
+                    signal: None,
+                    machine: true,
+                },
+                None => {
+                    let e = crate::sandbox::StartFault::readable(e);
+                    other(format!("build `{build}` could not start: {e}"))
+                }
+            });
         }
     };
     // (The command, which holds the pipe's other copies, must go for the log to end.)
     drop(command);
     handle.started(child.id());
-    let logged = std::sync::Arc::new(AtomicU64::new(0));
-    let (copied, done) = std::sync::mpsc::sync_channel(1);
-    {
-        let logged = logged.clone();
-        std::thread::spawn(move || {
-            copy_capped(reader, log, limits.disk_bytes, &logged);
-            let _ = copied.send(());
-        });
-    }
     let start = Instant::now();
     // How far the free space fell past the cap, if it did: cheap, so looked at every quarter
     // second even while a slow walk of a folder of many entries waits for its turn.
@@ -935,7 +989,7 @@ fn run_boxed(
             // (A build that ended is measured once more: it may have been quick.)
             Ok(Some(status)) => {
                 break filled().map_or(Ok(status), |why| {
-                    Err(Failed { why: format!("build `{build}` {why}"), disk: true, signal: None })
+                    Err(Failed { why: format!("build `{build}` {why}"), disk: true, signal: None, machine: false })
                 })
             }
             Ok(None) if over.is_some() => {
@@ -948,7 +1002,7 @@ fn run_boxed(
                 let _ = child.wait();
                 break Err(match over {
                     Some(Ended::Disk(why)) => {
-                        Failed { why: format!("build `{build}` {why}"), disk: true, signal: None }
+                        Failed { why: format!("build `{build}` {why}"), disk: true, signal: None, machine: false }
                     }
                     Some(Ended::Interrupted) => other(format!("build `{build}` was ended with the run")),
                     _ => other(format!("build `{build}` timed out after {} s", limits.timeout.as_secs())),
@@ -972,7 +1026,9 @@ fn run_boxed(
     };
     match status {
         Ok(s) if s.success() => match git {
-            Some(why) => Err(Failed { why: format!("build `{build}` {why}"), disk: false, signal: None }),
+            Some(why) => {
+                Err(Failed { why: format!("build `{build}` {why}"), disk: false, signal: None, machine: false })
+            }
             None => Ok(()),
         },
         Ok(s) => Err(Failed {
@@ -1308,8 +1364,8 @@ pub fn build_all(
 pub enum Step<'a> {
     /// The build of these bots (one command in one folder) starts.
     Start(&'a [String]),
-    /// It ended, after this long; `true` if it succeeded.
-    End(&'a [String], Duration, bool),
+    /// It ended, after this long, so.
+    End(&'a [String], Duration, BuildEnd),
 }
 
 /// Runs `build` (of the bots `names`), telling `steps` when it starts and ends.
@@ -1317,7 +1373,7 @@ pub fn timed(names: &[String], steps: &dyn Fn(Step<'_>), build: impl FnOnce() ->
     steps(Step::Start(names));
     let began = Instant::now();
     let outcome = build();
-    steps(Step::End(names, began.elapsed(), outcome.problem.is_none()));
+    steps(Step::End(names, began.elapsed(), outcome.ended));
     outcome
 }
 

@@ -20,15 +20,15 @@ pub enum Event<'a> {
     Changed(&'a [String]),
     /// Plan: the build of these bots (one command in one folder, which they share) starts.
     Building(&'a [String]),
-    /// Plan: that build ended, after `took`; `ok` if it succeeded (a failure is said with the
-    /// bot's row, its log kept).
+    /// Plan: that build ended, after `took`, as `ended` says (a failure is said with the bot's
+    /// row, its log kept).
     Built {
         /// The bots it built.
         bots: &'a [String],
         /// How long it took.
         took: std::time::Duration,
-        /// Whether it succeeded.
-        ok: bool,
+        /// How it ended: built, failed, stopped by the run's end, not started by the machine.
+        ended: super::build::BuildEnd,
     },
     /// Reconcile: what the run is about to play, given what is on disk.
     Planned(&'a Plan<'a>),

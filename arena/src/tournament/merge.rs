@@ -88,11 +88,28 @@ pub fn merge(
     merge_in(out, league, dirs, games, reporter, &Steps::default())
 }
 
+/// [`merge`], stopped as soon as `stop` says so (the command's Ctrl-C, SIGTERM or SIGHUP): while
+/// it waits for a lock ([`TournamentError::StoppedWaiting`]), or at its next point where a kill
+/// leaves `out` whole, as it was or complete ([`TournamentError::Stopped`]; a merge into `out`
+/// again takes up a staging folder it left).
+pub fn merge_until(
+    out: &Path,
+    league: Option<&Path>,
+    dirs: &[PathBuf],
+    games: &Registry,
+    reporter: &dyn Reporter,
+    stop: &dyn Fn() -> bool,
+) -> Result<Merged, TournamentError> {
+    merge_in(out, league, dirs, games, reporter, &Steps { killed: stop, stop, ..Steps::default() })
+}
+
 /// How a merge goes, for the tests: [`merge`]'s is the default.
 struct Steps<'a> {
     /// Asked at each point where a kill could stop it (after each write): it stops there when
     /// this says so.
     killed: &'a dyn Fn() -> bool,
+    /// Asked while it waits for a lock: it stops waiting when this says so.
+    stop: &'a dyn Fn() -> bool,
     /// A new league is built in a staging folder; false writes it straight into `out` (the
     /// order that left a new `out` reading "0 of N played" when killed).
     staged: bool,
@@ -156,6 +173,7 @@ impl Default for Steps<'_> {
     fn default() -> Self {
         Steps {
             killed: &|| false,
+            stop: &|| false,
             staged: true,
             lock: Some(super::BATCH_LOCK_WAIT),
             lock_inputs: true,
@@ -343,7 +361,16 @@ fn merge_in(
     steps: &Steps,
 ) -> Result<Merged, TournamentError> {
     let (killed, staged) = (steps.killed, steps.staged);
-    let point = || if killed() { Err(TournamentError::Invalid("merge: stopped (test)".to_string())) } else { Ok(()) };
+    let point = || {
+        if !killed() {
+            return Ok(());
+        }
+        Err(TournamentError::Stopped(format!(
+            "{}: the merge was stopped before it finished, where the folder is whole: as it was, or complete (a \
+             merge into it again takes up what this one left)",
+            out.display()
+        )))
+    };
     if dirs.is_empty() && league.is_none() {
         return Err(TournamentError::Invalid(
             "merge: give at least one folder (arena merge OUT --league LEAGUE SHARD_DIR…)".to_string(),
@@ -459,7 +486,7 @@ fn merge_in(
     // place (a merge started then locked a new one, and wrote the same staging folder). Where
     // no file can be made beside OUT, no staging folder can be either: OUT's own lock is enough.
     let _merging = match steps.lock {
-        Some(wait) => out_lock(out, wait)?,
+        Some(wait) => out_lock(out, wait, steps.stop)?,
         None => None,
     };
     // Whether OUT is one of the folders merged (it may not exist yet: then it is not).
@@ -483,7 +510,7 @@ fn merge_in(
     crate::files::make_private_folder(out).map_err(|e| TournamentError::io(out, e))?;
     // (Started by a batch system once the shards ended, it waits for an `arena leaderboard` of
     // the league run meanwhile, not for shards still running.)
-    let _lock = FolderLock::take_waiting(out, None, super::BATCH_LOCK_WAIT)?;
+    let _lock = FolderLock::take_waiting_until(out, None, super::BATCH_LOCK_WAIT, steps.stop)?;
     // OUT's own results are rewritten: when it holds some and is not one of the folders, they
     // are merged too if they are the league's, and the merge is refused if they are not.
     let out_real = std::fs::canonicalize(out).map_err(|e| TournamentError::io(out, e))?;
@@ -513,7 +540,7 @@ fn merge_in(
     league_given |= dirs.iter().zip(&own_slices).any(|(dir, slice)| slice.is_none() && is_out(dir));
     // Each folder merged holds still meanwhile: one a shard still writes (it holds the folder's
     // lock, as in a shared folder) is refused, not read as a shard that did not finish.
-    let _inputs = if steps.lock_inputs { lock_inputs(dirs, &out_real)? } else { Vec::new() };
+    let _inputs = if steps.lock_inputs { lock_inputs(dirs, &out_real, steps.stop)? } else { Vec::new() };
     // What a folder merged holds that no league's folder does is left where it is: named.
     for dir in dirs.iter().filter(|d| !is_out(d)) {
         for name in std::fs::read_dir(dir).into_iter().flatten().flatten().filter_map(|e| unknown_entry(&e)) {
@@ -1053,14 +1080,14 @@ fn set_aside(into: &Path, merged: &[ResultLine]) -> Result<(usize, usize), Tourn
 /// The locks of the folders in `dirs` but `out` (already held), each once, taken as a merge
 /// takes OUT's: a shard still writing one (holding its lock) makes the merge fail, saying so.
 /// A folder the merge may not write in (read-only, another user's) is read without one.
-fn lock_inputs(dirs: &[PathBuf], out: &Path) -> Result<Vec<FolderLock>, TournamentError> {
+fn lock_inputs(dirs: &[PathBuf], out: &Path, stop: &dyn Fn() -> bool) -> Result<Vec<FolderLock>, TournamentError> {
     let mut seen = HashSet::from([out.to_path_buf()]);
     let mut locks = Vec::new();
     for dir in dirs {
         if !seen.insert(std::fs::canonicalize(dir).map_err(|e| TournamentError::io(dir, e))?) {
             continue;
         }
-        match FolderLock::take_to_read(dir, super::BATCH_LOCK_WAIT) {
+        match FolderLock::take_to_read_until(dir, super::BATCH_LOCK_WAIT, stop) {
             Ok(lock) => locks.extend(lock),
             Err(TournamentError::Locked { holder, .. }) if holder == super::SHARDS_HOLD_IT => {
                 return Err(TournamentError::Invalid(format!(
@@ -1076,7 +1103,11 @@ fn lock_inputs(dirs: &[PathBuf], out: &Path) -> Result<Vec<FolderLock>, Tourname
 
 /// The merge's lock for `out` (see [`super::OutLock`]), waiting up to `wait` for another merge
 /// into it; none where its parent folder cannot be written in (read-only, or the user's not).
-fn out_lock(out: &Path, wait: std::time::Duration) -> Result<Option<super::OutLock>, TournamentError> {
+fn out_lock(
+    out: &Path,
+    wait: std::time::Duration,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<super::OutLock>, TournamentError> {
     let name = out.file_name().ok_or_else(|| {
         TournamentError::Invalid(format!("{}: merge into a folder with a parent folder", out.display()))
     })?;
@@ -1089,7 +1120,7 @@ fn out_lock(out: &Path, wait: std::time::Duration) -> Result<Option<super::OutLo
     let real = std::fs::canonicalize(out)
         .or_else(|_| std::fs::canonicalize(parent).map(|p| p.join(name)))
         .map_err(|e| TournamentError::io(parent, e))?;
-    match super::OutLock::take(&real, "merge", wait) {
+    match super::OutLock::take_until(&real, "merge", wait, stop) {
         Ok(lock) => Ok(Some(lock)),
         Err(e) if super::cannot_write(&e) => Ok(None),
         // (`/proc`: no file can be made there at all.)
@@ -1455,7 +1486,7 @@ mod tests {
         let steps = Steps { killed: &killed, staged, ..Steps::default() };
         match merge_with(out, &dirs, &crate::games::registry(), &Quiet, &steps) {
             Ok(_) => true,
-            Err(e) if e.to_string().contains("stopped (test)") => false,
+            Err(TournamentError::Stopped(_)) => false,
             Err(e) => panic!("{e}"),
         }
     }

@@ -107,6 +107,45 @@ pub enum TournamentError {
     /// nothing played.
     #[error("interrupted while the bots were built: nothing was recorded")]
     Interrupted,
+    /// The run was ended (Ctrl-C, SIGTERM, SIGHUP) while it waited for its folder, which
+    /// another process held: nothing was written.
+    #[error("{}: ended while waiting for another arena run to leave it: nothing was written", .dir.display())]
+    StoppedWaiting {
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// A merge or a publish was ended (Ctrl-C, SIGTERM, SIGHUP) before it finished, at a point
+    /// where its folder is whole (as it was, or complete: see each); the words say which.
+    #[error("{0}")]
+    Stopped(String),
+    /// The machine could not start a bot's build (no process, thread or memory left): no fault
+    /// of the bot's, whose build never ran. Nothing was recorded (no version of the bot, failed
+    /// or not): the same command, run again once the machine has them, builds it again.
+    #[error(
+        "bot `{bot}`: {why}; nothing was recorded, no match played: run the same command again once the machine \
+         has processes and memory to spare"
+    )]
+    MachineBuild {
+        /// The bot.
+        bot: String,
+        /// Why, as the build said it.
+        why: String,
+    },
+    /// The machine could not do what the run needs (start a thread, a build): no process,
+    /// thread or memory left. No fault of the config's or of a bot's: the same command, run
+    /// again once the machine has them, goes on.
+    #[error(
+        "the machine could not {what}, no fault of the config's or the bots': {source}{}; {kept}",
+        crate::sandbox::machine_hint(source)
+    )]
+    Machine {
+        /// What could not be done, as "start …".
+        what: String,
+        /// The system's reason.
+        source: std::io::Error,
+        /// What became of the league, as "nothing was recorded".
+        kept: &'static str,
+    },
 }
 
 impl TournamentError {
@@ -904,7 +943,7 @@ fn plan(
     // written.
     let boards = load_boards(&config, game)?;
     make_league_folder(out, &LEAGUE_FOLDERS)?;
-    let lock = FolderLock::take_to_run(out, None, Duration::ZERO)?;
+    let lock = FolderLock::take_to_run(out, None, Duration::ZERO, &|| cancel.is_cancelled())?;
     // (Read, not checked: the config given now is what runs, and it was checked above; the old
     // record gives only its names, secret and history, and a setting it holds that no longer
     // validates is what the new config replaces.)
@@ -942,15 +981,14 @@ fn plan(
     let steps = |step: build::Step<'_>| {
         let event = match step {
             build::Step::Start(bots) => Event::Building(bots),
-            build::Step::End(bots, took, ok) => Event::Built { bots, took, ok },
+            build::Step::End(bots, took, ended) => Event::Built { bots, took, ended },
         };
         if let Err(e) = reporter.report(event) {
             tracing::warn!("{e}");
         }
     };
     let (bots, failures) =
-        versions::prepare(&config, &builder, out, now, &mut history, &|| cancel.is_cancelled(), &steps)
-            .ok_or(TournamentError::Interrupted)?;
+        versions::prepare(&config, &builder, out, now, &mut history, &|| cancel.is_cancelled(), &steps)?;
     let facts: Vec<MapFact> = config
         .boards()
         .iter()
@@ -1162,7 +1200,7 @@ fn run_shard(
         }
     }
     make_league_folder(out, &LEAGUE_FOLDERS)?;
-    let _lock = FolderLock::take_to_run(out, Some(shard), BATCH_LOCK_WAIT)?;
+    let _lock = FolderLock::take_to_run(out, Some(shard), BATCH_LOCK_WAIT, &|| cancel.is_cancelled())?;
     if source != out {
         // A folder of another build of the league (the same config built again has the same
         // matches, with other seeds) is not taken over: its results would pass for this one's.
@@ -1744,7 +1782,8 @@ fn execute(
         for slot in 0..jobs {
             let sender = sender.clone();
             let (shared, queue, tell, cpus, live) = (&shared, &queue, &tell, &cpus, &live);
-            scope.spawn(move || {
+            let worker = std::thread::Builder::new().name(format!("arena-match-{slot}"));
+            let spawned = worker.spawn_scoped(scope, move || {
                 if clock == ClockKind::Cpu {
                     crate::referee::cpus::pin_slot(cpus, slot);
                 }
@@ -1785,6 +1824,20 @@ fn execute(
                     }
                 }
             });
+            // A worker the machine cannot start (no process, thread or memory left): the others
+            // play its matches; with none started, nothing was played.
+            if let Err(source) = spawned {
+                if slot == 0 {
+                    let what = "start a thread to play the matches".to_string();
+                    return Err(TournamentError::Machine { what, source, kept: "nothing was played" });
+                }
+                let hint = crate::sandbox::machine_hint(&source);
+                tell(Event::Warning(&format!(
+                    "the machine could start only {slot} of the {jobs} threads to play the matches: {source}{hint}; \
+                     the matches are played {slot} at a time"
+                )));
+                break;
+            }
         }
         drop(sender);
         for (m, outcome) in receiver {
@@ -2021,7 +2074,16 @@ impl FolderLock {
     /// text is its last holder's), so that a run of its owner's is not read half-written; none
     /// where there is no lock file to open (no run ever held it): it is then read as it is.
     fn take_to_read(dir: &Path, wait: Duration) -> Result<Option<FolderLock>, TournamentError> {
-        match Self::take_waiting(dir, None, wait) {
+        Self::take_to_read_until(dir, wait, &|| false)
+    }
+
+    /// [`FolderLock::take_to_read`], the wait ended as soon as `stop` says so.
+    fn take_to_read_until(
+        dir: &Path,
+        wait: Duration,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<FolderLock>, TournamentError> {
+        match Self::take_waiting_until(dir, None, wait, stop) {
             Ok(lock) => Ok(Some(lock)),
             Err(e) if cannot_write(&e) => {
                 let path = dir.join(".lock");
@@ -2042,7 +2104,7 @@ impl FolderLock {
                     }
                 };
                 // (Where locks need a file opened to write, as on NFS: read as it is, as before.)
-                match Self::lock_opened(dir, &path, file, (libc::LOCK_EX, false), wait, true, &|| ()) {
+                match Self::lock_opened(dir, &path, file, (libc::LOCK_EX, false), (wait, stop), true, &|| ()) {
                     Ok(file) => Ok(Some(FolderLock { _shard: None, _file: file })),
                     Err(locked @ TournamentError::Locked { .. }) => Err(locked),
                     Err(other) => {
@@ -2060,8 +2122,15 @@ impl FolderLock {
 
     /// [`FolderLock::take_waiting`] for a run, which writes the folder: one its user may not
     /// write in is said as such, with what to do.
-    fn take_to_run(out: &Path, shard: Option<Shard>, wait: Duration) -> Result<FolderLock, TournamentError> {
-        Self::take_waiting(out, shard, wait).map_err(|e| match e {
+    /// The wait ends once `stop` says so (the run's Ctrl-C, SIGTERM or SIGHUP):
+    /// [`TournamentError::StoppedWaiting`], nothing written.
+    fn take_to_run(
+        out: &Path,
+        shard: Option<Shard>,
+        wait: Duration,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<FolderLock, TournamentError> {
+        Self::take_waiting_until(out, shard, wait, stop).map_err(|e| match e {
             TournamentError::Io { source, .. } if cannot_write_source(&source) => TournamentError::Invalid(format!(
                 "{}: this league's folder cannot be written ({source}): a run writes its results and pages \
                  there: run it on a copy you may write (`cp -r`), or as the user who may write it",
@@ -2083,10 +2152,20 @@ impl FolderLock {
     /// the way to their copies, [`WayToCopies`]): a folder only a group may read (`chmod -R
     /// g+rX` for an assistant) stays as the teacher made it.
     fn take_waiting(out: &Path, shard: Option<Shard>, wait: Duration) -> Result<FolderLock, TournamentError> {
+        Self::take_waiting_until(out, shard, wait, &|| false)
+    }
+
+    /// [`FolderLock::take_waiting`], the wait ended as soon as `stop` says so.
+    fn take_waiting_until(
+        out: &Path,
+        shard: Option<Shard>,
+        wait: Duration,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<FolderLock, TournamentError> {
         let mode = if shard.is_some() { libc::LOCK_SH } else { libc::LOCK_EX };
         let path = out.join(".lock");
         let file = open_lock(&path, false)?;
-        let main = Self::lock_opened(out, &path, file, (mode, shard.is_none()), wait, true, &|| ())?;
+        let main = Self::lock_opened(out, &path, file, (mode, shard.is_none()), (wait, stop), true, &|| ())?;
         if shard.is_none() {
             make_private(out, &main);
         }
@@ -2112,11 +2191,23 @@ impl FolderLock {
         sign: bool,
         wait: Duration,
     ) -> Result<std::fs::File, TournamentError> {
-        Self::lock_file_with(out, path, mode, sign, wait, true, &|| ())
+        Self::lock_file_until(out, path, mode, sign, (wait, &|| false))
+    }
+
+    /// [`FolderLock::lock_file`], the wait ended as soon as `stop` says so.
+    fn lock_file_until(
+        out: &Path,
+        path: &Path,
+        mode: libc::c_int,
+        sign: bool,
+        (wait, stop): (Duration, &dyn Fn() -> bool),
+    ) -> Result<std::fs::File, TournamentError> {
+        Self::lock_opened(out, path, open_lock(path, false)?, (mode, sign), (wait, stop), true, &|| ())
     }
 
     /// [`FolderLock::lock_file`], calling `after_read` each time it has read who holds the
     /// lock; `reread` false reads it once, before waiting, as it did. Both for the tests.
+    #[cfg(test)]
     fn lock_file_with(
         out: &Path,
         path: &Path,
@@ -2127,16 +2218,18 @@ impl FolderLock {
         after_read: &dyn Fn(),
     ) -> Result<std::fs::File, TournamentError> {
         let sign = (mode, sign);
-        Self::lock_opened(out, path, open_lock(path, false)?, sign, wait, reread, after_read)
+        Self::lock_opened(out, path, open_lock(path, false)?, sign, (wait, &|| false), reread, after_read)
     }
 
-    /// [`FolderLock::lock_file_with`] on the lock file `path`, opened as `file`; `(mode, sign)`.
+    /// [`FolderLock::lock_file_with`] on the lock file `path`, opened as `file`; `(mode, sign)`;
+    /// waiting up to `wait`, unless `stop` says to stop first (checked every 50 ms):
+    /// [`TournamentError::StoppedWaiting`] then, nothing written.
     fn lock_opened(
         out: &Path,
         path: &Path,
         mut file: std::fs::File,
         (mode, sign): (libc::c_int, bool),
-        wait: Duration,
+        (wait, stop): (Duration, &dyn Fn() -> bool),
         reread: bool,
         after_read: &dyn Fn(),
     ) -> Result<std::fs::File, TournamentError> {
@@ -2191,6 +2284,11 @@ impl FolderLock {
             }
             let deadline = std::time::Instant::now() + wait;
             while std::time::Instant::now() < deadline {
+                // (The run's Ctrl-C, SIGTERM or SIGHUP ends the wait: it was seen only after it,
+                // up to 2 minutes later, and a batch system's time limit then sent SIGKILL.)
+                if stop() {
+                    return Err(TournamentError::StoppedWaiting { dir: out.to_path_buf() });
+                }
                 std::thread::sleep(Duration::from_millis(50));
                 if try_lock(&file)? {
                     locked = true;
@@ -2653,6 +2751,16 @@ impl OutLock {
     /// (`publish`, `merge`), waiting up to `wait` while another holds it, or says which
     /// process holds it.
     pub(crate) fn take(out: &Path, what: &str, wait: Duration) -> Result<OutLock, TournamentError> {
+        Self::take_until(out, what, wait, &|| false)
+    }
+
+    /// [`OutLock::take`], the wait ended as soon as `stop` says so.
+    pub(crate) fn take_until(
+        out: &Path,
+        what: &str,
+        wait: Duration,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<OutLock, TournamentError> {
         use std::os::unix::fs::MetadataExt;
         let (parent, name) = match (out.parent(), out.file_name()) {
             (Some(parent), Some(name)) => (if parent.as_os_str().is_empty() { Path::new(".") } else { parent }, name),
@@ -2662,15 +2770,16 @@ impl OutLock {
         let deadline = std::time::Instant::now() + wait;
         loop {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
-            let file = FolderLock::lock_file(out, &path, libc::LOCK_EX, true, left).map_err(|e| match e {
-                TournamentError::Locked { holder, .. } => TournamentError::Invalid(format!(
+            let file =
+                FolderLock::lock_file_until(out, &path, libc::LOCK_EX, true, (left, stop)).map_err(|e| match e {
+                    TournamentError::Locked { holder, .. } => TournamentError::Invalid(format!(
                     "{}: another arena {what} into it is under way ({holder}{}): wait for it to end, then run this \
                      one again",
                     out.display(),
                     if wait.is_zero() { String::new() } else { format!(", waited {} s", wait.as_secs()) }
                 )),
-                other => other,
-            })?;
+                    other => other,
+                })?;
             // The file locked must be the one at `path` still: its holder removes it as it
             // releases it, and a process that opened it before locks a file of no name.
             let held = file.metadata().map(|m| (m.dev(), m.ino())).ok();
@@ -3059,6 +3168,48 @@ mod tests {
         let merge = FolderLock::take_waiting(&out, None, Duration::from_secs(60));
         assert!(merge.is_ok(), "the merge goes on once the folder is free: {:?}", merge.err());
         released.join().unwrap();
+    }
+
+    /// A shard waiting for its folder, held alone by another process, stops waiting as soon as
+    /// the run is ended (its Ctrl-C, SIGTERM or SIGHUP: `stop`), saying so and writing nothing;
+    /// before, it saw the signal only once the wait was over, up to 2 minutes later. The
+    /// control: without the stop, the same wait runs its whole course.
+    #[test]
+    fn a_wait_for_the_folder_ends_when_the_run_is_ended() {
+        let dir = tempfile::tempdir().unwrap();
+        let (out, shard) = (dir.path().to_path_buf(), Shard { index: 1, count: 2 });
+        let lock = out.join(".lock");
+        // Held alone by another process, signed as every holder signs it (pid 1: alive, not this
+        // process).
+        std::fs::write(&lock, "pid 1").unwrap();
+        let held = std::fs::File::open(&lock).unwrap();
+        let fd = std::os::fd::AsRawFd::as_raw_fd(&held);
+        let start = std::time::Instant::now();
+        // SAFETY: flock on a descriptor we own.
+        while unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            assert!(start.elapsed() < Duration::from_secs(10), "{}", std::io::Error::last_os_error());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let wait = Duration::from_secs(2);
+        // The control: no stop, the whole wait.
+        let start = std::time::Instant::now();
+        let waited = FolderLock::take_waiting_until(&out, Some(shard), wait, &|| false);
+        assert!(matches!(waited, Err(TournamentError::Locked { .. })), "{:?}", waited.err());
+        assert!(start.elapsed() >= wait, "waited its course: {:?}", start.elapsed());
+        // Stopped 200 ms into the wait.
+        let start = std::time::Instant::now();
+        let stop = || start.elapsed() >= Duration::from_millis(200);
+        let stopped = FolderLock::take_waiting_until(&out, Some(shard), wait, &stop);
+        let took = start.elapsed();
+        let Err(e @ TournamentError::StoppedWaiting { .. }) = stopped else { panic!("{:?}", stopped.err()) };
+        assert!(took < Duration::from_millis(600), "stopped at once: {took:?}");
+        assert!(e.to_string().ends_with("ended while waiting for another arena run to leave it: nothing was written"));
+        // Nothing written: the lock as its holder signed it, no shard's lock made.
+        assert_eq!(std::fs::read_to_string(&lock).unwrap(), "pid 1");
+        assert!(!out.join(".lock.shard-1-of-2").exists());
+        drop(held);
+        // A run ended before it looks does not wait at all; once free, the folder is taken.
+        assert!(FolderLock::take_waiting_until(&out, Some(shard), wait, &|| true).is_ok(), "free: taken");
     }
 
     /// A command that finds the league held by a run (which may have opened the way to its bots'

@@ -560,11 +560,29 @@ pub fn copy_public(
     copy_public_with(dir, out, shown, games, reporter, &Steps::default())
 }
 
+/// [`copy_public`], stopped as soon as `stop` says so (the command's Ctrl-C, SIGTERM or SIGHUP)
+/// while the copy is made, before it takes `out`'s place: the copy is removed, `out` is as it
+/// was ([`TournamentError::Stopped`]). (Once the copy is whole, it takes `out`'s place: a
+/// moment's renames.)
+pub fn copy_public_until(
+    dir: &Path,
+    out: &Path,
+    shown: LogsShown,
+    games: &Registry,
+    reporter: &dyn Reporter,
+    stop: &dyn Fn() -> bool,
+) -> Result<Published, TournamentError> {
+    copy_public_with(dir, out, shown, games, reporter, &Steps { stop, ..Steps::default() })
+}
+
 /// How a publish goes, for the tests: [`copy_public`]'s is the default.
 struct Steps<'a> {
     /// Asked at each point where a kill could stop it once the copy is whole (after the swap,
     /// between the two renames): it stops there when this says so.
     killed: &'a dyn Fn() -> bool,
+    /// Asked before each file of the copy, and before it takes `out`'s place: it stops there,
+    /// the copy removed, when this says so.
+    stop: &'a dyn Fn() -> bool,
     /// Swaps an earlier publish with the copy in one step; false takes the two renames of a
     /// file system that swaps no folders.
     swap: bool,
@@ -579,7 +597,7 @@ struct Steps<'a> {
 
 impl Default for Steps<'_> {
     fn default() -> Self {
-        Steps { killed: &|| false, swap: true, lock: true, recheck: true, before_swap: &|| () }
+        Steps { killed: &|| false, stop: &|| false, swap: true, lock: true, recheck: true, before_swap: &|| () }
     }
 }
 
@@ -595,6 +613,16 @@ fn copy_public_with(
     let point =
         || if (steps.killed)() { Err(TournamentError::Invalid("publish: stopped (test)".to_string())) } else { Ok(()) };
     let invalid = |what: String| TournamentError::Invalid(what);
+    // (The copy, a temporary folder, goes as the error returns.)
+    let stopped = || {
+        if !(steps.stop)() {
+            return Ok(());
+        }
+        Err(TournamentError::Stopped(format!(
+            "{}: the publish was stopped before it finished: the folder is as it was, the copy in the making removed",
+            out.display()
+        )))
+    };
     // (Says what `arena leaderboard` says of a folder that is missing or holds no league.)
     let record = TournamentRecord::load_to_show(dir, games)?;
     let real = |p: &Path| std::fs::canonicalize(p).map_err(|e| TournamentError::io(p, e));
@@ -675,6 +703,7 @@ fn copy_public_with(
             walk = walk.max_depth(1);
         }
         for entry in walk {
+            stopped()?;
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(e) if e.io_error().is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound) => continue,
@@ -766,6 +795,7 @@ fn copy_public_with(
         }
     }
     (steps.before_swap)();
+    stopped()?;
     // (Readable by others, as the pages are; an earlier publish's folder's mode and group, which
     // the teacher may have set for the web server, are kept.)
     let staged = staging.keep();
@@ -922,6 +952,50 @@ mod tests {
         let listed = marked_entries(out).unwrap_or_default();
         let held = entries_of(out).unwrap().unwrap();
         !listed.is_empty() && held.iter().filter(|e| *e != MARKER).eq(listed.iter())
+    }
+
+    /// A publish stopped while it copies (the command's Ctrl-C, SIGTERM or SIGHUP) ends there,
+    /// saying so: its copy in the making is removed, and OUT is as it was, whether it held an
+    /// earlier publish or nothing. The controls: not stopped, the same publish completes; a
+    /// publish killed instead (no handler, as `arena publish` had) leaves its copy in the
+    /// making beside OUT until the next publish into it (made here as a kill leaves it).
+    #[test]
+    fn a_publish_stopped_while_it_copies_leaves_its_folder_as_it_was_and_no_copy() {
+        use crate::tournament::Quiet;
+        let dir = tempfile::tempdir().unwrap();
+        let (_, src) = played_course(dir.path());
+        let out = dir.path().join("site");
+        let games = crate::games::registry();
+        // Stopped as it looks at its `n`th file to copy.
+        let publish = |n: usize| {
+            let files = std::cell::Cell::new(0);
+            let stop = || {
+                files.set(files.get() + 1);
+                files.get() > n
+            };
+            let steps = Steps { stop: &stop, ..Steps::default() };
+            copy_public_with(&src, &out, LogsShown::default(), &games, &Quiet, &steps)
+        };
+        for n in [0, 3] {
+            let Err(e @ TournamentError::Stopped(_)) = publish(n) else { panic!("not stopped") };
+            assert!(e.to_string().contains("the publish was stopped before it finished"), "{e}");
+            assert!(!out.exists(), "OUT as it was: none");
+            assert!(staging_left(&out).is_empty(), "the copy removed: {:?}", staging_left(&out));
+        }
+        publish(usize::MAX).unwrap();
+        assert!(whole(&out), "the control: not stopped, it completes");
+        let earlier = std::fs::read(out.join(MARKER)).unwrap();
+        let Err(TournamentError::Stopped(_)) = publish(5) else { panic!("not stopped") };
+        assert!(whole(&out) && std::fs::read(out.join(MARKER)).unwrap() == earlier, "the earlier publish stays");
+        assert!(staging_left(&out).is_empty(), "{:?}", staging_left(&out));
+        // The control: a process killed while it copies leaves its copy in the making (the stop
+        // returns through the copy's removal; a kill never returns).
+        let killed = Steps { stop: &|| true, ..Steps::default() };
+        let staging = private_staging(dir.path(), ".tmp-publish-site-").unwrap();
+        std::mem::forget(staging);
+        assert_eq!(staging_left(&out).len(), 1, "left by a kill");
+        let _ = copy_public_with(&src, &out, LogsShown::default(), &games, &Quiet, &killed);
+        assert_eq!(staging_left(&out).len(), 0, "the next publish removes it");
     }
 
     /// A re-publish killed between the swap and the removal of the earlier copy leaves the new

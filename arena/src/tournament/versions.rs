@@ -12,6 +12,7 @@ use super::build::{self, BuildOutcome};
 use super::config::{BotEntry, TournamentConfig};
 use super::schedule::BotVersion;
 use super::submission;
+use super::TournamentError;
 use crate::sandbox::Sandbox;
 
 /// One version of a bot, as the league saw it.
@@ -778,9 +779,13 @@ fn cut_short<'a>(mut builds: impl Iterator<Item = &'a BuildOutcome>, interrupted
 /// and folder), fingerprints it and records the version in `history`. A bot whose new version
 /// cannot play keeps standing on its last good version (`runnable: false`: its files no longer
 /// hold it, so its missing matches wait); one with no good version at all cannot play (the
-/// returned failures say why). `None` when `interrupted` (the run's Ctrl-C, SIGTERM or SIGHUP)
-/// says the run was interrupted by the time the builds ended: nothing is recorded then (a build
-/// under way is ended then, and no other starts).
+/// returned failures say why). [`TournamentError::Interrupted`] when `interrupted` (the run's
+/// Ctrl-C, SIGTERM or SIGHUP) says the run was interrupted by the time the builds ended: nothing
+/// is recorded then (a build under way is ended then, and no other starts).
+/// [`TournamentError::MachineBuild`] when the machine could not start a build
+/// ([`build::BuildEnd::Machine`]): nothing is recorded either, as for a match the machine could
+/// not start (no fault of the bot's, nor a failed version of it; the next run builds it again),
+/// and no other build starts (they would fail alike).
 pub fn prepare(
     config: &TournamentConfig,
     sandbox: &Sandbox,
@@ -789,8 +794,10 @@ pub fn prepare(
     history: &mut BTreeMap<String, BotHistory>,
     interrupted: &dyn Fn() -> bool,
     steps: &dyn Fn(build::Step<'_>),
-) -> Option<(Vec<BotVersion>, BTreeMap<String, String>)> {
+) -> Result<(Vec<BotVersion>, BTreeMap<String, String>), TournamentError> {
     let base = config.base.as_deref();
+    // The first build the machine could not start: its bot, and why.
+    let machine: std::cell::RefCell<Option<(String, String)>> = std::cell::RefCell::default();
     // A bot whose files are reached through a link its students may have made is neither built
     // nor played (see [`submission::links`]): asked just before its build, and again below,
     // after every build, just before its version is recorded for its matches.
@@ -851,6 +858,9 @@ pub fn prepare(
         if interrupted() {
             return Some("not built: the run was ended".to_string());
         }
+        if machine.borrow().is_some() {
+            return Some("not built: the machine could not start an earlier build".to_string());
+        }
         let why = config.bots.iter().find(|b| b.name == name).and_then(linked).map(|l| l.to_string());
         let shared = to_build.iter().find(|(n, _, _, _, _)| n == name).map(|(_, c, d, _, _)| (c, d));
         for (other, _, _, _, _) in to_build.iter().filter(|(_, c, d, _, _)| why.is_none() && Some((c, d)) == shared) {
@@ -870,6 +880,9 @@ pub fn prepare(
         why
     };
     let mut note = |name: &str, outcome: &BuildOutcome| {
+        if outcome.ended == build::BuildEnd::Machine && machine.borrow().is_none() {
+            *machine.borrow_mut() = Some((name.to_string(), outcome.problem.clone().unwrap_or_default()));
+        }
         let Some(dir) = config.bots.iter().find(|b| b.name == name).and_then(|e| e.cwd.as_ref()) else {
             unrecorded.builds.remove(name);
             unrecorded.write(&marker);
@@ -883,7 +896,10 @@ pub fn prepare(
     let limits = (config.build_limits(), out, now, interrupted);
     let builds = build::build_all(sandbox, &to_build, limits, &mut refuse, &mut note, steps);
     if cut_short(builds.values(), interrupted) {
-        return None;
+        return Err(TournamentError::Interrupted);
+    }
+    if let Some((bot, why)) = machine.take() {
+        return Err(TournamentError::MachineBuild { bot, why });
     }
     let mut cache = BTreeMap::new();
     let mut bots = Vec::new();
@@ -979,7 +995,11 @@ pub fn prepare(
                 // (What the files were read as, for this bot or another, may be old now.)
                 cache.clear();
                 if cut_short(std::iter::once(&outcome), interrupted) {
-                    return None;
+                    return Err(TournamentError::Interrupted);
+                }
+                if outcome.ended == build::BuildEnd::Machine {
+                    let why = outcome.problem.unwrap_or_default();
+                    return Err(TournamentError::MachineBuild { bot: entry.name.clone(), why });
                 }
                 built = Some(outcome);
             }
@@ -1165,7 +1185,7 @@ pub fn prepare(
         }
     }
     limit_copies(history, &bots, config.copies_bytes());
-    Some((bots, failures))
+    Ok((bots, failures))
 }
 
 /// Why `bot` cannot play its new version: no copy of it could be kept (`no_copy`), so it would
@@ -1831,6 +1851,114 @@ mod tests {
         now.stamp(&b_outputs, &kit, &Known::default());
         assert!(now.changed_outputs(&kit).is_empty(), "the control: the push unseen");
         assert_ne!(print(&now.outputs), v1, "the control: recorded without it");
+    }
+
+    /// The run of [`a_build_the_machine_cannot_start_is_no_bot_s_fault`] in a process of its
+    /// own, not root (whose limits do not bind it), where it may lower its limits.
+    const MACHINE_BUILDS: &str = "ARENA_TEST_MACHINE_BUILDS";
+
+    /// A build the machine cannot start is no fault of the bot's: no process or thread left for
+    /// the arena's user (its `RLIMIT_NPROC`), or a step of the build's start refused (its hard
+    /// limit on file sizes below a build's, which a user that is not root may not raise). The
+    /// run records nothing (no version of the bot, failed or not) and says so; the next run
+    /// builds it again. Before, it was recorded as the bot's failed build (`build … could not
+    /// start`), its matches lost for the run. The controls: a build that fails by itself is
+    /// the bot's failed version, and the same bot builds where the machine lets it. (Run as
+    /// `nobody` by a root test, in a process of its own.)
+    #[test]
+    fn a_build_the_machine_cannot_start_is_no_bot_s_fault() {
+        use std::os::unix::process::CommandExt;
+        if std::env::var_os(MACHINE_BUILDS).is_some() {
+            return machine_builds();
+        }
+        let exe = std::env::current_exe().unwrap();
+        let mut run = std::process::Command::new(exe);
+        run.args(["--exact", "tournament::versions::tests::a_build_the_machine_cannot_start_is_no_bot_s_fault"])
+            .args(["--nocapture", "--test-threads", "1"])
+            .env(MACHINE_BUILDS, "1");
+        // SAFETY: geteuid has no preconditions; the hook makes raw system calls only.
+        if unsafe { libc::geteuid() } == 0 {
+            unsafe {
+                run.pre_exec(|| {
+                    let nobody = 65534;
+                    if libc::setgroups(0, std::ptr::null()) != 0
+                        || libc::setresgid(nobody, nobody, nobody) != 0
+                        || libc::setresuid(nobody, nobody, nobody) != 0
+                    {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let out = match run.output() {
+            Ok(out) => out,
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+                eprintln!("nobody may not run the test's program here ({e}): nothing to show");
+                return;
+            }
+            Err(e) => panic!("{e}"),
+        };
+        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{text}");
+        assert!(text.contains("1 passed"), "it ran: {text}");
+    }
+
+    /// See [`a_build_the_machine_cannot_start_is_no_bot_s_fault`]: as a user that is not root.
+    fn machine_builds() {
+        // SAFETY: geteuid has no preconditions.
+        assert_ne!(unsafe { libc::geteuid() }, 0, "not root: its limits bind it");
+        let set = |resource, soft: libc::rlim_t, hard: libc::rlim_t| {
+            let limit = libc::rlimit { rlim_cur: soft, rlim_max: hard };
+            // SAFETY: setrlimit reads the struct.
+            assert_eq!(unsafe { libc::setrlimit(resource, &limit) }, 0, "{}", std::io::Error::last_os_error());
+        };
+        let hard = |resource| {
+            let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+            // SAFETY: getrlimit fills the struct.
+            unsafe { libc::getrlimit(resource, &mut limit) };
+            limit.rlim_max
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let course = dir.path().join("course");
+        std::fs::create_dir_all(course.join("ann")).unwrap();
+        std::fs::write(course.join("ann/bot.sh"), "echo WAIT\n").unwrap();
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        let out = dir.path().join("league");
+        let prepared = |build: &str, history: &mut BTreeMap<String, BotHistory>| {
+            let toml = format!("[[bots]]\nname = \"ann\"\ncommand = \"sh bot.sh\"\ncwd = \"ann\"\nbuild = {build:?}\n");
+            std::fs::write(course.join("class.toml"), toml).unwrap();
+            let config = TournamentConfig::load(&course.join("class.toml")).unwrap();
+            prepare(&config, &sandbox, &out, 100, history, &|| false, &|_| {})
+        };
+        let versions = |history: &BTreeMap<String, BotHistory>| history.get("ann").map_or(0, |h| h.versions.len());
+        // The controls: a build that fails by itself is the bot's failed version; a good one builds.
+        let mut history = BTreeMap::new();
+        let (_, failures) = prepared("exit 3", &mut history).unwrap();
+        assert!(failures["ann"].contains("failed (exit status: 3)"), "{failures:?}");
+        assert!(history["ann"].latest().is_some_and(|v| !v.ok), "the bot's failed version: {history:?}");
+        let mut history = BTreeMap::new();
+        let (bots, failures) = prepared("true", &mut history).unwrap();
+        assert!(failures.is_empty() && bots.len() == 1 && versions(&history) == 1, "{failures:?}");
+        // No process or thread left for this user.
+        let nproc = hard(libc::RLIMIT_NPROC);
+        let mut history = BTreeMap::new();
+        set(libc::RLIMIT_NPROC, 0, nproc);
+        let refused = prepared("true", &mut history);
+        set(libc::RLIMIT_NPROC, nproc, nproc);
+        let Err(TournamentError::MachineBuild { bot, why }) = refused else { panic!("the bot's: {refused:?}") };
+        assert_eq!(bot, "ann");
+        assert!(why.contains("could not start, no fault of the bot's") && why.contains("ulimit -u"), "{why}");
+        assert_eq!(versions(&history), 0, "nothing recorded: {history:?}");
+        // A hard limit below the build's, which this user may not raise: its `setrlimit` fails.
+        let half = (crate::sandbox::SandboxLimits::for_build(1).file_size_mb << 20) / 2;
+        set(libc::RLIMIT_FSIZE, half as libc::rlim_t, half as libc::rlim_t);
+        let refused = prepared("true", &mut history);
+        let Err(e @ TournamentError::MachineBuild { .. }) = refused else { panic!("the bot's: {refused:?}") };
+        let said = e.to_string();
+        assert!(said.contains("no fault of the bot's: its resource limits could not be set"), "{said}");
+        assert!(said.contains("nothing was recorded, no match played"), "{said}");
+        assert_eq!(versions(&history), 0, "nothing recorded: {history:?}");
     }
 
     /// The attack, and the defence: alice's folder `subs/alice/src` is a link to bob's. A build

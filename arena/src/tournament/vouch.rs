@@ -91,7 +91,10 @@ impl<'a> Vouch<'a> {
         };
         let mut slots: Vec<Option<Checked<'a>>> = (0..lines.len()).map(|_| None).collect();
         std::thread::scope(|scope| {
-            let threads: Vec<_> = (0..jobs).map(|_| scope.spawn(work)).collect();
+            // (A thread the machine cannot start, out of processes or memory, leaves its lines to
+            // the others; with none started, this thread checks them all, below.)
+            let threads: Vec<_> =
+                (0..jobs).filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, work).ok()).collect();
             for thread in threads {
                 // (A check that panicked panics here, as it would have on this thread.)
                 let found = thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));

@@ -67,7 +67,7 @@ pub fn cancel_on_signals(what: &'static str) -> anyhow::Result<CancellationToken
     let mut streams = runtime.block_on(async {
         handled.iter().map(|&i| signal(SignalKind::from_raw(SIGNALS[i].0))).collect::<std::io::Result<Vec<_>>>()
     })?;
-    std::thread::spawn(move || {
+    let waiter = std::thread::Builder::new().name("arena-signals".into()).spawn(move || {
         runtime.block_on(async move {
             let first = next(&mut streams, &handled).await;
             FIRST.store(first, Ordering::SeqCst);
@@ -99,6 +99,14 @@ pub fn cancel_on_signals(what: &'static str) -> anyhow::Result<CancellationToken
             std::process::exit(i32::from(status));
         });
     });
+    // (Before any work: a command that could not end cleanly on a signal does not start.)
+    waiter.map_err(|e| {
+        anyhow::anyhow!(
+            "the machine could not start the thread that waits for Ctrl-C, SIGTERM and SIGHUP: {e}{}; nothing was \
+             started",
+            arena::sandbox::machine_hint(&e)
+        )
+    })?;
     Ok(cancel)
 }
 

@@ -255,6 +255,9 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(super::signals::status()));
     }
+    if let Some(status) = stopped_waiting(&summary) {
+        return Ok(status);
+    }
     let summary = summary?;
     let changed = if summary.changed > 0 {
         format!(", {} left for the next run (a bot's files changed during the run)", summary.changed)
@@ -304,6 +307,26 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The status of a run ended by Ctrl-C, SIGTERM or SIGHUP while it waited for its folder
+/// (128 + the signal's number), after saying so; `None` for any other outcome.
+fn stopped_waiting<T>(outcome: &Result<T, TournamentError>) -> Option<ExitCode> {
+    let Err(TournamentError::StoppedWaiting { dir }) = outcome else { return None };
+    tell!(
+        "{} while waiting for {} (held by another arena run): nothing was written; run the same command again",
+        super::signals::word(),
+        arena::safe_text::path_word(&from_here(dir))
+    );
+    Some(ExitCode::from(super::signals::status()))
+}
+
+/// The status of a merge or a publish ended by Ctrl-C, SIGTERM or SIGHUP before it finished
+/// (128 + the signal's number), after saying where it stopped; `None` for any other outcome.
+fn stopped<T>(outcome: &Result<T, TournamentError>) -> Option<ExitCode> {
+    let Err(TournamentError::Stopped(what)) = outcome else { return None };
+    tell!("{}: {what}", super::signals::word());
+    Some(ExitCode::from(super::signals::status()))
+}
+
 /// Runs `arena build`: builds and fingerprints the bots and writes the league's record, so
 /// that shards can play it.
 pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
@@ -351,6 +374,9 @@ pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         tell!("{} while the bots were built: no version recorded; run the same command again", super::signals::word());
         return Ok(ExitCode::from(super::signals::status()));
     }
+    if let Some(status) = stopped_waiting(&summary) {
+        return Ok(status);
+    }
     let summary = summary?;
     let record = TournamentRecord::load(&out, &arena::games::registry())?;
     // One line per bot, whatever its name or why it cannot play quotes (a file name in a
@@ -377,7 +403,22 @@ pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
 
 /// Runs `arena merge`.
 pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
-    let merged = tour::merge::merge(&args.out, args.league.as_deref(), &args.dirs, &arena::games::registry(), &pages)?;
+    // (Before any work: as a container's first process, a merge without a handler ignored
+    // SIGTERM until SIGKILL came.)
+    let cancel = super::signals::cancel_on_signals("stopping the merge where its folder is whole")?;
+    let stop = || cancel.is_cancelled();
+    let merged = tour::merge::merge_until(
+        &args.out,
+        args.league.as_deref(),
+        &args.dirs,
+        &arena::games::registry(),
+        &pages,
+        &stop,
+    );
+    if let Some(status) = stopped_waiting(&merged).or_else(|| stopped(&merged)) {
+        return Ok(status);
+    }
+    let merged = merged?;
     if args.json {
         say!("{}", arena::safe_text::json(&merged.leaderboard, true)?);
     } else {
@@ -507,7 +548,13 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
 /// Runs `arena publish`.
 pub fn publish(args: PublishArgs) -> anyhow::Result<ExitCode> {
     let shown = tour::public::LogsShown { builds: args.build_logs, matches: args.match_logs };
-    let done = tour::public::copy_public(&args.dir, &args.out, shown, &arena::games::registry(), &pages)?;
+    let cancel = super::signals::cancel_on_signals("stopping the publish, its copy removed")?;
+    let stop = || cancel.is_cancelled();
+    let done = tour::public::copy_public_until(&args.dir, &args.out, shown, &arena::games::registry(), &pages, &stop);
+    if let Some(status) = stopped(&done) {
+        return Ok(status);
+    }
+    let done = done?;
     say!("published {} files of {} into {}", done.files, args.dir.display(), args.out.display());
     if done.logs_withheld > 0 {
         let (n, s) = (done.logs_withheld, if done.logs_withheld == 1 { "" } else { "s" });
@@ -528,7 +575,14 @@ pub fn publish(args: PublishArgs) -> anyhow::Result<ExitCode> {
 pub fn leaderboard(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
     let as_of =
         args.as_of.as_deref().map(arena::tournament::versions::parse_time).transpose().map_err(anyhow::Error::msg)?;
+    // (Its files are each written whole in a moment: finished, then the command ends as the
+    // signal asks, what it wrote whole and no temporary file left.)
+    let _cancel = super::signals::cancel_on_signals("finishing the files under way, then stopping")?;
     let board = tour::recompute(&args.dir, as_of, &arena::games::registry(), &pages)?;
+    if super::signals::received().is_some() {
+        tell!("{}: the leaderboard's files were each written whole", super::signals::word());
+        return Ok(ExitCode::from(super::signals::status()));
+    }
     if args.json {
         say!("{}", arena::safe_text::json(&board, true)?);
     } else if args.csv {
@@ -569,7 +623,7 @@ impl<'a> Console<'a> {
     /// A build starts (`None` when it ended): on a terminal a spinner names its bots until it
     /// ends, leaving nothing; otherwise (a CI log, `2> log`) a line at its start and one at its
     /// end say which bots and how long it took, as a build of the sample bots takes a minute.
-    fn building(&self, bots: &[String], ended: Option<(Duration, bool)>) {
+    fn building(&self, bots: &[String], ended: Option<(Duration, tour::build::BuildEnd)>) {
         let names: Vec<String> = bots.iter().map(|b| safe_text::terminal(b)).collect();
         let names = names.join(", ");
         let mut spinner = match self.building.lock() {
@@ -584,12 +638,18 @@ impl<'a> Console<'a> {
             }
             None => eprintln!("building {names}"),
             Some(_) if let Some(bar) = spinner.take() => bar.finish_and_clear(),
-            Some((took, ok)) => {
+            Some((took, ended)) => {
                 let secs = took.as_secs_f64();
-                if ok {
-                    eprintln!("built {names} in {secs:.1} s");
-                } else {
-                    eprintln!("the build of {names} failed after {secs:.1} s");
+                match ended {
+                    tour::build::BuildEnd::Built => eprintln!("built {names} in {secs:.1} s"),
+                    tour::build::BuildEnd::Failed => eprintln!("the build of {names} failed after {secs:.1} s"),
+                    // (The line of the signal says why: no failure of the bot's.)
+                    tour::build::BuildEnd::Stopped => {
+                        eprintln!("the build of {names} was stopped after {secs:.1} s, as the run ends")
+                    }
+                    tour::build::BuildEnd::Machine => {
+                        eprintln!("the build of {names} could not start after {secs:.1} s: the machine's fault")
+                    }
                 }
             }
         }
@@ -633,7 +693,7 @@ impl Reporter for Console<'_> {
                 }
             }
             Event::Building(bots) => self.building(bots, None),
-            Event::Built { bots, took, ok } => self.building(bots, Some((took, ok))),
+            Event::Built { bots, took, ended } => self.building(bots, Some((took, ended))),
             Event::Planned(plan) => match plan.shard {
                 Some((shard, mine, league)) => {
                     eprintln!("shard {shard}: {mine} of the league's {league} matches; {}", plan_text(plan))
@@ -1003,7 +1063,7 @@ mod tests {
             let logged = screen.log(&log, || tracing::warn!("a build's warning"));
             spinner.tick();
             let lines = screen.lines();
-            console.building(&bots, Some((Duration::from_secs(1), true)));
+            console.building(&bots, Some((Duration::from_secs(1), tour::build::BuildEnd::Built)));
             let after = screen.log(&log, || tracing::warn!("built"));
             (lines, logged, screen.lines(), after)
         };

@@ -340,9 +340,7 @@ pub fn simulate(players: usize, games: u64, seed: u64, jobs: usize) -> Stats {
     let chunks = games.div_ceil(CHUNK);
     let next_chunk = AtomicU64::new(0);
     let totals = Mutex::new((0u64, 0u128));
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1) {
-            scope.spawn(|| {
+    let work = || {
                 let table = table();
                 let fast = markov(players);
                 let mut chips = vec![0u32; players];
@@ -373,7 +371,15 @@ pub fn simulate(players: usize, games: u64, seed: u64, jobs: usize) -> Stats {
                 };
                 total.0 += sum;
                 total.1 += squares;
-            });
+    };
+    // (A thread the machine cannot start, out of processes or memory, leaves its chunks to the
+    // others; with none started, this thread plays them all.)
+    std::thread::scope(|scope| {
+        let started = (0..jobs.max(1))
+            .filter(|_| std::thread::Builder::new().spawn_scoped(scope, work).is_ok())
+            .count();
+        if started == 0 {
+            work();
         }
     });
     let (sum, squares) = match totals.into_inner() {
