@@ -370,7 +370,8 @@ fn bad_league_commands_fail_clearly() {
     let dir = tempfile::tempdir().unwrap();
     let class = dir.path().join("class");
     std::fs::create_dir_all(class.join("maps")).unwrap();
-    std::fs::copy(map("tight.txt"), class.join("maps/fire.txt")).unwrap();
+    // (Two maps of their own: one board under two names is refused.)
+    std::fs::copy(map("fire.txt"), class.join("maps/fire.txt")).unwrap();
     std::fs::copy(map("tight.txt"), class.join("maps/tight.txt")).unwrap();
     let cfg = class_config(&class, &["carol", "dave"]);
     let league = class.join("league").display().to_string();

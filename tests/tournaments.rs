@@ -2800,3 +2800,57 @@ fn ctrl_c_prints_a_resume_line_relative_to_where_the_teacher_is() {
     let line = interrupted(&elsewhere, &cfg.display().to_string(), None);
     assert!(line.ends_with(&format!(" tournament --resume {}`", league.display())), "{line}");
 }
+
+/// `--out` naming a folder of someone's that holds no league (a typo: `--out ~`) is refused by
+/// `arena tournament` and `arena build`, exit 1, naming what it holds, the folder's modes and
+/// entries as they were (a run made it and its folders private, 1777 to 1700, and wrote the
+/// league among its files, exit 0). So are a config's `out = "."`, two copies of one map and a
+/// bot's command no shell could split, before anything is written. The control: an empty
+/// folder is run.
+#[test]
+fn a_league_never_takes_over_a_folder_holding_no_league() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(home.join("public_html")).unwrap();
+    std::fs::write(home.join("notes.txt"), "mine").unwrap();
+    std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    std::fs::set_permissions(home.join("public_html"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let modes = || {
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().mode() & 0o7777;
+        (mode(&home), mode(&home.join("public_html")), std::fs::read_dir(&home).unwrap().count())
+    };
+    let bots = [("a", bin("waiter")), ("b", bin("waiter"))];
+    let cfg = config(dir.path(), &bots, &["tight.txt"], "").display().to_string();
+    let (out, cfg_arg) = (home.display().to_string(), cfg.clone());
+    for args in [vec!["tournament", "--config", &cfg_arg, "--out", &out], vec!["build", &cfg_arg, "--out", &out]] {
+        let run = arena(&args);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(&format!("{out}: not a league's folder and not empty (it holds ")), "{stderr}");
+        assert_eq!(modes(), (0o1777, 0o755, 2), "{args:?}: left as it was");
+    }
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let (_, stderr, code) = tournament(&["--config", &cfg, "--out", &empty.display().to_string()]);
+    assert_eq!(code, 0, "the control: {stderr}");
+    assert_eq!(result_lines(&empty), 2);
+    // What a config holds that could never play, refused naming the file and the line.
+    let refused = |text: &str| {
+        let file = dir.path().join("bad.toml");
+        std::fs::write(&file, text).unwrap();
+        let (_, stderr, code) = tournament(&["--config", &file.display().to_string()]);
+        assert_eq!(code, 1, "{text}: {stderr}");
+        stderr
+    };
+    let waiter = bin("waiter");
+    let two = format!("[[bots]]\nname = \"a\"\ncommand = {waiter:?}\n[[bots]]\nname = \"b\"\ncommand = {waiter:?}\n");
+    let tight = map("tight.txt");
+    let stderr = refused(&format!("out = \".\"\nmaps = [{tight:?}]\n{two}"));
+    assert!(stderr.contains("bad.toml:1: `out` is `.`: that is this file's own folder"), "{stderr}");
+    let stderr = refused(&format!("maps = [{tight:?}, {tight:?}]\n{two}"));
+    assert!(stderr.contains("tight.txt is the same file as"), "{stderr}");
+    let quote = format!("{waiter} 'unterminated");
+    let stderr = refused(&format!("maps = [{tight:?}]\n{two}[[bots]]\nname = \"c\"\ncommand = {quote:?}\n"));
+    assert!(stderr.contains("bad.toml:9: bot `c`: `command = "), "{stderr}");
+}

@@ -41,6 +41,41 @@ pub enum CheckerError {
         /// The line.
         text: String,
     },
+    /// Two lines of `limite_minime.txt` give a minimum for the same test.
+    #[error("{}:{line}: a second minimum for test {number} (the first at line {first}): give each test one line", path.display())]
+    MinimumTwice {
+        /// The file.
+        path: PathBuf,
+        /// The second line, from 1.
+        line: usize,
+        /// The first line, from 1.
+        first: usize,
+        /// The test.
+        number: usize,
+    },
+    /// A line of `limite_minime.txt` whose test number or minimum is out of range: negative, or
+    /// past what the checker counts.
+    #[error("{}:{line}: `{text}`: {what}", path.display())]
+    MinimumOutOfRange {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// The line.
+        text: String,
+        /// What is out of range, and the range.
+        what: String,
+    },
+    /// Two test files of a folder have the same number (`test1.txt` and `test01.txt`).
+    #[error("{} and {}: both are test {number}: keep one of them", first.display(), second.display())]
+    TestTwice {
+        /// The test.
+        number: usize,
+        /// One file.
+        first: PathBuf,
+        /// The other.
+        second: PathBuf,
+    },
     /// No test files were found.
     #[error("{}: no test files (test1.txt, test01.txt, … here or in input/)", .0.display())]
     NoTests(PathBuf),
@@ -78,19 +113,64 @@ pub struct TestCase {
     pub digest: String,
 }
 
+/// The largest `limite_minime.txt` read: a line per test is a few bytes (the course's 20 tests,
+/// 200 bytes); past this it is no such file.
+pub const MAX_MINIMUMS_BYTES: u64 = 1 << 20;
+
 /// Reads `limite_minime.txt`: lines `test01 297` or `test1 297`; CRLF and blank lines are fine.
+/// A minimum given twice for one test (`test1` and `test01` are one), a negative one, and a number
+/// out of range are refused, naming the line. Only a regular file is read, at most
+/// [`MAX_MINIMUMS_BYTES`]: a FIFO or a device is refused at once, not waited for or read without end.
 pub fn read_minimums(path: &Path) -> Result<BTreeMap<usize, i64>, CheckerError> {
-    let text = std::fs::read_to_string(path).map_err(|source| CheckerError::Io { path: path.to_path_buf(), source })?;
+    let io = |source| CheckerError::Io { path: path.to_path_buf(), source };
+    let bytes = arena::files::read_regular_capped(path, MAX_MINIMUMS_BYTES).map_err(io)?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| io(std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not UTF-8 text: {e}"))))?;
     let mut out = BTreeMap::new();
+    let mut lines: BTreeMap<usize, usize> = BTreeMap::new();
     for (i, line) in text.lines().enumerate() {
         let words: Vec<&str> = line.split_whitespace().collect();
         if words.is_empty() {
             continue;
         }
-        let bad = || CheckerError::Minimums { path: path.to_path_buf(), line: i + 1, text: line.trim().to_string() };
+        let text = || arena::safe_text::terminal_cut(line.trim(), 200);
+        let bad = || CheckerError::Minimums { path: path.to_path_buf(), line: i + 1, text: text() };
+        let out_of_range = |what: String| CheckerError::MinimumOutOfRange {
+            path: path.to_path_buf(),
+            line: i + 1,
+            text: text(),
+            what,
+        };
         let [name, value] = words.as_slice() else { return Err(bad()) };
-        let number = name.strip_prefix("test").and_then(|n| n.parse::<usize>().ok()).ok_or_else(bad)?;
-        let minimum = value.parse::<i64>().map_err(|_| bad())?;
+        // (A whole number too large to read is out of range; anything else is no number.)
+        let digits = |word: &str| {
+            let word = word.strip_prefix(['+', '-']).unwrap_or(word);
+            !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
+        };
+        let number = name.strip_prefix("test").ok_or_else(bad)?;
+        let number = match number.parse::<usize>() {
+            Ok(n) => n,
+            Err(_) if digits(number) && !number.starts_with('-') => {
+                return Err(out_of_range(format!("test number {number} is out of range (at most {})", usize::MAX)))
+            }
+            Err(_) => return Err(bad()),
+        };
+        let minimum = match value.parse::<i64>() {
+            Ok(m) => m,
+            Err(_) if digits(value) => {
+                return Err(out_of_range(format!("the minimum {value} is out of range (at most {})", i64::MAX)))
+            }
+            Err(_) => return Err(bad()),
+        };
+        if minimum < 0 {
+            return Err(out_of_range(format!(
+                "the minimum {minimum} is negative: a minimum is a score, 0 or more (0 passes every test that ends)"
+            )));
+        }
+        if let Some(&first) = lines.get(&number) {
+            return Err(CheckerError::MinimumTwice { path: path.to_path_buf(), line: i + 1, first, number });
+        }
+        lines.insert(number, i + 1);
         out.insert(number, minimum);
     }
     Ok(out)
@@ -111,6 +191,15 @@ pub fn discover(dir: &Path) -> Result<Vec<TestCase>, CheckerError> {
             Some((arena::games::resource_rush::kit::test_number(&name)?, e.path()))
         })
         .collect();
+    // (`test1.txt` and `test01.txt` are both test 1: it was played twice, and counted twice.)
+    let mut seen: BTreeMap<usize, &Path> = BTreeMap::new();
+    for (number, path) in &found {
+        if let Some(first) = seen.insert(*number, path) {
+            let (first, second) =
+                if first <= path.as_path() { (first, path.as_path()) } else { (path.as_path(), first) };
+            return Err(CheckerError::TestTwice { number: *number, first: first.into(), second: second.into() });
+        }
+    }
     let mut tests = Vec::new();
     for (number, path) in found {
         let text = read_map_file(&path).map_err(|e| CheckerError::BadTest(Box::new(e)))?;
@@ -260,6 +349,67 @@ mod tests {
         std::fs::write(&path, "test1 297\nexam2 3\n").unwrap();
         let err = read_minimums(&path).unwrap_err().to_string();
         assert!(err.ends_with("limite_minime.txt:2: expected `test<N> <minimum>`, found `exam2 3`"), "{err}");
+    }
+
+    /// A minimum given twice for one test (last-wins before, silently), a negative one, and a
+    /// number too large (said as "expected `test<N> <minimum>`") are refused, naming the line;
+    /// a FIFO is refused at once (it hung `arena test`), a file past the cap said so. The
+    /// controls: the same file without the faulty line is read; a regular file within the cap.
+    #[test]
+    fn minimums_refuse_a_test_twice_a_negative_or_an_out_of_range_value() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("limite_minime.txt");
+        let read = |text: &str| {
+            std::fs::write(&path, text).unwrap();
+            read_minimums(&path).map_err(|e| e.to_string())
+        };
+        for (text, says) in [
+            ("test1 5\ntest2 3\ntest1 0\n", "limite_minime.txt:3: a second minimum for test 1 (the first at line 1)"),
+            ("test01 5\n\ntest1 0\n", "limite_minime.txt:3: a second minimum for test 1 (the first at line 1)"),
+            ("test1 5\ntest2 -3\n", "limite_minime.txt:2: `test2 -3`: the minimum -3 is negative"),
+            (
+                "test1 99999999999999999999\n",
+                "limite_minime.txt:1: `test1 99999999999999999999`: the minimum \
+              99999999999999999999 is out of range (at most 9223372036854775807)",
+            ),
+            (
+                "test99999999999999999999999 1\n",
+                "limite_minime.txt:1: `test99999999999999999999999 1`: test number \
+              99999999999999999999999 is out of range",
+            ),
+            ("test1 5x\n", "limite_minime.txt:1: expected `test<N> <minimum>`, found `test1 5x`"),
+            ("test-1 5\n", "limite_minime.txt:1: expected `test<N> <minimum>`, found `test-1 5`"),
+        ] {
+            let err = read(text).unwrap_err();
+            assert!(err.ends_with(says) || err.contains(says), "{text:?}: {err}");
+        }
+        assert_eq!(read("test1 5\ntest2 3\n"), Ok(BTreeMap::from([(1, 5), (2, 3)])), "the control");
+        assert_eq!(read("test1 +5\ntest2 0\n"), Ok(BTreeMap::from([(1, 5), (2, 0)])), "the control: as before");
+        let big = format!("test1 5\n{}", " ".repeat(MAX_MINIMUMS_BYTES as usize));
+        assert!(read(&big).unwrap_err().contains("larger than 1 MiB"));
+        // A FIFO: refused at once, not waited for.
+        std::fs::remove_file(&path).unwrap();
+        assert!(std::process::Command::new("mkfifo").arg(&path).status().unwrap().success());
+        let err = read_minimums(&path).unwrap_err().to_string();
+        assert!(err.contains("not a regular file"), "{err}");
+    }
+
+    /// `test1.txt` and `test01.txt` in one folder are both test 1: refused, naming both (it was
+    /// played twice, and counted twice). The control: either alone is read as test 1.
+    #[test]
+    fn two_files_of_one_test_are_refused_naming_both() {
+        let dir = tempfile::tempdir().unwrap();
+        let map =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/tests/test1.txt")).unwrap();
+        for name in ["test1.txt", "test01.txt", "test2.txt"] {
+            std::fs::write(dir.path().join(name), &map).unwrap();
+        }
+        let err = discover(dir.path()).unwrap_err().to_string();
+        let (one, zero_one) = (dir.path().join("test1.txt"), dir.path().join("test01.txt"));
+        assert_eq!(err, format!("{} and {}: both are test 1: keep one of them", zero_one.display(), one.display()));
+        std::fs::remove_file(&zero_one).unwrap();
+        let tests: Vec<usize> = discover(dir.path()).unwrap().iter().map(|t| t.number).collect();
+        assert_eq!(tests, [1, 2], "the control");
     }
 
     #[test]

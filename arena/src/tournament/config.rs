@@ -612,6 +612,38 @@ impl TournamentConfig {
             if bot.command.trim().is_empty() {
                 return bad(format!("bot `{}` has an empty command", bot.name));
             }
+            // What the bot's build and matches would find only when run (the bot then "cannot
+            // play", the league run on without it, exit 0) is refused here, naming the entry.
+            let name = crate::safe_text::terminal(&bot.name);
+            let command = crate::safe_text::terminal_cut(&bot.command, 200);
+            match shell_words::split(&bot.command) {
+                Err(e) => {
+                    return Err(self.bot_error(
+                        &bot.name,
+                        format!(
+                            "bot `{name}`: `command = {command:?}` cannot be split into words as a shell would ({e}): \
+                             close the quote, or escape a lone quote with a backslash (`\\\\'` in the TOML string)"
+                        ),
+                    ))
+                }
+                Ok(words) if words.first().is_none_or(String::is_empty) => {
+                    return Err(self.bot_error(
+                        &bot.name,
+                        format!("bot `{name}`: `command = {command:?}` names no program to run"),
+                    ))
+                }
+                Ok(_) => {}
+            }
+            if let Err(e) = super::submission::check_globs(bot) {
+                let e = crate::safe_text::terminal(&e.to_string());
+                return Err(self.bot_error(&bot.name, format!("{e}: fix the glob (`*`, `?`, `[abc]`, `{{a,b}}`)")));
+            }
+        }
+        if self.build_timeout_s == Some(0) {
+            return bad(format!(
+                "`build_timeout_s = 0` would fail every bot's build at once (\"timed out after 0 s\"): give it at \
+                 least 1, or leave it out for its default ({DEFAULT_BUILD_TIMEOUT_S})"
+            ));
         }
         if self.games == 0 {
             return bad("`games` must be at least 1".to_string());
@@ -687,6 +719,15 @@ impl TournamentConfig {
             }
         }
         Ok(())
+    }
+
+    /// `message` about the bot named `name` as an error at the config file's line of its name,
+    /// when the file wrote it; else as [`error`](Self::error) says it (a record, the command line).
+    fn bot_error(&self, name: &str, message: String) -> TournamentError {
+        match (&self.name_lines, self.line_of(name)) {
+            (Some(at), Some(line)) => TournamentError::ConfigAt { path: at.file.clone(), line, message },
+            _ => self.error(message),
+        }
     }
 
     /// The config file's line of the bot named `name`, if the file wrote it.
@@ -816,8 +857,8 @@ fn no_name_twice(text: &str, origin: &Path) -> Result<Option<NameLines>, Tournam
     Ok(Some(NameLines { file: origin.to_path_buf(), lines }))
 }
 
-/// Refuses `out = ""`, `secret = ""` and a bot's `cwd = ""` (or `.`, `sub/..`), naming the line. An empty `out`
-/// is the config file's own folder once paths are resolved (the league was written among the
+/// Refuses `out = ""` (or `.`, `sub/..`), `secret = ""` and a bot's `cwd = ""` (or `.`, `sub/..`), naming the
+/// line. An empty `out` is the config file's own folder once paths are resolved (the league was written among the
 /// config and the bots' folders); an empty `secret` keys the bots' seeds with nothing a bot
 /// could not know, so one bot could work out another's `ARENA_SEED` from the published seeds and
 /// the roster, which the secret is there to prevent (left out, the league draws one); an empty
@@ -845,11 +886,16 @@ fn no_empty_text(text: &str, origin: &Path) -> Result<(), TournamentError> {
     let refuse = |line: usize, message: &str| {
         Err(TournamentError::ConfigAt { path: origin.to_path_buf(), line, message: message.to_string() })
     };
-    if let Some(line) = empty(&keys.out) {
+    if let Some(out) = keys.out.as_ref().filter(|o| names_its_own_folder(o.get_ref())) {
+        let line = line_at(text, out.span().start);
+        let is = if out.get_ref().is_empty() { "is empty".to_string() } else { format!("is `{}`", out.get_ref()) };
         return refuse(
             line,
-            "`out` is empty: name the league's folder (relative to this file's folder), or leave `out` out for a new \
-             folder under replays/",
+            &format!(
+                "`out` {is}: that is this file's own folder, which holds the config, the maps and the bots' folders, \
+                 the league written among them: name the league's folder (relative to this file's folder), or leave \
+                 `out` out for a new folder under replays/"
+            ),
         );
     }
     for bot in &keys.bots {
@@ -879,7 +925,7 @@ fn no_empty_text(text: &str, origin: &Path) -> Result<(), TournamentError> {
     Ok(())
 }
 
-/// Whether a bot's `cwd` names the folder it is relative to itself (`""`, `.`, `./`, `sub/..`),
+/// Whether a bot's `cwd` (or `out`) names the folder it is relative to itself (`""`, `.`, `./`, `sub/..`),
 /// by its words alone.
 fn names_its_own_folder(cwd: &str) -> bool {
     use std::path::Component;
@@ -1003,8 +1049,8 @@ mod tests {
         assert!(err.contains("large.toml: larger than 1024 KiB"), "{err}");
     }
 
-    /// `out = ""` and `secret = ""` are refused naming the key and its line: an empty `out` ran
-    /// the league in the config's own folder, an empty `secret` keyed the bots' seeds with
+    /// `out = ""` (or `.`, `league/..`) and `secret = ""` are refused naming the key and its line: an
+    /// empty `out` ran the league in the config's own folder, an empty `secret` keyed the bots' seeds with
     /// nothing. The control: the same keys with a value are read.
     #[test]
     fn an_empty_out_or_secret_is_refused() {
@@ -1013,7 +1059,16 @@ mod tests {
         let c = read("out = \"league\"\nsecret = \"s\"\n").unwrap();
         assert_eq!((c.out.as_deref(), c.secret.as_deref()), (Some(Path::new("league")), Some("s")), "the control");
         let err = read("seed = 2\nout = \"\"\n").unwrap_err().to_string();
-        assert!(err.starts_with("c.toml:3: `out` is empty: name the league's folder"), "{err}");
+        assert!(err.starts_with("c.toml:3: `out` is empty: that is this file's own folder"), "{err}");
+        // Any other way to name the same folder, by its words (`.` was accepted: the league was
+        // written among the config, its maps and the bots' folders).
+        for here in [".", "./", "league/..", "./a/../."] {
+            let err = read(&format!("out = {here:?}\n")).unwrap_err().to_string();
+            assert!(err.starts_with(&format!("c.toml:2: `out` is `{here}`: that is this file's own folder")), "{err}");
+        }
+        for elsewhere in ["league/../other", "../league", "/srv/league", "a/./b"] {
+            assert!(read(&format!("out = {elsewhere:?}\n")).is_ok(), "the control: {elsewhere}");
+        }
         let err = read("secret = \"\"\n").unwrap_err().to_string();
         assert!(err.starts_with("c.toml:2: `secret` is empty: it keys the bots' seeds"), "{err}");
     }
@@ -1053,6 +1108,53 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(err.starts_with("c.toml:2: `cwd` of bot `ann` is empty"), "an inline table too: {err}");
+    }
+
+    /// What a bot's entry or the builds' settings hold that could never run is refused when the
+    /// config is checked, naming the file, the bot's line and what is wrong: a command a shell
+    /// could not split, a `files` or `ignore` glob that does not compile, `build_timeout_s = 0`.
+    /// (Each was found only when the league ran: the bot "cannot play", every build "timed out
+    /// after 0 s", the run ended with exit 0.) The controls: the same entries written right pass.
+    #[test]
+    fn a_bot_entry_that_could_never_run_is_refused_naming_it() {
+        let check = |bob: &str, extra: &str| {
+            let text = format!(
+                "maps = [\"m.txt\"]\n{extra}[[bots]]\nname = \"ann\"\ncommand = \"./bot\"\n[[bots]]\nname = \"bob\"\n{bob}"
+            );
+            let config = TournamentConfig::from_toml(&text, Path::new("c.toml")).unwrap();
+            config.validate(game_of(&config)).map_err(|e| e.to_string())
+        };
+        for (bob, says) in [
+            (
+                "command = \"./waiter 'unterminated\"\n",
+                "c.toml:6: bot `bob`: `command = \"./waiter 'unterminated\"` cannot be split into words as a shell would",
+            ),
+            ("command = \"''\"\n", "c.toml:6: bot `bob`: `command = \"''\"` names no program to run"),
+            (
+                "command = \"./bot\"\nfiles = [\"src/*.py\", \"[\"]\n",
+                "c.toml:6: bot `bob`: files `[`: error parsing glob '[': unclosed character class",
+            ),
+            ("command = \"./bot\"\nignore = [\"a{b\"]\n", "c.toml:6: bot `bob`: ignore `a{b`: error parsing glob"),
+        ] {
+            let err = check(bob, "").expect_err(bob);
+            assert!(err.starts_with(says), "{bob}: {err}");
+        }
+        for bob in [
+            "command = \"./waiter 'a quoted word'\"\n",
+            "command = \"./bot\"\nfiles = [\"src/*.py\", \"[ab].txt\", \"{a,b}/**\"]\nignore = [\"*.log\"]\n",
+        ] {
+            assert_eq!(check(bob, ""), Ok(()), "the control: {bob}");
+        }
+        let err = check("command = \"./bot\"\n", "build_timeout_s = 0\n").unwrap_err();
+        assert!(err.starts_with("c.toml: `build_timeout_s = 0` would fail every bot's build at once"), "{err}");
+        assert_eq!(check("command = \"./bot\"\n", "build_timeout_s = 1\n"), Ok(()), "the control");
+        // A bot the command line gave (no line to name) is named by its config's origin.
+        let mut config = TournamentConfig::from_toml("maps = [\"m.txt\"]\n", Path::new("<command line>")).unwrap();
+        for (name, command) in [("ann", "./bot"), ("bob", "./bot \"open")] {
+            config.put_bot(BotEntry { name: name.into(), command: command.into(), ..parse_bot_arg("x=./x").unwrap() });
+        }
+        let err = config.validate(game_of(&config)).unwrap_err().to_string();
+        assert!(err.starts_with("<command line>: bot `bob`: `command = "), "{err}");
     }
 
     /// A config file's `secret` is the file's (a bot reading its folder reads it); the same

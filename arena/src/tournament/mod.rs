@@ -146,6 +146,22 @@ pub enum TournamentError {
         /// What became of the league, as "nothing was recorded".
         kept: &'static str,
     },
+    /// The output folder holds no league (no record, no results) and an entry no league's folder
+    /// has: someone's own folder (a typo such as `--out ~`), which a run would make private and
+    /// write its files into; refused before anything is written there.
+    #[error(
+        "{}: not a league's folder and not empty (it holds {}): a run would make it and its folders private to \
+         you and write the league's files among what it holds: give a new or empty folder (--out, or `out` in the \
+         config), or a league's folder to resume",
+        .dir.display(),
+        crate::safe_text::terminal(.entry)
+    )]
+    NotALeague {
+        /// The folder.
+        dir: PathBuf,
+        /// The first entry found there that no league's folder holds.
+        entry: String,
+    },
 }
 
 impl TournamentError {
@@ -226,6 +242,67 @@ struct OnDisk<'a> {
 /// The folders of a league's own made with it (`versions/` and `builds/` are made when a bot
 /// is kept or built): the pages' too, which `view` makes as any folder where missing.
 const LEAGUE_FOLDERS: [&str; 4] = ["replays", "logs", "bots", "assets"];
+
+/// The folders a league's folder (a run's, a build's, a shard's or a merge's) may hold at its
+/// top, besides its pages' (`assets/`, `bots/`) and the `slurm/` folder of the Slurm scripts' output.
+const LEAGUE_TOP_FOLDERS: [&str; 7] = ["replays", "logs", "builds", "assets", "bots", "versions", "slurm"];
+/// The files a league's folder may hold at its top, by name (besides its results files and
+/// the temporary files of an atomic write): its locks, its record, its pages and the notes of
+/// builds no record lists yet and of lines a merge set aside.
+const LEAGUE_TOP_FILES: [&str; 9] = [
+    ".lock",
+    ".way",
+    "index.html",
+    "leaderboard.md",
+    "leaderboard.json",
+    RESULTS_FILE,
+    TOURNAMENT_FILE,
+    versions::UNRECORDED_BUILDS,
+    merge::SET_ASIDE_FILE,
+];
+
+/// Refuses `out` when it is a folder that holds no league (no `tournament.json`, no results
+/// file) and holds an entry that no league's folder has ([`TournamentError::NotALeague`]): a
+/// run makes its folder and the folders in it private and writes its files there, so `--out ~`
+/// (or `/tmp`) took over that folder. A folder that is not there, an empty one, and what a run
+/// cut short before it saved its record leaves (the league's folders, its locks, the builds'
+/// note, temporary files) are accepted: `--resume` goes on from there. `versions/` may be a
+/// link to a folder (a league's copies kept on another disk). Checked before the folder is made
+/// or locked. (As `arena merge` refuses such an OUT.)
+fn refuse_foreign_folder(out: &Path) -> Result<(), TournamentError> {
+    match foreign_entry(out) {
+        Some(entry) => Err(TournamentError::NotALeague { dir: out.to_path_buf(), entry }),
+        None => Ok(()),
+    }
+}
+
+/// The first entry of folder `out` that no league's folder holds, when it holds no league
+/// (see [`refuse_foreign_folder`]); each entry of its kind: a file named `replays` or a link
+/// named `.lock` is not a league's.
+fn foreign_entry(out: &Path) -> Option<String> {
+    let meta = std::fs::metadata(out).ok()?;
+    if !meta.is_dir() || out.join(TOURNAMENT_FILE).exists() || !results::files(out).is_empty() {
+        return None;
+    }
+    let Ok(entries) = std::fs::read_dir(out) else {
+        // (Unreadable: the lock's own error says why, as before.)
+        return None;
+    };
+    entries.flatten().find_map(|entry| {
+        let name = entry.file_name();
+        let text = name.to_string_lossy();
+        let kind = entry.file_type().ok();
+        let (dir, file) = (kind.is_some_and(|k| k.is_dir()), kind.is_some_and(|k| k.is_file()));
+        let linked_copies = text == "versions" && kind.is_some_and(|k| k.is_symlink()) && entry.path().is_dir();
+        let league = (LEAGUE_TOP_FOLDERS.contains(&&*text) && dir)
+            || linked_copies
+            || ((LEAGUE_TOP_FILES.contains(&&*text)
+                || crate::files::is_temporary(&name)
+                || text.starts_with(".lock.shard-"))
+                && file);
+        (!league).then(|| text.into_owned())
+    })
+}
 
 fn make_league_folder(dir: &Path, subs: &[&str]) -> Result<(), TournamentError> {
     crate::files::make_private_folder(dir).map_err(|e| TournamentError::io(dir, e))?;
@@ -942,6 +1019,7 @@ fn plan(
     // files later. A bad map or board size is reported before anything is built, started or
     // written.
     let boards = load_boards(&config, game)?;
+    refuse_foreign_folder(out)?;
     make_league_folder(out, &LEAGUE_FOLDERS)?;
     let lock = FolderLock::take_to_run(out, None, Duration::ZERO, &|| cancel.is_cancelled())?;
     // (Read, not checked: the config given now is what runs, and it was checked above; the old
@@ -1199,6 +1277,7 @@ fn run_shard(
             )));
         }
     }
+    refuse_foreign_folder(out)?;
     make_league_folder(out, &LEAGUE_FOLDERS)?;
     let _lock = FolderLock::take_to_run(out, Some(shard), BATCH_LOCK_WAIT, &|| cancel.is_cancelled())?;
     if source != out {
@@ -2010,6 +2089,13 @@ fn load_boards(config: &TournamentConfig, game: &dyn Game) -> Result<BTreeMap<Pa
             let text = crate::files::read_map_file(&path).map_err(|e| config.error(format!("in `maps`: {e}{here}")))?;
             (Some(Arc::<str>::from(text.as_str())), schedule::digest(text.as_bytes()))
         };
+        // Two entries of one board (the same file twice, or copies of it) would play the same
+        // matches twice, and where their file names agree under the same match keys: the second
+        // replay replaced the first and the league never completed (every resume dropped "a
+        // duplicate result line"). Refused, naming both entries.
+        if let Some((first, _)) = boards.iter().find(|(_, b): &(&PathBuf, &Board)| b.digest == digest) {
+            return Err(config.error(duplicate_board(config, first, &path)));
+        }
         let cost = game
             .new_match(&config.match_options(&path, text.clone()))
             .map_err(|e| config.error(e.to_string()))?
@@ -2017,6 +2103,28 @@ fn load_boards(config: &TournamentConfig, game: &dyn Game) -> Result<BTreeMap<Pa
         boards.insert(path, Board { text, digest, cost });
     }
     Ok(boards)
+}
+
+/// What is said of `maps` entries `first` and `second` holding the same board.
+fn duplicate_board(config: &TournamentConfig, first: &Path, second: &Path) -> String {
+    // (As the config names them: relative to its folder where they are under it.)
+    let shown = |p: &Path| {
+        let p = config.base.as_deref().and_then(|b| p.strip_prefix(b).ok()).unwrap_or(p);
+        crate::safe_text::terminal_cut(&p.display().to_string(), 200)
+    };
+    let how = if first == second
+        || std::fs::canonicalize(first).ok().is_some_and(|f| std::fs::canonicalize(second).is_ok_and(|s| s == f))
+    {
+        "is the same file as"
+    } else {
+        "has the same contents as"
+    };
+    format!(
+        "in `maps`: {} {how} {}: the league would play the same matches twice (and where their names agree, \
+         under the same keys, one replay replacing the other): list each board once (`games` plays each more times)",
+        shown(second),
+        shown(first)
+    )
 }
 
 /// Whether the replay a result names is on disk and records the same result: what a merge
@@ -4042,6 +4150,147 @@ mod tests {
                 std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
             }
         }
+    }
+
+    /// A run (or a build, or a shard) whose folder holds no league and files of its own (a typo,
+    /// `--out ~`) is refused, naming what it holds, before anything is made, locked or written
+    /// there: its modes and its entries are as they were. The control: what the run did before,
+    /// made and locked the folder, took every user's access to it and to its folders away. And a
+    /// new folder, an empty one, one a run stopped before it saved its record left (its builds,
+    /// copies and temporary files, `versions/` a link to a folder elsewhere) and a league's are
+    /// run.
+    #[test]
+    fn a_run_into_a_folder_holding_no_league_is_refused_and_the_folder_left_alone() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        let config = TournamentConfig::load(&course(&dir.path().join("course"))).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().mode() & 0o7777;
+        let names = |p: &Path| -> BTreeSet<String> {
+            std::fs::read_dir(p).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect()
+        };
+        let home = |name: &str| {
+            let home = dir.path().join(name);
+            std::fs::create_dir_all(home.join("public_html")).unwrap();
+            std::fs::write(home.join("notes.txt"), "mine").unwrap();
+            std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o1777)).unwrap();
+            std::fs::set_permissions(home.join("public_html"), std::fs::Permissions::from_mode(0o755)).unwrap();
+            home
+        };
+        let games = crate::games::registry();
+        let attempt = |out: &Path, options: &RunOptions| {
+            run(config.clone(), out, options, &games, &Quiet, CancellationToken::new()).map(|s| s.played)
+        };
+        let mine = home("home");
+        let before = names(&mine);
+        let shard = Shard { index: 1, count: 2 };
+        let league_dir = dir.path().join("built");
+        let built = RunOptions { prepare_only: true, ..RunOptions::default() };
+        attempt(&league_dir, &built).unwrap();
+        for options in [
+            RunOptions::default(),
+            RunOptions { resume: true, ..RunOptions::default() },
+            built.clone(),
+            RunOptions { shard: Some(shard), league: Some(league_dir.clone()), ..RunOptions::default() },
+        ] {
+            match attempt(&mine, &options) {
+                Err(TournamentError::NotALeague { dir, entry }) => {
+                    assert_eq!(dir, mine);
+                    assert!(before.contains(&entry), "{entry}");
+                }
+                other => panic!("{options:?}: {other:?}"),
+            }
+            assert_eq!((mode(&mine), mode(&mine.join("public_html"))), (0o1777, 0o755), "{options:?}");
+            assert_eq!(names(&mine), before, "{options:?}: nothing written");
+        }
+        let said = TournamentError::NotALeague { dir: mine.clone(), entry: "notes.txt".into() }.to_string();
+        assert!(
+            said.starts_with(&format!("{}: not a league's folder and not empty (it holds notes.txt)", mine.display()))
+        );
+        // The control: the run's first steps, on the same folder, without the refusal.
+        let theirs = home("other");
+        make_league_folder(&theirs, &LEAGUE_FOLDERS).unwrap();
+        drop(FolderLock::take_to_run(&theirs, None, Duration::ZERO, &|| false).unwrap());
+        assert_eq!((mode(&theirs), mode(&theirs.join("public_html"))), (0o1700, 0o700), "the control: taken over");
+        // Runs that go on: a new folder, an empty one, a league's (resumed).
+        let new = dir.path().join("new");
+        assert_eq!(attempt(&new, &RunOptions::default()).unwrap(), 6);
+        assert_eq!(attempt(&new, &RunOptions { resume: true, ..RunOptions::default() }).unwrap(), 0);
+        let empty = dir.path().join("empty");
+        std::fs::create_dir(&empty).unwrap();
+        assert_eq!(attempt(&empty, &RunOptions::default()).unwrap(), 6);
+        // A run stopped after its builds, before its record: its folders, lock, builds' note and
+        // copies, and a temporary file; `versions/` a link to a folder on another disk.
+        let stopped = dir.path().join("stopped");
+        make_league_folder(&stopped, &LEAGUE_FOLDERS).unwrap();
+        let disk = dir.path().join("disk/versions");
+        std::fs::create_dir_all(&disk).unwrap();
+        std::os::unix::fs::symlink(&disk, stopped.join("versions")).unwrap();
+        let lock = FolderLock::take_to_run(&stopped, None, Duration::ZERO, &|| false).unwrap();
+        let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
+        let mut history = BTreeMap::new();
+        versions::prepare(&config, &sandbox, &stopped, unix_secs(), &mut history, &|| false, &|_| {}).unwrap();
+        drop(lock);
+        std::fs::write(stopped.join(".tmp-cut-short"), "").unwrap();
+        assert!(!stopped.join(TOURNAMENT_FILE).exists() && stopped.join(".lock").is_file());
+        assert_eq!(foreign_entry(&stopped), None, "{:?}", names(&stopped));
+        assert_eq!(attempt(&stopped, &RunOptions { resume: true, ..RunOptions::default() }).unwrap(), 6);
+        // A shard's own new folder, and the league's.
+        let shard_dir = dir.path().join("shard-1");
+        let as_shard = RunOptions { shard: Some(shard), league: Some(league_dir.clone()), ..RunOptions::default() };
+        assert!(attempt(&shard_dir, &as_shard).is_ok());
+        assert!(attempt(&league_dir, &RunOptions { shard: Some(shard), ..RunOptions::default() }).is_ok());
+        // Each entry of its kind: a file named like a league's folder is someone's.
+        let odd = dir.path().join("odd");
+        std::fs::create_dir(&odd).unwrap();
+        std::fs::write(odd.join("replays"), "").unwrap();
+        assert_eq!(foreign_entry(&odd).as_deref(), Some("replays"));
+    }
+
+    /// Two `maps` entries of one board (the same file twice, named alike or not, or two copies
+    /// of it with the same name in two folders) are refused, naming both: their matches had the
+    /// same keys (the control), one replay replaced the other and the league never completed.
+    /// The control: two different maps are read.
+    #[test]
+    fn one_board_listed_twice_is_refused_naming_both_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let class = course(dir.path());
+        let game = crate::games::registry().get("resource-rush").unwrap();
+        let maps = Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps");
+        for week in ["week1", "week2"] {
+            std::fs::create_dir_all(dir.path().join(week)).unwrap();
+            std::fs::copy(maps.join("tight.txt"), dir.path().join(week).join("arena.txt")).unwrap();
+        }
+        std::fs::copy(maps.join("duel.txt"), dir.path().join("maps/duel.txt")).unwrap();
+        let text = std::fs::read_to_string(&class).unwrap();
+        let with_maps = |list: &str| {
+            std::fs::write(&class, text.replace("maps = [\"maps/tight.txt\"]", &format!("maps = [{list}]"))).unwrap();
+            TournamentConfig::load(&class).unwrap()
+        };
+        for (list, says) in [
+            (
+                "\"week1/arena.txt\", \"week2/arena.txt\"",
+                "in `maps`: week2/arena.txt has the same contents as week1/arena.txt",
+            ),
+            ("\"maps/tight.txt\", \"maps/tight.txt\"", "in `maps`: maps/tight.txt is the same file as maps/tight.txt"),
+            ("\"maps/tight.txt\", \"./maps/tight.txt\"", "is the same file as maps/tight.txt"),
+            ("\"maps/tight.txt\", \"maps/duel.txt\", \"week1/arena.txt\"", "week1/arena.txt has the same contents as"),
+        ] {
+            let err = load_boards(&with_maps(list), game).map(|_| ()).unwrap_err().to_string();
+            assert!(err.starts_with(&format!("{}: ", class.display())) && err.contains(says), "{list}: {err}");
+        }
+        // The control: two different maps, and what the two copies' matches were keyed as.
+        let config = with_maps("\"maps/tight.txt\", \"maps/duel.txt\"");
+        assert_eq!(load_boards(&config, game).unwrap().len(), 2);
+        let copies = with_maps("\"week1/arena.txt\", \"week2/arena.txt\"");
+        let bots: Vec<BotVersion> = copies
+            .bots
+            .iter()
+            .map(|b| BotVersion { entry: b.clone(), fingerprint: "f".into(), runnable: true, kept: false, built: None })
+            .collect();
+        let digest = schedule::digest(std::fs::read(maps.join("tight.txt")).unwrap().as_slice());
+        let schedule = schedule::round_robin(&copies, &bots, &[digest.clone(), digest], &[1, 1]);
+        let keys: HashSet<&str> = schedule.iter().map(|m| m.key.as_str()).collect();
+        assert_eq!((schedule.len(), keys.len()), (12, 6), "the control: the copies' matches share their keys");
     }
 
     /// A bot that waits every turn.

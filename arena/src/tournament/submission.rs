@@ -686,6 +686,17 @@ fn read_files(
 /// What a bot's folder walk leaves out: the default ignores, the bot's `ignore`, and the
 /// temporary files of a copy of its own that an arena killed during a build left beside a
 /// hard-linked file (see `build::own_copy`): the bot is not a new version for them.
+/// Whether `bot`'s `files` and `ignore` globs compile, as a walk of its folder compiles them: the
+/// error names the bot, the key and the glob. (A config is checked so before anything is built:
+/// a bad glob was found only when the bot's folder was read, and the bot could not play.)
+pub(super) fn check_globs(bot: &BotEntry) -> Result<(), TournamentError> {
+    ignore_set(bot)?;
+    if !bot.files.is_empty() {
+        globs(&bot.files, "files", &bot.name)?;
+    }
+    Ok(())
+}
+
 fn ignore_set(bot: &BotEntry) -> Result<GlobSet, TournamentError> {
     let own_copies = format!("{}own-*", crate::files::TEMPORARY_PREFIX);
     let defaults = DEFAULT_IGNORE.iter().map(|s| s.to_string()).chain(std::iter::once(own_copies));
