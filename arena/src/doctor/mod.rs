@@ -399,7 +399,7 @@ fn unasked(played: &PlayedMatch) -> Option<String> {
 /// `line`, a line the bot printed unasked, as a field of a sentence: `` `LINE` `` (escaped and
 /// cut as a stray line's row quotes it, [`Checked::stray_line`]).
 fn quoted(line: &str) -> String {
-    format!("`{}`", crate::safe_text::terminal(line))
+    crate::safe_text::quoted(line)
 }
 
 /// The last `n` lines of `stderr` that are not blank.
