@@ -51,23 +51,32 @@ impl RunFolder {
     pub(super) fn make(others_enter: bool) -> std::io::Result<RunFolder> {
         let base = base(others_enter)?;
         sweep(&base);
-        let mode = if others_enter { 0o711 } else { 0o700 };
+        RunFolder::make_in(&base, if others_enter { 0o711 } else { 0o700 })
+    }
+
+    /// A run's folder of `mode` in `base`, locked.
+    fn make_in(base: &Path, mode: u32) -> std::io::Result<RunFolder> {
         let dir = tempfile::Builder::new()
             .prefix(PREFIX)
             .permissions(std::fs::Permissions::from_mode(mode))
-            .tempdir_in(&base)?;
+            .tempdir_in(base)?;
         // (Made with the mode asked for, under the umask: set again.)
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(mode))?;
+        // Locked under another name, then named `.lock`: another run's sweep never finds it
+        // unlocked (between making and locking it, it would have taken the folder for a dead
+        // run's and removed it).
+        let unnamed = dir.path().join(".lock-new");
         let lock = std::fs::OpenOptions::new()
             .create_new(true)
             .write(true)
             .mode(0o600)
             .custom_flags(libc::O_NOFOLLOW)
-            .open(dir.path().join(LOCK))?;
+            .open(&unnamed)?;
         // SAFETY: flock on a descriptor we own.
         if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
             return Err(std::io::Error::last_os_error());
         }
+        std::fs::rename(&unnamed, dir.path().join(LOCK))?;
         Ok(RunFolder { path: dir.keep(), _lock: lock })
     }
 
@@ -192,6 +201,34 @@ pub(super) fn remove_all(path: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Runs that start while others sweep lose nothing: a run's folder is never seen unlocked
+    /// (locked under another name first: made, then locked, it was taken for a dead run's in
+    /// between and removed, and the run failed to give its bot a scratch folder).
+    #[test]
+    fn a_run_starting_while_others_sweep_keeps_its_folder() {
+        let base = tempfile::tempdir().unwrap();
+        let done = std::sync::atomic::AtomicBool::new(false);
+        let failures = std::thread::scope(|s| {
+            s.spawn(|| {
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    sweep(base.path());
+                }
+            });
+            let runs: Vec<_> = (0..3)
+                .map(|_| {
+                    s.spawn(|| {
+                        let start = || Scratch::make(&Arc::new(RunFolder::make_in(base.path(), 0o700)?), "bot", None);
+                        (0..300).filter_map(|_| start().err()).map(|e| e.to_string()).collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            let failures: Vec<String> = runs.into_iter().flat_map(|r| r.join().unwrap_or_default()).collect();
+            done.store(true, std::sync::atomic::Ordering::Relaxed);
+            failures
+        });
+        assert!(failures.is_empty(), "{} of 900 runs lost their folder: {:?}", failures.len(), failures.first());
+    }
 
     /// A run's folder left by an arena killed with `kill -9` (its lock held by no one) is removed
     /// by the next run, a folder its bot made unenterable (mode 0) too; one whose run lives (its
