@@ -246,6 +246,22 @@ fn a_script_whose_interpreter_cannot_run_is_told_why() {
     assert!(said.contains("Windows line endings"), "{said}");
     let (stdout, code) = check(&format!("{lf} {reference}"));
     assert_eq!(code, 0, "the control, LF line endings: {stdout}");
+    // `env` given the interpreter with an argument (`#!/usr/bin/env sh -e`): Linux passes `sh -e`
+    // as one word, a program `env` does not find; the fix is `env -S` or the interpreter itself.
+    // The control: the same line with `-S` starts (and passes).
+    let one_word = write("oneword.sh", "#!/usr/bin/env sh -e\nexec \"$1\"\n".to_string());
+    let (stdout, code) = check(&format!("{one_word} {reference}"));
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("its `#!` line runs `sh -e` through `env`, which Linux passes to `env` as one word"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Write `#!/usr/bin/env -S sh -e` (`-S` splits it into words), or name the interpreter itself")
+    );
+    let split = write("split.sh", "#!/usr/bin/env -S sh -e\nexec \"$1\"\n".to_string());
+    let (stdout, code) = check(&format!("{split} {reference}"));
+    assert_eq!(code, 0, "the control, env -S: {stdout}");
 }
 
 /// A "program" that is a FIFO (a build can leave one): check-bot says it cannot start it and

@@ -725,6 +725,34 @@ fn a_malformed_answer_in_a_duel_gets_the_line_it_meant() {
     assert!(stdout.contains("Why: At tick 1 ") && !stdout.contains("Fix:"), "{stdout}");
 }
 
+/// A bot that printed a line no TICK asked for: the duel's "Why:" quotes the line, safely (its
+/// escape shown as `\e`, its own backtick inside a double quote, as check-bot quotes it). The
+/// control: a line without a backtick is quoted by single backticks, and another forfeit (a
+/// malformed answer) quotes no such line.
+#[test]
+fn an_extra_line_in_a_duel_is_quoted_safely() {
+    let dir = tempfile::tempdir().unwrap();
+    let why = |bot: &str| {
+        let out = arena(&["duel", "--map", &map("duel.txt"), "--no-replay", bot, &bin("waiter")]);
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success() && !stdout.contains('\u{1b}'), "{stdout}");
+        stdout.lines().find(|l| l.starts_with("Why: ")).unwrap_or_default().to_string()
+    };
+    let chatty = |name: &str, extra: &str| {
+        let path = dir.path().join(name);
+        let script = format!("while read -r l; do case \"$l\" in TICK*) printf 'WAIT\\n{extra}\\n';; esac; done\n");
+        std::fs::write(&path, script).unwrap();
+        format!("sh {}", path.display())
+    };
+    let said = why(&chatty("backtick.sh", "plan: `go` \\033[2J east"));
+    let quoted = "The line was `` plan: `go` \\e[2J east ``.";
+    assert!(said.ends_with(&format!("(a second answer, or debug output, which goes to stderr?). {quoted}")), "{said}");
+    let said = why(&chatty("plain.sh", "going east"));
+    assert!(said.ends_with("The line was `going east`."), "the control: {said}");
+    let said = why("sh -c 'while read -r l; do case \"$l\" in TICK*) echo \"move 1 0\";; esac; done'");
+    assert!(said.contains("found `move 1 0`") && !said.contains("The line was"), "the control: {said}");
+}
+
 /// A bot that gives no answer in time gets a "Fix:" line under its "Why:", as a malformed
 /// answer does (it had none), by what it was doing: idle, flush stdout; busy, the loop; and its
 /// replay's page says it too. The control, a crash, still has none (above).

@@ -1428,3 +1428,53 @@ fn a_built_bot_renamed_and_back_is_the_same_version_unless_its_output_was_edited
     assert!(stdout.contains("12 of 12 matches played (8 now, 4 kept"), "{stdout}\n{stderr}");
     assert_eq!(row(&leaderboard(&league), "bob")["version"], "v2");
 }
+
+/// What a newcomer's run met: a plan of one match said "1 matches", `arena build` listed
+/// fingerprints where the leaderboard names versions, and `--rerun` of a key of a bot's older
+/// version said only "no such match". One match is now "1 match" (the control: the first run's
+/// plan of 4 is plural); `arena build` names each bot's version (`bob v2`) with its fingerprint
+/// after it; and `--rerun` of the older version's key says whose version it was, that its result
+/// is history, and the key of the same match now (the control: a key the league never had is
+/// still "no such match").
+#[test]
+fn one_match_is_one_and_builds_and_reruns_name_the_versions() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_folder(dir.path());
+    built_bot(&class.join("bob"), WAITER_SH);
+    built_bot(&class.join("erin"), WAITER_SH);
+    let cfg = class_config(&class, &["bob", "erin"]).display().to_string();
+    let (_, stderr) = run(&["tournament", "--config", &cfg]);
+    assert!(stderr.contains("plan: 4 matches to play (bob 4, erin 4)"), "the control: {stderr}");
+    let league = class.join("league");
+    let league_arg = league.display().to_string();
+    // One result gone: one match to play, and then one played.
+    let results = league.join("results.jsonl");
+    let text = std::fs::read_to_string(&results).unwrap();
+    let old_key =
+        serde_json::from_str::<Value>(text.lines().next().unwrap()).unwrap()["key"].as_str().unwrap().to_string();
+    let kept: Vec<&str> = text.lines().skip(1).collect();
+    std::fs::write(&results, kept.join("\n") + "\n").unwrap();
+    let (stdout, stderr) = run(&["tournament", "--resume", &league_arg]);
+    assert!(stderr.contains("plan: 1 match to play (bob 1, erin 1), 3 kept"), "{stderr}");
+    assert!(stdout.contains("4 of 4 matches played (1 now, 3 kept"), "{stdout}");
+    assert!(!format!("{stdout}{stderr}").contains(" 1 matches"), "{stdout}{stderr}");
+    // A push of bob's, built: versions named as the leaderboard names them.
+    write(&class.join("bob/bot.src"), &format!("{WAITER_SH}# v2\n"));
+    let (stdout, _) = run(&["build", &cfg, "--out", &league_arg]);
+    assert!(stdout.contains("bob v2 ready (fingerprint "), "{stdout}");
+    assert!(stdout.contains("erin v1 ready (fingerprint "), "{stdout}");
+    // The key of a match of bob's v1.
+    let refused = arena(&["tournament", "--resume", &league_arg, "--rerun", &old_key]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{stderr}");
+    let said = format!("--rerun {old_key}: a match of an older version: bob v1 (the league plays v2 now). Its result is kept as history, not counted, and is not played again; the same seats, map and game now: `--rerun ");
+    assert!(stderr.contains(&said), "{stderr}");
+    let now = stderr.split(&said).nth(1).and_then(|rest| rest.split('`').next()).unwrap_or_default();
+    let record = std::fs::read_to_string(league.join("tournament.json")).unwrap();
+    assert!(now != old_key && record.contains(&format!("\"{now}\"")), "the key it names is scheduled: {now}");
+    let (_, stderr) = run(&["tournament", "--resume", &league_arg, "--rerun", now]);
+    assert!(stderr.contains("plan: "), "{stderr}");
+    let refused = arena(&["tournament", "--resume", &league_arg, "--rerun", "no-such-key"]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("--rerun no-such-key: no such match in the schedule"), "the control: {stderr}");
+}

@@ -1103,3 +1103,96 @@ fn honest_builds_succeed_in_plain_mode() {
         assert!(executable(&dir.path().join("rs/target/debug/rsbot")), "cargo's output: {out}");
     }
 }
+
+/// A plain bot (`--sandbox plain`, or `auto` where no box can be made) has a scratch folder of its
+/// own, its `HOME` and `TMPDIR`, as a box's bot has its tmpfs: Python's `tempfile` works there
+/// (before, its `TMPDIR` was the machine's `/tmp`, which Landlock does not let it write, and every
+/// `TemporaryFile()` failed). The folder is in one of the run's own in the arena's `TMPDIR`,
+/// removed when the run ends. The control: the same bot with a scratch folder it may not write
+/// (`TMPDIR` and `HOME` set, in its command, to the read-only `/proc`) fails.
+#[test]
+fn a_plain_bot_keeps_scratch_files_in_a_folder_of_its_own() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    // (As root, the bot is a user of its own: it passes through the arena's TMPDIR.)
+    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bot = shared_copy(dir.path(), &root().join("tests/bots/tempfiles.py").display().to_string());
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let env = [("TMPDIR", tmp.to_str().unwrap())];
+    let flags = ["--sandbox", "plain", "--startup-ms", "5000"];
+    let run = duel_with_env(&format!("python3 {bot}"), &greedy, &flags, &env);
+    promises(&run, &bot, None, &[]);
+    let said = run.log.lines().find_map(|l| l.split("scratch: ").nth(1)).unwrap_or_default().to_string();
+    let (scratch, home) = said.split_once(" home: ").unwrap_or_default();
+    assert!(scratch == home && scratch.starts_with(tmp.to_str().unwrap()), "{}", run.log);
+    assert!(scratch.contains("/arena-scratch-") && scratch.contains("/bot-"), "{scratch}");
+    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let left: Vec<_> = left.iter().filter(|n| n.to_string_lossy().starts_with("arena-scratch-")).collect();
+    assert!(left.is_empty(), "the run's scratch folders go with it: {left:?}");
+    // The control: where its TMPDIR may not be written, the bot fails.
+    let control = duel_with_env(&format!("env TMPDIR=/proc HOME=/proc python3 {bot}"), &greedy, &flags, &env);
+    assert_eq!(player(&control.result, 0).2.as_deref(), Some("crash"), "the control: {}", control.result);
+    assert!(control.log.contains("no scratch"), "{}", control.log);
+}
+
+/// A plain bot's scratch folder is its own: its opponent can neither find it (the run's folder
+/// of them may not be listed) nor, given its path (the test finds it and tells the spy), read a
+/// file there or write one, as Landlock shows each bot its own folder alone (`scratch_spy.sh`
+/// plays an invalid move where it can). The control: with Landlock off, a bot of an arena that is
+/// not root (both bots the arena's user) does both. (As root, each plain bot is a user of its
+/// own, whose folder is its own alone: there is no control to show. Skipped where the kernel has
+/// no Landlock.)
+#[test]
+fn a_plain_bot_cannot_reach_its_opponent_s_scratch_folder() {
+    use std::os::unix::fs::PermissionsExt;
+    if !landlock_confines(1, "files") {
+        return;
+    }
+    let spied = |env: &[(&str, &str)]| {
+        let dir = tempfile::tempdir().unwrap();
+        let (tmp, spy) = (dir.path().join("tmp"), dir.path().join("spy"));
+        for folder in [&tmp, &spy] {
+            std::fs::create_dir(folder).unwrap();
+            std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let owner = shared_copy(dir.path(), &root().join("tests/bots/scratch_owner.sh").display().to_string());
+        let script = shared_copy(&spy, &root().join("tests/bots/scratch_spy.sh").display().to_string());
+        // The test finds the owner's scratch folder (by its secret) and tells the spy its path.
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let finder = {
+            let (tmp, spy, done) = (tmp.clone(), spy.clone(), done.clone());
+            std::thread::spawn(move || {
+                while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                    let runs = std::fs::read_dir(&tmp).into_iter().flatten().filter_map(Result::ok);
+                    let folders =
+                        runs.flat_map(|r| std::fs::read_dir(r.path()).into_iter().flatten().filter_map(Result::ok));
+                    if let Some(found) = folders.map(|f| f.path()).find(|f| f.join("secret").exists()) {
+                        let target = spy.join("target");
+                        std::fs::write(&target, found.display().to_string()).unwrap();
+                        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o644)).unwrap();
+                        return true;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                false
+            })
+        };
+        let env = [&[("TMPDIR", tmp.to_str().unwrap())][..], env].concat();
+        let flags = ["--sandbox", "plain", "--startup-ms", "5000", "--move-ms", "3000"];
+        let spy_bot = format!("sh {script} {}", spy.display());
+        let run = duel_with_env(&spy_bot, &format!("sh {owner}"), &flags, &env);
+        done.store(true, std::sync::atomic::Ordering::SeqCst);
+        assert!(finder.join().unwrap(), "the test found the owner's scratch folder: {}", run.log);
+        run
+    };
+    let run = spied(&[]);
+    assert!(player(&run.result, 0).2.is_none(), "the spy reached nothing: {}\n{}", run.result, run.log);
+    if as_root() {
+        eprintln!("root: each plain bot is a user of its own, whose folder is its own alone: no control to show");
+        return;
+    }
+    let control = spied(&[PLAIN_WITHOUT_LANDLOCK]);
+    assert_eq!(player(&control.result, 0).2.as_deref(), Some("invalid_move"), "the control: {}", control.result);
+}

@@ -238,6 +238,16 @@ impl ForfeitFact {
         replay.reply(self.tick?, self.player)?.answer.as_deref()
     }
 
+    /// The line the player printed that no prompt asked for, where it forfeited so
+    /// (`extra_output`), as `replay` kept it (a line of text; not kept otherwise).
+    pub fn unasked<'a>(&self, replay: &'a Replay) -> Option<&'a str> {
+        if self.reason != "extra_output" {
+            return None;
+        }
+        let mine = |s: &'a crate::replay::Step| s.replies.iter().find(|r| r.player == self.player);
+        replay.steps.iter().rev().find_map(|s| mine(s)?.unasked.as_deref())
+    }
+
     /// What to change: the line of a `malformed` or `invalid_move` forfeit, as the replay's `game`
     /// advises (the latter knowing the state the player answered); for a
     /// timeout, by what the bot was doing (flush, or end the loop), when its CPU time was measured.

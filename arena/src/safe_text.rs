@@ -92,6 +92,24 @@ pub fn terminal(text: &str) -> String {
     terminal_cut(text, FIELD_CHARS)
 }
 
+/// `text` (a line a bot printed) quoted in a sentence for a terminal: one field ([`terminal`]:
+/// controls visible, cut) between backticks, or between double backticks and spaces where it
+/// holds a backtick itself (`` a`b ``), so that where it ends is never in doubt.
+pub fn quoted(text: &str) -> String {
+    let field = terminal(text);
+    if field.contains('`') {
+        format!("`` {field} ``")
+    } else {
+        format!("`{field}`")
+    }
+}
+
+/// `n` with its noun, `one` or (any other count) `many`, as a message says it: `1 match`,
+/// `2 matches`, `0 matches`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// `word` (a path, a bot's command) as one word of a command a hint suggests, quoted as the
 /// arena's own command-line splitting (and a POSIX shell) reads it when it needs to be
 /// (`./my bot` is `'./my bot'`: unquoted, it is split in two), then as one terminal field.
@@ -300,6 +318,24 @@ fn is_unsafe_in_json(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// A quoted line shows its controls and is cut; one holding a backtick is quoted by two, so
+    /// that its own cannot end the quote (the control: without one, a single backtick).
+    /// One thing is said in the singular, any other count in the plural.
+    #[test]
+    fn a_count_of_one_is_singular() {
+        assert_eq!(super::count(1, "match", "matches"), "1 match");
+        assert_eq!(super::count(0, "match", "matches"), "0 matches");
+        assert_eq!(super::count(2, "match", "matches"), "2 matches");
+    }
+
+    #[test]
+    fn a_quoted_line_cannot_end_its_quote_nor_reach_the_terminal() {
+        assert_eq!(super::quoted("WAIT"), "`WAIT`");
+        assert_eq!(super::quoted("x` then \u{1b}[2J"), "`` x` then \\e[2J ``");
+        let long = super::quoted(&"a".repeat(300));
+        assert!(long.starts_with("`aaa") && long.ends_with("[100 more characters]`"), "{long}");
+    }
+
     use super::*;
 
     const HOSTILE: &str = "\u{1b}[2J\u{1b}]0;owned\u{7}\u{1b}[31m WAIT";

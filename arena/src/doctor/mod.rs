@@ -399,7 +399,7 @@ fn unasked(played: &PlayedMatch) -> Option<String> {
 /// `line`, a line the bot printed unasked, as a field of a sentence: `` `LINE` `` (escaped and
 /// cut as a stray line's row quotes it, [`Checked::stray_line`]).
 fn quoted(line: &str) -> String {
-    format!("`{}`", crate::safe_text::terminal(line))
+    crate::safe_text::quoted(line)
 }
 
 /// The last `n` lines of `stderr` that are not blank.
@@ -777,6 +777,23 @@ fn python_compile_fix(stderr: &str) -> Option<String> {
     ))
 }
 
+/// The fix for a Python bot whose `multiprocessing` could not make a semaphore (its `stderr`
+/// ends in `PermissionError` in `multiprocessing/synchronize.py`): a bot without a box may not
+/// write `/dev/shm`, where glibc makes POSIX semaphores (it is shared with every process of the
+/// bot's user, so it is not opened to it; a box has one of its own).
+fn semaphore_fix(stderr: &str) -> Option<String> {
+    let lines: Vec<&str> = stderr.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let (last, before) = lines.split_last()?;
+    let semaphore = |l: &&str| l.starts_with("File \"") && l.contains("multiprocessing/synchronize.py\"");
+    (last.starts_with("PermissionError") && before.iter().any(semaphore)).then(|| {
+        "Python's multiprocessing (a Pool, a Queue, a Lock) needs POSIX semaphores, which live in /dev/shm, and a \
+         bot without a box (`--sandbox plain`, or `auto` where no box can be made) may write only its own scratch \
+         folder: use threads (`threading`, `concurrent.futures.ThreadPoolExecutor`) or child processes without \
+         multiprocessing's locks (`subprocess`), or play where boxes can be made (a box has a /dev/shm of its own)"
+            .to_string()
+    })
+}
+
 /// How the bot of a one-bot game that crashed ended (a signal, an exit status), if recorded.
 fn crash_ending(replay: &Replay) -> Option<Ending> {
     replay.steps.iter().rev().find_map(|s| s.replies.first())?.failure?.ending()
@@ -1127,7 +1144,8 @@ fn diagnose(
             let stderr = &played.stderr_text(0);
             // Python's own error for a program it could not compile: it never ran, so nothing
             // about reading the input applies.
-            let compile_fix = python_compile_fix(stderr);
+            // (Nor does it where Python's multiprocessing could not make its semaphores: no box.)
+            let compile_fix = python_compile_fix(stderr).or_else(|| semaphore_fix(stderr));
             let fix = compile_fix.as_deref().unwrap_or(fix);
             let ended = crash_ending(replay);
             let what = ended.map_or_else(|| "exited (or closed stdout)".to_string(), Ending::clause);
@@ -1262,7 +1280,7 @@ pub fn own_code_fix(
 /// script without `#!` or with Windows line endings, a script not found in its folder, a
 /// Python program that did not compile. What `arena duel` says of a crash too.
 pub fn program_fix(command: &str, folder: Option<&std::path::Path>, sight: &Sight, stderr: &str) -> Option<String> {
-    program_problem(command, folder, sight).or_else(|| python_compile_fix(stderr))
+    program_problem(command, folder, sight).or_else(|| python_compile_fix(stderr)).or_else(|| semaphore_fix(stderr))
 }
 
 /// How the first-answer probe's findings name what a bot is sent, and its fixes for a silent bot.
@@ -1593,6 +1611,29 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
+
+    /// A Python bot whose multiprocessing could not make its semaphore (no box: /dev/shm is not
+    /// its to write) is told why and what to use instead, by `duel`'s Fix (`program_fix`); the
+    /// controls: the same error raised elsewhere, and another error there, are not.
+    #[test]
+    fn multiprocessing_without_dev_shm_is_explained() {
+        let traceback = |at: &str, error: &str| {
+            format!(
+                "Traceback (most recent call last):\n  File \"/b/bot.py\", line 3, in main\n    with \
+                 multiprocessing.Pool(2) as p:\n  File \"/usr/lib/python3.11/{at}\", line 57, in __init__\n    \
+                 sl = self._semlock = _multiprocessing.SemLock(\n{error}\n"
+            )
+        };
+        let denied = "PermissionError: [Errno 13] Permission denied";
+        let sight = Sight { path: crate::sandbox::BOX_PATH.into(), boxed: false };
+        // (A script that exists, from the crate's folder: nothing else is wrong with the program.)
+        let fix = program_fix("python3 src/lib.rs", None, &sight, &traceback("multiprocessing/synchronize.py", denied));
+        let fix = fix.expect("explained");
+        assert!(fix.contains("/dev/shm") && fix.contains("--sandbox plain") && fix.contains("threading"), "{fix}");
+        assert_eq!(semaphore_fix(&traceback("shutil.py", denied)), None, "the control: elsewhere");
+        let other = traceback("multiprocessing/synchronize.py", "OSError: [Errno 28] No space left on device");
+        assert_eq!(semaphore_fix(&other), None, "the control: another error");
+    }
     /// A match of Resource Rush's first situation under `limits` whose bot answered `WAIT` in
     /// `answers` ms each, computing all along, then timed out after `last` ms, `last_cpu` of them
     /// computing.

@@ -11,8 +11,8 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::{
-    first_answer_probe, last_words, program_problem, python_compile_fix, signal_fix, CheckError, Checked, Feed,
-    Finding, FirstPrompt,
+    first_answer_probe, last_words, program_problem, python_compile_fix, semaphore_fix, signal_fix, CheckError,
+    Checked, Feed, Finding, FirstPrompt,
 };
 use crate::engine::{
     BotKit, Game, MatchOptions, MatchSteps, Others, Outcome, PlayerId, Reply, Seated, SetupError, State, Turn,
@@ -251,6 +251,7 @@ pub(super) async fn check(
                     "crash" => program
                         .clone()
                         .or_else(|| python_compile_fix(stderr))
+                        .or_else(|| semaphore_fix(stderr))
                         .or_else(|| fact.ended.and_then(|e| signal_fix(e, &hand, kit.bounds)))
                         // An error in its own code after good answers.
                         .or_else(|| {

@@ -167,7 +167,30 @@ fn interpreter_trouble(
             )
         });
     }
-    // `env` looks its argument up on the bot's PATH (`-S` splits it into words first).
+    // `env` looks its argument up on the bot's PATH (`-S` splits it into words first). Without
+    // `-S`, a program with arguments (`#!/usr/bin/env python3 -u`) is one word to it, as the
+    // kernel passes the rest of the line: no program is named so ("env: 'python3 -u': No such
+    // file or directory").
+    let words_given = argument.trim_end_matches('\r');
+    if !argument.starts_with('-') && words_given.contains([' ', '\t']) {
+        let mut split = words_given.split_whitespace();
+        let (program, rest) = (split.next().unwrap_or(""), split.collect::<Vec<_>>().join(" "));
+        let direct = sight.find(program).map_or(String::new(), |found| {
+            format!(
+                ", or name the interpreter itself, `#!{} {}`",
+                terminal(&found.display().to_string()),
+                terminal(&rest)
+            )
+        });
+        let crlf = if crlf { format!("; and {fix_crlf}") } else { String::new() };
+        return Some(format!(
+            "`{file}` exists, but its `#!` line runs `{}` through `env`, which Linux passes to `env` as one word, a \
+             program's name: `env` finds no program named so. Write `#!/usr/bin/env -S {}` (`-S` splits it into \
+             words){direct}{crlf}",
+            terminal(words_given),
+            terminal(&format!("{program} {rest}"))
+        ));
+    }
     let wanted = match argument.strip_prefix("-S") {
         // (After `-S`, settings `NAME=value` come before the program; after an option, which
         // may take a word of its own (`-u NAME`, `-C DIR`), the line is not checked.)
@@ -377,6 +400,18 @@ mod tests {
         assert!(named.contains("runs `no-such-xyz` through `env`"), "the control: {named}");
         std::fs::write(&env_s, "#!/usr/bin/env -S -u FOO sh -u\necho\n").unwrap();
         assert_eq!(check(dir.path(), "./envs.py", &sight), None, "env -S: an option's word is no program");
+        // `env` given a program and its arguments without `-S`: Linux passes them as one word,
+        // which names no program. The controls: with `-S`, and the interpreter named itself.
+        std::fs::write(&env_s, "#!/usr/bin/env sh -u\necho\n").unwrap();
+        let one_word = check(dir.path(), "./envs.py", &sight).unwrap_or_default();
+        assert!(one_word.contains("runs `sh -u` through `env`, which Linux passes to `env` as one word"), "{one_word}");
+        assert!(one_word.contains("Write `#!/usr/bin/env -S sh -u`"), "{one_word}");
+        let sh = sight.find("sh").unwrap().display().to_string();
+        assert!(one_word.contains(&format!("or name the interpreter itself, `#!{sh} -u`")), "{one_word}");
+        std::fs::write(&env_s, "#!/usr/bin/env -S sh -u\necho\n").unwrap();
+        assert_eq!(check(dir.path(), "./envs.py", &sight), None, "the control: env -S");
+        std::fs::write(&env_s, "#!/bin/sh -u\necho\n").unwrap();
+        assert_eq!(check(dir.path(), "./envs.py", &sight), None, "the control: the interpreter itself");
         let not_exec = {
             std::fs::write(dir.path().join("plain"), "echo WAIT\n").unwrap();
             check(dir.path(), "./plain", &sight).unwrap_or_default()

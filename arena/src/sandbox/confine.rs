@@ -10,9 +10,9 @@
 //!   its command names: [`super::shown_paths`]), and read `/proc` (the kernel's own answers:
 //!   Landlock keeps a process from tracing, or reading the memory or the environment of, any
 //!   process outside its domain);
-//! - write nothing but the devices a box gives ([`super::DEVICES`], `/dev/zero`): plain mode
-//!   has no scratch folder of the bot's own (its `HOME` and `TMPDIR` are the machine's `/tmp`,
-//!   which it may no longer write), nor change a file's mode, owner, times or extended
+//! - write nothing but the devices a box gives ([`super::DEVICES`], `/dev/zero`) and a scratch
+//!   folder of its own, its `HOME` and `TMPDIR` (see `super::scratch`: no other bot's, nor the
+//!   machine's `/tmp` or `/dev/shm`), nor change a file's mode, owner, times or extended
 //!   attributes, which Landlock does not govern (a seccomp filter refuses those calls to a bot
 //!   it confines: `super::syscalls::plain_filters`), nor what else Landlock does not govern
 //!   and the filter refuses (another process's limits and priority, unix sockets of its own,
@@ -94,8 +94,8 @@ pub fn missing(abi: i32) -> Vec<String> {
 }
 
 /// The ruleset of a plain bot or build shown `shown` (the paths a box would show it, see
-/// [`super::shown_paths`]; a build's toolchains too), which may write beneath `writable` (a
-/// build: its folder and its scratch folder; nothing for a bot), made and filled, to be entered
+/// [`super::shown_paths`]; a build's toolchains too), which may write beneath `writable` (its
+/// scratch folder, and a build its folder), made and filled, to be entered
 /// by its process just before `exec` ([`super::child::enter_plain`]); `None` where the kernel
 /// has no Landlock.
 pub fn ruleset(shown: &[PathBuf], writable: &[PathBuf]) -> Result<Option<OwnedFd>, RulesetError> {

@@ -16,6 +16,7 @@ mod cgroup;
 mod child;
 mod confine;
 mod meter;
+mod scratch;
 mod sockets;
 mod syscalls;
 
@@ -358,6 +359,8 @@ pub struct Sandbox {
     /// Plain bots are confined by Landlock (see `confine`): the kernel has it, and the tests'
     /// switch is not set.
     landlock: bool,
+    /// The folder of this run's plain scratch folders (see `scratch`), made with the first.
+    scratch_run: std::sync::Arc<std::sync::Mutex<Option<std::sync::Arc<scratch::RunFolder>>>>,
 }
 
 /// A running box, to be ended with its bot.
@@ -389,8 +392,9 @@ pub struct BoxHandle {
     /// What the box's sockets hold, counted with its memory where no memory cgroup charges it
     /// (see `sockets`).
     sockets: Option<sockets::Meter>,
-    /// A plain build's scratch folder (its `HOME` and `TMPDIR`), removed with the handle.
-    _scratch: Option<tempfile::TempDir>,
+    /// A plain bot's or build's scratch folder (its `HOME` and `TMPDIR`), removed with the
+    /// handle.
+    _scratch: Option<scratch::Scratch>,
 }
 
 impl Sandbox {
@@ -414,6 +418,7 @@ impl Sandbox {
             _fresh_root: None,
             missing: Vec::new(),
             landlock: false,
+            scratch_run: Default::default(),
         };
         match mode {
             SandboxMode::None => {
@@ -594,13 +599,23 @@ impl Sandbox {
         // As root (`plain`), as in a box: neither a bot nor a build can signal the other bots,
         // their keepers or the arena. (Not with the box off: `none` runs as the arena's user.)
         let (ids, uid) = if keep_terminal { (None, None) } else { self.user(launch, launch.folder)? };
-        // A plain build: a scratch folder of its own (its `HOME` and `TMPDIR`, as a box's
-        // build has), and the toolchains a box's build is shown (see `plain_build`).
-        let build = (launch.build && !keep_terminal).then(|| plain_build(ids)).transpose()?;
+        // A scratch folder of its own (its `HOME` and `TMPDIR`, as a box's `/scratch`: see
+        // `scratch`), which it alone may write; a build is also shown the toolchains a box's
+        // build is (see `plain_build`).
+        let scratch =
+            if keep_terminal { None } else { Some(self.scratch(if launch.build { "build" } else { "bot" }, ids)?) };
+        let (build, scratch) = match scratch {
+            Some(s) if launch.build => (Some(plain_build(s, ids)?), None),
+            s => (None, s),
+        };
         if !keep_terminal {
             command.env_clear().envs(box_env(launch, "/tmp"));
             if let Some(b) = &build {
                 command.envs(b.env());
+            }
+            if let Some(s) = &scratch {
+                let path = s.path().display().to_string();
+                command.envs([("HOME", &path), ("TMPDIR", &path)]);
             }
         }
         command.envs(launch.env.iter().map(|(k, v)| (k, v)));
@@ -616,11 +631,11 @@ impl Sandbox {
             rlimits.push((libc::RLIMIT_NPROC, n, n));
         }
         // A bot or a build with a keeper: Landlock's ruleset, entered by its process alone (see
-        // `confine`). A build is shown the toolchains too, and may write its folder and its
-        // scratch folder.
+        // `confine`). It may write its scratch folder; a build is shown the toolchains too, and
+        // may write its folder.
         let ruleset = if self.landlock && !keep_terminal {
             let mut shown = shown_paths(launch.words, launch.folder);
-            let mut writable = Vec::new();
+            let mut writable: Vec<PathBuf> = scratch.iter().map(|s| s.path().to_path_buf()).collect();
             if let Some(b) = &build {
                 shown.extend(b.shown());
                 let here = std::env::current_dir().unwrap_or_default();
@@ -659,9 +674,25 @@ impl Sandbox {
             counts_swap: false,
             peak_cpu: AtomicU64::new(0),
             sockets: None,
-            _scratch: build.map(|b| b.scratch),
+            _scratch: build.map(|b| b.scratch).or(scratch),
         };
         Ok((command, handle))
+    }
+
+    /// A new scratch folder for a plain bot or build (`what`), given to `owner` where a root
+    /// arena runs it as another user, in this run's folder of them (made with the first).
+    fn scratch(&self, what: &str, owner: Option<(u32, u32)>) -> Result<scratch::Scratch, SandboxError> {
+        let whose = format!("a scratch folder for the {what} (in the temporary folder)");
+        let mut run = self.scratch_run.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let run = match &*run {
+            Some(made) => std::sync::Arc::clone(made),
+            None => {
+                let made = std::sync::Arc::new(scratch::RunFolder::make(self.root).map_err(|e| setup(&whose, e))?);
+                *run = Some(std::sync::Arc::clone(&made));
+                made
+            }
+        };
+        scratch::Scratch::make(&run, what, owner).map_err(|e| setup(&whose, e))
     }
 
     /// Who runs `launch` (root only; `None` otherwise): a build writes the bot's `folder` as the
@@ -1013,7 +1044,7 @@ struct PlainBuild {
     /// A folder of its own for its `HOME` and `TMPDIR` (a box's build has its `/scratch`):
     /// without it, the machine's `/tmp` was the build's, which Landlock then would not let it
     /// write, and which every other process of the machine shares.
-    scratch: tempfile::TempDir,
+    scratch: scratch::Scratch,
     /// The toolchains it may use, as a box's build ([`toolchains`]).
     toolchains: Vec<(&'static str, PathBuf)>,
     /// The `CARGO_HOME` it is given, in `scratch` (see [`plain_cargo_home`]), if there is one.
@@ -1041,13 +1072,9 @@ impl PlainBuild {
     }
 }
 
-/// A plain build's scratch folder (in the arena's temporary folder, its user's alone, given to
-/// the build's user `ids` where a root arena runs it as its folder's owner), and its toolchains.
-fn plain_build(ids: Option<(libc::uid_t, libc::gid_t)>) -> Result<PlainBuild, SandboxError> {
-    let scratch = tempfile::Builder::new()
-        .prefix("arena-build-")
-        .tempdir()
-        .map_err(|e| setup("a scratch folder for the build (in the temporary folder)", e))?;
+/// A plain build's `scratch` folder (already given to the build's user `ids` where a root arena
+/// runs it as its folder's owner) with its `CARGO_HOME`, and its toolchains.
+fn plain_build(scratch: scratch::Scratch, ids: Option<(libc::uid_t, libc::gid_t)>) -> Result<PlainBuild, SandboxError> {
     let toolchains = toolchains();
     let cargo_home = match toolchains.iter().find(|(var, _)| *var == "CARGO_HOME") {
         Some((_, real)) => Some(
@@ -1057,7 +1084,7 @@ fn plain_build(ids: Option<(libc::uid_t, libc::gid_t)>) -> Result<PlainBuild, Sa
         None => None,
     };
     if let Some((uid, gid)) = ids {
-        let mut made = vec![scratch.path().to_path_buf()];
+        let mut made = Vec::new();
         if let Some(home) = &cargo_home {
             made.push(home.clone());
             made.extend(CARGO_LOCKS.iter().map(|name| home.join(name)));

@@ -131,7 +131,8 @@ const IOPRIO_WHO_PROCESS: u64 = 1;
 /// - a box's refusals ([`filter`]: io_uring, whose ring this filter cannot see into and which
 ///   made a unix socket and set an ACL past the rules below; kernel keyrings, where a bot read
 ///   the key its user kept there; AIO; `clone3`), user namespaces and the x32 numbers;
-/// - [`METADATA_CALLS`] (`EPERM`): it may write no file, and changed the league's modes and ACLs;
+/// - [`METADATA_CALLS`] (`EPERM`): it may write no file but its scratch folder's, and changed the
+///   league's modes and ACLs (its own files' modes and times neither: `chmod`, `touch -t`);
 /// - another process's limits, priority and scheduling (`prlimit64`, `setpriority`,
 ///   `sched_setscheduler`, `sched_setparam`, `sched_setattr`, `ioprio_set`, `migrate_pages`,
 ///   `move_pages` on any process but its own, `EPERM`): a bot killed its opponent by setting

@@ -546,12 +546,12 @@ impl Leaderboard {
     /// "40 of 40 matches played", or, for a partial league, what is missing.
     pub fn played_text(&self) -> String {
         if self.complete {
-            format!("{} of {} matches played.", self.matches, self.scheduled)
+            format!("{} of {} played.", self.matches, crate::safe_text::count(self.scheduled, "match", "matches"))
         } else {
             format!(
-                "Partial: {} of {} matches played; {} missing (not counted).",
+                "Partial: {} of {} played; {} missing (not counted).",
                 self.matches,
-                self.scheduled,
+                crate::safe_text::count(self.scheduled, "match", "matches"),
                 self.scheduled.saturating_sub(self.matches)
             )
         }

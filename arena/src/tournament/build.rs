@@ -229,6 +229,10 @@ pub fn run_until(
             Err(e) => Err((first, std::io::Error::new(e.kind(), format!("its folder cannot be opened: {e}")))),
         };
         match copied {
+            Ok(1) => tracing::info!(
+                "bot `{}`: 1 file was a hard link of a file outside its folder; it now has a copy of its own",
+                earlier.bot
+            ),
             Ok(n) => tracing::info!(
                 "bot `{}`: {n} files were hard links of files outside its folder; each now has a copy of its own",
                 earlier.bot

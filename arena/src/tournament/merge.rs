@@ -1283,7 +1283,9 @@ fn not_the_league(record: &TournamentRecord, other: &TournamentRecord) -> Option
     let theirs: HashSet<&str> = other.schedule.iter().map(|m| m.key.as_str()).collect();
     if theirs != keys {
         let differ = theirs.symmetric_difference(&keys).count();
-        return Some(format!("its schedule differs ({differ} matches are not in both)"));
+        let are = if differ == 1 { "is" } else { "are" };
+        let differ = crate::safe_text::count(differ, "match", "matches");
+        return Some(format!("its schedule differs ({differ} {are} not in both)"));
     }
     (other.config.seat_secret() != record.config.seat_secret())
         .then(|| "it is another build of the league (its secret, which keys the bots' seeds, differs)".to_string())

@@ -1110,7 +1110,7 @@ fn plan(
             let (none, no_failures) = (BTreeMap::new(), BTreeMap::new());
             let (linked, failed) = previous.as_ref().map_or((&none, &no_failures), |p| (&p.history, &p.failures));
             versions::remove_unlinked_logs(out, linked, failed);
-            return Err(TournamentError::Invalid(format!("--rerun {key}: no such match in the schedule")));
+            return Err(TournamentError::Invalid(no_such_rerun(key, &existing, &record)));
         }
     }
     record.save(out)?;
@@ -1119,6 +1119,44 @@ fn plan(
     versions::remove_unlinked_logs(out, &record.history, &record.failures);
     versions::remove_unlisted_copies(out, &record.history);
     Ok(League { record, existing, game, boards, _lock: lock })
+}
+
+/// Why `--rerun key` plays nothing: no match of `record`'s schedule has that key. Where one of
+/// the league's results (`existing`) has it, it is a match of an older version of a bot (a key
+/// names its bots' versions) or of a bot no longer in the league: said so, by the versions'
+/// labels, with the key of the match of the same seats, map and game the league plays now.
+fn no_such_rerun(key: &str, existing: &[ResultLine], record: &TournamentRecord) -> String {
+    let shown = crate::safe_text::terminal(key);
+    let Some(old) = existing.iter().rev().find(|l| l.key == key) else {
+        return format!("--rerun {shown}: no such match in the schedule (a match's key is its replay's name)");
+    };
+    let mut older = Vec::new();
+    for (seat, name) in old.seats.iter().enumerate() {
+        let who = crate::safe_text::terminal(name);
+        let Some(now) = record.bots.iter().find(|b| &b.entry.name == name) else {
+            older.push(format!("{who}, no longer in the league"));
+            continue;
+        };
+        let Some(then) = old.versions.get(seat).filter(|fp| **fp != now.fingerprint) else { continue };
+        let label = |fp: &str| {
+            let label = record.history.get(name).and_then(|h| h.label_of(fp)).unwrap_or(fp);
+            crate::safe_text::terminal(label)
+        };
+        older.push(format!("{who} {} (the league plays {} now)", label(then), label(&now.fingerprint)));
+    }
+    let what = if older.is_empty() {
+        "a match the league no longer schedules (its map or its bots changed since)".to_string()
+    } else {
+        format!("a match of an older version: {}", older.join(", "))
+    };
+    let current = record
+        .schedule
+        .iter()
+        .find(|m| m.seats == old.seats && m.map == old.map && m.game == old.game)
+        .map_or_else(String::new, |m| {
+            format!("; the same seats, map and game now: `--rerun {}`", crate::safe_text::terminal(&m.key))
+        });
+    format!("--rerun {shown}: {what}. Its result is kept as history, not counted, and is not played again{current}")
 }
 
 /// What the second step found: the results that count, the matches still to play.
@@ -1552,9 +1590,11 @@ fn changes(old: &TournamentRecord, new: &TournamentRecord, out_dir: &Path) -> Ve
             ));
         } else {
             let matches = new.schedule.iter().filter(|m| m.seats.contains(renamed_to)).count();
+            let are = if matches == 1 { "is" } else { "are" };
+            let matches = crate::safe_text::count(matches, "match", "matches");
             out.push(format!(
                 "{renamed_to} is new and {gone} is gone, with the same files (renamed?): results are kept by name \
-                 (a match's key, seed and replay name its bots), so {renamed_to}'s {matches} matches are played, \
+                 (a match's key, seed and replay name its bots), so {renamed_to}'s {matches} {are} played, \
                  and {gone}'s results stay on disk, no longer counted"
             ));
         }
@@ -2033,8 +2073,9 @@ fn memory_warning(jobs: usize, seats: usize, limits: SandboxLimits, total_mb: Op
     let boxes = (jobs * seats) as u64;
     let need = boxes.saturating_mul(limits.memory_mb.saturating_add(limits.tmp_mb));
     (need > total).then(|| {
+        let jobs = crate::safe_text::count(jobs, "match", "matches");
         format!(
-            "{jobs} matches at once, {seats} bots each, may hold up to {need} MiB ({boxes} boxes of {} MiB of memory \
+            "{jobs} at once, {seats} bots each, may hold up to {need} MiB ({boxes} boxes of {} MiB of memory \
              and {} MiB of scratch space), more than this machine's {total} MiB: a bot that uses all of its limit \
              would slow the others on their own clocks; lower `jobs` or the memory limit (`--max-memory-mb`)",
             limits.memory_mb, limits.tmp_mb

@@ -158,8 +158,9 @@ impl Shard {
     pub fn beyond(&self, matches: usize) -> Option<String> {
         (self.count > matches.max(1)).then(|| {
             let most = matches.max(1);
+            let matches = crate::safe_text::count(matches, "match", "matches");
             format!(
-                "a split into {} shards, more than the league's {matches} matches: it splits into at most {most} \
+                "a split into {} shards, more than the league's {matches}: it splits into at most {most} \
                  (--shard K/N with N <= {most})",
                 self.count
             )

@@ -604,10 +604,11 @@ fn distribution_section(body: &mut String, matches: &[MatchRef]) {
         let from = lo as f64 + width * i as f64;
         let _ = write!(
             body,
-            r#"<rect class="bin" x="{:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}"><title>{c} matches scored {}</title></rect>"#,
+            r#"<rect class="bin" x="{:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}"><title>{} scored {}</title></rect>"#,
             pad + bar * i as f64 + 1.0,
             h - pad - bh,
             bar - 2.0,
+            crate::safe_text::count(*c, "match", "matches"),
             range(from)
         );
         if *c > 0 {
@@ -1068,7 +1069,7 @@ mod tests {
         let mut wide = String::new();
         distribution_section(&mut wide, &[m(0), m(120)]);
         assert_eq!(wide.matches("<rect class=\"bin\"").count(), 12, "{wide}");
-        assert!(wide.contains("<title>1 matches scored 0 to 10</title>"), "{wide}");
+        assert!(wide.contains("<title>1 match scored 0 to 10</title>"), "{wide}");
     }
 
     #[test]

@@ -162,6 +162,12 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
                 }
                 None => fact.sentence_noting(&game.info().wording, &p.name, p.detail.as_deref(), note),
             };
+            // The line it printed unasked, quoted (the bot's own text: escaped, cut, its quote
+            // unambiguous).
+            let why = match fact.unasked(&played.replay) {
+                Some(line) => format!("{why} The line was {}.", safe_text::quoted(line)),
+                None => why,
+            };
             say!("Why: {}", safe_text::terminal_cut(&arena::view::capitalise(&why), 400));
             let flood_fix = flood.map(|_| arena::explain::STDERR_FIX.to_string());
             let fix = flood_fix.or_else(|| fact.fix(&played.replay, game)).or_else(|| {

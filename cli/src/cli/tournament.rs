@@ -266,8 +266,8 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     };
     if let Some(shard) = summary.shard {
         say!(
-            "shard {shard}: {} matches played now, {} kept{}{changed}. Folder: {}",
-            summary.played,
+            "shard {shard}: {} played now, {} kept{}{changed}. Folder: {}",
+            safe_text::count(summary.played, "match", "matches"),
             summary.kept,
             if summary.waiting > 0 { format!(", {} waiting for a good build", summary.waiting) } else { String::new() },
             from_here(&summary.out).display()
@@ -277,9 +277,9 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     } else {
         say!("{}", summary.leaderboard.table());
         say!(
-            "{} of {} matches played ({} now, {} kept, {} no longer counted, kept as history{}{changed}). Folder: {}",
+            "{} of {} played ({} now, {} kept, {} no longer counted, kept as history{}{changed}). Folder: {}",
             summary.leaderboard.matches,
-            summary.leaderboard.scheduled,
+            safe_text::count(summary.leaderboard.scheduled, "match", "matches"),
             summary.played,
             summary.kept,
             summary.dropped,
@@ -301,7 +301,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(super::signals::status()));
     }
     if !summary.failed.is_empty() {
-        eprintln!("{} matches could not be played", summary.failed.len());
+        eprintln!("{} could not be played", safe_text::count(summary.failed.len(), "match", "matches"));
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
@@ -380,10 +380,15 @@ pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let summary = summary?;
     let record = TournamentRecord::load(&out, &arena::games::registry())?;
     // One line per bot, whatever its name or why it cannot play quotes (a file name in a
-    // student's folder).
+    // student's folder): its version as the leaderboard names it (`v2`, with its commit where
+    // its folder is a git checkout), its fingerprint after it (what a shard checks).
     for bot in &record.bots {
         let state = if bot.runnable { "ready" } else { "waiting (its newest version failed)" };
-        say!("{} {} {}", safe_text::terminal(&bot.entry.name), bot.fingerprint, state);
+        let name = safe_text::terminal(&bot.entry.name);
+        match record.history.get(&bot.entry.name).and_then(|h| h.label_of(&bot.fingerprint)) {
+            Some(label) => say!("{name} {} {state} (fingerprint {})", safe_text::terminal(label), bot.fingerprint),
+            None => say!("{name} {} {state}", bot.fingerprint),
+        }
     }
     for (name, why) in &record.failures {
         say!("{} cannot play: {}", safe_text::terminal(name), safe_text::terminal_line(why));
@@ -392,8 +397,8 @@ pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         tell!("{}", safe_text::terminal_line(&why));
     }
     say!(
-        "{} matches scheduled, {} to play, {} kept. Folder: {}",
-        record.schedule.len(),
+        "{} scheduled, {} to play, {} kept. Folder: {}",
+        safe_text::count(record.schedule.len(), "match", "matches"),
         record.schedule.len() - summary.kept - summary.waiting,
         summary.kept,
         from_here(&out).display()
@@ -450,9 +455,10 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     }
     if !merged.missing.is_empty() {
         eprintln!(
-            "the league is not complete: {} of {} matches are missing:",
+            "the league is not complete: {} of {} {} missing:",
             merged.missing.len(),
-            merged.leaderboard.scheduled
+            safe_text::count(merged.leaderboard.scheduled, "match", "matches"),
+            if merged.missing.len() == 1 { "is" } else { "are" }
         );
         for key in merged.missing.iter().take(20) {
             // A shard's folder is data: its record's keys are shown safely, each on its line.
@@ -555,7 +561,8 @@ pub fn publish(args: PublishArgs) -> anyhow::Result<ExitCode> {
         return Ok(status);
     }
     let done = done?;
-    say!("published {} files of {} into {}", done.files, args.dir.display(), args.out.display());
+    let files = safe_text::count(done.files, "file", "files");
+    say!("published {files} of {} into {}", args.dir.display(), args.out.display());
     if done.logs_withheld > 0 {
         let (n, s) = (done.logs_withheld, if done.logs_withheld == 1 { "" } else { "s" });
         say!(
@@ -696,7 +703,8 @@ impl Reporter for Console<'_> {
             Event::Built { bots, took, ended } => self.building(bots, Some((took, ended))),
             Event::Planned(plan) => match plan.shard {
                 Some((shard, mine, league)) => {
-                    eprintln!("shard {shard}: {mine} of the league's {league} matches; {}", plan_text(plan))
+                    let league = safe_text::count(league, "match", "matches");
+                    eprintln!("shard {shard}: {mine} of the league's {league}; {}", plan_text(plan))
                 }
                 None => {
                     // Replay pages use the folder's shared viewer from the first match on.
@@ -758,7 +766,7 @@ fn plan_text(plan: &Plan<'_>) -> String {
         }
     }
     let who: Vec<String> = by_bot.iter().map(|(b, n)| format!("{} {n}", safe_text::terminal(b))).collect();
-    let mut text = format!("plan: {} matches to play", plan.todo.len());
+    let mut text = format!("plan: {} to play", safe_text::count(plan.todo.len(), "match", "matches"));
     if !who.is_empty() {
         text.push_str(&format!(" ({})", who.join(", ")));
     }
