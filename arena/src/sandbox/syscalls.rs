@@ -137,12 +137,13 @@ const IOPRIO_WHO_PROCESS: u64 = 1;
 ///   `sched_setscheduler`, `sched_setparam`, `sched_setattr`, `ioprio_set`, `migrate_pages`,
 ///   `move_pages` on any process but its own, `EPERM`): a bot killed its opponent by setting
 ///   its `RLIMIT_CPU` to 0, and the arena by its `RLIMIT_FSIZE`, so that no result was written;
-/// - a socket of a family but IP and netlink (`EAFNOSUPPORT`): a unix socket named by a file's
+/// - a socket of any family but netlink (`EAFNOSUPPORT`): a unix socket named by a file's
 ///   path, which Landlock does not govern, reached a socket its user listened on (its systemd or
-///   D-Bus session would start programs outside its domain), and `AF_VSOCK` the machine's host;
-///   MPTCP and SCTP sockets (`EPROTONOSUPPORT`), outside Landlock's TCP rights; a pair of unix
-///   datagram sockets, which sends to any named socket (`socketpair`'s stream pairs, which
-///   runtimes use between their own processes, are left to it).
+///   D-Bus session would start programs outside its domain), `AF_VSOCK` the machine's host, and
+///   an IP one the network (MPTCP past Landlock's TCP rights; UDP, and TCP before ABI 4, which
+///   it does not govern); a pair of unix datagram sockets, which sends to any named socket
+///   (`EPROTONOSUPPORT`; `socketpair`'s stream pairs, which runtimes use between their own
+///   processes, are left to it).
 ///
 /// A `build` may change the mode and times of files (a linker makes its output executable with
 /// `chmod`, cargo copies a file's mode and sets times, `make` and `touch` set them): only the
