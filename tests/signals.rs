@@ -257,6 +257,21 @@ fn a_bot_ended_with_the_whole_job_is_charged_with_nothing() {
     }
 }
 
+/// A league of slow bots (`marker`, see `slow_bots`) built in `dir`, its folder then held alone
+/// as a run holds it, signed as a run signs it, until the file given back is dropped.
+fn built_and_held(dir: &Path, marker: &str) -> (PathBuf, std::fs::File) {
+    use std::os::fd::AsRawFd;
+    let cfg = config(dir, &slow_bots(marker)).display().to_string();
+    let league = dir.join("league");
+    let built = arena(&["build", &cfg, "--out", &league.display().to_string()]);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let lock = std::fs::OpenOptions::new().read(true).write(true).open(league.join(".lock")).unwrap();
+    // SAFETY: flock on a descriptor this test owns.
+    assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) }, 0);
+    std::fs::write(league.join(".lock"), format!("pid {}", std::process::id())).unwrap();
+    (league, lock)
+}
+
 /// A shard that waits for its league's folder, held alone by another command (up to 2 minutes,
 /// as a batch system starts shards unattended), ends on the first signal, at once, with 128 +
 /// its number and a line that says so, writing nothing; before, it saw the signal only once it
@@ -265,18 +280,9 @@ fn a_bot_ended_with_the_whole_job_is_charged_with_nothing() {
 /// (the wait the signal cuts short). Once the folder is free, the shard runs as usual.
 #[test]
 fn a_shard_waiting_for_its_folder_ends_on_the_first_signal() {
-    use std::os::fd::AsRawFd;
     let dir = tempfile::tempdir().unwrap();
-    let cfg = config(dir.path(), &slow_bots("0.0435")).display().to_string();
-    let league = dir.path().join("league");
+    let (league, lock) = built_and_held(dir.path(), "0.0435");
     let out = league.display().to_string();
-    let built = arena(&["build", &cfg, "--out", &out]);
-    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
-    // The folder held alone, signed as a run signs it.
-    let lock = std::fs::OpenOptions::new().read(true).write(true).open(league.join(".lock")).unwrap();
-    // SAFETY: flock on a descriptor this test owns.
-    assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) }, 0);
-    std::fs::write(league.join(".lock"), format!("pid {}", std::process::id())).unwrap();
     let before = files_under(&league);
     for (signal, name, status) in
         [(libc::SIGTERM, "terminated (SIGTERM)", 143), (libc::SIGINT, "interrupted (SIGINT)", 130)]
@@ -321,17 +327,9 @@ fn a_shard_waiting_for_its_folder_ends_on_the_first_signal() {
 /// signal, it is still waiting well after it said so; once the folder is free, it merges.
 #[test]
 fn a_merge_waiting_for_its_folder_ends_on_the_first_signal() {
-    use std::os::fd::AsRawFd;
     let dir = tempfile::tempdir().unwrap();
-    let cfg = config(dir.path(), &slow_bots("0.0438")).display().to_string();
-    let league = dir.path().join("league");
+    let (league, lock) = built_and_held(dir.path(), "0.0438");
     let out = league.display().to_string();
-    let built = arena(&["build", &cfg, "--out", &out]);
-    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
-    let lock = std::fs::OpenOptions::new().read(true).write(true).open(league.join(".lock")).unwrap();
-    // SAFETY: flock on a descriptor this test owns.
-    assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) }, 0);
-    std::fs::write(league.join(".lock"), format!("pid {}", std::process::id())).unwrap();
     let before = files_under(&league);
     let stderr_file = dir.path().join("stderr");
     let mut child = Command::new(bin("arena"))

@@ -493,6 +493,41 @@ pub(crate) mod tests {
         assert!(!same_file(&file, &fifo));
     }
 
+    /// Runs the test `test` again, alone, in a process of its own with `marker` set, as `nobody`
+    /// where this one is root (a user whose limits bind it), and asserts it passed there.
+    pub(crate) fn rerun_as_nobody(test: &str, marker: &str) {
+        use std::os::unix::process::CommandExt;
+        let Ok(exe) = std::env::current_exe() else { panic!("the test's own program") };
+        let mut run = std::process::Command::new(exe);
+        run.args(["--exact", test]).args(["--nocapture", "--test-threads", "1"]).env(marker, "1");
+        // SAFETY: geteuid has no preconditions; the hook makes raw system calls only.
+        if unsafe { libc::geteuid() } == 0 {
+            unsafe {
+                run.pre_exec(|| {
+                    let nobody = 65534;
+                    if libc::setgroups(0, std::ptr::null()) != 0
+                        || libc::setresgid(nobody, nobody, nobody) != 0
+                        || libc::setresuid(nobody, nobody, nobody) != 0
+                    {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let out = match run.output() {
+            Ok(out) => out,
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+                eprintln!("nobody may not run the test's program here ({e}): nothing to show");
+                return;
+            }
+            Err(e) => panic!("{e}"),
+        };
+        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{text}");
+        assert!(text.contains("1 passed"), "it ran: {text}");
+    }
+
     /// Makes a FIFO at `path` with `mode` (for the tests of what must not wait on one).
     pub(crate) fn make_fifo(path: &Path, mode: libc::mode_t) {
         let c_path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();

@@ -3272,27 +3272,30 @@ mod tests {
     /// (an `arena leaderboard` the teacher runs as the batch system starts them) waits for it,
     /// then goes on; a merge does not wait for shards (refused at once, as before). The
     /// control: without the wait, the shard failed at once (its batch task with it).
+    /// Holds folder `out`'s lock alone as another process would, signed as every holder signs
+    /// it (pid 1: alive, not this process), until the file given back is dropped.
+    fn held_alone_by_another(out: &Path) -> std::fs::File {
+        let lock = out.join(".lock");
+        std::fs::write(&lock, "pid 1").unwrap();
+        let held = std::fs::File::open(&lock).unwrap();
+        let fd = std::os::fd::AsRawFd::as_raw_fd(&held);
+        // Retried: a child another test's thread forks keeps this process's lock, just
+        // released, until it starts its program (what `lock_file` allows for too).
+        let start = std::time::Instant::now();
+        // SAFETY: flock on a descriptor we own.
+        while unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            assert!(start.elapsed() < Duration::from_secs(10), "{}", std::io::Error::last_os_error());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        held
+    }
+
     #[test]
     fn a_shard_or_a_merge_waits_for_a_folder_held_alone_for_a_moment() {
         let dir = tempfile::tempdir().unwrap();
         let (out, shard) = (dir.path().to_path_buf(), Shard { index: 1, count: 2 });
-        // Held alone by another process for 300 ms, signed as every holder signs it (pid 1:
-        // alive, not this process).
-        let hold_alone = || {
-            let lock = out.join(".lock");
-            std::fs::write(&lock, "pid 1").unwrap();
-            let held = std::fs::File::open(&lock).unwrap();
-            // SAFETY: flock on a descriptor we own.
-            let fd = std::os::fd::AsRawFd::as_raw_fd(&held);
-            // Retried: a child another test's thread forks keeps this process's lock, just
-            // released, until it starts its program (what `lock_file` allows for too).
-            let start = std::time::Instant::now();
-            while unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-                assert!(start.elapsed() < Duration::from_secs(10), "{}", std::io::Error::last_os_error());
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            held
-        };
+        // Held alone by another process for 300 ms.
+        let hold_alone = || held_alone_by_another(&out);
         let release = |held: std::fs::File| {
             std::thread::spawn(move || {
                 std::thread::sleep(Duration::from_millis(300));
@@ -3327,18 +3330,7 @@ mod tests {
     fn a_wait_for_the_folder_ends_when_the_run_is_ended() {
         let dir = tempfile::tempdir().unwrap();
         let (out, shard) = (dir.path().to_path_buf(), Shard { index: 1, count: 2 });
-        let lock = out.join(".lock");
-        // Held alone by another process, signed as every holder signs it (pid 1: alive, not this
-        // process).
-        std::fs::write(&lock, "pid 1").unwrap();
-        let held = std::fs::File::open(&lock).unwrap();
-        let fd = std::os::fd::AsRawFd::as_raw_fd(&held);
-        let start = std::time::Instant::now();
-        // SAFETY: flock on a descriptor we own.
-        while unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            assert!(start.elapsed() < Duration::from_secs(10), "{}", std::io::Error::last_os_error());
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        let held = held_alone_by_another(&out);
         let wait = Duration::from_secs(2);
         // The control: no stop, the whole wait.
         let start = std::time::Instant::now();
@@ -3354,7 +3346,7 @@ mod tests {
         assert!(took < Duration::from_millis(600), "stopped at once: {took:?}");
         assert!(e.to_string().ends_with("ended while waiting for another arena run to leave it: nothing was written"));
         // Nothing written: the lock as its holder signed it, no shard's lock made.
-        assert_eq!(std::fs::read_to_string(&lock).unwrap(), "pid 1");
+        assert_eq!(std::fs::read_to_string(out.join(".lock")).unwrap(), "pid 1");
         assert!(!out.join(".lock.shard-1-of-2").exists());
         drop(held);
         // A run ended before it looks does not wait at all; once free, the folder is taken.

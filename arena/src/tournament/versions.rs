@@ -1867,41 +1867,13 @@ mod tests {
     /// `nobody` by a root test, in a process of its own.)
     #[test]
     fn a_build_the_machine_cannot_start_is_no_bot_s_fault() {
-        use std::os::unix::process::CommandExt;
         if std::env::var_os(MACHINE_BUILDS).is_some() {
             return machine_builds();
         }
-        let exe = std::env::current_exe().unwrap();
-        let mut run = std::process::Command::new(exe);
-        run.args(["--exact", "tournament::versions::tests::a_build_the_machine_cannot_start_is_no_bot_s_fault"])
-            .args(["--nocapture", "--test-threads", "1"])
-            .env(MACHINE_BUILDS, "1");
-        // SAFETY: geteuid has no preconditions; the hook makes raw system calls only.
-        if unsafe { libc::geteuid() } == 0 {
-            unsafe {
-                run.pre_exec(|| {
-                    let nobody = 65534;
-                    if libc::setgroups(0, std::ptr::null()) != 0
-                        || libc::setresgid(nobody, nobody, nobody) != 0
-                        || libc::setresuid(nobody, nobody, nobody) != 0
-                    {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                    Ok(())
-                });
-            }
-        }
-        let out = match run.output() {
-            Ok(out) => out,
-            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
-                eprintln!("nobody may not run the test's program here ({e}): nothing to show");
-                return;
-            }
-            Err(e) => panic!("{e}"),
-        };
-        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{text}");
-        assert!(text.contains("1 passed"), "it ran: {text}");
+        crate::files::tests::rerun_as_nobody(
+            "tournament::versions::tests::a_build_the_machine_cannot_start_is_no_bot_s_fault",
+            MACHINE_BUILDS,
+        );
     }
 
     /// See [`a_build_the_machine_cannot_start_is_no_bot_s_fault`]: as a user that is not root.
