@@ -888,7 +888,8 @@ fn a_plain_bot_cannot_reach_other_processes_through_proc() {
 /// (a TCP connection outside Landlock's TCP rights), set their keeper's priority and limits
 /// (an opponent killed by its `RLIMIT_CPU` set to 0, the arena by its `RLIMIT_FSIZE`), and an
 /// extended attribute through `setxattrat`; and UDP is ungoverned too, and TCP before ABI 4 (a
-/// machine elsewhere could think for the bot): a plain bot makes no IP socket. A plain bot
+/// machine elsewhere could think for the bot): a plain bot makes no IP socket, nor a netlink
+/// one but of the route family (`sock_diag` lists the machine's sockets). A plain bot
 /// Landlock confines does none of them.
 /// The controls: with Landlock (and so the filters) off, each works (the keeper's priority, its
 /// limits and the attribute as a user other than root only: a root arena's plain bot is a user
@@ -915,6 +916,7 @@ fn a_plain_bot_reaches_no_process_socket_or_attribute_past_landlock() {
         ("dgram-pair".to_string(), true),
         ("udp".to_string(), true),
         ("tcp".to_string(), true),
+        ("sock-diag".to_string(), true),
     ];
     attacks.push(("mptcp".to_string(), mptcp));
     for attack in ["renice-parent", "limit-parent"] {

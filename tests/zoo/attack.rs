@@ -213,6 +213,13 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "socket-filter" => worked = socket_filter(),
         "udp" => worked = a_socket(libc::AF_INET, libc::SOCK_DGRAM, "UDP"),
         "tcp" => worked = a_socket(libc::AF_INET6, libc::SOCK_STREAM, "TCP"),
+        "sock-diag" => {
+            // SAFETY: socket takes no pointer; a descriptor it gives is closed.
+            let fd =
+                unsafe { libc::socket(libc::AF_NETLINK, libc::SOCK_RAW | libc::SOCK_CLOEXEC, libc::NETLINK_SOCK_DIAG) };
+            // SAFETY: closes the descriptor just made.
+            worked = fd >= 0 && unsafe { libc::close(fd) } == 0;
+        }
         "mptcp" => worked = a_protocol_socket(262, "MPTCP"),
         "dgram-pair" => worked = socket_filter(),
         "renice-parent" => {

@@ -175,32 +175,275 @@ pub(super) fn sweep(base: &Path) {
     }
 }
 
-/// Removes `path` and all it holds, where a process left folders its owner may not write or
-/// enter (`mkdir` with mode 0) too: their modes are given back first. What cannot be removed is
-/// logged.
+/// Removes `path` and all it holds, what cannot be removed logged. A process may have left
+/// folders its owner may not write or enter (`mkdir` with mode 0): their modes are given back
+/// first. Nothing is done by a path a process there could change: each folder is opened by its
+/// descriptor's name, never through a link (a red team's build swapped a folder for a link while
+/// a root arena gave modes back by path, and root made a folder outside 0700 and all below it);
+/// and a deep tree is flattened as it goes, a few descriptors open whatever its depth (a bot
+/// nested 1,100 folders, past the arena's open-files limit, and its scratch stayed for good).
 pub(super) fn remove_all(path: &Path) {
-    if std::fs::remove_dir_all(path).is_ok() || !path.exists() {
-        return;
+    match remove_tree(path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => tracing::warn!("a scratch folder could not be removed: {}: {e}", path.display()),
     }
-    // (Without following links; breadth first, without recursion: a bot may nest deep.)
-    let mut todo = vec![path.to_path_buf()];
-    while let Some(dir) = todo.pop() {
-        let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        for entry in entries.filter_map(Result::ok) {
-            if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                todo.push(entry.path());
+}
+
+/// At most this many entries are removed or moved up by one [`remove_tree`]: a process still
+/// writing there (none should be) cannot keep it going for ever.
+const MOST_STEPS: u64 = 50_000_000;
+
+/// See [`remove_all`]: each pass removes what `path` holds that is a file, a link or an empty
+/// folder, and of each other folder there removes its files and moves its folders up into
+/// `path`, until nothing is left.
+fn remove_tree(path: &Path) -> std::io::Result<()> {
+    use std::ffi::CString;
+    let c_path = CString::new(path.as_os_str().as_encoded_bytes())?;
+    let root = open_folder(libc::AT_FDCWD, &c_path)?;
+    let (mut steps, mut moved, mut fruitless) = (0u64, 0u64, 0);
+    loop {
+        let (mut nested, mut progress) = (false, false);
+        for name in names(&root)? {
+            steps += 1;
+            if steps > MOST_STEPS {
+                return Err(std::io::Error::other("it keeps changing while it is removed"));
+            }
+            if unlink(&root, &name) {
+                progress = true;
+                continue;
+            }
+            nested = true;
+            #[cfg(test)]
+            tests::before_open(path, &name);
+            // (Not a folder any more, or changed: the next pass sees what it is.)
+            let Ok(dir) = open_folder(root.as_raw_fd(), &name) else { continue };
+            for child in names(&dir)? {
+                steps += 1;
+                if unlink(&dir, &child) {
+                    progress = true;
+                    continue;
+                }
+                // A folder with entries, moved up a level under a name not taken.
+                loop {
+                    moved += 1;
+                    let up = CString::new(format!(".up-{moved}"))?;
+                    // SAFETY: both names are NUL-terminated; the descriptors are open folders.
+                    let done = unsafe {
+                        libc::renameat2(
+                            dir.as_raw_fd(),
+                            child.as_ptr(),
+                            root.as_raw_fd(),
+                            up.as_ptr(),
+                            libc::RENAME_NOREPLACE,
+                        )
+                    };
+                    if done == 0 {
+                        progress = true;
+                        break;
+                    }
+                    let e = std::io::Error::last_os_error();
+                    if e.raw_os_error() != Some(libc::EEXIST) {
+                        break;
+                    }
+                }
             }
         }
+        if !nested {
+            break;
+        }
+        // (A pass may find what changed under it, as a folder no longer one: it tries again.)
+        fruitless = if progress { 0 } else { fruitless + 1 };
+        if fruitless > 3 {
+            return Err(std::io::Error::other("a folder there can be neither emptied nor moved"));
+        }
     }
-    if let Err(e) = std::fs::remove_dir_all(path) {
-        tracing::warn!("a scratch folder could not be removed: {}: {e}", path.display());
+    drop(root);
+    std::fs::remove_dir(path)
+}
+
+/// Opens the folder `name` in the folder `at` (or the working folder) without following a link,
+/// giving its mode back (0700) where its owner may not read it.
+fn open_folder(at: libc::c_int, name: &std::ffi::CStr) -> std::io::Result<std::os::fd::OwnedFd> {
+    use std::os::fd::FromRawFd;
+    let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC;
+    // SAFETY: a NUL-terminated name; a descriptor given is owned below.
+    let fd = unsafe { libc::openat(at, name.as_ptr(), flags) };
+    if fd >= 0 {
+        // SAFETY: just opened, ours.
+        return Ok(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) });
     }
+    let e = std::io::Error::last_os_error();
+    if e.raw_os_error() != Some(libc::EACCES) {
+        return Err(e);
+    }
+    // The folder itself, by a descriptor of its own (`O_PATH`), its mode given back by that
+    // descriptor's name: the folder opened, whatever is named so by then.
+    // SAFETY: as above.
+    let path_fd = unsafe { libc::openat(at, name.as_ptr(), libc::O_PATH | flags) };
+    if path_fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: just opened, ours.
+    let path_fd = unsafe { std::os::fd::OwnedFd::from_raw_fd(path_fd) };
+    let own = format!("/proc/self/fd/{}", path_fd.as_raw_fd());
+    std::fs::set_permissions(own, std::fs::Permissions::from_mode(0o700))?;
+    // SAFETY: as above.
+    let fd = unsafe { libc::openat(at, name.as_ptr(), flags) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: just opened, ours.
+    Ok(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) })
+}
+
+/// Removes `name` in the folder `dir` where it is a file, a link or an empty folder.
+fn unlink(dir: &std::os::fd::OwnedFd, name: &std::ffi::CStr) -> bool {
+    // SAFETY: a NUL-terminated name in an open folder.
+    unsafe {
+        libc::unlinkat(dir.as_raw_fd(), name.as_ptr(), 0) == 0
+            || libc::unlinkat(dir.as_raw_fd(), name.as_ptr(), libc::AT_REMOVEDIR) == 0
+    }
+}
+
+/// The names in the open folder `dir` (but `.` and `..`).
+fn names(dir: &std::os::fd::OwnedFd) -> std::io::Result<Vec<std::ffi::CString>> {
+    // A descriptor of its own for the stream (closed with it), read from the start.
+    // SAFETY: fcntl on an open descriptor.
+    let dup = unsafe { libc::fcntl(dir.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 0) };
+    if dup < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: `dup` is ours; the stream owns it from here (closed on failure).
+    let stream = unsafe { libc::fdopendir(dup) };
+    if stream.is_null() {
+        let e = std::io::Error::last_os_error();
+        // SAFETY: ours, not taken by a stream.
+        unsafe { libc::close(dup) };
+        return Err(e);
+    }
+    let mut out = Vec::new();
+    // SAFETY: a stream just opened; each entry is read before the next call; closed once.
+    unsafe {
+        libc::rewinddir(stream);
+        loop {
+            let entry = libc::readdir(stream);
+            if entry.is_null() {
+                break;
+            }
+            let name = std::ffi::CStr::from_ptr((*entry).d_name.as_ptr());
+            if name.to_bytes() != b"." && name.to_bytes() != b".." {
+                out.push(name.to_owned());
+            }
+        }
+        libc::closedir(stream);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    thread_local! {
+        /// What a test does in [`remove_tree`] just before it opens a folder it found in the
+        /// folder it removes (given both).
+        static BEFORE_OPEN: std::cell::RefCell<Option<Box<dyn Fn(&Path, &std::ffi::CStr)>>> =
+            const { std::cell::RefCell::new(None) };
+    }
+
+    pub(super) fn before_open(path: &Path, name: &std::ffi::CStr) {
+        BEFORE_OPEN.with(|hook| {
+            if let Some(hook) = hook.borrow().as_ref() {
+                hook(path, name);
+            }
+        });
+    }
+
+    /// A folder swapped for a link to a folder outside, between the moment the removal finds it
+    /// and the moment it opens it (as a red team's build raced a root arena's removal), is not
+    /// followed: the folder outside keeps its mode and all it holds, and the scratch is gone.
+    /// The control: giving the mode back by path at that moment, as the removal did, makes the
+    /// folder outside 0700.
+    #[test]
+    fn a_folder_swapped_for_a_link_while_it_is_removed_is_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside");
+        std::fs::create_dir_all(outside.join("below")).unwrap();
+        std::fs::write(outside.join("below/keep"), "kept").unwrap();
+        std::fs::set_permissions(&outside, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().mode() & 0o777;
+        for by_path in [false, true] {
+            let scratch = dir.path().join(format!("scratch-{by_path}"));
+            std::fs::create_dir_all(scratch.join("d/e")).unwrap();
+            let (link_to, swapped) = (outside.clone(), scratch.join("d-real"));
+            BEFORE_OPEN.with(|hook| {
+                *hook.borrow_mut() = Some(Box::new(move |path: &Path, name: &std::ffi::CStr| {
+                    if name.to_bytes() == b"d" && path.join("d").is_dir() && !swapped.exists() {
+                        std::fs::rename(path.join("d"), &swapped).unwrap();
+                        std::os::unix::fs::symlink(&link_to, path.join("d")).unwrap();
+                        if by_path {
+                            // The control: the step the removal took, by path.
+                            std::fs::set_permissions(path.join("d"), std::fs::Permissions::from_mode(0o700)).unwrap();
+                        }
+                    }
+                }));
+            });
+            remove_all(&scratch);
+            BEFORE_OPEN.with(|hook| *hook.borrow_mut() = None);
+            assert!(!scratch.exists(), "the scratch is gone");
+            assert_eq!(std::fs::read_to_string(outside.join("below/keep")).unwrap(), "kept");
+            if by_path {
+                assert_eq!(mode(&outside), 0o700, "the control: by path, the folder outside is changed");
+            } else {
+                assert_eq!(mode(&outside), 0o755, "the folder outside keeps its mode");
+            }
+        }
+    }
+
+    /// A tree deeper than the process may open files is removed whole (its folders moved up as
+    /// it goes). The control: std's `remove_dir_all`, a descriptor open per level, fails on the
+    /// same tree. (In a process of its own, whose open-files limit it lowers to 64.)
+    #[test]
+    fn a_tree_deeper_than_the_open_files_limit_is_removed() {
+        const MARKER: &str = "ARENA_TEST_DEEP_SCRATCH";
+        if std::env::var_os(MARKER).is_none() {
+            let Ok(exe) = std::env::current_exe() else { panic!("the test's own program") };
+            let out = std::process::Command::new(exe)
+                .args(["--exact", "sandbox::scratch::tests::a_tree_deeper_than_the_open_files_limit_is_removed"])
+                .args(["--nocapture", "--test-threads", "1"])
+                .env(MARKER, "1")
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success() && text.contains("1 passed"), "{text}");
+            return;
+        }
+        let limit = libc::rlimit { rlim_cur: 64, rlim_max: libc::RLIM_INFINITY };
+        let mut old = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        // SAFETY: getrlimit and setrlimit read and write these structs.
+        unsafe {
+            assert_eq!(libc::getrlimit(libc::RLIMIT_NOFILE, &mut old), 0);
+            let limit = libc::rlimit { rlim_max: old.rlim_max, ..limit };
+            assert_eq!(libc::setrlimit(libc::RLIMIT_NOFILE, &limit), 0);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let deep = |name: &str| {
+            let top = dir.path().join(name);
+            let mut at = top.clone();
+            for _ in 0..150 {
+                at = at.join("d");
+            }
+            std::fs::create_dir_all(&at).unwrap();
+            std::fs::write(at.join("f"), "x").unwrap();
+            top
+        };
+        let control = deep("control");
+        assert!(std::fs::remove_dir_all(&control).is_err(), "the control: a descriptor per level runs out");
+        let scratch = deep("scratch");
+        remove_all(&scratch);
+        assert!(!scratch.exists(), "removed whole");
+    }
 
     /// Runs that start while others sweep lose nothing: a run's folder is never seen unlocked
     /// (locked under another name first: made, then locked, it was taken for a dead run's in

@@ -214,8 +214,8 @@ fn other_processes_filter() -> Option<BpfProgram> {
     compile(rules, libc::EPERM)
 }
 
-/// The socket filters of [`plain_filters`]: no socket but a netlink one (`getaddrinfo`'s;
-/// `EAFNOSUPPORT`): an IP socket reaches the network past Landlock, which governs neither UDP,
+/// The socket filters of [`plain_filters`]: no socket but a netlink one of the route family
+/// (`getaddrinfo`'s; `EAFNOSUPPORT`, other netlink families `EPROTONOSUPPORT`): an IP socket reaches the network past Landlock, which governs neither UDP,
 /// ICMP, MPTCP nor SCTP, nor TCP before ABI 4 (a bot could have a machine elsewhere think for
 /// it; one connected to a TCP listener of its user through MPTCP), and a unix socket its user's
 /// sessions; of `socketpair`'s, unix stream pairs only (a datagram pair sends to any named
@@ -227,13 +227,23 @@ fn plain_socket_filters() -> Vec<BpfProgram> {
     let datagram =
         SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(0xf), libc::SOCK_DGRAM as u64)
             .and_then(|c| SeccompRule::new(vec![c]));
-    let (Ok(family), Ok(pairs), Ok(datagram)) = (family, pairs, datagram) else {
+    // Of netlink, the route family alone (`getaddrinfo`'s): the others read the machine's
+    // sockets (`sock_diag`), its audit log, its devices' events.
+    let other_netlink = [
+        SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, libc::AF_NETLINK as u64),
+        SeccompCondition::new(2, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, libc::NETLINK_ROUTE as u64),
+    ];
+    let other_netlink = other_netlink.into_iter().collect::<Result<Vec<_>, _>>().and_then(SeccompRule::new);
+    let (Ok(family), Ok(pairs), Ok(datagram), Ok(other_netlink)) = (family, pairs, datagram, other_netlink) else {
         tracing::error!("the plain bots' socket filter does not compile: they may make any socket");
         return Vec::new();
     };
     [
         compile(vec![(libc::SYS_socket, vec![family]), (libc::SYS_socketpair, vec![pairs])], libc::EAFNOSUPPORT),
-        compile(vec![(libc::SYS_socketpair, vec![datagram])], libc::EPROTONOSUPPORT),
+        compile(
+            vec![(libc::SYS_socket, vec![other_netlink]), (libc::SYS_socketpair, vec![datagram])],
+            libc::EPROTONOSUPPORT,
+        ),
     ]
     .into_iter()
     .flatten()
