@@ -345,11 +345,12 @@ fn names(dir: &std::os::fd::OwnedFd) -> std::io::Result<Vec<std::ffi::CString>> 
 mod tests {
     use super::*;
 
+    /// What a test does in [`remove_tree`] just before it opens a folder it found in the folder
+    /// it removes (given both).
+    type Hook = Box<dyn Fn(&Path, &std::ffi::CStr)>;
+
     thread_local! {
-        /// What a test does in [`remove_tree`] just before it opens a folder it found in the
-        /// folder it removes (given both).
-        static BEFORE_OPEN: std::cell::RefCell<Option<Box<dyn Fn(&Path, &std::ffi::CStr)>>> =
-            const { std::cell::RefCell::new(None) };
+        static BEFORE_OPEN: std::cell::RefCell<Option<Hook>> = const { std::cell::RefCell::new(None) };
     }
 
     pub(super) fn before_open(path: &Path, name: &std::ffi::CStr) {
