@@ -325,14 +325,14 @@ fn atoms_hosted_games_verify_export_and_play_in_tournaments() {
     assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("Game Loaded\n{winner} Wins\n"));
     // The move before the last loads as the replay's board then.
     let moves = (bytes.len() - 3) / 4;
-    let before = rep["steps"].as_array().unwrap().iter().rev().find(|s| s["frame"]["move"] == moves - 1).unwrap();
-    let board = &before["frame"]["board"];
+    let steps = rep["steps"].as_array().unwrap();
+    let before = steps.iter().rposition(|s| s["frame"]["move"] == moves - 1).unwrap();
+    let board = atoms_board(&rep, before + 1);
     let input = format!("LOAD game.sav\nPLAYFROM {}\nDISPLAY\n", moves - 1);
     let out = String::from_utf8(arena_fed(dir.path(), &["play", "atoms"], input.as_bytes()).stdout).unwrap();
-    for row in board.as_array().unwrap() {
-        let row: String =
-            row.as_str().unwrap().split(' ').map(|c| if c == ".." { "  " } else { c }).collect::<Vec<_>>().join("|");
-        assert!(out.contains(&format!("|{row}|")), "the loaded game is the replay's board:\n{out}\n{board}");
+    for row in &board {
+        let row: String = row.split(' ').map(|c| if c == ".." { "  " } else { c }).collect::<Vec<_>>().join("|");
+        assert!(out.contains(&format!("|{row}|")), "the loaded game is the replay's board:\n{out}\n{board:?}");
     }
 
     // A 4-player tournament of the sample bots through the shared tournament code.

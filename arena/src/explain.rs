@@ -253,9 +253,12 @@ impl ForfeitFact {
         }
         if self.reason == ForfeitReason::InvalidMove.as_str() {
             // The state the player answered: the frame of the step before its answer.
-            let tick = self.tick?;
-            let frame = if tick <= 1 { &replay.initial } else { &replay.steps.get(tick - 2)?.frame };
-            return game.invalid_move_fix(frame, seat, self.answer(replay)?);
+            // (A game's frames may record only what changed: the whole state is built from them.)
+            let before = replay.steps.get(..self.tick?.saturating_sub(1))?;
+            let frames: Vec<&serde_json::Value> =
+                std::iter::once(&replay.initial).chain(before.iter().map(|s| &s.frame)).collect();
+            let frame = game.whole_frame(&frames)?;
+            return game.invalid_move_fix(&frame, seat, self.answer(replay)?);
         }
         if self.reason != ForfeitReason::Malformed.as_str() {
             return None;
