@@ -240,6 +240,27 @@ fn every_kind_of_bad_map_is_rejected_with_file_line_and_reason() {
     }
 }
 
+/// `arena simulate lcr` refuses each option out of range by name, with its range: `-j 0` ran
+/// on one thread unsaid, `--games 18446744073709551615` ran with no end, and one message named
+/// every option whichever was wrong. The control: options in range print the table.
+#[test]
+fn simulate_refuses_each_option_out_of_range_by_name() {
+    for (args, said) in [
+        (["--players", "2,1"], "--players 1: each player count must be 2..=10000"),
+        (["--games", "1"], "--games 1: it must be 2..=1000000000"),
+        (["--games", "18446744073709551615"], "--games 18446744073709551615: it must be 2..=1000000000"),
+        (["-j", "0"], "-j 0: the threads must be 1..=1024"),
+    ] {
+        let out = arena(&[&["simulate", "lcr"], &args[..]].concat());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && stderr.contains(said), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    let out = arena(&["simulate", "lcr", "--players", "2", "--games", "2", "-j", "1"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("| 2 | 2 |"), "the control");
+}
+
 #[test]
 fn lcr_plays_the_handout_run_through_the_binary_and_hosts_a_verified_game() {
     let expected = std::fs::read_to_string(root().join("arena/src/games/lcr/examples/run2.stdout")).unwrap();

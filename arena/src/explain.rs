@@ -263,7 +263,16 @@ impl ForfeitFact {
         if self.reason != ForfeitReason::Malformed.as_str() {
             return None;
         }
-        game.malformed_fix(self.answer(replay)?)
+        let reply = replay.reply(self.tick?, self.player)?;
+        if reply.failure == Some(Failure::TooLong) {
+            // (The recorded detail names no limit: it re-simulates from the failure alone.)
+            return Some(format!(
+                "an answer is one line of at most {} bytes (this match's limit): print only the answer on stdout, \
+                 anything else on stderr",
+                replay.limits.max_line
+            ));
+        }
+        game.malformed_fix(reply.answer.as_deref()?)
     }
 
     /// What to change after a timeout, by the limit and what the bot was doing, in the game's `words`.
