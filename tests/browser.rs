@@ -658,19 +658,21 @@ fn an_atoms_replay_page_shows_the_board() {
     let k = rep["steps"].as_array().unwrap().len().min(6);
     let mut b = Browser::launch();
     b.open(&format!("{}#tick={k}", file_url(&replay.with_extension("html"))));
-    let rows = rep["steps"][k - 1]["frame"]["board"].as_array().unwrap();
-    let shown = b.eval("Array.from(document.querySelectorAll('#board .cell')).map(c => c.textContent || '.').join('')");
-    let expected: String = rows
-        .iter()
-        .flat_map(|r| {
-            r.as_str()
-                .unwrap()
-                .split(' ')
-                .map(|t| if t == ".." { ".".to_string() } else { t[1..].to_string() })
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    assert_eq!(shown, json!(expected));
+    // A step's frame records the cells its move changed: the page builds each board from the
+    // initial one, going on and back (to an earlier step it starts again from the initial board).
+    let cells = "Array.from(document.querySelectorAll('#board .cell')).map(c => c.textContent || '.').join('')";
+    for t in [k, 2, k - 1, 0, k] {
+        b.eval(&format!("location.hash = '#tick={t}'"));
+        b.wait_for(&format!("document.getElementById('tick').textContent === '{t}'"));
+        let expected: String = atoms_board(&rep, t)
+            .iter()
+            .flat_map(|r| {
+                r.split(' ').map(|t| if t == ".." { ".".to_string() } else { t[1..].to_string() }).collect::<Vec<_>>()
+            })
+            .collect();
+        assert_eq!(b.eval(cells), json!(expected), "step {t}");
+    }
+    assert_ne!(atoms_board(&rep, k), atoms_board(&rep, 2), "the steps shown differ");
 }
 
 /// A replay shown with `--unverified` whose setup gives a board or a player count no game has

@@ -301,6 +301,27 @@ fn every_kind_of_bad_map_is_rejected_with_file_line_and_reason() {
     }
 }
 
+/// `arena simulate lcr` refuses each option out of range by name, with its range: `-j 0` ran
+/// on one thread unsaid, `--games 18446744073709551615` ran with no end, and one message named
+/// every option whichever was wrong. The control: options in range print the table.
+#[test]
+fn simulate_refuses_each_option_out_of_range_by_name() {
+    for (args, said) in [
+        (["--players", "2,1"], "--players 1: each player count must be 2..=10000"),
+        (["--games", "1"], "--games 1: it must be 2..=1000000000"),
+        (["--games", "18446744073709551615"], "--games 18446744073709551615: it must be 2..=1000000000"),
+        (["-j", "0"], "-j 0: the threads must be 1..=1024"),
+    ] {
+        let out = arena(&[&["simulate", "lcr"], &args[..]].concat());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && stderr.contains(said), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    let out = arena(&["simulate", "lcr", "--players", "2", "--games", "2", "-j", "1"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("| 2 | 2 |"), "the control");
+}
+
 #[test]
 fn lcr_plays_the_handout_run_through_the_binary_and_hosts_a_verified_game() {
     let expected = std::fs::read_to_string(root().join("arena/src/games/lcr/examples/run2.stdout")).unwrap();
@@ -386,14 +407,14 @@ fn atoms_hosted_games_verify_export_and_play_in_tournaments() {
     assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("Game Loaded\n{winner} Wins\n"));
     // The move before the last loads as the replay's board then.
     let moves = (bytes.len() - 3) / 4;
-    let before = rep["steps"].as_array().unwrap().iter().rev().find(|s| s["frame"]["move"] == moves - 1).unwrap();
-    let board = &before["frame"]["board"];
+    let steps = rep["steps"].as_array().unwrap();
+    let before = steps.iter().rposition(|s| s["frame"]["move"] == moves - 1).unwrap();
+    let board = atoms_board(&rep, before + 1);
     let input = format!("LOAD game.sav\nPLAYFROM {}\nDISPLAY\n", moves - 1);
     let out = String::from_utf8(arena_fed(dir.path(), &["play", "atoms"], input.as_bytes()).stdout).unwrap();
-    for row in board.as_array().unwrap() {
-        let row: String =
-            row.as_str().unwrap().split(' ').map(|c| if c == ".." { "  " } else { c }).collect::<Vec<_>>().join("|");
-        assert!(out.contains(&format!("|{row}|")), "the loaded game is the replay's board:\n{out}\n{board}");
+    for row in &board {
+        let row: String = row.split(' ').map(|c| if c == ".." { "  " } else { c }).collect::<Vec<_>>().join("|");
+        assert!(out.contains(&format!("|{row}|")), "the loaded game is the replay's board:\n{out}\n{board:?}");
     }
 
     // A 4-player tournament of the sample bots through the shared tournament code.

@@ -99,6 +99,17 @@ fn a_slow_bot_uses_up_its_total_time_on_the_wall_clock() {
 fn a_line_over_the_size_limit_is_malformed() {
     forfeits(&script("longline.sh"), "malformed");
     says_which_line_failed(&script("longline.sh"), "too_long", "longer than the limit on an answer's length");
+    // The fix names the match's limit, whatever it is (the recorded detail names none).
+    for limit in ["4096", "5000"] {
+        let (fire, long, greedy) = (map("fire.txt"), script("longline.sh"), bin("greedy"));
+        let args = ["duel", "--map", &fire, "--no-replay", "--max-line", limit];
+        let out = arena(&[&args[..], &FAST[..], &[&long, &greedy]].concat());
+        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+        assert!(
+            text.contains(&format!("an answer is one line of at most {limit} bytes (this match's limit)")),
+            "{text}"
+        );
+    }
 }
 
 #[test]

@@ -511,6 +511,49 @@ fn a_replay_s_keys_cannot_forge_a_line_of_verify() {
     assert!(key.lines().any(|l| l.starts_with(forged)));
 }
 
+/// What `verify` and `view --unverified` quote of a replay that does not re-simulate is cut:
+/// a result's 5 MB name (`verify` printed a line of 5,000,100 bytes) and an LCR setup's
+/// 10,000 players, whose frame's every chip was quoted. The control: the recorded value the
+/// message quotes is the whole name, 5 MB.
+#[test]
+fn what_verify_quotes_of_a_replay_is_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json");
+    let replay_arg = replay.display().to_string();
+    let out = arena(&["duel", "--map", &map("fire.txt"), "--replay", &replay_arg, &bin("greedy"), &bin("greedy")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let name = "n".repeat(5_000_000);
+    let mut tampered: Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+    tampered["result"]["players"][0]["name"] = name.clone().into();
+    std::fs::write(&replay, serde_json::to_vec(&tampered).unwrap()).unwrap();
+    let verified = arena(&["verify", &replay_arg]);
+    let stdout = String::from_utf8_lossy(&verified.stdout);
+    assert!(!verified.status.success());
+    assert!(stdout.starts_with("MISMATCH") && stdout.lines().count() == 1, "{}", &stdout[..200]);
+    assert!(stdout.len() < 1_000, "{} bytes", stdout.len());
+    assert!(stdout.contains("result: `players[0].name` is recorded as \"nnnn"), "{stdout}");
+    assert!(stdout.contains("… [4999802 more characters]"), "{stdout}");
+    let page = dir.path().join("r.html").display().to_string();
+    let viewed = arena(&["view", &replay_arg, "--unverified", "-o", &page]);
+    let stderr = String::from_utf8_lossy(&viewed.stderr);
+    assert!(viewed.status.success() && stderr.len() < 1_500, "{} bytes: {}", stderr.len(), &stderr[..300]);
+    assert!(stderr.contains("more characters]") && stderr.contains("used anyway (--unverified)"), "{stderr}");
+    // The control: the value differing is the whole name.
+    assert_eq!(tampered["result"]["players"][0]["name"].as_str().map(str::len), Some(5_000_000));
+
+    // An LCR replay whose setup says 10,000 players: its initial frame's chips differ.
+    let lcr = dir.path().join("lcr.json");
+    let lcr_arg = lcr.display().to_string();
+    assert!(arena(&["duel", "--game", "lcr", "--players", "4", "--seed", "1", "--replay", &lcr_arg]).status.success());
+    let mut tampered: Value = serde_json::from_slice(&std::fs::read(&lcr).unwrap()).unwrap();
+    tampered["setup"]["players"] = 10_000.into();
+    std::fs::write(&lcr, serde_json::to_vec(&tampered).unwrap()).unwrap();
+    let verified = arena(&["verify", &lcr_arg]);
+    let stdout = String::from_utf8_lossy(&verified.stdout);
+    assert!(!verified.status.success() && stdout.starts_with("MISMATCH"), "{}", &stdout[..200.min(stdout.len())]);
+    assert!(stdout.len() < 1_000 && stdout.contains("more characters]"), "{} bytes: {stdout}", stdout.len());
+}
+
 /// A config file named to clear the screen and reverse the text (as a file a student hands in
 /// may be) with a syntax error on a line laid out with a tab: the top-level `error:` shows the
 /// name's escape and override visibly, and keeps the message's lines and the tab. The control:

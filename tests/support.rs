@@ -129,6 +129,23 @@ pub fn atoms_duel(players: usize, size: &str, seed: u64, replay: &Path, extra: &
     arena(&args.into_iter().chain(extra.iter().copied()).chain(bots).collect::<Vec<_>>())
 }
 
+/// The board of an Atoms replay `rep` after step `k` (0: the initial board), one string per row:
+/// the initial frame's whole `board`, with the cells each step's frame lists as `changed` applied.
+pub fn atoms_board(rep: &serde_json::Value, k: usize) -> Vec<String> {
+    let cells = |row: &serde_json::Value| row.as_str().unwrap().split(' ').map(str::to_string).collect::<Vec<_>>();
+    let mut rows: Vec<Vec<String>> = rep["initial"]["board"].as_array().unwrap().iter().map(cells).collect();
+    for step in &rep["steps"].as_array().unwrap()[..k] {
+        if let Some(board) = step["frame"]["board"].as_array() {
+            rows = board.iter().map(cells).collect();
+        }
+        for change in step["frame"]["changed"].as_array().into_iter().flatten() {
+            let (x, y) = (change[0].as_u64().unwrap() as usize, change[1].as_u64().unwrap() as usize);
+            rows[y][x] = change[2].as_str().unwrap().to_string();
+        }
+    }
+    rows.iter().map(|r| r.join(" ")).collect()
+}
+
 /// Runs `arena` with `args` from `dir` (relative paths in `args` are `dir`'s).
 pub fn arena_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(bin("arena")).current_dir(dir).args(args).output().expect("run arena")

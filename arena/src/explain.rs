@@ -263,14 +263,26 @@ impl ForfeitFact {
         }
         if self.reason == ForfeitReason::InvalidMove.as_str() {
             // The state the player answered: the frame of the step before its answer.
-            let tick = self.tick?;
-            let frame = if tick <= 1 { &replay.initial } else { &replay.steps.get(tick - 2)?.frame };
-            return game.invalid_move_fix(frame, seat, self.answer(replay)?);
+            // (A game's frames may record only what changed: the whole state is built from them.)
+            let before = replay.steps.get(..self.tick?.saturating_sub(1))?;
+            let frames: Vec<&serde_json::Value> =
+                std::iter::once(&replay.initial).chain(before.iter().map(|s| &s.frame)).collect();
+            let frame = game.whole_frame(&frames)?;
+            return game.invalid_move_fix(&frame, seat, self.answer(replay)?);
         }
         if self.reason != ForfeitReason::Malformed.as_str() {
             return None;
         }
-        game.malformed_fix(self.answer(replay)?)
+        let reply = replay.reply(self.tick?, self.player)?;
+        if reply.failure == Some(Failure::TooLong) {
+            // (The recorded detail names no limit: it re-simulates from the failure alone.)
+            return Some(format!(
+                "an answer is one line of at most {} bytes (this match's limit): print only the answer on stdout, \
+                 anything else on stderr",
+                replay.limits.max_line
+            ));
+        }
+        game.malformed_fix(reply.answer.as_deref()?)
     }
 
     /// What to change after a timeout, by the limit and what the bot was doing, in the game's `words`.

@@ -208,7 +208,9 @@ impl MatchResult {
     }
 }
 
-/// The largest replay file read (a 10,000-round duel on a 50x50 map stays far below).
+/// The largest replay read, and written (a 10,000-round duel on a 50x50 map stays far below,
+/// and so does the longest Atoms game on a 255x255 board, whose steps record only the cells
+/// they changed: under 1 MB).
 pub const MAX_REPLAY_BYTES: u64 = 64 << 20;
 
 /// A whole match. See `docs/replay-format.md`.
@@ -264,11 +266,28 @@ pub enum ReplayError {
         /// The path.
         path: PathBuf,
     },
-    /// Bigger than any match makes.
-    #[error("{}: larger than {} MiB: not a replay this arena wrote", path.display(), MAX_REPLAY_BYTES >> 20)]
+    /// Bigger than a replay is read at (this arena writes none larger).
+    #[error(
+        "{}: larger than {} MiB: this arena reads no replay that large (and writes none)",
+        path.display(),
+        MAX_REPLAY_BYTES >> 20
+    )]
     TooLarge {
         /// The file.
         path: PathBuf,
+    },
+    /// A replay too large to be read back, not written.
+    #[error(
+        "{}: not written: the replay would be {} MiB of JSON, more than the {} MiB this arena reads back",
+        path.display(),
+        bytes.div_ceil(1 << 20),
+        MAX_REPLAY_BYTES >> 20
+    )]
+    TooLargeToWrite {
+        /// Where it was to go.
+        path: PathBuf,
+        /// Its JSON's size.
+        bytes: u64,
     },
     /// A format or version this build does not read.
     #[error("{}: unsupported replay format `{format}` version {version} (this arena reads `{FORMAT}` version {VERSION})", path.display())]
@@ -307,10 +326,14 @@ impl Replay {
 
     /// Writes the replay to a temporary file beside `path`, syncs it and renames it into
     /// place, so `path` is either absent or complete. A path ending in `.gz` gets the JSON
-    /// gzip-compressed (about a tenth of the size).
+    /// gzip-compressed (about a tenth of the size). A replay of more than [`MAX_REPLAY_BYTES`]
+    /// of JSON, which no reader would take, is not written.
     pub fn save(&self, path: &Path) -> Result<(), ReplayError> {
         let io = |source| ReplayError::Io { path: path.to_path_buf(), source };
         let json = serde_json::to_vec(self).map_err(|source| ReplayError::Json { path: path.to_path_buf(), source })?;
+        if json.len() as u64 > MAX_REPLAY_BYTES {
+            return Err(ReplayError::TooLargeToWrite { path: path.to_path_buf(), bytes: json.len() as u64 });
+        }
         if path.extension().is_some_and(|e| e == "gz") {
             write_atomic(path, &gzip(&json).map_err(io)?).map_err(io)
         } else {
@@ -434,6 +457,14 @@ pub enum Divergence {
         /// What does not fit.
         message: String,
     },
+    /// The replay names more or fewer players than its game has bots.
+    #[error("`players` names {recorded} bots, but the game of its setup has {expected}")]
+    Players {
+        /// How many `players` names.
+        recorded: usize,
+        /// How many bots the game has.
+        expected: usize,
+    },
     /// The steps stop before the game is over.
     #[error("the replay ends after {steps} steps but the game is not over")]
     Truncated {
@@ -460,10 +491,36 @@ pub fn resimulate(replay: &Replay, games: &Registry, visit: impl FnMut(usize, &d
 }
 
 /// What `arena verify` checks: [`resimulate`], plus every chance outcome drawn again from the
-/// seed, and every answer's time against the recorded limits.
+/// seed, every answer's time against the recorded limits, and every line's length against
+/// them.
 pub fn audit(replay: &Replay, games: &Registry) -> Result<(), Divergence> {
     resimulate_checking(replay, games, true, |_, _| {})?;
-    check_times(replay)
+    check_times(replay)?;
+    check_lengths(replay)
+}
+
+/// Whether every line recorded of a bot (an answer, as it was sent, and one it printed unasked)
+/// fits the recorded `max_line`: the referee takes no longer one.
+fn check_lengths(replay: &Replay) -> Result<(), Divergence> {
+    let max = replay.limits.max_line;
+    for (i, step) in replay.steps.iter().enumerate() {
+        for r in &step.replies {
+            let sent = r.answer.as_ref().map(|a| r.raw_len.unwrap_or(a.len()).max(a.len()));
+            let unasked = r.unasked.as_ref().map(String::len);
+            for (what, len) in [("an answer", sent), ("a line printed unasked", unasked)] {
+                if let Some(len) = len.filter(|&len| len > max) {
+                    return Err(Divergence::Step {
+                        step: i + 1,
+                        message: format!(
+                            "player {}: {what} of {len} bytes is recorded, but the limit was {max} bytes (`max_line`)",
+                            r.player + 1
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Answers' recorded times may be off by this much (milliseconds are rounded down, timers
@@ -618,6 +675,9 @@ fn resimulate_checking(
 ) -> Result<(), Divergence> {
     let mut dice = Chance::new(replay.seed);
     let mut state = replay.initial_state(games)?;
+    if replay.players.len() != state.num_players() {
+        return Err(Divergence::Players { recorded: replay.players.len(), expected: state.num_players() });
+    }
     compare(&replay.initial, &state.frame()).map_err(|(path, recorded, actual)| Divergence::Frame {
         at: "initial frame".to_string(),
         path,
@@ -680,7 +740,13 @@ fn resimulate_checking(
     })
 }
 
-/// The first difference between two JSON values: (path, recorded, actual).
+/// The most characters of a JSON path or value a [`Divergence`] quotes: a replay's values are
+/// the file's word (a 5 MB name, an array of 10,000 players), and a message quoting one whole
+/// was as long.
+const QUOTED_CHARS: usize = 200;
+
+/// The first difference between two JSON values: (path, recorded, actual), each cut to
+/// [`QUOTED_CHARS`] characters (`… [N more characters]`).
 pub(crate) fn compare(recorded: &Value, actual: &Value) -> Result<(), (String, String, String)> {
     // (Equal parts are passed over before their paths are written: every frame of a replay
     // is compared so, and writing each path was a fifth of a resumed league's checks.)
@@ -704,9 +770,10 @@ pub(crate) fn compare(recorded: &Value, actual: &Value) -> Result<(), (String, S
             _ => Some((path.to_string(), a.to_string(), b.to_string())),
         }
     }
+    let cut = |text: &str| crate::safe_text::shorten(text, QUOTED_CHARS).into_owned();
     match walk("", recorded, actual) {
         None => Ok(()),
-        Some((path, a, b)) => Err((path.trim_start_matches('.').to_string(), a, b)),
+        Some((path, a, b)) => Err((cut(path.trim_start_matches('.')), cut(&a), cut(&b))),
     }
 }
 
@@ -726,6 +793,46 @@ mod tests {
         std::fs::remove_file(&fifo).unwrap();
         std::fs::write(&fifo, b"{}").unwrap();
         assert_eq!(read_json(&fifo).unwrap(), b"{}", "the control");
+    }
+
+    /// A replay of more JSON than a replay is read at is not written (a maximal Atoms duel wrote
+    /// 392 MB that `verify`, `view` and `export-save` then refused as "not a replay this arena
+    /// wrote"): no file is left, and the error says why. The reader's refusal says what is
+    /// true. The control: the same replay a byte under the cap is written and reads back.
+    #[test]
+    fn a_replay_too_large_to_read_back_is_not_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let players = vec![PlayerInfo { name: "bot".into(), command: "./bot".into() }];
+        let empty = Replay::new("atoms", 1, Value::Null, players, Limits::default(), Value::Null);
+        let base = serde_json::to_vec(&empty).unwrap().len() as u64;
+        let sized = |bytes: u64| {
+            let filler = "x".repeat(usize::try_from(bytes + 2 - base).unwrap()); // (`null` is 4 bytes, `""` 2)
+            Replay { initial: Value::String(filler), ..empty.clone() }
+        };
+        let big = dir.path().join("big.json");
+        let err = sized(MAX_REPLAY_BYTES + 1).save(&big).unwrap_err();
+        assert!(matches!(err, ReplayError::TooLargeToWrite { bytes, .. } if bytes == MAX_REPLAY_BYTES + 1), "{err}");
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{}: not written: the replay would be 65 MiB of JSON, more than the 64 MiB this arena reads back",
+                big.display()
+            )
+        );
+        assert!(!big.exists(), "nothing is left");
+        let fits = dir.path().join("fits.json");
+        let replay = sized(MAX_REPLAY_BYTES);
+        replay.save(&fits).unwrap();
+        assert_eq!(std::fs::metadata(&fits).unwrap().len(), MAX_REPLAY_BYTES);
+        assert_eq!(Replay::load(&fits).unwrap(), replay, "the control reads back");
+        // A file larger than that (an older arena's) is refused for what it is.
+        let file = std::fs::OpenOptions::new().append(true).open(&fits).unwrap();
+        file.set_len(MAX_REPLAY_BYTES + 1).unwrap();
+        let err = Replay::load(&fits).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!("{}: larger than 64 MiB: this arena reads no replay that large (and writes none)", fits.display())
+        );
     }
 
     /// A crash's ending is recorded beside its failure, as an optional field: replays from

@@ -65,8 +65,16 @@ pub fn trim(line: &str) -> &str {
 }
 
 fn coordinate(token: &str) -> Result<i32, MalformedAnswer> {
-    let v: i64 = token.parse().map_err(|_| MalformedAnswer::NotInteger(token.to_string()))?;
-    // Far-off coordinates are still integers: they are an invalid move, not a malformed line.
+    // Far-off coordinates are still integers: they are an invalid move, not a malformed line,
+    // however many digits they have (as in Atoms: `18446744073709551616` was "not an integer").
+    let v: i64 = token.parse().or_else(|_| {
+        let digits = token.strip_prefix(['+', '-']).unwrap_or(token);
+        match digits.bytes().all(|b| b.is_ascii_digit()) && !digits.is_empty() {
+            true if token.starts_with('-') => Ok(i64::MIN),
+            true => Ok(i64::MAX),
+            false => Err(MalformedAnswer::NotInteger(token.to_string())),
+        }
+    })?;
     Ok(v.clamp(-1_000_000, 1_000_000) as i32)
 }
 
@@ -113,6 +121,12 @@ mod tests {
             ("\tMOVE   1   2\r", m(1, 2)),
             ("MOVE -1 2", m(-1, 2)),
             ("MOVE 99999999999 2", m(1_000_000, 2)),
+            ("MOVE 18446744073709551616 2", m(1_000_000, 2)),
+            ("MOVE 0 -99999999999999999999999", m(0, -1_000_000)),
+            ("MOVE +7 2", m(7, 2)),
+            ("MOVE 1 +", Err(MalformedAnswer::NotInteger("+".into()))),
+            ("MOVE 1 -", Err(MalformedAnswer::NotInteger("-".into()))),
+            ("MOVE 1 1e3", Err(MalformedAnswer::NotInteger("1e3".into()))),
             ("PLAYER 3 WAIT", Ok(Action::Wait)),
             ("PLAYER 3 MOVE 0 1", m(0, 1)),
             ("", Err(MalformedAnswer::Empty)),

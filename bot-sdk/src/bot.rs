@@ -75,6 +75,24 @@ pub(crate) fn read_board<T, R: BufRead>(
     Ok(cells)
 }
 
+/// Refuses an opponent's move off the map. The arena never sends one (it tells an invalid move
+/// as `WAIT`, and a test file's scripted moves are on its map), so such a line was typed or
+/// piped by hand: stopping with an error says so, where a bot that looked the cell up would
+/// index out of its map.
+fn check_on_map(state: &GameState, line: &str, opponent: Action) -> Result<(), TickError> {
+    match opponent {
+        Action::Move(p) if !state.grid.in_bounds(p) => Err(TickError {
+            line: line.trim().to_string(),
+            why: format!(
+                "the opponent's move to {p} is off the {} x {} map (the arena never sends one)",
+                state.grid.rows(),
+                state.grid.cols()
+            ),
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Runs `bot` on stdin/stdout until the referee closes stdin. The mode comes from `RR_MODE`.
 pub fn run<B: Bot>(bot: B) -> Result<(), RunError> {
     let stdin = io::stdin();
@@ -112,6 +130,7 @@ pub fn run_io<B: Bot, R: BufRead, W: Write>(
             continue;
         }
         let (tick, opponent) = parse_tick(&line)?;
+        check_on_map(&state, &line, opponent)?;
         state.on_tick(tick, opponent);
         let action = bot.act(&state);
         state.commit(action);

@@ -90,12 +90,14 @@ impl<'a> Iterator for Lines<'a> {
     }
 }
 
-fn parse_int<T: std::str::FromStr>(line: usize, token: &str, what: &str) -> Result<T, MapError> {
+/// `token` as an integer `what`; one that does not fit `T` (too large, or negative) is out of
+/// `range` (what it must be, in words).
+fn parse_int<T: std::str::FromStr>(line: usize, token: &str, what: &str, range: &str) -> Result<T, MapError> {
     token.parse::<T>().or_else(|_| {
         let digits = token.strip_prefix('-').unwrap_or(token);
         if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
             // An integer all the same, too large (or negative) for any map.
-            return err(line, format!("{what} {token} is out of range"));
+            return err(line, format!("{what} {token} is out of range: it must be {range}"));
         }
         err(line, format!("expected {what} as an integer, found `{token}`"))
     })
@@ -106,8 +108,8 @@ fn parse_pos(lines: &mut Lines<'_>, what: &str) -> Result<(usize, Pos), MapError
     if tokens.len() != 2 {
         return err(line, format!("expected {what} as `X Y`, found `{}`", tokens.join(" ")));
     }
-    let x = parse_int::<i32>(line, tokens[0], &format!("{what} X"))?;
-    let y = parse_int::<i32>(line, tokens[1], &format!("{what} Y"))?;
+    let x = parse_int::<i32>(line, tokens[0], &format!("{what} X"), "a row of the map")?;
+    let y = parse_int::<i32>(line, tokens[1], &format!("{what} Y"), "a column of the map")?;
     Ok((line, Pos::new(x, y)))
 }
 
@@ -127,9 +129,10 @@ impl MapSpec {
         if head.len() != 4 || head[0] != "ARENA" {
             return err(line, format!("expected `ARENA N M ROUNDS`, found `{}`", head.join(" ")));
         }
-        let rows = parse_int::<usize>(line, head[1], "N (rows)")?;
-        let cols = parse_int::<usize>(line, head[2], "M (columns)")?;
-        let rounds = parse_int::<u32>(line, head[3], "ROUNDS")?;
+        let sides = format!("1..={MAX_SIDE}");
+        let rows = parse_int::<usize>(line, head[1], "N (rows)", &sides)?;
+        let cols = parse_int::<usize>(line, head[2], "M (columns)", &sides)?;
+        let rounds = parse_int::<u32>(line, head[3], "ROUNDS", &format!("1..={MAX_ROUNDS}"))?;
         if !(1..=MAX_SIDE).contains(&rows) || !(1..=MAX_SIDE).contains(&cols) {
             return err(line, format!("map size {rows}x{cols} is out of range: N and M must be 1..={MAX_SIDE}"));
         }
@@ -234,7 +237,7 @@ fn parse_tick_line(line: usize, tokens: &[&str]) -> Result<ScriptedTick, MapErro
     if tokens.first() != Some(&"TICK") || tokens.len() < 3 {
         return err(line, format!("expected `TICK t WAIT` or `TICK t MOVE x y`, found `{}`", tokens.join(" ")));
     }
-    let tick = parse_int::<u32>(line, tokens[1], "the tick number")?;
+    let tick = parse_int::<u32>(line, tokens[1], "the tick number", "1 or more")?;
     let action = Action::parse_tokens(&tokens[2..])
         .map_err(|e| MapError { line, message: format!("bad action in `TICK {tick}`: {e}") })?;
     Ok(ScriptedTick { line, tick, action })
@@ -304,9 +307,17 @@ mod tests {
             ("ARENA 51 3 10\n", 1, "out of range"),
             ("ARENA 2 51 10\n", 1, "out of range"),
             ("ARENA 2 3 0\n", 1, "ROUNDS 0 is out of range: it must be 1..=10000"),
-            ("ARENA 2 3 4294967295\n", 1, "ROUNDS 4294967295 is out of range"),
-            ("ARENA 2 3 99999999999\n", 1, "99999999999 is out of range"),
-            ("ARENA 2 -3 10\n", 1, "-3 is out of range"),
+            ("ARENA 2 3 4294967295\n", 1, "ROUNDS 4294967295 is out of range: it must be 1..=10000"),
+            ("ARENA 2 3 99999999999\n", 1, "ROUNDS 99999999999 is out of range: it must be 1..=10000"),
+            ("ARENA 2 3 -1\n", 1, "ROUNDS -1 is out of range: it must be 1..=10000"),
+            ("ARENA 2 -3 10\n", 1, "M (columns) -3 is out of range: it must be 1..=50"),
+            ("ARENA -2 3 10\n", 1, "N (rows) -2 is out of range: it must be 1..=50"),
+            (
+                "ARENA 2 3 10\n0 0\n1 2\n1 0\nMAP\n0 5 W\nJ D T\nEND_MAP\nSTREAM\nTICK -1 WAIT\n",
+                10,
+                "the tick number -1 is out of range: it must be 1 or more",
+            ),
+            ("ARENA 2 3 10\n0 99999999999\n", 2, "player 1 start Y 99999999999 is out of range: it must be a column"),
             ("ARENA 2 x 10\n", 1, "expected M (columns) as an integer, found `x`"),
             ("ARENA 2 3 10\n0\n", 2, "expected player 1 start as `X Y`"),
             ("ARENA 2 3 10\n0 0\n1 2\n1 0\nMAP\n0 5\n", 6, "map row 0 has 2 cells, expected 3"),

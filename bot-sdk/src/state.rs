@@ -208,7 +208,9 @@ impl GameState {
         self.distances_to(target).next_step(&self.grid, self.me.pos, self.me.jump)
     }
 
-    /// Takes in `TICK tick <opponent action>`; call before deciding tick `tick`.
+    /// Takes in `TICK tick <opponent action>`; call before deciding tick `tick`. The opponent's
+    /// move is taken as told: [`crate::run`] refuses one off the map before it gets here (the
+    /// arena never sends one), so a bot may look up the opponent's cell on its map.
     pub fn on_tick(&mut self, tick: u32, opponent: Action) {
         let opp_move = match opponent {
             Action::Move(p) => Some(p),
@@ -399,5 +401,41 @@ mod tests {
         assert!(early.is_ok(), "end of input before STREAM is a clean stop");
         let bad = format!("{HEADER}TICK one WAIT\n");
         assert!(matches!(crate::run_io(Right, bad.as_bytes(), Vec::new(), Mode::Duel), Err(crate::RunError::Tick(_))));
+    }
+
+    #[test]
+    fn the_run_loop_refuses_an_opponents_move_off_the_map() {
+        /// Looks the opponent's cell up on its map, as a bot may.
+        struct Looks;
+        impl crate::Bot for Looks {
+            fn act(&mut self, s: &GameState) -> Action {
+                let p = s.opponent.pos;
+                let _ = s.grid.row_text(usize::try_from(p.x).unwrap()).split(' ').nth(usize::try_from(p.y).unwrap());
+                Action::Wait
+            }
+        }
+        for mode in [Mode::Duel, Mode::Test] {
+            for (x, y) in [(9, 9), (0, 5), (1, 0), (-1, 0), (0, -1), (1_000_000, 0)] {
+                let input = format!("{HEADER}TICK 1 MOVE {x} {y}\n");
+                let mut out = Vec::new();
+                match crate::run_io(Looks, input.as_bytes(), &mut out, mode) {
+                    Err(crate::RunError::Tick(e)) => {
+                        assert_eq!(e.line, format!("TICK 1 MOVE {x} {y}"));
+                        assert!(e.why.contains(&format!("({x}, {y}) is off the 1 x 5 map")), "{}", e.why);
+                    }
+                    other => panic!("({x}, {y}) in {mode:?}: {other:?}"),
+                }
+                assert!(out.is_empty(), "the bot never saw the line");
+            }
+            // Control: a move on the map, even one no referee would send (a wall's cell, a
+            // teleport), reaches the bot, which answers.
+            let header = "ARENA 2 5 6\n0 1\n0 3\n0 4\nMAP\n0 0 9 0 0\nW 0 0 0 0\nEND_MAP\nSTREAM\n";
+            for (x, y) in [(1, 0), (0, 0), (1, 4)] {
+                let input = format!("{header}TICK 1 MOVE {x} {y}\n");
+                let mut out = Vec::new();
+                crate::run_io(Looks, input.as_bytes(), &mut out, mode).unwrap();
+                assert_eq!(String::from_utf8(out).unwrap(), "WAIT\n");
+            }
+        }
     }
 }

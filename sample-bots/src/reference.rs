@@ -2598,4 +2598,25 @@ mod tests {
         let (plan, without) = planned(false);
         assert!(without < plan, "control: the route search alone reaches {without}, the plan {plan}");
     }
+
+    /// An opponent's move off the map, which the arena never sends but a student may pipe by
+    /// hand, stops the bot with an error naming the line (the SDK refuses it), where the bot
+    /// indexed its distances out of bounds and panicked; control: the same game with a move on
+    /// the map is played to the end.
+    #[test]
+    fn an_opponents_move_off_the_map_is_an_error_not_a_panic() {
+        let header = "ARENA 3 4 8\n0 0\n2 0\n2 3\nMAP\n0 4 0 7\n0 W 5 0\n0 3 0 0\nEND_MAP\nSTREAM\n";
+        for mode in [Mode::Duel, Mode::Test] {
+            for mv in ["MOVE 9 9", "MOVE -1 0", "MOVE 0 4"] {
+                let input = format!("{header}TICK 1 {mv}\nTICK 2 WAIT\n");
+                let run = bot_sdk::run_io(Reference::default(), input.as_bytes(), Vec::new(), mode);
+                let Err(bot_sdk::RunError::Tick(e)) = run else { panic!("{mv} in {mode:?}: {run:?}") };
+                assert!(e.why.contains("off the 3 x 4 map"), "{}", e.why);
+            }
+            let input = format!("{header}TICK 1 MOVE 2 1\nTICK 2 WAIT\n");
+            let mut out = Vec::new();
+            bot_sdk::run_io(Reference::default(), input.as_bytes(), &mut out, mode).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap().lines().count(), 2, "control: both ticks answered");
+        }
+    }
 }

@@ -55,6 +55,15 @@ pub trait Game: Sync {
         None
     }
 
+    /// The state a replay's `frames` show after the last of them (the initial frame first, then
+    /// the steps' frames in order), as whole as the initial frame: what
+    /// [`Game::invalid_move_fix`] reads. A game whose steps' frames record only what changed
+    /// applies the changes. Default: the last frame, whole already. None: no frames, or frames
+    /// this game did not write.
+    fn whole_frame(&self, frames: &[&Value]) -> Option<Value> {
+        frames.last().map(|f| (*f).clone())
+    }
+
     /// Whether leaderboards rank this game by wins first (else by total score first).
     fn ranks_by_wins(&self) -> bool {
         self.info().ranking == super::Ranking::Wins

@@ -147,9 +147,9 @@ pub fn verify(args: VerifyArgs, games: &Registry) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Err(divergence) => {
-            // A diagnostic, whole, on one line: its JSON path names the keys of the file, which
-            // may hold line breaks (a forged `OK` line after it).
-            say!("MISMATCH {}: {}", args.path.display(), safe_text::terminal_line(&divergence.to_string()));
+            // A diagnostic on one line: its JSON path names the keys of the file, which may hold
+            // line breaks (a forged `OK` line after it); cut, as what it quotes is the file's.
+            say!("MISMATCH {}: {}", args.path.display(), divergence_line(&divergence));
             Ok(ExitCode::FAILURE)
         }
     }
@@ -165,7 +165,7 @@ fn load_verified(path: &Path, games: &Registry, unverified: bool) -> anyhow::Res
     match audit(&replay, games) {
         Ok(()) => Ok((replay, None)),
         Err(divergence) if unverified => {
-            let why = safe_text::terminal_line(&divergence.to_string());
+            let why = divergence_line(&divergence);
             tell!(
                 "warning: {}: the replay does not re-simulate: {why}; used anyway (--unverified): its moves and result \
                  may be forged or broken",
@@ -181,8 +181,18 @@ fn load_verified(path: &Path, games: &Registry, unverified: bool) -> anyhow::Res
 /// `export-save` say it: one line (a JSON path names the keys of the file, which may hold line
 /// breaks).
 fn not_resimulating(path: &Path, divergence: &impl std::fmt::Display) -> anyhow::Error {
-    let divergence = safe_text::terminal_line(&divergence.to_string());
+    let divergence = divergence_line(divergence);
     anyhow::anyhow!("{}: the replay does not re-simulate: {divergence}", path.display())
+}
+
+/// The most characters of a divergence a message shows (its quoted values are cut shorter
+/// still; a list of the players who replied is not).
+const DIVERGENCE_CHARS: usize = 1000;
+
+/// Why a replay does not re-simulate, as one line of safe text cut to [`DIVERGENCE_CHARS`]
+/// (`… [N more characters]`): what it quotes is the file's word, a 5 MB name printed a 5 MB line.
+fn divergence_line(divergence: &impl std::fmt::Display) -> String {
+    safe_text::terminal_cut(&divergence.to_string(), DIVERGENCE_CHARS)
 }
 
 /// Runs `arena view`.

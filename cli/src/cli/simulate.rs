@@ -8,13 +8,27 @@ use arena::games::lcr::sim::{fit, simulate as simulate_games};
 
 use super::SimulateArgs;
 
+/// The most games per player count: 10^9 games of 3 players take about three minutes on one
+/// core (5 million a second, README), and a typo of a few more digits would run for days.
+const MAX_GAMES: u64 = 1_000_000_000;
+
+/// The most threads: more than any machine's cores, fewer than a typo's.
+const MAX_JOBS: usize = 1024;
+
 /// Runs `arena simulate lcr`.
 pub fn run(args: SimulateArgs) -> anyhow::Result<ExitCode> {
     if args.game != arena::games::lcr::NAME {
         bail!("unknown game `{}` here: only `lcr` has this command", args.game);
     }
-    if args.players.iter().any(|&p| !(2..=arena::games::lcr::MAX_PLAYERS).contains(&p)) || args.games < 2 {
-        bail!("--players must each be 2..={} and --games at least 2", arena::games::lcr::MAX_PLAYERS);
+    let most = arena::games::lcr::MAX_PLAYERS;
+    if let Some(p) = args.players.iter().find(|&&p| !(2..=most).contains(&p)) {
+        bail!("--players {p}: each player count must be 2..={most}");
+    }
+    if !(2..=MAX_GAMES).contains(&args.games) {
+        bail!("--games {}: it must be 2..={MAX_GAMES} (a standard error needs two games)", args.games);
+    }
+    if let Some(jobs) = args.jobs.filter(|j| !(1..=MAX_JOBS).contains(j)) {
+        bail!("-j {jobs}: the threads must be 1..={MAX_JOBS}");
     }
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     say!("| players | games | mean turns | standard error | 95 % interval | SE / mean |");

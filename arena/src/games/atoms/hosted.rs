@@ -131,7 +131,16 @@ impl Game for AtomsGame {
 
     fn load(&self, setup: &Value) -> Result<Box<dyn State>, SetupError> {
         let (players, width, height) = recorded_board(setup).map_err(|e| SetupError::invalid(NAME, e))?;
-        Ok(Box::new(AtomsState::new(players, width, height)))
+        let frames = match setup.get("frames") {
+            None => Frames::WholeBoard,
+            Some(v) if v == FRAMES_CHANGES => Frames::Changes,
+            Some(other) => {
+                let found = crate::safe_text::shorten(&other.to_string(), 40).into_owned();
+                let why = format!("`frames` is {found}: a replay of this arena records `\"{FRAMES_CHANGES}\"` or nothing");
+                return Err(SetupError::invalid(NAME, why));
+            }
+        };
+        Ok(Box::new(AtomsState { frames, ..AtomsState::new(players, width, height) }))
     }
 
     fn new_match(&self, options: &MatchOptions) -> Result<Box<dyn State>, SetupError> {
@@ -148,7 +157,52 @@ impl Game for AtomsGame {
     fn invalid_move_fix(&self, frame: &Value, player: PlayerId, line: &str) -> Option<String> {
         super::refused::invalid_move_fix(frame, player, line)
     }
+
+    /// The last frame with its whole `board`: the last whole board among `frames` (the initial
+    /// frame's at least), with the `changed` cells of the frames after it applied.
+    fn whole_frame(&self, frames: &[&Value]) -> Option<Value> {
+        let last = *frames.last()?;
+        if last.get("board").is_some() {
+            return Some(last.clone());
+        }
+        let start = frames.iter().rposition(|f| f.get("board").is_some())?;
+        let mut rows: Vec<Vec<String>> = frames[start]["board"]
+            .as_array()?
+            .iter()
+            .map(|r| r.as_str().map(|r| r.split(' ').map(str::to_string).collect()))
+            .collect::<Option<_>>()?;
+        for frame in &frames[start + 1..] {
+            for change in frame.get("changed").and_then(Value::as_array).into_iter().flatten() {
+                let (Some(x), Some(y), Some(token)) = (change[0].as_u64(), change[1].as_u64(), change[2].as_str())
+                else {
+                    return None;
+                };
+                let cell = rows.get_mut(usize::try_from(y).ok()?)?.get_mut(usize::try_from(x).ok()?)?;
+                *cell = token.to_string();
+            }
+        }
+        let mut whole = last.clone();
+        let object = whole.as_object_mut()?;
+        object.remove("changed");
+        object.insert("board".to_string(), json!(rows.iter().map(|r| r.join(" ")).collect::<Vec<_>>()));
+        Some(whole)
+    }
 }
+
+/// What a step's frame records of the board (the setup's `frames`): the initial frame always
+/// has the whole board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Frames {
+    /// The whole board in every frame: replays recorded before 2026-12-06, whose size grew as
+    /// cells x moves (a 255x255 game wrote 392 MB, more than any replay is read at).
+    WholeBoard,
+    /// Only the cells the step changed, as `changed`: `[[x, y, cell], ...]` (what new matches
+    /// record).
+    Changes,
+}
+
+/// The setup's `frames` of a match whose frames record only the cells that changed.
+const FRAMES_CHANGES: &str = "changes";
 
 /// A hosted match.
 #[derive(Debug, Clone)]
@@ -159,6 +213,9 @@ pub struct AtomsState {
     /// Players in the order they went out.
     out_order: Vec<usize>,
     last: Option<Value>,
+    frames: Frames,
+    /// The cells the last step changed, with their contents now (row by row).
+    changed: Vec<usize>,
 }
 
 impl AtomsState {
@@ -169,6 +226,8 @@ impl AtomsState {
             forfeits: vec![None; players],
             out_order: Vec::new(),
             last: None,
+            frames: Frames::Changes,
+            changed: Vec::new(),
         }
     }
 
@@ -179,20 +238,14 @@ impl AtomsState {
 
     fn board_rows(&self) -> Vec<String> {
         (0..self.game.height)
-            .map(|y| {
-                (0..self.game.width)
-                    .map(|x| {
-                        let c = self.game.cell(x, y);
-                        if c.atoms == 0 {
-                            "..".to_string()
-                        } else {
-                            format!("{}{}", &COLOURS[c.owner as usize][..1], c.atoms)
-                        }
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
+            .map(|y| (0..self.game.width).map(|x| token(self.game.cell(x, y))).collect::<Vec<_>>().join(" "))
             .collect()
+    }
+
+    /// The cells the last step changed, as a frame records them: `[x, y, cell]`.
+    fn changes(&self) -> Vec<Value> {
+        let width = self.game.width;
+        self.changed.iter().map(|&i| json!([i % width, i / width, token(self.game.cells[i])])).collect()
     }
 
     fn note_outs(&mut self, before: &[bool]) {
@@ -202,6 +255,20 @@ impl AtomsState {
             }
         }
     }
+}
+
+/// A cell as prompts and frames show it: `..` when empty, else the owner's letter and its atoms.
+fn token(c: super::Cell) -> String {
+    if c.atoms == 0 {
+        "..".to_string()
+    } else {
+        format!("{}{}", &COLOURS[c.owner as usize][..1], c.atoms)
+    }
+}
+
+/// Whether two cells look alike on a board (an empty cell's owner is not shown).
+fn same(a: super::Cell, b: super::Cell) -> bool {
+    a.atoms == b.atoms && (a.atoms == 0 || a.owner == b.owner)
 }
 
 /// A replay that has no save file.
@@ -385,6 +452,7 @@ impl State for AtomsState {
             return;
         }
         let before = self.game.alive.clone();
+        let cells = (self.frames == Frames::Changes).then(|| self.game.cells.clone());
         let verdict = match reply {
             Reply::Failed(f) => Err((f.reason(), f.describe(PROMPT))),
             Reply::Line(line) => match parse_place(line) {
@@ -405,6 +473,9 @@ impl State for AtomsState {
             }
         });
         self.note_outs(&before);
+        if let Some(cells) = cells {
+            self.changed = (0..cells.len()).filter(|&i| !same(cells[i], self.game.cells[i])).collect();
+        }
     }
 
     /// `PLACE x y` with the coordinates as read (`PLACE 2 3` for `PLACE 002 +3`); a line that
@@ -456,18 +527,27 @@ impl State for AtomsState {
     }
 
     fn setup(&self) -> Value {
-        json!({"players": self.game.players(), "width": self.game.width, "height": self.game.height})
+        let (players, width, height) = (self.game.players(), self.game.width, self.game.height);
+        match self.frames {
+            Frames::WholeBoard => json!({"players": players, "width": width, "height": height}),
+            Frames::Changes => json!({"players": players, "width": width, "height": height, "frames": FRAMES_CHANGES}),
+        }
     }
 
     fn frame(&self) -> Value {
-        json!({
+        let mut frame = json!({
             "move": self.game.moves.len(),
             "last": self.last,
-            "board": self.board_rows(),
             "alive": self.game.alive,
             "next": self.game.turn,
             "winner": self.game.winner,
-        })
+        });
+        if self.frames == Frames::WholeBoard || self.last.is_none() {
+            frame["board"] = json!(self.board_rows());
+        } else {
+            frame["changed"] = json!(self.changes());
+        }
+        frame
     }
 
     fn render(&self) -> String {
@@ -705,5 +785,77 @@ mod tests {
         let mut forged = frames.clone();
         forged[1]["last"]["place"] = json!([0, 0]);
         assert_eq!(err(&setup, &forged), "its placements are no game: move 2 (bytes 8 to 11) is (0, 0), which belongs to another player");
+    }
+
+    /// Plays `moves` scripted moves (or to the end) of a match of `setup`: the setup recorded,
+    /// the initial frame, and every step's frame.
+    fn scripted_frames(setup: Value, moves: usize) -> (Value, Vec<Value>) {
+        let mut s = AtomsGame.load(&setup).unwrap();
+        let mut frames = vec![s.frame()];
+        while let (Turn::Sequential(p), true) = (s.turn(), frames.len() <= moves) {
+            let answer = s.scripted_answer(p).unwrap();
+            s.apply(&[(p, line(&answer))]);
+            frames.push(s.frame());
+        }
+        (s.setup(), frames)
+    }
+
+    /// A new match's step records only the cells its move changed, so a replay grows with its
+    /// moves, not cells x moves (a 255x255 duel wrote 392 MB, more than a replay is read at):
+    /// on that board 300 moves take under 150 bytes a frame. Built back by `whole_frame`, every
+    /// frame is the whole board a setup recorded before (no `frames`) re-simulates, the
+    /// control, whose frames hold all 65,025 cells; both play the same game.
+    #[test]
+    fn a_step_records_the_cells_that_changed_so_replays_grow_with_moves_alone() {
+        for (players, width, height, moves) in [(2, 255, 255, 300), (3, 4, 3, usize::MAX), (6, 9, 7, usize::MAX)] {
+            let new = AtomsGame.new_match(&MatchOptions {
+                players: Some(players),
+                params: [("size".to_string(), format!("{width}x{height}"))].into(),
+                ..Default::default()
+            });
+            let setup = new.unwrap().setup();
+            assert_eq!(setup, json!({"players": players, "width": width, "height": height, "frames": "changes"}));
+            let (recorded, changes) = scripted_frames(setup, moves);
+            assert_eq!(recorded["frames"], "changes");
+            let old_setup = json!({"players": players, "width": width, "height": height});
+            let (recorded, whole) = scripted_frames(old_setup.clone(), moves);
+            assert_eq!(recorded, old_setup, "an old replay's setup re-simulates as recorded");
+            assert_eq!(changes.len(), whole.len(), "the same game");
+            assert!(changes.len() > 10, "{} frames", changes.len());
+            assert_eq!(changes[0], whole[0], "the initial frame has the whole board");
+            // (Every frame of the small boards; on the large one, where each is built from the
+            // initial board's 65,025 cells, every 50th and the last.)
+            let last = changes.len() - 1;
+            for t in (1..=last).filter(|&t| width < 255 || t % 50 == 0 || t == last) {
+                assert!(changes[t].get("board").is_none() && whole[t].get("changed").is_none(), "frame {t}");
+                let refs: Vec<&Value> = changes[..=t].iter().collect();
+                assert_eq!(AtomsGame.whole_frame(&refs).as_ref(), Some(&whole[t]), "frame {t} of {width}x{height}");
+                let refs: Vec<&Value> = whole[..=t].iter().collect();
+                assert_eq!(AtomsGame.whole_frame(&refs).as_ref(), Some(&whole[t]), "an old frame is whole already");
+            }
+            let bytes = |f: &Value| serde_json::to_vec(f).unwrap().len();
+            if width == 255 {
+                assert!(changes[1..].iter().all(|f| bytes(f) < 150), "{:?}", changes[1..].iter().map(bytes).max());
+                assert!(whole[1..].iter().all(|f| bytes(f) > 65_025 * 3), "the control holds every cell");
+            }
+        }
+    }
+
+    /// A cascade's changes are all recorded: on a 3x3 board Red's second atom in a corner
+    /// explodes into both neighbours, one of them Green's. A setup's `frames` other than
+    /// `"changes"` is refused, saying what a replay records.
+    #[test]
+    fn a_cascade_records_every_cell_it_changed_and_unknown_frames_are_refused() {
+        let mut s = AtomsState::new(2, 3, 3);
+        for (p, answer) in [(0, "PLACE 0 0"), (1, "PLACE 1 0"), (0, "PLACE 2 2"), (1, "PLACE 0 2"), (0, "PLACE 0 0")] {
+            s.apply(&[(p, line(answer))]);
+        }
+        assert_eq!(s.frame()["changed"], json!([[0, 0, ".."], [1, 0, "R2"], [0, 1, "R1"]]));
+        assert_eq!((s.frame()["move"].clone(), s.turn()), (json!(5), Turn::Sequential(1)));
+        let err = AtomsGame.load(&json!({"players": 2, "width": 2, "height": 2, "frames": "all"})).err();
+        assert_eq!(
+            err.map(|e| e.to_string()).as_deref(),
+            Some("invalid atoms setup: `frames` is \"all\": a replay of this arena records `\"changes\"` or nothing")
+        );
     }
 }

@@ -131,7 +131,9 @@ mod tests {
     #[test]
     fn a_map_error_is_said_once_and_cut() {
         let good = "ARENA 2 3 10\n0 0\n1 2\n1 0\nMAP\n0 5 W\nJ D T\nEND_MAP\nSTREAM\n";
-        let e = parse_map(Path::new("m.txt"), &format!("{good}TICK 1 MOVE {} 1\n", "9".repeat(200_000))).unwrap_err();
+        // (A coordinate of 200,000 digits and a letter: no integer, quoted. All digits, it is
+        // an integer off the map, which is said without it.)
+        let e = parse_map(Path::new("m.txt"), &format!("{good}TICK 1 MOVE {}x 1\n", "9".repeat(200_000))).unwrap_err();
         let text = e.to_string();
         assert!(text.len() < 1000 && text.starts_with("m.txt:10: ") && text.contains("more characters]"), "{}", text.len());
         assert!(std::error::Error::source(&e).is_none(), "no cause to print a second time");

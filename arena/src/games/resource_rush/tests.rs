@@ -430,3 +430,24 @@ fn the_events_a_game_records_read_back_and_show_in_the_text_board() {
     let back: Vec<TickEvent> = serde_json::from_value(frame["events"].clone()).unwrap();
     assert_eq!(back, g.events);
 }
+
+/// A coordinate that is a whole number past 64 bits is an integer off the map, an invalid move
+/// like `MOVE 99999999999 0` (it was malformed: "coordinate … is not an integer", which it is);
+/// the control: a coordinate that is no integer is malformed.
+#[test]
+fn a_coordinate_past_64_bits_is_off_the_map() {
+    let detail = |g: &ResourceRush| match g.status(0) {
+        Status::Forfeit { reason, detail } => (reason.as_str().to_string(), detail.clone()),
+        other => panic!("{other:?}"),
+    };
+    for answer in ["MOVE 18446744073709551616 0", "MOVE 0 -99999999999999999999", "MOVE 99999999999 0"] {
+        let mut g = game(SMALL);
+        tick(&mut g, line(answer), line("WAIT"));
+        let (reason, detail) = detail(&g);
+        assert_eq!(reason, "invalid_move", "{answer}");
+        assert!(detail.contains("is off the map"), "{answer}: {detail}");
+    }
+    let mut g = game(SMALL);
+    tick(&mut g, line("MOVE 1x 0"), line("WAIT"));
+    assert_eq!(detail(&g), ("malformed".to_string(), "coordinate `1x` is not an integer".to_string()));
+}
