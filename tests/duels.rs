@@ -248,6 +248,13 @@ fn bad_maps_bad_bots_and_bad_replays_fail_with_a_clear_message() {
     assert!(!out.status.success());
     assert!(err.contains("bot `no-such-bot`: cannot start"), "{err}");
 
+    let (a, b, c) = ("--name=a", "--name=b", "--name=c");
+    let out = arena(&["duel", "--map", "maps/duel.txt", "--no-replay", a, b, c, &waiter, &waiter]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("3 --name given for 2 bots"), "{out:?}");
+    let out = arena(&["duel", "--map", "maps/duel.txt", "--no-replay", a, b, &waiter, &waiter]);
+    assert!(out.status.success(), "the control: a name each");
+
     let out = arena(&["duel", "--map", "maps/duel.txt", "--no-replay", &waiter, "\"unclosed"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad command"));

@@ -85,6 +85,13 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     if state.num_players() != args.bots.len() {
         anyhow::bail!("{} needs {} bot command lines, got {}", game.name(), state.num_players(), args.bots.len());
     }
+    if args.names.len() > args.bots.len() {
+        anyhow::bail!(
+            "{} --name given for {} bots: one per bot, in their order (a name too many was ignored)",
+            args.names.len(),
+            args.bots.len()
+        );
+    }
     let seed = args.seed.unwrap_or_else(rand::random);
     let names = names(&args.names, &args.bots);
     let bots: Vec<BotCommand> = args
