@@ -207,8 +207,8 @@ fn no_output_is_written_over_an_input_or_a_device() {
     let out = arena(&["view", &r, "-o", &dir.path().join(".").join("r.json").display().to_string()]);
     assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("this is the replay shown"));
     assert_eq!(std::fs::read(&replay).unwrap(), recorded, "the replay is untouched");
-    let page = dir.path().join("r.html").display().to_string();
-    assert!(arena(&["view", &r, "-o", &page]).status.success(), "the control: a page of its own");
+    let page = dir.path().join("pages/week1/r.html").display().to_string();
+    assert!(arena(&["view", &r, "-o", &page]).status.success(), "the control: a page of its own, its folder made");
 
     let atoms = dir.path().join("atoms.json").display().to_string();
     let random = bin("atoms-random");
@@ -248,6 +248,9 @@ fn bad_maps_bad_bots_and_bad_replays_fail_with_a_clear_message() {
     assert!(!out.status.success());
     assert!(err.contains("bot `no-such-bot`: cannot start"), "{err}");
 
+    let out = arena(&["duel", "--map", "maps/duel.txt", "--no-replay", "--cwd", "/nonexistent", &waiter, &waiter]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("--cwd: folder /nonexistent is missing"), "{err}");
     let (a, b, c) = ("--name=a", "--name=b", "--name=c");
     let out = arena(&["duel", "--map", "maps/duel.txt", "--no-replay", a, b, c, &waiter, &waiter]);
     assert!(!out.status.success());

@@ -85,6 +85,10 @@ pub fn run(args: DuelArgs, games: &Registry) -> anyhow::Result<ExitCode> {
     if state.num_players() != args.bots.len() {
         anyhow::bail!("{} needs {} bot command lines, got {}", game.name(), state.num_players(), args.bots.len());
     }
+    if let Some(trouble) = args.cwd.as_deref().and_then(arena::files::folder_trouble) {
+        // (Said of the bots' folder: "its folder … is missing: did you mean …?")
+        anyhow::bail!("--cwd: {}", trouble.trim_start_matches("its "));
+    }
     if args.names.len() > args.bots.len() {
         anyhow::bail!(
             "{} --name given for {} bots: one per bot, in their order (a name too many was ignored)",

@@ -221,6 +221,10 @@ pub fn view(args: ViewArgs, games: &Registry) -> anyhow::Result<ExitCode> {
                 None => arena::view::replay_page(&replay, games),
                 Some(why) => arena::view::unverified_replay_page(&replay, games, &why),
             };
+            if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+                // (As `duel --replay` makes the replay's folder.)
+                std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+            }
             write_atomic(&out, page.as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
             out
         }
