@@ -167,6 +167,12 @@ struct Steps<'a> {
     /// lone folder claiming `slice 1/1` fill every match the league lacked).
     #[cfg(test)]
     lone_split: bool,
+    /// Takes a line only naming its match's own replay (`replays/<key>.json.gz`), and writes
+    /// that replay into OUT re-serialised from the replay read and checked; false writes the
+    /// folder's bytes where the line says (the order that let a shard's line name
+    /// `replays/evil.html`, published as a page, or another match's replay, replaced).
+    #[cfg(test)]
+    named_replays: bool,
 }
 
 impl Default for Steps<'_> {
@@ -197,6 +203,8 @@ impl Default for Steps<'_> {
             trusted_files: true,
             #[cfg(test)]
             lone_split: true,
+            #[cfg(test)]
+            named_replays: true,
         }
     }
 }
@@ -272,6 +280,14 @@ impl Steps<'_> {
     fn lone_split(&self) -> bool {
         #[cfg(test)]
         return self.lone_split;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether a line names only its match's own replay, written anew from the replay checked.
+    fn named_replays(&self) -> bool {
+        #[cfg(test)]
+        return self.named_replays;
         #[cfg(not(test))]
         true
     }
@@ -724,6 +740,29 @@ fn merge_in(
             Err(e) => refuse(&mut refused, format!("{e}: none of its lines is merged")),
         }
     }
+    // A line names its match's own replay, `replays/<key>.json.gz`, as every run writes it: one
+    // naming another file (`replays/evil.html`, another match's replay) is refused, naming it;
+    // the merge would write the folder's replay there, a page published or a match's replay
+    // replaced.
+    if steps.named_replays() {
+        lines.retain(|(d, _, _, line)| {
+            let own = replay_of(&line.key);
+            if line.replay == own {
+                return true;
+            }
+            refuse(
+                &mut refused,
+                format!(
+                    "{}: match {}: its replay is named `{}`, not {own}: a result line names its own match's replay, \
+                     and no other file",
+                    dirs[*d].display(),
+                    line.key,
+                    line.replay.escape_debug()
+                ),
+            );
+            false
+        });
+    }
     // Whether a line is another shard's match than its file's.
     let mut not_its_shard = |claim: Option<Shard>, line: &ResultLine| -> Option<Shard> {
         let claim = claim.filter(|_| steps.owned())?;
@@ -887,13 +926,21 @@ fn merge_in(
         let replay = PathBuf::from(&f.line.replay);
         let target = into.join(&replay);
         let own = is_out(dir);
-        let taken = take_replay(&dir.join(&replay), &target, own).and_then(|()| {
-            let loaded = crate::replay::Replay::load(&target).map_err(|e| e.to_string())?;
-            match super::vouch::against_replay(&f.line, &loaded).filter(|_| steps.vouched()) {
-                Some(why) => Err(format!("changed since the merge checked it ({why})")),
-                None => Ok(loaded),
-            }
-        });
+        let check = |loaded: crate::replay::Replay| match super::vouch::against_replay(&f.line, &loaded)
+            .filter(|_| steps.vouched())
+        {
+            Some(why) => Err(format!("changed since the merge checked it ({why})")),
+            None => Ok(loaded),
+        };
+        let taken = if steps.named_replays() {
+            // (Its name is its key's, checked above: the line names no other file. What is
+            // written is the replay read and checked, serialised anew as a run writes it, never
+            // the folder's bytes.)
+            take_checked_replay(dir, &replay, &target, own, check)
+        } else {
+            take_replay(&dir.join(&replay), &target, own)
+                .and_then(|()| check(crate::replay::Replay::load(&target).map_err(|e| e.to_string())?))
+        };
         let loaded = match taken {
             Ok(loaded) => loaded,
             Err(why) => {
@@ -1396,6 +1443,39 @@ fn take_replay(from: &Path, to: &Path, own: bool) -> Result<(), String> {
         return Ok(());
     }
     write_atomic(to, &bytes).map_err(|e| format!("cannot be written to {}: {e}", to.display()))
+}
+
+/// Takes the replay `rel` (`replays/<key>.json.gz`) of the folder `dir` into `to`: read, where
+/// it and its folder are the folder's own (no link followed, no FIFO waited on, no larger than
+/// a replay), checked by `check`, and written as a run writes it, serialised anew from the
+/// replay read (gzip-compressed): never the folder's bytes. Of OUT (`own`), checked in place.
+fn take_checked_replay(
+    dir: &Path,
+    rel: &Path,
+    to: &Path,
+    own: bool,
+    check: impl FnOnce(crate::replay::Replay) -> Result<crate::replay::Replay, String>,
+) -> Result<crate::replay::Replay, String> {
+    let from = dir.join(rel);
+    if let Some(parent) = from.parent() {
+        match parent.symlink_metadata() {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => return Err("its folder is a link or no folder: nothing is taken from it".to_string()),
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    // (Read as the folder's own first: a link, a FIFO or a huge file is refused at once.)
+    crate::files::read_own_regular(&from, crate::replay::MAX_REPLAY_BYTES).map_err(|e| e.to_string())?;
+    let loaded = check(crate::replay::Replay::load(&from).map_err(|e| e.to_string())?)?;
+    if !own {
+        loaded.save(to).map_err(|e| format!("cannot be written to {}: {e}", to.display()))?;
+    }
+    Ok(loaded)
+}
+
+/// The replay of the match `key`, as every run names it in its folder.
+pub(crate) fn replay_of(key: &str) -> String {
+    format!("replays/{key}.json.gz")
 }
 
 /// Copies the file `rel` (`logs/<key>.log`, `builds/<name>.log`) of the folder `dir` to `to`
@@ -2796,6 +2876,76 @@ mod tests {
         let read = std::fs::read(log(0)).unwrap();
         assert!(String::from_utf8_lossy(&read).contains("\"secret\""), "the old read gives the record");
         assert!(std::fs::symlink_metadata(log(1)).unwrap().file_type().is_fifo());
+    }
+
+    /// A folder's line naming another file than its match's replay (`replays/<key>.json.gz`) is
+    /// refused, naming the file, and nothing is written there: a page `replays/evil.html` (plain
+    /// JSON of the match's replay with a script in a field the replay does not know, which the
+    /// merge copied byte for byte and `arena publish` published), and another match's replay,
+    /// which the league holds (replaced by this match's). A replay merged is written anew from
+    /// the replay checked: a field it does not know is not in OUT. The controls: merged as the
+    /// older merge did (the folder's bytes where the line says), the page holds the script, the
+    /// other match's replay is replaced, and the unknown field is copied.
+    #[test]
+    fn a_line_naming_another_file_than_its_match_s_replay_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let lines = results::read_all(&src).unwrap();
+        let (a, b, c) = (lines[0].clone(), lines[1].clone(), lines[2].clone());
+        // The league's folder lacks a and c; a shard's folder (its copy) holds them, forged.
+        let league = dir.path().join("league");
+        copy_tree(&src, &league);
+        let kept: Vec<ResultLine> = lines.iter().filter(|l| l.key != a.key && l.key != c.key).cloned().collect();
+        results::rewrite(&league.join(RESULTS_FILE), &kept).unwrap();
+        let shard = dir.path().join("shard");
+        copy_tree(&src, &shard);
+        let script = "<script>alert(1)</script>";
+        let mut json: serde_json::Value =
+            serde_json::from_slice(&crate::replay::read_json(&src.join(&a.replay)).unwrap()).unwrap();
+        json["note"] = serde_json::Value::String(script.to_string());
+        std::fs::write(shard.join("replays/evil.html"), serde_json::to_vec(&json).unwrap()).unwrap();
+        // (a's replay, as b's, and c's own replay with the unknown field.)
+        std::fs::copy(src.join(&a.replay), shard.join(&b.replay)).unwrap();
+        let mut json_c: serde_json::Value =
+            serde_json::from_slice(&crate::replay::read_json(&src.join(&c.replay)).unwrap()).unwrap();
+        json_c["note"] = serde_json::Value::String(script.to_string());
+        std::fs::write(shard.join(&c.replay), crate::replay::gzip(&serde_json::to_vec(&json_c).unwrap()).unwrap())
+            .unwrap();
+        let evil = |line: &ResultLine, replay: &str| ResultLine { replay: replay.to_string(), ..line.clone() };
+        let merge = |name: &str, replay: &str, named_replays: bool| {
+            let out = dir.path().join(name);
+            results::rewrite(&shard.join(RESULTS_FILE), &[evil(&a, replay), c.clone()]).unwrap();
+            let steps = Steps { named_replays, ..Steps::default() };
+            let merged =
+                merge_in(&out, Some(&league), std::slice::from_ref(&shard), &registry, &Quiet, &steps).unwrap();
+            (merged, out)
+        };
+        let unknown = |out: &Path| String::from_utf8(crate::replay::read_json(&out.join(&c.replay)).unwrap()).unwrap();
+        let (merged, out) = merge("page", "replays/evil.html", true);
+        let why = format!(
+            "{}: match {}: its replay is named `replays/evil.html`, not replays/{}.json.gz",
+            shard.display(),
+            a.key,
+            a.key
+        );
+        assert!(merged.refused.iter().any(|r| r.starts_with(&why)), "{:?}", merged.refused);
+        assert!(!out.join("replays/evil.html").exists());
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        assert_eq!(merged_line(&out, &c.key).as_ref(), Some(&c), "c's line is merged");
+        assert!(!unknown(&out).contains(script), "c's replay written anew, without the unknown field");
+        crate::replay::Replay::load(&out.join(&c.replay)).unwrap();
+        let (merged, out) = merge("other", &b.replay, true);
+        assert!(merged.refused.iter().any(|r| r.contains(&format!("its replay is named `{}`", b.replay))));
+        let seed = |out: &Path| crate::replay::Replay::load(&out.join(&b.replay)).unwrap().seed;
+        assert_eq!(seed(&out), b.seed, "b's replay is b's");
+        // The controls.
+        let (_, out) = merge("page-old", "replays/evil.html", false);
+        let page = std::fs::read_to_string(out.join("replays/evil.html")).unwrap();
+        assert!(page.contains(script), "the control: the shard's bytes are written as a page");
+        assert!(unknown(&out).contains(script), "the control: the shard's bytes are copied");
+        let (_, out) = merge("other-old", &b.replay, false);
+        assert_eq!(seed(&out), a.seed, "the control: b's replay is replaced by a's");
     }
 
     /// The build logs a merge takes are those the league's record names (a version's, or a
