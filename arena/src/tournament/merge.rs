@@ -173,6 +173,14 @@ struct Steps<'a> {
     /// `replays/evil.html`, published as a page, or another match's replay, replaced).
     #[cfg(test)]
     named_replays: bool,
+    /// With `--league`, holds a folder recording no slice that is neither the league's nor OUT
+    /// to its results files' names: its split checked as a shard's folder's (and a lone one
+    /// refused, even where no split is known), none recorded from it, and a line of its main
+    /// results file taken only where another folder holds the same result; false claims by
+    /// its files' names as any folder (the order that let a shard's folder with its slice
+    /// removed and one `results.shard-1-of-1.jsonl` fill the league and record its split).
+    #[cfg(test)]
+    sliceless_held: bool,
 }
 
 impl Default for Steps<'_> {
@@ -205,6 +213,8 @@ impl Default for Steps<'_> {
             lone_split: true,
             #[cfg(test)]
             named_replays: true,
+            #[cfg(test)]
+            sliceless_held: true,
         }
     }
 }
@@ -292,6 +302,15 @@ impl Steps<'_> {
         true
     }
 
+    /// Whether a folder recording no slice, not the league's named nor OUT, is held to its
+    /// files' names.
+    fn sliceless_held(&self) -> bool {
+        #[cfg(test)]
+        return self.sliceless_held;
+        #[cfg(not(test))]
+        true
+    }
+
     /// Whether the lines of OUT's results files the merge does not take are kept aside.
     fn keeps_unmerged(&self) -> bool {
         #[cfg(test)]
@@ -318,6 +337,10 @@ struct Found {
     /// merge's, the league's folder not named). A match's result is taken from its surest
     /// folders; a line of it elsewhere that says otherwise is refused, naming the folder.
     rank: u8,
+    /// Whether it is held only in the main results file of a folder recording no slice that is
+    /// neither the league's named nor OUT (see [`Steps::sliceless_held`]): taken only where
+    /// another folder holds the same result.
+    alone: bool,
 }
 
 /// The rank ([`Found::rank`]) of a shard's results file in OUT or in the league's folder named,
@@ -601,14 +624,30 @@ fn merge_in(
     }
     super::make_league_folder(into, &[&super::LEAGUE_FOLDERS[..], &["builds"]].concat())?;
     point()?;
-    // How the league was split, from its shards' results files (before OUT's are folded in).
-    let counts: BTreeSet<usize> = dirs
-        .iter()
-        .flat_map(|dir| results::files(dir))
-        .filter_map(|f| f.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file))
-        .filter(|shard| shard.beyond(record.schedule.len()).is_none())
-        .map(|shard| shard.count)
-        .collect();
+    // How the league was split, from its shards' results files taken (before OUT's are folded
+    // in): a folder refused for its split (a lone one claiming `1/1`) records none.
+    let mut counts: BTreeSet<usize> = BTreeSet::new();
+    #[cfg(test)]
+    if !steps.sliceless_held {
+        counts = dirs
+            .iter()
+            .flat_map(|dir| results::files(dir))
+            .filter_map(|f| f.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file))
+            .filter(|shard| shard.beyond(record.schedule.len()).is_none())
+            .map(|shard| shard.count)
+            .collect();
+    }
+    // With `--league`, a folder recording no slice that is neither the league's nor OUT is a
+    // shard's folder only by its results files' names: a shard's folder whose slice a student
+    // removed looks so. (A copy of the league's folder the shards shared elsewhere, holding
+    // their `results.shard-K-of-N.jsonl`, is one too.)
+    let teachers_dir = |d: usize| is_out(&dirs[d]) || Some(d) == named_at;
+    let no_slice = |d: usize| {
+        steps.sliceless_held()
+            && named_at.is_some()
+            && own_slices.get(d).copied().flatten().is_none()
+            && !teachers_dir(d)
+    };
     // Each folder's lines, checked: a line of a shard's results file only for a match of that
     // shard's slice (a folder that held another shard's matches, forged or not, won them when
     // it came first); each line through [`Vouch`]; and where folders hold a match's result
@@ -633,7 +672,18 @@ fn merge_in(
     }
     // A shard's folder of another split than the league's (a folder claiming `slice 1/1`
     // claims every match) gives nothing: a split is the league's, its folders' slices one N.
-    let folder_counts: Vec<usize> = own_slices.iter().flatten().map(|s| s.count).collect();
+    // (A folder recording no slice counts by its shards' results files, each as a folder of
+    // its split: the folder the shards shared holds them all.)
+    let mut folder_counts: Vec<usize> = own_slices.iter().flatten().map(|s| s.count).collect();
+    for (_, dir) in dirs.iter().enumerate().filter(|(d, _)| no_slice(*d)) {
+        let shards: BTreeSet<(usize, usize)> = results::files(dir)
+            .iter()
+            .filter_map(|f| f.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file))
+            .filter(|shard| shard.beyond(record.schedule.len()).is_none())
+            .map(|shard| (shard.count, shard.index))
+            .collect();
+        folder_counts.extend(shards.iter().map(|&(count, _)| count));
+    }
     // The split the teacher's side shows, if it shows one: the league's record (its last merge,
     // since its build), else the shards' results files of OUT and of the league's folder named
     // (shards run there, in the folder they shared), one N.
@@ -732,6 +782,37 @@ fn merge_in(
             );
             continue;
         }
+        // A folder recording no slice that is neither the league's named nor OUT gives a shard's
+        // results file only of the league's split, and one some other folder or file shows too,
+        // or the league's record or the teacher's folders back: alone, it is a split of its own
+        // (`results.shard-1-of-1.jsonl` claims every match).
+        if let Some(shard) = named.filter(|_| no_slice(*d)) {
+            let backed = known.as_ref().is_some_and(|(n, _)| *n == shard.count)
+                || folder_counts.iter().filter(|&&c| c == shard.count).count() >= 2;
+            if split != Some(shard.count) || !backed {
+                refuse(
+                    &mut refused,
+                    format!(
+                        "{}: {}: the results of shard {shard}, in a folder recording no slice that is not the league's \
+                         folder named by --league: a shard's folder by its files' names, and {}: none of its lines is \
+                         merged; merge the shards' own folders (`arena league --shard K/N --out DIR` records the \
+                         slice), or the folder they shared holding the files of two or more of them",
+                        dirs[*d].display(),
+                        crate::safe_text::terminal_line(&name),
+                        match split {
+                            Some(n) if n != shard.count => format!("the league is split into {n} shards"),
+                            _ => "no other folder or file merged is of its split, and the league's record and \
+                                  folder show none: a lone split of its own is not taken"
+                                .to_string(),
+                        }
+                    ),
+                );
+                continue;
+            }
+        }
+        if let Some(shard) = named.filter(|_| claim.is_some() && steps.sliceless_held()) {
+            counts.insert(shard.count);
+        }
         // (A folder merged but OUT is data: its results files are read only as files of its own,
         // no link followed, and no larger than a results file; one that is not is refused, named.)
         let read = if is_out(&dirs[*d]) { results::read_file(file) } else { results::read_own_file(file) };
@@ -828,8 +909,10 @@ fn merge_in(
         };
         // (The same result again: a folder given twice, a shard's file folded into the
         // main one by a run killed before it removed it. It counts as held by the surer.)
+        let alone = no_slice(d) && claim.is_none();
         if let Some(&i) = known.iter().find(|&&i| same_result(&found[i].line, &line)) {
             found[i].rank = found[i].rank.max(rank);
+            found[i].alone &= alone;
             continue;
         }
         let why = match ahead {
@@ -842,7 +925,7 @@ fn merge_in(
         }
         by_key.entry(line.key.clone()).or_default().push(found.len());
         let file = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        found.push(Found { dir: d, file, line, rank });
+        found.push(Found { dir: d, file, line, rank, alone });
     }
     // A line in another shard's folder than its match's is refused, unless a folder merged
     // holds the same result: a shard's folder used again after the league grew keeps an earlier
@@ -910,6 +993,27 @@ fn merge_in(
                  not its shard's own (its shard's folder, which only the teacher's jobs write), then merge again",
                 dirs[found[at[0]].dir].display(),
                 held.join("; ")
+            ),
+        );
+    }
+    // A line only the main results file of a folder recording no slice (not the league's named,
+    // not OUT) holds claims no shard's match: a shard's folder whose slice a student removed,
+    // its lines moved there, claimed every match the league lacked. Taken where another folder
+    // holds the same result (a copy of the league's lines), else refused, named.
+    for (i, f) in found.iter().enumerate() {
+        if !taken[i] || !f.alone {
+            continue;
+        }
+        taken[i] = false;
+        refuse(
+            &mut refused,
+            format!(
+                "{}: match {}: {}: the main results file of a folder recording no slice that is not the league's \
+                 folder named by --league: it is no shard's results file, and no other folder holds this result, so \
+                 it is not merged; merge the shards' own folders, or their results files",
+                dirs[f.dir].display(),
+                f.line.key,
+                f.file
             ),
         );
     }
@@ -2427,6 +2531,76 @@ mod tests {
         assert!(merged.refused.is_empty(), "{:?}", merged.refused);
     }
 
+    /// With `--league`, a folder recording no slice (a shard's folder whose slice a student
+    /// removed) is a shard's folder only by its results files' names: a lone
+    /// `results.shard-1-of-1.jsonl` there gives nothing, even where no split of the league is
+    /// known, and records no split; its main results file gives only what another folder holds
+    /// the same. The folder the shards shared, holding the files of both shards of the split,
+    /// is merged. The controls: claimed by names as before, the forged line is merged and the
+    /// league's split recorded as 1, or merged from the main results file.
+    #[test]
+    fn a_folder_recording_no_slice_is_a_shard_s_only_by_its_files_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let ([one, two], (forged, replay), honest) = forged_shards(dir.path());
+        let key = honest.key.clone();
+        let registry = crate::games::registry();
+        let league = league_lacking(dir.path(), &two, &key);
+        let lone = dir.path().join("lone");
+        copy_tree(&two, &lone);
+        std::fs::remove_file(lone.join("results.shard-2-of-2.jsonl")).unwrap();
+        let mut record = TournamentRecord::load(&lone, &registry).unwrap();
+        record.slice = None;
+        record.save(&lone).unwrap();
+        std::fs::write(lone.join(&forged.replay), &replay).unwrap();
+        let merge = |name: &str, sliceless_held: bool| {
+            let out = dir.path().join(format!("out-{name}"));
+            let steps = Steps { sliceless_held, ..Steps::default() };
+            let merged = merge_in(&out, Some(&league), std::slice::from_ref(&lone), &registry, &Quiet, &steps).unwrap();
+            let shards = TournamentRecord::load(&out, &registry).unwrap().shards;
+            (merged, out, shards)
+        };
+        results::rewrite(&lone.join("results.shard-1-of-1.jsonl"), std::slice::from_ref(&forged)).unwrap();
+        let (merged, out, shards) = merge("lone", true);
+        assert_eq!(merged_line(&out, &key), None, "{:?}", merged.refused);
+        assert_eq!(shards, None, "no split recorded from it");
+        let why = format!(
+            "{}: results.shard-1-of-1.jsonl: the results of shard 1/1, in a folder recording no slice",
+            lone.display()
+        );
+        assert!(merged.refused.iter().any(|r| r.starts_with(&why)), "{:?}", merged.refused);
+        let (_, out, shards) = merge("lone-old", false);
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&forged), "the control: the forged line lands");
+        assert_eq!(shards, Some(1), "the control: the split recorded from it");
+        std::fs::rename(lone.join("results.shard-1-of-1.jsonl"), lone.join(RESULTS_FILE)).unwrap();
+        let (merged, out, _) = merge("main", true);
+        assert_eq!(merged_line(&out, &key), None);
+        let why = format!(
+            "{}: match {key}: results.jsonl: the main results file of a folder recording no slice",
+            lone.display()
+        );
+        assert!(merged.refused.iter().any(|r| r.starts_with(&why)), "{:?}", merged.refused);
+        let (_, out, _) = merge("main-old", false);
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&forged), "the control: the forged line lands");
+        // The folder the shards shared: both shards' files.
+        std::fs::remove_file(lone.join(RESULTS_FILE)).unwrap();
+        std::fs::copy(src_file(&two, &honest), lone.join(&honest.replay)).unwrap();
+        let first: Vec<ResultLine> = results::read_all(&one).unwrap();
+        results::rewrite(&lone.join("results.shard-1-of-2.jsonl"), &first).unwrap();
+        results::rewrite(&lone.join("results.shard-2-of-2.jsonl"), std::slice::from_ref(&honest)).unwrap();
+        for line in &first {
+            std::fs::copy(src_file(&one, line), lone.join(&line.replay)).unwrap();
+        }
+        let (merged, out, shards) = merge("shared", true);
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&honest), "{:?}", merged.refused);
+        assert!(merged.refused.is_empty(), "{:?}", merged.refused);
+        assert_eq!(shards, Some(2));
+    }
+
+    /// The replay of `line` in the folder `dir`.
+    fn src_file(dir: &Path, line: &ResultLine) -> PathBuf {
+        dir.join(&line.replay)
+    }
+
     /// OUT holding an earlier merge of the league is merged into again after a change of the
     /// league's record alone (a setting, a label): its record is brought up to date, not
     /// refused as another league's; another build of the league still is.
@@ -2900,6 +3074,11 @@ mod tests {
         results::rewrite(&league.join(RESULTS_FILE), &kept).unwrap();
         let shard = dir.path().join("shard");
         copy_tree(&src, &shard);
+        // (A shard's folder of a split of one, as its record says.)
+        std::fs::remove_file(shard.join(RESULTS_FILE)).unwrap();
+        let mut record = TournamentRecord::load(&shard, &registry).unwrap();
+        record.slice = Some(Shard { index: 1, count: 1 });
+        record.save(&shard).unwrap();
         let script = "<script>alert(1)</script>";
         let mut json: serde_json::Value =
             serde_json::from_slice(&crate::replay::read_json(&src.join(&a.replay)).unwrap()).unwrap();
@@ -2915,7 +3094,7 @@ mod tests {
         let evil = |line: &ResultLine, replay: &str| ResultLine { replay: replay.to_string(), ..line.clone() };
         let merge = |name: &str, replay: &str, named_replays: bool| {
             let out = dir.path().join(name);
-            results::rewrite(&shard.join(RESULTS_FILE), &[evil(&a, replay), c.clone()]).unwrap();
+            results::rewrite(&shard.join("results.shard-1-of-1.jsonl"), &[evil(&a, replay), c.clone()]).unwrap();
             let steps = Steps { named_replays, ..Steps::default() };
             let merged =
                 merge_in(&out, Some(&league), std::slice::from_ref(&shard), &registry, &Quiet, &steps).unwrap();
