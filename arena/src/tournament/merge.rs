@@ -181,7 +181,27 @@ struct Steps<'a> {
     /// removed and one `results.shard-1-of-1.jsonl` fill the league and record its split).
     #[cfg(test)]
     sliceless_held: bool,
+    /// Refuses, before any replay is read, the lines of a match a shard's folder (not OUT, not
+    /// the league's named) holds more than once with different results; false checks each (the
+    /// order that had a folder of many lines of one match, each naming a replay that unpacks to
+    /// 64 MiB, keep the merge busy for hours).
+    #[cfg(test)]
+    one_result_each: bool,
+    /// Takes a shard's folder's line of a match no longer scheduled only where an earlier
+    /// schedule of the league (its bots' versions its history records) holds it, as it says;
+    /// false takes any such line checked against its replay alone (the order that merged and
+    /// published matches never scheduled).
+    #[cfg(test)]
+    earlier_only: bool,
+    /// Takes a shard's folder's line ended later than the merge's clock (and [`AT_MARGIN`]) as
+    /// ended then; false as it says (the order that let a line dated in 2099 date the league).
+    #[cfg(test)]
+    at_capped: bool,
 }
+
+/// How far past a merge's clock a shard's line may say it ended (its node's clock a little
+/// ahead): a line saying later is taken as ended then.
+const AT_MARGIN: u64 = 3600;
 
 impl Default for Steps<'_> {
     fn default() -> Self {
@@ -215,6 +235,12 @@ impl Default for Steps<'_> {
             named_replays: true,
             #[cfg(test)]
             sliceless_held: true,
+            #[cfg(test)]
+            one_result_each: true,
+            #[cfg(test)]
+            earlier_only: true,
+            #[cfg(test)]
+            at_capped: true,
         }
     }
 }
@@ -307,6 +333,30 @@ impl Steps<'_> {
     fn sliceless_held(&self) -> bool {
         #[cfg(test)]
         return self.sliceless_held;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether a shard's folder's match held with several results is refused unread.
+    fn one_result_each(&self) -> bool {
+        #[cfg(test)]
+        return self.one_result_each;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether a shard's folder's line of a match not scheduled needs an earlier schedule's.
+    fn earlier_only(&self) -> bool {
+        #[cfg(test)]
+        return self.earlier_only;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether a shard's line's time is capped at the merge's clock.
+    fn at_capped(&self) -> bool {
+        #[cfg(test)]
+        return self.at_capped;
         #[cfg(not(test))]
         true
     }
@@ -844,6 +894,75 @@ fn merge_in(
             false
         });
     }
+    // A shard's folder (not OUT, not the league's named) holds each match once: one holding a
+    // match more than once with different results is refused for it, naming it, before any
+    // replay is read (a folder of thousands of lines of one match, each naming a replay that
+    // unpacks to 64 MiB, kept the merge busy for hours).
+    if steps.one_result_each() {
+        let mut per: BTreeMap<(usize, &str), Vec<usize>> = BTreeMap::new();
+        for (i, (d, _, _, line)) in lines.iter().enumerate().filter(|(_, (d, ..))| !teachers_dir(*d)) {
+            per.entry((*d, line.key.as_str())).or_default().push(i);
+        }
+        let mut dropped: HashSet<usize> = HashSet::new();
+        let mut why = Vec::new();
+        for ((d, key), at) in per {
+            let results: Vec<&ResultLine> = at.iter().map(|&i| &lines[i].3).collect();
+            if results.iter().all(|line| same_result(results[0], line)) {
+                continue;
+            }
+            dropped.extend(at.iter().copied());
+            why.push(format!(
+                "{}: match {key}: the folder holds {} lines of it with different results: a shard plays each match \
+                 once, so none of them is merged (and no replay of them is read)",
+                dirs[d].display(),
+                at.len()
+            ));
+        }
+        for why in why {
+            refuse(&mut refused, why);
+        }
+        let mut i = 0;
+        lines.retain(|_| {
+            i += 1;
+            !dropped.contains(&(i - 1))
+        });
+    }
+    // A shard's folder's line of a match not scheduled is taken only where an earlier schedule
+    // of the league holds it, as it says (a result of an earlier version of its bots, which the
+    // league's history records): any other was merged and published, checked against its
+    // replay alone.
+    if steps.earlier_only() {
+        let scheduled: HashSet<&str> = record.schedule.iter().map(|m| m.key.as_str()).collect();
+        lines.retain(|(d, _, _, line)| {
+            if teachers_dir(*d) || scheduled.contains(line.key.as_str()) {
+                return true;
+            }
+            match vouch.earlier_match(line) {
+                Ok(_) => true,
+                Err(why) => {
+                    refuse(&mut refused, format!("{}: match {}: {why}", dirs[*d].display(), line.key));
+                    false
+                }
+            }
+        });
+    }
+    // When a shard's line says it ended is its node's clock, and the league's date is its
+    // latest result's: a line of a shard's folder saying it ended after the merge (and a
+    // margin for a clock a little ahead) is taken as ended now (one dated 2099 dated the league).
+    if steps.at_capped() {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        for (d, _, _, line) in lines.iter_mut().filter(|(d, ..)| !teachers_dir(*d)) {
+            if line.at > now.saturating_add(AT_MARGIN) {
+                tracing::warn!(
+                    "{}: match {}: it says it ended at {}, after this merge: taken as ended now",
+                    dirs[*d].display(),
+                    crate::safe_text::terminal_line(&line.key),
+                    line.at
+                );
+                line.at = now;
+            }
+        }
+    }
     // Whether a line is another shard's match than its file's.
     let mut not_its_shard = |claim: Option<Shard>, line: &ResultLine| -> Option<Shard> {
         let claim = claim.filter(|_| steps.owned())?;
@@ -1071,14 +1190,14 @@ fn merge_in(
         let m = match scheduled.get(f.line.key.as_str()) {
             Some(m) => *m,
             None => {
-                unscheduled = ScheduledMatch {
+                unscheduled = vouch.earlier_match(&f.line).unwrap_or_else(|_| ScheduledMatch {
                     key: f.line.key.clone(),
                     seats: f.line.seats.clone(),
                     map: f.line.map.clone(),
                     game: f.line.game,
                     seed: f.line.seed,
                     cost: 1,
-                };
+                });
                 &unscheduled
             }
         };
@@ -3125,6 +3244,176 @@ mod tests {
         assert!(unknown(&out).contains(script), "the control: the shard's bytes are copied");
         let (_, out) = merge("other-old", &b.replay, false);
         assert_eq!(seed(&out), a.seed, "the control: b's replay is replaced by a's");
+    }
+
+    /// A shard's folder of a split of one (as its record says) made from the league's folder
+    /// `src`, its results file holding `lines`; and the league's folder, lacking `lacking`.
+    fn shard_and_league(dir: &Path, src: &Path, lacking: &[&str], lines: &[ResultLine]) -> (PathBuf, PathBuf) {
+        let registry = crate::games::registry();
+        let league = dir.join("league");
+        copy_tree(src, &league);
+        let kept: Vec<ResultLine> =
+            results::read_all(src).unwrap().into_iter().filter(|l| !lacking.contains(&l.key.as_str())).collect();
+        results::rewrite(&league.join(RESULTS_FILE), &kept).unwrap();
+        let shard = dir.join("shard");
+        copy_tree(src, &shard);
+        std::fs::remove_file(shard.join(RESULTS_FILE)).unwrap();
+        let mut record = TournamentRecord::load(&shard, &registry).unwrap();
+        record.slice = Some(Shard { index: 1, count: 1 });
+        record.save(&shard).unwrap();
+        results::rewrite(&shard.join("results.shard-1-of-1.jsonl"), lines).unwrap();
+        (league, shard)
+    }
+
+    /// A shard's folder holding one match more than once with different results is refused for
+    /// it, naming it, before any replay is read (its replay gone, no line says it cannot be
+    /// read); the same line twice is one. The control: checked line by line (the order that read
+    /// a replay per line, each a gzip bomb), each line's replay is read.
+    #[test]
+    fn a_shard_s_folder_holding_a_match_twice_differently_is_refused_unread() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let lines = results::read_all(&src).unwrap();
+        let (a, b) = (lines[0].clone(), lines[1].clone());
+        let other = ResultLine { steps: a.steps + 1, ..a.clone() };
+        let (league, shard) =
+            shard_and_league(dir.path(), &src, &[&a.key, &b.key], &[a.clone(), other, b.clone(), b.clone()]);
+        std::fs::remove_file(shard.join(&a.replay)).unwrap();
+        let merge = |name: &str, one_result_each: bool| {
+            let out = dir.path().join(name);
+            let steps = Steps { one_result_each, ..Steps::default() };
+            let merged =
+                merge_in(&out, Some(&league), std::slice::from_ref(&shard), &registry, &Quiet, &steps).unwrap();
+            (merged, out)
+        };
+        let (merged, out) = merge("out", true);
+        let why =
+            format!("{}: match {}: the folder holds 2 lines of it with different results", shard.display(), a.key);
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+        assert!(merged.refused[0].starts_with(&why), "{:?}", merged.refused);
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        assert_eq!(merged_line(&out, &b.key).as_ref(), Some(&b), "the same line twice is one");
+        let (merged, _) = merge("old", false);
+        let unread = merged.refused.iter().filter(|r| r.contains("its replay cannot be read")).count();
+        assert_eq!(unread, 2, "the control: each line's replay is read: {:?}", merged.refused);
+    }
+
+    /// A shard's folder's line of a match not scheduled is merged only where an earlier schedule
+    /// of the league holds it (its bots on versions the league's history records), as it says:
+    /// one of a made-up key, or of a version the history does not record, is refused, naming it.
+    /// The controls: a result of an earlier version of a bot is merged; taking any such line
+    /// checked against its replay alone (the older merge), the made-up one is merged.
+    #[test]
+    fn a_shard_s_line_of_no_schedule_of_the_league_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let lines = results::read_all(&src).unwrap();
+        let a = lines[0].clone();
+        // An earlier version of a's first bot, recorded in the league's history.
+        let mut record = TournamentRecord::load(&src, &registry).unwrap();
+        let history = record.history.get_mut(&a.seats[0]).unwrap();
+        let old = super::super::versions::Version {
+            fingerprint: "0ld0ld0ld0ld0ld0".to_string(),
+            ..history.versions[0].clone()
+        };
+        history.versions.insert(0, old);
+        record.save(&src).unwrap();
+        let mut bots: Vec<super::super::schedule::BotVersion> = Vec::new();
+        for (name, fingerprint) in a.seats.iter().zip(&a.versions) {
+            let mut bot = record.bots.iter().find(|b| &b.entry.name == name).unwrap().clone();
+            bot.fingerprint = if bots.is_empty() { "0ld0ld0ld0ld0ld0".to_string() } else { fingerprint.clone() };
+            bots.push(bot);
+        }
+        let digests: Vec<String> = record.boards.iter().map(|b| b.digest.clone()).collect();
+        let earlier = super::super::schedule::round_robin(&record.config, &bots, &digests, &[])
+            .into_iter()
+            .find(|m| m.seats == a.seats && super::super::vouch::same_map(&m.map, &a.map) && m.game == a.game)
+            .unwrap();
+        assert!(record.schedule.iter().all(|m| m.key != earlier.key));
+        let moved = |key: &str, first: &str| ResultLine {
+            key: key.to_string(),
+            replay: replay_of(key),
+            versions: [vec![first.to_string()], a.versions[1..].to_vec()].concat(),
+            ..a.clone()
+        };
+        let of_earlier = moved(&earlier.key, "0ld0ld0ld0ld0ld0");
+        let made_up = moved("tight-g1-made-up", "0ld0ld0ld0ld0ld0");
+        let unrecorded = moved(&earlier.key, "5ec0ndf0rgedf1ng");
+        let (league, shard) = shard_and_league(dir.path(), &src, &[], &[of_earlier.clone(), made_up.clone()]);
+        for line in [&of_earlier, &made_up] {
+            std::fs::copy(src.join(&a.replay), shard.join(&line.replay)).unwrap();
+        }
+        let merge = |name: &str, earlier_only: bool| {
+            let out = dir.path().join(name);
+            let steps = Steps { earlier_only, ..Steps::default() };
+            let merged =
+                merge_in(&out, Some(&league), std::slice::from_ref(&shard), &registry, &Quiet, &steps).unwrap();
+            (merged, out)
+        };
+        let (merged, out) = merge("out", true);
+        assert_eq!(merged_line(&out, &of_earlier.key).as_ref(), Some(&of_earlier), "{:?}", merged.refused);
+        assert_eq!(merged_line(&out, &made_up.key), None);
+        let why = format!(
+            "{}: match tight-g1-made-up: not a match of the league's schedule, nor of an earlier one",
+            shard.display()
+        );
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+        assert!(merged.refused[0].starts_with(&why), "{:?}", merged.refused);
+        results::rewrite(&shard.join("results.shard-1-of-1.jsonl"), std::slice::from_ref(&unrecorded)).unwrap();
+        let (merged, out) = merge("unrecorded", true);
+        assert_eq!(merged_line(&out, &unrecorded.key), None, "{:?}", merged.refused);
+        results::rewrite(&shard.join("results.shard-1-of-1.jsonl"), &[of_earlier, made_up.clone()]).unwrap();
+        let (_, out) = merge("old", false);
+        assert_eq!(merged_line(&out, &made_up.key).as_ref(), Some(&made_up), "the control: the made-up match lands");
+    }
+
+    /// A shard's folder whose `replays/` is a link (to another folder's replays) gives no replay:
+    /// its results are refused, naming it. The control: the same replays in a folder of its own
+    /// are merged.
+    #[test]
+    fn a_linked_replays_folder_gives_no_replay() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let lines = results::read_all(&src).unwrap();
+        let a = lines[0].clone();
+        let (league, shard) = shard_and_league(dir.path(), &src, &[&a.key], std::slice::from_ref(&a));
+        let merge = |name: &str| {
+            let out = dir.path().join(name);
+            merge_in(&out, Some(&league), std::slice::from_ref(&shard), &registry, &Quiet, &Steps::default()).unwrap()
+        };
+        let merged = merge("own");
+        assert!(merged.refused.is_empty(), "the control: {:?}", merged.refused);
+        let elsewhere = dir.path().join("elsewhere");
+        std::fs::rename(shard.join("replays"), &elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, shard.join("replays")).unwrap();
+        let merged = merge("linked");
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        assert!(merged.refused.iter().any(|r| r.contains("its folder is a link")), "{:?}", merged.refused);
+    }
+
+    /// A shard's line saying it ended after the merge (a node's clock, or an edit: 2099) is taken
+    /// as ended at the merge's time, so it does not date the league. The control: taken as it
+    /// says (the older merge), the league's merged line says 2099.
+    #[test]
+    fn a_shard_s_line_ended_in_the_future_is_taken_as_ended_now() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let a = results::read_all(&src).unwrap()[0].clone();
+        let future = ResultLine { at: 4_070_908_800, ..a.clone() };
+        let (league, shard) = shard_and_league(dir.path(), &src, &[&a.key], std::slice::from_ref(&future));
+        let merge = |name: &str, at_capped: bool| {
+            let out = dir.path().join(name);
+            let steps = Steps { at_capped, ..Steps::default() };
+            merge_in(&out, Some(&league), std::slice::from_ref(&shard), &registry, &Quiet, &steps).unwrap();
+            merged_line(&out, &a.key).unwrap().at
+        };
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+        assert!(merge("out", true) <= now + AT_MARGIN);
+        assert_eq!(merge("old", false), future.at, "the control: the line dates the league");
     }
 
     /// The build logs a merge takes are those the league's record names (a version's, or a
