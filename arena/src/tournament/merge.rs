@@ -629,7 +629,9 @@ fn merge_in(
     league_given |= dirs.iter().zip(&own_slices).any(|(dir, slice)| slice.is_none() && is_out(dir));
     // Each folder merged holds still meanwhile: one a shard still writes (it holds the folder's
     // lock, as in a shared folder) is refused, not read as a shard that did not finish.
-    let _inputs = if steps.lock_inputs { lock_inputs(dirs, &out_real, steps.stop)? } else { Vec::new() };
+    let (_inputs, left_out) =
+        if steps.lock_inputs { lock_inputs(dirs, &out_real, league_at, steps.stop)? } else { (Vec::new(), Vec::new()) };
+    let skipped: HashSet<usize> = left_out.iter().map(|(d, _)| *d).collect();
     // What a folder merged holds that no league's folder does is left where it is: named.
     for dir in dirs.iter().filter(|d| !is_out(d)) {
         for name in std::fs::read_dir(dir).into_iter().flatten().flatten().filter_map(|e| unknown_entry(&e)) {
@@ -713,19 +715,33 @@ fn merge_in(
     };
     // Every folder's lines, in order, each with its folder, its file and the shard it claims.
     let mut lines: Vec<(usize, &PathBuf, Option<Shard>, ResultLine)> = Vec::new();
-    let files: Vec<(usize, PathBuf)> =
-        dirs.iter().enumerate().flat_map(|(d, dir)| results::files(dir).into_iter().map(move |f| (d, f))).collect();
+    // (A folder left out, its lock not taken, gives nothing: named.)
+    for (_, why) in &left_out {
+        refuse(&mut refused, why.clone());
+    }
+    let files: Vec<(usize, PathBuf)> = dirs
+        .iter()
+        .enumerate()
+        .filter(|(d, _)| !skipped.contains(d))
+        .flat_map(|(d, dir)| results::files(dir).into_iter().map(move |f| (d, f)))
+        .collect();
     // A file named like results that no run writes (`results.backup.jsonl`, a copy) is nobody's:
     // named, and none of its lines taken.
-    for (dir, stray) in dirs.iter().flat_map(|dir| results::strays(dir).into_iter().map(move |f| (dir, f))) {
+    let taken_dirs = dirs.iter().enumerate().filter(|(d, _)| !skipped.contains(d)).map(|(_, dir)| dir);
+    for (dir, stray) in taken_dirs.flat_map(|dir| results::strays(dir).into_iter().map(move |f| (dir, f))) {
         refuse(&mut refused, results::stray_message(dir, &stray, "so no shard's, and none of its lines is merged"));
     }
     // A shard's folder of another split than the league's (a folder claiming `slice 1/1`
     // claims every match) gives nothing: a split is the league's, its folders' slices one N.
     // (A folder recording no slice counts by its shards' results files, each as a folder of
     // its split: the folder the shards shared holds them all.)
-    let mut folder_counts: Vec<usize> = own_slices.iter().flatten().map(|s| s.count).collect();
-    for (_, dir) in dirs.iter().enumerate().filter(|(d, _)| no_slice(*d)) {
+    let mut folder_counts: Vec<usize> = own_slices
+        .iter()
+        .enumerate()
+        .filter(|(d, _)| !skipped.contains(d))
+        .filter_map(|(_, s)| s.map(|s| s.count))
+        .collect();
+    for (_, dir) in dirs.iter().enumerate().filter(|(d, _)| no_slice(*d) && !skipped.contains(d)) {
         let shards: BTreeSet<(usize, usize)> = results::files(dir)
             .iter()
             .filter_map(|f| f.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file))
@@ -740,7 +756,7 @@ fn merge_in(
     let teachers: BTreeSet<usize> = dirs
         .iter()
         .enumerate()
-        .filter(|(d, dir)| own_slices[*d].is_none() && (is_out(dir) || Some(*d) == named_at))
+        .filter(|(d, dir)| own_slices[*d].is_none() && (is_out(dir) || Some(*d) == named_at) && !skipped.contains(d))
         .flat_map(|(_, dir)| results::files(dir))
         .filter_map(|f| f.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file))
         .filter(|shard| shard.beyond(record.schedule.len()).is_none())
@@ -780,11 +796,27 @@ fn merge_in(
                     ),
                     (Some(n), Some((k, why))) if n == *k => format!("the league is split into {n} shards ({why})"),
                     (Some(n), _) => format!("the league is split into {n} shards"),
-                    (None, _) => format!(
-                        "the shards' folders merged are of several splits ({} shards), and which is the league's \
-                         cannot be told",
-                        counts.into_iter().collect::<Vec<_>>().join(", ")
-                    ),
+                    (None, _) => {
+                        // (Every folder of every split named: a student's folder claiming another
+                        // split than the teacher's shards leaves them all out, and the teacher
+                        // must see which to leave out.)
+                        let mut by_split: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+                        for (e, slice) in own_slices.iter().enumerate().filter(|(e, _)| !skipped.contains(e)) {
+                            if let Some(slice) = slice {
+                                by_split.entry(slice.count).or_default().push(dirs[e].display().to_string());
+                            }
+                        }
+                        let named: Vec<String> =
+                            by_split.iter().map(|(n, folders)| format!("{n} shards: {}", folders.join(", "))).collect();
+                        format!(
+                            "the shards' folders merged are of several splits ({} shards), as many folders each, and \
+                             which is the league's cannot be told ({}); merge again giving only the folders of the \
+                             split the teacher's jobs ran (`--shard K/N`), or a split is recorded once the league's \
+                             folder holds one merge of them",
+                            counts.into_iter().collect::<Vec<_>>().join(", "),
+                            named.join("; ")
+                        )
+                    }
                 };
                 if other_split.insert(*d) {
                     refuse(
@@ -1210,7 +1242,9 @@ fn merge_in(
     // Build logs, the rows link to them: those the league's record names, each from the first
     // folder holding it as a file of its own (the league's first).
     let mut order: Vec<&PathBuf> = vec![&league_dir];
-    order.extend(dirs.iter().filter(|d| **d != league_dir));
+    order.extend(
+        dirs.iter().enumerate().filter(|(d, dir)| **dir != league_dir && !skipped.contains(d)).map(|(_, dir)| dir),
+    );
     for log in build_logs(&record) {
         let target = into.join(&log);
         if target.symlink_metadata().is_ok() {
@@ -1350,25 +1384,46 @@ fn set_aside(into: &Path, merged: &[ResultLine]) -> Result<(usize, usize), Tourn
 /// The locks of the folders in `dirs` but `out` (already held), each once, taken as a merge
 /// takes OUT's: a shard still writing one (holding its lock) makes the merge fail, saying so.
 /// A folder the merge may not write in (read-only, another user's) is read without one.
-fn lock_inputs(dirs: &[PathBuf], out: &Path, stop: &dyn Fn() -> bool) -> Result<Vec<FolderLock>, TournamentError> {
+/// A folder but the league's (`league`, whose record is taken) whose lock cannot be taken (held,
+/// or a lock file that is not one) is left out of the merge: its place among `dirs` with why,
+/// in words; the merge goes on without it (one shard's folder stopped the whole merge).
+#[allow(clippy::type_complexity)]
+fn lock_inputs(
+    dirs: &[PathBuf],
+    out: &Path,
+    league: usize,
+    stop: &dyn Fn() -> bool,
+) -> Result<(Vec<FolderLock>, Vec<(usize, String)>), TournamentError> {
     let mut seen = HashSet::from([out.to_path_buf()]);
     let mut locks = Vec::new();
-    for dir in dirs {
+    let mut left_out = Vec::new();
+    // (The league's folder first: a copy of it given again is the same folder, locked once.)
+    let order = std::iter::once(league).chain((0..dirs.len()).filter(|&d| d != league));
+    for d in order {
+        let dir = &dirs[d];
         if !seen.insert(std::fs::canonicalize(dir).map_err(|e| TournamentError::io(dir, e))?) {
             continue;
         }
-        match FolderLock::take_to_read_until(dir, super::BATCH_LOCK_WAIT, stop) {
-            Ok(lock) => locks.extend(lock),
+        let why = match FolderLock::take_to_read_until(dir, super::BATCH_LOCK_WAIT, stop) {
+            Ok(lock) => {
+                locks.extend(lock);
+                continue;
+            }
             Err(TournamentError::Locked { holder, .. }) if holder == super::SHARDS_HOLD_IT => {
-                return Err(TournamentError::Invalid(format!(
+                TournamentError::Invalid(format!(
                     "{}: still being written by a shard (it holds the folder's lock): merge once the shards end",
                     dir.display()
-                )));
+                ))
             }
-            Err(e) => return Err(e),
+            Err(e @ TournamentError::StoppedWaiting { .. }) => return Err(e),
+            Err(e) => e,
+        };
+        if d == league {
+            return Err(why);
         }
+        left_out.push((d, format!("{why}: the folder is left out of the merge, none of its lines merged")));
     }
-    Ok(locks)
+    Ok((locks, left_out))
 }
 
 /// The merge's lock for `out` (see [`super::OutLock`]), waiting up to `wait` for another merge
@@ -3414,6 +3469,37 @@ mod tests {
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
         assert!(merge("out", true) <= now + AT_MARGIN);
         assert_eq!(merge("old", false), future.at, "the control: the line dates the league");
+    }
+
+    /// A shard's folder whose lock cannot be taken (a shard holds it, or `.lock` is a folder) is
+    /// left out of the merge, named, and the rest merged (partial), where it stopped the whole
+    /// merge. The control: its lock released and the folder whole, it is merged.
+    #[test]
+    fn a_shard_s_folder_whose_lock_cannot_be_taken_is_left_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let a = results::read_all(&src).unwrap()[0].clone();
+        let (league, shard) = shard_and_league(dir.path(), &src, &[&a.key], std::slice::from_ref(&a));
+        let merge = |name: &str| {
+            let out = dir.path().join(name);
+            merge_in(&out, Some(&league), std::slice::from_ref(&shard), &registry, &Quiet, &Steps::default()).unwrap()
+        };
+        let held = super::super::FolderLock::take(&shard, Some(Shard { index: 1, count: 1 })).unwrap();
+        let merged = merge("held");
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        let why = format!("{}: still being written by a shard", shard.display());
+        assert!(merged.refused.iter().any(|r| r.starts_with(&why) && r.contains("left out")), "{:?}", merged.refused);
+        drop(held);
+        let lock = shard.join(".lock");
+        let _ = std::fs::remove_file(&lock);
+        std::fs::create_dir(&lock).unwrap();
+        let merged = merge("folder");
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        assert!(merged.refused.iter().any(|r| r.contains("left out of the merge")), "{:?}", merged.refused);
+        std::fs::remove_dir(&lock).unwrap();
+        let merged = merge("whole");
+        assert!(merged.missing.is_empty() && merged.refused.is_empty(), "the control: {:?}", merged.refused);
     }
 
     /// The build logs a merge takes are those the league's record names (a version's, or a
