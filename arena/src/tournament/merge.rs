@@ -1735,7 +1735,8 @@ fn take_checked_replay(
     check: impl FnOnce(crate::replay::Replay) -> Result<crate::replay::Replay, String>,
 ) -> Result<crate::replay::Replay, String> {
     let from = dir.join(rel);
-    if let Some(parent) = from.parent() {
+    // (OUT's own replays stay where they are: nothing is copied from its folder.)
+    if let Some(parent) = from.parent().filter(|_| !own) {
         match parent.symlink_metadata() {
             Ok(m) if m.is_dir() => {}
             Ok(_) => return Err("its folder is a link or no folder: nothing is taken from it".to_string()),
