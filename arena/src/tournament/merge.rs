@@ -167,7 +167,41 @@ struct Steps<'a> {
     /// lone folder claiming `slice 1/1` fill every match the league lacked).
     #[cfg(test)]
     lone_split: bool,
+    /// Takes a line only naming its match's own replay (`replays/<key>.json.gz`), and writes
+    /// that replay into OUT re-serialised from the replay read and checked; false writes the
+    /// folder's bytes where the line says (the order that let a shard's line name
+    /// `replays/evil.html`, published as a page, or another match's replay, replaced).
+    #[cfg(test)]
+    named_replays: bool,
+    /// With `--league`, holds a folder recording no slice that is neither the league's nor OUT
+    /// to its results files' names: its split checked as a shard's folder's (and a lone one
+    /// refused, even where no split is known), none recorded from it, and a line of its main
+    /// results file taken only where another folder holds the same result; false claims by
+    /// its files' names as any folder (the order that let a shard's folder with its slice
+    /// removed and one `results.shard-1-of-1.jsonl` fill the league and record its split).
+    #[cfg(test)]
+    sliceless_held: bool,
+    /// Refuses, before any replay is read, the lines of a match a shard's folder (not OUT, not
+    /// the league's named) holds more than once with different results; false checks each (the
+    /// order that had a folder of many lines of one match, each naming a replay that unpacks to
+    /// 64 MiB, keep the merge busy for hours).
+    #[cfg(test)]
+    one_result_each: bool,
+    /// Takes a shard's folder's line of a match no longer scheduled only where an earlier
+    /// schedule of the league (its bots' versions its history records) holds it, as it says;
+    /// false takes any such line checked against its replay alone (the order that merged and
+    /// published matches never scheduled).
+    #[cfg(test)]
+    earlier_only: bool,
+    /// Takes a shard's folder's line ended later than the merge's clock (and [`AT_MARGIN`]) as
+    /// ended then; false as it says (the order that let a line dated in 2099 date the league).
+    #[cfg(test)]
+    at_capped: bool,
 }
+
+/// How far past a merge's clock a shard's line may say it ended (its node's clock a little
+/// ahead): a line saying later is taken as ended then.
+const AT_MARGIN: u64 = 3600;
 
 impl Default for Steps<'_> {
     fn default() -> Self {
@@ -197,6 +231,16 @@ impl Default for Steps<'_> {
             trusted_files: true,
             #[cfg(test)]
             lone_split: true,
+            #[cfg(test)]
+            named_replays: true,
+            #[cfg(test)]
+            sliceless_held: true,
+            #[cfg(test)]
+            one_result_each: true,
+            #[cfg(test)]
+            earlier_only: true,
+            #[cfg(test)]
+            at_capped: true,
         }
     }
 }
@@ -276,6 +320,47 @@ impl Steps<'_> {
         true
     }
 
+    /// Whether a line names only its match's own replay, written anew from the replay checked.
+    fn named_replays(&self) -> bool {
+        #[cfg(test)]
+        return self.named_replays;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether a folder recording no slice, not the league's named nor OUT, is held to its
+    /// files' names.
+    fn sliceless_held(&self) -> bool {
+        #[cfg(test)]
+        return self.sliceless_held;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether a shard's folder's match held with several results is refused unread.
+    fn one_result_each(&self) -> bool {
+        #[cfg(test)]
+        return self.one_result_each;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether a shard's folder's line of a match not scheduled needs an earlier schedule's.
+    fn earlier_only(&self) -> bool {
+        #[cfg(test)]
+        return self.earlier_only;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether a shard's line's time is capped at the merge's clock.
+    fn at_capped(&self) -> bool {
+        #[cfg(test)]
+        return self.at_capped;
+        #[cfg(not(test))]
+        true
+    }
+
     /// Whether the lines of OUT's results files the merge does not take are kept aside.
     fn keeps_unmerged(&self) -> bool {
         #[cfg(test)]
@@ -302,6 +387,10 @@ struct Found {
     /// merge's, the league's folder not named). A match's result is taken from its surest
     /// folders; a line of it elsewhere that says otherwise is refused, naming the folder.
     rank: u8,
+    /// Whether it is held only in the main results file of a folder recording no slice that is
+    /// neither the league's named nor OUT (see [`Steps::sliceless_held`]): taken only where
+    /// another folder holds the same result.
+    alone: bool,
 }
 
 /// The rank ([`Found::rank`]) of a shard's results file in OUT or in the league's folder named,
@@ -540,7 +629,9 @@ fn merge_in(
     league_given |= dirs.iter().zip(&own_slices).any(|(dir, slice)| slice.is_none() && is_out(dir));
     // Each folder merged holds still meanwhile: one a shard still writes (it holds the folder's
     // lock, as in a shared folder) is refused, not read as a shard that did not finish.
-    let _inputs = if steps.lock_inputs { lock_inputs(dirs, &out_real, steps.stop)? } else { Vec::new() };
+    let (_inputs, left_out) =
+        if steps.lock_inputs { lock_inputs(dirs, &out_real, league_at, steps.stop)? } else { (Vec::new(), Vec::new()) };
+    let skipped: HashSet<usize> = left_out.iter().map(|(d, _)| *d).collect();
     // What a folder merged holds that no league's folder does is left where it is: named.
     for dir in dirs.iter().filter(|d| !is_out(d)) {
         for name in std::fs::read_dir(dir).into_iter().flatten().flatten().filter_map(|e| unknown_entry(&e)) {
@@ -585,14 +676,30 @@ fn merge_in(
     }
     super::make_league_folder(into, &[&super::LEAGUE_FOLDERS[..], &["builds"]].concat())?;
     point()?;
-    // How the league was split, from its shards' results files (before OUT's are folded in).
-    let counts: BTreeSet<usize> = dirs
-        .iter()
-        .flat_map(|dir| results::files(dir))
-        .filter_map(|f| f.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file))
-        .filter(|shard| shard.beyond(record.schedule.len()).is_none())
-        .map(|shard| shard.count)
-        .collect();
+    // How the league was split, from its shards' results files taken (before OUT's are folded
+    // in): a folder refused for its split (a lone one claiming `1/1`) records none.
+    let mut counts: BTreeSet<usize> = BTreeSet::new();
+    #[cfg(test)]
+    if !steps.sliceless_held {
+        counts = dirs
+            .iter()
+            .flat_map(|dir| results::files(dir))
+            .filter_map(|f| f.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file))
+            .filter(|shard| shard.beyond(record.schedule.len()).is_none())
+            .map(|shard| shard.count)
+            .collect();
+    }
+    // With `--league`, a folder recording no slice that is neither the league's nor OUT is a
+    // shard's folder only by its results files' names: a shard's folder whose slice a student
+    // removed looks so. (A copy of the league's folder the shards shared elsewhere, holding
+    // their `results.shard-K-of-N.jsonl`, is one too.)
+    let teachers_dir = |d: usize| is_out(&dirs[d]) || Some(d) == named_at;
+    let no_slice = |d: usize| {
+        steps.sliceless_held()
+            && named_at.is_some()
+            && own_slices.get(d).copied().flatten().is_none()
+            && !teachers_dir(d)
+    };
     // Each folder's lines, checked: a line of a shard's results file only for a match of that
     // shard's slice (a folder that held another shard's matches, forged or not, won them when
     // it came first); each line through [`Vouch`]; and where folders hold a match's result
@@ -608,23 +715,48 @@ fn merge_in(
     };
     // Every folder's lines, in order, each with its folder, its file and the shard it claims.
     let mut lines: Vec<(usize, &PathBuf, Option<Shard>, ResultLine)> = Vec::new();
-    let files: Vec<(usize, PathBuf)> =
-        dirs.iter().enumerate().flat_map(|(d, dir)| results::files(dir).into_iter().map(move |f| (d, f))).collect();
+    // (A folder left out, its lock not taken, gives nothing: named.)
+    for (_, why) in &left_out {
+        refuse(&mut refused, why.clone());
+    }
+    let files: Vec<(usize, PathBuf)> = dirs
+        .iter()
+        .enumerate()
+        .filter(|(d, _)| !skipped.contains(d))
+        .flat_map(|(d, dir)| results::files(dir).into_iter().map(move |f| (d, f)))
+        .collect();
     // A file named like results that no run writes (`results.backup.jsonl`, a copy) is nobody's:
     // named, and none of its lines taken.
-    for (dir, stray) in dirs.iter().flat_map(|dir| results::strays(dir).into_iter().map(move |f| (dir, f))) {
+    let taken_dirs = dirs.iter().enumerate().filter(|(d, _)| !skipped.contains(d)).map(|(_, dir)| dir);
+    for (dir, stray) in taken_dirs.flat_map(|dir| results::strays(dir).into_iter().map(move |f| (dir, f))) {
         refuse(&mut refused, results::stray_message(dir, &stray, "so no shard's, and none of its lines is merged"));
     }
     // A shard's folder of another split than the league's (a folder claiming `slice 1/1`
     // claims every match) gives nothing: a split is the league's, its folders' slices one N.
-    let folder_counts: Vec<usize> = own_slices.iter().flatten().map(|s| s.count).collect();
+    // (A folder recording no slice counts by its shards' results files, each as a folder of
+    // its split: the folder the shards shared holds them all.)
+    let mut folder_counts: Vec<usize> = own_slices
+        .iter()
+        .enumerate()
+        .filter(|(d, _)| !skipped.contains(d))
+        .filter_map(|(_, s)| s.map(|s| s.count))
+        .collect();
+    for (_, dir) in dirs.iter().enumerate().filter(|(d, _)| no_slice(*d) && !skipped.contains(d)) {
+        let shards: BTreeSet<(usize, usize)> = results::files(dir)
+            .iter()
+            .filter_map(|f| f.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file))
+            .filter(|shard| shard.beyond(record.schedule.len()).is_none())
+            .map(|shard| (shard.count, shard.index))
+            .collect();
+        folder_counts.extend(shards.iter().map(|&(count, _)| count));
+    }
     // The split the teacher's side shows, if it shows one: the league's record (its last merge,
     // since its build), else the shards' results files of OUT and of the league's folder named
     // (shards run there, in the folder they shared), one N.
     let teachers: BTreeSet<usize> = dirs
         .iter()
         .enumerate()
-        .filter(|(d, dir)| own_slices[*d].is_none() && (is_out(dir) || Some(*d) == named_at))
+        .filter(|(d, dir)| own_slices[*d].is_none() && (is_out(dir) || Some(*d) == named_at) && !skipped.contains(d))
         .flat_map(|(_, dir)| results::files(dir))
         .filter_map(|f| f.file_name().and_then(|n| n.to_str()).and_then(Shard::of_results_file))
         .filter(|shard| shard.beyond(record.schedule.len()).is_none())
@@ -664,11 +796,27 @@ fn merge_in(
                     ),
                     (Some(n), Some((k, why))) if n == *k => format!("the league is split into {n} shards ({why})"),
                     (Some(n), _) => format!("the league is split into {n} shards"),
-                    (None, _) => format!(
-                        "the shards' folders merged are of several splits ({} shards), and which is the league's \
-                         cannot be told",
-                        counts.into_iter().collect::<Vec<_>>().join(", ")
-                    ),
+                    (None, _) => {
+                        // (Every folder of every split named: a student's folder claiming another
+                        // split than the teacher's shards leaves them all out, and the teacher
+                        // must see which to leave out.)
+                        let mut by_split: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+                        for (e, slice) in own_slices.iter().enumerate().filter(|(e, _)| !skipped.contains(e)) {
+                            if let Some(slice) = slice {
+                                by_split.entry(slice.count).or_default().push(dirs[e].display().to_string());
+                            }
+                        }
+                        let named: Vec<String> =
+                            by_split.iter().map(|(n, folders)| format!("{n} shards: {}", folders.join(", "))).collect();
+                        format!(
+                            "the shards' folders merged are of several splits ({} shards), as many folders each, and \
+                             which is the league's cannot be told ({}); merge again giving only the folders of the \
+                             split the teacher's jobs ran (`--shard K/N`), or a split is recorded once the league's \
+                             folder holds one merge of them",
+                            counts.into_iter().collect::<Vec<_>>().join(", "),
+                            named.join("; ")
+                        )
+                    }
                 };
                 if other_split.insert(*d) {
                     refuse(
@@ -716,12 +864,135 @@ fn merge_in(
             );
             continue;
         }
+        // A folder recording no slice that is neither the league's named nor OUT gives a shard's
+        // results file only of the league's split, and one some other folder or file shows too,
+        // or the league's record or the teacher's folders back: alone, it is a split of its own
+        // (`results.shard-1-of-1.jsonl` claims every match).
+        if let Some(shard) = named.filter(|_| no_slice(*d)) {
+            let backed = known.as_ref().is_some_and(|(n, _)| *n == shard.count)
+                || folder_counts.iter().filter(|&&c| c == shard.count).count() >= 2;
+            if split != Some(shard.count) || !backed {
+                refuse(
+                    &mut refused,
+                    format!(
+                        "{}: {}: the results of shard {shard}, in a folder recording no slice that is not the league's \
+                         folder named by --league: a shard's folder by its files' names, and {}: none of its lines is \
+                         merged; merge the shards' own folders (`arena league --shard K/N --out DIR` records the \
+                         slice), or the folder they shared holding the files of two or more of them",
+                        dirs[*d].display(),
+                        crate::safe_text::terminal_line(&name),
+                        match split {
+                            Some(n) if n != shard.count => format!("the league is split into {n} shards"),
+                            _ => "no other folder or file merged is of its split, and the league's record and \
+                                  folder show none: a lone split of its own is not taken"
+                                .to_string(),
+                        }
+                    ),
+                );
+                continue;
+            }
+        }
+        if let Some(shard) = named.filter(|_| claim.is_some() && steps.sliceless_held()) {
+            counts.insert(shard.count);
+        }
         // (A folder merged but OUT is data: its results files are read only as files of its own,
         // no link followed, and no larger than a results file; one that is not is refused, named.)
         let read = if is_out(&dirs[*d]) { results::read_file(file) } else { results::read_own_file(file) };
         match read {
             Ok((read, _)) => lines.extend(read.into_iter().map(|line| (*d, file, claim, line))),
             Err(e) => refuse(&mut refused, format!("{e}: none of its lines is merged")),
+        }
+    }
+    // A line names its match's own replay, `replays/<key>.json.gz`, as every run writes it: one
+    // naming another file (`replays/evil.html`, another match's replay) is refused, naming it;
+    // the merge would write the folder's replay there, a page published or a match's replay
+    // replaced.
+    if steps.named_replays() {
+        lines.retain(|(d, _, _, line)| {
+            let own = replay_of(&line.key);
+            if line.replay == own {
+                return true;
+            }
+            refuse(
+                &mut refused,
+                format!(
+                    "{}: match {}: its replay is named `{}`, not {own}: a result line names its own match's replay, \
+                     and no other file",
+                    dirs[*d].display(),
+                    line.key,
+                    line.replay.escape_debug()
+                ),
+            );
+            false
+        });
+    }
+    // A shard's folder (not OUT, not the league's named) holds each match once: one holding a
+    // match more than once with different results is refused for it, naming it, before any
+    // replay is read (a folder of thousands of lines of one match, each naming a replay that
+    // unpacks to 64 MiB, kept the merge busy for hours).
+    if steps.one_result_each() {
+        let mut per: BTreeMap<(usize, &str), Vec<usize>> = BTreeMap::new();
+        for (i, (d, _, _, line)) in lines.iter().enumerate().filter(|(_, (d, ..))| !teachers_dir(*d)) {
+            per.entry((*d, line.key.as_str())).or_default().push(i);
+        }
+        let mut dropped: HashSet<usize> = HashSet::new();
+        let mut why = Vec::new();
+        for ((d, key), at) in per {
+            let results: Vec<&ResultLine> = at.iter().map(|&i| &lines[i].3).collect();
+            if results.iter().all(|line| same_result(results[0], line)) {
+                continue;
+            }
+            dropped.extend(at.iter().copied());
+            why.push(format!(
+                "{}: match {key}: the folder holds {} lines of it with different results: a shard plays each match \
+                 once, so none of them is merged (and no replay of them is read)",
+                dirs[d].display(),
+                at.len()
+            ));
+        }
+        for why in why {
+            refuse(&mut refused, why);
+        }
+        let mut i = 0;
+        lines.retain(|_| {
+            i += 1;
+            !dropped.contains(&(i - 1))
+        });
+    }
+    // A shard's folder's line of a match not scheduled is taken only where an earlier schedule
+    // of the league holds it, as it says (a result of an earlier version of its bots, which the
+    // league's history records): any other was merged and published, checked against its
+    // replay alone.
+    if steps.earlier_only() {
+        let scheduled: HashSet<&str> = record.schedule.iter().map(|m| m.key.as_str()).collect();
+        lines.retain(|(d, _, _, line)| {
+            if teachers_dir(*d) || scheduled.contains(line.key.as_str()) {
+                return true;
+            }
+            match vouch.earlier_match(line) {
+                Ok(_) => true,
+                Err(why) => {
+                    refuse(&mut refused, format!("{}: match {}: {why}", dirs[*d].display(), line.key));
+                    false
+                }
+            }
+        });
+    }
+    // When a shard's line says it ended is its node's clock, and the league's date is its
+    // latest result's: a line of a shard's folder saying it ended after the merge (and a
+    // margin for a clock a little ahead) is taken as ended now (one dated 2099 dated the league).
+    if steps.at_capped() {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        for (d, _, _, line) in lines.iter_mut().filter(|(d, ..)| !teachers_dir(*d)) {
+            if line.at > now.saturating_add(AT_MARGIN) {
+                tracing::warn!(
+                    "{}: match {}: it says it ended at {}, after this merge: taken as ended now",
+                    dirs[*d].display(),
+                    crate::safe_text::terminal_line(&line.key),
+                    line.at
+                );
+                line.at = now;
+            }
         }
     }
     // Whether a line is another shard's match than its file's.
@@ -789,8 +1060,10 @@ fn merge_in(
         };
         // (The same result again: a folder given twice, a shard's file folded into the
         // main one by a run killed before it removed it. It counts as held by the surer.)
+        let alone = no_slice(d) && claim.is_none();
         if let Some(&i) = known.iter().find(|&&i| same_result(&found[i].line, &line)) {
             found[i].rank = found[i].rank.max(rank);
+            found[i].alone &= alone;
             continue;
         }
         let why = match ahead {
@@ -803,7 +1076,7 @@ fn merge_in(
         }
         by_key.entry(line.key.clone()).or_default().push(found.len());
         let file = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        found.push(Found { dir: d, file, line, rank });
+        found.push(Found { dir: d, file, line, rank, alone });
     }
     // A line in another shard's folder than its match's is refused, unless a folder merged
     // holds the same result: a shard's folder used again after the league grew keeps an earlier
@@ -874,6 +1147,27 @@ fn merge_in(
             ),
         );
     }
+    // A line only the main results file of a folder recording no slice (not the league's named,
+    // not OUT) holds claims no shard's match: a shard's folder whose slice a student removed,
+    // its lines moved there, claimed every match the league lacked. Taken where another folder
+    // holds the same result (a copy of the league's lines), else refused, named.
+    for (i, f) in found.iter().enumerate() {
+        if !taken[i] || !f.alone {
+            continue;
+        }
+        taken[i] = false;
+        refuse(
+            &mut refused,
+            format!(
+                "{}: match {}: {}: the main results file of a folder recording no slice that is not the league's \
+                 folder named by --league: it is no shard's results file, and no other folder holds this result, so \
+                 it is not merged; merge the shards' own folders, or their results files",
+                dirs[f.dir].display(),
+                f.line.key,
+                f.file
+            ),
+        );
+    }
     let found: Vec<Found> = found.into_iter().zip(taken).filter(|(_, taken)| *taken).map(|(f, _)| f).collect();
     // Each result's replay is copied (a file of its folder's own: no link followed, no FIFO
     // waited on, no larger than a replay), with its log, and its page written anew from it as
@@ -887,13 +1181,21 @@ fn merge_in(
         let replay = PathBuf::from(&f.line.replay);
         let target = into.join(&replay);
         let own = is_out(dir);
-        let taken = take_replay(&dir.join(&replay), &target, own).and_then(|()| {
-            let loaded = crate::replay::Replay::load(&target).map_err(|e| e.to_string())?;
-            match super::vouch::against_replay(&f.line, &loaded).filter(|_| steps.vouched()) {
-                Some(why) => Err(format!("changed since the merge checked it ({why})")),
-                None => Ok(loaded),
-            }
-        });
+        let check = |loaded: crate::replay::Replay| match super::vouch::against_replay(&f.line, &loaded)
+            .filter(|_| steps.vouched())
+        {
+            Some(why) => Err(format!("changed since the merge checked it ({why})")),
+            None => Ok(loaded),
+        };
+        let taken = if steps.named_replays() {
+            // (Its name is its key's, checked above: the line names no other file. What is
+            // written is the replay read and checked, serialised anew as a run writes it, never
+            // the folder's bytes.)
+            take_checked_replay(dir, &replay, &target, own, check)
+        } else {
+            take_replay(&dir.join(&replay), &target, own)
+                .and_then(|()| check(crate::replay::Replay::load(&target).map_err(|e| e.to_string())?))
+        };
         let loaded = match taken {
             Ok(loaded) => loaded,
             Err(why) => {
@@ -920,14 +1222,14 @@ fn merge_in(
         let m = match scheduled.get(f.line.key.as_str()) {
             Some(m) => *m,
             None => {
-                unscheduled = ScheduledMatch {
+                unscheduled = vouch.earlier_match(&f.line).unwrap_or_else(|_| ScheduledMatch {
                     key: f.line.key.clone(),
                     seats: f.line.seats.clone(),
                     map: f.line.map.clone(),
                     game: f.line.game,
                     seed: f.line.seed,
                     cost: 1,
-                };
+                });
                 &unscheduled
             }
         };
@@ -940,7 +1242,9 @@ fn merge_in(
     // Build logs, the rows link to them: those the league's record names, each from the first
     // folder holding it as a file of its own (the league's first).
     let mut order: Vec<&PathBuf> = vec![&league_dir];
-    order.extend(dirs.iter().filter(|d| **d != league_dir));
+    order.extend(
+        dirs.iter().enumerate().filter(|(d, dir)| **dir != league_dir && !skipped.contains(d)).map(|(_, dir)| dir),
+    );
     for log in build_logs(&record) {
         let target = into.join(&log);
         if target.symlink_metadata().is_ok() {
@@ -1080,25 +1384,46 @@ fn set_aside(into: &Path, merged: &[ResultLine]) -> Result<(usize, usize), Tourn
 /// The locks of the folders in `dirs` but `out` (already held), each once, taken as a merge
 /// takes OUT's: a shard still writing one (holding its lock) makes the merge fail, saying so.
 /// A folder the merge may not write in (read-only, another user's) is read without one.
-fn lock_inputs(dirs: &[PathBuf], out: &Path, stop: &dyn Fn() -> bool) -> Result<Vec<FolderLock>, TournamentError> {
+/// A folder but the league's (`league`, whose record is taken) whose lock cannot be taken (held,
+/// or a lock file that is not one) is left out of the merge: its place among `dirs` with why,
+/// in words; the merge goes on without it (one shard's folder stopped the whole merge).
+#[allow(clippy::type_complexity)]
+fn lock_inputs(
+    dirs: &[PathBuf],
+    out: &Path,
+    league: usize,
+    stop: &dyn Fn() -> bool,
+) -> Result<(Vec<FolderLock>, Vec<(usize, String)>), TournamentError> {
     let mut seen = HashSet::from([out.to_path_buf()]);
     let mut locks = Vec::new();
-    for dir in dirs {
+    let mut left_out = Vec::new();
+    // (The league's folder first: a copy of it given again is the same folder, locked once.)
+    let order = std::iter::once(league).chain((0..dirs.len()).filter(|&d| d != league));
+    for d in order {
+        let dir = &dirs[d];
         if !seen.insert(std::fs::canonicalize(dir).map_err(|e| TournamentError::io(dir, e))?) {
             continue;
         }
-        match FolderLock::take_to_read_until(dir, super::BATCH_LOCK_WAIT, stop) {
-            Ok(lock) => locks.extend(lock),
+        let why = match FolderLock::take_to_read_until(dir, super::BATCH_LOCK_WAIT, stop) {
+            Ok(lock) => {
+                locks.extend(lock);
+                continue;
+            }
             Err(TournamentError::Locked { holder, .. }) if holder == super::SHARDS_HOLD_IT => {
-                return Err(TournamentError::Invalid(format!(
+                TournamentError::Invalid(format!(
                     "{}: still being written by a shard (it holds the folder's lock): merge once the shards end",
                     dir.display()
-                )));
+                ))
             }
-            Err(e) => return Err(e),
+            Err(e @ TournamentError::StoppedWaiting { .. }) => return Err(e),
+            Err(e) => e,
+        };
+        if d == league {
+            return Err(why);
         }
+        left_out.push((d, format!("{why}: the folder is left out of the merge, none of its lines merged")));
     }
-    Ok(locks)
+    Ok((locks, left_out))
 }
 
 /// The merge's lock for `out` (see [`super::OutLock`]), waiting up to `wait` for another merge
@@ -1398,6 +1723,40 @@ fn take_replay(from: &Path, to: &Path, own: bool) -> Result<(), String> {
         return Ok(());
     }
     write_atomic(to, &bytes).map_err(|e| format!("cannot be written to {}: {e}", to.display()))
+}
+
+/// Takes the replay `rel` (`replays/<key>.json.gz`) of the folder `dir` into `to`: read, where
+/// it and its folder are the folder's own (no link followed, no FIFO waited on, no larger than
+/// a replay), checked by `check`, and written as a run writes it, serialised anew from the
+/// replay read (gzip-compressed): never the folder's bytes. Of OUT (`own`), checked in place.
+fn take_checked_replay(
+    dir: &Path,
+    rel: &Path,
+    to: &Path,
+    own: bool,
+    check: impl FnOnce(crate::replay::Replay) -> Result<crate::replay::Replay, String>,
+) -> Result<crate::replay::Replay, String> {
+    let from = dir.join(rel);
+    // (OUT's own replays stay where they are: nothing is copied from its folder.)
+    if let Some(parent) = from.parent().filter(|_| !own) {
+        match parent.symlink_metadata() {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => return Err("its folder is a link or no folder: nothing is taken from it".to_string()),
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    // (Read as the folder's own first: a link, a FIFO or a huge file is refused at once.)
+    crate::files::read_own_regular(&from, crate::replay::MAX_REPLAY_BYTES).map_err(|e| e.to_string())?;
+    let loaded = check(crate::replay::Replay::load(&from).map_err(|e| e.to_string())?)?;
+    if !own {
+        loaded.save(to).map_err(|e| format!("cannot be written to {}: {e}", to.display()))?;
+    }
+    Ok(loaded)
+}
+
+/// The replay of the match `key`, as every run names it in its folder.
+pub(crate) fn replay_of(key: &str) -> String {
+    format!("replays/{key}.json.gz")
 }
 
 /// Copies the file `rel` (`logs/<key>.log`, `builds/<name>.log`) of the folder `dir` to `to`
@@ -2349,6 +2708,76 @@ mod tests {
         assert!(merged.refused.is_empty(), "{:?}", merged.refused);
     }
 
+    /// With `--league`, a folder recording no slice (a shard's folder whose slice a student
+    /// removed) is a shard's folder only by its results files' names: a lone
+    /// `results.shard-1-of-1.jsonl` there gives nothing, even where no split of the league is
+    /// known, and records no split; its main results file gives only what another folder holds
+    /// the same. The folder the shards shared, holding the files of both shards of the split,
+    /// is merged. The controls: claimed by names as before, the forged line is merged and the
+    /// league's split recorded as 1, or merged from the main results file.
+    #[test]
+    fn a_folder_recording_no_slice_is_a_shard_s_only_by_its_files_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let ([one, two], (forged, replay), honest) = forged_shards(dir.path());
+        let key = honest.key.clone();
+        let registry = crate::games::registry();
+        let league = league_lacking(dir.path(), &two, &key);
+        let lone = dir.path().join("lone");
+        copy_tree(&two, &lone);
+        std::fs::remove_file(lone.join("results.shard-2-of-2.jsonl")).unwrap();
+        let mut record = TournamentRecord::load(&lone, &registry).unwrap();
+        record.slice = None;
+        record.save(&lone).unwrap();
+        std::fs::write(lone.join(&forged.replay), &replay).unwrap();
+        let merge = |name: &str, sliceless_held: bool| {
+            let out = dir.path().join(format!("out-{name}"));
+            let steps = Steps { sliceless_held, ..Steps::default() };
+            let merged = merge_in(&out, Some(&league), std::slice::from_ref(&lone), &registry, &Quiet, &steps).unwrap();
+            let shards = TournamentRecord::load(&out, &registry).unwrap().shards;
+            (merged, out, shards)
+        };
+        results::rewrite(&lone.join("results.shard-1-of-1.jsonl"), std::slice::from_ref(&forged)).unwrap();
+        let (merged, out, shards) = merge("lone", true);
+        assert_eq!(merged_line(&out, &key), None, "{:?}", merged.refused);
+        assert_eq!(shards, None, "no split recorded from it");
+        let why = format!(
+            "{}: results.shard-1-of-1.jsonl: the results of shard 1/1, in a folder recording no slice",
+            lone.display()
+        );
+        assert!(merged.refused.iter().any(|r| r.starts_with(&why)), "{:?}", merged.refused);
+        let (_, out, shards) = merge("lone-old", false);
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&forged), "the control: the forged line lands");
+        assert_eq!(shards, Some(1), "the control: the split recorded from it");
+        std::fs::rename(lone.join("results.shard-1-of-1.jsonl"), lone.join(RESULTS_FILE)).unwrap();
+        let (merged, out, _) = merge("main", true);
+        assert_eq!(merged_line(&out, &key), None);
+        let why = format!(
+            "{}: match {key}: results.jsonl: the main results file of a folder recording no slice",
+            lone.display()
+        );
+        assert!(merged.refused.iter().any(|r| r.starts_with(&why)), "{:?}", merged.refused);
+        let (_, out, _) = merge("main-old", false);
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&forged), "the control: the forged line lands");
+        // The folder the shards shared: both shards' files.
+        std::fs::remove_file(lone.join(RESULTS_FILE)).unwrap();
+        std::fs::copy(src_file(&two, &honest), lone.join(&honest.replay)).unwrap();
+        let first: Vec<ResultLine> = results::read_all(&one).unwrap();
+        results::rewrite(&lone.join("results.shard-1-of-2.jsonl"), &first).unwrap();
+        results::rewrite(&lone.join("results.shard-2-of-2.jsonl"), std::slice::from_ref(&honest)).unwrap();
+        for line in &first {
+            std::fs::copy(src_file(&one, line), lone.join(&line.replay)).unwrap();
+        }
+        let (merged, out, shards) = merge("shared", true);
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&honest), "{:?}", merged.refused);
+        assert!(merged.refused.is_empty(), "{:?}", merged.refused);
+        assert_eq!(shards, Some(2));
+    }
+
+    /// The replay of `line` in the folder `dir`.
+    fn src_file(dir: &Path, line: &ResultLine) -> PathBuf {
+        dir.join(&line.replay)
+    }
+
     /// OUT holding an earlier merge of the league is merged into again after a change of the
     /// league's record alone (a setting, a label): its record is brought up to date, not
     /// refused as another league's; another build of the league still is.
@@ -2798,6 +3227,282 @@ mod tests {
         let read = std::fs::read(log(0)).unwrap();
         assert!(String::from_utf8_lossy(&read).contains("\"secret\""), "the old read gives the record");
         assert!(std::fs::symlink_metadata(log(1)).unwrap().file_type().is_fifo());
+    }
+
+    /// A folder's line naming another file than its match's replay (`replays/<key>.json.gz`) is
+    /// refused, naming the file, and nothing is written there: a page `replays/evil.html` (plain
+    /// JSON of the match's replay with a script in a field the replay does not know, which the
+    /// merge copied byte for byte and `arena publish` published), and another match's replay,
+    /// which the league holds (replaced by this match's). A replay merged is written anew from
+    /// the replay checked: a field it does not know is not in OUT. The controls: merged as the
+    /// older merge did (the folder's bytes where the line says), the page holds the script, the
+    /// other match's replay is replaced, and the unknown field is copied.
+    #[test]
+    fn a_line_naming_another_file_than_its_match_s_replay_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let lines = results::read_all(&src).unwrap();
+        let (a, b, c) = (lines[0].clone(), lines[1].clone(), lines[2].clone());
+        // The league's folder lacks a and c; a shard's folder (its copy) holds them, forged.
+        let league = dir.path().join("league");
+        copy_tree(&src, &league);
+        let kept: Vec<ResultLine> = lines.iter().filter(|l| l.key != a.key && l.key != c.key).cloned().collect();
+        results::rewrite(&league.join(RESULTS_FILE), &kept).unwrap();
+        let shard = dir.path().join("shard");
+        copy_tree(&src, &shard);
+        // (A shard's folder of a split of one, as its record says.)
+        std::fs::remove_file(shard.join(RESULTS_FILE)).unwrap();
+        let mut record = TournamentRecord::load(&shard, &registry).unwrap();
+        record.slice = Some(Shard { index: 1, count: 1 });
+        record.save(&shard).unwrap();
+        let script = "<script>alert(1)</script>";
+        let mut json: serde_json::Value =
+            serde_json::from_slice(&crate::replay::read_json(&src.join(&a.replay)).unwrap()).unwrap();
+        json["note"] = serde_json::Value::String(script.to_string());
+        std::fs::write(shard.join("replays/evil.html"), serde_json::to_vec(&json).unwrap()).unwrap();
+        // (a's replay, as b's, and c's own replay with the unknown field.)
+        std::fs::copy(src.join(&a.replay), shard.join(&b.replay)).unwrap();
+        let mut json_c: serde_json::Value =
+            serde_json::from_slice(&crate::replay::read_json(&src.join(&c.replay)).unwrap()).unwrap();
+        json_c["note"] = serde_json::Value::String(script.to_string());
+        std::fs::write(shard.join(&c.replay), crate::replay::gzip(&serde_json::to_vec(&json_c).unwrap()).unwrap())
+            .unwrap();
+        let evil = |line: &ResultLine, replay: &str| ResultLine { replay: replay.to_string(), ..line.clone() };
+        let merge = |name: &str, replay: &str, named_replays: bool| {
+            let out = dir.path().join(name);
+            results::rewrite(&shard.join("results.shard-1-of-1.jsonl"), &[evil(&a, replay), c.clone()]).unwrap();
+            let steps = Steps { named_replays, ..Steps::default() };
+            let merged =
+                merge_in(&out, Some(&league), std::slice::from_ref(&shard), &registry, &Quiet, &steps).unwrap();
+            (merged, out)
+        };
+        let unknown = |out: &Path| String::from_utf8(crate::replay::read_json(&out.join(&c.replay)).unwrap()).unwrap();
+        let (merged, out) = merge("page", "replays/evil.html", true);
+        let why = format!(
+            "{}: match {}: its replay is named `replays/evil.html`, not replays/{}.json.gz",
+            shard.display(),
+            a.key,
+            a.key
+        );
+        assert!(merged.refused.iter().any(|r| r.starts_with(&why)), "{:?}", merged.refused);
+        assert!(!out.join("replays/evil.html").exists());
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        assert_eq!(merged_line(&out, &c.key).as_ref(), Some(&c), "c's line is merged");
+        assert!(!unknown(&out).contains(script), "c's replay written anew, without the unknown field");
+        crate::replay::Replay::load(&out.join(&c.replay)).unwrap();
+        let (merged, out) = merge("other", &b.replay, true);
+        assert!(merged.refused.iter().any(|r| r.contains(&format!("its replay is named `{}`", b.replay))));
+        let seed = |out: &Path| crate::replay::Replay::load(&out.join(&b.replay)).unwrap().seed;
+        assert_eq!(seed(&out), b.seed, "b's replay is b's");
+        // The controls.
+        let (_, out) = merge("page-old", "replays/evil.html", false);
+        let page = std::fs::read_to_string(out.join("replays/evil.html")).unwrap();
+        assert!(page.contains(script), "the control: the shard's bytes are written as a page");
+        assert!(unknown(&out).contains(script), "the control: the shard's bytes are copied");
+        let (_, out) = merge("other-old", &b.replay, false);
+        assert_eq!(seed(&out), a.seed, "the control: b's replay is replaced by a's");
+    }
+
+    /// A shard's folder of a split of one (as its record says) made from the league's folder
+    /// `src`, its results file holding `lines`; and the league's folder, lacking `lacking`.
+    fn shard_and_league(dir: &Path, src: &Path, lacking: &[&str], lines: &[ResultLine]) -> (PathBuf, PathBuf) {
+        let registry = crate::games::registry();
+        let league = dir.join("league");
+        copy_tree(src, &league);
+        let kept: Vec<ResultLine> =
+            results::read_all(src).unwrap().into_iter().filter(|l| !lacking.contains(&l.key.as_str())).collect();
+        results::rewrite(&league.join(RESULTS_FILE), &kept).unwrap();
+        let shard = dir.join("shard");
+        copy_tree(src, &shard);
+        std::fs::remove_file(shard.join(RESULTS_FILE)).unwrap();
+        let mut record = TournamentRecord::load(&shard, &registry).unwrap();
+        record.slice = Some(Shard { index: 1, count: 1 });
+        record.save(&shard).unwrap();
+        results::rewrite(&shard.join("results.shard-1-of-1.jsonl"), lines).unwrap();
+        (league, shard)
+    }
+
+    /// A shard's folder holding one match more than once with different results is refused for
+    /// it, naming it, before any replay is read (its replay gone, no line says it cannot be
+    /// read); the same line twice is one. The control: checked line by line (the order that read
+    /// a replay per line, each a gzip bomb), each line's replay is read.
+    #[test]
+    fn a_shard_s_folder_holding_a_match_twice_differently_is_refused_unread() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let lines = results::read_all(&src).unwrap();
+        let (a, b) = (lines[0].clone(), lines[1].clone());
+        let other = ResultLine { steps: a.steps + 1, ..a.clone() };
+        let (league, shard) =
+            shard_and_league(dir.path(), &src, &[&a.key, &b.key], &[a.clone(), other, b.clone(), b.clone()]);
+        std::fs::remove_file(shard.join(&a.replay)).unwrap();
+        let merge = |name: &str, one_result_each: bool| {
+            let out = dir.path().join(name);
+            let steps = Steps { one_result_each, ..Steps::default() };
+            let merged =
+                merge_in(&out, Some(&league), std::slice::from_ref(&shard), &registry, &Quiet, &steps).unwrap();
+            (merged, out)
+        };
+        let (merged, out) = merge("out", true);
+        let why =
+            format!("{}: match {}: the folder holds 2 lines of it with different results", shard.display(), a.key);
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+        assert!(merged.refused[0].starts_with(&why), "{:?}", merged.refused);
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        assert_eq!(merged_line(&out, &b.key).as_ref(), Some(&b), "the same line twice is one");
+        let (merged, _) = merge("old", false);
+        let unread = merged.refused.iter().filter(|r| r.contains("its replay cannot be read")).count();
+        assert_eq!(unread, 2, "the control: each line's replay is read: {:?}", merged.refused);
+    }
+
+    /// A shard's folder's line of a match not scheduled is merged only where an earlier schedule
+    /// of the league holds it (its bots on versions the league's history records), as it says:
+    /// one of a made-up key, or of a version the history does not record, is refused, naming it.
+    /// The controls: a result of an earlier version of a bot is merged; taking any such line
+    /// checked against its replay alone (the older merge), the made-up one is merged.
+    #[test]
+    fn a_shard_s_line_of_no_schedule_of_the_league_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let lines = results::read_all(&src).unwrap();
+        let a = lines[0].clone();
+        // An earlier version of a's first bot, recorded in the league's history.
+        let mut record = TournamentRecord::load(&src, &registry).unwrap();
+        let history = record.history.get_mut(&a.seats[0]).unwrap();
+        let old = super::super::versions::Version {
+            fingerprint: "0ld0ld0ld0ld0ld0".to_string(),
+            ..history.versions[0].clone()
+        };
+        history.versions.insert(0, old);
+        record.save(&src).unwrap();
+        let mut bots: Vec<super::super::schedule::BotVersion> = Vec::new();
+        for (name, fingerprint) in a.seats.iter().zip(&a.versions) {
+            let mut bot = record.bots.iter().find(|b| &b.entry.name == name).unwrap().clone();
+            bot.fingerprint = if bots.is_empty() { "0ld0ld0ld0ld0ld0".to_string() } else { fingerprint.clone() };
+            bots.push(bot);
+        }
+        let digests: Vec<String> = record.boards.iter().map(|b| b.digest.clone()).collect();
+        let earlier = super::super::schedule::round_robin(&record.config, &bots, &digests, &[])
+            .into_iter()
+            .find(|m| m.seats == a.seats && super::super::vouch::same_map(&m.map, &a.map) && m.game == a.game)
+            .unwrap();
+        assert!(record.schedule.iter().all(|m| m.key != earlier.key));
+        let moved = |key: &str, first: &str| ResultLine {
+            key: key.to_string(),
+            replay: replay_of(key),
+            versions: [vec![first.to_string()], a.versions[1..].to_vec()].concat(),
+            ..a.clone()
+        };
+        let of_earlier = moved(&earlier.key, "0ld0ld0ld0ld0ld0");
+        let made_up = moved("tight-g1-made-up", "0ld0ld0ld0ld0ld0");
+        let unrecorded = moved(&earlier.key, "5ec0ndf0rgedf1ng");
+        let (league, shard) = shard_and_league(dir.path(), &src, &[], &[of_earlier.clone(), made_up.clone()]);
+        for line in [&of_earlier, &made_up] {
+            std::fs::copy(src.join(&a.replay), shard.join(&line.replay)).unwrap();
+        }
+        let merge = |name: &str, earlier_only: bool| {
+            let out = dir.path().join(name);
+            let steps = Steps { earlier_only, ..Steps::default() };
+            let merged =
+                merge_in(&out, Some(&league), std::slice::from_ref(&shard), &registry, &Quiet, &steps).unwrap();
+            (merged, out)
+        };
+        let (merged, out) = merge("out", true);
+        assert_eq!(merged_line(&out, &of_earlier.key).as_ref(), Some(&of_earlier), "{:?}", merged.refused);
+        assert_eq!(merged_line(&out, &made_up.key), None);
+        let why = format!(
+            "{}: match tight-g1-made-up: not a match of the league's schedule, nor of an earlier one",
+            shard.display()
+        );
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+        assert!(merged.refused[0].starts_with(&why), "{:?}", merged.refused);
+        results::rewrite(&shard.join("results.shard-1-of-1.jsonl"), std::slice::from_ref(&unrecorded)).unwrap();
+        let (merged, out) = merge("unrecorded", true);
+        assert_eq!(merged_line(&out, &unrecorded.key), None, "{:?}", merged.refused);
+        results::rewrite(&shard.join("results.shard-1-of-1.jsonl"), &[of_earlier, made_up.clone()]).unwrap();
+        let (_, out) = merge("old", false);
+        assert_eq!(merged_line(&out, &made_up.key).as_ref(), Some(&made_up), "the control: the made-up match lands");
+    }
+
+    /// A shard's folder whose `replays/` is a link (to another folder's replays) gives no replay:
+    /// its results are refused, naming it. The control: the same replays in a folder of its own
+    /// are merged.
+    #[test]
+    fn a_linked_replays_folder_gives_no_replay() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let lines = results::read_all(&src).unwrap();
+        let a = lines[0].clone();
+        let (league, shard) = shard_and_league(dir.path(), &src, &[&a.key], std::slice::from_ref(&a));
+        let merge = |name: &str| {
+            let out = dir.path().join(name);
+            merge_in(&out, Some(&league), std::slice::from_ref(&shard), &registry, &Quiet, &Steps::default()).unwrap()
+        };
+        let merged = merge("own");
+        assert!(merged.refused.is_empty(), "the control: {:?}", merged.refused);
+        let elsewhere = dir.path().join("elsewhere");
+        std::fs::rename(shard.join("replays"), &elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, shard.join("replays")).unwrap();
+        let merged = merge("linked");
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        assert!(merged.refused.iter().any(|r| r.contains("its folder is a link")), "{:?}", merged.refused);
+    }
+
+    /// A shard's line saying it ended after the merge (a node's clock, or an edit: 2099) is taken
+    /// as ended at the merge's time, so it does not date the league. The control: taken as it
+    /// says (the older merge), the league's merged line says 2099.
+    #[test]
+    fn a_shard_s_line_ended_in_the_future_is_taken_as_ended_now() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let a = results::read_all(&src).unwrap()[0].clone();
+        let future = ResultLine { at: 4_070_908_800, ..a.clone() };
+        let (league, shard) = shard_and_league(dir.path(), &src, &[&a.key], std::slice::from_ref(&future));
+        let merge = |name: &str, at_capped: bool| {
+            let out = dir.path().join(name);
+            let steps = Steps { at_capped, ..Steps::default() };
+            merge_in(&out, Some(&league), std::slice::from_ref(&shard), &registry, &Quiet, &steps).unwrap();
+            merged_line(&out, &a.key).unwrap().at
+        };
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+        assert!(merge("out", true) <= now + AT_MARGIN);
+        assert_eq!(merge("old", false), future.at, "the control: the line dates the league");
+    }
+
+    /// A shard's folder whose lock cannot be taken (a shard holds it, or `.lock` is a folder) is
+    /// left out of the merge, named, and the rest merged (partial), where it stopped the whole
+    /// merge. The control: its lock released and the folder whole, it is merged.
+    #[test]
+    fn a_shard_s_folder_whose_lock_cannot_be_taken_is_left_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let a = results::read_all(&src).unwrap()[0].clone();
+        let (league, shard) = shard_and_league(dir.path(), &src, &[&a.key], std::slice::from_ref(&a));
+        let merge = |name: &str| {
+            let out = dir.path().join(name);
+            merge_in(&out, Some(&league), std::slice::from_ref(&shard), &registry, &Quiet, &Steps::default()).unwrap()
+        };
+        let held = super::super::FolderLock::take(&shard, Some(Shard { index: 1, count: 1 })).unwrap();
+        let merged = merge("held");
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        let why = format!("{}: still being written by a shard", shard.display());
+        assert!(merged.refused.iter().any(|r| r.starts_with(&why) && r.contains("left out")), "{:?}", merged.refused);
+        drop(held);
+        let lock = shard.join(".lock");
+        let _ = std::fs::remove_file(&lock);
+        std::fs::create_dir(&lock).unwrap();
+        let merged = merge("folder");
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        assert!(merged.refused.iter().any(|r| r.contains("left out of the merge")), "{:?}", merged.refused);
+        std::fs::remove_dir(&lock).unwrap();
+        let merged = merge("whole");
+        assert!(merged.missing.is_empty() && merged.refused.is_empty(), "the control: {:?}", merged.refused);
     }
 
     /// The build logs a merge takes are those the league's record names (a version's, or a

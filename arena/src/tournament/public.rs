@@ -6,7 +6,7 @@
 //! No map is published by its path (the teacher's folders, see [`crate::standings::maps`]), nor
 //! a bot's command or a failure naming the teacher's folders (see [`super::shown`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -40,15 +40,21 @@ const FLAT: [&str; 3] = ["replays", "logs", "builds"];
 /// `replays/`, the pages and the replays (files that read as one); in `logs/` and `builds/`, the
 /// logs; in the others, what is neither a league's record nor a results file. So a shard's folder
 /// made inside the league's (its record holds the league's secret), or a file put there, stays
-/// out, at any depth.
-fn publishable(top: &str, path: &Path, is_dir: bool) -> bool {
+/// out, at any depth. In `replays/`, only the page and the replay of a match the folder's results
+/// hold, by its key (`<key>.html`, `<key>.json.gz`, `<key>.json`): any other file there is no
+/// match's page (a shard's folder merged wrote its bytes as `replays/evil.html`, published).
+fn publishable(top: &str, path: &Path, is_dir: bool, keys: &HashSet<&str>) -> bool {
     let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
     if name == super::TOURNAMENT_FILE || (name.starts_with("results") && name.ends_with(".jsonl")) {
         return false;
     }
     match top {
         "replays" => {
-            !is_dir && (name.ends_with(".html") || (is_replay_file(&name) && recorded_players(path).is_some()))
+            let stem = [".html", ".json.gz", ".json"].iter().find_map(|end| name.strip_suffix(end));
+            let a_match_s = stem.is_some_and(|stem| keys.contains(stem));
+            !is_dir
+                && a_match_s
+                && (name.ends_with(".html") || (is_replay_file(&name) && recorded_players(path).is_some()))
         }
         "logs" | "builds" => !is_dir && name.ends_with(".log"),
         _ => true,
@@ -688,6 +694,8 @@ fn copy_public_with(
         }
     }
     let paths = record.shown_paths(dir);
+    // The matches whose pages and replays are published: those its results hold.
+    let keys: HashSet<&str> = all.iter().map(|line| line.key.as_str()).collect();
     // Each replay as published, once its page asked for it (`x.html` comes before `x.json.gz`
     // and `x.json`).
     let mut replays: HashMap<PathBuf, Option<ShownReplay>> = HashMap::new();
@@ -714,7 +722,7 @@ fn copy_public_with(
             let kind = entry.file_type();
             if (kind.is_dir() || kind.is_file())
                 && entry.depth() > 0
-                && !publishable(entry_name, entry.path(), kind.is_dir())
+                && !publishable(entry_name, entry.path(), kind.is_dir(), &keys)
             {
                 let mut shown = rel.display().to_string();
                 if kind.is_dir() {
@@ -1297,5 +1305,33 @@ mod tests {
         use std::os::unix::fs::FileTypeExt;
         assert!(std::fs::symlink_metadata(&replays[0]).unwrap().file_type().is_fifo());
         assert_eq!(std::fs::read_to_string(&replays[1]).unwrap(), "root:SECRET-HASH");
+    }
+
+    /// In `replays/`, only the pages and replays of the matches the folder's results hold are
+    /// published: a page or replay of no match (`evil.html`, a script a shard's folder had a merge
+    /// write there) stays out, named. The controls: the pages and replays of its matches are
+    /// published, and a page of the name of a match its results held would be.
+    #[test]
+    fn only_the_pages_and_replays_of_its_matches_are_published() {
+        use crate::tournament::Quiet;
+        let dir = tempfile::tempdir().unwrap();
+        let (_, src) = played_course(dir.path());
+        let lines = results::read_all(&src).unwrap();
+        std::fs::write(src.join("replays/evil.html"), "<script>alert(1)</script>").unwrap();
+        std::fs::write(src.join(crate::replay::page_path(&lines[0].replay)), "<p>a page</p>").unwrap();
+        std::fs::copy(src.join(&lines[0].replay), src.join("replays/evil.json.gz")).unwrap();
+        let out = dir.path().join("site");
+        let published = copy_public(&src, &out, LogsShown::default(), &crate::games::registry(), &Quiet).unwrap();
+        assert!(!out.join("replays/evil.html").exists());
+        assert!(!out.join("replays/evil.json.gz").exists());
+        assert!(published.left_out.iter().any(|l| l == "replays/evil.html"), "{:?}", published.left_out);
+        for line in &lines {
+            assert!(out.join(&line.replay).is_file(), "the control: {}", line.replay);
+            let page = crate::replay::page_path(&line.replay);
+            assert_eq!(out.join(&page).is_file(), src.join(&page).is_file(), "the control: {}", line.key);
+        }
+        assert!(out.join(crate::replay::page_path(&lines[0].replay)).is_file(), "the control: a match's page");
+        let keys: HashSet<&str> = HashSet::from(["evil"]);
+        assert!(publishable("replays", &src.join("replays/evil.html"), false, &keys), "the control: a match's page");
     }
 }

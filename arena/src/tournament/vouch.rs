@@ -165,6 +165,64 @@ impl<'a> Vouch<'a> {
         crate::replay::audit(&replay, self.games).err().map(|d| format!("its replay does not re-simulate: {d}"))
     }
 
+    /// The match of an earlier schedule of the league `line`, of a match no longer scheduled, is
+    /// a result of, or why it is none: its seats are bots the league's history records, each on
+    /// a good version the history records (the line's versions), and its key, seed, map and game
+    /// are those the schedule of those versions gives (made as a run makes it, under the
+    /// league's config). What `arena leaderboard --as-of` counts is of such schedules.
+    pub(crate) fn earlier_match(&self, line: &ResultLine) -> Result<ScheduledMatch, String> {
+        let history = &self.record.history;
+        let config = &self.record.config;
+        let none = || {
+            format!(
+                "not a match of the league's schedule, nor of an earlier one (its bots on versions the league's \
+                 history records: seats {:?}, versions {:?})",
+                line.seats, line.versions
+            )
+        };
+        let template = config.bots.first().ok_or_else(none)?;
+        if line.versions.len() != line.seats.len() {
+            return Err(none());
+        }
+        let mut bots = Vec::new();
+        for (name, fingerprint) in line.seats.iter().zip(&line.versions) {
+            let known = history.get(name).is_some_and(|h| {
+                h.versions
+                    .iter()
+                    .any(|v| v.ok && (v.fingerprint == *fingerprint || v.portable.as_ref() == Some(fingerprint)))
+            });
+            if !known {
+                return Err(none());
+            }
+            let entry = config.bots.iter().find(|b| &b.name == name).cloned();
+            bots.push(super::schedule::BotVersion {
+                entry: entry.unwrap_or_else(|| super::config::BotEntry { name: name.clone(), ..template.clone() }),
+                fingerprint: fingerprint.clone(),
+                runnable: true,
+                kept: false,
+                built: None,
+            });
+        }
+        let digests: Vec<String> = self.record.boards.iter().map(|b| b.digest.clone()).collect();
+        if digests.len() != config.boards().len() {
+            return Err(none());
+        }
+        let m = super::schedule::round_robin(config, &bots, &digests, &[])
+            .into_iter()
+            .find(|m| m.key == line.key)
+            .ok_or_else(none)?;
+        if line.seats != m.seats || !same_map(&line.map, &m.map) || line.game != m.game || line.seed != m.seed {
+            return Err(format!(
+                "not as the earlier schedule of its key has it (seats {:?}, map {}, game {}, seed {})",
+                m.seats,
+                m.map.display(),
+                m.game,
+                m.seed
+            ));
+        }
+        Ok(m)
+    }
+
     /// Where `line` differs from the scheduled match of its key.
     fn against_schedule(&self, m: &ScheduledMatch, line: &ResultLine) -> Option<String> {
         if line.seats != m.seats {
