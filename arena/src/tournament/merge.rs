@@ -1404,7 +1404,19 @@ fn lock_inputs(
         if !seen.insert(std::fs::canonicalize(dir).map_err(|e| TournamentError::io(dir, e))?) {
             continue;
         }
-        let why = match FolderLock::take_to_read_until(dir, super::BATCH_LOCK_WAIT, stop) {
+        // (A shard killed a moment ago may leave a process of its own holding the folder for
+        // a moment more, one it was starting: a few tries before it counts as running.)
+        let mut tries = 0;
+        let taken = loop {
+            match FolderLock::take_to_read_until(dir, super::BATCH_LOCK_WAIT, stop) {
+                Err(TournamentError::Locked { holder, .. }) if holder == super::SHARDS_HOLD_IT && tries < 20 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+                taken => break taken,
+            }
+        };
+        let why = match taken {
             Ok(lock) => {
                 locks.extend(lock);
                 continue;
