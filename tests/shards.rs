@@ -1274,17 +1274,10 @@ fn a_slurm_array_submitted_again_in_part_is_not_taken_for_a_whole_one() {
     assert!(played && stdout.contains("shard 1/2"), "{stdout}{stderr}");
 }
 
-/// Through `arena merge`: a forged result (a legal game of the match, its program for `crashy`
-/// exiting at once, played by shard 2 again in another folder) of a match of shard 2 put in
-/// shard 1's folder is refused and the merge exits 3: in shard 1's results file or its main one
-/// as another shard's match (the folder records its slice), under a name no run writes as a
-/// file of nobody's; in the main results file of a folder recording no slice (an earlier
-/// arena's) as a result two folders hold differently (the match left out). The control: the
-/// honest result copied there instead merges, exit 0.
-#[test]
-fn a_merge_refuses_a_result_in_another_shard_s_folder_and_results_held_differently() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
+/// A league in `d` of `random` and a bot that crashes once a flag is set, built, and played by
+/// its two shards into `s1` and `s2`; then shard 2 played again into `forged` with the flag
+/// set (so that its results differ, each a real game): the league, the shards' folders, that one.
+fn crashy_league(d: &Path) -> (PathBuf, [PathBuf; 2], PathBuf) {
     let flag = d.join("crash");
     std::fs::create_dir_all(d.join("crashy")).unwrap();
     let script = format!(
@@ -1303,6 +1296,22 @@ fn a_merge_refuses_a_result_in_another_shard_s_folder_and_results_held_different
     }
     std::fs::write(&flag, "").unwrap();
     ok(&["tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&forged)]);
+    std::fs::remove_file(&flag).unwrap();
+    (league, [one, two], forged)
+}
+
+/// Through `arena merge`: a forged result (a legal game of the match, its program for `crashy`
+/// exiting at once, played by shard 2 again in another folder) of a match of shard 2 put in
+/// shard 1's folder is refused and the merge exits 3: in shard 1's results file or its main one
+/// as another shard's match (the folder records its slice), under a name no run writes as a
+/// file of nobody's; in the main results file of a folder recording no slice (an earlier
+/// arena's) as a result two folders hold differently (the match left out). The control: the
+/// honest result copied there instead merges, exit 0.
+#[test]
+fn a_merge_refuses_a_result_in_another_shard_s_folder_and_results_held_differently() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_, [one, two], forged) = crashy_league(d);
     let lines = |dir: &Path| -> Vec<String> {
         std::fs::read_to_string(dir.join("results.shard-2-of-2.jsonl")).unwrap().lines().map(String::from).collect()
     };
@@ -1757,25 +1766,7 @@ fn a_merge_without_the_league_s_folder_says_to_give_it() {
 fn a_merge_takes_the_league_s_folder_named_and_no_look_alike() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let flag = d.join("crash");
-    std::fs::create_dir_all(d.join("crashy")).unwrap();
-    let script = format!(
-        "[ -e {} ] && exit 0\nwhile read -r word rest; do [ \"$word\" = TICK ] && echo WAIT; done\n",
-        flag.display()
-    );
-    std::fs::write(d.join("crashy/bot.sh"), script).unwrap();
-    let bots = [("random", bin("random")), ("crashy", format!("sh {}", d.join("crashy/bot.sh").display()))];
-    let settings = "seed = 11\ngames = 1\njobs = 1\nsandbox = \"none\"";
-    let cfg = config_file(&d.join("league.toml"), settings, &["duel.txt", "tight.txt"], &bots);
-    let league = d.join("league");
-    ok(&["build", &s(&cfg), "--out", &s(&league)]);
-    let (one, two, forged) = (d.join("s1"), d.join("s2"), d.join("forged"));
-    for (k, out) in [(1, &one), (2, &two)] {
-        ok(&["tournament", "--resume", &s(&league), "--shard", &format!("{k}/2"), "--out", &s(out)]);
-    }
-    std::fs::write(&flag, "").unwrap();
-    ok(&["tournament", "--resume", &s(&league), "--shard", "2/2", "--out", &s(&forged)]);
-    std::fs::remove_file(&flag).unwrap();
+    let (league, [one, two], forged) = crashy_league(d);
     let lines = |dir: &Path, file: &str| -> Vec<String> {
         std::fs::read_to_string(dir.join(file)).unwrap().lines().map(String::from).collect()
     };

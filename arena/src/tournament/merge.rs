@@ -2667,6 +2667,20 @@ mod tests {
         assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
     }
 
+    /// A copy `lone` in `dir` of shard 2's folder `two`, without its results file, recording
+    /// `slice`, with the `forged` line's replay `replay` written where the line names it.
+    fn lone_copy(dir: &Path, two: &Path, slice: Option<Shard>, forged: &ResultLine, replay: &[u8]) -> PathBuf {
+        let registry = crate::games::registry();
+        let lone = dir.join("lone");
+        copy_tree(two, &lone);
+        std::fs::remove_file(lone.join("results.shard-2-of-2.jsonl")).unwrap();
+        let mut record = TournamentRecord::load(&lone, &registry).unwrap();
+        record.slice = slice;
+        record.save(&lone).unwrap();
+        std::fs::write(lone.join(&forged.replay), replay).unwrap();
+        lone
+    }
+
     /// A lone shard's folder of another split than the league's last merge recorded (one
     /// claiming `slice 1/1`, every match) fills no match the league lacks: refused, saying why.
     /// The controls: taken as a new split (the older merge), its forged line lands; and where
@@ -2678,13 +2692,7 @@ mod tests {
         let key = honest.key.clone();
         let registry = crate::games::registry();
         let league = league_lacking(dir.path(), &two, &key);
-        let lone = dir.path().join("lone");
-        copy_tree(&two, &lone);
-        std::fs::remove_file(lone.join("results.shard-2-of-2.jsonl")).unwrap();
-        let mut record = TournamentRecord::load(&lone, &registry).unwrap();
-        record.slice = Some(Shard { index: 1, count: 1 });
-        record.save(&lone).unwrap();
-        std::fs::write(lone.join(&forged.replay), &replay).unwrap();
+        let lone = lone_copy(dir.path(), &two, Some(Shard { index: 1, count: 1 }), &forged, &replay);
         results::rewrite(&lone.join("results.shard-1-of-1.jsonl"), std::slice::from_ref(&forged)).unwrap();
         let split = |shards: Option<usize>| {
             let mut record = TournamentRecord::load(&league, &registry).unwrap();
@@ -2734,13 +2742,7 @@ mod tests {
         let key = honest.key.clone();
         let registry = crate::games::registry();
         let league = league_lacking(dir.path(), &two, &key);
-        let lone = dir.path().join("lone");
-        copy_tree(&two, &lone);
-        std::fs::remove_file(lone.join("results.shard-2-of-2.jsonl")).unwrap();
-        let mut record = TournamentRecord::load(&lone, &registry).unwrap();
-        record.slice = None;
-        record.save(&lone).unwrap();
-        std::fs::write(lone.join(&forged.replay), &replay).unwrap();
+        let lone = lone_copy(dir.path(), &two, None, &forged, &replay);
         let merge = |name: &str, sliceless_held: bool| {
             let out = dir.path().join(format!("out-{name}"));
             let steps = Steps { sliceless_held, ..Steps::default() };
