@@ -123,7 +123,8 @@ impl Drop for Scratch {
 /// sticky, as `/tmp` is), or `others_enter` (a root arena's bots) and some user cannot pass
 /// through it (a `TMPDIR` of root's own, 0700): then `/tmp`.
 fn base(others_enter: bool) -> std::io::Result<PathBuf> {
-    let tmp = std::env::temp_dir();
+    // (Absolute: a bot runs in a folder of its own, its `HOME` read from there.)
+    let tmp = std::path::absolute(std::env::temp_dir())?;
     if super::safe_parent(&tmp).is_ok() && (!others_enter || all_may_enter(&tmp)) {
         return Ok(tmp);
     }
@@ -157,11 +158,15 @@ pub(super) fn sweep(base: &Path) {
             .read(true)
             .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
             .open(path.join(LOCK));
+        // (The lock, taken, is held until the folder is removed: another run's sweep leaves it.)
+        let mut _held = None;
         let gone = match lock {
-            // SAFETY: flock on a descriptor we own (held until the folder is removed).
+            // SAFETY: flock on a descriptor we own.
             Ok(file) => {
-                file.metadata().is_ok_and(|m| m.is_file())
-                    && unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0
+                let taken = file.metadata().is_ok_and(|m| m.is_file())
+                    && unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0;
+                _held = Some(file);
+                taken
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 meta.modified().ok().and_then(|t| t.elapsed().ok()).is_some_and(|age| age > UNLOCKED_STALE)
@@ -224,7 +229,9 @@ fn remove_tree(path: &Path) -> std::io::Result<()> {
                     progress = true;
                     continue;
                 }
-                // A folder with entries, moved up a level under a name not taken.
+                // A folder with entries, moved up a level under a name not taken (its mode
+                // given back first: a folder moved needs its `..` written).
+                drop(open_folder(dir.as_raw_fd(), &child));
                 loop {
                     moved += 1;
                     let up = CString::new(format!(".up-{moved}"))?;
@@ -271,7 +278,8 @@ fn open_folder(at: libc::c_int, name: &std::ffi::CStr) -> std::io::Result<std::o
     let fd = unsafe { libc::openat(at, name.as_ptr(), flags) };
     if fd >= 0 {
         // SAFETY: just opened, ours.
-        return Ok(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) });
+        let dir = unsafe { std::os::fd::OwnedFd::from_raw_fd(dir_fd_writable(fd)) };
+        return Ok(dir);
     }
     let e = std::io::Error::last_os_error();
     if e.raw_os_error() != Some(libc::EACCES) {
@@ -295,6 +303,19 @@ fn open_folder(at: libc::c_int, name: &std::ffi::CStr) -> std::io::Result<std::o
     }
     // SAFETY: just opened, ours.
     Ok(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) })
+}
+
+/// The open folder `fd`, given back the mode 0700 where its owner may not write in it (a build
+/// left it 0555): nothing in it could be removed, nor could it be moved up.
+fn dir_fd_writable(fd: libc::c_int) -> libc::c_int {
+    // SAFETY: fstat writes the struct; fchmod acts on the open folder itself.
+    unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        if libc::fstat(fd, &mut st) == 0 && st.st_mode & 0o700 != 0o700 {
+            libc::fchmod(fd, 0o700);
+        }
+    }
+    fd
 }
 
 /// Removes `name` in the folder `dir` where it is a file, a link or an empty folder.
@@ -399,6 +420,38 @@ mod tests {
             } else {
                 assert_eq!(mode(&outside), 0o755, "the folder outside keeps its mode");
             }
+        }
+    }
+
+    /// What a build may leave as its user (not root: root's removal ignores modes) is removed:
+    /// a folder 0555 holding a file, the scratch folder itself 0555, a folder of mode 0 two levels
+    /// down. The control: std's `remove_dir_all` fails on such a tree. (As root, nothing to show.)
+    #[test]
+    fn folders_their_owner_may_not_write_are_removed() {
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } == 0 {
+            eprintln!("root: modes bind no removal of root's");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let mode = |p: &Path, m: u32| std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap();
+        let tree = |name: &str| {
+            let top = dir.path().join(name);
+            std::fs::create_dir_all(top.join("ro")).unwrap();
+            std::fs::write(top.join("ro/f"), "x").unwrap();
+            std::fs::create_dir_all(top.join("a/b/c")).unwrap();
+            mode(&top.join("ro"), 0o555);
+            mode(&top.join("a/b"), 0o000);
+            mode(&top, 0o555);
+            top
+        };
+        let control = tree("control");
+        assert!(std::fs::remove_dir_all(&control).is_err(), "the control: not removable as it is");
+        let scratch = tree("scratch");
+        remove_all(&scratch);
+        assert!(!scratch.exists(), "removed whole");
+        for p in [control.join("a/b"), control.join("ro"), control.clone()] {
+            let _ = std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o700));
         }
     }
 
