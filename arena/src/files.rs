@@ -387,6 +387,22 @@ pub fn write_atomic_as(path: &Path, bytes: &[u8], mode: u32) -> std::io::Result<
     sync_dir(dir)
 }
 
+/// Writes `bytes` to `path`, which must not exist, whole or not at all: through a synced
+/// temporary file linked to its name only if no file has it (`AlreadyExists` otherwise, a file
+/// made meanwhile included).
+pub fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new().prefix(TEMPORARY_PREFIX).tempfile_in(dir).map_err(without_temporary_path)?;
+    tmp.as_file().set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
+    tmp.as_file_mut().write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist_noclobber(path).map_err(|e| e.error)?;
+    sync_dir(dir)
+}
+
 /// What an entry of kind `kind` is, in a word, where it is neither a regular file nor a link
 /// (one that leads to no entry: a rename replaces it as a file would be).
 fn not_a_file(kind: &std::fs::FileType) -> Option<&'static str> {
@@ -490,6 +506,10 @@ pub(crate) mod tests {
         write_atomic(&file, b"replay").unwrap();
         assert_eq!(std::fs::read(&file).unwrap(), b"replay", "the control: a file is replaced");
         assert!(same_file(&file, &dir.path().join(".").join("file")));
+        assert_eq!(write_new(&file, b"save").unwrap_err().kind(), std::io::ErrorKind::AlreadyExists);
+        assert_eq!(std::fs::read(&file).unwrap(), b"replay", "write_new leaves a file there as it was");
+        write_new(&dir.path().join("new"), b"save").unwrap();
+        assert_eq!(std::fs::read(dir.path().join("new")).unwrap(), b"save");
         assert!(!same_file(&file, &fifo));
     }
 

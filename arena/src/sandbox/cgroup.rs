@@ -158,10 +158,13 @@ impl Roots {
     /// Ends what an arena that died (`kill -9`) left in its boxes' cgroups, and removes them.
     pub fn end_stale(&self) {
         let mine = pid_namespace();
-        let mut live = None;
         for (parent, _, v2) in &self.parents {
             let Ok(entries) = std::fs::read_dir(parent) else { continue };
-            for entry in entries.flatten() {
+            // (Listed before the namespaces are: a box listed was made by then, by an arena
+            // whose namespace the list then shows if it lives.)
+            let entries: Vec<std::fs::DirEntry> = entries.flatten().collect();
+            let mut live = None;
+            for entry in entries {
                 let name = entry.file_name().to_string_lossy().into_owned();
                 let stale = match owner_here(&name, mine) {
                     Some(pid) => !Path::new(&format!("/proc/{pid}")).exists(),
@@ -201,15 +204,34 @@ fn box_namespace(name: &str) -> Option<u64> {
 }
 
 /// The PID namespaces some process of the machine is in (read by root in the first one), or
-/// None where `/proc` cannot be listed (then no other namespace's box is judged).
+/// None where `/proc` cannot be listed, or a process's namespace not read (then no other
+/// namespace's box is judged).
 fn live_pid_namespaces() -> Option<std::collections::HashSet<u64>> {
     use std::os::unix::fs::MetadataExt;
     let entries = std::fs::read_dir("/proc").ok()?;
-    let live: std::collections::HashSet<u64> = entries
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit()))
-        .filter_map(|e| std::fs::metadata(e.path().join("ns/pid")).ok().map(|m| m.ino()))
-        .collect();
+    let mut live = std::collections::HashSet::new();
+    for entry in entries.flatten() {
+        if !entry.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        match std::fs::metadata(entry.path().join("ns/pid")) {
+            Ok(meta) => {
+                live.insert(meta.ino());
+            }
+            // (A process that ended meanwhile.)
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            // One this arena may not see into (a container without `CAP_SYS_PTRACE`): in this
+            // first namespace when its status names one pid (as this machine's init); else its
+            // namespace may be any box's, so none is judged.
+            Err(_) => {
+                let status = std::fs::read_to_string(entry.path().join("status")).unwrap_or_default();
+                let pids = status.lines().find_map(|l| l.strip_prefix("NSpid:")).map(|p| p.split_whitespace().count());
+                if pids != Some(1) {
+                    return None;
+                }
+            }
+        }
+    }
     // (This process is in one: a /proc that shows none of them shows nothing.)
     live.contains(&pid_namespace()).then_some(live)
 }

@@ -628,6 +628,12 @@ impl Sandbox {
             // Without a box, RLIMIT_NPROC caps processes; it counts every process of the user
             // (and the keeper).
             let n = user_process_count() + limits.processes + u64::from(!keep_terminal);
+            // (At most the arena's own hard limit, which it may not raise: a user with many
+            // processes of their own left every bot unable to set its limit, and start.)
+            let n = match own_hard_limit(libc::RLIMIT_NPROC) {
+                Some(hard) if hard != libc::RLIM_INFINITY && !may_raise_hard_limits() => n.min(hard),
+                _ => n,
+            };
             rlimits.push((libc::RLIMIT_NPROC, n, n));
         }
         // A bot or a build with a keeper: Landlock's ruleset, entered by its process alone (see

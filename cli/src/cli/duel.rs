@@ -14,7 +14,6 @@ use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 
 use super::DuelArgs;
 
-/// Display names: given ones first, then program names, made unique with `#2`, `#3`….
 /// Refuses a replay `path` (or its `.log` beside it) that is one of the duel's inputs: its map,
 /// or a file a bot's command names (`--replay m.txt` wrote the replay over the map).
 fn overwrites_no_input(path: &Path, map: Option<&Path>, bots: &[String], cwd: Option<&Path>) -> anyhow::Result<()> {
@@ -36,6 +35,7 @@ fn overwrites_no_input(path: &Path, map: Option<&Path>, bots: &[String], cwd: Op
     Ok(())
 }
 
+/// Display names: given ones first, then program names, made unique with `#2`, `#3`….
 fn names(given: &[String], commands: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for (i, command) in commands.iter().enumerate() {

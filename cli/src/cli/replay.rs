@@ -351,10 +351,13 @@ pub fn export_save(args: ExportSaveArgs, games: &Registry) -> anyhow::Result<Exi
     let (replay, _) = load_verified(&args.replay, games, args.unverified)?;
     let bytes = arena::games::atoms::hosted::save_file(&replay)?;
     // (Never over a file already there, a save or not; written whole or not at all.)
-    if std::fs::symlink_metadata(&args.out).is_ok() {
-        bail!("{}: refused: it exists (a save is never written over a file): name another", args.out.display());
+    match arena::files::write_new(&args.out, &bytes) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            bail!("{}: refused: it exists (a save is never written over a file): name another", args.out.display())
+        }
+        Err(e) => bail!("{}: {e}", args.out.display()),
     }
-    write_atomic(&args.out, &bytes).map_err(|e| anyhow::anyhow!("{}: {e}", args.out.display()))?;
     say!("{}", args.out.display());
     Ok(ExitCode::SUCCESS)
 }
