@@ -568,7 +568,10 @@ fn merge_in(
         for (d, dir) in given_dirs.iter().enumerate() {
             if d == at {
                 named_at = Some(kept.len());
-            } else if out_real.is_none() || std::fs::canonicalize(dir).ok() != out_real {
+            } else if dir.symlink_metadata().is_ok()
+                && (out_real.is_none() || std::fs::canonicalize(dir).ok() != out_real)
+            {
+                // (A folder that is not there at all, a typo, still stops the merge: below.)
                 if let Err(why) = shard_record(dir, games, &league_record, cap) {
                     let why = format!(
                         "{}: {why}: the folder is left out of the merge, none of its lines merged",
@@ -3805,6 +3808,10 @@ mod tests {
             let (merged, _) = merge("old", false);
             assert!(merged.is_err(), "the control: {what}: the whole merge is refused");
         }
+        // A folder that is not there at all (a typo) still stops the merge.
+        let dirs = [shard.clone(), dir.path().join("no-such-shard")];
+        let out = dir.path().join("typo");
+        assert!(merge_in(&out, Some(&league), &dirs, &registry, &Quiet, &Steps::default()).is_err());
     }
 
     /// A shard's folder whose `replays/` is a link (to another folder's replays) gives no replay:
