@@ -1891,3 +1891,32 @@ fn a_merge_takes_the_league_s_folder_named_and_no_look_alike() {
     assert!(code == Some(0) || code == Some(2), "{stderr}");
     assert_eq!(merged_result(&unsplit), Some(json(&fake)["result"].clone()), "the control: the forged result lands");
 }
+
+/// Through `arena merge --league`: a shard's folder whose `tournament.json` is `{}` (or another
+/// build's: its secret differs) is left out, named, and the other shard is merged: partial,
+/// exit 3, where it stopped the whole merge (exit 1, nothing written). Merged again with the
+/// folder mended, the league is whole (exit 0).
+#[test]
+fn a_merge_leaves_out_a_shard_s_folder_whose_record_is_bad() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (league, [one, two], _) = crashy_league(d);
+    let record = two.join("tournament.json");
+    let good = std::fs::read(&record).unwrap();
+    let mut other: Value = serde_json::from_slice(&good).unwrap();
+    other["config"]["secret"] = Value::String("another build's secret".to_string());
+    for (name, bytes) in [("empty", b"{}".to_vec()), ("other", serde_json::to_vec(&other).unwrap())] {
+        std::fs::write(&record, &bytes).unwrap();
+        let out_dir = d.join(name);
+        let out = arena(&["merge", &s(&out_dir), "--league", &s(&league), &s(&one), &s(&two)]);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(3), "{name}: {stderr}");
+        assert!(stderr.contains(&format!("{}: ", s(&two))) && stderr.contains("left out of the merge"), "{stderr}");
+        let merged = std::fs::read_to_string(out_dir.join("results.jsonl")).unwrap();
+        let ones = std::fs::read_to_string(one.join("results.shard-1-of-2.jsonl")).unwrap();
+        assert_eq!(merged.lines().count(), ones.lines().count(), "{name}: shard 1's results are merged");
+    }
+    // The control: the folder mended, the league is whole.
+    std::fs::write(&record, &good).unwrap();
+    ok(&["merge", &s(&d.join("whole")), "--league", &s(&league), &s(&one), &s(&two)]);
+}

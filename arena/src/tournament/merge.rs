@@ -173,6 +173,27 @@ struct Steps<'a> {
     /// `replays/evil.html`, published as a page, or another match's replay, replaced).
     #[cfg(test)]
     named_replays: bool,
+    /// Takes a line naming its match's replay as an arena before compressed replays did
+    /// (`replays/<key>.json`) too, writing it as `<key>.json.gz`; false refuses it (the order
+    /// that set aside every line of a league made by an older arena).
+    #[cfg(test)]
+    plain_replays: bool,
+    /// Holds every `results.shard-*.jsonl` file, OUT's and the league's named included, to one
+    /// result a match, scheduled matches only and no `at` after the merge; false exempts every
+    /// file of OUT and of the league's folder (the order that let a shard job's file in the
+    /// folder the shards shared merge an unscheduled line and date the league 2099).
+    #[cfg(test)]
+    shard_files_held: bool,
+    /// Takes a line as an arena before shards wrote it (no `at`, `ended_at`, `versions`) only
+    /// from OUT's or the league's main results file; false takes it from any file (the order
+    /// that let a shard's folder skip the versions and ended-at checks).
+    #[cfg(test)]
+    old_lines_teachers_only: bool,
+    /// With `--league`, leaves out a folder (not the league's, not OUT) whose record cannot be
+    /// read or is another league's, naming it; false refuses the whole merge (the order that let
+    /// one bad folder stop it).
+    #[cfg(test)]
+    bad_records_left_out: bool,
     /// With `--league`, holds a folder recording no slice that is neither the league's nor OUT
     /// to its results files' names: its split checked as a shard's folder's (and a lone one
     /// refused, even where no split is known), none recorded from it, and a line of its main
@@ -233,6 +254,14 @@ impl Default for Steps<'_> {
             lone_split: true,
             #[cfg(test)]
             named_replays: true,
+            #[cfg(test)]
+            plain_replays: true,
+            #[cfg(test)]
+            shard_files_held: true,
+            #[cfg(test)]
+            old_lines_teachers_only: true,
+            #[cfg(test)]
+            bad_records_left_out: true,
             #[cfg(test)]
             sliceless_held: true,
             #[cfg(test)]
@@ -324,6 +353,38 @@ impl Steps<'_> {
     fn named_replays(&self) -> bool {
         #[cfg(test)]
         return self.named_replays;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether a line may name its replay `replays/<key>.json`.
+    fn plain_replays(&self) -> bool {
+        #[cfg(test)]
+        return self.plain_replays;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether OUT's and the league's shard files are held to the shard checks.
+    fn shard_files_held(&self) -> bool {
+        #[cfg(test)]
+        return self.shard_files_held;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether a line before shards is taken only from the teacher's main results files.
+    fn old_lines_teachers_only(&self) -> bool {
+        #[cfg(test)]
+        return self.old_lines_teachers_only;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether a folder with a bad record is left out rather than the merge refused.
+    fn bad_records_left_out(&self) -> bool {
+        #[cfg(test)]
+        return self.bad_records_left_out;
         #[cfg(not(test))]
         true
     }
@@ -467,7 +528,7 @@ fn merge_in(
     }
     // The league's folder named is merged first, unless it is among the folders given too.
     let mut given_dirs = dirs.to_vec();
-    let named_at = match league {
+    let mut named_at = match league {
         Some(league) => {
             if !league.join(super::TOURNAMENT_FILE).is_file() {
                 return Err(TournamentError::NotTheLeague {
@@ -489,6 +550,41 @@ fn merge_in(
         }
         None => None,
     };
+    // With `--league`, a folder other than the league's and OUT whose record cannot be read
+    // (none, `{}`, corrupt, a FIFO, a link, a folder) or is another league's is left out,
+    // named, as one whose lock cannot be taken: one bad shard's folder stopped the whole merge.
+    let mut bad_records: Vec<String> = Vec::new();
+    if let (Some(at), true) = (named_at, steps.bad_records_left_out()) {
+        let league_record = TournamentRecord::load(&given_dirs[at], games)?;
+        // (A shard's record is a copy of the league's: read no larger than twice it, or 16 MiB.)
+        let cap = given_dirs[at]
+            .join(super::TOURNAMENT_FILE)
+            .metadata()
+            .map_or(0, |m| m.len())
+            .saturating_mul(2)
+            .max(SHARD_RECORD_MIN_CAP);
+        let out_real = std::fs::canonicalize(out).ok();
+        let mut kept = Vec::with_capacity(given_dirs.len());
+        for (d, dir) in given_dirs.iter().enumerate() {
+            if d == at {
+                named_at = Some(kept.len());
+            } else if dir.symlink_metadata().is_ok()
+                && (out_real.is_none() || std::fs::canonicalize(dir).ok() != out_real)
+            {
+                // (A folder that is not there at all, a typo, still stops the merge: below.)
+                if let Err(why) = shard_record(dir, games, &league_record, cap) {
+                    let why = format!(
+                        "{}: {why}: the folder is left out of the merge, none of its lines merged",
+                        dir.display()
+                    );
+                    bad_records.push(why);
+                    continue;
+                }
+            }
+            kept.push(dir.clone());
+        }
+        given_dirs = kept;
+    }
     let dirs = &given_dirs[..];
     // (OUT a file: not a folder to merge into. A folder merged without a record: no league's.)
     if out.symlink_metadata().is_ok() && !out.is_dir() {
@@ -694,6 +790,11 @@ fn merge_in(
     // removed looks so. (A copy of the league's folder the shards shared elsewhere, holding
     // their `results.shard-K-of-N.jsonl`, is one too.)
     let teachers_dir = |d: usize| is_out(&dirs[d]) || Some(d) == named_at;
+    // (The teacher's own lines are those of its main results file: a shard job's
+    // `results.shard-K-of-N.jsonl` in the folder the shards shared is a shard's, held as any.)
+    let teachers_line = |d: usize, file: &Path| {
+        teachers_dir(d) && (!steps.shard_files_held() || file.file_name().is_some_and(|n| n == RESULTS_FILE))
+    };
     let no_slice = |d: usize| {
         steps.sliceless_held()
             && named_at.is_some()
@@ -716,7 +817,7 @@ fn merge_in(
     // Every folder's lines, in order, each with its folder, its file and the shard it claims.
     let mut lines: Vec<(usize, &PathBuf, Option<Shard>, ResultLine)> = Vec::new();
     // (A folder left out, its lock not taken, gives nothing: named.)
-    for (_, why) in &left_out {
+    for why in bad_records.iter().chain(left_out.iter().map(|(_, why)| why)) {
         refuse(&mut refused, why.clone());
     }
     let files: Vec<(usize, PathBuf)> = dirs
@@ -877,7 +978,7 @@ fn merge_in(
                     format!(
                         "{}: {}: the results of shard {shard}, in a folder recording no slice that is not the league's \
                          folder named by --league: a shard's folder by its files' names, and {}: none of its lines is \
-                         merged; merge the shards' own folders (`arena league --shard K/N --out DIR` records the \
+                         merged; merge the shards' own folders (`arena tournament --shard K/N --out DIR` records the \
                          slice), or the folder they shared holding the files of two or more of them",
                         dirs[*d].display(),
                         crate::safe_text::terminal_line(&name),
@@ -910,7 +1011,9 @@ fn merge_in(
     if steps.named_replays() {
         lines.retain(|(d, _, _, line)| {
             let own = replay_of(&line.key);
-            if line.replay == own {
+            // (An arena before replays were compressed named them `replays/<key>.json`: read the
+            // same way, and written as `<key>.json.gz` like every other.)
+            if line.replay == own || (steps.plain_replays() && line.replay == plain_replay_of(&line.key)) {
                 return true;
             }
             refuse(
@@ -932,7 +1035,7 @@ fn merge_in(
     // unpacks to 64 MiB, kept the merge busy for hours).
     if steps.one_result_each() {
         let mut per: BTreeMap<(usize, &str), Vec<usize>> = BTreeMap::new();
-        for (i, (d, _, _, line)) in lines.iter().enumerate().filter(|(_, (d, ..))| !teachers_dir(*d)) {
+        for (i, (d, _, _, line)) in lines.iter().enumerate().filter(|(_, (d, file, ..))| !teachers_line(*d, file)) {
             per.entry((*d, line.key.as_str())).or_default().push(i);
         }
         let mut dropped: HashSet<usize> = HashSet::new();
@@ -965,8 +1068,8 @@ fn merge_in(
     // replay alone.
     if steps.earlier_only() {
         let scheduled: HashSet<&str> = record.schedule.iter().map(|m| m.key.as_str()).collect();
-        lines.retain(|(d, _, _, line)| {
-            if teachers_dir(*d) || scheduled.contains(line.key.as_str()) {
+        lines.retain(|(d, file, _, line)| {
+            if teachers_line(*d, file) || scheduled.contains(line.key.as_str()) {
                 return true;
             }
             match vouch.earlier_match(line) {
@@ -978,12 +1081,39 @@ fn merge_in(
             }
         });
     }
+    // A line as an arena before shards wrote it (no `at`, `ended_at` nor `versions`) is taken
+    // without its versions, ended-at and forfeits checked: only the teacher's own main results
+    // file (OUT's, the league's named or, without one named, taken) is as old; a shard's line
+    // so is refused (it skipped them).
+    if steps.old_lines_teachers_only() {
+        lines.retain(|(d, file, _, line)| {
+            // (Without `--league`, the folder taken for the league's, recording no slice, is the
+            // teacher's too: an old league merged alone.)
+            let inferred = named_at.is_none()
+                && *d == league_at
+                && own_slices.get(*d).copied().flatten().is_none()
+                && file.file_name().is_some_and(|n| n == RESULTS_FILE);
+            if teachers_line(*d, file) || inferred || !super::vouch::before_shards(line) {
+                return true;
+            }
+            refuse(
+                &mut refused,
+                format!(
+                    "{}: match {}: its line names no `at`, `ended_at` nor `versions`, as only an arena before shards \
+                     wrote it, and a shard's results are never so old: not merged",
+                    dirs[*d].display(),
+                    crate::safe_text::terminal_line(&line.key)
+                ),
+            );
+            false
+        });
+    }
     // When a shard's line says it ended is its node's clock, and the league's date is its
     // latest result's: a line of a shard's folder saying it ended after the merge (and a
     // margin for a clock a little ahead) is taken as ended now (one dated 2099 dated the league).
     if steps.at_capped() {
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        for (d, _, _, line) in lines.iter_mut().filter(|(d, ..)| !teachers_dir(*d)) {
+        for (d, _, _, line) in lines.iter_mut().filter(|(d, file, ..)| !teachers_line(*d, file)) {
             if line.at > now.saturating_add(AT_MARGIN) {
                 tracing::warn!(
                     "{}: match {}: it says it ended at {}, after this merge: taken as ended now",
@@ -1176,10 +1306,12 @@ fn merge_in(
     let names = record.map_names();
     let scheduled: HashMap<&str, &ScheduledMatch> = record.schedule.iter().map(|m| (m.key.as_str(), m)).collect();
     let mut copied = Vec::with_capacity(found.len());
-    for f in found {
+    for mut f in found {
         let dir = &dirs[f.dir];
         let replay = PathBuf::from(&f.line.replay);
-        let target = into.join(&replay);
+        // (Written where every run writes it, `replays/<key>.json.gz`, whichever of the two
+        // names its line gave: the line merged then names the file written.)
+        let target = if steps.named_replays() { into.join(replay_of(&f.line.key)) } else { into.join(&replay) };
         let own = is_out(dir);
         let check = |loaded: crate::replay::Replay| match super::vouch::against_replay(&f.line, &loaded)
             .filter(|_| steps.vouched())
@@ -1236,6 +1368,9 @@ fn merge_in(
         let map = names.name(&m.map);
         reporter.report(Event::ReplaySaved { out: into, scheduled: m, map: &map, replay: &loaded, path: &target })?;
         point()?;
+        if steps.named_replays() {
+            f.line.replay = replay_of(&f.line.key);
+        }
         copied.push(f);
     }
     let found = copied;
@@ -1615,6 +1750,23 @@ fn unknown_entry(entry: &std::fs::DirEntry) -> Option<String> {
 /// Why `other` is not the league of `record`, if it is not: another schedule, or another
 /// `arena build` of it (another secret, which keys the bots' seeds: a league built again from
 /// the same config has the same matches, played with other seeds).
+/// The least a shard's folder's record is read to (see [`shard_record`]).
+const SHARD_RECORD_MIN_CAP: u64 = 16 << 20;
+
+/// Why the record of `dir`, a shard's folder merged with the league's `league`, is not one to
+/// merge, if it is not: not a file of the folder's own (none, a link, a FIFO, a folder), larger
+/// than `cap`, not a record this arena runs, or another league's.
+fn shard_record(dir: &Path, games: &Registry, league: &TournamentRecord, cap: u64) -> Result<(), String> {
+    let path = dir.join(super::TOURNAMENT_FILE);
+    crate::files::read_own_regular(&path, cap)
+        .map_err(|e| format!("its {} cannot be read as a file of its own ({e})", super::TOURNAMENT_FILE))?;
+    let theirs = TournamentRecord::load(dir, games).map_err(|e| e.to_string())?;
+    match not_the_league(league, &theirs) {
+        Some(why) => Err(format!("{why} from the league's folder: merge only the shards of one league")),
+        None => Ok(()),
+    }
+}
+
 fn not_the_league(record: &TournamentRecord, other: &TournamentRecord) -> Option<String> {
     let keys: HashSet<&str> = record.schedule.iter().map(|m| m.key.as_str()).collect();
     let theirs: HashSet<&str> = other.schedule.iter().map(|m| m.key.as_str()).collect();
@@ -1760,7 +1912,8 @@ fn take_checked_replay(
     // (Read as the folder's own first: a link, a FIFO or a huge file is refused at once.)
     crate::files::read_own_regular(&from, crate::replay::MAX_REPLAY_BYTES).map_err(|e| e.to_string())?;
     let loaded = check(crate::replay::Replay::load(&from).map_err(|e| e.to_string())?)?;
-    if !own {
+    // (OUT's own old-style `<key>.json` is written anew as `<key>.json.gz` beside it.)
+    if !own || from != to {
         loaded.save(to).map_err(|e| format!("cannot be written to {}: {e}", to.display()))?;
     }
     Ok(loaded)
@@ -1769,6 +1922,11 @@ fn take_checked_replay(
 /// The replay of the match `key`, as every run names it in its folder.
 pub(crate) fn replay_of(key: &str) -> String {
     format!("replays/{key}.json.gz")
+}
+
+/// The replay of the match `key` as an arena before compressed replays named it.
+fn plain_replay_of(key: &str) -> String {
+    format!("replays/{key}.json")
 }
 
 /// Copies the file `rel` (`logs/<key>.log`, `builds/<name>.log`) of the folder `dir` to `to`
@@ -3318,6 +3476,60 @@ mod tests {
         assert_eq!(seed(&out), a.seed, "the control: b's replay is replaced by a's");
     }
 
+    /// A league made by an older arena names its replays `replays/<key>.json` (plain JSON):
+    /// its lines are merged, their replays read the same way and written as `<key>.json.gz`,
+    /// the merged lines naming the file written. The control: holding lines to the `.json.gz`
+    /// name alone, every old line is refused and its match missing.
+    #[test]
+    fn a_league_of_an_older_arena_naming_plain_replays_is_merged() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let lines = results::read_all(&src).unwrap();
+        let league = dir.path().join("league");
+        copy_tree(&src, &league);
+        let old: Vec<ResultLine> = lines
+            .iter()
+            .map(|l| {
+                let json = crate::replay::read_json(&src.join(&l.replay)).unwrap();
+                std::fs::remove_file(league.join(&l.replay)).unwrap();
+                let plain = plain_replay_of(&l.key);
+                std::fs::write(league.join(&plain), json).unwrap();
+                ResultLine { replay: plain, ..l.clone() }
+            })
+            .collect();
+        results::rewrite(&league.join(RESULTS_FILE), &old).unwrap();
+        let merge = |name: &str, plain_replays: bool| {
+            let out = dir.path().join(name);
+            let steps = Steps { plain_replays, ..Steps::default() };
+            (merge_in(&out, Some(&league), &[], &registry, &Quiet, &steps).unwrap(), out)
+        };
+        let (merged, out) = merge("out", true);
+        assert!(merged.refused.is_empty(), "{:?}", merged.refused);
+        assert!(merged.missing.is_empty(), "{:?}", merged.missing);
+        for line in &lines {
+            let got = merged_line(&out, &line.key).unwrap();
+            assert_eq!(got.replay, replay_of(&line.key), "the line names the file written");
+            let replay = crate::replay::Replay::load(&out.join(&got.replay)).unwrap();
+            assert_eq!(replay.seed, line.seed);
+            assert!(std::fs::read(out.join(&got.replay)).unwrap().starts_with(&[0x1f, 0x8b]), "compressed");
+        }
+        // The control.
+        let (merged, _) = merge("control", false);
+        assert_eq!(merged.refused.len(), lines.len(), "the control: every old line refused: {:?}", merged.refused);
+        assert!(merged.refused[0].contains("its replay is named `replays/"), "{:?}", merged.refused);
+        assert_eq!(merged.missing.len(), lines.len(), "the control: every match missing");
+        // Merged into the league's folder itself: its lines then name the `.json.gz` written.
+        let steps = Steps::default();
+        let merged = merge_in(&league, Some(&league), &[], &registry, &Quiet, &steps).unwrap();
+        assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
+        for line in &lines {
+            let got = merged_line(&league, &line.key).unwrap();
+            assert_eq!(got.replay, replay_of(&line.key));
+            crate::replay::Replay::load(&league.join(&got.replay)).unwrap();
+        }
+    }
+
     /// A shard's folder of a split of one (as its record says) made from the league's folder
     /// `src`, its results file holding `lines`; and the league's folder, lacking `lacking`.
     fn shard_and_league(dir: &Path, src: &Path, lacking: &[&str], lines: &[ResultLine]) -> (PathBuf, PathBuf) {
@@ -3439,6 +3651,167 @@ mod tests {
         results::rewrite(&shard.join("results.shard-1-of-1.jsonl"), &[of_earlier, made_up.clone()]).unwrap();
         let (_, out) = merge("old", false);
         assert_eq!(merged_line(&out, &made_up.key).as_ref(), Some(&made_up), "the control: the made-up match lands");
+    }
+
+    /// A shard job's `results.shard-K-of-N.jsonl` in the league's folder named (the folder the
+    /// shards shared) is a shard's file: a line of no schedule in it is refused, a line dated
+    /// after the merge is taken as ended now, and a match held twice differently is refused.
+    /// The controls: exempting every file of the league's folder (the older merge), the made-up
+    /// match lands and the league is dated 2100.
+    #[test]
+    fn a_shard_file_in_the_league_s_folder_is_held_as_a_shard_s() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let lines = results::read_all(&src).unwrap();
+        let (a, b, c) = (lines[0].clone(), lines[1].clone(), lines[2].clone());
+        let league = dir.path().join("league");
+        copy_tree(&src, &league);
+        let kept: Vec<ResultLine> =
+            lines.iter().filter(|l| ![&a.key, &b.key, &c.key].contains(&&l.key)).cloned().collect();
+        results::rewrite(&league.join(RESULTS_FILE), &kept).unwrap();
+        let made_up =
+            ResultLine { key: "tight-g1-made-up".to_string(), replay: replay_of("tight-g1-made-up"), ..b.clone() };
+        std::fs::copy(src.join(&b.replay), league.join(&made_up.replay)).unwrap();
+        let future = ResultLine { at: 4_102_444_800, ..a.clone() };
+        let twice = ResultLine { steps: c.steps + 1, ..c.clone() };
+        let shard_lines = [future, made_up.clone(), c.clone(), twice];
+        results::rewrite(&league.join("results.shard-1-of-1.jsonl"), &shard_lines).unwrap();
+        let merge = |name: &str, shard_files_held: bool| {
+            let out = dir.path().join(name);
+            let steps = Steps { shard_files_held, ..Steps::default() };
+            (merge_in(&out, Some(&league), &[], &registry, &Quiet, &steps).unwrap(), out)
+        };
+        let (merged, out) = merge("out", true);
+        assert_eq!(merged_line(&out, &made_up.key), None, "{:?}", merged.refused);
+        let why = format!("{}: match tight-g1-made-up: not a match of the league's schedule", league.display());
+        assert!(merged.refused.iter().any(|r| r.starts_with(&why)), "{:?}", merged.refused);
+        let twice = format!("{}: match {}: the folder holds 2 lines of it", league.display(), c.key);
+        assert!(merged.refused.iter().any(|r| r.starts_with(&twice)), "{:?}", merged.refused);
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+        let at = merged_line(&out, &a.key).unwrap().at;
+        assert!(at <= now + AT_MARGIN, "a's line is taken as ended now: {at}");
+        assert_eq!(merged_line(&out, &b.key), None, "b is in no file merged");
+        // The teacher's own main results file stays exempt: its lines are merged as they are.
+        assert_eq!(merged_line(&out, &lines[3].key).as_ref(), Some(&lines[3]));
+        // The controls.
+        let (_, out) = merge("old", false);
+        assert_eq!(merged_line(&out, &made_up.key).as_ref(), Some(&made_up), "the control: the made-up match lands");
+        assert_eq!(merged_line(&out, &a.key).unwrap().at, 4_102_444_800, "the control: dated 2100");
+    }
+
+    /// A shard's line naming no `at`, `ended_at` nor `versions` (as only an arena before shards
+    /// wrote one) is refused, naming it: it skipped the versions and ended-at checks. The same
+    /// line in the league's own `results.jsonl` is merged. The control: taken from any file (the
+    /// older merge), the shard's line is merged.
+    #[test]
+    fn a_shard_s_line_as_an_arena_before_shards_wrote_it_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let lines = results::read_all(&src).unwrap();
+        let strip = |l: &ResultLine| ResultLine { at: 0, ended_at: Vec::new(), versions: Vec::new(), ..l.clone() };
+        let (a, b) = (strip(&lines[0]), strip(&lines[1]));
+        let (league, shard) = shard_and_league(dir.path(), &src, &[&a.key, &b.key], std::slice::from_ref(&a));
+        let mut kept = results::read_all(&league).unwrap();
+        kept.push(b.clone());
+        results::rewrite(&league.join(RESULTS_FILE), &kept).unwrap();
+        let merge = |name: &str, old_lines_teachers_only: bool| {
+            let out = dir.path().join(name);
+            let steps = Steps { old_lines_teachers_only, ..Steps::default() };
+            let merged =
+                merge_in(&out, Some(&league), std::slice::from_ref(&shard), &registry, &Quiet, &steps).unwrap();
+            (merged, out)
+        };
+        let (merged, out) = merge("out", true);
+        assert_eq!(merged_line(&out, &a.key), None, "{:?}", merged.refused);
+        let why = format!("{}: match {}: its line names no `at`, `ended_at` nor `versions`", shard.display(), a.key);
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+        assert!(merged.refused[0].starts_with(&why), "{:?}", merged.refused);
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        assert_eq!(merged_line(&out, &b.key).as_ref(), Some(&b), "the league's own old line is merged");
+        let (merged, out) = merge("old", false);
+        assert_eq!(merged_line(&out, &a.key).as_ref(), Some(&a), "the control: {:?}", merged.refused);
+    }
+
+    /// With `--league`, a shard's folder whose record cannot be read (`{}`, none, a FIFO, a
+    /// link to `/dev/zero`, a folder, corrupt) or is another build's (its secret differs) is left out, named,
+    /// and the other shards are merged. The control: the older merge refuses the whole merge.
+    #[test]
+    fn a_shard_s_folder_with_a_bad_record_is_left_out() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let lines = results::read_all(&src).unwrap();
+        let (a, b) = (lines[0].clone(), lines[1].clone());
+        let (league, shard) = shard_and_league(dir.path(), &src, &[&a.key, &b.key], std::slice::from_ref(&a));
+        let bad = dir.path().join("bad");
+        let record = bad.join(super::super::TOURNAMENT_FILE);
+        type Break<'a> = (&'a str, Box<dyn Fn() + 'a>);
+        let breaks: Vec<Break> = vec![
+            ("{}", Box::new(|| std::fs::write(&record, "{}").unwrap())),
+            ("corrupt", Box::new(|| std::fs::write(&record, "{\"config\":").unwrap())),
+            ("none", Box::new(|| std::fs::remove_file(&record).unwrap())),
+            (
+                "a folder",
+                Box::new(|| {
+                    std::fs::remove_file(&record).unwrap();
+                    std::fs::create_dir(&record).unwrap();
+                }),
+            ),
+            (
+                "a FIFO",
+                Box::new(|| {
+                    std::fs::remove_file(&record).unwrap();
+                    crate::files::tests::make_fifo(&record, 0o600);
+                }),
+            ),
+            (
+                "a link",
+                Box::new(|| {
+                    std::fs::remove_file(&record).unwrap();
+                    symlink("/dev/zero", &record).unwrap();
+                }),
+            ),
+            (
+                "another build",
+                Box::new(|| {
+                    let mut theirs = TournamentRecord::load(&bad, &registry).unwrap();
+                    theirs.config.secret = Some("another build's secret".to_string());
+                    theirs.save(&bad).unwrap();
+                }),
+            ),
+        ];
+        for (what, make) in &breaks {
+            let _ = std::fs::remove_dir_all(&bad);
+            copy_tree(&shard, &bad);
+            results::rewrite(&bad.join("results.shard-1-of-1.jsonl"), std::slice::from_ref(&b)).unwrap();
+            make();
+            let merge = |name: &str, bad_records_left_out: bool| {
+                let out = dir.path().join(name);
+                let _ = std::fs::remove_dir_all(&out);
+                let steps = Steps { bad_records_left_out, ..Steps::default() };
+                let dirs = [shard.clone(), bad.clone()];
+                (merge_in(&out, Some(&league), &dirs, &registry, &Quiet, &steps), out)
+            };
+            let (merged, out) = merge("out", true);
+            let merged = merged.unwrap_or_else(|e| panic!("{what}: {e}"));
+            let why = format!("{}: ", bad.display());
+            assert!(
+                merged.refused.iter().any(|r| r.starts_with(&why) && r.contains("the folder is left out of the merge")),
+                "{what}: {:?}",
+                merged.refused
+            );
+            assert_eq!(merged.missing, std::slice::from_ref(&b.key), "{what}");
+            assert_eq!(merged_line(&out, &a.key).as_ref(), Some(&a), "{what}: the other shard is merged");
+            let (merged, _) = merge("old", false);
+            assert!(merged.is_err(), "the control: {what}: the whole merge is refused");
+        }
+        // A folder that is not there at all (a typo) still stops the merge.
+        let dirs = [shard.clone(), dir.path().join("no-such-shard")];
+        let out = dir.path().join("typo");
+        assert!(merge_in(&out, Some(&league), &dirs, &registry, &Quiet, &Steps::default()).is_err());
     }
 
     /// A shard's folder whose `replays/` is a link (to another folder's replays) gives no replay:

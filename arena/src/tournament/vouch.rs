@@ -329,7 +329,7 @@ pub(super) fn against_replay(line: &ResultLine, replay: &Replay) -> Option<Strin
 /// Whether `line` was written by an arena before shards, which wrote neither when a match
 /// ended, nor its players' last steps, nor its bots' versions: every line since holds all three,
 /// so a line lacking one of them is not as an arena wrote it.
-fn before_shards(line: &ResultLine) -> bool {
+pub(super) fn before_shards(line: &ResultLine) -> bool {
     line.at == 0 && line.ended_at.is_empty() && line.versions.is_empty()
 }
 
