@@ -1501,6 +1501,11 @@ fn bad_configs_and_folders_fail_clearly() {
     let (_, stderr, code) = tournament(&["--config", &zero.display().to_string()]);
     assert_ne!(code, 0);
     assert!(stderr.contains("tournament.toml") && stderr.contains("`jobs` must be at least 1"), "{stderr}");
+    // Given on the command line, the option is named, not the file (it blamed the config).
+    let good = config(dir.path(), &sample_bots()[..2], &["fire.txt"], "");
+    let (_, stderr, code) = tournament(&["--config", &good.display().to_string(), "-j", "0"]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("invalid value '0' for '--jobs <JOBS>': 0 is not in 1..=1024"), "{stderr}");
 
     let (_, stderr, code) = tournament(&["--resume", &dir.path().join("none").display().to_string()]);
     assert_ne!(code, 0);

@@ -124,6 +124,10 @@ fn keyword(lines: &mut Lines<'_>, word: &str) -> Result<(), MapError> {
 impl MapSpec {
     /// Parses a map file or a bot's header. Errors name the line and what was expected.
     pub fn parse(text: &str) -> Result<MapSpec, MapError> {
+        // (Read as one line, its CRs shown as spaces, it said only that the first was wrong.)
+        if text.contains('\r') && !text.contains('\n') {
+            return err(1, "its lines end in a carriage return alone (CR, as old Mac files do): save it with LF or CRLF line endings".to_string());
+        }
         let mut lines = Lines::new(text);
         let (line, head) = lines.expect("`ARENA N M ROUNDS`")?;
         if head.len() != 4 || head[0] != "ARENA" {
@@ -289,6 +293,10 @@ mod tests {
     fn comments_blank_lines_crlf_and_extra_spaces_are_tolerated() {
         let text = "# a duel map\r\n\r\nARENA  2 3   10  # size\r\n 0 0 # start P1\r\n1 2\r\n\r\n1 0\r\nMAP\r\n0  5 W \r\nJ D T\r\nEND_MAP\r\nSTREAM\r\n\r\n";
         assert_eq!(MapSpec::parse(text).unwrap(), MapSpec::parse(GOOD).unwrap());
+        // Lines ending in a CR alone are named so, not shown as one line with spaces.
+        let old_mac = GOOD.replace('\n', "\r");
+        let said = MapSpec::parse(&old_mac).unwrap_err().to_string();
+        assert!(said.contains("end in a carriage return alone"), "{said}");
     }
 
     #[test]

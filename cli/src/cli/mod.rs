@@ -295,7 +295,7 @@ pub struct TournamentArgs {
     /// Matches run at once (default: one per core on the CPU clock, each match kept on its
     /// core; on the wall clock, cores / players per match, so that every thinking bot gets a
     /// core of its own).
-    #[arg(short = 'j', long)]
+    #[arg(short = 'j', long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
     pub jobs: Option<usize>,
     /// Output folder (default: a new folder under replays/).
     #[arg(long)]
