@@ -295,7 +295,7 @@ pub struct TournamentArgs {
     /// Matches run at once (default: one per core on the CPU clock, each match kept on its
     /// core; on the wall clock, cores / players per match, so that every thinking bot gets a
     /// core of its own).
-    #[arg(short = 'j', long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
+    #[arg(short = 'j', long, value_parser = at_least_one)]
     pub jobs: Option<usize>,
     /// Output folder (default: a new folder under replays/).
     #[arg(long)]
@@ -1236,5 +1236,15 @@ mod tests {
             }
         }
         assert!(taken_by["test"].contains("--logs") && taken_by["tournament"].contains("--json"));
+    }
+}
+
+/// A count of at least 1 (`-j`: no match at a time is no league; more than there are matches
+/// plays as many as there are).
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1 (leave it out for one match per core)".to_string()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
     }
 }
