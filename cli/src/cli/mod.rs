@@ -952,6 +952,16 @@ pub fn run(cli: Cli, games: &Registry) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// A count of at least 1 (`-j`: no match at a time is no league; more than there are matches
+/// plays as many as there are).
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1 (leave it out for one match per core)".to_string()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1236,15 +1246,5 @@ mod tests {
             }
         }
         assert!(taken_by["test"].contains("--logs") && taken_by["tournament"].contains("--json"));
-    }
-}
-
-/// A count of at least 1 (`-j`: no match at a time is no league; more than there are matches
-/// plays as many as there are).
-fn at_least_one(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(0) => Err("must be at least 1 (leave it out for one match per core)".to_string()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
     }
 }
