@@ -363,10 +363,6 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// [`write_atomic`], the file given the permissions `mode` (whatever the umask).
 pub fn write_atomic_as(path: &Path, bytes: &[u8], mode: u32) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
     // A rename replaces whatever has the name: `--replay /dev/null` as root made the machine's
     // `/dev/null` a file of the replay.
     // (`/dev/stdout` is a link to a device: the link would be replaced.)
@@ -378,28 +374,34 @@ pub fn write_atomic_as(path: &Path, bytes: &[u8], mode: u32) -> std::io::Result<
             format!("{kind} has that name, not a file: it is not replaced"),
         ));
     }
-    let mut tmp = tempfile::Builder::new().prefix(TEMPORARY_PREFIX).tempfile_in(dir).map_err(without_temporary_path)?;
-    tmp.as_file().set_permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))?;
-    // (Through the `File`: the temporary's own `Write` adds its path to an error, as above.)
-    tmp.as_file_mut().write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    sync_dir(dir)
+    write_through_temporary(path, bytes, mode, |tmp| tmp.persist(path).map(drop).map_err(|e| e.error))
 }
 
 /// Writes `bytes` to `path`, which must not exist, whole or not at all: through a synced
 /// temporary file linked to its name only if no file has it (`AlreadyExists` otherwise, a file
 /// made meanwhile included).
 pub fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_through_temporary(path, bytes, 0o644, |tmp| tmp.persist_noclobber(path).map(drop).map_err(|e| e.error))
+}
+
+/// `bytes` in a synced temporary file of mode `mode` in `path`'s folder, given its name by
+/// `name` (a rename, or a link where none has it), then the folder synced.
+fn write_through_temporary(
+    path: &Path,
+    bytes: &[u8],
+    mode: u32,
+    name: impl FnOnce(tempfile::NamedTempFile) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
     let mut tmp = tempfile::Builder::new().prefix(TEMPORARY_PREFIX).tempfile_in(dir).map_err(without_temporary_path)?;
-    tmp.as_file().set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
+    tmp.as_file().set_permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))?;
+    // (Through the `File`: the temporary's own `Write` adds its path to an error, as above.)
     tmp.as_file_mut().write_all(bytes)?;
     tmp.as_file().sync_all()?;
-    tmp.persist_noclobber(path).map_err(|e| e.error)?;
+    name(tmp)?;
     sync_dir(dir)
 }
 

@@ -274,48 +274,38 @@ fn remove_tree(path: &Path) -> std::io::Result<()> {
 fn open_folder(at: libc::c_int, name: &std::ffi::CStr) -> std::io::Result<std::os::fd::OwnedFd> {
     use std::os::fd::FromRawFd;
     let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC;
-    // SAFETY: a NUL-terminated name; a descriptor given is owned below.
-    let fd = unsafe { libc::openat(at, name.as_ptr(), flags) };
-    if fd >= 0 {
-        // SAFETY: just opened, ours.
-        let dir = unsafe { std::os::fd::OwnedFd::from_raw_fd(dir_fd_writable(fd)) };
-        return Ok(dir);
-    }
-    let e = std::io::Error::last_os_error();
-    if e.raw_os_error() != Some(libc::EACCES) {
-        return Err(e);
+    let open = |flags| {
+        // SAFETY: a NUL-terminated name; a descriptor given is ours, owned at once.
+        let fd = unsafe { libc::openat(at, name.as_ptr(), flags) };
+        // SAFETY: as above.
+        (fd >= 0).then(|| unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) }).ok_or_else(std::io::Error::last_os_error)
+    };
+    match open(flags) {
+        Ok(dir) => {
+            given_back_writable(&dir);
+            return Ok(dir);
+        }
+        Err(e) if e.raw_os_error() != Some(libc::EACCES) => return Err(e),
+        Err(_) => {}
     }
     // The folder itself, by a descriptor of its own (`O_PATH`), its mode given back by that
     // descriptor's name: the folder opened, whatever is named so by then.
-    // SAFETY: as above.
-    let path_fd = unsafe { libc::openat(at, name.as_ptr(), libc::O_PATH | flags) };
-    if path_fd < 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    // SAFETY: just opened, ours.
-    let path_fd = unsafe { std::os::fd::OwnedFd::from_raw_fd(path_fd) };
+    let path_fd = open(libc::O_PATH | flags)?;
     let own = format!("/proc/self/fd/{}", path_fd.as_raw_fd());
     std::fs::set_permissions(own, std::fs::Permissions::from_mode(0o700))?;
-    // SAFETY: as above.
-    let fd = unsafe { libc::openat(at, name.as_ptr(), flags) };
-    if fd < 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    // SAFETY: just opened, ours.
-    Ok(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) })
+    open(flags)
 }
 
-/// The open folder `fd`, given back the mode 0700 where its owner may not write in it (a build
+/// The open folder `dir`, given back the mode 0700 where its owner may not write in it (a build
 /// left it 0555): nothing in it could be removed, nor could it be moved up.
-fn dir_fd_writable(fd: libc::c_int) -> libc::c_int {
+fn given_back_writable(dir: &std::os::fd::OwnedFd) {
     // SAFETY: fstat writes the struct; fchmod acts on the open folder itself.
     unsafe {
         let mut st: libc::stat = std::mem::zeroed();
-        if libc::fstat(fd, &mut st) == 0 && st.st_mode & 0o700 != 0o700 {
-            libc::fchmod(fd, 0o700);
+        if libc::fstat(dir.as_raw_fd(), &mut st) == 0 && st.st_mode & 0o700 != 0o700 {
+            libc::fchmod(dir.as_raw_fd(), 0o700);
         }
     }
-    fd
 }
 
 /// Removes `name` in the folder `dir` where it is a file, a link or an empty folder.
