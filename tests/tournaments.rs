@@ -1483,6 +1483,71 @@ fn a_builds_growth_is_capped_over_the_runs() {
     }
 }
 
+/// A private file of the toolchains a root build is shown (a lock or journal file of cargo's)
+/// gone between two builds of one run no longer stops the second: the walk that finds what a
+/// root build's box masks is made once a process, and its mount on the file gone failed ("its
+/// box's file system could not be built", a machine's fault: CI's `tournaments`, when a cargo
+/// elsewhere removed such a file). The file still there is masked: the first build, run as its
+/// folder's owner root, could not read it.
+#[test]
+fn a_private_file_gone_between_two_builds_stops_no_build() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!(
+            "not root: only a build of a folder root owns runs as root, with the toolchains' private files masked"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cargo_home = dir.path().join("cargo");
+    std::fs::create_dir(&cargo_home).unwrap();
+    let private = cargo_home.join("journal");
+    std::fs::write(&private, "the teacher's\n").unwrap();
+    std::fs::set_permissions(&private, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    for (name, build) in [
+        // (It waits for the test's go, while the test removes the file.)
+        (
+            "first",
+            format!("cat {} > seen 2>&1; touch started; while [ ! -e go ]; do sleep 0.05; done\n", private.display()),
+        ),
+        ("second", "touch built\n".to_string()),
+    ] {
+        std::fs::create_dir(dir.path().join(name)).unwrap();
+        std::fs::write(dir.path().join(name).join("build.sh"), build).unwrap();
+    }
+    let mut text = format!("maps = [{:?}]\n", map("fire.txt"));
+    for name in ["first", "second"] {
+        text.push_str(&format!(
+            "[[bots]]\nname = \"{name}\"\ncommand = {:?}\ncwd = \"{name}\"\nbuild = \"sh build.sh\"\n",
+            bin("greedy")
+        ));
+    }
+    let cfg = dir.path().join("t.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let out = dir.path().join("t");
+    let league = Command::new(bin("arena"))
+        .args(["tournament", "--config", &cfg.display().to_string(), "--out", &out.display().to_string()])
+        .env("CARGO_HOME", &cargo_home)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = dir.path().join("first").join("started");
+    let waited = Instant::now();
+    while !started.exists() && waited.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(started.exists(), "the first build started");
+    std::fs::remove_file(&private).unwrap();
+    std::fs::write(dir.path().join("first").join("go"), "").unwrap();
+    let ended = league.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&ended.stderr);
+    assert!(ended.status.success(), "{stderr}");
+    assert!(dir.path().join("second").join("built").exists(), "the second build ran: {stderr}");
+    let seen = std::fs::read_to_string(dir.path().join("first").join("seen")).unwrap();
+    assert!(!seen.contains("the teacher's"), "the first build read the private file: {seen}");
+}
+
 #[test]
 fn bad_configs_and_folders_fail_clearly() {
     let dir = tempfile::tempdir().unwrap();

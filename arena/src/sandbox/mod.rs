@@ -1544,7 +1544,11 @@ impl View {
     /// user may read, as a bot's box does. So does every box of an arena that is not root: it
     /// runs as the arena's user, with its supplementary groups (see `Sandbox::boxed_command`).
     /// The list is made once per folder and process (a walk of 134,000 entries on the machine of
-    /// the tests, 0.4 to 0.6 s of CPU: the system does not change during a run).
+    /// the tests, 0.4 to 0.6 s of CPU). Each is a [`child::Mask`], applied to what is there when
+    /// the box starts: a private file gone since the walk (a lock or journal file, made and
+    /// removed while a long run lives) is passed over, where a mount on it stopped every box
+    /// after it ("its box's file system could not be built", CI's `tournaments`). Beneath the
+    /// masks pushed before (cargo's own lock copies stay on top, as they were).
     fn mask_private(&mut self, dirs: &[(PathBuf, usize)]) {
         // (Per folder and depth: a bot's box and a build's are given different folders.)
         type Found = std::collections::HashMap<(PathBuf, usize), Vec<(PathBuf, bool)>>;
@@ -1554,15 +1558,9 @@ impl View {
         for dir in dirs {
             found.entry(dir.clone()).or_insert_with(|| private_paths(&dir.0, dir.1));
         }
-        for (path, is_dir) in dirs.iter().filter_map(|dir| found.get(dir)).flatten() {
-            let at = cpath(&self.at(path));
-            let flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
-            self.ops.push(if *is_dir {
-                Op::Tmpfs { dst: at, data: cstring("size=4k,nr_inodes=1,mode=0".to_string()), flags }
-            } else {
-                Op::Bind { src: cpath(Path::new("/dev/null")), dst: at, flags }
-            });
-        }
+        let private = dirs.iter().filter_map(|dir| found.get(dir)).flatten();
+        let masks = private.map(|(path, _)| child::Mask { path: cpath(path), copy: None }).collect::<Vec<_>>();
+        self.masks.splice(0..0, masks);
     }
 
     /// `/dev` with the harmless devices and the usual links; no terminal. `/dev/zero` is the
