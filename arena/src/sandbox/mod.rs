@@ -402,7 +402,8 @@ impl Sandbox {
     pub fn new(mode: SandboxMode, limits: SandboxLimits) -> Result<Sandbox, SandboxError> {
         // SAFETY: geteuid has no preconditions.
         let root = unsafe { libc::geteuid() } == 0;
-        if let Some(why) = open_files_out_of_reach(limits.open_files, root) {
+        let raise = may_raise_hard_limits();
+        if let Some(why) = open_files_out_of_reach(limits.open_files, own_hard_limit(libc::RLIMIT_NOFILE), raise) {
             return Err(SandboxError::Limit(why));
         }
         if let Some(why) = processes_out_of_reach(limits.processes, own_hard_limit(libc::RLIMIT_NPROC)) {
@@ -1235,10 +1236,11 @@ fn rlimits(limits: &SandboxLimits, memory_cgroup: bool) -> Vec<(libc::__rlimit_r
 }
 
 /// Why `open_files` cannot be set on a bot's processes here, if it cannot: more than the system
-/// allows any process (`fs.nr_open`), or, for an arena that is not root, more than its own hard
-/// limit (only root may raise it). Every bot then failed to start, saying only "Operation not
+/// allows any process (`fs.nr_open`), or more than this arena's own hard limit `hard` where it
+/// may not raise it (`may_raise`: `CAP_SYS_RESOURCE`, which root in a container may lack, see
+/// [`may_raise_hard_limits`]). Every bot then failed to start, saying only "Operation not
 /// permitted".
-fn open_files_out_of_reach(open_files: u64, root: bool) -> Option<String> {
+fn open_files_out_of_reach(open_files: u64, hard: Option<u64>, may_raise: bool) -> Option<String> {
     let what = format!("the open files limit, {open_files} (--max-open-files, [limits] open_files),");
     let system = std::fs::read_to_string("/proc/sys/fs/nr_open").ok().and_then(|t| t.trim().parse::<u64>().ok());
     if let Some(max) = system.filter(|&max| open_files > max) {
@@ -1246,11 +1248,12 @@ fn open_files_out_of_reach(open_files: u64, root: bool) -> Option<String> {
             "{what} is more than this system allows a process ({max}, fs.nr_open): give at most {max}"
         ));
     }
-    let mut own = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
-    // SAFETY: getrlimit writes into the struct we own.
-    let hard = (unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut own) } == 0).then_some(own.rlim_max)?;
-    (!root && hard != libc::RLIM_INFINITY && open_files > hard).then(|| {
-        format!("{what} is more than this arena's own hard limit ({hard}, `ulimit -Hn`), which only root may raise: give at most {hard}")
+    let hard = hard.filter(|&h| h != libc::RLIM_INFINITY)?;
+    (!may_raise && open_files > hard).then(|| {
+        format!(
+            "{what} is more than this arena's own hard limit ({hard}, `ulimit -Hn`), which it may not raise (only \
+             with CAP_SYS_RESOURCE, which root has unless a container dropped it): give at most {hard}"
+        )
     })
 }
 
@@ -2445,6 +2448,20 @@ mod tests {
             "{why}"
         );
         assert!(Sandbox::new(SandboxMode::None, SandboxLimits::default()).is_ok());
+    }
+
+    /// An open files limit over the arena's own hard limit is refused only where it may not raise
+    /// it (without `CAP_SYS_RESOURCE`, whether root or not: a container's root lacks it, and
+    /// every bot failed to start); with the capability, or under the limit, it passes.
+    #[test]
+    fn an_open_files_limit_over_the_hard_limit_is_refused_where_it_cannot_be_raised() {
+        let (hard, over) = (64, 65);
+        let why = open_files_out_of_reach(over, Some(hard), false).expect("refused");
+        assert!(why.contains("hard limit (64, `ulimit -Hn`)") && why.contains("at most 64"), "{why}");
+        assert_eq!(open_files_out_of_reach(over, Some(hard), true), None, "the capability raises it");
+        assert_eq!(open_files_out_of_reach(hard, Some(hard), false), None);
+        assert_eq!(open_files_out_of_reach(over, Some(libc::RLIM_INFINITY), false), None);
+        assert_eq!(open_files_out_of_reach(over, None, false), None);
     }
 
     /// A process limit over the arena's own hard limit on its user's processes, which it may not
