@@ -108,11 +108,9 @@ impl RefereeError {
     /// cgroup, a box uid, a limit) is no bot's fault, nor is a sandbox required and missing, nor
     /// a process the machine could not start for it ([`RefereeError::Machine`]).
     pub fn bot(&self) -> Option<&str> {
-        use crate::sandbox::SandboxError;
         match self {
-            RefereeError::BadCommand { name, .. }
-            | RefereeError::Spawn { name, .. }
-            | RefereeError::Sandbox { name, source: SandboxError::Files(_) | SandboxError::RootBuild(_) } => Some(name),
+            RefereeError::BadCommand { name, .. } | RefereeError::Spawn { name, .. } => Some(name),
+            RefereeError::Sandbox { name, source } if source.is_the_bots() => Some(name),
             _ => None,
         }
     }

@@ -152,6 +152,24 @@ pub enum SandboxError {
     RootBuild(PathBuf),
 }
 
+impl SandboxError {
+    /// Whether the error is of the bot's own (its files, its folder, root's folder without a
+    /// box), not the machine's: a box the machine could not prepare (its cgroups, a box uid, a
+    /// limit, a system folder) is no bot's fault, nor a sandbox required and missing.
+    pub fn is_the_bots(&self) -> bool {
+        matches!(self, SandboxError::Files(_) | SandboxError::RootBuild(_))
+    }
+
+    /// The error, said as one of the bot's files ([`SandboxError::Files`]): what failed was its
+    /// own folder or a path of its command.
+    fn into_the_bots(self) -> SandboxError {
+        match self {
+            SandboxError::Setup { what, source } => SandboxError::Files(format!("{what}: {source}")),
+            other => other,
+        }
+    }
+}
+
 pub use child::Step as StartStep;
 
 /// Why the machine, not the bot, could not start a bot's process: a step of its box's set-up
@@ -716,7 +734,7 @@ impl Sandbox {
         }
         match folder.filter(|_| launch.build) {
             Some(dir) => {
-                let meta = std::fs::metadata(dir).map_err(|e| setup(&dir.display().to_string(), e))?;
+                let meta = std::fs::metadata(dir).map_err(|e| setup(&dir.display().to_string(), e).into_the_bots())?;
                 if meta.uid() == 0 && !self.boxed {
                     return Err(SandboxError::RootBuild(dir.to_path_buf()));
                 }
@@ -822,10 +840,10 @@ impl Sandbox {
             view.mask_private(&SYSTEM.iter().map(|d| (PathBuf::from(d), usize::MAX)).collect::<Vec<_>>());
         }
         if let Some(dir) = &folder {
-            view.bind(dir, dir, launch.build)?;
+            view.bind(dir, dir, launch.build).map_err(SandboxError::into_the_bots)?;
             // (After the folder, on top of it.)
             for name in launch.read_only.iter().filter(|_| launch.build) {
-                view.read_only_entry(dir, name)?;
+                view.read_only_entry(dir, name).map_err(SandboxError::into_the_bots)?;
             }
         }
         for path in named_paths(&cwd, launch.words) {
@@ -837,7 +855,7 @@ impl Sandbox {
                         path.display()
                     )));
                 }
-                view.bind(&path, &path, false)?;
+                view.bind(&path, &path, false).map_err(SandboxError::into_the_bots)?;
             }
         }
         view.workdir(&cwd)?;

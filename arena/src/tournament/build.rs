@@ -141,6 +141,19 @@ struct Failed {
     machine: bool,
 }
 
+/// A build whose box could not be prepared: its own fault where its folder or command is at
+/// fault ([`SandboxError::is_the_bots`]), else the machine's, whose build never ran (its box's
+/// cgroups, a box uid, a system folder): it was recorded as the bot's failed build.
+fn unboxed(build: &str, e: &crate::sandbox::SandboxError) -> Failed {
+    let bots = e.is_the_bots();
+    let why = if bots {
+        format!("build `{build}` could not start: {e}")
+    } else {
+        format!("build `{build}` could not start, no fault of the bot's: {e}")
+    };
+    Failed { why, disk: false, signal: None, machine: !bots }
+}
+
 /// Why a build was ended before it ended by itself.
 enum Ended {
     TimedOut,
@@ -878,8 +891,7 @@ fn run_boxed(
     let read_only = super::submission::git_metadata(folder);
     let git_before = git_entries(folder);
     let launch = Launch { words: &words, folder: Some(folder), env: &[], build: true, read_only: &read_only };
-    let (mut command, mut handle) =
-        sandbox.command(&launch).map_err(|e| other(format!("build `{build}` could not start: {e}")))?;
+    let (mut command, mut handle) = sandbox.command(&launch).map_err(|e| unboxed(build, &e))?;
     command.stdin(std::process::Stdio::null()).stdout(writer).stderr(err_writer);
     let base = &folder_then.disk;
     let shared = if sandbox.isolation().boxed { &[][..] } else { &SHARED_SCRATCH[..] };
@@ -1395,6 +1407,19 @@ pub fn free_log_name(out: &Path, name: &str, stamp: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A build whose box the machine could not prepare is the machine's fault, not the bot's
+    /// failed build (its cgroups, a box uid); the control: its own folder's fault is its own.
+    #[test]
+    fn a_build_whose_box_the_machine_could_not_prepare_is_no_bot_s_failure() {
+        use crate::sandbox::SandboxError;
+        let cgroups = SandboxError::Setup { what: "the box's cgroups".into(), source: std::io::Error::other("full") };
+        let failed = unboxed("make", &cgroups);
+        assert!(failed.machine && failed.why.contains("no fault of the bot's"), "{}", failed.why);
+        let folder = SandboxError::Files("its folder is missing".into());
+        let failed = unboxed("make", &folder);
+        assert!(!failed.machine && !failed.why.contains("no fault"), "the control: {}", failed.why);
+    }
 
     /// Git metadata a build made or changed anywhere in its folder: a bot in a folder of a larger
     /// repository (`alice/bot`, the repository at `alice`) whose build made a `.git` of its own
