@@ -2684,6 +2684,29 @@ mod tests {
         (shards, (forged, replay), line)
     }
 
+    /// The setup of the tests of shards' folders: a temporary folder holding [`forged_shards`]'
+    /// league and its two shards' folders, the forged line and its replay's bytes, the honest
+    /// line and its match's key, and the games (each test took them in the same four lines).
+    struct Forged {
+        dir: tempfile::TempDir,
+        one: PathBuf,
+        two: PathBuf,
+        forged: ResultLine,
+        replay: Vec<u8>,
+        honest: ResultLine,
+        key: String,
+        registry: Registry,
+    }
+
+    impl Forged {
+        fn new() -> Forged {
+            let dir = tempfile::tempdir().unwrap();
+            let ([one, two], (forged, replay), honest) = forged_shards(dir.path());
+            let key = honest.key.clone();
+            Forged { dir, one, two, forged, replay, honest, key, registry: crate::games::registry() }
+        }
+    }
+
     /// The result the league merged into `out` holds for `key`.
     fn merged_line(out: &Path, key: &str) -> Option<ResultLine> {
         results::read_all(out).unwrap().into_iter().find(|l| l.key == key)
@@ -2700,9 +2723,7 @@ mod tests {
     /// folders (when it ended aside) merges.
     #[test]
     fn a_result_in_another_shard_s_folder_or_held_differently_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([one, two], (forged, replay), honest) = forged_shards(dir.path());
-        let key = honest.key.clone();
+        let Forged { dir, one, two, forged, replay, honest, key, .. } = Forged::new();
         let dirs = [one.clone(), two.clone()];
         let merge = |name: &str, owned: bool| {
             let steps = Steps { owned, ..Steps::default() };
@@ -2788,10 +2809,7 @@ mod tests {
     /// and its replay OUT's, and the `1/1` folder's forged line is merged.
     #[test]
     fn what_the_league_holds_is_never_replaced_by_a_shard_s_line() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([_, two], (rerun, rerun_replay), old) = forged_shards(dir.path());
-        let key = old.key.clone();
-        let registry = crate::games::registry();
+        let Forged { dir, two, forged: rerun, replay: rerun_replay, honest: old, key, registry, .. } = Forged::new();
         let src = dir.path().join("course/league");
         let set_slice = |folder: &Path, slice: Option<Shard>| {
             let mut record = TournamentRecord::load(folder, &registry).unwrap();
@@ -2935,10 +2953,7 @@ mod tests {
     /// league's folder, the look-alike's record is taken (the merge says so).
     #[test]
     fn only_the_folder_named_the_league_s_holds_its_rank() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([one, two], (forged, replay), honest) = forged_shards(dir.path());
-        let key = honest.key.clone();
-        let registry = crate::games::registry();
+        let Forged { dir, one, two, forged, replay, honest, key, registry } = Forged::new();
         let league = league_lacking(dir.path(), &two, &key);
         let evil = dir.path().join("evil");
         copy_tree(&one, &evil);
@@ -3015,10 +3030,7 @@ mod tests {
     /// shard's folder (the older merge), the other folder's forged result replaced it.
     #[test]
     fn a_shard_s_results_in_the_teacher_s_folders_outrank_a_shard_s_folder() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([_, two], (forged, replay), honest) = forged_shards(dir.path());
-        let key = honest.key.clone();
-        let registry = crate::games::registry();
+        let Forged { dir, two, forged, replay, honest, key, registry, .. } = Forged::new();
         let league = league_lacking(dir.path(), &two, &key);
         std::fs::copy(two.join(&honest.replay), league.join(&honest.replay)).unwrap();
         results::rewrite(&league.join("results.shard-2-of-2.jsonl"), std::slice::from_ref(&honest)).unwrap();
@@ -3079,10 +3091,7 @@ mod tests {
     /// the league names no split, any split is a new one, and the folder's line is merged.
     #[test]
     fn a_lone_folder_of_another_split_than_the_league_s_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([_, two], (forged, replay), honest) = forged_shards(dir.path());
-        let key = honest.key.clone();
-        let registry = crate::games::registry();
+        let Forged { dir, two, forged, replay, key, registry, .. } = Forged::new();
         let league = league_lacking(dir.path(), &two, &key);
         let lone = lone_copy(dir.path(), &two, Some(Shard { index: 1, count: 1 }), &forged, &replay);
         results::rewrite(&lone.join("results.shard-1-of-1.jsonl"), std::slice::from_ref(&forged)).unwrap();
@@ -3129,10 +3138,7 @@ mod tests {
     /// league's split recorded as 1, or merged from the main results file.
     #[test]
     fn a_folder_recording_no_slice_is_a_shard_s_only_by_its_files_names() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([one, two], (forged, replay), honest) = forged_shards(dir.path());
-        let key = honest.key.clone();
-        let registry = crate::games::registry();
+        let Forged { dir, one, two, forged, replay, honest, key, registry } = Forged::new();
         let league = league_lacking(dir.path(), &two, &key);
         let lone = lone_copy(dir.path(), &two, None, &forged, &replay);
         let merge = |name: &str, sliceless_held: bool| {
@@ -3263,9 +3269,7 @@ mod tests {
     /// link followed (as before) gives shard 1's lines.
     #[test]
     fn a_shard_s_results_file_linked_or_huge_is_refused_unread() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([one, two], _, _) = forged_shards(dir.path());
-        let registry = crate::games::registry();
+        let Forged { dir, one, two, registry, .. } = Forged::new();
         let own = one.join("results.shard-1-of-2.jsonl");
         let outside = dir.path().join("outside.jsonl");
         std::fs::rename(&own, &outside).unwrap();
@@ -3303,8 +3307,7 @@ mod tests {
     /// holds the match as surely as OUT's own: OUT's line is taken over it.)
     #[test]
     fn a_merge_into_one_of_its_folders_keeps_the_lines_it_does_not_take() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([one, two], (forged, replay), honest) = forged_shards(dir.path());
+        let Forged { dir, one, two, forged, replay, honest, .. } = Forged::new();
         std::fs::write(one.join(&forged.replay), &replay).unwrap();
         let own = "results.shard-2-of-2.jsonl";
         results::rewrite(&one.join(RESULTS_FILE), std::slice::from_ref(&forged)).unwrap();
@@ -3359,10 +3362,7 @@ mod tests {
     /// record is no shard's.
     #[test]
     fn a_shard_s_folder_gives_only_its_recorded_slice_whatever_the_names() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([one, _], (forged, replay), honest) = forged_shards(dir.path());
-        let key = honest.key.clone();
-        let registry = crate::games::registry();
+        let Forged { dir, one, forged, replay, key, registry, .. } = Forged::new();
         std::fs::write(one.join(&forged.replay), &replay).unwrap();
         let dirs = [one.clone()];
         let merge =
@@ -3454,8 +3454,7 @@ mod tests {
     /// clock of the node that played it) is years or a day off is kept, as no replay holds it.
     #[test]
     fn a_line_s_versions_last_steps_or_forfeits_edited_are_refused_its_time_kept() {
-        let dir = tempfile::tempdir().unwrap();
-        let _ = forged_shards(dir.path());
+        let Forged { dir, .. } = Forged::new();
         let src = dir.path().join("course/league");
         let lines = results::read_all(&src).unwrap();
         let registry = crate::games::registry();
@@ -3541,10 +3540,8 @@ mod tests {
     /// first folder's record (the older merge), the edited one is the league's.
     #[test]
     fn the_league_s_record_is_its_folder_s_not_a_shard_s_given_first() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([one, two], _, _) = forged_shards(dir.path());
+        let Forged { dir, one, two, registry, .. } = Forged::new();
         let src = dir.path().join("course/league");
-        let registry = crate::games::registry();
         for (k, shard) in [&one, &two].into_iter().enumerate() {
             let mut record = TournamentRecord::load(shard, &registry).unwrap();
             record.slice = Some(Shard { index: k + 1, count: 2 });
@@ -4170,10 +4167,7 @@ mod tests {
     /// missing shard's match.
     #[test]
     fn a_shard_s_folder_bound_to_its_slice_gives_only_that_slice() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([one, two], (forged, replay), honest) = forged_shards(dir.path());
-        let key = honest.key.clone();
-        let registry = crate::games::registry();
+        let Forged { dir, one, two, forged, replay, honest, key, registry } = Forged::new();
         let league = league_lacking(dir.path(), &two, &key);
         let (first, second) = (Shard { index: 1, count: 2 }, Shard { index: 2, count: 2 });
         let set_slice = |slice: Option<Shard>| {
@@ -4230,9 +4224,7 @@ mod tests {
     /// and `K/N=DIR` is read as a binding only where K/N is one.
     #[test]
     fn a_binding_the_merge_cannot_honour_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([one, two], _, honest) = forged_shards(dir.path());
-        let registry = crate::games::registry();
+        let Forged { dir, one, two, honest, registry, .. } = Forged::new();
         let league = league_lacking(dir.path(), &two, &honest.key);
         let first = Shard { index: 1, count: 2 };
         let out = dir.path().join("out");
@@ -4269,10 +4261,7 @@ mod tests {
     /// dropped.
     #[test]
     fn one_result_under_its_two_replay_names_is_one() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([one, two], _, honest) = forged_shards(dir.path());
-        let key = honest.key.clone();
-        let registry = crate::games::registry();
+        let Forged { dir, one, two, honest, key, registry, .. } = Forged::new();
         // Shard 2's folder as an older arena wrote it: `<key>.json`, uncompressed.
         let plain = plain_replay_of(&key);
         std::fs::write(two.join(&plain), crate::replay::read_json(&two.join(&honest.replay)).unwrap()).unwrap();
