@@ -366,7 +366,7 @@ fn the_kubernetes_and_github_files_parse_and_run_the_slurm_test_s_commands() {
         "arena build class.toml --out league --require-sandbox",
         "arena tournament --resume ",
         "--shard ${{ matrix.shard }}/4",
-        "arena merge league --league league shard-1 ",
+        "arena merge league --league league 1/4=shard-1 2/4=shard-2 3/4=shard-3 4/4=shard-4",
         "arena publish league site",
         "deploy-pages",
     ] {
@@ -1384,6 +1384,96 @@ fn a_merge_refuses_a_result_in_another_shard_s_folder_and_results_held_different
     ok(&["merge", &s(&d.join("m3")), &s(&one), &s(&two)]);
 }
 
+/// Through `arena merge`, each shard's folder bound to its slice (`K/N=DIR`): shard 1's folder,
+/// written by a student, claiming slice 2/2 in its record and holding a forged result of shard
+/// 2's match is left out, named (exit 3), and shard 2's honest result merged; with its slice
+/// removed and shard 2's folder missing, its `results.shard-2-of-2.jsonl` is refused whole and
+/// the match stays missing. A binding that is none (`3/2=DIR`) is refused before anything is
+/// written. The controls: the same folders given alone (the older command line, which the merge
+/// says it took at their records' word), the honest result is dropped as held differently, and
+/// the forged one fills the missing shard's match.
+#[test]
+fn a_merge_binds_each_shard_s_folder_to_its_slice() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (league, [one, two], forged) = crashy_league(d);
+    let lines = |dir: &Path| -> Vec<String> {
+        std::fs::read_to_string(dir.join("results.shard-2-of-2.jsonl")).unwrap().lines().map(String::from).collect()
+    };
+    let field = |line: &str, name: &str| serde_json::from_str::<Value>(line).unwrap()[name].clone();
+    let (honest, forged_lines) = (lines(&two), lines(&forged));
+    let fake = forged_lines
+        .iter()
+        .find(|f| honest.iter().any(|h| field(h, "key") == field(f, "key") && field(h, "result") != field(f, "result")))
+        .unwrap()
+        .clone();
+    let key = field(&fake, "key").as_str().unwrap().to_string();
+    let real = honest.iter().find(|h| field(h, "key") == key.as_str()).unwrap().clone();
+    let replay = field(&fake, "replay").as_str().unwrap().to_string();
+    std::fs::copy(forged.join(&replay), one.join(&replay)).unwrap();
+    std::fs::write(one.join("results.shard-2-of-2.jsonl"), format!("{fake}\n")).unwrap();
+    let record = one.join("tournament.json");
+    let set_slice = |slice: Option<Value>| {
+        let mut json: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+        match slice {
+            Some(slice) => json["slice"] = slice,
+            None => drop(json.as_object_mut().unwrap().remove("slice")),
+        }
+        std::fs::write(&record, serde_json::to_string(&json).unwrap()).unwrap();
+    };
+    let merge = |name: &str, dirs: &[String]| -> (Option<i32>, String, Option<Value>) {
+        let out = d.join(name);
+        let mut args = vec!["merge".to_string(), s(&out), "--league".to_string(), s(&league)];
+        args.extend(dirs.iter().cloned());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let done = arena(&args);
+        let merged = std::fs::read_to_string(out.join("results.jsonl")).unwrap_or_default();
+        let taken = merged.lines().find(|l| field(l, "key") == key.as_str()).map(|l| field(l, "result"));
+        (done.status.code(), String::from_utf8_lossy(&done.stderr).into_owned(), taken)
+    };
+
+    // Shard 1's folder claiming slice 2/2.
+    set_slice(Some(serde_json::json!({"index": 2, "count": 2})));
+    let bound = [format!("1/2={}", s(&one)), format!("2/2={}", s(&two))];
+    let (code, stderr, taken) = merge("bound", &bound);
+    assert_eq!(code, Some(3), "{stderr}");
+    let why = format!(
+        "{}: bound to shard 1/2 on the command line (1/2=DIR), but its tournament.json names the slice of shard 2/2",
+        s(&one)
+    );
+    assert!(stderr.contains(&why) && stderr.contains("left out of the merge"), "{stderr}");
+    assert_eq!(taken, Some(field(&real, "result")), "shard 2's honest result: {stderr}");
+    assert!(!stderr.contains("given without"), "{stderr}");
+    // The control: the older command line.
+    let (code, stderr, taken) = merge("unbound", &[s(&one), s(&two)]);
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(stderr.contains("folders hold different results"), "{stderr}");
+    assert_eq!(taken, None, "the control: the honest result dropped");
+    let note = format!("note: {}, {} given without their slice", s(&one), s(&two));
+    assert!(stderr.contains(&note), "{stderr}");
+
+    // Its slice removed, shard 2's folder missing.
+    set_slice(None);
+    let (code, stderr, taken) = merge("bound-alone", &[format!("1/2={}", s(&one))]);
+    assert_eq!(code, Some(3), "{stderr}");
+    let why = format!(
+        "{}: results.shard-2-of-2.jsonl: another shard's results file, in the folder of shard 1/2 (as the command \
+         line binds it)",
+        s(&one)
+    );
+    assert!(stderr.contains(&why), "{stderr}");
+    assert_eq!(taken, None, "{stderr}");
+    // The control: given alone, the forged result fills the missing shard's match.
+    let (_, stderr, taken) = merge("unbound-alone", &[s(&one)]);
+    assert_eq!(taken, Some(field(&fake, "result")), "the control: the forged result lands: {stderr}");
+
+    // A binding that is none.
+    let out = arena(&["merge", &s(&d.join("none")), "--league", &s(&league), &format!("3/2={}", s(&two))]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("a shard's folder bound to its slice is K/N=DIR"), "{stderr}");
+    assert!(!d.join("none").exists());
+}
+
 /// A shard count larger than the league's matches is refused with a message, before anything is
 /// written, however large (`usize::MAX` overflowed the allocation of a slot per shard, 10^11
 /// aborted the process), given as `--shard K/N` or by the environment (`--shard auto`); so a
@@ -1740,7 +1830,7 @@ fn a_merge_without_the_league_s_folder_says_to_give_it() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("the league is not complete"), "{stderr}");
     assert!(
-        stderr.contains("give the league's folder to the merge too: `arena merge OUT --league LEAGUE SHARD_DIR…`"),
+        stderr.contains("give the league's folder to the merge too: `arena merge OUT --league LEAGUE K/N=SHARD_DIR…`"),
         "{stderr}"
     );
     assert!(!stderr.lines().any(|l| l.starts_with("re-run the shards")), "{stderr}");

@@ -92,19 +92,60 @@ pub fn merge(
 /// it waits for a lock ([`TournamentError::StoppedWaiting`]), or at its next point where a kill
 /// leaves `out` whole, as it was or complete ([`TournamentError::Stopped`]; a merge into `out`
 /// again takes up a staging folder it left).
+///
+/// `shards` are the shards' folders, each bound to its slice where the teacher's command line
+/// says so (`arena merge OUT --league LEAGUE 1/3=DIR …`): a folder bound gives only the results
+/// of its slice, whatever its files are named, and one whose record names another slice is
+/// left out, named (a student who writes a shard's folder writes its record too: its `slice`
+/// claimed another shard's, and made the honest shard's results drop as held differently). A
+/// folder not bound is taken at its record's word, as before. Binding needs `league`.
 pub fn merge_until(
     out: &Path,
     league: Option<&Path>,
-    dirs: &[PathBuf],
+    shards: &[ShardDir],
     games: &Registry,
     reporter: &dyn Reporter,
     stop: &dyn Fn() -> bool,
 ) -> Result<Merged, TournamentError> {
-    merge_in(out, league, dirs, games, reporter, &Steps { killed: stop, stop, ..Steps::default() })
+    let dirs: Vec<PathBuf> = shards.iter().map(|s| s.dir.clone()).collect();
+    let bound: Vec<(PathBuf, Shard)> = shards.iter().filter_map(|s| Some((s.dir.clone(), s.slice?))).collect();
+    merge_in(out, league, &dirs, games, reporter, &Steps { killed: stop, stop, bound: &bound, ..Steps::default() })
+}
+
+/// A folder given to a merge, and the slice the teacher's command line binds it to (`K/N=DIR`),
+/// if it does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShardDir {
+    /// The folder.
+    pub dir: PathBuf,
+    /// Its slice, as the command line binds it; none where it names the folder alone.
+    pub slice: Option<Shard>,
+}
+
+impl ShardDir {
+    /// Reads one folder argument of `arena merge`: `K/N=DIR` binds `DIR` to slice K of N;
+    /// anything else is a folder (a folder whose path starts so is written `./K/N=DIR`). What
+    /// starts as a binding but is none (`0/3=DIR`, `4/3=DIR`, `1/3=`) is an error saying so.
+    pub fn parse(arg: &std::ffi::OsStr) -> Result<ShardDir, String> {
+        let unbound = || Ok(ShardDir { dir: PathBuf::from(arg), slice: None });
+        let Some((slice, dir)) = arg.to_str().and_then(|text| text.split_once('=')) else { return unbound() };
+        if !slice.contains('/') || !slice.bytes().all(|b| b.is_ascii_digit() || b == b'/') {
+            return unbound();
+        }
+        let bad =
+            |why: String| format!("{}: a shard's folder bound to its slice is K/N=DIR: {why}", arg.to_string_lossy());
+        let slice = Shard::parse(slice).map_err(bad)?;
+        if dir.is_empty() {
+            return Err(bad("no folder after `=`".to_string()));
+        }
+        Ok(ShardDir { dir: PathBuf::from(dir), slice: Some(slice) })
+    }
 }
 
 /// How a merge goes, for the tests: [`merge`]'s is the default.
 struct Steps<'a> {
+    /// The folders the command line binds to a slice each (`K/N=DIR`), as given.
+    bound: &'a [(PathBuf, Shard)],
     /// Asked at each point where a kill could stop it (after each write): it stops there when
     /// this says so.
     killed: &'a dyn Fn() -> bool,
@@ -122,6 +163,23 @@ struct Steps<'a> {
     /// Writes the pages before the results; false after them (the order that left a folder
     /// holding the league with its new results and its old pages when killed in between).
     pages_first: bool,
+    /// Locks the folders merged before OUT is made; false after (the order that made a new OUT,
+    /// left empty, before the league's folder was found still written by a shard).
+    #[cfg(test)]
+    inputs_first: bool,
+    /// Compares two lines of a match naming its replay `<key>.json` and `<key>.json.gz` as one
+    /// result; false as two (the order that counted one result, an older arena's replay in one
+    /// folder and the new one in another, as held differently).
+    #[cfg(test)]
+    replay_names_aside: bool,
+    /// Refuses the lines of a folder naming another file than their match's replay as one,
+    /// naming a few; false line by line (the order that printed hundreds of warnings).
+    #[cfg(test)]
+    misnamed_per_folder: bool,
+    /// Removes OUT's older `<key>.json` once its replay is written as `<key>.json.gz` and the
+    /// results name that; false leaves it (the order that kept both).
+    #[cfg(test)]
+    plain_removed: bool,
     /// How many threads check the lines (see [`Vouch::check_all`]).
     jobs: usize,
     /// Checks each line as [`Vouch`] does; false only compares it with its replay's result
@@ -220,6 +278,10 @@ struct Steps<'a> {
     at_capped: bool,
 }
 
+/// How many of a folder's lines naming another file than their replay a merge names (it counts
+/// them all).
+const MISNAMED_SHOWN: usize = 3;
+
 /// How far past a merge's clock a shard's line may say it ended (its node's clock a little
 /// ahead): a line saying later is taken as ended then.
 const AT_MARGIN: u64 = 3600;
@@ -227,6 +289,7 @@ const AT_MARGIN: u64 = 3600;
 impl Default for Steps<'_> {
     fn default() -> Self {
         Steps {
+            bound: &[],
             killed: &|| false,
             stop: &|| false,
             staged: true,
@@ -234,6 +297,14 @@ impl Default for Steps<'_> {
             lock_inputs: true,
             pages_first: true,
             jobs: super::check_jobs(None),
+            #[cfg(test)]
+            inputs_first: true,
+            #[cfg(test)]
+            replay_names_aside: true,
+            #[cfg(test)]
+            misnamed_per_folder: true,
+            #[cfg(test)]
+            plain_removed: true,
             #[cfg(test)]
             vouched: true,
             #[cfg(test)]
@@ -422,6 +493,40 @@ impl Steps<'_> {
         true
     }
 
+    /// Whether the folders merged are locked before OUT is made.
+    fn inputs_first(&self) -> bool {
+        #[cfg(test)]
+        return self.inputs_first;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether `a` and `b` are the same result (see [`same_result`]), the name of its replay
+    /// aside where each names the match's own (`.json` or `.json.gz`).
+    fn same_result(&self, a: &ResultLine, b: &ResultLine) -> bool {
+        #[cfg(test)]
+        if !self.replay_names_aside {
+            return same_result(a, b) && a.replay == b.replay;
+        }
+        same_result(a, b)
+    }
+
+    /// Whether OUT's older `<key>.json`, written anew as `<key>.json.gz`, is removed.
+    fn plain_removed(&self) -> bool {
+        #[cfg(test)]
+        return self.plain_removed;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether a folder's lines naming another replay are refused as one.
+    fn misnamed_per_folder(&self) -> bool {
+        #[cfg(test)]
+        return self.misnamed_per_folder;
+        #[cfg(not(test))]
+        true
+    }
+
     /// Whether the lines of OUT's results files the merge does not take are kept aside.
     fn keeps_unmerged(&self) -> bool {
         #[cfg(test)]
@@ -523,9 +628,45 @@ fn merge_in(
     };
     if dirs.is_empty() && league.is_none() {
         return Err(TournamentError::Invalid(
-            "merge: give at least one folder (arena merge OUT --league LEAGUE SHARD_DIR…)".to_string(),
+            "merge: give at least one folder (arena merge OUT --league LEAGUE K/N=SHARD_DIR…)".to_string(),
         ));
     }
+    // The slice each folder bound on the command line (`K/N=DIR`) is bound to, by its real
+    // path: one folder bound to two slices, the league's folder or OUT bound to one, or a
+    // binding without the league named is refused before anything is written.
+    let mut bound: HashMap<PathBuf, Shard> = HashMap::new();
+    for (dir, slice) in steps.bound {
+        if league.is_none() {
+            return Err(TournamentError::Invalid(format!(
+                "{slice}={}: a shard's folder bound to its slice needs the league's folder named: arena merge OUT \
+                 --league LEAGUE K/N=SHARD_DIR…",
+                dir.display()
+            )));
+        }
+        let real = std::fs::canonicalize(dir).map_err(|e| TournamentError::io(dir, e))?;
+        let teachers =
+            [league, Some(out)].into_iter().flatten().any(|t| std::fs::canonicalize(t).is_ok_and(|t| t == real));
+        if teachers {
+            return Err(TournamentError::Invalid(format!(
+                "{slice}={}: the league's folder (--league) or OUT bound to one slice: they hold every shard's \
+                 results (the folder the shards shared); name them without a slice",
+                dir.display()
+            )));
+        }
+        if let Some(other) = bound.insert(real, *slice).filter(|other| other != slice) {
+            return Err(TournamentError::Invalid(format!(
+                "{}: bound to two slices, {other} and {slice}: a shard's folder holds one shard's results; bind each \
+                 folder once",
+                dir.display()
+            )));
+        }
+    }
+    let bound_to = |dir: &Path| -> Option<Shard> {
+        if bound.is_empty() {
+            return None;
+        }
+        std::fs::canonicalize(dir).ok().and_then(|real| bound.get(&real).copied())
+    };
     // The league's folder named is merged first, unless it is among the folders given too.
     let mut given_dirs = dirs.to_vec();
     let mut named_at = match league {
@@ -553,8 +694,12 @@ fn merge_in(
     // With `--league`, a folder other than the league's and OUT whose record cannot be read
     // (none, `{}`, corrupt, a FIFO, a link, a folder) or is another league's is left out,
     // named, as one whose lock cannot be taken: one bad shard's folder stopped the whole merge.
+    // A folder bound to a slice whose record names another is left out too, named: a student
+    // who writes a shard's folder claimed another shard's slice in its record (the honest
+    // shard's results, held differently by the two, dropped), and only the teacher's command
+    // line tells which folder is which shard's.
     let mut bad_records: Vec<String> = Vec::new();
-    if let (Some(at), true) = (named_at, steps.bad_records_left_out()) {
+    if let (Some(at), true) = (named_at, steps.bad_records_left_out() || !bound.is_empty()) {
         let league_record = TournamentRecord::load(&given_dirs[at], games)?;
         // (A shard's record is a copy of the league's: read no larger than twice it, or 16 MiB.)
         let cap = given_dirs[at]
@@ -572,7 +717,17 @@ fn merge_in(
                 && (out_real.is_none() || std::fs::canonicalize(dir).ok() != out_real)
             {
                 // (A folder that is not there at all, a typo, still stops the merge: below.)
-                if let Err(why) = shard_record(dir, games, &league_record, cap) {
+                let why = match (shard_record(dir, games, &league_record, cap), bound_to(dir)) {
+                    (Err(why), _) if steps.bad_records_left_out() => Some(why),
+                    (Ok(Some(slice)), Some(to)) if slice != to => Some(format!(
+                        "bound to shard {to} on the command line ({to}=DIR), but its {} names the slice of shard \
+                         {slice}: a shard's folder claiming another shard's slice, or the folders bound to the \
+                         wrong slices (check the command line)",
+                        super::TOURNAMENT_FILE
+                    )),
+                    _ => None,
+                };
+                if let Some(why) = why {
                     let why = format!(
                         "{}: {why}: the folder is left out of the merge, none of its lines merged",
                         dir.display()
@@ -649,8 +804,19 @@ fn merge_in(
             )));
         }
     }
-    // The slice each folder is a shard's own folder of, as its record says (see below).
-    let mut own_slices: Vec<Option<Shard>> = records.iter().map(|r| r.slice).collect();
+    // The slice each folder is a shard's own folder of, as the command line binds it, else as
+    // its record says (see below).
+    let bound_at: Vec<Option<Shard>> = dirs.iter().map(|dir| bound_to(dir)).collect();
+    let mut own_slices: Vec<Option<Shard>> =
+        records.iter().zip(&bound_at).map(|(r, bound)| bound.or(r.slice)).collect();
+    // (Where a folder's slice comes from, for what the merge says of it.)
+    let says = |d: usize| {
+        if bound_at.get(d).copied().flatten().is_some() {
+            "as the command line binds it"
+        } else {
+            "as its record says"
+        }
+    };
     // (What the league's folder holds outranks every shard's line where `--league` names it.
     // The folder recording no slice and holding its bots' `versions/` looks like one `arena
     // build` made, but a shard's folder with its slice removed and a `versions/` made looks the
@@ -689,6 +855,23 @@ fn merge_in(
             crate::safe_text::terminal(&name)
         )));
     }
+    // Each folder merged holds still meanwhile: one a shard still writes (it holds the folder's
+    // lock, as in a shared folder) is refused, not read as a shard that did not finish. Taken
+    // after the merge's own lock beside OUT (a second merge into it is refused there, naming the
+    // first), before OUT is made: the league's folder still written by a shard
+    // stops the merge with nothing written (a new OUT was made first, and left behind empty).
+    let out_guess = std::fs::canonicalize(out)
+        .ok()
+        .or_else(|| {
+            let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            Some(std::fs::canonicalize(parent).ok()?.join(out.file_name()?))
+        })
+        .unwrap_or_else(|| out.to_path_buf());
+    let inputs_locked = if steps.lock_inputs && steps.inputs_first() {
+        Some(lock_inputs(dirs, &out_guess, league_at, steps.stop)?)
+    } else {
+        None
+    };
     // OUT is locked before it is looked at: a merge finishing into it meanwhile would otherwise
     // go unseen, and its results be dropped by this one's rewrite.
     // (Private to the merge's user, as a run's league: it holds the secret.)
@@ -723,10 +906,12 @@ fn merge_in(
     }
     let dirs = &dirs[..];
     league_given |= dirs.iter().zip(&own_slices).any(|(dir, slice)| slice.is_none() && is_out(dir));
-    // Each folder merged holds still meanwhile: one a shard still writes (it holds the folder's
-    // lock, as in a shared folder) is refused, not read as a shard that did not finish.
-    let (_inputs, left_out) =
-        if steps.lock_inputs { lock_inputs(dirs, &out_real, league_at, steps.stop)? } else { (Vec::new(), Vec::new()) };
+    // (OUT, appended last if it is merged too, is locked as OUT.)
+    let (_inputs, left_out) = match inputs_locked {
+        Some(locked) => locked,
+        None if steps.lock_inputs => lock_inputs(dirs, &out_real, league_at, steps.stop)?,
+        None => (Vec::new(), Vec::new()),
+    };
     let skipped: HashSet<usize> = left_out.iter().map(|(d, _)| *d).collect();
     // What a folder merged holds that no league's folder does is left where it is: named.
     for dir in dirs.iter().filter(|d| !is_out(d)) {
@@ -923,9 +1108,10 @@ fn merge_in(
                     refuse(
                         &mut refused,
                         format!(
-                            "{}: the folder of shard {own} (as its record says), and {league}: none of its lines is \
-                             merged; merge the folders of one split",
-                            dirs[*d].display()
+                            "{}: the folder of shard {own} ({}), and {league}: none of its lines is merged; merge \
+                             the folders of one split",
+                            dirs[*d].display(),
+                            says(*d)
                         ),
                     );
                 }
@@ -941,10 +1127,11 @@ fn merge_in(
                 refuse(
                     &mut refused,
                     format!(
-                        "{}: {}: another shard's results file, in the folder of shard {own} (as its record says): \
-                         none of its lines is merged",
+                        "{}: {}: another shard's results file, in the folder of shard {own} ({}): none of its \
+                         lines is merged",
                         dirs[*d].display(),
-                        crate::safe_text::terminal_line(&name)
+                        crate::safe_text::terminal_line(&name),
+                        says(*d)
                     ),
                 );
                 continue;
@@ -1008,7 +1195,10 @@ fn merge_in(
     // naming another file (`replays/evil.html`, another match's replay) is refused, naming it;
     // the merge would write the folder's replay there, a page published or a match's replay
     // replaced.
+    // (One refusal a folder, with its count and a few of them: a folder of hundreds of such
+    // lines printed a warning a line.)
     if steps.named_replays() {
+        let mut misnamed: BTreeMap<usize, Vec<(String, String)>> = BTreeMap::new();
         lines.retain(|(d, _, _, line)| {
             let own = replay_of(&line.key);
             // (An arena before replays were compressed named them `replays/<key>.json`: read the
@@ -1016,18 +1206,40 @@ fn merge_in(
             if line.replay == own || (steps.plain_replays() && line.replay == plain_replay_of(&line.key)) {
                 return true;
             }
+            misnamed.entry(*d).or_default().push((line.key.clone(), line.replay.escape_debug().to_string()));
+            false
+        });
+        for (d, of) in misnamed {
+            let one = |(key, replay): &(String, String)| {
+                format!("match {key}: its replay is named `{replay}`, not {}", replay_of(key))
+            };
+            if of.len() == 1 || !steps.misnamed_per_folder() {
+                for line in &of {
+                    refuse(
+                        &mut refused,
+                        format!(
+                            "{}: {}: a result line names its own match's replay, and no other file",
+                            dirs[d].display(),
+                            one(line)
+                        ),
+                    );
+                }
+                continue;
+            }
+            let shown: Vec<String> = of.iter().take(MISNAMED_SHOWN).map(one).collect();
+            let more = of.len().saturating_sub(MISNAMED_SHOWN);
             refuse(
                 &mut refused,
                 format!(
-                    "{}: match {}: its replay is named `{}`, not {own}: a result line names its own match's replay, \
-                     and no other file",
-                    dirs[*d].display(),
-                    line.key,
-                    line.replay.escape_debug()
+                    "{}: {} lines name another file than their match's replay (a result line names its own match's \
+                     replay, `replays/<key>.json.gz`, and no other file), so none of them is merged: {}{}",
+                    dirs[d].display(),
+                    of.len(),
+                    shown.join("; "),
+                    if more > 0 { format!("; and {more} more") } else { String::new() }
                 ),
             );
-            false
-        });
+        }
     }
     // A shard's folder (not OUT, not the league's named) holds each match once: one holding a
     // match more than once with different results is refused for it, naming it, before any
@@ -1042,7 +1254,7 @@ fn merge_in(
         let mut why = Vec::new();
         for ((d, key), at) in per {
             let results: Vec<&ResultLine> = at.iter().map(|&i| &lines[i].3).collect();
-            if results.iter().all(|line| same_result(results[0], line)) {
+            if results.iter().all(|line| steps.same_result(results[0], line)) {
                 continue;
             }
             dropped.extend(at.iter().copied());
@@ -1138,7 +1350,8 @@ fn merge_in(
     let mut first = vec![false; lines.len()];
     for (i, (_, _, claim, line)) in lines.iter().enumerate() {
         let before = earlier.entry(line.key.as_str()).or_default();
-        first[i] = not_its_shard(*claim, line).is_none() && !before.iter().any(|&j| same_result(&lines[j].3, line));
+        first[i] =
+            not_its_shard(*claim, line).is_none() && !before.iter().any(|&j| steps.same_result(&lines[j].3, line));
         before.push(i);
     }
     let to_check: Vec<(&Path, &ResultLine)> = lines
@@ -1191,7 +1404,7 @@ fn merge_in(
         // (The same result again: a folder given twice, a shard's file folded into the
         // main one by a run killed before it removed it. It counts as held by the surer.)
         let alone = no_slice(d) && claim.is_none();
-        if let Some(&i) = known.iter().find(|&&i| same_result(&found[i].line, &line)) {
+        if let Some(&i) = known.iter().find(|&&i| steps.same_result(&found[i].line, &line)) {
             found[i].rank = found[i].rank.max(rank);
             found[i].alone &= alone;
             continue;
@@ -1214,7 +1427,7 @@ fn merge_in(
     // (every later merge was refused, and no run of the shards mended it).
     for (line, why) in misplaced {
         let known = by_key.get(&line.key).map_or(&[][..], Vec::as_slice);
-        if !known.iter().any(|&i| same_result(&found[i].line, &line)) {
+        if !known.iter().any(|&i| steps.same_result(&found[i].line, &line)) {
             refuse(&mut refused, why);
         }
     }
@@ -1306,6 +1519,7 @@ fn merge_in(
     let names = record.map_names();
     let scheduled: HashMap<&str, &ScheduledMatch> = record.schedule.iter().map(|m| (m.key.as_str(), m)).collect();
     let mut copied = Vec::with_capacity(found.len());
+    let mut plain_left: Vec<(PathBuf, PathBuf)> = Vec::new();
     for mut f in found {
         let dir = &dirs[f.dir];
         let replay = PathBuf::from(&f.line.replay);
@@ -1369,6 +1583,11 @@ fn merge_in(
         reporter.report(Event::ReplaySaved { out: into, scheduled: m, map: &map, replay: &loaded, path: &target })?;
         point()?;
         if steps.named_replays() {
+            // (OUT's own older `<key>.json`, now written anew as `<key>.json.gz` beside it, is
+            // removed once the results no longer name it: see below.)
+            if own && steps.plain_removed() && f.line.replay == plain_replay_of(&f.line.key) {
+                plain_left.push((into.join(&f.line.replay), target.clone()));
+            }
             f.line.replay = replay_of(&f.line.key);
         }
         copied.push(f);
@@ -1436,6 +1655,16 @@ fn merge_in(
     point()?;
     for f in results::files(into).into_iter().filter(|f| *f != main) {
         let _ = std::fs::remove_file(f);
+        point()?;
+    }
+    // An older arena's `replays/<key>.json` in OUT whose result was merged from it: its replay,
+    // checked, is `<key>.json.gz` beside it now, and the results name that one (a kill before
+    // the results were replaced left the old file, which they still named). Removed only where
+    // the new file is there; a `.json` of a line set aside (not merged) stays, as that line names it.
+    for (plain, written) in plain_left {
+        if written.is_file() && crate::replay::Replay::load(&written).is_ok() {
+            let _ = std::fs::remove_file(&plain);
+        }
         point()?;
     }
     if !steps.pages_first {
@@ -1753,17 +1982,17 @@ fn unknown_entry(entry: &std::fs::DirEntry) -> Option<String> {
 /// The least a shard's folder's record is read to (see [`shard_record`]).
 const SHARD_RECORD_MIN_CAP: u64 = 16 << 20;
 
-/// Why the record of `dir`, a shard's folder merged with the league's `league`, is not one to
-/// merge, if it is not: not a file of the folder's own (none, a link, a FIFO, a folder), larger
+/// The slice the record of `dir`, a shard's folder merged with the league's `league`, names;
+/// or why it is not one to merge: not a file of the folder's own (none, a link, a FIFO, a folder), larger
 /// than `cap`, not a record this arena runs, or another league's.
-fn shard_record(dir: &Path, games: &Registry, league: &TournamentRecord, cap: u64) -> Result<(), String> {
+fn shard_record(dir: &Path, games: &Registry, league: &TournamentRecord, cap: u64) -> Result<Option<Shard>, String> {
     let path = dir.join(super::TOURNAMENT_FILE);
     crate::files::read_own_regular(&path, cap)
         .map_err(|e| format!("its {} cannot be read as a file of its own ({e})", super::TOURNAMENT_FILE))?;
     let theirs = TournamentRecord::load(dir, games).map_err(|e| e.to_string())?;
     match not_the_league(league, &theirs) {
         Some(why) => Err(format!("{why} from the league's folder: merge only the shards of one league")),
-        None => Ok(()),
+        None => Ok(theirs.slice),
     }
 }
 
@@ -1796,14 +2025,14 @@ const RECORDS_DIFFER: &str = "a shard's folder holds a copy of the league's reco
      naming its shard's slice, and the league's folder holds the record itself; of two folders naming no slice \
      and differing, which is the league's cannot be told (a shard's folder with its slice removed and its record \
      edited would rewrite the standings): name the league's folder with --league (`arena merge OUT --league \
-     LEAGUE SHARD_DIR…`)";
+     LEAGUE K/N=SHARD_DIR…`)";
 
 /// What a merge without the league's folder says of two shards' folders whose records differ
 /// ([`record_differs`]).
 const SHARD_RECORDS_DIFFER: &str =
     "each shard's folder holds a copy of the league's record, naming its shard's slice, \
      and without the league's folder the first shard's is taken for the league's; these two differ, so which is the \
-     league's cannot be told: name the league's folder (`arena merge OUT --league LEAGUE SHARD_DIR…`), or \
+     league's cannot be told: name the league's folder (`arena merge OUT --league LEAGUE K/N=SHARD_DIR…`), or \
      merge the shards' folders as they were written";
 
 /// `record` as [`record_differs`] compares it.
@@ -1864,7 +2093,12 @@ fn first_difference(a: &serde_json::Value, b: &serde_json::Value, at: String) ->
 /// played again the same way is the same result; and its map by name, as [`Vouch`] takes it: a
 /// shard run again in another checkout names it at another path).
 fn same_result(a: &ResultLine, b: &ResultLine) -> bool {
-    super::vouch::same_map(&a.map, &b.map) && ResultLine { at: b.at, map: b.map.clone(), ..a.clone() } == *b
+    // (Its replay's name aside where each names its match's own: an older arena's
+    // `<key>.json` in one folder and `<key>.json.gz` in another are one result's, which the
+    // merge writes as `<key>.json.gz` either way; compared by name, they were held differently.)
+    let own = |l: &ResultLine| l.replay == replay_of(&l.key) || l.replay == plain_replay_of(&l.key);
+    let replay = if own(a) && own(b) { b.replay.clone() } else { a.replay.clone() };
+    super::vouch::same_map(&a.map, &b.map) && ResultLine { at: b.at, map: b.map.clone(), replay, ..a.clone() } == *b
 }
 
 /// A line's result in a few words: its winner (or a draw), the scores and the steps.
@@ -2450,6 +2684,29 @@ mod tests {
         (shards, (forged, replay), line)
     }
 
+    /// The setup of the tests of shards' folders: a temporary folder holding [`forged_shards`]'
+    /// league and its two shards' folders, the forged line and its replay's bytes, the honest
+    /// line and its match's key, and the games (each test took them in the same four lines).
+    struct Forged {
+        dir: tempfile::TempDir,
+        one: PathBuf,
+        two: PathBuf,
+        forged: ResultLine,
+        replay: Vec<u8>,
+        honest: ResultLine,
+        key: String,
+        registry: Registry,
+    }
+
+    impl Forged {
+        fn new() -> Forged {
+            let dir = tempfile::tempdir().unwrap();
+            let ([one, two], (forged, replay), honest) = forged_shards(dir.path());
+            let key = honest.key.clone();
+            Forged { dir, one, two, forged, replay, honest, key, registry: crate::games::registry() }
+        }
+    }
+
     /// The result the league merged into `out` holds for `key`.
     fn merged_line(out: &Path, key: &str) -> Option<ResultLine> {
         results::read_all(out).unwrap().into_iter().find(|l| l.key == key)
@@ -2466,9 +2723,7 @@ mod tests {
     /// folders (when it ended aside) merges.
     #[test]
     fn a_result_in_another_shard_s_folder_or_held_differently_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([one, two], (forged, replay), honest) = forged_shards(dir.path());
-        let key = honest.key.clone();
+        let Forged { dir, one, two, forged, replay, honest, key, .. } = Forged::new();
         let dirs = [one.clone(), two.clone()];
         let merge = |name: &str, owned: bool| {
             let steps = Steps { owned, ..Steps::default() };
@@ -2554,10 +2809,7 @@ mod tests {
     /// and its replay OUT's, and the `1/1` folder's forged line is merged.
     #[test]
     fn what_the_league_holds_is_never_replaced_by_a_shard_s_line() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([_, two], (rerun, rerun_replay), old) = forged_shards(dir.path());
-        let key = old.key.clone();
-        let registry = crate::games::registry();
+        let Forged { dir, two, forged: rerun, replay: rerun_replay, honest: old, key, registry, .. } = Forged::new();
         let src = dir.path().join("course/league");
         let set_slice = |folder: &Path, slice: Option<Shard>| {
             let mut record = TournamentRecord::load(folder, &registry).unwrap();
@@ -2701,10 +2953,7 @@ mod tests {
     /// league's folder, the look-alike's record is taken (the merge says so).
     #[test]
     fn only_the_folder_named_the_league_s_holds_its_rank() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([one, two], (forged, replay), honest) = forged_shards(dir.path());
-        let key = honest.key.clone();
-        let registry = crate::games::registry();
+        let Forged { dir, one, two, forged, replay, honest, key, registry } = Forged::new();
         let league = league_lacking(dir.path(), &two, &key);
         let evil = dir.path().join("evil");
         copy_tree(&one, &evil);
@@ -2781,10 +3030,7 @@ mod tests {
     /// shard's folder (the older merge), the other folder's forged result replaced it.
     #[test]
     fn a_shard_s_results_in_the_teacher_s_folders_outrank_a_shard_s_folder() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([_, two], (forged, replay), honest) = forged_shards(dir.path());
-        let key = honest.key.clone();
-        let registry = crate::games::registry();
+        let Forged { dir, two, forged, replay, honest, key, registry, .. } = Forged::new();
         let league = league_lacking(dir.path(), &two, &key);
         std::fs::copy(two.join(&honest.replay), league.join(&honest.replay)).unwrap();
         results::rewrite(&league.join("results.shard-2-of-2.jsonl"), std::slice::from_ref(&honest)).unwrap();
@@ -2845,10 +3091,7 @@ mod tests {
     /// the league names no split, any split is a new one, and the folder's line is merged.
     #[test]
     fn a_lone_folder_of_another_split_than_the_league_s_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([_, two], (forged, replay), honest) = forged_shards(dir.path());
-        let key = honest.key.clone();
-        let registry = crate::games::registry();
+        let Forged { dir, two, forged, replay, key, registry, .. } = Forged::new();
         let league = league_lacking(dir.path(), &two, &key);
         let lone = lone_copy(dir.path(), &two, Some(Shard { index: 1, count: 1 }), &forged, &replay);
         results::rewrite(&lone.join("results.shard-1-of-1.jsonl"), std::slice::from_ref(&forged)).unwrap();
@@ -2895,10 +3138,7 @@ mod tests {
     /// league's split recorded as 1, or merged from the main results file.
     #[test]
     fn a_folder_recording_no_slice_is_a_shard_s_only_by_its_files_names() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([one, two], (forged, replay), honest) = forged_shards(dir.path());
-        let key = honest.key.clone();
-        let registry = crate::games::registry();
+        let Forged { dir, one, two, forged, replay, honest, key, registry } = Forged::new();
         let league = league_lacking(dir.path(), &two, &key);
         let lone = lone_copy(dir.path(), &two, None, &forged, &replay);
         let merge = |name: &str, sliceless_held: bool| {
@@ -3029,9 +3269,7 @@ mod tests {
     /// link followed (as before) gives shard 1's lines.
     #[test]
     fn a_shard_s_results_file_linked_or_huge_is_refused_unread() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([one, two], _, _) = forged_shards(dir.path());
-        let registry = crate::games::registry();
+        let Forged { dir, one, two, registry, .. } = Forged::new();
         let own = one.join("results.shard-1-of-2.jsonl");
         let outside = dir.path().join("outside.jsonl");
         std::fs::rename(&own, &outside).unwrap();
@@ -3069,8 +3307,7 @@ mod tests {
     /// holds the match as surely as OUT's own: OUT's line is taken over it.)
     #[test]
     fn a_merge_into_one_of_its_folders_keeps_the_lines_it_does_not_take() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([one, two], (forged, replay), honest) = forged_shards(dir.path());
+        let Forged { dir, one, two, forged, replay, honest, .. } = Forged::new();
         std::fs::write(one.join(&forged.replay), &replay).unwrap();
         let own = "results.shard-2-of-2.jsonl";
         results::rewrite(&one.join(RESULTS_FILE), std::slice::from_ref(&forged)).unwrap();
@@ -3125,10 +3362,7 @@ mod tests {
     /// record is no shard's.
     #[test]
     fn a_shard_s_folder_gives_only_its_recorded_slice_whatever_the_names() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([one, _], (forged, replay), honest) = forged_shards(dir.path());
-        let key = honest.key.clone();
-        let registry = crate::games::registry();
+        let Forged { dir, one, forged, replay, key, registry, .. } = Forged::new();
         std::fs::write(one.join(&forged.replay), &replay).unwrap();
         let dirs = [one.clone()];
         let merge =
@@ -3197,8 +3431,14 @@ mod tests {
                 src.display()
             )
         );
-        assert!(!out.join(super::super::TOURNAMENT_FILE).exists());
-        // The control.
+        assert!(!out.exists(), "checked before OUT is made");
+        assert!(!dir.path().join(".out.arena-merge.lock").exists(), "the merge's lock removed");
+        // The control: the folders merged locked after OUT is made, a new OUT is left behind.
+        let early = dir.path().join("early");
+        let steps = Steps { inputs_first: false, ..Steps::default() };
+        assert!(merge_with(&early, &dirs, &registry, &Quiet, &steps).is_err());
+        assert!(early.is_dir(), "the control: OUT made before the league's lock was found held");
+        // The control: not locked at all, the folder a shard still writes is read.
         let steps = Steps { lock_inputs: false, ..Steps::default() };
         assert!(merge_with(&out, &dirs, &registry, &Quiet, &steps).is_ok());
         drop(shard);
@@ -3214,8 +3454,7 @@ mod tests {
     /// clock of the node that played it) is years or a day off is kept, as no replay holds it.
     #[test]
     fn a_line_s_versions_last_steps_or_forfeits_edited_are_refused_its_time_kept() {
-        let dir = tempfile::tempdir().unwrap();
-        let _ = forged_shards(dir.path());
+        let Forged { dir, .. } = Forged::new();
         let src = dir.path().join("course/league");
         let lines = results::read_all(&src).unwrap();
         let registry = crate::games::registry();
@@ -3301,10 +3540,8 @@ mod tests {
     /// first folder's record (the older merge), the edited one is the league's.
     #[test]
     fn the_league_s_record_is_its_folder_s_not_a_shard_s_given_first() {
-        let dir = tempfile::tempdir().unwrap();
-        let ([one, two], _, _) = forged_shards(dir.path());
+        let Forged { dir, one, two, registry, .. } = Forged::new();
         let src = dir.path().join("course/league");
-        let registry = crate::games::registry();
         for (k, shard) in [&one, &two].into_iter().enumerate() {
             let mut record = TournamentRecord::load(shard, &registry).unwrap();
             record.slice = Some(Shard { index: k + 1, count: 2 });
@@ -3516,18 +3753,30 @@ mod tests {
         }
         // The control.
         let (merged, _) = merge("control", false);
-        assert_eq!(merged.refused.len(), lines.len(), "the control: every old line refused: {:?}", merged.refused);
+        assert_eq!(merged.refused.len(), 1, "the control: every old line refused, in one: {:?}", merged.refused);
+        let every = format!("{} lines name another file than their match's replay", lines.len());
+        assert!(merged.refused[0].contains(&every), "{:?}", merged.refused);
         assert!(merged.refused[0].contains("its replay is named `replays/"), "{:?}", merged.refused);
         assert_eq!(merged.missing.len(), lines.len(), "the control: every match missing");
-        // Merged into the league's folder itself: its lines then name the `.json.gz` written.
+        // Merged into the league's folder itself: its lines then name the `.json.gz` written,
+        // and the old `.json` beside it, which no line names any more, is gone; no line is set
+        // aside (each is the result merged, under its replay's other name). The control: a
+        // copy of the league merged without the old files removed keeps every `.json`.
+        let control = dir.path().join("league-kept");
+        copy_tree(&league, &control);
         let steps = Steps::default();
         let merged = merge_in(&league, Some(&league), &[], &registry, &Quiet, &steps).unwrap();
         assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
+        assert_eq!(merged.set_aside, 0, "no line set aside for its replay's name");
         for line in &lines {
             let got = merged_line(&league, &line.key).unwrap();
             assert_eq!(got.replay, replay_of(&line.key));
             crate::replay::Replay::load(&league.join(&got.replay)).unwrap();
+            assert!(!league.join(plain_replay_of(&line.key)).exists(), "{}: the old replay left", line.key);
         }
+        let steps = Steps { plain_removed: false, ..Steps::default() };
+        merge_in(&control, Some(&control), &[], &registry, &Quiet, &steps).unwrap();
+        assert!(lines.iter().all(|l| control.join(plain_replay_of(&l.key)).exists()), "the control: kept");
     }
 
     /// A shard's folder of a split of one (as its record says) made from the league's folder
@@ -3905,5 +4154,170 @@ mod tests {
         record.failures.insert("eve".to_string(), "see builds/../tournament.json and builds/.x.log".to_string());
         let logs: Vec<PathBuf> = build_logs(&record).into_iter().collect();
         assert_eq!(logs, [PathBuf::from("builds/ann-1.log"), PathBuf::from("builds/dan-2.log")]);
+    }
+
+    /// A shard's folder bound to its slice on the command line (`K/N=DIR`) gives only that
+    /// slice's results. Shard 1's folder, written by a student, claiming slice 2/2 in its record
+    /// and holding a forged result of a match of shard 2: bound `1/2=`, it is left out, named,
+    /// and shard 2's honest result merged. The same folder with its slice removed and a
+    /// `results.shard-2-of-2.jsonl` of the forged line, shard 2's folder missing: bound, that
+    /// file is refused whole and the match stays missing. The controls: the same folders given
+    /// alone (the older command line, taken at their records' word), the honest result is
+    /// dropped as held differently by two folders of slice 2/2, and the forged line fills the
+    /// missing shard's match.
+    #[test]
+    fn a_shard_s_folder_bound_to_its_slice_gives_only_that_slice() {
+        let Forged { dir, one, two, forged, replay, honest, key, registry } = Forged::new();
+        let league = league_lacking(dir.path(), &two, &key);
+        let (first, second) = (Shard { index: 1, count: 2 }, Shard { index: 2, count: 2 });
+        let set_slice = |slice: Option<Shard>| {
+            let mut record = TournamentRecord::load(&one, &registry).unwrap();
+            record.slice = slice;
+            record.save(&one).unwrap();
+        };
+        std::fs::write(one.join(&forged.replay), &replay).unwrap();
+        results::rewrite(&one.join(second.results_file()), std::slice::from_ref(&forged)).unwrap();
+        let merge = |name: &str, dirs: &[PathBuf], bound: &[(PathBuf, Shard)]| {
+            let out = dir.path().join(name);
+            let steps = Steps { bound, ..Steps::default() };
+            (merge_in(&out, Some(&league), dirs, &registry, &Quiet, &steps).unwrap(), out)
+        };
+        let both = [one.clone(), two.clone()];
+
+        // Shard 1's folder claiming slice 2/2.
+        set_slice(Some(second));
+        let (merged, out) = merge("claimed", &both, &[(one.clone(), first), (two.clone(), second)]);
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&honest), "{:?}", merged.refused);
+        let why = format!(
+            "{}: bound to shard 1/2 on the command line (1/2=DIR), but its tournament.json names the slice of shard \
+             2/2",
+            one.display()
+        );
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+        assert!(merged.refused[0].starts_with(&why) && merged.refused[0].contains("left out"), "{:?}", merged.refused);
+        // The control: given alone, both folders say 2/2, and the honest result is dropped.
+        let (merged, out) = merge("claimed-unbound", &both, &[]);
+        assert_eq!(merged_line(&out, &key), None, "the control: the honest result dropped");
+        assert_eq!(merged.missing, std::slice::from_ref(&key));
+        assert!(merged.refused.iter().any(|r| r.contains("folders hold different results")), "{:?}", merged.refused);
+
+        // Its slice removed, shard 2's folder missing.
+        set_slice(None);
+        let alone = std::slice::from_ref(&one);
+        let (merged, out) = merge("filled", alone, &[(one.clone(), first)]);
+        assert_eq!(merged_line(&out, &key), None, "{:?}", merged.refused);
+        assert_eq!(merged.missing, std::slice::from_ref(&key));
+        let why = format!(
+            "{}: results.shard-2-of-2.jsonl: another shard's results file, in the folder of shard 1/2 (as the \
+             command line binds it)",
+            one.display()
+        );
+        assert!(merged.refused.iter().any(|r| r.starts_with(&why)), "{:?}", merged.refused);
+        // The control: given alone, the forged line fills the missing shard's match.
+        let (merged, out) = merge("filled-unbound", alone, &[]);
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&forged), "the control: the forged line lands");
+        assert!(merged.missing.is_empty(), "{:?}", merged.missing);
+    }
+
+    /// A binding the merge cannot honour is refused before anything is written: without the
+    /// league's folder named, the league's folder or OUT bound to a slice, a folder bound to two;
+    /// and `K/N=DIR` is read as a binding only where K/N is one.
+    #[test]
+    fn a_binding_the_merge_cannot_honour_is_refused() {
+        let Forged { dir, one, two, honest, registry, .. } = Forged::new();
+        let league = league_lacking(dir.path(), &two, &honest.key);
+        let first = Shard { index: 1, count: 2 };
+        let out = dir.path().join("out");
+        let refused = |league: Option<&Path>, bound: &[(PathBuf, Shard)]| {
+            let steps = Steps { bound, ..Steps::default() };
+            let dirs: Vec<PathBuf> = bound.iter().map(|(d, _)| d.clone()).collect();
+            merge_in(&out, league, &dirs, &registry, &Quiet, &steps).unwrap_err().to_string()
+        };
+        assert!(refused(None, &[(one.clone(), first)]).contains("needs the league's folder named"));
+        assert!(refused(Some(&league), &[(league.clone(), first)]).contains("the league's folder (--league) or OUT"));
+        let twice = [(one.clone(), first), (one.clone(), Shard { index: 2, count: 2 })];
+        assert!(refused(Some(&league), &twice).contains("bound to two slices, 1/2 and 2/2"));
+        assert!(!out.exists(), "nothing written");
+        // The control: bound once, with the league named, it merges.
+        let steps = Steps { bound: &[(one.clone(), first)], ..Steps::default() };
+        assert!(merge_in(&out, Some(&league), std::slice::from_ref(&one), &registry, &Quiet, &steps).is_ok());
+
+        let parse = |arg: &str| ShardDir::parse(std::ffi::OsStr::new(arg));
+        assert_eq!(
+            parse("1/3=shard-1"),
+            Ok(ShardDir { dir: "shard-1".into(), slice: Some(Shard { index: 1, count: 3 }) })
+        );
+        assert_eq!(parse("./1/3=shard-1"), Ok(ShardDir { dir: "./1/3=shard-1".into(), slice: None }));
+        assert_eq!(parse("shard-1"), Ok(ShardDir { dir: "shard-1".into(), slice: None }));
+        assert_eq!(parse("a=b"), Ok(ShardDir { dir: "a=b".into(), slice: None }));
+        for bad in ["4/3=shard", "0/3=shard", "1/3="] {
+            assert!(parse(bad).is_err_and(|e| e.starts_with(bad)), "{bad}");
+        }
+    }
+
+    /// A match held as an older arena's `replays/<key>.json` in one folder and `.json.gz` in
+    /// another, the same result, is one result: merged once, nothing refused. The control:
+    /// lines compared with their replay's name, the two are held differently and the match is
+    /// dropped.
+    #[test]
+    fn one_result_under_its_two_replay_names_is_one() {
+        let Forged { dir, one, two, honest, key, registry, .. } = Forged::new();
+        // Shard 2's folder as an older arena wrote it: `<key>.json`, uncompressed.
+        let plain = plain_replay_of(&key);
+        std::fs::write(two.join(&plain), crate::replay::read_json(&two.join(&honest.replay)).unwrap()).unwrap();
+        std::fs::remove_file(two.join(&honest.replay)).unwrap();
+        let file = two.join("results.shard-2-of-2.jsonl");
+        let old: Vec<ResultLine> = results::read_file(&file)
+            .unwrap()
+            .0
+            .into_iter()
+            .map(|l| if l.key == key { ResultLine { replay: plain.clone(), ..l } } else { l })
+            .collect();
+        results::rewrite(&file, &old).unwrap();
+        // Shard 1's folder holding the same result, as this arena names its replay.
+        crate::replay::Replay::load(&two.join(&plain)).unwrap().save(&one.join(&honest.replay)).unwrap();
+        results::rewrite(&one.join("results.shard-2-of-2.jsonl"), std::slice::from_ref(&honest)).unwrap();
+        let dirs = [one.clone(), two.clone()];
+        let merge = |name: &str, replay_names_aside: bool| {
+            let out = dir.path().join(name);
+            let steps = Steps { replay_names_aside, ..Steps::default() };
+            (merge_with(&out, &dirs, &registry, &Quiet, &steps).unwrap(), out)
+        };
+        let (merged, out) = merge("one", true);
+        assert!(merged.refused.is_empty() && merged.missing.is_empty(), "{:?}", merged.refused);
+        assert_eq!(merged_line(&out, &key).map(|l| (l.result, l.replay)), Some((honest.result.clone(), honest.replay)));
+        let (merged, out) = merge("two", false);
+        assert_eq!(merged_line(&out, &key), None, "the control: held differently");
+        assert!(merged.refused.iter().any(|r| r.contains("folders hold different results")), "{:?}", merged.refused);
+    }
+
+    /// A folder of hundreds of lines naming another file than their match's replay is refused
+    /// in one message, counting them and naming the first few. The control: line by line, as
+    /// many refusals (and warnings) as lines.
+    #[test]
+    fn a_folder_s_misnamed_lines_are_refused_as_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let lines = results::read_all(&src).unwrap();
+        let misnamed: Vec<ResultLine> = (0..200)
+            .map(|i| ResultLine { replay: format!("replays/evil-{i}.html"), ..lines[i % lines.len()].clone() })
+            .collect();
+        let (league, shard) = shard_and_league(dir.path(), &src, &[], &misnamed);
+        let merge = |name: &str, misnamed_per_folder: bool| {
+            let out = dir.path().join(name);
+            let steps = Steps { misnamed_per_folder, ..Steps::default() };
+            merge_in(&out, Some(&league), std::slice::from_ref(&shard), &registry, &Quiet, &steps).unwrap()
+        };
+        let merged = merge("one", true);
+        assert_eq!(merged.refused.len(), 1, "{:?}", merged.refused);
+        let why = &merged.refused[0];
+        let expected = format!("{}: 200 lines name another file than their match's replay", shard.display());
+        assert!(why.starts_with(&expected), "{why}");
+        assert!(why.contains("`replays/evil-0.html`") && why.contains("`replays/evil-2.html`"), "{why}");
+        assert!(!why.contains("evil-3.html") && why.ends_with("; and 197 more"), "{why}");
+        assert!(merged.missing.is_empty(), "the league holds every match");
+        let merged = merge("each", false);
+        assert_eq!(merged.refused.len(), 200, "the control: a refusal a line");
     }
 }

@@ -128,6 +128,7 @@ fn lines_of(path: &Path, (bytes, torn): (Vec<u8>, usize)) -> Result<(Vec<ResultL
         tracing::warn!(file = %path.display(), bytes = torn, "discarding a torn last line");
     }
     let mut lines = Vec::new();
+    let mut skipped: Vec<(usize, String)> = Vec::new();
     for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
@@ -135,12 +136,36 @@ fn lines_of(path: &Path, (bytes, torn): (Vec<u8>, usize)) -> Result<(Vec<ResultL
         match serde_json::from_slice::<ResultLine>(line) {
             Ok(parsed) => match sound(&parsed) {
                 Ok(()) => lines.push(parsed),
-                Err(why) => tracing::warn!("{}:{}: not a result line, skipped: {why}", path.display(), i + 1),
+                Err(why) => skipped.push((i + 1, why)),
             },
-            Err(e) => tracing::warn!("{}:{}: not a result line, skipped: {e}", path.display(), i + 1),
+            Err(e) => skipped.push((i + 1, e.to_string())),
         }
     }
+    if let Some(warning) = skipped_warning(path, &skipped) {
+        tracing::warn!("{warning}");
+    }
     Ok((lines, bytes.len() as u64))
+}
+
+/// How many skipped lines of a file a warning names (it counts them all).
+const SKIPPED_SHOWN: usize = 3;
+
+/// The one warning of the lines of the results file `path` skipped as no result lines (each
+/// its line number and why), if any: a file of hundreds of them (lines naming `../` files, say)
+/// printed a warning a line.
+fn skipped_warning(path: &Path, skipped: &[(usize, String)]) -> Option<String> {
+    let shown: Vec<String> =
+        skipped.iter().take(SKIPPED_SHOWN).map(|(n, why)| format!("{}:{n}: {why}", path.display())).collect();
+    match skipped.len() {
+        0 => None,
+        1 => Some(format!("{}:{}: not a result line, skipped: {}", path.display(), skipped[0].0, skipped[0].1)),
+        n => Some(format!(
+            "{}: {n} lines are not result lines, skipped: {}{}",
+            path.display(),
+            shown.join("; "),
+            if n > SKIPPED_SHOWN { format!("; and {} more", n - SKIPPED_SHOWN) } else { String::new() }
+        )),
+    }
 }
 
 /// The bytes of the results file `path` (a plain file: see [`crate::files::read_regular`], at
@@ -251,6 +276,30 @@ mod tests {
         std::fs::remove_file(&fifo).unwrap();
         rewrite(&fifo, &[line("k1")]).unwrap();
         assert_eq!(read_file(&fifo).unwrap().0, [line("k1")], "the control");
+    }
+    /// A results file of hundreds of lines that are no result lines (each naming a replay
+    /// outside `replays/`) gives one warning, counting them and naming the first few; one such
+    /// line, the warning it always gave. The control: every line is skipped, none read.
+    #[test]
+    fn a_file_of_many_bad_lines_gives_one_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(RESULTS_FILE);
+        let bad: Vec<ResultLine> =
+            (0..300).map(|i| ResultLine { replay: format!("../evil-{i}.json.gz"), ..line(&format!("k{i}")) }).collect();
+        rewrite(&path, &bad).unwrap();
+        let (read, _) = read_file(&path).unwrap();
+        assert!(read.is_empty(), "the control: every line skipped");
+        let skipped: Vec<(usize, String)> = (1..=300).map(|n| (n, format!("why {n}"))).collect();
+        let warning = skipped_warning(&path, &skipped).unwrap();
+        let p = path.display();
+        assert_eq!(
+            warning,
+            format!(
+                "{p}: 300 lines are not result lines, skipped: {p}:1: why 1; {p}:2: why 2; {p}:3: why 3; and 297 more"
+            )
+        );
+        assert_eq!(skipped_warning(&path, &skipped[..1]).unwrap(), format!("{p}:1: not a result line, skipped: why 1"));
+        assert_eq!(skipped_warning(&path, &[]), None);
     }
     use crate::replay::{MatchResult, PlayerResult};
 

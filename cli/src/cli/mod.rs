@@ -356,8 +356,11 @@ pub struct MergeArgs {
     /// first folder recording no shard's slice gives the record, and no folder the league's rank.
     #[arg(long, value_name = "LEAGUE")]
     pub league: Option<PathBuf>,
-    /// The shards' folders (`--shard K/N --out DIR`); none where the shards shared the league's.
-    #[arg(value_name = "SHARD_DIR", required_unless_present = "league")]
+    /// The shards' folders (`--shard K/N --out DIR`), each bound to its slice: `K/N=DIR` (`1/3=shard-1`)
+    /// takes from DIR only the results of slice K of N, and leaves DIR out, named, if its record
+    /// names another slice. A folder given alone (`DIR`, the older form) is taken at its own
+    /// record's word, which whoever wrote it controls. None where the shards shared the league's.
+    #[arg(value_name = "K/N=SHARD_DIR", required_unless_present = "league")]
     pub dirs: Vec<PathBuf>,
     /// Print JSON instead of a table.
     #[arg(long)]

@@ -412,14 +412,14 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     // SIGTERM until SIGKILL came.)
     let cancel = super::signals::cancel_on_signals("stopping the merge where its folder is whole")?;
     let stop = || cancel.is_cancelled();
-    let merged = tour::merge::merge_until(
-        &args.out,
-        args.league.as_deref(),
-        &args.dirs,
-        &arena::games::registry(),
-        &pages,
-        &stop,
-    );
+    let shards: Vec<tour::merge::ShardDir> = args
+        .dirs
+        .iter()
+        .map(|dir| tour::merge::ShardDir::parse(dir.as_os_str()))
+        .collect::<Result<_, _>>()
+        .map_err(|why| anyhow::anyhow!("{}", arena::safe_text::terminal_line(&why)))?;
+    let merged =
+        tour::merge::merge_until(&args.out, args.league.as_deref(), &shards, &arena::games::registry(), &pages, &stop);
     if let Some(status) = stopped_waiting(&merged).or_else(|| stopped(&merged)) {
         return Ok(status);
     }
@@ -437,7 +437,28 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
         eprintln!(
             "note: no --league: the record of {dir} (it names no shard's slice) was taken for the league's, and no \
              folder's results were ranked as the league's; name the league's folder: `arena merge OUT --league \
-             {dir} SHARD_DIR…`"
+             {dir} K/N=SHARD_DIR…`"
+        );
+    }
+    // (A shard's folder given alone is taken at its record's word: its `slice`, which whoever
+    // wrote the folder wrote too, may claim another shard's.)
+    let same = |a: &std::path::Path, b: &std::path::Path| {
+        a == b || std::fs::canonicalize(a).is_ok_and(|a| std::fs::canonicalize(b).is_ok_and(|b| a == b))
+    };
+    let unbound: Vec<String> = shards
+        .iter()
+        .filter(|s| s.slice.is_none() && !same(&s.dir, &args.out))
+        .filter(|s| args.league.as_deref().is_none_or(|league| !same(&s.dir, league)))
+        .map(|s| arena::safe_text::terminal_line(&s.dir.display().to_string()))
+        .collect();
+    if !unbound.is_empty() {
+        eprintln!(
+            "note: {} given without {} slice: the slice each folder's own tournament.json names was taken on trust, \
+             and whoever writes a shard's folder writes that record too (it could claim another shard's slice, and \
+             have that shard's results refused); bind each folder to its slice: `arena merge OUT --league LEAGUE \
+             1/N=SHARD_DIR 2/N=SHARD_DIR …`",
+            unbound.join(", "),
+            if unbound.len() == 1 { "its" } else { "their" }
         );
     }
     if !merged.refused.is_empty() {
@@ -482,7 +503,7 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
             // holds is missing here, and no run of the shards plays it.)
             eprintln!(
                 "the league's folder was not merged, and shards' folders (--out) hold only what it lacked: give the \
-                 league's folder to the merge too: `arena merge OUT --league LEAGUE SHARD_DIR…`; then re-run the shards that \
+                 league's folder to the merge too: `arena merge OUT --league LEAGUE K/N=SHARD_DIR…`; then re-run the shards that \
                  did not finish (each resumes), and merge again"
             );
         }
@@ -539,7 +560,7 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
                     ""
                 } else {
                     ", unless the league's folder holds it: give that folder to the merge too (`arena merge OUT \
-                     --league LEAGUE SHARD_DIR…`)"
+                     --league LEAGUE K/N=SHARD_DIR…`)"
                 }
             );
         }
