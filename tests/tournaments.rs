@@ -1548,6 +1548,51 @@ fn a_private_file_gone_between_two_builds_stops_no_build() {
     assert!(!seen.contains("the teacher's"), "the first build read the private file: {seen}");
 }
 
+/// A root arena's copies of its bots' folders are readable by the boxes' users whatever the
+/// teacher's umask: under 027 the copy's folders were made 0750, and every match of a bot given
+/// as a folder failed ("is not readable by others, so a box cannot read it"). And a bot whose
+/// folder is empty (its program named elsewhere) plays: the copy made no folder for it, its
+/// working directory, which every match of it failed to find.
+#[test]
+fn a_bot_s_copy_is_readable_by_its_box_whatever_the_umask_and_an_empty_folder_plays() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("not root: only a root arena runs its bots as users of their own");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    std::fs::create_dir_all(dir.path().join("student/src")).unwrap();
+    std::fs::write(dir.path().join("student/src/notes.txt"), "hello\n").unwrap();
+    std::fs::create_dir(dir.path().join("empty")).unwrap();
+    let mut text =
+        format!("maps = [{:?}]\n[[bots]]\nname = \"greedy\"\ncommand = {:?}\n", map("fire.txt"), bin("greedy"));
+    for name in ["student", "empty"] {
+        text.push_str(&format!("[[bots]]\nname = \"{name}\"\ncommand = {:?}\ncwd = \"{name}\"\n", bin("greedy")));
+    }
+    let cfg = dir.path().join("t.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let out = dir.path().join("t");
+    let mut command = Command::new(bin("arena"));
+    command.args(["tournament", "--config", &cfg.display().to_string(), "--out", &out.display().to_string()]);
+    // SAFETY: umask is async-signal-safe and cannot fail.
+    unsafe {
+        command.pre_exec(|| {
+            libc::umask(0o027);
+            Ok(())
+        });
+    }
+    let run = command.output().unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    let board = leaderboard(&out);
+    assert_eq!(board["complete"], true, "every match played: {board}\n{stderr}");
+    for bot in ["student", "empty"] {
+        assert!(row(&board, bot)["failure"].is_null(), "{bot}: {board}");
+    }
+    assert!(!stderr.contains("not readable by others") && !stderr.contains("could not"), "{stderr}");
+}
+
 #[test]
 fn bad_configs_and_folders_fail_clearly() {
     let dir = tempfile::tempdir().unwrap();

@@ -10,6 +10,10 @@ fn main() -> ExitCode {
     let args = cli::Cli::parse_with(&games);
     cli::init_logging(args.verbose);
     let code = match cli::run(args, &games) {
+        // A command a signal reached exits as the signal says, even where it ended well (a
+        // duel's last answer came before the cancellation): a batch system or a shell that sent
+        // it is told the command was ended (the duel exited 0 after SIGTERM, 7 times in 60).
+        Ok(_) if cli::signals::received().is_some() => ExitCode::from(cli::signals::status()),
         Ok(code) => code,
         // A reader that stopped reading (`arena … | head`) is not an error.
         Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) => {

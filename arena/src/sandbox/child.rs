@@ -528,11 +528,35 @@ unsafe fn build_view(plan: &Plan) -> io::Result<()> {
 }
 
 /// Shows `mask.path` otherwise (see [`Mask`]), in the box's root, before it is made read-only.
-/// A copy is written to a file of the root's own, bound on the path, then unlinked.
+/// A copy is written to a file of the root's own, bound on the path, then unlinked. The path may
+/// go, or change kind, between its look-up and the mount (a lock or journal file, made and
+/// removed by a process outside, such as cargo's `.global-cache-journal`): it is looked up again
+/// until it is found gone (passed over) or masked; before, its `ENOENT` failed the box. (Only the
+/// system's and the teacher's processes write where masks are; a file made and removed in a
+/// tight loop was masked or found gone within a few tries: [`MASK_TRIES`] is far more.)
 ///
 /// # Safety
 /// Raw system calls only.
 unsafe fn apply_mask(mask: &Mask) -> io::Result<()> {
+    let mut last = Ok(());
+    for _ in 0..MASK_TRIES {
+        last = apply_mask_once(mask);
+        match &last {
+            Err(e) if matches!(e.raw_os_error(), Some(libc::ENOENT | libc::ENOTDIR)) => continue,
+            _ => return last,
+        }
+    }
+    last
+}
+
+/// How many times [`apply_mask`] looks a path up again that went between its look-up and its mount.
+const MASK_TRIES: usize = 100;
+
+/// [`apply_mask`], once: what is found at the path when looked up.
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn apply_mask_once(mask: &Mask) -> io::Result<()> {
     let null = std::ptr::null::<libc::c_char>();
     let no_data = std::ptr::null::<libc::c_void>();
     let mut st: libc::stat = std::mem::zeroed();
@@ -573,12 +597,16 @@ unsafe fn apply_mask(mask: &Mask) -> io::Result<()> {
     let owned = owner.map_or(0, |(uid, gid)| libc::fchown(fd, uid, gid));
     let moded = libc::fchmod(fd, *mode & 0o777);
     libc::close(fd);
-    check(owned)?;
-    check(moded)?;
-    check(libc::mount(copy.as_ptr(), mask.path.as_ptr(), null, libc::MS_BIND, no_data))?;
     let flags = hidden | libc::MS_NODEV;
-    check(libc::mount(null, mask.path.as_ptr(), null, libc::MS_BIND | libc::MS_REMOUNT | flags, no_data))?;
-    check(libc::unlink(copy.as_ptr()))
+    let bound = check(owned)
+        .and_then(|()| check(moded))
+        .and_then(|()| check(libc::mount(copy.as_ptr(), mask.path.as_ptr(), null, libc::MS_BIND, no_data)))
+        .and_then(|()| {
+            check(libc::mount(null, mask.path.as_ptr(), null, libc::MS_BIND | libc::MS_REMOUNT | flags, no_data))
+        });
+    // (Unlinked whatever came of it: a look-up again makes it anew.)
+    let unlinked = check(libc::unlink(copy.as_ptr()));
+    bound.and(unlinked)
 }
 
 /// Leaves the bot with no capability it could use or regain: an exec as uid 0 grants none

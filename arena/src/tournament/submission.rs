@@ -1024,7 +1024,7 @@ fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path, left_out: &LeftOut) -> Res
             return Err(fail(format!("more than {most_files} files")));
         }
         if let Some(parent) = to.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| TournamentError::io(parent, e))?;
+            make_shared_folders(tmp, parent).map_err(|e| TournamentError::io(parent, e))?;
         }
         #[cfg(test)]
         between_files(from, false);
@@ -1037,6 +1037,9 @@ fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path, left_out: &LeftOut) -> Res
     if let Some(dir) = folder(bot) {
         let ignore = ignore_set(bot)?;
         let root = tmp.join("folder");
+        // (Made even where nothing is copied: an empty folder is still the bot's folder, its
+        // working directory, which every match failed to find.)
+        make_shared_folders(tmp, &root).map_err(|e| TournamentError::io(&root, e))?;
         let league = left_out.inside(&dir);
         let walk = walkdir::WalkDir::new(&dir).follow_links(false).into_iter();
         for e in walk.filter_entry(|e| walked(&dir, e.path(), &ignore, &league)) {
@@ -1111,6 +1114,25 @@ fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path, left_out: &LeftOut) -> Res
 /// counted: a file that grows meanwhile does not fill the disk past the copy's cap), and only
 /// what holds data: holes and all-zero blocks stay holes (see [`copy_sparse`]). A name that is
 /// no longer a regular file (a FIFO swapped in) is refused, without waiting on it.
+/// Makes `dir` and its missing folders below `base` (there already), each `0755` whatever the
+/// umask: a root arena's box binds the copy in and runs the bot as a user of its own, who must
+/// read it. Under a umask of 027 every bot given as a folder or a script was refused ("is not
+/// readable by others, so a box cannot read it"), a teacher's choice of umask the copy undid.
+fn make_shared_folders(base: &Path, dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(below) = dir.strip_prefix(base) else { return std::fs::create_dir_all(dir) };
+    let mut at = base.to_path_buf();
+    for part in below.components() {
+        at.push(part);
+        match std::fs::create_dir(&at) {
+            Ok(()) => std::fs::set_permissions(&at, std::fs::Permissions::from_mode(0o755))?,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
 fn copy_file(from: &Path, to: &Path, len: u64) -> Result<(), TournamentError> {
     use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
     let source = crate::files::open_regular(from)
