@@ -319,6 +319,39 @@ fn verify_refuses_a_huge_file_at_once() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("larger than 64 MiB"));
 }
 
+/// A compressed replay with bytes after its gzip stream (a download appended to, a copy
+/// gone wrong) is refused by every command that reads replays, saying what and where: it said
+/// "unexpected end of file", as if the replay were cut short. The control: the same replay
+/// without them is read by all three.
+#[test]
+fn a_compressed_replay_with_trailing_bytes_is_refused_saying_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.json.gz");
+    let path_arg = path.display().to_string();
+    let (greedy, random) = (bin("atoms-greedy"), bin("atoms-random"));
+    let args = ["duel", "--game", "atoms", "--size", "4x4", "--seed", "5", "--replay", &path_arg, &greedy, &random];
+    let out = arena(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let genuine = std::fs::read(&path).unwrap();
+    let save = dir.path().join("game.sav").display().to_string();
+    let commands = [vec!["verify", &path_arg], vec!["view", &path_arg], vec!["export-save", &path_arg, &save]];
+    for command in &commands {
+        let out = arena(command);
+        assert!(out.status.success(), "the control, {command:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let mut damaged = genuine.clone();
+    damaged.extend_from_slice(b"garbage\n");
+    std::fs::write(&path, &damaged).unwrap();
+    let expected =
+        format!("{path_arg}: 8 trailing bytes after the compressed replay (from byte {}): not a replay", genuine.len());
+    for command in &commands {
+        let out = arena(command);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains(&expected), "{command:?}: {err}");
+        assert!(!err.contains("unexpected end of file"), "{command:?}: {err}");
+    }
+}
+
 #[test]
 fn a_second_run_on_a_folder_being_written_is_refused() {
     let dir = tempfile::tempdir().unwrap();

@@ -420,3 +420,63 @@ fn every_kits_own_tests_pass() {
     let report = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && report.trim_end().ends_with("OK"), "python: {report}");
 }
+
+/// Runs `command` with `input` on stdin (`RR_MODE` set to `mode`); returns whether it exited
+/// with success, stdout and stderr.
+fn run_status(command: &str, mode: &str, input: &str) -> (bool, String, String) {
+    let words: Vec<&str> = command.split(' ').collect();
+    let mut child = Command::new(words[0])
+        .args(&words[1..])
+        .env("RR_MODE", mode)
+        .env_remove("RR_DEBUG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start a kit bot");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.as_bytes().to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait for a kit bot");
+    let _ = feeder.join();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.success(), text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn every_kit_refuses_an_opponent_move_off_the_map_like_the_sdk() {
+    // The header of maps/duel.txt (12 x 21) in a duel, and of test1 (3 x 4) in test mode.
+    let duel = std::fs::read_to_string(root().join("maps/duel.txt")).unwrap();
+    let test1 = std::fs::read_to_string(root().join("maps/tests/test1.txt")).unwrap();
+    let header = |text: &str| text[..text.find("STREAM").unwrap() + "STREAM\n".len()].to_string();
+    let cases = [
+        ("duel", header(&duel), "12 x 21", "TICK 2 MOVE 12 0", "(12, 0)"),
+        ("duel", header(&duel), "12 x 21", "TICK 2 MOVE 0 -1", "(0, -1)"),
+        ("test", header(&test1), "3 x 4", "TICK 2 MOVE -1 0", "(-1, 0)"),
+        ("test", header(&test1), "3 x 4", "TICK 2 MOVE 2 4", "(2, 4)"),
+    ];
+    for kit in kits() {
+        for (mode, header, size, bad, at) in &cases {
+            let label = format!("{} ({mode} mode) given `{bad}`", kit.name);
+            // The control: the same input with an on-map move is played to the end.
+            let (ok, answers, err) =
+                run_status(&kit.greedy, mode, &format!("{header}TICK 1 WAIT\r\nTICK 2 MOVE 0 0\r\n"));
+            assert!(ok && answers.lines().count() == 2, "{label}: the control plays\n{answers}{err}");
+            let (ok, answers, err) =
+                run_status(&kit.greedy, mode, &format!("{header}TICK 1 WAIT\r\n{bad}\r\nTICK 3 WAIT\n"));
+            assert!(!ok, "{label}: refused with a non-zero status\n{answers}{err}");
+            assert_eq!(answers.lines().count(), 1, "{label}: only the tick before it is answered\n{answers}{err}");
+            let expected = format!(
+                "botkit: bad TICK line `{bad}`: the opponent's move to {at} is off the {size} map (the arena never sends one)"
+            );
+            assert_eq!(err.trim_end(), expected, "{label}: the message names the line and what was wrong");
+        }
+        // A coordinate beyond the kit's integers is refused too, not wrapped onto the map.
+        let (ok, answers, err) =
+            run_status(&kit.greedy, "duel", &format!("{}TICK 1 MOVE 4294967296 0\n", header(&duel)));
+        assert!(!ok && answers.is_empty(), "{}: a far-off coordinate is refused\n{answers}{err}", kit.name);
+        assert!(err.starts_with("botkit: bad TICK line `TICK 1 MOVE 4294967296 0`: "), "{}: {err}", kit.name);
+    }
+}

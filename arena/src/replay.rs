@@ -276,6 +276,19 @@ pub enum ReplayError {
         /// The file.
         path: PathBuf,
     },
+    /// Bytes after the gzip-compressed replay's last member (this arena writes none).
+    #[error(
+        "{}: {count} trailing bytes after the compressed replay (from byte {at}): not a replay this arena wrote",
+        path.display()
+    )]
+    TrailingBytes {
+        /// The file.
+        path: PathBuf,
+        /// Where they start, in bytes from the start of the file.
+        at: u64,
+        /// How many there are.
+        count: u64,
+    },
     /// A replay too large to be read back, not written.
     #[error(
         "{}: not written: the replay would be {} MiB of JSON, more than the {} MiB this arena reads back",
@@ -388,11 +401,22 @@ pub fn read_json(path: &Path) -> Result<Vec<u8>, ReplayError> {
     let mut raw = Vec::new();
     file.take(MAX_REPLAY_BYTES + 1).read_to_end(&mut raw).map_err(io)?;
     let text = if raw.starts_with(&GZIP_MAGIC) {
+        // Member by member (as `gzip -d` reads `cat a.gz b.gz`), so that bytes after the last
+        // member are told as such: a multi-member decoder took them for a member's header and
+        // said "unexpected end of file".
         let mut text = Vec::new();
-        flate2::read::MultiGzDecoder::new(raw.as_slice())
-            .take(MAX_REPLAY_BYTES + 1)
-            .read_to_end(&mut text)
-            .map_err(io)?;
+        let mut rest = raw.as_slice();
+        while !rest.is_empty() && text.len() as u64 <= MAX_REPLAY_BYTES {
+            if !rest.starts_with(&GZIP_MAGIC) {
+                return Err(ReplayError::TrailingBytes {
+                    path: path.to_path_buf(),
+                    at: (raw.len() - rest.len()) as u64,
+                    count: rest.len() as u64,
+                });
+            }
+            let budget = MAX_REPLAY_BYTES + 1 - text.len() as u64;
+            flate2::bufread::GzDecoder::new(&mut rest).take(budget).read_to_end(&mut text).map_err(io)?;
+        }
         text
     } else {
         raw
@@ -793,6 +817,27 @@ mod tests {
         std::fs::remove_file(&fifo).unwrap();
         std::fs::write(&fifo, b"{}").unwrap();
         assert_eq!(read_json(&fifo).unwrap(), b"{}", "the control");
+    }
+
+    /// Bytes after a compressed replay's gzip stream are told as trailing bytes, where and how
+    /// many (the multi-member decoder said "unexpected end of file"); a replay of two gzip
+    /// members (`cat a.gz b.gz`, as `gzip -d` reads it) still reads as their concatenation.
+    #[test]
+    fn trailing_bytes_after_a_compressed_replay_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.json.gz");
+        let mut bytes = gzip(b"{\"a\":").unwrap();
+        bytes.extend(gzip(b"1}").unwrap());
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(read_json(&path).unwrap(), b"{\"a\":1}", "the control: two members");
+        let at = bytes.len() as u64;
+        bytes.extend_from_slice(b"\0\0\0junk");
+        std::fs::write(&path, &bytes).unwrap();
+        let err = read_json(&path).unwrap_err();
+        assert!(matches!(err, ReplayError::TrailingBytes { at: a, count: 7, .. } if a == at), "{err:?}");
+        let said = Replay::load(&path).unwrap_err().to_string();
+        let expected = format!("r.json.gz: 7 trailing bytes after the compressed replay (from byte {at})");
+        assert!(said.contains(&expected), "{said}");
     }
 
     /// A replay of more JSON than a replay is read at is not written (a maximal Atoms duel wrote

@@ -606,6 +606,22 @@ static int fail(const char *why) {
     return 1;
 }
 
+/* Refuses an opponent's move off the map, as the Rust SDK does. The arena never sends one (it
+ * tells an invalid move as `WAIT`, and a test file's scripted moves are on its map), so such a
+ * line was typed or piped by hand: stopping says so, where the kit would have put the opponent
+ * off its map. */
+static bool check_on_map(const rr_game *g, const char *line, rr_action opponent, char *err, size_t err_size) {
+    char shown[LINE_MAX_LEN];
+    if (!opponent.moves || rr_in_bounds(&g->grid, opponent.to)) return true;
+    strncpy(shown, line, sizeof shown - 1);
+    shown[sizeof shown - 1] = '\0';
+    chomp(shown);
+    say(err, err_size,
+        "bad TICK line `%s`: the opponent's move to (%d, %d) is off the %d x %d map (the arena never sends one)", shown,
+        opponent.to.x, opponent.to.y, g->grid.rows, g->grid.cols);
+    return false;
+}
+
 int rr_run_io(rr_act_fn act, void *user, FILE *in, FILE *out, rr_mode mode, FILE *debug) {
     static rr_game game;
     static char header[64 * 1024];
@@ -633,6 +649,7 @@ int rr_run_io(rr_act_fn act, void *user, FILE *in, FILE *out, rr_mode mode, FILE
         strcpy(copy, line);
         if (split(copy, w, false) == 0) continue;
         if (!rr_parse_tick(line, &tick, &theirs, err, sizeof err)) return fail(err);
+        if (!check_on_map(&game, line, theirs, err, sizeof err)) return fail(err);
         rr_on_tick(&game, tick, theirs);
         if (debug && mode == RR_DUEL) {
             rr_view_line(&game, tick - 1, copy, sizeof copy);

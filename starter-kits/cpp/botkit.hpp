@@ -267,7 +267,9 @@ inline std::pair<int, Action> parse_tick(const std::string& line) {
     if (w.size() < 3 || w[0] != "TICK") throw ProtocolError("bad TICK line `" + shown + "`: expected `TICK t <action>`");
     if (!parse_int(w[1], t)) throw ProtocolError("bad TICK line `" + shown + "`: `" + w[1] + "` is not a tick number");
     if (w.size() == 3 && w[2] == "WAIT") return {int(t), Action::wait()};
-    if (w.size() == 5 && w[2] == "MOVE" && parse_int(w[3], x) && parse_int(w[4], y))
+    if (t > INT_MAX) throw ProtocolError("bad TICK line `" + shown + "`: `" + w[1] + "` is not a tick number");
+    if (w.size() == 5 && w[2] == "MOVE" && parse_int(w[3], x) && parse_int(w[4], y) && x >= INT_MIN && x <= INT_MAX &&
+        y >= INT_MIN && y <= INT_MAX)
         return {int(t), Action::move(Pos{int(x), int(y)})};
     throw ProtocolError("bad TICK line `" + shown + "`: expected `WAIT` or `MOVE x y`");
 }
@@ -605,6 +607,17 @@ inline bool read_intro(std::istream& in, const char* keyword, const char* shape,
     return true;
 }
 
+/// Refuses an opponent's move off the map, as the Rust SDK does. The arena never sends one (it
+/// tells an invalid move as `WAIT`, and a test file's scripted moves are on its map), so such a
+/// line was typed or piped by hand: stopping says so, where the kit would have put the opponent
+/// off its map. Throws ProtocolError.
+inline void check_on_map(const Grid& grid, const std::string& line, Action opponent) {
+    if (!opponent.moves || grid.in_bounds(opponent.to)) return;
+    throw ProtocolError("bad TICK line `" + line + "`: the opponent's move to " + to_string(opponent.to) +
+                        " is off the " + std::to_string(grid.rows) + " x " + std::to_string(grid.cols) +
+                        " map (the arena never sends one)");
+}
+
 /// Runs `loop`, turning a ProtocolError into a message on stderr; returns the exit status.
 template <class F>
 int guarded(F loop) {
@@ -645,6 +658,7 @@ void run_io(Bot& bot, std::istream& in, std::ostream& out, Mode mode, std::ostre
         chomp(line);
         if (words(line).empty()) continue;
         auto [t, theirs] = parse_tick(line);
+        detail::check_on_map(g.grid, line, theirs);
         g.on_tick(t, theirs);
         if (debug && mode == Mode::Duel) *debug << g.view_line(t - 1) << std::endl;
         Action a = bot.act(static_cast<const Game&>(g));

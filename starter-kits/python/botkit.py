@@ -636,6 +636,17 @@ def _guarded(loop):
         pass
 
 
+def _check_on_map(state, line, opponent):
+    """Refuses an opponent's move off the map, as the Rust SDK does. The arena never sends one
+    (it tells an invalid move as ``WAIT``, and a test file's scripted moves are on its map), so
+    such a line was typed or piped by hand: stopping says so, where the kit would have put the
+    opponent off its map (or, with a negative coordinate, on a cell counted from the far end)."""
+    if opponent is not None and not state.in_bounds(opponent):
+        raise ProtocolError(
+            "bad TICK line `{}`: the opponent's move to ({}, {}) is off the {} x {} map "
+            "(the arena never sends one)".format(line.strip(), opponent[0], opponent[1], state.rows, state.cols))
+
+
 def run_io(bot, input, output, mode=DUEL, debug=None):
     """:func:`run` on any text streams; ``debug`` is a stream for the view lines, or None."""
     header = []
@@ -655,6 +666,7 @@ def run_io(bot, input, output, mode=DUEL, debug=None):
         if not line.strip():
             continue
         tick, opponent = parse_tick(line)
+        _check_on_map(state, line, opponent)
         state.on_tick(tick, opponent)
         if debug is not None and mode == DUEL:
             debug.write(state.view_line(tick - 1) + "\n")

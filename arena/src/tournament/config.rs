@@ -634,6 +634,15 @@ impl TournamentConfig {
                 }
                 Ok(_) => {}
             }
+            if let Some(build) = bot.build.as_deref().filter(|b| b.trim().is_empty()) {
+                return Err(self.bot_error(
+                    &bot.name,
+                    format!(
+                        "bot `{name}`: `build = {build:?}` builds nothing (a box started to run no command): name \
+                         the command that builds the bot (`make`), or leave `build` out for a bot with nothing to build"
+                    ),
+                ));
+            }
             if let Err(e) = super::submission::check_globs(bot) {
                 let e = crate::safe_text::terminal(&e.to_string());
                 return Err(self.bot_error(&bot.name, format!("{e}: fix the glob (`*`, `?`, `[abc]`, `{{a,b}}`)")));
@@ -643,6 +652,13 @@ impl TournamentConfig {
             return bad(format!(
                 "`build_timeout_s = 0` would fail every bot's build at once (\"timed out after 0 s\"): give it at \
                  least 1, or leave it out for its default ({DEFAULT_BUILD_TIMEOUT_S})"
+            ));
+        }
+        if self.build_disk_mb == Some(0) {
+            return bad(format!(
+                "`build_disk_mb = 0` leaves the bots' builds no disk: a build that writes anything (its log \
+                 included) is ended and failed: give it at least 1, or leave it out for its default \
+                 ({DEFAULT_BUILD_DISK_MB})"
             ));
         }
         if self.games == 0 {
@@ -1112,7 +1128,8 @@ mod tests {
 
     /// What a bot's entry or the builds' settings hold that could never run is refused when the
     /// config is checked, naming the file, the bot's line and what is wrong: a command a shell
-    /// could not split, a `files` or `ignore` glob that does not compile, `build_timeout_s = 0`.
+    /// could not split, a `files` or `ignore` glob that does not compile, `build = ""`,
+    /// `build_timeout_s = 0`, `build_disk_mb = 0`.
     /// (Each was found only when the league ran: the bot "cannot play", every build "timed out
     /// after 0 s", the run ended with exit 0.) The controls: the same entries written right pass.
     #[test]
@@ -1148,6 +1165,15 @@ mod tests {
         let err = check("command = \"./bot\"\n", "build_timeout_s = 0\n").unwrap_err();
         assert!(err.starts_with("c.toml: `build_timeout_s = 0` would fail every bot's build at once"), "{err}");
         assert_eq!(check("command = \"./bot\"\n", "build_timeout_s = 1\n"), Ok(()), "the control");
+        let err = check("command = \"./bot\"\n", "build_disk_mb = 0\n").unwrap_err();
+        assert!(err.starts_with("c.toml: `build_disk_mb = 0` leaves the bots' builds no disk"), "{err}");
+        assert_eq!(check("command = \"./bot\"\n", "build_disk_mb = 1\n"), Ok(()), "the control");
+        for build in ["\"\"", "\"  \""] {
+            let err = check(&format!("command = \"./bot\"\nbuild = {build}\n"), "").unwrap_err();
+            let says = format!("c.toml:6: bot `bob`: `build = {build}` builds nothing");
+            assert!(err.starts_with(&says), "{err}");
+        }
+        assert_eq!(check("command = \"./bot\"\nbuild = \"make\"\n", ""), Ok(()), "the control");
         // A bot the command line gave (no line to name) is named by its config's origin.
         let mut config = TournamentConfig::from_toml("maps = [\"m.txt\"]\n", Path::new("<command line>")).unwrap();
         for (name, command) in [("ann", "./bot"), ("bob", "./bot \"open")] {
@@ -1493,8 +1519,8 @@ mod tests {
         assert_eq!(c.params["rounds"], huge, "kept as written");
         let tactics = crate::games::registry().get("tactics").unwrap().info();
         let error = tactics.params(&c.params).unwrap_err().to_string();
-        assert!(error.contains("expected a whole number from 1 to 4294967295"), "{error}");
-        let c = parse("game = \"tactics\"\n[params]\nrounds = 4294967295").unwrap();
+        assert!(error.contains("expected a whole number from 1 to 100"), "{error}");
+        let c = parse("game = \"tactics\"\n[params]\nrounds = 100").unwrap();
         assert!(tactics.params(&c.params).is_ok(), "the control");
     }
 

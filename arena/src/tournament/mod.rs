@@ -268,7 +268,8 @@ const LEAGUE_TOP_FILES: [&str; 9] = [
 /// cut short before it saved its record leaves (the league's folders, its locks, the builds'
 /// note, temporary files) are accepted: `--resume` goes on from there. `versions/` may be a
 /// link to a folder (a league's copies kept on another disk). Checked before the folder is made
-/// or locked. (As `arena merge` refuses such an OUT.)
+/// or locked, and again once it is locked ([`FolderLock::claim`]). (As `arena merge` refuses
+/// such an OUT.)
 fn refuse_foreign_folder(out: &Path) -> Result<(), TournamentError> {
     match foreign_entry(out) {
         Some(entry) => Err(TournamentError::NotALeague { dir: out.to_path_buf(), entry }),
@@ -1019,9 +1020,7 @@ fn plan(
     // files later. A bad map or board size is reported before anything is built, started or
     // written.
     let boards = load_boards(&config, game)?;
-    refuse_foreign_folder(out)?;
-    make_league_folder(out, &LEAGUE_FOLDERS)?;
-    let lock = FolderLock::take_to_run(out, None, Duration::ZERO, &|| cancel.is_cancelled())?;
+    let lock = FolderLock::claim(out, None, Duration::ZERO, &|| cancel.is_cancelled())?;
     // (Read, not checked: the config given now is what runs, and it was checked above; the old
     // record gives only its names, secret and history, and a setting it holds that no longer
     // validates is what the new config replaces.)
@@ -1315,9 +1314,7 @@ fn run_shard(
             )));
         }
     }
-    refuse_foreign_folder(out)?;
-    make_league_folder(out, &LEAGUE_FOLDERS)?;
-    let _lock = FolderLock::take_to_run(out, Some(shard), BATCH_LOCK_WAIT, &|| cancel.is_cancelled())?;
+    let _lock = FolderLock::claim(out, Some(shard), BATCH_LOCK_WAIT, &|| cancel.is_cancelled())?;
     if source != out {
         // A folder of another build of the league (the same config built again has the same
         // matches, with other seeds) is not taken over: its results would pass for this one's.
@@ -2269,17 +2266,18 @@ impl FolderLock {
         }
     }
 
-    /// [`FolderLock::take_waiting`] for a run, which writes the folder: one its user may not
-    /// write in is said as such, with what to do.
-    /// The wait ends once `stop` says so (the run's Ctrl-C, SIGTERM or SIGHUP):
+    /// [`FolderLock::take_waiting`] for a run, which writes the folder, with `check` run once the
+    /// lock is held ([`FolderLock::take_checked`]): one its user may not write in is said as
+    /// such, with what to do. The wait ends once `stop` says so (the run's Ctrl-C, SIGTERM or SIGHUP):
     /// [`TournamentError::StoppedWaiting`], nothing written.
     fn take_to_run(
         out: &Path,
         shard: Option<Shard>,
         wait: Duration,
         stop: &dyn Fn() -> bool,
+        check: &dyn Fn() -> Result<(), TournamentError>,
     ) -> Result<FolderLock, TournamentError> {
-        Self::take_waiting_until(out, shard, wait, stop).map_err(|e| match e {
+        Self::take_checked(out, shard, wait, stop, check).map_err(|e| match e {
             TournamentError::Io { source, .. } if cannot_write_source(&source) => TournamentError::Invalid(format!(
                 "{}: this league's folder cannot be written ({source}): a run writes its results and pages \
                  there: run it on a copy you may write (`cp -r`), or as the user who may write it",
@@ -2287,6 +2285,28 @@ impl FolderLock {
             )),
             other => other,
         })
+    }
+
+    /// The folder of a run or a shard, `out`, taken as one step with the check that it is no
+    /// folder of someone's own ([`refuse_foreign_folder`]): checked before anything is written
+    /// (such a folder is left as it was), made where missing, locked
+    /// ([`FolderLock::take_to_run`]) and checked again under the lock, before it is made private
+    /// or its folders are made. (Checked only before: a run started with another passed the
+    /// check before either locked, and what was put in the folder in between, by another
+    /// command or its user, was taken over with it.)
+    fn claim(
+        out: &Path,
+        shard: Option<Shard>,
+        wait: Duration,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<FolderLock, TournamentError> {
+        refuse_foreign_folder(out)?;
+        crate::files::make_private_folder(out).map_err(|e| TournamentError::io(out, e))?;
+        #[cfg(test)]
+        tests::BETWEEN_CHECK_AND_LOCK.with(|hook| hook.get().map(|h| h(out)));
+        let lock = Self::take_to_run(out, shard, wait, stop, &|| refuse_foreign_folder(out))?;
+        make_league_folder(out, &LEAGUE_FOLDERS)?;
+        Ok(lock)
     }
 
     /// [`FolderLock::take`], waiting up to `wait` for the folder while one process holds it
@@ -2311,10 +2331,24 @@ impl FolderLock {
         wait: Duration,
         stop: &dyn Fn() -> bool,
     ) -> Result<FolderLock, TournamentError> {
+        Self::take_checked(out, shard, wait, stop, &|| Ok(()))
+    }
+
+    /// [`FolderLock::take_waiting_until`], with `check` run as soon as the folder's lock is held,
+    /// before the folder is made private or a shard's own lock taken: its error is returned,
+    /// the lock released.
+    fn take_checked(
+        out: &Path,
+        shard: Option<Shard>,
+        wait: Duration,
+        stop: &dyn Fn() -> bool,
+        check: &dyn Fn() -> Result<(), TournamentError>,
+    ) -> Result<FolderLock, TournamentError> {
         let mode = if shard.is_some() { libc::LOCK_SH } else { libc::LOCK_EX };
         let path = out.join(".lock");
         let file = open_lock(&path, false)?;
         let main = Self::lock_opened(out, &path, file, (mode, shard.is_none()), (wait, stop), true, &|| ())?;
+        check()?;
         if shard.is_none() {
             make_private(out, &main);
         }
@@ -4185,6 +4219,54 @@ mod tests {
         }
     }
 
+    thread_local! {
+        // Run by `FolderLock::claim` on its thread between its first check and its lock: a test
+        // puts a file in the folder there.
+        pub(super) static BETWEEN_CHECK_AND_LOCK: std::cell::Cell<Option<fn(&Path)>> =
+            const { std::cell::Cell::new(None) };
+    }
+
+    /// The folder of a run (and of a shard) is checked again once it is locked: a file put in it
+    /// after the first check, before the lock (by its user, or another command started at the
+    /// same time), is refused as a folder holding no league, and the folder is neither made
+    /// private nor given the league's folders (it was taken over, the league written among
+    /// what it held). Put there deterministically, by a hook at that very point. The control:
+    /// the same runs, nothing put there, play.
+    #[test]
+    fn a_file_put_in_the_folder_between_its_check_and_its_lock_is_not_taken_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = TournamentConfig::load(&course(&dir.path().join("course"))).unwrap();
+        let games = crate::games::registry();
+        let attempt = |out: &Path, options: &RunOptions| {
+            run(config.clone(), out, options, &games, &Quiet, CancellationToken::new()).map(|s| s.played)
+        };
+        let names = |p: &Path| -> BTreeSet<String> {
+            std::fs::read_dir(p).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect()
+        };
+        let league_dir = dir.path().join("built");
+        attempt(&league_dir, &RunOptions { prepare_only: true, ..RunOptions::default() }).unwrap();
+        let shard = Shard { index: 1, count: 2 };
+        let as_shard = RunOptions { shard: Some(shard), league: Some(league_dir.clone()), ..RunOptions::default() };
+        let plant: fn(&Path) = |out| std::fs::write(out.join("notes.txt"), "mine").unwrap();
+        for (name, options) in [("run", RunOptions::default()), ("shard", as_shard.clone())] {
+            let out = dir.path().join(name);
+            BETWEEN_CHECK_AND_LOCK.with(|hook| hook.set(Some(plant)));
+            let got = attempt(&out, &options);
+            BETWEEN_CHECK_AND_LOCK.with(|hook| hook.set(None));
+            match got {
+                Err(TournamentError::NotALeague { dir, entry }) => {
+                    assert_eq!((dir, entry.as_str()), (out.clone(), "notes.txt"))
+                }
+                other => panic!("{name}: {other:?}"),
+            }
+            let left: BTreeSet<String> = [".lock", "notes.txt"].iter().map(|s| s.to_string()).collect();
+            assert_eq!(names(&out), left, "{name}: no league's folder or record made");
+            // The control: nothing put there, the same run plays in a folder of its own.
+            let control = dir.path().join(format!("{name}-control"));
+            assert!(attempt(&control, &options).unwrap() > 0, "{name}: the control plays");
+        }
+    }
+
     /// A run (or a build, or a shard) whose folder holds no league and files of its own (a typo,
     /// `--out ~`) is refused, naming what it holds, before anything is made, locked or written
     /// there: its modes and its entries are as they were. The control: what the run did before,
@@ -4242,7 +4324,7 @@ mod tests {
         // The control: the run's first steps, on the same folder, without the refusal.
         let theirs = home("other");
         make_league_folder(&theirs, &LEAGUE_FOLDERS).unwrap();
-        drop(FolderLock::take_to_run(&theirs, None, Duration::ZERO, &|| false).unwrap());
+        drop(FolderLock::take_to_run(&theirs, None, Duration::ZERO, &|| false, &|| Ok(())).unwrap());
         assert_eq!((mode(&theirs), mode(&theirs.join("public_html"))), (0o1700, 0o700), "the control: taken over");
         // Runs that go on: a new folder, an empty one, a league's (resumed).
         let new = dir.path().join("new");
@@ -4258,7 +4340,7 @@ mod tests {
         let disk = dir.path().join("disk/versions");
         std::fs::create_dir_all(&disk).unwrap();
         std::os::unix::fs::symlink(&disk, stopped.join("versions")).unwrap();
-        let lock = FolderLock::take_to_run(&stopped, None, Duration::ZERO, &|| false).unwrap();
+        let lock = FolderLock::take_to_run(&stopped, None, Duration::ZERO, &|| false, &|| Ok(())).unwrap();
         let sandbox = Sandbox::new(crate::sandbox::SandboxMode::None, Default::default()).unwrap();
         let mut history = BTreeMap::new();
         versions::prepare(&config, &sandbox, &stopped, unix_secs(), &mut history, &|| false, &|_| {}).unwrap();

@@ -31,6 +31,14 @@ pub const NAME: &str = "tactics";
 /// Commands a player may give in one phase.
 pub const MAX_ACTIONS: u32 = 100;
 
+/// The most rounds a new match is played for (`--rounds`, `[params] rounds`): a replay holds
+/// at most [`crate::replay::MAX_REPLAY_BYTES`] (64 MiB), and a match whose every phase runs to
+/// its [`MAX_ACTIONS`] commands per player records up to 404 steps a round, of at most 1.3 KB
+/// each on the largest (9 x 9) board: 100 rounds stay under 53 MB (tested). Up to `u32::MAX`
+/// was taken before: such a match stopped at the end, its replay refused as too large to
+/// write, which in a league stops the run. Replays recorded with more still load.
+pub const MAX_ROUNDS: u64 = 100;
+
 /// What the prompt is called in forfeit details. Replays recorded so far say `TICK` (the
 /// wording the arena once used for every game), and they must re-simulate to the same text.
 const PROMPT: &str = "TICK";
@@ -54,8 +62,8 @@ pub static INFO: GameInfo = GameInfo {
     ranking: Ranking::Wins,
     params: &[ParamSpec {
         name: "rounds",
-        help: "rounds per match",
-        kind: ParamKind::Count { min: 1, max: u32::MAX as u64 },
+        help: "rounds per match (at most 100, so that a match's replay fits in the 64 MiB a replay may hold)",
+        kind: ParamKind::Count { min: 1, max: MAX_ROUNDS },
         default: "10",
     }],
     classic: Some(ClassicProgram { takes_params: true, run: super::classic::session }),
@@ -475,6 +483,34 @@ impl State for TacticsState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`MAX_ROUNDS`] rounds, every phase run to [`MAX_ACTIONS`] commands (and a pass) by both
+    /// players, on a 9 x 9 board whose every field and both hands hold `u32::MAX` chips (more
+    /// than a match can give), answered as late as a step's figures go: the replay fits in
+    /// what a replay may hold. The control: ten times the rounds would not.
+    #[test]
+    fn a_match_of_the_most_rounds_fits_in_a_replay() {
+        let config = format!("OOP\n9_9\n{}", "a00000000\n".repeat(8) + "00000000b\n");
+        let board = Board::check(&config).unwrap();
+        let mut state = TacticsState::new(board, config.clone(), MAX_ROUNDS as u32);
+        state.board.fields.iter_mut().enumerate().for_each(|(i, f)| *f = Field::Claimed(i % 2, u32::MAX));
+        state.board.chips = [u32::MAX; 2];
+        state.round = MAX_ROUNDS as u32;
+        let command = format!("move 8 8 8 7 {}", u32::MAX);
+        state.last = json!({"action": command, "player": 1});
+        let step = json!({"replies": [{"player": 1, "answer": command, "ms": u64::from(u32::MAX)}], "frame": state.frame()});
+        let step_bytes = serde_json::to_vec(&step).unwrap().len() as u64 + 1;
+        assert!(step_bytes < 1300, "{step_bytes} bytes a step");
+        let per_round = 2 * 2 * u64::from(MAX_ACTIONS + 1) * step_bytes;
+        let head = 64 * 1024 + config.len() as u64;
+        assert!(head + MAX_ROUNDS * per_round <= crate::replay::MAX_REPLAY_BYTES, "{per_round} bytes a round");
+        assert!(head + 10 * MAX_ROUNDS * per_round > crate::replay::MAX_REPLAY_BYTES, "the control");
+        let too_many = (MAX_ROUNDS + 1).to_string();
+        let params = |rounds: &str| INFO.params(&[("rounds".to_string(), rounds.to_string())].into()).map(|_| ());
+        let err = params(&too_many).unwrap_err().to_string();
+        assert_eq!(err, format!("--rounds: expected a whole number from 1 to {MAX_ROUNDS}, found `{too_many}`"));
+        assert_eq!(params(&MAX_ROUNDS.to_string()), Ok(()), "the control");
+    }
 
     const CONFIG: &str = "OOP\n4_5\naaa0\n0000\n00--\n00--\n0bbb\n";
 
