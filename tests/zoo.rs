@@ -1198,3 +1198,40 @@ fn a_plain_bot_cannot_reach_its_opponent_s_scratch_folder() {
     let control = spied(&[PLAIN_WITHOUT_LANDLOCK]);
     assert_eq!(player(&control.result, 0).2.as_deref(), Some("invalid_move"), "the control: {}", control.result);
 }
+
+/// A plain bot's scratch folder (its `HOME` and `TMPDIR`) is capped as a whole, as a box's tmpfs
+/// is (`tmp_mb`, 64 MiB, and a file per 4 KiB of it): a bot that writes 96 MiB there in files of
+/// 16 MiB (each under the 64 MiB a file may hold), or 32 MiB and 64 MiB more in files it holds
+/// open once deleted, or 17,000 empty files, forfeits with `disk`, the arena saying which cap it
+/// went over, and its folder goes. Before, nothing capped their sum nor their number: a bot wrote
+/// 480 MiB in 0.3 s, and could fill the disk the arena writes its results to. The control: with
+/// the cap off, each plays to the end, what it wrote kept while it runs.
+#[test]
+fn a_plain_bot_cannot_fill_the_disk_through_its_scratch_folder() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    // (As root, the bot is a user of its own: it passes through the arena's TMPDIR.)
+    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bot = shared_copy(dir.path(), &root().join("tests/bots/diskfill.sh").display().to_string());
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let flags = ["--sandbox", "plain", "--startup-ms", "5000"];
+    let tmpdir = ("TMPDIR", tmp.to_str().unwrap());
+    for (how, cap) in [
+        ("files", "wrote more than 64 MiB (tmp_mb) to its scratch folder"),
+        ("deleted", "wrote more than 64 MiB (tmp_mb) to its scratch folder"),
+        ("many", "made more than 16384 files and folders"),
+    ] {
+        let run = duel_with_env(&format!("sh {bot} {how}"), &greedy, &flags, &[tmpdir]);
+        promises(&run, &bot, Some("disk"), &[]);
+        assert!(run.stderr.contains(cap) && run.stderr.contains("the folder is removed"), "{how}: {}", run.stderr);
+        let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let left: Vec<_> = left.iter().filter(|n| n.to_string_lossy().starts_with("arena-scratch-")).collect();
+        assert!(left.is_empty(), "{how}: the run's scratch folders go with it: {left:?}");
+        // The control: without the cap, it plays on to the end.
+        let control = duel_with_env(&format!("sh {bot} {how}"), &greedy, &flags, &[tmpdir, PLAIN_WITHOUT_DISK_CAP]);
+        promises(&control, &bot, None, &[]);
+        assert!(control.log.contains(&format!("filled ({how})")), "{how}: {}", control.log);
+    }
+}
