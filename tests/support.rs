@@ -455,10 +455,6 @@ pub fn landlock_abi() -> i64 {
 /// the tests, which show the attacks it stops working without it.
 pub const PLAIN_WITHOUT_LANDLOCK: (&str, &str) = ("ARENA_PLAIN_WITHOUT_LANDLOCK", "1");
 
-/// In the arena's environment, a plain bot's scratch folder has no cap as a whole (each file
-/// has its own): the controls of the tests of that cap (see `arena::sandbox::DISK_CAP_OFF_SWITCH`).
-pub const PLAIN_WITHOUT_DISK_CAP: (&str, &str) = ("ARENA_PLAIN_WITHOUT_DISK_CAP", "1");
-
 /// A path as `zoo-attack` takes one without naming it (`hex:…`): a plain bot's Landlock, as a
 /// box, shows a bot the files its command names.
 pub fn hex(path: &Path) -> String {

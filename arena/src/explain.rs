@@ -543,10 +543,6 @@ impl ForfeitFact {
             "fire" => format!("{at}{subject} walked into fire ({detail}): fire ends the game with 0 points."),
             "cpu" => format!("{at}{subject} used up its CPU-time limit for the whole program."),
             "memory" => format!("{at}{subject} ran out of memory under its limit."),
-            "disk" => format!(
-                "{at}{subject} filled its scratch folder (its HOME and TMPDIR, without a box) past its cap \
-                 (tmp_mb MiB, and one file or folder per 4 KiB of it): it was ended, and the folder removed."
-            ),
             other if detail.is_empty() => format!("{at}{subject} forfeited ({other})."),
             other => format!("{at}{subject} forfeited ({other}): {detail}."),
         }

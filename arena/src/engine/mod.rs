@@ -75,9 +75,6 @@ pub enum Failure {
     Cpu,
     /// The bot ran out of memory under its limit.
     Memory,
-    /// The bot filled its scratch folder past its cap (without a box: see the sandbox's
-    /// `BoxHandle::scratch_excess`; a box's tmpfs is full at its size instead).
-    Disk,
 }
 
 impl Failure {
@@ -90,7 +87,6 @@ impl Failure {
             Failure::TooLong | Failure::NotUtf8 | Failure::Malformed => ForfeitReason::Malformed,
             Failure::Cpu => ForfeitReason::Cpu,
             Failure::Memory => ForfeitReason::Memory,
-            Failure::Disk => ForfeitReason::Disk,
         }
     }
 
@@ -115,13 +111,12 @@ impl Failure {
             Failure::Malformed => "the line was longer than the limit or not valid UTF-8".to_string(),
             Failure::Cpu => "used up its CPU-time limit".to_string(),
             Failure::Memory => "ran out of memory under its limit".to_string(),
-            Failure::Disk => "filled its scratch folder (HOME, TMPDIR) past its cap, tmp_mb".to_string(),
         }
     }
 }
 
 /// Each [`Failure`] by the name replays record (a crash without its [`Ending`]: that goes beside it).
-const FAILURE_NAMES: [(&str, Failure); 9] = [
+const FAILURE_NAMES: [(&str, Failure); 8] = [
     ("timeout", Failure::Timeout),
     ("crash", Failure::Crash(None)),
     ("extra_output", Failure::ExtraOutput),
@@ -130,7 +125,6 @@ const FAILURE_NAMES: [(&str, Failure); 9] = [
     ("malformed", Failure::Malformed),
     ("cpu", Failure::Cpu),
     ("memory", Failure::Memory),
-    ("disk", Failure::Disk),
 ];
 
 impl Serialize for Failure {

@@ -22,8 +22,6 @@ pub enum ForfeitReason {
     Cpu,
     /// `memory`: the bot ran out of memory under its limit.
     Memory,
-    /// `disk`: the bot filled its scratch folder past its cap (`tmp_mb`, without a box).
-    Disk,
     /// `invalid_move`: a well-formed answer the game's rules refuse.
     InvalidMove,
     /// A reason of the game's own, by its recorded name.
@@ -40,7 +38,6 @@ impl ForfeitReason {
             ForfeitReason::Malformed => "malformed",
             ForfeitReason::Cpu => "cpu",
             ForfeitReason::Memory => "memory",
-            ForfeitReason::Disk => "disk",
             ForfeitReason::InvalidMove => "invalid_move",
             ForfeitReason::Rule(name) => name,
         }
@@ -56,7 +53,6 @@ impl From<&str> for ForfeitReason {
             "malformed" => ForfeitReason::Malformed,
             "cpu" => ForfeitReason::Cpu,
             "memory" => ForfeitReason::Memory,
-            "disk" => ForfeitReason::Disk,
             "invalid_move" => ForfeitReason::InvalidMove,
             other => ForfeitReason::Rule(other.to_string()),
         }
@@ -129,9 +125,7 @@ mod tests {
 
     #[test]
     fn forfeit_reasons_are_recorded_by_their_old_names() {
-        for name in
-            ["timeout", "crash", "extra_output", "malformed", "cpu", "memory", "disk", "invalid_move", "stalemate"]
-        {
+        for name in ["timeout", "crash", "extra_output", "malformed", "cpu", "memory", "invalid_move", "stalemate"] {
             let reason = ForfeitReason::from(name);
             assert_eq!(reason.as_str(), name);
             assert_eq!(serde_json::to_value(&reason).unwrap(), serde_json::json!(name));

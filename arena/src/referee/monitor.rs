@@ -37,10 +37,6 @@ pub(super) async fn watch(bots: Vec<Arc<Watch>>, limits: Limits) {
                 bot.condemn(Failure::Memory);
                 continue;
             }
-            // (What a plain bot wrote to its scratch folder, at most every `DISK_EVERY`.)
-            if bot.over_its_disk(Some(super::process::DISK_EVERY)) {
-                continue;
-            }
             // On either clock: on the wall clock, CPU burnt in the background is the opponent's
             // thinking time.
             if let Some(used) = since_answer {

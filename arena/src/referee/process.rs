@@ -133,10 +133,6 @@ impl BotStderr {
     }
 }
 
-/// How often the match's monitor measures a plain bot's scratch folder at most (see
-/// [`Watch::over_its_disk`]): a walk of the folder, up to its cap.
-pub(super) const DISK_EVERY: Duration = Duration::from_millis(100);
-
 /// A bot's CPU time is not read at an answer that comes less than this after the last
 /// reading: it cannot have used much of it (at most this times its cores), and the next
 /// reading counts it ([`Answer::counted_cpu`]: such an answer counts none).
@@ -152,11 +148,6 @@ pub(super) struct Watch {
     verdict: Mutex<Option<(Failure, Duration)>>,
     /// The box's CPU time when last read, and when that was (at an answer, or the start).
     mark: Mutex<(Duration, Instant)>,
-    /// The bot's name, as results show it.
-    name: String,
-    /// When the bot's scratch folder was last measured, and how long that took (see
-    /// [`Watch::over_its_disk`]).
-    disk_measured: Mutex<Option<(Instant, Duration)>>,
     /// Being asked now (the answer's own clock watches it).
     pub asked: AtomicBool,
     /// Answered at least once.
@@ -198,36 +189,6 @@ impl Watch {
         let (used, over) = lock(&self.handle).as_ref().map_or((None, false), |h| h.look(cpu));
         let since = cpu.then(|| self.since_answer(used.unwrap_or(Duration::ZERO)));
         (over, since)
-    }
-
-    /// Whether the bot's scratch folder holds more than its cap (a plain bot's only: see
-    /// [`BoxHandle::scratch_excess`]), measured now, or with `every` (the monitor's pace) where
-    /// the last measure is that old or older, and four times as old as it took (a folder of many
-    /// entries takes a while to walk: at most a fifth of the monitor's time goes to walking it):
-    /// then the bot is ended with `disk` and its folder removed at once (once its processes have
-    /// ended), and the arena says what it filled. (Measured at each answer, whatever it costs,
-    /// up to the cap: a bot that filled it and answered at once, in a game that ended before the
-    /// monitor's next look, kept what it wrote and its result.)
-    pub fn over_its_disk(&self, every: Option<Duration>) -> bool {
-        let excess = {
-            // (Held while it measures: the monitor and an answer never walk it at once.)
-            let mut last = lock(&self.disk_measured);
-            let paced = |every: Duration| last.is_some_and(|(at, took)| at.elapsed() < every.max(took * 4));
-            if every.is_some_and(paced) {
-                return false;
-            }
-            let start = Instant::now();
-            let excess = lock(&self.handle).as_ref().and_then(BoxHandle::scratch_excess);
-            *last = Some((start, start.elapsed()));
-            excess
-        };
-        let Some(excess) = excess else { return false };
-        tracing::warn!("bot {} {excess}: it forfeits (disk), and the folder is removed", self.name);
-        self.condemn(Failure::Disk);
-        if let Some(h) = lock(&self.handle).as_mut() {
-            h.remove_scratch_soon();
-        }
-        true
     }
 
     /// Ends the box for `failure` (the first verdict stands).
@@ -388,8 +349,6 @@ impl BotProcess {
             handle: Mutex::new(Some(handle)),
             verdict: Mutex::new(None),
             mark: Mutex::new((Duration::ZERO, Instant::now())),
-            name: cmd.name.clone(),
-            disk_measured: Mutex::new(None),
             asked: AtomicBool::new(false),
             answered: AtomicBool::new(false),
         });
@@ -508,11 +467,7 @@ impl BotProcess {
         // A bot that exited while a child still holds its pipe open crashed: it did not merely
         // run out of time.
         let exited = reply == Reply::Failed(Failure::Timeout) && matches!(self.child.try_wait(), Ok(Some(_)));
-        // What it wrote to its scratch folder, looked at with each answer (see
-        // `Watch::over_its_disk`): over its cap, the answer does not count.
-        if self.watch.over_its_disk(None) {
-            reply = Reply::Failed(Failure::Disk);
-        } else if reply == Reply::Failed(Failure::Crash(None)) || exited {
+        if reply == Reply::Failed(Failure::Crash(None)) || exited {
             reply = Reply::Failed(match self.why_it_died().await {
                 Failure::Crash(Some(Ending::Running)) if unwritten.get() => Failure::Crash(Some(Ending::ClosedInput)),
                 why => why,
@@ -548,8 +503,6 @@ impl BotProcess {
         // from /proc; the box keeps the highest reading.)
         let _ = self.watch.cpu();
         let status = tokio::time::timeout(Duration::from_millis(200), self.child.wait()).await;
-        // (A bot that filled its scratch folder, then died of it or not, is measured now.)
-        let _ = self.watch.over_its_disk(None);
         if let Some((f, _)) = self.watch.verdict() {
             return f;
         }
@@ -591,20 +544,12 @@ impl BotProcess {
             }
         }
         // The box's supervisor exits only once everything in the box is gone, and a plain bot's
-        // keeper once it has ended what is left: a moment for either, then it is killed (a
-        // keeper only once the release has waited for it: killed, it would leave what it has not
-        // ended yet running, and the bot's scratch folder is removed once it has exited).
-        let kept = handle.as_ref().is_some_and(BoxHandle::has_keeper);
-        let mut exited = tokio::time::timeout(EXIT_GRACE, self.child.wait()).await.is_ok();
-        if !exited && !kept {
+        // keeper once it has ended what is left: a moment for either, then it is killed.
+        if tokio::time::timeout(EXIT_GRACE, self.child.wait()).await.is_err() {
             let _ = self.child.kill().await;
-            exited = true;
         }
         if let Some(h) = handle {
             release_off_this_thread(h).await;
-        }
-        if !exited && tokio::time::timeout(EXIT_GRACE, self.child.wait()).await.is_err() {
-            let _ = self.child.kill().await;
         }
         self.ended = true;
         tracing::debug!(bot = %self.name, "ended");

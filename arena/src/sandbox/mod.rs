@@ -339,16 +339,6 @@ pub struct Launch<'a> {
 /// to exit once its box is killed (a keeper ends what is left first); then it is killed.
 pub const EXIT_GRACE: Duration = Duration::from_millis(500);
 
-/// Set (to anything) in the arena's environment, a plain bot's scratch folder is not measured
-/// against its cap (see [`BoxHandle::scratch_excess`]), as before it was: for the controls of
-/// the tests only, which show a bot filling the disk without it.
-pub const DISK_CAP_OFF_SWITCH: &str = "ARENA_PLAIN_WITHOUT_DISK_CAP";
-
-/// How long [`BoxHandle::release`] waits for a plain bot's keeper to exit (everything below it
-/// ended) before its scratch folder is removed; past it, the folder is left
-/// (its run's folder with it) to the next run's sweep, never removed under a live process.
-const KEEPER_WAIT: Duration = Duration::from_secs(5);
-
 /// The host's directories every box sees, read-only.
 const SYSTEM: [&str; 8] = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"];
 /// Device nodes every box gets.
@@ -421,14 +411,8 @@ pub struct BoxHandle {
     /// (see `sockets`).
     sockets: Option<sockets::Meter>,
     /// A plain bot's or build's scratch folder (its `HOME` and `TMPDIR`), removed with the
-    /// handle once every process of the bot has ended (see [`BoxHandle::release`]).
-    scratch: Option<scratch::Scratch>,
-    /// What a plain bot's scratch folder may hold (a box's `tmp_mb`; see
-    /// [`BoxHandle::scratch_excess`]): `None` for a build, whose disk the build's watch counts.
-    scratch_cap: Option<scratch::Cap>,
-    /// The thread removing the scratch folder of a bot ended over its cap (see
-    /// [`BoxHandle::remove_scratch_soon`]), joined by [`BoxHandle::release`].
-    removing: Option<std::thread::JoinHandle<()>>,
+    /// handle.
+    _scratch: Option<scratch::Scratch>,
 }
 
 impl Sandbox {
@@ -715,12 +699,7 @@ impl Sandbox {
             counts_swap: false,
             peak_cpu: AtomicU64::new(0),
             sockets: None,
-            scratch_cap: scratch
-                .as_ref()
-                .filter(|_| std::env::var_os(DISK_CAP_OFF_SWITCH).is_none())
-                .map(|_| scratch::Cap::of_mb(limits.tmp_mb)),
-            scratch: build.map(|b| b.scratch).or(scratch),
-            removing: None,
+            _scratch: build.map(|b| b.scratch).or(scratch),
         };
         Ok((command, handle))
     }
@@ -958,9 +937,7 @@ impl Sandbox {
             counts_swap,
             peak_cpu: AtomicU64::new(0),
             sockets: meter,
-            scratch: None,
-            scratch_cap: None,
-            removing: None,
+            _scratch: None,
         };
         Ok((command, handle))
     }
@@ -2203,119 +2180,15 @@ impl BoxHandle {
         self.group.as_ref().map_or(0, |g| g.procs_files().iter().map(|f| count_lines(f)).sum())
     }
 
-    /// Kills what is left, removes the cgroups and gives the uid back; removes a plain bot's
-    /// scratch folder once its keeper has exited, so every process of the bot has ended (one
-    /// still running could write there while it is removed, and keep it). Blocking (a few
-    /// milliseconds; at most [`KEEPER_WAIT`]): run it off the referee's thread. The process
-    /// the arena spawned is killed after, not before (a keeper killed would leave what it has
-    /// not ended yet running, unseen).
+    /// Kills what is left, removes the cgroups and gives the uid back. Blocking (a few
+    /// milliseconds): run it off the referee's thread.
     pub fn release(mut self) {
         self.kill();
         if let Some(g) = self.group.take() {
             g.remove();
         }
-        if let Some(scratch) = self.scratch.take() {
-            self.remove_after_the_keeper(scratch);
-        }
-        if let Some(removing) = self.removing.take() {
-            let _ = removing.join();
-        }
         self.uid.take();
     }
-
-    /// Removes `scratch` once the keeper has exited (asking it again every 50 ms), or leaves it
-    /// (see [`KEEPER_WAIT`]) where it has not.
-    fn remove_after_the_keeper(&self, scratch: scratch::Scratch) {
-        let start = std::time::Instant::now();
-        while self.keeper.as_ref().is_some_and(running) && !skip_the_keeper_wait() {
-            if start.elapsed() >= KEEPER_WAIT {
-                tracing::warn!(
-                    "a bot's keeper has not ended its processes after {} s: its scratch folder {} is left for the \
-                     next run's sweep",
-                    KEEPER_WAIT.as_secs(),
-                    scratch.path().display()
-                );
-                scratch.leave();
-                return;
-            }
-            self.kill();
-            let mut poll = libc::pollfd {
-                fd: self.keeper.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd),
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            // SAFETY: one pollfd we own.
-            unsafe { libc::poll(&mut poll, 1, 50) };
-        }
-        #[cfg(test)]
-        tests::before_scratch_removal(self, scratch.path());
-        drop(scratch);
-    }
-
-    /// What a plain bot's scratch folder holds past its cap (`tmp_mb`), as a clause of its
-    /// verdict, if it does (see `scratch::Scratch::measure`): a walk of the folder, whose cost
-    /// grows with what it holds, up to the cap. `None` without one, or for a build.
-    pub fn scratch_excess(&self) -> Option<String> {
-        let (scratch, cap) = (self.scratch.as_ref()?, self.scratch_cap.as_ref()?);
-        let pids = match (self.leader, &self.keeper) {
-            (Some(keeper), Some(fd)) if running(fd) => meter::tree(keeper),
-            _ => Vec::new(),
-        };
-        scratch.measure(cap, &pids)?.excess(cap)
-    }
-
-    /// Removes a plain bot's scratch folder now, on a thread of its own, once its keeper has
-    /// exited (a bot over its cap is ended at once: what it filled goes with it, not at the
-    /// match's end).
-    pub fn remove_scratch_soon(&mut self) {
-        let Some(scratch) = self.scratch.take() else { return };
-        let keeper = self.keeper.as_ref().and_then(|fd| fd.try_clone().ok());
-        let waiter = BoxHandle { keeper, leader: self.leader, kept: self.kept, ..BoxHandle::empty() };
-        let slot = std::sync::Arc::new(std::sync::Mutex::new(Some(scratch)));
-        let theirs = slot.clone();
-        let started = std::thread::Builder::new().name("arena-scratch".into()).spawn(move || {
-            let taken = theirs.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
-            if let Some(scratch) = taken {
-                waiter.remove_after_the_keeper(scratch);
-            }
-        });
-        match started {
-            Ok(thread) => self.removing = Some(thread),
-            // (No thread to be had: removed with the handle.)
-            Err(_) => self.scratch = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take(),
-        }
-    }
-
-    /// A handle of nothing (no process, no box): what [`BoxHandle::remove_scratch_soon`] waits
-    /// with.
-    fn empty() -> BoxHandle {
-        BoxHandle {
-            group: None,
-            uid: None,
-            leader: None,
-            init: None,
-            main: None,
-            boxed: false,
-            kept: false,
-            keeper: None,
-            memory_cap: 0,
-            counts_swap: false,
-            peak_cpu: AtomicU64::new(0),
-            sockets: None,
-            scratch: None,
-            scratch_cap: None,
-            removing: None,
-        }
-    }
-}
-
-/// The tests' switch: [`BoxHandle::release`] removes a scratch folder without waiting for the
-/// keeper (as it did), for the control of the test that shows why it waits.
-fn skip_the_keeper_wait() -> bool {
-    #[cfg(test)]
-    return tests::SKIP_THE_KEEPER_WAIT.load(Ordering::Relaxed);
-    #[cfg(not(test))]
-    false
 }
 
 /// A pidfd of `pid`, where the kernel has them (5.3 and later).
@@ -2375,62 +2248,6 @@ fn warn_once(missing: &[String]) {
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
-
-    /// See [`skip_the_keeper_wait`].
-    pub(super) static SKIP_THE_KEEPER_WAIT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-    /// Each scratch folder removed by [`BoxHandle::release`], and whether its keeper (so a
-    /// process of its bot) was still running then.
-    static REMOVED: std::sync::Mutex<Vec<(PathBuf, bool)>> = std::sync::Mutex::new(Vec::new());
-
-    pub(super) fn before_scratch_removal(handle: &BoxHandle, path: &Path) {
-        let alive = handle.keeper.as_ref().is_some_and(running);
-        REMOVED.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((path.to_path_buf(), alive));
-    }
-
-    /// A plain bot's scratch folder is removed once its keeper has exited, every process of the
-    /// bot ended: a bot of 20 processes writing there as fast as they can is not racing its own
-    /// removal (which one still writing could keep from removing the folder, and what it filled
-    /// with it). The control: released without that wait (as before), the folder is removed while
-    /// the keeper still runs, ending the bot's processes.
-    #[test]
-    fn a_plain_bot_s_scratch_is_removed_once_every_process_of_it_has_ended() {
-        let sandbox = Sandbox::new(SandboxMode::Plain, SandboxLimits::default()).unwrap();
-        let words: Vec<String> =
-            ["sh", "-c", "for i in $(seq 20); do (while :; do : > \"$HOME/f$i\"; done) & done; wait"]
-                .map(String::from)
-                .to_vec();
-        let launch = Launch { words: &words, folder: None, env: &[], build: false, read_only: &[] };
-        let mut alive_at_removal = Vec::new();
-        for skip in [false, false, true, true, true] {
-            SKIP_THE_KEEPER_WAIT.store(skip, Ordering::Relaxed);
-            let (mut command, mut handle) = sandbox.command(&launch).unwrap();
-            command.stdin(std::process::Stdio::null()).stdout(std::process::Stdio::null());
-            let mut child = command.spawn().unwrap();
-            handle.started(child.id());
-            let scratch = handle.scratch.as_ref().map(|s| s.path().to_path_buf()).unwrap();
-            let start = std::time::Instant::now();
-            while !scratch.join("f20").exists() && start.elapsed() < Duration::from_secs(10) {
-                std::thread::sleep(Duration::from_millis(10));
-            }
-            assert!(scratch.join("f20").exists(), "the bot's 20 writers run");
-            handle.release();
-            SKIP_THE_KEEPER_WAIT.store(false, Ordering::Relaxed);
-            let _ = child.kill();
-            let _ = child.wait();
-            let removed = REMOVED.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
-            let alive = removed.iter().find(|(p, _)| *p == scratch).map(|&(_, alive)| alive);
-            if !skip {
-                assert_eq!(alive, Some(false), "removed once the keeper had exited");
-                assert!(!scratch.exists(), "and removed whole");
-            }
-            alive_at_removal.push((skip, alive));
-        }
-        assert!(
-            alive_at_removal.iter().any(|&(skip, alive)| skip && alive == Some(true)),
-            "the control: without the wait, removed while the bot's processes were ended: {alive_at_removal:?}"
-        );
-    }
 
     /// A claim is taken on a file once at a time, and on nothing else: a FIFO put where a lock
     /// file goes is neither waited on (its open would wait for a writer) nor taken, and a folder

@@ -1014,12 +1014,8 @@ fn run_boxed(
                 while matches!(child.try_wait(), Ok(None)) && asked.elapsed() < EXIT_GRACE {
                     std::thread::sleep(Duration::from_millis(5));
                 }
-                // (A plain build's keeper only once the release has waited for it: killed, it
-                // would leave what it has not ended yet running over the build's scratch folder.)
-                if !handle.has_keeper() {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                }
+                let _ = child.kill();
+                let _ = child.wait();
                 break Err(match over {
                     Some(Ended::Disk(why)) => {
                         Failed { why: format!("build `{build}` {why}"), disk: true, signal: None, machine: false }
@@ -1033,8 +1029,6 @@ fn run_boxed(
         }
     };
     handle.release();
-    let _ = child.kill();
-    let _ = child.wait();
     // Everything of the build is gone, and its pipe closed with it (unless a process escaped a
     // plain build's keeper: then the log is read as it is, and the copy goes on to its cap).
     let _ = done.recv_timeout(EXIT_GRACE);
