@@ -478,5 +478,14 @@ fn every_kit_refuses_an_opponent_move_off_the_map_like_the_sdk() {
             run_status(&kit.greedy, "duel", &format!("{}TICK 1 MOVE 4294967296 0\n", header(&duel)));
         assert!(!ok && answers.is_empty(), "{}: a far-off coordinate is refused\n{answers}{err}", kit.name);
         assert!(err.starts_with("botkit: bad TICK line `TICK 1 MOVE 4294967296 0`: "), "{}: {err}", kit.name);
+        // So is a tick no int holds, or a negative one, whatever the action (the C++ kit took
+        // `TICK 4294967297 WAIT` as tick 1).
+        for bad in ["TICK 4294967297 WAIT", "TICK -3 WAIT", "TICK -3 MOVE 0 0"] {
+            let (ok, answers, err) = run_status(&kit.greedy, "duel", &format!("{}{bad}\n", header(&duel)));
+            assert!(!ok && answers.is_empty(), "{}: `{bad}` is refused\n{answers}{err}", kit.name);
+            let tick = bad.split(' ').nth(1).unwrap_or_default();
+            let said = format!("botkit: bad TICK line `{bad}`: `{tick}` is not a tick number");
+            assert_eq!(err.trim_end(), said, "{}", kit.name);
+        }
     }
 }

@@ -265,9 +265,9 @@ inline std::pair<int, Action> parse_tick(const std::string& line) {
     while (!shown.empty() && (shown.back() == '\r' || shown.back() == '\n')) shown.pop_back();
     long long t = 0, x = 0, y = 0;
     if (w.size() < 3 || w[0] != "TICK") throw ProtocolError("bad TICK line `" + shown + "`: expected `TICK t <action>`");
-    if (!parse_int(w[1], t)) throw ProtocolError("bad TICK line `" + shown + "`: `" + w[1] + "` is not a tick number");
+    if (!parse_int(w[1], t) || t < 0 || t > INT_MAX)
+        throw ProtocolError("bad TICK line `" + shown + "`: `" + w[1] + "` is not a tick number");
     if (w.size() == 3 && w[2] == "WAIT") return {int(t), Action::wait()};
-    if (t > INT_MAX) throw ProtocolError("bad TICK line `" + shown + "`: `" + w[1] + "` is not a tick number");
     if (w.size() == 5 && w[2] == "MOVE" && parse_int(w[3], x) && parse_int(w[4], y) && x >= INT_MIN && x <= INT_MAX &&
         y >= INT_MIN && y <= INT_MAX)
         return {int(t), Action::move(Pos{int(x), int(y)})};

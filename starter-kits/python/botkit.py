@@ -142,6 +142,9 @@ def parse_tick(line):
     try:
         tick = int(tokens[1])
     except ValueError:
+        tick = -1
+    # (As the C and C++ kits: a tick is a whole number from 0 to 2^31 - 1.)
+    if not 0 <= tick <= 2**31 - 1:
         raise ProtocolError("bad TICK line `{}`: `{}` is not a tick number".format(line.strip(), tokens[1]))
     try:
         return tick, parse_action(tokens[2:])

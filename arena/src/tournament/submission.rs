@@ -1106,14 +1106,6 @@ fn copy_into(bot: &BotEntry, dest: &Path, tmp: &Path, left_out: &LeftOut) -> Res
     Ok(entry)
 }
 
-/// Copies the file `from` to the new file `to` with its mode, less the set-id bits and the
-/// writes of others: the copy is the arena's file (a root arena's copy of a student's
-/// set-user-id file was a root program anyone on the machine could run), played again in later
-/// runs unchecked (one writable by all could be changed after its version was recorded). It is
-/// written private, and takes its mode once whole. At most `len` bytes are copied (its size as
-/// counted: a file that grows meanwhile does not fill the disk past the copy's cap), and only
-/// what holds data: holes and all-zero blocks stay holes (see [`copy_sparse`]). A name that is
-/// no longer a regular file (a FIFO swapped in) is refused, without waiting on it.
 /// Makes `dir` and its missing folders below `base` (there already), each `0755` whatever the
 /// umask: a root arena's box binds the copy in and runs the bot as a user of its own, who must
 /// read it. Under a umask of 027 every bot given as a folder or a script was refused ("is not
@@ -1133,6 +1125,14 @@ fn make_shared_folders(base: &Path, dir: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Copies the file `from` to the new file `to` with its mode, less the set-id bits and the
+/// writes of others: the copy is the arena's file (a root arena's copy of a student's
+/// set-user-id file was a root program anyone on the machine could run), played again in later
+/// runs unchecked (one writable by all could be changed after its version was recorded). It is
+/// written private, and takes its mode once whole. At most `len` bytes are copied (its size as
+/// counted: a file that grows meanwhile does not fill the disk past the copy's cap), and only
+/// what holds data: holes and all-zero blocks stay holes (see [`copy_sparse`]). A name that is
+/// no longer a regular file (a FIFO swapped in) is refused, without waiting on it.
 fn copy_file(from: &Path, to: &Path, len: u64) -> Result<(), TournamentError> {
     use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
     let source = crate::files::open_regular(from)
