@@ -1388,7 +1388,10 @@ fn a_merge_refuses_a_result_in_another_shard_s_folder_and_results_held_different
 /// written by a student, claiming slice 2/2 in its record and holding a forged result of shard
 /// 2's match is left out, named (exit 3), and shard 2's honest result merged; with its slice
 /// removed and shard 2's folder missing, its `results.shard-2-of-2.jsonl` is refused whole and
-/// the match stays missing. A binding that is none (`3/2=DIR`) is refused before anything is
+/// the match stays missing. Only shard 2's folder bound, shard 1's given alone and claiming
+/// 2/2, the bound result outranks it and is merged. Shard 2's folder given alone again through a
+/// link is held to its slice, not said to be taken on trust; bound through a link, it is left
+/// out, named (exit 3). A binding that is none (`3/2=DIR`) is refused before anything is
 /// written. The controls: the same folders given alone (the older command line, which the merge
 /// says it took at their records' word), the honest result is dropped as held differently, and
 /// the forged one fills the missing shard's match.
@@ -1451,6 +1454,24 @@ fn a_merge_binds_each_shard_s_folder_to_its_slice() {
     assert_eq!(taken, None, "the control: the honest result dropped");
     let note = format!("note: {}, {} given without their slice", s(&one), s(&two));
     assert!(stderr.contains(&note), "{stderr}");
+    // Only shard 2's folder bound: shard 1's, given alone and claiming 2/2, no longer drops its
+    // honest result (the binding outranks the record's claim).
+    let (code, stderr, taken) = merge("part-bound", &[format!("2/2={}", s(&two)), s(&one)]);
+    assert_eq!(code, Some(3), "{stderr}");
+    assert_eq!(taken, Some(field(&real, "result")), "shard 2's honest result: {stderr}");
+    assert!(stderr.contains("which the folder the command line binds to its shard (K/N=DIR) holds"), "{stderr}");
+    // Shard 2's folder given again, alone, through a link: held to 2/2 by its real path, so not
+    // said to be taken on trust; bound through a link, it is left out (exit 3), not the merge
+    // stopped.
+    let link = d.join("two-link");
+    std::os::unix::fs::symlink(&two, &link).unwrap();
+    let (_, stderr, taken) = merge("linked", &[format!("2/2={}", s(&two)), s(&link)]);
+    assert_eq!(taken, Some(field(&real, "result")), "{stderr}");
+    assert!(!stderr.contains("given without"), "{stderr}");
+    let (code, stderr, _) = merge("bound-link", &[format!("2/2={}", s(&link))]);
+    assert_eq!(code, Some(3), "{stderr}");
+    let why = format!("2/2={}: bound to shard 2/2 on the command line, but a link (to {})", s(&link), s(&two));
+    assert!(stderr.contains(&why), "{stderr}");
 
     // Its slice removed, shard 2's folder missing.
     set_slice(None);

@@ -357,7 +357,20 @@ impl Replay {
     /// Reads and checks a replay file, plain or gzip-compressed JSON (at most
     /// [`MAX_REPLAY_BYTES`] of JSON).
     pub fn load(path: &Path) -> Result<Replay, ReplayError> {
-        let text = read_json(path)?;
+        Replay::parse(path, read_json(path)?)
+    }
+
+    /// [`Replay::load`] of a file of its folder's own, as one is taken from a folder someone
+    /// else may have written (a shard's): a link at its last part is refused, not followed
+    /// ([`crate::files::read_own_regular`]); its bytes read once are the ones parsed.
+    pub fn load_own(path: &Path) -> Result<Replay, ReplayError> {
+        let io = |source| ReplayError::Io { path: path.to_path_buf(), source };
+        let raw = crate::files::read_own_regular(path, MAX_REPLAY_BYTES).map_err(io)?;
+        Replay::parse(path, unpack(path, raw)?)
+    }
+
+    /// The replay the JSON `text` of the file at `path` (named in errors) holds.
+    fn parse(path: &Path, text: Vec<u8>) -> Result<Replay, ReplayError> {
         let json = |source| ReplayError::Json { path: path.to_path_buf(), source };
         #[derive(Deserialize)]
         struct Head {
@@ -400,6 +413,14 @@ pub fn read_json(path: &Path) -> Result<Vec<u8>, ReplayError> {
     let file = file.ok_or_else(|| ReplayError::NotAFile { path: path.to_path_buf() })?;
     let mut raw = Vec::new();
     file.take(MAX_REPLAY_BYTES + 1).read_to_end(&mut raw).map_err(io)?;
+    unpack(path, raw)
+}
+
+/// The JSON text of the replay file at `path` (named in errors) whose bytes are `raw`: unpacked
+/// when they are gzip-compressed, at most [`MAX_REPLAY_BYTES`] either way.
+fn unpack(path: &Path, raw: Vec<u8>) -> Result<Vec<u8>, ReplayError> {
+    use std::io::Read;
+    let io = |source| ReplayError::Io { path: path.to_path_buf(), source };
     let text = if raw.starts_with(&GZIP_MAGIC) {
         // Member by member (as `gzip -d` reads `cat a.gz b.gz`), so that bytes after the last
         // member are told as such: a multi-member decoder took them for a member's header and

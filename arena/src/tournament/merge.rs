@@ -132,8 +132,13 @@ impl ShardDir {
         if !slice.contains('/') || !slice.bytes().all(|b| b.is_ascii_digit() || b == b'/') {
             return unbound();
         }
-        let bad =
-            |why: String| format!("{}: a shard's folder bound to its slice is K/N=DIR: {why}", arg.to_string_lossy());
+        // (The argument as the terminal shows it: `1/3=` and a line break printed it raw.)
+        let bad = |why: String| {
+            format!(
+                "{}: a shard's folder bound to its slice is K/N=DIR: {why}",
+                crate::safe_text::terminal_line(&arg.to_string_lossy())
+            )
+        };
         let slice = Shard::parse(slice).map_err(bad)?;
         if dir.is_empty() {
             return Err(bad("no folder after `=`".to_string()));
@@ -276,6 +281,22 @@ struct Steps<'a> {
     /// ended then; false as it says (the order that let a line dated in 2099 date the league).
     #[cfg(test)]
     at_capped: bool,
+    /// Takes a line of a match of no slice of the schedule (an earlier schedule's) from a folder
+    /// with a slice (bound, or by its record) only where the league's folder or OUT holds the same
+    /// result; false takes it wherever an earlier schedule holds it (the order that let a folder
+    /// bound to 2/3 give a forged result of a match that was week 1's slice 3, never merged).
+    #[cfg(test)]
+    earlier_from_teachers: bool,
+    /// Ranks a folder's lines of the slice the command line binds it to above a folder's lines
+    /// of the slice its own record claims; false as sure (the order that let an unbound folder
+    /// claiming a bound slice drop the bound honest shard's result as held differently).
+    #[cfg(test)]
+    bound_ranked: bool,
+    /// Reads the replays of folders other than OUT, as the check reads them, as files of the
+    /// folder's own (no link followed); false follows links (the order that read a teacher's
+    /// file through a shard's link, and echoed part of it).
+    #[cfg(test)]
+    own_replays: bool,
 }
 
 /// How many of a folder's lines naming another file than their replay a merge names (it counts
@@ -339,6 +360,12 @@ impl Default for Steps<'_> {
             one_result_each: true,
             #[cfg(test)]
             earlier_only: true,
+            #[cfg(test)]
+            earlier_from_teachers: true,
+            #[cfg(test)]
+            bound_ranked: true,
+            #[cfg(test)]
+            own_replays: true,
             #[cfg(test)]
             at_capped: true,
         }
@@ -485,6 +512,31 @@ impl Steps<'_> {
         true
     }
 
+    /// Whether an earlier schedule's line is taken from a folder with a slice only where the
+    /// league's folder or OUT holds it.
+    fn earlier_from_teachers(&self) -> bool {
+        #[cfg(test)]
+        return self.earlier_from_teachers;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether a bound folder's own slice's lines outrank those a folder's record claims.
+    fn bound_ranked(&self) -> bool {
+        #[cfg(test)]
+        return self.bound_ranked;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether the replays of folders other than OUT are read as their own files.
+    fn own_replays(&self) -> bool {
+        #[cfg(test)]
+        return self.own_replays;
+        #[cfg(not(test))]
+        true
+    }
+
     /// Whether a shard's line's time is capped at the merge's clock.
     fn at_capped(&self) -> bool {
         #[cfg(test)]
@@ -547,8 +599,9 @@ struct Found {
     /// already holds (the main results file of the league's folder named by `--league`, and of
     /// OUT, recording no slice), which no shard's line overrides: a shard plays only what the
     /// league lacks; [`TEACHERS_SHARD`] in a shard's results file of those two folders (a shard
-    /// run in the folder the shards shared: the teacher's own); else 2 in the folder of the
-    /// shard whose slice holds it (its record says so), 1 in a shard's results file of another
+    /// run in the folder the shards shared: the teacher's own); [`BOUND`] in the folder the
+    /// command line binds to the shard whose slice holds it (`K/N=DIR`); else 2 in the folder of
+    /// the shard whose slice holds it (its record says so), 1 in a shard's results file of another
     /// folder recording no slice, 0 in the main results file of such a folder (a whole run's, a
     /// merge's, the league's folder not named). A match's result is taken from its surest
     /// folders; a line of it elsewhere that says otherwise is refused, naming the folder.
@@ -563,15 +616,20 @@ struct Found {
 /// each recording no slice: a shard run there, in the folder the shards shared, which is the
 /// teacher's; above a shard's own folder, which may come from another machine (a student who
 /// controls one held the match otherwise, and OUT's line was refused for it).
-const TEACHERS_SHARD: u8 = 3;
+const TEACHERS_SHARD: u8 = 4;
+/// The rank of a line of the slice the teacher's command line binds its folder to (`K/N=DIR`):
+/// above a folder's slice its own record claims (whoever writes a shard's folder writes its
+/// record, and a folder given alone claiming a bound slice dropped the bound honest shard's
+/// result as held differently), below the teacher's own folders'.
+const BOUND: u8 = 3;
 /// The rank of what OUT already holds (an earlier merge of the league).
-const HELD: u8 = 4;
+const HELD: u8 = 5;
 /// The rank of what the league's folder holds, above OUT's: OUT is made from the league, and a
 /// match played again there (`--rerun`) since OUT's merge was refused as held differently by
 /// two folders, missing from OUT, with advice to remove one of them. Only the folder `--league`
 /// names holds it: one taken for the league's by its looks (no slice, a `versions/`) may be a
 /// shard's folder a student changed so.
-const LEAGUE_HELD: u8 = 5;
+const LEAGUE_HELD: u8 = 6;
 
 /// The split of the league the shards' folders merged show, of their slices' counts `counts`
 /// (one per folder recording a slice) and the league's record's last merge `recorded`: the one
@@ -632,33 +690,86 @@ fn merge_in(
         ));
     }
     // The slice each folder bound on the command line (`K/N=DIR`) is bound to, by its real
-    // path: one folder bound to two slices, the league's folder or OUT bound to one, or a
-    // binding without the league named is refused before anything is written.
+    // path: one path bound to two slices, or a binding without the league named, is refused
+    // before anything is written. A bound folder that is a link, or is the league's folder, OUT
+    // or a folder bound before under another path, is left out, named (it stopped the whole
+    // merge, where a folder given alone so was only left out).
     let mut bound: HashMap<PathBuf, Shard> = HashMap::new();
-    for (dir, slice) in steps.bound {
+    let mut bad_records: Vec<String> = Vec::new();
+    let mut bound_left_out: HashSet<PathBuf> = HashSet::new();
+    // (Each path as the terminal shows it: `1/3=` and a line break printed it raw.)
+    let shown = |dir: &Path| crate::safe_text::terminal_line(&dir.display().to_string());
+    for (k, (dir, slice)) in steps.bound.iter().enumerate() {
         if league.is_none() {
             return Err(TournamentError::Invalid(format!(
                 "{slice}={}: a shard's folder bound to its slice needs the league's folder named: arena merge OUT \
                  --league LEAGUE K/N=SHARD_DIR…",
-                dir.display()
+                shown(dir)
             )));
         }
-        let real = std::fs::canonicalize(dir).map_err(|e| TournamentError::io(dir, e))?;
-        let teachers =
-            [league, Some(out)].into_iter().flatten().any(|t| std::fs::canonicalize(t).is_ok_and(|t| t == real));
-        if teachers {
-            return Err(TournamentError::Invalid(format!(
-                "{slice}={}: the league's folder (--league) or OUT bound to one slice: they hold every shard's \
-                 results (the folder the shards shared); name them without a slice",
-                dir.display()
-            )));
-        }
-        if let Some(other) = bound.insert(real, *slice).filter(|other| other != slice) {
+        if let Some((_, other)) = steps.bound[..k].iter().find(|(d, other)| d == dir && other != slice) {
             return Err(TournamentError::Invalid(format!(
                 "{}: bound to two slices, {other} and {slice}: a shard's folder holds one shard's results; bind each \
                  folder once",
-                dir.display()
+                shown(dir)
             )));
+        }
+    }
+    for (dir, slice) in steps.bound {
+        if bound_left_out.contains(dir) {
+            continue;
+        }
+        let is_link = dir.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
+        let real = if is_link {
+            None
+        } else {
+            Some(std::fs::canonicalize(dir).map_err(|e| {
+                TournamentError::Invalid(format!(
+                    "{slice}={}: the folder bound to shard {slice} cannot be read: {e}",
+                    shown(dir)
+                ))
+            })?)
+        };
+        let teachers = real.as_ref().is_some_and(|real| {
+            [league, Some(out)].into_iter().flatten().any(|t| std::fs::canonicalize(t).is_ok_and(|t| t == *real))
+        });
+        let why = match &real {
+            None => Some(format!(
+                "a link{}: a shard's folder bound to its slice is named by its own path, never through a link",
+                std::fs::read_link(dir)
+                    .map(|to| format!(" (to {})", crate::safe_text::terminal_line(&to.display().to_string())))
+                    .unwrap_or_default()
+            )),
+            Some(_) if teachers => Some(
+                "the league's folder (--league) or OUT: they hold every shard's results (the folder the shards \
+                 shared); name them without a slice"
+                    .to_string(),
+            ),
+            Some(real) if bound.contains_key(real) => {
+                steps.bound.iter().find(|(d, _)| d != dir && std::fs::canonicalize(d).is_ok_and(|d| d == *real)).map(
+                    |(first, other)| {
+                        format!(
+                        "the same folder as {} (bound to shard {other}): a shard's folder is bound once, by one path",
+                        shown(first)
+                    )
+                    },
+                )
+            }
+            Some(_) => None,
+        };
+        match (why, real) {
+            (Some(why), _) => {
+                bad_records.push(format!(
+                    "{slice}={}: bound to shard {slice} on the command line, but {why}: the folder is left out of the \
+                     merge, none of its lines merged",
+                    shown(dir)
+                ));
+                bound_left_out.insert(dir.clone());
+            }
+            (None, Some(real)) => {
+                bound.insert(real, *slice);
+            }
+            (None, None) => {}
         }
     }
     let bound_to = |dir: &Path| -> Option<Shard> {
@@ -668,7 +779,7 @@ fn merge_in(
         std::fs::canonicalize(dir).ok().and_then(|real| bound.get(&real).copied())
     };
     // The league's folder named is merged first, unless it is among the folders given too.
-    let mut given_dirs = dirs.to_vec();
+    let mut given_dirs: Vec<PathBuf> = dirs.iter().filter(|d| !bound_left_out.contains(*d)).cloned().collect();
     let mut named_at = match league {
         Some(league) => {
             if !league.join(super::TOURNAMENT_FILE).is_file() {
@@ -681,7 +792,7 @@ fn merge_in(
                 });
             }
             let real = std::fs::canonicalize(league).map_err(|e| TournamentError::io(league, e))?;
-            match dirs.iter().position(|d| std::fs::canonicalize(d).is_ok_and(|d| d == real)) {
+            match given_dirs.iter().position(|d| std::fs::canonicalize(d).is_ok_and(|d| d == real)) {
                 Some(at) => Some(at),
                 None => {
                     given_dirs.insert(0, league.to_path_buf());
@@ -698,7 +809,6 @@ fn merge_in(
     // who writes a shard's folder claimed another shard's slice in its record (the honest
     // shard's results, held differently by the two, dropped), and only the teacher's command
     // line tells which folder is which shard's.
-    let mut bad_records: Vec<String> = Vec::new();
     if let (Some(at), true) = (named_at, steps.bad_records_left_out() || !bound.is_empty()) {
         let league_record = TournamentRecord::load(&given_dirs[at], games)?;
         // (A shard's record is a copy of the league's: read no larger than twice it, or 16 MiB.)
@@ -995,6 +1105,9 @@ fn merge_in(
     let mut by_key: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let mut refused = Vec::new();
     let mut vouch = Vouch::new(&record, games);
+    if steps.own_replays() {
+        vouch = vouch.own_replays_but(&out_real);
+    }
     let refuse = |refused: &mut Vec<String>, refusal: String| {
         tracing::warn!("{}: not merged", crate::safe_text::terminal_line(&refusal));
         refused.push(refusal);
@@ -1343,15 +1456,32 @@ fn merge_in(
         let split = splits.entry(claim.count).or_insert_with(|| slices(&record.schedule, claim.count));
         split.get(&line.key).filter(|&&owner| owner != claim.index).map(|&index| Shard { index, count: claim.count })
     };
+    // Whether a line is of a match of no slice of the schedule (an earlier schedule's) in a
+    // folder with a slice (bound, or by its record or its file's name) other than the teacher's
+    // own: such a line is taken only where the league's folder or OUT holds the same result (a
+    // folder bound to 2/3 gave a forged result of an old match that was week 1's slice 3, never
+    // merged: the earlier schedule holds it, and no split of the current one says whose it is).
+    // Only with `--league` (which binding needs): without it no folder is the teacher's, a folder
+    // with its slice removed passes anyway, and a shard run again after a build, its week never
+    // merged, keeps its folder's earlier results for the merge.
+    let in_schedule: HashSet<&str> = record.schedule.iter().map(|m| m.key.as_str()).collect();
+    let unscheduled_in_slice = |d: usize, claim: Option<Shard>, line: &ResultLine| {
+        steps.earlier_from_teachers()
+            && named_at.is_some()
+            && !teachers_dir(d)
+            && (claim.is_some() || own_slices.get(d).copied().flatten().is_some())
+            && !in_schedule.contains(line.key.as_str())
+    };
     // The lines to check, checked at once (on several threads): those of their file's shard,
     // and the first of each result (a line of the same result as one before it is checked, in
     // order, only where that one was not merged).
     let mut earlier: HashMap<&str, Vec<usize>> = HashMap::new();
     let mut first = vec![false; lines.len()];
-    for (i, (_, _, claim, line)) in lines.iter().enumerate() {
+    for (i, (d, _, claim, line)) in lines.iter().enumerate() {
         let before = earlier.entry(line.key.as_str()).or_default();
-        first[i] =
-            not_its_shard(*claim, line).is_none() && !before.iter().any(|&j| steps.same_result(&lines[j].3, line));
+        first[i] = not_its_shard(*claim, line).is_none()
+            && !unscheduled_in_slice(*d, *claim, line)
+            && !before.iter().any(|&j| steps.same_result(&lines[j].3, line));
         before.push(i);
     }
     let to_check: Vec<(&Path, &ResultLine)> = lines
@@ -1361,7 +1491,8 @@ fn merge_in(
         .map(|((d, _, _, line), _)| (dirs[*d].as_path(), line))
         .collect();
     let mut checked = vouch.check_all(&to_check, steps.jobs).into_iter();
-    let mut misplaced: Vec<(ResultLine, String)> = Vec::new();
+    // (Each with whether only the teacher's folders' holding it takes it.)
+    let mut misplaced: Vec<(ResultLine, String, bool)> = Vec::new();
     for ((d, file, claim, line), first) in lines.into_iter().zip(first) {
         let dir = &dirs[d];
         let known = by_key.get(&line.key).map_or(&[][..], Vec::as_slice);
@@ -1378,7 +1509,19 @@ fn merge_in(
                 dir.display(),
                 line.key
             );
-            misplaced.push((line, why));
+            misplaced.push((line, why, false));
+            continue;
+        }
+        if unscheduled_in_slice(d, claim, &line) {
+            let slice = own_slices.get(d).copied().flatten().or(claim).map(|s| s.to_string()).unwrap_or_default();
+            let why = format!(
+                "{}: match {}: a match of no slice of the league's schedule (of an earlier one), in the folder of \
+                 shard {slice}: a shard's folder holds only its slice's matches, and an earlier schedule's results \
+                 come from the league's folder (--league) or OUT, which do not hold this one",
+                dir.display(),
+                crate::safe_text::terminal_line(&line.key)
+            );
+            misplaced.push((line, why, true));
             continue;
         }
         let own = own_slices.get(d).copied().flatten().filter(|_| steps.owned());
@@ -1394,6 +1537,8 @@ fn merge_in(
             0
         } else if teachers && !in_main && claim.is_some() {
             TEACHERS_SHARD
+        } else if own.is_some() && bound_at.get(d).copied().flatten().is_some() && steps.bound_ranked() {
+            BOUND
         } else if own.is_some() {
             2
         } else if claim.is_some() {
@@ -1425,9 +1570,12 @@ fn merge_in(
     // holds the same result: a shard's folder used again after the league grew keeps an earlier
     // week's lines, which the split now gives other shards, and which the league already holds
     // (every later merge was refused, and no run of the shards mended it).
-    for (line, why) in misplaced {
+    // (A line of an earlier schedule, only where the league's folder or OUT holds it.)
+    for (line, why, teachers_only) in misplaced {
         let known = by_key.get(&line.key).map_or(&[][..], Vec::as_slice);
-        if !known.iter().any(|&i| steps.same_result(&found[i].line, &line)) {
+        let holds =
+            |i: usize| steps.same_result(&found[i].line, &line) && (!teachers_only || teachers_dir(found[i].dir));
+        if !known.iter().any(|&i| holds(i)) {
             refuse(&mut refused, why);
         }
     }
@@ -1467,6 +1615,9 @@ fn merge_in(
                         "its shard's results file holds in the folder the shards shared (OUT, or the league's \
                          folder named by --league): a shard run there is the teacher's own, surer than a shard's \
                          folder from elsewhere"
+                    } else if top == BOUND {
+                        "the folder the command line binds to its shard (K/N=DIR) holds: the teacher's binding is \
+                         surer than the slice a folder's own record claims"
                     } else {
                         "its own shard's results hold: a shard's match is taken from its own folder"
                     }
@@ -3878,13 +4029,16 @@ mod tests {
         for line in [&of_earlier, &made_up] {
             std::fs::copy(src.join(&a.replay), shard.join(&line.replay)).unwrap();
         }
-        let merge = |name: &str, earlier_only: bool| {
+        // (Checked as a folder recording no slice's: one with a slice takes it only where the
+        // league's folder holds it, below.)
+        let merge_as = |name: &str, earlier_only: bool, earlier_from_teachers: bool| {
             let out = dir.path().join(name);
-            let steps = Steps { earlier_only, ..Steps::default() };
+            let steps = Steps { earlier_only, earlier_from_teachers, ..Steps::default() };
             let merged =
                 merge_in(&out, Some(&league), std::slice::from_ref(&shard), &registry, &Quiet, &steps).unwrap();
             (merged, out)
         };
+        let merge = |name: &str, earlier_only: bool| merge_as(name, earlier_only, false);
         let (merged, out) = merge("out", true);
         assert_eq!(merged_line(&out, &of_earlier.key).as_ref(), Some(&of_earlier), "{:?}", merged.refused);
         assert_eq!(merged_line(&out, &made_up.key), None);
@@ -3897,9 +4051,63 @@ mod tests {
         results::rewrite(&shard.join("results.shard-1-of-1.jsonl"), std::slice::from_ref(&unrecorded)).unwrap();
         let (merged, out) = merge("unrecorded", true);
         assert_eq!(merged_line(&out, &unrecorded.key), None, "{:?}", merged.refused);
-        results::rewrite(&shard.join("results.shard-1-of-1.jsonl"), &[of_earlier, made_up.clone()]).unwrap();
+        results::rewrite(&shard.join("results.shard-1-of-1.jsonl"), &[of_earlier.clone(), made_up.clone()]).unwrap();
         let (_, out) = merge("old", false);
         assert_eq!(merged_line(&out, &made_up.key).as_ref(), Some(&made_up), "the control: the made-up match lands");
+
+        // The shard's folder has a slice (1/1): its line of an earlier schedule is taken only
+        // where the league's folder holds the same result (a folder bound to 2/3 gave a forged
+        // result of a match that was week 1's slice 3, never merged).
+        let (merged, out) = merge_as("teachers", true, true);
+        assert_eq!(merged_line(&out, &of_earlier.key), None, "{:?}", merged.refused);
+        let why = format!(
+            "{}: match {}: a match of no slice of the league's schedule (of an earlier one), in the folder of shard 1/1",
+            shard.display(),
+            of_earlier.key
+        );
+        assert!(merged.refused.iter().any(|r| r.starts_with(&why)), "{:?}", merged.refused);
+        // The control: taken wherever an earlier schedule holds it, it lands.
+        let (_, out) = merge_as("teachers-old", true, false);
+        assert_eq!(merged_line(&out, &of_earlier.key).as_ref(), Some(&of_earlier), "the control: it lands");
+        // The league's folder holding the same result: taken.
+        let held = [results::read_all(&league).unwrap(), vec![of_earlier.clone()]].concat();
+        results::rewrite(&league.join(RESULTS_FILE), &held).unwrap();
+        std::fs::copy(src.join(&a.replay), league.join(&of_earlier.replay)).unwrap();
+        let (merged, out) = merge_as("held", true, true);
+        assert_eq!(merged_line(&out, &of_earlier.key).as_ref(), Some(&of_earlier), "{:?}", merged.refused);
+        assert!(!merged.refused.iter().any(|r| r.starts_with(&why)), "{:?}", merged.refused);
+    }
+
+    /// A shard's replay that is a link (to a teacher's file) is not read by the check: its line
+    /// is refused, naming the link, and nothing of the file it points to is said. The control:
+    /// links followed (the older check), the file is read and part of it said in the refusal.
+    #[test]
+    fn a_shard_s_replay_linked_elsewhere_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let a = results::read_all(&src).unwrap()[0].clone();
+        let (league, shard) = shard_and_league(dir.path(), &src, &[&a.key], std::slice::from_ref(&a));
+        let secret = dir.path().join("secret.json");
+        std::fs::write(&secret, r#"{"format": "the-teachers-secret-token", "version": 1}"#).unwrap();
+        std::fs::remove_file(shard.join(&a.replay)).unwrap();
+        std::os::unix::fs::symlink(&secret, shard.join(&a.replay)).unwrap();
+        let merge = |name: &str, own_replays: bool| {
+            let out = dir.path().join(name);
+            let steps = Steps { own_replays, ..Steps::default() };
+            merge_in(&out, Some(&league), std::slice::from_ref(&shard), &registry, &Quiet, &steps).unwrap()
+        };
+        let merged = merge("own", true);
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        let why = format!("{}: match {}: its replay cannot be read: ", shard.display(), a.key);
+        assert!(merged.refused.iter().any(|r| r.starts_with(&why) && r.contains("a link")), "{:?}", merged.refused);
+        assert!(!merged.refused.iter().any(|r| r.contains("secret")), "{:?}", merged.refused);
+        let merged = merge("followed", false);
+        assert!(
+            merged.refused.iter().any(|r| r.contains("the-teachers-secret-token")),
+            "the control: {:?}",
+            merged.refused
+        );
     }
 
     /// A shard job's `results.shard-K-of-N.jsonl` in the league's folder named (the folder the
@@ -4220,8 +4428,9 @@ mod tests {
     }
 
     /// A binding the merge cannot honour is refused before anything is written: without the
-    /// league's folder named, the league's folder or OUT bound to a slice, a folder bound to two;
-    /// and `K/N=DIR` is read as a binding only where K/N is one.
+    /// league's folder named, one path bound to two slices, a folder bound that is not there
+    /// (named with its argument); and `K/N=DIR` is read as a binding only where K/N is one, an
+    /// argument that is none said as the terminal shows it.
     #[test]
     fn a_binding_the_merge_cannot_honour_is_refused() {
         let Forged { dir, one, two, honest, registry, .. } = Forged::new();
@@ -4234,7 +4443,12 @@ mod tests {
             merge_in(&out, league, &dirs, &registry, &Quiet, &steps).unwrap_err().to_string()
         };
         assert!(refused(None, &[(one.clone(), first)]).contains("needs the league's folder named"));
-        assert!(refused(Some(&league), &[(league.clone(), first)]).contains("the league's folder (--league) or OUT"));
+        let nowhere = dir.path().join("nowhere");
+        let why = refused(Some(&league), &[(one.clone(), first), (nowhere.clone(), Shard { index: 2, count: 2 })]);
+        assert!(why.starts_with(&format!("2/2={}: the folder bound to shard 2/2 cannot be read", nowhere.display())));
+        // (A path as the terminal shows it: `1/3=` and a line break printed it raw.)
+        let why = refused(Some(&league), &[(PathBuf::from("\n"), first)]);
+        assert!(why.starts_with("1/2=\\n: the folder bound to shard 1/2 cannot be read"), "{why}");
         let twice = [(one.clone(), first), (one.clone(), Shard { index: 2, count: 2 })];
         assert!(refused(Some(&league), &twice).contains("bound to two slices, 1/2 and 2/2"));
         assert!(!out.exists(), "nothing written");
@@ -4250,9 +4464,97 @@ mod tests {
         assert_eq!(parse("./1/3=shard-1"), Ok(ShardDir { dir: "./1/3=shard-1".into(), slice: None }));
         assert_eq!(parse("shard-1"), Ok(ShardDir { dir: "shard-1".into(), slice: None }));
         assert_eq!(parse("a=b"), Ok(ShardDir { dir: "a=b".into(), slice: None }));
+        let line = parse("0/3=a\nb").unwrap_err();
+        assert!(line.starts_with("0/3=a\\nb: ") && !line.contains('\n'), "{line}");
         for bad in ["4/3=shard", "0/3=shard", "1/3="] {
             assert!(parse(bad).is_err_and(|e| e.starts_with(bad)), "{bad}");
         }
+    }
+
+    /// A bound folder that is a link (to a shard's folder, or dangling), the league's folder,
+    /// OUT, or a folder bound before under another path is left out, named, and the rest merged
+    /// (each stopped the whole merge, where given alone it was only left out); shard 1's folder
+    /// bound beside it gives its results.
+    #[test]
+    fn a_bound_folder_that_is_a_link_or_the_league_s_is_left_out() {
+        let Forged { dir, one, two, honest, key, registry, .. } = Forged::new();
+        let league = league_lacking(dir.path(), &two, &key);
+        let (first, second) = (Shard { index: 1, count: 2 }, Shard { index: 2, count: 2 });
+        let link = dir.path().join("two-link");
+        std::os::unix::fs::symlink(&two, &link).unwrap();
+        let dangling = dir.path().join("dangling");
+        std::os::unix::fs::symlink(dir.path().join("nowhere"), &dangling).unwrap();
+        let out = dir.path().join("out");
+        let merge = |bound: &[(PathBuf, Shard)]| {
+            let steps = Steps { bound, ..Steps::default() };
+            let dirs: Vec<PathBuf> = bound.iter().map(|(d, _)| d.clone()).collect();
+            merge_in(&out, Some(&league), &dirs, &registry, &Quiet, &steps).unwrap()
+        };
+        let left_out = |merged: &Merged, arg: &str, why: &str| {
+            let head = format!("{arg}: bound to shard 2/2 on the command line, but {why}");
+            assert!(
+                merged.refused.iter().any(|r| r.starts_with(&head) && r.contains("left out of the merge")),
+                "{head}: {:?}",
+                merged.refused
+            );
+            assert_eq!(merged.missing, std::slice::from_ref(&key), "shard 1's results merged, shard 2's missing");
+        };
+        let merged = merge(&[(one.clone(), first), (link.clone(), second)]);
+        left_out(&merged, &format!("2/2={}", link.display()), &format!("a link (to {})", two.display()));
+        let merged = merge(&[(one.clone(), first), (dangling.clone(), second)]);
+        left_out(&merged, &format!("2/2={}", dangling.display()), "a link (to ");
+        let merged = merge(&[(one.clone(), first), (league.clone(), second)]);
+        left_out(&merged, &format!("2/2={}", league.display()), "the league's folder (--league) or OUT");
+        let merged = merge(&[(one.clone(), first), (out.clone(), second)]);
+        left_out(&merged, &format!("2/2={}", out.display()), "the league's folder (--league) or OUT");
+        // Shard 2's folder bound, then again by another path to another slice: the second left out.
+        let again = one.join("../shard-2");
+        let merged = merge(&[(two.clone(), second), (again.clone(), first)]);
+        let head = format!(
+            "1/2={}: bound to shard 1/2 on the command line, but the same folder as {}",
+            again.display(),
+            two.display()
+        );
+        assert!(merged.refused.iter().any(|r| r.starts_with(&head)), "{:?}", merged.refused);
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&honest), "shard 2's own result merged");
+    }
+
+    /// Where only some folders are bound, a folder given alone whose record claims a bound
+    /// slice, holding another result of one of its matches, no longer drops the bound honest
+    /// shard's result: the binding outranks the record's claim (its line is refused, named).
+    /// The control: a bound folder's lines as sure as a record's (the older merge), the honest
+    /// result is dropped as held differently.
+    #[test]
+    fn a_bound_slice_outranks_one_a_folder_s_record_claims() {
+        let Forged { dir, one, two, forged, replay, honest, key, registry } = Forged::new();
+        let league = league_lacking(dir.path(), &two, &key);
+        let second = Shard { index: 2, count: 2 };
+        let mut record = TournamentRecord::load(&one, &registry).unwrap();
+        record.slice = Some(second);
+        record.save(&one).unwrap();
+        std::fs::write(one.join(&forged.replay), &replay).unwrap();
+        results::rewrite(&one.join(second.results_file()), std::slice::from_ref(&forged)).unwrap();
+        let bound = [(two.clone(), second)];
+        let merge = |name: &str, bound_ranked: bool| {
+            let out = dir.path().join(name);
+            let steps = Steps { bound: &bound, bound_ranked, ..Steps::default() };
+            (merge_in(&out, Some(&league), &[two.clone(), one.clone()], &registry, &Quiet, &steps).unwrap(), out)
+        };
+        let (merged, out) = merge("ranked", true);
+        assert_eq!(merged_line(&out, &key).as_ref(), Some(&honest), "{:?}", merged.refused);
+        let why = format!(
+            "{}: match {key}: results.shard-2-of-2.jsonl: another result than {}",
+            one.display(),
+            two.display()
+        );
+        assert!(
+            merged.refused.iter().any(|r| r.starts_with(&why) && r.contains("the folder the command line binds")),
+            "{:?}",
+            merged.refused
+        );
+        let (merged, out) = merge("alike", false);
+        assert_eq!(merged_line(&out, &key), None, "the control: the honest result dropped");
+        assert!(merged.refused.iter().any(|r| r.contains("folders hold different results")), "{:?}", merged.refused);
     }
 
     /// A match held as an older arena's `replays/<key>.json` in one folder and `.json.gz` in

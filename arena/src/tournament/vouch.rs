@@ -38,6 +38,9 @@ pub(crate) struct Vouch<'a> {
     setups: HashMap<&'a Path, OnceLock<Result<Value, String>>>,
     /// The maps whose setups a settled check used (a failed one is warned of once).
     used: HashSet<&'a Path>,
+    /// Where set ([`Vouch::own_replays_but`]), the replays of every folder but this one (OUT,
+    /// by its real path) are read as files of their folder's own: no link followed.
+    own_replays_but: Option<std::path::PathBuf>,
 }
 
 /// What a check of one line found, to be taken in the lines' order by [`Vouch::settle`].
@@ -54,7 +57,46 @@ impl<'a> Vouch<'a> {
         let scheduled = record.schedule.iter().map(|m| (m.key.as_str(), m)).collect();
         let setups = record.schedule.iter().map(|m| (m.map.as_path(), OnceLock::new())).collect();
         let game = record.game(games).ok();
-        Vouch { record, games, game, scheduled, setups, used: HashSet::new() }
+        Vouch { record, games, game, scheduled, setups, used: HashSet::new(), own_replays_but: None }
+    }
+
+    /// This checker, reading the replays of every folder but `out` (a real path: the folder a
+    /// merge writes, whose replays it wrote) as files of their folder's own, as the merge copies
+    /// them: a link in the replay's path below its folder is refused, named, not followed (a
+    /// shard's replay linked to a teacher's file was read, and part of it said in the refusal).
+    pub(crate) fn own_replays_but(mut self, out: &Path) -> Self {
+        self.own_replays_but = Some(out.to_path_buf());
+        self
+    }
+
+    /// The replay `line` names in `dir`, read as [`Vouch::own_replays_but`] says.
+    fn load_replay(&self, dir: &Path, line: &ResultLine) -> Result<Replay, String> {
+        let path = dir.join(&line.replay);
+        let follow = match &self.own_replays_but {
+            None => true,
+            Some(out) => std::fs::canonicalize(dir).is_ok_and(|d| d == *out),
+        };
+        if follow {
+            return Replay::load(&path).map_err(|e| e.to_string());
+        }
+        // (Every folder between `dir` and the file is a folder of its own, not a link.)
+        let rel = Path::new(&line.replay);
+        let mut at = dir.to_path_buf();
+        for part in rel.parent().into_iter().flat_map(Path::components) {
+            at.push(part);
+            match at.symlink_metadata() {
+                Ok(m) if m.is_dir() => {}
+                Ok(_) => {
+                    return Err(format!(
+                        "its folder is a link or no folder ({}): nothing is read through it (a shard's replays are \
+                         files of its folder's own)",
+                        at.display()
+                    ))
+                }
+                Err(e) => return Err(format!("{}: {e}", at.display())),
+            }
+        }
+        Replay::load_own(&path).map_err(|e| e.to_string())
     }
 
     /// Why `line`, found in `dir`, is not a result of the league, if it is not (in words that
@@ -135,8 +177,7 @@ impl<'a> Vouch<'a> {
                 return Some(why);
             }
         }
-        let path = dir.join(&line.replay);
-        let replay = match Replay::load(&path) {
+        let replay = match self.load_replay(dir, line) {
             Ok(replay) => replay,
             Err(e) => return Some(format!("its replay cannot be read: {e}")),
         };

@@ -445,9 +445,12 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let same = |a: &std::path::Path, b: &std::path::Path| {
         a == b || std::fs::canonicalize(a).is_ok_and(|a| std::fs::canonicalize(b).is_ok_and(|b| a == b))
     };
+    // (A folder given alone that is a folder bound too, by another path or a link, is held to
+    // that slice by its real path: not taken on trust.)
+    let held = |dir: &std::path::Path| shards.iter().any(|b| b.slice.is_some() && same(&b.dir, dir));
     let unbound: Vec<String> = shards
         .iter()
-        .filter(|s| s.slice.is_none() && !same(&s.dir, &args.out))
+        .filter(|s| s.slice.is_none() && !same(&s.dir, &args.out) && !held(&s.dir))
         .filter(|s| args.league.as_deref().is_none_or(|league| !same(&s.dir, league)))
         .map(|s| arena::safe_text::terminal_line(&s.dir.display().to_string()))
         .collect();
