@@ -1339,17 +1339,14 @@ fn merge_in(
                 }
                 continue;
             }
-            let shown: Vec<String> = of.iter().take(MISNAMED_SHOWN).map(one).collect();
-            let more = of.len().saturating_sub(MISNAMED_SHOWN);
             refuse(
                 &mut refused,
                 format!(
                     "{}: {} lines name another file than their match's replay (a result line names its own match's \
-                     replay, `replays/<key>.json.gz`, and no other file), so none of them is merged: {}{}",
+                     replay, `replays/<key>.json.gz`, and no other file), so none of them is merged: {}",
                     dirs[d].display(),
                     of.len(),
-                    shown.join("; "),
-                    if more > 0 { format!("; and {more} more") } else { String::new() }
+                    super::results::first_few(of.iter().map(one), of.len(), MISNAMED_SHOWN)
                 ),
             );
         }

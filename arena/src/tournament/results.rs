@@ -154,18 +154,27 @@ const SKIPPED_SHOWN: usize = 3;
 /// its line number and why), if any: a file of hundreds of them (lines naming `../` files, say)
 /// printed a warning a line.
 fn skipped_warning(path: &Path, skipped: &[(usize, String)]) -> Option<String> {
-    let shown: Vec<String> =
-        skipped.iter().take(SKIPPED_SHOWN).map(|(n, why)| format!("{}:{n}: {why}", path.display())).collect();
+    let each = skipped.iter().map(|(n, why)| format!("{}:{n}: {why}", path.display()));
     match skipped.len() {
         0 => None,
         1 => Some(format!("{}:{}: not a result line, skipped: {}", path.display(), skipped[0].0, skipped[0].1)),
         n => Some(format!(
-            "{}: {n} lines are not result lines, skipped: {}{}",
+            "{}: {n} lines are not result lines, skipped: {}",
             path.display(),
-            shown.join("; "),
-            if n > SKIPPED_SHOWN { format!("; and {} more", n - SKIPPED_SHOWN) } else { String::new() }
+            first_few(each, n, SKIPPED_SHOWN)
         )),
     }
+}
+
+/// The first `shown` of the `total` items of `each`, joined by "; ", then "; and N more": one
+/// message for many lines of a file (a warning, a refusal) names a few and counts the rest.
+pub(super) fn first_few(each: impl Iterator<Item = String>, total: usize, shown: usize) -> String {
+    let mut text = each.take(shown).collect::<Vec<_>>().join("; ");
+    let more = total.saturating_sub(shown);
+    if more > 0 {
+        text.push_str(&format!("; and {more} more"));
+    }
+    text
 }
 
 /// The bytes of the results file `path` (a plain file: see [`crate::files::read_regular`], at

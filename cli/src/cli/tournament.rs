@@ -452,6 +452,9 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|s| s.slice.is_none() && !same(&s.dir, &args.out) && !held(&s.dir))
         .filter(|s| args.league.as_deref().is_none_or(|league| !same(&s.dir, league)))
+        // (Nor the folder taken for the league's without --league: its record names no slice,
+        // and the note above names it.)
+        .filter(|s| merged.league_inferred.as_deref().is_none_or(|league| !same(&s.dir, league)))
         .map(|s| arena::safe_text::terminal_line(&s.dir.display().to_string()))
         .collect();
     if !unbound.is_empty() {
