@@ -258,19 +258,26 @@ fn every_kit_sees_an_opponent_that_walks_into_fire_forfeit() {
     }
 }
 
-/// Runs `command` (split on spaces) with `input` on stdin and the test-mode environment;
-/// returns stdout and stderr.
+/// Runs `command` (split on spaces) with `input` on stdin and the test-mode environment, which
+/// must succeed; returns stdout and stderr.
 fn run_direct(command: &str, input: &[u8]) -> (String, String) {
+    let (ok, stdout, stderr) = run_kit(command, "test", true, input);
+    assert!(ok, "{command}: {stderr}");
+    (stdout, stderr)
+}
+
+/// Runs `command` (split on spaces) with `input` on stdin, `RR_MODE` set to `mode` and
+/// `RR_DEBUG` set or not (`debug`); returns whether it exited with success, stdout and stderr.
+fn run_kit(command: &str, mode: &str, debug: bool, input: &[u8]) -> (bool, String, String) {
     let words: Vec<&str> = command.split(' ').collect();
-    let mut child = Command::new(words[0])
-        .args(&words[1..])
-        .env("RR_MODE", "test")
-        .env("RR_DEBUG", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start a kit bot");
+    let mut kit = Command::new(words[0]);
+    kit.args(&words[1..]).env("RR_MODE", mode).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    if debug {
+        kit.env("RR_DEBUG", "1");
+    } else {
+        kit.env_remove("RR_DEBUG");
+    }
+    let mut child = kit.spawn().expect("start a kit bot");
     let mut stdin = child.stdin.take().expect("stdin");
     let input = input.to_vec();
     let feeder = std::thread::spawn(move || {
@@ -278,8 +285,8 @@ fn run_direct(command: &str, input: &[u8]) -> (String, String) {
     });
     let out = child.wait_with_output().expect("wait for a kit bot");
     let _ = feeder.join();
-    assert!(out.status.success(), "{command}: {}", String::from_utf8_lossy(&out.stderr));
-    (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.success(), text(&out.stdout), text(&out.stderr))
 }
 
 /// The tests `arena test` printed as passed.
@@ -421,28 +428,10 @@ fn every_kits_own_tests_pass() {
     assert!(out.status.success() && report.trim_end().ends_with("OK"), "python: {report}");
 }
 
-/// Runs `command` with `input` on stdin (`RR_MODE` set to `mode`); returns whether it exited
-/// with success, stdout and stderr.
+/// Runs `command` with `input` on stdin (`RR_MODE` set to `mode`, no `RR_DEBUG`); returns whether
+/// it exited with success, stdout and stderr.
 fn run_status(command: &str, mode: &str, input: &str) -> (bool, String, String) {
-    let words: Vec<&str> = command.split(' ').collect();
-    let mut child = Command::new(words[0])
-        .args(&words[1..])
-        .env("RR_MODE", mode)
-        .env_remove("RR_DEBUG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start a kit bot");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.as_bytes().to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("wait for a kit bot");
-    let _ = feeder.join();
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (out.status.success(), text(&out.stdout), text(&out.stderr))
+    run_kit(command, mode, false, input.as_bytes())
 }
 
 #[test]
