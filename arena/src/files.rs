@@ -225,6 +225,65 @@ pub fn read_own_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     read_capped(file, max)
 }
 
+/// The bytes of the regular file `rel` below the folder `dir` (`replays/<key>.json.gz`), each
+/// folder on the way and the file opened from the one before by descriptor, none through a link
+/// (`O_NOFOLLOW`), at most `max` bytes: what is read is what was checked. A link, a FIFO, a
+/// device or a larger file is an error saying which (`InvalidInput`, or the system's). Checking
+/// the path, then reading it by path again, let a folder swapped for a link in between (a
+/// process of a shard's writing its folder during a merge) send the read to a teacher's file.
+pub fn read_own_regular_under(dir: &Path, rel: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    use std::os::unix::ffi::OsStrExt;
+    let link =
+        || std::io::Error::new(std::io::ErrorKind::InvalidInput, "a link, not a file: a link is not followed here");
+    let open_at = |at: Option<&OwnedFd>, name: &Path, flags: libc::c_int| -> std::io::Result<OwnedFd> {
+        let name = std::ffi::CString::new(name.as_os_str().as_bytes())
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidInput, "a nul byte in a path"))?;
+        let base = at.map_or(libc::AT_FDCWD, AsRawFd::as_raw_fd);
+        // SAFETY: openat with a valid descriptor (or AT_FDCWD) and a nul-terminated name.
+        let fd = unsafe { libc::openat(base, name.as_ptr(), flags | libc::O_CLOEXEC) };
+        if fd < 0 {
+            let e = std::io::Error::last_os_error();
+            return Err(if e.raw_os_error() == Some(libc::ELOOP) { link() } else { e });
+        }
+        // SAFETY: `fd` was just opened and is owned by nothing else.
+        Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+    };
+    let mut at = open_at(None, dir, libc::O_RDONLY | libc::O_DIRECTORY)?;
+    let parts: Vec<&std::ffi::OsStr> = rel
+        .components()
+        .map(|c| match c {
+            std::path::Component::Normal(part) => Ok(part),
+            _ => Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a path below its folder")),
+        })
+        .collect::<std::io::Result<_>>()?;
+    let Some((name, folders)) = parts.split_last() else {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "no file named"));
+    };
+    for folder in folders {
+        let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW;
+        at = open_at(Some(&at), Path::new(folder), flags).map_err(|e| {
+            if e.raw_os_error() == Some(libc::ENOTDIR) {
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "its folder is a link or no folder: nothing is taken from it",
+                )
+            } else {
+                e
+            }
+        })?;
+    }
+    let file = open_at(Some(&at), Path::new(name), libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK)?;
+    let file = std::fs::File::from(file);
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, a device or a folder)",
+        ));
+    }
+    read_capped(file, max)
+}
+
 /// Makes the folder `dir` (and its parents); where something else of its name is in the way
 /// (a file `replays` in a league's folder), or of one of its parents' (`site` in `site/2026`),
 /// the error says so, naming that parent, rather than only "File exists" or "Not a directory".
@@ -467,6 +526,37 @@ fn near_folder(path: &Path) -> Option<String> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// A file below a folder is read by descriptor from the folder down, none through a link: a
+    /// folder on the way, or the file, that is a link (to a teacher's file) is refused, as are a
+    /// FIFO and a path out of the folder; a file of the folder's own is read. The control: read
+    /// by its path, the link is followed and the teacher's file read.
+    #[test]
+    fn a_file_below_a_folder_is_read_through_no_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let (shard, teacher) = (dir.path().join("shard"), dir.path().join("teacher"));
+        std::fs::create_dir_all(shard.join("replays")).unwrap();
+        std::fs::create_dir_all(teacher.join("replays")).unwrap();
+        std::fs::write(teacher.join("replays/k.json.gz"), "secret").unwrap();
+        std::fs::write(shard.join("replays/own.json.gz"), "own").unwrap();
+        let read = |dir: &Path, rel: &str| read_own_regular_under(dir, Path::new(rel), 1 << 20);
+        assert_eq!(read(&shard, "replays/own.json.gz").unwrap(), b"own");
+        std::os::unix::fs::symlink(teacher.join("replays/k.json.gz"), shard.join("replays/k.json.gz")).unwrap();
+        let e = read(&shard, "replays/k.json.gz").unwrap_err();
+        assert!(e.to_string().contains("a link, not a file"), "{e}");
+        let linked = dir.path().join("linked");
+        std::fs::create_dir(&linked).unwrap();
+        std::os::unix::fs::symlink(teacher.join("replays"), linked.join("replays")).unwrap();
+        let e = read(&linked, "replays/k.json.gz").unwrap_err();
+        assert!(e.to_string().contains("a link or no folder"), "{e}");
+        assert_eq!(std::fs::read(linked.join("replays/k.json.gz")).unwrap(), b"secret", "the control: by path");
+        let fifo = std::ffi::CString::new(shard.join("replays/fifo.json.gz").into_os_string().into_encoded_bytes());
+        // SAFETY: mkfifo with a nul-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.unwrap().as_ptr(), 0o600) }, 0);
+        let e = read(&shard, "replays/fifo.json.gz").unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        assert!(read(&shard, "../teacher/replays/k.json.gz").is_err(), "no path out of its folder");
+    }
 
     /// A missing map or config names the file beside it a typo or two away, a file only. The
     /// controls: a name far from any says nothing more, nor does a typo of a folder's name.

@@ -366,6 +366,12 @@ impl Replay {
     pub fn load_own(path: &Path) -> Result<Replay, ReplayError> {
         let io = |source| ReplayError::Io { path: path.to_path_buf(), source };
         let raw = crate::files::read_own_regular(path, MAX_REPLAY_BYTES).map_err(io)?;
+        Replay::from_raw(path, raw)
+    }
+
+    /// The replay the bytes `raw` of the file at `path` (named in errors) hold, plain or
+    /// gzip-compressed JSON: a replay read once, by whoever checked what it read.
+    pub fn from_raw(path: &Path, raw: Vec<u8>) -> Result<Replay, ReplayError> {
         Replay::parse(path, unpack(path, raw)?)
     }
 

@@ -2283,17 +2283,17 @@ fn take_checked_replay(
     check: impl FnOnce(crate::replay::Replay) -> Result<crate::replay::Replay, String>,
 ) -> Result<crate::replay::Replay, String> {
     let from = dir.join(rel);
-    // (OUT's own replays stay where they are: nothing is copied from its folder.)
-    if let Some(parent) = from.parent().filter(|_| !own) {
-        match parent.symlink_metadata() {
-            Ok(m) if m.is_dir() => {}
-            Ok(_) => return Err("its folder is a link or no folder: nothing is taken from it".to_string()),
-            Err(e) => return Err(e.to_string()),
-        }
+    // (Read once as the folder's own, each folder on the way opened from the one before: a
+    // link, a FIFO or a huge file is refused at once, and the bytes parsed are the ones read;
+    // read by path again, a folder swapped for a link in between sent it to a teacher's file.
+    // OUT's own replays stay where they are: nothing is copied from its folder.)
+    let raw = if own {
+        crate::files::read_own_regular(&from, crate::replay::MAX_REPLAY_BYTES)
+    } else {
+        crate::files::read_own_regular_under(dir, rel, crate::replay::MAX_REPLAY_BYTES)
     }
-    // (Read as the folder's own first: a link, a FIFO or a huge file is refused at once.)
-    crate::files::read_own_regular(&from, crate::replay::MAX_REPLAY_BYTES).map_err(|e| e.to_string())?;
-    let loaded = check(crate::replay::Replay::load(&from).map_err(|e| e.to_string())?)?;
+    .map_err(|e| e.to_string())?;
+    let loaded = check(crate::replay::Replay::from_raw(&from, raw).map_err(|e| e.to_string())?)?;
     // (OUT's own old-style `<key>.json` is written anew as `<key>.json.gz` beside it.)
     if !own || from != to {
         loaded.save(to).map_err(|e| format!("cannot be written to {}: {e}", to.display()))?;
@@ -2317,13 +2317,9 @@ fn plain_replay_of(key: &str) -> String {
 /// FIFO waited on (one hung the merge), no folder (one aborted it), at most
 /// [`MAX_LOG_BYTES`]. Whether it copied it (false where there is none); why not, in words.
 fn copy_own(dir: &Path, rel: &Path, to: &Path) -> Result<bool, String> {
-    let parent = rel.parent().map(|p| dir.join(p)).unwrap_or_else(|| dir.to_path_buf());
-    match parent.symlink_metadata() {
-        Ok(m) if m.is_dir() => {}
-        Ok(_) => return Err("its folder is a link or no folder: nothing is taken from it".to_string()),
-        Err(_) => return Ok(false),
-    }
-    match crate::files::read_own_regular(&dir.join(rel), MAX_LOG_BYTES) {
+    // (Read by descriptor from `dir` down: checked, then read by path, its folder could be
+    // swapped for a link in between.)
+    match crate::files::read_own_regular_under(dir, rel, MAX_LOG_BYTES) {
         Ok(bytes) => {
             write_atomic(to, &bytes).map(|()| true).map_err(|e| format!("cannot be written to {}: {e}", to.display()))
         }

@@ -79,24 +79,16 @@ impl<'a> Vouch<'a> {
         if follow {
             return Replay::load(&path).map_err(|e| e.to_string());
         }
-        // (Every folder between `dir` and the file is a folder of its own, not a link.)
-        let rel = Path::new(&line.replay);
-        let mut at = dir.to_path_buf();
-        for part in rel.parent().into_iter().flat_map(Path::components) {
-            at.push(part);
-            match at.symlink_metadata() {
-                Ok(m) if m.is_dir() => {}
-                Ok(_) => {
-                    return Err(format!(
-                        "its folder is a link or no folder ({}): nothing is read through it (a shard's replays are \
-                         files of its folder's own)",
-                        at.display()
-                    ))
-                }
-                Err(e) => return Err(format!("{}: {e}", at.display())),
-            }
-        }
-        Replay::load_own(&path).map_err(|e| e.to_string())
+        // (Every folder between `dir` and the file is a folder of its own, not a link, opened
+        // from the one before: what is read is what was checked.)
+        let raw = crate::files::read_own_regular_under(dir, Path::new(&line.replay), crate::replay::MAX_REPLAY_BYTES)
+            .map_err(|e| {
+            format!(
+                "{}: {e}: nothing is read through a link (a shard's replays are files of its folder's own)",
+                path.display()
+            )
+        })?;
+        Replay::from_raw(&path, raw).map_err(|e| e.to_string())
     }
 
     /// Why `line`, found in `dir`, is not a result of the league, if it is not (in words that
