@@ -127,9 +127,27 @@ fn lines_of(path: &Path, (bytes, torn): (Vec<u8>, usize)) -> Result<(Vec<ResultL
     if torn > 0 {
         tracing::warn!(file = %path.display(), bytes = torn, "discarding a torn last line");
     }
+    let (lines, skipped) = parse_lines(&bytes);
+    if let Some(warning) = skipped_warning(path, &skipped) {
+        tracing::warn!("{warning}");
+    }
+    Ok((lines, bytes.len() as u64))
+}
+
+/// The longest line a results file may hold: a result line of six players with their versions
+/// takes a few KiB. A longer one is skipped unread (a shard's folder held one of 100 MB, whose
+/// key the merge then printed, twice, at 600 MB of memory).
+const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// The result lines of `bytes`, and the lines skipped (each its number and why).
+fn parse_lines(bytes: &[u8]) -> (Vec<ResultLine>, Vec<(usize, String)>) {
     let mut lines = Vec::new();
     let mut skipped: Vec<(usize, String)> = Vec::new();
     for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if line.len() > MAX_LINE_BYTES {
+            skipped.push((i + 1, format!("longer than {} KiB, as no result line is", MAX_LINE_BYTES >> 10)));
+            continue;
+        }
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
@@ -141,10 +159,7 @@ fn lines_of(path: &Path, (bytes, torn): (Vec<u8>, usize)) -> Result<(Vec<ResultL
             Err(e) => skipped.push((i + 1, e.to_string())),
         }
     }
-    if let Some(warning) = skipped_warning(path, &skipped) {
-        tracing::warn!("{warning}");
-    }
-    Ok((lines, bytes.len() as u64))
+    (lines, skipped)
 }
 
 /// How many skipped lines of a file a warning names (it counts them all).
@@ -310,6 +325,19 @@ mod tests {
         assert_eq!(skipped_warning(&path, &skipped[..1]).unwrap(), format!("{p}:1: not a result line, skipped: why 1"));
         assert_eq!(skipped_warning(&path, &[]), None);
     }
+
+    /// A line longer than any result line (a key of megabytes) is skipped unread, said so; the
+    /// control: the same line with a key of a usual length is read.
+    #[test]
+    fn a_line_longer_than_any_result_line_is_skipped_unread() {
+        let text = |key: &str| serde_json::to_string(&line(key)).unwrap() + "\n";
+        let (read, skipped) = parse_lines(text(&"k".repeat(MAX_LINE_BYTES)).as_bytes());
+        assert!(read.is_empty(), "{read:?}");
+        assert_eq!(skipped, [(1, "longer than 1024 KiB, as no result line is".to_string())]);
+        let (read, skipped) = parse_lines(text("k1").as_bytes());
+        assert_eq!((read.len(), skipped.len()), (1, 0), "the control: {skipped:?}");
+    }
+
     use crate::replay::{MatchResult, PlayerResult};
 
     fn line(key: &str) -> ResultLine {
