@@ -205,23 +205,29 @@ fn read_capped(file: std::fs::File, max: u64) -> std::io::Result<Vec<u8>> {
 pub fn open_own_regular(path: &Path) -> std::io::Result<Option<std::fs::File>> {
     use std::os::unix::fs::OpenOptionsExt;
     let flags = libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC;
-    let file = std::fs::OpenOptions::new().read(true).custom_flags(flags).open(path).map_err(|e| {
-        if e.raw_os_error() == Some(libc::ELOOP) {
-            std::io::Error::new(e.kind(), "a link, not a file: a link is not followed here")
-        } else {
-            e
-        }
-    })?;
+    let file = std::fs::OpenOptions::new().read(true).custom_flags(flags).open(path).map_err(not_followed)?;
     Ok(file.metadata()?.is_file().then_some(file))
+}
+
+/// `e`, an open's error, said as a link not followed where it is one (`ELOOP` of `O_NOFOLLOW`).
+fn not_followed(e: std::io::Error) -> std::io::Error {
+    if e.raw_os_error() == Some(libc::ELOOP) {
+        std::io::Error::new(e.kind(), "a link, not a file: a link is not followed here")
+    } else {
+        e
+    }
+}
+
+/// The error of a file taken as a folder's own that is no regular file.
+fn not_regular() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file (a FIFO, a device or a folder)")
 }
 
 /// The bytes of the regular file at `path`, not through a link at its last part and at most
 /// `max` bytes ([`open_own_regular`]): a link, a FIFO, a device, a folder or a larger file is
 /// an error (`InvalidInput`) saying which, at once.
 pub fn read_own_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
-    let file = open_own_regular(path)?.ok_or_else(|| {
-        std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file (a FIFO, a device or a folder)")
-    })?;
+    let file = open_own_regular(path)?.ok_or_else(not_regular)?;
     read_capped(file, max)
 }
 
@@ -234,8 +240,6 @@ pub fn read_own_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
 pub fn read_own_regular_under(dir: &Path, rel: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
     use std::os::unix::ffi::OsStrExt;
-    let link =
-        || std::io::Error::new(std::io::ErrorKind::InvalidInput, "a link, not a file: a link is not followed here");
     let open_at = |at: Option<&OwnedFd>, name: &Path, flags: libc::c_int| -> std::io::Result<OwnedFd> {
         let name = std::ffi::CString::new(name.as_os_str().as_bytes())
             .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidInput, "a nul byte in a path"))?;
@@ -243,8 +247,7 @@ pub fn read_own_regular_under(dir: &Path, rel: &Path, max: u64) -> std::io::Resu
         // SAFETY: openat with a valid descriptor (or AT_FDCWD) and a nul-terminated name.
         let fd = unsafe { libc::openat(base, name.as_ptr(), flags | libc::O_CLOEXEC) };
         if fd < 0 {
-            let e = std::io::Error::last_os_error();
-            return Err(if e.raw_os_error() == Some(libc::ELOOP) { link() } else { e });
+            return Err(not_followed(std::io::Error::last_os_error()));
         }
         // SAFETY: `fd` was just opened and is owned by nothing else.
         Ok(unsafe { OwnedFd::from_raw_fd(fd) })
@@ -276,10 +279,7 @@ pub fn read_own_regular_under(dir: &Path, rel: &Path, max: u64) -> std::io::Resu
     let file = open_at(Some(&at), Path::new(name), libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK)?;
     let file = std::fs::File::from(file);
     if !file.metadata()?.is_file() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file (a FIFO, a device or a folder)",
-        ));
+        return Err(not_regular());
     }
     read_capped(file, max)
 }

@@ -360,15 +360,6 @@ impl Replay {
         Replay::parse(path, read_json(path)?)
     }
 
-    /// [`Replay::load`] of a file of its folder's own, as one is taken from a folder someone
-    /// else may have written (a shard's): a link at its last part is refused, not followed
-    /// ([`crate::files::read_own_regular`]); its bytes read once are the ones parsed.
-    pub fn load_own(path: &Path) -> Result<Replay, ReplayError> {
-        let io = |source| ReplayError::Io { path: path.to_path_buf(), source };
-        let raw = crate::files::read_own_regular(path, MAX_REPLAY_BYTES).map_err(io)?;
-        Replay::from_raw(path, raw)
-    }
-
     /// The replay the bytes `raw` of the file at `path` (named in errors) hold, plain or
     /// gzip-compressed JSON: a replay read once, by whoever checked what it read.
     pub fn from_raw(path: &Path, raw: Vec<u8>) -> Result<Replay, ReplayError> {

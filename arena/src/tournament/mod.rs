@@ -865,7 +865,7 @@ fn scheduled_maps(schedule: &[ScheduledMatch]) -> HashMap<&str, &Path> {
 }
 
 /// Whether `a` and `b` are one folder: the same path, or the same real folder.
-fn same_folder(a: &Path, b: &Path) -> bool {
+pub fn same_folder(a: &Path, b: &Path) -> bool {
     a == b || std::fs::canonicalize(a).is_ok_and(|a| std::fs::canonicalize(b).is_ok_and(|b| a == b))
 }
 

@@ -442,9 +442,7 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     }
     // (A shard's folder given alone is taken at its record's word: its `slice`, which whoever
     // wrote the folder wrote too, may claim another shard's.)
-    let same = |a: &std::path::Path, b: &std::path::Path| {
-        a == b || std::fs::canonicalize(a).is_ok_and(|a| std::fs::canonicalize(b).is_ok_and(|b| a == b))
-    };
+    let same = tour::same_folder;
     // (A folder given alone that is a folder bound too, by another path or a link, is held to
     // that slice by its real path: not taken on trust.)
     let held = |dir: &std::path::Path| shards.iter().any(|b| b.slice.is_some() && same(&b.dir, dir));
