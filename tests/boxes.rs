@@ -411,6 +411,121 @@ fn a_bot_of_an_arena_that_is_not_root_cannot_read_what_only_its_user_or_groups_m
     }
 }
 
+/// `arena duel --json` of `bots` on `map`, with `extra` flags, run by root in a user namespace
+/// that maps only the caller's uid (`unshare -r`, as some rootless containers: `0 <outer> 1` in
+/// /proc/self/uid_map), from the workspace's root; with `no_nested`, the namespace allows none
+/// below it (`max_user_namespaces` 0: no box can be made, as where user namespaces are
+/// restricted). `None` where no such namespace can be made here (said on stderr, with why).
+fn duel_in_one_uid_namespace(map_name: &str, extra: &[&str], no_nested: bool, bots: [&str; 2]) -> Option<Run> {
+    match Command::new("unshare").args(["-r", "true"]).output() {
+        Ok(probe) if probe.status.success() => {}
+        Ok(probe) => {
+            let why = String::from_utf8_lossy(&probe.stderr);
+            eprintln!("no user namespace can be made here (`unshare -r true`: {}): not checked", why.trim());
+            return None;
+        }
+        Err(e) => {
+            eprintln!("`unshare` cannot be run here ({e}): not checked");
+            return None;
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json").display().to_string();
+    let map_arg = map(map_name);
+    let mut args = vec!["duel", "--json", "--seed", "5", "--map", &map_arg, "--replay", &replay];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&bots);
+    let script = if no_nested { r#"echo 0 > /proc/sys/user/max_user_namespaces && exec "$@""# } else { r#"exec "$@""# };
+    let mut command = Command::new("unshare");
+    command.args(["-r", "sh", "-c", script, "sh"]).arg(bin("arena")).args(&args).current_dir(root());
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        // The namespace maps this user alone: root's `/tmp` is shown as the overflow uid's
+        // (65534), another user's, which the arena will not make its folders in (it says so).
+        eprintln!("not root: the arena's TMPDIR is a folder of this user's (the namespace shows /tmp as nobody's)");
+        command.env("TMPDIR", dir.path());
+    }
+    let out = command.output().unwrap();
+    let result = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    let replay = std::fs::read(&replay).ok().and_then(|r| serde_json::from_slice(&r).ok()).unwrap_or(Value::Null);
+    Some(Run { out, result, replay })
+}
+
+/// A root arena in a user namespace that maps only its own uid (`unshare -r`) plays: the box
+/// users (uids 60000 and up) are not mapped there, and every bot failed (`EINVAL`), in a box
+/// (its scratch tmpfs given to a box user) and without one (its scratch folder given to one).
+/// It now runs its bots as an arena that is not root does: in a box of their own user
+/// namespace, else plain, as its own uid; and says so once. Each way (a box, `--sandbox
+/// require`, `plain`, and `auto` where no box can be made), the duel's result is the one of
+/// the same duel outside the namespace.
+#[test]
+fn a_root_arena_in_a_user_namespace_of_one_uid_plays() {
+    let _load = shared();
+    let (greedy, random) = (bin("greedy"), bin("random"));
+    let players = |result: &Value| (0..2).map(|i| player(result, i)).collect::<Vec<_>>();
+    let reference = duel_run("duel.txt", &[], &[], [&greedy, &random]);
+    assert!(reference.out.status.success(), "{}", String::from_utf8_lossy(&reference.out.stderr));
+    let expected = players(&reference.result);
+    assert!(expected[0].0 > 0 && expected[0].1 && expected[0].2.is_none(), "greedy plays: {}", reference.result);
+    for (mode, no_nested) in [("auto", false), ("require", false), ("plain", false), ("auto", true)] {
+        let Some(run) = duel_in_one_uid_namespace("duel.txt", &["--sandbox", mode], no_nested, [&greedy, &random])
+        else {
+            return;
+        };
+        let stderr = String::from_utf8_lossy(&run.out.stderr);
+        let how = format!("--sandbox {mode}{}", if no_nested { ", no user namespace below" } else { "" });
+        assert!(run.out.status.success(), "{how}: {stderr}");
+        assert_eq!(players(&run.result), expected, "{how}: {}\n{stderr}", run.result);
+        assert_eq!(run.result["winner"], reference.result["winner"], "{how}: {}", run.result);
+        assert_eq!(run.replay["players"].as_array().map(Vec::len), Some(2), "{how}: a replay");
+        assert_eq!(
+            stderr.matches("are not mapped in the arena's user namespace").count(),
+            1,
+            "{how}: said once: {stderr}"
+        );
+        if mode == "auto" {
+            assert_eq!(stderr.contains("no box:"), no_nested, "{how}: a box where one can be made: {stderr}");
+        }
+    }
+}
+
+/// A plain bot of such an arena keeps the arena's uid, root in the namespace, which held every
+/// capability there (`CAP_DAC_OVERRIDE` over the files of the namespace's users, `CAP_SYS_ADMIN`,
+/// `CAP_KILL`…): it now drops them all before it runs its program (its capability sets are
+/// empty), and cannot read a file of the arena's user whose mode keeps it even from its owner
+/// (0000, which Landlock lets it read: its command names it). A box's bot holds none either.
+/// The control: with the sandbox off (`--sandbox none`), the same bot holds them, and reads
+/// the file.
+#[test]
+fn a_plain_bot_of_a_root_arena_in_a_user_namespace_holds_no_capability() {
+    let _load = shared();
+    let normal = normal_score();
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("secret");
+    std::fs::write(&secret, "the league's secret\n").unwrap();
+    std::fs::set_permissions(&secret, std::os::unix::fs::PermissionsExt::from_mode(0o000)).unwrap();
+    let (_, victim) = victim(dir.path());
+    for (attack, what) in [
+        ("capabilities".to_string(), "holds capabilities"),
+        (format!("read {}", secret.display()), "reads a file of mode 0000"),
+    ] {
+        for mode in ["plain", "auto"] {
+            let Some(run) =
+                duel_in_one_uid_namespace("fire.txt", &["--sandbox", mode], false, [&attacker(&attack), &victim])
+            else {
+                return;
+            };
+            unharmed(&run, normal);
+        }
+        let Some(control) =
+            duel_in_one_uid_namespace("fire.txt", &["--sandbox", "none"], false, [&attacker(&attack), &victim])
+        else {
+            return;
+        };
+        assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control {what}: {}", control.result);
+    }
+}
+
 /// The boxes' folder in `$TMPDIR` (`arena-box-root-<uid>`) that another local user made first
 /// no longer turns the boxes off, nor steers a root arena's set-up: a non-root arena (here
 /// `nobody`), finding a file there, made its boxes in a folder of its own (it ran every bot

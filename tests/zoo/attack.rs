@@ -147,6 +147,19 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
                 });
         }
         "read" => worked = std::fs::read(arg(1)).is_ok_and(|b| !b.is_empty()),
+        // Holds a capability, or could regain one at an exec (its bounding or ambient set):
+        // root in its user namespace keeps them all unless they are dropped.
+        "capabilities" => {
+            let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+            let sets = status
+                .lines()
+                .filter(|l| ["CapInh:", "CapPrm:", "CapEff:", "CapBnd:", "CapAmb:"].iter().any(|s| l.starts_with(s)));
+            let held: Vec<&str> = sets
+                .filter(|l| l.split_whitespace().nth(1).is_some_and(|v| !v.trim_start_matches('0').is_empty()))
+                .collect();
+            eprintln!("capabilities held: {held:?}");
+            worked = !held.is_empty();
+        }
         "write" => {
             worked = std::fs::OpenOptions::new()
                 .append(true)

@@ -617,18 +617,39 @@ unsafe fn apply_mask_once(mask: &Mask) -> io::Result<()> {
 /// Raw system calls only.
 unsafe fn drop_privileges(ids: Option<(libc::uid_t, libc::gid_t)>) -> io::Result<()> {
     let privileges = at(Step::Privileges);
-    check(libc::prctl(libc::PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED)).map_err(&privileges)?;
+    drop_bounds().map_err(&privileges)?;
+    if let Some((uid, gid)) = ids {
+        become_user(uid, gid).map_err(at(Step::User))?;
+    }
+    clear_capabilities().map_err(&privileges)?;
+    check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)).map_err(&privileges)?;
+    Ok(())
+}
+
+/// Leaves this process (root, in its user namespace) no capability it could regain: an exec as
+/// uid 0 grants none (`SECBIT_NOROOT`, locked), the bounding set is empty, the ambient set
+/// cleared. What it holds now stays until [`clear_capabilities`].
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn drop_bounds() -> io::Result<()> {
+    check(libc::prctl(libc::PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED))?;
     for cap in 0..64 {
         if libc::prctl(libc::PR_CAPBSET_DROP, cap) != 0
             && io::Error::last_os_error().raw_os_error() != Some(libc::EINVAL)
         {
-            return Err(privileges(io::Error::last_os_error()));
+            return Err(io::Error::last_os_error());
         }
     }
     libc::prctl(libc::PR_CAP_AMBIENT, libc::PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
-    if let Some((uid, gid)) = ids {
-        become_user(uid, gid).map_err(at(Step::User))?;
-    }
+    Ok(())
+}
+
+/// Empties this process's effective, permitted and inheritable capability sets.
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn clear_capabilities() -> io::Result<()> {
     #[repr(C)]
     struct Header {
         version: u32,
@@ -643,9 +664,7 @@ unsafe fn drop_privileges(ids: Option<(libc::uid_t, libc::gid_t)>) -> io::Result
     }
     let header = Header { version: LINUX_CAPABILITY_VERSION_3, pid: 0 };
     let data = [Data { effective: 0, permitted: 0, inheritable: 0 }; 2];
-    check(libc::syscall(libc::SYS_capset, &header, data.as_ptr()) as c_int).map_err(&privileges)?;
-    check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)).map_err(&privileges)?;
-    Ok(())
+    check(libc::syscall(libc::SYS_capset, &header, data.as_ptr()) as c_int)
 }
 
 /// The plain child of `--sandbox none` and of `--sandbox plain` (what `auto` falls back to
@@ -657,8 +676,9 @@ unsafe fn drop_privileges(ids: Option<(libc::uid_t, libc::gid_t)>) -> io::Result
 /// asks (`SIGTERM`) or dies, kills every process left below it before exiting the way the bot
 /// did: without a PID namespace, nothing else would end a daemon the bot left. The bot gets
 /// no descriptor but the pipes, and becomes `ids` (root only: a box user, or a build's folder
-/// owner). With `keep_terminal` (`none`, for debugging) the bot is the process spawned, and a
-/// daemon it leaves outlives it.
+/// owner), or, root without them (in a user namespace that does not map the box users), drops
+/// every capability. With `keep_terminal` (`none`, for debugging) the bot is the process
+/// spawned, and a daemon it leaves outlives it.
 ///
 /// With a keeper, the bot's process (not the keeper) last enters the Landlock ruleset
 /// `landlock` (a descriptor, or -1: none), made beforehand (see `super::confine`), and takes
@@ -712,6 +732,14 @@ pub(super) unsafe fn enter_plain(
     if let Some((uid, gid)) = ids {
         // (Leaving root for another user drops every capability.)
         become_user(uid, gid).map_err(at(Step::User))?;
+    } else if !keep_terminal && libc::geteuid() == 0 {
+        // Root in a user namespace that does not map the box users (`unshare -r`, see
+        // `Sandbox::new`): the bot keeps the arena's uid, 0 there, and would keep every
+        // capability of the namespace (`CAP_DAC_OVERRIDE` over its files, `CAP_SYS_ADMIN`'s
+        // mounts, `CAP_KILL`…) and regain them at its exec. It drops them all, as a box's bot.
+        let privileges = at(Step::Privileges);
+        drop_bounds().map_err(&privileges)?;
+        clear_capabilities().map_err(&privileges)?;
     }
     check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)).map_err(at(Step::Privileges))?;
     if !keep_terminal && landlock >= 0 {

@@ -2,13 +2,14 @@
 //! referee, the results or the rest of the machine.
 //!
 //! A box (built in the forked child, see `child`) has its own PID, mount, network, IPC and
-//! UTS namespaces; its own user (a reserved uid per running box when the arena is root, an
-//! unprivileged user namespace otherwise) with no capabilities and `no_new_privs`; a file
-//! system view of the system directories and the bot's own files, read-only, plus a private
-//! size-capped scratch directory (`HOME`, `/tmp`, `/dev/shm`); a clean environment; no
-//! controlling terminal and no descriptor but its three pipes. Its cgroups (where the system
-//! has them) cap its processes, its memory and its CPU at one core, and count its CPU time;
-//! elsewhere the kernel's per-process accounting stands in (see `meter`).
+//! UTS namespaces; its own user (a reserved uid per running box when the arena is root and its
+//! user namespace maps those uids, an unprivileged user namespace otherwise) with no
+//! capabilities and `no_new_privs`; a file system view of the system directories and the bot's
+//! own files, read-only, plus a private size-capped scratch directory (`HOME`, `/tmp`,
+//! `/dev/shm`); a clean environment; no controlling terminal and no descriptor but its three
+//! pipes. Its cgroups (where the system has them) cap its processes, its memory and its CPU
+//! at one core, and count its CPU time; elsewhere the kernel's per-process accounting stands
+//! in (see `meter`).
 //!
 //! What the system does not allow is said once; `--sandbox require` refuses to run without a box.
 
@@ -367,6 +368,9 @@ pub struct Sandbox {
     limits: SandboxLimits,
     /// Boxes can be made (namespaces work).
     boxed: bool,
+    /// The arena is root with the box users mapped in its user namespace (see
+    /// [`box_ids_mapped`]): it runs bots as box users. Root in a namespace without them runs
+    /// them as an arena that is not root does.
     root: bool,
     cgroups: Option<cgroup::Roots>,
     box_root: PathBuf,
@@ -419,7 +423,22 @@ impl Sandbox {
     /// Probes the system (by making one box) and checks `mode`.
     pub fn new(mode: SandboxMode, limits: SandboxLimits) -> Result<Sandbox, SandboxError> {
         // SAFETY: geteuid has no preconditions.
-        let root = unsafe { libc::geteuid() } == 0;
+        let euid_root = unsafe { libc::geteuid() } == 0;
+        // Root in a user namespace that does not map the box users (`unshare -r`, a rootless
+        // container mapping one uid) runs its bots as an arena that is not root does: its boxes
+        // in a user namespace of their own, its plain bots as its own uid (without a
+        // capability, see `child::enter_plain`). A box user there was refused (`EINVAL`), and
+        // so was every bot, boxed or plain.
+        let unmapped = euid_root && !box_ids_mapped();
+        let root = euid_root && !unmapped;
+        let unmapped = unmapped.then(|| {
+            format!(
+                "the box users (uids and gids {FIRST_BOX_UID} to {}) are not mapped in the arena's user namespace \
+                 (/proc/self/uid_map, gid_map): bots share the arena's uid, as under an arena that is not root \
+                 (a box makes a user namespace of its own; a plain bot runs without a capability)",
+                FIRST_BOX_UID + BOX_UIDS - 1
+            )
+        });
         let raise = may_raise_hard_limits();
         if let Some(why) = open_files_out_of_reach(limits.open_files, own_hard_limit(libc::RLIMIT_NOFILE), raise) {
             return Err(SandboxError::Limit(why));
@@ -450,8 +469,10 @@ impl Sandbox {
                      where the kernel has it"
                         .into(),
                 );
-                // (Asked for: only what Landlock lacks here is warned of.)
-                let lacking = sandbox.plain_confinement();
+                // (Asked for: only what Landlock lacks here, and the box users missing, are
+                // warned of.)
+                let mut lacking: Vec<String> = unmapped.into_iter().collect();
+                lacking.extend(sandbox.plain_confinement());
                 if !lacking.is_empty() {
                     warn_once(&lacking);
                 }
@@ -460,6 +481,7 @@ impl Sandbox {
             }
             _ => {}
         }
+        sandbox.missing.extend(unmapped);
         if root {
             sandbox.cgroups = cgroup::Roots::discover();
             if let Some(roots) = &sandbox.cgroups {
@@ -642,8 +664,9 @@ impl Sandbox {
         if uid.is_some() {
             rlimits.push((libc::RLIMIT_NPROC, limits.processes, limits.processes));
         }
-        // SAFETY: geteuid has no preconditions.
-        if unsafe { libc::geteuid() } != 0 {
+        // (Root in a user namespace is no exception: the kernel spares only the machine's root,
+        // and a process with `CAP_SYS_RESOURCE` in the machine's first user namespace.)
+        if !self.root {
             // Without a box, RLIMIT_NPROC caps processes; it counts every process of the user
             // (and the keeper).
             let n = user_process_count() + limits.processes + u64::from(!keep_terminal);
@@ -797,7 +820,7 @@ impl Sandbox {
             let (meter, end) = sockets::Meter::new().map_err(|e| setup("the box's socket meter", e))?;
             (Some(meter), Some(end))
         };
-        let mut view = View::new(&self.box_root);
+        let mut view = View::new(&self.box_root, self.root);
         for dir in SYSTEM {
             view.system(Path::new(dir))?;
         }
@@ -1302,13 +1325,67 @@ fn own_hard_limit(resource: libc::__rlimit_resource_t) -> Option<u64> {
 }
 
 /// Whether this process may raise its hard resource limits: it has `CAP_SYS_RESOURCE` (root
-/// has it, unless a container dropped it, as Docker does by default).
+/// has it, unless a container dropped it, as Docker does by default) in the machine's first user
+/// namespace, the only one where the kernel lets it raise them (root in a user namespace of its
+/// own, `unshare -r`, has it there and is refused, `EPERM`: a bot given a limit above the
+/// arena's own could not start).
 fn may_raise_hard_limits() -> bool {
     /// `CAP_SYS_RESOURCE`'s bit in the capability sets.
     const CAP_SYS_RESOURCE: u32 = 24;
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     let effective = status.lines().find_map(|l| l.strip_prefix("CapEff:"));
     effective.and_then(|caps| u64::from_str_radix(caps.trim(), 16).ok()).is_some_and(|c| c >> CAP_SYS_RESOURCE & 1 == 1)
+        && initial_user_namespace()
+}
+
+/// Whether this process is in the machine's first user namespace: its uid map is the whole
+/// identity, `0 0 4294967295` (or there is none to read: a kernel without user namespaces).
+fn initial_user_namespace() -> bool {
+    match std::fs::read_to_string("/proc/self/uid_map") {
+        Ok(map) => id_ranges(&map) == [(0, 0, u64::from(u32::MAX))],
+        Err(_) => true,
+    }
+}
+
+/// The ranges of a user namespace's id map (the text of `/proc/PID/uid_map` or `gid_map`):
+/// each line's first id inside, first id outside and how many; lines that are not three
+/// numbers are skipped.
+fn id_ranges(map: &str) -> Vec<(u64, u64, u64)> {
+    map.lines()
+        .filter_map(|line| {
+            let n: Vec<u64> = line.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+            match n[..] {
+                [inside, outside, count] if line.split_whitespace().count() == 3 => Some((inside, outside, count)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Whether each of the `count` ids from `first` is mapped by `map` (see [`id_ranges`]): only a
+/// mapped id can be taken (`setresuid`) or given (`chown`, a tmpfs's `uid=`); any other is
+/// refused with `EINVAL`.
+fn maps_all(map: &str, first: u32, count: u32) -> bool {
+    let ranges = id_ranges(map);
+    let (mut next, end) = (u64::from(first), u64::from(first) + u64::from(count));
+    while next < end {
+        match ranges.iter().find(|&&(inside, _, n)| inside <= next && next < inside + n) {
+            Some(&(inside, _, n)) => next = inside + n,
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Whether the box users (uids and gids from [`FIRST_BOX_UID`], [`BOX_UIDS`] of them) exist in
+/// this process's user namespace: a root arena in one that maps fewer (`unshare -r` maps only
+/// its own uid, as some rootless containers do) can neither run a box as one nor give one a
+/// folder. True where the maps cannot be read (a kernel without user namespaces).
+fn box_ids_mapped() -> bool {
+    ["/proc/self/uid_map", "/proc/self/gid_map"].iter().all(|file| match std::fs::read_to_string(file) {
+        Ok(map) => maps_all(&map, FIRST_BOX_UID, BOX_UIDS),
+        Err(_) => true,
+    })
 }
 
 /// `path` made absolute without touching the file system: `.` dropped, `..` taken back (as a
@@ -1396,10 +1473,13 @@ struct View {
     bound: Vec<PathBuf>,
     /// Paths shown otherwise once the root is in place.
     masks: Vec<child::Mask>,
+    /// Whether a mask's copy keeps its file's owner (see [`copy_of`]): a root arena whose box
+    /// users are mapped; in a user namespace of the box's own, only the arena's user is.
+    owners: bool,
 }
 
 impl View {
-    fn new(root: &Path) -> View {
+    fn new(root: &Path, owners: bool) -> View {
         let ops = vec![Op::Tmpfs {
             dst: cpath(root),
             data: cstring("size=1m,nr_inodes=4096,mode=0755".to_string()),
@@ -1411,6 +1491,7 @@ impl View {
             made: BTreeSet::from([PathBuf::from("/")]),
             bound: Vec::new(),
             masks: Vec::new(),
+            owners,
         }
     }
 
@@ -1520,7 +1601,7 @@ impl View {
         if !meta.is_file() {
             return;
         }
-        self.masks.push(child::Mask { path: cpath(&path), copy: Some(copy_of(Vec::new(), &meta)) });
+        self.masks.push(child::Mask { path: cpath(&path), copy: Some(copy_of(Vec::new(), &meta, self.owners)) });
     }
 
     /// Shows the cargo configuration files of `cargo_home` (`config.toml`, the older `config`)
@@ -1549,7 +1630,7 @@ impl View {
                 }
                 Ok(Err(_)) | Err(_) => None,
             };
-            let copy = copy.map(|c| copy_of(c.into_bytes(), &meta));
+            let copy = copy.map(|c| copy_of(c.into_bytes(), &meta, self.owners));
             self.masks.push(child::Mask { path: cpath(&file), copy });
         }
     }
@@ -1679,11 +1760,12 @@ fn scratch_inodes(mb: u64) -> u64 {
     mb.saturating_mul(256)
 }
 
-/// A mask's copy of a file of `meta` holding `bytes`: its mode, and as root its owner
-/// (otherwise the box's user owns it, as the arena's user owns what it reads).
-fn copy_of(bytes: Vec<u8>, meta: &std::fs::Metadata) -> child::MaskCopy {
-    // SAFETY: geteuid has no preconditions.
-    let owner = (unsafe { libc::geteuid() } == 0).then(|| (meta.uid(), meta.gid()));
+/// A mask's copy of a file of `meta` holding `bytes`: its mode, and with `owners` (a root arena
+/// whose box users are mapped, see [`View::owners`]) its owner (otherwise the box's user owns
+/// it, as the arena's user owns what it reads: in a box's user namespace of its own, no other
+/// owner is mapped, and giving it one was refused).
+fn copy_of(bytes: Vec<u8>, meta: &std::fs::Metadata, owners: bool) -> child::MaskCopy {
+    let owner = owners.then(|| (meta.uid(), meta.gid()));
     (bytes, meta.mode(), owner)
 }
 
@@ -1777,13 +1859,27 @@ fn checked_folder(dir: &Path) -> Result<PathBuf, String> {
     } else if !meta.is_dir() {
         "not a folder".to_string()
     } else if meta.uid() != me {
-        format!("the folder of another user (uid {})", meta.uid())
+        another_users(meta.uid())
     } else if meta.mode() & 0o022 != 0 {
         format!("a folder others may write in (mode {:o})", meta.mode() & 0o7777)
     } else {
         return Ok(dir.to_path_buf());
     };
     Err(format!("{}: {why}", dir.display()))
+}
+
+/// "The folder of another user", `uid`'s, in words; where this process's user namespace does
+/// not map `uid` (the kernel shows the owners it does not map as the overflow uid, 65534: under
+/// `unshare -r` run by a user who is not root, `/tmp` is root's, and shown so), with what to do.
+fn another_users(uid: u32) -> String {
+    let unmapped = std::fs::read_to_string("/proc/self/uid_map").is_ok_and(|map| !maps_all(&map, uid, 1));
+    let hint = if unmapped {
+        ", shown so as its owner is not mapped in the arena's user namespace (any user outside it, root \
+         or another): give TMPDIR a folder of the arena's user"
+    } else {
+        ""
+    };
+    format!("the folder of another user (uid {uid}){hint}")
 }
 
 /// Whether no one but this user (and root) may move or replace what is in `folder`: it is this
@@ -1801,7 +1897,7 @@ fn safe_parent(folder: &Path) -> Result<(), String> {
     if !meta.is_dir() {
         Err(format!("{}: not a folder", folder.display()))
     } else if meta.uid() != me && meta.uid() != 0 {
-        Err(format!("{}: the folder of another user (uid {})", folder.display(), meta.uid()))
+        Err(format!("{}: {}", folder.display(), another_users(meta.uid())))
     } else if (mode & 0o002 != 0 || group_writes) && !sticky {
         Err(format!(
             "{}: a folder others may write in, not sticky as /tmp is (mode {:o}), so they could replace what \
@@ -2248,6 +2344,26 @@ fn warn_once(missing: &[String]) {
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
+
+    /// The box users are usable only where every one of them is inside a range the namespace
+    /// maps: the machine's identity map and a rootless container's 65,536 ids hold them all,
+    /// `unshare -r`'s one uid none, a range that ends among them some only; two ranges that
+    /// meet hold them as one. Where a map cannot be read, nothing is known to be missing. The
+    /// machine's first namespace is told by its whole identity map alone.
+    #[test]
+    fn box_users_are_mapped_only_where_each_one_is() {
+        let all = |map: &str| maps_all(map, FIRST_BOX_UID, BOX_UIDS);
+        assert!(all("         0          0 4294967295\n"));
+        assert!(all("         0       1000          1\n         1     100000      65536\n"));
+        assert!(!all("         0       1000          1\n"), "unshare -r");
+        assert!(!all("0 100000 61000\n"), "a range that ends among them");
+        assert!(all("0 100000 61000\n61000 300000 1000\n"), "two ranges that meet");
+        assert!(!all("0 100000 61000\n61001 300000 1000\n"), "a gap of one");
+        assert!(!all(""), "no map: nothing mapped");
+        assert!(!all("60000 60000\n"), "not a range");
+        assert_eq!(id_ranges("         0          0 4294967295\n"), [(0, 0, u64::from(u32::MAX))]);
+        assert_ne!(id_ranges("0 0 1\n"), [(0, 0, u64::from(u32::MAX))], "unshare -r as root");
+    }
 
     /// A claim is taken on a file once at a time, and on nothing else: a FIFO put where a lock
     /// file goes is neither waited on (its open would wait for a writer) nor taken, and a folder
@@ -2860,7 +2976,7 @@ mod tests {
     #[test]
     fn dev_zero_is_the_host_s_only_where_asked() {
         let bound = |with_zero| {
-            let mut view = View::new(Path::new("/r"));
+            let mut view = View::new(Path::new("/r"), true);
             view.devices(with_zero).unwrap();
             let binds = view.ops.iter().filter_map(|o| match o {
                 Op::Bind { src, dst, .. } => {
@@ -2878,7 +2994,7 @@ mod tests {
 
     #[test]
     fn a_view_makes_each_parent_once_and_nothing_under_a_bind() {
-        let mut view = View::new(Path::new("/r"));
+        let mut view = View::new(Path::new("/r"), true);
         view.mkdirs(Path::new("/a/b/c"));
         view.mkdirs(Path::new("/a/b/d"));
         let mkdirs = view.ops.iter().filter(|o| matches!(o, Op::Mkdir(..))).count();
