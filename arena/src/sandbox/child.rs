@@ -886,6 +886,73 @@ mod tests {
         }
     }
 
+    /// In a child that is root in a user namespace mapping only this user (as an arena under
+    /// `unshare -r`), after [`super::drop_bounds`] and [`super::clear_capabilities`] where `drop`
+    /// (as `super::enter_plain` does for such a plain bot): whether it holds any capability, or
+    /// could regain one (its permitted, effective, inheritable, bounding or ambient set, read in
+    /// /proc/self/status, is not empty); `None` where no user namespace can be made here.
+    fn capabilities_held_as_root_of_a_user_namespace(drop: bool) -> Option<bool> {
+        use std::ffi::CString;
+        // SAFETY: getuid and getgid have no preconditions.
+        let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+        let maps = [
+            (CString::from(c"/proc/self/setgroups"), b"deny".to_vec()),
+            (CString::from(c"/proc/self/uid_map"), format!("0 {uid} 1").into_bytes()),
+            (CString::from(c"/proc/self/gid_map"), format!("0 {gid} 1").into_bytes()),
+        ];
+        // SAFETY: the child makes raw system calls only (on data made before the fork), then exits.
+        unsafe {
+            let pid = libc::fork();
+            if pid == 0 {
+                if libc::unshare(libc::CLONE_NEWUSER) != 0
+                    || maps.iter().any(|(path, data)| super::write_file(path, data).is_err())
+                {
+                    libc::_exit(255);
+                }
+                if drop && (super::drop_bounds().is_err() || super::clear_capabilities().is_err()) {
+                    libc::_exit(3);
+                }
+                let mut status = [0u8; 16384];
+                let fd = libc::open(c"/proc/self/status".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
+                let n = if fd < 0 { -1 } else { libc::read(fd, status.as_mut_ptr().cast(), status.len()) };
+                if n <= 0 {
+                    libc::_exit(4);
+                }
+                let text = &status[..n as usize];
+                let mut sets = 0;
+                let mut held = false;
+                for name in [&b"CapInh:"[..], b"CapPrm:", b"CapEff:", b"CapBnd:", b"CapAmb:"] {
+                    let Some(at) = text.windows(name.len()).position(|w| w == name) else { continue };
+                    sets += 1;
+                    let value = text[at + name.len()..].iter().skip_while(|b| b.is_ascii_whitespace());
+                    held |= value.take_while(|b| b.is_ascii_hexdigit()).any(|&b| b != b'0');
+                }
+                libc::_exit(if sets < 5 { 5 } else { i32::from(held) });
+            }
+            let mut status = 0;
+            libc::waitpid(pid, &mut status, 0);
+            let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+            match code {
+                Some(255) => None,
+                Some(held @ (0 | 1)) => Some(held == 1),
+                other => panic!("the child failed: {other:?} (3: the drop, 4: its status, 5: a set missing)"),
+            }
+        }
+    }
+
+    /// A plain bot of root in a user namespace that does not map the box users keeps the
+    /// arena's uid, root there: the drop leaves it no capability in any set. The control: root
+    /// of such a namespace holds them (`CAP_DAC_OVERRIDE` and all) without it.
+    #[test]
+    fn root_of_a_user_namespace_drops_every_capability() {
+        let Some(control) = capabilities_held_as_root_of_a_user_namespace(false) else {
+            eprintln!("no user namespace can be made here (unshare(CLONE_NEWUSER) refused): nothing to show");
+            return;
+        };
+        assert!(control, "the control: root of a user namespace holds capabilities there");
+        assert_eq!(capabilities_held_as_root_of_a_user_namespace(true), Some(false));
+    }
+
     /// This thread's errno.
     fn io_errno() -> i32 {
         std::io::Error::last_os_error().raw_os_error().unwrap_or(1)
