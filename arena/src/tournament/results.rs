@@ -108,9 +108,10 @@ pub fn read_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError>
 
 /// [`read_file`] for a results file of a folder someone else may have written (a shard's
 /// folder merged): not through a link at its last part (a link to another league's results,
-/// or to `/etc/shadow`, is an error saying so), at most [`MAX_RESULTS_BYTES`].
+/// or to `/etc/shadow`, is an error saying so), no hard link
+/// ([`crate::files::check_foreign_file`]), at most [`MAX_RESULTS_BYTES`].
 pub fn read_own_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError> {
-    let part = match crate::files::read_own_regular(path, MAX_RESULTS_BYTES) {
+    let part = match crate::files::read_foreign_regular(path, MAX_RESULTS_BYTES) {
         Ok(bytes) => split_torn(bytes),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Vec::new(), 0),
         Err(e) => return Err(TournamentError::io(path, e)),
