@@ -2048,7 +2048,7 @@ fn two_shards(d: &Path) -> (PathBuf, PathBuf, PathBuf) {
 
 /// Through `arena merge`: each refusal is printed once (it was logged as it was made, then
 /// listed), five of a folder's, the rest counted (a folder of thousands of bad lines filled the
-/// terminal); and a shard's replay holding escape sequences, which serde's error quotes, is
+/// terminal), as are a folder's files no league's folder holds; and a shard's replay holding escape sequences, which serde's error quotes, is
 /// refused in safe text, cut, no escape character reaching the terminal.
 #[test]
 fn a_merge_says_each_refusal_once_a_few_a_folder_in_safe_text() {
@@ -2066,6 +2066,10 @@ fn a_merge_says_each_refusal_once_a_few_a_folder_in_safe_text() {
         text.push_str(&format!("{bad}\n"));
     }
     std::fs::write(&file, text).unwrap();
+    // Forty files no league's folder holds.
+    for i in 0..40 {
+        std::fs::write(one.join(format!("junk-{i}.txt")), "").unwrap();
+    }
     // A replay of shard 2's holding escape sequences.
     let key = result_lines(&two.join("results.shard-2-of-2.jsonl"))[0]["key"].as_str().unwrap().to_string();
     let evil = format!("\u{1b}]0;owned\u{7}\u{1b}[2J{}", "A".repeat(50_000));
@@ -2082,6 +2086,9 @@ fn a_merge_says_each_refusal_once_a_few_a_folder_in_safe_text() {
     assert_eq!(stderr.matches(&format!("{}: match nope-", s(&one))).count(), 5, "five shown: {stderr}");
     let more = format!("{}: and 25 more refusals of this folder, not shown (the first 5 are)", s(&one));
     assert!(stderr.contains(&more), "{stderr}");
+    let junk = format!("{}: 40 entries are no files of a league's folder, left out of the merge: ", s(&one));
+    assert_eq!(stderr.matches("junk-").count(), 5, "five named: {stderr}");
+    assert!(stderr.contains(&junk) && stderr.contains("; and 35 more"), "{stderr}");
     assert!(stderr.contains("31 results refused") || stderr.contains("error: 31 result"), "all counted: {stderr}");
     let said = format!("{}: match {key}: ", s(&two));
     let refusal = stderr.lines().find(|l| l.contains(&said)).unwrap_or_else(|| panic!("{stderr}"));

@@ -377,6 +377,10 @@ struct Steps<'a> {
 /// them all).
 const MISNAMED_SHOWN: usize = 3;
 
+/// How many entries of a folder merged that are no files of a league's folder a merge names (it
+/// counts them all).
+const UNKNOWN_SHOWN: usize = 5;
+
 /// How far past a merge's clock a shard's line may say it ended (its node's clock a little
 /// ahead): a line saying later is taken as ended then.
 const AT_MARGIN: u64 = 3600;
@@ -1110,14 +1114,25 @@ fn merge_in(
         None => (Vec::new(), Vec::new()),
     };
     let skipped: HashSet<usize> = left_out.iter().map(|(d, _)| *d).collect();
-    // What a folder merged holds that no league's folder does is left where it is: named.
+    // What a folder merged holds that no league's folder does is left where it is: named, a few
+    // of each folder, the rest counted (a shard's folder of 100,000 such files printed a warning
+    // a file).
     for dir in dirs.iter().filter(|d| !is_out(d)) {
-        for name in std::fs::read_dir(dir).into_iter().flatten().flatten().filter_map(|e| unknown_entry(&e)) {
-            tracing::warn!(
-                "{}: {}: no file of a league's folder: left out of the merge",
+        let names: Vec<String> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| unknown_entry(&e))
+            .map(|name| crate::safe_text::terminal_line(&name))
+            .collect();
+        match names.len() {
+            0 => {}
+            1 => tracing::warn!("{}: {}: no file of a league's folder: left out of the merge", dir.display(), names[0]),
+            n => tracing::warn!(
+                "{}: {n} entries are no files of a league's folder, left out of the merge: {}",
                 dir.display(),
-                crate::safe_text::terminal_line(&name)
-            );
+                results::first_few(names.into_iter(), n, UNKNOWN_SHOWN)
+            ),
         }
     }
     super::remove_temporaries(out);
