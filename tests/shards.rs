@@ -2031,3 +2031,113 @@ fn a_merge_leaves_out_a_shard_s_folder_whose_record_is_bad() {
     std::fs::write(&record, &good).unwrap();
     ok(&["merge", &s(&d.join("whole")), "--league", &s(&league), &s(&one), &s(&two)]);
 }
+
+/// A league of two bots on two maps built in `d`, and its two shards each played in a folder of
+/// its own: the league's folder and the shards'.
+fn two_shards(d: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let bots = [("greedy", bin("greedy")), ("random", bin("random"))];
+    let cfg = config_file(&d.join("league.toml"), "seed = 11\ngames = 1\njobs = 1", &["duel.txt", "tight.txt"], &bots);
+    let league = d.join("league");
+    ok(&["build", &s(&cfg), "--out", &s(&league)]);
+    let (one, two) = (d.join("s1"), d.join("s2"));
+    for (k, out) in [(1, &one), (2, &two)] {
+        ok(&["tournament", "--resume", &s(&league), "--shard", &format!("{k}/2"), "--out", &s(out)]);
+    }
+    (league, one, two)
+}
+
+/// Through `arena merge`: each refusal is printed once (it was logged as it was made, then
+/// listed), five of a folder's, the rest counted (a folder of thousands of bad lines filled the
+/// terminal), as are a folder's files no league's folder holds; and a shard's replay holding escape sequences, which serde's error quotes, is
+/// refused in safe text, cut, no escape character reaching the terminal.
+#[test]
+fn a_merge_says_each_refusal_once_a_few_a_folder_in_safe_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (league, one, two) = two_shards(d);
+    // Thirty lines of no match of the league in shard 1's folder.
+    let file = one.join("results.shard-1-of-2.jsonl");
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    let line = result_lines(&file)[0].clone();
+    for i in 0..30 {
+        let mut bad = line.clone();
+        bad["key"] = Value::from(format!("nope-{i}"));
+        bad["replay"] = Value::from(format!("replays/nope-{i}.json.gz"));
+        text.push_str(&format!("{bad}\n"));
+    }
+    std::fs::write(&file, text).unwrap();
+    // Forty files no league's folder holds.
+    for i in 0..40 {
+        std::fs::write(one.join(format!("junk-{i}.txt")), "").unwrap();
+    }
+    // A replay of shard 2's holding escape sequences.
+    let key = result_lines(&two.join("results.shard-2-of-2.jsonl"))[0]["key"].as_str().unwrap().to_string();
+    let evil = format!("\u{1b}]0;owned\u{7}\u{1b}[2J{}", "A".repeat(50_000));
+    let replay = two.join("replays").join(format!("{key}.json.gz"));
+    std::fs::write(&replay, serde_json::json!({"format": evil, "version": 1}).to_string()).unwrap();
+
+    let out = d.join("out");
+    let (one_arg, two_arg) = (format!("1/2={}", s(&one)), format!("2/2={}", s(&two)));
+    let done = arena(&["merge", &s(&out), "--league", &s(&league), &one_arg, &two_arg]);
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(3), "{stderr}");
+    let first = format!("{}: match nope-0: ", s(&one));
+    assert_eq!(stderr.matches(&first).count(), 1, "once: {stderr}");
+    assert_eq!(stderr.matches(&format!("{}: match nope-", s(&one))).count(), 5, "five shown: {stderr}");
+    let more = format!("{}: and 25 more refusals of this folder, not shown (the first 5 are)", s(&one));
+    assert!(stderr.contains(&more), "{stderr}");
+    let junk = format!("{}: 40 entries are no files of a league's folder, left out of the merge: ", s(&one));
+    assert_eq!(stderr.matches("junk-").count(), 5, "five named: {stderr}");
+    assert!(stderr.contains(&junk) && stderr.contains("; and 35 more"), "{stderr}");
+    assert!(stderr.contains("31 results refused") || stderr.contains("error: 31 result"), "all counted: {stderr}");
+    let said = format!("{}: match {key}: ", s(&two));
+    let refusal = stderr.lines().find(|l| l.contains(&said)).unwrap_or_else(|| panic!("{stderr}"));
+    assert!(refusal.contains("\\e]0;owned\\a\\e[2JAAA") && refusal.contains("more characters]"), "{refusal}");
+    assert!(refusal.len() < 3000, "cut: {} characters", refusal.len());
+    assert!(!stderr.contains('\u{1b}') && !stderr.contains('\u{7}'), "no escape reaches the terminal");
+}
+
+/// Through `arena merge`: a shard's folder whose lock a process holds, signed by one that has
+/// ended (a merge's before, as every merge signs the folders it reads), is said at once, naming
+/// the folder, what holds it and the wait (it was waited for two minutes without a word); a
+/// SIGTERM then stops the wait at once.
+#[test]
+fn a_merge_says_at_once_that_it_waits_for_a_shard_s_lock() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (league, one, two) = two_shards(d);
+    let lock = two.join(".lock");
+    std::fs::write(&lock, "pid 999999999").unwrap();
+    let held = std::fs::File::open(&lock).unwrap();
+    // SAFETY: flock on a descriptor we own.
+    assert_eq!(unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&held), libc::LOCK_EX) }, 0);
+    let out = d.join("out");
+    let (one_arg, two_arg) = (format!("1/2={}", s(&one)), format!("2/2={}", s(&two)));
+    let mut child = spawn(&["merge", &s(&out), "--league", &s(&league), &one_arg, &two_arg]);
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let start = Instant::now();
+    let mut seen = Vec::new();
+    let said = loop {
+        match rx.recv_timeout(Duration::from_millis(200)) {
+            Ok(line) if line.contains("its lock") => break Some(line),
+            Ok(line) => seen.push(line),
+            Err(_) if start.elapsed() > Duration::from_secs(20) => break None,
+            Err(_) => {}
+        }
+    };
+    // SAFETY: kill of our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let status = child.wait().unwrap();
+    let said = said.unwrap_or_else(|| panic!("nothing said of the held lock in 20 s: {seen:?}"));
+    assert!(said.contains(&s(&two)) && said.contains(&s(&lock)), "{said}");
+    assert!(said.contains("pid 999999999, which has ended") && said.contains("waiting up to 120 s"), "{said}");
+    assert_eq!(status.code(), Some(143), "stopped while it waited");
+    drop(held);
+}

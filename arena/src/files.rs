@@ -231,12 +231,54 @@ pub fn read_own_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     read_capped(file, max)
 }
 
+/// Checks that `file`, opened from a folder someone else may have written (a shard's folder
+/// merged), is that folder's own file and not another's under a second name: a regular file
+/// with one name (`st_nlink` 1, of the descriptor opened: what is read is what was checked). A
+/// hard link is an error saying so (`InvalidInput`): where the system lets any user link any
+/// file (`fs.protected_hardlinks=0`, or a root shard's job), one in a shard's folder to a
+/// teacher's file (the league's secret, a key) was read, and a log so copied and published.
+/// No run of the arena's makes a hard link: each file it writes is written anew and renamed.
+/// The one check of every file a merge reads from a shard's folder: its results files, its
+/// record, its replays and its logs.
+pub fn check_foreign_file(file: &std::fs::File) -> std::io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(not_regular());
+    }
+    #[cfg(test)]
+    if tests::HARD_LINKS_TAKEN.with(std::cell::Cell::get) {
+        return Ok(());
+    }
+    if meta.nlink() > 1 {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "a hard link ({} names of one file): a file the arena wrote has one name, and this may be another \
+                 file's (a teacher's), so it is not read",
+                meta.nlink()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The bytes of the regular file at `path`, of a folder someone else may have written (a
+/// shard's folder merged): not through a link at its last part ([`open_own_regular`]), no hard
+/// link ([`check_foreign_file`]), at most `max` bytes; else an error saying which, at once.
+pub fn read_foreign_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    let file = open_own_regular(path)?.ok_or_else(not_regular)?;
+    check_foreign_file(&file)?;
+    read_capped(file, max)
+}
+
 /// The bytes of the regular file `rel` below the folder `dir` (`replays/<key>.json.gz`), each
 /// folder on the way and the file opened from the one before by descriptor, none through a link
-/// (`O_NOFOLLOW`), at most `max` bytes: what is read is what was checked. A link, a FIFO, a
-/// device or a larger file is an error saying which (`InvalidInput`, or the system's). Checking
-/// the path, then reading it by path again, let a folder swapped for a link in between (a
-/// process of a shard's writing its folder during a merge) send the read to a teacher's file.
+/// (`O_NOFOLLOW`), at most `max` bytes: what is read is what was checked. A link, a hard link
+/// ([`check_foreign_file`]), a FIFO, a device or a larger file is an error saying which
+/// (`InvalidInput`, or the system's). Checking the path, then reading it by path again, let a
+/// folder swapped for a link in between (a process of a shard's writing its folder during a
+/// merge) send the read to a teacher's file.
 pub fn read_own_regular_under(dir: &Path, rel: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
     use std::os::unix::ffi::OsStrExt;
@@ -278,9 +320,7 @@ pub fn read_own_regular_under(dir: &Path, rel: &Path, max: u64) -> std::io::Resu
     }
     let file = open_at(Some(&at), Path::new(name), libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK)?;
     let file = std::fs::File::from(file);
-    if !file.metadata()?.is_file() {
-        return Err(not_regular());
-    }
+    check_foreign_file(&file)?;
     read_capped(file, max)
 }
 
@@ -526,6 +566,44 @@ fn near_folder(path: &Path) -> Option<String> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    thread_local! {
+        /// Takes a hard link as a file of its folder's own, on this thread (the tests' control
+        /// of [`check_foreign_file`]: the order that read a shard's link to a teacher's file).
+        pub(crate) static HARD_LINKS_TAKEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    /// Runs `f` with hard links taken as files of their folder's own on this thread (the
+    /// control of [`check_foreign_file`]).
+    pub(crate) fn with_hard_links_taken<T>(f: impl FnOnce() -> T) -> T {
+        HARD_LINKS_TAKEN.with(|taken| taken.set(true));
+        let out = f();
+        HARD_LINKS_TAKEN.with(|taken| taken.set(false));
+        out
+    }
+
+    /// A hard link in a folder to a file elsewhere (a teacher's) is not read as the folder's
+    /// own, below the folder or at its path; a file of one name is. The control: taken as one,
+    /// the teacher's file is read.
+    #[test]
+    fn a_hard_link_is_not_read_as_a_folder_s_own_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let (shard, teacher) = (dir.path().join("shard"), dir.path().join("teacher"));
+        std::fs::create_dir_all(shard.join("logs")).unwrap();
+        std::fs::create_dir_all(&teacher).unwrap();
+        std::fs::write(teacher.join("secret"), "secret").unwrap();
+        std::fs::hard_link(teacher.join("secret"), shard.join("logs/a.log")).unwrap();
+        std::fs::write(shard.join("logs/b.log"), "own").unwrap();
+        let under = |rel: &str| read_own_regular_under(&shard, Path::new(rel), 1 << 20);
+        let e = under("logs/a.log").unwrap_err();
+        assert!(e.to_string().starts_with("a hard link (2 names of one file)"), "{e}");
+        let e = read_foreign_regular(&shard.join("logs/a.log"), 1 << 20).unwrap_err();
+        assert!(e.to_string().starts_with("a hard link"), "{e}");
+        assert_eq!(under("logs/b.log").unwrap(), b"own");
+        assert_eq!(read_foreign_regular(&shard.join("logs/b.log"), 1 << 20).unwrap(), b"own");
+        let taken = with_hard_links_taken(|| under("logs/a.log").unwrap());
+        assert_eq!(taken, b"secret", "the control: taken as its own, the teacher's file is read");
+    }
 
     /// A file below a folder is read by descriptor from the folder down, none through a link: a
     /// folder on the way, or the file, that is a link (to a teacher's file) is refused, as are a

@@ -34,7 +34,13 @@ pub struct Merged {
     /// after it was played). Their matches are left out (missing, unless another folder holds
     /// them), so that running their shard again plays them. Also a line of another shard's
     /// match than its results file's, and the lines of a match two folders hold differently.
+    /// Each refusal is one line of safe text ([`crate::safe_text::terminal_line`]: a shard's
+    /// bytes a refusal quotes, such as serde's error on its replay, show no escape sequence),
+    /// at most [`MAX_REFUSAL_CHARS`] characters.
     pub refused: Vec<String>,
+    /// The folder each refusal of [`Merged::refused`] is of, at the same place (none: of no one
+    /// folder, such as a folder left out before it was read), for [`Merged::refusals_shown`].
+    pub refused_in: Vec<Option<PathBuf>>,
     /// The maps whose replays' setups could not be checked (the map moved or changed since the
     /// build), each with how many merged results are on it and why: those results were checked
     /// otherwise (schedule, replay, re-simulation), but not that their game began as the map says.
@@ -55,6 +61,71 @@ pub struct Merged {
     /// first recording no shard's slice): its results had no league's rank, and the merge
     /// should say to name it.
     pub league_inferred: Option<PathBuf>,
+}
+
+impl Merged {
+    /// The refusals to print, in order: at most `shown` of each folder's, then one line counting
+    /// the rest of that folder's (`DIR: and 99,997 more refusals of this folder, not shown`); a
+    /// folder of 100,000 bad lines filled the terminal.
+    pub fn refusals_shown(&self, shown: usize) -> Vec<String> {
+        let folders = || self.refused_in.iter().map(Option::as_deref);
+        let mut total: HashMap<&Path, usize> = HashMap::new();
+        for at in folders().flatten() {
+            *total.entry(at).or_default() += 1;
+        }
+        let mut seen: HashMap<&Path, usize> = HashMap::new();
+        let mut out = Vec::new();
+        for (why, at) in self.refused.iter().zip(folders()) {
+            let Some(at) = at else {
+                out.push(why.clone());
+                continue;
+            };
+            let n = seen.entry(at).or_default();
+            *n += 1;
+            if *n <= shown {
+                out.push(why.clone());
+            }
+            let more = total[at].saturating_sub(shown);
+            if *n == shown && more > 0 {
+                out.push(format!(
+                    "{}: and {more} more refusal{} of this folder, not shown (the first {shown} are)",
+                    crate::safe_text::terminal_line(&at.display().to_string()),
+                    if more == 1 { "" } else { "s" }
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// The longest refusal a merge keeps, in characters: one quoting a shard's file (its key, a
+/// replay's text) is cut there.
+pub const MAX_REFUSAL_CHARS: usize = 2000;
+
+/// The most characters of a shard's own text (serde's error on its replay or record, which
+/// quotes the file's bytes; a check's finding) a refusal quotes.
+const SHARD_TEXT_CHARS: usize = 600;
+
+/// `text`, of a shard's file or said of it, as a refusal quotes it: one line of safe text,
+/// every control character shown (`\e`), cut to [`SHARD_TEXT_CHARS`].
+fn shard_text(text: &str) -> String {
+    crate::safe_text::terminal_cut(text, SHARD_TEXT_CHARS)
+}
+
+/// A merge's refusals, each with the folder it is of.
+#[derive(Default)]
+struct Refusals {
+    texts: Vec<String>,
+    folders: Vec<Option<PathBuf>>,
+}
+
+impl Refusals {
+    /// Keeps the refusal `text` of the folder `at`: one line of safe text, cut to
+    /// [`MAX_REFUSAL_CHARS`].
+    fn add(&mut self, at: Option<&Path>, text: String) {
+        self.texts.push(crate::safe_text::terminal_cut(&text, MAX_REFUSAL_CHARS));
+        self.folders.push(at.map(Path::to_path_buf));
+    }
 }
 
 /// Where a merge into a folder holding results keeps the lines of its results files it did
@@ -165,6 +236,9 @@ struct Steps<'a> {
     /// Holds each folder merged locked (false reads them as they are: the order that read a
     /// shard still running as one that did not finish).
     lock_inputs: bool,
+    /// How long it waits for the lock of a folder merged that one process holds alone, said at
+    /// once, before it leaves the folder out ([`super::BATCH_LOCK_WAIT`]; the tests' shorter).
+    input_wait: std::time::Duration,
     /// Writes the pages before the results; false after them (the order that left a folder
     /// holding the league with its new results and its old pages when killed in between).
     pages_first: bool,
@@ -303,6 +377,10 @@ struct Steps<'a> {
 /// them all).
 const MISNAMED_SHOWN: usize = 3;
 
+/// How many entries of a folder merged that are no files of a league's folder a merge names (it
+/// counts them all).
+const UNKNOWN_SHOWN: usize = 5;
+
 /// How far past a merge's clock a shard's line may say it ended (its node's clock a little
 /// ahead): a line saying later is taken as ended then.
 const AT_MARGIN: u64 = 3600;
@@ -316,6 +394,7 @@ impl Default for Steps<'_> {
             staged: true,
             lock: Some(super::BATCH_LOCK_WAIT),
             lock_inputs: true,
+            input_wait: super::BATCH_LOCK_WAIT,
             pages_first: true,
             jobs: super::check_jobs(None),
             #[cfg(test)]
@@ -826,7 +905,7 @@ fn merge_in(
             {
                 // (A folder that is not there at all, a typo, still stops the merge: below.)
                 let why = match (shard_record(dir, games, &league_record, cap), bound_to(dir)) {
-                    (Err(why), _) if steps.bad_records_left_out() => Some(why),
+                    (Err(why), _) if steps.bad_records_left_out() => Some(shard_text(&why)),
                     (Ok(Some(slice)), Some(to)) if slice != to => Some(format!(
                         "bound to shard {to} on the command line ({to}=DIR), but its {} names the slice of shard \
                          {slice}: a shard's folder claiming another shard's slice, or the folders bound to the \
@@ -865,8 +944,22 @@ fn merge_in(
             super::TOURNAMENT_FILE
         )));
     }
-    let mut records: Vec<TournamentRecord> =
-        dirs.iter().map(|dir| TournamentRecord::load(dir, games)).collect::<Result<_, _>>()?;
+    // (A folder merged but the league's named and OUT is data: its record is read as a file of
+    // its own, no link nor hard link, as every file of it is.)
+    let out_before = std::fs::canonicalize(out).ok();
+    let mut records: Vec<TournamentRecord> = dirs
+        .iter()
+        .enumerate()
+        .map(|(d, dir)| {
+            let teachers =
+                Some(d) == named_at || (out_before.is_some() && std::fs::canonicalize(dir).ok() == out_before);
+            if teachers {
+                TournamentRecord::load(dir, games)
+            } else {
+                TournamentRecord::load_foreign(dir, games, super::MAX_RECORD_BYTES)
+            }
+        })
+        .collect::<Result<_, _>>()?;
     // The league's record (its bots, versions, failures: what the standings show) is its
     // folder's, the first folder recording no shard's slice, wherever it is given; a shard's
     // folder given first rewrote the league's standings with its copy's. Without the league's
@@ -976,7 +1069,7 @@ fn merge_in(
         })
         .unwrap_or_else(|| out.to_path_buf());
     let inputs_locked = if steps.lock_inputs && steps.inputs_first() {
-        Some(lock_inputs(dirs, &out_guess, league_at, steps.stop)?)
+        Some(lock_inputs(dirs, &out_guess, league_at, steps.input_wait, steps.stop)?)
     } else {
         None
     };
@@ -1017,18 +1110,29 @@ fn merge_in(
     // (OUT, appended last if it is merged too, is locked as OUT.)
     let (_inputs, left_out) = match inputs_locked {
         Some(locked) => locked,
-        None if steps.lock_inputs => lock_inputs(dirs, &out_real, league_at, steps.stop)?,
+        None if steps.lock_inputs => lock_inputs(dirs, &out_real, league_at, steps.input_wait, steps.stop)?,
         None => (Vec::new(), Vec::new()),
     };
     let skipped: HashSet<usize> = left_out.iter().map(|(d, _)| *d).collect();
-    // What a folder merged holds that no league's folder does is left where it is: named.
+    // What a folder merged holds that no league's folder does is left where it is: named, a few
+    // of each folder, the rest counted (a shard's folder of 100,000 such files printed a warning
+    // a file).
     for dir in dirs.iter().filter(|d| !is_out(d)) {
-        for name in std::fs::read_dir(dir).into_iter().flatten().flatten().filter_map(|e| unknown_entry(&e)) {
-            tracing::warn!(
-                "{}: {}: no file of a league's folder: left out of the merge",
+        let names: Vec<String> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| unknown_entry(&e))
+            .map(|name| crate::safe_text::terminal_line(&name))
+            .collect();
+        match names.len() {
+            0 => {}
+            1 => tracing::warn!("{}: {}: no file of a league's folder: left out of the merge", dir.display(), names[0]),
+            n => tracing::warn!(
+                "{}: {n} entries are no files of a league's folder, left out of the merge: {}",
                 dir.display(),
-                crate::safe_text::terminal_line(&name)
-            );
+                results::first_few(names.into_iter(), n, UNKNOWN_SHOWN)
+            ),
         }
     }
     super::remove_temporaries(out);
@@ -1101,20 +1205,19 @@ fn merge_in(
     let mut splits: BTreeMap<usize, BTreeMap<String, usize>> = BTreeMap::new();
     let mut found: Vec<Found> = Vec::new();
     let mut by_key: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    let mut refused = Vec::new();
+    let mut refused = Refusals::default();
     let mut vouch = Vouch::new(&record, games);
     if steps.own_replays() {
         vouch = vouch.own_replays_but(&out_real);
     }
-    let refuse = |refused: &mut Vec<String>, refusal: String| {
-        tracing::warn!("{}: not merged", crate::safe_text::terminal_line(&refusal));
-        refused.push(refusal);
-    };
+    // (Each said once, by the command, at the end, a few of each folder: logged here too, every
+    // refusal was said twice, and a folder of thousands of bad lines flooded the terminal.)
+    let refuse = |refused: &mut Refusals, at: Option<&Path>, refusal: String| refused.add(at, refusal);
     // Every folder's lines, in order, each with its folder, its file and the shard it claims.
     let mut lines: Vec<(usize, &PathBuf, Option<Shard>, ResultLine)> = Vec::new();
     // (A folder left out, its lock not taken, gives nothing: named.)
     for why in bad_records.iter().chain(left_out.iter().map(|(_, why)| why)) {
-        refuse(&mut refused, why.clone());
+        refuse(&mut refused, None, why.clone());
     }
     let files: Vec<(usize, PathBuf)> = dirs
         .iter()
@@ -1126,7 +1229,11 @@ fn merge_in(
     // named, and none of its lines taken.
     let taken_dirs = dirs.iter().enumerate().filter(|(d, _)| !skipped.contains(d)).map(|(_, dir)| dir);
     for (dir, stray) in taken_dirs.flat_map(|dir| results::strays(dir).into_iter().map(move |f| (dir, f))) {
-        refuse(&mut refused, results::stray_message(dir, &stray, "so no shard's, and none of its lines is merged"));
+        refuse(
+            &mut refused,
+            Some(dir),
+            results::stray_message(dir, &stray, "so no shard's, and none of its lines is merged"),
+        );
     }
     // A shard's folder of another split than the league's (a folder claiming `slice 1/1`
     // claims every match) gives nothing: a split is the league's, its folders' slices one N.
@@ -1218,6 +1325,7 @@ fn merge_in(
                 if other_split.insert(*d) {
                     refuse(
                         &mut refused,
+                        Some(&dirs[*d]),
                         format!(
                             "{}: the folder of shard {own} ({}), and {league}: none of its lines is merged; merge \
                              the folders of one split",
@@ -1237,6 +1345,7 @@ fn merge_in(
             Some(own) if named.is_some_and(|n| n != own) => {
                 refuse(
                     &mut refused,
+                    Some(&dirs[*d]),
                     format!(
                         "{}: {}: another shard's results file, in the folder of shard {own} ({}): none of its \
                          lines is merged",
@@ -1254,6 +1363,7 @@ fn merge_in(
         if let Some((shard, why)) = claim.and_then(|c| Some((c, c.beyond(record.schedule.len())?))) {
             refuse(
                 &mut refused,
+                Some(&dirs[*d]),
                 format!(
                     "{}: {}: the results of shard {shard}, {why}: no shard of this league wrote it, and none of its \
                      lines is merged",
@@ -1273,6 +1383,7 @@ fn merge_in(
             if split != Some(shard.count) || !backed {
                 refuse(
                     &mut refused,
+                    Some(&dirs[*d]),
                     format!(
                         "{}: {}: the results of shard {shard}, in a folder recording no slice that is not the league's \
                          folder named by --league: a shard's folder by its files' names, and {}: none of its lines is \
@@ -1299,7 +1410,7 @@ fn merge_in(
         let read = if is_out(&dirs[*d]) { results::read_file(file) } else { results::read_own_file(file) };
         match read {
             Ok((read, _)) => lines.extend(read.into_iter().map(|line| (*d, file, claim, line))),
-            Err(e) => refuse(&mut refused, format!("{e}: none of its lines is merged")),
+            Err(e) => refuse(&mut refused, Some(&dirs[*d]), format!("{e}: none of its lines is merged")),
         }
     }
     // A line names its match's own replay, `replays/<key>.json.gz`, as every run writes it: one
@@ -1328,6 +1439,7 @@ fn merge_in(
                 for line in &of {
                     refuse(
                         &mut refused,
+                        Some(&dirs[d]),
                         format!(
                             "{}: {}: a result line names its own match's replay, and no other file",
                             dirs[d].display(),
@@ -1339,6 +1451,7 @@ fn merge_in(
             }
             refuse(
                 &mut refused,
+                Some(&dirs[d]),
                 format!(
                     "{}: {} lines name another file than their match's replay (a result line names its own match's \
                      replay, `replays/<key>.json.gz`, and no other file), so none of them is merged: {}",
@@ -1366,15 +1479,18 @@ fn merge_in(
                 continue;
             }
             dropped.extend(at.iter().copied());
-            why.push(format!(
-                "{}: match {key}: the folder holds {} lines of it with different results: a shard plays each match \
-                 once, so none of them is merged (and no replay of them is read)",
-                dirs[d].display(),
-                at.len()
+            why.push((
+                d,
+                format!(
+                    "{}: match {key}: the folder holds {} lines of it with different results: a shard plays each \
+                     match once, so none of them is merged (and no replay of them is read)",
+                    dirs[d].display(),
+                    at.len()
+                ),
             ));
         }
-        for why in why {
-            refuse(&mut refused, why);
+        for (d, why) in why {
+            refuse(&mut refused, Some(&dirs[d]), why);
         }
         let mut i = 0;
         lines.retain(|_| {
@@ -1395,7 +1511,11 @@ fn merge_in(
             match vouch.earlier_match(line) {
                 Ok(_) => true,
                 Err(why) => {
-                    refuse(&mut refused, format!("{}: match {}: {why}", dirs[*d].display(), line.key));
+                    refuse(
+                        &mut refused,
+                        Some(&dirs[*d]),
+                        format!("{}: match {}: {}", dirs[*d].display(), line.key, shard_text(&why)),
+                    );
                     false
                 }
             }
@@ -1418,6 +1538,7 @@ fn merge_in(
             }
             refuse(
                 &mut refused,
+                Some(&dirs[*d]),
                 format!(
                     "{}: match {}: its line names no `at`, `ended_at` nor `versions`, as only an arena before shards \
                      wrote it, and a shard's results are never so old: not merged",
@@ -1487,7 +1608,7 @@ fn merge_in(
         .collect();
     let mut checked = vouch.check_all(&to_check, steps.jobs).into_iter();
     // (Each with whether only the teacher's folders' holding it takes it.)
-    let mut misplaced: Vec<(ResultLine, String, bool)> = Vec::new();
+    let mut misplaced: Vec<(usize, ResultLine, String, bool)> = Vec::new();
     for ((d, file, claim, line), first) in lines.into_iter().zip(first) {
         let dir = &dirs[d];
         let known = by_key.get(&line.key).map_or(&[][..], Vec::as_slice);
@@ -1504,7 +1625,7 @@ fn merge_in(
                 dir.display(),
                 line.key
             );
-            misplaced.push((line, why, false));
+            misplaced.push((d, line, why, false));
             continue;
         }
         if unscheduled_in_slice(d, claim, &line) {
@@ -1516,7 +1637,7 @@ fn merge_in(
                 dir.display(),
                 crate::safe_text::terminal_line(&line.key)
             );
-            misplaced.push((line, why, true));
+            misplaced.push((d, line, why, true));
             continue;
         }
         let own = own_slices.get(d).copied().flatten().filter(|_| steps.owned());
@@ -1554,7 +1675,7 @@ fn merge_in(
             None => steps.why_not(&mut vouch, dir, &line),
         };
         if let Some(why) = why {
-            refuse(&mut refused, format!("{}: match {}: {why}", dir.display(), line.key));
+            refuse(&mut refused, Some(dir), format!("{}: match {}: {}", dir.display(), line.key, shard_text(&why)));
             continue;
         }
         by_key.entry(line.key.clone()).or_default().push(found.len());
@@ -1566,12 +1687,12 @@ fn merge_in(
     // week's lines, which the split now gives other shards, and which the league already holds
     // (every later merge was refused, and no run of the shards mended it).
     // (A line of an earlier schedule, only where the league's folder or OUT holds it.)
-    for (line, why, teachers_only) in misplaced {
+    for (d, line, why, teachers_only) in misplaced {
         let known = by_key.get(&line.key).map_or(&[][..], Vec::as_slice);
         let holds =
             |i: usize| steps.same_result(&found[i].line, &line) && (!teachers_only || teachers_dir(found[i].dir));
         if !known.iter().any(|&i| holds(i)) {
-            refuse(&mut refused, why);
+            refuse(&mut refused, Some(&dirs[d]), why);
         }
     }
     let mut taken = vec![true; found.len()];
@@ -1586,6 +1707,7 @@ fn merge_in(
             taken[i] = false;
             refuse(
                 &mut refused,
+                Some(&dirs[found[i].dir]),
                 format!(
                     "{}: match {key}: {}: another result than {}, which the league already holds: a shard plays only \
                      what the league lacks, so its line never replaces the league's result (a match played again \
@@ -1601,6 +1723,7 @@ fn merge_in(
             taken[i] = false;
             refuse(
                 &mut refused,
+                Some(&dirs[found[i].dir]),
                 format!(
                     "{}: match {key}: {}: another result than {}, which {}, and this line is not merged",
                     dirs[found[i].dir].display(),
@@ -1628,6 +1751,7 @@ fn merge_in(
         let held: Vec<String> = at.iter().map(|&i| held_at(&found[i])).collect();
         refuse(
             &mut refused,
+            Some(&dirs[found[at[0]].dir]),
             format!(
                 "{}: match {key}: folders hold different results for it: {}: none is merged; remove those that are \
                  not its shard's own (its shard's folder, which only the teacher's jobs write), then merge again",
@@ -1647,6 +1771,7 @@ fn merge_in(
         taken[i] = false;
         refuse(
             &mut refused,
+            Some(&dirs[f.dir]),
             format!(
                 "{}: match {}: {}: the main results file of a folder recording no slice that is not the league's \
                  folder named by --league: it is no shard's results file, and no other folder holds this result, so \
@@ -1694,8 +1819,14 @@ fn merge_in(
                 if !own {
                     let _ = std::fs::remove_file(&target);
                 }
-                let text = format!("{}: match {}: its replay {}: {why}", dir.display(), f.line.key, replay.display());
-                refuse(&mut refused, text);
+                let text = format!(
+                    "{}: match {}: its replay {}: {}",
+                    dir.display(),
+                    f.line.key,
+                    replay.display(),
+                    shard_text(&why)
+                );
+                refuse(&mut refused, Some(dir), text);
                 continue;
             }
         };
@@ -1837,7 +1968,8 @@ fn merge_in(
         missing,
         missing_shards,
         results: lines.len(),
-        refused,
+        refused: refused.texts,
+        refused_in: refused.folders,
         unchecked,
         set_aside,
         set_aside_earlier,
@@ -1892,7 +2024,9 @@ fn set_aside(into: &Path, merged: &[ResultLine]) -> Result<(usize, usize), Tourn
 }
 
 /// The locks of the folders in `dirs` but `out` (already held), each once, taken as a merge
-/// takes OUT's: a shard still writing one (holding its lock) makes the merge fail, saying so.
+/// takes OUT's: a shard still writing one (holding its lock) makes the merge fail, saying so;
+/// one process holding one alone is waited for up to `wait`, said at once (which folder, what
+/// its lock says holds it, how long), then the folder is left out as below.
 /// A folder the merge may not write in (read-only, another user's) is read without one.
 /// A folder but the league's (`league`, whose record is taken) whose lock cannot be taken (held,
 /// or a lock file that is not one) is left out of the merge: its place among `dirs` with why,
@@ -1902,6 +2036,7 @@ fn lock_inputs(
     dirs: &[PathBuf],
     out: &Path,
     league: usize,
+    wait: std::time::Duration,
     stop: &dyn Fn() -> bool,
 ) -> Result<(Vec<FolderLock>, Vec<(usize, String)>), TournamentError> {
     let mut seen = HashSet::from([out.to_path_buf()]);
@@ -1918,7 +2053,7 @@ fn lock_inputs(
         // a moment more, one it was starting: a few tries before it counts as running.)
         let mut tries = 0;
         let taken = loop {
-            match FolderLock::take_to_read_until(dir, super::BATCH_LOCK_WAIT, stop) {
+            match FolderLock::take_to_read_until(dir, wait, stop) {
                 Err(TournamentError::Locked { holder, .. }) if holder == super::SHARDS_HOLD_IT && tries < 20 => {
                     tries += 1;
                     std::thread::sleep(std::time::Duration::from_millis(100));
@@ -2132,10 +2267,13 @@ const SHARD_RECORD_MIN_CAP: u64 = 16 << 20;
 /// or why it is not one to merge: not a file of the folder's own (none, a link, a FIFO, a folder), larger
 /// than `cap`, not a record this arena runs, or another league's.
 fn shard_record(dir: &Path, games: &Registry, league: &TournamentRecord, cap: u64) -> Result<Option<Shard>, String> {
-    let path = dir.join(super::TOURNAMENT_FILE);
-    crate::files::read_own_regular(&path, cap)
-        .map_err(|e| format!("its {} cannot be read as a file of its own ({e})", super::TOURNAMENT_FILE))?;
-    let theirs = TournamentRecord::load(dir, games).map_err(|e| e.to_string())?;
+    // (Read once, as a file of its own: the bytes parsed are the ones checked.)
+    let theirs = TournamentRecord::load_foreign(dir, games, cap).map_err(|e| match e {
+        TournamentError::Invalid(why) => {
+            why.strip_prefix(&format!("{}: ", dir.display())).map(str::to_string).unwrap_or(why)
+        }
+        e => e.to_string(),
+    })?;
     match not_the_league(league, &theirs) {
         Some(why) => Err(format!("{why} from the league's folder: merge only the shards of one league")),
         None => Ok(theirs.slice),
@@ -2262,7 +2400,8 @@ const MAX_LOG_BYTES: u64 = 64 << 20;
 /// folder's own ([`crate::files::read_own_regular`], at most a replay's size); in OUT itself
 /// (`own`), only checked to be one. Why not, in words.
 fn take_replay(from: &Path, to: &Path, own: bool) -> Result<(), String> {
-    let bytes = crate::files::read_own_regular(from, crate::replay::MAX_REPLAY_BYTES).map_err(|e| e.to_string())?;
+    let read = if own { crate::files::read_own_regular } else { crate::files::read_foreign_regular };
+    let bytes = read(from, crate::replay::MAX_REPLAY_BYTES).map_err(|e| e.to_string())?;
     if own {
         return Ok(());
     }
@@ -4612,5 +4751,220 @@ mod tests {
         assert!(merged.missing.is_empty(), "the league holds every match");
         let merged = merge("each", false);
         assert_eq!(merged.refused.len(), 200, "the control: a refusal a line");
+    }
+
+    /// A merge with `--league` of `shard` into `name` (under `dir`), its checks on this thread
+    /// (one job: the control of hard links is this thread's), its inputs' locks waited for `wait`.
+    fn merge_one(dir: &Path, name: &str, league: &Path, shard: &Path, wait: std::time::Duration) -> (Merged, PathBuf) {
+        let out = dir.join(name);
+        let steps = Steps { jobs: 1, input_wait: wait, ..Steps::default() };
+        let merged = merge_in(
+            &out,
+            Some(league),
+            std::slice::from_ref(&shard.to_path_buf()),
+            &crate::games::registry(),
+            &Quiet,
+            &steps,
+        )
+        .unwrap();
+        (merged, out)
+    }
+
+    /// A shard's file that is a hard link to a teacher's file (where any user may link any file:
+    /// `fs.protected_hardlinks=0`, or a root job) is not read, whichever the merge reads: its
+    /// match's log is not copied into OUT (where `--match-logs` published it), its replay and its
+    /// results file are refused and its record leaves the folder out, each naming the file and
+    /// why. The controls: hard links taken as the folder's own files, the teacher's secret is
+    /// copied into OUT, said in a refusal, or the teacher's line merged.
+    #[test]
+    fn a_shard_s_files_hard_linked_to_a_teacher_s_are_not_read() {
+        use crate::files::tests::with_hard_links_taken;
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let a = results::read_all(&src).unwrap()[0].clone();
+        let (league, shard) = shard_and_league(dir.path(), &src, &[&a.key], std::slice::from_ref(&a));
+        let wait = std::time::Duration::from_secs(1);
+        let secret = dir.path().join("secret.txt");
+        std::fs::write(&secret, "TEACHERS-SECRET").unwrap();
+        let relink = |rel: &Path, to: &Path| {
+            let _ = std::fs::remove_file(shard.join(rel));
+            std::fs::hard_link(to, shard.join(rel)).unwrap();
+        };
+        // A match's log.
+        let log = PathBuf::from("logs").join(format!("{}.log", a.key));
+        relink(&log, &secret);
+        let (merged, out) = merge_one(dir.path(), "log", &league, &shard, wait);
+        assert!(merged.missing.is_empty() && merged.refused.is_empty(), "{:?}", merged.refused);
+        assert!(!out.join(&log).exists(), "the hard-linked log is not copied");
+        let (_, out) = with_hard_links_taken(|| merge_one(dir.path(), "log-taken", &league, &shard, wait));
+        assert_eq!(std::fs::read_to_string(out.join(&log)).unwrap(), "TEACHERS-SECRET", "the control: copied");
+        std::fs::remove_file(shard.join(&log)).unwrap();
+        // Its replay.
+        let replay = dir.path().join("secret.json");
+        std::fs::write(&replay, r#"{"format": "the-teachers-secret-token", "version": 1}"#).unwrap();
+        let kept = dir.path().join("kept.json.gz");
+        std::fs::copy(shard.join(&a.replay), &kept).unwrap();
+        relink(Path::new(&a.replay), &replay);
+        let (merged, _) = merge_one(dir.path(), "replay", &league, &shard, wait);
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        let why = format!("{}: match {}: ", shard.display(), a.key);
+        assert!(
+            merged.refused.iter().any(|r| r.starts_with(&why) && r.contains(&a.replay) && r.contains("a hard link")),
+            "{:?}",
+            merged.refused
+        );
+        assert!(!merged.refused.iter().any(|r| r.contains("secret")), "{:?}", merged.refused);
+        let (merged, _) = with_hard_links_taken(|| merge_one(dir.path(), "replay-taken", &league, &shard, wait));
+        assert!(
+            merged.refused.iter().any(|r| r.contains("the-teachers-secret-token")),
+            "the control: {:?}",
+            merged.refused
+        );
+        std::fs::remove_file(shard.join(&a.replay)).unwrap();
+        std::fs::copy(&kept, shard.join(&a.replay)).unwrap();
+        // Its results file, linked to a teacher's file of the league's results.
+        let teachers = dir.path().join("teachers.jsonl");
+        results::rewrite(&teachers, std::slice::from_ref(&a)).unwrap();
+        relink(Path::new("results.shard-1-of-1.jsonl"), &teachers);
+        let (merged, _) = merge_one(dir.path(), "results", &league, &shard, wait);
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        let why = format!("{}: a hard link", shard.join("results.shard-1-of-1.jsonl").display());
+        assert!(merged.refused.iter().any(|r| r.starts_with(&why)), "{:?}", merged.refused);
+        let (merged, _) = with_hard_links_taken(|| merge_one(dir.path(), "results-taken", &league, &shard, wait));
+        assert!(merged.missing.is_empty(), "the control: the teacher's line merged: {:?}", merged.refused);
+        std::fs::remove_file(shard.join("results.shard-1-of-1.jsonl")).unwrap();
+        results::rewrite(&shard.join("results.shard-1-of-1.jsonl"), std::slice::from_ref(&a)).unwrap();
+        // Its record, linked to the league's (its secret).
+        let record = std::fs::read(shard.join(super::super::TOURNAMENT_FILE)).unwrap();
+        let teachers = dir.path().join("teachers.json");
+        std::fs::write(&teachers, &record).unwrap();
+        relink(Path::new(super::super::TOURNAMENT_FILE), &teachers);
+        let (merged, _) = merge_one(dir.path(), "record", &league, &shard, wait);
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        let why = format!("{}: its tournament.json cannot be read as a file of its own (a hard link", shard.display());
+        assert!(
+            merged.refused.iter().any(|r| r.starts_with(&why) && r.contains("left out of the merge")),
+            "{:?}",
+            merged.refused
+        );
+        let (merged, _) = with_hard_links_taken(|| merge_one(dir.path(), "record-taken", &league, &shard, wait));
+        assert!(merged.missing.is_empty(), "the control: {:?}", merged.refused);
+    }
+
+    /// A shard's `.lock` that is a hard link to a teacher's file leaves the folder out, named,
+    /// the file as it was; the control: taken for a lock, the merge makes the file private and
+    /// signs it, cutting it to its signature.
+    #[test]
+    fn a_shard_s_lock_hard_linked_to_a_teacher_s_file_is_not_written() {
+        use crate::files::tests::with_hard_links_taken;
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let a = results::read_all(&src).unwrap()[0].clone();
+        let (league, shard) = shard_and_league(dir.path(), &src, &[&a.key], std::slice::from_ref(&a));
+        let wait = std::time::Duration::from_secs(1);
+        let notes = dir.path().join("notes.txt");
+        let text = "the teacher's notes, which no merge may change\n";
+        std::fs::write(&notes, text).unwrap();
+        std::fs::set_permissions(&notes, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let _ = std::fs::remove_file(shard.join(".lock"));
+        std::fs::hard_link(&notes, shard.join(".lock")).unwrap();
+        let (merged, _) = merge_one(dir.path(), "held", &league, &shard, wait);
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        let why = format!("{}: a hard link", shard.join(".lock").display());
+        assert!(
+            merged.refused.iter().any(|r| r.starts_with(&why) && r.contains("left out of the merge")),
+            "{:?}",
+            merged.refused
+        );
+        assert_eq!(std::fs::read_to_string(&notes).unwrap(), text);
+        assert_eq!(std::fs::metadata(&notes).unwrap().permissions().mode() & 0o777, 0o644);
+        let (merged, _) = with_hard_links_taken(|| merge_one(dir.path(), "taken", &league, &shard, wait));
+        assert!(merged.missing.is_empty(), "{:?}", merged.refused);
+        let now = std::fs::read_to_string(&notes).unwrap();
+        assert!(now.starts_with("pid "), "the control: the teacher's file signed: {now:?}");
+    }
+
+    /// A shard's folder whose lock one process holds (signed by a process that has ended: it
+    /// was waited for without a word) is waited for as long as the merge's wait says, then left
+    /// out, named with what its lock says, and the rest merged.
+    #[test]
+    fn a_shard_s_folder_whose_lock_is_held_is_left_out_after_the_wait() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let a = results::read_all(&src).unwrap()[0].clone();
+        let (league, shard) = shard_and_league(dir.path(), &src, &[&a.key], std::slice::from_ref(&a));
+        std::fs::write(shard.join(".lock"), "pid 1").unwrap();
+        let held = std::fs::File::open(shard.join(".lock")).unwrap();
+        // SAFETY: flock on a descriptor we own.
+        assert_eq!(unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&held), libc::LOCK_EX) }, 0);
+        let start = std::time::Instant::now();
+        let (merged, _) = merge_one(dir.path(), "held", &league, &shard, std::time::Duration::from_secs(1));
+        let waited = start.elapsed();
+        assert!(
+            waited >= std::time::Duration::from_secs(1) && waited < std::time::Duration::from_secs(60),
+            "{waited:?}"
+        );
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        let why = format!("{} is being written by another arena run (pid 1)", shard.display());
+        assert!(
+            merged.refused.iter().any(|r| r.starts_with(&why) && r.contains("left out of the merge")),
+            "{:?}",
+            merged.refused
+        );
+        drop(held);
+        let (merged, _) = merge_one(dir.path(), "free", &league, &shard, std::time::Duration::from_secs(1));
+        assert!(merged.missing.is_empty(), "the control: released, merged: {:?}", merged.refused);
+    }
+
+    /// A folder's refusals are printed a few at a time, the rest counted: a folder of a hundred
+    /// lines of no match of the league gives a hundred refusals, and five are shown with one
+    /// line counting the other 95; another folder's are shown apart.
+    #[test]
+    fn a_folder_s_refusals_are_shown_a_few_and_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let a = results::read_all(&src).unwrap()[0].clone();
+        let bad: Vec<ResultLine> = (0..100)
+            .map(|i| {
+                let key = format!("nope-{i}");
+                ResultLine { replay: replay_of(&key), key, ..a.clone() }
+            })
+            .collect();
+        let (league, shard) = shard_and_league(dir.path(), &src, &[], &bad);
+        let (merged, _) = merge_one(dir.path(), "out", &league, &shard, std::time::Duration::from_secs(1));
+        assert_eq!(merged.refused.len(), 100, "{:?}", merged.refused);
+        assert_eq!(merged.refused_in.len(), 100);
+        assert!(merged.refused_in.iter().all(|at| at.as_deref() == Some(shard.as_path())));
+        let shown = merged.refusals_shown(5);
+        assert_eq!(shown.len(), 6, "{shown:?}");
+        assert_eq!(shown[..5], merged.refused[..5]);
+        let more = format!("{}: and 95 more refusals of this folder, not shown (the first 5 are)", shard.display());
+        assert_eq!(shown[5], more);
+        assert_eq!(merged.refusals_shown(100), merged.refused, "the control: all shown where the cap is not reached");
+    }
+
+    /// A shard's replay whose text holds escape sequences (in its `format`, which serde's error
+    /// quotes), and is long, is refused in one line of safe text, cut: no control character of
+    /// it is kept. The control: the replay's own error holds the escape character, and more.
+    #[test]
+    fn a_shard_s_bad_replay_is_refused_in_safe_bounded_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let a = results::read_all(&src).unwrap()[0].clone();
+        let (league, shard) = shard_and_league(dir.path(), &src, &[&a.key], std::slice::from_ref(&a));
+        let evil = format!("\u{1b}]0;owned\u{7}\u{1b}[2J\rline\n{}", "A".repeat(100_000));
+        let text = serde_json::json!({"format": evil, "version": 1}).to_string();
+        std::fs::remove_file(shard.join(&a.replay)).unwrap();
+        std::fs::write(shard.join(&a.replay), &text).unwrap();
+        let (merged, _) = merge_one(dir.path(), "out", &league, &shard, std::time::Duration::from_secs(1));
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        let why = format!("{}: match {}: ", shard.display(), a.key);
+        let refusal = merged.refused.iter().find(|r| r.starts_with(&why)).unwrap();
+        assert!(refusal.contains("\\e]0;owned\\a\\e[2J\\rline\\nAAA"), "{refusal}");
+        assert!(!refusal.chars().any(crate::safe_text::is_unsafe), "{refusal}");
+        assert!(refusal.chars().count() < 1000 && refusal.contains("more characters]"), "{refusal}");
+        let raw = crate::replay::Replay::from_raw(&shard.join(&a.replay), text.into_bytes()).unwrap_err().to_string();
+        assert!(raw.contains('\u{1b}') && raw.len() > 100_000, "the control: {}", raw.len());
     }
 }

@@ -400,7 +400,34 @@ impl TournamentRecord {
             }
             _ => TournamentError::io(&path, e),
         })?;
-        let mut record: Self = serde_json::from_slice(&text).map_err(|e| TournamentError::Config {
+        Self::parse(dir, path, &text)
+    }
+
+    /// [`load`](Self::load) for the record of a folder someone else may have written (a shard's
+    /// folder merged): read as a file of its own ([`crate::files::read_foreign_regular`]: no
+    /// link, no hard link, no FIFO, at most `cap` bytes), the bytes parsed the ones read.
+    pub(crate) fn load_foreign(dir: &Path, games: &Registry, cap: u64) -> Result<Self, TournamentError> {
+        let path = dir.join(TOURNAMENT_FILE);
+        let text = crate::files::read_foreign_regular(&path, cap).map_err(|e| {
+            TournamentError::Invalid(format!(
+                "{}: its {TOURNAMENT_FILE} cannot be read as a file of its own ({e})",
+                dir.display()
+            ))
+        })?;
+        // (Serde's error quotes the file's bytes: cut, and shown safely.)
+        let record = Self::parse(dir, path, &text).map_err(|e| match e {
+            TournamentError::Config { path, message } => {
+                TournamentError::Config { path, message: crate::safe_text::terminal_cut(&message, 600) }
+            }
+            e => e,
+        })?;
+        record.check(games)?;
+        Ok(record)
+    }
+
+    /// The record `text`, read from `path`, the record's file of the league's folder `dir`.
+    fn parse(dir: &Path, path: PathBuf, text: &[u8]) -> Result<Self, TournamentError> {
+        let mut record: Self = serde_json::from_slice(text).map_err(|e| TournamentError::Config {
             path: path.clone(),
             message: format!("not a tournament record: {e}"),
         })?;
@@ -2194,6 +2221,9 @@ fn flock_outcome(ret: libc::c_int, error: std::io::Error) -> std::io::Result<boo
     }
 }
 
+/// The most of a lock's text read (a signature, `pid N`, is 20 bytes).
+const LOCK_TEXT_BYTES: u64 = 64;
+
 /// Who holds a folder's lock, when shards do (they leave it unsigned).
 const SHARDS_HOLD_IT: &str = "shards of the league";
 
@@ -2431,11 +2461,13 @@ impl FolderLock {
             })
         };
         // Who holds it, as it signed the file (a shard leaves it empty).
+        // (At most a few signatures' length, shown safely: the lock of a folder merged is the
+        // shard's, whose text whoever wrote the folder chose.)
         let read_holder = |file: &mut std::fs::File| {
-            let mut holder = String::new();
-            let _ = file.rewind().and_then(|()| file.read_to_string(&mut holder));
+            let mut bytes = Vec::new();
+            let _ = file.rewind().and_then(|()| (&*file).take(LOCK_TEXT_BYTES).read_to_end(&mut bytes));
             after_read();
-            holder
+            crate::safe_text::terminal_line(String::from_utf8_lossy(&bytes).trim())
         };
         let pid_of = |holder: &str| holder.trim().strip_prefix("pid ").and_then(|p| p.parse::<u32>().ok());
         let ended = |pid: u32| !Path::new(&format!("/proc/{pid}")).exists();
@@ -2457,11 +2489,25 @@ impl FolderLock {
                 (false, true) => wait,
                 (false, false) => Duration::ZERO,
             };
-            if !wait.is_zero() && !dead && !own {
+            // (Said at once, whoever holds it: a lock signed by a process that has ended, held by
+            // one that did not sign it, was waited for 2 minutes without a word.)
+            if !wait.is_zero() && !own {
+                let by = if dead {
+                    format!(
+                        "by a process that did not sign it, or one the run it names left behind ({}, which has \
+                         ended)",
+                        holder.trim()
+                    )
+                } else {
+                    format!(
+                        "alone by another arena run ({})",
+                        if holder.trim().is_empty() { "just started" } else { holder.trim() }
+                    )
+                };
                 tracing::warn!(
-                    "{}: held alone by another arena run ({}): waiting up to {} s for it",
+                    "{}: its lock ({}) is held {by}: waiting up to {} s for it",
                     out.display(),
-                    if holder.trim().is_empty() { "just started" } else { holder.trim() },
+                    path.display(),
                     wait.as_secs()
                 );
             }
@@ -2542,6 +2588,17 @@ fn open_lock(path: &Path, follow: bool) -> Result<std::fs::File, TournamentError
         _ => TournamentError::io(path, e),
     })?;
     match file.metadata() {
+        // (A hard link to a file of the teacher's, in a folder another user writes (a shard's
+        // folder merged, where any user may link any file: `fs.protected_hardlinks=0`, a root
+        // job), had the arena make that file private and sign it, cutting it to 20 bytes.)
+        Ok(meta) if meta.is_file() && std::os::unix::fs::MetadataExt::nlink(&meta) > 1 && !hard_links_taken() => {
+            Err(TournamentError::Invalid(format!(
+                "{}: a hard link ({} names of one file), which no lock of the arena's is (it may be another file, \
+                 a teacher's): remove it, and keep the league out of every bot's folder",
+                path.display(),
+                std::os::unix::fs::MetadataExt::nlink(&meta)
+            )))
+        }
         Ok(meta) if meta.is_file() => {
             // (Not its owner's, a shared league's lock a co-teacher opens stays as it is.)
             if let Err(e) = make_file_private(&file) {
@@ -2552,6 +2609,15 @@ fn open_lock(path: &Path, follow: bool) -> Result<std::fs::File, TournamentError
         Ok(_) => Err(not_a_lock(path)),
         Err(e) => Err(TournamentError::io(path, e)),
     }
+}
+
+/// Whether a hard link is taken for a lock (the tests' control of [`open_lock`]'s check).
+fn hard_links_taken() -> bool {
+    #[cfg(test)]
+    if crate::files::tests::HARD_LINKS_TAKEN.with(std::cell::Cell::get) {
+        return true;
+    }
+    false
 }
 
 /// Takes the permissions of group and others away from the open file or folder `file` where

@@ -108,9 +108,10 @@ pub fn read_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError>
 
 /// [`read_file`] for a results file of a folder someone else may have written (a shard's
 /// folder merged): not through a link at its last part (a link to another league's results,
-/// or to `/etc/shadow`, is an error saying so), at most [`MAX_RESULTS_BYTES`].
+/// or to `/etc/shadow`, is an error saying so), no hard link
+/// ([`crate::files::check_foreign_file`]), at most [`MAX_RESULTS_BYTES`].
 pub fn read_own_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError> {
-    let part = match crate::files::read_own_regular(path, MAX_RESULTS_BYTES) {
+    let part = match crate::files::read_foreign_regular(path, MAX_RESULTS_BYTES) {
         Ok(bytes) => split_torn(bytes),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Vec::new(), 0),
         Err(e) => return Err(TournamentError::io(path, e)),
@@ -152,15 +153,20 @@ fn parse_lines(bytes: &[u8]) -> (Vec<ResultLine>, Vec<(usize, String)>) {
             continue;
         }
         match serde_json::from_slice::<ResultLine>(line) {
+            // (Why, as safe text and cut: serde's error, and the key or replay a line names,
+            // quote the file's bytes, which a shard's folder merged chose.)
             Ok(parsed) => match sound(&parsed) {
                 Ok(()) => lines.push(parsed),
-                Err(why) => skipped.push((i + 1, why)),
+                Err(why) => skipped.push((i + 1, crate::safe_text::terminal_cut(&why, SKIPPED_CHARS))),
             },
-            Err(e) => skipped.push((i + 1, e.to_string())),
+            Err(e) => skipped.push((i + 1, crate::safe_text::terminal_cut(&e.to_string(), SKIPPED_CHARS))),
         }
     }
     (lines, skipped)
 }
+
+/// The most characters of why a line is skipped a warning says.
+const SKIPPED_CHARS: usize = 300;
 
 /// How many skipped lines of a file a warning names (it counts them all).
 const SKIPPED_SHOWN: usize = 3;
@@ -336,6 +342,27 @@ mod tests {
         assert_eq!(skipped, [(1, "longer than 1024 KiB, as no result line is".to_string())]);
         let (read, skipped) = parse_lines(text("k1").as_bytes());
         assert_eq!((read.len(), skipped.len()), (1, 0), "the control: {skipped:?}");
+    }
+
+    /// Why a line is skipped, where it quotes the line (serde's error on a value, a key or a
+    /// replay that is no file of the folder's), is safe text, cut: a shard's results file whose
+    /// line holds a value of hundreds of KiB no longer prints it whole on the teacher's terminal.
+    /// The control: serde's own error quotes the value whole.
+    #[test]
+    fn why_a_line_is_skipped_is_safe_text_and_cut() {
+        let evil = format!("\u{1b}]0;owned\u{7}\u{1b}[2J{}", "A".repeat(100_000));
+        let mut value = serde_json::to_value(line("k1")).unwrap();
+        value["result"]["winner"] = serde_json::Value::from(evil.clone());
+        let (_, skipped) = parse_lines(format!("{value}\n").as_bytes());
+        let outside = serde_json::to_string(&line(&format!("../{evil}"))).unwrap();
+        let (_, unreplayed) = parse_lines(format!("{outside}\n").as_bytes());
+        assert_eq!((skipped.len(), unreplayed.len()), (1, 1));
+        for (_, why) in skipped.iter().chain(&unreplayed) {
+            assert!(why.contains("2JAAA") && why.ends_with("more characters]"), "{why}");
+            assert!(!why.chars().any(crate::safe_text::is_unsafe) && why.chars().count() < 400, "{}", why.len());
+        }
+        let raw = serde_json::from_str::<ResultLine>(&value.to_string()).unwrap_err().to_string();
+        assert!(raw.len() > 100_000, "the control: {}", raw.len());
     }
 
     use crate::replay::{MatchResult, PlayerResult};

@@ -406,6 +406,9 @@ pub fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// How many refusals of each folder `arena merge` prints (it counts the rest).
+const REFUSALS_SHOWN: usize = 5;
+
 /// Runs `arena merge`.
 pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     // (Before any work: as a container's first process, a merge without a handler ignored
@@ -474,8 +477,9 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
             merged.refused.len(),
             if merged.refused.len() == 1 { "" } else { "s" }
         );
-        for why in &merged.refused {
-            eprintln!("  {}", arena::safe_text::terminal_line(why));
+        // (Each once, and a few of each folder: a folder of 100,000 bad lines filled the terminal.)
+        for why in merged.refusals_shown(REFUSALS_SHOWN) {
+            eprintln!("  {}", arena::safe_text::terminal_line(&why));
         }
     }
     if !merged.missing.is_empty() {
