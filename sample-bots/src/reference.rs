@@ -11,6 +11,12 @@
 //! a racer would take them from the first tick on, before its moves can be trusted (until they
 //! stop fitting): a route counting on a `J` the opponent gets first misses the final, so the
 //! bot races for it (see [`Reference::jump_races`]).
+//! In a test, an opponent that moves, fits no such model and sometimes waits (the tests'
+//! wanderer) is expected to take nothing, but the route is hedged against it: 256 random walks
+//! from where it stands, at the rate it has moved, value the route found and two others
+//! searched as if each item went once half or a quarter of the walks had stepped on it, and one
+//! of those replaces the route where it collects clearly more over the same walks (see
+//! [`hedge`]).
 //!
 //! **Planning** ([`crate::planner`], the search `arena solve` uses, on a budget of some tens
 //! of milliseconds), in single-player tests, on maps small enough for its tables: the bot
@@ -243,6 +249,9 @@ pub struct Reference {
     /// For tests' controls: duels whose opponent is only ever read as walking to the nearest
     /// item (see [`Reference::rates`]), as the bot played before.
     unrated: bool,
+    /// Ticks the opponent was seen, and how many of them it moved on (the rate of a wanderer).
+    seen: u32,
+    moves_seen: u32,
 }
 
 /// Checks the nearest-item model of the opponent against its actual moves.
@@ -545,6 +554,164 @@ fn orders(set: &[usize], most: usize) -> Vec<Vec<usize>> {
         all.extend(frontier.iter().cloned());
     }
     all
+}
+
+/// Walks sampled for a wandering opponent (see [`hedge`]), and the seed of their random source
+/// (with the tick).
+const WALKS: usize = 256;
+const WALK_SEED: u64 = 0x5851_F42D_4C95_7F2D;
+/// The shares of sampled walks by which an item counts as taken, for the routes [`hedge`] tries.
+const QUANTILES: [f64; 2] = [0.5, 0.25];
+/// How many standard errors a hedged route's mean gain over the walks must reach (see [`beats`]).
+const HEDGE_Z: f64 = 2.0;
+
+/// `n` random walks of an opponent that moves on a share `rate` of ticks to one of its safe
+/// moves alike (as the tests' wanderer does): per walk and item, when the walk first steps onto
+/// it, in the bot's ticks from now as [`Reference::expected_takes`] counts a test's opponent
+/// (its m-th move takes what the bot reaches by its m-th), `u32::MAX` for never.
+#[allow(clippy::too_many_arguments)]
+fn walks(
+    planner: &Planner,
+    grid: &Grid,
+    from: Pos,
+    jump: bool,
+    rate: f64,
+    horizon: u32,
+    n: usize,
+    seed: &mut u64,
+) -> Vec<Vec<u32>> {
+    let threshold = (rate.clamp(0.0, 1.0) * f64::from(u32::MAX)) as u64;
+    (0..n)
+        .map(|_| {
+            let mut takes = vec![u32::MAX; planner.items.len()];
+            let (mut cell, mut jump) = (planner.cell(from), jump);
+            for m in 1..=horizon {
+                if next(seed) & 0xFFFF_FFFF > threshold {
+                    continue;
+                }
+                let moves = &planner.moves[usize::from(jump)][cell];
+                if moves.is_empty() {
+                    continue;
+                }
+                cell = moves[(next(seed) >> 32) as usize % moves.len()] as usize;
+                let k = planner.item_at[cell];
+                if k != u32::MAX && takes[k as usize] == u32::MAX {
+                    takes[k as usize] = m + 1;
+                    jump |= grid.get(planner.items[k as usize]) == Some(Cell::Jump);
+                }
+            }
+            takes
+        })
+        .collect()
+}
+
+/// Against a wanderer, whose takes no plan can know: the route the search found (planned as if
+/// it took nothing) against two others, searched as if it took each item once half, or a
+/// quarter, of the sampled `walks` have stepped on it (each from the better of the route and
+/// the greedy first routes, within `budget`), all valued by what they collect against each
+/// walk (a stop the walk took before the bot arrives is skipped: the bot sees it go). A route
+/// replaces the one held only when its mean gain over the same walks is clear of their noise
+/// (see [`beats`]). Returns the budget these searches spent.
+fn hedge(search: &mut Search, walks: &[Vec<u32>], route: &mut Vec<usize>, budget: usize, seed: &mut u64) -> usize {
+    let items = search.planner.items.len();
+    let nominal = search.value(route).map_or(0, |v| v.0);
+    let held = expected(search, walks, route);
+    if mean(&held) >= nominal {
+        return 0;
+    }
+    let (mut best, mut spent) = ((held, route.clone()), 0);
+    for q in QUANTILES {
+        search.takes = quantile(walks, items, q);
+        search.budget = budget;
+        let mut alt = best.1.clone();
+        let fresh = search.first_route();
+        if search.value(&fresh) > search.value(&alt) {
+            alt = fresh;
+        }
+        search.improve(&mut alt, seed);
+        spent += budget.saturating_sub(search.budget);
+        search.takes = vec![u32::MAX; items];
+        if search.value(&alt).is_none() {
+            continue;
+        }
+        let worth = expected(search, walks, &alt);
+        if beats(&worth, &best.0) {
+            best = (worth, alt);
+        }
+    }
+    *route = best.1;
+    spent
+}
+
+/// Per item, the tick by which a share `q` of `walks` has taken it (`u32::MAX`: fewer do).
+fn quantile(walks: &[Vec<u32>], items: usize, q: f64) -> Vec<u32> {
+    let need = ((walks.len() as f64 * q).ceil() as usize).max(1);
+    (0..items)
+        .map(|k| {
+            let mut ticks: Vec<u32> = walks.iter().map(|w| w[k]).collect();
+            ticks.sort_unstable();
+            ticks.get(need - 1).copied().unwrap_or(u32::MAX)
+        })
+        .collect()
+}
+
+/// Whether values `b` beat values `a` over the same walks: their mean difference is positive
+/// and [`HEDGE_Z`] standard errors clear of 0.
+fn beats(b: &[i64], a: &[i64]) -> bool {
+    let n = a.len().max(1) as f64;
+    let d: Vec<f64> = b.iter().zip(a).map(|(x, y)| (x - y) as f64).collect();
+    let mean = d.iter().sum::<f64>() / n;
+    let var = d.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0).max(1.0);
+    mean > 0.0 && mean * mean * n > HEDGE_Z * HEDGE_Z * var
+}
+
+fn mean(values: &[i64]) -> i64 {
+    values.iter().sum::<i64>() / values.len().max(1) as i64
+}
+
+/// What `route` collects against each of `walks` (each taking what it steps on first): the bot
+/// skips a stop the walk took before it would arrive there (it sees it go, and plans again),
+/// and where that leaves the route short of the final (a `J` it needed taken), it collects the
+/// longest start of it that still finishes.
+fn expected(search: &mut Search, walks: &[Vec<u32>], route: &[usize]) -> Vec<i64> {
+    // (The search's budget is for searching: these walks do not spend it.)
+    let budget = search.budget;
+    let mut arrivals = Vec::with_capacity(route.len());
+    let mut at = search.origin();
+    for &k in route {
+        match search.step(at, k) {
+            Some(next) => {
+                arrivals.push(next.time);
+                at = next;
+            }
+            None => arrivals.push(u32::MAX),
+        }
+    }
+    let mut values = Vec::with_capacity(walks.len());
+    for w in walks {
+        search.takes.clone_from(w);
+        let kept: Vec<usize> = route.iter().zip(&arrivals).filter(|&(&k, &a)| w[k] > a).map(|(&k, _)| k).collect();
+        let mut worth = search.value(&kept).map(|v| v.0);
+        if worth.is_none() {
+            // (Found by halving: shorter starts mostly finish.)
+            let (mut lo, mut hi) = (0, kept.len());
+            worth = search.value(&[]).map(|v| v.0);
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2;
+                match search.value(&kept[..mid]) {
+                    Some(v) => {
+                        lo = mid;
+                        worth = Some(v.0);
+                    }
+                    None => hi = mid,
+                }
+            }
+        }
+        values.push(worth.unwrap_or(0));
+    }
+    search.takes = vec![u32::MAX; search.planner.items.len()];
+    search.budget = budget;
+    values
 }
 
 /// A small deterministic random source (xorshift), so that plans do not depend on the machine.
@@ -1070,23 +1237,32 @@ impl Search<'_> {
             at = next;
             route.push(k);
         }
+        // (Read once: each pick looks at every item left.)
+        let final_from: [Vec<u16>; 2] =
+            [false, true].map(|j| (0..p.items.len()).map(|k| p.between(false, j, k, p.final_node())).collect());
+        let homeless = self.stranded || self.open;
         loop {
-            let final_from = |k: usize, jump: bool| p.between(false, jump, k, p.final_node());
-            // (Each pick looks at every item left.)
             self.spend(left.len() / 4 + 1);
             let (time, jump, mult) = (at.time, at.jump, at.mult);
+            let row: &[u16] = match at.node {
+                ORIGIN => &self.from_start[0][usize::from(jump)],
+                a => {
+                    let n = p.items.len() + 1;
+                    &p.pairs[usize::from(jump)][a * n..a * n + n]
+                }
+            };
             let pick = left
                 .iter()
                 .enumerate()
                 .filter_map(|(i, &k)| {
-                    let d = match self.distance(false, jump, at.node, k) {
+                    let d = match row[k] {
                         0 => 2,
                         d => d,
                     };
-                    let item = self.grid.get(p.items[k])?;
-                    let back = match self.stranded || self.open {
+                    let (value, times, is_jump) = self.gains[k];
+                    let back = match homeless {
                         true => 0,
-                        false => final_from(k, jump || item == Cell::Jump),
+                        false => final_from[usize::from(jump || is_jump)][k],
                     };
                     if d == FAR || back == FAR || time + u32::from(d) + u32::from(back) > self.start.limit {
                         return None;
@@ -1094,12 +1270,11 @@ impl Search<'_> {
                     if time + u32::from(d) >= self.takes[k] {
                         return None;
                     }
-                    let worth = match item {
-                        Cell::Resource(v) => f64::from(v) * mult as f64,
-                        Cell::Double => 25.0 * mult as f64,
-                        Cell::Triple => 50.0 * mult as f64,
-                        Cell::Jump if !jump => 20.0,
-                        _ => 0.0,
+                    let worth = match (value, times, is_jump) {
+                        (_, 2, _) => 25.0 * mult as f64,
+                        (_, 3, _) => 50.0 * mult as f64,
+                        (_, _, true) if !jump => 20.0,
+                        (v, _, _) => v as f64 * mult as f64,
                     };
                     let arrival = time + u32::from(d);
                     let urgent = if self.takes[k] - arrival < urgency.0 { urgency.1 } else { 1.0 };
@@ -1355,6 +1530,10 @@ impl Reference {
             Some((at, _)) => Some(at),
         };
         let moved = last.is_some_and(|at| at != s.opponent.pos);
+        if last.is_some() {
+            self.seen += 1;
+            self.moves_seen += u32::from(moved);
+        }
         self.rival = Some(match self.rival {
             Some((at, ago)) if at == s.opponent.pos => (at, ago.map(|a| a + 1)),
             _ if moved => (s.opponent.pos, Some(0)),
@@ -1570,6 +1749,26 @@ impl Reference {
         }
         let given = search.budget;
         self.settled = search.improve(&mut route, &mut self.seed);
+        // Against an opponent that moves, fits no racer and sometimes waits (as the tests'
+        // wanderer does): routes hedged against its random walks (see `hedge`).
+        let mut hedged = 0;
+        let wanders = s.mode() == Mode::Test
+            && !self.clean
+            && !foreseen
+            && self.moves_seen > 0
+            && self.moves_seen < self.seen
+            && s.opponent_status() == OpponentStatus::Playing
+            && !search.contested();
+        if wanders && !search.out_of_time() {
+            let (world, jump) = rival_view(&self.rival_world, s);
+            let rate = f64::from(self.moves_seen) / f64::from(self.seen);
+            let mut seed = WALK_SEED ^ u64::from(s.tick);
+            let walks = walks(planner, world, s.opponent.pos, jump, rate, start.limit, WALKS, &mut seed);
+            let budget = tick_budget.min(self.pool.map_or(tick_budget, |p| p * 4 / start.limit.max(1) as usize));
+            let left = search.budget;
+            hedged = hedge(&mut search, &walks, &mut route, budget, &mut self.seed);
+            search.budget = left;
+        }
         self.value = search.value(&route);
         // (In a duel the opponent would take what the bot leaves for later.)
         self.saved = if s.mode() == Mode::Test { search.saved(&route) } else { Default::default() };
@@ -1607,7 +1806,7 @@ impl Reference {
         }
         if let (false, Some(pool)) = (first, &mut self.pool) {
             // (Near the end a tick may be given more than the pool holds: see `budget` above.)
-            *pool = pool.saturating_sub(given.saturating_sub(search.budget));
+            *pool = pool.saturating_sub(given.saturating_sub(search.budget)).saturating_sub(hedged);
         }
         self.planned_with = absolute;
         self.route = route;
@@ -2618,5 +2817,35 @@ mod tests {
             bot_sdk::run_io(Reference::default(), input.as_bytes(), &mut out, mode).unwrap();
             assert_eq!(String::from_utf8(out).unwrap().lines().count(), 2, "control: both ticks answered");
         }
+    }
+
+    #[test]
+    fn a_wanderers_walks_take_what_lies_beside_it_sooner_than_what_lies_far() {
+        // One row: the wanderer at (0, 3), a 5 beside it, a 7 four steps off, the final at the end.
+        let (spec, planner, _) =
+            set_up("ARENA 1 9 20\n0 0\n0 3\n0 8\nMAP\n0 0 0 0 5 0 0 7 0\nEND_MAP\nSTREAM\n", false);
+        let (near, far) = (item_at(&planner, 0, 4), item_at(&planner, 0, 7));
+        let mut seed = WALK_SEED;
+        let moving = walks(&planner, &spec.grid, Pos::new(0, 3), false, 0.7, 60, WALKS, &mut seed);
+        let half = quantile(&moving, planner.items.len(), 0.5);
+        // (Its first move comes before the bot's second: a take is 2 ticks from now at the soonest.)
+        assert!(2 <= half[near] && half[near] < half[far] && half[far] != u32::MAX, "{half:?}");
+        assert!(moving.iter().any(|w| w[near] == 2) && moving.iter().all(|w| w[far] >= 5));
+        // Control: a walker that never moves takes nothing.
+        let still = walks(&planner, &spec.grid, Pos::new(0, 3), false, 0.0, 60, WALKS, &mut seed);
+        assert!(still.iter().all(|w| w.iter().all(|&t| t == u32::MAX)));
+    }
+
+    #[test]
+    fn a_hedged_route_replaces_the_held_one_only_clear_of_the_walks_noise() {
+        let held = vec![100; 50];
+        let clear: Vec<i64> = (0..50).map(|i| 110 + i % 3).collect();
+        assert!(beats(&clear, &held));
+        // Better by a point and a half on average, but by +62 or -59 walk by walk: no.
+        let noisy: Vec<i64> = (0..50).map(|i| if i % 2 == 0 { 162 } else { 41 }).collect();
+        assert!(!beats(&noisy, &held));
+        // Control: the means alone would have switched to it.
+        assert!(mean(&noisy) > mean(&held));
+        assert!(!beats(&held, &held));
     }
 }
