@@ -461,6 +461,13 @@ fn duel_in_one_uid_namespace(map_name: &str, extra: &[&str], no_nested: bool, bo
 #[test]
 fn a_root_arena_in_a_user_namespace_of_one_uid_plays() {
     let _load = shared();
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        // The machine's root there would run its bots as itself: refused, see
+        // `the_machines_root_in_a_user_namespace_of_one_uid_runs_no_bot`.
+        eprintln!("the machine's root: such an arena runs no bot (checked below); run as another user to check it");
+        return;
+    }
     let (greedy, random) = (bin("greedy"), bin("random"));
     let players = |result: &Value| (0..2).map(|i| player(result, i)).collect::<Vec<_>>();
     let reference = duel_run("duel.txt", &[], &[], [&greedy, &random]);
@@ -499,6 +506,13 @@ fn a_root_arena_in_a_user_namespace_of_one_uid_plays() {
 #[test]
 fn a_plain_bot_of_a_root_arena_in_a_user_namespace_holds_no_capability() {
     let _load = shared();
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        // (The machine's root there runs no bot: see
+        // `the_machines_root_in_a_user_namespace_of_one_uid_runs_no_bot`.)
+        eprintln!("the machine's root: such an arena runs no bot; run as another user to check it");
+        return;
+    }
     let normal = normal_score();
     let dir = tempfile::tempdir().unwrap();
     let secret = dir.path().join("secret");
@@ -1365,4 +1379,165 @@ fn cannot_touch_the_tournament_folder_or_rig_its_maps() {
     assert!(lines.contains("forged"), "the control wrote into the results");
     let greedy_control = control["rows"].as_array().unwrap().iter().find(|r| r["bot"] == "greedy").unwrap().clone();
     assert_eq!(greedy["total_score"], greedy_control["total_score"], "the rigged map was never played");
+}
+
+/// What an arena run by the machine's root in a user namespace without the box users says
+/// when it refuses to run bots there (see below).
+const MACHINE_ROOT_REFUSED: &str = "the arena runs as the machine's root inside a user namespace";
+
+/// An arena run by the machine's root under `unshare -r` (uid 0 of a namespace that maps only
+/// root, `0 0 1`) ran its bots as its own uid, boxed or not: the machine's root, which the kernel
+/// holds to no process limit (`RLIMIT_NPROC` spares it; no cgroup was used), whose plain build
+/// owned every file root owns (a `chmod 4755` of a copy of a shell made a setuid-root one), and
+/// whose plain bot without Landlock wrote root's files and killed root's processes. It now
+/// refuses every mode but `none` (which confines nothing) up front, saying where and what, and
+/// exits non-zero, with no match played: `auto` (boxed), `require`, `plain`, and `auto` where no
+/// box can be made. `none` plays. The control: run by a user who is not root (here `nobody`, as
+/// the CI runs these tests too), uid 0 of such a namespace is that user outside, held to its
+/// process limit: each mode plays, as `a_root_arena_in_a_user_namespace_of_one_uid_plays` shows
+/// whole, and nothing is refused.
+#[test]
+fn the_machines_root_in_a_user_namespace_of_one_uid_runs_no_bot() {
+    let _load = shared();
+    let (greedy, random) = (bin("greedy"), bin("random"));
+    // SAFETY: geteuid has no preconditions.
+    let machine_root = unsafe { libc::geteuid() } == 0;
+    for (mode, no_nested) in [("auto", false), ("require", false), ("plain", false), ("auto", true), ("none", false)] {
+        let Some(run) = duel_in_one_uid_namespace("duel.txt", &["--sandbox", mode], no_nested, [&greedy, &random])
+        else {
+            return;
+        };
+        let stderr = String::from_utf8_lossy(&run.out.stderr);
+        let how = format!("--sandbox {mode}{}", if no_nested { ", no user namespace below" } else { "" });
+        let refused = machine_root && mode != "none";
+        assert_eq!(stderr.contains(MACHINE_ROOT_REFUSED), refused, "{how}: {stderr}");
+        assert_eq!(run.out.status.success(), !refused, "{how}: {stderr}");
+        if refused {
+            assert!(stderr.contains("/proc/self/uid_map: 0 0 1"), "{how}: says where: {stderr}");
+            assert!(stderr.contains("no process limit"), "{how}: says what: {stderr}");
+            assert!(run.result.is_null() && run.replay.is_null(), "{how}: no match played: {}", run.result);
+        } else {
+            let (score, finished, forfeit) = player(&run.result, 0);
+            assert!(score > 0 && finished && forfeit.is_none(), "{how}: greedy plays: {}\n{stderr}", run.result);
+        }
+    }
+}
+
+/// `arena duel --json` of `bots` with `extra` flags, run by root in a user namespace of its own
+/// whose uid and gid maps are `map` (lines joined by `,`) and whose `/proc/self/setgroups` is
+/// `setgroups`, as a rootless container may be set up: the maps are written from outside, by
+/// this process (root), as `newuidmap` would. `None` where no such namespace can be made here.
+fn duel_in_namespace(map: &str, setgroups: &str, extra: &[&str], bots: [&str; 2]) -> Option<Run> {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("r.json").display().to_string();
+    let map_arg = arena_e2e::map("duel.txt");
+    let mut args = vec!["duel", "--json", "--seed", "5", "--map", &map_arg, "--replay", &replay];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&bots);
+    // The child makes its namespace and waits on a FIFO until its maps are written.
+    let script = r#"map=$1 setgroups=$2 go=$3; shift 3
+        mkfifo "$go" || exit 90
+        unshare --user sh -c 'read x < "$0" && exec "$@"' "$go" "$@" &
+        pid=$!
+        while [ "$(readlink /proc/$pid/ns/user)" = "$(readlink /proc/self/ns/user)" ]; do
+            kill -0 $pid 2>/dev/null || exit 90
+            sleep 0.01
+        done
+        echo "$setgroups" > /proc/$pid/setgroups &&
+            echo "$map" | tr , '\n' > /proc/$pid/uid_map &&
+            echo "$map" | tr , '\n' > /proc/$pid/gid_map || { kill $pid; exit 90; }
+        echo go > "$go"
+        wait $pid"#;
+    let go = dir.path().join("go").display().to_string();
+    let out = Command::new("sh")
+        .args(["-c", script, "sh", map, setgroups, &go])
+        .arg(bin("arena"))
+        .args(&args)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    if out.status.code() == Some(90) {
+        eprintln!("no such user namespace can be made here: {}", String::from_utf8_lossy(&out.stderr).trim());
+        return None;
+    }
+    let result = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    let replay = std::fs::read(&replay).ok().and_then(|r| serde_json::from_slice(&r).ok()).unwrap_or(Value::Null);
+    Some(Run { out, result, replay })
+}
+
+/// A namespace that maps the box users but whose `/proc/self/setgroups` is `deny` (as a
+/// rootless container may be made) let a root arena take them for its bots, and every bot then
+/// failed at the `setgroups` that becoming one starts with (`EPERM`). The arena now counts them
+/// as missing there, and says why (`denies setgroups`): run by the machine's root (its uid 0
+/// mapped to root, `0 0 1`), that is the refusal above, said up front. The control: the same
+/// namespace with `setgroups` allowed plays, each bot as a box user (`auto` and `plain`).
+/// Root only (the maps of another uid are written from outside).
+#[test]
+fn a_namespace_denying_setgroups_counts_as_one_without_the_box_users() {
+    let _load = shared();
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("not root: no namespace mapping the box users can be made");
+        return;
+    }
+    let (greedy, random) = (bin("greedy"), bin("random"));
+    let map = "0 0 1,60000 60000 2000";
+    for mode in ["auto", "plain"] {
+        let Some(run) = duel_in_namespace(map, "deny", &["--sandbox", mode], [&greedy, &random]) else {
+            return;
+        };
+        let stderr = String::from_utf8_lossy(&run.out.stderr);
+        assert!(!run.out.status.success(), "{mode}: {stderr}");
+        assert!(stderr.contains(MACHINE_ROOT_REFUSED) && stderr.contains("denies setgroups"), "{mode}: {stderr}");
+        let Some(control) = duel_in_namespace(map, "allow", &["--sandbox", mode], [&greedy, &random]) else {
+            return;
+        };
+        let stderr = String::from_utf8_lossy(&control.out.stderr);
+        assert!(control.out.status.success(), "{mode}: the control plays: {stderr}");
+        let (score, finished, forfeit) = player(&control.result, 0);
+        assert!(score > 0 && finished && forfeit.is_none(), "{mode}: the control: {}\n{stderr}", control.result);
+        assert!(!stderr.contains("are not mapped") && !stderr.contains("denies setgroups"), "{mode}: {stderr}");
+    }
+}
+
+/// Root in a user namespace of its own holds `CAP_SYS_RESOURCE` there, and cannot raise a hard
+/// limit with it (the kernel allows that in the machine's first user namespace alone): the
+/// arena told that namespace by its uid map's text, which a namespace of its own may make the
+/// same as the first's (`0 0 4294967295`), so a `--max-open-files` above its hard limit passed
+/// its checks and every bot then failed to start (`EPERM`). It now asks the kernel (the inode of
+/// `/proc/self/ns/user`), and refuses such a limit up front, saying why. The control: a limit
+/// the arena's hard limit holds plays there. Root only (the maps are written from outside).
+#[test]
+fn a_namespace_mapping_every_uid_is_not_the_machines_first() {
+    let _load = shared();
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("not root: no namespace mapping every uid can be made");
+        return;
+    }
+    let mut hard = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit writes into the struct given.
+    unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut hard) };
+    if hard.rlim_max == libc::RLIM_INFINITY || hard.rlim_max >= 1 << 20 {
+        eprintln!("the hard limit of open files is {}: none above it to ask", hard.rlim_max);
+        return;
+    }
+    let (greedy, random) = (bin("greedy"), bin("random"));
+    let map = "0 0 4294967295";
+    let above = (hard.rlim_max + 1).to_string();
+    let Some(run) = duel_in_namespace(map, "allow", &["--max-open-files", &above], [&greedy, &random]) else {
+        return;
+    };
+    let stderr = String::from_utf8_lossy(&run.out.stderr);
+    assert!(!run.out.status.success(), "{stderr}");
+    assert!(stderr.contains("which it may not raise"), "refused up front: {stderr}");
+    assert!(run.result.is_null(), "no match played: {}", run.result);
+    let at = hard.rlim_max.to_string();
+    let Some(control) = duel_in_namespace(map, "allow", &["--max-open-files", &at], [&greedy, &random]) else {
+        return;
+    };
+    let stderr = String::from_utf8_lossy(&control.out.stderr);
+    assert!(control.out.status.success(), "{stderr}");
+    let (score, finished, forfeit) = player(&control.result, 0);
+    assert!(score > 0 && finished && forfeit.is_none(), "the control plays: {}\n{stderr}", control.result);
 }

@@ -486,8 +486,17 @@ fn cannot_hold_memory_outside_its_processes() {
         let run = duel_with(&hider, &bin("greedy"), &limits);
         let forfeit = (memory_cgroup(&run.stderr) || how == "sockets" || how == "page-tables").then_some("memory");
         promises(&run, &hider, forfeit, &[]);
-        // The control: without a box, nothing counts it; the bot says it held it all.
-        let run = unboxed_attack(&format!("hide-memory {how} 192"), &["--max-memory-mb", "64", "--startup-ms", "5000"]);
+        // The control: without a box, nothing counts it; the bot says it held it all. (A plain
+        // bot makes no SysV segment either, see `a_plain_bot_cannot_use_system_v_ipc`: its
+        // control is the sandbox off.)
+        let limits = ["--max-memory-mb", "64", "--startup-ms", "5000"];
+        let run = if how == "sysv" {
+            let run = duel_with(&hider, &bin("greedy"), &[&["--sandbox", "none"][..], &limits].concat());
+            promises(&run, &hider, Some("invalid_move"), &[]);
+            run
+        } else {
+            unboxed_attack(&format!("hide-memory {how} 192"), &limits)
+        };
         assert!(run.log.contains(&format!("hide-memory {how}: held 192 MiB of 192")), "{}", run.log);
     }
 }
@@ -1197,4 +1206,32 @@ fn a_plain_bot_cannot_reach_its_opponent_s_scratch_folder() {
     }
     let control = spied(&[PLAIN_WITHOUT_LANDLOCK]);
     assert_eq!(player(&control.result, 0).2.as_deref(), Some("invalid_move"), "the control: {}", control.result);
+}
+
+/// A plain bot (and build) shares the machine's IPC namespace, which Landlock does not govern:
+/// it made System V shared memory segments, message queues and semaphore sets, reached those of
+/// its user by their ids (root's, under `unshare -r` by the machine's root), and its detached
+/// segments held 16 x 32 MiB under a limit of 64 (no process's memory shows them) and outlived
+/// the match. Each SysV call now fails (`ENOSYS`, as on a kernel without it) in every plain
+/// mode, with Landlock and without it; the bot plays on, holding nothing (`hide-memory sysv`).
+/// A box has an IPC namespace of its own. The control: with the sandbox off, it makes each.
+#[test]
+fn a_plain_bot_cannot_use_system_v_ipc() {
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let attacker = format!("{} sysv-ipc", shared_copy(dir.path(), &bin("zoo-attack")));
+    let hider = format!("{} hide-memory sysv 192", shared_copy(dir.path(), &bin("zoo-attack")));
+    let refused = "sysv-ipc: shmget ENOSYS, msgget ENOSYS, semget ENOSYS;";
+    for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
+        let run = duel_with_env(&attacker, &greedy, &["--sandbox", "plain"], env);
+        promises(&run, &attacker, None, &[]);
+        assert!(run.log.contains(refused), "{env:?}: {}", run.log);
+        let limits = ["--sandbox", "plain", "--max-memory-mb", "64", "--startup-ms", "5000"];
+        let run = duel_with_env(&hider, &greedy, &limits, env);
+        promises(&run, &hider, None, &[]);
+        assert!(run.log.contains("hide-memory sysv: held 0 MiB of 192"), "{env:?}: {}", run.log);
+    }
+    let control = duel_with(&attacker, &greedy, &["--sandbox", "none"]);
+    promises(&control, &attacker, Some("invalid_move"), &[]);
+    assert!(control.log.contains("sysv-ipc: shmget ok, msgget ok, semget ok;"), "{}", control.log);
 }

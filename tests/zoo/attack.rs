@@ -349,6 +349,7 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "hide-memory" => worked = hide_memory(&arg(1), arg(2).parse().unwrap_or(192)),
         "page-out" => worked = page_out(),
         "userns" => worked = user_namespace(),
+        "sysv-ipc" => worked = system_v_ipc(),
         // Not an attack: exits (a crash) unless its threads and a child process work.
         "threads-and-children" => threads_and_children(),
         "hog-memory" => {
@@ -1573,6 +1574,35 @@ fn clone3(flags: u64, then: fn() -> !) -> libc::c_long {
         then();
     }
     pid
+}
+
+/// Makes a System V shared memory segment, message queue and semaphore set (private ones,
+/// removed at once): a plain bot shares the machine's IPC namespace, where it could reach its
+/// user's (root's, under `unshare -r` by the machine's root), and a detached segment outlives it
+/// uncounted. Says on stderr what each call answered; returns whether any was made.
+fn system_v_ipc() -> bool {
+    let answer = |id: libc::c_int| answer(id >= 0, std::io::Error::last_os_error().raw_os_error().unwrap_or(0));
+    // SAFETY: private objects of this process's own, made and removed with valid arguments.
+    let (shm, msg, sem) = unsafe {
+        let shm = libc::shmget(libc::IPC_PRIVATE, 4096, libc::IPC_CREAT | 0o600);
+        let shm_said = answer(shm);
+        if shm >= 0 {
+            libc::shmctl(shm, libc::IPC_RMID, std::ptr::null_mut());
+        }
+        let msg = libc::msgget(libc::IPC_PRIVATE, libc::IPC_CREAT | 0o600);
+        let msg_said = answer(msg);
+        if msg >= 0 {
+            libc::msgctl(msg, libc::IPC_RMID, std::ptr::null_mut());
+        }
+        let sem = libc::semget(libc::IPC_PRIVATE, 1, libc::IPC_CREAT | 0o600);
+        let sem_said = answer(sem);
+        if sem >= 0 {
+            libc::semctl(sem, 0, libc::IPC_RMID);
+        }
+        (shm_said, msg_said, sem_said)
+    };
+    eprintln!("sysv-ipc: shmget {shm}, msgget {msg}, semget {sem};");
+    [shm, msg, sem].iter().any(|a| a == "ok")
 }
 
 /// `userns`: tries to make a user namespace, in which it would hold every capability: by

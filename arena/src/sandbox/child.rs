@@ -307,6 +307,57 @@ pub(super) unsafe fn forbid_user_namespaces() -> io::Result<()> {
     write_file(&CString::from(c"/proc/sys/user/max_user_namespaces"), b"0")
 }
 
+/// Whether the kernel lets a process of this one's user, without a capability, make processes
+/// past its `RLIMIT_NPROC`: it does for the machine's root alone (`copy_process` skips the
+/// limit where the real user is the first user namespace's uid 0, whatever namespace the
+/// process is in; `CAP_SYS_RESOURCE` or `CAP_SYS_ADMIN` there would too, and are dropped
+/// first). That is the arena run by the machine's root under `unshare -r`: uid 0 of a namespace
+/// that maps only root, whose bots (which keep its uid, boxed or not) no limit would hold to a
+/// number of processes. Asked of the kernel in a forked child: it drops its capabilities, sets
+/// its limit to 0 and forks; the fork succeeding is the answer. `None` where the child could not
+/// be made or said nothing.
+pub(super) fn exempt_from_the_process_limit() -> Option<bool> {
+    // SAFETY: the child makes raw system calls only, then exits; it and its child are reaped.
+    unsafe {
+        let pid = libc::fork();
+        if pid < 0 {
+            return None;
+        }
+        if pid == 0 {
+            if clear_capabilities().is_err() {
+                libc::_exit(3);
+            }
+            let none = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+            if libc::setrlimit(libc::RLIMIT_NPROC, &none) != 0 {
+                libc::_exit(3);
+            }
+            let child = libc::fork();
+            if child == 0 {
+                libc::_exit(0);
+            }
+            if child < 0 {
+                libc::_exit(if io::Error::last_os_error().raw_os_error() == Some(libc::EAGAIN) { 1 } else { 3 });
+            }
+            let mut status = 0;
+            while libc::waitpid(child, &mut status, 0) < 0
+                && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
+            {}
+            libc::_exit(0);
+        }
+        let mut status = 0;
+        while libc::waitpid(pid, &mut status, 0) < 0 {
+            if io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+                return None;
+            }
+        }
+        match (libc::WIFEXITED(status), libc::WEXITSTATUS(status)) {
+            (true, 0) => Some(true),
+            (true, 1) => Some(false),
+            _ => None,
+        }
+    }
+}
+
 /// Runs the plan: returns in the bot process (ready to exec); the supervisor and the init
 /// never return.
 ///
@@ -951,6 +1002,76 @@ mod tests {
         };
         assert!(control, "the control: root of a user namespace holds capabilities there");
         assert_eq!(capabilities_held_as_root_of_a_user_namespace(true), Some(false));
+    }
+
+    /// What [`super::exempt_from_the_process_limit`] answers in a forked child that first
+    /// becomes `nobody` (65534, `become`: root only), or is made root of a user namespace mapping
+    /// only its own uid (`namespace`, as `unshare -r`): 1 exempt, 0 not, 2 no answer, 255 where
+    /// the child could not be set up (no user namespace here).
+    fn exempt_in_a_child(nobody: bool, namespace: bool) -> i32 {
+        use std::ffi::CString;
+        // SAFETY: getuid and getgid have no preconditions.
+        let (uid, gid) = if nobody { (65534, 65534) } else { unsafe { (libc::getuid(), libc::getgid()) } };
+        let maps = [
+            (CString::from(c"/proc/self/setgroups"), b"deny".to_vec()),
+            (CString::from(c"/proc/self/uid_map"), format!("0 {uid} 1").into_bytes()),
+            (CString::from(c"/proc/self/gid_map"), format!("0 {gid} 1").into_bytes()),
+        ];
+        // SAFETY: the child makes raw system calls only (on data made before the fork), then exits.
+        unsafe {
+            let pid = libc::fork();
+            if pid == 0 {
+                // (Dumpable again after the change of user, so that its /proc/self files are its
+                // own to write.)
+                if nobody
+                    && (super::become_user(65534, 65534).is_err()
+                        || libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0) != 0)
+                {
+                    libc::_exit(255);
+                }
+                if namespace
+                    && (libc::unshare(libc::CLONE_NEWUSER) != 0
+                        || maps.iter().any(|(path, data)| super::write_file(path, data).is_err()))
+                {
+                    libc::_exit(255);
+                }
+                libc::_exit(match super::exempt_from_the_process_limit() {
+                    Some(true) => 1,
+                    Some(false) => 0,
+                    None => 2,
+                });
+            }
+            let mut status = 0;
+            libc::waitpid(pid, &mut status, 0);
+            if libc::WIFEXITED(status) {
+                libc::WEXITSTATUS(status)
+            } else {
+                254
+            }
+        }
+    }
+
+    /// The kernel holds every user to its `RLIMIT_NPROC` but the machine's root (capabilities
+    /// dropped), whatever user namespace it is in: the probe finds the machine's root exempt,
+    /// here and as root of a user namespace mapping only it (`unshare -r` by the machine's
+    /// root: the arena refuses to run bots there); the controls, a user who is not root, and
+    /// root of such a namespace made by one (`unshare -r` by that user), are held to it.
+    #[test]
+    fn only_the_machines_root_is_exempt_from_the_process_limit() {
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        assert_eq!(super::exempt_from_the_process_limit(), Some(root));
+        match exempt_in_a_child(false, true) {
+            255 => eprintln!("no user namespace can be made here: root of one not checked"),
+            code => assert_eq!(code, i32::from(root), "root of a user namespace mapping only this user"),
+        }
+        if root {
+            assert_eq!(exempt_in_a_child(true, false), 0, "the control: nobody is held to it");
+            match exempt_in_a_child(true, true) {
+                255 => eprintln!("nobody cannot make a user namespace here: not checked"),
+                code => assert_eq!(code, 0, "the control: root of a user namespace that nobody made"),
+            }
+        }
     }
 
     /// This thread's errno.

@@ -151,6 +151,16 @@ pub enum SandboxError {
         .0.display()
     )]
     RootBuild(PathBuf),
+    /// The arena's uid, which its bots would keep, is the machine's root (root under `unshare
+    /// -r`): no process limit holds it. Says where (the arena's user namespace, in words).
+    #[error(
+        "the arena runs as the machine's root inside a user namespace where it cannot give its bots users of \
+         their own ({0}): every bot and build, boxed or not, would run as the machine's root, \
+         which the kernel holds to no process limit, and a bot without a box would own every file root owns; \
+         run the arena as root outside the user namespace, or as a user who is not root (inside such a \
+         namespace or outside it); only --sandbox none, which confines nothing, runs here"
+    )]
+    MachineRoot(String),
 }
 
 impl SandboxError {
@@ -369,7 +379,7 @@ pub struct Sandbox {
     /// Boxes can be made (namespaces work).
     boxed: bool,
     /// The arena is root with the box users mapped in its user namespace (see
-    /// [`box_ids_mapped`]): it runs bots as box users. Root in a namespace without them runs
+    /// [`box_users_missing`]): it runs bots as box users. Root in a namespace without them runs
     /// them as an arena that is not root does.
     root: bool,
     cgroups: Option<cgroup::Roots>,
@@ -429,16 +439,30 @@ impl Sandbox {
         // in a user namespace of their own, its plain bots as its own uid (without a
         // capability, see `child::enter_plain`). A box user there was refused (`EINVAL`), and
         // so was every bot, boxed or plain.
-        let unmapped = euid_root && !box_ids_mapped();
-        let root = euid_root && !unmapped;
-        let unmapped = unmapped.then(|| {
+        let missing_users = if euid_root { box_users_missing() } else { None };
+        let root = euid_root && missing_users.is_none();
+        let unmapped = missing_users.clone().map(|why| {
             format!(
-                "the box users (uids and gids {FIRST_BOX_UID} to {}) are not mapped in the arena's user namespace \
-                 (/proc/self/uid_map, gid_map): bots share the arena's uid, as under an arena that is not root \
-                 (a box makes a user namespace of its own; a plain bot runs without a capability)",
-                FIRST_BOX_UID + BOX_UIDS - 1
+                "{why}: bots share the arena's uid, as under an arena that is not root (a box makes a user \
+                 namespace of its own; a plain bot runs without a capability)"
             )
         });
+        // Bots that keep the arena's uid where that uid is the machine's root (root under
+        // `unshare -r`: uid 0 of a namespace mapping only root) would run as the machine's root,
+        // boxed or not: the kernel holds it to no process limit (and this arena has no cgroups),
+        // and a plain one owns every file root owns (a build's `chmod 4755` of a copy of a shell
+        // made a setuid-root one). Refused, but with the sandbox off, which promises nothing;
+        // and so is root without the box users where the kernel could not be asked (no fork).
+        let exempt = || match child::exempt_from_the_process_limit() {
+            Some(exempt) => exempt,
+            None => missing_users.is_some(),
+        };
+        if !root && mode != SandboxMode::None && exempt() {
+            // SAFETY: getuid has no preconditions.
+            let uid = unsafe { libc::getuid() };
+            let why = missing_users.unwrap_or_else(|| format!("its uid there, {uid}, is root's outside it"));
+            return Err(SandboxError::MachineRoot(format!("{why}; {}", own_user_namespace_in_words())));
+        }
         let raise = may_raise_hard_limits();
         if let Some(why) = open_files_out_of_reach(limits.open_files, own_hard_limit(libc::RLIMIT_NOFILE), raise) {
             return Err(SandboxError::Limit(why));
@@ -665,7 +689,8 @@ impl Sandbox {
             rlimits.push((libc::RLIMIT_NPROC, limits.processes, limits.processes));
         }
         // (Root in a user namespace is no exception: the kernel spares only the machine's root,
-        // and a process with `CAP_SYS_RESOURCE` in the machine's first user namespace.)
+        // whose bots `Sandbox::new` refuses to run here, and a process with `CAP_SYS_RESOURCE`
+        // in the machine's first user namespace.)
         if !self.root {
             // Without a box, RLIMIT_NPROC caps processes; it counts every process of the user
             // (and the keeper).
@@ -695,8 +720,13 @@ impl Sandbox {
         } else {
             None
         };
-        // (With it, what Landlock does not govern: see `syscalls::plain_filters`.)
-        let filters = if ruleset.is_some() { syscalls::plain_filters(launch.build) } else { Vec::new() };
+        // (With it, what Landlock does not govern: see `syscalls::plain_filters`; without it,
+        // System V IPC all the same, but with the sandbox off.)
+        let filters = match &ruleset {
+            Some(_) => syscalls::plain_filters(launch.build),
+            None if keep_terminal => Vec::new(),
+            None => syscalls::unconfined_plain_filters(),
+        };
         let parent = std::process::id() as libc::pid_t;
         // SAFETY: the hook only makes system calls on data prepared before the fork (the
         // ruleset's descriptor and the filters, held by the hook as long as the command).
@@ -1338,12 +1368,31 @@ fn may_raise_hard_limits() -> bool {
         && initial_user_namespace()
 }
 
-/// Whether this process is in the machine's first user namespace: its uid map is the whole
-/// identity, `0 0 4294967295` (or there is none to read: a kernel without user namespaces).
+/// The inode number the kernel gives the machine's first user namespace (`PROC_USER_INIT_INO`,
+/// fixed since Linux 3.8), as `/proc/self/ns/user` shows it there.
+const INITIAL_USER_NAMESPACE_INODE: u64 = 0xEFFF_FFFD;
+
+/// Whether this process is in the machine's first user namespace, as the kernel says by the
+/// inode of `/proc/self/ns/user` (true where there is none: a kernel without user namespaces).
+/// Its uid map's text is no proof: a namespace of its own may map `0 0 4294967295` too, and
+/// there a hard limit cannot be raised (`EPERM`).
 fn initial_user_namespace() -> bool {
+    match std::fs::metadata("/proc/self/ns/user") {
+        Ok(meta) => meta.ino() == INITIAL_USER_NAMESPACE_INODE,
+        Err(_) => std::fs::read_to_string("/proc/self/uid_map").is_err(),
+    }
+}
+
+/// The arena's user namespace in words, for a refusal: its uid map (`/proc/self/uid_map`), one
+/// range a line, joined by commas.
+fn own_user_namespace_in_words() -> String {
     match std::fs::read_to_string("/proc/self/uid_map") {
-        Ok(map) => id_ranges(&map) == [(0, 0, u64::from(u32::MAX))],
-        Err(_) => true,
+        Ok(map) => {
+            let ranges: Vec<String> =
+                id_ranges(&map).iter().map(|(inside, outside, n)| format!("{inside} {outside} {n}")).collect();
+            format!("/proc/self/uid_map: {}", ranges.join(", "))
+        }
+        Err(e) => format!("/proc/self/uid_map: {e}"),
     }
 }
 
@@ -1377,14 +1426,28 @@ fn maps_all(map: &str, first: u32, count: u32) -> bool {
     true
 }
 
-/// Whether the box users (uids and gids from [`FIRST_BOX_UID`], [`BOX_UIDS`] of them) exist in
-/// this process's user namespace: a root arena in one that maps fewer (`unshare -r` maps only
-/// its own uid, as some rootless containers do) can neither run a box as one nor give one a
-/// folder. True where the maps cannot be read (a kernel without user namespaces).
-fn box_ids_mapped() -> bool {
-    ["/proc/self/uid_map", "/proc/self/gid_map"].iter().all(|file| match std::fs::read_to_string(file) {
-        Ok(map) => maps_all(&map, FIRST_BOX_UID, BOX_UIDS),
-        Err(_) => true,
+/// Why a root arena cannot run bots as the box users (uids and gids from [`FIRST_BOX_UID`],
+/// [`BOX_UIDS`] of them) in this process's user namespace, or `None` where it can: one that maps
+/// fewer (`unshare -r` maps only its own uid, as some rootless containers do) can neither run a
+/// box as one nor give one a folder; one whose `/proc/self/setgroups` is `deny` maps them, but
+/// refuses the `setgroups` that becoming one starts with (`EPERM`), so every bot failed. Nothing
+/// is missing where the files cannot be read (a kernel without user namespaces).
+fn box_users_missing() -> Option<String> {
+    let range = format!("uids and gids {FIRST_BOX_UID} to {}", FIRST_BOX_UID + BOX_UIDS - 1);
+    let unmapped = ["/proc/self/uid_map", "/proc/self/gid_map"]
+        .iter()
+        .any(|file| std::fs::read_to_string(file).is_ok_and(|map| !maps_all(&map, FIRST_BOX_UID, BOX_UIDS)));
+    if unmapped {
+        return Some(format!(
+            "the box users ({range}) are not mapped in the arena's user namespace (/proc/self/uid_map, gid_map)"
+        ));
+    }
+    let denied = std::fs::read_to_string("/proc/self/setgroups").is_ok_and(|s| s.trim() == "deny");
+    denied.then(|| {
+        format!(
+            "the box users ({range}) are mapped in the arena's user namespace, but it denies setgroups \
+             (/proc/self/setgroups), which becoming one of them needs"
+        )
     })
 }
 

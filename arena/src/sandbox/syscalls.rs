@@ -143,7 +143,8 @@ const IOPRIO_WHO_PROCESS: u64 = 1;
 ///   an IP one the network (MPTCP past Landlock's TCP rights; UDP, and TCP before ABI 4, which
 ///   it does not govern); a pair of unix datagram sockets, which sends to any named socket
 ///   (`EPROTONOSUPPORT`; `socketpair`'s stream pairs, which runtimes use between their own
-///   processes, are left to it).
+///   processes, are left to it);
+/// - System V IPC ([`SYSV_IPC_CALLS`], `ENOSYS`).
 ///
 /// A `build` may change the mode and times of files (a linker makes its output executable with
 /// `chmod`, cargo copies a file's mode and sets times, `make` and `touch` set them): only the
@@ -181,8 +182,44 @@ fn plain_filters_of(metadata: &[&[libc::c_long]]) -> Vec<BpfProgram> {
     let metadata =
         compile(metadata.iter().flat_map(|calls| calls.iter()).map(|&c| (c, Vec::new())).collect(), libc::EPERM);
     let common = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter());
-    common.chain(metadata).chain(other_processes_filter()).chain(plain_socket_filters()).collect()
+    let sysv = system_v_filter();
+    common.chain(metadata).chain(other_processes_filter()).chain(plain_socket_filters()).chain(sysv).collect()
 }
+
+/// The filters of a plain bot or build that Landlock does not confine (the kernel has none, or
+/// `ARENA_PLAIN_WITHOUT_LANDLOCK` is set): System V IPC ([`system_v_filter`]) alone, which no
+/// limit of its user's holds (its segments outlive it, uncounted).
+pub(super) fn unconfined_plain_filters() -> Vec<BpfProgram> {
+    system_v_filter().into_iter().collect()
+}
+
+/// Refuses [`SYSV_IPC_CALLS`] (`ENOSYS`). `None` on an architecture the filter compiler does
+/// not know.
+fn system_v_filter() -> Option<BpfProgram> {
+    static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
+    FILTER.get_or_init(|| compile(SYSV_IPC_CALLS.iter().map(|&c| (c, Vec::new())).collect(), libc::ENOSYS)).clone()
+}
+
+/// System V IPC, refused to a plain bot and build (`ENOSYS`, as on a kernel without it), which
+/// share the machine's IPC namespace (a box has one of its own): Landlock does not govern it, so
+/// a plain bot read and wrote the shared memory and message queues of its user (root's, under
+/// `unshare -r` by the machine's root), and its detached shared memory segments held 16 x 32
+/// MiB under a limit of 64 (no process's memory shows them) and outlived the match. Each call,
+/// not only those that make a segment, queue or set: an existing one is reached by its id.
+const SYSV_IPC_CALLS: &[libc::c_long] = &[
+    libc::SYS_shmget,
+    libc::SYS_shmat,
+    libc::SYS_shmdt,
+    libc::SYS_shmctl,
+    libc::SYS_msgget,
+    libc::SYS_msgsnd,
+    libc::SYS_msgrcv,
+    libc::SYS_msgctl,
+    libc::SYS_semget,
+    libc::SYS_semop,
+    libc::SYS_semtimedop,
+    libc::SYS_semctl,
+];
 
 /// A rule that matches a call whose argument `arg` (32 bits) is not `value`.
 fn arg_is_not(arg: u8, value: u64) -> Result<SeccompRule, seccompiler::BackendError> {
@@ -573,8 +610,10 @@ mod tests {
         assert!(super::build_filter().is_some_and(|f| !f.is_empty()));
         assert!(super::user_namespace_filter().is_some_and(|f| !f.is_empty()));
         assert!(super::socket_family_filter().is_some_and(|f| !f.is_empty()));
+        assert!(super::system_v_filter().is_some_and(|f| !f.is_empty()));
+        assert_eq!(super::unconfined_plain_filters().len(), 1);
         for build in [false, true] {
-            assert_eq!(super::plain_filters(build).len(), 6 + usize::from(cfg!(target_arch = "x86_64")));
+            assert_eq!(super::plain_filters(build).len(), 7 + usize::from(cfg!(target_arch = "x86_64")));
         }
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
