@@ -2703,6 +2703,34 @@ mod tests {
         assert_eq!(processes_out_of_reach(over, None), None);
     }
 
+    /// A plain bot that runs as the arena's user is shown none of what others may not read in
+    /// the system's folders (no rule it is given holds one), whatever its command names: a
+    /// script under `/etc` brought it its folder, `/etc`, whole, and a word `/` the whole
+    /// machine; it is still shown what others may read (`/etc/passwd`). The control: a root
+    /// arena's (a box user, whom the files' modes keep out) is shown the folders whole, private
+    /// files and all.
+    #[test]
+    fn a_plain_bot_of_the_arena_s_user_is_shown_no_private_system_file() {
+        let mut sandbox = Sandbox::new(SandboxMode::None, SandboxLimits::default()).unwrap();
+        let words = ["python3", "/etc/passwd", "/"].map(String::from);
+        let real = system_real();
+        let dirs = real.iter().map(|d| (d.clone(), usize::MAX)).collect::<Vec<_>>();
+        let private = private_of(&dirs);
+        let holds = |rules: &[PathBuf], path: &Path| rules.iter().any(|rule| path.starts_with(rule));
+        sandbox.root = false;
+        let (system, own) = sandbox.plain_shown(&words, None, Vec::new());
+        for (path, _) in &private {
+            assert!(!holds(&system.whole, path) && !holds(&own, path), "{} is shown", path.display());
+        }
+        assert!(own.iter().all(|p| !p.starts_with("/etc") && !Path::new("/etc").starts_with(p)), "{own:?}");
+        assert!(holds(&system.whole, Path::new("/etc/passwd")), "{system:?}");
+        sandbox.root = true;
+        let (system, own) = sandbox.plain_shown(&words, None, Vec::new());
+        assert_eq!(system, confine::System { whole: real, listed: Vec::new() });
+        assert!(private.iter().all(|(path, _)| holds(&system.whole, path)), "the control shows them");
+        assert!(own.iter().all(|p| !p.starts_with("/etc")), "{own:?}");
+    }
+
     /// The walk for masks finds what others may not read, down to its depth, not below a private
     /// folder, not through a link; what others may read is left out.
     #[test]
