@@ -417,6 +417,17 @@ fn a_bot_of_an_arena_that_is_not_root_cannot_read_what_only_its_user_or_groups_m
 /// below it (`max_user_namespaces` 0: no box can be made, as where user namespaces are
 /// restricted). `None` where no such namespace can be made here (said on stderr, with why).
 fn duel_in_one_uid_namespace(map_name: &str, extra: &[&str], no_nested: bool, bots: [&str; 2]) -> Option<Run> {
+    duel_in_one_uid_namespace_with(map_name, extra, no_nested, &[], bots)
+}
+
+/// [`duel_in_one_uid_namespace`] with `env` set for the arena.
+fn duel_in_one_uid_namespace_with(
+    map_name: &str,
+    extra: &[&str],
+    no_nested: bool,
+    env: &[(&str, &str)],
+    bots: [&str; 2],
+) -> Option<Run> {
     match Command::new("unshare").args(["-r", "true"]).output() {
         Ok(probe) if probe.status.success() => {}
         Ok(probe) => {
@@ -438,6 +449,7 @@ fn duel_in_one_uid_namespace(map_name: &str, extra: &[&str], no_nested: bool, bo
     let script = if no_nested { r#"echo 0 > /proc/sys/user/max_user_namespaces && exec "$@""# } else { r#"exec "$@""# };
     let mut command = Command::new("unshare");
     command.args(["-r", "sh", "-c", script, "sh"]).arg(bin("arena")).args(&args).current_dir(root());
+    command.envs(env.iter().copied());
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } != 0 {
         // The namespace maps this user alone: root's `/tmp` is shown as the overflow uid's
@@ -538,6 +550,74 @@ fn a_plain_bot_of_a_root_arena_in_a_user_namespace_holds_no_capability() {
         };
         assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control {what}: {}", control.result);
     }
+}
+
+/// A plain bot of such an arena keeps its uid, which under `unshare -r` run by the machine's
+/// root is root's, the owner of the system's private files: Landlock showed it the system's
+/// folders whole, and it read `/etc/shadow` (`root:shadow`, 0640; a box shows it empty). It is
+/// now shown all of them but what others may not read (the list a box's masks are made of):
+/// it cannot read `/etc/shadow`, and still reads what others may in the same folder
+/// (`/etc/passwd`). So is a plain build, which runs as the same uid (it read `/etc/shadow` into
+/// its folder). The controls: with Landlock off (`ARENA_PLAIN_WITHOUT_LANDLOCK`), the same bot
+/// and build read `/etc/shadow` (as root only: run by another user, the namespace's uid 0 is
+/// that user, which may not read it either way).
+#[test]
+fn a_plain_bot_of_a_root_arena_in_a_user_namespace_reads_no_private_system_file() {
+    let _load = shared();
+    let shadow = Path::new("/etc/shadow");
+    let mode = std::fs::metadata(shadow).map(|m| std::os::unix::fs::MetadataExt::mode(&m));
+    if !mode.as_ref().is_ok_and(|m| m & 0o004 == 0) {
+        eprintln!("/etc/shadow is missing or readable by others here ({mode:?}): not checked");
+        return;
+    }
+    let normal = normal_score();
+    let dir = tempfile::tempdir().unwrap();
+    let (_, victim) = victim(dir.path());
+    let plain = ["--sandbox", "plain"];
+    let Some(run) = duel_in_one_uid_namespace("fire.txt", &plain, false, [&attacker("read /etc/shadow"), &victim])
+    else {
+        return;
+    };
+    unharmed(&run, normal);
+    let public = duel_in_one_uid_namespace("fire.txt", &plain, false, [&attacker("read /etc/passwd"), &victim]);
+    let public = public.unwrap();
+    assert_eq!(public.forfeit(0).as_deref(), Some("invalid_move"), "/etc/passwd is read: {}", public.result);
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("not root: the namespace's uid 0 may not read /etc/shadow either way (no control)");
+        return;
+    }
+    let off = [("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")];
+    let control =
+        duel_in_one_uid_namespace_with("fire.txt", &plain, false, &off, [&attacker("read /etc/shadow"), &victim]);
+    let control = control.unwrap();
+    assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control reads it: {}", control.result);
+    // A plain build of such an arena runs as the same uid: it read `/etc/shadow` into its folder.
+    let build = |env: &[(&str, &str)]| {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("student")).unwrap();
+        let cfg = dir.path().join("t.toml");
+        std::fs::write(&cfg, student_league("", "cat /etc/shadow > leak; wc -c /etc/passwd > public")).unwrap();
+        let out = Command::new("unshare")
+            .arg("-r")
+            .arg(bin("arena"))
+            .args(["tournament", "--config"])
+            .arg(&cfg)
+            .arg("--out")
+            .arg(dir.path().join("out"))
+            .args(plain)
+            .envs(env.iter().copied())
+            .current_dir(root())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let read = |name: &str| std::fs::read(dir.path().join("student").join(name)).unwrap_or_default();
+        (read("leak").len(), read("public").len())
+    };
+    let (leak, public) = build(&[]);
+    assert!(leak == 0 && public > 0, "the build reads /etc/passwd alone: {leak} bytes of /etc/shadow, {public}");
+    let (leak, _) = build(&off);
+    assert!(leak > 0, "the control build reads /etc/shadow");
 }
 
 /// The boxes' folder in `$TMPDIR` (`arena-box-root-<uid>`) that another local user made first

@@ -7,7 +7,9 @@
 //! showed an honest student as disqualified), and could read other students' code and the
 //! league's secret, and signal its keeper, its opponent or the arena. With it the bot may:
 //! - read and run only what a box shows it (the system's folders, its own folder or the files
-//!   its command names: [`super::shown_paths`]), and read `/proc` (the kernel's own answers:
+//!   its command names: [`super::shown_paths`]; where it runs as the arena's user, not the
+//!   system's files that others may not read, which a box masks: see [`System`]), and read
+//!   `/proc` (the kernel's own answers:
 //!   Landlock keeps a process from tracing, or reading the memory or the environment of, any
 //!   process outside its domain);
 //! - write nothing but the devices a box gives ([`super::DEVICES`], `/dev/zero`) and a scratch
@@ -31,11 +33,14 @@
 //! forked it and just before `exec`, by one raw system call: the keeper stays outside, and still
 //! kills what the bot starts. What the kernel lacks is said once ([`missing`]).
 
+use std::collections::BTreeSet;
 use std::os::fd::OwnedFd;
-use std::path::PathBuf;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
 
 use landlock::{
-    path_beneath_rules, Access, AccessFs, AccessNet, RulesetAttr, RulesetCreatedAttr, RulesetError, Scope, ABI,
+    path_beneath_rules, Access, AccessFs, AccessNet, PathBeneath, RulesetAttr, RulesetCreatedAttr, RulesetError, Scope,
+    ABI,
 };
 
 /// The Landlock ABI whose rights are asked for (best effort: a kernel with less enforces what
@@ -93,12 +98,64 @@ pub fn missing(abi: i32) -> Vec<String> {
     out
 }
 
-/// The ruleset of a plain bot or build shown `shown` (the paths a box would show it, see
-/// [`super::shown_paths`]; a build's toolchains too), which may write beneath `writable` (its
-/// scratch folder, and a build its folder), made and filled, to be entered
-/// by its process just before `exec` ([`super::child::enter_plain`]); `None` where the kernel
-/// has no Landlock.
-pub fn ruleset(shown: &[PathBuf], writable: &[PathBuf]) -> Result<Option<OwnedFd>, RulesetError> {
+/// What of the system's folders a plain bot or build may read: those folders whole where
+/// nothing below them is private (a file others may not read, a folder others may not enter:
+/// the list a box's masks are made of, see `super::View::mask_private`), and otherwise the
+/// folder listed only, with each of its entries but the private ones whole, and those of its
+/// entries that hold a private one listed in turn. A plain bot that runs as the arena's user
+/// (an arena that is not root, or root in a user namespace without the box users) is that
+/// user, with its groups: with the system's folders whole, it read what they may (a course
+/// group's file in `/etc`, 0640), and under `unshare -r` run by the machine's root, `/etc/shadow`
+/// (root's own). Links are not given rules (what they name is governed where it is), nor is
+/// what was made after the list: a file made since is refused, a file gone since is passed
+/// over. (Landlock's rights hold beneath a rule's folder: where a folder may be listed, so may
+/// a private folder below it, where its user may, which a box shows empty: its names, not its
+/// files.)
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct System {
+    /// Paths it may read (and run) whole, each opened without following a link.
+    pub whole: Vec<PathBuf>,
+    /// Folders it may only list (`ReadDir`): each holds something private.
+    pub listed: Vec<PathBuf>,
+}
+
+impl System {
+    /// The system's folders `dirs` (real paths, none below another) without what of them is
+    /// `private` (the walk's list: paths below `dirs`).
+    pub fn without(dirs: &[PathBuf], private: &BTreeSet<PathBuf>) -> System {
+        let mut out = System::default();
+        for dir in dirs {
+            out.add(dir, private);
+        }
+        out
+    }
+
+    fn add(&mut self, path: &Path, private: &BTreeSet<PathBuf>) {
+        if private.contains(path) {
+            return;
+        }
+        // (Paths order by component: what is below `path` follows it at once.)
+        let holds_private = private.range(path.to_path_buf()..).take_while(|p| p.starts_with(path)).next().is_some();
+        if !holds_private {
+            self.whole.push(path.to_path_buf());
+            return;
+        }
+        self.listed.push(path.to_path_buf());
+        let Ok(entries) = std::fs::read_dir(path) else { return };
+        for entry in entries.flatten() {
+            if entry.file_type().is_ok_and(|t| !t.is_symlink()) {
+                self.add(&entry.path(), private);
+            }
+        }
+    }
+}
+
+/// The ruleset of a plain bot or build shown `system` (of the system's folders, see [`System`])
+/// and `shown` (its own folder and the files its command names, see [`super::shown_paths`]; a
+/// build's toolchains too), which may write beneath `writable` (its scratch folder, and a build
+/// its folder), made and filled, to be entered by its process just before `exec`
+/// ([`super::child::enter_plain`]); `None` where the kernel has no Landlock.
+pub fn ruleset(system: &System, shown: &[PathBuf], writable: &[PathBuf]) -> Result<Option<OwnedFd>, RulesetError> {
     let read = AccessFs::from_read(WANTED);
     let devices = read | AccessFs::WriteFile | AccessFs::Truncate | AccessFs::IoctlDev;
     let dev = std::iter::once(super::ZERO).chain(super::DEVICES).map(|d| PathBuf::from("/dev").join(d));
@@ -107,11 +164,36 @@ pub fn ruleset(shown: &[PathBuf], writable: &[PathBuf]) -> Result<Option<OwnedFd
         .handle_access(AccessNet::from_all(WANTED))?
         .scope(Scope::from_all(WANTED))?
         .create()?
+        .add_rules(not_followed(&system.whole, read))?
+        .add_rules(not_followed(&system.listed, AccessFs::ReadDir.into()))?
         .add_rules(path_beneath_rules(shown, read))?
         .add_rules(path_beneath_rules(["/proc"], AccessFs::ReadFile | AccessFs::ReadDir))?
         .add_rules(path_beneath_rules(dev, devices))?
         .add_rules(path_beneath_rules(writable, AccessFs::from_all(WANTED)))?;
     Ok(created.into())
+}
+
+/// Rules giving `access` beneath each of `paths` (a file's own rights only, to a file), each
+/// opened without following a link: one that is a link now, or is gone, is passed over (an
+/// entry of `/etc` removed since the walk must not keep a bot from starting).
+fn not_followed(
+    paths: &[PathBuf],
+    access: landlock::BitFlags<AccessFs>,
+) -> impl Iterator<Item = Result<PathBeneath<std::fs::File>, RulesetError>> + '_ {
+    paths.iter().filter_map(move |path| {
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_PATH | libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(path)
+            .ok()?;
+        let kind = file.metadata().ok()?.file_type();
+        let access = match () {
+            () if kind.is_symlink() => return None,
+            () if kind.is_dir() => access,
+            () => access & AccessFs::from_file(WANTED),
+        };
+        (!access.is_empty()).then(|| Ok(PathBeneath::new(file, access)))
+    })
 }
 
 #[cfg(test)]
@@ -143,7 +225,8 @@ mod tests {
         let secret = dir.path().join("secret");
         std::fs::write(&secret, "s").unwrap();
         let run = |confined: bool| {
-            let fd = if confined { ruleset(&[PathBuf::from("/usr")], &[]).unwrap() } else { None };
+            let usr = System { whole: vec![PathBuf::from("/usr")], listed: Vec::new() };
+            let fd = if confined { ruleset(&usr, &[], &[]).unwrap() } else { None };
             let raw = fd.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd);
             let path = std::ffi::CString::new(secret.display().to_string()).unwrap();
             // SAFETY: the child makes raw system calls only, then exits.
@@ -171,5 +254,66 @@ mod tests {
             assert_eq!(confined & 4, 0, "its parent is out of reach: {confined}");
         }
         assert_eq!(run(false), 1 | 4, "the control reads the file and may signal its parent");
+    }
+
+    /// A child in the ruleset of a folder whose private entries are left out reads the rest,
+    /// whole or below a folder that holds a private entry, and lists the folders; it reads
+    /// neither a private file (nor through a link to one), nor a file made after the list; a
+    /// path gone since is passed over. The control: with the folder whole, the same child reads
+    /// the private file. (Skipped where the kernel has no Landlock.)
+    #[test]
+    fn a_child_shown_a_folder_without_its_private_entries_reads_the_rest() {
+        if kernel_abi() < 1 {
+            eprintln!("no Landlock on this kernel: nothing to show");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        for sub in ["sub", "clean"] {
+            std::fs::create_dir(root.join(sub)).unwrap();
+        }
+        for file in ["open", "secret", "sub/ok", "sub/key", "clean/a"] {
+            std::fs::write(root.join(file), file).unwrap();
+        }
+        std::os::unix::fs::symlink(root.join("secret"), root.join("link")).unwrap();
+        let private: BTreeSet<PathBuf> = ["secret", "sub/key"].iter().map(|p| root.join(p)).collect();
+        let mut system = System::without(std::slice::from_ref(&root), &private);
+        let mut whole = system.whole.clone();
+        whole.sort();
+        assert_eq!(whole, ["clean", "open", "sub/ok"].map(|p| root.join(p)), "no link, nothing private");
+        assert_eq!(system.listed, [root.clone(), root.join("sub")]);
+        system.whole.push(root.join("gone"));
+        std::fs::write(root.join("new"), "new").unwrap();
+        // (Bit i: the i-th path read; the last: the folder listed.)
+        let paths = ["open", "clean/a", "sub/ok", "secret", "sub/key", "link", "new"];
+        let run = |system: &System| {
+            let fd = ruleset(system, &[], &[]).unwrap().unwrap();
+            let raw = std::os::fd::AsRawFd::as_raw_fd(&fd);
+            let cpaths = paths.map(|p| std::ffi::CString::new(root.join(p).display().to_string()).unwrap());
+            let folder = std::ffi::CString::new(root.join("sub").display().to_string()).unwrap();
+            // SAFETY: the child makes raw system calls only, then exits.
+            unsafe {
+                let pid = libc::fork();
+                if pid == 0 {
+                    if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+                        || libc::syscall(libc::SYS_landlock_restrict_self, raw, 0) != 0
+                    {
+                        libc::_exit(255);
+                    }
+                    let mut bits = 0;
+                    for (i, path) in cpaths.iter().enumerate() {
+                        bits |= i32::from(libc::open(path.as_ptr(), libc::O_RDONLY) >= 0) << i;
+                    }
+                    bits |= i32::from(!libc::opendir(folder.as_ptr()).is_null()) << paths.len();
+                    libc::_exit(bits);
+                }
+                let mut status = 0;
+                libc::waitpid(pid, &mut status, 0);
+                libc::WEXITSTATUS(status)
+            }
+        };
+        assert_eq!(run(&system), 0b1000_0111, "the rest and the listing, nothing private nor new");
+        let control = System { whole: vec![root.clone()], listed: Vec::new() };
+        assert_eq!(run(&control), 0b1111_1111, "the control reads all");
     }
 }

@@ -707,16 +707,17 @@ impl Sandbox {
         // `confine`). It may write its scratch folder; a build is shown the toolchains too, and
         // may write its folder.
         let ruleset = if self.landlock && !keep_terminal {
-            let mut shown = shown_paths(launch.words, launch.folder);
+            let toolchains = build.iter().flat_map(PlainBuild::shown).collect();
+            let (system, shown) = self.plain_shown(launch.words, launch.folder, toolchains);
             let mut writable: Vec<PathBuf> = scratch.iter().map(|s| s.path().to_path_buf()).collect();
             if let Some(b) = &build {
-                shown.extend(b.shown());
                 let here = std::env::current_dir().unwrap_or_default();
                 writable.extend(launch.folder.map(|f| normalize(&here.join(f))));
                 writable.push(b.scratch.path().to_path_buf());
             }
             let whose = if launch.build { "the build's Landlock ruleset" } else { "the bot's Landlock ruleset" };
-            confine::ruleset(&shown, &writable).map_err(|e| setup(whose, std::io::Error::other(e.to_string())))?
+            confine::ruleset(&system, &shown, &writable)
+                .map_err(|e| setup(whose, std::io::Error::other(e.to_string())))?
         } else {
             None
         };
@@ -755,6 +756,30 @@ impl Sandbox {
             _scratch: build.map(|b| b.scratch).or(scratch),
         };
         Ok((command, handle))
+    }
+
+    /// What a plain bot's (or build's) Landlock ruleset shows it ([`shown_paths`]): of the
+    /// system's folders, and the rest (its own folder, the files its command names, a build's
+    /// `toolchains`). A bot or build that runs as the arena's user (an arena that is not root,
+    /// or root in a user namespace without the box users) is not shown what others may not read
+    /// in the system's folders ([`plain_system`]), as a box masks it there, whatever else shows
+    /// it the same path: neither a file its command names there, nor its folder or a toolchain,
+    /// below a system folder or above one, gives it more (a script under `/etc` gave it its
+    /// folder, `/etc`, whole). A root arena's runs as a box user (a build as its folder's
+    /// owner), as its box would, and is shown them whole.
+    fn plain_shown(
+        &self,
+        words: &[String],
+        folder: Option<&Path>,
+        toolchains: Vec<PathBuf>,
+    ) -> (confine::System, Vec<PathBuf>) {
+        let real = system_real();
+        let mut own = shown_paths(words, folder);
+        own.extend(toolchains);
+        own.retain(|p| !real.iter().any(|d| p.starts_with(d) || (!self.root && d.starts_with(p))));
+        let system =
+            if self.root { confine::System { whole: real, listed: Vec::new() } } else { plain_system().clone() };
+        (system, own)
     }
 
     /// A new scratch folder for a plain bot or build (`what`), given to `owner` where a root
@@ -1715,16 +1740,8 @@ impl View {
     /// after it ("its box's file system could not be built", CI's `tournaments`). Beneath the
     /// masks pushed before (cargo's own lock copies stay on top, as they were).
     fn mask_private(&mut self, dirs: &[(PathBuf, usize)]) {
-        // (Per folder and depth: a bot's box and a build's are given different folders.)
-        type Found = std::collections::HashMap<(PathBuf, usize), Vec<(PathBuf, bool)>>;
-        static PRIVATE: std::sync::Mutex<Option<Found>> = std::sync::Mutex::new(None);
-        let mut found = PRIVATE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let found = found.get_or_insert_with(Found::new);
-        for dir in dirs {
-            found.entry(dir.clone()).or_insert_with(|| private_paths(&dir.0, dir.1));
-        }
-        let private = dirs.iter().filter_map(|dir| found.get(dir)).flatten();
-        let masks = private.map(|(path, _)| child::Mask { path: cpath(path), copy: None }).collect::<Vec<_>>();
+        let private = private_of(dirs);
+        let masks = private.iter().map(|(path, _)| child::Mask { path: cpath(path), copy: None }).collect::<Vec<_>>();
         self.masks.splice(0..0, masks);
     }
 
@@ -1830,6 +1847,51 @@ fn scratch_inodes(mb: u64) -> u64 {
 fn copy_of(bytes: Vec<u8>, meta: &std::fs::Metadata, owners: bool) -> child::MaskCopy {
     let owner = owners.then(|| (meta.uid(), meta.gid()));
     (bytes, meta.mode(), owner)
+}
+
+/// What others may not read under the folders `dirs` (each with how deep it is looked at; see
+/// [`private_paths`]), each with whether it is a folder: walked once per folder, depth and
+/// process, for the masks of the boxes (see [`View::mask_private`]) and the Landlock rules of
+/// the plain bots (see [`plain_system`]) alike.
+fn private_of(dirs: &[(PathBuf, usize)]) -> Vec<(PathBuf, bool)> {
+    // (Per folder and depth: a bot's box and a build's are given different folders.)
+    type Found = std::collections::HashMap<(PathBuf, usize), Vec<(PathBuf, bool)>>;
+    static PRIVATE: std::sync::Mutex<Option<Found>> = std::sync::Mutex::new(None);
+    let mut found = PRIVATE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let found = found.get_or_insert_with(Found::new);
+    for dir in dirs {
+        found.entry(dir.clone()).or_insert_with(|| private_paths(&dir.0, dir.1));
+    }
+    dirs.iter().filter_map(|dir| found.get(dir)).flatten().cloned().collect()
+}
+
+/// The system's folders as a plain bot or build is shown them: their real paths (`/bin` is
+/// `/usr/bin` on most systems), none below another.
+fn system_real() -> Vec<PathBuf> {
+    let mut real: Vec<PathBuf> =
+        SYSTEM.iter().filter_map(|d| std::fs::canonicalize(d).ok()).filter(|p| p.is_dir()).collect();
+    real.sort();
+    real.dedup();
+    let kept = real.clone();
+    real.retain(|p| !kept.iter().any(|other| other != p && p.starts_with(other)));
+    real
+}
+
+/// What of the system's folders a plain bot or build that runs as the arena's user may read:
+/// all but what others may not ([`confine::System`]), from the walk a box's masks are made of
+/// (one walk serves both), made once per process, when the first such bot starts. A private file
+/// made since is not shown (nor is any entry made since, under a folder that holds a private
+/// one), and one gone since is passed over.
+fn plain_system() -> &'static confine::System {
+    static SYSTEM_SHOWN: std::sync::OnceLock<confine::System> = std::sync::OnceLock::new();
+    SYSTEM_SHOWN.get_or_init(|| {
+        let real = system_real();
+        let dirs = real.iter().map(|d| (d.clone(), usize::MAX)).collect::<Vec<_>>();
+        let private = private_of(&dirs).into_iter().map(|(path, _)| path).collect();
+        let shown = confine::System::without(&real, &private);
+        tracing::debug!(whole = shown.whole.len(), listed = shown.listed.len(), "a plain bot's system folders");
+        shown
+    })
 }
 
 /// The files and folders under `dir` (down to `depth`) that others may not read (a file
@@ -2702,6 +2764,34 @@ mod tests {
         assert_eq!(processes_out_of_reach(hard, Some(hard)), None);
         assert_eq!(processes_out_of_reach(over, Some(libc::RLIM_INFINITY)), None);
         assert_eq!(processes_out_of_reach(over, None), None);
+    }
+
+    /// A plain bot that runs as the arena's user is shown none of what others may not read in
+    /// the system's folders (no rule it is given holds one), whatever its command names: a
+    /// script under `/etc` brought it its folder, `/etc`, whole, and a word `/` the whole
+    /// machine; it is still shown what others may read (`/etc/passwd`). The control: a root
+    /// arena's (a box user, whom the files' modes keep out) is shown the folders whole, private
+    /// files and all.
+    #[test]
+    fn a_plain_bot_of_the_arena_s_user_is_shown_no_private_system_file() {
+        let mut sandbox = Sandbox::new(SandboxMode::None, SandboxLimits::default()).unwrap();
+        let words = ["python3", "/etc/passwd", "/"].map(String::from);
+        let real = system_real();
+        let dirs = real.iter().map(|d| (d.clone(), usize::MAX)).collect::<Vec<_>>();
+        let private = private_of(&dirs);
+        let holds = |rules: &[PathBuf], path: &Path| rules.iter().any(|rule| path.starts_with(rule));
+        sandbox.root = false;
+        let (system, own) = sandbox.plain_shown(&words, None, Vec::new());
+        for (path, _) in &private {
+            assert!(!holds(&system.whole, path) && !holds(&own, path), "{} is shown", path.display());
+        }
+        assert!(own.iter().all(|p| !p.starts_with("/etc") && !Path::new("/etc").starts_with(p)), "{own:?}");
+        assert!(holds(&system.whole, Path::new("/etc/passwd")), "{system:?}");
+        sandbox.root = true;
+        let (system, own) = sandbox.plain_shown(&words, None, Vec::new());
+        assert_eq!(system, confine::System { whole: real, listed: Vec::new() });
+        assert!(private.iter().all(|(path, _)| holds(&system.whole, path)), "the control shows them");
+        assert!(own.iter().all(|p| !p.starts_with("/etc")), "{own:?}");
     }
 
     /// The walk for masks finds what others may not read, down to its depth, not below a private
