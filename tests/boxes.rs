@@ -552,72 +552,106 @@ fn a_plain_bot_of_a_root_arena_in_a_user_namespace_holds_no_capability() {
     }
 }
 
-/// A plain bot of such an arena keeps its uid, which under `unshare -r` run by the machine's
-/// root is root's, the owner of the system's private files: Landlock showed it the system's
-/// folders whole, and it read `/etc/shadow` (`root:shadow`, 0640; a box shows it empty). It is
-/// now shown all of them but what others may not read (the list a box's masks are made of):
-/// it cannot read `/etc/shadow`, and still reads what others may in the same folder
-/// (`/etc/passwd`). So is a plain build, which runs as the same uid (it read `/etc/shadow` into
-/// its folder). The controls: with Landlock off (`ARENA_PLAIN_WITHOUT_LANDLOCK`), the same bot
-/// and build read `/etc/shadow` (as root only: run by another user, the namespace's uid 0 is
-/// that user, which may not read it either way).
+/// A plain bot keeps the arena's uid where the arena is not root (and so does a plain build):
+/// Landlock showed it the system's folders whole, so it read what that uid may and others may
+/// not there (under `unshare -r` run by the machine's root, which now runs no bot, it read
+/// `/etc/shadow`). It is now shown all of them but what others may not read (the list a box's
+/// masks are made of). Here a file in `/etc` only `nobody` may read, made for the test and
+/// removed after it, and an arena run as `nobody` with `--sandbox plain`: its bot cannot read
+/// the file and still reads `/etc/passwd`; its build cannot copy the file into its folder. The
+/// controls: with Landlock off (`ARENA_PLAIN_WITHOUT_LANDLOCK`), the same bot and build read it.
 #[test]
-fn a_plain_bot_of_a_root_arena_in_a_user_namespace_reads_no_private_system_file() {
+fn a_plain_bot_of_an_arena_that_is_not_root_reads_no_private_system_file() {
     let _load = shared();
-    let shadow = Path::new("/etc/shadow");
-    let mode = std::fs::metadata(shadow).map(|m| std::os::unix::fs::MetadataExt::mode(&m));
-    if !mode.as_ref().is_ok_and(|m| m & 0o004 == 0) {
-        eprintln!("/etc/shadow is missing or readable by others here ({mode:?}): not checked");
-        return;
-    }
-    let normal = normal_score();
-    let dir = tempfile::tempdir().unwrap();
-    let (_, victim) = victim(dir.path());
-    let plain = ["--sandbox", "plain"];
-    let Some(run) = duel_in_one_uid_namespace("fire.txt", &plain, false, [&attacker("read /etc/shadow"), &victim])
-    else {
-        return;
-    };
-    unharmed(&run, normal);
-    let public = duel_in_one_uid_namespace("fire.txt", &plain, false, [&attacker("read /etc/passwd"), &victim]);
-    let public = public.unwrap();
-    assert_eq!(public.forfeit(0).as_deref(), Some("invalid_move"), "/etc/passwd is read: {}", public.result);
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } != 0 {
-        eprintln!("not root: the namespace's uid 0 may not read /etc/shadow either way (no control)");
+        eprintln!("not root: this test must make a file in /etc and start the arena as nobody (its root run does)");
         return;
     }
+    let (nobody, nogroup) = (65534u32, 65534u32);
+    let chmod =
+        |p: &Path, mode: u32| std::fs::set_permissions(p, std::os::unix::fs::PermissionsExt::from_mode(mode)).unwrap();
+    /// The private file in `/etc`, removed however the test ends.
+    struct Private(PathBuf);
+    impl Drop for Private {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+    let secret = Private(PathBuf::from(format!("/etc/arena-test-private-{}", token())));
+    std::fs::write(&secret.0, "only nobody's\n").unwrap();
+    std::os::unix::fs::chown(&secret.0, Some(nobody), Some(nogroup)).unwrap();
+    chmod(&secret.0, 0o600);
+    let normal = normal_score();
+    let dir = tempfile::tempdir().unwrap();
+    chmod(dir.path(), 0o755);
+    let (arena, attack) = (shared_copy(dir.path(), &bin("arena")), shared_copy(dir.path(), &bin("zoo-attack")));
+    let (_, victim) = victim(dir.path());
+    chmod(Path::new(&victim), 0o755);
+    let fire = shared_copy(dir.path(), &map("fire.txt"));
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    chmod(&tmp, 0o1777);
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    std::os::unix::fs::chown(&home, Some(nobody), Some(nogroup)).unwrap();
+    let as_nobody = |env: &[(&str, &str)]| {
+        let mut command = Command::new("setpriv");
+        command
+            .args(["--reuid", &nobody.to_string(), "--regid", &nogroup.to_string(), "--clear-groups"])
+            .arg(&arena)
+            .current_dir(dir.path())
+            .env("HOME", &home)
+            .env("TMPDIR", &tmp)
+            .envs(env.iter().copied());
+        command
+    };
+    let duel = |path: &Path, env: &[(&str, &str)]| -> Run {
+        // (In hex: a path among a bot's words is shown to it, as its own file.)
+        let attacker = format!("{attack} read {}", hex(path));
+        let out = as_nobody(env)
+            .args(["duel", "--json", "--seed", "5", "--map", &fire, "--sandbox", "plain", "--no-replay"])
+            .args([&attacker, &victim])
+            .output()
+            .unwrap();
+        let result = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        Run { out, result, replay: Value::Null }
+    };
     let off = [("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")];
-    let control =
-        duel_in_one_uid_namespace_with("fire.txt", &plain, false, &off, [&attacker("read /etc/shadow"), &victim]);
-    let control = control.unwrap();
+    unharmed(&duel(&secret.0, &[]), normal);
+    let public = duel(Path::new("/etc/passwd"), &[]);
+    assert_eq!(public.forfeit(0).as_deref(), Some("invalid_move"), "/etc/passwd is read: {}", public.result);
+    let control = duel(&secret.0, &off);
     assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control reads it: {}", control.result);
-    // A plain build of such an arena runs as the same uid: it read `/etc/shadow` into its folder.
+    // A plain build runs as the same uid.
     let build = |env: &[(&str, &str)]| {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("student")).unwrap();
-        let cfg = dir.path().join("t.toml");
-        std::fs::write(&cfg, student_league("", "cat /etc/shadow > leak; wc -c /etc/passwd > public")).unwrap();
-        let out = Command::new("unshare")
-            .arg("-r")
-            .arg(bin("arena"))
+        let league = tempfile::tempdir().unwrap();
+        chmod(league.path(), 0o755);
+        let student = league.path().join("student");
+        std::fs::create_dir(&student).unwrap();
+        std::os::unix::fs::chown(&student, Some(nobody), Some(nogroup)).unwrap();
+        let cfg = league.path().join("t.toml");
+        let script = format!("cat {} > leak; wc -c /etc/passwd > public", secret.0.display());
+        std::fs::write(&cfg, student_league("", &script)).unwrap();
+        let out_dir = league.path().join("out");
+        std::fs::create_dir(&out_dir).unwrap();
+        std::os::unix::fs::chown(&out_dir, Some(nobody), Some(nogroup)).unwrap();
+        let out = as_nobody(env)
             .args(["tournament", "--config"])
             .arg(&cfg)
             .arg("--out")
-            .arg(dir.path().join("out"))
-            .args(plain)
-            .envs(env.iter().copied())
-            .current_dir(root())
+            .arg(&out_dir)
+            .args(["--sandbox", "plain"])
             .output()
             .unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let read = |name: &str| std::fs::read(dir.path().join("student").join(name)).unwrap_or_default();
+        let read = |name: &str| std::fs::read(student.join(name)).unwrap_or_default();
         (read("leak").len(), read("public").len())
     };
     let (leak, public) = build(&[]);
-    assert!(leak == 0 && public > 0, "the build reads /etc/passwd alone: {leak} bytes of /etc/shadow, {public}");
+    assert!(leak == 0 && public > 0, "the build reads /etc/passwd alone: {leak} bytes of the secret, {public}");
     let (leak, _) = build(&off);
-    assert!(leak > 0, "the control build reads /etc/shadow");
+    assert!(leak > 0, "the control build reads the secret");
 }
 
 /// The boxes' folder in `$TMPDIR` (`arena-box-root-<uid>`) that another local user made first
