@@ -696,6 +696,25 @@ unsafe fn drop_bounds() -> io::Result<()> {
     Ok(())
 }
 
+/// What a plain bot that keeps uid 0 of its user namespace drops ([`enter_plain`]): every
+/// capability it holds and, where it may (`CAP_SETPCAP`), its bounding set and root's grant at
+/// an exec ([`drop_bounds`]). Root of a namespace made without capabilities (`bwrap --uid 0`,
+/// `setpriv --bounding-set=-all`) may not change those (`EPERM`: its bots failed to start), and
+/// need not: with its permitted set empty and `no_new_privs`, which the caller sets next, an
+/// exec gains nothing (the kernel keeps a `no_new_privs` exec's permitted set within the old).
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn drop_root_capabilities() -> io::Result<()> {
+    match drop_bounds() {
+        Err(e) if e.raw_os_error() == Some(libc::EPERM) => {
+            libc::prctl(libc::PR_CAP_AMBIENT, libc::PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+        }
+        done => done?,
+    }
+    clear_capabilities()
+}
+
 /// Empties this process's effective, permitted and inheritable capability sets.
 ///
 /// # Safety
@@ -788,9 +807,7 @@ pub(super) unsafe fn enter_plain(
         // `Sandbox::new`): the bot keeps the arena's uid, 0 there, and would keep every
         // capability of the namespace (`CAP_DAC_OVERRIDE` over its files, `CAP_SYS_ADMIN`'s
         // mounts, `CAP_KILL`…) and regain them at its exec. It drops them all, as a box's bot.
-        let privileges = at(Step::Privileges);
-        drop_bounds().map_err(&privileges)?;
-        clear_capabilities().map_err(&privileges)?;
+        drop_root_capabilities().map_err(at(Step::Privileges))?;
     }
     check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)).map_err(at(Step::Privileges))?;
     if !keep_terminal && landlock >= 0 {
@@ -938,8 +955,8 @@ mod tests {
     }
 
     /// In a child that is root in a user namespace mapping only this user (as an arena under
-    /// `unshare -r`), after [`super::drop_bounds`] and [`super::clear_capabilities`] where `drop`
-    /// (as `super::enter_plain` does for such a plain bot): whether it holds any capability, or
+    /// `unshare -r`), after [`super::drop_root_capabilities`] where `drop` (as
+    /// `super::enter_plain` does for such a plain bot): whether it holds any capability, or
     /// could regain one (its permitted, effective, inheritable, bounding or ambient set, read in
     /// /proc/self/status, is not empty); `None` where no user namespace can be made here.
     fn capabilities_held_as_root_of_a_user_namespace(drop: bool) -> Option<bool> {
@@ -960,7 +977,7 @@ mod tests {
                 {
                     libc::_exit(255);
                 }
-                if drop && (super::drop_bounds().is_err() || super::clear_capabilities().is_err()) {
+                if drop && super::drop_root_capabilities().is_err() {
                     libc::_exit(3);
                 }
                 let mut status = [0u8; 16384];
@@ -1002,6 +1019,71 @@ mod tests {
         };
         assert!(control, "the control: root of a user namespace holds capabilities there");
         assert_eq!(capabilities_held_as_root_of_a_user_namespace(true), Some(false));
+    }
+
+    /// In a child that is root of a user namespace mapping only this user but holds no
+    /// capability (as under `bwrap --uid 0`: its bounding set full, no `CAP_SETPCAP` to empty it),
+    /// after [`super::drop_root_capabilities`] and, where `no_new_privs`, `PR_SET_NO_NEW_PRIVS`:
+    /// whether a program it runs holds an effective capability (`sh -c grep` of the exec's own
+    /// /proc/self/status); `None` where no user namespace can be made here.
+    fn an_exec_of_capless_root_regains_capabilities(no_new_privs: bool) -> Option<bool> {
+        use std::ffi::CString;
+        // SAFETY: getuid and getgid have no preconditions.
+        let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+        let maps = [
+            (CString::from(c"/proc/self/setgroups"), b"deny".to_vec()),
+            (CString::from(c"/proc/self/uid_map"), format!("0 {uid} 1").into_bytes()),
+            (CString::from(c"/proc/self/gid_map"), format!("0 {gid} 1").into_bytes()),
+        ];
+        let words = [c"sh".as_ptr(), c"-c".as_ptr(), c"grep -q '^CapEff:[[:space:]]*0*$' /proc/self/status".as_ptr()];
+        let argv = [words[0], words[1], words[2], std::ptr::null()];
+        // SAFETY: the child makes raw system calls only (on data made before the fork), then
+        // runs `sh` or exits.
+        unsafe {
+            let pid = libc::fork();
+            if pid == 0 {
+                if libc::unshare(libc::CLONE_NEWUSER) != 0
+                    || maps.iter().any(|(path, data)| super::write_file(path, data).is_err())
+                {
+                    libc::_exit(255);
+                }
+                // Root of the namespace without a capability, as `bwrap --uid 0` makes it.
+                if super::clear_capabilities().is_err() {
+                    libc::_exit(2);
+                }
+                if super::drop_root_capabilities().is_err() {
+                    libc::_exit(3);
+                }
+                if no_new_privs && libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+                    libc::_exit(4);
+                }
+                libc::execv(c"/bin/sh".as_ptr(), argv.as_ptr());
+                libc::_exit(5);
+            }
+            let mut status = 0;
+            libc::waitpid(pid, &mut status, 0);
+            let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+            match code {
+                Some(255) => None,
+                Some(held @ (0 | 1)) => Some(held == 1),
+                other => panic!("the child failed: {other:?} (2, 3: the drops, 4: no_new_privs, 5: the exec)"),
+            }
+        }
+    }
+
+    /// Root of a user namespace made without capabilities may not empty its bounding set (no
+    /// `CAP_SETPCAP`): the drop no longer fails there (every plain bot failed to start under
+    /// `bwrap --uid 0`), and what it runs gains nothing, `no_new_privs` keeping an exec's
+    /// capabilities within the none it held. The control: without `no_new_privs`, the same exec,
+    /// as root, regains every capability of its bounding set.
+    #[test]
+    fn root_of_a_user_namespace_without_capabilities_starts_bots_that_regain_none() {
+        let Some(control) = an_exec_of_capless_root_regains_capabilities(false) else {
+            eprintln!("no user namespace can be made here (unshare(CLONE_NEWUSER) refused): nothing to show");
+            return;
+        };
+        assert!(control, "the control: an exec as root without no_new_privs regains capabilities");
+        assert_eq!(an_exec_of_capless_root_regains_capabilities(true), Some(false));
     }
 
     /// What [`super::exempt_from_the_process_limit`] answers in a forked child that first
