@@ -960,6 +960,42 @@ mod tests {
     /// could regain one (its permitted, effective, inheritable, bounding or ambient set, read in
     /// /proc/self/status, is not empty); `None` where no user namespace can be made here.
     fn capabilities_held_as_root_of_a_user_namespace(drop: bool) -> Option<bool> {
+        // SAFETY: raw system calls only, in the child.
+        let code = in_a_child_root_of_a_one_uid_namespace(|| unsafe {
+            if drop && super::drop_root_capabilities().is_err() {
+                return 3;
+            }
+            let mut status = [0u8; 16384];
+            let fd = libc::open(c"/proc/self/status".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
+            let n = if fd < 0 { -1 } else { libc::read(fd, status.as_mut_ptr().cast(), status.len()) };
+            if n <= 0 {
+                return 4;
+            }
+            let text = &status[..n as usize];
+            let mut sets = 0;
+            let mut held = false;
+            for name in [&b"CapInh:"[..], b"CapPrm:", b"CapEff:", b"CapBnd:", b"CapAmb:"] {
+                let Some(at) = text.windows(name.len()).position(|w| w == name) else { continue };
+                sets += 1;
+                let value = text[at + name.len()..].iter().skip_while(|b| b.is_ascii_whitespace());
+                held |= value.take_while(|b| b.is_ascii_hexdigit()).any(|&b| b != b'0');
+            }
+            if sets < 5 {
+                5
+            } else {
+                i32::from(held)
+            }
+        })?;
+        match code {
+            held @ (0 | 1) => Some(held == 1),
+            other => panic!("the child failed: {other} (3: the drop, 4: its status, 5: a set missing)"),
+        }
+    }
+
+    /// Runs `then` in a forked child made root of a user namespace mapping only this user (as
+    /// `unshare -r` makes it), which exits with what `then` returns: that status, `None` where
+    /// no such namespace can be made here. `then` must make raw system calls only.
+    fn in_a_child_root_of_a_one_uid_namespace(then: impl FnOnce() -> i32) -> Option<i32> {
         use std::ffi::CString;
         // SAFETY: getuid and getgid have no preconditions.
         let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
@@ -977,33 +1013,14 @@ mod tests {
                 {
                     libc::_exit(255);
                 }
-                if drop && super::drop_root_capabilities().is_err() {
-                    libc::_exit(3);
-                }
-                let mut status = [0u8; 16384];
-                let fd = libc::open(c"/proc/self/status".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
-                let n = if fd < 0 { -1 } else { libc::read(fd, status.as_mut_ptr().cast(), status.len()) };
-                if n <= 0 {
-                    libc::_exit(4);
-                }
-                let text = &status[..n as usize];
-                let mut sets = 0;
-                let mut held = false;
-                for name in [&b"CapInh:"[..], b"CapPrm:", b"CapEff:", b"CapBnd:", b"CapAmb:"] {
-                    let Some(at) = text.windows(name.len()).position(|w| w == name) else { continue };
-                    sets += 1;
-                    let value = text[at + name.len()..].iter().skip_while(|b| b.is_ascii_whitespace());
-                    held |= value.take_while(|b| b.is_ascii_hexdigit()).any(|&b| b != b'0');
-                }
-                libc::_exit(if sets < 5 { 5 } else { i32::from(held) });
+                libc::_exit(then());
             }
             let mut status = 0;
             libc::waitpid(pid, &mut status, 0);
-            let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
-            match code {
+            match libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)) {
                 Some(255) => None,
-                Some(held @ (0 | 1)) => Some(held == 1),
-                other => panic!("the child failed: {other:?} (3: the drop, 4: its status, 5: a set missing)"),
+                Some(code) => Some(code),
+                None => panic!("the child was killed: status {status}"),
             }
         }
     }
@@ -1027,47 +1044,26 @@ mod tests {
     /// whether a program it runs holds an effective capability (`sh -c grep` of the exec's own
     /// /proc/self/status); `None` where no user namespace can be made here.
     fn an_exec_of_capless_root_regains_capabilities(no_new_privs: bool) -> Option<bool> {
-        use std::ffi::CString;
-        // SAFETY: getuid and getgid have no preconditions.
-        let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
-        let maps = [
-            (CString::from(c"/proc/self/setgroups"), b"deny".to_vec()),
-            (CString::from(c"/proc/self/uid_map"), format!("0 {uid} 1").into_bytes()),
-            (CString::from(c"/proc/self/gid_map"), format!("0 {gid} 1").into_bytes()),
-        ];
         let words = [c"sh".as_ptr(), c"-c".as_ptr(), c"grep -q '^CapEff:[[:space:]]*0*$' /proc/self/status".as_ptr()];
         let argv = [words[0], words[1], words[2], std::ptr::null()];
-        // SAFETY: the child makes raw system calls only (on data made before the fork), then
-        // runs `sh` or exits.
-        unsafe {
-            let pid = libc::fork();
-            if pid == 0 {
-                if libc::unshare(libc::CLONE_NEWUSER) != 0
-                    || maps.iter().any(|(path, data)| super::write_file(path, data).is_err())
-                {
-                    libc::_exit(255);
-                }
-                // Root of the namespace without a capability, as `bwrap --uid 0` makes it.
-                if super::clear_capabilities().is_err() {
-                    libc::_exit(2);
-                }
-                if super::drop_root_capabilities().is_err() {
-                    libc::_exit(3);
-                }
-                if no_new_privs && libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
-                    libc::_exit(4);
-                }
-                libc::execv(c"/bin/sh".as_ptr(), argv.as_ptr());
-                libc::_exit(5);
+        // SAFETY: raw system calls only, in the child, which then runs `sh`.
+        let code = in_a_child_root_of_a_one_uid_namespace(|| unsafe {
+            // Root of the namespace without a capability, as `bwrap --uid 0` makes it.
+            if super::clear_capabilities().is_err() {
+                return 2;
             }
-            let mut status = 0;
-            libc::waitpid(pid, &mut status, 0);
-            let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
-            match code {
-                Some(255) => None,
-                Some(held @ (0 | 1)) => Some(held == 1),
-                other => panic!("the child failed: {other:?} (2, 3: the drops, 4: no_new_privs, 5: the exec)"),
+            if super::drop_root_capabilities().is_err() {
+                return 3;
             }
+            if no_new_privs && libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+                return 4;
+            }
+            libc::execv(c"/bin/sh".as_ptr(), argv.as_ptr());
+            5
+        })?;
+        match code {
+            held @ (0 | 1) => Some(held == 1),
+            other => panic!("the child failed: {other} (2, 3: the drops, 4: no_new_privs, 5: the exec)"),
         }
     }
 
