@@ -2094,7 +2094,8 @@ fn a_merge_says_each_refusal_once_a_few_a_folder_in_safe_text() {
 /// not running on this machine (a merge's before, as every merge signs the folders it reads;
 /// an older arena's signature, naming no machine), is said at once, naming
 /// the folder, what holds it and the wait (it was waited for two minutes without a word); a
-/// SIGTERM then stops the wait at once.
+/// SIGTERM then stops the wait at once, and the merge, failing, still says what it refused
+/// before (a folder left out for its bad record: it was said only with a merge's outcome).
 #[test]
 fn a_merge_says_at_once_that_it_waits_for_a_shard_s_lock() {
     use std::io::BufRead;
@@ -2108,7 +2109,10 @@ fn a_merge_says_at_once_that_it_waits_for_a_shard_s_lock() {
     assert_eq!(unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&held), libc::LOCK_EX) }, 0);
     let out = d.join("out");
     let (one_arg, two_arg) = (format!("1/2={}", s(&one)), format!("2/2={}", s(&two)));
-    let mut child = spawn(&["merge", &s(&out), "--league", &s(&league), &one_arg, &two_arg]);
+    let junk = d.join("junk");
+    std::fs::create_dir_all(&junk).unwrap();
+    std::fs::write(junk.join("tournament.json"), "{ not a record").unwrap();
+    let mut child = spawn(&["merge", &s(&out), "--league", &s(&league), &one_arg, &two_arg, &s(&junk)]);
     let stderr = child.stderr.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -2134,6 +2138,9 @@ fn a_merge_says_at_once_that_it_waits_for_a_shard_s_lock() {
     let ended = "pid 999999999, which is not running on this machine";
     assert!(said.contains(ended) && said.contains("waiting up to 120 s"), "{said}");
     assert_eq!(status.code(), Some(143), "stopped while it waited");
+    let rest: Vec<String> = rx.iter().collect();
+    let refusal = format!("{}: ", s(&junk));
+    assert!(rest.iter().any(|l| l.contains(&refusal) && l.contains("left out of the merge")), "{rest:?}");
     drop(held);
 }
 

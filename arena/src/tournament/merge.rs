@@ -808,7 +808,8 @@ fn merge_in(
     // or a folder bound before under another path, is left out, named (it stopped the whole
     // merge, where a folder given alone so was only left out).
     let mut bound: HashMap<PathBuf, Shard> = HashMap::new();
-    let mut bad_records: Vec<String> = Vec::new();
+    // (Every refusal, from the first: a merge that fails says those made before it, as it ends.)
+    let mut refused = Refusals::default();
     // (The records of the shards' folders read with `--league`, by their place among the folders.)
     let mut read_records: HashMap<usize, TournamentRecord> = HashMap::new();
     let mut bound_left_out: HashSet<PathBuf> = HashSet::new();
@@ -872,11 +873,12 @@ fn merge_in(
         };
         match (why, real) {
             (Some(why), _) => {
-                bad_records.push(format!(
+                let why = format!(
                     "{slice}={}: bound to shard {slice} on the command line, but {why}: the folder is left out of the \
                      merge, none of its lines merged",
                     shown(dir)
-                ));
+                );
+                refused.add(None, why);
                 bound_left_out.insert(dir.clone());
             }
             (None, Some(real)) => {
@@ -956,7 +958,7 @@ fn merge_in(
                         "{}: {why}: the folder is left out of the merge, none of its lines merged",
                         dir.display()
                     );
-                    bad_records.push(why);
+                    refused.add(None, why);
                     continue;
                 }
                 // (Kept as read: read again, the file could be another by then, up to 4 GiB, and
@@ -1002,10 +1004,8 @@ fn merge_in(
             match TournamentRecord::read_foreign(dir, super::MAX_RECORD_BYTES) {
                 Ok(text) => TournamentRecord::parse_foreign(dir, games, &text)?,
                 Err(e) if named_at.is_none() && steps.bad_records_left_out() => {
-                    bad_records.push(format!(
-                        "{}: the folder is left out of the merge, none of its lines merged",
-                        shard_text(&e.to_string())
-                    ));
+                    let why = shard_text(&e.to_string());
+                    refused.add(None, format!("{why}: the folder is left out of the merge, none of its lines merged"));
                     continue;
                 }
                 Err(e) => return Err(e),
@@ -1015,7 +1015,7 @@ fn merge_in(
         kept.push(dir.clone());
     }
     if kept.is_empty() {
-        return Err(TournamentError::Invalid(bad_records.join("; ")));
+        return Err(TournamentError::Invalid(refused.take().0.join("; ")));
     }
     given_dirs = kept;
     let dirs = &given_dirs[..];
@@ -1266,7 +1266,6 @@ fn merge_in(
     let mut splits: BTreeMap<usize, BTreeMap<String, usize>> = BTreeMap::new();
     let mut found: Vec<Found> = Vec::new();
     let mut by_key: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    let mut refused = Refusals::default();
     let mut vouch = Vouch::new(&record, games);
     if steps.own_replays() {
         vouch = vouch.own_replays_but(&out_real);
@@ -1279,8 +1278,9 @@ fn merge_in(
     let refuse = |refused: &mut Refusals, at: Option<&Path>, refusal: String| refused.add(at, refusal);
     // Every folder's lines, in order, each with its folder, its file and the shard it claims.
     let mut lines: Vec<(usize, &PathBuf, Option<Shard>, ResultLine)> = Vec::new();
-    // (A folder left out, its lock not taken, gives nothing: named.)
-    for why in bad_records.iter().chain(left_out.iter().map(|(_, why)| why)) {
+    // (A folder left out, its lock not taken, gives nothing: named. One whose record is bad
+    // was named as it was left out, above.)
+    for (_, why) in &left_out {
         refuse(&mut refused, None, why.clone());
     }
     let files: Vec<(usize, PathBuf)> = dirs
@@ -4932,6 +4932,37 @@ mod tests {
             merged.refused
         );
         let (merged, _) = with_hard_links_taken(|| merge_one(dir.path(), "record-taken", &league, &shard, wait));
+        assert!(merged.missing.is_empty(), "the control: {:?}", merged.refused);
+    }
+
+    /// Without `--league`, a shard's folder whose record is a hard link (to a teacher's file) is
+    /// left out, named, the rest merged, as with `--league` (the merge ended there, merging
+    /// nothing). The control: hard links taken as files of their own, the folder is merged.
+    #[test]
+    fn without_the_league_named_a_shard_s_hard_linked_record_leaves_its_folder_out() {
+        use crate::files::tests::with_hard_links_taken;
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let a = results::read_all(&src).unwrap()[0].clone();
+        let (league, shard) = shard_and_league(dir.path(), &src, &[&a.key], std::slice::from_ref(&a));
+        let record = shard.join(super::super::TOURNAMENT_FILE);
+        let teachers = dir.path().join("teachers.json");
+        std::fs::rename(&record, &teachers).unwrap();
+        std::fs::hard_link(&teachers, &record).unwrap();
+        let merge = |name: &str| {
+            let steps = Steps { jobs: 1, input_wait: std::time::Duration::from_secs(1), ..Steps::default() };
+            let dirs = [league.clone(), shard.clone()];
+            merge_in(&dir.path().join(name), None, &dirs, &crate::games::registry(), &Quiet, &steps)
+        };
+        let merged = merge("out").unwrap();
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        let why = format!("{}: its tournament.json cannot be read as a file of its own (a hard link", shard.display());
+        assert!(
+            merged.refused.iter().any(|r| r.starts_with(&why) && r.contains("left out of the merge")),
+            "{:?}",
+            merged.refused
+        );
+        let merged = with_hard_links_taken(|| merge("taken")).unwrap();
         assert!(merged.missing.is_empty(), "the control: {:?}", merged.refused);
     }
 
