@@ -1711,14 +1711,7 @@ fn a_merge_copies_no_link_fifo_or_page_from_a_shard_s_folder() {
     use std::os::unix::fs::FileTypeExt;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let bots = [("greedy", bin("greedy")), ("random", bin("random"))];
-    let cfg = config_file(&d.join("league.toml"), "seed = 11\ngames = 1\njobs = 1", &["duel.txt", "tight.txt"], &bots);
-    let league = d.join("league");
-    ok(&["build", &s(&cfg), "--out", &s(&league)]);
-    let (one, two) = (d.join("s1"), d.join("s2"));
-    for (k, out) in [(1, &one), (2, &two)] {
-        ok(&["tournament", "--resume", &s(&league), "--shard", &format!("{k}/2"), "--out", &s(out)]);
-    }
+    let (league, one, two) = two_shards(d);
     let keys: Vec<String> = result_lines(&two.join("results.shard-2-of-2.jsonl"))
         .iter()
         .map(|l| l["key"].as_str().unwrap().to_string())
@@ -2097,10 +2090,12 @@ fn a_merge_says_each_refusal_once_a_few_a_folder_in_safe_text() {
     assert!(!stderr.contains('\u{1b}') && !stderr.contains('\u{7}'), "no escape reaches the terminal");
 }
 
-/// Through `arena merge`: a shard's folder whose lock a process holds, signed by one that has
-/// ended (a merge's before, as every merge signs the folders it reads), is said at once, naming
+/// Through `arena merge`: a shard's folder whose lock a process holds, signed by one that is
+/// not running on this machine (a merge's before, as every merge signs the folders it reads;
+/// an older arena's signature, naming no machine), is said at once, naming
 /// the folder, what holds it and the wait (it was waited for two minutes without a word); a
-/// SIGTERM then stops the wait at once.
+/// SIGTERM then stops the wait at once, and the merge, failing, still says what it refused
+/// before (a folder left out for its bad record: it was said only with a merge's outcome).
 #[test]
 fn a_merge_says_at_once_that_it_waits_for_a_shard_s_lock() {
     use std::io::BufRead;
@@ -2114,7 +2109,10 @@ fn a_merge_says_at_once_that_it_waits_for_a_shard_s_lock() {
     assert_eq!(unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&held), libc::LOCK_EX) }, 0);
     let out = d.join("out");
     let (one_arg, two_arg) = (format!("1/2={}", s(&one)), format!("2/2={}", s(&two)));
-    let mut child = spawn(&["merge", &s(&out), "--league", &s(&league), &one_arg, &two_arg]);
+    let junk = d.join("junk");
+    std::fs::create_dir_all(&junk).unwrap();
+    std::fs::write(junk.join("tournament.json"), "{ not a record").unwrap();
+    let mut child = spawn(&["merge", &s(&out), "--league", &s(&league), &one_arg, &two_arg, &s(&junk)]);
     let stderr = child.stderr.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -2137,7 +2135,59 @@ fn a_merge_says_at_once_that_it_waits_for_a_shard_s_lock() {
     let status = child.wait().unwrap();
     let said = said.unwrap_or_else(|| panic!("nothing said of the held lock in 20 s: {seen:?}"));
     assert!(said.contains(&s(&two)) && said.contains(&s(&lock)), "{said}");
-    assert!(said.contains("pid 999999999, which has ended") && said.contains("waiting up to 120 s"), "{said}");
+    let ended = "pid 999999999, which is not running on this machine";
+    assert!(said.contains(ended) && said.contains("waiting up to 120 s"), "{said}");
     assert_eq!(status.code(), Some(143), "stopped while it waited");
+    let rest: Vec<String> = rx.iter().collect();
+    let refusal = format!("{}: ", s(&junk));
+    assert!(rest.iter().any(|l| l.contains(&refusal) && l.contains("left out of the merge")), "{rest:?}");
     drop(held);
+}
+
+/// `cp -al FROM TO`: a copy of the folder whose files are the folder's under a second name.
+fn copy_linked(from: &Path, to: &Path) {
+    let done = Command::new("cp").arg("-al").arg(from).arg(to).status().unwrap();
+    assert!(done.success(), "cp -al");
+}
+
+/// A teacher's `cp -al` snapshot of the league (docs/tournaments.md names it as a backup) leaves
+/// the league as it was: it resumes, publishes, and the snapshot, named by `--league`, merges
+/// whole (each of these was refused: its lock and files had two names). A shard's folder of
+/// hard links is still refused, each file saying how to mend it (copy it so it has one name).
+/// The control: the same shard's folder copied (`cp -r`, one name each) merges whole.
+#[test]
+fn a_teacher_s_cp_al_snapshot_works_and_a_shard_s_hard_links_are_refused() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (league, one, two) = two_shards(d);
+    // A shard's folder of hard links.
+    let linked = d.join("s2-linked");
+    copy_linked(&two, &linked);
+    let (one_arg, linked_arg) = (format!("1/2={}", s(&one)), format!("2/2={}", s(&linked)));
+    let done = arena(&["merge", &s(&d.join("out-linked")), "--league", &s(&league), &one_arg, &linked_arg]);
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains(&s(&linked)) && stderr.contains("a hard link (2 names of one file)"), "{stderr}");
+    assert!(stderr.contains("copy the file so it has one name"), "{stderr}");
+    // The control: copied, each file of one name.
+    let copied = d.join("s2-copied");
+    let done = Command::new("cp").arg("-r").arg(&two).arg(&copied).status().unwrap();
+    assert!(done.success());
+    ok(&["merge", &s(&d.join("out-copied")), "--league", &s(&league), &one_arg, &format!("2/2={}", s(&copied))]);
+    // The teacher's snapshot.
+    ok(&["tournament", "--resume", &s(&league)]);
+    let snap = d.join("league-snap");
+    copy_linked(&league, &snap);
+    assert_eq!(std::fs::metadata(snap.join(".lock")).unwrap().nlink(), 2);
+    assert_eq!(std::fs::metadata(snap.join("results.jsonl")).unwrap().nlink(), 2);
+    ok(&["tournament", "--resume", &s(&league)]);
+    ok(&["publish", &s(&league), &s(&d.join("site"))]);
+    let out = d.join("out-snap");
+    ok(&["merge", &s(&out), "--league", &s(&snap)]);
+    assert_eq!(result_lines(&out.join("results.jsonl")).len(), result_lines(&league.join("results.jsonl")).len());
+    assert!(!result_lines(&out.join("results.jsonl")).is_empty());
+    // Its lock parted from the league's, as the docs say: merged again.
+    std::fs::remove_file(snap.join(".lock")).unwrap();
+    ok(&["merge", &s(&d.join("out-snap-2")), "--league", &s(&snap)]);
 }

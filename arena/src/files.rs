@@ -241,26 +241,35 @@ pub fn read_own_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
 /// The one check of every file a merge reads from a shard's folder: its results files, its
 /// record, its replays and its logs.
 pub fn check_foreign_file(file: &std::fs::File) -> std::io::Result<()> {
-    use std::os::unix::fs::MetadataExt;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
+    if !file.metadata()?.is_file() {
         return Err(not_regular());
     }
-    #[cfg(test)]
-    if tests::HARD_LINKS_TAKEN.with(std::cell::Cell::get) {
-        return Ok(());
-    }
-    if meta.nlink() > 1 {
+    let names = names_of(file)?;
+    if names > 1 {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
             format!(
-                "a hard link ({} names of one file): a file the arena wrote has one name, and this may be another \
-                 file's (a teacher's), so it is not read",
-                meta.nlink()
+                "a hard link ({names} names of one file): a file the arena wrote has one name, and this may be \
+                 another file's (a teacher's), so it is not used; if it is this folder's own (a copy made with \
+                 `cp -al`), copy the file so it has one name (`cp -p FILE FILE.new && mv FILE.new FILE`)"
             ),
         ));
     }
     Ok(())
+}
+
+/// How many names the open `file` has (`st_nlink`, of the descriptor: what is used is what was
+/// counted): more than one is a hard link. The one count of every check of hard links (a
+/// shard's file, [`check_foreign_file`]; a league's lock); on a thread of the tests that takes
+/// hard links as files of their own ([`tests::with_hard_links_taken`], the checks' control), 1.
+pub fn names_of(file: &std::fs::File) -> std::io::Result<u64> {
+    use std::os::unix::fs::MetadataExt;
+    let names = file.metadata()?.nlink();
+    #[cfg(test)]
+    if tests::HARD_LINKS_TAKEN.with(std::cell::Cell::get) {
+        return Ok(1);
+    }
+    Ok(names)
 }
 
 /// The bytes of the regular file at `path`, of a folder someone else may have written (a
@@ -274,12 +283,27 @@ pub fn read_foreign_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
 
 /// The bytes of the regular file `rel` below the folder `dir` (`replays/<key>.json.gz`), each
 /// folder on the way and the file opened from the one before by descriptor, none through a link
-/// (`O_NOFOLLOW`), at most `max` bytes: what is read is what was checked. A link, a hard link
-/// ([`check_foreign_file`]), a FIFO, a device or a larger file is an error saying which
-/// (`InvalidInput`, or the system's). Checking the path, then reading it by path again, let a
-/// folder swapped for a link in between (a process of a shard's writing its folder during a
-/// merge) send the read to a teacher's file.
+/// (`O_NOFOLLOW`), at most `max` bytes: what is read is what was checked. A link, a FIFO, a
+/// device or a larger file is an error saying which (`InvalidInput`, or the system's). Checking
+/// the path, then reading it by path again, let a folder swapped for a link in between (a
+/// process of a shard's writing its folder during a merge) send the read to a teacher's file.
+/// A hard link is read: the teacher's own folder (the league's named by `--league`) may be a
+/// `cp -al` snapshot, each of its files with two names; a shard's folder is read with
+/// [`read_foreign_regular_under`].
 pub fn read_own_regular_under(dir: &Path, rel: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    read_capped(open_regular_under(dir, rel)?, max)
+}
+
+/// [`read_own_regular_under`] for a folder someone else may have written (a shard's folder
+/// merged): a hard link is refused too ([`check_foreign_file`]).
+pub fn read_foreign_regular_under(dir: &Path, rel: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    let file = open_regular_under(dir, rel)?;
+    check_foreign_file(&file)?;
+    read_capped(file, max)
+}
+
+/// The regular file `rel` below the folder `dir`, opened as [`read_own_regular_under`] says.
+fn open_regular_under(dir: &Path, rel: &Path) -> std::io::Result<std::fs::File> {
     use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
     use std::os::unix::ffi::OsStrExt;
     let open_at = |at: Option<&OwnedFd>, name: &Path, flags: libc::c_int| -> std::io::Result<OwnedFd> {
@@ -320,8 +344,10 @@ pub fn read_own_regular_under(dir: &Path, rel: &Path, max: u64) -> std::io::Resu
     }
     let file = open_at(Some(&at), Path::new(name), libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK)?;
     let file = std::fs::File::from(file);
-    check_foreign_file(&file)?;
-    read_capped(file, max)
+    if !file.metadata()?.is_file() {
+        return Err(not_regular());
+    }
+    Ok(file)
 }
 
 /// Makes the folder `dir` (and its parents); where something else of its name is in the way
@@ -582,9 +608,11 @@ pub(crate) mod tests {
         out
     }
 
-    /// A hard link in a folder to a file elsewhere (a teacher's) is not read as the folder's
-    /// own, below the folder or at its path; a file of one name is. The control: taken as one,
-    /// the teacher's file is read.
+    /// A hard link in a folder someone else may have written (a shard's) to a file elsewhere
+    /// (a teacher's) is not read as the folder's own, below the folder or at its path, and the
+    /// refusal says how to fix a copy's (`cp -al`); a file of one name is read. The teacher's
+    /// own folder (a `cp -al` snapshot) is read with its hard links. The control: taken as one,
+    /// the teacher's file is read from the shard's folder.
     #[test]
     fn a_hard_link_is_not_read_as_a_folder_s_own_file() {
         let dir = tempfile::tempdir().unwrap();
@@ -594,11 +622,14 @@ pub(crate) mod tests {
         std::fs::write(teacher.join("secret"), "secret").unwrap();
         std::fs::hard_link(teacher.join("secret"), shard.join("logs/a.log")).unwrap();
         std::fs::write(shard.join("logs/b.log"), "own").unwrap();
-        let under = |rel: &str| read_own_regular_under(&shard, Path::new(rel), 1 << 20);
+        let under = |rel: &str| read_foreign_regular_under(&shard, Path::new(rel), 1 << 20);
         let e = under("logs/a.log").unwrap_err();
         assert!(e.to_string().starts_with("a hard link (2 names of one file)"), "{e}");
+        assert!(e.to_string().contains("copy the file so it has one name"), "{e}");
         let e = read_foreign_regular(&shard.join("logs/a.log"), 1 << 20).unwrap_err();
         assert!(e.to_string().starts_with("a hard link"), "{e}");
+        assert_eq!(read_own_regular_under(&shard, Path::new("logs/a.log"), 1 << 20).unwrap(), b"secret");
+        assert_eq!(read_own_regular(&shard.join("logs/a.log"), 1 << 20).unwrap(), b"secret");
         assert_eq!(under("logs/b.log").unwrap(), b"own");
         assert_eq!(read_foreign_regular(&shard.join("logs/b.log"), 1 << 20).unwrap(), b"own");
         let taken = with_hard_links_taken(|| under("logs/a.log").unwrap());

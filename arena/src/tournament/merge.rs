@@ -68,34 +68,40 @@ impl Merged {
     /// the rest of that folder's (`DIR: and 99,997 more refusals of this folder, not shown`); a
     /// folder of 100,000 bad lines filled the terminal.
     pub fn refusals_shown(&self, shown: usize) -> Vec<String> {
-        let folders = || self.refused_in.iter().map(Option::as_deref);
-        let mut total: HashMap<&Path, usize> = HashMap::new();
-        for at in folders().flatten() {
-            *total.entry(at).or_default() += 1;
-        }
-        let mut seen: HashMap<&Path, usize> = HashMap::new();
-        let mut out = Vec::new();
-        for (why, at) in self.refused.iter().zip(folders()) {
-            let Some(at) = at else {
-                out.push(why.clone());
-                continue;
-            };
-            let n = seen.entry(at).or_default();
-            *n += 1;
-            if *n <= shown {
-                out.push(why.clone());
-            }
-            let more = total[at].saturating_sub(shown);
-            if *n == shown && more > 0 {
-                out.push(format!(
-                    "{}: and {more} more refusal{} of this folder, not shown (the first {shown} are)",
-                    crate::safe_text::terminal_line(&at.display().to_string()),
-                    if more == 1 { "" } else { "s" }
-                ));
-            }
-        }
-        out
+        refusals_shown(&self.refused, &self.refused_in, shown)
     }
+}
+
+/// [`Merged::refusals_shown`] of the refusals `refused`, each of the folder at its place in
+/// `refused_in`.
+fn refusals_shown(refused: &[String], refused_in: &[Option<PathBuf>], shown: usize) -> Vec<String> {
+    let folders = || refused_in.iter().map(Option::as_deref);
+    let mut total: HashMap<&Path, usize> = HashMap::new();
+    for at in folders().flatten() {
+        *total.entry(at).or_default() += 1;
+    }
+    let mut seen: HashMap<&Path, usize> = HashMap::new();
+    let mut out = Vec::new();
+    for (why, at) in refused.iter().zip(folders()) {
+        let Some(at) = at else {
+            out.push(why.clone());
+            continue;
+        };
+        let n = seen.entry(at).or_default();
+        *n += 1;
+        if *n <= shown {
+            out.push(why.clone());
+        }
+        let more = total[at].saturating_sub(shown);
+        if *n == shown && more > 0 {
+            out.push(format!(
+                "{}: and {more} more refusal{} of this folder, not shown (the first {shown} are)",
+                crate::safe_text::terminal_line(&at.display().to_string()),
+                if more == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    out
 }
 
 /// The longest refusal a merge keeps, in characters: one quoting a shard's file (its key, a
@@ -125,6 +131,34 @@ impl Refusals {
     fn add(&mut self, at: Option<&Path>, text: String) {
         self.texts.push(crate::safe_text::terminal_cut(&text, MAX_REFUSAL_CHARS));
         self.folders.push(at.map(Path::to_path_buf));
+    }
+
+    /// The refusals, each with its folder, taken for [`Merged`]: none is left to be said when
+    /// this is dropped.
+    fn take(&mut self) -> (Vec<String>, Vec<Option<PathBuf>>) {
+        (std::mem::take(&mut self.texts), std::mem::take(&mut self.folders))
+    }
+}
+
+/// How many refusals of each folder a merge that fails logs (see [`Refusals`]'s drop).
+const REFUSALS_SHOWN_ON_ERROR: usize = 5;
+
+impl Drop for Refusals {
+    /// The refusals not taken for [`Merged`] are those of a merge that failed after making
+    /// them (OUT could not be written, a signal): said here, a few of each folder (they are
+    /// said by the command only with the merge's outcome, so a failure said none of them).
+    fn drop(&mut self) {
+        if self.texts.is_empty() {
+            return;
+        }
+        tracing::warn!(
+            "the merge ended before it was done; {} refusal{} made before it (nothing was merged):",
+            self.texts.len(),
+            if self.texts.len() == 1 { " was" } else { "s were" }
+        );
+        for why in refusals_shown(&self.texts, &self.folders, REFUSALS_SHOWN_ON_ERROR) {
+            tracing::warn!("  {why}");
+        }
     }
 }
 
@@ -774,7 +808,10 @@ fn merge_in(
     // or a folder bound before under another path, is left out, named (it stopped the whole
     // merge, where a folder given alone so was only left out).
     let mut bound: HashMap<PathBuf, Shard> = HashMap::new();
-    let mut bad_records: Vec<String> = Vec::new();
+    // (Every refusal, from the first: a merge that fails says those made before it, as it ends.)
+    let mut refused = Refusals::default();
+    // (The records of the shards' folders read with `--league`, by their place among the folders.)
+    let mut read_records: HashMap<usize, TournamentRecord> = HashMap::new();
     let mut bound_left_out: HashSet<PathBuf> = HashSet::new();
     // (Each path as the terminal shows it: `1/3=` and a line break printed it raw.)
     let shown = |dir: &Path| crate::safe_text::terminal_line(&dir.display().to_string());
@@ -836,11 +873,12 @@ fn merge_in(
         };
         match (why, real) {
             (Some(why), _) => {
-                bad_records.push(format!(
+                let why = format!(
                     "{slice}={}: bound to shard {slice} on the command line, but {why}: the folder is left out of the \
                      merge, none of its lines merged",
                     shown(dir)
-                ));
+                );
+                refused.add(None, why);
                 bound_left_out.insert(dir.clone());
             }
             (None, Some(real)) => {
@@ -904,9 +942,10 @@ fn merge_in(
                 && (out_real.is_none() || std::fs::canonicalize(dir).ok() != out_real)
             {
                 // (A folder that is not there at all, a typo, still stops the merge: below.)
-                let why = match (shard_record(dir, games, &league_record, cap), bound_to(dir)) {
-                    (Err(why), _) if steps.bad_records_left_out() => Some(shard_text(&why)),
-                    (Ok(Some(slice)), Some(to)) if slice != to => Some(format!(
+                let read = shard_record(dir, games, &league_record, cap);
+                let why = match (&read, bound_to(dir)) {
+                    (Err(why), _) if steps.bad_records_left_out() => Some(shard_text(why)),
+                    (Ok(TournamentRecord { slice: Some(slice), .. }), Some(to)) if *slice != to => Some(format!(
                         "bound to shard {to} on the command line ({to}=DIR), but its {} names the slice of shard \
                          {slice}: a shard's folder claiming another shard's slice, or the folders bound to the \
                          wrong slices (check the command line)",
@@ -919,15 +958,19 @@ fn merge_in(
                         "{}: {why}: the folder is left out of the merge, none of its lines merged",
                         dir.display()
                     );
-                    bad_records.push(why);
+                    refused.add(None, why);
                     continue;
+                }
+                // (Kept as read: read again, the file could be another by then, up to 4 GiB, and
+                // its error ended the whole merge rather than leaving the folder out.)
+                if let Ok(theirs) = read {
+                    read_records.insert(kept.len(), theirs);
                 }
             }
             kept.push(dir.clone());
         }
         given_dirs = kept;
     }
-    let dirs = &given_dirs[..];
     // (OUT a file: not a folder to merge into. A folder merged without a record: no league's.)
     if out.symlink_metadata().is_ok() && !out.is_dir() {
         return Err(TournamentError::Invalid(format!(
@@ -936,7 +979,7 @@ fn merge_in(
             out.display()
         )));
     }
-    if let Some(dir) = dirs.iter().find(|d| !d.join(super::TOURNAMENT_FILE).is_file()) {
+    if let Some(dir) = given_dirs.iter().find(|d| !d.join(super::TOURNAMENT_FILE).is_file()) {
         return Err(TournamentError::Invalid(format!(
             "{}: no {}: not a league's folder; merge the league's folder (`arena build CONFIG --out DIR` made it) \
              and its shards' folders",
@@ -945,21 +988,37 @@ fn merge_in(
         )));
     }
     // (A folder merged but the league's named and OUT is data: its record is read as a file of
-    // its own, no link nor hard link, as every file of it is.)
+    // its own, no link nor hard link, as every file of it is; with `--league`, it was read
+    // above. One that cannot be read so is left out, named, as with `--league`: a hard link in
+    // a shard's folder ended the whole merge without it.)
     let out_before = std::fs::canonicalize(out).ok();
-    let mut records: Vec<TournamentRecord> = dirs
-        .iter()
-        .enumerate()
-        .map(|(d, dir)| {
-            let teachers =
-                Some(d) == named_at || (out_before.is_some() && std::fs::canonicalize(dir).ok() == out_before);
-            if teachers {
-                TournamentRecord::load(dir, games)
-            } else {
-                TournamentRecord::load_foreign(dir, games, super::MAX_RECORD_BYTES)
+    let mut records: Vec<TournamentRecord> = Vec::with_capacity(given_dirs.len());
+    let mut kept = Vec::with_capacity(given_dirs.len());
+    for (d, dir) in given_dirs.iter().enumerate() {
+        let teachers = Some(d) == named_at || (out_before.is_some() && std::fs::canonicalize(dir).ok() == out_before);
+        let record = if teachers {
+            TournamentRecord::load(dir, games)?
+        } else if let Some(theirs) = read_records.remove(&d) {
+            theirs
+        } else {
+            match TournamentRecord::read_foreign(dir, super::MAX_RECORD_BYTES) {
+                Ok(text) => TournamentRecord::parse_foreign(dir, games, &text)?,
+                Err(e) if named_at.is_none() && steps.bad_records_left_out() => {
+                    let why = shard_text(&e.to_string());
+                    refused.add(None, format!("{why}: the folder is left out of the merge, none of its lines merged"));
+                    continue;
+                }
+                Err(e) => return Err(e),
             }
-        })
-        .collect::<Result<_, _>>()?;
+        };
+        records.push(record);
+        kept.push(dir.clone());
+    }
+    if kept.is_empty() {
+        return Err(TournamentError::Invalid(refused.take().0.join("; ")));
+    }
+    given_dirs = kept;
+    let dirs = &given_dirs[..];
     // The league's record (its bots, versions, failures: what the standings show) is its
     // folder's, the first folder recording no shard's slice, wherever it is given; a shard's
     // folder given first rewrote the league's standings with its copy's. Without the league's
@@ -1069,7 +1128,7 @@ fn merge_in(
         })
         .unwrap_or_else(|| out.to_path_buf());
     let inputs_locked = if steps.lock_inputs && steps.inputs_first() {
-        Some(lock_inputs(dirs, &out_guess, league_at, steps.input_wait, steps.stop)?)
+        Some(lock_inputs(dirs, &out_guess, (league_at, named_at), steps.input_wait, steps.stop)?)
     } else {
         None
     };
@@ -1110,7 +1169,7 @@ fn merge_in(
     // (OUT, appended last if it is merged too, is locked as OUT.)
     let (_inputs, left_out) = match inputs_locked {
         Some(locked) => locked,
-        None if steps.lock_inputs => lock_inputs(dirs, &out_real, league_at, steps.input_wait, steps.stop)?,
+        None if steps.lock_inputs => lock_inputs(dirs, &out_real, (league_at, named_at), steps.input_wait, steps.stop)?,
         None => (Vec::new(), Vec::new()),
     };
     let skipped: HashSet<usize> = left_out.iter().map(|(d, _)| *d).collect();
@@ -1118,14 +1177,16 @@ fn merge_in(
     // of each folder, the rest counted (a shard's folder of 100,000 such files printed a warning
     // a file).
     for dir in dirs.iter().filter(|d| !is_out(d)) {
-        let names: Vec<String> = std::fs::read_dir(dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|e| unknown_entry(&e))
-            .map(|name| crate::safe_text::terminal_line(&name))
-            .collect();
-        match names.len() {
+        // (A few kept, the rest counted: a folder of 100,000 such entries was held whole.)
+        let mut names: Vec<String> = Vec::with_capacity(UNKNOWN_SHOWN);
+        let mut n = 0;
+        for name in std::fs::read_dir(dir).into_iter().flatten().flatten().filter_map(|e| unknown_entry(&e)) {
+            n += 1;
+            if names.len() < UNKNOWN_SHOWN {
+                names.push(crate::safe_text::terminal_line(&name));
+            }
+        }
+        match n {
             0 => {}
             1 => tracing::warn!("{}: {}: no file of a league's folder: left out of the merge", dir.display(), names[0]),
             n => tracing::warn!(
@@ -1205,18 +1266,21 @@ fn merge_in(
     let mut splits: BTreeMap<usize, BTreeMap<String, usize>> = BTreeMap::new();
     let mut found: Vec<Found> = Vec::new();
     let mut by_key: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    let mut refused = Refusals::default();
     let mut vouch = Vouch::new(&record, games);
     if steps.own_replays() {
         vouch = vouch.own_replays_but(&out_real);
+    }
+    if let Some(at) = named_at {
+        vouch = vouch.teachers_folder(&dirs[at]);
     }
     // (Each said once, by the command, at the end, a few of each folder: logged here too, every
     // refusal was said twice, and a folder of thousands of bad lines flooded the terminal.)
     let refuse = |refused: &mut Refusals, at: Option<&Path>, refusal: String| refused.add(at, refusal);
     // Every folder's lines, in order, each with its folder, its file and the shard it claims.
     let mut lines: Vec<(usize, &PathBuf, Option<Shard>, ResultLine)> = Vec::new();
-    // (A folder left out, its lock not taken, gives nothing: named.)
-    for why in bad_records.iter().chain(left_out.iter().map(|(_, why)| why)) {
+    // (A folder left out, its lock not taken, gives nothing: named. One whose record is bad
+    // was named as it was left out, above.)
+    for (_, why) in &left_out {
         refuse(&mut refused, None, why.clone());
     }
     let files: Vec<(usize, PathBuf)> = dirs
@@ -1407,7 +1471,15 @@ fn merge_in(
         }
         // (A folder merged but OUT is data: its results files are read only as files of its own,
         // no link followed, and no larger than a results file; one that is not is refused, named.)
-        let read = if is_out(&dirs[*d]) { results::read_file(file) } else { results::read_own_file(file) };
+        // (The league's folder named by `--league` is the teacher's: its hard links, a `cp -al`
+        // snapshot's, are read; a shard's are not.)
+        let read = if is_out(&dirs[*d]) {
+            results::read_file(file)
+        } else if teachers_dir(*d) {
+            results::read_own_file(file)
+        } else {
+            results::read_foreign_file(file)
+        };
         match read {
             Ok((read, _)) => lines.extend(read.into_iter().map(|line| (*d, file, claim, line))),
             Err(e) => refuse(&mut refused, Some(&dirs[*d]), format!("{e}: none of its lines is merged")),
@@ -1798,6 +1870,7 @@ fn merge_in(
         // names its line gave: the line merged then names the file written.)
         let target = if steps.named_replays() { into.join(replay_of(&f.line.key)) } else { into.join(&replay) };
         let own = is_out(dir);
+        let foreign = !teachers_dir(f.dir);
         let check = |loaded: crate::replay::Replay| match super::vouch::against_replay(&f.line, &loaded)
             .filter(|_| steps.vouched())
         {
@@ -1808,9 +1881,9 @@ fn merge_in(
             // (Its name is its key's, checked above: the line names no other file. What is
             // written is the replay read and checked, serialised anew as a run writes it, never
             // the folder's bytes.)
-            take_checked_replay(dir, &replay, &target, own, check)
+            take_checked_replay(dir, &replay, &target, (own, foreign), check)
         } else {
-            take_replay(&dir.join(&replay), &target, own)
+            take_replay(&dir.join(&replay), &target, (own, foreign))
                 .and_then(|()| check(crate::replay::Replay::load(&target).map_err(|e| e.to_string())?))
         };
         let loaded = match taken {
@@ -1833,7 +1906,7 @@ fn merge_in(
         point()?;
         if !own {
             let log = PathBuf::from("logs").join(format!("{}.log", f.line.key));
-            if let Err(why) = copy_own(dir, &log, &into.join(&log)) {
+            if let Err(why) = copy_own(dir, &log, &into.join(&log), foreign) {
                 tracing::warn!(
                     "{}: {why}: not copied",
                     crate::safe_text::terminal_line(&dir.join(&log).display().to_string())
@@ -1882,7 +1955,8 @@ fn merge_in(
             continue;
         }
         for dir in order.iter().filter(|d| !is_out(d)) {
-            match copy_own(dir, &log, &target) {
+            let foreign = named_at.is_none_or(|at| dirs[at] != **dir);
+            match copy_own(dir, &log, &target, foreign) {
                 Ok(true) => break,
                 Ok(false) => {}
                 Err(why) => {
@@ -1963,13 +2037,14 @@ fn merge_in(
         }
         missing_shards = per.into_iter().map(|(index, n)| (Shard { index, count }, n)).collect();
     }
+    let (refused_texts, refused_folders) = refused.take();
     Ok(Merged {
         leaderboard,
         missing,
         missing_shards,
         results: lines.len(),
-        refused: refused.texts,
-        refused_in: refused.folders,
+        refused: refused_texts,
+        refused_in: refused_folders,
         unchecked,
         set_aside,
         set_aside_earlier,
@@ -2031,11 +2106,13 @@ fn set_aside(into: &Path, merged: &[ResultLine]) -> Result<(usize, usize), Tourn
 /// A folder but the league's (`league`, whose record is taken) whose lock cannot be taken (held,
 /// or a lock file that is not one) is left out of the merge: its place among `dirs` with why,
 /// in words; the merge goes on without it (one shard's folder stopped the whole merge).
+/// Every folder but the league's named by `--league` (`named`) is a shard's, its lock checked
+/// as one someone else may have written (a hard link refused: see [`super::open_lock`]).
 #[allow(clippy::type_complexity)]
 fn lock_inputs(
     dirs: &[PathBuf],
     out: &Path,
-    league: usize,
+    (league, named): (usize, Option<usize>),
     wait: std::time::Duration,
     stop: &dyn Fn() -> bool,
 ) -> Result<(Vec<FolderLock>, Vec<(usize, String)>), TournamentError> {
@@ -2053,7 +2130,7 @@ fn lock_inputs(
         // a moment more, one it was starting: a few tries before it counts as running.)
         let mut tries = 0;
         let taken = loop {
-            match FolderLock::take_to_read_until(dir, wait, stop) {
+            match FolderLock::take_to_read_until(dir, wait, stop, Some(d) != named) {
                 Err(TournamentError::Locked { holder, .. }) if holder == super::SHARDS_HOLD_IT && tries < 20 => {
                     tries += 1;
                     std::thread::sleep(std::time::Duration::from_millis(100));
@@ -2257,16 +2334,14 @@ fn unknown_entry(entry: &std::fs::DirEntry) -> Option<String> {
     (!known).then_some(name)
 }
 
-/// Why `other` is not the league of `record`, if it is not: another schedule, or another
-/// `arena build` of it (another secret, which keys the bots' seeds: a league built again from
-/// the same config has the same matches, played with other seeds).
 /// The least a shard's folder's record is read to (see [`shard_record`]).
 const SHARD_RECORD_MIN_CAP: u64 = 16 << 20;
 
-/// The slice the record of `dir`, a shard's folder merged with the league's `league`, names;
-/// or why it is not one to merge: not a file of the folder's own (none, a link, a FIFO, a folder), larger
+/// The record of `dir`, a shard's folder merged with the league's `league` (the slice it names,
+/// and the record the merge takes for the folder: it is read once); or why it is not one to
+/// merge: not a file of the folder's own (none, a link, a hard link, a FIFO, a folder), larger
 /// than `cap`, not a record this arena runs, or another league's.
-fn shard_record(dir: &Path, games: &Registry, league: &TournamentRecord, cap: u64) -> Result<Option<Shard>, String> {
+fn shard_record(dir: &Path, games: &Registry, league: &TournamentRecord, cap: u64) -> Result<TournamentRecord, String> {
     // (Read once, as a file of its own: the bytes parsed are the ones checked.)
     let theirs = TournamentRecord::load_foreign(dir, games, cap).map_err(|e| match e {
         TournamentError::Invalid(why) => {
@@ -2276,10 +2351,13 @@ fn shard_record(dir: &Path, games: &Registry, league: &TournamentRecord, cap: u6
     })?;
     match not_the_league(league, &theirs) {
         Some(why) => Err(format!("{why} from the league's folder: merge only the shards of one league")),
-        None => Ok(theirs.slice),
+        None => Ok(theirs),
     }
 }
 
+/// Why `other` is not the league of `record`, if it is not: another schedule, or another
+/// `arena build` of it (another secret, which keys the bots' seeds: a league built again from
+/// the same config has the same matches, played with other seeds).
 fn not_the_league(record: &TournamentRecord, other: &TournamentRecord) -> Option<String> {
     let keys: HashSet<&str> = record.schedule.iter().map(|m| m.key.as_str()).collect();
     let theirs: HashSet<&str> = other.schedule.iter().map(|m| m.key.as_str()).collect();
@@ -2397,10 +2475,11 @@ fn outcome(line: &ResultLine) -> String {
 const MAX_LOG_BYTES: u64 = 64 << 20;
 
 /// Takes the replay `from` (of a folder merged) into `to`: copied, where it is a file of its
-/// folder's own ([`crate::files::read_own_regular`], at most a replay's size); in OUT itself
-/// (`own`), only checked to be one. Why not, in words.
-fn take_replay(from: &Path, to: &Path, own: bool) -> Result<(), String> {
-    let read = if own { crate::files::read_own_regular } else { crate::files::read_foreign_regular };
+/// folder's own ([`crate::files::read_own_regular`], at most a replay's size; of a shard's
+/// folder, `foreign`, no hard link either); in OUT itself (`own`), only checked to be one. Why
+/// not, in words.
+fn take_replay(from: &Path, to: &Path, (own, foreign): (bool, bool)) -> Result<(), String> {
+    let read = if own || !foreign { crate::files::read_own_regular } else { crate::files::read_foreign_regular };
     let bytes = read(from, crate::replay::MAX_REPLAY_BYTES).map_err(|e| e.to_string())?;
     if own {
         return Ok(());
@@ -2412,11 +2491,12 @@ fn take_replay(from: &Path, to: &Path, own: bool) -> Result<(), String> {
 /// it and its folder are the folder's own (no link followed, no FIFO waited on, no larger than
 /// a replay), checked by `check`, and written as a run writes it, serialised anew from the
 /// replay read (gzip-compressed): never the folder's bytes. Of OUT (`own`), checked in place.
+/// Of a shard's folder (`foreign`), a hard link is refused too.
 fn take_checked_replay(
     dir: &Path,
     rel: &Path,
     to: &Path,
-    own: bool,
+    (own, foreign): (bool, bool),
     check: impl FnOnce(crate::replay::Replay) -> Result<crate::replay::Replay, String>,
 ) -> Result<crate::replay::Replay, String> {
     let from = dir.join(rel);
@@ -2426,6 +2506,8 @@ fn take_checked_replay(
     // OUT's own replays stay where they are: nothing is copied from its folder.)
     let raw = if own {
         crate::files::read_own_regular(&from, crate::replay::MAX_REPLAY_BYTES)
+    } else if foreign {
+        crate::files::read_foreign_regular_under(dir, rel, crate::replay::MAX_REPLAY_BYTES)
     } else {
         crate::files::read_own_regular_under(dir, rel, crate::replay::MAX_REPLAY_BYTES)
     }
@@ -2452,11 +2534,13 @@ fn plain_replay_of(key: &str) -> String {
 /// atomically, where it is a file of the folder's own: not through a link (the file or its
 /// folder: a link to the league's record or to `/etc/shadow` was copied, then published), no
 /// FIFO waited on (one hung the merge), no folder (one aborted it), at most
-/// [`MAX_LOG_BYTES`]. Whether it copied it (false where there is none); why not, in words.
-fn copy_own(dir: &Path, rel: &Path, to: &Path) -> Result<bool, String> {
+/// [`MAX_LOG_BYTES`]; of a shard's folder (`foreign`), no hard link either. Whether it copied
+/// it (false where there is none); why not, in words.
+fn copy_own(dir: &Path, rel: &Path, to: &Path, foreign: bool) -> Result<bool, String> {
     // (Read by descriptor from `dir` down: checked, then read by path, its folder could be
     // swapped for a link in between.)
-    match crate::files::read_own_regular_under(dir, rel, MAX_LOG_BYTES) {
+    let read = if foreign { crate::files::read_foreign_regular_under } else { crate::files::read_own_regular_under };
+    match read(dir, rel, MAX_LOG_BYTES) {
         Ok(bytes) => {
             write_atomic(to, &bytes).map(|()| true).map_err(|e| format!("cannot be written to {}: {e}", to.display()))
         }
@@ -2666,7 +2750,7 @@ mod tests {
             let second = second.take().expect("the second merge ran");
             if locked {
                 assert!(first.is_ok(), "{:?}", first.err());
-                let pid = format!("another arena merge into it is under way (pid {})", std::process::id());
+                let pid = format!("another arena merge into it is under way ({})", super::super::signature().trim());
                 assert!(second.as_ref().is_err_and(|e| e.contains(&pid)), "{second:?}");
                 assert!(!dir.path().join(format!(".out-{locked}.arena-merge.lock")).exists(), "removed");
             } else {
@@ -4851,6 +4935,37 @@ mod tests {
         assert!(merged.missing.is_empty(), "the control: {:?}", merged.refused);
     }
 
+    /// Without `--league`, a shard's folder whose record is a hard link (to a teacher's file) is
+    /// left out, named, the rest merged, as with `--league` (the merge ended there, merging
+    /// nothing). The control: hard links taken as files of their own, the folder is merged.
+    #[test]
+    fn without_the_league_named_a_shard_s_hard_linked_record_leaves_its_folder_out() {
+        use crate::files::tests::with_hard_links_taken;
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let a = results::read_all(&src).unwrap()[0].clone();
+        let (league, shard) = shard_and_league(dir.path(), &src, &[&a.key], std::slice::from_ref(&a));
+        let record = shard.join(super::super::TOURNAMENT_FILE);
+        let teachers = dir.path().join("teachers.json");
+        std::fs::rename(&record, &teachers).unwrap();
+        std::fs::hard_link(&teachers, &record).unwrap();
+        let merge = |name: &str| {
+            let steps = Steps { jobs: 1, input_wait: std::time::Duration::from_secs(1), ..Steps::default() };
+            let dirs = [league.clone(), shard.clone()];
+            merge_in(&dir.path().join(name), None, &dirs, &crate::games::registry(), &Quiet, &steps)
+        };
+        let merged = merge("out").unwrap();
+        assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        let why = format!("{}: its tournament.json cannot be read as a file of its own (a hard link", shard.display());
+        assert!(
+            merged.refused.iter().any(|r| r.starts_with(&why) && r.contains("left out of the merge")),
+            "{:?}",
+            merged.refused
+        );
+        let merged = with_hard_links_taken(|| merge("taken")).unwrap();
+        assert!(merged.missing.is_empty(), "the control: {:?}", merged.refused);
+    }
+
     /// A shard's `.lock` that is a hard link to a teacher's file leaves the folder out, named,
     /// the file as it was; the control: taken for a lock, the merge makes the file private and
     /// signs it, cutting it to its signature.
@@ -4885,9 +5000,9 @@ mod tests {
         assert!(now.starts_with("pid "), "the control: the teacher's file signed: {now:?}");
     }
 
-    /// A shard's folder whose lock one process holds (signed by a process that has ended: it
-    /// was waited for without a word) is waited for as long as the merge's wait says, then left
-    /// out, named with what its lock says, and the rest merged.
+    /// A shard's folder whose lock one process holds (its text signed by a process that is
+    /// running, `pid 1`, as a run's is) is waited for as long as the merge's wait says, then
+    /// left out, named with what its lock says, and the rest merged.
     #[test]
     fn a_shard_s_folder_whose_lock_is_held_is_left_out_after_the_wait() {
         let dir = tempfile::tempdir().unwrap();

@@ -404,24 +404,42 @@ impl TournamentRecord {
     }
 
     /// [`load`](Self::load) for the record of a folder someone else may have written (a shard's
-    /// folder merged): read as a file of its own ([`crate::files::read_foreign_regular`]: no
-    /// link, no hard link, no FIFO, at most `cap` bytes), the bytes parsed the ones read.
+    /// folder merged): read as a file of its own ([`TournamentRecord::read_foreign`]), the bytes
+    /// parsed the ones read ([`TournamentRecord::parse_foreign`]).
     pub(crate) fn load_foreign(dir: &Path, games: &Registry, cap: u64) -> Result<Self, TournamentError> {
-        let path = dir.join(TOURNAMENT_FILE);
-        let text = crate::files::read_foreign_regular(&path, cap).map_err(|e| {
+        Self::parse_foreign(dir, games, &Self::read_foreign(dir, cap)?)
+    }
+
+    /// The bytes of the record of a folder someone else may have written (a shard's folder
+    /// merged), read as a file of its own ([`crate::files::read_foreign_regular`]: no link, no
+    /// hard link, no FIFO, at most `cap` bytes); else why not, naming the folder.
+    pub(crate) fn read_foreign(dir: &Path, cap: u64) -> Result<Vec<u8>, TournamentError> {
+        crate::files::read_foreign_regular(&dir.join(TOURNAMENT_FILE), cap).map_err(|e| {
             TournamentError::Invalid(format!(
                 "{}: its {TOURNAMENT_FILE} cannot be read as a file of its own ({e})",
                 dir.display()
             ))
-        })?;
-        // (Serde's error quotes the file's bytes: cut, and shown safely.)
-        let record = Self::parse(dir, path, &text).map_err(|e| match e {
+        })
+    }
+
+    /// The record `text` read by [`TournamentRecord::read_foreign`] from `dir`, parsed and
+    /// checked ([`TournamentRecord::check`]). (Serde's error and the check's quote the file's
+    /// bytes, a key or a value of its: cut to 600 characters, shown safely.)
+    pub(crate) fn parse_foreign(dir: &Path, games: &Registry, text: &[u8]) -> Result<Self, TournamentError> {
+        let cut = |e| match e {
             TournamentError::Config { path, message } => {
                 TournamentError::Config { path, message: crate::safe_text::terminal_cut(&message, 600) }
             }
+            TournamentError::ConfigAt { path, line, message } => {
+                TournamentError::ConfigAt { path, line, message: crate::safe_text::terminal_cut(&message, 600) }
+            }
+            TournamentError::Invalid(message) => {
+                TournamentError::Invalid(crate::safe_text::terminal_cut(&message, 600))
+            }
             e => e,
-        })?;
-        record.check(games)?;
+        };
+        let record = Self::parse(dir, dir.join(TOURNAMENT_FILE), text).map_err(cut)?;
+        record.check(games).map_err(cut)?;
         Ok(record)
     }
 
@@ -2221,8 +2239,38 @@ fn flock_outcome(ret: libc::c_int, error: std::io::Error) -> std::io::Result<boo
     }
 }
 
-/// The most of a lock's text read (a signature, `pid N`, is 20 bytes).
-const LOCK_TEXT_BYTES: u64 = 64;
+/// The most of a lock's text read (a signature, `pid N on HOST`, is at most 80 bytes).
+const LOCK_TEXT_BYTES: u64 = 128;
+
+/// This machine's name (`gethostname`), as a lock's signature names it; empty where it has none.
+fn this_host() -> String {
+    let mut name = [0u8; 256];
+    // SAFETY: gethostname writes at most `name.len()` bytes into the buffer we own.
+    if unsafe { libc::gethostname(name.as_mut_ptr().cast(), name.len()) } != 0 {
+        return String::new();
+    }
+    let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
+    String::from_utf8_lossy(&name[..end]).into_owned()
+}
+
+/// Who signed a lock, by its text: `pid N on HOST` (the process and its machine), or an older
+/// arena's `pid N` (no machine named); `None` for anything else (unsigned: shards).
+fn signer_of(text: &str) -> Option<(u32, Option<&str>)> {
+    let rest = text.trim().strip_prefix("pid ")?;
+    let (pid, host) = match rest.split_once(" on ") {
+        Some((pid, host)) => (pid, Some(host.trim())),
+        None => (rest, None),
+    };
+    Some((pid.trim().parse().ok()?, host))
+}
+
+/// Whether the signer of a lock (see [`signer_of`]) is a process of this machine's: the host it
+/// names is this one (an older signature naming none is taken for this machine's, as it was).
+/// On a folder shared between nodes (Slurm, Kubernetes) the signer may be another's, whose
+/// processes this machine's `/proc` does not show.
+fn signed_here(host: Option<&str>, here: &str) -> bool {
+    host.is_none_or(|h| h == here)
+}
 
 /// Who holds a folder's lock, when shards do (they leave it unsigned).
 const SHARDS_HOLD_IT: &str = "shards of the league";
@@ -2250,16 +2298,18 @@ impl FolderLock {
     /// text is its last holder's), so that a run of its owner's is not read half-written; none
     /// where there is no lock file to open (no run ever held it): it is then read as it is.
     fn take_to_read(dir: &Path, wait: Duration) -> Result<Option<FolderLock>, TournamentError> {
-        Self::take_to_read_until(dir, wait, &|| false)
+        Self::take_to_read_until(dir, wait, &|| false, false)
     }
 
-    /// [`FolderLock::take_to_read`], the wait ended as soon as `stop` says so.
+    /// [`FolderLock::take_to_read`], the wait ended as soon as `stop` says so; `foreign` for a
+    /// folder someone else may have written (a shard's folder merged: see [`open_lock`]).
     fn take_to_read_until(
         dir: &Path,
         wait: Duration,
         stop: &dyn Fn() -> bool,
+        foreign: bool,
     ) -> Result<Option<FolderLock>, TournamentError> {
-        match Self::take_waiting_until(dir, None, wait, stop) {
+        match Self::take_checked(dir, None, wait, stop, &|| Ok(()), foreign) {
             Ok(lock) => Ok(Some(lock)),
             Err(e) if cannot_write(&e) => {
                 let path = dir.join(".lock");
@@ -2307,7 +2357,7 @@ impl FolderLock {
         stop: &dyn Fn() -> bool,
         check: &dyn Fn() -> Result<(), TournamentError>,
     ) -> Result<FolderLock, TournamentError> {
-        Self::take_checked(out, shard, wait, stop, check).map_err(|e| match e {
+        Self::take_checked(out, shard, wait, stop, check, false).map_err(|e| match e {
             TournamentError::Io { source, .. } if cannot_write_source(&source) => TournamentError::Invalid(format!(
                 "{}: this league's folder cannot be written ({source}): a run writes its results and pages \
                  there: run it on a copy you may write (`cp -r`), or as the user who may write it",
@@ -2361,22 +2411,23 @@ impl FolderLock {
         wait: Duration,
         stop: &dyn Fn() -> bool,
     ) -> Result<FolderLock, TournamentError> {
-        Self::take_checked(out, shard, wait, stop, &|| Ok(()))
+        Self::take_checked(out, shard, wait, stop, &|| Ok(()), false)
     }
 
     /// [`FolderLock::take_waiting_until`], with `check` run as soon as the folder's lock is held,
     /// before the folder is made private or a shard's own lock taken: its error is returned,
-    /// the lock released.
+    /// the lock released. `foreign` for a folder someone else may have written (see [`open_lock`]).
     fn take_checked(
         out: &Path,
         shard: Option<Shard>,
         wait: Duration,
         stop: &dyn Fn() -> bool,
         check: &dyn Fn() -> Result<(), TournamentError>,
+        foreign: bool,
     ) -> Result<FolderLock, TournamentError> {
         let mode = if shard.is_some() { libc::LOCK_SH } else { libc::LOCK_EX };
         let path = out.join(".lock");
-        let file = open_lock(&path, false)?;
+        let file = open_lock(&path, false, foreign)?;
         let main = Self::lock_opened(out, &path, file, (mode, shard.is_none()), (wait, stop), true, &|| ())?;
         check()?;
         if shard.is_none() {
@@ -2415,7 +2466,7 @@ impl FolderLock {
         sign: bool,
         (wait, stop): (Duration, &dyn Fn() -> bool),
     ) -> Result<std::fs::File, TournamentError> {
-        Self::lock_opened(out, path, open_lock(path, false)?, (mode, sign), (wait, stop), true, &|| ())
+        Self::lock_opened(out, path, open_lock(path, false, false)?, (mode, sign), (wait, stop), true, &|| ())
     }
 
     /// [`FolderLock::lock_file`], calling `after_read` each time it has read who holds the
@@ -2431,7 +2482,7 @@ impl FolderLock {
         after_read: &dyn Fn(),
     ) -> Result<std::fs::File, TournamentError> {
         let sign = (mode, sign);
-        Self::lock_opened(out, path, open_lock(path, false)?, sign, (wait, &|| false), reread, after_read)
+        Self::lock_opened(out, path, open_lock(path, false, false)?, sign, (wait, &|| false), reread, after_read)
     }
 
     /// [`FolderLock::lock_file_with`] on the lock file `path`, opened as `file`; `(mode, sign)`;
@@ -2469,7 +2520,10 @@ impl FolderLock {
             after_read();
             crate::safe_text::terminal_line(String::from_utf8_lossy(&bytes).trim())
         };
-        let pid_of = |holder: &str| holder.trim().strip_prefix("pid ").and_then(|p| p.parse::<u32>().ok());
+        let here = this_host();
+        // (Of this machine's, else none: a signer on another node is not looked for here.)
+        let pid_of = |holder: &str| signer_of(holder).filter(|(_, host)| signed_here(*host, &here)).map(|(p, _)| p);
+        let signed = |holder: &str| signer_of(holder).is_some();
         let ended = |pid: u32| !Path::new(&format!("/proc/{pid}")).exists();
         let mut locked = try_lock(&file)?;
         let mut holder = String::new();
@@ -2483,8 +2537,8 @@ impl FolderLock {
             let own = pid == Some(std::process::id());
             // Waited for: one process holding the folder alone (it signs the lock; what keeps
             // a shard out is always one), not shards (an exclusive run is refused at once).
-            let alone = |pid: Option<u32>| mode == libc::LOCK_SH || pid.is_some();
-            let wait = match (dead || own, alone(pid)) {
+            let alone = |holder: &str| mode == libc::LOCK_SH || signed(holder);
+            let wait = match (dead || own, alone(&holder)) {
                 (true, _) => wait.max(Duration::from_secs(5)),
                 (false, true) => wait,
                 (false, false) => Duration::ZERO,
@@ -2494,8 +2548,8 @@ impl FolderLock {
             if !wait.is_zero() && !own {
                 let by = if dead {
                     format!(
-                        "by a process that did not sign it, or one the run it names left behind ({}, which has \
-                         ended)",
+                        "by a process that did not sign it, or one the run it names left behind ({}, which is not \
+                         running on this machine)",
                         holder.trim()
                     )
                 } else {
@@ -2528,7 +2582,7 @@ impl FolderLock {
                 // does not wait for; the error names the holder of the end.
                 if reread {
                     holder = read_holder(&mut file);
-                    if !alone(pid_of(&holder)) {
+                    if !alone(&holder) {
                         break;
                     }
                 }
@@ -2542,8 +2596,9 @@ impl FolderLock {
                 // not write in, such as a publish by another user, or a process of another
                 // user's that opened the lock while an older arena left it readable to all.)
                 holder = format!(
-                    "{}, which has ended; what holds it now did not sign it, such as a publish or a merge by a \
-                     user who may not write the league (`fuser -v {}` names the processes that have it open)",
+                    "{}, which is not running on this machine; what holds it now did not sign it, such as a \
+                     publish or a merge by a user who may not write the league (`fuser -v {}` names the processes \
+                     that have it open)",
                     holder.trim(),
                     crate::safe_text::path_word(path)
                 );
@@ -2570,8 +2625,21 @@ impl FolderLock {
 /// Its user's alone (`rw-------`, made so again where it was not): `flock` takes a file opened
 /// to read, so another user who could read it could hold it, and every run of the league was
 /// refused for as long as they liked.
-fn open_lock(path: &Path, follow: bool) -> Result<std::fs::File, TournamentError> {
-    use std::os::unix::fs::OpenOptionsExt;
+///
+/// A hard link (a file of more than one name), checked on the descriptor opened before anything
+/// is written to it or its mode changed:
+/// - of a folder someone else may have written (`foreign`: a shard's folder merged, where any
+///   user may link any file, `fs.protected_hardlinks=0` or a root job) it is refused
+///   ([`crate::files::check_foreign_file`], the one check of a shard's files): it may be a
+///   teacher's file, which the arena made private and signed, cutting it to its signature;
+/// - of the teacher's own folder (the league's, OUT) it is used, where its text is a lock's
+///   (empty, or a signature, `pid N on HOST`): a `cp -al` snapshot's lock is the league's under
+///   a second name, and a run of either waits for the other's, as they share it (`rm
+///   SNAPSHOT/.lock` parts them; a run makes it anew). Replacing it with a file of one name
+///   would let a run holding the old one and one holding the new write the folder at once. Any
+///   other text is another file's, not a lock's: refused, nothing written.
+fn open_lock(path: &Path, follow: bool, foreign: bool) -> Result<std::fs::File, TournamentError> {
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
     let mut options = std::fs::OpenOptions::new();
     options.read(true).write(true).create(true).truncate(false).mode(0o600);
     if !follow {
@@ -2588,18 +2656,19 @@ fn open_lock(path: &Path, follow: bool) -> Result<std::fs::File, TournamentError
         _ => TournamentError::io(path, e),
     })?;
     match file.metadata() {
-        // (A hard link to a file of the teacher's, in a folder another user writes (a shard's
-        // folder merged, where any user may link any file: `fs.protected_hardlinks=0`, a root
-        // job), had the arena make that file private and sign it, cutting it to 20 bytes.)
-        Ok(meta) if meta.is_file() && std::os::unix::fs::MetadataExt::nlink(&meta) > 1 && !hard_links_taken() => {
-            Err(TournamentError::Invalid(format!(
-                "{}: a hard link ({} names of one file), which no lock of the arena's is (it may be another file, \
-                 a teacher's): remove it, and keep the league out of every bot's folder",
-                path.display(),
-                std::os::unix::fs::MetadataExt::nlink(&meta)
-            )))
-        }
         Ok(meta) if meta.is_file() => {
+            if foreign {
+                crate::files::check_foreign_file(&file)
+                    .map_err(|e| TournamentError::Invalid(format!("{}: {e}", path.display())))?;
+            } else if crate::files::names_of(&file).map_err(|e| TournamentError::io(path, e))? > 1 && !lock_text(&file)
+            {
+                return Err(TournamentError::Invalid(format!(
+                    "{}: a hard link ({} names of one file) whose text is no lock's: another file, not written; \
+                     remove it (a run makes the lock anew), and keep the league out of every bot's folder",
+                    path.display(),
+                    meta.nlink()
+                )));
+            }
             // (Not its owner's, a shared league's lock a co-teacher opens stays as it is.)
             if let Err(e) = make_file_private(&file) {
                 tracing::debug!("{}: not made private to its user: {e}", path.display());
@@ -2611,13 +2680,24 @@ fn open_lock(path: &Path, follow: bool) -> Result<std::fs::File, TournamentError
     }
 }
 
-/// Whether a hard link is taken for a lock (the tests' control of [`open_lock`]'s check).
-fn hard_links_taken() -> bool {
-    #[cfg(test)]
-    if crate::files::tests::HARD_LINKS_TAKEN.with(std::cell::Cell::get) {
-        return true;
+/// Whether the open file's text is a lock's: empty (shards hold it, or none ever did) or a
+/// signature ([`signer_of`]), no longer than [`LOCK_TEXT_BYTES`].
+fn lock_text(file: &std::fs::File) -> bool {
+    use std::os::unix::fs::FileExt;
+    let mut text = [0u8; LOCK_TEXT_BYTES as usize + 1];
+    let mut len = 0;
+    while len < text.len() {
+        match file.read_at(&mut text[len..], len as u64) {
+            Ok(0) => break,
+            Ok(n) => len += n,
+            Err(_) => return false,
+        }
     }
-    false
+    if len > LOCK_TEXT_BYTES as usize {
+        return false;
+    }
+    let text = String::from_utf8_lossy(&text[..len]);
+    text.trim().is_empty() || signer_of(&text).is_some()
 }
 
 /// Takes the permissions of group and others away from the open file or folder `file` where
@@ -2787,7 +2867,7 @@ impl WayToCopies {
                 closed.display()
             )));
         }
-        let held = open_lock(&league.join(".way"), false)?;
+        let held = open_lock(&league.join(".way"), false, false)?;
         // SAFETY: flock on a descriptor we own.
         if unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_SH) } != 0 {
             return Err(TournamentError::io(&league.join(".way"), std::io::Error::last_os_error()));
@@ -2870,7 +2950,7 @@ impl Drop for WayToCopies {
 fn close_way(league: &Path, held: &std::fs::File) {
     use std::os::fd::AsRawFd;
     use std::os::unix::fs::OpenOptionsExt;
-    let Ok(last) = open_lock(&league.join(".way"), false) else { return };
+    let Ok(last) = open_lock(&league.join(".way"), false, false) else { return };
     // SAFETY: flock on descriptors we own (our shared hold let go first).
     unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_UN) };
     if unsafe { libc::flock(last.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
@@ -2977,12 +3057,23 @@ fn not_a_lock(path: &Path) -> TournamentError {
     TournamentError::Invalid(format!("{}: not a file, which a lock is: remove it", path.display()))
 }
 
-/// Signs the lock `file` held alone: `pid N`, written over the old text, then cut to its
+/// This process's signature of a lock: `pid N on HOST` (`pid N` where the machine has no name),
+/// as wide as any pid's (padded), so that no digit of a longer old one is read with it.
+pub(super) fn signature() -> String {
+    let of = |pid: u32| match this_host() {
+        host if host.is_empty() => format!("pid {pid}"),
+        host => format!("pid {pid} on {host}"),
+    };
+    format!("{:<width$}", of(std::process::id()), width = of(u32::MAX).len().max(20))
+}
+
+/// Signs the lock `file` held alone ([`signature`]), written over the old text, then cut to its
 /// length, never emptied on the way (a process waiting for the lock reads it meanwhile: empty
-/// says shards hold it); as wide as any pid's, so that no digit of a longer old one is read with it.
+/// says shards hold it).
 fn sign_lock(file: &std::fs::File) {
     use std::os::unix::fs::FileExt;
-    let signature = format!("{:<20}", format!("pid {}", std::process::id()));
+    // (With its machine: on a folder shared between nodes, `/proc` tells nothing of another's.)
+    let signature = signature();
     let _ = file.write_all_at(signature.as_bytes(), 0).and_then(|()| file.set_len(signature.len() as u64));
 }
 
@@ -3300,8 +3391,10 @@ mod tests {
 
     /// A lock held by a process that did not sign it (a publish by a user who may not write the
     /// league, which locks it opened to read), its text naming a run that has ended, is said as
-    /// such, not as that run writing the league. The control: signed by a process alive (init),
-    /// its pid alone.
+    /// such, not as that run writing the league: an older arena's signature (`pid N`) and one
+    /// naming this machine. Signed on another machine (a folder shared between nodes), this
+    /// one's `/proc` tells nothing: it is said as that machine's run. The control: signed by a
+    /// process alive (init), its pid alone.
     #[test]
     fn a_lock_held_unsigned_names_its_ended_signer_as_ended() {
         let dir = tempfile::tempdir().unwrap();
@@ -3317,7 +3410,13 @@ mod tests {
         };
         // (No pid is above the kernel's largest, 2^22.)
         let ended = hold("pid 4194305");
-        assert!(ended.contains("(pid 4194305, which has ended; what holds it now did not sign it"), "{ended}");
+        let not_here = "which is not running on this machine; what holds it now did not sign it";
+        assert!(ended.contains(&format!("(pid 4194305, {not_here}")), "{ended}");
+        let here = this_host();
+        let ended = hold(&format!("pid 4194305 on {here}"));
+        assert!(ended.contains(&format!("(pid 4194305 on {here}, {not_here}")), "{ended}");
+        let elsewhere = hold("pid 4194305 on another-node");
+        assert!(elsewhere.contains("another arena run (pid 4194305 on another-node): wait"), "{elsewhere}");
         let alive = hold("pid 1");
         assert!(alive.contains("another arena run (pid 1): wait"), "{alive}");
     }
@@ -3587,6 +3686,39 @@ mod tests {
         }
     }
 
+    /// The lock of the teacher's own folder with a second name, as a `cp -al` snapshot's is, is
+    /// taken and signed: a run of the league resumes. One whose text is no lock's (a teacher's
+    /// notes linked there) is refused, the notes as they were. A shard's (`foreign`) is refused
+    /// either way. The control: hard links taken as files of one name, the notes are signed.
+    #[test]
+    fn a_lock_of_two_names_is_taken_where_it_is_a_lock() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let (league, snap) = (dir.path().join("league"), dir.path().join("snap"));
+        std::fs::create_dir_all(&league).unwrap();
+        std::fs::create_dir_all(&snap).unwrap();
+        drop(FolderLock::take(&league, None).unwrap());
+        std::fs::hard_link(league.join(".lock"), snap.join(".lock")).unwrap();
+        drop(FolderLock::take(&snap, None).unwrap());
+        drop(FolderLock::take(&league, None).unwrap());
+        assert_eq!(std::fs::read_to_string(snap.join(".lock")).unwrap(), signature());
+        let err = open_lock(&snap.join(".lock"), false, true).map(|_| ()).unwrap_err().to_string();
+        assert!(err.contains("a hard link (2 names of one file)") && err.contains("copy the file"), "{err}");
+        // A teacher's notes linked where the lock goes.
+        let notes = dir.path().join("notes.txt");
+        let text = "the teacher's notes, which no run may change\n";
+        std::fs::write(&notes, text).unwrap();
+        std::fs::set_permissions(&notes, std::fs::Permissions::from_mode(0o644)).unwrap();
+        std::fs::remove_file(snap.join(".lock")).unwrap();
+        std::fs::hard_link(&notes, snap.join(".lock")).unwrap();
+        let err = FolderLock::take(&snap, None).map(|_| ()).unwrap_err().to_string();
+        assert!(err.contains("a hard link (2 names of one file) whose text is no lock's"), "{err}");
+        assert_eq!(std::fs::read_to_string(&notes).unwrap(), text);
+        assert_eq!(std::fs::metadata(&notes).unwrap().permissions().mode() & 0o777, 0o644);
+        crate::files::tests::with_hard_links_taken(|| drop(FolderLock::take(&snap, None).unwrap()));
+        assert_eq!(std::fs::read_to_string(&notes).unwrap(), signature(), "the control: the notes signed");
+    }
+
     /// A link planted where a lock goes (beside the league, or in it, where a student's build
     /// may write: a league in a bot's folder) to a file of the teacher's: a publish, a merge and
     /// a run refuse it, naming it, and the file is as it was. The control: opened through the
@@ -3610,12 +3742,9 @@ mod tests {
         assert!(err.contains("is a symbolic link"), "{err}");
         assert_eq!(std::fs::read_to_string(&precious).unwrap(), text);
         // The control.
-        let file = open_lock(&out.join(".lock"), true).unwrap();
+        let file = open_lock(&out.join(".lock"), true, false).unwrap();
         sign_lock(&file);
-        assert_eq!(
-            std::fs::read_to_string(&precious).unwrap(),
-            format!("{:<20}", format!("pid {}", std::process::id()))
-        );
+        assert_eq!(std::fs::read_to_string(&precious).unwrap(), signature());
     }
 
     /// A merge waiting for its folder reads who holds it again as it waits: the whole run whose

@@ -1148,7 +1148,7 @@ mod tests {
         let steps = Steps { before_swap: &|| run_second(true), ..Steps::default() };
         publish(&src, &steps).unwrap();
         let err = second.take().expect("run").unwrap_err();
-        let pid = format!("another arena publish into it is under way (pid {})", std::process::id());
+        let pid = format!("another arena publish into it is under way ({})", super::super::signature().trim());
         assert!(err.contains(&pid), "{err}");
         assert!(whole(&out) && whose() == "league" && staging_left(&out).is_empty());
         assert!(!dir.path().join(".site.arena-publish.lock").exists(), "removed as released");

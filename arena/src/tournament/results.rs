@@ -106,12 +106,26 @@ pub fn read_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError>
     lines_of(path, complete_part(path)?)
 }
 
-/// [`read_file`] for a results file of a folder someone else may have written (a shard's
-/// folder merged): not through a link at its last part (a link to another league's results,
-/// or to `/etc/shadow`, is an error saying so), no hard link
-/// ([`crate::files::check_foreign_file`]), at most [`MAX_RESULTS_BYTES`].
+/// [`read_file`] for a results file of a folder merged but OUT: not through a link at its
+/// last part (a link to another league's results, or to `/etc/shadow`, is an error saying so),
+/// at most [`MAX_RESULTS_BYTES`]. A hard link is read: the league's folder named by `--league`
+/// is the teacher's, and may be a `cp -al` snapshot; a shard's is read with [`read_foreign_file`].
 pub fn read_own_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError> {
-    let part = match crate::files::read_foreign_regular(path, MAX_RESULTS_BYTES) {
+    read_regular(path, crate::files::read_own_regular)
+}
+
+/// [`read_own_file`] for a results file of a folder someone else may have written (a shard's
+/// folder merged): no hard link either ([`crate::files::check_foreign_file`]).
+pub fn read_foreign_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError> {
+    read_regular(path, crate::files::read_foreign_regular)
+}
+
+/// The results file `path`, its bytes read by `read` (at most [`MAX_RESULTS_BYTES`]).
+fn read_regular(
+    path: &Path,
+    read: fn(&Path, u64) -> std::io::Result<Vec<u8>>,
+) -> Result<(Vec<ResultLine>, u64), TournamentError> {
+    let part = match read(path, MAX_RESULTS_BYTES) {
         Ok(bytes) => split_torn(bytes),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Vec::new(), 0),
         Err(e) => return Err(TournamentError::io(path, e)),

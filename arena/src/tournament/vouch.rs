@@ -41,6 +41,10 @@ pub(crate) struct Vouch<'a> {
     /// Where set ([`Vouch::own_replays_but`]), the replays of every folder but this one (OUT,
     /// by its real path) are read as files of their folder's own: no link followed.
     own_replays_but: Option<std::path::PathBuf>,
+    /// The teacher's folder (the league's named by `--league`, by its real path), whose
+    /// replays are read with their hard links (a `cp -al` snapshot's); every other folder's but
+    /// OUT's are a shard's, a hard link refused ([`crate::files::check_foreign_file`]).
+    teachers: Option<std::path::PathBuf>,
 }
 
 /// What a check of one line found, to be taken in the lines' order by [`Vouch::settle`].
@@ -57,7 +61,7 @@ impl<'a> Vouch<'a> {
         let scheduled = record.schedule.iter().map(|m| (m.key.as_str(), m)).collect();
         let setups = record.schedule.iter().map(|m| (m.map.as_path(), OnceLock::new())).collect();
         let game = record.game(games).ok();
-        Vouch { record, games, game, scheduled, setups, used: HashSet::new(), own_replays_but: None }
+        Vouch { record, games, game, scheduled, setups, used: HashSet::new(), own_replays_but: None, teachers: None }
     }
 
     /// This checker, reading the replays of every folder but `out` (a real path: the folder a
@@ -66,6 +70,13 @@ impl<'a> Vouch<'a> {
     /// shard's replay linked to a teacher's file was read, and part of it said in the refusal).
     pub(crate) fn own_replays_but(mut self, out: &Path) -> Self {
         self.own_replays_but = Some(out.to_path_buf());
+        self
+    }
+
+    /// This checker, reading the replays of `dir` (the league's folder named by `--league`) as
+    /// the teacher's: hard links read (see [`Vouch::teachers`]).
+    pub(crate) fn teachers_folder(mut self, dir: &Path) -> Self {
+        self.teachers = std::fs::canonicalize(dir).ok();
         self
     }
 
@@ -81,8 +92,10 @@ impl<'a> Vouch<'a> {
         }
         // (Every folder between `dir` and the file is a folder of its own, not a link, opened
         // from the one before: what is read is what was checked.)
-        let raw = crate::files::read_own_regular_under(dir, Path::new(&line.replay), crate::replay::MAX_REPLAY_BYTES)
-            .map_err(|e| {
+        let teachers = self.teachers.as_ref().is_some_and(|t| std::fs::canonicalize(dir).is_ok_and(|d| d == *t));
+        let read =
+            if teachers { crate::files::read_own_regular_under } else { crate::files::read_foreign_regular_under };
+        let raw = read(dir, Path::new(&line.replay), crate::replay::MAX_REPLAY_BYTES).map_err(|e| {
             format!(
                 "{}: {e}: nothing is read through a link (a shard's replays are files of its folder's own)",
                 path.display()

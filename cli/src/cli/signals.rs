@@ -21,6 +21,20 @@ const SIGNALS: [(libc::c_int, &str, &str); 3] = [
 /// The first signal received (0 while none was).
 static FIRST: AtomicI32 = AtomicI32::new(0);
 
+/// Whether the line saying the first signal (`terminated (SIGTERM): …`) was written.
+static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Waits, up to `max`, for the line saying the first signal to be written, where one was
+/// received: it is written by a thread of its own, and a command that ends at once on the
+/// signal (one waiting for its folder sees it within 50 ms) returned from `main`, and the
+/// process ended, before it did: the line was missing from stderr now and then.
+pub fn await_said(max: std::time::Duration) {
+    let start = std::time::Instant::now();
+    while received().is_some() && !SAID.load(Ordering::SeqCst) && start.elapsed() < max {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
 /// The first of [`SIGNALS`] this process received, if any.
 pub fn received() -> Option<libc::c_int> {
     Some(FIRST.load(Ordering::SeqCst)).filter(|&s| s != 0)
@@ -77,7 +91,10 @@ pub fn cancel_on_signals(what: &'static str) -> anyhow::Result<CancellationToken
             let (name, word) = names(first);
             // (On a thread of its own: stderr's lock may be held by a thread blocked on a full
             // pipe, and this one must go on to wait for the second signal.)
-            let say = move || super::ShownBar::global().suspend(|| say_on_stderr(&format!("{word} ({name}): {what}")));
+            let say = move || {
+                super::ShownBar::global().suspend(|| say_on_stderr(&format!("{word} ({name}): {what}")));
+                SAID.store(true, Ordering::SeqCst);
+            };
             let said = std::sync::Arc::new(std::sync::Mutex::new(Some(say)));
             let theirs = said.clone();
             let spawned = std::thread::Builder::new().name("arena-signal-said".into()).spawn(move || {

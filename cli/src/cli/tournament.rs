@@ -311,6 +311,8 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
 /// (128 + the signal's number), after saying so; `None` for any other outcome.
 fn stopped_waiting<T>(outcome: &Result<T, TournamentError>) -> Option<ExitCode> {
     let Err(TournamentError::StoppedWaiting { dir }) = outcome else { return None };
+    // (After the signal's own line, which a thread of its own writes: see `await_said`.)
+    super::signals::await_said(std::time::Duration::from_secs(1));
     tell!(
         "{} while waiting for {} (held by another arena run): nothing was written; run the same command again",
         super::signals::word(),
@@ -323,6 +325,7 @@ fn stopped_waiting<T>(outcome: &Result<T, TournamentError>) -> Option<ExitCode> 
 /// (128 + the signal's number), after saying where it stopped; `None` for any other outcome.
 fn stopped<T>(outcome: &Result<T, TournamentError>) -> Option<ExitCode> {
     let Err(TournamentError::Stopped(what)) = outcome else { return None };
+    super::signals::await_said(std::time::Duration::from_secs(1));
     tell!("{}: {what}", super::signals::word());
     Some(ExitCode::from(super::signals::status()))
 }
