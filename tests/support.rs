@@ -283,6 +283,14 @@ pub fn kits() -> &'static [Kit] {
     static KITS: OnceLock<Vec<Kit>> = OnceLock::new();
     KITS.get_or_init(|| {
         let dir = root().join("starter-kits");
+        // Test programs run side by side (tools/run-tests), each making the kits: one's `make`
+        // took the program another's was still linking as up to date, and ran it half-written
+        // (check_bot's C++ greedy failed in CI). One program's makes at a time: a lock on the
+        // kits' folder, held until they end.
+        let lock = std::fs::File::open(&dir).expect("open starter-kits");
+        // SAFETY: flock on a descriptor this function owns (released when it is closed).
+        let locked = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) };
+        assert_eq!(locked, 0, "lock starter-kits: {}", std::io::Error::last_os_error());
         for lang in ["c", "cpp"] {
             let status = Command::new("make")
                 .args(["-s", "-C"])
