@@ -178,8 +178,12 @@ run resume "$ARENA" tournament --resume "$LEAGUE""#;
         let out = dir.path().join(name);
         std::fs::create_dir(&out).unwrap();
         let before = contents(&volume);
+        // (A mount namespace of its own: root's needs no user namespace, in which the machine's
+        // root may run no bot, so that the control's resume is refused; another user's does.)
+        // SAFETY: geteuid has no preconditions.
+        let flags = if unsafe { libc::geteuid() } == 0 { "-m" } else { "-rm" };
         let ran = Command::new("unshare")
-            .args(["-rm", "sh", "-c", script, "sh", setup])
+            .args([flags, "sh", "-c", script, "sh", setup])
             .env("OUT", &out)
             .env("ARENA", bin("arena"))
             .env("LEAGUE", &league)
