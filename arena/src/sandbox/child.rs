@@ -696,16 +696,16 @@ unsafe fn drop_bounds() -> io::Result<()> {
     Ok(())
 }
 
-/// What a plain bot that keeps uid 0 of its user namespace drops ([`enter_plain`]): every
-/// capability it holds and, where it may (`CAP_SETPCAP`), its bounding set and root's grant at
-/// an exec ([`drop_bounds`]). Root of a namespace made without capabilities (`bwrap --uid 0`,
-/// `setpriv --bounding-set=-all`) may not change those (`EPERM`: its bots failed to start), and
-/// need not: with its permitted set empty and `no_new_privs`, which the caller sets next, an
+/// What a plain bot that keeps the arena's uid drops ([`enter_plain`]): every capability it
+/// holds, ambient ones included, and, where it may (`CAP_SETPCAP`), its bounding set and
+/// root's grant at an exec ([`drop_bounds`]). A user who is not root, and root of a namespace
+/// made without capabilities (`bwrap --uid 0`, `setpriv --bounding-set=-all`), may not change
+/// those (`EPERM`: the latter's bots failed to start), and need not: with its permitted set empty and `no_new_privs`, which the caller sets next, an
 /// exec gains nothing (the kernel keeps a `no_new_privs` exec's permitted set within the old).
 ///
 /// # Safety
 /// Raw system calls only.
-unsafe fn drop_root_capabilities() -> io::Result<()> {
+unsafe fn drop_capabilities() -> io::Result<()> {
     match drop_bounds() {
         Err(e) if e.raw_os_error() == Some(libc::EPERM) => {
             libc::prctl(libc::PR_CAP_AMBIENT, libc::PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
@@ -802,12 +802,15 @@ pub(super) unsafe fn enter_plain(
     if let Some((uid, gid)) = ids {
         // (Leaving root for another user drops every capability.)
         become_user(uid, gid).map_err(at(Step::User))?;
-    } else if !keep_terminal && libc::geteuid() == 0 {
-        // Root in a user namespace that does not map the box users (`unshare -r`, see
-        // `Sandbox::new`): the bot keeps the arena's uid, 0 there, and would keep every
-        // capability of the namespace (`CAP_DAC_OVERRIDE` over its files, `CAP_SYS_ADMIN`'s
-        // mounts, `CAP_KILL`…) and regain them at its exec. It drops them all, as a box's bot.
-        drop_root_capabilities().map_err(at(Step::Privileges))?;
+    } else if !keep_terminal {
+        // The bot keeps the arena's uid. Root in a user namespace that does not map the box
+        // users (`unshare -r`, see `Sandbox::new`) is 0 there, and would keep every capability
+        // of the namespace (`CAP_DAC_OVERRIDE` over its files, `CAP_SYS_ADMIN`'s mounts,
+        // `CAP_KILL`…) and regain them at its exec; an arena that is not root may hold ambient
+        // ones (a service's `AmbientCapabilities=`), which an exec keeps even under
+        // `no_new_privs` (a red team's plain bot held `CAP_SYS_ADMIN`). It drops them all, as a
+        // box's bot.
+        drop_capabilities().map_err(at(Step::Privileges))?;
     }
     check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)).map_err(at(Step::Privileges))?;
     if !keep_terminal && landlock >= 0 {
@@ -955,14 +958,14 @@ mod tests {
     }
 
     /// In a child that is root in a user namespace mapping only this user (as an arena under
-    /// `unshare -r`), after [`super::drop_root_capabilities`] where `drop` (as
+    /// `unshare -r`), after [`super::drop_capabilities`] where `drop` (as
     /// `super::enter_plain` does for such a plain bot): whether it holds any capability, or
     /// could regain one (its permitted, effective, inheritable, bounding or ambient set, read in
     /// /proc/self/status, is not empty); `None` where no user namespace can be made here.
     fn capabilities_held_as_root_of_a_user_namespace(drop: bool) -> Option<bool> {
         // SAFETY: raw system calls only, in the child.
         let code = in_a_child_root_of_a_one_uid_namespace(|| unsafe {
-            if drop && super::drop_root_capabilities().is_err() {
+            if drop && super::drop_capabilities().is_err() {
                 return 3;
             }
             let mut status = [0u8; 16384];
@@ -1040,7 +1043,7 @@ mod tests {
 
     /// In a child that is root of a user namespace mapping only this user but holds no
     /// capability (as under `bwrap --uid 0`: its bounding set full, no `CAP_SETPCAP` to empty it),
-    /// after [`super::drop_root_capabilities`] and, where `no_new_privs`, `PR_SET_NO_NEW_PRIVS`:
+    /// after [`super::drop_capabilities`] and, where `no_new_privs`, `PR_SET_NO_NEW_PRIVS`:
     /// whether a program it runs holds an effective capability (`sh -c grep` of the exec's own
     /// /proc/self/status); `None` where no user namespace can be made here.
     fn an_exec_of_capless_root_regains_capabilities(no_new_privs: bool) -> Option<bool> {
@@ -1052,7 +1055,7 @@ mod tests {
             if super::clear_capabilities().is_err() {
                 return 2;
             }
-            if super::drop_root_capabilities().is_err() {
+            if super::drop_capabilities().is_err() {
                 return 3;
             }
             if no_new_privs && libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
@@ -1080,6 +1083,83 @@ mod tests {
         };
         assert!(control, "the control: an exec as root without no_new_privs regains capabilities");
         assert_eq!(an_exec_of_capless_root_regains_capabilities(true), Some(false));
+    }
+
+    /// In a forked child that becomes `nobody` keeping `CAP_SYS_ADMIN` as an ambient capability
+    /// (as a service's `AmbientCapabilities=` gives an arena that is not root), after
+    /// [`super::drop_capabilities`] where `drop`, then `no_new_privs`: whether the program it runs
+    /// holds an effective capability. Root only (`None` otherwise: nothing to give).
+    fn an_exec_keeps_an_ambient_capability(drop: bool) -> Option<bool> {
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            return None;
+        }
+        #[repr(C)]
+        struct Header {
+            version: u32,
+            pid: libc::c_int,
+        }
+        #[repr(C)]
+        #[derive(Clone, Copy)]
+        struct Data {
+            effective: u32,
+            permitted: u32,
+            inheritable: u32,
+        }
+        const CAP_SYS_ADMIN: u32 = 21;
+        let words = [c"sh".as_ptr(), c"-c".as_ptr(), c"grep -q '^CapEff:[[:space:]]*0*$' /proc/self/status".as_ptr()];
+        let argv = [words[0], words[1], words[2], std::ptr::null()];
+        // SAFETY: the child makes raw system calls only (on data made before the fork), then
+        // runs `sh` or exits.
+        unsafe {
+            let pid = libc::fork();
+            if pid == 0 {
+                let header = Header { version: super::LINUX_CAPABILITY_VERSION_3, pid: 0 };
+                let admin = 1 << CAP_SYS_ADMIN;
+                let data = [
+                    Data { effective: admin, permitted: admin, inheritable: admin },
+                    Data { effective: 0, permitted: 0, inheritable: 0 },
+                ];
+                if libc::prctl(libc::PR_SET_KEEPCAPS, 1, 0, 0, 0) != 0
+                    || libc::setgroups(0, std::ptr::null()) != 0
+                    || libc::setresgid(65534, 65534, 65534) != 0
+                    || libc::setresuid(65534, 65534, 65534) != 0
+                    || libc::syscall(libc::SYS_capset, &header, data.as_ptr()) != 0
+                    || libc::prctl(libc::PR_CAP_AMBIENT, libc::PR_CAP_AMBIENT_RAISE, CAP_SYS_ADMIN, 0, 0) != 0
+                {
+                    libc::_exit(2);
+                }
+                if drop && super::drop_capabilities().is_err() {
+                    libc::_exit(3);
+                }
+                if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+                    libc::_exit(4);
+                }
+                libc::execv(c"/bin/sh".as_ptr(), argv.as_ptr());
+                libc::_exit(5);
+            }
+            let mut status = 0;
+            libc::waitpid(pid, &mut status, 0);
+            match libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)) {
+                Some(held @ (0 | 1)) => Some(held == 1),
+                other => {
+                    panic!("the child failed: {other:?} (2: its set-up, 3: the drop, 4: no_new_privs, 5: the exec)")
+                }
+            }
+        }
+    }
+
+    /// A plain bot of an arena that is not root keeps the arena's uid, and kept its ambient
+    /// capabilities, which an exec keeps even under `no_new_privs`: it now drops them. The
+    /// control: without the drop, the program it runs holds `CAP_SYS_ADMIN`.
+    #[test]
+    fn a_plain_bot_of_an_arena_that_is_not_root_keeps_no_ambient_capability() {
+        let Some(control) = an_exec_keeps_an_ambient_capability(false) else {
+            eprintln!("not root: no ambient capability can be given here (its root run checks it)");
+            return;
+        };
+        assert!(control, "the control: an exec keeps the ambient capability under no_new_privs");
+        assert_eq!(an_exec_keeps_an_ambient_capability(true), Some(false));
     }
 
     /// What [`super::exempt_from_the_process_limit`] answers in a forked child that first
