@@ -557,8 +557,9 @@ fn a_plain_bot_of_a_root_arena_in_a_user_namespace_holds_no_capability() {
 /// not there (under `unshare -r` run by the machine's root, which now runs no bot, it read
 /// `/etc/shadow`). It is now shown all of them but what others may not read (the list a box's
 /// masks are made of). Here a file in `/etc` only `nobody` may read, made for the test and
-/// removed after it, and an arena run as `nobody` with `--sandbox plain`: its bot cannot read
-/// the file and still reads `/etc/passwd`; its build cannot copy the file into its folder. The
+/// removed after it (and one in a folder of root's others may enter but not list), and an arena
+/// run as `nobody` with `--sandbox plain`: its bot cannot read either file and still reads
+/// `/etc/passwd`; its build cannot copy the file into its folder. The
 /// controls: with Landlock off (`ARENA_PLAIN_WITHOUT_LANDLOCK`), the same bot and build read it.
 #[test]
 fn a_plain_bot_of_an_arena_that_is_not_root_reads_no_private_system_file() {
@@ -582,6 +583,21 @@ fn a_plain_bot_of_an_arena_that_is_not_root_reads_no_private_system_file() {
     std::fs::write(&secret.0, "only nobody's\n").unwrap();
     std::os::unix::fs::chown(&secret.0, Some(nobody), Some(nogroup)).unwrap();
     chmod(&secret.0, 0o600);
+    // The same in a folder of root's that others may enter but not list (`0711`): the walk,
+    // which could not list it, hid nothing in it.
+    struct PrivateFolder(PathBuf);
+    impl Drop for PrivateFolder {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+    let unlisted = PrivateFolder(PathBuf::from(format!("/etc/arena-test-unlisted-{}", token())));
+    std::fs::create_dir(&unlisted.0).unwrap();
+    chmod(&unlisted.0, 0o711);
+    let inside = unlisted.0.join("secret");
+    std::fs::write(&inside, "only nobody's\n").unwrap();
+    std::os::unix::fs::chown(&inside, Some(nobody), Some(nogroup)).unwrap();
+    chmod(&inside, 0o600);
     let normal = normal_score();
     let dir = tempfile::tempdir().unwrap();
     chmod(dir.path(), 0o755);
@@ -618,11 +634,13 @@ fn a_plain_bot_of_an_arena_that_is_not_root_reads_no_private_system_file() {
         Run { out, result, replay: Value::Null }
     };
     let off = [("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")];
-    unharmed(&duel(&secret.0, &[]), normal);
+    for path in [&secret.0, &inside] {
+        unharmed(&duel(path, &[]), normal);
+        let control = duel(path, &off);
+        assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control reads it: {}", control.result);
+    }
     let public = duel(Path::new("/etc/passwd"), &[]);
     assert_eq!(public.forfeit(0).as_deref(), Some("invalid_move"), "/etc/passwd is read: {}", public.result);
-    let control = duel(&secret.0, &off);
-    assert_eq!(control.forfeit(0).as_deref(), Some("invalid_move"), "the control reads it: {}", control.result);
     // A plain build runs as the same uid.
     let build = |env: &[(&str, &str)]| {
         let league = tempfile::tempdir().unwrap();

@@ -1895,7 +1895,8 @@ fn plain_system() -> &'static confine::System {
 }
 
 /// The files and folders under `dir` (down to `depth`) that others may not read (a file
-/// without `o+r`, a folder without `o+x`), each with whether it is a folder; nothing below such
+/// without `o+r`, a folder without `o+x`, or one this user may not list), each with whether it
+/// is a folder; nothing below such
 /// a folder, and no link followed (a `dir` that is a link is the box's link too: skipped).
 /// Each entry's kind comes from its folder's listing and its mode from a look-up relative to the
 /// folder, not from its whole path: the system's folders hold 130,000 entries or more (0.5 s of
@@ -1915,7 +1916,18 @@ fn private_paths(dir: &Path, depth: usize) -> Vec<(PathBuf, bool)> {
         if level >= depth {
             continue;
         }
-        let Ok(entries) = std::fs::read_dir(&folder) else { continue };
+        let entries = match std::fs::read_dir(&folder) {
+            Ok(entries) => entries,
+            // (Gone since it was listed: nothing in it to hide.)
+            Err(e) if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory) => continue,
+            // A folder others may enter but this user may not list (`0711`, another user's):
+            // what it holds cannot be looked at, so it is hidden whole (a file in it only this
+            // user may read was shown to a plain bot, and in a box).
+            Err(_) => {
+                out.push((folder, true));
+                continue;
+            }
+        };
         for entry in entries.flatten() {
             let Ok(kind) = entry.file_type() else { continue };
             if !kind.is_dir() && !kind.is_file() {
