@@ -1879,9 +1879,10 @@ fn system_real() -> Vec<PathBuf> {
 
 /// What of the system's folders a plain bot or build that runs as the arena's user may read:
 /// all but what others may not ([`confine::System`]), from the walk a box's masks are made of
-/// (one walk serves both), made once per process, when the first such bot starts. A private file
-/// made since is not shown (nor is any entry made since, under a folder that holds a private
-/// one), and one gone since is passed over.
+/// (one walk serves both), made once per process, when the first such bot starts. An entry made
+/// since, under a folder that held a private one, is not shown; under a folder shown whole, it
+/// is, private or not (a rule covers all below its folder; a box's masks are no different); one
+/// gone since is passed over.
 fn plain_system() -> &'static confine::System {
     static SYSTEM_SHOWN: std::sync::OnceLock<confine::System> = std::sync::OnceLock::new();
     SYSTEM_SHOWN.get_or_init(|| {
