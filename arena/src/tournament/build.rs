@@ -2120,4 +2120,35 @@ mod tests {
             "error: could not create temp file /root/.rustup/tmp/ukynoop3v37jdnxc_file: Read-only file system (os error 30)"
         );
     }
+
+    /// The walk after a build notes its regular files set-uid or set-gid (not a set-gid
+    /// folder), and the arena takes their bits back, naming them; a file left alone (the
+    /// control) keeps them.
+    #[test]
+    fn set_uid_and_set_gid_files_lose_their_bits_and_are_named() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        let mode = |p: &Path| std::fs::symlink_metadata(dir.path().join(p)).unwrap().mode() & 0o7777;
+        let set = |p: &str, m: u32| std::fs::set_permissions(dir.path().join(p), std::fs::Permissions::from_mode(m));
+        std::fs::create_dir_all(dir.path().join("inherit/deep")).unwrap();
+        set("inherit", 0o2755).unwrap();
+        for (name, m) in [("sh", 0o4755), ("inherit/deep/sg", 0o2711), ("plain", 0o755)] {
+            std::fs::write(dir.path().join(name), "#!/bin/sh\n").unwrap();
+            set(name, m).unwrap();
+        }
+        std::os::unix::fs::symlink("sh", dir.path().join("link")).unwrap();
+        let looked = look(dir.path(), None);
+        assert_eq!(looked.set_id, ["inherit/deep/sg", "sh"]);
+        assert_eq!(mode(Path::new("sh")), 0o4755, "the control: the walk alone changes nothing");
+        let root = open_folder(dir.path());
+        let why = set_id_taken_back(root.as_ref(), &looked.set_id);
+        assert_eq!(
+            why,
+            "the build made a set-uid or set-gid program, inherit/deep/sg (and 1 other file): builds may not (such \
+             a program runs as the arena's user for anyone); their set-uid and set-gid bits have been removed"
+        );
+        let modes = ["sh", "inherit/deep/sg", "plain", "inherit"].map(|p| mode(Path::new(p)));
+        assert_eq!(modes, [0o755, 0o711, 0o755, 0o2755]);
+        assert!(look(dir.path(), None).set_id.is_empty());
+    }
 }
