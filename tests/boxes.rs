@@ -1673,3 +1673,89 @@ fn a_namespace_mapping_every_uid_is_not_the_machines_first() {
     let (score, finished, forfeit) = player(&control.result, 0);
     assert!(score > 0 && finished && forfeit.is_none(), "the control plays: {}\n{stderr}", control.result);
 }
+
+/// A build of an arena that is not root runs as the arena's user: a program it made set-uid (or
+/// set-gid) in the student's folder would run as the arena for any local user. The builds'
+/// filter refuses the bits (plain and boxed: `chmod` fails), and what gets past it (here with
+/// the sandbox off, which has no filter: the control, where the build's own `stat` shows the
+/// bits set) the arena takes back after the build, failing it with the file named.
+#[test]
+fn a_build_of_an_arena_that_is_not_root_leaves_no_set_uid_program() {
+    use std::os::unix::fs::PermissionsExt;
+    let _load = shared();
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("not root: this test must start the arena as nobody (its root run does)");
+        return;
+    }
+    let (nobody, nogroup) = (65534u32, 65534u32);
+    let chmod = |p: &Path, mode: u32| std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    chmod(dir.path(), 0o755);
+    let arena = shared_copy(dir.path(), &bin("arena"));
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    chmod(&tmp, 0o1777);
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    std::os::unix::fs::chown(&home, Some(nobody), Some(nogroup)).unwrap();
+    // Each attempt notes the mode the build saw (`stat`), after a `chmod` that may fail.
+    let script = "cp /bin/sh su; chmod 4755 su; stat -c %a su > su.mode; \
+                  cp /bin/sh sg; chmod g+s sg; stat -c %a sg > sg.mode; \
+                  install -m 4755 /bin/sh inst; stat -c %a inst > inst.mode; exit 0";
+    // The modes the build saw and those left, the newest version's problem, the run's stderr.
+    let build = |sandbox: &str| {
+        let league = tempfile::tempdir().unwrap();
+        chmod(league.path(), 0o755);
+        let student = league.path().join("student");
+        std::fs::create_dir(&student).unwrap();
+        std::os::unix::fs::chown(&student, Some(nobody), Some(nogroup)).unwrap();
+        let cfg = league.path().join("t.toml");
+        std::fs::write(&cfg, student_league("", script)).unwrap();
+        let out_dir = league.path().join("out");
+        std::fs::create_dir(&out_dir).unwrap();
+        std::os::unix::fs::chown(&out_dir, Some(nobody), Some(nogroup)).unwrap();
+        let out = Command::new("setpriv")
+            .args(["--reuid", &nobody.to_string(), "--regid", &nogroup.to_string(), "--clear-groups"])
+            .arg(&arena)
+            .current_dir(dir.path())
+            .env("HOME", &home)
+            .env("TMPDIR", &tmp)
+            .args(["tournament", "--config"])
+            .arg(&cfg)
+            .arg("--out")
+            .arg(&out_dir)
+            .args(["--sandbox", sandbox])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{sandbox}: {stderr}");
+        let seen = |name: &str| std::fs::read_to_string(student.join(format!("{name}.mode"))).unwrap_or_default();
+        let left = |name: &str| {
+            use std::os::unix::fs::MetadataExt;
+            std::fs::symlink_metadata(student.join(name)).map_or(0, |m| m.mode() & 0o7777)
+        };
+        let seen = ["su", "sg", "inst"].map(|n| seen(n).trim().to_string());
+        let left = ["su", "sg", "inst"].map(left);
+        let record: Value = serde_json::from_slice(&std::fs::read(out_dir.join("tournament.json")).unwrap_or_default())
+            .unwrap_or(Value::Null);
+        let versions = record["history"]["student"]["versions"].clone();
+        let newest = versions.as_array().and_then(|v| v.last()).cloned().unwrap_or_default();
+        let problem = newest["problem"].as_str().unwrap_or_default().to_string();
+        (seen, left, problem, stderr)
+    };
+    for sandbox in ["plain", "require"] {
+        let (seen, left, problem, stderr) = build(sandbox);
+        for (name, (seen, left)) in ["su", "sg", "inst"].iter().zip(seen.iter().zip(left)) {
+            assert!(!seen.is_empty(), "{sandbox}: the build made no {name}: {stderr}");
+            assert_eq!(seen.len(), 3, "{sandbox}: the build saw {name} set-uid or set-gid ({seen}): {stderr}");
+            assert_eq!(left & 0o6000, 0, "{sandbox}: {name} is left {left:o}: {stderr}");
+        }
+        assert_eq!(problem, "", "{sandbox}: an honest build's failure");
+    }
+    // The control: no filter, so the bits are set; the arena takes them back and fails it.
+    let (seen, left, problem, stderr) = build("none");
+    assert_eq!(seen, ["4755", "2755", "4755"].map(String::from), "{stderr}");
+    assert_eq!(left, [0o755; 3], "{stderr}");
+    assert!(problem.contains("set-uid or set-gid program, inst (and 2 other files)"), "{problem} / {stderr}");
+}

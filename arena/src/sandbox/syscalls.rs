@@ -79,7 +79,7 @@ const SYS_IO_PGETEVENTS: libc::c_long = 333;
 /// and a bot's box whose memory no cgroup holds whole (not `holds_memory`)
 /// [`uncounted_memory_filters`] too.
 pub(super) fn filters(build: bool, holds_memory: bool) -> Vec<BpfProgram> {
-    let own = if build { build_filter().into_iter().collect() } else { bot_filters() };
+    let own = if build { build_filter().into_iter().chain(set_id_filters()).collect() } else { bot_filters() };
     let uncounted = if build || holds_memory { Vec::new() } else { uncounted_memory_filters() };
     let common = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter()).chain(socket_family_filter());
     common.chain(own).chain(uncounted).collect()
@@ -148,13 +148,65 @@ const IOPRIO_WHO_PROCESS: u64 = 1;
 ///
 /// A `build` may change the mode and times of files (a linker makes its output executable with
 /// `chmod`, cargo copies a file's mode and sets times, `make` and `touch` set them): only the
-/// owner and extended attributes are refused to it ([`OWNER_AND_ATTRIBUTE_CALLS`]). So a plain
-/// build may still change the mode of a file its user owns that Landlock keeps it from.
+/// owner and extended attributes are refused to it ([`OWNER_AND_ATTRIBUTE_CALLS`]), and a mode
+/// with the set-uid or set-gid bit ([`set_id_filters`]). So a plain build may still change the
+/// mode of a file its user owns that Landlock keeps it from.
 pub(super) fn plain_filters(build: bool) -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<[Vec<BpfProgram>; 2]> = std::sync::OnceLock::new();
-    FILTERS.get_or_init(|| [plain_filters_of(&METADATA_CALLS), plain_filters_of(&[OWNER_AND_ATTRIBUTE_CALLS])])
-        [usize::from(build)]
+    FILTERS.get_or_init(|| {
+        let build = plain_filters_of(&[OWNER_AND_ATTRIBUTE_CALLS]).into_iter().chain(set_id_filters()).collect();
+        [plain_filters_of(&METADATA_CALLS), build]
+    })[usize::from(build)]
     .clone()
+}
+
+/// The set-uid and set-gid bits of a mode (`S_ISUID`, `S_ISGID`).
+const SET_ID_BITS: [u64; 2] = [0o4000, 0o2000];
+
+/// Refuses to a build, boxed or plain, a mode with the set-uid or set-gid bit (`EPERM`): in
+/// `chmod`, `fchmod`, `fchmodat` and `fchmodat2`, and in the mode a file is made with (`open`,
+/// `openat` and `creat`, `mknod` and `mknodat`); `openat2`, whose mode is in memory the filter
+/// cannot read, fails with `ENOSYS` (as on a kernel before 5.6: what calls it falls back to
+/// `openat`). A build of an arena that is not root runs as the arena's user: a red team's
+/// `cp /bin/bash ./sh && chmod 4755 ./sh` left a shell set-uid to that user in the student's
+/// folder, which any local user ran (`sh -p`) to read the arena's private files and write the
+/// league's results. No compiler or build tool makes a set-uid program. (`mkdir` keeps no such
+/// bit: a folder's set-gid bit, which its new folders inherit, is harmless.) What gets past this
+/// (a mode set by a means the filter does not see) the arena takes back after the build, failing
+/// it (see `tournament::build`). Empty on an architecture the filter compiler does not know.
+fn set_id_filters() -> Vec<BpfProgram> {
+    static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
+    FILTERS
+        .get_or_init(|| {
+            let mut calls: Vec<(libc::c_long, u8)> =
+                vec![(libc::SYS_fchmod, 1), (libc::SYS_fchmodat, 2), (SYS_FCHMODAT2, 2), (libc::SYS_openat, 3)];
+            calls.push((libc::SYS_mknodat, 2));
+            #[cfg(target_arch = "x86_64")]
+            calls.extend([(libc::SYS_chmod, 1), (libc::SYS_open, 2), (libc::SYS_creat, 1), (libc::SYS_mknod, 1)]);
+            let rules: Result<Vec<(libc::c_long, Vec<SeccompRule>)>, seccompiler::BackendError> = calls
+                .iter()
+                .map(|&(call, arg)| {
+                    let rules = SET_ID_BITS
+                        .iter()
+                        .map(|&bit| {
+                            SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(bit), bit)
+                                .and_then(|c| SeccompRule::new(vec![c]))
+                        })
+                        .collect::<Result<Vec<_>, _>>()?;
+                    Ok((call, rules))
+                })
+                .collect();
+            let rules = rules
+                .map_err(|e| {
+                    tracing::error!(
+                        "the builds' set-uid filter does not compile ({e}): the arena takes the bits back after"
+                    )
+                })
+                .ok();
+            let openat2 = compile(vec![(libc::SYS_openat2, Vec::new())], libc::ENOSYS);
+            rules.and_then(|rules| compile(rules, libc::EPERM)).into_iter().chain(openat2).collect()
+        })
+        .clone()
 }
 
 /// The calls of [`METADATA_CALLS`] a plain build has no use for either: those that change a
@@ -613,12 +665,13 @@ mod tests {
         assert!(super::system_v_filter().is_some_and(|f| !f.is_empty()));
         assert_eq!(super::unconfined_plain_filters().len(), 1);
         for build in [false, true] {
-            assert_eq!(super::plain_filters(build).len(), 7 + usize::from(cfg!(target_arch = "x86_64")));
+            let set_id = 2 * usize::from(build);
+            assert_eq!(super::plain_filters(build).len(), 7 + set_id + usize::from(cfg!(target_arch = "x86_64")));
         }
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
-            assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 5));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (13, 5));
+            assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 7));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (13, 7));
         }
     }
 }

@@ -276,7 +276,17 @@ pub fn run_until(
             }
         }
     }
-    let Looked { stamp: after, disk: left, .. } = look_after(folder);
+    let Looked { stamp: after, disk: left, set_id, .. } = look_after(folder);
+    if !set_id.is_empty() {
+        let why = set_id_taken_back(root.as_ref(), &set_id);
+        tracing::warn!(bot = earlier.bot, "{why}");
+        let failed = |signal| Failed { why: why.clone(), disk: false, signal, machine: false };
+        result = match result {
+            Ok(()) => Err(failed(None)),
+            Err(f) if f.machine => Err(f),
+            Err(f) => Err(Failed { why: format!("{}; {why}", f.why), disk: f.disk, ..failed(f.signal) }),
+        };
+    }
     let outputs = super::submission::changed(&before, &after);
     let created = outputs.iter().filter(|p| !before.contains_key(*p)).cloned().collect();
     let signal = result.as_ref().err().and_then(|f| f.signal);
@@ -410,6 +420,8 @@ struct Looked {
     /// The regular files of the folder that are also hard links outside it (see [`Shared`]),
     /// by their first path.
     shared: Vec<Shared>,
+    /// The regular files of the folder whose mode has the set-uid or set-gid bit, by path.
+    set_id: Vec<String>,
 }
 
 /// A regular file of a bot's folder that is also a hard link outside it (a teacher's `cp -al`,
@@ -454,7 +466,8 @@ fn look_before(folder: &Path, dir: Option<&OwnedFd>) -> Looked {
     if SEPARATE_WALKS.get() {
         let Looked { holes, shared, .. } = look(folder, dir);
         WALKS.with_borrow_mut(|w| w.push("stamp"));
-        return Looked { stamp: super::submission::stamp(folder), disk: disk_use(folder, u64::MAX), holes, shared };
+        let stamp = super::submission::stamp(folder);
+        return Looked { stamp, disk: disk_use(folder, u64::MAX), holes, shared, set_id: Vec::new() };
     }
     look(folder, dir)
 }
@@ -469,6 +482,7 @@ fn look_after(folder: &Path) -> Looked {
             disk: disk_use(folder, u64::MAX),
             holes: Holes::new(),
             shared: Vec::new(),
+            set_id: set_id_files(folder),
         };
     }
     look(folder, None)
@@ -485,9 +499,13 @@ fn look(folder: &Path, dir: Option<&OwnedFd>) -> Looked {
     let (mut stamp, mut holes, mut left) = (super::submission::Stamp::new(), Holes::new(), MAX_HOLES);
     // Each regular file of several links, with its names found here.
     let mut links: std::collections::HashMap<(u64, u64), Shared> = std::collections::HashMap::new();
+    let mut set_id = Vec::new();
     let disk = walk_disk(folder, u64::MAX, |path, meta| {
         use std::os::unix::fs::MetadataExt;
         let name = path.to_string_lossy().into_owned();
+        if meta.is_file() && meta.mode() & SET_ID_BITS != 0 {
+            set_id.push(name.clone());
+        }
         if meta.is_file() && meta.nlink() > 1 {
             let id = (meta.dev(), meta.ino());
             let bytes = meta.blocks().saturating_mul(512);
@@ -506,7 +524,82 @@ fn look(folder: &Path, dir: Option<&OwnedFd>) -> Looked {
     });
     let mut shared: Vec<Shared> = links.into_values().filter(|f| (f.paths.len() as u64) < f.links).collect();
     shared.sort_by(|a, b| a.paths.cmp(&b.paths));
-    Looked { stamp, disk, holes, shared }
+    set_id.sort();
+    Looked { stamp, disk, holes, shared, set_id }
+}
+
+/// The regular files under `folder` that are set-uid or set-gid, as [`look`] finds them (a
+/// test's separate walks).
+#[cfg(test)]
+fn set_id_files(folder: &Path) -> Vec<String> {
+    use std::os::unix::fs::MetadataExt;
+    let mut set_id = Vec::new();
+    walk_disk(folder, u64::MAX, |path, meta| {
+        if meta.is_file() && meta.mode() & SET_ID_BITS != 0 {
+            set_id.push(path.to_string_lossy().into_owned());
+        }
+    });
+    set_id.sort();
+    set_id
+}
+
+/// The set-uid and set-gid bits of a file's mode (`S_ISUID`, `S_ISGID`).
+const SET_ID_BITS: u32 = 0o6000;
+
+/// Why a build fails that left regular files set-uid or set-gid in its folder (`set_id`, by
+/// path), whose bits the arena has taken back (through the open folder `root`; a file it cannot
+/// change is named as such). A build of an arena that is not root runs as the arena's user: a
+/// program set-uid to it, left in a student's folder, runs as the arena for any local user (a red
+/// team read the arena's private files and wrote the league's results so). The builds' system
+/// call filter refuses those bits (`sandbox::syscalls`); this takes back what got past it. Only
+/// regular files: a folder's set-gid bit (which its new folders inherit) is harmless.
+fn set_id_taken_back(root: Result<&OwnedFd, &std::io::Error>, set_id: &[String]) -> String {
+    let mut kept = Vec::new();
+    for rel in set_id {
+        let back = match root {
+            Ok(root) => take_back_set_id(root, Path::new(rel)),
+            Err(e) => Err(std::io::Error::new(e.kind(), format!("its folder cannot be opened: {e}"))),
+        };
+        if let Err(e) = back {
+            tracing::error!(path = %rel, "a build left a set-uid or set-gid file whose bits cannot be taken back: {e}");
+            kept.push(rel.as_str());
+        }
+    }
+    let cut = |path: &str| -> String { path.chars().take(200).collect() };
+    let first = set_id.first().map_or(String::new(), |p| cut(p));
+    let more = match set_id.len() {
+        0 | 1 => String::new(),
+        n => format!(" (and {} other file{})", n - 1, if n == 2 { "" } else { "s" }),
+    };
+    let kept = if kept.is_empty() {
+        "; their set-uid and set-gid bits have been removed".to_string()
+    } else {
+        format!("; the bits of {} could not be removed", kept.iter().map(|p| cut(p)).collect::<Vec<_>>().join(", "))
+    };
+    format!(
+        "the build made a set-uid or set-gid program, {first}{more}: builds may not (such a program runs as the \
+         arena's user for anyone){kept}"
+    )
+}
+
+/// Removes the set-uid and set-gid bits of the regular file `rel` of the open `folder` (reached
+/// without following a link; the build's processes are gone).
+fn take_back_set_id(folder: &OwnedFd, rel: &Path) -> std::io::Result<()> {
+    let (dir, name) = parent_of(folder, rel)?;
+    // SAFETY: fstatat writes into the struct we own; the descriptor is ours, the name NUL-terminated.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    if unsafe { libc::fstatat(dir.as_raw_fd(), name.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    if st.st_mode & libc::S_IFMT != libc::S_IFREG {
+        return Ok(());
+    }
+    let mode = st.st_mode & 0o7777 & !SET_ID_BITS;
+    // SAFETY: fchmodat on a descriptor we own and a NUL-terminated name (a regular file just seen).
+    if unsafe { libc::fchmodat(dir.as_raw_fd(), name.as_ptr(), mode, 0) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 /// Why a build may not run in its own folder where a regular file is also a hard link outside it
@@ -2026,5 +2119,36 @@ mod tests {
             first_error(&plain),
             "error: could not create temp file /root/.rustup/tmp/ukynoop3v37jdnxc_file: Read-only file system (os error 30)"
         );
+    }
+
+    /// The walk after a build notes its regular files set-uid or set-gid (not a set-gid
+    /// folder), and the arena takes their bits back, naming them; a file left alone (the
+    /// control) keeps them.
+    #[test]
+    fn set_uid_and_set_gid_files_lose_their_bits_and_are_named() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        let mode = |p: &Path| std::fs::symlink_metadata(dir.path().join(p)).unwrap().mode() & 0o7777;
+        let set = |p: &str, m: u32| std::fs::set_permissions(dir.path().join(p), std::fs::Permissions::from_mode(m));
+        std::fs::create_dir_all(dir.path().join("inherit/deep")).unwrap();
+        set("inherit", 0o2755).unwrap();
+        for (name, m) in [("sh", 0o4755), ("inherit/deep/sg", 0o2711), ("plain", 0o755)] {
+            std::fs::write(dir.path().join(name), "#!/bin/sh\n").unwrap();
+            set(name, m).unwrap();
+        }
+        std::os::unix::fs::symlink("sh", dir.path().join("link")).unwrap();
+        let looked = look(dir.path(), None);
+        assert_eq!(looked.set_id, ["inherit/deep/sg", "sh"]);
+        assert_eq!(mode(Path::new("sh")), 0o4755, "the control: the walk alone changes nothing");
+        let root = open_folder(dir.path());
+        let why = set_id_taken_back(root.as_ref(), &looked.set_id);
+        assert_eq!(
+            why,
+            "the build made a set-uid or set-gid program, inherit/deep/sg (and 1 other file): builds may not (such \
+             a program runs as the arena's user for anyone); their set-uid and set-gid bits have been removed"
+        );
+        let modes = ["sh", "inherit/deep/sg", "plain", "inherit"].map(|p| mode(Path::new(p)));
+        assert_eq!(modes, [0o755, 0o711, 0o755, 0o2755]);
+        assert!(look(dir.path(), None).set_id.is_empty());
     }
 }
