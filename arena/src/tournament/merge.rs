@@ -1473,9 +1473,10 @@ fn merge_in(
         // no link followed, and no larger than a results file; one that is not is refused, named.)
         // (The league's folder named by `--league` is the teacher's: its hard links, a `cp -al`
         // snapshot's, are read; a shard's are not.)
-        let read = if is_out(&dirs[*d]) {
-            results::read_file(file)
-        } else if teachers_dir(*d) {
+        // (OUT's too: in the shared folder's flow, `arena merge L --league L`, a shard's machine
+        // that wrote in L may leave a link there to a teacher's file, whose text the merge would
+        // copy into OUT's `refused.jsonl`.)
+        let read = if is_out(&dirs[*d]) || teachers_dir(*d) {
             results::read_own_file(file)
         } else {
             results::read_foreign_file(file)
@@ -2000,7 +2001,8 @@ fn merge_in(
     let main = into.join(RESULTS_FILE);
     // (Kept before the files they are in are replaced: a kill in between leaves them in both,
     // and the next merge keeps each once.)
-    let (set_aside, set_aside_earlier) = if steps.keeps_unmerged() { set_aside(into, &lines)? } else { (0, 0) };
+    let (set_aside, set_aside_earlier) =
+        if steps.keeps_unmerged() { set_aside(into, &lines, &mut refused)? } else { (0, 0) };
     point()?;
     results::rewrite(&main, &lines)?;
     point()?;
@@ -2057,14 +2059,19 @@ fn merge_in(
 /// result of `merged` (refused, or not a result line at all), byte for byte, once; returns how
 /// many it added, and how many it held before. (A torn last line, what a run killed mid-write
 /// left, is no line.)
-fn set_aside(into: &Path, merged: &[ResultLine]) -> Result<(usize, usize), TournamentError> {
+/// Every file is read as a file of its own, no link followed ([`crate::files::read_own_regular`]):
+/// in a folder shards wrote (the shared folder's flow) a link to a teacher's file had its text
+/// kept in `refused.jsonl`. A results file that is not one was refused, named, as it was read,
+/// and is left unread here; a `refused.jsonl` that is not one is refused, named, (`refused`),
+/// its target never read, and replaced by the lines kept now. It is written private (0600).
+fn set_aside(into: &Path, merged: &[ResultLine], refused: &mut Refusals) -> Result<(usize, usize), TournamentError> {
     let by_key: HashMap<&str, &ResultLine> = merged.iter().map(|l| (l.key.as_str(), l)).collect();
     let taken = |raw: &[u8]| {
         serde_json::from_slice::<ResultLine>(raw)
             .is_ok_and(|l| by_key.get(l.key.as_str()).is_some_and(|m| same_result(m, &l)))
     };
     let complete_lines = |path: &Path| -> Result<Vec<Vec<u8>>, TournamentError> {
-        Ok(results::complete_part(path)?
+        Ok(results::own_complete_part(path)?
             .0
             .split(|&b| b == b'\n')
             .filter(|line| !line.iter().all(u8::is_ascii_whitespace))
@@ -2072,20 +2079,36 @@ fn set_aside(into: &Path, merged: &[ResultLine]) -> Result<(usize, usize), Tourn
             .collect())
     };
     let file = into.join(SET_ASIDE_FILE);
-    let mut kept = complete_lines(&file)?;
+    let mut replace = false;
+    let mut kept = match complete_lines(&file) {
+        Ok(kept) => kept,
+        Err(e) => {
+            refused.add(
+                Some(into),
+                format!("{e}: its lines are not kept, and it is replaced by the lines this merge sets aside"),
+            );
+            replace = true;
+            Vec::new()
+        }
+    };
     let before = kept.len();
     // (A set beside the list, which keeps their order: a folder's thousands of lines were each
     // compared with every line kept.)
     let mut seen: HashSet<Vec<u8>> = kept.iter().cloned().collect();
     for results_file in results::files(into) {
-        for line in complete_lines(&results_file)? {
+        // (One that cannot be read as a file of its own was refused as the merge read it.)
+        for line in complete_lines(&results_file).unwrap_or_default() {
             if !taken(&line) && seen.insert(line.clone()) {
                 kept.push(line);
             }
         }
     }
     let added = kept.len() - before;
-    if added > 0 {
+    if replace && std::fs::symlink_metadata(&file).is_ok_and(|m| m.file_type().is_symlink()) {
+        // (The link itself, not its target: a link to a device would not be replaced.)
+        std::fs::remove_file(&file).map_err(|e| TournamentError::io(&file, e))?;
+    }
+    if added > 0 || replace {
         let text: Vec<u8> = kept
             .into_iter()
             .flat_map(|mut line| {
@@ -2093,7 +2116,7 @@ fn set_aside(into: &Path, merged: &[ResultLine]) -> Result<(usize, usize), Tourn
                 line
             })
             .collect();
-        write_atomic(&file, &text).map_err(|e| TournamentError::io(&file, e))?;
+        crate::files::write_atomic_as(&file, &text, 0o600).map_err(|e| TournamentError::io(&file, e))?;
     }
     Ok((added, before))
 }
@@ -3658,6 +3681,48 @@ mod tests {
         std::fs::OpenOptions::new().append(true).open(&record).unwrap().set_len(MAX_RECORD_TEST + 1).unwrap();
         let err = TournamentRecord::load(&one, &registry).unwrap_err().to_string();
         assert!(err.contains("larger than 4096 MiB"), "{err}");
+    }
+
+    /// OUT's results files and its `refused.jsonl` are read as files of their own, no link
+    /// followed: in the shared folder's flow (`arena merge L --league L`) a shard's machine that
+    /// made `L/results.shard-2-of-2.jsonl` or `L/refused.jsonl` a link to a teacher's file had
+    /// that file's text copied into `L/refused.jsonl`. The link is refused, named, and its
+    /// target never read; `refused.jsonl` is written private. The control: read by its path (the
+    /// older read), the link gives the teacher's file.
+    #[test]
+    fn out_s_linked_results_file_or_refused_jsonl_is_refused_unread() {
+        use std::os::unix::fs::PermissionsExt;
+        let Forged { dir, one, two, .. } = Forged::new();
+        let creds = dir.path().join("creds");
+        let secret = b"SECRET=hunter2\n";
+        std::fs::write(&creds, secret).unwrap();
+        let has_secret = |file: &Path| {
+            std::fs::read(file).unwrap_or_default().windows(secret.len() - 1).any(|w| w == &secret[..secret.len() - 1])
+        };
+        for (case, linked) in [("results", "results.shard-2-of-2.jsonl"), ("set-aside", SET_ASIDE_FILE)] {
+            let out = dir.path().join(case);
+            copy_tree(&two, &out);
+            let link = out.join(linked);
+            let _ = std::fs::remove_file(&link);
+            std::os::unix::fs::symlink(&creds, &link).unwrap();
+            assert_eq!(results::complete_part(&link).unwrap().0, secret, "{case}: the control: followed, it is read");
+            let dirs = [one.clone(), out.clone()];
+            let merged = merge_in(&out, Some(&one), &dirs, &crate::games::registry(), &Quiet, &Steps::default())
+                .unwrap_or_else(|e| panic!("{case}: {e}"));
+            assert!(
+                merged.refused.iter().any(|r| r.contains(linked) && r.contains("a link, not a file")),
+                "{case}: {:?}",
+                merged.refused
+            );
+            let kept = out.join(SET_ASIDE_FILE);
+            assert!(!has_secret(&kept), "{case}: the teacher's file is not kept");
+            assert!(merged.refused.iter().all(|r| !r.contains("hunter2")), "{case}: nor said");
+            assert_eq!(std::fs::read(&creds).unwrap(), secret, "{case}: the target is untouched");
+            if let Ok(meta) = std::fs::symlink_metadata(&kept) {
+                assert!(meta.is_file(), "{case}: refused.jsonl is a file of its own now");
+                assert_eq!(meta.permissions().mode() & 0o777, 0o600, "{case}");
+            }
+        }
     }
 
     /// The record's cap, as the tests see it.
