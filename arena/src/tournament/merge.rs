@@ -1004,7 +1004,17 @@ fn merge_in(
             match TournamentRecord::read_foreign(dir, super::MAX_RECORD_BYTES) {
                 Ok(text) => TournamentRecord::parse_foreign(dir, games, &text)?,
                 Err(e) if named_at.is_none() && steps.bad_records_left_out() => {
-                    let why = shard_text(&e.to_string());
+                    let mut why = shard_text(&e.to_string());
+                    // (Without `--league` every folder but OUT is taken for a shard's: the league's
+                    // own, once copied with `cp -al`, has hard links, which are refused only there.)
+                    if why.contains("a hard link") {
+                        why = format!(
+                            "{}: if it is the league's folder, name the league's folder with --league {} (`arena                              merge OUT --league {} …`), whose hard links (a `cp -al` snapshot's) are the teacher's;                              else: {why}",
+                            dir.display(),
+                            crate::safe_text::path_word(dir),
+                            crate::safe_text::path_word(dir)
+                        );
+                    }
                     refused.add(None, format!("{why}: the folder is left out of the merge, none of its lines merged"));
                     continue;
                 }
@@ -5021,9 +5031,14 @@ mod tests {
         };
         let merged = merge("out").unwrap();
         assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        let advice =
+            format!("{}: if it is the league's folder, name the league's folder with --league", shard.display());
         let why = format!("{}: its tournament.json cannot be read as a file of its own (a hard link", shard.display());
         assert!(
-            merged.refused.iter().any(|r| r.starts_with(&why) && r.contains("left out of the merge")),
+            merged
+                .refused
+                .iter()
+                .any(|r| r.starts_with(&advice) && r.contains(&why) && r.contains("left out of the merge")),
             "{:?}",
             merged.refused
         );
