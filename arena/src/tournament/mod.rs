@@ -2314,6 +2314,13 @@ impl FolderLock {
             Err(e) if cannot_write(&e) => {
                 let path = dir.join(".lock");
                 let file = match open_lock_to_read(&path) {
+                    // (A shard's lock is checked as its other files are, on the descriptor opened:
+                    // a hard link to a teacher's file would be held, and its text said.)
+                    Ok(Some(file)) if foreign => {
+                        crate::files::check_foreign_file(&file)
+                            .map_err(|e| TournamentError::Invalid(format!("{}: {e}", path.display())))?;
+                        file
+                    }
                     Ok(Some(file)) => file,
                     // (Its owner's alone, as every lock is now: see `open_lock`.)
                     Err(denied) if denied.kind() == std::io::ErrorKind::PermissionDenied => {
@@ -2332,7 +2339,9 @@ impl FolderLock {
                 // (Where locks need a file opened to write, as on NFS: read as it is, as before.)
                 match Self::lock_opened(dir, &path, file, (libc::LOCK_EX, false), (wait, stop), true, &|| ()) {
                     Ok(file) => Ok(Some(FolderLock { _shard: None, _file: file })),
-                    Err(locked @ TournamentError::Locked { .. }) => Err(locked),
+                    // (A signal during the wait ends the command: it was taken for a lock that
+                    // cannot be taken, and the folder read without it.)
+                    Err(e @ (TournamentError::Locked { .. } | TournamentError::StoppedWaiting { .. })) => Err(e),
                     Err(other) => {
                         tracing::warn!(
                             "{}: read without its lock, which cannot be taken to read: {other}",
