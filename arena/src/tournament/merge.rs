@@ -1872,6 +1872,7 @@ fn merge_in(
     // a script, or a link to `/etc/shadow`, was published).
     let names = record.map_names();
     let scheduled: HashMap<&str, &ScheduledMatch> = record.schedule.iter().map(|m| (m.key.as_str(), m)).collect();
+    let mut logs_not_copied = LogsNotCopied::default();
     let mut copied = Vec::with_capacity(found.len());
     let mut plain_left: Vec<(PathBuf, PathBuf)> = Vec::new();
     for mut f in found {
@@ -1918,10 +1919,7 @@ fn merge_in(
         if !own {
             let log = PathBuf::from("logs").join(format!("{}.log", f.line.key));
             if let Err(why) = copy_own(dir, &log, &into.join(&log), foreign) {
-                tracing::warn!(
-                    "{}: {why}: not copied",
-                    crate::safe_text::terminal_line(&dir.join(&log).display().to_string())
-                );
+                logs_not_copied.say(dir, &log, &why);
             }
             point()?;
         }
@@ -1971,15 +1969,13 @@ fn merge_in(
                 Ok(true) => break,
                 Ok(false) => {}
                 Err(why) => {
-                    tracing::warn!(
-                        "{}: {why}: not copied",
-                        crate::safe_text::terminal_line(&dir.join(&log).display().to_string())
-                    )
+                    logs_not_copied.say(dir, &log, &why);
                 }
             }
         }
         point()?;
     }
+    logs_not_copied.count_the_rest();
     let mut unchecked: BTreeMap<(PathBuf, String), usize> = BTreeMap::new();
     for f in &found {
         if let Some((map, why)) = vouch.setup_unchecked(&f.line) {
@@ -2063,6 +2059,46 @@ fn merge_in(
         league_given,
         league_inferred,
     })
+}
+
+/// The logs a merge could not copy (a shard's log that is a link, a hard link, too large): each
+/// said as a warning, the first [`LOGS_SAID`] of each folder, then one line a folder counting
+/// the rest (a shard's folder of thousands of linked logs printed a warning each).
+#[derive(Default)]
+struct LogsNotCopied(BTreeMap<PathBuf, usize>);
+
+/// How many logs of one folder not copied are said one by one.
+const LOGS_SAID: usize = 5;
+
+impl LogsNotCopied {
+    /// Counts the log `log` of `dir` not copied, and says it (whether it did).
+    fn say(&mut self, dir: &Path, log: &Path, why: &str) -> bool {
+        let n = self.0.entry(dir.to_path_buf()).or_default();
+        *n += 1;
+        let said = *n <= LOGS_SAID;
+        if said {
+            tracing::warn!(
+                "{}: {why}: not copied",
+                crate::safe_text::terminal_line(&dir.join(log).display().to_string())
+            );
+        }
+        said
+    }
+
+    /// Each folder with more than [`LOGS_SAID`] logs not copied, with how many were not said.
+    fn the_rest(&self) -> Vec<(&Path, usize)> {
+        self.0.iter().filter(|(_, n)| **n > LOGS_SAID).map(|(dir, n)| (dir.as_path(), n - LOGS_SAID)).collect()
+    }
+
+    /// Says, for each folder with more than [`LOGS_SAID`] logs not copied, how many more.
+    fn count_the_rest(&self) {
+        for (dir, more) in self.the_rest() {
+            tracing::warn!(
+                "{}: and {more} more of its logs not copied",
+                crate::safe_text::terminal_line(&dir.display().to_string())
+            );
+        }
+    }
 }
 
 /// Appends to `into`'s [`SET_ASIDE_FILE`] each complete line of its results files that is no
@@ -3733,6 +3769,18 @@ mod tests {
                 assert_eq!(meta.permissions().mode() & 0o777, 0o600, "{case}");
             }
         }
+    }
+
+    /// The logs a merge cannot copy are said five a folder, then counted: a shard's folder of
+    /// thousands of linked logs printed a warning each. (Before, every one was said.)
+    #[test]
+    fn logs_not_copied_are_said_five_a_folder_then_counted() {
+        let mut logs = LogsNotCopied::default();
+        let (a, b) = (Path::new("/shard-a"), Path::new("/shard-b"));
+        let said: Vec<bool> = (0..7).map(|i| logs.say(a, Path::new(&format!("logs/{i}.log")), "a hard link")).collect();
+        assert_eq!(said, [true, true, true, true, true, false, false]);
+        assert!(logs.say(b, Path::new("logs/x.log"), "a link, not a file"), "each folder its own five");
+        assert_eq!(logs.the_rest(), [(a, 2)]);
     }
 
     /// The record's cap, as the tests see it.
