@@ -1004,7 +1004,17 @@ fn merge_in(
             match TournamentRecord::read_foreign(dir, super::MAX_RECORD_BYTES) {
                 Ok(text) => TournamentRecord::parse_foreign(dir, games, &text)?,
                 Err(e) if named_at.is_none() && steps.bad_records_left_out() => {
-                    let why = shard_text(&e.to_string());
+                    let mut why = shard_text(&e.to_string());
+                    // (Without `--league` every folder but OUT is taken for a shard's: the league's
+                    // own, once copied with `cp -al`, has hard links, which are refused only there.)
+                    if why.contains("a hard link") {
+                        why = format!(
+                            "{}: if it is the league's folder, name the league's folder with --league {} (`arena                              merge OUT --league {} …`), whose hard links (a `cp -al` snapshot's) are the teacher's;                              else: {why}",
+                            dir.display(),
+                            crate::safe_text::path_word(dir),
+                            crate::safe_text::path_word(dir)
+                        );
+                    }
                     refused.add(None, format!("{why}: the folder is left out of the merge, none of its lines merged"));
                     continue;
                 }
@@ -1473,9 +1483,10 @@ fn merge_in(
         // no link followed, and no larger than a results file; one that is not is refused, named.)
         // (The league's folder named by `--league` is the teacher's: its hard links, a `cp -al`
         // snapshot's, are read; a shard's are not.)
-        let read = if is_out(&dirs[*d]) {
-            results::read_file(file)
-        } else if teachers_dir(*d) {
+        // (OUT's too: in the shared folder's flow, `arena merge L --league L`, a shard's machine
+        // that wrote in L may leave a link there to a teacher's file, whose text the merge would
+        // copy into OUT's `refused.jsonl`.)
+        let read = if is_out(&dirs[*d]) || teachers_dir(*d) {
             results::read_own_file(file)
         } else {
             results::read_foreign_file(file)
@@ -1861,6 +1872,7 @@ fn merge_in(
     // a script, or a link to `/etc/shadow`, was published).
     let names = record.map_names();
     let scheduled: HashMap<&str, &ScheduledMatch> = record.schedule.iter().map(|m| (m.key.as_str(), m)).collect();
+    let mut logs_not_copied = LogsNotCopied::default();
     let mut copied = Vec::with_capacity(found.len());
     let mut plain_left: Vec<(PathBuf, PathBuf)> = Vec::new();
     for mut f in found {
@@ -1907,10 +1919,7 @@ fn merge_in(
         if !own {
             let log = PathBuf::from("logs").join(format!("{}.log", f.line.key));
             if let Err(why) = copy_own(dir, &log, &into.join(&log), foreign) {
-                tracing::warn!(
-                    "{}: {why}: not copied",
-                    crate::safe_text::terminal_line(&dir.join(&log).display().to_string())
-                );
+                logs_not_copied.say(dir, &log, &why);
             }
             point()?;
         }
@@ -1960,15 +1969,13 @@ fn merge_in(
                 Ok(true) => break,
                 Ok(false) => {}
                 Err(why) => {
-                    tracing::warn!(
-                        "{}: {why}: not copied",
-                        crate::safe_text::terminal_line(&dir.join(&log).display().to_string())
-                    )
+                    logs_not_copied.say(dir, &log, &why);
                 }
             }
         }
         point()?;
     }
+    logs_not_copied.count_the_rest();
     let mut unchecked: BTreeMap<(PathBuf, String), usize> = BTreeMap::new();
     for f in &found {
         if let Some((map, why)) = vouch.setup_unchecked(&f.line) {
@@ -2000,7 +2007,8 @@ fn merge_in(
     let main = into.join(RESULTS_FILE);
     // (Kept before the files they are in are replaced: a kill in between leaves them in both,
     // and the next merge keeps each once.)
-    let (set_aside, set_aside_earlier) = if steps.keeps_unmerged() { set_aside(into, &lines)? } else { (0, 0) };
+    let (set_aside, set_aside_earlier) =
+        if steps.keeps_unmerged() { set_aside(into, &lines, &mut refused)? } else { (0, 0) };
     point()?;
     results::rewrite(&main, &lines)?;
     point()?;
@@ -2053,18 +2061,63 @@ fn merge_in(
     })
 }
 
+/// The logs a merge could not copy (a shard's log that is a link, a hard link, too large): each
+/// said as a warning, the first [`LOGS_SAID`] of each folder, then one line a folder counting
+/// the rest (a shard's folder of thousands of linked logs printed a warning each).
+#[derive(Default)]
+struct LogsNotCopied(BTreeMap<PathBuf, usize>);
+
+/// How many logs of one folder not copied are said one by one.
+const LOGS_SAID: usize = 5;
+
+impl LogsNotCopied {
+    /// Counts the log `log` of `dir` not copied, and says it (whether it did).
+    fn say(&mut self, dir: &Path, log: &Path, why: &str) -> bool {
+        let n = self.0.entry(dir.to_path_buf()).or_default();
+        *n += 1;
+        let said = *n <= LOGS_SAID;
+        if said {
+            tracing::warn!(
+                "{}: {why}: not copied",
+                crate::safe_text::terminal_line(&dir.join(log).display().to_string())
+            );
+        }
+        said
+    }
+
+    /// Each folder with more than [`LOGS_SAID`] logs not copied, with how many were not said.
+    fn the_rest(&self) -> Vec<(&Path, usize)> {
+        self.0.iter().filter(|(_, n)| **n > LOGS_SAID).map(|(dir, n)| (dir.as_path(), n - LOGS_SAID)).collect()
+    }
+
+    /// Says, for each folder with more than [`LOGS_SAID`] logs not copied, how many more.
+    fn count_the_rest(&self) {
+        for (dir, more) in self.the_rest() {
+            tracing::warn!(
+                "{}: and {more} more of its logs not copied",
+                crate::safe_text::terminal_line(&dir.display().to_string())
+            );
+        }
+    }
+}
+
 /// Appends to `into`'s [`SET_ASIDE_FILE`] each complete line of its results files that is no
 /// result of `merged` (refused, or not a result line at all), byte for byte, once; returns how
 /// many it added, and how many it held before. (A torn last line, what a run killed mid-write
 /// left, is no line.)
-fn set_aside(into: &Path, merged: &[ResultLine]) -> Result<(usize, usize), TournamentError> {
+/// Every file is read as a file of its own, no link followed ([`crate::files::read_own_regular`]):
+/// in a folder shards wrote (the shared folder's flow) a link to a teacher's file had its text
+/// kept in `refused.jsonl`. A results file that is not one was refused, named, as it was read,
+/// and is left unread here; a `refused.jsonl` that is not one is refused, named, (`refused`),
+/// its target never read, and replaced by the lines kept now. It is written private (0600).
+fn set_aside(into: &Path, merged: &[ResultLine], refused: &mut Refusals) -> Result<(usize, usize), TournamentError> {
     let by_key: HashMap<&str, &ResultLine> = merged.iter().map(|l| (l.key.as_str(), l)).collect();
     let taken = |raw: &[u8]| {
         serde_json::from_slice::<ResultLine>(raw)
             .is_ok_and(|l| by_key.get(l.key.as_str()).is_some_and(|m| same_result(m, &l)))
     };
     let complete_lines = |path: &Path| -> Result<Vec<Vec<u8>>, TournamentError> {
-        Ok(results::complete_part(path)?
+        Ok(results::own_complete_part(path)?
             .0
             .split(|&b| b == b'\n')
             .filter(|line| !line.iter().all(u8::is_ascii_whitespace))
@@ -2072,20 +2125,36 @@ fn set_aside(into: &Path, merged: &[ResultLine]) -> Result<(usize, usize), Tourn
             .collect())
     };
     let file = into.join(SET_ASIDE_FILE);
-    let mut kept = complete_lines(&file)?;
+    let mut replace = false;
+    let mut kept = match complete_lines(&file) {
+        Ok(kept) => kept,
+        Err(e) => {
+            refused.add(
+                Some(into),
+                format!("{e}: its lines are not kept, and it is replaced by the lines this merge sets aside"),
+            );
+            replace = true;
+            Vec::new()
+        }
+    };
     let before = kept.len();
     // (A set beside the list, which keeps their order: a folder's thousands of lines were each
     // compared with every line kept.)
     let mut seen: HashSet<Vec<u8>> = kept.iter().cloned().collect();
     for results_file in results::files(into) {
-        for line in complete_lines(&results_file)? {
+        // (One that cannot be read as a file of its own was refused as the merge read it.)
+        for line in complete_lines(&results_file).unwrap_or_default() {
             if !taken(&line) && seen.insert(line.clone()) {
                 kept.push(line);
             }
         }
     }
     let added = kept.len() - before;
-    if added > 0 {
+    if replace && std::fs::symlink_metadata(&file).is_ok_and(|m| m.file_type().is_symlink()) {
+        // (The link itself, not its target: a link to a device would not be replaced.)
+        std::fs::remove_file(&file).map_err(|e| TournamentError::io(&file, e))?;
+    }
+    if added > 0 || replace {
         let text: Vec<u8> = kept
             .into_iter()
             .flat_map(|mut line| {
@@ -2093,7 +2162,7 @@ fn set_aside(into: &Path, merged: &[ResultLine]) -> Result<(usize, usize), Tourn
                 line
             })
             .collect();
-        write_atomic(&file, &text).map_err(|e| TournamentError::io(&file, e))?;
+        crate::files::write_atomic_as(&file, &text, 0o600).map_err(|e| TournamentError::io(&file, e))?;
     }
     Ok((added, before))
 }
@@ -3660,6 +3729,60 @@ mod tests {
         assert!(err.contains("larger than 4096 MiB"), "{err}");
     }
 
+    /// OUT's results files and its `refused.jsonl` are read as files of their own, no link
+    /// followed: in the shared folder's flow (`arena merge L --league L`) a shard's machine that
+    /// made `L/results.shard-2-of-2.jsonl` or `L/refused.jsonl` a link to a teacher's file had
+    /// that file's text copied into `L/refused.jsonl`. The link is refused, named, and its
+    /// target never read; `refused.jsonl` is written private. The control: read by its path (the
+    /// older read), the link gives the teacher's file.
+    #[test]
+    fn out_s_linked_results_file_or_refused_jsonl_is_refused_unread() {
+        use std::os::unix::fs::PermissionsExt;
+        let Forged { dir, one, two, .. } = Forged::new();
+        let creds = dir.path().join("creds");
+        let secret = b"SECRET=hunter2\n";
+        std::fs::write(&creds, secret).unwrap();
+        let has_secret = |file: &Path| {
+            std::fs::read(file).unwrap_or_default().windows(secret.len() - 1).any(|w| w == &secret[..secret.len() - 1])
+        };
+        for (case, linked) in [("results", "results.shard-2-of-2.jsonl"), ("set-aside", SET_ASIDE_FILE)] {
+            let out = dir.path().join(case);
+            copy_tree(&two, &out);
+            let link = out.join(linked);
+            let _ = std::fs::remove_file(&link);
+            std::os::unix::fs::symlink(&creds, &link).unwrap();
+            assert_eq!(results::complete_part(&link).unwrap().0, secret, "{case}: the control: followed, it is read");
+            let dirs = [one.clone(), out.clone()];
+            let merged = merge_in(&out, Some(&one), &dirs, &crate::games::registry(), &Quiet, &Steps::default())
+                .unwrap_or_else(|e| panic!("{case}: {e}"));
+            assert!(
+                merged.refused.iter().any(|r| r.contains(linked) && r.contains("a link, not a file")),
+                "{case}: {:?}",
+                merged.refused
+            );
+            let kept = out.join(SET_ASIDE_FILE);
+            assert!(!has_secret(&kept), "{case}: the teacher's file is not kept");
+            assert!(merged.refused.iter().all(|r| !r.contains("hunter2")), "{case}: nor said");
+            assert_eq!(std::fs::read(&creds).unwrap(), secret, "{case}: the target is untouched");
+            if let Ok(meta) = std::fs::symlink_metadata(&kept) {
+                assert!(meta.is_file(), "{case}: refused.jsonl is a file of its own now");
+                assert_eq!(meta.permissions().mode() & 0o777, 0o600, "{case}");
+            }
+        }
+    }
+
+    /// The logs a merge cannot copy are said five a folder, then counted: a shard's folder of
+    /// thousands of linked logs printed a warning each. (Before, every one was said.)
+    #[test]
+    fn logs_not_copied_are_said_five_a_folder_then_counted() {
+        let mut logs = LogsNotCopied::default();
+        let (a, b) = (Path::new("/shard-a"), Path::new("/shard-b"));
+        let said: Vec<bool> = (0..7).map(|i| logs.say(a, Path::new(&format!("logs/{i}.log")), "a hard link")).collect();
+        assert_eq!(said, [true, true, true, true, true, false, false]);
+        assert!(logs.say(b, Path::new("logs/x.log"), "a link, not a file"), "each folder its own five");
+        assert_eq!(logs.the_rest(), [(a, 2)]);
+    }
+
     /// The record's cap, as the tests see it.
     const MAX_RECORD_TEST: u64 = 4 << 30;
 
@@ -4956,9 +5079,14 @@ mod tests {
         };
         let merged = merge("out").unwrap();
         assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        let advice =
+            format!("{}: if it is the league's folder, name the league's folder with --league", shard.display());
         let why = format!("{}: its tournament.json cannot be read as a file of its own (a hard link", shard.display());
         assert!(
-            merged.refused.iter().any(|r| r.starts_with(&why) && r.contains("left out of the merge")),
+            merged
+                .refused
+                .iter()
+                .any(|r| r.starts_with(&advice) && r.contains(&why) && r.contains("left out of the merge")),
             "{:?}",
             merged.refused
         );

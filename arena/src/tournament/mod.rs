@@ -2314,6 +2314,13 @@ impl FolderLock {
             Err(e) if cannot_write(&e) => {
                 let path = dir.join(".lock");
                 let file = match open_lock_to_read(&path) {
+                    // (A shard's lock is checked as its other files are, on the descriptor opened:
+                    // a hard link to a teacher's file would be held, and its text said.)
+                    Ok(Some(file)) if foreign => {
+                        crate::files::check_foreign_file(&file)
+                            .map_err(|e| TournamentError::Invalid(format!("{}: {e}", path.display())))?;
+                        file
+                    }
                     Ok(Some(file)) => file,
                     // (Its owner's alone, as every lock is now: see `open_lock`.)
                     Err(denied) if denied.kind() == std::io::ErrorKind::PermissionDenied => {
@@ -2332,7 +2339,9 @@ impl FolderLock {
                 // (Where locks need a file opened to write, as on NFS: read as it is, as before.)
                 match Self::lock_opened(dir, &path, file, (libc::LOCK_EX, false), (wait, stop), true, &|| ()) {
                     Ok(file) => Ok(Some(FolderLock { _shard: None, _file: file })),
-                    Err(locked @ TournamentError::Locked { .. }) => Err(locked),
+                    // (A signal during the wait ends the command: it was taken for a lock that
+                    // cannot be taken, and the folder read without it.)
+                    Err(e @ (TournamentError::Locked { .. } | TournamentError::StoppedWaiting { .. })) => Err(e),
                     Err(other) => {
                         tracing::warn!(
                             "{}: read without its lock, which cannot be taken to read: {other}",
@@ -2430,7 +2439,9 @@ impl FolderLock {
         let file = open_lock(&path, false, foreign)?;
         let main = Self::lock_opened(out, &path, file, (mode, shard.is_none()), (wait, stop), true, &|| ())?;
         check()?;
-        if shard.is_none() {
+        // (Never a shard's folder, which the merge only reads: after its record's check, a shard
+        // that swapped the record for a hard link to a teacher's file had that file made private.)
+        if shard.is_none() && !foreign {
             make_private(out, &main);
         }
         match shard {
@@ -2605,7 +2616,13 @@ impl FolderLock {
             }
             return Err(TournamentError::Locked { dir: out.to_path_buf(), holder: holder.trim().to_string() });
         }
-        if sign {
+        // A lock of more than one name (the teacher's own: a `cp -al` snapshot's, or a file of
+        // theirs a shard's machine linked there in a folder it shares) is held, never written:
+        // it is unsigned (a signature of another run's, or none), as a shard's.
+        let shared = crate::files::names_of(&file).map_or(true, |names| names > 1);
+        if shared {
+            // (Held as it is.)
+        } else if sign {
             sign_lock(&file);
         } else {
             // A shard leaves the main lock's text empty: an exclusive run failing to get it
@@ -2635,7 +2652,9 @@ impl FolderLock {
 /// - of the teacher's own folder (the league's, OUT) it is used, where its text is a lock's
 ///   (empty, or a signature, `pid N on HOST`): a `cp -al` snapshot's lock is the league's under
 ///   a second name, and a run of either waits for the other's, as they share it (`rm
-///   SNAPSHOT/.lock` parts them; a run makes it anew). Replacing it with a file of one name
+///   SNAPSHOT/.lock` parts them; a run makes it anew), but never made private or signed (it
+///   may be a teacher's empty file a shard's machine linked there, in a folder it shares: an
+///   unsigned lock is held all the same). Replacing it with a file of one name
 ///   would let a run holding the old one and one holding the new write the folder at once. Any
 ///   other text is another file's, not a lock's: refused, nothing written.
 fn open_lock(path: &Path, follow: bool, foreign: bool) -> Result<std::fs::File, TournamentError> {
@@ -2669,8 +2688,10 @@ fn open_lock(path: &Path, follow: bool, foreign: bool) -> Result<std::fs::File, 
                     meta.nlink()
                 )));
             }
-            // (Not its owner's, a shared league's lock a co-teacher opens stays as it is.)
-            if let Err(e) = make_file_private(&file) {
+            // (Not its owner's, a shared league's lock a co-teacher opens stays as it is; nor one
+            // of more than one name, which may be a teacher's file linked there.)
+            let shared = crate::files::names_of(&file).map_or(true, |names| names > 1);
+            if let Err(e) = if shared { Ok(None) } else { make_file_private(&file) } {
                 tracing::debug!("{}: not made private to its user: {e}", path.display());
             }
             Ok(file)
@@ -3687,7 +3708,7 @@ mod tests {
     }
 
     /// The lock of the teacher's own folder with a second name, as a `cp -al` snapshot's is, is
-    /// taken and signed: a run of the league resumes. One whose text is no lock's (a teacher's
+    /// taken, never written or made private: a run of the league resumes. One whose text is no lock's (a teacher's
     /// notes linked there) is refused, the notes as they were. A shard's (`foreign`) is refused
     /// either way. The control: hard links taken as files of one name, the notes are signed.
     #[test]
@@ -3717,6 +3738,57 @@ mod tests {
         assert_eq!(std::fs::metadata(&notes).unwrap().permissions().mode() & 0o777, 0o644);
         crate::files::tests::with_hard_links_taken(|| drop(FolderLock::take(&snap, None).unwrap()));
         assert_eq!(std::fs::read_to_string(&notes).unwrap(), signature(), "the control: the notes signed");
+        // A teacher's empty file linked where the lock goes (a shard's machine, in a folder it
+        // shares with the league): taken, but neither signed nor made private. The control: taken
+        // as a file of one name, it is signed and made private.
+        let empty = dir.path().join("empty.txt");
+        for control in [false, true] {
+            std::fs::write(&empty, "").unwrap();
+            std::fs::set_permissions(&empty, std::fs::Permissions::from_mode(0o644)).unwrap();
+            std::fs::remove_file(snap.join(".lock")).unwrap();
+            std::fs::hard_link(&empty, snap.join(".lock")).unwrap();
+            let take = || drop(FolderLock::take(&snap, None).unwrap());
+            if control {
+                crate::files::tests::with_hard_links_taken(take);
+            } else {
+                take();
+            }
+            let (text, mode) = (
+                std::fs::read_to_string(&empty).unwrap(),
+                std::fs::metadata(&empty).unwrap().permissions().mode() & 0o777,
+            );
+            if control {
+                assert_eq!((text, mode), (signature(), 0o600), "the control: signed and made private");
+            } else {
+                assert_eq!((text.as_str(), mode), ("", 0o644), "the teacher's file as it was");
+            }
+        }
+    }
+
+    /// A shard's folder (`foreign`) is only read: taking its lock to read never makes it or its
+    /// record private (a shard that swapped its record for a hard link to a teacher's file,
+    /// after the record's check, had that file made private). The control: the teacher's own
+    /// folder, taken the same way, is made private, its record with it.
+    #[test]
+    fn a_shard_s_folder_is_never_made_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        for foreign in [true, false] {
+            let shard = dir.path().join(format!("shard-{foreign}"));
+            std::fs::create_dir_all(&shard).unwrap();
+            let record = shard.join(TOURNAMENT_FILE);
+            std::fs::write(&record, "{}").unwrap();
+            std::fs::set_permissions(&record, std::fs::Permissions::from_mode(0o644)).unwrap();
+            std::fs::set_permissions(&shard, std::fs::Permissions::from_mode(0o755)).unwrap();
+            let lock = FolderLock::take_to_read_until(&shard, Duration::ZERO, &|| false, foreign).unwrap();
+            assert!(lock.is_some());
+            if foreign {
+                assert_eq!((mode(&shard), mode(&record)), (0o755, 0o644), "a shard's folder as it was");
+            } else {
+                assert_eq!((mode(&shard), mode(&record)), (0o700, 0o600), "the control: the teacher's made private");
+            }
+        }
     }
 
     /// A link planted where a lock goes (beside the league, or in it, where a student's build

@@ -224,6 +224,16 @@ pub(crate) fn complete_part(path: &Path) -> Result<(Vec<u8>, usize), TournamentE
     }
 }
 
+/// [`complete_part`], the file read as a file of its own, not through a link at its last part
+/// ([`crate::files::read_own_regular`]): a link is an error saying so, its target never read.
+pub(crate) fn own_complete_part(path: &Path) -> Result<(Vec<u8>, usize), TournamentError> {
+    match crate::files::read_own_regular(path, MAX_RESULTS_BYTES) {
+        Ok(bytes) => Ok(split_torn(bytes)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((Vec::new(), 0)),
+        Err(e) => Err(TournamentError::io(path, e)),
+    }
+}
+
 /// `bytes` up to their last newline, and how many bytes of a torn last line followed.
 fn split_torn(mut bytes: Vec<u8>) -> (Vec<u8>, usize) {
     let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
