@@ -995,6 +995,16 @@ mod tests {
         }
     }
 
+    /// Runs `sh -c grep` of its own /proc/self/status in place of this (forked) process: it
+    /// exits 0 where the program holds no effective capability, 1 where it holds one; this
+    /// returns 5 only if the exec failed. Raw system calls only.
+    unsafe fn exec_effective_capabilities_check() -> i32 {
+        let check = c"grep -q '^CapEff:[[:space:]]*0*$' /proc/self/status";
+        let argv = [c"sh".as_ptr(), c"-c".as_ptr(), check.as_ptr(), std::ptr::null()];
+        libc::execv(c"/bin/sh".as_ptr(), argv.as_ptr());
+        5
+    }
+
     /// Runs `then` in a forked child made root of a user namespace mapping only this user (as
     /// `unshare -r` makes it), which exits with what `then` returns: that status, `None` where
     /// no such namespace can be made here. `then` must make raw system calls only.
@@ -1047,8 +1057,6 @@ mod tests {
     /// whether a program it runs holds an effective capability (`sh -c grep` of the exec's own
     /// /proc/self/status); `None` where no user namespace can be made here.
     fn an_exec_of_capless_root_regains_capabilities(no_new_privs: bool) -> Option<bool> {
-        let words = [c"sh".as_ptr(), c"-c".as_ptr(), c"grep -q '^CapEff:[[:space:]]*0*$' /proc/self/status".as_ptr()];
-        let argv = [words[0], words[1], words[2], std::ptr::null()];
         // SAFETY: raw system calls only, in the child, which then runs `sh`.
         let code = in_a_child_root_of_a_one_uid_namespace(|| unsafe {
             // Root of the namespace without a capability, as `bwrap --uid 0` makes it.
@@ -1061,8 +1069,7 @@ mod tests {
             if no_new_privs && libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
                 return 4;
             }
-            libc::execv(c"/bin/sh".as_ptr(), argv.as_ptr());
-            5
+            exec_effective_capabilities_check()
         })?;
         match code {
             held @ (0 | 1) => Some(held == 1),
@@ -1107,8 +1114,6 @@ mod tests {
             inheritable: u32,
         }
         const CAP_SYS_ADMIN: u32 = 21;
-        let words = [c"sh".as_ptr(), c"-c".as_ptr(), c"grep -q '^CapEff:[[:space:]]*0*$' /proc/self/status".as_ptr()];
-        let argv = [words[0], words[1], words[2], std::ptr::null()];
         // SAFETY: the child makes raw system calls only (on data made before the fork), then
         // runs `sh` or exits.
         unsafe {
@@ -1135,8 +1140,7 @@ mod tests {
                 if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
                     libc::_exit(4);
                 }
-                libc::execv(c"/bin/sh".as_ptr(), argv.as_ptr());
-                libc::_exit(5);
+                libc::_exit(exec_effective_capabilities_check());
             }
             let mut status = 0;
             libc::waitpid(pid, &mut status, 0);
