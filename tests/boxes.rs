@@ -1676,9 +1676,12 @@ fn a_namespace_mapping_every_uid_is_not_the_machines_first() {
 
 /// A build of an arena that is not root runs as the arena's user: a program it made set-uid (or
 /// set-gid) in the student's folder would run as the arena for any local user. The builds'
-/// filter refuses the bits (plain and boxed: `chmod` fails), and what gets past it (here with
-/// the sandbox off, which has no filter: the control, where the build's own `stat` shows the
-/// bits set) the arena takes back after the build, failing it with the file named.
+/// filter refuses the set-uid bit (plain and boxed: `chmod` fails), and what gets past it (a
+/// file's set-gid bit, which the filter lets through since a folder's is harmless and tools set
+/// it again: `chmod -R` of a set-gid tree works; and everything with the sandbox off, which has
+/// no filter: the control, where the build's own `stat` shows the bits set) the arena takes back
+/// after the build, failing it with the new files named. A file set-gid before the build (a
+/// teacher's `tar` keeps the bit) is not the build's doing: left as it was, not named.
 #[test]
 fn a_build_of_an_arena_that_is_not_root_leaves_no_set_uid_program() {
     use std::os::unix::fs::PermissionsExt;
@@ -1702,7 +1705,8 @@ fn a_build_of_an_arena_that_is_not_root_leaves_no_set_uid_program() {
     // Each attempt notes the mode the build saw (`stat`), after a `chmod` that may fail.
     let script = "cp /bin/sh su; chmod 4755 su; stat -c %a su > su.mode; \
                   cp /bin/sh sg; chmod g+s sg; stat -c %a sg > sg.mode; \
-                  install -m 4755 /bin/sh inst; stat -c %a inst > inst.mode; exit 0";
+                  install -m 4755 /bin/sh inst; stat -c %a inst > inst.mode; \
+                  mkdir -p tree/sub && chmod g+s tree tree/sub && chmod -R u+w tree && touch tree.ok; exit 0";
     // The modes the build saw and those left, the newest version's problem, the run's stderr.
     let build = |sandbox: &str| {
         let league = tempfile::tempdir().unwrap();
@@ -1710,6 +1714,10 @@ fn a_build_of_an_arena_that_is_not_root_leaves_no_set_uid_program() {
         let student = league.path().join("student");
         std::fs::create_dir(&student).unwrap();
         std::os::unix::fs::chown(&student, Some(nobody), Some(nogroup)).unwrap();
+        let tool = student.join("tool");
+        std::fs::copy("/bin/true", &tool).unwrap();
+        std::os::unix::fs::chown(&tool, Some(nobody), Some(nogroup)).unwrap();
+        chmod(&tool, 0o2755);
         let cfg = league.path().join("t.toml");
         std::fs::write(&cfg, student_league("", script)).unwrap();
         let out_dir = league.path().join("out");
@@ -1736,26 +1744,28 @@ fn a_build_of_an_arena_that_is_not_root_leaves_no_set_uid_program() {
             std::fs::symlink_metadata(student.join(name)).map_or(0, |m| m.mode() & 0o7777)
         };
         let seen = ["su", "sg", "inst"].map(|n| seen(n).trim().to_string());
-        let left = ["su", "sg", "inst"].map(left);
+        let left = ["su", "sg", "inst", "tool"].map(left);
+        let tree = student.join("tree.ok").exists();
         let record: Value = serde_json::from_slice(&std::fs::read(out_dir.join("tournament.json")).unwrap_or_default())
             .unwrap_or(Value::Null);
         let versions = record["history"]["student"]["versions"].clone();
         let newest = versions.as_array().and_then(|v| v.last()).cloned().unwrap_or_default();
         let problem = newest["problem"].as_str().unwrap_or_default().to_string();
-        (seen, left, problem, stderr)
+        (seen, left, problem, tree, stderr)
     };
     for sandbox in ["plain", "require"] {
-        let (seen, left, problem, stderr) = build(sandbox);
-        for (name, (seen, left)) in ["su", "sg", "inst"].iter().zip(seen.iter().zip(left)) {
-            assert!(!seen.is_empty(), "{sandbox}: the build made no {name}: {stderr}");
-            assert_eq!(seen.len(), 3, "{sandbox}: the build saw {name} set-uid or set-gid ({seen}): {stderr}");
-            assert_eq!(left & 0o6000, 0, "{sandbox}: {name} is left {left:o}: {stderr}");
-        }
-        assert_eq!(problem, "", "{sandbox}: an honest build's failure");
+        let (seen, left, problem, tree, stderr) = build(sandbox);
+        // (`install` makes its file, then fails to make it set-uid: left as made.)
+        assert_eq!(seen[..2], ["755", "2755"], "{sandbox}: set-uid refused, set-gid not: {stderr}");
+        assert_eq!(seen[2].len(), 3, "{sandbox}: install's set-uid refused ({}): {stderr}", seen[2]);
+        assert!(left[..3].iter().all(|m| m & 0o6000 == 0), "{sandbox}: {left:?} / {stderr}");
+        assert_eq!(left[3], 0o2755, "{sandbox}: the file set-gid before the build is left as it was");
+        assert!(tree, "{sandbox}: the set-gid tree's chmod -R worked: {stderr}");
+        assert!(problem.contains("set-uid or set-gid program, sg: builds may not"), "{sandbox}: {problem} / {stderr}");
     }
     // The control: no filter, so the bits are set; the arena takes them back and fails it.
-    let (seen, left, problem, stderr) = build("none");
+    let (seen, left, problem, _, stderr) = build("none");
     assert_eq!(seen, ["4755", "2755", "4755"].map(String::from), "{stderr}");
-    assert_eq!(left, [0o755; 3], "{stderr}");
+    assert_eq!(left, [0o755, 0o755, 0o755, 0o2755], "{stderr}");
     assert!(problem.contains("set-uid or set-gid program, inst (and 2 other files)"), "{problem} / {stderr}");
 }

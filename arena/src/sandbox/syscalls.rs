@@ -163,9 +163,9 @@ pub(super) fn plain_filters(build: bool) -> Vec<BpfProgram> {
 /// The set-uid and set-gid bits of a mode (`S_ISUID`, `S_ISGID`).
 const SET_ID_BITS: [u64; 2] = [0o4000, 0o2000];
 
-/// Refuses to a build, boxed or plain, a mode with the set-uid or set-gid bit (`EPERM`): in
-/// `chmod`, `fchmod`, `fchmodat` and `fchmodat2`, and in the mode a file is made with (`open`,
-/// `openat` and `creat`, `mknod` and `mknodat`); `openat2`, whose mode is in memory the filter
+/// Refuses to a build, boxed or plain (`EPERM`), a mode with the set-uid bit in `chmod`,
+/// `fchmod`, `fchmodat` and `fchmodat2`, and one with the set-uid or set-gid bit in the mode a
+/// file is made with (`open`, `openat` and `creat`, `mknod` and `mknodat`); `openat2`, whose mode is in memory the filter
 /// cannot read, fails with `ENOSYS` (as on a kernel before 5.6: what calls it falls back to
 /// `openat`). A build of an arena that is not root runs as the arena's user: a red team's
 /// `cp /bin/bash ./sh && chmod 4755 ./sh` left a shell set-uid to that user in the student's
@@ -178,15 +178,29 @@ fn set_id_filters() -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
     FILTERS
         .get_or_init(|| {
-            let mut calls: Vec<(libc::c_long, u8)> =
-                vec![(libc::SYS_fchmod, 1), (libc::SYS_fchmodat, 2), (SYS_FCHMODAT2, 2), (libc::SYS_openat, 3)];
-            calls.push((libc::SYS_mknodat, 2));
+            // (The mode a file is made with may hold neither bit; a mode changed, not the
+            // set-uid one: the calls that change a mode cannot tell a file from a folder, and a
+            // folder's set-gid bit, which tools set again (`chmod -R u+w`, `cp -a`, Python's
+            // `copytree` of a set-gid tree), is harmless; a file's is taken back after.)
+            let (made, changed): (&[u64], &[u64]) = (&SET_ID_BITS, &SET_ID_BITS[..1]);
+            let mut calls: Vec<(libc::c_long, u8, &[u64])> = vec![
+                (libc::SYS_fchmod, 1, changed),
+                (libc::SYS_fchmodat, 2, changed),
+                (SYS_FCHMODAT2, 2, changed),
+                (libc::SYS_openat, 3, made),
+                (libc::SYS_mknodat, 2, made),
+            ];
             #[cfg(target_arch = "x86_64")]
-            calls.extend([(libc::SYS_chmod, 1), (libc::SYS_open, 2), (libc::SYS_creat, 1), (libc::SYS_mknod, 1)]);
+            calls.extend([
+                (libc::SYS_chmod, 1, changed),
+                (libc::SYS_open, 2, made),
+                (libc::SYS_creat, 1, made),
+                (libc::SYS_mknod, 1, made),
+            ]);
             let rules: Result<Vec<(libc::c_long, Vec<SeccompRule>)>, seccompiler::BackendError> = calls
                 .iter()
-                .map(|&(call, arg)| {
-                    let rules = SET_ID_BITS
+                .map(|&(call, arg, bits)| {
+                    let rules = bits
                         .iter()
                         .map(|&bit| {
                             SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(bit), bit)

@@ -253,7 +253,7 @@ pub fn run_until(
             Err((file, e)) => return BuildOutcome::refused(shared_file(file, &e)),
         }
     }
-    let Looked { stamp: before, disk, holes, .. } = looked;
+    let Looked { stamp: before, disk, holes, set_id: set_id_before, .. } = looked;
     let spent = earlier.growth.map_or(0, |g| g.counted(disk.bytes));
     let (base, folder_then) = (disk.bytes, Start { disk, spent, bot: earlier.bot, ending });
     let log_path = out.join(log);
@@ -277,6 +277,9 @@ pub fn run_until(
         }
     }
     let Looked { stamp: after, disk: left, set_id, .. } = look_after(folder);
+    // (A file set-uid or set-gid before the build, one a teacher's `tar` kept, is not the
+    // build's doing: left as it was.)
+    let set_id: Vec<String> = set_id.into_iter().filter(|p| set_id_before.binary_search(p).is_err()).collect();
     if !set_id.is_empty() {
         let why = set_id_taken_back(root.as_ref(), &set_id);
         tracing::warn!(bot = earlier.bot, "{why}");
@@ -467,7 +470,7 @@ fn look_before(folder: &Path, dir: Option<&OwnedFd>) -> Looked {
         let Looked { holes, shared, .. } = look(folder, dir);
         WALKS.with_borrow_mut(|w| w.push("stamp"));
         let stamp = super::submission::stamp(folder);
-        return Looked { stamp, disk: disk_use(folder, u64::MAX), holes, shared, set_id: Vec::new() };
+        return Looked { stamp, disk: disk_use(folder, u64::MAX), holes, shared, set_id: set_id_files(folder) };
     }
     look(folder, dir)
 }
@@ -586,17 +589,31 @@ fn set_id_taken_back(root: Result<&OwnedFd, &std::io::Error>, set_id: &[String])
 /// without following a link; the build's processes are gone).
 fn take_back_set_id(folder: &OwnedFd, rel: &Path) -> std::io::Result<()> {
     let (dir, name) = parent_of(folder, rel)?;
-    // SAFETY: fstatat writes into the struct we own; the descriptor is ours, the name NUL-terminated.
+    // (Opened, not followed if a link, and changed through its descriptor (by its /proc name,
+    // which names the file itself: a file the arena may not read has no other descriptor that
+    // `fchmod` takes): a process of the build's left running, as `--sandbox none` may leave
+    // one, could swap it for a link.)
+    let flags = libc::O_PATH | libc::O_NOFOLLOW | libc::O_CLOEXEC;
+    // SAFETY: openat on a descriptor we own and a NUL-terminated name.
+    let fd = unsafe { libc::openat(dir.as_raw_fd(), name.as_ptr(), flags) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: fd was just opened and is ours alone.
+    let file = unsafe { OwnedFd::from_raw_fd(fd) };
+    // SAFETY: fstat writes into the struct we own.
     let mut st: libc::stat = unsafe { std::mem::zeroed() };
-    if unsafe { libc::fstatat(dir.as_raw_fd(), name.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW) } != 0 {
+    if unsafe { libc::fstat(file.as_raw_fd(), &mut st) } != 0 {
         return Err(std::io::Error::last_os_error());
     }
     if st.st_mode & libc::S_IFMT != libc::S_IFREG {
         return Ok(());
     }
     let mode = st.st_mode & 0o7777 & !SET_ID_BITS;
-    // SAFETY: fchmodat on a descriptor we own and a NUL-terminated name (a regular file just seen).
-    if unsafe { libc::fchmodat(dir.as_raw_fd(), name.as_ptr(), mode, 0) } != 0 {
+    let by_descriptor = CString::new(format!("/proc/self/fd/{}", file.as_raw_fd()))
+        .map_err(|_| std::io::Error::other("a descriptor's name with a nul byte"))?;
+    // SAFETY: chmod of a NUL-terminated path naming the descriptor we hold.
+    if unsafe { libc::chmod(by_descriptor.as_ptr(), mode) } != 0 {
         return Err(std::io::Error::last_os_error());
     }
     Ok(())
