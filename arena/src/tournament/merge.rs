@@ -1009,7 +1009,8 @@ fn merge_in(
                     // own, once copied with `cp -al`, has hard links, which are refused only there.)
                     if why.contains("a hard link") {
                         why = format!(
-                            "{}: if it is the league's folder, name the league's folder with --league {} (`arena                              merge OUT --league {} …`), whose hard links (a `cp -al` snapshot's) are the teacher's;                              else: {why}",
+                            "{}: if it is the league's folder, name it with --league {} (`arena merge OUT --league {} …`): \
+                             its hard links (a `cp -al` snapshot's) are the teacher's; else: {why}",
                             dir.display(),
                             crate::safe_text::path_word(dir),
                             crate::safe_text::path_word(dir)
@@ -2124,10 +2125,14 @@ fn set_aside(into: &Path, merged: &[ResultLine], refused: &mut Refusals) -> Resu
             .map(<[u8]>::to_vec)
             .collect())
     };
+    // (A link, or what is not a regular file, is never read; any other error, a file this user
+    // may not read or a disk's, stops the merge as before: what was set aside is never lost.)
+    let not_own = |path: &Path| std::fs::symlink_metadata(path).is_ok_and(|m| !m.file_type().is_file());
     let file = into.join(SET_ASIDE_FILE);
     let mut replace = false;
     let mut kept = match complete_lines(&file) {
         Ok(kept) => kept,
+        Err(e) if !not_own(&file) => return Err(e),
         Err(e) => {
             refused.add(
                 Some(into),
@@ -2142,8 +2147,12 @@ fn set_aside(into: &Path, merged: &[ResultLine], refused: &mut Refusals) -> Resu
     // compared with every line kept.)
     let mut seen: HashSet<Vec<u8>> = kept.iter().cloned().collect();
     for results_file in results::files(into) {
-        // (One that cannot be read as a file of its own was refused as the merge read it.)
-        for line in complete_lines(&results_file).unwrap_or_default() {
+        // (One that is not a file of its own was refused as the merge read it.)
+        let lines = match complete_lines(&results_file) {
+            Err(_) if not_own(&results_file) => Vec::new(),
+            lines => lines?,
+        };
+        for line in lines {
             if !taken(&line) && seen.insert(line.clone()) {
                 kept.push(line);
             }
@@ -3771,6 +3780,40 @@ mod tests {
         }
     }
 
+    /// A `refused.jsonl` the merge cannot read for another reason than being a link (here larger
+    /// than a results file may be: a sparse file) stops the merge, the file as it was: it was
+    /// replaced by the lines the merge set aside, and the lines it had kept were lost. The
+    /// control: the same file, a line long, is read and kept.
+    #[test]
+    fn a_set_aside_file_that_cannot_be_read_stops_the_merge_and_is_kept() {
+        let Forged { dir, one, two, .. } = Forged::new();
+        let line = b"{\"not\": \"a result\"}\n";
+        for (case, huge) in [("control", false), ("huge", true)] {
+            let out = dir.path().join(case);
+            copy_tree(&two, &out);
+            let kept = out.join(SET_ASIDE_FILE);
+            std::fs::write(&kept, line).unwrap();
+            if huge {
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&kept)
+                    .unwrap()
+                    .set_len(results::MAX_RESULTS_BYTES + 1)
+                    .unwrap();
+            }
+            let dirs = [one.clone(), out.clone()];
+            let merged = merge_in(&out, Some(&one), &dirs, &crate::games::registry(), &Quiet, &Steps::default());
+            let len = std::fs::metadata(&kept).unwrap().len();
+            if huge {
+                assert!(merged.is_err(), "the merge stops");
+                assert_eq!(len, results::MAX_RESULTS_BYTES + 1, "the file is as it was");
+            } else {
+                assert!(merged.is_ok(), "the control merges: {:?}", merged.err());
+                assert!(std::fs::read(&kept).unwrap().starts_with(line), "the control keeps its line");
+            }
+        }
+    }
+
     /// The logs a merge cannot copy are said five a folder, then counted: a shard's folder of
     /// thousands of linked logs printed a warning each. (Before, every one was said.)
     #[test]
@@ -5079,8 +5122,7 @@ mod tests {
         };
         let merged = merge("out").unwrap();
         assert_eq!(merged.missing, std::slice::from_ref(&a.key));
-        let advice =
-            format!("{}: if it is the league's folder, name the league's folder with --league", shard.display());
+        let advice = format!("{}: if it is the league's folder, name it with --league", shard.display());
         let why = format!("{}: its tournament.json cannot be read as a file of its own (a hard link", shard.display());
         assert!(
             merged
