@@ -1924,8 +1924,14 @@ fn private_paths(dir: &Path, depth: usize) -> Vec<(PathBuf, bool)> {
             // A folder others may enter but this user may not list (`0711`, another user's):
             // what it holds cannot be looked at, so it is hidden whole (a file in it only this
             // user may read was shown to a plain bot, and in a box).
-            Err(_) => {
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
                 out.push((folder, true));
+                continue;
+            }
+            // (Another error, the machine's for a moment, such as no descriptor left, would hide
+            // a system folder whole for the process's life, and every plain bot fail: said.)
+            Err(e) => {
+                tracing::warn!(folder = %folder.display(), "the walk for the system's private files cannot list it: {e}");
                 continue;
             }
         };
