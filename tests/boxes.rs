@@ -64,16 +64,31 @@ fn victim(dir: &Path) -> (String, String) {
 
 /// `arena duel --json` of `bots` on `map`, with `extra` flags and `env` set for the arena.
 fn duel_run(map_name: &str, extra: &[&str], env: &[(&str, &str)], bots: [&str; 2]) -> Run {
+    let run = duel_with(map_name, extra, bots, |args, _| {
+        Some(Command::new(bin("arena")).current_dir(root()).args(args).envs(env.iter().copied()).output().unwrap())
+    });
+    run.unwrap_or_else(|| unreachable!("a duel run as is always runs"))
+}
+
+/// `arena duel --json --seed 5` of `bots` on `map_name` with `extra`, its replay written in a
+/// folder of its own, run by `run` (given the arena's words and that folder; `None`: it could
+/// not be run here, said by `run`): its output, result and replay.
+fn duel_with(
+    map_name: &str,
+    extra: &[&str],
+    bots: [&str; 2],
+    run: impl FnOnce(&[&str], &Path) -> Option<Output>,
+) -> Option<Run> {
     let dir = tempfile::tempdir().unwrap();
     let replay = dir.path().join("r.json").display().to_string();
     let map_arg = map(map_name);
     let mut args = vec!["duel", "--json", "--seed", "5", "--map", &map_arg, "--replay", &replay];
     args.extend_from_slice(extra);
     args.extend_from_slice(&bots);
-    let out = Command::new(bin("arena")).current_dir(root()).args(&args).envs(env.iter().copied()).output().unwrap();
+    let out = run(&args, dir.path())?;
     let result = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
     let replay = std::fs::read(&replay).ok().and_then(|r| serde_json::from_slice(&r).ok()).unwrap_or(Value::Null);
-    Run { out, result, replay }
+    Some(Run { out, result, replay })
 }
 
 /// The victim's score on maps/fire.txt against a bot that only waits: what it must still get.
@@ -440,27 +455,21 @@ fn duel_in_one_uid_namespace_with(
             return None;
         }
     }
-    let dir = tempfile::tempdir().unwrap();
-    let replay = dir.path().join("r.json").display().to_string();
-    let map_arg = map(map_name);
-    let mut args = vec!["duel", "--json", "--seed", "5", "--map", &map_arg, "--replay", &replay];
-    args.extend_from_slice(extra);
-    args.extend_from_slice(&bots);
-    let script = if no_nested { r#"echo 0 > /proc/sys/user/max_user_namespaces && exec "$@""# } else { r#"exec "$@""# };
-    let mut command = Command::new("unshare");
-    command.args(["-r", "sh", "-c", script, "sh"]).arg(bin("arena")).args(&args).current_dir(root());
-    command.envs(env.iter().copied());
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        // The namespace maps this user alone: root's `/tmp` is shown as the overflow uid's
-        // (65534), another user's, which the arena will not make its folders in (it says so).
-        eprintln!("not root: the arena's TMPDIR is a folder of this user's (the namespace shows /tmp as nobody's)");
-        command.env("TMPDIR", dir.path());
-    }
-    let out = command.output().unwrap();
-    let result = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    let replay = std::fs::read(&replay).ok().and_then(|r| serde_json::from_slice(&r).ok()).unwrap_or(Value::Null);
-    Some(Run { out, result, replay })
+    duel_with(map_name, extra, bots, |args, dir| {
+        let script =
+            if no_nested { r#"echo 0 > /proc/sys/user/max_user_namespaces && exec "$@""# } else { r#"exec "$@""# };
+        let mut command = Command::new("unshare");
+        command.args(["-r", "sh", "-c", script, "sh"]).arg(bin("arena")).args(args).current_dir(root());
+        command.envs(env.iter().copied());
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            // The namespace maps this user alone: root's `/tmp` is shown as the overflow uid's
+            // (65534), another user's, which the arena will not make its folders in (it says so).
+            eprintln!("not root: the arena's TMPDIR is a folder of this user's (the namespace shows /tmp as nobody's)");
+            command.env("TMPDIR", dir);
+        }
+        Some(command.output().unwrap())
+    })
 }
 
 /// A root arena in a user namespace that maps only its own uid (`unshare -r`) plays: the box
@@ -1560,12 +1569,11 @@ fn the_machines_root_in_a_user_namespace_of_one_uid_runs_no_bot() {
 /// `setgroups`, as a rootless container may be set up: the maps are written from outside, by
 /// this process (root), as `newuidmap` would. `None` where no such namespace can be made here.
 fn duel_in_namespace(map: &str, setgroups: &str, extra: &[&str], bots: [&str; 2]) -> Option<Run> {
-    let dir = tempfile::tempdir().unwrap();
-    let replay = dir.path().join("r.json").display().to_string();
-    let map_arg = arena_e2e::map("duel.txt");
-    let mut args = vec!["duel", "--json", "--seed", "5", "--map", &map_arg, "--replay", &replay];
-    args.extend_from_slice(extra);
-    args.extend_from_slice(&bots);
+    duel_with("duel.txt", extra, bots, |args, dir| in_namespace(map, setgroups, args, dir))
+}
+
+/// The arena run with `args` as [`duel_in_namespace`] says, `dir` a folder of its own.
+fn in_namespace(map: &str, setgroups: &str, args: &[&str], dir: &Path) -> Option<Output> {
     // The child makes its namespace and waits on a FIFO until its maps are written.
     let script = r#"map=$1 setgroups=$2 go=$3; shift 3
         mkfifo "$go" || exit 90
@@ -1580,11 +1588,11 @@ fn duel_in_namespace(map: &str, setgroups: &str, extra: &[&str], bots: [&str; 2]
             echo "$map" | tr , '\n' > /proc/$pid/gid_map || { kill $pid; exit 90; }
         echo go > "$go"
         wait $pid"#;
-    let go = dir.path().join("go").display().to_string();
+    let go = dir.join("go").display().to_string();
     let out = Command::new("sh")
         .args(["-c", script, "sh", map, setgroups, &go])
         .arg(bin("arena"))
-        .args(&args)
+        .args(args)
         .current_dir(root())
         .output()
         .unwrap();
@@ -1592,9 +1600,7 @@ fn duel_in_namespace(map: &str, setgroups: &str, extra: &[&str], bots: [&str; 2]
         eprintln!("no such user namespace can be made here: {}", String::from_utf8_lossy(&out.stderr).trim());
         return None;
     }
-    let result = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    let replay = std::fs::read(&replay).ok().and_then(|r| serde_json::from_slice(&r).ok()).unwrap_or(Value::Null);
-    Some(Run { out, result, replay })
+    Some(out)
 }
 
 /// A namespace that maps the box users but whose `/proc/self/setgroups` is `deny` (as a
