@@ -937,14 +937,17 @@ fn answers_without_a_newline_are_told_to_end_their_lines() {
 }
 
 /// Two answers to one prompt are told as a line no prompt asked for whose fix names a second
-/// answer too, not debug output alone (it said only "write debug output to stderr").
+/// answer too, not debug output alone (it said only "write debug output to stderr"). (The two
+/// lines are written at once, by one `printf`: two `echo`s, the shell descheduled between them
+/// on a loaded machine, sent the second after the referee's next prompt, which took it for the
+/// answer to that one, in CI.)
 #[test]
 fn two_answers_to_one_prompt_are_named_in_the_fix() {
     let out = arena(&[
         "check-bot",
         "--game",
         "atoms",
-        "sh -c 'while read l; do case $l in TURN*) echo PLACE 0 0; echo PLACE 0 0;; esac; done'",
+        "sh -c 'while read l; do case $l in TURN*) printf \"PLACE 0 0\\nPLACE 0 0\\n\";; esac; done'",
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(row(&stdout, "seat 1").contains("forfeit (extra_output)"), "{stdout}");
