@@ -358,12 +358,96 @@ fn cannot_trace_or_read_the_init_of_its_own_box() {
     only_without_the_box("trace-parent", "traced its parent and read its memory");
 }
 
-/// A file of the system's folders (which every box shows), removed when dropped.
+/// A file or folder of the system's folders (which every box shows), removed (whole) when
+/// dropped.
 struct SystemFile(PathBuf);
 
 impl Drop for SystemFile {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
+        let _ = std::fs::remove_file(&self.0).or_else(|_| std::fs::remove_dir_all(&self.0));
+    }
+}
+
+/// `nobody`'s user and group ids.
+const NOBODY: u32 = 65534;
+
+/// Sets the permission bits of `path` (a test's own file).
+fn chmod(path: &Path, mode: u32) {
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(mode)).unwrap();
+}
+
+/// Gives `path` (a test's own file) to `nobody`.
+fn to_nobody(path: &Path) {
+    std::os::unix::fs::chown(path, Some(NOBODY), Some(NOBODY)).unwrap();
+}
+
+/// An arena that root's test runs as `nobody`: a folder of the test's own (0755) holding its
+/// copy, a `TMPDIR` anyone may write (1777) and a `HOME` of nobody's.
+struct AsNobody {
+    dir: tempfile::TempDir,
+    arena: String,
+    tmp: PathBuf,
+    home: PathBuf,
+}
+
+impl AsNobody {
+    fn new() -> AsNobody {
+        let dir = tempfile::tempdir().unwrap();
+        chmod(dir.path(), 0o755);
+        let arena = shared_copy(dir.path(), &bin("arena"));
+        let (tmp, home) = (dir.path().join("tmp"), dir.path().join("home"));
+        std::fs::create_dir(&tmp).unwrap();
+        chmod(&tmp, 0o1777);
+        std::fs::create_dir(&home).unwrap();
+        to_nobody(&home);
+        AsNobody { dir, arena, tmp, home }
+    }
+
+    /// The arena, run as `nobody` with no other group, with `env`.
+    fn command(&self, env: &[(&str, &str)]) -> Command {
+        let mut command = Command::new("setpriv");
+        command
+            .args(["--reuid", &NOBODY.to_string(), "--regid", &NOBODY.to_string(), "--clear-groups"])
+            .arg(&self.arena)
+            .current_dir(self.dir.path())
+            .env("HOME", &self.home)
+            .env("TMPDIR", &self.tmp)
+            .envs(env.iter().copied());
+        command
+    }
+
+    /// `arena tournament --sandbox sandbox` (with `env`) of a league of greedy and `student`
+    /// built by `build` ([`student_league`]), in a folder of its own whose `student/` and `out/`
+    /// are nobody's, `student/` first given what `prepare` puts there: that folder and the
+    /// run's output.
+    fn league(
+        &self,
+        build: &str,
+        sandbox: &str,
+        env: &[(&str, &str)],
+        prepare: impl FnOnce(&Path),
+    ) -> (tempfile::TempDir, Output) {
+        let league = tempfile::tempdir().unwrap();
+        chmod(league.path(), 0o755);
+        let student = league.path().join("student");
+        std::fs::create_dir(&student).unwrap();
+        to_nobody(&student);
+        prepare(&student);
+        let cfg = league.path().join("t.toml");
+        std::fs::write(&cfg, student_league("", build)).unwrap();
+        let out_dir = league.path().join("out");
+        std::fs::create_dir(&out_dir).unwrap();
+        to_nobody(&out_dir);
+        let out = self
+            .command(env)
+            .args(["tournament", "--config"])
+            .arg(&cfg)
+            .arg("--out")
+            .arg(&out_dir)
+            .args(["--sandbox", sandbox])
+            .output()
+            .unwrap();
+        (league, out)
     }
 }
 
@@ -578,63 +662,30 @@ fn a_plain_bot_of_an_arena_that_is_not_root_reads_no_private_system_file() {
         eprintln!("not root: this test must make a file in /etc and start the arena as nobody (its root run does)");
         return;
     }
-    let (nobody, nogroup) = (65534u32, 65534u32);
-    let chmod =
-        |p: &Path, mode: u32| std::fs::set_permissions(p, std::os::unix::fs::PermissionsExt::from_mode(mode)).unwrap();
-    /// The private file in `/etc`, removed however the test ends.
-    struct Private(PathBuf);
-    impl Drop for Private {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_file(&self.0);
-        }
-    }
-    let secret = Private(PathBuf::from(format!("/etc/arena-test-private-{}", token())));
+    let secret = SystemFile(PathBuf::from(format!("/etc/arena-test-private-{}", token())));
     std::fs::write(&secret.0, "only nobody's\n").unwrap();
-    std::os::unix::fs::chown(&secret.0, Some(nobody), Some(nogroup)).unwrap();
+    to_nobody(&secret.0);
     chmod(&secret.0, 0o600);
     // The same in a folder of root's that others may enter but not list (`0711`): the walk,
     // which could not list it, hid nothing in it.
-    struct PrivateFolder(PathBuf);
-    impl Drop for PrivateFolder {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-    let unlisted = PrivateFolder(PathBuf::from(format!("/etc/arena-test-unlisted-{}", token())));
+    let unlisted = SystemFile(PathBuf::from(format!("/etc/arena-test-unlisted-{}", token())));
     std::fs::create_dir(&unlisted.0).unwrap();
     chmod(&unlisted.0, 0o711);
     let inside = unlisted.0.join("secret");
     std::fs::write(&inside, "only nobody's\n").unwrap();
-    std::os::unix::fs::chown(&inside, Some(nobody), Some(nogroup)).unwrap();
+    to_nobody(&inside);
     chmod(&inside, 0o600);
     let normal = normal_score();
-    let dir = tempfile::tempdir().unwrap();
-    chmod(dir.path(), 0o755);
-    let (arena, attack) = (shared_copy(dir.path(), &bin("arena")), shared_copy(dir.path(), &bin("zoo-attack")));
-    let (_, victim) = victim(dir.path());
+    let nobody = AsNobody::new();
+    let attack = shared_copy(nobody.dir.path(), &bin("zoo-attack"));
+    let (_, victim) = victim(nobody.dir.path());
     chmod(Path::new(&victim), 0o755);
-    let fire = shared_copy(dir.path(), &map("fire.txt"));
-    let tmp = dir.path().join("tmp");
-    std::fs::create_dir(&tmp).unwrap();
-    chmod(&tmp, 0o1777);
-    let home = dir.path().join("home");
-    std::fs::create_dir(&home).unwrap();
-    std::os::unix::fs::chown(&home, Some(nobody), Some(nogroup)).unwrap();
-    let as_nobody = |env: &[(&str, &str)]| {
-        let mut command = Command::new("setpriv");
-        command
-            .args(["--reuid", &nobody.to_string(), "--regid", &nogroup.to_string(), "--clear-groups"])
-            .arg(&arena)
-            .current_dir(dir.path())
-            .env("HOME", &home)
-            .env("TMPDIR", &tmp)
-            .envs(env.iter().copied());
-        command
-    };
+    let fire = shared_copy(nobody.dir.path(), &map("fire.txt"));
     let duel = |path: &Path, env: &[(&str, &str)]| -> Run {
         // (In hex: a path among a bot's words is shown to it, as its own file.)
         let attacker = format!("{attack} read {}", hex(path));
-        let out = as_nobody(env)
+        let out = nobody
+            .command(env)
             .args(["duel", "--json", "--seed", "5", "--map", &fire, "--sandbox", "plain", "--no-replay"])
             .args([&attacker, &victim])
             .output()
@@ -652,27 +703,10 @@ fn a_plain_bot_of_an_arena_that_is_not_root_reads_no_private_system_file() {
     assert_eq!(public.forfeit(0).as_deref(), Some("invalid_move"), "/etc/passwd is read: {}", public.result);
     // A plain build runs as the same uid.
     let build = |env: &[(&str, &str)]| {
-        let league = tempfile::tempdir().unwrap();
-        chmod(league.path(), 0o755);
-        let student = league.path().join("student");
-        std::fs::create_dir(&student).unwrap();
-        std::os::unix::fs::chown(&student, Some(nobody), Some(nogroup)).unwrap();
-        let cfg = league.path().join("t.toml");
         let script = format!("cat {} > leak; wc -c /etc/passwd > public", secret.0.display());
-        std::fs::write(&cfg, student_league("", &script)).unwrap();
-        let out_dir = league.path().join("out");
-        std::fs::create_dir(&out_dir).unwrap();
-        std::os::unix::fs::chown(&out_dir, Some(nobody), Some(nogroup)).unwrap();
-        let out = as_nobody(env)
-            .args(["tournament", "--config"])
-            .arg(&cfg)
-            .arg("--out")
-            .arg(&out_dir)
-            .args(["--sandbox", "plain"])
-            .output()
-            .unwrap();
+        let (league, out) = nobody.league(&script, "plain", env, |_| {});
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let read = |name: &str| std::fs::read(student.join(name)).unwrap_or_default();
+        let read = |name: &str| std::fs::read(league.path().join("student").join(name)).unwrap_or_default();
         (read("leak").len(), read("public").len())
     };
     let (leak, public) = build(&[]);
@@ -1690,24 +1724,13 @@ fn a_namespace_mapping_every_uid_is_not_the_machines_first() {
 /// teacher's `tar` keeps the bit) is not the build's doing: left as it was, not named.
 #[test]
 fn a_build_of_an_arena_that_is_not_root_leaves_no_set_uid_program() {
-    use std::os::unix::fs::PermissionsExt;
     let _load = shared();
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } != 0 {
         eprintln!("not root: this test must start the arena as nobody (its root run does)");
         return;
     }
-    let (nobody, nogroup) = (65534u32, 65534u32);
-    let chmod = |p: &Path, mode: u32| std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    chmod(dir.path(), 0o755);
-    let arena = shared_copy(dir.path(), &bin("arena"));
-    let tmp = dir.path().join("tmp");
-    std::fs::create_dir(&tmp).unwrap();
-    chmod(&tmp, 0o1777);
-    let home = dir.path().join("home");
-    std::fs::create_dir(&home).unwrap();
-    std::os::unix::fs::chown(&home, Some(nobody), Some(nogroup)).unwrap();
+    let nobody = AsNobody::new();
     // Each attempt notes the mode the build saw (`stat`), after a `chmod` that may fail.
     let script = "cp /bin/sh su; chmod 4755 su; stat -c %a su > su.mode; \
                   cp /bin/sh sg; chmod g+s sg; stat -c %a sg > sg.mode; \
@@ -1715,33 +1738,13 @@ fn a_build_of_an_arena_that_is_not_root_leaves_no_set_uid_program() {
                   mkdir -p tree/sub && chmod g+s tree tree/sub && chmod -R u+w tree && touch tree.ok; exit 0";
     // The modes the build saw and those left, the newest version's problem, the run's stderr.
     let build = |sandbox: &str| {
-        let league = tempfile::tempdir().unwrap();
-        chmod(league.path(), 0o755);
-        let student = league.path().join("student");
-        std::fs::create_dir(&student).unwrap();
-        std::os::unix::fs::chown(&student, Some(nobody), Some(nogroup)).unwrap();
-        let tool = student.join("tool");
-        std::fs::copy("/bin/true", &tool).unwrap();
-        std::os::unix::fs::chown(&tool, Some(nobody), Some(nogroup)).unwrap();
-        chmod(&tool, 0o2755);
-        let cfg = league.path().join("t.toml");
-        std::fs::write(&cfg, student_league("", script)).unwrap();
-        let out_dir = league.path().join("out");
-        std::fs::create_dir(&out_dir).unwrap();
-        std::os::unix::fs::chown(&out_dir, Some(nobody), Some(nogroup)).unwrap();
-        let out = Command::new("setpriv")
-            .args(["--reuid", &nobody.to_string(), "--regid", &nogroup.to_string(), "--clear-groups"])
-            .arg(&arena)
-            .current_dir(dir.path())
-            .env("HOME", &home)
-            .env("TMPDIR", &tmp)
-            .args(["tournament", "--config"])
-            .arg(&cfg)
-            .arg("--out")
-            .arg(&out_dir)
-            .args(["--sandbox", sandbox])
-            .output()
-            .unwrap();
+        let (league, out) = nobody.league(script, sandbox, &[], |student| {
+            let tool = student.join("tool");
+            std::fs::copy("/bin/true", &tool).unwrap();
+            to_nobody(&tool);
+            chmod(&tool, 0o2755);
+        });
+        let (student, out_dir) = (league.path().join("student"), league.path().join("out"));
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         assert!(out.status.success(), "{sandbox}: {stderr}");
         let seen = |name: &str| std::fs::read_to_string(student.join(format!("{name}.mode"))).unwrap_or_default();
