@@ -2151,10 +2151,13 @@ fn copy_linked(from: &Path, to: &Path) {
 }
 
 /// A teacher's `cp -al` snapshot of the league (docs/tournaments.md names it as a backup) leaves
-/// the league as it was: it resumes, publishes, and the snapshot, named by `--league`, merges
-/// whole (each of these was refused: its lock and files had two names). A shard's folder of
-/// hard links is still refused, each file saying how to mend it (copy it so it has one name).
-/// The control: the same shard's folder copied (`cp -r`, one name each) merges whole.
+/// the league as it was: it resumes and publishes (each was refused: its lock and files had two
+/// names). A shard's folder of hard links is refused, each file saying how to mend it (copy it
+/// so it has one name), and so is the snapshot named by `--league`: in the shared folder's flow
+/// the shards' machines write the league's folder, and a hard link there may be a teacher's
+/// file, so a merge reads the league's files as a shard's (its results refused, named, the
+/// league partial). The controls: the
+/// same shard's folder and the snapshot copied (`cp -r`, `cp -a`: one name each) merge whole.
 #[test]
 fn a_teacher_s_cp_al_snapshot_works_and_a_shard_s_hard_links_are_refused() {
     use std::os::unix::fs::MetadataExt;
@@ -2184,10 +2187,18 @@ fn a_teacher_s_cp_al_snapshot_works_and_a_shard_s_hard_links_are_refused() {
     ok(&["tournament", "--resume", &s(&league)]);
     ok(&["publish", &s(&league), &s(&d.join("site"))]);
     let out = d.join("out-snap");
-    ok(&["merge", &s(&out), "--league", &s(&snap)]);
+    let done = arena(&["merge", &s(&out), "--league", &s(&snap)]);
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(3), "refused, partial: {stderr}");
+    let results = format!("{}: a hard link (2 names of one file)", s(&snap.join("results.jsonl")));
+    assert!(stderr.contains(&results) && stderr.contains("copy the file so it has one name"), "{stderr}");
+    assert!(result_lines(&out.join("results.jsonl")).is_empty(), "none of its lines merged");
+    // The control: the snapshot copied, each file of one name, merges whole.
+    let copy = d.join("league-copy");
+    let done = Command::new("cp").arg("-a").arg(&league).arg(&copy).status().unwrap();
+    assert!(done.success());
+    let out = d.join("out-copy");
+    ok(&["merge", &s(&out), "--league", &s(&copy)]);
     assert_eq!(result_lines(&out.join("results.jsonl")).len(), result_lines(&league.join("results.jsonl")).len());
     assert!(!result_lines(&out.join("results.jsonl")).is_empty());
-    // Its lock parted from the league's, as the docs say: merged again.
-    std::fs::remove_file(snap.join(".lock")).unwrap();
-    ok(&["merge", &s(&d.join("out-snap-2")), "--league", &s(&snap)]);
 }

@@ -238,13 +238,21 @@ pub fn read_own_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
 /// file (`fs.protected_hardlinks=0`, or a root shard's job), one in a shard's folder to a
 /// teacher's file (the league's secret, a key) was read, and a log so copied and published.
 /// No run of the arena's makes a hard link: each file it writes is written anew and renamed.
-/// The one check of every file a merge reads from a shard's folder: its results files, its
-/// record, its replays and its logs.
+/// The one check of every file a merge reads from a folder (a shard's, and the league's named
+/// by `--league` and OUT, which shards' machines write in the shared folder's flow): its
+/// results files, its record, its replays and its logs.
 pub fn check_foreign_file(file: &std::fs::File) -> std::io::Result<()> {
-    if !file.metadata()?.is_file() {
+    let meta = file.metadata()?;
+    if !meta.is_file() {
         return Err(not_regular());
     }
-    let names = names_of(file)?;
+    check_one_name(&meta)
+}
+
+/// The hard-link half of [`check_foreign_file`], on the metadata of a file already known to be
+/// a regular one (of its descriptor).
+fn check_one_name(meta: &std::fs::Metadata) -> std::io::Result<()> {
+    let names = names_in(meta);
     if names > 1 {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
@@ -263,13 +271,17 @@ pub fn check_foreign_file(file: &std::fs::File) -> std::io::Result<()> {
 /// shard's file, [`check_foreign_file`]; a league's lock); on a thread of the tests that takes
 /// hard links as files of their own ([`tests::with_hard_links_taken`], the checks' control), 1.
 pub fn names_of(file: &std::fs::File) -> std::io::Result<u64> {
+    Ok(names_in(&file.metadata()?))
+}
+
+/// How many names the file of `meta` has ([`names_of`], the tests' control included).
+fn names_in(meta: &std::fs::Metadata) -> u64 {
     use std::os::unix::fs::MetadataExt;
-    let names = file.metadata()?.nlink();
     #[cfg(test)]
     if tests::HARD_LINKS_TAKEN.with(std::cell::Cell::get) {
-        return Ok(1);
+        return 1;
     }
-    Ok(names)
+    meta.nlink()
 }
 
 /// The bytes of the regular file at `path`, of a folder someone else may have written (a
@@ -287,18 +299,18 @@ pub fn read_foreign_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
 /// device or a larger file is an error saying which (`InvalidInput`, or the system's). Checking
 /// the path, then reading it by path again, let a folder swapped for a link in between (a
 /// process of a shard's writing its folder during a merge) send the read to a teacher's file.
-/// A hard link is read: the teacher's own folder (the league's named by `--league`) may be a
-/// `cp -al` snapshot, each of its files with two names; a shard's folder is read with
-/// [`read_foreign_regular_under`].
+/// A hard link is read: a merge reads every folder with [`read_foreign_regular_under`].
 pub fn read_own_regular_under(dir: &Path, rel: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     read_capped(open_regular_under(dir, rel)?, max)
 }
 
-/// [`read_own_regular_under`] for a folder someone else may have written (a shard's folder
-/// merged): a hard link is refused too ([`check_foreign_file`]).
+/// [`read_own_regular_under`] for a folder someone else may have written (every folder merged:
+/// a shard's, and the league's and OUT, which shards' machines write in the shared folder's
+/// flow): a hard link is refused too ([`check_foreign_file`]).
 pub fn read_foreign_regular_under(dir: &Path, rel: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     let file = open_regular_under(dir, rel)?;
-    check_foreign_file(&file)?;
+    // (A regular file: `open_regular_under` checked it.)
+    check_one_name(&file.metadata()?)?;
     read_capped(file, max)
 }
 

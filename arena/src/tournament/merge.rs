@@ -925,7 +925,7 @@ fn merge_in(
     // shard's results, held differently by the two, dropped), and only the teacher's command
     // line tells which folder is which shard's.
     if let (Some(at), true) = (named_at, steps.bad_records_left_out() || !bound.is_empty()) {
-        let league_record = TournamentRecord::load(&given_dirs[at], games)?;
+        let league_record = TournamentRecord::load_unlinked(&given_dirs[at], games)?;
         // (A shard's record is a copy of the league's: read no larger than twice it, or 16 MiB.)
         let cap = given_dirs[at]
             .join(super::TOURNAMENT_FILE)
@@ -997,25 +997,16 @@ fn merge_in(
     for (d, dir) in given_dirs.iter().enumerate() {
         let teachers = Some(d) == named_at || (out_before.is_some() && std::fs::canonicalize(dir).ok() == out_before);
         let record = if teachers {
-            TournamentRecord::load(dir, games)?
+            TournamentRecord::load_unlinked(dir, games)?
         } else if let Some(theirs) = read_records.remove(&d) {
             theirs
         } else {
             match TournamentRecord::read_foreign(dir, super::MAX_RECORD_BYTES) {
                 Ok(text) => TournamentRecord::parse_foreign(dir, games, &text)?,
                 Err(e) if named_at.is_none() && steps.bad_records_left_out() => {
-                    let mut why = shard_text(&e.to_string());
-                    // (Without `--league` every folder but OUT is taken for a shard's: the league's
-                    // own, once copied with `cp -al`, has hard links, which are refused only there.)
-                    if why.contains("a hard link") {
-                        why = format!(
-                            "{}: if it is the league's folder, name it with --league {} (`arena merge OUT --league {} …`): \
-                             its hard links (a `cp -al` snapshot's) are the teacher's; else: {why}",
-                            dir.display(),
-                            crate::safe_text::path_word(dir),
-                            crate::safe_text::path_word(dir)
-                        );
-                    }
+                    // (A hard link is refused in every folder merged, the league's named too: the
+                    // refusal says how to mend a `cp -al` copy's.)
+                    let why = shard_text(&e.to_string());
                     refused.add(None, format!("{why}: the folder is left out of the merge, none of its lines merged"));
                     continue;
                 }
@@ -1160,7 +1151,7 @@ fn merge_in(
         let why = if !out.join(super::TOURNAMENT_FILE).exists() {
             Some(format!("results files but no {}", super::TOURNAMENT_FILE))
         } else {
-            let theirs = TournamentRecord::load(out, games)?;
+            let theirs = TournamentRecord::load_unlinked(out, games)?;
             own_slices.push(theirs.slice);
             // (Only another league is refused: OUT's record is replaced by the league's, so an
             // earlier merge's record differing from it (a label, a failure, a setting changed
@@ -1279,10 +1270,7 @@ fn merge_in(
     let mut by_key: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let mut vouch = Vouch::new(&record, games);
     if steps.own_replays() {
-        vouch = vouch.own_replays_but(&out_real);
-    }
-    if let Some(at) = named_at {
-        vouch = vouch.teachers_folder(&dirs[at]);
+        vouch = vouch.own_replays();
     }
     // (Each said once, by the command, at the end, a few of each folder: logged here too, every
     // refusal was said twice, and a folder of thousands of bad lines flooded the terminal.)
@@ -1482,17 +1470,11 @@ fn merge_in(
         }
         // (A folder merged but OUT is data: its results files are read only as files of its own,
         // no link followed, and no larger than a results file; one that is not is refused, named.)
-        // (The league's folder named by `--league` is the teacher's: its hard links, a `cp -al`
-        // snapshot's, are read; a shard's are not.)
-        // (OUT's too: in the shared folder's flow, `arena merge L --league L`, a shard's machine
-        // that wrote in L may leave a link there to a teacher's file, whose text the merge would
-        // copy into OUT's `refused.jsonl`.)
-        let read = if is_out(&dirs[*d]) || teachers_dir(*d) {
-            results::read_own_file(file)
-        } else {
-            results::read_foreign_file(file)
-        };
-        match read {
+        // (The league's folder named by `--league` and OUT's too, no hard link either: in the
+        // shared folder's flow, `arena merge L --league L`, a shard's machine that wrote in L may
+        // leave a link or a hard link there to a teacher's file, whose text the merge would copy
+        // into OUT's `refused.jsonl`.)
+        match results::read_foreign_file(file) {
             Ok((read, _)) => lines.extend(read.into_iter().map(|line| (*d, file, claim, line))),
             Err(e) => refuse(&mut refused, Some(&dirs[*d]), format!("{e}: none of its lines is merged")),
         }
@@ -1883,7 +1865,6 @@ fn merge_in(
         // names its line gave: the line merged then names the file written.)
         let target = if steps.named_replays() { into.join(replay_of(&f.line.key)) } else { into.join(&replay) };
         let own = is_out(dir);
-        let foreign = !teachers_dir(f.dir);
         let check = |loaded: crate::replay::Replay| match super::vouch::against_replay(&f.line, &loaded)
             .filter(|_| steps.vouched())
         {
@@ -1894,9 +1875,9 @@ fn merge_in(
             // (Its name is its key's, checked above: the line names no other file. What is
             // written is the replay read and checked, serialised anew as a run writes it, never
             // the folder's bytes.)
-            take_checked_replay(dir, &replay, &target, (own, foreign), check)
+            take_checked_replay(dir, &replay, &target, own, check)
         } else {
-            take_replay(&dir.join(&replay), &target, (own, foreign))
+            take_replay(&dir.join(&replay), &target, own)
                 .and_then(|()| check(crate::replay::Replay::load(&target).map_err(|e| e.to_string())?))
         };
         let loaded = match taken {
@@ -1919,7 +1900,7 @@ fn merge_in(
         point()?;
         if !own {
             let log = PathBuf::from("logs").join(format!("{}.log", f.line.key));
-            if let Err(why) = copy_own(dir, &log, &into.join(&log), foreign) {
+            if let Err(why) = copy_own(dir, &log, &into.join(&log)) {
                 logs_not_copied.say(dir, &log, &why);
             }
             point()?;
@@ -1965,8 +1946,7 @@ fn merge_in(
             continue;
         }
         for dir in order.iter().filter(|d| !is_out(d)) {
-            let foreign = named_at.is_none_or(|at| dirs[at] != **dir);
-            match copy_own(dir, &log, &target, foreign) {
+            match copy_own(dir, &log, &target) {
                 Ok(true) => break,
                 Ok(false) => {}
                 Err(why) => {
@@ -2106,9 +2086,10 @@ impl LogsNotCopied {
 /// result of `merged` (refused, or not a result line at all), byte for byte, once; returns how
 /// many it added, and how many it held before. (A torn last line, what a run killed mid-write
 /// left, is no line.)
-/// Every file is read as a file of its own, no link followed ([`crate::files::read_own_regular`]):
-/// in a folder shards wrote (the shared folder's flow) a link to a teacher's file had its text
-/// kept in `refused.jsonl`. A results file that is not one was refused, named, as it was read,
+/// Every file is read as a file of its own, no link followed nor hard link read
+/// ([`crate::files::read_foreign_regular`]): in a folder shards wrote (the shared folder's
+/// flow) a link to a teacher's file had its text kept in `refused.jsonl`. A results file that
+/// is not one was refused, named, as it was read,
 /// and is left unread here; a `refused.jsonl` that is not one is refused, named, (`refused`),
 /// its target never read, and replaced by the lines kept now. It is written private (0600).
 fn set_aside(into: &Path, merged: &[ResultLine], refused: &mut Refusals) -> Result<(usize, usize), TournamentError> {
@@ -2127,7 +2108,8 @@ fn set_aside(into: &Path, merged: &[ResultLine], refused: &mut Refusals) -> Resu
     };
     // (A link, or what is not a regular file, is never read; any other error, a file this user
     // may not read or a disk's, stops the merge as before: what was set aside is never lost.)
-    let not_own = |path: &Path| std::fs::symlink_metadata(path).is_ok_and(|m| !m.file_type().is_file());
+    let not_own =
+        |path: &Path| std::fs::symlink_metadata(path).is_ok_and(|m| !m.file_type().is_file() || m.nlink() > 1);
     let file = into.join(SET_ASIDE_FILE);
     let mut replace = false;
     let mut kept = match complete_lines(&file) {
@@ -2553,12 +2535,10 @@ fn outcome(line: &ResultLine) -> String {
 const MAX_LOG_BYTES: u64 = 64 << 20;
 
 /// Takes the replay `from` (of a folder merged) into `to`: copied, where it is a file of its
-/// folder's own ([`crate::files::read_own_regular`], at most a replay's size; of a shard's
-/// folder, `foreign`, no hard link either); in OUT itself (`own`), only checked to be one. Why
-/// not, in words.
-fn take_replay(from: &Path, to: &Path, (own, foreign): (bool, bool)) -> Result<(), String> {
-    let read = if own || !foreign { crate::files::read_own_regular } else { crate::files::read_foreign_regular };
-    let bytes = read(from, crate::replay::MAX_REPLAY_BYTES).map_err(|e| e.to_string())?;
+/// folder's own ([`crate::files::read_foreign_regular`]: no link, no hard link, at most a
+/// replay's size); in OUT itself (`own`), only checked to be one. Why not, in words.
+fn take_replay(from: &Path, to: &Path, own: bool) -> Result<(), String> {
+    let bytes = crate::files::read_foreign_regular(from, crate::replay::MAX_REPLAY_BYTES).map_err(|e| e.to_string())?;
     if own {
         return Ok(());
     }
@@ -2569,12 +2549,13 @@ fn take_replay(from: &Path, to: &Path, (own, foreign): (bool, bool)) -> Result<(
 /// it and its folder are the folder's own (no link followed, no FIFO waited on, no larger than
 /// a replay), checked by `check`, and written as a run writes it, serialised anew from the
 /// replay read (gzip-compressed): never the folder's bytes. Of OUT (`own`), checked in place.
-/// Of a shard's folder (`foreign`), a hard link is refused too.
+/// A hard link is refused too, in every folder: the league's named and OUT are written by the
+/// shards' machines in the shared folder's flow.
 fn take_checked_replay(
     dir: &Path,
     rel: &Path,
     to: &Path,
-    (own, foreign): (bool, bool),
+    own: bool,
     check: impl FnOnce(crate::replay::Replay) -> Result<crate::replay::Replay, String>,
 ) -> Result<crate::replay::Replay, String> {
     let from = dir.join(rel);
@@ -2582,14 +2563,8 @@ fn take_checked_replay(
     // link, a FIFO or a huge file is refused at once, and the bytes parsed are the ones read;
     // read by path again, a folder swapped for a link in between sent it to a teacher's file.
     // OUT's own replays stay where they are: nothing is copied from its folder.)
-    let raw = if own {
-        crate::files::read_own_regular(&from, crate::replay::MAX_REPLAY_BYTES)
-    } else if foreign {
-        crate::files::read_foreign_regular_under(dir, rel, crate::replay::MAX_REPLAY_BYTES)
-    } else {
-        crate::files::read_own_regular_under(dir, rel, crate::replay::MAX_REPLAY_BYTES)
-    }
-    .map_err(|e| e.to_string())?;
+    let raw = crate::files::read_foreign_regular_under(dir, rel, crate::replay::MAX_REPLAY_BYTES)
+        .map_err(|e| e.to_string())?;
     let loaded = check(crate::replay::Replay::from_raw(&from, raw).map_err(|e| e.to_string())?)?;
     // (OUT's own old-style `<key>.json` is written anew as `<key>.json.gz` beside it.)
     if !own || from != to {
@@ -2612,13 +2587,14 @@ fn plain_replay_of(key: &str) -> String {
 /// atomically, where it is a file of the folder's own: not through a link (the file or its
 /// folder: a link to the league's record or to `/etc/shadow` was copied, then published), no
 /// FIFO waited on (one hung the merge), no folder (one aborted it), at most
-/// [`MAX_LOG_BYTES`]; of a shard's folder (`foreign`), no hard link either. Whether it copied
-/// it (false where there is none); why not, in words.
-fn copy_own(dir: &Path, rel: &Path, to: &Path, foreign: bool) -> Result<bool, String> {
+/// [`MAX_LOG_BYTES`], no hard link either, in any folder (the league's named by `--league`
+/// too: in the shared folder's flow the shards' machines write it, and a log there linked to a
+/// teacher's file was copied into a new OUT and published). Whether it copied it (false where
+/// there is none); why not, in words.
+fn copy_own(dir: &Path, rel: &Path, to: &Path) -> Result<bool, String> {
     // (Read by descriptor from `dir` down: checked, then read by path, its folder could be
     // swapped for a link in between.)
-    let read = if foreign { crate::files::read_foreign_regular_under } else { crate::files::read_own_regular_under };
-    match read(dir, rel, MAX_LOG_BYTES) {
+    match crate::files::read_foreign_regular_under(dir, rel, MAX_LOG_BYTES) {
         Ok(bytes) => {
             write_atomic(to, &bytes).map(|()| true).map_err(|e| format!("cannot be written to {}: {e}", to.display()))
         }
@@ -3739,14 +3715,16 @@ mod tests {
     }
 
     /// OUT's results files and its `refused.jsonl` are read as files of their own, no link
-    /// followed: in the shared folder's flow (`arena merge L --league L`) a shard's machine that
-    /// made `L/results.shard-2-of-2.jsonl` or `L/refused.jsonl` a link to a teacher's file had
-    /// that file's text copied into `L/refused.jsonl`. The link is refused, named, and its
-    /// target never read; `refused.jsonl` is written private. The control: read by its path (the
-    /// older read), the link gives the teacher's file.
+    /// followed nor hard link read: in the shared folder's flow (`arena merge L --league L`) a
+    /// shard's machine that made `L/results.shard-2-of-2.jsonl` or `L/refused.jsonl` a link (or a
+    /// hard link) to a teacher's file had that file's text copied into `L/refused.jsonl`. The link
+    /// is refused, named, and its target never read nor changed; `refused.jsonl` is written
+    /// private, a file of its own (always, where it was the link: it is replaced). The controls:
+    /// read by its path (the older read), the link gives the teacher's file; a hard link taken as
+    /// a file of its own, its text is kept in `refused.jsonl`.
     #[test]
     fn out_s_linked_results_file_or_refused_jsonl_is_refused_unread() {
-        use std::os::unix::fs::PermissionsExt;
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
         let Forged { dir, one, two, .. } = Forged::new();
         let creds = dir.path().join("creds");
         let secret = b"SECRET=hunter2\n";
@@ -3754,29 +3732,57 @@ mod tests {
         let has_secret = |file: &Path| {
             std::fs::read(file).unwrap_or_default().windows(secret.len() - 1).any(|w| w == &secret[..secret.len() - 1])
         };
-        for (case, linked) in [("results", "results.shard-2-of-2.jsonl"), ("set-aside", SET_ASIDE_FILE)] {
+        std::fs::set_permissions(&creds, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let cases = [
+            ("results", "results.shard-2-of-2.jsonl", false),
+            ("set-aside", SET_ASIDE_FILE, false),
+            ("results-hard", "results.shard-2-of-2.jsonl", true),
+            ("set-aside-hard", SET_ASIDE_FILE, true),
+            ("set-aside-hard-taken", SET_ASIDE_FILE, true),
+        ];
+        for (case, linked, hard) in cases {
             let out = dir.path().join(case);
             copy_tree(&two, &out);
             let link = out.join(linked);
             let _ = std::fs::remove_file(&link);
-            std::os::unix::fs::symlink(&creds, &link).unwrap();
-            assert_eq!(results::complete_part(&link).unwrap().0, secret, "{case}: the control: followed, it is read");
+            if hard {
+                std::fs::hard_link(&creds, &link).unwrap();
+            } else {
+                std::os::unix::fs::symlink(&creds, &link).unwrap();
+            }
+            assert_eq!(results::complete_part(&link).unwrap().0, secret, "{case}: the control: by path, it is read");
             let dirs = [one.clone(), out.clone()];
-            let merged = merge_in(&out, Some(&one), &dirs, &crate::games::registry(), &Quiet, &Steps::default())
-                .unwrap_or_else(|e| panic!("{case}: {e}"));
+            let merge = || merge_in(&out, Some(&one), &dirs, &crate::games::registry(), &Quiet, &Steps::default());
+            let kept = out.join(SET_ASIDE_FILE);
+            if case.ends_with("-taken") {
+                let merged = crate::files::tests::with_hard_links_taken(merge).unwrap();
+                assert!(has_secret(&kept), "the control: taken as a file of its own, its text is kept");
+                assert!(merged.refused.iter().all(|r| !r.contains("a hard link")), "{:?}", merged.refused);
+                continue;
+            }
+            let merged = merge().unwrap_or_else(|e| panic!("{case}: {e}"));
+            let why = if hard { "a hard link" } else { "a link, not a file" };
             assert!(
-                merged.refused.iter().any(|r| r.contains(linked) && r.contains("a link, not a file")),
+                merged.refused.iter().any(|r| r.contains(linked) && r.contains(why)),
                 "{case}: {:?}",
                 merged.refused
             );
-            let kept = out.join(SET_ASIDE_FILE);
             assert!(!has_secret(&kept), "{case}: the teacher's file is not kept");
             assert!(merged.refused.iter().all(|r| !r.contains("hunter2")), "{case}: nor said");
             assert_eq!(std::fs::read(&creds).unwrap(), secret, "{case}: the target is untouched");
-            if let Ok(meta) = std::fs::symlink_metadata(&kept) {
-                assert!(meta.is_file(), "{case}: refused.jsonl is a file of its own now");
-                assert_eq!(meta.permissions().mode() & 0o777, 0o600, "{case}");
-            }
+            let creds_mode = std::fs::metadata(&creds).unwrap().permissions().mode() & 0o777;
+            assert_eq!(creds_mode, 0o644, "{case}: the target's mode too");
+            // (Where refused.jsonl was the link, it is replaced: there, a file of its own always.)
+            let meta = match std::fs::symlink_metadata(&kept) {
+                Ok(meta) => meta,
+                Err(e) if linked != SET_ASIDE_FILE => {
+                    assert_eq!(e.kind(), std::io::ErrorKind::NotFound, "{case}");
+                    continue;
+                }
+                Err(e) => panic!("{case}: refused.jsonl replaced by a file of its own: {e}"),
+            };
+            assert!(meta.is_file() && meta.nlink() == 1, "{case}: refused.jsonl is a file of its own now");
+            assert_eq!(meta.permissions().mode() & 0o777, 0o600, "{case}");
         }
     }
 
@@ -5101,6 +5107,73 @@ mod tests {
         assert!(merged.missing.is_empty(), "the control: {:?}", merged.refused);
     }
 
+    /// The league's folder named by `--league` is read as a shard's is, no hard link taken: in
+    /// the shared folder's flow (`arena merge L --league L`) the shards' machines write it, and
+    /// one a student controls may link its files to a teacher's (where any user may link any
+    /// file: `fs.protected_hardlinks=0`, or a job run as the teacher). A match's log so linked is
+    /// not copied into a new OUT (where `--match-logs` published it), a replay so linked has its
+    /// result refused, naming it, and a `tournament.json` so linked (another league's record, its
+    /// secret) stops the merge, naming it, before OUT is made. The controls: hard links taken as
+    /// the folder's own files (the order before), the teacher's secret is copied into OUT, the
+    /// result merged and the linked record taken for the league's.
+    #[test]
+    fn the_league_s_files_hard_linked_to_a_teacher_s_are_not_read() {
+        use crate::files::tests::with_hard_links_taken;
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let all = results::read_all(&src).unwrap();
+        let (a, b) = (all[0].clone(), all[1].clone());
+        let (league, shard) = shard_and_league(dir.path(), &src, &[&a.key], std::slice::from_ref(&a));
+        let wait = std::time::Duration::from_secs(1);
+        let secret = dir.path().join("secret.txt");
+        std::fs::write(&secret, "TEACHERS-SECRET").unwrap();
+        let relink = |rel: &Path, to: &Path| {
+            let _ = std::fs::remove_file(league.join(rel));
+            std::fs::hard_link(to, league.join(rel)).unwrap();
+        };
+        // The log of a match the league's folder holds.
+        let log = PathBuf::from("logs").join(format!("{}.log", b.key));
+        relink(&log, &secret);
+        let (merged, out) = merge_one(dir.path(), "log", &league, &shard, wait);
+        assert!(merged.missing.is_empty() && merged.refused.is_empty(), "{:?}", merged.refused);
+        assert!(!out.join(&log).exists(), "the hard-linked log is not copied");
+        let (_, out) = with_hard_links_taken(|| merge_one(dir.path(), "log-taken", &league, &shard, wait));
+        assert_eq!(std::fs::read_to_string(out.join(&log)).unwrap(), "TEACHERS-SECRET", "the control: copied");
+        std::fs::remove_file(league.join(&log)).unwrap();
+        // Its replay, linked to a copy of the teacher's.
+        let kept = dir.path().join("teachers.json.gz");
+        std::fs::copy(league.join(&b.replay), &kept).unwrap();
+        relink(Path::new(&b.replay), &kept);
+        let (merged, _) = merge_one(dir.path(), "replay", &league, &shard, wait);
+        assert_eq!(merged.missing, std::slice::from_ref(&b.key));
+        let why = league.display().to_string();
+        assert!(
+            merged.refused.iter().any(|r| r.starts_with(&why) && r.contains(&b.replay) && r.contains("a hard link")),
+            "{:?}",
+            merged.refused
+        );
+        let (merged, _) = with_hard_links_taken(|| merge_one(dir.path(), "replay-taken", &league, &shard, wait));
+        assert!(merged.missing.is_empty(), "the control: merged: {:?}", merged.refused);
+        std::fs::remove_file(league.join(&b.replay)).unwrap();
+        std::fs::copy(&kept, league.join(&b.replay)).unwrap();
+        // Its record, linked to a teacher's file (here a copy of the league's own).
+        let record = league.join(super::super::TOURNAMENT_FILE);
+        let teachers = dir.path().join("teachers.json");
+        std::fs::copy(&record, &teachers).unwrap();
+        relink(Path::new(super::super::TOURNAMENT_FILE), &teachers);
+        let steps = Steps { jobs: 1, input_wait: wait, ..Steps::default() };
+        let dirs = [shard.clone()];
+        let err = merge_in(&dir.path().join("record"), Some(&league), &dirs, &crate::games::registry(), &Quiet, &steps)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        let why = format!("{}: cannot be read as a file of the league's folder's own (a hard link", record.display());
+        assert!(err.starts_with(&why) && err.contains("copy the file so it has one name"), "{err}");
+        assert!(!dir.path().join("record").exists(), "nothing written");
+        let (merged, _) = with_hard_links_taken(|| merge_one(dir.path(), "record-taken", &league, &shard, wait));
+        assert!(merged.missing.is_empty(), "the control: merged: {:?}", merged.refused);
+    }
+
     /// Without `--league`, a shard's folder whose record is a hard link (to a teacher's file) is
     /// left out, named, the rest merged, as with `--league` (the merge ended there, merging
     /// nothing). The control: hard links taken as files of their own, the folder is merged.
@@ -5122,13 +5195,11 @@ mod tests {
         };
         let merged = merge("out").unwrap();
         assert_eq!(merged.missing, std::slice::from_ref(&a.key));
-        let advice = format!("{}: if it is the league's folder, name it with --league", shard.display());
         let why = format!("{}: its tournament.json cannot be read as a file of its own (a hard link", shard.display());
         assert!(
-            merged
-                .refused
-                .iter()
-                .any(|r| r.starts_with(&advice) && r.contains(&why) && r.contains("left out of the merge")),
+            merged.refused.iter().any(|r| r.starts_with(&why)
+                && r.contains("copy the file so it has one name")
+                && r.contains("left out of the merge")),
             "{:?}",
             merged.refused
         );

@@ -403,6 +403,26 @@ impl TournamentRecord {
         Self::parse(dir, path, &text)
     }
 
+    /// [`load`](Self::load) for the record of a teacher's folder a merge reads, the league's
+    /// named by `--league` and OUT: read as a file of its own ([`crate::files::read_foreign_regular`]:
+    /// no link, no hard link, no FIFO, at most [`MAX_RECORD_BYTES`]), as a shard's is. In the
+    /// shared folder's flow (`arena merge L --league L`) the shards' machines write that folder,
+    /// and a `tournament.json` linked there to a teacher's file (another league's record, its
+    /// secret) was read and saved back into it. Else an error naming the file and why.
+    pub(crate) fn load_unlinked(dir: &Path, games: &Registry) -> Result<Self, TournamentError> {
+        let path = dir.join(TOURNAMENT_FILE);
+        let text = crate::files::read_foreign_regular(&path, MAX_RECORD_BYTES).map_err(|e| {
+            TournamentError::Invalid(format!(
+                "{}: cannot be read as a file of the league's folder's own ({e}): a merge reads no league's \
+                 record through a link, as shards' machines write the folder the shards shared",
+                path.display()
+            ))
+        })?;
+        let record = Self::parse(dir, path, &text)?;
+        record.check(games)?;
+        Ok(record)
+    }
+
     /// [`load`](Self::load) for the record of a folder someone else may have written (a shard's
     /// folder merged): read as a file of its own ([`TournamentRecord::read_foreign`]), the bytes
     /// parsed the ones read ([`TournamentRecord::parse_foreign`]).
@@ -2765,8 +2785,17 @@ fn make_private(out: &Path, lock: &std::fs::File) {
         if dir.metadata()?.mode() & 0o005 == 0 {
             return Ok(None);
         }
-        if let Some(record) = open_file_at(&dir, c"tournament.json") {
-            make_file_private(&record)?;
+        // (Not a record of more than one name: in a folder shards' machines write (the shared
+        // folder's flow), one may be a teacher's file linked there, whose mode is not the
+        // league's to change.)
+        match open_file_at(&dir, c"tournament.json") {
+            Some(record) if crate::files::names_of(&record)? > 1 => tracing::warn!(
+                "{}: {TOURNAMENT_FILE} is a hard link (a file of more than one name), maybe another file's: not made \
+                 private; copy it so it has one name (`cp -p FILE FILE.new && mv FILE.new FILE`)",
+                out.display()
+            ),
+            Some(record) => drop(make_file_private(&record)?),
+            None => {}
         }
         make_file_private(&dir)
     })();
@@ -3704,6 +3733,34 @@ mod tests {
             }
             stop.join().unwrap();
             assert_eq!(mode(&out.join("versions/ann")), 0o700, "{i}: left open");
+        }
+    }
+
+    /// A league's folder every user may enter is made private, but not its `tournament.json` where
+    /// it has more than one name: in a folder the shards' machines write (the shared folder's
+    /// flow), it may be a teacher's file linked there, whose mode is not the league's to change.
+    /// The control: taken as a file of one name, the teacher's file is made private.
+    #[test]
+    fn a_record_of_two_names_is_not_made_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let dir = tempfile::tempdir().unwrap();
+        let (league, notes) = (dir.path().join("league"), dir.path().join("notes.json"));
+        std::fs::create_dir_all(&league).unwrap();
+        std::fs::write(&notes, "{}").unwrap();
+        std::fs::hard_link(&notes, league.join(TOURNAMENT_FILE)).unwrap();
+        for control in [false, true] {
+            std::fs::set_permissions(&league, std::fs::Permissions::from_mode(0o755)).unwrap();
+            std::fs::set_permissions(&notes, std::fs::Permissions::from_mode(0o644)).unwrap();
+            let take = || drop(FolderLock::take(&league, None).unwrap());
+            if control {
+                crate::files::tests::with_hard_links_taken(take);
+                assert_eq!(mode(&notes), 0o600, "the control: the teacher's file made private");
+            } else {
+                take();
+                assert_eq!(mode(&notes), 0o644, "the teacher's file as it was");
+            }
+            assert_eq!(mode(&league), 0o700, "the folder made private all the same");
         }
     }
 

@@ -106,16 +106,10 @@ pub fn read_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError>
     lines_of(path, complete_part(path)?)
 }
 
-/// [`read_file`] for a results file of a folder merged but OUT: not through a link at its
-/// last part (a link to another league's results, or to `/etc/shadow`, is an error saying so),
-/// at most [`MAX_RESULTS_BYTES`]. A hard link is read: the league's folder named by `--league`
-/// is the teacher's, and may be a `cp -al` snapshot; a shard's is read with [`read_foreign_file`].
-pub fn read_own_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError> {
-    read_regular(path, crate::files::read_own_regular)
-}
-
-/// [`read_own_file`] for a results file of a folder someone else may have written (a shard's
-/// folder merged): no hard link either ([`crate::files::check_foreign_file`]).
+/// [`read_file`] for a results file of a folder someone else may have written (every folder a
+/// merge reads: a shard's, and in the shared folder's flow the league's and OUT too): not through
+/// a link at its last part (a link to another league's results, or to `/etc/shadow`, is an error
+/// saying so), no hard link ([`crate::files::check_foreign_file`]), at most [`MAX_RESULTS_BYTES`].
 pub fn read_foreign_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError> {
     read_regular(path, crate::files::read_foreign_regular)
 }
@@ -225,9 +219,10 @@ pub(crate) fn complete_part(path: &Path) -> Result<(Vec<u8>, usize), TournamentE
 }
 
 /// [`complete_part`], the file read as a file of its own, not through a link at its last part
-/// ([`crate::files::read_own_regular`]): a link is an error saying so, its target never read.
+/// nor a hard link ([`crate::files::read_foreign_regular`]): either is an error saying so, its
+/// target never read (in the shared folder's flow a shard's machine writes the folder).
 pub(crate) fn own_complete_part(path: &Path) -> Result<(Vec<u8>, usize), TournamentError> {
-    match crate::files::read_own_regular(path, MAX_RESULTS_BYTES) {
+    match crate::files::read_foreign_regular(path, MAX_RESULTS_BYTES) {
         Ok(bytes) => Ok(split_torn(bytes)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((Vec::new(), 0)),
         Err(e) => Err(TournamentError::io(path, e)),

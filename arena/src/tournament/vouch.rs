@@ -38,13 +38,9 @@ pub(crate) struct Vouch<'a> {
     setups: HashMap<&'a Path, OnceLock<Result<Value, String>>>,
     /// The maps whose setups a settled check used (a failed one is warned of once).
     used: HashSet<&'a Path>,
-    /// Where set ([`Vouch::own_replays_but`]), the replays of every folder but this one (OUT,
-    /// by its real path) are read as files of their folder's own: no link followed.
-    own_replays_but: Option<std::path::PathBuf>,
-    /// The teacher's folder (the league's named by `--league`, by its real path), whose
-    /// replays are read with their hard links (a `cp -al` snapshot's); every other folder's but
-    /// OUT's are a shard's, a hard link refused ([`crate::files::check_foreign_file`]).
-    teachers: Option<std::path::PathBuf>,
+    /// Where set ([`Vouch::own_replays`]), the replays of every folder are read as files of
+    /// their folder's own: no link followed, no hard link ([`crate::files::check_foreign_file`]).
+    own_replays: bool,
 }
 
 /// What a check of one line found, to be taken in the lines' order by [`Vouch::settle`].
@@ -61,46 +57,35 @@ impl<'a> Vouch<'a> {
         let scheduled = record.schedule.iter().map(|m| (m.key.as_str(), m)).collect();
         let setups = record.schedule.iter().map(|m| (m.map.as_path(), OnceLock::new())).collect();
         let game = record.game(games).ok();
-        Vouch { record, games, game, scheduled, setups, used: HashSet::new(), own_replays_but: None, teachers: None }
+        Vouch { record, games, game, scheduled, setups, used: HashSet::new(), own_replays: false }
     }
 
-    /// This checker, reading the replays of every folder but `out` (a real path: the folder a
-    /// merge writes, whose replays it wrote) as files of their folder's own, as the merge copies
-    /// them: a link in the replay's path below its folder is refused, named, not followed (a
-    /// shard's replay linked to a teacher's file was read, and part of it said in the refusal).
-    pub(crate) fn own_replays_but(mut self, out: &Path) -> Self {
-        self.own_replays_but = Some(out.to_path_buf());
+    /// This checker, reading the replays of every folder as files of their folder's own, as the
+    /// merge copies them: a link in the replay's path below its folder is refused, named, not
+    /// followed (a shard's replay linked to a teacher's file was read, and part of it said in the
+    /// refusal), and so is a hard link, in the league's folder and OUT too: in the shared
+    /// folder's flow shards' machines write them (`arena merge L --league L`).
+    pub(crate) fn own_replays(mut self) -> Self {
+        self.own_replays = true;
         self
     }
 
-    /// This checker, reading the replays of `dir` (the league's folder named by `--league`) as
-    /// the teacher's: hard links read (see [`Vouch::teachers`]).
-    pub(crate) fn teachers_folder(mut self, dir: &Path) -> Self {
-        self.teachers = std::fs::canonicalize(dir).ok();
-        self
-    }
-
-    /// The replay `line` names in `dir`, read as [`Vouch::own_replays_but`] says.
+    /// The replay `line` names in `dir`, read as [`Vouch::own_replays`] says.
     fn load_replay(&self, dir: &Path, line: &ResultLine) -> Result<Replay, String> {
         let path = dir.join(&line.replay);
-        let follow = match &self.own_replays_but {
-            None => true,
-            Some(out) => std::fs::canonicalize(dir).is_ok_and(|d| d == *out),
-        };
-        if follow {
+        if !self.own_replays {
             return Replay::load(&path).map_err(|e| e.to_string());
         }
         // (Every folder between `dir` and the file is a folder of its own, not a link, opened
         // from the one before: what is read is what was checked.)
-        let teachers = self.teachers.as_ref().is_some_and(|t| std::fs::canonicalize(dir).is_ok_and(|d| d == *t));
-        let read =
-            if teachers { crate::files::read_own_regular_under } else { crate::files::read_foreign_regular_under };
-        let raw = read(dir, Path::new(&line.replay), crate::replay::MAX_REPLAY_BYTES).map_err(|e| {
-            format!(
-                "{}: {e}: nothing is read through a link (a shard's replays are files of its folder's own)",
-                path.display()
-            )
-        })?;
+        let raw =
+            crate::files::read_foreign_regular_under(dir, Path::new(&line.replay), crate::replay::MAX_REPLAY_BYTES)
+                .map_err(|e| {
+                    format!(
+                        "{}: {e}: nothing is read through a link (a folder's replays are files of its own)",
+                        path.display()
+                    )
+                })?;
         Replay::from_raw(&path, raw).map_err(|e| e.to_string())
     }
 
