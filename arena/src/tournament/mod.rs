@@ -3822,6 +3822,76 @@ mod tests {
         }
     }
 
+    /// Runs `test` on a thread of its own, in a mount namespace of its own where `dir` is mounted
+    /// read-only (root writes any folder it may not: only a read-only file system refuses it a
+    /// write). Nothing where no namespace can be made here (said; `false`); the mount goes with
+    /// the thread.
+    fn with_read_only(dir: &Path, test: impl FnOnce() + Send + 'static) -> bool {
+        let dir = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes()).unwrap();
+        let thread = std::thread::spawn(move || {
+            // SAFETY: unshare and mount with valid C strings; the namespace is this thread's alone,
+            // and made private first so that no mount in it reaches the machine's.
+            let ready = unsafe {
+                libc::unshare(libc::CLONE_NEWNS) == 0
+                    && libc::mount(
+                        c"none".as_ptr(),
+                        c"/".as_ptr(),
+                        std::ptr::null(),
+                        libc::MS_REC | libc::MS_PRIVATE,
+                        std::ptr::null(),
+                    ) == 0
+                    && libc::mount(dir.as_ptr(), dir.as_ptr(), std::ptr::null(), libc::MS_BIND, std::ptr::null()) == 0
+                    && libc::mount(
+                        std::ptr::null(),
+                        dir.as_ptr(),
+                        std::ptr::null(),
+                        libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY,
+                        std::ptr::null(),
+                    ) == 0
+            };
+            if !ready {
+                eprintln!("no mount namespace here ({}): nothing to show", std::io::Error::last_os_error());
+                return false;
+            }
+            test();
+            true
+        });
+        thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    }
+
+    /// Where the merge may only read a shard's folder (here a read-only mount), it takes the
+    /// folder's lock on the lock file opened to read, and checks that file as the folder's other
+    /// files are: one that is a hard link (to a teacher's file) is refused, naming it, never held
+    /// (a teacher's process holding that file would have the merge wait on it, its text said).
+    /// The teacher's own folder's (not `foreign`) is taken. The control: hard links taken as
+    /// files of one name, the shard's is held.
+    #[test]
+    fn a_read_only_shard_s_lock_of_two_names_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let shard = dir.path().join("shard");
+        std::fs::create_dir_all(&shard).unwrap();
+        let notes = dir.path().join("notes.txt");
+        std::fs::write(&notes, "the teacher's notes\n").unwrap();
+        std::fs::hard_link(&notes, shard.join(".lock")).unwrap();
+        let at = shard.clone();
+        let shown = with_read_only(&shard, move || {
+            let lock = at.join(".lock");
+            let e = open_lock(&lock, false, true).map(|_| ()).unwrap_err();
+            assert!(cannot_write(&e), "the folder is read-only, so the fallback reads the lock: {e}");
+            let take = |foreign| FolderLock::take_to_read_until(&at, Duration::ZERO, &|| false, foreign);
+            let err = take(true).map(|_| ()).unwrap_err().to_string();
+            let why = format!("{}: a hard link (2 names of one file)", lock.display());
+            assert!(err.starts_with(&why) && err.contains("copy the file so it has one name"), "{err}");
+            assert!(take(false).unwrap().is_some(), "the teacher's own folder's is taken");
+            let held = crate::files::tests::with_hard_links_taken(|| take(true).unwrap());
+            assert!(held.is_some(), "the control: taken for the shard's own, it is held");
+        });
+        assert_eq!(std::fs::read_to_string(&notes).unwrap(), "the teacher's notes\n");
+        if shown {
+            std::fs::write(shard.join("written"), "").expect("the mount was the thread's alone");
+        }
+    }
+
     /// A shard's folder (`foreign`) is only read: taking its lock to read never makes it or its
     /// record private (a shard that swapped its record for a hard link to a teacher's file,
     /// after the record's check, had that file made private). The control: the teacher's own
