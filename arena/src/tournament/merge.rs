@@ -405,6 +405,11 @@ struct Steps<'a> {
     /// file through a shard's link, and echoed part of it).
     #[cfg(test)]
     own_replays: bool,
+    /// Waits for the folders merged up to `input_wait` in all; false up to `input_wait` each
+    /// (the order that let a process holding several shards' folders' locks, each signed with a
+    /// made-up `pid N on HOST`, delay the merge 2 minutes a folder).
+    #[cfg(test)]
+    one_wait: bool,
 }
 
 /// How many of a folder's lines naming another file than their replay a merge names (it counts
@@ -479,6 +484,8 @@ impl Default for Steps<'_> {
             bound_ranked: true,
             #[cfg(test)]
             own_replays: true,
+            #[cfg(test)]
+            one_wait: true,
             #[cfg(test)]
             at_capped: true,
         }
@@ -646,6 +653,14 @@ impl Steps<'_> {
     fn own_replays(&self) -> bool {
         #[cfg(test)]
         return self.own_replays;
+        #[cfg(not(test))]
+        true
+    }
+
+    /// Whether the folders merged are waited for up to `input_wait` in all (else each).
+    fn one_wait(&self) -> bool {
+        #[cfg(test)]
+        return self.one_wait;
         #[cfg(not(test))]
         true
     }
@@ -1130,7 +1145,7 @@ fn merge_in(
         })
         .unwrap_or_else(|| out.to_path_buf());
     let inputs_locked = if steps.lock_inputs && steps.inputs_first() {
-        Some(lock_inputs(dirs, &out_guess, (league_at, named_at), steps.input_wait, steps.stop)?)
+        Some(lock_inputs(dirs, &out_guess, (league_at, named_at), (steps.input_wait, steps.one_wait()), steps.stop)?)
     } else {
         None
     };
@@ -1171,7 +1186,9 @@ fn merge_in(
     // (OUT, appended last if it is merged too, is locked as OUT.)
     let (_inputs, left_out) = match inputs_locked {
         Some(locked) => locked,
-        None if steps.lock_inputs => lock_inputs(dirs, &out_real, (league_at, named_at), steps.input_wait, steps.stop)?,
+        None if steps.lock_inputs => {
+            lock_inputs(dirs, &out_real, (league_at, named_at), (steps.input_wait, steps.one_wait()), steps.stop)?
+        }
         None => (Vec::new(), Vec::new()),
     };
     let skipped: HashSet<usize> = left_out.iter().map(|(d, _)| *d).collect();
@@ -2168,14 +2185,18 @@ fn set_aside(into: &Path, merged: &[ResultLine], refused: &mut Refusals) -> Resu
 /// in words; the merge goes on without it (one shard's folder stopped the whole merge).
 /// Every folder but the league's named by `--league` (`named`) is a shard's, its lock checked
 /// as one someone else may have written (a hard link refused: see [`super::open_lock`]).
+/// The folders are waited for up to `wait` in all (`one`; else each): a lock's text is whatever
+/// wrote the folder wrote, and a process holding several shards' folders' locks, each signed
+/// with a made-up `pid N on HOST`, delayed the merge `wait` a folder.
 #[allow(clippy::type_complexity)]
 fn lock_inputs(
     dirs: &[PathBuf],
     out: &Path,
     (league, named): (usize, Option<usize>),
-    wait: std::time::Duration,
+    (wait, one): (std::time::Duration, bool),
     stop: &dyn Fn() -> bool,
 ) -> Result<(Vec<FolderLock>, Vec<(usize, String)>), TournamentError> {
+    let (total, deadline) = (wait, std::time::Instant::now() + wait);
     let mut seen = HashSet::from([out.to_path_buf()]);
     let mut locks = Vec::new();
     let mut left_out = Vec::new();
@@ -2189,6 +2210,7 @@ fn lock_inputs(
         // (A shard killed a moment ago may leave a process of its own holding the folder for
         // a moment more, one it was starting: a few tries before it counts as running.)
         let mut tries = 0;
+        let wait = if one { deadline.saturating_duration_since(std::time::Instant::now()) } else { wait };
         let taken = loop {
             match FolderLock::take_to_read_until(dir, wait, stop, Some(d) != named) {
                 Err(TournamentError::Locked { holder, .. }) if holder == super::SHARDS_HOLD_IT && tries < 20 => {
@@ -2210,6 +2232,13 @@ fn lock_inputs(
                 ))
             }
             Err(e @ TournamentError::StoppedWaiting { .. }) => return Err(e),
+            Err(e @ TournamentError::Locked { .. }) if one && wait.is_zero() && !total.is_zero() => {
+                TournamentError::Invalid(format!(
+                    "{e} (not waited for: a merge waits up to {} s in all for the folders it merges, spent on those \
+                     before it)",
+                    total.as_secs()
+                ))
+            }
             Err(e) => e,
         };
         if d == league {
@@ -5271,6 +5300,62 @@ mod tests {
         drop(held);
         let (merged, _) = merge_one(dir.path(), "free", &league, &shard, std::time::Duration::from_secs(1));
         assert!(merged.missing.is_empty(), "the control: released, merged: {:?}", merged.refused);
+    }
+
+    /// Shards' folders whose locks one process holds (each signed, as a run's is, by a process
+    /// that is running: a student's process may write any text there) are waited for up to the
+    /// merge's wait in all, not each: the folders after the wait is spent are left out at once,
+    /// each named, saying so. The control: waited for each (the order before), three held
+    /// folders cost three waits.
+    #[test]
+    fn folders_held_are_waited_for_once_in_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let a = results::read_all(&src).unwrap()[0].clone();
+        let (league, shard) = shard_and_league(dir.path(), &src, &[&a.key], std::slice::from_ref(&a));
+        let shards: Vec<PathBuf> = (1..=3)
+            .map(|i| {
+                let copy = dir.path().join(format!("shard-{i}"));
+                copy_tree(&shard, &copy);
+                copy
+            })
+            .collect();
+        let held: Vec<std::fs::File> = shards
+            .iter()
+            .map(|s| {
+                std::fs::write(s.join(".lock"), "pid 1").unwrap();
+                let held = std::fs::File::open(s.join(".lock")).unwrap();
+                // SAFETY: flock on a descriptor we own.
+                assert_eq!(unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&held), libc::LOCK_EX) }, 0);
+                held
+            })
+            .collect();
+        let wait = std::time::Duration::from_secs(2);
+        for one_wait in [true, false] {
+            let steps = Steps { jobs: 1, input_wait: wait, one_wait, ..Steps::default() };
+            let out = dir.path().join(format!("out-{one_wait}"));
+            let start = std::time::Instant::now();
+            let merged = merge_in(&out, Some(&league), &shards, &crate::games::registry(), &Quiet, &steps).unwrap();
+            let waited = start.elapsed();
+            assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+            for s in &shards {
+                let why = format!("{} is being written by another arena run (pid 1)", s.display());
+                assert!(
+                    merged.refused.iter().any(|r| r.starts_with(&why) && r.contains("left out of the merge")),
+                    "{:?}",
+                    merged.refused
+                );
+            }
+            let at_once = merged.refused.iter().filter(|r| r.contains("not waited for")).count();
+            if one_wait {
+                assert!(waited >= wait && waited < wait * 5 / 2, "one wait, not three: {waited:?}");
+                assert_eq!(at_once, 2, "{:?}", merged.refused);
+            } else {
+                assert!(waited >= wait * 3, "the control: a wait each: {waited:?}");
+                assert_eq!(at_once, 0);
+            }
+        }
+        drop(held);
     }
 
     /// A folder's refusals are printed a few at a time, the rest counted: a folder of a hundred

@@ -2593,7 +2593,8 @@ impl FolderLock {
                     "{}: its lock ({}) is held {by}: waiting up to {} s for it",
                     out.display(),
                     path.display(),
-                    wait.as_secs()
+                    // (Whole seconds, rounded up: what is left of a merge's wait is a little less.)
+                    wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
                 );
             }
             let deadline = std::time::Instant::now() + wait;
