@@ -2973,3 +2973,44 @@ fn a_league_never_takes_over_a_folder_holding_no_league() {
     let stderr = refused(&format!("maps = [{tight:?}]\n{two}[[bots]]\nname = \"c\"\ncommand = {quote:?}\n"));
     assert!(stderr.contains("bad.toml:9: bot `c`: `command = "), "{stderr}");
 }
+
+/// `--sandbox none` promises nothing (a root arena's bot is root), but an arena that is not root
+/// holding ambient capabilities (a service's `AmbientCapabilities=`) no longer gives them to its
+/// bots' programs, which kept them across their exec: each bot reads its `CapAmb`, empty. The
+/// control: the same command, run by the same `setpriv` without the arena, holds
+/// `CAP_SYS_ADMIN`. Root only (`setpriv` gives the capability); said and passed over otherwise.
+#[test]
+fn a_bot_without_a_sandbox_gets_no_ambient_capability() {
+    use std::os::unix::fs::PermissionsExt;
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("not root: no ambient capability can be given here");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let arena = shared_copy(dir.path(), &bin("arena"));
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let as_nobody = ["--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=+sys_admin"];
+    let ambient = "--ambient-caps=+sys_admin";
+    let said = |name: &str| dir.path().join(name);
+    let read = |name: &str| std::fs::read_to_string(said(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let grep = |name: &str| format!("grep CapAmb /proc/self/status > {}", said(name).display());
+    let control = Command::new("setpriv").args(as_nobody).arg(ambient).args(["sh", "-c", &grep("control")]).status();
+    assert!(control.unwrap().success());
+    assert_eq!(read("control").trim(), "CapAmb:\t0000000000200000", "the control: an exec keeps it");
+    let bot = |name: &str| format!("sh -c '{}'", grep(name));
+    let map = map("fire.txt");
+    let out = Command::new("setpriv")
+        .args(as_nobody)
+        .arg(ambient)
+        .arg(&arena)
+        .current_dir(dir.path())
+        .args(["duel", "--json", "--seed", "5", "--map", &map, "--no-replay", "--sandbox", "none"])
+        .args([bot("one"), bot("two")])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for name in ["one", "two"] {
+        assert_eq!(read(name).trim(), "CapAmb:\t0000000000000000", "{name}: no ambient capability");
+    }
+}

@@ -811,6 +811,12 @@ pub(super) unsafe fn enter_plain(
         // `no_new_privs` (a red team's plain bot held `CAP_SYS_ADMIN`). It drops them all, as a
         // box's bot.
         drop_capabilities().map_err(at(Step::Privileges))?;
+    } else {
+        // (`none` promises nothing, and a root arena's bot is root with all root may do; but an
+        // arena that is not root holding ambient capabilities gave them to every bot's program,
+        // which a user asking for no sandbox would not expect: cleared, as cheap as that. Its
+        // error, before Linux 4.3 that has none, is no matter.)
+        libc::prctl(libc::PR_CAP_AMBIENT, libc::PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
     }
     check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)).map_err(at(Step::Privileges))?;
     if !keep_terminal && landlock >= 0 {
