@@ -2634,6 +2634,13 @@ impl FolderLock {
                     holder.trim(),
                     crate::safe_text::path_word(path)
                 );
+            } else if crate::files::names_of(&file).is_ok_and(|names| names > 1) {
+                // (A lock of two names is never signed: its text is from before its second name.)
+                holder = format!(
+                    "{}, as its lock says, but the lock has more than one name (a `cp -al` snapshot's), which no run \
+                     signs: that is its text from before, maybe another folder's run, or one long ended",
+                    holder.trim()
+                );
             }
             return Err(TournamentError::Locked { dir: out.to_path_buf(), holder: holder.trim().to_string() });
         }
@@ -3781,6 +3788,21 @@ mod tests {
         drop(FolderLock::take(&snap, None).unwrap());
         drop(FolderLock::take(&league, None).unwrap());
         assert_eq!(std::fs::read_to_string(snap.join(".lock")).unwrap(), signature());
+        // Held, its text says who held it before its second name, which the refusal says. The
+        // control: the same text in a lock of one name is taken at its word.
+        let alone = dir.path().join("alone");
+        std::fs::create_dir_all(&alone).unwrap();
+        for (at, two) in [(&snap, true), (&alone, false)] {
+            std::fs::write(at.join(".lock"), "pid 1").unwrap();
+            let held = std::fs::File::open(at.join(".lock")).unwrap();
+            // SAFETY: flock on a descriptor we own.
+            assert_eq!(unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&held), libc::LOCK_EX) }, 0);
+            let err = FolderLock::take(at, None).map(|_| ()).unwrap_err().to_string();
+            let note = "pid 1, as its lock says, but the lock has more than one name";
+            assert_eq!(err.contains(note), two, "{err}");
+            assert!(err.contains("is being written by another arena run (pid 1"), "{err}");
+        }
+        std::fs::write(snap.join(".lock"), signature()).unwrap();
         let err = open_lock(&snap.join(".lock"), false, true).map(|_| ()).unwrap_err().to_string();
         assert!(err.contains("a hard link (2 names of one file)") && err.contains("copy the file"), "{err}");
         // A teacher's notes linked where the lock goes.
