@@ -685,8 +685,10 @@ fn quantile(walks: &[Vec<u32>], items: usize, q: f64) -> Vec<u32> {
     (0..items)
         .map(|k| {
             let mut ticks: Vec<u32> = walks.iter().map(|w| w[k]).collect();
-            ticks.sort_unstable();
-            ticks.get(need - 1).copied().unwrap_or(u32::MAX)
+            match ticks.len() >= need {
+                true => *ticks.select_nth_unstable(need - 1).1,
+                false => u32::MAX,
+            }
         })
         .collect()
 }
