@@ -82,6 +82,9 @@ pub struct Relaxation<'a> {
     /// remembered at every live state, not only from the start (see [`Relaxation::reachable`]):
     /// always, but in a test's control.
     seed_every_state: bool,
+    /// The memories the last solve with a memory solved, and those it found a walk can reach
+    /// first (0: found before), when it did not keep them all (see [`Work::Reached`]).
+    solved: (usize, usize),
     /// `[a1, a2]` per state and tick (see [`Relaxation::solve`]).
     choice: Vec<[u8; 2]>,
     /// `back[jump][cell][prev]`: the index of the move back onto the remembered cell.
@@ -138,6 +141,8 @@ struct Memory {
     /// be in it, from the start or from nothing remembered at any live state (see
     /// [`Relaxation::reachable`]); empty until the first solve with this memory needs it.
     reach: Vec<u64>,
+    /// How many of those are memories of live states (solved by each step).
+    reached: usize,
 }
 
 impl Memory {
@@ -186,6 +191,7 @@ impl Memory {
             laps: Vec::new(),
             max_width: 0,
             reach: Vec::new(),
+            reached: 0,
         }
     }
 
@@ -449,6 +455,7 @@ impl<'a> Relaxation<'a> {
             kept: false,
             keep_memories: false,
             seed_every_state: true,
+            solved: (0, 0),
             choice: Vec::new(),
             back,
             padded,
@@ -522,6 +529,13 @@ impl<'a> Relaxation<'a> {
     pub fn fingerprint(&self) -> u64 {
         let mix = |h: u64, x: f64| (h ^ x.to_bits()).wrapping_mul(0x0100_0000_01b3).rotate_left(17);
         self.prices.iter().fold(mix(0xcbf2_9ce4_8422_2325, self.best_bound), |h, &p| mix(h, p))
+    }
+
+    /// The memories the last solve with a memory solved, and those it found first that a walk
+    /// can reach (0: found by an earlier solve), when it did not keep every memory's values;
+    /// `(0, 0)` otherwise: what it charged ([`Work::Reached`]), for profiling.
+    pub fn memories_solved(&self) -> (usize, usize) {
+        self.solved
     }
 
     /// The resources the best relaxed walk at the current prices takes more than once (cell
@@ -727,12 +741,14 @@ impl<'a> Relaxation<'a> {
     /// state, going forwards over the moves of a solve with `memory` (`arrival` as there). Prices
     /// change nothing of it (a resource still there is remembered whether or not its gain is
     /// worth taking), so it holds as long as the memory.
-    fn reachable(&self, memory: &Memory, arrival: &[(usize, f64, u8, u32)], fin: usize) -> Vec<u64> {
+    /// Also says how many memories of live states it holds (those a solve solves).
+    fn reachable(&self, memory: &Memory, arrival: &[(usize, f64, u8, u32)], fin: usize) -> (Vec<u64>, usize) {
         let cells = self.cells;
         let width = memory.off[cells];
         let wide = 2 * self.mult.len() * width;
         let words = wide.div_ceil(64);
         let mut reach = vec![0u64; self.ticks as usize * words];
+        let mut reached = 0;
         let set = |reach: &mut [u64], i: usize| reach[i / 64] |= 1 << (i % 64);
         for t in 0..self.ticks {
             let (done, later) = reach.split_at_mut((t as usize + 1) * words);
@@ -741,6 +757,17 @@ impl<'a> Relaxation<'a> {
                 set(now, s / cells * width + memory.off[s % cells]);
             }
             if t + 1 == self.ticks {
+                reached += self
+                    .live_at(t)
+                    .map(|s| {
+                        bits_in(
+                            now,
+                            s / cells * width + memory.off[s % cells],
+                            memory.off[s % cells + 1] - memory.off[s % cells],
+                        )
+                        .count()
+                    })
+                    .sum::<usize>();
                 break;
             }
             let after = &mut later[..words];
@@ -768,6 +795,7 @@ impl<'a> Relaxation<'a> {
                 }
                 let mut led = [[0u64; 4]; 8];
                 for mem in bits_in(now, at, nm) {
+                    reached += 1;
                     for (&(_, table, own), bits) in to.iter().zip(led.iter_mut()).take(list.len()) {
                         let i = table[mem] | own;
                         bits[usize::from(i >> 6)] |= 1 << (i & 63);
@@ -788,7 +816,7 @@ impl<'a> Relaxation<'a> {
                 }
             }
         }
-        reach
+        (reach, reached)
     }
 
     /// The states a walk from the start can be in at each tick (forwards, over the same moves
@@ -852,7 +880,10 @@ impl<'a> Relaxation<'a> {
 
     fn solve_any(&mut self) -> Relaxed {
         if self.memory.is_some() {
-            charge(Work::Remembering(self.work()));
+            // (A solve that does not keep every memory's values charges what it solves.)
+            if self.keep_memories {
+                charge(Work::Remembering(self.work()));
+            }
             self.solve_remembering()
         } else {
             charge(Work::Relax(self.work()));
@@ -1057,8 +1088,13 @@ impl Relaxation<'_> {
         // state (whose values are kept), a walk only ever reaches such memories, so their values
         // are those of solving them all, and the others are never read. Nor are the choices of
         // the memories not solved: the walk followed below goes through solved ones only.
-        if !kept && memory.reach.is_empty() {
-            memory.reach = self.reachable(&memory, &arrival, fin);
+        if !kept {
+            let found = memory.reach.is_empty();
+            if found {
+                (memory.reach, memory.reached) = self.reachable(&memory, &arrival, fin);
+            }
+            self.solved = (memory.reached, if found { memory.reached } else { 0 });
+            charge(Work::Reached { solved: memory.reached, found: self.solved.1 });
         }
         let reach_words = wide.div_ceil(64);
         for t in (0..self.ticks).rev() {

@@ -29,6 +29,7 @@ use sample_bots::greedy::Greedy;
 use sample_bots::plan_search::{Model, Problem};
 use sample_bots::reference::Reference;
 use sample_bots::relaxation::Relaxation;
+use sample_bots::work::work_clock;
 
 /// Options.
 #[derive(Parser)]
@@ -98,12 +99,16 @@ fn relaxation_row(name: &str, spec: &MapSpec, steps: usize, args: &Args) -> Stri
         let mut taken = 0;
         while taken < steps {
             taken += 1;
-            let before = thread_cpu();
+            let (before, work) = (thread_cpu(), work_clock());
             let more = relaxation.tighten(0).1;
             if args.trace {
                 let ms = (thread_cpu() - before).as_secs_f64() * 1000.0;
+                let worked = (work_clock() - work).as_secs_f64() * 1000.0;
+                let (solved, found) = relaxation.memories_solved();
                 let (bound, fingerprint) = (relaxation.bound(), relaxation.fingerprint());
-                eprintln!("{name} step {taken}: {ms:.1} ms CPU, bound {bound:?}, fingerprint {fingerprint:016x}");
+                eprintln!(
+                    "{name} step {taken}: {ms:.1} ms CPU, {worked:.1} ms of work, {solved} memories solved, {found} found, bound {bound:?}, fingerprint {fingerprint:016x}"
+                );
             }
             if !more {
                 break;
