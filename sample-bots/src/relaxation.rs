@@ -78,6 +78,13 @@ pub struct Relaxation<'a> {
     /// settling one does, as writing them costs a step about 20 % more (test17, 103 to 124 ms
     /// against 87 to 90).
     keep_memories: bool,
+    /// Whether the memories solved without keeping them all include those reached from nothing
+    /// remembered at every live state, not only from the start (see [`Relaxation::reachable`]):
+    /// always, but in a test's control.
+    seed_every_state: bool,
+    /// The memories the last solve with a memory solved, and those it found a walk can reach
+    /// first (0: found before), when it did not keep them all (see [`Work::Reached`]).
+    solved: (usize, usize),
     /// `[a1, a2]` per state and tick (see [`Relaxation::solve`]).
     choice: Vec<[u8; 2]>,
     /// `back[jump][cell][prev]`: the index of the move back onto the remembered cell.
@@ -130,6 +137,12 @@ struct Memory {
     laps: Vec<(usize, Vec<usize>)>,
     /// The widest a block of states may grow by laps (see [`Memory::off`]).
     max_width: usize,
+    /// Per tick, a bit per memory of every state (as in [`Memory::choice`]): whether a walk can
+    /// be in it, from the start or from nothing remembered at any live state (see
+    /// [`Relaxation::reachable`]); empty until the first solve with this memory needs it.
+    reach: Vec<u64>,
+    /// How many of those are memories of live states (solved by each step).
+    reached: usize,
 }
 
 impl Memory {
@@ -166,7 +179,20 @@ impl Memory {
             }
             table
         });
-        Memory { k, items, off, at, remap, own, choice: Vec::new(), lap_bits: 0, laps: Vec::new(), max_width: 0 }
+        Memory {
+            k,
+            items,
+            off,
+            at,
+            remap,
+            own,
+            choice: Vec::new(),
+            lap_bits: 0,
+            laps: Vec::new(),
+            max_width: 0,
+            reach: Vec::new(),
+            reached: 0,
+        }
     }
 
     /// The memory after `to` of cell `c`'s memory `mem` by its move `m` with Jump `j`.
@@ -250,16 +276,54 @@ fn first_best<const N: usize>(w: &[f64; 8]) -> (f64, u8) {
 #[inline(always)]
 fn best_remembered<const N: usize>(moves: &[(&[f64; 256], &[u8], f64, u8); 8], best: &mut [f64], arg: &mut [u8]) {
     for (mem, (b, a)) in best.iter_mut().zip(arg.iter_mut()).enumerate() {
-        let mut with = [NEG; 8];
-        for k in 0..N {
-            let (after, table, g, own) = moves[k];
-            let to = table[mem];
-            with[k] = if to & own == 0 { g } else { 0.0 } + after[usize::from(to | own)];
-        }
-        let (v, m) = first_best::<N>(&with);
-        *b = v;
-        *a = if v > NEG { m } else { u8::MAX };
+        (*b, *a) = best_of::<N>(moves, mem);
     }
+}
+
+/// [`best_remembered`] for the memories whose bits are set in `reach` from bit `from` on (the
+/// others are left as they were).
+#[inline(always)]
+fn best_reached<const N: usize>(
+    moves: &[(&[f64; 256], &[u8], f64, u8); 8],
+    reach: &[u64],
+    from: usize,
+    best: &mut [f64],
+    arg: &mut [u8],
+) {
+    for mem in bits_in(reach, from, best.len()) {
+        (best[mem], arg[mem]) = best_of::<N>(moves, mem);
+    }
+}
+
+/// The best value of memory `mem` over `N` moves and its first move (see [`best_remembered`]).
+#[inline(always)]
+fn best_of<const N: usize>(moves: &[(&[f64; 256], &[u8], f64, u8); 8], mem: usize) -> (f64, u8) {
+    let mut with = [NEG; 8];
+    for k in 0..N {
+        let (after, table, g, own) = moves[k];
+        let to = table[mem];
+        with[k] = if to & own == 0 { g } else { 0.0 } + after[usize::from(to | own)];
+    }
+    let (v, m) = first_best::<N>(&with);
+    (v, if v > NEG { m } else { u8::MAX })
+}
+
+/// The set bits among `n` of `words` from bit `from` on, less `from`, in increasing order.
+fn bits_in(words: &[u64], from: usize, n: usize) -> impl Iterator<Item = usize> + '_ {
+    let end = from + n;
+    (from / 64..end.div_ceil(64)).flat_map(move |w| {
+        let low = if w == from / 64 { from % 64 } else { 0 };
+        let high = if w == end / 64 { end % 64 } else { 64 };
+        let span = if high - low == 64 { u64::MAX } else { ((1u64 << (high - low)) - 1) << low };
+        let mut bits = words.get(w).copied().unwrap_or(0) & span;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                w * 64 + b - from
+            })
+        })
+    })
 }
 
 /// What moving onto a cell does in a solve (see [`Relaxation::effects`]).
@@ -390,6 +454,8 @@ impl<'a> Relaxation<'a> {
             values: Vec::new(),
             kept: false,
             keep_memories: false,
+            seed_every_state: true,
+            solved: (0, 0),
             choice: Vec::new(),
             back,
             padded,
@@ -456,6 +522,20 @@ impl<'a> Relaxation<'a> {
     pub fn bound(&self) -> Option<i64> {
         let b = self.best_bound;
         (b.is_finite()).then(|| rounded(b))
+    }
+
+    /// A fingerprint of the subgradient's exact state (the best bound and the prices, bit for
+    /// bit): equal after each step when a change of the solve changes none of its values.
+    pub fn fingerprint(&self) -> u64 {
+        let mix = |h: u64, x: f64| (h ^ x.to_bits()).wrapping_mul(0x0100_0000_01b3).rotate_left(17);
+        self.prices.iter().fold(mix(0xcbf2_9ce4_8422_2325, self.best_bound), |h, &p| mix(h, p))
+    }
+
+    /// The memories the last solve with a memory solved, and those it found first that a walk
+    /// can reach (0: found by an earlier solve), when it did not keep every memory's values;
+    /// `(0, 0)` otherwise: what it charged ([`Work::Reached`]), for profiling.
+    pub fn memories_solved(&self) -> (usize, usize) {
+        self.solved
     }
 
     /// The resources the best relaxed walk at the current prices takes more than once (cell
@@ -651,6 +731,94 @@ impl<'a> Relaxation<'a> {
         Live { words, w: 0, bits: words.first().copied().unwrap_or(0) }
     }
 
+    /// Whether state `s` is live at tick `t` (see [`Relaxation::live`]).
+    fn is_live(&self, t: u32, s: usize) -> bool {
+        self.live[t as usize * self.words() + s / 64] >> (s % 64) & 1 == 1
+    }
+
+    /// Per tick, a bit per memory of every state (see [`Memory::reach`]): the memories a walk
+    /// can be in, from the start (nothing remembered) or from nothing remembered at any live
+    /// state, going forwards over the moves of a solve with `memory` (`arrival` as there). Prices
+    /// change nothing of it (a resource still there is remembered whether or not its gain is
+    /// worth taking), so it holds as long as the memory.
+    /// Also says how many memories of live states it holds (those a solve solves).
+    fn reachable(&self, memory: &Memory, arrival: &[(usize, f64, u8, u32)], fin: usize) -> (Vec<u64>, usize) {
+        let cells = self.cells;
+        let width = memory.off[cells];
+        let wide = 2 * self.mult.len() * width;
+        let words = wide.div_ceil(64);
+        let mut reach = vec![0u64; self.ticks as usize * words];
+        let mut reached = 0;
+        let set = |reach: &mut [u64], i: usize| reach[i / 64] |= 1 << (i % 64);
+        for t in 0..self.ticks {
+            let (done, later) = reach.split_at_mut((t as usize + 1) * words);
+            let now = &mut done[t as usize * words..];
+            for s in self.live_at(t).filter(|_| self.seed_every_state || t == 0) {
+                set(now, s / cells * width + memory.off[s % cells]);
+            }
+            if t + 1 == self.ticks {
+                reached += self
+                    .live_at(t)
+                    .map(|s| {
+                        bits_in(
+                            now,
+                            s / cells * width + memory.off[s % cells],
+                            memory.off[s % cells + 1] - memory.off[s % cells],
+                        )
+                        .count()
+                    })
+                    .sum::<usize>();
+                break;
+            }
+            let after = &mut later[..words];
+            for s in self.live_at(t) {
+                let (block, c) = (s / cells, s % cells);
+                let j = block % 2;
+                let at = block * width + memory.off[c];
+                let nm = memory.off[c + 1] - memory.off[c];
+                // Per move: where the memories it leads to start, its remap of this cell's
+                // memories, and the bit of the resource it takes; and the memories it leads to,
+                // a bit each (at most 256 of them), set here before they are added to `after`.
+                let list = &self.moves[j][c];
+                let mut to = [(usize::MAX, &[0u8; 256][..nm], 0u8); 8];
+                for (m, (slot, &(d, _))) in to.iter_mut().zip(list).enumerate() {
+                    let d = d as usize;
+                    if d != fin {
+                        let (taken, _, own, before) = arrival[block * cells + d];
+                        let table = &memory.remap[j][memory.at[j][c * 8 + m]..][..nm];
+                        *slot = if t + 1 < before {
+                            (taken, table, own)
+                        } else {
+                            (block * width + memory.off[d], table, 0)
+                        };
+                    }
+                }
+                let mut led = [[0u64; 4]; 8];
+                for mem in bits_in(now, at, nm) {
+                    reached += 1;
+                    for (&(_, table, own), bits) in to.iter().zip(led.iter_mut()).take(list.len()) {
+                        let i = table[mem] | own;
+                        bits[usize::from(i >> 6)] |= 1 << (i & 63);
+                    }
+                }
+                for (&(from, _, _), bits) in to.iter().zip(&led).take(list.len()) {
+                    if from == usize::MAX {
+                        continue;
+                    }
+                    for (w, &b) in bits.iter().enumerate().filter(|&(_, &b)| b != 0) {
+                        let (word, shift) = ((from + 64 * w) / 64, (from + 64 * w) % 64);
+                        after[word] |= b << shift;
+                        // (Bits past the last memory are never set: no word past the last.)
+                        if shift > 0 && b >> (64 - shift) != 0 {
+                            after[word + 1] |= b >> (64 - shift);
+                        }
+                    }
+                }
+            }
+        }
+        (reach, reached)
+    }
+
     /// The states a walk from the start can be in at each tick (forwards, over the same moves
     /// and power-ups as the solves: prices change nothing of it), with the power-ups a search
     /// marks as taken there without taking them ([`Model::canonical`]: cleared by the opponent,
@@ -712,7 +880,10 @@ impl<'a> Relaxation<'a> {
 
     fn solve_any(&mut self) -> Relaxed {
         if self.memory.is_some() {
-            charge(Work::Remembering(self.work()));
+            // (A solve that does not keep every memory's values charges what it solves.)
+            if self.keep_memories {
+                charge(Work::Remembering(self.work()));
+            }
             self.solve_remembering()
         } else {
             charge(Work::Relax(self.work()));
@@ -889,7 +1060,7 @@ impl Relaxation<'_> {
         let mut values = std::mem::take(&mut self.values);
         values.clear();
         values.resize(steps * if kept { wide } else { size }, NEG);
-        memory.choice.clear();
+        // (Only the choices of the memories solved are read: see below.)
         memory.choice.resize(steps * wide, u8::MAX);
         // (Each padded with 256 entries never written, so that a memory's values are read as an
         // array of 256 wherever they start: a `u8` index into it needs no bounds check.)
@@ -912,9 +1083,33 @@ impl Relaxation<'_> {
                 (to, gain, own, self.deadline[d])
             })
             .collect();
+        // Unless every memory's values are kept, only the memories a walk can be in are solved
+        // (about a quarter on test20): from the start, or from nothing remembered at any live
+        // state (whose values are kept), a walk only ever reaches such memories, so their values
+        // are those of solving them all, and the others are never read. Nor are the choices of
+        // the memories not solved: the walk followed below goes through solved ones only.
+        if !kept {
+            let found = memory.reach.is_empty();
+            if found {
+                (memory.reach, memory.reached) = self.reachable(&memory, &arrival, fin);
+            }
+            self.solved = (memory.reached, if found { memory.reached } else { 0 });
+            charge(Work::Reached { solved: memory.reached, found: self.solved.1 });
+        }
+        let reach_words = wide.div_ceil(64);
         for t in (0..self.ticks).rev() {
-            cur.fill(NEG);
-            // (`choice` is all `u8::MAX` until written: each tick's part is written once.)
+            // The states not live at this tick are never solved, so their values must be
+            // nothing: they are, but for those live two ticks later, when this row held theirs.
+            for s in (t + 2 < self.ticks).then(|| self.live_at(t + 2)).into_iter().flatten() {
+                if !self.is_live(t, s) {
+                    let (block, c) = (s / cells, s % cells);
+                    let at = block * width + memory.off[c];
+                    cur[at..at + memory.off[c + 1] - memory.off[c]].fill(NEG);
+                }
+            }
+            let reach =
+                &memory.reach[if kept { 0..0 } else { t as usize * reach_words..(t as usize + 1) * reach_words }];
+            // (Each solved memory's choice is written: see above for the others.)
             let choice = &mut memory.choice[t as usize * wide..(t as usize + 1) * wide];
             let (mut base, mut end, mut jump) = (0, 0, false);
             for s in self.live_at(t) {
@@ -946,10 +1141,11 @@ impl Relaxation<'_> {
                     *slot = if t + 1 < before { (after, table, gain, own) } else { (after, table, 0.0, 0) };
                 }
                 let (best, arg) = (&mut cur[at..at + nm], &mut choice[at..at + nm]);
-                if list.len() <= 4 {
-                    best_remembered::<4>(&moves, best, arg);
-                } else {
-                    best_remembered::<8>(&moves, best, arg);
+                match (kept, list.len() <= 4) {
+                    (true, true) => best_remembered::<4>(&moves, best, arg),
+                    (true, false) => best_remembered::<8>(&moves, best, arg),
+                    (false, true) => best_reached::<4>(&moves, reach, at, best, arg),
+                    (false, false) => best_reached::<8>(&moves, reach, at, best, arg),
                 }
                 if !kept {
                     values[t as usize * size + s] = cur[at];
@@ -1214,6 +1410,55 @@ pub(crate) mod tests {
             }
         }
         assert!(asked >= 10_000, "the searches ask for enough states ({asked})");
+        assert!(control_differs >= 5, "the control differs in some searches ({control_differs})");
+    }
+
+    /// Solving only the memories a walk can reach (see [`Relaxation::reachable`]) changes no
+    /// step's bound or prices, bit for bit, nor any cost-to-go a search asks for, against solving
+    /// every memory at each step, with a memory of the nearest resources and one grown by laps.
+    /// Control: reached from the start only, some cost-to-go differs (nothing remembered at a
+    /// state the walk from the start never reaches with nothing remembered).
+    #[test]
+    fn solving_only_the_reachable_memories_changes_no_value() {
+        let mut seed = 17;
+        let (mut asked, mut control_differs, mut pruned) = (0, 0, 0);
+        for round in 0..120 {
+            let model = Model::new(random_problem(&mut seed));
+            let (Some(mut reached), Some(mut every), Some(mut control)) =
+                (Relaxation::new(&model), Relaxation::new(&model), Relaxation::new(&model))
+            else {
+                continue;
+            };
+            control.seed_every_state = false;
+            for r in [&mut reached, &mut every, &mut control] {
+                r.remember(2);
+                if round % 2 == 1 {
+                    r.forbid_laps(8, usize::MAX);
+                }
+            }
+            every.keep_memories = true;
+            for _ in 0..4 {
+                let plans = [reached.tighten(0), every.tighten(0)].map(|(plan, _)| plan.map(|p| p.score));
+                assert_eq!(plans[0], plans[1], "{:?}", model.problem());
+                assert_eq!(reached.fingerprint(), every.fingerprint(), "{:?}", model.problem());
+                control.tighten(0);
+            }
+            let memory = reached.memory.as_ref().expect("a memory");
+            let solved = memory.reach.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+            pruned += usize::from(solved < reached.ticks as usize * 2 * reached.mult.len() * memory.off[reached.cells]);
+            for beam in [None, Some(4)] {
+                let limits = Limits { beam, max_states: 100_000, incumbent: None };
+                let compare = |tried| Compare { tried, reference: &every, counts: std::cell::Cell::new((0, 0)) };
+                let (same, other) = (compare(&reached), compare(&control));
+                search(&model, limits, Some(&same));
+                search(&model, limits, Some(&other));
+                assert_eq!(same.counts.get().1, 0, "a cost-to-go differs: {:?}", model.problem());
+                asked += same.counts.get().0;
+                control_differs += usize::from(other.counts.get().1 > 0);
+            }
+        }
+        assert!(asked >= 10_000, "the searches ask for enough states ({asked})");
+        assert!(pruned >= 50, "memories are left out on enough maps ({pruned})");
         assert!(control_differs >= 5, "the control differs in some searches ({control_differs})");
     }
 

@@ -19,6 +19,15 @@ pub enum Work {
     /// Units of relaxation work with a memory (see
     /// [`crate::relaxation::Relaxation::remember`]), which cost less each.
     Remembering(usize),
+    /// Memories a relaxation step with a memory solved, when it solves only those a walk can
+    /// reach, and those it found a walk can reach first (0: found by an earlier step, as the
+    /// memory did not change); see [`crate::relaxation::Relaxation::memories_solved`].
+    Reached {
+        /// Memories solved.
+        solved: usize,
+        /// Memories found reachable.
+        found: usize,
+    },
     /// Moves a beam or exact search looked at.
     Moves {
         /// How many.
@@ -39,6 +48,13 @@ pub enum Work {
 /// 0.9 to 1.2 times, with the machine's speed on the day.)
 const RELAX_PS: u64 = 3_000;
 const REMEMBERING_PS: u64 = 1_100;
+/// A memory solved, and one found reachable, by a step with a memory that solves only those (see
+/// [`Work::Reached`]; fitted on 2026-12-06 to 242 such steps of test17, test19, test20 and
+/// course_map(11), `tests-bench --relaxation-steps 40 --memory 6 --lap-work 400000000 --trace`:
+/// each step's CPU time within 0.84 to 1.12 times what this predicts; where the plain steps
+/// took 1.0 to 1.2 times [`RELAX_PS`]'s).
+const SOLVED_PS: u64 = 22_000;
+const FOUND_PS: u64 = 15_000;
 const MOVE_PS: u64 = 70_000;
 const MOVE_WORD_PS: u64 = 70_000;
 /// A search's moves cost twice as much once it remembers this many states (test17's last exact
@@ -56,6 +72,9 @@ pub fn charge(work: Work) {
     let ps = match work {
         Work::Relax(units) => (units as u64).saturating_mul(RELAX_PS),
         Work::Remembering(units) => (units as u64).saturating_mul(REMEMBERING_PS),
+        Work::Reached { solved, found } => {
+            (solved as u64).saturating_mul(SOLVED_PS).saturating_add((found as u64).saturating_mul(FOUND_PS))
+        }
         Work::Moves { moves, words, table } => {
             let per_move = MOVE_PS.saturating_add((words as u64).saturating_mul(MOVE_WORD_PS));
             let per_move = per_move.saturating_add(per_move.saturating_mul(table as u64) / TABLE_STATES);

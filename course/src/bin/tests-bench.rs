@@ -29,6 +29,7 @@ use sample_bots::greedy::Greedy;
 use sample_bots::plan_search::{Model, Problem};
 use sample_bots::reference::Reference;
 use sample_bots::relaxation::Relaxation;
+use sample_bots::work::work_clock;
 
 /// Options.
 #[derive(Parser)]
@@ -71,12 +72,24 @@ struct Args {
     /// relaxed walk takes again after each, for profiling.
     #[arg(long, value_name = "N")]
     relaxation_steps: Option<usize>,
+    /// With `--relaxation-steps`: the memory's size (resources per cell, 1 to 8) instead of 4.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=8))]
+    memory: u64,
+    /// With `--relaxation-steps`: let the memory grow by the relaxed walks' laps up to this work
+    /// per step (as the solver does, with 400000000 and `--memory 6`); 0: never.
+    #[arg(long, default_value_t = 0)]
+    lap_work: usize,
+    /// With `--relaxation-steps`: print each step's CPU time and a fingerprint of the
+    /// relaxation's exact state after it (best bound and prices, bit for bit) to stderr, to
+    /// check that a change of the solve leaves every step's values as they were.
+    #[arg(long)]
+    trace: bool,
 }
 
 /// The `--relaxation-steps` row of one map: CPU time per step without and with a memory of 4,
 /// the bound after each, and what the relaxed walk takes again after each
 /// ([`Relaxation::repeated`]).
-fn relaxation_row(name: &str, spec: &MapSpec, steps: usize) -> String {
+fn relaxation_row(name: &str, spec: &MapSpec, steps: usize, args: &Args) -> String {
     let model = Model::new(Problem::of_test(spec));
     let Some(mut relaxation) = Relaxation::new(&model) else {
         return format!("| {name} | too many power-ups for the relaxation | - | - | - | - | - |");
@@ -86,7 +99,18 @@ fn relaxation_row(name: &str, spec: &MapSpec, steps: usize) -> String {
         let mut taken = 0;
         while taken < steps {
             taken += 1;
-            if !relaxation.tighten(0).1 {
+            let (before, work) = (thread_cpu(), work_clock());
+            let more = relaxation.tighten(0).1;
+            if args.trace {
+                let ms = (thread_cpu() - before).as_secs_f64() * 1000.0;
+                let worked = (work_clock() - work).as_secs_f64() * 1000.0;
+                let (solved, found) = relaxation.memories_solved();
+                let (bound, fingerprint) = (relaxation.bound(), relaxation.fingerprint());
+                eprintln!(
+                    "{name} step {taken}: {ms:.1} ms CPU, {worked:.1} ms of work, {solved} memories solved, {found} found, bound {bound:?}, fingerprint {fingerprint:016x}"
+                );
+            }
+            if !more {
                 break;
             }
         }
@@ -99,7 +123,10 @@ fn relaxation_row(name: &str, spec: &MapSpec, steps: usize) -> String {
         repeated @ [(_, most), ..] => format!("{} resources, up to {most} times", repeated.len()),
     };
     let plain_laps = laps(&mut relaxation);
-    relaxation.remember(4);
+    relaxation.remember(args.memory as usize);
+    if args.lap_work > 0 {
+        relaxation.forbid_laps(8, args.lap_work);
+    }
     let remembering = timed(&mut relaxation);
     let show = |b: Option<i64>| b.map_or("none".to_string(), |b| b.to_string());
     format!(
@@ -289,16 +316,16 @@ fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     if let Some(steps) = args.relaxation_steps {
-        println!("| map | work of a plain step | plain step, CPU | step with a memory of 4, CPU | bound after the plain steps ..= after all | taken again by the plain walk | by the walk with a memory |");
+        println!("| map | work of a plain step | plain step, CPU | step with a memory, CPU | bound after the plain steps ..= after all | taken again by the plain walk | by the walk with a memory |");
         println!("| --- | --- | --- | --- | --- | --- | --- |");
         if !args.no_tests {
             for (case, spec) in chosen_tests(&args)? {
-                println!("{}", relaxation_row(&format!("test{}", case.number), &spec, steps));
+                println!("{}", relaxation_row(&format!("test{}", case.number), &spec, steps, &args));
             }
         }
         for map in random_maps(&args) {
             let (seed, _, spec) = map?;
-            println!("{}", relaxation_row(&format!("course_map({seed})"), &spec, steps));
+            println!("{}", relaxation_row(&format!("course_map({seed})"), &spec, steps, &args));
         }
         return Ok(());
     }
