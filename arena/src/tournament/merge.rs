@@ -1894,11 +1894,13 @@ fn merge_in(
             // the folder's bytes.)
             take_checked_replay(dir, &replay, &target, own, check)
         } else {
-            take_replay(&dir.join(&replay), &target, own)
-                .and_then(|()| check(crate::replay::Replay::load(&target).map_err(|e| e.to_string())?))
+            take_replay(dir, &replay, &target, own).and_then(|raw| {
+                let loaded = crate::replay::Replay::from_raw(&target, raw.clone()).map_err(|e| e.to_string())?;
+                Ok((check(loaded)?, raw))
+            })
         };
-        let loaded = match taken {
-            Ok(loaded) => loaded,
+        let (loaded, bytes) = match taken {
+            Ok(taken) => taken,
             Err(why) => {
                 if !own {
                     let _ = std::fs::remove_file(&target);
@@ -1938,7 +1940,14 @@ fn merge_in(
             }
         };
         let map = names.name(&m.map);
-        reporter.report(Event::ReplaySaved { out: into, scheduled: m, map: &map, replay: &loaded, path: &target })?;
+        reporter.report(Event::ReplaySaved {
+            out: into,
+            scheduled: m,
+            map: &map,
+            replay: &loaded,
+            path: &target,
+            bytes: &bytes,
+        })?;
         point()?;
         if steps.named_replays() {
             // (OUT's own older `<key>.json`, now written anew as `<key>.json.gz` beside it, is
@@ -2019,7 +2028,10 @@ fn merge_in(
     // the results were replaced left the old file, which they still named). Removed only where
     // the new file is there; a `.json` of a line set aside (not merged) stays, as that line names it.
     for (plain, written) in plain_left {
-        if written.is_file() && crate::replay::Replay::load(&written).is_ok() {
+        // (Read without following a link at its last part or waiting on a FIFO.)
+        let whole = crate::files::read_own_regular(&written, crate::replay::MAX_REPLAY_BYTES)
+            .is_ok_and(|raw| crate::replay::Replay::from_raw(&written, raw).is_ok());
+        if whole {
             let _ = std::fs::remove_file(&plain);
         }
         point()?;
@@ -2563,15 +2575,17 @@ fn outcome(line: &ResultLine) -> String {
 /// The largest match or build log a merge copies (a bot's stderr is kept up to a cap far below).
 const MAX_LOG_BYTES: u64 = 64 << 20;
 
-/// Takes the replay `from` (of a folder merged) into `to`: copied, where it is a file of its
-/// folder's own ([`crate::files::read_foreign_regular`]: no link, no hard link, at most a
-/// replay's size); in OUT itself (`own`), only checked to be one. Why not, in words.
-fn take_replay(from: &Path, to: &Path, own: bool) -> Result<(), String> {
-    let bytes = crate::files::read_foreign_regular(from, crate::replay::MAX_REPLAY_BYTES).map_err(|e| e.to_string())?;
-    if own {
-        return Ok(());
+/// Takes the replay `rel` of the folder `dir` into `to`: copied, where it is a file of its
+/// folder's own ([`crate::files::read_foreign_regular_under`]: no link, no FIFO waited on, at
+/// most a replay's size); in OUT itself (`own`), only checked to be one. The bytes read (the
+/// ones to parse and to put on its page: never read again by path); why not, in words.
+fn take_replay(dir: &Path, rel: &Path, to: &Path, own: bool) -> Result<Vec<u8>, String> {
+    let bytes = crate::files::read_foreign_regular_under(dir, rel, crate::replay::MAX_REPLAY_BYTES)
+        .map_err(|e| e.to_string())?;
+    if !own {
+        write_atomic(to, &bytes).map_err(|e| format!("cannot be written to {}: {e}", to.display()))?;
     }
-    write_atomic(to, &bytes).map_err(|e| format!("cannot be written to {}: {e}", to.display()))
+    Ok(bytes)
 }
 
 /// Takes the replay `rel` (`replays/<key>.json.gz`) of the folder `dir` into `to`: read, where
@@ -2586,7 +2600,7 @@ fn take_checked_replay(
     to: &Path,
     own: bool,
     check: impl FnOnce(crate::replay::Replay) -> Result<crate::replay::Replay, String>,
-) -> Result<crate::replay::Replay, String> {
+) -> Result<(crate::replay::Replay, Vec<u8>), String> {
     let from = dir.join(rel);
     // (Read once as the folder's own, each folder on the way opened from the one before: a
     // link, a FIFO or a huge file is refused at once, and the bytes parsed are the ones read;
@@ -2594,12 +2608,16 @@ fn take_checked_replay(
     // OUT's own replays stay where they are: nothing is copied from its folder.)
     let raw = crate::files::read_foreign_regular_under(dir, rel, crate::replay::MAX_REPLAY_BYTES)
         .map_err(|e| e.to_string())?;
-    let loaded = check(crate::replay::Replay::from_raw(&from, raw).map_err(|e| e.to_string())?)?;
-    // (OUT's own old-style `<key>.json` is written anew as `<key>.json.gz` beside it.)
+    let loaded = check(crate::replay::Replay::from_raw(&from, raw.clone()).map_err(|e| e.to_string())?)?;
+    // (OUT's own old-style `<key>.json` is written anew as `<key>.json.gz` beside it. The
+    // bytes returned are those its page embeds: the ones checked, or the ones written, never
+    // the file read again by path, which a student's machine writing the folder could have
+    // swapped for a link to a teacher's file since, or for a FIFO.)
     if !own || from != to {
-        loaded.save(to).map_err(|e| format!("cannot be written to {}: {e}", to.display()))?;
+        let written = loaded.save_bytes(to).map_err(|e| format!("cannot be written to {}: {e}", to.display()))?;
+        return Ok((loaded, written));
     }
-    Ok(loaded)
+    Ok((loaded, raw))
 }
 
 /// The replay of the match `key`, as every run names it in its folder.
@@ -5407,5 +5425,36 @@ mod tests {
         assert!(refusal.chars().count() < 1000 && refusal.contains("more characters]"), "{refusal}");
         let raw = crate::replay::Replay::from_raw(&shard.join(&a.replay), text.into_bytes()).unwrap_err().to_string();
         assert!(raw.contains('\u{1b}') && raw.len() > 100_000, "the control: {}", raw.len());
+    }
+
+    /// A replay of the league's own folder (the shared folder's flow, `arena merge L --league
+    /// L`, where the shards' machines write L) is put on its page as the bytes the merge read
+    /// and checked: swapped for a link to a teacher's file after the check, the file is not
+    /// read again. The control: what its path reads then, as the page was made before, is the
+    /// teacher's file.
+    #[test]
+    fn a_replay_swapped_for_a_link_after_its_check_is_not_what_its_page_embeds() {
+        let dir = tempfile::tempdir().unwrap();
+        let league = played(dir.path());
+        let secret = dir.path().join("secret.txt");
+        std::fs::write(&secret, "TEACHER-SECRET").unwrap();
+        let lines = results::read_all(&league).unwrap();
+        let rel = PathBuf::from(&lines[0].replay);
+        let path = league.join(&rel);
+        let before = std::fs::read(&path).unwrap();
+        let check = |loaded: crate::replay::Replay| Ok(loaded);
+        let (_, bytes) = take_checked_replay(&league, &rel, &path, true, check).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        std::os::unix::fs::symlink(&secret, &path).unwrap();
+        assert_eq!(bytes, before, "the bytes checked");
+        assert_eq!(std::fs::read(&path).unwrap(), b"TEACHER-SECRET", "the control: read again by path");
+        // The link itself is refused at its check; a replay written anew (of a shard's folder)
+        // is put on its page as the bytes written.
+        assert!(take_checked_replay(&league, &rel, &path, true, check).is_err(), "a link is refused");
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&path, &before).unwrap();
+        let to = dir.path().join("out.json.gz");
+        let (_, written) = take_checked_replay(&league, &rel, &to, false, check).unwrap();
+        assert_eq!(written, std::fs::read(&to).unwrap(), "the bytes written");
     }
 }

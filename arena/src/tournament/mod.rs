@@ -2107,8 +2107,15 @@ fn record_match(
 ) -> Result<(), TournamentError> {
     let replay_path = out.join(&line.replay);
     let log_path = out.join("logs").join(format!("{}.log", line.key));
-    played.save(&replay_path, &log_path).map_err(|e| TournamentError::Invalid(e.to_string()))?;
-    reporter.report(Event::ReplaySaved { out, scheduled: m, map, replay: &played.replay, path: &replay_path })?;
+    let bytes = played.save(&replay_path, &log_path).map_err(|e| TournamentError::Invalid(e.to_string()))?;
+    reporter.report(Event::ReplaySaved {
+        out,
+        scheduled: m,
+        map,
+        replay: &played.replay,
+        path: &replay_path,
+        bytes: &bytes,
+    })?;
     writer.append(line)?;
     reporter.report(Event::Recorded { scheduled: m, map, line })
 }

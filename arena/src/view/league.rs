@@ -312,21 +312,22 @@ pub fn publish(out: &Path, title: &str, board: &Leaderboard, results: &[ResultLi
 }
 
 /// Writes a league match's replay page beside its replay (`replays/<key>.html`, for the
-/// replay at `replay_path` in `out`): the replay file's bytes, read back, with links to the
-/// leaderboard and the players' pages (`seats`), its map's name (`map`, never its path: see
-/// [`crate::standings::maps`]), and the renderer of its game from `games`.
+/// replay at `replay_path` in `out`): the replay file's bytes `bytes` (those written or
+/// checked, never read back by path: see [`crate::tournament::Event::ReplaySaved`]), with
+/// links to the leaderboard and the players' pages (`seats`), its map's name (`map`, never its
+/// path: see [`crate::standings::maps`]), and the renderer of its game from `games`.
 pub fn write_replay_page(
     out: &Path,
     replay_path: &Path,
     replay: &Replay,
+    bytes: &[u8],
     seats: &[String],
     map: &str,
     games: &Registry,
 ) -> Result<(), PageError> {
-    let bytes = std::fs::read(replay_path).map_err(PageError::on(replay_path))?;
     super::write_renderer(out, replay, games)?;
     let page = page_file(replay_path);
-    super::write_file(&page, replay_page_text(replay, &bytes, seats, map, games).as_bytes())
+    super::write_file(&page, replay_page_text(replay, bytes, seats, map, games).as_bytes())
 }
 
 /// The page [`write_replay_page`] writes of a league match's replay (`replay`, its file's bytes
