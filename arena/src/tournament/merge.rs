@@ -5457,4 +5457,40 @@ mod tests {
         let (_, written) = take_checked_replay(&league, &rel, &to, false, check).unwrap();
         assert_eq!(written, std::fs::read(&to).unwrap(), "the bytes written");
     }
+
+    /// In the shared folder's flow, the league's `replays/` made a link to a teacher's folder
+    /// by another user (a student's machine writing L) stops the merge of a shard into L before
+    /// anything is written, naming it: no replay, page or log is written through it. The
+    /// control: the same link, the arena's user's own (`replays` on another disk), is written
+    /// through (the shard's replays and pages land in the folder it leads to). Needs root to
+    /// give the link to another user (skipped, said, otherwise).
+    #[test]
+    fn a_league_s_folder_linked_by_another_user_is_not_written_through() {
+        // SAFETY: geteuid takes nothing and cannot fail.
+        if unsafe { libc::geteuid() } != 0 {
+            eprintln!("skipped: only root can give a link to another user");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let lines = results::read_all(&src).unwrap();
+        let (league, shard) = shard_and_league(dir.path(), &src, &[&lines[0].key], &[lines[0].clone()]);
+        let teacher = dir.path().join("teacher");
+        std::fs::create_dir(&teacher).unwrap();
+        std::fs::write(teacher.join("notes.txt"), "mine").unwrap();
+        std::fs::remove_dir_all(league.join("replays")).unwrap();
+        std::os::unix::fs::symlink(&teacher, league.join("replays")).unwrap();
+        std::os::unix::fs::lchown(league.join("replays"), Some(65534), Some(65534)).unwrap();
+        let dirs = [shard];
+        let err =
+            merge_in(&league, Some(&league), &dirs, &registry, &Quiet, &Steps::default()).unwrap_err().to_string();
+        assert!(err.contains("replays") && err.contains("a symbolic link made by another user (uid 65534)"), "{err}");
+        assert_eq!(std::fs::read_dir(&teacher).unwrap().count(), 1, "nothing written in the teacher's folder");
+        // The control.
+        std::os::unix::fs::lchown(league.join("replays"), Some(0), Some(0)).unwrap();
+        merge_in(&league, Some(&league), &dirs, &registry, &Quiet, &Steps::default()).unwrap();
+        let written = teacher.join(format!("{}.json.gz", lines[0].key));
+        assert!(written.is_file(), "the control: written through the link");
+    }
 }

@@ -305,8 +305,15 @@ fn foreign_entry(out: &Path) -> Option<String> {
     })
 }
 
+/// Makes the league's folder `dir` and its folders `subs`, each private; a folder of `subs`
+/// that is a link of another user's is refused before anything is written
+/// ([`crate::files::refuse_foreign_link`]).
 fn make_league_folder(dir: &Path, subs: &[&str]) -> Result<(), TournamentError> {
     crate::files::make_private_folder(dir).map_err(|e| TournamentError::io(dir, e))?;
+    for sub in subs {
+        let path = dir.join(sub);
+        crate::files::refuse_foreign_link(&path).map_err(|e| TournamentError::io(&path, e))?;
+    }
     for sub in subs {
         let path = dir.join(sub);
         crate::files::make_private_folder(&path).map_err(|e| TournamentError::io(&path, e))?;
