@@ -411,14 +411,18 @@ impl TournamentRecord {
     }
 
     /// [`load`](Self::load) for the record of a teacher's folder a merge reads, the league's
-    /// named by `--league` and OUT: read as a file of its own ([`crate::files::read_foreign_regular`]:
-    /// no link, no hard link, no FIFO, at most [`MAX_RECORD_BYTES`]), as a shard's is. In the
-    /// shared folder's flow (`arena merge L --league L`) the shards' machines write that folder,
-    /// and a `tournament.json` linked there to a teacher's file (another league's record, its
-    /// secret) was read and saved back into it. Else an error naming the file and why.
+    /// named by `--league` and OUT: read as a file of its own ([`crate::files::read_own_regular`]:
+    /// no symbolic link, no FIFO, at most [`MAX_RECORD_BYTES`]). In the shared folder's flow
+    /// (`arena merge L --league L`) the shards' machines write that folder, and a
+    /// `tournament.json` linked there to a teacher's file (another league's record, its secret)
+    /// was read and saved back into it. A hard link is read (a teacher's `cp -al` backup gives
+    /// every file two names): with `fs.protected_hardlinks=1` a user may hard-link only a file
+    /// they own or may read and write, so one planted there gives nothing its maker could not
+    /// read already (the merge warns where the machine lets any user link any file). Else an
+    /// error naming the file and why.
     pub(crate) fn load_unlinked(dir: &Path, games: &Registry) -> Result<Self, TournamentError> {
         let path = dir.join(TOURNAMENT_FILE);
-        let text = crate::files::read_foreign_regular(&path, MAX_RECORD_BYTES).map_err(|e| {
+        let text = crate::files::read_own_regular(&path, MAX_RECORD_BYTES).map_err(|e| {
             TournamentError::Invalid(format!(
                 "{}: cannot be read as a file of the league's folder's own ({e}): a merge reads no league's \
                  record through a link, as shards' machines write the folder the shards shared",
