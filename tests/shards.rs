@@ -2199,3 +2199,72 @@ fn a_teacher_s_cp_al_snapshot_works_and_a_shard_s_hard_links_are_refused() {
     assert!(!stderr.contains("a hard link"), "{stderr}");
     assert_eq!(result_lines(&out.join("results.jsonl")).len(), played);
 }
+
+/// In the shared folder's flow a student's machine writing the league's folder made `bots/` a
+/// link to a teacher's folder, and `arena merge L --league L` or `arena leaderboard L` deleted
+/// the teacher's `*.html` there (stale pages) and wrote the bots' pages in it. A folder of the
+/// league's that is a symbolic link of another user's is refused, named, with what to do, the
+/// teacher's folder untouched; `replays/` so linked too. The control: the same link, made by the
+/// user running the arena (a teacher's own), is followed, and the teacher's page is deleted
+/// there as a stale one. Root only (a link is given to another user with lchown), said otherwise.
+#[test]
+fn a_league_s_folder_linked_by_another_user_is_neither_written_nor_cleaned() {
+    // SAFETY: geteuid takes nothing and cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: only root can give a link to another user");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (league, one, two) = two_shards(d);
+    let teacher = d.join("teacher");
+    std::fs::create_dir(&teacher).unwrap();
+    std::fs::write(teacher.join("grades.html"), "<p>grades</p>").unwrap();
+    let listing = || {
+        let mut names: Vec<String> = std::fs::read_dir(&teacher)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let link = |name: &str, uid: u32| {
+        let path = league.join(name);
+        if path.is_symlink() {
+            std::fs::remove_file(&path).unwrap();
+        } else {
+            std::fs::remove_dir_all(&path).unwrap();
+        }
+        std::os::unix::fs::symlink(&teacher, &path).unwrap();
+        std::os::unix::fs::lchown(&path, Some(uid), Some(uid)).unwrap();
+    };
+    let (one_arg, two_arg) = (format!("1/2={}", s(&one)), format!("2/2={}", s(&two)));
+    link("bots", 65534);
+    for args in
+        [vec!["merge", &*s(&league), "--league", &*s(&league), &one_arg, &two_arg], vec!["leaderboard", &*s(&league)]]
+    {
+        let args: Vec<String> = args.into_iter().map(str::to_string).collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let done = arena(&args);
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert!(!done.status.success(), "{args:?}: {stderr}");
+        assert!(stderr.contains(&s(&league.join("bots"))), "{args:?}: {stderr}");
+        assert!(stderr.contains("a symbolic link made by another user (uid 65534)"), "{args:?}: {stderr}");
+        assert!(stderr.contains("remove the link"), "{args:?}: {stderr}");
+        assert_eq!(listing(), ["grades.html"], "{args:?}: the teacher's folder untouched");
+    }
+    std::fs::remove_file(league.join("bots")).unwrap();
+    std::fs::create_dir(league.join("bots")).unwrap();
+    link("replays", 65534);
+    let done = arena(&["merge", &s(&league), "--league", &s(&league), &one_arg, &two_arg]);
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert!(!done.status.success() && stderr.contains(&s(&league.join("replays"))), "{stderr}");
+    assert_eq!(listing(), ["grades.html"], "the teacher's folder untouched by the merge");
+    // The control: the link made by the user running the arena is followed.
+    std::fs::remove_file(league.join("replays")).unwrap();
+    std::fs::create_dir(league.join("replays")).unwrap();
+    link("bots", 0);
+    ok(&["leaderboard", &s(&league)]);
+    assert_eq!(listing(), ["greedy.html", "random.html"], "the control: the teacher's page deleted, pages written");
+}
