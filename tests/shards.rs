@@ -2151,13 +2151,13 @@ fn copy_linked(from: &Path, to: &Path) {
 }
 
 /// A teacher's `cp -al` snapshot of the league (docs/tournaments.md names it as a backup) leaves
-/// the league as it was: it resumes and publishes (each was refused: its lock and files had two
-/// names). A shard's folder of hard links is refused, each file saying how to mend it (copy it
-/// so it has one name), and so is the snapshot named by `--league`: in the shared folder's flow
-/// the shards' machines write the league's folder, and a hard link there may be a teacher's
-/// file, so a merge reads the league's files as a shard's (its results refused, named, the
-/// league partial). The controls: the
-/// same shard's folder and the snapshot copied (`cp -r`, `cp -a`: one name each) merge whole.
+/// the league as it was: it resumes, publishes and merges (`arena merge L --league L`), and the
+/// snapshot merges whole too (each was refused: its lock and files had two names). In the
+/// league's folder named by `--league` and in OUT a hard link is read as the league's own file:
+/// with `fs.protected_hardlinks=1` one a shard's machine put there links only a file its user
+/// could read already (docs/scale-out.md). A shard's folder of hard links is refused, each file
+/// saying how to mend it (copy it so it has one name). The controls: the same shard's folder
+/// copied (`cp -r`: one name each) merges whole; the snapshot merged gives the league's results.
 #[test]
 fn a_teacher_s_cp_al_snapshot_works_and_a_shard_s_hard_links_are_refused() {
     use std::os::unix::fs::MetadataExt;
@@ -2178,27 +2178,93 @@ fn a_teacher_s_cp_al_snapshot_works_and_a_shard_s_hard_links_are_refused() {
     let done = Command::new("cp").arg("-r").arg(&two).arg(&copied).status().unwrap();
     assert!(done.success());
     ok(&["merge", &s(&d.join("out-copied")), "--league", &s(&league), &one_arg, &format!("2/2={}", s(&copied))]);
-    // The teacher's snapshot.
+    // The teacher's snapshot: the league resumes, publishes and merges in place.
     ok(&["tournament", "--resume", &s(&league)]);
     let snap = d.join("league-snap");
     copy_linked(&league, &snap);
     assert_eq!(std::fs::metadata(snap.join(".lock")).unwrap().nlink(), 2);
     assert_eq!(std::fs::metadata(snap.join("results.jsonl")).unwrap().nlink(), 2);
+    assert_eq!(std::fs::metadata(league.join("tournament.json")).unwrap().nlink(), 2);
     ok(&["tournament", "--resume", &s(&league)]);
     ok(&["publish", &s(&league), &s(&d.join("site"))]);
+    let played = result_lines(&league.join("results.jsonl")).len();
+    assert!(played > 0);
+    ok(&["merge", &s(&league), "--league", &s(&league)]);
+    assert_eq!(result_lines(&league.join("results.jsonl")).len(), played, "the league merged in place, whole");
+    // The snapshot merged (its files of two names still, or again) into a new folder, whole.
     let out = d.join("out-snap");
     let done = arena(&["merge", &s(&out), "--league", &s(&snap)]);
     let stderr = String::from_utf8_lossy(&done.stderr);
-    assert_eq!(done.status.code(), Some(3), "refused, partial: {stderr}");
-    let results = format!("{}: a hard link (2 names of one file)", s(&snap.join("results.jsonl")));
-    assert!(stderr.contains(&results) && stderr.contains("copy the file so it has one name"), "{stderr}");
-    assert!(result_lines(&out.join("results.jsonl")).is_empty(), "none of its lines merged");
-    // The control: the snapshot copied, each file of one name, merges whole.
-    let copy = d.join("league-copy");
-    let done = Command::new("cp").arg("-a").arg(&league).arg(&copy).status().unwrap();
-    assert!(done.success());
-    let out = d.join("out-copy");
-    ok(&["merge", &s(&out), "--league", &s(&copy)]);
-    assert_eq!(result_lines(&out.join("results.jsonl")).len(), result_lines(&league.join("results.jsonl")).len());
-    assert!(!result_lines(&out.join("results.jsonl")).is_empty());
+    assert_eq!(done.status.code(), Some(0), "merged whole: {stderr}");
+    assert!(!stderr.contains("a hard link"), "{stderr}");
+    assert_eq!(result_lines(&out.join("results.jsonl")).len(), played);
+}
+
+/// In the shared folder's flow a student's machine writing the league's folder made `bots/` a
+/// link to a teacher's folder, and `arena merge L --league L` or `arena leaderboard L` deleted
+/// the teacher's `*.html` there (stale pages) and wrote the bots' pages in it. A folder of the
+/// league's that is a symbolic link of another user's is refused, named, with what to do, the
+/// teacher's folder untouched; `replays/` so linked too. The control: the same link, made by the
+/// user running the arena (a teacher's own), is followed, and the teacher's page is deleted
+/// there as a stale one. Root only (a link is given to another user with lchown), said otherwise.
+#[test]
+fn a_league_s_folder_linked_by_another_user_is_neither_written_nor_cleaned() {
+    // SAFETY: geteuid takes nothing and cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: only root can give a link to another user");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (league, one, two) = two_shards(d);
+    let teacher = d.join("teacher");
+    std::fs::create_dir(&teacher).unwrap();
+    std::fs::write(teacher.join("grades.html"), "<p>grades</p>").unwrap();
+    let listing = || {
+        let mut names: Vec<String> = std::fs::read_dir(&teacher)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let link = |name: &str, uid: u32| {
+        let path = league.join(name);
+        if path.is_symlink() {
+            std::fs::remove_file(&path).unwrap();
+        } else {
+            std::fs::remove_dir_all(&path).unwrap();
+        }
+        std::os::unix::fs::symlink(&teacher, &path).unwrap();
+        std::os::unix::fs::lchown(&path, Some(uid), Some(uid)).unwrap();
+    };
+    let (one_arg, two_arg) = (format!("1/2={}", s(&one)), format!("2/2={}", s(&two)));
+    link("bots", 65534);
+    for args in
+        [vec!["merge", &*s(&league), "--league", &*s(&league), &one_arg, &two_arg], vec!["leaderboard", &*s(&league)]]
+    {
+        let args: Vec<String> = args.into_iter().map(str::to_string).collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let done = arena(&args);
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert!(!done.status.success(), "{args:?}: {stderr}");
+        assert!(stderr.contains(&s(&league.join("bots"))), "{args:?}: {stderr}");
+        assert!(stderr.contains("a symbolic link made by another user (uid 65534)"), "{args:?}: {stderr}");
+        assert!(stderr.contains("remove the link"), "{args:?}: {stderr}");
+        assert_eq!(listing(), ["grades.html"], "{args:?}: the teacher's folder untouched");
+    }
+    std::fs::remove_file(league.join("bots")).unwrap();
+    std::fs::create_dir(league.join("bots")).unwrap();
+    link("replays", 65534);
+    let done = arena(&["merge", &s(&league), "--league", &s(&league), &one_arg, &two_arg]);
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert!(!done.status.success() && stderr.contains(&s(&league.join("replays"))), "{stderr}");
+    assert_eq!(listing(), ["grades.html"], "the teacher's folder untouched by the merge");
+    // The control: the link made by the user running the arena is followed.
+    std::fs::remove_file(league.join("replays")).unwrap();
+    std::fs::create_dir(league.join("replays")).unwrap();
+    link("bots", 0);
+    ok(&["leaderboard", &s(&league)]);
+    assert_eq!(listing(), ["greedy.html", "random.html"], "the control: the teacher's page deleted, pages written");
 }

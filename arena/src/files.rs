@@ -362,6 +362,110 @@ fn open_regular_under(dir: &Path, rel: &Path) -> std::io::Result<std::fs::File> 
     Ok(file)
 }
 
+/// Refuses the folder `dir` where it is a symbolic link of another user's than the one running
+/// the arena (or root's), as the kernel's `fs.protected_symlinks` refuses to follow one in a
+/// shared folder: a league's folder written by the shards' machines (the shared folder's flow,
+/// where a student's may be one) could have its `bots/`, `assets/`, `replays/`, `logs/` or
+/// `builds/` made a link to a teacher's folder, and the pages' stale files were deleted, and
+/// replays, pages and logs written, through it. A link the teacher made (`replays` on another
+/// disk), or root, is followed. Nothing there, or no link: fine. The error says what to do.
+pub fn refuse_foreign_link(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(meta) = std::fs::symlink_metadata(dir) else { return Ok(()) };
+    if !meta.file_type().is_symlink() {
+        return Ok(());
+    }
+    // SAFETY: geteuid takes nothing and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    let owner = meta.uid();
+    if owner == me || owner == 0 {
+        return Ok(());
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::PermissionDenied,
+        format!(
+            "a symbolic link made by another user (uid {owner}), not by the one running the arena (uid {me}) or \
+             root: nothing is written or deleted through it (it may lead to another's folder, a teacher's); \
+             remove the link (`rm {}`, not `rm -r`) and run again, the arena makes the folder anew",
+            crate::safe_text::terminal(&dir.display().to_string())
+        ),
+    ))
+}
+
+/// Removes the regular files of the folder `dir` whose names `stale` picks (their names, in the
+/// order found), through a descriptor of the folder ([`refuse_foreign_link`] first: no link of
+/// another user's followed; not a link, it is opened without following one, so a folder swapped
+/// for a link meanwhile is an error, not followed): each name is looked at and unlinked in the
+/// folder opened, never by a path that could lead elsewhere since. A link, a FIFO or a folder
+/// of a name picked is left.
+pub fn remove_stale_files(dir: &Path, stale: impl Fn(&std::ffi::OsStr) -> bool) -> std::io::Result<Vec<PathBuf>> {
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    use std::os::unix::ffi::OsStrExt;
+    refuse_foreign_link(dir)?;
+    let linked = std::fs::symlink_metadata(dir)?.file_type().is_symlink();
+    let name = std::ffi::CString::new(dir.as_os_str().as_bytes())
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidInput, "a nul byte in a path"))?;
+    let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC | if linked { 0 } else { libc::O_NOFOLLOW };
+    // SAFETY: open with a nul-terminated path.
+    let fd = unsafe { libc::open(name.as_ptr(), flags) };
+    if fd < 0 {
+        return Err(not_followed(std::io::Error::last_os_error()));
+    }
+    // SAFETY: `fd` was just opened and is owned by nothing else.
+    let folder = unsafe { OwnedFd::from_raw_fd(fd) };
+    if linked {
+        // (The link followed is still one of the user's or root's.)
+        refuse_foreign_link(dir)?;
+    }
+    // (Listed from a second descriptor of the same folder: `closedir` closes it.)
+    // SAFETY: dup of a valid descriptor.
+    let listed = unsafe { libc::dup(folder.as_raw_fd()) };
+    if listed < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: `listed` is a valid descriptor of a folder, handed to the stream.
+    let stream = unsafe { libc::fdopendir(listed) };
+    if stream.is_null() {
+        let e = std::io::Error::last_os_error();
+        // SAFETY: `listed` was not taken by a stream.
+        unsafe { libc::close(listed) };
+        return Err(e);
+    }
+    let mut names = Vec::new();
+    loop {
+        // SAFETY: `stream` is an open stream; the entry is read before the next call.
+        let entry = unsafe { libc::readdir(stream) };
+        if entry.is_null() {
+            break;
+        }
+        // SAFETY: `d_name` of an entry readdir returned is nul-terminated.
+        let entry_name = unsafe { std::ffi::CStr::from_ptr((*entry).d_name.as_ptr()) };
+        names.push(entry_name.to_owned());
+    }
+    // SAFETY: `stream` is open, closed once.
+    unsafe { libc::closedir(stream) };
+    let mut removed = Vec::new();
+    for entry_name in names {
+        let shown = std::ffi::OsStr::from_bytes(entry_name.as_bytes());
+        if matches!(entry_name.as_bytes(), b"." | b"..") || !stale(shown) {
+            continue;
+        }
+        // SAFETY: a zeroed stat is a valid buffer for fstatat to fill.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        // SAFETY: a valid descriptor, a nul-terminated name and a stat buffer.
+        let got = unsafe { libc::fstatat(folder.as_raw_fd(), entry_name.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW) };
+        if got != 0 || st.st_mode & libc::S_IFMT != libc::S_IFREG {
+            continue;
+        }
+        // SAFETY: a valid descriptor and a nul-terminated name.
+        if unsafe { libc::unlinkat(folder.as_raw_fd(), entry_name.as_ptr(), 0) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        removed.push(dir.join(shown));
+    }
+    Ok(removed)
+}
+
 /// Makes the folder `dir` (and its parents); where something else of its name is in the way
 /// (a file `replays` in a league's folder), or of one of its parents' (`site` in `site/2026`),
 /// the error says so, naming that parent, rather than only "File exists" or "Not a directory".

@@ -342,16 +342,20 @@ impl Replay {
     /// gzip-compressed (about a tenth of the size). A replay of more than [`MAX_REPLAY_BYTES`]
     /// of JSON, which no reader would take, is not written.
     pub fn save(&self, path: &Path) -> Result<(), ReplayError> {
+        self.save_bytes(path).map(drop)
+    }
+
+    /// [`save`](Self::save), returning the bytes written: what a page of the replay embeds,
+    /// never read back by path (the file's folder may be one a student's machine writes).
+    pub fn save_bytes(&self, path: &Path) -> Result<Vec<u8>, ReplayError> {
         let io = |source| ReplayError::Io { path: path.to_path_buf(), source };
         let json = serde_json::to_vec(self).map_err(|source| ReplayError::Json { path: path.to_path_buf(), source })?;
         if json.len() as u64 > MAX_REPLAY_BYTES {
             return Err(ReplayError::TooLargeToWrite { path: path.to_path_buf(), bytes: json.len() as u64 });
         }
-        if path.extension().is_some_and(|e| e == "gz") {
-            write_atomic(path, &gzip(&json).map_err(io)?).map_err(io)
-        } else {
-            write_atomic(path, &json).map_err(io)
-        }
+        let bytes = if path.extension().is_some_and(|e| e == "gz") { gzip(&json).map_err(io)? } else { json };
+        write_atomic(path, &bytes).map_err(io)?;
+        Ok(bytes)
     }
 
     /// Reads and checks a replay file, plain or gzip-compressed JSON (at most

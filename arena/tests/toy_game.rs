@@ -118,8 +118,8 @@ impl Reporter for Recorder {
         let what = match &event {
             Event::Planned(plan) => format!("planned {}", plan.todo.len()),
             Event::Executing { matches, done } => format!("executing {matches} ({done} done)"),
-            Event::ReplaySaved { scheduled, map, replay, path, .. } => {
-                view::league::write_replay_page(&self.out, path, replay, &scheduled.seats, map, &registry())?;
+            Event::ReplaySaved { scheduled, map, replay, path, bytes, .. } => {
+                view::league::write_replay_page(&self.out, path, replay, bytes, &scheduled.seats, map, &registry())?;
                 "replay".to_string()
             }
             Event::Recorded { .. } => "recorded".to_string(),

@@ -156,14 +156,15 @@ impl PlayedMatch {
     }
 
     /// Writes the replay to `replay` and, when a bot wrote to stderr, the log to `log`; each
-    /// atomically.
-    pub fn save(&self, replay: &std::path::Path, log: &std::path::Path) -> Result<(), ReplayError> {
-        self.replay.save(replay)?;
+    /// atomically. The replay file's bytes, as written.
+    pub fn save(&self, replay: &std::path::Path, log: &std::path::Path) -> Result<Vec<u8>, ReplayError> {
+        let bytes = self.replay.save_bytes(replay)?;
         if self.stderr.iter().all(BotStderr::is_empty) {
-            return Ok(());
+            return Ok(bytes);
         }
         write_atomic(log, self.stderr_log().as_bytes())
-            .map_err(|source| ReplayError::Io { path: log.to_path_buf(), source })
+            .map_err(|source| ReplayError::Io { path: log.to_path_buf(), source })?;
+        Ok(bytes)
     }
 }
 

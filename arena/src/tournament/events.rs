@@ -57,6 +57,10 @@ pub enum Event<'a> {
         replay: &'a Replay,
         /// Where the replay was saved.
         path: &'a Path,
+        /// The replay file's bytes: those written, or those a merge read and checked, never
+        /// read back by path (a merge's folders may be written by a student's machine, whose
+        /// file, swapped for a link after the check, was published).
+        bytes: &'a [u8],
     },
     /// Record: a match's result line is appended.
     Recorded {

@@ -1019,9 +1019,18 @@ fn merge_in(
             match TournamentRecord::read_foreign(dir, super::MAX_RECORD_BYTES) {
                 Ok(text) => TournamentRecord::parse_foreign(dir, games, &text)?,
                 Err(e) if named_at.is_none() && steps.bad_records_left_out() => {
-                    // (A hard link is refused in every folder merged, the league's named too: the
-                    // refusal says how to mend a `cp -al` copy's.)
-                    let why = shard_text(&e.to_string());
+                    // (Without `--league` every folder but OUT is taken for a shard's: the league's
+                    // own, once copied with `cp -al`, has hard links, which are read only there.)
+                    let mut why = shard_text(&e.to_string());
+                    if why.contains("a hard link") {
+                        why = format!(
+                            "{}: if it is the league's folder, name it with --league {} (`arena merge OUT --league {} …`): \
+                             its hard links (a `cp -al` backup's) are read there; else: {why}",
+                            dir.display(),
+                            crate::safe_text::path_word(dir),
+                            crate::safe_text::path_word(dir)
+                        );
+                    }
                     refused.add(None, format!("{why}: the folder is left out of the merge, none of its lines merged"));
                     continue;
                 }
@@ -1285,9 +1294,12 @@ fn merge_in(
     let mut splits: BTreeMap<usize, BTreeMap<String, usize>> = BTreeMap::new();
     let mut found: Vec<Found> = Vec::new();
     let mut by_key: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    warn_of_unprotected_hard_links();
     let mut vouch = Vouch::new(&record, games);
     if steps.own_replays() {
-        vouch = vouch.own_replays();
+        let teachers: Vec<&Path> =
+            std::iter::once(out_real.as_path()).chain(named_at.map(|at| dirs[at].as_path())).collect();
+        vouch = vouch.own_replays().teachers_folders(&teachers);
     }
     // (Each said once, by the command, at the end, a few of each folder: logged here too, every
     // refusal was said twice, and a folder of thousands of bad lines flooded the terminal.)
@@ -1487,11 +1499,12 @@ fn merge_in(
         }
         // (A folder merged but OUT is data: its results files are read only as files of its own,
         // no link followed, and no larger than a results file; one that is not is refused, named.)
-        // (The league's folder named by `--league` and OUT's too, no hard link either: in the
+        // (The league's folder named by `--league` and OUT's too, no link followed: in the
         // shared folder's flow, `arena merge L --league L`, a shard's machine that wrote in L may
-        // leave a link or a hard link there to a teacher's file, whose text the merge would copy
-        // into OUT's `refused.jsonl`.)
-        match results::read_foreign_file(file) {
+        // leave a link there to a teacher's file, whose text the merge would copy into OUT's
+        // `refused.jsonl`. Their hard links are read, a shard's are not: see `teachers_reads`.)
+        let read = if teachers_dir(*d) { results::read_own_file } else { results::read_foreign_file };
+        match read(file) {
             Ok((read, _)) => lines.extend(read.into_iter().map(|line| (*d, file, claim, line))),
             Err(e) => refuse(&mut refused, Some(&dirs[*d]), format!("{e}: none of its lines is merged")),
         }
@@ -1882,6 +1895,7 @@ fn merge_in(
         // names its line gave: the line merged then names the file written.)
         let target = if steps.named_replays() { into.join(replay_of(&f.line.key)) } else { into.join(&replay) };
         let own = is_out(dir);
+        let foreign = !teachers_dir(f.dir);
         let check = |loaded: crate::replay::Replay| match super::vouch::against_replay(&f.line, &loaded)
             .filter(|_| steps.vouched())
         {
@@ -1892,13 +1906,15 @@ fn merge_in(
             // (Its name is its key's, checked above: the line names no other file. What is
             // written is the replay read and checked, serialised anew as a run writes it, never
             // the folder's bytes.)
-            take_checked_replay(dir, &replay, &target, own, check)
+            take_checked_replay(dir, &replay, &target, (own, foreign), check)
         } else {
-            take_replay(&dir.join(&replay), &target, own)
-                .and_then(|()| check(crate::replay::Replay::load(&target).map_err(|e| e.to_string())?))
+            take_replay(dir, &replay, &target, (own, foreign)).and_then(|raw| {
+                let loaded = crate::replay::Replay::from_raw(&target, raw.clone()).map_err(|e| e.to_string())?;
+                Ok((check(loaded)?, raw))
+            })
         };
-        let loaded = match taken {
-            Ok(loaded) => loaded,
+        let (loaded, bytes) = match taken {
+            Ok(taken) => taken,
             Err(why) => {
                 if !own {
                     let _ = std::fs::remove_file(&target);
@@ -1917,7 +1933,7 @@ fn merge_in(
         point()?;
         if !own {
             let log = PathBuf::from("logs").join(format!("{}.log", f.line.key));
-            if let Err(why) = copy_own(dir, &log, &into.join(&log)) {
+            if let Err(why) = copy_own(dir, &log, &into.join(&log), foreign) {
                 logs_not_copied.say(dir, &log, &why);
             }
             point()?;
@@ -1938,7 +1954,14 @@ fn merge_in(
             }
         };
         let map = names.name(&m.map);
-        reporter.report(Event::ReplaySaved { out: into, scheduled: m, map: &map, replay: &loaded, path: &target })?;
+        reporter.report(Event::ReplaySaved {
+            out: into,
+            scheduled: m,
+            map: &map,
+            replay: &loaded,
+            path: &target,
+            bytes: &bytes,
+        })?;
         point()?;
         if steps.named_replays() {
             // (OUT's own older `<key>.json`, now written anew as `<key>.json.gz` beside it, is
@@ -1963,7 +1986,8 @@ fn merge_in(
             continue;
         }
         for dir in order.iter().filter(|d| !is_out(d)) {
-            match copy_own(dir, &log, &target) {
+            let foreign = named_at.is_none_or(|at| dirs[at] != ***dir);
+            match copy_own(dir, &log, &target, foreign) {
                 Ok(true) => break,
                 Ok(false) => {}
                 Err(why) => {
@@ -2019,7 +2043,10 @@ fn merge_in(
     // the results were replaced left the old file, which they still named). Removed only where
     // the new file is there; a `.json` of a line set aside (not merged) stays, as that line names it.
     for (plain, written) in plain_left {
-        if written.is_file() && crate::replay::Replay::load(&written).is_ok() {
+        // (Read without following a link at its last part or waiting on a FIFO.)
+        let whole = crate::files::read_own_regular(&written, crate::replay::MAX_REPLAY_BYTES)
+            .is_ok_and(|raw| crate::replay::Replay::from_raw(&written, raw).is_ok());
+        if whole {
             let _ = std::fs::remove_file(&plain);
         }
         point()?;
@@ -2563,43 +2590,81 @@ fn outcome(line: &ResultLine) -> String {
 /// The largest match or build log a merge copies (a bot's stderr is kept up to a cap far below).
 const MAX_LOG_BYTES: u64 = 64 << 20;
 
-/// Takes the replay `from` (of a folder merged) into `to`: copied, where it is a file of its
-/// folder's own ([`crate::files::read_foreign_regular`]: no link, no hard link, at most a
-/// replay's size); in OUT itself (`own`), only checked to be one. Why not, in words.
-fn take_replay(from: &Path, to: &Path, own: bool) -> Result<(), String> {
-    let bytes = crate::files::read_foreign_regular(from, crate::replay::MAX_REPLAY_BYTES).map_err(|e| e.to_string())?;
-    if own {
-        return Ok(());
+/// Takes the replay `rel` of the folder `dir` into `to`: copied, where it is a file of its
+/// folder's own ([`crate::files::read_own_regular_under`]: no link, no FIFO waited on, at most
+/// a replay's size; of a shard's folder, `foreign`, no hard link either); in OUT itself
+/// (`own`), only checked to be one. The bytes read (the ones to parse and to put on its page:
+/// never read again by path); why not, in words.
+fn take_replay(dir: &Path, rel: &Path, to: &Path, (own, foreign): (bool, bool)) -> Result<Vec<u8>, String> {
+    let bytes = teachers_or_foreign(foreign)(dir, rel, crate::replay::MAX_REPLAY_BYTES).map_err(|e| e.to_string())?;
+    if !own {
+        write_atomic(to, &bytes).map_err(|e| format!("cannot be written to {}: {e}", to.display()))?;
     }
-    write_atomic(to, &bytes).map_err(|e| format!("cannot be written to {}: {e}", to.display()))
+    Ok(bytes)
 }
 
 /// Takes the replay `rel` (`replays/<key>.json.gz`) of the folder `dir` into `to`: read, where
 /// it and its folder are the folder's own (no link followed, no FIFO waited on, no larger than
 /// a replay), checked by `check`, and written as a run writes it, serialised anew from the
 /// replay read (gzip-compressed): never the folder's bytes. Of OUT (`own`), checked in place.
-/// A hard link is refused too, in every folder: the league's named and OUT are written by the
-/// shards' machines in the shared folder's flow.
+/// Of a shard's folder (`foreign`), a hard link is refused too; of the league's named and OUT,
+/// read (see [`teachers_or_foreign`]).
 fn take_checked_replay(
     dir: &Path,
     rel: &Path,
     to: &Path,
-    own: bool,
+    (own, foreign): (bool, bool),
     check: impl FnOnce(crate::replay::Replay) -> Result<crate::replay::Replay, String>,
-) -> Result<crate::replay::Replay, String> {
+) -> Result<(crate::replay::Replay, Vec<u8>), String> {
     let from = dir.join(rel);
     // (Read once as the folder's own, each folder on the way opened from the one before: a
     // link, a FIFO or a huge file is refused at once, and the bytes parsed are the ones read;
     // read by path again, a folder swapped for a link in between sent it to a teacher's file.
     // OUT's own replays stay where they are: nothing is copied from its folder.)
-    let raw = crate::files::read_foreign_regular_under(dir, rel, crate::replay::MAX_REPLAY_BYTES)
-        .map_err(|e| e.to_string())?;
-    let loaded = check(crate::replay::Replay::from_raw(&from, raw).map_err(|e| e.to_string())?)?;
-    // (OUT's own old-style `<key>.json` is written anew as `<key>.json.gz` beside it.)
+    let raw = teachers_or_foreign(foreign)(dir, rel, crate::replay::MAX_REPLAY_BYTES).map_err(|e| e.to_string())?;
+    let loaded = check(crate::replay::Replay::from_raw(&from, raw.clone()).map_err(|e| e.to_string())?)?;
+    // (OUT's own old-style `<key>.json` is written anew as `<key>.json.gz` beside it. The
+    // bytes returned are those its page embeds: the ones checked, or the ones written, never
+    // the file read again by path, which a student's machine writing the folder could have
+    // swapped for a link to a teacher's file since, or for a FIFO.)
     if !own || from != to {
-        loaded.save(to).map_err(|e| format!("cannot be written to {}: {e}", to.display()))?;
+        let written = loaded.save_bytes(to).map_err(|e| format!("cannot be written to {}: {e}", to.display()))?;
+        return Ok((loaded, written));
     }
-    Ok(loaded)
+    Ok((loaded, raw))
+}
+
+/// How a file below a folder merged is read: never through a symbolic link nor from a FIFO, at
+/// most so many bytes; of a shard's folder (`foreign`), no hard link either
+/// ([`crate::files::read_foreign_regular_under`]); of the league's folder named by `--league`
+/// and of OUT, a hard link is read ([`crate::files::read_own_regular_under`]). A teacher's
+/// `cp -al` backup gives each of the league's files two names, and refusing them made the league
+/// unmergeable; with `fs.protected_hardlinks=1` (every current distribution's default) a user
+/// may hard-link only a file they own or may read and write, so a hard link a student's machine
+/// put in the shared folder gives them nothing they could not read already. Where the machine
+/// merging lets any user link any file, the merge warns ([`warn_of_unprotected_hard_links`]).
+fn teachers_or_foreign(foreign: bool) -> fn(&Path, &Path, u64) -> std::io::Result<Vec<u8>> {
+    if foreign {
+        crate::files::read_foreign_regular_under
+    } else {
+        crate::files::read_own_regular_under
+    }
+}
+
+/// Warns (once a merge, on stderr) where this machine lets any user hard-link any file
+/// (`/proc/sys/fs/protected_hardlinks` reads 0): there a hard link in the league's folder or
+/// OUT, which a merge reads as the league's own (see [`teachers_or_foreign`]), may be a
+/// teacher's file a shard's machine linked there.
+fn warn_of_unprotected_hard_links() {
+    let setting = std::fs::read_to_string("/proc/sys/fs/protected_hardlinks").unwrap_or_default();
+    if setting.trim() == "0" {
+        tracing::warn!(
+            "fs.protected_hardlinks is 0 on this machine: any user may hard-link any file, and a merge reads a hard \
+             link in the league's folder or OUT as the league's own (a teacher's `cp -al` backup has them), so one a \
+             shard's machine put there could be a teacher's file; set it to 1 (`sysctl fs.protected_hardlinks=1`, \
+             every current distribution's default), or let no student's machine write the league's folder"
+        );
+    }
 }
 
 /// The replay of the match `key`, as every run names it in its folder.
@@ -2616,14 +2681,13 @@ fn plain_replay_of(key: &str) -> String {
 /// atomically, where it is a file of the folder's own: not through a link (the file or its
 /// folder: a link to the league's record or to `/etc/shadow` was copied, then published), no
 /// FIFO waited on (one hung the merge), no folder (one aborted it), at most
-/// [`MAX_LOG_BYTES`], no hard link either, in any folder (the league's named by `--league`
-/// too: in the shared folder's flow the shards' machines write it, and a log there linked to a
-/// teacher's file was copied into a new OUT and published). Whether it copied it (false where
-/// there is none); why not, in words.
-fn copy_own(dir: &Path, rel: &Path, to: &Path) -> Result<bool, String> {
+/// [`MAX_LOG_BYTES`]; of a shard's folder (`foreign`), no hard link either (the league's named
+/// by `--league`: see [`teachers_or_foreign`]). Whether it copied it (false where there is
+/// none); why not, in words.
+fn copy_own(dir: &Path, rel: &Path, to: &Path, foreign: bool) -> Result<bool, String> {
     // (Read by descriptor from `dir` down: checked, then read by path, its folder could be
     // swapped for a link in between.)
-    match crate::files::read_foreign_regular_under(dir, rel, MAX_LOG_BYTES) {
+    match teachers_or_foreign(foreign)(dir, rel, MAX_LOG_BYTES) {
         Ok(bytes) => {
             write_atomic(to, &bytes).map(|()| true).map_err(|e| format!("cannot be written to {}: {e}", to.display()))
         }
@@ -3744,13 +3808,15 @@ mod tests {
     }
 
     /// OUT's results files and its `refused.jsonl` are read as files of their own, no link
-    /// followed nor hard link read: in the shared folder's flow (`arena merge L --league L`) a
-    /// shard's machine that made `L/results.shard-2-of-2.jsonl` or `L/refused.jsonl` a link (or a
-    /// hard link) to a teacher's file had that file's text copied into `L/refused.jsonl`. The link
-    /// is refused, named, and its target never read nor changed; `refused.jsonl` is written
-    /// private, a file of its own (always, where it was the link: it is replaced). The controls:
-    /// read by its path (the older read), the link gives the teacher's file; a hard link taken as
-    /// a file of its own, its text is kept in `refused.jsonl`.
+    /// followed: in the shared folder's flow (`arena merge L --league L`) a shard's machine that
+    /// made `L/results.shard-2-of-2.jsonl` or `L/refused.jsonl` a link to a teacher's file had
+    /// that file's text copied into `L/refused.jsonl`. The link is refused, named, and its target
+    /// never read nor changed; `refused.jsonl` is written private, a file of its own (always,
+    /// where it was the link: it is replaced, a hard link too, never read). The controls: read by
+    /// its path (the older read), the link gives the teacher's file; a hard-linked
+    /// `refused.jsonl` taken as a file of its own, its text is kept. (A hard-linked results file
+    /// of OUT is read as OUT's own, as a teacher's `cp -al` backup gives every file two names:
+    /// see `the_league_s_hard_links_are_read_as_its_own_files_and_its_symbolic_links_are_not`.)
     #[test]
     fn out_s_linked_results_file_or_refused_jsonl_is_refused_unread() {
         use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -3765,7 +3831,6 @@ mod tests {
         let cases = [
             ("results", "results.shard-2-of-2.jsonl", false),
             ("set-aside", SET_ASIDE_FILE, false),
-            ("results-hard", "results.shard-2-of-2.jsonl", true),
             ("set-aside-hard", SET_ASIDE_FILE, true),
             ("set-aside-hard-taken", SET_ASIDE_FILE, true),
         ];
@@ -5136,18 +5201,17 @@ mod tests {
         assert!(merged.missing.is_empty(), "the control: {:?}", merged.refused);
     }
 
-    /// The league's folder named by `--league` is read as a shard's is, no hard link taken: in
-    /// the shared folder's flow (`arena merge L --league L`) the shards' machines write it, and
-    /// one a student controls may link its files to a teacher's (where any user may link any
-    /// file: `fs.protected_hardlinks=0`, or a job run as the teacher). A match's log so linked is
-    /// not copied into a new OUT (where `--match-logs` published it), a replay so linked has its
-    /// result refused, naming it, and a `tournament.json` so linked (another league's record, its
-    /// secret) stops the merge, naming it, before OUT is made. The controls: hard links taken as
-    /// the folder's own files (the order before), the teacher's secret is copied into OUT, the
-    /// result merged and the linked record taken for the league's.
+    /// The league's folder named by `--league` is read with its hard links, as its own files,
+    /// and without its symbolic links: a teacher's `cp -al` backup gives every file of the
+    /// league two names, and refusing them made the league unmergeable; with
+    /// `fs.protected_hardlinks=1` a student's machine writing the shared folder may hard-link
+    /// only a file its user could read already. A symbolic link there (to a teacher's file) is
+    /// still refused: a match's log so linked is not copied into OUT, a replay so linked has its
+    /// result refused, naming it, and a `tournament.json` so linked stops the merge, naming it,
+    /// before OUT is made. The controls: the same files hard-linked are copied, merged and read;
+    /// a shard's hard links stay refused (`a_shard_s_files_hard_linked_to_a_teacher_s_are_not_read`).
     #[test]
-    fn the_league_s_files_hard_linked_to_a_teacher_s_are_not_read() {
-        use crate::files::tests::with_hard_links_taken;
+    fn the_league_s_hard_links_are_read_as_its_own_files_and_its_symbolic_links_are_not() {
         let dir = tempfile::tempdir().unwrap();
         let src = played(dir.path());
         let all = results::read_all(&src).unwrap();
@@ -5156,32 +5220,38 @@ mod tests {
         let wait = std::time::Duration::from_secs(1);
         let secret = dir.path().join("secret.txt");
         std::fs::write(&secret, "TEACHERS-SECRET").unwrap();
-        let relink = |rel: &Path, to: &Path| {
+        let relink = |rel: &Path, to: &Path, hard: bool| {
             let _ = std::fs::remove_file(league.join(rel));
-            std::fs::hard_link(to, league.join(rel)).unwrap();
+            if hard {
+                std::fs::hard_link(to, league.join(rel)).unwrap();
+            } else {
+                std::os::unix::fs::symlink(to, league.join(rel)).unwrap();
+            }
         };
         // The log of a match the league's folder holds.
         let log = PathBuf::from("logs").join(format!("{}.log", b.key));
-        relink(&log, &secret);
+        relink(&log, &secret, false);
         let (merged, out) = merge_one(dir.path(), "log", &league, &shard, wait);
         assert!(merged.missing.is_empty() && merged.refused.is_empty(), "{:?}", merged.refused);
-        assert!(!out.join(&log).exists(), "the hard-linked log is not copied");
-        let (_, out) = with_hard_links_taken(|| merge_one(dir.path(), "log-taken", &league, &shard, wait));
+        assert!(!out.join(&log).exists(), "the linked log is not copied");
+        relink(&log, &secret, true);
+        let (_, out) = merge_one(dir.path(), "log-hard", &league, &shard, wait);
         assert_eq!(std::fs::read_to_string(out.join(&log)).unwrap(), "TEACHERS-SECRET", "the control: copied");
         std::fs::remove_file(league.join(&log)).unwrap();
-        // Its replay, linked to a copy of the teacher's.
+        // Its replay, linked to a copy.
         let kept = dir.path().join("teachers.json.gz");
         std::fs::copy(league.join(&b.replay), &kept).unwrap();
-        relink(Path::new(&b.replay), &kept);
+        relink(Path::new(&b.replay), &kept, false);
         let (merged, _) = merge_one(dir.path(), "replay", &league, &shard, wait);
         assert_eq!(merged.missing, std::slice::from_ref(&b.key));
         let why = league.display().to_string();
         assert!(
-            merged.refused.iter().any(|r| r.starts_with(&why) && r.contains(&b.replay) && r.contains("a hard link")),
+            merged.refused.iter().any(|r| r.starts_with(&why) && r.contains(&b.replay) && r.contains("a link")),
             "{:?}",
             merged.refused
         );
-        let (merged, _) = with_hard_links_taken(|| merge_one(dir.path(), "replay-taken", &league, &shard, wait));
+        relink(Path::new(&b.replay), &kept, true);
+        let (merged, _) = merge_one(dir.path(), "replay-hard", &league, &shard, wait);
         assert!(merged.missing.is_empty(), "the control: merged: {:?}", merged.refused);
         std::fs::remove_file(league.join(&b.replay)).unwrap();
         std::fs::copy(&kept, league.join(&b.replay)).unwrap();
@@ -5189,17 +5259,18 @@ mod tests {
         let record = league.join(super::super::TOURNAMENT_FILE);
         let teachers = dir.path().join("teachers.json");
         std::fs::copy(&record, &teachers).unwrap();
-        relink(Path::new(super::super::TOURNAMENT_FILE), &teachers);
+        relink(Path::new(super::super::TOURNAMENT_FILE), &teachers, false);
         let steps = Steps { jobs: 1, input_wait: wait, ..Steps::default() };
         let dirs = [shard.clone()];
         let err = merge_in(&dir.path().join("record"), Some(&league), &dirs, &crate::games::registry(), &Quiet, &steps)
             .map(|_| ())
             .unwrap_err()
             .to_string();
-        let why = format!("{}: cannot be read as a file of the league's folder's own (a hard link", record.display());
-        assert!(err.starts_with(&why) && err.contains("copy the file so it has one name"), "{err}");
+        let why = format!("{}: cannot be read as a file of the league's folder's own (a link", record.display());
+        assert!(err.starts_with(&why), "{err}");
         assert!(!dir.path().join("record").exists(), "nothing written");
-        let (merged, _) = with_hard_links_taken(|| merge_one(dir.path(), "record-taken", &league, &shard, wait));
+        relink(Path::new(super::super::TOURNAMENT_FILE), &teachers, true);
+        let (merged, _) = merge_one(dir.path(), "record-hard", &league, &shard, wait);
         assert!(merged.missing.is_empty(), "the control: merged: {:?}", merged.refused);
     }
 
@@ -5224,9 +5295,11 @@ mod tests {
         };
         let merged = merge("out").unwrap();
         assert_eq!(merged.missing, std::slice::from_ref(&a.key));
+        let advice = format!("{}: if it is the league's folder, name it with --league", shard.display());
         let why = format!("{}: its tournament.json cannot be read as a file of its own (a hard link", shard.display());
         assert!(
-            merged.refused.iter().any(|r| r.starts_with(&why)
+            merged.refused.iter().any(|r| r.starts_with(&advice)
+                && r.contains(&why)
                 && r.contains("copy the file so it has one name")
                 && r.contains("left out of the merge")),
             "{:?}",
@@ -5407,5 +5480,72 @@ mod tests {
         assert!(refusal.chars().count() < 1000 && refusal.contains("more characters]"), "{refusal}");
         let raw = crate::replay::Replay::from_raw(&shard.join(&a.replay), text.into_bytes()).unwrap_err().to_string();
         assert!(raw.contains('\u{1b}') && raw.len() > 100_000, "the control: {}", raw.len());
+    }
+
+    /// A replay of the league's own folder (the shared folder's flow, `arena merge L --league
+    /// L`, where the shards' machines write L) is put on its page as the bytes the merge read
+    /// and checked: swapped for a link to a teacher's file after the check, the file is not
+    /// read again. The control: what its path reads then, as the page was made before, is the
+    /// teacher's file.
+    #[test]
+    fn a_replay_swapped_for_a_link_after_its_check_is_not_what_its_page_embeds() {
+        let dir = tempfile::tempdir().unwrap();
+        let league = played(dir.path());
+        let secret = dir.path().join("secret.txt");
+        std::fs::write(&secret, "TEACHER-SECRET").unwrap();
+        let lines = results::read_all(&league).unwrap();
+        let rel = PathBuf::from(&lines[0].replay);
+        let path = league.join(&rel);
+        let before = std::fs::read(&path).unwrap();
+        let check = |loaded: crate::replay::Replay| Ok(loaded);
+        let (_, bytes) = take_checked_replay(&league, &rel, &path, (true, false), check).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        std::os::unix::fs::symlink(&secret, &path).unwrap();
+        assert_eq!(bytes, before, "the bytes checked");
+        assert_eq!(std::fs::read(&path).unwrap(), b"TEACHER-SECRET", "the control: read again by path");
+        // The link itself is refused at its check; a replay written anew (of a shard's folder)
+        // is put on its page as the bytes written.
+        assert!(take_checked_replay(&league, &rel, &path, (true, false), check).is_err(), "a link is refused");
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&path, &before).unwrap();
+        let to = dir.path().join("out.json.gz");
+        let (_, written) = take_checked_replay(&league, &rel, &to, (false, true), check).unwrap();
+        assert_eq!(written, std::fs::read(&to).unwrap(), "the bytes written");
+    }
+
+    /// In the shared folder's flow, the league's `replays/` made a link to a teacher's folder
+    /// by another user (a student's machine writing L) stops the merge of a shard into L before
+    /// anything is written, naming it: no replay, page or log is written through it. The
+    /// control: the same link, the arena's user's own (`replays` on another disk), is written
+    /// through (the shard's replays and pages land in the folder it leads to). Needs root to
+    /// give the link to another user (skipped, said, otherwise).
+    #[test]
+    fn a_league_s_folder_linked_by_another_user_is_not_written_through() {
+        // SAFETY: geteuid takes nothing and cannot fail.
+        if unsafe { libc::geteuid() } != 0 {
+            eprintln!("skipped: only root can give a link to another user");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let src = played(dir.path());
+        let registry = crate::games::registry();
+        let lines = results::read_all(&src).unwrap();
+        let (league, shard) = shard_and_league(dir.path(), &src, &[&lines[0].key], &[lines[0].clone()]);
+        let teacher = dir.path().join("teacher");
+        std::fs::create_dir(&teacher).unwrap();
+        std::fs::write(teacher.join("notes.txt"), "mine").unwrap();
+        std::fs::remove_dir_all(league.join("replays")).unwrap();
+        std::os::unix::fs::symlink(&teacher, league.join("replays")).unwrap();
+        std::os::unix::fs::lchown(league.join("replays"), Some(65534), Some(65534)).unwrap();
+        let dirs = [shard];
+        let err =
+            merge_in(&league, Some(&league), &dirs, &registry, &Quiet, &Steps::default()).unwrap_err().to_string();
+        assert!(err.contains("replays") && err.contains("a symbolic link made by another user (uid 65534)"), "{err}");
+        assert_eq!(std::fs::read_dir(&teacher).unwrap().count(), 1, "nothing written in the teacher's folder");
+        // The control.
+        std::os::unix::fs::lchown(league.join("replays"), Some(0), Some(0)).unwrap();
+        merge_in(&league, Some(&league), &dirs, &registry, &Quiet, &Steps::default()).unwrap();
+        let written = teacher.join(format!("{}.json.gz", lines[0].key));
+        assert!(written.is_file(), "the control: written through the link");
     }
 }

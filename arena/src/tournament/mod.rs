@@ -305,8 +305,15 @@ fn foreign_entry(out: &Path) -> Option<String> {
     })
 }
 
+/// Makes the league's folder `dir` and its folders `subs`, each private; a folder of `subs`
+/// that is a link of another user's is refused before anything is written
+/// ([`crate::files::refuse_foreign_link`]).
 fn make_league_folder(dir: &Path, subs: &[&str]) -> Result<(), TournamentError> {
     crate::files::make_private_folder(dir).map_err(|e| TournamentError::io(dir, e))?;
+    for sub in subs {
+        let path = dir.join(sub);
+        crate::files::refuse_foreign_link(&path).map_err(|e| TournamentError::io(&path, e))?;
+    }
     for sub in subs {
         let path = dir.join(sub);
         crate::files::make_private_folder(&path).map_err(|e| TournamentError::io(&path, e))?;
@@ -404,14 +411,18 @@ impl TournamentRecord {
     }
 
     /// [`load`](Self::load) for the record of a teacher's folder a merge reads, the league's
-    /// named by `--league` and OUT: read as a file of its own ([`crate::files::read_foreign_regular`]:
-    /// no link, no hard link, no FIFO, at most [`MAX_RECORD_BYTES`]), as a shard's is. In the
-    /// shared folder's flow (`arena merge L --league L`) the shards' machines write that folder,
-    /// and a `tournament.json` linked there to a teacher's file (another league's record, its
-    /// secret) was read and saved back into it. Else an error naming the file and why.
+    /// named by `--league` and OUT: read as a file of its own ([`crate::files::read_own_regular`]:
+    /// no symbolic link, no FIFO, at most [`MAX_RECORD_BYTES`]). In the shared folder's flow
+    /// (`arena merge L --league L`) the shards' machines write that folder, and a
+    /// `tournament.json` linked there to a teacher's file (another league's record, its secret)
+    /// was read and saved back into it. A hard link is read (a teacher's `cp -al` backup gives
+    /// every file two names): with `fs.protected_hardlinks=1` a user may hard-link only a file
+    /// they own or may read and write, so one planted there gives nothing its maker could not
+    /// read already (the merge warns where the machine lets any user link any file). Else an
+    /// error naming the file and why.
     pub(crate) fn load_unlinked(dir: &Path, games: &Registry) -> Result<Self, TournamentError> {
         let path = dir.join(TOURNAMENT_FILE);
-        let text = crate::files::read_foreign_regular(&path, MAX_RECORD_BYTES).map_err(|e| {
+        let text = crate::files::read_own_regular(&path, MAX_RECORD_BYTES).map_err(|e| {
             TournamentError::Invalid(format!(
                 "{}: cannot be read as a file of the league's folder's own ({e}): a merge reads no league's \
                  record through a link, as shards' machines write the folder the shards shared",
@@ -2107,8 +2118,15 @@ fn record_match(
 ) -> Result<(), TournamentError> {
     let replay_path = out.join(&line.replay);
     let log_path = out.join("logs").join(format!("{}.log", line.key));
-    played.save(&replay_path, &log_path).map_err(|e| TournamentError::Invalid(e.to_string()))?;
-    reporter.report(Event::ReplaySaved { out, scheduled: m, map, replay: &played.replay, path: &replay_path })?;
+    let bytes = played.save(&replay_path, &log_path).map_err(|e| TournamentError::Invalid(e.to_string()))?;
+    reporter.report(Event::ReplaySaved {
+        out,
+        scheduled: m,
+        map,
+        replay: &played.replay,
+        path: &replay_path,
+        bytes: &bytes,
+    })?;
     writer.append(line)?;
     reporter.report(Event::Recorded { scheduled: m, map, line })
 }

@@ -106,10 +106,18 @@ pub fn read_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError>
     lines_of(path, complete_part(path)?)
 }
 
-/// [`read_file`] for a results file of a folder someone else may have written (every folder a
-/// merge reads: a shard's, and in the shared folder's flow the league's and OUT too): not through
-/// a link at its last part (a link to another league's results, or to `/etc/shadow`, is an error
-/// saying so), no hard link ([`crate::files::check_foreign_file`]), at most [`MAX_RESULTS_BYTES`].
+/// [`read_file`] for a results file of the league's folder named by `--league` or of OUT,
+/// which shards' machines may write (the shared folder's flow): not through a link at its last
+/// part (a link to another league's results, or to `/etc/shadow`, is an error saying so), at
+/// most [`MAX_RESULTS_BYTES`]. A hard link is read: a teacher's `cp -al` backup gives every
+/// file two names, and with `fs.protected_hardlinks=1` one planted there links only a file its
+/// maker could read already.
+pub fn read_own_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError> {
+    read_regular(path, crate::files::read_own_regular)
+}
+
+/// [`read_own_file`] for a results file of a shard's folder: no hard link either
+/// ([`crate::files::check_foreign_file`]).
 pub fn read_foreign_file(path: &Path) -> Result<(Vec<ResultLine>, u64), TournamentError> {
     read_regular(path, crate::files::read_foreign_regular)
 }

@@ -39,8 +39,12 @@ pub(crate) struct Vouch<'a> {
     /// The maps whose setups a settled check used (a failed one is warned of once).
     used: HashSet<&'a Path>,
     /// Where set ([`Vouch::own_replays`]), the replays of every folder are read as files of
-    /// their folder's own: no link followed, no hard link ([`crate::files::check_foreign_file`]).
+    /// their folder's own: no link followed, no hard link ([`crate::files::check_foreign_file`])
+    /// but in [`Vouch::teachers`].
     own_replays: bool,
+    /// The teacher's folders (the league's named by `--league` and OUT, by their real paths),
+    /// whose replays' hard links are read (a `cp -al` backup's; see [`Vouch::teachers_folders`]).
+    teachers: Vec<std::path::PathBuf>,
 }
 
 /// What a check of one line found, to be taken in the lines' order by [`Vouch::settle`].
@@ -57,16 +61,25 @@ impl<'a> Vouch<'a> {
         let scheduled = record.schedule.iter().map(|m| (m.key.as_str(), m)).collect();
         let setups = record.schedule.iter().map(|m| (m.map.as_path(), OnceLock::new())).collect();
         let game = record.game(games).ok();
-        Vouch { record, games, game, scheduled, setups, used: HashSet::new(), own_replays: false }
+        Vouch { record, games, game, scheduled, setups, used: HashSet::new(), own_replays: false, teachers: Vec::new() }
     }
 
     /// This checker, reading the replays of every folder as files of their folder's own, as the
     /// merge copies them: a link in the replay's path below its folder is refused, named, not
     /// followed (a shard's replay linked to a teacher's file was read, and part of it said in the
-    /// refusal), and so is a hard link, in the league's folder and OUT too: in the shared
-    /// folder's flow shards' machines write them (`arena merge L --league L`).
+    /// refusal), and so is a hard link, but in the teacher's folders
+    /// ([`Vouch::teachers_folders`]).
     pub(crate) fn own_replays(mut self) -> Self {
         self.own_replays = true;
+        self
+    }
+
+    /// This checker, reading the replays of `dirs` (the league's folder named by `--league` and
+    /// OUT) with their hard links: a teacher's `cp -al` backup gives each file two names, and
+    /// with `fs.protected_hardlinks=1` one a shard's machine put there links only a file its
+    /// maker could read already. Symbolic links stay refused there too.
+    pub(crate) fn teachers_folders(mut self, dirs: &[&Path]) -> Self {
+        self.teachers = dirs.iter().filter_map(|d| std::fs::canonicalize(d).ok()).collect();
         self
     }
 
@@ -78,14 +91,13 @@ impl<'a> Vouch<'a> {
         }
         // (Every folder between `dir` and the file is a folder of its own, not a link, opened
         // from the one before: what is read is what was checked.)
-        let raw =
-            crate::files::read_foreign_regular_under(dir, Path::new(&line.replay), crate::replay::MAX_REPLAY_BYTES)
-                .map_err(|e| {
-                    format!(
-                        "{}: {e}: nothing is read through a link (a folder's replays are files of its own)",
-                        path.display()
-                    )
-                })?;
+        let teachers =
+            !self.teachers.is_empty() && std::fs::canonicalize(dir).is_ok_and(|d| self.teachers.contains(&d));
+        let read =
+            if teachers { crate::files::read_own_regular_under } else { crate::files::read_foreign_regular_under };
+        let raw = read(dir, Path::new(&line.replay), crate::replay::MAX_REPLAY_BYTES).map_err(|e| {
+            format!("{}: {e}: nothing is read through a link (a folder's replays are files of its own)", path.display())
+        })?;
         Replay::from_raw(&path, raw).map_err(|e| e.to_string())
     }
 

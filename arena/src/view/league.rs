@@ -312,21 +312,22 @@ pub fn publish(out: &Path, title: &str, board: &Leaderboard, results: &[ResultLi
 }
 
 /// Writes a league match's replay page beside its replay (`replays/<key>.html`, for the
-/// replay at `replay_path` in `out`): the replay file's bytes, read back, with links to the
-/// leaderboard and the players' pages (`seats`), its map's name (`map`, never its path: see
-/// [`crate::standings::maps`]), and the renderer of its game from `games`.
+/// replay at `replay_path` in `out`): the replay file's bytes `bytes` (those written or
+/// checked, never read back by path: see [`crate::tournament::Event::ReplaySaved`]), with
+/// links to the leaderboard and the players' pages (`seats`), its map's name (`map`, never its
+/// path: see [`crate::standings::maps`]), and the renderer of its game from `games`.
 pub fn write_replay_page(
     out: &Path,
     replay_path: &Path,
     replay: &Replay,
+    bytes: &[u8],
     seats: &[String],
     map: &str,
     games: &Registry,
 ) -> Result<(), PageError> {
-    let bytes = std::fs::read(replay_path).map_err(PageError::on(replay_path))?;
     super::write_renderer(out, replay, games)?;
     let page = page_file(replay_path);
-    super::write_file(&page, replay_page_text(replay, &bytes, seats, map, games).as_bytes())
+    super::write_file(&page, replay_page_text(replay, bytes, seats, map, games).as_bytes())
 }
 
 /// The page [`write_replay_page`] writes of a league match's replay (`replay`, its file's bytes
@@ -354,16 +355,18 @@ pub fn write_pages(out: &Path, title: &str, board: &Leaderboard, results: &[Resu
         let page = bot_page_html(&league, out, row);
         let path = out.join(bot_page(&row.bot));
         super::write_file(&path, page.as_bytes())?;
-        current.insert(path);
+        current.extend(path.file_name().map(std::ffi::OsStr::to_os_string));
     }
     super::write_file(&out.join("index.html"), index_page(title, board, results).as_bytes())?;
-    for entry in std::fs::read_dir(&bots).map_err(PageError::on(&bots))?.flatten() {
-        let path = entry.path();
-        let page = path.extension().is_some_and(|e| e == "html") && entry.file_type().is_ok_and(|t| t.is_file());
-        if page && !current.contains(&path) && !crate::files::is_temporary(&entry.file_name()) {
-            tracing::info!(page = %path.display(), "removing the page of a bot no longer in the league");
-            std::fs::remove_file(&path).map_err(PageError::on(&path))?;
-        }
+    // (Through a descriptor of `bots/`, regular files only: never a link of another user's
+    // followed, nor one put in its place since the pages were written.)
+    let stale = |name: &std::ffi::OsStr| {
+        Path::new(name).extension().is_some_and(|e| e == "html")
+            && !current.contains(name)
+            && !crate::files::is_temporary(name)
+    };
+    for page in crate::files::remove_stale_files(&bots, stale).map_err(PageError::on(&bots))? {
+        tracing::info!(page = %page.display(), "removed the page of a bot no longer in the league");
     }
     Ok(())
 }
@@ -740,6 +743,70 @@ mod tests {
         assert_eq!(err.matches(&*dir.path().to_string_lossy()).count(), 1, "{err}");
         assert!(err.starts_with(&format!("{}: ", dir.path().join("index.html").display())), "{err}");
         assert!(!err.contains(crate::files::TEMPORARY_PREFIX), "{err}");
+    }
+
+    /// A league's `bots/` that is a link of another user's (a student's machine writing the
+    /// shared folder made it one to a teacher's folder) is refused, named, before anything is
+    /// written: the teacher's pages there are neither deleted nor overwritten. The control: the
+    /// same link made by the user running the arena (a teacher's own, `bots` on another disk)
+    /// is followed, and there the stale page is deleted as a league's own. Needs root to give
+    /// the link to another user (skipped, said, otherwise).
+    #[test]
+    fn a_bots_folder_linked_by_another_user_is_neither_written_nor_cleaned() {
+        // SAFETY: geteuid takes nothing and cannot fail.
+        if unsafe { libc::geteuid() } != 0 {
+            eprintln!("skipped: only root can give a link to another user");
+            return;
+        }
+        let bots: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
+        let board = test_board(ForfeitRule::Loss, &bots, &BTreeMap::new(), &[], 0, false);
+        let dir = tempfile::tempdir().unwrap();
+        let teacher = dir.path().join("teacher");
+        std::fs::create_dir(&teacher).unwrap();
+        let grades = teacher.join("grades.html");
+        std::fs::write(&grades, "<p>grades</p>").unwrap();
+        let out = dir.path().join("league");
+        std::fs::create_dir(&out).unwrap();
+        std::os::unix::fs::symlink(&teacher, out.join("bots")).unwrap();
+        std::os::unix::fs::lchown(out.join("bots"), Some(65534), Some(65534)).unwrap();
+        let err = write_pages(&out, "t", &board, &[]).unwrap_err();
+        assert_eq!(err.path, out.join("bots"));
+        assert!(err.to_string().contains("a symbolic link made by another user (uid 65534)"), "{err}");
+        assert!(err.to_string().contains("remove the link"), "{err}");
+        let left: Vec<_> = std::fs::read_dir(&teacher).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("grades.html")], "the teacher's folder as it was");
+        // `assets/` so linked: refused too, nothing written there.
+        std::os::unix::fs::symlink(&teacher, out.join("assets")).unwrap();
+        std::os::unix::fs::lchown(out.join("assets"), Some(65534), Some(65534)).unwrap();
+        let err = super::super::write_assets(&out).unwrap_err();
+        assert_eq!(err.path, out.join("assets"));
+        assert_eq!(std::fs::read_dir(&teacher).unwrap().count(), 1, "nothing written in the teacher's folder");
+        std::fs::remove_file(out.join("assets")).unwrap();
+        // The control: the same link, the arena's user's own.
+        std::os::unix::fs::lchown(out.join("bots"), Some(0), Some(0)).unwrap();
+        write_pages(&out, "t", &board, &[]).unwrap();
+        assert!(!grades.exists(), "the control: a page not a bot's is removed through a link of one's own");
+        assert!(teacher.join("a.html").is_file(), "the control: written through it");
+    }
+
+    /// Stale pages are removed in the folder opened, never through a link put in a page's
+    /// place, and a link of another user's in `assets/`'s place is refused too.
+    #[test]
+    fn stale_pages_are_removed_through_the_folder_s_descriptor() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("league");
+        std::fs::create_dir_all(out.join("bots")).unwrap();
+        let teacher = dir.path().join("mine.html");
+        std::fs::write(&teacher, "mine").unwrap();
+        std::os::unix::fs::symlink(&teacher, out.join("bots/gone.html")).unwrap();
+        std::fs::write(out.join("bots/old.html"), "old").unwrap();
+        std::fs::write(out.join("bots/keep.txt"), "keep").unwrap();
+        let bots: Vec<String> = ["a"].iter().map(|s| s.to_string()).collect();
+        let board = test_board(ForfeitRule::Loss, &bots, &BTreeMap::new(), &[], 0, false);
+        write_pages(&out, "t", &board, &[]).unwrap();
+        assert!(!out.join("bots/old.html").exists(), "a stale page removed");
+        assert!(out.join("bots/a.html").is_file() && out.join("bots/keep.txt").is_file());
+        assert_eq!(std::fs::read_to_string(&teacher).unwrap(), "mine", "a link's file untouched");
     }
 
     /// The index's warning box lists the bots whose build failed, never those whose build went

@@ -61,8 +61,10 @@ pub fn asset(name: &str) -> String {
 /// each other).
 pub use crate::files::PathError as PageError;
 
-/// Makes the folder `dir` ([`crate::files::make_folder`]).
+/// Makes the folder `dir` ([`crate::files::make_folder`]), a link of another user's refused
+/// ([`crate::files::refuse_foreign_link`]: nothing written or deleted through it).
 fn make_folder(dir: &Path) -> Result<(), PageError> {
+    crate::files::refuse_foreign_link(dir).map_err(PageError::on(dir))?;
     crate::files::make_folder(dir).map_err(PageError::on(dir))
 }
 

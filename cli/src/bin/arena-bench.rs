@@ -291,8 +291,8 @@ fn tournament(bot: &Path, jobs: usize, sandbox: SandboxMode, out: &Path) -> anyh
     let registry = games::registry();
     // The pages are written as the `arena` command writes them, so that they count in the figures.
     let pages = |event: Event<'_>| match event {
-        Event::ReplaySaved { out, scheduled, map, replay, path } => {
-            arena::view::league::write_replay_page(out, path, replay, &scheduled.seats, map, &registry)
+        Event::ReplaySaved { out, scheduled, map, replay, path, bytes } => {
+            arena::view::league::write_replay_page(out, path, replay, bytes, &scheduled.seats, map, &registry)
                 .map_err(TournamentError::from)
         }
         Event::LeaderboardWritten { out, title, leaderboard, results } => {

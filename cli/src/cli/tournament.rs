@@ -757,8 +757,8 @@ impl Reporter for Console<'_> {
             }
             Event::Started(m) => self.progress().into_iter().for_each(|p| p.started(m)),
             Event::Ended(m) => self.progress().into_iter().for_each(|p| p.ended(m)),
-            Event::ReplaySaved { out, scheduled, map, replay, path } => {
-                view::league::write_replay_page(out, path, replay, &scheduled.seats, map, self.games)?
+            Event::ReplaySaved { out, scheduled, map, replay, path, bytes } => {
+                view::league::write_replay_page(out, path, replay, bytes, &scheduled.seats, map, self.games)?
             }
             Event::Recorded { scheduled, map, line } => {
                 self.progress().into_iter().for_each(|p| p.finished(scheduled, map, line))
@@ -781,8 +781,8 @@ fn pages(event: Event<'_>) -> Result<(), TournamentError> {
         Event::LeaderboardWritten { out, title, leaderboard, results } => {
             view::league::publish(out, title, leaderboard, results)?
         }
-        Event::ReplaySaved { out, scheduled, map, replay, path } => {
-            view::league::write_replay_page(out, path, replay, &scheduled.seats, map, &arena::games::registry())?
+        Event::ReplaySaved { out, scheduled, map, replay, path, bytes } => {
+            view::league::write_replay_page(out, path, replay, bytes, &scheduled.seats, map, &arena::games::registry())?
         }
         _ => {}
     }
