@@ -1287,7 +1287,7 @@ impl Search<'_> {
             at = next;
             route.push(k);
         }
-        // (Read once: each pick looks at every item left.)
+        // (Read once per route, by every pick.)
         let final_from: [Vec<u16>; 2] =
             [false, true].map(|j| (0..p.items.len()).map(|k| p.between(false, j, k, p.final_node())).collect());
         let homeless = self.stranded || self.open;

@@ -218,7 +218,8 @@ impl Memory {
                 }
             }
         }
-        // (The choices' buffer carries over: each solve writes it whole.)
+        // (The choices' buffer carries over: a solve writes the choices of every memory it
+        // solves, and the walk follows only those.)
         let mut memory = if changed {
             Memory { choice: self.choice, ..Memory::new(model, moves, k, items) }
         } else {
@@ -532,8 +533,9 @@ impl<'a> Relaxation<'a> {
     }
 
     /// The memories the last solve with a memory solved, and those it found first that a walk
-    /// can reach (0: found by an earlier solve), when it did not keep every memory's values;
-    /// `(0, 0)` otherwise: what it charged ([`Work::Reached`]), for profiling.
+    /// can reach (0: found by an earlier solve), when it did not keep every memory's values
+    /// (a plain or kept solve leaves them as they were): what it charged ([`Work::Reached`]), for
+    /// profiling.
     pub fn memories_solved(&self) -> (usize, usize) {
         self.solved
     }
@@ -1100,6 +1102,8 @@ impl Relaxation<'_> {
         for t in (0..self.ticks).rev() {
             // The states not live at this tick are never solved, so their values must be
             // nothing: they are, but for those live two ticks later, when this row held theirs.
+            // (Defensive: a successor of a live state that is not live itself cannot reach the
+            // final in time, so no solved state reads it; a review found no case that does.)
             for s in (t + 2 < self.ticks).then(|| self.live_at(t + 2)).into_iter().flatten() {
                 if !self.is_live(t, s) {
                     let (block, c) = (s / cells, s % cells);

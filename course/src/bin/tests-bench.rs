@@ -68,25 +68,25 @@ struct Args {
     #[arg(long)]
     uncapped: bool,
     /// Instead of playing and solving: time N subgradient steps of each map's relaxation
-    /// without a memory, then N with a memory of 4 (CPU milliseconds per step), and say what the
-    /// relaxed walk takes again after each, for profiling.
+    /// without a memory, then N with a memory (`--memory`, 4 unless said; CPU milliseconds per
+    /// step), and say what the relaxed walk takes again after each, for profiling.
     #[arg(long, value_name = "N")]
     relaxation_steps: Option<usize>,
     /// With `--relaxation-steps`: the memory's size (resources per cell, 1 to 8) instead of 4.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=8))]
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=8), requires = "relaxation_steps")]
     memory: u64,
     /// With `--relaxation-steps`: let the memory grow by the relaxed walks' laps up to this work
     /// per step (as the solver does, with 400000000 and `--memory 6`); 0: never.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, requires = "relaxation_steps")]
     lap_work: usize,
     /// With `--relaxation-steps`: print each step's CPU time and a fingerprint of the
     /// relaxation's exact state after it (best bound and prices, bit for bit) to stderr, to
     /// check that a change of the solve leaves every step's values as they were.
-    #[arg(long)]
+    #[arg(long, requires = "relaxation_steps")]
     trace: bool,
 }
 
-/// The `--relaxation-steps` row of one map: CPU time per step without and with a memory of 4,
+/// The `--relaxation-steps` row of one map: CPU time per step without and with a memory,
 /// the bound after each, and what the relaxed walk takes again after each
 /// ([`Relaxation::repeated`]).
 fn relaxation_row(name: &str, spec: &MapSpec, steps: usize, args: &Args) -> String {
