@@ -715,6 +715,96 @@ fn a_plain_bot_of_an_arena_that_is_not_root_reads_no_private_system_file() {
     assert!(leak > 0, "the control build reads the secret");
 }
 
+/// Without Landlock (a kernel without it; here `ARENA_PLAIN_WITHOUT_LANDLOCK`, its switch for the
+/// tests), a plain bot could write the machine's `/dev/shm`, a tmpfs, whose files take memory no
+/// limit of the bot's counts and outlive the match (a red team's left 8 x 32 MiB under a limit of
+/// 64). Where the arena can make a mount namespace (root; an arena that is not root, in a user
+/// namespace of its own, where the kernel gives it one), a plain bot gets a `/dev/shm` of its own
+/// now, capped as a box's scratch space (64 MiB), and gone with it: it writes 64 MiB of the 128
+/// it tries, and leaves nothing. Here as root, and as `nobody`. Where none can be made, the arena
+/// says so. The control: with the sandbox off, it writes all 128 MiB there, left after the match
+/// (removed by the test).
+#[test]
+fn a_plain_bot_without_landlock_leaves_nothing_in_the_machines_dev_shm() {
+    let _load = shared();
+    let off = [("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")];
+    let dir = tempfile::tempdir().unwrap();
+    chmod(dir.path(), 0o755);
+    let attack = shared_copy(dir.path(), &bin("zoo-attack"));
+    let (_, greedy) = victim(dir.path());
+    chmod(Path::new(&greedy), 0o755);
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    let as_is = |extra: &[&str], bots: [&str; 2]| duel_run("fire.txt", extra, &off, bots);
+    let fenced = root || user_namespaces_offered();
+    let (wrote, left, stderr) = fills_shm(as_is, &attack, &greedy, "plain");
+    if fenced {
+        assert_eq!((wrote, left), (false, 0), "a /dev/shm of its own, capped and gone: {stderr}");
+    } else {
+        eprintln!("no user namespace for this user: a plain bot shares the machine's /dev/shm, as the arena says");
+        assert!(stderr.contains("it shares the machine's /dev/shm"), "{stderr}");
+    }
+    let (wrote, left, _) = fills_shm(as_is, &attack, &greedy, "none");
+    assert_eq!((wrote, left), (true, 128), "the control writes the machine's /dev/shm, for good");
+    if !root {
+        return;
+    }
+    // An arena that is not root makes its bot's mount namespace in a user namespace of its own.
+    let nobody = AsNobody::new();
+    let attack = shared_copy(nobody.dir.path(), &bin("zoo-attack"));
+    let (_, greedy) = victim(nobody.dir.path());
+    chmod(Path::new(&greedy), 0o755);
+    let fire = shared_copy(nobody.dir.path(), &map("fire.txt"));
+    let as_nobody = |extra: &[&str], bots: [&str; 2]| {
+        let mut command = nobody.command(&off);
+        command.args(["duel", "--json", "--seed", "5", "--map", &fire, "--no-replay"]).args(extra).args(bots);
+        let out = command.output().unwrap();
+        let result = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        Run { out, result, replay: Value::Null }
+    };
+    let (wrote, left, stderr) = fills_shm(as_nobody, &attack, &greedy, "plain");
+    if user_namespaces_offered() {
+        assert_eq!((wrote, left), (false, 0), "nobody's plain bot: a /dev/shm of its own: {stderr}");
+    } else {
+        assert!(stderr.contains("it shares the machine's /dev/shm"), "{stderr}");
+    }
+    let (wrote, left, _) = fills_shm(as_nobody, &attack, &greedy, "none");
+    assert_eq!((wrote, left), (true, 128), "the control, as nobody");
+}
+
+/// The files `fill-shm … TAG` left in the machine's `/dev/shm`.
+fn shm_files(tag: &str) -> Vec<PathBuf> {
+    let prefix = format!("zoo-shm-{tag}-");
+    let entries = std::fs::read_dir("/dev/shm").into_iter().flatten().flatten();
+    entries.filter(|e| e.file_name().to_string_lossy().starts_with(&prefix)).map(|e| e.path()).collect()
+}
+
+/// Removes, when dropped, what [`shm_files`] lists of its tag (a control leaves them).
+struct ShmLeft(String);
+
+impl Drop for ShmLeft {
+    fn drop(&mut self) {
+        for file in shm_files(&self.0) {
+            let _ = std::fs::remove_file(file);
+        }
+    }
+}
+
+/// `zoo-attack fill-shm 128` (`attack`, its path) against `victim` with `--sandbox mode`, run by
+/// `duel` (given the arena's extra words and the bots): whether it wrote it all (its invalid move),
+/// the MiB it left in the machine's `/dev/shm` (removed after), and what the arena said.
+fn fills_shm(duel: impl Fn(&[&str], [&str; 2]) -> Run, attack: &str, victim: &str, mode: &str) -> (bool, u64, String) {
+    let tag = token();
+    let _left = ShmLeft(tag.clone());
+    let attacker = format!("{attack} fill-shm 128 {tag}");
+    let run = duel(&["--sandbox", mode, "--startup-ms", "5000"], [&attacker, victim]);
+    let stderr = String::from_utf8_lossy(&run.out.stderr).into_owned();
+    assert!(run.out.status.success(), "{mode}: {stderr}");
+    assert!(player(&run.result, 1).1, "{mode}: the victim finishes: {}", run.result);
+    let bytes: u64 = shm_files(&tag).iter().map(|f| std::fs::metadata(f).map_or(0, |m| m.len())).sum();
+    (run.forfeit(0).as_deref() == Some("invalid_move"), bytes >> 20, stderr)
+}
+
 /// The boxes' folder in `$TMPDIR` (`arena-box-root-<uid>`) that another local user made first
 /// no longer turns the boxes off, nor steers a root arena's set-up: a non-root arena (here
 /// `nobody`), finding a file there, made its boxes in a folder of its own (it ran every bot

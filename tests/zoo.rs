@@ -487,10 +487,11 @@ fn cannot_hold_memory_outside_its_processes() {
         let forfeit = (memory_cgroup(&run.stderr) || how == "sockets" || how == "page-tables").then_some("memory");
         promises(&run, &hider, forfeit, &[]);
         // The control: without a box, nothing counts it; the bot says it held it all. (A plain
-        // bot makes no SysV segment either, see `a_plain_bot_cannot_use_system_v_ipc`: its
-        // control is the sandbox off.)
+        // bot makes no SysV segment, memfd or shared anonymous mapping either, see
+        // `a_plain_bot_cannot_use_system_v_ipc` and `a_plain_bot_cannot_hold_memory_outside_its_processes`:
+        // their control is the sandbox off.)
         let limits = ["--max-memory-mb", "64", "--startup-ms", "5000"];
-        let run = if how == "sysv" {
+        let run = if PLAIN_REFUSES.contains(&how) {
             let run = duel_with(&hider, &bin("greedy"), &[&["--sandbox", "none"][..], &limits].concat());
             promises(&run, &hider, Some("invalid_move"), &[]);
             run
@@ -527,6 +528,46 @@ fn cannot_make_a_user_namespace() {
     let made = "userns: unshare ok, with capabilities, clone ok, with capabilities, clone3 ok, with capabilities, \
                 a network namespace EPERM;";
     assert!(run.log.contains(made), "{}", run.log);
+}
+
+/// The ways of `hide-memory` a plain bot is refused, as a box without a memory cgroup.
+/// (`zero`, where Landlock confines it: its `/dev/zero` may be read, not written, nor so mapped
+/// shared and writable.)
+const PLAIN_REFUSES: [&str; 6] = ["memfd", "secret", "sysv", "shared", "vmsplice", "zero"];
+
+/// A plain bot has no memory cgroup, ever: the monitor counts its processes' resident sets,
+/// and nothing counted what it held in `memfd_create` or `memfd_secret` files, shared anonymous
+/// mappings its children let go of (anonymous, or of `/dev/zero` opened for writing), or pipes
+/// it spliced its pages into (192 MiB under a limit of 64, and it played on). It gets a box's
+/// filters for that now, with Landlock or without: each call fails, and it plays on, holding
+/// nothing; Landlock lets it read `/dev/zero` only, and without Landlock its `/dev/zero` is
+/// `/dev/full`, in a mount namespace of its own, where the arena can make one. The control: with the sandbox off, it holds it
+/// all (see `cannot_hold_memory_outside_its_processes`, whose control this was).
+#[test]
+fn a_plain_bot_cannot_hold_memory_outside_its_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let attack = shared_copy(dir.path(), &bin("zoo-attack"));
+    let limits = ["--max-memory-mb", "64", "--startup-ms", "5000"];
+    for how in PLAIN_REFUSES.into_iter().filter(|&h| h != "sysv") {
+        if how == "secret" && !memfd_secret_offered() {
+            eprintln!("this kernel has no memfd_secret: nothing to show of it");
+            continue;
+        }
+        let hider = format!("{attack} hide-memory {how} 192");
+        for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
+            if how == "zero" && !env.is_empty() && !(as_root() || user_namespaces_offered()) {
+                eprintln!("no mount namespace for this user: without Landlock, its /dev/zero is the machine's");
+                continue;
+            }
+            let run = duel_with_env(&hider, &greedy, &[&["--sandbox", "plain"][..], &limits].concat(), env);
+            promises(&run, &hider, None, &[]);
+            assert!(run.log.contains(&format!("hide-memory {how}: held 0 MiB of 192")), "{how} {env:?}: {}", run.log);
+        }
+        let control = duel_with(&hider, &greedy, &[&["--sandbox", "none"][..], &limits].concat());
+        promises(&control, &hider, Some("invalid_move"), &[]);
+        assert!(control.log.contains(&format!("hide-memory {how}: held 192 MiB of 192")), "{}", control.log);
+    }
 }
 
 /// Whether the kernel makes `memfd_secret` files (5.14 on, where `secretmem` is enabled).
@@ -572,8 +613,10 @@ fn cannot_page_its_memory_out_to_swap() {
         "page-out: madvise EINVAL, process_madvise ENOSYS"
     };
     assert!(run.log.contains(said), "{}", run.log);
-    // The control: without a box, the kernel takes both.
-    let run = unboxed_attack("page-out", &[]);
+    // The control: with the sandbox off, the kernel takes both (a plain bot is refused them too,
+    // having no memory cgroup either).
+    let run = duel_with(&pager, &bin("greedy"), &["--sandbox", "none"]);
+    promises(&run, &pager, Some("invalid_move"), &[]);
     assert!(run.log.contains("page-out: madvise ok, process_madvise ok"), "{}", run.log);
 }
 
@@ -902,7 +945,8 @@ fn a_plain_bot_cannot_reach_other_processes_through_proc() {
 /// Landlock confines does none of them.
 /// The controls: with Landlock (and so the filters) off, each works (the keeper's priority, its
 /// limits and the attribute as a user other than root only: a root arena's plain bot is a user
-/// of its own). (Skipped where the kernel has no Landlock.)
+/// of its own; an IP socket with the sandbox off only). (Skipped where the kernel has no
+/// Landlock.)
 #[test]
 fn a_plain_bot_reaches_no_process_socket_or_attribute_past_landlock() {
     if !landlock_confines(1, "processes, sockets and attributes") {
@@ -936,7 +980,11 @@ fn a_plain_bot_reaches_no_process_socket_or_attribute_past_landlock() {
         let bot = format!("{attacker} {attack}");
         zoo_with(&bot, &greedy, None, &[], &["--sandbox", "plain"]);
         if control {
-            let run = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
+            // (An IP socket is refused to a plain bot without Landlock too, as to a box without a
+            // memory cgroup: its control is the sandbox off.)
+            let ip = ["udp", "tcp", "mptcp"].contains(&attack.as_str());
+            let off = if ip { ["--sandbox", "none"] } else { ["--sandbox", "plain"] };
+            let run = duel_with_env(&bot, &greedy, &off, &[PLAIN_WITHOUT_LANDLOCK]);
             promises(&run, &bot, Some("invalid_move"), &[]);
         } else {
             eprintln!("{attack}: no control here (the kernel lacks it, or the bot is a user of its own as root)");

@@ -213,6 +213,24 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
             }
             worked = written >= mb;
         }
+        "fill-shm" => {
+            // `fill-shm MB TAG`: MB MiB in files of 8 MiB in `/dev/shm` (memory no limit of the
+            // bot's counts, when it is the machine's), named `zoo-shm-TAG-k`, and left there.
+            let (mb, tag): (usize, String) = (arg(1).parse().unwrap_or(100), arg(2));
+            let chunk = vec![7u8; 1 << 20];
+            let mut written = 0;
+            'shm: for k in 0.. {
+                let Ok(mut f) = std::fs::File::create(format!("/dev/shm/zoo-shm-{tag}-{k}")) else { break };
+                for _ in 0..8 {
+                    if written >= mb || f.write_all(&chunk).is_err() {
+                        break 'shm;
+                    }
+                    written += 1;
+                }
+            }
+            eprintln!("fill-shm: wrote {written} MiB of {mb}");
+            worked = written >= mb;
+        }
         "escape" => worked = escape(&arg(1), &arg(2)),
         "tty" => worked = tiocsti(),
         "keyring-leave" => worked = leave_key(&arg(1)),

@@ -18,6 +18,7 @@ mod child;
 mod confine;
 mod meter;
 mod scratch;
+mod shm;
 mod sockets;
 mod syscalls;
 
@@ -391,6 +392,9 @@ pub struct Sandbox {
     /// Plain bots are confined by Landlock (see `confine`): the kernel has it, and the tests'
     /// switch is not set.
     landlock: bool,
+    /// How a plain bot that Landlock does not confine gets a `/dev/shm` of its own (see `shm`),
+    /// where the arena can make it one.
+    shm: Option<shm::Way>,
     /// The folder of this run's plain scratch folders (see `scratch`), made with the first.
     scratch_run: std::sync::Arc<std::sync::Mutex<Option<std::sync::Arc<scratch::RunFolder>>>>,
 }
@@ -480,6 +484,7 @@ impl Sandbox {
             _fresh_root: None,
             missing: Vec::new(),
             landlock: false,
+            shm: None,
             scratch_run: Default::default(),
         };
         match mode {
@@ -552,14 +557,31 @@ impl Sandbox {
 
     /// Learns whether plain bots can be confined by Landlock here (see `confine`), and returns
     /// what of it is missing, in words.
+    /// Where Landlock does not confine them, plain bots get a `/dev/shm` of their own where the
+    /// arena can make one (see `shm`), and otherwise that is said missing too.
     fn plain_confinement(&mut self) -> Vec<String> {
-        if std::env::var_os(confine::OFF_SWITCH).is_some() {
-            return vec![format!("Landlock is off ({} is set): plain bots are not confined", confine::OFF_SWITCH)];
+        let mut lacking = if std::env::var_os(confine::OFF_SWITCH).is_some() {
+            vec![format!("Landlock is off ({} is set): plain bots are not confined", confine::OFF_SWITCH)]
+        } else {
+            let abi = confine::kernel_abi();
+            tracing::debug!(abi, "Landlock");
+            self.landlock = abi > 0;
+            confine::missing(abi)
+        };
+        if !self.landlock {
+            match shm::Way::here() {
+                None => {}
+                Some(Ok(way)) => {
+                    tracing::debug!(?way, "plain bots get a /dev/shm of their own");
+                    self.shm = Some(way);
+                }
+                Some(Err(why)) => lacking.push(format!(
+                    "no mount namespace for a plain bot here ({why}): it shares the machine's /dev/shm, whose files \
+                     take memory its limit does not count and outlive the match"
+                )),
+            }
         }
-        let abi = confine::kernel_abi();
-        tracing::debug!(abi, "Landlock");
-        self.landlock = abi > 0;
-        confine::missing(abi)
+        lacking
     }
 
     /// The limits applied.
@@ -716,23 +738,34 @@ impl Sandbox {
                 writable.push(b.scratch.path().to_path_buf());
             }
             let whose = if launch.build { "the build's Landlock ruleset" } else { "the bot's Landlock ruleset" };
-            confine::ruleset(&system, &shown, &writable)
+            confine::ruleset(&system, &shown, &writable, launch.build)
                 .map_err(|e| setup(whose, std::io::Error::other(e.to_string())))?
         } else {
             None
         };
         // (With it, what Landlock does not govern: see `syscalls::plain_filters`; without it,
-        // System V IPC all the same, but with the sandbox off.)
+        // System V IPC and a bot's uncounted shared memory all the same, but with the sandbox
+        // off.)
         let filters = match &ruleset {
             Some(_) => syscalls::plain_filters(launch.build),
             None if keep_terminal => Vec::new(),
-            None => syscalls::unconfined_plain_filters(),
+            None => syscalls::unconfined_plain_filters(launch.build),
+        };
+        // Without Landlock, which keeps it from the machine's `/dev/shm`: one of its own, where
+        // the arena can make it (see `shm`).
+        let private_shm = match (&self.shm, &ruleset) {
+            (Some(way), None) if !keep_terminal => Some(shm::PrivateShm::new(way, limits.tmp_mb, launch.build)),
+            _ => None,
         };
         let parent = std::process::id() as libc::pid_t;
         // SAFETY: the hook only makes system calls on data prepared before the fork (the
-        // ruleset's descriptor and the filters, held by the hook as long as the command).
+        // ruleset's descriptor, the filters and the private `/dev/shm`'s words, held by the hook
+        // as long as the command).
         unsafe {
             command.pre_exec(move || {
+                if let Some(shm) = &private_shm {
+                    shm.enter()?;
+                }
                 let landlock = ruleset.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd);
                 child::enter_plain(parent, &rlimits, ids, keep_terminal, landlock, &filters)
             });
