@@ -722,12 +722,14 @@ fn a_plain_bot_of_an_arena_that_is_not_root_reads_no_private_system_file() {
 /// namespace of its own, where the kernel gives it one), a plain bot gets a `/dev/shm` of its own
 /// now, capped as a box's scratch space (64 MiB), and gone with it: it writes 64 MiB of the 128
 /// it tries, and leaves nothing. Here as root, and as `nobody`. Where none can be made, the arena
-/// says so. The control: with the sandbox off, it writes all 128 MiB there, left after the match
-/// (removed by the test).
+/// says so. The control: without the mount namespace (`ARENA_PLAIN_WITHOUT_MOUNT_NAMESPACE`, as
+/// where none can be made), it writes all 128 MiB there, left after the match (removed by the
+/// test).
 #[test]
 fn a_plain_bot_without_landlock_leaves_nothing_in_the_machines_dev_shm() {
     let _load = shared();
-    let off = [("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")];
+    let off = [PLAIN_WITHOUT_LANDLOCK];
+    let none = [PLAIN_WITHOUT_LANDLOCK, PLAIN_WITHOUT_MOUNT_NAMESPACE];
     let dir = tempfile::tempdir().unwrap();
     chmod(dir.path(), 0o755);
     let attack = shared_copy(dir.path(), &bin("zoo-attack"));
@@ -735,16 +737,16 @@ fn a_plain_bot_without_landlock_leaves_nothing_in_the_machines_dev_shm() {
     chmod(Path::new(&greedy), 0o755);
     // SAFETY: geteuid has no preconditions.
     let root = unsafe { libc::geteuid() } == 0;
-    let as_is = |extra: &[&str], bots: [&str; 2]| duel_run("fire.txt", extra, &off, bots);
+    let as_is = |env| move |extra: &[&str], bots: [&str; 2]| duel_run("fire.txt", extra, env, bots);
     let fenced = root || user_namespaces_offered();
-    let (wrote, left, stderr) = fills_shm(as_is, &attack, &greedy, "plain");
+    let (wrote, left, stderr) = fills_shm(as_is(&off), &attack, &greedy);
     if fenced {
         assert_eq!((wrote, left), (false, 0), "a /dev/shm of its own, capped and gone: {stderr}");
     } else {
         eprintln!("no user namespace for this user: a plain bot shares the machine's /dev/shm, as the arena says");
         assert!(stderr.contains("it shares the machine's /dev/shm"), "{stderr}");
     }
-    let (wrote, left, _) = fills_shm(as_is, &attack, &greedy, "none");
+    let (wrote, left, _) = fills_shm(as_is(&none), &attack, &greedy);
     assert_eq!((wrote, left), (true, 128), "the control writes the machine's /dev/shm, for good");
     if !root {
         return;
@@ -755,21 +757,67 @@ fn a_plain_bot_without_landlock_leaves_nothing_in_the_machines_dev_shm() {
     let (_, greedy) = victim(nobody.dir.path());
     chmod(Path::new(&greedy), 0o755);
     let fire = shared_copy(nobody.dir.path(), &map("fire.txt"));
-    let as_nobody = |extra: &[&str], bots: [&str; 2]| {
-        let mut command = nobody.command(&off);
-        command.args(["duel", "--json", "--seed", "5", "--map", &fire, "--no-replay"]).args(extra).args(bots);
-        let out = command.output().unwrap();
-        let result = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-        Run { out, result, replay: Value::Null }
+    let as_nobody = |env: &'static [(&'static str, &'static str)]| {
+        let nobody = &nobody;
+        let fire = &fire;
+        move |extra: &[&str], bots: [&str; 2]| {
+            let mut command = nobody.command(env);
+            command.args(["duel", "--json", "--seed", "5", "--map", fire, "--no-replay"]).args(extra).args(bots);
+            let out = command.output().unwrap();
+            let result = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+            Run { out, result, replay: Value::Null }
+        }
     };
-    let (wrote, left, stderr) = fills_shm(as_nobody, &attack, &greedy, "plain");
+    let (wrote, left, stderr) = fills_shm(as_nobody(&[PLAIN_WITHOUT_LANDLOCK]), &attack, &greedy);
     if user_namespaces_offered() {
         assert_eq!((wrote, left), (false, 0), "nobody's plain bot: a /dev/shm of its own: {stderr}");
     } else {
         assert!(stderr.contains("it shares the machine's /dev/shm"), "{stderr}");
     }
-    let (wrote, left, _) = fills_shm(as_nobody, &attack, &greedy, "none");
+    let (wrote, left, _) =
+        fills_shm(as_nobody(&[PLAIN_WITHOUT_LANDLOCK, PLAIN_WITHOUT_MOUNT_NAMESPACE]), &attack, &greedy);
     assert_eq!((wrote, left), (true, 128), "the control, as nobody");
+}
+
+/// A plain build of an arena that is not root runs as the arena's user, and Landlock does not
+/// govern a file's mode: it could `chmod 644` a private file of that user's anywhere (the
+/// teacher's, the league's), readable to every local user for good. Where the arena can make a
+/// mount namespace (here, as `nobody`, in a user namespace of its own), a plain build now runs
+/// with every mount read-only but its folder and scratch folder: its `chmod` of the file fails
+/// (`EROFS`) and the file stays private, with Landlock or without, while it still makes its own
+/// file executable in its folder. Where none can be made, the arena says so. The control: the
+/// same plain build without the mount namespace (`ARENA_PLAIN_WITHOUT_MOUNT_NAMESPACE`, as where
+/// none can be made), Landlock on, changes the mode.
+#[test]
+fn a_plain_build_cannot_change_the_mode_of_its_users_files_outside_its_folder() {
+    let _load = shared();
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("not root: this test must start the arena as nobody (its root run does)");
+        return;
+    }
+    let nobody = AsNobody::new();
+    let private = nobody.dir.path().join("private");
+    std::fs::write(&private, "nobody's own\n").unwrap();
+    to_nobody(&private);
+    let mode = |p: &Path| std::os::unix::fs::MetadataExt::mode(&std::fs::metadata(p).unwrap()) & 0o7777;
+    let build = format!("chmod 644 {} 2>/dev/null; echo 'exit 0' > mine; chmod 755 mine", private.display());
+    for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
+        chmod(&private, 0o600);
+        let (league, out) = nobody.league(&build, "plain", env, |_| {});
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{env:?}: {stderr}");
+        assert_eq!(mode(&league.path().join("student/mine")), 0o755, "{env:?}: its own file's mode is set: {stderr}");
+        if user_namespaces_offered() {
+            assert_eq!(mode(&private), 0o600, "{env:?}: the file stays private: {stderr}");
+        } else {
+            assert!(stderr.contains("no mount namespace for plain"), "{env:?}: {stderr}");
+        }
+    }
+    chmod(&private, 0o600);
+    let (_, out) = nobody.league(&build, "plain", &[PLAIN_WITHOUT_MOUNT_NAMESPACE], |_| {});
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(mode(&private), 0o644, "the control: without the mount namespace, the build opened the file to all");
 }
 
 /// The files `fill-shm … TAG` left in the machine's `/dev/shm`.
@@ -790,10 +838,11 @@ impl Drop for ShmLeft {
     }
 }
 
-/// `zoo-attack fill-shm 128` (`attack`, its path) against `victim` with `--sandbox mode`, run by
+/// `zoo-attack fill-shm 128` (`attack`, its path) against `victim` with `--sandbox plain`, run by
 /// `duel` (given the arena's extra words and the bots): whether it wrote it all (its invalid move),
 /// the MiB it left in the machine's `/dev/shm` (removed after), and what the arena said.
-fn fills_shm(duel: impl Fn(&[&str], [&str; 2]) -> Run, attack: &str, victim: &str, mode: &str) -> (bool, u64, String) {
+fn fills_shm(duel: impl Fn(&[&str], [&str; 2]) -> Run, attack: &str, victim: &str) -> (bool, u64, String) {
+    let mode = "plain";
     let tag = token();
     let _left = ShmLeft(tag.clone());
     let attacker = format!("{attack} fill-shm 128 {tag}");
@@ -1326,12 +1375,13 @@ fn a_build_of_a_folder_root_owns_is_refused_without_a_box() {
     assert_eq!(control, "", "the control built");
     assert!(outside.exists(), "the control wrote outside its folder");
     // A folder given to a user of its own builds without a box, as that user (who may not
-    // write outside it: the build fails, its file in the folder made).
+    // write outside it: the build fails, its file in the folder made; where the arena made it a
+    // mount namespace, everything but its folders is read-only too, which the kernel says first).
     std::fs::remove_file(&outside).unwrap();
     std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     std::os::unix::fs::chown(&folder, Some(65534), Some(65534)).unwrap();
     let nobody = student_failure(dir.path(), "nobody", &format!("touch built {}", outside.display()), "plain", None);
-    assert!(nobody.contains("Permission denied"), "{nobody}");
+    assert!(nobody.contains("Permission denied") || nobody.contains("Read-only file system"), "{nobody}");
     assert!(folder.join("built").exists() && !outside.exists());
 }
 

@@ -73,8 +73,12 @@ fn zoo_with(bot: &str, greedy: &str, forfeit: Option<&str>, markers: &[&str], ex
     run
 }
 
+/// What the controls of a plain bot's defences turn off: Landlock (with its filters) and the
+/// mount namespace of its own (read-only but its scratch folder, without Landlock).
+const UNCONFINED: [(&str, &str); 2] = [PLAIN_WITHOUT_LANDLOCK, PLAIN_WITHOUT_MOUNT_NAMESPACE];
+
 /// A defence's control: `zoo-attack <attack>` against `greedy` without a box (`--sandbox
-/// plain`, with `extra`, and Landlock with its filters off), both copied where any user may run
+/// plain`, with `extra`, and Landlock with its filters off, and its mount namespace), both copied where any user may run
 /// them (a root arena runs a plain bot as a box user). The attack works there, so the bot says
 /// so and plays an invalid move.
 fn unboxed_attack(attack: &str, extra: &[&str]) -> Run {
@@ -82,7 +86,7 @@ fn unboxed_attack(attack: &str, extra: &[&str]) -> Run {
     let greedy = shared_copy(dir.path(), &bin("greedy"));
     let attacker = format!("{} {attack}", shared_copy(dir.path(), &bin("zoo-attack")));
     let plain = [&["--sandbox", "plain"][..], extra].concat();
-    let run = duel_with_env(&attacker, &greedy, &plain, &[PLAIN_WITHOUT_LANDLOCK]);
+    let run = duel_with_env(&attacker, &greedy, &plain, &UNCONFINED);
     promises(&run, &attacker, Some("invalid_move"), &[]);
     run
 }
@@ -828,7 +832,7 @@ fn a_plain_bot_can_neither_write_the_league_s_files_nor_read_another_bot_s() {
             continue;
         }
         // The control: without Landlock the attack works (the bot says so by an invalid move).
-        let control = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
+        let control = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], &UNCONFINED);
         promises(&control, &bot, Some("invalid_move"), &[]);
         match attack {
             "write" => assert_ne!(std::fs::read(file).unwrap(), before, "the control wrote {}", file.display()),
@@ -865,14 +869,14 @@ fn a_plain_bot_cannot_signal_its_keeper_nor_its_opponent() {
         eprintln!("root: a plain bot is a user of its own, which may not signal the others even without Landlock");
         return;
     }
-    let control = duel_with_env(&at_keeper, &victim, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
+    let control = duel_with_env(&at_keeper, &victim, &["--sandbox", "plain"], &UNCONFINED);
     assert_eq!(
         player(&control.result, 0).2.as_deref(),
         Some("crash"),
         "the control killed its keeper: {}",
         control.result
     );
-    let control = duel_with_env(&at_opponent, &victim, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
+    let control = duel_with_env(&at_opponent, &victim, &["--sandbox", "plain"], &UNCONFINED);
     assert_eq!(
         player(&control.result, 1).2.as_deref(),
         Some("crash"),
@@ -929,7 +933,10 @@ fn a_plain_bot_cannot_reach_other_processes_through_proc() {
         if as_root() {
             continue;
         }
-        let control = duel_with_env(&bot, &victim, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
+        // (Nor its own user namespace, where an arena that is not root makes its mount namespace
+        // without Landlock: the kernel keeps it from processes outside that as well.)
+        let off = UNCONFINED;
+        let control = duel_with_env(&bot, &victim, &["--sandbox", "plain"], &off);
         assert_eq!(player(&control.result, 0).2.as_deref(), Some("invalid_move"), "{attack}: {}", control.result);
     }
 }
@@ -984,7 +991,9 @@ fn a_plain_bot_reaches_no_process_socket_or_attribute_past_landlock() {
             // memory cgroup: its control is the sandbox off.)
             let ip = ["udp", "tcp", "mptcp"].contains(&attack.as_str());
             let off = if ip { ["--sandbox", "none"] } else { ["--sandbox", "plain"] };
-            let run = duel_with_env(&bot, &greedy, &off, &[PLAIN_WITHOUT_LANDLOCK]);
+            // (Nor a mount namespace: an arena that is not root makes it in a user namespace, whose
+            // capabilities the keeper holds, and the kernel keeps the bot from renicing it too.)
+            let run = duel_with_env(&bot, &greedy, &off, &UNCONFINED);
             promises(&run, &bot, Some("invalid_move"), &[]);
         } else {
             eprintln!("{attack}: no control here (the kernel lacks it, or the bot is a user of its own as root)");
@@ -1013,7 +1022,7 @@ fn a_plain_bot_cannot_connect_to_a_unix_socket_of_its_user() {
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o777)).unwrap();
     let bot = format!("{attacker} unix-connect {}", hex(&path));
     zoo_with(&bot, &greedy, None, &[], &["--sandbox", "plain"]);
-    let control = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
+    let control = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], &UNCONFINED);
     promises(&control, &bot, Some("invalid_move"), &[]);
 }
 
@@ -1108,7 +1117,7 @@ fn a_plain_build_can_neither_write_the_league_s_files_nor_read_another_bot_s() {
     assert!(tmp == home && tmp != "/tmp" && scratch.ends_with("own\n"), "{scratch}");
     assert!(!Path::new(tmp).exists(), "the scratch folder goes with the build: {tmp}");
     // The control: with Landlock off, the same build reads alice's file and writes the league's.
-    let (ok, out) = plain_build(dir.path(), &bots, &[PLAIN_WITHOUT_LANDLOCK]);
+    let (ok, out) = plain_build(dir.path(), &bots, &UNCONFINED);
     assert!(ok, "{out}");
     assert!(std::fs::read_to_string(&tournament).unwrap().contains("forged"), "the control: {out}");
     assert!(std::fs::read_to_string(evil.join("stolen")).unwrap().contains("alice secret"), "the control");
@@ -1252,7 +1261,7 @@ fn a_plain_bot_cannot_reach_its_opponent_s_scratch_folder() {
         eprintln!("root: each plain bot is a user of its own, whose folder is its own alone: no control to show");
         return;
     }
-    let control = spied(&[PLAIN_WITHOUT_LANDLOCK]);
+    let control = spied(&UNCONFINED);
     assert_eq!(player(&control.result, 0).2.as_deref(), Some("invalid_move"), "the control: {}", control.result);
 }
 

@@ -27,7 +27,8 @@
 //! A plain build is confined the same way, but for what it needs: it may also read and run the
 //! toolchains a box's build is shown (see `super::PlainBuild`), write its folder and a scratch
 //! folder of its own (its `HOME` and `TMPDIR`), and change a file's mode and times (a linker
-//! makes its output executable with `chmod`).
+//! makes its output executable with `chmod`): outside those folders, a read-only mount keeps it
+//! from that where the arena can make one (see `super::mounts`).
 //!
 //! The ruleset is made by the arena before the fork (with the `landlock` crate, best effort:
 //! what the kernel lacks is left out) and only entered by the bot's process, after the keeper

@@ -17,8 +17,8 @@ mod cgroup;
 mod child;
 mod confine;
 mod meter;
+mod mounts;
 mod scratch;
-mod shm;
 mod sockets;
 mod syscalls;
 
@@ -392,9 +392,9 @@ pub struct Sandbox {
     /// Plain bots are confined by Landlock (see `confine`): the kernel has it, and the tests'
     /// switch is not set.
     landlock: bool,
-    /// How a plain bot that Landlock does not confine gets a `/dev/shm` of its own (see `shm`),
-    /// where the arena can make it one.
-    shm: Option<shm::Way>,
+    /// How a plain bot or build gets a mount namespace of its own (see `mounts`), where the
+    /// arena can make one.
+    mounts: Option<mounts::Here>,
     /// The folder of this run's plain scratch folders (see `scratch`), made with the first.
     scratch_run: std::sync::Arc<std::sync::Mutex<Option<std::sync::Arc<scratch::RunFolder>>>>,
 }
@@ -484,7 +484,7 @@ impl Sandbox {
             _fresh_root: None,
             missing: Vec::new(),
             landlock: false,
-            shm: None,
+            mounts: None,
             scratch_run: Default::default(),
         };
         match mode {
@@ -557,8 +557,8 @@ impl Sandbox {
 
     /// Learns whether plain bots can be confined by Landlock here (see `confine`), and returns
     /// what of it is missing, in words.
-    /// Where Landlock does not confine them, plain bots get a `/dev/shm` of their own where the
-    /// arena can make one (see `shm`), and otherwise that is said missing too.
+    /// Plain bots and builds get a mount namespace of their own where the arena can make one (see
+    /// `mounts`), and what of it is missing is said too.
     fn plain_confinement(&mut self) -> Vec<String> {
         let mut lacking = if std::env::var_os(confine::OFF_SWITCH).is_some() {
             vec![format!("Landlock is off ({} is set): plain bots are not confined", confine::OFF_SWITCH)]
@@ -568,18 +568,27 @@ impl Sandbox {
             self.landlock = abi > 0;
             confine::missing(abi)
         };
-        if !self.landlock {
-            match shm::Way::here() {
-                None => {}
-                Some(Ok(way)) => {
-                    tracing::debug!(?way, "plain bots get a /dev/shm of their own");
-                    self.shm = Some(way);
+        let chmod = "a plain build (Landlock does not govern a file's mode) may change the mode and times of any file \
+                     of the user it runs as";
+        match mounts::Here::learn() {
+            Ok(here) => {
+                tracing::debug!(?here, "plain bots' and builds' mount namespaces");
+                if here.as_ref().is_some_and(|h| !h.read_only()) {
+                    lacking.push(format!(
+                        "no read-only mounts for plain builds here (the kernel has no mount_setattr, Linux 5.12): \
+                         {chmod}{}",
+                        if self.landlock { "" } else { ", and a plain bot may write any file of that user's" }
+                    ));
                 }
-                Some(Err(why)) => lacking.push(format!(
-                    "no mount namespace for a plain bot here ({why}): it shares the machine's /dev/shm, whose files \
-                     take memory its limit does not count and outlive the match"
-                )),
+                self.mounts = here;
             }
+            Err(why) if self.landlock => {
+                lacking.push(format!("no mount namespace for plain builds here ({why}): {chmod}"))
+            }
+            Err(why) => lacking.push(format!(
+                "no mount namespace for plain bots and builds here ({why}): {chmod}, and a plain bot shares the \
+                 machine's /dev/shm, whose files take memory its limit does not count and outlive the match"
+            )),
         }
         lacking
     }
@@ -728,15 +737,15 @@ impl Sandbox {
         // A bot or a build with a keeper: Landlock's ruleset, entered by its process alone (see
         // `confine`). It may write its scratch folder; a build is shown the toolchains too, and
         // may write its folder.
+        let mut writable: Vec<PathBuf> = scratch.iter().map(|s| s.path().to_path_buf()).collect();
+        if let Some(b) = &build {
+            let here = std::env::current_dir().unwrap_or_default();
+            writable.extend(launch.folder.map(|f| normalize(&here.join(f))));
+            writable.push(b.scratch.path().to_path_buf());
+        }
         let ruleset = if self.landlock && !keep_terminal {
             let toolchains = build.iter().flat_map(PlainBuild::shown).collect();
             let (system, shown) = self.plain_shown(launch.words, launch.folder, toolchains);
-            let mut writable: Vec<PathBuf> = scratch.iter().map(|s| s.path().to_path_buf()).collect();
-            if let Some(b) = &build {
-                let here = std::env::current_dir().unwrap_or_default();
-                writable.extend(launch.folder.map(|f| normalize(&here.join(f))));
-                writable.push(b.scratch.path().to_path_buf());
-            }
             let whose = if launch.build { "the build's Landlock ruleset" } else { "the bot's Landlock ruleset" };
             confine::ruleset(&system, &shown, &writable, launch.build)
                 .map_err(|e| setup(whose, std::io::Error::other(e.to_string())))?
@@ -751,20 +760,24 @@ impl Sandbox {
             None if keep_terminal => Vec::new(),
             None => syscalls::unconfined_plain_filters(launch.build),
         };
-        // Without Landlock, which keeps it from the machine's `/dev/shm`: one of its own, where
-        // the arena can make it (see `shm`).
-        let private_shm = match (&self.shm, &ruleset) {
-            (Some(way), None) if !keep_terminal => Some(shm::PrivateShm::new(way, limits.tmp_mb, launch.build)),
+        // A mount namespace of its own where the arena can make one (see `mounts`): without
+        // Landlock, which keeps it from the machine's `/dev/shm`, one of its own; for a build, and
+        // a bot without Landlock, every mount read-only but what it may write.
+        let confined = ruleset.is_some();
+        let plain_mounts = match &self.mounts {
+            Some(here) if !keep_terminal => {
+                here.plain(!confined, launch.build || !confined, &writable, limits.tmp_mb, launch.build)
+            }
             _ => None,
         };
         let parent = std::process::id() as libc::pid_t;
         // SAFETY: the hook only makes system calls on data prepared before the fork (the
-        // ruleset's descriptor, the filters and the private `/dev/shm`'s words, held by the hook
-        // as long as the command).
+        // ruleset's descriptor, the filters and the mounts' words, held by the hook as long as the
+        // command).
         unsafe {
             command.pre_exec(move || {
-                if let Some(shm) = &private_shm {
-                    shm.enter()?;
+                if let Some(mounts) = &plain_mounts {
+                    mounts.enter()?;
                 }
                 let landlock = ruleset.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd);
                 child::enter_plain(parent, &rlimits, ids, keep_terminal, landlock, &filters)

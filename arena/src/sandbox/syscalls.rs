@@ -150,7 +150,8 @@ const IOPRIO_WHO_PROCESS: u64 = 1;
 /// `chmod`, cargo copies a file's mode and sets times, `make` and `touch` set them): only the
 /// owner and extended attributes are refused to it ([`OWNER_AND_ATTRIBUTE_CALLS`]), and a mode
 /// with the set-uid or set-gid bit ([`set_id_filters`]). So a plain build may still change the
-/// mode of a file its user owns that Landlock keeps it from.
+/// mode of a file its user owns that Landlock keeps it from, but where the arena gives it a mount
+/// namespace whose mounts are read-only but its folders (see `super::mounts`).
 ///
 /// A bot (not a build) also gets [`uncounted_memory_filters`], as a box without a memory cgroup
 /// does: no cgroup ever holds a plain bot, whose memory the monitor counts in its processes'
