@@ -110,6 +110,9 @@ impl Here {
         build: bool,
     ) -> Option<PlainMounts> {
         let view = view && self.read_only;
+        // (A folder it writes in the machine's `/dev/shm`, an arena's `TMPDIR` there, would be
+        // hidden by its own: it keeps the machine's then, read-only but that folder where `view`.)
+        let shm = shm && !writable.iter().any(|p| p.starts_with("/dev/shm"));
         if !shm && !view {
             return None;
         }
@@ -152,7 +155,8 @@ pub(super) struct PlainMounts {
 }
 
 /// `open_tree`'s flags: a copy of the tree, detached (`OPEN_TREE_CLONE`), with the mounts below
-/// it (`AT_RECURSIVE`), its descriptor closed at `exec`.
+/// it (`AT_RECURSIVE`), its descriptor closed at `exec`, a link not followed
+/// (`AT_SYMLINK_NOFOLLOW`: `move_mount` does not follow one either).
 const OPEN_TREE_CLONE: libc::c_uint = 1;
 const AT_RECURSIVE: libc::c_uint = 0x8000;
 /// `mount_setattr`'s read-only attribute.
@@ -214,7 +218,10 @@ impl PlainMounts {
         let mut trees: [libc::c_int; MOST_WRITABLE] = [-1; MOST_WRITABLE];
         if let Some(writable) = &self.writable {
             for (tree, path) in trees.iter_mut().zip(writable) {
-                let flags = OPEN_TREE_CLONE | AT_RECURSIVE | libc::O_CLOEXEC as libc::c_uint;
+                let flags = OPEN_TREE_CLONE
+                    | AT_RECURSIVE
+                    | libc::O_CLOEXEC as libc::c_uint
+                    | libc::AT_SYMLINK_NOFOLLOW as libc::c_uint;
                 let fd = libc::syscall(libc::SYS_open_tree, libc::AT_FDCWD, path.as_ptr(), flags);
                 check(fd as libc::c_int).map_err(&namespaces)?;
                 *tree = fd as libc::c_int;
