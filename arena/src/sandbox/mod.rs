@@ -557,6 +557,7 @@ impl Sandbox {
 
     /// Learns whether plain bots can be confined by Landlock here (see `confine`), and returns
     /// what of it is missing, in words.
+    ///
     /// Plain bots and builds get a mount namespace of their own where the arena can make one (see
     /// `mounts`), and what of it is missing is said too.
     fn plain_confinement(&mut self) -> Vec<String> {
