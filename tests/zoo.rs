@@ -574,6 +574,24 @@ fn a_plain_bot_cannot_hold_memory_outside_its_processes() {
     }
 }
 
+/// A plain bot has no cgroup: the monitor sums its processes' resident sets, as a box's without
+/// one (before 2026-12-06 it did not, and four children of 48 MiB each held 192 MiB under a
+/// limit of 64, as did sixteen of 60 MiB, 960 MiB, and played on). With Landlock or without, it
+/// forfeits `memory`. The control: with the sandbox off, nothing sums them, and it plays on.
+#[test]
+fn a_plain_bot_s_processes_share_its_memory_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let hog = format!("{} hog-memory 4 48", shared_copy(dir.path(), &bin("zoo-attack")));
+    let limits = ["--max-memory-mb", "64", "--startup-ms", "10000"];
+    for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
+        let run = duel_with_env(&hog, &greedy, &[&["--sandbox", "plain"][..], &limits].concat(), env);
+        promises(&run, &hog, Some("memory"), &[]);
+    }
+    let control = duel_with(&hog, &greedy, &[&["--sandbox", "none"][..], &limits].concat());
+    promises(&control, &hog, None, &[]);
+}
+
 /// Whether the kernel makes `memfd_secret` files (5.14 on, where `secretmem` is enabled).
 fn memfd_secret_offered() -> bool {
     // SAFETY: memfd_secret takes no pointer; the descriptor it gives is ours to close.
@@ -651,7 +669,8 @@ fn cannot_forge_a_memory_forfeit_by_saying_so() {
     assert!(run.log.contains("out of memory") && run.log.contains("bad_alloc"), "it did say so: {}", run.log);
     // The control: a box that really holds more than its limit (five children of 100 MiB
     // under 200 MiB: its cgroup's OOM killer, or the monitor without cgroups) is `memory`.
-    // (Only in a box: without one, memory is limited per process.)
+    // (A plain bot's processes are summed by the monitor too: see
+    // `a_plain_bot_s_processes_share_its_memory_limit`.)
     let hog = format!("{} hog-memory 5 100", bin("zoo-attack"));
     let limits = ["--require-sandbox", "--max-memory-mb", "200", "--startup-ms", "10000"];
     zoo_with(&hog, &bin("greedy"), Some("memory"), &[], &limits);

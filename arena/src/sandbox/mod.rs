@@ -2366,15 +2366,17 @@ impl BoxHandle {
 
     /// Whether the box went over its memory limit (its cgroup's limit refused it memory, or, without
     /// a memory cgroup or with one that does not count swap, its processes hold more than the
-    /// limit together, with what the monitor counts of what no resident set shows; never without a
-    /// box).
+    /// limit together, with what the monitor counts of what no resident set shows; a plain process's
+    /// too, which never has a cgroup; never with the sandbox off).
     pub fn out_of_memory(&self) -> bool {
         match &self.group {
             // A cgroup that does not count swap caps the resident memory only: what it swapped
             // out is counted with it, by the monitor ([`BoxHandle::counts_swap`]).
             Some(g) if g.limits_memory() => g.out_of_memory() || (self.counts_swap && self.over_its_cap()),
-            // A plain process (no box) is limited per process only.
-            _ => self.boxed && self.over_its_cap(),
+            // A plain process (no box, kept) is summed as a box without a cgroup: each of its
+            // processes under its address-space cap, 4 x 48 MiB held 192 MiB under 64 before.
+            // (With the sandbox off, nothing.)
+            _ => (self.boxed || self.kept) && self.over_its_cap(),
         }
     }
 
@@ -2412,7 +2414,7 @@ impl BoxHandle {
     /// for both, whose cost grows with the processes a bot keeps (the monitor's look, 40 times
     /// a second).
     pub fn look(&self, cpu: bool) -> (Option<Duration>, bool) {
-        match (self.group.is_none() && self.boxed, self.leader) {
+        match (self.group.is_none() && (self.boxed || self.kept), self.leader) {
             (true, Some(pid)) => {
                 let (used, over) = self.usage_and_over(pid);
                 (cpu.then(|| self.at_least_the_peak(used.cpu)), over)
