@@ -522,15 +522,25 @@ fn cannot_make_a_user_namespace() {
     if unsafe { libc::geteuid() } != 0 {
         assert!(run.log.contains("max_user_namespaces 0\n"), "{}", run.log);
     }
-    // The control: without a box, as an unprivileged user (the box user of a root arena), the
-    // kernel makes one by each call, and the bot holds a capability there.
-    if !user_namespaces_offered() {
+    // Nor may a plain bot, with Landlock or without (before 2026-12-06, without Landlock, a red
+    // team's mounted a tmpfs in one of its own and held 1,024 MiB there under a limit of 64).
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let plain = format!("{} userns", shared_copy(dir.path(), &bin("zoo-attack")));
+    for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..], &UNCONFINED[..]] {
+        let run = duel_with_env(&plain, &greedy, &["--sandbox", "plain"], env);
+        promises(&run, &plain, None, &[]);
+        assert!(run.log.contains("userns: unshare EPERM, clone EPERM, clone3 ENOSYS,"), "{env:?}: {}", run.log);
+    }
+    // The control: with the sandbox off, the kernel makes one by each call (where it gives an
+    // unprivileged user one, or to root), and the bot holds a capability there.
+    if !(as_root() || user_namespaces_offered()) {
         eprintln!("this kernel gives unprivileged users no user namespace: the control cannot show one made");
         return;
     }
-    let run = unboxed_attack("userns", &[]);
-    let made = "userns: unshare ok, with capabilities, clone ok, with capabilities, clone3 ok, with capabilities, \
-                a network namespace EPERM;";
+    let run = duel_with(&attacker, &bin("greedy"), &["--sandbox", "none"]);
+    promises(&run, &attacker, Some("invalid_move"), &[]);
+    let made = "userns: unshare ok, with capabilities, clone ok, with capabilities, clone3 ok, with capabilities,";
     assert!(run.log.contains(made), "{}", run.log);
 }
 

@@ -271,11 +271,23 @@ fn plain_filters_of(metadata: &[&[libc::c_long]]) -> Vec<BpfProgram> {
 
 /// The filters of a plain bot or build that Landlock does not confine (the kernel has none, or
 /// `ARENA_PLAIN_WITHOUT_LANDLOCK` is set): System V IPC ([`system_v_filter`]), which no limit of
-/// its user's holds (its segments outlive it, uncounted), and a bot's memory filters
-/// ([`plain_bot_memory_filters`]).
+/// its user's holds (its segments outlive it, uncounted), a bot's memory filters
+/// ([`plain_bot_memory_filters`]), and a new user namespace ([`user_namespace_filter`], with
+/// `clone3` and the x32 numbers, which would pass it): in one of its own, a red team's plain bot
+/// without Landlock mounted a tmpfs, and held 1,024 MiB in it under a limit of 64. (The keeper's
+/// own namespaces, `super::mounts`, are made before.)
 pub(super) fn unconfined_plain_filters(build: bool) -> Vec<BpfProgram> {
     let memory = if build { Vec::new() } else { plain_bot_memory_filters() };
-    system_v_filter().into_iter().chain(memory).collect()
+    let namespaces = x32_filter().into_iter().chain(clone3_filter()).chain(user_namespace_filter());
+    namespaces.chain(system_v_filter()).chain(memory).collect()
+}
+
+/// Refuses `clone3` (`ENOSYS`, as on a kernel before 5.3: glibc falls back to `clone`), whose
+/// flags are in memory the filter cannot read: the part of [`filter`] a plain process Landlock
+/// does not confine gets, so that [`user_namespace_filter`] holds.
+fn clone3_filter() -> Option<BpfProgram> {
+    static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
+    FILTER.get_or_init(|| compile(vec![(libc::SYS_clone3, Vec::new())], libc::ENOSYS)).clone()
 }
 
 /// Refuses [`SYSV_IPC_CALLS`] (`ENOSYS`). `None` on an architecture the filter compiler does
@@ -698,8 +710,11 @@ mod tests {
         assert!(super::system_v_filter().is_some_and(|f| !f.is_empty()));
         let memory = super::uncounted_memory_filters().len();
         assert_eq!(memory, 5);
-        assert_eq!(super::unconfined_plain_filters(true).len(), 1);
-        assert_eq!(super::unconfined_plain_filters(false).len(), 1 + memory);
+        assert!(super::clone3_filter().is_some_and(|f| !f.is_empty()));
+        // (clone3, user namespaces, SysV; the x32 numbers on x86_64.)
+        let unconfined = 3 + usize::from(cfg!(target_arch = "x86_64"));
+        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined);
+        assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory);
         for build in [false, true] {
             let own = if build { 2 } else { memory };
             assert_eq!(super::plain_filters(build).len(), 7 + own + usize::from(cfg!(target_arch = "x86_64")));
