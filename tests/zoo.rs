@@ -1321,3 +1321,43 @@ fn a_plain_bot_cannot_use_system_v_ipc() {
     promises(&control, &attacker, Some("invalid_move"), &[]);
     assert!(control.log.contains("sysv-ipc: shmget ok, msgget ok, semget ok;"), "{}", control.log);
 }
+
+/// A plain bot shares the machine's POSIX message queues (`/dev/mqueue`), which Landlock does
+/// not govern: `mq_open` answered `EACCES` there but made the queue all the same, and a red
+/// team's bot left 256 of them, the machine's `queues_max`, so that no other user could make one
+/// (and one named queue is a bit another bot reads). A filter refuses the calls (`ENOSYS`), with
+/// Landlock or without: no queue is left after the match. The control: with the sandbox off, it
+/// makes the queue, which outlives it.
+#[test]
+fn a_plain_bot_cannot_leave_a_posix_message_queue() {
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let attack = shared_copy(dir.path(), &bin("zoo-attack"));
+    let name = format!("arena-zoo-mq-{}", std::process::id());
+    let path = std::ffi::CString::new(format!("/{name}")).unwrap();
+    // Whether the queue is there: its name is taken (ENOENT: it is not).
+    let there = || {
+        // SAFETY: a valid name; O_RDONLY makes nothing; the descriptor, if any, is closed.
+        unsafe {
+            let q = libc::mq_open(path.as_ptr(), libc::O_RDONLY);
+            let there = q >= 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ENOENT);
+            if q >= 0 {
+                libc::mq_close(q);
+            }
+            there
+        }
+    };
+    let bot = format!("{attack} mq-left {name}");
+    for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
+        let run = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], env);
+        promises(&run, &bot, None, &[]);
+        assert!(run.log.contains("mq-left: mq_open ENOSYS;"), "{env:?}: {}", run.log);
+        assert!(!there(), "{env:?}: no queue is left");
+    }
+    let control = duel_with(&bot, &greedy, &["--sandbox", "none"]);
+    let left = there();
+    // SAFETY: a valid name.
+    unsafe { libc::mq_unlink(path.as_ptr()) };
+    promises(&control, &bot, Some("invalid_move"), &[]);
+    assert!(control.log.contains("mq-left: mq_open ok;") && left, "the control's queue is left: {}", control.log);
+}

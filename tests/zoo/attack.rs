@@ -368,6 +368,7 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "page-out" => worked = page_out(),
         "userns" => worked = user_namespace(),
         "sysv-ipc" => worked = system_v_ipc(),
+        "mq-left" => worked = posix_queue_left(&arg(1)),
         // Not an attack: exits (a crash) unless its threads and a child process work.
         "threads-and-children" => threads_and_children(),
         "hog-memory" => {
@@ -1621,6 +1622,26 @@ fn system_v_ipc() -> bool {
     };
     eprintln!("sysv-ipc: shmget {shm}, msgget {msg}, semget {sem};");
     [shm, msg, sem].iter().any(|a| a == "ok")
+}
+
+/// `mq-left NAME`: makes a POSIX message queue `/NAME` and leaves it (a queue outlives its
+/// maker: a plain bot shares the machine's IPC namespace, where its queues took the machine's
+/// `queues_max` from every other user). Says on stderr what `mq_open` answered; returns whether
+/// it made one.
+fn posix_queue_left(name: &str) -> bool {
+    let Ok(path) = CString::new(format!("/{name}")) else { return false };
+    // SAFETY: a valid name; default attributes (a null pointer).
+    let queue = unsafe {
+        libc::mq_open(
+            path.as_ptr(),
+            libc::O_CREAT | libc::O_RDWR,
+            0o600 as libc::c_uint,
+            std::ptr::null::<libc::mq_attr>(),
+        )
+    };
+    let said = answer(queue >= 0, std::io::Error::last_os_error().raw_os_error().unwrap_or(0));
+    eprintln!("mq-left: mq_open {said};");
+    queue >= 0
 }
 
 /// `userns`: tries to make a user namespace, in which it would hold every capability: by

@@ -144,7 +144,7 @@ const IOPRIO_WHO_PROCESS: u64 = 1;
 ///   it does not govern); a pair of unix datagram sockets, which sends to any named socket
 ///   (`EPROTONOSUPPORT`; `socketpair`'s stream pairs, which runtimes use between their own
 ///   processes, are left to it);
-/// - System V IPC ([`SYSV_IPC_CALLS`], `ENOSYS`).
+/// - System V IPC ([`SYSV_IPC_CALLS`]) and POSIX message queues ([`POSIX_QUEUE_CALLS`]), `ENOSYS`.
 ///
 /// A `build` may change the mode and times of files (a linker makes its output executable with
 /// `chmod`, cargo copies a file's mode and sets times, `make` and `touch` set them): only the
@@ -290,12 +290,31 @@ fn clone3_filter() -> Option<BpfProgram> {
     FILTER.get_or_init(|| compile(vec![(libc::SYS_clone3, Vec::new())], libc::ENOSYS)).clone()
 }
 
-/// Refuses [`SYSV_IPC_CALLS`] (`ENOSYS`). `None` on an architecture the filter compiler does
-/// not know.
+/// Refuses [`SYSV_IPC_CALLS`] and [`POSIX_QUEUE_CALLS`] (`ENOSYS`). `None` on an architecture
+/// the filter compiler does not know.
 fn system_v_filter() -> Option<BpfProgram> {
     static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
-    FILTER.get_or_init(|| compile(SYSV_IPC_CALLS.iter().map(|&c| (c, Vec::new())).collect(), libc::ENOSYS)).clone()
+    FILTER
+        .get_or_init(|| {
+            let calls = SYSV_IPC_CALLS.iter().chain(POSIX_QUEUE_CALLS);
+            compile(calls.map(|&c| (c, Vec::new())).collect(), libc::ENOSYS)
+        })
+        .clone()
 }
+
+/// POSIX message queues, refused to a plain bot and build (`ENOSYS`, as on a kernel without
+/// them), which share the machine's (a box has its own IPC namespace): Landlock does not govern
+/// them (`mq_open` answered `EACCES` under it, having made the queue all the same), a queue
+/// outlives its maker, and a red team's plain bot left 256, the machine's `queues_max`, so that
+/// no other user could make one (a named queue is also a bit another bot reads).
+const POSIX_QUEUE_CALLS: &[libc::c_long] = &[
+    libc::SYS_mq_open,
+    libc::SYS_mq_unlink,
+    libc::SYS_mq_timedsend,
+    libc::SYS_mq_timedreceive,
+    libc::SYS_mq_notify,
+    libc::SYS_mq_getsetattr,
+];
 
 /// System V IPC, refused to a plain bot and build (`ENOSYS`, as on a kernel without it), which
 /// share the machine's IPC namespace (a box has one of its own): Landlock does not govern it, so
