@@ -1058,6 +1058,11 @@ fn a_plain_bot_cannot_connect_to_a_unix_socket_of_its_user() {
 /// `arena build CONFIG --out LEAGUE --sandbox plain` of the bots `bots` (TOML entries) in `dir`,
 /// with `env` set for the arena: what it printed, whether it succeeded.
 fn plain_build(dir: &Path, bots: &str, env: &[(&str, &str)]) -> (bool, String) {
+    build_in(dir, bots, env, "plain")
+}
+
+/// [`plain_build`] with the sandbox `mode` (`plain`, or `none` for a control).
+fn build_in(dir: &Path, bots: &str, env: &[(&str, &str)], mode: &str) -> (bool, String) {
     static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let config = dir.join(format!("league-{run}.toml"));
@@ -1067,7 +1072,7 @@ fn plain_build(dir: &Path, bots: &str, env: &[(&str, &str)]) -> (bool, String) {
     let out = Command::new(bin("arena"))
         .current_dir(dir)
         .envs(env.iter().copied())
-        .args(["build", &config, "--out", &league, "--sandbox", "plain"])
+        .args(["build", &config, "--out", &league, "--sandbox", mode])
         .output()
         .unwrap();
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
@@ -1152,6 +1157,36 @@ fn a_plain_build_can_neither_write_the_league_s_files_nor_read_another_bot_s() {
     assert!(std::fs::read_to_string(evil.join("stolen")).unwrap().contains("alice secret"), "the control");
     assert!(shared.exists(), "the control writes the machine's /tmp");
     let _ = std::fs::remove_file(&shared);
+}
+
+/// A plain build's memory is capped by each process's address space alone: what no address
+/// space holds, it may not make (a red team's build held 6,144 MiB in `memfd_create` files, never
+/// mapped, under a limit of 4,096). `memfd_create` (and `memfd_secret`, `vmsplice`) fail with
+/// `ENOSYS`, with Landlock or without. The control: with the sandbox off, the same build makes one.
+#[test]
+fn a_plain_build_cannot_hold_memory_outside_its_processes() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = "python3 -c 'import os\ntry:\n    os.memfd_create(\"hoard\"); print(\"memfd ok\")\n\
+                  except OSError as e:\n    print(\"memfd\", e.errno)' > said\n\
+                  printf '#!/bin/sh\\nexec true\\n' > bot && chmod 755 bot\n";
+    let hoarder = dir.path().join("hoarder");
+    build_folder(&hoarder, &[("build.sh", script)]);
+    let bots = format!(
+        "[[bots]]\nname = \"hoarder\"\ncwd = \"hoarder\"\nbuild = \"sh build.sh\"\ncommand = \"./bot\"\n\
+         [[bots]]\nname = \"carol\"\ncommand = {:?}\n",
+        bin("greedy")
+    );
+    let bots = bots.as_str();
+    let said = || std::fs::read_to_string(hoarder.join("said")).unwrap_or_default();
+    let refused = format!("memfd {}\n", libc::ENOSYS);
+    for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
+        let (ok, out) = plain_build(dir.path(), bots, env);
+        assert!(ok && said() == refused, "{env:?}: {} {out}", said());
+    }
+    let (ok, out) = build_in(dir.path(), bots, &[], "none");
+    assert!(ok && said() == "memfd ok\n", "the control: {} {out}", said());
 }
 
 /// Honest builds still succeed in plain mode, confined by Landlock where the kernel has it: C++

@@ -159,7 +159,11 @@ const IOPRIO_WHO_PROCESS: u64 = 1;
 pub(super) fn plain_filters(build: bool) -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<[Vec<BpfProgram>; 2]> = std::sync::OnceLock::new();
     FILTERS.get_or_init(|| {
-        let build = plain_filters_of(&[OWNER_AND_ATTRIBUTE_CALLS]).into_iter().chain(set_id_filters()).collect();
+        let build = plain_filters_of(&[OWNER_AND_ATTRIBUTE_CALLS])
+            .into_iter()
+            .chain(set_id_filters())
+            .chain(plain_build_memory_filter())
+            .collect();
         let bot = plain_filters_of(&METADATA_CALLS).into_iter().chain(plain_bot_memory_filters()).collect();
         [bot, build]
     })[usize::from(build)]
@@ -171,10 +175,27 @@ pub(super) fn plain_filters(build: bool) -> Vec<BpfProgram> {
 /// resident sets of its processes: before these, a plain bot held 192 MiB under a limit of 64 in
 /// `memfd_create` files filled with `fallocate` (each under its file size limit), in
 /// `memfd_secret` files, in shared anonymous mappings its children let go of, and in pipes
-/// (`vmsplice`), and played on (`tests/zoo.rs`). A build keeps them (a linker or a compiler's
-/// job server may use shared memory; a build's memory is capped by its address space alone).
+/// (`vmsplice`), and played on (`tests/zoo.rs`). A build keeps shared anonymous mappings (a
+/// linker or a compiler's job server may use shared memory; a build's memory is capped by its
+/// address space alone), not the rest (see [`plain_build_memory_filter`]).
 fn plain_bot_memory_filters() -> Vec<BpfProgram> {
     uncounted_memory_filters()
+}
+
+/// The memory filter of a plain build, confined by Landlock or not: `memfd_create`,
+/// `memfd_secret` and `vmsplice` fail with `ENOSYS`, as on a kernel without them. Their memory
+/// is in no process's address space, the one cap a plain build's memory has: a red team's build
+/// held 6,144 MiB in `memfd_create` files filled with `fallocate`, never mapped, under a limit of
+/// 4,096. Shared anonymous mappings stay (a compiler's or linker's may use them): each is within
+/// its process's address-space cap.
+fn plain_build_memory_filter() -> Option<BpfProgram> {
+    static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
+    FILTER
+        .get_or_init(|| {
+            let calls = [libc::SYS_memfd_create, libc::SYS_memfd_secret, libc::SYS_vmsplice];
+            compile(calls.iter().map(|&c| (c, Vec::new())).collect(), libc::ENOSYS)
+        })
+        .clone()
 }
 
 /// The set-uid and set-gid bits of a mode (`S_ISUID`, `S_ISGID`).
@@ -277,7 +298,7 @@ fn plain_filters_of(metadata: &[&[libc::c_long]]) -> Vec<BpfProgram> {
 /// without Landlock mounted a tmpfs, and held 1,024 MiB in it under a limit of 64. (The keeper's
 /// own namespaces, `super::mounts`, are made before.)
 pub(super) fn unconfined_plain_filters(build: bool) -> Vec<BpfProgram> {
-    let memory = if build { Vec::new() } else { plain_bot_memory_filters() };
+    let memory = if build { plain_build_memory_filter().into_iter().collect() } else { plain_bot_memory_filters() };
     let namespaces = x32_filter().into_iter().chain(clone3_filter()).chain(user_namespace_filter());
     namespaces.chain(system_v_filter()).chain(memory).collect()
 }
@@ -732,10 +753,11 @@ mod tests {
         assert!(super::clone3_filter().is_some_and(|f| !f.is_empty()));
         // (clone3, user namespaces, SysV; the x32 numbers on x86_64.)
         let unconfined = 3 + usize::from(cfg!(target_arch = "x86_64"));
-        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined);
+        assert!(super::plain_build_memory_filter().is_some_and(|f| !f.is_empty()));
+        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 1);
         assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory);
         for build in [false, true] {
-            let own = if build { 2 } else { memory };
+            let own = if build { 3 } else { memory };
             assert_eq!(super::plain_filters(build).len(), 7 + own + usize::from(cfg!(target_arch = "x86_64")));
         }
         assert_eq!(super::bot_filters().len(), 4);
