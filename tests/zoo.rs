@@ -31,6 +31,11 @@ fn duel_with(bot: &str, opponent: &str, extra: &[&str]) -> Run {
 
 /// [`duel_with`], with `env` set for the arena.
 fn duel_with_env(bot: &str, opponent: &str, extra: &[&str], env: &[(&str, &str)]) -> Run {
+    duel_under(&[], bot, opponent, extra, env)
+}
+
+/// [`duel_with_env`], the arena run by the command `wrapper` (its words before the arena's).
+fn duel_under(wrapper: &[&str], bot: &str, opponent: &str, extra: &[&str], env: &[(&str, &str)]) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let replay = dir.path().join("r.json");
     let map_arg = map("fire.txt");
@@ -41,7 +46,15 @@ fn duel_with_env(bot: &str, opponent: &str, extra: &[&str], env: &[(&str, &str)]
     }
     args.extend_from_slice(extra);
     args.extend_from_slice(&[bot, opponent]);
-    let mut command = Command::new(bin("arena"));
+    let arena = bin("arena");
+    let mut command = match wrapper.split_first() {
+        Some((first, rest)) => {
+            let mut c = Command::new(first);
+            c.args(rest).arg(&arena);
+            c
+        }
+        None => Command::new(&arena),
+    };
     command.current_dir(root()).env("RUST_LOG", "arena=debug").envs(env.iter().copied());
     let out = command.args(&args).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -600,6 +613,37 @@ fn a_plain_bot_s_processes_share_its_memory_limit() {
     }
     let control = duel_with(&hog, &greedy, &[&["--sandbox", "none"][..], &limits].concat());
     promises(&control, &hog, None, &[]);
+}
+
+/// Where the temporary folder is a tmpfs (`/tmp` on many systems), a plain bot's scratch folder
+/// was memory its limit did not count: a red team's bot wrote 1,024 MiB there under a limit of 64.
+/// A tmpfs of `tmp_mb` (64 MiB) is mounted over it in its mount namespace: it writes 100 MiB no
+/// more, with Landlock or without. The control: without the mount namespace, it writes them all.
+/// (Root only: the arena runs in a mount namespace of the test's, its `TMPDIR` a tmpfs.)
+#[test]
+fn a_plain_bot_s_scratch_folder_in_memory_is_capped() {
+    use std::os::unix::fs::PermissionsExt;
+    if !as_root() {
+        eprintln!("not root: this test cannot mount a tmpfs for the arena's TMPDIR");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let bot = format!("{} fill-tmp 100", shared_copy(dir.path(), &bin("zoo-attack")));
+    let tmp = tmp.display().to_string();
+    let mount = r#"mount -t tmpfs -o size=512m,mode=1777 none "$0" && TMPDIR="$0" exec "$@""#;
+    let wrapper = ["unshare", "-m", "--propagation", "private", "sh", "-c", mount, &tmp];
+    let limits = ["--sandbox", "plain", "--max-memory-mb", "64", "--startup-ms", "5000"];
+    for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
+        let run = duel_under(&wrapper, &bot, &greedy, &limits, env);
+        promises(&run, &bot, None, &[]);
+    }
+    let run = duel_under(&wrapper, &bot, &greedy, &limits, &UNCONFINED);
+    promises(&run, &bot, Some("invalid_move"), &[]);
+    assert!(run.stderr.contains("a tmpfs, and no mount namespace caps them here"), "said: {}", run.stderr);
 }
 
 /// Whether the kernel makes `memfd_secret` files (5.14 on, where `secretmem` is enabled).

@@ -591,6 +591,13 @@ impl Sandbox {
                  machine's /dev/shm, whose files take memory its limit does not count and outlive the match"
             )),
         }
+        if let Some(base) = scratch::base_in_memory(self.root).filter(|_| self.mounts.is_none()) {
+            lacking.push(format!(
+                "the plain bots' scratch folders are in {}, a tmpfs, and no mount namespace caps them here: a plain \
+                 bot's files there take memory its limit does not count (set TMPDIR to a folder on disk)",
+                base.display()
+            ));
+        }
         lacking
     }
 
@@ -765,9 +772,15 @@ impl Sandbox {
         // Landlock, which keeps it from the machine's `/dev/shm`, one of its own; for a build, and
         // a bot without Landlock, every mount read-only but what it may write.
         let confined = ruleset.is_some();
+        // A scratch folder in memory (a tmpfs `TMPDIR`) gets a tmpfs of `tmp_mb` over it, its
+        // process's, as a box's `/scratch` (see `scratch`).
+        let scratch_dir = scratch.as_ref().map(scratch::Scratch::path).or(build.as_ref().map(|b| b.scratch.path()));
+        // SAFETY: getuid and getgid have no preconditions.
+        let owner = ids.unwrap_or_else(|| unsafe { (libc::getuid(), libc::getgid()) });
+        let in_memory = scratch_dir.filter(|d| scratch::in_memory(d)).map(|d| (d, owner));
         let plain_mounts = match &self.mounts {
             Some(here) if !keep_terminal => {
-                here.plain(!confined, launch.build || !confined, &writable, limits.tmp_mb, launch.build)
+                here.plain(!confined, launch.build || !confined, &writable, limits.tmp_mb, launch.build, in_memory)
             }
             _ => None,
         };

@@ -79,12 +79,12 @@ impl Here {
         };
         let whole = Here { way: way.clone(), read_only: true };
         let writable = [std::env::temp_dir()];
-        let first = whole.plain(true, true, &writable, 1, false).map(|m| m.trial()).unwrap_or(Ok(()));
+        let first = whole.plain(true, true, &writable, 1, false, None).map(|m| m.trial()).unwrap_or(Ok(()));
         if first.is_ok() {
             return Ok(Some(whole));
         }
         let shm = Here { way, read_only: false };
-        match shm.plain(true, false, &[], 1, false).map(|m| m.trial()).unwrap_or(Ok(())) {
+        match shm.plain(true, false, &[], 1, false, None).map(|m| m.trial()).unwrap_or(Ok(())) {
             Ok(()) => {
                 tracing::debug!(error = ?first, "no read-only mounts for plain processes here");
                 Ok(Some(shm))
@@ -108,16 +108,26 @@ impl Here {
         writable: &[PathBuf],
         mb: u64,
         build: bool,
+        scratch: Option<(&std::path::Path, (u32, u32))>,
     ) -> Option<PlainMounts> {
+        use std::os::unix::ffi::OsStrExt;
+        // (A scratch folder in memory gets a tmpfs of `mb` over it, owned by its process.)
+        let scratch = scratch.and_then(|(path, (uid, gid))| {
+            let options = format!(
+                "size={}m,nr_inodes={},mode=0700,uid={uid},gid={gid}",
+                mb.max(1),
+                super::scratch_inodes(mb.max(1))
+            );
+            Some((CString::new(path.as_os_str().as_bytes()).ok()?, CString::new(options).ok()?))
+        });
         let view = view && self.read_only;
         // (A folder it writes in the machine's `/dev/shm`, an arena's `TMPDIR` there, would be
         // hidden by its own: it keeps the machine's then, read-only but that folder where `view`.)
         let shm = shm && !writable.iter().any(|p| p.starts_with("/dev/shm"));
-        if !shm && !view {
+        if !shm && !view && scratch.is_none() {
             return None;
         }
         let writable = view.then(|| {
-            use std::os::unix::ffi::OsStrExt;
             let paths = writable.iter().filter_map(|p| CString::new(p.as_os_str().as_bytes()).ok());
             paths.take(MOST_WRITABLE).collect()
         });
@@ -126,6 +136,7 @@ impl Here {
             shm: shm.then(|| tmpfs_options(mb)),
             zero_unmapped: shm && !build,
             writable,
+            scratch,
         })
     }
 }
@@ -152,6 +163,10 @@ pub(super) struct PlainMounts {
     zero_unmapped: bool,
     /// Every mount read-only but these folders (at most [`MOST_WRITABLE`]).
     writable: Option<Vec<CString>>,
+    /// A tmpfs over the scratch folder (its path, the tmpfs's options), where that is in memory:
+    /// a red team's plain bot wrote 1,024 MiB in its scratch folder on a tmpfs `TMPDIR` under a
+    /// memory limit of 64.
+    scratch: Option<(CString, CString)>,
 }
 
 /// `open_tree`'s flags: a copy of the tree, detached (`OPEN_TREE_CLONE`), with the mounts below
@@ -215,6 +230,11 @@ impl PlainMounts {
         let none = std::ptr::null::<libc::c_char>();
         let private = libc::MS_REC | libc::MS_PRIVATE;
         check(libc::mount(none, c"/".as_ptr(), none, private, std::ptr::null())).map_err(&namespaces)?;
+        // (Before the writable folders' copies are taken: the scratch folder's is this tmpfs.)
+        if let Some((path, data)) = &self.scratch {
+            let (tmpfs, flags) = (c"tmpfs".as_ptr(), libc::MS_NOSUID | libc::MS_NODEV);
+            check(libc::mount(tmpfs, path.as_ptr(), tmpfs, flags, data.as_ptr().cast())).map_err(&namespaces)?;
+        }
         let mut trees: [libc::c_int; MOST_WRITABLE] = [-1; MOST_WRITABLE];
         if let Some(writable) = &self.writable {
             for (tree, path) in trees.iter_mut().zip(writable) {
