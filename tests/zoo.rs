@@ -646,6 +646,39 @@ fn a_plain_bot_s_scratch_folder_in_memory_is_capped() {
     assert!(run.stderr.contains("a tmpfs, and no mount namespace caps them here"), "said: {}", run.stderr);
 }
 
+/// On a machine whose `/dev` has no `/dev/full` (a minimal container's), a plain bot Landlock
+/// does not confine lost its private `/dev/shm` whole (binding `/dev/full` at `/dev/zero` failed,
+/// and the namespace with it), and wrote the machine's: it keeps it now, capped at `tmp_mb` (64
+/// MiB: 100 MiB fail), and the arena names what is missing. The control: without the mount
+/// namespace, it writes 100 MiB there. (Root only: the arena runs in a mount namespace of the
+/// test's, its `/dev` a tmpfs of a few devices.)
+#[test]
+fn a_plain_bot_keeps_its_dev_shm_where_there_is_no_dev_full() {
+    use std::os::unix::fs::PermissionsExt;
+    if !as_root() {
+        eprintln!("not root: this test cannot make a /dev without /dev/full");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let dev = dir.path().join("dev");
+    std::fs::create_dir(&dev).unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let bot = format!("{} fill-shm 100 nofull", shared_copy(dir.path(), &bin("zoo-attack")));
+    let dev = dev.display().to_string();
+    let script = r#"set -e; mount -t tmpfs -o mode=755 dev "$0"
+        for d in null zero urandom random tty; do touch "$0/$d"; mount --bind "/dev/$d" "$0/$d"; done
+        mkdir -m 1777 "$0/shm"; mount --rbind "$0" /dev; exec "$@""#;
+    let wrapper = ["unshare", "-m", "--propagation", "private", "sh", "-c", script, &dev];
+    let limits = ["--sandbox", "plain", "--startup-ms", "5000"];
+    let run = duel_under(&wrapper, &bot, &greedy, &limits, &[PLAIN_WITHOUT_LANDLOCK]);
+    promises(&run, &bot, None, &[]);
+    assert!(run.stderr.contains("no /dev/full here"), "said: {}", run.stderr);
+    let run = duel_under(&wrapper, &bot, &greedy, &limits, &UNCONFINED);
+    promises(&run, &bot, Some("invalid_move"), &[]);
+    assert!(run.log.contains("fill-shm: wrote 100 MiB of 100"), "{}", run.log);
+}
+
 /// Whether the kernel makes `memfd_secret` files (5.14 on, where `secretmem` is enabled).
 fn memfd_secret_offered() -> bool {
     // SAFETY: memfd_secret takes no pointer; the descriptor it gives is ours to close.

@@ -581,6 +581,13 @@ impl Sandbox {
                         if self.landlock { "" } else { ", and a plain bot may write any file of that user's" }
                     ));
                 }
+                if here.as_ref().is_some_and(|h| !h.unmaps_zero()) && !self.landlock {
+                    lacking.push(
+                        "no /dev/full here (or no /dev/zero): a plain bot's /dev/zero stays the machine's, which, \
+                         mapped shared and writable, is memory its limit does not count"
+                            .to_string(),
+                    );
+                }
                 self.mounts = here;
             }
             Err(why) if self.landlock => {

@@ -46,6 +46,10 @@ pub(super) struct Here {
     /// Every mount can be made read-only but some (`mount_setattr`, `open_tree`, `move_mount`:
     /// Linux 5.12).
     read_only: bool,
+    /// `/dev/full` and `/dev/zero` are both here, so the one can be bound at the other (a
+    /// minimal container's `/dev` may lack `/dev/full`: without this, its plain bots lost their
+    /// private `/dev/shm` whole).
+    zero: bool,
 }
 
 /// How a mount namespace is made.
@@ -77,13 +81,14 @@ impl Here {
             let map = |id: u32| CString::new(format!("{id} {id} 1")).unwrap_or_default();
             Way::UserNamespace { uid_map: map(uid), gid_map: map(gid) }
         };
-        let whole = Here { way: way.clone(), read_only: true };
+        let zero = ["/dev/full", "/dev/zero"].iter().all(|d| std::path::Path::new(d).exists());
+        let whole = Here { way: way.clone(), read_only: true, zero };
         let writable = [std::env::temp_dir()];
         let first = whole.plain(true, true, &writable, 1, false, None).map(|m| m.trial()).unwrap_or(Ok(()));
         if first.is_ok() {
             return Ok(Some(whole));
         }
-        let shm = Here { way, read_only: false };
+        let shm = Here { way, read_only: false, zero };
         match shm.plain(true, false, &[], 1, false, None).map(|m| m.trial()).unwrap_or(Ok(())) {
             Ok(()) => {
                 tracing::debug!(error = ?first, "no read-only mounts for plain processes here");
@@ -96,6 +101,11 @@ impl Here {
     /// Whether every mount but the writable folders can be made read-only here.
     pub(super) fn read_only(&self) -> bool {
         self.read_only
+    }
+
+    /// Whether a plain bot's `/dev/zero` can be `/dev/full` here (both are there).
+    pub(super) fn unmaps_zero(&self) -> bool {
+        self.zero
     }
 
     /// The mounts of a plain process: a `/dev/shm` of its own of `mb` MiB (with `/dev/full` at
@@ -134,7 +144,7 @@ impl Here {
         Some(PlainMounts {
             way: self.way.clone(),
             shm: shm.then(|| tmpfs_options(mb)),
-            zero_unmapped: shm && !build,
+            zero_unmapped: shm && !build && self.zero,
             writable,
             scratch,
         })
