@@ -1875,7 +1875,12 @@ fn a_build_of_an_arena_that_is_not_root_leaves_no_set_uid_program() {
     let script = "cp /bin/sh su; chmod 4755 su; stat -c %a su > su.mode; \
                   cp /bin/sh sg; chmod g+s sg; stat -c %a sg > sg.mode; \
                   install -m 4755 /bin/sh inst; stat -c %a inst > inst.mode; \
-                  mkdir -p tree/sub && chmod g+s tree tree/sub && chmod -R u+w tree && touch tree.ok; exit 0";
+                  mkdir -p tree/sub && chmod g+s tree tree/sub && chmod -R u+w tree && touch tree.ok; \
+                  python3 -c 'import ctypes, os; l = ctypes.CDLL(None, use_errno=True); \
+                  n = 257 if os.uname().machine == \"x86_64\" else 56; \
+                  r = l.syscall(n, -100, b\"su\", 0, 0o4000); print(\"ok\" if r >= 0 else ctypes.get_errno()); \
+                  r = l.syscall(n, -100, b\"made\", os.O_CREAT | os.O_WRONLY, 0o4755); \
+                  print(\"ok\" if r >= 0 else ctypes.get_errno())' > raw.modes; exit 0";
     // The modes the build saw and those left, the newest version's problem, the run's stderr.
     let build = |sandbox: &str| {
         let (league, out) = nobody.league(script, sandbox, &[], |student| {
@@ -1895,6 +1900,13 @@ fn a_build_of_an_arena_that_is_not_root_leaves_no_set_uid_program() {
         let seen = ["su", "sg", "inst"].map(|n| seen(n).trim().to_string());
         let left = ["su", "sg", "inst", "tool"].map(left);
         let tree = student.join("tree.ok").exists();
+        // (A raw openat of `su` without O_CREAT, whatever its mode argument; one making `made` set-uid.)
+        let raw = std::fs::read_to_string(student.join("raw.modes")).unwrap_or_default();
+        assert_eq!(
+            raw,
+            if sandbox == "none" { "ok\nok\n".to_string() } else { format!("ok\n{}\n", libc::EPERM) },
+            "{sandbox}: an openat's mode is looked at only when it makes a file"
+        );
         let record: Value = serde_json::from_slice(&std::fs::read(out_dir.join("tournament.json")).unwrap_or_default())
             .unwrap_or(Value::Null);
         let versions = record["history"]["student"]["versions"].clone();
@@ -1916,5 +1928,8 @@ fn a_build_of_an_arena_that_is_not_root_leaves_no_set_uid_program() {
     let (seen, left, problem, _, stderr) = build("none");
     assert_eq!(seen, ["4755", "2755", "4755"].map(String::from), "{stderr}");
     assert_eq!(left, [0o755, 0o755, 0o755, 0o2755], "{stderr}");
-    assert!(problem.contains("set-uid or set-gid program, inst (and 2 other files)"), "{problem} / {stderr}");
+    assert!(
+        problem.contains("set-uid or set-gid program, ") && problem.contains("(and 3 other files)"),
+        "{problem} / {stderr}"
+    );
 }

@@ -221,30 +221,40 @@ fn set_id_filters() -> Vec<BpfProgram> {
             // folder's set-gid bit, which tools set again (`chmod -R u+w`, `cp -a`, Python's
             // `copytree` of a set-gid tree), is harmless; a file's is taken back after.)
             let (made, changed): (&[u64], &[u64]) = (&SET_ID_BITS, &SET_ID_BITS[..1]);
-            let mut calls: Vec<(libc::c_long, u8, &[u64])> = vec![
-                (libc::SYS_fchmod, 1, changed),
-                (libc::SYS_fchmodat, 2, changed),
-                (SYS_FCHMODAT2, 2, changed),
-                (libc::SYS_openat, 3, made),
-                (libc::SYS_mknodat, 2, made),
+            // (`open` and `openat` read their mode only with `O_CREAT` or `O_TMPFILE` in their
+            // flags, the argument before it: without either, whatever is there is no mode, and
+            // is not looked at.)
+            let mut calls: Vec<(libc::c_long, u8, &[u64], bool)> = vec![
+                (libc::SYS_fchmod, 1, changed, false),
+                (libc::SYS_fchmodat, 2, changed, false),
+                (SYS_FCHMODAT2, 2, changed, false),
+                (libc::SYS_openat, 3, made, true),
+                (libc::SYS_mknodat, 2, made, false),
             ];
             #[cfg(target_arch = "x86_64")]
             calls.extend([
-                (libc::SYS_chmod, 1, changed),
-                (libc::SYS_open, 2, made),
-                (libc::SYS_creat, 1, made),
-                (libc::SYS_mknod, 1, made),
+                (libc::SYS_chmod, 1, changed, false),
+                (libc::SYS_open, 2, made, true),
+                (libc::SYS_creat, 1, made, false),
+                (libc::SYS_mknod, 1, made, false),
             ]);
+            let masked = |arg: u8, bits: u64| {
+                SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(bits), bits)
+            };
+            let making = [libc::O_CREAT as u64, libc::O_TMPFILE as u64];
             let rules: Result<Vec<(libc::c_long, Vec<SeccompRule>)>, seccompiler::BackendError> = calls
                 .iter()
-                .map(|&(call, arg, bits)| {
-                    let rules = bits
-                        .iter()
-                        .map(|&bit| {
-                            SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(bit), bit)
-                                .and_then(|c| SeccompRule::new(vec![c]))
-                        })
-                        .collect::<Result<Vec<_>, _>>()?;
+                .map(|&(call, arg, bits, flagged)| {
+                    let mut rules = Vec::new();
+                    for &bit in bits {
+                        if flagged {
+                            for &flag in &making {
+                                rules.push(SeccompRule::new(vec![masked(arg - 1, flag)?, masked(arg, bit)?])?);
+                            }
+                        } else {
+                            rules.push(SeccompRule::new(vec![masked(arg, bit)?])?);
+                        }
+                    }
                     Ok((call, rules))
                 })
                 .collect();
