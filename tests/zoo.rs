@@ -506,9 +506,10 @@ fn cannot_hold_memory_outside_its_processes() {
         // The control: without a box, nothing counts it; the bot says it held it all. (A plain
         // bot makes no SysV segment, memfd or shared anonymous mapping either, see
         // `a_plain_bot_cannot_use_system_v_ipc` and `a_plain_bot_cannot_hold_memory_outside_its_processes`:
-        // their control is the sandbox off.)
+        // their control is the sandbox off; and the monitor counts a plain bot's page tables as
+        // a box's.)
         let limits = ["--max-memory-mb", "64", "--startup-ms", "5000"];
-        let run = if PLAIN_REFUSES.contains(&how) {
+        let run = if PLAIN_REFUSES.contains(&how) || how == "page-tables" {
             let run = duel_with(&hider, &bin("greedy"), &[&["--sandbox", "none"][..], &limits].concat());
             promises(&run, &hider, Some("invalid_move"), &[]);
             run
@@ -611,8 +612,14 @@ fn a_plain_bot_s_processes_share_its_memory_limit() {
         let run = duel_with_env(&hog, &greedy, &[&["--sandbox", "plain"][..], &limits].concat(), env);
         promises(&run, &hog, Some("memory"), &[]);
     }
+    // Its page tables too (single pages a GiB apart: 192 MiB of tables, none resident).
+    let tables = format!("{} hide-memory page-tables 192", shared_copy(dir.path(), &bin("zoo-attack")));
+    let run = duel_with(&tables, &greedy, &[&["--sandbox", "plain"][..], &limits].concat());
+    promises(&run, &tables, Some("memory"), &[]);
     let control = duel_with(&hog, &greedy, &[&["--sandbox", "none"][..], &limits].concat());
     promises(&control, &hog, None, &[]);
+    let control = duel_with(&tables, &greedy, &[&["--sandbox", "none"][..], &limits].concat());
+    promises(&control, &tables, Some("invalid_move"), &[]);
 }
 
 /// Where the temporary folder is a tmpfs (`/tmp` on many systems), a plain bot's scratch folder
