@@ -715,6 +715,145 @@ fn a_plain_bot_of_an_arena_that_is_not_root_reads_no_private_system_file() {
     assert!(leak > 0, "the control build reads the secret");
 }
 
+/// Without Landlock (a kernel without it; here `ARENA_PLAIN_WITHOUT_LANDLOCK`, its switch for the
+/// tests), a plain bot could write the machine's `/dev/shm`, a tmpfs, whose files take memory no
+/// limit of the bot's counts and outlive the match (a red team's left 8 x 32 MiB under a limit of
+/// 64). Where the arena can make a mount namespace (root; an arena that is not root, in a user
+/// namespace of its own, where the kernel gives it one), a plain bot gets a `/dev/shm` of its own
+/// now, capped as a box's scratch space (64 MiB), and gone with it: it writes 64 MiB of the 128
+/// it tries, and leaves nothing. Here as root, and as `nobody`. Where none can be made, the arena
+/// says so. The control: without the mount namespace (`ARENA_PLAIN_WITHOUT_MOUNT_NAMESPACE`, as
+/// where none can be made), it writes all 128 MiB there, left after the match (removed by the
+/// test).
+#[test]
+fn a_plain_bot_without_landlock_leaves_nothing_in_the_machines_dev_shm() {
+    let _load = shared();
+    let off = [PLAIN_WITHOUT_LANDLOCK];
+    let none = [PLAIN_WITHOUT_LANDLOCK, PLAIN_WITHOUT_MOUNT_NAMESPACE];
+    let dir = tempfile::tempdir().unwrap();
+    chmod(dir.path(), 0o755);
+    let attack = shared_copy(dir.path(), &bin("zoo-attack"));
+    let (_, greedy) = victim(dir.path());
+    chmod(Path::new(&greedy), 0o755);
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    let as_is = |env| move |extra: &[&str], bots: [&str; 2]| duel_run("fire.txt", extra, env, bots);
+    let fenced = root || user_namespaces_offered();
+    let (wrote, left, stderr) = fills_shm(as_is(&off), &attack, &greedy);
+    if fenced {
+        assert_eq!((wrote, left), (false, 0), "a /dev/shm of its own, capped and gone: {stderr}");
+    } else {
+        eprintln!("no user namespace for this user: a plain bot shares the machine's /dev/shm, as the arena says");
+        assert!(stderr.contains("it shares the machine's /dev/shm"), "{stderr}");
+    }
+    let (wrote, left, _) = fills_shm(as_is(&none), &attack, &greedy);
+    assert_eq!((wrote, left), (true, 128), "the control writes the machine's /dev/shm, for good");
+    if !root {
+        return;
+    }
+    // An arena that is not root makes its bot's mount namespace in a user namespace of its own.
+    let nobody = AsNobody::new();
+    let attack = shared_copy(nobody.dir.path(), &bin("zoo-attack"));
+    let (_, greedy) = victim(nobody.dir.path());
+    chmod(Path::new(&greedy), 0o755);
+    let fire = shared_copy(nobody.dir.path(), &map("fire.txt"));
+    let as_nobody = |env: &'static [(&'static str, &'static str)]| {
+        let nobody = &nobody;
+        let fire = &fire;
+        move |extra: &[&str], bots: [&str; 2]| {
+            let mut command = nobody.command(env);
+            command.args(["duel", "--json", "--seed", "5", "--map", fire, "--no-replay"]).args(extra).args(bots);
+            let out = command.output().unwrap();
+            let result = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+            Run { out, result, replay: Value::Null }
+        }
+    };
+    let (wrote, left, stderr) = fills_shm(as_nobody(&[PLAIN_WITHOUT_LANDLOCK]), &attack, &greedy);
+    if user_namespaces_offered() {
+        assert_eq!((wrote, left), (false, 0), "nobody's plain bot: a /dev/shm of its own: {stderr}");
+    } else {
+        assert!(stderr.contains("it shares the machine's /dev/shm"), "{stderr}");
+    }
+    let (wrote, left, _) =
+        fills_shm(as_nobody(&[PLAIN_WITHOUT_LANDLOCK, PLAIN_WITHOUT_MOUNT_NAMESPACE]), &attack, &greedy);
+    assert_eq!((wrote, left), (true, 128), "the control, as nobody");
+}
+
+/// A plain build of an arena that is not root runs as the arena's user, and Landlock does not
+/// govern a file's mode: it could `chmod 644` a private file of that user's anywhere (the
+/// teacher's, the league's), readable to every local user for good. Where the arena can make a
+/// mount namespace (here, as `nobody`, in a user namespace of its own), a plain build now runs
+/// with every mount read-only but its folder and scratch folder: its `chmod` of the file fails
+/// (`EROFS`) and the file stays private, with Landlock or without, while it still makes its own
+/// file executable in its folder. Where none can be made, the arena says so. The control: the
+/// same plain build without the mount namespace (`ARENA_PLAIN_WITHOUT_MOUNT_NAMESPACE`, as where
+/// none can be made), Landlock on, changes the mode.
+#[test]
+fn a_plain_build_cannot_change_the_mode_of_its_users_files_outside_its_folder() {
+    let _load = shared();
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("not root: this test must start the arena as nobody (its root run does)");
+        return;
+    }
+    let nobody = AsNobody::new();
+    let private = nobody.dir.path().join("private");
+    std::fs::write(&private, "nobody's own\n").unwrap();
+    to_nobody(&private);
+    let mode = |p: &Path| std::os::unix::fs::MetadataExt::mode(&std::fs::metadata(p).unwrap()) & 0o7777;
+    let build = format!("chmod 644 {} 2>/dev/null; echo 'exit 0' > mine; chmod 755 mine", private.display());
+    for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
+        chmod(&private, 0o600);
+        let (league, out) = nobody.league(&build, "plain", env, |_| {});
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{env:?}: {stderr}");
+        assert_eq!(mode(&league.path().join("student/mine")), 0o755, "{env:?}: its own file's mode is set: {stderr}");
+        if user_namespaces_offered() {
+            assert_eq!(mode(&private), 0o600, "{env:?}: the file stays private: {stderr}");
+        } else {
+            assert!(stderr.contains("no mount namespace for plain"), "{env:?}: {stderr}");
+        }
+    }
+    chmod(&private, 0o600);
+    let (_, out) = nobody.league(&build, "plain", &[PLAIN_WITHOUT_MOUNT_NAMESPACE], |_| {});
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(mode(&private), 0o644, "the control: without the mount namespace, the build opened the file to all");
+}
+
+/// The files `fill-shm … TAG` left in the machine's `/dev/shm`.
+fn shm_files(tag: &str) -> Vec<PathBuf> {
+    let prefix = format!("zoo-shm-{tag}-");
+    let entries = std::fs::read_dir("/dev/shm").into_iter().flatten().flatten();
+    entries.filter(|e| e.file_name().to_string_lossy().starts_with(&prefix)).map(|e| e.path()).collect()
+}
+
+/// Removes, when dropped, what [`shm_files`] lists of its tag (a control leaves them).
+struct ShmLeft(String);
+
+impl Drop for ShmLeft {
+    fn drop(&mut self) {
+        for file in shm_files(&self.0) {
+            let _ = std::fs::remove_file(file);
+        }
+    }
+}
+
+/// `zoo-attack fill-shm 128` (`attack`, its path) against `victim` with `--sandbox plain`, run by
+/// `duel` (given the arena's extra words and the bots): whether it wrote it all (its invalid move),
+/// the MiB it left in the machine's `/dev/shm` (removed after), and what the arena said.
+fn fills_shm(duel: impl Fn(&[&str], [&str; 2]) -> Run, attack: &str, victim: &str) -> (bool, u64, String) {
+    let mode = "plain";
+    let tag = token();
+    let _left = ShmLeft(tag.clone());
+    let attacker = format!("{attack} fill-shm 128 {tag}");
+    let run = duel(&["--sandbox", mode, "--startup-ms", "5000"], [&attacker, victim]);
+    let stderr = String::from_utf8_lossy(&run.out.stderr).into_owned();
+    assert!(run.out.status.success(), "{mode}: {stderr}");
+    assert!(player(&run.result, 1).1, "{mode}: the victim finishes: {}", run.result);
+    let bytes: u64 = shm_files(&tag).iter().map(|f| std::fs::metadata(f).map_or(0, |m| m.len())).sum();
+    (run.forfeit(0).as_deref() == Some("invalid_move"), bytes >> 20, stderr)
+}
+
 /// The boxes' folder in `$TMPDIR` (`arena-box-root-<uid>`) that another local user made first
 /// no longer turns the boxes off, nor steers a root arena's set-up: a non-root arena (here
 /// `nobody`), finding a file there, made its boxes in a folder of its own (it ran every bot
@@ -1236,12 +1375,13 @@ fn a_build_of_a_folder_root_owns_is_refused_without_a_box() {
     assert_eq!(control, "", "the control built");
     assert!(outside.exists(), "the control wrote outside its folder");
     // A folder given to a user of its own builds without a box, as that user (who may not
-    // write outside it: the build fails, its file in the folder made).
+    // write outside it: the build fails, its file in the folder made; where the arena made it a
+    // mount namespace, everything but its folders is read-only too, which the kernel says first).
     std::fs::remove_file(&outside).unwrap();
     std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     std::os::unix::fs::chown(&folder, Some(65534), Some(65534)).unwrap();
     let nobody = student_failure(dir.path(), "nobody", &format!("touch built {}", outside.display()), "plain", None);
-    assert!(nobody.contains("Permission denied"), "{nobody}");
+    assert!(nobody.contains("Permission denied") || nobody.contains("Read-only file system"), "{nobody}");
     assert!(folder.join("built").exists() && !outside.exists());
 }
 
@@ -1735,7 +1875,12 @@ fn a_build_of_an_arena_that_is_not_root_leaves_no_set_uid_program() {
     let script = "cp /bin/sh su; chmod 4755 su; stat -c %a su > su.mode; \
                   cp /bin/sh sg; chmod g+s sg; stat -c %a sg > sg.mode; \
                   install -m 4755 /bin/sh inst; stat -c %a inst > inst.mode; \
-                  mkdir -p tree/sub && chmod g+s tree tree/sub && chmod -R u+w tree && touch tree.ok; exit 0";
+                  mkdir -p tree/sub && chmod g+s tree tree/sub && chmod -R u+w tree && touch tree.ok; \
+                  python3 -c 'import ctypes, os; l = ctypes.CDLL(None, use_errno=True); \
+                  n = 257 if os.uname().machine == \"x86_64\" else 56; \
+                  r = l.syscall(n, -100, b\"su\", 0, 0o4000); print(\"ok\" if r >= 0 else ctypes.get_errno()); \
+                  r = l.syscall(n, -100, b\"made\", os.O_CREAT | os.O_WRONLY, 0o4755); \
+                  print(\"ok\" if r >= 0 else ctypes.get_errno())' > raw.modes; exit 0";
     // The modes the build saw and those left, the newest version's problem, the run's stderr.
     let build = |sandbox: &str| {
         let (league, out) = nobody.league(script, sandbox, &[], |student| {
@@ -1755,6 +1900,13 @@ fn a_build_of_an_arena_that_is_not_root_leaves_no_set_uid_program() {
         let seen = ["su", "sg", "inst"].map(|n| seen(n).trim().to_string());
         let left = ["su", "sg", "inst", "tool"].map(left);
         let tree = student.join("tree.ok").exists();
+        // (A raw openat of `su` without O_CREAT, whatever its mode argument; one making `made` set-uid.)
+        let raw = std::fs::read_to_string(student.join("raw.modes")).unwrap_or_default();
+        assert_eq!(
+            raw,
+            if sandbox == "none" { "ok\nok\n".to_string() } else { format!("ok\n{}\n", libc::EPERM) },
+            "{sandbox}: an openat's mode is looked at only when it makes a file"
+        );
         let record: Value = serde_json::from_slice(&std::fs::read(out_dir.join("tournament.json")).unwrap_or_default())
             .unwrap_or(Value::Null);
         let versions = record["history"]["student"]["versions"].clone();
@@ -1776,5 +1928,8 @@ fn a_build_of_an_arena_that_is_not_root_leaves_no_set_uid_program() {
     let (seen, left, problem, _, stderr) = build("none");
     assert_eq!(seen, ["4755", "2755", "4755"].map(String::from), "{stderr}");
     assert_eq!(left, [0o755, 0o755, 0o755, 0o2755], "{stderr}");
-    assert!(problem.contains("set-uid or set-gid program, inst (and 2 other files)"), "{problem} / {stderr}");
+    assert!(
+        problem.contains("set-uid or set-gid program, ") && problem.contains("(and 3 other files)"),
+        "{problem} / {stderr}"
+    );
 }

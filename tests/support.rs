@@ -463,6 +463,10 @@ pub fn landlock_abi() -> i64 {
 /// the tests, which show the attacks it stops working without it.
 pub const PLAIN_WITHOUT_LANDLOCK: (&str, &str) = ("ARENA_PLAIN_WITHOUT_LANDLOCK", "1");
 
+/// The arena's switch (for tests' controls only) that gives plain bots and builds no mount
+/// namespace of their own, as where none can be made (see `arena/src/sandbox/mounts.rs`).
+pub const PLAIN_WITHOUT_MOUNT_NAMESPACE: (&str, &str) = ("ARENA_PLAIN_WITHOUT_MOUNT_NAMESPACE", "1");
+
 /// A path as `zoo-attack` takes one without naming it (`hex:…`): a plain bot's Landlock, as a
 /// box, shows a bot the files its command names.
 pub fn hex(path: &Path) -> String {

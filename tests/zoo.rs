@@ -31,6 +31,11 @@ fn duel_with(bot: &str, opponent: &str, extra: &[&str]) -> Run {
 
 /// [`duel_with`], with `env` set for the arena.
 fn duel_with_env(bot: &str, opponent: &str, extra: &[&str], env: &[(&str, &str)]) -> Run {
+    duel_under(&[], bot, opponent, extra, env)
+}
+
+/// [`duel_with_env`], the arena run by the command `wrapper` (its words before the arena's).
+fn duel_under(wrapper: &[&str], bot: &str, opponent: &str, extra: &[&str], env: &[(&str, &str)]) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let replay = dir.path().join("r.json");
     let map_arg = map("fire.txt");
@@ -41,7 +46,15 @@ fn duel_with_env(bot: &str, opponent: &str, extra: &[&str], env: &[(&str, &str)]
     }
     args.extend_from_slice(extra);
     args.extend_from_slice(&[bot, opponent]);
-    let mut command = Command::new(bin("arena"));
+    let arena = bin("arena");
+    let mut command = match wrapper.split_first() {
+        Some((first, rest)) => {
+            let mut c = Command::new(first);
+            c.args(rest).arg(&arena);
+            c
+        }
+        None => Command::new(&arena),
+    };
     command.current_dir(root()).env("RUST_LOG", "arena=debug").envs(env.iter().copied());
     let out = command.args(&args).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -73,8 +86,12 @@ fn zoo_with(bot: &str, greedy: &str, forfeit: Option<&str>, markers: &[&str], ex
     run
 }
 
+/// What the controls of a plain bot's defences turn off: Landlock (with its filters) and the
+/// mount namespace of its own (read-only but its scratch folder, without Landlock).
+const UNCONFINED: [(&str, &str); 2] = [PLAIN_WITHOUT_LANDLOCK, PLAIN_WITHOUT_MOUNT_NAMESPACE];
+
 /// A defence's control: `zoo-attack <attack>` against `greedy` without a box (`--sandbox
-/// plain`, with `extra`, and Landlock with its filters off), both copied where any user may run
+/// plain`, with `extra`, and Landlock with its filters off, and its mount namespace), both copied where any user may run
 /// them (a root arena runs a plain bot as a box user). The attack works there, so the bot says
 /// so and plays an invalid move.
 fn unboxed_attack(attack: &str, extra: &[&str]) -> Run {
@@ -82,7 +99,7 @@ fn unboxed_attack(attack: &str, extra: &[&str]) -> Run {
     let greedy = shared_copy(dir.path(), &bin("greedy"));
     let attacker = format!("{} {attack}", shared_copy(dir.path(), &bin("zoo-attack")));
     let plain = [&["--sandbox", "plain"][..], extra].concat();
-    let run = duel_with_env(&attacker, &greedy, &plain, &[PLAIN_WITHOUT_LANDLOCK]);
+    let run = duel_with_env(&attacker, &greedy, &plain, &UNCONFINED);
     promises(&run, &attacker, Some("invalid_move"), &[]);
     run
 }
@@ -487,10 +504,12 @@ fn cannot_hold_memory_outside_its_processes() {
         let forfeit = (memory_cgroup(&run.stderr) || how == "sockets" || how == "page-tables").then_some("memory");
         promises(&run, &hider, forfeit, &[]);
         // The control: without a box, nothing counts it; the bot says it held it all. (A plain
-        // bot makes no SysV segment either, see `a_plain_bot_cannot_use_system_v_ipc`: its
-        // control is the sandbox off.)
+        // bot makes no SysV segment, memfd or shared anonymous mapping either, see
+        // `a_plain_bot_cannot_use_system_v_ipc` and `a_plain_bot_cannot_hold_memory_outside_its_processes`:
+        // their control is the sandbox off; and the monitor counts a plain bot's page tables as
+        // a box's.)
         let limits = ["--max-memory-mb", "64", "--startup-ms", "5000"];
-        let run = if how == "sysv" {
+        let run = if PLAIN_REFUSES.contains(&how) || how == "page-tables" {
             let run = duel_with(&hider, &bin("greedy"), &[&["--sandbox", "none"][..], &limits].concat());
             promises(&run, &hider, Some("invalid_move"), &[]);
             run
@@ -517,16 +536,154 @@ fn cannot_make_a_user_namespace() {
     if unsafe { libc::geteuid() } != 0 {
         assert!(run.log.contains("max_user_namespaces 0\n"), "{}", run.log);
     }
-    // The control: without a box, as an unprivileged user (the box user of a root arena), the
-    // kernel makes one by each call, and the bot holds a capability there.
-    if !user_namespaces_offered() {
+    // Nor may a plain bot, with Landlock or without (before 2026-12-06, without Landlock, a red
+    // team's mounted a tmpfs in one of its own and held 1,024 MiB there under a limit of 64).
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let plain = format!("{} userns", shared_copy(dir.path(), &bin("zoo-attack")));
+    for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..], &UNCONFINED[..]] {
+        let run = duel_with_env(&plain, &greedy, &["--sandbox", "plain"], env);
+        promises(&run, &plain, None, &[]);
+        assert!(run.log.contains("userns: unshare EPERM, clone EPERM, clone3 ENOSYS,"), "{env:?}: {}", run.log);
+    }
+    // The control: with the sandbox off, the kernel makes one by each call (where it gives an
+    // unprivileged user one, or to root), and the bot holds a capability there.
+    if !(as_root() || user_namespaces_offered()) {
         eprintln!("this kernel gives unprivileged users no user namespace: the control cannot show one made");
         return;
     }
-    let run = unboxed_attack("userns", &[]);
-    let made = "userns: unshare ok, with capabilities, clone ok, with capabilities, clone3 ok, with capabilities, \
-                a network namespace EPERM;";
+    let run = duel_with(&attacker, &bin("greedy"), &["--sandbox", "none"]);
+    promises(&run, &attacker, Some("invalid_move"), &[]);
+    let made = "userns: unshare ok, with capabilities, clone ok, with capabilities, clone3 ok, with capabilities,";
     assert!(run.log.contains(made), "{}", run.log);
+}
+
+/// The ways of `hide-memory` a plain bot is refused, as a box without a memory cgroup.
+/// (`zero`, where Landlock confines it: its `/dev/zero` may be read, not written, nor so mapped
+/// shared and writable.)
+const PLAIN_REFUSES: [&str; 6] = ["memfd", "secret", "sysv", "shared", "vmsplice", "zero"];
+
+/// A plain bot has no memory cgroup, ever: the monitor counts its processes' resident sets,
+/// and nothing counted what it held in `memfd_create` or `memfd_secret` files, shared anonymous
+/// mappings its children let go of (anonymous, or of `/dev/zero` opened for writing), or pipes
+/// it spliced its pages into (192 MiB under a limit of 64, and it played on). It gets a box's
+/// filters for that now, with Landlock or without: each call fails, and it plays on, holding
+/// nothing; Landlock lets it read `/dev/zero` only, and without Landlock its `/dev/zero` is
+/// `/dev/full`, in a mount namespace of its own, where the arena can make one. The control: with the sandbox off, it holds it
+/// all (see `cannot_hold_memory_outside_its_processes`, whose control this was).
+#[test]
+fn a_plain_bot_cannot_hold_memory_outside_its_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let attack = shared_copy(dir.path(), &bin("zoo-attack"));
+    let limits = ["--max-memory-mb", "64", "--startup-ms", "5000"];
+    for how in PLAIN_REFUSES.into_iter().filter(|&h| h != "sysv") {
+        if how == "secret" && !memfd_secret_offered() {
+            eprintln!("this kernel has no memfd_secret: nothing to show of it");
+            continue;
+        }
+        let hider = format!("{attack} hide-memory {how} 192");
+        for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
+            if how == "zero" && !env.is_empty() && !(as_root() || user_namespaces_offered()) {
+                eprintln!("no mount namespace for this user: without Landlock, its /dev/zero is the machine's");
+                continue;
+            }
+            let run = duel_with_env(&hider, &greedy, &[&["--sandbox", "plain"][..], &limits].concat(), env);
+            promises(&run, &hider, None, &[]);
+            assert!(run.log.contains(&format!("hide-memory {how}: held 0 MiB of 192")), "{how} {env:?}: {}", run.log);
+        }
+        let control = duel_with(&hider, &greedy, &[&["--sandbox", "none"][..], &limits].concat());
+        promises(&control, &hider, Some("invalid_move"), &[]);
+        assert!(control.log.contains(&format!("hide-memory {how}: held 192 MiB of 192")), "{}", control.log);
+    }
+}
+
+/// A plain bot has no cgroup: the monitor sums its processes' resident sets, as a box's without
+/// one (before 2026-12-06 it did not, and four children of 48 MiB each held 192 MiB under a
+/// limit of 64, as did sixteen of 60 MiB, 960 MiB, and played on). With Landlock or without, it
+/// forfeits `memory`. The control: with the sandbox off, nothing sums them, and it plays on.
+#[test]
+fn a_plain_bot_s_processes_share_its_memory_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let hog = format!("{} hog-memory 4 48", shared_copy(dir.path(), &bin("zoo-attack")));
+    let limits = ["--max-memory-mb", "64", "--startup-ms", "10000"];
+    for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
+        let run = duel_with_env(&hog, &greedy, &[&["--sandbox", "plain"][..], &limits].concat(), env);
+        promises(&run, &hog, Some("memory"), &[]);
+    }
+    // Its page tables too (single pages a GiB apart: 192 MiB of tables, none resident).
+    let tables = format!("{} hide-memory page-tables 192", shared_copy(dir.path(), &bin("zoo-attack")));
+    let run = duel_with(&tables, &greedy, &[&["--sandbox", "plain"][..], &limits].concat());
+    promises(&run, &tables, Some("memory"), &[]);
+    let control = duel_with(&hog, &greedy, &[&["--sandbox", "none"][..], &limits].concat());
+    promises(&control, &hog, None, &[]);
+    let control = duel_with(&tables, &greedy, &[&["--sandbox", "none"][..], &limits].concat());
+    promises(&control, &tables, Some("invalid_move"), &[]);
+}
+
+/// Where the temporary folder is a tmpfs (`/tmp` on many systems), a plain bot's scratch folder
+/// was memory its limit did not count: a red team's bot wrote 1,024 MiB there under a limit of 64.
+/// A tmpfs of `tmp_mb` (64 MiB) is mounted over it in its mount namespace: it writes 100 MiB no
+/// more, with Landlock or without. The control: without the mount namespace, it writes them all.
+/// (Root only: the arena runs in a mount namespace of the test's, its `TMPDIR` a tmpfs.)
+#[test]
+fn a_plain_bot_s_scratch_folder_in_memory_is_capped() {
+    use std::os::unix::fs::PermissionsExt;
+    if !as_root() {
+        eprintln!("not root: this test cannot mount a tmpfs for the arena's TMPDIR");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let bot = format!("{} fill-tmp 100", shared_copy(dir.path(), &bin("zoo-attack")));
+    let tmp = tmp.display().to_string();
+    let mount = r#"mount -t tmpfs -o size=512m,mode=1777 none "$0" && TMPDIR="$0" exec "$@""#;
+    let wrapper = ["unshare", "-m", "--propagation", "private", "sh", "-c", mount, &tmp];
+    let limits = ["--sandbox", "plain", "--max-memory-mb", "64", "--startup-ms", "5000"];
+    for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
+        let run = duel_under(&wrapper, &bot, &greedy, &limits, env);
+        promises(&run, &bot, None, &[]);
+    }
+    let run = duel_under(&wrapper, &bot, &greedy, &limits, &UNCONFINED);
+    promises(&run, &bot, Some("invalid_move"), &[]);
+    assert!(run.stderr.contains("a tmpfs, and no mount namespace caps them here"), "said: {}", run.stderr);
+}
+
+/// On a machine whose `/dev` has no `/dev/full` (a minimal container's), a plain bot Landlock
+/// does not confine lost its private `/dev/shm` whole (binding `/dev/full` at `/dev/zero` failed,
+/// and the namespace with it), and wrote the machine's: it keeps it now, capped at `tmp_mb` (64
+/// MiB: 100 MiB fail), and the arena names what is missing. The control: without the mount
+/// namespace, it writes 100 MiB there. (Root only: the arena runs in a mount namespace of the
+/// test's, its `/dev` a tmpfs of a few devices.)
+#[test]
+fn a_plain_bot_keeps_its_dev_shm_where_there_is_no_dev_full() {
+    use std::os::unix::fs::PermissionsExt;
+    if !as_root() {
+        eprintln!("not root: this test cannot make a /dev without /dev/full");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let dev = dir.path().join("dev");
+    std::fs::create_dir(&dev).unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let bot = format!("{} fill-shm 100 nofull", shared_copy(dir.path(), &bin("zoo-attack")));
+    let dev = dev.display().to_string();
+    let script = r#"set -e; mount -t tmpfs -o mode=755 dev "$0"
+        for d in null zero urandom random tty; do touch "$0/$d"; mount --bind "/dev/$d" "$0/$d"; done
+        mkdir -m 1777 "$0/shm"; mount --rbind "$0" /dev; exec "$@""#;
+    let wrapper = ["unshare", "-m", "--propagation", "private", "sh", "-c", script, &dev];
+    let limits = ["--sandbox", "plain", "--startup-ms", "5000"];
+    let run = duel_under(&wrapper, &bot, &greedy, &limits, &[PLAIN_WITHOUT_LANDLOCK]);
+    promises(&run, &bot, None, &[]);
+    assert!(run.stderr.contains("no /dev/full here"), "said: {}", run.stderr);
+    let run = duel_under(&wrapper, &bot, &greedy, &limits, &UNCONFINED);
+    promises(&run, &bot, Some("invalid_move"), &[]);
+    assert!(run.log.contains("fill-shm: wrote 100 MiB of 100"), "{}", run.log);
 }
 
 /// Whether the kernel makes `memfd_secret` files (5.14 on, where `secretmem` is enabled).
@@ -572,8 +729,10 @@ fn cannot_page_its_memory_out_to_swap() {
         "page-out: madvise EINVAL, process_madvise ENOSYS"
     };
     assert!(run.log.contains(said), "{}", run.log);
-    // The control: without a box, the kernel takes both.
-    let run = unboxed_attack("page-out", &[]);
+    // The control: with the sandbox off, the kernel takes both (a plain bot is refused them too,
+    // having no memory cgroup either).
+    let run = duel_with(&pager, &bin("greedy"), &["--sandbox", "none"]);
+    promises(&run, &pager, Some("invalid_move"), &[]);
     assert!(run.log.contains("page-out: madvise ok, process_madvise ok"), "{}", run.log);
 }
 
@@ -604,7 +763,8 @@ fn cannot_forge_a_memory_forfeit_by_saying_so() {
     assert!(run.log.contains("out of memory") && run.log.contains("bad_alloc"), "it did say so: {}", run.log);
     // The control: a box that really holds more than its limit (five children of 100 MiB
     // under 200 MiB: its cgroup's OOM killer, or the monitor without cgroups) is `memory`.
-    // (Only in a box: without one, memory is limited per process.)
+    // (A plain bot's processes are summed by the monitor too: see
+    // `a_plain_bot_s_processes_share_its_memory_limit`.)
     let hog = format!("{} hog-memory 5 100", bin("zoo-attack"));
     let limits = ["--require-sandbox", "--max-memory-mb", "200", "--startup-ms", "10000"];
     zoo_with(&hog, &bin("greedy"), Some("memory"), &[], &limits);
@@ -785,7 +945,7 @@ fn a_plain_bot_can_neither_write_the_league_s_files_nor_read_another_bot_s() {
             continue;
         }
         // The control: without Landlock the attack works (the bot says so by an invalid move).
-        let control = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
+        let control = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], &UNCONFINED);
         promises(&control, &bot, Some("invalid_move"), &[]);
         match attack {
             "write" => assert_ne!(std::fs::read(file).unwrap(), before, "the control wrote {}", file.display()),
@@ -822,14 +982,14 @@ fn a_plain_bot_cannot_signal_its_keeper_nor_its_opponent() {
         eprintln!("root: a plain bot is a user of its own, which may not signal the others even without Landlock");
         return;
     }
-    let control = duel_with_env(&at_keeper, &victim, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
+    let control = duel_with_env(&at_keeper, &victim, &["--sandbox", "plain"], &UNCONFINED);
     assert_eq!(
         player(&control.result, 0).2.as_deref(),
         Some("crash"),
         "the control killed its keeper: {}",
         control.result
     );
-    let control = duel_with_env(&at_opponent, &victim, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
+    let control = duel_with_env(&at_opponent, &victim, &["--sandbox", "plain"], &UNCONFINED);
     assert_eq!(
         player(&control.result, 1).2.as_deref(),
         Some("crash"),
@@ -886,7 +1046,10 @@ fn a_plain_bot_cannot_reach_other_processes_through_proc() {
         if as_root() {
             continue;
         }
-        let control = duel_with_env(&bot, &victim, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
+        // (Nor its own user namespace, where an arena that is not root makes its mount namespace
+        // without Landlock: the kernel keeps it from processes outside that as well.)
+        let off = UNCONFINED;
+        let control = duel_with_env(&bot, &victim, &["--sandbox", "plain"], &off);
         assert_eq!(player(&control.result, 0).2.as_deref(), Some("invalid_move"), "{attack}: {}", control.result);
     }
 }
@@ -902,7 +1065,8 @@ fn a_plain_bot_cannot_reach_other_processes_through_proc() {
 /// Landlock confines does none of them.
 /// The controls: with Landlock (and so the filters) off, each works (the keeper's priority, its
 /// limits and the attribute as a user other than root only: a root arena's plain bot is a user
-/// of its own). (Skipped where the kernel has no Landlock.)
+/// of its own; an IP socket with the sandbox off only). (Skipped where the kernel has no
+/// Landlock.)
 #[test]
 fn a_plain_bot_reaches_no_process_socket_or_attribute_past_landlock() {
     if !landlock_confines(1, "processes, sockets and attributes") {
@@ -936,7 +1100,13 @@ fn a_plain_bot_reaches_no_process_socket_or_attribute_past_landlock() {
         let bot = format!("{attacker} {attack}");
         zoo_with(&bot, &greedy, None, &[], &["--sandbox", "plain"]);
         if control {
-            let run = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
+            // (An IP socket is refused to a plain bot without Landlock too, as to a box without a
+            // memory cgroup: its control is the sandbox off.)
+            let ip = ["udp", "tcp", "mptcp"].contains(&attack.as_str());
+            let off = if ip { ["--sandbox", "none"] } else { ["--sandbox", "plain"] };
+            // (Nor a mount namespace: an arena that is not root makes it in a user namespace, whose
+            // capabilities the keeper holds, and the kernel keeps the bot from renicing it too.)
+            let run = duel_with_env(&bot, &greedy, &off, &UNCONFINED);
             promises(&run, &bot, Some("invalid_move"), &[]);
         } else {
             eprintln!("{attack}: no control here (the kernel lacks it, or the bot is a user of its own as root)");
@@ -965,13 +1135,18 @@ fn a_plain_bot_cannot_connect_to_a_unix_socket_of_its_user() {
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o777)).unwrap();
     let bot = format!("{attacker} unix-connect {}", hex(&path));
     zoo_with(&bot, &greedy, None, &[], &["--sandbox", "plain"]);
-    let control = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], &[PLAIN_WITHOUT_LANDLOCK]);
+    let control = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], &UNCONFINED);
     promises(&control, &bot, Some("invalid_move"), &[]);
 }
 
 /// `arena build CONFIG --out LEAGUE --sandbox plain` of the bots `bots` (TOML entries) in `dir`,
 /// with `env` set for the arena: what it printed, whether it succeeded.
 fn plain_build(dir: &Path, bots: &str, env: &[(&str, &str)]) -> (bool, String) {
+    build_in(dir, bots, env, "plain")
+}
+
+/// [`plain_build`] with the sandbox `mode` (`plain`, or `none` for a control).
+fn build_in(dir: &Path, bots: &str, env: &[(&str, &str)], mode: &str) -> (bool, String) {
     static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let config = dir.join(format!("league-{run}.toml"));
@@ -981,7 +1156,7 @@ fn plain_build(dir: &Path, bots: &str, env: &[(&str, &str)]) -> (bool, String) {
     let out = Command::new(bin("arena"))
         .current_dir(dir)
         .envs(env.iter().copied())
-        .args(["build", &config, "--out", &league, "--sandbox", "plain"])
+        .args(["build", &config, "--out", &league, "--sandbox", mode])
         .output()
         .unwrap();
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
@@ -1060,12 +1235,42 @@ fn a_plain_build_can_neither_write_the_league_s_files_nor_read_another_bot_s() {
     assert!(tmp == home && tmp != "/tmp" && scratch.ends_with("own\n"), "{scratch}");
     assert!(!Path::new(tmp).exists(), "the scratch folder goes with the build: {tmp}");
     // The control: with Landlock off, the same build reads alice's file and writes the league's.
-    let (ok, out) = plain_build(dir.path(), &bots, &[PLAIN_WITHOUT_LANDLOCK]);
+    let (ok, out) = plain_build(dir.path(), &bots, &UNCONFINED);
     assert!(ok, "{out}");
     assert!(std::fs::read_to_string(&tournament).unwrap().contains("forged"), "the control: {out}");
     assert!(std::fs::read_to_string(evil.join("stolen")).unwrap().contains("alice secret"), "the control");
     assert!(shared.exists(), "the control writes the machine's /tmp");
     let _ = std::fs::remove_file(&shared);
+}
+
+/// A plain build's memory is capped by each process's address space alone: what no address
+/// space holds, it may not make (a red team's build held 6,144 MiB in `memfd_create` files, never
+/// mapped, under a limit of 4,096). `memfd_create` (and `memfd_secret`, `vmsplice`) fail with
+/// `ENOSYS`, with Landlock or without. The control: with the sandbox off, the same build makes one.
+#[test]
+fn a_plain_build_cannot_hold_memory_outside_its_processes() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = "python3 -c 'import os\ntry:\n    os.memfd_create(\"hoard\"); print(\"memfd ok\")\n\
+                  except OSError as e:\n    print(\"memfd\", e.errno)' > said\n\
+                  printf '#!/bin/sh\\nexec true\\n' > bot && chmod 755 bot\n";
+    let hoarder = dir.path().join("hoarder");
+    build_folder(&hoarder, &[("build.sh", script)]);
+    let bots = format!(
+        "[[bots]]\nname = \"hoarder\"\ncwd = \"hoarder\"\nbuild = \"sh build.sh\"\ncommand = \"./bot\"\n\
+         [[bots]]\nname = \"carol\"\ncommand = {:?}\n",
+        bin("greedy")
+    );
+    let bots = bots.as_str();
+    let said = || std::fs::read_to_string(hoarder.join("said")).unwrap_or_default();
+    let refused = format!("memfd {}\n", libc::ENOSYS);
+    for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
+        let (ok, out) = plain_build(dir.path(), bots, env);
+        assert!(ok && said() == refused, "{env:?}: {} {out}", said());
+    }
+    let (ok, out) = build_in(dir.path(), bots, &[], "none");
+    assert!(ok && said() == "memfd ok\n", "the control: {} {out}", said());
 }
 
 /// Honest builds still succeed in plain mode, confined by Landlock where the kernel has it: C++
@@ -1204,7 +1409,7 @@ fn a_plain_bot_cannot_reach_its_opponent_s_scratch_folder() {
         eprintln!("root: each plain bot is a user of its own, whose folder is its own alone: no control to show");
         return;
     }
-    let control = spied(&[PLAIN_WITHOUT_LANDLOCK]);
+    let control = spied(&UNCONFINED);
     assert_eq!(player(&control.result, 0).2.as_deref(), Some("invalid_move"), "the control: {}", control.result);
 }
 
@@ -1234,4 +1439,44 @@ fn a_plain_bot_cannot_use_system_v_ipc() {
     let control = duel_with(&attacker, &greedy, &["--sandbox", "none"]);
     promises(&control, &attacker, Some("invalid_move"), &[]);
     assert!(control.log.contains("sysv-ipc: shmget ok, msgget ok, semget ok;"), "{}", control.log);
+}
+
+/// A plain bot shares the machine's POSIX message queues (`/dev/mqueue`), which Landlock does
+/// not govern: `mq_open` answered `EACCES` there but made the queue all the same, and a red
+/// team's bot left 256 of them, the machine's `queues_max`, so that no other user could make one
+/// (and one named queue is a bit another bot reads). A filter refuses the calls (`ENOSYS`), with
+/// Landlock or without: no queue is left after the match. The control: with the sandbox off, it
+/// makes the queue, which outlives it.
+#[test]
+fn a_plain_bot_cannot_leave_a_posix_message_queue() {
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let attack = shared_copy(dir.path(), &bin("zoo-attack"));
+    let name = format!("arena-zoo-mq-{}", std::process::id());
+    let path = std::ffi::CString::new(format!("/{name}")).unwrap();
+    // Whether the queue is there: its name is taken (ENOENT: it is not).
+    let there = || {
+        // SAFETY: a valid name; O_RDONLY makes nothing; the descriptor, if any, is closed.
+        unsafe {
+            let q = libc::mq_open(path.as_ptr(), libc::O_RDONLY);
+            let there = q >= 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ENOENT);
+            if q >= 0 {
+                libc::mq_close(q);
+            }
+            there
+        }
+    };
+    let bot = format!("{attack} mq-left {name}");
+    for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
+        let run = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], env);
+        promises(&run, &bot, None, &[]);
+        assert!(run.log.contains("mq-left: mq_open ENOSYS;"), "{env:?}: {}", run.log);
+        assert!(!there(), "{env:?}: no queue is left");
+    }
+    let control = duel_with(&bot, &greedy, &["--sandbox", "none"]);
+    let left = there();
+    // SAFETY: a valid name.
+    unsafe { libc::mq_unlink(path.as_ptr()) };
+    promises(&control, &bot, Some("invalid_move"), &[]);
+    assert!(control.log.contains("mq-left: mq_open ok;") && left, "the control's queue is left: {}", control.log);
 }

@@ -213,6 +213,24 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
             }
             worked = written >= mb;
         }
+        "fill-shm" => {
+            // `fill-shm MB TAG`: MB MiB in files of 8 MiB in `/dev/shm` (memory no limit of the
+            // bot's counts, when it is the machine's), named `zoo-shm-TAG-k`, and left there.
+            let (mb, tag): (usize, String) = (arg(1).parse().unwrap_or(100), arg(2));
+            let chunk = vec![7u8; 1 << 20];
+            let mut written = 0;
+            'shm: for k in 0.. {
+                let Ok(mut f) = std::fs::File::create(format!("/dev/shm/zoo-shm-{tag}-{k}")) else { break };
+                for _ in 0..8 {
+                    if written >= mb || f.write_all(&chunk).is_err() {
+                        break 'shm;
+                    }
+                    written += 1;
+                }
+            }
+            eprintln!("fill-shm: wrote {written} MiB of {mb}");
+            worked = written >= mb;
+        }
         "escape" => worked = escape(&arg(1), &arg(2)),
         "tty" => worked = tiocsti(),
         "keyring-leave" => worked = leave_key(&arg(1)),
@@ -350,6 +368,7 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "page-out" => worked = page_out(),
         "userns" => worked = user_namespace(),
         "sysv-ipc" => worked = system_v_ipc(),
+        "mq-left" => worked = posix_queue_left(&arg(1)),
         // Not an attack: exits (a crash) unless its threads and a child process work.
         "threads-and-children" => threads_and_children(),
         "hog-memory" => {
@@ -1603,6 +1622,26 @@ fn system_v_ipc() -> bool {
     };
     eprintln!("sysv-ipc: shmget {shm}, msgget {msg}, semget {sem};");
     [shm, msg, sem].iter().any(|a| a == "ok")
+}
+
+/// `mq-left NAME`: makes a POSIX message queue `/NAME` and leaves it (a queue outlives its
+/// maker: a plain bot shares the machine's IPC namespace, where its queues took the machine's
+/// `queues_max` from every other user). Says on stderr what `mq_open` answered; returns whether
+/// it made one.
+fn posix_queue_left(name: &str) -> bool {
+    let Ok(path) = CString::new(format!("/{name}")) else { return false };
+    // SAFETY: a valid name; default attributes (a null pointer).
+    let queue = unsafe {
+        libc::mq_open(
+            path.as_ptr(),
+            libc::O_CREAT | libc::O_RDWR,
+            0o600 as libc::c_uint,
+            std::ptr::null::<libc::mq_attr>(),
+        )
+    };
+    let said = answer(queue >= 0, std::io::Error::last_os_error().raw_os_error().unwrap_or(0));
+    eprintln!("mq-left: mq_open {said};");
+    queue >= 0
 }
 
 /// `userns`: tries to make a user namespace, in which it would hold every capability: by

@@ -132,7 +132,7 @@ pub enum Step {
 const STEP_MARK: i32 = 0x4152_0000;
 
 /// Marks an error of `step` (see [`STEP_MARK`]). Allocates nothing.
-fn at(step: Step) -> impl Fn(io::Error) -> io::Error {
+pub(super) fn at(step: Step) -> impl Fn(io::Error) -> io::Error {
     move |e| io::Error::from_raw_os_error(STEP_MARK | (step as i32) << 8 | (e.raw_os_error().unwrap_or(0) & 0xff))
 }
 

@@ -12,7 +12,8 @@
 //!   `/proc` (the kernel's own answers:
 //!   Landlock keeps a process from tracing, or reading the memory or the environment of, any
 //!   process outside its domain);
-//! - write nothing but the devices a box gives ([`super::DEVICES`], `/dev/zero`) and a scratch
+//! - write nothing but the devices a box gives ([`super::DEVICES`]; `/dev/zero` it may only read,
+//!   see [`ruleset`]) and a scratch
 //!   folder of its own, its `HOME` and `TMPDIR` (see `super::scratch`: no other bot's, nor the
 //!   machine's `/tmp` or `/dev/shm`), nor change a file's mode, owner, times or extended
 //!   attributes, which Landlock does not govern (a seccomp filter refuses those calls to a bot
@@ -26,7 +27,8 @@
 //! A plain build is confined the same way, but for what it needs: it may also read and run the
 //! toolchains a box's build is shown (see `super::PlainBuild`), write its folder and a scratch
 //! folder of its own (its `HOME` and `TMPDIR`), and change a file's mode and times (a linker
-//! makes its output executable with `chmod`).
+//! makes its output executable with `chmod`): outside those folders, a read-only mount keeps it
+//! from that where the arena can make one (see `super::mounts`).
 //!
 //! The ruleset is made by the arena before the fork (with the `landlock` crate, best effort:
 //! what the kernel lacks is left out) and only entered by the bot's process, after the keeper
@@ -155,10 +157,26 @@ impl System {
 /// build's toolchains too), which may write beneath `writable` (its scratch folder, and a build
 /// its folder), made and filled, to be entered by its process just before `exec`
 /// ([`super::child::enter_plain`]); `None` where the kernel has no Landlock.
-pub fn ruleset(system: &System, shown: &[PathBuf], writable: &[PathBuf]) -> Result<Option<OwnedFd>, RulesetError> {
+///
+/// A bot (not a `build`) may read `/dev/zero` but not write it: opened for writing, it is mapped
+/// shared and writable, shared memory no resident set shows (a plain bot held 192 MiB so under a
+/// limit of 64, as with `MAP_SHARED | MAP_ANONYMOUS`, which its filter refuses: see
+/// `super::syscalls::plain_filters`), and no plain bot has a memory cgroup. Read, it still gives
+/// zeros (`head -c N /dev/zero`), and a read-only shared mapping of it takes no memory.
+pub fn ruleset(
+    system: &System,
+    shown: &[PathBuf],
+    writable: &[PathBuf],
+    build: bool,
+) -> Result<Option<OwnedFd>, RulesetError> {
     let read = AccessFs::from_read(WANTED);
     let devices = read | AccessFs::WriteFile | AccessFs::Truncate | AccessFs::IoctlDev;
-    let dev = std::iter::once(super::ZERO).chain(super::DEVICES).map(|d| PathBuf::from("/dev").join(d));
+    let zero = PathBuf::from("/dev").join(super::ZERO);
+    let (dev, zero) = match build {
+        true => (vec![zero], None),
+        false => (Vec::new(), Some(zero)),
+    };
+    let dev = dev.into_iter().chain(super::DEVICES.iter().map(|d| PathBuf::from("/dev").join(d)));
     let created = landlock::Ruleset::default()
         .handle_access(AccessFs::from_all(WANTED))?
         .handle_access(AccessNet::from_all(WANTED))?
@@ -169,6 +187,7 @@ pub fn ruleset(system: &System, shown: &[PathBuf], writable: &[PathBuf]) -> Resu
         .add_rules(path_beneath_rules(shown, read))?
         .add_rules(path_beneath_rules(["/proc"], AccessFs::ReadFile | AccessFs::ReadDir))?
         .add_rules(path_beneath_rules(dev, devices))?
+        .add_rules(path_beneath_rules(zero, read))?
         .add_rules(path_beneath_rules(writable, AccessFs::from_all(WANTED)))?;
     Ok(created.into())
 }
@@ -226,7 +245,7 @@ mod tests {
         std::fs::write(&secret, "s").unwrap();
         let run = |confined: bool| {
             let usr = System { whole: vec![PathBuf::from("/usr")], listed: Vec::new() };
-            let fd = if confined { ruleset(&usr, &[], &[]).unwrap() } else { None };
+            let fd = if confined { ruleset(&usr, &[], &[], false).unwrap() } else { None };
             let raw = fd.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd);
             let path = std::ffi::CString::new(secret.display().to_string()).unwrap();
             // SAFETY: the child makes raw system calls only, then exits.
@@ -287,7 +306,7 @@ mod tests {
         // (Bit i: the i-th path read; the last: the folder listed.)
         let paths = ["open", "clean/a", "sub/ok", "secret", "sub/key", "link", "new"];
         let run = |system: &System| {
-            let fd = ruleset(system, &[], &[]).unwrap().unwrap();
+            let fd = ruleset(system, &[], &[], false).unwrap().unwrap();
             let raw = std::os::fd::AsRawFd::as_raw_fd(&fd);
             let cpaths = paths.map(|p| std::ffi::CString::new(root.join(p).display().to_string()).unwrap());
             let folder = std::ffi::CString::new(root.join("sub").display().to_string()).unwrap();

@@ -17,6 +17,7 @@ mod cgroup;
 mod child;
 mod confine;
 mod meter;
+mod mounts;
 mod scratch;
 mod sockets;
 mod syscalls;
@@ -391,6 +392,9 @@ pub struct Sandbox {
     /// Plain bots are confined by Landlock (see `confine`): the kernel has it, and the tests'
     /// switch is not set.
     landlock: bool,
+    /// How a plain bot or build gets a mount namespace of its own (see `mounts`), where the
+    /// arena can make one.
+    mounts: Option<mounts::Here>,
     /// The folder of this run's plain scratch folders (see `scratch`), made with the first.
     scratch_run: std::sync::Arc<std::sync::Mutex<Option<std::sync::Arc<scratch::RunFolder>>>>,
 }
@@ -480,6 +484,7 @@ impl Sandbox {
             _fresh_root: None,
             missing: Vec::new(),
             landlock: false,
+            mounts: None,
             scratch_run: Default::default(),
         };
         match mode {
@@ -552,14 +557,55 @@ impl Sandbox {
 
     /// Learns whether plain bots can be confined by Landlock here (see `confine`), and returns
     /// what of it is missing, in words.
+    ///
+    /// Plain bots and builds get a mount namespace of their own where the arena can make one (see
+    /// `mounts`), and what of it is missing is said too.
     fn plain_confinement(&mut self) -> Vec<String> {
-        if std::env::var_os(confine::OFF_SWITCH).is_some() {
-            return vec![format!("Landlock is off ({} is set): plain bots are not confined", confine::OFF_SWITCH)];
+        let mut lacking = if std::env::var_os(confine::OFF_SWITCH).is_some() {
+            vec![format!("Landlock is off ({} is set): plain bots are not confined", confine::OFF_SWITCH)]
+        } else {
+            let abi = confine::kernel_abi();
+            tracing::debug!(abi, "Landlock");
+            self.landlock = abi > 0;
+            confine::missing(abi)
+        };
+        let chmod = "a plain build (Landlock does not govern a file's mode) may change the mode and times of any file \
+                     of the user it runs as";
+        match mounts::Here::learn() {
+            Ok(here) => {
+                tracing::debug!(?here, "plain bots' and builds' mount namespaces");
+                if here.as_ref().is_some_and(|h| !h.read_only()) {
+                    lacking.push(format!(
+                        "no read-only mounts for plain builds here (the kernel has no mount_setattr, Linux 5.12): \
+                         {chmod}{}",
+                        if self.landlock { "" } else { ", and a plain bot may write any file of that user's" }
+                    ));
+                }
+                if here.as_ref().is_some_and(|h| !h.unmaps_zero()) && !self.landlock {
+                    lacking.push(
+                        "no /dev/full here (or no /dev/zero): a plain bot's /dev/zero stays the machine's, which, \
+                         mapped shared and writable, is memory its limit does not count"
+                            .to_string(),
+                    );
+                }
+                self.mounts = here;
+            }
+            Err(why) if self.landlock => {
+                lacking.push(format!("no mount namespace for plain builds here ({why}): {chmod}"))
+            }
+            Err(why) => lacking.push(format!(
+                "no mount namespace for plain bots and builds here ({why}): {chmod}, and a plain bot shares the \
+                 machine's /dev/shm, whose files take memory its limit does not count and outlive the match"
+            )),
         }
-        let abi = confine::kernel_abi();
-        tracing::debug!(abi, "Landlock");
-        self.landlock = abi > 0;
-        confine::missing(abi)
+        if let Some(base) = scratch::base_in_memory(self.root).filter(|_| self.mounts.is_none()) {
+            lacking.push(format!(
+                "the plain bots' scratch folders are in {}, a tmpfs, and no mount namespace caps them here: a plain \
+                 bot's files there take memory its limit does not count (set TMPDIR to a folder on disk)",
+                base.display()
+            ));
+        }
+        lacking
     }
 
     /// The limits applied.
@@ -706,33 +752,54 @@ impl Sandbox {
         // A bot or a build with a keeper: Landlock's ruleset, entered by its process alone (see
         // `confine`). It may write its scratch folder; a build is shown the toolchains too, and
         // may write its folder.
+        let mut writable: Vec<PathBuf> = scratch.iter().map(|s| s.path().to_path_buf()).collect();
+        if let Some(b) = &build {
+            let here = std::env::current_dir().unwrap_or_default();
+            writable.extend(launch.folder.map(|f| normalize(&here.join(f))));
+            writable.push(b.scratch.path().to_path_buf());
+        }
         let ruleset = if self.landlock && !keep_terminal {
             let toolchains = build.iter().flat_map(PlainBuild::shown).collect();
             let (system, shown) = self.plain_shown(launch.words, launch.folder, toolchains);
-            let mut writable: Vec<PathBuf> = scratch.iter().map(|s| s.path().to_path_buf()).collect();
-            if let Some(b) = &build {
-                let here = std::env::current_dir().unwrap_or_default();
-                writable.extend(launch.folder.map(|f| normalize(&here.join(f))));
-                writable.push(b.scratch.path().to_path_buf());
-            }
             let whose = if launch.build { "the build's Landlock ruleset" } else { "the bot's Landlock ruleset" };
-            confine::ruleset(&system, &shown, &writable)
+            confine::ruleset(&system, &shown, &writable, launch.build)
                 .map_err(|e| setup(whose, std::io::Error::other(e.to_string())))?
         } else {
             None
         };
         // (With it, what Landlock does not govern: see `syscalls::plain_filters`; without it,
-        // System V IPC all the same, but with the sandbox off.)
+        // System V IPC and a bot's uncounted shared memory all the same, but with the sandbox
+        // off.)
         let filters = match &ruleset {
             Some(_) => syscalls::plain_filters(launch.build),
             None if keep_terminal => Vec::new(),
-            None => syscalls::unconfined_plain_filters(),
+            None => syscalls::unconfined_plain_filters(launch.build),
+        };
+        // A mount namespace of its own where the arena can make one (see `mounts`): without
+        // Landlock, which keeps it from the machine's `/dev/shm`, one of its own; for a build, and
+        // a bot without Landlock, every mount read-only but what it may write.
+        let confined = ruleset.is_some();
+        // A scratch folder in memory (a tmpfs `TMPDIR`) gets a tmpfs of `tmp_mb` over it, its
+        // process's, as a box's `/scratch` (see `scratch`).
+        let scratch_dir = scratch.as_ref().map(scratch::Scratch::path).or(build.as_ref().map(|b| b.scratch.path()));
+        // SAFETY: getuid and getgid have no preconditions.
+        let owner = ids.unwrap_or_else(|| unsafe { (libc::getuid(), libc::getgid()) });
+        let in_memory = scratch_dir.filter(|d| scratch::in_memory(d)).map(|d| (d, owner));
+        let plain_mounts = match &self.mounts {
+            Some(here) if !keep_terminal => {
+                here.plain(!confined, launch.build || !confined, &writable, limits.tmp_mb, launch.build, in_memory)
+            }
+            _ => None,
         };
         let parent = std::process::id() as libc::pid_t;
         // SAFETY: the hook only makes system calls on data prepared before the fork (the
-        // ruleset's descriptor and the filters, held by the hook as long as the command).
+        // ruleset's descriptor, the filters and the mounts' words, held by the hook as long as the
+        // command).
         unsafe {
             command.pre_exec(move || {
+                if let Some(mounts) = &plain_mounts {
+                    mounts.enter()?;
+                }
                 let landlock = ruleset.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd);
                 child::enter_plain(parent, &rlimits, ids, keep_terminal, landlock, &filters)
             });
@@ -2319,15 +2386,17 @@ impl BoxHandle {
 
     /// Whether the box went over its memory limit (its cgroup's limit refused it memory, or, without
     /// a memory cgroup or with one that does not count swap, its processes hold more than the
-    /// limit together, with what the monitor counts of what no resident set shows; never without a
-    /// box).
+    /// limit together, with what the monitor counts of what no resident set shows; a plain process's
+    /// too, which never has a cgroup; never with the sandbox off).
     pub fn out_of_memory(&self) -> bool {
         match &self.group {
             // A cgroup that does not count swap caps the resident memory only: what it swapped
             // out is counted with it, by the monitor ([`BoxHandle::counts_swap`]).
             Some(g) if g.limits_memory() => g.out_of_memory() || (self.counts_swap && self.over_its_cap()),
-            // A plain process (no box) is limited per process only.
-            _ => self.boxed && self.over_its_cap(),
+            // A plain process (no box, kept) is summed as a box without a cgroup: each of its
+            // processes under its address-space cap, 4 x 48 MiB held 192 MiB under 64 before.
+            // (With the sandbox off, nothing.)
+            _ => (self.boxed || self.kept) && self.over_its_cap(),
         }
     }
 
@@ -2365,7 +2434,7 @@ impl BoxHandle {
     /// for both, whose cost grows with the processes a bot keeps (the monitor's look, 40 times
     /// a second).
     pub fn look(&self, cpu: bool) -> (Option<Duration>, bool) {
-        match (self.group.is_none() && self.boxed, self.leader) {
+        match (self.group.is_none() && (self.boxed || self.kept), self.leader) {
             (true, Some(pid)) => {
                 let (used, over) = self.usage_and_over(pid);
                 (cpu.then(|| self.at_least_the_peak(used.cpu)), over)

@@ -10,6 +10,9 @@
 //!
 //! Unlike a box's tmpfs, a scratch folder is on the machine's disk and has no size of its own:
 //! each file is capped (`RLIMIT_FSIZE`, `file_size_mb`), not their sum, nor how many there are.
+//! Where the temporary folder is in memory (a tmpfs, as `/tmp` is on many systems), a tmpfs of
+//! `tmp_mb` is mounted over each scratch folder in its process's mount namespace (see
+//! `super::mounts`), where the arena can make one; elsewhere it says so among what is missing.
 
 use std::fs::File;
 use std::os::fd::AsRawFd;
@@ -131,6 +134,30 @@ fn base(others_enter: bool) -> std::io::Result<PathBuf> {
     let fallback = PathBuf::from("/tmp");
     super::safe_parent(&fallback).map_err(std::io::Error::other)?;
     Ok(fallback)
+}
+
+/// Where a run's folder would be made (as [`base`]), if that is in memory (a tmpfs or a ramfs,
+/// as `/tmp` is on many systems): there a scratch folder's files are memory no limit of its
+/// bot's counts, unless a tmpfs of `tmp_mb` is mounted over it (see `super::mounts`).
+pub(super) fn base_in_memory(others_enter: bool) -> Option<PathBuf> {
+    base(others_enter).ok().filter(|b| in_memory(b))
+}
+
+/// Whether `path` is on a tmpfs or a ramfs (its files are memory).
+pub(super) fn in_memory(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    const TMPFS_MAGIC: i64 = 0x0102_1994;
+    const RAMFS_MAGIC: i64 = 0x8584_58f6;
+    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else { return false };
+    // SAFETY: a valid path and a zeroed statfs the call fills.
+    let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    if unsafe { libc::statfs(c.as_ptr(), &mut fs) } != 0 {
+        return false;
+    }
+    #[allow(clippy::unnecessary_cast)]
+    let kind = fs.f_type as i64;
+    kind == TMPFS_MAGIC || kind == RAMFS_MAGIC
 }
 
 /// Whether every user may pass through `dir` and each folder above it (`o+x`).

@@ -144,20 +144,58 @@ const IOPRIO_WHO_PROCESS: u64 = 1;
 ///   it does not govern); a pair of unix datagram sockets, which sends to any named socket
 ///   (`EPROTONOSUPPORT`; `socketpair`'s stream pairs, which runtimes use between their own
 ///   processes, are left to it);
-/// - System V IPC ([`SYSV_IPC_CALLS`], `ENOSYS`).
+/// - System V IPC ([`SYSV_IPC_CALLS`]) and POSIX message queues ([`POSIX_QUEUE_CALLS`]), `ENOSYS`.
 ///
 /// A `build` may change the mode and times of files (a linker makes its output executable with
 /// `chmod`, cargo copies a file's mode and sets times, `make` and `touch` set them): only the
 /// owner and extended attributes are refused to it ([`OWNER_AND_ATTRIBUTE_CALLS`]), and a mode
 /// with the set-uid or set-gid bit ([`set_id_filters`]). So a plain build may still change the
-/// mode of a file its user owns that Landlock keeps it from.
+/// mode of a file its user owns that Landlock keeps it from, but where the arena gives it a mount
+/// namespace whose mounts are read-only but its folders (see `super::mounts`).
+///
+/// A bot (not a build) also gets [`uncounted_memory_filters`], as a box without a memory cgroup
+/// does: no cgroup ever holds a plain bot, whose memory the monitor counts in its processes'
+/// resident sets only (see [`plain_bot_memory_filters`]).
 pub(super) fn plain_filters(build: bool) -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<[Vec<BpfProgram>; 2]> = std::sync::OnceLock::new();
     FILTERS.get_or_init(|| {
-        let build = plain_filters_of(&[OWNER_AND_ATTRIBUTE_CALLS]).into_iter().chain(set_id_filters()).collect();
-        [plain_filters_of(&METADATA_CALLS), build]
+        let build = plain_filters_of(&[OWNER_AND_ATTRIBUTE_CALLS])
+            .into_iter()
+            .chain(set_id_filters())
+            .chain(plain_build_memory_filter())
+            .collect();
+        let bot = plain_filters_of(&METADATA_CALLS).into_iter().chain(plain_bot_memory_filters()).collect();
+        [bot, build]
     })[usize::from(build)]
     .clone()
+}
+
+/// The memory filters of a plain bot, confined by Landlock or not: [`uncounted_memory_filters`],
+/// as a box's without a memory cgroup. A plain bot has no cgroup, and the monitor counts the
+/// resident sets of its processes: before these, a plain bot held 192 MiB under a limit of 64 in
+/// `memfd_create` files filled with `fallocate` (each under its file size limit), in
+/// `memfd_secret` files, in shared anonymous mappings its children let go of, and in pipes
+/// (`vmsplice`), and played on (`tests/zoo.rs`). A build keeps shared anonymous mappings (a
+/// linker or a compiler's job server may use shared memory; a build's memory is capped by its
+/// address space alone), not the rest (see [`plain_build_memory_filter`]).
+fn plain_bot_memory_filters() -> Vec<BpfProgram> {
+    uncounted_memory_filters()
+}
+
+/// The memory filter of a plain build, confined by Landlock or not: `memfd_create`,
+/// `memfd_secret` and `vmsplice` fail with `ENOSYS`, as on a kernel without them. Their memory
+/// is in no process's address space, the one cap a plain build's memory has: a red team's build
+/// held 6,144 MiB in `memfd_create` files filled with `fallocate`, never mapped, under a limit of
+/// 4,096. Shared anonymous mappings stay (a compiler's or linker's may use them): each is within
+/// its process's address-space cap.
+fn plain_build_memory_filter() -> Option<BpfProgram> {
+    static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
+    FILTER
+        .get_or_init(|| {
+            let calls = [libc::SYS_memfd_create, libc::SYS_memfd_secret, libc::SYS_vmsplice];
+            compile(calls.iter().map(|&c| (c, Vec::new())).collect(), libc::ENOSYS)
+        })
+        .clone()
 }
 
 /// The set-uid and set-gid bits of a mode (`S_ISUID`, `S_ISGID`).
@@ -183,30 +221,40 @@ fn set_id_filters() -> Vec<BpfProgram> {
             // folder's set-gid bit, which tools set again (`chmod -R u+w`, `cp -a`, Python's
             // `copytree` of a set-gid tree), is harmless; a file's is taken back after.)
             let (made, changed): (&[u64], &[u64]) = (&SET_ID_BITS, &SET_ID_BITS[..1]);
-            let mut calls: Vec<(libc::c_long, u8, &[u64])> = vec![
-                (libc::SYS_fchmod, 1, changed),
-                (libc::SYS_fchmodat, 2, changed),
-                (SYS_FCHMODAT2, 2, changed),
-                (libc::SYS_openat, 3, made),
-                (libc::SYS_mknodat, 2, made),
+            // (`open` and `openat` read their mode only with `O_CREAT` or `O_TMPFILE` in their
+            // flags, the argument before it: without either, whatever is there is no mode, and
+            // is not looked at.)
+            let mut calls: Vec<(libc::c_long, u8, &[u64], bool)> = vec![
+                (libc::SYS_fchmod, 1, changed, false),
+                (libc::SYS_fchmodat, 2, changed, false),
+                (SYS_FCHMODAT2, 2, changed, false),
+                (libc::SYS_openat, 3, made, true),
+                (libc::SYS_mknodat, 2, made, false),
             ];
             #[cfg(target_arch = "x86_64")]
             calls.extend([
-                (libc::SYS_chmod, 1, changed),
-                (libc::SYS_open, 2, made),
-                (libc::SYS_creat, 1, made),
-                (libc::SYS_mknod, 1, made),
+                (libc::SYS_chmod, 1, changed, false),
+                (libc::SYS_open, 2, made, true),
+                (libc::SYS_creat, 1, made, false),
+                (libc::SYS_mknod, 1, made, false),
             ]);
+            let masked = |arg: u8, bits: u64| {
+                SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(bits), bits)
+            };
+            let making = [libc::O_CREAT as u64, libc::O_TMPFILE as u64];
             let rules: Result<Vec<(libc::c_long, Vec<SeccompRule>)>, seccompiler::BackendError> = calls
                 .iter()
-                .map(|&(call, arg, bits)| {
-                    let rules = bits
-                        .iter()
-                        .map(|&bit| {
-                            SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(bit), bit)
-                                .and_then(|c| SeccompRule::new(vec![c]))
-                        })
-                        .collect::<Result<Vec<_>, _>>()?;
+                .map(|&(call, arg, bits, flagged)| {
+                    let mut rules = Vec::new();
+                    for &bit in bits {
+                        if flagged {
+                            for &flag in &making {
+                                rules.push(SeccompRule::new(vec![masked(arg - 1, flag)?, masked(arg, bit)?])?);
+                            }
+                        } else {
+                            rules.push(SeccompRule::new(vec![masked(arg, bit)?])?);
+                        }
+                    }
                     Ok((call, rules))
                 })
                 .collect();
@@ -253,18 +301,51 @@ fn plain_filters_of(metadata: &[&[libc::c_long]]) -> Vec<BpfProgram> {
 }
 
 /// The filters of a plain bot or build that Landlock does not confine (the kernel has none, or
-/// `ARENA_PLAIN_WITHOUT_LANDLOCK` is set): System V IPC ([`system_v_filter`]) alone, which no
-/// limit of its user's holds (its segments outlive it, uncounted).
-pub(super) fn unconfined_plain_filters() -> Vec<BpfProgram> {
-    system_v_filter().into_iter().collect()
+/// `ARENA_PLAIN_WITHOUT_LANDLOCK` is set): System V IPC ([`system_v_filter`]), which no limit of
+/// its user's holds (its segments outlive it, uncounted), a bot's memory filters
+/// ([`plain_bot_memory_filters`]), and a new user namespace ([`user_namespace_filter`], with
+/// `clone3` and the x32 numbers, which would pass it): in one of its own, a red team's plain bot
+/// without Landlock mounted a tmpfs, and held 1,024 MiB in it under a limit of 64. (The keeper's
+/// own namespaces, `super::mounts`, are made before.)
+pub(super) fn unconfined_plain_filters(build: bool) -> Vec<BpfProgram> {
+    let memory = if build { plain_build_memory_filter().into_iter().collect() } else { plain_bot_memory_filters() };
+    let namespaces = x32_filter().into_iter().chain(clone3_filter()).chain(user_namespace_filter());
+    namespaces.chain(system_v_filter()).chain(memory).collect()
 }
 
-/// Refuses [`SYSV_IPC_CALLS`] (`ENOSYS`). `None` on an architecture the filter compiler does
-/// not know.
+/// Refuses `clone3` (`ENOSYS`, as on a kernel before 5.3: glibc falls back to `clone`), whose
+/// flags are in memory the filter cannot read: the part of [`filter`] a plain process Landlock
+/// does not confine gets, so that [`user_namespace_filter`] holds.
+fn clone3_filter() -> Option<BpfProgram> {
+    static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
+    FILTER.get_or_init(|| compile(vec![(libc::SYS_clone3, Vec::new())], libc::ENOSYS)).clone()
+}
+
+/// Refuses [`SYSV_IPC_CALLS`] and [`POSIX_QUEUE_CALLS`] (`ENOSYS`). `None` on an architecture
+/// the filter compiler does not know.
 fn system_v_filter() -> Option<BpfProgram> {
     static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
-    FILTER.get_or_init(|| compile(SYSV_IPC_CALLS.iter().map(|&c| (c, Vec::new())).collect(), libc::ENOSYS)).clone()
+    FILTER
+        .get_or_init(|| {
+            let calls = SYSV_IPC_CALLS.iter().chain(POSIX_QUEUE_CALLS);
+            compile(calls.map(|&c| (c, Vec::new())).collect(), libc::ENOSYS)
+        })
+        .clone()
 }
+
+/// POSIX message queues, refused to a plain bot and build (`ENOSYS`, as on a kernel without
+/// them), which share the machine's (a box has its own IPC namespace): Landlock does not govern
+/// them (`mq_open` answered `EACCES` under it, having made the queue all the same), a queue
+/// outlives its maker, and a red team's plain bot left 256, the machine's `queues_max`, so that
+/// no other user could make one (a named queue is also a bit another bot reads).
+const POSIX_QUEUE_CALLS: &[libc::c_long] = &[
+    libc::SYS_mq_open,
+    libc::SYS_mq_unlink,
+    libc::SYS_mq_timedsend,
+    libc::SYS_mq_timedreceive,
+    libc::SYS_mq_notify,
+    libc::SYS_mq_getsetattr,
+];
 
 /// System V IPC, refused to a plain bot and build (`ENOSYS`, as on a kernel without it), which
 /// share the machine's IPC namespace (a box has one of its own): Landlock does not govern it, so
@@ -677,10 +758,17 @@ mod tests {
         assert!(super::user_namespace_filter().is_some_and(|f| !f.is_empty()));
         assert!(super::socket_family_filter().is_some_and(|f| !f.is_empty()));
         assert!(super::system_v_filter().is_some_and(|f| !f.is_empty()));
-        assert_eq!(super::unconfined_plain_filters().len(), 1);
+        let memory = super::uncounted_memory_filters().len();
+        assert_eq!(memory, 5);
+        assert!(super::clone3_filter().is_some_and(|f| !f.is_empty()));
+        // (clone3, user namespaces, SysV; the x32 numbers on x86_64.)
+        let unconfined = 3 + usize::from(cfg!(target_arch = "x86_64"));
+        assert!(super::plain_build_memory_filter().is_some_and(|f| !f.is_empty()));
+        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 1);
+        assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory);
         for build in [false, true] {
-            let set_id = 2 * usize::from(build);
-            assert_eq!(super::plain_filters(build).len(), 7 + set_id + usize::from(cfg!(target_arch = "x86_64")));
+            let own = if build { 3 } else { memory };
+            assert_eq!(super::plain_filters(build).len(), 7 + own + usize::from(cfg!(target_arch = "x86_64")));
         }
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
