@@ -625,8 +625,11 @@ fn a_plain_bot_s_processes_share_its_memory_limit() {
 /// Where the temporary folder is a tmpfs (`/tmp` on many systems), a plain bot's scratch folder
 /// was memory its limit did not count: a red team's bot wrote 1,024 MiB there under a limit of 64.
 /// A tmpfs of `tmp_mb` (64 MiB) is mounted over it in its mount namespace: it writes 100 MiB no
-/// more, with Landlock or without. The control: without the mount namespace, it writes them all.
-/// (Root only: the arena runs in a mount namespace of the test's, its `TMPDIR` a tmpfs.)
+/// more, with Landlock or without, but still writes 1 MiB there (under Landlock, the rule on
+/// its scratch folder did not hold beneath the tmpfs, and it could write nothing at all: a
+/// build's compiler found no temporary folder). The control: without the mount namespace, it
+/// writes them all. (Root only: the arena runs in a mount namespace of the test's, its `TMPDIR`
+/// a tmpfs.)
 #[test]
 fn a_plain_bot_s_scratch_folder_in_memory_is_capped() {
     use std::os::unix::fs::PermissionsExt;
@@ -639,7 +642,9 @@ fn a_plain_bot_s_scratch_folder_in_memory_is_capped() {
     let tmp = dir.path().join("tmp");
     std::fs::create_dir(&tmp).unwrap();
     let greedy = shared_copy(dir.path(), &bin("greedy"));
-    let bot = format!("{} fill-tmp 100", shared_copy(dir.path(), &bin("zoo-attack")));
+    let attack = shared_copy(dir.path(), &bin("zoo-attack"));
+    let bot = format!("{attack} fill-tmp 100");
+    let small = format!("{attack} fill-tmp 1");
     let tmp = tmp.display().to_string();
     let mount = r#"mount -t tmpfs -o size=512m,mode=1777 none "$0" && TMPDIR="$0" exec "$@""#;
     let wrapper = ["unshare", "-m", "--propagation", "private", "sh", "-c", mount, &tmp];
@@ -647,9 +652,14 @@ fn a_plain_bot_s_scratch_folder_in_memory_is_capped() {
     for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
         let run = duel_under(&wrapper, &bot, &greedy, &limits, env);
         promises(&run, &bot, None, &[]);
+        assert!(!run.log.contains("fill-tmp: wrote 0 MiB"), "{env:?}: it wrote some: {}", run.log);
+        let run = duel_under(&wrapper, &small, &greedy, &limits, env);
+        promises(&run, &small, Some("invalid_move"), &[]);
+        assert!(run.log.contains("fill-tmp: wrote 1 MiB of 1"), "{env:?}: {}", run.log);
     }
     let run = duel_under(&wrapper, &bot, &greedy, &limits, &UNCONFINED);
     promises(&run, &bot, Some("invalid_move"), &[]);
+    assert!(run.log.contains("fill-tmp: wrote 100 MiB of 100"), "{}", run.log);
     assert!(run.stderr.contains("a tmpfs, and no mount namespace caps them here"), "said: {}", run.stderr);
 }
 

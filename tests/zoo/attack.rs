@@ -211,6 +211,7 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
             for f in files {
                 let _ = std::fs::remove_file(f);
             }
+            eprintln!("fill-tmp: wrote {written} MiB of {mb}");
             worked = written >= mb;
         }
         "fill-shm" => {

@@ -192,6 +192,49 @@ pub fn ruleset(
     Ok(created.into())
 }
 
+/// The rights `ruleset` gives beneath a folder a plain process may write, as the running
+/// kernel's bits (those of [`WANTED`] it handles: a rule may give no other).
+pub fn writable_access() -> u64 {
+    let kernel = AccessFs::from_all(ABI::from(kernel_abi().min(6)));
+    (AccessFs::from_all(WANTED) & kernel).bits()
+}
+
+/// Adds to the ruleset `ruleset` (a descriptor) the rule giving `access` ([`writable_access`])
+/// beneath the folder `path`, as it is now: for the tmpfs over a plain process's scratch folder,
+/// mounted after the ruleset was made (Landlock's rule on the folder beneath does not hold across
+/// the mount: a plain bot could not write its scratch folder at all).
+///
+/// # Safety
+/// Raw system calls only (between `fork` and `exec`).
+pub(super) unsafe fn add_writable(ruleset: libc::c_int, path: &std::ffi::CStr, access: u64) -> std::io::Result<()> {
+    /// `struct landlock_path_beneath_attr` (packed).
+    #[repr(C, packed)]
+    struct PathBeneathAttr {
+        allowed_access: u64,
+        parent_fd: i32,
+    }
+    const LANDLOCK_RULE_PATH_BENEATH: libc::c_int = 1;
+    let flags = libc::O_PATH | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC;
+    let fd = libc::open(path.as_ptr(), flags);
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    let attr = PathBeneathAttr { allowed_access: access, parent_fd: fd };
+    let added = libc::syscall(
+        libc::SYS_landlock_add_rule,
+        ruleset,
+        LANDLOCK_RULE_PATH_BENEATH,
+        std::ptr::addr_of!(attr),
+        0 as libc::c_uint,
+    );
+    let err = std::io::Error::last_os_error();
+    libc::close(fd);
+    if added < 0 {
+        return Err(err);
+    }
+    Ok(())
+}
+
 /// Rules giving `access` beneath each of `paths` (a file's own rights only, to a file), each
 /// opened without following a link: one that is a link now, or is gone, is passed over (an
 /// entry of `/etc` removed since the walk must not keep a bot from starting).

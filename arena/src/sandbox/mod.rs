@@ -792,15 +792,22 @@ impl Sandbox {
             _ => None,
         };
         let parent = std::process::id() as libc::pid_t;
+        let writable_access = confine::writable_access();
         // SAFETY: the hook only makes system calls on data prepared before the fork (the
         // ruleset's descriptor, the filters and the mounts' words, held by the hook as long as the
         // command).
         unsafe {
             command.pre_exec(move || {
+                let landlock = ruleset.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd);
                 if let Some(mounts) = &plain_mounts {
                     mounts.enter()?;
+                    // Landlock's rule on the scratch folder does not hold beneath the tmpfs
+                    // now over it: the tmpfs gets its own, before the ruleset is entered.
+                    if let Some(tmpfs) = mounts.scratch_tmpfs().filter(|_| landlock >= 0) {
+                        confine::add_writable(landlock, tmpfs, writable_access)
+                            .map_err(child::at(child::Step::Privileges))?;
+                    }
                 }
-                let landlock = ruleset.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd);
                 child::enter_plain(parent, &rlimits, ids, keep_terminal, landlock, &filters)
             });
         }

@@ -199,6 +199,11 @@ struct MountAttr {
 }
 
 impl PlainMounts {
+    /// The path of the tmpfs over the scratch folder, where one is mounted ([`Self::enter`]).
+    pub(super) fn scratch_tmpfs(&self) -> Option<&CStr> {
+        self.scratch.as_ref().map(|(path, _)| path.as_c_str())
+    }
+
     /// Enters the mounts in a child running `true`: `Err` says why they cannot be made here.
     fn trial(self) -> Result<(), String> {
         let mut command = std::process::Command::new("true");
