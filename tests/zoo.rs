@@ -601,7 +601,9 @@ fn a_plain_bot_cannot_hold_memory_outside_its_processes() {
 /// A plain bot has no cgroup: the monitor sums its processes' resident sets, as a box's without
 /// one (before 2026-12-06 it did not, and four children of 48 MiB each held 192 MiB under a
 /// limit of 64, as did sixteen of 60 MiB, 960 MiB, and played on). With Landlock or without, it
-/// forfeits `memory`. The control: with the sandbox off, nothing sums them, and it plays on.
+/// forfeits `memory`, as where its children's first threads have ended, a thread of each holding
+/// the memory (its stat a zombie's, of no memory: that went uncounted before 2026-12-07). The
+/// control: with the sandbox off, nothing sums them, and it plays on.
 #[test]
 fn a_plain_bot_s_processes_share_its_memory_limit() {
     let dir = tempfile::tempdir().unwrap();
@@ -612,6 +614,13 @@ fn a_plain_bot_s_processes_share_its_memory_limit() {
         let run = duel_with_env(&hog, &greedy, &[&["--sandbox", "plain"][..], &limits].concat(), env);
         promises(&run, &hog, Some("memory"), &[]);
     }
+    // Its processes whose first thread ended, their memory held by another (their stat shows
+    // a zombie of no memory: sixteen of 48 MiB held 768 MiB so, and played on).
+    let leaderless = format!("{} hog-memory 4 48 leaderless", shared_copy(dir.path(), &bin("zoo-attack")));
+    let run = duel_with(&leaderless, &greedy, &[&["--sandbox", "plain"][..], &limits].concat());
+    promises(&run, &leaderless, Some("memory"), &[]);
+    let control = duel_with(&leaderless, &greedy, &[&["--sandbox", "none"][..], &limits].concat());
+    promises(&control, &leaderless, None, &[]);
     // Its page tables too (single pages a GiB apart: 192 MiB of tables, none resident).
     let tables = format!("{} hide-memory page-tables 192", shared_copy(dir.path(), &bin("zoo-attack")));
     let run = duel_with(&tables, &greedy, &[&["--sandbox", "plain"][..], &limits].concat());

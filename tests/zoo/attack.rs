@@ -384,12 +384,23 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
             for _ in 0..arg(1).parse().unwrap_or(30) {
                 // SAFETY: the child allocates, touches, tells and sleeps; it never returns.
                 if unsafe { libc::fork() } == 0 {
-                    let hoard = vec![1u8; mb << 20];
-                    std::hint::black_box(&hoard);
-                    // SAFETY: writes one byte from a valid buffer.
-                    unsafe { libc::write(ends[1], b"!".as_ptr().cast(), 1) };
-                    std::thread::sleep(Duration::from_secs(600));
-                    std::process::exit(0);
+                    let hold = move || {
+                        let hoard = vec![1u8; mb << 20];
+                        std::hint::black_box(&hoard);
+                        // SAFETY: writes one byte from a valid buffer.
+                        unsafe { libc::write(ends[1], b"!".as_ptr().cast(), 1) };
+                        std::thread::sleep(Duration::from_secs(600));
+                        std::process::exit(0);
+                    };
+                    if arg(3) != "leaderless" {
+                        hold();
+                    }
+                    // `hog-memory N MB leaderless`: a thread holds it, and the first thread
+                    // ends (the `exit` system call, as `pthread_exit`): the process's stat
+                    // then shows a zombie of no memory.
+                    std::thread::spawn(hold);
+                    // SAFETY: ends this thread only; the other keeps the process.
+                    unsafe { libc::syscall(libc::SYS_exit, 0) };
                 }
             }
             // SAFETY: closes the bot's own copy of the write end.

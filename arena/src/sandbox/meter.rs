@@ -81,6 +81,13 @@ fn children(pid: i32, threads: u64, out: &mut Vec<i32>) {
     }
 }
 
+/// A thread of `pid` other than its first (the ones whose `/proc/TID` files show the process's
+/// memory when its first thread has ended), if it has one.
+fn live_thread(pid: i32) -> Option<i32> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    tasks.flatten().find_map(|t| t.file_name().to_str()?.parse().ok().filter(|&tid| tid != pid))
+}
+
 /// `root` and every process below it.
 pub(super) fn tree(root: i32) -> Vec<i32> {
     let mut all = Vec::new();
@@ -164,12 +171,21 @@ fn usage_with(root: i32, hidden: Option<Hidden>, status: impl Fn(i32) -> StatusM
         // After the name: state(0) ppid … utime(11) stime(12) cutime(13) cstime(14) …
         // num_threads(17) … vsize(20) rss(21).
         ticks += f.get(11..15).map_or(0, |t| t.iter().sum::<u64>());
-        pages += f.get(21).copied().unwrap_or(0);
-        address_space = address_space.saturating_add(f.get(20).copied().unwrap_or(0));
+        let threads = f.get(17).copied().unwrap_or(0);
+        // A process whose first thread has ended (`pthread_exit`, or the `exit` system call)
+        // shows a zombie of no memory (vsize and rss 0, nor any in its status) while its other
+        // threads hold it: a red team's plain bot held 768 MiB so under a limit of 64. Those of
+        // a live thread of it are the process's.
+        let (shown, m) = match f.get(20).copied().unwrap_or(0) == 0 && threads > 1 {
+            true => live_thread(pid).and_then(|tid| Some((tid, stat_fields(tid)?))).unwrap_or((pid, f)),
+            false => (pid, f),
+        };
+        pages += m.get(21).copied().unwrap_or(0);
+        address_space = address_space.saturating_add(m.get(20).copied().unwrap_or(0));
         if hidden.is_some() {
-            walked.push(pid);
+            walked.push(shown);
         }
-        children(pid, f.get(17).copied().unwrap_or(0), &mut todo);
+        children(pid, threads, &mut todo);
     }
     let rss = pages * page;
     let cpu = Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / ticks_per_second());
