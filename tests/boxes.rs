@@ -1593,6 +1593,13 @@ fn memory_is_limited_for_the_whole_box() {
     assert_eq!(run.score(1), normal);
     let control = duel_run("fire.txt", &[&limit[..], &["--sandbox", "none"]].concat(), &[], [&hog, &path]);
     assert_eq!(control.forfeit(0), None, "the control: 500 MiB held under a 200 MiB limit: {}", control.result);
+    // The same where each child's first thread has ended, another holding its memory (its stat
+    // a zombie's, of no memory: a box without a cgroup summed nothing of it before 2026-12-07).
+    let leaderless = attacker("hog-memory 5 100 leaderless");
+    let run = duel_run("fire.txt", &limit, &[], [&leaderless, &path]);
+    assert_eq!(run.forfeit(0).as_deref(), Some("memory"), "{}", run.result);
+    let control = duel_run("fire.txt", &[&limit[..], &["--sandbox", "none"]].concat(), &[], [&leaderless, &path]);
+    assert_eq!(control.forfeit(0), None, "the control: {}", control.result);
 }
 
 #[test]
