@@ -12,7 +12,7 @@
 //!   left in the box;
 //! - the *bot* drops every privilege and returns to `std`, which execs the program.
 
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
@@ -156,11 +156,11 @@ pub(super) fn step_of(raw: i32) -> Option<(Step, i32)> {
     Some((step, raw & 0xff))
 }
 
-/// Writes `data` to the file `path` (a /proc or cgroup file).
+/// Writes `data` to the file `path` (a /proc or cgroup file), allocating nothing.
 ///
 /// # Safety
 /// Raw system calls only.
-unsafe fn write_file(path: &CString, data: &[u8]) -> io::Result<()> {
+pub(super) unsafe fn write_file(path: &CStr, data: &[u8]) -> io::Result<()> {
     let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
     if fd < 0 {
         return Err(io::Error::last_os_error());
@@ -304,7 +304,7 @@ pub(super) const TIMER_SLACK_NS: libc::c_ulong = 1_000_000;
 /// # Safety
 /// Raw system calls only.
 pub(super) unsafe fn forbid_user_namespaces() -> io::Result<()> {
-    write_file(&CString::from(c"/proc/sys/user/max_user_namespaces"), b"0")
+    write_file(c"/proc/sys/user/max_user_namespaces", b"0")
 }
 
 /// Whether the kernel lets a process of this one's user, without a capability, make processes
@@ -370,7 +370,7 @@ pub(super) unsafe fn enter(plan: &Plan) -> io::Result<()> {
         libc::_exit(1); // the arena died while we were starting
     }
     // The kernel's OOM killer takes a bot before anything else.
-    write_file(&CString::from(c"/proc/self/oom_score_adj"), b"1000").map_err(at(Step::Process))?;
+    write_file(c"/proc/self/oom_score_adj", b"1000").map_err(at(Step::Process))?;
     for procs in &plan.cgroup_procs {
         write_file(procs, b"0").map_err(at(Step::Cgroup))?;
     }
@@ -456,9 +456,9 @@ pub(super) unsafe fn enter(plan: &Plan) -> io::Result<()> {
 /// Raw system calls only.
 unsafe fn user_namespace(uid_map: &CString, gid_map: &CString) -> io::Result<()> {
     check(libc::unshare(libc::CLONE_NEWUSER))?;
-    write_file(&CString::from(c"/proc/self/setgroups"), b"deny")?;
-    write_file(&CString::from(c"/proc/self/uid_map"), uid_map.as_bytes())?;
-    write_file(&CString::from(c"/proc/self/gid_map"), gid_map.as_bytes())?;
+    write_file(c"/proc/self/setgroups", b"deny")?;
+    write_file(c"/proc/self/uid_map", uid_map.as_bytes())?;
+    write_file(c"/proc/self/gid_map", gid_map.as_bytes())?;
     // Best effort: where /proc/sys is read-only (some containers), the filter alone does it.
     let _ = forbid_user_namespaces();
     Ok(())

@@ -237,9 +237,9 @@ impl PlainMounts {
             Way::Root => check(libc::unshare(libc::CLONE_NEWNS)).map_err(&namespaces)?,
             Way::UserNamespace { uid_map, gid_map } => {
                 check(libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS)).map_err(&namespaces)?;
-                write_file(c"/proc/self/setgroups", b"deny").map_err(&namespaces)?;
-                write_file(c"/proc/self/uid_map", uid_map.as_bytes()).map_err(&namespaces)?;
-                write_file(c"/proc/self/gid_map", gid_map.as_bytes()).map_err(&namespaces)?;
+                child::write_file(c"/proc/self/setgroups", b"deny").map_err(&namespaces)?;
+                child::write_file(c"/proc/self/uid_map", uid_map.as_bytes()).map_err(&namespaces)?;
+                child::write_file(c"/proc/self/gid_map", gid_map.as_bytes()).map_err(&namespaces)?;
             }
         }
         let none = std::ptr::null::<libc::c_char>();
@@ -298,24 +298,6 @@ impl PlainMounts {
         }
         Ok(())
     }
-}
-
-/// Writes `data` to the file `path` (of `/proc`), allocating nothing.
-///
-/// # Safety
-/// Raw system calls only.
-unsafe fn write_file(path: &CStr, data: &[u8]) -> io::Result<()> {
-    let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-    if fd < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    let n = libc::write(fd, data.as_ptr().cast(), data.len());
-    let err = io::Error::last_os_error();
-    libc::close(fd);
-    if n != data.len() as isize {
-        return Err(err);
-    }
-    Ok(())
 }
 
 fn check(ret: libc::c_int) -> io::Result<()> {
