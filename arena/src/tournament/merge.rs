@@ -1224,6 +1224,7 @@ fn merge_in(
             ),
         }
     }
+    super::refuse_foreign_links(out)?;
     super::remove_temporaries(out);
     // Where the league is written: OUT when it holds the league already (its record stays, its
     // results are replaced at once), else a staging folder renamed to OUT once complete.
@@ -1247,6 +1248,7 @@ fn merge_in(
     };
     let into = staging.as_deref().unwrap_or(out);
     if let Some(staging) = &staging {
+        super::refuse_foreign_links(staging)?;
         super::remove_temporaries(staging);
     } else if let Some(staging) = staging_folder(&out_real).ok().flatten().filter(|s| s.exists()) {
         tracing::warn!(
@@ -1256,7 +1258,7 @@ fn merge_in(
             out.display()
         );
     }
-    super::make_league_folder(into, &[&super::LEAGUE_FOLDERS[..], &["builds"]].concat())?;
+    super::make_league_folder(into, &super::LEAGUE_FOLDERS[..=super::MADE_WITH_LEAGUE])?;
     point()?;
     // How the league was split, from its shards' results files taken (before OUT's are folded
     // in): a folder refused for its split (a lone one claiming `1/1`) records none.
@@ -2402,8 +2404,6 @@ fn move_into(
     Ok(())
 }
 
-/// The folders a league's folder holds.
-const LEAGUE_FOLDERS: [&str; 6] = ["replays", "logs", "builds", "assets", "bots", "versions"];
 /// The files a league's folder holds, by name (with its temporary files, a shard's lock and
 /// the builds' note).
 const LEAGUE_FILES: [&str; 7] =
@@ -2422,7 +2422,7 @@ fn foreign_entry(out: &Path) -> Option<String> {
         let text = name.to_string_lossy();
         let kind = entry.file_type().ok();
         let (dir, file) = (kind.is_some_and(|k| k.is_dir()), kind.is_some_and(|k| k.is_file()));
-        let league = (LEAGUE_FOLDERS.contains(&&*text) && dir)
+        let league = (super::LEAGUE_FOLDERS.contains(&&*text) && dir)
             || ((LEAGUE_FILES.contains(&&*text)
                 || text == super::versions::UNRECORDED_BUILDS
                 || crate::files::is_temporary(&name)
@@ -2439,7 +2439,7 @@ fn unknown_entry(entry: &std::fs::DirEntry) -> Option<String> {
     let name = entry.file_name().to_string_lossy().into_owned();
     let file = entry.file_type().is_ok_and(|k| k.is_file());
     let dir = entry.file_type().is_ok_and(|k| k.is_dir());
-    let known = (LEAGUE_FOLDERS.contains(&name.as_str()) || name == "slurm") && dir
+    let known = (super::LEAGUE_FOLDERS.contains(&name.as_str()) || name == "slurm") && dir
         || file
             && (LEAGUE_FILES.contains(&name.as_str())
                 || name == super::versions::UNRECORDED_BUILDS
