@@ -299,23 +299,27 @@ pub fn read_foreign_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
 /// device or a larger file is an error saying which (`InvalidInput`, or the system's). Checking
 /// the path, then reading it by path again, let a folder swapped for a link in between (a
 /// process of a shard's writing its folder during a merge) send the read to a teacher's file.
-/// A hard link is read: a merge reads every folder with [`read_foreign_regular_under`].
+/// A hard link is read: a merge reads every folder with [`read_foreign_regular_under`]. For the
+/// league's folder and OUT, the teacher's: the first folder of `rel` (`replays/`) may be a link
+/// [`refuse_foreign_link`] accepts (a teacher's `replays` on another disk), checked before and
+/// after it is opened; none below it, and no link of another user's.
 pub fn read_own_regular_under(dir: &Path, rel: &Path, max: u64) -> std::io::Result<Vec<u8>> {
-    read_capped(open_regular_under(dir, rel)?, max)
+    read_capped(open_regular_under(dir, rel, true)?, max)
 }
 
 /// [`read_own_regular_under`] for a folder someone else may have written (every folder merged:
 /// a shard's, and the league's and OUT, which shards' machines write in the shared folder's
 /// flow): a hard link is refused too ([`check_foreign_file`]).
 pub fn read_foreign_regular_under(dir: &Path, rel: &Path, max: u64) -> std::io::Result<Vec<u8>> {
-    let file = open_regular_under(dir, rel)?;
+    let file = open_regular_under(dir, rel, false)?;
     // (A regular file: `open_regular_under` checked it.)
     check_one_name(&file.metadata()?)?;
     read_capped(file, max)
 }
 
-/// The regular file `rel` below the folder `dir`, opened as [`read_own_regular_under`] says.
-fn open_regular_under(dir: &Path, rel: &Path) -> std::io::Result<std::fs::File> {
+/// The regular file `rel` below the folder `dir`, opened as [`read_own_regular_under`] says;
+/// its first folder through a link [`refuse_foreign_link`] accepts only where `follow_first`.
+fn open_regular_under(dir: &Path, rel: &Path, follow_first: bool) -> std::io::Result<std::fs::File> {
     use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
     use std::os::unix::ffi::OsStrExt;
     let open_at = |at: Option<&OwnedFd>, name: &Path, flags: libc::c_int| -> std::io::Result<OwnedFd> {
@@ -341,8 +345,13 @@ fn open_regular_under(dir: &Path, rel: &Path) -> std::io::Result<std::fs::File> 
     let Some((name, folders)) = parts.split_last() else {
         return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "no file named"));
     };
-    for folder in folders {
-        let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW;
+    for (i, folder) in folders.iter().enumerate() {
+        let first = dir.join(folder);
+        let linked = follow_first
+            && i == 0
+            && std::fs::symlink_metadata(&first).is_ok_and(|m| m.file_type().is_symlink())
+            && refuse_foreign_link(&first).is_ok();
+        let flags = libc::O_RDONLY | libc::O_DIRECTORY | if linked { 0 } else { libc::O_NOFOLLOW };
         at = open_at(Some(&at), Path::new(folder), flags).map_err(|e| {
             if e.raw_os_error() == Some(libc::ENOTDIR) {
                 std::io::Error::new(
@@ -353,6 +362,10 @@ fn open_regular_under(dir: &Path, rel: &Path) -> std::io::Result<std::fs::File> 
                 e
             }
         })?;
+        if linked {
+            // (The link followed is still one of the user's, root's or the folder's owner's.)
+            refuse_foreign_link(&first)?;
+        }
     }
     let file = open_at(Some(&at), Path::new(name), libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK)?;
     let file = std::fs::File::from(file);
@@ -772,9 +785,21 @@ pub(crate) mod tests {
         let linked = dir.path().join("linked");
         std::fs::create_dir(&linked).unwrap();
         std::os::unix::fs::symlink(teacher.join("replays"), linked.join("replays")).unwrap();
-        let e = read(&linked, "replays/k.json.gz").unwrap_err();
+        // A shard's folder: its `replays/` a link is never followed.
+        let e = read_foreign_regular_under(&linked, Path::new("replays/k.json.gz"), 1 << 20).unwrap_err();
         assert!(e.to_string().contains("a link or no folder"), "{e}");
         assert_eq!(std::fs::read(linked.join("replays/k.json.gz")).unwrap(), b"secret", "the control: by path");
+        // The league's own: its first folder a link of the user's (`replays` on another disk) is
+        // followed; a link below it is not, nor (as root) one of another user's.
+        assert_eq!(read(&linked, "replays/k.json.gz").unwrap(), b"secret", "the teacher's own link");
+        let e = read(dir.path(), "linked/replays/k.json.gz").unwrap_err();
+        assert!(e.to_string().contains("a link or no folder"), "{e}");
+        // SAFETY: geteuid takes nothing and cannot fail.
+        if unsafe { libc::geteuid() } == 0 {
+            std::os::unix::fs::lchown(linked.join("replays"), Some(65534), Some(65534)).unwrap();
+            let e = read(&linked, "replays/k.json.gz").unwrap_err();
+            assert!(e.to_string().contains("a link or no folder"), "{e}");
+        }
         let fifo = std::ffi::CString::new(shard.join("replays/fifo.json.gz").into_os_string().into_encoded_bytes());
         // SAFETY: mkfifo with a nul-terminated path.
         assert_eq!(unsafe { libc::mkfifo(fifo.unwrap().as_ptr(), 0o600) }, 0);

@@ -5531,21 +5531,26 @@ mod tests {
         let registry = crate::games::registry();
         let lines = results::read_all(&src).unwrap();
         let (league, shard) = shard_and_league(dir.path(), &src, &[&lines[0].key], &[lines[0].clone()]);
+        // (The league's replays moved to the teacher's disk, the folder linked there.)
         let teacher = dir.path().join("teacher");
-        std::fs::create_dir(&teacher).unwrap();
+        std::fs::rename(league.join("replays"), &teacher).unwrap();
         std::fs::write(teacher.join("notes.txt"), "mine").unwrap();
-        std::fs::remove_dir_all(league.join("replays")).unwrap();
+        let held = std::fs::read_dir(&teacher).unwrap().count();
         std::os::unix::fs::symlink(&teacher, league.join("replays")).unwrap();
         std::os::unix::fs::lchown(league.join("replays"), Some(65534), Some(65534)).unwrap();
         let dirs = [shard];
         let err =
             merge_in(&league, Some(&league), &dirs, &registry, &Quiet, &Steps::default()).unwrap_err().to_string();
         assert!(err.contains("replays") && err.contains("a symbolic link made by another user (uid 65534)"), "{err}");
-        assert_eq!(std::fs::read_dir(&teacher).unwrap().count(), 1, "nothing written in the teacher's folder");
-        // The control.
+        assert_eq!(std::fs::read_dir(&teacher).unwrap().count(), held, "nothing written in the teacher's folder");
+        // The control: written through, and the league's own lines, whose replays are read
+        // through the link, are kept, none refused (they were all set aside).
         std::os::unix::fs::lchown(league.join("replays"), Some(0), Some(0)).unwrap();
         merge_in(&league, Some(&league), &dirs, &registry, &Quiet, &Steps::default()).unwrap();
         let written = teacher.join(format!("{}.json.gz", lines[0].key));
         assert!(written.is_file(), "the control: written through the link");
+        merge_in(&league, Some(&league), &[], &registry, &Quiet, &Steps::default()).unwrap();
+        assert_eq!(results::read_all(&league).unwrap().len(), lines.len(), "the control: every line kept");
+        assert!(!league.join(SET_ASIDE_FILE).exists(), "the control: no line refused");
     }
 }
