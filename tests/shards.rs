@@ -2198,6 +2198,25 @@ fn a_teacher_s_cp_al_snapshot_works_and_a_shard_s_hard_links_are_refused() {
     assert_eq!(done.status.code(), Some(0), "merged whole: {stderr}");
     assert!(!stderr.contains("a hard link"), "{stderr}");
     assert_eq!(result_lines(&out.join("results.jsonl")).len(), played);
+    // A line refused in a league backed up with `cp -al` (its results file of two names) is
+    // kept in `refused.jsonl`, and kept again when that file has two names too.
+    let first = &result_lines(&league.join("results.jsonl"))[0];
+    let replay = league.join(first["replay"].as_str().unwrap());
+    std::fs::remove_file(&replay).unwrap();
+    std::fs::write(&replay, "garbage").unwrap();
+    std::fs::remove_dir_all(&snap).unwrap();
+    copy_linked(&league, &snap);
+    let done = arena(&["merge", &s(&league), "--league", &s(&league)]);
+    assert!(!done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    assert_eq!(result_lines(&league.join("results.jsonl")).len(), played - 1);
+    let refused = league.join("refused.jsonl");
+    assert_eq!(result_lines(&refused), std::slice::from_ref(first), "the refused line kept");
+    std::fs::remove_dir_all(&snap).unwrap();
+    copy_linked(&league, &snap);
+    assert_eq!(std::fs::metadata(&refused).unwrap().nlink(), 2);
+    let done = arena(&["merge", &s(&league), "--league", &s(&league)]);
+    assert!(!done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    assert_eq!(result_lines(&refused), std::slice::from_ref(first), "the refused line kept, once, again");
 }
 
 /// In the shared folder's flow a student's machine writing the league's folder made `bots/` a
