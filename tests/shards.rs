@@ -2198,6 +2198,25 @@ fn a_teacher_s_cp_al_snapshot_works_and_a_shard_s_hard_links_are_refused() {
     assert_eq!(done.status.code(), Some(0), "merged whole: {stderr}");
     assert!(!stderr.contains("a hard link"), "{stderr}");
     assert_eq!(result_lines(&out.join("results.jsonl")).len(), played);
+    // A line refused in a league backed up with `cp -al` (its results file of two names) is
+    // kept in `refused.jsonl`, and kept again when that file has two names too.
+    let first = &result_lines(&league.join("results.jsonl"))[0];
+    let replay = league.join(first["replay"].as_str().unwrap());
+    std::fs::remove_file(&replay).unwrap();
+    std::fs::write(&replay, "garbage").unwrap();
+    std::fs::remove_dir_all(&snap).unwrap();
+    copy_linked(&league, &snap);
+    let done = arena(&["merge", &s(&league), "--league", &s(&league)]);
+    assert!(!done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    assert_eq!(result_lines(&league.join("results.jsonl")).len(), played - 1);
+    let refused = league.join("refused.jsonl");
+    assert_eq!(result_lines(&refused), std::slice::from_ref(first), "the refused line kept");
+    std::fs::remove_dir_all(&snap).unwrap();
+    copy_linked(&league, &snap);
+    assert_eq!(std::fs::metadata(&refused).unwrap().nlink(), 2);
+    let done = arena(&["merge", &s(&league), "--league", &s(&league)]);
+    assert!(!done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    assert_eq!(result_lines(&refused), std::slice::from_ref(first), "the refused line kept, once, again");
 }
 
 /// In the shared folder's flow a student's machine writing the league's folder made `bots/` a
@@ -2251,7 +2270,7 @@ fn a_league_s_folder_linked_by_another_user_is_neither_written_nor_cleaned() {
         assert!(!done.status.success(), "{args:?}: {stderr}");
         assert!(stderr.contains(&s(&league.join("bots"))), "{args:?}: {stderr}");
         assert!(stderr.contains("a symbolic link made by another user (uid 65534)"), "{args:?}: {stderr}");
-        assert!(stderr.contains("remove the link"), "{args:?}: {stderr}");
+        assert!(stderr.contains("chown -h 0 "), "{args:?}: {stderr}");
         assert_eq!(listing(), ["grades.html"], "{args:?}: the teacher's folder untouched");
     }
     std::fs::remove_file(league.join("bots")).unwrap();
@@ -2267,4 +2286,54 @@ fn a_league_s_folder_linked_by_another_user_is_neither_written_nor_cleaned() {
     link("bots", 0);
     ok(&["leaderboard", &s(&league)]);
     assert_eq!(listing(), ["greedy.html", "random.html"], "the control: the teacher's page deleted, pages written");
+}
+
+/// In the shared folder's flow a student's machine writing the league's folder made
+/// `versions/` a link to a teacher's folder, and `arena merge L --league L` removed every
+/// `<any>/<any>.tmp/` folder there (what it takes for copies cut short) before any check. The
+/// league's every folder, `versions/` and `builds/` too, is checked first: the merge is refused,
+/// naming it, and the teacher's folder is untouched. The control: the same link, made by the
+/// user running the arena, is followed, and the folder there is removed as a copy cut short.
+/// Root only (a link is given to another user with lchown), said otherwise.
+#[test]
+fn a_league_s_versions_linked_by_another_user_is_not_cleaned_through() {
+    // SAFETY: geteuid takes nothing and cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: only root can give a link to another user");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (league, one, two) = two_shards(d);
+    let teacher = d.join("teacher");
+    let thesis = teacher.join("proj").join("thesis.tmp");
+    let versions = league.join("versions");
+    let link = |uid: u32| {
+        std::fs::create_dir_all(&thesis).unwrap();
+        std::fs::write(thesis.join("ch1.tex"), "x").unwrap();
+        if versions.is_symlink() {
+            std::fs::remove_file(&versions).unwrap();
+        } else if versions.exists() {
+            std::fs::remove_dir_all(&versions).unwrap();
+        }
+        std::os::unix::fs::symlink(&teacher, &versions).unwrap();
+        std::os::unix::fs::lchown(&versions, Some(uid), Some(uid)).unwrap();
+    };
+    let (one_arg, two_arg) = (format!("1/2={}", s(&one)), format!("2/2={}", s(&two)));
+    link(65534);
+    for args in [
+        vec!["merge", &*s(&league), "--league", &*s(&league), &one_arg, &two_arg],
+        vec!["merge", &*s(&league), "--league", &*s(&league)],
+    ] {
+        let done = arena(&args);
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert!(!done.status.success(), "{args:?}: {stderr}");
+        assert!(stderr.contains(&s(&versions)), "{args:?}: {stderr}");
+        assert!(stderr.contains("a symbolic link made by another user (uid 65534)"), "{args:?}: {stderr}");
+        assert!(thesis.join("ch1.tex").is_file(), "{args:?}: the teacher's folder untouched");
+    }
+    // The control: the link made by the user running the arena is followed.
+    link(0);
+    ok(&["merge", &s(&league), "--league", &s(&league), &one_arg, &two_arg]);
+    assert!(!thesis.exists(), "the control: removed through the arena's user's own link");
 }

@@ -299,23 +299,27 @@ pub fn read_foreign_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
 /// device or a larger file is an error saying which (`InvalidInput`, or the system's). Checking
 /// the path, then reading it by path again, let a folder swapped for a link in between (a
 /// process of a shard's writing its folder during a merge) send the read to a teacher's file.
-/// A hard link is read: a merge reads every folder with [`read_foreign_regular_under`].
+/// A hard link is read: a merge reads every folder with [`read_foreign_regular_under`]. For the
+/// league's folder and OUT, the teacher's: the first folder of `rel` (`replays/`) may be a link
+/// [`refuse_foreign_link`] accepts (a teacher's `replays` on another disk), checked before and
+/// after it is opened; none below it, and no link of another user's.
 pub fn read_own_regular_under(dir: &Path, rel: &Path, max: u64) -> std::io::Result<Vec<u8>> {
-    read_capped(open_regular_under(dir, rel)?, max)
+    read_capped(open_regular_under(dir, rel, true)?, max)
 }
 
 /// [`read_own_regular_under`] for a folder someone else may have written (every folder merged:
 /// a shard's, and the league's and OUT, which shards' machines write in the shared folder's
 /// flow): a hard link is refused too ([`check_foreign_file`]).
 pub fn read_foreign_regular_under(dir: &Path, rel: &Path, max: u64) -> std::io::Result<Vec<u8>> {
-    let file = open_regular_under(dir, rel)?;
+    let file = open_regular_under(dir, rel, false)?;
     // (A regular file: `open_regular_under` checked it.)
     check_one_name(&file.metadata()?)?;
     read_capped(file, max)
 }
 
-/// The regular file `rel` below the folder `dir`, opened as [`read_own_regular_under`] says.
-fn open_regular_under(dir: &Path, rel: &Path) -> std::io::Result<std::fs::File> {
+/// The regular file `rel` below the folder `dir`, opened as [`read_own_regular_under`] says;
+/// its first folder through a link [`refuse_foreign_link`] accepts only where `follow_first`.
+fn open_regular_under(dir: &Path, rel: &Path, follow_first: bool) -> std::io::Result<std::fs::File> {
     use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
     use std::os::unix::ffi::OsStrExt;
     let open_at = |at: Option<&OwnedFd>, name: &Path, flags: libc::c_int| -> std::io::Result<OwnedFd> {
@@ -341,8 +345,13 @@ fn open_regular_under(dir: &Path, rel: &Path) -> std::io::Result<std::fs::File> 
     let Some((name, folders)) = parts.split_last() else {
         return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "no file named"));
     };
-    for folder in folders {
-        let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW;
+    for (i, folder) in folders.iter().enumerate() {
+        let first = dir.join(folder);
+        let linked = follow_first
+            && i == 0
+            && std::fs::symlink_metadata(&first).is_ok_and(|m| m.file_type().is_symlink())
+            && refuse_foreign_link(&first).is_ok();
+        let flags = libc::O_RDONLY | libc::O_DIRECTORY | if linked { 0 } else { libc::O_NOFOLLOW };
         at = open_at(Some(&at), Path::new(folder), flags).map_err(|e| {
             if e.raw_os_error() == Some(libc::ENOTDIR) {
                 std::io::Error::new(
@@ -353,6 +362,10 @@ fn open_regular_under(dir: &Path, rel: &Path) -> std::io::Result<std::fs::File> 
                 e
             }
         })?;
+        if linked {
+            // (The link followed is still one of the user's, root's or the folder's owner's.)
+            refuse_foreign_link(&first)?;
+        }
     }
     let file = open_at(Some(&at), Path::new(name), libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK)?;
     let file = std::fs::File::from(file);
@@ -363,12 +376,14 @@ fn open_regular_under(dir: &Path, rel: &Path) -> std::io::Result<std::fs::File> 
 }
 
 /// Refuses the folder `dir` where it is a symbolic link of another user's than the one running
-/// the arena (or root's), as the kernel's `fs.protected_symlinks` refuses to follow one in a
-/// shared folder: a league's folder written by the shards' machines (the shared folder's flow,
-/// where a student's may be one) could have its `bots/`, `assets/`, `replays/`, `logs/` or
-/// `builds/` made a link to a teacher's folder, and the pages' stale files were deleted, and
-/// replays, pages and logs written, through it. A link the teacher made (`replays` on another
-/// disk), or root, is followed. Nothing there, or no link: fine. The error says what to do.
+/// the arena, root, or the owner of the folder holding it, as the kernel's
+/// `fs.protected_symlinks` refuses to follow one in a shared folder: a league's folder written
+/// by the shards' machines (the shared folder's flow, where a student's may be one) could have
+/// its `bots/`, `assets/`, `replays/`, `logs/`, `builds/` or `versions/` made a link to a
+/// teacher's folder, and the pages' stale files were deleted, and replays, pages and logs
+/// written, through it. A link the teacher made (`replays` on another disk) is followed, by the
+/// teacher, root, or an assistant merging the teacher's league (the link's owner owns the
+/// league's folder). Nothing there, or no link: fine. The error says what to do.
 pub fn refuse_foreign_link(dir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::MetadataExt;
     let Ok(meta) = std::fs::symlink_metadata(dir) else { return Ok(()) };
@@ -378,16 +393,24 @@ pub fn refuse_foreign_link(dir: &Path) -> std::io::Result<()> {
     // SAFETY: geteuid takes nothing and cannot fail.
     let me = unsafe { libc::geteuid() };
     let owner = meta.uid();
-    if owner == me || owner == 0 {
+    // (The folder holding the link, as the kernel looks at it: `protected_symlinks` follows a
+    // link whose owner owns the folder it is in.)
+    let holder = dir.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p });
+    let holder = holder.and_then(|p| std::fs::metadata(p).ok()).map(|m| m.uid());
+    if owner == me || owner == 0 || Some(owner) == holder {
         return Ok(());
     }
+    let path = crate::safe_text::terminal(&dir.display().to_string());
+    let holder = holder.map_or("unknown".to_string(), |h| h.to_string());
     Err(std::io::Error::new(
         std::io::ErrorKind::PermissionDenied,
         format!(
-            "a symbolic link made by another user (uid {owner}), not by the one running the arena (uid {me}) or \
-             root: nothing is written or deleted through it (it may lead to another's folder, a teacher's); \
-             remove the link (`rm {}`, not `rm -r`) and run again, the arena makes the folder anew",
-            crate::safe_text::terminal(&dir.display().to_string())
+            "a symbolic link made by another user (uid {owner}), not by the one running the arena (uid {me}), \
+             root, or the owner of the folder holding it (uid {holder}): nothing is written or deleted through \
+             it (it may lead to another's folder, a teacher's); if it is a link of the league's own (its \
+             folder on another disk), give it to the folder's owner (`chown -h {holder} {path}`) or run the \
+             arena as its owner; else remove the link itself (`rm {path}`, not `rm -r`, once any file of the \
+             league's it leads to is moved back), and run again"
         ),
     ))
 }
@@ -756,6 +779,33 @@ pub(crate) mod tests {
     /// folder on the way, or the file, that is a link (to a teacher's file) is refused, as are a
     /// FIFO and a path out of the folder; a file of the folder's own is read. The control: read
     /// by its path, the link is followed and the teacher's file read.
+    /// Root (or an assistant) merging a teacher's league follows the teacher's link in it, as
+    /// the kernel's `protected_symlinks` does: a link owned by the owner of the folder holding
+    /// it is accepted, whoever runs the arena. The control: a link of another user's there is
+    /// refused, and the error says to give it to the folder's owner, not only to remove it.
+    /// Root only (links and folders given to other users), said otherwise.
+    #[test]
+    fn a_link_of_the_folder_s_owner_is_followed_and_another_s_is_not() {
+        // SAFETY: geteuid takes nothing and cannot fail.
+        if unsafe { libc::geteuid() } != 0 {
+            eprintln!("skipped: only root can give a link to another user");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let (league, disk) = (dir.path().join("league"), dir.path().join("disk2"));
+        std::fs::create_dir(&league).unwrap();
+        std::fs::create_dir(&disk).unwrap();
+        std::os::unix::fs::chown(&league, Some(1000), Some(1000)).unwrap();
+        let link = league.join("replays");
+        std::os::unix::fs::symlink(&disk, &link).unwrap();
+        std::os::unix::fs::lchown(&link, Some(1000), Some(1000)).unwrap();
+        refuse_foreign_link(&link).unwrap();
+        std::os::unix::fs::lchown(&link, Some(1001), Some(1001)).unwrap();
+        let e = refuse_foreign_link(&link).unwrap_err().to_string();
+        assert!(e.contains("a symbolic link made by another user (uid 1001)"), "{e}");
+        assert!(e.contains("chown -h 1000 "), "{e}");
+    }
+
     #[test]
     fn a_file_below_a_folder_is_read_through_no_link() {
         let dir = tempfile::tempdir().unwrap();
@@ -772,9 +822,21 @@ pub(crate) mod tests {
         let linked = dir.path().join("linked");
         std::fs::create_dir(&linked).unwrap();
         std::os::unix::fs::symlink(teacher.join("replays"), linked.join("replays")).unwrap();
-        let e = read(&linked, "replays/k.json.gz").unwrap_err();
+        // A shard's folder: its `replays/` a link is never followed.
+        let e = read_foreign_regular_under(&linked, Path::new("replays/k.json.gz"), 1 << 20).unwrap_err();
         assert!(e.to_string().contains("a link or no folder"), "{e}");
         assert_eq!(std::fs::read(linked.join("replays/k.json.gz")).unwrap(), b"secret", "the control: by path");
+        // The league's own: its first folder a link of the user's (`replays` on another disk) is
+        // followed; a link below it is not, nor (as root) one of another user's.
+        assert_eq!(read(&linked, "replays/k.json.gz").unwrap(), b"secret", "the teacher's own link");
+        let e = read(dir.path(), "linked/replays/k.json.gz").unwrap_err();
+        assert!(e.to_string().contains("a link or no folder"), "{e}");
+        // SAFETY: geteuid takes nothing and cannot fail.
+        if unsafe { libc::geteuid() } == 0 {
+            std::os::unix::fs::lchown(linked.join("replays"), Some(65534), Some(65534)).unwrap();
+            let e = read(&linked, "replays/k.json.gz").unwrap_err();
+            assert!(e.to_string().contains("a link or no folder"), "{e}");
+        }
         let fifo = std::ffi::CString::new(shard.join("replays/fifo.json.gz").into_os_string().into_encoded_bytes());
         // SAFETY: mkfifo with a nul-terminated path.
         assert_eq!(unsafe { libc::mkfifo(fifo.unwrap().as_ptr(), 0o600) }, 0);

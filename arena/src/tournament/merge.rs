@@ -1224,6 +1224,7 @@ fn merge_in(
             ),
         }
     }
+    super::refuse_foreign_links(out)?;
     super::remove_temporaries(out);
     // Where the league is written: OUT when it holds the league already (its record stays, its
     // results are replaced at once), else a staging folder renamed to OUT once complete.
@@ -1247,6 +1248,7 @@ fn merge_in(
     };
     let into = staging.as_deref().unwrap_or(out);
     if let Some(staging) = &staging {
+        super::refuse_foreign_links(staging)?;
         super::remove_temporaries(staging);
     } else if let Some(staging) = staging_folder(&out_real).ok().flatten().filter(|s| s.exists()) {
         tracing::warn!(
@@ -1256,7 +1258,7 @@ fn merge_in(
             out.display()
         );
     }
-    super::make_league_folder(into, &[&super::LEAGUE_FOLDERS[..], &["builds"]].concat())?;
+    super::make_league_folder(into, &super::LEAGUE_FOLDERS[..=super::MADE_WITH_LEAGUE])?;
     point()?;
     // How the league was split, from its shards' results files taken (before OUT's are folded
     // in): a folder refused for its split (a lone one claiming `1/1`) records none.
@@ -2130,8 +2132,9 @@ impl LogsNotCopied {
 /// result of `merged` (refused, or not a result line at all), byte for byte, once; returns how
 /// many it added, and how many it held before. (A torn last line, what a run killed mid-write
 /// left, is no line.)
-/// Every file is read as a file of its own, no link followed nor hard link read
-/// ([`crate::files::read_foreign_regular`]): in a folder shards wrote (the shared folder's
+/// Every file is read as a file of its own, no link followed ([`crate::files::read_own_regular`];
+/// a hard link is read: these are the league's folder's or OUT's, and a teacher's `cp -al`
+/// backup makes every file one, whose refused lines were dropped): in a folder shards wrote (the shared folder's
 /// flow) a link to a teacher's file had its text kept in `refused.jsonl`. A results file that
 /// is not one was refused, named, as it was read,
 /// and is left unread here; a `refused.jsonl` that is not one is refused, named, (`refused`),
@@ -2151,9 +2154,9 @@ fn set_aside(into: &Path, merged: &[ResultLine], refused: &mut Refusals) -> Resu
             .collect())
     };
     // (A link, or what is not a regular file, is never read; any other error, a file this user
-    // may not read or a disk's, stops the merge as before: what was set aside is never lost.)
-    let not_own =
-        |path: &Path| std::fs::symlink_metadata(path).is_ok_and(|m| !m.file_type().is_file() || m.nlink() > 1);
+    // may not read or a disk's, stops the merge as before: what was set aside is never lost. A
+    // hard link, every file after a teacher's `cp -al` backup, is read as the league's own.)
+    let not_own = |path: &Path| std::fs::symlink_metadata(path).is_ok_and(|m| !m.file_type().is_file());
     let file = into.join(SET_ASIDE_FILE);
     let mut replace = false;
     let mut kept = match complete_lines(&file) {
@@ -2402,8 +2405,6 @@ fn move_into(
     Ok(())
 }
 
-/// The folders a league's folder holds.
-const LEAGUE_FOLDERS: [&str; 6] = ["replays", "logs", "builds", "assets", "bots", "versions"];
 /// The files a league's folder holds, by name (with its temporary files, a shard's lock and
 /// the builds' note).
 const LEAGUE_FILES: [&str; 7] =
@@ -2422,7 +2423,7 @@ fn foreign_entry(out: &Path) -> Option<String> {
         let text = name.to_string_lossy();
         let kind = entry.file_type().ok();
         let (dir, file) = (kind.is_some_and(|k| k.is_dir()), kind.is_some_and(|k| k.is_file()));
-        let league = (LEAGUE_FOLDERS.contains(&&*text) && dir)
+        let league = (super::LEAGUE_FOLDERS.contains(&&*text) && dir)
             || ((LEAGUE_FILES.contains(&&*text)
                 || text == super::versions::UNRECORDED_BUILDS
                 || crate::files::is_temporary(&name)
@@ -2439,7 +2440,7 @@ fn unknown_entry(entry: &std::fs::DirEntry) -> Option<String> {
     let name = entry.file_name().to_string_lossy().into_owned();
     let file = entry.file_type().is_ok_and(|k| k.is_file());
     let dir = entry.file_type().is_ok_and(|k| k.is_dir());
-    let known = (LEAGUE_FOLDERS.contains(&name.as_str()) || name == "slurm") && dir
+    let known = (super::LEAGUE_FOLDERS.contains(&name.as_str()) || name == "slurm") && dir
         || file
             && (LEAGUE_FILES.contains(&name.as_str())
                 || name == super::versions::UNRECORDED_BUILDS
@@ -3812,11 +3813,13 @@ mod tests {
     /// made `L/results.shard-2-of-2.jsonl` or `L/refused.jsonl` a link to a teacher's file had
     /// that file's text copied into `L/refused.jsonl`. The link is refused, named, and its target
     /// never read nor changed; `refused.jsonl` is written private, a file of its own (always,
-    /// where it was the link: it is replaced, a hard link too, never read). The controls: read by
-    /// its path (the older read), the link gives the teacher's file; a hard-linked
-    /// `refused.jsonl` taken as a file of its own, its text is kept. (A hard-linked results file
-    /// of OUT is read as OUT's own, as a teacher's `cp -al` backup gives every file two names:
-    /// see `the_league_s_hard_links_are_read_as_its_own_files_and_its_symbolic_links_are_not`.)
+    /// where it was the link: it is replaced, never read). The control: read by its path (the
+    /// older read), the link gives the teacher's file. A hard-linked `refused.jsonl` is read as
+    /// OUT's own, its text kept, as a hard-linked results file of OUT is (a teacher's `cp -al`
+    /// backup gives every file two names, and its refused lines were lost: see
+    /// `the_league_s_hard_links_are_read_as_its_own_files_and_its_symbolic_links_are_not`; a
+    /// shard's machine's kernel refuses it a hard link to a file its user may not write, see
+    /// docs/scale-out.md).
     #[test]
     fn out_s_linked_results_file_or_refused_jsonl_is_refused_unread() {
         use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -3848,8 +3851,12 @@ mod tests {
             let dirs = [one.clone(), out.clone()];
             let merge = || merge_in(&out, Some(&one), &dirs, &crate::games::registry(), &Quiet, &Steps::default());
             let kept = out.join(SET_ASIDE_FILE);
-            if case.ends_with("-taken") {
-                let merged = crate::files::tests::with_hard_links_taken(merge).unwrap();
+            if hard {
+                let merged = if case.ends_with("-taken") {
+                    crate::files::tests::with_hard_links_taken(merge).unwrap()
+                } else {
+                    merge().unwrap()
+                };
                 assert!(has_secret(&kept), "the control: taken as a file of its own, its text is kept");
                 assert!(merged.refused.iter().all(|r| !r.contains("a hard link")), "{:?}", merged.refused);
                 continue;
@@ -5531,21 +5538,26 @@ mod tests {
         let registry = crate::games::registry();
         let lines = results::read_all(&src).unwrap();
         let (league, shard) = shard_and_league(dir.path(), &src, &[&lines[0].key], &[lines[0].clone()]);
+        // (The league's replays moved to the teacher's disk, the folder linked there.)
         let teacher = dir.path().join("teacher");
-        std::fs::create_dir(&teacher).unwrap();
+        std::fs::rename(league.join("replays"), &teacher).unwrap();
         std::fs::write(teacher.join("notes.txt"), "mine").unwrap();
-        std::fs::remove_dir_all(league.join("replays")).unwrap();
+        let held = std::fs::read_dir(&teacher).unwrap().count();
         std::os::unix::fs::symlink(&teacher, league.join("replays")).unwrap();
         std::os::unix::fs::lchown(league.join("replays"), Some(65534), Some(65534)).unwrap();
         let dirs = [shard];
         let err =
             merge_in(&league, Some(&league), &dirs, &registry, &Quiet, &Steps::default()).unwrap_err().to_string();
         assert!(err.contains("replays") && err.contains("a symbolic link made by another user (uid 65534)"), "{err}");
-        assert_eq!(std::fs::read_dir(&teacher).unwrap().count(), 1, "nothing written in the teacher's folder");
-        // The control.
+        assert_eq!(std::fs::read_dir(&teacher).unwrap().count(), held, "nothing written in the teacher's folder");
+        // The control: written through, and the league's own lines, whose replays are read
+        // through the link, are kept, none refused (they were all set aside).
         std::os::unix::fs::lchown(league.join("replays"), Some(0), Some(0)).unwrap();
         merge_in(&league, Some(&league), &dirs, &registry, &Quiet, &Steps::default()).unwrap();
         let written = teacher.join(format!("{}.json.gz", lines[0].key));
         assert!(written.is_file(), "the control: written through the link");
+        merge_in(&league, Some(&league), &[], &registry, &Quiet, &Steps::default()).unwrap();
+        assert_eq!(results::read_all(&league).unwrap().len(), lines.len(), "the control: every line kept");
+        assert!(!league.join(SET_ASIDE_FILE).exists(), "the control: no line refused");
     }
 }

@@ -239,9 +239,14 @@ struct OnDisk<'a> {
 /// Makes the league's folder `dir` and its folders `subs`, each private to the arena's user
 /// when made here (it holds the league's secret and every student's code: see
 /// [`FolderLock::take_waiting`] for one made before); the error names the one not made.
-/// The folders of a league's own made with it (`versions/` and `builds/` are made when a bot
-/// is kept or built): the pages' too, which `view` makes as any folder where missing.
-const LEAGUE_FOLDERS: [&str; 4] = ["replays", "logs", "bots", "assets"];
+/// The folders a league's folder holds (a run's, a build's, a shard's or a merge's), the one
+/// list every check of them reads: the first [`MADE_WITH_LEAGUE`] are made with the league (the
+/// pages' too, which `view` makes as any folder where missing); `builds/` and `versions/` are
+/// made when a bot is built or kept. Each is checked for a link of another user's
+/// ([`refuse_foreign_links`]) before anything is removed or written in it.
+pub(crate) const LEAGUE_FOLDERS: [&str; 6] = ["replays", "logs", "bots", "assets", "builds", "versions"];
+/// How many of [`LEAGUE_FOLDERS`], from the first, a run makes with its league's folder.
+const MADE_WITH_LEAGUE: usize = 4;
 
 /// The folders a league's folder (a run's, a build's, a shard's or a merge's) may hold at its
 /// top, besides its pages' (`assets/`, `bots/`) and the `slurm/` folder of the Slurm scripts' output.
@@ -310,6 +315,7 @@ fn foreign_entry(out: &Path) -> Option<String> {
 /// ([`crate::files::refuse_foreign_link`]).
 fn make_league_folder(dir: &Path, subs: &[&str]) -> Result<(), TournamentError> {
     crate::files::make_private_folder(dir).map_err(|e| TournamentError::io(dir, e))?;
+    refuse_foreign_links(dir)?;
     for sub in subs {
         let path = dir.join(sub);
         crate::files::refuse_foreign_link(&path).map_err(|e| TournamentError::io(&path, e))?;
@@ -317,6 +323,18 @@ fn make_league_folder(dir: &Path, subs: &[&str]) -> Result<(), TournamentError> 
     for sub in subs {
         let path = dir.join(sub);
         crate::files::make_private_folder(&path).map_err(|e| TournamentError::io(&path, e))?;
+    }
+    Ok(())
+}
+
+/// Refuses the league's folder `dir` where any of its folders ([`LEAGUE_FOLDERS`], `versions/`
+/// and `builds/` too) is a symbolic link of another user's ([`crate::files::refuse_foreign_link`]):
+/// checked before [`remove_temporaries`] and before anything is written there, so no stray file
+/// is deleted, and no copy cut short removed, through a link a shard's machine made.
+fn refuse_foreign_links(dir: &Path) -> Result<(), TournamentError> {
+    for sub in LEAGUE_FOLDERS {
+        let path = dir.join(sub);
+        crate::files::refuse_foreign_link(&path).map_err(|e| TournamentError::io(&path, e))?;
     }
     Ok(())
 }
@@ -1122,6 +1140,7 @@ fn plan(
         let recorded = previous.as_ref().and_then(|p| p.config.secret.clone()).filter(|s| !s.is_empty());
         config.secret = recorded.or_else(|| Some(fresh_secret()));
     }
+    refuse_foreign_links(out)?;
     remove_temporaries(out);
 
     let now = unix_secs();
@@ -2432,7 +2451,7 @@ impl FolderLock {
         #[cfg(test)]
         tests::BETWEEN_CHECK_AND_LOCK.with(|hook| hook.get().map(|h| h(out)));
         let lock = Self::take_to_run(out, shard, wait, stop, &|| refuse_foreign_folder(out))?;
-        make_league_folder(out, &LEAGUE_FOLDERS)?;
+        make_league_folder(out, &LEAGUE_FOLDERS[..MADE_WITH_LEAGUE])?;
         Ok(lock)
     }
 
@@ -3286,8 +3305,19 @@ fn ended_at(replay: &crate::replay::Replay) -> Vec<usize> {
 /// call it holding the folder alone.
 /// (`versions/` holds copies of the students' folders, whose files are theirs: there only a
 /// copy cut short goes, `versions/<bot>/<fingerprint>.tmp/`, see [`submission::snapshot`].)
+/// A folder that is a link of another user's ([`crate::files::refuse_foreign_link`]) is left
+/// unread, and in `versions/` a bot's folder that is a link: nothing is removed through one
+/// (the callers refuse the league first, [`refuse_foreign_links`]).
 fn remove_temporaries(out: &Path) {
-    for dir in ["", "replays", "logs", "bots", "assets", "builds"].map(|sub| out.join(sub)) {
+    let refused = |dir: &Path| crate::files::refuse_foreign_link(dir).is_err();
+    if refused(out) {
+        return;
+    }
+    let subs = LEAGUE_FOLDERS.iter().filter(|&&sub| sub != "versions");
+    for dir in std::iter::once(out.to_path_buf()).chain(subs.map(|sub| out.join(sub))) {
+        if refused(&dir) {
+            continue;
+        }
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
@@ -3299,8 +3329,13 @@ fn remove_temporaries(out: &Path) {
             }
         }
     }
-    let Ok(bots) = std::fs::read_dir(out.join("versions")) else { return };
-    for copies in bots.flatten().filter_map(|bot| std::fs::read_dir(bot.path()).ok()) {
+    let versions = out.join("versions");
+    if refused(&versions) {
+        return;
+    }
+    let Ok(bots) = std::fs::read_dir(&versions) else { return };
+    let bots = bots.flatten().filter(|bot| bot.file_type().is_ok_and(|t| t.is_dir()));
+    for copies in bots.filter_map(|bot| std::fs::read_dir(bot.path()).ok()) {
         for copy in copies.flatten() {
             let cut_short = Path::new(&copy.file_name()).extension().is_some_and(|e| e == "tmp");
             if cut_short && copy.file_type().is_ok_and(|t| t.is_dir()) {
@@ -4758,7 +4793,7 @@ mod tests {
         );
         // The control: the run's first steps, on the same folder, without the refusal.
         let theirs = home("other");
-        make_league_folder(&theirs, &LEAGUE_FOLDERS).unwrap();
+        make_league_folder(&theirs, &LEAGUE_FOLDERS[..MADE_WITH_LEAGUE]).unwrap();
         drop(FolderLock::take_to_run(&theirs, None, Duration::ZERO, &|| false, &|| Ok(())).unwrap());
         assert_eq!((mode(&theirs), mode(&theirs.join("public_html"))), (0o1700, 0o700), "the control: taken over");
         // Runs that go on: a new folder, an empty one, a league's (resumed).
@@ -4771,7 +4806,7 @@ mod tests {
         // A run stopped after its builds, before its record: its folders, lock, builds' note and
         // copies, and a temporary file; `versions/` a link to a folder on another disk.
         let stopped = dir.path().join("stopped");
-        make_league_folder(&stopped, &LEAGUE_FOLDERS).unwrap();
+        make_league_folder(&stopped, &LEAGUE_FOLDERS[..MADE_WITH_LEAGUE]).unwrap();
         let disk = dir.path().join("disk/versions");
         std::fs::create_dir_all(&disk).unwrap();
         std::os::unix::fs::symlink(&disk, stopped.join("versions")).unwrap();

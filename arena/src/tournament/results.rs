@@ -226,11 +226,12 @@ pub(crate) fn complete_part(path: &Path) -> Result<(Vec<u8>, usize), TournamentE
     }
 }
 
-/// [`complete_part`], the file read as a file of its own, not through a link at its last part
-/// nor a hard link ([`crate::files::read_foreign_regular`]): either is an error saying so, its
-/// target never read (in the shared folder's flow a shard's machine writes the folder).
+/// [`complete_part`], the file of the league's folder or OUT read as a file of its own, not
+/// through a link at its last part ([`crate::files::read_own_regular`]): an error saying so, its
+/// target never read (in the shared folder's flow a shard's machine writes the folder). A hard
+/// link is read, as every file of the league's folder and OUT (a teacher's `cp -al` backup).
 pub(crate) fn own_complete_part(path: &Path) -> Result<(Vec<u8>, usize), TournamentError> {
-    match crate::files::read_foreign_regular(path, MAX_RESULTS_BYTES) {
+    match crate::files::read_own_regular(path, MAX_RESULTS_BYTES) {
         Ok(bytes) => Ok(split_torn(bytes)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((Vec::new(), 0)),
         Err(e) => Err(TournamentError::io(path, e)),
