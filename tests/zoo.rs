@@ -631,26 +631,6 @@ fn a_plain_bot_s_processes_share_its_memory_limit() {
     promises(&control, &tables, Some("invalid_move"), &[]);
 }
 
-/// A plain bot's children sharing its pages copy-on-write (forked after it touched 200 MiB, never
-/// written since) hold them once: their resident sets, summed, counted them once for each (800
-/// MiB under a limit of 512: a Python `multiprocessing.Pool` forfeited `memory` so), their
-/// proportional sets count each page once. It plays on. The control: children that write the
-/// pages, real copies, forfeit `memory`.
-#[test]
-fn a_plain_bot_s_children_sharing_its_pages_count_them_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let greedy = shared_copy(dir.path(), &bin("greedy"));
-    let attack = shared_copy(dir.path(), &bin("zoo-attack"));
-    let limits = ["--sandbox", "plain", "--max-memory-mb", "512", "--startup-ms", "10000"];
-    let keep = format!("{attack} share-memory 200 3 keep");
-    let run = duel_with(&keep, &greedy, &limits);
-    promises(&run, &keep, Some("invalid_move"), &[]);
-    assert!(run.log.contains("share-memory: 3 of 3 children hold 200 MiB (keep)"), "{}", run.log);
-    let write = format!("{attack} share-memory 200 3 write");
-    let control = duel_with(&write, &greedy, &limits);
-    promises(&control, &write, Some("memory"), &[]);
-}
-
 /// Where the temporary folder is a tmpfs (`/tmp` on many systems), a plain bot's scratch folder
 /// was memory its limit did not count: a red team's bot wrote 1,024 MiB there under a limit of 64.
 /// A tmpfs of `tmp_mb` (64 MiB) is mounted over it in its mount namespace: it writes 100 MiB no

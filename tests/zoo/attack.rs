@@ -425,7 +425,6 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
             }
             std::thread::sleep(Duration::from_millis(300));
         }
-        "share-memory" => worked = share_memory(arg(1).parse().unwrap_or(200), arg(2).parse().unwrap_or(3), &arg(3)),
         "quit-busy" => {
             for k in 0..8 {
                 // SAFETY: the child writes and syncs until killed; it never returns.
@@ -1849,58 +1848,4 @@ fn socket_piece() -> bool {
     }
     eprintln!("sockets: 32 MiB queued in {pairs} pairs, send buffers of {sndbuf} bytes");
     true
-}
-
-/// `share-memory MB N keep|write`: touches a private mapping of MB MiB, then forks N children
-/// that keep it as it is (copy-on-write pages all share: MB in all) or write each page (copies
-/// of their own: (N + 1) x MB in all), each telling on a pipe when it is done; then waits for
-/// them all (3 s at most) and a little longer for the arena to notice. Whether all told.
-fn share_memory(mb: usize, n: usize, how: &str) -> bool {
-    let len = mb << 20;
-    // SAFETY: a new private anonymous mapping, written within its length; the children write
-    // one byte from a valid buffer to the pipe, then sleep until killed.
-    unsafe {
-        let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS;
-        let at = libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, flags, -1, 0);
-        if at == libc::MAP_FAILED {
-            return false;
-        }
-        let bytes = at.cast::<u8>();
-        for i in (0..len).step_by(4096) {
-            *bytes.add(i) = 1;
-        }
-        let mut ends = [0; 2];
-        libc::pipe(ends.as_mut_ptr());
-        for _ in 0..n {
-            if libc::fork() == 0 {
-                if how == "write" {
-                    for i in (0..len).step_by(4096) {
-                        *bytes.add(i) = 2;
-                    }
-                }
-                libc::write(ends[1], b"!".as_ptr().cast(), 1);
-                libc::sleep(600);
-                libc::_exit(0);
-            }
-        }
-        libc::close(ends[1]);
-        let mut told = 0;
-        let deadline = std::time::Instant::now() + Duration::from_secs(3);
-        let mut buf = [0u8; 64];
-        while told < n {
-            let left = deadline.saturating_duration_since(std::time::Instant::now()).as_millis() as i32;
-            let mut ready = libc::pollfd { fd: ends[0], events: libc::POLLIN, revents: 0 };
-            if left == 0 || libc::poll(&mut ready, 1, left) <= 0 {
-                break;
-            }
-            let got = libc::read(ends[0], buf.as_mut_ptr().cast(), buf.len());
-            if got <= 0 {
-                break;
-            }
-            told += got as usize;
-        }
-        std::thread::sleep(Duration::from_millis(500));
-        eprintln!("share-memory: {told} of {n} children hold {mb} MiB ({how})");
-        told == n
-    }
 }

@@ -111,9 +111,6 @@ pub(super) struct Usage {
     /// The page tables of the tree's address spaces, in bytes, where they were counted (see
     /// [`usage`]); 0 otherwise.
     pub page_tables: u64,
-    /// What the resident sets' sum counted more than the proportional sets', where this walk read
-    /// those (see [`usage`]): for [`Hidden::shared`] of the next looks.
-    pub shared: Option<u64>,
 }
 
 impl Usage {
@@ -130,9 +127,6 @@ impl Usage {
 pub(super) struct Hidden {
     pub cap: u64,
     pub swap: bool,
-    /// What a recent walk found the resident sets' sum counted more than the proportional
-    /// sets' ([`Usage::shared`]), taken off past the cap instead of reading them again.
-    pub shared: Option<u64>,
 }
 
 /// The most page tables an address space of `bytes` can need, as a multiple of it: a page
@@ -161,29 +155,12 @@ struct StatusMemory {
 /// [`PAGE_TABLES_PER_BYTE`] times them. Below that nothing hidden can take the tree past the
 /// cap, while reading every status file too makes a look of 64 processes about 2.5 times as
 /// costly (17 us a process, against 7 for the stat alone).
-///
-/// Resident sets count a page shared by several processes once for each (a `fork`'s
-/// copy-on-write pages, never written since: a Python `multiprocessing.Pool(4)` sharing a table
-/// of 250 MiB was summed at 1,313 MiB, and forfeited `memory` under 1,024, holding 271): with
-/// `hidden`, where the resident sets' sum is past the cap, the proportional sets (`Pss` in each
-/// process's `smaps_rollup`, a shared page split among its sharers) are summed instead, and
-/// only then (reading them walks each process's page tables: 6.5 ms for four processes of 200
-/// MiB, and the monitor looks 40 times a second, so a recent walk's difference is taken off
-/// instead where `hidden.shared` has one; pages written since, copied, count at the next read,
-/// while more memory counts at once). Swap stays each process's own (`VmSwap`): a page swapped
-/// out that several share is counted once for each.
 pub(super) fn usage(root: i32, hidden: Option<Hidden>) -> Usage {
-    usage_with(root, hidden, status_memory, proportional_set)
+    usage_with(root, hidden, status_memory)
 }
 
-/// [`usage`], with `status` reading a process's hidden memory, and `proportional` its
-/// proportional set (`None` where it cannot be read: its resident set counts).
-fn usage_with(
-    root: i32,
-    hidden: Option<Hidden>,
-    status: impl Fn(i32) -> StatusMemory,
-    proportional: impl Fn(i32) -> Option<u64>,
-) -> Usage {
+/// [`usage`], with `status` reading a process's hidden memory.
+fn usage_with(root: i32, hidden: Option<Hidden>, status: impl Fn(i32) -> StatusMemory) -> Usage {
     // SAFETY: sysconf has no preconditions.
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
     let (mut ticks, mut pages, mut address_space) = (0u64, 0u64, 0u64);
@@ -203,39 +180,25 @@ fn usage_with(
             true => live_thread(pid).and_then(|tid| Some((tid, stat_fields(tid)?))).unwrap_or((pid, f)),
             false => (pid, f),
         };
-        let own = m.get(21).copied().unwrap_or(0);
-        pages += own;
+        pages += m.get(21).copied().unwrap_or(0);
         address_space = address_space.saturating_add(m.get(20).copied().unwrap_or(0));
         if hidden.is_some() {
-            walked.push((shown, own.saturating_mul(page)));
+            walked.push(shown);
         }
         children(pid, threads, &mut todo);
     }
-    let mut rss = pages * page;
+    let rss = pages * page;
     let cpu = Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / ticks_per_second());
-    let Some(Hidden { cap, swap, shared: recent }) = hidden else {
-        return Usage { cpu, rss, swap: 0, page_tables: 0, shared: None };
-    };
-    let mut shared = None;
-    if rss > cap {
-        let over = recent.unwrap_or_else(|| {
-            let sets =
-                walked.iter().fold(0u64, |all, &(pid, own)| all.saturating_add(proportional(pid).unwrap_or(own)));
-            let over = rss.saturating_sub(sets);
-            shared = Some(over);
-            over
-        });
-        rss = rss.saturating_sub(over);
-    }
+    let Some(Hidden { cap, swap }) = hidden else { return Usage { cpu, rss, swap: 0, page_tables: 0 } };
     let could_hide = address_space.saturating_mul(PAGE_TABLES_PER_BYTE + u64::from(swap));
     if rss > cap || rss.saturating_add(could_hide) <= cap {
-        return Usage { cpu, rss, swap: 0, page_tables: 0, shared };
+        return Usage { cpu, rss, swap: 0, page_tables: 0 };
     }
-    let found = walked.iter().map(|&(pid, _)| status(pid)).fold(StatusMemory::default(), |all, one| StatusMemory {
+    let found = walked.iter().map(|&pid| status(pid)).fold(StatusMemory::default(), |all, one| StatusMemory {
         swap: all.swap.saturating_add(one.swap),
         page_tables: all.page_tables.saturating_add(one.page_tables),
     });
-    Usage { cpu, rss, swap: if swap { found.swap } else { 0 }, page_tables: found.page_tables, shared }
+    Usage { cpu, rss, swap: if swap { found.swap } else { 0 }, page_tables: found.page_tables }
 }
 
 /// What `pid`'s status says of its hidden memory (nothing for a process gone).
@@ -245,13 +208,6 @@ fn status_memory(pid: i32) -> StatusMemory {
         swap: status_bytes(&text, "VmSwap:").unwrap_or(0),
         page_tables: status_bytes(&text, "VmPTE:").unwrap_or(0),
     }
-}
-
-/// `pid`'s proportional set size (`Pss` of its `smaps_rollup`), in bytes: `None` where it cannot
-/// be read (a process gone, or one the arena may not look into).
-fn proportional_set(pid: i32) -> Option<u64> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok()?;
-    status_bytes(&text, "Pss:")
 }
 
 /// A field in kB of a /proc/PID/status text (`VmSwap:`, `VmPTE:`), in bytes (`None` without
@@ -392,26 +348,14 @@ mod tests {
         stop(libc::SIGSTOP);
         let resident = usage(pid, None).rss;
         let said = |_| StatusMemory { swap: 1 << 20, page_tables: 64 << 10 };
-        let at = |cap: u64, swap: bool| usage_with(pid, Some(Hidden { cap, swap, shared: None }), said, |_| None);
+        let at = |cap: u64, swap: bool| usage_with(pid, Some(Hidden { cap, swap }), said);
         let (within, no_swap) = (at(resident + (256 << 10), true), at(resident + (256 << 10), false));
-        let (past, under, uncounted) =
-            (at(u64::MAX, true), at(resident / 2, true), usage_with(pid, None, said, |_| None));
-        // Past the cap, the proportional sets count (one byte each here), and only then.
-        let shared = usage_with(pid, Some(Hidden { cap: resident / 2, swap: false, shared: None }), said, |_| Some(1));
-        let within_shared =
-            usage_with(pid, Some(Hidden { cap: u64::MAX, swap: false, shared: None }), said, |_| Some(1));
-        let recent =
-            usage_with(pid, Some(Hidden { cap: resident / 2, swap: false, shared: Some(5) }), said, |_| Some(1));
-        let own = proportional_set(pid);
+        let (past, under, uncounted) = (at(u64::MAX, true), at(resident / 2, true), usage_with(pid, None, said));
         stop(libc::SIGKILL);
         let _ = shell.wait();
         assert_eq!((within.swap, within.page_tables), (3 << 20, 192 << 10), "{within:?}");
         assert_eq!(within.memory(), within.rss + (3 << 20) + (192 << 10));
         assert_eq!((no_swap.swap, no_swap.page_tables), (0, 192 << 10), "{no_swap:?}");
-        assert_eq!((shared.rss, shared.shared), (3, Some(resident - 3)), "{shared:?}");
-        assert_eq!((recent.rss, recent.shared), (resident - 5, None), "a recent difference: {recent:?}");
-        assert_eq!(within_shared.rss, resident, "{within_shared:?}");
-        assert!(own.is_some_and(|b| b > 0), "{own:?}");
         for nothing in [past, under, uncounted] {
             assert_eq!((nothing.swap, nothing.page_tables), (0, 0), "{nothing:?}");
         }

@@ -399,11 +399,6 @@ pub struct Sandbox {
     scratch_run: std::sync::Arc<std::sync::Mutex<Option<std::sync::Arc<scratch::RunFolder>>>>,
 }
 
-/// How long the monitor takes off the resident sets' sum what they last counted more than the
-/// proportional sets, before it reads those again (see `meter::usage`): a tenth of a second,
-/// for the cost of reading them 40 times a second.
-const SHARED_FOR: Duration = Duration::from_millis(100);
-
 /// A running box, to be ended with its bot.
 #[derive(Debug)]
 pub struct BoxHandle {
@@ -430,9 +425,6 @@ pub struct BoxHandle {
     /// The most CPU time [`BoxHandle::cpu_time`] has read, in nanoseconds: without a cgroup,
     /// the time of a process already reaped may be missing from a later reading.
     peak_cpu: AtomicU64,
-    /// When the monitor last read the proportional sets of the box's processes, and what their
-    /// resident sets counted more (see `meter::usage`): reused for [`SHARED_FOR`].
-    shared: std::sync::Mutex<Option<(std::time::Instant, u64)>>,
     /// What the box's sockets hold, counted with its memory where no memory cgroup charges it
     /// (see `sockets`).
     sockets: Option<sockets::Meter>,
@@ -834,7 +826,6 @@ impl Sandbox {
             memory_cap: limits.memory_mb << 20,
             counts_swap: false,
             peak_cpu: AtomicU64::new(0),
-            shared: std::sync::Mutex::new(None),
             sockets: None,
             _scratch: build.map(|b| b.scratch).or(scratch),
         };
@@ -1097,7 +1088,6 @@ impl Sandbox {
             memory_cap: limits.memory_mb << 20,
             counts_swap,
             peak_cpu: AtomicU64::new(0),
-            shared: std::sync::Mutex::new(None),
             sockets: meter,
             _scratch: None,
         };
@@ -2429,10 +2419,6 @@ impl BoxHandle {
     fn usage_and_over(&self, pid: i32) -> (meter::Usage, bool) {
         let sockets = self.in_sockets();
         let used = meter::usage(pid, self.hidden(sockets));
-        if let Some(over) = used.shared {
-            let mut shared = self.shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            *shared = Some((std::time::Instant::now(), over));
-        }
         let over = used.memory().saturating_add(sockets) > self.memory_cap;
         (used, over)
     }
@@ -2447,9 +2433,7 @@ impl BoxHandle {
     /// `meter::usage`): page tables, and swap where [`BoxHandle::counts_swap`], read where they
     /// could take it past its cap less `beside` (what its sockets hold, counted apart).
     fn hidden(&self, beside: u64) -> Option<meter::Hidden> {
-        let shared = *self.shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let shared = shared.filter(|(at, _)| at.elapsed() < SHARED_FOR).map(|(_, over)| over);
-        Some(meter::Hidden { cap: self.memory_cap.saturating_sub(beside), swap: self.counts_swap, shared })
+        Some(meter::Hidden { cap: self.memory_cap.saturating_sub(beside), swap: self.counts_swap })
     }
 
     /// The box's CPU time (as [`BoxHandle::cpu_time`], when `cpu`) and whether it is over its
