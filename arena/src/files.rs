@@ -376,14 +376,14 @@ fn open_regular_under(dir: &Path, rel: &Path, follow_first: bool) -> std::io::Re
 }
 
 /// Refuses the folder `dir` where it is a symbolic link of another user's than the one running
-/// the arena, root, or the owner of the folder holding it, as the kernel's
-/// `fs.protected_symlinks` refuses to follow one in a shared folder: a league's folder written
-/// by the shards' machines (the shared folder's flow, where a student's may be one) could have
-/// its `bots/`, `assets/`, `replays/`, `logs/`, `builds/` or `versions/` made a link to a
-/// teacher's folder, and the pages' stale files were deleted, and replays, pages and logs
-/// written, through it. A link the teacher made (`replays` on another disk) is followed, by the
-/// teacher, root, or an assistant merging the teacher's league (the link's owner owns the
-/// league's folder). Nothing there, or no link: fine. The error says what to do.
+/// the arena or root: a league's folder written by the shards' machines (the shared folder's
+/// flow, where a student's may be one) could have its `bots/`, `assets/`, `replays/`, `logs/`,
+/// `builds/` or `versions/` made a link to a teacher's folder, and the pages' stale files were
+/// deleted, and replays, pages and logs written, through it. A link the teacher made (`replays`
+/// on another disk) is followed by the teacher. Not a link of the folder's owner, as the kernel's
+/// `fs.protected_symlinks` would: in that flow the shards' account may own the league's folder
+/// (an NFS export's `all_squash`), and its links are the ones to refuse. Nothing there, or no
+/// link: fine. The error says what to do.
 pub fn refuse_foreign_link(dir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::MetadataExt;
     let Ok(meta) = std::fs::symlink_metadata(dir) else { return Ok(()) };
@@ -393,24 +393,19 @@ pub fn refuse_foreign_link(dir: &Path) -> std::io::Result<()> {
     // SAFETY: geteuid takes nothing and cannot fail.
     let me = unsafe { libc::geteuid() };
     let owner = meta.uid();
-    // (The folder holding the link, as the kernel looks at it: `protected_symlinks` follows a
-    // link whose owner owns the folder it is in.)
-    let holder = dir.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p });
-    let holder = holder.and_then(|p| std::fs::metadata(p).ok()).map(|m| m.uid());
-    if owner == me || owner == 0 || Some(owner) == holder {
+    if owner == me || owner == 0 {
         return Ok(());
     }
     let path = crate::safe_text::terminal(&dir.display().to_string());
-    let holder = holder.map_or("unknown".to_string(), |h| h.to_string());
     Err(std::io::Error::new(
         std::io::ErrorKind::PermissionDenied,
         format!(
-            "a symbolic link made by another user (uid {owner}), not by the one running the arena (uid {me}), \
-             root, or the owner of the folder holding it (uid {holder}): nothing is written or deleted through \
-             it (it may lead to another's folder, a teacher's); if it is a link of the league's own (its \
-             folder on another disk), give it to the folder's owner (`chown -h {holder} {path}`) or run the \
-             arena as its owner; else remove the link itself (`rm {path}`, not `rm -r`, once any file of the \
-             league's it leads to is moved back), and run again"
+            "a symbolic link made by another user (uid {owner}), not by the one running the arena (uid {me}) \
+             or root: nothing is written or deleted through it (it may lead to another's folder, a \
+             teacher's); if it is a link of the league's own (its folder on another disk), run the arena as \
+             its owner (uid {owner}) or give it to the user running it (`chown -h {me} {path}`); else remove \
+             the link itself (`rm {path}`, not `rm -r`, once any file of the league's it leads to is moved \
+             back), and run again"
         ),
     ))
 }
@@ -775,17 +770,15 @@ pub(crate) mod tests {
         assert_eq!(taken, b"secret", "the control: taken as its own, the teacher's file is read");
     }
 
-    /// A file below a folder is read by descriptor from the folder down, none through a link: a
-    /// folder on the way, or the file, that is a link (to a teacher's file) is refused, as are a
-    /// FIFO and a path out of the folder; a file of the folder's own is read. The control: read
-    /// by its path, the link is followed and the teacher's file read.
-    /// Root (or an assistant) merging a teacher's league follows the teacher's link in it, as
-    /// the kernel's `protected_symlinks` does: a link owned by the owner of the folder holding
-    /// it is accepted, whoever runs the arena. The control: a link of another user's there is
-    /// refused, and the error says to give it to the folder's owner, not only to remove it.
-    /// Root only (links and folders given to other users), said otherwise.
+    /// A link owned by the owner of the folder holding it is refused where another user runs
+    /// the arena, root included: in the shared folder's flow the shards' account may own the
+    /// league's folder (an NFS export's `all_squash`), and a student on a shard's machine makes
+    /// links as that account. The error names the way out (`chown -h` to the user running the
+    /// arena, or running as the link's owner). The control: the same link, given to the user
+    /// running the arena, is followed. Root only (links and folders given to other users), said
+    /// otherwise.
     #[test]
-    fn a_link_of_the_folder_s_owner_is_followed_and_another_s_is_not() {
+    fn a_link_of_the_folder_s_owner_is_refused_to_another_user() {
         // SAFETY: geteuid takes nothing and cannot fail.
         if unsafe { libc::geteuid() } != 0 {
             eprintln!("skipped: only root can give a link to another user");
@@ -799,13 +792,17 @@ pub(crate) mod tests {
         let link = league.join("replays");
         std::os::unix::fs::symlink(&disk, &link).unwrap();
         std::os::unix::fs::lchown(&link, Some(1000), Some(1000)).unwrap();
-        refuse_foreign_link(&link).unwrap();
-        std::os::unix::fs::lchown(&link, Some(1001), Some(1001)).unwrap();
         let e = refuse_foreign_link(&link).unwrap_err().to_string();
-        assert!(e.contains("a symbolic link made by another user (uid 1001)"), "{e}");
-        assert!(e.contains("chown -h 1000 "), "{e}");
+        assert!(e.contains("a symbolic link made by another user (uid 1000)"), "{e}");
+        assert!(e.contains("chown -h 0 "), "{e}");
+        std::os::unix::fs::lchown(&link, Some(0), Some(0)).unwrap();
+        refuse_foreign_link(&link).unwrap();
     }
 
+    /// A file below a folder is read by descriptor from the folder down, none through a link: a
+    /// folder on the way, or the file, that is a link (to a teacher's file) is refused, as are a
+    /// FIFO and a path out of the folder; a file of the folder's own is read. The control: read
+    /// by its path, the link is followed and the teacher's file read.
     #[test]
     fn a_file_below_a_folder_is_read_through_no_link() {
         let dir = tempfile::tempdir().unwrap();
