@@ -81,11 +81,15 @@ fn children(pid: i32, threads: u64, out: &mut Vec<i32>) {
     }
 }
 
-/// A thread of `pid` other than its first (the ones whose `/proc/TID` files show the process's
-/// memory when its first thread has ended), if it has one.
-fn live_thread(pid: i32) -> Option<i32> {
+/// A thread of `pid` other than its first whose `/proc/TID/stat` shows the process's memory
+/// (its first thread having ended), with those fields: one that is itself ending, whose memory
+/// is already gone (vsize 0), or cannot be read is passed over for the next.
+fn live_thread(pid: i32) -> Option<(i32, [u64; STAT_FIELDS])> {
     let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
-    tasks.flatten().find_map(|t| t.file_name().to_str()?.parse().ok().filter(|&tid| tid != pid))
+    tasks.flatten().find_map(|t| {
+        let tid: i32 = t.file_name().to_str()?.parse().ok().filter(|&tid| tid != pid)?;
+        stat_fields(tid).filter(|f| f.get(20).is_some_and(|&vsize| vsize > 0)).map(|f| (tid, f))
+    })
 }
 
 /// `root` and every process below it.
@@ -177,7 +181,7 @@ fn usage_with(root: i32, hidden: Option<Hidden>, status: impl Fn(i32) -> StatusM
         // threads hold it: a red team's plain bot held 768 MiB so under a limit of 64. Those of
         // a live thread of it are the process's.
         let (shown, m) = match f.get(20).copied().unwrap_or(0) == 0 && threads > 1 {
-            true => live_thread(pid).and_then(|tid| Some((tid, stat_fields(tid)?))).unwrap_or((pid, f)),
+            true => live_thread(pid).unwrap_or((pid, f)),
             false => (pid, f),
         };
         pages += m.get(21).copied().unwrap_or(0);
