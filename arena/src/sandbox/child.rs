@@ -450,15 +450,25 @@ pub(super) unsafe fn enter(plan: &Plan) -> io::Result<()> {
     Ok(())
 }
 
+/// Makes a user namespace of the calling process's own (with the namespaces of `flags`, such
+/// as `CLONE_NEWNS`, owned by it), mapped by `uid_map` and `gid_map` (the files' contents;
+/// `setgroups` denied first, as a map written without a capability needs).
+///
+/// # Safety
+/// Raw system calls only.
+pub(super) unsafe fn one_user_namespace(flags: libc::c_int, uid_map: &[u8], gid_map: &[u8]) -> io::Result<()> {
+    check(libc::unshare(libc::CLONE_NEWUSER | flags))?;
+    write_file(c"/proc/self/setgroups", b"deny")?;
+    write_file(c"/proc/self/uid_map", uid_map)?;
+    write_file(c"/proc/self/gid_map", gid_map)
+}
+
 /// Makes the box's user namespace, its own user and group mapped to the arena's.
 ///
 /// # Safety
 /// Raw system calls only.
 unsafe fn user_namespace(uid_map: &CString, gid_map: &CString) -> io::Result<()> {
-    check(libc::unshare(libc::CLONE_NEWUSER))?;
-    write_file(c"/proc/self/setgroups", b"deny")?;
-    write_file(c"/proc/self/uid_map", uid_map.as_bytes())?;
-    write_file(c"/proc/self/gid_map", gid_map.as_bytes())?;
+    one_user_namespace(0, uid_map.as_bytes(), gid_map.as_bytes())?;
     // Best effort: where /proc/sys is read-only (some containers), the filter alone does it.
     let _ = forbid_user_namespaces();
     Ok(())
@@ -935,21 +945,15 @@ mod tests {
     /// box is), with the limit set or not: what `unshare(CLONE_NEWUSER)` answers there (0, or
     /// its errno), or `None` where no user namespace can be made for the test (its code 255).
     fn nested_user_namespace(forbidden: bool) -> Option<i32> {
-        use std::ffi::CString;
         // SAFETY: getuid and getgid have no preconditions.
         let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
-        let maps = [
-            (CString::from(c"/proc/self/setgroups"), b"deny".to_vec()),
-            (CString::from(c"/proc/self/uid_map"), format!("0 {uid} 1").into_bytes()),
-            (CString::from(c"/proc/self/gid_map"), format!("0 {gid} 1").into_bytes()),
-        ];
+        let (uid_map, gid_map) = (format!("0 {uid} 1").into_bytes(), format!("0 {gid} 1").into_bytes());
         // SAFETY: the child makes raw system calls only (on data made before the fork), then exits.
         unsafe {
             let pid = libc::fork();
             if pid == 0 {
                 // (As the box's: a namespace without maps may make none below it.)
-                if libc::unshare(libc::CLONE_NEWUSER) != 0
-                    || maps.iter().any(|(path, data)| super::write_file(path, data).is_err())
+                if super::one_user_namespace(0, &uid_map, &gid_map).is_err()
                     || forbidden && super::forbid_user_namespaces().is_err()
                 {
                     libc::_exit(255);
@@ -1015,21 +1019,14 @@ mod tests {
     /// `unshare -r` makes it), which exits with what `then` returns: that status, `None` where
     /// no such namespace can be made here. `then` must make raw system calls only.
     fn in_a_child_root_of_a_one_uid_namespace(then: impl FnOnce() -> i32) -> Option<i32> {
-        use std::ffi::CString;
         // SAFETY: getuid and getgid have no preconditions.
         let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
-        let maps = [
-            (CString::from(c"/proc/self/setgroups"), b"deny".to_vec()),
-            (CString::from(c"/proc/self/uid_map"), format!("0 {uid} 1").into_bytes()),
-            (CString::from(c"/proc/self/gid_map"), format!("0 {gid} 1").into_bytes()),
-        ];
+        let (uid_map, gid_map) = (format!("0 {uid} 1").into_bytes(), format!("0 {gid} 1").into_bytes());
         // SAFETY: the child makes raw system calls only (on data made before the fork), then exits.
         unsafe {
             let pid = libc::fork();
             if pid == 0 {
-                if libc::unshare(libc::CLONE_NEWUSER) != 0
-                    || maps.iter().any(|(path, data)| super::write_file(path, data).is_err())
-                {
+                if super::one_user_namespace(0, &uid_map, &gid_map).is_err() {
                     libc::_exit(255);
                 }
                 libc::_exit(then());
@@ -1049,12 +1046,27 @@ mod tests {
     /// of such a namespace holds them (`CAP_DAC_OVERRIDE` and all) without it.
     #[test]
     fn root_of_a_user_namespace_drops_every_capability() {
-        let Some(control) = capabilities_held_as_root_of_a_user_namespace(false) else {
-            eprintln!("no user namespace can be made here (unshare(CLONE_NEWUSER) refused): nothing to show");
+        none_held_with_the_defence(
+            capabilities_held_as_root_of_a_user_namespace,
+            "root of a user namespace holds capabilities there",
+            NO_USER_NAMESPACE,
+        );
+    }
+
+    /// Said where a test needs a user namespace and none can be made here.
+    const NO_USER_NAMESPACE: &str =
+        "no user namespace can be made here (unshare(CLONE_NEWUSER) refused): nothing to show";
+
+    /// What a test of a capability defence shows: `held(false)`, the control (the defence off),
+    /// holds a capability (`control` says which way), and `held(true)` none. Where `held` can set
+    /// nothing up here (`None`), `skipped` is said and nothing shown.
+    fn none_held_with_the_defence(held: impl Fn(bool) -> Option<bool>, control: &str, skipped: &str) {
+        let Some(without) = held(false) else {
+            eprintln!("{skipped}");
             return;
         };
-        assert!(control, "the control: root of a user namespace holds capabilities there");
-        assert_eq!(capabilities_held_as_root_of_a_user_namespace(true), Some(false));
+        assert!(without, "the control: {control}");
+        assert_eq!(held(true), Some(false));
     }
 
     /// In a child that is root of a user namespace mapping only this user but holds no
@@ -1090,12 +1102,11 @@ mod tests {
     /// as root, regains every capability of its bounding set.
     #[test]
     fn root_of_a_user_namespace_without_capabilities_starts_bots_that_regain_none() {
-        let Some(control) = an_exec_of_capless_root_regains_capabilities(false) else {
-            eprintln!("no user namespace can be made here (unshare(CLONE_NEWUSER) refused): nothing to show");
-            return;
-        };
-        assert!(control, "the control: an exec as root without no_new_privs regains capabilities");
-        assert_eq!(an_exec_of_capless_root_regains_capabilities(true), Some(false));
+        none_held_with_the_defence(
+            an_exec_of_capless_root_regains_capabilities,
+            "an exec as root without no_new_privs regains capabilities",
+            NO_USER_NAMESPACE,
+        );
     }
 
     /// In a forked child that becomes `nobody` keeping `CAP_SYS_ADMIN` as an ambient capability
@@ -1164,12 +1175,11 @@ mod tests {
     /// control: without the drop, the program it runs holds `CAP_SYS_ADMIN`.
     #[test]
     fn a_plain_bot_of_an_arena_that_is_not_root_keeps_no_ambient_capability() {
-        let Some(control) = an_exec_keeps_an_ambient_capability(false) else {
-            eprintln!("not root: no ambient capability can be given here (its root run checks it)");
-            return;
-        };
-        assert!(control, "the control: an exec keeps the ambient capability under no_new_privs");
-        assert_eq!(an_exec_keeps_an_ambient_capability(true), Some(false));
+        none_held_with_the_defence(
+            an_exec_keeps_an_ambient_capability,
+            "an exec keeps the ambient capability under no_new_privs",
+            "not root: no ambient capability can be given here (its root run checks it)",
+        );
     }
 
     /// What [`super::exempt_from_the_process_limit`] answers in a forked child that first
@@ -1177,14 +1187,9 @@ mod tests {
     /// only its own uid (`namespace`, as `unshare -r`): 1 exempt, 0 not, 2 no answer, 255 where
     /// the child could not be set up (no user namespace here).
     fn exempt_in_a_child(nobody: bool, namespace: bool) -> i32 {
-        use std::ffi::CString;
         // SAFETY: getuid and getgid have no preconditions.
         let (uid, gid) = if nobody { (65534, 65534) } else { unsafe { (libc::getuid(), libc::getgid()) } };
-        let maps = [
-            (CString::from(c"/proc/self/setgroups"), b"deny".to_vec()),
-            (CString::from(c"/proc/self/uid_map"), format!("0 {uid} 1").into_bytes()),
-            (CString::from(c"/proc/self/gid_map"), format!("0 {gid} 1").into_bytes()),
-        ];
+        let (uid_map, gid_map) = (format!("0 {uid} 1").into_bytes(), format!("0 {gid} 1").into_bytes());
         // SAFETY: the child makes raw system calls only (on data made before the fork), then exits.
         unsafe {
             let pid = libc::fork();
@@ -1197,10 +1202,7 @@ mod tests {
                 {
                     libc::_exit(255);
                 }
-                if namespace
-                    && (libc::unshare(libc::CLONE_NEWUSER) != 0
-                        || maps.iter().any(|(path, data)| super::write_file(path, data).is_err()))
-                {
+                if namespace && super::one_user_namespace(0, &uid_map, &gid_map).is_err() {
                     libc::_exit(255);
                 }
                 libc::_exit(match super::exempt_from_the_process_limit() {

@@ -236,10 +236,8 @@ impl PlainMounts {
         match &self.way {
             Way::Root => check(libc::unshare(libc::CLONE_NEWNS)).map_err(&namespaces)?,
             Way::UserNamespace { uid_map, gid_map } => {
-                check(libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS)).map_err(&namespaces)?;
-                child::write_file(c"/proc/self/setgroups", b"deny").map_err(&namespaces)?;
-                child::write_file(c"/proc/self/uid_map", uid_map.as_bytes()).map_err(&namespaces)?;
-                child::write_file(c"/proc/self/gid_map", gid_map.as_bytes()).map_err(&namespaces)?;
+                child::one_user_namespace(libc::CLONE_NEWNS, uid_map.as_bytes(), gid_map.as_bytes())
+                    .map_err(&namespaces)?
             }
         }
         let none = std::ptr::null::<libc::c_char>();
