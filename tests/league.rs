@@ -648,13 +648,7 @@ fn a_run_stopped_after_its_builds_leaves_no_new_version() {
 
 /// The build logs in `league/builds/`, sorted (temporaries too).
 fn build_logs(league: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(league.join("builds"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
+    names_in(&league.join("builds"))
 }
 
 /// Resuming a league whose bots did not change builds them again but leaves no new log: a

@@ -2239,25 +2239,8 @@ fn a_league_s_folder_linked_by_another_user_is_neither_written_nor_cleaned() {
     let teacher = d.join("teacher");
     std::fs::create_dir(&teacher).unwrap();
     std::fs::write(teacher.join("grades.html"), "<p>grades</p>").unwrap();
-    let listing = || {
-        let mut names: Vec<String> = std::fs::read_dir(&teacher)
-            .unwrap()
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    };
-    let link = |name: &str, uid: u32| {
-        let path = league.join(name);
-        if path.is_symlink() {
-            std::fs::remove_file(&path).unwrap();
-        } else {
-            std::fs::remove_dir_all(&path).unwrap();
-        }
-        std::os::unix::fs::symlink(&teacher, &path).unwrap();
-        std::os::unix::fs::lchown(&path, Some(uid), Some(uid)).unwrap();
-    };
+    let listing = || names_in(&teacher);
+    let link = |name: &str, uid: u32| link_as(&league.join(name), &teacher, uid);
     let (one_arg, two_arg) = (format!("1/2={}", s(&one)), format!("2/2={}", s(&two)));
     link("bots", 65534);
     for args in
@@ -2311,13 +2294,7 @@ fn a_league_s_versions_linked_by_another_user_is_not_cleaned_through() {
     let link = |uid: u32| {
         std::fs::create_dir_all(&thesis).unwrap();
         std::fs::write(thesis.join("ch1.tex"), "x").unwrap();
-        if versions.is_symlink() {
-            std::fs::remove_file(&versions).unwrap();
-        } else if versions.exists() {
-            std::fs::remove_dir_all(&versions).unwrap();
-        }
-        std::os::unix::fs::symlink(&teacher, &versions).unwrap();
-        std::os::unix::fs::lchown(&versions, Some(uid), Some(uid)).unwrap();
+        link_as(&versions, &teacher, uid);
     };
     let (one_arg, two_arg) = (format!("1/2={}", s(&one)), format!("2/2={}", s(&two)));
     link(65534);

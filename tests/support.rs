@@ -473,3 +473,23 @@ pub fn hex(path: &Path) -> String {
     let bytes = path.display().to_string().into_bytes();
     format!("hex:{}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>())
 }
+
+/// The names of what the folder `dir` holds, sorted.
+pub fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    names
+}
+
+/// Puts a symbolic link to `target` at `path` (in place of the folder or link there, if any),
+/// owned by `uid` (as another user's would be: root only).
+pub fn link_as(path: &Path, target: &Path, uid: u32) {
+    if path.is_symlink() {
+        std::fs::remove_file(path).unwrap();
+    } else if path.exists() {
+        std::fs::remove_dir_all(path).unwrap();
+    }
+    std::os::unix::fs::symlink(target, path).unwrap();
+    std::os::unix::fs::lchown(path, Some(uid), Some(uid)).unwrap();
+}
