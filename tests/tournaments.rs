@@ -1431,6 +1431,70 @@ fn a_build_cannot_fill_the_disk() {
     assert_eq!(files, wrote, "the build wrote its 24 MiB");
 }
 
+/// `hold MIB SECONDS`: writes every page of MIB MiB, says so, and holds them SECONDS seconds.
+const HOLD_C: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    if (argc != 3) return 2;
+    size_t n = (size_t)atoi(argv[1]) << 20;
+    volatile char *p = malloc(n);
+    if (!p) { perror("malloc"); return 1; }
+    for (size_t i = 0; i < n; i += 4096) p[i] = 1;
+    printf("held %s MiB\n", argv[1]);
+    fflush(stdout);
+    sleep(atoi(argv[2]));
+    return 0;
+}
+"#;
+
+/// A plain build (no box, no cgroup) was held to its memory limit per process alone (its
+/// address space): one that started 3 processes of 1.5 GiB held 4.5 GiB under a limit of 4 GiB.
+/// Its processes are summed now, as a bot's are: here 3 processes each writing 40 MiB, each
+/// under a `build_memory_mb` of 100 (one alone builds), are stopped together, with a message that
+/// says so. The control: the same build under a limit above their total (400) builds, each of
+/// its 3 processes having held its 40 MiB.
+#[test]
+fn a_plain_build_is_held_to_its_memory_limit_all_its_processes_together() {
+    // (A root arena builds a plain build as its folder's owner, and refuses root's folder.)
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    let prepare = |folder: &Path| {
+        std::fs::write(folder.join("hold.c"), HOLD_C).unwrap();
+        let compiled = Command::new("cc").arg("-o").arg(folder.join("hold")).arg(folder.join("hold.c")).status();
+        assert!(compiled.unwrap().success(), "cc hold.c");
+        if root {
+            let parent = folder.parent().unwrap();
+            std::fs::set_permissions(parent, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+            for path in [folder.to_path_buf(), folder.join("hold"), folder.join("hold.c"), folder.join("notes.txt")] {
+                std::os::unix::fs::lchown(&path, Some(65534), Some(65534)).unwrap();
+            }
+        }
+    };
+    // (Each says it held its 40 MiB in a file of its own: `a`, `b`, `c`.)
+    let three = |seconds: u32| {
+        let one = |name: &str| format!("./hold 40 {seconds} > {name} & {name}=$!; ");
+        format!("{}{}{}wait $a && wait $b && wait $c", one("a"), one("b"), one("c"))
+    };
+    // Together over the limit: stopped (the message says so) long before the 10 s they would
+    // hold it, and then end well.
+    let (student, _, _) = build_in_prepared_folder(&three(10), "sandbox = \"plain\"\nbuild_memory_mb = 100", &prepare);
+    let failure = student["failure"].as_str().unwrap_or_default();
+    let said = "held more than 100 MiB of memory together (all its processes), and was stopped: build with fewer \
+                jobs at once (make -j1, cargo build -j1), or raise build_memory_mb";
+    assert!(failure.contains(said), "{student}");
+    // Each alone is under the limit (the per-process one too).
+    let (student, _, _) =
+        build_in_prepared_folder("./hold 40 0", "sandbox = \"plain\"\nbuild_memory_mb = 100", &prepare);
+    assert!(student["failure"].is_null(), "one alone builds: {student}");
+    // The control: the same three under a limit above their total build.
+    let (student, files, _) =
+        build_in_prepared_folder(&three(1), "sandbox = \"plain\"\nbuild_memory_mb = 400", &prepare);
+    assert!(student["failure"].is_null(), "the control builds: {student}");
+    let said: Vec<_> = files.iter().filter(|f| ["a", "b", "c"].contains(&f.0.as_str())).map(|f| f.1).collect();
+    assert_eq!(said, ["held 40 MiB\n".len() as u64; 3], "each of the control's processes held its 40 MiB: {files:?}");
+}
+
 /// Every run builds again: a build that grows its folder by 3 MiB on each run fits a 5 MiB cap
 /// once, not twice (its builds' growth is counted over the runs, and the second's taken back);
 /// a student's push is not counted, a rebuild that grows nothing passes, and a clean gives the

@@ -122,15 +122,17 @@ impl Roots {
                     // after the memory limit: it may not be below it), else no swapping by the
                     // box's own reclaim; v2's swap limit 0. Set before any process joins.
                     ("memory", false) => {
-                        set("memory.limit_in_bytes", (limits.memory_mb << 20).to_string())?;
-                        if set("memory.memsw.limit_in_bytes", (limits.memory_mb << 20).to_string()).is_ok() {
+                        set("memory.limit_in_bytes", limits.memory_mb.saturating_mul(1 << 20).to_string())?;
+                        if set("memory.memsw.limit_in_bytes", limits.memory_mb.saturating_mul(1 << 20).to_string())
+                            .is_ok()
+                        {
                             group.swap_limited = true;
                         } else {
                             let _ = set("memory.swappiness", "0".to_string());
                         }
                     }
                     ("memory", true) => {
-                        set("memory.max", (limits.memory_mb << 20).to_string())?;
+                        set("memory.max", limits.memory_mb.saturating_mul(1 << 20).to_string())?;
                         group.swap_limited = set("memory.swap.max", "0".to_string()).is_ok();
                     }
                     ("cpu", _) => {

@@ -108,13 +108,17 @@ impl Default for SandboxLimits {
     }
 }
 
+/// The memory a build may hold, all its processes together, in MiB, unless its sandbox is given
+/// another ([`Sandbox::with_build_memory_mb`]; a league's `build_memory_mb`).
+pub const DEFAULT_BUILD_MEMORY_MB: u64 = 4096;
+
 impl SandboxLimits {
     /// The limits of a build (a compiler needs more than a bot): `seconds` of CPU per process,
-    /// 4 GiB, 512 processes, every CPU.
+    /// [`DEFAULT_BUILD_MEMORY_MB`] (4 GiB), 512 processes, every CPU.
     pub fn for_build(seconds: u64) -> SandboxLimits {
         SandboxLimits {
             cpu_seconds: seconds,
-            memory_mb: 4096,
+            memory_mb: DEFAULT_BUILD_MEMORY_MB,
             file_size_mb: 1024,
             open_files: 1024,
             processes: 512,
@@ -397,6 +401,9 @@ pub struct Sandbox {
     mounts: Option<mounts::Here>,
     /// The folder of this run's plain scratch folders (see `scratch`), made with the first.
     scratch_run: std::sync::Arc<std::sync::Mutex<Option<std::sync::Arc<scratch::RunFolder>>>>,
+    /// The memory a build may hold, in MiB (its box's, all its processes together; see
+    /// [`Sandbox::with_build_memory_mb`]).
+    build_memory_mb: u64,
 }
 
 /// A running box, to be ended with its bot.
@@ -486,6 +493,7 @@ impl Sandbox {
             landlock: false,
             mounts: None,
             scratch_run: Default::default(),
+            build_memory_mb: DEFAULT_BUILD_MEMORY_MB,
         };
         match mode {
             SandboxMode::None => {
@@ -628,6 +636,14 @@ impl Sandbox {
         self.root && !self.boxed && self.mode != SandboxMode::None
     }
 
+    /// The sandbox, its builds held to `mb` MiB of memory (all of a build's processes together:
+    /// its box's memory cgroup, or the arena's sum of them without one; and each process's
+    /// address space without a cgroup) instead of [`DEFAULT_BUILD_MEMORY_MB`].
+    pub fn with_build_memory_mb(mut self, mb: u64) -> Sandbox {
+        self.build_memory_mb = mb;
+        self
+    }
+
     /// What this run's boxes give.
     pub fn isolation(&self) -> Isolation {
         Isolation { boxed: self.boxed, missing: self.missing.clone() }
@@ -686,7 +702,12 @@ impl Sandbox {
     /// be made). The caller sets the standard streams, spawns, then calls
     /// [`BoxHandle::started`].
     pub fn command(&self, launch: &Launch) -> Result<(std::process::Command, BoxHandle), SandboxError> {
-        let limits = if launch.build { SandboxLimits::for_build(self.limits.cpu_seconds) } else { self.limits };
+        let limits = match launch.build {
+            true => {
+                SandboxLimits { memory_mb: self.build_memory_mb, ..SandboxLimits::for_build(self.limits.cpu_seconds) }
+            }
+            false => self.limits,
+        };
         if self.boxed {
             self.boxed_command(launch, &limits)
         } else {
@@ -823,7 +844,7 @@ impl Sandbox {
             boxed: false,
             kept: !keep_terminal,
             keeper: None,
-            memory_cap: limits.memory_mb << 20,
+            memory_cap: limits.memory_mb.saturating_mul(1 << 20),
             counts_swap: false,
             peak_cpu: AtomicU64::new(0),
             sockets: None,
@@ -1085,7 +1106,7 @@ impl Sandbox {
             boxed: true,
             kept: false,
             keeper: None,
-            memory_cap: limits.memory_mb << 20,
+            memory_cap: limits.memory_mb.saturating_mul(1 << 20),
             counts_swap,
             peak_cpu: AtomicU64::new(0),
             sockets: meter,
@@ -2405,6 +2426,18 @@ impl BoxHandle {
             // (With the sandbox off, nothing.)
             _ => (self.boxed || self.kept) && self.over_its_cap(),
         }
+    }
+
+    /// Whether the box's memory is held to its cap by the arena's sum of its processes alone
+    /// (see [`BoxHandle::out_of_memory`]): a plain process, or a box without a memory cgroup.
+    /// A box whose cgroup limits its memory is held by the kernel (not looked at by this).
+    pub fn memory_is_summed(&self) -> bool {
+        (self.boxed || self.kept) && !self.group.as_ref().is_some_and(cgroup::BoxGroup::limits_memory)
+    }
+
+    /// The box's memory limit, in MiB (all its processes together).
+    pub fn memory_limit_mb(&self) -> u64 {
+        self.memory_cap >> 20
     }
 
     /// Whether the box's processes hold more than its cap together (resident, page tables and

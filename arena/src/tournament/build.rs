@@ -65,6 +65,9 @@ const MAX_NEW_ENTRIES: u64 = 200_000;
 const MAX_NEW_PATH_BYTES: u64 = 32 << 20;
 /// How often a running build's disk use is measured, at most.
 const DISK_EVERY: Duration = Duration::from_millis(250);
+/// How often the memory of a build no memory cgroup holds is summed (a walk of its processes in
+/// /proc, some microseconds each: a build of hundreds of processes takes milliseconds).
+const MEMORY_EVERY: Duration = Duration::from_millis(100);
 /// How much more than its cap the free space of the file systems a build may write (its
 /// folder's; without a box, the shared scratch ones too) may fall during it (others may write
 /// there too) before the build is held to account for it: what the walk cannot see (a file
@@ -161,6 +164,8 @@ enum Ended {
     Interrupted,
     /// It filled more disk than it may (what it wrote is taken back).
     Disk(String),
+    /// Its processes held more memory together than its box's limit (in MiB).
+    Memory(u64),
 }
 
 /// A bot's earlier builds, for the cap across runs: its name (for the message), and what they
@@ -1093,6 +1098,12 @@ fn run_boxed(
             free_over()
         }
     };
+    // Its memory: a box whose memory cgroup limits it is held by the kernel. Without one (a plain
+    // build, a box without a memory cgroup), each of its processes is held only to the limit
+    // (its address space), and they are summed as a bot's are (see `BoxHandle::look`): three
+    // processes of 1.5 GiB each held 4.5 GiB under a build's 4 GiB.
+    let summed = handle.memory_is_summed();
+    let mut memory_looked = start;
     // (A large folder takes a while to walk: at most a fifth of the time goes to walking it.)
     let (mut measured, mut walk, mut looked) = (start, Duration::ZERO, start);
     let status = loop {
@@ -1109,6 +1120,13 @@ fn run_boxed(
             None
         };
         let over = over
+            .or_else(|| {
+                if !summed || memory_looked.elapsed() < MEMORY_EVERY {
+                    return None;
+                }
+                memory_looked = Instant::now();
+                handle.look(false).1.then(|| Ended::Memory(handle.memory_limit_mb()))
+            })
             .or_else(|| (start.elapsed() >= limits.timeout).then_some(Ended::TimedOut))
             .or_else(|| (folder_then.ending)().then_some(Ended::Interrupted));
         match child.try_wait() {
@@ -1131,6 +1149,11 @@ fn run_boxed(
                         Failed { why: format!("build `{build}` {why}"), disk: true, signal: None, machine: false }
                     }
                     Some(Ended::Interrupted) => other(format!("build `{build}` was ended with the run")),
+                    Some(Ended::Memory(mb)) => other(format!(
+                        "build `{build}` held more than {mb} MiB of memory together (all its processes), and was \
+                         stopped: build with fewer jobs at once (make -j1, cargo build -j1), or raise \
+                         build_memory_mb"
+                    )),
                     _ => other(format!("build `{build}` timed out after {} s", limits.timeout.as_secs())),
                 });
             }

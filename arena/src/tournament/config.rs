@@ -217,6 +217,12 @@ pub struct TournamentConfig {
     /// runs and a build's log together; a build past it is ended and failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build_disk_mb: Option<u64>,
+    /// Memory a bot's build may hold, all its processes together, in MiB (default
+    /// [`crate::sandbox::DEFAULT_BUILD_MEMORY_MB`], 4096): its box's memory cgroup, or without
+    /// one each process's address space and the arena's sum of them; a build past it is ended
+    /// and failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build_memory_mb: Option<u64>,
     /// Disk each bot's kept copies (`versions/<bot>/`) may take in all, in MiB (default
     /// [`DEFAULT_COPIES_MB`]): past it, the copies of its versions that no longer play go, the
     /// least recently seen first (see [`super::versions::limit_copies`]); 0 keeps only the
@@ -265,6 +271,10 @@ pub struct NameLines {
 pub const DEFAULT_BUILD_TIMEOUT_S: u64 = 300;
 /// The default disk a bot's build may fill, in MiB.
 pub const DEFAULT_BUILD_DISK_MB: u64 = 2048;
+
+/// The least memory a build may be given, in MiB (`build_memory_mb`): its shell and the processes
+/// around it (a plain build's keeper) must fit.
+pub const MIN_BUILD_MEMORY_MB: u64 = 16;
 
 /// The default disk one bot's kept copies may take in all, in MiB: four copies of the largest
 /// kept ([`super::submission::MAX_SNAPSHOT_BYTES`]). Each push's copy is kept, and a student who
@@ -520,6 +530,11 @@ impl TournamentConfig {
         }
     }
 
+    /// The memory a build may hold, all its processes together, in MiB (`build_memory_mb`).
+    pub fn build_memory_mb(&self) -> u64 {
+        self.build_memory_mb.unwrap_or(crate::sandbox::DEFAULT_BUILD_MEMORY_MB)
+    }
+
     /// The disk each bot's kept copies may take in all, in bytes (`copies_mb`).
     pub fn copies_bytes(&self) -> u64 {
         self.copies_mb.unwrap_or(DEFAULT_COPIES_MB).saturating_mul(1 << 20)
@@ -659,6 +674,14 @@ impl TournamentConfig {
                 "`build_disk_mb = 0` leaves the bots' builds no disk: a build that writes anything (its log \
                  included) is ended and failed: give it at least 1, or leave it out for its default \
                  ({DEFAULT_BUILD_DISK_MB})"
+            ));
+        }
+        if let Some(mb) = self.build_memory_mb.filter(|&mb| mb < MIN_BUILD_MEMORY_MB) {
+            return bad(format!(
+                "`build_memory_mb = {mb}` leaves the bots' builds too little memory to start a shell (each \
+                 build runs `sh -c BUILD`): give it at least {MIN_BUILD_MEMORY_MB}, or leave it out for its \
+                 default ({})",
+                crate::sandbox::DEFAULT_BUILD_MEMORY_MB
             ));
         }
         if self.games == 0 {
@@ -1168,6 +1191,12 @@ mod tests {
         let err = check("command = \"./bot\"\n", "build_disk_mb = 0\n").unwrap_err();
         assert!(err.starts_with("c.toml: `build_disk_mb = 0` leaves the bots' builds no disk"), "{err}");
         assert_eq!(check("command = \"./bot\"\n", "build_disk_mb = 1\n"), Ok(()), "the control");
+        for mb in [0, 15] {
+            let err = check("command = \"./bot\"\n", &format!("build_memory_mb = {mb}\n")).unwrap_err();
+            let says = format!("c.toml: `build_memory_mb = {mb}` leaves the bots' builds too little memory");
+            assert!(err.starts_with(&says) && err.contains("at least 16"), "{err}");
+        }
+        assert_eq!(check("command = \"./bot\"\n", "build_memory_mb = 16\n"), Ok(()), "the control");
         for build in ["\"\"", "\"  \""] {
             let err = check(&format!("command = \"./bot\"\nbuild = {build}\n"), "").unwrap_err();
             let says = format!("c.toml:6: bot `bob`: `build = {build}` builds nothing");

@@ -1147,7 +1147,9 @@ fn plan(
     let mut history = previous.as_ref().map(|p| p.history.clone()).unwrap_or_default();
     let build_limits =
         SandboxLimits { cpu_seconds: config.build_limits().timeout.as_secs(), ..config.limits.sandbox_limits() };
-    let builder = Sandbox::new(config.sandbox, build_limits).map_err(|e| TournamentError::Invalid(e.to_string()))?;
+    let builder = Sandbox::new(config.sandbox, build_limits)
+        .map_err(|e| TournamentError::Invalid(e.to_string()))?
+        .with_build_memory_mb(config.build_memory_mb());
     unboxed_builds(&config, &builder.isolation())?;
     // (What the command line shows of the builds: an error of its own stops nothing.)
     let steps = |step: build::Step<'_>| {
