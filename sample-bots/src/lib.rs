@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod atoms_greedy;
+pub mod bundle;
 pub mod cputime;
 pub mod greedy;
 pub mod plan_search;

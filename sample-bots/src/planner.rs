@@ -33,6 +33,10 @@ pub struct Budget {
     pub steps: usize,
     /// Total work of all the steps, those with a memory included (see [`Relaxation::work`]).
     pub relax_work: usize,
+    /// Whether, with a memory, the prices move by a proximal bundle method
+    /// ([`Relaxation::use_bundle`]) rather than by subgradient steps: far fewer steps for the
+    /// same bound, each with a small quadratic programme more.
+    pub bundle: bool,
     /// When the subgradient has settled before `stop`: go on with a memory of up to this many
     /// resources per cell ([`Relaxation::remember`]; 0: never), as large as one solve's work
     /// stays within `memory_work`.
@@ -158,6 +162,9 @@ pub fn best_plan(
     let Some(mut relaxation) = relaxation else {
         return Planned { plan: best, bound: None, proved: false };
     };
+    if budget.bundle {
+        relaxation.use_bundle();
+    }
     // A beam search ranked by the relaxation's cost-to-go; with `above`, for better plans only.
     let guided = |best: &mut Option<Plan>, relaxation: &Relaxation, width: usize, above: Option<i64>| {
         if width == 0 {
@@ -476,6 +483,7 @@ mod tests {
             quick_states: 0,
             steps: 3000,
             relax_work,
+            bundle: false,
             memory,
             memory_work: usize::MAX,
             lap_work: 0,

@@ -2021,6 +2021,7 @@ impl Reference {
             quick_states: EXACT_STATES / 4,
             steps: 400,
             relax_work: RELAX_WORK,
+            bundle: false,
             memory: 0,
             memory_work: 0,
             lap_work: 0,

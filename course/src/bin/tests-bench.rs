@@ -7,8 +7,9 @@
 //! told that opponent's moves in advance). `--random N` does the same for N random maps of
 //! the course's size (`testgen::course_map`). `--no-solver` only plays: the quick way to compare
 //! two versions of a strategy over many maps (the totals at the end). `--relaxation-steps N`
-//! only times the relaxation's subgradient steps and says what its walks take again (for
-//! profiling the solver).
+//! only times the relaxation's steps (subgradient steps, or with `--bundle` the bundle's once a
+//! memory starts, as the solver does) and says what its walks take again (for profiling the
+//! solver).
 //!
 //! Run `cargo build --release -p arena-course && target/release/tests-bench [DIR]` from the
 //! repository root (DIR defaults to `maps/tests`).
@@ -84,6 +85,17 @@ struct Args {
     /// check that a change of the solve leaves every step's values as they were.
     #[arg(long, requires = "relaxation_steps")]
     trace: bool,
+    /// With `--relaxation-steps`: once the memory starts, move the prices by the proximal bundle
+    /// method (as the solver does) instead of subgradient steps.
+    #[arg(long, requires = "relaxation_steps")]
+    bundle: bool,
+    /// With `--relaxation-steps`: the score of the best plan known (the solver passes its
+    /// best plan's: subgradient steps aim at it, and every method stops once the bound is there).
+    #[arg(long, default_value_t = 0, requires = "relaxation_steps")]
+    lower: i64,
+    /// With `--relaxation-steps`: this many steps without a memory instead of N.
+    #[arg(long, requires = "relaxation_steps")]
+    plain_steps: Option<usize>,
 }
 
 /// The `--relaxation-steps` row of one map: CPU time per step without and with a memory,
@@ -94,13 +106,16 @@ fn relaxation_row(name: &str, spec: &MapSpec, steps: usize, args: &Args) -> Stri
     let Some(mut relaxation) = Relaxation::new(&model) else {
         return format!("| {name} | too many power-ups for the relaxation | - | - | - | - | - |");
     };
-    let timed = |relaxation: &mut Relaxation| {
+    if args.bundle {
+        relaxation.use_bundle();
+    }
+    let timed = |relaxation: &mut Relaxation, steps: usize| {
         let started = thread_cpu();
         let mut taken = 0;
         while taken < steps {
             taken += 1;
             let (before, work) = (thread_cpu(), work_clock());
-            let more = relaxation.tighten(0).1;
+            let more = relaxation.tighten(args.lower).1;
             if args.trace {
                 let ms = (thread_cpu() - before).as_secs_f64() * 1000.0;
                 let worked = (work_clock() - work).as_secs_f64() * 1000.0;
@@ -116,7 +131,7 @@ fn relaxation_row(name: &str, spec: &MapSpec, steps: usize, args: &Args) -> Stri
         }
         (thread_cpu() - started).as_secs_f64() * 1000.0 / taken.max(1) as f64
     };
-    let plain = timed(&mut relaxation);
+    let plain = timed(&mut relaxation, args.plain_steps.unwrap_or(steps));
     let plain_bound = relaxation.bound();
     let laps = |relaxation: &mut Relaxation| match relaxation.repeated().as_slice() {
         [] => "none".to_string(),
@@ -127,7 +142,7 @@ fn relaxation_row(name: &str, spec: &MapSpec, steps: usize, args: &Args) -> Stri
     if args.lap_work > 0 {
         relaxation.forbid_laps(8, args.lap_work);
     }
-    let remembering = timed(&mut relaxation);
+    let remembering = timed(&mut relaxation, steps);
     let show = |b: Option<i64>| b.map_or("none".to_string(), |b| b.to_string());
     format!(
         "| {name} | {} | {plain:.1} ms | {remembering:.1} ms | {} ..= {} | {plain_laps} | {} |",
