@@ -151,6 +151,9 @@ impl<T> Bundle<T> {
             return None;
         }
         let x = &solver.solution.x;
+        if x.len() != n + 1 || x.iter().any(|v| !v.is_finite()) {
+            return None;
+        }
         let prices: Vec<f64> = x[..n].iter().map(|&l| l.max(0.0)).collect();
         // The model's value at the (clamped) prices, from the cuts themselves.
         let best_walk = self
