@@ -1265,6 +1265,16 @@ fn build_in_prepared_folder(
     settings: &str,
     prepare: &dyn Fn(&Path),
 ) -> (Value, Vec<(String, u64, u64)>, u64) {
+    build_in_prepared_folder_with(build, settings, prepare, &[])
+}
+
+/// [`build_in_prepared_folder`], the arena run with `env` added to its environment.
+fn build_in_prepared_folder_with(
+    build: &str,
+    settings: &str,
+    prepare: &dyn Fn(&Path),
+    env: &[(&str, &str)],
+) -> (Value, Vec<(String, u64, u64)>, u64) {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("student");
     std::fs::create_dir(&folder).unwrap();
@@ -1274,8 +1284,9 @@ fn build_in_prepared_folder(
     let cfg = dir.path().join("t.toml");
     std::fs::write(&cfg, text).unwrap();
     let out = dir.path().join("t");
-    let (_, stderr, code) = tournament(&["--config", &cfg.display().to_string(), "--out", &out.display().to_string()]);
-    assert_eq!(code, 0, "{stderr}");
+    let args = ["tournament", "--config", &cfg.display().to_string(), "--out", &out.display().to_string()];
+    let run = Command::new(bin("arena")).current_dir(root()).envs(env.iter().copied()).args(args).output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let mut files: Vec<(String, u64, u64)> = std::fs::read_dir(&folder)
         .unwrap()
         .flatten()
@@ -1493,6 +1504,58 @@ fn a_plain_build_is_held_to_its_memory_limit_all_its_processes_together() {
     assert!(student["failure"].is_null(), "the control builds: {student}");
     let said: Vec<_> = files.iter().filter(|f| ["a", "b", "c"].contains(&f.0.as_str())).map(|f| f.1).collect();
     assert_eq!(said, ["held 40 MiB\n".len() as u64; 3], "each of the control's processes held its 40 MiB: {files:?}");
+}
+
+/// Writes its first argument's MiB, then forks its second's children that only sleep its third's
+/// seconds, sharing every page copy-on-write (no new memory), and waits for them.
+const COW_C: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/wait.h>
+int main(int argc, char **argv) {
+    if (argc != 4) return 2;
+    size_t n = (size_t)atoi(argv[1]) << 20;
+    volatile char *p = malloc(n);
+    if (!p) { perror("malloc"); return 1; }
+    for (size_t i = 0; i < n; i += 4096) p[i] = 1;
+    for (int k = 0; k < atoi(argv[2]); k++) if (fork() == 0) { sleep(atoi(argv[3])); _exit(0); }
+    while (wait(0) > 0) ;
+    printf("shared %s MiB\n", argv[1]);
+    return 0;
+}
+"#;
+
+/// The memory of a plain build is the sum of its processes' proportional sets (PSS), not of
+/// their resident sets: a build that writes 100 MiB and forks 3 children sharing those pages
+/// copy-on-write holds 100 MiB, but its resident sets sum to 400; under a `build_memory_mb` of
+/// 250 it was stopped (a red team's `cow 300 3` under 1000, which built before the sum). It
+/// builds now. The control: with the confirmation by PSS off (`ARENA_BUILD_WITHOUT_PSS`) the
+/// same build is stopped.
+#[test]
+fn a_plain_builds_pages_shared_copy_on_write_are_counted_once() {
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    let prepare = |folder: &Path| {
+        std::fs::write(folder.join("cow.c"), COW_C).unwrap();
+        let compiled = Command::new("cc").arg("-o").arg(folder.join("cow")).arg(folder.join("cow.c")).status();
+        assert!(compiled.unwrap().success(), "cc cow.c");
+        if root {
+            let parent = folder.parent().unwrap();
+            std::fs::set_permissions(parent, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+            for path in [folder.to_path_buf(), folder.join("cow"), folder.join("cow.c"), folder.join("notes.txt")] {
+                std::os::unix::fs::lchown(&path, Some(65534), Some(65534)).unwrap();
+            }
+        }
+    };
+    let (build, settings) = ("./cow 100 3 3 > said", "sandbox = \"plain\"\nbuild_memory_mb = 250");
+    let (student, files, _) = build_in_prepared_folder(build, settings, &prepare);
+    assert!(student["failure"].is_null(), "100 MiB shared by 4 processes builds under 250: {student}");
+    let said: Vec<_> = files.iter().filter(|f| f.0 == "said").map(|f| f.1).collect();
+    assert_eq!(said, ["shared 100 MiB\n".len() as u64], "it ran to its end: {files:?}");
+    // The control: held to the resident sets together (400 MiB), it is stopped.
+    let (student, _, _) = build_in_prepared_folder_with(build, settings, &prepare, &[("ARENA_BUILD_WITHOUT_PSS", "1")]);
+    let failure = student["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("held more than 250 MiB of memory together"), "{student}");
 }
 
 /// Every run builds again: a build that grows its folder by 3 MiB on each run fits a 5 MiB cap

@@ -2486,6 +2486,21 @@ impl BoxHandle {
         }
     }
 
+    /// Whether a build's box is over its memory limit: as [`BoxHandle::look`], but where its
+    /// processes are summed ([`BoxHandle::memory_is_summed`]) and their resident sets together
+    /// pass the limit, confirmed (when `proportional`) with each process's proportional share of
+    /// its pages instead (its PSS, see `meter::proportional_usage`), read again at every look
+    /// that needs it: a build that writes 300 MiB and then forks 3 processes that share those
+    /// pages copy-on-write holds 300 MiB, not 1,200. (Bots are held to their resident sets: a
+    /// bot's sum confirmed so, and trusted for a while, was gamed.)
+    pub fn build_out_of_memory(&self, proportional: bool) -> bool {
+        let over = self.look(false).1;
+        let Some(pid) = self.leader.filter(|_| over && proportional && self.memory_is_summed()) else { return over };
+        let sockets = self.in_sockets();
+        let used = meter::proportional_usage(pid, self.hidden(sockets));
+        used.memory().saturating_add(sockets) > self.memory_cap
+    }
+
     /// Kills every process of the box at once (the bot, its children, any daemon).
     pub fn kill(&self) {
         if let Some(fd) = &self.init {

@@ -68,6 +68,10 @@ const DISK_EVERY: Duration = Duration::from_millis(250);
 /// How often the memory of a build no memory cgroup holds is summed (a walk of its processes in
 /// /proc, some microseconds each: a build of hundreds of processes takes milliseconds).
 const MEMORY_EVERY: Duration = Duration::from_millis(100);
+/// Set (to anything) in the arena's environment, a build whose processes are summed is held to
+/// their resident sets together, as before they were confirmed with their proportional sets
+/// (PSS): for the controls of the tests only, which show what the confirmation lets build.
+pub const WITHOUT_PSS: &str = "ARENA_BUILD_WITHOUT_PSS";
 /// How much more than its cap the free space of the file systems a build may write (its
 /// folder's; without a box, the shared scratch ones too) may fall during it (others may write
 /// there too) before the build is held to account for it: what the walk cannot see (a file
@@ -1102,7 +1106,11 @@ fn run_boxed(
     // build, a box without a memory cgroup), each of its processes is held only to the limit
     // (its address space), and they are summed as a bot's are (see `BoxHandle::look`): three
     // processes of 1.5 GiB each held 4.5 GiB under a build's 4 GiB.
+    // Past the limit on their resident sets together, it is confirmed with their proportional
+    // sets (PSS: a page shared copy-on-write by a process and its forked children counts once,
+    // as it is held once; see `BoxHandle::build_out_of_memory`).
     let summed = handle.memory_is_summed();
+    let proportional = std::env::var_os(WITHOUT_PSS).is_none();
     let mut memory_looked = start;
     // (A large folder takes a while to walk: at most a fifth of the time goes to walking it.)
     let (mut measured, mut walk, mut looked) = (start, Duration::ZERO, start);
@@ -1125,7 +1133,7 @@ fn run_boxed(
                     return None;
                 }
                 memory_looked = Instant::now();
-                handle.look(false).1.then(|| Ended::Memory(handle.memory_limit_mb()))
+                handle.build_out_of_memory(proportional).then(|| Ended::Memory(handle.memory_limit_mb()))
             })
             .or_else(|| (start.elapsed() >= limits.timeout).then_some(Ended::TimedOut))
             .or_else(|| (folder_then.ending)().then_some(Ended::Interrupted));
