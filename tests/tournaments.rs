@@ -1558,6 +1558,62 @@ fn a_plain_builds_pages_shared_copy_on_write_are_counted_once() {
     assert!(failure.contains("held more than 250 MiB of memory together"), "{student}");
 }
 
+/// Forks up to its argument's children that sleep 3 seconds, and says how many it made (until a
+/// fork failed): a byte for each.
+const FORKS_C: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/wait.h>
+int main(int argc, char **argv) {
+    if (argc != 2) return 2;
+    int n = atoi(argv[1]), made = 0;
+    for (int k = 0; k < n; k++) {
+        pid_t p = fork();
+        if (p == 0) { sleep(3); _exit(0); }
+        if (p < 0) break;
+        made++;
+    }
+    for (int k = 0; k < made; k++) putchar('.');
+    fflush(stdout);
+    while (wait(0) > 0) ;
+    return 0;
+}
+"#;
+
+/// A root arena's plain build runs as its folder's owner, and had no limit on its processes
+/// (neither a box user's `RLIMIT_NPROC` nor a `pids` cgroup): one made 700 past a build's 512.
+/// It is held to what the owner runs already and 512 now. The control: with the sandbox off
+/// (the same build, the same arena) it makes its 700. (Root only: an arena that is not root
+/// held its builds so already.)
+#[test]
+fn a_root_arenas_plain_build_is_held_to_its_processes() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: the arena is not root (its plain builds are held to RLIMIT_NPROC already)");
+        return;
+    }
+    let prepare = |folder: &Path| {
+        std::fs::write(folder.join("forks.c"), FORKS_C).unwrap();
+        let compiled = Command::new("cc").arg("-o").arg(folder.join("forks")).arg(folder.join("forks.c")).status();
+        assert!(compiled.unwrap().success(), "cc forks.c");
+        let parent = folder.parent().unwrap();
+        std::fs::set_permissions(parent, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        for path in [folder.to_path_buf(), folder.join("forks"), folder.join("forks.c"), folder.join("notes.txt")] {
+            std::os::unix::fs::lchown(&path, Some(65534), Some(65534)).unwrap();
+        }
+    };
+    // How many it made: the size of what it said.
+    let made = |sandbox: &str| -> u64 {
+        let settings = format!("sandbox = \"{sandbox}\"");
+        let (student, files, _) = build_in_prepared_folder("./forks 700 > made", &settings, &prepare);
+        assert!(student["failure"].is_null(), "{student}");
+        files.iter().find(|f| f.0 == "made").map_or(0, |f| f.1)
+    };
+    let held = made("plain");
+    assert!(held > 0 && held <= 512, "made {held} processes");
+    assert_eq!(made("none"), 700, "the control, without the sandbox");
+}
+
 /// Every run builds again: a build that grows its folder by 3 MiB on each run fits a 5 MiB cap
 /// once, not twice (its builds' growth is counted over the runs, and the second's taken back);
 /// a student's push is not counted, a rebuild that grows nothing passes, and a clean gives the

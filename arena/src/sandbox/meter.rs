@@ -92,6 +92,12 @@ fn live_thread(pid: i32) -> Option<(i32, [u64; STAT_FIELDS])> {
     })
 }
 
+/// How many threads `pid` has (its stat's `num_threads`; `None` for a process gone): what the
+/// kernel's `RLIMIT_NPROC` counts of it.
+pub(super) fn threads(pid: i32) -> Option<u64> {
+    stat_fields(pid).and_then(|f| f.get(17).copied())
+}
+
 /// `root` and every process below it.
 pub(super) fn tree(root: i32) -> Vec<i32> {
     let mut all = Vec::new();

@@ -758,10 +758,20 @@ impl Sandbox {
         // (Root in a user namespace is no exception: the kernel spares only the machine's root,
         // whose bots `Sandbox::new` refuses to run here, and a process with `CAP_SYS_RESOURCE`
         // in the machine's first user namespace.)
+        // A root arena's build runs as its folder's owner (`ids`, no uid claimed), a user of the
+        // machine who may run processes of their own: held, as an arena that is not root holds
+        // its bots, to what that user runs already and the build's processes. (Leaving root for
+        // that user drops every capability, so the kernel holds it to the limit: a build made
+        // 700 processes past its 512 before.)
+        if let Some((owner, _)) = ids.filter(|_| self.root && uid.is_none() && launch.build) {
+            let n = user_process_count(owner).saturating_add(limits.processes);
+            rlimits.push((libc::RLIMIT_NPROC, n, n));
+        }
         if !self.root {
             // Without a box, RLIMIT_NPROC caps processes; it counts every process of the user
             // (and the keeper).
-            let n = user_process_count() + limits.processes + u64::from(!keep_terminal);
+            // SAFETY: getuid has no preconditions.
+            let n = user_process_count(unsafe { libc::getuid() }) + limits.processes + u64::from(!keep_terminal);
             // (At most the arena's own hard limit, which it may not raise: a user with many
             // processes of their own left every bot unable to set its limit, and start.)
             let n = match own_hard_limit(libc::RLIMIT_NPROC) {
@@ -2588,15 +2598,16 @@ fn count_lines(file: &Path) -> usize {
     std::fs::read_to_string(file).map_or(0, |s| s.lines().count())
 }
 
-fn user_process_count() -> u64 {
-    // SAFETY: getuid has no preconditions.
-    let uid = unsafe { libc::getuid() };
+/// The processes `uid` runs, each counted by its threads as the kernel's `RLIMIT_NPROC` counts
+/// them (a user with a process of 600 threads left a limit of its processes and 512 no room).
+fn user_process_count(uid: libc::uid_t) -> u64 {
     let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
     entries
         .flatten()
         .filter(|e| e.file_name().as_bytes().iter().all(u8::is_ascii_digit))
         .filter(|e| e.metadata().is_ok_and(|m| m.uid() == uid))
-        .count() as u64
+        .map(|e| e.file_name().to_str().and_then(|p| p.parse().ok()).and_then(meter::threads).unwrap_or(1))
+        .sum()
 }
 
 fn warn_once(missing: &[String]) {
