@@ -1614,6 +1614,86 @@ fn a_root_arenas_plain_build_is_held_to_its_processes() {
     assert_eq!(made("none"), 700, "the control, without the sandbox");
 }
 
+/// Makes a `memfd_create` file and fills it with its argument's MiB, never mapped: says `memfd ok`,
+/// or `memfd ERRNO` where it could not make one.
+const MEMFD_C: &str = r#"#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    if (argc != 2) return 2;
+    int fd = memfd_create("hoard", 0);
+    if (fd < 0) { printf("memfd %d\n", errno); return 0; }
+    static char buf[1 << 20];
+    for (int i = 0; i < atoi(argv[1]); i++) if (write(fd, buf, sizeof buf) != sizeof buf) return 1;
+    printf("memfd ok\n");
+    return 0;
+}
+"#;
+
+/// A build in a box without a memory cgroup (an arena that is not root, here root's test running
+/// it as `nobody`) is held to its memory by the arena's sum of its processes, which sees no
+/// `memfd_create` file: it got none of the memory filters a plain build has, and held memory in
+/// them that way. `memfd_create` fails with `ENOSYS` in it now, as in a plain build, and its
+/// `/tmp` tmpfs is no larger than its `build_memory_mb` (64 here). The control: the same build
+/// with the sandbox off makes one.
+#[test]
+fn a_boxed_build_without_a_memory_cgroup_cannot_hold_memory_outside_its_processes() {
+    use std::os::unix::fs::PermissionsExt;
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: runs the arena as nobody, which only root's test can");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (arena, greedy) = (shared_copy(dir.path(), &bin("arena")), shared_copy(dir.path(), &bin("greedy")));
+    let map = dir.path().join("fire.txt");
+    std::fs::copy(arena_e2e::map("fire.txt"), &map).unwrap();
+    std::fs::set_permissions(&map, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let student = dir.path().join("student");
+    std::fs::create_dir(&student).unwrap();
+    std::fs::write(student.join("memfd.c"), MEMFD_C).unwrap();
+    let compiled = Command::new("cc").arg("-o").arg(student.join("memfd")).arg(student.join("memfd.c")).status();
+    assert!(compiled.unwrap().success(), "cc memfd.c");
+    for path in [student.clone(), student.join("memfd"), student.join("memfd.c")] {
+        std::os::unix::fs::lchown(&path, Some(65534), Some(65534)).unwrap();
+    }
+    let cfg = dir.path().join("t.toml");
+    // (And the size of its /tmp, in KiB.)
+    let build = "./memfd 100 > said; df -k /tmp | awk 'NR == 2 { print $2 }' > tmp";
+    let text = format!(
+        "maps = [{map:?}]\nbuild_memory_mb = 64\n[[bots]]\nname = \"greedy\"\ncommand = {greedy:?}\n\
+         [[bots]]\nname = \"student\"\ncommand = {greedy:?}\ncwd = \"student\"\nbuild = {build:?}\n"
+    );
+    std::fs::write(&cfg, text).unwrap();
+    let run = |sandbox: &str| -> String {
+        let out = dir.path().join(format!("out-{sandbox}"));
+        std::fs::create_dir(&out).unwrap();
+        std::os::unix::fs::lchown(&out, Some(65534), Some(65534)).unwrap();
+        let _ = std::fs::remove_file(student.join("said"));
+        let done = Command::new("setpriv")
+            .args(["--reuid", "65534", "--regid", "65534", "--clear-groups", &arena, "tournament", "--config"])
+            .arg(&cfg)
+            .arg("--out")
+            .arg(&out)
+            .args(["--sandbox", sandbox])
+            .current_dir(dir.path())
+            .env("HOME", dir.path())
+            .output()
+            .unwrap();
+        assert!(done.status.success(), "{sandbox}: {}", String::from_utf8_lossy(&done.stderr));
+        std::fs::read_to_string(student.join("said")).unwrap_or_default()
+    };
+    assert_eq!(run("require"), format!("memfd {}\n", libc::ENOSYS), "in a box without a memory cgroup");
+    // Its /tmp, a tmpfs no process's resident set shows either, is no larger than its memory
+    // limit (it was 512 MiB whatever the limit).
+    let tmp = std::fs::read_to_string(student.join("tmp")).unwrap_or_default();
+    assert_eq!(tmp.trim(), (64 << 10).to_string(), "its /tmp");
+    assert_eq!(run("none"), "memfd ok\n", "the control, without the sandbox");
+}
+
 /// Every run builds again: a build that grows its folder by 3 MiB on each run fits a 5 MiB cap
 /// once, not twice (its builds' growth is counted over the runs, and the second's taken back);
 /// a student's push is not counted, a rebuild that grows nothing passes, and a clean gives the

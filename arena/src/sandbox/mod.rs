@@ -703,8 +703,15 @@ impl Sandbox {
     /// [`BoxHandle::started`].
     pub fn command(&self, launch: &Launch) -> Result<(std::process::Command, BoxHandle), SandboxError> {
         let limits = match launch.build {
+            // (Its scratch tmpfs, memory that no process's resident set shows, at most its memory
+            // limit.)
             true => {
-                SandboxLimits { memory_mb: self.build_memory_mb, ..SandboxLimits::for_build(self.limits.cpu_seconds) }
+                let build = SandboxLimits::for_build(self.limits.cpu_seconds);
+                SandboxLimits {
+                    memory_mb: self.build_memory_mb,
+                    tmp_mb: build.tmp_mb.min(self.build_memory_mb),
+                    ..build
+                }
             }
             false => self.limits,
         };
@@ -1072,7 +1079,12 @@ impl Sandbox {
             ids,
             hostname: cstring("arena".to_string()),
             wipe: arena_strings(),
-            filters: syscalls::filters(launch.build, holds_memory),
+            // (A build's memory is the kernel's to hold where a memory cgroup limits it, the
+            // arena's sum of its processes otherwise, which sees no memfd file.)
+            filters: syscalls::filters(
+                launch.build,
+                if launch.build { group.as_ref().is_some_and(cgroup::BoxGroup::limits_memory) } else { holds_memory },
+            ),
             meter: meter_end.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd),
         };
         // A path through `..` names folders the box may not hold (only the file is bound): the

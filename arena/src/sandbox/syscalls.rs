@@ -77,10 +77,17 @@ const SYS_IO_PGETEVENTS: libc::c_long = 333;
 /// Every filter of a box, in the order they are applied (the kernel runs them all, and the
 /// harshest answer wins): a build's box gets [`build_filter`]'s too, a bot's [`bot_filters`],
 /// and a bot's box whose memory no cgroup holds whole (not `holds_memory`)
-/// [`uncounted_memory_filters`] too.
+/// [`uncounted_memory_filters`] too; a build's box whose memory no cgroup limits (not
+/// `holds_memory`: the arena sums its processes, as a plain build's) gets
+/// [`plain_build_memory_filter`], as a plain build: a red team's build in a box without a memory
+/// cgroup held memory in `memfd_create` files, which no process's resident set shows.
 pub(super) fn filters(build: bool, holds_memory: bool) -> Vec<BpfProgram> {
     let own = if build { build_filter().into_iter().chain(set_id_filters()).collect() } else { bot_filters() };
-    let uncounted = if build || holds_memory { Vec::new() } else { uncounted_memory_filters() };
+    let uncounted = match (build, holds_memory) {
+        (_, true) => Vec::new(),
+        (true, false) => plain_build_memory_filter().into_iter().collect(),
+        (false, false) => uncounted_memory_filters(),
+    };
     let common = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter()).chain(socket_family_filter());
     common.chain(own).chain(uncounted).collect()
 }
@@ -773,7 +780,7 @@ mod tests {
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
             assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 7));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (13, 7));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (13, 8));
         }
     }
 }
