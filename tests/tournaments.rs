@@ -1506,6 +1506,43 @@ fn a_plain_build_is_held_to_its_memory_limit_all_its_processes_together() {
     assert_eq!(said, ["held 40 MiB\n".len() as u64; 3], "each of the control's processes held its 40 MiB: {files:?}");
 }
 
+/// Compiles `source` into `folder` as `name` (and keeps the source as `name.c`) for a build
+/// there; where the test is root, `folder` and what is in it are given to `nobody` (a root arena
+/// builds a plain build as its folder's owner, and refuses root's folder), its parent opened to
+/// all.
+fn compiled_for_the_build(folder: &Path, name: &str, source: &str) {
+    let c = folder.join(format!("{name}.c"));
+    std::fs::write(&c, source).unwrap();
+    let compiled = Command::new("cc").arg("-o").arg(folder.join(name)).arg(&c).status();
+    assert!(compiled.unwrap().success(), "cc {name}.c");
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        let parent = folder.parent().unwrap();
+        std::fs::set_permissions(parent, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        for entry in std::fs::read_dir(folder).unwrap().flatten() {
+            std::os::unix::fs::lchown(entry.path(), Some(65534), Some(65534)).unwrap();
+        }
+        std::os::unix::fs::lchown(folder, Some(65534), Some(65534)).unwrap();
+    }
+}
+
+/// A summed build that fails for want of memory (an allocation refused: here one process's
+/// 100 MiB under a `build_memory_mb` of 64, its address space's limit) is told so, and what to
+/// raise. The control: one that fails for another reason (its program misused) is not.
+#[test]
+fn a_plain_build_out_of_memory_is_told_to_raise_build_memory_mb() {
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "hold", HOLD_C);
+    let settings = "sandbox = \"plain\"\nbuild_memory_mb = 64";
+    let hint = "(it ran out of memory: each of its processes, and all of them together, may hold 64 MiB: raise \
+                build_memory_mb, or build with fewer jobs at once)";
+    let (student, _, _) = build_in_prepared_folder("./hold 100 0", settings, &prepare);
+    let failure = student["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("Cannot allocate memory") && failure.contains(hint), "{student}");
+    let (student, _, _) = build_in_prepared_folder("./hold 1", settings, &prepare);
+    let failure = student["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("failed (exit status: 2)") && !failure.contains("ran out of memory"), "{student}");
+}
+
 /// Writes its first argument's MiB, then forks its second's children that only sleep its third's
 /// seconds, sharing every page copy-on-write (no new memory), and waits for them.
 const COW_C: &str = r#"#include <stdio.h>
@@ -1533,20 +1570,7 @@ int main(int argc, char **argv) {
 /// same build is stopped.
 #[test]
 fn a_plain_builds_pages_shared_copy_on_write_are_counted_once() {
-    // SAFETY: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
-    let prepare = |folder: &Path| {
-        std::fs::write(folder.join("cow.c"), COW_C).unwrap();
-        let compiled = Command::new("cc").arg("-o").arg(folder.join("cow")).arg(folder.join("cow.c")).status();
-        assert!(compiled.unwrap().success(), "cc cow.c");
-        if root {
-            let parent = folder.parent().unwrap();
-            std::fs::set_permissions(parent, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-            for path in [folder.to_path_buf(), folder.join("cow"), folder.join("cow.c"), folder.join("notes.txt")] {
-                std::os::unix::fs::lchown(&path, Some(65534), Some(65534)).unwrap();
-            }
-        }
-    };
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "cow", COW_C);
     let (build, settings) = ("./cow 100 3 3 > said", "sandbox = \"plain\"\nbuild_memory_mb = 250");
     let (student, files, _) = build_in_prepared_folder(build, settings, &prepare);
     assert!(student["failure"].is_null(), "100 MiB shared by 4 processes builds under 250: {student}");
@@ -1592,16 +1616,7 @@ fn a_root_arenas_plain_build_is_held_to_its_processes() {
         eprintln!("skipped: the arena is not root (its plain builds are held to RLIMIT_NPROC already)");
         return;
     }
-    let prepare = |folder: &Path| {
-        std::fs::write(folder.join("forks.c"), FORKS_C).unwrap();
-        let compiled = Command::new("cc").arg("-o").arg(folder.join("forks")).arg(folder.join("forks.c")).status();
-        assert!(compiled.unwrap().success(), "cc forks.c");
-        let parent = folder.parent().unwrap();
-        std::fs::set_permissions(parent, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-        for path in [folder.to_path_buf(), folder.join("forks"), folder.join("forks.c"), folder.join("notes.txt")] {
-            std::os::unix::fs::lchown(&path, Some(65534), Some(65534)).unwrap();
-        }
-    };
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "forks", FORKS_C);
     // How many it made: the size of what it said.
     let made = |sandbox: &str| -> u64 {
         let settings = format!("sandbox = \"{sandbox}\"");

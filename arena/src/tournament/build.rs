@@ -1175,6 +1175,7 @@ fn run_boxed(
             Err(e) => break Err(other(format!("build `{build}`: {e}"))),
         }
     };
+    let memory_mb = handle.memory_limit_mb();
     handle.release();
     // Everything of the build is gone, and its pipe closed with it (unless a process escaped a
     // plain build's keeper: then the log is read as it is, and the copy goes on to its cap).
@@ -1197,7 +1198,11 @@ fn run_boxed(
         Ok(s) => Err(Failed {
             signal: std::os::unix::process::ExitStatusExt::signal(&s)
                 .or_else(|| s.code().and_then(crate::engine::Ending::shell_signal)),
-            ..other(also(format!("build `{build}` failed ({s}): {}", first_error(&text))))
+            ..other(also(format!(
+                "build `{build}` failed ({s}): {}{}",
+                first_error(&text),
+                if summed && ran_out_of_memory(&text) { out_of_memory_hint(memory_mb) } else { String::new() }
+            )))
         }),
         Err(f) if f.disk => Err(Failed { why: format!("{}: {}", f.why, first_error(&text)), ..f }),
         Err(f) => Err(Failed { why: also(format!("{}: {}", f.why, first_error(&text))), ..f }),
@@ -1328,6 +1333,25 @@ fn copy_capped(mut from: std::io::PipeReader, mut to: std::fs::File, cap: u64, t
             written += keep as u64;
         }
     }
+}
+
+/// Whether a build's log says it ran out of memory: an allocation refused (`ENOMEM`, as a
+/// process's address-space limit refuses it) in the words of the C library, a compiler, Rust,
+/// C++ or Python.
+fn ran_out_of_memory(log: &str) -> bool {
+    let lower = log.to_lowercase();
+    ["cannot allocate memory", "out of memory", "memory exhausted", "memory allocation of", "bad_alloc", "memoryerror"]
+        .iter()
+        .any(|said| lower.contains(said))
+}
+
+/// What a build whose log says it ran out of memory ([`ran_out_of_memory`]) is told, its limit
+/// `mb` MiB.
+fn out_of_memory_hint(mb: u64) -> String {
+    format!(
+        " (it ran out of memory: each of its processes, and all of them together, may hold {mb} MiB: raise \
+         build_memory_mb, or build with fewer jobs at once)"
+    )
 }
 
 /// The start and the end of a log (it may be large), as text for [`first_error`].
