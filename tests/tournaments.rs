@@ -1648,6 +1648,44 @@ int main(int argc, char **argv) {
 }
 "#;
 
+/// A league of greedy and `student`, built by `build` under `settings` (with `source` compiled
+/// into the student's folder as `name`), played by an arena that root's test runs as `nobody`
+/// with `--sandbox sandbox`: a box without cgroups (none is nobody's to write). The student's
+/// row, and what the build left in its folder's `said` and `tmp`. (Root only.)
+fn built_by_nobody(name: &str, source: &str, build: &str, settings: &str, sandbox: &str) -> (Value, String, String) {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (arena, greedy) = (shared_copy(dir.path(), &bin("arena")), shared_copy(dir.path(), &bin("greedy")));
+    let map = dir.path().join("fire.txt");
+    std::fs::copy(arena_e2e::map("fire.txt"), &map).unwrap();
+    std::fs::set_permissions(&map, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let student = dir.path().join("student");
+    std::fs::create_dir(&student).unwrap();
+    compiled_for_the_build(&student, name, source);
+    let cfg = dir.path().join("t.toml");
+    let text = format!(
+        "maps = [{map:?}]\n{settings}\n[[bots]]\nname = \"greedy\"\ncommand = {greedy:?}\n\
+         [[bots]]\nname = \"student\"\ncommand = {greedy:?}\ncwd = \"student\"\nbuild = {build:?}\n"
+    );
+    std::fs::write(&cfg, text).unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::os::unix::fs::lchown(&out, Some(65534), Some(65534)).unwrap();
+    let done = Command::new("setpriv")
+        .args(["--reuid", "65534", "--regid", "65534", "--clear-groups", &arena, "tournament", "--config"])
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&out)
+        .args(["--sandbox", sandbox])
+        .current_dir(dir.path())
+        .env("HOME", dir.path())
+        .output()
+        .unwrap();
+    assert!(done.status.success(), "{sandbox}: {}", String::from_utf8_lossy(&done.stderr));
+    let read = |file: &str| std::fs::read_to_string(student.join(file)).unwrap_or_default();
+    (row(&leaderboard(&out), "student").clone(), read("said"), read("tmp"))
+}
+
 /// A build in a box without a memory cgroup (an arena that is not root, here root's test running
 /// it as `nobody`) is held to its memory by the arena's sum of its processes, which sees no
 /// `memfd_create` file: it got none of the memory filters a plain build has, and held memory in
@@ -1656,57 +1694,66 @@ int main(int argc, char **argv) {
 /// with the sandbox off makes one.
 #[test]
 fn a_boxed_build_without_a_memory_cgroup_cannot_hold_memory_outside_its_processes() {
-    use std::os::unix::fs::PermissionsExt;
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } != 0 {
         eprintln!("skipped: runs the arena as nobody, which only root's test can");
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let (arena, greedy) = (shared_copy(dir.path(), &bin("arena")), shared_copy(dir.path(), &bin("greedy")));
-    let map = dir.path().join("fire.txt");
-    std::fs::copy(arena_e2e::map("fire.txt"), &map).unwrap();
-    std::fs::set_permissions(&map, std::fs::Permissions::from_mode(0o644)).unwrap();
-    let student = dir.path().join("student");
-    std::fs::create_dir(&student).unwrap();
-    std::fs::write(student.join("memfd.c"), MEMFD_C).unwrap();
-    let compiled = Command::new("cc").arg("-o").arg(student.join("memfd")).arg(student.join("memfd.c")).status();
-    assert!(compiled.unwrap().success(), "cc memfd.c");
-    for path in [student.clone(), student.join("memfd"), student.join("memfd.c")] {
-        std::os::unix::fs::lchown(&path, Some(65534), Some(65534)).unwrap();
-    }
-    let cfg = dir.path().join("t.toml");
     // (And the size of its /tmp, in KiB.)
     let build = "./memfd 100 > said; df -k /tmp | awk 'NR == 2 { print $2 }' > tmp";
-    let text = format!(
-        "maps = [{map:?}]\nbuild_memory_mb = 64\n[[bots]]\nname = \"greedy\"\ncommand = {greedy:?}\n\
-         [[bots]]\nname = \"student\"\ncommand = {greedy:?}\ncwd = \"student\"\nbuild = {build:?}\n"
-    );
-    std::fs::write(&cfg, text).unwrap();
-    let run = |sandbox: &str| -> String {
-        let out = dir.path().join(format!("out-{sandbox}"));
-        std::fs::create_dir(&out).unwrap();
-        std::os::unix::fs::lchown(&out, Some(65534), Some(65534)).unwrap();
-        let _ = std::fs::remove_file(student.join("said"));
-        let done = Command::new("setpriv")
-            .args(["--reuid", "65534", "--regid", "65534", "--clear-groups", &arena, "tournament", "--config"])
-            .arg(&cfg)
-            .arg("--out")
-            .arg(&out)
-            .args(["--sandbox", sandbox])
-            .current_dir(dir.path())
-            .env("HOME", dir.path())
-            .output()
-            .unwrap();
-        assert!(done.status.success(), "{sandbox}: {}", String::from_utf8_lossy(&done.stderr));
-        std::fs::read_to_string(student.join("said")).unwrap_or_default()
-    };
-    assert_eq!(run("require"), format!("memfd {}\n", libc::ENOSYS), "in a box without a memory cgroup");
+    let (_, said, tmp) = built_by_nobody("memfd", MEMFD_C, build, "build_memory_mb = 64", "require");
+    assert_eq!(said, format!("memfd {}\n", libc::ENOSYS), "in a box without a memory cgroup");
     // Its /tmp, a tmpfs no process's resident set shows either, is no larger than its memory
     // limit (it was 512 MiB whatever the limit).
-    let tmp = std::fs::read_to_string(student.join("tmp")).unwrap_or_default();
     assert_eq!(tmp.trim(), (64 << 10).to_string(), "its /tmp");
-    assert_eq!(run("none"), "memfd ok\n", "the control, without the sandbox");
+    let (_, said, _) = built_by_nobody("memfd", MEMFD_C, build, "build_memory_mb = 64", "none");
+    assert_eq!(said, "memfd ok\n", "the control, without the sandbox");
+}
+
+/// Makes its first argument's unix stream socket pairs and fills both ends' queues (the data
+/// held by the kernel, in no process's resident set), says how many MiB, and holds them its
+/// second argument's seconds.
+const SOCKETS_C: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/socket.h>
+int main(int argc, char **argv) {
+    if (argc != 3) return 2;
+    static char buf[65536];
+    long long total = 0;
+    for (int i = 0; i < atoi(argv[1]); i++) {
+        int sv[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv)) { perror("socketpair"); return 1; }
+        for (int e = 0; e < 2; e++) { ssize_t w; while ((w = write(sv[e], buf, sizeof buf)) > 0) total += w; }
+    }
+    printf("queued %lld MiB\n", total >> 20);
+    fflush(stdout);
+    sleep(atoi(argv[2]));
+    return 0;
+}
+"#;
+
+/// A build in a box without a memory cgroup had no socket meter (a bot's box has one): 300 unix
+/// socket pairs held 133 MiB in their queues under a `build_memory_mb` of 64, and it built. Its
+/// sockets are counted with its processes now: it is stopped, while 100 pairs (some 44 MiB)
+/// build. The control: the same 300 with the sandbox off build.
+#[test]
+fn a_boxed_build_without_a_memory_cgroup_is_held_to_what_its_sockets_hold() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: runs the arena as nobody, which only root's test can");
+        return;
+    }
+    let build = |pairs: u32| format!("./sockets {pairs} 3 > said");
+    let settings = "build_memory_mb = 64";
+    let (student, _, _) = built_by_nobody("sockets", SOCKETS_C, &build(300), settings, "require");
+    let failure = student["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("held more than 64 MiB of memory together"), "{student}");
+    let (student, said, _) = built_by_nobody("sockets", SOCKETS_C, &build(100), settings, "require");
+    assert!(student["failure"].is_null() && said.starts_with("queued "), "100 pairs build: {student} {said}");
+    let (student, said, _) = built_by_nobody("sockets", SOCKETS_C, &build(300), settings, "none");
+    let queued: u64 = said.trim().strip_prefix("queued ").and_then(|m| m.split(' ').next()?.parse().ok()).unwrap_or(0);
+    assert!(student["failure"].is_null() && queued > 64, "the control, without the sandbox: {student} {said}");
 }
 
 /// Every run builds again: a build that grows its folder by 3 MiB on each run fits a 5 MiB cap
