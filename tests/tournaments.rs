@@ -1630,20 +1630,31 @@ fn a_root_arenas_plain_build_is_held_to_its_processes() {
 }
 
 /// Makes a `memfd_create` file and fills it with its argument's MiB, never mapped: says `memfd ok`,
-/// or `memfd ERRNO` where it could not make one.
+/// or `memfd ERRNO` where it could not make one; then a System V segment of 1 MiB, written and
+/// detached (and removed: without a box it would outlive the test): `shm ok`, or `shm ERRNO`.
 const MEMFD_C: &str = r#"#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <sys/shm.h>
 #include <unistd.h>
 int main(int argc, char **argv) {
     if (argc != 2) return 2;
     int fd = memfd_create("hoard", 0);
-    if (fd < 0) { printf("memfd %d\n", errno); return 0; }
+    if (fd < 0) printf("memfd %d\n", errno);
     static char buf[1 << 20];
-    for (int i = 0; i < atoi(argv[1]); i++) if (write(fd, buf, sizeof buf) != sizeof buf) return 1;
-    printf("memfd ok\n");
+    for (int i = 0; fd >= 0 && i < atoi(argv[1]); i++) if (write(fd, buf, sizeof buf) != sizeof buf) return 1;
+    if (fd >= 0) printf("memfd ok\n");
+    int id = shmget(IPC_PRIVATE, 1 << 20, IPC_CREAT | 0600);
+    if (id < 0) { printf("shm %d\n", errno); return 0; }
+    char *p = shmat(id, 0, 0);
+    if (p == (void *)-1) return 1;
+    memset(p, 1, 1 << 20);
+    shmdt(p);
+    shmctl(id, IPC_RMID, 0);
+    printf("shm ok\n");
     return 0;
 }
 "#;
@@ -1688,8 +1699,9 @@ fn built_by_nobody(name: &str, source: &str, build: &str, settings: &str, sandbo
 
 /// A build in a box without a memory cgroup (an arena that is not root, here root's test running
 /// it as `nobody`) is held to its memory by the arena's sum of its processes, which sees no
-/// `memfd_create` file: it got none of the memory filters a plain build has, and held memory in
-/// them that way. `memfd_create` fails with `ENOSYS` in it now, as in a plain build, and its
+/// `memfd_create` file nor detached System V segment: it got none of the memory filters a plain
+/// build or a bot's box has, and held memory in them that way (256 MiB in segments under a limit
+/// of 64). `memfd_create` and `shmget` fail with `ENOSYS` in it now, and its
 /// `/tmp` tmpfs is no larger than its `build_memory_mb` (64 here). The control: the same build
 /// with the sandbox off makes one.
 #[test]
@@ -1702,12 +1714,12 @@ fn a_boxed_build_without_a_memory_cgroup_cannot_hold_memory_outside_its_processe
     // (And the size of its /tmp, in KiB.)
     let build = "./memfd 100 > said; df -k /tmp | awk 'NR == 2 { print $2 }' > tmp";
     let (_, said, tmp) = built_by_nobody("memfd", MEMFD_C, build, "build_memory_mb = 64", "require");
-    assert_eq!(said, format!("memfd {}\n", libc::ENOSYS), "in a box without a memory cgroup");
+    assert_eq!(said, format!("memfd {0}\nshm {0}\n", libc::ENOSYS), "in a box without a memory cgroup");
     // Its /tmp, a tmpfs no process's resident set shows either, is no larger than its memory
     // limit (it was 512 MiB whatever the limit).
     assert_eq!(tmp.trim(), (64 << 10).to_string(), "its /tmp");
     let (_, said, _) = built_by_nobody("memfd", MEMFD_C, build, "build_memory_mb = 64", "none");
-    assert_eq!(said, "memfd ok\n", "the control, without the sandbox");
+    assert_eq!(said, "memfd ok\nshm ok\n", "the control, without the sandbox");
 }
 
 /// Makes its first argument's unix stream socket pairs and fills both ends' queues (the data

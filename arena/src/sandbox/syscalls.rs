@@ -79,13 +79,14 @@ const SYS_IO_PGETEVENTS: libc::c_long = 333;
 /// and a bot's box whose memory no cgroup holds whole (not `holds_memory`)
 /// [`uncounted_memory_filters`] too; a build's box whose memory no cgroup limits (not
 /// `holds_memory`: the arena sums its processes, as a plain build's) gets
-/// [`plain_build_memory_filter`], as a plain build: a red team's build in a box without a memory
-/// cgroup held memory in `memfd_create` files, which no process's resident set shows.
+/// [`plain_build_memory_filter`], as a plain build, and [`box_build_memory_filter`]: a red team's
+/// build in a box without a memory cgroup held memory in `memfd_create` files, which no process's
+/// resident set shows.
 pub(super) fn filters(build: bool, holds_memory: bool) -> Vec<BpfProgram> {
     let own = if build { build_filter().into_iter().chain(set_id_filters()).collect() } else { bot_filters() };
     let uncounted = match (build, holds_memory) {
         (_, true) => Vec::new(),
-        (true, false) => plain_build_memory_filter().into_iter().collect(),
+        (true, false) => plain_build_memory_filter().into_iter().chain(box_build_memory_filter()).collect(),
         (false, false) => uncounted_memory_filters(),
     };
     let common = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter()).chain(socket_family_filter());
@@ -201,6 +202,36 @@ fn plain_build_memory_filter() -> Option<BpfProgram> {
         .get_or_init(|| {
             let calls = [libc::SYS_memfd_create, libc::SYS_memfd_secret, libc::SYS_vmsplice];
             compile(calls.iter().map(|&c| (c, Vec::new())).collect(), libc::ENOSYS)
+        })
+        .clone()
+}
+
+/// What a build's box whose memory no cgroup limits refuses besides [`plain_build_memory_filter`]
+/// (a plain build is refused System V IPC whole, see [`system_v_filter`]; a box has an IPC
+/// namespace of its own): `shmget` fails with `ENOSYS`, as a bot's box's (a build held 256 MiB
+/// in System V segments of 32 MiB, each written through a window and detached, under a
+/// `build_memory_mb` of 64: no process's set shows a detached segment); and raising a socket's
+/// send buffer (`SO_SNDBUF`) succeeds without doing anything, as in a bot's box, so that a socket
+/// closed with its data still queued, which the socket meter counts at the most one can hold
+/// (see `sockets`), holds little.
+fn box_build_memory_filter() -> Vec<BpfProgram> {
+    static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
+    FILTERS
+        .get_or_init(|| {
+            let shm = compile(vec![(libc::SYS_shmget, Vec::new())], libc::ENOSYS);
+            let send_buffer = [(1, libc::SOL_SOCKET), (2, libc::SO_SNDBUF)]
+                .into_iter()
+                .map(|(arg, value)| SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value as u64))
+                .collect::<Result<Vec<_>, _>>()
+                .and_then(SeccompRule::new);
+            let Ok(send_buffer) = send_buffer else {
+                tracing::error!(
+                    "the builds' socket filter does not compile: a build's closed sockets may hold more than counted"
+                );
+                return shm.into_iter().collect();
+            };
+            // (`Errno(0)`: the call returns 0, done, without reaching the kernel.)
+            [shm, compile(vec![(libc::SYS_setsockopt, vec![send_buffer])], 0)].into_iter().flatten().collect()
         })
         .clone()
 }
@@ -780,7 +811,7 @@ mod tests {
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
             assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 7));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (13, 8));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (13, 10));
         }
     }
 }
