@@ -800,7 +800,7 @@ impl Sandbox {
             let toolchains = build.iter().flat_map(PlainBuild::shown).collect();
             let (system, shown) = self.plain_shown(launch.words, launch.folder, toolchains);
             let whose = if launch.build { "the build's Landlock ruleset" } else { "the bot's Landlock ruleset" };
-            confine::ruleset(&system, &shown, &writable, launch.build)
+            confine::ruleset(&system, &shown, &writable)
                 .map_err(|e| setup(whose, std::io::Error::other(e.to_string())))?
         } else {
             None
@@ -825,7 +825,7 @@ impl Sandbox {
         let in_memory = scratch_dir.filter(|d| scratch::in_memory(d)).map(|d| (d, owner));
         let plain_mounts = match &self.mounts {
             Some(here) if !keep_terminal => {
-                here.plain(!confined, launch.build || !confined, &writable, limits.tmp_mb, launch.build, in_memory)
+                here.plain(!confined, launch.build || !confined, &writable, limits.tmp_mb, in_memory)
             }
             _ => None,
         };
@@ -993,7 +993,12 @@ impl Sandbox {
         for dir in SYSTEM {
             view.system(Path::new(dir))?;
         }
-        view.devices(launch.build || holds_memory)?;
+        // (A build's memory is the kernel's to hold where a memory cgroup limits it, the arena's
+        // sum of its processes otherwise, which sees neither a memfd file nor `/dev/zero` mapped
+        // shared: such a box gets the filters and the `/dev/zero` a bot's box without one gets.)
+        let memory_held =
+            if launch.build { group.as_ref().is_some_and(cgroup::BoxGroup::limits_memory) } else { holds_memory };
+        view.devices(memory_held)?;
         let scratch_owner = ids.unwrap_or((0, 0));
         view.scratch(limits.tmp_mb, scratch_owner)?;
         // After the scratch space, as the bot's folder: a toolchain kept under /tmp is bound on
@@ -1081,12 +1086,7 @@ impl Sandbox {
             ids,
             hostname: cstring("arena".to_string()),
             wipe: arena_strings(),
-            // (A build's memory is the kernel's to hold where a memory cgroup limits it, the
-            // arena's sum of its processes otherwise, which sees no memfd file.)
-            filters: syscalls::filters(
-                launch.build,
-                if launch.build { group.as_ref().is_some_and(cgroup::BoxGroup::limits_memory) } else { holds_memory },
-            ),
+            filters: syscalls::filters(launch.build, memory_held),
             meter: meter_end.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd),
         };
         // A path through `..` names folders the box may not hold (only the file is bound): the

@@ -84,12 +84,12 @@ impl Here {
         let zero = ["/dev/full", "/dev/zero"].iter().all(|d| std::path::Path::new(d).exists());
         let whole = Here { way: way.clone(), read_only: true, zero };
         let writable = [std::env::temp_dir()];
-        let first = whole.plain(true, true, &writable, 1, false, None).map(|m| m.trial()).unwrap_or(Ok(()));
+        let first = whole.plain(true, true, &writable, 1, None).map(|m| m.trial()).unwrap_or(Ok(()));
         if first.is_ok() {
             return Ok(Some(whole));
         }
         let shm = Here { way, read_only: false, zero };
-        match shm.plain(true, false, &[], 1, false, None).map(|m| m.trial()).unwrap_or(Ok(())) {
+        match shm.plain(true, false, &[], 1, None).map(|m| m.trial()).unwrap_or(Ok(())) {
             Ok(()) => {
                 tracing::debug!(error = ?first, "no read-only mounts for plain processes here");
                 Ok(Some(shm))
@@ -109,15 +109,15 @@ impl Here {
     }
 
     /// The mounts of a plain process: a `/dev/shm` of its own of `mb` MiB (with `/dev/full` at
-    /// `/dev/zero` for a bot, not a `build`) where `shm`, and everything read-only but
-    /// `writable` where `view` (and the kernel can). `None` where it gets neither.
+    /// `/dev/zero`, for a bot as for a build: the memory of neither is held by a cgroup) where
+    /// `shm`, and everything read-only but `writable` where `view` (and the kernel can). `None`
+    /// where it gets neither.
     pub(super) fn plain(
         &self,
         shm: bool,
         view: bool,
         writable: &[PathBuf],
         mb: u64,
-        build: bool,
         scratch: Option<(&std::path::Path, (u32, u32))>,
     ) -> Option<PlainMounts> {
         use std::os::unix::ffi::OsStrExt;
@@ -144,7 +144,7 @@ impl Here {
         Some(PlainMounts {
             way: self.way.clone(),
             shm: shm.then(|| tmpfs_options(mb)),
-            zero_unmapped: shm && !build && self.zero,
+            zero_unmapped: shm && self.zero,
             writable,
             scratch,
         })
@@ -169,7 +169,7 @@ pub(super) struct PlainMounts {
     way: Way,
     /// A `/dev/shm` of its own: the tmpfs's options (see [`tmpfs_options`]).
     shm: Option<CString>,
-    /// `/dev/full` bound at `/dev/zero` (a bot's, not a build's).
+    /// `/dev/full` bound at `/dev/zero`.
     zero_unmapped: bool,
     /// Every mount read-only but these folders (at most [`MOST_WRITABLE`]).
     writable: Option<Vec<CString>>,

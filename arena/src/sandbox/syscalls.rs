@@ -183,25 +183,44 @@ pub(super) fn plain_filters(build: bool) -> Vec<BpfProgram> {
 /// resident sets of its processes: before these, a plain bot held 192 MiB under a limit of 64 in
 /// `memfd_create` files filled with `fallocate` (each under its file size limit), in
 /// `memfd_secret` files, in shared anonymous mappings its children let go of, and in pipes
-/// (`vmsplice`), and played on (`tests/zoo.rs`). A build keeps shared anonymous mappings (a
-/// linker or a compiler's job server may use shared memory; a build's memory is capped by its
-/// address space alone), not the rest (see [`plain_build_memory_filter`]).
+/// (`vmsplice`), and played on (`tests/zoo.rs`). A build is refused them too, but SysV
+/// `shmget` (a plain one all System V IPC, see [`system_v_filter`]) and `MADV_PAGEOUT`, and may
+/// raise its sockets' send buffers (see [`plain_build_memory_filter`]).
 fn plain_bot_memory_filters() -> Vec<BpfProgram> {
     uncounted_memory_filters()
 }
 
-/// The memory filter of a plain build, confined by Landlock or not: `memfd_create`,
-/// `memfd_secret` and `vmsplice` fail with `ENOSYS`, as on a kernel without them. Their memory
-/// is in no process's address space, the one cap a plain build's memory has: a red team's build
-/// held 6,144 MiB in `memfd_create` files filled with `fallocate`, never mapped, under a limit of
-/// 4,096. Shared anonymous mappings stay (a compiler's or linker's may use them): each is within
-/// its process's address-space cap.
-fn plain_build_memory_filter() -> Option<BpfProgram> {
-    static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
-    FILTER
+/// The memory filters of a build whose memory the arena sums (a plain build, confined by Landlock
+/// or not, or a box's without a memory cgroup): `memfd_create`, `memfd_secret` and `vmsplice` fail
+/// with `ENOSYS`, as on a kernel without them, and a shared anonymous `mmap` with `ENOMEM`, as a
+/// bot's. Their memory is in no process's resident or proportional set: a red team's build held
+/// 6,144 MiB in `memfd_create` files filled with `fallocate`, never mapped, under a limit of
+/// 4,096; and 3 processes each holding a shared anonymous mapping of 200 MiB that a child of it
+/// wrote and left (the pages stay in the mapping, mapped by no one) held 600 MiB under a
+/// `build_memory_mb` of 256, counted nowhere. Shared memory then lives in files (mapped, their
+/// pages count in the proportional sets of the processes that map them); `/dev/zero` it may read
+/// but not write (see `super::confine`; without Landlock, and in a box, it is `/dev/full`), which,
+/// mapped shared, is the same memory.
+fn plain_build_memory_filter() -> Vec<BpfProgram> {
+    static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
+    FILTERS
         .get_or_init(|| {
             let calls = [libc::SYS_memfd_create, libc::SYS_memfd_secret, libc::SYS_vmsplice];
-            compile(calls.iter().map(|&c| (c, Vec::new())).collect(), libc::ENOSYS)
+            let absent = compile(calls.iter().map(|&c| (c, Vec::new())).collect(), libc::ENOSYS);
+            let shared_anonymous: Result<Vec<SeccompRule>, _> = [libc::MAP_SHARED, libc::MAP_SHARED_VALIDATE]
+                .iter()
+                .map(|&sharing| {
+                    let value = (sharing | libc::MAP_ANONYMOUS) as u64;
+                    let masked = SeccompCmpOp::MaskedEq(MAP_SHARING_AND_ANONYMOUS);
+                    SeccompCondition::new(3, SeccompCmpArgLen::Dword, masked, value)
+                        .and_then(|c| SeccompRule::new(vec![c]))
+                })
+                .collect();
+            let shared_anonymous = shared_anonymous
+                .map_err(|e| tracing::error!("the builds' shared memory filter does not compile ({e})"))
+                .ok()
+                .and_then(|rules| compile(vec![(libc::SYS_mmap, rules)], libc::ENOMEM));
+            absent.into_iter().chain(shared_anonymous).collect()
         })
         .clone()
 }
@@ -801,17 +820,17 @@ mod tests {
         assert!(super::clone3_filter().is_some_and(|f| !f.is_empty()));
         // (clone3, user namespaces, SysV; the x32 numbers on x86_64.)
         let unconfined = 3 + usize::from(cfg!(target_arch = "x86_64"));
-        assert!(super::plain_build_memory_filter().is_some_and(|f| !f.is_empty()));
-        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 1);
+        assert_eq!(super::plain_build_memory_filter().len(), 2);
+        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 2);
         assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory);
         for build in [false, true] {
-            let own = if build { 3 } else { memory };
+            let own = if build { 4 } else { memory };
             assert_eq!(super::plain_filters(build).len(), 7 + own + usize::from(cfg!(target_arch = "x86_64")));
         }
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
             assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 7));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (13, 10));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (13, 11));
         }
     }
 }
