@@ -1825,6 +1825,27 @@ fn a_boxed_build_without_a_memory_cgroup_is_held_to_what_its_sockets_hold() {
     assert!(student["failure"].is_null() && queued > 64, "the control, without the sandbox: {student} {said}");
 }
 
+/// A plain build's sockets are among the machine's (no network namespace of its own), which no
+/// meter dumped: 300 unix socket pairs held 133 MiB in their queues under a `build_memory_mb` of
+/// 64, and it built. The arena now counts the machine's unix sockets its processes hold with its
+/// memory: it is stopped, while 100 pairs (some 44 MiB) build. The control: the same 300 with the
+/// sandbox off build.
+#[test]
+fn a_plain_build_is_held_to_what_its_sockets_hold() {
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "sockets", SOCKETS_C);
+    let build = |pairs: u32| format!("./sockets {pairs} 3 > said");
+    let plain = "sandbox = \"plain\"\nbuild_memory_mb = 64";
+    let (student, _, _) = build_in_prepared_folder(&build(300), plain, &prepare);
+    let failure = student["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("held more than 64 MiB of memory together"), "{student}");
+    let (student, files, _) = build_in_prepared_folder(&build(100), plain, &prepare);
+    assert!(student["failure"].is_null(), "100 pairs build: {student}");
+    assert!(files.iter().any(|f| f.0 == "said" && f.1 > 0), "{files:?}");
+    let off = "sandbox = \"none\"\nbuild_memory_mb = 64";
+    let (student, _, _) = build_in_prepared_folder(&build(300), off, &prepare);
+    assert!(student["failure"].is_null(), "the control, without the sandbox: {student}");
+}
+
 /// Every run builds again: a build that grows its folder by 3 MiB on each run fits a 5 MiB cap
 /// once, not twice (its builds' growth is counted over the runs, and the second's taken back);
 /// a student's push is not counted, a rebuild that grows nothing passes, and a clean gives the

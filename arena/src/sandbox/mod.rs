@@ -435,6 +435,10 @@ pub struct BoxHandle {
     /// What the box's sockets hold, counted with its memory where no memory cgroup charges it
     /// (see `sockets`).
     sockets: Option<sockets::Meter>,
+    /// What a plain build's unix sockets hold, counted with its memory (see
+    /// `sockets::HostMeter`): a plain build has no network namespace of its own for a
+    /// [`sockets::Meter`].
+    host_sockets: Option<sockets::HostMeter>,
     /// A plain bot's or build's scratch folder (its `HOME` and `TMPDIR`), removed with the
     /// handle.
     _scratch: Option<scratch::Scratch>,
@@ -865,6 +869,8 @@ impl Sandbox {
             counts_swap: false,
             peak_cpu: AtomicU64::new(0),
             sockets: None,
+            // (A build's: a plain bot's sockets are not counted, see the README.)
+            host_sockets: if launch.build && !keep_terminal { sockets::HostMeter::new() } else { None },
             _scratch: build.map(|b| b.scratch).or(scratch),
         };
         Ok((command, handle))
@@ -1134,6 +1140,7 @@ impl Sandbox {
             counts_swap,
             peak_cpu: AtomicU64::new(0),
             sockets: meter,
+            host_sockets: None,
             _scratch: None,
         };
         Ok((command, handle))
@@ -2474,7 +2481,7 @@ impl BoxHandle {
     /// What the processes from `pid` down use, from one walk of /proc, and whether they hold
     /// more than the box's cap together with what its sockets hold.
     fn usage_and_over(&self, pid: i32) -> (meter::Usage, bool) {
-        let sockets = self.in_sockets();
+        let sockets = self.in_sockets(pid);
         let used = meter::usage(pid, self.hidden(sockets));
         let over = used.memory().saturating_add(sockets) > self.memory_cap;
         (used, over)
@@ -2482,8 +2489,12 @@ impl BoxHandle {
 
     /// What the box's sockets hold, where the monitor counts it (no memory cgroup charges it:
     /// see `sockets`); 0 elsewhere.
-    fn in_sockets(&self) -> u64 {
-        self.sockets.as_ref().and_then(sockets::Meter::held).unwrap_or(0)
+    fn in_sockets(&self, pid: i32) -> u64 {
+        match (&self.sockets, &self.host_sockets) {
+            (Some(meter), _) => meter.held().unwrap_or(0),
+            (None, Some(host)) => host.held_by(&meter::tree(pid)).unwrap_or(0),
+            (None, None) => 0,
+        }
     }
 
     /// What of the box's memory the monitor counts beside its resident memory (see
@@ -2520,7 +2531,7 @@ impl BoxHandle {
     pub fn build_out_of_memory(&self, proportional: bool) -> bool {
         let over = self.look(false).1;
         let Some(pid) = self.leader.filter(|_| over && proportional && self.memory_is_summed()) else { return over };
-        let sockets = self.in_sockets();
+        let sockets = self.in_sockets(pid);
         let used = meter::proportional_usage(pid, self.hidden(sockets));
         used.memory().saturating_add(sockets) > self.memory_cap
     }

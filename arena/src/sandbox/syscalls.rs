@@ -200,7 +200,8 @@ fn plain_bot_memory_filters() -> Vec<BpfProgram> {
 /// `build_memory_mb` of 256, counted nowhere. Shared memory then lives in files (mapped, their
 /// pages count in the proportional sets of the processes that map them); `/dev/zero` it may read
 /// but not write (see `super::confine`; without Landlock, and in a box, it is `/dev/full`), which,
-/// mapped shared, is the same memory.
+/// mapped shared, is the same memory. And its sockets' send buffers cannot be raised
+/// ([`send_buffer_lock`]): what its sockets hold is counted with its memory.
 fn plain_build_memory_filter() -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
     FILTERS
@@ -220,7 +221,7 @@ fn plain_build_memory_filter() -> Vec<BpfProgram> {
                 .map_err(|e| tracing::error!("the builds' shared memory filter does not compile ({e})"))
                 .ok()
                 .and_then(|rules| compile(vec![(libc::SYS_mmap, rules)], libc::ENOMEM));
-            absent.into_iter().chain(shared_anonymous).collect()
+            absent.into_iter().chain(shared_anonymous).chain(send_buffer_lock()).collect()
         })
         .clone()
 }
@@ -229,30 +230,28 @@ fn plain_build_memory_filter() -> Vec<BpfProgram> {
 /// (a plain build is refused System V IPC whole, see [`system_v_filter`]; a box has an IPC
 /// namespace of its own): `shmget` fails with `ENOSYS`, as a bot's box's (a build held 256 MiB
 /// in System V segments of 32 MiB, each written through a window and detached, under a
-/// `build_memory_mb` of 64: no process's set shows a detached segment); and raising a socket's
-/// send buffer (`SO_SNDBUF`) succeeds without doing anything, as in a bot's box, so that a socket
-/// closed with its data still queued, which the socket meter counts at the most one can hold
-/// (see `sockets`), holds little.
-fn box_build_memory_filter() -> Vec<BpfProgram> {
-    static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
-    FILTERS
-        .get_or_init(|| {
-            let shm = compile(vec![(libc::SYS_shmget, Vec::new())], libc::ENOSYS);
-            let send_buffer = [(1, libc::SOL_SOCKET), (2, libc::SO_SNDBUF)]
-                .into_iter()
-                .map(|(arg, value)| SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value as u64))
-                .collect::<Result<Vec<_>, _>>()
-                .and_then(SeccompRule::new);
-            let Ok(send_buffer) = send_buffer else {
-                tracing::error!(
-                    "the builds' socket filter does not compile: a build's closed sockets may hold more than counted"
-                );
-                return shm.into_iter().collect();
-            };
-            // (`Errno(0)`: the call returns 0, done, without reaching the kernel.)
-            [shm, compile(vec![(libc::SYS_setsockopt, vec![send_buffer])], 0)].into_iter().flatten().collect()
+/// `build_memory_mb` of 64: no process's set shows a detached segment).
+fn box_build_memory_filter() -> Option<BpfProgram> {
+    static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
+    FILTER.get_or_init(|| compile(vec![(libc::SYS_shmget, Vec::new())], libc::ENOSYS)).clone()
+}
+
+/// Raising a socket's send buffer (`setsockopt`'s `SO_SNDBUF`) succeeds without doing anything,
+/// as in a bot's box (see [`uncounted_memory_filters`]), for a build whose memory is summed: a
+/// socket closed with its data still queued, which the socket meters count at the most one can
+/// hold (see `super::sockets`), holds little. `None` where it does not compile (said).
+fn send_buffer_lock() -> Option<BpfProgram> {
+    let send_buffer = [(1, libc::SOL_SOCKET), (2, libc::SO_SNDBUF)]
+        .into_iter()
+        .map(|(arg, value)| SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value as u64))
+        .collect::<Result<Vec<_>, _>>()
+        .and_then(SeccompRule::new)
+        .map_err(|e| {
+            tracing::error!("the builds' socket filter does not compile ({e}): their closed sockets may hold more")
         })
-        .clone()
+        .ok()?;
+    // (`Errno(0)`: the call returns 0, done, without reaching the kernel.)
+    compile(vec![(libc::SYS_setsockopt, vec![send_buffer])], 0)
 }
 
 /// The set-uid and set-gid bits of a mode (`S_ISUID`, `S_ISGID`).
@@ -820,11 +819,11 @@ mod tests {
         assert!(super::clone3_filter().is_some_and(|f| !f.is_empty()));
         // (clone3, user namespaces, SysV; the x32 numbers on x86_64.)
         let unconfined = 3 + usize::from(cfg!(target_arch = "x86_64"));
-        assert_eq!(super::plain_build_memory_filter().len(), 2);
-        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 2);
+        assert_eq!(super::plain_build_memory_filter().len(), 3);
+        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 3);
         assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory);
         for build in [false, true] {
-            let own = if build { 4 } else { memory };
+            let own = if build { 5 } else { memory };
             assert_eq!(super::plain_filters(build).len(), 7 + own + usize::from(cfg!(target_arch = "x86_64")));
         }
         assert_eq!(super::bot_filters().len(), 4);
