@@ -1781,13 +1781,16 @@ fn a_summed_build_cannot_hold_shared_anonymous_memory() {
 
 /// Makes its first argument's unix stream socket pairs and fills both ends' queues (the data
 /// held by the kernel, in no process's resident set), says how many MiB, and holds them its
-/// second argument's seconds.
+/// second argument's seconds; with a third argument, first makes itself not dumpable (its
+/// `/proc/PID/fd` hidden from another process of its user).
 const SOCKETS_C: &str = r#"#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 int main(int argc, char **argv) {
-    if (argc != 3) return 2;
+    if (argc < 3) return 2;
+    if (argc > 3) prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     static char buf[65536];
     long long total = 0;
     for (int i = 0; i < atoi(argv[1]); i++) {
@@ -1828,8 +1831,9 @@ fn a_boxed_build_without_a_memory_cgroup_is_held_to_what_its_sockets_hold() {
 /// A plain build's sockets are among the machine's (no network namespace of its own), which no
 /// meter dumped: 300 unix socket pairs held 133 MiB in their queues under a `build_memory_mb` of
 /// 64, and it built. The arena now counts the machine's unix sockets its processes hold with its
-/// memory: it is stopped, while 100 pairs (some 44 MiB) build. The control: the same 300 with the
-/// sandbox off build.
+/// memory: it is stopped, while 100 pairs (some 44 MiB) build, and so is one that made itself not
+/// dumpable under an arena that is not root (which would hide its descriptors). The control: the
+/// same 300 with the sandbox off build.
 #[test]
 fn a_plain_build_is_held_to_what_its_sockets_hold() {
     let prepare = |folder: &Path| compiled_for_the_build(folder, "sockets", SOCKETS_C);
@@ -1844,6 +1848,16 @@ fn a_plain_build_is_held_to_what_its_sockets_hold() {
     let off = "sandbox = \"none\"\nbuild_memory_mb = 64";
     let (student, _, _) = build_in_prepared_folder(&build(300), off, &prepare);
     assert!(student["failure"].is_null(), "the control, without the sandbox: {student}");
+    // An arena that is not root (here root's test runs it as nobody) reads a process's
+    // descriptors only while it is dumpable: a build that made itself not dumpable hid its
+    // sockets so, and built. Making itself so does nothing now.
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        let hidden = "./sockets 300 3 hide > said";
+        let (student, _, _) = built_by_nobody("sockets", SOCKETS_C, hidden, "build_memory_mb = 64", "plain");
+        let failure = student["failure"].as_str().unwrap_or_default();
+        assert!(failure.contains("held more than 64 MiB of memory together"), "not dumpable: {student}");
+    }
 }
 
 /// Every run builds again: a build that grows its folder by 3 MiB on each run fits a 5 MiB cap
